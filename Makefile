@@ -1,0 +1,60 @@
+# protoc-gen-mcpwrite: make (or make help) lists the targets.
+SHELL := /usr/bin/env bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+MAKEFLAGS += --no-print-directory
+
+TOOLS := $(CURDIR)/.tools/bin
+BUF := $(CURDIR)/tools/node_modules/.bin/buf
+PROTOC_GEN_GO_VERSION := v1.36.12
+EXAMPLES := $(patsubst examples/%/buf.gen.yaml,%,$(wildcard examples/*/buf.gen.yaml))
+export PATH := $(TOOLS):$(PATH)
+
+.PHONY: help
+help: ## Show this help
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-14s %s\n", $$1, $$2}'
+
+.PHONY: tools
+tools: $(TOOLS)/protoc-gen-go $(BUF) ## Install pinned tools (buf from npm, protoc-gen-go)
+
+$(TOOLS)/protoc-gen-go:
+	GOBIN=$(TOOLS) go install google.golang.org/protobuf/cmd/protoc-gen-go@$(PROTOC_GEN_GO_VERSION)
+
+$(BUF): tools/package.json tools/package-lock.json
+	cd tools && npm ci --no-audit --no-fund --loglevel=error
+	touch $(BUF)
+
+.PHONY: build
+build: ## Build the plugin into .tools/bin
+	go build -o $(TOOLS)/protoc-gen-mcpwrite ./cmd/protoc-gen-mcpwrite
+
+.PHONY: generate
+generate: tools build ## Regenerate the annotations, every example and the golden files
+	cd annotations && $(BUF) generate
+	@for ex in $(EXAMPLES); do echo "buf generate examples/$$ex"; $(BUF) generate examples/$$ex/proto --template examples/$$ex/buf.gen.yaml; done
+	go test ./golden -run TestGolden -update >/dev/null
+
+.PHONY: checkgenerate
+checkgenerate: generate ## Fail if generated code differs from what is committed
+	@if [ -n "$$(git status --porcelain -- annotations examples golden)" ]; then \
+		echo "generated code is out of date; run make generate and commit:"; \
+		git status --porcelain -- annotations examples golden; git diff --stat -- annotations examples golden; exit 1; fi
+	@echo "generated code is up to date"
+
+.PHONY: test
+test: build ## Run every test (PostgreSQL/Redis tests need MCPWRITE_TEST_POSTGRES_DSN / MCPWRITE_TEST_REDIS_ADDR)
+	go test -race -count=1 ./...
+
+.PHONY: lint
+lint: tools ## go vet, gofmt and buf lint
+	go vet ./...
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(BUF) lint
+
+.PHONY: bench
+bench: build ## Run the benchmarks
+	go test -run '^$$' -bench . -benchmem ./...
+
+.PHONY: demo
+demo: generate ## Regenerate the reference example and run a scripted agent session against it
+	go run ./examples/archimate/cmd/demo

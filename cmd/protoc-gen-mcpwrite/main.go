@@ -1,0 +1,39 @@
+// Command protoc-gen-mcpwrite is a protoc plugin that turns annotated
+// protobuf services into MCP write tools for AI agents: a portable JSON
+// Schema per tool, the input enrichment code, the getWriteSchema document and
+// tool registrations for the official MCP Go SDK.
+//
+//	buf generate   # with `- local: protoc-gen-mcpwrite` in buf.gen.yaml
+//	protoc --mcpwrite_out=. --mcpwrite_opt=paths=source_relative x.proto
+//
+// Parameters: strict=true turns schema portability warnings into errors.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"google.golang.org/protobuf/compiler/protogen"
+	"google.golang.org/protobuf/types/descriptorpb"
+	"google.golang.org/protobuf/types/pluginpb"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/gen"
+)
+
+func main() {
+	if len(os.Args) == 2 && (os.Args[1] == "--version" || os.Args[1] == "-version") {
+		fmt.Println("protoc-gen-mcpwrite", gen.Version)
+		return
+	}
+	if len(os.Args) > 1 {
+		fmt.Fprintln(os.Stderr, "protoc-gen-mcpwrite is a protoc plugin: run it through protoc or buf (or pass --version)")
+		os.Exit(1)
+	}
+	cfg := gen.Config{Warn: os.Stderr}
+	protogen.Options{ParamFunc: cfg.Set}.Run(func(p *protogen.Plugin) error {
+		p.SupportedFeatures = uint64(pluginpb.CodeGeneratorResponse_FEATURE_PROTO3_OPTIONAL | pluginpb.CodeGeneratorResponse_FEATURE_SUPPORTS_EDITIONS)
+		p.SupportedEditionsMinimum = descriptorpb.Edition_EDITION_PROTO2
+		p.SupportedEditionsMaximum = descriptorpb.Edition_EDITION_2023
+		return gen.Generate(p, cfg)
+	})
+}

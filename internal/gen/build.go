@@ -1,0 +1,441 @@
+package gen
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"google.golang.org/genproto/googleapis/api/annotations"
+	"google.golang.org/protobuf/compiler/protogen"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
+)
+
+// problems collects the user's annotation mistakes; each names file,
+// message or method, and field.
+type problems struct{ list []string }
+
+func (p *problems) addf(format string, args ...any) {
+	p.list = append(p.list, fmt.Sprintf(format, args...))
+}
+
+func (p *problems) fieldf(f *protogen.Field, format string, args ...any) {
+	p.addf("%s: message %s: field %s: %s", f.Desc.ParentFile().Path(), f.Parent.Desc.FullName(), f.Desc.Name(), fmt.Sprintf(format, args...))
+}
+
+func (p *problems) methodf(m *protogen.Method, format string, args ...any) {
+	p.addf("%s: method %s: %s", m.Desc.ParentFile().Path(), m.Desc.FullName(), fmt.Sprintf(format, args...))
+}
+
+func (p *problems) servicef(s *protogen.Service, format string, args ...any) {
+	p.addf("%s: service %s: %s", s.Desc.ParentFile().Path(), s.Desc.FullName(), fmt.Sprintf(format, args...))
+}
+
+func (p *problems) enumf(e *protogen.Enum, format string, args ...any) {
+	p.addf("%s: enum %s: %s", e.Desc.ParentFile().Path(), e.Desc.FullName(), fmt.Sprintf(format, args...))
+}
+
+// builder walks one file's descriptors into a fileModel.
+type builder struct {
+	plugin   *protogen.Plugin
+	file     *fileModel
+	probs    *problems
+	messages map[protoreflect.FullName]*messageModel
+	building map[protoreflect.FullName]bool
+	tables   map[string]*enumTable
+	enums    map[protoreflect.FullName]*protogen.Enum
+}
+
+func ext[T proto.Message](opts proto.Message, xt protoreflect.ExtensionType) T {
+	var zero T
+	if opts == nil || !proto.HasExtension(opts, xt) {
+		return zero
+	}
+	v, _ := proto.GetExtension(opts, xt).(T)
+	return v
+}
+
+// buildFile returns nil when the file exposes no method.
+func buildFile(plugin *protogen.Plugin, f *protogen.File, probs *problems) *fileModel {
+	pkg := string(f.GoPackageName) + "mcpwrite"
+	dir, base := path.Split(f.GeneratedFilenamePrefix)
+	fm := &fileModel{
+		proto:    f,
+		pkgName:  pkg,
+		goPath:   dir + pkg + "/" + base + ".mcpwrite.go",
+		jsonPath: dir + pkg + "/" + base + ".mcpwrite.json",
+		jsonBase: base + ".mcpwrite.json",
+	}
+	b := &builder{
+		plugin:   plugin,
+		file:     fm,
+		probs:    probs,
+		messages: map[protoreflect.FullName]*messageModel{},
+		building: map[protoreflect.FullName]bool{},
+		tables:   map[string]*enumTable{},
+		enums:    map[protoreflect.FullName]*protogen.Enum{},
+	}
+	for _, pf := range plugin.Files {
+		b.indexEnums(pf.Enums, pf.Messages)
+	}
+	for _, s := range f.Services {
+		if sm := b.service(s); sm != nil {
+			fm.services = append(fm.services, sm)
+		}
+	}
+	if len(fm.services) == 0 {
+		return nil
+	}
+	return fm
+}
+
+func (b *builder) indexEnums(es []*protogen.Enum, ms []*protogen.Message) {
+	for _, e := range es {
+		b.enums[e.Desc.FullName()] = e
+	}
+	for _, m := range ms {
+		b.indexEnums(m.Enums, m.Messages)
+	}
+}
+
+func (b *builder) service(s *protogen.Service) *serviceModel {
+	rules := ext[*mcpwritev1.ServiceRules](s.Desc.Options(), mcpwritev1.E_Service)
+	sm := &serviceModel{proto: s, rules: rules, naming: rules.GetToolNaming()}
+	if sm.naming == mcpwritev1.ServiceRules_TOOL_NAMING_UNSPECIFIED {
+		sm.naming = mcpwritev1.ServiceRules_SNAKE_CASE
+	}
+	if p := rules.GetToolPrefix(); p != "" && !isToolName(p) {
+		b.probs.servicef(s, "tool_prefix %q must match ^[a-zA-Z0-9_-]+$", p)
+	}
+	all := rules.GetExpose() == mcpwritev1.ServiceRules_ALL
+	for _, m := range s.Methods {
+		tr := ext[*mcpwritev1.ToolRules](m.Desc.Options(), mcpwritev1.E_Tool)
+		streaming := m.Desc.IsStreamingClient() || m.Desc.IsStreamingServer()
+		if tr == nil && !all {
+			continue
+		}
+		if streaming {
+			if tr != nil {
+				b.probs.methodf(m, "streaming methods cannot be tools; remove the (mcpwrite.v1.tool) option")
+			}
+			continue
+		}
+		if tm := b.tool(sm, m, tr); tm != nil {
+			sm.tools = append(sm.tools, tm)
+		}
+	}
+	if len(sm.tools) == 0 {
+		return nil
+	}
+	b.serviceTools(sm)
+	b.checkToolNames(sm)
+	return sm
+}
+
+func (b *builder) serviceTools(sm *serviceModel) {
+	r := sm.rules
+	pick := func(set, def string, omit bool) string {
+		if omit {
+			return ""
+		}
+		if set != "" {
+			return set
+		}
+		return toolName(sm.naming, r.GetToolPrefix(), def)
+	}
+	canPropose := false
+	for _, t := range sm.tools {
+		if t.confirmation != mcpwritev1.ToolRules_DIRECT {
+			canPropose = true
+		}
+	}
+	sm.validateTool = pick(r.GetValidateTool(), "validate_write", r.GetOmitValidateTool())
+	sm.schemaTool = pick(r.GetSchemaTool(), "get_write_schema", r.GetOmitSchemaTool())
+	sm.applyTool = pick(r.GetApplyTool(), "apply_proposal", r.GetOmitApplyTool() || !canPropose)
+	sm.discardTool = pick(r.GetDiscardTool(), "discard_proposal", r.GetOmitApplyTool() || !canPropose)
+	// Discovery tools for every discoverable enum an input offers.
+	seen := map[protoreflect.FullName]bool{}
+	var visit func(m *messageModel)
+	visitedMsg := map[*messageModel]bool{}
+	visit = func(m *messageModel) {
+		if visitedMsg[m] {
+			return
+		}
+		visitedMsg[m] = true
+		for _, f := range m.fields {
+			if f.enumTable != nil && f.exposed() {
+				e := f.enumTable.enum
+				er := ext[*mcpwritev1.EnumRules](e.Desc.Options(), mcpwritev1.E_Enum)
+				if er.GetDiscovery() && !seen[e.Desc.FullName()] {
+					seen[e.Desc.FullName()] = true
+					sm.discovery = append(sm.discovery, b.discovery(sm, f.enumTable, er))
+				}
+			}
+			if f.child != nil {
+				visit(f.child)
+			}
+		}
+	}
+	for _, t := range sm.tools {
+		visit(t.input)
+	}
+}
+
+func (b *builder) discovery(sm *serviceModel, t *enumTable, er *mcpwritev1.EnumRules) *discoveryModel {
+	name := er.GetDiscoveryTool()
+	if name == "" {
+		name = toolName(sm.naming, sm.rules.GetToolPrefix(), "get_"+snake(words(plural(string(t.enum.Desc.Name())))))
+	}
+	d := &discoveryModel{tool: name, table: t, desc: t.enum.Comments.Leading.String()}
+	d.desc = cleanComment(d.desc)
+	if d.desc == "" {
+		d.desc = "List the valid " + strings.Join(words(plural(string(t.enum.Desc.Name()))), " ")
+	}
+	if g := er.GetGroupBy(); g != "" {
+		ge, ok := b.enums[protoreflect.FullName(g)]
+		if !ok {
+			b.probs.enumf(t.enum, "group_by %q is not an enum known to this build", g)
+			return d
+		}
+		d.groupBy = ge
+		d.desc += ", grouped by " + strings.Join(words(string(ge.Desc.Name())), " ")
+		for _, v := range t.values {
+			if impliedIn(v.value, ge) == nil {
+				b.probs.enumf(t.enum, "value %s: group_by %s needs an implies entry naming one of its values", v.value.Desc.Name(), g)
+			}
+		}
+	}
+	d.desc += "."
+	return d
+}
+
+// impliesName is how implies entries name a value: the enum's full name
+// and the value name (archimate.v1.Layer.LAYER_STRATEGY), unlike protobuf
+// scoping, which puts values beside their enum.
+func impliesName(v *protogen.EnumValue) string {
+	return string(v.Parent.Desc.FullName()) + "." + string(v.Desc.Name())
+}
+
+// impliedIn returns the value of enum e that v implies, if any.
+func impliedIn(v *protogen.EnumValue, e *protogen.Enum) *protogen.EnumValue {
+	vr := ext[*mcpwritev1.EnumValueRules](v.Desc.Options(), mcpwritev1.E_Value)
+	for _, full := range vr.GetImplies() {
+		for _, ev := range e.Values {
+			if impliesName(ev) == full {
+				return ev
+			}
+		}
+	}
+	return nil
+}
+
+func (b *builder) checkToolNames(sm *serviceModel) {
+	names := map[string]string{}
+	claim := func(name, what string) {
+		if name == "" {
+			return
+		}
+		if !isToolName(name) {
+			b.probs.servicef(sm.proto, "tool name %q (%s) must match ^[a-zA-Z0-9_-]{1,64}$", name, what)
+		}
+		if prev, ok := names[name]; ok {
+			b.probs.servicef(sm.proto, "tool name %q is used by both %s and %s", name, prev, what)
+			return
+		}
+		names[name] = what
+	}
+	for _, t := range sm.tools {
+		claim(t.name, "method "+string(t.method.Desc.Name()))
+	}
+	claim(sm.validateTool, "the validate tool")
+	claim(sm.schemaTool, "the schema tool")
+	claim(sm.applyTool, "the apply tool")
+	claim(sm.discardTool, "the discard tool")
+	for _, d := range sm.discovery {
+		claim(d.tool, "the discovery tool of "+string(d.table.enum.Desc.FullName()))
+	}
+	for _, t := range sm.tools {
+		for _, n := range t.nextSteps {
+			if _, ok := names[n]; !ok {
+				b.probs.methodf(t.method, "next_steps names unknown tool %q", n)
+			}
+		}
+	}
+}
+
+func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.ToolRules) *toolModel {
+	t := &toolModel{svc: sm, method: m, rules: tr}
+	t.name = tr.GetName()
+	if t.name == "" {
+		t.name = toolName(sm.naming, sm.rules.GetToolPrefix(), string(m.Desc.Name()))
+	}
+	t.title = tr.GetTitle()
+	if t.title == "" {
+		t.title = strings.Join(capitalFirst(words(string(m.Desc.Name()))), " ")
+	}
+	t.description = tr.GetDescription()
+	if t.description == "" {
+		t.description = cleanComment(m.Comments.Leading.String())
+	}
+	if t.description == "" {
+		t.description = t.title + "."
+	}
+	t.kind = tr.GetKind()
+	if t.kind == mcpwritev1.ToolRules_KIND_UNSPECIFIED {
+		t.kind = kindFromName(string(m.Desc.Name()))
+	}
+	t.classification = tr.GetClassification()
+	if t.classification == mcpwritev1.ToolRules_CLASSIFICATION_UNSPECIFIED {
+		switch t.kind {
+		case mcpwritev1.ToolRules_CREATE:
+			t.classification = mcpwritev1.ToolRules_SAFE_CREATE
+		case mcpwritev1.ToolRules_DELETE:
+			t.classification = mcpwritev1.ToolRules_DESTRUCTIVE_DELETE
+		default:
+			t.classification = mcpwritev1.ToolRules_SAFE_UPDATE
+		}
+	}
+	destructive := t.classification == mcpwritev1.ToolRules_DESTRUCTIVE_UPDATE || t.classification == mcpwritev1.ToolRules_DESTRUCTIVE_DELETE
+	t.confirmation = tr.GetConfirmation()
+	if t.confirmation == mcpwritev1.ToolRules_CONFIRMATION_UNSPECIFIED {
+		t.confirmation = sm.rules.GetDefaultConfirmation()
+	}
+	if t.confirmation == mcpwritev1.ToolRules_CONFIRMATION_UNSPECIFIED {
+		t.confirmation = mcpwritev1.ToolRules_DIRECT
+		if destructive {
+			t.confirmation = mcpwritev1.ToolRules_ELICIT
+		}
+	}
+	t.readOnly = false
+	t.destructive = destructive
+	t.idempotent = t.kind == mcpwritev1.ToolRules_UPDATE || t.kind == mcpwritev1.ToolRules_DELETE
+	t.openWorld = false
+	if tr != nil {
+		if tr.ReadOnlyHint != nil {
+			t.readOnly = tr.GetReadOnlyHint()
+		}
+		if tr.DestructiveHint != nil {
+			t.destructive = tr.GetDestructiveHint()
+		}
+		if tr.IdempotentHint != nil {
+			t.idempotent = tr.GetIdempotentHint()
+		}
+		if tr.OpenWorldHint != nil {
+			t.openWorld = tr.GetOpenWorldHint()
+		}
+	}
+	t.nextSteps = tr.GetNextSteps()
+	t.retry = tr.GetRetryOnConflict()
+	t.result = tr.GetResult()
+	if t.result != "" {
+		found := false
+		for _, f := range m.Output.Fields {
+			if string(f.Desc.Name()) == t.result {
+				found = true
+			}
+		}
+		if !found {
+			b.probs.methodf(m, "result %q is not a field of %s", t.result, m.Output.Desc.FullName())
+		}
+	}
+	t.input = b.message(m.Input, nil)
+	if t.input == nil {
+		return nil
+	}
+	b.collectResolvers(sm, t.input, map[*messageModel]bool{})
+	return t
+}
+
+func (b *builder) collectResolvers(sm *serviceModel, m *messageModel, seen map[*messageModel]bool) {
+	if seen[m] {
+		return
+	}
+	seen[m] = true
+	for _, f := range m.fields {
+		if r := f.resolver; r != nil {
+			dup := false
+			for _, have := range sm.resolvers {
+				if have.name == r.name {
+					dup = true
+				}
+			}
+			if !dup {
+				sm.resolvers = append(sm.resolvers, r)
+			}
+		}
+		if f.child != nil {
+			b.collectResolvers(sm, f.child, seen)
+		}
+	}
+}
+
+func kindFromName(name string) mcpwritev1.ToolRules_Kind {
+	ws := words(name)
+	if len(ws) == 0 {
+		return mcpwritev1.ToolRules_ACTION
+	}
+	switch ws[0] {
+	case "create", "add", "insert", "new", "register", "store":
+		return mcpwritev1.ToolRules_CREATE
+	case "update", "set", "patch", "edit", "rename", "modify", "correct":
+		return mcpwritev1.ToolRules_UPDATE
+	case "delete", "remove", "archive", "purge", "drop":
+		return mcpwritev1.ToolRules_DELETE
+	}
+	return mcpwritev1.ToolRules_ACTION
+}
+
+func capitalFirst(ws []string) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w
+		if i == 0 && w != "" {
+			out[i] = strings.ToUpper(w[:1]) + w[1:]
+		}
+	}
+	return out
+}
+
+// cleanComment turns a leading comment into one paragraph of text.
+func cleanComment(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	var out []string
+	for _, l := range lines {
+		l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "//"))
+		if l != "" {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// fieldBehaviors reads google.api.field_behavior when present.
+func fieldBehaviors(f *protogen.Field) (outputOnly, required bool) {
+	opts := f.Desc.Options()
+	if opts == nil || !proto.HasExtension(opts, annotations.E_FieldBehavior) {
+		return false, false
+	}
+	bs, _ := proto.GetExtension(opts, annotations.E_FieldBehavior).([]annotations.FieldBehavior)
+	for _, fb := range bs {
+		switch fb {
+		case annotations.FieldBehavior_OUTPUT_ONLY:
+			outputOnly = true
+		case annotations.FieldBehavior_REQUIRED:
+			required = true
+		}
+	}
+	return outputOnly, required
+}
+
+// sortedKeys returns map keys in order, for byte-stable output.
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

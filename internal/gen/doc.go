@@ -1,0 +1,212 @@
+package gen
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
+)
+
+// document builds the getWriteSchema document of a file.
+func (b *builder) document(fm *fileModel) schemadoc.Document {
+	doc := schemadoc.Document{Source: fm.proto.Desc.Path()}
+	for _, sm := range fm.services {
+		sd := schemadoc.Service{
+			Name:         string(sm.proto.Desc.FullName()),
+			ValidateTool: sm.validateTool,
+			SchemaTool:   sm.schemaTool,
+			ApplyTool:    sm.applyTool,
+			DiscardTool:  sm.discardTool,
+		}
+		for _, t := range sm.tools {
+			sd.Tools = append(sd.Tools, b.toolDoc(t))
+		}
+		for _, d := range sm.discovery {
+			dd := schemadoc.Discovery{Tool: d.tool, Enum: string(d.table.enum.Desc.FullName()), Description: d.desc}
+			if d.groupBy != nil {
+				dd.GroupBy = string(d.groupBy.Desc.FullName())
+			}
+			for _, v := range d.table.values {
+				dv := schemadoc.DiscoveryValue{Value: v.alias, Description: v.desc}
+				if d.groupBy != nil {
+					if g := impliedIn(v.value, d.groupBy); g != nil {
+						dv.Group = groupAlias(g)
+					}
+				}
+				dd.Values = append(dd.Values, dv)
+			}
+			sd.Discovery = append(sd.Discovery, dd)
+		}
+		doc.Services = append(doc.Services, sd)
+	}
+	return doc
+}
+
+func (b *builder) toolDoc(t *toolModel) schemadoc.Tool {
+	td := schemadoc.Tool{
+		Name:            t.name,
+		Method:          string(t.method.Desc.FullName()),
+		Title:           t.title,
+		Description:     toolDescription(t),
+		Kind:            t.kind.String(),
+		Classification:  t.classification.String(),
+		Confirmation:    t.confirmation.String(),
+		Hints:           schemadoc.Hints{ReadOnly: t.readOnly, Destructive: t.destructive, Idempotent: t.idempotent, OpenWorld: t.openWorld},
+		Result:          t.result,
+		NextSteps:       t.nextSteps,
+		RetryOnConflict: t.retry,
+		InputSchema:     mustJSON(inputSchema(t)),
+		OutputSchema:    mustJSON(outputSchema(t)),
+		RequiredFields:  []string{},
+		OptionalFields:  []string{},
+	}
+	var walk func(m *messageModel, prefix, protoPrefix string, seen map[*messageModel]bool)
+	walk = func(m *messageModel, prefix, protoPrefix string, seen map[*messageModel]bool) {
+		if seen[m] {
+			return
+		}
+		seen[m] = true
+		defer delete(seen, m)
+		for _, f := range m.fields {
+			name := prefix + f.agentName
+			pname := protoPrefix + string(f.proto.Desc.Name())
+			if f.exposed() {
+				if f.required && !f.overridable {
+					td.RequiredFields = append(td.RequiredFields, name)
+				} else {
+					td.OptionalFields = append(td.OptionalFields, name)
+				}
+			}
+			if f.mode == modeDerived || f.mode == modeGenerated {
+				td.ServerFills = append(td.ServerFills, schemadoc.ServerFill{Field: pname, Source: fillSource(f), How: fillHow(f), Overridable: f.overridable})
+			}
+			if f.child != nil {
+				sub := name
+				if f.proto.Desc.IsList() {
+					sub += "[]"
+				}
+				walk(f.child, sub+".", pname+".", seen)
+			}
+		}
+	}
+	walk(t.input, "", "", map[*messageModel]bool{})
+	td.Examples = b.examples(t)
+	return td
+}
+
+// toolDescription adds the classification and the validate-first tip.
+func toolDescription(t *toolModel) string {
+	d := strings.TrimSpace(t.description)
+	if !strings.HasSuffix(d, ".") {
+		d += "."
+	}
+	d += " Classification: " + t.classification.String() + "."
+	switch t.confirmation.String() {
+	case "PROPOSAL":
+		d += " Returns a proposal; nothing is written until it is applied by proposal_id."
+	case "ELICIT":
+		d += " Asks the user to confirm before writing."
+	}
+	if t.svc.validateTool != "" {
+		d += " TIP: Call " + t.svc.validateTool + " first to check for errors before committing."
+	}
+	return d
+}
+
+// examples are the tool's documented examples plus one minimal example made
+// from field examples, when every required field has one.
+func (b *builder) examples(t *toolModel) []schemadoc.Example {
+	var out []schemadoc.Example
+	for i, ex := range t.rules.GetExamples() {
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(ex.GetInput()), &obj); err != nil {
+			b.probs.methodf(t.method, "example %d: input is not a JSON object", i+1)
+			continue
+		}
+		for _, k := range sortedAnyKeys(obj) {
+			if !hasAgentField(t.input, k) && k != "client_request_id" && k != "dry_run" {
+				b.probs.methodf(t.method, "example %d: %q is not an input field of %s", i+1, k, t.name)
+			}
+		}
+		desc := ex.GetDescription()
+		if desc == "" {
+			desc = fmt.Sprintf("Example %d", i+1)
+		}
+		out = append(out, schemadoc.Example{Description: desc, Input: mustJSON(obj)})
+	}
+	if len(out) > 0 {
+		return out
+	}
+	obj := map[string]any{}
+	for _, f := range t.input.agentFields() {
+		if !f.required || f.overridable {
+			continue
+		}
+		v, ok := exampleValue(f)
+		if !ok {
+			return nil
+		}
+		obj[f.agentName] = v
+	}
+	if len(obj) == 0 {
+		return nil
+	}
+	return []schemadoc.Example{{Description: "Minimal valid input", Input: mustJSON(obj)}}
+}
+
+func exampleValue(f *fieldModel) (any, bool) {
+	if f.proto.Desc.IsList() || f.proto.Desc.IsMap() {
+		return nil, false
+	}
+	if f.enumTable != nil {
+		return f.enumTable.values[0].alias, true
+	}
+	if a := f.agent; a != nil && len(a.GetExamples()) > 0 {
+		var v any
+		if json.Unmarshal([]byte(a.GetExamples()[0]), &v) == nil {
+			return v, true
+		}
+	}
+	return nil, false
+}
+
+func hasAgentField(m *messageModel, name string) bool {
+	for _, f := range m.agentFields() {
+		if f.agentName == name {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedAnyKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// mustJSON marshals generator-built values, which always marshal.
+func mustJSON(v any) json.RawMessage {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(fmt.Sprintf("marshal generated value: %v", err))
+	}
+	return bytes.TrimSpace(buf.Bytes())
+}
+
+// marshalDoc renders the document, indented and byte-stable.
+func marshalDoc(doc schemadoc.Document) []byte {
+	raw := mustJSON(doc)
+	var buf bytes.Buffer
+	_ = json.Indent(&buf, raw, "", "  ")
+	buf.WriteByte('\n')
+	return buf.Bytes()
+}

@@ -1,0 +1,255 @@
+package gen
+
+import (
+	"strconv"
+	"strings"
+
+	"google.golang.org/protobuf/compiler/protogen"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+func decodeName(m *protogen.Message) string { return "decode" + m.GoIdent.GoName }
+
+// decodeFunc emits the strict, typed decoder of one agent-facing message: it
+// reads every exposed field, checks constraints and reports every problem.
+func (e *emitter) decodeFunc(m *messageModel) {
+	g := e.g
+	fieldsVar := "fields" + m.proto.GoIdent.GoName
+	var names []string
+	for _, f := range m.agentFields() {
+		names = append(names, strconv.Quote(f.agentName))
+	}
+	g.P("var ", fieldsVar, " = []string{", strings.Join(names, ", "), "}")
+	g.P()
+	g.P("func ", decodeName(m.proto), "(d *", runtimePkg.Ident("Decoder"), ", obj *", runtimePkg.Ident("Object"), ", m *", m.proto.GoIdent, ") {")
+	g.P("d.Known(obj, ", fieldsVar, ")")
+	for _, f := range m.agentFields() {
+		e.decodeField(f)
+	}
+	e.oneofChecks(m)
+	g.P("}")
+	g.P()
+}
+
+func (e *emitter) decodeField(f *fieldModel) {
+	g := e.g
+	key := strconv.Quote(f.agentName)
+	g.P("if v := obj.Get(", key, "); v != nil && v.Kind != ", runtimePkg.Ident("KindNull"), " {")
+	pf := f.proto
+	switch {
+	case pf.Desc.IsList():
+		g.P("if arr, ok := d.Array(v, ", key, "); ok {")
+		if a := f.agent; a != nil && f.mode == modeAgent {
+			if a.MinItems != nil {
+				g.P("d.MinItems(", key, ", len(arr), ", a.GetMinItems(), ")")
+			}
+			if a.MaxItems != nil {
+				g.P("d.MaxItems(", key, ", len(arr), ", a.GetMaxItems(), ")")
+			}
+		}
+		g.P("d.Enter(", key, ")")
+		g.P("for i, ev := range arr {")
+		g.P("d.EnterIndex(i)")
+		e.readValue(f, pf, "ev", `""`, func(x string) { g.P("m.", pf.GoName, " = append(m.", pf.GoName, ", ", x, ")") })
+		g.P("d.Leave()")
+		g.P("}")
+		g.P("d.Leave()")
+		g.P("}")
+	case pf.Desc.IsMap():
+		kf, vf := pf.Message.Fields[0], pf.Message.Fields[1]
+		g.P("if o, ok := d.Object(v, ", key, "); ok {")
+		g.P("m.", pf.GoName, " = make(", e.goType(pf), ", len(o.Keys))")
+		g.P("d.Enter(", key, ")")
+		g.P("for i, k := range o.Keys {")
+		if kf.Desc.Kind() == protoreflect.StringKind {
+			g.P("mk := k")
+		} else {
+			g.P("mk, ok := d.", mapKeyReader(kf.Desc.Kind()), "(k)")
+			g.P("if !ok {")
+			g.P("continue")
+			g.P("}")
+		}
+		e.readValue(f, vf, "o.Vals[i]", "k", func(x string) { g.P("m.", pf.GoName, "[mk] = ", x) })
+		g.P("}")
+		g.P("d.Leave()")
+		g.P("}")
+	default:
+		e.readValue(f, pf, "v", key, func(x string) { g.P(e.set(pf, x)) })
+	}
+	g.P("}", e.absent(f))
+}
+
+// absent renders the else branch for an omitted field: required, default or nothing.
+func (e *emitter) absent(f *fieldModel) string {
+	key := strconv.Quote(f.agentName)
+	switch {
+	case f.required && !f.overridable:
+		return " else {\nd.Missing(" + key + ")\n}"
+	case f.agent != nil && f.agent.Default != nil && f.mode == modeAgent:
+		lit, _ := goLiteral(f, f.agent.GetDefault())
+		return " else {\n" + e.set(f.proto, e.literal(lit)) + "\n}"
+	case f.alias != nil && f.alias.Default != nil:
+		v, _ := f.enumTable.lookup(f.alias.GetDefault())
+		return " else {\n" + e.set(f.proto, e.g.QualifiedGoIdent(v.value.GoIdent)) + "\n}"
+	}
+	return ""
+}
+
+func mapKeyReader(k protoreflect.Kind) string {
+	switch k {
+	case protoreflect.BoolKind:
+		return "KeyBool"
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+		return "KeyInt32"
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return "KeyUint32"
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return "KeyUint64"
+	}
+	return "KeyInt64"
+}
+
+var wrapperCtor = map[protoreflect.FullName][2]string{
+	"google.protobuf.DoubleValue": {"Float64", "Double"},
+	"google.protobuf.FloatValue":  {"Float32", "Float"},
+	"google.protobuf.Int64Value":  {"Int64", "Int64"},
+	"google.protobuf.UInt64Value": {"Uint64", "UInt64"},
+	"google.protobuf.Int32Value":  {"Int32", "Int32"},
+	"google.protobuf.UInt32Value": {"Uint32", "UInt32"},
+	"google.protobuf.BoolValue":   {"Bool", "Bool"},
+	"google.protobuf.StringValue": {"String", "String"},
+	"google.protobuf.BytesValue":  {"Bytes", "Bytes"},
+}
+
+var wktReader = map[protoreflect.FullName]string{
+	"google.protobuf.Timestamp": "Timestamp",
+	"google.protobuf.Duration":  "Duration",
+	"google.protobuf.FieldMask": "FieldMask",
+	"google.protobuf.Struct":    "Struct",
+	"google.protobuf.Value":     "StructValue",
+	"google.protobuf.ListValue": "ListValue",
+}
+
+func scalarReader(k protoreflect.Kind) string {
+	switch k {
+	case protoreflect.BoolKind:
+		return "Bool"
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+		return "Int32"
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return "Uint32"
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		return "Int64"
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return "Uint64"
+	case protoreflect.FloatKind:
+		return "Float32"
+	case protoreflect.DoubleKind:
+		return "Float64"
+	case protoreflect.BytesKind:
+		return "Bytes"
+	}
+	return "String"
+}
+
+// readValue emits the read of one JSON value src of type vf into x and
+// calls assign with the expression to store.
+func (e *emitter) readValue(f *fieldModel, vf *protogen.Field, src, key string, assign func(x string)) {
+	g := e.g
+	switch {
+	case vf.Enum != nil:
+		g.P("if x, ok := d.Enum(", src, ", ", key, ", ", f.enumTable.varName, "); ok {")
+		assign(e.g.QualifiedGoIdent(vf.Enum.GoIdent) + "(x)")
+		g.P("}")
+	case vf.Message != nil && wrapperCtor[vf.Message.Desc.FullName()][0] != "":
+		w := wrapperCtor[vf.Message.Desc.FullName()]
+		g.P("if x, ok := d.", w[0], "(", src, ", ", key, "); ok {")
+		assign(g.QualifiedGoIdent(wrappersPkg.Ident(w[1])) + "(x)")
+		g.P("}")
+	case vf.Message != nil && wktReader[vf.Message.Desc.FullName()] != "":
+		g.P("if x, ok := d.", wktReader[vf.Message.Desc.FullName()], "(", src, ", ", key, "); ok {")
+		assign("x")
+		g.P("}")
+	case vf.Message != nil:
+		g.P("if o, ok := d.Object(", src, ", ", key, "); ok {")
+		g.P("x := new(", vf.Message.GoIdent, ")")
+		if key != `""` {
+			g.P("d.Enter(", key, ")")
+		}
+		g.P(decodeName(vf.Message), "(d, o, x)")
+		if key != `""` {
+			g.P("d.Leave()")
+		}
+		assign("x")
+		g.P("}")
+	default:
+		g.P("if x, ok := d.", scalarReader(vf.Desc.Kind()), "(", src, ", ", key, "); ok {")
+		e.constraints(f, vf, key)
+		assign("x")
+		g.P("}")
+	}
+}
+
+// constraints emits the agent rules that apply to one scalar value.
+func (e *emitter) constraints(f *fieldModel, vf *protogen.Field, key string) {
+	a := f.agent
+	if a == nil || f.mode != modeAgent {
+		return
+	}
+	g := e.g
+	if a.MinLength != nil {
+		g.P("d.MinLength(", key, ", x, ", a.GetMinLength(), ")")
+	}
+	if a.MaxLength != nil {
+		g.P("d.MaxLength(", key, ", x, ", a.GetMaxLength(), ")")
+	}
+	if a.Pattern != nil {
+		name := "pattern" + f.msg.proto.GoIdent.GoName + f.proto.GoName
+		e.patterns[name] = a.GetPattern()
+		g.P("d.Pattern(", key, ", x, ", name, ")")
+	}
+	if a.Minimum != nil {
+		g.P("d.Minimum(", key, ", float64(x), ", strconv.FormatFloat(a.GetMinimum(), 'g', -1, 64), ")")
+	}
+	if a.Maximum != nil {
+		g.P("d.Maximum(", key, ", float64(x), ", strconv.FormatFloat(a.GetMaximum(), 'g', -1, 64), ")")
+	}
+}
+
+// oneofChecks reports agents that set two members of one oneof.
+func (e *emitter) oneofChecks(m *messageModel) {
+	g := e.g
+	for _, od := range m.proto.Oneofs {
+		if od.Desc.IsSynthetic() {
+			continue
+		}
+		var keys []string
+		for _, f := range m.agentFields() {
+			if f.proto.Oneof == od {
+				keys = append(keys, f.agentName)
+			}
+		}
+		if len(keys) < 2 {
+			continue
+		}
+		g.P("{")
+		g.P("var set []string")
+		g.P("for _, k := range []string{", quoteAll(keys), "} {")
+		g.P("if v := obj.Get(k); v != nil && v.Kind != ", runtimePkg.Ident("KindNull"), " {")
+		g.P("set = append(set, k)")
+		g.P("}")
+		g.P("}")
+		g.P("if len(set) > 1 {")
+		g.P("d.Add(&", runtimePkg.Ident("ErrorEntry"), "{Code: ", runtimePkg.Ident("CodeValidation"), ", Field: set[1], Message: ", strconv.Quote("set only one of "+strings.Join(keys, ", ")+", not "), " + set[0] + \" and \" + set[1]})")
+		g.P("}")
+		g.P("}")
+	}
+}
+
+func quoteAll(ss []string) string {
+	qs := make([]string, len(ss))
+	for i, s := range ss {
+		qs[i] = strconv.Quote(s)
+	}
+	return strings.Join(qs, ", ")
+}

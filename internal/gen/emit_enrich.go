@@ -1,0 +1,197 @@
+package gen
+
+import (
+	"strconv"
+	"strings"
+
+	"google.golang.org/protobuf/compiler/protogen"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
+)
+
+func enrichName(sm *serviceModel, m *messageModel) string {
+	return "enrich" + sm.proto.GoName + m.proto.GoIdent.GoName
+}
+
+var contextKeys = map[mcpwritev1.Derived_ContextKey]string{
+	mcpwritev1.Derived_TENANT_ID:         "ContextTenantID",
+	mcpwritev1.Derived_PRINCIPAL_ID:      "ContextPrincipalID",
+	mcpwritev1.Derived_CORRELATION_ID:    "ContextCorrelationID",
+	mcpwritev1.Derived_CAUSATION_ID:      "ContextCausationID",
+	mcpwritev1.Derived_TRACEPARENT:       "ContextTraceParent",
+	mcpwritev1.Derived_CLIENT_REQUEST_ID: "ContextClientRequestID",
+	mcpwritev1.Derived_SESSION_ID:        "ContextSessionID",
+	mcpwritev1.Derived_TOOL_NAME:         "ContextToolName",
+}
+
+// enrichFuncs emits, once per service and message, the function that fills
+// every server-supplied field: generated values, constants, context values
+// and enum implications first, nested messages next, content hashes after
+// the fields they hash, resolvers last (they see the rest of the request).
+func (e *emitter) enrichFuncs(sm *serviceModel, m *messageModel, done map[*messageModel]bool) {
+	if done[m] || !m.serverFilled {
+		return
+	}
+	done[m] = true
+	g := e.g
+	g.P("func ", enrichName(sm, m), "(c *", runtimePkg.Ident("Call"), ", h ", handlerName(sm), ", root ", protoPkg.Ident("Message"), ", m *", m.proto.GoIdent, ") error {")
+	for _, f := range m.fields {
+		if f.mode == modeGenerated && f.generated.GetKind() != mcpwritev1.Generated_CONTENT_HASH {
+			e.guard(f, func() { g.P(e.set(f.proto, e.generatedExpr(f))) })
+		}
+		if f.mode == modeDerived {
+			switch src := f.derived.GetSource().(type) {
+			case *mcpwritev1.Derived_Constant:
+				lit, _ := goLiteral(f, src.Constant)
+				e.guard(f, func() { g.P(e.set(f.proto, e.literal(lit))) })
+			case *mcpwritev1.Derived_Context:
+				e.guard(f, func() {
+					g.P("v, err := c.ContextValue(", runtimePkg.Ident(contextKeys[src.Context]), ", ", strconv.Quote(string(f.proto.Desc.Name())), ")")
+					g.P("if err != nil {")
+					g.P("return err")
+					g.P("}")
+					g.P(e.set(f.proto, "v"))
+				})
+			case *mcpwritev1.Derived_FromEnum:
+				e.guard(f, func() {
+					g.P("switch m.Get", f.fromEnum.proto.GoName, "() {")
+					// One case per implied value, in first-use order.
+					var targets []*protogen.EnumValue
+					sources := map[*protogen.EnumValue][]string{}
+					for _, iv := range f.implies {
+						if sources[iv.target] == nil {
+							targets = append(targets, iv.target)
+						}
+						sources[iv.target] = append(sources[iv.target], g.QualifiedGoIdent(iv.source.GoIdent))
+					}
+					for _, t := range targets {
+						g.P("case ", strings.Join(sources[t], ", "), ":")
+						g.P(e.set(f.proto, g.QualifiedGoIdent(t.GoIdent)))
+					}
+					g.P("}")
+				})
+			}
+		}
+	}
+	for _, f := range m.fields {
+		if f.child == nil || !f.child.serverFilled {
+			continue
+		}
+		fn := enrichName(sm, f.child)
+		pf := f.proto
+		switch {
+		case !f.child.agentFacing && !pf.Desc.IsList() && !pf.Desc.IsMap() && !realOneof(pf):
+			g.P("if m.", pf.GoName, " == nil {")
+			g.P("m.", pf.GoName, " = new(", f.child.proto.GoIdent, ")")
+			g.P("}")
+			g.P("if err := ", fn, "(c, h, root, m.", pf.GoName, "); err != nil {")
+			g.P("return err")
+			g.P("}")
+		case pf.Desc.IsList() || pf.Desc.IsMap():
+			g.P("for _, x := range m.", pf.GoName, " {")
+			g.P("if err := ", fn, "(c, h, root, x); err != nil {")
+			g.P("return err")
+			g.P("}")
+			g.P("}")
+		default:
+			g.P("if x := m.Get", pf.GoName, "(); x != nil {")
+			g.P("if err := ", fn, "(c, h, root, x); err != nil {")
+			g.P("return err")
+			g.P("}")
+			g.P("}")
+		}
+	}
+	for _, f := range m.fields {
+		if f.mode == modeGenerated && f.generated.GetKind() == mcpwritev1.Generated_CONTENT_HASH {
+			e.guard(f, func() { g.P(e.set(f.proto, e.generatedExpr(f))) })
+		}
+	}
+	for _, f := range m.fields {
+		if f.resolver == nil {
+			continue
+		}
+		e.guard(f, func() {
+			g.P("v, err := h.", f.resolver.method, "(c.Ctx, root)")
+			g.P("if err != nil {")
+			g.P("return c.ResolverError(", strconv.Quote(string(f.proto.Desc.Name())), ", err)")
+			g.P("}")
+			g.P(e.set(f.proto, "v"))
+		})
+	}
+	g.P("return nil")
+	g.P("}")
+	g.P()
+	for _, f := range m.fields {
+		if f.child != nil {
+			e.enrichFuncs(sm, f.child, done)
+		}
+	}
+}
+
+// guard wraps the fill of an overridable field so an agent value wins.
+func (e *emitter) guard(f *fieldModel, body func()) {
+	if f.overridable {
+		e.g.P("if ", e.unset(f.proto), " {")
+	} else {
+		e.g.P("{")
+	}
+	body()
+	e.g.P("}")
+}
+
+func (e *emitter) generatedExpr(f *fieldModel) string {
+	g := f.generated
+	var expr string
+	switch g.GetKind() {
+	case mcpwritev1.Generated_UUID_V4:
+		expr = "c.UUIDv4()"
+	case mcpwritev1.Generated_UUID_V7:
+		expr = "c.UUIDv7()"
+	case mcpwritev1.Generated_ULID:
+		expr = "c.ULID()"
+	case mcpwritev1.Generated_REQUEST_SCOPED:
+		expr = "c.RequestScopedID()"
+	case mcpwritev1.Generated_CONTENT_HASH:
+		expr = "c.ContentHash("
+		for i, s := range f.hashFrom {
+			if i > 0 {
+				expr += ", "
+			}
+			expr += e.hashPart(s.proto)
+		}
+		expr += ")"
+	case mcpwritev1.Generated_NOW:
+		switch {
+		case f.proto.Message != nil:
+			return e.g.QualifiedGoIdent(timestampPkg.Ident("New")) + "(c.Now())"
+		case f.proto.Desc.Kind() == protoreflect.Int64Kind:
+			return "c.Now().UnixMilli()"
+		default:
+			expr = e.rt("FormatRFC3339") + "(c.Now())"
+		}
+	}
+	if g.Prefix != nil {
+		expr = strconv.Quote(g.GetPrefix()) + " + " + expr
+	}
+	return expr
+}
+
+// hashPart renders a scalar field as the string CONTENT_HASH hashes.
+func (e *emitter) hashPart(f *protogen.Field) string {
+	get := "m.Get" + f.GoName + "()"
+	conv := func(name string) string { return e.g.QualifiedGoIdent(strconvPkg.Ident(name)) }
+	switch f.Desc.Kind() {
+	case protoreflect.StringKind:
+		return get
+	case protoreflect.EnumKind:
+		return get + ".String()"
+	case protoreflect.BoolKind:
+		return conv("FormatBool") + "(" + get + ")"
+	case protoreflect.FloatKind, protoreflect.DoubleKind:
+		return conv("FormatFloat") + "(float64(" + get + "), 'g', -1, 64)"
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind, protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return conv("FormatUint") + "(uint64(" + get + "), 10)"
+	}
+	return conv("FormatInt") + "(int64(" + get + "), 10)"
+}

@@ -1,0 +1,150 @@
+package gen
+
+import (
+	"sort"
+	"strings"
+
+	"google.golang.org/protobuf/compiler/protogen"
+
+	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
+)
+
+// table returns the alias table of an enum as a field presents it; fields
+// with the same style and extras share one table.
+func (b *builder) table(e *protogen.Enum, rules *mcpwritev1.EnumAlias, f *protogen.Field) *enumTable {
+	style := rules.GetStyle()
+	if style == mcpwritev1.EnumAlias_STYLE_UNSPECIFIED {
+		style = mcpwritev1.EnumAlias_PASCAL
+	}
+	extra := rules.GetExtra()
+	key := string(e.Desc.FullName()) + "|" + style.String()
+	for _, k := range sortedKeys(extra) {
+		key += "|" + k + "=" + extra[k]
+	}
+	if t, ok := b.tables[key]; ok {
+		return t
+	}
+	name := "enum" + e.GoIdent.GoName
+	if style != mcpwritev1.EnumAlias_PASCAL {
+		name += pascal(words(style.String()))
+	}
+	if len(extra) > 0 {
+		name += "For" + pascal(words(string(f.Desc.Name())))
+	}
+	er := ext[*mcpwritev1.EnumRules](e.Desc.Options(), mcpwritev1.E_Enum)
+	t := &enumTable{enum: e, varName: name, style: style, extra: extra, hint: er.GetHint()}
+	byValue := map[string][]string{}
+	for _, alias := range sortedKeys(extra) {
+		byValue[extra[alias]] = append(byValue[extra[alias]], alias)
+	}
+	known := map[string]bool{}
+	for _, v := range e.Values {
+		known[string(v.Desc.Name())] = true
+	}
+	for _, alias := range sortedKeys(extra) {
+		if !known[extra[alias]] {
+			b.probs.fieldf(f, "extra alias %q names %q, which is not a value of %s", alias, extra[alias], e.Desc.FullName())
+		}
+	}
+	prefix := enumPrefix(string(e.Desc.Name()))
+	for _, v := range e.Values {
+		vr := valueRules(v)
+		vname := string(v.Desc.Name())
+		if vr.GetHidden() || strings.HasSuffix(vname, "UNSPECIFIED") {
+			continue
+		}
+		av := aliasValue{value: v, synonyms: vr.GetSynonyms(), desc: vr.GetDescription()}
+		if av.desc == "" {
+			av.desc = cleanComment(v.Comments.Leading.String())
+		}
+		if av.desc == "" {
+			av.desc = cleanComment(v.Comments.Trailing.String())
+		}
+		switch {
+		case len(byValue[vname]) > 0:
+			av.alias = byValue[vname][0]
+			av.synonyms = append(append([]string(nil), byValue[vname][1:]...), av.synonyms...)
+		case vr.GetAlias() != "":
+			av.alias = vr.GetAlias()
+		default:
+			av.alias = aliasFor(style, strings.TrimPrefix(vname, prefix))
+		}
+		t.values = append(t.values, av)
+	}
+	if len(t.values) == 0 {
+		b.probs.enumf(e, "offers no value to agents (every value is hidden or UNSPECIFIED)")
+	}
+	seen := map[string]string{}
+	for _, v := range t.values {
+		for _, n := range append([]string{v.alias}, v.synonyms...) {
+			k := normalize(n)
+			if prev, ok := seen[k]; ok && prev != string(v.value.Desc.Name()) {
+				b.probs.enumf(e, "alias or synonym %q of %s collides with %s", n, v.value.Desc.Name(), prev)
+			}
+			seen[k] = string(v.value.Desc.Name())
+		}
+	}
+	b.tables[key] = t
+	b.file.enums = append(b.file.enums, t)
+	return t
+}
+
+// normalize folds case and separators, as the runtime's enum lookup does.
+func normalize(s string) string {
+	var sb strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if r == '_' || r == '-' || r == ' ' || r == '.' {
+			continue
+		}
+		sb.WriteRune(r)
+	}
+	return sb.String()
+}
+
+func (t *enumTable) lookup(s string) (*aliasValue, bool) {
+	for i := range t.values {
+		v := &t.values[i]
+		if v.alias == s {
+			return v, true
+		}
+		for _, syn := range v.synonyms {
+			if syn == s {
+				return v, true
+			}
+		}
+	}
+	return nil, false
+}
+
+func (t *enumTable) aliases() []string {
+	out := make([]string, len(t.values))
+	for i, v := range t.values {
+		out[i] = v.alias
+	}
+	return out
+}
+
+// aliasOf returns the alias of a value in this table, or its name.
+func (t *enumTable) aliasOf(v *protogen.EnumValue) string {
+	for _, av := range t.values {
+		if av.value == v {
+			return av.alias
+		}
+	}
+	return string(v.Desc.Name())
+}
+
+// groupAlias is how a group_by enum value is named in discovery output.
+func groupAlias(v *protogen.EnumValue) string {
+	if a := valueRules(v).GetAlias(); a != "" {
+		return a
+	}
+	return aliasFor(mcpwritev1.EnumAlias_PASCAL, strings.TrimPrefix(string(v.Desc.Name()), enumPrefix(string(v.Parent.Desc.Name()))))
+}
+
+// sortTables orders tables by variable name for byte-stable output.
+func sortTables(ts []*enumTable) []*enumTable {
+	out := append([]*enumTable(nil), ts...)
+	sort.Slice(out, func(i, j int) bool { return out[i].varName < out[j].varName })
+	return out
+}

@@ -1,0 +1,517 @@
+package gen
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"google.golang.org/protobuf/compiler/protogen"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
+)
+
+// wellKnown lists the google.protobuf messages decoded as JSON leaves.
+var wellKnown = map[protoreflect.FullName]bool{
+	"google.protobuf.Timestamp":   true,
+	"google.protobuf.Duration":    true,
+	"google.protobuf.FieldMask":   true,
+	"google.protobuf.Struct":      true,
+	"google.protobuf.Value":       true,
+	"google.protobuf.ListValue":   true,
+	"google.protobuf.DoubleValue": true,
+	"google.protobuf.FloatValue":  true,
+	"google.protobuf.Int64Value":  true,
+	"google.protobuf.UInt64Value": true,
+	"google.protobuf.Int32Value":  true,
+	"google.protobuf.UInt32Value": true,
+	"google.protobuf.BoolValue":   true,
+	"google.protobuf.StringValue": true,
+	"google.protobuf.BytesValue":  true,
+}
+
+func isWKT(f *protogen.Field) bool {
+	return f.Message != nil && wellKnown[f.Message.Desc.FullName()]
+}
+
+// valueField is the field whose type describes the JSON value: the map value
+// for maps, the field itself otherwise.
+func valueField(f *protogen.Field) *protogen.Field {
+	if f.Desc.IsMap() {
+		return f.Message.Fields[1]
+	}
+	return f
+}
+
+// message builds (once) the model of a message reached from agent input.
+// path is the chain of fields from the request root, for cycle messages.
+func (b *builder) message(m *protogen.Message, via *protogen.Field) *messageModel {
+	name := m.Desc.FullName()
+	if mm, ok := b.messages[name]; ok {
+		return mm
+	}
+	if b.building[name] {
+		b.probs.fieldf(via, "message %s is recursive and cannot be part of an agent request; mark the field hidden", name)
+		return nil
+	}
+	b.building[name] = true
+	defer delete(b.building, name)
+	mm := &messageModel{proto: m}
+	for _, f := range m.Fields {
+		if fm := b.field(mm, f); fm != nil {
+			mm.fields = append(mm.fields, fm)
+		}
+	}
+	seen := map[string]*fieldModel{}
+	for _, f := range mm.fields {
+		if f.exposed() {
+			mm.agentFacing = true
+			if prev, ok := seen[f.agentName]; ok {
+				b.probs.fieldf(f.proto, "agent name %q is already used by field %s", f.agentName, prev.proto.Desc.Name())
+			}
+			seen[f.agentName] = f
+		}
+		if f.mode == modeDerived || f.mode == modeGenerated || (f.child != nil && f.child.serverFilled) {
+			mm.serverFilled = true
+		}
+		if f.resolver != nil || (f.child != nil && f.child.hasResolvers) {
+			mm.hasResolvers = true
+		}
+	}
+	b.resolveSiblings(mm)
+	b.messages[name] = mm
+	b.file.messages = append(b.file.messages, mm)
+	return mm
+}
+
+func (b *builder) field(mm *messageModel, f *protogen.Field) *fieldModel {
+	rules := ext[*mcpwritev1.FieldRules](f.Desc.Options(), mcpwritev1.E_Field)
+	outputOnly, requiredBehavior := fieldBehaviors(f)
+	fm := &fieldModel{proto: f, msg: mm, agentName: string(f.Desc.Name()), required: requiredBehavior}
+	fm.desc = cleanComment(f.Comments.Leading.String())
+	if fm.desc == "" {
+		fm.desc = cleanComment(f.Comments.Trailing.String())
+	}
+	vf := valueField(f)
+	switch k := rules.GetKind().(type) {
+	case nil:
+		if outputOnly {
+			fm.mode = modeHidden
+			return fm
+		}
+		fm.mode = modeAgent
+		fm.agent = &mcpwritev1.AgentSupplied{}
+	case *mcpwritev1.FieldRules_Hidden:
+		fm.mode = modeHidden
+		if !k.Hidden {
+			fm.mode = modeAgent
+			fm.agent = &mcpwritev1.AgentSupplied{}
+		}
+		return fm
+	case *mcpwritev1.FieldRules_Agent:
+		fm.mode = modeAgent
+		fm.agent = k.Agent
+	case *mcpwritev1.FieldRules_EnumAlias:
+		fm.mode = modeEnumAlias
+		fm.alias = k.EnumAlias
+		if vf.Enum == nil {
+			b.probs.fieldf(f, "enum_alias needs an enum field, got %s", kindName(vf))
+			return nil
+		}
+	case *mcpwritev1.FieldRules_Derived:
+		fm.mode = modeDerived
+		fm.derived = k.Derived
+		fm.overridable = k.Derived.GetOverridable()
+	case *mcpwritev1.FieldRules_Generated:
+		fm.mode = modeGenerated
+		fm.generated = k.Generated
+		fm.overridable = k.Generated.GetOverridable()
+	}
+	if outputOnly {
+		b.probs.fieldf(f, "field is google.api.field_behavior OUTPUT_ONLY but annotated for input; drop one of them")
+		return nil
+	}
+	if realOneof(f) && (fm.mode == modeDerived || fm.mode == modeGenerated) {
+		b.probs.fieldf(f, "oneof members are chosen by the agent; %s cannot fill one", map[fieldMode]string{modeDerived: "derived", modeGenerated: "generated"}[fm.mode])
+		return nil
+	}
+	switch fm.mode {
+	case modeAgent, modeEnumAlias:
+		if !b.agentField(fm) {
+			return nil
+		}
+	case modeDerived:
+		if !b.derivedField(fm) {
+			return nil
+		}
+	case modeGenerated:
+		if !b.generatedField(fm) {
+			return nil
+		}
+	}
+	if fm.overridable && vf.Enum != nil {
+		fm.enumTable = b.table(vf.Enum, nil, f)
+	}
+	return fm
+}
+
+// agentField validates agent rules and links child messages and enum tables.
+func (b *builder) agentField(fm *fieldModel) bool {
+	f := fm.proto
+	vf := valueField(f)
+	a := fm.agent
+	if fm.alias != nil {
+		a = nil
+		fm.required = fm.required || fm.alias.GetRequired()
+		if d := fm.alias.GetDescription(); d != "" {
+			fm.desc = d
+		}
+	}
+	if a != nil {
+		fm.required = fm.required || a.GetRequired()
+		if d := a.GetDescription(); d != "" {
+			fm.desc = d
+		}
+		if n := a.GetName(); n != "" {
+			if !isToolName(n) {
+				b.probs.fieldf(f, "agent name %q must match ^[a-zA-Z0-9_-]{1,64}$", n)
+				return false
+			}
+			fm.agentName = n
+		}
+	}
+	if vf.Message != nil {
+		switch {
+		case vf.Message.Desc.FullName() == "google.protobuf.Any":
+			b.probs.fieldf(f, "google.protobuf.Any cannot be agent-supplied; mark the field hidden or derived with a resolver")
+			return false
+		case isWKT(vf):
+		default:
+			fm.child = b.message(vf.Message, f)
+			if fm.child == nil {
+				return false
+			}
+		}
+	}
+	if vf.Enum != nil {
+		fm.enumTable = b.table(vf.Enum, fm.alias, f)
+	}
+	if a != nil && !b.checkAgentRules(fm, a) {
+		return false
+	}
+	if fm.alias != nil && fm.alias.Default != nil {
+		if _, ok := fm.enumTable.lookup(fm.alias.GetDefault()); !ok {
+			b.probs.fieldf(f, "default %q is not an alias of %s (valid: %s)", fm.alias.GetDefault(), vf.Enum.Desc.FullName(), strings.Join(fm.enumTable.aliases(), ", "))
+			return false
+		}
+	}
+	return true
+}
+
+func (b *builder) checkAgentRules(fm *fieldModel, a *mcpwritev1.AgentSupplied) bool {
+	f := fm.proto
+	vf := valueField(f)
+	ok := true
+	isString := vf.Desc.Kind() == protoreflect.StringKind && !f.Desc.IsMap()
+	isNumber := isNumeric(vf.Desc.Kind()) && !f.Desc.IsMap()
+	if (a.MinLength != nil || a.MaxLength != nil || a.Pattern != nil) && !isString {
+		b.probs.fieldf(f, "min_length, max_length and pattern apply to string fields, not %s", kindName(f))
+		ok = false
+	}
+	if (a.Minimum != nil || a.Maximum != nil) && !isNumber {
+		b.probs.fieldf(f, "minimum and maximum apply to numeric fields, not %s", kindName(f))
+		ok = false
+	}
+	if (a.MinItems != nil || a.MaxItems != nil) && !f.Desc.IsList() {
+		b.probs.fieldf(f, "min_items and max_items apply to repeated fields, not %s", kindName(f))
+		ok = false
+	}
+	if a.MinLength != nil && a.MaxLength != nil && a.GetMinLength() > a.GetMaxLength() {
+		b.probs.fieldf(f, "min_length %d is greater than max_length %d", a.GetMinLength(), a.GetMaxLength())
+		ok = false
+	}
+	if a.Minimum != nil && a.Maximum != nil && a.GetMinimum() > a.GetMaximum() {
+		b.probs.fieldf(f, "minimum %v is greater than maximum %v", a.GetMinimum(), a.GetMaximum())
+		ok = false
+	}
+	if a.MinItems != nil && a.MaxItems != nil && a.GetMinItems() > a.GetMaxItems() {
+		b.probs.fieldf(f, "min_items %d is greater than max_items %d", a.GetMinItems(), a.GetMaxItems())
+		ok = false
+	}
+	if a.Pattern != nil {
+		if _, err := regexp.Compile(a.GetPattern()); err != nil {
+			b.probs.fieldf(f, "pattern %q is not a valid RE2 expression: %v", a.GetPattern(), err)
+			ok = false
+		}
+	}
+	if a.Default != nil {
+		if realOneof(f) {
+			b.probs.fieldf(f, "oneof members cannot have a default")
+			ok = false
+		} else if a.GetRequired() || fm.required {
+			b.probs.fieldf(f, "a required field cannot have a default")
+			ok = false
+		} else if _, err := goLiteral(fm, a.GetDefault()); err != nil {
+			b.probs.fieldf(f, "default %s: %v", a.GetDefault(), err)
+			ok = false
+		}
+	}
+	for _, ex := range a.GetExamples() {
+		if !json.Valid([]byte(ex)) {
+			b.probs.fieldf(f, "example %s is not a JSON literal", ex)
+			ok = false
+		}
+	}
+	return ok
+}
+
+func (b *builder) derivedField(fm *fieldModel) bool {
+	f := fm.proto
+	d := fm.derived
+	switch src := d.GetSource().(type) {
+	case nil:
+		b.probs.fieldf(f, "derived needs a source: from_enum, context, resolver or constant")
+		return false
+	case *mcpwritev1.Derived_FromEnum:
+		if f.Enum == nil || f.Desc.IsList() || f.Desc.IsMap() {
+			b.probs.fieldf(f, "derived.from_enum fills an enum field, not %s", kindName(f))
+			return false
+		}
+		// Resolved against siblings once the message is built.
+		_ = src
+	case *mcpwritev1.Derived_Context:
+		if f.Desc.Kind() != protoreflect.StringKind || f.Desc.IsList() || f.Desc.IsMap() {
+			b.probs.fieldf(f, "derived.context %s fills a string field, not %s", src.Context, kindName(f))
+			return false
+		}
+		if src.Context == mcpwritev1.Derived_CONTEXT_KEY_UNSPECIFIED {
+			b.probs.fieldf(f, "derived.context needs a key such as TENANT_ID")
+			return false
+		}
+	case *mcpwritev1.Derived_Resolver:
+		if !isSnakeName(src.Resolver) {
+			b.probs.fieldf(f, "resolver name %q must be snake_case, e.g. active_model", src.Resolver)
+			return false
+		}
+		goType := b.goTypeString(f)
+		if r, ok := b.findResolver(src.Resolver); ok {
+			if r.goType != goType {
+				b.probs.fieldf(f, "resolver %q returns %s here but %s for %s", src.Resolver, goType, r.goType, r.firstUse)
+				return false
+			}
+			fm.resolver = r
+		} else {
+			fm.resolver = &resolverModel{name: src.Resolver, method: resolverMethod(src.Resolver), goType: goType, firstUse: string(f.Desc.FullName()), field: f}
+			b.file.resolvers = append(b.file.resolvers, fm.resolver)
+		}
+	case *mcpwritev1.Derived_Constant:
+		if _, err := goLiteral(fm, src.Constant); err != nil {
+			b.probs.fieldf(f, "constant %s: %v", src.Constant, err)
+			return false
+		}
+	}
+	if fm.overridable && f.Message != nil && !isWKT(f) {
+		b.probs.fieldf(f, "overridable applies to scalar, enum and well-known fields, not message %s", f.Message.Desc.FullName())
+		return false
+	}
+	return true
+}
+
+func (b *builder) findResolver(name string) (*resolverModel, bool) {
+	for _, r := range b.file.resolvers {
+		if r.name == name {
+			return r, true
+		}
+	}
+	return nil, false
+}
+
+func (b *builder) generatedField(fm *fieldModel) bool {
+	f := fm.proto
+	g := fm.generated
+	if f.Desc.IsList() || f.Desc.IsMap() {
+		b.probs.fieldf(f, "generated fills a singular field, not a %s", kindName(f))
+		return false
+	}
+	k := f.Desc.Kind()
+	isString := k == protoreflect.StringKind
+	switch g.GetKind() {
+	case mcpwritev1.Generated_KIND_UNSPECIFIED:
+		b.probs.fieldf(f, "generated needs a kind: UUID_V4, UUID_V7, ULID, NOW, CONTENT_HASH or REQUEST_SCOPED")
+		return false
+	case mcpwritev1.Generated_NOW:
+		ts := f.Message != nil && f.Message.Desc.FullName() == "google.protobuf.Timestamp"
+		if !ts && !isString && k != protoreflect.Int64Kind {
+			b.probs.fieldf(f, "generated NOW fills a google.protobuf.Timestamp, string or int64 field, not %s", kindName(f))
+			return false
+		}
+		if g.Prefix != nil && !isString {
+			b.probs.fieldf(f, "prefix applies to string fields only")
+			return false
+		}
+	default:
+		if !isString {
+			b.probs.fieldf(f, "generated %s fills a string field, not %s", g.GetKind(), kindName(f))
+			return false
+		}
+	}
+	if g.GetKind() == mcpwritev1.Generated_CONTENT_HASH && len(g.GetFrom()) == 0 {
+		b.probs.fieldf(f, "generated CONTENT_HASH needs from: the sibling fields to hash")
+		return false
+	}
+	if g.GetKind() != mcpwritev1.Generated_CONTENT_HASH && len(g.GetFrom()) > 0 {
+		b.probs.fieldf(f, "from applies to CONTENT_HASH only, not %s", g.GetKind())
+		return false
+	}
+	return true
+}
+
+// resolveSiblings links from_enum sources and CONTENT_HASH inputs, which
+// name fields of the same message.
+func (b *builder) resolveSiblings(mm *messageModel) {
+	byName := map[string]*fieldModel{}
+	for _, f := range mm.fields {
+		byName[string(f.proto.Desc.Name())] = f
+	}
+	for _, f := range mm.fields {
+		if src := f.derived.GetFromEnum(); src != "" {
+			s, ok := byName[src]
+			switch {
+			case !ok:
+				b.probs.fieldf(f.proto, "from_enum names %q, which is not a field of %s", src, mm.proto.Desc.FullName())
+			case s.proto.Enum == nil || s.proto.Desc.IsList() || s.proto.Desc.IsMap():
+				b.probs.fieldf(f.proto, "from_enum names %q, which is %s, not an enum field", src, kindName(s.proto))
+			default:
+				f.fromEnum = s
+				for _, v := range s.proto.Enum.Values {
+					if v.Desc.Number() == 0 || valueRules(v).GetHidden() {
+						continue
+					}
+					t := impliedIn(v, f.proto.Enum)
+					if t == nil {
+						b.probs.fieldf(f.proto, "from_enum %q: value %s has no implies entry for %s", src, v.Desc.Name(), f.proto.Enum.Desc.FullName())
+						continue
+					}
+					f.implies = append(f.implies, impliedValue{source: v, target: t})
+				}
+				b.checkImplies(s.proto.Enum)
+			}
+		}
+		if f.generated.GetKind() == mcpwritev1.Generated_CONTENT_HASH {
+			for _, name := range f.generated.GetFrom() {
+				s, ok := byName[name]
+				switch {
+				case !ok:
+					b.probs.fieldf(f.proto, "CONTENT_HASH from names %q, which is not a field of %s", name, mm.proto.Desc.FullName())
+				case s.proto.Desc.IsList() || s.proto.Desc.IsMap() || s.proto.Message != nil || s.proto.Desc.Kind() == protoreflect.BytesKind:
+					b.probs.fieldf(f.proto, "CONTENT_HASH from names %q, which is %s; hash scalar or enum fields", name, kindName(s.proto))
+				case s == f:
+					b.probs.fieldf(f.proto, "CONTENT_HASH cannot hash the field it fills")
+				default:
+					f.hashFrom = append(f.hashFrom, s)
+				}
+			}
+		}
+	}
+}
+
+// checkImplies reports implies entries that name no known enum value.
+func (b *builder) checkImplies(e *protogen.Enum) {
+	for _, v := range e.Values {
+		for _, full := range valueRules(v).GetImplies() {
+			i := strings.LastIndex(full, ".")
+			if i < 0 {
+				b.probs.enumf(e, "value %s: implies %q must be a fully-qualified enum value such as pkg.Enum.VALUE", v.Desc.Name(), full)
+				continue
+			}
+			te, ok := b.enums[protoreflect.FullName(full[:i])]
+			found := false
+			if ok {
+				for _, tv := range te.Values {
+					if impliesName(tv) == full {
+						found = true
+					}
+				}
+			}
+			if !found {
+				b.probs.enumf(e, "value %s: implies %q is not a known enum value", v.Desc.Name(), full)
+			}
+		}
+	}
+}
+
+func valueRules(v *protogen.EnumValue) *mcpwritev1.EnumValueRules {
+	return ext[*mcpwritev1.EnumValueRules](v.Desc.Options(), mcpwritev1.E_Value)
+}
+
+func isNumeric(k protoreflect.Kind) bool {
+	switch k {
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind,
+		protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind,
+		protoreflect.Uint32Kind, protoreflect.Fixed32Kind, protoreflect.Uint64Kind, protoreflect.Fixed64Kind,
+		protoreflect.FloatKind, protoreflect.DoubleKind:
+		return true
+	}
+	return false
+}
+
+// kindName describes a field's type for error messages.
+func kindName(f *protogen.Field) string {
+	switch {
+	case f.Desc.IsMap():
+		return "a map field"
+	case f.Desc.IsList():
+		return "a repeated field"
+	case f.Message != nil:
+		return "message " + string(f.Message.Desc.FullName())
+	case f.Enum != nil:
+		return "enum " + string(f.Enum.Desc.FullName())
+	}
+	return "a " + f.Desc.Kind().String() + " field"
+}
+
+// goTypeString renders the Go type of a field for resolver signatures.
+func (b *builder) goTypeString(f *protogen.Field) string {
+	var t string
+	switch {
+	case f.Desc.IsMap():
+		return fmt.Sprintf("map[%s]%s", scalarGoType(f.Message.Fields[0]), b.goTypeString(f.Message.Fields[1]))
+	case f.Message != nil:
+		t = "*" + string(f.Message.GoIdent.GoImportPath) + "." + f.Message.GoIdent.GoName
+	case f.Enum != nil:
+		t = string(f.Enum.GoIdent.GoImportPath) + "." + f.Enum.GoIdent.GoName
+	default:
+		t = scalarGoType(f)
+	}
+	if f.Desc.IsList() {
+		return "[]" + t
+	}
+	return t
+}
+
+func scalarGoType(f *protogen.Field) string {
+	switch f.Desc.Kind() {
+	case protoreflect.BoolKind:
+		return "bool"
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+		return "int32"
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return "uint32"
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		return "int64"
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return "uint64"
+	case protoreflect.FloatKind:
+		return "float32"
+	case protoreflect.DoubleKind:
+		return "float64"
+	case protoreflect.StringKind:
+		return "string"
+	case protoreflect.BytesKind:
+		return "[]byte"
+	case protoreflect.EnumKind:
+		return string(f.Enum.GoIdent.GoImportPath) + "." + f.Enum.GoIdent.GoName
+	}
+	return "any"
+}

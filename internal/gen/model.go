@@ -1,0 +1,176 @@
+// Package gen turns annotated proto files into MCP write tools: it walks the
+// descriptors into a model (model.go, fields.go), validates the annotations,
+// and emits the Go registration code (emit_*.go) and the getWriteSchema
+// document (schema.go, doc.go).
+package gen
+
+import (
+	"google.golang.org/protobuf/compiler/protogen"
+
+	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
+)
+
+// fieldMode is who supplies a request field.
+type fieldMode int
+
+const (
+	modeAgent fieldMode = iota + 1
+	modeEnumAlias
+	modeDerived
+	modeGenerated
+	modeHidden
+)
+
+// fileModel is one proto file with at least one exposed method.
+type fileModel struct {
+	proto    *protogen.File
+	pkgName  string // Go package name of the generated code, e.g. archimatev1mcpwrite
+	goPath   string // output path of the .mcpwrite.go file
+	jsonPath string // output path of the .mcpwrite.json file
+	jsonBase string // base name of the .mcpwrite.json file (go:embed)
+	services []*serviceModel
+	// messages and enums reached from agent input, in first-use order
+	messages  []*messageModel
+	enums     []*enumTable
+	resolvers []*resolverModel
+}
+
+// serviceModel is one service with at least one exposed method.
+type serviceModel struct {
+	proto        *protogen.Service
+	rules        *mcpwritev1.ServiceRules
+	naming       mcpwritev1.ServiceRules_ToolNaming
+	tools        []*toolModel
+	resolvers    []*resolverModel
+	discovery    []*discoveryModel
+	validateTool string
+	schemaTool   string
+	applyTool    string
+	discardTool  string
+}
+
+// toolModel is one exposed method.
+type toolModel struct {
+	svc            *serviceModel
+	method         *protogen.Method
+	rules          *mcpwritev1.ToolRules
+	name           string
+	title          string
+	description    string
+	kind           mcpwritev1.ToolRules_Kind
+	classification mcpwritev1.ToolRules_Classification
+	confirmation   mcpwritev1.ToolRules_Confirmation
+	readOnly       bool
+	destructive    bool
+	idempotent     bool
+	openWorld      bool
+	result         string
+	nextSteps      []string
+	retry          uint32
+	input          *messageModel
+}
+
+// messageModel is a request message or a message nested in one.
+type messageModel struct {
+	proto  *protogen.Message
+	fields []*fieldModel
+	// agentFacing: at least one field (transitively) is agent-supplied.
+	agentFacing bool
+	// serverFilled: at least one field (transitively) is filled by the server.
+	serverFilled bool
+	// hasResolvers: a resolver fills some field (transitively).
+	hasResolvers bool
+}
+
+// fieldModel is one field with its resolved rules.
+type fieldModel struct {
+	proto     *protogen.Field
+	msg       *messageModel // the message this field belongs to
+	mode      fieldMode
+	agentName string // name in the input schema
+	required  bool
+	desc      string
+	// agent rules (modeAgent) and enum alias rules (modeEnumAlias)
+	agent     *mcpwritev1.AgentSupplied
+	alias     *mcpwritev1.EnumAlias
+	enumTable *enumTable
+	// server rules
+	derived   *mcpwritev1.Derived
+	generated *mcpwritev1.Generated
+	// overridable: a server field the agent may supply.
+	overridable bool
+	// child is the message model of a non-well-known message field.
+	child *messageModel
+	// fromEnum is the sibling enum field of a derived.from_enum field.
+	fromEnum *fieldModel
+	// implies maps source enum value numbers to target value Go identifiers.
+	implies []impliedValue
+	// hashFrom are the sibling fields a CONTENT_HASH reads.
+	hashFrom []*fieldModel
+	// resolver fills this field (modeDerived).
+	resolver *resolverModel
+}
+
+type impliedValue struct {
+	source *protogen.EnumValue
+	target *protogen.EnumValue
+}
+
+// resolverModel is a named server-side resolver (Resolve<Name> on the Handler).
+type resolverModel struct {
+	name     string // snake_case from the annotation
+	method   string // ResolveActiveModel
+	goType   string // rendered Go type, for the two-types check
+	firstUse string // where it was first used, for error messages
+	field    *protogen.Field
+}
+
+// enumTable is one agent-facing alias table.
+type enumTable struct {
+	enum    *protogen.Enum
+	varName string
+	style   mcpwritev1.EnumAlias_Style
+	extra   map[string]string
+	hint    string
+	values  []aliasValue
+}
+
+// aliasValue is one offered enum value.
+type aliasValue struct {
+	value    *protogen.EnumValue
+	alias    string
+	synonyms []string
+	desc     string
+}
+
+// discoveryModel is one read-only enum discovery tool.
+type discoveryModel struct {
+	tool    string
+	table   *enumTable
+	groupBy *protogen.Enum
+	desc    string
+}
+
+func (m *messageModel) agentFields() []*fieldModel {
+	var out []*fieldModel
+	for _, f := range m.fields {
+		if f.exposed() {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// exposed reports whether the field appears in the input schema.
+func (f *fieldModel) exposed() bool {
+	switch f.mode {
+	case modeAgent, modeEnumAlias:
+		if f.child != nil && !f.child.agentFacing {
+			return false
+		}
+		return true
+	case modeDerived, modeGenerated:
+		return f.overridable
+	}
+	return false
+}

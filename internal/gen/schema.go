@@ -1,0 +1,307 @@
+package gen
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/invopop/jsonschema"
+	"google.golang.org/protobuf/compiler/protogen"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
+)
+
+// Schemas stay in the portable subset: type object with properties, required
+// and additionalProperties false; string-only enums; no $ref, combinators or
+// type arrays. 64-bit integers travel as strings, as in protojson.
+
+const (
+	clientRequestIDDesc = "Idempotency key you generate (1-255 characters of A-Z a-z 0-9 _ -). Repeating a call with the same key and arguments returns the stored result instead of writing twice; results are kept for 24 hours."
+	dryRunDesc          = "Validate and preview the enriched request without writing (the same check as the validate tool)."
+)
+
+func u64(n uint64) *uint64 { return &n }
+
+func num(x float64) json.Number { return json.Number(strconv.FormatFloat(x, 'g', -1, 64)) }
+
+// inputSchema is the agent-facing schema of a write tool.
+func inputSchema(t *toolModel) *jsonschema.Schema {
+	s := objectSchema(t.input)
+	s.Description = ""
+	s.Properties.Set("client_request_id", &jsonschema.Schema{
+		Type: "string", MinLength: u64(1), MaxLength: u64(255), Pattern: "^[A-Za-z0-9_-]+$",
+		Description: clientRequestIDDesc,
+	})
+	s.Properties.Set("dry_run", &jsonschema.Schema{Type: "boolean", Description: dryRunDesc})
+	return s
+}
+
+func objectSchema(m *messageModel) *jsonschema.Schema {
+	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties(), AdditionalProperties: jsonschema.FalseSchema}
+	s.Description = cleanComment(m.proto.Comments.Leading.String())
+	var oneofs []string
+	for _, f := range m.fields {
+		if !f.exposed() {
+			continue
+		}
+		fs := fieldSchema(f)
+		if od := f.proto.Oneof; od != nil && !od.Desc.IsSynthetic() {
+			var names []string
+			for _, o := range od.Fields {
+				names = append(names, string(o.Desc.Name()))
+			}
+			note := "Set at most one of: " + strings.Join(names, ", ") + "."
+			fs.Description = strings.TrimSpace(fs.Description + " " + note)
+			oneofs = append(oneofs, f.agentName)
+		}
+		s.Properties.Set(f.agentName, fs)
+		if f.required && !f.overridable {
+			s.Required = append(s.Required, f.agentName)
+		}
+	}
+	_ = oneofs
+	return s
+}
+
+func fieldSchema(f *fieldModel) *jsonschema.Schema {
+	var s *jsonschema.Schema
+	switch {
+	case f.proto.Desc.IsMap():
+		s = &jsonschema.Schema{Type: "object", AdditionalProperties: valueSchema(f, f.proto.Message.Fields[1])}
+	case f.proto.Desc.IsList():
+		s = &jsonschema.Schema{Type: "array", Items: valueSchema(f, f.proto)}
+	default:
+		s = valueSchema(f, f.proto)
+	}
+	s.Description = f.desc
+	if f.overridable {
+		s.Description = strings.TrimSpace(s.Description + " Optional: " + fillHow(f) + " when omitted.")
+	}
+	if a := f.agent; a != nil && f.mode == modeAgent {
+		if a.MinLength != nil {
+			s.MinLength = u64(uint64(a.GetMinLength()))
+		}
+		if a.MaxLength != nil {
+			s.MaxLength = u64(uint64(a.GetMaxLength()))
+		}
+		if a.Pattern != nil {
+			s.Pattern = a.GetPattern()
+		}
+		if a.Minimum != nil {
+			s.Minimum = num(a.GetMinimum())
+		}
+		if a.Maximum != nil {
+			s.Maximum = num(a.GetMaximum())
+		}
+		if a.MinItems != nil {
+			s.MinItems = u64(uint64(a.GetMinItems()))
+		}
+		if a.MaxItems != nil {
+			s.MaxItems = u64(uint64(a.GetMaxItems()))
+		}
+		if a.Default != nil {
+			if lit, err := goLiteral(f, a.GetDefault()); err == nil {
+				s.Default = lit.jsonValue
+			}
+		}
+		for _, ex := range a.GetExamples() {
+			var v any
+			if json.Unmarshal([]byte(ex), &v) == nil {
+				s.Examples = append(s.Examples, v)
+			}
+		}
+	}
+	if f.alias != nil && f.alias.Default != nil {
+		s.Default = f.alias.GetDefault()
+	}
+	return s
+}
+
+// valueSchema is the schema of one JSON value of field vf (a list element or
+// map value when f is repeated or a map).
+func valueSchema(f *fieldModel, vf *protogen.Field) *jsonschema.Schema {
+	if vf.Enum != nil {
+		t := f.enumTable
+		var vals []any
+		for _, a := range t.aliases() {
+			vals = append(vals, a)
+		}
+		return &jsonschema.Schema{Type: "string", Enum: vals}
+	}
+	if vf.Message != nil {
+		if s := wktSchema(vf.Message.Desc.FullName()); s != nil {
+			return s
+		}
+		return objectSchema(f.child)
+	}
+	return scalarSchema(vf.Desc.Kind())
+}
+
+func scalarSchema(k protoreflect.Kind) *jsonschema.Schema {
+	switch k {
+	case protoreflect.BoolKind:
+		return &jsonschema.Schema{Type: "boolean"}
+	case protoreflect.StringKind:
+		return &jsonschema.Schema{Type: "string"}
+	case protoreflect.BytesKind:
+		return &jsonschema.Schema{Type: "string", ContentEncoding: "base64"}
+	case protoreflect.FloatKind, protoreflect.DoubleKind:
+		return &jsonschema.Schema{Type: "number"}
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		return &jsonschema.Schema{Type: "string", Pattern: "^-?[0-9]+$"}
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return &jsonschema.Schema{Type: "string", Pattern: "^[0-9]+$"}
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return &jsonschema.Schema{Type: "integer", Minimum: "0"}
+	default:
+		return &jsonschema.Schema{Type: "integer"}
+	}
+}
+
+func wktSchema(name protoreflect.FullName) *jsonschema.Schema {
+	switch name {
+	case "google.protobuf.Timestamp":
+		return &jsonschema.Schema{Type: "string", Format: "date-time"}
+	case "google.protobuf.Duration":
+		return &jsonschema.Schema{Type: "string", Pattern: `^-?[0-9]+(\.[0-9]{1,9})?s$`}
+	case "google.protobuf.FieldMask":
+		return &jsonschema.Schema{Type: "string"}
+	case "google.protobuf.Struct":
+		return &jsonschema.Schema{Type: "object"}
+	case "google.protobuf.Value":
+		return &jsonschema.Schema{}
+	case "google.protobuf.ListValue":
+		return &jsonschema.Schema{Type: "array"}
+	case "google.protobuf.DoubleValue", "google.protobuf.FloatValue":
+		return &jsonschema.Schema{Type: "number"}
+	case "google.protobuf.Int64Value":
+		return scalarSchema(protoreflect.Int64Kind)
+	case "google.protobuf.UInt64Value":
+		return scalarSchema(protoreflect.Uint64Kind)
+	case "google.protobuf.Int32Value":
+		return &jsonschema.Schema{Type: "integer"}
+	case "google.protobuf.UInt32Value":
+		return scalarSchema(protoreflect.Uint32Kind)
+	case "google.protobuf.BoolValue":
+		return &jsonschema.Schema{Type: "boolean"}
+	case "google.protobuf.StringValue":
+		return &jsonschema.Schema{Type: "string"}
+	case "google.protobuf.BytesValue":
+		return scalarSchema(protoreflect.BytesKind)
+	}
+	return nil
+}
+
+// outputSchema describes the success envelope around the response message.
+func outputSchema(t *toolModel) *jsonschema.Schema {
+	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties(), Required: []string{"success"}}
+	s.Properties.Set("success", &jsonschema.Schema{Type: "boolean", Description: "True when the write (or proposal) succeeded."})
+	resp := responseSchema(t.method.Output, map[protoreflect.FullName]bool{})
+	for p := resp.Properties.Oldest(); p != nil; p = p.Next() {
+		s.Properties.Set(p.Key, p.Value)
+	}
+	s.Properties.Set("suggestions", &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "string"}, Description: "Suggested next steps."})
+	s.Properties.Set("warnings", &jsonschema.Schema{Type: "array", Items: remarkSchema(), Description: "Non-fatal remarks on the call."})
+	s.Properties.Set("idempotent_replay", &jsonschema.Schema{Type: "boolean", Description: "True when this result was replayed for a repeated client_request_id."})
+	s.Properties.Set("original_request_time", &jsonschema.Schema{Type: "string", Format: "date-time", Description: "When the replayed request first ran."})
+	s.Properties.Set("proposal", &jsonschema.Schema{Type: "object", Description: "Set when the write awaits confirmation; apply it by proposal_id."})
+	s.Properties.Set("error", &jsonschema.Schema{Type: "object", Description: "The first problem, when success is false."})
+	s.Properties.Set("errors", &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "object"}, Description: "Every problem, when success is false."})
+	return s
+}
+
+func remarkSchema() *jsonschema.Schema {
+	r := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties()}
+	for _, k := range []string{"code", "message", "field", "suggestion"} {
+		r.Properties.Set(k, &jsonschema.Schema{Type: "string"})
+	}
+	return r
+}
+
+// responseSchema follows protojson (proto field names) for output messages.
+func responseSchema(m *protogen.Message, seen map[protoreflect.FullName]bool) *jsonschema.Schema {
+	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties()}
+	if seen[m.Desc.FullName()] {
+		return s
+	}
+	seen[m.Desc.FullName()] = true
+	defer delete(seen, m.Desc.FullName())
+	for _, f := range m.Fields {
+		var fs *jsonschema.Schema
+		switch {
+		case f.Desc.IsMap():
+			fs = &jsonschema.Schema{Type: "object", AdditionalProperties: outValue(f.Message.Fields[1], seen)}
+		case f.Desc.IsList():
+			fs = &jsonschema.Schema{Type: "array", Items: outValue(f, seen)}
+		default:
+			fs = outValue(f, seen)
+		}
+		if d := cleanComment(f.Comments.Leading.String()); d != "" {
+			fs.Description = d
+		}
+		s.Properties.Set(string(f.Desc.Name()), fs)
+	}
+	return s
+}
+
+func outValue(f *protogen.Field, seen map[protoreflect.FullName]bool) *jsonschema.Schema {
+	switch {
+	case f.Enum != nil:
+		return &jsonschema.Schema{Type: "string"}
+	case f.Message != nil:
+		if s := wktSchema(f.Message.Desc.FullName()); s != nil {
+			return s
+		}
+		return responseSchema(f.Message, seen)
+	}
+	return scalarSchema(f.Desc.Kind())
+}
+
+// fillHow says, for people, how the server fills a field.
+func fillHow(f *fieldModel) string {
+	if g := f.generated; g != nil {
+		how := map[mcpwritev1.Generated_Kind]string{
+			mcpwritev1.Generated_UUID_V4:        "generated UUID v4",
+			mcpwritev1.Generated_UUID_V7:        "generated UUID v7",
+			mcpwritev1.Generated_ULID:           "generated ULID",
+			mcpwritev1.Generated_NOW:            "the current time",
+			mcpwritev1.Generated_CONTENT_HASH:   "deterministic id hashed from " + strings.Join(g.GetFrom(), ", "),
+			mcpwritev1.Generated_REQUEST_SCOPED: "deterministic UUID from tenant, tool and client_request_id",
+		}[g.GetKind()]
+		if g.Prefix != nil {
+			how += " with prefix " + strconv.Quote(g.GetPrefix())
+		}
+		return how
+	}
+	d := f.derived
+	switch src := d.GetSource().(type) {
+	case *mcpwritev1.Derived_FromEnum:
+		return "derived from " + src.FromEnum
+	case *mcpwritev1.Derived_Context:
+		return strings.ToLower(strings.ReplaceAll(src.Context.String(), "_", " ")) + " from the request context"
+	case *mcpwritev1.Derived_Resolver:
+		return "resolved by the server (" + src.Resolver + ")"
+	case *mcpwritev1.Derived_Constant:
+		return "constant " + src.Constant
+	}
+	return "filled by the server"
+}
+
+// fillSource is the machine-readable source of a server fill.
+func fillSource(f *fieldModel) string {
+	if f.generated != nil {
+		return "generated"
+	}
+	switch f.derived.GetSource().(type) {
+	case *mcpwritev1.Derived_FromEnum:
+		return "from_enum"
+	case *mcpwritev1.Derived_Context:
+		return "context"
+	case *mcpwritev1.Derived_Resolver:
+		return "resolver"
+	case *mcpwritev1.Derived_Constant:
+		return "constant"
+	}
+	return "server"
+}

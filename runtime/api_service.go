@@ -1,0 +1,63 @@
+package runtime
+
+import (
+	"context"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/suggest"
+)
+
+// Tool binds one exposed method's generated code. Everything static about the
+// tool (description, schemas, hints, classification, confirmation, result
+// field, next steps, retry budget, server fills) is read from the service's
+// JSON document by Name.
+type Tool struct {
+	// Name is the MCP tool name; it keys the tool's entry in Service.Doc.
+	Name string
+	// NewRequest returns an empty request message.
+	NewRequest func() proto.Message
+	// Decode reads the agent's arguments into req, reporting every problem
+	// through d. Arguments with no problem are still applied.
+	Decode func(d *Decoder, obj *Object, req proto.Message)
+	// Enrich fills every server-supplied field (generated, derived, context,
+	// resolvers). It returns *ErrorEntry, Errors, a gRPC status error from a
+	// resolver, or nil.
+	Enrich func(c *Call, req proto.Message) error
+	// Invoke calls the domain handler.
+	Invoke func(ctx context.Context, req proto.Message) (proto.Message, error)
+}
+
+// Service is what a generated Register<Service>Tools hands to Register.
+type Service struct {
+	// Name is the fully-qualified proto service name.
+	Name string
+	// Doc is the generated <file>.mcpwrite.json (the getWriteSchema document).
+	Doc []byte
+	// Tools are the exposed methods, in declaration order.
+	Tools []*Tool
+	// Enums are the alias tables the service decodes, by full enum name.
+	Enums map[string]*EnumTable
+}
+
+// EnumValue is one agent-facing enum value.
+type EnumValue struct {
+	Number      int32
+	Name        string // proto value name, e.g. ELEMENT_TYPE_APPLICATION_COMPONENT
+	Alias       string // agent-facing name, e.g. ApplicationComponent
+	Synonyms    []string
+	Description string
+}
+
+// EnumTable maps agent-facing names to enum numbers. Matching is exact on
+// alias and synonyms first, then case- and separator-insensitive.
+type EnumTable struct {
+	FullName string
+	Values   []EnumValue // offered values, declaration order; UNSPECIFIED and hidden excluded
+	Hint     string
+	exact    map[string]int32 // alias, then synonym -> number
+	index    map[string]int32 // normalised alias, synonym, name, short name -> number
+	alias    map[int32]string // number -> alias (first value with the number)
+	aliases  []string         // offered aliases, declaration order
+	names    *suggest.Index   // did-you-mean over aliases (synonyms and names also match)
+}

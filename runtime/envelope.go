@@ -1,0 +1,78 @@
+package runtime
+
+// Error codes of the envelope (DESIGN §5).
+const (
+	CodeValidation            = "VALIDATION_ERROR"
+	CodeMissingRequired       = "MISSING_REQUIRED_FIELD"
+	CodeUnknownField          = "UNKNOWN_FIELD"
+	CodeInvalidType           = "INVALID_TYPE"
+	CodeInvalidEnumValue      = "INVALID_ENUM_VALUE"
+	CodeConstraintViolation   = "CONSTRAINT_VIOLATION"
+	CodeNotFound              = "NOT_FOUND"
+	CodeAlreadyExists         = "ALREADY_EXISTS"
+	CodeConflict              = "CONFLICT"
+	CodePermissionDenied      = "PERMISSION_DENIED"
+	CodeIdempotencyKeyReused  = "IDEMPOTENCY_KEY_REUSED"
+	CodeIdempotencyInProgress = "IDEMPOTENCY_IN_PROGRESS"
+	CodeProposalNotFound      = "PROPOSAL_NOT_FOUND"
+	CodeProposalExpired       = "PROPOSAL_EXPIRED"
+	CodeProposalStale         = "PROPOSAL_STALE"
+	CodeConfirmationDeclined  = "CONFIRMATION_DECLINED"
+	CodeInternal              = "INTERNAL"
+	CodeUnknownOperation      = "UNKNOWN_OPERATION"
+	CodeInvalidRelationship   = "INVALID_RELATIONSHIP"
+	CodeUnavailable           = "UNAVAILABLE"
+	CodeResourceExhausted     = "RESOURCE_EXHAUSTED"
+	CodeUnauthenticated       = "UNAUTHENTICATED"
+	CodeDeadlineExceeded      = "DEADLINE_EXCEEDED"
+	CodeInvalidIdempotencyKey = "INVALID_IDEMPOTENCY_KEY"
+	CodePayloadTooLarge       = "PAYLOAD_TOO_LARGE"
+	CodeInvalidJSON           = "INVALID_JSON"
+)
+
+// Suggestions tell the agent how to make the right call.
+type Suggestions struct {
+	DidYouMean  []string       `json:"did_you_mean,omitempty"`
+	ValidValues []string       `json:"valid_values,omitempty"`
+	Hint        string         `json:"hint,omitempty"`
+	Extra       map[string]any `json:"-"` // merged into the JSON object (e.g. similar_elements)
+}
+
+// ErrorEntry is one problem with a call. It implements error so enrichment
+// code and handlers can return it directly.
+type ErrorEntry struct {
+	Code        string         `json:"code"`
+	Message     string         `json:"message"`
+	Field       string         `json:"field,omitempty"`
+	Details     map[string]any `json:"details,omitempty"`
+	TraceID     string         `json:"trace_id,omitempty"`
+	Suggestions *Suggestions   `json:"suggestions,omitempty"`
+}
+
+func (e *ErrorEntry) Error() string {
+	if e.Field != "" {
+		return e.Code + ": " + e.Field + ": " + e.Message
+	}
+	return e.Code + ": " + e.Message
+}
+
+// Errors is a list of problems reported together; it implements error.
+type Errors []*ErrorEntry
+
+func (es Errors) Error() string {
+	if len(es) == 0 {
+		return "no errors"
+	}
+	if len(es) == 1 {
+		return es[0].Error()
+	}
+	return es[0].Error() + " (and more)"
+}
+
+// Warning is a non-fatal remark on a valid call (e.g. MISSING_DESCRIPTION).
+type Warning struct {
+	Code       string `json:"code"`
+	Message    string `json:"message"`
+	Field      string `json:"field,omitempty"`
+	Suggestion string `json:"suggestion,omitempty"`
+}

@@ -1,0 +1,318 @@
+package proposal
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+)
+
+// DefaultMaxPending bounds the open (pending or applying) proposals a
+// MemoryStore holds unless WithMaxPending says otherwise.
+const DefaultMaxPending = 10000
+
+// MemoryOption configures a MemoryStore.
+type MemoryOption func(*MemoryStore)
+
+// WithMaxPending bounds the open proposals held at once; n <= 0 keeps
+// DefaultMaxPending. Closed proposals (applied, discarded, expired) are
+// retained up to the same number again, oldest evicted first.
+func WithMaxPending(n int) MemoryOption {
+	return func(s *MemoryStore) {
+		if n > 0 {
+			s.maxOpen = n
+		}
+	}
+}
+
+// WithRetention sets how long a proposal is kept after its expiry (see
+// DefaultRetention); d < 0 keeps the default, 0 drops it at expiry.
+func WithRetention(d time.Duration) MemoryOption {
+	return func(s *MemoryStore) {
+		if d >= 0 {
+			s.retention = d
+		}
+	}
+}
+
+// WithClock sets the clock used to purge expired proposals when Create needs
+// room (lookups use their now argument); nil keeps time.Now.
+func WithClock(now func() time.Time) MemoryOption {
+	return func(s *MemoryStore) {
+		if now != nil {
+			s.clock = now
+		}
+	}
+}
+
+// MemoryStore is a thread-safe, bounded, in-process Store for a single
+// server process (tests, development, single-replica deployments). Expired
+// proposals stop counting against the bound and are purged lazily, when
+// Create needs room. Use NewMemoryStore; the zero value is not usable.
+type MemoryStore struct {
+	mu        sync.Mutex
+	maxOpen   int
+	retention time.Duration
+	clock     func() time.Time
+	recs      map[string]*memRecord
+	open      int // records with memRecord.open set
+}
+
+type memRecord struct {
+	p Proposal
+	// open: counted against maxOpen; cleared when the proposal reaches a
+	// final state or a sweep finds it expired.
+	open bool
+}
+
+var _ Store = (*MemoryStore)(nil)
+
+// NewMemoryStore returns an empty MemoryStore.
+func NewMemoryStore(opts ...MemoryOption) *MemoryStore {
+	s := &MemoryStore{
+		maxOpen:   DefaultMaxPending,
+		retention: DefaultRetention,
+		clock:     time.Now,
+		recs:      make(map[string]*memRecord),
+	}
+	for _, o := range opts {
+		if o != nil {
+			o(s)
+		}
+	}
+	return s
+}
+
+// Create stores a copy of p as pending. It fills p.ID with NewID when empty
+// and sets p.State to StatePending. Errors: ErrInvalid, ErrDuplicate, ErrFull.
+func (s *MemoryStore) Create(ctx context.Context, p *Proposal) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	rec := p.Clone()
+	if rec.ID == "" {
+		rec.ID = NewID()
+	}
+	rec.State = StatePending
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.recs[rec.ID]; ok {
+		return ErrDuplicate
+	}
+	if s.open >= s.maxOpen || len(s.recs) >= 2*s.maxOpen {
+		s.sweep(s.clock())
+	}
+	if s.open >= s.maxOpen {
+		return fmt.Errorf("%w (limit %d)", ErrFull, s.maxOpen)
+	}
+	if len(s.recs) >= 2*s.maxOpen {
+		s.evictClosed()
+	}
+	s.recs[rec.ID] = &memRecord{p: *rec, open: true}
+	s.open++
+	p.ID, p.State = rec.ID, StatePending
+	return nil
+}
+
+// Get returns a copy of the proposal in any state; an open proposal past its
+// expiry answers ErrExpired.
+func (s *MemoryStore) Get(ctx context.Context, id, tenant, principal string, now time.Time) (*Proposal, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	now = orNow(now)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, err := s.lookup(id, tenant, principal)
+	if err != nil {
+		return nil, err
+	}
+	if r.p.Expired(now) {
+		return nil, ErrExpired
+	}
+	return r.p.Clone(), nil
+}
+
+// BeginApply implements Store.BeginApply under the store lock, so exactly one
+// of any number of concurrent callers moves a pending proposal to applying.
+func (s *MemoryStore) BeginApply(ctx context.Context, id, tenant, principal string, now time.Time) (*Proposal, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	now = orNow(now)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, err := s.lookup(id, tenant, principal)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case r.p.State == StateApplied:
+		return r.p.Clone(), nil
+	case r.p.State == StateDiscarded:
+		return nil, ErrDiscarded
+	case r.p.Expired(now):
+		return nil, ErrExpired
+	case r.p.State == StateApplying:
+		return nil, ErrBusy
+	}
+	r.p.State = StateApplying
+	return r.p.Clone(), nil
+}
+
+// FinishApply records the result of an apply begun with BeginApply.
+// Errors: ErrNotFound, ErrNotApplying.
+func (s *MemoryStore) FinishApply(ctx context.Context, id string, result []byte, isError bool) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.recs[id]
+	if !ok {
+		return ErrNotFound
+	}
+	if r.p.State != StateApplying {
+		return ErrNotApplying
+	}
+	r.p.State = StateApplied
+	r.p.Result = cloneBytes(result)
+	r.p.ResultIsError = isError
+	s.close(r)
+	return nil
+}
+
+// AbortApply returns an applying proposal to pending.
+// Errors: ErrNotFound, ErrNotApplying.
+func (s *MemoryStore) AbortApply(ctx context.Context, id string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.recs[id]
+	if !ok {
+		return ErrNotFound
+	}
+	if r.p.State != StateApplying {
+		return ErrNotApplying
+	}
+	r.p.State = StatePending
+	return nil
+}
+
+// Discard moves a pending proposal to discarded; discarding a discarded
+// proposal succeeds. Errors: ErrNotFound, ErrExpired, ErrBusy, ErrApplied.
+func (s *MemoryStore) Discard(ctx context.Context, id, tenant, principal string, now time.Time) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	now = orNow(now)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, err := s.lookup(id, tenant, principal)
+	if err != nil {
+		return err
+	}
+	switch {
+	case r.p.State == StateDiscarded:
+		return nil
+	case r.p.State == StateApplied:
+		return ErrApplied
+	case r.p.Expired(now):
+		return ErrExpired
+	case r.p.State == StateApplying:
+		return ErrBusy
+	}
+	r.p.State = StateDiscarded
+	s.close(r)
+	return nil
+}
+
+// Len returns how many proposals the store holds (open and retained).
+func (s *MemoryStore) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.recs)
+}
+
+// Purge drops every proposal whose expiry plus retention is at or before
+// now and returns how many it dropped; Create does this on its own when the
+// store is full, Purge lets a server reclaim memory on a timer.
+func (s *MemoryStore) Purge(now time.Time) int {
+	now = orNow(now)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	before := len(s.recs)
+	s.sweep(now)
+	return before - len(s.recs)
+}
+
+// lookup finds id for tenant and principal; a mismatch is ErrNotFound so a
+// caller learns nothing about proposals it does not own.
+func (s *MemoryStore) lookup(id, tenant, principal string) (*memRecord, error) {
+	r, ok := s.recs[id]
+	if !ok || !r.p.Owned(tenant, principal) {
+		return nil, ErrNotFound
+	}
+	return r, nil
+}
+
+func (s *MemoryStore) close(r *memRecord) {
+	if r.open {
+		r.open = false
+		s.open--
+	}
+}
+
+// sweep drops proposals past expiry plus retention and stops counting
+// expired ones against the bound.
+func (s *MemoryStore) sweep(now time.Time) {
+	for id, r := range s.recs {
+		if !now.Before(r.p.ExpiresAt.Add(s.retention)) {
+			s.close(r)
+			delete(s.recs, id)
+		} else if r.open && r.p.Expired(now) {
+			s.close(r)
+		}
+	}
+}
+
+// evictClosed makes room among closed proposals (final or expired), oldest
+// expiry first and applying ones last, in a batch so a store kept at its
+// bound does not sort on every Create.
+func (s *MemoryStore) evictClosed() {
+	closed := make([]*memRecord, 0, len(s.recs)-s.open)
+	for _, r := range s.recs {
+		if !r.open {
+			closed = append(closed, r)
+		}
+	}
+	slices.SortFunc(closed, func(a, b *memRecord) int {
+		if aa, ba := a.p.State == StateApplying, b.p.State == StateApplying; aa != ba {
+			if aa {
+				return 1
+			}
+			return -1
+		}
+		return a.p.ExpiresAt.Compare(b.p.ExpiresAt)
+	})
+	n := len(s.recs) - 2*s.maxOpen + 1 + s.maxOpen/8
+	for _, r := range closed[:min(n, len(closed))] {
+		delete(s.recs, r.p.ID)
+	}
+}
+
+// orNow replaces a zero now (a caller bug) with the wall clock, so a missing
+// time never makes an expired proposal look live.
+func orNow(now time.Time) time.Time {
+	if now.IsZero() {
+		return time.Now()
+	}
+	return now
+}

@@ -1,0 +1,93 @@
+// Package schemadoc defines the getWriteSchema document: the generated
+// <file>.mcpwrite.json that protoc-gen-mcpwrite writes beside the generated Go
+// code and that the runtime serves from get_write_schema and uses to register
+// tools. It has no dependencies so the plugin can share it.
+package schemadoc
+
+import "encoding/json"
+
+// Document is one generated <file>.mcpwrite.json.
+type Document struct {
+	// Source is the proto file path, e.g. "archimate/v1/archimate.proto".
+	Source   string    `json:"source"`
+	Services []Service `json:"services"`
+}
+
+// Service lists one proto service's tools.
+type Service struct {
+	// Name is the fully-qualified service name.
+	Name string `json:"name"`
+	// Service tool names; empty when the service omits that tool.
+	ValidateTool string `json:"validate_tool,omitempty"`
+	SchemaTool   string `json:"schema_tool,omitempty"`
+	ApplyTool    string `json:"apply_tool,omitempty"`
+	DiscardTool  string `json:"discard_tool,omitempty"`
+	// Tools are the exposed methods in declaration order.
+	Tools []Tool `json:"tools"`
+	// Discovery lists the read-only enum discovery tools.
+	Discovery []Discovery `json:"discovery,omitempty"`
+}
+
+// Tool is everything an agent (and the runtime) needs to know about one tool.
+type Tool struct {
+	Name            string          `json:"name"`
+	Method          string          `json:"method"` // fully-qualified proto method
+	Title           string          `json:"title,omitempty"`
+	Description     string          `json:"description"`
+	Kind            string          `json:"kind"`           // CREATE, UPDATE, DELETE, ACTION
+	Classification  string          `json:"classification"` // SAFE_CREATE, ...
+	Confirmation    string          `json:"confirmation"`   // DIRECT, PROPOSAL, ELICIT
+	Hints           Hints           `json:"hints"`
+	Result          string          `json:"result,omitempty"` // response field with the canonical entity
+	NextSteps       []string        `json:"next_steps,omitempty"`
+	RetryOnConflict uint32          `json:"retry_on_conflict,omitempty"`
+	InputSchema     json.RawMessage `json:"input_schema"`
+	OutputSchema    json.RawMessage `json:"output_schema"`
+	Examples        []Example       `json:"examples,omitempty"`
+	RequiredFields  []string        `json:"required_fields"`
+	OptionalFields  []string        `json:"optional_fields"`
+	ServerFills     []ServerFill    `json:"server_fills,omitempty"`
+}
+
+// Hints are the four MCP tool annotation hints, always explicit.
+type Hints struct {
+	ReadOnly    bool `json:"read_only"`
+	Destructive bool `json:"destructive"`
+	Idempotent  bool `json:"idempotent"`
+	OpenWorld   bool `json:"open_world"`
+}
+
+// Example is one documented, schema-valid input.
+type Example struct {
+	Description string          `json:"description"`
+	Input       json.RawMessage `json:"input"`
+}
+
+// ServerFill says how the server provides one request field.
+type ServerFill struct {
+	// Field is the dotted proto path, e.g. "meta.tenant_id".
+	Field string `json:"field"`
+	// Source is one of generated, derived, context, resolver, constant, enum_alias.
+	Source string `json:"source"`
+	// How, for people: "UUID v7", "from type (layer implied by the element type)",
+	// "tenant from the request context", "resolver active_model".
+	How string `json:"how"`
+	// Overridable fields may be supplied by the agent.
+	Overridable bool `json:"overridable,omitempty"`
+}
+
+// Discovery is one read-only tool listing an enum's agent-facing values.
+type Discovery struct {
+	Tool        string           `json:"tool"`
+	Enum        string           `json:"enum"`
+	Description string           `json:"description"`
+	GroupBy     string           `json:"group_by,omitempty"`
+	Values      []DiscoveryValue `json:"values"`
+}
+
+// DiscoveryValue is one offered enum value.
+type DiscoveryValue struct {
+	Value       string `json:"value"`
+	Description string `json:"description,omitempty"`
+	Group       string `json:"group,omitempty"`
+}
