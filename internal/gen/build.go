@@ -189,11 +189,8 @@ func (b *builder) discovery(sm *serviceModel, t *enumTable, er *mcpwritev1.EnumR
 	if name == "" {
 		name = toolName(sm.naming, sm.rules.GetToolPrefix(), "get_"+snake(words(plural(string(t.enum.Desc.Name())))))
 	}
-	d := &discoveryModel{tool: name, table: t, desc: t.enum.Comments.Leading.String()}
-	d.desc = cleanComment(d.desc)
-	if d.desc == "" {
-		d.desc = "List the valid " + strings.Join(words(plural(string(t.enum.Desc.Name()))), " ")
-	}
+	d := &discoveryModel{tool: name, table: t}
+	d.desc = "List the valid " + strings.Join(words(plural(string(t.enum.Desc.Name()))), " ")
 	if g := er.GetGroupBy(); g != "" {
 		ge, ok := b.enums[protoreflect.FullName(g)]
 		if !ok {

@@ -1,0 +1,281 @@
+// Package domain is an in-memory Transformation architecture repository: the
+// authoritative write service behind the reference example's MCP tools. It
+// validates like a real domain (uniqueness, references, optimistic
+// versioning) and answers with gRPC status errors or rich envelope errors.
+package domain
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+
+	archimatev1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1/archimatev1mcpwrite"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+)
+
+// Repository implements archimatev1mcpwrite.ArchitectureServiceHandler.
+type Repository struct {
+	mu            sync.Mutex
+	elements      map[string]*archimatev1.Element // by id
+	relationships map[string]*archimatev1.Relationship
+	tenantOf      map[string]string // element or relationship id -> tenant
+	received      []proto.Message
+}
+
+var _ archimatev1mcpwrite.ArchitectureServiceHandler = (*Repository)(nil)
+
+// New returns an empty repository.
+func New() *Repository {
+	return &Repository{
+		elements:      map[string]*archimatev1.Element{},
+		relationships: map[string]*archimatev1.Relationship{},
+		tenantOf:      map[string]string{},
+	}
+}
+
+// Received returns copies of every request the domain has accepted for
+// processing, in order (what the MCP layer produced from agent input).
+func (r *Repository) Received() []proto.Message {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]proto.Message, len(r.received))
+	for i, m := range r.received {
+		out[i] = proto.Clone(m)
+	}
+	return out
+}
+
+func (r *Repository) record(m proto.Message) { r.received = append(r.received, proto.Clone(m)) }
+
+// ActiveModel is the model a tenant writes to unless the agent names one.
+func ActiveModel(tenant string) string { return "model-" + tenant + "-main" }
+
+// ResolveActiveModel supplies model_id when the agent omits it.
+func (r *Repository) ResolveActiveModel(ctx context.Context, _ proto.Message) (string, error) {
+	rc, ok := runtime.RequestContextFrom(ctx)
+	if !ok || rc.TenantID == "" {
+		return "", status.Error(codes.PermissionDenied, "no tenant in the request context")
+	}
+	return ActiveModel(rc.TenantID), nil
+}
+
+// ResolveCurrentVersion reads the version an update applies to.
+func (r *Repository) ResolveCurrentVersion(_ context.Context, in proto.Message) (int32, error) {
+	req, ok := in.(*archimatev1.UpdateElementRequest)
+	if !ok {
+		return 0, status.Error(codes.Internal, "current_version resolves for updateElement only")
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	e, ok := r.elements[req.GetId()]
+	if !ok || r.tenantOf[req.GetId()] != req.GetMeta().GetTenantId() {
+		return 0, r.notFound("id", req.GetId(), req.GetMeta().GetTenantId())
+	}
+	return e.GetVersion(), nil
+}
+
+// CreateElement adds an element; names are unique per model.
+func (r *Repository) CreateElement(_ context.Context, req *archimatev1.CreateElementRequest) (*archimatev1.CreateElementResponse, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	tenant := req.GetMeta().GetTenantId()
+	if _, dup := r.elements[req.GetId()]; dup {
+		return nil, status.Errorf(codes.AlreadyExists, "element id %s already exists", req.GetId())
+	}
+	if e := r.byName(tenant, req.GetModelId(), req.GetName()); e != nil {
+		return nil, &runtime.ErrorEntry{
+			Code:    "DUPLICATE_NAME",
+			Message: fmt.Sprintf("Element '%s' already exists in this model", req.GetName()),
+			Field:   "name",
+			Suggestions: &runtime.Suggestions{
+				Hint: "Use updateElement to modify the existing element, or choose a different name",
+				Extra: map[string]any{
+					"existing_element": map[string]any{"id": e.GetId(), "type": aliasOf(e.GetType())},
+					"alternatives":     []string{req.GetName() + "2", req.GetName() + "V2", "New" + req.GetName()},
+				},
+			},
+		}
+	}
+	if p := req.GetParentId(); p != "" {
+		if _, ok := r.elements[p]; !ok || r.tenantOf[p] != tenant {
+			return nil, r.notFound("parent_id", p, tenant)
+		}
+	}
+	r.record(req)
+	e := &archimatev1.Element{
+		Id: req.GetId(), ModelId: req.GetModelId(), Type: req.GetType(), Layer: req.GetLayer(),
+		Name: req.GetName(), Description: req.GetDescription(), Properties: req.GetProperties(),
+		ParentId: req.GetParentId(), Version: 1,
+	}
+	r.elements[e.GetId()] = e
+	r.tenantOf[e.GetId()] = tenant
+	return &archimatev1.CreateElementResponse{Element: proto.Clone(e).(*archimatev1.Element)}, nil
+}
+
+// CreateRelationship connects two elements of the same tenant.
+func (r *Repository) CreateRelationship(_ context.Context, req *archimatev1.CreateRelationshipRequest) (*archimatev1.CreateRelationshipResponse, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	tenant := req.GetMeta().GetTenantId()
+	src, ok := r.elements[req.GetSourceId()]
+	if !ok || r.tenantOf[req.GetSourceId()] != tenant {
+		return nil, r.notFound("source_id", req.GetSourceId(), tenant)
+	}
+	dst, ok := r.elements[req.GetTargetId()]
+	if !ok || r.tenantOf[req.GetTargetId()] != tenant {
+		return nil, r.notFound("target_id", req.GetTargetId(), tenant)
+	}
+	if !allowed(req.GetType(), src.GetType(), dst.GetType()) {
+		var valid []string
+		for _, t := range relationshipOrder {
+			if allowed(t, src.GetType(), dst.GetType()) {
+				valid = append(valid, relAlias(t))
+			}
+		}
+		return nil, &runtime.ErrorEntry{
+			Code:    runtime.CodeInvalidRelationship,
+			Message: fmt.Sprintf("Cannot create '%s' from %s to %s", relAlias(req.GetType()), aliasOf(src.GetType()), aliasOf(dst.GetType())),
+			Field:   "type",
+			Suggestions: &runtime.Suggestions{
+				Hint:  "Realization goes from implementation to specification (e.g., ApplicationComponent realizes ApplicationService)",
+				Extra: map[string]any{"valid_relationships": valid},
+			},
+		}
+	}
+	r.record(req)
+	rel := &archimatev1.Relationship{
+		Id: req.GetId(), Type: req.GetType(), SourceId: req.GetSourceId(), TargetId: req.GetTargetId(),
+		Name: req.GetName(), Description: req.GetDescription(),
+	}
+	r.relationships[rel.GetId()] = rel
+	r.tenantOf[rel.GetId()] = tenant
+	return &archimatev1.CreateRelationshipResponse{Relationship: proto.Clone(rel).(*archimatev1.Relationship)}, nil
+}
+
+// UpdateElement applies a partial update when the expected version is current;
+// otherwise it answers Aborted so the caller re-reads and retries.
+func (r *Repository) UpdateElement(_ context.Context, req *archimatev1.UpdateElementRequest) (*archimatev1.UpdateElementResponse, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	tenant := req.GetMeta().GetTenantId()
+	e, ok := r.elements[req.GetId()]
+	if !ok || r.tenantOf[req.GetId()] != tenant {
+		return nil, r.notFound("id", req.GetId(), tenant)
+	}
+	if e.GetVersion() != req.GetExpectedVersion() {
+		return nil, status.Errorf(codes.Aborted, "element %s is at version %d, not %d", req.GetId(), e.GetVersion(), req.GetExpectedVersion())
+	}
+	r.record(req)
+	prev := e.GetVersion()
+	if req.Name != nil {
+		e.Name = req.GetName()
+	}
+	if req.Description != nil {
+		e.Description = req.GetDescription()
+	}
+	if len(req.GetProperties()) > 0 {
+		if e.Properties == nil {
+			e.Properties = map[string]string{}
+		}
+		for k, v := range req.GetProperties() {
+			e.Properties[k] = v
+		}
+	}
+	e.Version++
+	return &archimatev1.UpdateElementResponse{Element: proto.Clone(e).(*archimatev1.Element), PreviousVersion: prev, NewVersion: e.GetVersion()}, nil
+}
+
+// DeleteElement removes an element and, with cascade, its relationships.
+func (r *Repository) DeleteElement(_ context.Context, req *archimatev1.DeleteElementRequest) (*archimatev1.DeleteElementResponse, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	tenant := req.GetMeta().GetTenantId()
+	if _, ok := r.elements[req.GetId()]; !ok || r.tenantOf[req.GetId()] != tenant {
+		return nil, r.notFound("id", req.GetId(), tenant)
+	}
+	var attached []string
+	for id, rel := range r.relationships {
+		if rel.GetSourceId() == req.GetId() || rel.GetTargetId() == req.GetId() {
+			attached = append(attached, id)
+		}
+	}
+	sort.Strings(attached)
+	if len(attached) > 0 && !req.GetCascade() {
+		return nil, status.Errorf(codes.FailedPrecondition, "element %s has %d relationships; delete with cascade true", req.GetId(), len(attached))
+	}
+	r.record(req)
+	for _, id := range attached {
+		delete(r.relationships, id)
+		delete(r.tenantOf, id)
+	}
+	delete(r.elements, req.GetId())
+	delete(r.tenantOf, req.GetId())
+	return &archimatev1.DeleteElementResponse{Id: req.GetId(), DeletedRelationships: attached}, nil
+}
+
+// CreateCapability creates a Capability element with its profile.
+func (r *Repository) CreateCapability(_ context.Context, req *archimatev1.CreateCapabilityRequest) (*archimatev1.CreateCapabilityResponse, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	tenant := req.GetMeta().GetTenantId()
+	if e := r.byName(tenant, req.GetModelId(), req.GetName()); e != nil {
+		return nil, status.Errorf(codes.AlreadyExists, "Element '%s' already exists in this model", req.GetName())
+	}
+	r.record(req)
+	e := &archimatev1.Element{
+		Id: req.GetId(), ModelId: req.GetModelId(), Type: req.GetType(), Layer: req.GetLayer(),
+		Name: req.GetName(), Description: req.GetDescription(), Version: 1,
+		Properties: map[string]string{
+			"owner":       req.GetProfile().GetOwner(),
+			"criticality": req.GetProfile().GetCriticality().String(),
+			"lifecycle":   req.GetProfile().GetLifecycle().String(),
+		},
+	}
+	r.elements[e.GetId()] = e
+	r.tenantOf[e.GetId()] = tenant
+	return &archimatev1.CreateCapabilityResponse{Capability: &archimatev1.Capability{
+		Id: e.GetId(), Type: "Capability", Name: e.GetName(),
+		Layer: strings.ToLower(strings.TrimPrefix(req.GetLayer().String(), "LAYER_")), Revision: 1,
+		Profile: proto.Clone(req.GetProfile()).(*archimatev1.CapabilityProfile),
+	}}, nil
+}
+
+func (r *Repository) byName(tenant, model, name string) *archimatev1.Element {
+	for id, e := range r.elements {
+		if r.tenantOf[id] == tenant && e.GetModelId() == model && strings.EqualFold(e.GetName(), name) {
+			return e
+		}
+	}
+	return nil
+}
+
+// notFound answers ELEMENT_NOT_FOUND with the tenant's most similar elements.
+func (r *Repository) notFound(field, id, tenant string) error {
+	var similar []map[string]any
+	ids := make([]string, 0, len(r.elements))
+	for eid := range r.elements {
+		if r.tenantOf[eid] == tenant {
+			ids = append(ids, eid)
+		}
+	}
+	sort.Strings(ids)
+	for _, eid := range ids {
+		if len(similar) == 3 {
+			break
+		}
+		e := r.elements[eid]
+		similar = append(similar, map[string]any{"id": e.GetId(), "name": e.GetName(), "type": aliasOf(e.GetType())})
+	}
+	s := &runtime.Suggestions{Hint: "Use an id returned by createElement; the similar elements are the most recent in your model"}
+	if len(similar) > 0 {
+		s.Extra = map[string]any{"similar_elements": similar}
+	}
+	return &runtime.ErrorEntry{Code: "ELEMENT_NOT_FOUND", Message: fmt.Sprintf("Element '%s' not found", id), Field: field, Suggestions: s}
+}
