@@ -53,8 +53,28 @@ lint: tools ## go vet, gofmt and buf lint
 
 .PHONY: bench
 bench: build ## Run the benchmarks
-	go test -run '^$$' -bench . -benchmem ./...
+	@$(MAKE) $(TOOLS)/protoc-gen-go
+	go test -run '^$$' -bench . -benchmem -benchtime 1s -count 3 -timeout 10m ./bench | go run ./bench/cmd/benchtable
 
 .PHONY: demo
 demo: generate ## Regenerate the reference example and run a scripted agent session against it
 	go run ./examples/archimate/cmd/demo
+
+.PHONY: protoc-check
+protoc-check: build ## Generate the reference example with the system protoc and compare with the committed code
+	@command -v protoc >/dev/null || { echo "protoc not found: apt-get install protobuf-compiler"; exit 1; }
+	@out=$$(mktemp -d); trap 'rm -rf "$$out"' EXIT; \
+	protoc --plugin=protoc-gen-mcpwrite=$(TOOLS)/protoc-gen-mcpwrite -I annotations -I examples/archimate/proto \
+		--mcpwrite_out="$$out" --mcpwrite_opt=paths=source_relative archimate/v1/archimate.proto; \
+	diff -r "$$out/archimate/v1/archimatev1mcpwrite" examples/archimate/gen/archimate/v1/archimatev1mcpwrite && \
+	echo "protoc $$(protoc --version | cut -d' ' -f2): output equals the committed code"
+
+.PHONY: interop
+interop: ## Drive the reference server with pinned third-party MCP clients (Inspector CLI, TypeScript SDK, conformance suite)
+	go build -o $(TOOLS)/archimate-server ./examples/archimate/cmd/archimate-server
+	@stamp=interop/node_modules/.installed; \
+	if [ ! -f $$stamp ] || [ interop/package-lock.json -nt $$stamp ] || [ interop/package.json -nt $$stamp ]; then \
+		echo "cd interop && npm ci"; \
+		(cd interop && npm ci --include=dev --prefer-offline --no-audit --no-fund --loglevel=error) && touch $$stamp; \
+	fi
+	interop/run.sh $(TOOLS)/archimate-server

@@ -24,7 +24,6 @@ import (
 
 var fixedNow = time.Date(2026, 11, 22, 10, 30, 0, 0, time.UTC)
 
-
 // session connects a real go-sdk client to a server with the generated tools.
 func session(t *testing.T, rc runtime.RequestContext) (*mcp.ClientSession, *domain.Repository) {
 	t.Helper()
@@ -177,8 +176,8 @@ func TestCreateElementReachesTheDomainComplete(t *testing.T) {
 	wantOut := map[string]any{
 		"success": true,
 		"element": map[string]any{
-			"id": req.GetId(), "model_id": "model-tenant-acme-main", "type": "ELEMENT_TYPE_APPLICATION_COMPONENT",
-			"layer": "LAYER_APPLICATION", "name": "OrderService", "version": float64(1),
+			"id": req.GetId(), "model_id": "model-tenant-acme-main", "type": "ApplicationComponent",
+			"layer": "Application", "name": "OrderService", "version": float64(1),
 		},
 	}
 	for k, v := range wantOut {

@@ -63,11 +63,12 @@ func buildFile(plugin *protogen.Plugin, f *protogen.File, probs *problems) *file
 	pkg := string(f.GoPackageName) + "mcpwrite"
 	dir, base := path.Split(f.GeneratedFilenamePrefix)
 	fm := &fileModel{
-		proto:    f,
-		pkgName:  pkg,
-		goPath:   dir + pkg + "/" + base + ".mcpwrite.go",
-		jsonPath: dir + pkg + "/" + base + ".mcpwrite.json",
-		jsonBase: base + ".mcpwrite.json",
+		proto:      f,
+		pkgName:    pkg,
+		goPath:     dir + pkg + "/" + base + ".mcpwrite.go",
+		jsonPath:   dir + pkg + "/" + base + ".mcpwrite.json",
+		jsonBase:   base + ".mcpwrite.json",
+		firstTable: map[protoreflect.FullName]*enumTable{},
 	}
 	b := &builder{
 		plugin:   plugin,
@@ -129,6 +130,12 @@ func (b *builder) service(s *protogen.Service) *serviceModel {
 	}
 	if len(sm.tools) == 0 {
 		return nil
+	}
+	sm.outputEnums = map[protoreflect.FullName]*enumTable{}
+	seen := map[protoreflect.FullName]bool{}
+	for _, t := range sm.tools {
+		b.outputEnums(sm, t.method.Input, seen)
+		b.outputEnums(sm, t.method.Output, seen)
 	}
 	b.serviceTools(sm)
 	b.checkToolNames(sm)

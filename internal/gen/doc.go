@@ -88,6 +88,9 @@ func (b *builder) toolDoc(t *toolModel) schemadoc.Tool {
 				if f.proto.Desc.IsList() {
 					sub += "[]"
 				}
+				if f.proto.Desc.IsMap() {
+					sub += "{}"
+				}
 				walk(f.child, sub+".", pname+".", seen)
 			}
 		}

@@ -160,6 +160,18 @@ func (e *emitter) register(sm *serviceModel) {
 		g.P("},")
 	}
 	g.P("},")
+	if len(sm.outputEnums) > 0 {
+		names := make([]string, 0, len(sm.outputEnums))
+		for n := range sm.outputEnums {
+			names = append(names, string(n))
+		}
+		sort.Strings(names)
+		g.P("Enums: map[string]*", runtimePkg.Ident("EnumTable"), "{")
+		for _, n := range names {
+			g.P(strconv.Quote(n), ": ", sm.outputEnums[protoreflect.FullName(n)].varName, ",")
+		}
+		g.P("},")
+	}
 	g.P("}, opts...)")
 	g.P("}")
 	g.P()

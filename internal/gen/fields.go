@@ -331,7 +331,7 @@ func (b *builder) generatedField(fm *fieldModel) bool {
 	f := fm.proto
 	g := fm.generated
 	if f.Desc.IsList() || f.Desc.IsMap() {
-		b.probs.fieldf(f, "generated fills a singular field, not a %s", kindName(f))
+		b.probs.fieldf(f, "generated fills a singular field, not %s", kindName(f))
 		return false
 	}
 	k := f.Desc.Kind()
@@ -468,7 +468,11 @@ func kindName(f *protogen.Field) string {
 	case f.Enum != nil:
 		return "enum " + string(f.Enum.Desc.FullName())
 	}
-	return "a " + f.Desc.Kind().String() + " field"
+	k := f.Desc.Kind().String()
+	if strings.HasPrefix(k, "int") || strings.HasPrefix(k, "uint") {
+		return "an " + k + " field"
+	}
+	return "a " + k + " field"
 }
 
 // goTypeString renders the Go type of a field for resolver signatures.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strings"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
@@ -32,36 +33,42 @@ func LintSchema(tool string, raw []byte) []string {
 	}
 	var out []string
 	props := 0
+	// path is the dotted prefix of v's children ("customer.billing."); at
+	// names v itself in messages.
 	var walk func(v any, path string, depth int)
 	walk = func(v any, path string, depth int) {
 		s, ok := v.(map[string]any)
 		if !ok {
 			return
 		}
+		at := strings.TrimSuffix(path, ".")
+		if at == "" {
+			at = "the input"
+		}
 		for _, k := range forbidden {
 			if _, has := s[k]; has {
-				out = append(out, fmt.Sprintf("tool %s: %s uses %s, outside the portable subset", tool, path, k))
+				out = append(out, fmt.Sprintf("tool %s: %s uses %s, outside the portable subset", tool, at, k))
 			}
 		}
 		if t, has := s["type"]; has {
 			if _, isStr := t.(string); !isStr {
-				out = append(out, fmt.Sprintf("tool %s: %s has a type array; use one type", tool, path))
+				out = append(out, fmt.Sprintf("tool %s: %s has a type array; use one type", tool, at))
 			}
 		}
 		if e, has := s["enum"].([]any); has {
 			if len(e) > maxEnumValues {
-				out = append(out, fmt.Sprintf("tool %s: %s has %d enum values (portable limit %d)", tool, path, len(e), maxEnumValues))
+				out = append(out, fmt.Sprintf("tool %s: %s has %d enum values (portable limit %d)", tool, at, len(e), maxEnumValues))
 			}
 			for _, x := range e {
 				if _, isStr := x.(string); !isStr {
-					out = append(out, fmt.Sprintf("tool %s: %s has a non-string enum value %v", tool, path, x))
+					out = append(out, fmt.Sprintf("tool %s: %s has a non-string enum value %v", tool, at, x))
 					break
 				}
 			}
 		}
 		if s["type"] == "object" {
 			if depth > maxDepth {
-				out = append(out, fmt.Sprintf("tool %s: %s nests objects %d deep (portable limit %d)", tool, path, depth, maxDepth))
+				out = append(out, fmt.Sprintf("tool %s: %s nests objects %d deep (portable limit %d)", tool, at, depth, maxDepth))
 			}
 			ap, hasAP := s["additionalProperties"]
 			p, _ := s["properties"].(map[string]any)
@@ -69,9 +76,9 @@ func LintSchema(tool string, raw []byte) []string {
 			case hasAP && ap == false:
 			case hasAP && ap != true:
 				// A map: additionalProperties is the value schema.
-				walk(ap, path+"{}", depth+1)
+				walk(ap, strings.TrimSuffix(path, ".")+"{}.", depth+1)
 			default:
-				out = append(out, fmt.Sprintf("tool %s: %s is an open object; OpenAI strict mode needs additionalProperties false", tool, path))
+				out = append(out, fmt.Sprintf("tool %s: %s is an open object; OpenAI strict mode needs additionalProperties false", tool, at))
 			}
 			keys := make([]string, 0, len(p))
 			for k := range p {
@@ -87,7 +94,7 @@ func LintSchema(tool string, raw []byte) []string {
 			}
 		}
 		if it, has := s["items"]; has {
-			walk(it, path+"[].", depth)
+			walk(it, strings.TrimSuffix(path, ".")+"[].", depth)
 		}
 	}
 	walk(root, "", 1)

@@ -25,6 +25,16 @@ type literal struct {
 // expression of the field's type. Only singular scalar and enum fields take
 // literals.
 func goLiteral(fm *fieldModel, lit string) (literal, error) {
+	l, err := untypedLiteral(fm, lit)
+	// A numeric constant passed to runtime.Ptr would default to int or
+	// float64; convert it to the field's type.
+	if err == nil && l.ident == nil && isPtr(fm.proto) && isNumeric(fm.proto.Desc.Kind()) {
+		l.code = scalarGoType(fm.proto) + "(" + l.code + ")"
+	}
+	return l, err
+}
+
+func untypedLiteral(fm *fieldModel, lit string) (literal, error) {
 	f := fm.proto
 	if f.Desc.IsList() || f.Desc.IsMap() || f.Message != nil {
 		return literal{}, fmt.Errorf("literals apply to singular scalar and enum fields, not %s", kindName(f))
@@ -92,7 +102,7 @@ func goLiteral(fm *fieldModel, lit string) (literal, error) {
 		if isUnsigned(k) {
 			u, err := strconv.ParseUint(text, 10, bits)
 			if err != nil {
-				return literal{}, fmt.Errorf("%s is not a %s", text, k)
+				return literal{}, fmt.Errorf("%s is not a valid %s", text, k)
 			}
 			if is64(k) {
 				return literal{code: strconv.FormatUint(u, 10), jsonValue: strconv.FormatUint(u, 10)}, nil
@@ -101,7 +111,7 @@ func goLiteral(fm *fieldModel, lit string) (literal, error) {
 		}
 		n, err := strconv.ParseInt(text, 10, bits)
 		if err != nil {
-			return literal{}, fmt.Errorf("%s is not a %s", text, k)
+			return literal{}, fmt.Errorf("%s is not a valid %s", text, k)
 		}
 		if is64(k) {
 			return literal{code: strconv.FormatInt(n, 10), jsonValue: strconv.FormatInt(n, 10)}, nil

@@ -6,6 +6,7 @@ package gen
 
 import (
 	"google.golang.org/protobuf/compiler/protogen"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
 )
@@ -33,16 +34,21 @@ type fileModel struct {
 	messages  []*messageModel
 	enums     []*enumTable
 	resolvers []*resolverModel
+	// firstTable is the first alias table made for each enum: responses
+	// render an enum the way inputs spell it.
+	firstTable map[protoreflect.FullName]*enumTable
 }
 
 // serviceModel is one service with at least one exposed method.
 type serviceModel struct {
-	proto        *protogen.Service
-	rules        *mcpwritev1.ServiceRules
-	naming       mcpwritev1.ServiceRules_ToolNaming
-	tools        []*toolModel
-	resolvers    []*resolverModel
-	discovery    []*discoveryModel
+	proto     *protogen.Service
+	rules     *mcpwritev1.ServiceRules
+	naming    mcpwritev1.ServiceRules_ToolNaming
+	tools     []*toolModel
+	resolvers []*resolverModel
+	discovery []*discoveryModel
+	// outputEnums are the alias tables responses render enums with, by enum.
+	outputEnums  map[protoreflect.FullName]*enumTable
 	validateTool string
 	schemaTool   string
 	applyTool    string

@@ -248,7 +248,7 @@ func responseSchema(m *protogen.Message, seen map[protoreflect.FullName]bool) *j
 func outValue(f *protogen.Field, seen map[protoreflect.FullName]bool) *jsonschema.Schema {
 	switch {
 	case f.Enum != nil:
-		return &jsonschema.Schema{Type: "string"}
+		return &jsonschema.Schema{Type: "string", Description: "One of the agent-facing names of " + string(f.Enum.Desc.Name()) + "."}
 	case f.Message != nil:
 		if s := wktSchema(f.Message.Desc.FullName()); s != nil {
 			return s

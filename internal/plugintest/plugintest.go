@@ -5,10 +5,8 @@ package plugintest
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/bufbuild/protocompile"
 	"github.com/bufbuild/protocompile/linker"
@@ -32,14 +30,8 @@ func Request(importPaths, files []string, parameter string) (*pluginpb.CodeGener
 	comp := protocompile.Compiler{
 		Resolver: protocompile.WithStandardImports(&protocompile.SourceResolver{
 			ImportPaths: importPaths,
-			Accessor: func(path string) (io.ReadCloser, error) {
-				for _, ip := range importPaths {
-					if f, err := os.Open(filepath.Join(ip, path)); err == nil {
-						return f, nil
-					}
-				}
-				return nil, fmt.Errorf("file not found: %s", path)
-			},
+			// The resolver joins import paths itself; path is ready to open.
+			Accessor: func(path string) (io.ReadCloser, error) { return os.Open(path) },
 		}),
 		SourceInfoMode: protocompile.SourceInfoStandard,
 	}

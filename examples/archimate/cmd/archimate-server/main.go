@@ -1,8 +1,11 @@
 // Command archimate-server serves the reference example's MCP write tools
 // over stdio (default) or streamable HTTP (-http 127.0.0.1:8080).
 //
-// Tenant and principal come from the transport in production (see the
-// runtime's HTTP middleware); for local use they are fixed by flags.
+// Over stdio every call acts as -tenant/-principal (a local, single-user
+// tool). Over HTTP with -tokens (token=tenant:principal,...) each request
+// authenticates with a bearer token and requests without a valid one get
+// 401; without -tokens (local development) every call acts as
+// -tenant/-principal. Origin is always checked against cross-site requests.
 package main
 
 import (
@@ -17,38 +20,59 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/domain"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1/archimatev1mcpwrite"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/server"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 )
 
 func main() {
 	httpAddr := flag.String("http", "", "serve streamable HTTP on this loopback address (e.g. 127.0.0.1:8080) instead of stdio")
-	tenant := flag.String("tenant", "tenant-dev", "tenant of every call (development only)")
-	principal := flag.String("principal", "user-dev", "principal of every call (development only)")
+	tenant := flag.String("tenant", "tenant-dev", "stdio: tenant of every call")
+	principal := flag.String("principal", "user-dev", "stdio: principal of every call")
+	tokens := flag.String("tokens", "", "HTTP: bearer tokens as token=tenant:principal, comma-separated (empty: every call acts as -tenant/-principal)")
 	flag.Parse()
-	if err := run(*httpAddr, runtime.RequestContext{TenantID: *tenant, PrincipalID: *principal}); err != nil {
+	var err error
+	if *httpAddr == "" {
+		err = serveStdio(runtime.RequestContext{TenantID: *tenant, PrincipalID: *principal})
+	} else {
+		err = serveHTTP(*httpAddr, *tokens, runtime.RequestContext{TenantID: *tenant, PrincipalID: *principal})
+	}
+	if err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(httpAddr string, rc runtime.RequestContext) error {
-	server := mcp.NewServer(&mcp.Implementation{Name: "archimate", Version: runtime.Version}, nil)
-	err := archimatev1mcpwrite.RegisterArchitectureServiceTools(server, domain.New(),
-		runtime.WithRequestContextFunc(func(context.Context, *mcp.CallToolRequest) (runtime.RequestContext, bool) { return rc, true }))
+func serveStdio(rc runtime.RequestContext) error {
+	s, err := server.New(domain.New(), runtime.WithRequestContextFunc(runtime.StaticRequestContext(rc)))
 	if err != nil {
 		return err
 	}
-	if httpAddr == "" {
-		return server.Run(context.Background(), &mcp.StdioTransport{})
-	}
-	host, _, err := net.SplitHostPort(httpAddr)
+	return s.Run(context.Background(), &mcp.StdioTransport{})
+}
+
+func serveHTTP(addr, tokens string, dev runtime.RequestContext) error {
+	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return fmt.Errorf("-http %q: %w", httpAddr, err)
+		return fmt.Errorf("-http %q: %w", addr, err)
 	}
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return fmt.Errorf("-http %q: only loopback addresses are served; put a reverse proxy with authentication in front for anything else", httpAddr)
+		return fmt.Errorf("-http %q: only loopback addresses are served; put a TLS-terminating proxy in front for anything else", addr)
 	}
-	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
-	fmt.Fprintf(os.Stderr, "archimate MCP server on http://%s\n", httpAddr)
-	return http.ListenAndServe(httpAddr, handler)
+	if tokens == "" {
+		s, err := server.New(domain.New(), runtime.WithRequestContextFunc(runtime.StaticRequestContext(dev)))
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "archimate MCP server on http://%s (development: every call acts as %s/%s)\n", addr, dev.TenantID, dev.PrincipalID)
+		return http.ListenAndServe(addr, server.HTTPHandler(s, nil))
+	}
+	table, err := server.ParseTokens(tokens)
+	if err != nil {
+		return err
+	}
+	s, err := server.New(domain.New(), runtime.WithRequestContextFunc(runtime.RequestContextFromCall))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "archimate MCP server on http://%s (bearer tokens: %d)\n", addr, len(table))
+	return http.ListenAndServe(addr, server.HTTPHandler(s, table))
 }

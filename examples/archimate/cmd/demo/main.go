@@ -83,4 +83,3 @@ func firstSentence(s string) string {
 	}
 	return s
 }
-

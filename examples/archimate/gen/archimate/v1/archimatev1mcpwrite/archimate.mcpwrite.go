@@ -112,6 +112,13 @@ func RegisterArchitectureServiceTools(s *mcp.Server, h ArchitectureServiceHandle
 				},
 			},
 		},
+		Enums: map[string]*runtime.EnumTable{
+			"archimate.v1.Criticality":      enumCriticality,
+			"archimate.v1.ElementType":      enumElementType,
+			"archimate.v1.Layer":            enumLayer,
+			"archimate.v1.Lifecycle":        enumLifecycle,
+			"archimate.v1.RelationshipType": enumRelationshipType,
+		},
 	}, opts...)
 }
 
@@ -137,6 +144,13 @@ var enumElementType = runtime.NewEnumTable("archimate.v1.ElementType", []runtime
 	{Number: 13, Name: "ELEMENT_TYPE_DEVICE", Alias: "Device", Description: "A physical resource"},
 	{Number: 14, Name: "ELEMENT_TYPE_SYSTEM_SOFTWARE", Alias: "SystemSoftware", Description: "Software enabling other software"},
 }, "Application layer types start with 'Application' or 'Data'; strategy types are Capability, Resource, CourseOfAction and ValueStream")
+
+var enumLayer = runtime.NewEnumTable("archimate.v1.Layer", []runtime.EnumValue{
+	{Number: 1, Name: "LAYER_STRATEGY", Alias: "Strategy"},
+	{Number: 2, Name: "LAYER_BUSINESS", Alias: "Business"},
+	{Number: 3, Name: "LAYER_APPLICATION", Alias: "Application"},
+	{Number: 4, Name: "LAYER_TECHNOLOGY", Alias: "Technology"},
+}, "")
 
 var enumLifecycle = runtime.NewEnumTable("archimate.v1.Lifecycle", []runtime.EnumValue{
 	{Number: 1, Name: "LIFECYCLE_PLANNED", Alias: "Planned"},

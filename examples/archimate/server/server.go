@@ -1,0 +1,64 @@
+// Package server assembles the reference example's MCP server: the
+// generated tools over the in-memory domain, and the HTTP stack (trace
+// headers, bearer authentication, Origin checks, streamable HTTP).
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/domain"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1/archimatev1mcpwrite"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+)
+
+// New returns an MCP server with the generated tools over repo.
+func New(repo *domain.Repository, opts ...runtime.Option) (*mcp.Server, error) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "archimate", Version: runtime.Version}, nil)
+	if err := archimatev1mcpwrite.RegisterArchitectureServiceTools(s, repo, opts...); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Identity is who a bearer token acts as.
+type Identity struct{ Tenant, Principal string }
+
+// HTTPHandler is the HTTP stack in front of s: trace headers, bearer
+// authentication against tokens, Origin checks, then streamable HTTP. The
+// server must use runtime.RequestContextFromCall to read the identity. With
+// no tokens there is no authentication (local development only).
+func HTTPHandler(s *mcp.Server, tokens map[string]Identity) http.Handler {
+	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+		&mcp.StreamableHTTPOptions{CrossOriginProtection: http.NewCrossOriginProtection()})
+	if len(tokens) == 0 {
+		return runtime.TraceHeaders(mcpHandler)
+	}
+	hook := func(_ context.Context, token string) (string, string, error) {
+		id, ok := tokens[token]
+		if !ok {
+			return "", "", errors.New("unknown token")
+		}
+		return id.Tenant, id.Principal, nil
+	}
+	return runtime.TraceHeaders(runtime.BearerAuth(hook)(mcpHandler))
+}
+
+// ParseTokens reads "token=tenant:principal,..." as given on the command line.
+func ParseTokens(s string) (map[string]Identity, error) {
+	out := map[string]Identity{}
+	for _, entry := range strings.Split(s, ",") {
+		token, who, ok := strings.Cut(strings.TrimSpace(entry), "=")
+		tenant, principal, ok2 := strings.Cut(who, ":")
+		if !ok || !ok2 || token == "" || tenant == "" || principal == "" {
+			return nil, fmt.Errorf("-tokens: %q is not token=tenant:principal", entry)
+		}
+		out[token] = Identity{Tenant: tenant, Principal: principal}
+	}
+	return out, nil
+}

@@ -1,0 +1,144 @@
+package archimate_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/domain"
+	archimatev1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/server"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+)
+
+// bearer adds an Authorization header (and optional extra headers) to every request.
+type bearer struct {
+	token   string
+	headers map[string]string
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	if b.token != "" {
+		r.Header.Set("Authorization", "Bearer "+b.token)
+	}
+	for k, v := range b.headers {
+		r.Header.Set(k, v)
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func httpSession(t *testing.T, url string, rt http.RoundTripper) (*mcp.ClientSession, error) {
+	t.Helper()
+	client := mcp.NewClient(&mcp.Implementation{Name: "http-e2e", Version: "test"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: rt}}, nil)
+	if err == nil {
+		t.Cleanup(func() { cs.Close() })
+	}
+	return cs, err
+}
+
+func TestStreamableHTTPTakesIdentityFromTheBearerToken(t *testing.T) {
+	repo := domain.New()
+	s, err := server.New(repo, runtime.WithRequestContextFunc(runtime.RequestContextFromCall))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(server.HTTPHandler(s, map[string]server.Identity{"tok-acme": {Tenant: "tenant-acme", Principal: "user-ada"}}))
+	t.Cleanup(ts.Close)
+
+	if _, err := httpSession(t, ts.URL, bearer{token: "wrong"}); err == nil {
+		t.Fatal("a session with an unknown token was accepted")
+	}
+	cs, err := httpSession(t, ts.URL, bearer{token: "tok-acme", headers: map[string]string{"X-Correlation-Id": "corr-http-7"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "createElement", Arguments: json.RawMessage(`{"type":"Node","name":"db-1"}`)})
+	if err != nil || res.IsError {
+		t.Fatalf("call: err=%v result=%v", err, res)
+	}
+	req := repo.Received()[0].(*archimatev1.CreateElementRequest)
+	meta := req.GetMeta()
+	if meta.GetTenantId() != "tenant-acme" || meta.GetPrincipalId() != "user-ada" || meta.GetCorrelationId() != "corr-http-7" {
+		t.Fatalf("meta = tenant %q principal %q correlation %q", meta.GetTenantId(), meta.GetPrincipalId(), meta.GetCorrelationId())
+	}
+	// No traceparent was sent: the middleware generated a valid one.
+	parts := strings.Split(meta.GetTraceparent(), "-")
+	if len(parts) != 4 || parts[0] != "00" || len(parts[1]) != 32 || len(parts[2]) != 16 {
+		t.Fatalf("traceparent = %q", meta.GetTraceparent())
+	}
+}
+
+func TestMetaCarriesTraceButNeverIdentity(t *testing.T) {
+	repo := domain.New()
+	s, err := server.New(repo, runtime.WithRequestContextFunc(runtime.StaticRequestContext(runtime.RequestContext{TenantID: "tenant-acme", PrincipalID: "user-ada"})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "meta", Version: "test"}, nil).Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	tp := "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+	params := &mcp.CallToolParams{Name: "createElement", Arguments: json.RawMessage(`{"type":"Node","name":"db-2"}`)}
+	params.SetMeta(map[string]any{"traceparent": tp, "io.mcpwrite/correlation_id": "corr-meta", "tenant_id": "tenant-evil", "io.mcpwrite/tenant_id": "tenant-evil"})
+	res, err := cs.CallTool(context.Background(), params)
+	if err != nil || res.IsError {
+		t.Fatalf("call: err=%v result=%v", err, res)
+	}
+	meta := repo.Received()[0].(*archimatev1.CreateElementRequest).GetMeta()
+	if meta.GetTraceparent() != tp || meta.GetCorrelationId() != "corr-meta" || meta.GetTenantId() != "tenant-acme" {
+		t.Fatalf("meta = %v", meta)
+	}
+}
+
+func TestServerBinaryOverStdio(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the server binary")
+	}
+	bin := filepath.Join(t.TempDir(), "archimate-server")
+	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/archimate-server").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "stdio-e2e", Version: "test"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: exec.Command(bin, "-tenant", "tenant-stdio", "-principal", "user-stdio")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil || len(tools.Tools) != 11 {
+		t.Fatalf("tools/list: err=%v n=%d", err, len(tools.Tools))
+	}
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "createElement", Arguments: json.RawMessage(`{"type":"Capability","name":"Fulfillment"}`)})
+	if err != nil || res.IsError {
+		t.Fatalf("call: err=%v result=%v", err, res)
+	}
+	el := res.StructuredContent.(map[string]any)["element"].(map[string]any)
+	if el["model_id"] != "model-tenant-stdio-main" || el["layer"] != "Strategy" {
+		t.Fatalf("element = %v", el)
+	}
+	res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "createElement", Arguments: json.RawMessage(`{"type":"Capabilities","name":"X"}`)})
+	if err != nil || !res.IsError {
+		t.Fatalf("typo: err=%v result=%v", err, res)
+	}
+	e := res.StructuredContent.(map[string]any)["error"].(map[string]any)
+	if dym := e["suggestions"].(map[string]any)["did_you_mean"].([]any); dym[0] != "Capability" {
+		t.Fatalf("did_you_mean = %v", dym)
+	}
+}

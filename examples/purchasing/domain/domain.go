@@ -1,0 +1,341 @@
+// Package domain is an in-memory purchasing system implementing the
+// generated PurchasingServiceHandler: a catalog of suppliers, locations and
+// SKUs shared by every tenant, and purchase orders kept per tenant.
+package domain
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+
+	purchasingv1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/purchasing/gen/purchasing/v1"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/purchasing/gen/purchasing/v1/purchasingv1mcpwrite"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+)
+
+// Supplier is a vendor orders are placed with.
+type Supplier struct {
+	ID       int32
+	Name     string
+	Currency purchasingv1.Currency
+}
+
+// Location is a warehouse or shop floor that receives goods.
+type Location struct {
+	ID   int32
+	Name string
+}
+
+// Purchasing is the in-memory store. The zero value is not usable; call New.
+type Purchasing struct {
+	mu        sync.Mutex
+	suppliers map[int32]Supplier
+	locations map[int32]Location
+	skus      map[string]bool
+	orders    map[string]map[int32]*purchasingv1.PurchaseOrder // tenant -> id -> order
+	nextID    map[string]int32
+}
+
+var _ purchasingv1mcpwrite.PurchasingServiceHandler = (*Purchasing)(nil)
+
+// New returns a store with the given catalog and no orders.
+func New(suppliers []Supplier, locations []Location, skus []string) *Purchasing {
+	p := &Purchasing{
+		suppliers: map[int32]Supplier{}, locations: map[int32]Location{}, skus: map[string]bool{},
+		orders: map[string]map[int32]*purchasingv1.PurchaseOrder{}, nextID: map[string]int32{},
+	}
+	for _, s := range suppliers {
+		p.suppliers[s.ID] = s
+	}
+	for _, l := range locations {
+		p.locations[l.ID] = l
+	}
+	for _, s := range skus {
+		p.skus[s] = true
+	}
+	return p
+}
+
+// ResolveSupplierCurrency answers currency when the agent omits it: orders
+// are placed in the supplier's invoicing currency.
+func (p *Purchasing) ResolveSupplierCurrency(_ context.Context, in proto.Message) (purchasingv1.Currency, error) {
+	req, ok := in.(*purchasingv1.CreatePurchaseOrderRequest)
+	if !ok {
+		return 0, status.Errorf(codes.Internal, "supplier_currency resolver called with %T", in)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s, ok := p.suppliers[req.GetSupplierId()]
+	if !ok {
+		return 0, notFound("supplier", fmt.Sprint(req.GetSupplierId()))
+	}
+	return s.Currency, nil
+}
+
+// CreatePurchaseOrder stores a new order after checking it against the catalog.
+func (p *Purchasing) CreatePurchaseOrder(_ context.Context, req *purchasingv1.CreatePurchaseOrderRequest) (*purchasingv1.CreatePurchaseOrderResponse, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	tenant := req.GetMeta().GetTenantId()
+	supplier, ok := p.suppliers[req.GetSupplierId()]
+	if !ok {
+		return nil, notFound("supplier", fmt.Sprint(req.GetSupplierId()))
+	}
+	if _, ok := p.locations[req.GetLocationId()]; !ok {
+		return nil, notFound("location", fmt.Sprint(req.GetLocationId()))
+	}
+	orders := p.tenantOrders(tenant)
+	for _, o := range orders {
+		if strings.EqualFold(o.GetOrderNumber(), req.GetOrderNumber()) {
+			return nil, status.Errorf(codes.AlreadyExists, "purchase order number %s is already used by purchase order %d", o.GetOrderNumber(), o.GetId())
+		}
+	}
+	var violations []*errdetails.BadRequest_FieldViolation
+	var warnings []string
+	rows := []*purchasingv1.PurchaseOrderRow{}
+	bySKU := map[string]*purchasingv1.PurchaseOrderRow{}
+	for i, it := range req.GetItems() {
+		if !p.skus[it.GetSku()] {
+			violations = append(violations, &errdetails.BadRequest_FieldViolation{
+				Field: fmt.Sprintf("items[%d].sku", i), Reason: "UNKNOWN_SKU",
+				Description: fmt.Sprintf("SKU %s is not in the catalog", it.GetSku()),
+			})
+			continue
+		}
+		if it.GetUnitPrice() == 0 {
+			warnings = append(warnings, fmt.Sprintf("line %d (%s) has unit price 0", i+1, it.GetSku()))
+		}
+		if r, dup := bySKU[it.GetSku()]; dup {
+			if r.GetUnitPrice() != it.GetUnitPrice() {
+				violations = append(violations, &errdetails.BadRequest_FieldViolation{
+					Field: fmt.Sprintf("items[%d].unit_price", i), Reason: "CONFLICTING_PRICE",
+					Description: fmt.Sprintf("SKU %s is ordered twice at different prices (%s and %s)", it.GetSku(), money(r.GetUnitPrice()), money(it.GetUnitPrice())),
+				})
+				continue
+			}
+			r.Quantity += it.GetQuantity()
+			warnings = append(warnings, fmt.Sprintf("SKU %s appears more than once; quantities were merged into one line", it.GetSku()))
+			continue
+		}
+		r := &purchasingv1.PurchaseOrderRow{Sku: it.GetSku(), Quantity: it.GetQuantity(), UnitPrice: it.GetUnitPrice()}
+		bySKU[it.GetSku()] = r
+		rows = append(rows, r)
+	}
+	now := req.GetMeta().GetRequestedAt().AsTime()
+	if d := req.GetExpectedDeliveryDate(); d != "" {
+		day, err := time.Parse(time.DateOnly, d)
+		switch {
+		case err != nil:
+			violations = append(violations, &errdetails.BadRequest_FieldViolation{
+				Field: "expected_delivery_date", Reason: "INVALID_DATE",
+				Description: fmt.Sprintf("expected_delivery_date %s is not a calendar date", d),
+			})
+		case day.Before(now.Truncate(24 * time.Hour)):
+			warnings = append(warnings, fmt.Sprintf("expected delivery date %s is in the past", d))
+		}
+	}
+	if len(violations) > 0 {
+		return nil, badRequest("the purchase order has invalid lines", violations)
+	}
+	if req.GetCurrency() != supplier.Currency {
+		warnings = append(warnings, fmt.Sprintf("%s invoices in %s but the order is in %s", supplier.Name, currencyCode(supplier.Currency), currencyCode(req.GetCurrency())))
+	}
+	var total float64
+	for _, r := range rows {
+		r.LineTotal = cents(float64(r.GetQuantity()) * r.GetUnitPrice())
+		total += r.GetLineTotal()
+	}
+	p.nextID[tenant]++
+	po := &purchasingv1.PurchaseOrder{
+		Id:                   p.nextID[tenant],
+		OrderNumber:          req.GetOrderNumber(),
+		SupplierId:           supplier.ID,
+		LocationId:           req.GetLocationId(),
+		Status:               purchasingv1.PurchaseOrderStatus_PURCHASE_ORDER_STATUS_NOT_RECEIVED,
+		Currency:             req.GetCurrency(),
+		Items:                rows,
+		TotalCost:            cents(total),
+		ExpectedDeliveryDate: req.GetExpectedDeliveryDate(),
+		Notes:                req.GetNotes(),
+		CreatedBy:            req.GetMeta().GetPrincipalId(),
+		CreatedAt:            req.GetMeta().GetRequestedAt(),
+	}
+	orders[po.Id] = po
+	arrival := "when the goods arrive"
+	if d := po.GetExpectedDeliveryDate(); d != "" {
+		arrival = "when the goods arrive (expected " + d + ")"
+	}
+	return &purchasingv1.CreatePurchaseOrderResponse{
+		PurchaseOrder: proto.Clone(po).(*purchasingv1.PurchaseOrder),
+		Message:       fmt.Sprintf("Purchase order %s created: %d line(s), total %s %s", po.GetOrderNumber(), len(rows), money(po.GetTotalCost()), currencyCode(po.GetCurrency())),
+		NextActions: []string{
+			fmt.Sprintf("Send purchase order %s to %s", po.GetOrderNumber(), supplier.Name),
+			fmt.Sprintf("Record the delivery with receive_purchase_order (purchase_order_id %d) %s", po.GetId(), arrival),
+		},
+		OrderWarnings: warnings,
+	}, nil
+}
+
+// ReceivePurchaseOrder books delivered quantities against an order's lines.
+func (p *Purchasing) ReceivePurchaseOrder(_ context.Context, req *purchasingv1.ReceivePurchaseOrderRequest) (*purchasingv1.ReceivePurchaseOrderResponse, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	po, ok := p.tenantOrders(req.GetMeta().GetTenantId())[req.GetPurchaseOrderId()]
+	if !ok {
+		return nil, notFound("purchase order", fmt.Sprint(req.GetPurchaseOrderId()))
+	}
+	if po.GetStatus() == purchasingv1.PurchaseOrderStatus_PURCHASE_ORDER_STATUS_RECEIVED {
+		return nil, precondition("ALREADY_RECEIVED", po.GetOrderNumber(), fmt.Sprintf("purchase order %s is already fully received", po.GetOrderNumber()))
+	}
+	lines := map[string]*purchasingv1.PurchaseOrderRow{}
+	for _, r := range po.GetItems() {
+		lines[r.GetSku()] = r
+	}
+	var violations []*errdetails.BadRequest_FieldViolation
+	incoming := map[string]int32{}
+	for i, it := range req.GetItems() {
+		r, ok := lines[it.GetSku()]
+		if !ok {
+			violations = append(violations, &errdetails.BadRequest_FieldViolation{
+				Field: fmt.Sprintf("items[%d].sku", i), Reason: "NOT_ON_ORDER",
+				Description: fmt.Sprintf("SKU %s is not on purchase order %s (lines: %s)", it.GetSku(), po.GetOrderNumber(), strings.Join(skusOf(po), ", ")),
+			})
+			continue
+		}
+		incoming[it.GetSku()] += it.GetQuantity()
+		if open := r.GetQuantity() - r.GetReceivedQuantity(); incoming[it.GetSku()] > open {
+			violations = append(violations, &errdetails.BadRequest_FieldViolation{
+				Field: fmt.Sprintf("items[%d].quantity", i), Reason: "OVER_RECEIPT",
+				Description: fmt.Sprintf("only %d unit(s) of %s are outstanding", open, it.GetSku()),
+			})
+		}
+	}
+	if len(violations) > 0 {
+		return nil, badRequest("the receipt does not match the order", violations)
+	}
+	var warnings []string
+	if req.GetReceivedAt().AsTime().After(req.GetMeta().GetRequestedAt().AsTime()) {
+		warnings = append(warnings, "received_at is in the future")
+	}
+	for sku, q := range incoming {
+		lines[sku].ReceivedQuantity += q
+	}
+	var outstanding []string
+	for _, r := range po.GetItems() {
+		if open := r.GetQuantity() - r.GetReceivedQuantity(); open > 0 {
+			outstanding = append(outstanding, fmt.Sprintf("%d %s", open, r.GetSku()))
+		}
+	}
+	po.LastReceivedAt = req.GetReceivedAt()
+	var next []string
+	if len(outstanding) == 0 {
+		po.Status = purchasingv1.PurchaseOrderStatus_PURCHASE_ORDER_STATUS_RECEIVED
+		next = []string{fmt.Sprintf("Match the supplier invoice for %s against the received quantities", po.GetOrderNumber())}
+	} else {
+		po.Status = purchasingv1.PurchaseOrderStatus_PURCHASE_ORDER_STATUS_PARTIALLY_RECEIVED
+		next = []string{fmt.Sprintf("Still outstanding: %s; receive them with receive_purchase_order when they arrive", strings.Join(outstanding, ", "))}
+	}
+	return &purchasingv1.ReceivePurchaseOrderResponse{
+		PurchaseOrder: proto.Clone(po).(*purchasingv1.PurchaseOrder),
+		Message:       fmt.Sprintf("Received %d line(s) on purchase order %s", len(incoming), po.GetOrderNumber()),
+		NextActions:   next,
+		OrderWarnings: warnings,
+	}, nil
+}
+
+// Order returns a copy of one of a tenant's orders.
+func (p *Purchasing) Order(tenant string, id int32) (*purchasingv1.PurchaseOrder, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	po, ok := p.orders[tenant][id]
+	if !ok {
+		return nil, false
+	}
+	return proto.Clone(po).(*purchasingv1.PurchaseOrder), true
+}
+
+// ErrorHook adds purchasing advice to error entries: agents trained on
+// preview-then-confirm APIs send "confirm", which this server replaces
+// with dry_run and a confirmation it asks the user for itself.
+func ErrorHook(_ context.Context, _ string, _ proto.Message, e *runtime.ErrorEntry) {
+	if e.Code == runtime.CodeUnknownField && (e.Field == "confirm" || e.Field == "preview") {
+		if e.Suggestions == nil {
+			e.Suggestions = &runtime.Suggestions{}
+		}
+		e.Suggestions.Hint = "Leave out " + e.Field + ": send dry_run: true to preview; without it the server asks the user to confirm before it writes."
+	}
+}
+
+// tenantOrders returns one tenant's orders; callers hold p.mu.
+func (p *Purchasing) tenantOrders(tenant string) map[int32]*purchasingv1.PurchaseOrder {
+	m, ok := p.orders[tenant]
+	if !ok {
+		m = map[int32]*purchasingv1.PurchaseOrder{}
+		p.orders[tenant] = m
+	}
+	return m
+}
+
+func skusOf(po *purchasingv1.PurchaseOrder) []string {
+	var out []string
+	for _, r := range po.GetItems() {
+		out = append(out, r.GetSku())
+	}
+	sort.Strings(out)
+	return out
+}
+
+// currencyCode is the ISO 4217 code of a currency.
+func currencyCode(c purchasingv1.Currency) string {
+	return strings.TrimPrefix(c.String(), "CURRENCY_")
+}
+
+func cents(x float64) float64 { return math.Round(x*100) / 100 }
+
+func money(x float64) string { return fmt.Sprintf("%.2f", x) }
+
+func notFound(kind, id string) error {
+	st := status.New(codes.NotFound, fmt.Sprintf("%s %s not found", kind, id))
+	if d, err := st.WithDetails(&errdetails.ResourceInfo{ResourceType: kind, ResourceName: id}); err == nil {
+		st = d
+	}
+	return st.Err()
+}
+
+func badRequest(msg string, vs []*errdetails.BadRequest_FieldViolation) error {
+	st := status.New(codes.InvalidArgument, msg)
+	if d, err := st.WithDetails(&errdetails.BadRequest{FieldViolations: vs}); err == nil {
+		st = d
+	}
+	return st.Err()
+}
+
+func precondition(kind, subject, desc string) error {
+	st := status.New(codes.FailedPrecondition, desc)
+	if d, err := st.WithDetails(&errdetails.PreconditionFailure{Violations: []*errdetails.PreconditionFailure_Violation{{Type: kind, Subject: subject, Description: desc}}}); err == nil {
+		st = d
+	}
+	return st.Err()
+}
+
+// NewDemo returns a store with a small catalog: two suppliers invoicing in
+// USD and SEK, one warehouse and a few fastener and sheet-metal SKUs.
+func NewDemo() *Purchasing {
+	return New(
+		[]Supplier{
+			{ID: 4001, Name: "Acme Fasteners", Currency: purchasingv1.Currency_CURRENCY_USD},
+			{ID: 4002, Name: "Nordic Steel AB", Currency: purchasingv1.Currency_CURRENCY_SEK},
+		},
+		[]Location{{ID: 1, Name: "Main warehouse"}},
+		[]string{"BOLT-M8", "NUT-M8", "WASHER-M8", "SHEET-2MM"},
+	)
+}

@@ -1,0 +1,404 @@
+package purchasing_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/purchasing/domain"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/purchasing/gen/purchasing/v1/purchasingv1mcpwrite"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+)
+
+// now is the fixed instant of every call, so timestamps and ULIDs are stable.
+var now = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+
+// seqReader yields 1, 2, 3, ... so generated IDs are deterministic.
+type seqReader struct {
+	mu sync.Mutex
+	n  byte
+}
+
+func (s *seqReader) Read(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := range p {
+		s.n++
+		p[i] = s.n
+	}
+	return len(p), nil
+}
+
+// elicitation is how the simulated user answers confirmation requests;
+// "" means the client does not support elicitation at all.
+type elicitation string
+
+const (
+	noElicitation elicitation = ""
+	userAccepts   elicitation = "accept"
+	userDeclines  elicitation = "decline"
+)
+
+// session is one agent connected to a fresh server over in-memory transports.
+type session struct {
+	t      *testing.T
+	cs     *mcp.ClientSession
+	store  *domain.Purchasing
+	asked  []string // elicitation messages shown to the user
+	askedM sync.Mutex
+}
+
+func newSession(t *testing.T, el elicitation) *session {
+	t.Helper()
+	ctx := context.Background()
+	server := mcp.NewServer(&mcp.Implementation{Name: "purchasing-server", Version: "test"}, nil)
+	// The request context is established server-side (a context on the
+	// client's call does not cross the transport).
+	rcFunc := func(context.Context, *mcp.CallToolRequest) (runtime.RequestContext, bool) {
+		return runtime.RequestContext{TenantID: "acme", PrincipalID: "alice", CorrelationID: "corr-1"}, true
+	}
+	store := domain.NewDemo()
+	err := purchasingv1mcpwrite.RegisterPurchasingServiceTools(server, store,
+		runtime.WithRequestContextFunc(rcFunc),
+		runtime.WithErrorHook(domain.ErrorHook),
+		runtime.WithClock(func() time.Time { return now }),
+		runtime.WithRand(&seqReader{}),
+	)
+	if err != nil {
+		t.Fatalf("register: %v", err)
+	}
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatalf("server connect: %v", err)
+	}
+	t.Cleanup(func() { _ = ss.Close() })
+	s := &session{t: t, store: store}
+	opts := &mcp.ClientOptions{}
+	if el != noElicitation {
+		opts.ElicitationHandler = func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			s.askedM.Lock()
+			s.asked = append(s.asked, req.Params.Message)
+			s.askedM.Unlock()
+			if el == userAccepts {
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}, nil
+			}
+			return &mcp.ElicitResult{Action: "decline"}, nil
+		}
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "test-agent", Version: "test"}, opts)
+	// 2025-11-25 lets the server ask through elicitation inside a tool call.
+	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatalf("client connect: %v", err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	s.cs = cs
+	return s
+}
+
+// result is one tool answer: the text content, which the runtime makes the
+// same JSON as the structured content.
+type result struct {
+	isError bool
+	text    string
+}
+
+func (s *session) call(tool, args string) result {
+	s.t.Helper()
+	res, err := s.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
+	if err != nil {
+		s.t.Fatalf("%s: protocol error: %v", tool, err)
+	}
+	if len(res.Content) != 1 {
+		s.t.Fatalf("%s: want one content block, got %d", tool, len(res.Content))
+	}
+	tc, ok := res.Content[0].(*mcp.TextContent)
+	if !ok {
+		s.t.Fatalf("%s: content is %T, want text", tool, res.Content[0])
+	}
+	structured, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		s.t.Fatalf("%s: structured content: %v", tool, err)
+	}
+	if !sameJSON(structured, []byte(tc.Text)) {
+		s.t.Fatalf("%s: structured content and text differ:\n%s\n%s", tool, structured, tc.Text)
+	}
+	return result{isError: res.IsError, text: tc.Text}
+}
+
+// mustCall calls a tool that must succeed and returns its JSON.
+func (s *session) mustCall(tool, args string) string {
+	s.t.Helper()
+	r := s.call(tool, args)
+	if r.isError {
+		s.t.Fatalf("%s(%s) failed: %s", tool, args, r.text)
+	}
+	return r.text
+}
+
+func sameJSON(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	xa, _ := json.Marshal(x)
+	ya, _ := json.Marshal(y)
+	return bytes.Equal(xa, ya)
+}
+
+func compact(s string) string {
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(s)); err != nil {
+		panic("bad want JSON: " + err.Error() + "\n" + s)
+	}
+	return b.String()
+}
+
+// envelopeError is the part of an error entry the tests check.
+type envelopeError struct {
+	Code        string `json:"code"`
+	Message     string `json:"message"`
+	Field       string `json:"field"`
+	Suggestions struct {
+		DidYouMean  []string `json:"did_you_mean"`
+		ValidValues []string `json:"valid_values"`
+		Hint        string   `json:"hint"`
+	} `json:"suggestions"`
+}
+
+// errorOf reads the first error of an error envelope.
+func errorOf(t *testing.T, text string) envelopeError {
+	t.Helper()
+	var env struct {
+		Success bool          `json:"success"`
+		Error   envelopeError `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(text), &env); err != nil {
+		t.Fatalf("envelope: %v\n%s", err, text)
+	}
+	if env.Success {
+		t.Fatalf("success is true in an error result: %s", text)
+	}
+	return env.Error
+}
+
+// A typical order: two fastener lines from a supplier invoicing in USD.
+const orderArgs = `{"supplier_id":4001,"location_id":1,"order_number":"PO-1001",
+	"items":[{"sku":"BOLT-M8","quantity":500,"unit_price":0.12},{"sku":"NUT-M8","quantity":500,"unit_price":0.05}],
+	"expected_delivery_date":"2026-12-15"}`
+
+// createdOrder is the order orderArgs creates, as every answer shows it.
+const createdOrder = `{"id":1,"order_number":"PO-1001","supplier_id":4001,"location_id":1,
+	"status":"NotReceived","currency":"USD",
+	"items":[{"sku":"BOLT-M8","quantity":500,"unit_price":0.12,"line_total":60},{"sku":"NUT-M8","quantity":500,"unit_price":0.05,"line_total":25}],
+	"total_cost":85,"expected_delivery_date":"2026-12-15","created_by":"alice","created_at":"2026-11-22T10:00:00Z"}`
+
+const createdAnswer = `{"success":true,"purchase_order":` + createdOrder + `,
+	"message":"Purchase order PO-1001 created: 2 line(s), total 85.00 USD",
+	"next_actions":["Send purchase order PO-1001 to Acme Fasteners",
+		"Record the delivery with receive_purchase_order (purchase_order_id 1) when the goods arrive (expected 2026-12-15)"],
+	"suggestions":["Call receive_purchase_order to receive delivered items of a purchase order into stock, after the user confirms"],
+	"warnings":[]}`
+
+func withDryRun(args string) string {
+	return strings.TrimSuffix(compact(args), "}") + `,"dry_run":true}`
+}
+
+func TestCreatePurchaseOrderPreviewWithDryRunFillsCurrencyAndWritesNothing(t *testing.T) {
+	s := newSession(t, userAccepts)
+	got := s.mustCall("create_purchase_order", withDryRun(orderArgs))
+	want := compact(`{"valid":true,"errors":[],"warnings":[],
+		"suggestions":["Call create_purchase_order with this payload to commit the write"],
+		"preview":{"request":{"meta":{"tenant_id":"acme","principal_id":"alice","correlation_id":"corr-1","requested_at":"2026-11-22T10:00:00Z"},
+			"supplier_id":4001,"location_id":1,"order_number":"PO-1001",
+			"items":[{"sku":"BOLT-M8","quantity":500,"unit_price":0.12},{"sku":"NUT-M8","quantity":500,"unit_price":0.05}],
+			"currency":"USD","expected_delivery_date":"2026-12-15"},
+		"server_filled":["meta.tenant_id","meta.principal_id","meta.correlation_id","meta.client_request_id","meta.requested_at","currency"]}}`)
+	if got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+	if _, ok := s.store.Order("acme", 1); ok || len(s.asked) != 0 {
+		t.Fatalf("dry run wrote an order or asked the user (%q)", s.asked)
+	}
+}
+
+func TestCreatePurchaseOrderCommitsAfterTheUserConfirms(t *testing.T) {
+	s := newSession(t, userAccepts)
+	if got := s.mustCall("create_purchase_order", orderArgs); got != compact(createdAnswer) {
+		t.Fatalf("got\n%s\nwant\n%s", got, compact(createdAnswer))
+	}
+	wantAsk := `Confirm Create purchase order: supplier_id=4001, location_id=1, order_number="PO-1001", expected_delivery_date="2026-12-15". This changes data.`
+	if len(s.asked) != 1 || !strings.HasPrefix(s.asked[0], wantAsk) || !strings.Contains(s.asked[0], `"sku":"NUT-M8","quantity":500`) {
+		t.Fatalf("user was asked %q", s.asked)
+	}
+}
+
+func TestCreatePurchaseOrderReturnsDomainWarningsAndNextActions(t *testing.T) {
+	s := newSession(t, userAccepts)
+	got := s.mustCall("create_purchase_order", `{"supplier_id":4002,"location_id":1,"order_number":"PO-1002","currency":"dollar",
+		"items":[{"sku":"SHEET-2MM","quantity":10,"unit_price":0},{"sku":"SHEET-2MM","quantity":5,"unit_price":0}],
+		"expected_delivery_date":"2026-01-15","notes":"Deliver to gate 2"}`)
+	want := compact(`{"success":true,
+		"purchase_order":{"id":1,"order_number":"PO-1002","supplier_id":4002,"location_id":1,
+			"status":"NotReceived","currency":"USD","items":[{"sku":"SHEET-2MM","quantity":15}],
+			"expected_delivery_date":"2026-01-15","notes":"Deliver to gate 2","created_by":"alice","created_at":"2026-11-22T10:00:00Z"},
+		"message":"Purchase order PO-1002 created: 1 line(s), total 0.00 USD",
+		"next_actions":["Send purchase order PO-1002 to Nordic Steel AB",
+			"Record the delivery with receive_purchase_order (purchase_order_id 1) when the goods arrive (expected 2026-01-15)"],
+		"order_warnings":["line 1 (SHEET-2MM) has unit price 0","line 2 (SHEET-2MM) has unit price 0",
+			"SKU SHEET-2MM appears more than once; quantities were merged into one line",
+			"expected delivery date 2026-01-15 is in the past","Nordic Steel AB invoices in SEK but the order is in USD"],
+		"suggestions":["Call receive_purchase_order to receive delivered items of a purchase order into stock, after the user confirms"],
+		"warnings":[]}`)
+	if got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestCreatePurchaseOrderDeclinedByTheUserWritesNothing(t *testing.T) {
+	s := newSession(t, userDeclines)
+	r := s.call("create_purchase_order", orderArgs)
+	msg := `The user declined: Create purchase order: supplier_id=4001, location_id=1, order_number=\"PO-1001\", expected_delivery_date=\"2026-12-15\". Nothing was written.`
+	entry := `{"code":"CONFIRMATION_DECLINED","message":"` + msg + `","suggestions":{"hint":"Do not retry unless the user asks for the change again."}}`
+	if want := compact(`{"success":false,"error":` + entry + `,"errors":[` + entry + `]}`); !r.isError || r.text != want {
+		t.Fatalf("got isError=%v\n%s\nwant\n%s", r.isError, r.text, want)
+	}
+	if _, ok := s.store.Order("acme", 1); ok {
+		t.Fatal("declined order was written")
+	}
+}
+
+func TestCreatePurchaseOrderWithoutElicitationBecomesAProposalAppliedById(t *testing.T) {
+	s := newSession(t, noElicitation)
+	got := s.mustCall("create_purchase_order", orderArgs)
+	const id = "prop_AEBAGBAFAYDQQCIKBMGA2DQPCA"
+	want := compact(`{"success":true,"proposal":{"proposal_id":"` + id + `","tool":"create_purchase_order","classification":"SAFE_CREATE",
+		"summary":"Create purchase order: supplier_id=4001, location_id=1, order_number=\"PO-1001\", expected_delivery_date=\"2026-12-15\"",
+		"preview":{"meta":{"tenant_id":"acme","principal_id":"alice","correlation_id":"corr-1","requested_at":"2026-11-22T10:00:00Z"},
+			"supplier_id":4001,"location_id":1,"order_number":"PO-1001",
+			"items":[{"sku":"BOLT-M8","quantity":500,"unit_price":0.12},{"sku":"NUT-M8","quantity":500,"unit_price":0.05}],
+			"currency":"USD","expected_delivery_date":"2026-12-15"},
+		"expires_at":"2026-11-22T10:15:00Z","apply_with":"apply_proposal"},
+		"suggestions":["Nothing was written yet. Show the summary and preview to the user; if they confirm, call apply_proposal with proposal_id \"` + id + `\" before it expires."],
+		"warnings":[]}`)
+	if got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+	if _, ok := s.store.Order("acme", 1); ok {
+		t.Fatal("the proposal wrote an order before it was applied")
+	}
+	applied := s.mustCall("apply_proposal", `{"proposal_id":"`+id+`"}`)
+	if !strings.Contains(applied, `"purchase_order":`+compact(createdOrder)) || !strings.Contains(applied, `"next_actions":["Send purchase order PO-1001 to Acme Fasteners"`) {
+		t.Fatalf("apply_proposal:\n%s", applied)
+	}
+}
+
+func TestReceivePurchaseOrderBooksPartialThenFullDelivery(t *testing.T) {
+	s := newSession(t, userAccepts)
+	s.mustCall("create_purchase_order", orderArgs)
+	steps := []struct {
+		name, args, want string
+	}{{
+		name: "partial delivery, received now",
+		args: `{"purchase_order_id":1,"items":[{"sku":"BOLT-M8","quantity":200}]}`,
+		want: `{"success":true,"purchase_order":{"id":1,"order_number":"PO-1001","supplier_id":4001,"location_id":1,
+			"status":"PartiallyReceived","currency":"USD",
+			"items":[{"sku":"BOLT-M8","quantity":500,"unit_price":0.12,"line_total":60,"received_quantity":200},{"sku":"NUT-M8","quantity":500,"unit_price":0.05,"line_total":25}],
+			"total_cost":85,"expected_delivery_date":"2026-12-15","created_by":"alice","created_at":"2026-11-22T10:00:00Z","last_received_at":"2026-11-22T10:00:00Z"},
+			"message":"Received 1 line(s) on purchase order PO-1001",
+			"next_actions":["Still outstanding: 300 BOLT-M8, 500 NUT-M8; receive them with receive_purchase_order when they arrive"],
+			"suggestions":[],"warnings":[]}`,
+	}, {
+		name: "rest of the delivery, backdated by the agent",
+		args: `{"purchase_order_id":1,"items":[{"sku":"BOLT-M8","quantity":300},{"sku":"NUT-M8","quantity":500}],"received_at":"2026-11-21T09:00:00Z"}`,
+		want: `{"success":true,"purchase_order":{"id":1,"order_number":"PO-1001","supplier_id":4001,"location_id":1,
+			"status":"Received","currency":"USD",
+			"items":[{"sku":"BOLT-M8","quantity":500,"unit_price":0.12,"line_total":60,"received_quantity":500},{"sku":"NUT-M8","quantity":500,"unit_price":0.05,"line_total":25,"received_quantity":500}],
+			"total_cost":85,"expected_delivery_date":"2026-12-15","created_by":"alice","created_at":"2026-11-22T10:00:00Z","last_received_at":"2026-11-21T09:00:00Z"},
+			"message":"Received 2 line(s) on purchase order PO-1001",
+			"next_actions":["Match the supplier invoice for PO-1001 against the received quantities"],
+			"suggestions":[],"warnings":[]}`,
+	}}
+	for _, st := range steps {
+		if got := s.mustCall("receive_purchase_order", st.args); got != compact(st.want) {
+			t.Fatalf("%s: got\n%s\nwant\n%s", st.name, got, compact(st.want))
+		}
+	}
+}
+
+func TestAgentMistakesAreAnsweredWithCorrectableErrors(t *testing.T) {
+	confirmHint := "Leave out confirm: send dry_run: true to preview; without it the server asks the user to confirm before it writes."
+	tests := []struct {
+		name, tool, args string
+		code, field, top string // top: first did_you_mean, else the hint
+	}{
+		{"create: seed's confirm flag", "create_purchase_order", `{"supplier_id":4001,"location_id":1,"order_number":"PO-2","items":[{"sku":"BOLT-M8","quantity":1,"unit_price":1}],"confirm":true}`, "UNKNOWN_FIELD", "confirm", confirmHint},
+		{"create: currency spelled out", "create_purchase_order", `{"supplier_id":4001,"location_id":1,"order_number":"PO-2","currency":"Euros","items":[{"sku":"BOLT-M8","quantity":1,"unit_price":1}]}`, "INVALID_ENUM_VALUE", "currency", "EUR"},
+		{"create: no line items", "create_purchase_order", `{"supplier_id":4001,"location_id":1,"order_number":"PO-2","items":[]}`, "CONSTRAINT_VIOLATION", "items", ""},
+		{"create: items missing", "create_purchase_order", `{"supplier_id":4001,"location_id":1,"order_number":"PO-2"}`, "MISSING_REQUIRED_FIELD", "items", ""},
+		{"create: supplier id as a string", "create_purchase_order", `{"supplier_id":"4001","location_id":1,"order_number":"PO-2","items":[{"sku":"BOLT-M8","quantity":1,"unit_price":1}]}`, "INVALID_TYPE", "supplier_id", ""},
+		{"create: price instead of unit_price", "create_purchase_order", `{"supplier_id":4001,"location_id":1,"order_number":"PO-2","items":[{"sku":"BOLT-M8","quantity":1,"price":1}]}`, "UNKNOWN_FIELD", "items[0].price", "unit_price"},
+		{"create: zero quantity", "create_purchase_order", `{"supplier_id":4001,"location_id":1,"order_number":"PO-2","items":[{"sku":"BOLT-M8","quantity":0,"unit_price":1}]}`, "CONSTRAINT_VIOLATION", "items[0].quantity", ""},
+		{"create: relative delivery date", "create_purchase_order", `{"supplier_id":4001,"location_id":1,"order_number":"PO-2","items":[{"sku":"BOLT-M8","quantity":1,"unit_price":1}],"expected_delivery_date":"next friday"}`, "CONSTRAINT_VIOLATION", "expected_delivery_date", ""},
+		{"create: SKU not in the catalog", "create_purchase_order", `{"supplier_id":4001,"location_id":1,"order_number":"PO-2","items":[{"sku":"BOLT-M9","quantity":1,"unit_price":1}]}`, "VALIDATION_ERROR", "items[0].sku", ""},
+		{"create: order number taken", "create_purchase_order", `{"supplier_id":4001,"location_id":1,"order_number":"po-1001","items":[{"sku":"BOLT-M8","quantity":1,"unit_price":1}]}`, "ALREADY_EXISTS", "", ""},
+		{"create: unknown supplier", "create_purchase_order", `{"supplier_id":9999,"location_id":1,"order_number":"PO-2","items":[{"sku":"BOLT-M8","quantity":1,"unit_price":1}]}`, "NOT_FOUND", "", ""},
+		{"receive: order_id instead of purchase_order_id", "receive_purchase_order", `{"order_id":1,"items":[{"sku":"BOLT-M8","quantity":1}]}`, "UNKNOWN_FIELD", "order_id", "purchase_order_id"},
+		{"receive: one item as an object", "receive_purchase_order", `{"purchase_order_id":1,"items":{"sku":"BOLT-M8","quantity":1}}`, "INVALID_TYPE", "items", ""},
+		{"receive: more than outstanding", "receive_purchase_order", `{"purchase_order_id":1,"items":[{"sku":"BOLT-M8","quantity":501}]}`, "VALIDATION_ERROR", "items[0].quantity", ""},
+		{"receive: SKU not on the order", "receive_purchase_order", `{"purchase_order_id":1,"items":[{"sku":"WASHER-M8","quantity":1}]}`, "VALIDATION_ERROR", "items[0].sku", ""},
+		{"receive: relative received_at", "receive_purchase_order", `{"purchase_order_id":1,"items":[{"sku":"BOLT-M8","quantity":1}],"received_at":"yesterday"}`, "INVALID_TYPE", "received_at", ""},
+		{"receive: unknown order", "receive_purchase_order", `{"purchase_order_id":7,"items":[{"sku":"BOLT-M8","quantity":1}]}`, "NOT_FOUND", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSession(t, userAccepts)
+			s.mustCall("create_purchase_order", orderArgs)
+			r := s.call(tt.tool, tt.args)
+			if !r.isError {
+				t.Fatalf("want an error, got %s", r.text)
+			}
+			e := errorOf(t, r.text)
+			top := e.Suggestions.Hint
+			if len(e.Suggestions.DidYouMean) > 0 {
+				top = e.Suggestions.DidYouMean[0]
+			}
+			if e.Code != tt.code || e.Field != tt.field || top != tt.top {
+				t.Fatalf("got code=%s field=%q top=%q, want code=%s field=%q top=%q\n%s", e.Code, e.Field, top, tt.code, tt.field, tt.top, r.text)
+			}
+		})
+	}
+}
+
+func TestServerListsWriteToolsWithHonestHintsAndServiceTools(t *testing.T) {
+	s := newSession(t, noElicitation)
+	res, err := s.cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tool := range res.Tools {
+		a := tool.Annotations
+		got = append(got, fmt.Sprintf("%s readOnly=%v destructive=%v confirmation=%v", tool.Name, a.ReadOnlyHint, *a.DestructiveHint, tool.Meta[runtime.MetaConfirmation]))
+	}
+	want := []string{
+		"apply_proposal readOnly=false destructive=false confirmation=<nil>",
+		"create_purchase_order readOnly=false destructive=false confirmation=ELICIT",
+		"discard_proposal readOnly=false destructive=false confirmation=<nil>",
+		"get_write_schema readOnly=true destructive=false confirmation=<nil>",
+		"receive_purchase_order readOnly=false destructive=false confirmation=ELICIT",
+		"validate_write readOnly=true destructive=false confirmation=<nil>",
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("tools:\n%q\nwant\n%q", got, want)
+	}
+}

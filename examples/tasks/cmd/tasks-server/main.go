@@ -1,0 +1,70 @@
+// Command tasks-server serves the task tracker's MCP write tools over stdio
+// (the default) or streamable HTTP (-http), with an in-memory store and a
+// fixed development tenant and principal.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/domain"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/gen/tasks/v1/tasksv1mcpwrite"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+)
+
+func main() {
+	httpAddr := flag.String("http", "", "serve streamable HTTP on this address (e.g. 127.0.0.1:8082) instead of stdio")
+	tenant := flag.String("tenant", "dev-tenant", "tenant every call is made for (development only)")
+	principal := flag.String("principal", "dev-user", "principal every call is made by (development only)")
+	root := flag.String("root", "/projects", "base directory of the tenants' project roots")
+	flag.Parse()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, *httpAddr, *tenant, *principal, *root); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func run(ctx context.Context, httpAddr, tenant, principal, root string) error {
+	server := mcp.NewServer(&mcp.Implementation{Name: "tasks-server", Version: "0.1.0"}, nil)
+	// A development server has no authentication, so every call acts for the
+	// tenant and principal given on the command line; a production server
+	// derives them from its auth layer instead.
+	devContext := func(_ context.Context, req *mcp.CallToolRequest) (runtime.RequestContext, bool) {
+		rc := runtime.RequestContext{TenantID: tenant, PrincipalID: principal}
+		if req != nil && req.Session != nil {
+			rc.SessionID = req.Session.ID()
+		}
+		return rc, true
+	}
+	if err := tasksv1mcpwrite.RegisterTaskServiceTools(server, domain.New(root), runtime.WithRequestContextFunc(devContext)); err != nil {
+		return fmt.Errorf("register tools: %w", err)
+	}
+	if httpAddr == "" {
+		return server.Run(ctx, &mcp.StdioTransport{})
+	}
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
+	srv := &http.Server{Addr: httpAddr, Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(shutdown)
+	}()
+	log.Printf("tasks-server: streamable HTTP on http://%s", httpAddr)
+	if err := srv.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,448 @@
+package tasks_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/domain"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/gen/tasks/v1/tasksv1mcpwrite"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+)
+
+// now is the fixed instant of every call, so timestamps and ULIDs are stable.
+var now = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+
+// seqReader yields 1, 2, 3, ... so generated IDs are deterministic.
+type seqReader struct {
+	mu sync.Mutex
+	n  byte
+}
+
+func (s *seqReader) Read(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := range p {
+		s.n++
+		p[i] = s.n
+	}
+	return len(p), nil
+}
+
+// elicitation is how the simulated user answers confirmation requests;
+// "" means the client does not support elicitation at all.
+type elicitation string
+
+const (
+	noElicitation elicitation = ""
+	userAccepts   elicitation = "accept"
+	userDeclines  elicitation = "decline"
+)
+
+// session is one agent connected to a fresh server over in-memory transports.
+type session struct {
+	t      *testing.T
+	cs     *mcp.ClientSession
+	asked  []string // elicitation messages shown to the user
+	askedM sync.Mutex
+}
+
+func newSession(t *testing.T, el elicitation) *session {
+	t.Helper()
+	ctx := context.Background()
+	server := mcp.NewServer(&mcp.Implementation{Name: "tasks-server", Version: "test"}, nil)
+	// The request context is established server-side (a context on the
+	// client's call does not cross the transport).
+	rcFunc := func(context.Context, *mcp.CallToolRequest) (runtime.RequestContext, bool) {
+		return runtime.RequestContext{TenantID: "acme", PrincipalID: "alice", CorrelationID: "corr-1"}, true
+	}
+	err := tasksv1mcpwrite.RegisterTaskServiceTools(server, domain.New("/projects"),
+		runtime.WithRequestContextFunc(rcFunc),
+		runtime.WithClock(func() time.Time { return now }),
+		runtime.WithRand(&seqReader{}),
+	)
+	if err != nil {
+		t.Fatalf("register: %v", err)
+	}
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatalf("server connect: %v", err)
+	}
+	t.Cleanup(func() { _ = ss.Close() })
+	s := &session{t: t}
+	opts := &mcp.ClientOptions{}
+	if el != noElicitation {
+		opts.ElicitationHandler = func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			s.askedM.Lock()
+			s.asked = append(s.asked, req.Params.Message)
+			s.askedM.Unlock()
+			if el == userAccepts {
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}, nil
+			}
+			return &mcp.ElicitResult{Action: "decline"}, nil
+		}
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "test-agent", Version: "test"}, opts)
+	// 2025-11-25 lets the server ask through elicitation inside a tool call.
+	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatalf("client connect: %v", err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	s.cs = cs
+	return s
+}
+
+// result is one tool answer: the text content, which the runtime makes the
+// same JSON as the structured content.
+type result struct {
+	isError bool
+	text    string
+}
+
+func (s *session) call(tool, args string) result {
+	s.t.Helper()
+	res, err := s.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
+	if err != nil {
+		s.t.Fatalf("%s: protocol error: %v", tool, err)
+	}
+	if len(res.Content) != 1 {
+		s.t.Fatalf("%s: want one content block, got %d", tool, len(res.Content))
+	}
+	tc, ok := res.Content[0].(*mcp.TextContent)
+	if !ok {
+		s.t.Fatalf("%s: content is %T, want text", tool, res.Content[0])
+	}
+	structured, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		s.t.Fatalf("%s: structured content: %v", tool, err)
+	}
+	if !sameJSON(structured, []byte(tc.Text)) {
+		s.t.Fatalf("%s: structured content and text differ:\n%s\n%s", tool, structured, tc.Text)
+	}
+	return result{isError: res.IsError, text: tc.Text}
+}
+
+// mustCall calls a tool that must succeed and returns its JSON.
+func (s *session) mustCall(tool, args string) string {
+	s.t.Helper()
+	r := s.call(tool, args)
+	if r.isError {
+		s.t.Fatalf("%s(%s) failed: %s", tool, args, r.text)
+	}
+	return r.text
+}
+
+func sameJSON(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	xa, _ := json.Marshal(x)
+	ya, _ := json.Marshal(y)
+	return bytes.Equal(xa, ya)
+}
+
+func compact(s string) string {
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(s)); err != nil {
+		panic("bad want JSON: " + err.Error() + "\n" + s)
+	}
+	return b.String()
+}
+
+// envelopeError is the part of an error entry the tests check.
+type envelopeError struct {
+	Code        string `json:"code"`
+	Message     string `json:"message"`
+	Field       string `json:"field"`
+	Suggestions struct {
+		DidYouMean  []string `json:"did_you_mean"`
+		ValidValues []string `json:"valid_values"`
+		Hint        string   `json:"hint"`
+	} `json:"suggestions"`
+}
+
+// errorOf reads the first error of an error envelope.
+func errorOf(t *testing.T, text string) envelopeError {
+	t.Helper()
+	var env struct {
+		Success bool          `json:"success"`
+		Error   envelopeError `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(text), &env); err != nil {
+		t.Fatalf("envelope: %v\n%s", err, text)
+	}
+	if env.Success {
+		t.Fatalf("success is true in an error result: %s", text)
+	}
+	return env.Error
+}
+
+// IDs the pinned clock and random source give the first two created tasks.
+const (
+	firstID  = "task-01M81B5H80041061050R3GG28A"
+	secondID = "task-01M81B5H801C60T3GF208H44RM"
+)
+
+// Next-step sentences the runtime derives from the next tools' descriptions.
+const (
+	suggestUpdate = "Call task_update to update a task's metadata and content sections; only the fields given in updates change"
+	suggestMove   = "Call task_move to move a task to another workflow state (backlog, current, archive)"
+)
+
+func TestTaskCreate(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup []string // task_create arguments run first
+		args  string
+		want  string
+	}{{
+		name: "seed defaults fill status, priority, area and workflow state",
+		args: `{"title":"Add OAuth login","type":"feature"}`,
+		want: `{"success":true,
+			"task":{"id":"` + firstID + `","title":"Add OAuth login","type":"feature","status":"todo",
+				"workflow_state":"backlog","area":"general",
+				"path":"/projects/acme/.tasks/backlog/` + firstID + `.task.md","created_at":"2026-11-22T10:00:00Z"},
+			"message":"Task created successfully",
+			"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0"},
+			"suggestions":["` + suggestUpdate + `","` + suggestMove + `"],"warnings":[]}`,
+	}, {
+		name:  "subtask joins its parent's folder and domain warnings land in metadata",
+		setup: []string{`{"title":"Add OAuth login","type":"feature","workflow_state":"current"}`},
+		args:  `{"title":"Write token tests","type":"test","parent_id":"` + firstID + `","tags":["auth","auth"],"priority":"high","root_dir":"/projects/acme"}`,
+		want: `{"success":true,
+			"task":{"id":"` + secondID + `","title":"Write token tests","type":"test","status":"todo",
+				"workflow_state":"current","area":"general",
+				"path":"/projects/acme/.tasks/current/` + firstID + `/` + secondID + `.task.md","created_at":"2026-11-22T10:00:00Z"},
+			"message":"Task created successfully",
+			"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0",
+				"warnings":["subtasks live in their parent's folder: workflow_state backlog was replaced by current","duplicate tags removed: auth"]},
+			"suggestions":["` + suggestUpdate + `","` + suggestMove + `"],"warnings":[]}`,
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSession(t, noElicitation)
+			for _, a := range tt.setup {
+				s.mustCall("task_create", a)
+			}
+			if got := s.mustCall("task_create", tt.args); got != compact(tt.want) {
+				t.Fatalf("got\n%s\nwant\n%s", got, compact(tt.want))
+			}
+		})
+	}
+}
+
+func TestTaskUpdateAppliesNestedUpdatesAndAppendsTimestampedLogEntry(t *testing.T) {
+	s := newSession(t, noElicitation)
+	s.mustCall("task_create", `{"title":"Add OAuth login","type":"feature","workflow_state":"current","tags":["auth"]}`)
+	got := s.mustCall("task_update", `{"id":"`+firstID+`","updates":{"status":"done","priority":"high","assignee":"bob","deliverable":"PR 42","add_log_entry":"Merged PR 42"}}`)
+	want := compact(`{"success":true,
+		"task":{"id":"` + firstID + `","title":"Add OAuth login","type":"feature","status":"done","priority":"high",
+			"workflow_state":"current","area":"general","assignee":"bob","tags":["auth"],"deliverable":"PR 42",
+			"log":"- 2026-11-22T10:00:00Z: Merged PR 42",
+			"path":"/projects/acme/.tasks/current/` + firstID + `.task.md","created_at":"2026-11-22T10:00:00Z","updated_at":"2026-11-22T10:00:00Z"},
+		"message":"Task updated successfully",
+		"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0",
+			"warnings":["task is done but still in current; call task_move with target_state archive to archive it"]},
+		"suggestions":["` + suggestMove + `"],"warnings":[]}`)
+	if got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestTaskMove(t *testing.T) {
+	tests := []struct {
+		name, args, want string
+	}{{
+		name: "backlog to current starts the work",
+		args: `{"id":"` + firstID + `","target_state":"current"}`,
+		want: `{"success":true,
+			"move":{"id":"` + firstID + `","previous_state":"backlog","current_state":"current",
+				"status_updated":true,"new_status":"in_progress","path":"/projects/acme/.tasks/current/` + firstID + `.task.md"},
+			"message":"Task moved from backlog to current",
+			"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0"},
+			"suggestions":["` + suggestUpdate + `"],"warnings":[]}`,
+	}, {
+		name: "archive by synonym files under the month and marks the task done",
+		args: `{"id":"` + firstID + `","target_state":"archived","archive_date":"2026-11"}`,
+		want: `{"success":true,
+			"move":{"id":"` + firstID + `","previous_state":"backlog","current_state":"archive",
+				"status_updated":true,"new_status":"done","path":"/projects/acme/.tasks/archive/2026-11/` + firstID + `.task.md"},
+			"message":"Task moved from backlog to archive",
+			"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0"},
+			"suggestions":["` + suggestUpdate + `"],"warnings":[]}`,
+	}, {
+		name: "update_status false keeps the status and says so",
+		args: `{"id":"` + firstID + `","target_state":"archive","archive_date":"2026-11","update_status":false}`,
+		want: `{"success":true,
+			"move":{"id":"` + firstID + `","previous_state":"backlog","current_state":"archive",
+				"path":"/projects/acme/.tasks/archive/2026-11/` + firstID + `.task.md"},
+			"message":"Task moved from backlog to archive",
+			"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0","warnings":["task archived with status todo because update_status is false"]},
+			"suggestions":["` + suggestUpdate + `"],"warnings":[]}`,
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSession(t, noElicitation)
+			s.mustCall("task_create", `{"title":"Add OAuth login","type":"feature"}`)
+			if got := s.mustCall("task_move", tt.args); got != compact(tt.want) {
+				t.Fatalf("got\n%s\nwant\n%s", got, compact(tt.want))
+			}
+		})
+	}
+}
+
+// withFamily creates a parent task and one subtask.
+func withFamily(s *session) {
+	s.mustCall("task_create", `{"title":"Add OAuth login","type":"feature"}`)
+	s.mustCall("task_create", `{"title":"Write token tests","type":"test","parent_id":"`+firstID+`"}`)
+}
+
+func TestTaskDeleteCascadesToSubtasksAfterTheUserConfirms(t *testing.T) {
+	s := newSession(t, userAccepts)
+	withFamily(s)
+	got := s.mustCall("task_delete", `{"id":"`+firstID+`","cascade":true}`)
+	want := compact(`{"success":true,
+		"deletion":{"id":"` + firstID + `","deleted":true,"cascade_count":1},
+		"message":"Task and 1 subtask(s) deleted successfully",
+		"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0"},
+		"suggestions":[],"warnings":[]}`)
+	if got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+	if len(s.asked) != 1 || !strings.HasPrefix(s.asked[0], `Confirm Delete task: id="`+firstID+`", cascade=true. This permanently deletes data; it cannot be undone.`) {
+		t.Fatalf("user was asked %q", s.asked)
+	}
+	r := s.call("task_update", `{"id":"`+secondID+`","updates":{"title":"x"}}`)
+	if e := errorOf(t, r.text); !r.isError || e.Code != "NOT_FOUND" || e.Message != "task "+secondID+" not found" {
+		t.Fatalf("subtask survived the cascade: %s", r.text)
+	}
+}
+
+func TestTaskDeleteDeclinedByTheUserWritesNothing(t *testing.T) {
+	s := newSession(t, userDeclines)
+	withFamily(s)
+	r := s.call("task_delete", `{"id":"`+secondID+`"}`)
+	want := compact(`{"success":false,
+		"error":{"code":"CONFIRMATION_DECLINED","message":"The user declined: Delete task: id=\"` + secondID + `\". Nothing was written.","suggestions":{"hint":"Do not retry unless the user asks for the change again."}},
+		"errors":[{"code":"CONFIRMATION_DECLINED","message":"The user declined: Delete task: id=\"` + secondID + `\". Nothing was written.","suggestions":{"hint":"Do not retry unless the user asks for the change again."}}]}`)
+	if !r.isError || r.text != want {
+		t.Fatalf("got isError=%v\n%s\nwant\n%s", r.isError, r.text, want)
+	}
+	if got := s.mustCall("task_update", `{"id":"`+secondID+`","updates":{"title":"Still here"}}`); !strings.Contains(got, `"title":"Still here"`) {
+		t.Fatalf("subtask not updatable after declined delete: %s", got)
+	}
+}
+
+func TestTaskDeleteWithoutElicitationBecomesAProposalAppliedById(t *testing.T) {
+	s := newSession(t, noElicitation)
+	withFamily(s)
+	got := s.mustCall("task_delete", `{"id":"`+secondID+`"}`)
+	var p struct {
+		Proposal struct {
+			ID             string          `json:"proposal_id"`
+			Tool           string          `json:"tool"`
+			Classification string          `json:"classification"`
+			Summary        string          `json:"summary"`
+			Preview        json.RawMessage `json:"preview"`
+			ApplyWith      string          `json:"apply_with"`
+		} `json:"proposal"`
+	}
+	if err := json.Unmarshal([]byte(got), &p); err != nil {
+		t.Fatal(err)
+	}
+	wantPreview := compact(`{"meta":{"tenant_id":"acme","principal_id":"alice","correlation_id":"corr-1","requested_at":"2026-11-22T10:00:00Z"},
+		"root_dir":"/projects/acme","id":"` + secondID + `"}`)
+	if p.Proposal.Tool != "task_delete" || p.Proposal.Classification != "DESTRUCTIVE_DELETE" || p.Proposal.ApplyWith != "apply_proposal" ||
+		p.Proposal.Summary != `Delete task: id="`+secondID+`"` || string(p.Proposal.Preview) != wantPreview {
+		t.Fatalf("proposal: %s", got)
+	}
+	applied := s.mustCall("apply_proposal", `{"proposal_id":"`+p.Proposal.ID+`"}`)
+	if !strings.Contains(applied, `"deletion":{"id":"`+secondID+`","deleted":true}`) {
+		t.Fatalf("apply_proposal: %s", applied)
+	}
+	// Applying again runs nothing: the stored outcome is replayed.
+	again := s.mustCall("apply_proposal", `{"proposal_id":"`+p.Proposal.ID+`"}`)
+	if want := strings.TrimSuffix(applied, "}") + `,"idempotent_replay":true}`; again != want {
+		t.Fatalf("second apply:\n%s\nwant\n%s", again, want)
+	}
+}
+
+func TestAgentMistakesAreAnsweredWithCorrectableErrors(t *testing.T) {
+	tests := []struct {
+		name, tool, args string
+		code, field, top string // top: first did_you_mean, else the hint
+	}{
+		{"create: enum typo", "task_create", `{"title":"Add login","type":"featur"}`, "INVALID_ENUM_VALUE", "type", "feature"},
+		{"create: seed's camelCase field name", "task_create", `{"title":"Sub","type":"bug","parentId":"` + firstID + `"}`, "UNKNOWN_FIELD", "parentId", "parent_id"},
+		{"create: title missing", "task_create", `{"type":"bug"}`, "MISSING_REQUIRED_FIELD", "title", ""},
+		{"create: tags as a comma string", "task_create", `{"title":"x","type":"bug","tags":"a,b"}`, "INVALID_TYPE", "tags", ""},
+		{"create: unknown parent", "task_create", `{"title":"x","type":"bug","parent_id":"task-nope"}`, "NOT_FOUND", "", ""},
+		{"update: fields outside updates", "task_update", `{"id":"` + firstID + `","status":"done"}`, "UNKNOWN_FIELD", "status", ""},
+		{"update: nested enum typo", "task_update", `{"id":"` + firstID + `","updates":{"status":"in-progres"}}`, "INVALID_ENUM_VALUE", "updates.status", "in_progress"},
+		{"update: nested camelCase field", "task_update", `{"id":"` + firstID + `","updates":{"addLogEntry":"x"}}`, "UNKNOWN_FIELD", "updates.addLogEntry", "add_log_entry"},
+		{"update: nothing to change", "task_update", `{"id":"` + firstID + `","updates":{}}`, "VALIDATION_ERROR", "updates", ""},
+		{"delete: cascade as a string", "task_delete", `{"id":"` + firstID + `","cascade":"yes"}`, "INVALID_TYPE", "cascade", ""},
+		{"delete: id missing", "task_delete", `{"cascade":true}`, "MISSING_REQUIRED_FIELD", "id", ""},
+		{"delete: parent without cascade", "task_delete", `{"id":"` + firstID + `"}`, "CONFLICT", "", ""},
+		{"move: enum typo", "task_move", `{"id":"` + firstID + `","target_state":"curent"}`, "INVALID_ENUM_VALUE", "target_state", "current"},
+		{"move: seed's camelCase field name", "task_move", `{"id":"` + firstID + `","targetState":"current"}`, "UNKNOWN_FIELD", "targetState", "target_state"},
+		{"move: full date instead of month", "task_move", `{"id":"` + firstID + `","target_state":"archive","archive_date":"2026-11-01"}`, "CONSTRAINT_VIOLATION", "archive_date", ""},
+		{"move: archive without a month", "task_move", `{"id":"` + firstID + `","target_state":"archive"}`, "VALIDATION_ERROR", "archive_date", ""},
+		{"move: a subtask on its own", "task_move", `{"id":"` + secondID + `","target_state":"current"}`, "CONFLICT", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSession(t, userAccepts)
+			withFamily(s)
+			r := s.call(tt.tool, tt.args)
+			if !r.isError {
+				t.Fatalf("want an error, got %s", r.text)
+			}
+			e := errorOf(t, r.text)
+			top := e.Suggestions.Hint
+			if len(e.Suggestions.DidYouMean) > 0 {
+				top = e.Suggestions.DidYouMean[0]
+			}
+			if e.Code != tt.code || e.Field != tt.field || top != tt.top {
+				t.Fatalf("got code=%s field=%q top=%q, want code=%s field=%q top=%q\n%s", e.Code, e.Field, top, tt.code, tt.field, tt.top, r.text)
+			}
+		})
+	}
+}
+
+func TestServerListsWriteToolsWithHonestHintsAndServiceTools(t *testing.T) {
+	s := newSession(t, noElicitation)
+	res, err := s.cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tool := range res.Tools {
+		a := tool.Annotations
+		got = append(got, fmt.Sprintf("%s readOnly=%v destructive=%v confirmation=%v", tool.Name, a.ReadOnlyHint, *a.DestructiveHint, tool.Meta[runtime.MetaConfirmation]))
+	}
+	want := []string{
+		"apply_proposal readOnly=false destructive=true confirmation=<nil>",
+		"discard_proposal readOnly=false destructive=false confirmation=<nil>",
+		"get_write_schema readOnly=true destructive=false confirmation=<nil>",
+		"task_create readOnly=false destructive=false confirmation=DIRECT",
+		"task_delete readOnly=false destructive=true confirmation=ELICIT",
+		"task_move readOnly=false destructive=false confirmation=DIRECT",
+		"task_update readOnly=false destructive=false confirmation=DIRECT",
+		"validate_write readOnly=true destructive=false confirmation=<nil>",
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("tools:\n%q\nwant\n%q", got, want)
+	}
+}

@@ -1,0 +1,781 @@
+package gen_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"google.golang.org/protobuf/compiler/protogen"
+	"google.golang.org/protobuf/types/pluginpb"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/gen"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/plugintest"
+)
+
+// header starts every misuse proto; bad.proto sits at the import root so
+// error messages name it as "bad.proto".
+const header = `syntax = "proto3";
+package bad.v1;
+import "google/protobuf/any.proto";
+import "google/protobuf/struct.proto";
+import "google/api/field_behavior.proto";
+import "mcpwrite/v1/mcpwrite.proto";
+option go_package = "example.com/bad/v1;badv1";
+`
+
+// service is the usual one-tool service over Req and Resp.
+const service = `
+service S {
+  rpc Do(Req) returns (Resp) { option (mcpwrite.v1.tool) = {kind: CREATE}; }
+}
+message Resp { string id = 1; }
+`
+
+// layerEnums are a target enum (Layer) and a source enum (Kind) for from_enum.
+const layerEnums = `
+enum Layer {
+  LAYER_UNSPECIFIED = 0;
+  LAYER_X = 1;
+  LAYER_Y = 2;
+}
+`
+
+// request compiles src as bad.proto with the annotations on the import path.
+func request(t *testing.T, src, param string) *pluginpb.CodeGeneratorRequest {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "bad.proto"), []byte(header+src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	req, err := plugintest.Request([]string{dir, "../../annotations"}, []string{"bad.proto"}, param)
+	if err != nil {
+		t.Fatalf("compile: %v", err)
+	}
+	return req
+}
+
+// generate runs the plugin on src and returns the reported error and the
+// number of files emitted.
+func generate(t *testing.T, src, param string) (string, int) {
+	t.Helper()
+	resp, err := plugintest.Run(request(t, src, param))
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	return resp.GetError(), len(resp.File)
+}
+
+func TestMisuseIsReportedWithFileMessageAndFieldContext(t *testing.T) {
+	cases := []struct {
+		name string
+		src  string
+		want string
+	}{
+		{
+			name: "from_enum names a missing field",
+			src: service + layerEnums + `
+message Req {
+  Layer layer = 1 [(mcpwrite.v1.field).derived = {from_enum: "kind"}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field layer: from_enum names "kind", which is not a field of bad.v1.Req`,
+		},
+		{
+			name: "from_enum names a non-enum field",
+			src: service + layerEnums + `
+message Req {
+  string kind = 1;
+  Layer layer = 2 [(mcpwrite.v1.field).derived = {from_enum: "kind"}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field layer: from_enum names "kind", which is a string field, not an enum field`,
+		},
+		{
+			name: "from_enum fills a non-enum field",
+			src: service + `
+enum Kind {
+  KIND_UNSPECIFIED = 0;
+  KIND_A = 1;
+}
+message Req {
+  Kind kind = 1;
+  string layer = 2 [(mcpwrite.v1.field).derived = {from_enum: "kind"}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field layer: derived.from_enum fills an enum field, not a string field`,
+		},
+		{
+			name: "a source value lacks implies",
+			src: service + layerEnums + `
+enum Kind {
+  KIND_UNSPECIFIED = 0;
+  KIND_A = 1 [(mcpwrite.v1.value) = {implies: "bad.v1.Layer.LAYER_X"}];
+  KIND_B = 2;
+}
+message Req {
+  Kind kind = 1;
+  Layer layer = 2 [(mcpwrite.v1.field).derived = {from_enum: "kind"}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field layer: from_enum "kind": value KIND_B has no implies entry for bad.v1.Layer`,
+		},
+		{
+			name: "implies names an unknown value",
+			src: service + layerEnums + `
+enum Kind {
+  KIND_UNSPECIFIED = 0;
+  KIND_A = 1 [(mcpwrite.v1.value) = {implies: ["bad.v1.Layer.LAYER_X", "bad.v1.Layer.LAYER_NOPE"]}];
+}
+message Req {
+  Kind kind = 1;
+  Layer layer = 2 [(mcpwrite.v1.field).derived = {from_enum: "kind"}];
+}`,
+			want: `bad.proto: enum bad.v1.Kind: value KIND_A: implies "bad.v1.Layer.LAYER_NOPE" is not a known enum value`,
+		},
+		{
+			name: "implies is not fully qualified",
+			src: service + layerEnums + `
+enum Kind {
+  KIND_UNSPECIFIED = 0;
+  KIND_A = 1 [(mcpwrite.v1.value) = {implies: ["bad.v1.Layer.LAYER_X", "LAYER_Y"]}];
+}
+message Req {
+  Kind kind = 1;
+  Layer layer = 2 [(mcpwrite.v1.field).derived = {from_enum: "kind"}];
+}`,
+			want: `bad.proto: enum bad.v1.Kind: value KIND_A: implies "LAYER_Y" must be a fully-qualified enum value such as pkg.Enum.VALUE`,
+		},
+		{
+			name: "derived without a source",
+			src: service + `
+message Req {
+  string owner = 1 [(mcpwrite.v1.field).derived = {overridable: true}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field owner: derived needs a source: from_enum, context, resolver or constant`,
+		},
+		{
+			name: "generated UUID on a bool",
+			src: service + `
+message Req {
+  bool id = 1 [(mcpwrite.v1.field).generated = {kind: UUID_V4}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field id: generated UUID_V4 fills a string field, not a bool field`,
+		},
+		{
+			name: "generated NOW on an int32",
+			src: service + `
+message Req {
+  int32 at = 1 [(mcpwrite.v1.field).generated = {kind: NOW}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field at: generated NOW fills a google.protobuf.Timestamp, string or int64 field, not an int32 field`,
+		},
+		{
+			name: "generated without a kind",
+			src: service + `
+message Req {
+  string id = 1 [(mcpwrite.v1.field).generated = {prefix: "x_"}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field id: generated needs a kind: UUID_V4, UUID_V7, ULID, NOW, CONTENT_HASH or REQUEST_SCOPED`,
+		},
+		{
+			name: "generated on a repeated field",
+			src: service + `
+message Req {
+  repeated string ids = 1 [(mcpwrite.v1.field).generated = {kind: UUID_V7}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field ids: generated fills a singular field, not a repeated field`,
+		},
+		{
+			name: "prefix on a NOW int64",
+			src: service + `
+message Req {
+  int64 at = 1 [(mcpwrite.v1.field).generated = {kind: NOW prefix: "t"}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field at: prefix applies to string fields only`,
+		},
+		{
+			name: "CONTENT_HASH without from",
+			src: service + `
+message Req {
+  string key = 1 [(mcpwrite.v1.field).generated = {kind: CONTENT_HASH}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field key: generated CONTENT_HASH needs from: the sibling fields to hash`,
+		},
+		{
+			name: "from without CONTENT_HASH",
+			src: service + `
+message Req {
+  string name = 1;
+  string key = 2 [(mcpwrite.v1.field).generated = {kind: ULID from: "name"}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field key: from applies to CONTENT_HASH only, not ULID`,
+		},
+		{
+			name: "CONTENT_HASH from an unknown field",
+			src: service + `
+message Req {
+  string name = 1;
+  string key = 2 [(mcpwrite.v1.field).generated = {kind: CONTENT_HASH from: ["name", "nmae"]}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field key: CONTENT_HASH from names "nmae", which is not a field of bad.v1.Req`,
+		},
+		{
+			name: "CONTENT_HASH from a message field",
+			src: service + `
+message Addr { string city = 1; }
+message Req {
+  Addr addr = 1;
+  string key = 2 [(mcpwrite.v1.field).generated = {kind: CONTENT_HASH from: "addr"}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field key: CONTENT_HASH from names "addr", which is message bad.v1.Addr; hash scalar or enum fields`,
+		},
+		{
+			name: "CONTENT_HASH hashes itself",
+			src: service + `
+message Req {
+  string name = 1;
+  string key = 2 [(mcpwrite.v1.field).generated = {kind: CONTENT_HASH from: ["name", "key"]}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field key: CONTENT_HASH cannot hash the field it fills`,
+		},
+		{
+			name: "a resolver used with two Go types",
+			src: service + `
+message Req {
+  string owner = 1 [(mcpwrite.v1.field).derived = {resolver: "owner"}];
+  int32 owner_rank = 2 [(mcpwrite.v1.field).derived = {resolver: "owner"}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field owner_rank: resolver "owner" returns int32 here but string for bad.v1.Req.owner`,
+		},
+		{
+			name: "a resolver name that is not snake_case",
+			src: service + `
+message Req {
+  string model_id = 1 [(mcpwrite.v1.field).derived = {resolver: "ActiveModel"}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field model_id: resolver name "ActiveModel" must be snake_case, e.g. active_model`,
+		},
+		{
+			name: "context on a non-string field",
+			src: service + `
+message Req {
+  int64 tenant = 1 [(mcpwrite.v1.field).derived = {context: TENANT_ID}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field tenant: derived.context TENANT_ID fills a string field, not an int64 field`,
+		},
+		{
+			name: "a constant that is not JSON",
+			src: service + `
+message Req {
+  string schema = 1 [(mcpwrite.v1.field).derived = {constant: "v1"}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field schema: constant v1: not a JSON literal`,
+		},
+		{
+			name: "a constant of the wrong type",
+			src: service + `
+message Req {
+  string schema = 1 [(mcpwrite.v1.field).derived = {constant: "1"}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field schema: constant 1: want a JSON string for a string field`,
+		},
+		{
+			name: "a constant out of range",
+			src: service + `
+message Req {
+  int32 revision = 1 [(mcpwrite.v1.field).derived = {constant: "3000000000"}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field revision: constant 3000000000: 3000000000 is not a valid int32`,
+		},
+		{
+			name: "a constant naming an unknown enum value",
+			src: service + layerEnums + `
+message Req {
+  Layer layer = 1 [(mcpwrite.v1.field).derived = {constant: "\"LAYER_Z\""}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field layer: constant "LAYER_Z": "LAYER_Z" is not a value of bad.v1.Layer`,
+		},
+		{
+			name: "overridable on a message",
+			src: service + `
+message Owner { string id = 1; }
+message Req {
+  Owner owner = 1 [(mcpwrite.v1.field).derived = {resolver: "owner" overridable: true}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field owner: overridable applies to scalar, enum and well-known fields, not message bad.v1.Owner`,
+		},
+		{
+			name: "enum_alias on a non-enum field",
+			src: service + `
+message Req {
+  string kind = 1 [(mcpwrite.v1.field).enum_alias = {required: true}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field kind: enum_alias needs an enum field, got a string field`,
+		},
+		{
+			name: "an enum_alias default that is no alias",
+			src: service + layerEnums + `
+message Req {
+  Layer layer = 1 [(mcpwrite.v1.field).enum_alias = {default: "Z"}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field layer: default "Z" is not an alias of bad.v1.Layer (valid: X, Y)`,
+		},
+		{
+			name: "min_length on an int field",
+			src: service + `
+message Req {
+  int32 count = 1 [(mcpwrite.v1.field).agent = {min_length: 1}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field count: min_length, max_length and pattern apply to string fields, not an int32 field`,
+		},
+		{
+			name: "minimum on a string",
+			src: service + `
+message Req {
+  string name = 1 [(mcpwrite.v1.field).agent = {minimum: 1}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field name: minimum and maximum apply to numeric fields, not a string field`,
+		},
+		{
+			name: "min_items on a singular field",
+			src: service + `
+message Req {
+  string name = 1 [(mcpwrite.v1.field).agent = {min_items: 1}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field name: min_items and max_items apply to repeated fields, not a string field`,
+		},
+		{
+			name: "min_length greater than max_length",
+			src: service + `
+message Req {
+  string name = 1 [(mcpwrite.v1.field).agent = {min_length: 5 max_length: 2}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field name: min_length 5 is greater than max_length 2`,
+		},
+		{
+			name: "minimum greater than maximum",
+			src: service + `
+message Req {
+  double ratio = 1 [(mcpwrite.v1.field).agent = {minimum: 1.5 maximum: 0.5}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field ratio: minimum 1.5 is greater than maximum 0.5`,
+		},
+		{
+			name: "min_items greater than max_items",
+			src: service + `
+message Req {
+  repeated string tags = 1 [(mcpwrite.v1.field).agent = {min_items: 3 max_items: 1}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field tags: min_items 3 is greater than max_items 1`,
+		},
+		{
+			name: "an invalid RE2 pattern",
+			src: service + `
+message Req {
+  string name = 1 [(mcpwrite.v1.field).agent = {pattern: "a(b"}];
+}`,
+			want: "bad.proto: message bad.v1.Req: field name: pattern \"a(b\" is not a valid RE2 expression: error parsing regexp: missing closing ): `a(b`",
+		},
+		{
+			name: "a default on a required field",
+			src: service + `
+message Req {
+  bool cascade = 1 [(mcpwrite.v1.field).agent = {required: true default: "true"}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field cascade: a required field cannot have a default`,
+		},
+		{
+			name: "a default of the wrong type",
+			src: service + `
+message Req {
+  bool cascade = 1 [(mcpwrite.v1.field).agent = {default: "\"yes\""}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field cascade: default "yes": want true or false for a bool field`,
+		},
+		{
+			name: "a default on a oneof member",
+			src: service + `
+message Req {
+  oneof target {
+    string id = 1 [(mcpwrite.v1.field).agent = {default: "\"x\""}];
+    string name = 2;
+  }
+}`,
+			want: `bad.proto: message bad.v1.Req: field id: oneof members cannot have a default`,
+		},
+		{
+			name: "a field example that is not JSON",
+			src: service + `
+message Req {
+  string name = 1 [(mcpwrite.v1.field).agent = {examples: "Ada"}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field name: example Ada is not a JSON literal`,
+		},
+		{
+			name: "an invalid agent name",
+			src: service + `
+message Req {
+  string name = 1 [(mcpwrite.v1.field).agent = {name: "full name"}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field name: agent name "full name" must match ^[a-zA-Z0-9_-]{1,64}$`,
+		},
+		{
+			name: "duplicate agent names",
+			src: service + `
+message Req {
+  string parent_id = 1;
+  string parent = 2 [(mcpwrite.v1.field).agent = {name: "parent_id"}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field parent: agent name "parent_id" is already used by field parent_id`,
+		},
+		{
+			name: "duplicate tool names",
+			src: `
+service S {
+  rpc Do(Req) returns (Resp) { option (mcpwrite.v1.tool) = {name: "write"}; }
+  rpc Other(Req) returns (Resp) { option (mcpwrite.v1.tool) = {name: "write"}; }
+}
+message Resp { string id = 1; }
+message Req { string name = 1; }`,
+			want: `bad.proto: service bad.v1.S: tool name "write" is used by both method Do and method Other`,
+		},
+		{
+			name: "a tool name that collides with a service tool",
+			src: `
+service S {
+  rpc ValidateWrite(Req) returns (Resp) { option (mcpwrite.v1.tool) = {kind: ACTION}; }
+}
+message Resp { string id = 1; }
+message Req { string name = 1; }`,
+			want: `bad.proto: service bad.v1.S: tool name "validate_write" is used by both method ValidateWrite and the validate tool`,
+		},
+		{
+			name: "an invalid tool name",
+			src: `
+service S {
+  rpc Do(Req) returns (Resp) { option (mcpwrite.v1.tool) = {name: "do it"}; }
+}
+message Resp { string id = 1; }
+message Req { string name = 1; }`,
+			want: `bad.proto: service bad.v1.S: tool name "do it" (method Do) must match ^[a-zA-Z0-9_-]{1,64}$`,
+		},
+		{
+			name: "an invalid tool_prefix",
+			src: `
+service S {
+  option (mcpwrite.v1.service) = {tool_prefix: "crm."};
+  rpc Do(Req) returns (Resp) { option (mcpwrite.v1.tool) = {name: "crm_do"}; }
+}
+message Resp { string id = 1; }
+message Req { string name = 1; }`,
+			want: "bad.proto: service bad.v1.S: tool_prefix \"crm.\" must match ^[a-zA-Z0-9_-]+$\n" +
+				"bad.proto: service bad.v1.S: tool name \"crm.validate_write\" (the validate tool) must match ^[a-zA-Z0-9_-]{1,64}$\n" +
+				"bad.proto: service bad.v1.S: tool name \"crm.get_write_schema\" (the schema tool) must match ^[a-zA-Z0-9_-]{1,64}$",
+		},
+		{
+			name: "next_steps naming an unknown tool",
+			src: `
+service S {
+  rpc Do(Req) returns (Resp) { option (mcpwrite.v1.tool) = {next_steps: ["validate_write", "do_more"]}; }
+}
+message Resp { string id = 1; }
+message Req { string name = 1; }`,
+			want: `bad.proto: method bad.v1.S.Do: next_steps names unknown tool "do_more"`,
+		},
+		{
+			name: "result naming an unknown response field",
+			src: `
+service S {
+  rpc Do(Req) returns (Resp) { option (mcpwrite.v1.tool) = {result: "element"}; }
+}
+message Resp { string id = 1; }
+message Req { string name = 1; }`,
+			want: `bad.proto: method bad.v1.S.Do: result "element" is not a field of bad.v1.Resp`,
+		},
+		{
+			name: "google.protobuf.Any agent-supplied",
+			src: service + `
+message Req {
+  google.protobuf.Any payload = 1;
+}`,
+			want: `bad.proto: message bad.v1.Req: field payload: google.protobuf.Any cannot be agent-supplied; mark the field hidden or derived with a resolver`,
+		},
+		{
+			name: "a recursive message agent-supplied",
+			src: service + `
+message Node {
+  string name = 1;
+  repeated Node children = 2;
+}
+message Req {
+  Node root = 1;
+}`,
+			want: `bad.proto: message bad.v1.Node: field children: message bad.v1.Node is recursive and cannot be part of an agent request; mark the field hidden`,
+		},
+		{
+			name: "a tool option on a streaming method",
+			src: `
+service S {
+  rpc Do(Req) returns (Resp) { option (mcpwrite.v1.tool) = {kind: CREATE}; }
+  rpc Watch(Req) returns (stream Resp) { option (mcpwrite.v1.tool) = {kind: ACTION}; }
+}
+message Resp { string id = 1; }
+message Req { string name = 1; }`,
+			want: `bad.proto: method bad.v1.S.Watch: streaming methods cannot be tools; remove the (mcpwrite.v1.tool) option`,
+		},
+		{
+			name: "an extra alias naming an unknown value",
+			src: service + `
+enum Status {
+  STATUS_UNSPECIFIED = 0;
+  STATUS_TODO = 1;
+}
+message Req {
+  Status status = 1 [(mcpwrite.v1.field).enum_alias = {extra: {key: "Later" value: "STATUS_LATER"}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field status: extra alias "Later" names "STATUS_LATER", which is not a value of bad.v1.Status`,
+		},
+		{
+			name: "two values whose aliases collide",
+			src: service + `
+enum Status {
+  STATUS_UNSPECIFIED = 0;
+  STATUS_IN_PROGRESS = 1;
+  STATUS_ACTIVE = 2 [(mcpwrite.v1.value) = {synonyms: "in-progress"}];
+}
+message Req {
+  Status status = 1;
+}`,
+			want: `bad.proto: enum bad.v1.Status: alias or synonym "in-progress" of STATUS_ACTIVE collides with STATUS_IN_PROGRESS`,
+		},
+		{
+			name: "an enum offering no value",
+			src: service + `
+enum Status {
+  STATUS_UNSPECIFIED = 0;
+  STATUS_OLD = 1 [(mcpwrite.v1.value) = {hidden: true}];
+}
+message Req {
+  Status status = 1;
+}`,
+			want: `bad.proto: enum bad.v1.Status: offers no value to agents (every value is hidden or UNSPECIFIED)`,
+		},
+		{
+			name: "group_by naming an unknown enum",
+			src: service + `
+enum Kind {
+  option (mcpwrite.v1.enum) = {discovery: true group_by: "bad.v1.Nope"};
+  KIND_UNSPECIFIED = 0;
+  KIND_A = 1;
+}
+message Req {
+  Kind kind = 1;
+}`,
+			want: `bad.proto: enum bad.v1.Kind: group_by "bad.v1.Nope" is not an enum known to this build`,
+		},
+		{
+			name: "group_by without implies",
+			src: service + layerEnums + `
+enum Kind {
+  option (mcpwrite.v1.enum) = {discovery: true group_by: "bad.v1.Layer"};
+  KIND_UNSPECIFIED = 0;
+  KIND_A = 1 [(mcpwrite.v1.value) = {implies: "bad.v1.Layer.LAYER_X"}];
+  KIND_B = 2;
+}
+message Req {
+  Kind kind = 1;
+}`,
+			want: `bad.proto: enum bad.v1.Kind: value KIND_B: group_by bad.v1.Layer needs an implies entry naming one of its values`,
+		},
+		{
+			name: "generated on a real oneof member",
+			src: service + `
+message Req {
+  oneof ref {
+    string id = 1 [(mcpwrite.v1.field).generated = {kind: UUID_V7}];
+    string name = 2;
+  }
+}`,
+			want: `bad.proto: message bad.v1.Req: field id: oneof members are chosen by the agent; generated cannot fill one`,
+		},
+		{
+			name: "derived on a real oneof member",
+			src: service + `
+message Req {
+  oneof ref {
+    string id = 1;
+    string tenant = 2 [(mcpwrite.v1.field).derived = {context: TENANT_ID}];
+  }
+}`,
+			want: `bad.proto: message bad.v1.Req: field tenant: oneof members are chosen by the agent; derived cannot fill one`,
+		},
+		{
+			name: "an example input with an unknown field",
+			src: `
+service S {
+  rpc Do(Req) returns (Resp) {
+    option (mcpwrite.v1.tool) = {examples: {input: "{\"nmae\":\"Ada\",\"dry_run\":true}"}};
+  }
+}
+message Resp { string id = 1; }
+message Req { string name = 1; }`,
+			want: `bad.proto: method bad.v1.S.Do: example 1: "nmae" is not an input field of do`,
+		},
+		{
+			name: "an example input that is not an object",
+			src: `
+service S {
+  rpc Do(Req) returns (Resp) {
+    option (mcpwrite.v1.tool) = {examples: {input: "{\"name\":\"Ada\"}"} examples: {input: "[1]"}};
+  }
+}
+message Resp { string id = 1; }
+message Req { string name = 1; }`,
+			want: `bad.proto: method bad.v1.S.Do: example 2: input is not a JSON object`,
+		},
+		{
+			name: "OUTPUT_ONLY together with an annotation",
+			src: service + `
+message Req {
+  string id = 1 [(google.api.field_behavior) = OUTPUT_ONLY, (mcpwrite.v1.field).generated = {kind: UUID_V7}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field id: field is google.api.field_behavior OUTPUT_ONLY but annotated for input; drop one of them`,
+		},
+		{
+			name: "a field example that is not JSON beside a hidden Any",
+			src: service + `
+message Req {
+  google.protobuf.Any payload = 1 [(mcpwrite.v1.field).hidden = true];
+  google.protobuf.Struct attrs = 2;
+  string name = 3 [(mcpwrite.v1.field).agent = {examples: "{"}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field name: example { is not a JSON literal`,
+		},
+	}
+	seen := map[string]bool{}
+	for _, tc := range cases {
+		if seen[tc.name] {
+			t.Fatalf("duplicate case %q", tc.name)
+		}
+		seen[tc.name] = true
+		t.Run(tc.name, func(t *testing.T) {
+			got, files := generate(t, tc.src, "")
+			if got != tc.want {
+				t.Errorf("error:\n got: %s\nwant: %s", got, tc.want)
+			}
+			if files != 0 {
+				t.Errorf("emitted %d files next to an error; want none", files)
+			}
+		})
+	}
+}
+
+func TestSeveralMistakesAreReportedTogetherInFileOrder(t *testing.T) {
+	src := `
+service S {
+  rpc Do(Req) returns (Resp) { option (mcpwrite.v1.tool) = {next_steps: "nope"}; }
+}
+message Resp { string id = 1; }
+message Req {
+  bool id = 1 [(mcpwrite.v1.field).generated = {kind: UUID_V7}];
+  int32 count = 2 [(mcpwrite.v1.field).agent = {min_length: 1}];
+  string schema = 3 [(mcpwrite.v1.field).derived = {constant: "1"}];
+}`
+	want := strings.Join([]string{
+		`bad.proto: message bad.v1.Req: field id: generated UUID_V7 fills a string field, not a bool field`,
+		`bad.proto: message bad.v1.Req: field count: min_length, max_length and pattern apply to string fields, not an int32 field`,
+		`bad.proto: message bad.v1.Req: field schema: constant 1: want a JSON string for a string field`,
+		`bad.proto: method bad.v1.S.Do: next_steps names unknown tool "nope"`,
+	}, "\n")
+	got, files := generate(t, src, "")
+	if got != want {
+		t.Errorf("error:\n got: %s\nwant: %s", got, want)
+	}
+	if files != 0 {
+		t.Errorf("emitted %d files next to an error; want none", files)
+	}
+}
+
+func TestConfigSetRejectsUnknownParametersAndBadValues(t *testing.T) {
+	cases := []struct {
+		name, value string
+		want        string
+		strict      bool
+	}{
+		{name: "strict", value: "", strict: true},
+		{name: "strict", value: "true", strict: true},
+		{name: "strict", value: "false", strict: false},
+		{name: "strict", value: "yes", want: `parameter strict: want true or false, got "yes"`},
+		{name: "strcit", value: "true", want: `unknown parameter "strcit" (known: strict)`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name+"="+tc.value, func(t *testing.T) {
+			c := gen.Config{Strict: !tc.strict}
+			err := c.Set(tc.name, tc.value)
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if got != tc.want {
+				t.Fatalf("Set error = %q, want %q", got, tc.want)
+			}
+			if tc.want == "" && c.Strict != tc.strict {
+				t.Errorf("Strict = %v, want %v", c.Strict, tc.strict)
+			}
+		})
+	}
+}
+
+func TestPluginRejectsABadParameterBeforeGenerating(t *testing.T) {
+	cases := map[string]string{
+		"strict=maybe":                    `parameter strict: want true or false, got "maybe"`,
+		"paths=source_relative,colour=on": `unknown parameter "colour" (known: strict)`,
+	}
+	for param, want := range cases {
+		t.Run(param, func(t *testing.T) {
+			_, err := plugintest.Run(request(t, service+"message Req { string name = 1; }", param))
+			if err == nil || err.Error() != want {
+				t.Fatalf("error = %v, want %q", err, want)
+			}
+		})
+	}
+}
+
+// openStruct has one portability finding: a google.protobuf.Struct is an
+// open object.
+const openStruct = service + `
+message Req {
+  google.protobuf.Struct attrs = 1;
+}`
+
+const openStructWarning = "bad.proto: tool do: attrs is an open object; OpenAI strict mode needs additionalProperties false"
+
+func TestStrictTurnsPortabilityWarningsIntoErrors(t *testing.T) {
+	got, files := generate(t, openStruct, "strict=true")
+	if got != openStructWarning {
+		t.Errorf("strict error:\n got: %s\nwant: %s", got, openStructWarning)
+	}
+	if files != 0 {
+		t.Errorf("strict run emitted %d files; want none", files)
+	}
+	got, files = generate(t, openStruct, "strict=false")
+	if got != "" || files != 2 {
+		t.Errorf("lenient run: error %q and %d files; want no error and 2 files", got, files)
+	}
+}
+
+func TestLenientRunWritesPortabilityWarnings(t *testing.T) {
+	p, err := protogen.Options{}.New(request(t, openStruct, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warn bytes.Buffer
+	if err := gen.Generate(p, gen.Config{Warn: &warn}); err != nil {
+		t.Fatalf("Generate: %v", err)
+	}
+	want := "protoc-gen-mcpwrite: warning: " + openStructWarning + "\n"
+	if warn.String() != want {
+		t.Errorf("warnings:\n got: %q\nwant: %q", warn.String(), want)
+	}
+	if n := len(p.Response().File); n != 2 {
+		t.Errorf("emitted %d files; want the .mcpwrite.go and .mcpwrite.json", n)
+	}
+}

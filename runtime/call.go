@@ -1,0 +1,219 @@
+package runtime
+
+import (
+	"context"
+	crand "crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"google.golang.org/grpc/status"
+)
+
+// Call carries one tool call through enrichment: generated Enrich code
+// reads the request context, the call's fixed time and its ID sources here.
+type Call struct {
+	Ctx             context.Context
+	Tool            string
+	RC              RequestContext
+	HasRC           bool // a RequestContext was established for this call
+	ClientRequestID string
+	DryRun          bool
+	Clock           func() time.Time // nil = time.Now; the pipeline sets it from options
+	Rand            io.Reader        // nil = crypto/rand; tests inject a deterministic reader
+
+	now    time.Time // the call's instant, fixed on first use
+	nowSet bool
+}
+
+// Now returns the call's instant: the same value for every field of the
+// call, so created_at, updated_at and time-ordered IDs agree.
+func (c *Call) Now() time.Time {
+	if !c.nowSet {
+		if c.Clock != nil {
+			c.now = c.Clock()
+		} else {
+			c.now = time.Now()
+		}
+		c.now = c.now.Round(0) // wall clock only: the instant is data, not a stopwatch
+		c.nowSet = true
+	}
+	return c.now
+}
+
+// random fills b from Rand, or from crypto/rand when Rand is nil or fails
+// (an exhausted test reader must not yield a predictable ID).
+func (c *Call) random(b []byte) {
+	if c.Rand != nil {
+		if _, err := io.ReadFull(c.Rand, b); err == nil {
+			return
+		}
+	}
+	_, _ = crand.Read(b) // never fails: crypto/rand aborts the program instead
+}
+
+// UUIDv4 returns a random UUID (RFC 9562 version 4).
+func (c *Call) UUIDv4() string {
+	var u [16]byte
+	c.random(u[:])
+	setVersion(&u, 4)
+	return formatUUID(u)
+}
+
+// UUIDv7 returns a time-ordered UUID (RFC 9562 version 7): the call's Now in
+// Unix milliseconds, then 74 random bits.
+func (c *Call) UUIDv7() string {
+	var u [16]byte
+	putMillis(&u, unixMillis(c.Now()))
+	c.random(u[6:])
+	setVersion(&u, 7)
+	return formatUUID(u)
+}
+
+// ULID returns a ULID: the call's Now in Unix milliseconds (48 bits) and 80
+// random bits, as 26 Crockford base32 characters.
+func (c *Call) ULID() string {
+	var u [16]byte
+	putMillis(&u, unixMillis(c.Now()))
+	c.random(u[6:])
+	return formatULID(u)
+}
+
+// RequestScopedID returns a name-based UUIDv5 (SHA-1, namespace
+// RequestScopedNamespace) over tenant + "\x00" + tool + "\x00" +
+// client_request_id, so a retry with the same key gets the same ID even
+// when every idempotency record was lost. Without a ClientRequestID it is a
+// UUIDv7. The tenant is "" when no RequestContext was established.
+func (c *Call) RequestScopedID() string {
+	if c.ClientRequestID == "" {
+		return c.UUIDv7()
+	}
+	rc, _ := c.requestContext()
+	name := rc.TenantID + "\x00" + c.Tool + "\x00" + c.ClientRequestID
+	return formatUUID(uuidV5(requestScopedNS, []byte(name)))
+}
+
+// ContentHash returns a deterministic UUID-shaped ID (RFC 9562 version 8)
+// from the SHA-256 of the parts, each length-prefixed, so equal content
+// gives equal IDs and ("ab","c") differs from ("a","bc").
+func (c *Call) ContentHash(parts ...string) string {
+	return formatUUID(uuidV8SHA256(parts))
+}
+
+// requestContext returns the call's RequestContext, falling back to the one
+// carried by Ctx when the pipeline did not set one.
+func (c *Call) requestContext() (RequestContext, bool) {
+	if !c.HasRC && c.Ctx != nil {
+		if rc, ok := RequestContextFrom(c.Ctx); ok {
+			c.RC, c.HasRC = rc, true
+		}
+	}
+	return c.RC, c.HasRC
+}
+
+// ContextValue returns the request-context value for the derived field
+// named field. A missing tenant or principal is PERMISSION_DENIED (they are
+// never defaulted: a write must not land in a guessed tenant). A missing
+// correlation ID is generated once and stored in c.RC, so every field of
+// the call sees the same one. Causation ID, traceparent and session ID may
+// be empty.
+func (c *Call) ContextValue(key ContextKey, field string) (string, error) {
+	rc, _ := c.requestContext()
+	switch key {
+	case ContextTenantID:
+		if rc.TenantID == "" {
+			return "", denied(field, "tenant")
+		}
+		return rc.TenantID, nil
+	case ContextPrincipalID:
+		if rc.PrincipalID == "" {
+			return "", denied(field, "principal")
+		}
+		return rc.PrincipalID, nil
+	case ContextCorrelationID:
+		if rc.CorrelationID == "" {
+			c.RC.CorrelationID = c.UUIDv4()
+		}
+		return c.RC.CorrelationID, nil
+	case ContextCausationID:
+		return rc.CausationID, nil
+	case ContextTraceParent:
+		return rc.TraceParent, nil
+	case ContextSessionID:
+		return rc.SessionID, nil
+	case ContextClientRequestID:
+		return c.ClientRequestID, nil
+	case ContextToolName:
+		return c.Tool, nil
+	}
+	return "", &ErrorEntry{Code: CodeInternal, Field: field, Message: fmt.Sprintf("unknown context key %d for %s", int32(key), field)}
+}
+
+func denied(field, what string) *ErrorEntry {
+	return &ErrorEntry{
+		Code:    CodePermissionDenied,
+		Field:   field,
+		Message: fmt.Sprintf("cannot fill %s: the request carries no authenticated %s", field, what),
+		Suggestions: &Suggestions{
+			Hint: "The " + what + " comes from the authenticated connection, never from tool arguments; reconnect with credentials that carry it.",
+		},
+	}
+}
+
+// ResolverError wraps a resolver failure for field. An *ErrorEntry (or
+// Errors) passes through as a copy with an empty Field set to field; gRPC
+// status errors and context cancellation are returned unchanged for the
+// pipeline to map; anything else becomes INTERNAL "could not resolve
+// <field>" for the agent, while errors.Is/As and Error() still reach the
+// cause for the server's logs.
+func (c *Call) ResolverError(field string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var list Errors
+	if errors.As(err, &list) {
+		out := make(Errors, len(list))
+		for i, e := range list {
+			out[i] = withField(e, field)
+		}
+		return out
+	}
+	var one *ErrorEntry
+	if errors.As(err, &one) && one != nil {
+		return withField(one, field)
+	}
+	if _, ok := status.FromError(err); ok {
+		return err
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return &resolverFailure{
+		entry: &ErrorEntry{Code: CodeInternal, Field: field, Message: "could not resolve " + field},
+		cause: err,
+	}
+}
+
+// withField copies e, setting an empty Field; the original may be a shared
+// sentinel and is never modified.
+func withField(e *ErrorEntry, field string) *ErrorEntry {
+	if e == nil {
+		return nil
+	}
+	cp := *e
+	if cp.Field == "" {
+		cp.Field = field
+	}
+	return &cp
+}
+
+// resolverFailure is the INTERNAL entry shown to the agent, joined with the
+// cause kept for logs.
+type resolverFailure struct {
+	entry *ErrorEntry
+	cause error
+}
+
+func (f *resolverFailure) Error() string   { return f.entry.Message + ": " + f.cause.Error() }
+func (f *resolverFailure) Unwrap() []error { return []error{f.entry, f.cause} }

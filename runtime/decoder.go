@@ -1,0 +1,886 @@
+package runtime
+
+import (
+	"encoding/base64"
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"google.golang.org/protobuf/types/known/durationpb"
+	"google.golang.org/protobuf/types/known/fieldmaskpb"
+	"google.golang.org/protobuf/types/known/structpb"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/suggest"
+)
+
+// maxListed bounds valid_values and maxDidYouMean did_you_mean in one error.
+const (
+	maxListed     = 25
+	maxDidYouMean = 3
+)
+
+// Decoder reads a parsed object into a request on behalf of generated code,
+// without reflection, and collects every problem with its JSON path.
+//
+// JSON null is treated as absent by every reader: the reader returns
+// ok=false and reports nothing, so a required field sent as null is
+// reported by Missing like an absent one. Inside Struct, StructValue and
+// ListValue, nested nulls are kept as google.protobuf.NullValue.
+type Decoder struct {
+	errs   Errors
+	order  [][]int // input position of each error, see orderOf
+	segs   []pathSeg
+	segBuf [4]pathSeg
+	root   *Object
+}
+
+// NewDecoder returns a decoder for one call. The limits are those the
+// arguments were parsed with; parsed values already respect them.
+func NewDecoder(_ Limits) *Decoder {
+	d := &Decoder{}
+	d.segs = d.segBuf[:0]
+	return d
+}
+
+// Errors returns all problems reported so far, in the order of the
+// offending keys in the input (problems with absent keys, such as missing
+// required fields, follow their object's keys); nil when there is none.
+func (d *Decoder) Errors() Errors {
+	if len(d.errs) == 0 {
+		return nil
+	}
+	idx := make([]int, len(d.errs))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return lessOrder(d.order[idx[a]], d.order[idx[b]]) })
+	out := make(Errors, len(idx))
+	for i, j := range idx {
+		out[i] = d.errs[j]
+	}
+	return out
+}
+
+// Add reports e. e.Field is relative to the current path ("" is the current
+// value itself, "[2]" an element of it); Add makes it absolute.
+func (d *Decoder) Add(e *ErrorEntry) {
+	if e == nil {
+		return
+	}
+	base := d.Path("")
+	switch {
+	case e.Field == "":
+		e.Field = base
+	case base == "":
+	case e.Field[0] == '[':
+		e.Field = base + e.Field
+	default:
+		e.Field = base + "." + e.Field
+	}
+	d.errs = append(d.errs, e)
+	d.order = append(d.order, d.orderOf(e.Field))
+}
+
+// report adds e at key of the current level (key "" is the current value).
+func (d *Decoder) report(key string, e *ErrorEntry) {
+	e.Field = d.Path(key)
+	d.errs = append(d.errs, e)
+	d.order = append(d.order, d.orderOf(e.Field))
+}
+
+// Enter descends into the object field key.
+func (d *Decoder) Enter(key string) { d.segs = append(d.segs, pathSeg{key: key}) }
+
+// EnterIndex descends into array element i.
+func (d *Decoder) EnterIndex(i int) { d.segs = append(d.segs, pathSeg{idx: i, isIdx: true}) }
+
+// Leave returns to the enclosing level.
+func (d *Decoder) Leave() {
+	if len(d.segs) > 0 {
+		d.segs = d.segs[:len(d.segs)-1]
+	}
+}
+
+// Path returns the absolute JSON path of key at the current level, e.g.
+// "items[2].sku"; key "" returns the current path.
+func (d *Decoder) Path(key string) string {
+	var b []byte
+	for _, s := range d.segs {
+		b = appendPathSeg(b, s)
+	}
+	if key != "" {
+		b = appendPathSeg(b, pathSeg{key: key})
+	}
+	return string(b)
+}
+
+// orderOf locates path in the root object: the index of each key in its
+// object (len(keys) when absent) and each array index. Without a root the
+// order is the order of reporting.
+func (d *Decoder) orderOf(path string) []int {
+	if d.root == nil {
+		return nil
+	}
+	var out []int
+	obj, arr := d.root, []*Value(nil)
+	for _, s := range parsePath(path) {
+		if s.isIdx {
+			out = append(out, s.idx)
+			if obj != nil || s.idx < 0 || s.idx >= len(arr) {
+				return out
+			}
+			obj, arr = descend(arr[s.idx])
+			continue
+		}
+		if obj == nil {
+			return append(out, math.MaxInt)
+		}
+		i := indexOf(obj.Keys, s.key)
+		if i < 0 {
+			return append(out, len(obj.Keys))
+		}
+		out = append(out, i)
+		obj, arr = descend(obj.Vals[i])
+	}
+	return out
+}
+
+func descend(v *Value) (*Object, []*Value) {
+	switch {
+	case v == nil:
+		return nil, nil
+	case v.Kind == KindObject:
+		return v.Obj, nil
+	case v.Kind == KindArray:
+		return nil, v.Arr
+	}
+	return nil, nil
+}
+
+func indexOf(ss []string, s string) int {
+	for i, x := range ss {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// lessOrder compares input positions; a value precedes what is inside it.
+func lessOrder(a, b []int) bool {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return len(a) < len(b)
+}
+
+// parsePath splits a path rendered by appendPathSeg back into segments.
+func parsePath(p string) []pathSeg {
+	var segs []pathSeg
+	for p != "" {
+		switch p[0] {
+		case '.':
+			p = p[1:]
+		case '[':
+			if strings.HasPrefix(p, `["`) {
+				q, err := strconv.QuotedPrefix(p[1:])
+				if err != nil {
+					return segs
+				}
+				k, _ := strconv.Unquote(q)
+				segs = append(segs, pathSeg{key: k})
+				p = strings.TrimPrefix(p[1+len(q):], "]")
+				continue
+			}
+			end := strings.IndexByte(p, ']')
+			if end < 0 {
+				return segs
+			}
+			n, err := strconv.Atoi(p[1:end])
+			if err != nil {
+				return segs
+			}
+			segs = append(segs, pathSeg{idx: n, isIdx: true})
+			p = p[end+1:]
+		default:
+			end := strings.IndexAny(p, ".[")
+			if end < 0 {
+				end = len(p)
+			}
+			segs = append(segs, pathSeg{key: p[:end]})
+			p = p[end:]
+		}
+	}
+	return segs
+}
+
+// Known reports every key of obj that is not in fields as UNKNOWN_FIELD,
+// with the closest field names as did_you_mean and the fields as
+// valid_values. Keys are case-sensitive; a key differing from a field only
+// in case says so. The first call at the top level also fixes the object
+// whose key order orders Errors.
+func (d *Decoder) Known(obj *Object, fields []string) {
+	if obj == nil {
+		return
+	}
+	if d.root == nil && len(d.segs) == 0 {
+		d.root = obj
+	}
+	for _, k := range obj.Keys {
+		if indexOf(fields, k) >= 0 {
+			continue
+		}
+		e := &ErrorEntry{Code: CodeUnknownField, Suggestions: &Suggestions{ValidValues: boundList(fields)}}
+		var fold string
+		for _, f := range fields {
+			if strings.EqualFold(f, k) {
+				fold = f
+				break
+			}
+		}
+		switch dym := suggest.Closest(k, fields, maxDidYouMean); {
+		case fold != "":
+			e.Message = fmt.Sprintf("unknown field %s; keys are case-sensitive, did you mean %q?", clipQuote(k), fold)
+			e.Suggestions.DidYouMean = []string{fold}
+		case len(dym) > 0:
+			e.Message = fmt.Sprintf("unknown field %s; did you mean %q?", clipQuote(k), dym[0])
+			e.Suggestions.DidYouMean = dym
+		default:
+			e.Message = fmt.Sprintf("unknown field %s", clipQuote(k))
+		}
+		if len(fields) > maxListed {
+			e.Suggestions.Hint = fmt.Sprintf("showing %d of %d fields; the tool's input schema lists all", maxListed, len(fields))
+		}
+		d.report(k, e)
+	}
+}
+
+// boundList returns at most maxListed names.
+func boundList(names []string) []string {
+	if len(names) > maxListed {
+		return names[:maxListed:maxListed]
+	}
+	return names
+}
+
+// Missing reports that the required field key is absent (or null).
+func (d *Decoder) Missing(key string) {
+	d.report(key, &ErrorEntry{Code: CodeMissingRequired, Message: fmt.Sprintf("missing required field %q", key)})
+}
+
+// jsonKind names a JSON kind as agents know it.
+func jsonKind(k Kind) string {
+	switch k {
+	case KindNull:
+		return "null"
+	case KindBool:
+		return "boolean"
+	case KindNumber:
+		return "number"
+	case KindString:
+		return "string"
+	case KindArray:
+		return "array"
+	case KindObject:
+		return "object"
+	}
+	return "unknown"
+}
+
+// want checks that v is present and of kind k, reporting a wrong type.
+func (d *Decoder) want(v *Value, key string, k Kind) bool {
+	if !v.Present() {
+		return false
+	}
+	if v.Kind != k {
+		d.typeError(v, key, jsonKind(k), "")
+		return false
+	}
+	return true
+}
+
+func (d *Decoder) typeError(v *Value, key, expected, hint string) {
+	e := &ErrorEntry{Code: CodeInvalidType, Message: "expected " + expected + ", got " + jsonKind(v.Kind)}
+	if hint != "" {
+		e.Suggestions = &Suggestions{Hint: hint}
+	}
+	d.report(key, e)
+}
+
+func (d *Decoder) violation(key, msg string) {
+	d.report(key, &ErrorEntry{Code: CodeConstraintViolation, Message: msg})
+}
+
+// String reads a JSON string.
+func (d *Decoder) String(v *Value, key string) (string, bool) {
+	if !d.want(v, key, KindString) {
+		return "", false
+	}
+	return v.Str, true
+}
+
+// Bool reads a JSON boolean.
+func (d *Decoder) Bool(v *Value, key string) (bool, bool) {
+	if !d.want(v, key, KindBool) {
+		return false, false
+	}
+	return v.Bool, true
+}
+
+// Int32 reads an integral JSON number (1, 1.0, 1e2) in the int32 range.
+func (d *Decoder) Int32(v *Value, key string) (int32, bool) {
+	n, ok := d.integer(v, key, "int32", math.MinInt32, math.MaxInt32)
+	return int32(n), ok
+}
+
+// Uint32 reads an integral JSON number in the uint32 range.
+func (d *Decoder) Uint32(v *Value, key string) (uint32, bool) {
+	n, ok := d.integer(v, key, "uint32", 0, math.MaxUint32)
+	return uint32(n), ok
+}
+
+func (d *Decoder) integer(v *Value, key, typ string, lo, hi int64) (int64, bool) {
+	if !v.Present() {
+		return 0, false
+	}
+	if v.Kind != KindNumber {
+		d.typeError(v, key, "integer", "")
+		return 0, false
+	}
+	outOfRange := func() (int64, bool) {
+		d.violation(key, fmt.Sprintf("value %s is out of range for %s (%d to %d)", clipNumber(v.Str), typ, lo, hi))
+		return 0, false
+	}
+	n, err := strconv.ParseInt(v.Str, 10, 64)
+	if err != nil {
+		if strings.ContainsAny(v.Str, ".eE") {
+			f, ferr := strconv.ParseFloat(v.Str, 64)
+			if ferr != nil {
+				return outOfRange()
+			}
+			if f != math.Trunc(f) {
+				d.report(key, &ErrorEntry{Code: CodeInvalidType, Message: "expected integer, got " + clipNumber(v.Str)})
+				return 0, false
+			}
+			if f < float64(lo) || f > float64(hi) {
+				return outOfRange()
+			}
+			return int64(f), true
+		}
+		return outOfRange()
+	}
+	if n < lo || n > hi {
+		return outOfRange()
+	}
+	return n, true
+}
+
+// hint64 tells agents how 64-bit integers travel in JSON.
+const hint64 = `send 64-bit integers as strings, e.g. "42"`
+
+// Int64 reads a 64-bit integer sent as a JSON string of decimal digits
+// (the schema says string, since JSON numbers lose precision above 2^53).
+func (d *Decoder) Int64(v *Value, key string) (int64, bool) {
+	s, ok := d.int64String(v, key)
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		d.violation(key, fmt.Sprintf("value %s is out of range for int64 (%d to %d)", clipNumber(s), int64(math.MinInt64), int64(math.MaxInt64)))
+		return 0, false
+	}
+	return n, true
+}
+
+// Uint64 reads an unsigned 64-bit integer sent as a JSON string.
+func (d *Decoder) Uint64(v *Value, key string) (uint64, bool) {
+	s, ok := d.int64String(v, key)
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		d.violation(key, fmt.Sprintf("value %s is out of range for uint64 (0 to %d)", clipNumber(s), uint64(math.MaxUint64)))
+		return 0, false
+	}
+	return n, true
+}
+
+func (d *Decoder) int64String(v *Value, key string) (string, bool) {
+	if !v.Present() {
+		return "", false
+	}
+	if v.Kind != KindString {
+		d.typeError(v, key, "string", hint64)
+		return "", false
+	}
+	s := v.Str
+	digits := strings.TrimPrefix(s, "-")
+	if digits == "" || strings.TrimLeft(digits, "0123456789") != "" {
+		d.report(key, &ErrorEntry{
+			Code:        CodeInvalidType,
+			Message:     "expected a decimal integer string, got " + clipQuote(s),
+			Suggestions: &Suggestions{Hint: hint64},
+		})
+		return "", false
+	}
+	return s, true
+}
+
+// Float32 reads a JSON number in the float range.
+func (d *Decoder) Float32(v *Value, key string) (float32, bool) {
+	f, ok := d.float(v, key, 32, "float")
+	return float32(f), ok
+}
+
+// Float64 reads a JSON number in the double range; a literal such as 1e999
+// is out of range (CONSTRAINT_VIOLATION). Numbers only: NaN and Infinity
+// cannot be sent.
+func (d *Decoder) Float64(v *Value, key string) (float64, bool) {
+	return d.float(v, key, 64, "double")
+}
+
+func (d *Decoder) float(v *Value, key string, bits int, typ string) (float64, bool) {
+	if !d.want(v, key, KindNumber) {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(v.Str, bits)
+	if err != nil {
+		d.violation(key, fmt.Sprintf("number %s is out of range for %s", clipNumber(v.Str), typ))
+		return 0, false
+	}
+	return f, true
+}
+
+// clipNumber shortens a number literal for a message.
+func clipNumber(s string) string {
+	if len(s) > clipLen {
+		return s[:clipLen] + "…"
+	}
+	return s
+}
+
+// Bytes reads base64 data in the standard or URL alphabet, with or without
+// padding.
+func (d *Decoder) Bytes(v *Value, key string) ([]byte, bool) {
+	if !d.want(v, key, KindString) {
+		return nil, false
+	}
+	s := strings.TrimRight(v.Str, "=")
+	enc := base64.RawStdEncoding
+	if strings.ContainsAny(s, "-_") {
+		enc = base64.RawURLEncoding
+	}
+	b, err := enc.DecodeString(s)
+	if err != nil {
+		msg := "expected base64 data, got an invalid string"
+		if ce, ok := err.(base64.CorruptInputError); ok {
+			msg = fmt.Sprintf("expected base64 data, got an invalid character at offset %d", int64(ce))
+		}
+		d.report(key, &ErrorEntry{Code: CodeInvalidType, Message: msg})
+		return nil, false
+	}
+	if b == nil {
+		b = []byte{}
+	}
+	return b, true
+}
+
+// Enum reads an agent-facing enum name through t (see EnumTable.Lookup).
+// An unknown name is INVALID_ENUM_VALUE with did_you_mean, the offered
+// aliases as valid_values and t.Hint.
+func (d *Decoder) Enum(v *Value, key string, t *EnumTable) (int32, bool) {
+	if !v.Present() {
+		return 0, false
+	}
+	if t == nil {
+		d.report(key, &ErrorEntry{Code: CodeInternal, Message: "no enum table for " + key})
+		return 0, false
+	}
+	if v.Kind != KindString {
+		e := &ErrorEntry{Code: CodeInvalidType, Message: "expected string, got " + jsonKind(v.Kind), Suggestions: t.suggestions()}
+		d.report(key, e)
+		return 0, false
+	}
+	if n, ok := t.Lookup(v.Str); ok {
+		return n, true
+	}
+	s := t.suggestions()
+	s.DidYouMean = t.closest(v.Str)
+	msg := fmt.Sprintf("invalid value %s for %s", clipQuote(v.Str), key)
+	if len(s.DidYouMean) > 0 {
+		msg += fmt.Sprintf("; did you mean %q?", s.DidYouMean[0])
+	}
+	d.report(key, &ErrorEntry{Code: CodeInvalidEnumValue, Message: msg, Suggestions: s})
+	return 0, false
+}
+
+// Object reads a JSON object.
+func (d *Decoder) Object(v *Value, key string) (*Object, bool) {
+	if !d.want(v, key, KindObject) {
+		return nil, false
+	}
+	return v.Obj, true
+}
+
+// Array reads a JSON array.
+func (d *Decoder) Array(v *Value, key string) ([]*Value, bool) {
+	if !d.want(v, key, KindArray) {
+		return nil, false
+	}
+	return v.Arr, true
+}
+
+// Timestamp reads an RFC 3339 string ("2024-05-01T12:00:00Z", any offset,
+// up to nanoseconds) within the range of google.protobuf.Timestamp.
+func (d *Decoder) Timestamp(v *Value, key string) (*timestamppb.Timestamp, bool) {
+	if !d.want(v, key, KindString) {
+		return nil, false
+	}
+	t, err := time.Parse(time.RFC3339Nano, v.Str)
+	if err != nil {
+		d.report(key, &ErrorEntry{
+			Code:    CodeInvalidType,
+			Message: fmt.Sprintf(`expected an RFC 3339 timestamp such as "2024-05-01T12:00:00Z", got %s`, clipQuote(v.Str)),
+		})
+		return nil, false
+	}
+	ts := timestamppb.New(t)
+	if ts.CheckValid() != nil {
+		d.violation(key, fmt.Sprintf("timestamp %s is outside 0001-01-01 to 9999-12-31", clipQuote(v.Str)))
+		return nil, false
+	}
+	return ts, true
+}
+
+// maxDurationSeconds is the range of google.protobuf.Duration (10000 years).
+const maxDurationSeconds = 315576000000
+
+// Duration reads a duration string. The protobuf JSON form ("1.5s", "-0.25s",
+// "3600s") is canonical; Go-style durations ("90m", "1h30m", "250ms") are
+// accepted too, because agents write them and they are unambiguous.
+func (d *Decoder) Duration(v *Value, key string) (*durationpb.Duration, bool) {
+	if !d.want(v, key, KindString) {
+		return nil, false
+	}
+	if dur, ok, inRange := parseProtoDuration(v.Str); ok {
+		if !inRange {
+			d.violation(key, fmt.Sprintf("duration %s is outside ±%ds", clipQuote(v.Str), maxDurationSeconds))
+			return nil, false
+		}
+		return dur, true
+	}
+	gd, err := time.ParseDuration(v.Str)
+	if err != nil {
+		d.report(key, &ErrorEntry{
+			Code:    CodeInvalidType,
+			Message: fmt.Sprintf(`expected a duration such as "1.5s" or "90m", got %s`, clipQuote(v.Str)),
+		})
+		return nil, false
+	}
+	return durationpb.New(gd), true
+}
+
+// parseProtoDuration parses -?digits(.digits{1,9})?s.
+func parseProtoDuration(s string) (dur *durationpb.Duration, ok, inRange bool) {
+	body, found := strings.CutSuffix(s, "s")
+	if !found {
+		return nil, false, false
+	}
+	neg := strings.HasPrefix(body, "-")
+	body = strings.TrimPrefix(body, "-")
+	whole, frac, hasFrac := strings.Cut(body, ".")
+	if whole == "" || !allDigits(whole) || hasFrac && (frac == "" || len(frac) > 9 || !allDigits(frac)) {
+		return nil, false, false
+	}
+	secs, err := strconv.ParseInt(whole, 10, 64)
+	if err != nil || secs > maxDurationSeconds {
+		return nil, true, false
+	}
+	var nanos int64
+	if hasFrac {
+		nanos, _ = strconv.ParseInt(frac+strings.Repeat("0", 9-len(frac)), 10, 64)
+	}
+	if neg {
+		secs, nanos = -secs, -nanos
+	}
+	return &durationpb.Duration{Seconds: secs, Nanos: int32(nanos)}, true, true
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// FieldMask reads a comma-separated list of paths as the protobuf JSON form
+// does ("displayName,owner.teamId"), converting lowerCamel segments to the
+// proto field names; snake_case paths are accepted as they are, and blanks
+// around commas are ignored. "" is the empty mask.
+func (d *Decoder) FieldMask(v *Value, key string) (*fieldmaskpb.FieldMask, bool) {
+	if !d.want(v, key, KindString) {
+		return nil, false
+	}
+	fm := &fieldmaskpb.FieldMask{}
+	if strings.TrimSpace(v.Str) == "" {
+		return fm, true
+	}
+	for _, p := range strings.Split(v.Str, ",") {
+		p = strings.TrimSpace(p)
+		snake, ok := maskPathToSnake(p)
+		if !ok {
+			d.report(key, &ErrorEntry{
+				Code:    CodeInvalidType,
+				Message: fmt.Sprintf(`expected a field mask such as "name,description", got invalid path %s`, clipQuote(p)),
+			})
+			return nil, false
+		}
+		fm.Paths = append(fm.Paths, snake)
+	}
+	return fm, true
+}
+
+// maskPathToSnake converts one dotted path of identifiers to snake_case.
+func maskPathToSnake(p string) (string, bool) {
+	if p == "" {
+		return "", false
+	}
+	var b strings.Builder
+	for _, seg := range strings.Split(p, ".") {
+		if seg == "" || !(isLetter(seg[0]) || seg[0] == '_') {
+			return "", false
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		for i := 0; i < len(seg); i++ {
+			c := seg[i]
+			switch {
+			case c >= 'A' && c <= 'Z':
+				if i > 0 {
+					b.WriteByte('_')
+				}
+				b.WriteByte(c + 'a' - 'A')
+			case c >= 'a' && c <= 'z' || isDigit(c) || c == '_':
+				b.WriteByte(c)
+			default:
+				return "", false
+			}
+		}
+	}
+	return b.String(), true
+}
+
+// Struct reads a JSON object as google.protobuf.Struct.
+func (d *Decoder) Struct(v *Value, key string) (*structpb.Struct, bool) {
+	if !d.want(v, key, KindObject) {
+		return nil, false
+	}
+	d.Enter(key)
+	s, ok := d.structOf(v.Obj)
+	d.Leave()
+	return s, ok
+}
+
+// StructValue reads any JSON value as google.protobuf.Value (a top-level
+// null is absent, like every null; nested nulls are NullValue).
+func (d *Decoder) StructValue(v *Value, key string) (*structpb.Value, bool) {
+	if !v.Present() {
+		return nil, false
+	}
+	d.Enter(key)
+	sv, ok := d.structValueOf(v)
+	d.Leave()
+	return sv, ok
+}
+
+// ListValue reads a JSON array as google.protobuf.ListValue.
+func (d *Decoder) ListValue(v *Value, key string) (*structpb.ListValue, bool) {
+	if !d.want(v, key, KindArray) {
+		return nil, false
+	}
+	d.Enter(key)
+	l, ok := d.listOf(v.Arr)
+	d.Leave()
+	return l, ok
+}
+
+// structOf, listOf and structValueOf convert the value at the current path.
+func (d *Decoder) structOf(o *Object) (*structpb.Struct, bool) {
+	s := &structpb.Struct{Fields: make(map[string]*structpb.Value, len(o.Keys))}
+	ok := true
+	for i, k := range o.Keys {
+		d.Enter(k)
+		sv, vok := d.structValueOf(o.Vals[i])
+		d.Leave()
+		ok = ok && vok
+		s.Fields[k] = sv
+	}
+	return s, ok
+}
+
+func (d *Decoder) listOf(a []*Value) (*structpb.ListValue, bool) {
+	l := &structpb.ListValue{Values: make([]*structpb.Value, len(a))}
+	ok := true
+	for i, e := range a {
+		d.EnterIndex(i)
+		sv, vok := d.structValueOf(e)
+		d.Leave()
+		ok = ok && vok
+		l.Values[i] = sv
+	}
+	return l, ok
+}
+
+func (d *Decoder) structValueOf(v *Value) (*structpb.Value, bool) {
+	if v == nil {
+		return structpb.NewNullValue(), true
+	}
+	switch v.Kind {
+	case KindBool:
+		return structpb.NewBoolValue(v.Bool), true
+	case KindNumber:
+		f, err := strconv.ParseFloat(v.Str, 64)
+		if err != nil {
+			d.violation("", fmt.Sprintf("number %s is out of range for double", clipNumber(v.Str)))
+			return nil, false
+		}
+		return structpb.NewNumberValue(f), true
+	case KindString:
+		return structpb.NewStringValue(v.Str), true
+	case KindArray:
+		l, ok := d.listOf(v.Arr)
+		return structpb.NewListValue(l), ok
+	case KindObject:
+		s, ok := d.structOf(v.Obj)
+		return structpb.NewStructValue(s), ok
+	}
+	return structpb.NewNullValue(), true
+}
+
+// KeyInt32 parses a map key (a JSON object key) as int32.
+func (d *Decoder) KeyInt32(key string) (int32, bool) {
+	n, err := strconv.ParseInt(key, 10, 32)
+	if err != nil {
+		d.keyError(key, "int32")
+		return 0, false
+	}
+	return int32(n), true
+}
+
+// KeyInt64 parses a map key as int64.
+func (d *Decoder) KeyInt64(key string) (int64, bool) {
+	n, err := strconv.ParseInt(key, 10, 64)
+	if err != nil {
+		d.keyError(key, "int64")
+		return 0, false
+	}
+	return n, true
+}
+
+// KeyUint32 parses a map key as uint32.
+func (d *Decoder) KeyUint32(key string) (uint32, bool) {
+	n, err := strconv.ParseUint(key, 10, 32)
+	if err != nil {
+		d.keyError(key, "uint32")
+		return 0, false
+	}
+	return uint32(n), true
+}
+
+// KeyUint64 parses a map key as uint64.
+func (d *Decoder) KeyUint64(key string) (uint64, bool) {
+	n, err := strconv.ParseUint(key, 10, 64)
+	if err != nil {
+		d.keyError(key, "uint64")
+		return 0, false
+	}
+	return n, true
+}
+
+// KeyBool parses a map key as bool ("true" or "false").
+func (d *Decoder) KeyBool(key string) (bool, bool) {
+	switch key {
+	case "true":
+		return true, true
+	case "false":
+		return false, true
+	}
+	d.keyError(key, "bool")
+	return false, false
+}
+
+func (d *Decoder) keyError(key, typ string) {
+	d.report(key, &ErrorEntry{Code: CodeInvalidType, Message: fmt.Sprintf("map key %s is not a valid %s", clipQuote(key), typ)})
+}
+
+// MinLength reports s shorter than n characters (Unicode code points).
+func (d *Decoder) MinLength(key, s string, n int) {
+	if c := utf8.RuneCountInString(s); c < n {
+		d.violation(key, fmt.Sprintf("must be at least %s, got %d", countOf(n, "character"), c))
+	}
+}
+
+// MaxLength reports s longer than n characters (Unicode code points).
+func (d *Decoder) MaxLength(key, s string, n int) {
+	if c := utf8.RuneCountInString(s); c > n {
+		d.violation(key, fmt.Sprintf("must be at most %s, got %d", countOf(n, "character"), c))
+	}
+}
+
+// Pattern reports s not matching re (a search, as in JSON Schema: anchor
+// the pattern to match the whole string).
+func (d *Decoder) Pattern(key, s string, re *regexp.Regexp) {
+	if re != nil && !re.MatchString(s) {
+		d.violation(key, fmt.Sprintf("must match the pattern %s, got %s", re.String(), clipQuote(s)))
+	}
+}
+
+// Minimum reports x below min.
+func (d *Decoder) Minimum(key string, x, min float64) {
+	if x < min {
+		d.violation(key, fmt.Sprintf("must be at least %s, got %s", formatNumber(min), formatNumber(x)))
+	}
+}
+
+// Maximum reports x above max.
+func (d *Decoder) Maximum(key string, x, max float64) {
+	if x > max {
+		d.violation(key, fmt.Sprintf("must be at most %s, got %s", formatNumber(max), formatNumber(x)))
+	}
+}
+
+// MinItems reports a list of n items shorter than min.
+func (d *Decoder) MinItems(key string, n, min int) {
+	if n < min {
+		d.violation(key, fmt.Sprintf("must have at least %s, got %d", countOf(min, "item"), n))
+	}
+}
+
+// MaxItems reports a list of n items longer than max.
+func (d *Decoder) MaxItems(key string, n, max int) {
+	if n > max {
+		d.violation(key, fmt.Sprintf("must have at most %s, got %d", countOf(max, "item"), n))
+	}
+}
+
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+func formatNumber(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }

@@ -1,0 +1,457 @@
+package runtime
+
+// Governance decides, per call, whether a write commits directly, asks the
+// user through MCP elicitation, or becomes a proposal applied later by id.
+//
+// What is supported:
+//   - DIRECT: the handler runs.
+//   - PROPOSAL: the enriched request is stored (proto binary, the agent's
+//     arguments and a protojson preview) with an expiry; the tool answers with
+//     the proposal, and the service's apply tool commits it for the same tenant
+//     and principal only, once, after checking it is not stale.
+//   - ELICIT: on sessions whose client declared the elicitation capability
+//     and whose protocol allows a server request inside a tool call
+//     (2025-11-25 and earlier), the user is asked to confirm through
+//     elicitation/create; decline or cancel means no write. On protocol
+//     2026-07-28 a server request inside a call is refused by the SDK (that
+//     protocol asks through an input-request round trip instead, which this
+//     runtime does not issue yet); Elicit then fails and the call falls back
+//     to a proposal, as it does for clients without elicitation. Confirmation
+//     is therefore never skipped.
+// The idempotency claim is taken before governance, so a retried call with the
+// same client_request_id returns the same proposal instead of a second one.
+
+import (
+	"context"
+	"encoding/base32"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
+)
+
+// Confirmation is how a write is confirmed before it commits.
+type Confirmation string
+
+// Confirmations, spelled as in the annotations.
+const (
+	ConfirmDirect   Confirmation = "DIRECT"
+	ConfirmProposal Confirmation = "PROPOSAL"
+	ConfirmElicit   Confirmation = "ELICIT"
+)
+
+// PolicyCall describes one call to the policy hook.
+type PolicyCall struct {
+	Tool           string
+	Classification string // SAFE_CREATE, SAFE_UPDATE, DESTRUCTIVE_UPDATE, DESTRUCTIVE_DELETE
+	Kind           string // CREATE, UPDATE, DELETE, ACTION
+	RequestContext RequestContext
+	// Confirmation is the tool's default, from its annotations.
+	Confirmation Confirmation
+}
+
+// defaultConfirmation is the tool's annotated confirmation, or the one its
+// classification implies: safe writes commit directly, destructive ones ask.
+func defaultConfirmation(d *schemadoc.Tool) Confirmation {
+	switch c := Confirmation(d.Confirmation); c {
+	case ConfirmDirect, ConfirmProposal, ConfirmElicit:
+		return c
+	}
+	if strings.HasPrefix(d.Classification, "DESTRUCTIVE") {
+		return ConfirmElicit
+	}
+	return ConfirmDirect
+}
+
+// confirmation applies the policy hook. Without an apply tool nothing can be
+// proposed, so a policy asking for confirmation there is refused.
+func (r *registry) confirmation(ctx context.Context, wt *writeTool, rc RequestContext) Confirmation {
+	c := defaultConfirmation(wt.doc)
+	if r.cfg.policy != nil {
+		pc := PolicyCall{Tool: wt.doc.Name, Classification: wt.doc.Classification, Kind: wt.doc.Kind, RequestContext: rc, Confirmation: c}
+		switch p := r.cfg.policy(ctx, pc); p {
+		case ConfirmDirect, ConfirmProposal, ConfirmElicit:
+			c = p
+		}
+	}
+	return c
+}
+
+// propose stores the enriched request and renders the proposal answer.
+func (r *registry) propose(ctx context.Context, wt *writeTool, m proto.Message, body *Object, raw []byte, rc RequestContext) ([]byte, Errors) {
+	name := wt.doc.Name
+	if r.svc.ApplyTool == "" {
+		return nil, Errors{r.internal(ctx, name, fmt.Errorf("policy asked for confirmation of %s but the service has no apply tool", name))}
+	}
+	reqBin, err := proto.MarshalOptions{Deterministic: true}.Marshal(m)
+	if err != nil {
+		return nil, Errors{r.internal(ctx, name, fmt.Errorf("marshal proposal request: %w", err))}
+	}
+	preview, err := r.agentJSON(m)
+	if err != nil {
+		return nil, Errors{r.internal(ctx, name, fmt.Errorf("marshal proposal preview: %w", err))}
+	}
+	args := json.RawMessage(raw)
+	if len(strings.TrimSpace(string(raw))) == 0 || !json.Valid(raw) {
+		args = json.RawMessage("{}")
+	}
+	now := r.now()
+	p := &proposal.Proposal{
+		ID:             r.proposalID(),
+		Tenant:         rc.TenantID,
+		Principal:      rc.PrincipalID,
+		Tool:           name,
+		Classification: wt.doc.Classification,
+		Summary:        summarize(wt, body),
+		Request:        reqBin,
+		Arguments:      args,
+		Preview:        preview,
+		CreatedAt:      now,
+		ExpiresAt:      now.Add(r.cfg.proposalTTL),
+	}
+	if err := r.cfg.proposals.Create(ctx, p); err != nil {
+		return nil, Errors{r.internal(ctx, name, fmt.Errorf("store proposal: %w", err))}
+	}
+	o := object{
+		{"success", true},
+		{"proposal", object{
+			{"proposal_id", p.ID},
+			{"tool", name},
+			{"classification", p.Classification},
+			{"summary", p.Summary},
+			{"preview", preview},
+			{"expires_at", p.ExpiresAt.UTC().Format(timeFormat)},
+			{"apply_with", r.svc.ApplyTool},
+		}},
+		{"suggestions", []string{fmt.Sprintf(
+			"Nothing was written yet. Show the summary and preview to the user; if they confirm, call %s with proposal_id %q before it expires.",
+			r.svc.ApplyTool, p.ID)}},
+		{"warnings", warningsJSON(r.warnings(wt, body))},
+	}
+	return r.render(ctx, name, o), nil
+}
+
+// timeFormat is how every time is written for agents.
+const timeFormat = "2006-01-02T15:04:05Z07:00"
+
+// proposalID mints an id of the same form as proposal.NewID from the
+// configured random source, so tests can pin it.
+func (r *registry) proposalID() string {
+	var b [16]byte
+	if _, err := io.ReadFull(r.cfg.rand, b[:]); err != nil {
+		return proposal.NewID()
+	}
+	return proposal.IDPrefix + base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:])
+}
+
+// summarize is one line naming the tool and the agent's scalar arguments,
+// which is what a person needs to recognise the write.
+func summarize(wt *writeTool, body *Object) string {
+	title := wt.doc.Title
+	if title == "" {
+		title = wt.doc.Name
+	}
+	var parts []string
+	for i, k := range body.Keys {
+		if len(parts) == 4 {
+			parts = append(parts, "...")
+			break
+		}
+		v := body.Vals[i]
+		switch v.Kind {
+		case KindString:
+			s := v.Str
+			if r := []rune(s); len(r) > 60 {
+				s = string(r[:57]) + "..."
+			}
+			parts = append(parts, fmt.Sprintf("%s=%q", k, s))
+		case KindNumber:
+			parts = append(parts, k+"="+v.Str)
+		case KindBool:
+			parts = append(parts, fmt.Sprintf("%s=%t", k, v.Bool))
+		}
+	}
+	if len(parts) == 0 {
+		return title
+	}
+	return title + ": " + strings.Join(parts, ", ")
+}
+
+// elicitOutcome is what asking the user produced.
+type elicitOutcome uint8
+
+const (
+	elicitConfirmed elicitOutcome = iota
+	elicitDeclined
+	elicitUnavailable
+)
+
+// confirmSchema is the flat form shown to the user.
+var confirmSchema = json.RawMessage(`{"type":"object","properties":{"confirm":{"type":"boolean","title":"Confirm","description":"Perform this change"}},"required":["confirm"]}`)
+
+// elicit asks the user to confirm the write, naming what will be lost.
+func (r *registry) elicit(ctx context.Context, req *mcp.CallToolRequest, wt *writeTool, m proto.Message, body *Object) elicitOutcome {
+	if req == nil || req.Session == nil {
+		return elicitUnavailable
+	}
+	ip := req.Session.InitializeParams()
+	if ip == nil || ip.Capabilities == nil || ip.Capabilities.Elicitation == nil {
+		return elicitUnavailable
+	}
+	preview, err := r.agentJSON(m)
+	if err != nil {
+		return elicitUnavailable
+	}
+	msg := fmt.Sprintf("Confirm %s. %s\nRequest: %s", summarize(wt, body), consequence(wt.doc.Classification), truncate(string(preview), 2000))
+	res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: msg, RequestedSchema: confirmSchema})
+	if err != nil {
+		r.cfg.logger.DebugContext(ctx, "mcpwrite: elicitation unavailable, proposing instead", "tool", wt.doc.Name, "error", err)
+		return elicitUnavailable
+	}
+	if res.Action == "accept" && res.Content["confirm"] == true {
+		return elicitConfirmed
+	}
+	return elicitDeclined
+}
+
+// consequence says what a classification puts at risk.
+func consequence(classification string) string {
+	switch classification {
+	case "DESTRUCTIVE_DELETE":
+		return "This permanently deletes data; it cannot be undone."
+	case "DESTRUCTIVE_UPDATE":
+		return "This overwrites existing data; the previous values are lost."
+	}
+	return "This changes data."
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+// declined is the answer when the user said no.
+func declined(wt *writeTool, body *Object) *ErrorEntry {
+	return &ErrorEntry{
+		Code:        CodeConfirmationDeclined,
+		Message:     "The user declined: " + summarize(wt, body) + ". Nothing was written.",
+		Suggestions: &Suggestions{Hint: "Do not retry unless the user asks for the change again."},
+	}
+}
+
+// proposalError maps store errors to envelope entries.
+func (r *registry) proposalError(ctx context.Context, tool, id string, err error) *ErrorEntry {
+	details := map[string]any{"proposal_id": id}
+	switch {
+	case errors.Is(err, proposal.ErrNotFound):
+		return &ErrorEntry{Code: CodeProposalNotFound, Field: "proposal_id", Message: fmt.Sprintf("proposal %q not found", id), Details: details,
+			Suggestions: &Suggestions{Hint: "Proposals can only be applied by the tenant and principal that made them. Call the write tool again to make a new proposal."}}
+	case errors.Is(err, proposal.ErrDiscarded):
+		return &ErrorEntry{Code: CodeProposalNotFound, Field: "proposal_id", Message: fmt.Sprintf("proposal %q was discarded", id), Details: details,
+			Suggestions: &Suggestions{Hint: "Call the write tool again to make a new proposal."}}
+	case errors.Is(err, proposal.ErrExpired):
+		return &ErrorEntry{Code: CodeProposalExpired, Field: "proposal_id", Message: fmt.Sprintf("proposal %q has expired", id), Details: details,
+			Suggestions: &Suggestions{Hint: "Call the write tool again to make a fresh proposal and ask the user again."}}
+	case errors.Is(err, proposal.ErrBusy):
+		return &ErrorEntry{Code: CodeConflict, Field: "proposal_id", Message: fmt.Sprintf("proposal %q is being applied by another call", id), Details: details,
+			Suggestions: &Suggestions{Hint: "Wait a few seconds and apply again to get its result."}}
+	case errors.Is(err, proposal.ErrApplied):
+		return &ErrorEntry{Code: CodeConflict, Field: "proposal_id", Message: fmt.Sprintf("proposal %q was already applied", id), Details: details}
+	}
+	return r.internal(ctx, tool, err)
+}
+
+// applyHandler commits a proposal by id: once, for its owner, after checking
+// that re-running enrichment on the original arguments still yields the same
+// request (otherwise the user confirmed something that no longer holds).
+func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+	name := r.svc.ApplyTool
+	vals, es := r.readArgs(arguments(req), argSpec{"proposal_id", KindString, true})
+	if len(es) > 0 {
+		return r.errorResult(ctx, name, nil, es), nil
+	}
+	id := vals["proposal_id"].Str
+	rc, hasRC := r.requestContext(ctx, req)
+	if hasRC {
+		ctx = WithRequestContext(ctx, rc)
+	}
+	p, err := r.cfg.proposals.BeginApply(ctx, id, rc.TenantID, rc.PrincipalID, r.now())
+	if err != nil {
+		return r.errorResult(ctx, name, nil, Errors{r.proposalError(ctx, name, id, err)}), nil
+	}
+	if p.State == proposal.StateApplied {
+		return r.replay(ctx, name, p.Result, p.ResultIsError, time.Time{}), nil
+	}
+	finished := false
+	abort := func() {
+		if !finished {
+			finished = true
+			if err := r.cfg.proposals.AbortApply(context.WithoutCancel(ctx), p.ID); err != nil {
+				r.cfg.logger.WarnContext(ctx, "mcpwrite: proposal abort failed", "proposal_id", p.ID, "error", err)
+			}
+		}
+	}
+	defer func() {
+		if x := recover(); x != nil {
+			abort()
+			panic(x)
+		}
+	}()
+	finish := func(body []byte, isError bool) {
+		finished = true
+		if err := r.cfg.proposals.FinishApply(context.WithoutCancel(ctx), p.ID, body, isError); err != nil {
+			r.cfg.logger.WarnContext(ctx, "mcpwrite: proposal finish failed", "proposal_id", p.ID, "error", err)
+		}
+	}
+
+	wt, ok := r.tools[p.Tool]
+	if !ok {
+		abort()
+		return r.errorResult(ctx, name, nil, Errors{r.internal(ctx, name, fmt.Errorf("proposal %s names unknown tool %q", p.ID, p.Tool))}), nil
+	}
+	stored := wt.bind.NewRequest()
+	if err := proto.Unmarshal(p.Request, stored); err != nil {
+		abort()
+		return r.errorResult(ctx, name, nil, Errors{r.internal(ctx, name, fmt.Errorf("proposal %s request: %w", p.ID, err))}), nil
+	}
+	if stale := r.staleness(ctx, wt, p, stored, rc, hasRC); stale != nil {
+		abort()
+		return r.errorResult(ctx, name, stored, stale), nil
+	}
+	resp, err := wt.bind.Invoke(ctx, stored)
+	if err != nil {
+		es, class := r.handlerError(ctx, wt, stored, err)
+		body := r.errorBody(ctx, name, stored, es)
+		if class == classBusiness {
+			finish(body, true)
+		} else {
+			abort()
+		}
+		return toolResult(body, true), nil
+	}
+	var ws []Warning
+	if obj, es := r.parseArgs(p.Arguments); len(es) == 0 {
+		_, b := splitControl(obj)
+		ws = r.warnings(wt, b)
+	}
+	o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), ws, r.enums)
+	if err != nil {
+		abort()
+		return r.errorResult(ctx, name, stored, Errors{r.internal(ctx, name, fmt.Errorf("marshal response: %w", err))}), nil
+	}
+	b := r.render(ctx, name, o)
+	finish(b, false)
+	return toolResult(b, false), nil
+}
+
+// staleness re-derives the request from the proposal's arguments and compares
+// it with the stored one, ignoring fields that legitimately differ per call:
+// generated values (IDs, timestamps) and request-context metadata
+// (correlation, causation, trace), which belong to the call, not to the world.
+func (r *registry) staleness(ctx context.Context, wt *writeTool, p *proposal.Proposal, stored proto.Message, rc RequestContext, hasRC bool) Errors {
+	obj, es := r.parseArgs(p.Arguments)
+	var fresh proto.Message
+	if len(es) == 0 {
+		ctl, body := splitControl(obj)
+		fresh, es, _ = r.prepare(ctx, wt, body, rc, hasRC, ctl.key, false)
+	}
+	if len(es) > 0 {
+		stale := &ErrorEntry{
+			Code: CodeProposalStale, Field: "proposal_id",
+			Message:     fmt.Sprintf("proposal %q no longer validates against the current state", p.ID),
+			Details:     map[string]any{"proposal_id": p.ID},
+			Suggestions: &Suggestions{Hint: "Nothing was written. Call the write tool again to make a fresh proposal."},
+		}
+		return append(Errors{stale}, es...)
+	}
+	a, b := proto.Clone(stored), proto.Clone(fresh)
+	for _, f := range wt.doc.ServerFills {
+		if f.Source == "generated" || f.Source == "context" {
+			clearPath(a.ProtoReflect(), f.Field)
+			clearPath(b.ProtoReflect(), f.Field)
+		}
+	}
+	if proto.Equal(a, b) {
+		return nil
+	}
+	return Errors{{
+		Code: CodeProposalStale, Field: "proposal_id",
+		Message:     fmt.Sprintf("proposal %q is stale: the server would now fill it differently", p.ID),
+		Details:     map[string]any{"proposal_id": p.ID, "changed_fields": changedFields(a.ProtoReflect(), b.ProtoReflect())},
+		Suggestions: &Suggestions{Hint: "Nothing was written. Call the write tool again to make a fresh proposal and show it to the user."},
+	}}
+}
+
+// clearPath clears the field at a dotted proto path ("meta.created_at").
+func clearPath(m protoreflect.Message, path string) {
+	for {
+		name, rest, nested := cut(path)
+		fd := m.Descriptor().Fields().ByName(protoreflect.Name(name))
+		if fd == nil {
+			return
+		}
+		if !nested {
+			m.Clear(fd)
+			return
+		}
+		if fd.Message() == nil || fd.IsList() || fd.IsMap() || !m.Has(fd) {
+			return
+		}
+		m, path = m.Mutable(fd).Message(), rest
+	}
+}
+
+func cut(path string) (head, rest string, nested bool) {
+	for i := 0; i < len(path); i++ {
+		if path[i] == '.' {
+			return path[:i], path[i+1:], true
+		}
+	}
+	return path, "", false
+}
+
+// changedFields names the top-level fields that differ, for the agent.
+func changedFields(a, b protoreflect.Message) []string {
+	out := []string{}
+	fields := a.Descriptor().Fields()
+	for i := 0; i < fields.Len(); i++ {
+		fd := fields.Get(i)
+		x, y := a.New(), b.New()
+		if a.Has(fd) {
+			x.Set(fd, a.Get(fd))
+		}
+		if b.Has(fd) {
+			y.Set(fd, b.Get(fd))
+		}
+		if !proto.Equal(x.Interface(), y.Interface()) {
+			out = append(out, string(fd.Name()))
+		}
+	}
+	return out
+}
+
+// discardHandler drops a proposal the user rejected; discarding twice succeeds.
+func (r *registry) discardHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	name := r.svc.DiscardTool
+	vals, es := r.readArgs(arguments(req), argSpec{"proposal_id", KindString, true})
+	if len(es) > 0 {
+		return r.errorResult(ctx, name, nil, es), nil
+	}
+	id := vals["proposal_id"].Str
+	rc, _ := r.requestContext(ctx, req)
+	if err := r.cfg.proposals.Discard(ctx, id, rc.TenantID, rc.PrincipalID, r.now()); err != nil && !errors.Is(err, proposal.ErrDiscarded) {
+		return r.errorResult(ctx, name, nil, Errors{r.proposalError(ctx, name, id, err)}), nil
+	}
+	return toolResult(r.render(ctx, name, object{{"success", true}, {"proposal_id", id}, {"discarded", true}}), false), nil
+}

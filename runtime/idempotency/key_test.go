@@ -1,0 +1,57 @@
+package idempotency
+
+import (
+	"errors"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func TestValidateKeyReportsExactlyWhatIsWrong(t *testing.T) {
+	const prefix = "client_request_id must be 1-255 characters of A-Z a-z 0-9 _ - ("
+	cases := []struct {
+		name, key, want string
+	}{
+		{"uuid style key is valid", "createElement-550e8400-e29b-41d4-a716-446655440000", ""},
+		{"single character is valid", "a", ""},
+		{"underscore and digits are valid", "batch_07_item_3", ""},
+		{"255 characters is valid", strings.Repeat("k", 255), ""},
+		{"empty key", "", prefix + "got an empty string)"},
+		{"256 characters", strings.Repeat("k", 256), prefix + "got 256 characters)"},
+		{"300 characters", strings.Repeat("k", 300), prefix + "got 300 characters)"},
+		{"space", "create element", prefix + "character ' ' at position 7 is not allowed)"},
+		{"colon first", ":abc", prefix + "character ':' at position 1 is not allowed)"},
+		{"dot last", "abc.", prefix + "character '.' at position 4 is not allowed)"},
+		{"non-ASCII letter counts as one position", "äb c", prefix + "character 'ä' at position 1 is not allowed)"},
+		{"position counts characters, not bytes", "éa:", prefix + "character 'é' at position 1 is not allowed)"},
+		{"newline is quoted", "ab\n", prefix + "character '\\n' at position 3 is not allowed)"},
+		{"invalid UTF-8", "ab\xff", prefix + "byte 0xff at position 3 is not valid UTF-8)"},
+		{"length is reported before characters", strings.Repeat(" ", 256), prefix + "got 256 characters)"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			err := ValidateKey(tc.key)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("ValidateKey(%q) = %v, want nil", tc.key, err)
+				}
+				return
+			}
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("ValidateKey(%q) = %v, want %q", tc.key, err, tc.want)
+			}
+			if !errors.Is(err, ErrInvalidKey) {
+				t.Errorf("errors.Is(err, ErrInvalidKey) = false for %v", err)
+			}
+		})
+	}
+}
+
+func TestKeyPatternAgreesWithValidateKey(t *testing.T) {
+	re := regexp.MustCompile(KeyPattern)
+	for _, key := range []string{"", "a", "a b", "ab-_9Z", strings.Repeat("x", 255), strings.Repeat("x", 256), "é", "a:b"} {
+		if got, want := re.MatchString(key), ValidateKey(key) == nil; got != want {
+			t.Errorf("KeyPattern matches %q = %v, ValidateKey accepts = %v", key, got, want)
+		}
+	}
+}

@@ -1,0 +1,283 @@
+// Package redisstore is an idempotency.Store on Redis: the shared adapter
+// cache layer, or a store of its own for deployments without PostgreSQL.
+// Every operation is one round trip (a Lua script or one read), and claims
+// are atomic because each script runs alone on the key's server.
+package redisstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
+)
+
+// DefaultPrefix starts every key the store writes.
+const DefaultPrefix = "mcpwrite:idem:"
+
+// Store is an idempotency.Store on Redis. A record is a hash with the fields
+// s (state), f (fingerprint), r (response), i (is error, 0/1), c (created),
+// l (lease until) and e (expires), times in Unix microseconds. Liveness is
+// decided against the caller's now; Redis expiry (set to the same remaining
+// duration) only reclaims the memory.
+type Store struct {
+	client redis.UniversalClient
+	prefix string
+	maxTTL time.Duration
+}
+
+// Option configures New.
+type Option func(*Store)
+
+// WithPrefix sets the key prefix (default DefaultPrefix).
+func WithPrefix(prefix string) Option { return func(s *Store) { s.prefix = prefix } }
+
+// WithMaxTTL makes Redis forget a completed record after d whatever its
+// ExpiresAt, for a cache that keeps a shorter window than the durable store
+// (values <= 0 mean no cap).
+func WithMaxTTL(d time.Duration) Option { return func(s *Store) { s.maxTTL = d } }
+
+// New returns a Store using client.
+func New(client redis.UniversalClient, opts ...Option) *Store {
+	s := &Store{client: client, prefix: DefaultPrefix}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+var (
+	_ idempotency.Store           = (*Store)(nil)
+	_ idempotency.RecordCompleter = (*Store)(nil)
+	_ idempotency.Filler          = (*Store)(nil)
+)
+
+var partEscaper = strings.NewReplacer("%", "%25", ":", "%3A", "{", "%7B", "}", "%7D")
+
+// RedisKey returns the Redis key of k: <prefix><tenant>:<tool>:<key>, each
+// part percent-escaped so that a ':' inside a part cannot make two scopes
+// collide, and so that braces in a part never form a cluster hash tag.
+func (s *Store) RedisKey(k idempotency.Key) string {
+	return s.prefix + partEscaper.Replace(k.Tenant) + ":" + partEscaper.Replace(k.Tool) + ":" + partEscaper.Replace(k.Key)
+}
+
+// Lua helpers shared by the scripts: a record is live while (in progress)
+// its lease or (completed) its expiry is after now.
+const liveLua = `
+local function live(state, lease, expires, now)
+  if state == '1' then return tonumber(lease) > now end
+  return tonumber(expires) > now
+end
+`
+
+// claimScript: ARGV fingerprint, now, leaseUntil, pexpire ms.
+var claimScript = redis.NewScript(liveLua + `
+local now = tonumber(ARGV[2])
+local v = redis.call('HMGET', KEYS[1], 's', 'f', 'r', 'i', 'c', 'l', 'e')
+if v[1] and live(v[1], v[6], v[7], now) then
+  return {0, v[1], v[2] or '', v[3] or '', v[4] or '0', v[5] or '0', v[6] or '', v[7] or '0'}
+end
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 's', '1', 'f', ARGV[1], 'c', ARGV[2], 'l', ARGV[3], 'e', ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return {1}
+`)
+
+// completeScript: ARGV fingerprint, now, expires, response, isError, pexpire ms.
+var completeScript = redis.NewScript(liveLua + `
+local now = tonumber(ARGV[2])
+local v = redis.call('HMGET', KEYS[1], 's', 'f', 'c', 'l', 'e')
+local created = ARGV[2]
+if v[1] then
+  if v[1] == '1' and v[2] == ARGV[1] then
+    created = v[3]
+  elseif live(v[1], v[4], v[5], now) then
+    return {0}
+  end
+end
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 's', '2', 'f', ARGV[1], 'r', ARGV[4], 'i', ARGV[5], 'c', created, 'e', ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[6])
+return {1, created}
+`)
+
+// fillScript: ARGV fingerprint, created, expires, response, isError, pexpire ms.
+var fillScript = redis.NewScript(`
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 's', '2', 'f', ARGV[1], 'r', ARGV[4], 'i', ARGV[5], 'c', ARGV[2], 'e', ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[6])
+return 1
+`)
+
+// releaseScript: ARGV fingerprint.
+var releaseScript = redis.NewScript(`
+local v = redis.call('HMGET', KEYS[1], 's', 'f')
+if v[1] == '1' and v[2] == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+`)
+
+func micros(t time.Time) string { return strconv.FormatInt(t.UnixMicro(), 10) }
+
+// pexpire is d in whole milliseconds, rounded up and at least 1 (0 would
+// delete the key).
+func pexpire(d time.Duration) int64 {
+	ms := (d + time.Millisecond - 1) / time.Millisecond
+	return max(int64(ms), 1)
+}
+
+func boolArg(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}
+
+// Claim implements idempotency.Store.
+func (s *Store) Claim(ctx context.Context, k idempotency.Key, fingerprint string, now time.Time, lease time.Duration) (idempotency.ClaimResult, error) {
+	now = idempotency.TruncateTime(now)
+	until := idempotency.TruncateTime(now.Add(lease))
+	res, err := claimScript.Run(ctx, s.client, []string{s.RedisKey(k)}, fingerprint, micros(now), micros(until), pexpire(until.Sub(now))).Slice()
+	if err != nil {
+		return idempotency.ClaimResult{}, fmt.Errorf("redisstore: claim: %w", err)
+	}
+	if len(res) == 1 && res[0] == int64(1) {
+		return idempotency.ClaimResult{Claimed: true}, nil
+	}
+	if len(res) != 8 {
+		return idempotency.ClaimResult{}, fmt.Errorf("redisstore: claim: unexpected reply of %d elements", len(res))
+	}
+	fields := make([]string, 7)
+	for i := range fields {
+		fields[i], _ = res[i+1].(string)
+	}
+	rec, err := decode(k, fields)
+	if err != nil {
+		return idempotency.ClaimResult{}, err
+	}
+	return idempotency.ClaimResult{Existing: rec}, nil
+}
+
+// Complete implements idempotency.Store.
+func (s *Store) Complete(ctx context.Context, k idempotency.Key, fingerprint string, response []byte, isError bool, now time.Time, ttl time.Duration) error {
+	_, err := s.CompleteRecord(ctx, k, fingerprint, response, isError, now, ttl)
+	return err
+}
+
+// CompleteRecord implements idempotency.RecordCompleter.
+func (s *Store) CompleteRecord(ctx context.Context, k idempotency.Key, fingerprint string, response []byte, isError bool, now time.Time, ttl time.Duration) (*idempotency.Record, error) {
+	now = idempotency.TruncateTime(now)
+	expires := idempotency.TruncateTime(now.Add(ttl))
+	keep := expires.Sub(now)
+	if s.maxTTL > 0 && s.maxTTL < keep {
+		keep = s.maxTTL
+	}
+	res, err := completeScript.Run(ctx, s.client, []string{s.RedisKey(k)},
+		fingerprint, micros(now), micros(expires), response, boolArg(isError), pexpire(keep)).Slice()
+	if err != nil {
+		return nil, fmt.Errorf("redisstore: complete: %w", err)
+	}
+	if len(res) == 1 && res[0] == int64(0) {
+		return nil, idempotency.ErrClaimLost
+	}
+	created, ok := "", len(res) == 2
+	if ok {
+		created, ok = res[1].(string)
+	}
+	c, err := strconv.ParseInt(created, 10, 64)
+	if !ok || err != nil {
+		return nil, fmt.Errorf("redisstore: complete: unexpected reply %v", res)
+	}
+	return &idempotency.Record{
+		Key: k, Fingerprint: fingerprint, State: idempotency.StateCompleted,
+		Response: append([]byte(nil), response...), IsError: isError,
+		CreatedAt: time.UnixMicro(c).UTC(), ExpiresAt: expires,
+	}, nil
+}
+
+// Release implements idempotency.Store.
+func (s *Store) Release(ctx context.Context, k idempotency.Key, fingerprint string) error {
+	if err := releaseScript.Run(ctx, s.client, []string{s.RedisKey(k)}, fingerprint).Err(); err != nil {
+		return fmt.Errorf("redisstore: release: %w", err)
+	}
+	return nil
+}
+
+// Get implements idempotency.Store.
+func (s *Store) Get(ctx context.Context, k idempotency.Key, now time.Time) (*idempotency.Record, error) {
+	now = idempotency.TruncateTime(now)
+	vals, err := s.client.HMGet(ctx, s.RedisKey(k), "s", "f", "r", "i", "c", "l", "e").Result()
+	if err != nil {
+		return nil, fmt.Errorf("redisstore: get: %w", err)
+	}
+	if vals[0] == nil {
+		return nil, idempotency.ErrNotFound
+	}
+	fields := make([]string, len(vals))
+	for i, v := range vals {
+		fields[i], _ = v.(string)
+	}
+	rec, err := decode(k, fields)
+	if err != nil {
+		return nil, err
+	}
+	if !rec.Live(now) {
+		return nil, idempotency.ErrNotFound
+	}
+	return rec, nil
+}
+
+// Fill implements idempotency.Filler.
+func (s *Store) Fill(ctx context.Context, rec *idempotency.Record, now time.Time, keep time.Duration) error {
+	now = idempotency.TruncateTime(now)
+	if rec == nil || rec.State != idempotency.StateCompleted || !rec.Live(now) {
+		return nil
+	}
+	expires := idempotency.TruncateTime(rec.ExpiresAt)
+	d := expires.Sub(now)
+	if s.maxTTL > 0 && s.maxTTL < d {
+		d = s.maxTTL
+	}
+	if keep > 0 && keep < d {
+		d = keep
+	}
+	err := fillScript.Run(ctx, s.client, []string{s.RedisKey(rec.Key)},
+		rec.Fingerprint, micros(idempotency.TruncateTime(rec.CreatedAt)), micros(expires), rec.Response, boolArg(rec.IsError), pexpire(d)).Err()
+	if err != nil {
+		return fmt.Errorf("redisstore: fill: %w", err)
+	}
+	return nil
+}
+
+// decode builds a record from the fields s, f, r, i, c, l, e.
+func decode(k idempotency.Key, f []string) (*idempotency.Record, error) {
+	rec := &idempotency.Record{Key: k, Fingerprint: f[1], IsError: f[3] == "1"}
+	switch f[0] {
+	case "1":
+		rec.State = idempotency.StateInProgress
+	case "2":
+		rec.State = idempotency.StateCompleted
+		rec.Response = []byte(f[2])
+	default:
+		return nil, fmt.Errorf("redisstore: record has unknown state %q", f[0])
+	}
+	times := []*time.Time{&rec.CreatedAt, &rec.LeaseUntil, &rec.ExpiresAt}
+	for i, dst := range times {
+		v := f[4+i]
+		if v == "" && dst == &rec.LeaseUntil {
+			continue
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return nil, errors.New("redisstore: record has a malformed time")
+		}
+		*dst = time.UnixMicro(n).UTC()
+	}
+	return rec, nil
+}

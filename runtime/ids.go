@@ -1,0 +1,121 @@
+package runtime
+
+import (
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"strconv"
+	"time"
+)
+
+// RequestScopedNamespace is the UUIDv5 namespace of request-scoped IDs:
+// UUIDv5(NameSpaceURL, "https://github.com/mcpwrite/protoc-gen-mcpwrite/request-scoped-id").
+// Publishing it lets any system recompute an ID from tenant, tool and key.
+const RequestScopedNamespace = "a08498de-aab8-5897-95af-2cf3e502d2b4"
+
+// nameSpaceURL is the RFC 9562 namespace for URLs.
+var nameSpaceURL = [16]byte{0x6b, 0xa7, 0xb8, 0x11, 0x9d, 0xad, 0x11, 0xd1, 0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8}
+
+// requestScopedNS is RequestScopedNamespace as bytes.
+var requestScopedNS = uuidV5(nameSpaceURL, []byte("https://github.com/mcpwrite/protoc-gen-mcpwrite/request-scoped-id"))
+
+// uuidV5 is the RFC 9562 name-based UUID over SHA-1.
+func uuidV5(ns [16]byte, name []byte) [16]byte {
+	h := sha1.New()
+	h.Write(ns[:])
+	h.Write(name)
+	var u [16]byte
+	copy(u[:], h.Sum(nil))
+	setVersion(&u, 5)
+	return u
+}
+
+// uuidV8SHA256 is an RFC 9562 version 8 UUID holding the first 122 bits of
+// the SHA-256 of parts, each prefixed with its length (8 bytes, big
+// endian) so that ("ab","c") and ("a","bc") differ.
+func uuidV8SHA256(parts []string) [16]byte {
+	h := sha256.New()
+	var n [8]byte
+	for _, p := range parts {
+		binary.BigEndian.PutUint64(n[:], uint64(len(p)))
+		h.Write(n[:])
+		h.Write([]byte(p))
+	}
+	var u [16]byte
+	copy(u[:], h.Sum(nil))
+	setVersion(&u, 8)
+	return u
+}
+
+// setVersion stamps the version nibble and the RFC 9562 variant bits.
+func setVersion(u *[16]byte, v byte) {
+	u[6] = u[6]&0x0f | v<<4
+	u[8] = u[8]&0x3f | 0x80
+}
+
+// formatUUID renders the canonical 8-4-4-4-12 lower-case form.
+func formatUUID(u [16]byte) string {
+	var b [36]byte
+	hex.Encode(b[0:8], u[0:4])
+	b[8] = '-'
+	hex.Encode(b[9:13], u[4:6])
+	b[13] = '-'
+	hex.Encode(b[14:18], u[6:8])
+	b[18] = '-'
+	hex.Encode(b[19:23], u[8:10])
+	b[23] = '-'
+	hex.Encode(b[24:36], u[10:16])
+	return string(b[:])
+}
+
+// unixMillis is t in milliseconds since the Unix epoch, clamped to the 48
+// bits UUIDv7 and ULID hold.
+func unixMillis(t time.Time) uint64 {
+	ms := t.UnixMilli()
+	if ms < 0 {
+		return 0
+	}
+	return min(uint64(ms), 1<<48-1)
+}
+
+// putMillis writes the 48-bit timestamp into u[0:6].
+func putMillis(u *[16]byte, ms uint64) {
+	u[0], u[1], u[2] = byte(ms>>40), byte(ms>>32), byte(ms>>24)
+	u[3], u[4], u[5] = byte(ms>>16), byte(ms>>8), byte(ms)
+}
+
+// crockford is the ULID alphabet (no I, L, O, U).
+const crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+// formatULID renders 128 bits as 26 Crockford base32 characters.
+func formatULID(u [16]byte) string {
+	hi := binary.BigEndian.Uint64(u[0:8])
+	lo := binary.BigEndian.Uint64(u[8:16])
+	var b [26]byte
+	for i := 25; i >= 0; i-- {
+		b[i] = crockford[lo&31]
+		lo = lo>>5 | hi<<59
+		hi >>= 5
+	}
+	return string(b[:])
+}
+
+// FormatRFC3339 renders t in UTC as protobuf JSON does: fractional seconds
+// with 0, 3, 6 or 9 digits, whichever is shortest without loss.
+func FormatRFC3339(t time.Time) string {
+	t = t.UTC()
+	b := t.AppendFormat(make([]byte, 0, 30), "2006-01-02T15:04:05")
+	if ns := t.Nanosecond(); ns != 0 {
+		frac := strconv.Itoa(1e9 + ns)[1:] // nine digits, leading zeros kept
+		switch {
+		case ns%1e6 == 0:
+			frac = frac[:3]
+		case ns%1e3 == 0:
+			frac = frac[:6]
+		}
+		b = append(b, '.')
+		b = append(b, frac...)
+	}
+	return string(append(b, 'Z'))
+}

@@ -1,0 +1,53 @@
+package runtime
+
+import (
+	"testing"
+	"time"
+
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/types/known/timestamppb"
+)
+
+func TestFormatRFC3339MatchesProtoJSON(t *testing.T) {
+	tests := []struct {
+		in   time.Time
+		want string
+	}{
+		{time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC), "2024-05-01T12:00:00Z"},
+		{time.Date(2024, 5, 1, 12, 0, 0, 500000000, time.UTC), "2024-05-01T12:00:00.500Z"},
+		{time.Date(2024, 5, 1, 12, 0, 0, 1000, time.UTC), "2024-05-01T12:00:00.000001Z"},
+		{time.Date(2024, 5, 1, 12, 0, 0, 1, time.UTC), "2024-05-01T12:00:00.000000001Z"},
+		{time.Date(2024, 5, 1, 14, 0, 0, 120000000, time.FixedZone("CEST", 2*3600)), "2024-05-01T12:00:00.120Z"},
+		{time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC), "0001-01-01T00:00:00Z"},
+	}
+	for _, tt := range tests {
+		got := FormatRFC3339(tt.in)
+		if got != tt.want {
+			t.Errorf("FormatRFC3339(%v) = %q, want %q", tt.in, got, tt.want)
+		}
+		pj, err := protojson.Marshal(timestamppb.New(tt.in))
+		if err != nil || string(pj) != `"`+got+`"` {
+			t.Errorf("protojson says %s, we say %q", pj, got)
+		}
+	}
+}
+
+func TestULIDEncodingBounds(t *testing.T) {
+	var zero, max [16]byte
+	for i := range max {
+		max[i] = 0xff
+	}
+	if got := formatULID(zero); got != "00000000000000000000000000" {
+		t.Errorf("zero = %q", got)
+	}
+	if got := formatULID(max); got != "7ZZZZZZZZZZZZZZZZZZZZZZZZZ" {
+		t.Errorf("max = %q", got)
+	}
+}
+
+func TestTimestampsBeforeEpochClampToZero(t *testing.T) {
+	c := &Call{Clock: func() time.Time { return time.Date(1960, 1, 1, 0, 0, 0, 0, time.UTC) }, Rand: &counter{}}
+	if got := c.UUIDv7(); got != "00000000-0000-7001-8203-040506070809" {
+		t.Errorf("UUIDv7 = %q", got)
+	}
+}

@@ -1,0 +1,149 @@
+package runtime
+
+import (
+	"context"
+	"crypto/rand"
+	"io"
+	"log/slog"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
+)
+
+// DefaultProposalTTL is how long a proposal can be applied after it was made:
+// long enough for a person to read it, short enough that the world it was
+// checked against is still recognisable.
+const DefaultProposalTTL = 15 * time.Minute
+
+// Option configures Register.
+type Option func(*config)
+
+type config struct {
+	limits      Limits
+	clock       func() time.Time
+	rand        io.Reader
+	idem        idempotency.Store
+	idemSet     bool
+	idemTTL     time.Duration
+	idemLease   time.Duration
+	proposals   proposal.Store
+	proposalTTL time.Duration
+	policy      func(ctx context.Context, pc PolicyCall) Confirmation
+	rcFunc      func(ctx context.Context, req *mcp.CallToolRequest) (RequestContext, bool)
+	errorHook   func(ctx context.Context, tool string, req proto.Message, e *ErrorEntry)
+	logger      *slog.Logger
+}
+
+func newConfig(opts []Option) *config {
+	c := &config{
+		clock:       time.Now,
+		rand:        rand.Reader,
+		idemTTL:     idempotency.DefaultCacheTTL,
+		idemLease:   idempotency.DefaultLease,
+		proposalTTL: DefaultProposalTTL,
+	}
+	for _, o := range opts {
+		if o != nil {
+			o(c)
+		}
+	}
+	c.limits = c.limits.WithDefaults()
+	c.rand = &lockedReader{r: c.rand}
+	if !c.idemSet {
+		c.idem = idempotency.NewMemoryStore()
+	}
+	if c.proposals == nil {
+		c.proposals = proposal.NewMemoryStore(proposal.WithClock(c.clock))
+	}
+	if c.logger == nil {
+		c.logger = slog.New(slog.DiscardHandler)
+	}
+	return c
+}
+
+// WithLimits bounds what the strict decoder accepts (payload size, depth,
+// string and array lengths); zero fields keep their defaults.
+func WithLimits(l Limits) Option { return func(c *config) { c.limits = l } }
+
+// WithClock replaces time.Now for generated timestamps, idempotency windows and
+// proposal expiry, so tests and replays are deterministic.
+func WithClock(now func() time.Time) Option {
+	return func(c *config) {
+		if now != nil {
+			c.clock = now
+		}
+	}
+}
+
+// WithRand replaces crypto/rand as the source of generated IDs and trace IDs,
+// so tests can pin them.
+func WithRand(r io.Reader) Option {
+	return func(c *config) {
+		if r != nil {
+			c.rand = r
+		}
+	}
+}
+
+// WithIdempotencyStore sets where client_request_id claims and results are
+// kept (default: a private in-memory store). Pass a shared store (Redis,
+// PostgreSQL, layered) when the server runs on more than one instance; nil
+// turns idempotency off.
+func WithIdempotencyStore(s idempotency.Store) Option {
+	return func(c *config) { c.idem, c.idemSet = s, true }
+}
+
+// WithIdempotencyTTL sets how long a completed result replays (default 24 h).
+func WithIdempotencyTTL(d time.Duration) Option {
+	return func(c *config) {
+		if d > 0 {
+			c.idemTTL = d
+		}
+	}
+}
+
+// WithProposalStore sets where proposals wait for apply_proposal (default: a
+// private in-memory store). Use a shared store when the server runs on more
+// than one instance.
+func WithProposalStore(s proposal.Store) Option {
+	return func(c *config) { c.proposals = s }
+}
+
+// WithProposalTTL sets how long a proposal can be applied (default 15 min).
+func WithProposalTTL(d time.Duration) Option {
+	return func(c *config) {
+		if d > 0 {
+			c.proposalTTL = d
+		}
+	}
+}
+
+// WithPolicy decides the confirmation of each call, e.g. letting admins commit
+// destructive writes directly or forcing proposals for one tenant. Returning
+// "" keeps the tool's default.
+func WithPolicy(fn func(ctx context.Context, pc PolicyCall) Confirmation) Option {
+	return func(c *config) { c.policy = fn }
+}
+
+// WithRequestContextFunc derives the request context (tenant, principal,
+// correlation, ...) of a call, e.g. from the request's _meta or the session.
+// When set it replaces the default lookup, RequestContextFrom(ctx); it may call
+// that itself. Returning false means the call has no request context.
+func WithRequestContextFunc(fn func(ctx context.Context, req *mcp.CallToolRequest) (RequestContext, bool)) Option {
+	return func(c *config) { c.rcFunc = fn }
+}
+
+// WithErrorHook lets the domain enrich every error entry before it is sent
+// (add suggestions, hints, similar entities). req is the decoded request, or
+// nil when the call failed before a request existed.
+func WithErrorHook(fn func(ctx context.Context, tool string, req proto.Message, e *ErrorEntry)) Option {
+	return func(c *config) { c.errorHook = fn }
+}
+
+// WithLogger receives internal errors and panics with their trace_id, since
+// the agent only ever sees the trace_id.
+func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }

@@ -1,0 +1,423 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
+)
+
+// Names of the arguments every write tool accepts besides its own fields.
+const (
+	ArgClientRequestID = "client_request_id"
+	ArgDryRun          = "dry_run"
+)
+
+// control is what the pipeline itself reads from the arguments.
+type control struct {
+	key    string
+	dryRun bool
+	errs   Errors
+}
+
+// now is the configured clock.
+func (r *registry) now() time.Time { return r.cfg.clock() }
+
+// requestContext establishes who is calling: the option hook when set, else
+// the context the embedding server attached.
+func (r *registry) requestContext(ctx context.Context, req *mcp.CallToolRequest) (RequestContext, bool) {
+	if r.cfg.rcFunc != nil {
+		return r.cfg.rcFunc(ctx, req)
+	}
+	return RequestContextFrom(ctx)
+}
+
+// arguments returns the raw arguments of a call; absent means {}.
+func arguments(req *mcp.CallToolRequest) []byte {
+	if req == nil || req.Params == nil {
+		return nil
+	}
+	return req.Params.Arguments
+}
+
+// parseArgs parses tool arguments strictly; empty and null mean {}.
+func (r *registry) parseArgs(raw []byte) (*Object, Errors) {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 || string(t) == "null" {
+		return &Object{}, nil
+	}
+	obj, es := Parse(raw, r.cfg.limits)
+	if len(es) > 0 {
+		return nil, es
+	}
+	if obj == nil {
+		return &Object{}, nil
+	}
+	return obj, nil
+}
+
+// splitControl removes client_request_id and dry_run from the arguments
+// (they steer the pipeline, not the request) and checks them.
+func splitControl(obj *Object) (control, *Object) {
+	var c control
+	body := &Object{}
+	for i, k := range obj.Keys {
+		v := obj.Vals[i]
+		switch k {
+		case ArgClientRequestID:
+			switch {
+			case v == nil || v.Kind == KindNull:
+			case v.Kind != KindString:
+				c.errs = append(c.errs, &ErrorEntry{
+					Code: CodeInvalidType, Field: k,
+					Message: "client_request_id must be a string",
+					Details: map[string]any{"expected": "string", "got": kindName(v.Kind)},
+				})
+			default:
+				if err := idempotency.ValidateKey(v.Str); err != nil {
+					c.errs = append(c.errs, &ErrorEntry{
+						Code: CodeInvalidIdempotencyKey, Field: k, Message: err.Error(),
+						Suggestions: &Suggestions{Hint: "Use 1-255 characters of A-Z, a-z, 0-9, '_' and '-', e.g. create_element-7f3a9c."},
+					})
+				} else {
+					c.key = v.Str
+				}
+			}
+		case ArgDryRun:
+			switch {
+			case v == nil || v.Kind == KindNull:
+			case v.Kind != KindBool:
+				c.errs = append(c.errs, &ErrorEntry{
+					Code: CodeInvalidType, Field: k, Message: "dry_run must be a boolean",
+					Details: map[string]any{"expected": "boolean", "got": kindName(v.Kind)},
+				})
+			default:
+				c.dryRun = v.Bool
+			}
+		default:
+			body.Keys = append(body.Keys, k)
+			body.Vals = append(body.Vals, v)
+		}
+	}
+	return c, body
+}
+
+func kindName(k Kind) string {
+	switch k {
+	case KindNull:
+		return "null"
+	case KindBool:
+		return "boolean"
+	case KindNumber:
+		return "number"
+	case KindString:
+		return "string"
+	case KindArray:
+		return "array"
+	case KindObject:
+		return "object"
+	}
+	return "unknown"
+}
+
+// newCall is the per-call state generated enrichment reads.
+func (r *registry) newCall(ctx context.Context, tool string, rc RequestContext, hasRC bool, key string, dryRun bool) *Call {
+	return &Call{
+		Ctx: ctx, Tool: tool, RC: rc, HasRC: hasRC,
+		ClientRequestID: key, DryRun: dryRun,
+		Clock: r.cfg.clock, Rand: r.cfg.rand,
+	}
+}
+
+// prepare runs decode -> validate -> enrich and returns the complete request.
+// A failure returns the entries and their class.
+func (r *registry) prepare(ctx context.Context, wt *writeTool, body *Object, rc RequestContext, hasRC bool, key string, dryRun bool) (proto.Message, Errors, errClass) {
+	m := wt.bind.NewRequest()
+	d := NewDecoder(r.cfg.limits)
+	wt.bind.Decode(d, body, m)
+	if es := d.Errors(); len(es) > 0 {
+		return m, es, classBusiness
+	}
+	if err := wt.bind.Enrich(r.newCall(ctx, wt.doc.Name, rc, hasRC, key, dryRun), m); err != nil {
+		es, class := r.classify(ctx, wt.doc.Name, err)
+		return m, es, class
+	}
+	return m, nil, classBusiness
+}
+
+// errorBody lets the domain hook amend the entries and renders the envelope.
+func (r *registry) errorBody(ctx context.Context, tool string, req proto.Message, es Errors) []byte {
+	if r.cfg.errorHook != nil {
+		for _, e := range es {
+			if e != nil {
+				r.cfg.errorHook(ctx, tool, req, e)
+			}
+		}
+	}
+	return r.render(ctx, tool, errorEnvelope(es))
+}
+
+// errorResult is errorBody as an isError tool result.
+func (r *registry) errorResult(ctx context.Context, tool string, req proto.Message, es Errors) *mcp.CallToolResult {
+	return toolResult(r.errorBody(ctx, tool, req, es), true)
+}
+
+// render marshals an envelope; a value that cannot be marshalled is a bug,
+// answered as INTERNAL rather than a protocol error.
+func (r *registry) render(ctx context.Context, tool string, o object) []byte {
+	b, err := marshalJSON(o)
+	if err != nil {
+		e := r.internal(ctx, tool, fmt.Errorf("marshal result: %w", err))
+		b, _ = marshalJSON(errorEnvelope(Errors{e}))
+	}
+	return b
+}
+
+// writeCall is the state of one write tool call that must be cleaned up
+// whatever happens: the idempotency claim.
+type writeCall struct {
+	r       *registry
+	wt      *writeTool
+	claimed bool
+	key     idempotency.Key
+	fp      string
+}
+
+// writeHandler runs the pipeline of DESIGN §5 for one write tool.
+func (r *registry) writeHandler(wt *writeTool) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		wc := &writeCall{r: r, wt: wt}
+		defer func() {
+			if p := recover(); p != nil {
+				wc.release(ctx)
+				panic(p) // guard answers INTERNAL
+			}
+		}()
+		return wc.run(ctx, req), nil
+	}
+}
+
+func (wc *writeCall) run(ctx context.Context, req *mcp.CallToolRequest) *mcp.CallToolResult {
+	r, wt, name := wc.r, wc.wt, wc.wt.doc.Name
+	rc, hasRC := r.requestContext(ctx, req)
+	if hasRC {
+		ctx = WithRequestContext(ctx, rc)
+	}
+	raw := arguments(req)
+	obj, es := r.parseArgs(raw)
+	if len(es) > 0 {
+		return r.errorResult(ctx, name, nil, es)
+	}
+	ctl, body := splitControl(obj)
+	m, es, class := r.prepare(ctx, wt, body, rc, hasRC, ctl.key, ctl.dryRun)
+	if ctl.dryRun && class != classInternal {
+		return toolResult(r.render(ctx, name, r.validateResult(ctx, wt, m, append(ctl.errs, es...), body)), false)
+	}
+	if es = append(ctl.errs, es...); len(es) > 0 {
+		return r.errorResult(ctx, name, m, es)
+	}
+
+	if ctl.key != "" && r.cfg.idem != nil {
+		if res := wc.claim(ctx, rc, ctl.key, raw, m); res != nil {
+			return res
+		}
+	}
+
+	switch r.confirmation(ctx, wt, rc) {
+	case ConfirmProposal:
+		b, es := r.propose(ctx, wt, m, body, raw, rc)
+		return wc.finishGoverned(ctx, m, b, es)
+	case ConfirmElicit:
+		switch r.elicit(ctx, req, wt, m, body) {
+		case elicitDeclined:
+			wc.release(ctx)
+			return r.errorResult(ctx, name, m, Errors{declined(wt, body)})
+		case elicitUnavailable:
+			b, es := r.propose(ctx, wt, m, body, raw, rc)
+			return wc.finishGoverned(ctx, m, b, es)
+		}
+	}
+
+	resp, err := wc.invoke(ctx, m, body, rc, hasRC, ctl.key)
+	if err != nil {
+		es, class := r.handlerError(ctx, wt, m, err)
+		b := r.errorBody(ctx, name, m, es)
+		if class == classBusiness {
+			wc.complete(ctx, b, true)
+		} else {
+			wc.release(ctx)
+		}
+		return toolResult(b, true)
+	}
+	o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), r.warnings(wt, body), r.enums)
+	if err != nil {
+		wc.release(ctx)
+		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("marshal response: %w", err))})
+	}
+	b := r.render(ctx, name, o)
+	wc.complete(ctx, b, false)
+	return toolResult(b, false)
+}
+
+// finishGoverned records a proposal (or the failure to make one) under the
+// idempotency key, so a retried call returns the same proposal.
+func (wc *writeCall) finishGoverned(ctx context.Context, m proto.Message, b []byte, es Errors) *mcp.CallToolResult {
+	if len(es) > 0 {
+		wc.release(ctx)
+		return wc.r.errorResult(ctx, wc.wt.doc.Name, m, es)
+	}
+	wc.complete(ctx, b, false)
+	return toolResult(b, false)
+}
+
+// claim takes the idempotency key, or answers the call from the record that
+// holds it: a replay, a reused key or a call still in flight.
+func (wc *writeCall) claim(ctx context.Context, rc RequestContext, key string, raw []byte, m proto.Message) *mcp.CallToolResult {
+	r, name := wc.r, wc.wt.doc.Name
+	fp, err := idempotency.Fingerprint(raw)
+	if err != nil {
+		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("fingerprint: %w", err))})
+	}
+	k := idempotency.Key{Tenant: rc.TenantID, Tool: name, Key: key}
+	cr, err := r.cfg.idem.Claim(ctx, k, fp, r.now(), r.cfg.idemLease)
+	if err != nil {
+		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("idempotency claim: %w", err))})
+	}
+	if cr.Claimed {
+		wc.claimed, wc.key, wc.fp = true, k, fp
+		return nil
+	}
+	ex := cr.Existing
+	switch {
+	case ex == nil:
+		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, errors.New("idempotency claim refused without a record"))})
+	case ex.Fingerprint != fp:
+		return r.errorResult(ctx, name, m, Errors{{
+			Code: CodeIdempotencyKeyReused, Field: ArgClientRequestID,
+			Message:     fmt.Sprintf("client_request_id %q was already used for a different request", key),
+			Details:     map[string]any{"client_request_id": key},
+			Suggestions: &Suggestions{Hint: "Use a new client_request_id for a new request; resend the original arguments unchanged to get the original result."},
+		}})
+	case ex.State == idempotency.StateCompleted:
+		return r.replay(ctx, name, ex.Response, ex.IsError, ex.CreatedAt)
+	default:
+		return r.errorResult(ctx, name, m, Errors{{
+			Code: CodeIdempotencyInProgress, Field: ArgClientRequestID,
+			Message:     fmt.Sprintf("a request with client_request_id %q is still being processed", key),
+			Details:     map[string]any{"client_request_id": key},
+			Suggestions: &Suggestions{Hint: "Wait a few seconds and retry with the same client_request_id and arguments; it will return the result."},
+		}})
+	}
+}
+
+// replay returns a stored result verbatim, marked as a replay.
+func (r *registry) replay(ctx context.Context, tool string, stored []byte, isError bool, created time.Time) *mcp.CallToolResult {
+	o, err := parseObject(stored)
+	if err != nil {
+		return r.errorResult(ctx, tool, nil, Errors{r.internal(ctx, tool, fmt.Errorf("stored result: %w", err))})
+	}
+	o.set("idempotent_replay", true)
+	if !created.IsZero() {
+		o.set("original_request_time", created.UTC().Format(time.RFC3339))
+	}
+	return toolResult(r.render(ctx, tool, o), isError)
+}
+
+// complete stores the outcome under the claimed key. A failure to store is
+// logged, not returned: the write happened and its result must reach the agent.
+func (wc *writeCall) complete(ctx context.Context, body []byte, isError bool) {
+	if !wc.claimed {
+		return
+	}
+	wc.claimed = false
+	r := wc.r
+	err := r.cfg.idem.Complete(context.WithoutCancel(ctx), wc.key, wc.fp, body, isError, r.now(), r.cfg.idemTTL)
+	if err != nil {
+		r.cfg.logger.WarnContext(ctx, "mcpwrite: idempotency complete failed", "tool", wc.key.Tool, "error", err)
+	}
+}
+
+// release gives up the claim so that a retry executes.
+func (wc *writeCall) release(ctx context.Context) {
+	if !wc.claimed {
+		return
+	}
+	wc.claimed = false
+	if err := wc.r.cfg.idem.Release(context.WithoutCancel(ctx), wc.key, wc.fp); err != nil {
+		wc.r.cfg.logger.WarnContext(ctx, "mcpwrite: idempotency release failed", "tool", wc.key.Tool, "error", err)
+	}
+}
+
+// invoke calls the handler. When the tool allows it, an Aborted answer (an
+// optimistic-lock conflict) re-runs decode and enrich, so resolvers read the
+// new state (version, etag), and tries again.
+func (wc *writeCall) invoke(ctx context.Context, m proto.Message, body *Object, rc RequestContext, hasRC bool, key string) (proto.Message, error) {
+	r, wt := wc.r, wc.wt
+	for attempt := uint32(0); ; attempt++ {
+		resp, err := wt.bind.Invoke(ctx, m)
+		if err == nil || status.Code(err) != codes.Aborted || attempt >= wt.doc.RetryOnConflict {
+			return resp, err
+		}
+		fresh, es, _ := r.prepare(ctx, wt, body, rc, hasRC, key, false)
+		if len(es) > 0 {
+			return nil, es
+		}
+		m = fresh
+	}
+}
+
+// handlerError maps a handler error; an Aborted answer gets a hint that says
+// what was already tried.
+func (r *registry) handlerError(ctx context.Context, wt *writeTool, m proto.Message, err error) (Errors, errClass) {
+	es, class := r.classify(ctx, wt.doc.Name, err)
+	if status.Code(err) == codes.Aborted && len(es) == 1 {
+		hint := "The target changed while writing. Read its current state and retry."
+		if n := wt.doc.RetryOnConflict; n > 0 {
+			hint = fmt.Sprintf("The target changed while writing; the server retried %d time(s) with fresh values. Read its current state and retry.", n)
+		}
+		es[0].Suggestions = mergeHint(es[0].Suggestions, hint)
+	}
+	return es, class
+}
+
+// nextSteps turns the tool's next_steps into sentences an agent can act on,
+// using each next tool's own description.
+func (r *registry) nextSteps(wt *writeTool) []string {
+	out := []string{}
+	for _, name := range wt.doc.NextSteps {
+		if next, ok := r.tools[name]; ok && lowerFirst(next.doc.Description) != "" {
+			out = append(out, fmt.Sprintf("Call %s to %s", name, lowerFirst(next.doc.Description)))
+		} else {
+			out = append(out, fmt.Sprintf("Call %s next", name))
+		}
+	}
+	return out
+}
+
+// warnings are remarks on a valid call: today an omitted optional
+// description, which makes the entity hard to find later.
+func (r *registry) warnings(wt *writeTool, body *Object) []Warning {
+	ws := []Warning{}
+	if wt.optionalDescription {
+		if v := body.Get("description"); v == nil || v.Kind == KindNull || (v.Kind == KindString && v.Str == "") {
+			entity := "The request"
+			if wt.doc.Result != "" {
+				entity = humanize(wt.doc.Result)
+			}
+			ws = append(ws, Warning{
+				Code: "MISSING_DESCRIPTION", Field: "description",
+				Message:    entity + " has no description",
+				Suggestion: "Add a description for better discoverability",
+			})
+		}
+	}
+	return ws
+}

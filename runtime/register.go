@@ -1,0 +1,240 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
+)
+
+// Meta keys every write tool carries in its tools/list _meta, so clients and
+// gateways can apply their own governance without parsing descriptions.
+const (
+	MetaClassification = "mcpwrite/classification"
+	MetaConfirmation   = "mcpwrite/confirmation"
+	MetaKind           = "mcpwrite/kind"
+)
+
+// registry is one registered service: its document, bindings and options.
+type registry struct {
+	cfg   *config
+	svc   *schemadoc.Service
+	enums map[string]*EnumTable // alias tables for rendering responses
+	tools map[string]*writeTool
+	order []string // write tool names, document order
+}
+
+// writeTool joins a tool's document entry with its generated code.
+type writeTool struct {
+	bind *Tool
+	doc  *schemadoc.Tool
+	// optionalDescription: the input schema has an optional "description"
+	// property, whose absence earns a MISSING_DESCRIPTION warning.
+	optionalDescription bool
+}
+
+// Register adds the tools of one proto service to s: one write tool per entry
+// of the service's schema document, bound by name to svc.Tools, plus the
+// service tools the document names (validate, schema, apply, discard) and one
+// read-only discovery tool per discovery entry. It fails, registering
+// nothing, when the document and the bindings disagree.
+func Register(s *mcp.Server, svc *Service, opts ...Option) error {
+	if s == nil {
+		return errors.New("runtime: Register: nil *mcp.Server")
+	}
+	if svc == nil {
+		return errors.New("runtime: Register: nil *Service")
+	}
+	var doc schemadoc.Document
+	if err := json.Unmarshal(svc.Doc, &doc); err != nil {
+		return fmt.Errorf("runtime: service %s: parse schema document: %w", svc.Name, err)
+	}
+	var sd *schemadoc.Service
+	for i := range doc.Services {
+		if doc.Services[i].Name == svc.Name {
+			sd = &doc.Services[i]
+			break
+		}
+	}
+	if sd == nil {
+		return fmt.Errorf("runtime: service %s: not in the schema document of %q", svc.Name, doc.Source)
+	}
+	r := &registry{cfg: newConfig(opts), svc: sd, enums: svc.Enums, tools: map[string]*writeTool{}}
+	if err := r.bind(svc); err != nil {
+		return fmt.Errorf("runtime: service %s: %w", svc.Name, err)
+	}
+	specs, err := r.toolSpecs()
+	if err != nil {
+		return fmt.Errorf("runtime: service %s: %w", svc.Name, err)
+	}
+	for _, sp := range specs {
+		s.AddTool(sp.tool, r.guard(sp.tool.Name, sp.handler))
+	}
+	return nil
+}
+
+// bind checks that document tools and bindings match one to one.
+func (r *registry) bind(svc *Service) error {
+	binds := map[string]*Tool{}
+	for i, t := range svc.Tools {
+		switch {
+		case t == nil:
+			return fmt.Errorf("tool binding %d is nil", i)
+		case t.Name == "":
+			return fmt.Errorf("tool binding %d has no name", i)
+		case t.NewRequest == nil || t.Decode == nil || t.Enrich == nil || t.Invoke == nil:
+			return fmt.Errorf("tool %q: binding lacks NewRequest, Decode, Enrich or Invoke", t.Name)
+		}
+		if _, dup := binds[t.Name]; dup {
+			return fmt.Errorf("tool %q is bound twice", t.Name)
+		}
+		binds[t.Name] = t
+	}
+	for i := range r.svc.Tools {
+		d := &r.svc.Tools[i]
+		if _, dup := r.tools[d.Name]; dup {
+			return fmt.Errorf("tool %q appears twice in the schema document", d.Name)
+		}
+		b, ok := binds[d.Name]
+		if !ok {
+			return fmt.Errorf("tool %q is in the schema document but has no binding", d.Name)
+		}
+		opt, err := inspectInput(d.InputSchema)
+		if err != nil {
+			return fmt.Errorf("tool %q: input schema: %w", d.Name, err)
+		}
+		if len(d.OutputSchema) > 0 && !json.Valid(d.OutputSchema) {
+			return fmt.Errorf("tool %q: output schema is not valid JSON", d.Name)
+		}
+		r.tools[d.Name] = &writeTool{bind: b, doc: d, optionalDescription: opt}
+		r.order = append(r.order, d.Name)
+	}
+	for _, t := range svc.Tools {
+		if _, ok := r.tools[t.Name]; !ok {
+			return fmt.Errorf("tool %q is bound but not in the schema document", t.Name)
+		}
+	}
+	if r.svc.ApplyTool == "" {
+		for _, name := range r.order {
+			if c := defaultConfirmation(r.tools[name].doc); c != ConfirmDirect {
+				return fmt.Errorf("tool %q asks for %s confirmation but the service has no apply tool", name, c)
+			}
+		}
+	}
+	return nil
+}
+
+// inspectInput checks that an input schema is a JSON object schema (clients
+// reject anything else) and reports whether it has an optional description.
+func inspectInput(raw json.RawMessage) (optionalDescription bool, err error) {
+	var s struct {
+		Type       any                        `json:"type"`
+		Properties map[string]json.RawMessage `json:"properties"`
+		Required   []string                   `json:"required"`
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return false, errors.New("missing")
+	}
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return false, fmt.Errorf("not a JSON object: %w", err)
+	}
+	if s.Type != "object" {
+		return false, fmt.Errorf(`type must be "object", got %v`, s.Type)
+	}
+	if _, ok := s.Properties["description"]; !ok {
+		return false, nil
+	}
+	for _, req := range s.Required {
+		if req == "description" {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// toolSpec is one tool ready for AddTool.
+type toolSpec struct {
+	tool    *mcp.Tool
+	handler mcp.ToolHandler
+}
+
+// toolSpecs builds every tool of the service, checking names are unique.
+func (r *registry) toolSpecs() ([]toolSpec, error) {
+	var specs []toolSpec
+	for _, name := range r.order {
+		wt := r.tools[name]
+		d := wt.doc
+		t := &mcp.Tool{
+			Name:        d.Name,
+			Title:       d.Title,
+			Description: d.Description,
+			InputSchema: d.InputSchema,
+			Annotations: annotations(d.Title, d.Hints),
+			Meta: mcp.Meta{
+				MetaClassification: d.Classification,
+				MetaConfirmation:   string(defaultConfirmation(d)),
+				MetaKind:           d.Kind,
+			},
+		}
+		if len(d.OutputSchema) > 0 {
+			t.OutputSchema = d.OutputSchema
+		}
+		specs = append(specs, toolSpec{t, r.writeHandler(wt)})
+	}
+	specs = append(specs, r.serviceToolSpecs()...)
+	seen := map[string]bool{}
+	for _, sp := range specs {
+		if seen[sp.tool.Name] {
+			return nil, fmt.Errorf("tool name %q is used twice", sp.tool.Name)
+		}
+		seen[sp.tool.Name] = true
+	}
+	return specs, nil
+}
+
+// annotations spells out all four hints: the protocol defaults (destructive
+// and open world when absent) are the opposite of what most writes are.
+func annotations(title string, h schemadoc.Hints) *mcp.ToolAnnotations {
+	return &mcp.ToolAnnotations{
+		Title:           title,
+		ReadOnlyHint:    h.ReadOnly,
+		DestructiveHint: &h.Destructive,
+		IdempotentHint:  h.Idempotent,
+		OpenWorldHint:   &h.OpenWorld,
+	}
+}
+
+// guard turns a handler panic into an INTERNAL result with a trace_id: one
+// bad request must not take the session down or leak a stack trace.
+func (r *registry) guard(tool string, h mcp.ToolHandler) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				e := r.internal(ctx, tool, fmt.Errorf("panic: %v\n%s", p, debug.Stack()))
+				res, err = r.errorResult(ctx, tool, nil, Errors{e}), nil
+			}
+		}()
+		return h(ctx, req)
+	}
+}
+
+// lockedReader serialises a caller-supplied random source, which the
+// concurrent handlers share.
+type lockedReader struct {
+	mu sync.Mutex
+	r  io.Reader
+}
+
+func (l *lockedReader) Read(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.Read(p)
+}

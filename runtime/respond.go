@@ -1,0 +1,316 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+)
+
+// member is one key of a JSON object whose key order is part of the output:
+// agents and golden tests read the envelope, so it must be byte-stable.
+type member struct {
+	Key string
+	Val any
+}
+
+// object is a JSON object that keeps its keys in insertion order.
+type object []member
+
+// set replaces the value of key, or appends it.
+func (o *object) set(key string, val any) {
+	for i := range *o {
+		if (*o)[i].Key == key {
+			(*o)[i].Val = val
+			return
+		}
+	}
+	*o = append(*o, member{key, val})
+}
+
+// del removes key if present.
+func (o *object) del(key string) {
+	for i := range *o {
+		if (*o)[i].Key == key {
+			*o = append((*o)[:i], (*o)[i+1:]...)
+			return
+		}
+	}
+}
+
+// MarshalJSON writes the members in order without HTML escaping.
+func (o object) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, m := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, err := marshalJSON(m.Key)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		v, err := marshalJSON(m.Val)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// marshalJSON is json.Marshal without HTML escaping ("<" stays "<"), since the
+// output is read by agents, not embedded in HTML.
+func marshalJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// parseObject reads a JSON object keeping its key order; values stay raw.
+func parseObject(data []byte) (object, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, fmt.Errorf("not a JSON object")
+	}
+	var o object
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key, _ := kt.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, err
+		}
+		o = append(o, member{key, raw})
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// protoJSON is how every request and response is shown to agents: proto field
+// names, as in the schemas.
+var protoJSON = protojson.MarshalOptions{UseProtoNames: true}
+
+// messageJSON renders m as compact JSON (protojson output is deliberately
+// unstable in whitespace, so it is compacted).
+func messageJSON(m proto.Message) (json.RawMessage, error) {
+	if m == nil {
+		return json.RawMessage("{}"), nil
+	}
+	b, err := protoJSON.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	var c bytes.Buffer
+	if err := json.Compact(&c, b); err != nil {
+		return nil, err
+	}
+	return c.Bytes(), nil
+}
+
+// entryJSON renders one error entry with a fixed key order. Suggestions.Extra
+// is merged into the suggestions object after the standard keys.
+func entryJSON(e *ErrorEntry) object {
+	o := object{{"code", e.Code}, {"message", e.Message}}
+	if e.Field != "" {
+		o = append(o, member{"field", e.Field})
+	}
+	if len(e.Details) > 0 {
+		o = append(o, member{"details", e.Details})
+	}
+	if e.TraceID != "" {
+		o = append(o, member{"trace_id", e.TraceID})
+	}
+	if s := e.Suggestions; s != nil {
+		var so object
+		if len(s.DidYouMean) > 0 {
+			so = append(so, member{"did_you_mean", s.DidYouMean})
+		}
+		if len(s.ValidValues) > 0 {
+			so = append(so, member{"valid_values", s.ValidValues})
+		}
+		if s.Hint != "" {
+			so = append(so, member{"hint", s.Hint})
+		}
+		for _, k := range sortedKeys(s.Extra) {
+			switch k {
+			case "did_you_mean", "valid_values", "hint":
+				continue
+			}
+			so = append(so, member{k, s.Extra[k]})
+		}
+		if len(so) > 0 {
+			o = append(o, member{"suggestions", so})
+		}
+	}
+	return o
+}
+
+// entriesJSON renders a list of entries; never null.
+func entriesJSON(es Errors) []object {
+	out := make([]object, 0, len(es))
+	for _, e := range es {
+		if e != nil {
+			out = append(out, entryJSON(e))
+		}
+	}
+	return out
+}
+
+// warningsJSON renders warnings; never null.
+func warningsJSON(ws []Warning) []Warning {
+	if ws == nil {
+		return []Warning{}
+	}
+	return ws
+}
+
+// errorEnvelope is the failure shape of every tool: the first problem under
+// "error" for agents that read one, all of them under "errors".
+func errorEnvelope(es Errors) object {
+	all := entriesJSON(es)
+	var first any = object{{"code", CodeInternal}, {"message", "internal error"}}
+	if len(all) > 0 {
+		first = all[0]
+	}
+	return object{{"success", false}, {"error", first}, {"errors", all}}
+}
+
+// reservedKeys are the envelope's own top-level keys; a response field with
+// one of these names is not copied, so the envelope keeps its meaning.
+var reservedKeys = map[string]bool{
+	"success": true, "suggestions": true, "warnings": true,
+	"idempotent_replay": true, "original_request_time": true,
+}
+
+// successEnvelope renders a handler response: success first, then every
+// top-level response field as protojson writes it (declaration order), then
+// next steps and warnings. A response that is not a JSON object (a wrapper
+// type) is put under resultKey.
+//
+// Enum values are shown by their agent-facing aliases (enums), and a
+// response field named warnings (strings, or objects with code and message)
+// joins the envelope's warnings instead of being dropped.
+func successEnvelope(resp proto.Message, resultKey string, suggestions []string, warnings []Warning, enums map[string]*EnumTable) (object, error) {
+	o := object{{"success", true}}
+	if resp != nil {
+		raw, err := messageJSON(resp)
+		if err != nil {
+			return nil, err
+		}
+		raw = aliasEnums(raw, resp.ProtoReflect().Descriptor(), enums)
+		fields, err := parseObject(raw)
+		if err != nil {
+			if resultKey == "" {
+				resultKey = "result"
+			}
+			o = append(o, member{resultKey, raw})
+		} else {
+			for _, f := range fields {
+				if f.Key == "warnings" {
+					warnings = append(warnings, domainWarnings(f.Val)...)
+				}
+				if !reservedKeys[f.Key] {
+					o = append(o, f)
+				}
+			}
+		}
+	}
+	if suggestions == nil {
+		suggestions = []string{}
+	}
+	o = append(o, member{"suggestions", suggestions}, member{"warnings", warningsJSON(warnings)})
+	return o, nil
+}
+
+// toolResult wraps an envelope as a CallToolResult whose structured content
+// and text content are the same JSON, so clients that read either see one
+// answer.
+func toolResult(body []byte, isError bool) *mcp.CallToolResult {
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: string(body)}},
+		StructuredContent: json.RawMessage(body),
+		IsError:           isError,
+	}
+}
+
+// lowerFirst turns "Create a relationship." into "create a relationship".
+func lowerFirst(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexAny(s, ".\n"); i >= 0 {
+		s = s[:i]
+	}
+	if s == "" {
+		return s
+	}
+	r := []rune(s)
+	if len(r) > 1 && isUpper(r[1]) {
+		return s // an acronym: keep "MCP ..."
+	}
+	if isUpper(r[0]) {
+		r[0] += 'a' - 'A'
+	}
+	return string(r)
+}
+
+func isUpper(r rune) bool { return r >= 'A' && r <= 'Z' }
+
+// humanize turns "purchase_order" into "Purchase order".
+func humanize(s string) string {
+	s = strings.ReplaceAll(s, "_", " ")
+	if s == "" {
+		return s
+	}
+	r := []rune(s)
+	if r[0] >= 'a' && r[0] <= 'z' {
+		r[0] -= 'a' - 'A'
+	}
+	return string(r)
+}
+
+// domainWarnings reads a response's own warnings field: a list of strings or
+// of objects shaped like Warning.
+func domainWarnings(v any) []Warning {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	var texts []string
+	if json.Unmarshal(raw, &texts) == nil {
+		out := make([]Warning, 0, len(texts))
+		for _, t := range texts {
+			out = append(out, Warning{Code: "DOMAIN_WARNING", Message: t})
+		}
+		return out
+	}
+	var ws []Warning
+	if json.Unmarshal(raw, &ws) == nil {
+		for i := range ws {
+			if ws[i].Code == "" {
+				ws[i].Code = "DOMAIN_WARNING"
+			}
+		}
+		return ws
+	}
+	return nil
+}

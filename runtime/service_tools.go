@@ -1,0 +1,472 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/suggest"
+)
+
+// serviceToolSpecs builds the validate, schema, discovery, apply and discard
+// tools the document names.
+func (r *registry) serviceToolSpecs() []toolSpec {
+	var specs []toolSpec
+	readOnly := schemadoc.Hints{ReadOnly: true, Idempotent: true}
+	if n := r.svc.ValidateTool; n != "" {
+		specs = append(specs, toolSpec{&mcp.Tool{
+			Name:  n,
+			Title: "Validate a write",
+			Description: "Validate a write operation without committing it (dry run): returns errors with suggestions, " +
+				"warnings and a preview of the complete request the server would send. Call this BEFORE write operations.",
+			InputSchema: schemaJSON(objectSchema(
+				props{
+					{"operation", enumSchema("The write tool to validate", r.order)},
+					{"payload", object{{"type", "object"}, {"description", "The arguments that would be sent to the write tool"}}},
+				}, "operation", "payload")),
+			OutputSchema: schemaJSON(validateOutputSchema()),
+			Annotations:  annotations("Validate a write", readOnly),
+		}, r.validateHandler})
+	}
+	if n := r.svc.SchemaTool; n != "" {
+		specs = append(specs, toolSpec{&mcp.Tool{
+			Name:  n,
+			Title: "Get a write schema",
+			Description: "Get the JSON schema of a write operation with examples, required and optional fields, " +
+				"and the fields the server fills itself.",
+			InputSchema:  schemaJSON(objectSchema(props{{"operation", enumSchema("The write tool to describe", r.order)}}, "operation")),
+			OutputSchema: schemaJSON(schemaOutputSchema()),
+			Annotations:  annotations("Get a write schema", readOnly),
+		}, r.schemaHandler})
+	}
+	for i := range r.svc.Discovery {
+		d := &r.svc.Discovery[i]
+		var in props
+		groups := discoveryGroups(d)
+		if d.GroupBy != "" {
+			in = props{{"group", enumSchema("Only list values of this group", groups)}}
+		}
+		specs = append(specs, toolSpec{&mcp.Tool{
+			Name:         d.Tool,
+			Description:  d.Description,
+			InputSchema:  schemaJSON(objectSchema(in)),
+			OutputSchema: schemaJSON(discoveryOutputSchema(d.GroupBy != "")),
+			Annotations:  annotations("", readOnly),
+		}, r.discoveryHandler(d, groups)})
+	}
+	if n := r.svc.ApplyTool; n != "" {
+		var h schemadoc.Hints
+		for _, name := range r.order {
+			dh := r.tools[name].doc.Hints
+			h.Destructive = h.Destructive || dh.Destructive
+			h.OpenWorld = h.OpenWorld || dh.OpenWorld
+		}
+		h.Idempotent = true // a second apply replays the first result
+		specs = append(specs, toolSpec{&mcp.Tool{
+			Name:  n,
+			Title: "Apply a proposal",
+			Description: "Commit a proposed write by its proposal_id, after the user confirmed it. " +
+				"Only the caller who made the proposal can apply it, once, before it expires.",
+			InputSchema:  schemaJSON(objectSchema(props{{"proposal_id", stringSchema("The proposal_id returned by the write tool")}}, "proposal_id")),
+			OutputSchema: schemaJSON(objectSchemaOpen(props{{"success", object{{"type", "boolean"}}}}, "success")),
+			Annotations:  annotations("Apply a proposal", h),
+		}, r.applyHandler})
+	}
+	if n := r.svc.DiscardTool; n != "" {
+		specs = append(specs, toolSpec{&mcp.Tool{
+			Name:         n,
+			Title:        "Discard a proposal",
+			Description:  "Discard a proposed write the user rejected; it can no longer be applied.",
+			InputSchema:  schemaJSON(objectSchema(props{{"proposal_id", stringSchema("The proposal_id returned by the write tool")}}, "proposal_id")),
+			OutputSchema: schemaJSON(objectSchema(props{{"success", object{{"type", "boolean"}}}, {"proposal_id", object{{"type", "string"}}}, {"discarded", object{{"type", "boolean"}}}}, "success", "proposal_id", "discarded")),
+			Annotations:  annotations("Discard a proposal", schemadoc.Hints{Idempotent: true}),
+		}, r.discardHandler})
+	}
+	return specs
+}
+
+// argSpec is one argument of a service tool.
+type argSpec struct {
+	name     string
+	kind     Kind
+	required bool
+}
+
+// readArgs parses a service tool's arguments strictly, reporting every
+// unknown, mistyped and missing argument at once.
+func (r *registry) readArgs(raw []byte, specs ...argSpec) (map[string]*Value, Errors) {
+	obj, es := r.parseArgs(raw)
+	if len(es) > 0 {
+		return nil, es
+	}
+	names := make([]string, len(specs))
+	for i, s := range specs {
+		names[i] = s.name
+	}
+	vals := map[string]*Value{}
+	for i, k := range obj.Keys {
+		v := obj.Vals[i]
+		var spec *argSpec
+		for j := range specs {
+			if specs[j].name == k {
+				spec = &specs[j]
+			}
+		}
+		switch {
+		case spec == nil:
+			es = append(es, &ErrorEntry{
+				Code: CodeUnknownField, Field: k, Message: fmt.Sprintf("unknown argument %q", k),
+				Suggestions: &Suggestions{DidYouMean: suggest.Closest(k, names, 3), ValidValues: names},
+			})
+		case v == nil || v.Kind == KindNull:
+		case v.Kind != spec.kind:
+			es = append(es, &ErrorEntry{
+				Code: CodeInvalidType, Field: k,
+				Message: fmt.Sprintf("%s must be %s %s", k, article(kindName(spec.kind)), kindName(spec.kind)),
+				Details: map[string]any{"expected": kindName(spec.kind), "got": kindName(v.Kind)},
+			})
+		default:
+			vals[k] = v
+		}
+	}
+	for _, s := range specs {
+		if _, ok := vals[s.name]; !ok && s.required && !hasError(es, s.name) {
+			es = append(es, &ErrorEntry{Code: CodeMissingRequired, Field: s.name, Message: s.name + " is required"})
+		}
+	}
+	return vals, es
+}
+
+func article(noun string) string {
+	if noun != "" && (noun[0] == 'a' || noun[0] == 'o') {
+		return "an"
+	}
+	return "a"
+}
+
+func hasError(es Errors, field string) bool {
+	for _, e := range es {
+		if e.Field == field {
+			return true
+		}
+	}
+	return false
+}
+
+// operation resolves the write tool an operation argument names.
+func (r *registry) operation(op string) (*writeTool, *ErrorEntry) {
+	if wt, ok := r.tools[op]; ok {
+		return wt, nil
+	}
+	return nil, &ErrorEntry{
+		Code: CodeUnknownOperation, Field: "operation",
+		Message: fmt.Sprintf("unknown operation %q", op),
+		Suggestions: &Suggestions{
+			DidYouMean:  suggest.Closest(op, r.order, 3),
+			ValidValues: append([]string(nil), r.order...),
+		},
+	}
+}
+
+// validateHandler is validate_write: the write tool's decode, validate and
+// enrich steps with DryRun set; no idempotency, governance or handler.
+func (r *registry) validateHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	name := r.svc.ValidateTool
+	vals, es := r.readArgs(arguments(req), argSpec{"operation", KindString, true}, argSpec{"payload", KindObject, true})
+	if len(es) > 0 {
+		return r.errorResult(ctx, name, nil, es), nil
+	}
+	wt, e := r.operation(vals["operation"].Str)
+	if e != nil {
+		return r.errorResult(ctx, name, nil, Errors{e}), nil
+	}
+	rc, hasRC := r.requestContext(ctx, req)
+	if hasRC {
+		ctx = WithRequestContext(ctx, rc)
+	}
+	payload := vals["payload"].Obj
+	if payload == nil {
+		payload = &Object{}
+	}
+	ctl, body := splitControl(payload)
+	m, es, class := r.prepare(ctx, wt, body, rc, hasRC, ctl.key, true)
+	if class == classInternal {
+		return r.errorResult(ctx, wt.doc.Name, m, es), nil
+	}
+	return toolResult(r.render(ctx, name, r.validateResult(ctx, wt, m, append(ctl.errs, es...), body)), false), nil
+}
+
+// validateResult is the dry-run answer: valid, every error, warnings,
+// suggestions and, when valid, the complete request the handler would get.
+func (r *registry) validateResult(ctx context.Context, wt *writeTool, m proto.Message, es Errors, body *Object) object {
+	name := wt.doc.Name
+	if r.cfg.errorHook != nil {
+		for _, e := range es {
+			r.cfg.errorHook(ctx, name, m, e)
+		}
+	}
+	valid := len(es) == 0
+	suggestions := []string{}
+	o := object{{"valid", valid}, {"errors", entriesJSON(es)}, {"warnings", r.warnings(wt, body)}}
+	if !valid {
+		return append(o, member{"suggestions", suggestions})
+	}
+	suggestions = append(suggestions, fmt.Sprintf("Call %s with this payload to commit the write", name))
+	preview, err := r.agentJSON(m)
+	if err != nil {
+		e := r.internal(ctx, name, fmt.Errorf("marshal preview: %w", err))
+		return errorEnvelope(Errors{e})
+	}
+	filled := []string{}
+	for _, f := range wt.doc.ServerFills {
+		filled = append(filled, f.Field)
+	}
+	return append(o, member{"suggestions", suggestions},
+		member{"preview", object{{"request", preview}, {"server_filled", filled}}})
+}
+
+// schemaHandler is get_write_schema: the tool's entry of the document.
+func (r *registry) schemaHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	name := r.svc.SchemaTool
+	vals, es := r.readArgs(arguments(req), argSpec{"operation", KindString, true})
+	if len(es) > 0 {
+		return r.errorResult(ctx, name, nil, es), nil
+	}
+	wt, e := r.operation(vals["operation"].Str)
+	if e != nil {
+		return r.errorResult(ctx, name, nil, Errors{e}), nil
+	}
+	d := wt.doc
+	examples := d.Examples
+	if examples == nil {
+		examples = []schemadoc.Example{}
+	}
+	fills := d.ServerFills
+	if fills == nil {
+		fills = []schemadoc.ServerFill{}
+	}
+	o := object{
+		{"operation", d.Name},
+		{"description", d.Description},
+		{"kind", d.Kind},
+		{"classification", d.Classification},
+		{"confirmation", string(defaultConfirmation(d))},
+		{"input_schema", d.InputSchema},
+		{"output_schema", rawOrEmpty(d.OutputSchema)},
+		{"examples", examples},
+		{"required_fields", nonNil(d.RequiredFields)},
+		{"optional_fields", nonNil(d.OptionalFields)},
+		{"server_fills", fills},
+	}
+	return toolResult(r.render(ctx, name, o), false), nil
+}
+
+func rawOrEmpty(b json.RawMessage) json.RawMessage {
+	if len(b) == 0 {
+		return json.RawMessage("{}")
+	}
+	return b
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// discoveryGroups lists the groups of a discovery entry in first-seen order.
+func discoveryGroups(d *schemadoc.Discovery) []string {
+	var gs []string
+	seen := map[string]bool{}
+	for _, v := range d.Values {
+		if v.Group != "" && !seen[v.Group] {
+			seen[v.Group] = true
+			gs = append(gs, v.Group)
+		}
+	}
+	return gs
+}
+
+// discoveryHandler lists an enum's agent-facing values, optionally one group.
+func (r *registry) discoveryHandler(d *schemadoc.Discovery, groups []string) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		specs := []argSpec{}
+		if d.GroupBy != "" {
+			specs = append(specs, argSpec{"group", KindString, false})
+		}
+		vals, es := r.readArgs(arguments(req), specs...)
+		if len(es) > 0 {
+			return r.errorResult(ctx, d.Tool, nil, es), nil
+		}
+		group := ""
+		if v := vals["group"]; v != nil {
+			group = v.Str
+			known := false
+			for _, g := range groups {
+				known = known || g == group
+			}
+			if !known {
+				return r.errorResult(ctx, d.Tool, nil, Errors{{
+					Code: CodeInvalidEnumValue, Field: "group", Message: fmt.Sprintf("unknown group %q", group),
+					Suggestions: &Suggestions{DidYouMean: suggest.Closest(group, groups, 3), ValidValues: groups},
+				}}), nil
+			}
+		}
+		values := []object{}
+		byGroup := object{}
+		for _, v := range d.Values {
+			if group != "" && v.Group != group {
+				continue
+			}
+			item := object{{"value", v.Value}}
+			if v.Description != "" {
+				item = append(item, member{"description", v.Description})
+			}
+			if v.Group != "" {
+				item = append(item, member{"group", v.Group})
+			}
+			values = append(values, item)
+			if d.GroupBy != "" && v.Group != "" {
+				var list []string
+				for _, m := range byGroup {
+					if m.Key == v.Group {
+						list = m.Val.([]string)
+					}
+				}
+				byGroup.set(v.Group, append(list, v.Value))
+			}
+		}
+		o := object{{"values", values}}
+		if d.GroupBy != "" {
+			o = append(o, member{"groups", byGroup})
+		}
+		return toolResult(r.render(ctx, d.Tool, o), false), nil
+	}
+}
+
+// The service tools' schemas stay in the portable subset every vendor
+// accepts: object types with properties, required and additionalProperties
+// false, string enums, no $ref, anyOf, oneOf, allOf or type arrays.
+
+// prop is one named property schema.
+type prop struct {
+	name   string
+	schema object
+}
+
+// props keeps properties in declaration order.
+type props []prop
+
+// MarshalJSON writes the properties as one object, in order.
+func (ps props) MarshalJSON() ([]byte, error) {
+	o := make(object, len(ps))
+	for i, p := range ps {
+		o[i] = member{p.name, p.schema}
+	}
+	return o.MarshalJSON()
+}
+
+// objectSchema is a closed object schema.
+func objectSchema(ps props, required ...string) object {
+	o := objectSchemaOpen(ps, required...)
+	return append(o, member{"additionalProperties", false})
+}
+
+// objectSchemaOpen is an object schema that allows more properties (for
+// results whose shape depends on the tool they came from).
+func objectSchemaOpen(ps props, required ...string) object {
+	if ps == nil {
+		ps = props{}
+	}
+	o := object{{"type", "object"}, {"properties", ps}}
+	if len(required) > 0 {
+		o = append(o, member{"required", required})
+	}
+	return o
+}
+
+func stringSchema(desc string) object {
+	return object{{"type", "string"}, {"description", desc}}
+}
+
+func enumSchema(desc string, values []string) object {
+	return object{{"type", "string"}, {"description", desc}, {"enum", nonNil(values)}}
+}
+
+func arraySchema(items object) object {
+	return object{{"type", "array"}, {"items", items}}
+}
+
+// schemaJSON renders a schema for mcp.Tool; the builders only produce
+// marshalable values.
+func schemaJSON(o object) json.RawMessage {
+	b, err := marshalJSON(o)
+	if err != nil {
+		panic(err) // unreachable: static schema values
+	}
+	return b
+}
+
+var (
+	typeString  = object{{"type", "string"}}
+	typeBoolean = object{{"type", "boolean"}}
+	typeObject  = object{{"type", "object"}}
+)
+
+func errorEntrySchema() object {
+	return objectSchemaOpen(props{
+		{"code", typeString}, {"message", typeString}, {"field", typeString},
+		{"details", typeObject}, {"trace_id", typeString}, {"suggestions", typeObject},
+	}, "code", "message")
+}
+
+func warningSchema() object {
+	return objectSchema(props{
+		{"code", typeString}, {"message", typeString}, {"field", typeString}, {"suggestion", typeString},
+	}, "code", "message")
+}
+
+func validateOutputSchema() object {
+	return objectSchema(props{
+		{"valid", typeBoolean},
+		{"errors", arraySchema(errorEntrySchema())},
+		{"warnings", arraySchema(warningSchema())},
+		{"suggestions", arraySchema(typeString)},
+		{"preview", objectSchema(props{
+			{"request", typeObject},
+			{"server_filled", arraySchema(typeString)},
+		}, "request", "server_filled")},
+	}, "valid", "errors", "warnings", "suggestions")
+}
+
+func schemaOutputSchema() object {
+	return objectSchema(props{
+		{"operation", typeString}, {"description", typeString}, {"kind", typeString},
+		{"classification", typeString}, {"confirmation", typeString},
+		{"input_schema", typeObject}, {"output_schema", typeObject},
+		{"examples", arraySchema(objectSchema(props{{"description", typeString}, {"input", typeObject}}, "description", "input"))},
+		{"required_fields", arraySchema(typeString)},
+		{"optional_fields", arraySchema(typeString)},
+		{"server_fills", arraySchema(objectSchema(props{
+			{"field", typeString}, {"source", typeString}, {"how", typeString}, {"overridable", typeBoolean},
+		}, "field", "source", "how"))},
+	}, "operation", "description", "kind", "classification", "confirmation", "input_schema", "output_schema",
+		"examples", "required_fields", "optional_fields", "server_fills")
+}
+
+func discoveryOutputSchema(grouped bool) object {
+	ps := props{{"values", arraySchema(objectSchema(props{
+		{"value", typeString}, {"description", typeString}, {"group", typeString},
+	}, "value"))}}
+	req := []string{"values"}
+	if grouped {
+		ps = append(ps, prop{"groups", object{{"type", "object"}, {"additionalProperties", arraySchema(typeString)}}})
+		req = append(req, "groups")
+	}
+	return objectSchema(ps, req...)
+}

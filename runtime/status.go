@@ -1,0 +1,239 @@
+package runtime
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"io"
+	"sort"
+
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// errClass tells the pipeline what an error means for idempotency and
+// proposals: business errors are outcomes of the write (stored and replayed),
+// transient and internal ones are not (the claim is released so a retry runs).
+type errClass uint8
+
+const (
+	classBusiness errClass = iota
+	classTransient
+	classInternal
+)
+
+// userCodes maps the gRPC codes whose status message is written for the
+// caller to envelope codes.
+var userCodes = map[codes.Code]string{
+	codes.NotFound:           CodeNotFound,
+	codes.AlreadyExists:      CodeAlreadyExists,
+	codes.FailedPrecondition: CodeConflict,
+	codes.Aborted:            CodeConflict,
+	codes.PermissionDenied:   CodePermissionDenied,
+	codes.Unauthenticated:    CodeUnauthenticated,
+	codes.InvalidArgument:    CodeValidation,
+	codes.OutOfRange:         CodeConstraintViolation,
+	codes.ResourceExhausted:  CodeResourceExhausted,
+	codes.Unavailable:        CodeUnavailable,
+	codes.DeadlineExceeded:   CodeDeadlineExceeded,
+	codes.Canceled:           CodeUnavailable,
+}
+
+// transientCodes may succeed when retried unchanged, so their outcome is not
+// recorded under the idempotency key.
+var transientCodes = map[codes.Code]bool{
+	codes.Aborted:           true,
+	codes.ResourceExhausted: true,
+	codes.Unavailable:       true,
+	codes.DeadlineExceeded:  true,
+	codes.Canceled:          true,
+}
+
+// classify turns an error from enrichment or a handler into envelope
+// entries. Errors the domain wrote for agents (*ErrorEntry, Errors) pass
+// unchanged; gRPC statuses with user-facing codes keep their message;
+// everything else becomes INTERNAL with a fresh trace_id and is logged, never
+// shown.
+func (r *registry) classify(ctx context.Context, tool string, err error) (Errors, errClass) {
+	var list Errors
+	var one *ErrorEntry
+	switch {
+	case errors.As(err, &list) && len(list) > 0:
+	case errors.As(err, &one) && one != nil:
+		list = Errors{one}
+	}
+	if len(list) > 0 {
+		// Entries may be shared sentinels: copy before adding trace IDs or hints.
+		out, class := make(Errors, 0, len(list)), classBusiness
+		for _, e := range list {
+			if e == nil {
+				continue
+			}
+			e = cloneEntry(e)
+			if e.Code == CodeInternal {
+				class = classInternal
+				if e.TraceID == "" {
+					e.TraceID = r.traceID()
+				}
+				r.cfg.logger.ErrorContext(ctx, "mcpwrite: internal error", "tool", tool, "trace_id", e.TraceID, "error", err)
+			}
+			out = append(out, e)
+		}
+		if len(out) > 0 {
+			return out, class
+		}
+	}
+	st, ok := status.FromError(err)
+	if !ok {
+		switch {
+		case errors.Is(err, context.DeadlineExceeded):
+			return Errors{{Code: CodeDeadlineExceeded, Message: "the request took too long and was stopped"}}, classTransient
+		case errors.Is(err, context.Canceled):
+			return Errors{{Code: CodeUnavailable, Message: "the request was cancelled"}}, classTransient
+		}
+		return Errors{r.internal(ctx, tool, err)}, classInternal
+	}
+	code, user := userCodes[st.Code()]
+	if !user {
+		return Errors{r.internal(ctx, tool, err)}, classInternal
+	}
+	class := classBusiness
+	if transientCodes[st.Code()] {
+		class = classTransient
+	}
+	base := &ErrorEntry{Code: code, Message: st.Message()}
+	var es Errors
+	for _, d := range st.Details() {
+		switch d := d.(type) {
+		case *errdetails.BadRequest:
+			for _, v := range d.GetFieldViolations() {
+				e := &ErrorEntry{Code: CodeValidation, Message: v.GetDescription(), Field: v.GetField()}
+				if v.GetReason() != "" {
+					e.Details = map[string]any{"reason": v.GetReason()}
+				}
+				es = append(es, e)
+			}
+		case *errdetails.ErrorInfo:
+			addDetail(base, "reason", d.GetReason())
+			addDetail(base, "domain", d.GetDomain())
+			if len(d.GetMetadata()) > 0 {
+				addDetail(base, "metadata", d.GetMetadata())
+			}
+		case *errdetails.ResourceInfo:
+			addDetail(base, "resource_type", d.GetResourceType())
+			addDetail(base, "resource_name", d.GetResourceName())
+			addDetail(base, "owner", d.GetOwner())
+		case *errdetails.PreconditionFailure:
+			var vs []map[string]string
+			for _, v := range d.GetViolations() {
+				vs = append(vs, map[string]string{"type": v.GetType(), "subject": v.GetSubject(), "description": v.GetDescription()})
+			}
+			if len(vs) > 0 {
+				addDetail(base, "precondition_failures", vs)
+			}
+		case *errdetails.RetryInfo:
+			if rd := d.GetRetryDelay(); rd != nil {
+				addDetail(base, "retry_after_seconds", rd.AsDuration().Seconds())
+			}
+		case *errdetails.Help:
+			for _, l := range d.GetLinks() {
+				base.Suggestions = mergeHint(base.Suggestions, l.GetDescription()+": "+l.GetUrl())
+			}
+		case *errdetails.LocalizedMessage:
+			if d.GetMessage() != "" {
+				base.Message = d.GetMessage()
+			}
+		}
+	}
+	if len(es) > 0 {
+		return es, class
+	}
+	if base.Message == "" {
+		base.Message = defaultMessages[code]
+	}
+	return Errors{base}, class
+}
+
+// defaultMessages stand in when a status carries no message.
+var defaultMessages = map[string]string{
+	CodeNotFound:            "not found",
+	CodeAlreadyExists:       "already exists",
+	CodeConflict:            "the write conflicts with the current state",
+	CodePermissionDenied:    "permission denied",
+	CodeUnauthenticated:     "authentication required",
+	CodeValidation:          "invalid request",
+	CodeConstraintViolation: "value out of range",
+	CodeResourceExhausted:   "rate limited; retry later",
+	CodeUnavailable:         "service unavailable; retry later",
+	CodeDeadlineExceeded:    "the request took too long and was stopped",
+}
+
+func addDetail(e *ErrorEntry, k string, v any) {
+	if s, ok := v.(string); ok && s == "" {
+		return
+	}
+	if e.Details == nil {
+		e.Details = map[string]any{}
+	}
+	e.Details[k] = v
+}
+
+func mergeHint(s *Suggestions, hint string) *Suggestions {
+	if s == nil {
+		s = &Suggestions{}
+	}
+	if s.Hint == "" {
+		s.Hint = hint
+	} else {
+		s.Hint += "; " + hint
+	}
+	return s
+}
+
+// cloneEntry copies e and its suggestions, so hooks and hints never modify
+// an entry the domain keeps.
+func cloneEntry(e *ErrorEntry) *ErrorEntry {
+	cp := *e
+	if e.Suggestions != nil {
+		s := *e.Suggestions
+		cp.Suggestions = &s
+	}
+	if e.Details != nil {
+		cp.Details = make(map[string]any, len(e.Details))
+		for k, v := range e.Details {
+			cp.Details[k] = v
+		}
+	}
+	return &cp
+}
+
+// internal logs err under a fresh trace_id and returns an entry that reveals
+// nothing but the trace_id: messages of unexpected errors carry SQL, paths
+// and personal data.
+func (r *registry) internal(ctx context.Context, tool string, err error) *ErrorEntry {
+	id := r.traceID()
+	r.cfg.logger.ErrorContext(ctx, "mcpwrite: internal error", "tool", tool, "trace_id", id, "error", err)
+	return &ErrorEntry{
+		Code: CodeInternal, Message: "internal error", TraceID: id,
+		Suggestions: &Suggestions{Hint: "This is a server problem, not a problem with the arguments. Retry later; quote the trace_id when reporting it."},
+	}
+}
+
+// traceID returns 16 random bytes in hex, the W3C trace-id form.
+func (r *registry) traceID() string {
+	var b [16]byte
+	if _, err := io.ReadFull(r.cfg.rand, b[:]); err != nil {
+		return "00000000000000000000000000000000"
+	}
+	return hex.EncodeToString(b[:])
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
