@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/protobuf/proto"
@@ -28,7 +29,7 @@ func (r *registry) serviceToolSpecs() []toolSpec {
 					{"operation", enumSchema("The write tool to validate", r.order)},
 					{"payload", object{{"type", "object"}, {"description", "The arguments that would be sent to the write tool"}}},
 				}, "operation", "payload")),
-			OutputSchema: schemaJSON(validateOutputSchema()),
+			OutputSchema: resultSchemaJSON(validateOutputSchema()),
 			Annotations:  annotations("Validate a write", readOnly),
 		}, r.validateHandler})
 	}
@@ -39,7 +40,7 @@ func (r *registry) serviceToolSpecs() []toolSpec {
 			Description: "Get the JSON schema of a write operation with examples, required and optional fields, " +
 				"and the fields the server fills itself.",
 			InputSchema:  schemaJSON(objectSchema(props{{"operation", enumSchema("The write tool to describe", r.order)}}, "operation")),
-			OutputSchema: schemaJSON(schemaOutputSchema()),
+			OutputSchema: resultSchemaJSON(schemaOutputSchema()),
 			Annotations:  annotations("Get a write schema", readOnly),
 		}, r.schemaHandler})
 	}
@@ -50,11 +51,16 @@ func (r *registry) serviceToolSpecs() []toolSpec {
 		if d.GroupBy != "" {
 			in = props{{"group", enumSchema("Only list values of this group", groups)}}
 		}
+		if ends := pairEnds(d); len(ends) > 0 {
+			in = append(in,
+				prop{"source_type", enumSchema("Only list values that may start at this type", ends)},
+				prop{"target_type", enumSchema("Only list values that may end at this type", ends)})
+		}
 		specs = append(specs, toolSpec{&mcp.Tool{
 			Name:         d.Tool,
 			Description:  d.Description,
 			InputSchema:  schemaJSON(objectSchema(in)),
-			OutputSchema: schemaJSON(discoveryOutputSchema(d.GroupBy != "")),
+			OutputSchema: resultSchemaJSON(discoveryOutputSchema(d.GroupBy != "", d.PairsOf != "")),
 			Annotations:  annotations("", readOnly),
 		}, r.discoveryHandler(d, groups)})
 	}
@@ -72,7 +78,7 @@ func (r *registry) serviceToolSpecs() []toolSpec {
 			Description: "Commit a proposed write by its proposal_id, after the user confirmed it. " +
 				"Only the caller who made the proposal can apply it, once, before it expires.",
 			InputSchema:  schemaJSON(objectSchema(props{{"proposal_id", stringSchema("The proposal_id returned by the write tool")}}, "proposal_id")),
-			OutputSchema: schemaJSON(objectSchemaOpen(props{{"success", object{{"type", "boolean"}}}}, "success")),
+			OutputSchema: resultSchemaJSON(objectSchemaOpen(props{{"success", object{{"type", "boolean"}}}}, "success")),
 			Annotations:  annotations("Apply a proposal", h),
 		}, r.applyHandler})
 	}
@@ -82,7 +88,7 @@ func (r *registry) serviceToolSpecs() []toolSpec {
 			Title:        "Discard a proposal",
 			Description:  "Discard a proposed write the user rejected; it can no longer be applied.",
 			InputSchema:  schemaJSON(objectSchema(props{{"proposal_id", stringSchema("The proposal_id returned by the write tool")}}, "proposal_id")),
-			OutputSchema: schemaJSON(objectSchema(props{{"success", object{{"type", "boolean"}}}, {"proposal_id", object{{"type", "string"}}}, {"discarded", object{{"type", "boolean"}}}}, "success", "proposal_id", "discarded")),
+			OutputSchema: resultSchemaJSON(objectSchema(props{{"success", object{{"type", "boolean"}}}, {"proposal_id", object{{"type", "string"}}}, {"discarded", object{{"type", "boolean"}}}}, "success", "proposal_id", "discarded")),
 			Annotations:  annotations("Discard a proposal", schemadoc.Hints{Idempotent: true}),
 		}, r.discardHandler})
 	}
@@ -299,6 +305,10 @@ func (r *registry) discoveryHandler(d *schemadoc.Discovery, groups []string) mcp
 		if d.GroupBy != "" {
 			specs = append(specs, argSpec{"group", KindString, false})
 		}
+		ends := pairEnds(d)
+		if len(ends) > 0 {
+			specs = append(specs, argSpec{"source_type", KindString, false}, argSpec{"target_type", KindString, false})
+		}
 		vals, es := r.readArgs(arguments(req), specs...)
 		if len(es) > 0 {
 			return r.errorResult(ctx, d.Tool, nil, es), nil
@@ -317,10 +327,32 @@ func (r *registry) discoveryHandler(d *schemadoc.Discovery, groups []string) mcp
 				}}), nil
 			}
 		}
+		source, target := "", ""
+		for _, k := range []string{"source_type", "target_type"} {
+			v := vals[k]
+			if v == nil {
+				continue
+			}
+			if !contains(ends, v.Str) {
+				return r.errorResult(ctx, d.Tool, nil, Errors{{
+					Code: CodeInvalidEnumValue, Field: k, Message: fmt.Sprintf("unknown %s %q", strings.ReplaceAll(k, "_", " "), v.Str),
+					Suggestions: &Suggestions{DidYouMean: suggest.Closest(v.Str, ends, 3), ValidValues: ends},
+				}}), nil
+			}
+			if k == "source_type" {
+				source = v.Str
+			} else {
+				target = v.Str
+			}
+		}
 		values := []object{}
 		byGroup := object{}
 		for _, v := range d.Values {
 			if group != "" && v.Group != group {
+				continue
+			}
+			pairs := matchingPairs(v.ValidPairs, source, target)
+			if (source != "" || target != "") && len(pairs) == 0 {
 				continue
 			}
 			item := object{{"value", v.Value}}
@@ -329,6 +361,9 @@ func (r *registry) discoveryHandler(d *schemadoc.Discovery, groups []string) mcp
 			}
 			if v.Group != "" {
 				item = append(item, member{"group", v.Group})
+			}
+			if d.PairsOf != "" {
+				item = append(item, member{"valid_pairs", pairs})
 			}
 			values = append(values, item)
 			if d.GroupBy != "" && v.Group != "" {
@@ -404,6 +439,34 @@ func arraySchema(items object) object {
 
 // schemaJSON renders a schema for mcp.Tool; the builders only produce
 // marshalable values.
+// resultSchemaJSON is a service tool's output schema: its success shape,
+// opened so the error envelope (success false, error, errors) that every tool
+// answers a bad call with also conforms. Clients validate structuredContent
+// against the output schema even for isError results.
+func resultSchemaJSON(o object) json.RawMessage {
+	var ps props
+	for _, m := range o {
+		if m.Key == "properties" {
+			ps = append(ps, m.Val.(props)...)
+		}
+	}
+	has := func(name string) bool {
+		for _, p := range ps {
+			if p.name == name {
+				return true
+			}
+		}
+		return false
+	}
+	if !has("success") {
+		ps = append(props{{"success", object{{"type", "boolean"}}}}, ps...)
+	}
+	ps = append(ps,
+		prop{"error", object{{"type", "object"}, {"description", "The first problem, when the call failed."}}},
+		prop{"errors", object{{"type", "array"}, {"items", object{{"type", "object"}}}, {"description", "Every problem, when the call failed."}}})
+	return schemaJSON(objectSchemaOpen(ps))
+}
+
 func schemaJSON(o object) json.RawMessage {
 	b, err := marshalJSON(o)
 	if err != nil {
@@ -459,10 +522,47 @@ func schemaOutputSchema() object {
 		"examples", "required_fields", "optional_fields", "server_fills")
 }
 
-func discoveryOutputSchema(grouped bool) object {
-	ps := props{{"values", arraySchema(objectSchema(props{
-		{"value", typeString}, {"description", typeString}, {"group", typeString},
-	}, "value"))}}
+// pairEnds lists the source/target types a discovery's valid pairs use.
+func pairEnds(d *schemadoc.Discovery) []string {
+	var out []string
+	for _, v := range d.Values {
+		for _, p := range v.ValidPairs {
+			for _, e := range []string{p.Source, p.Target} {
+				if !contains(out, e) {
+					out = append(out, e)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// matchingPairs filters pairs by source and target ("" matches any); never nil.
+func matchingPairs(ps []schemadoc.Pair, source, target string) []schemadoc.Pair {
+	out := []schemadoc.Pair{}
+	for _, p := range ps {
+		if (source == "" || p.Source == source) && (target == "" || p.Target == target) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func discoveryOutputSchema(grouped, paired bool) object {
+	item := props{{"value", typeString}, {"description", typeString}, {"group", typeString}}
+	if paired {
+		item = append(item, prop{"valid_pairs", arraySchema(objectSchema(props{{"source", typeString}, {"target", typeString}}, "source", "target"))})
+	}
+	ps := props{{"values", arraySchema(objectSchema(item, "value"))}}
 	req := []string{"values"}
 	if grouped {
 		ps = append(ps, prop{"groups", object{{"type", "object"}, {"additionalProperties", arraySchema(typeString)}}})

@@ -20,9 +20,9 @@ func TestValidateWriteReportsWithoutWriting(t *testing.T) {
 		tool: "validate_write", args: `{"operation":"create_note","payload":{"title":"Buy milk"}}`,
 		want: validCreatePreview,
 	}, {
-		name: "dry_run on the write tool answers the same",
+		name: "dry_run on the write tool answers the same, led by success",
 		tool: "create_note", args: `{"title":"Buy milk","dry_run":true}`,
-		want: validCreatePreview,
+		want: `{"success":true,` + strings.TrimPrefix(validCreatePreview, "{"),
 	}, {
 		name: "invalid payload lists every error",
 		tool: "validate_write", args: `{"operation":"create_note","payload":{"titel":"Buy milk","priority":1.5}}`,

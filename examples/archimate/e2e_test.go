@@ -81,6 +81,8 @@ func call(t *testing.T, cs *mcp.ClientSession, tool, args string) (map[string]an
 	return out, res.IsError
 }
 
+var runtime2RC = runtime.RequestContext{TenantID: "tenant-globex", PrincipalID: "user-hank"}
+
 var devRC = runtime.RequestContext{TenantID: "tenant-acme", PrincipalID: "user-ada", CorrelationID: "corr-42", TraceParent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}
 
 func TestToolsListShowsTheWriteSurface(t *testing.T) {

@@ -216,7 +216,7 @@ func withDryRun(args string) string {
 func TestCreatePurchaseOrderPreviewWithDryRunFillsCurrencyAndWritesNothing(t *testing.T) {
 	s := newSession(t, userAccepts)
 	got := s.mustCall("create_purchase_order", withDryRun(orderArgs))
-	want := compact(`{"valid":true,"errors":[],"warnings":[],
+	want := compact(`{"success":true,"valid":true,"errors":[],"warnings":[],
 		"suggestions":["Call create_purchase_order with this payload to commit the write"],
 		"preview":{"request":{"meta":{"tenant_id":"acme","principal_id":"alice","correlation_id":"corr-1","requested_at":"2026-11-22T10:00:00Z"},
 			"supplier_id":4001,"location_id":1,"order_number":"PO-1001",

@@ -47,6 +47,7 @@ type builder struct {
 	building map[protoreflect.FullName]bool
 	tables   map[string]*enumTable
 	enums    map[protoreflect.FullName]*protogen.Enum
+	pairs    map[*enumTable]*pairRule
 }
 
 func ext[T proto.Message](opts proto.Message, xt protoreflect.ExtensionType) T {
@@ -78,6 +79,7 @@ func buildFile(plugin *protogen.Plugin, f *protogen.File, probs *problems) *file
 		building: map[protoreflect.FullName]bool{},
 		tables:   map[string]*enumTable{},
 		enums:    map[protoreflect.FullName]*protogen.Enum{},
+		pairs:    map[*enumTable]*pairRule{},
 	}
 	for _, pf := range plugin.Files {
 		b.indexEnums(pf.Enums, pf.Messages)
@@ -211,6 +213,10 @@ func (b *builder) discovery(sm *serviceModel, t *enumTable, er *mcpwritev1.EnumR
 				b.probs.enumf(t.enum, "value %s: group_by %s needs an implies entry naming one of its values", v.value.Desc.Name(), g)
 			}
 		}
+	}
+	d.pairs = b.pairRuleFor(t)
+	if d.pairs != nil {
+		d.desc += ", with the source and target types each may connect"
 	}
 	d.desc += "."
 	return d
@@ -350,6 +356,9 @@ func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.Tool
 		return nil
 	}
 	b.collectResolvers(sm, t.input, map[*messageModel]bool{})
+	if pc := tr.GetPairCheck(); pc != nil {
+		t.pairCheck = b.pairCheck(t, pc)
+	}
 	return t
 }
 

@@ -29,12 +29,18 @@ func (b *builder) document(fm *fileModel) schemadoc.Document {
 			if d.groupBy != nil {
 				dd.GroupBy = string(d.groupBy.Desc.FullName())
 			}
+			if d.pairs != nil {
+				dd.PairsOf = string(d.pairs.ends.enum.Desc.FullName())
+			}
 			for _, v := range d.table.values {
 				dv := schemadoc.DiscoveryValue{Value: v.alias, Description: v.desc}
 				if d.groupBy != nil {
 					if g := impliedIn(v.value, d.groupBy); g != nil {
 						dv.Group = groupAlias(g)
 					}
+				}
+				if d.pairs != nil {
+					dv.ValidPairs = d.pairs.docPairs(v.value)
 				}
 				dd.Values = append(dd.Values, dv)
 			}

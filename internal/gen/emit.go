@@ -58,6 +58,13 @@ func emitGo(plugin *protogen.Plugin, fm *fileModel) {
 	for _, t := range sortTables(fm.enums) {
 		e.enumTable(t)
 	}
+	for _, sm := range fm.services {
+		for _, t := range sm.tools {
+			if t.pairCheck != nil {
+				e.pairTable(t.pairCheck)
+			}
+		}
+	}
 	for _, m := range fm.messages {
 		if m.agentFacing {
 			e.decodeFunc(m)
@@ -148,9 +155,18 @@ func (e *emitter) register(sm *serviceModel) {
 			g.P("},")
 		}
 		g.P("Enrich: func(c *", runtimePkg.Ident("Call"), ", req ", protoPkg.Ident("Message"), ") error {")
-		if t.input.serverFilled {
+		switch pc := t.pairCheck; {
+		case pc != nil:
+			g.P("m := req.(*", in, ")")
+			if t.input.serverFilled {
+				g.P("if err := ", enrichName(sm, t.input), "(c, h, req, m); err != nil {")
+				g.P("return err")
+				g.P("}")
+			}
+			g.P("return ", pc.varName, ".Check(", quote(fieldAgentName(t.input, pc.typ)), ", int32(m.Get", pc.typ.GoName, "()), int32(m.Get", pc.source.GoName, "()), int32(m.Get", pc.target.GoName, "()))")
+		case t.input.serverFilled:
 			g.P("return ", enrichName(sm, t.input), "(c, h, req, req.(*", in, "))")
-		} else {
+		default:
 			g.P("return nil")
 		}
 		g.P("},")
@@ -238,4 +254,16 @@ func (e *emitter) literal(l literal) string {
 		return e.g.QualifiedGoIdent(*l.ident)
 	}
 	return l.code
+}
+
+func quote(s string) string { return strconv.Quote(s) }
+
+// fieldAgentName is the name a request field has in the input schema.
+func fieldAgentName(m *messageModel, f *protogen.Field) string {
+	for _, fm := range m.fields {
+		if fm.proto == f {
+			return fm.agentName
+		}
+	}
+	return string(f.Desc.Name())
 }

@@ -74,6 +74,7 @@ type toolModel struct {
 	nextSteps      []string
 	retry          uint32
 	input          *messageModel
+	pairCheck      *pairCheckModel
 }
 
 // messageModel is a request message or a message nested in one.
@@ -154,6 +155,7 @@ type discoveryModel struct {
 	tool    string
 	table   *enumTable
 	groupBy *protogen.Enum
+	pairs   *pairRule
 	desc    string
 }
 

@@ -206,6 +206,8 @@ func outputSchema(t *toolModel) *jsonschema.Schema {
 	s.Properties.Set("idempotent_replay", &jsonschema.Schema{Type: "boolean", Description: "True when this result was replayed for a repeated client_request_id."})
 	s.Properties.Set("original_request_time", &jsonschema.Schema{Type: "string", Format: "date-time", Description: "When the replayed request first ran."})
 	s.Properties.Set("proposal", &jsonschema.Schema{Type: "object", Description: "Set when the write awaits confirmation; apply it by proposal_id."})
+	s.Properties.Set("valid", &jsonschema.Schema{Type: "boolean", Description: "Set by dry_run: whether the call would be accepted."})
+	s.Properties.Set("preview", &jsonschema.Schema{Type: "object", Description: "Set by dry_run: the complete request the server would send, and which fields it filled."})
 	s.Properties.Set("error", &jsonschema.Schema{Type: "object", Description: "The first problem, when success is false."})
 	s.Properties.Set("errors", &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "object"}, Description: "Every problem, when success is false."})
 	return s

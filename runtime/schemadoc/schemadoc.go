@@ -78,11 +78,13 @@ type ServerFill struct {
 
 // Discovery is one read-only tool listing an enum's agent-facing values.
 type Discovery struct {
-	Tool        string           `json:"tool"`
-	Enum        string           `json:"enum"`
-	Description string           `json:"description"`
-	GroupBy     string           `json:"group_by,omitempty"`
-	Values      []DiscoveryValue `json:"values"`
+	Tool        string `json:"tool"`
+	Enum        string `json:"enum"`
+	Description string `json:"description"`
+	GroupBy     string `json:"group_by,omitempty"`
+	// PairsOf is the enum whose aliases ValidPairs name.
+	PairsOf string           `json:"pairs_of,omitempty"`
+	Values  []DiscoveryValue `json:"values"`
 }
 
 // DiscoveryValue is one offered enum value.
@@ -90,4 +92,12 @@ type DiscoveryValue struct {
 	Value       string `json:"value"`
 	Description string `json:"description,omitempty"`
 	Group       string `json:"group,omitempty"`
+	// ValidPairs are the (source, target) combinations the value may connect.
+	ValidPairs []Pair `json:"valid_pairs,omitempty"`
+}
+
+// Pair is one allowed (source, target) combination, by aliases.
+type Pair struct {
+	Source string `json:"source"`
+	Target string `json:"target"`
 }

@@ -437,7 +437,7 @@ func (x *Derived_ContextKey) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use Derived_ContextKey.Descriptor instead.
 func (Derived_ContextKey) EnumDescriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{4, 0}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{5, 0}
 }
 
 type Generated_Kind int32
@@ -512,7 +512,7 @@ func (x *Generated_Kind) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use Generated_Kind.Descriptor instead.
 func (Generated_Kind) EnumDescriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{5, 0}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{6, 0}
 }
 
 // Naming style for values without an explicit alias (enum prefix stripped).
@@ -578,7 +578,7 @@ func (x *EnumAlias_Style) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use EnumAlias_Style.Descriptor instead.
 func (EnumAlias_Style) EnumDescriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{6, 0}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{7, 0}
 }
 
 // ServiceRules govern every method of a service.
@@ -753,7 +753,12 @@ type ToolRules struct {
 	IdempotentHint  *bool `protobuf:"varint,12,opt,name=idempotent_hint,json=idempotentHint" json:"idempotent_hint,omitempty"`
 	OpenWorldHint   *bool `protobuf:"varint,13,opt,name=open_world_hint,json=openWorldHint" json:"open_world_hint,omitempty"`
 	// Documented examples, each valid against the input schema.
-	Examples      []*ToolRules_Example `protobuf:"bytes,14,rep,name=examples" json:"examples,omitempty"`
+	Examples []*ToolRules_Example `protobuf:"bytes,14,rep,name=examples" json:"examples,omitempty"`
+	// Checks a (type, source, target) triple against the valid_pairs of the
+	// type enum's values after enrichment; an invalid pair is answered with
+	// INVALID_RELATIONSHIP and the valid alternatives.
+	// Example: `pair_check: {type: "type" source: "source_type" target: "target_type"}`.
+	PairCheck     *PairCheck `protobuf:"bytes,15,opt,name=pair_check,json=pairCheck" json:"pair_check,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -886,6 +891,79 @@ func (x *ToolRules) GetExamples() []*ToolRules_Example {
 	return nil
 }
 
+func (x *ToolRules) GetPairCheck() *PairCheck {
+	if x != nil {
+		return x.PairCheck
+	}
+	return nil
+}
+
+// PairCheck names the request fields a relationship rule reads: an enum
+// field whose values declare valid_pairs, and two fields of the pairs_of enum
+// (usually filled by resolvers from the referenced entities).
+type PairCheck struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Example: `type: "type"`.
+	Type *string `protobuf:"bytes,1,opt,name=type" json:"type,omitempty"`
+	// Example: `source: "source_type"`.
+	Source *string `protobuf:"bytes,2,opt,name=source" json:"source,omitempty"`
+	// Example: `target: "target_type"`.
+	Target        *string `protobuf:"bytes,3,opt,name=target" json:"target,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PairCheck) Reset() {
+	*x = PairCheck{}
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PairCheck) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PairCheck) ProtoMessage() {}
+
+func (x *PairCheck) ProtoReflect() protoreflect.Message {
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PairCheck.ProtoReflect.Descriptor instead.
+func (*PairCheck) Descriptor() ([]byte, []int) {
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *PairCheck) GetType() string {
+	if x != nil && x.Type != nil {
+		return *x.Type
+	}
+	return ""
+}
+
+func (x *PairCheck) GetSource() string {
+	if x != nil && x.Source != nil {
+		return *x.Source
+	}
+	return ""
+}
+
+func (x *PairCheck) GetTarget() string {
+	if x != nil && x.Target != nil {
+		return *x.Target
+	}
+	return ""
+}
+
 // FieldRules say who supplies a request field. Exactly one kind.
 type FieldRules struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -903,7 +981,7 @@ type FieldRules struct {
 
 func (x *FieldRules) Reset() {
 	*x = FieldRules{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[2]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -915,7 +993,7 @@ func (x *FieldRules) String() string {
 func (*FieldRules) ProtoMessage() {}
 
 func (x *FieldRules) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[2]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -928,7 +1006,7 @@ func (x *FieldRules) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FieldRules.ProtoReflect.Descriptor instead.
 func (*FieldRules) Descriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{2}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *FieldRules) GetKind() isFieldRules_Kind {
@@ -1055,7 +1133,7 @@ type AgentSupplied struct {
 
 func (x *AgentSupplied) Reset() {
 	*x = AgentSupplied{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[3]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1067,7 +1145,7 @@ func (x *AgentSupplied) String() string {
 func (*AgentSupplied) ProtoMessage() {}
 
 func (x *AgentSupplied) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[3]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1080,7 +1158,7 @@ func (x *AgentSupplied) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AgentSupplied.ProtoReflect.Descriptor instead.
 func (*AgentSupplied) Descriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{3}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *AgentSupplied) GetRequired() bool {
@@ -1186,7 +1264,7 @@ type Derived struct {
 
 func (x *Derived) Reset() {
 	*x = Derived{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[4]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1198,7 +1276,7 @@ func (x *Derived) String() string {
 func (*Derived) ProtoMessage() {}
 
 func (x *Derived) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[4]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1211,7 +1289,7 @@ func (x *Derived) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Derived.ProtoReflect.Descriptor instead.
 func (*Derived) Descriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{4}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Derived) GetSource() isDerived_Source {
@@ -1316,7 +1394,7 @@ type Generated struct {
 
 func (x *Generated) Reset() {
 	*x = Generated{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[5]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1328,7 +1406,7 @@ func (x *Generated) String() string {
 func (*Generated) ProtoMessage() {}
 
 func (x *Generated) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[5]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1341,7 +1419,7 @@ func (x *Generated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Generated.ProtoReflect.Descriptor instead.
 func (*Generated) Descriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{5}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Generated) GetKind() Generated_Kind {
@@ -1392,7 +1470,7 @@ type EnumAlias struct {
 
 func (x *EnumAlias) Reset() {
 	*x = EnumAlias{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[6]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1404,7 +1482,7 @@ func (x *EnumAlias) String() string {
 func (*EnumAlias) ProtoMessage() {}
 
 func (x *EnumAlias) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[6]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1417,7 +1495,7 @@ func (x *EnumAlias) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnumAlias.ProtoReflect.Descriptor instead.
 func (*EnumAlias) Descriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{6}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *EnumAlias) GetRequired() bool {
@@ -1468,14 +1546,17 @@ type EnumRules struct {
 	DiscoveryTool *string `protobuf:"bytes,3,opt,name=discovery_tool,json=discoveryTool" json:"discovery_tool,omitempty"`
 	// A hint shown with invalid-value errors.
 	// Example: `hint: "Application layer types start with 'Application' or 'Data'"`.
-	Hint          *string `protobuf:"bytes,4,opt,name=hint" json:"hint,omitempty"`
+	Hint *string `protobuf:"bytes,4,opt,name=hint" json:"hint,omitempty"`
+	// Full name of the enum whose aliases this enum's valid_pairs name.
+	// Example: `pairs_of: "archimate.v1.ElementType"`.
+	PairsOf       *string `protobuf:"bytes,5,opt,name=pairs_of,json=pairsOf" json:"pairs_of,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *EnumRules) Reset() {
 	*x = EnumRules{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[7]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1487,7 +1568,7 @@ func (x *EnumRules) String() string {
 func (*EnumRules) ProtoMessage() {}
 
 func (x *EnumRules) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[7]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1500,7 +1581,7 @@ func (x *EnumRules) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnumRules.ProtoReflect.Descriptor instead.
 func (*EnumRules) Descriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{7}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *EnumRules) GetDiscovery() bool {
@@ -1531,6 +1612,13 @@ func (x *EnumRules) GetHint() string {
 	return ""
 }
 
+func (x *EnumRules) GetPairsOf() string {
+	if x != nil && x.PairsOf != nil {
+		return *x.PairsOf
+	}
+	return ""
+}
+
 // EnumValueRules describe one enum value to agents.
 type EnumValueRules struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1544,14 +1632,18 @@ type EnumValueRules struct {
 	// Example: `implies: "archimate.v1.Layer.LAYER_APPLICATION"`.
 	Implies []string `protobuf:"bytes,4,rep,name=implies" json:"implies,omitempty"`
 	// Never offered or accepted. Example: `hidden: true`.
-	Hidden        *bool `protobuf:"varint,5,opt,name=hidden" json:"hidden,omitempty"`
+	Hidden *bool `protobuf:"varint,5,opt,name=hidden" json:"hidden,omitempty"`
+	// (source, target) pairs this value may connect, by aliases of the enum's
+	// pairs_of enum; listed by discovery and enforced by a tool's pair_check.
+	// Example: `valid_pairs: {source: "ApplicationComponent" target: "ApplicationService"}`.
+	ValidPairs    []*EnumValueRules_Pair `protobuf:"bytes,6,rep,name=valid_pairs,json=validPairs" json:"valid_pairs,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *EnumValueRules) Reset() {
 	*x = EnumValueRules{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[8]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1563,7 +1655,7 @@ func (x *EnumValueRules) String() string {
 func (*EnumValueRules) ProtoMessage() {}
 
 func (x *EnumValueRules) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[8]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1576,7 +1668,7 @@ func (x *EnumValueRules) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnumValueRules.ProtoReflect.Descriptor instead.
 func (*EnumValueRules) Descriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{8}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *EnumValueRules) GetAlias() string {
@@ -1614,6 +1706,13 @@ func (x *EnumValueRules) GetHidden() bool {
 	return false
 }
 
+func (x *EnumValueRules) GetValidPairs() []*EnumValueRules_Pair {
+	if x != nil {
+		return x.ValidPairs
+	}
+	return nil
+}
+
 // One documented example input for getWriteSchema.
 type ToolRules_Example struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1628,7 +1727,7 @@ type ToolRules_Example struct {
 
 func (x *ToolRules_Example) Reset() {
 	*x = ToolRules_Example{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[9]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1640,7 +1739,7 @@ func (x *ToolRules_Example) String() string {
 func (*ToolRules_Example) ProtoMessage() {}
 
 func (x *ToolRules_Example) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[9]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1666,6 +1765,59 @@ func (x *ToolRules_Example) GetDescription() string {
 func (x *ToolRules_Example) GetInput() string {
 	if x != nil && x.Input != nil {
 		return *x.Input
+	}
+	return ""
+}
+
+// Pair is one allowed (source, target) combination.
+type EnumValueRules_Pair struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Source        *string                `protobuf:"bytes,1,opt,name=source" json:"source,omitempty"`
+	Target        *string                `protobuf:"bytes,2,opt,name=target" json:"target,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EnumValueRules_Pair) Reset() {
+	*x = EnumValueRules_Pair{}
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EnumValueRules_Pair) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EnumValueRules_Pair) ProtoMessage() {}
+
+func (x *EnumValueRules_Pair) ProtoReflect() protoreflect.Message {
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EnumValueRules_Pair.ProtoReflect.Descriptor instead.
+func (*EnumValueRules_Pair) Descriptor() ([]byte, []int) {
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{9, 0}
+}
+
+func (x *EnumValueRules_Pair) GetSource() string {
+	if x != nil && x.Source != nil {
+		return *x.Source
+	}
+	return ""
+}
+
+func (x *EnumValueRules_Pair) GetTarget() string {
+	if x != nil && x.Target != nil {
+		return *x.Target
 	}
 	return ""
 }
@@ -1797,7 +1949,7 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"SNAKE_CASE\x10\x01\x12\x0e\n" +
 	"\n" +
 	"CAMEL_CASE\x10\x02\x12\t\n" +
-	"\x05AS_IS\x10\x03\"\xcb\a\n" +
+	"\x05AS_IS\x10\x03\"\x82\b\n" +
 	"\tToolRules\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12 \n" +
@@ -1814,7 +1966,9 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\x10destructive_hint\x18\v \x01(\bR\x0fdestructiveHint\x12'\n" +
 	"\x0fidempotent_hint\x18\f \x01(\bR\x0eidempotentHint\x12&\n" +
 	"\x0fopen_world_hint\x18\r \x01(\bR\ropenWorldHint\x12:\n" +
-	"\bexamples\x18\x0e \x03(\v2\x1e.mcpwrite.v1.ToolRules.ExampleR\bexamples\x1aA\n" +
+	"\bexamples\x18\x0e \x03(\v2\x1e.mcpwrite.v1.ToolRules.ExampleR\bexamples\x125\n" +
+	"\n" +
+	"pair_check\x18\x0f \x01(\v2\x16.mcpwrite.v1.PairCheckR\tpairCheck\x1aA\n" +
 	"\aExample\x12 \n" +
 	"\vdescription\x18\x01 \x01(\tR\vdescription\x12\x14\n" +
 	"\x05input\x18\x02 \x01(\tR\x05input\"L\n" +
@@ -1840,7 +1994,11 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\x06DIRECT\x10\x01\x12\f\n" +
 	"\bPROPOSAL\x10\x02\x12\n" +
 	"\n" +
-	"\x06ELICIT\x10\x03\"\x85\x02\n" +
+	"\x06ELICIT\x10\x03\"O\n" +
+	"\tPairCheck\x12\x12\n" +
+	"\x04type\x18\x01 \x01(\tR\x04type\x12\x16\n" +
+	"\x06source\x18\x02 \x01(\tR\x06source\x12\x16\n" +
+	"\x06target\x18\x03 \x01(\tR\x06target\"\x85\x02\n" +
 	"\n" +
 	"FieldRules\x122\n" +
 	"\x05agent\x18\x01 \x01(\v2\x1a.mcpwrite.v1.AgentSuppliedH\x00R\x05agent\x120\n" +
@@ -1913,18 +2071,24 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\n" +
 	"\x06PASCAL\x10\x01\x12\t\n" +
 	"\x05SNAKE\x10\x02\x12\t\n" +
-	"\x05KEBAB\x10\x03\"\x7f\n" +
+	"\x05KEBAB\x10\x03\"\x9a\x01\n" +
 	"\tEnumRules\x12\x1c\n" +
 	"\tdiscovery\x18\x01 \x01(\bR\tdiscovery\x12\x19\n" +
 	"\bgroup_by\x18\x02 \x01(\tR\agroupBy\x12%\n" +
 	"\x0ediscovery_tool\x18\x03 \x01(\tR\rdiscoveryTool\x12\x12\n" +
-	"\x04hint\x18\x04 \x01(\tR\x04hint\"\x96\x01\n" +
+	"\x04hint\x18\x04 \x01(\tR\x04hint\x12\x19\n" +
+	"\bpairs_of\x18\x05 \x01(\tR\apairsOf\"\x91\x02\n" +
 	"\x0eEnumValueRules\x12\x14\n" +
 	"\x05alias\x18\x01 \x01(\tR\x05alias\x12\x1a\n" +
 	"\bsynonyms\x18\x02 \x03(\tR\bsynonyms\x12 \n" +
 	"\vdescription\x18\x03 \x01(\tR\vdescription\x12\x18\n" +
 	"\aimplies\x18\x04 \x03(\tR\aimplies\x12\x16\n" +
-	"\x06hidden\x18\x05 \x01(\bR\x06hidden:V\n" +
+	"\x06hidden\x18\x05 \x01(\bR\x06hidden\x12A\n" +
+	"\vvalid_pairs\x18\x06 \x03(\v2 .mcpwrite.v1.EnumValueRules.PairR\n" +
+	"validPairs\x1a6\n" +
+	"\x04Pair\x12\x16\n" +
+	"\x06source\x18\x01 \x01(\tR\x06source\x12\x16\n" +
+	"\x06target\x18\x02 \x01(\tR\x06target:V\n" +
 	"\aservice\x12\x1f.google.protobuf.ServiceOptions\x18\xbd\xc7\x03 \x01(\v2\x19.mcpwrite.v1.ServiceRulesR\aservice:L\n" +
 	"\x04tool\x12\x1e.google.protobuf.MethodOptions\x18\xbd\xc7\x03 \x01(\v2\x16.mcpwrite.v1.ToolRulesR\x04tool:N\n" +
 	"\x05field\x12\x1d.google.protobuf.FieldOptions\x18\xbd\xc7\x03 \x01(\v2\x17.mcpwrite.v1.FieldRulesR\x05field:J\n" +
@@ -1944,7 +2108,7 @@ func file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP() []byte {
 }
 
 var file_mcpwrite_v1_mcpwrite_proto_enumTypes = make([]protoimpl.EnumInfo, 8)
-var file_mcpwrite_v1_mcpwrite_proto_msgTypes = make([]protoimpl.MessageInfo, 11)
+var file_mcpwrite_v1_mcpwrite_proto_msgTypes = make([]protoimpl.MessageInfo, 13)
 var file_mcpwrite_v1_mcpwrite_proto_goTypes = []any{
 	(ServiceRules_Expose)(0),              // 0: mcpwrite.v1.ServiceRules.Expose
 	(ServiceRules_ToolNaming)(0),          // 1: mcpwrite.v1.ServiceRules.ToolNaming
@@ -1956,20 +2120,22 @@ var file_mcpwrite_v1_mcpwrite_proto_goTypes = []any{
 	(EnumAlias_Style)(0),                  // 7: mcpwrite.v1.EnumAlias.Style
 	(*ServiceRules)(nil),                  // 8: mcpwrite.v1.ServiceRules
 	(*ToolRules)(nil),                     // 9: mcpwrite.v1.ToolRules
-	(*FieldRules)(nil),                    // 10: mcpwrite.v1.FieldRules
-	(*AgentSupplied)(nil),                 // 11: mcpwrite.v1.AgentSupplied
-	(*Derived)(nil),                       // 12: mcpwrite.v1.Derived
-	(*Generated)(nil),                     // 13: mcpwrite.v1.Generated
-	(*EnumAlias)(nil),                     // 14: mcpwrite.v1.EnumAlias
-	(*EnumRules)(nil),                     // 15: mcpwrite.v1.EnumRules
-	(*EnumValueRules)(nil),                // 16: mcpwrite.v1.EnumValueRules
-	(*ToolRules_Example)(nil),             // 17: mcpwrite.v1.ToolRules.Example
-	nil,                                   // 18: mcpwrite.v1.EnumAlias.ExtraEntry
-	(*descriptorpb.ServiceOptions)(nil),   // 19: google.protobuf.ServiceOptions
-	(*descriptorpb.MethodOptions)(nil),    // 20: google.protobuf.MethodOptions
-	(*descriptorpb.FieldOptions)(nil),     // 21: google.protobuf.FieldOptions
-	(*descriptorpb.EnumOptions)(nil),      // 22: google.protobuf.EnumOptions
-	(*descriptorpb.EnumValueOptions)(nil), // 23: google.protobuf.EnumValueOptions
+	(*PairCheck)(nil),                     // 10: mcpwrite.v1.PairCheck
+	(*FieldRules)(nil),                    // 11: mcpwrite.v1.FieldRules
+	(*AgentSupplied)(nil),                 // 12: mcpwrite.v1.AgentSupplied
+	(*Derived)(nil),                       // 13: mcpwrite.v1.Derived
+	(*Generated)(nil),                     // 14: mcpwrite.v1.Generated
+	(*EnumAlias)(nil),                     // 15: mcpwrite.v1.EnumAlias
+	(*EnumRules)(nil),                     // 16: mcpwrite.v1.EnumRules
+	(*EnumValueRules)(nil),                // 17: mcpwrite.v1.EnumValueRules
+	(*ToolRules_Example)(nil),             // 18: mcpwrite.v1.ToolRules.Example
+	nil,                                   // 19: mcpwrite.v1.EnumAlias.ExtraEntry
+	(*EnumValueRules_Pair)(nil),           // 20: mcpwrite.v1.EnumValueRules.Pair
+	(*descriptorpb.ServiceOptions)(nil),   // 21: google.protobuf.ServiceOptions
+	(*descriptorpb.MethodOptions)(nil),    // 22: google.protobuf.MethodOptions
+	(*descriptorpb.FieldOptions)(nil),     // 23: google.protobuf.FieldOptions
+	(*descriptorpb.EnumOptions)(nil),      // 24: google.protobuf.EnumOptions
+	(*descriptorpb.EnumValueOptions)(nil), // 25: google.protobuf.EnumValueOptions
 }
 var file_mcpwrite_v1_mcpwrite_proto_depIdxs = []int32{
 	0,  // 0: mcpwrite.v1.ServiceRules.expose:type_name -> mcpwrite.v1.ServiceRules.Expose
@@ -1978,30 +2144,32 @@ var file_mcpwrite_v1_mcpwrite_proto_depIdxs = []int32{
 	2,  // 3: mcpwrite.v1.ToolRules.kind:type_name -> mcpwrite.v1.ToolRules.Kind
 	3,  // 4: mcpwrite.v1.ToolRules.classification:type_name -> mcpwrite.v1.ToolRules.Classification
 	4,  // 5: mcpwrite.v1.ToolRules.confirmation:type_name -> mcpwrite.v1.ToolRules.Confirmation
-	17, // 6: mcpwrite.v1.ToolRules.examples:type_name -> mcpwrite.v1.ToolRules.Example
-	11, // 7: mcpwrite.v1.FieldRules.agent:type_name -> mcpwrite.v1.AgentSupplied
-	12, // 8: mcpwrite.v1.FieldRules.derived:type_name -> mcpwrite.v1.Derived
-	13, // 9: mcpwrite.v1.FieldRules.generated:type_name -> mcpwrite.v1.Generated
-	14, // 10: mcpwrite.v1.FieldRules.enum_alias:type_name -> mcpwrite.v1.EnumAlias
-	5,  // 11: mcpwrite.v1.Derived.context:type_name -> mcpwrite.v1.Derived.ContextKey
-	6,  // 12: mcpwrite.v1.Generated.kind:type_name -> mcpwrite.v1.Generated.Kind
-	7,  // 13: mcpwrite.v1.EnumAlias.style:type_name -> mcpwrite.v1.EnumAlias.Style
-	18, // 14: mcpwrite.v1.EnumAlias.extra:type_name -> mcpwrite.v1.EnumAlias.ExtraEntry
-	19, // 15: mcpwrite.v1.service:extendee -> google.protobuf.ServiceOptions
-	20, // 16: mcpwrite.v1.tool:extendee -> google.protobuf.MethodOptions
-	21, // 17: mcpwrite.v1.field:extendee -> google.protobuf.FieldOptions
-	22, // 18: mcpwrite.v1.enum:extendee -> google.protobuf.EnumOptions
-	23, // 19: mcpwrite.v1.value:extendee -> google.protobuf.EnumValueOptions
-	8,  // 20: mcpwrite.v1.service:type_name -> mcpwrite.v1.ServiceRules
-	9,  // 21: mcpwrite.v1.tool:type_name -> mcpwrite.v1.ToolRules
-	10, // 22: mcpwrite.v1.field:type_name -> mcpwrite.v1.FieldRules
-	15, // 23: mcpwrite.v1.enum:type_name -> mcpwrite.v1.EnumRules
-	16, // 24: mcpwrite.v1.value:type_name -> mcpwrite.v1.EnumValueRules
-	25, // [25:25] is the sub-list for method output_type
-	25, // [25:25] is the sub-list for method input_type
-	20, // [20:25] is the sub-list for extension type_name
-	15, // [15:20] is the sub-list for extension extendee
-	0,  // [0:15] is the sub-list for field type_name
+	18, // 6: mcpwrite.v1.ToolRules.examples:type_name -> mcpwrite.v1.ToolRules.Example
+	10, // 7: mcpwrite.v1.ToolRules.pair_check:type_name -> mcpwrite.v1.PairCheck
+	12, // 8: mcpwrite.v1.FieldRules.agent:type_name -> mcpwrite.v1.AgentSupplied
+	13, // 9: mcpwrite.v1.FieldRules.derived:type_name -> mcpwrite.v1.Derived
+	14, // 10: mcpwrite.v1.FieldRules.generated:type_name -> mcpwrite.v1.Generated
+	15, // 11: mcpwrite.v1.FieldRules.enum_alias:type_name -> mcpwrite.v1.EnumAlias
+	5,  // 12: mcpwrite.v1.Derived.context:type_name -> mcpwrite.v1.Derived.ContextKey
+	6,  // 13: mcpwrite.v1.Generated.kind:type_name -> mcpwrite.v1.Generated.Kind
+	7,  // 14: mcpwrite.v1.EnumAlias.style:type_name -> mcpwrite.v1.EnumAlias.Style
+	19, // 15: mcpwrite.v1.EnumAlias.extra:type_name -> mcpwrite.v1.EnumAlias.ExtraEntry
+	20, // 16: mcpwrite.v1.EnumValueRules.valid_pairs:type_name -> mcpwrite.v1.EnumValueRules.Pair
+	21, // 17: mcpwrite.v1.service:extendee -> google.protobuf.ServiceOptions
+	22, // 18: mcpwrite.v1.tool:extendee -> google.protobuf.MethodOptions
+	23, // 19: mcpwrite.v1.field:extendee -> google.protobuf.FieldOptions
+	24, // 20: mcpwrite.v1.enum:extendee -> google.protobuf.EnumOptions
+	25, // 21: mcpwrite.v1.value:extendee -> google.protobuf.EnumValueOptions
+	8,  // 22: mcpwrite.v1.service:type_name -> mcpwrite.v1.ServiceRules
+	9,  // 23: mcpwrite.v1.tool:type_name -> mcpwrite.v1.ToolRules
+	11, // 24: mcpwrite.v1.field:type_name -> mcpwrite.v1.FieldRules
+	16, // 25: mcpwrite.v1.enum:type_name -> mcpwrite.v1.EnumRules
+	17, // 26: mcpwrite.v1.value:type_name -> mcpwrite.v1.EnumValueRules
+	27, // [27:27] is the sub-list for method output_type
+	27, // [27:27] is the sub-list for method input_type
+	22, // [22:27] is the sub-list for extension type_name
+	17, // [17:22] is the sub-list for extension extendee
+	0,  // [0:17] is the sub-list for field type_name
 }
 
 func init() { file_mcpwrite_v1_mcpwrite_proto_init() }
@@ -2009,14 +2177,14 @@ func file_mcpwrite_v1_mcpwrite_proto_init() {
 	if File_mcpwrite_v1_mcpwrite_proto != nil {
 		return
 	}
-	file_mcpwrite_v1_mcpwrite_proto_msgTypes[2].OneofWrappers = []any{
+	file_mcpwrite_v1_mcpwrite_proto_msgTypes[3].OneofWrappers = []any{
 		(*FieldRules_Agent)(nil),
 		(*FieldRules_Derived)(nil),
 		(*FieldRules_Generated)(nil),
 		(*FieldRules_EnumAlias)(nil),
 		(*FieldRules_Hidden)(nil),
 	}
-	file_mcpwrite_v1_mcpwrite_proto_msgTypes[4].OneofWrappers = []any{
+	file_mcpwrite_v1_mcpwrite_proto_msgTypes[5].OneofWrappers = []any{
 		(*Derived_FromEnum)(nil),
 		(*Derived_Context)(nil),
 		(*Derived_Resolver)(nil),
@@ -2028,7 +2196,7 @@ func file_mcpwrite_v1_mcpwrite_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mcpwrite_v1_mcpwrite_proto_rawDesc), len(file_mcpwrite_v1_mcpwrite_proto_rawDesc)),
 			NumEnums:      8,
-			NumMessages:   11,
+			NumMessages:   13,
 			NumExtensions: 5,
 			NumServices:   0,
 		},

@@ -81,6 +81,35 @@ func (r *Repository) ResolveCurrentVersion(_ context.Context, in proto.Message) 
 	return e.GetVersion(), nil
 }
 
+// ResolveSourceElementType reads the type of the relationship's source, so
+// the generated pair check can refuse invalid relationships before the write.
+func (r *Repository) ResolveSourceElementType(_ context.Context, in proto.Message) (archimatev1.ElementType, error) {
+	req, ok := in.(*archimatev1.CreateRelationshipRequest)
+	if !ok {
+		return 0, status.Error(codes.Internal, "source_element_type resolves for createRelationship only")
+	}
+	return r.elementType("source_id", req.GetSourceId(), req.GetMeta().GetTenantId())
+}
+
+// ResolveTargetElementType reads the type of the relationship's target.
+func (r *Repository) ResolveTargetElementType(_ context.Context, in proto.Message) (archimatev1.ElementType, error) {
+	req, ok := in.(*archimatev1.CreateRelationshipRequest)
+	if !ok {
+		return 0, status.Error(codes.Internal, "target_element_type resolves for createRelationship only")
+	}
+	return r.elementType("target_id", req.GetTargetId(), req.GetMeta().GetTenantId())
+}
+
+func (r *Repository) elementType(field, id, tenant string) (archimatev1.ElementType, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	e, ok := r.elements[id]
+	if !ok || r.tenantOf[id] != tenant {
+		return 0, r.notFound(field, id, tenant)
+	}
+	return e.GetType(), nil
+}
+
 // CreateElement adds an element; names are unique per model.
 func (r *Repository) CreateElement(_ context.Context, req *archimatev1.CreateElementRequest) (*archimatev1.CreateElementResponse, error) {
 	r.mu.Lock()
@@ -124,30 +153,14 @@ func (r *Repository) CreateRelationship(_ context.Context, req *archimatev1.Crea
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	tenant := req.GetMeta().GetTenantId()
-	src, ok := r.elements[req.GetSourceId()]
-	if !ok || r.tenantOf[req.GetSourceId()] != tenant {
+	if _, ok := r.elements[req.GetSourceId()]; !ok || r.tenantOf[req.GetSourceId()] != tenant {
 		return nil, r.notFound("source_id", req.GetSourceId(), tenant)
 	}
-	dst, ok := r.elements[req.GetTargetId()]
-	if !ok || r.tenantOf[req.GetTargetId()] != tenant {
+	if _, ok := r.elements[req.GetTargetId()]; !ok || r.tenantOf[req.GetTargetId()] != tenant {
 		return nil, r.notFound("target_id", req.GetTargetId(), tenant)
 	}
-	if !allowed(req.GetType(), src.GetType(), dst.GetType()) {
-		var valid []string
-		for _, t := range relationshipOrder {
-			if allowed(t, src.GetType(), dst.GetType()) {
-				valid = append(valid, relAlias(t))
-			}
-		}
-		return nil, &runtime.ErrorEntry{
-			Code:    runtime.CodeInvalidRelationship,
-			Message: fmt.Sprintf("Cannot create '%s' from %s to %s", relAlias(req.GetType()), aliasOf(src.GetType()), aliasOf(dst.GetType())),
-			Field:   "type",
-			Suggestions: &runtime.Suggestions{
-				Hint:  "Realization goes from implementation to specification (e.g., ApplicationComponent realizes ApplicationService)",
-				Extra: map[string]any{"valid_relationships": valid},
-			},
-		}
+	if _, dup := r.relationships[req.GetId()]; dup {
+		return nil, status.Errorf(codes.AlreadyExists, "relationship id %s already exists", req.GetId())
 	}
 	r.record(req)
 	rel := &archimatev1.Relationship{

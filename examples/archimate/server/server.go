@@ -35,7 +35,11 @@ type Identity struct{ Tenant, Principal string }
 // no tokens there is no authentication (local development only).
 func HTTPHandler(s *mcp.Server, tokens map[string]Identity) http.Handler {
 	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
-		&mcp.StreamableHTTPOptions{CrossOriginProtection: http.NewCrossOriginProtection()})
+		&mcp.StreamableHTTPOptions{
+			CrossOriginProtection: http.NewCrossOriginProtection(),
+			// Lets clients resume a broken response stream (SSE polling).
+			EventStore: mcp.NewMemoryEventStore(nil),
+		})
 	if len(tokens) == 0 {
 		return runtime.TraceHeaders(mcpHandler)
 	}

@@ -699,15 +699,20 @@ func (x *CreateElementResponse) GetElement() *Element {
 }
 
 type CreateRelationshipRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Meta          *MessageMeta           `protobuf:"bytes,1,opt,name=meta,proto3" json:"meta,omitempty"`
-	Id            string                 `protobuf:"bytes,2,opt,name=id,proto3" json:"id,omitempty"`
-	ModelId       string                 `protobuf:"bytes,3,opt,name=model_id,json=modelId,proto3" json:"model_id,omitempty"`
-	Type          RelationshipType       `protobuf:"varint,4,opt,name=type,proto3,enum=archimate.v1.RelationshipType" json:"type,omitempty"`
-	SourceId      string                 `protobuf:"bytes,5,opt,name=source_id,json=sourceId,proto3" json:"source_id,omitempty"`
-	TargetId      string                 `protobuf:"bytes,6,opt,name=target_id,json=targetId,proto3" json:"target_id,omitempty"`
-	Name          string                 `protobuf:"bytes,7,opt,name=name,proto3" json:"name,omitempty"`
-	Description   string                 `protobuf:"bytes,8,opt,name=description,proto3" json:"description,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Meta  *MessageMeta           `protobuf:"bytes,1,opt,name=meta,proto3" json:"meta,omitempty"`
+	// Deterministic per client_request_id, so a retry after every cache was
+	// lost still names the same relationship.
+	Id          string           `protobuf:"bytes,2,opt,name=id,proto3" json:"id,omitempty"`
+	ModelId     string           `protobuf:"bytes,3,opt,name=model_id,json=modelId,proto3" json:"model_id,omitempty"`
+	Type        RelationshipType `protobuf:"varint,4,opt,name=type,proto3,enum=archimate.v1.RelationshipType" json:"type,omitempty"`
+	SourceId    string           `protobuf:"bytes,5,opt,name=source_id,json=sourceId,proto3" json:"source_id,omitempty"`
+	TargetId    string           `protobuf:"bytes,6,opt,name=target_id,json=targetId,proto3" json:"target_id,omitempty"`
+	Name        string           `protobuf:"bytes,7,opt,name=name,proto3" json:"name,omitempty"`
+	Description string           `protobuf:"bytes,8,opt,name=description,proto3" json:"description,omitempty"`
+	// Types of the referenced elements, read by the server for the pair check.
+	SourceType    ElementType `protobuf:"varint,9,opt,name=source_type,json=sourceType,proto3,enum=archimate.v1.ElementType" json:"source_type,omitempty"`
+	TargetType    ElementType `protobuf:"varint,10,opt,name=target_type,json=targetType,proto3,enum=archimate.v1.ElementType" json:"target_type,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -796,6 +801,20 @@ func (x *CreateRelationshipRequest) GetDescription() string {
 		return x.Description
 	}
 	return ""
+}
+
+func (x *CreateRelationshipRequest) GetSourceType() ElementType {
+	if x != nil {
+		return x.SourceType
+	}
+	return ElementType_ELEMENT_TYPE_UNSPECIFIED
+}
+
+func (x *CreateRelationshipRequest) GetTargetType() ElementType {
+	if x != nil {
+		return x.TargetType
+	}
+	return ElementType_ELEMENT_TYPE_UNSPECIFIED
 }
 
 type Relationship struct {
@@ -1526,10 +1545,11 @@ const file_archimate_v1_archimate_proto_rawDesc = "" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"H\n" +
 	"\x15CreateElementResponse\x12/\n" +
-	"\aelement\x18\x01 \x01(\v2\x15.archimate.v1.ElementR\aelement\"\xfe\x03\n" +
+	"\aelement\x18\x01 \x01(\v2\x15.archimate.v1.ElementR\aelement\"\xb6\x05\n" +
 	"\x19CreateRelationshipRequest\x12-\n" +
-	"\x04meta\x18\x01 \x01(\v2\x19.archimate.v1.MessageMetaR\x04meta\x12\x18\n" +
-	"\x02id\x18\x02 \x01(\tB\b\xea\xbb\x1c\x04\x1a\x02\b\x02R\x02id\x121\n" +
+	"\x04meta\x18\x01 \x01(\v2\x19.archimate.v1.MessageMetaR\x04meta\x12\x1e\n" +
+	"\x02id\x18\x02 \x01(\tB\x0e\xea\xbb\x1c\n" +
+	"\x1a\b\b\x06\x1a\x04rel-R\x02id\x121\n" +
 	"\bmodel_id\x18\x03 \x01(\tB\x16\xea\xbb\x1c\x12\x12\x10(\x01\x1a\factive_modelR\amodelId\x12y\n" +
 	"\x04type\x18\x04 \x01(\x0e2\x1e.archimate.v1.RelationshipTypeBE\xea\xbb\x1cA\"?\b\x01\x12;Relationship type (e.g., Realization, Serving, Composition)R\x04type\x128\n" +
 	"\tsource_id\x18\x05 \x01(\tB\x1b\xea\xbb\x1c\x17\n" +
@@ -1539,7 +1559,12 @@ const file_archimate_v1_archimate_proto_rawDesc = "" +
 	"\x04name\x18\a \x01(\tB\"\xea\xbb\x1c\x1e\n" +
 	"\x1c\x12\x1aOptional relationship nameR\x04name\x12>\n" +
 	"\vdescription\x18\b \x01(\tB\x1c\xea\xbb\x1c\x18\n" +
-	"\x16\x12\x14Optional descriptionR\vdescription\"\xc2\x01\n" +
+	"\x16\x12\x14Optional descriptionR\vdescription\x12W\n" +
+	"\vsource_type\x18\t \x01(\x0e2\x19.archimate.v1.ElementTypeB\x1b\xea\xbb\x1c\x17\x12\x15\x1a\x13source_element_typeR\n" +
+	"sourceType\x12W\n" +
+	"\vtarget_type\x18\n" +
+	" \x01(\x0e2\x19.archimate.v1.ElementTypeB\x1b\xea\xbb\x1c\x17\x12\x15\x1a\x13target_element_typeR\n" +
+	"targetType\"\xc2\x01\n" +
 	"\fRelationship\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x122\n" +
 	"\x04type\x18\x02 \x01(\x0e2\x1e.archimate.v1.RelationshipTypeR\x04type\x12\x1b\n" +
@@ -1634,16 +1659,60 @@ const file_archimate_v1_archimate_proto_rawDesc = "" +
 	"\x18ELEMENT_TYPE_DATA_OBJECT\x10\v\x1aJ\xea\xbb\x1cF\x1a\x1eData structured for processing\"$archimate.v1.Layer.LAYER_APPLICATION\x12Z\n" +
 	"\x11ELEMENT_TYPE_NODE\x10\f\x1aC\xea\xbb\x1c?\x1a\x18A computational resource\"#archimate.v1.Layer.LAYER_TECHNOLOGY\x12W\n" +
 	"\x13ELEMENT_TYPE_DEVICE\x10\r\x1a>\xea\xbb\x1c:\x1a\x13A physical resource\"#archimate.v1.Layer.LAYER_TECHNOLOGY\x12m\n" +
-	"\x1cELEMENT_TYPE_SYSTEM_SOFTWARE\x10\x0e\x1aK\xea\xbb\x1cG\x1a Software enabling other software\"#archimate.v1.Layer.LAYER_TECHNOLOGY\x1a\xb2\x01\xea\xbb\x1c\xad\x01\b\x01\x12\x12archimate.v1.Layer\x1a\x0fgetElementTypes\"\x83\x01Application layer types start with 'Application' or 'Data'; strategy types are Capability, Resource, CourseOfAction and ValueStream*\xa7\x04\n" +
+	"\x1cELEMENT_TYPE_SYSTEM_SOFTWARE\x10\x0e\x1aK\xea\xbb\x1cG\x1a Software enabling other software\"#archimate.v1.Layer.LAYER_TECHNOLOGY\x1a\xb2\x01\xea\xbb\x1c\xad\x01\b\x01\x12\x12archimate.v1.Layer\x1a\x0fgetElementTypes\"\x83\x01Application layer types start with 'Application' or 'Data'; strategy types are Capability, Resource, CourseOfAction and ValueStream*\xf3\x0e\n" +
 	"\x10RelationshipType\x12!\n" +
-	"\x1dRELATIONSHIP_TYPE_UNSPECIFIED\x10\x00\x12?\n" +
-	"\x1dRELATIONSHIP_TYPE_REALIZATION\x10\x01\x1a\x1c\xea\xbb\x1c\x18\x1a\x16Source realizes target\x12?\n" +
-	"\x19RELATIONSHIP_TYPE_SERVING\x10\x02\x1a \xea\xbb\x1c\x1c\x12\x04Uses\x1a\x14Source serves target\x12E\n" +
-	"\x1dRELATIONSHIP_TYPE_COMPOSITION\x10\x03\x1a\"\xea\xbb\x1c\x1e\x1a\x1cSource is composed of target\x12A\n" +
-	"\x1dRELATIONSHIP_TYPE_AGGREGATION\x10\x04\x1a\x1e\xea\xbb\x1c\x1a\x1a\x18Source aggregates target\x12D\n" +
-	"\x1cRELATIONSHIP_TYPE_ASSIGNMENT\x10\x05\x1a\"\xea\xbb\x1c\x1e\x1a\x1cSource is assigned to target\x12@\n" +
-	"\x16RELATIONSHIP_TYPE_FLOW\x10\x06\x1a$\xea\xbb\x1c \x1a\x1eTransfer from source to target\x12>\n" +
-	"\x1cRELATIONSHIP_TYPE_TRIGGERING\x10\a\x1a\x1c\xea\xbb\x1c\x18\x1a\x16Source triggers target\x1a\x1c\xea\xbb\x1c\x18\b\x01\x1a\x14getRelationshipTypes*m\n" +
+	"\x1dRELATIONSHIP_TYPE_UNSPECIFIED\x10\x00\x12\xae\x02\n" +
+	"\x1dRELATIONSHIP_TYPE_REALIZATION\x10\x01\x1a\x8a\x02\xea\xbb\x1c\x85\x02\x1a\x16Source realizes target2*\n" +
+	"\x14ApplicationComponent\x12\x12ApplicationService2\"\n" +
+	"\x0fBusinessProcess\x12\x0fBusinessService2\"\n" +
+	"\x14ApplicationComponent\x12\n" +
+	"Capability2\x16\n" +
+	"\bResource\x12\n" +
+	"Capability2\x19\n" +
+	"\n" +
+	"Capability\x12\vValueStream2\x1c\n" +
+	"\x04Node\x12\x14ApplicationComponent2&\n" +
+	"\x0eSystemSoftware\x12\x14ApplicationComponent\x12\xf5\x02\n" +
+	"\x19RELATIONSHIP_TYPE_SERVING\x10\x02\x1a\xd5\x02\xea\xbb\x1c\xd0\x02\x12\x04Uses\x1a\x14Source serves target2%\n" +
+	"\x12ApplicationService\x12\x0fBusinessProcess2*\n" +
+	"\x12ApplicationService\x12\x14ApplicationComponent2,\n" +
+	"\x14ApplicationComponent\x12\x14ApplicationComponent2%\n" +
+	"\x14ApplicationInterface\x12\rBusinessActor2 \n" +
+	"\x0fBusinessService\x12\rBusinessActor2\"\n" +
+	"\n" +
+	"Capability\x12\x14ApplicationComponent2\x1c\n" +
+	"\x04Node\x12\x14ApplicationComponent2&\n" +
+	"\x0eSystemSoftware\x12\x14ApplicationComponent\x12\xff\x01\n" +
+	"\x1dRELATIONSHIP_TYPE_COMPOSITION\x10\x03\x1a\xdb\x01\xea\xbb\x1c\xd6\x01\x1a\x1cSource is composed of target2\x18\n" +
+	"\n" +
+	"Capability\x12\n" +
+	"Capability2,\n" +
+	"\x14ApplicationComponent\x12\x14ApplicationComponent2,\n" +
+	"\x14ApplicationComponent\x12\x14ApplicationInterface2\"\n" +
+	"\x0fBusinessProcess\x12\x0fBusinessProcess2\f\n" +
+	"\x04Node\x12\x04Node2\x0e\n" +
+	"\x04Node\x12\x06Device\x12\xb7\x01\n" +
+	"\x1dRELATIONSHIP_TYPE_AGGREGATION\x10\x04\x1a\x93\x01\xea\xbb\x1c\x8e\x01\x1a\x18Source aggregates target2\x18\n" +
+	"\n" +
+	"Capability\x12\n" +
+	"Capability2,\n" +
+	"\x14ApplicationComponent\x12\x14ApplicationComponent2\x0e\n" +
+	"\x04Node\x12\x06Device2\x1a\n" +
+	"\vValueStream\x12\vValueStream\x12\xea\x01\n" +
+	"\x1cRELATIONSHIP_TYPE_ASSIGNMENT\x10\x05\x1a\xc7\x01\xea\xbb\x1c\xc2\x01\x1a\x1cSource is assigned to target2 \n" +
+	"\rBusinessActor\x12\x0fBusinessProcess2\"\n" +
+	"\n" +
+	"Capability\x12\x14ApplicationComponent2\x16\n" +
+	"\x04Node\x12\x0eSystemSoftware2\x18\n" +
+	"\x06Device\x12\x0eSystemSoftware2*\n" +
+	"\x14ApplicationComponent\x12\x12ApplicationService\x12\xb0\x01\n" +
+	"\x16RELATIONSHIP_TYPE_FLOW\x10\x06\x1a\x93\x01\xea\xbb\x1c\x8e\x01\x1a\x1eTransfer from source to target2\"\n" +
+	"\x0fBusinessProcess\x12\x0fBusinessProcess2,\n" +
+	"\x14ApplicationComponent\x12\x14ApplicationComponent2\x1a\n" +
+	"\vValueStream\x12\vValueStream\x12\x8c\x01\n" +
+	"\x1cRELATIONSHIP_TYPE_TRIGGERING\x10\a\x1aj\xea\xbb\x1cf\x1a\x16Source triggers target2\"\n" +
+	"\x0fBusinessProcess\x12\x0fBusinessProcess2(\n" +
+	"\x12ApplicationService\x12\x12ApplicationService\x1a\xa7\x01\xea\xbb\x1c\xa2\x01\b\x01\x1a\x14getRelationshipTypes\"nRealization goes from implementation to specification (e.g., ApplicationComponent realizes ApplicationService)*\x18archimate.v1.ElementType*m\n" +
 	"\vCriticality\x12\x1b\n" +
 	"\x17CRITICALITY_UNSPECIFIED\x10\x00\x12\x13\n" +
 	"\x0fCRITICALITY_LOW\x10\x01\x12\x16\n" +
@@ -1653,12 +1722,13 @@ const file_archimate_v1_archimate_proto_rawDesc = "" +
 	"\x15LIFECYCLE_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11LIFECYCLE_PLANNED\x10\x01\x12\x14\n" +
 	"\x10LIFECYCLE_ACTIVE\x10\x02\x12\x16\n" +
-	"\x12LIFECYCLE_RETIRING\x10\x032\x88\a\n" +
+	"\x12LIFECYCLE_RETIRING\x10\x032\xab\a\n" +
 	"\x13ArchitectureService\x12\x8e\x03\n" +
 	"\rCreateElement\x12\".archimate.v1.CreateElementRequest\x1a#.archimate.v1.CreateElementResponse\"\xb3\x02\xea\xbb\x1c\xae\x02 \x01:\x12createRelationship:\rupdateElementJ\aelementr\x81\x01\n" +
 	"\x1fCreate an application component\x12^{\"type\":\"ApplicationComponent\",\"name\":\"OrderService\",\"description\":\"Handles order processing\"}rz\n" +
-	"\x12Create with parent\x12d{\"type\":\"ApplicationComponent\",\"name\":\"OrderAPI\",\"parent_id\":\"0190f5e2-7c1a-7000-8000-000000000001\"}\x12}\n" +
-	"\x12CreateRelationship\x12'.archimate.v1.CreateRelationshipRequest\x1a(.archimate.v1.CreateRelationshipResponse\"\x14\xea\xbb\x1c\x10 \x01J\frelationship\x12k\n" +
+	"\x12Create with parent\x12d{\"type\":\"ApplicationComponent\",\"name\":\"OrderAPI\",\"parent_id\":\"0190f5e2-7c1a-7000-8000-000000000001\"}\x12\x9f\x01\n" +
+	"\x12CreateRelationship\x12'.archimate.v1.CreateRelationshipRequest\x1a(.archimate.v1.CreateRelationshipResponse\"6\xea\xbb\x1c2 \x01J\frelationshipz \n" +
+	"\x04type\x12\vsource_type\x1a\vtarget_type\x12k\n" +
 	"\rUpdateElement\x12\".archimate.v1.UpdateElementRequest\x1a#.archimate.v1.UpdateElementResponse\"\x11\xea\xbb\x1c\r \x02@\x03J\aelement\x12`\n" +
 	"\rDeleteElement\x12\".archimate.v1.DeleteElementRequest\x1a#.archimate.v1.DeleteElementResponse\"\x06\xea\xbb\x1c\x02 \x03\x12\x89\x01\n" +
 	"\x10CreateCapability\x12%.archimate.v1.CreateCapabilityRequest\x1a&.archimate.v1.CreateCapabilityResponse\"&\xea\xbb\x1c\" \x01:\x12createRelationshipJ\n" +
@@ -1716,35 +1786,37 @@ var file_archimate_v1_archimate_proto_depIdxs = []int32{
 	7,  // 8: archimate.v1.CreateElementResponse.element:type_name -> archimate.v1.Element
 	5,  // 9: archimate.v1.CreateRelationshipRequest.meta:type_name -> archimate.v1.MessageMeta
 	2,  // 10: archimate.v1.CreateRelationshipRequest.type:type_name -> archimate.v1.RelationshipType
-	2,  // 11: archimate.v1.Relationship.type:type_name -> archimate.v1.RelationshipType
-	10, // 12: archimate.v1.CreateRelationshipResponse.relationship:type_name -> archimate.v1.Relationship
-	5,  // 13: archimate.v1.UpdateElementRequest.meta:type_name -> archimate.v1.MessageMeta
-	22, // 14: archimate.v1.UpdateElementRequest.properties:type_name -> archimate.v1.UpdateElementRequest.PropertiesEntry
-	7,  // 15: archimate.v1.UpdateElementResponse.element:type_name -> archimate.v1.Element
-	5,  // 16: archimate.v1.DeleteElementRequest.meta:type_name -> archimate.v1.MessageMeta
-	3,  // 17: archimate.v1.CapabilityProfile.criticality:type_name -> archimate.v1.Criticality
-	4,  // 18: archimate.v1.CapabilityProfile.lifecycle:type_name -> archimate.v1.Lifecycle
-	5,  // 19: archimate.v1.CreateCapabilityRequest.meta:type_name -> archimate.v1.MessageMeta
-	1,  // 20: archimate.v1.CreateCapabilityRequest.type:type_name -> archimate.v1.ElementType
-	0,  // 21: archimate.v1.CreateCapabilityRequest.layer:type_name -> archimate.v1.Layer
-	16, // 22: archimate.v1.CreateCapabilityRequest.profile:type_name -> archimate.v1.CapabilityProfile
-	16, // 23: archimate.v1.Capability.profile:type_name -> archimate.v1.CapabilityProfile
-	18, // 24: archimate.v1.CreateCapabilityResponse.capability:type_name -> archimate.v1.Capability
-	6,  // 25: archimate.v1.ArchitectureService.CreateElement:input_type -> archimate.v1.CreateElementRequest
-	9,  // 26: archimate.v1.ArchitectureService.CreateRelationship:input_type -> archimate.v1.CreateRelationshipRequest
-	12, // 27: archimate.v1.ArchitectureService.UpdateElement:input_type -> archimate.v1.UpdateElementRequest
-	14, // 28: archimate.v1.ArchitectureService.DeleteElement:input_type -> archimate.v1.DeleteElementRequest
-	17, // 29: archimate.v1.ArchitectureService.CreateCapability:input_type -> archimate.v1.CreateCapabilityRequest
-	8,  // 30: archimate.v1.ArchitectureService.CreateElement:output_type -> archimate.v1.CreateElementResponse
-	11, // 31: archimate.v1.ArchitectureService.CreateRelationship:output_type -> archimate.v1.CreateRelationshipResponse
-	13, // 32: archimate.v1.ArchitectureService.UpdateElement:output_type -> archimate.v1.UpdateElementResponse
-	15, // 33: archimate.v1.ArchitectureService.DeleteElement:output_type -> archimate.v1.DeleteElementResponse
-	19, // 34: archimate.v1.ArchitectureService.CreateCapability:output_type -> archimate.v1.CreateCapabilityResponse
-	30, // [30:35] is the sub-list for method output_type
-	25, // [25:30] is the sub-list for method input_type
-	25, // [25:25] is the sub-list for extension type_name
-	25, // [25:25] is the sub-list for extension extendee
-	0,  // [0:25] is the sub-list for field type_name
+	1,  // 11: archimate.v1.CreateRelationshipRequest.source_type:type_name -> archimate.v1.ElementType
+	1,  // 12: archimate.v1.CreateRelationshipRequest.target_type:type_name -> archimate.v1.ElementType
+	2,  // 13: archimate.v1.Relationship.type:type_name -> archimate.v1.RelationshipType
+	10, // 14: archimate.v1.CreateRelationshipResponse.relationship:type_name -> archimate.v1.Relationship
+	5,  // 15: archimate.v1.UpdateElementRequest.meta:type_name -> archimate.v1.MessageMeta
+	22, // 16: archimate.v1.UpdateElementRequest.properties:type_name -> archimate.v1.UpdateElementRequest.PropertiesEntry
+	7,  // 17: archimate.v1.UpdateElementResponse.element:type_name -> archimate.v1.Element
+	5,  // 18: archimate.v1.DeleteElementRequest.meta:type_name -> archimate.v1.MessageMeta
+	3,  // 19: archimate.v1.CapabilityProfile.criticality:type_name -> archimate.v1.Criticality
+	4,  // 20: archimate.v1.CapabilityProfile.lifecycle:type_name -> archimate.v1.Lifecycle
+	5,  // 21: archimate.v1.CreateCapabilityRequest.meta:type_name -> archimate.v1.MessageMeta
+	1,  // 22: archimate.v1.CreateCapabilityRequest.type:type_name -> archimate.v1.ElementType
+	0,  // 23: archimate.v1.CreateCapabilityRequest.layer:type_name -> archimate.v1.Layer
+	16, // 24: archimate.v1.CreateCapabilityRequest.profile:type_name -> archimate.v1.CapabilityProfile
+	16, // 25: archimate.v1.Capability.profile:type_name -> archimate.v1.CapabilityProfile
+	18, // 26: archimate.v1.CreateCapabilityResponse.capability:type_name -> archimate.v1.Capability
+	6,  // 27: archimate.v1.ArchitectureService.CreateElement:input_type -> archimate.v1.CreateElementRequest
+	9,  // 28: archimate.v1.ArchitectureService.CreateRelationship:input_type -> archimate.v1.CreateRelationshipRequest
+	12, // 29: archimate.v1.ArchitectureService.UpdateElement:input_type -> archimate.v1.UpdateElementRequest
+	14, // 30: archimate.v1.ArchitectureService.DeleteElement:input_type -> archimate.v1.DeleteElementRequest
+	17, // 31: archimate.v1.ArchitectureService.CreateCapability:input_type -> archimate.v1.CreateCapabilityRequest
+	8,  // 32: archimate.v1.ArchitectureService.CreateElement:output_type -> archimate.v1.CreateElementResponse
+	11, // 33: archimate.v1.ArchitectureService.CreateRelationship:output_type -> archimate.v1.CreateRelationshipResponse
+	13, // 34: archimate.v1.ArchitectureService.UpdateElement:output_type -> archimate.v1.UpdateElementResponse
+	15, // 35: archimate.v1.ArchitectureService.DeleteElement:output_type -> archimate.v1.DeleteElementResponse
+	19, // 36: archimate.v1.ArchitectureService.CreateCapability:output_type -> archimate.v1.CreateCapabilityResponse
+	32, // [32:37] is the sub-list for method output_type
+	27, // [27:32] is the sub-list for method input_type
+	27, // [27:27] is the sub-list for extension type_name
+	27, // [27:27] is the sub-list for extension extendee
+	0,  // [0:27] is the sub-list for field type_name
 }
 
 func init() { file_archimate_v1_archimate_proto_init() }

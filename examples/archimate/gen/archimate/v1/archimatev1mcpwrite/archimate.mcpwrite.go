@@ -34,6 +34,10 @@ type ArchitectureServiceHandler interface {
 	CreateCapability(context.Context, *v1.CreateCapabilityRequest) (*v1.CreateCapabilityResponse, error)
 	// ResolveActiveModel supplies active_model when the server must derive it.
 	ResolveActiveModel(ctx context.Context, in proto.Message) (string, error)
+	// ResolveSourceElementType supplies source_element_type when the server must derive it.
+	ResolveSourceElementType(ctx context.Context, in proto.Message) (v1.ElementType, error)
+	// ResolveTargetElementType supplies target_element_type when the server must derive it.
+	ResolveTargetElementType(ctx context.Context, in proto.Message) (v1.ElementType, error)
 	// ResolveCurrentVersion supplies current_version when the server must derive it.
 	ResolveCurrentVersion(ctx context.Context, in proto.Message) (int32, error)
 }
@@ -66,7 +70,11 @@ func RegisterArchitectureServiceTools(s *mcp.Server, h ArchitectureServiceHandle
 					decodeCreateRelationshipRequest(d, obj, req.(*v1.CreateRelationshipRequest))
 				},
 				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichArchitectureServiceCreateRelationshipRequest(c, h, req, req.(*v1.CreateRelationshipRequest))
+					m := req.(*v1.CreateRelationshipRequest)
+					if err := enrichArchitectureServiceCreateRelationshipRequest(c, h, req, m); err != nil {
+						return err
+					}
+					return pairsCreateRelationship.Check("type", int32(m.GetType()), int32(m.GetSourceType()), int32(m.GetTargetType()))
 				},
 				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
 					return h.CreateRelationship(ctx, req.(*v1.CreateRelationshipRequest))
@@ -166,7 +174,45 @@ var enumRelationshipType = runtime.NewEnumTable("archimate.v1.RelationshipType",
 	{Number: 5, Name: "RELATIONSHIP_TYPE_ASSIGNMENT", Alias: "Assignment", Description: "Source is assigned to target"},
 	{Number: 6, Name: "RELATIONSHIP_TYPE_FLOW", Alias: "Flow", Description: "Transfer from source to target"},
 	{Number: 7, Name: "RELATIONSHIP_TYPE_TRIGGERING", Alias: "Triggering", Description: "Source triggers target"},
-}, "")
+}, "Realization goes from implementation to specification (e.g., ApplicationComponent realizes ApplicationService)")
+
+var pairsCreateRelationship = runtime.NewPairTable(enumRelationshipType, enumElementType, []runtime.Pair{
+	{Type: 1, Source: 8, Target: 9},   // Realization: ApplicationComponent -> ApplicationService
+	{Type: 1, Source: 5, Target: 6},   // Realization: BusinessProcess -> BusinessService
+	{Type: 1, Source: 8, Target: 1},   // Realization: ApplicationComponent -> Capability
+	{Type: 1, Source: 2, Target: 1},   // Realization: Resource -> Capability
+	{Type: 1, Source: 1, Target: 4},   // Realization: Capability -> ValueStream
+	{Type: 1, Source: 12, Target: 8},  // Realization: Node -> ApplicationComponent
+	{Type: 1, Source: 14, Target: 8},  // Realization: SystemSoftware -> ApplicationComponent
+	{Type: 2, Source: 9, Target: 5},   // Serving: ApplicationService -> BusinessProcess
+	{Type: 2, Source: 9, Target: 8},   // Serving: ApplicationService -> ApplicationComponent
+	{Type: 2, Source: 8, Target: 8},   // Serving: ApplicationComponent -> ApplicationComponent
+	{Type: 2, Source: 10, Target: 7},  // Serving: ApplicationInterface -> BusinessActor
+	{Type: 2, Source: 6, Target: 7},   // Serving: BusinessService -> BusinessActor
+	{Type: 2, Source: 1, Target: 8},   // Serving: Capability -> ApplicationComponent
+	{Type: 2, Source: 12, Target: 8},  // Serving: Node -> ApplicationComponent
+	{Type: 2, Source: 14, Target: 8},  // Serving: SystemSoftware -> ApplicationComponent
+	{Type: 3, Source: 1, Target: 1},   // Composition: Capability -> Capability
+	{Type: 3, Source: 8, Target: 8},   // Composition: ApplicationComponent -> ApplicationComponent
+	{Type: 3, Source: 8, Target: 10},  // Composition: ApplicationComponent -> ApplicationInterface
+	{Type: 3, Source: 5, Target: 5},   // Composition: BusinessProcess -> BusinessProcess
+	{Type: 3, Source: 12, Target: 12}, // Composition: Node -> Node
+	{Type: 3, Source: 12, Target: 13}, // Composition: Node -> Device
+	{Type: 4, Source: 1, Target: 1},   // Aggregation: Capability -> Capability
+	{Type: 4, Source: 8, Target: 8},   // Aggregation: ApplicationComponent -> ApplicationComponent
+	{Type: 4, Source: 12, Target: 13}, // Aggregation: Node -> Device
+	{Type: 4, Source: 4, Target: 4},   // Aggregation: ValueStream -> ValueStream
+	{Type: 5, Source: 7, Target: 5},   // Assignment: BusinessActor -> BusinessProcess
+	{Type: 5, Source: 1, Target: 8},   // Assignment: Capability -> ApplicationComponent
+	{Type: 5, Source: 12, Target: 14}, // Assignment: Node -> SystemSoftware
+	{Type: 5, Source: 13, Target: 14}, // Assignment: Device -> SystemSoftware
+	{Type: 5, Source: 8, Target: 9},   // Assignment: ApplicationComponent -> ApplicationService
+	{Type: 6, Source: 5, Target: 5},   // Flow: BusinessProcess -> BusinessProcess
+	{Type: 6, Source: 8, Target: 8},   // Flow: ApplicationComponent -> ApplicationComponent
+	{Type: 6, Source: 4, Target: 4},   // Flow: ValueStream -> ValueStream
+	{Type: 7, Source: 5, Target: 5},   // Triggering: BusinessProcess -> BusinessProcess
+	{Type: 7, Source: 9, Target: 9},   // Triggering: ApplicationService -> ApplicationService
+}, "Realization goes from implementation to specification (e.g., ApplicationComponent realizes ApplicationService)")
 
 var fieldsCreateElementRequest = []string{"id", "model_id", "type", "name", "description", "properties", "parent_id"}
 
@@ -472,7 +518,7 @@ func enrichArchitectureServiceMessageMeta(c *runtime.Call, h ArchitectureService
 
 func enrichArchitectureServiceCreateRelationshipRequest(c *runtime.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.CreateRelationshipRequest) error {
 	{
-		m.Id = c.UUIDv7()
+		m.Id = "rel-" + c.RequestScopedID()
 	}
 	if m.Meta == nil {
 		m.Meta = new(v1.MessageMeta)
@@ -486,6 +532,20 @@ func enrichArchitectureServiceCreateRelationshipRequest(c *runtime.Call, h Archi
 			return c.ResolverError("model_id", err)
 		}
 		m.ModelId = v
+	}
+	{
+		v, err := h.ResolveSourceElementType(c.Ctx, root)
+		if err != nil {
+			return c.ResolverError("source_type", err)
+		}
+		m.SourceType = v
+	}
+	{
+		v, err := h.ResolveTargetElementType(c.Ctx, root)
+		if err != nil {
+			return c.ResolverError("target_type", err)
+		}
+		m.TargetType = v
 	}
 	return nil
 }

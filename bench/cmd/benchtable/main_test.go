@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+const sample = `goos: linux
+BenchmarkGenerate-2   	       1	6000000000 ns/op	1500000000 baseline-ns/op	1400000000 ours-ns/op	1400000000 baseline-cpu-ns/op	1600000000 ours-cpu-ns/op
+BenchmarkGenerate-2   	       1	6000000000 ns/op	1500000000 baseline-ns/op	1600000000 ours-ns/op	1400000000 baseline-cpu-ns/op	1600000000 ours-cpu-ns/op
+BenchmarkGenerate-2   	       1	6000000000 ns/op	1500000000 baseline-ns/op	1450000000 ours-ns/op	1400000000 baseline-cpu-ns/op	1600000000 ours-cpu-ns/op
+BenchmarkPerCall/ours-2          	  473976	      2500 ns/op	    2416 B/op	      25 allocs/op
+BenchmarkPerCall/baseline-2      	  198928	      6000 ns/op	    1840 B/op	      65 allocs/op
+    some_test.go:12: a log line that mentions BenchmarkPerCall/ours 3 ns/op
+BenchmarkEndToEnd-2         	    2089	    544998 ns/op	      1500 ours-calls/s	1800 baseline-calls/s
+BenchmarkToolsList/archimate/live-2         	     610	   1887237 ns/op	      1855 bytes/tool	       463.7 tokens/tool	        11.00 tools	      2877 write-bytes/tool
+BenchmarkToolsList/tasks/doc-2              	    3356	    368545 ns/op	      3140 bytes/tool	       785.0 tokens/tool	         4.000 tools
+PASS
+`
+
+func TestTableRatiosGoalsAndMedians(t *testing.T) {
+	var echo bytes.Buffer
+	res, err := parse(strings.NewReader(sample), &echo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if echo.String() != sample {
+		t.Errorf("echo differs from input:\n%s", echo.String())
+	}
+	want := [][]string{
+		{"benchmark", "ours", "baseline", "ratio", "goal", "met"},
+		{"generate 50 files/2000 methods, wall (vs protoc-gen-go)", "1.45 s", "1.5 s", "0.97x", "<= 1.00x", "yes"},
+		{"generate 50 files/2000 methods, CPU (vs protoc-gen-go)", "1.6 s", "1.4 s", "1.14x", "<= 1.00x", "no"},
+		{"per call createElement time (stand-in; vs protojson)", "2.5 µs", "6 µs", "0.42x", "<= 0.50x", "yes"},
+		{"per call createElement allocs (stand-in; vs protojson)", "25 allocs", "65 allocs", "0.38x", "<= 0.50x", "yes"},
+		{"e2e streamable HTTP calls/s (vs go-sdk AddTool)", "1500/s", "1800/s", "0.83x", ">= 0.90x", "no"},
+		{"size/tool archimate (tools/list, all tools, 11)", "1855 B ~464 tok; write tools 2877 B ~719 tok", "-", "-", "report", "-"},
+		{"size/tool tasks (write tools, schema doc, 4)", "3140 B ~785 tok", "-", "-", "report", "-"},
+	}
+	if diff := cmp.Diff(want, table(res)); diff != "" {
+		t.Fatalf("table (-want +got):\n%s", diff)
+	}
+}
+
+func TestTableMarksGoalsWithoutResultsAsNotRun(t *testing.T) {
+	res, err := parse(strings.NewReader("--- SKIP: BenchmarkGenerate\n    generate_test.go:70: baseline is absent\n"), &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := table(res)
+	if len(rows) != 1+len(goals) {
+		t.Fatalf("got %d rows, want header + %d goals", len(rows), len(goals))
+	}
+	for _, row := range rows[1:] {
+		if diff := cmp.Diff([]string{"not run", "not run", "-", "n/a"}, []string{row[1], row[2], row[3], row[5]}); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", row[0], diff)
+		}
+	}
+}
+
+func TestParseRejectsMalformedValues(t *testing.T) {
+	_, err := parse(strings.NewReader("BenchmarkX-2 10 abc ns/op\n"), &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), `BenchmarkX: value "abc" of ns/op`) {
+		t.Fatalf("got %v, want a malformed-value error", err)
+	}
+}
+
+func TestRenderAlignsColumns(t *testing.T) {
+	got := render([][]string{{"a", "bb"}, {"ccc", "µ"}})
+	want := "| a   | bb |\n| --- | -- |\n| ccc | µ  |\n"
+	if got != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
+	}
+}

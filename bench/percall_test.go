@@ -1,0 +1,157 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/testing/protocmp"
+
+	archimatev1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1/archimatev1mcpwrite"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+)
+
+var fixedNow = time.Date(2026, 11, 22, 10, 30, 0, 0, time.UTC)
+
+// completeCreateElementJSON is the request the domain receives for
+// createElementArgs, written in full by a caller: what protojson decodes
+// when the caller does the work the generated code does. 8 top-level
+// fields, one of them the meta envelope with 6 fields.
+const completeCreateElementJSON = `{"meta":{"messageId":"e7f49cc8-7a40-4a9e-8b1c-3c6b3f3ef2b5","correlationId":"corr-42","tenantId":"tenant-acme","occurredAt":"2026-11-22T10:30:00Z","principalId":"user-ada","traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"},"id":"019ab5a1-6b40-7c8e-9a3d-5f1e2d4c6b7a","modelId":"model-tenant-acme-main","type":"ELEMENT_TYPE_APPLICATION_COMPONENT","layer":"LAYER_APPLICATION","name":"OrderService","description":"Handles order processing","properties":{"team":"payments"}}`
+
+// seeded returns the deterministic random source both sides of a
+// comparison share.
+func seeded() *rand.ChaCha8 { return rand.NewChaCha8([32]byte{42}) }
+
+// pipelineRequest runs createElement through the real generated tool on an
+// in-process MCP session and returns the request the domain received.
+func pipelineRequest(t *testing.T, args string) *archimatev1.CreateElementRequest {
+	t.Helper()
+	var got *archimatev1.CreateElementRequest
+	server := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "test"}, nil)
+	err := archimatev1mcpwrite.RegisterArchitectureServiceTools(server,
+		echoHandler{last: func(r *archimatev1.CreateElementRequest) { got = r }},
+		runtime.WithClock(func() time.Time { return fixedNow }),
+		runtime.WithRand(seeded()),
+		runtime.WithRequestContextFunc(func(context.Context, *mcp.CallToolRequest) (runtime.RequestContext, bool) {
+			return benchRC, true
+		}))
+	if err != nil {
+		t.Fatalf("register: %v", err)
+	}
+	cs := connectInMemory(t, server)
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "createElement", Arguments: json.RawMessage(args)})
+	if err != nil {
+		t.Fatalf("createElement: %v", err)
+	}
+	if res.IsError {
+		b, _ := json.Marshal(res.StructuredContent)
+		t.Fatalf("createElement failed: %s", b)
+	}
+	if got == nil {
+		t.Fatal("the domain received no request")
+	}
+	return got
+}
+
+// connectInMemory connects a go-sdk client to server in process.
+func connectInMemory(t testing.TB, server *mcp.Server) *mcp.ClientSession {
+	t.Helper()
+	ct, st := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := server.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "test"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+// The per-call benchmark times the stand-in, so it must build exactly the
+// request the real pipeline builds from the same input, clock and entropy.
+func TestStandInMatchesThePipeline(t *testing.T) {
+	tests := []struct {
+		name string
+		args string
+	}{
+		{"benchmark input", createElementArgs},
+		{"agent overrides id and model", `{"type":"Component","name":"Billing","id":"el-1","model_id":"m-7","parent_id":"p-1"}`},
+		{"required fields only", `{"type":"Node","name":"db-01"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			want := pipelineRequest(t, tt.args)
+			got, es, err := newStandIn(echoHandler{}, func() time.Time { return fixedNow }, seeded()).
+				prepare(context.Background(), []byte(tt.args), benchRC)
+			if err != nil || len(es) > 0 {
+				t.Fatalf("stand-in failed: err=%v errors=%v", err, es)
+			}
+			if diff := cmp.Diff(want, got, protocmp.Transform()); diff != "" {
+				t.Fatalf("stand-in request differs from the pipeline's (-pipeline +stand-in):\n%s", diff)
+			}
+		})
+	}
+}
+
+// The baseline decodes a request as complete as the one the stand-in
+// builds: the same fields set, differing only in generated IDs.
+func TestBaselineJSONIsTheCompleteRequest(t *testing.T) {
+	got, es, err := newStandIn(echoHandler{}, func() time.Time { return fixedNow }, seeded()).
+		prepare(context.Background(), []byte(createElementArgs), benchRC)
+	if err != nil || len(es) > 0 {
+		t.Fatalf("stand-in failed: err=%v errors=%v", err, es)
+	}
+	base := new(archimatev1.CreateElementRequest)
+	if err := protojson.Unmarshal([]byte(completeCreateElementJSON), base); err != nil {
+		t.Fatal(err)
+	}
+	ignoreIDs := protocmp.IgnoreFields(&archimatev1.CreateElementRequest{}, "id")
+	ignoreMsgID := protocmp.IgnoreFields(&archimatev1.MessageMeta{}, "message_id")
+	if diff := cmp.Diff(base, got, protocmp.Transform(), ignoreIDs, ignoreMsgID); diff != "" {
+		t.Fatalf("baseline differs from the enriched request (-baseline +enriched):\n%s", diff)
+	}
+	if base.GetId() == "" || base.GetMeta().GetMessageId() == "" {
+		t.Fatal("baseline lacks the generated IDs")
+	}
+}
+
+// BenchmarkPerCall times turning agent arguments into a complete, valid
+// request. ours: strict parse, decode with validation, enrichment (IDs,
+// timestamp, context, enum alias, derived layer, resolver) of createElement
+// via the stand-in. baseline: protojson.Unmarshal of the complete request,
+// which validates nothing and fills nothing.
+func BenchmarkPerCall(b *testing.B) {
+	b.Run("ours", func(b *testing.B) {
+		s := newStandIn(echoHandler{}, nil, nil)
+		raw := []byte(createElementArgs)
+		ctx := context.Background()
+		b.ReportAllocs()
+		for b.Loop() {
+			m, es, err := s.prepare(ctx, raw, benchRC)
+			if err != nil || len(es) > 0 || m.GetLayer() != archimatev1.Layer_LAYER_APPLICATION {
+				b.Fatalf("prepare: %v %v", err, es)
+			}
+		}
+	})
+	b.Run("baseline", func(b *testing.B) {
+		raw := []byte(completeCreateElementJSON)
+		b.ReportAllocs()
+		for b.Loop() {
+			m := new(archimatev1.CreateElementRequest)
+			if err := protojson.Unmarshal(raw, m); err != nil || m.GetLayer() != archimatev1.Layer_LAYER_APPLICATION {
+				b.Fatalf("unmarshal: %v", err)
+			}
+		}
+	})
+}

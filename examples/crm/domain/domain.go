@@ -1,0 +1,660 @@
+// Package domain is an in-memory personal CRM: people, organisations and
+// notes, each owned by one user. It implements the generated
+// CrmServiceHandler with gRPC status errors, as an existing gRPC server
+// would. Every lookup is scoped to the acting user, so another user's IDs
+// answer NotFound, never PermissionDenied (which would confirm they exist).
+package domain
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/protoadapt"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	crmv1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/crm/gen/crm/v1"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+)
+
+type account struct {
+	people map[string]*crmv1.Person
+	orgs   map[string]*crmv1.Org
+	notes  map[string]*crmv1.Note
+}
+
+// CRM is the in-memory store, safe for concurrent use.
+type CRM struct {
+	mu    sync.Mutex
+	now   func() time.Time
+	users map[string]*account
+}
+
+// New returns an empty CRM; now stamps records (nil means time.Now).
+func New(now func() time.Time) *CRM {
+	if now == nil {
+		now = time.Now
+	}
+	return &CRM{now: now, users: map[string]*account{}}
+}
+
+// account returns the records of the acting user; an empty user is a wiring
+// bug (the generated code always fills it), not an agent mistake.
+func (c *CRM) account(userID string) (*account, error) {
+	if userID == "" {
+		return nil, status.Error(codes.Unauthenticated, "no acting user")
+	}
+	a, ok := c.users[userID]
+	if !ok {
+		a = &account{people: map[string]*crmv1.Person{}, orgs: map[string]*crmv1.Org{}, notes: map[string]*crmv1.Note{}}
+		c.users[userID] = a
+	}
+	return a, nil
+}
+
+// withDetails attaches error details; a status that cannot carry them is
+// still the right answer without them.
+func withDetails(st *status.Status, details ...protoadapt.MessageV1) error {
+	if s, err := st.WithDetails(details...); err == nil {
+		return s.Err()
+	}
+	return st.Err()
+}
+
+func notFound(kind, id string) error {
+	return withDetails(status.Newf(codes.NotFound, "%s %s not found", kind, id),
+		&errdetails.ResourceInfo{ResourceType: kind, ResourceName: id})
+}
+
+func alreadyExists(kind, what, existing string) error {
+	return withDetails(status.Newf(codes.AlreadyExists, "a %s with this %s already exists", kind, what),
+		&errdetails.ResourceInfo{ResourceType: kind, ResourceName: existing})
+}
+
+func invalid(msg string, field, description string) error {
+	return withDetails(status.New(codes.InvalidArgument, msg),
+		&errdetails.BadRequest{FieldViolations: []*errdetails.BadRequest_FieldViolation{{Field: field, Description: description}}})
+}
+
+func versionChanged(kind, id string, want, got int32) error {
+	return withDetails(status.Newf(codes.FailedPrecondition, "%s %s changed since the write was proposed", kind, id),
+		&errdetails.PreconditionFailure{Violations: []*errdetails.PreconditionFailure_Violation{{
+			Type: "VERSION", Subject: kind + "/" + id, Description: fmt.Sprintf("expected version %d, current version %d", want, got),
+		}}})
+}
+
+func (a *account) person(id string) (*crmv1.Person, error) {
+	if p, ok := a.people[id]; ok {
+		return p, nil
+	}
+	return nil, notFound("person", id)
+}
+
+func (a *account) org(id string) (*crmv1.Org, error) {
+	if o, ok := a.orgs[id]; ok {
+		return o, nil
+	}
+	return nil, notFound("org", id)
+}
+
+func (a *account) note(id string) (*crmv1.Note, error) {
+	if n, ok := a.notes[id]; ok {
+		return n, nil
+	}
+	return nil, notFound("note", id)
+}
+
+// emailOwner returns the person other than except holding email.
+func (a *account) emailOwner(email, except string) string {
+	if email == "" {
+		return ""
+	}
+	for id, p := range a.people {
+		if id != except && strings.EqualFold(p.GetEmail(), email) {
+			return id
+		}
+	}
+	return ""
+}
+
+func (a *account) orgNamed(name, except string) string {
+	for id, o := range a.orgs {
+		if id != except && strings.EqualFold(o.GetName(), name) {
+			return id
+		}
+	}
+	return ""
+}
+
+func (c *CRM) stamp() *timestamppb.Timestamp { return timestamppb.New(c.now()) }
+
+// CreatePerson adds a person; the email is unique per user.
+func (c *CRM) CreatePerson(_ context.Context, req *crmv1.CreatePersonRequest) (*crmv1.CreatePersonResponse, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a, err := c.account(req.GetUserId())
+	if err != nil {
+		return nil, err
+	}
+	if _, dup := a.people[req.GetId()]; dup {
+		return nil, alreadyExists("person", "id", req.GetId())
+	}
+	if id := a.emailOwner(req.GetEmail(), ""); id != "" {
+		return nil, alreadyExists("person", "email", id)
+	}
+	if req.GetOrgId() != "" {
+		if _, err := a.org(req.GetOrgId()); err != nil {
+			return nil, err
+		}
+	}
+	p := &crmv1.Person{
+		Id: req.GetId(), FirstName: req.GetFirstName(), LastName: req.GetLastName(), Email: req.GetEmail(),
+		Phone: req.GetPhone(), Title: req.GetTitle(), OrgId: req.GetOrgId(), Version: 1, CreatedAt: c.stamp(), UpdatedAt: c.stamp(),
+	}
+	a.people[p.Id] = p
+	return &crmv1.CreatePersonResponse{Person: proto.Clone(p).(*crmv1.Person)}, nil
+}
+
+// checkPersonUpdate is what update_person must satisfy before it is proposed.
+func (a *account) checkPersonUpdate(req *crmv1.UpdatePersonRequest) (*crmv1.Person, error) {
+	p, err := a.person(req.GetPersonId())
+	if err != nil {
+		return nil, err
+	}
+	if req.FirstName == nil && req.LastName == nil && req.Email == nil && req.Phone == nil && req.Title == nil {
+		return nil, status.Error(codes.InvalidArgument, "nothing to change: send at least one of first_name, last_name, email, phone, title")
+	}
+	if id := a.emailOwner(req.GetEmail(), p.GetId()); id != "" {
+		return nil, alreadyExists("person", "email", id)
+	}
+	return p, nil
+}
+
+// UpdatePerson changes the fields sent.
+func (c *CRM) UpdatePerson(_ context.Context, req *crmv1.UpdatePersonRequest) (*crmv1.UpdatePersonResponse, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a, err := c.account(req.GetUserId())
+	if err != nil {
+		return nil, err
+	}
+	p, err := a.checkPersonUpdate(req)
+	if err != nil {
+		return nil, err
+	}
+	if p.GetVersion() != req.GetExpectedVersion() {
+		return nil, versionChanged("person", p.GetId(), req.GetExpectedVersion(), p.GetVersion())
+	}
+	set := func(dst *string, v *string) {
+		if v != nil {
+			*dst = *v
+		}
+	}
+	set(&p.FirstName, req.FirstName)
+	set(&p.LastName, req.LastName)
+	set(&p.Email, req.Email)
+	set(&p.Phone, req.Phone)
+	set(&p.Title, req.Title)
+	p.Version++
+	p.UpdatedAt = c.stamp()
+	return &crmv1.UpdatePersonResponse{Person: proto.Clone(p).(*crmv1.Person)}, nil
+}
+
+// DeletePerson removes a person and the notes about them.
+func (c *CRM) DeletePerson(_ context.Context, req *crmv1.DeletePersonRequest) (*crmv1.DeletePersonResponse, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a, err := c.account(req.GetUserId())
+	if err != nil {
+		return nil, err
+	}
+	p, err := a.person(req.GetPersonId())
+	if err != nil {
+		return nil, err
+	}
+	if p.GetVersion() != req.GetExpectedVersion() {
+		return nil, versionChanged("person", p.GetId(), req.GetExpectedVersion(), p.GetVersion())
+	}
+	var n int32
+	for id, note := range a.notes {
+		if note.GetPersonId() == p.GetId() {
+			delete(a.notes, id)
+			n++
+		}
+	}
+	delete(a.people, p.GetId())
+	return &crmv1.DeletePersonResponse{PersonId: p.GetId(), DeletedNotes: n}, nil
+}
+
+// CreateOrg adds an organisation; names are unique per user.
+func (c *CRM) CreateOrg(_ context.Context, req *crmv1.CreateOrgRequest) (*crmv1.CreateOrgResponse, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a, err := c.account(req.GetUserId())
+	if err != nil {
+		return nil, err
+	}
+	if id := a.orgNamed(req.GetName(), ""); id != "" {
+		return nil, alreadyExists("org", "name", id)
+	}
+	o := &crmv1.Org{Id: req.GetId(), Name: req.GetName(), Domain: req.GetDomain(), Industry: req.GetIndustry(), Version: 1, CreatedAt: c.stamp(), UpdatedAt: c.stamp()}
+	a.orgs[o.Id] = o
+	return &crmv1.CreateOrgResponse{Org: proto.Clone(o).(*crmv1.Org)}, nil
+}
+
+func (a *account) checkOrgUpdate(req *crmv1.UpdateOrgRequest) (*crmv1.Org, error) {
+	o, err := a.org(req.GetOrgId())
+	if err != nil {
+		return nil, err
+	}
+	if req.Name == nil && req.Domain == nil && req.Industry == nil {
+		return nil, status.Error(codes.InvalidArgument, "nothing to change: send at least one of name, domain, industry")
+	}
+	if req.Name != nil {
+		if id := a.orgNamed(req.GetName(), o.GetId()); id != "" {
+			return nil, alreadyExists("org", "name", id)
+		}
+	}
+	return o, nil
+}
+
+// UpdateOrg changes the fields sent.
+func (c *CRM) UpdateOrg(_ context.Context, req *crmv1.UpdateOrgRequest) (*crmv1.UpdateOrgResponse, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a, err := c.account(req.GetUserId())
+	if err != nil {
+		return nil, err
+	}
+	o, err := a.checkOrgUpdate(req)
+	if err != nil {
+		return nil, err
+	}
+	if o.GetVersion() != req.GetExpectedVersion() {
+		return nil, versionChanged("org", o.GetId(), req.GetExpectedVersion(), o.GetVersion())
+	}
+	if req.Name != nil {
+		o.Name = req.GetName()
+	}
+	if req.Domain != nil {
+		o.Domain = req.GetDomain()
+	}
+	if req.Industry != nil {
+		o.Industry = req.GetIndustry()
+	}
+	o.Version++
+	o.UpdatedAt = c.stamp()
+	return &crmv1.UpdateOrgResponse{Org: proto.Clone(o).(*crmv1.Org)}, nil
+}
+
+// DeleteOrg removes an organisation and its notes and unlinks its people.
+func (c *CRM) DeleteOrg(_ context.Context, req *crmv1.DeleteOrgRequest) (*crmv1.DeleteOrgResponse, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a, err := c.account(req.GetUserId())
+	if err != nil {
+		return nil, err
+	}
+	o, err := a.org(req.GetOrgId())
+	if err != nil {
+		return nil, err
+	}
+	if o.GetVersion() != req.GetExpectedVersion() {
+		return nil, versionChanged("org", o.GetId(), req.GetExpectedVersion(), o.GetVersion())
+	}
+	out := &crmv1.DeleteOrgResponse{OrgId: o.GetId()}
+	for _, p := range a.people {
+		if p.GetOrgId() == o.GetId() {
+			p.OrgId = ""
+			p.Version++
+			p.UpdatedAt = c.stamp()
+			out.UnlinkedPeople++
+		}
+	}
+	for id, n := range a.notes {
+		if n.GetOrgId() == o.GetId() {
+			delete(a.notes, id)
+			out.DeletedNotes++
+		}
+	}
+	delete(a.orgs, o.GetId())
+	return out, nil
+}
+
+// subject checks that a note names exactly one existing subject.
+func (a *account) subject(req *crmv1.CreateNoteRequest) (crmv1.SubjectKind, error) {
+	switch s := req.GetSubject().(type) {
+	case *crmv1.CreateNoteRequest_PersonId:
+		if _, err := a.person(s.PersonId); err != nil {
+			return 0, err
+		}
+		return crmv1.SubjectKind_SUBJECT_KIND_PERSON, nil
+	case *crmv1.CreateNoteRequest_OrgId:
+		if _, err := a.org(s.OrgId); err != nil {
+			return 0, err
+		}
+		return crmv1.SubjectKind_SUBJECT_KIND_ORG, nil
+	}
+	return 0, invalid("a note needs a subject", "person_id", "set person_id or org_id: the person or organisation the note is about")
+}
+
+// CreateNote adds a note about a person or an organisation.
+func (c *CRM) CreateNote(_ context.Context, req *crmv1.CreateNoteRequest) (*crmv1.CreateNoteResponse, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a, err := c.account(req.GetUserId())
+	if err != nil {
+		return nil, err
+	}
+	if _, err := a.subject(req); err != nil {
+		return nil, err
+	}
+	n := &crmv1.Note{Id: req.GetId(), Body: req.GetBody(), PersonId: req.GetPersonId(), OrgId: req.GetOrgId(), Version: 1, CreatedAt: c.stamp(), UpdatedAt: c.stamp()}
+	a.notes[n.Id] = n
+	return &crmv1.CreateNoteResponse{Note: proto.Clone(n).(*crmv1.Note)}, nil
+}
+
+// UpdateNote replaces a note's text.
+func (c *CRM) UpdateNote(_ context.Context, req *crmv1.UpdateNoteRequest) (*crmv1.UpdateNoteResponse, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a, err := c.account(req.GetUserId())
+	if err != nil {
+		return nil, err
+	}
+	n, err := a.note(req.GetNoteId())
+	if err != nil {
+		return nil, err
+	}
+	if n.GetVersion() != req.GetExpectedVersion() {
+		return nil, versionChanged("note", n.GetId(), req.GetExpectedVersion(), n.GetVersion())
+	}
+	n.Body = req.GetBody()
+	n.Version++
+	n.UpdatedAt = c.stamp()
+	return &crmv1.UpdateNoteResponse{Note: proto.Clone(n).(*crmv1.Note)}, nil
+}
+
+// DeleteNote removes a note.
+func (c *CRM) DeleteNote(_ context.Context, req *crmv1.DeleteNoteRequest) (*crmv1.DeleteNoteResponse, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a, err := c.account(req.GetUserId())
+	if err != nil {
+		return nil, err
+	}
+	n, err := a.note(req.GetNoteId())
+	if err != nil {
+		return nil, err
+	}
+	if n.GetVersion() != req.GetExpectedVersion() {
+		return nil, versionChanged("note", n.GetId(), req.GetExpectedVersion(), n.GetVersion())
+	}
+	delete(a.notes, n.GetId())
+	return &crmv1.DeleteNoteResponse{NoteId: n.GetId()}, nil
+}
+
+// LinkPersonToOrg sets the organisation a person works at.
+func (c *CRM) LinkPersonToOrg(_ context.Context, req *crmv1.LinkPersonToOrgRequest) (*crmv1.LinkPersonToOrgResponse, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a, err := c.account(req.GetUserId())
+	if err != nil {
+		return nil, err
+	}
+	p, err := a.person(req.GetPersonId())
+	if err != nil {
+		return nil, err
+	}
+	o, err := a.org(req.GetOrgId())
+	if err != nil {
+		return nil, err
+	}
+	if p.GetVersion() != req.GetExpectedVersion() {
+		return nil, versionChanged("person", p.GetId(), req.GetExpectedVersion(), p.GetVersion())
+	}
+	if o.GetVersion() != req.GetOrgVersion() {
+		return nil, versionChanged("org", o.GetId(), req.GetOrgVersion(), o.GetVersion())
+	}
+	prev := p.GetOrgId()
+	if prev == o.GetId() {
+		return nil, withDetails(status.Newf(codes.FailedPrecondition, "person %s is already linked to org %s", p.GetId(), o.GetId()))
+	}
+	p.OrgId = o.GetId()
+	p.Version++
+	p.UpdatedAt = c.stamp()
+	return &crmv1.LinkPersonToOrgResponse{Person: proto.Clone(p).(*crmv1.Person), PreviousOrgId: prev}, nil
+}
+
+// checkMerge is what merge_people must satisfy before it is proposed.
+func (a *account) checkMerge(req *crmv1.MergePeopleRequest) (source, target *crmv1.Person, err error) {
+	if req.GetSourcePersonId() == req.GetTargetPersonId() {
+		return nil, nil, invalid("a person cannot be merged into themselves", "target_person_id", "target_person_id must differ from source_person_id: the source is the duplicate that is deleted, the target is kept")
+	}
+	if source, err = a.person(req.GetSourcePersonId()); err != nil {
+		return nil, nil, err
+	}
+	if target, err = a.person(req.GetTargetPersonId()); err != nil {
+		return nil, nil, err
+	}
+	return source, target, nil
+}
+
+// MergePeople fills the kept person's empty details from the duplicate,
+// moves the duplicate's notes and deletes it.
+func (c *CRM) MergePeople(_ context.Context, req *crmv1.MergePeopleRequest) (*crmv1.MergePeopleResponse, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a, err := c.account(req.GetUserId())
+	if err != nil {
+		return nil, err
+	}
+	src, dst, err := a.checkMerge(req)
+	if err != nil {
+		return nil, err
+	}
+	if src.GetVersion() != req.GetSourceVersion() {
+		return nil, versionChanged("person", src.GetId(), req.GetSourceVersion(), src.GetVersion())
+	}
+	if dst.GetVersion() != req.GetExpectedVersion() {
+		return nil, versionChanged("person", dst.GetId(), req.GetExpectedVersion(), dst.GetVersion())
+	}
+	fill := func(dst *string, v string) {
+		if *dst == "" {
+			*dst = v
+		}
+	}
+	fill(&dst.LastName, src.GetLastName())
+	fill(&dst.Email, src.GetEmail())
+	fill(&dst.Phone, src.GetPhone())
+	fill(&dst.Title, src.GetTitle())
+	fill(&dst.OrgId, src.GetOrgId())
+	var moved int32
+	for _, n := range a.notes {
+		if n.GetPersonId() == src.GetId() {
+			n.PersonId = dst.GetId()
+			n.Version++
+			n.UpdatedAt = c.stamp()
+			moved++
+		}
+	}
+	delete(a.people, src.GetId())
+	dst.Version++
+	dst.UpdatedAt = c.stamp()
+	return &crmv1.MergePeopleResponse{Person: proto.Clone(dst).(*crmv1.Person), MergedPersonId: src.GetId(), MovedNotes: moved}, nil
+}
+
+// ResolvePersonVersion reads the version of the person a write is about,
+// when it is proposed: unknown people and invalid changes fail before the
+// user is asked, and a proposal whose person changed since is stale.
+func (c *CRM) ResolvePersonVersion(_ context.Context, in proto.Message) (int32, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var user string
+	var check func(*account) (*crmv1.Person, error)
+	switch r := in.(type) {
+	case *crmv1.UpdatePersonRequest:
+		user, check = r.GetUserId(), func(a *account) (*crmv1.Person, error) { return a.checkPersonUpdate(r) }
+	case *crmv1.DeletePersonRequest:
+		user, check = r.GetUserId(), func(a *account) (*crmv1.Person, error) { return a.person(r.GetPersonId()) }
+	case *crmv1.LinkPersonToOrgRequest:
+		user, check = r.GetUserId(), func(a *account) (*crmv1.Person, error) { return a.person(r.GetPersonId()) }
+	case *crmv1.MergePeopleRequest:
+		user, check = r.GetUserId(), func(a *account) (*crmv1.Person, error) {
+			_, t, err := a.checkMerge(r)
+			return t, err
+		}
+	default:
+		return 0, status.Errorf(codes.Internal, "person_version does not apply to %T", in)
+	}
+	a, err := c.account(user)
+	if err != nil {
+		return 0, err
+	}
+	p, err := check(a)
+	if err != nil {
+		return 0, err
+	}
+	return p.GetVersion(), nil
+}
+
+// ResolveSourcePersonVersion reads the version of the duplicate of a merge.
+func (c *CRM) ResolveSourcePersonVersion(_ context.Context, in proto.Message) (int32, error) {
+	r, ok := in.(*crmv1.MergePeopleRequest)
+	if !ok {
+		return 0, status.Errorf(codes.Internal, "source_person_version does not apply to %T", in)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a, err := c.account(r.GetUserId())
+	if err != nil {
+		return 0, err
+	}
+	s, _, err := a.checkMerge(r)
+	if err != nil {
+		return 0, err
+	}
+	return s.GetVersion(), nil
+}
+
+// ResolveOrgVersion reads the version of the organisation a write is about.
+func (c *CRM) ResolveOrgVersion(_ context.Context, in proto.Message) (int32, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var user string
+	var check func(*account) (*crmv1.Org, error)
+	switch r := in.(type) {
+	case *crmv1.UpdateOrgRequest:
+		user, check = r.GetUserId(), func(a *account) (*crmv1.Org, error) { return a.checkOrgUpdate(r) }
+	case *crmv1.DeleteOrgRequest:
+		user, check = r.GetUserId(), func(a *account) (*crmv1.Org, error) { return a.org(r.GetOrgId()) }
+	case *crmv1.LinkPersonToOrgRequest:
+		user, check = r.GetUserId(), func(a *account) (*crmv1.Org, error) { return a.org(r.GetOrgId()) }
+	default:
+		return 0, status.Errorf(codes.Internal, "org_version does not apply to %T", in)
+	}
+	a, err := c.account(user)
+	if err != nil {
+		return 0, err
+	}
+	o, err := check(a)
+	if err != nil {
+		return 0, err
+	}
+	return o.GetVersion(), nil
+}
+
+// ResolveNoteVersion reads the version of the note a write is about.
+func (c *CRM) ResolveNoteVersion(_ context.Context, in proto.Message) (int32, error) {
+	var user, id string
+	switch r := in.(type) {
+	case *crmv1.UpdateNoteRequest:
+		user, id = r.GetUserId(), r.GetNoteId()
+	case *crmv1.DeleteNoteRequest:
+		user, id = r.GetUserId(), r.GetNoteId()
+	default:
+		return 0, status.Errorf(codes.Internal, "note_version does not apply to %T", in)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a, err := c.account(user)
+	if err != nil {
+		return 0, err
+	}
+	n, err := a.note(id)
+	if err != nil {
+		return 0, err
+	}
+	return n.GetVersion(), nil
+}
+
+// ResolveNoteSubject checks, when a note is proposed, that it names exactly
+// one existing person or organisation.
+func (c *CRM) ResolveNoteSubject(_ context.Context, in proto.Message) (crmv1.SubjectKind, error) {
+	r, ok := in.(*crmv1.CreateNoteRequest)
+	if !ok {
+		return 0, status.Errorf(codes.Internal, "note_subject does not apply to %T", in)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a, err := c.account(r.GetUserId())
+	if err != nil {
+		return 0, err
+	}
+	return a.subject(r)
+}
+
+// UserIDHint answers agents that try to pass user_id.
+const UserIDHint = "Do not send user_id: the acting user comes from the authenticated connection. Remove the argument and retry."
+
+// ErrorHook names the argument a NOT_FOUND or ALREADY_EXISTS answer is
+// about (the status carries the resource, the request says which argument
+// held it) and tells the agent what to do next.
+func ErrorHook(_ context.Context, _ string, req proto.Message, e *runtime.ErrorEntry) {
+	switch e.Code {
+	case runtime.CodeUnknownField:
+		if e.Field == "user_id" {
+			if e.Suggestions == nil {
+				e.Suggestions = &runtime.Suggestions{}
+			}
+			e.Suggestions.Hint = UserIDHint
+		}
+	case runtime.CodeNotFound:
+		kind, _ := e.Details["resource_type"].(string)
+		name, _ := e.Details["resource_name"].(string)
+		if e.Field == "" && req != nil {
+			e.Field = fieldHolding(req.ProtoReflect(), name)
+		}
+		if e.Suggestions == nil && kind != "" {
+			e.Suggestions = &runtime.Suggestions{Hint: fmt.Sprintf("Use a %s id returned by create_%s; only your own records exist for you.", kind, kind)}
+		}
+	case runtime.CodeAlreadyExists:
+		if kind, _ := e.Details["resource_type"].(string); kind != "" && e.Suggestions == nil {
+			name, _ := e.Details["resource_name"].(string)
+			e.Suggestions = &runtime.Suggestions{Hint: fmt.Sprintf("The existing %s is %s: update it with update_%s, or merge duplicates.", kind, name, kind)}
+		}
+	}
+}
+
+// fieldHolding returns the top-level agent argument whose value is v.
+func fieldHolding(m protoreflect.Message, v string) string {
+	if v == "" {
+		return ""
+	}
+	found := ""
+	m.Range(func(fd protoreflect.FieldDescriptor, val protoreflect.Value) bool {
+		if fd.Kind() == protoreflect.StringKind && !fd.IsList() && !fd.IsMap() && val.String() == v && fd.Name() != "id" {
+			found = string(fd.Name())
+			return false
+		}
+		return true
+	})
+	return found
+}

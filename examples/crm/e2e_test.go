@@ -1,0 +1,562 @@
+package crm_test
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/testing/protocmp"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/crm/domain"
+	crmv1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/crm/gen/crm/v1"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/crm/gen/crm/v1/crmv1mcpwrite"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+)
+
+var fixedNow = time.Date(2026, 6, 28, 19, 52, 15, 0, time.UTC)
+
+var (
+	ada   = runtime.RequestContext{TenantID: "tenant-crm", PrincipalID: "user-ada"}
+	grace = runtime.RequestContext{TenantID: "tenant-crm", PrincipalID: "user-grace"}
+)
+
+// recorder is the domain with every handler request kept for assertions
+// (resolver calls are not handler calls and are not recorded).
+type recorder struct {
+	*domain.CRM
+	mu   sync.Mutex
+	reqs []proto.Message
+}
+
+func (r *recorder) record(m proto.Message) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.reqs = append(r.reqs, proto.Clone(m))
+}
+
+func (r *recorder) received() []proto.Message {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]proto.Message(nil), r.reqs...)
+}
+
+func (r *recorder) CreatePerson(ctx context.Context, q *crmv1.CreatePersonRequest) (*crmv1.CreatePersonResponse, error) {
+	r.record(q)
+	return r.CRM.CreatePerson(ctx, q)
+}
+
+func (r *recorder) UpdatePerson(ctx context.Context, q *crmv1.UpdatePersonRequest) (*crmv1.UpdatePersonResponse, error) {
+	r.record(q)
+	return r.CRM.UpdatePerson(ctx, q)
+}
+
+func (r *recorder) DeletePerson(ctx context.Context, q *crmv1.DeletePersonRequest) (*crmv1.DeletePersonResponse, error) {
+	r.record(q)
+	return r.CRM.DeletePerson(ctx, q)
+}
+
+func (r *recorder) CreateOrg(ctx context.Context, q *crmv1.CreateOrgRequest) (*crmv1.CreateOrgResponse, error) {
+	r.record(q)
+	return r.CRM.CreateOrg(ctx, q)
+}
+
+func (r *recorder) UpdateOrg(ctx context.Context, q *crmv1.UpdateOrgRequest) (*crmv1.UpdateOrgResponse, error) {
+	r.record(q)
+	return r.CRM.UpdateOrg(ctx, q)
+}
+
+func (r *recorder) DeleteOrg(ctx context.Context, q *crmv1.DeleteOrgRequest) (*crmv1.DeleteOrgResponse, error) {
+	r.record(q)
+	return r.CRM.DeleteOrg(ctx, q)
+}
+
+func (r *recorder) CreateNote(ctx context.Context, q *crmv1.CreateNoteRequest) (*crmv1.CreateNoteResponse, error) {
+	r.record(q)
+	return r.CRM.CreateNote(ctx, q)
+}
+
+func (r *recorder) UpdateNote(ctx context.Context, q *crmv1.UpdateNoteRequest) (*crmv1.UpdateNoteResponse, error) {
+	r.record(q)
+	return r.CRM.UpdateNote(ctx, q)
+}
+
+func (r *recorder) DeleteNote(ctx context.Context, q *crmv1.DeleteNoteRequest) (*crmv1.DeleteNoteResponse, error) {
+	r.record(q)
+	return r.CRM.DeleteNote(ctx, q)
+}
+
+func (r *recorder) LinkPersonToOrg(ctx context.Context, q *crmv1.LinkPersonToOrgRequest) (*crmv1.LinkPersonToOrgResponse, error) {
+	r.record(q)
+	return r.CRM.LinkPersonToOrg(ctx, q)
+}
+
+func (r *recorder) MergePeople(ctx context.Context, q *crmv1.MergePeopleRequest) (*crmv1.MergePeopleResponse, error) {
+	r.record(q)
+	return r.CRM.MergePeople(ctx, q)
+}
+
+// server is one CRM MCP server; each client session acts as its own user.
+type server struct {
+	t     *testing.T
+	srv   *mcp.Server
+	rec   *recorder
+	users sync.Map // *mcp.ServerSession -> runtime.RequestContext
+}
+
+func newServer(t *testing.T) *server {
+	t.Helper()
+	s := &server{t: t, rec: &recorder{CRM: domain.New(func() time.Time { return fixedNow })}}
+	s.srv = mcp.NewServer(&mcp.Implementation{Name: "crm", Version: "test"}, nil)
+	err := crmv1mcpwrite.RegisterCrmServiceTools(s.srv, s.rec,
+		runtime.WithClock(func() time.Time { return fixedNow }),
+		runtime.WithRand(rand.NewChaCha8([32]byte{3})),
+		runtime.WithErrorHook(domain.ErrorHook),
+		runtime.WithRequestContextFunc(func(_ context.Context, req *mcp.CallToolRequest) (runtime.RequestContext, bool) {
+			rc, ok := s.users.Load(req.Session)
+			if !ok {
+				return runtime.RequestContext{}, false
+			}
+			return rc.(runtime.RequestContext), true
+		}))
+	if err != nil {
+		t.Fatalf("register: %v", err)
+	}
+	return s
+}
+
+func (s *server) connect(rc runtime.RequestContext) *mcp.ClientSession {
+	s.t.Helper()
+	ctx := context.Background()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.srv.Connect(ctx, st, nil)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	s.users.Store(ss, rc)
+	s.t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "test"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	s.t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func call(t *testing.T, cs *mcp.ClientSession, tool, args string) (map[string]any, bool) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
+	if err != nil {
+		t.Fatalf("%s: protocol error %v (bad input must be a tool result)", tool, err)
+	}
+	raw, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatalf("%s: structuredContent %s: %v", tool, raw, err)
+	}
+	var text map[string]any
+	if len(res.Content) != 1 || json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &text) != nil || !cmp.Equal(out, text) {
+		t.Fatalf("%s: text content is not the structured content", tool)
+	}
+	return out, res.IsError
+}
+
+// propose calls a write tool and returns its proposal.
+func propose(t *testing.T, cs *mcp.ClientSession, tool, args string) map[string]any {
+	t.Helper()
+	out, isErr := call(t, cs, tool, args)
+	p, ok := out["proposal"].(map[string]any)
+	if isErr || !ok {
+		t.Fatalf("%s %s: want a proposal, got %v", tool, args, out)
+	}
+	return p
+}
+
+// apply applies a proposal and returns the result.
+func apply(t *testing.T, cs *mcp.ClientSession, id string) (map[string]any, bool) {
+	t.Helper()
+	return call(t, cs, "apply_proposal", `{"proposal_id":"`+id+`"}`)
+}
+
+// commit proposes and applies a write, as a user who confirms.
+func commit(t *testing.T, cs *mcp.ClientSession, tool, args string) map[string]any {
+	t.Helper()
+	out, isErr := apply(t, cs, propose(t, cs, tool, args)["proposal_id"].(string))
+	if isErr {
+		t.Fatalf("%s %s: apply failed: %v", tool, args, out)
+	}
+	return out
+}
+
+func assertJSON(t *testing.T, got any, want string) {
+	t.Helper()
+	var w any
+	if err := json.Unmarshal([]byte(want), &w); err != nil {
+		t.Fatalf("bad want JSON: %v\n%s", err, want)
+	}
+	if diff := cmp.Diff(w, got); diff != "" {
+		b, _ := json.Marshal(got)
+		t.Errorf("structuredContent (-want +got):\n%s\ngot: %s", diff, b)
+	}
+}
+
+func errorOf(t *testing.T, out map[string]any) (code, field, top string) {
+	t.Helper()
+	e, ok := out["error"].(map[string]any)
+	if !ok {
+		t.Fatalf("no error object in %v", out)
+	}
+	code, _ = e["code"].(string)
+	field, _ = e["field"].(string)
+	if s, ok := e["suggestions"].(map[string]any); ok {
+		if d, ok := s["did_you_mean"].([]any); ok && len(d) > 0 {
+			top, _ = d[0].(string)
+		} else {
+			top, _ = s["hint"].(string)
+		}
+	}
+	return code, field, top
+}
+
+func codes(out map[string]any) []string {
+	var cs []string
+	es, _ := out["errors"].([]any)
+	for _, e := range es {
+		m := e.(map[string]any)
+		f, _ := m["field"].(string)
+		cs = append(cs, m["code"].(string)+"@"+f)
+	}
+	return cs
+}
+
+// fixture is ada's CRM: an organisation, Ada (linked to it), her duplicate
+// and notes about each.
+type fixture struct {
+	acme, ada, dup, adaNote, dupNote, orgNote string
+}
+
+func (f fixture) expand(s string) string {
+	return strings.NewReplacer("{{acme}}", f.acme, "{{ada}}", f.ada, "{{dup}}", f.dup,
+		"{{adaNote}}", f.adaNote, "{{dupNote}}", f.dupNote, "{{orgNote}}", f.orgNote).Replace(s)
+}
+
+func setup(t *testing.T, cs *mcp.ClientSession) fixture {
+	t.Helper()
+	var f fixture
+	id := func(out map[string]any, key string) string { return out[key].(map[string]any)["id"].(string) }
+	f.acme = id(commit(t, cs, "create_org", `{"name":"Analytical Engines Ltd","domain":"engines.example","industry":"Computing"}`), "org")
+	f.ada = id(commit(t, cs, "create_person", `{"first_name":"Ada","last_name":"Lovelace","email":"ada@example.org"}`), "person")
+	f.dup = id(commit(t, cs, "create_person", `{"first_name":"Ada","last_name":"L.","phone":"+44 20 7946 0000","title":"Analyst"}`), "person")
+	commit(t, cs, "link_person_to_org", `{"person_id":"`+f.ada+`","org_id":"`+f.acme+`"}`)
+	f.adaNote = id(commit(t, cs, "create_note", `{"body":"Met at the Difference Engine demo","person_id":"`+f.ada+`"}`), "note")
+	f.dupNote = id(commit(t, cs, "create_note", `{"body":"Asked about punch cards","person_id":"`+f.dup+`"}`), "note")
+	f.orgNote = id(commit(t, cs, "create_note", `{"body":"Renewal due in March","org_id":"`+f.acme+`"}`), "note")
+	return f
+}
+
+// classification of every write tool, as the tool surface decision requires.
+var classification = map[string]string{
+	"create_person": "SAFE_CREATE", "update_person": "SAFE_UPDATE", "delete_person": "DESTRUCTIVE_DELETE",
+	"create_org": "SAFE_CREATE", "update_org": "SAFE_UPDATE", "delete_org": "DESTRUCTIVE_DELETE",
+	"create_note": "SAFE_CREATE", "update_note": "DESTRUCTIVE_UPDATE", "delete_note": "DESTRUCTIVE_DELETE",
+	"link_person_to_org": "SAFE_UPDATE", "merge_people": "DESTRUCTIVE_UPDATE",
+}
+
+func TestToolsListClassifiesEveryWriteAndNeverOffersUserID(t *testing.T) {
+	cs := newServer(t).connect(ada)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+		schema, _ := json.Marshal(tool.InputSchema)
+		if strings.Contains(string(schema), `"user_id"`) {
+			t.Errorf("%s offers user_id: %s", tool.Name, schema)
+		}
+		want, isWrite := classification[tool.Name]
+		if !isWrite {
+			continue
+		}
+		if got := tool.Meta[runtime.MetaClassification]; got != want {
+			t.Errorf("%s classification = %v, want %s", tool.Name, got, want)
+		}
+		if got := tool.Meta[runtime.MetaConfirmation]; got != "PROPOSAL" {
+			t.Errorf("%s confirmation = %v, want PROPOSAL (the service default)", tool.Name, got)
+		}
+		if d := tool.Annotations.DestructiveHint; d == nil || *d != strings.HasPrefix(want, "DESTRUCTIVE") {
+			t.Errorf("%s destructiveHint = %v, want %v", tool.Name, d, strings.HasPrefix(want, "DESTRUCTIVE"))
+		}
+	}
+	sort.Strings(names)
+	want := []string{"apply_proposal", "create_note", "create_org", "create_person", "delete_note", "delete_org", "delete_person",
+		"discard_proposal", "get_write_schema", "link_person_to_org", "merge_people", "update_note", "update_org", "update_person", "validate_write"}
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Fatalf("tools (-want +got):\n%s", diff)
+	}
+}
+
+func TestCreatePersonIsProposedThenAppliedByIDOnce(t *testing.T) {
+	s := newServer(t)
+	cs := s.connect(ada)
+	out, isErr := call(t, cs, "create_person", `{"first_name":"Charles","last_name":"Babbage","email":"charles@example.org"}`)
+	if isErr {
+		t.Fatalf("create_person: %v", out)
+	}
+	assertJSON(t, out, `{
+		"success": true,
+		"proposal": {
+			"proposal_id": "prop_YIGURRDE4ONK2A4L4H7SSBLDMM",
+			"tool": "create_person",
+			"classification": "SAFE_CREATE",
+			"summary": "Create person: first_name=\"Charles\", last_name=\"Babbage\", email=\"charles@example.org\"",
+			"preview": {"user_id": "user-ada", "id": "per_019f0fca-2998-76c1-90a9-12520b1c7c69", "first_name": "Charles", "last_name": "Babbage", "email": "charles@example.org"},
+			"expires_at": "2026-06-28T20:07:15Z",
+			"apply_with": "apply_proposal"
+		},
+		"suggestions": ["Nothing was written yet. Show the summary and preview to the user; if they confirm, call apply_proposal with proposal_id \"prop_YIGURRDE4ONK2A4L4H7SSBLDMM\" before it expires."],
+		"warnings": []
+	}`)
+	if n := len(s.rec.received()); n != 0 {
+		t.Fatalf("handler ran %d time(s) before the proposal was applied", n)
+	}
+	id := out["proposal"].(map[string]any)["proposal_id"].(string)
+
+	// Another user cannot apply it, and learns nothing about it.
+	other, isErr := apply(t, s.connect(grace), id)
+	if code, field, _ := errorOf(t, other); !isErr || code != runtime.CodeProposalNotFound || field != "proposal_id" {
+		t.Fatalf("grace applying ada's proposal = %v, want PROPOSAL_NOT_FOUND", other)
+	}
+
+	applied, isErr := apply(t, cs, id)
+	if isErr {
+		t.Fatalf("apply: %v", applied)
+	}
+	assertJSON(t, applied, `{
+		"success": true,
+		"person": {"id": "per_019f0fca-2998-76c1-90a9-12520b1c7c69", "first_name": "Charles", "last_name": "Babbage", "email": "charles@example.org", "version": 1, "created_at": "2026-06-28T19:52:15Z", "updated_at": "2026-06-28T19:52:15Z"},
+		"suggestions": ["Call link_person_to_org to link a person to the organisation they work at, replacing any previous link", "Call create_note to create a note about a person or an organisation"],
+		"warnings": []
+	}`)
+	want := []proto.Message{&crmv1.CreatePersonRequest{
+		UserId: "user-ada", Id: applied["person"].(map[string]any)["id"].(string),
+		FirstName: "Charles", LastName: "Babbage", Email: "charles@example.org",
+	}}
+	if diff := cmp.Diff(want, s.rec.received(), protocmp.Transform()); diff != "" {
+		t.Errorf("domain requests (-want +got):\n%s", diff)
+	}
+
+	replay, isErr := apply(t, cs, id)
+	if isErr || replay["idempotent_replay"] != true {
+		t.Fatalf("second apply = %v, want a replay", replay)
+	}
+	delete(replay, "idempotent_replay")
+	if diff := cmp.Diff(applied, replay); diff != "" {
+		t.Errorf("replay differs from the first apply (-first +replay):\n%s", diff)
+	}
+	if n := len(s.rec.received()); n != 1 {
+		t.Errorf("handler ran %d times, want once", n)
+	}
+}
+
+func TestEveryWriteCommitsThroughAProposal(t *testing.T) {
+	tests := []struct {
+		tool, args string
+		want       string
+	}{
+		{"create_person", `{"first_name":"Charles","last_name":"Babbage","email":"charles@example.org","org_id":"{{acme}}"}`, `{"person":{"created_at":"2026-06-28T19:52:15Z","email":"charles@example.org","first_name":"Charles","id":"per_019f0fca-2998-7a91-badb-776ad3a2e6ad","last_name":"Babbage","org_id":"{{acme}}","updated_at":"2026-06-28T19:52:15Z","version":1},"success":true,"suggestions":["Call link_person_to_org to link a person to the organisation they work at, replacing any previous link","Call create_note to create a note about a person or an organisation"],"warnings":[]}`},
+		{"update_person", `{"person_id":"{{ada}}","title":"Mathematician"}`, `{"person":{"created_at":"2026-06-28T19:52:15Z","email":"ada@example.org","first_name":"Ada","id":"{{ada}}","last_name":"Lovelace","org_id":"{{acme}}","title":"Mathematician","updated_at":"2026-06-28T19:52:15Z","version":3},"success":true,"suggestions":[],"warnings":[]}`},
+		{"delete_person", `{"person_id":"{{ada}}"}`, `{"deleted_notes":1,"person_id":"{{ada}}","success":true,"suggestions":[],"warnings":[]}`},
+		{"create_org", `{"name":"Difference Engines plc","domain":"difference.example"}`, `{"org":{"created_at":"2026-06-28T19:52:15Z","domain":"difference.example","id":"org_019f0fca-2998-7a91-badb-776ad3a2e6ad","name":"Difference Engines plc","updated_at":"2026-06-28T19:52:15Z","version":1},"success":true,"suggestions":["Call link_person_to_org to link a person to the organisation they work at, replacing any previous link"],"warnings":[]}`},
+		{"update_org", `{"org_id":"{{acme}}","industry":"Engineering"}`, `{"org":{"created_at":"2026-06-28T19:52:15Z","domain":"engines.example","id":"{{acme}}","industry":"Engineering","name":"Analytical Engines Ltd","updated_at":"2026-06-28T19:52:15Z","version":2},"success":true,"suggestions":[],"warnings":[]}`},
+		{"delete_org", `{"org_id":"{{acme}}"}`, `{"deleted_notes":1,"org_id":"{{acme}}","success":true,"suggestions":[],"unlinked_people":1,"warnings":[]}`},
+		{"create_note", `{"body":"Prefers email over calls","org_id":"{{acme}}"}`, `{"note":{"body":"Prefers email over calls","created_at":"2026-06-28T19:52:15Z","id":"note_019f0fca-2998-7a91-badb-776ad3a2e6ad","org_id":"{{acme}}","updated_at":"2026-06-28T19:52:15Z","version":1},"success":true,"suggestions":[],"warnings":[]}`},
+		{"update_note", `{"note_id":"{{adaNote}}","body":"Met at the Analytical Engine demo"}`, `{"note":{"body":"Met at the Analytical Engine demo","created_at":"2026-06-28T19:52:15Z","id":"{{adaNote}}","person_id":"{{ada}}","updated_at":"2026-06-28T19:52:15Z","version":2},"success":true,"suggestions":[],"warnings":[]}`},
+		{"delete_note", `{"note_id":"{{orgNote}}"}`, `{"note_id":"{{orgNote}}","success":true,"suggestions":[],"warnings":[]}`},
+		{"link_person_to_org", `{"person_id":"{{dup}}","org_id":"{{acme}}"}`, `{"person":{"created_at":"2026-06-28T19:52:15Z","first_name":"Ada","id":"{{dup}}","last_name":"L.","org_id":"{{acme}}","phone":"+44 20 7946 0000","title":"Analyst","updated_at":"2026-06-28T19:52:15Z","version":2},"success":true,"suggestions":[],"warnings":[]}`},
+		{"merge_people", `{"source_person_id":"{{dup}}","target_person_id":"{{ada}}"}`, `{"merged_person_id":"{{dup}}","moved_notes":1,"person":{"created_at":"2026-06-28T19:52:15Z","email":"ada@example.org","first_name":"Ada","id":"{{ada}}","last_name":"Lovelace","org_id":"{{acme}}","phone":"+44 20 7946 0000","title":"Analyst","updated_at":"2026-06-28T19:52:15Z","version":3},"success":true,"suggestions":[],"warnings":[]}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tool, func(t *testing.T) {
+			s := newServer(t)
+			cs := s.connect(ada)
+			f := setup(t, cs)
+			before := len(s.rec.received())
+			p := propose(t, cs, tt.tool, f.expand(tt.args))
+			if p["tool"] != tt.tool || p["classification"] != classification[tt.tool] || p["apply_with"] != "apply_proposal" {
+				t.Errorf("proposal = %v, want tool %s classified %s", p, tt.tool, classification[tt.tool])
+			}
+			if n := len(s.rec.received()); n != before {
+				t.Fatalf("handler ran before the proposal was applied")
+			}
+			out, isErr := apply(t, cs, p["proposal_id"].(string))
+			if isErr {
+				t.Fatalf("apply: %v", out)
+			}
+			assertJSON(t, out, f.expand(tt.want))
+			reqs := s.rec.received()
+			if len(reqs) != before+1 {
+				t.Fatalf("handler ran %d times, want once", len(reqs)-before)
+			}
+			if u := reqs[len(reqs)-1].ProtoReflect(); u.Get(u.Descriptor().Fields().ByName("user_id")).String() != "user-ada" {
+				t.Errorf("domain request user_id = %v, want user-ada from the connection", reqs[len(reqs)-1])
+			}
+		})
+	}
+}
+
+const notFoundPersonHint = "Use a person id returned by create_person; only your own records exist for you."
+
+func TestAgentMistakesAreAnsweredBeforeAnythingIsProposed(t *testing.T) {
+	tests := []struct {
+		name, tool, args   string
+		wantCodes          []string
+		wantField, wantTop string
+	}{
+		{"camelCase argument", "create_person", `{"firstName":"Charles"}`,
+			[]string{"UNKNOWN_FIELD@firstName", "MISSING_REQUIRED_FIELD@first_name"}, "firstName", "first_name"},
+		{"user_id argument", "create_person", `{"first_name":"Charles","user_id":"user-grace"}`,
+			[]string{"UNKNOWN_FIELD@user_id"}, "user_id", domain.UserIDHint},
+		{"malformed email", "create_person", `{"first_name":"Charles","email":"charles at example.org"}`,
+			[]string{"CONSTRAINT_VIOLATION@email"}, "email", ""},
+		{"name instead of id", "update_person", `{"person_id":"Ada Lovelace","title":"Countess"}`,
+			[]string{"NOT_FOUND@person_id"}, "person_id", notFoundPersonHint},
+		{"nothing to change", "update_person", `{"person_id":"{{ada}}"}`,
+			[]string{"VALIDATION_ERROR@"}, "", ""},
+		{"email of another person", "update_person", `{"person_id":"{{dup}}","email":"ada@example.org"}`,
+			[]string{"ALREADY_EXISTS@"}, "", "The existing person is {{ada}}: update it with update_person, or merge duplicates."},
+		{"generic id argument", "delete_person", `{"id":"{{ada}}"}`,
+			[]string{"UNKNOWN_FIELD@id", "MISSING_REQUIRED_FIELD@person_id"}, "id", "person_id"},
+		{"deleted person", "delete_person", `{"person_id":"per_019f0fca-0000-7000-8000-000000000000"}`,
+			[]string{"NOT_FOUND@person_id"}, "person_id", notFoundPersonHint},
+		{"empty name", "create_org", `{"name":""}`,
+			[]string{"CONSTRAINT_VIOLATION@name"}, "name", ""},
+		{"URL instead of domain", "create_org", `{"name":"Difference Engines plc","domain":"https://difference.example/"}`,
+			[]string{"CONSTRAINT_VIOLATION@domain"}, "domain", ""},
+		{"unknown org", "update_org", `{"org_id":"org_acme","name":"Acme"}`,
+			[]string{"NOT_FOUND@org_id"}, "org_id", "Use a org id returned by create_org; only your own records exist for you."},
+		{"nothing to change", "update_org", `{"org_id":"{{acme}}"}`,
+			[]string{"VALIDATION_ERROR@"}, "", ""},
+		{"person id as org", "delete_org", `{"org_id":"{{ada}}"}`,
+			[]string{"NOT_FOUND@org_id"}, "org_id", "Use a org id returned by create_org; only your own records exist for you."},
+		{"short argument name", "delete_org", `{"org":"{{acme}}"}`,
+			[]string{"UNKNOWN_FIELD@org", "MISSING_REQUIRED_FIELD@org_id"}, "org", "org_id"},
+		{"no subject", "create_note", `{"body":"Call back on Monday"}`,
+			[]string{"VALIDATION_ERROR@person_id"}, "person_id", ""},
+		{"two subjects", "create_note", `{"body":"Call back on Monday","person_id":"{{ada}}","org_id":"{{acme}}"}`,
+			[]string{"VALIDATION_ERROR@org_id"}, "org_id", ""},
+		{"text instead of body", "create_note", `{"text":"Call back on Monday","person_id":"{{ada}}"}`,
+			[]string{"UNKNOWN_FIELD@text", "MISSING_REQUIRED_FIELD@body"}, "text", ""},
+		{"missing body", "update_note", `{"note_id":"{{adaNote}}"}`,
+			[]string{"MISSING_REQUIRED_FIELD@body"}, "body", ""},
+		{"unknown note", "update_note", `{"note_id":"note_1","body":"Updated"}`,
+			[]string{"NOT_FOUND@note_id"}, "note_id", "Use a note id returned by create_note; only your own records exist for you."},
+		{"person id as note", "delete_note", `{"note_id":"{{ada}}"}`,
+			[]string{"NOT_FOUND@note_id"}, "note_id", "Use a note id returned by create_note; only your own records exist for you."},
+		{"no note id", "delete_note", `{}`,
+			[]string{"MISSING_REQUIRED_FIELD@note_id"}, "note_id", ""},
+		{"organization spelled out", "link_person_to_org", `{"person_id":"{{dup}}","organization_id":"{{acme}}"}`,
+			[]string{"UNKNOWN_FIELD@organization_id", "MISSING_REQUIRED_FIELD@org_id"}, "organization_id", "org_id"},
+		{"org name instead of id", "link_person_to_org", `{"person_id":"{{dup}}","org_id":"Analytical Engines Ltd"}`,
+			[]string{"NOT_FOUND@org_id"}, "org_id", "Use a org id returned by create_org; only your own records exist for you."},
+		{"person merged into themselves", "merge_people", `{"source_person_id":"{{ada}}","target_person_id":"{{ada}}"}`,
+			[]string{"VALIDATION_ERROR@target_person_id"}, "target_person_id", ""},
+		{"unknown target", "merge_people", `{"source_person_id":"{{dup}}","target_person_id":"per_ada"}`,
+			[]string{"NOT_FOUND@target_person_id"}, "target_person_id", notFoundPersonHint},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tool+"/"+tt.name, func(t *testing.T) {
+			s := newServer(t)
+			cs := s.connect(ada)
+			f := setup(t, cs)
+			before := len(s.rec.received())
+			out, isErr := call(t, cs, tt.tool, f.expand(tt.args))
+			if !isErr {
+				t.Fatalf("want isError, got %v", out)
+			}
+			if diff := cmp.Diff(tt.wantCodes, codes(out)); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+			if _, field, top := errorOf(t, out); field != tt.wantField || top != f.expand(tt.wantTop) {
+				t.Errorf("field, top suggestion = %q, %q; want %q, %q", field, top, tt.wantField, f.expand(tt.wantTop))
+			}
+			if _, proposed := out["proposal"]; proposed || len(s.rec.received()) != before {
+				t.Errorf("a mistaken call was proposed or handled")
+			}
+		})
+	}
+}
+
+func TestAnotherUsersIDsAreNotFound(t *testing.T) {
+	tests := []struct{ tool, args, field string }{
+		{"update_person", `{"person_id":"{{ada}}","title":"Impostor"}`, "person_id"},
+		{"delete_person", `{"person_id":"{{ada}}"}`, "person_id"},
+		{"update_org", `{"org_id":"{{acme}}","name":"Mine now"}`, "org_id"},
+		{"create_note", `{"body":"Spy note","person_id":"{{ada}}"}`, "person_id"},
+		{"delete_note", `{"note_id":"{{adaNote}}"}`, "note_id"},
+		{"merge_people", `{"source_person_id":"{{dup}}","target_person_id":"{{ada}}"}`, "source_person_id"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tool, func(t *testing.T) {
+			s := newServer(t)
+			f := setup(t, s.connect(ada))
+			out, isErr := call(t, s.connect(grace), tt.tool, f.expand(tt.args))
+			code, field, _ := errorOf(t, out)
+			if !isErr || code != runtime.CodeNotFound || field != tt.field {
+				t.Fatalf("grace %s on ada's records = %v, want NOT_FOUND on %s", tt.tool, out, tt.field)
+			}
+		})
+	}
+}
+
+func TestProposalIsStaleWhenTheRecordChangedBeforeApply(t *testing.T) {
+	s := newServer(t)
+	cs := s.connect(ada)
+	f := setup(t, cs)
+	p := propose(t, cs, "update_person", `{"person_id":"`+f.ada+`","title":"Mathematician"}`)
+	commit(t, cs, "update_person", `{"person_id":"`+f.ada+`","phone":"+44 20 7946 0001"}`)
+	handled := len(s.rec.received())
+	id := p["proposal_id"].(string)
+	out, isErr := apply(t, cs, id)
+	if !isErr {
+		t.Fatalf("apply of a stale proposal = %v", out)
+	}
+	assertJSON(t, out["error"], `{
+		"code": "PROPOSAL_STALE",
+		"message": "proposal \"`+id+`\" is stale: the server would now fill it differently",
+		"field": "proposal_id",
+		"details": {"proposal_id": "`+id+`", "changed_fields": ["expected_version"]},
+		"suggestions": {"hint": "Nothing was written. Call the write tool again to make a fresh proposal and show it to the user."}
+	}`)
+	if len(s.rec.received()) != handled {
+		t.Error("a stale proposal reached the handler")
+	}
+}
+
+func TestApplyReportsConflictsFoundAtCommit(t *testing.T) {
+	s := newServer(t)
+	cs := s.connect(ada)
+	f := setup(t, cs)
+	p := propose(t, cs, "create_person", `{"first_name":"Augusta","email":"ada@example.org"}`)
+	out, isErr := apply(t, cs, p["proposal_id"].(string))
+	if !isErr {
+		t.Fatalf("apply of a duplicate email = %v", out)
+	}
+	assertJSON(t, out["error"], `{
+		"code": "ALREADY_EXISTS",
+		"message": "a person with this email already exists",
+		"details": {"resource_type": "person", "resource_name": "`+f.ada+`"},
+		"suggestions": {"hint": "The existing person is `+f.ada+`: update it with update_person, or merge duplicates."}
+	}`)
+}

@@ -1,0 +1,56 @@
+// Command neotoma-server serves Neotoma's MCP write tools (store, correct,
+// merge_entities, create_relationship) over stdio (default) or streamable
+// HTTP (-http 127.0.0.1:8080).
+//
+// The acting user comes from the transport in production; for local use the
+// tenant and principal (the Neotoma user) are fixed by flags.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"os"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/domain"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/gen/neotoma/v1/neotomav1mcpwrite"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+)
+
+func main() {
+	httpAddr := flag.String("http", "", "serve streamable HTTP on this loopback address (e.g. 127.0.0.1:8080) instead of stdio")
+	tenant := flag.String("tenant", "tenant-dev", "tenant of every call (development only)")
+	principal := flag.String("principal", "user-dev", "acting Neotoma user of every call (development only)")
+	flag.Parse()
+	if err := run(*httpAddr, runtime.RequestContext{TenantID: *tenant, PrincipalID: *principal}); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func run(httpAddr string, rc runtime.RequestContext) error {
+	server := mcp.NewServer(&mcp.Implementation{Name: "neotoma", Version: runtime.Version}, nil)
+	err := neotomav1mcpwrite.RegisterMemoryServiceTools(server, domain.New(nil),
+		runtime.WithErrorHook(domain.ErrorHook),
+		runtime.WithRequestContextFunc(func(context.Context, *mcp.CallToolRequest) (runtime.RequestContext, bool) { return rc, true }))
+	if err != nil {
+		return err
+	}
+	if httpAddr == "" {
+		return server.Run(context.Background(), &mcp.StdioTransport{})
+	}
+	host, _, err := net.SplitHostPort(httpAddr)
+	if err != nil {
+		return fmt.Errorf("-http %q: %w", httpAddr, err)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return fmt.Errorf("-http %q: only loopback addresses are served; put a reverse proxy with authentication in front for anything else", httpAddr)
+	}
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
+	fmt.Fprintf(os.Stderr, "neotoma MCP server on http://%s\n", httpAddr)
+	return http.ListenAndServe(httpAddr, handler)
+}

