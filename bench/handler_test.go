@@ -69,3 +69,11 @@ var benchRC = runtime.RequestContext{
 
 // createElementArgs is what an agent sends to createElement.
 const createElementArgs = `{"type":"ApplicationComponent","name":"OrderService","description":"Handles order processing","properties":{"team":"payments"}}`
+
+func (echoHandler) ResolveSourceElementType(context.Context, proto.Message) (archimatev1.ElementType, error) {
+	return archimatev1.ElementType_ELEMENT_TYPE_APPLICATION_COMPONENT, nil
+}
+
+func (echoHandler) ResolveTargetElementType(context.Context, proto.Message) (archimatev1.ElementType, error) {
+	return archimatev1.ElementType_ELEMENT_TYPE_APPLICATION_SERVICE, nil
+}
