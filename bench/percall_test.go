@@ -78,9 +78,34 @@ func connectInMemory(t testing.TB, server *mcp.Server) *mcp.ClientSession {
 	return cs
 }
 
-// The per-call benchmark times the stand-in, so it must build exactly the
-// request the real pipeline builds from the same input, clock and entropy.
-func TestStandInMatchesThePipeline(t *testing.T) {
+// preparer runs the generated createElement decode -> validate -> enrich
+// path without MCP, as a tool call does before the handler.
+func preparer(tb testing.TB, clock func() time.Time, entropy *rand.ChaCha8) *runtime.Preparer {
+	tb.Helper()
+	opts := []runtime.Option{}
+	if clock != nil {
+		opts = append(opts, runtime.WithClock(clock))
+	}
+	if entropy != nil {
+		opts = append(opts, runtime.WithRand(entropy))
+	}
+	p, err := runtime.NewPreparer(archimatev1mcpwrite.NewArchitectureServiceService(echoHandler{}), opts...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p
+}
+
+// prepareCreate runs the preparer on createElement.
+func prepareCreate(p *runtime.Preparer, args []byte) (*archimatev1.CreateElementRequest, runtime.Errors) {
+	m, es := p.Prepare(context.Background(), "createElement", args, benchRC)
+	req, _ := m.(*archimatev1.CreateElementRequest)
+	return req, es
+}
+
+// The per-call benchmark times the Preparer, so it must build exactly the
+// request a tool call builds from the same input, clock and entropy.
+func TestPreparerMatchesThePipeline(t *testing.T) {
 	tests := []struct {
 		name string
 		args string
@@ -92,25 +117,23 @@ func TestStandInMatchesThePipeline(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			want := pipelineRequest(t, tt.args)
-			got, es, err := newStandIn(echoHandler{}, func() time.Time { return fixedNow }, seeded()).
-				prepare(context.Background(), []byte(tt.args), benchRC)
-			if err != nil || len(es) > 0 {
-				t.Fatalf("stand-in failed: err=%v errors=%v", err, es)
+			got, es := prepareCreate(preparer(t, func() time.Time { return fixedNow }, seeded()), []byte(tt.args))
+			if len(es) > 0 {
+				t.Fatalf("preparer failed: %v", es)
 			}
 			if diff := cmp.Diff(want, got, protocmp.Transform()); diff != "" {
-				t.Fatalf("stand-in request differs from the pipeline's (-pipeline +stand-in):\n%s", diff)
+				t.Fatalf("preparer request differs from the pipeline's (-pipeline +preparer):\n%s", diff)
 			}
 		})
 	}
 }
 
-// The baseline decodes a request as complete as the one the stand-in
+// The baseline decodes a request as complete as the one the preparer
 // builds: the same fields set, differing only in generated IDs.
 func TestBaselineJSONIsTheCompleteRequest(t *testing.T) {
-	got, es, err := newStandIn(echoHandler{}, func() time.Time { return fixedNow }, seeded()).
-		prepare(context.Background(), []byte(createElementArgs), benchRC)
-	if err != nil || len(es) > 0 {
-		t.Fatalf("stand-in failed: err=%v errors=%v", err, es)
+	got, es := prepareCreate(preparer(t, func() time.Time { return fixedNow }, seeded()), []byte(createElementArgs))
+	if len(es) > 0 {
+		t.Fatalf("preparer failed: %v", es)
 	}
 	base := new(archimatev1.CreateElementRequest)
 	if err := protojson.Unmarshal([]byte(completeCreateElementJSON), base); err != nil {
@@ -129,18 +152,17 @@ func TestBaselineJSONIsTheCompleteRequest(t *testing.T) {
 // BenchmarkPerCall times turning agent arguments into a complete, valid
 // request. ours: strict parse, decode with validation, enrichment (IDs,
 // timestamp, context, enum alias, derived layer, resolver) of createElement
-// via the stand-in. baseline: protojson.Unmarshal of the complete request,
+// through the generated code (runtime.Preparer). baseline: protojson.Unmarshal of the complete request,
 // which validates nothing and fills nothing.
 func BenchmarkPerCall(b *testing.B) {
 	b.Run("ours", func(b *testing.B) {
-		s := newStandIn(echoHandler{}, nil, nil)
+		p := preparer(b, nil, nil)
 		raw := []byte(createElementArgs)
-		ctx := context.Background()
 		b.ReportAllocs()
 		for b.Loop() {
-			m, es, err := s.prepare(ctx, raw, benchRC)
-			if err != nil || len(es) > 0 || m.GetLayer() != archimatev1.Layer_LAYER_APPLICATION {
-				b.Fatalf("prepare: %v %v", err, es)
+			m, es := prepareCreate(p, raw)
+			if len(es) > 0 || m.GetLayer() != archimatev1.Layer_LAYER_APPLICATION {
+				b.Fatalf("prepare: %v", es)
 			}
 		}
 	})

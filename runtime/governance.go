@@ -9,17 +9,23 @@ package runtime
 //     arguments and a protojson preview) with an expiry; the tool answers with
 //     the proposal, and the service's apply tool commits it for the same tenant
 //     and principal only, once, after checking it is not stale.
-//   - ELICIT: on sessions whose client declared the elicitation capability
-//     and whose protocol allows a server request inside a tool call
-//     (2025-11-25 and earlier), the user is asked to confirm through
-//     elicitation/create; decline or cancel means no write. On protocol
-//     2026-07-28 a server request inside a call is refused by the SDK (that
-//     protocol asks through an input-request round trip instead, which this
-//     runtime does not issue yet); Elicit then fails and the call falls back
-//     to a proposal, as it does for clients without elicitation. Confirmation
-//     is therefore never skipped.
-// The idempotency claim is taken before governance, so a retried call with the
-// same client_request_id returns the same proposal instead of a second one.
+//   - ELICIT: the user is asked to confirm a flat boolean form naming what
+//     will be written and, for updates and deletes, what will be lost
+//     (WithLossPreview). How depends on the session's protocol (elicit.go):
+//     up to 2025-11-25 the server sends elicitation/create inside the call;
+//     from 2026-07-28 the call answers with an input request and signed
+//     request state, and the client's retried call carries the answer, which
+//     is verified (signature, expiry, tool, arguments, tenant, principal,
+//     single use) before anything is written. Decline or cancel means no
+//     write; a client without the elicitation capability gets a proposal, so
+//     confirmation is never skipped.
+//
+// Proposals and confirmations belong to a tenant and a principal: a call
+// without both is refused (PERMISSION_DENIED) rather than confirmed for an
+// anonymous caller. The idempotency claim is taken before the user is asked,
+// with a lease covering the confirmation wait, so a retried call with the same
+// client_request_id returns the same proposal or waits instead of writing
+// twice.
 
 import (
 	"context"
@@ -87,7 +93,7 @@ func (r *registry) confirmation(ctx context.Context, wt *writeTool, rc RequestCo
 }
 
 // propose stores the enriched request and renders the proposal answer.
-func (r *registry) propose(ctx context.Context, wt *writeTool, m proto.Message, body *Object, raw []byte, rc RequestContext) ([]byte, Errors) {
+func (r *registry) propose(ctx context.Context, wt *writeTool, m proto.Message, body *Object, raw []byte, rc RequestContext, loss lossInfo) ([]byte, Errors) {
 	name := wt.doc.Name
 	if r.svc.ApplyTool == "" {
 		return nil, Errors{r.internal(ctx, name, fmt.Errorf("policy asked for confirmation of %s but the service has no apply tool", name))}
@@ -121,21 +127,31 @@ func (r *registry) propose(ctx context.Context, wt *writeTool, m proto.Message, 
 	if err := r.cfg.proposals.Create(ctx, p); err != nil {
 		return nil, Errors{r.internal(ctx, name, fmt.Errorf("store proposal: %w", err))}
 	}
+	po := object{
+		{"proposal_id", p.ID},
+		{"tool", name},
+		{"classification", p.Classification},
+		{"summary", p.Summary},
+	}
+	if loss.text != "" {
+		po = append(po, member{"will_lose", loss.text})
+	}
+	po = append(po,
+		member{"preview", preview},
+		member{"expires_at", p.ExpiresAt.UTC().Format(timeFormat)},
+		member{"apply_with", r.svc.ApplyTool},
+	)
+	ws := r.warnings(wt, body)
+	if loss.warning != nil {
+		ws = append(ws, *loss.warning)
+	}
 	o := object{
 		{"success", true},
-		{"proposal", object{
-			{"proposal_id", p.ID},
-			{"tool", name},
-			{"classification", p.Classification},
-			{"summary", p.Summary},
-			{"preview", preview},
-			{"expires_at", p.ExpiresAt.UTC().Format(timeFormat)},
-			{"apply_with", r.svc.ApplyTool},
-		}},
+		{"proposal", po},
 		{"suggestions", []string{fmt.Sprintf(
 			"Nothing was written yet. Show the summary and preview to the user; if they confirm, call %s with proposal_id %q before it expires.",
 			r.svc.ApplyTool, p.ID)}},
-		{"warnings", warningsJSON(r.warnings(wt, body))},
+		{"warnings", warningsJSON(ws)},
 	}
 	return r.render(ctx, name, o), nil
 }
@@ -184,43 +200,6 @@ func summarize(wt *writeTool, body *Object) string {
 		return title
 	}
 	return title + ": " + strings.Join(parts, ", ")
-}
-
-// elicitOutcome is what asking the user produced.
-type elicitOutcome uint8
-
-const (
-	elicitConfirmed elicitOutcome = iota
-	elicitDeclined
-	elicitUnavailable
-)
-
-// confirmSchema is the flat form shown to the user.
-var confirmSchema = json.RawMessage(`{"type":"object","properties":{"confirm":{"type":"boolean","title":"Confirm","description":"Perform this change"}},"required":["confirm"]}`)
-
-// elicit asks the user to confirm the write, naming what will be lost.
-func (r *registry) elicit(ctx context.Context, req *mcp.CallToolRequest, wt *writeTool, m proto.Message, body *Object) elicitOutcome {
-	if req == nil || req.Session == nil {
-		return elicitUnavailable
-	}
-	ip := req.Session.InitializeParams()
-	if ip == nil || ip.Capabilities == nil || ip.Capabilities.Elicitation == nil {
-		return elicitUnavailable
-	}
-	preview, err := r.agentJSON(m)
-	if err != nil {
-		return elicitUnavailable
-	}
-	msg := fmt.Sprintf("Confirm %s. %s\nRequest: %s", summarize(wt, body), consequence(wt.doc.Classification), truncate(string(preview), 2000))
-	res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: msg, RequestedSchema: confirmSchema})
-	if err != nil {
-		r.cfg.logger.DebugContext(ctx, "mcpwrite: elicitation unavailable, proposing instead", "tool", wt.doc.Name, "error", err)
-		return elicitUnavailable
-	}
-	if res.Action == "accept" && res.Content["confirm"] == true {
-		return elicitConfirmed
-	}
-	return elicitDeclined
 }
 
 // consequence says what a classification puts at risk.
@@ -375,13 +354,7 @@ func (r *registry) staleness(ctx context.Context, wt *writeTool, p *proposal.Pro
 		}
 		return append(Errors{stale}, es...)
 	}
-	a, b := proto.Clone(stored), proto.Clone(fresh)
-	for _, f := range wt.doc.ServerFills {
-		if f.Source == "generated" || f.Source == "context" {
-			clearPath(a.ProtoReflect(), f.Field)
-			clearPath(b.ProtoReflect(), f.Field)
-		}
-	}
+	a, b := comparableRequest(wt, stored), comparableRequest(wt, fresh)
 	if proto.Equal(a, b) {
 		return nil
 	}
@@ -391,6 +364,19 @@ func (r *registry) staleness(ctx context.Context, wt *writeTool, p *proposal.Pro
 		Details:     map[string]any{"proposal_id": p.ID, "changed_fields": changedFields(a.ProtoReflect(), b.ProtoReflect())},
 		Suggestions: &Suggestions{Hint: "Nothing was written. Call the write tool again to make a fresh proposal and show it to the user."},
 	}}
+}
+
+// comparableRequest is a copy of an enriched request without the fields that
+// legitimately differ per call (generated IDs and timestamps, request-context
+// metadata), so what remains is what the user confirmed about the world.
+func comparableRequest(wt *writeTool, m proto.Message) proto.Message {
+	c := proto.Clone(m)
+	for _, f := range wt.doc.ServerFills {
+		if f.Source == "generated" || f.Source == "context" {
+			clearPath(c.ProtoReflect(), f.Field)
+		}
+	}
+	return c
 }
 
 // clearPath clears the field at a dotted proto path ("meta.created_at").

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
@@ -167,58 +166,6 @@ func TestPolicyCanLetAdminsCommitDirectly(t *testing.T) {
 	h.seedNote("n2")
 	if got := h.call(alice, "delete_note", `{"id":"n2"}`); !strings.Contains(got.text, `"proposal":{`) {
 		t.Fatalf("non-admin: %s", got.text)
-	}
-}
-
-func TestElicitationConfirmsOrDeclines(t *testing.T) {
-	tests := []struct {
-		name      string
-		protocol  string
-		action    string
-		content   map[string]any
-		wantCalls int
-		want      string
-	}{{
-		name: "accepted", protocol: "2025-11-25", action: "accept", content: map[string]any{"confirm": true}, wantCalls: 1,
-		want: `{"success":true,"id":"n1","deleted":true,"suggestions":[],"warnings":[]}`,
-	}, {
-		name: "accepted without confirming", protocol: "2025-11-25", action: "accept", content: map[string]any{"confirm": false}, wantCalls: 0,
-		want: `{"success":false,"error":{"code":"CONFIRMATION_DECLINED","message":"The user declined: Delete note: id=\"n1\". Nothing was written.","suggestions":{"hint":"Do not retry unless the user asks for the change again."}},"errors":[{"code":"CONFIRMATION_DECLINED","message":"The user declined: Delete note: id=\"n1\". Nothing was written.","suggestions":{"hint":"Do not retry unless the user asks for the change again."}}]}`,
-	}, {
-		name: "declined", protocol: "2025-11-25", action: "decline", wantCalls: 0,
-		want: `{"success":false,"error":{"code":"CONFIRMATION_DECLINED","message":"The user declined: Delete note: id=\"n1\". Nothing was written.","suggestions":{"hint":"Do not retry unless the user asks for the change again."}},"errors":[{"code":"CONFIRMATION_DECLINED","message":"The user declined: Delete note: id=\"n1\". Nothing was written.","suggestions":{"hint":"Do not retry unless the user asks for the change again."}}]}`,
-	}, {
-		name: "protocol without in-call elicitation proposes", protocol: "", action: "accept", content: map[string]any{"confirm": true}, wantCalls: 0,
-		want: `PROPOSAL`,
-	}}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var asked []string
-			client := &mcp.ClientOptions{ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-				asked = append(asked, req.Params.Message)
-				return &mcp.ElicitResult{Action: tt.action, Content: tt.content}, nil
-			}}
-			h := newHarness(t, harnessOpts{client: client, clientSession: &mcp.ClientSessionOptions{ProtocolVersion: tt.protocol}})
-			h.seedNote("n1")
-			got := h.call(alice, "delete_note", `{"id":"n1"}`)
-			if tt.want == "PROPOSAL" {
-				if got.isError || !strings.Contains(got.text, `"proposal":{"proposal_id":"prop_`) || len(asked) != 0 {
-					t.Fatalf("want a proposal without asking, got %s (asked %q)", got.text, asked)
-				}
-			} else if got.text != compact(tt.want) {
-				t.Fatalf("got\n%s\nwant\n%s", got.text, compact(tt.want))
-			}
-			if n := h.dom.count("delete_note"); n != tt.wantCalls {
-				t.Fatalf("handler calls %d, want %d", n, tt.wantCalls)
-			}
-			if tt.protocol != "" {
-				wantMsg := "Confirm Delete note: id=\"n1\". This permanently deletes data; it cannot be undone.\n" +
-					`Request: {"id":"n1","meta":{"tenant_id":"acme","correlation_id":"corr-1","created_at":"2025-01-02T03:04:05Z"}}`
-				if len(asked) != 1 || asked[0] != wantMsg {
-					t.Fatalf("asked %q\nwant %q", asked, wantMsg)
-				}
-			}
-		})
 	}
 }
 

@@ -181,6 +181,10 @@ type domain struct {
 	activeModel string
 	conflicts   int
 	ids         int
+	// resolveErr, when set, is asked before each create_note enrichment
+	// (numbered from 1); an error fails the active_model resolver.
+	resolveErr func(enrichment int) error
+	enriches   int
 }
 
 func newDomain() *domain {
@@ -229,8 +233,15 @@ func (d *domain) service() *runtime.Service {
 				}
 				setStr(m, "id", "note-"+hex.EncodeToString(b[:]))
 				d.mu.Lock()
-				setStr(m, "model_id", d.activeModel)
+				d.enriches++
+				n, hook, model := d.enriches, d.resolveErr, d.activeModel
 				d.mu.Unlock()
+				if hook != nil {
+					if err := hook(n); err != nil {
+						return c.ResolverError("model_id", err)
+					}
+				}
+				setStr(m, "model_id", model)
 				setMeta(c, m)
 				return nil
 			},

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"crypto/rand"
+	"fmt"
 	"io"
 	"log/slog"
 	"time"
@@ -18,6 +19,22 @@ import (
 // long enough for a person to read it, short enough that the world it was
 // checked against is still recognisable.
 const DefaultProposalTTL = 15 * time.Minute
+
+// DefaultElicitationTimeout is how long a user has to answer a confirmation:
+// the idempotency claim is held this long (plus the normal lease) while an
+// in-call confirmation waits, and a round-trip confirmation expires after it.
+const DefaultElicitationTimeout = 5 * time.Minute
+
+// MinSigningKeyLength is the shortest key WithSigningKey accepts, in bytes
+// (the HMAC-SHA256 block of security).
+const MinSigningKeyLength = 32
+
+// LossPreviewFunc names, in a short phrase, what a write would remove or
+// overwrite ("element OrderService and 2 relationships"), for the user who
+// confirms it. req is the complete, enriched request. Return "" when nothing
+// is lost; an error the domain wrote for agents (NotFound, FailedPrecondition,
+// *ErrorEntry) answers the call instead of a confirmation.
+type LossPreviewFunc func(ctx context.Context, tool string, req proto.Message) (string, error)
 
 // Option configures Register.
 type Option func(*config)
@@ -36,6 +53,13 @@ type config struct {
 	rcFunc      func(ctx context.Context, req *mcp.CallToolRequest) (RequestContext, bool)
 	errorHook   func(ctx context.Context, tool string, req proto.Message, e *ErrorEntry)
 	logger      *slog.Logger
+	// elicitTimeout bounds a confirmation: in-call waits and round-trip state.
+	elicitTimeout time.Duration
+	// signingKey signs confirmation state that travels through the client;
+	// signingKeyErr is set when the configured key is unusable.
+	signingKey    []byte
+	signingKeyErr error
+	lossPreview   LossPreviewFunc
 }
 
 func newConfig(opts []Option) *config {
@@ -45,10 +69,20 @@ func newConfig(opts []Option) *config {
 		idemTTL:     idempotency.DefaultCacheTTL,
 		idemLease:   idempotency.DefaultLease,
 		proposalTTL: DefaultProposalTTL,
+
+		elicitTimeout: DefaultElicitationTimeout,
 	}
 	for _, o := range opts {
 		if o != nil {
 			o(c)
+		}
+	}
+	if c.signingKey == nil && c.signingKeyErr == nil {
+		// A fresh key per registry: state signed by one process verifies in
+		// that process only. Never from c.rand, which tests make predictable.
+		c.signingKey = make([]byte, MinSigningKeyLength)
+		if _, err := rand.Read(c.signingKey); err != nil {
+			c.signingKeyErr = fmt.Errorf("generate signing key: %w", err)
 		}
 	}
 	c.limits = c.limits.WithDefaults()
@@ -147,3 +181,42 @@ func WithErrorHook(fn func(ctx context.Context, tool string, req proto.Message, 
 // WithLogger receives internal errors and panics with their trace_id, since
 // the agent only ever sees the trace_id.
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+
+// WithElicitationTimeout sets how long a user has to confirm a write
+// (default 5 min). An in-call confirmation still unanswered then is treated as
+// declined; a round-trip confirmation answered later is refused as expired.
+// The idempotency claim of a call waiting for confirmation is held for this
+// long plus the normal lease, so a retry meanwhile waits instead of writing
+// twice.
+func WithElicitationTimeout(d time.Duration) Option {
+	return func(c *config) {
+		if d > 0 {
+			c.elicitTimeout = d
+		}
+	}
+}
+
+// WithSigningKey sets the HMAC-SHA256 key that signs the confirmation state a
+// client carries between the rounds of an input-request round trip (protocol
+// 2026-07-28). Give every instance of a server the same secret key of at
+// least MinSigningKeyLength random bytes when a retried call may reach another
+// instance; by default each registry makes its own random key. A shorter key
+// makes every round-trip confirmation fail with INTERNAL (and a logged cause)
+// rather than sign with a guessable key.
+func WithSigningKey(key []byte) Option {
+	return func(c *config) {
+		if len(key) < MinSigningKeyLength {
+			c.signingKey, c.signingKeyErr = nil, fmt.Errorf("signing key has %d bytes, want at least %d", len(key), MinSigningKeyLength)
+			return
+		}
+		c.signingKey, c.signingKeyErr = append([]byte(nil), key...), nil
+	}
+}
+
+// WithLossPreview names what an UPDATE, DELETE or destructive write would
+// lose; the text appears in proposals ("will_lose") and in the confirmation
+// message the user answers. A generated handler that implements
+// PreviewLoss(ctx, tool, req) can be passed as h.PreviewLoss.
+func WithLossPreview(fn LossPreviewFunc) Option {
+	return func(c *config) { c.lossPreview = fn }
+}

@@ -68,7 +68,14 @@ func (r *registry) parseArgs(raw []byte) (*Object, Errors) {
 // (they steer the pipeline, not the request) and checks them.
 func splitControl(obj *Object) (control, *Object) {
 	var c control
-	body := &Object{}
+	hasControl := false
+	for _, k := range obj.Keys {
+		hasControl = hasControl || k == ArgClientRequestID || k == ArgDryRun
+	}
+	if !hasControl {
+		return c, obj // the common call: nothing to split, nothing to copy
+	}
+	body := &Object{Keys: make([]string, 0, len(obj.Keys)), Vals: make([]*Value, 0, len(obj.Keys))}
 	for i, k := range obj.Keys {
 		v := obj.Vals[i]
 		switch k {
@@ -231,30 +238,45 @@ func (wc *writeCall) run(ctx context.Context, req *mcp.CallToolRequest) *mcp.Cal
 		return r.errorResult(ctx, name, m, es)
 	}
 
+	conf := r.confirmation(ctx, wt, rc)
+	if conf != ConfirmDirect && (rc.TenantID == "" || rc.PrincipalID == "") {
+		return r.errorResult(ctx, name, m, Errors{anonymousConfirmation(name)})
+	}
+	if conf == ConfirmElicit {
+		if isRoundTripAnswer(req) {
+			return wc.confirmRoundTrip(ctx, req, m, body, raw, rc, hasRC, ctl.key)
+		}
+		switch elicitationMode(req) {
+		case elicitRoundTrip:
+			return wc.askRoundTrip(ctx, m, body, raw, rc, ctl.key)
+		case elicitInCall:
+			return wc.confirmInCall(ctx, req, m, body, raw, rc, hasRC, ctl.key)
+		}
+		conf = ConfirmProposal // no way to ask: a proposal waits for the user instead
+	}
+
 	if ctl.key != "" && r.cfg.idem != nil {
-		if res := wc.claim(ctx, rc, ctl.key, raw, m); res != nil {
+		if res := wc.claim(ctx, rc, ctl.key, raw, m, r.cfg.idemLease); res != nil {
 			return res
 		}
 	}
-
-	switch r.confirmation(ctx, wt, rc) {
-	case ConfirmProposal:
-		b, es := r.propose(ctx, wt, m, body, raw, rc)
-		return wc.finishGoverned(ctx, m, b, es)
-	case ConfirmElicit:
-		switch r.elicit(ctx, req, wt, m, body) {
-		case elicitDeclined:
-			wc.release(ctx)
-			return r.errorResult(ctx, name, m, Errors{declined(wt, body)})
-		case elicitUnavailable:
-			b, es := r.propose(ctx, wt, m, body, raw, rc)
-			return wc.finishGoverned(ctx, m, b, es)
+	if conf == ConfirmProposal {
+		loss, res := wc.previewLoss(ctx, m)
+		if res != nil {
+			return res
 		}
+		b, es := r.propose(ctx, wt, m, body, raw, rc, loss)
+		return wc.finishGoverned(ctx, m, b, es)
 	}
+	return wc.execute(ctx, m, body, rc, hasRC, ctl.key)
+}
 
-	resp, err := wc.invoke(ctx, m, body, rc, hasRC, ctl.key)
-	if err != nil {
-		es, class := r.handlerError(ctx, wt, m, err)
+// execute runs the handler on a write that needs no (more) confirmation and
+// renders its outcome, recording it under the idempotency claim.
+func (wc *writeCall) execute(ctx context.Context, m proto.Message, body *Object, rc RequestContext, hasRC bool, key string) *mcp.CallToolResult {
+	r, wt, name := wc.r, wc.wt, wc.wt.doc.Name
+	resp, es, class := wc.invoke(ctx, m, body, rc, hasRC, key)
+	if len(es) > 0 {
 		b := r.errorBody(ctx, name, m, es)
 		if class == classBusiness {
 			wc.complete(ctx, b, true)
@@ -286,14 +308,14 @@ func (wc *writeCall) finishGoverned(ctx context.Context, m proto.Message, b []by
 
 // claim takes the idempotency key, or answers the call from the record that
 // holds it: a replay, a reused key or a call still in flight.
-func (wc *writeCall) claim(ctx context.Context, rc RequestContext, key string, raw []byte, m proto.Message) *mcp.CallToolResult {
+func (wc *writeCall) claim(ctx context.Context, rc RequestContext, key string, raw []byte, m proto.Message, lease time.Duration) *mcp.CallToolResult {
 	r, name := wc.r, wc.wt.doc.Name
 	fp, err := idempotency.Fingerprint(raw)
 	if err != nil {
 		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("fingerprint: %w", err))})
 	}
 	k := idempotency.Key{Tenant: rc.TenantID, Tool: name, Key: key}
-	cr, err := r.cfg.idem.Claim(ctx, k, fp, r.now(), r.cfg.idemLease)
+	cr, err := r.cfg.idem.Claim(ctx, k, fp, r.now(), lease)
 	if err != nil {
 		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("idempotency claim: %w", err))})
 	}
@@ -301,7 +323,31 @@ func (wc *writeCall) claim(ctx context.Context, rc RequestContext, key string, r
 		wc.claimed, wc.key, wc.fp = true, k, fp
 		return nil
 	}
-	ex := cr.Existing
+	return wc.answerExisting(ctx, m, key, fp, cr.Existing)
+}
+
+// peek answers a call from the record its idempotency key already holds
+// (replay, reused key, in flight) without claiming the key; nil means the
+// key is free.
+func (wc *writeCall) peek(ctx context.Context, rc RequestContext, key string, raw []byte, m proto.Message) *mcp.CallToolResult {
+	r, name := wc.r, wc.wt.doc.Name
+	fp, err := idempotency.Fingerprint(raw)
+	if err != nil {
+		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("fingerprint: %w", err))})
+	}
+	rec, err := r.cfg.idem.Get(ctx, idempotency.Key{Tenant: rc.TenantID, Tool: name, Key: key}, r.now())
+	switch {
+	case errors.Is(err, idempotency.ErrNotFound):
+		return nil
+	case err != nil:
+		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("idempotency lookup: %w", err))})
+	}
+	return wc.answerExisting(ctx, m, key, fp, rec)
+}
+
+// answerExisting is the answer to a call whose key is held by ex.
+func (wc *writeCall) answerExisting(ctx context.Context, m proto.Message, key, fp string, ex *idempotency.Record) *mcp.CallToolResult {
+	r, name := wc.r, wc.wt.doc.Name
 	switch {
 	case ex == nil:
 		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, errors.New("idempotency claim refused without a record"))})
@@ -364,17 +410,24 @@ func (wc *writeCall) release(ctx context.Context) {
 
 // invoke calls the handler. When the tool allows it, an Aborted answer (an
 // optimistic-lock conflict) re-runs decode and enrich, so resolvers read the
-// new state (version, etag), and tries again.
-func (wc *writeCall) invoke(ctx context.Context, m proto.Message, body *Object, rc RequestContext, hasRC bool, key string) (proto.Message, error) {
+// new state (version, etag), and tries again. A failure comes back as
+// envelope entries with their class: a resolver that fails during the retry
+// keeps its own class (a transient lookup failure is not stored as an
+// outcome; an internal one is logged with its cause and trace_id).
+func (wc *writeCall) invoke(ctx context.Context, m proto.Message, body *Object, rc RequestContext, hasRC bool, key string) (proto.Message, Errors, errClass) {
 	r, wt := wc.r, wc.wt
 	for attempt := uint32(0); ; attempt++ {
 		resp, err := wt.bind.Invoke(ctx, m)
-		if err == nil || status.Code(err) != codes.Aborted || attempt >= wt.doc.RetryOnConflict {
-			return resp, err
+		if err == nil {
+			return resp, nil, classBusiness
 		}
-		fresh, es, _ := r.prepare(ctx, wt, body, rc, hasRC, key, false)
+		if status.Code(err) != codes.Aborted || attempt >= wt.doc.RetryOnConflict {
+			es, class := r.handlerError(ctx, wt, m, err)
+			return nil, es, class
+		}
+		fresh, es, class := r.prepare(ctx, wt, body, rc, hasRC, key, false)
 		if len(es) > 0 {
-			return nil, es
+			return nil, es, class
 		}
 		m = fresh
 	}

@@ -50,26 +50,9 @@ func Register(s *mcp.Server, svc *Service, opts ...Option) error {
 	if s == nil {
 		return errors.New("runtime: Register: nil *mcp.Server")
 	}
-	if svc == nil {
-		return errors.New("runtime: Register: nil *Service")
-	}
-	var doc schemadoc.Document
-	if err := json.Unmarshal(svc.Doc, &doc); err != nil {
-		return fmt.Errorf("runtime: service %s: parse schema document: %w", svc.Name, err)
-	}
-	var sd *schemadoc.Service
-	for i := range doc.Services {
-		if doc.Services[i].Name == svc.Name {
-			sd = &doc.Services[i]
-			break
-		}
-	}
-	if sd == nil {
-		return fmt.Errorf("runtime: service %s: not in the schema document of %q", svc.Name, doc.Source)
-	}
-	r := &registry{cfg: newConfig(opts), svc: sd, enums: svc.Enums, tools: map[string]*writeTool{}}
-	if err := r.bind(svc); err != nil {
-		return fmt.Errorf("runtime: service %s: %w", svc.Name, err)
+	r, err := newRegistry(svc, opts)
+	if err != nil {
+		return err
 	}
 	specs, err := r.toolSpecs()
 	if err != nil {
@@ -79,6 +62,32 @@ func Register(s *mcp.Server, svc *Service, opts ...Option) error {
 		s.AddTool(sp.tool, r.guard(sp.tool.Name, sp.handler))
 	}
 	return nil
+}
+
+// newRegistry reads a service's document and binds its tools.
+func newRegistry(svc *Service, opts []Option) (*registry, error) {
+	if svc == nil {
+		return nil, errors.New("runtime: Register: nil *Service")
+	}
+	var doc schemadoc.Document
+	if err := json.Unmarshal(svc.Doc, &doc); err != nil {
+		return nil, fmt.Errorf("runtime: service %s: parse schema document: %w", svc.Name, err)
+	}
+	var sd *schemadoc.Service
+	for i := range doc.Services {
+		if doc.Services[i].Name == svc.Name {
+			sd = &doc.Services[i]
+			break
+		}
+	}
+	if sd == nil {
+		return nil, fmt.Errorf("runtime: service %s: not in the schema document of %q", svc.Name, doc.Source)
+	}
+	r := &registry{cfg: newConfig(opts), svc: sd, enums: svc.Enums, tools: map[string]*writeTool{}}
+	if err := r.bind(svc); err != nil {
+		return nil, fmt.Errorf("runtime: service %s: %w", svc.Name, err)
+	}
+	return r, nil
 }
 
 // bind checks that document tools and bindings match one to one.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -45,6 +46,45 @@ func fuzzTarget(data []byte) (string, []byte) {
 		return "createCapability", rest
 	}
 	return "createElement", data
+}
+
+// maxArgumentDepth is the deepest arguments value the MCP SDK delivers: it
+// refuses JSON-RPC messages nesting more than 1000 levels, and arguments sit
+// two levels down (message, params). Deeper input closes the session at the
+// transport, so no tool result is possible; the runtime's own depth limit is
+// far lower and answers with an envelope.
+const maxArgumentDepth = 998
+
+// jsonDepth is the bracket nesting depth of raw JSON, counted as the SDK
+// counts it (brackets inside strings do not count).
+func jsonDepth(raw []byte) int {
+	depth, deepest := 0, 0
+	inString, escaped := false, false
+	for _, b := range raw {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case b == '\\':
+				escaped = true
+			case b == '"':
+				inString = false
+			}
+			continue
+		}
+		switch b {
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+			deepest = max(deepest, depth)
+		case '}', ']':
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	return deepest
 }
 
 // fuzzSession connects a client to a server with the generated tools, with a
@@ -89,24 +129,27 @@ func FuzzToolArguments(f *testing.F) {
 	cs := fuzzSession(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tool, args := fuzzTarget(data)
+		if d := jsonDepth(args); d > maxArgumentDepth {
+			t.Skipf("arguments nest %d deep: the MCP SDK drops the whole message (and the session) past %d, before any tool runs", d, maxArgumentDepth)
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
 		if err != nil {
 			if errors.Is(err, context.DeadlineExceeded) {
-				t.Fatalf("%s: call did not return within 20s for arguments %q", tool, args)
+				t.Fatalf("%s: call did not return within 20s for arguments %q", tool, short(args))
 			}
 			if !json.Valid(args) {
 				t.Skipf("the client refuses to send arguments that are not JSON: %v", err)
 			}
-			t.Fatalf("%s: protocol error %v for JSON arguments %q (bad input must be a tool result)", tool, err, args)
+			t.Fatalf("%s: protocol error %v for JSON arguments %q (bad input must be a tool result)", tool, err, short(args))
 		}
-		checkEnvelope(t, tool, args, res)
+		checkEnvelope(t, tool, short(args), res)
 	})
 }
 
 // checkEnvelope asserts the result contract every tool call must meet.
-func checkEnvelope(t *testing.T, tool string, args []byte, res *mcp.CallToolResult) {
+func checkEnvelope(t *testing.T, tool string, args string, res *mcp.CallToolResult) {
 	t.Helper()
 	if len(res.Content) != 1 {
 		t.Fatalf("%s(%q): want one text content, got %d", tool, args, len(res.Content))
@@ -157,7 +200,16 @@ func checkEnvelope(t *testing.T, tool string, args []byte, res *mcp.CallToolResu
 	}
 }
 
-func checkEntry(t *testing.T, tool string, args []byte, where string, e map[string]any, raw []byte) {
+// short keeps failure messages readable for huge inputs.
+func short(args []byte) string {
+	const limit = 300
+	if len(args) <= limit {
+		return string(args)
+	}
+	return fmt.Sprintf("%s... (%d bytes)", args[:limit], len(args))
+}
+
+func checkEntry(t *testing.T, tool string, args string, where string, e map[string]any, raw []byte) {
 	t.Helper()
 	code, _ := e["code"].(string)
 	msg, _ := e["message"].(string)

@@ -54,6 +54,7 @@ func emitGo(plugin *protogen.Plugin, fm *fileModel) {
 	for _, sm := range fm.services {
 		e.handler(sm)
 		e.register(sm)
+		e.adapter(sm)
 	}
 	for _, t := range sortTables(fm.enums) {
 		e.enumTable(t)
@@ -136,7 +137,13 @@ func (e *emitter) register(sm *serviceModel) {
 	g.P("// service tools and the discovery tools on s. Options configure")
 	g.P("// idempotency, governance, limits and request context.")
 	g.P("func ", name, "(s *", mcpPkg.Ident("Server"), ", h ", handlerName(sm), ", opts ...", runtimePkg.Ident("Option"), ") error {")
-	g.P("return ", runtimePkg.Ident("Register"), "(s, &", runtimePkg.Ident("Service"), "{")
+	g.P("return ", runtimePkg.Ident("Register"), "(s, New", sm.proto.GoName, "Service(h), opts...)")
+	g.P("}")
+	g.P()
+	g.P("// New", sm.proto.GoName, "Service binds the generated tool code of ", sm.proto.Desc.FullName(), " to h,")
+	g.P("// for Register", sm.proto.GoName, "Tools or runtime.NewPreparer.")
+	g.P("func New", sm.proto.GoName, "Service(h ", handlerName(sm), ") *", runtimePkg.Ident("Service"), " {")
+	g.P("return &", runtimePkg.Ident("Service"), "{")
 	g.P("Name: ", strconv.Quote(string(sm.proto.Desc.FullName())), ",")
 	g.P("Doc: writeSchema,")
 	g.P("Tools: []*", runtimePkg.Ident("Tool"), "{")
@@ -188,7 +195,7 @@ func (e *emitter) register(sm *serviceModel) {
 		}
 		g.P("},")
 	}
-	g.P("}, opts...)")
+	g.P("}")
 	g.P("}")
 	g.P()
 }

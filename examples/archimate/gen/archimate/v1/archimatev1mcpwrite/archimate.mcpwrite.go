@@ -10,6 +10,7 @@ import (
 	v1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
+	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 )
@@ -46,7 +47,13 @@ type ArchitectureServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterArchitectureServiceTools(s *mcp.Server, h ArchitectureServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, &runtime.Service{
+	return runtime.Register(s, NewArchitectureServiceService(h), opts...)
+}
+
+// NewArchitectureServiceService binds the generated tool code of archimate.v1.ArchitectureService to h,
+// for RegisterArchitectureServiceTools or runtime.NewPreparer.
+func NewArchitectureServiceService(h ArchitectureServiceHandler) *runtime.Service {
+	return &runtime.Service{
 		Name: "archimate.v1.ArchitectureService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
@@ -127,7 +134,57 @@ func RegisterArchitectureServiceTools(s *mcp.Server, h ArchitectureServiceHandle
 			"archimate.v1.Lifecycle":        enumLifecycle,
 			"archimate.v1.RelationshipType": enumRelationshipType,
 		},
-	}, opts...)
+	}
+}
+
+// ArchitectureServiceClient is the part of the gRPC client of archimate.v1.ArchitectureService that the
+// tools call; the client protoc-gen-go-grpc generates satisfies it.
+type ArchitectureServiceClient interface {
+	CreateElement(ctx context.Context, in *v1.CreateElementRequest, opts ...grpc.CallOption) (*v1.CreateElementResponse, error)
+	CreateRelationship(ctx context.Context, in *v1.CreateRelationshipRequest, opts ...grpc.CallOption) (*v1.CreateRelationshipResponse, error)
+	UpdateElement(ctx context.Context, in *v1.UpdateElementRequest, opts ...grpc.CallOption) (*v1.UpdateElementResponse, error)
+	DeleteElement(ctx context.Context, in *v1.DeleteElementRequest, opts ...grpc.CallOption) (*v1.DeleteElementResponse, error)
+	CreateCapability(ctx context.Context, in *v1.CreateCapabilityRequest, opts ...grpc.CallOption) (*v1.CreateCapabilityResponse, error)
+}
+
+// ArchitectureServiceResolvers derives the fields the server fills by resolver, for a
+// Handler that forwards to a gRPC client.
+type ArchitectureServiceResolvers interface {
+	ResolveActiveModel(ctx context.Context, in proto.Message) (string, error)
+	ResolveSourceElementType(ctx context.Context, in proto.Message) (v1.ElementType, error)
+	ResolveTargetElementType(ctx context.Context, in proto.Message) (v1.ElementType, error)
+	ResolveCurrentVersion(ctx context.Context, in proto.Message) (int32, error)
+}
+
+// NewArchitectureServiceClientAdapter returns a ArchitectureServiceHandler that forwards every tool
+// call to client (the enriched request, unchanged).
+func NewArchitectureServiceClientAdapter(client ArchitectureServiceClient, resolvers ArchitectureServiceResolvers) ArchitectureServiceHandler {
+	return &clientAdapterArchitectureService{client: client, ArchitectureServiceResolvers: resolvers}
+}
+
+type clientAdapterArchitectureService struct {
+	client ArchitectureServiceClient
+	ArchitectureServiceResolvers
+}
+
+func (a *clientAdapterArchitectureService) CreateElement(ctx context.Context, in *v1.CreateElementRequest) (*v1.CreateElementResponse, error) {
+	return a.client.CreateElement(ctx, in)
+}
+
+func (a *clientAdapterArchitectureService) CreateRelationship(ctx context.Context, in *v1.CreateRelationshipRequest) (*v1.CreateRelationshipResponse, error) {
+	return a.client.CreateRelationship(ctx, in)
+}
+
+func (a *clientAdapterArchitectureService) UpdateElement(ctx context.Context, in *v1.UpdateElementRequest) (*v1.UpdateElementResponse, error) {
+	return a.client.UpdateElement(ctx, in)
+}
+
+func (a *clientAdapterArchitectureService) DeleteElement(ctx context.Context, in *v1.DeleteElementRequest) (*v1.DeleteElementResponse, error) {
+	return a.client.DeleteElement(ctx, in)
+}
+
+func (a *clientAdapterArchitectureService) CreateCapability(ctx context.Context, in *v1.CreateCapabilityRequest) (*v1.CreateCapabilityResponse, error) {
+	return a.client.CreateCapability(ctx, in)
 }
 
 var enumCriticality = runtime.NewEnumTable("archimate.v1.Criticality", []runtime.EnumValue{

@@ -10,6 +10,7 @@ import (
 	v1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/crm/gen/crm/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
+	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
 	regexp "regexp"
 )
@@ -54,7 +55,13 @@ type CrmServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterCrmServiceTools(s *mcp.Server, h CrmServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, &runtime.Service{
+	return runtime.Register(s, NewCrmServiceService(h), opts...)
+}
+
+// NewCrmServiceService binds the generated tool code of crm.v1.CrmService to h,
+// for RegisterCrmServiceTools or runtime.NewPreparer.
+func NewCrmServiceService(h CrmServiceHandler) *runtime.Service {
+	return &runtime.Service{
 		Name: "crm.v1.CrmService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
@@ -205,7 +212,88 @@ func RegisterCrmServiceTools(s *mcp.Server, h CrmServiceHandler, opts ...runtime
 		Enums: map[string]*runtime.EnumTable{
 			"crm.v1.SubjectKind": enumSubjectKind,
 		},
-	}, opts...)
+	}
+}
+
+// CrmServiceClient is the part of the gRPC client of crm.v1.CrmService that the
+// tools call; the client protoc-gen-go-grpc generates satisfies it.
+type CrmServiceClient interface {
+	CreatePerson(ctx context.Context, in *v1.CreatePersonRequest, opts ...grpc.CallOption) (*v1.CreatePersonResponse, error)
+	UpdatePerson(ctx context.Context, in *v1.UpdatePersonRequest, opts ...grpc.CallOption) (*v1.UpdatePersonResponse, error)
+	DeletePerson(ctx context.Context, in *v1.DeletePersonRequest, opts ...grpc.CallOption) (*v1.DeletePersonResponse, error)
+	CreateOrg(ctx context.Context, in *v1.CreateOrgRequest, opts ...grpc.CallOption) (*v1.CreateOrgResponse, error)
+	UpdateOrg(ctx context.Context, in *v1.UpdateOrgRequest, opts ...grpc.CallOption) (*v1.UpdateOrgResponse, error)
+	DeleteOrg(ctx context.Context, in *v1.DeleteOrgRequest, opts ...grpc.CallOption) (*v1.DeleteOrgResponse, error)
+	CreateNote(ctx context.Context, in *v1.CreateNoteRequest, opts ...grpc.CallOption) (*v1.CreateNoteResponse, error)
+	UpdateNote(ctx context.Context, in *v1.UpdateNoteRequest, opts ...grpc.CallOption) (*v1.UpdateNoteResponse, error)
+	DeleteNote(ctx context.Context, in *v1.DeleteNoteRequest, opts ...grpc.CallOption) (*v1.DeleteNoteResponse, error)
+	LinkPersonToOrg(ctx context.Context, in *v1.LinkPersonToOrgRequest, opts ...grpc.CallOption) (*v1.LinkPersonToOrgResponse, error)
+	MergePeople(ctx context.Context, in *v1.MergePeopleRequest, opts ...grpc.CallOption) (*v1.MergePeopleResponse, error)
+}
+
+// CrmServiceResolvers derives the fields the server fills by resolver, for a
+// Handler that forwards to a gRPC client.
+type CrmServiceResolvers interface {
+	ResolvePersonVersion(ctx context.Context, in proto.Message) (int32, error)
+	ResolveOrgVersion(ctx context.Context, in proto.Message) (int32, error)
+	ResolveNoteSubject(ctx context.Context, in proto.Message) (v1.SubjectKind, error)
+	ResolveNoteVersion(ctx context.Context, in proto.Message) (int32, error)
+	ResolveSourcePersonVersion(ctx context.Context, in proto.Message) (int32, error)
+}
+
+// NewCrmServiceClientAdapter returns a CrmServiceHandler that forwards every tool
+// call to client (the enriched request, unchanged).
+func NewCrmServiceClientAdapter(client CrmServiceClient, resolvers CrmServiceResolvers) CrmServiceHandler {
+	return &clientAdapterCrmService{client: client, CrmServiceResolvers: resolvers}
+}
+
+type clientAdapterCrmService struct {
+	client CrmServiceClient
+	CrmServiceResolvers
+}
+
+func (a *clientAdapterCrmService) CreatePerson(ctx context.Context, in *v1.CreatePersonRequest) (*v1.CreatePersonResponse, error) {
+	return a.client.CreatePerson(ctx, in)
+}
+
+func (a *clientAdapterCrmService) UpdatePerson(ctx context.Context, in *v1.UpdatePersonRequest) (*v1.UpdatePersonResponse, error) {
+	return a.client.UpdatePerson(ctx, in)
+}
+
+func (a *clientAdapterCrmService) DeletePerson(ctx context.Context, in *v1.DeletePersonRequest) (*v1.DeletePersonResponse, error) {
+	return a.client.DeletePerson(ctx, in)
+}
+
+func (a *clientAdapterCrmService) CreateOrg(ctx context.Context, in *v1.CreateOrgRequest) (*v1.CreateOrgResponse, error) {
+	return a.client.CreateOrg(ctx, in)
+}
+
+func (a *clientAdapterCrmService) UpdateOrg(ctx context.Context, in *v1.UpdateOrgRequest) (*v1.UpdateOrgResponse, error) {
+	return a.client.UpdateOrg(ctx, in)
+}
+
+func (a *clientAdapterCrmService) DeleteOrg(ctx context.Context, in *v1.DeleteOrgRequest) (*v1.DeleteOrgResponse, error) {
+	return a.client.DeleteOrg(ctx, in)
+}
+
+func (a *clientAdapterCrmService) CreateNote(ctx context.Context, in *v1.CreateNoteRequest) (*v1.CreateNoteResponse, error) {
+	return a.client.CreateNote(ctx, in)
+}
+
+func (a *clientAdapterCrmService) UpdateNote(ctx context.Context, in *v1.UpdateNoteRequest) (*v1.UpdateNoteResponse, error) {
+	return a.client.UpdateNote(ctx, in)
+}
+
+func (a *clientAdapterCrmService) DeleteNote(ctx context.Context, in *v1.DeleteNoteRequest) (*v1.DeleteNoteResponse, error) {
+	return a.client.DeleteNote(ctx, in)
+}
+
+func (a *clientAdapterCrmService) LinkPersonToOrg(ctx context.Context, in *v1.LinkPersonToOrgRequest) (*v1.LinkPersonToOrgResponse, error) {
+	return a.client.LinkPersonToOrg(ctx, in)
+}
+
+func (a *clientAdapterCrmService) MergePeople(ctx context.Context, in *v1.MergePeopleRequest) (*v1.MergePeopleResponse, error) {
+	return a.client.MergePeople(ctx, in)
 }
 
 var enumSubjectKind = runtime.NewEnumTable("crm.v1.SubjectKind", []runtime.EnumValue{

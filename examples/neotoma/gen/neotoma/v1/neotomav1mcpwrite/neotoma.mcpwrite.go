@@ -10,6 +10,7 @@ import (
 	v1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/gen/neotoma/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
+	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 	regexp "regexp"
@@ -40,7 +41,13 @@ type MemoryServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterMemoryServiceTools(s *mcp.Server, h MemoryServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, &runtime.Service{
+	return runtime.Register(s, NewMemoryServiceService(h), opts...)
+}
+
+// NewMemoryServiceService binds the generated tool code of neotoma.v1.MemoryService to h,
+// for RegisterMemoryServiceTools or runtime.NewPreparer.
+func NewMemoryServiceService(h MemoryServiceHandler) *runtime.Service {
+	return &runtime.Service{
 		Name: "neotoma.v1.MemoryService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
@@ -101,7 +108,49 @@ func RegisterMemoryServiceTools(s *mcp.Server, h MemoryServiceHandler, opts ...r
 			"neotoma.v1.EntityType":       enumEntityTypeSnake,
 			"neotoma.v1.RelationshipType": enumRelationshipTypeSnake,
 		},
-	}, opts...)
+	}
+}
+
+// MemoryServiceClient is the part of the gRPC client of neotoma.v1.MemoryService that the
+// tools call; the client protoc-gen-go-grpc generates satisfies it.
+type MemoryServiceClient interface {
+	Store(ctx context.Context, in *v1.StoreRequest, opts ...grpc.CallOption) (*v1.StoreResponse, error)
+	Correct(ctx context.Context, in *v1.CorrectRequest, opts ...grpc.CallOption) (*v1.CorrectResponse, error)
+	MergeEntities(ctx context.Context, in *v1.MergeEntitiesRequest, opts ...grpc.CallOption) (*v1.MergeEntitiesResponse, error)
+	CreateRelationship(ctx context.Context, in *v1.CreateRelationshipRequest, opts ...grpc.CallOption) (*v1.CreateRelationshipResponse, error)
+}
+
+// MemoryServiceResolvers derives the fields the server fills by resolver, for a
+// Handler that forwards to a gRPC client.
+type MemoryServiceResolvers interface {
+	ResolveObservationsToMove(ctx context.Context, in proto.Message) (int32, error)
+}
+
+// NewMemoryServiceClientAdapter returns a MemoryServiceHandler that forwards every tool
+// call to client (the enriched request, unchanged).
+func NewMemoryServiceClientAdapter(client MemoryServiceClient, resolvers MemoryServiceResolvers) MemoryServiceHandler {
+	return &clientAdapterMemoryService{client: client, MemoryServiceResolvers: resolvers}
+}
+
+type clientAdapterMemoryService struct {
+	client MemoryServiceClient
+	MemoryServiceResolvers
+}
+
+func (a *clientAdapterMemoryService) Store(ctx context.Context, in *v1.StoreRequest) (*v1.StoreResponse, error) {
+	return a.client.Store(ctx, in)
+}
+
+func (a *clientAdapterMemoryService) Correct(ctx context.Context, in *v1.CorrectRequest) (*v1.CorrectResponse, error) {
+	return a.client.Correct(ctx, in)
+}
+
+func (a *clientAdapterMemoryService) MergeEntities(ctx context.Context, in *v1.MergeEntitiesRequest) (*v1.MergeEntitiesResponse, error) {
+	return a.client.MergeEntities(ctx, in)
+}
+
+func (a *clientAdapterMemoryService) CreateRelationship(ctx context.Context, in *v1.CreateRelationshipRequest) (*v1.CreateRelationshipResponse, error) {
+	return a.client.CreateRelationship(ctx, in)
 }
 
 var enumEntityTypeSnake = runtime.NewEnumTable("neotoma.v1.EntityType", []runtime.EnumValue{

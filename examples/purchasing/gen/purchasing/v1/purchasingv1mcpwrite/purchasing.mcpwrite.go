@@ -10,6 +10,7 @@ import (
 	v1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/purchasing/gen/purchasing/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
+	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 	regexp "regexp"
@@ -38,7 +39,13 @@ type PurchasingServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterPurchasingServiceTools(s *mcp.Server, h PurchasingServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, &runtime.Service{
+	return runtime.Register(s, NewPurchasingServiceService(h), opts...)
+}
+
+// NewPurchasingServiceService binds the generated tool code of purchasing.v1.PurchasingService to h,
+// for RegisterPurchasingServiceTools or runtime.NewPreparer.
+func NewPurchasingServiceService(h PurchasingServiceHandler) *runtime.Service {
+	return &runtime.Service{
 		Name: "purchasing.v1.PurchasingService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
@@ -73,7 +80,39 @@ func RegisterPurchasingServiceTools(s *mcp.Server, h PurchasingServiceHandler, o
 			"purchasing.v1.Currency":            enumCurrency,
 			"purchasing.v1.PurchaseOrderStatus": enumPurchaseOrderStatus,
 		},
-	}, opts...)
+	}
+}
+
+// PurchasingServiceClient is the part of the gRPC client of purchasing.v1.PurchasingService that the
+// tools call; the client protoc-gen-go-grpc generates satisfies it.
+type PurchasingServiceClient interface {
+	CreatePurchaseOrder(ctx context.Context, in *v1.CreatePurchaseOrderRequest, opts ...grpc.CallOption) (*v1.CreatePurchaseOrderResponse, error)
+	ReceivePurchaseOrder(ctx context.Context, in *v1.ReceivePurchaseOrderRequest, opts ...grpc.CallOption) (*v1.ReceivePurchaseOrderResponse, error)
+}
+
+// PurchasingServiceResolvers derives the fields the server fills by resolver, for a
+// Handler that forwards to a gRPC client.
+type PurchasingServiceResolvers interface {
+	ResolveSupplierCurrency(ctx context.Context, in proto.Message) (v1.Currency, error)
+}
+
+// NewPurchasingServiceClientAdapter returns a PurchasingServiceHandler that forwards every tool
+// call to client (the enriched request, unchanged).
+func NewPurchasingServiceClientAdapter(client PurchasingServiceClient, resolvers PurchasingServiceResolvers) PurchasingServiceHandler {
+	return &clientAdapterPurchasingService{client: client, PurchasingServiceResolvers: resolvers}
+}
+
+type clientAdapterPurchasingService struct {
+	client PurchasingServiceClient
+	PurchasingServiceResolvers
+}
+
+func (a *clientAdapterPurchasingService) CreatePurchaseOrder(ctx context.Context, in *v1.CreatePurchaseOrderRequest) (*v1.CreatePurchaseOrderResponse, error) {
+	return a.client.CreatePurchaseOrder(ctx, in)
+}
+
+func (a *clientAdapterPurchasingService) ReceivePurchaseOrder(ctx context.Context, in *v1.ReceivePurchaseOrderRequest) (*v1.ReceivePurchaseOrderResponse, error) {
+	return a.client.ReceivePurchaseOrder(ctx, in)
 }
 
 var enumCurrency = runtime.NewEnumTable("purchasing.v1.Currency", []runtime.EnumValue{

@@ -10,6 +10,7 @@ import (
 	v1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/gen/tasks/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
+	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 	regexp "regexp"
@@ -40,7 +41,13 @@ type TaskServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterTaskServiceTools(s *mcp.Server, h TaskServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, &runtime.Service{
+	return runtime.Register(s, NewTaskServiceService(h), opts...)
+}
+
+// NewTaskServiceService binds the generated tool code of tasks.v1.TaskService to h,
+// for RegisterTaskServiceTools or runtime.NewPreparer.
+func NewTaskServiceService(h TaskServiceHandler) *runtime.Service {
+	return &runtime.Service{
 		Name: "tasks.v1.TaskService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
@@ -103,7 +110,49 @@ func RegisterTaskServiceTools(s *mcp.Server, h TaskServiceHandler, opts ...runti
 			"tasks.v1.TaskType":      enumTaskTypeSnake,
 			"tasks.v1.WorkflowState": enumWorkflowStateSnake,
 		},
-	}, opts...)
+	}
+}
+
+// TaskServiceClient is the part of the gRPC client of tasks.v1.TaskService that the
+// tools call; the client protoc-gen-go-grpc generates satisfies it.
+type TaskServiceClient interface {
+	TaskCreate(ctx context.Context, in *v1.TaskCreateRequest, opts ...grpc.CallOption) (*v1.TaskCreateResponse, error)
+	TaskUpdate(ctx context.Context, in *v1.TaskUpdateRequest, opts ...grpc.CallOption) (*v1.TaskUpdateResponse, error)
+	TaskDelete(ctx context.Context, in *v1.TaskDeleteRequest, opts ...grpc.CallOption) (*v1.TaskDeleteResponse, error)
+	TaskMove(ctx context.Context, in *v1.TaskMoveRequest, opts ...grpc.CallOption) (*v1.TaskMoveResponse, error)
+}
+
+// TaskServiceResolvers derives the fields the server fills by resolver, for a
+// Handler that forwards to a gRPC client.
+type TaskServiceResolvers interface {
+	ResolveProjectRoot(ctx context.Context, in proto.Message) (string, error)
+}
+
+// NewTaskServiceClientAdapter returns a TaskServiceHandler that forwards every tool
+// call to client (the enriched request, unchanged).
+func NewTaskServiceClientAdapter(client TaskServiceClient, resolvers TaskServiceResolvers) TaskServiceHandler {
+	return &clientAdapterTaskService{client: client, TaskServiceResolvers: resolvers}
+}
+
+type clientAdapterTaskService struct {
+	client TaskServiceClient
+	TaskServiceResolvers
+}
+
+func (a *clientAdapterTaskService) TaskCreate(ctx context.Context, in *v1.TaskCreateRequest) (*v1.TaskCreateResponse, error) {
+	return a.client.TaskCreate(ctx, in)
+}
+
+func (a *clientAdapterTaskService) TaskUpdate(ctx context.Context, in *v1.TaskUpdateRequest) (*v1.TaskUpdateResponse, error) {
+	return a.client.TaskUpdate(ctx, in)
+}
+
+func (a *clientAdapterTaskService) TaskDelete(ctx context.Context, in *v1.TaskDeleteRequest) (*v1.TaskDeleteResponse, error) {
+	return a.client.TaskDelete(ctx, in)
+}
+
+func (a *clientAdapterTaskService) TaskMove(ctx context.Context, in *v1.TaskMoveRequest) (*v1.TaskMoveResponse, error) {
+	return a.client.TaskMove(ctx, in)
 }
 
 var enumTaskPrioritySnake = runtime.NewEnumTable("tasks.v1.TaskPriority", []runtime.EnumValue{

@@ -10,6 +10,7 @@ import (
 	v1 "example.com/golden/billing/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
+	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
 )
 
@@ -38,7 +39,13 @@ type InvoiceServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterInvoiceServiceTools(s *mcp.Server, h InvoiceServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, &runtime.Service{
+	return runtime.Register(s, NewInvoiceServiceService(h), opts...)
+}
+
+// NewInvoiceServiceService binds the generated tool code of billing.v1.InvoiceService to h,
+// for RegisterInvoiceServiceTools or runtime.NewPreparer.
+func NewInvoiceServiceService(h InvoiceServiceHandler) *runtime.Service {
+	return &runtime.Service{
 		Name: "billing.v1.InvoiceService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
@@ -74,7 +81,40 @@ func RegisterInvoiceServiceTools(s *mcp.Server, h InvoiceServiceHandler, opts ..
 			"billing.v1.Kind":     enumKind,
 			"billing.v1.Region":   enumRegion,
 		},
-	}, opts...)
+	}
+}
+
+// InvoiceServiceClient is the part of the gRPC client of billing.v1.InvoiceService that the
+// tools call; the client protoc-gen-go-grpc generates satisfies it.
+type InvoiceServiceClient interface {
+	IssueInvoice(ctx context.Context, in *v1.IssueInvoiceRequest, opts ...grpc.CallOption) (*v1.IssueInvoiceResponse, error)
+	VoidInvoice(ctx context.Context, in *v1.VoidInvoiceRequest, opts ...grpc.CallOption) (*v1.VoidInvoiceResponse, error)
+}
+
+// InvoiceServiceResolvers derives the fields the server fills by resolver, for a
+// Handler that forwards to a gRPC client.
+type InvoiceServiceResolvers interface {
+	ResolveDefaultLedger(ctx context.Context, in proto.Message) (string, error)
+	ResolveNextSequence(ctx context.Context, in proto.Message) (int64, error)
+}
+
+// NewInvoiceServiceClientAdapter returns a InvoiceServiceHandler that forwards every tool
+// call to client (the enriched request, unchanged).
+func NewInvoiceServiceClientAdapter(client InvoiceServiceClient, resolvers InvoiceServiceResolvers) InvoiceServiceHandler {
+	return &clientAdapterInvoiceService{client: client, InvoiceServiceResolvers: resolvers}
+}
+
+type clientAdapterInvoiceService struct {
+	client InvoiceServiceClient
+	InvoiceServiceResolvers
+}
+
+func (a *clientAdapterInvoiceService) IssueInvoice(ctx context.Context, in *v1.IssueInvoiceRequest) (*v1.IssueInvoiceResponse, error) {
+	return a.client.IssueInvoice(ctx, in)
+}
+
+func (a *clientAdapterInvoiceService) VoidInvoice(ctx context.Context, in *v1.VoidInvoiceRequest) (*v1.VoidInvoiceResponse, error) {
+	return a.client.VoidInvoice(ctx, in)
 }
 
 var enumCurrency = runtime.NewEnumTable("billing.v1.Currency", []runtime.EnumValue{

@@ -10,6 +10,7 @@ import (
 	v1 "example.com/golden/inventory/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
+	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
 	regexp "regexp"
 )
@@ -36,7 +37,13 @@ type StockServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterStockServiceTools(s *mcp.Server, h StockServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, &runtime.Service{
+	return runtime.Register(s, NewStockServiceService(h), opts...)
+}
+
+// NewStockServiceService binds the generated tool code of inventory.v1.StockService to h,
+// for RegisterStockServiceTools or runtime.NewPreparer.
+func NewStockServiceService(h StockServiceHandler) *runtime.Service {
+	return &runtime.Service{
 		Name: "inventory.v1.StockService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
@@ -57,7 +64,34 @@ func RegisterStockServiceTools(s *mcp.Server, h StockServiceHandler, opts ...run
 		Enums: map[string]*runtime.EnumTable{
 			"inventory.v1.Reason": enumReason,
 		},
-	}, opts...)
+	}
+}
+
+// StockServiceClient is the part of the gRPC client of inventory.v1.StockService that the
+// tools call; the client protoc-gen-go-grpc generates satisfies it.
+type StockServiceClient interface {
+	MoveStock(ctx context.Context, in *v1.MoveStockRequest, opts ...grpc.CallOption) (*v1.MoveStockResponse, error)
+}
+
+// StockServiceResolvers derives the fields the server fills by resolver, for a
+// Handler that forwards to a gRPC client.
+type StockServiceResolvers interface {
+	ResolveHomeWarehouse(ctx context.Context, in proto.Message) (string, error)
+}
+
+// NewStockServiceClientAdapter returns a StockServiceHandler that forwards every tool
+// call to client (the enriched request, unchanged).
+func NewStockServiceClientAdapter(client StockServiceClient, resolvers StockServiceResolvers) StockServiceHandler {
+	return &clientAdapterStockService{client: client, StockServiceResolvers: resolvers}
+}
+
+type clientAdapterStockService struct {
+	client StockServiceClient
+	StockServiceResolvers
+}
+
+func (a *clientAdapterStockService) MoveStock(ctx context.Context, in *v1.MoveStockRequest) (*v1.MoveStockResponse, error) {
+	return a.client.MoveStock(ctx, in)
 }
 
 var enumReason = runtime.NewEnumTable("inventory.v1.Reason", []runtime.EnumValue{

@@ -11,6 +11,7 @@ import (
 	v1 "example.com/golden/tickets/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
+	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
 )
 
@@ -34,7 +35,13 @@ type TicketServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterTicketServiceTools(s *mcp.Server, h TicketServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, &runtime.Service{
+	return runtime.Register(s, NewTicketServiceService(h), opts...)
+}
+
+// NewTicketServiceService binds the generated tool code of tickets.v1.TicketService to h,
+// for RegisterTicketServiceTools or runtime.NewPreparer.
+func NewTicketServiceService(h TicketServiceHandler) *runtime.Service {
+	return &runtime.Service{
 		Name: "tickets.v1.TicketService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
@@ -58,7 +65,27 @@ func RegisterTicketServiceTools(s *mcp.Server, h TicketServiceHandler, opts ...r
 			"tickets.v1.Severity":  enumSeveritySnake,
 			"tickets.v1.Team":      enumTeam,
 		},
-	}, opts...)
+	}
+}
+
+// TicketServiceClient is the part of the gRPC client of tickets.v1.TicketService that the
+// tools call; the client protoc-gen-go-grpc generates satisfies it.
+type TicketServiceClient interface {
+	OpenTicket(ctx context.Context, in *v1.OpenTicketRequest, opts ...grpc.CallOption) (*v1.OpenTicketResponse, error)
+}
+
+// NewTicketServiceClientAdapter returns a TicketServiceHandler that forwards every tool
+// call to client (the enriched request, unchanged).
+func NewTicketServiceClientAdapter(client TicketServiceClient) TicketServiceHandler {
+	return &clientAdapterTicketService{client: client}
+}
+
+type clientAdapterTicketService struct {
+	client TicketServiceClient
+}
+
+func (a *clientAdapterTicketService) OpenTicket(ctx context.Context, in *v1.OpenTicketRequest) (*v1.OpenTicketResponse, error) {
+	return a.client.OpenTicket(ctx, in)
 }
 
 var enumCategory = runtime.NewEnumTable("tickets.v1.Category", []runtime.EnumValue{

@@ -10,6 +10,7 @@ import (
 	v1 "example.com/golden/library/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
+	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
 	regexp "regexp"
 )
@@ -34,7 +35,13 @@ type LibraryServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterLibraryServiceTools(s *mcp.Server, h LibraryServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, &runtime.Service{
+	return runtime.Register(s, NewLibraryServiceService(h), opts...)
+}
+
+// NewLibraryServiceService binds the generated tool code of library.v1.LibraryService to h,
+// for RegisterLibraryServiceTools or runtime.NewPreparer.
+func NewLibraryServiceService(h LibraryServiceHandler) *runtime.Service {
+	return &runtime.Service{
 		Name: "library.v1.LibraryService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
@@ -52,7 +59,27 @@ func RegisterLibraryServiceTools(s *mcp.Server, h LibraryServiceHandler, opts ..
 				},
 			},
 		},
-	}, opts...)
+	}
+}
+
+// LibraryServiceClient is the part of the gRPC client of library.v1.LibraryService that the
+// tools call; the client protoc-gen-go-grpc generates satisfies it.
+type LibraryServiceClient interface {
+	AddBook(ctx context.Context, in *v1.AddBookRequest, opts ...grpc.CallOption) (*v1.Book, error)
+}
+
+// NewLibraryServiceClientAdapter returns a LibraryServiceHandler that forwards every tool
+// call to client (the enriched request, unchanged).
+func NewLibraryServiceClientAdapter(client LibraryServiceClient) LibraryServiceHandler {
+	return &clientAdapterLibraryService{client: client}
+}
+
+type clientAdapterLibraryService struct {
+	client LibraryServiceClient
+}
+
+func (a *clientAdapterLibraryService) AddBook(ctx context.Context, in *v1.AddBookRequest) (*v1.Book, error) {
+	return a.client.AddBook(ctx, in)
 }
 
 var fieldsBook = []string{"title", "isbn", "pages", "author"}

@@ -10,6 +10,7 @@ import (
 	v1 "example.com/golden/events/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
+	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 	strconv "strconv"
@@ -35,7 +36,13 @@ type EventServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterEventServiceTools(s *mcp.Server, h EventServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, &runtime.Service{
+	return runtime.Register(s, NewEventServiceService(h), opts...)
+}
+
+// NewEventServiceService binds the generated tool code of events.v1.EventService to h,
+// for RegisterEventServiceTools or runtime.NewPreparer.
+func NewEventServiceService(h EventServiceHandler) *runtime.Service {
+	return &runtime.Service{
 		Name: "events.v1.EventService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
@@ -56,7 +63,27 @@ func RegisterEventServiceTools(s *mcp.Server, h EventServiceHandler, opts ...run
 		Enums: map[string]*runtime.EnumTable{
 			"events.v1.Topic": enumTopic,
 		},
-	}, opts...)
+	}
+}
+
+// EventServiceClient is the part of the gRPC client of events.v1.EventService that the
+// tools call; the client protoc-gen-go-grpc generates satisfies it.
+type EventServiceClient interface {
+	AppendEvent(ctx context.Context, in *v1.AppendEventRequest, opts ...grpc.CallOption) (*v1.AppendEventResponse, error)
+}
+
+// NewEventServiceClientAdapter returns a EventServiceHandler that forwards every tool
+// call to client (the enriched request, unchanged).
+func NewEventServiceClientAdapter(client EventServiceClient) EventServiceHandler {
+	return &clientAdapterEventService{client: client}
+}
+
+type clientAdapterEventService struct {
+	client EventServiceClient
+}
+
+func (a *clientAdapterEventService) AppendEvent(ctx context.Context, in *v1.AppendEventRequest) (*v1.AppendEventResponse, error) {
+	return a.client.AppendEvent(ctx, in)
 }
 
 var enumTopic = runtime.NewEnumTable("events.v1.Topic", []runtime.EnumValue{

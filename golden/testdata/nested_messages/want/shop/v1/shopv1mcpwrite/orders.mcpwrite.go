@@ -10,6 +10,7 @@ import (
 	v1 "example.com/golden/shop/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
+	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 )
@@ -35,7 +36,13 @@ type OrderServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterOrderServiceTools(s *mcp.Server, h OrderServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, &runtime.Service{
+	return runtime.Register(s, NewOrderServiceService(h), opts...)
+}
+
+// NewOrderServiceService binds the generated tool code of shop.v1.OrderService to h,
+// for RegisterOrderServiceTools or runtime.NewPreparer.
+func NewOrderServiceService(h OrderServiceHandler) *runtime.Service {
+	return &runtime.Service{
 		Name: "shop.v1.OrderService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
@@ -66,7 +73,32 @@ func RegisterOrderServiceTools(s *mcp.Server, h OrderServiceHandler, opts ...run
 				},
 			},
 		},
-	}, opts...)
+	}
+}
+
+// OrderServiceClient is the part of the gRPC client of shop.v1.OrderService that the
+// tools call; the client protoc-gen-go-grpc generates satisfies it.
+type OrderServiceClient interface {
+	PlaceOrder(ctx context.Context, in *v1.PlaceOrderRequest, opts ...grpc.CallOption) (*v1.PlaceOrderResponse, error)
+	ChangeAddress(ctx context.Context, in *v1.ChangeAddressRequest, opts ...grpc.CallOption) (*v1.ChangeAddressResponse, error)
+}
+
+// NewOrderServiceClientAdapter returns a OrderServiceHandler that forwards every tool
+// call to client (the enriched request, unchanged).
+func NewOrderServiceClientAdapter(client OrderServiceClient) OrderServiceHandler {
+	return &clientAdapterOrderService{client: client}
+}
+
+type clientAdapterOrderService struct {
+	client OrderServiceClient
+}
+
+func (a *clientAdapterOrderService) PlaceOrder(ctx context.Context, in *v1.PlaceOrderRequest) (*v1.PlaceOrderResponse, error) {
+	return a.client.PlaceOrder(ctx, in)
+}
+
+func (a *clientAdapterOrderService) ChangeAddress(ctx context.Context, in *v1.ChangeAddressRequest) (*v1.ChangeAddressResponse, error) {
+	return a.client.ChangeAddress(ctx, in)
 }
 
 var fieldsGeo = []string{"lat", "lng"}

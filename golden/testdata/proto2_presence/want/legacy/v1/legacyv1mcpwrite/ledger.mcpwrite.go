@@ -10,6 +10,7 @@ import (
 	v1 "example.com/golden/legacy/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
+	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
 )
 
@@ -33,7 +34,13 @@ type LedgerServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterLedgerServiceTools(s *mcp.Server, h LedgerServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, &runtime.Service{
+	return runtime.Register(s, NewLedgerServiceService(h), opts...)
+}
+
+// NewLedgerServiceService binds the generated tool code of legacy.v1.LedgerService to h,
+// for RegisterLedgerServiceTools or runtime.NewPreparer.
+func NewLedgerServiceService(h LedgerServiceHandler) *runtime.Service {
+	return &runtime.Service{
 		Name: "legacy.v1.LedgerService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
@@ -54,7 +61,27 @@ func RegisterLedgerServiceTools(s *mcp.Server, h LedgerServiceHandler, opts ...r
 		Enums: map[string]*runtime.EnumTable{
 			"legacy.v1.Side": enumSide,
 		},
-	}, opts...)
+	}
+}
+
+// LedgerServiceClient is the part of the gRPC client of legacy.v1.LedgerService that the
+// tools call; the client protoc-gen-go-grpc generates satisfies it.
+type LedgerServiceClient interface {
+	BookEntry(ctx context.Context, in *v1.BookEntryRequest, opts ...grpc.CallOption) (*v1.BookEntryResponse, error)
+}
+
+// NewLedgerServiceClientAdapter returns a LedgerServiceHandler that forwards every tool
+// call to client (the enriched request, unchanged).
+func NewLedgerServiceClientAdapter(client LedgerServiceClient) LedgerServiceHandler {
+	return &clientAdapterLedgerService{client: client}
+}
+
+type clientAdapterLedgerService struct {
+	client LedgerServiceClient
+}
+
+func (a *clientAdapterLedgerService) BookEntry(ctx context.Context, in *v1.BookEntryRequest) (*v1.BookEntryResponse, error) {
+	return a.client.BookEntry(ctx, in)
 }
 
 var enumSide = runtime.NewEnumTable("legacy.v1.Side", []runtime.EnumValue{

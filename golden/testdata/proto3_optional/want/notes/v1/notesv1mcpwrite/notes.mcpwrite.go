@@ -10,6 +10,7 @@ import (
 	v1 "example.com/golden/notes/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
+	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
 )
 
@@ -34,7 +35,13 @@ type NoteServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterNoteServiceTools(s *mcp.Server, h NoteServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, &runtime.Service{
+	return runtime.Register(s, NewNoteServiceService(h), opts...)
+}
+
+// NewNoteServiceService binds the generated tool code of notes.v1.NoteService to h,
+// for RegisterNoteServiceTools or runtime.NewPreparer.
+func NewNoteServiceService(h NoteServiceHandler) *runtime.Service {
+	return &runtime.Service{
 		Name: "notes.v1.NoteService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
@@ -68,7 +75,32 @@ func RegisterNoteServiceTools(s *mcp.Server, h NoteServiceHandler, opts ...runti
 		Enums: map[string]*runtime.EnumTable{
 			"notes.v1.Color": enumColor,
 		},
-	}, opts...)
+	}
+}
+
+// NoteServiceClient is the part of the gRPC client of notes.v1.NoteService that the
+// tools call; the client protoc-gen-go-grpc generates satisfies it.
+type NoteServiceClient interface {
+	CreateNote(ctx context.Context, in *v1.CreateNoteRequest, opts ...grpc.CallOption) (*v1.Note, error)
+	UpdateNote(ctx context.Context, in *v1.UpdateNoteRequest, opts ...grpc.CallOption) (*v1.Note, error)
+}
+
+// NewNoteServiceClientAdapter returns a NoteServiceHandler that forwards every tool
+// call to client (the enriched request, unchanged).
+func NewNoteServiceClientAdapter(client NoteServiceClient) NoteServiceHandler {
+	return &clientAdapterNoteService{client: client}
+}
+
+type clientAdapterNoteService struct {
+	client NoteServiceClient
+}
+
+func (a *clientAdapterNoteService) CreateNote(ctx context.Context, in *v1.CreateNoteRequest) (*v1.Note, error) {
+	return a.client.CreateNote(ctx, in)
+}
+
+func (a *clientAdapterNoteService) UpdateNote(ctx context.Context, in *v1.UpdateNoteRequest) (*v1.Note, error) {
+	return a.client.UpdateNote(ctx, in)
 }
 
 var enumColor = runtime.NewEnumTable("notes.v1.Color", []runtime.EnumValue{

@@ -10,6 +10,7 @@ import (
 	v1 "example.com/golden/catalog/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
+	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
 )
 
@@ -33,7 +34,13 @@ type CatalogServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterCatalogServiceTools(s *mcp.Server, h CatalogServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, &runtime.Service{
+	return runtime.Register(s, NewCatalogServiceService(h), opts...)
+}
+
+// NewCatalogServiceService binds the generated tool code of catalog.v1.CatalogService to h,
+// for RegisterCatalogServiceTools or runtime.NewPreparer.
+func NewCatalogServiceService(h CatalogServiceHandler) *runtime.Service {
+	return &runtime.Service{
 		Name: "catalog.v1.CatalogService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
@@ -54,7 +61,27 @@ func RegisterCatalogServiceTools(s *mcp.Server, h CatalogServiceHandler, opts ..
 		Enums: map[string]*runtime.EnumTable{
 			"catalog.v1.Channel": enumChannelKebab,
 		},
-	}, opts...)
+	}
+}
+
+// CatalogServiceClient is the part of the gRPC client of catalog.v1.CatalogService that the
+// tools call; the client protoc-gen-go-grpc generates satisfies it.
+type CatalogServiceClient interface {
+	PublishProduct(ctx context.Context, in *v1.PublishProductRequest, opts ...grpc.CallOption) (*v1.PublishProductResponse, error)
+}
+
+// NewCatalogServiceClientAdapter returns a CatalogServiceHandler that forwards every tool
+// call to client (the enriched request, unchanged).
+func NewCatalogServiceClientAdapter(client CatalogServiceClient) CatalogServiceHandler {
+	return &clientAdapterCatalogService{client: client}
+}
+
+type clientAdapterCatalogService struct {
+	client CatalogServiceClient
+}
+
+func (a *clientAdapterCatalogService) PublishProduct(ctx context.Context, in *v1.PublishProductRequest) (*v1.PublishProductResponse, error) {
+	return a.client.PublishProduct(ctx, in)
 }
 
 var enumChannel = runtime.NewEnumTable("catalog.v1.Channel", []runtime.EnumValue{

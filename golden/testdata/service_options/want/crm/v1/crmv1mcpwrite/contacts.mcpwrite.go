@@ -10,6 +10,7 @@ import (
 	v1 "example.com/golden/crm/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
+	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
 	regexp "regexp"
 )
@@ -36,7 +37,13 @@ type ContactServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterContactServiceTools(s *mcp.Server, h ContactServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, &runtime.Service{
+	return runtime.Register(s, NewContactServiceService(h), opts...)
+}
+
+// NewContactServiceService binds the generated tool code of crm.v1.ContactService to h,
+// for RegisterContactServiceTools or runtime.NewPreparer.
+func NewContactServiceService(h ContactServiceHandler) *runtime.Service {
+	return &runtime.Service{
 		Name: "crm.v1.ContactService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
@@ -80,7 +87,37 @@ func RegisterContactServiceTools(s *mcp.Server, h ContactServiceHandler, opts ..
 				},
 			},
 		},
-	}, opts...)
+	}
+}
+
+// ContactServiceClient is the part of the gRPC client of crm.v1.ContactService that the
+// tools call; the client protoc-gen-go-grpc generates satisfies it.
+type ContactServiceClient interface {
+	AddContact(ctx context.Context, in *v1.AddContactRequest, opts ...grpc.CallOption) (*v1.Contact, error)
+	RenameContact(ctx context.Context, in *v1.RenameContactRequest, opts ...grpc.CallOption) (*v1.Contact, error)
+	MergeContacts(ctx context.Context, in *v1.MergeContactsRequest, opts ...grpc.CallOption) (*v1.Contact, error)
+}
+
+// NewContactServiceClientAdapter returns a ContactServiceHandler that forwards every tool
+// call to client (the enriched request, unchanged).
+func NewContactServiceClientAdapter(client ContactServiceClient) ContactServiceHandler {
+	return &clientAdapterContactService{client: client}
+}
+
+type clientAdapterContactService struct {
+	client ContactServiceClient
+}
+
+func (a *clientAdapterContactService) AddContact(ctx context.Context, in *v1.AddContactRequest) (*v1.Contact, error) {
+	return a.client.AddContact(ctx, in)
+}
+
+func (a *clientAdapterContactService) RenameContact(ctx context.Context, in *v1.RenameContactRequest) (*v1.Contact, error) {
+	return a.client.RenameContact(ctx, in)
+}
+
+func (a *clientAdapterContactService) MergeContacts(ctx context.Context, in *v1.MergeContactsRequest) (*v1.Contact, error) {
+	return a.client.MergeContacts(ctx, in)
 }
 
 // AuditServiceHandler is what the crm.v1.AuditService tools call: the
@@ -94,7 +131,13 @@ type AuditServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterAuditServiceTools(s *mcp.Server, h AuditServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, &runtime.Service{
+	return runtime.Register(s, NewAuditServiceService(h), opts...)
+}
+
+// NewAuditServiceService binds the generated tool code of crm.v1.AuditService to h,
+// for RegisterAuditServiceTools or runtime.NewPreparer.
+func NewAuditServiceService(h AuditServiceHandler) *runtime.Service {
+	return &runtime.Service{
 		Name: "crm.v1.AuditService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
@@ -112,7 +155,27 @@ func RegisterAuditServiceTools(s *mcp.Server, h AuditServiceHandler, opts ...run
 				},
 			},
 		},
-	}, opts...)
+	}
+}
+
+// AuditServiceClient is the part of the gRPC client of crm.v1.AuditService that the
+// tools call; the client protoc-gen-go-grpc generates satisfies it.
+type AuditServiceClient interface {
+	PurgeRecords(ctx context.Context, in *v1.PurgeRecordsRequest, opts ...grpc.CallOption) (*v1.PurgeRecordsResponse, error)
+}
+
+// NewAuditServiceClientAdapter returns a AuditServiceHandler that forwards every tool
+// call to client (the enriched request, unchanged).
+func NewAuditServiceClientAdapter(client AuditServiceClient) AuditServiceHandler {
+	return &clientAdapterAuditService{client: client}
+}
+
+type clientAdapterAuditService struct {
+	client AuditServiceClient
+}
+
+func (a *clientAdapterAuditService) PurgeRecords(ctx context.Context, in *v1.PurgeRecordsRequest) (*v1.PurgeRecordsResponse, error) {
+	return a.client.PurgeRecords(ctx, in)
 }
 
 var fieldsAddContactRequest = []string{"name", "email_address"}

@@ -10,6 +10,7 @@ import (
 	v1 "example.com/golden/telemetry/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
+	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
 	structpb "google.golang.org/protobuf/types/known/structpb"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
@@ -36,7 +37,13 @@ type ObservationServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterObservationServiceTools(s *mcp.Server, h ObservationServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, &runtime.Service{
+	return runtime.Register(s, NewObservationServiceService(h), opts...)
+}
+
+// NewObservationServiceService binds the generated tool code of telemetry.v1.ObservationService to h,
+// for RegisterObservationServiceTools or runtime.NewPreparer.
+func NewObservationServiceService(h ObservationServiceHandler) *runtime.Service {
+	return &runtime.Service{
 		Name: "telemetry.v1.ObservationService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
@@ -54,7 +61,27 @@ func RegisterObservationServiceTools(s *mcp.Server, h ObservationServiceHandler,
 				},
 			},
 		},
-	}, opts...)
+	}
+}
+
+// ObservationServiceClient is the part of the gRPC client of telemetry.v1.ObservationService that the
+// tools call; the client protoc-gen-go-grpc generates satisfies it.
+type ObservationServiceClient interface {
+	RecordObservation(ctx context.Context, in *v1.RecordObservationRequest, opts ...grpc.CallOption) (*v1.RecordObservationResponse, error)
+}
+
+// NewObservationServiceClientAdapter returns a ObservationServiceHandler that forwards every tool
+// call to client (the enriched request, unchanged).
+func NewObservationServiceClientAdapter(client ObservationServiceClient) ObservationServiceHandler {
+	return &clientAdapterObservationService{client: client}
+}
+
+type clientAdapterObservationService struct {
+	client ObservationServiceClient
+}
+
+func (a *clientAdapterObservationService) RecordObservation(ctx context.Context, in *v1.RecordObservationRequest) (*v1.RecordObservationResponse, error) {
+	return a.client.RecordObservation(ctx, in)
 }
 
 var fieldsRecordObservationRequest = []string{"observed_at", "window", "update_mask", "attributes", "reading", "samples", "score", "ratio", "count", "total", "delta", "retries", "enabled", "label", "digest", "checkpoints", "labels"}

@@ -1,0 +1,61 @@
+package gen
+
+import "google.golang.org/protobuf/compiler/protogen"
+
+const grpcPkg = protogen.GoImportPath("google.golang.org/grpc")
+
+// adapter emits the gRPC client adapter of a service: the client interface
+// protoc-gen-go-grpc generates (the exposed methods only), an interface of
+// the service's resolvers, and a Handler forwarding every tool call to the
+// client, so the MCP server can run apart from the domain service.
+func (e *emitter) adapter(sm *serviceModel) {
+	g := e.g
+	svc := sm.proto.GoName
+	client := svc + "Client"
+	g.P("// ", client, " is the part of the gRPC client of ", sm.proto.Desc.FullName(), " that the")
+	g.P("// tools call; the client protoc-gen-go-grpc generates satisfies it.")
+	g.P("type ", client, " interface {")
+	for _, t := range sm.tools {
+		m := t.method
+		g.P(m.GoName, "(ctx ", contextPkg.Ident("Context"), ", in *", m.Input.GoIdent, ", opts ...", grpcPkg.Ident("CallOption"), ") (*", m.Output.GoIdent, ", error)")
+	}
+	g.P("}")
+	g.P()
+	resolvers := svc + "Resolvers"
+	if len(sm.resolvers) > 0 {
+		g.P("// ", resolvers, " derives the fields the server fills by resolver, for a")
+		g.P("// Handler that forwards to a gRPC client.")
+		g.P("type ", resolvers, " interface {")
+		for _, r := range sm.resolvers {
+			g.P(r.method, "(ctx ", contextPkg.Ident("Context"), ", in ", protoPkg.Ident("Message"), ") (", e.goType(r.field), ", error)")
+		}
+		g.P("}")
+		g.P()
+	}
+	impl := "clientAdapter" + svc
+	g.P("// New", svc, "ClientAdapter returns a ", handlerName(sm), " that forwards every tool")
+	g.P("// call to client (the enriched request, unchanged).")
+	if len(sm.resolvers) > 0 {
+		g.P("func New", svc, "ClientAdapter(client ", client, ", resolvers ", resolvers, ") ", handlerName(sm), " {")
+		g.P("return &", impl, "{client: client, ", resolvers, ": resolvers}")
+	} else {
+		g.P("func New", svc, "ClientAdapter(client ", client, ") ", handlerName(sm), " {")
+		g.P("return &", impl, "{client: client}")
+	}
+	g.P("}")
+	g.P()
+	g.P("type ", impl, " struct {")
+	g.P("client ", client)
+	if len(sm.resolvers) > 0 {
+		g.P(resolvers)
+	}
+	g.P("}")
+	g.P()
+	for _, t := range sm.tools {
+		m := t.method
+		g.P("func (a *", impl, ") ", m.GoName, "(ctx ", contextPkg.Ident("Context"), ", in *", m.Input.GoIdent, ") (*", m.Output.GoIdent, ", error) {")
+		g.P("return a.client.", m.GoName, "(ctx, in)")
+		g.P("}")
+		g.P()
+	}
+}

@@ -1,0 +1,44 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+
+	"google.golang.org/protobuf/proto"
+)
+
+// Preparer runs a service's decode -> validate -> enrich path without MCP:
+// the exact work a tool call does before idempotency, governance and the
+// handler. Batch importers, gRPC gateways and benchmarks use it.
+type Preparer struct{ r *registry }
+
+// NewPreparer binds svc (as generated New<Service>Service returns it) with
+// the same options Register takes.
+func NewPreparer(svc *Service, opts ...Option) (*Preparer, error) {
+	r, err := newRegistry(svc, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Preparer{r: r}, nil
+}
+
+// Prepare turns an agent's arguments for tool into the complete domain
+// request, or every problem with them. rc is the caller's request context.
+func (p *Preparer) Prepare(ctx context.Context, tool string, args []byte, rc RequestContext) (proto.Message, Errors) {
+	wt, ok := p.r.tools[tool]
+	if !ok {
+		return nil, Errors{{Code: CodeUnknownOperation, Message: fmt.Sprintf("unknown tool %q", tool)}}
+	}
+	obj, es := p.r.parseArgs(args)
+	if len(es) > 0 {
+		return nil, es
+	}
+	ctl, body := splitControl(obj)
+	// Resolvers read the caller from the context, as in a tool call.
+	ctx = WithRequestContext(ctx, rc)
+	m, es, _ := p.r.prepare(ctx, wt, body, rc, true, ctl.key, false)
+	if es = append(ctl.errs, es...); len(es) > 0 {
+		return m, es
+	}
+	return m, nil
+}
