@@ -61,13 +61,16 @@ demo: generate ## Regenerate the reference example and run a scripted agent sess
 	go run ./examples/archimate/cmd/demo
 
 .PHONY: protoc-check
-protoc-check: build ## Generate the reference example with the system protoc and compare with the committed code
+protoc-check: build ## Generate a proto3 example and a proto2 golden case with the system protoc and compare with the committed code
 	@command -v protoc >/dev/null || { echo "protoc not found: apt-get install protobuf-compiler"; exit 1; }
 	@out=$$(mktemp -d); trap 'rm -rf "$$out"' EXIT; \
 	protoc --plugin=protoc-gen-mcpwrite=$(TOOLS)/protoc-gen-mcpwrite -I annotations -I examples/archimate/proto \
 		--mcpwrite_out="$$out" --mcpwrite_opt=paths=source_relative archimate/v1/archimate.proto; \
-	diff -r "$$out/archimate/v1/archimatev1mcpwrite" examples/archimate/gen/archimate/v1/archimatev1mcpwrite && \
-	echo "protoc $$(protoc --version | cut -d' ' -f2): output equals the committed code"
+	diff -r "$$out/archimate/v1/archimatev1mcpwrite" examples/archimate/gen/archimate/v1/archimatev1mcpwrite; \
+	protoc --plugin=protoc-gen-mcpwrite=$(TOOLS)/protoc-gen-mcpwrite -I annotations -I golden/testdata/proto2_presence/input \
+		--mcpwrite_out="$$out" --mcpwrite_opt=paths=source_relative legacy/v1/ledger.proto; \
+	diff -r "$$out/legacy/v1/legacyv1mcpwrite" golden/testdata/proto2_presence/want/legacy/v1/legacyv1mcpwrite; \
+	echo "protoc $$(protoc --version | cut -d' ' -f2): proto3 (archimate) and proto2 (golden proto2_presence) output equal the committed code"
 
 .PHONY: interop
 interop: ## Drive the reference server with pinned third-party MCP clients (Inspector CLI, TypeScript SDK, conformance suite)

@@ -6,7 +6,8 @@
 //	buf generate   # with `- local: protoc-gen-mcpwrite` in buf.gen.yaml
 //	protoc --mcpwrite_out=. --mcpwrite_opt=paths=source_relative x.proto
 //
-// Parameters: strict=true turns schema portability warnings into errors.
+// Parameters: strict=true turns schema portability warnings into errors;
+// vendor_notes=true prints what each vendor's strict tool mode changes per tool.
 package main
 
 import (

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -15,6 +17,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/domain"
+	archimatev1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1/archimatev1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/server"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
@@ -147,4 +151,76 @@ func TestProposalMadeOnOneInstanceIsAppliedOnAnother(t *testing.T) {
 	if isErr || again["idempotent_replay"] != true {
 		t.Fatalf("second apply must replay: %v", again)
 	}
+}
+
+// countingRepo counts domain executions.
+type countingRepo struct {
+	*domain.Repository
+	n atomic.Int32
+}
+
+func (c *countingRepo) CreateElement(ctx context.Context, in *archimatev1.CreateElementRequest) (*archimatev1.CreateElementResponse, error) {
+	c.n.Add(1)
+	time.Sleep(20 * time.Millisecond) // hold the claim while the others arrive
+	return c.Repository.CreateElement(ctx, in)
+}
+
+func TestSixtyFourConcurrentCallsWithOneKeyExecuteOnce(t *testing.T) {
+	pg, rdb, props := durable(t)
+	prefix := fmt.Sprintf("archimate-conc:%d:", time.Now().UnixNano())
+	store := idempotency.NewLayered(redisstore.New(rdb, redisstore.WithPrefix(prefix)), pg)
+	repo := &countingRepo{Repository: domain.New()}
+	s := mcp.NewServer(&mcp.Implementation{Name: "archimate", Version: "test"}, nil)
+	if err := archimatev1mcpwrite.RegisterArchitectureServiceTools(s, repo,
+		runtime.WithRequestContextFunc(runtime.StaticRequestContext(devRC)),
+		runtime.WithIdempotencyStore(store), runtime.WithProposalStore(props)); err != nil {
+		t.Fatal(err)
+	}
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "t"}, nil).Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+
+	var wg sync.WaitGroup
+	outcomes := make(chan string, 64)
+	for range 64 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "createElement",
+				Arguments: json.RawMessage(`{"type":"Node","name":"db-1","client_request_id":"conc-1"}`)})
+			if err != nil {
+				outcomes <- "protocol error: " + err.Error()
+				return
+			}
+			var body map[string]any
+			raw, _ := json.Marshal(res.StructuredContent)
+			_ = json.Unmarshal(raw, &body)
+			switch {
+			case res.IsError:
+				outcomes <- body["error"].(map[string]any)["code"].(string)
+			case body["idempotent_replay"] == true:
+				outcomes <- "replay"
+			default:
+				outcomes <- "executed"
+			}
+		}()
+	}
+	wg.Wait()
+	close(outcomes)
+	counts := map[string]int{}
+	for o := range outcomes {
+		counts[o]++
+	}
+	if repo.n.Load() != 1 || counts["executed"] != 1 || counts["executed"]+counts["replay"]+counts[runtime.CodeIdempotencyInProgress] != 64 {
+		t.Fatalf("domain executions %d, outcomes %v; want exactly one execution, the rest replays or IDEMPOTENCY_IN_PROGRESS", repo.n.Load(), counts)
+	}
+	t.Logf("64 concurrent calls: %v", counts)
 }

@@ -17,6 +17,9 @@ const Version = "0.1.0"
 type Config struct {
 	// Strict turns schema portability warnings into errors.
 	Strict bool
+	// VendorNotes reports, per tool, what each vendor's strict tool mode
+	// changes (see VendorNotes) on Warn.
+	VendorNotes bool
 	// Warn receives portability warnings when not strict (stderr in the plugin).
 	Warn io.Writer
 }
@@ -25,18 +28,24 @@ type Config struct {
 // bad values with the exact message a user sees.
 func (c *Config) Set(name, value string) error {
 	switch name {
-	case "strict":
+	case "strict", "vendor_notes":
+		var on bool
 		switch value {
 		case "", "true":
-			c.Strict = true
+			on = true
 		case "false":
-			c.Strict = false
+			on = false
 		default:
-			return fmt.Errorf("parameter strict: want true or false, got %q", value)
+			return fmt.Errorf("parameter %s: want true or false, got %q", name, value)
+		}
+		if name == "strict" {
+			c.Strict = on
+		} else {
+			c.VendorNotes = on
 		}
 		return nil
 	}
-	return fmt.Errorf("unknown parameter %q (known: strict)", name)
+	return fmt.Errorf("unknown parameter %q (known: strict, vendor_notes)", name)
 }
 
 // Generate emits the .mcpwrite.go and .mcpwrite.json files of every file to
@@ -66,6 +75,15 @@ func Generate(p *protogen.Plugin, cfg Config) error {
 				probs.addf("%s: %s", f.Desc.Path(), w)
 			} else if cfg.Warn != nil {
 				fmt.Fprintf(cfg.Warn, "protoc-gen-mcpwrite: warning: %s: %s\n", f.Desc.Path(), w)
+			}
+		}
+		if cfg.VendorNotes && cfg.Warn != nil {
+			for _, s := range doc.Services {
+				for _, t := range s.Tools {
+					for _, n := range VendorNotes(t.Name, t.InputSchema) {
+						fmt.Fprintf(cfg.Warn, "protoc-gen-mcpwrite: note: %s: %s\n", f.Desc.Path(), n)
+					}
+				}
 			}
 		}
 		outs = append(outs, out{fm: fm, b: b, doc: raw})
