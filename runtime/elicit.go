@@ -199,7 +199,7 @@ func (r *registry) confirmMessage(wt *writeTool, m proto.Message, body *Object, 
 func (wc *writeCall) confirmInCall(ctx context.Context, req *mcp.CallToolRequest, m proto.Message, body *Object, raw []byte, rc RequestContext, hasRC bool, key string) *mcp.CallToolResult {
 	r, wt, name := wc.r, wc.wt, wc.wt.doc.Name
 	if key != "" && r.cfg.idem != nil {
-		if res := wc.claim(ctx, rc, key, raw, m, r.cfg.idemLease); res != nil {
+		if res := wc.claim(ctx, rc, key, raw, m, r.cfg.elicitTimeout+r.cfg.idemLease); res != nil {
 			return res
 		}
 	}

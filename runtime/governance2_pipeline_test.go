@@ -226,8 +226,10 @@ func TestRoundTripConfirmationIsBoundToItsCall(t *testing.T) {
 		want    string
 		deleted []string // notes gone afterwards
 	}{{
-		name:    "accepted",
-		second:  func(h *harness, s string) *mcp.CallToolResult { return h.rawCall(alice, "delete_note", `{"id":"n1"}`, s, yes) },
+		name: "accepted",
+		second: func(h *harness, s string) *mcp.CallToolResult {
+			return h.rawCall(alice, "delete_note", `{"id":"n1"}`, s, yes)
+		},
 		want:    deletedN1,
 		deleted: []string{"n1"},
 	}, {
@@ -275,13 +277,17 @@ func TestRoundTripConfirmationIsBoundToItsCall(t *testing.T) {
 		},
 		want: altered,
 	}, {
-		name:   "not a state",
-		second: func(h *harness, s string) *mcp.CallToolResult { return h.rawCall(alice, "delete_note", `{"id":"n1"}`, "yes please", yes) },
-		want:   altered,
+		name: "not a state",
+		second: func(h *harness, s string) *mcp.CallToolResult {
+			return h.rawCall(alice, "delete_note", `{"id":"n1"}`, "yes please", yes)
+		},
+		want: altered,
 	}, {
-		name:   "used by another principal",
-		second: func(h *harness, s string) *mcp.CallToolResult { return h.rawCall(bob, "delete_note", `{"id":"n1"}`, s, yes) },
-		want:   altered,
+		name: "used by another principal",
+		second: func(h *harness, s string) *mcp.CallToolResult {
+			return h.rawCall(bob, "delete_note", `{"id":"n1"}`, s, yes)
+		},
+		want: altered,
 	}, {
 		name: "used by another tenant",
 		second: func(h *harness, s string) *mcp.CallToolResult {
@@ -296,13 +302,17 @@ func TestRoundTripConfirmationIsBoundToItsCall(t *testing.T) {
 		},
 		want: altered,
 	}, {
-		name:   "acceptance without state",
-		second: func(h *harness, s string) *mcp.CallToolResult { return h.rawCall(alice, "delete_note", `{"id":"n1"}`, "", yes) },
-		want:   invalidEntry("missing_state", "The call carries a confirmation answer but no requestState from this server. Nothing was written."),
+		name: "acceptance without state",
+		second: func(h *harness, s string) *mcp.CallToolResult {
+			return h.rawCall(alice, "delete_note", `{"id":"n1"}`, "", yes)
+		},
+		want: invalidEntry("missing_state", "The call carries a confirmation answer but no requestState from this server. Nothing was written."),
 	}, {
-		name:   "state without an answer",
-		second: func(h *harness, s string) *mcp.CallToolResult { return h.rawCall(alice, "delete_note", `{"id":"n1"}`, s, nil) },
-		want:   invalidEntry("missing_answer", `The call carries no answer to the confirmation input request \"mcpwrite_confirm\". Nothing was written.`),
+		name: "state without an answer",
+		second: func(h *harness, s string) *mcp.CallToolResult {
+			return h.rawCall(alice, "delete_note", `{"id":"n1"}`, s, nil)
+		},
+		want: invalidEntry("missing_answer", `The call carries no answer to the confirmation input request \"mcpwrite_confirm\". Nothing was written.`),
 	}, {
 		name: "answered too late",
 		second: func(h *harness, s string) *mcp.CallToolResult {

@@ -213,6 +213,8 @@ func (b *blockingAsker) handle(ctx context.Context, req *mcp.ElicitRequest) (*mc
 		return res, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
+	case <-time.After(5 * time.Second): // a test that went wrong fails fast
+		return &mcp.ElicitResult{Action: "cancel"}, nil
 	}
 }
 

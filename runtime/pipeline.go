@@ -226,13 +226,9 @@ func (wc *writeCall) run(ctx context.Context, req *mcp.CallToolRequest) *mcp.Cal
 	ctl, body := splitControl(obj)
 	m, es, class := r.prepare(ctx, wt, body, rc, hasRC, ctl.key, ctl.dryRun)
 	if ctl.dryRun && class != classInternal {
-		// The validate_write answer, led by success so it also conforms to
-		// the write tool's own output schema.
-		res := r.validateResult(ctx, wt, m, append(ctl.errs, es...), body)
-		if len(res) > 0 && res[0].Key == "valid" {
-			res = append(object{{"success", res[0].Val}}, res...)
-		}
-		return toolResult(r.render(ctx, name, res), false)
+		// The validate_write answer; it leads with success, so it also
+		// conforms to the write tool's own output schema.
+		return toolResult(r.render(ctx, name, r.validateResult(ctx, wt, m, append(ctl.errs, es...), body)), false)
 	}
 	if es = append(ctl.errs, es...); len(es) > 0 {
 		return r.errorResult(ctx, name, m, es)

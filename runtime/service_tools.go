@@ -217,7 +217,9 @@ func (r *registry) validateResult(ctx context.Context, wt *writeTool, m proto.Me
 	}
 	valid := len(es) == 0
 	suggestions := []string{}
-	o := object{{"valid", valid}, {"errors", entriesJSON(es)}, {"warnings", r.warnings(wt, body)}}
+	// success: the check itself ran (a bad payload is not a failed call);
+	// valid: whether the write would be accepted.
+	o := object{{"success", true}, {"valid", valid}, {"errors", entriesJSON(es)}, {"warnings", r.warnings(wt, body)}}
 	if !valid {
 		return append(o, member{"suggestions", suggestions})
 	}

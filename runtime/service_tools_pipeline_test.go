@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-const validCreatePreview = `{"valid":true,"errors":[],
+const validCreatePreview = `{"success":true,"valid":true,"errors":[],
 	"warnings":[{"code":"MISSING_DESCRIPTION","message":"Note has no description","field":"description","suggestion":"Add a description for better discoverability"}],
 	"suggestions":["Call create_note with this payload to commit the write"],
 	"preview":{"request":{"id":"note-01010101","title":"Buy milk","model_id":"model-1",
@@ -20,13 +20,13 @@ func TestValidateWriteReportsWithoutWriting(t *testing.T) {
 		tool: "validate_write", args: `{"operation":"create_note","payload":{"title":"Buy milk"}}`,
 		want: validCreatePreview,
 	}, {
-		name: "dry_run on the write tool answers the same, led by success",
+		name: "dry_run on the write tool answers the same",
 		tool: "create_note", args: `{"title":"Buy milk","dry_run":true}`,
-		want: `{"success":true,` + strings.TrimPrefix(validCreatePreview, "{"),
+		want: validCreatePreview,
 	}, {
 		name: "invalid payload lists every error",
 		tool: "validate_write", args: `{"operation":"create_note","payload":{"titel":"Buy milk","priority":1.5}}`,
-		want: `{"valid":false,"errors":[
+		want: `{"success":true,"valid":false,"errors":[
 			{"code":"UNKNOWN_FIELD","message":"unknown field \"titel\"; did you mean \"title\"?","field":"titel","suggestions":{"did_you_mean":["title"],"valid_values":["title","description","priority"]}},
 			{"code":"INVALID_TYPE","message":"expected integer, got 1.5","field":"priority"},
 			{"code":"MISSING_REQUIRED_FIELD","message":"missing required field \"title\"","field":"title"}],

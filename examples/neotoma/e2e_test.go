@@ -696,8 +696,9 @@ func TestMergeEntitiesAsksUserThroughElicitation(t *testing.T) {
 		{name: "user declines", protocol: "2025-11-25", action: "decline", wantAsked: true, wantCode: runtime.CodeConfirmationDeclined},
 		{name: "user cancels", protocol: "2025-11-25", action: "cancel", wantAsked: true, wantCode: runtime.CodeConfirmationDeclined},
 		// Protocol 2026-07-28 forbids server requests inside a call; the
-		// runtime falls back to a proposal instead of skipping confirmation.
-		{name: "protocol without in-call elicitation", protocol: "2026-07-28", action: "accept", wantProposal: true},
+		// runtime asks through the input-request round trip instead.
+		{name: "round trip confirms", protocol: "2026-07-28", action: "accept", wantAsked: true, wantMerged: true},
+		{name: "round trip declines", protocol: "2026-07-28", action: "decline", wantAsked: true, wantCode: runtime.CodeConfirmationDeclined},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package gen_test
 
 import (
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"go/format"
@@ -625,11 +626,27 @@ var fzMeta = sync.OnceValues(func() (*jsonschema.Schema, error) {
 type fzDoc struct {
 	Services []struct {
 		Tools []struct {
-			Name         string          `json:"name"`
-			InputSchema  json.RawMessage `json:"input_schema"`
-			OutputSchema json.RawMessage `json:"output_schema"`
+			Name           string          `json:"name"`
+			Kind           string          `json:"kind"`
+			Classification string          `json:"classification"`
+			Confirmation   string          `json:"confirmation"`
+			InputSchema    json.RawMessage `json:"input_schema"`
+			OutputSchema   json.RawMessage `json:"output_schema"`
 		} `json:"tools"`
 	} `json:"services"`
+}
+
+// The values a document may give a tool's kind, classification and
+// confirmation.
+var (
+	fzKinds           = map[string]bool{"CREATE": true, "UPDATE": true, "DELETE": true, "ACTION": true}
+	fzClassifications = map[string]bool{"SAFE_CREATE": true, "SAFE_UPDATE": true, "DESTRUCTIVE_UPDATE": true, "DESTRUCTIVE_DELETE": true}
+	fzConfirmations   = map[string]bool{"DIRECT": true, "PROPOSAL": true, "ELICIT": true}
+)
+
+func fzFirstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }
 
 // fzCheck asserts what every plugin response must satisfy and returns the
@@ -639,6 +656,11 @@ func fzCheck(req *pluginpb.CodeGeneratorRequest, resp *pluginpb.CodeGeneratorRes
 	if resp.Error != nil {
 		if resp.GetError() == "" {
 			probs = append(probs, "empty error message")
+		}
+		// protogen's own check caught invalid Go: a generator bug, not an
+		// annotation mistake reported by file, message and field.
+		if strings.Contains(resp.GetError(), "unparsable Go source") {
+			probs = append(probs, "the plugin generated Go that does not parse: "+fzFirstLine(resp.GetError()))
 		}
 		if len(resp.File) != 0 {
 			probs = append(probs, fmt.Sprintf("error %q reported with %d files emitted", resp.GetError(), len(resp.File)))
@@ -673,6 +695,12 @@ func fzCheck(req *pluginpb.CodeGeneratorRequest, resp *pluginpb.CodeGeneratorRes
 			}
 			for _, svc := range doc.Services {
 				for _, tool := range svc.Tools {
+					// The runtime knows these names only; any other value is
+					// silently replaced by a default there.
+					if !fzKinds[tool.Kind] || !fzClassifications[tool.Classification] || !fzConfirmations[tool.Confirmation] {
+						probs = append(probs, fmt.Sprintf("%s: tool %s: kind %q, classification %q, confirmation %q: not all known values",
+							name, tool.Name, tool.Kind, tool.Classification, tool.Confirmation))
+					}
 					for which, raw := range map[string]json.RawMessage{"input": tool.InputSchema, "output": tool.OutputSchema} {
 						inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 						if err != nil {
@@ -695,14 +723,31 @@ func fzCheck(req *pluginpb.CodeGeneratorRequest, resp *pluginpb.CodeGeneratorRes
 	return probs
 }
 
-// fzSeeds are inputs that each build a valid file the plugin accepts;
+// fzSeeds are inputs that each build a valid file the plugin accepts,
+// chosen to cover the syntaxes and fill kinds between them;
 // TestSeededCasesCompile builds their output.
 var fzSeeds = []struct {
 	name string
 	data []byte
 }{
-	{"minimal proto3 tool", []byte{}},
-	{"agent fields and enum alias", []byte{0, 0, 1, 0, 0, 2, 0, 0, 1, 0, 0, 4, 0, 1, 0, 4, 0, 0, 0, 1, 3, 0, 0, 0, 0, 0}},
+	{"proto3: one tool over an empty message (all-zero input)", []byte{}},
+	{"editions: two services, resolver, map, nested message, enum alias, elicit", fzHex("c5e75e1483196bba04223a3afd74b0c77f7aca932b208d3e572d0843bbe6b108c3aee02d61e2fe437ded848bb2c5aa46d526ec0e50287de4353b254dfc6ec7107627e2353d4b3cad250731dccbfb")},
+	{"proto3: context-derived field, required fields, tool examples, list", fzHex("3c3dda16e16fbb782d6829b1b484d496d67dd1e7cc643bb1b0bc8d027be1ba56c6736851a56a4bfb3f0f164b9280e1e5e9ac44443ef243f110135b9b410f9914b12b1161797d4703317f792fa97cfea17b09f86032e3bf515616a80f72df579b91af9709e539b53ccbaefcb2c87692")},
+	{"proto2: discovery tool, timestamp, map, nested message", fzHex("4052ff94cbb48c45b0b5a766a90088ae74bae1fc2c956c64135c1208fcd4b9487a78beec893b03231a8e60f59796715a9701c631517e625bbc03fb4504fe88409a75c00be7d8aad3c73fe5dceba820d28e29ad5fd2196158b688fa43d4d6d3a5e2d9c98a99")},
+	{"proto3: generated ULID, resolver, enum alias, list", fzHex("b474a8e0e51f014d2ca240ec7c52700152ed46ddff790e2549c855d08440817d56b624395328e2e13876b024987dc2991659c934227ce483ace0464149d3c3be64cccd4b8e568e")},
+	{"editions: derived constant, map, nested message", fzHex("92f134355693073308e86db37965a3a3b25e9c41eae58cb435cfd1a9b75d21976781afac4e1dc8d336aeacda3dbb837dbb7b80f6b06f4f74fc0a0b3a8f6c569ecb84cfb6aa840d")},
+	{"proto2: generated NOW, list", fzHex("d637facc11bda4953dc859e73e82195e741072d56bb2ed5aa7c88df5bdd1a935bedd17a0adf049e239f04ce6c688ccbdefb581487b5504ba61b702009a1453825065d3e26e8739e125bc7c7b86ae7c143dd86ca1fdcf19a7f167e1b3bf0a8b")},
+	{"proto2: proposal confirmation", fzHex("b8b7ad164881a31853e56ee01e70dcdc14e644b52109ef6c8c88417eab3664089510641c2d4b463cd5795a66a1da703fb7655b7af135915cc34979164cee326defe2e133945a7a94ccebc8855b7a246bd7178c265d83ba7cfa1e1c50982084206d")},
+	{"editions: generated UUID v7", fzHex("2fa57611a73a46d621f41012dc8fc3ea96acf30d8126f83fed88db43593eef4b12774e3886c6ab91a27d8961f27d80597c8992cadc433a3f4a4edc94a984b477f842ea4dfaf21799f2066003c693896ce14fcb6a3e2998a7656587f2ef3efc15e14c5d6a6982cd63dcca620dc1f00ebd292f337a567a7ea49c5093b117a2")},
+}
+
+// fzHex decodes a seed written in hex.
+func fzHex(s string) []byte {
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
 
 func FuzzGenerate(f *testing.F) {
@@ -728,21 +773,122 @@ func FuzzGenerate(f *testing.F) {
 	})
 }
 
-// fzSummary describes a response for test failures.
-func fzSummary(resp *pluginpb.CodeGeneratorResponse) string {
-	if resp.Error != nil {
-		return "error: " + resp.GetError()
+// fzModule is the module path; generated import paths under it map to
+// directories of the module root.
+const fzModule = "github.com/mcpwrite/protoc-gen-mcpwrite/"
+
+// TestSeededCasesCompile builds the Go output of every seed, together with
+// protoc-gen-go's output for the same file, inside this module, and runs go
+// build and go vet over it: gofmt-clean output must also be valid Go that
+// links against the runtime.
+func TestSeededCasesCompile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds generated code with the go command")
 	}
-	var names []string
-	for _, f := range resp.File {
-		names = append(names, f.GetName())
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH")
 	}
-	sort.Strings(names)
-	return "files: " + strings.Join(names, ", ")
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+		t.Fatalf("module root %s: %v", root, err)
+	}
+	// Inside testdata, so ./... patterns never see it, but inside the module,
+	// so an explicit path builds against this runtime.
+	if err := os.MkdirAll("testdata", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("testdata", "compile-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	base := fzModule + "internal/gen/" + filepath.ToSlash(dir)
+	for i, sd := range fzSeeds {
+		goPkg := fmt.Sprintf("%s/s%d/fz/v1;fzv1", base, i)
+		req, err := fzBuild(sd.data, goPkg)
+		if err != nil {
+			t.Fatalf("%s: %v", sd.name, err)
+		}
+		files, err := fzGenerateWithGo(req)
+		if err != nil {
+			t.Fatalf("seed %d (%s): %v", i, sd.name, err)
+		}
+		var names []string
+		for name, content := range files {
+			names = append(names, name)
+			rel, ok := strings.CutPrefix(name, fzModule)
+			if !ok {
+				t.Fatalf("seed %d (%s): output %s is outside the module", i, sd.name, name)
+			}
+			path := filepath.Join(root, filepath.FromSlash(rel))
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, content, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		sort.Strings(names)
+		want := []string{
+			fmt.Sprintf("%s/s%d/fz/v1/fz.pb.go", base, i),
+			fmt.Sprintf("%s/s%d/fz/v1/fzv1mcpwrite/fz.mcpwrite.go", base, i),
+			fmt.Sprintf("%s/s%d/fz/v1/fzv1mcpwrite/fz.mcpwrite.json", base, i),
+		}
+		if !reflect.DeepEqual(names, want) {
+			t.Fatalf("seed %d (%s): files\n got %q\nwant %q", i, sd.name, names, want)
+		}
+	}
+	pattern := "./internal/gen/" + filepath.ToSlash(dir) + "/..."
+	// A pattern matching nothing builds nothing and still succeeds: count
+	// the packages first (per seed, the .pb.go and the mcpwrite package).
+	list := exec.Command(goTool, "list", pattern)
+	list.Dir = root
+	out, err := list.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list %s: %v\n%s", pattern, err, out)
+	}
+	if n := len(strings.Fields(string(out))); n != 2*len(fzSeeds) {
+		t.Fatalf("go list %s: %d packages, want %d:\n%s", pattern, n, 2*len(fzSeeds), out)
+	}
+	for _, verb := range []string{"build", "vet"} {
+		cmd := exec.Command(goTool, verb, pattern)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("go %s %s: %v\n%s", verb, pattern, err, out)
+		}
+	}
 }
 
-var _ = reflect.DeepEqual
-var _ = exec.Command
-var _ = filepath.Join
-var _ = os.ReadFile
-var _ = gengo.GenerateFile
+// fzGenerateWithGo runs protoc-gen-go and the plugin over req in one
+// protogen run and returns every output file by name; a plugin error fails.
+func fzGenerateWithGo(req *pluginpb.CodeGeneratorRequest) (map[string][]byte, error) {
+	cfg := gen.Config{}
+	p, err := protogen.Options{ParamFunc: cfg.Set}.New(req)
+	if err != nil {
+		return nil, err
+	}
+	p.SupportedFeatures = gengo.SupportedFeatures
+	p.SupportedEditionsMinimum = descriptorpb.Edition_EDITION_PROTO2
+	p.SupportedEditionsMaximum = descriptorpb.Edition_EDITION_2023
+	for _, f := range p.Files {
+		if f.Generate {
+			gengo.GenerateFile(p, f)
+		}
+	}
+	if err := gen.Generate(p, cfg); err != nil {
+		return nil, fmt.Errorf("plugin: %v", err)
+	}
+	resp := p.Response()
+	if resp.Error != nil {
+		return nil, fmt.Errorf("response: %s", resp.GetError())
+	}
+	out := map[string][]byte{}
+	for _, f := range resp.File {
+		out[f.GetName()] = []byte(f.GetContent())
+	}
+	return out, nil
+}

@@ -20,6 +20,8 @@ import (
 // New returns an MCP server with the generated tools over repo.
 func New(repo *domain.Repository, opts ...runtime.Option) (*mcp.Server, error) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "archimate", Version: runtime.Version}, nil)
+	// Confirmations and proposals of updates and deletes say what is lost.
+	opts = append([]runtime.Option{runtime.WithLossPreview(repo.PreviewLoss)}, opts...)
 	if err := archimatev1mcpwrite.RegisterArchitectureServiceTools(s, repo, opts...); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,263 @@
+package archimate_test
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/domain"
+	archimatev1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1/archimatev1mcpwrite"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+)
+
+// govSession connects a client (its options and protocol version; "" is the
+// SDK default, 2026-07-28) to a server whose tools call h and whose
+// confirmations name what repo would lose.
+func govSession(t *testing.T, h archimatev1mcpwrite.ArchitectureServiceHandler, repo *domain.Repository, client *mcp.ClientOptions, protocol string) *mcp.ClientSession {
+	t.Helper()
+	server := mcp.NewServer(&mcp.Implementation{Name: "archimate", Version: "test"}, nil)
+	err := archimatev1mcpwrite.RegisterArchitectureServiceTools(server, h,
+		runtime.WithClock(func() time.Time { return fixedNow }),
+		runtime.WithRand(rand.NewChaCha8([32]byte{7})),
+		runtime.WithRequestContextFunc(runtime.StaticRequestContext(devRC)),
+		runtime.WithLossPreview(repo.PreviewLoss))
+	if err != nil {
+		t.Fatalf("register: %v", err)
+	}
+	ct, st := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := server.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "governance", Version: "test"}, client).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: protocol})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// orderService creates OrderService with two relationships: a capability
+// it serves and an application service it realizes.
+func orderService(t *testing.T, cs *mcp.ClientSession) string {
+	t.Helper()
+	capOut, _ := call(t, cs, "createElement", `{"type":"Capability","name":"Fulfillment"}`)
+	compOut, _ := call(t, cs, "createElement", `{"type":"ApplicationComponent","name":"OrderService"}`)
+	svcOut, _ := call(t, cs, "createElement", `{"type":"ApplicationService","name":"Checkout"}`)
+	capID, compID, svcID := createdID(t, capOut), createdID(t, compOut), createdID(t, svcOut)
+	for _, rel := range []string{
+		`{"type":"Serving","source_id":"` + capID + `","target_id":"` + compID + `"}`,
+		`{"type":"Realization","source_id":"` + compID + `","target_id":"` + svcID + `"}`,
+	} {
+		if out, isErr := call(t, cs, "createRelationship", rel); isErr {
+			t.Fatalf("createRelationship: %v", out)
+		}
+	}
+	return compID
+}
+
+// loss asks the repository what deleting id would lose now.
+func loss(repo *domain.Repository, id string) (string, error) {
+	return repo.PreviewLoss(context.Background(), "deleteElement", &archimatev1.DeleteElementRequest{
+		Meta: &archimatev1.MessageMeta{TenantId: devRC.TenantID}, Id: id, Cascade: ptr(true)})
+}
+
+func ptr[T any](v T) *T { return &v }
+
+const orderServiceLoss = "element OrderService and 2 relationships"
+
+func TestDeleteElementProposalNamesWhatIsLost(t *testing.T) {
+	repo := domain.New()
+	cs := govSession(t, repo, repo, nil, "") // no elicitation capability
+	id := orderService(t, cs)
+
+	out, isErr := call(t, cs, "deleteElement", `{"id":"`+id+`"}`)
+	p, _ := out["proposal"].(map[string]any)
+	if isErr || p == nil {
+		t.Fatalf("want a proposal, got %v", out)
+	}
+	want := map[string]any{
+		"tool": "deleteElement", "classification": "DESTRUCTIVE_DELETE", "apply_with": "applyProposal",
+		"summary": `Delete element: id="` + id + `"`, "will_lose": orderServiceLoss,
+		"expires_at": "2026-11-22T10:45:00Z",
+	}
+	got := map[string]any{}
+	for k := range want {
+		got[k] = p[k]
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("proposal (-want +got):\n%s", diff)
+	}
+	if l, err := loss(repo, id); l != orderServiceLoss || err != nil {
+		t.Fatalf("proposing deleted something: %q %v", l, err)
+	}
+
+	applied, isErr := call(t, cs, "applyProposal", `{"proposal_id":"`+p["proposal_id"].(string)+`"}`)
+	if isErr || applied["success"] != true || applied["id"] != id || len(applied["deleted_relationships"].([]any)) != 2 {
+		t.Fatalf("apply: %v", applied)
+	}
+	var entry *runtime.ErrorEntry
+	if _, err := loss(repo, id); !errors.As(err, &entry) || entry.Code != "ELEMENT_NOT_FOUND" {
+		t.Fatalf("element still there after apply: %v", err)
+	}
+}
+
+func TestDeleteElementConfirmationNamesWhatIsLost(t *testing.T) {
+	tests := []struct {
+		name     string
+		protocol string
+		answer   mcp.ElicitResult
+		wantGone bool
+	}{
+		{"declined on 2025-11-25", "2025-11-25", mcp.ElicitResult{Action: "decline"}, false},
+		{"cancelled on 2026-07-28", "", mcp.ElicitResult{Action: "cancel"}, false},
+		{"accepted on 2026-07-28", "", mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var asked []string
+			client := &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				asked = append(asked, req.Params.Message)
+				res := tt.answer
+				return &res, nil
+			}}
+			repo := domain.New()
+			cs := govSession(t, repo, repo, client, tt.protocol)
+			id := orderService(t, cs)
+
+			out, isErr := call(t, cs, "deleteElement", `{"id":"`+id+`"}`)
+			mu.Lock()
+			if len(asked) != 1 || !containsAll(asked[0], `Confirm Delete element: id="`+id+`".`,
+				"This permanently deletes data; it cannot be undone. What will be lost: "+orderServiceLoss+".") {
+				t.Fatalf("asked %q", asked)
+			}
+			mu.Unlock()
+			l, err := loss(repo, id)
+			if tt.wantGone {
+				if isErr || out["id"] != id || len(out["deleted_relationships"].([]any)) != 2 || err == nil {
+					t.Fatalf("accepted: %v (element still there: %v)", out, err == nil)
+				}
+				return
+			}
+			wantErr := map[string]any{
+				"code":        "CONFIRMATION_DECLINED",
+				"message":     `The user declined: Delete element: id="` + id + `". Nothing was written.`,
+				"suggestions": map[string]any{"hint": "Do not retry unless the user asks for the change again."},
+			}
+			if diff := cmp.Diff(wantErr, out["error"]); !isErr || diff != "" {
+				t.Fatalf("declined (-want +got):\n%s", diff)
+			}
+			if l != orderServiceLoss || err != nil {
+				t.Fatalf("declined but the element changed: %q %v", l, err)
+			}
+		})
+	}
+}
+
+func containsAll(s string, parts ...string) bool {
+	for _, p := range parts {
+		if !strings.Contains(s, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// racingRepo lets someone else update the element just before each of the
+// next races UpdateElement calls, between the resolver's read of the version
+// and the write, as a concurrent editor would.
+type racingRepo struct {
+	*domain.Repository
+	mu    sync.Mutex
+	races int
+	calls int
+}
+
+func (r *racingRepo) UpdateElement(ctx context.Context, req *archimatev1.UpdateElementRequest) (*archimatev1.UpdateElementResponse, error) {
+	r.mu.Lock()
+	r.calls++
+	race := r.races > 0
+	if race {
+		r.races--
+	}
+	r.mu.Unlock()
+	if race {
+		v, err := r.Repository.ResolveCurrentVersion(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := r.Repository.UpdateElement(ctx, &archimatev1.UpdateElementRequest{
+			Meta: req.GetMeta(), Id: req.GetId(), ExpectedVersion: v, Properties: map[string]string{"edited_by": "someone-else"},
+		}); err != nil {
+			return nil, err
+		}
+	}
+	return r.Repository.UpdateElement(ctx, req)
+}
+
+func TestUpdateElementRetriesOnConflict(t *testing.T) {
+	tests := []struct {
+		name      string
+		races     int
+		wantCalls int
+		check     func(t *testing.T, id string, out map[string]any, isErr bool)
+	}{{
+		name: "one concurrent update: the retry re-reads the version and succeeds", races: 1, wantCalls: 2,
+		check: func(t *testing.T, id string, out map[string]any, isErr bool) {
+			el, _ := out["element"].(map[string]any)
+			got := map[string]any{"isError": isErr, "previous_version": out["previous_version"], "new_version": out["new_version"],
+				"name": el["name"], "version": el["version"], "properties": el["properties"]}
+			want := map[string]any{"isError": false, "previous_version": float64(2), "new_version": float64(3),
+				"name": "OrderManagement", "version": float64(3), "properties": map[string]any{"edited_by": "someone-else"}}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("result (-want +got):\n%s\n%v", diff, out)
+			}
+		},
+	}, {
+		name: "four concurrent updates exhaust three retries", races: 4, wantCalls: 4,
+		check: func(t *testing.T, id string, out map[string]any, isErr bool) {
+			want := map[string]any{
+				"code":    "CONFLICT",
+				"message": "element " + id + " is at version 5, not 4",
+				"suggestions": map[string]any{
+					"hint": "The target changed while writing; the server retried 3 time(s) with fresh values. Read its current state and retry.",
+				},
+			}
+			if diff := cmp.Diff(want, out["error"]); !isErr || diff != "" {
+				t.Fatalf("error (-want +got):\n%s", diff)
+			}
+		},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			repo := domain.New()
+			racer := &racingRepo{Repository: repo}
+			cs := govSession(t, racer, repo, nil, "")
+			created, _ := call(t, cs, "createElement", `{"type":"ApplicationComponent","name":"OrderService"}`)
+			id := createdID(t, created)
+			racer.mu.Lock()
+			racer.races = tt.races
+			racer.mu.Unlock()
+			out, isErr := call(t, cs, "updateElement", `{"id":"`+id+`","name":"OrderManagement"}`)
+			tt.check(t, id, out, isErr)
+			racer.mu.Lock()
+			defer racer.mu.Unlock()
+			if racer.calls != tt.wantCalls {
+				t.Fatalf("UpdateElement called %d times, want %d", racer.calls, tt.wantCalls)
+			}
+		})
+	}
+}
