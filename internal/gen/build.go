@@ -338,7 +338,14 @@ func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.Tool
 		}
 	}
 	t.nextSteps = tr.GetNextSteps()
-	t.retry = tr.GetRetryOnConflict()
+	if tr.GetRetryOnConflict() {
+		t.retry = 3
+		if tr.MaxConflictRetries != nil {
+			t.retry = tr.GetMaxConflictRetries()
+		}
+	} else if tr != nil && tr.MaxConflictRetries != nil {
+		b.probs.methodf(m, "max_conflict_retries needs retry_on_conflict: true")
+	}
 	t.result = tr.GetResult()
 	if t.result != "" {
 		found := false

@@ -741,9 +741,9 @@ type ToolRules struct {
 	Confirmation *ToolRules_Confirmation `protobuf:"varint,6,opt,name=confirmation,enum=mcpwrite.v1.ToolRules_Confirmation" json:"confirmation,omitempty"`
 	// Tools suggested to the agent after success. Example: `next_steps: "createRelationship"`.
 	NextSteps []string `protobuf:"bytes,7,rep,name=next_steps,json=nextSteps" json:"next_steps,omitempty"`
-	// Re-run resolvers and retry up to this many times when the handler
-	// answers Aborted (optimistic concurrency). Example: `retry_on_conflict: 3`.
-	RetryOnConflict *uint32 `protobuf:"varint,8,opt,name=retry_on_conflict,json=retryOnConflict" json:"retry_on_conflict,omitempty"`
+	// Re-run resolvers (e.g. the current version) and retry when the handler
+	// answers Aborted (optimistic concurrency). Example: `retry_on_conflict: true`.
+	RetryOnConflict *bool `protobuf:"varint,8,opt,name=retry_on_conflict,json=retryOnConflict" json:"retry_on_conflict,omitempty"`
 	// Response field holding the canonical entity. Example: `result: "element"`.
 	Result *string `protobuf:"bytes,9,opt,name=result" json:"result,omitempty"`
 	// Hint overrides; each is emitted honestly from kind and classification
@@ -758,9 +758,12 @@ type ToolRules struct {
 	// type enum's values after enrichment; an invalid pair is answered with
 	// INVALID_RELATIONSHIP and the valid alternatives.
 	// Example: `pair_check: {type: "type" source: "source_type" target: "target_type"}`.
-	PairCheck     *PairCheck `protobuf:"bytes,15,opt,name=pair_check,json=pairCheck" json:"pair_check,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	PairCheck *PairCheck `protobuf:"bytes,15,opt,name=pair_check,json=pairCheck" json:"pair_check,omitempty"`
+	// How many times retry_on_conflict retries before answering CONFLICT.
+	// Default 3. Example: `max_conflict_retries: 5`.
+	MaxConflictRetries *uint32 `protobuf:"varint,16,opt,name=max_conflict_retries,json=maxConflictRetries" json:"max_conflict_retries,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
 }
 
 func (x *ToolRules) Reset() {
@@ -842,11 +845,11 @@ func (x *ToolRules) GetNextSteps() []string {
 	return nil
 }
 
-func (x *ToolRules) GetRetryOnConflict() uint32 {
+func (x *ToolRules) GetRetryOnConflict() bool {
 	if x != nil && x.RetryOnConflict != nil {
 		return *x.RetryOnConflict
 	}
-	return 0
+	return false
 }
 
 func (x *ToolRules) GetResult() string {
@@ -896,6 +899,13 @@ func (x *ToolRules) GetPairCheck() *PairCheck {
 		return x.PairCheck
 	}
 	return nil
+}
+
+func (x *ToolRules) GetMaxConflictRetries() uint32 {
+	if x != nil && x.MaxConflictRetries != nil {
+		return *x.MaxConflictRetries
+	}
+	return 0
 }
 
 // PairCheck names the request fields a relationship rule reads: an enum
@@ -1949,7 +1959,7 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"SNAKE_CASE\x10\x01\x12\x0e\n" +
 	"\n" +
 	"CAMEL_CASE\x10\x02\x12\t\n" +
-	"\x05AS_IS\x10\x03\"\x82\b\n" +
+	"\x05AS_IS\x10\x03\"\xb4\b\n" +
 	"\tToolRules\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12 \n" +
@@ -1959,7 +1969,7 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\fconfirmation\x18\x06 \x01(\x0e2#.mcpwrite.v1.ToolRules.ConfirmationR\fconfirmation\x12\x1d\n" +
 	"\n" +
 	"next_steps\x18\a \x03(\tR\tnextSteps\x12*\n" +
-	"\x11retry_on_conflict\x18\b \x01(\rR\x0fretryOnConflict\x12\x16\n" +
+	"\x11retry_on_conflict\x18\b \x01(\bR\x0fretryOnConflict\x12\x16\n" +
 	"\x06result\x18\t \x01(\tR\x06result\x12$\n" +
 	"\x0eread_only_hint\x18\n" +
 	" \x01(\bR\freadOnlyHint\x12)\n" +
@@ -1968,7 +1978,8 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\x0fopen_world_hint\x18\r \x01(\bR\ropenWorldHint\x12:\n" +
 	"\bexamples\x18\x0e \x03(\v2\x1e.mcpwrite.v1.ToolRules.ExampleR\bexamples\x125\n" +
 	"\n" +
-	"pair_check\x18\x0f \x01(\v2\x16.mcpwrite.v1.PairCheckR\tpairCheck\x1aA\n" +
+	"pair_check\x18\x0f \x01(\v2\x16.mcpwrite.v1.PairCheckR\tpairCheck\x120\n" +
+	"\x14max_conflict_retries\x18\x10 \x01(\rR\x12maxConflictRetries\x1aA\n" +
 	"\aExample\x12 \n" +
 	"\vdescription\x18\x01 \x01(\tR\vdescription\x12\x14\n" +
 	"\x05input\x18\x02 \x01(\tR\x05input\"L\n" +

@@ -1729,7 +1729,7 @@ const file_archimate_v1_archimate_proto_rawDesc = "" +
 	"\x12Create with parent\x12d{\"type\":\"ApplicationComponent\",\"name\":\"OrderAPI\",\"parent_id\":\"0190f5e2-7c1a-7000-8000-000000000001\"}\x12\x9f\x01\n" +
 	"\x12CreateRelationship\x12'.archimate.v1.CreateRelationshipRequest\x1a(.archimate.v1.CreateRelationshipResponse\"6\xea\xbb\x1c2 \x01J\frelationshipz \n" +
 	"\x04type\x12\vsource_type\x1a\vtarget_type\x12k\n" +
-	"\rUpdateElement\x12\".archimate.v1.UpdateElementRequest\x1a#.archimate.v1.UpdateElementResponse\"\x11\xea\xbb\x1c\r \x02@\x03J\aelement\x12`\n" +
+	"\rUpdateElement\x12\".archimate.v1.UpdateElementRequest\x1a#.archimate.v1.UpdateElementResponse\"\x11\xea\xbb\x1c\r \x02@\x01J\aelement\x12`\n" +
 	"\rDeleteElement\x12\".archimate.v1.DeleteElementRequest\x1a#.archimate.v1.DeleteElementResponse\"\x06\xea\xbb\x1c\x02 \x03\x12\x89\x01\n" +
 	"\x10CreateCapability\x12%.archimate.v1.CreateCapabilityRequest\x1a&.archimate.v1.CreateCapabilityResponse\"&\xea\xbb\x1c\" \x01:\x12createRelationshipJ\n" +
 	"capability\x1a\x06\xea\xbb\x1c\x02\x10\x02BYZWgithub.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1;archimatev1b\x06proto3"
