@@ -110,6 +110,20 @@ func (b *builder) service(s *protogen.Service) *serviceModel {
 	if sm.naming == mcpwritev1.ServiceRules_TOOL_NAMING_UNSPECIFIED {
 		sm.naming = mcpwritev1.ServiceRules_SNAKE_CASE
 	}
+	for _, c := range []struct {
+		what  string
+		n     int32
+		known map[int32]string
+	}{
+		{"expose", int32(rules.GetExpose()), mcpwritev1.ServiceRules_Expose_name},
+		{"tool_naming", int32(rules.GetToolNaming()), mcpwritev1.ServiceRules_ToolNaming_name},
+		{"default_confirmation", int32(rules.GetDefaultConfirmation()), mcpwritev1.ToolRules_Confirmation_name},
+	} {
+		if _, ok := c.known[c.n]; !ok {
+			b.probs.servicef(s, "unknown %s %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)", c.what, c.n)
+			return nil
+		}
+	}
 	if p := rules.GetToolPrefix(); p != "" && !isToolName(p) {
 		b.probs.servicef(s, "tool_prefix %q must match ^[a-zA-Z0-9_-]+$", p)
 	}
@@ -292,6 +306,20 @@ func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.Tool
 	}
 	if t.description == "" {
 		t.description = t.title + "."
+	}
+	for _, c := range []struct {
+		what  string
+		n     int32
+		known map[int32]string
+	}{
+		{"kind", int32(tr.GetKind()), mcpwritev1.ToolRules_Kind_name},
+		{"classification", int32(tr.GetClassification()), mcpwritev1.ToolRules_Classification_name},
+		{"confirmation", int32(tr.GetConfirmation()), mcpwritev1.ToolRules_Confirmation_name},
+	} {
+		if _, ok := c.known[c.n]; !ok {
+			b.probs.methodf(m, "unknown %s %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)", c.what, c.n)
+			return nil
+		}
 	}
 	t.kind = tr.GetKind()
 	if t.kind == mcpwritev1.ToolRules_KIND_UNSPECIFIED {

@@ -171,6 +171,9 @@ func exampleValue(f *fieldModel) (any, bool) {
 		return nil, false
 	}
 	if f.enumTable != nil {
+		if len(f.enumTable.values) == 0 {
+			return nil, false
+		}
 		return f.enumTable.values[0].alias, true
 	}
 	if a := f.agent; a != nil && len(a.GetExamples()) > 0 {

@@ -14,6 +14,10 @@ import (
 // with the same style and extras share one table.
 func (b *builder) table(e *protogen.Enum, rules *mcpwritev1.EnumAlias, f *protogen.Field) *enumTable {
 	style := rules.GetStyle()
+	if _, ok := mcpwritev1.EnumAlias_Style_name[int32(style)]; !ok {
+		b.probs.fieldf(f, "unknown enum_alias style %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)", int32(style))
+		style = mcpwritev1.EnumAlias_PASCAL
+	}
 	if style == mcpwritev1.EnumAlias_STYLE_UNSPECIFIED {
 		style = mcpwritev1.EnumAlias_PASCAL
 	}

@@ -103,12 +103,14 @@ func (b *builder) field(mm *messageModel, f *protogen.Field) *fieldModel {
 		fm.mode = modeAgent
 		fm.agent = &mcpwritev1.AgentSupplied{}
 	case *mcpwritev1.FieldRules_Hidden:
-		fm.mode = modeHidden
-		if !k.Hidden {
-			fm.mode = modeAgent
-			fm.agent = &mcpwritev1.AgentSupplied{}
+		if k.Hidden || outputOnly {
+			fm.mode = modeHidden
+			return fm
 		}
-		return fm
+		// hidden = false: the field is agent-supplied, as if unannotated.
+		fm.mode = modeAgent
+		fm.agent = &mcpwritev1.AgentSupplied{}
+		rules = nil
 	case *mcpwritev1.FieldRules_Agent:
 		fm.mode = modeAgent
 		fm.agent = k.Agent
@@ -128,7 +130,7 @@ func (b *builder) field(mm *messageModel, f *protogen.Field) *fieldModel {
 		fm.generated = k.Generated
 		fm.overridable = k.Generated.GetOverridable()
 	}
-	if outputOnly {
+	if outputOnly && rules != nil {
 		b.probs.fieldf(f, "field is google.api.field_behavior OUTPUT_ONLY but annotated for input; drop one of them")
 		return nil
 	}
@@ -274,6 +276,10 @@ func (b *builder) derivedField(fm *fieldModel) bool {
 		b.probs.fieldf(f, "derived needs a source: from_enum, context, resolver or constant")
 		return false
 	case *mcpwritev1.Derived_FromEnum:
+		if src.FromEnum == "" {
+			b.probs.fieldf(f, "derived.from_enum needs the name of a sibling enum field")
+			return false
+		}
 		if f.Enum == nil || f.Desc.IsList() || f.Desc.IsMap() {
 			b.probs.fieldf(f, "derived.from_enum fills an enum field, not %s", kindName(f))
 			return false
@@ -287,6 +293,10 @@ func (b *builder) derivedField(fm *fieldModel) bool {
 		}
 		if src.Context == mcpwritev1.Derived_CONTEXT_KEY_UNSPECIFIED {
 			b.probs.fieldf(f, "derived.context needs a key such as TENANT_ID")
+			return false
+		}
+		if _, known := contextKeys[src.Context]; !known {
+			b.probs.fieldf(f, "unknown derived.context %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)", int32(src.Context))
 			return false
 		}
 	case *mcpwritev1.Derived_Resolver:
@@ -340,6 +350,12 @@ func (b *builder) generatedField(fm *fieldModel) bool {
 	case mcpwritev1.Generated_KIND_UNSPECIFIED:
 		b.probs.fieldf(f, "generated needs a kind: UUID_V4, UUID_V7, ULID, NOW, CONTENT_HASH or REQUEST_SCOPED")
 		return false
+	case mcpwritev1.Generated_UUID_V4, mcpwritev1.Generated_UUID_V7, mcpwritev1.Generated_ULID,
+		mcpwritev1.Generated_CONTENT_HASH, mcpwritev1.Generated_REQUEST_SCOPED:
+		if !isString {
+			b.probs.fieldf(f, "generated %s fills a string field, not %s", g.GetKind(), kindName(f))
+			return false
+		}
 	case mcpwritev1.Generated_NOW:
 		ts := f.Message != nil && f.Message.Desc.FullName() == "google.protobuf.Timestamp"
 		if !ts && !isString && k != protoreflect.Int64Kind {
@@ -351,10 +367,8 @@ func (b *builder) generatedField(fm *fieldModel) bool {
 			return false
 		}
 	default:
-		if !isString {
-			b.probs.fieldf(f, "generated %s fills a string field, not %s", g.GetKind(), kindName(f))
-			return false
-		}
+		b.probs.fieldf(f, "unknown generated kind %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)", int32(g.GetKind()))
+		return false
 	}
 	if g.GetKind() == mcpwritev1.Generated_CONTENT_HASH && len(g.GetFrom()) == 0 {
 		b.probs.fieldf(f, "generated CONTENT_HASH needs from: the sibling fields to hash")

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -507,7 +508,10 @@ func fzToolRules(s *fzSrc) *mcpwritev1.ToolRules {
 		r.NextSteps = append(r.NextSteps, s.pick(append(fzToolNames, "create_thing", "update_thing")))
 	}
 	if s.oneIn(4) {
-		r.RetryOnConflict = proto.Uint32(uint32(s.intn(5)))
+		r.RetryOnConflict = proto.Bool(s.flag())
+	}
+	if s.oneIn(6) {
+		r.MaxConflictRetries = proto.Uint32(uint32(s.intn(12)))
 	}
 	if s.oneIn(3) {
 		r.Result = proto.String(s.pick(append(fzFieldNames, "")))
@@ -755,6 +759,13 @@ func FuzzGenerate(f *testing.F) {
 		f.Add(sd.data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// A panic fails this input only, so a committed crasher does not
+		// hide the package's other tests.
+		defer func() {
+			if r := recover(); r != nil {
+				t.Fatalf("the plugin panicked (it must report annotation mistakes as errors): %v\n%s", r, debug.Stack())
+			}
+		}()
 		req, err := fzBuild(data, "")
 		if err != nil {
 			t.Fatalf("build request: %v", err)

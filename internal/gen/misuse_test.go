@@ -82,6 +82,14 @@ message Req {
 			want: `bad.proto: message bad.v1.Req: field layer: from_enum names "kind", which is not a field of bad.v1.Req`,
 		},
 		{
+			name: "from_enum with an empty name",
+			src: service + layerEnums + `
+message Req {
+  Layer layer = 1 [(mcpwrite.v1.field).derived = {from_enum: ""}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field layer: derived.from_enum needs the name of a sibling enum field`,
+		},
+		{
 			name: "from_enum names a non-enum field",
 			src: service + layerEnums + `
 message Req {
