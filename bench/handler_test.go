@@ -77,3 +77,11 @@ func (echoHandler) ResolveSourceElementType(context.Context, proto.Message) (arc
 func (echoHandler) ResolveTargetElementType(context.Context, proto.Message) (archimatev1.ElementType, error) {
 	return archimatev1.ElementType_ELEMENT_TYPE_APPLICATION_SERVICE, nil
 }
+
+func (echoHandler) CreateCapabilityStructure(context.Context, *archimatev1.CreateCapabilityStructureRequest) (*archimatev1.CreateCapabilityStructureResponse, error) {
+	return &archimatev1.CreateCapabilityStructureResponse{}, nil
+}
+
+func (echoHandler) AddComponentToCapability(context.Context, *archimatev1.AddComponentToCapabilityRequest) (*archimatev1.AddComponentToCapabilityResponse, error) {
+	return &archimatev1.AddComponentToCapabilityResponse{}, nil
+}

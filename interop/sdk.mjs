@@ -95,7 +95,7 @@ async function scenario(kind, url, checks) {
       const sc = await good(client, 'getRelationshipTypes', {});
       eq(sc.values.map((v) => v.value), ['Realization', 'Serving', 'Composition', 'Aggregation', 'Assignment', 'Flow', 'Triggering'], 'values');
     });
-    for (const op of ['createElement', 'createRelationship', 'updateElement', 'deleteElement', 'createCapability']) {
+    for (const op of ['createElement', 'createRelationship', 'updateElement', 'deleteElement', 'createCapability', 'createCapabilityStructure', 'addComponentToCapability']) {
       await checks.run(tag(`getWriteSchema {operation: ${op}}`), async () => {
         const sc = await good(client, 'getWriteSchema', { operation: op });
         eq(sc.operation, op, 'operation');
@@ -171,6 +171,18 @@ async function scenario(kind, url, checks) {
       eq(sc.capability.name, 'Fulfillment', 'capability.name');
       eq(sc.capability.profile, { owner: 'Supply Chain', criticality: 'High', lifecycle: 'Active' }, 'capability.profile');
     });
+    await checks.run(tag('createCapabilityStructure'), async () => {
+      const sc = await good(client, 'createCapabilityStructure', { name: 'Logistics', value_streams: ['Order to Cash'], sub_capabilities: ['Picking'] });
+      eq(sc.capability.name, 'Logistics', 'capability.name');
+      eq(sc.created_elements.map((e) => e.type), ['ValueStream', 'Capability'], 'created element types');
+      eq(sc.created_relationships.map((r) => r.type), ['Realization', 'Composition'], 'created relationship types');
+      ids.cap = sc.capability.id;
+    });
+    await checks.run(tag('addComponentToCapability'), async () => {
+      const sc = await good(client, 'addComponentToCapability', { capability_id: ids.cap, component_name: 'WarehouseService', services: ['Stock API'] });
+      eq([sc.component.type, sc.component.layer], ['ApplicationComponent', 'Application'], 'component');
+      eq(sc.created_relationships.length, 2, 'relationships');
+    });
 
     // A destructive write from a client without elicitation becomes a proposal.
     let prop;
@@ -222,7 +234,7 @@ async function scenario(kind, url, checks) {
       ['createRelationship', { type: 'Serves', source_id: ids.b, target_id: ids.a }, 'INVALID_ENUM_VALUE', 'type'],
       ['updateElement', { name: 'NoId' }, 'MISSING_REQUIRED_FIELD', 'id'],
       ['deleteElement', {}, 'MISSING_REQUIRED_FIELD', 'id'],
-      ['createCapability', { name: 'C', profile: { owner: 'o', criticality: 'Critical', lifecycle: 'Active' } }, 'INVALID_ENUM_VALUE', 'profile.criticality'],
+      ['createCapability', { name: 'C', profile: { owner: 'o', criticality: 'Severe', lifecycle: 'Active' } }, 'INVALID_ENUM_VALUE', 'profile.criticality'],
       ['createCapability', { name: 'C' }, 'MISSING_REQUIRED_FIELD', 'profile'],
       ['applyProposal', { proposal_id: 'prop_DOESNOTEXIST' }, 'PROPOSAL_NOT_FOUND', 'proposal_id'],
       ['discardProposal', { proposal_id: 'prop_DOESNOTEXIST' }, 'PROPOSAL_NOT_FOUND', 'proposal_id'],

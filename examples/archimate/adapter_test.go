@@ -46,6 +46,16 @@ func (r *remote) CreateCapability(ctx context.Context, in *archimatev1.CreateCap
 	return r.repo.CreateCapability(ctx, in)
 }
 
+func (r *remote) CreateCapabilityStructure(ctx context.Context, in *archimatev1.CreateCapabilityStructureRequest, _ ...grpc.CallOption) (*archimatev1.CreateCapabilityStructureResponse, error) {
+	r.calls = append(r.calls, "CreateCapabilityStructure")
+	return r.repo.CreateCapabilityStructure(ctx, in)
+}
+
+func (r *remote) AddComponentToCapability(ctx context.Context, in *archimatev1.AddComponentToCapabilityRequest, _ ...grpc.CallOption) (*archimatev1.AddComponentToCapabilityResponse, error) {
+	r.calls = append(r.calls, "AddComponentToCapability")
+	return r.repo.AddComponentToCapability(ctx, in)
+}
+
 func TestClientAdapterForwardsToTheGRPCClient(t *testing.T) {
 	repo := domain.New()
 	client := &remote{repo: repo}

@@ -136,7 +136,8 @@ export function ok(cond, message) {
 
 /** The eleven tools of the reference server, sorted. */
 export const EXPECTED_TOOLS = [
-  'applyProposal', 'createCapability', 'createElement', 'createRelationship', 'deleteElement',
+  'addComponentToCapability', 'applyProposal', 'createCapability', 'createCapabilityStructure',
+  'createElement', 'createRelationship', 'deleteElement',
   'discardProposal', 'getElementTypes', 'getRelationshipTypes', 'getWriteSchema', 'updateElement',
   'validateWrite',
 ];

@@ -292,3 +292,91 @@ func (r *Repository) notFound(field, id, tenant string) error {
 	}
 	return &runtime.ErrorEntry{Code: "ELEMENT_NOT_FOUND", Message: fmt.Sprintf("Element '%s' not found", id), Field: field, Suggestions: s}
 }
+
+// CreateCapabilityStructure creates a capability, its value streams
+// (Realization from the capability) and sub-capabilities (Composition) in
+// one step: all or nothing. Ids derive from the capability id, so a retried
+// request names the same elements.
+func (r *Repository) CreateCapabilityStructure(_ context.Context, req *archimatev1.CreateCapabilityStructureRequest) (*archimatev1.CreateCapabilityStructureResponse, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	tenant, model := req.GetMeta().GetTenantId(), req.GetModelId()
+	names := append([]string{req.GetName()}, append(append([]string(nil), req.GetValueStreams()...), req.GetSubCapabilities()...)...)
+	if err := r.checkNew(tenant, model, names); err != nil {
+		return nil, err
+	}
+	r.record(req)
+	capability := r.put(tenant, &archimatev1.Element{Id: req.GetId(), ModelId: model, Type: archimatev1.ElementType_ELEMENT_TYPE_CAPABILITY,
+		Layer: archimatev1.Layer_LAYER_STRATEGY, Name: req.GetName(), Description: req.GetDescription(), Version: 1})
+	resp := &archimatev1.CreateCapabilityStructureResponse{Capability: capability}
+	for i, n := range req.GetValueStreams() {
+		vs := r.put(tenant, &archimatev1.Element{Id: fmt.Sprintf("%s-vs-%d", req.GetId(), i+1), ModelId: model, Type: archimatev1.ElementType_ELEMENT_TYPE_VALUE_STREAM,
+			Layer: archimatev1.Layer_LAYER_STRATEGY, Name: n, Version: 1})
+		resp.CreatedElements = append(resp.CreatedElements, vs)
+		resp.CreatedRelationships = append(resp.CreatedRelationships, r.link(tenant, vs.GetId()+"-rel", archimatev1.RelationshipType_RELATIONSHIP_TYPE_REALIZATION, capability.GetId(), vs.GetId()))
+	}
+	for i, n := range req.GetSubCapabilities() {
+		sub := r.put(tenant, &archimatev1.Element{Id: fmt.Sprintf("%s-sub-%d", req.GetId(), i+1), ModelId: model, Type: archimatev1.ElementType_ELEMENT_TYPE_CAPABILITY,
+			Layer: archimatev1.Layer_LAYER_STRATEGY, Name: n, ParentId: capability.GetId(), Version: 1})
+		resp.CreatedElements = append(resp.CreatedElements, sub)
+		resp.CreatedRelationships = append(resp.CreatedRelationships, r.link(tenant, sub.GetId()+"-rel", archimatev1.RelationshipType_RELATIONSHIP_TYPE_COMPOSITION, capability.GetId(), sub.GetId()))
+	}
+	return resp, nil
+}
+
+// AddComponentToCapability creates an application component realizing a
+// capability and the application services it realizes, in one step.
+func (r *Repository) AddComponentToCapability(_ context.Context, req *archimatev1.AddComponentToCapabilityRequest) (*archimatev1.AddComponentToCapabilityResponse, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	tenant, model := req.GetMeta().GetTenantId(), req.GetModelId()
+	c, ok := r.elements[req.GetCapabilityId()]
+	if !ok || r.tenantOf[req.GetCapabilityId()] != tenant {
+		return nil, r.notFound("capability_id", req.GetCapabilityId(), tenant)
+	}
+	if c.GetType() != archimatev1.ElementType_ELEMENT_TYPE_CAPABILITY {
+		return nil, &runtime.ErrorEntry{Code: runtime.CodeInvalidRelationship, Field: "capability_id",
+			Message:     fmt.Sprintf("Element '%s' is a %s, not a Capability", c.GetName(), aliasOf(c.GetType())),
+			Suggestions: &runtime.Suggestions{Hint: "Pass the id of a Capability element (getElementTypes lists the types)"}}
+	}
+	if err := r.checkNew(tenant, model, append([]string{req.GetComponentName()}, req.GetServices()...)); err != nil {
+		return nil, err
+	}
+	r.record(req)
+	comp := r.put(tenant, &archimatev1.Element{Id: req.GetId(), ModelId: model, Type: archimatev1.ElementType_ELEMENT_TYPE_APPLICATION_COMPONENT,
+		Layer: archimatev1.Layer_LAYER_APPLICATION, Name: req.GetComponentName(), Description: req.GetComponentDescription(), Version: 1})
+	resp := &archimatev1.AddComponentToCapabilityResponse{Component: comp}
+	resp.CreatedRelationships = append(resp.CreatedRelationships, r.link(tenant, comp.GetId()+"-rel", archimatev1.RelationshipType_RELATIONSHIP_TYPE_REALIZATION, comp.GetId(), c.GetId()))
+	for i, n := range req.GetServices() {
+		svc := r.put(tenant, &archimatev1.Element{Id: fmt.Sprintf("%s-svc-%d", req.GetId(), i+1), ModelId: model, Type: archimatev1.ElementType_ELEMENT_TYPE_APPLICATION_SERVICE,
+			Layer: archimatev1.Layer_LAYER_APPLICATION, Name: n, Version: 1})
+		resp.CreatedElements = append(resp.CreatedElements, svc)
+		resp.CreatedRelationships = append(resp.CreatedRelationships, r.link(tenant, svc.GetId()+"-rel", archimatev1.RelationshipType_RELATIONSHIP_TYPE_REALIZATION, comp.GetId(), svc.GetId()))
+	}
+	return resp, nil
+}
+
+// checkNew refuses the whole template when any name is taken or repeated.
+func (r *Repository) checkNew(tenant, model string, names []string) error {
+	seen := map[string]bool{}
+	for _, n := range names {
+		if e := r.byName(tenant, model, n); e != nil || seen[strings.ToLower(n)] {
+			return status.Errorf(codes.AlreadyExists, "Element '%s' already exists in this model; nothing was created", n)
+		}
+		seen[strings.ToLower(n)] = true
+	}
+	return nil
+}
+
+func (r *Repository) put(tenant string, e *archimatev1.Element) *archimatev1.Element {
+	r.elements[e.GetId()] = e
+	r.tenantOf[e.GetId()] = tenant
+	return proto.Clone(e).(*archimatev1.Element)
+}
+
+func (r *Repository) link(tenant, id string, t archimatev1.RelationshipType, src, dst string) *archimatev1.Relationship {
+	rel := &archimatev1.Relationship{Id: id, Type: t, SourceId: src, TargetId: dst}
+	r.relationships[id] = rel
+	r.tenantOf[id] = tenant
+	return proto.Clone(rel).(*archimatev1.Relationship)
+}

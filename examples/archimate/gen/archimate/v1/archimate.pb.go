@@ -1495,6 +1495,315 @@ func (x *CreateCapabilityResponse) GetCapability() *Capability {
 	return nil
 }
 
+type CreateCapabilityStructureRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Meta  *MessageMeta           `protobuf:"bytes,1,opt,name=meta,proto3" json:"meta,omitempty"`
+	// Id of the capability; every created id is derived from it, so a retry
+	// with the same client_request_id creates nothing twice.
+	Id          string `protobuf:"bytes,2,opt,name=id,proto3" json:"id,omitempty"`
+	ModelId     string `protobuf:"bytes,3,opt,name=model_id,json=modelId,proto3" json:"model_id,omitempty"`
+	Name        string `protobuf:"bytes,4,opt,name=name,proto3" json:"name,omitempty"`
+	Description string `protobuf:"bytes,5,opt,name=description,proto3" json:"description,omitempty"`
+	// Names of value streams this capability realizes.
+	ValueStreams []string `protobuf:"bytes,6,rep,name=value_streams,json=valueStreams,proto3" json:"value_streams,omitempty"`
+	// Names of sub-capabilities (composition).
+	SubCapabilities []string `protobuf:"bytes,7,rep,name=sub_capabilities,json=subCapabilities,proto3" json:"sub_capabilities,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *CreateCapabilityStructureRequest) Reset() {
+	*x = CreateCapabilityStructureRequest{}
+	mi := &file_archimate_v1_archimate_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateCapabilityStructureRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateCapabilityStructureRequest) ProtoMessage() {}
+
+func (x *CreateCapabilityStructureRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_archimate_v1_archimate_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateCapabilityStructureRequest.ProtoReflect.Descriptor instead.
+func (*CreateCapabilityStructureRequest) Descriptor() ([]byte, []int) {
+	return file_archimate_v1_archimate_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *CreateCapabilityStructureRequest) GetMeta() *MessageMeta {
+	if x != nil {
+		return x.Meta
+	}
+	return nil
+}
+
+func (x *CreateCapabilityStructureRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *CreateCapabilityStructureRequest) GetModelId() string {
+	if x != nil {
+		return x.ModelId
+	}
+	return ""
+}
+
+func (x *CreateCapabilityStructureRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *CreateCapabilityStructureRequest) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+func (x *CreateCapabilityStructureRequest) GetValueStreams() []string {
+	if x != nil {
+		return x.ValueStreams
+	}
+	return nil
+}
+
+func (x *CreateCapabilityStructureRequest) GetSubCapabilities() []string {
+	if x != nil {
+		return x.SubCapabilities
+	}
+	return nil
+}
+
+type CreateCapabilityStructureResponse struct {
+	state                protoimpl.MessageState `protogen:"open.v1"`
+	Capability           *Element               `protobuf:"bytes,1,opt,name=capability,proto3" json:"capability,omitempty"`
+	CreatedElements      []*Element             `protobuf:"bytes,2,rep,name=created_elements,json=createdElements,proto3" json:"created_elements,omitempty"`
+	CreatedRelationships []*Relationship        `protobuf:"bytes,3,rep,name=created_relationships,json=createdRelationships,proto3" json:"created_relationships,omitempty"`
+	unknownFields        protoimpl.UnknownFields
+	sizeCache            protoimpl.SizeCache
+}
+
+func (x *CreateCapabilityStructureResponse) Reset() {
+	*x = CreateCapabilityStructureResponse{}
+	mi := &file_archimate_v1_archimate_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateCapabilityStructureResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateCapabilityStructureResponse) ProtoMessage() {}
+
+func (x *CreateCapabilityStructureResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_archimate_v1_archimate_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateCapabilityStructureResponse.ProtoReflect.Descriptor instead.
+func (*CreateCapabilityStructureResponse) Descriptor() ([]byte, []int) {
+	return file_archimate_v1_archimate_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *CreateCapabilityStructureResponse) GetCapability() *Element {
+	if x != nil {
+		return x.Capability
+	}
+	return nil
+}
+
+func (x *CreateCapabilityStructureResponse) GetCreatedElements() []*Element {
+	if x != nil {
+		return x.CreatedElements
+	}
+	return nil
+}
+
+func (x *CreateCapabilityStructureResponse) GetCreatedRelationships() []*Relationship {
+	if x != nil {
+		return x.CreatedRelationships
+	}
+	return nil
+}
+
+type AddComponentToCapabilityRequest struct {
+	state                protoimpl.MessageState `protogen:"open.v1"`
+	Meta                 *MessageMeta           `protobuf:"bytes,1,opt,name=meta,proto3" json:"meta,omitempty"`
+	Id                   string                 `protobuf:"bytes,2,opt,name=id,proto3" json:"id,omitempty"`
+	ModelId              string                 `protobuf:"bytes,3,opt,name=model_id,json=modelId,proto3" json:"model_id,omitempty"`
+	CapabilityId         string                 `protobuf:"bytes,4,opt,name=capability_id,json=capabilityId,proto3" json:"capability_id,omitempty"`
+	ComponentName        string                 `protobuf:"bytes,5,opt,name=component_name,json=componentName,proto3" json:"component_name,omitempty"`
+	ComponentDescription string                 `protobuf:"bytes,6,opt,name=component_description,json=componentDescription,proto3" json:"component_description,omitempty"`
+	// Application services this component provides.
+	Services      []string `protobuf:"bytes,7,rep,name=services,proto3" json:"services,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AddComponentToCapabilityRequest) Reset() {
+	*x = AddComponentToCapabilityRequest{}
+	mi := &file_archimate_v1_archimate_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AddComponentToCapabilityRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AddComponentToCapabilityRequest) ProtoMessage() {}
+
+func (x *AddComponentToCapabilityRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_archimate_v1_archimate_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AddComponentToCapabilityRequest.ProtoReflect.Descriptor instead.
+func (*AddComponentToCapabilityRequest) Descriptor() ([]byte, []int) {
+	return file_archimate_v1_archimate_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *AddComponentToCapabilityRequest) GetMeta() *MessageMeta {
+	if x != nil {
+		return x.Meta
+	}
+	return nil
+}
+
+func (x *AddComponentToCapabilityRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *AddComponentToCapabilityRequest) GetModelId() string {
+	if x != nil {
+		return x.ModelId
+	}
+	return ""
+}
+
+func (x *AddComponentToCapabilityRequest) GetCapabilityId() string {
+	if x != nil {
+		return x.CapabilityId
+	}
+	return ""
+}
+
+func (x *AddComponentToCapabilityRequest) GetComponentName() string {
+	if x != nil {
+		return x.ComponentName
+	}
+	return ""
+}
+
+func (x *AddComponentToCapabilityRequest) GetComponentDescription() string {
+	if x != nil {
+		return x.ComponentDescription
+	}
+	return ""
+}
+
+func (x *AddComponentToCapabilityRequest) GetServices() []string {
+	if x != nil {
+		return x.Services
+	}
+	return nil
+}
+
+type AddComponentToCapabilityResponse struct {
+	state                protoimpl.MessageState `protogen:"open.v1"`
+	Component            *Element               `protobuf:"bytes,1,opt,name=component,proto3" json:"component,omitempty"`
+	CreatedElements      []*Element             `protobuf:"bytes,2,rep,name=created_elements,json=createdElements,proto3" json:"created_elements,omitempty"`
+	CreatedRelationships []*Relationship        `protobuf:"bytes,3,rep,name=created_relationships,json=createdRelationships,proto3" json:"created_relationships,omitempty"`
+	unknownFields        protoimpl.UnknownFields
+	sizeCache            protoimpl.SizeCache
+}
+
+func (x *AddComponentToCapabilityResponse) Reset() {
+	*x = AddComponentToCapabilityResponse{}
+	mi := &file_archimate_v1_archimate_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AddComponentToCapabilityResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AddComponentToCapabilityResponse) ProtoMessage() {}
+
+func (x *AddComponentToCapabilityResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_archimate_v1_archimate_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AddComponentToCapabilityResponse.ProtoReflect.Descriptor instead.
+func (*AddComponentToCapabilityResponse) Descriptor() ([]byte, []int) {
+	return file_archimate_v1_archimate_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *AddComponentToCapabilityResponse) GetComponent() *Element {
+	if x != nil {
+		return x.Component
+	}
+	return nil
+}
+
+func (x *AddComponentToCapabilityResponse) GetCreatedElements() []*Element {
+	if x != nil {
+		return x.CreatedElements
+	}
+	return nil
+}
+
+func (x *AddComponentToCapabilityResponse) GetCreatedRelationships() []*Relationship {
+	if x != nil {
+		return x.CreatedRelationships
+	}
+	return nil
+}
+
 var File_archimate_v1_archimate_proto protoreflect.FileDescriptor
 
 const file_archimate_v1_archimate_proto_rawDesc = "" +
@@ -1636,7 +1945,42 @@ const file_archimate_v1_archimate_proto_rawDesc = "" +
 	"\x18CreateCapabilityResponse\x128\n" +
 	"\n" +
 	"capability\x18\x01 \x01(\v2\x18.archimate.v1.CapabilityR\n" +
-	"capability*s\n" +
+	"capability\"\xe7\x02\n" +
+	" CreateCapabilityStructureRequest\x12-\n" +
+	"\x04meta\x18\x01 \x01(\v2\x19.archimate.v1.MessageMetaR\x04meta\x12\x1e\n" +
+	"\x02id\x18\x02 \x01(\tB\x0e\xea\xbb\x1c\n" +
+	"\x1a\b\b\x06\x1a\x04cap-R\x02id\x121\n" +
+	"\bmodel_id\x18\x03 \x01(\tB\x16\xea\xbb\x1c\x12\x12\x10(\x01\x1a\factive_modelR\amodelId\x120\n" +
+	"\x04name\x18\x04 \x01(\tB\x1c\xea\xbb\x1c\x18\n" +
+	"\x16\b\x01\x1a\r\"Fulfillment\"(\x010\xc8\x01R\x04name\x12+\n" +
+	"\vdescription\x18\x05 \x01(\tB\t\xea\xbb\x1c\x05\n" +
+	"\x030\xa0\x1fR\vdescription\x12-\n" +
+	"\rvalue_streams\x18\x06 \x03(\tB\b\xea\xbb\x1c\x04\n" +
+	"\x02X\x14R\fvalueStreams\x123\n" +
+	"\x10sub_capabilities\x18\a \x03(\tB\b\xea\xbb\x1c\x04\n" +
+	"\x02X\x14R\x0fsubCapabilities\"\xed\x01\n" +
+	"!CreateCapabilityStructureResponse\x125\n" +
+	"\n" +
+	"capability\x18\x01 \x01(\v2\x15.archimate.v1.ElementR\n" +
+	"capability\x12@\n" +
+	"\x10created_elements\x18\x02 \x03(\v2\x15.archimate.v1.ElementR\x0fcreatedElements\x12O\n" +
+	"\x15created_relationships\x18\x03 \x03(\v2\x1a.archimate.v1.RelationshipR\x14createdRelationships\"\x92\x03\n" +
+	"\x1fAddComponentToCapabilityRequest\x12-\n" +
+	"\x04meta\x18\x01 \x01(\v2\x19.archimate.v1.MessageMetaR\x04meta\x12\x1f\n" +
+	"\x02id\x18\x02 \x01(\tB\x0f\xea\xbb\x1c\v\x1a\t\b\x06\x1a\x05comp-R\x02id\x121\n" +
+	"\bmodel_id\x18\x03 \x01(\tB\x16\xea\xbb\x1c\x12\x12\x10(\x01\x1a\factive_modelR\amodelId\x12P\n" +
+	"\rcapability_id\x18\x04 \x01(\tB+\xea\xbb\x1c'\n" +
+	"%\b\x01\x12!Capability the component realizesR\fcapabilityId\x124\n" +
+	"\x0ecomponent_name\x18\x05 \x01(\tB\r\xea\xbb\x1c\t\n" +
+	"\a\b\x01(\x010\xc8\x01R\rcomponentName\x12>\n" +
+	"\x15component_description\x18\x06 \x01(\tB\t\xea\xbb\x1c\x05\n" +
+	"\x030\xa0\x1fR\x14componentDescription\x12$\n" +
+	"\bservices\x18\a \x03(\tB\b\xea\xbb\x1c\x04\n" +
+	"\x02X\x14R\bservices\"\xea\x01\n" +
+	" AddComponentToCapabilityResponse\x123\n" +
+	"\tcomponent\x18\x01 \x01(\v2\x15.archimate.v1.ElementR\tcomponent\x12@\n" +
+	"\x10created_elements\x18\x02 \x03(\v2\x15.archimate.v1.ElementR\x0fcreatedElements\x12O\n" +
+	"\x15created_relationships\x18\x03 \x03(\v2\x1a.archimate.v1.RelationshipR\x14createdRelationships*s\n" +
 	"\x05Layer\x12\x15\n" +
 	"\x11LAYER_UNSPECIFIED\x10\x00\x12\x12\n" +
 	"\x0eLAYER_STRATEGY\x10\x01\x12\x12\n" +
@@ -1712,17 +2056,19 @@ const file_archimate_v1_archimate_proto_rawDesc = "" +
 	"\vValueStream\x12\vValueStream\x12\x8c\x01\n" +
 	"\x1cRELATIONSHIP_TYPE_TRIGGERING\x10\a\x1aj\xea\xbb\x1cf\x1a\x16Source triggers target2\"\n" +
 	"\x0fBusinessProcess\x12\x0fBusinessProcess2(\n" +
-	"\x12ApplicationService\x12\x12ApplicationService\x1a\xa7\x01\xea\xbb\x1c\xa2\x01\b\x01\x1a\x14getRelationshipTypes\"nRealization goes from implementation to specification (e.g., ApplicationComponent realizes ApplicationService)*\x18archimate.v1.ElementType*m\n" +
+	"\x12ApplicationService\x12\x12ApplicationService\x1a\xa7\x01\xea\xbb\x1c\xa2\x01\b\x01\x1a\x14getRelationshipTypes\"nRealization goes from implementation to specification (e.g., ApplicationComponent realizes ApplicationService)*\x18archimate.v1.ElementType*}\n" +
 	"\vCriticality\x12\x1b\n" +
 	"\x17CRITICALITY_UNSPECIFIED\x10\x00\x12\x13\n" +
 	"\x0fCRITICALITY_LOW\x10\x01\x12\x16\n" +
-	"\x12CRITICALITY_MEDIUM\x10\x02\x12\x14\n" +
-	"\x10CRITICALITY_HIGH\x10\x03*k\n" +
+	"\x12CRITICALITY_MEDIUM\x10\x02\x12$\n" +
+	"\x10CRITICALITY_HIGH\x10\x03\x1a\x0e\xea\xbb\x1c\n" +
+	"\x12\bCritical*k\n" +
 	"\tLifecycle\x12\x19\n" +
 	"\x15LIFECYCLE_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11LIFECYCLE_PLANNED\x10\x01\x12\x14\n" +
 	"\x10LIFECYCLE_ACTIVE\x10\x02\x12\x16\n" +
-	"\x12LIFECYCLE_RETIRING\x10\x032\xab\a\n" +
+	"\x12LIFECYCLE_RETIRING\x10\x032\xef\n" +
+	"\n" +
 	"\x13ArchitectureService\x12\x8e\x03\n" +
 	"\rCreateElement\x12\".archimate.v1.CreateElementRequest\x1a#.archimate.v1.CreateElementResponse\"\xb3\x02\xea\xbb\x1c\xae\x02 \x01:\x12createRelationship:\rupdateElementJ\aelementr\x81\x01\n" +
 	"\x1fCreate an application component\x12^{\"type\":\"ApplicationComponent\",\"name\":\"OrderService\",\"description\":\"Handles order processing\"}rz\n" +
@@ -1732,7 +2078,11 @@ const file_archimate_v1_archimate_proto_rawDesc = "" +
 	"\rUpdateElement\x12\".archimate.v1.UpdateElementRequest\x1a#.archimate.v1.UpdateElementResponse\"\x11\xea\xbb\x1c\r \x02@\x01J\aelement\x12`\n" +
 	"\rDeleteElement\x12\".archimate.v1.DeleteElementRequest\x1a#.archimate.v1.DeleteElementResponse\"\x06\xea\xbb\x1c\x02 \x03\x12\x89\x01\n" +
 	"\x10CreateCapability\x12%.archimate.v1.CreateCapabilityRequest\x1a&.archimate.v1.CreateCapabilityResponse\"&\xea\xbb\x1c\" \x01:\x12createRelationshipJ\n" +
-	"capability\x1a\x06\xea\xbb\x1c\x02\x10\x02BYZWgithub.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1;archimatev1b\x06proto3"
+	"capability\x12\xb2\x02\n" +
+	"\x19CreateCapabilityStructure\x12..archimate.v1.CreateCapabilityStructureRequest\x1a/.archimate.v1.CreateCapabilityStructureResponse\"\xb3\x01\xea\xbb\x1c\xae\x01 \x01J\n" +
+	"capabilityr\x9d\x01\n" +
+	"8A capability with two value streams and a sub-capability\x12a{\"name\":\"Fulfillment\",\"value_streams\":[\"Order to Cash\",\"Returns\"],\"sub_capabilities\":[\"Picking\"]}\x12\x8c\x01\n" +
+	"\x18AddComponentToCapability\x12-.archimate.v1.AddComponentToCapabilityRequest\x1a..archimate.v1.AddComponentToCapabilityResponse\"\x11\xea\xbb\x1c\r \x01J\tcomponent\x1a\x06\xea\xbb\x1c\x02\x10\x02BYZWgithub.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1;archimatev1b\x06proto3"
 
 var (
 	file_archimate_v1_archimate_proto_rawDescOnce sync.Once
@@ -1747,42 +2097,46 @@ func file_archimate_v1_archimate_proto_rawDescGZIP() []byte {
 }
 
 var file_archimate_v1_archimate_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_archimate_v1_archimate_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
+var file_archimate_v1_archimate_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
 var file_archimate_v1_archimate_proto_goTypes = []any{
-	(Layer)(0),                         // 0: archimate.v1.Layer
-	(ElementType)(0),                   // 1: archimate.v1.ElementType
-	(RelationshipType)(0),              // 2: archimate.v1.RelationshipType
-	(Criticality)(0),                   // 3: archimate.v1.Criticality
-	(Lifecycle)(0),                     // 4: archimate.v1.Lifecycle
-	(*MessageMeta)(nil),                // 5: archimate.v1.MessageMeta
-	(*CreateElementRequest)(nil),       // 6: archimate.v1.CreateElementRequest
-	(*Element)(nil),                    // 7: archimate.v1.Element
-	(*CreateElementResponse)(nil),      // 8: archimate.v1.CreateElementResponse
-	(*CreateRelationshipRequest)(nil),  // 9: archimate.v1.CreateRelationshipRequest
-	(*Relationship)(nil),               // 10: archimate.v1.Relationship
-	(*CreateRelationshipResponse)(nil), // 11: archimate.v1.CreateRelationshipResponse
-	(*UpdateElementRequest)(nil),       // 12: archimate.v1.UpdateElementRequest
-	(*UpdateElementResponse)(nil),      // 13: archimate.v1.UpdateElementResponse
-	(*DeleteElementRequest)(nil),       // 14: archimate.v1.DeleteElementRequest
-	(*DeleteElementResponse)(nil),      // 15: archimate.v1.DeleteElementResponse
-	(*CapabilityProfile)(nil),          // 16: archimate.v1.CapabilityProfile
-	(*CreateCapabilityRequest)(nil),    // 17: archimate.v1.CreateCapabilityRequest
-	(*Capability)(nil),                 // 18: archimate.v1.Capability
-	(*CreateCapabilityResponse)(nil),   // 19: archimate.v1.CreateCapabilityResponse
-	nil,                                // 20: archimate.v1.CreateElementRequest.PropertiesEntry
-	nil,                                // 21: archimate.v1.Element.PropertiesEntry
-	nil,                                // 22: archimate.v1.UpdateElementRequest.PropertiesEntry
-	(*timestamppb.Timestamp)(nil),      // 23: google.protobuf.Timestamp
+	(Layer)(0),                                // 0: archimate.v1.Layer
+	(ElementType)(0),                          // 1: archimate.v1.ElementType
+	(RelationshipType)(0),                     // 2: archimate.v1.RelationshipType
+	(Criticality)(0),                          // 3: archimate.v1.Criticality
+	(Lifecycle)(0),                            // 4: archimate.v1.Lifecycle
+	(*MessageMeta)(nil),                       // 5: archimate.v1.MessageMeta
+	(*CreateElementRequest)(nil),              // 6: archimate.v1.CreateElementRequest
+	(*Element)(nil),                           // 7: archimate.v1.Element
+	(*CreateElementResponse)(nil),             // 8: archimate.v1.CreateElementResponse
+	(*CreateRelationshipRequest)(nil),         // 9: archimate.v1.CreateRelationshipRequest
+	(*Relationship)(nil),                      // 10: archimate.v1.Relationship
+	(*CreateRelationshipResponse)(nil),        // 11: archimate.v1.CreateRelationshipResponse
+	(*UpdateElementRequest)(nil),              // 12: archimate.v1.UpdateElementRequest
+	(*UpdateElementResponse)(nil),             // 13: archimate.v1.UpdateElementResponse
+	(*DeleteElementRequest)(nil),              // 14: archimate.v1.DeleteElementRequest
+	(*DeleteElementResponse)(nil),             // 15: archimate.v1.DeleteElementResponse
+	(*CapabilityProfile)(nil),                 // 16: archimate.v1.CapabilityProfile
+	(*CreateCapabilityRequest)(nil),           // 17: archimate.v1.CreateCapabilityRequest
+	(*Capability)(nil),                        // 18: archimate.v1.Capability
+	(*CreateCapabilityResponse)(nil),          // 19: archimate.v1.CreateCapabilityResponse
+	(*CreateCapabilityStructureRequest)(nil),  // 20: archimate.v1.CreateCapabilityStructureRequest
+	(*CreateCapabilityStructureResponse)(nil), // 21: archimate.v1.CreateCapabilityStructureResponse
+	(*AddComponentToCapabilityRequest)(nil),   // 22: archimate.v1.AddComponentToCapabilityRequest
+	(*AddComponentToCapabilityResponse)(nil),  // 23: archimate.v1.AddComponentToCapabilityResponse
+	nil,                                       // 24: archimate.v1.CreateElementRequest.PropertiesEntry
+	nil,                                       // 25: archimate.v1.Element.PropertiesEntry
+	nil,                                       // 26: archimate.v1.UpdateElementRequest.PropertiesEntry
+	(*timestamppb.Timestamp)(nil),             // 27: google.protobuf.Timestamp
 }
 var file_archimate_v1_archimate_proto_depIdxs = []int32{
-	23, // 0: archimate.v1.MessageMeta.occurred_at:type_name -> google.protobuf.Timestamp
+	27, // 0: archimate.v1.MessageMeta.occurred_at:type_name -> google.protobuf.Timestamp
 	5,  // 1: archimate.v1.CreateElementRequest.meta:type_name -> archimate.v1.MessageMeta
 	1,  // 2: archimate.v1.CreateElementRequest.type:type_name -> archimate.v1.ElementType
 	0,  // 3: archimate.v1.CreateElementRequest.layer:type_name -> archimate.v1.Layer
-	20, // 4: archimate.v1.CreateElementRequest.properties:type_name -> archimate.v1.CreateElementRequest.PropertiesEntry
+	24, // 4: archimate.v1.CreateElementRequest.properties:type_name -> archimate.v1.CreateElementRequest.PropertiesEntry
 	1,  // 5: archimate.v1.Element.type:type_name -> archimate.v1.ElementType
 	0,  // 6: archimate.v1.Element.layer:type_name -> archimate.v1.Layer
-	21, // 7: archimate.v1.Element.properties:type_name -> archimate.v1.Element.PropertiesEntry
+	25, // 7: archimate.v1.Element.properties:type_name -> archimate.v1.Element.PropertiesEntry
 	7,  // 8: archimate.v1.CreateElementResponse.element:type_name -> archimate.v1.Element
 	5,  // 9: archimate.v1.CreateRelationshipRequest.meta:type_name -> archimate.v1.MessageMeta
 	2,  // 10: archimate.v1.CreateRelationshipRequest.type:type_name -> archimate.v1.RelationshipType
@@ -1791,7 +2145,7 @@ var file_archimate_v1_archimate_proto_depIdxs = []int32{
 	2,  // 13: archimate.v1.Relationship.type:type_name -> archimate.v1.RelationshipType
 	10, // 14: archimate.v1.CreateRelationshipResponse.relationship:type_name -> archimate.v1.Relationship
 	5,  // 15: archimate.v1.UpdateElementRequest.meta:type_name -> archimate.v1.MessageMeta
-	22, // 16: archimate.v1.UpdateElementRequest.properties:type_name -> archimate.v1.UpdateElementRequest.PropertiesEntry
+	26, // 16: archimate.v1.UpdateElementRequest.properties:type_name -> archimate.v1.UpdateElementRequest.PropertiesEntry
 	7,  // 17: archimate.v1.UpdateElementResponse.element:type_name -> archimate.v1.Element
 	5,  // 18: archimate.v1.DeleteElementRequest.meta:type_name -> archimate.v1.MessageMeta
 	3,  // 19: archimate.v1.CapabilityProfile.criticality:type_name -> archimate.v1.Criticality
@@ -1802,21 +2156,33 @@ var file_archimate_v1_archimate_proto_depIdxs = []int32{
 	16, // 24: archimate.v1.CreateCapabilityRequest.profile:type_name -> archimate.v1.CapabilityProfile
 	16, // 25: archimate.v1.Capability.profile:type_name -> archimate.v1.CapabilityProfile
 	18, // 26: archimate.v1.CreateCapabilityResponse.capability:type_name -> archimate.v1.Capability
-	6,  // 27: archimate.v1.ArchitectureService.CreateElement:input_type -> archimate.v1.CreateElementRequest
-	9,  // 28: archimate.v1.ArchitectureService.CreateRelationship:input_type -> archimate.v1.CreateRelationshipRequest
-	12, // 29: archimate.v1.ArchitectureService.UpdateElement:input_type -> archimate.v1.UpdateElementRequest
-	14, // 30: archimate.v1.ArchitectureService.DeleteElement:input_type -> archimate.v1.DeleteElementRequest
-	17, // 31: archimate.v1.ArchitectureService.CreateCapability:input_type -> archimate.v1.CreateCapabilityRequest
-	8,  // 32: archimate.v1.ArchitectureService.CreateElement:output_type -> archimate.v1.CreateElementResponse
-	11, // 33: archimate.v1.ArchitectureService.CreateRelationship:output_type -> archimate.v1.CreateRelationshipResponse
-	13, // 34: archimate.v1.ArchitectureService.UpdateElement:output_type -> archimate.v1.UpdateElementResponse
-	15, // 35: archimate.v1.ArchitectureService.DeleteElement:output_type -> archimate.v1.DeleteElementResponse
-	19, // 36: archimate.v1.ArchitectureService.CreateCapability:output_type -> archimate.v1.CreateCapabilityResponse
-	32, // [32:37] is the sub-list for method output_type
-	27, // [27:32] is the sub-list for method input_type
-	27, // [27:27] is the sub-list for extension type_name
-	27, // [27:27] is the sub-list for extension extendee
-	0,  // [0:27] is the sub-list for field type_name
+	5,  // 27: archimate.v1.CreateCapabilityStructureRequest.meta:type_name -> archimate.v1.MessageMeta
+	7,  // 28: archimate.v1.CreateCapabilityStructureResponse.capability:type_name -> archimate.v1.Element
+	7,  // 29: archimate.v1.CreateCapabilityStructureResponse.created_elements:type_name -> archimate.v1.Element
+	10, // 30: archimate.v1.CreateCapabilityStructureResponse.created_relationships:type_name -> archimate.v1.Relationship
+	5,  // 31: archimate.v1.AddComponentToCapabilityRequest.meta:type_name -> archimate.v1.MessageMeta
+	7,  // 32: archimate.v1.AddComponentToCapabilityResponse.component:type_name -> archimate.v1.Element
+	7,  // 33: archimate.v1.AddComponentToCapabilityResponse.created_elements:type_name -> archimate.v1.Element
+	10, // 34: archimate.v1.AddComponentToCapabilityResponse.created_relationships:type_name -> archimate.v1.Relationship
+	6,  // 35: archimate.v1.ArchitectureService.CreateElement:input_type -> archimate.v1.CreateElementRequest
+	9,  // 36: archimate.v1.ArchitectureService.CreateRelationship:input_type -> archimate.v1.CreateRelationshipRequest
+	12, // 37: archimate.v1.ArchitectureService.UpdateElement:input_type -> archimate.v1.UpdateElementRequest
+	14, // 38: archimate.v1.ArchitectureService.DeleteElement:input_type -> archimate.v1.DeleteElementRequest
+	17, // 39: archimate.v1.ArchitectureService.CreateCapability:input_type -> archimate.v1.CreateCapabilityRequest
+	20, // 40: archimate.v1.ArchitectureService.CreateCapabilityStructure:input_type -> archimate.v1.CreateCapabilityStructureRequest
+	22, // 41: archimate.v1.ArchitectureService.AddComponentToCapability:input_type -> archimate.v1.AddComponentToCapabilityRequest
+	8,  // 42: archimate.v1.ArchitectureService.CreateElement:output_type -> archimate.v1.CreateElementResponse
+	11, // 43: archimate.v1.ArchitectureService.CreateRelationship:output_type -> archimate.v1.CreateRelationshipResponse
+	13, // 44: archimate.v1.ArchitectureService.UpdateElement:output_type -> archimate.v1.UpdateElementResponse
+	15, // 45: archimate.v1.ArchitectureService.DeleteElement:output_type -> archimate.v1.DeleteElementResponse
+	19, // 46: archimate.v1.ArchitectureService.CreateCapability:output_type -> archimate.v1.CreateCapabilityResponse
+	21, // 47: archimate.v1.ArchitectureService.CreateCapabilityStructure:output_type -> archimate.v1.CreateCapabilityStructureResponse
+	23, // 48: archimate.v1.ArchitectureService.AddComponentToCapability:output_type -> archimate.v1.AddComponentToCapabilityResponse
+	42, // [42:49] is the sub-list for method output_type
+	35, // [35:42] is the sub-list for method input_type
+	35, // [35:35] is the sub-list for extension type_name
+	35, // [35:35] is the sub-list for extension extendee
+	0,  // [0:35] is the sub-list for field type_name
 }
 
 func init() { file_archimate_v1_archimate_proto_init() }
@@ -1832,7 +2198,7 @@ func file_archimate_v1_archimate_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_archimate_v1_archimate_proto_rawDesc), len(file_archimate_v1_archimate_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   18,
+			NumMessages:   22,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -33,6 +33,8 @@ type ArchitectureServiceHandler interface {
 	UpdateElement(context.Context, *v1.UpdateElementRequest) (*v1.UpdateElementResponse, error)
 	DeleteElement(context.Context, *v1.DeleteElementRequest) (*v1.DeleteElementResponse, error)
 	CreateCapability(context.Context, *v1.CreateCapabilityRequest) (*v1.CreateCapabilityResponse, error)
+	CreateCapabilityStructure(context.Context, *v1.CreateCapabilityStructureRequest) (*v1.CreateCapabilityStructureResponse, error)
+	AddComponentToCapability(context.Context, *v1.AddComponentToCapabilityRequest) (*v1.AddComponentToCapabilityResponse, error)
 	// ResolveActiveModel supplies active_model when the server must derive it.
 	ResolveActiveModel(ctx context.Context, in proto.Message) (string, error)
 	// ResolveSourceElementType supplies source_element_type when the server must derive it.
@@ -126,6 +128,32 @@ func NewArchitectureServiceService(h ArchitectureServiceHandler) *runtime.Servic
 					return h.CreateCapability(ctx, req.(*v1.CreateCapabilityRequest))
 				},
 			},
+			{
+				Name:       "createCapabilityStructure",
+				NewRequest: func() proto.Message { return new(v1.CreateCapabilityStructureRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeCreateCapabilityStructureRequest(d, obj, req.(*v1.CreateCapabilityStructureRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichArchitectureServiceCreateCapabilityStructureRequest(c, h, req, req.(*v1.CreateCapabilityStructureRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.CreateCapabilityStructure(ctx, req.(*v1.CreateCapabilityStructureRequest))
+				},
+			},
+			{
+				Name:       "addComponentToCapability",
+				NewRequest: func() proto.Message { return new(v1.AddComponentToCapabilityRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeAddComponentToCapabilityRequest(d, obj, req.(*v1.AddComponentToCapabilityRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichArchitectureServiceAddComponentToCapabilityRequest(c, h, req, req.(*v1.AddComponentToCapabilityRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.AddComponentToCapability(ctx, req.(*v1.AddComponentToCapabilityRequest))
+				},
+			},
 		},
 		Enums: map[string]*runtime.EnumTable{
 			"archimate.v1.Criticality":      enumCriticality,
@@ -145,6 +173,8 @@ type ArchitectureServiceClient interface {
 	UpdateElement(ctx context.Context, in *v1.UpdateElementRequest, opts ...grpc.CallOption) (*v1.UpdateElementResponse, error)
 	DeleteElement(ctx context.Context, in *v1.DeleteElementRequest, opts ...grpc.CallOption) (*v1.DeleteElementResponse, error)
 	CreateCapability(ctx context.Context, in *v1.CreateCapabilityRequest, opts ...grpc.CallOption) (*v1.CreateCapabilityResponse, error)
+	CreateCapabilityStructure(ctx context.Context, in *v1.CreateCapabilityStructureRequest, opts ...grpc.CallOption) (*v1.CreateCapabilityStructureResponse, error)
+	AddComponentToCapability(ctx context.Context, in *v1.AddComponentToCapabilityRequest, opts ...grpc.CallOption) (*v1.AddComponentToCapabilityResponse, error)
 }
 
 // ArchitectureServiceResolvers derives the fields the server fills by resolver, for a
@@ -187,10 +217,18 @@ func (a *clientAdapterArchitectureService) CreateCapability(ctx context.Context,
 	return a.client.CreateCapability(ctx, in)
 }
 
+func (a *clientAdapterArchitectureService) CreateCapabilityStructure(ctx context.Context, in *v1.CreateCapabilityStructureRequest) (*v1.CreateCapabilityStructureResponse, error) {
+	return a.client.CreateCapabilityStructure(ctx, in)
+}
+
+func (a *clientAdapterArchitectureService) AddComponentToCapability(ctx context.Context, in *v1.AddComponentToCapabilityRequest) (*v1.AddComponentToCapabilityResponse, error) {
+	return a.client.AddComponentToCapability(ctx, in)
+}
+
 var enumCriticality = runtime.NewEnumTable("archimate.v1.Criticality", []runtime.EnumValue{
 	{Number: 1, Name: "CRITICALITY_LOW", Alias: "Low"},
 	{Number: 2, Name: "CRITICALITY_MEDIUM", Alias: "Medium"},
-	{Number: 3, Name: "CRITICALITY_HIGH", Alias: "High"},
+	{Number: 3, Name: "CRITICALITY_HIGH", Alias: "High", Synonyms: []string{"Critical"}},
 }, "")
 
 var enumElementType = runtime.NewEnumTable("archimate.v1.ElementType", []runtime.EnumValue{
@@ -496,6 +534,107 @@ func decodeCreateCapabilityRequest(d *runtime.Decoder, obj *runtime.Object, m *v
 	}
 }
 
+var fieldsCreateCapabilityStructureRequest = []string{"model_id", "name", "description", "value_streams", "sub_capabilities"}
+
+func decodeCreateCapabilityStructureRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.CreateCapabilityStructureRequest) {
+	d.Known(obj, fieldsCreateCapabilityStructureRequest)
+	if v := obj.Get("model_id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "model_id"); ok {
+			m.ModelId = x
+		}
+	}
+	if v := obj.Get("name"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "name"); ok {
+			d.MinLength("name", x, 1)
+			d.MaxLength("name", x, 200)
+			m.Name = x
+		}
+	} else {
+		d.Missing("name")
+	}
+	if v := obj.Get("description"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "description"); ok {
+			d.MaxLength("description", x, 4000)
+			m.Description = x
+		}
+	}
+	if v := obj.Get("value_streams"); v != nil && v.Kind != runtime.KindNull {
+		if arr, ok := d.Array(v, "value_streams"); ok {
+			d.MaxItems("value_streams", len(arr), 20)
+			d.Enter("value_streams")
+			for i, ev := range arr {
+				d.EnterIndex(i)
+				if x, ok := d.String(ev, ""); ok {
+					m.ValueStreams = append(m.ValueStreams, x)
+				}
+				d.Leave()
+			}
+			d.Leave()
+		}
+	}
+	if v := obj.Get("sub_capabilities"); v != nil && v.Kind != runtime.KindNull {
+		if arr, ok := d.Array(v, "sub_capabilities"); ok {
+			d.MaxItems("sub_capabilities", len(arr), 20)
+			d.Enter("sub_capabilities")
+			for i, ev := range arr {
+				d.EnterIndex(i)
+				if x, ok := d.String(ev, ""); ok {
+					m.SubCapabilities = append(m.SubCapabilities, x)
+				}
+				d.Leave()
+			}
+			d.Leave()
+		}
+	}
+}
+
+var fieldsAddComponentToCapabilityRequest = []string{"model_id", "capability_id", "component_name", "component_description", "services"}
+
+func decodeAddComponentToCapabilityRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.AddComponentToCapabilityRequest) {
+	d.Known(obj, fieldsAddComponentToCapabilityRequest)
+	if v := obj.Get("model_id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "model_id"); ok {
+			m.ModelId = x
+		}
+	}
+	if v := obj.Get("capability_id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "capability_id"); ok {
+			m.CapabilityId = x
+		}
+	} else {
+		d.Missing("capability_id")
+	}
+	if v := obj.Get("component_name"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "component_name"); ok {
+			d.MinLength("component_name", x, 1)
+			d.MaxLength("component_name", x, 200)
+			m.ComponentName = x
+		}
+	} else {
+		d.Missing("component_name")
+	}
+	if v := obj.Get("component_description"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "component_description"); ok {
+			d.MaxLength("component_description", x, 4000)
+			m.ComponentDescription = x
+		}
+	}
+	if v := obj.Get("services"); v != nil && v.Kind != runtime.KindNull {
+		if arr, ok := d.Array(v, "services"); ok {
+			d.MaxItems("services", len(arr), 20)
+			d.Enter("services")
+			for i, ev := range arr {
+				d.EnterIndex(i)
+				if x, ok := d.String(ev, ""); ok {
+					m.Services = append(m.Services, x)
+				}
+				d.Leave()
+			}
+			d.Leave()
+		}
+	}
+}
+
 func enrichArchitectureServiceCreateElementRequest(c *runtime.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.CreateElementRequest) error {
 	if m.Id == "" {
 		m.Id = c.UUIDv7()
@@ -652,6 +791,46 @@ func enrichArchitectureServiceCreateCapabilityRequest(c *runtime.Call, h Archite
 		case v1.ElementType_ELEMENT_TYPE_NODE, v1.ElementType_ELEMENT_TYPE_DEVICE, v1.ElementType_ELEMENT_TYPE_SYSTEM_SOFTWARE:
 			m.Layer = v1.Layer_LAYER_TECHNOLOGY
 		}
+	}
+	if m.Meta == nil {
+		m.Meta = new(v1.MessageMeta)
+	}
+	if err := enrichArchitectureServiceMessageMeta(c, h, root, m.Meta); err != nil {
+		return err
+	}
+	if m.ModelId == "" {
+		v, err := h.ResolveActiveModel(c.Ctx, root)
+		if err != nil {
+			return c.ResolverError("model_id", err)
+		}
+		m.ModelId = v
+	}
+	return nil
+}
+
+func enrichArchitectureServiceCreateCapabilityStructureRequest(c *runtime.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.CreateCapabilityStructureRequest) error {
+	{
+		m.Id = "cap-" + c.RequestScopedID()
+	}
+	if m.Meta == nil {
+		m.Meta = new(v1.MessageMeta)
+	}
+	if err := enrichArchitectureServiceMessageMeta(c, h, root, m.Meta); err != nil {
+		return err
+	}
+	if m.ModelId == "" {
+		v, err := h.ResolveActiveModel(c.Ctx, root)
+		if err != nil {
+			return c.ResolverError("model_id", err)
+		}
+		m.ModelId = v
+	}
+	return nil
+}
+
+func enrichArchitectureServiceAddComponentToCapabilityRequest(c *runtime.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.AddComponentToCapabilityRequest) error {
+	{
+		m.Id = "comp-" + c.RequestScopedID()
 	}
 	if m.Meta == nil {
 		m.Meta = new(v1.MessageMeta)
