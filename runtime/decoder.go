@@ -844,7 +844,9 @@ func (d *Decoder) MaxLength(key, s string, n int) {
 // the pattern to match the whole string).
 func (d *Decoder) Pattern(key, s string, re *regexp.Regexp) {
 	if re != nil && !re.MatchString(s) {
-		d.violation(key, fmt.Sprintf("must match the pattern %s, got %s", re.String(), clipQuote(s)))
+		// The value is not echoed: free text may carry personal data, and
+		// error envelopes are logged and replayed.
+		d.violation(key, fmt.Sprintf("must match the pattern %s (got %d characters that do not)", re.String(), utf8.RuneCountInString(s)))
 	}
 }
 

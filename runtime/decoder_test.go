@@ -341,7 +341,7 @@ func TestConstraintsStateBoundAndActualValue(t *testing.T) {
 		{CodeConstraintViolation, "must be at least 3 characters, got 2", "name"},
 		{CodeConstraintViolation, "must be at most 4 characters, got 5", "name"},
 		{CodeConstraintViolation, "must be at most 1 character, got 2", "code"},
-		{CodeConstraintViolation, `must match the pattern ^[a-z-]+$, got "Hello World"`, "slug"},
+		{CodeConstraintViolation, `must match the pattern ^[a-z-]+$ (got 11 characters that do not)`, "slug"},
 		{CodeConstraintViolation, "must be at least 1, got 0", "qty"},
 		{CodeConstraintViolation, "must be at most 1, got 1.5", "ratio"},
 		{CodeConstraintViolation, "must have at least 1 item, got 0", "tags"},

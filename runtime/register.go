@@ -39,6 +39,8 @@ type writeTool struct {
 	// optionalDescription: the input schema has an optional "description"
 	// property, whose absence earns a MISSING_DESCRIPTION warning.
 	optionalDescription bool
+	// nested indexes the input's nested properties by name (nestedPaths).
+	nested map[string][]string
 }
 
 // Register adds the tools of one proto service to s: one write tool per entry
@@ -123,7 +125,7 @@ func (r *registry) bind(svc *Service) error {
 		if len(d.OutputSchema) > 0 && !json.Valid(d.OutputSchema) {
 			return fmt.Errorf("tool %q: output schema is not valid JSON", d.Name)
 		}
-		r.tools[d.Name] = &writeTool{bind: b, doc: d, optionalDescription: opt}
+		r.tools[d.Name] = &writeTool{bind: b, doc: d, optionalDescription: opt, nested: nestedPaths(d.InputSchema)}
 		r.order = append(r.order, d.Name)
 	}
 	for _, t := range svc.Tools {

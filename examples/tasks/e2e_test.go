@@ -388,7 +388,7 @@ func TestAgentMistakesAreAnsweredWithCorrectableErrors(t *testing.T) {
 		{"create: title missing", "task_create", `{"type":"bug"}`, "MISSING_REQUIRED_FIELD", "title", ""},
 		{"create: tags as a comma string", "task_create", `{"title":"x","type":"bug","tags":"a,b"}`, "INVALID_TYPE", "tags", ""},
 		{"create: unknown parent", "task_create", `{"title":"x","type":"bug","parent_id":"task-nope"}`, "NOT_FOUND", "", ""},
-		{"update: fields outside updates", "task_update", `{"id":"` + firstID + `","status":"done"}`, "UNKNOWN_FIELD", "status", ""},
+		{"update: fields outside updates", "task_update", `{"id":"` + firstID + `","status":"done"}`, "UNKNOWN_FIELD", "status", "updates.status"},
 		{"update: nested enum typo", "task_update", `{"id":"` + firstID + `","updates":{"status":"in-progres"}}`, "INVALID_ENUM_VALUE", "updates.status", "in_progress"},
 		{"update: nested camelCase field", "task_update", `{"id":"` + firstID + `","updates":{"addLogEntry":"x"}}`, "UNKNOWN_FIELD", "updates.addLogEntry", "add_log_entry"},
 		{"update: nothing to change", "task_update", `{"id":"` + firstID + `","updates":{}}`, "VALIDATION_ERROR", "updates", ""},

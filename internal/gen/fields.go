@@ -169,6 +169,13 @@ func (b *builder) agentField(fm *fieldModel) bool {
 		if d := fm.alias.GetDescription(); d != "" {
 			fm.desc = d
 		}
+		if n := fm.alias.GetName(); n != "" {
+			if !isToolName(n) {
+				b.probs.fieldf(f, "agent name %q must match ^[a-zA-Z0-9_-]{1,64}$", n)
+				return false
+			}
+			fm.agentName = n
+		}
 	}
 	if a != nil {
 		fm.required = fm.required || a.GetRequired()

@@ -1473,7 +1473,9 @@ type EnumAlias struct {
 	// Example: `extra: {key: "Todo" value: "STATUS_TODO"}`.
 	Extra map[string]string `protobuf:"bytes,4,rep,name=extra" json:"extra,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	// Alias applied when the agent omits the field. Example: `default: "todo"`.
-	Default       *string `protobuf:"bytes,5,opt,name=default" json:"default,omitempty"`
+	Default *string `protobuf:"bytes,5,opt,name=default" json:"default,omitempty"`
+	// Agent-facing name; default the proto field name. Example: `name: "kind"`.
+	Name          *string `protobuf:"bytes,6,opt,name=name" json:"name,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1539,6 +1541,13 @@ func (x *EnumAlias) GetExtra() map[string]string {
 func (x *EnumAlias) GetDefault() string {
 	if x != nil && x.Default != nil {
 		return *x.Default
+	}
+	return ""
+}
+
+func (x *EnumAlias) GetName() string {
+	if x != nil && x.Name != nil {
+		return *x.Name
 	}
 	return ""
 }
@@ -2066,13 +2075,14 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\x04ULID\x10\x03\x12\a\n" +
 	"\x03NOW\x10\x04\x12\x10\n" +
 	"\fCONTENT_HASH\x10\x05\x12\x12\n" +
-	"\x0eREQUEST_SCOPED\x10\x06\"\xcc\x02\n" +
+	"\x0eREQUEST_SCOPED\x10\x06\"\xe0\x02\n" +
 	"\tEnumAlias\x12\x1a\n" +
 	"\brequired\x18\x01 \x01(\bR\brequired\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x122\n" +
 	"\x05style\x18\x03 \x01(\x0e2\x1c.mcpwrite.v1.EnumAlias.StyleR\x05style\x127\n" +
 	"\x05extra\x18\x04 \x03(\v2!.mcpwrite.v1.EnumAlias.ExtraEntryR\x05extra\x12\x18\n" +
-	"\adefault\x18\x05 \x01(\tR\adefault\x1a8\n" +
+	"\adefault\x18\x05 \x01(\tR\adefault\x12\x12\n" +
+	"\x04name\x18\x06 \x01(\tR\x04name\x1a8\n" +
 	"\n" +
 	"ExtraEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +

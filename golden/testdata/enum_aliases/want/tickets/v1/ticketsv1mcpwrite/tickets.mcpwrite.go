@@ -123,7 +123,7 @@ var enumTeam = runtime.NewEnumTable("tickets.v1.Team", []runtime.EnumValue{
 	{Number: 2, Name: "TEAM_SUPPORT", Alias: "Support"},
 }, "")
 
-var fieldsOpenTicketRequest = []string{"category", "severity", "escalate_at", "status", "plain_status", "title"}
+var fieldsOpenTicketRequest = []string{"category", "severity", "escalation", "status", "plain_status", "title"}
 
 func decodeOpenTicketRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.OpenTicketRequest) {
 	d.Known(obj, fieldsOpenTicketRequest)
@@ -141,8 +141,8 @@ func decodeOpenTicketRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Open
 	} else {
 		m.Severity = v1.Severity_SEVERITY_LOW
 	}
-	if v := obj.Get("escalate_at"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.Enum(v, "escalate_at", enumSeverityKebab); ok {
+	if v := obj.Get("escalation"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Enum(v, "escalation", enumSeverityKebab); ok {
 			m.EscalateAt = v1.Severity(x)
 		}
 	}

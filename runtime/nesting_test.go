@@ -1,0 +1,35 @@
+package runtime
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestUnknownTopLevelFieldPointsToWhereItBelongs(t *testing.T) {
+	schema := []byte(`{"type":"object","properties":{"id":{"type":"string"},
+		"updates":{"type":"object","properties":{"status":{"type":"string"},"title":{"type":"string"}}},
+		"items":{"type":"array","items":{"type":"object","properties":{"sku":{"type":"string"},"title":{"type":"string"}}}}}}`)
+	paths := nestedPaths(schema)
+	if diff := cmp.Diff(map[string][]string{"status": {"updates.status"}, "title": {"items[].title", "updates.title"}, "sku": {"items[].sku"}}, paths); diff != "" {
+		t.Fatalf("paths (-want +got):\n%s", diff)
+	}
+	es := Errors{
+		{Code: CodeUnknownField, Field: "status", Message: `unknown field "status"`},
+		{Code: CodeUnknownField, Field: "title", Message: `unknown field "title"`, Suggestions: &Suggestions{DidYouMean: []string{"id"}}},
+		{Code: CodeUnknownField, Field: "colour", Message: `unknown field "colour"`},
+		{Code: CodeUnknownField, Field: "updates.sku", Message: `unknown field "sku"`},
+	}
+	hintNesting(es, paths)
+	want := []*Suggestions{
+		{DidYouMean: []string{"updates.status"}, Hint: "status belongs inside updates: send it as updates.status"},
+		{DidYouMean: []string{"items[].title", "id"}, Hint: "title belongs inside items[]: send it as items[].title or updates.title"},
+		nil,
+		nil,
+	}
+	for i, e := range es {
+		if diff := cmp.Diff(want[i], e.Suggestions); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", e.Field, diff)
+		}
+	}
+}
