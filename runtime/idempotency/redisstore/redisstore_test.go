@@ -78,6 +78,15 @@ func TestLayeredMemoryOverRedisConformance(t *testing.T) {
 	})
 }
 
+// The failure modes of seed §7.11 with Redis as the shared store behind
+// each instance's in-memory cache.
+func TestLayeredFailureModesOverRedis(t *testing.T) {
+	storetest.RunFailureModes(t, func(t *testing.T) idempotency.Store {
+		client, prefix, _ := newClient(t)
+		return redisstore.New(client, redisstore.WithPrefix(prefix))
+	})
+}
+
 func TestRedisKeyEscapesEachPart(t *testing.T) {
 	s := redisstore.New(nil)
 	cases := []struct {
