@@ -2,7 +2,6 @@ package archimate_test
 
 import (
 	"context"
-	"encoding/json"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -12,6 +11,7 @@ import (
 	archimatev1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1/archimatev1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 )
 
 // remote stands for a gRPC client of the domain service: it records the
@@ -65,20 +65,9 @@ func TestClientAdapterForwardsToTheGRPCClient(t *testing.T) {
 		runtime.WithRequestContextFunc(runtime.StaticRequestContext(devRC))); err != nil {
 		t.Fatal(err)
 	}
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := server.Connect(context.Background(), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "t"}, nil).Connect(context.Background(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "createElement", Arguments: json.RawMessage(`{"type":"DataObject","name":"Invoice"}`)})
-	if err != nil || res.IsError {
-		t.Fatalf("call: %v %v", err, res)
+	cs := mcptest.Connect(t, server, mcptest.Options{})
+	if out, isErr := call(t, cs, "createElement", `{"type":"DataObject","name":"Invoice"}`); isErr {
+		t.Fatalf("call: %v", out)
 	}
 	if len(client.calls) != 1 || client.calls[0] != "CreateElement" {
 		t.Fatalf("client calls = %v", client.calls)

@@ -24,6 +24,7 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
 	idempg "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency/pgstore"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency/redisstore"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
 	proposalpg "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal/pgstore"
 )
@@ -76,18 +77,7 @@ func instance(t *testing.T, repo *domain.Repository, idem idempotency.Store, pro
 	if err != nil {
 		t.Fatal(err)
 	}
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := s.Connect(context.Background(), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "durable", Version: "test"}, nil).Connect(context.Background(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return mcptest.Connect(t, s, mcptest.Options{})
 }
 
 func TestReplayAcrossInstancesAndRestarts(t *testing.T) {
@@ -176,17 +166,7 @@ func TestSixtyFourConcurrentCallsWithOneKeyExecuteOnce(t *testing.T) {
 		runtime.WithIdempotencyStore(store), runtime.WithProposalStore(props)); err != nil {
 		t.Fatal(err)
 	}
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := s.Connect(context.Background(), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "t"}, nil).Connect(context.Background(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := mcptest.Connect(t, s, mcptest.Options{})
 
 	var wg sync.WaitGroup
 	outcomes := make(chan string, 64)

@@ -20,6 +20,7 @@ import (
 	archimatev1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1/archimatev1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 )
 
 var fixedNow = time.Date(2026, 11, 22, 10, 30, 0, 0, time.UTC)
@@ -38,47 +39,14 @@ func session(t *testing.T, rc runtime.RequestContext) (*mcp.ClientSession, *doma
 	if err != nil {
 		t.Fatalf("register: %v", err)
 	}
-	ct, st := mcp.NewInMemoryTransports()
-	ctx := context.Background()
-	ss, err := server.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "test"}, nil)
-	cs, err := client.Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs, repo
+	return mcptest.Connect(t, server, mcptest.Options{}), repo
 }
 
+// call is mcptest.Call in the (body, isError) shape these tests compare.
 func call(t *testing.T, cs *mcp.ClientSession, tool, args string) (map[string]any, bool) {
 	t.Helper()
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
-	if err != nil {
-		t.Fatalf("%s: protocol error %v (bad input must be a tool result)", tool, err)
-	}
-	raw, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out map[string]any
-	if err := json.Unmarshal(raw, &out); err != nil {
-		t.Fatalf("%s: structuredContent %s: %v", tool, raw, err)
-	}
-	if len(res.Content) != 1 {
-		t.Fatalf("%s: want one text content, got %d", tool, len(res.Content))
-	}
-	var text map[string]any
-	if err := json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &text); err != nil {
-		t.Fatalf("%s: text content is not the JSON envelope: %v", tool, err)
-	}
-	if diff := cmp.Diff(out, text); diff != "" {
-		t.Fatalf("%s: text content differs from structuredContent (-structured +text):\n%s", tool, diff)
-	}
-	return out, res.IsError
+	r := mcptest.Call(t, cs, tool, args)
+	return r.Body, r.IsError
 }
 
 var runtime2RC = runtime.RequestContext{TenantID: "tenant-globex", PrincipalID: "user-hank"}

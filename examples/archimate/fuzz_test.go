@@ -16,6 +16,7 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/domain"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1/archimatev1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 )
 
 // Selector bytes: an input starting with one of them goes, minus that byte,
@@ -103,19 +104,7 @@ func fuzzSession(tb testing.TB) *mcp.ClientSession {
 	if err != nil {
 		tb.Fatalf("register: %v", err)
 	}
-	ct, st := mcp.NewInMemoryTransports()
-	ctx := context.Background()
-	ss, err := server.Connect(ctx, st, nil)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "fuzz", Version: "test"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { cs.Close() })
-	return cs
+	return mcptest.Connect(tb, server, mcptest.Options{})
 }
 
 // FuzzToolArguments sends arbitrary bytes as tool arguments through a real

@@ -16,12 +16,13 @@ import (
 	archimatev1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1/archimatev1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 )
 
-// govSession connects a client (its options and protocol version; "" is the
-// SDK default, 2026-07-28) to a server whose tools call h and whose
-// confirmations name what repo would lose.
-func govSession(t *testing.T, h archimatev1mcpwrite.ArchitectureServiceHandler, repo *domain.Repository, client *mcp.ClientOptions, protocol string) *mcp.ClientSession {
+// govSession connects a client (its protocol version, "" being the SDK
+// default 2026-07-28, and elicitation answerer) to a server whose tools call
+// h and whose confirmations name what repo would lose.
+func govSession(t *testing.T, h archimatev1mcpwrite.ArchitectureServiceHandler, repo *domain.Repository, client mcptest.Options) *mcp.ClientSession {
 	t.Helper()
 	server := mcp.NewServer(&mcp.Implementation{Name: "archimate", Version: "test"}, nil)
 	err := archimatev1mcpwrite.RegisterArchitectureServiceTools(server, h,
@@ -32,19 +33,7 @@ func govSession(t *testing.T, h archimatev1mcpwrite.ArchitectureServiceHandler, 
 	if err != nil {
 		t.Fatalf("register: %v", err)
 	}
-	ct, st := mcp.NewInMemoryTransports()
-	ctx := context.Background()
-	ss, err := server.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "governance", Version: "test"}, client).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: protocol})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return mcptest.Connect(t, server, client)
 }
 
 // orderService creates OrderService with two relationships: a capability
@@ -78,7 +67,7 @@ const orderServiceLoss = "element OrderService and 2 relationships"
 
 func TestDeleteElementProposalNamesWhatIsLost(t *testing.T) {
 	repo := domain.New()
-	cs := govSession(t, repo, repo, nil, "") // no elicitation capability
+	cs := govSession(t, repo, repo, mcptest.Options{}) // no elicitation capability
 	id := orderService(t, cs)
 
 	out, isErr := call(t, cs, "deleteElement", `{"id":"`+id+`"}`)
@@ -116,35 +105,25 @@ func TestDeleteElementConfirmationNamesWhatIsLost(t *testing.T) {
 	tests := []struct {
 		name     string
 		protocol string
-		answer   mcp.ElicitResult
+		answer   *mcptest.Elicitor
 		wantGone bool
 	}{
-		{"declined on 2025-11-25", "2025-11-25", mcp.ElicitResult{Action: "decline"}, false},
-		{"cancelled on 2026-07-28", "", mcp.ElicitResult{Action: "cancel"}, false},
-		{"accepted on 2026-07-28", "", mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}, true},
+		{"declined on 2025-11-25", "2025-11-25", mcptest.Decline(), false},
+		{"cancelled on 2026-07-28", "", mcptest.Cancel(), false},
+		{"accepted on 2026-07-28", "", mcptest.Accept(true), true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var mu sync.Mutex
-			var asked []string
-			client := &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-				mu.Lock()
-				defer mu.Unlock()
-				asked = append(asked, req.Params.Message)
-				res := tt.answer
-				return &res, nil
-			}}
 			repo := domain.New()
-			cs := govSession(t, repo, repo, client, tt.protocol)
+			cs := govSession(t, repo, repo, mcptest.Options{Protocol: tt.protocol, Elicit: tt.answer.Handler})
 			id := orderService(t, cs)
 
 			out, isErr := call(t, cs, "deleteElement", `{"id":"`+id+`"}`)
-			mu.Lock()
+			asked := tt.answer.Asked()
 			if len(asked) != 1 || !containsAll(asked[0], `Confirm Delete element: id="`+id+`".`,
 				"This permanently deletes data; it cannot be undone. What will be lost: "+orderServiceLoss+".") {
 				t.Fatalf("asked %q", asked)
 			}
-			mu.Unlock()
 			l, err := loss(repo, id)
 			if tt.wantGone {
 				if isErr || out["id"] != id || len(out["deleted_relationships"].([]any)) != 2 || err == nil {
@@ -245,7 +224,7 @@ func TestUpdateElementRetriesOnConflict(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			repo := domain.New()
 			racer := &racingRepo{Repository: repo}
-			cs := govSession(t, racer, repo, nil, "")
+			cs := govSession(t, racer, repo, mcptest.Options{})
 			created, _ := call(t, cs, "createElement", `{"type":"ApplicationComponent","name":"OrderService"}`)
 			id := createdID(t, created)
 			racer.mu.Lock()

@@ -3,10 +3,12 @@ package crm_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -19,6 +21,7 @@ import (
 	crmv1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/crm/gen/crm/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/crm/gen/crm/v1/crmv1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 )
 
 var fixedNow = time.Date(2026, 6, 28, 19, 52, 15, 0, time.UTC)
@@ -105,10 +108,11 @@ func (r *recorder) MergePeople(ctx context.Context, q *crmv1.MergePeopleRequest)
 
 // server is one CRM MCP server; each client session acts as its own user.
 type server struct {
-	t     *testing.T
-	srv   *mcp.Server
-	rec   *recorder
-	users sync.Map // *mcp.ServerSession -> runtime.RequestContext
+	t       *testing.T
+	srv     *mcp.Server
+	rec     *recorder
+	users   sync.Map // client name (unique per connection) -> runtime.RequestContext
+	clients atomic.Int64
 }
 
 func newServer(t *testing.T) *server {
@@ -120,7 +124,11 @@ func newServer(t *testing.T) *server {
 		runtime.WithRand(rand.NewChaCha8([32]byte{3})),
 		runtime.WithErrorHook(domain.ErrorHook),
 		runtime.WithRequestContextFunc(func(_ context.Context, req *mcp.CallToolRequest) (runtime.RequestContext, bool) {
-			rc, ok := s.users.Load(req.Session)
+			ci := req.ClientInfo()
+			if ci == nil {
+				return runtime.RequestContext{}, false
+			}
+			rc, ok := s.users.Load(ci.Name)
 			if !ok {
 				return runtime.RequestContext{}, false
 			}
@@ -132,43 +140,19 @@ func newServer(t *testing.T) *server {
 	return s
 }
 
+// connect opens a client session acting as rc.
 func (s *server) connect(rc runtime.RequestContext) *mcp.ClientSession {
 	s.t.Helper()
-	ctx := context.Background()
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := s.srv.Connect(ctx, st, nil)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	s.users.Store(ss, rc)
-	s.t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "test"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	s.t.Cleanup(func() { cs.Close() })
-	return cs
+	name := fmt.Sprintf("agent-%d", s.clients.Add(1))
+	s.users.Store(name, rc)
+	return mcptest.Connect(s.t, s.srv, mcptest.Options{ClientName: name})
 }
 
+// call is mcptest.Call in the (body, isError) shape these tests compare.
 func call(t *testing.T, cs *mcp.ClientSession, tool, args string) (map[string]any, bool) {
 	t.Helper()
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
-	if err != nil {
-		t.Fatalf("%s: protocol error %v (bad input must be a tool result)", tool, err)
-	}
-	raw, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out map[string]any
-	if err := json.Unmarshal(raw, &out); err != nil {
-		t.Fatalf("%s: structuredContent %s: %v", tool, raw, err)
-	}
-	var text map[string]any
-	if len(res.Content) != 1 || json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &text) != nil || !cmp.Equal(out, text) {
-		t.Fatalf("%s: text content is not the structured content", tool)
-	}
-	return out, res.IsError
+	r := mcptest.Call(t, cs, tool, args)
+	return r.Body, r.IsError
 }
 
 // propose calls a write tool and returns its proposal.

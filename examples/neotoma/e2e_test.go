@@ -3,10 +3,12 @@ package neotoma_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -21,6 +23,7 @@ import (
 	neotomav1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/gen/neotoma/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/gen/neotoma/v1/neotomav1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 )
 
 var fixedNow = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
@@ -75,8 +78,9 @@ type server struct {
 	t   *testing.T
 	srv *mcp.Server
 	rec *recorder
-	// users maps a server session to its request context.
-	users sync.Map
+	// users maps a client's name (unique per connection) to its request context.
+	users   sync.Map
+	clients atomic.Int64
 }
 
 func newServer(t *testing.T) *server {
@@ -88,7 +92,11 @@ func newServer(t *testing.T) *server {
 		runtime.WithRand(rand.NewChaCha8([32]byte{7})),
 		runtime.WithErrorHook(domain.ErrorHook),
 		runtime.WithRequestContextFunc(func(_ context.Context, req *mcp.CallToolRequest) (runtime.RequestContext, bool) {
-			rc, ok := s.users.Load(req.Session)
+			ci := req.ClientInfo()
+			if ci == nil {
+				return runtime.RequestContext{}, false
+			}
+			rc, ok := s.users.Load(ci.Name)
 			if !ok {
 				return runtime.RequestContext{}, false
 			}
@@ -100,65 +108,30 @@ func newServer(t *testing.T) *server {
 	return s
 }
 
-// connect opens a client session acting as rc (no context when rc is zero).
-func (s *server) connect(rc runtime.RequestContext, opts *mcp.ClientOptions) *mcp.ClientSession {
+// connect opens a client session acting as rc (no context when rc is zero)
+// that answers elicitation with elicit (nil: the client cannot elicit).
+func (s *server) connect(rc runtime.RequestContext, elicit func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)) *mcp.ClientSession {
 	s.t.Helper()
-	return s.connectVersion(rc, opts, "")
+	return s.connectVersion(rc, elicit, "")
 }
 
 // connectVersion is connect negotiating the given protocol version ("" is
 // the client's latest).
-func (s *server) connectVersion(rc runtime.RequestContext, opts *mcp.ClientOptions, version string) *mcp.ClientSession {
+func (s *server) connectVersion(rc runtime.RequestContext, elicit func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error), version string) *mcp.ClientSession {
 	s.t.Helper()
-	ctx := context.Background()
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := s.srv.Connect(ctx, st, nil)
-	if err != nil {
-		s.t.Fatal(err)
-	}
+	name := fmt.Sprintf("agent-%d", s.clients.Add(1))
 	if rc != (runtime.RequestContext{}) {
-		s.users.Store(ss, rc)
+		s.users.Store(name, rc)
 	}
-	s.t.Cleanup(func() { ss.Close() })
-	var so *mcp.ClientSessionOptions
-	if version != "" {
-		so = &mcp.ClientSessionOptions{ProtocolVersion: version}
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "test"}, opts).Connect(ctx, ct, so)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	s.t.Cleanup(func() { cs.Close() })
-	return cs
+	return mcptest.Connect(s.t, s.srv, mcptest.Options{Protocol: version, Elicit: elicit, ClientName: name})
 }
 
 // call runs a tool and returns its structured content (checked to equal the
 // text content) and isError.
 func call(t *testing.T, cs *mcp.ClientSession, tool, args string) (map[string]any, bool) {
 	t.Helper()
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
-	if err != nil {
-		t.Fatalf("%s: protocol error %v (bad input must be a tool result)", tool, err)
-	}
-	raw, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out map[string]any
-	if err := json.Unmarshal(raw, &out); err != nil {
-		t.Fatalf("%s: structuredContent %s: %v", tool, raw, err)
-	}
-	if len(res.Content) != 1 {
-		t.Fatalf("%s: want one text content, got %d", tool, len(res.Content))
-	}
-	var text map[string]any
-	if err := json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &text); err != nil {
-		t.Fatalf("%s: text content is not the JSON envelope: %v", tool, err)
-	}
-	if diff := cmp.Diff(out, text); diff != "" {
-		t.Fatalf("%s: text content differs from structuredContent (-structured +text):\n%s", tool, diff)
-	}
-	return out, res.IsError
+	r := mcptest.Call(t, cs, tool, args)
+	return r.Body, r.IsError
 }
 
 // mustSucceed calls a tool that must succeed.
@@ -703,16 +676,11 @@ func TestMergeEntitiesAsksUserThroughElicitation(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newServer(t)
-			var asked []string
-			cs := s.connectVersion(ada, &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-				asked = append(asked, req.Params.Message)
-				if tt.action == "accept" {
-					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}, nil
-				}
-				return &mcp.ElicitResult{Action: tt.action}, nil
-			}}, tt.protocol)
+			user := &mcptest.Elicitor{Action: tt.action, Confirm: true}
+			cs := s.connectVersion(ada, user.Handler, tt.protocol)
 			from, to := duplicates(t, cs)
 			out, isErr := call(t, cs, "merge_entities", `{"from_entity_id":"`+from+`","to_entity_id":"`+to+`"}`)
+			asked := user.Asked()
 			if tt.wantAsked && (len(asked) != 1 || !strings.Contains(asked[0], "This overwrites existing data; the previous values are lost.")) {
 				t.Fatalf("elicitation messages = %q, want one naming what is lost", asked)
 			}

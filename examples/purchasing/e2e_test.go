@@ -16,6 +16,7 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/purchasing/domain"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/purchasing/gen/purchasing/v1/purchasingv1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 )
 
 // now is the fixed instant of every call, so timestamps and ULIDs are stable.
@@ -49,16 +50,15 @@ const (
 
 // session is one agent connected to a fresh server over in-memory transports.
 type session struct {
-	t      *testing.T
-	cs     *mcp.ClientSession
-	store  *domain.Purchasing
-	asked  []string // elicitation messages shown to the user
-	askedM sync.Mutex
+	t     *testing.T
+	cs    *mcp.ClientSession
+	store *domain.Purchasing
+	user  *mcptest.Elicitor // nil when the client cannot elicit
+	asked []string          // elicitation messages shown to the user, as of the last call
 }
 
 func newSession(t *testing.T, el elicitation) *session {
 	t.Helper()
-	ctx := context.Background()
 	server := mcp.NewServer(&mcp.Implementation{Name: "purchasing-server", Version: "test"}, nil)
 	// The request context is established server-side (a context on the
 	// client's call does not cross the transport).
@@ -75,33 +75,18 @@ func newSession(t *testing.T, el elicitation) *session {
 	if err != nil {
 		t.Fatalf("register: %v", err)
 	}
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := server.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatalf("server connect: %v", err)
-	}
-	t.Cleanup(func() { _ = ss.Close() })
 	s := &session{t: t, store: store}
-	opts := &mcp.ClientOptions{}
-	if el != noElicitation {
-		opts.ElicitationHandler = func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			s.askedM.Lock()
-			s.asked = append(s.asked, req.Params.Message)
-			s.askedM.Unlock()
-			if el == userAccepts {
-				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}, nil
-			}
-			return &mcp.ElicitResult{Action: "decline"}, nil
-		}
+	o := mcptest.Options{Protocol: "2025-11-25"} // lets the server ask through elicitation inside a tool call
+	switch el {
+	case userAccepts:
+		s.user = mcptest.Accept(true)
+	case userDeclines:
+		s.user = mcptest.Decline()
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "test-agent", Version: "test"}, opts)
-	// 2025-11-25 lets the server ask through elicitation inside a tool call.
-	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	if err != nil {
-		t.Fatalf("client connect: %v", err)
+	if s.user != nil {
+		o.Elicit = s.user.Handler
 	}
-	t.Cleanup(func() { _ = cs.Close() })
-	s.cs = cs
+	s.cs = mcptest.Connect(t, server, o)
 	return s
 }
 
@@ -114,25 +99,11 @@ type result struct {
 
 func (s *session) call(tool, args string) result {
 	s.t.Helper()
-	res, err := s.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
-	if err != nil {
-		s.t.Fatalf("%s: protocol error: %v", tool, err)
+	r := mcptest.Call(s.t, s.cs, tool, args)
+	if s.user != nil {
+		s.asked = s.user.Asked()
 	}
-	if len(res.Content) != 1 {
-		s.t.Fatalf("%s: want one content block, got %d", tool, len(res.Content))
-	}
-	tc, ok := res.Content[0].(*mcp.TextContent)
-	if !ok {
-		s.t.Fatalf("%s: content is %T, want text", tool, res.Content[0])
-	}
-	structured, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		s.t.Fatalf("%s: structured content: %v", tool, err)
-	}
-	if !sameJSON(structured, []byte(tc.Text)) {
-		s.t.Fatalf("%s: structured content and text differ:\n%s\n%s", tool, structured, tc.Text)
-	}
-	return result{isError: res.IsError, text: tc.Text}
+	return result{isError: r.IsError, text: r.Text}
 }
 
 // mustCall calls a tool that must succeed and returns its JSON.
@@ -143,16 +114,6 @@ func (s *session) mustCall(tool, args string) string {
 		s.t.Fatalf("%s(%s) failed: %s", tool, args, r.text)
 	}
 	return r.text
-}
-
-func sameJSON(a, b []byte) bool {
-	var x, y any
-	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
-		return false
-	}
-	xa, _ := json.Marshal(x)
-	ya, _ := json.Marshal(y)
-	return bytes.Equal(xa, ya)
 }
 
 func compact(s string) string {
