@@ -3,12 +3,15 @@ package archimate_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -131,5 +134,43 @@ func TestServerBinaryOverStdio(t *testing.T) {
 	e := res.StructuredContent.(map[string]any)["error"].(map[string]any)
 	if dym := e["suggestions"].(map[string]any)["did_you_mean"].([]any); dym[0] != "Capability" {
 		t.Fatalf("did_you_mean = %v", dym)
+	}
+}
+
+// A retry after the server process restarted replays from PostgreSQL: the
+// adapter-restart row of the idempotency failure table, with real processes.
+func TestReplayAcrossServerProcessRestart(t *testing.T) {
+	dsn := os.Getenv("MCPWRITE_TEST_POSTGRES_DSN")
+	if dsn == "" {
+		t.Skip("set MCPWRITE_TEST_POSTGRES_DSN to run against PostgreSQL")
+	}
+	if testing.Short() {
+		t.Skip("builds the server binary")
+	}
+	bin := filepath.Join(t.TempDir(), "archimate-server")
+	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/archimate-server").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	key := fmt.Sprintf("restart-%d", time.Now().UnixNano())
+	args := json.RawMessage(`{"type":"Node","name":"db-restart","client_request_id":"` + key + `"}`)
+	var results []map[string]any
+	for range 2 {
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "restart", Version: "test"}, nil).
+			Connect(context.Background(), &mcp.CommandTransport{Command: exec.Command(bin, "-tenant", "tenant-restart", "-postgres", dsn)}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "createElement", Arguments: args})
+		cs.Close() // the process exits: its in-memory cache and domain are gone
+		if err != nil || res.IsError {
+			t.Fatalf("call: %v %v", err, res)
+		}
+		results = append(results, res.StructuredContent.(map[string]any))
+	}
+	if results[0]["idempotent_replay"] != nil || results[1]["idempotent_replay"] != true {
+		t.Fatalf("first must execute, second replay: %v / %v", results[0]["idempotent_replay"], results[1]["idempotent_replay"])
+	}
+	if results[0]["element"].(map[string]any)["id"] != results[1]["element"].(map[string]any)["id"] {
+		t.Fatalf("replay returned another element: %v vs %v", results[0]["element"], results[1]["element"])
 	}
 }

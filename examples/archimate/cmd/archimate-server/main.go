@@ -17,11 +17,17 @@ import (
 	"net/http"
 	"os"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/domain"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/server"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
+	idempg "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency/pgstore"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency/redisstore"
+	proposalpg "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal/pgstore"
 )
 
 func main() {
@@ -29,27 +35,64 @@ func main() {
 	tenant := flag.String("tenant", "tenant-dev", "stdio: tenant of every call")
 	principal := flag.String("principal", "user-dev", "stdio: principal of every call")
 	tokens := flag.String("tokens", "", "HTTP: bearer tokens as token=tenant:principal, comma-separated (empty: every call acts as -tenant/-principal)")
+	pgDSN := flag.String("postgres", "", "PostgreSQL DSN for the durable idempotency and proposal stores (empty: in memory)")
+	redisAddr := flag.String("redis", "", "Redis address of the idempotency cache shared by instances (needs -postgres)")
 	flag.Parse()
-	var err error
+	stores, err := durableStores(context.Background(), *pgDSN, *redisAddr)
+	if err != nil {
+		log.Fatal(err)
+	}
 	if *httpAddr == "" {
-		err = serveStdio(runtime.RequestContext{TenantID: *tenant, PrincipalID: *principal})
+		err = serveStdio(runtime.RequestContext{TenantID: *tenant, PrincipalID: *principal}, stores)
 	} else {
-		err = serveHTTP(*httpAddr, *tokens, runtime.RequestContext{TenantID: *tenant, PrincipalID: *principal})
+		err = serveHTTP(*httpAddr, *tokens, runtime.RequestContext{TenantID: *tenant, PrincipalID: *principal}, stores)
 	}
 	if err != nil {
 		log.Fatal(err)
 	}
 }
 
-func serveStdio(rc runtime.RequestContext) error {
-	s, err := server.New(domain.New(), runtime.WithRequestContextFunc(runtime.StaticRequestContext(rc)))
+// durableStores wires the two-layer idempotency of the design: an
+// in-process cache, optionally Redis shared by instances, and PostgreSQL as
+// the authoritative store (7 days); proposals live in PostgreSQL too.
+func durableStores(ctx context.Context, dsn, redisAddr string) ([]runtime.Option, error) {
+	if dsn == "" {
+		if redisAddr != "" {
+			return nil, fmt.Errorf("-redis is a cache in front of PostgreSQL: set -postgres too")
+		}
+		return nil, nil
+	}
+	pool, err := pgxpool.New(ctx, dsn)
+	if err != nil {
+		return nil, fmt.Errorf("-postgres: %w", err)
+	}
+	idem, props := idempg.New(pool), proposalpg.New(pool)
+	if err := idem.Migrate(ctx); err != nil {
+		return nil, fmt.Errorf("migrate idempotency table: %w", err)
+	}
+	if err := props.Migrate(ctx); err != nil {
+		return nil, fmt.Errorf("migrate proposal table: %w", err)
+	}
+	var cache idempotency.Store = idempotency.NewMemoryStore()
+	if redisAddr != "" {
+		cache = idempotency.NewLayered(cache, redisstore.New(redis.NewClient(&redis.Options{Addr: redisAddr})))
+	}
+	return []runtime.Option{
+		runtime.WithIdempotencyStore(idempotency.NewLayered(cache, idem)),
+		runtime.WithIdempotencyTTL(idempotency.DefaultDurableTTL),
+		runtime.WithProposalStore(props),
+	}, nil
+}
+
+func serveStdio(rc runtime.RequestContext, stores []runtime.Option) error {
+	s, err := server.New(domain.New(), append(stores, runtime.WithRequestContextFunc(runtime.StaticRequestContext(rc)))...)
 	if err != nil {
 		return err
 	}
 	return s.Run(context.Background(), &mcp.StdioTransport{})
 }
 
-func serveHTTP(addr, tokens string, dev runtime.RequestContext) error {
+func serveHTTP(addr, tokens string, dev runtime.RequestContext, stores []runtime.Option) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("-http %q: %w", addr, err)
@@ -58,7 +101,7 @@ func serveHTTP(addr, tokens string, dev runtime.RequestContext) error {
 		return fmt.Errorf("-http %q: only loopback addresses are served; put a TLS-terminating proxy in front for anything else", addr)
 	}
 	if tokens == "" {
-		s, err := server.New(domain.New(), runtime.WithRequestContextFunc(runtime.StaticRequestContext(dev)))
+		s, err := server.New(domain.New(), append(stores, runtime.WithRequestContextFunc(runtime.StaticRequestContext(dev)))...)
 		if err != nil {
 			return err
 		}
@@ -69,7 +112,7 @@ func serveHTTP(addr, tokens string, dev runtime.RequestContext) error {
 	if err != nil {
 		return err
 	}
-	s, err := server.New(domain.New(), runtime.WithRequestContextFunc(runtime.RequestContextFromCall))
+	s, err := server.New(domain.New(), append(stores, runtime.WithRequestContextFunc(runtime.RequestContextFromCall))...)
 	if err != nil {
 		return err
 	}
