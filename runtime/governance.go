@@ -304,9 +304,18 @@ func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (
 		abort()
 		return r.errorResult(ctx, name, nil, Errors{r.internal(ctx, name, fmt.Errorf("proposal %s request: %w", p.ID, err))}), nil
 	}
-	if stale := r.staleness(ctx, wt, p, stored, rc, hasRC); stale != nil {
+	fresh, stale := r.staleness(ctx, wt, p, stored, rc, hasRC)
+	if stale != nil {
 		abort()
 		return r.errorResult(ctx, name, stored, stale), nil
+	}
+	// The write happens now: timestamps the server generates ("the current
+	// time") are taken at apply time; ids and everything else stay exactly
+	// as the user confirmed them.
+	for _, f := range wt.doc.ServerFills {
+		if f.Source == "generated" && f.How == nowFill {
+			copyPath(stored.ProtoReflect(), fresh.ProtoReflect(), f.Field)
+		}
 	}
 	resp, err := wt.bind.Invoke(ctx, stored)
 	if err != nil {
@@ -338,7 +347,7 @@ func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (
 // it with the stored one, ignoring fields that legitimately differ per call:
 // generated values (IDs, timestamps) and request-context metadata
 // (correlation, causation, trace), which belong to the call, not to the world.
-func (r *registry) staleness(ctx context.Context, wt *writeTool, p *proposal.Proposal, stored proto.Message, rc RequestContext, hasRC bool) Errors {
+func (r *registry) staleness(ctx context.Context, wt *writeTool, p *proposal.Proposal, stored proto.Message, rc RequestContext, hasRC bool) (proto.Message, Errors) {
 	obj, es := r.parseArgs(p.Arguments)
 	var fresh proto.Message
 	if len(es) == 0 {
@@ -352,13 +361,13 @@ func (r *registry) staleness(ctx context.Context, wt *writeTool, p *proposal.Pro
 			Details:     map[string]any{"proposal_id": p.ID},
 			Suggestions: &Suggestions{Hint: "Nothing was written. Call the write tool again to make a fresh proposal."},
 		}
-		return append(Errors{stale}, es...)
+		return nil, append(Errors{stale}, es...)
 	}
 	a, b := comparableRequest(wt, stored), comparableRequest(wt, fresh)
 	if proto.Equal(a, b) {
-		return nil
+		return fresh, nil
 	}
-	return Errors{{
+	return nil, Errors{{
 		Code: CodeProposalStale, Field: "proposal_id",
 		Message:     fmt.Sprintf("proposal %q is stale: the server would now fill it differently", p.ID),
 		Details:     map[string]any{"proposal_id": p.ID, "changed_fields": changedFields(a.ProtoReflect(), b.ProtoReflect())},
@@ -377,6 +386,30 @@ func comparableRequest(wt *writeTool, m proto.Message) proto.Message {
 		}
 	}
 	return c
+}
+
+// nowFill is how the plugin describes a generated NOW field in server_fills.
+const nowFill = "the current time"
+
+// copyPath sets the field at a dotted proto path in dst to its value in src.
+func copyPath(dst, src protoreflect.Message, path string) {
+	for {
+		name, rest, nested := cut(path)
+		fd := dst.Descriptor().Fields().ByName(protoreflect.Name(name))
+		if fd == nil || fd.IsList() || fd.IsMap() {
+			return
+		}
+		if !nested {
+			if src.Has(fd) {
+				dst.Set(fd, src.Get(fd))
+			}
+			return
+		}
+		if fd.Message() == nil || !src.Has(fd) {
+			return
+		}
+		dst, src, path = dst.Mutable(fd).Message(), src.Get(fd).Message(), rest
+	}
 }
 
 // clearPath clears the field at a dotted proto path ("meta.created_at").

@@ -1,0 +1,48 @@
+package archimate_test
+
+import (
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/domain"
+	archimatev1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/server"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
+)
+
+func TestAppliedProposalIsStampedWhenItIsWritten(t *testing.T) {
+	var now atomic.Int64
+	now.Store(fixedNow.UnixNano())
+	repo := domain.New()
+	s, err := server.New(repo,
+		runtime.WithClock(func() time.Time { return time.Unix(0, now.Load()).UTC() }),
+		runtime.WithRequestContextFunc(runtime.StaticRequestContext(devRC)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := mcptest.Connect(t, s, mcptest.Options{})
+	created := mcptest.Call(t, cs, "createElement", `{"type":"Node","name":"db-1"}`).Body
+	id := createdID(t, created)
+	proposed := mcptest.Call(t, cs, "deleteElement", `{"id":"`+id+`"}`)
+	p, ok := proposed.Body["proposal"].(map[string]any)
+	if proposed.IsError || !ok {
+		t.Fatalf("want a proposal: %s", proposed.Text)
+	}
+	// The user takes ten minutes to confirm.
+	now.Add(int64(10 * time.Minute))
+	applied := mcptest.Call(t, cs, "applyProposal", `{"proposal_id":"`+p["proposal_id"].(string)+`"}`)
+	if applied.IsError {
+		t.Fatalf("apply: %s", applied.Text)
+	}
+	got := repo.Received()
+	del := got[len(got)-1].(*archimatev1.DeleteElementRequest)
+	if want := fixedNow.Add(10 * time.Minute); !del.GetMeta().GetOccurredAt().AsTime().Equal(want) {
+		t.Fatalf("occurred_at = %v, want the apply time %v", del.GetMeta().GetOccurredAt().AsTime(), want)
+	}
+	preview := p["preview"].(map[string]any)["meta"].(map[string]any)
+	if del.GetId() != id || del.GetMeta().GetMessageId() != preview["message_id"] {
+		t.Fatalf("ids must be the confirmed ones: id %q message_id %q (preview %v)", del.GetId(), del.GetMeta().GetMessageId(), preview["message_id"])
+	}
+}
