@@ -217,3 +217,37 @@ type resolverFailure struct {
 
 func (f *resolverFailure) Error() string   { return f.entry.Message + ": " + f.cause.Error() }
 func (f *resolverFailure) Unwrap() []error { return []error{f.entry, f.cause} }
+
+// JoinResolverErrors combines the failures of the resolvers of one request
+// so the agent hears about every missing reference at once. Domain answers
+// (error entries) are reported together; a transport, internal or
+// cancellation failure wins on its own, so it is classified and logged as
+// such. It returns nil when every error is nil.
+func JoinResolverErrors(errs ...error) error {
+	var out Errors
+	for _, err := range errs {
+		if err == nil {
+			continue
+		}
+		var rf *resolverFailure
+		var list Errors
+		var one *ErrorEntry
+		switch {
+		case errors.As(err, &rf):
+			return err
+		case errors.As(err, &list):
+			out = append(out, list...)
+		case errors.As(err, &one) && one != nil:
+			out = append(out, one)
+		default:
+			return err
+		}
+	}
+	switch len(out) {
+	case 0:
+		return nil
+	case 1:
+		return out[0]
+	}
+	return out
+}

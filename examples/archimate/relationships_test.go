@@ -121,3 +121,26 @@ func TestRequestScopedIDSurvivesLostCaches(t *testing.T) {
 		t.Fatalf("another tenant's request-scoped id collides: %s", ids[0])
 	}
 }
+
+func TestEveryMissingReferenceIsReportedAtOnce(t *testing.T) {
+	cs, repo := session(t, devRC)
+	out, isErr := call(t, cs, "createRelationship", `{"type":"Serving","source_id":"elem-1","target_id":"elem-2"}`)
+	if !isErr {
+		t.Fatalf("missing elements accepted: %v", out)
+	}
+	var got []string
+	for _, e := range out["errors"].([]any) {
+		m := e.(map[string]any)
+		got = append(got, m["code"].(string)+" "+m["field"].(string)+": "+m["message"].(string))
+	}
+	want := []string{
+		"ELEMENT_NOT_FOUND source_id: Element 'elem-1' not found",
+		"ELEMENT_NOT_FOUND target_id: Element 'elem-2' not found",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("errors (-want +got):\n%s", diff)
+	}
+	if len(repo.Received()) != 0 {
+		t.Fatal("the domain received a request with unresolved references")
+	}
+}

@@ -107,6 +107,16 @@ func (e *emitter) enrichFuncs(sm *serviceModel, m *messageModel, done map[*messa
 			e.guard(f, func() { g.P(e.set(f.proto, e.generatedExpr(f))) })
 		}
 	}
+	// Every resolver runs, so all missing references are reported at once.
+	resolvers := 0
+	for _, f := range m.fields {
+		if f.resolver != nil {
+			resolvers++
+		}
+	}
+	if resolvers > 1 {
+		g.P("var errs []error")
+	}
 	for _, f := range m.fields {
 		if f.resolver == nil {
 			continue
@@ -114,12 +124,23 @@ func (e *emitter) enrichFuncs(sm *serviceModel, m *messageModel, done map[*messa
 		e.guard(f, func() {
 			g.P("v, err := h.", f.resolver.method, "(c.Ctx, root)")
 			g.P("if err != nil {")
-			g.P("return c.ResolverError(", strconv.Quote(string(f.proto.Desc.Name())), ", err)")
-			g.P("}")
-			g.P(e.set(f.proto, "v"))
+			if resolvers > 1 {
+				g.P("errs = append(errs, c.ResolverError(", strconv.Quote(string(f.proto.Desc.Name())), ", err))")
+				g.P("} else {")
+				g.P(e.set(f.proto, "v"))
+				g.P("}")
+			} else {
+				g.P("return c.ResolverError(", strconv.Quote(string(f.proto.Desc.Name())), ", err)")
+				g.P("}")
+				g.P(e.set(f.proto, "v"))
+			}
 		})
 	}
-	g.P("return nil")
+	if resolvers > 1 {
+		g.P("return ", runtimePkg.Ident("JoinResolverErrors"), "(errs...)")
+	} else {
+		g.P("return nil")
+	}
 	g.P("}")
 	g.P()
 	for _, f := range m.fields {

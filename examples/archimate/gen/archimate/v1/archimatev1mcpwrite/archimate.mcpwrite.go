@@ -722,28 +722,32 @@ func enrichArchitectureServiceCreateRelationshipRequest(c *runtime.Call, h Archi
 	if err := enrichArchitectureServiceMessageMeta(c, h, root, m.Meta); err != nil {
 		return err
 	}
+	var errs []error
 	if m.ModelId == "" {
 		v, err := h.ResolveActiveModel(c.Ctx, root)
 		if err != nil {
-			return c.ResolverError("model_id", err)
+			errs = append(errs, c.ResolverError("model_id", err))
+		} else {
+			m.ModelId = v
 		}
-		m.ModelId = v
 	}
 	{
 		v, err := h.ResolveSourceElementType(c.Ctx, root)
 		if err != nil {
-			return c.ResolverError("source_type", err)
+			errs = append(errs, c.ResolverError("source_type", err))
+		} else {
+			m.SourceType = v
 		}
-		m.SourceType = v
 	}
 	{
 		v, err := h.ResolveTargetElementType(c.Ctx, root)
 		if err != nil {
-			return c.ResolverError("target_type", err)
+			errs = append(errs, c.ResolverError("target_type", err))
+		} else {
+			m.TargetType = v
 		}
-		m.TargetType = v
 	}
-	return nil
+	return runtime.JoinResolverErrors(errs...)
 }
 
 func enrichArchitectureServiceUpdateElementRequest(c *runtime.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.UpdateElementRequest) error {

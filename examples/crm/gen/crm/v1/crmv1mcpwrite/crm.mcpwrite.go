@@ -764,21 +764,24 @@ func enrichCrmServiceLinkPersonToOrgRequest(c *runtime.Call, h CrmServiceHandler
 		}
 		m.UserId = v
 	}
+	var errs []error
 	{
 		v, err := h.ResolvePersonVersion(c.Ctx, root)
 		if err != nil {
-			return c.ResolverError("expected_version", err)
+			errs = append(errs, c.ResolverError("expected_version", err))
+		} else {
+			m.ExpectedVersion = v
 		}
-		m.ExpectedVersion = v
 	}
 	{
 		v, err := h.ResolveOrgVersion(c.Ctx, root)
 		if err != nil {
-			return c.ResolverError("org_version", err)
+			errs = append(errs, c.ResolverError("org_version", err))
+		} else {
+			m.OrgVersion = v
 		}
-		m.OrgVersion = v
 	}
-	return nil
+	return runtime.JoinResolverErrors(errs...)
 }
 
 func enrichCrmServiceMergePeopleRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.MergePeopleRequest) error {
@@ -789,21 +792,24 @@ func enrichCrmServiceMergePeopleRequest(c *runtime.Call, h CrmServiceHandler, ro
 		}
 		m.UserId = v
 	}
+	var errs []error
 	{
 		v, err := h.ResolveSourcePersonVersion(c.Ctx, root)
 		if err != nil {
-			return c.ResolverError("source_version", err)
+			errs = append(errs, c.ResolverError("source_version", err))
+		} else {
+			m.SourceVersion = v
 		}
-		m.SourceVersion = v
 	}
 	{
 		v, err := h.ResolvePersonVersion(c.Ctx, root)
 		if err != nil {
-			return c.ResolverError("expected_version", err)
+			errs = append(errs, c.ResolverError("expected_version", err))
+		} else {
+			m.ExpectedVersion = v
 		}
-		m.ExpectedVersion = v
 	}
-	return nil
+	return runtime.JoinResolverErrors(errs...)
 }
 
 var (

@@ -250,21 +250,24 @@ func enrichInvoiceServiceIssueInvoiceRequest(c *runtime.Call, h InvoiceServiceHa
 			return err
 		}
 	}
+	var errs []error
 	if m.LedgerId == "" {
 		v, err := h.ResolveDefaultLedger(c.Ctx, root)
 		if err != nil {
-			return c.ResolverError("ledger_id", err)
+			errs = append(errs, c.ResolverError("ledger_id", err))
+		} else {
+			m.LedgerId = v
 		}
-		m.LedgerId = v
 	}
 	{
 		v, err := h.ResolveNextSequence(c.Ctx, root)
 		if err != nil {
-			return c.ResolverError("sequence", err)
+			errs = append(errs, c.ResolverError("sequence", err))
+		} else {
+			m.Sequence = v
 		}
-		m.Sequence = v
 	}
-	return nil
+	return runtime.JoinResolverErrors(errs...)
 }
 
 func enrichInvoiceServiceOrigin(c *runtime.Call, h InvoiceServiceHandler, root proto.Message, m *v1.Origin) error {
