@@ -86,7 +86,7 @@ func splitControl(obj *Object) (control, *Object) {
 				c.errs = append(c.errs, &ErrorEntry{
 					Code: CodeInvalidType, Field: k,
 					Message: "client_request_id must be a string",
-					Details: map[string]any{"expected": "string", "got": kindName(v.Kind)},
+					Details: map[string]any{"expected": "string", "got": jsonKind(v.Kind)},
 				})
 			default:
 				if err := idempotency.ValidateKey(v.Str); err != nil {
@@ -104,7 +104,7 @@ func splitControl(obj *Object) (control, *Object) {
 			case v.Kind != KindBool:
 				c.errs = append(c.errs, &ErrorEntry{
 					Code: CodeInvalidType, Field: k, Message: "dry_run must be a boolean",
-					Details: map[string]any{"expected": "boolean", "got": kindName(v.Kind)},
+					Details: map[string]any{"expected": "boolean", "got": jsonKind(v.Kind)},
 				})
 			default:
 				c.dryRun = v.Bool
@@ -115,24 +115,6 @@ func splitControl(obj *Object) (control, *Object) {
 		}
 	}
 	return c, body
-}
-
-func kindName(k Kind) string {
-	switch k {
-	case KindNull:
-		return "null"
-	case KindBool:
-		return "boolean"
-	case KindNumber:
-		return "number"
-	case KindString:
-		return "string"
-	case KindArray:
-		return "array"
-	case KindObject:
-		return "object"
-	}
-	return "unknown"
 }
 
 // newCall is the per-call state generated enrichment reads.

@@ -132,8 +132,8 @@ func (r *registry) readArgs(raw []byte, specs ...argSpec) (map[string]*Value, Er
 		case v.Kind != spec.kind:
 			es = append(es, &ErrorEntry{
 				Code: CodeInvalidType, Field: k,
-				Message: fmt.Sprintf("%s must be %s %s", k, article(kindName(spec.kind)), kindName(spec.kind)),
-				Details: map[string]any{"expected": kindName(spec.kind), "got": kindName(v.Kind)},
+				Message: fmt.Sprintf("%s must be %s %s", k, article(jsonKind(spec.kind)), jsonKind(spec.kind)),
+				Details: map[string]any{"expected": jsonKind(spec.kind), "got": jsonKind(v.Kind)},
 			})
 		default:
 			vals[k] = v

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -144,4 +145,56 @@ func randomHex(n int) string {
 		panic(errors.New("crypto/rand failed: " + err.Error()))
 	}
 	return hex.EncodeToString(b)
+}
+
+// StreamableHTTPHandler serves s over MCP streamable HTTP with what a write
+// server needs in front: cross-origin requests refused (Origin checks),
+// resumable response streams, and trace headers (TraceHeaders). Wrap it with
+// BearerAuth to authenticate callers, and register the tools with
+// WithRequestContextFunc(RequestContextFromCall).
+func StreamableHTTPHandler(s *mcp.Server) http.Handler {
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
+		CrossOriginProtection: http.NewCrossOriginProtection(),
+		EventStore:            mcp.NewMemoryEventStore(nil),
+	})
+	return TraceHeaders(h)
+}
+
+// ServeLoopback serves h on addr until ctx is done, then shuts down
+// gracefully (5 s) and returns nil. It refuses any address that is not
+// loopback: a write server reachable from the network belongs behind a proxy
+// that terminates TLS and authenticates.
+func ServeLoopback(ctx context.Context, addr string, h http.Handler) error {
+	if err := CheckLoopback(addr); err != nil {
+		return err
+	}
+	srv := &http.Server{Addr: addr, Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_ = srv.Shutdown(shutdown)
+		case <-done:
+		}
+	}()
+	defer close(done)
+	if err := srv.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// CheckLoopback reports an error unless addr is host:port with a loopback
+// host (127.0.0.0/8, ::1 or localhost).
+func CheckLoopback(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("address %q: %w", addr, err)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return fmt.Errorf("address %q: only loopback addresses are served; put a TLS-terminating, authenticating proxy in front for anything else", addr)
+	}
+	return nil
 }

@@ -36,14 +36,9 @@ type Identity struct{ Tenant, Principal string }
 // server must use runtime.RequestContextFromCall to read the identity. With
 // no tokens there is no authentication (local development only).
 func HTTPHandler(s *mcp.Server, tokens map[string]Identity) http.Handler {
-	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
-		&mcp.StreamableHTTPOptions{
-			CrossOriginProtection: http.NewCrossOriginProtection(),
-			// Lets clients resume a broken response stream (SSE polling).
-			EventStore: mcp.NewMemoryEventStore(nil),
-		})
+	h := runtime.StreamableHTTPHandler(s)
 	if len(tokens) == 0 {
-		return runtime.TraceHeaders(mcpHandler)
+		return h
 	}
 	hook := func(_ context.Context, token string) (string, string, error) {
 		id, ok := tokens[token]
@@ -52,7 +47,7 @@ func HTTPHandler(s *mcp.Server, tokens map[string]Identity) http.Handler {
 		}
 		return id.Tenant, id.Principal, nil
 	}
-	return runtime.TraceHeaders(runtime.BearerAuth(hook)(mcpHandler))
+	return runtime.BearerAuth(hook)(h)
 }
 
 // ParseTokens reads "token=tenant:principal,..." as given on the command line.

@@ -13,8 +13,6 @@ import (
 	"flag"
 	"fmt"
 	"log"
-	"net"
-	"net/http"
 	"os"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -93,12 +91,8 @@ func serveStdio(rc runtime.RequestContext, stores []runtime.Option) error {
 }
 
 func serveHTTP(addr, tokens string, dev runtime.RequestContext, stores []runtime.Option) error {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return fmt.Errorf("-http %q: %w", addr, err)
-	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return fmt.Errorf("-http %q: only loopback addresses are served; put a TLS-terminating proxy in front for anything else", addr)
+	if err := runtime.CheckLoopback(addr); err != nil {
+		return fmt.Errorf("-http: %w", err)
 	}
 	if tokens == "" {
 		s, err := server.New(domain.New(), append(stores, runtime.WithRequestContextFunc(runtime.StaticRequestContext(dev)))...)
@@ -106,7 +100,7 @@ func serveHTTP(addr, tokens string, dev runtime.RequestContext, stores []runtime
 			return err
 		}
 		fmt.Fprintf(os.Stderr, "archimate MCP server on http://%s (development: every call acts as %s/%s)\n", addr, dev.TenantID, dev.PrincipalID)
-		return http.ListenAndServe(addr, server.HTTPHandler(s, nil))
+		return runtime.ServeLoopback(context.Background(), addr, server.HTTPHandler(s, nil))
 	}
 	table, err := server.ParseTokens(tokens)
 	if err != nil {
@@ -117,5 +111,5 @@ func serveHTTP(addr, tokens string, dev runtime.RequestContext, stores []runtime
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "archimate MCP server on http://%s (bearer tokens: %d)\n", addr, len(table))
-	return http.ListenAndServe(addr, server.HTTPHandler(s, table))
+	return runtime.ServeLoopback(context.Background(), addr, server.HTTPHandler(s, table))
 }

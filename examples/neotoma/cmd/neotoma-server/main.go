@@ -11,8 +11,6 @@ import (
 	"flag"
 	"fmt"
 	"log"
-	"net"
-	"net/http"
 	"os"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -43,14 +41,6 @@ func run(httpAddr string, rc runtime.RequestContext) error {
 	if httpAddr == "" {
 		return server.Run(context.Background(), &mcp.StdioTransport{})
 	}
-	host, _, err := net.SplitHostPort(httpAddr)
-	if err != nil {
-		return fmt.Errorf("-http %q: %w", httpAddr, err)
-	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return fmt.Errorf("-http %q: only loopback addresses are served; put a reverse proxy with authentication in front for anything else", httpAddr)
-	}
-	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
 	fmt.Fprintf(os.Stderr, "neotoma MCP server on http://%s\n", httpAddr)
-	return http.ListenAndServe(httpAddr, handler)
+	return runtime.ServeLoopback(context.Background(), httpAddr, runtime.StreamableHTTPHandler(server))
 }
