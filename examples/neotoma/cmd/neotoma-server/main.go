@@ -41,6 +41,9 @@ func run(httpAddr string, rc runtime.RequestContext) error {
 	if httpAddr == "" {
 		return server.Run(context.Background(), &mcp.StdioTransport{})
 	}
+	if err := runtime.CheckLoopback(httpAddr); err != nil {
+		return fmt.Errorf("-http: %w", err)
+	}
 	fmt.Fprintf(os.Stderr, "neotoma MCP server on http://%s\n", httpAddr)
 	return runtime.ServeLoopback(context.Background(), httpAddr, runtime.StreamableHTTPHandler(server))
 }

@@ -51,6 +51,9 @@ func run(ctx context.Context, httpAddr, tenant, principal, root string) error {
 	if httpAddr == "" {
 		return server.Run(ctx, &mcp.StdioTransport{})
 	}
+	if err := runtime.CheckLoopback(httpAddr); err != nil {
+		return fmt.Errorf("-http: %w", err)
+	}
 	log.Printf("tasks-server: streamable HTTP on http://%s", httpAddr)
 	return runtime.ServeLoopback(ctx, httpAddr, runtime.StreamableHTTPHandler(server))
 }
