@@ -174,3 +174,28 @@ func TestReplayAcrossServerProcessRestart(t *testing.T) {
 		t.Fatalf("replay returned another element: %v vs %v", results[0]["element"], results[1]["element"])
 	}
 }
+
+// An embedding server can establish the request context itself, in process:
+// a receiving middleware puts it on the context, and the generated tools
+// read it without any WithRequestContextFunc.
+func TestInProcessRequestContextFromMiddleware(t *testing.T) {
+	repo := domain.New()
+	s, err := server.New(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			rc := runtime.RequestContext{TenantID: "tenant-mw", PrincipalID: "user-mw", CorrelationID: "corr-mw"}
+			return next(runtime.WithRequestContext(ctx, rc), method, req)
+		}
+	})
+	cs := mcptest.Connect(t, s, mcptest.Options{})
+	if res := mcptest.Call(t, cs, "createElement", `{"type":"Node","name":"db-mw"}`); res.IsError {
+		t.Fatalf("call: %s", res.Text)
+	}
+	meta := repo.Received()[0].(*archimatev1.CreateElementRequest).GetMeta()
+	if meta.GetTenantId() != "tenant-mw" || meta.GetPrincipalId() != "user-mw" || meta.GetCorrelationId() != "corr-mw" {
+		t.Fatalf("meta = %v", meta)
+	}
+}
