@@ -18,7 +18,6 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"google.golang.org/genproto/googleapis/api/annotations"
-	gengo "google.golang.org/protobuf/cmd/protoc-gen-go/internal_gengo"
 	"google.golang.org/protobuf/compiler/protogen"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
@@ -31,6 +30,7 @@ import (
 
 	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/gen"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/plugintest"
 )
 
 // fzFile is the path of the generated proto file in every fuzz request.
@@ -824,7 +824,7 @@ func TestSeededCasesCompile(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", sd.name, err)
 		}
-		files, err := fzGenerateWithGo(req)
+		files, err := plugintest.RunWithGo(req)
 		if err != nil {
 			t.Fatalf("seed %d (%s): %v", i, sd.name, err)
 		}
@@ -872,34 +872,4 @@ func TestSeededCasesCompile(t *testing.T) {
 			t.Errorf("go %s %s: %v\n%s", verb, pattern, err, out)
 		}
 	}
-}
-
-// fzGenerateWithGo runs protoc-gen-go and the plugin over req in one
-// protogen run and returns every output file by name; a plugin error fails.
-func fzGenerateWithGo(req *pluginpb.CodeGeneratorRequest) (map[string][]byte, error) {
-	cfg := gen.Config{}
-	p, err := protogen.Options{ParamFunc: cfg.Set}.New(req)
-	if err != nil {
-		return nil, err
-	}
-	p.SupportedFeatures = gengo.SupportedFeatures
-	p.SupportedEditionsMinimum = descriptorpb.Edition_EDITION_PROTO2
-	p.SupportedEditionsMaximum = descriptorpb.Edition_EDITION_2023
-	for _, f := range p.Files {
-		if f.Generate {
-			gengo.GenerateFile(p, f)
-		}
-	}
-	if err := gen.Generate(p, cfg); err != nil {
-		return nil, fmt.Errorf("plugin: %v", err)
-	}
-	resp := p.Response()
-	if resp.Error != nil {
-		return nil, fmt.Errorf("response: %s", resp.GetError())
-	}
-	out := map[string][]byte{}
-	for _, f := range resp.File {
-		out[f.GetName()] = []byte(f.GetContent())
-	}
-	return out, nil
 }

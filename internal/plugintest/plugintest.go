@@ -5,11 +5,13 @@ package plugintest
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 
 	"github.com/bufbuild/protocompile"
 	"github.com/bufbuild/protocompile/linker"
+	gengo "google.golang.org/protobuf/cmd/protoc-gen-go/internal_gengo"
 	"google.golang.org/protobuf/compiler/protogen"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
@@ -110,4 +112,35 @@ func Run(req *pluginpb.CodeGeneratorRequest) (*pluginpb.CodeGeneratorResponse, e
 		p.Error(err)
 	}
 	return p.Response(), nil
+}
+
+// RunWithGo runs protoc-gen-go and the plugin over req in one protogen run,
+// as `buf generate` with both plugins does, and returns every output file
+// by name. A plugin error is returned as an error.
+func RunWithGo(req *pluginpb.CodeGeneratorRequest) (map[string][]byte, error) {
+	cfg := gen.Config{}
+	p, err := protogen.Options{ParamFunc: cfg.Set}.New(req)
+	if err != nil {
+		return nil, err
+	}
+	p.SupportedFeatures = gengo.SupportedFeatures
+	p.SupportedEditionsMinimum = descriptorpb.Edition_EDITION_PROTO2
+	p.SupportedEditionsMaximum = descriptorpb.Edition_EDITION_2023
+	for _, f := range p.Files {
+		if f.Generate {
+			gengo.GenerateFile(p, f)
+		}
+	}
+	if err := gen.Generate(p, cfg); err != nil {
+		return nil, fmt.Errorf("plugin: %v", err)
+	}
+	resp := p.Response()
+	if resp.Error != nil {
+		return nil, fmt.Errorf("response: %s", resp.GetError())
+	}
+	out := map[string][]byte{}
+	for _, f := range resp.File {
+		out[f.GetName()] = []byte(f.GetContent())
+	}
+	return out, nil
 }
