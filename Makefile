@@ -32,7 +32,7 @@ build: ## Build the plugin into .tools/bin
 generate: tools build ## Regenerate the annotations, every example and the golden files
 	cd annotations && $(BUF) generate
 	@for ex in $(EXAMPLES); do echo "buf generate examples/$$ex"; $(BUF) generate examples/$$ex/proto --template examples/$$ex/buf.gen.yaml; done
-	go test ./golden -run TestGolden -update >/dev/null
+	go test ./golden -run '^TestGolden$$' -update >/dev/null
 
 .PHONY: checkgenerate
 checkgenerate: generate ## Fail if generated code differs from what is committed
