@@ -69,6 +69,15 @@ func fieldSchema(f *fieldModel) *jsonschema.Schema {
 	switch {
 	case f.proto.Desc.IsMap():
 		s = &jsonschema.Schema{Type: "object", AdditionalProperties: valueSchema(f, f.proto.Message.Fields[1])}
+		// JSON object keys are strings; numeric and bool map keys say so.
+		switch k := f.proto.Message.Fields[0].Desc.Kind(); {
+		case k == protoreflect.BoolKind:
+			s.PropertyNames = &jsonschema.Schema{Enum: []any{"true", "false"}}
+		case isNumeric(k) && isUnsigned(k):
+			s.PropertyNames = &jsonschema.Schema{Pattern: "^[0-9]+$"}
+		case isNumeric(k):
+			s.PropertyNames = &jsonschema.Schema{Pattern: "^-?[0-9]+$"}
+		}
 	case f.proto.Desc.IsList():
 		s = &jsonschema.Schema{Type: "array", Items: valueSchema(f, f.proto)}
 	default:
