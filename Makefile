@@ -42,8 +42,8 @@ checkgenerate: generate ## Fail if generated code differs from what is committed
 	@echo "generated code is up to date"
 
 .PHONY: test
-test: build ## Run every test (PostgreSQL/Redis tests need MCPWRITE_TEST_POSTGRES_DSN / MCPWRITE_TEST_REDIS_ADDR)
-	go test -race -count=1 ./...
+test: build ## Run every test and count skips (PostgreSQL/Redis tests need MCPWRITE_TEST_POSTGRES_DSN / MCPWRITE_TEST_REDIS_ADDR; CI fails if they skip)
+	go test -race -count=1 -json ./... | go run ./internal/testreport $(if $(CI),-require-stores)
 
 .PHONY: lint
 lint: tools ## go vet, gofmt and buf lint
