@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -25,83 +26,172 @@ const (
 	MetaCorrelationID   = "io.mcpwrite/correlation_id"
 	MetaCausationID     = "io.mcpwrite/causation_id"
 	tokenTenantKey      = "mcpwrite/tenant_id"
+	tokenPrincipalKey   = "mcpwrite/principal_id"
+	// Trace values TraceHeaders generated, apart from the client's own so
+	// that a call's _meta can take precedence over them.
+	headerGeneratedTraceParent   = "Mcpwrite-Generated-Traceparent"
+	headerGeneratedCorrelationID = "Mcpwrite-Generated-Correlation-Id"
 )
 
 // AuthHook maps a bearer token to the tenant and principal acting. Return an
-// error to refuse the token (the request gets 401).
+// error to refuse the token: the request gets 401 and the error is logged,
+// never sent to the client.
 type AuthHook func(ctx context.Context, token string) (tenant, principal string, err error)
+
+// Bodies of the 401 answers of BearerAuth. They say what to fix and nothing
+// about why a token was refused: that goes to the log.
+const (
+	msgMissingBearer = "missing bearer token: send Authorization: Bearer <token>"
+	msgInvalidBearer = "invalid bearer token"
+)
+
+// bearerRealm names the protection space in WWW-Authenticate challenges.
+const bearerRealm = "mcpwrite"
+
+type verifiedTokenKey struct{}
 
 // BearerAuth is HTTP middleware for the streamable HTTP transport: it
 // authenticates the bearer token with hook and records tenant and principal
-// where RequestContextFromCall finds them.
-func BearerAuth(hook AuthHook) func(http.Handler) http.Handler {
-	verify := func(ctx context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
-		tenant, principal, err := hook(ctx, token)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %v", auth.ErrInvalidToken, err)
+// where RequestContextFromCall finds them. A request without a token, or
+// whose token hook refuses, is answered 401 with an RFC 6750 challenge
+// (WWW-Authenticate: Bearer realm="mcpwrite", plus error="invalid_token" when
+// a token was sent) and a fixed body; hook's error goes to the logger
+// (WithHTTPLogger). A session is bound to tenant and principal together: a
+// request in a session opened by another identity, even a principal of the
+// same name in another tenant, is refused with 403.
+func BearerAuth(hook AuthHook, opts ...HTTPOption) func(http.Handler) http.Handler {
+	cfg := newHTTPConfig(opts)
+	// The go-sdk middleware puts the token info where the transport binds
+	// sessions to it; it only ever sees a token verified below.
+	verified := func(_ context.Context, _ string, r *http.Request) (*auth.TokenInfo, error) {
+		if ti, ok := r.Context().Value(verifiedTokenKey{}).(*auth.TokenInfo); ok {
+			return ti, nil
 		}
-		if tenant == "" || principal == "" {
-			return nil, fmt.Errorf("%w: token maps to no tenant or principal", auth.ErrInvalidToken)
-		}
-		return &auth.TokenInfo{UserID: principal, Extra: map[string]any{tokenTenantKey: tenant}, Expiration: time.Now().Add(time.Hour)}, nil
+		return nil, auth.ErrInvalidToken
 	}
-	return auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
+	return func(next http.Handler) http.Handler {
+		inner := auth.RequireBearerToken(verified, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(next)
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			token, ok := bearerToken(r)
+			if !ok {
+				unauthorized(w, `Bearer realm="`+bearerRealm+`"`, msgMissingBearer)
+				return
+			}
+			tenant, principal, err := hook(r.Context(), token)
+			if err == nil && (tenant == "" || principal == "") {
+				err = errors.New("auth hook mapped the token to an empty tenant or principal")
+			}
+			if err != nil {
+				cfg.logger.WarnContext(r.Context(), "mcpwrite: bearer token refused", "error", err, "remote", r.RemoteAddr, "path", r.URL.Path)
+				unauthorized(w, `Bearer realm="`+bearerRealm+`", error="invalid_token"`, msgInvalidBearer)
+				return
+			}
+			ti := &auth.TokenInfo{
+				UserID: SessionUserID(tenant, principal),
+				Extra:  map[string]any{tokenTenantKey: tenant, tokenPrincipalKey: principal},
+			}
+			inner.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), verifiedTokenKey{}, ti)))
+		})
+	}
+}
+
+// SessionUserID is the user a streamable HTTP session is bound to: tenant and
+// principal encoded unambiguously (a JSON array), so no other pair, such as
+// tenant "a:b" with principal "c" against tenant "a" with principal "b:c",
+// yields the same value.
+func SessionUserID(tenant, principal string) string {
+	b, _ := json.Marshal([2]string{tenant, principal}) // strings always marshal
+	return string(b)
+}
+
+// bearerToken reads the token as the go-sdk middleware does: exactly
+// "Bearer <token>", scheme case-insensitive.
+func bearerToken(r *http.Request) (string, bool) {
+	fields := strings.Fields(r.Header.Get("Authorization"))
+	if len(fields) != 2 || !strings.EqualFold(fields[0], "bearer") {
+		return "", false
+	}
+	return fields[1], true
+}
+
+func unauthorized(w http.ResponseWriter, challenge, body string) {
+	w.Header().Set("WWW-Authenticate", challenge)
+	http.Error(w, body, http.StatusUnauthorized)
 }
 
 // TraceHeaders is HTTP middleware that gives every request a W3C traceparent
 // and a correlation id when the client sent none, and echoes both in the
-// response so callers can correlate logs.
+// response so callers can correlate logs. Generated values are only a
+// fallback: a call's _meta trace fields take precedence over them
+// (RequestContextFromCall), while headers the client sent take precedence
+// over _meta.
 func TraceHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !validTraceParent(r.Header.Get(HeaderTraceParent)) {
-			r.Header.Set(HeaderTraceParent, newTraceParent())
+		// Only this middleware sets the generated headers.
+		r.Header.Del(headerGeneratedTraceParent)
+		r.Header.Del(headerGeneratedCorrelationID)
+		tp := r.Header.Get(HeaderTraceParent)
+		if !validTraceParent(tp) {
+			r.Header.Del(HeaderTraceParent)
+			tp = newTraceParent()
+			r.Header.Set(headerGeneratedTraceParent, tp)
 		}
-		if r.Header.Get(HeaderCorrelationID) == "" {
-			r.Header.Set(HeaderCorrelationID, randomHex(16))
+		corr := r.Header.Get(HeaderCorrelationID)
+		if corr == "" {
+			corr = randomHex(16)
+			r.Header.Set(headerGeneratedCorrelationID, corr)
 		}
-		w.Header().Set(HeaderTraceParent, r.Header.Get(HeaderTraceParent))
-		w.Header().Set(HeaderCorrelationID, r.Header.Get(HeaderCorrelationID))
+		w.Header().Set(HeaderTraceParent, tp)
+		w.Header().Set(HeaderCorrelationID, corr)
 		next.ServeHTTP(w, r)
 	})
 }
 
 // RequestContextFromCall is the standard WithRequestContextFunc: it starts
 // from the context the embedding server attached in process
-// (WithRequestContext), takes tenant and principal from the authenticated
-// bearer token (BearerAuth), trace and correlation from the HTTP headers, and
-// fills what is still missing from the call's _meta (trace fields only) and
-// the session id. It reports false when no tenant or principal is known.
+// (WithRequestContext) and takes tenant and principal from the authenticated
+// bearer token (BearerAuth), never from headers or _meta. Trace fields
+// (traceparent, correlation id, causation id) come, each on its own, from
+// the first of: the context, an HTTP header the client sent, the call's
+// _meta, the value TraceHeaders generated. The session id completes it. It
+// reports false when no tenant or principal is known.
 func RequestContextFromCall(ctx context.Context, req *mcp.CallToolRequest) (RequestContext, bool) {
 	rc, _ := RequestContextFrom(ctx)
-	if req != nil {
-		if ti := req.Extra; ti != nil {
-			if ti.TokenInfo != nil {
-				if t, ok := ti.TokenInfo.Extra[tokenTenantKey].(string); ok && t != "" {
-					rc.TenantID = t
-					rc.PrincipalID = ti.TokenInfo.UserID
-				}
-			}
-			if h := ti.Header; h != nil {
-				setIfEmpty(&rc.TraceParent, h.Get(HeaderTraceParent))
-				setIfEmpty(&rc.CorrelationID, h.Get(HeaderCorrelationID))
-				setIfEmpty(&rc.CausationID, h.Get(HeaderCausationID))
+	if req == nil {
+		return rc, rc.TenantID != "" && rc.PrincipalID != ""
+	}
+	var h http.Header
+	if ex := req.Extra; ex != nil {
+		if ti := ex.TokenInfo; ti != nil {
+			t, _ := ti.Extra[tokenTenantKey].(string)
+			p, _ := ti.Extra[tokenPrincipalKey].(string)
+			if t != "" && p != "" {
+				rc.TenantID, rc.PrincipalID = t, p
 			}
 		}
-		if req.Params != nil {
-			meta := req.Params.GetMeta()
-			if s, ok := meta[MetaTraceParent].(string); ok && validTraceParent(s) {
-				setIfEmpty(&rc.TraceParent, s)
-			}
-			if s, ok := meta[MetaCorrelationID].(string); ok {
-				setIfEmpty(&rc.CorrelationID, s)
-			}
-			if s, ok := meta[MetaCausationID].(string); ok {
-				setIfEmpty(&rc.CausationID, s)
-			}
+		h = ex.Header
+	}
+	if tp := h.Get(HeaderTraceParent); validTraceParent(tp) {
+		setIfEmpty(&rc.TraceParent, tp)
+	}
+	setIfEmpty(&rc.CorrelationID, h.Get(HeaderCorrelationID))
+	setIfEmpty(&rc.CausationID, h.Get(HeaderCausationID))
+	if req.Params != nil {
+		meta := req.Params.GetMeta()
+		if s, ok := meta[MetaTraceParent].(string); ok && validTraceParent(s) {
+			setIfEmpty(&rc.TraceParent, s)
 		}
-		if req.Session != nil {
-			setIfEmpty(&rc.SessionID, req.Session.ID())
+		if s, ok := meta[MetaCorrelationID].(string); ok {
+			setIfEmpty(&rc.CorrelationID, s)
 		}
+		if s, ok := meta[MetaCausationID].(string); ok {
+			setIfEmpty(&rc.CausationID, s)
+		}
+	}
+	setIfEmpty(&rc.TraceParent, h.Get(headerGeneratedTraceParent))
+	setIfEmpty(&rc.CorrelationID, h.Get(headerGeneratedCorrelationID))
+	if req.Session != nil {
+		setIfEmpty(&rc.SessionID, req.Session.ID())
 	}
 	return rc, rc.TenantID != "" && rc.PrincipalID != ""
 }
@@ -147,26 +237,38 @@ func randomHex(n int) string {
 
 // StreamableHTTPHandler serves s over MCP streamable HTTP with what a write
 // server needs in front: cross-origin requests refused (Origin checks),
-// resumable response streams, and trace headers (TraceHeaders). Wrap it with
-// BearerAuth to authenticate callers, and register the tools with
+// resumable response streams, trace headers (TraceHeaders) and bounded
+// resources: a session idle for WithSessionIdleTimeout (default 30 min) is
+// closed, at most WithMaxSessions (default 1000) sessions of s are held (a new
+// one beyond is answered 503), at most WithMaxSessionsPerIdentity (default
+// 100) by one authenticated identity (else 429), and a request body is at most
+// WithMaxRequestBodyBytes (default 2 MiB, else 413). Wrap it with BearerAuth
+// to authenticate callers, and register the tools with
 // WithRequestContextFunc(RequestContextFromCall).
-func StreamableHTTPHandler(s *mcp.Server) http.Handler {
+func StreamableHTTPHandler(s *mcp.Server, opts ...HTTPOption) http.Handler {
+	cfg := newHTTPConfig(opts)
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
-		CrossOriginProtection: http.NewCrossOriginProtection(),
-		EventStore:            mcp.NewMemoryEventStore(nil),
+		EventStore:          mcp.NewMemoryEventStore(nil),
+		SessionTimeout:      cfg.sessionIdleTimeout,
+		MaxRequestBodyBytes: cfg.maxBodyBytes,
+		Logger:              cfg.logger,
 	})
-	return TraceHeaders(h)
+	return TraceHeaders(http.NewCrossOriginProtection().Handler(newSessionCap(h, s, cfg)))
 }
 
 // ServeLoopback serves h on addr until ctx is done, then shuts down
 // gracefully (5 s) and returns nil. It refuses any address that is not
 // loopback: a write server reachable from the network belongs behind a proxy
-// that terminates TLS and authenticates.
-func ServeLoopback(ctx context.Context, addr string, h http.Handler) error {
+// that terminates TLS and authenticates. The server has the bounds of
+// NewHTTPServer: headers within 10 s, a body within 30 s after them, at most
+// 64 KiB of headers and 2 MiB of body, keep-alive connections idle at most
+// 2 min (defaults; see the HTTPOption functions).
+func ServeLoopback(ctx context.Context, addr string, h http.Handler, opts ...HTTPOption) error {
 	if err := CheckLoopback(addr); err != nil {
 		return err
 	}
-	srv := &http.Server{Addr: addr, Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := NewHTTPServer(h, opts...)
+	srv.Addr = addr
 	done := make(chan struct{})
 	go func() {
 		select {

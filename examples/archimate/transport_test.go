@@ -155,8 +155,10 @@ func TestReplayAcrossServerProcessRestart(t *testing.T) {
 	args := json.RawMessage(`{"type":"Node","name":"db-restart","client_request_id":"` + key + `"}`)
 	var results []map[string]any
 	for range 2 {
+		cmd := exec.Command(bin, "-tenant", "tenant-restart", "-postgres", dsn)
+		cmd.Env = append(os.Environ(), "MCPWRITE_ID_SECRET=restart-secret-0123456789abcdef0123456789")
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "restart", Version: "test"}, nil).
-			Connect(context.Background(), &mcp.CommandTransport{Command: exec.Command(bin, "-tenant", "tenant-restart", "-postgres", dsn)}, nil)
+			Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,0 +1,332 @@
+package runtime
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Defaults of the HTTP bounds. Every one can be changed with its HTTPOption;
+// none can be switched off, so a server is never unbounded by omission.
+const (
+	// DefaultSessionIdleTimeout closes a streamable HTTP session that received
+	// no request for this long (a request in flight, such as a call waiting
+	// for confirmation, keeps it open). The client starts a new session.
+	DefaultSessionIdleTimeout = 30 * time.Minute
+	// DefaultMaxSessions is how many streamable HTTP sessions a server holds
+	// at once; a new session beyond it is refused with 503 until one closes.
+	DefaultMaxSessions = 1000
+	// DefaultMaxSessionsPerIdentity is how many of those one authenticated
+	// identity (tenant and principal) may hold, so that one token cannot
+	// take every session; a new one beyond it is refused with 429.
+	DefaultMaxSessionsPerIdentity = 100
+	// DefaultReadHeaderTimeout is how long a client has to send the request
+	// line and headers.
+	DefaultReadHeaderTimeout = 10 * time.Second
+	// DefaultRequestReadTimeout is how long a client has to send a request
+	// body, counted from the end of its headers.
+	DefaultRequestReadTimeout = 30 * time.Second
+	// DefaultHTTPIdleTimeout closes a keep-alive connection with no request
+	// for this long.
+	DefaultHTTPIdleTimeout = 2 * time.Minute
+	// DefaultMaxHeaderBytes bounds the request line and headers.
+	DefaultMaxHeaderBytes = 64 << 10
+	// DefaultMaxRequestBodyBytes bounds one request body: twice the default
+	// argument payload limit (Limits.MaxBytes), so an oversized argument is
+	// answered by the decoder with a structured error and anything larger by
+	// the transport with 413.
+	DefaultMaxRequestBodyBytes = 2 << 20
+)
+
+// HTTPOption configures StreamableHTTPHandler, BearerAuth, NewHTTPServer and
+// ServeLoopback. Each reads the options that concern it and ignores the rest.
+type HTTPOption func(*httpConfig)
+
+type httpConfig struct {
+	sessionIdleTimeout     time.Duration
+	maxSessions            int
+	maxSessionsPerIdentity int
+	readHeaderTimeout      time.Duration
+	requestReadTimeout     time.Duration
+	idleTimeout            time.Duration
+	maxHeaderBytes         int
+	maxBodyBytes           int64
+	logger                 *slog.Logger
+}
+
+func newHTTPConfig(opts []HTTPOption) httpConfig {
+	c := httpConfig{
+		sessionIdleTimeout:     DefaultSessionIdleTimeout,
+		maxSessions:            DefaultMaxSessions,
+		maxSessionsPerIdentity: DefaultMaxSessionsPerIdentity,
+		readHeaderTimeout:      DefaultReadHeaderTimeout,
+		requestReadTimeout:     DefaultRequestReadTimeout,
+		idleTimeout:            DefaultHTTPIdleTimeout,
+		maxHeaderBytes:         DefaultMaxHeaderBytes,
+		maxBodyBytes:           DefaultMaxRequestBodyBytes,
+	}
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	if c.logger == nil {
+		c.logger = slog.Default()
+	}
+	return c
+}
+
+func positive[T int | int64 | time.Duration](dst *T, v T) {
+	if v > 0 {
+		*dst = v
+	}
+}
+
+// WithSessionIdleTimeout sets how long a streamable HTTP session may go
+// without a request before it is closed (default 30 min; non-positive keeps
+// the default).
+func WithSessionIdleTimeout(d time.Duration) HTTPOption {
+	return func(c *httpConfig) { positive(&c.sessionIdleTimeout, d) }
+}
+
+// WithMaxSessions sets how many streamable HTTP sessions are held at once
+// (default 1000; non-positive keeps the default). A request that would open
+// one more is answered 503 with Retry-After; existing sessions are never
+// evicted for it.
+func WithMaxSessions(n int) HTTPOption {
+	return func(c *httpConfig) { positive(&c.maxSessions, n) }
+}
+
+// WithMaxSessionsPerIdentity sets how many streamable HTTP sessions one
+// authenticated identity (tenant and principal, from BearerAuth) holds at once
+// (default 100; non-positive keeps the default). A request that would open
+// one more is answered 429 with Retry-After.
+func WithMaxSessionsPerIdentity(n int) HTTPOption {
+	return func(c *httpConfig) { positive(&c.maxSessionsPerIdentity, n) }
+}
+
+// WithReadHeaderTimeout sets how long a client has to send its request
+// headers (default 10 s; non-positive keeps the default).
+func WithReadHeaderTimeout(d time.Duration) HTTPOption {
+	return func(c *httpConfig) { positive(&c.readHeaderTimeout, d) }
+}
+
+// WithRequestReadTimeout sets how long a client has to send a request body
+// after its headers (default 30 s; non-positive keeps the default). It bounds
+// reading only: a response stream (SSE) may stay open for as long as the
+// session lives.
+func WithRequestReadTimeout(d time.Duration) HTTPOption {
+	return func(c *httpConfig) { positive(&c.requestReadTimeout, d) }
+}
+
+// WithHTTPIdleTimeout sets how long an idle keep-alive connection stays open
+// (default 2 min; non-positive keeps the default).
+func WithHTTPIdleTimeout(d time.Duration) HTTPOption {
+	return func(c *httpConfig) { positive(&c.idleTimeout, d) }
+}
+
+// WithMaxHeaderBytes bounds the request line and headers (default 64 KiB;
+// non-positive keeps the default).
+func WithMaxHeaderBytes(n int) HTTPOption {
+	return func(c *httpConfig) { positive(&c.maxHeaderBytes, n) }
+}
+
+// WithMaxRequestBodyBytes bounds one request body (default 2 MiB;
+// non-positive keeps the default); a larger body is answered 413.
+func WithMaxRequestBodyBytes(n int64) HTTPOption {
+	return func(c *httpConfig) { positive(&c.maxBodyBytes, n) }
+}
+
+// WithHTTPLogger receives what the HTTP layer refuses and why (a rejected
+// bearer token with the auth hook's error, a refused session). Default:
+// slog.Default(), which writes to stderr unless the program changed it.
+func WithHTTPLogger(l *slog.Logger) HTTPOption {
+	return func(c *httpConfig) {
+		if l != nil {
+			c.logger = l
+		}
+	}
+}
+
+// NewHTTPServer returns an http.Server for h with the bounds of opts: header
+// and body read timeouts, keep-alive idle timeout, header and body size
+// limits. It sets no ReadTimeout or WriteTimeout, which would cut the long
+// response streams of streamable HTTP: the body read deadline is set per
+// request instead and lifted once the body is read. Set Addr, or call Serve
+// with a listener.
+func NewHTTPServer(h http.Handler, opts ...HTTPOption) *http.Server {
+	c := newHTTPConfig(opts)
+	return &http.Server{
+		Handler:           readBodyWithin(h, c.requestReadTimeout, c.maxBodyBytes),
+		ReadHeaderTimeout: c.readHeaderTimeout,
+		IdleTimeout:       c.idleTimeout,
+		MaxHeaderBytes:    c.maxHeaderBytes,
+	}
+}
+
+// readBodyWithin reads the whole request body (at most max bytes) before h
+// runs, with a read deadline of timeout from now, then lifts the deadline so
+// a response stream is not cut. A slow body is answered 408, an oversized
+// one 413, and the connection is closed.
+func readBodyWithin(h http.Handler, timeout time.Duration, max int64) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body == nil || r.Body == http.NoBody {
+			h.ServeHTTP(w, r)
+			return
+		}
+		rc := http.NewResponseController(w)
+		deadline := rc.SetReadDeadline(time.Now().Add(timeout)) == nil
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
+		if err != nil {
+			w.Header().Set("Connection", "close")
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				http.Error(w, fmt.Sprintf("request body exceeds %d bytes", mbe.Limit), http.StatusRequestEntityTooLarge)
+				return
+			}
+			http.Error(w, fmt.Sprintf("request body not received within %s", timeout), http.StatusRequestTimeout)
+			return
+		}
+		if deadline {
+			_ = rc.SetReadDeadline(time.Time{})
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.ContentLength = int64(len(body))
+		h.ServeHTTP(w, r)
+	})
+}
+
+// sessionCap refuses a request that would open a new session of s while s
+// already holds max sessions, or while its identity (the bearer token's
+// tenant and principal) holds perIdentity. Sessions being opened count too,
+// so concurrent initializations cannot overshoot.
+type sessionCap struct {
+	next        http.Handler
+	server      *mcp.Server
+	max         int
+	perIdentity int
+	logger      *slog.Logger
+
+	mu      sync.Mutex
+	opening map[string]int    // identity -> sessions being opened
+	owner   map[string]string // session id -> identity, for sessions opened here
+}
+
+func newSessionCap(next http.Handler, s *mcp.Server, cfg httpConfig) *sessionCap {
+	return &sessionCap{
+		next: next, server: s, max: cfg.maxSessions, perIdentity: cfg.maxSessionsPerIdentity, logger: cfg.logger,
+		opening: map[string]int{}, owner: map[string]string{},
+	}
+}
+
+func (c *sessionCap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost || r.Header.Get("Mcp-Session-Id") != "" {
+		c.next.ServeHTTP(w, r)
+		return
+	}
+	identity := ""
+	if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
+		identity = ti.UserID
+	}
+	c.mu.Lock()
+	held, mine := c.countLocked(identity)
+	if held >= c.max {
+		c.mu.Unlock()
+		c.logger.WarnContext(r.Context(), "mcpwrite: new session refused: session limit reached", "limit", c.max, "remote", r.RemoteAddr)
+		w.Header().Set("Retry-After", "60")
+		http.Error(w, fmt.Sprintf("too many sessions: the server holds its limit of %d; retry later, or end an unused session with DELETE and its Mcp-Session-Id", c.max), http.StatusServiceUnavailable)
+		return
+	}
+	if identity != "" && mine >= c.perIdentity {
+		c.mu.Unlock()
+		c.logger.WarnContext(r.Context(), "mcpwrite: new session refused: per-identity session limit reached", "limit", c.perIdentity, "identity", identity, "remote", r.RemoteAddr)
+		w.Header().Set("Retry-After", "60")
+		http.Error(w, fmt.Sprintf("too many sessions for this identity: it holds its limit of %d; end an unused session with DELETE and its Mcp-Session-Id, or reuse one", c.perIdentity), http.StatusTooManyRequests)
+		return
+	}
+	c.opening[identity]++
+	c.mu.Unlock()
+	// The session counts as opening until its response headers go out: by
+	// then it is live in the server (or the request failed), and the client
+	// may already be opening its next session before this handler returns.
+	ow := &openingWriter{ResponseWriter: w, done: func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.opening[identity]--; c.opening[identity] == 0 {
+			delete(c.opening, identity)
+		}
+		if id := w.Header().Get("Mcp-Session-Id"); id != "" {
+			c.owner[id] = identity
+		}
+	}}
+	defer ow.finish()
+	c.next.ServeHTTP(ow, r)
+}
+
+// openingWriter calls done once, when the response headers are written or,
+// failing that, when the handler returns.
+type openingWriter struct {
+	http.ResponseWriter
+	done     func()
+	finished bool
+}
+
+func (w *openingWriter) finish() {
+	if !w.finished {
+		w.finished = true
+		w.done()
+	}
+}
+
+func (w *openingWriter) WriteHeader(code int) {
+	w.finish()
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *openingWriter) Write(b []byte) (int, error) {
+	w.finish()
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *openingWriter) Flush() {
+	w.finish()
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (w *openingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// countLocked returns how many sessions s holds or is opening, and how many
+// of them belong to identity; it forgets sessions that have closed.
+func (c *sessionCap) countLocked(identity string) (held, mine int) {
+	live := map[string]bool{}
+	for ss := range c.server.Sessions() {
+		live[ss.ID()] = true
+	}
+	for id, who := range c.owner {
+		switch {
+		case !live[id]:
+			delete(c.owner, id)
+		case who == identity:
+			mine++
+		}
+	}
+	held = len(live)
+	for who, n := range c.opening {
+		held += n
+		if who == identity {
+			mine += n
+		}
+	}
+	return held, mine
+}
