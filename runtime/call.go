@@ -22,6 +22,9 @@ type Call struct {
 	DryRun          bool
 	Clock           func() time.Time // nil = time.Now; the pipeline sets it from options
 	Rand            io.Reader        // nil = crypto/rand; tests inject a deterministic reader
+	// IDSecret keys RequestScopedID; nil = the process's random secret.
+	// The pipeline sets it from WithIDSecret.
+	IDSecret []byte
 
 	now    time.Time // the call's instant, fixed on first use
 	nowSet bool
@@ -80,18 +83,23 @@ func (c *Call) ULID() string {
 	return formatULID(u)
 }
 
-// RequestScopedID returns a name-based UUIDv5 (SHA-1, namespace
-// RequestScopedNamespace) over tenant + "\x00" + tool + "\x00" +
-// client_request_id, so a retry with the same key gets the same ID even
-// when every idempotency record was lost. Without a ClientRequestID it is a
-// UUIDv7. The tenant is "" when no RequestContext was established.
+// RequestScopedID returns an ID only this server can compute: a UUID
+// (RFC 9562 version 8) from HMAC-SHA256 keyed with IDSecret over tenant,
+// tool and client_request_id, so a retry with the same key gets the same ID
+// even when every idempotency record was lost, while another tenant, who
+// knows the tenant name, the tool and perhaps the key, cannot predict or
+// recompute it. Without a ClientRequestID it is a UUIDv7. The tenant is ""
+// when no RequestContext was established.
 func (c *Call) RequestScopedID() string {
 	if c.ClientRequestID == "" {
 		return c.UUIDv7()
 	}
 	rc, _ := c.requestContext()
-	name := rc.TenantID + "\x00" + c.Tool + "\x00" + c.ClientRequestID
-	return formatUUID(uuidV5(requestScopedNS, []byte(name)))
+	secret := c.IDSecret
+	if secret == nil {
+		secret = processIDSecret()
+	}
+	return formatUUID(requestScopedUUID(secret, rc.TenantID, c.Tool, c.ClientRequestID))
 }
 
 // ContentHash returns a deterministic UUID-shaped ID (RFC 9562 version 8)

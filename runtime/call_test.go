@@ -77,12 +77,15 @@ type eofReader struct{}
 func (eofReader) Read([]byte) (int, error) { return 0, errors.New("exhausted") }
 
 func TestRequestScopedIDIsStableAndScoped(t *testing.T) {
+	secret := []byte("0123456789abcdef0123456789abcdef")
 	id := func(tenant, tool, key string) string {
-		c := &Call{Tool: tool, ClientRequestID: key, RC: RequestContext{TenantID: tenant}, HasRC: tenant != "", Rand: &counter{}}
+		c := &Call{Tool: tool, ClientRequestID: key, RC: RequestContext{TenantID: tenant}, HasRC: tenant != "", Rand: &counter{}, IDSecret: secret}
 		return c.RequestScopedID()
 	}
 	base := id("tenant-a", "create_element", "req-1")
-	if base != "4682ffac-f8de-597e-9ee9-31861b8fb346" {
+	// HMAC-SHA256(secret, len|"mcpwrite/request-scoped-id/v1", len|"tenant-a",
+	// len|"create_element", len|"req-1"), first 16 bytes, version 8.
+	if base != "d909e29e-98e3-8541-8a0a-1adce4b87888" {
 		t.Errorf("RequestScopedID = %q", base)
 	}
 	if again := id("tenant-a", "create_element", "req-1"); again != base {
@@ -92,16 +95,54 @@ func TestRequestScopedIDIsStableAndScoped(t *testing.T) {
 		"tenant": id("tenant-b", "create_element", "req-1"),
 		"tool":   id("tenant-a", "update_element", "req-1"),
 		"key":    id("tenant-a", "create_element", "req-2"),
-		// the separator keeps ("tenant-a", "create_element") from equalling ("tenant-ac", "reate_element")
+		// length prefixes keep ("tenant-a", "create_element") from equalling ("tenant-ac", "reate_element")
 		"split": id("tenant-ac", "reate_element", "req-1"),
+		// and a separator byte inside a part from shifting the boundary
+		"nul": id("tenant-a\x00create_element", "", "req-1"),
 	}
 	for what, o := range others {
 		if o == base {
 			t.Errorf("changing the %s did not change the id", what)
 		}
 	}
-	if got := id("", "create_element", "req-1"); got != "fa7bcc78-1b5f-5379-a70d-0eada4b063c2" {
+	if got := id("", "create_element", "req-1"); got != "a70818bf-90b6-8ddb-b79e-2ed68fcc487a" {
 		t.Errorf("without tenant = %q", got)
+	}
+}
+
+// The attack: a tenant that knows another tenant's name, the tool and a
+// key it guessed or saw must not be able to compute that tenant's ID. The
+// former UUIDv5 of tenant, tool and key was public; the ID is now keyed.
+func TestRequestScopedIDIsNotTheComputableUUIDv5(t *testing.T) {
+	c := &Call{Tool: "create_element", ClientRequestID: "req-1", RC: RequestContext{TenantID: "tenant-a"}, HasRC: true}
+	if got := c.RequestScopedID(); got == "4682ffac-f8de-597e-9ee9-31861b8fb346" {
+		t.Fatalf("RequestScopedID is the public UUIDv5 of tenant, tool and key: %s", got)
+	}
+	if got := c.RequestScopedID(); got[14] != '8' {
+		t.Errorf("RequestScopedID = %q, want a version 8 UUID", got)
+	}
+}
+
+func TestRequestScopedIDDependsOnTheSecret(t *testing.T) {
+	id := func(secret []byte) string {
+		c := &Call{Tool: "create_element", ClientRequestID: "req-1", RC: RequestContext{TenantID: "tenant-a"}, HasRC: true, IDSecret: secret}
+		return c.RequestScopedID()
+	}
+	a := []byte("0123456789abcdef0123456789abcdef")
+	b := []byte("0123456789abcdef0123456789abcdeF")
+	if id(a) == id(b) {
+		t.Errorf("two secrets gave the same id %s", id(a))
+	}
+	if id(a) != id(append([]byte(nil), a...)) {
+		t.Errorf("the same secret gave different ids")
+	}
+	// Without a configured secret, the process's random secret: stable within
+	// the process, and not the id of any fixed secret.
+	if id(nil) != id(nil) {
+		t.Errorf("the process secret is not stable")
+	}
+	if id(nil) == id(a) || id(nil) == id(make([]byte, MinIDSecretLength)) {
+		t.Errorf("the process secret is predictable")
 	}
 }
 
@@ -109,12 +150,6 @@ func TestRequestScopedIDWithoutKeyIsUUIDv7(t *testing.T) {
 	c := fixedCall()
 	if got := c.RequestScopedID(); got != "018f3406-9e7b-7001-8203-040506070809" {
 		t.Errorf("RequestScopedID = %q", got)
-	}
-}
-
-func TestRequestScopedNamespaceIsDerivedAsDocumented(t *testing.T) {
-	if got := formatUUID(requestScopedNS); got != RequestScopedNamespace {
-		t.Errorf("namespace = %q, constant says %q", got, RequestScopedNamespace)
 	}
 }
 

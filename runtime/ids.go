@@ -1,34 +1,56 @@
 package runtime
 
 import (
-	"crypto/sha1"
+	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"hash"
 	"strconv"
+	"sync"
 	"time"
 )
 
-// RequestScopedNamespace is the UUIDv5 namespace of request-scoped IDs:
-// UUIDv5(NameSpaceURL, "https://github.com/mcpwrite/protoc-gen-mcpwrite/request-scoped-id").
-// Publishing it lets any system recompute an ID from tenant, tool and key.
-const RequestScopedNamespace = "a08498de-aab8-5897-95af-2cf3e502d2b4"
+// requestScopedLabel separates request-scoped IDs from any other use of
+// the same secret; it is the first length-prefixed part of the MAC input.
+const requestScopedLabel = "mcpwrite/request-scoped-id/v1"
 
-// nameSpaceURL is the RFC 9562 namespace for URLs.
-var nameSpaceURL = [16]byte{0x6b, 0xa7, 0xb8, 0x11, 0x9d, 0xad, 0x11, 0xd1, 0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8}
+// MinIDSecretLength is the shortest secret WithIDSecret accepts, in bytes.
+const MinIDSecretLength = 32
 
-// requestScopedNS is RequestScopedNamespace as bytes.
-var requestScopedNS = uuidV5(nameSpaceURL, []byte("https://github.com/mcpwrite/protoc-gen-mcpwrite/request-scoped-id"))
+// processIDSecret is the key of request-scoped IDs when no WithIDSecret is
+// configured: random, made once per process, so an ID is stable across the
+// registries and sessions of one process and unpredictable to everyone else.
+var processIDSecret = sync.OnceValue(func() []byte {
+	b := make([]byte, MinIDSecretLength)
+	_, _ = rand.Read(b) // never fails: crypto/rand aborts the program instead
+	return b
+})
 
-// uuidV5 is the RFC 9562 name-based UUID over SHA-1.
-func uuidV5(ns [16]byte, name []byte) [16]byte {
-	h := sha1.New()
-	h.Write(ns[:])
-	h.Write(name)
+// requestScopedUUID is an RFC 9562 version 8 UUID holding the first 122
+// bits of HMAC-SHA256(secret, label, tenant, tool, key), each part prefixed
+// with its length (8 bytes, big endian) so no two different triples share
+// an input. Without the secret the ID cannot be computed, so knowing a
+// tenant's name, a tool and a guessed key reveals nothing about its IDs.
+func requestScopedUUID(secret []byte, tenant, tool, key string) [16]byte {
+	mac := hmac.New(sha256.New, secret)
+	writeLengthPrefixed(mac, []string{requestScopedLabel, tenant, tool, key})
 	var u [16]byte
-	copy(u[:], h.Sum(nil))
-	setVersion(&u, 5)
+	copy(u[:], mac.Sum(nil))
+	setVersion(&u, 8)
 	return u
+}
+
+// writeLengthPrefixed writes each part after its length (8 bytes, big
+// endian), so ("ab","c") and ("a","bc") differ.
+func writeLengthPrefixed(h hash.Hash, parts []string) {
+	var n [8]byte
+	for _, p := range parts {
+		binary.BigEndian.PutUint64(n[:], uint64(len(p)))
+		h.Write(n[:])
+		h.Write([]byte(p))
+	}
 }
 
 // uuidV8SHA256 is an RFC 9562 version 8 UUID holding the first 122 bits of
@@ -36,12 +58,7 @@ func uuidV5(ns [16]byte, name []byte) [16]byte {
 // endian) so that ("ab","c") and ("a","bc") differ.
 func uuidV8SHA256(parts []string) [16]byte {
 	h := sha256.New()
-	var n [8]byte
-	for _, p := range parts {
-		binary.BigEndian.PutUint64(n[:], uint64(len(p)))
-		h.Write(n[:])
-		h.Write([]byte(p))
-	}
+	writeLengthPrefixed(h, parts)
 	var u [16]byte
 	copy(u[:], h.Sum(nil))
 	setVersion(&u, 8)

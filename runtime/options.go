@@ -60,6 +60,10 @@ type config struct {
 	signingKey    []byte
 	signingKeyErr error
 	lossPreview   LossPreviewFunc
+	// idSecret keys request-scoped IDs (nil: the process's random secret);
+	// idSecretErr is set when the configured secret is unusable.
+	idSecret    []byte
+	idSecretErr error
 }
 
 func newConfig(opts []Option) *config {
@@ -219,4 +223,22 @@ func WithSigningKey(key []byte) Option {
 // PreviewLoss(ctx, tool, req) can be passed as h.PreviewLoss.
 func WithLossPreview(fn LossPreviewFunc) Option {
 	return func(c *config) { c.lossPreview = fn }
+}
+
+// WithIDSecret sets the secret that keys REQUEST_SCOPED IDs: each is an
+// HMAC-SHA256 of tenant, tool and client_request_id under this secret, so
+// no one without it can compute another tenant's IDs. Give every instance
+// of a server, and every restart of it, the same secret of at least
+// MinIDSecretLength random bytes when a retry may reach another process
+// after the idempotency records were lost: by default each process makes
+// its own random secret, and a retry that reaches a different process gets
+// a different ID. Register fails on a shorter secret.
+func WithIDSecret(secret []byte) Option {
+	return func(c *config) {
+		if len(secret) < MinIDSecretLength {
+			c.idSecret, c.idSecretErr = nil, fmt.Errorf("ID secret has %d bytes, want at least %d", len(secret), MinIDSecretLength)
+			return
+		}
+		c.idSecret, c.idSecretErr = append([]byte(nil), secret...), nil
+	}
 }

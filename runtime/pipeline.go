@@ -122,7 +122,7 @@ func (r *registry) newCall(ctx context.Context, tool string, rc RequestContext, 
 	return &Call{
 		Ctx: ctx, Tool: tool, RC: rc, HasRC: hasRC,
 		ClientRequestID: key, DryRun: dryRun,
-		Clock: r.cfg.clock, Rand: r.cfg.rand,
+		Clock: r.cfg.clock, Rand: r.cfg.rand, IDSecret: r.cfg.idSecret,
 	}
 }
 

@@ -86,6 +86,9 @@ func newRegistry(svc *Service, opts []Option) (*registry, error) {
 		return nil, fmt.Errorf("runtime: service %s: not in the schema document of %q", svc.Name, doc.Source)
 	}
 	r := &registry{cfg: newConfig(opts), svc: sd, enums: svc.Enums, tools: map[string]*writeTool{}}
+	if err := r.cfg.idSecretErr; err != nil {
+		return nil, fmt.Errorf("runtime: service %s: WithIDSecret: %w", svc.Name, err)
+	}
 	if err := r.bind(svc); err != nil {
 		return nil, fmt.Errorf("runtime: service %s: %w", svc.Name, err)
 	}

@@ -268,7 +268,7 @@ func TestStoreCreatesEntityWithContentHashID(t *testing.T) {
 	if diff := cmp.Diff(want, s.rec.received(), protocmp.Transform()); diff != "" {
 		t.Errorf("domain request (-want +got):\n%s", diff)
 	}
-	snap, _ := s.rec.Snapshot("user-ada", invoiceID)
+	snap, _ := s.rec.Snapshot(ada.TenantID, ada.PrincipalID, invoiceID)
 	if diff := cmp.Diff(map[string]any{"invoice_number": "INV-2024-001", "vendor": "Acme Supplies", "amount": 1250.5, "currency": "EUR"}, snap); diff != "" {
 		t.Errorf("snapshot keeps schema fields only, po_reference is a raw fragment (-want +got):\n%s", diff)
 	}
@@ -405,7 +405,7 @@ func TestCorrectOverridesExtractedValue(t *testing.T) {
 	}
 	// A later extraction with the default priority does not beat the correction.
 	mustSucceed(t, cs, "store", `{"entities":[{"entity_type":"invoice","canonical_name":"INV-2024-001","fields":{"amount":999}}]}`)
-	if snap, _ := s.rec.Snapshot("user-ada", invoiceID); snap["amount"] != 1300.0 {
+	if snap, _ := s.rec.Snapshot(ada.TenantID, ada.PrincipalID, invoiceID); snap["amount"] != 1300.0 {
 		t.Errorf("snapshot amount = %v, want the corrected 1300", snap["amount"])
 	}
 	// The same correction again is the same observation.
@@ -646,7 +646,7 @@ func TestMergeEntitiesWithoutElicitationProposesThenApplies(t *testing.T) {
 	if diff := cmp.Diff(want, reqs[len(reqs)-1], protocmp.Transform()); diff != "" {
 		t.Errorf("domain request (-want +got):\n%s", diff)
 	}
-	if snap, _ := s.rec.Snapshot("user-ada", to); !cmp.Equal(snap, map[string]any{"name": "Ada Lovelace", "email": "ada@example.org"}) {
+	if snap, _ := s.rec.Snapshot(ada.TenantID, ada.PrincipalID, to); !cmp.Equal(snap, map[string]any{"name": "Ada Lovelace", "email": "ada@example.org"}) {
 		t.Errorf("kept entity snapshot = %v, want the duplicate's email merged in", snap)
 	}
 	replay := mustSucceed(t, cs, "apply_proposal", `{"proposal_id":"`+id+`"}`)

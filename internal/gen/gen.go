@@ -70,7 +70,7 @@ func Generate(p *protogen.Plugin, cfg Config) error {
 		b := &builder{plugin: p, file: fm, probs: probs}
 		doc := b.document(fm)
 		raw := marshalDoc(doc)
-		for _, w := range lintDocument(doc) {
+		for _, w := range append(lintDocument(doc), lintIDs(fm)...) {
 			if cfg.Strict {
 				probs.addf("%s: %s", f.Desc.Path(), w)
 			} else if cfg.Warn != nil {

@@ -21,23 +21,80 @@ import (
 )
 
 // Repository implements archimatev1mcpwrite.ArchitectureServiceHandler.
+// Every tenant has its own id space: an id taken in one tenant does not
+// exist in another, so no answer (not found, already exists, similar
+// elements) tells one tenant anything about another's ids, and no write of
+// one tenant can reach another's elements.
 type Repository struct {
-	mu            sync.Mutex
+	mu       sync.Mutex
+	tenants  map[string]*space
+	received []proto.Message
+}
+
+// space is one tenant's elements and relationships.
+type space struct {
 	elements      map[string]*archimatev1.Element // by id
 	relationships map[string]*archimatev1.Relationship
-	tenantOf      map[string]string // element or relationship id -> tenant
-	received      []proto.Message
+	names         map[nameKey]string // (model, folded name) -> element id
+}
+
+// nameKey indexes element names per model, case-insensitively, so a create
+// checks uniqueness without scanning the tenant's elements.
+type nameKey struct{ model, name string }
+
+func keyOf(model, name string) nameKey {
+	return nameKey{model: model, name: strings.ToLower(strings.ToUpper(name))}
 }
 
 var _ archimatev1mcpwrite.ArchitectureServiceHandler = (*Repository)(nil)
 
 // New returns an empty repository.
 func New() *Repository {
-	return &Repository{
-		elements:      map[string]*archimatev1.Element{},
-		relationships: map[string]*archimatev1.Relationship{},
-		tenantOf:      map[string]string{},
+	return &Repository{tenants: map[string]*space{}}
+}
+
+// empty is the space of a tenant that has written nothing yet; reads use it
+// so that looking up ids never allocates a space.
+var empty = &space{}
+
+// space returns the tenant's space, made on first write.
+func (r *Repository) space(tenant string) *space {
+	sp, ok := r.tenants[tenant]
+	if !ok {
+		sp = &space{elements: map[string]*archimatev1.Element{}, relationships: map[string]*archimatev1.Relationship{}, names: map[nameKey]string{}}
+		r.tenants[tenant] = sp
 	}
+	return sp
+}
+
+// read returns the tenant's space without making one.
+func (r *Repository) read(tenant string) *space {
+	if sp, ok := r.tenants[tenant]; ok {
+		return sp
+	}
+	return empty
+}
+
+// Element returns a copy of the tenant's element id, for inspection.
+func (r *Repository) Element(tenant, id string) (*archimatev1.Element, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	e, ok := r.read(tenant).elements[id]
+	if !ok {
+		return nil, false
+	}
+	return proto.Clone(e).(*archimatev1.Element), true
+}
+
+// Relationship returns a copy of the tenant's relationship id, for inspection.
+func (r *Repository) Relationship(tenant, id string) (*archimatev1.Relationship, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rel, ok := r.read(tenant).relationships[id]
+	if !ok {
+		return nil, false
+	}
+	return proto.Clone(rel).(*archimatev1.Relationship), true
 }
 
 // Received returns copies of every request the domain has accepted for
@@ -74,9 +131,10 @@ func (r *Repository) ResolveCurrentVersion(_ context.Context, in proto.Message) 
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	e, ok := r.elements[req.GetId()]
-	if !ok || r.tenantOf[req.GetId()] != req.GetMeta().GetTenantId() {
-		return 0, r.notFound("id", req.GetId(), req.GetMeta().GetTenantId())
+	sp := r.read(req.GetMeta().GetTenantId())
+	e, ok := sp.elements[req.GetId()]
+	if !ok {
+		return 0, sp.notFound("id", req.GetId())
 	}
 	return e.GetVersion(), nil
 }
@@ -103,63 +161,74 @@ func (r *Repository) ResolveTargetElementType(_ context.Context, in proto.Messag
 func (r *Repository) elementType(field, id, tenant string) (archimatev1.ElementType, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	e, ok := r.elements[id]
-	if !ok || r.tenantOf[id] != tenant {
-		return 0, r.notFound(field, id, tenant)
+	sp := r.read(tenant)
+	e, ok := sp.elements[id]
+	if !ok {
+		return 0, sp.notFound(field, id)
 	}
 	return e.GetType(), nil
+}
+
+// elementExists answers a create whose id the tenant already uses: a create
+// never overwrites. Only the tenant's own ids are checked, so the answer
+// says nothing about other tenants.
+func elementExists(id string) error {
+	return status.Errorf(codes.AlreadyExists, "element id %s already exists", id)
+}
+
+// duplicateName answers a create or rename to a name the model already has.
+func duplicateName(name string, e *archimatev1.Element) error {
+	return &runtime.ErrorEntry{
+		Code:    "DUPLICATE_NAME",
+		Message: fmt.Sprintf("Element '%s' already exists in this model", name),
+		Field:   "name",
+		Suggestions: &runtime.Suggestions{
+			Hint: "Use updateElement to modify the existing element, or choose a different name",
+			Extra: map[string]any{
+				"existing_element": map[string]any{"id": e.GetId(), "type": aliasOf(e.GetType())},
+				"alternatives":     []string{name + "2", name + "V2", "New" + name},
+			},
+		},
+	}
 }
 
 // CreateElement adds an element; names are unique per model.
 func (r *Repository) CreateElement(_ context.Context, req *archimatev1.CreateElementRequest) (*archimatev1.CreateElementResponse, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	tenant := req.GetMeta().GetTenantId()
-	if _, dup := r.elements[req.GetId()]; dup {
-		return nil, status.Errorf(codes.AlreadyExists, "element id %s already exists", req.GetId())
+	sp := r.read(req.GetMeta().GetTenantId())
+	if _, dup := sp.elements[req.GetId()]; dup {
+		return nil, elementExists(req.GetId())
 	}
-	if e := r.byName(tenant, req.GetModelId(), req.GetName()); e != nil {
-		return nil, &runtime.ErrorEntry{
-			Code:    "DUPLICATE_NAME",
-			Message: fmt.Sprintf("Element '%s' already exists in this model", req.GetName()),
-			Field:   "name",
-			Suggestions: &runtime.Suggestions{
-				Hint: "Use updateElement to modify the existing element, or choose a different name",
-				Extra: map[string]any{
-					"existing_element": map[string]any{"id": e.GetId(), "type": aliasOf(e.GetType())},
-					"alternatives":     []string{req.GetName() + "2", req.GetName() + "V2", "New" + req.GetName()},
-				},
-			},
-		}
+	if e := sp.byName(req.GetModelId(), req.GetName()); e != nil {
+		return nil, duplicateName(req.GetName(), e)
 	}
 	if p := req.GetParentId(); p != "" {
-		if _, ok := r.elements[p]; !ok || r.tenantOf[p] != tenant {
-			return nil, r.notFound("parent_id", p, tenant)
+		if _, ok := sp.elements[p]; !ok {
+			return nil, sp.notFound("parent_id", p)
 		}
 	}
 	r.record(req)
-	e := &archimatev1.Element{
+	e := r.space(req.GetMeta().GetTenantId()).put(&archimatev1.Element{
 		Id: req.GetId(), ModelId: req.GetModelId(), Type: req.GetType(), Layer: req.GetLayer(),
 		Name: req.GetName(), Description: req.GetDescription(), Properties: req.GetProperties(),
 		ParentId: req.GetParentId(), Version: 1,
-	}
-	r.elements[e.GetId()] = e
-	r.tenantOf[e.GetId()] = tenant
-	return &archimatev1.CreateElementResponse{Element: proto.Clone(e).(*archimatev1.Element)}, nil
+	})
+	return &archimatev1.CreateElementResponse{Element: e}, nil
 }
 
 // CreateRelationship connects two elements of the same tenant.
 func (r *Repository) CreateRelationship(_ context.Context, req *archimatev1.CreateRelationshipRequest) (*archimatev1.CreateRelationshipResponse, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	tenant := req.GetMeta().GetTenantId()
-	if _, ok := r.elements[req.GetSourceId()]; !ok || r.tenantOf[req.GetSourceId()] != tenant {
-		return nil, r.notFound("source_id", req.GetSourceId(), tenant)
+	sp := r.read(req.GetMeta().GetTenantId())
+	if _, ok := sp.elements[req.GetSourceId()]; !ok {
+		return nil, sp.notFound("source_id", req.GetSourceId())
 	}
-	if _, ok := r.elements[req.GetTargetId()]; !ok || r.tenantOf[req.GetTargetId()] != tenant {
-		return nil, r.notFound("target_id", req.GetTargetId(), tenant)
+	if _, ok := sp.elements[req.GetTargetId()]; !ok {
+		return nil, sp.notFound("target_id", req.GetTargetId())
 	}
-	if _, dup := r.relationships[req.GetId()]; dup {
+	if _, dup := sp.relationships[req.GetId()]; dup {
 		return nil, status.Errorf(codes.AlreadyExists, "relationship id %s already exists", req.GetId())
 	}
 	r.record(req)
@@ -167,9 +236,9 @@ func (r *Repository) CreateRelationship(_ context.Context, req *archimatev1.Crea
 		Id: req.GetId(), Type: req.GetType(), SourceId: req.GetSourceId(), TargetId: req.GetTargetId(),
 		Name: req.GetName(), Description: req.GetDescription(),
 	}
-	r.relationships[rel.GetId()] = rel
-	r.tenantOf[rel.GetId()] = tenant
-	return &archimatev1.CreateRelationshipResponse{Relationship: proto.Clone(rel).(*archimatev1.Relationship)}, nil
+	r.space(req.GetMeta().GetTenantId()).relationships[rel.GetId()] = rel
+	rel = proto.Clone(rel).(*archimatev1.Relationship)
+	return &archimatev1.CreateRelationshipResponse{Relationship: rel}, nil
 }
 
 // UpdateElement applies a partial update when the expected version is current;
@@ -177,18 +246,25 @@ func (r *Repository) CreateRelationship(_ context.Context, req *archimatev1.Crea
 func (r *Repository) UpdateElement(_ context.Context, req *archimatev1.UpdateElementRequest) (*archimatev1.UpdateElementResponse, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	tenant := req.GetMeta().GetTenantId()
-	e, ok := r.elements[req.GetId()]
-	if !ok || r.tenantOf[req.GetId()] != tenant {
-		return nil, r.notFound("id", req.GetId(), tenant)
+	sp := r.read(req.GetMeta().GetTenantId())
+	e, ok := sp.elements[req.GetId()]
+	if !ok {
+		return nil, sp.notFound("id", req.GetId())
 	}
 	if e.GetVersion() != req.GetExpectedVersion() {
 		return nil, status.Errorf(codes.Aborted, "element %s is at version %d, not %d", req.GetId(), e.GetVersion(), req.GetExpectedVersion())
 	}
+	if req.Name != nil {
+		if other := sp.byName(e.GetModelId(), req.GetName()); other != nil && other.GetId() != e.GetId() {
+			return nil, duplicateName(req.GetName(), other)
+		}
+	}
 	r.record(req)
 	prev := e.GetVersion()
 	if req.Name != nil {
+		delete(sp.names, keyOf(e.GetModelId(), e.GetName()))
 		e.Name = req.GetName()
+		sp.names[keyOf(e.GetModelId(), e.GetName())] = e.GetId()
 	}
 	if req.Description != nil {
 		e.Description = req.GetDescription()
@@ -205,44 +281,57 @@ func (r *Repository) UpdateElement(_ context.Context, req *archimatev1.UpdateEle
 	return &archimatev1.UpdateElementResponse{Element: proto.Clone(e).(*archimatev1.Element), PreviousVersion: prev, NewVersion: e.GetVersion()}, nil
 }
 
+// attached returns the ids of the relationships touching element id, sorted.
+func (sp *space) attached(id string) []string {
+	var out []string
+	for rid, rel := range sp.relationships {
+		if rel.GetSourceId() == id || rel.GetTargetId() == id {
+			out = append(out, rid)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // DeleteElement removes an element and, with cascade, its relationships.
 func (r *Repository) DeleteElement(_ context.Context, req *archimatev1.DeleteElementRequest) (*archimatev1.DeleteElementResponse, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	tenant := req.GetMeta().GetTenantId()
-	if _, ok := r.elements[req.GetId()]; !ok || r.tenantOf[req.GetId()] != tenant {
-		return nil, r.notFound("id", req.GetId(), tenant)
+	sp := r.read(req.GetMeta().GetTenantId())
+	e, ok := sp.elements[req.GetId()]
+	if !ok {
+		return nil, sp.notFound("id", req.GetId())
 	}
-	var attached []string
-	for id, rel := range r.relationships {
-		if rel.GetSourceId() == req.GetId() || rel.GetTargetId() == req.GetId() {
-			attached = append(attached, id)
-		}
-	}
-	sort.Strings(attached)
+	attached := sp.attached(req.GetId())
 	if len(attached) > 0 && !req.GetCascade() {
 		return nil, status.Errorf(codes.FailedPrecondition, "element %s has %d relationships; delete with cascade true", req.GetId(), len(attached))
 	}
 	r.record(req)
 	for _, id := range attached {
-		delete(r.relationships, id)
-		delete(r.tenantOf, id)
+		delete(sp.relationships, id)
 	}
-	delete(r.elements, req.GetId())
-	delete(r.tenantOf, req.GetId())
+	if k := keyOf(e.GetModelId(), e.GetName()); sp.names[k] == e.GetId() {
+		delete(sp.names, k)
+	}
+	delete(sp.elements, req.GetId())
 	return &archimatev1.DeleteElementResponse{Id: req.GetId(), DeletedRelationships: attached}, nil
 }
 
-// CreateCapability creates a Capability element with its profile.
+// CreateCapability creates a Capability element with its profile. The agent
+// may choose the id: one the tenant already uses is refused, never
+// overwritten.
 func (r *Repository) CreateCapability(_ context.Context, req *archimatev1.CreateCapabilityRequest) (*archimatev1.CreateCapabilityResponse, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	tenant := req.GetMeta().GetTenantId()
-	if e := r.byName(tenant, req.GetModelId(), req.GetName()); e != nil {
+	sp := r.read(req.GetMeta().GetTenantId())
+	if _, dup := sp.elements[req.GetId()]; dup {
+		return nil, elementExists(req.GetId())
+	}
+	if e := sp.byName(req.GetModelId(), req.GetName()); e != nil {
 		return nil, status.Errorf(codes.AlreadyExists, "Element '%s' already exists in this model", req.GetName())
 	}
 	r.record(req)
-	e := &archimatev1.Element{
+	r.space(req.GetMeta().GetTenantId()).put(&archimatev1.Element{
 		Id: req.GetId(), ModelId: req.GetModelId(), Type: req.GetType(), Layer: req.GetLayer(),
 		Name: req.GetName(), Description: req.GetDescription(), Version: 1,
 		Properties: map[string]string{
@@ -250,40 +339,36 @@ func (r *Repository) CreateCapability(_ context.Context, req *archimatev1.Create
 			"criticality": req.GetProfile().GetCriticality().String(),
 			"lifecycle":   req.GetProfile().GetLifecycle().String(),
 		},
-	}
-	r.elements[e.GetId()] = e
-	r.tenantOf[e.GetId()] = tenant
+	})
 	return &archimatev1.CreateCapabilityResponse{Capability: &archimatev1.Capability{
-		Id: e.GetId(), Type: "Capability", Name: e.GetName(),
+		Id: req.GetId(), Type: "Capability", Name: req.GetName(),
 		Layer: strings.ToLower(strings.TrimPrefix(req.GetLayer().String(), "LAYER_")), Revision: 1,
 		Profile: proto.Clone(req.GetProfile()).(*archimatev1.CapabilityProfile),
 	}}, nil
 }
 
-func (r *Repository) byName(tenant, model, name string) *archimatev1.Element {
-	for id, e := range r.elements {
-		if r.tenantOf[id] == tenant && e.GetModelId() == model && strings.EqualFold(e.GetName(), name) {
-			return e
-		}
+// byName is the model's element with this name (case-insensitive), or nil.
+func (sp *space) byName(model, name string) *archimatev1.Element {
+	id, ok := sp.names[keyOf(model, name)]
+	if !ok {
+		return nil
 	}
-	return nil
+	return sp.elements[id]
 }
 
 // notFound answers ELEMENT_NOT_FOUND with the tenant's most similar elements.
-func (r *Repository) notFound(field, id, tenant string) error {
+func (sp *space) notFound(field, id string) error {
 	var similar []map[string]any
-	ids := make([]string, 0, len(r.elements))
-	for eid := range r.elements {
-		if r.tenantOf[eid] == tenant {
-			ids = append(ids, eid)
-		}
+	ids := make([]string, 0, len(sp.elements))
+	for eid := range sp.elements {
+		ids = append(ids, eid)
 	}
 	sort.Strings(ids)
 	for _, eid := range ids {
 		if len(similar) == 3 {
 			break
 		}
-		e := r.elements[eid]
+		e := sp.elements[eid]
 		similar = append(similar, map[string]any{"id": e.GetId(), "name": e.GetName(), "type": aliasOf(e.GetType())})
 	}
 	s := &runtime.Suggestions{Hint: "Use an id returned by createElement; the similar elements are the most recent in your model"}
@@ -301,25 +386,37 @@ func (r *Repository) CreateCapabilityStructure(_ context.Context, req *archimate
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	tenant, model := req.GetMeta().GetTenantId(), req.GetModelId()
+	sp := r.read(tenant)
 	names := append([]string{req.GetName()}, append(append([]string(nil), req.GetValueStreams()...), req.GetSubCapabilities()...)...)
-	if err := r.checkNew(tenant, model, names); err != nil {
+	if err := sp.checkNew(model, names); err != nil {
+		return nil, err
+	}
+	ids := []string{req.GetId()}
+	for i := range req.GetValueStreams() {
+		ids = append(ids, fmt.Sprintf("%s-vs-%d", req.GetId(), i+1))
+	}
+	for i := range req.GetSubCapabilities() {
+		ids = append(ids, fmt.Sprintf("%s-sub-%d", req.GetId(), i+1))
+	}
+	if err := sp.checkFreeIDs(ids); err != nil {
 		return nil, err
 	}
 	r.record(req)
-	capability := r.put(tenant, &archimatev1.Element{Id: req.GetId(), ModelId: model, Type: archimatev1.ElementType_ELEMENT_TYPE_CAPABILITY,
+	sp = r.space(tenant)
+	capability := sp.put(&archimatev1.Element{Id: req.GetId(), ModelId: model, Type: archimatev1.ElementType_ELEMENT_TYPE_CAPABILITY,
 		Layer: archimatev1.Layer_LAYER_STRATEGY, Name: req.GetName(), Description: req.GetDescription(), Version: 1})
 	resp := &archimatev1.CreateCapabilityStructureResponse{Capability: capability}
 	for i, n := range req.GetValueStreams() {
-		vs := r.put(tenant, &archimatev1.Element{Id: fmt.Sprintf("%s-vs-%d", req.GetId(), i+1), ModelId: model, Type: archimatev1.ElementType_ELEMENT_TYPE_VALUE_STREAM,
+		vs := sp.put(&archimatev1.Element{Id: fmt.Sprintf("%s-vs-%d", req.GetId(), i+1), ModelId: model, Type: archimatev1.ElementType_ELEMENT_TYPE_VALUE_STREAM,
 			Layer: archimatev1.Layer_LAYER_STRATEGY, Name: n, Version: 1})
 		resp.CreatedElements = append(resp.CreatedElements, vs)
-		resp.CreatedRelationships = append(resp.CreatedRelationships, r.link(tenant, vs.GetId()+"-rel", archimatev1.RelationshipType_RELATIONSHIP_TYPE_REALIZATION, capability.GetId(), vs.GetId()))
+		resp.CreatedRelationships = append(resp.CreatedRelationships, sp.link(vs.GetId()+"-rel", archimatev1.RelationshipType_RELATIONSHIP_TYPE_REALIZATION, capability.GetId(), vs.GetId()))
 	}
 	for i, n := range req.GetSubCapabilities() {
-		sub := r.put(tenant, &archimatev1.Element{Id: fmt.Sprintf("%s-sub-%d", req.GetId(), i+1), ModelId: model, Type: archimatev1.ElementType_ELEMENT_TYPE_CAPABILITY,
+		sub := sp.put(&archimatev1.Element{Id: fmt.Sprintf("%s-sub-%d", req.GetId(), i+1), ModelId: model, Type: archimatev1.ElementType_ELEMENT_TYPE_CAPABILITY,
 			Layer: archimatev1.Layer_LAYER_STRATEGY, Name: n, ParentId: capability.GetId(), Version: 1})
 		resp.CreatedElements = append(resp.CreatedElements, sub)
-		resp.CreatedRelationships = append(resp.CreatedRelationships, r.link(tenant, sub.GetId()+"-rel", archimatev1.RelationshipType_RELATIONSHIP_TYPE_COMPOSITION, capability.GetId(), sub.GetId()))
+		resp.CreatedRelationships = append(resp.CreatedRelationships, sp.link(sub.GetId()+"-rel", archimatev1.RelationshipType_RELATIONSHIP_TYPE_COMPOSITION, capability.GetId(), sub.GetId()))
 	}
 	return resp, nil
 }
@@ -330,53 +427,79 @@ func (r *Repository) AddComponentToCapability(_ context.Context, req *archimatev
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	tenant, model := req.GetMeta().GetTenantId(), req.GetModelId()
-	c, ok := r.elements[req.GetCapabilityId()]
-	if !ok || r.tenantOf[req.GetCapabilityId()] != tenant {
-		return nil, r.notFound("capability_id", req.GetCapabilityId(), tenant)
+	sp := r.read(tenant)
+	c, ok := sp.elements[req.GetCapabilityId()]
+	if !ok {
+		return nil, sp.notFound("capability_id", req.GetCapabilityId())
 	}
 	if c.GetType() != archimatev1.ElementType_ELEMENT_TYPE_CAPABILITY {
 		return nil, &runtime.ErrorEntry{Code: runtime.CodeInvalidRelationship, Field: "capability_id",
 			Message:     fmt.Sprintf("Element '%s' is a %s, not a Capability", c.GetName(), aliasOf(c.GetType())),
 			Suggestions: &runtime.Suggestions{Hint: "Pass the id of a Capability element (getElementTypes lists the types)"}}
 	}
-	if err := r.checkNew(tenant, model, append([]string{req.GetComponentName()}, req.GetServices()...)); err != nil {
+	if err := sp.checkNew(model, append([]string{req.GetComponentName()}, req.GetServices()...)); err != nil {
+		return nil, err
+	}
+	ids := []string{req.GetId()}
+	for i := range req.GetServices() {
+		ids = append(ids, fmt.Sprintf("%s-svc-%d", req.GetId(), i+1))
+	}
+	if err := sp.checkFreeIDs(ids); err != nil {
 		return nil, err
 	}
 	r.record(req)
-	comp := r.put(tenant, &archimatev1.Element{Id: req.GetId(), ModelId: model, Type: archimatev1.ElementType_ELEMENT_TYPE_APPLICATION_COMPONENT,
+	sp = r.space(tenant)
+	comp := sp.put(&archimatev1.Element{Id: req.GetId(), ModelId: model, Type: archimatev1.ElementType_ELEMENT_TYPE_APPLICATION_COMPONENT,
 		Layer: archimatev1.Layer_LAYER_APPLICATION, Name: req.GetComponentName(), Description: req.GetComponentDescription(), Version: 1})
 	resp := &archimatev1.AddComponentToCapabilityResponse{Component: comp}
-	resp.CreatedRelationships = append(resp.CreatedRelationships, r.link(tenant, comp.GetId()+"-rel", archimatev1.RelationshipType_RELATIONSHIP_TYPE_REALIZATION, comp.GetId(), c.GetId()))
+	resp.CreatedRelationships = append(resp.CreatedRelationships, sp.link(comp.GetId()+"-rel", archimatev1.RelationshipType_RELATIONSHIP_TYPE_REALIZATION, comp.GetId(), c.GetId()))
 	for i, n := range req.GetServices() {
-		svc := r.put(tenant, &archimatev1.Element{Id: fmt.Sprintf("%s-svc-%d", req.GetId(), i+1), ModelId: model, Type: archimatev1.ElementType_ELEMENT_TYPE_APPLICATION_SERVICE,
+		svc := sp.put(&archimatev1.Element{Id: fmt.Sprintf("%s-svc-%d", req.GetId(), i+1), ModelId: model, Type: archimatev1.ElementType_ELEMENT_TYPE_APPLICATION_SERVICE,
 			Layer: archimatev1.Layer_LAYER_APPLICATION, Name: n, Version: 1})
 		resp.CreatedElements = append(resp.CreatedElements, svc)
-		resp.CreatedRelationships = append(resp.CreatedRelationships, r.link(tenant, svc.GetId()+"-rel", archimatev1.RelationshipType_RELATIONSHIP_TYPE_REALIZATION, comp.GetId(), svc.GetId()))
+		resp.CreatedRelationships = append(resp.CreatedRelationships, sp.link(svc.GetId()+"-rel", archimatev1.RelationshipType_RELATIONSHIP_TYPE_REALIZATION, comp.GetId(), svc.GetId()))
 	}
 	return resp, nil
 }
 
 // checkNew refuses the whole template when any name is taken or repeated.
-func (r *Repository) checkNew(tenant, model string, names []string) error {
-	seen := map[string]bool{}
+func (sp *space) checkNew(model string, names []string) error {
+	seen := map[nameKey]bool{}
 	for _, n := range names {
-		if e := r.byName(tenant, model, n); e != nil || seen[strings.ToLower(n)] {
+		k := keyOf(model, n)
+		if e := sp.byName(model, n); e != nil || seen[k] {
 			return status.Errorf(codes.AlreadyExists, "Element '%s' already exists in this model; nothing was created", n)
 		}
-		seen[strings.ToLower(n)] = true
+		seen[k] = true
 	}
 	return nil
 }
 
-func (r *Repository) put(tenant string, e *archimatev1.Element) *archimatev1.Element {
-	r.elements[e.GetId()] = e
-	r.tenantOf[e.GetId()] = tenant
+// checkFreeIDs refuses the whole template when the tenant already uses one
+// of the element ids it would create or their relationship ids (each
+// element's id + "-rel"): a template never overwrites.
+func (sp *space) checkFreeIDs(ids []string) error {
+	for _, id := range ids {
+		if _, dup := sp.elements[id]; dup {
+			return status.Errorf(codes.AlreadyExists, "element id %s already exists; nothing was created", id)
+		}
+		if _, dup := sp.relationships[id+"-rel"]; dup {
+			return status.Errorf(codes.AlreadyExists, "relationship id %s already exists; nothing was created", id+"-rel")
+		}
+	}
+	return nil
+}
+
+// put stores a new element and indexes its name; callers checked that
+// neither the id nor the name is taken.
+func (sp *space) put(e *archimatev1.Element) *archimatev1.Element {
+	sp.elements[e.GetId()] = e
+	sp.names[keyOf(e.GetModelId(), e.GetName())] = e.GetId()
 	return proto.Clone(e).(*archimatev1.Element)
 }
 
-func (r *Repository) link(tenant, id string, t archimatev1.RelationshipType, src, dst string) *archimatev1.Relationship {
+func (sp *space) link(id string, t archimatev1.RelationshipType, src, dst string) *archimatev1.Relationship {
 	rel := &archimatev1.Relationship{Id: id, Type: t, SourceId: src, TargetId: dst}
-	r.relationships[id] = rel
-	r.tenantOf[id] = tenant
+	sp.relationships[id] = rel
 	return proto.Clone(rel).(*archimatev1.Relationship)
 }

@@ -31,17 +31,12 @@ func (r *Repository) PreviewLoss(_ context.Context, _ string, req proto.Message)
 
 // deleteLoss: the element and, with cascade, every relationship touching it.
 func (r *Repository) deleteLoss(req *archimatev1.DeleteElementRequest) (string, error) {
-	tenant := req.GetMeta().GetTenantId()
-	e, ok := r.elements[req.GetId()]
-	if !ok || r.tenantOf[req.GetId()] != tenant {
-		return "", r.notFound("id", req.GetId(), tenant)
+	sp := r.read(req.GetMeta().GetTenantId())
+	e, ok := sp.elements[req.GetId()]
+	if !ok {
+		return "", sp.notFound("id", req.GetId())
 	}
-	n := 0
-	for _, rel := range r.relationships {
-		if rel.GetSourceId() == req.GetId() || rel.GetTargetId() == req.GetId() {
-			n++
-		}
-	}
+	n := len(sp.attached(req.GetId()))
 	if n > 0 && !req.GetCascade() {
 		return "", status.Errorf(codes.FailedPrecondition, "element %s has %d relationships; delete with cascade true", req.GetId(), n)
 	}
@@ -56,10 +51,10 @@ func (r *Repository) deleteLoss(req *archimatev1.DeleteElementRequest) (string, 
 
 // updateLoss: the current values the update overwrites; "" when it only adds.
 func (r *Repository) updateLoss(req *archimatev1.UpdateElementRequest) (string, error) {
-	tenant := req.GetMeta().GetTenantId()
-	e, ok := r.elements[req.GetId()]
-	if !ok || r.tenantOf[req.GetId()] != tenant {
-		return "", r.notFound("id", req.GetId(), tenant)
+	sp := r.read(req.GetMeta().GetTenantId())
+	e, ok := sp.elements[req.GetId()]
+	if !ok {
+		return "", sp.notFound("id", req.GetId())
 	}
 	var lost []string
 	if req.Name != nil && req.GetName() != e.GetName() {

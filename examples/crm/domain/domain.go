@@ -1,8 +1,9 @@
 // Package domain is an in-memory personal CRM: people, organisations and
-// notes, each owned by one user. It implements the generated
+// notes, each owned by one user of one tenant. It implements the generated
 // CrmServiceHandler with gRPC status errors, as an existing gRPC server
-// would. Every lookup is scoped to the acting user, so another user's IDs
-// answer NotFound, never PermissionDenied (which would confirm they exist).
+// would. Every lookup is scoped to the acting tenant and user, so another
+// user's IDs (in this tenant or any other) answer NotFound, never
+// PermissionDenied or AlreadyExists (which would confirm they exist).
 package domain
 
 import (
@@ -34,27 +35,38 @@ type account struct {
 type CRM struct {
 	mu    sync.Mutex
 	now   func() time.Time
-	users map[string]*account
+	users map[owner]*account
 }
+
+// owner is whose records an account holds: a user is known by name within
+// its tenant only, so the same name in two tenants is two owners.
+type owner struct{ tenant, user string }
 
 // New returns an empty CRM; now stamps records (nil means time.Now).
 func New(now func() time.Time) *CRM {
 	if now == nil {
 		now = time.Now
 	}
-	return &CRM{now: now, users: map[string]*account{}}
+	return &CRM{now: now, users: map[owner]*account{}}
 }
 
-// account returns the records of the acting user; an empty user is a wiring
-// bug (the generated code always fills it), not an agent mistake.
-func (c *CRM) account(userID string) (*account, error) {
+// account returns the records of the acting user of the call's tenant
+// (from the request context the generated tools put on ctx); an empty user
+// or tenant is a wiring bug (the generated code always fills them), not an
+// agent mistake.
+func (c *CRM) account(ctx context.Context, userID string) (*account, error) {
+	rc, _ := runtime.RequestContextFrom(ctx)
+	if rc.TenantID == "" {
+		return nil, status.Error(codes.Unauthenticated, "no tenant")
+	}
 	if userID == "" {
 		return nil, status.Error(codes.Unauthenticated, "no acting user")
 	}
-	a, ok := c.users[userID]
+	k := owner{tenant: rc.TenantID, user: userID}
+	a, ok := c.users[k]
 	if !ok {
 		a = &account{people: map[string]*crmv1.Person{}, orgs: map[string]*crmv1.Org{}, notes: map[string]*crmv1.Note{}}
-		c.users[userID] = a
+		c.users[k] = a
 	}
 	return a, nil
 }
@@ -136,10 +148,10 @@ func (a *account) orgNamed(name, except string) string {
 func (c *CRM) stamp() *timestamppb.Timestamp { return timestamppb.New(c.now()) }
 
 // CreatePerson adds a person; the email is unique per user.
-func (c *CRM) CreatePerson(_ context.Context, req *crmv1.CreatePersonRequest) (*crmv1.CreatePersonResponse, error) {
+func (c *CRM) CreatePerson(ctx context.Context, req *crmv1.CreatePersonRequest) (*crmv1.CreatePersonResponse, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	a, err := c.account(req.GetUserId())
+	a, err := c.account(ctx, req.GetUserId())
 	if err != nil {
 		return nil, err
 	}
@@ -178,10 +190,10 @@ func (a *account) checkPersonUpdate(req *crmv1.UpdatePersonRequest) (*crmv1.Pers
 }
 
 // UpdatePerson changes the fields sent.
-func (c *CRM) UpdatePerson(_ context.Context, req *crmv1.UpdatePersonRequest) (*crmv1.UpdatePersonResponse, error) {
+func (c *CRM) UpdatePerson(ctx context.Context, req *crmv1.UpdatePersonRequest) (*crmv1.UpdatePersonResponse, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	a, err := c.account(req.GetUserId())
+	a, err := c.account(ctx, req.GetUserId())
 	if err != nil {
 		return nil, err
 	}
@@ -208,10 +220,10 @@ func (c *CRM) UpdatePerson(_ context.Context, req *crmv1.UpdatePersonRequest) (*
 }
 
 // DeletePerson removes a person and the notes about them.
-func (c *CRM) DeletePerson(_ context.Context, req *crmv1.DeletePersonRequest) (*crmv1.DeletePersonResponse, error) {
+func (c *CRM) DeletePerson(ctx context.Context, req *crmv1.DeletePersonRequest) (*crmv1.DeletePersonResponse, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	a, err := c.account(req.GetUserId())
+	a, err := c.account(ctx, req.GetUserId())
 	if err != nil {
 		return nil, err
 	}
@@ -234,12 +246,15 @@ func (c *CRM) DeletePerson(_ context.Context, req *crmv1.DeletePersonRequest) (*
 }
 
 // CreateOrg adds an organisation; names are unique per user.
-func (c *CRM) CreateOrg(_ context.Context, req *crmv1.CreateOrgRequest) (*crmv1.CreateOrgResponse, error) {
+func (c *CRM) CreateOrg(ctx context.Context, req *crmv1.CreateOrgRequest) (*crmv1.CreateOrgResponse, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	a, err := c.account(req.GetUserId())
+	a, err := c.account(ctx, req.GetUserId())
 	if err != nil {
 		return nil, err
+	}
+	if _, dup := a.orgs[req.GetId()]; dup {
+		return nil, alreadyExists("org", "id", req.GetId())
 	}
 	if id := a.orgNamed(req.GetName(), ""); id != "" {
 		return nil, alreadyExists("org", "name", id)
@@ -266,10 +281,10 @@ func (a *account) checkOrgUpdate(req *crmv1.UpdateOrgRequest) (*crmv1.Org, error
 }
 
 // UpdateOrg changes the fields sent.
-func (c *CRM) UpdateOrg(_ context.Context, req *crmv1.UpdateOrgRequest) (*crmv1.UpdateOrgResponse, error) {
+func (c *CRM) UpdateOrg(ctx context.Context, req *crmv1.UpdateOrgRequest) (*crmv1.UpdateOrgResponse, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	a, err := c.account(req.GetUserId())
+	a, err := c.account(ctx, req.GetUserId())
 	if err != nil {
 		return nil, err
 	}
@@ -295,10 +310,10 @@ func (c *CRM) UpdateOrg(_ context.Context, req *crmv1.UpdateOrgRequest) (*crmv1.
 }
 
 // DeleteOrg removes an organisation and its notes and unlinks its people.
-func (c *CRM) DeleteOrg(_ context.Context, req *crmv1.DeleteOrgRequest) (*crmv1.DeleteOrgResponse, error) {
+func (c *CRM) DeleteOrg(ctx context.Context, req *crmv1.DeleteOrgRequest) (*crmv1.DeleteOrgResponse, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	a, err := c.account(req.GetUserId())
+	a, err := c.account(ctx, req.GetUserId())
 	if err != nil {
 		return nil, err
 	}
@@ -346,12 +361,15 @@ func (a *account) subject(req *crmv1.CreateNoteRequest) (crmv1.SubjectKind, erro
 }
 
 // CreateNote adds a note about a person or an organisation.
-func (c *CRM) CreateNote(_ context.Context, req *crmv1.CreateNoteRequest) (*crmv1.CreateNoteResponse, error) {
+func (c *CRM) CreateNote(ctx context.Context, req *crmv1.CreateNoteRequest) (*crmv1.CreateNoteResponse, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	a, err := c.account(req.GetUserId())
+	a, err := c.account(ctx, req.GetUserId())
 	if err != nil {
 		return nil, err
+	}
+	if _, dup := a.notes[req.GetId()]; dup {
+		return nil, alreadyExists("note", "id", req.GetId())
 	}
 	if _, err := a.subject(req); err != nil {
 		return nil, err
@@ -362,10 +380,10 @@ func (c *CRM) CreateNote(_ context.Context, req *crmv1.CreateNoteRequest) (*crmv
 }
 
 // UpdateNote replaces a note's text.
-func (c *CRM) UpdateNote(_ context.Context, req *crmv1.UpdateNoteRequest) (*crmv1.UpdateNoteResponse, error) {
+func (c *CRM) UpdateNote(ctx context.Context, req *crmv1.UpdateNoteRequest) (*crmv1.UpdateNoteResponse, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	a, err := c.account(req.GetUserId())
+	a, err := c.account(ctx, req.GetUserId())
 	if err != nil {
 		return nil, err
 	}
@@ -383,10 +401,10 @@ func (c *CRM) UpdateNote(_ context.Context, req *crmv1.UpdateNoteRequest) (*crmv
 }
 
 // DeleteNote removes a note.
-func (c *CRM) DeleteNote(_ context.Context, req *crmv1.DeleteNoteRequest) (*crmv1.DeleteNoteResponse, error) {
+func (c *CRM) DeleteNote(ctx context.Context, req *crmv1.DeleteNoteRequest) (*crmv1.DeleteNoteResponse, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	a, err := c.account(req.GetUserId())
+	a, err := c.account(ctx, req.GetUserId())
 	if err != nil {
 		return nil, err
 	}
@@ -402,10 +420,10 @@ func (c *CRM) DeleteNote(_ context.Context, req *crmv1.DeleteNoteRequest) (*crmv
 }
 
 // LinkPersonToOrg sets the organisation a person works at.
-func (c *CRM) LinkPersonToOrg(_ context.Context, req *crmv1.LinkPersonToOrgRequest) (*crmv1.LinkPersonToOrgResponse, error) {
+func (c *CRM) LinkPersonToOrg(ctx context.Context, req *crmv1.LinkPersonToOrgRequest) (*crmv1.LinkPersonToOrgResponse, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	a, err := c.account(req.GetUserId())
+	a, err := c.account(ctx, req.GetUserId())
 	if err != nil {
 		return nil, err
 	}
@@ -449,10 +467,10 @@ func (a *account) checkMerge(req *crmv1.MergePeopleRequest) (source, target *crm
 
 // MergePeople fills the kept person's empty details from the duplicate,
 // moves the duplicate's notes and deletes it.
-func (c *CRM) MergePeople(_ context.Context, req *crmv1.MergePeopleRequest) (*crmv1.MergePeopleResponse, error) {
+func (c *CRM) MergePeople(ctx context.Context, req *crmv1.MergePeopleRequest) (*crmv1.MergePeopleResponse, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	a, err := c.account(req.GetUserId())
+	a, err := c.account(ctx, req.GetUserId())
 	if err != nil {
 		return nil, err
 	}
@@ -494,7 +512,7 @@ func (c *CRM) MergePeople(_ context.Context, req *crmv1.MergePeopleRequest) (*cr
 // ResolvePersonVersion reads the version of the person a write is about,
 // when it is proposed: unknown people and invalid changes fail before the
 // user is asked, and a proposal whose person changed since is stale.
-func (c *CRM) ResolvePersonVersion(_ context.Context, in proto.Message) (int32, error) {
+func (c *CRM) ResolvePersonVersion(ctx context.Context, in proto.Message) (int32, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var user string
@@ -514,7 +532,7 @@ func (c *CRM) ResolvePersonVersion(_ context.Context, in proto.Message) (int32, 
 	default:
 		return 0, status.Errorf(codes.Internal, "person_version does not apply to %T", in)
 	}
-	a, err := c.account(user)
+	a, err := c.account(ctx, user)
 	if err != nil {
 		return 0, err
 	}
@@ -526,14 +544,14 @@ func (c *CRM) ResolvePersonVersion(_ context.Context, in proto.Message) (int32, 
 }
 
 // ResolveSourcePersonVersion reads the version of the duplicate of a merge.
-func (c *CRM) ResolveSourcePersonVersion(_ context.Context, in proto.Message) (int32, error) {
+func (c *CRM) ResolveSourcePersonVersion(ctx context.Context, in proto.Message) (int32, error) {
 	r, ok := in.(*crmv1.MergePeopleRequest)
 	if !ok {
 		return 0, status.Errorf(codes.Internal, "source_person_version does not apply to %T", in)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	a, err := c.account(r.GetUserId())
+	a, err := c.account(ctx, r.GetUserId())
 	if err != nil {
 		return 0, err
 	}
@@ -545,7 +563,7 @@ func (c *CRM) ResolveSourcePersonVersion(_ context.Context, in proto.Message) (i
 }
 
 // ResolveOrgVersion reads the version of the organisation a write is about.
-func (c *CRM) ResolveOrgVersion(_ context.Context, in proto.Message) (int32, error) {
+func (c *CRM) ResolveOrgVersion(ctx context.Context, in proto.Message) (int32, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var user string
@@ -560,7 +578,7 @@ func (c *CRM) ResolveOrgVersion(_ context.Context, in proto.Message) (int32, err
 	default:
 		return 0, status.Errorf(codes.Internal, "org_version does not apply to %T", in)
 	}
-	a, err := c.account(user)
+	a, err := c.account(ctx, user)
 	if err != nil {
 		return 0, err
 	}
@@ -572,7 +590,7 @@ func (c *CRM) ResolveOrgVersion(_ context.Context, in proto.Message) (int32, err
 }
 
 // ResolveNoteVersion reads the version of the note a write is about.
-func (c *CRM) ResolveNoteVersion(_ context.Context, in proto.Message) (int32, error) {
+func (c *CRM) ResolveNoteVersion(ctx context.Context, in proto.Message) (int32, error) {
 	var user, id string
 	switch r := in.(type) {
 	case *crmv1.UpdateNoteRequest:
@@ -584,7 +602,7 @@ func (c *CRM) ResolveNoteVersion(_ context.Context, in proto.Message) (int32, er
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	a, err := c.account(user)
+	a, err := c.account(ctx, user)
 	if err != nil {
 		return 0, err
 	}
@@ -597,14 +615,14 @@ func (c *CRM) ResolveNoteVersion(_ context.Context, in proto.Message) (int32, er
 
 // ResolveNoteSubject checks, when a note is proposed, that it names exactly
 // one existing person or organisation.
-func (c *CRM) ResolveNoteSubject(_ context.Context, in proto.Message) (crmv1.SubjectKind, error) {
+func (c *CRM) ResolveNoteSubject(ctx context.Context, in proto.Message) (crmv1.SubjectKind, error) {
 	r, ok := in.(*crmv1.CreateNoteRequest)
 	if !ok {
 		return 0, status.Errorf(codes.Internal, "note_subject does not apply to %T", in)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	a, err := c.account(r.GetUserId())
+	a, err := c.account(ctx, r.GetUserId())
 	if err != nil {
 		return 0, err
 	}
@@ -657,4 +675,34 @@ func fieldHolding(m protoreflect.Message, v string) string {
 		return true
 	})
 	return found
+}
+
+// Record returns a copy of the person, org or note id of one user of one
+// tenant (kind "person", "org" or "note"), for inspection.
+func (c *CRM) Record(tenant, user, kind, id string) (proto.Message, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a, ok := c.users[owner{tenant: tenant, user: user}]
+	if !ok {
+		return nil, false
+	}
+	var m proto.Message
+	switch kind {
+	case "person":
+		if p, ok := a.people[id]; ok {
+			m = p
+		}
+	case "org":
+		if o, ok := a.orgs[id]; ok {
+			m = o
+		}
+	case "note":
+		if n, ok := a.notes[id]; ok {
+			m = n
+		}
+	}
+	if m == nil {
+		return nil, false
+	}
+	return proto.Clone(m), true
 }

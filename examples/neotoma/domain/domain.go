@@ -116,23 +116,28 @@ type userMemory struct {
 }
 
 // Memory is the in-memory truth layer, safe for concurrent use. Every record
-// belongs to one user; another user's IDs do not exist.
+// belongs to one user of one tenant; another user's IDs (in this tenant or
+// any other) do not exist.
 type Memory struct {
 	mu    sync.Mutex
 	now   func() time.Time
-	users map[string]*userMemory
+	users map[owner]*userMemory
 	seq   int
 }
+
+// owner is whose memory a request reads and writes: a user is known by name
+// within its tenant only, so the same name in two tenants is two owners.
+type owner struct{ tenant, user string }
 
 // New returns an empty memory; now stamps merges (nil means time.Now).
 func New(now func() time.Time) *Memory {
 	if now == nil {
 		now = time.Now
 	}
-	return &Memory{now: now, users: map[string]*userMemory{}}
+	return &Memory{now: now, users: map[owner]*userMemory{}}
 }
 
-func (m *Memory) user(id string) *userMemory {
+func (m *Memory) user(id owner) *userMemory {
 	u, ok := m.users[id]
 	if !ok {
 		u = &userMemory{
@@ -146,19 +151,26 @@ func (m *Memory) user(id string) *userMemory {
 	return u
 }
 
-// requireUser refuses requests without the acting user; the generated code
-// always fills it, so an empty one is a wiring bug, not an agent mistake.
-func requireUser(id string) error {
-	if id == "" {
-		return status.Error(codes.Unauthenticated, "no acting user")
+// requireUser is the owner of a request: the tenant of the call (from the
+// request context the generated tools put on ctx) and the acting user. It
+// refuses requests without either; the generated code always fills them, so
+// an empty one is a wiring bug, not an agent mistake.
+func requireUser(ctx context.Context, id string) (owner, error) {
+	rc, _ := runtime.RequestContextFrom(ctx)
+	if rc.TenantID == "" {
+		return owner{}, status.Error(codes.Unauthenticated, "no tenant")
 	}
-	return nil
+	if id == "" {
+		return owner{}, status.Error(codes.Unauthenticated, "no acting user")
+	}
+	return owner{tenant: rc.TenantID, user: id}, nil
 }
 
 // Store records structured source material: the same material stored twice
 // is deduplicated by its content hash; each entity gets one observation.
-func (m *Memory) Store(_ context.Context, req *neotomav1.StoreRequest) (*neotomav1.StoreResponse, error) {
-	if err := requireUser(req.GetUserId()); err != nil {
+func (m *Memory) Store(ctx context.Context, req *neotomav1.StoreRequest) (*neotomav1.StoreResponse, error) {
+	who, err := requireUser(ctx, req.GetUserId())
+	if err != nil {
 		return nil, err
 	}
 	if err := checkFieldTypes(req.GetEntities()); err != nil {
@@ -170,7 +182,7 @@ func (m *Memory) Store(_ context.Context, req *neotomav1.StoreRequest) (*neotoma
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	u := m.user(req.GetUserId())
+	u := m.user(who)
 	if s, ok := u.sources[hash]; ok {
 		out := make([]*neotomav1.StoredEntity, len(s.entities))
 		for i, e := range s.entities {
@@ -285,13 +297,14 @@ func contentHash(entities []*neotomav1.EntityInput) (string, error) {
 
 // Correct adds a priority-1000 observation for one field. Repeating the
 // latest correction of a field returns its observation instead of adding one.
-func (m *Memory) Correct(_ context.Context, req *neotomav1.CorrectRequest) (*neotomav1.CorrectResponse, error) {
-	if err := requireUser(req.GetUserId()); err != nil {
+func (m *Memory) Correct(ctx context.Context, req *neotomav1.CorrectRequest) (*neotomav1.CorrectResponse, error) {
+	who, err := requireUser(ctx, req.GetUserId())
+	if err != nil {
 		return nil, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	u := m.user(req.GetUserId())
+	u := m.user(who)
 	e, err := u.live(req.GetEntityId(), "entity_id")
 	if err != nil {
 		return nil, err
@@ -394,14 +407,14 @@ func alreadyMerged(e *entity, field string) *runtime.ErrorEntry {
 // ResolveObservationsToMove checks a merge before it is proposed or
 // confirmed and counts the observations that will move, so the user sees
 // what changes and a merge confirmed against an older state is stale.
-func (m *Memory) ResolveObservationsToMove(_ context.Context, in proto.Message) (int32, error) {
+func (m *Memory) ResolveObservationsToMove(ctx context.Context, in proto.Message) (int32, error) {
 	req, ok := in.(*neotomav1.MergeEntitiesRequest)
 	if !ok {
 		return 0, status.Errorf(codes.Internal, "observations_to_move resolves merges, not %T", in)
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	from, _, err := m.checkMerge(req)
+	from, _, err := m.checkMerge(ctx, req)
 	if err != nil {
 		return 0, err
 	}
@@ -409,8 +422,9 @@ func (m *Memory) ResolveObservationsToMove(_ context.Context, in proto.Message) 
 }
 
 // checkMerge reports every reason the merge cannot happen.
-func (m *Memory) checkMerge(req *neotomav1.MergeEntitiesRequest) (from, to *entity, err error) {
-	if err := requireUser(req.GetUserId()); err != nil {
+func (m *Memory) checkMerge(ctx context.Context, req *neotomav1.MergeEntitiesRequest) (from, to *entity, err error) {
+	who, err := requireUser(ctx, req.GetUserId())
+	if err != nil {
 		return nil, nil, err
 	}
 	if req.GetFromEntityId() == req.GetToEntityId() {
@@ -420,7 +434,7 @@ func (m *Memory) checkMerge(req *neotomav1.MergeEntitiesRequest) (from, to *enti
 			Suggestions: &runtime.Suggestions{Hint: "from_entity_id is the duplicate that disappears; to_entity_id is a different entity that is kept."},
 		}
 	}
-	u := m.user(req.GetUserId())
+	u := m.user(who)
 	var es runtime.Errors
 	from, nf := u.lookup(req.GetFromEntityId(), "from_entity_id")
 	if nf != nil {
@@ -454,10 +468,10 @@ func (m *Memory) checkMerge(req *neotomav1.MergeEntitiesRequest) (from, to *enti
 
 // MergeEntities moves every observation and raw fragment of the duplicate
 // to the kept entity and marks the duplicate merged.
-func (m *Memory) MergeEntities(_ context.Context, req *neotomav1.MergeEntitiesRequest) (*neotomav1.MergeEntitiesResponse, error) {
+func (m *Memory) MergeEntities(ctx context.Context, req *neotomav1.MergeEntitiesRequest) (*neotomav1.MergeEntitiesResponse, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	from, to, err := m.checkMerge(req)
+	from, to, err := m.checkMerge(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -480,13 +494,14 @@ func (m *Memory) MergeEntities(_ context.Context, req *neotomav1.MergeEntitiesRe
 
 // CreateRelationship relates two live entities. The ID is a content hash,
 // so creating the same relationship again returns the existing one.
-func (m *Memory) CreateRelationship(_ context.Context, req *neotomav1.CreateRelationshipRequest) (*neotomav1.CreateRelationshipResponse, error) {
-	if err := requireUser(req.GetUserId()); err != nil {
+func (m *Memory) CreateRelationship(ctx context.Context, req *neotomav1.CreateRelationshipRequest) (*neotomav1.CreateRelationshipResponse, error) {
+	who, err := requireUser(ctx, req.GetUserId())
+	if err != nil {
 		return nil, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	u := m.user(req.GetUserId())
+	u := m.user(who)
 	var es runtime.Errors
 	for _, ref := range []struct{ id, field string }{{req.GetSourceEntityId(), "source_entity_id"}, {req.GetTargetEntityId(), "target_entity_id"}} {
 		if _, err := u.live(ref.id, ref.field); err != nil {
@@ -546,10 +561,10 @@ func (u *userMemory) reaches(t neotomav1.RelationshipType, from, to string) bool
 
 // Snapshot is the current view of an entity: per field, the value of the
 // observation with the highest priority (the latest on a tie).
-func (m *Memory) Snapshot(userID, entityID string) (map[string]any, bool) {
+func (m *Memory) Snapshot(tenant, userID, entityID string) (map[string]any, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	u, ok := m.users[userID]
+	u, ok := m.users[owner{tenant: tenant, user: userID}]
 	if !ok {
 		return nil, false
 	}

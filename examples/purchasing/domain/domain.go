@@ -42,6 +42,7 @@ type Purchasing struct {
 	locations map[int32]Location
 	skus      map[string]bool
 	orders    map[string]map[int32]*purchasingv1.PurchaseOrder // tenant -> id -> order
+	numbers   map[string]map[string]int32                      // tenant -> folded order number -> id
 	nextID    map[string]int32
 }
 
@@ -51,7 +52,7 @@ var _ purchasingv1mcpwrite.PurchasingServiceHandler = (*Purchasing)(nil)
 func New(suppliers []Supplier, locations []Location, skus []string) *Purchasing {
 	p := &Purchasing{
 		suppliers: map[int32]Supplier{}, locations: map[int32]Location{}, skus: map[string]bool{},
-		orders: map[string]map[int32]*purchasingv1.PurchaseOrder{}, nextID: map[string]int32{},
+		orders: map[string]map[int32]*purchasingv1.PurchaseOrder{}, numbers: map[string]map[string]int32{}, nextID: map[string]int32{},
 	}
 	for _, s := range suppliers {
 		p.suppliers[s.ID] = s
@@ -94,10 +95,9 @@ func (p *Purchasing) CreatePurchaseOrder(_ context.Context, req *purchasingv1.Cr
 		return nil, notFound("location", fmt.Sprint(req.GetLocationId()))
 	}
 	orders := p.tenantOrders(tenant)
-	for _, o := range orders {
-		if strings.EqualFold(o.GetOrderNumber(), req.GetOrderNumber()) {
-			return nil, status.Errorf(codes.AlreadyExists, "purchase order number %s is already used by purchase order %d", o.GetOrderNumber(), o.GetId())
-		}
+	if id, dup := p.numbers[tenant][foldNumber(req.GetOrderNumber())]; dup {
+		o := orders[id]
+		return nil, status.Errorf(codes.AlreadyExists, "purchase order number %s is already used by purchase order %d", o.GetOrderNumber(), o.GetId())
 	}
 	var violations []*errdetails.BadRequest_FieldViolation
 	var warnings []string
@@ -170,6 +170,10 @@ func (p *Purchasing) CreatePurchaseOrder(_ context.Context, req *purchasingv1.Cr
 		CreatedAt:            req.GetMeta().GetRequestedAt(),
 	}
 	orders[po.Id] = po
+	if p.numbers[tenant] == nil {
+		p.numbers[tenant] = map[string]int32{}
+	}
+	p.numbers[tenant][foldNumber(po.GetOrderNumber())] = po.Id
 	arrival := "when the goods arrive"
 	if d := po.GetExpectedDeliveryDate(); d != "" {
 		arrival = "when the goods arrive (expected " + d + ")"
@@ -274,6 +278,10 @@ func ErrorHook(_ context.Context, _ string, _ proto.Message, e *runtime.ErrorEnt
 		e.Suggestions.Hint = "Leave out " + e.Field + ": send dry_run: true to preview; without it the server asks the user to confirm before it writes."
 	}
 }
+
+// foldNumber is the key order numbers are unique by: case-insensitive, so
+// the index finds what strings.EqualFold would.
+func foldNumber(n string) string { return strings.ToLower(strings.ToUpper(n)) }
 
 // tenantOrders returns one tenant's orders; callers hold p.mu.
 func (p *Purchasing) tenantOrders(tenant string) map[int32]*purchasingv1.PurchaseOrder {

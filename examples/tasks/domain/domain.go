@@ -385,3 +385,15 @@ func precondition(kind, subject, desc string) error {
 	}
 	return st.Err()
 }
+
+// Task returns a copy of a tenant's task in the project at root, for
+// inspection.
+func (t *Tracker) Task(tenant, root, id string) (*tasksv1.Task, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	task, ok := t.projects[tenant+"\x00"+path.Clean(root)][id]
+	if !ok {
+		return nil, false
+	}
+	return proto.Clone(task).(*tasksv1.Task), true
+}

@@ -6,6 +6,12 @@
 // authenticates with a bearer token and requests without a valid one get
 // 401; without -tokens (local development) every call acts as
 // -tenant/-principal. Origin is always checked against cross-site requests.
+//
+// Request-scoped ids (createRelationship, the template tools) are keyed with
+// a secret: -id-secret-file, else the MCPWRITE_ID_SECRET environment
+// variable (at least 32 bytes), else a random secret per process. Give every
+// instance and restart the same secret when a retry must get the same id
+// after the idempotency records are gone.
 package main
 
 import (
@@ -14,6 +20,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"strings"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -35,10 +42,20 @@ func main() {
 	tokens := flag.String("tokens", "", "HTTP: bearer tokens as token=tenant:principal, comma-separated (empty: every call acts as -tenant/-principal)")
 	pgDSN := flag.String("postgres", "", "PostgreSQL DSN for the durable idempotency and proposal stores (empty: in memory)")
 	redisAddr := flag.String("redis", "", "Redis address of the idempotency cache shared by instances (needs -postgres)")
+	secretFile := flag.String("id-secret-file", "", "file holding the secret (at least 32 bytes) that keys request-scoped ids (default: $MCPWRITE_ID_SECRET, else random per process)")
 	flag.Parse()
 	stores, err := durableStores(context.Background(), *pgDSN, *redisAddr)
 	if err != nil {
 		log.Fatal(err)
+	}
+	secret, err := idSecret(*secretFile, os.Getenv("MCPWRITE_ID_SECRET"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	if secret != nil {
+		stores = append(stores, runtime.WithIDSecret(secret))
+	} else if *pgDSN != "" {
+		fmt.Fprintln(os.Stderr, "archimate-server: no -id-secret-file or MCPWRITE_ID_SECRET: request-scoped ids are keyed with a random secret of this process, so a retry after a restart whose idempotency record is gone gets a new id")
 	}
 	if *httpAddr == "" {
 		err = serveStdio(runtime.RequestContext{TenantID: *tenant, PrincipalID: *principal}, stores)
@@ -48,6 +65,23 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+}
+
+// idSecret is the secret of request-scoped ids: the file's content, else
+// env, without surrounding white space; nil when neither is set. A secret
+// shorter than runtime.MinIDSecretLength is refused when the tools register.
+func idSecret(file, env string) ([]byte, error) {
+	if file != "" {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return nil, fmt.Errorf("-id-secret-file: %w", err)
+		}
+		return []byte(strings.TrimSpace(string(b))), nil
+	}
+	if env = strings.TrimSpace(env); env != "" {
+		return []byte(env), nil
+	}
+	return nil, nil
 }
 
 // durableStores wires the two-layer idempotency of the design: an

@@ -1,0 +1,185 @@
+package neotoma_test
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/domain"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/gen/neotoma/v1/neotomav1mcpwrite"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
+)
+
+// Two tenants whose users share a name: entity ids hash the user name, so
+// both compute the same ids for the same material, and each must still get
+// its own entities.
+var (
+	isoA = runtime.RequestContext{TenantID: "tenant-a", PrincipalID: "user-1"}
+	isoB = runtime.RequestContext{TenantID: "tenant-b", PrincipalID: "user-1"}
+)
+
+// isoServer is one memory the two tenants share. Tenant A confirms merges
+// through proposals as usual; tenant B's writes run directly, so every
+// probe reaches the domain handler itself.
+func isoServer(t *testing.T) (*domain.Memory, *mcp.ClientSession, *mcp.ClientSession) {
+	t.Helper()
+	mem := domain.New(func() time.Time { return fixedNow })
+	who := map[string]runtime.RequestContext{"agent-a": isoA, "agent-b": isoB}
+	s := mcp.NewServer(&mcp.Implementation{Name: "neotoma", Version: "test"}, nil)
+	err := neotomav1mcpwrite.RegisterMemoryServiceTools(s, mem,
+		runtime.WithErrorHook(domain.ErrorHook),
+		runtime.WithPolicy(func(_ context.Context, pc runtime.PolicyCall) runtime.Confirmation {
+			if pc.RequestContext.TenantID == isoB.TenantID {
+				return runtime.ConfirmDirect
+			}
+			return ""
+		}),
+		runtime.WithRequestContextFunc(func(_ context.Context, req *mcp.CallToolRequest) (runtime.RequestContext, bool) {
+			ci := req.ClientInfo()
+			if ci == nil {
+				return runtime.RequestContext{}, false
+			}
+			rc, ok := who[ci.Name]
+			return rc, ok
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mem, mcptest.Connect(t, s, mcptest.Options{ClientName: "agent-a"}), mcptest.Connect(t, s, mcptest.Options{ClientName: "agent-b"})
+}
+
+// isoMasked is an answer with each of ids replaced by a placeholder and
+// without what differs on every call (the generated part of a
+// validate_write preview).
+func isoMasked(t *testing.T, r mcptest.Result, ids ...string) any {
+	t.Helper()
+	s := r.Text
+	for i, id := range ids {
+		s = strings.ReplaceAll(s, id, "<id"+strconv.Itoa(i)+">")
+	}
+	var v map[string]any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		t.Fatalf("answer is not JSON: %v", err)
+	}
+	if p, ok := v["preview"].(map[string]any); ok {
+		if req, ok := p["request"].(map[string]any); ok {
+			for _, k := range []string{"observation_id", "corrected_at", "created_at", "id", "correlation_id"} {
+				delete(req, k)
+			}
+		}
+	}
+	v["isError"] = r.IsError
+	return v
+}
+
+// A second tenant can neither read, overwrite nor learn of the first
+// tenant's entities through any tool: every answer to tenant B about A's
+// ids is the answer about an id that never existed, the same material
+// stored by B makes B's own entities, and A's entities stay as they were.
+func TestTenantIsolationThroughEveryTool(t *testing.T) {
+	mem, a, b := isoServer(t)
+	const invoice = `{"entities":[{"entity_type":"invoice","canonical_name":"INV-9","fields":{"invoice_number":"INV-9","amount":1250.5}}]}`
+	const person = `{"entities":[{"entity_type":"person","canonical_name":"Ada Lovelace","fields":{"email":"ada@example.org"}},{"entity_type":"person","canonical_name":"A. Lovelace","fields":{"phone":"+44 1"}}]}`
+	inv := mustSucceed(t, a, "store", invoice)["entities"].([]any)[0].(map[string]any)["entity_id"].(string)
+	people := mustSucceed(t, a, "store", person)["entities"].([]any)
+	p1, p2 := people[0].(map[string]any)["entity_id"].(string), people[1].(map[string]any)["entity_id"].(string)
+	mustSucceed(t, a, "create_relationship", `{"relationship_type":"refers_to","source_entity_id":"`+inv+`","target_entity_id":"`+p1+`"}`)
+	pending := mustSucceed(t, a, "merge_entities", `{"from_entity_id":"`+p2+`","to_entity_id":"`+p1+`"}`)["proposal"].(map[string]any)["proposal_id"].(string)
+	before := map[string]map[string]any{}
+	for _, id := range []string{inv, p1, p2} {
+		snap, found := mem.Snapshot(isoA.TenantID, isoA.PrincipalID, id)
+		if !found {
+			t.Fatalf("tenant A has no entity %s", id)
+		}
+		before[id] = snap
+	}
+
+	// Tenant B stores material of its own.
+	own := mustSucceed(t, b, "store", `{"entities":[{"entity_type":"person","canonical_name":"Hank Scorpio","fields":{"email":"hank@globex.example"}}]}`)["entities"].([]any)[0].(map[string]any)["entity_id"].(string)
+
+	const never, never2 = "ent_0000000000000000000000000000dead", "ent_0000000000000000000000000000beef"
+	probes := []struct {
+		tool, args      string
+		foreign, absent []string
+	}{
+		{"correct", `{"entity_id":"{0}","entity_type":"invoice","field":"amount","value":1}`, []string{inv}, []string{never}},
+		{"correct", `{"entity_id":"{0}","entity_type":"person","field":"email","value":"eve@example.org"}`, []string{p1}, []string{never}},
+		{"merge_entities", `{"from_entity_id":"{0}","to_entity_id":"{1}"}`, []string{p2, p1}, []string{never, never2}},
+		{"merge_entities", `{"from_entity_id":"{0}","to_entity_id":"` + own + `"}`, []string{p1}, []string{never}},
+		{"merge_entities", `{"from_entity_id":"` + own + `","to_entity_id":"{0}"}`, []string{p1}, []string{never}},
+		{"create_relationship", `{"relationship_type":"refers_to","source_entity_id":"{0}","target_entity_id":"{1}"}`, []string{inv, p1}, []string{never, never2}},
+		{"create_relationship", `{"relationship_type":"part_of","source_entity_id":"` + own + `","target_entity_id":"{0}"}`, []string{p1}, []string{never}},
+		{"validate_write", `{"operation":"correct","payload":{"entity_id":"{0}","entity_type":"invoice","field":"amount","value":1}}`, []string{inv}, []string{never}},
+		{"validate_write", `{"operation":"merge_entities","payload":{"from_entity_id":"{0}","to_entity_id":"{1}"}}`, []string{p2, p1}, []string{never, never2}},
+		{"apply_proposal", `{"proposal_id":"{0}"}`, []string{pending}, []string{"prop-never-existed"}},
+		{"discard_proposal", `{"proposal_id":"{0}"}`, []string{pending}, []string{"prop-never-existed"}},
+	}
+	covered := map[string]bool{}
+	with := func(args string, ids []string) string {
+		for i, id := range ids {
+			args = strings.ReplaceAll(args, "{"+strconv.Itoa(i)+"}", id)
+		}
+		return args
+	}
+	for _, p := range probes {
+		covered[p.tool] = true
+		absent := mcptest.Call(t, b, p.tool, with(p.args, p.absent))
+		got := mcptest.Call(t, b, p.tool, with(p.args, p.foreign))
+		if !got.IsError && p.tool != "validate_write" {
+			t.Errorf("%s %s succeeded for tenant B: %s", p.tool, with(p.args, p.foreign), got.Text)
+		}
+		if diff := cmp.Diff(isoMasked(t, absent, p.absent...), isoMasked(t, got, p.foreign...)); diff != "" {
+			t.Errorf("%s %s: tenant A's ids answer differently from ids that never existed (-never +A's):\n%s", p.tool, p.args, diff)
+		}
+	}
+
+	// The same material stored by B computes A's entity ids and makes B's
+	// own entities: created, not deduplicated into A's.
+	covered["store"] = true
+	out := mustSucceed(t, b, "store", invoice)
+	e := out["entities"].([]any)[0].(map[string]any)
+	if e["entity_id"] != inv || e["created"] != true || out["deduplicated"] != nil {
+		t.Errorf("B's store of A's material: %v", out)
+	}
+	if snap, _ := mem.Snapshot(isoB.TenantID, isoB.PrincipalID, inv); !cmp.Equal(snap, map[string]any{"invoice_number": "INV-9", "amount": 1250.5}) {
+		t.Errorf("B's entity %s = %v", inv, snap)
+	}
+	for _, tc := range [][2]string{{"list_entity_types", `{}`}, {"list_relationship_types", `{}`}, {"get_write_schema", `{"operation":"store"}`}} {
+		covered[tc[0]] = true
+		if ra, rb := mcptest.Call(t, a, tc[0], tc[1]), mcptest.Call(t, b, tc[0], tc[1]); ra.Text != rb.Text {
+			t.Errorf("%s answers the tenants differently:\n A: %s\n B: %s", tc[0], ra.Text, rb.Text)
+		}
+	}
+
+	for id, want := range before {
+		if got, _ := mem.Snapshot(isoA.TenantID, isoA.PrincipalID, id); !cmp.Equal(want, got) {
+			t.Errorf("tenant A's %s changed: %v -> %v", id, want, got)
+		}
+	}
+	if out := mustSucceed(t, a, "apply_proposal", `{"proposal_id":"`+pending+`"}`); out["from_entity_id"] != p2 || out["observations_moved"] != 1.0 {
+		t.Errorf("A's pending merge: %v", out)
+	}
+
+	res, err := b.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var missing []string
+	for _, tool := range res.Tools {
+		if !covered[tool.Name] {
+			missing = append(missing, tool.Name)
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Errorf("tools not probed across tenants: %v", missing)
+	}
+}

@@ -1,0 +1,60 @@
+package gen
+
+import (
+	"fmt"
+
+	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
+)
+
+// idKinds are the generated kinds that make identifiers (NOW makes a time).
+var idKinds = map[mcpwritev1.Generated_Kind]bool{
+	mcpwritev1.Generated_UUID_V4:        true,
+	mcpwritev1.Generated_UUID_V7:        true,
+	mcpwritev1.Generated_ULID:           true,
+	mcpwritev1.Generated_CONTENT_HASH:   true,
+	mcpwritev1.Generated_REQUEST_SCOPED: true,
+}
+
+// lintIDs warns, once per field, when a creating tool (kind CREATE or
+// classification SAFE_CREATE) lets the agent supply the id of what it
+// creates (a generated id field with overridable: true). The agent can then
+// name an id another tenant already uses: unless the domain looks ids up
+// within the caller's tenant only and refuses an id the tenant already has,
+// a create overwrites, and so takes over, an entity it must not see, or an
+// ALREADY_EXISTS answer reveals that the id exists elsewhere.
+func lintIDs(fm *fileModel) []string {
+	var out []string
+	for _, s := range fm.services {
+		for _, t := range s.tools {
+			if t.kind != mcpwritev1.ToolRules_CREATE && t.classification != mcpwritev1.ToolRules_SAFE_CREATE {
+				continue
+			}
+			for _, path := range overridableIDs(t.input, "", map[*messageModel]bool{}) {
+				out = append(out, fmt.Sprintf("tool %s: the agent may supply the id %s (overridable); the domain must check that it does not exist in the caller's tenant (answer ALREADY_EXISTS, never overwrite) and must look ids up in that tenant only, so another tenant's ids are neither overwritten nor revealed", t.name, path))
+			}
+		}
+	}
+	return out
+}
+
+// overridableIDs lists the agent-facing paths of m's overridable generated
+// id fields, in field order, descending into nested messages once each.
+func overridableIDs(m *messageModel, prefix string, seen map[*messageModel]bool) []string {
+	if m == nil || seen[m] {
+		return nil
+	}
+	seen[m] = true
+	defer delete(seen, m)
+	var out []string
+	for _, f := range m.fields {
+		name := prefix + f.agentName
+		if f.proto.Desc.IsList() || f.proto.Desc.IsMap() {
+			name += "[]"
+		}
+		if f.mode == modeGenerated && f.overridable && idKinds[f.generated.GetKind()] {
+			out = append(out, name)
+		}
+		out = append(out, overridableIDs(f.child, name+".", seen)...)
+	}
+	return out
+}
