@@ -9,7 +9,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/testing/protocmp"
 
 	archimatev1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1"
@@ -18,12 +17,6 @@ import (
 )
 
 var fixedNow = time.Date(2026, 11, 22, 10, 30, 0, 0, time.UTC)
-
-// completeCreateElementJSON is the request the domain receives for
-// createElementArgs, written in full by a caller: what protojson decodes
-// when the caller does the work the generated code does. 8 top-level
-// fields, one of them the meta envelope with 6 fields.
-const completeCreateElementJSON = `{"meta":{"messageId":"e7f49cc8-7a40-4a9e-8b1c-3c6b3f3ef2b5","correlationId":"corr-42","tenantId":"tenant-acme","occurredAt":"2026-11-22T10:30:00Z","principalId":"user-ada","traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"},"id":"019ab5a1-6b40-7c8e-9a3d-5f1e2d4c6b7a","modelId":"model-tenant-acme-main","type":"ELEMENT_TYPE_APPLICATION_COMPONENT","layer":"LAYER_APPLICATION","name":"OrderService","description":"Handles order processing","properties":{"team":"payments"}}`
 
 // seeded returns the deterministic random source both sides of a
 // comparison share.
@@ -126,54 +119,4 @@ func TestPreparerMatchesThePipeline(t *testing.T) {
 			}
 		})
 	}
-}
-
-// The baseline decodes a request as complete as the one the preparer
-// builds: the same fields set, differing only in generated IDs.
-func TestBaselineJSONIsTheCompleteRequest(t *testing.T) {
-	got, es := prepareCreate(preparer(t, func() time.Time { return fixedNow }, seeded()), []byte(createElementArgs))
-	if len(es) > 0 {
-		t.Fatalf("preparer failed: %v", es)
-	}
-	base := new(archimatev1.CreateElementRequest)
-	if err := protojson.Unmarshal([]byte(completeCreateElementJSON), base); err != nil {
-		t.Fatal(err)
-	}
-	ignoreIDs := protocmp.IgnoreFields(&archimatev1.CreateElementRequest{}, "id")
-	ignoreMsgID := protocmp.IgnoreFields(&archimatev1.MessageMeta{}, "message_id")
-	if diff := cmp.Diff(base, got, protocmp.Transform(), ignoreIDs, ignoreMsgID); diff != "" {
-		t.Fatalf("baseline differs from the enriched request (-baseline +enriched):\n%s", diff)
-	}
-	if base.GetId() == "" || base.GetMeta().GetMessageId() == "" {
-		t.Fatal("baseline lacks the generated IDs")
-	}
-}
-
-// BenchmarkPerCall times turning agent arguments into a complete, valid
-// request. ours: strict parse, decode with validation, enrichment (IDs,
-// timestamp, context, enum alias, derived layer, resolver) of createElement
-// through the generated code (runtime.Preparer). baseline: protojson.Unmarshal of the complete request,
-// which validates nothing and fills nothing.
-func BenchmarkPerCall(b *testing.B) {
-	b.Run("ours", func(b *testing.B) {
-		p := preparer(b, nil, nil)
-		raw := []byte(createElementArgs)
-		b.ReportAllocs()
-		for b.Loop() {
-			m, es := prepareCreate(p, raw)
-			if len(es) > 0 || m.GetLayer() != archimatev1.Layer_LAYER_APPLICATION {
-				b.Fatalf("prepare: %v", es)
-			}
-		}
-	})
-	b.Run("baseline", func(b *testing.B) {
-		raw := []byte(completeCreateElementJSON)
-		b.ReportAllocs()
-		for b.Loop() {
-			m := new(archimatev1.CreateElementRequest)
-			if err := protojson.Unmarshal(raw, m); err != nil || m.GetLayer() != archimatev1.Layer_LAYER_APPLICATION {
-				b.Fatalf("unmarshal: %v", err)
-			}
-		}
-	})
 }

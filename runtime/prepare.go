@@ -42,3 +42,27 @@ func (p *Preparer) Prepare(ctx context.Context, tool string, args []byte, rc Req
 	}
 	return m, nil
 }
+
+// Decode runs only the strict parse, decode and validation of an agent's
+// arguments for tool: the request holds what the agent sent, with nothing
+// generated, derived or taken from the caller. Prepare is Decode followed
+// by enrichment.
+func (p *Preparer) Decode(tool string, args []byte) (proto.Message, Errors) {
+	wt, ok := p.r.tools[tool]
+	if !ok {
+		return nil, Errors{{Code: CodeUnknownOperation, Message: fmt.Sprintf("unknown tool %q", tool)}}
+	}
+	obj, es := p.r.parseArgs(args)
+	if len(es) > 0 {
+		return nil, es
+	}
+	ctl, body := splitControl(obj)
+	m := wt.bind.NewRequest()
+	d := NewDecoder(p.r.cfg.limits)
+	wt.bind.Decode(d, body, m)
+	if es := append(ctl.errs, d.Errors()...); len(es) > 0 {
+		hintNesting(es, wt.nested)
+		return m, es
+	}
+	return m, nil
+}
