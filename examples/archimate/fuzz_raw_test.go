@@ -1,0 +1,121 @@
+package archimate_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/domain"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1/archimatev1mcpwrite"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/server"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+)
+
+// rawPeer delivers bytes no MCP client would send: as raw JSON-RPC bodies
+// in a streamable HTTP session of the reference server, and as the raw
+// arguments of the same tools through the Preparer (the path gateways and
+// batch importers take), so that they reach the decoder.
+type rawPeer struct {
+	url     string
+	session string
+	prep    *runtime.Preparer
+	id      int
+}
+
+func newRawPeer(tb testing.TB) *rawPeer {
+	tb.Helper()
+	s, err := server.New(domain.New(), runtime.WithRequestContextFunc(runtime.RequestContextFromCall))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ts := httptest.NewServer(server.HTTPHandler(s, map[string]server.Identity{"tok-fuzz": {Tenant: "tenant-fuzz", Principal: "user-fuzz"}}))
+	tb.Cleanup(ts.Close)
+	prep, err := runtime.NewPreparer(archimatev1mcpwrite.NewArchitectureServiceService(domain.New()))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p := &rawPeer{url: ts.URL, prep: prep}
+	status, _, hdr := p.post([]byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`))
+	if p.session = hdr.Get("Mcp-Session-Id"); status != http.StatusOK || p.session == "" {
+		tb.Fatalf("initialize: status %d, session %q", status, p.session)
+	}
+	if status, body, _ := p.post([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)); status != http.StatusAccepted {
+		tb.Fatalf("initialized: status %d: %s", status, body)
+	}
+	return p
+}
+
+// post sends one raw body in the session and returns the status, the first
+// JSON-RPC message of the answer (or the plain body) and the headers.
+func (p *rawPeer) post(body []byte) (int, string, http.Header) {
+	req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, p.url, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer tok-fuzz")
+	if p.session != "" {
+		req.Header.Set("Mcp-Session-Id", p.session)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, err.Error(), nil
+	}
+	defer resp.Body.Close()
+	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<16))
+		return resp.StatusCode, string(b), resp.Header
+	}
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 4<<20)
+	for sc.Scan() {
+		if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok && data != "" {
+			return resp.StatusCode, data, resp.Header
+		}
+	}
+	return resp.StatusCode, "", resp.Header
+}
+
+// call posts a tools/call whose arguments are args, byte for byte.
+func (p *rawPeer) call(tool string, args []byte) (int, string) {
+	p.id++
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":`, p.id, tool)
+	b.Write(args)
+	b.WriteString("}}")
+	status, body, _ := p.post(b.Bytes())
+	return status, body
+}
+
+// deliverRaw checks what the server does with arguments that are not JSON
+// an MCP client can send: the decoder answers them with an error envelope;
+// over HTTP the message is refused as a whole (400), never run, and the session
+// serves the next call.
+func deliverRaw(t *testing.T, p *rawPeer, tool string, args []byte) {
+	t.Helper()
+	if json.Valid(args) && jsonDepth(args) <= maxArgumentDepth {
+		t.Fatalf("deliverRaw is for arguments a client cannot send; %q is deliverable", short(args))
+	}
+	_, es := p.prep.Prepare(context.Background(), tool, args, runtime.RequestContext{TenantID: "tenant-fuzz", PrincipalID: "user-fuzz"})
+	if len(es) == 0 {
+		t.Fatalf("%s: the decoder accepted arguments that are not valid JSON within limits: %q", tool, short(args))
+	}
+	for _, e := range es {
+		if e == nil || e.Code == "" || e.Message == "" {
+			t.Fatalf("%s(%q): incomplete error entry %+v", tool, short(args), e)
+		}
+	}
+	status, body := p.call(tool, args)
+	if status != http.StatusBadRequest || !strings.HasPrefix(body, "malformed payload: ") {
+		t.Fatalf("%s(%q): status %d %q, want 400 malformed payload", tool, short(args), status, body)
+	}
+	status, body = p.call("createElement", []byte(`{"type":"Node","name":"probe"}`))
+	if status != http.StatusOK || !strings.Contains(body, `"result"`) {
+		t.Fatalf("after %s(%q) the session no longer serves calls: status %d: %s", tool, short(args), status, body)
+	}
+}
