@@ -9,8 +9,11 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/domain"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1/archimatev1mcpwrite"
@@ -111,11 +114,65 @@ func deliverRaw(t *testing.T, p *rawPeer, tool string, args []byte) {
 		}
 	}
 	status, body := p.call(tool, args)
-	if status != http.StatusBadRequest || !strings.HasPrefix(body, "malformed payload: ") {
-		t.Fatalf("%s(%q): status %d %q, want 400 malformed payload", tool, short(args), status, body)
+	// Spliced into a message, the bytes may close it early and leave a
+	// message the SDK's lenient framing reads (trailing bytes ignored):
+	refused := status == http.StatusBadRequest && strings.HasPrefix(body, "malformed payload: ")
+	// then what the server received is refused: a JSON-RPC error or an
+	// isError tool result.
+	var msg struct {
+		Error  *struct{ Code int } `json:"error"`
+		Result *struct {
+			IsError bool `json:"isError"`
+		} `json:"result"`
+	}
+	answered := status == http.StatusOK && json.Unmarshal([]byte(body), &msg) == nil &&
+		(msg.Error != nil || msg.Result != nil && msg.Result.IsError)
+	if !refused && !answered {
+		t.Fatalf("%s(%q): status %d %q, want 400 malformed payload, a JSON-RPC error or an isError result", tool, short(args), status, body)
 	}
 	status, body = p.call("createElement", []byte(`{"type":"Node","name":"probe"}`))
 	if status != http.StatusOK || !strings.Contains(body, `"result"`) {
 		t.Fatalf("after %s(%q) the session no longer serves calls: status %d: %s", tool, short(args), status, body)
+	}
+}
+
+// checkAgreesWithPreparer is the tool path's differential oracle: a write
+// tool answers exactly the decode and enrichment errors the Preparer finds
+// in the same arguments, in the same order; arguments the Preparer accepts
+// either succeed or fail in the domain, never in decoding.
+func checkAgreesWithPreparer(t *testing.T, prep *runtime.Preparer, tool string, args []byte, res *mcp.CallToolResult) {
+	t.Helper()
+	if tool == "validateWrite" {
+		return
+	}
+	_, es := prep.Prepare(context.Background(), tool, args, runtime.RequestContext{TenantID: "tenant-fuzz", PrincipalID: "user-fuzz", CorrelationID: "corr-fuzz"})
+	var got struct {
+		Errors []struct {
+			Code string `json:"code"`
+		} `json:"errors"`
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatalf("%s(%q): %v", tool, short(args), err)
+	}
+	var codes []string
+	for _, e := range got.Errors {
+		codes = append(codes, e.Code)
+	}
+	if len(es) > 0 {
+		var want []string
+		for _, e := range es {
+			want = append(want, e.Code)
+		}
+		if !res.IsError || !slices.Equal(codes, want) {
+			t.Fatalf("%s(%q): the tool answered codes %v (isError %v), the Preparer %v", tool, short(args), codes, res.IsError, want)
+		}
+		return
+	}
+	for _, c := range codes {
+		switch c {
+		case runtime.CodeInvalidJSON, runtime.CodeUnknownField, runtime.CodeMissingRequired, runtime.CodeInvalidType, runtime.CodeInvalidEnumValue, runtime.CodeConstraintViolation, runtime.CodePayloadTooLarge, runtime.CodeInvalidIdempotencyKey:
+			t.Fatalf("%s(%q): the Preparer accepts these arguments, the tool answered the decode error %s", tool, short(args), c)
+		}
 	}
 }

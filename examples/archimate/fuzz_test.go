@@ -135,6 +135,7 @@ func FuzzToolArguments(f *testing.F) {
 			t.Fatalf("%s: protocol error %v for JSON arguments %q (bad input must be a tool result)", tool, err, short(args))
 		}
 		checkEnvelope(t, tool, short(args), res)
+		checkAgreesWithPreparer(t, raw.prep, tool, args, res)
 	})
 }
 
