@@ -52,9 +52,12 @@ lint: tools ## go vet, gofmt and buf lint
 	$(BUF) lint
 
 .PHONY: bench
-bench: build ## Run the benchmarks
+bench: build ## Run the benchmarks, commit-ready: raw run in bench/results/raw.txt, README proof table regenerated
 	@$(MAKE) $(TOOLS)/protoc-gen-go
-	go test -run '^$$' -bench . -benchmem -benchtime 1s -count 3 -timeout 10m ./bench | go run ./bench/cmd/benchtable
+	@mkdir -p bench/results
+	{ echo "# date: $$(date -u +%Y-%m-%d)"; echo "# machine: $$(nproc) cores, $$(awk '/MemTotal/ {printf "%.0f GiB", $$2/1048576}' /proc/meminfo)"; \
+	  go test -run '^$$' -bench . -benchmem -benchtime 1s -count 5 -timeout 25m ./bench; } | tee bench/results/raw.txt
+	go run ./bench/cmd/benchtable -q -readme README.md < bench/results/raw.txt
 
 .PHONY: demo
 demo: generate ## Regenerate the reference example and run a scripted agent session against it

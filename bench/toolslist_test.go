@@ -1,11 +1,9 @@
 package bench
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -14,8 +12,15 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1/archimatev1mcpwrite"
+	crmdomain "github.com/mcpwrite/protoc-gen-mcpwrite/examples/crm/domain"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/crm/gen/crm/v1/crmv1mcpwrite"
+	neotomadomain "github.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/domain"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/gen/neotoma/v1/neotomav1mcpwrite"
+	purchasingdomain "github.com/mcpwrite/protoc-gen-mcpwrite/examples/purchasing/domain"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/purchasing/gen/purchasing/v1/purchasingv1mcpwrite"
+	tasksdomain "github.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/domain"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/gen/tasks/v1/tasksv1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
 // bytesPerToken is the usual rough size of an LLM token in English text and
@@ -46,35 +51,6 @@ func examplesWithGen(root string) (map[string][]string, error) {
 	return out, nil
 }
 
-// docToolBytes sums, over the write tools of the documents, the bytes an
-// agent reads in tools/list for each: name, description and the compact
-// input and output schemas. It returns the sum and the number of tools.
-func docToolBytes(docs [][]byte) (total, tools int, err error) {
-	for _, raw := range docs {
-		var doc schemadoc.Document
-		if err := json.Unmarshal(raw, &doc); err != nil {
-			return 0, 0, err
-		}
-		for _, s := range doc.Services {
-			for _, t := range s.Tools {
-				n := len(t.Name) + len(t.Description)
-				for _, schema := range []json.RawMessage{t.InputSchema, t.OutputSchema} {
-					var c bytes.Buffer
-					if len(schema) > 0 {
-						if err := json.Compact(&c, schema); err != nil {
-							return 0, 0, err
-						}
-					}
-					n += c.Len()
-				}
-				total += n
-				tools++
-			}
-		}
-	}
-	return total, tools, nil
-}
-
 // listedToolBytes is the size of the tools as tools/list sends them: all of
 // them, and the write tools alone (those carrying a kind in _meta).
 func listedToolBytes(tools []*mcp.Tool) (total, write, writeTools int, err error) {
@@ -92,103 +68,81 @@ func listedToolBytes(tools []*mcp.Tool) (total, write, writeTools int, err error
 	return total, write, writeTools, nil
 }
 
-func TestDocToolBytesCountsNameDescriptionAndCompactSchemas(t *testing.T) {
-	tests := []struct {
-		name      string
-		docs      []string
-		wantBytes int
-		wantTools int
-	}{
-		{"no documents", nil, 0, 0},
-		{
-			"pretty schemas are compacted",
-			[]string{`{"services":[{"name":"s","tools":[{"name":"ab","description":"xyz","input_schema":{ "type" : "object" },"output_schema":{"type":"object"}}]}]}`},
-			2 + 3 + len(`{"type":"object"}`)*2, 1,
-		},
-		{
-			"tools of every service and document, no output schema",
-			[]string{
-				`{"services":[{"name":"s","tools":[{"name":"a","description":"","input_schema":{}}]},{"name":"t","tools":[{"name":"b","description":"d","input_schema":{}}]}]}`,
-				`{"services":[{"name":"u","tools":[{"name":"c","description":"","input_schema":{}}]}]}`,
-			},
-			(1 + 2) + (1 + 1 + 2) + (1 + 2), 3,
-		},
+// liveServers registers each example's generated tools, with its own
+// domain, on a fresh server: what a client of that example lists.
+var liveServers = map[string]func() (*mcp.Server, error){
+	"archimate": func() (*mcp.Server, error) {
+		s := mcp.NewServer(&mcp.Implementation{Name: "archimate", Version: "bench"}, nil)
+		return s, archimatev1mcpwrite.RegisterArchitectureServiceTools(s, echoHandler{})
+	},
+	"crm": func() (*mcp.Server, error) {
+		s := mcp.NewServer(&mcp.Implementation{Name: "crm", Version: "bench"}, nil)
+		return s, crmv1mcpwrite.RegisterCrmServiceTools(s, crmdomain.New(nil))
+	},
+	"neotoma": func() (*mcp.Server, error) {
+		s := mcp.NewServer(&mcp.Implementation{Name: "neotoma", Version: "bench"}, nil)
+		return s, neotomav1mcpwrite.RegisterMemoryServiceTools(s, neotomadomain.New(nil))
+	},
+	"purchasing": func() (*mcp.Server, error) {
+		s := mcp.NewServer(&mcp.Implementation{Name: "purchasing", Version: "bench"}, nil)
+		return s, purchasingv1mcpwrite.RegisterPurchasingServiceTools(s, purchasingdomain.NewDemo())
+	},
+	"tasks": func() (*mcp.Server, error) {
+		s := mcp.NewServer(&mcp.Implementation{Name: "tasks", Version: "bench"}, nil)
+		return s, tasksv1mcpwrite.RegisterTaskServiceTools(s, tasksdomain.New("/tmp/tasks-bench"))
+	},
+}
+
+// Every example with generated code is measured live.
+func TestEveryExampleIsListedLive(t *testing.T) {
+	examples, err := examplesWithGen("../examples")
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var docs [][]byte
-			for _, d := range tt.docs {
-				docs = append(docs, []byte(d))
-			}
-			total, tools, err := docToolBytes(docs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if total != tt.wantBytes || tools != tt.wantTools {
-				t.Fatalf("got %d bytes over %d tools, want %d over %d", total, tools, tt.wantBytes, tt.wantTools)
-			}
-		})
+	for name := range examples {
+		if liveServers[name] == nil {
+			t.Errorf("example %s has generated tools but no live tools/list benchmark", name)
+		}
+	}
+	if len(examples) != len(liveServers) {
+		t.Errorf("%d examples, %d live servers", len(examples), len(liveServers))
 	}
 }
 
 // BenchmarkToolsList reports what each example's tools cost an agent's
-// context window, per tool: <example>/live is the complete tools/list of
-// the registered server (write, service and discovery tools; archimate is
-// the example linked in), <example>/doc the write tools' name, description
-// and schemas from the generated .mcpwrite.json.
+// context window, per tool, as tools/list sends them: the registered
+// server's complete list (write, service and discovery tools) through a
+// client, marshalled, and the write tools alone.
 func BenchmarkToolsList(b *testing.B) {
-	examples, err := examplesWithGen("../examples")
-	if err != nil {
-		b.Fatal(err)
-	}
-	names := make([]string, 0, len(examples))
-	for n := range examples {
+	names := make([]string, 0, len(liveServers))
+	for n := range liveServers {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		if name == "archimate" {
-			b.Run("archimate/live", func(b *testing.B) {
-				server := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "test"}, nil)
-				if err := archimatev1mcpwrite.RegisterArchitectureServiceTools(server, echoHandler{}); err != nil {
-					b.Fatal(err)
-				}
-				cs := connectInMemory(b, server)
-				var total, write, writeTools, tools int
-				for b.Loop() {
-					res, err := cs.ListTools(context.Background(), nil)
-					if err != nil {
-						b.Fatal(err)
-					}
-					if total, write, writeTools, err = listedToolBytes(res.Tools); err != nil {
-						b.Fatal(err)
-					}
-					tools = len(res.Tools)
-				}
-				reportPerTool(b, total, tools)
-				if writeTools == 0 {
-					b.Fatal("tools/list has no write tools")
-				}
-				b.ReportMetric(float64(writeTools), "write-tools")
-				b.ReportMetric(float64(write)/float64(writeTools), "write-bytes/tool")
-			})
-		}
-		b.Run(name+"/doc", func(b *testing.B) {
-			var docs [][]byte
-			for _, path := range examples[name] {
-				raw, err := os.ReadFile(path)
+		b.Run(name+"/live", func(b *testing.B) {
+			server, err := liveServers[name]()
+			if err != nil {
+				b.Fatal(err)
+			}
+			cs := connectInMemory(b, server)
+			var total, write, writeTools, tools int
+			for b.Loop() {
+				res, err := cs.ListTools(context.Background(), nil)
 				if err != nil {
 					b.Fatal(err)
 				}
-				docs = append(docs, raw)
-			}
-			var total, tools int
-			for b.Loop() {
-				if total, tools, err = docToolBytes(docs); err != nil {
+				if total, write, writeTools, err = listedToolBytes(res.Tools); err != nil {
 					b.Fatal(err)
 				}
+				tools = len(res.Tools)
 			}
 			reportPerTool(b, total, tools)
+			if writeTools == 0 {
+				b.Fatal("tools/list has no write tools")
+			}
+			b.ReportMetric(float64(writeTools), "write-tools")
+			b.ReportMetric(float64(write)/float64(writeTools), "write-bytes/tool")
 		})
 	}
 }

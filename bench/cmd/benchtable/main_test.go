@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 
@@ -18,6 +19,8 @@ BenchmarkPerCall/encoding-json-2         	  198928	      2500 ns/op	    1288 B/o
 BenchmarkPerCall/json-v2-2               	  198928	       500 ns/op	     224 B/op	       4 allocs/op
 BenchmarkPerCall/ours-prepare-2          	  198928	      1200 ns/op	    1976 B/op	      18 allocs/op
     some_test.go:12: a log line that mentions BenchmarkPerCall/ours-decode 3 ns/op
+BenchmarkInProcessCall/no-key-2  	    1509	    710796 ns/op	    100000 baseline-ns/op	    110000 ours-ns/op
+BenchmarkInProcessCall/keyed-2   	    1509	    710796 ns/op	    100000 baseline-ns/op	    130000 ours-ns/op
 BenchmarkEndToEnd-2         	    2089	    544998 ns/op	      1500 ours-calls/s	1800 baseline-calls/s
 BenchmarkToolsList/archimate/live-2         	     610	   1887237 ns/op	      1855 bytes/tool	       463.7 tokens/tool	        11.00 tools	      2877 write-bytes/tool
 BenchmarkToolsList/tasks/doc-2              	    3356	    368545 ns/op	      3140 bytes/tool	       785.0 tokens/tool	         4.000 tools
@@ -41,8 +44,10 @@ func TestTableRatiosGoalsAndMedians(t *testing.T) {
 		{"per call decode+validate (vs json v2, same checks)", "1 µs", "500 ns", "2.00x", "<= 1.00x", "no"},
 		{"per call decode+validate (vs encoding/json, same checks)", "1 µs", "2.5 µs", "0.40x", "<= 1.00x", "yes"},
 		{"per call decode+validate+enrich (vs protojson)", "1.2 µs", "2 µs", "0.60x", "<= 0.70x", "yes"},
+		{"in-process write call (vs trivial go-sdk tool, same args)", "110 µs", "100 µs", "1.10x", "<= 1.20x", "yes"},
+		{"in-process write call with client_request_id (vs trivial go-sdk tool)", "130 µs", "100 µs", "1.30x", "<= 1.20x", "no"},
 		{"e2e streamable HTTP calls/s (vs go-sdk AddTool)", "1500/s", "1800/s", "0.83x", ">= 0.90x", "no"},
-		{"size/tool archimate (tools/list, all tools, 11)", "1855 B ~464 tok; write tools 2877 B ~719 tok", "-", "-", "report", "-"},
+		{"size/tool archimate (tools/list, all tools, 11)", "1855 B ~464 tok; write tools 2877 B ~719 tok", "-", "-", "write <= 2300 B", "no"},
 		{"size/tool tasks (write tools, schema doc, 4)", "3140 B ~785 tok", "-", "-", "report", "-"},
 	}
 	if diff := cmp.Diff(want, table(res)); diff != "" {
@@ -78,5 +83,43 @@ func TestRenderAlignsColumns(t *testing.T) {
 	want := "| a   | bb |\n| --- | -- |\n| ccc | µ  |\n"
 	if got != want {
 		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// The README's proof table is the table of the committed raw run: a figure
+// typed by hand, or a run committed without regenerating the README, fails.
+func TestReadmeProofTableIsTheCommittedRun(t *testing.T) {
+	raw, err := os.ReadFile("../../results/raw.txt")
+	if err != nil {
+		t.Fatalf("the committed run: %v (make bench writes it)", err)
+	}
+	readme, err := os.ReadFile("../../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := readmeSection(string(readme))
+	if !ok {
+		t.Fatalf("README.md has no %q section", beginMarker)
+	}
+	want, err := section(string(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Fatalf("README proof table differs from bench/results/raw.txt; run make bench (or go run ./bench/cmd/benchtable -q -readme README.md < bench/results/raw.txt)\n--- README\n%s\n--- raw run\n%s", got, want)
+	}
+}
+
+func TestReplaceSectionKeepsTheRestOfTheDocument(t *testing.T) {
+	doc := "intro\n" + beginMarker + "\nold table\n" + endMarker + "\noutro\n"
+	got, err := replaceSection(doc, "new table\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "intro\n" + beginMarker + "\nnew table\n" + endMarker + "\noutro\n"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	if _, err := replaceSection("no markers", "x"); err == nil {
+		t.Fatal("a document without markers was accepted")
 	}
 }
