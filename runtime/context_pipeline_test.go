@@ -53,7 +53,7 @@ func TestInFlightKeyAnswersInProgress(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Another instance holds the key.
-	k := idempotency.Key{Tenant: "acme", Tool: "create_note", Key: "busy"}
+	k := idempotency.ScopedKey("acme", "alice", "create_note", "busy")
 	if cr, err := store.Claim(context.Background(), k, fp, h.clock.Now(), idempotency.DefaultLease); err != nil || !cr.Claimed {
 		t.Fatalf("claim: %v %v", cr, err)
 	}

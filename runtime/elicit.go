@@ -166,7 +166,9 @@ func (wc *writeCall) previewLoss(ctx context.Context, m proto.Message) (lossInfo
 	es, class := r.classify(ctx, name, err)
 	if class == classBusiness {
 		b := r.errorBody(ctx, name, m, es)
-		wc.complete(ctx, b, true)
+		if err := wc.complete(ctx, b, true); err != nil {
+			return lossInfo{}, wc.unrecorded(ctx, b, err)
+		}
 		return lossInfo{}, toolResult(b, true)
 	}
 	if class == classTransient { // internal failures were logged by classify

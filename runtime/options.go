@@ -40,19 +40,21 @@ type LossPreviewFunc func(ctx context.Context, tool string, req proto.Message) (
 type Option func(*config)
 
 type config struct {
-	limits      Limits
-	clock       func() time.Time
-	rand        io.Reader
-	idem        idempotency.Store
-	idemSet     bool
-	idemTTL     time.Duration
-	idemLease   time.Duration
-	proposals   proposal.Store
-	proposalTTL time.Duration
-	policy      func(ctx context.Context, pc PolicyCall) Confirmation
-	rcFunc      func(ctx context.Context, req *mcp.CallToolRequest) (RequestContext, bool)
-	errorHook   func(ctx context.Context, tool string, req proto.Message, e *ErrorEntry)
-	logger      *slog.Logger
+	limits    Limits
+	clock     func() time.Time
+	rand      io.Reader
+	idem      idempotency.Store
+	idemSet   bool
+	idemTTL   time.Duration
+	idemLease time.Duration
+	// maxStoredResponse bounds the result bytes kept for one replay.
+	maxStoredResponse int
+	proposals         proposal.Store
+	proposalTTL       time.Duration
+	policy            func(ctx context.Context, pc PolicyCall) Confirmation
+	rcFunc            func(ctx context.Context, req *mcp.CallToolRequest) (RequestContext, bool)
+	errorHook         func(ctx context.Context, tool string, req proto.Message, e *ErrorEntry)
+	logger            *slog.Logger
 	// elicitTimeout bounds a confirmation: in-call waits and round-trip state.
 	elicitTimeout time.Duration
 	// signingKey signs confirmation state that travels through the client;
@@ -66,13 +68,18 @@ type config struct {
 	idSecretErr error
 }
 
+// DefaultMaxStoredResponse is the largest result kept for a replay.
+const DefaultMaxStoredResponse = 1 << 20
+
 func newConfig(opts []Option) *config {
 	c := &config{
-		clock:       time.Now,
-		rand:        rand.Reader,
-		idemTTL:     idempotency.DefaultCacheTTL,
-		idemLease:   idempotency.DefaultLease,
-		proposalTTL: DefaultProposalTTL,
+		clock:     time.Now,
+		rand:      rand.Reader,
+		idemTTL:   idempotency.DefaultCacheTTL,
+		idemLease: idempotency.DefaultLease,
+
+		maxStoredResponse: DefaultMaxStoredResponse,
+		proposalTTL:       DefaultProposalTTL,
 
 		elicitTimeout: DefaultElicitationTimeout,
 	}
@@ -98,7 +105,7 @@ func newConfig(opts []Option) *config {
 		c.proposals = proposal.NewMemoryStore(proposal.WithClock(c.clock))
 	}
 	if c.logger == nil {
-		c.logger = slog.New(slog.DiscardHandler)
+		c.logger = slog.Default() // stderr unless the program set another default
 	}
 	return c
 }
@@ -144,6 +151,30 @@ func WithIdempotencyTTL(d time.Duration) Option {
 	}
 }
 
+// WithIdempotencyLease sets how long a claimed client_request_id stays "in
+// progress" (default idempotency.DefaultLease, 30 s): a retry meanwhile is
+// answered IDEMPOTENCY_IN_PROGRESS, and a claim whose call crashed is taken
+// over by the first retry after it. Make it longer than the slowest handler.
+func WithIdempotencyLease(d time.Duration) Option {
+	return func(c *config) {
+		if d > 0 {
+			c.idemLease = d
+		}
+	}
+}
+
+// WithMaxStoredResponse bounds the result bytes kept for a replay (default
+// DefaultMaxStoredResponse, 1 MiB). A larger result is answered in full but
+// stored as an error that says the call completed and its result was too
+// large to keep, so a retry never runs the call again.
+func WithMaxStoredResponse(n int) Option {
+	return func(c *config) {
+		if n > 0 {
+			c.maxStoredResponse = n
+		}
+	}
+}
+
 // WithProposalStore sets where proposals wait for apply_proposal (default: a
 // private in-memory store). Use a shared store when the server runs on more
 // than one instance.
@@ -183,7 +214,10 @@ func WithErrorHook(fn func(ctx context.Context, tool string, req proto.Message, 
 }
 
 // WithLogger receives internal errors and panics with their trace_id, since
-// the agent only ever sees the trace_id.
+// the agent only ever sees the trace_id, and every failure the caller is not
+// told in full (an outcome that could not be recorded, a store that failed).
+// Default: slog.Default(), which writes to stderr unless the program set
+// another default logger; pass slog.New(slog.DiscardHandler) to drop them.
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
 
 // WithElicitationTimeout sets how long a user has to confirm a write

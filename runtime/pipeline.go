@@ -174,11 +174,12 @@ func (r *registry) render(ctx context.Context, tool string, o object) []byte {
 // writeCall is the state of one write tool call that must be cleaned up
 // whatever happens: the idempotency claim.
 type writeCall struct {
-	r       *registry
-	wt      *writeTool
-	claimed bool
-	key     idempotency.Key
-	fp      string
+	r         *registry
+	wt        *writeTool
+	claimed   bool
+	key       idempotency.Key
+	clientKey string // the client_request_id as the agent sent it
+	fp        string
 }
 
 // writeHandler runs the pipeline of DESIGN §5 for one write tool.
@@ -258,7 +259,9 @@ func (wc *writeCall) execute(ctx context.Context, m proto.Message, body *Object,
 	if len(es) > 0 {
 		b := r.errorBody(ctx, name, m, es)
 		if class == classBusiness {
-			wc.complete(ctx, b, true)
+			if err := wc.complete(ctx, b, true); err != nil {
+				return wc.unrecorded(ctx, b, err)
+			}
 		} else {
 			wc.release(ctx)
 		}
@@ -270,7 +273,9 @@ func (wc *writeCall) execute(ctx context.Context, m proto.Message, body *Object,
 		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("marshal response: %w", err))})
 	}
 	b := r.render(ctx, name, o)
-	wc.complete(ctx, b, false)
+	if err := wc.complete(ctx, b, false); err != nil {
+		return wc.unrecorded(ctx, b, err)
+	}
 	return toolResult(b, false)
 }
 
@@ -281,7 +286,9 @@ func (wc *writeCall) finishGoverned(ctx context.Context, m proto.Message, b []by
 		wc.release(ctx)
 		return wc.r.errorResult(ctx, wc.wt.doc.Name, m, es)
 	}
-	wc.complete(ctx, b, false)
+	if err := wc.complete(ctx, b, false); err != nil {
+		return wc.unrecorded(ctx, b, err)
+	}
 	return toolResult(b, false)
 }
 
@@ -293,13 +300,13 @@ func (wc *writeCall) claim(ctx context.Context, rc RequestContext, key string, r
 	if err != nil {
 		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("fingerprint: %w", err))})
 	}
-	k := idempotency.Key{Tenant: rc.TenantID, Tool: name, Key: key}
+	k := idempotency.ScopedKey(rc.TenantID, rc.PrincipalID, name, key)
 	cr, err := r.cfg.idem.Claim(ctx, k, fp, r.now(), lease)
 	if err != nil {
 		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("idempotency claim: %w", err))})
 	}
 	if cr.Claimed {
-		wc.claimed, wc.key, wc.fp = true, k, fp
+		wc.claimed, wc.key, wc.clientKey, wc.fp = true, k, key, fp
 		return nil
 	}
 	return wc.answerExisting(ctx, m, key, fp, cr.Existing)
@@ -314,7 +321,7 @@ func (wc *writeCall) peek(ctx context.Context, rc RequestContext, key string, ra
 	if err != nil {
 		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("fingerprint: %w", err))})
 	}
-	rec, err := r.cfg.idem.Get(ctx, idempotency.Key{Tenant: rc.TenantID, Tool: name, Key: key}, r.now())
+	rec, err := r.cfg.idem.Get(ctx, idempotency.ScopedKey(rc.TenantID, rc.PrincipalID, name, key), r.now())
 	switch {
 	case errors.Is(err, idempotency.ErrNotFound):
 		return nil
@@ -362,18 +369,74 @@ func (r *registry) replay(ctx context.Context, tool string, stored []byte, isErr
 	return toolResult(r.render(ctx, tool, o), isError)
 }
 
-// complete stores the outcome under the claimed key. A failure to store is
-// logged, not returned: the write happened and its result must reach the agent.
-func (wc *writeCall) complete(ctx context.Context, body []byte, isError bool) {
+// recordAttempts is how many times the outcome of a keyed call is written
+// before the call answers that it could not be recorded; recordBackoff is
+// the pause before each retry.
+var (
+	recordAttempts = 3
+	recordBackoff  = []time.Duration{20 * time.Millisecond, 100 * time.Millisecond}
+)
+
+// complete stores the outcome under the claimed key, retrying a failed
+// write. When it cannot be stored the failure is logged and returned: the
+// caller answers UNAVAILABLE rather than success, since a retry of the key
+// would execute the call again once the claim's lease ends.
+func (wc *writeCall) complete(ctx context.Context, body []byte, isError bool) error {
 	if !wc.claimed {
-		return
+		return nil
 	}
 	wc.claimed = false
 	r := wc.r
-	err := r.cfg.idem.Complete(context.WithoutCancel(ctx), wc.key, wc.fp, body, isError, r.now(), r.cfg.idemTTL)
-	if err != nil {
-		r.cfg.logger.WarnContext(ctx, "mcpwrite: idempotency complete failed", "tool", wc.key.Tool, "error", err)
+	if max := r.cfg.maxStoredResponse; len(body) > max {
+		body = tooLargeToReplay(wc.key.Tool, len(body), max)
+		isError = true
 	}
+	var err error
+	for attempt := 0; attempt < recordAttempts; attempt++ {
+		if attempt > 0 {
+			time.Sleep(recordBackoff[min(attempt-1, len(recordBackoff)-1)])
+		}
+		if err = r.cfg.idem.Complete(context.WithoutCancel(ctx), wc.key, wc.fp, body, isError, r.now(), r.cfg.idemTTL); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// tooLargeToReplay is what a key whose result exceeded max bytes replays:
+// an error saying the original call ran, so the retry never executes it again.
+func tooLargeToReplay(tool string, size, max int) []byte {
+	b, _ := marshalJSON(errorEnvelope(Errors{{
+		Code: CodeResourceExhausted,
+		Message: fmt.Sprintf("the original %s call with this client_request_id completed, but its result (%d bytes) was larger than the %d bytes kept for replays, so it cannot be shown again",
+			tool, size, max),
+		Details:     map[string]any{"result_bytes": size, "limit_bytes": max, "completed": true},
+		Suggestions: &Suggestions{Hint: "Do not retry: the write was applied. Read the current state to see its result."},
+	}}))
+	return b
+}
+
+// unrecorded is the answer to a call that ran but whose outcome could not
+// be stored under its key (result is what it would have answered); the
+// failure is logged with the entry's trace_id.
+func (wc *writeCall) unrecorded(ctx context.Context, result []byte, err error) *mcp.CallToolResult {
+	r, name := wc.r, wc.wt.doc.Name
+	e := &ErrorEntry{
+		Code:  CodeUnavailable,
+		Field: ArgClientRequestID,
+		Message: fmt.Sprintf("%s ran, but its outcome could not be recorded under client_request_id %q: a retry with this key after %s may run it again",
+			name, wc.clientKey, r.cfg.idemLease),
+		Details:     map[string]any{"applied": true},
+		Suggestions: &Suggestions{Hint: "The write was applied; details.result is its result. Check the current state before retrying."},
+		TraceID:     r.traceID(),
+	}
+	if o, perr := parseObject(result); perr == nil {
+		e.Details["result"] = o
+	}
+	r.cfg.logger.ErrorContext(ctx, "mcpwrite: idempotency outcome not recorded; a retry with this key may execute again after the lease",
+		"tool", name, "tenant", wc.key.Tenant, "client_request_id", wc.clientKey, "attempts", recordAttempts,
+		"lease", r.cfg.idemLease.String(), "trace_id", e.TraceID, "error", err)
+	return toolResult(r.render(ctx, name, errorEnvelope(Errors{e})), true)
 }
 
 // release gives up the claim so that a retry executes.

@@ -61,3 +61,12 @@ func keyErrorf(format string, args ...any) error {
 func keyChar(r rune) bool {
 	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-'
 }
+
+// ScopedKey is the store key of a client key sent by principal of tenant to
+// tool. Keys are scoped by tenant and principal: the same client key from a
+// colleague in the same tenant is another key, so one principal's retry can
+// never receive another principal's result. The principal is length-prefixed
+// so that no principal and key pair can spell another pair's key.
+func ScopedKey(tenant, principal, tool, key string) Key {
+	return Key{Tenant: tenant, Tool: tool, Key: fmt.Sprintf("%d:%s:%s", len(principal), principal, key)}
+}

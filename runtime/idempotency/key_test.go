@@ -55,3 +55,17 @@ func TestKeyPatternAgreesWithValidateKey(t *testing.T) {
 		}
 	}
 }
+
+func TestScopedKeySeparatesPrincipalsAndCannotBeForged(t *testing.T) {
+	a := ScopedKey("t", "alice", "createElement", "k-1")
+	if want := (Key{Tenant: "t", Tool: "createElement", Key: "5:alice:k-1"}); a != want {
+		t.Fatalf("ScopedKey = %+v, want %+v", a, want)
+	}
+	if b := ScopedKey("t", "bob", "createElement", "k-1"); b == a {
+		t.Fatal("two principals share a key")
+	}
+	// A principal containing the separator cannot spell another pair.
+	if ScopedKey("t", "a:b", "x", "c") == ScopedKey("t", "a", "x", "b:c") {
+		t.Fatal("principal/key pairs collide")
+	}
+}

@@ -1,0 +1,200 @@
+package runtime_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
+)
+
+// flakyStore fails the first failComplete Complete calls; it records the
+// lease of every claim.
+type flakyStore struct {
+	*idempotency.MemoryStore
+	mu           sync.Mutex
+	failComplete int
+	completes    int
+	leases       []time.Duration
+}
+
+func (s *flakyStore) Claim(ctx context.Context, k idempotency.Key, fp string, now time.Time, lease time.Duration) (idempotency.ClaimResult, error) {
+	s.mu.Lock()
+	s.leases = append(s.leases, lease)
+	s.mu.Unlock()
+	return s.MemoryStore.Claim(ctx, k, fp, now, lease)
+}
+
+func (s *flakyStore) Complete(ctx context.Context, k idempotency.Key, fp string, resp []byte, isErr bool, now time.Time, ttl time.Duration) error {
+	s.mu.Lock()
+	s.completes++
+	fail := s.completes <= s.failComplete
+	s.mu.Unlock()
+	if fail {
+		return errors.New("store is down")
+	}
+	return s.MemoryStore.Complete(ctx, k, fp, resp, isErr, now, ttl)
+}
+
+// A write whose outcome cannot be recorded is never reported as success:
+// the caller gets UNAVAILABLE with the result it would have had, and the
+// operator a log line with the same trace_id.
+func TestUnrecordedOutcomeIsAnErrorAndLogged(t *testing.T) {
+	store := &flakyStore{MemoryStore: idempotency.NewMemoryStore(), failComplete: 1 << 30}
+	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithIdempotencyStore(store)}})
+	got := h.call(alice, "create_note", `{"title":"Buy milk","description":"2 l","client_request_id":"k-1"}`)
+	if !got.isError || field(t, got.text, "error.code") != "UNAVAILABLE" {
+		t.Fatalf("got %s", got.text)
+	}
+	wantMsg := `create_note ran, but its outcome could not be recorded under client_request_id "k-1": a retry with this key after 30s may run it again`
+	if m := field(t, got.text, "error.message"); m != wantMsg {
+		t.Fatalf("message %q, want %q", m, wantMsg)
+	}
+	if field(t, got.text, "error.details.result.note.title") != "Buy milk" || valueAt(t, got.text, "error.details.applied") != "true" {
+		t.Fatalf("details lack the applied result: %s", got.text)
+	}
+	if store.completes != 3 {
+		t.Fatalf("Complete tried %d times, want 3", store.completes)
+	}
+	trace := field(t, got.text, "error.trace_id")
+	h.logMu.Lock()
+	logs := h.log.String()
+	h.logMu.Unlock()
+	if trace == "" || !strings.Contains(logs, "idempotency outcome not recorded") || !strings.Contains(logs, "trace_id="+trace) || !strings.Contains(logs, "store is down") {
+		t.Fatalf("trace %q, logs:\n%s", trace, logs)
+	}
+	// The claim stays until its lease ends, so an immediate retry does not run twice.
+	retry := h.call(alice, "create_note", `{"title":"Buy milk","description":"2 l","client_request_id":"k-1"}`)
+	if field(t, retry.text, "error.code") != "IDEMPOTENCY_IN_PROGRESS" || h.dom.count("create_note") != 1 {
+		t.Fatalf("retry: %s (executions %d)", retry.text, h.dom.count("create_note"))
+	}
+}
+
+// A store that recovers within the retries records the outcome: success,
+// and the retry replays.
+func TestOutcomeRecordIsRetried(t *testing.T) {
+	store := &flakyStore{MemoryStore: idempotency.NewMemoryStore(), failComplete: 2}
+	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithIdempotencyStore(store)}})
+	args := `{"title":"Buy milk","description":"2 l","client_request_id":"k-2"}`
+	if got := h.call(alice, "create_note", args); got.isError {
+		t.Fatalf("got %s", got.text)
+	}
+	retry := h.call(alice, "create_note", args)
+	if valueAt(t, retry.text, "idempotent_replay") != "true" || store.completes != 3 || h.dom.count("create_note") != 1 {
+		t.Fatalf("retry %s, completes %d, executions %d", retry.text, store.completes, h.dom.count("create_note"))
+	}
+}
+
+// Keys are scoped by principal: a colleague sending the same key and
+// arguments runs their own write and never receives another's result.
+func TestIdempotencyKeysAreScopedByPrincipal(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	bob := caller{"acme", "bob"}
+	args := `{"title":"Standup","description":"daily","client_request_id":"same-key"}`
+	a := h.call(alice, "create_note", args)
+	b := h.call(bob, "create_note", args)
+	if a.isError || b.isError || h.dom.count("create_note") != 2 {
+		t.Fatalf("alice %s bob %s executions %d", a.text, b.text, h.dom.count("create_note"))
+	}
+	if field(t, a.text, "note.id") == field(t, b.text, "note.id") {
+		t.Fatalf("bob received alice's note: %s", b.text)
+	}
+	for _, who := range []caller{alice, bob} {
+		r := h.call(who, "create_note", args)
+		if valueAt(t, r.text, "idempotent_replay") != "true" {
+			t.Fatalf("%s retry did not replay: %s", who.principal, r.text)
+		}
+	}
+	if ra, rb := h.call(alice, "create_note", args), h.call(bob, "create_note", args); field(t, ra.text, "note.id") != field(t, a.text, "note.id") || field(t, rb.text, "note.id") != field(t, b.text, "note.id") {
+		t.Fatalf("replays crossed: alice %s bob %s", ra.text, rb.text)
+	}
+}
+
+func TestIdempotencyLeaseOption(t *testing.T) {
+	for _, tt := range []struct {
+		opts []runtime.Option
+		want time.Duration
+	}{
+		{nil, idempotency.DefaultLease},
+		{[]runtime.Option{runtime.WithIdempotencyLease(5 * time.Second)}, 5 * time.Second},
+		{[]runtime.Option{runtime.WithIdempotencyLease(-1)}, idempotency.DefaultLease},
+	} {
+		store := &flakyStore{MemoryStore: idempotency.NewMemoryStore()}
+		h := newHarness(t, harnessOpts{opts: append([]runtime.Option{runtime.WithIdempotencyStore(store)}, tt.opts...)})
+		h.call(alice, "create_note", `{"title":"x","description":"y","client_request_id":"lease"}`)
+		if len(store.leases) != 1 || store.leases[0] != tt.want {
+			t.Fatalf("leases %v, want [%s]", store.leases, tt.want)
+		}
+	}
+}
+
+// A claim left behind by a call that crashed (the process died between
+// claim and outcome) is taken over by the first retry after the lease.
+func TestAbandonedClaimIsTakenOverAfterTheLease(t *testing.T) {
+	store := idempotency.NewMemoryStore()
+	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithIdempotencyStore(store), runtime.WithIdempotencyLease(10 * time.Second)}})
+	args := `{"title":"Crash","description":"d","client_request_id":"orphan"}`
+	fp, err := idempotency.Fingerprint([]byte(args))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cr, err := store.Claim(context.Background(), idempotency.ScopedKey("acme", "alice", "create_note", "orphan"), fp, h.clock.Now(), 10*time.Second); err != nil || !cr.Claimed {
+		t.Fatalf("claim: %v %v", cr, err)
+	}
+	h.clock.Advance(9 * time.Second)
+	if r := h.call(alice, "create_note", args); field(t, r.text, "error.code") != "IDEMPOTENCY_IN_PROGRESS" {
+		t.Fatalf("within the lease: %s", r.text)
+	}
+	h.clock.Advance(2 * time.Second)
+	if r := h.call(alice, "create_note", args); r.isError || h.dom.count("create_note") != 1 {
+		t.Fatalf("after the lease: %s (executions %d)", r.text, h.dom.count("create_note"))
+	}
+}
+
+// A result larger than the replay bound is answered in full once; its key
+// replays an error saying the call completed, and never runs it again.
+func TestOversizedResultReplaysACompletedMarker(t *testing.T) {
+	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithMaxStoredResponse(64)}})
+	args := `{"title":"Big","description":"` + strings.Repeat("x", 200) + `","client_request_id":"big"}`
+	first := h.call(alice, "create_note", args)
+	if first.isError || field(t, first.text, "note.title") != "Big" {
+		t.Fatalf("first: %s", first.text)
+	}
+	retry := h.call(alice, "create_note", args)
+	if !retry.isError || field(t, retry.text, "error.code") != "RESOURCE_EXHAUSTED" || valueAt(t, retry.text, "error.details.completed") != "true" || valueAt(t, retry.text, "idempotent_replay") != "true" {
+		t.Fatalf("retry: %s", retry.text)
+	}
+	want := "the original create_note call with this client_request_id completed, but its result (" + valueAt(t, retry.text, "error.details.result_bytes") + " bytes) was larger than the 64 bytes kept for replays, so it cannot be shown again"
+	if m := field(t, retry.text, "error.message"); m != want || len(first.text) < 200 {
+		t.Fatalf("message %q, want %q", m, want)
+	}
+	if h.dom.count("create_note") != 1 {
+		t.Fatalf("executions %d, want 1", h.dom.count("create_note"))
+	}
+}
+
+// valueAt formats the JSON value at a dotted path of text ("" when absent).
+func valueAt(t *testing.T, text, path string) string {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal([]byte(text), &v); err != nil {
+		t.Fatalf("not JSON: %v", err)
+	}
+	for _, k := range strings.Split(path, ".") {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return ""
+		}
+		v = m[k]
+	}
+	if v == nil {
+		return ""
+	}
+	return fmt.Sprint(v)
+}
