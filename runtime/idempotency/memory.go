@@ -7,20 +7,41 @@ import (
 	"time"
 )
 
-// DefaultMemoryMaxEntries bounds a MemoryStore unless WithMaxEntries says otherwise.
-const DefaultMemoryMaxEntries = 100_000
+// Default bounds of a MemoryStore.
+const (
+	// DefaultMemoryMaxEntries bounds the number of records.
+	DefaultMemoryMaxEntries = 100_000
+	// DefaultMemoryMaxBytes bounds the bytes of the records held: keys,
+	// fingerprints, stored results and a fixed overhead per record.
+	DefaultMemoryMaxBytes = 64 << 20
+	// recordOverhead is what one record costs beyond its strings: the
+	// entry, its list element and map slot.
+	recordOverhead = 256
+)
 
-// MemoryStore is a bounded, thread-safe Store held in process memory: an LRU
-// of records with per-record expiry. It is the adapter cache layer; alone it
-// is only authoritative within one process and until a restart, and under
-// memory pressure the least recently used key (even an in-progress claim) is
-// forgotten first.
+// MemoryStore is a bounded, thread-safe Store held in process memory, with
+// per-record expiry. It is the adapter cache layer; alone it is only
+// authoritative within one process and until a restart.
+//
+// It is bounded by entries and by bytes, and fair between tenants: each
+// tenant has its own least-recently-used list, and when a bound is reached
+// the store evicts from the tenant holding the most bytes, so one tenant's
+// flood of keys evicts its own records, never a smaller tenant's.
 type MemoryStore struct {
 	mu         sync.Mutex
 	maxEntries int
+	maxBytes   int
 	maxTTL     time.Duration
-	lru        *list.List // of *entry, most recently used at the front
+	tenants    map[string]*tenantLRU
 	items      map[Key]*list.Element
+	entries    int
+	bytes      int
+}
+
+// tenantLRU is one tenant's records, most recently used at the front.
+type tenantLRU struct {
+	lru   *list.List // of *entry
+	bytes int
 }
 
 // entry is a record and the time the store forgets it, which for a cache can
@@ -28,9 +49,15 @@ type MemoryStore struct {
 type entry struct {
 	rec      Record
 	deadline time.Time
+	size     int
 }
 
 func (e *entry) live(now time.Time) bool { return e.rec.Live(now) && now.Before(e.deadline) }
+
+// recordSize is what a record counts against the byte bound.
+func recordSize(r *Record) int {
+	return recordOverhead + len(r.Key.Tenant) + len(r.Key.Tool) + len(r.Key.Key) + len(r.Fingerprint) + len(r.Response)
+}
 
 // MemoryOption configures NewMemoryStore.
 type MemoryOption func(*MemoryStore)
@@ -44,6 +71,16 @@ func WithMaxEntries(n int) MemoryOption {
 	}
 }
 
+// WithMaxBytes bounds the bytes of the records kept (values < 1 keep the
+// default, DefaultMemoryMaxBytes).
+func WithMaxBytes(n int) MemoryOption {
+	return func(s *MemoryStore) {
+		if n > 0 {
+			s.maxBytes = n
+		}
+	}
+}
+
 // WithMaxTTL makes the store forget a completed record after d whatever its
 // ExpiresAt, so a cache keeps a shorter window than the durable store (values
 // <= 0 mean no cap).
@@ -53,7 +90,10 @@ func WithMaxTTL(d time.Duration) MemoryOption {
 
 // NewMemoryStore returns an empty MemoryStore.
 func NewMemoryStore(opts ...MemoryOption) *MemoryStore {
-	s := &MemoryStore{maxEntries: DefaultMemoryMaxEntries, lru: list.New(), items: map[Key]*list.Element{}}
+	s := &MemoryStore{
+		maxEntries: DefaultMemoryMaxEntries, maxBytes: DefaultMemoryMaxBytes,
+		tenants: map[string]*tenantLRU{}, items: map[Key]*list.Element{},
+	}
 	for _, o := range opts {
 		o(s)
 	}
@@ -70,7 +110,14 @@ var (
 func (s *MemoryStore) Len() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.lru.Len()
+	return s.entries
+}
+
+// Bytes returns what the records held count against the byte bound.
+func (s *MemoryStore) Bytes() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.bytes
 }
 
 // lookup returns k's element and whether its record is live at now.
@@ -83,23 +130,60 @@ func (s *MemoryStore) lookup(k Key, now time.Time) (*list.Element, *entry, bool)
 	return el, e, e.live(now)
 }
 
-// put stores e under its key as the most recently used entry (replacing el
-// when not nil) and evicts the least recently used beyond the bound.
+// touch makes el the most recently used record of its tenant.
+func (s *MemoryStore) touch(el *list.Element) {
+	s.tenants[el.Value.(*entry).rec.Key.Tenant].lru.MoveToFront(el)
+}
+
+// put stores e under its key as its tenant's most recently used entry
+// (replacing el when not nil) and evicts beyond the bounds.
 func (s *MemoryStore) put(el *list.Element, e *entry) {
+	e.size = recordSize(&e.rec)
 	if el != nil {
+		t := s.tenants[e.rec.Key.Tenant]
+		old := el.Value.(*entry).size
+		t.bytes += e.size - old
+		s.bytes += e.size - old
 		el.Value = e
-		s.lru.MoveToFront(el)
-		return
+		t.lru.MoveToFront(el)
+	} else {
+		t := s.tenants[e.rec.Key.Tenant]
+		if t == nil {
+			t = &tenantLRU{lru: list.New()}
+			s.tenants[e.rec.Key.Tenant] = t
+		}
+		s.items[e.rec.Key] = t.lru.PushFront(e)
+		t.bytes += e.size
+		s.bytes += e.size
+		s.entries++
 	}
-	s.items[e.rec.Key] = s.lru.PushFront(e)
-	for s.lru.Len() > s.maxEntries {
-		s.remove(s.lru.Back())
+	for s.entries > s.maxEntries || s.bytes > s.maxBytes {
+		s.remove(s.largestTenant().lru.Back())
 	}
 }
 
+// largestTenant is the tenant holding the most bytes (ties: the most records).
+func (s *MemoryStore) largestTenant() *tenantLRU {
+	var big *tenantLRU
+	for _, t := range s.tenants {
+		if big == nil || t.bytes > big.bytes || t.bytes == big.bytes && t.lru.Len() > big.lru.Len() {
+			big = t
+		}
+	}
+	return big
+}
+
 func (s *MemoryStore) remove(el *list.Element) {
-	s.lru.Remove(el)
-	delete(s.items, el.Value.(*entry).rec.Key)
+	e := el.Value.(*entry)
+	t := s.tenants[e.rec.Key.Tenant]
+	t.lru.Remove(el)
+	t.bytes -= e.size
+	if t.lru.Len() == 0 {
+		delete(s.tenants, e.rec.Key.Tenant)
+	}
+	delete(s.items, e.rec.Key)
+	s.bytes -= e.size
+	s.entries--
 }
 
 // deadline is when a completed record written at now is forgotten.
@@ -122,7 +206,7 @@ func (s *MemoryStore) Claim(_ context.Context, k Key, fingerprint string, now ti
 	defer s.mu.Unlock()
 	el, e, live := s.lookup(k, now)
 	if live {
-		s.lru.MoveToFront(el)
+		s.touch(el)
 		return ClaimResult{Existing: cloneRecord(&e.rec)}, nil
 	}
 	until := TruncateTime(now.Add(lease))
@@ -184,7 +268,7 @@ func (s *MemoryStore) Get(_ context.Context, k Key, now time.Time) (*Record, err
 	if !live {
 		return nil, ErrNotFound
 	}
-	s.lru.MoveToFront(el)
+	s.touch(el)
 	return cloneRecord(&e.rec), nil
 }
 

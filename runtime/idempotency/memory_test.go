@@ -126,3 +126,92 @@ func BenchmarkClaimComplete(b *testing.B) {
 		storetest.BenchClaimComplete(b, idempotency.NewLayered(idempotency.NewMemoryStore(), auth), calls)
 	})
 }
+
+// One tenant's flood of keys evicts its own records, never a smaller
+// tenant's: tenant a's key survives 101,000 keys of tenant b.
+func TestMemoryStoreFloodOfOneTenantKeepsAnothersKeys(t *testing.T) {
+	ctx := context.Background()
+	now := time.Now()
+	s := idempotency.NewMemoryStore()
+	victim := idempotency.Key{Tenant: "tenant-a", Tool: "create", Key: "k-a"}
+	if err := s.Complete(ctx, victim, "fp", []byte(`{"success":true}`), false, now, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 101_000 {
+		k := idempotency.Key{Tenant: "tenant-b", Tool: "create", Key: fmt.Sprint("flood-", i)}
+		if err := s.Complete(ctx, k, "fp", []byte(`{"success":false}`), true, now, time.Hour); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := s.Len(); got != idempotency.DefaultMemoryMaxEntries {
+		t.Fatalf("Len = %d, want %d", got, idempotency.DefaultMemoryMaxEntries)
+	}
+	rec, err := s.Get(ctx, victim, now)
+	if err != nil || string(rec.Response) != `{"success":true}` {
+		t.Fatalf("tenant a's key: %+v, %v", rec, err)
+	}
+	// The oldest flood keys went first.
+	if _, err := s.Get(ctx, idempotency.Key{Tenant: "tenant-b", Tool: "create", Key: "flood-0"}, now); !errors.Is(err, idempotency.ErrNotFound) {
+		t.Fatalf("flood-0: %v, want evicted", err)
+	}
+}
+
+// The byte bound counts keys, fingerprints, results and a fixed overhead
+// per record, exactly, and evicts from the largest tenant.
+func TestMemoryStoreBoundedByBytes(t *testing.T) {
+	ctx := context.Background()
+	now := time.Now()
+	size := func(k idempotency.Key, fp string, resp int) int {
+		return 256 + len(k.Tenant) + len(k.Tool) + len(k.Key) + len(fp) + resp
+	}
+	a := idempotency.Key{Tenant: "a", Tool: "t", Key: "k0"}
+	per := size(a, "fp", 1000)
+	s := idempotency.NewMemoryStore(idempotency.WithMaxBytes(4 * per))
+	if err := s.Complete(ctx, a, "fp", make([]byte, 1000), false, now, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Bytes(); got != per {
+		t.Fatalf("Bytes = %d, want %d", got, per)
+	}
+	for i := range 10 {
+		k := idempotency.Key{Tenant: "b", Tool: "t", Key: fmt.Sprint("k", i)}
+		if err := s.Complete(ctx, k, "fp", make([]byte, 1000), false, now, time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		if s.Bytes() > 4*per {
+			t.Fatalf("after %d records: %d bytes over the bound %d", i+1, s.Bytes(), 4*per)
+		}
+	}
+	if got, want := s.Len(), 4; got != want {
+		t.Fatalf("Len = %d, want %d", got, want)
+	}
+	if got := s.Bytes(); got != 4*per {
+		t.Fatalf("Bytes = %d, want %d", got, 4*per)
+	}
+	if _, err := s.Get(ctx, a, now); err != nil {
+		t.Fatalf("tenant a's record was evicted: %v", err)
+	}
+	// Replacing a record (claim -> complete) accounts for the new size.
+	c := idempotency.Key{Tenant: "c", Tool: "t", Key: "k"}
+	if _, err := s.Claim(ctx, c, "fp", now, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Complete(ctx, c, "fp", []byte("xyz"), false, now, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, k := range []idempotency.Key{a, c} {
+		if _, err := s.Get(ctx, k, now); err == nil {
+			total += size(k, "fp", map[bool]int{true: 1000, false: 3}[k == a])
+		}
+	}
+	for i := range 10 {
+		k := idempotency.Key{Tenant: "b", Tool: "t", Key: fmt.Sprint("k", i)}
+		if _, err := s.Get(ctx, k, now); err == nil {
+			total += size(k, "fp", 1000)
+		}
+	}
+	if got := s.Bytes(); got != total {
+		t.Fatalf("Bytes = %d, records held add up to %d", got, total)
+	}
+}
