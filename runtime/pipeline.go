@@ -303,7 +303,7 @@ func (wc *writeCall) claim(ctx context.Context, rc RequestContext, key string, r
 	k := idempotency.ScopedKey(rc.TenantID, rc.PrincipalID, name, key)
 	cr, err := r.cfg.idem.Claim(ctx, k, fp, r.now(), lease)
 	if err != nil {
-		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("idempotency claim: %w", err))})
+		return r.errorResult(ctx, name, m, Errors{r.storeUnavailable(ctx, name, "claim", err)})
 	}
 	if cr.Claimed {
 		wc.claimed, wc.key, wc.clientKey, wc.fp = true, k, key, fp
@@ -326,7 +326,7 @@ func (wc *writeCall) peek(ctx context.Context, rc RequestContext, key string, ra
 	case errors.Is(err, idempotency.ErrNotFound):
 		return nil
 	case err != nil:
-		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("idempotency lookup: %w", err))})
+		return r.errorResult(ctx, name, m, Errors{r.storeUnavailable(ctx, name, "lookup", err)})
 	}
 	return wc.answerExisting(ctx, m, key, fp, rec)
 }

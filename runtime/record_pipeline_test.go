@@ -198,3 +198,31 @@ func valueAt(t *testing.T, text, path string) string {
 	}
 	return fmt.Sprint(v)
 }
+
+// downStore fails every call, as an unreachable database does.
+type downStore struct{ idempotency.Store }
+
+func (downStore) Claim(context.Context, idempotency.Key, string, time.Time, time.Duration) (idempotency.ClaimResult, error) {
+	return idempotency.ClaimResult{}, errors.New("dial tcp 127.0.0.1:1: connect: connection refused")
+}
+
+// A store that cannot take the claim answers UNAVAILABLE before anything
+// runs, with a trace_id the operator finds in the log with the cause.
+func TestStoreOutageIsUnavailableAndNothingRuns(t *testing.T) {
+	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithIdempotencyStore(downStore{idempotency.NewMemoryStore()})}})
+	got := h.call(alice, "create_note", `{"title":"x","description":"y","client_request_id":"k-down"}`)
+	if !got.isError || field(t, got.text, "error.code") != "UNAVAILABLE" ||
+		field(t, got.text, "error.message") != "the idempotency store is unavailable, so nothing was run or written" {
+		t.Fatalf("got %s", got.text)
+	}
+	if h.dom.count("create_note") != 0 {
+		t.Fatal("the handler ran without a claim")
+	}
+	trace := field(t, got.text, "error.trace_id")
+	h.logMu.Lock()
+	logs := h.log.String()
+	h.logMu.Unlock()
+	if !strings.Contains(logs, "idempotency store failed") || !strings.Contains(logs, "trace_id="+trace) || !strings.Contains(logs, "connection refused") {
+		t.Fatalf("logs:\n%s", logs)
+	}
+}

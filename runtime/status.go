@@ -220,6 +220,19 @@ func (r *registry) internal(ctx context.Context, tool string, err error) *ErrorE
 	}
 }
 
+// storeUnavailable is the answer when the idempotency store fails before
+// the handler ran: nothing was written, and the same key may be retried.
+// The cause is logged with the entry's trace_id.
+func (r *registry) storeUnavailable(ctx context.Context, tool, op string, err error) *ErrorEntry {
+	id := r.traceID()
+	r.cfg.logger.ErrorContext(ctx, "mcpwrite: idempotency store failed", "tool", tool, "op", op, "trace_id", id, "error", err)
+	return &ErrorEntry{
+		Code: CodeUnavailable, Field: ArgClientRequestID, TraceID: id,
+		Message:     "the idempotency store is unavailable, so nothing was run or written",
+		Suggestions: &Suggestions{Hint: "Retry in a few seconds with the same client_request_id and arguments."},
+	}
+}
+
 // traceID returns 16 random bytes in hex, the W3C trace-id form.
 func (r *registry) traceID() string {
 	var b [16]byte

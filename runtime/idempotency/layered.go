@@ -3,6 +3,8 @@ package idempotency
 import (
 	"context"
 	"errors"
+	"log/slog"
+	"sync/atomic"
 	"time"
 )
 
@@ -14,8 +16,59 @@ import (
 // allow a second execution. A cache hit is returned as Existing with its own
 // fingerprint, so the caller still detects a reused key. Cache failures are
 // not errors: the authoritative answer stands on its own.
+//
+// Every cache call is bounded by a timeout (DefaultCacheTimeout), so a hung
+// cache costs a write that much at most; a failing cache is logged (once
+// when it starts failing, once when it answers again) and skipped.
 type Layered struct {
 	cache, auth Store
+	timeout     time.Duration
+	logger      *slog.Logger
+	failing     atomic.Bool
+}
+
+// DefaultCacheTimeout bounds each call to the cache of a Layered store.
+const DefaultCacheTimeout = 100 * time.Millisecond
+
+// LayeredOption configures NewLayered.
+type LayeredOption func(*Layered)
+
+// WithCacheTimeout bounds each cache call (values <= 0 keep the default).
+func WithCacheTimeout(d time.Duration) LayeredOption {
+	return func(l *Layered) {
+		if d > 0 {
+			l.timeout = d
+		}
+	}
+}
+
+// WithCacheLogger receives the warnings about a failing cache (default
+// slog.Default()).
+func WithCacheLogger(logger *slog.Logger) LayeredOption {
+	return func(l *Layered) {
+		if logger != nil {
+			l.logger = logger
+		}
+	}
+}
+
+// cacheCtx bounds one cache call.
+func (l *Layered) cacheCtx(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), l.timeout)
+}
+
+// noteCache records a cache call's outcome, logging each change between
+// answering and failing; ErrNotFound is an answer.
+func (l *Layered) noteCache(ctx context.Context, op string, err error) {
+	failed := err != nil && !errors.Is(err, ErrNotFound)
+	if l.failing.Swap(failed) == failed {
+		return
+	}
+	if failed {
+		l.logger.WarnContext(ctx, "mcpwrite: idempotency cache failing; using the authoritative store alone", "op", op, "error", err)
+	} else {
+		l.logger.InfoContext(ctx, "mcpwrite: idempotency cache answering again", "op", op)
+	}
 }
 
 var (
@@ -28,13 +81,20 @@ var (
 // RecordCompleter and cache implements Filler, the cache holds the exact
 // authoritative record (CreatedAt and ExpiresAt included); otherwise a cached
 // record carries the times of its cache write.
-func NewLayered(cache, authoritative Store) Store {
-	return &Layered{cache: cache, auth: authoritative}
+func NewLayered(cache, authoritative Store, opts ...LayeredOption) Store {
+	l := &Layered{cache: cache, auth: authoritative, timeout: DefaultCacheTimeout, logger: slog.Default()}
+	for _, o := range opts {
+		o(l)
+	}
+	return l
 }
 
 // cached returns the cache's completed record for k, or nil.
 func (l *Layered) cached(ctx context.Context, k Key, now time.Time) *Record {
-	rec, err := l.cache.Get(ctx, k, now)
+	cctx, cancel := l.cacheCtx(ctx)
+	defer cancel()
+	rec, err := l.cache.Get(cctx, k, now)
+	l.noteCache(ctx, "get", err)
 	if err != nil || rec == nil || rec.State != StateCompleted {
 		return nil
 	}
@@ -46,15 +106,18 @@ func (l *Layered) fill(ctx context.Context, rec *Record, now time.Time) {
 	if rec == nil || rec.State != StateCompleted {
 		return
 	}
+	cctx, cancel := l.cacheCtx(ctx)
+	defer cancel()
+	// The cache is an optimisation; the record is safe in auth.
 	if f, ok := l.cache.(Filler); ok {
-		_ = f.Fill(ctx, rec, now, DefaultCacheTTL) // the cache is an optimisation; the record is safe in auth
+		l.noteCache(ctx, "fill", f.Fill(cctx, rec, now, DefaultCacheTTL))
 		return
 	}
 	ttl := min(rec.ExpiresAt.Sub(now), DefaultCacheTTL)
 	if ttl <= 0 {
 		return
 	}
-	_ = l.cache.Complete(ctx, rec.Key, rec.Fingerprint, rec.Response, rec.IsError, now, ttl)
+	l.noteCache(ctx, "fill", l.cache.Complete(cctx, rec.Key, rec.Fingerprint, rec.Response, rec.IsError, now, ttl))
 }
 
 // Claim implements Store.
@@ -102,7 +165,10 @@ func (l *Layered) CompleteRecord(ctx context.Context, k Key, fingerprint string,
 
 // Release implements Store.
 func (l *Layered) Release(ctx context.Context, k Key, fingerprint string) error {
-	_ = l.cache.Release(ctx, k, fingerprint) // the cache holds no claims of its own
+	cctx, cancel := l.cacheCtx(ctx)
+	err := l.cache.Release(cctx, k, fingerprint) // the cache holds no claims of its own
+	cancel()
+	l.noteCache(ctx, "release", err)
 	return l.auth.Release(ctx, k, fingerprint)
 }
 

@@ -26,9 +26,10 @@ const DefaultPrefix = "mcpwrite:idem:"
 // decided against the caller's now; Redis expiry (set to the same remaining
 // duration) only reclaims the memory.
 type Store struct {
-	client redis.UniversalClient
-	prefix string
-	maxTTL time.Duration
+	client  redis.UniversalClient
+	prefix  string
+	maxTTL  time.Duration
+	breaker breaker
 }
 
 // Option configures New.
@@ -42,9 +43,11 @@ func WithPrefix(prefix string) Option { return func(s *Store) { s.prefix = prefi
 // (values <= 0 mean no cap).
 func WithMaxTTL(d time.Duration) Option { return func(s *Store) { s.maxTTL = d } }
 
-// New returns a Store using client.
+// New returns a Store using client, with the default breaker. Build the
+// client from ClientOptions (or set short timeouts yourself): with go-redis
+// defaults a hung Redis holds each call for seconds.
 func New(client redis.UniversalClient, opts ...Option) *Store {
-	s := &Store{client: client, prefix: DefaultPrefix}
+	s := &Store{client: client, prefix: DefaultPrefix, breaker: breaker{threshold: DefaultBreakerThreshold, cooldown: DefaultBreakerCooldown}}
 	for _, o := range opts {
 		o(s)
 	}
@@ -139,11 +142,28 @@ func boolArg(b bool) string {
 	return "0"
 }
 
+// call runs one Redis operation through the breaker.
+func (s *Store) call(op string, f func() error) error {
+	if !s.breaker.allow() {
+		return fmt.Errorf("redisstore: %s: %w", op, ErrUnavailable)
+	}
+	err := f()
+	s.breaker.done(err)
+	return err
+}
+
 // Claim implements idempotency.Store.
 func (s *Store) Claim(ctx context.Context, k idempotency.Key, fingerprint string, now time.Time, lease time.Duration) (idempotency.ClaimResult, error) {
 	now = idempotency.TruncateTime(now)
 	until := idempotency.TruncateTime(now.Add(lease))
-	res, err := claimScript.Run(ctx, s.client, []string{s.RedisKey(k)}, fingerprint, micros(now), micros(until), pexpire(until.Sub(now))).Slice()
+	var res []any
+	err := s.call("claim", func() (err error) {
+		res, err = claimScript.Run(ctx, s.client, []string{s.RedisKey(k)}, fingerprint, micros(now), micros(until), pexpire(until.Sub(now))).Slice()
+		return err
+	})
+	if errors.Is(err, ErrUnavailable) {
+		return idempotency.ClaimResult{}, err
+	}
 	if err != nil {
 		return idempotency.ClaimResult{}, fmt.Errorf("redisstore: claim: %w", err)
 	}
@@ -178,8 +198,15 @@ func (s *Store) CompleteRecord(ctx context.Context, k idempotency.Key, fingerpri
 	if s.maxTTL > 0 && s.maxTTL < keep {
 		keep = s.maxTTL
 	}
-	res, err := completeScript.Run(ctx, s.client, []string{s.RedisKey(k)},
-		fingerprint, micros(now), micros(expires), response, boolArg(isError), pexpire(keep)).Slice()
+	var res []any
+	err := s.call("complete", func() (err error) {
+		res, err = completeScript.Run(ctx, s.client, []string{s.RedisKey(k)},
+			fingerprint, micros(now), micros(expires), response, boolArg(isError), pexpire(keep)).Slice()
+		return err
+	})
+	if errors.Is(err, ErrUnavailable) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("redisstore: complete: %w", err)
 	}
@@ -203,7 +230,11 @@ func (s *Store) CompleteRecord(ctx context.Context, k idempotency.Key, fingerpri
 
 // Release implements idempotency.Store.
 func (s *Store) Release(ctx context.Context, k idempotency.Key, fingerprint string) error {
-	if err := releaseScript.Run(ctx, s.client, []string{s.RedisKey(k)}, fingerprint).Err(); err != nil {
+	err := s.call("release", func() error { return releaseScript.Run(ctx, s.client, []string{s.RedisKey(k)}, fingerprint).Err() })
+	if errors.Is(err, ErrUnavailable) {
+		return err
+	}
+	if err != nil {
 		return fmt.Errorf("redisstore: release: %w", err)
 	}
 	return nil
@@ -212,7 +243,14 @@ func (s *Store) Release(ctx context.Context, k idempotency.Key, fingerprint stri
 // Get implements idempotency.Store.
 func (s *Store) Get(ctx context.Context, k idempotency.Key, now time.Time) (*idempotency.Record, error) {
 	now = idempotency.TruncateTime(now)
-	vals, err := s.client.HMGet(ctx, s.RedisKey(k), "s", "f", "r", "i", "c", "l", "e").Result()
+	var vals []any
+	err := s.call("get", func() (err error) {
+		vals, err = s.client.HMGet(ctx, s.RedisKey(k), "s", "f", "r", "i", "c", "l", "e").Result()
+		return err
+	})
+	if errors.Is(err, ErrUnavailable) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("redisstore: get: %w", err)
 	}
@@ -247,8 +285,13 @@ func (s *Store) Fill(ctx context.Context, rec *idempotency.Record, now time.Time
 	if keep > 0 && keep < d {
 		d = keep
 	}
-	err := fillScript.Run(ctx, s.client, []string{s.RedisKey(rec.Key)},
-		rec.Fingerprint, micros(idempotency.TruncateTime(rec.CreatedAt)), micros(expires), rec.Response, boolArg(rec.IsError), pexpire(d)).Err()
+	err := s.call("fill", func() error {
+		return fillScript.Run(ctx, s.client, []string{s.RedisKey(rec.Key)},
+			rec.Fingerprint, micros(idempotency.TruncateTime(rec.CreatedAt)), micros(expires), rec.Response, boolArg(rec.IsError), pexpire(d)).Err()
+	})
+	if errors.Is(err, ErrUnavailable) {
+		return err
+	}
 	if err != nil {
 		return fmt.Errorf("redisstore: fill: %w", err)
 	}

@@ -107,7 +107,7 @@ func durableStores(ctx context.Context, dsn, redisAddr string) ([]runtime.Option
 	}
 	var cache idempotency.Store = idempotency.NewMemoryStore()
 	if redisAddr != "" {
-		cache = idempotency.NewLayered(cache, redisstore.New(redis.NewClient(&redis.Options{Addr: redisAddr})))
+		cache = idempotency.NewLayered(cache, redisstore.New(redis.NewClient(redisstore.ClientOptions(redisAddr))))
 	}
 	return []runtime.Option{
 		runtime.WithIdempotencyStore(idempotency.NewLayered(cache, idem)),

@@ -1,0 +1,57 @@
+package redisstore
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+func TestBreakerOpensAfterThresholdAndProbesOnce(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	s := &Store{breaker: breaker{threshold: 3, cooldown: 5 * time.Second, now: func() time.Time { return now }}}
+	down := errors.New("i/o timeout")
+	for i := range 2 {
+		if !s.breaker.allow() {
+			t.Fatalf("call %d refused before the threshold", i)
+		}
+		s.breaker.done(down)
+	}
+	// Answers from Redis itself are not failures and reset the count.
+	s.breaker.done(redis.Nil)
+	for range 3 {
+		s.breaker.allow()
+		s.breaker.done(down)
+	}
+	if s.BreakerState() != "open" || s.breaker.allow() {
+		t.Fatalf("after 3 failures: %s", s.BreakerState())
+	}
+	now = now.Add(5 * time.Second)
+	if s.BreakerState() != "half-open" || !s.breaker.allow() {
+		t.Fatal("no probe after the cooldown")
+	}
+	if s.breaker.allow() {
+		t.Fatal("a second call went through while the probe is in flight")
+	}
+	s.breaker.done(down) // the probe failed: open again for a cooldown
+	if s.BreakerState() != "open" {
+		t.Fatalf("after a failed probe: %s", s.BreakerState())
+	}
+	now = now.Add(5 * time.Second)
+	s.breaker.allow()
+	s.breaker.done(nil)
+	if s.BreakerState() != "closed" || !s.breaker.allow() {
+		t.Fatalf("after a good probe: %s", s.BreakerState())
+	}
+}
+
+func TestBreakerOffBelowOne(t *testing.T) {
+	s := &Store{breaker: breaker{threshold: 0}}
+	for range 10 {
+		s.breaker.done(errors.New("down"))
+	}
+	if !s.breaker.allow() || s.BreakerState() != "closed" {
+		t.Fatal("a disabled breaker refused a call")
+	}
+}
