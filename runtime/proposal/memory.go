@@ -36,6 +36,16 @@ func WithRetention(d time.Duration) MemoryOption {
 	}
 }
 
+// WithApplyLease sets how long an apply may stay unfinished before a new
+// BeginApply takes it over (d <= 0 keeps DefaultApplyLease).
+func WithApplyLease(d time.Duration) MemoryOption {
+	return func(s *MemoryStore) {
+		if d > 0 {
+			s.applyLease = d
+		}
+	}
+}
+
 // WithClock sets the clock used to purge expired proposals when Create needs
 // room (lookups use their now argument); nil keeps time.Now.
 func WithClock(now func() time.Time) MemoryOption {
@@ -54,9 +64,11 @@ type MemoryStore struct {
 	mu        sync.Mutex
 	maxOpen   int
 	retention time.Duration
-	clock     func() time.Time
-	recs      map[string]*memRecord
-	open      int // records with memRecord.open set
+	// applyLease: an apply unfinished for this long may be begun again.
+	applyLease time.Duration
+	clock      func() time.Time
+	recs       map[string]*memRecord
+	open       int // records with memRecord.open set
 }
 
 type memRecord struct {
@@ -71,10 +83,11 @@ var _ Store = (*MemoryStore)(nil)
 // NewMemoryStore returns an empty MemoryStore.
 func NewMemoryStore(opts ...MemoryOption) *MemoryStore {
 	s := &MemoryStore{
-		maxOpen:   DefaultMaxPending,
-		retention: DefaultRetention,
-		clock:     time.Now,
-		recs:      make(map[string]*memRecord),
+		maxOpen:    DefaultMaxPending,
+		retention:  DefaultRetention,
+		applyLease: DefaultApplyLease,
+		clock:      time.Now,
+		recs:       make(map[string]*memRecord),
 	}
 	for _, o := range opts {
 		if o != nil {
@@ -158,10 +171,11 @@ func (s *MemoryStore) BeginApply(ctx context.Context, id, tenant, principal stri
 		return nil, ErrDiscarded
 	case r.p.Expired(now):
 		return nil, ErrExpired
-	case r.p.State == StateApplying:
+	case r.p.State == StateApplying && now.Before(r.p.ApplyStartedAt.Add(s.applyLease)):
 		return nil, ErrBusy
 	}
 	r.p.State = StateApplying
+	r.p.ApplyStartedAt = NormalizeTime(now)
 	return r.p.Clone(), nil
 }
 

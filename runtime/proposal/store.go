@@ -41,7 +41,23 @@ type Proposal struct {
 	State          State
 	Result         []byte // the apply result envelope (StateApplied)
 	ResultIsError  bool
+	// Target names the entity the write changes as the user was shown it
+	// (e.g. "element el-1"), StateDigest identifies the state of it the user
+	// saw and StateSummary describes that state in a line. Empty when the
+	// server supplies no state preview. Applying after the state changed is
+	// refused as stale.
+	Target       string
+	StateDigest  string
+	StateSummary string
+	// ApplyStartedAt is when the current apply began (StateApplying); an
+	// apply that has not finished within the store's apply lease (a crash,
+	// a failed save) may be begun again.
+	ApplyStartedAt time.Time
 }
+
+// DefaultApplyLease is how long an apply may stay unfinished before a new
+// BeginApply takes it over.
+const DefaultApplyLease = 2 * time.Minute
 
 // Errors of the store.
 var (
@@ -63,8 +79,10 @@ type Store interface {
 	// Get returns the proposal in any state.
 	Get(ctx context.Context, id, tenant, principal string, now time.Time) (*Proposal, error)
 	// BeginApply atomically moves a pending proposal to StateApplying and
-	// returns it. An applied proposal is returned unchanged (the caller
-	// replays its Result). Errors: ErrNotFound, ErrExpired, ErrBusy, ErrDiscarded.
+	// returns it; so it does with an applying one whose apply began at least
+	// the store's apply lease ago. An applied proposal is returned unchanged
+	// (the caller replays its Result). Errors: ErrNotFound, ErrExpired,
+	// ErrBusy, ErrDiscarded.
 	BeginApply(ctx context.Context, id, tenant, principal string, now time.Time) (*Proposal, error)
 	// FinishApply records the result and moves the proposal to StateApplied.
 	FinishApply(ctx context.Context, id string, result []byte, isError bool) error
@@ -156,6 +174,9 @@ func (p *Proposal) Clone() *Proposal {
 	c.Result = cloneBytes(p.Result)
 	c.CreatedAt = NormalizeTime(p.CreatedAt)
 	c.ExpiresAt = NormalizeTime(p.ExpiresAt)
+	if !p.ApplyStartedAt.IsZero() {
+		c.ApplyStartedAt = NormalizeTime(p.ApplyStartedAt)
+	}
 	return &c
 }
 
@@ -187,6 +208,7 @@ func (p *Proposal) Validate() error {
 	for _, f := range []struct{ name, value string }{
 		{"id", p.ID}, {"tenant", p.Tenant}, {"principal", p.Principal},
 		{"tool", p.Tool}, {"classification", p.Classification}, {"summary", p.Summary},
+		{"target", p.Target}, {"state_digest", p.StateDigest}, {"state_summary", p.StateSummary},
 	} {
 		if !ValidText(f.value) {
 			return fmt.Errorf("%w: %s is not valid UTF-8 text", ErrInvalid, f.name)

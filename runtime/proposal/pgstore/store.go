@@ -57,6 +57,16 @@ func WithRetention(d time.Duration) Option {
 	}
 }
 
+// WithApplyLease sets how long an apply may stay unfinished before a new
+// BeginApply takes it over (d <= 0 keeps proposal.DefaultApplyLease).
+func WithApplyLease(d time.Duration) Option {
+	return func(s *Store) {
+		if d > 0 {
+			s.applyLease = d
+		}
+	}
+}
+
 // WithClock sets the clock Cleanup measures retention against; nil keeps
 // time.Now. Lookups use their now argument.
 func WithClock(now func() time.Time) Option {
@@ -73,8 +83,10 @@ type Store struct {
 	pool      *pgxpool.Pool
 	table     string
 	retention time.Duration
-	clock     func() time.Time
-	err       error // a configuration error, returned by every method
+	// applyLease: an apply unfinished for this long may be begun again.
+	applyLease time.Duration
+	clock      func() time.Time
+	err        error // a configuration error, returned by every method
 
 	qInsert, qGet, qBegin, qDiscard, qFinish, qAbort, qState, qCleanup string
 }
@@ -82,12 +94,13 @@ type Store struct {
 var _ proposal.Store = (*Store)(nil)
 
 const columns = `id, tenant, principal, tool, classification, summary, request,
-	arguments, preview, created_at, expires_at, state, result, result_is_error`
+	arguments, preview, created_at, expires_at, state, result, result_is_error,
+	target, state_digest, state_summary, apply_started_at`
 
 // New returns a Store on pool. A bad option (an invalid table name, a nil
 // pool) does not panic: every method then returns the error.
 func New(pool *pgxpool.Pool, opts ...Option) *Store {
-	s := &Store{pool: pool, table: DefaultTable, retention: proposal.DefaultRetention, clock: time.Now}
+	s := &Store{pool: pool, table: DefaultTable, retention: proposal.DefaultRetention, applyLease: proposal.DefaultApplyLease, clock: time.Now}
 	for _, o := range opts {
 		if o != nil {
 			o(s)
@@ -101,11 +114,12 @@ func New(pool *pgxpool.Pool, opts ...Option) *Store {
 	}
 	t := s.table
 	s.qInsert = `INSERT INTO ` + t + ` (id, tenant, principal, tool, classification, summary,
-		request, arguments, preview, created_at, expires_at, state)
-		VALUES ($1, $2, $3, $4, $5, $6, $7::bytea, $8::json, $9::json, $10, $11, 1)`
+		request, arguments, preview, created_at, expires_at, state, target, state_digest, state_summary)
+		VALUES ($1, $2, $3, $4, $5, $6, $7::bytea, $8::json, $9::json, $10, $11, 1, $12, $13, $14)`
 	s.qGet = `SELECT ` + columns + ` FROM ` + t + ` WHERE id = $1 AND tenant = $2 AND principal = $3`
-	s.qBegin = `UPDATE ` + t + ` SET state = 2
-		WHERE id = $1 AND tenant = $2 AND principal = $3 AND state = 1 AND expires_at > $4
+	s.qBegin = `UPDATE ` + t + ` SET state = 2, apply_started_at = $4
+		WHERE id = $1 AND tenant = $2 AND principal = $3 AND expires_at > $4
+		AND (state = 1 OR (state = 2 AND apply_started_at <= $5))
 		RETURNING ` + columns
 	s.qDiscard = `UPDATE ` + t + ` SET state = 4
 		WHERE id = $1 AND tenant = $2 AND principal = $3 AND state = 1 AND expires_at > $4`
@@ -183,7 +197,8 @@ func (s *Store) Create(ctx context.Context, p *proposal.Proposal) error {
 		c.ID = proposal.NewID()
 	}
 	_, err := s.pool.Exec(ctx, s.qInsert, c.ID, c.Tenant, c.Principal, c.Tool, c.Classification,
-		c.Summary, c.Request, jsonArg(c.Arguments), jsonArg(c.Preview), c.CreatedAt, c.ExpiresAt)
+		c.Summary, c.Request, jsonArg(c.Arguments), jsonArg(c.Preview), c.CreatedAt, c.ExpiresAt,
+		c.Target, c.StateDigest, c.StateSummary)
 	if err != nil {
 		if pgErr, ok := errors.AsType[*pgconn.PgError](err); ok && pgErr.Code == "23505" {
 			return proposal.ErrDuplicate
@@ -221,7 +236,7 @@ func (s *Store) BeginApply(ctx context.Context, id, tenant, principal string, no
 	}
 	now = orNow(now)
 	for range beginAttempts {
-		p, err := scan(s.pool.QueryRow(ctx, s.qBegin, id, tenant, principal, proposal.NormalizeTime(now)))
+		p, err := scan(s.pool.QueryRow(ctx, s.qBegin, id, tenant, principal, proposal.NormalizeTime(now), proposal.NormalizeTime(now.Add(-s.applyLease))))
 		if err == nil {
 			return p, nil
 		}
@@ -350,10 +365,15 @@ func scan(row pgx.Row) (*proposal.Proposal, error) {
 		createdAt   time.Time
 		expiresAt   time.Time
 		request, rs []byte
+		started     *time.Time
 	)
 	if err := row.Scan(&p.ID, &p.Tenant, &p.Principal, &p.Tool, &p.Classification, &p.Summary,
-		&request, &args, &prev, &createdAt, &expiresAt, &state, &rs, &p.ResultIsError); err != nil {
+		&request, &args, &prev, &createdAt, &expiresAt, &state, &rs, &p.ResultIsError,
+		&p.Target, &p.StateDigest, &p.StateSummary, &started); err != nil {
 		return nil, err
+	}
+	if started != nil {
+		p.ApplyStartedAt = *started
 	}
 	p.Request, p.Arguments, p.Preview, p.Result = request, args, prev, rs
 	p.CreatedAt, p.ExpiresAt, p.State = createdAt, expiresAt, proposal.State(state)

@@ -136,6 +136,8 @@ func TestMigrateIsIdempotentAndSafeConcurrently(t *testing.T) {
 		"created_at timestamp with time zone NO", "expires_at timestamp with time zone NO",
 		"state smallint NO", "result bytea YES", "result_is_error boolean NO",
 		"applied_at timestamp with time zone YES",
+		"target text NO", "state_digest text NO", "state_summary text NO",
+		"apply_started_at timestamp with time zone YES",
 	}
 	if len(got) != len(want) {
 		t.Fatalf("columns = %q, want %q", got, want)

@@ -32,6 +32,7 @@ func Run(t *testing.T, newStore func(t *testing.T) proposal.Store) {
 		{"ApplyStateMachine", testStateMachine},
 		{"ExpiryUsesNowArgument", testExpiry},
 		{"ConcurrentBeginApplyHasOneWinner", testConcurrentBegin},
+		{"UnfinishedApplyIsTakenOverAfterTheLease", testApplyLease},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -66,6 +67,9 @@ func sample() *proposal.Proposal {
 		CreatedAt:      base.Add(123456 * time.Microsecond),
 		ExpiresAt:      base.Add(ttl + 654321*time.Microsecond),
 		State:          proposal.StatePending,
+		Target:         "element el_1",
+		StateDigest:    "sha256:3f0c",
+		StateSummary:   "Billing API (ApplicationComponent), 2 relationships",
 	}
 }
 
@@ -237,7 +241,7 @@ func testCopies(t *testing.T, s proposal.Store) {
 	if err != nil {
 		t.Fatalf("Get = %v", err)
 	}
-	want.State, want.Result = proposal.StateApplied, []byte(`{"success":true}`)
+	want.State, want.Result, want.ApplyStartedAt = proposal.StateApplied, []byte(`{"success":true}`), proposal.NormalizeTime(base)
 	assertProposal(t, "Get after caller mutations", got, want)
 }
 
@@ -405,6 +409,9 @@ func runStep(t *testing.T, s proposal.Store, name string, want *proposal.Proposa
 	if err == nil && st.op == "finish" {
 		want.Result, want.ResultIsError = []byte(st.result), st.isError
 	}
+	if err == nil && st.op == "begin" && want.State == proposal.StatePending {
+		want.ApplyStartedAt = proposal.NormalizeTime(now) // a begin of a pending proposal starts the apply now
+	}
 	if st.wantState == 0 {
 		return
 	}
@@ -468,6 +475,9 @@ func testExpiry(t *testing.T, s proposal.Store) {
 			}
 			if tc.state != 0 {
 				want.State = tc.state
+				if tc.op == "begin" && tc.state == proposal.StateApplying {
+					want.ApplyStartedAt = proposal.NormalizeTime(now)
+				}
 				assertProposal(t, tc.op, got, want)
 			}
 		})
@@ -486,7 +496,7 @@ func testExpiry(t *testing.T, s proposal.Store) {
 			t.Fatalf("BeginApply replay = %v", err)
 		}
 		want := clone(p)
-		want.State, want.Result = proposal.StateApplied, []byte("done")
+		want.State, want.Result, want.ApplyStartedAt = proposal.StateApplied, []byte("done"), proposal.NormalizeTime(at(p, -time.Second))
 		assertProposal(t, "replay", got, want)
 	})
 }
@@ -533,6 +543,7 @@ func testConcurrentBegin(t *testing.T, s proposal.Store) {
 	}
 	want := clone(p)
 	want.State, want.Result, want.ResultIsError = proposal.StateApplied, []byte(`{"success":true}`), true
+	want.ApplyStartedAt = proposal.NormalizeTime(now)
 	gots, errs = run()
 	for i := range n {
 		if errs[i] != nil {
@@ -572,4 +583,30 @@ func assertProposal(t *testing.T, what string, got, want *proposal.Proposal) {
 		}
 	}
 	t.Fatalf("%s: proposal differs:\n%s", what, strings.Join(diffs, "\n"))
+}
+
+// An apply that never finished (the process crashed, or its result could
+// not be saved) blocks others only for the store's apply lease, which the
+// suite expects to be proposal.DefaultApplyLease.
+func testApplyLease(t *testing.T, s proposal.Store) {
+	ctx := context.Background()
+	p := mustCreate(t, s, sample())
+	start := base.Add(time.Minute)
+	if _, err := s.BeginApply(ctx, p.ID, tenant, principal, start); err != nil {
+		t.Fatalf("BeginApply = %v", err)
+	}
+	if _, err := s.BeginApply(ctx, p.ID, tenant, principal, start.Add(proposal.DefaultApplyLease-time.Microsecond)); !errors.Is(err, proposal.ErrBusy) {
+		t.Fatalf("BeginApply within the lease = %v, want ErrBusy", err)
+	}
+	again := start.Add(proposal.DefaultApplyLease)
+	got, err := s.BeginApply(ctx, p.ID, tenant, principal, again)
+	if err != nil {
+		t.Fatalf("BeginApply after the lease = %v, want the proposal", err)
+	}
+	want := clone(p)
+	want.State, want.ApplyStartedAt = proposal.StateApplying, proposal.NormalizeTime(again)
+	assertProposal(t, "taken over", got, want)
+	if _, err := s.BeginApply(ctx, p.ID, tenant, principal, again.Add(time.Second)); !errors.Is(err, proposal.ErrBusy) {
+		t.Fatalf("BeginApply right after the takeover = %v, want ErrBusy", err)
+	}
 }
