@@ -142,6 +142,10 @@ func accepted(res *mcp.ElicitResult) bool {
 type lossInfo struct {
 	text    string   // what will be lost; "" when nothing or unknown
 	warning *Warning // set when the preview failed
+	// state is what the write acts on as the user is shown it (hasState
+	// false: no state preview, or the write changes no existing entity).
+	state    EntityState
+	hasState bool
 }
 
 // losesData: updates, deletes and anything classified destructive can lose
@@ -156,29 +160,83 @@ func losesData(d *schemadoc.Tool) bool {
 // without the text, with a warning in proposals.
 func (wc *writeCall) previewLoss(ctx context.Context, m proto.Message) (lossInfo, *mcp.CallToolResult) {
 	r, wt, name := wc.r, wc.wt, wc.wt.doc.Name
-	if r.cfg.lossPreview == nil || !losesData(wt.doc) {
-		return lossInfo{}, nil
-	}
-	text, err := r.cfg.lossPreview(ctx, name, m)
-	if err == nil {
-		return lossInfo{text: strings.TrimSpace(text)}, nil
-	}
-	es, class := r.classify(ctx, name, err)
-	if class == classBusiness {
+	answer := func(es Errors) (lossInfo, *mcp.CallToolResult) {
 		b := r.errorBody(ctx, name, m, es)
 		if err := wc.complete(ctx, b, true); err != nil {
 			return lossInfo{}, wc.unrecorded(ctx, b, err)
 		}
 		return lossInfo{}, toolResult(b, true)
 	}
+	st, hasState, es := r.entityState(ctx, name, m)
+	if len(es) > 0 {
+		if isInternal(es) {
+			wc.release(ctx)
+			return lossInfo{}, r.errorResult(ctx, name, m, es)
+		}
+		return answer(es)
+	}
+	info := lossInfo{state: st, hasState: hasState}
+	if r.cfg.lossPreview == nil || !losesData(wt.doc) {
+		return info, nil
+	}
+	text, err := r.cfg.lossPreview(ctx, name, m)
+	if err == nil {
+		info.text = neutralize(strings.TrimSpace(text))
+		return info, nil
+	}
+	es, class := r.classify(ctx, name, err)
+	if class == classBusiness {
+		return answer(es)
+	}
 	if class == classTransient { // internal failures were logged by classify
 		r.cfg.logger.WarnContext(ctx, "mcpwrite: loss preview failed", "tool", name, "error", err)
 	}
-	return lossInfo{warning: &Warning{
+	info.warning = &Warning{
 		Code:       "LOSS_PREVIEW_UNAVAILABLE",
 		Message:    "What this change would remove could not be determined",
 		Suggestion: "Review the preview with the user before applying",
-	}}, nil
+	}
+	return info, nil
+}
+
+// stateDigest is the digest the confirmation binds ("" without a state).
+func (l lossInfo) stateDigest() string {
+	if !l.hasState {
+		return ""
+	}
+	return l.state.Digest
+}
+
+// isInternal reports an answer that is a server failure, not an outcome.
+func isInternal(es Errors) bool {
+	for _, e := range es {
+		if e.Code == CodeInternal || e.Code == CodeUnavailable || e.Code == CodeDeadlineExceeded {
+			return true
+		}
+	}
+	return false
+}
+
+// stillAsShown re-reads the state a confirmation was given for; nil means
+// it is unchanged, otherwise the answer to the call.
+func (wc *writeCall) stillAsShown(ctx context.Context, m proto.Message, was EntityState, digest string) *mcp.CallToolResult {
+	r, name := wc.r, wc.wt.doc.Name
+	if r.cfg.statePreview == nil || digest == "" {
+		return nil
+	}
+	now, ok, es := r.entityState(ctx, name, m)
+	if len(es) > 0 && !isInternal(es) {
+		es, ok = nil, false // the entity is gone: stale, not the domain's error
+	}
+	if len(es) > 0 {
+		wc.release(ctx)
+		return r.errorResult(ctx, name, m, es)
+	}
+	if ok && now.Digest == digest {
+		return nil
+	}
+	wc.release(ctx)
+	return r.errorResult(ctx, name, m, Errors{staleState("", "The confirmation", was, now, ok)})
 }
 
 // confirmMessage is what the user reads: what will be written, what that
@@ -189,10 +247,10 @@ func (r *registry) confirmMessage(wt *writeTool, m proto.Message, body *Object, 
 		return "", err
 	}
 	msg := "Confirm " + summarize(wt, body) + ". " + consequence(wt.doc.Classification)
-	if loss = strings.TrimRight(loss, ". "); loss != "" {
+	if loss = strings.TrimRight(neutralize(loss), ". "); loss != "" {
 		msg += " What will be lost: " + loss + "."
 	}
-	return msg + "\nRequest: " + truncate(string(preview), 2000), nil
+	return msg + "\nRequest: " + truncateText(neutralize(string(preview)), 2000), nil
 }
 
 // confirmInCall asks through elicitation/create while the call waits. The
@@ -216,6 +274,9 @@ func (wc *writeCall) confirmInCall(ctx context.Context, req *mcp.CallToolRequest
 	}
 	switch r.askInCall(ctx, req, name, msg) {
 	case elicitConfirmed:
+		if res := wc.stillAsShown(ctx, m, loss.state, loss.stateDigest()); res != nil {
+			return res
+		}
 		return wc.execute(ctx, m, body, rc, hasRC, key)
 	case elicitDeclined:
 		wc.release(ctx)
@@ -274,7 +335,10 @@ func (wc *writeCall) askRoundTrip(ctx context.Context, m proto.Message, body *Ob
 	if err != nil {
 		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, err)})
 	}
-	st := confirmState{Expires: r.now().Add(r.cfg.elicitTimeout).Unix(), Nonce: r.nonce(), Args: args, Request: digest}
+	st := confirmState{
+		Expires: r.now().Add(r.cfg.elicitTimeout).Unix(), Nonce: r.nonce(), Args: args, Request: digest,
+		State: loss.stateDigest(), Target: loss.state.Target, Summary: loss.state.Summary,
+	}
 	token, err := r.signState(st, stateBinding(name, rc, key))
 	if err != nil {
 		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("sign confirmation state: %w", err))})
@@ -333,6 +397,9 @@ func (wc *writeCall) confirmRoundTrip(ctx context.Context, req *mcp.CallToolRequ
 		if res := wc.claim(ctx, rc, key, raw, m, r.cfg.idemLease); res != nil {
 			return res
 		}
+	}
+	if res := wc.stillAsShown(ctx, m, EntityState{Target: st.Target, Summary: st.Summary}, st.State); res != nil {
+		return res
 	}
 	used, err := wc.consumeConfirmation(ctx, rc, st)
 	if err != nil {
@@ -412,6 +479,11 @@ type confirmState struct {
 	Nonce   string `json:"nonce"` // single use
 	Args    string `json:"args"`  // fingerprint of the arguments
 	Request string `json:"req"`   // digest of the enriched request
+	// State is the digest of the entity state the user was shown, with
+	// the target and summary for the answer when it changed.
+	State   string `json:"state,omitempty"`
+	Target  string `json:"target,omitempty"`
+	Summary string `json:"summary,omitempty"`
 }
 
 // errStateAltered: the state is malformed or its signature does not match

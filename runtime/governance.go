@@ -124,6 +124,9 @@ func (r *registry) propose(ctx context.Context, wt *writeTool, m proto.Message, 
 		CreatedAt:      now,
 		ExpiresAt:      now.Add(r.cfg.proposalTTL),
 	}
+	if loss.hasState {
+		p.Target, p.StateDigest, p.StateSummary = loss.state.Target, loss.state.Digest, loss.state.Summary
+	}
 	if err := r.cfg.proposals.Create(ctx, p); err != nil {
 		return nil, Errors{r.internal(ctx, name, fmt.Errorf("store proposal: %w", err))}
 	}
@@ -132,6 +135,12 @@ func (r *registry) propose(ctx context.Context, wt *writeTool, m proto.Message, 
 		{"tool", name},
 		{"classification", p.Classification},
 		{"summary", p.Summary},
+	}
+	if loss.hasState {
+		po = append(po, member{"target", loss.state.Target})
+		if loss.state.Summary != "" {
+			po = append(po, member{"current_state", loss.state.Summary})
+		}
 	}
 	if loss.text != "" {
 		po = append(po, member{"will_lose", loss.text})
@@ -213,13 +222,6 @@ func consequence(classification string) string {
 	return "This changes data."
 }
 
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
-}
-
 // declined is the answer when the user said no.
 func declined(wt *writeTool, body *Object) *ErrorEntry {
 	return &ErrorEntry{
@@ -287,11 +289,34 @@ func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (
 			panic(x)
 		}
 	}()
-	finish := func(body []byte, isError bool) {
+	// finish saves the result; when it cannot be saved after retries the
+	// caller is told the write was applied but not recorded (never plain
+	// success), and the proposal stays applying until its apply lease ends.
+	finish := func(body []byte, isError bool) *mcp.CallToolResult {
 		finished = true
-		if err := r.cfg.proposals.FinishApply(context.WithoutCancel(ctx), p.ID, body, isError); err != nil {
-			r.cfg.logger.WarnContext(ctx, "mcpwrite: proposal finish failed", "proposal_id", p.ID, "error", err)
+		var err error
+		for attempt := 0; attempt < recordAttempts; attempt++ {
+			if attempt > 0 {
+				time.Sleep(recordBackoff[min(attempt-1, len(recordBackoff)-1)])
+			}
+			if err = r.cfg.proposals.FinishApply(context.WithoutCancel(ctx), p.ID, body, isError); err == nil || errors.Is(err, proposal.ErrNotApplying) {
+				break
+			}
 		}
+		if err == nil {
+			return toolResult(body, isError)
+		}
+		e := &ErrorEntry{
+			Code: CodeUnavailable, Field: "proposal_id", TraceID: r.traceID(),
+			Message:     fmt.Sprintf("proposal %q was applied, but its result could not be saved: do not apply it again", p.ID),
+			Details:     map[string]any{"proposal_id": p.ID, "applied": true},
+			Suggestions: &Suggestions{Hint: "The write happened; details.result is its result. Read the current state instead of applying again."},
+		}
+		if o, perr := parseObject(body); perr == nil {
+			e.Details["result"] = o
+		}
+		r.cfg.logger.ErrorContext(ctx, "mcpwrite: proposal result not saved", "proposal_id", p.ID, "tool", p.Tool, "trace_id", e.TraceID, "error", err)
+		return r.errorResult(ctx, name, nil, Errors{e})
 	}
 
 	wt, ok := r.tools[p.Tool]
@@ -309,6 +334,19 @@ func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (
 		abort()
 		return r.errorResult(ctx, name, stored, stale), nil
 	}
+	if p.StateDigest != "" && r.cfg.statePreview != nil {
+		now, ok, es := r.entityState(ctx, wt.doc.Name, stored)
+		if len(es) > 0 && isInternal(es) {
+			abort()
+			return r.errorResult(ctx, name, stored, es), nil
+		}
+		if len(es) > 0 || !ok || now.Digest != p.StateDigest {
+			abort()
+			e := staleState("proposal_id", fmt.Sprintf("Proposal %q", p.ID), EntityState{Target: p.Target, Summary: p.StateSummary}, now, ok && len(es) == 0)
+			e.Details["proposal_id"] = p.ID
+			return r.errorResult(ctx, name, stored, Errors{e}), nil
+		}
+	}
 	// The write happens now: timestamps the server generates ("the current
 	// time") are taken at apply time; ids and everything else stay exactly
 	// as the user confirmed them.
@@ -322,10 +360,9 @@ func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (
 		es, class := r.handlerError(ctx, wt, stored, err)
 		body := r.errorBody(ctx, name, stored, es)
 		if class == classBusiness {
-			finish(body, true)
-		} else {
-			abort()
+			return finish(body, true), nil
 		}
+		abort()
 		return toolResult(body, true), nil
 	}
 	var ws []Warning
@@ -338,9 +375,7 @@ func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (
 		abort()
 		return r.errorResult(ctx, name, stored, Errors{r.internal(ctx, name, fmt.Errorf("marshal response: %w", err))}), nil
 	}
-	b := r.render(ctx, name, o)
-	finish(b, false)
-	return toolResult(b, false), nil
+	return finish(r.render(ctx, name, o), false), nil
 }
 
 // staleness re-derives the request from the proposal's arguments and compares

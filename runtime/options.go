@@ -62,6 +62,7 @@ type config struct {
 	signingKey    []byte
 	signingKeyErr error
 	lossPreview   LossPreviewFunc
+	statePreview  StatePreviewFunc
 	// idSecret keys request-scoped IDs (nil: the process's random secret);
 	// idSecretErr is set when the configured secret is unusable.
 	idSecret    []byte

@@ -1,0 +1,129 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"google.golang.org/protobuf/proto"
+)
+
+// EntityState is the state of the entity a write changes, as the user who
+// confirms the write is shown it. A proposal and a confirmation remember
+// it; applying after it changed is refused as PROPOSAL_STALE, so a user
+// never confirms one thing and gets another (an element renamed, refilled,
+// or deleted and re-created under the same id in between).
+type EntityState struct {
+	// Target names what the write changes ("element el-1").
+	Target string
+	// Digest changes whenever anything the user was shown changes: a
+	// version, or a hash of the fields shown.
+	Digest string
+	// Summary describes the state in one line ("OrderService
+	// (ApplicationComponent), 2 relationships"), shown when it changed.
+	Summary string
+}
+
+// StatePreviewFunc returns the current state of what req would change. ok
+// is false when the write changes no existing entity (a create). An error
+// the domain wrote for agents (NotFound, FailedPrecondition, *ErrorEntry)
+// answers the call instead.
+type StatePreviewFunc func(ctx context.Context, tool string, req proto.Message) (state EntityState, ok bool, err error)
+
+// WithStatePreview lets the domain say what state a confirmed write acts
+// on. Without it, a confirmation is bound to the request only (what the
+// server would fill), not to the state of the entity.
+func WithStatePreview(fn StatePreviewFunc) Option {
+	return func(c *config) { c.statePreview = fn }
+}
+
+// entityState asks the domain for the state of what m changes; a business
+// error comes back as envelope entries, an internal one is logged.
+func (r *registry) entityState(ctx context.Context, tool string, m proto.Message) (EntityState, bool, Errors) {
+	if r.cfg.statePreview == nil {
+		return EntityState{}, false, nil
+	}
+	st, ok, err := r.cfg.statePreview(ctx, tool, m)
+	if err != nil {
+		es, _ := r.classify(ctx, tool, err)
+		return EntityState{}, false, es
+	}
+	if !ok {
+		return EntityState{}, false, nil
+	}
+	st.Target, st.Summary = neutralize(st.Target), neutralize(st.Summary)
+	return st, true, nil
+}
+
+// staleState is the answer when the state a user confirmed changed before
+// the write; now is the current state (ok false: it no longer exists).
+func staleState(field, what string, was EntityState, now EntityState, ok bool) *ErrorEntry {
+	after := now.Summary
+	if !ok {
+		after = "no longer exists"
+	}
+	return &ErrorEntry{
+		Code: CodeProposalStale, Field: field,
+		Message: fmt.Sprintf("%s is stale: %s changed since the user saw it (was: %s; now: %s). Nothing was written.",
+			what, was.Target, orUnknown(was.Summary), orUnknown(after)),
+		Details:     map[string]any{"target": was.Target, "before": was.Summary, "after": after},
+		Suggestions: &Suggestions{Hint: "Call the write tool again so the user confirms the current state."},
+	}
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+// neutralize makes text safe to show a user who decides on it: control
+// characters (newlines, escapes) and the Unicode formatting characters that
+// reorder or hide text (bidi overrides and isolates, zero-width marks) are
+// shown as \uXXXX instead of acting on the display, and invalid UTF-8 as
+// U+FFFD.
+func neutralize(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || unsafeRune(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == utf8.RuneError:
+			b.WriteRune(utf8.RuneError)
+		case unsafeRune(r):
+			fmt.Fprintf(&b, `\u%04X`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// unsafeRune reports a rune that acts on how text displays rather than
+// showing: C0/C1 controls and format characters (Cf: bidi controls,
+// zero-width joiners and marks, the BOM), and line/paragraph separators.
+func unsafeRune(r rune) bool {
+	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029'
+}
+
+// truncateText cuts s to at most n bytes on a rune boundary, marking the cut.
+func truncateText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
+}

@@ -1,0 +1,191 @@
+package runtime_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
+)
+
+// noteStates is what the notes domain shows about each note: a version the
+// test bumps to stand for a rename or a refill.
+type noteStates struct {
+	mu  sync.Mutex
+	ver map[string]int
+	h   *harness
+}
+
+func (s *noteStates) bump(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ver[id]++
+}
+
+func (s *noteStates) preview(_ context.Context, tool string, req proto.Message) (runtime.EntityState, bool, error) {
+	if tool != "delete_note" {
+		return runtime.EntityState{}, false, nil
+	}
+	m := req.ProtoReflect()
+	id := m.Get(m.Descriptor().Fields().ByName(protoreflect.Name("id"))).String()
+	s.h.dom.mu.Lock()
+	exists := s.h.dom.notes[id]
+	s.h.dom.mu.Unlock()
+	if !exists {
+		return runtime.EntityState{}, false, nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v := s.ver[id]
+	return runtime.EntityState{Target: "note " + id, Digest: fmt.Sprint("v", v), Summary: fmt.Sprintf("note %s, version %d", id, v)}, true, nil
+}
+
+func withStates(t *testing.T, mk func(opts ...runtime.Option) *harness) (*harness, *noteStates) {
+	t.Helper()
+	st := &noteStates{ver: map[string]int{}}
+	h := mk(runtime.WithStatePreview(st.preview))
+	st.h = h
+	return h, st
+}
+
+// A proposal remembers the state it previewed; applying after that state
+// changed (renamed, refilled, deleted and re-created) answers
+// PROPOSAL_STALE with what changed and writes nothing.
+func TestProposalIsBoundToThePreviewedState(t *testing.T) {
+	mk := func(opts ...runtime.Option) *harness { return newHarness(t, harnessOpts{opts: opts}) }
+	stale := func(id, now string) string {
+		return envelope(`{"code":"PROPOSAL_STALE","message":"Proposal \"` + id + `\" is stale: note n1 changed since the user saw it (was: note n1, version 0; now: ` + now + `). Nothing was written.",
+			"field":"proposal_id","details":{"after":"` + now + `","before":"note n1, version 0","proposal_id":"` + id + `","target":"note n1"},
+			"suggestions":{"hint":"Call the write tool again so the user confirms the current state."}}`)
+	}
+	t.Run("changed", func(t *testing.T) {
+		h, st := withStates(t, mk)
+		h.seedNote("n1")
+		prop := h.call(alice, "delete_note", `{"id":"n1"}`)
+		id := field(t, prop.text, "proposal.proposal_id")
+		if field(t, prop.text, "proposal.target") != "note n1" || field(t, prop.text, "proposal.current_state") != "note n1, version 0" {
+			t.Fatalf("proposal: %s", prop.text)
+		}
+		st.bump("n1")
+		got := h.call(alice, "apply_proposal", `{"proposal_id":"`+id+`"}`)
+		if want := stale(id, "note n1, version 1"); !got.isError || got.text != want {
+			t.Fatalf("got\n%s\nwant\n%s", got.text, want)
+		}
+		if h.dom.count("delete_note") != 0 {
+			t.Fatal("a stale proposal ran")
+		}
+	})
+	t.Run("deleted", func(t *testing.T) {
+		h, _ := withStates(t, mk)
+		h.seedNote("n1")
+		id := field(t, h.call(alice, "delete_note", `{"id":"n1"}`).text, "proposal.proposal_id")
+		h.dom.mu.Lock()
+		delete(h.dom.notes, "n1")
+		h.dom.mu.Unlock()
+		if got := h.call(alice, "apply_proposal", `{"proposal_id":"`+id+`"}`); got.text != stale(id, "no longer exists") {
+			t.Fatalf("got\n%s", got.text)
+		}
+	})
+	t.Run("deleted and re-created under the same id", func(t *testing.T) {
+		h, st := withStates(t, mk)
+		h.seedNote("n1")
+		id := field(t, h.call(alice, "delete_note", `{"id":"n1"}`).text, "proposal.proposal_id")
+		h.dom.mu.Lock()
+		delete(h.dom.notes, "n1")
+		h.dom.mu.Unlock()
+		st.bump("n1") // a re-created note is another version
+		h.seedNote("n1")
+		if got := h.call(alice, "apply_proposal", `{"proposal_id":"`+id+`"}`); got.text != stale(id, "note n1, version 1") || h.dom.count("delete_note") != 0 {
+			t.Fatalf("got\n%s", got.text)
+		}
+	})
+	t.Run("unchanged applies", func(t *testing.T) {
+		h, _ := withStates(t, mk)
+		h.seedNote("n1")
+		id := field(t, h.call(alice, "delete_note", `{"id":"n1"}`).text, "proposal.proposal_id")
+		if got := h.call(alice, "apply_proposal", `{"proposal_id":"`+id+`"}`); got.isError || h.dom.count("delete_note") != 1 {
+			t.Fatalf("got\n%s", got.text)
+		}
+	})
+}
+
+// The round-trip confirmation carries the state digest: answering yes
+// after the note changed is stale, and nothing is written.
+func TestRoundTripConfirmationIsBoundToThePreviewedState(t *testing.T) {
+	mk := func(opts ...runtime.Option) *harness { return manualRoundTrip(t, opts...) }
+	h, st := withStates(t, mk)
+	h.seedNote("n1")
+	state := h.ask(alice, "delete_note", `{"id":"n1"}`, deleteN1Message)
+	st.bump("n1")
+	got := text(t, h.rawCall(alice, "delete_note", `{"id":"n1"}`, state, yes))
+	want := envelope(`{"code":"PROPOSAL_STALE","message":"The confirmation is stale: note n1 changed since the user saw it (was: note n1, version 0; now: note n1, version 1). Nothing was written.",
+		"details":{"after":"note n1, version 1","before":"note n1, version 0","target":"note n1"},
+		"suggestions":{"hint":"Call the write tool again so the user confirms the current state."}}`)
+	if got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+	if h.dom.count("delete_note") != 0 {
+		t.Fatal("a stale confirmation wrote")
+	}
+	// Unchanged since asked: the write runs.
+	state = h.ask(alice, "delete_note", `{"id":"n1"}`, deleteN1Message)
+	if got := text(t, h.rawCall(alice, "delete_note", `{"id":"n1"}`, state, yes)); got != deletedN1 || h.dom.count("delete_note") != 1 {
+		t.Fatalf("got\n%s", got)
+	}
+}
+
+// The confirmation message neutralises what a name could do to the text a
+// user reads: a right-to-left override, a newline that forges a second
+// line, a terminal escape.
+func TestConfirmationTextNeutralisesNames(t *testing.T) {
+	h := manualRoundTrip(t, runtime.WithLossPreview(func(context.Context, string, proto.Message) (string, error) {
+		return "note \"evil\u202Egnp.exe\"\nAlso: nothing\x1b[2J", nil
+	}))
+	h.seedNote("n1")
+	want := "Confirm Delete note: id=\"n1\". This permanently deletes data; it cannot be undone. What will be lost: note \"evil\\u202Egnp.exe\"\\u000AAlso: nothing\\u001B[2J.\n" +
+		`Request: {"id":"n1","meta":{"tenant_id":"acme","correlation_id":"corr-1","created_at":"2025-01-02T03:04:05Z"}}`
+	h.ask(alice, "delete_note", `{"id":"n1"}`, want)
+}
+
+// failingFinish is a proposal store whose results cannot be saved.
+type failingFinish struct {
+	*proposal.MemoryStore
+	finishes int
+}
+
+func (s *failingFinish) FinishApply(context.Context, string, []byte, bool) error {
+	s.finishes++
+	return errors.New("disk full")
+}
+
+// An applied proposal whose result cannot be saved is never reported as
+// success: the caller is told it was applied and must not be applied again,
+// with the result, and the failure is logged with the same trace_id.
+func TestUnsavedProposalResultIsAnErrorAndLogged(t *testing.T) {
+	store := &failingFinish{MemoryStore: proposal.NewMemoryStore()}
+	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithProposalStore(store)}})
+	h.seedNote("n1")
+	id := field(t, h.call(alice, "delete_note", `{"id":"n1"}`).text, "proposal.proposal_id")
+	got := h.call(alice, "apply_proposal", `{"proposal_id":"`+id+`"}`)
+	if !got.isError || field(t, got.text, "error.code") != "UNAVAILABLE" ||
+		field(t, got.text, "error.message") != `proposal "`+id+`" was applied, but its result could not be saved: do not apply it again` ||
+		valueAt(t, got.text, "error.details.result.deleted") != "true" {
+		t.Fatalf("got %s", got.text)
+	}
+	if store.finishes != 3 || h.dom.count("delete_note") != 1 {
+		t.Fatalf("finishes %d, executions %d", store.finishes, h.dom.count("delete_note"))
+	}
+	h.logMu.Lock()
+	logs := h.log.String()
+	h.logMu.Unlock()
+	if !strings.Contains(logs, "proposal result not saved") || !strings.Contains(logs, "trace_id="+field(t, got.text, "error.trace_id")) {
+		t.Fatalf("logs:\n%s", logs)
+	}
+}
