@@ -544,3 +544,43 @@ func TestApplyReportsConflictsFoundAtCommit(t *testing.T) {
 		"suggestions": {"hint": "The existing person is `+f.ada+`: update it with update_person, or merge duplicates."}
 	}`)
 }
+
+// A merge proposal is bound to both people as the user saw them: a change
+// to either one before apply makes it stale, and nothing is merged.
+func TestMergeProposalIsStaleWhenEitherPersonChanged(t *testing.T) {
+	for _, tt := range []struct {
+		who     string
+		changed string
+	}{
+		{"kept person", "expected_version"},
+		{"duplicate", "source_version"},
+	} {
+		t.Run(tt.who, func(t *testing.T) {
+			s := newServer(t)
+			cs := s.connect(ada)
+			f := setup(t, cs)
+			p := propose(t, cs, "merge_people", `{"source_person_id":"`+f.dup+`","target_person_id":"`+f.ada+`"}`)
+			changed := f.ada
+			if tt.who == "duplicate" {
+				changed = f.dup
+			}
+			commit(t, cs, "update_person", `{"person_id":"`+changed+`","title":"Countess"}`)
+			handled := len(s.rec.received())
+			id := p["proposal_id"].(string)
+			out, isErr := apply(t, cs, id)
+			if !isErr {
+				t.Fatalf("apply of a stale merge = %v", out)
+			}
+			assertJSON(t, out["error"], `{
+				"code": "PROPOSAL_STALE",
+				"message": "proposal \"`+id+`\" is stale: the server would now fill it differently",
+				"field": "proposal_id",
+				"details": {"proposal_id": "`+id+`", "changed_fields": ["`+tt.changed+`"]},
+				"suggestions": {"hint": "Nothing was written. Call the write tool again to make a fresh proposal and show it to the user."}
+			}`)
+			if len(s.rec.received()) != handled {
+				t.Error("a stale merge reached the handler")
+			}
+		})
+	}
+}

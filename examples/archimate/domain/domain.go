@@ -36,6 +36,7 @@ type space struct {
 	elements      map[string]*archimatev1.Element // by id
 	relationships map[string]*archimatev1.Relationship
 	names         map[nameKey]string // (model, folded name) -> element id
+	born          map[string]uint64  // element id -> creation number (births)
 }
 
 // nameKey indexes element names per model, case-insensitively, so a create
@@ -61,7 +62,7 @@ var empty = &space{}
 func (r *Repository) space(tenant string) *space {
 	sp, ok := r.tenants[tenant]
 	if !ok {
-		sp = &space{elements: map[string]*archimatev1.Element{}, relationships: map[string]*archimatev1.Relationship{}, names: map[nameKey]string{}}
+		sp = &space{elements: map[string]*archimatev1.Element{}, relationships: map[string]*archimatev1.Relationship{}, names: map[nameKey]string{}, born: map[string]uint64{}}
 		r.tenants[tenant] = sp
 	}
 	return sp
@@ -314,6 +315,7 @@ func (r *Repository) DeleteElement(_ context.Context, req *archimatev1.DeleteEle
 		delete(sp.names, k)
 	}
 	delete(sp.elements, req.GetId())
+	delete(sp.born, req.GetId())
 	return &archimatev1.DeleteElementResponse{Id: req.GetId(), DeletedRelationships: attached}, nil
 }
 
@@ -495,6 +497,7 @@ func (sp *space) checkFreeIDs(ids []string) error {
 func (sp *space) put(e *archimatev1.Element) *archimatev1.Element {
 	sp.elements[e.GetId()] = e
 	sp.names[keyOf(e.GetModelId(), e.GetName())] = e.GetId()
+	sp.born[e.GetId()] = births.Add(1)
 	return proto.Clone(e).(*archimatev1.Element)
 }
 

@@ -20,8 +20,9 @@ import (
 // New returns an MCP server with the generated tools over repo.
 func New(repo *domain.Repository, opts ...runtime.Option) (*mcp.Server, error) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "archimate", Version: runtime.Version}, nil)
-	// Confirmations and proposals of updates and deletes say what is lost.
-	opts = append([]runtime.Option{runtime.WithLossPreview(repo.PreviewLoss)}, opts...)
+	// Confirmations and proposals of updates and deletes say what is lost
+	// and are bound to the state of the element the user was shown.
+	opts = append([]runtime.Option{runtime.WithLossPreview(repo.PreviewLoss), runtime.WithStatePreview(repo.StatePreview)}, opts...)
 	if err := archimatev1mcpwrite.RegisterArchitectureServiceTools(s, repo, opts...); err != nil {
 		return nil, err
 	}
