@@ -177,6 +177,47 @@ func entriesJSON(es Errors) []object {
 	return out
 }
 
+// MaxErrorEntries is the most problems one answer lists.
+const MaxErrorEntries = 20
+
+// CodeTooManyErrors is the last entry of an answer that lists only the
+// first MaxErrorEntries problems.
+const CodeTooManyErrors = "TOO_MANY_ERRORS"
+
+// maxFieldPath bounds a field path in an answer, in bytes.
+const maxFieldPath = 128
+
+// capErrors keeps the first MaxErrorEntries problems, adds an entry that
+// counts the rest, and clips long field paths (copying what it changes).
+func capErrors(es Errors) Errors {
+	var kept Errors
+	for _, e := range es {
+		if e != nil {
+			kept = append(kept, e)
+		}
+	}
+	rest := len(kept) - MaxErrorEntries
+	if rest > 0 {
+		kept = kept[:MaxErrorEntries:MaxErrorEntries]
+	}
+	for i, e := range kept {
+		if len(e.Field) > maxFieldPath {
+			c := cloneEntry(e)
+			c.Field = truncateText(e.Field, maxFieldPath)
+			kept[i] = c
+		}
+	}
+	if rest > 0 {
+		kept = append(kept, &ErrorEntry{
+			Code:        CodeTooManyErrors,
+			Message:     fmt.Sprintf("%d more problems are not listed", rest),
+			Details:     map[string]any{"listed": MaxErrorEntries, "not_listed": rest},
+			Suggestions: &Suggestions{Hint: "Fix the problems listed and call again to see the rest."},
+		})
+	}
+	return kept
+}
+
 // warningsJSON renders warnings; never null.
 func warningsJSON(ws []Warning) []Warning {
 	if ws == nil {
@@ -187,8 +228,13 @@ func warningsJSON(ws []Warning) []Warning {
 
 // errorEnvelope is the failure shape of every tool: the first problem under
 // "error" for agents that read one, all of them under "errors".
+//
+// An answer lists at most MaxErrorEntries problems, then one
+// TOO_MANY_ERRORS entry counting the rest, and field paths longer than
+// maxFieldPath bytes are clipped: a hostile request cannot make the answer
+// larger than itself.
 func errorEnvelope(es Errors) object {
-	all := entriesJSON(es)
+	all := entriesJSON(capErrors(es))
 	var first any = object{{"code", CodeInternal}, {"message", "internal error"}}
 	if len(all) > 0 {
 		first = all[0]

@@ -1,0 +1,45 @@
+package runtime
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// A request of thousands of unknown keys is answered with the first 20
+// problems and a count of the rest, not one entry per key.
+func TestErrorAnswersAreCapped(t *testing.T) {
+	var es Errors
+	for i := range 50_000 {
+		es = append(es, &ErrorEntry{Code: CodeUnknownField, Message: fmt.Sprintf("unknown field \"k%d\"", i), Field: fmt.Sprintf("k%d", i)})
+	}
+	es[3].Field = strings.Repeat("a", 300)
+	b, err := marshalJSON(errorEnvelope(es))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var env struct {
+		Errors []map[string]any `json:"errors"`
+	}
+	if err := json.Unmarshal(b, &env); err != nil {
+		t.Fatal(err)
+	}
+	entries := env.Errors
+	if len(entries) != 21 {
+		t.Fatalf("%d entries, want 20 and one TOO_MANY_ERRORS", len(entries))
+	}
+	last := fmt.Sprint(entries[20])
+	if !strings.Contains(last, "TOO_MANY_ERRORS") || !strings.Contains(last, "49980 more problems are not listed") {
+		t.Fatalf("last entry %s", last)
+	}
+	if len(b) > 8<<10 {
+		t.Fatalf("answer is %d bytes, want at most 8 KiB", len(b))
+	}
+	if !strings.Contains(string(b), `"field":"`+strings.Repeat("a", 128)+`..."`) {
+		t.Fatalf("long field path not clipped: %.400s", b)
+	}
+	if es[3].Field != strings.Repeat("a", 300) {
+		t.Fatal("capping changed the caller's entry")
+	}
+}
