@@ -685,7 +685,8 @@ func maskPathToSnake(p string) (string, bool) {
 
 // Struct reads a JSON object as google.protobuf.Struct.
 func (d *Decoder) Struct(v *Value, key string) (*structpb.Struct, bool) {
-	if !d.want(v, key, KindObject) {
+	v, ok := d.jsonText(v, key, KindObject)
+	if !ok || !d.want(v, key, KindObject) {
 		return nil, false
 	}
 	d.Enter(key)
@@ -694,10 +695,17 @@ func (d *Decoder) Struct(v *Value, key string) (*structpb.Struct, bool) {
 	return s, ok
 }
 
-// StructValue reads any JSON value as google.protobuf.Value (a top-level
-// null is absent, like every null; nested nulls are NullValue).
+// StructValue reads google.protobuf.Value: JSON text in a string (what the
+// schema asks for, so strict clients can send any value; "null" is a null
+// value), or the value itself. A JSON null given here (a list element or a
+// map value: generated code treats a null field as absent before asking) is
+// a null value, kept as the agent sent it.
 func (d *Decoder) StructValue(v *Value, key string) (*structpb.Value, bool) {
-	if !v.Present() {
+	if v == nil {
+		return nil, false
+	}
+	v, ok := d.jsonText(v, key, 0)
+	if !ok {
 		return nil, false
 	}
 	d.Enter(key)
@@ -706,15 +714,95 @@ func (d *Decoder) StructValue(v *Value, key string) (*structpb.Value, bool) {
 	return sv, ok
 }
 
-// ListValue reads a JSON array as google.protobuf.ListValue.
+// ListValue reads google.protobuf.ListValue: JSON text of an array in a
+// string, or the array itself.
 func (d *Decoder) ListValue(v *Value, key string) (*structpb.ListValue, bool) {
-	if !d.want(v, key, KindArray) {
+	v, ok := d.jsonText(v, key, KindArray)
+	if !ok || !d.want(v, key, KindArray) {
 		return nil, false
 	}
 	d.Enter(key)
 	l, ok := d.listOf(v.Arr)
 	d.Leave()
 	return l, ok
+}
+
+// jsonText parses a string holding JSON text for a free-form field; any
+// other value is returned as it is. want (0: any kind) names the kind the
+// text must hold.
+func (d *Decoder) jsonText(v *Value, key string, want Kind) (*Value, bool) {
+	if v == nil || v.Kind != KindString {
+		return v, true
+	}
+	parsed, es := ParseValue([]byte(v.Str), Limits{})
+	if len(es) > 0 {
+		d.report(key, &ErrorEntry{
+			Code:    CodeInvalidJSON,
+			Message: fmt.Sprintf("%s must be JSON text (%s)", key, es[0].Message),
+			Suggestions: &Suggestions{
+				Hint: `Send the value as JSON text in a string, e.g. "{\"team\":\"payments\"}" for an object or "\"text\"" for a string.`,
+			},
+		})
+		return nil, false
+	}
+	if want != 0 && parsed.Kind != want {
+		d.report(key, &ErrorEntry{
+			Code:    CodeInvalidType,
+			Message: fmt.Sprintf("%s must be JSON text of %s %s, got %s %s", key, article(jsonKind(want)), jsonKind(want), article(jsonKind(parsed.Kind)), jsonKind(parsed.Kind)),
+			Details: map[string]any{"expected": jsonKind(want), "got": jsonKind(parsed.Kind)},
+		})
+		return nil, false
+	}
+	if parsed.Kind == KindNull {
+		return &Value{Kind: KindNull, Str: "null"}, true
+	}
+	return parsed, true
+}
+
+// MapEntries reads a map field: an array of {"key": ..., "value": ...}
+// objects (what the schema asks for, so strict clients can send it), or a
+// JSON object. It returns the keys and values in input order; a key given
+// twice is an error.
+func (d *Decoder) MapEntries(v *Value, key string) ([]string, []*Value, bool) {
+	if v != nil && v.Kind == KindObject {
+		return v.Obj.Keys, v.Obj.Vals, true
+	}
+	arr, ok := d.Array(v, key)
+	if !ok {
+		return nil, nil, false
+	}
+	keys, vals := make([]string, 0, len(arr)), make([]*Value, 0, len(arr))
+	seen := make(map[string]bool, len(arr))
+	ok = true
+	d.Enter(key)
+	for i, e := range arr {
+		d.EnterIndex(i)
+		o, isObj := d.Object(e, "")
+		if !isObj {
+			d.Leave()
+			ok = false
+			continue
+		}
+		d.Known(o, []string{"key", "value"})
+		k := o.Get("key")
+		switch {
+		case k == nil || k.Kind == KindNull:
+			d.Missing("key")
+			ok = false
+		case k.Kind != KindString:
+			d.typeError(k, "key", "string", "map keys are strings; numbers and booleans are written as text")
+			ok = false
+		case seen[k.Str]:
+			d.report("key", &ErrorEntry{Code: CodeValidation, Message: fmt.Sprintf("key %s is given twice", clipQuote(k.Str))})
+			ok = false
+		default:
+			seen[k.Str] = true
+			keys, vals = append(keys, k.Str), append(vals, o.Get("value"))
+		}
+		d.Leave()
+	}
+	d.Leave()
+	return keys, vals, ok
 }
 
 // structOf, listOf and structValueOf convert the value at the current path.

@@ -143,7 +143,16 @@ func TestDecoderWellKnownTypes(t *testing.T) {
 		{"struct with out-of-range number", `{"a":{"b":[1e999]}}`, readStruct, nil,
 			[]errLine{{CodeConstraintViolation, "number 1e999 is out of range for double", "v.a.b[0]"}}},
 		{"struct given an array", `[]`, readStruct, nil, []errLine{{CodeInvalidType, "expected object, got array", "v"}}},
-		{"struct value string", `"x"`, readStructValue, structpb.NewStringValue("x"), nil},
+		{"struct value as JSON text of a string", `"\"x\""`, readStructValue, structpb.NewStringValue("x"), nil},
+		{"struct value as JSON text of an object", `"{\"a\":[1,null]}"`, readStructValue, structpb.NewStructValue(mustStruct(t, map[string]any{"a": []any{1, nil}})), nil},
+		{"struct value as JSON text null is a null value", `"null"`, readStructValue, structpb.NewNullValue(), nil},
+		{"struct value given directly", `{"a":true}`, readStructValue, structpb.NewStructValue(mustStruct(t, map[string]any{"a": true})), nil},
+		{"struct value text that is not JSON", `"x"`, readStructValue, nil,
+			[]errLine{{CodeInvalidJSON, "v must be JSON text (invalid JSON at byte 0: unexpected word \"x\"; strings must be in double quotes)", "v"}}},
+		{"struct as JSON text", `"{\"k\":\"v\"}"`, readStruct, mustStruct(t, map[string]any{"k": "v"}), nil},
+		{"struct as JSON text of an array", `"[]"`, readStruct, nil,
+			[]errLine{{CodeInvalidType, "v must be JSON text of an object, got an array", "v"}}},
+		{"list value as JSON text", `"[true]"`, readList, mustList(t, []any{true}), nil},
 		{"list value", `[1,"a"]`, readList, mustList(t, []any{1, "a"}), nil},
 	}
 	for _, tt := range tests {
@@ -158,16 +167,23 @@ func TestDecoderWellKnownTypes(t *testing.T) {
 			}
 		})
 	}
-	t.Run("null is absent for every well-known type", func(t *testing.T) {
+	t.Run("null is absent for every well-known type but Value", func(t *testing.T) {
 		d := NewDecoder(Limits{})
 		null := valueOf(t, `null`)
-		for _, read := range []func(*Decoder, *Value) (proto.Message, bool){readTimestamp, readDuration, readMask, readStruct, readStructValue, readList} {
+		for _, read := range []func(*Decoder, *Value) (proto.Message, bool){readTimestamp, readDuration, readMask, readStruct, readList} {
 			if _, ok := read(d, null); ok {
 				t.Error("null was read as a value")
 			}
 		}
 		if d.Errors() != nil {
 			t.Errorf("errors = %q", linesOf(d.Errors()))
+		}
+	})
+	t.Run("a null Value (a list element or map value) is kept as a null value", func(t *testing.T) {
+		d := NewDecoder(Limits{})
+		got, ok := readStructValue(d, valueOf(t, `null`))
+		if !ok || !proto.Equal(got, structpb.NewNullValue()) || d.Errors() != nil {
+			t.Fatalf("got %v %v, errors %q", got, ok, linesOf(d.Errors()))
 		}
 	})
 }

@@ -258,7 +258,7 @@ func (r *registry) proposalError(ctx context.Context, tool, id string, err error
 // request (otherwise the user confirmed something that no longer holds).
 func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 	name := r.svc.ApplyTool
-	vals, es := r.readArgs(arguments(req), argSpec{"proposal_id", KindString, true})
+	vals, es := r.readArgs(arguments(req), argSpec{name: "proposal_id", kind: KindString, required: true})
 	if len(es) > 0 {
 		return r.errorResult(ctx, name, nil, es), nil
 	}
@@ -498,7 +498,7 @@ func changedFields(a, b protoreflect.Message) []string {
 // discardHandler drops a proposal the user rejected; discarding twice succeeds.
 func (r *registry) discardHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	name := r.svc.DiscardTool
-	vals, es := r.readArgs(arguments(req), argSpec{"proposal_id", KindString, true})
+	vals, es := r.readArgs(arguments(req), argSpec{name: "proposal_id", kind: KindString, required: true})
 	if len(es) > 0 {
 		return r.errorResult(ctx, name, nil, es), nil
 	}

@@ -64,7 +64,7 @@ func TestServiceToolsHaveHonestHintsAndPortableSchemas(t *testing.T) {
 		annotations: `{"title":"Validate a write","readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}`,
 		input: `{"type":"object","properties":{
 			"operation":{"type":"string","description":"The write tool to validate","enum":["create_note","delete_note"]},
-			"payload":{"type":"object","description":"The arguments that would be sent to the write tool"}},
+			"payload":{"type":"string","description":"The arguments that would be sent to the write tool, as JSON text of an object, e.g. \"{\\\"name\\\":\\\"OrderService\\\"}\""}},
 			"required":["operation","payload"],"additionalProperties":false}`,
 	}, {
 		tool:        "get_write_schema",

@@ -27,7 +27,7 @@ func (r *registry) serviceToolSpecs() []toolSpec {
 			InputSchema: schemaJSON(objectSchema(
 				props{
 					{"operation", enumSchema("The write tool to validate", r.order)},
-					{"payload", object{{"type", "object"}, {"description", "The arguments that would be sent to the write tool"}}},
+					{"payload", object{{"type", "string"}, {"description", `The arguments that would be sent to the write tool, as JSON text of an object, e.g. "{\"name\":\"OrderService\"}"`}}},
 				}, "operation", "payload")),
 			OutputSchema: resultSchemaJSON(validateOutputSchema()),
 			Annotations:  annotations("Validate a write", readOnly),
@@ -100,6 +100,9 @@ type argSpec struct {
 	name     string
 	kind     Kind
 	required bool
+	// text: the argument may also be a string holding JSON text of kind
+	// (what the schema asks for, so strict clients can send free-form values).
+	text bool
 }
 
 // readArgs parses a service tool's arguments strictly, reporting every
@@ -129,6 +132,23 @@ func (r *registry) readArgs(raw []byte, specs ...argSpec) (map[string]*Value, Er
 				Suggestions: &Suggestions{DidYouMean: suggest.Closest(k, names, 3), ValidValues: names},
 			})
 		case v == nil || v.Kind == KindNull:
+		case spec.text && v.Kind == KindString && spec.kind != KindString:
+			parsed, pes := ParseValue([]byte(v.Str), r.cfg.limits)
+			switch {
+			case len(pes) > 0:
+				es = append(es, &ErrorEntry{
+					Code: CodeInvalidJSON, Field: k,
+					Message: fmt.Sprintf("%s must be JSON text of %s %s (%s)", k, article(jsonKind(spec.kind)), jsonKind(spec.kind), pes[0].Message),
+				})
+			case parsed.Kind != spec.kind:
+				es = append(es, &ErrorEntry{
+					Code: CodeInvalidType, Field: k,
+					Message: fmt.Sprintf("%s must be JSON text of %s %s, got %s %s", k, article(jsonKind(spec.kind)), jsonKind(spec.kind), article(jsonKind(parsed.Kind)), jsonKind(parsed.Kind)),
+					Details: map[string]any{"expected": jsonKind(spec.kind), "got": jsonKind(parsed.Kind)},
+				})
+			default:
+				vals[k] = parsed
+			}
 		case v.Kind != spec.kind:
 			es = append(es, &ErrorEntry{
 				Code: CodeInvalidType, Field: k,
@@ -182,7 +202,7 @@ func (r *registry) operation(op string) (*writeTool, *ErrorEntry) {
 // enrich steps with DryRun set; no idempotency, governance or handler.
 func (r *registry) validateHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	name := r.svc.ValidateTool
-	vals, es := r.readArgs(arguments(req), argSpec{"operation", KindString, true}, argSpec{"payload", KindObject, true})
+	vals, es := r.readArgs(arguments(req), argSpec{name: "operation", kind: KindString, required: true}, argSpec{name: "payload", kind: KindObject, required: true, text: true})
 	if len(es) > 0 {
 		return r.errorResult(ctx, name, nil, es), nil
 	}
@@ -240,7 +260,7 @@ func (r *registry) validateResult(ctx context.Context, wt *writeTool, m proto.Me
 // schemaHandler is get_write_schema: the tool's entry of the document.
 func (r *registry) schemaHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	name := r.svc.SchemaTool
-	vals, es := r.readArgs(arguments(req), argSpec{"operation", KindString, true})
+	vals, es := r.readArgs(arguments(req), argSpec{name: "operation", kind: KindString, required: true})
 	if len(es) > 0 {
 		return r.errorResult(ctx, name, nil, es), nil
 	}
@@ -305,11 +325,11 @@ func (r *registry) discoveryHandler(d *schemadoc.Discovery, groups []string) mcp
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		specs := []argSpec{}
 		if d.GroupBy != "" {
-			specs = append(specs, argSpec{"group", KindString, false})
+			specs = append(specs, argSpec{name: "group", kind: KindString, required: false})
 		}
 		ends := pairEnds(d)
 		if len(ends) > 0 {
-			specs = append(specs, argSpec{"source_type", KindString, false}, argSpec{"target_type", KindString, false})
+			specs = append(specs, argSpec{name: "source_type", kind: KindString, required: false}, argSpec{name: "target_type", kind: KindString, required: false})
 		}
 		vals, es := r.readArgs(arguments(req), specs...)
 		if len(es) > 0 {

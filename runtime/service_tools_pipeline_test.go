@@ -58,11 +58,23 @@ func TestServiceToolArgumentErrors(t *testing.T) {
 			"errors":[{"code":"UNKNOWN_OPERATION","message":"unknown operation \"create_notes\"","field":"operation","suggestions":{"did_you_mean":["create_note"],"valid_values":["create_note","delete_note"]}}]}`,
 	}, {
 		name: "payload of the wrong type and operation missing",
-		tool: "validate_write", args: `{"payload":"title=x"}`,
+		tool: "validate_write", args: `{"payload":7}`,
 		want: `{"success":false,
-			"error":{"code":"INVALID_TYPE","message":"payload must be an object","field":"payload","details":{"expected":"object","got":"string"}},
-			"errors":[{"code":"INVALID_TYPE","message":"payload must be an object","field":"payload","details":{"expected":"object","got":"string"}},
+			"error":{"code":"INVALID_TYPE","message":"payload must be an object","field":"payload","details":{"expected":"object","got":"number"}},
+			"errors":[{"code":"INVALID_TYPE","message":"payload must be an object","field":"payload","details":{"expected":"object","got":"number"}},
 			          {"code":"MISSING_REQUIRED_FIELD","message":"operation is required","field":"operation"}]}`,
+	}, {
+		name: "payload text that is not JSON",
+		tool: "validate_write", args: `{"operation":"create_note","payload":"title=x"}`,
+		want: `{"success":false,
+			"error":{"code":"INVALID_JSON","message":"payload must be JSON text of an object (invalid JSON at byte 0: unexpected word \"title\"; strings must be in double quotes)","field":"payload"},
+			"errors":[{"code":"INVALID_JSON","message":"payload must be JSON text of an object (invalid JSON at byte 0: unexpected word \"title\"; strings must be in double quotes)","field":"payload"}]}`,
+	}, {
+		name: "payload text of an array",
+		tool: "validate_write", args: `{"operation":"create_note","payload":"[1]"}`,
+		want: `{"success":false,
+			"error":{"code":"INVALID_TYPE","message":"payload must be JSON text of an object, got an array","field":"payload","details":{"expected":"object","got":"array"}},
+			"errors":[{"code":"INVALID_TYPE","message":"payload must be JSON text of an object, got an array","field":"payload","details":{"expected":"object","got":"array"}}]}`,
 	}, {
 		name: "unknown discovery group",
 		tool: "list_priorities", args: `{"group":"NOW"}`,

@@ -147,6 +147,42 @@ func Parse(raw []byte, lim Limits) (*Object, Errors) {
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
+// ParseValue parses one JSON value of any kind with the rules and limits of
+// Parse: the JSON text an agent sends in a string for a free-form field
+// (google.protobuf.Value, Struct, ListValue). Empty input is an error.
+func ParseValue(raw []byte, lim Limits) (*Value, Errors) {
+	lim = lim.WithDefaults()
+	if len(raw) > lim.MaxBytes {
+		return nil, Errors{{
+			Code:    CodePayloadTooLarge,
+			Message: fmt.Sprintf("JSON text is %d bytes; the limit is %d bytes", len(raw), lim.MaxBytes),
+		}}
+	}
+	p := jsonParser{raw: raw, lim: lim, build: true}
+	p.skipSpace()
+	if p.pos == len(raw) {
+		p.syntax(p.pos, 0, "expected a JSON value, found nothing")
+		return nil, p.errs
+	}
+	if bytes.HasPrefix(raw[p.pos:], utf8BOM) {
+		p.syntax(p.pos, 0, "byte order mark is not allowed; send UTF-8 without a BOM")
+		return nil, p.errs
+	}
+	p.prepare()
+	v := p.parseValue(1)
+	if !p.fatal {
+		p.skipSpace()
+		if p.pos < len(raw) {
+			p.syntax(p.pos, 0, "unexpected data after the JSON value")
+		}
+	}
+	if len(p.errs) > 0 {
+		p.sortErrors()
+		return nil, p.errs
+	}
+	return v, nil
+}
+
 func rootTypeError(got string) *ErrorEntry {
 	return &ErrorEntry{Code: CodeInvalidType, Message: "arguments must be a JSON object, got " + got}
 }
