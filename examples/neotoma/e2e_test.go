@@ -440,10 +440,17 @@ func TestCorrectAgentMistakes(t *testing.T) {
 		},
 		{
 			name:      "number sent as a formatted string",
-			args:      `{"entity_id":"` + invoiceID + `","entity_type":"invoice","field":"amount","value":"EUR 1,300"}`,
+			args:      `{"entity_id":"` + invoiceID + `","entity_type":"invoice","field":"amount","value":"\"EUR 1,300\""}`,
 			wantCodes: []string{"VALIDATION_ERROR@value"},
 			wantField: "value", wantTop: "Send the value as a JSON number, not quoted or formatted.",
 			wantMessage: "amount of an invoice must be a number",
+		},
+		{
+			name:      "value that is not JSON text",
+			args:      `{"entity_id":"` + invoiceID + `","entity_type":"invoice","field":"amount","value":"EUR 1,300"}`,
+			wantCodes: []string{"INVALID_JSON@value"},
+			wantField: "value", wantTop: `Send the value as JSON text in a string, e.g. "{\"team\":\"payments\"}" for an object or "\"text\"" for a string.`,
+			wantMessage: `value must be JSON text (invalid JSON at byte 0: unexpected word "EUR"; strings must be in double quotes)`,
 		},
 		{
 			name:      "wrong entity type",
@@ -820,5 +827,26 @@ func TestCallsWithoutAnActingUserAreDenied(t *testing.T) {
 	}
 	if len(s.rec.received()) != 0 {
 		t.Fatal("the handler ran without an acting user")
+	}
+}
+
+// Fields sent as JSON text (the schema's form, which strict clients can
+// send) reach the domain exactly as the object form does, a null kept as a
+// null value rather than dropped.
+func TestStoreFieldsAsJSONTextKeepNulls(t *testing.T) {
+	for _, tt := range []struct{ name, fields string }{
+		{"JSON text", `"{\"invoice_number\":\"INV-9\",\"po_reference\":null,\"amount\":3}"`},
+		{"object", `{"invoice_number":"INV-9","po_reference":null,"amount":3}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newServer(t)
+			cs := s.connect(ada, nil)
+			mustSucceed(t, cs, "store", `{"entities":[{"entity_type":"invoice","canonical_name":"INV-9","fields":`+tt.fields+`}]}`)
+			got := s.rec.received()[0].(*neotomav1.StoreRequest).GetEntities()[0].GetFields()
+			want, _ := structpb.NewStruct(map[string]any{"invoice_number": "INV-9", "po_reference": nil, "amount": 3})
+			if diff := cmp.Diff(want, got, protocmp.Transform()); diff != "" {
+				t.Fatalf("fields (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

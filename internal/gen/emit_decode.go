@@ -57,10 +57,10 @@ func (e *emitter) decodeField(f *fieldModel) {
 		g.P("}")
 	case pf.Desc.IsMap():
 		kf, vf := pf.Message.Fields[0], pf.Message.Fields[1]
-		g.P("if o, ok := d.Object(v, ", key, "); ok {")
-		g.P("m.", pf.GoName, " = make(", e.goType(pf), ", len(o.Keys))")
+		g.P("if ks, vs, ok := d.MapEntries(v, ", key, "); ok {")
+		g.P("m.", pf.GoName, " = make(", e.goType(pf), ", len(ks))")
 		g.P("d.Enter(", key, ")")
-		g.P("for i, k := range o.Keys {")
+		g.P("for i, k := range ks {")
 		if kf.Desc.Kind() == protoreflect.StringKind {
 			g.P("mk := k")
 		} else {
@@ -69,7 +69,7 @@ func (e *emitter) decodeField(f *fieldModel) {
 			g.P("continue")
 			g.P("}")
 		}
-		e.readValue(f, vf, "o.Vals[i]", "k", func(x string) { g.P("m.", pf.GoName, "[mk] = ", x) })
+		e.readValue(f, vf, "vs[i]", "k", func(x string) { g.P("m.", pf.GoName, "[mk] = ", x) })
 		g.P("}")
 		g.P("d.Leave()")
 		g.P("}")

@@ -37,13 +37,19 @@ func LintSchema(tool string, raw []byte) []string {
 	// names v itself in messages.
 	var walk func(v any, path string, depth int)
 	walk = func(v any, path string, depth int) {
-		s, ok := v.(map[string]any)
-		if !ok {
-			return
-		}
 		at := strings.TrimSuffix(path, ".")
 		if at == "" {
 			at = "the input"
+		}
+		s, ok := v.(map[string]any)
+		if !ok {
+			out = append(out, fmt.Sprintf("tool %s: %s is a boolean schema; MCP clients refuse property schemas that are not objects", tool, at))
+			return
+		}
+		if _, typed := s["type"]; !typed {
+			if _, alt := s["anyOf"]; !alt {
+				out = append(out, fmt.Sprintf("tool %s: %s has no type; OpenAI strict mode refuses typeless values", tool, at))
+			}
 		}
 		for _, k := range forbidden {
 			if _, has := s[k]; has {
@@ -97,6 +103,9 @@ func LintSchema(tool string, raw []byte) []string {
 			walk(it, strings.TrimSuffix(path, ".")+"[].", depth)
 		}
 	}
+	if m, ok := root.(map[string]any); !ok || m["type"] != "object" {
+		out = append(out, fmt.Sprintf("tool %s: the input schema must be type object", tool))
+	}
 	walk(root, "", 1)
 	if props > maxToolProps {
 		out = append(out, fmt.Sprintf("tool %s: %d properties in all (portable limit %d)", tool, props, maxToolProps))
@@ -107,12 +116,63 @@ func LintSchema(tool string, raw []byte) []string {
 	return out
 }
 
-// lintDocument lints every tool of a document.
+// LintOutputSchema checks an output schema against what MCP clients
+// validate: type object at the top, and every property, item and branch
+// schema an object with a type (or typed anyOf branches), never a boolean
+// schema. Open objects and anyOf are fine in output schemas.
+func LintOutputSchema(tool string, raw []byte) []string {
+	var root any
+	if err := json.Unmarshal(raw, &root); err != nil {
+		return []string{fmt.Sprintf("tool %s: output schema is not JSON: %v", tool, err)}
+	}
+	var out []string
+	var walk func(v any, at string)
+	walk = func(v any, at string) {
+		s, ok := v.(map[string]any)
+		if !ok {
+			out = append(out, fmt.Sprintf("tool %s: output %s is a boolean schema; MCP clients refuse property schemas that are not objects", tool, at))
+			return
+		}
+		branches, alt := s["anyOf"].([]any)
+		if _, typed := s["type"]; !typed && !alt {
+			out = append(out, fmt.Sprintf("tool %s: output %s has no type", tool, at))
+		}
+		for i, b := range branches {
+			walk(b, fmt.Sprintf("%s|%d", at, i))
+		}
+		if p, ok := s["properties"].(map[string]any); ok {
+			keys := make([]string, 0, len(p))
+			for k := range p {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				walk(p[k], strings.TrimPrefix(at+"."+k, "the output."))
+			}
+		}
+		if ap, ok := s["additionalProperties"]; ok && ap != false && ap != true {
+			walk(ap, at+"{}")
+		}
+		if it, ok := s["items"]; ok {
+			walk(it, at+"[]")
+		}
+	}
+	if m, ok := root.(map[string]any); !ok || m["type"] != "object" {
+		out = append(out, fmt.Sprintf("tool %s: the output schema must be type object", tool))
+	}
+	walk(root, "the output")
+	return out
+}
+
+// lintDocument lints every tool of a document, input and output schemas.
 func lintDocument(doc schemadoc.Document) []string {
 	var out []string
 	for _, s := range doc.Services {
 		for _, t := range s.Tools {
 			out = append(out, LintSchema(t.Name, t.InputSchema)...)
+			if len(t.OutputSchema) > 0 {
+				out = append(out, LintOutputSchema(t.Name, t.OutputSchema)...)
+			}
 		}
 	}
 	return out

@@ -49,6 +49,24 @@ func TestLintSchemaReportsEachPortabilityProblem(t *testing.T) {
 			schema: closed(`"labels":{"type":"object","additionalProperties":{"type":"string"}}`),
 		},
 		{
+			name:   "a boolean subschema",
+			tool:   "t",
+			schema: closed(`"value":true`),
+			want:   []string{"tool t: value is a boolean schema; MCP clients refuse property schemas that are not objects"},
+		},
+		{
+			name:   "a property without a type",
+			tool:   "t",
+			schema: closed(`"value":{"description":"anything"}`),
+			want:   []string{"tool t: value has no type; OpenAI strict mode refuses typeless values"},
+		},
+		{
+			name:   "a top level that is not an object",
+			tool:   "t",
+			schema: `{"type":"array","items":{"type":"string"}}`,
+			want:   []string{"tool t: the input schema must be type object"},
+		},
+		{
 			name:   "an open object",
 			tool:   "t",
 			schema: closed(`"attrs":{"type":"object"}`),
@@ -135,6 +153,29 @@ func TestLintSchemaReportsEachPortabilityProblem(t *testing.T) {
 			got := gen.LintSchema(tc.tool, []byte(tc.schema))
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("LintSchema:\n got: %q\nwant: %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestLintOutputSchemaChecksTheMCPToolShape(t *testing.T) {
+	cases := []struct {
+		name, schema string
+		want         []string
+	}{
+		{"typed branches and open objects are fine", `{"type":"object","properties":{"value":{"anyOf":[{"type":"string"},{"type":"null"}]},"meta":{"type":"object"}}}`, nil},
+		{"a boolean property schema", `{"type":"object","properties":{"value":true}}`,
+			[]string{"tool t: output value is a boolean schema; MCP clients refuse property schemas that are not objects"}},
+		{"a typeless property, item and map value", `{"type":"object","properties":{"a":{},"b":{"type":"array","items":{}},"c":{"type":"object","additionalProperties":{}}}}`,
+			[]string{"tool t: output a has no type", "tool t: output b[] has no type", "tool t: output c{} has no type"}},
+		{"a boolean anyOf branch", `{"type":"object","properties":{"v":{"anyOf":[true]}}}`,
+			[]string{"tool t: output v|0 is a boolean schema; MCP clients refuse property schemas that are not objects"}},
+		{"top level not an object", `{"type":"string"}`, []string{"tool t: the output schema must be type object"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := gen.LintOutputSchema("t", []byte(tc.schema)); !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("got %q, want %q", got, tc.want)
 			}
 		})
 	}

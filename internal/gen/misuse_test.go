@@ -747,14 +747,21 @@ func TestPluginRejectsABadParameterBeforeGenerating(t *testing.T) {
 	}
 }
 
-// openStruct has one portability finding: a google.protobuf.Struct is an
-// open object.
+// openStruct has one portability finding: objects nested deeper than the
+// portable limit. (A google.protobuf.Struct, once an open object, is now
+// JSON text in a string and has no finding.)
 const openStruct = service + `
 message Req {
   google.protobuf.Struct attrs = 1;
-}`
+  L1 a = 2;
+}
+message L1 { L2 b = 1; }
+message L2 { L3 c = 1; }
+message L3 { L4 d = 1; }
+message L4 { L5 e = 1; }
+message L5 { string f = 1; }`
 
-const openStructWarning = "bad.proto: tool do: attrs is an open object; OpenAI strict mode needs additionalProperties false"
+const openStructWarning = "bad.proto: tool do: a.b.c.d.e nests objects 6 deep (portable limit 5)"
 
 func TestStrictTurnsPortabilityWarningsIntoErrors(t *testing.T) {
 	got, files := generate(t, openStruct, "strict=true")

@@ -68,22 +68,32 @@ func fieldSchema(f *fieldModel) *jsonschema.Schema {
 	var s *jsonschema.Schema
 	switch {
 	case f.proto.Desc.IsMap():
-		s = &jsonschema.Schema{Type: "object", AdditionalProperties: valueSchema(f, f.proto.Message.Fields[1])}
-		// JSON object keys are strings; numeric and bool map keys say so.
+		// A map is a list of key/value entries: a closed object schema that
+		// converts to strict mode, where an open object cannot.
+		key := &jsonschema.Schema{Type: "string"}
 		switch k := f.proto.Message.Fields[0].Desc.Kind(); {
 		case k == protoreflect.BoolKind:
-			s.PropertyNames = &jsonschema.Schema{Enum: []any{"true", "false"}}
+			key.Enum = []any{"true", "false"}
 		case isNumeric(k) && isUnsigned(k):
-			s.PropertyNames = &jsonschema.Schema{Pattern: "^[0-9]+$"}
+			key.Pattern = "^[0-9]+$"
 		case isNumeric(k):
-			s.PropertyNames = &jsonschema.Schema{Pattern: "^-?[0-9]+$"}
+			key.Pattern = "^-?[0-9]+$"
 		}
+		entry := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties(), Required: []string{"key", "value"}, AdditionalProperties: jsonschema.FalseSchema}
+		entry.Properties.Set("key", key)
+		entry.Properties.Set("value", valueSchema(f, f.proto.Message.Fields[1]))
+		s = &jsonschema.Schema{Type: "array", Items: entry}
 	case f.proto.Desc.IsList():
 		s = &jsonschema.Schema{Type: "array", Items: valueSchema(f, f.proto)}
 	default:
 		s = valueSchema(f, f.proto)
 	}
 	s.Description = f.desc
+	if f.proto.Desc.IsMap() {
+		s.Description = strings.TrimSpace(s.Description + " Entries of {key, value}, each key at most once.")
+	} else if note := jsonTextNote(f.proto); note != "" {
+		s.Description = strings.TrimSpace(s.Description + " " + note)
+	}
 	if f.overridable {
 		s.Description = strings.TrimSpace(s.Description + " Optional: " + fillHow(f) + " when omitted.")
 	}
@@ -139,12 +149,49 @@ func valueSchema(f *fieldModel, vf *protogen.Field) *jsonschema.Schema {
 		return &jsonschema.Schema{Type: "string", Enum: vals}
 	}
 	if vf.Message != nil {
-		if s := wktSchema(vf.Message.Desc.FullName()); s != nil {
+		if s := wktInputSchema(vf.Message.Desc.FullName()); s != nil {
 			return s
 		}
 		return objectSchema(f.child)
 	}
 	return scalarSchema(vf.Desc.Kind())
+}
+
+// jsonTextWKT are the free-form well-known types an agent sends as JSON
+// text in a string: the only lossless form that strict tool-calling modes
+// accept (they refuse open objects and typeless values). The decoder also
+// takes the value itself.
+var jsonTextWKT = map[protoreflect.FullName]string{
+	"google.protobuf.Struct":    `JSON text of an object, e.g. "{\"key\":\"value\"}".`,
+	"google.protobuf.Value":     `JSON text of any value, e.g. "42", "\"text\"", "null" or "{\"key\":1}".`,
+	"google.protobuf.ListValue": `JSON text of an array, e.g. "[1,\"two\"]".`,
+}
+
+// jsonTextNote is the description note of a field (or its items) sent as
+// JSON text; "" otherwise.
+func jsonTextNote(f *protogen.Field) string {
+	if f.Message == nil {
+		return ""
+	}
+	return jsonTextWKT[f.Message.Desc.FullName()]
+}
+
+// wktInputSchema is how an agent sends a well-known type.
+func wktInputSchema(name protoreflect.FullName) *jsonschema.Schema {
+	if note, ok := jsonTextWKT[name]; ok {
+		return &jsonschema.Schema{Type: "string", Description: note}
+	}
+	return wktSchema(name)
+}
+
+// anyJSONValue is the output schema of google.protobuf.Value: one typed
+// branch per JSON kind, never the boolean or empty schema some clients refuse.
+func anyJSONValue() *jsonschema.Schema {
+	var branches []*jsonschema.Schema
+	for _, t := range []string{"string", "number", "boolean", "object", "array", "null"} {
+		branches = append(branches, &jsonschema.Schema{Type: t})
+	}
+	return &jsonschema.Schema{AnyOf: branches}
 }
 
 func scalarSchema(k protoreflect.Kind) *jsonschema.Schema {
@@ -179,7 +226,7 @@ func wktSchema(name protoreflect.FullName) *jsonschema.Schema {
 	case "google.protobuf.Struct":
 		return &jsonschema.Schema{Type: "object"}
 	case "google.protobuf.Value":
-		return &jsonschema.Schema{}
+		return anyJSONValue()
 	case "google.protobuf.ListValue":
 		return &jsonschema.Schema{Type: "array"}
 	case "google.protobuf.DoubleValue", "google.protobuf.FloatValue":

@@ -1107,16 +1107,16 @@ var File_neotoma_v1_neotoma_proto protoreflect.FileDescriptor
 const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\n" +
 	"\x18neotoma/v1/neotoma.proto\x12\n" +
-	"neotoma.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1amcpwrite/v1/mcpwrite.proto\"\xc0\x06\n" +
+	"neotoma.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1amcpwrite/v1/mcpwrite.proto\"\xc8\x06\n" +
 	"\vEntityInput\x12!\n" +
 	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12Q\n" +
 	"\tentity_id\x18\x02 \x01(\tB4\xea\xbb\x1c0\x1a.\b\x05\x12\auser_id\x12\ventity_type\x12\x0ecanonical_name\x1a\x04ent_R\bentityId\x12\x94\x01\n" +
 	"\ventity_type\x18\x03 \x01(\x0e2\x16.neotoma.v1.EntityTypeB[\xea\xbb\x1cW\"U\b\x01\x12OEntity type (e.g., invoice, person); list_entity_types shows each type's fields\x18\x02R\n" +
 	"entityType\x12\xf8\x01\n" +
 	"\x0ecanonical_name\x18\x04 \x01(\tB\xd0\x01\xea\xbb\x1c\xcb\x01\n" +
-	"\xc8\x01\b\x01\x12\xae\x01The name that identifies the entity within its type: an invoice number, a person's full name, a company name. Storing the same name again adds observations to the same entity\x1a\x0e\"INV-2024-001\"(\x010\xf4\x03R\rcanonicalName\x12\xf1\x01\n" +
-	"\x06fields\x18\x05 \x01(\v2\x17.google.protobuf.StructB\xbf\x01\xea\xbb\x1c\xba\x01\n" +
-	"\xb7\x01\x12\x88\x01ALL fields of the source data as key-value pairs, not only the schema fields: fields outside the type's schema are kept as raw fragments\x1a*{\"vendor\":\"Acme Supplies\",\"amount\":1250.5}R\x06fields\x125\n" +
+	"\xc8\x01\b\x01\x12\xae\x01The name that identifies the entity within its type: an invoice number, a person's full name, a company name. Storing the same name again adds observations to the same entity\x1a\x0e\"INV-2024-001\"(\x010\xf4\x03R\rcanonicalName\x12\xf9\x01\n" +
+	"\x06fields\x18\x05 \x01(\v2\x17.google.protobuf.StructB\xc7\x01\xea\xbb\x1c\xc2\x01\n" +
+	"\xbf\x01\x12\x88\x01ALL fields of the source data as key-value pairs, not only the schema fields: fields outside the type's schema are kept as raw fragments\x1a2\"{\\\"vendor\\\":\\\"Acme Supplies\\\",\\\"amount\\\":1250.5}\"R\x06fields\x125\n" +
 	"\x0eobservation_id\x18\x06 \x01(\tB\x0e\xea\xbb\x1c\n" +
 	"\x1a\b\b\x02\x1a\x04obs_R\robservationId\"\x82\x03\n" +
 	"\n" +
@@ -1231,13 +1231,13 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x19RELATIONSHIP_TYPE_SETTLES\x10\x04\x1a:\xea\xbb\x1c6\x12\x04pays\x1a.Source (a payment) settles target (an invoice)\x12[\n" +
 	"\x1eRELATIONSHIP_TYPE_DUPLICATE_OF\x10\x05\x1a7\xea\xbb\x1c3\x1a1Source duplicates target; consider merge_entities\x12J\n" +
 	"\x1cRELATIONSHIP_TYPE_DEPENDS_ON\x10\x06\x1a(\xea\xbb\x1c$\x1a\"Source depends on target (acyclic)\x12J\n" +
-	"\x1cRELATIONSHIP_TYPE_SUPERSEDES\x10\a\x1a(\xea\xbb\x1c$\x1a\"Source supersedes target (acyclic)\x1a\x1f\xea\xbb\x1c\x1b\b\x01\x1a\x17list_relationship_types2\xa0\f\n" +
-	"\rMemoryService\x12\xfe\x04\n" +
-	"\x05Store\x12\x18.neotoma.v1.StoreRequest\x1a\x19.neotoma.v1.StoreResponse\"\xbf\x04\xea\xbb\x1c\xba\x04\x12\x15Store source material \x01(\x01:\x13create_relationship:\acorrect`\x01r\xf8\x01\n" +
-	"/Store an invoice with every field of the source\x12\xc4\x01{\"entities\":[{\"entity_type\":\"invoice\",\"canonical_name\":\"INV-2024-001\",\"fields\":{\"invoice_number\":\"INV-2024-001\",\"vendor\":\"Acme Supplies\",\"amount\":1250.5,\"currency\":\"EUR\",\"po_reference\":\"PO-77\"}}]}r\x81\x02\n" +
-	"%Store a person and a company together\x12\xd7\x01{\"entities\":[{\"entity_type\":\"person\",\"canonical_name\":\"Ada Lovelace\",\"fields\":{\"name\":\"Ada Lovelace\"}},{\"entity_type\":\"company\",\"canonical_name\":\"Analytical Engines Ltd\",\"fields\":{\"name\":\"Analytical Engines Ltd\"}}]}\x12\xf7\x01\n" +
-	"\aCorrect\x12\x1a.neotoma.v1.CorrectRequest\x1a\x1b.neotoma.v1.CorrectResponse\"\xb2\x01\xea\xbb\x1c\xad\x01\x12\x17Correct an entity field \x02(\x02`\x01r\x8b\x01\n" +
-	"\x19Correct an invoice amount\x12n{\"entity_id\":\"ent_0b6c1f7e-2a4d-8c3e-9f10-5a6b7c8d9e0f\",\"entity_type\":\"invoice\",\"field\":\"amount\",\"value\":1300}\x12\xb7\x02\n" +
+	"\x1cRELATIONSHIP_TYPE_SUPERSEDES\x10\a\x1a(\xea\xbb\x1c$\x1a\"Source supersedes target (acyclic)\x1a\x1f\xea\xbb\x1c\x1b\b\x01\x1a\x17list_relationship_types2\xc2\f\n" +
+	"\rMemoryService\x12\x9e\x05\n" +
+	"\x05Store\x12\x18.neotoma.v1.StoreRequest\x1a\x19.neotoma.v1.StoreResponse\"\xdf\x04\xea\xbb\x1c\xda\x04\x12\x15Store source material \x01(\x01:\x13create_relationship:\acorrect`\x01r\x8c\x02\n" +
+	"/Store an invoice with every field of the source\x12\xd8\x01{\"entities\":[{\"entity_type\":\"invoice\",\"canonical_name\":\"INV-2024-001\",\"fields\":\"{\\\"invoice_number\\\":\\\"INV-2024-001\\\",\\\"vendor\\\":\\\"Acme Supplies\\\",\\\"amount\\\":1250.5,\\\"currency\\\":\\\"EUR\\\",\\\"po_reference\\\":\\\"PO-77\\\"}\"}]}r\x8d\x02\n" +
+	"%Store a person and a company together\x12\xe3\x01{\"entities\":[{\"entity_type\":\"person\",\"canonical_name\":\"Ada Lovelace\",\"fields\":\"{\\\"name\\\":\\\"Ada Lovelace\\\"}\"},{\"entity_type\":\"company\",\"canonical_name\":\"Analytical Engines Ltd\",\"fields\":\"{\\\"name\\\":\\\"Analytical Engines Ltd\\\"}\"}]}\x12\xf9\x01\n" +
+	"\aCorrect\x12\x1a.neotoma.v1.CorrectRequest\x1a\x1b.neotoma.v1.CorrectResponse\"\xb4\x01\xea\xbb\x1c\xaf\x01\x12\x17Correct an entity field \x02(\x02`\x01r\x8d\x01\n" +
+	"\x19Correct an invoice amount\x12p{\"entity_id\":\"ent_0b6c1f7e-2a4d-8c3e-9f10-5a6b7c8d9e0f\",\"entity_type\":\"invoice\",\"field\":\"amount\",\"value\":\"1300\"}\x12\xb7\x02\n" +
 	"\rMergeEntities\x12 .neotoma.v1.MergeEntitiesRequest\x1a!.neotoma.v1.MergeEntitiesResponse\"\xe0\x01\xea\xbb\x1c\xdb\x01\x12\x18Merge duplicate entities \x04(\x030\x03r\xb8\x01\n" +
 	"\x18Merge a duplicate person\x12\x9b\x01{\"from_entity_id\":\"ent_1111aaaa-2a4d-8c3e-9f10-5a6b7c8d9e0f\",\"to_entity_id\":\"ent_2222bbbb-2a4d-8c3e-9f10-5a6b7c8d9e0f\",\"merge_reason\":\"same email address\"}\x12\xd9\x02\n" +
 	"\x12CreateRelationship\x12%.neotoma.v1.CreateRelationshipRequest\x1a&.neotoma.v1.CreateRelationshipResponse\"\xf3\x01\xea\xbb\x1c\xee\x01\x12\x15Create a relationship \x01(\x01J\frelationship`\x01r\xc0\x01\n" +

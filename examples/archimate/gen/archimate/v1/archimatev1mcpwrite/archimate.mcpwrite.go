@@ -346,12 +346,12 @@ func decodeCreateElementRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.C
 		}
 	}
 	if v := obj.Get("properties"); v != nil && v.Kind != runtime.KindNull {
-		if o, ok := d.Object(v, "properties"); ok {
-			m.Properties = make(map[string]string, len(o.Keys))
+		if ks, vs, ok := d.MapEntries(v, "properties"); ok {
+			m.Properties = make(map[string]string, len(ks))
 			d.Enter("properties")
-			for i, k := range o.Keys {
+			for i, k := range ks {
 				mk := k
-				if x, ok := d.String(o.Vals[i], k); ok {
+				if x, ok := d.String(vs[i], k); ok {
 					m.Properties[mk] = x
 				}
 			}
@@ -431,12 +431,12 @@ func decodeUpdateElementRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.U
 		}
 	}
 	if v := obj.Get("properties"); v != nil && v.Kind != runtime.KindNull {
-		if o, ok := d.Object(v, "properties"); ok {
-			m.Properties = make(map[string]string, len(o.Keys))
+		if ks, vs, ok := d.MapEntries(v, "properties"); ok {
+			m.Properties = make(map[string]string, len(ks))
 			d.Enter("properties")
-			for i, k := range o.Keys {
+			for i, k := range ks {
 				mk := k
-				if x, ok := d.String(o.Vals[i], k); ok {
+				if x, ok := d.String(vs[i], k); ok {
 					m.Properties[mk] = x
 				}
 			}

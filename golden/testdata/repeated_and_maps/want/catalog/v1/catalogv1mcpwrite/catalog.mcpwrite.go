@@ -130,12 +130,12 @@ func decodeVariant(d *runtime.Decoder, obj *runtime.Object, m *v1.Variant) {
 		}
 	}
 	if v := obj.Get("options"); v != nil && v.Kind != runtime.KindNull {
-		if o, ok := d.Object(v, "options"); ok {
-			m.Options = make(map[string]string, len(o.Keys))
+		if ks, vs, ok := d.MapEntries(v, "options"); ok {
+			m.Options = make(map[string]string, len(ks))
 			d.Enter("options")
-			for i, k := range o.Keys {
+			for i, k := range ks {
 				mk := k
-				if x, ok := d.String(o.Vals[i], k); ok {
+				if x, ok := d.String(vs[i], k); ok {
 					m.Options[mk] = x
 				}
 			}
@@ -156,12 +156,12 @@ func decodePublishProductRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 		d.Missing("title")
 	}
 	if v := obj.Get("labels"); v != nil && v.Kind != runtime.KindNull {
-		if o, ok := d.Object(v, "labels"); ok {
-			m.Labels = make(map[string]string, len(o.Keys))
+		if ks, vs, ok := d.MapEntries(v, "labels"); ok {
+			m.Labels = make(map[string]string, len(ks))
 			d.Enter("labels")
-			for i, k := range o.Keys {
+			for i, k := range ks {
 				mk := k
-				if x, ok := d.String(o.Vals[i], k); ok {
+				if x, ok := d.String(vs[i], k); ok {
 					m.Labels[mk] = x
 				}
 			}
@@ -169,15 +169,15 @@ func decodePublishProductRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 		}
 	}
 	if v := obj.Get("tiers"); v != nil && v.Kind != runtime.KindNull {
-		if o, ok := d.Object(v, "tiers"); ok {
-			m.Tiers = make(map[int32]*v1.Tier, len(o.Keys))
+		if ks, vs, ok := d.MapEntries(v, "tiers"); ok {
+			m.Tiers = make(map[int32]*v1.Tier, len(ks))
 			d.Enter("tiers")
-			for i, k := range o.Keys {
+			for i, k := range ks {
 				mk, ok := d.KeyInt32(k)
 				if !ok {
 					continue
 				}
-				if o, ok := d.Object(o.Vals[i], k); ok {
+				if o, ok := d.Object(vs[i], k); ok {
 					x := new(v1.Tier)
 					d.Enter(k)
 					decodeTier(d, o, x)
@@ -233,12 +233,12 @@ func decodePublishProductRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 		}
 	}
 	if v := obj.Get("channel_by_region"); v != nil && v.Kind != runtime.KindNull {
-		if o, ok := d.Object(v, "channel_by_region"); ok {
-			m.ChannelByRegion = make(map[string]v1.Channel, len(o.Keys))
+		if ks, vs, ok := d.MapEntries(v, "channel_by_region"); ok {
+			m.ChannelByRegion = make(map[string]v1.Channel, len(ks))
 			d.Enter("channel_by_region")
-			for i, k := range o.Keys {
+			for i, k := range ks {
 				mk := k
-				if x, ok := d.Enum(o.Vals[i], k, enumChannel); ok {
+				if x, ok := d.Enum(vs[i], k, enumChannel); ok {
 					m.ChannelByRegion[mk] = v1.Channel(x)
 				}
 			}
@@ -259,15 +259,15 @@ func decodePublishProductRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 		}
 	}
 	if v := obj.Get("legacy_codes"); v != nil && v.Kind != runtime.KindNull {
-		if o, ok := d.Object(v, "legacy_codes"); ok {
-			m.LegacyCodes = make(map[int64]string, len(o.Keys))
+		if ks, vs, ok := d.MapEntries(v, "legacy_codes"); ok {
+			m.LegacyCodes = make(map[int64]string, len(ks))
 			d.Enter("legacy_codes")
-			for i, k := range o.Keys {
+			for i, k := range ks {
 				mk, ok := d.KeyInt64(k)
 				if !ok {
 					continue
 				}
-				if x, ok := d.String(o.Vals[i], k); ok {
+				if x, ok := d.String(vs[i], k); ok {
 					m.LegacyCodes[mk] = x
 				}
 			}
@@ -275,15 +275,15 @@ func decodePublishProductRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 		}
 	}
 	if v := obj.Get("flags"); v != nil && v.Kind != runtime.KindNull {
-		if o, ok := d.Object(v, "flags"); ok {
-			m.Flags = make(map[bool]string, len(o.Keys))
+		if ks, vs, ok := d.MapEntries(v, "flags"); ok {
+			m.Flags = make(map[bool]string, len(ks))
 			d.Enter("flags")
-			for i, k := range o.Keys {
+			for i, k := range ks {
 				mk, ok := d.KeyBool(k)
 				if !ok {
 					continue
 				}
-				if x, ok := d.String(o.Vals[i], k); ok {
+				if x, ok := d.String(vs[i], k); ok {
 					m.Flags[mk] = x
 				}
 			}

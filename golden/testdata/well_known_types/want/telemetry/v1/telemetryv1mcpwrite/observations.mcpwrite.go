@@ -179,12 +179,12 @@ func decodeRecordObservationRequest(d *runtime.Decoder, obj *runtime.Object, m *
 		}
 	}
 	if v := obj.Get("labels"); v != nil && v.Kind != runtime.KindNull {
-		if o, ok := d.Object(v, "labels"); ok {
-			m.Labels = make(map[string]*structpb.Struct, len(o.Keys))
+		if ks, vs, ok := d.MapEntries(v, "labels"); ok {
+			m.Labels = make(map[string]*structpb.Struct, len(ks))
 			d.Enter("labels")
-			for i, k := range o.Keys {
+			for i, k := range ks {
 				mk := k
-				if x, ok := d.Struct(o.Vals[i], k); ok {
+				if x, ok := d.Struct(vs[i], k); ok {
 					m.Labels[mk] = x
 				}
 			}
