@@ -11,6 +11,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"net/http"
 	"os"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -24,17 +25,18 @@ func main() {
 	httpAddr := flag.String("http", "", "serve streamable HTTP on this loopback address (e.g. 127.0.0.1:8080) instead of stdio")
 	tenant := flag.String("tenant", "tenant-dev", "tenant of every call (development only)")
 	principal := flag.String("principal", "user-dev", "acting CRM user of every call (development only)")
+	tokens := flag.String("tokens", "", "HTTP: bearer tokens as token=tenant:principal, comma-separated (empty: every call acts as -tenant/-principal, development only)")
 	flag.Parse()
-	if err := run(*httpAddr, runtime.RequestContext{TenantID: *tenant, PrincipalID: *principal}); err != nil {
+	if err := run(*httpAddr, *tokens, runtime.RequestContext{TenantID: *tenant, PrincipalID: *principal}); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(httpAddr string, rc runtime.RequestContext) error {
+func run(httpAddr, tokens string, rc runtime.RequestContext) error {
 	server := mcp.NewServer(&mcp.Implementation{Name: "crm", Version: runtime.Version}, nil)
 	err := crmv1mcpwrite.RegisterCrmServiceTools(server, domain.New(nil),
 		runtime.WithErrorHook(domain.ErrorHook),
-		runtime.WithRequestContextFunc(func(context.Context, *mcp.CallToolRequest) (runtime.RequestContext, bool) { return rc, true }))
+		runtime.WithRequestContextFunc(contextFunc(httpAddr, tokens, rc)))
 	if err != nil {
 		return err
 	}
@@ -45,5 +47,32 @@ func run(httpAddr string, rc runtime.RequestContext) error {
 		return fmt.Errorf("-http: %w", err)
 	}
 	fmt.Fprintf(os.Stderr, "crm MCP server on http://%s\n", httpAddr)
-	return runtime.ServeLoopback(context.Background(), httpAddr, runtime.StreamableHTTPHandler(server))
+	h, err := httpHandler(server, tokens)
+	if err != nil {
+		return err
+	}
+	return runtime.ServeLoopback(context.Background(), httpAddr, h)
+}
+
+// contextFunc is where calls take tenant and principal from: the bearer
+// token over HTTP with -tokens, otherwise the development flags.
+func contextFunc(httpAddr, tokens string, rc runtime.RequestContext) func(context.Context, *mcp.CallToolRequest) (runtime.RequestContext, bool) {
+	if httpAddr != "" && tokens != "" {
+		return runtime.RequestContextFromCall
+	}
+	return runtime.StaticRequestContext(rc)
+}
+
+// httpHandler serves server over streamable HTTP, behind bearer
+// authentication when tokens are given.
+func httpHandler(server *mcp.Server, tokens string) (http.Handler, error) {
+	h := runtime.StreamableHTTPHandler(server)
+	if tokens == "" {
+		return h, nil
+	}
+	hook, err := runtime.StaticTokens(tokens)
+	if err != nil {
+		return nil, fmt.Errorf("-tokens: %w", err)
+	}
+	return runtime.BearerAuth(hook)(h), nil
 }

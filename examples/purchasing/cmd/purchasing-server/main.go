@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -23,16 +24,17 @@ func main() {
 	httpAddr := flag.String("http", "", "serve streamable HTTP on this address (e.g. 127.0.0.1:8084) instead of stdio")
 	tenant := flag.String("tenant", "dev-tenant", "tenant every call is made for (development only)")
 	principal := flag.String("principal", "dev-user", "principal every call is made by (development only)")
+	tokens := flag.String("tokens", "", "HTTP: bearer tokens as token=tenant:principal, comma-separated (empty: every call acts as -tenant/-principal, development only)")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *httpAddr, *tenant, *principal); err != nil {
+	if err := run(ctx, *httpAddr, *tokens, *tenant, *principal); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(ctx context.Context, httpAddr, tenant, principal string) error {
+func run(ctx context.Context, httpAddr, tokens, tenant, principal string) error {
 	server := mcp.NewServer(&mcp.Implementation{Name: "purchasing-server", Version: "0.1.0"}, nil)
 	// A development server has no authentication, so every call acts for the
 	// tenant and principal given on the command line; a production server
@@ -44,8 +46,12 @@ func run(ctx context.Context, httpAddr, tenant, principal string) error {
 		}
 		return rc, true
 	}
+	ctxFunc := devContext
+	if httpAddr != "" && tokens != "" {
+		ctxFunc = runtime.RequestContextFromCall // identity from the bearer token
+	}
 	if err := purchasingv1mcpwrite.RegisterPurchasingServiceTools(server, domain.NewDemo(),
-		runtime.WithRequestContextFunc(devContext), runtime.WithErrorHook(domain.ErrorHook)); err != nil {
+		runtime.WithRequestContextFunc(ctxFunc), runtime.WithErrorHook(domain.ErrorHook)); err != nil {
 		return fmt.Errorf("register tools: %w", err)
 	}
 	if httpAddr == "" {
@@ -55,5 +61,23 @@ func run(ctx context.Context, httpAddr, tenant, principal string) error {
 		return fmt.Errorf("-http: %w", err)
 	}
 	log.Printf("purchasing-server: streamable HTTP on http://%s", httpAddr)
-	return runtime.ServeLoopback(ctx, httpAddr, runtime.StreamableHTTPHandler(server))
+	h, err := httpHandler(server, tokens)
+	if err != nil {
+		return err
+	}
+	return runtime.ServeLoopback(ctx, httpAddr, h)
+}
+
+// httpHandler serves server over streamable HTTP, behind bearer
+// authentication when tokens are given.
+func httpHandler(server *mcp.Server, tokens string) (http.Handler, error) {
+	h := runtime.StreamableHTTPHandler(server)
+	if tokens == "" {
+		return h, nil
+	}
+	hook, err := runtime.StaticTokens(tokens)
+	if err != nil {
+		return nil, fmt.Errorf("-tokens: %w", err)
+	}
+	return runtime.BearerAuth(hook)(h), nil
 }

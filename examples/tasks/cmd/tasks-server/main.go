@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -24,16 +25,17 @@ func main() {
 	tenant := flag.String("tenant", "dev-tenant", "tenant every call is made for (development only)")
 	principal := flag.String("principal", "dev-user", "principal every call is made by (development only)")
 	root := flag.String("root", "/projects", "base directory of the tenants' project roots")
+	tokens := flag.String("tokens", "", "HTTP: bearer tokens as token=tenant:principal, comma-separated (empty: every call acts as -tenant/-principal, development only)")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *httpAddr, *tenant, *principal, *root); err != nil {
+	if err := run(ctx, *httpAddr, *tokens, *tenant, *principal, *root); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(ctx context.Context, httpAddr, tenant, principal, root string) error {
+func run(ctx context.Context, httpAddr, tokens, tenant, principal, root string) error {
 	server := mcp.NewServer(&mcp.Implementation{Name: "tasks-server", Version: "0.1.0"}, nil)
 	// A development server has no authentication, so every call acts for the
 	// tenant and principal given on the command line; a production server
@@ -45,7 +47,11 @@ func run(ctx context.Context, httpAddr, tenant, principal, root string) error {
 		}
 		return rc, true
 	}
-	if err := tasksv1mcpwrite.RegisterTaskServiceTools(server, domain.New(root), runtime.WithRequestContextFunc(devContext)); err != nil {
+	ctxFunc := devContext
+	if httpAddr != "" && tokens != "" {
+		ctxFunc = runtime.RequestContextFromCall // identity from the bearer token
+	}
+	if err := tasksv1mcpwrite.RegisterTaskServiceTools(server, domain.New(root), runtime.WithRequestContextFunc(ctxFunc)); err != nil {
 		return fmt.Errorf("register tools: %w", err)
 	}
 	if httpAddr == "" {
@@ -55,5 +61,23 @@ func run(ctx context.Context, httpAddr, tenant, principal, root string) error {
 		return fmt.Errorf("-http: %w", err)
 	}
 	log.Printf("tasks-server: streamable HTTP on http://%s", httpAddr)
-	return runtime.ServeLoopback(ctx, httpAddr, runtime.StreamableHTTPHandler(server))
+	h, err := httpHandler(server, tokens)
+	if err != nil {
+		return err
+	}
+	return runtime.ServeLoopback(ctx, httpAddr, h)
+}
+
+// httpHandler serves server over streamable HTTP, behind bearer
+// authentication when tokens are given.
+func httpHandler(server *mcp.Server, tokens string) (http.Handler, error) {
+	h := runtime.StreamableHTTPHandler(server)
+	if tokens == "" {
+		return h, nil
+	}
+	hook, err := runtime.StaticTokens(tokens)
+	if err != nil {
+		return nil, fmt.Errorf("-tokens: %w", err)
+	}
+	return runtime.BearerAuth(hook)(h), nil
 }
