@@ -76,8 +76,8 @@ protoc-check: build ## Generate a proto3 example and a proto2 golden case with t
 	echo "protoc $$(protoc --version | cut -d' ' -f2): proto3 (archimate) and proto2 (golden proto2_presence) output equal the committed code"
 
 .PHONY: interop
-interop: ## Drive the reference server with pinned third-party MCP clients (Inspector CLI, TypeScript SDK, conformance suite)
-	go build -o $(TOOLS)/archimate-server ./examples/archimate/cmd/archimate-server
+interop: ## Drive the example servers with pinned third-party MCP clients (Inspector CLI, TypeScript SDK, conformance suite; all five over stdio and bearer HTTP)
+	@for ex in $(EXAMPLES); do echo "go build -o $(TOOLS)/$$ex-server ./examples/$$ex/cmd/$$ex-server"; go build -o $(TOOLS)/$$ex-server ./examples/$$ex/cmd/$$ex-server; done
 	@stamp=interop/node_modules/.installed; \
 	if [ ! -f $$stamp ] || [ interop/package-lock.json -nt $$stamp ] || [ interop/package.json -nt $$stamp ]; then \
 		echo "cd interop && npm ci"; \

