@@ -2,8 +2,11 @@ package runtime
 
 import (
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
 // nestedPaths indexes an input schema's properties below the top level by
@@ -62,4 +65,44 @@ func hintNesting(es Errors, paths map[string][]string) {
 			e.Suggestions.Hint = e.Field + " belongs inside " + parent + ": send it as " + strings.Join(where, " or ")
 		}
 	}
+}
+
+// hint adds to top-level UNKNOWN_FIELD errors where the field belongs: a
+// field the server fills itself (tenant_id, created_at, ...) says so and
+// that it must be left out; a nested field says where it belongs.
+func (wt *writeTool) hint(es Errors) {
+	hintServerFilled(es, wt.doc.ServerFills)
+	hintNesting(es, wt.nested)
+}
+
+// hintServerFilled answers an agent that sends a field the server fills:
+// "tenant_id is filled by the server (tenant id from the request context);
+// leave it out". Keys match the fill's field name in any case, with or
+// without underscores (tenantId, TENANT_ID).
+func hintServerFilled(es Errors, fills []schemadoc.ServerFill) {
+	for _, e := range es {
+		if e == nil || e.Code != CodeUnknownField || strings.ContainsAny(e.Field, ".[") {
+			continue
+		}
+		for _, f := range fills {
+			if f.Overridable {
+				continue // the agent may send it: it is in the input schema
+			}
+			name := f.Field[strings.LastIndex(f.Field, ".")+1:]
+			if foldName(name) != foldName(e.Field) {
+				continue
+			}
+			if e.Suggestions == nil {
+				e.Suggestions = &Suggestions{}
+			}
+			e.Suggestions.Hint = fmt.Sprintf("%s is filled by the server (%s); leave it out", name, f.How)
+			e.Message = fmt.Sprintf("unknown field %s: the server fills %s itself", clipQuote(e.Field), name)
+			break
+		}
+	}
+}
+
+// foldName compares field names across case and underscores.
+func foldName(s string) string {
+	return strings.ToLower(strings.ReplaceAll(s, "_", ""))
 }

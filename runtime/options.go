@@ -53,6 +53,7 @@ type config struct {
 	proposalTTL       time.Duration
 	policy            func(ctx context.Context, pc PolicyCall) Confirmation
 	rcFunc            func(ctx context.Context, req *mcp.CallToolRequest) (RequestContext, bool)
+	rcSet             bool // WithRequestContextFunc was given (perhaps nil)
 	errorHook         func(ctx context.Context, tool string, req proto.Message, e *ErrorEntry)
 	logger            *slog.Logger
 	// elicitTimeout bounds a confirmation: in-call waits and round-trip state.
@@ -204,7 +205,7 @@ func WithPolicy(fn func(ctx context.Context, pc PolicyCall) Confirmation) Option
 // When set it replaces the default lookup, RequestContextFrom(ctx); it may call
 // that itself. Returning false means the call has no request context.
 func WithRequestContextFunc(fn func(ctx context.Context, req *mcp.CallToolRequest) (RequestContext, bool)) Option {
-	return func(c *config) { c.rcFunc = fn }
+	return func(c *config) { c.rcFunc, c.rcSet = fn, true }
 }
 
 // WithErrorHook lets the domain enrich every error entry before it is sent

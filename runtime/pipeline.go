@@ -133,7 +133,7 @@ func (r *registry) prepare(ctx context.Context, wt *writeTool, body *Object, rc 
 	d := NewDecoder(r.cfg.limits)
 	wt.bind.Decode(d, body, m)
 	if es := d.Errors(); len(es) > 0 {
-		hintNesting(es, wt.nested)
+		wt.hint(es)
 		return m, es, classBusiness
 	}
 	if err := wt.bind.Enrich(r.newCall(ctx, wt.doc.Name, rc, hasRC, key, dryRun), m); err != nil {

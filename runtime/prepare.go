@@ -61,7 +61,7 @@ func (p *Preparer) Decode(tool string, args []byte) (proto.Message, Errors) {
 	d := NewDecoder(p.r.cfg.limits)
 	wt.bind.Decode(d, body, m)
 	if es := append(ctl.errs, d.Errors()...); len(es) > 0 {
-		hintNesting(es, wt.nested)
+		wt.hint(es)
 		return m, es
 	}
 	return m, nil

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -54,6 +55,9 @@ func Register(s *mcp.Server, svc *Service, opts ...Option) error {
 	}
 	r, err := newRegistry(svc, opts)
 	if err != nil {
+		return err
+	}
+	if err := r.checkRequestContext(); err != nil {
 		return err
 	}
 	specs, err := r.toolSpecs()
@@ -251,4 +255,42 @@ func (l *lockedReader) Read(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.r.Read(p)
+}
+
+// identityTools lists the tools that take the tenant or the principal from
+// the request context.
+func (r *registry) identityTools() []string {
+	var out []string
+	for _, name := range r.order {
+		for _, f := range r.tools[name].doc.ServerFills {
+			if f.Source == "context" && (strings.HasPrefix(f.How, "tenant ") || strings.HasPrefix(f.How, "principal ")) {
+				out = append(out, name)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// checkRequestContext refuses a registration that could only ever answer
+// PERMISSION_DENIED: tools that need the caller's tenant or principal with
+// WithRequestContextFunc(nil). Without the option the context may still be
+// set per call (runtime.WithRequestContext in a middleware), so it warns
+// once, with the fix.
+func (r *registry) checkRequestContext() error {
+	tools := r.identityTools()
+	if len(tools) == 0 {
+		return nil
+	}
+	const fix = "pass runtime.WithRequestContextFunc(runtime.RequestContextFromCall) with runtime.BearerAuth over HTTP, " +
+		"runtime.StaticRequestContext for a single-user stdio server, or your own function"
+	switch {
+	case r.cfg.rcSet && r.cfg.rcFunc == nil:
+		return fmt.Errorf("runtime: service %s: WithRequestContextFunc(nil), but %s take the tenant or principal from the request context, so every call would answer PERMISSION_DENIED; %s",
+			r.svc.Name, strings.Join(tools, ", "), fix)
+	case !r.cfg.rcSet:
+		r.cfg.logger.Warn("mcpwrite: no request-context source configured; calls answer PERMISSION_DENIED unless each carries runtime.WithRequestContext (e.g. from a receiving middleware)",
+			"service", r.svc.Name, "tools", strings.Join(tools, ", "), "fix", fix)
+	}
+	return nil
 }

@@ -1,0 +1,59 @@
+package runtime_test
+
+import (
+	"bytes"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+)
+
+// A server whose tools need the caller's tenant and that was given a nil
+// request-context function fails to register, naming the tools and the fix.
+func TestRegisterRefusesANilRequestContextFunc(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "notes", Version: "test"}, nil)
+	err := runtime.Register(s, newDomain().service(), runtime.WithRequestContextFunc(nil))
+	want := "runtime: service notes.v1.NoteService: WithRequestContextFunc(nil), but create_note, delete_note take the tenant or principal from the request context, so every call would answer PERMISSION_DENIED; " +
+		"pass runtime.WithRequestContextFunc(runtime.RequestContextFromCall) with runtime.BearerAuth over HTTP, runtime.StaticRequestContext for a single-user stdio server, or your own function"
+	if err == nil || err.Error() != want {
+		t.Fatalf("err = %v\nwant %s", err, want)
+	}
+}
+
+// Without any request-context option the context may still come per call,
+// so registration succeeds and warns once.
+func TestRegisterWarnsWithoutARequestContextSource(t *testing.T) {
+	var logs bytes.Buffer
+	s := mcp.NewServer(&mcp.Implementation{Name: "notes", Version: "test"}, nil)
+	if err := runtime.Register(s, newDomain().service(), runtime.WithLogger(slog.New(slog.NewTextHandler(&logs, nil)))); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(logs.String(), "no request-context source configured"); n != 1 || !strings.Contains(logs.String(), "tools=\"create_note, delete_note\"") {
+		t.Fatalf("logs:\n%s", logs.String())
+	}
+	logs.Reset()
+	s = mcp.NewServer(&mcp.Implementation{Name: "notes", Version: "test"}, nil)
+	if err := runtime.Register(s, newDomain().service(), runtime.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))), runtime.WithRequestContextFunc(metaContext)); err != nil || logs.Len() != 0 {
+		t.Fatalf("with a source: err %v, logs %q", err, logs.String())
+	}
+}
+
+// An agent that sends a field the server fills learns that the server fills
+// it, in any spelling.
+func TestUnknownFieldTheServerFillsSaysSo(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	for _, key := range []string{"tenant_id", "tenantId"} {
+		got := h.call(alice, "create_note", `{"title":"x","description":"y","`+key+`":"other-tenant"}`)
+		if field(t, got.text, "error.code") != "UNKNOWN_FIELD" ||
+			field(t, got.text, "error.message") != `unknown field "`+key+`": the server fills tenant_id itself` ||
+			field(t, got.text, "error.suggestions.hint") != "tenant_id is filled by the server (tenant from the request context); leave it out" {
+			t.Fatalf("%s: %s", key, got.text)
+		}
+	}
+	if h.dom.count("create_note") != 0 {
+		t.Fatal("the handler ran")
+	}
+}
