@@ -60,7 +60,7 @@ bench: build ## Run the benchmarks, commit-ready: raw run in bench/results/raw.t
 	go run ./bench/cmd/benchtable -q -readme README.md < bench/results/raw.txt
 
 .PHONY: demo
-demo: generate ## Regenerate the reference example and run a scripted agent session against it
+demo: ## Run a scripted agent session against the reference example (committed code; drift is checkgenerate's job)
 	go run ./examples/archimate/cmd/demo
 
 .PHONY: protoc-check
