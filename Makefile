@@ -75,6 +75,10 @@ protoc-check: build ## Generate a proto3 example and a proto2 golden case with t
 	diff -r "$$out/legacy/v1/legacyv1mcpwrite" golden/testdata/proto2_presence/want/legacy/v1/legacyv1mcpwrite; \
 	echo "protoc $$(protoc --version | cut -d' ' -f2): proto3 (archimate) and proto2 (golden proto2_presence) output equal the committed code"
 
+.PHONY: quickstart
+quickstart: tools ## Run the capability-repo quickstart in a fresh directory outside the checkout (README "Use it in your repo")
+	quickstart/run.sh
+
 .PHONY: interop
 interop: ## Drive the example servers with pinned third-party MCP clients (Inspector CLI, TypeScript SDK, conformance suite; all five over stdio and bearer HTTP)
 	@for ex in $(EXAMPLES); do echo "go build -o $(TOOLS)/$$ex-server ./examples/$$ex/cmd/$$ex-server"; go build -o $(TOOLS)/$$ex-server ./examples/$$ex/cmd/$$ex-server; done

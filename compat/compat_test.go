@@ -1,0 +1,109 @@
+package compat_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/compat"
+)
+
+func doc(tools, svc string) []byte {
+	return []byte(`{"source":"b.proto","services":[{"name":"b.v1.S",` + svc + `"tools":[` + tools + `]}]}`)
+}
+
+func tool(name, class, conf, schema string) string {
+	return `{"name":"` + name + `","method":"m","description":"d","kind":"CREATE","classification":"` + class + `","confirmation":"` + conf +
+		`","hints":{"read_only":false,"destructive":false,"idempotent":false,"open_world":false},"input_schema":` + schema + `,"output_schema":{"type":"object"},"required_fields":[],"optional_fields":[]}`
+}
+
+const oldSchema = `{"type":"object","additionalProperties":false,"required":["room","title"],"properties":{
+	"room":{"type":"string","enum":["Boardroom","Focus"]},
+	"title":{"type":"string","minLength":1,"maxLength":120},
+	"minutes":{"type":"integer","minimum":15,"maximum":480},
+	"code":{"type":"string","pattern":"^[A-Z]+$"},
+	"notes":{"type":"string"},
+	"tags":{"type":"array","items":{"type":"string"},"maxItems":5}}}`
+
+func TestCompareReportsEveryBreakingChange(t *testing.T) {
+	newSchema := `{"type":"object","additionalProperties":false,"required":["room","title","minutes","floor"],"properties":{
+	"room":{"type":"string","enum":["Boardroom","Auditorium"]},
+	"title":{"type":"string","minLength":1,"maxLength":80},
+	"minutes":{"type":"integer","minimum":30,"maximum":480},
+	"code":{"type":"string","pattern":"^[A-Z]{3}$"},
+	"floor":{"type":"integer"},
+	"tags":{"type":"array","items":{"type":"integer"},"maxItems":5}}}`
+	old := doc(tool("book_room", "SAFE_CREATE", "DIRECT", oldSchema)+","+tool("cancel", "SAFE_UPDATE", "DIRECT", `{"type":"object"}`), `"validate_tool":"validate_write",`)
+	cur := doc(tool("book_room", "DESTRUCTIVE_UPDATE", "ELICIT", newSchema)+","+tool("extend", "SAFE_UPDATE", "DIRECT", `{"type":"object"}`), "")
+	changes, err := compat.Compare(old, cur)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range changes {
+		got = append(got, c.String())
+	}
+	want := []string{
+		"BREAKING: tool book_room: classification SAFE_CREATE -> DESTRUCTIVE_UPDATE",
+		"BREAKING: tool book_room: confirmation DIRECT -> ELICIT",
+		"BREAKING: tool book_room: code: pattern ^[A-Z]+$ -> ^[A-Z]{3}$",
+		"BREAKING: tool book_room: minutes: now required",
+		"BREAKING: tool book_room: minutes: minimum 15 -> 30",
+		"BREAKING: tool book_room: notes: field removed",
+		"BREAKING: tool book_room: room: value Focus no longer accepted",
+		"BREAKING: tool book_room: tags[]: type string -> integer",
+		"BREAKING: tool book_room: title: maxLength 120 -> 80",
+		"BREAKING: tool book_room: floor: new required field",
+		"BREAKING: tool cancel: removed",
+		"BREAKING: service tool validate_write removed",
+		"compatible: tool book_room: room: 1 value(s) added",
+		"compatible: tool extend: added",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if !compat.Breaking(changes) {
+		t.Fatal("Breaking = false")
+	}
+}
+
+func TestCompareAcceptsCompatibleAdditions(t *testing.T) {
+	newSchema := `{"type":"object","additionalProperties":false,"required":["room"],"properties":{
+	"room":{"type":"string","enum":["Boardroom","Focus","Auditorium"]},
+	"title":{"type":"string","minLength":1,"maxLength":200},
+	"minutes":{"type":"integer","minimum":5},
+	"code":{"type":"string"},
+	"notes":{"type":"string","description":"changed"},
+	"tags":{"type":"array","items":{"type":"string"},"maxItems":10},
+	"floor":{"type":"integer"}}}`
+	changes, err := compat.Compare(doc(tool("book_room", "SAFE_CREATE", "DIRECT", oldSchema), ""), doc(tool("book_room", "SAFE_CREATE", "DIRECT", newSchema), `"validate_tool":"validate_write",`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range changes {
+		got = append(got, c.String())
+	}
+	want := []string{
+		"compatible: tool book_room: code: pattern ^[A-Z]+$ removed",
+		"compatible: tool book_room: minutes: minimum 15 -> 5",
+		"compatible: tool book_room: minutes: maximum 480 removed",
+		"compatible: tool book_room: room: 1 value(s) added",
+		"compatible: tool book_room: tags: maxItems 5 -> 10",
+		"compatible: tool book_room: title: now optional",
+		"compatible: tool book_room: title: maxLength 120 -> 200",
+		"compatible: tool book_room: floor: new optional field",
+		"compatible: service tool validate_write added",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") || compat.Breaking(changes) {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestCompareRefusesWhatIsNotASurface(t *testing.T) {
+	if _, err := compat.Compare([]byte("{"), []byte("{}")); err == nil || !strings.HasPrefix(err.Error(), "old surface: ") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := compat.Compare([]byte(`{}`), []byte(`[]`)); err == nil || !strings.HasPrefix(err.Error(), "new surface: ") {
+		t.Fatalf("err = %v", err)
+	}
+}
