@@ -64,6 +64,7 @@ type config struct {
 	signingKeyErr error
 	lossPreview   LossPreviewFunc
 	statePreview  StatePreviewFunc
+	observer      Observer
 	// idSecret keys request-scoped IDs (nil: the process's random secret);
 	// idSecretErr is set when the configured secret is unusable.
 	idSecret    []byte

@@ -65,7 +65,7 @@ func Register(s *mcp.Server, svc *Service, opts ...Option) error {
 		return fmt.Errorf("runtime: service %s: %w", svc.Name, err)
 	}
 	for _, sp := range specs {
-		s.AddTool(sp.tool, r.guard(sp.tool.Name, sp.handler))
+		s.AddTool(sp.tool, r.observe(sp.tool.Name, r.guard(sp.tool.Name, sp.handler)))
 	}
 	return nil
 }

@@ -19,8 +19,10 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"log/slog"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -35,7 +37,11 @@ import (
 	proposalpg "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal/pgstore"
 )
 
-func main() {
+func main() { os.Exit(serve()) }
+
+// serve runs the server until it stops and returns the exit code, after the
+// telemetry exporters flushed.
+func serve() (exitCode int) {
 	httpAddr := flag.String("http", "", "serve streamable HTTP on this loopback address (e.g. 127.0.0.1:8080) instead of stdio")
 	tenant := flag.String("tenant", "tenant-dev", "stdio: tenant of every call")
 	principal := flag.String("principal", "user-dev", "stdio: principal of every call")
@@ -43,6 +49,7 @@ func main() {
 	pgDSN := flag.String("postgres", "", "PostgreSQL DSN for the durable idempotency and proposal stores (empty: in memory)")
 	redisAddr := flag.String("redis", "", "Redis address of the idempotency cache shared by instances (needs -postgres)")
 	secretFile := flag.String("id-secret-file", "", "file holding the secret (at least 32 bytes) that keys request-scoped ids (default: $MCPWRITE_ID_SECRET, else random per process)")
+	otelStdout := flag.Bool("otel-stdout", false, "export OpenTelemetry traces and metrics of every tool call as JSON to standard output (standard error when serving stdio, whose standard output carries the protocol)")
 	flag.Parse()
 	stores, err := durableStores(context.Background(), *pgDSN, *redisAddr)
 	if err != nil {
@@ -57,14 +64,28 @@ func main() {
 	} else if *pgDSN != "" {
 		fmt.Fprintln(os.Stderr, "archimate-server: no -id-secret-file or MCPWRITE_ID_SECRET: request-scoped ids are keyed with a random secret of this process, so a retry after a restart whose idempotency record is gone gets a new id")
 	}
+	if *otelStdout {
+		out := os.Stdout
+		if *httpAddr == "" {
+			out = os.Stderr
+		}
+		opt, shutdown, err := stdoutTelemetry(out, 10*time.Second, slog.New(slog.NewJSONHandler(os.Stderr, nil)))
+		if err != nil {
+			log.Fatal(err)
+		}
+		defer func() { _ = shutdown(context.Background()) }()
+		stores = append(stores, opt)
+	}
 	if *httpAddr == "" {
 		err = serveStdio(runtime.RequestContext{TenantID: *tenant, PrincipalID: *principal}, stores)
 	} else {
 		err = serveHTTP(*httpAddr, *tokens, runtime.RequestContext{TenantID: *tenant, PrincipalID: *principal}, stores)
 	}
 	if err != nil {
-		log.Fatal(err)
+		log.Print(err)
+		return 1
 	}
+	return 0
 }
 
 // idSecret is the secret of request-scoped ids: the file's content, else
