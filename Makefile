@@ -7,6 +7,8 @@ MAKEFLAGS += --no-print-directory
 TOOLS := $(CURDIR)/.tools/bin
 BUF := $(CURDIR)/tools/node_modules/.bin/buf
 PROTOC_GEN_GO_VERSION := v1.36.12
+PROTOC_GEN_GO_GRPC_VERSION := v1.6.2
+PROTOC_GEN_CONNECT_GO_VERSION := v1.21.1
 EXAMPLES := $(patsubst examples/%/buf.gen.yaml,%,$(wildcard examples/*/buf.gen.yaml))
 export PATH := $(TOOLS):$(PATH)
 
@@ -15,10 +17,16 @@ help: ## Show this help
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-14s %s\n", $$1, $$2}'
 
 .PHONY: tools
-tools: $(TOOLS)/protoc-gen-go $(BUF) ## Install pinned tools (buf from npm, protoc-gen-go)
+tools: $(TOOLS)/protoc-gen-go $(TOOLS)/protoc-gen-go-grpc $(TOOLS)/protoc-gen-connect-go $(BUF) ## Install pinned tools (buf from npm, protoc-gen-go, protoc-gen-go-grpc, protoc-gen-connect-go)
 
 $(TOOLS)/protoc-gen-go:
 	GOBIN=$(TOOLS) go install google.golang.org/protobuf/cmd/protoc-gen-go@$(PROTOC_GEN_GO_VERSION)
+
+$(TOOLS)/protoc-gen-go-grpc:
+	GOBIN=$(TOOLS) go install google.golang.org/grpc/cmd/protoc-gen-go-grpc@$(PROTOC_GEN_GO_GRPC_VERSION)
+
+$(TOOLS)/protoc-gen-connect-go:
+	GOBIN=$(TOOLS) go install connectrpc.com/connect/cmd/protoc-gen-connect-go@$(PROTOC_GEN_CONNECT_GO_VERSION)
 
 $(BUF): tools/package.json tools/package-lock.json
 	cd tools && npm ci --no-audit --no-fund --loglevel=error
@@ -68,7 +76,7 @@ protoc-check: build ## Generate a proto3 example and a proto2 golden case with t
 	@command -v protoc >/dev/null || { echo "protoc not found: apt-get install protobuf-compiler"; exit 1; }
 	@out=$$(mktemp -d); trap 'rm -rf "$$out"' EXIT; \
 	protoc --plugin=protoc-gen-mcpwrite=$(TOOLS)/protoc-gen-mcpwrite -I annotations -I examples/archimate/proto \
-		--mcpwrite_out="$$out" --mcpwrite_opt=paths=source_relative archimate/v1/archimate.proto; \
+		--mcpwrite_out="$$out" --mcpwrite_opt=paths=source_relative,connect=true archimate/v1/archimate.proto; \
 	diff -r "$$out/archimate/v1/archimatev1mcpwrite" examples/archimate/gen/archimate/v1/archimatev1mcpwrite; \
 	protoc --plugin=protoc-gen-mcpwrite=$(TOOLS)/protoc-gen-mcpwrite -I annotations -I golden/testdata/proto2_presence/input \
 		--mcpwrite_out="$$out" --mcpwrite_opt=paths=source_relative legacy/v1/ledger.proto; \

@@ -31,7 +31,7 @@ type emitter struct {
 
 func (e *emitter) rt(name string) string { return e.g.QualifiedGoIdent(runtimePkg.Ident(name)) }
 
-func emitGo(plugin *protogen.Plugin, fm *fileModel) {
+func emitGo(plugin *protogen.Plugin, fm *fileModel, connect bool) {
 	importPath := fm.proto.GoImportPath + protogen.GoImportPath("/"+fm.pkgName)
 	g := plugin.NewGeneratedFile(fm.goPath, importPath)
 	e := &emitter{g: g, fm: fm, patterns: map[string]string{}}
@@ -55,6 +55,9 @@ func emitGo(plugin *protogen.Plugin, fm *fileModel) {
 		e.handler(sm)
 		e.register(sm)
 		e.adapter(sm)
+		if connect {
+			e.connectAdapter(sm)
+		}
 	}
 	for _, t := range sortTables(fm.enums) {
 		e.enumTable(t)

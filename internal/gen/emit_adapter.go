@@ -54,7 +54,74 @@ func (e *emitter) adapter(sm *serviceModel) {
 	for _, t := range sm.tools {
 		m := t.method
 		g.P("func (a *", impl, ") ", m.GoName, "(ctx ", contextPkg.Ident("Context"), ", in *", m.Input.GoIdent, ") (*", m.Output.GoIdent, ", error) {")
-		g.P("return a.client.", m.GoName, "(ctx, in)")
+		g.P("return a.client.", m.GoName, "(", runtimePkg.Ident("OutgoingGRPCContext"), "(ctx), in)")
+		g.P("}")
+		g.P()
+	}
+}
+
+const (
+	connectPkg   = protogen.GoImportPath("connectrpc.com/connect")
+	errorsImport = protogen.GoImportPath("errors")
+	statusImport = protogen.GoImportPath("google.golang.org/grpc/status")
+	codesImport  = protogen.GoImportPath("google.golang.org/grpc/codes")
+)
+
+// connectAdapter emits the adapter for connect-go clients: the client
+// interface protoc-gen-connect-go generates (the exposed methods only) and
+// a Handler forwarding every tool call with the request context as headers
+// (traceparent, correlation and causation ids), turning connect errors
+// into the gRPC statuses the runtime maps for agents.
+func (e *emitter) connectAdapter(sm *serviceModel) {
+	g := e.g
+	svc := sm.proto.GoName
+	client := svc + "ConnectClient"
+	g.P("// ", client, " is the part of the connect-go client of ", sm.proto.Desc.FullName(), " that")
+	g.P("// the tools call; the client protoc-gen-connect-go generates satisfies it.")
+	g.P("type ", client, " interface {")
+	for _, t := range sm.tools {
+		m := t.method
+		g.P(m.GoName, "(ctx ", contextPkg.Ident("Context"), ", in *", connectPkg.Ident("Request"), "[", m.Input.GoIdent, "]) (*", connectPkg.Ident("Response"), "[", m.Output.GoIdent, "], error)")
+	}
+	g.P("}")
+	g.P()
+	resolvers := svc + "Resolvers"
+	impl := "connectAdapter" + svc
+	g.P("// New", svc, "ConnectAdapter returns a ", handlerName(sm), " that forwards every tool")
+	g.P("// call to a connect-go client (the enriched request, unchanged, with the")
+	g.P("// request context as headers).")
+	if len(sm.resolvers) > 0 {
+		g.P("func New", svc, "ConnectAdapter(client ", client, ", resolvers ", resolvers, ") ", handlerName(sm), " {")
+		g.P("return &", impl, "{client: client, ", resolvers, ": resolvers}")
+	} else {
+		g.P("func New", svc, "ConnectAdapter(client ", client, ") ", handlerName(sm), " {")
+		g.P("return &", impl, "{client: client}")
+	}
+	g.P("}")
+	g.P()
+	g.P("type ", impl, " struct {")
+	g.P("client ", client)
+	if len(sm.resolvers) > 0 {
+		g.P(resolvers)
+	}
+	g.P("}")
+	g.P()
+	for _, t := range sm.tools {
+		m := t.method
+		g.P("func (a *", impl, ") ", m.GoName, "(ctx ", contextPkg.Ident("Context"), ", in *", m.Input.GoIdent, ") (*", m.Output.GoIdent, ", error) {")
+		g.P("req := ", connectPkg.Ident("NewRequest"), "(in)")
+		g.P("for k, v := range ", runtimePkg.Ident("OutgoingHeaders"), "(ctx) {")
+		g.P("req.Header().Set(k, v)")
+		g.P("}")
+		g.P("res, err := a.client.", m.GoName, "(ctx, req)")
+		g.P("if err != nil {")
+		g.P("if ce := new(", connectPkg.Ident("Error"), "); ", errorsImport.Ident("As"), "(err, &ce) {")
+		g.P("// connect codes are gRPC codes: the runtime maps them for agents.")
+		g.P("return nil, ", statusImport.Ident("Error"), "(", codesImport.Ident("Code"), "(ce.Code()), ce.Message())")
+		g.P("}")
+		g.P("return nil, err")
+		g.P("}")
+		g.P("return res.Msg, nil")
 		g.P("}")
 		g.P()
 	}

@@ -20,6 +20,9 @@ type Config struct {
 	// VendorNotes reports, per tool, what each vendor's strict tool mode
 	// changes (see VendorNotes) on Warn.
 	VendorNotes bool
+	// Connect also emits, beside the gRPC client adapter, an adapter for
+	// connect-go clients (connectrpc.com/connect).
+	Connect bool
 	// Warn receives portability warnings when not strict (stderr in the plugin).
 	Warn io.Writer
 }
@@ -28,7 +31,7 @@ type Config struct {
 // bad values with the exact message a user sees.
 func (c *Config) Set(name, value string) error {
 	switch name {
-	case "strict", "vendor_notes":
+	case "strict", "vendor_notes", "connect":
 		var on bool
 		switch value {
 		case "", "true":
@@ -38,14 +41,17 @@ func (c *Config) Set(name, value string) error {
 		default:
 			return fmt.Errorf("parameter %s: want true or false, got %q", name, value)
 		}
-		if name == "strict" {
+		switch name {
+		case "strict":
 			c.Strict = on
-		} else {
+		case "vendor_notes":
 			c.VendorNotes = on
+		default:
+			c.Connect = on
 		}
 		return nil
 	}
-	return fmt.Errorf("unknown parameter %q (known: strict, vendor_notes)", name)
+	return fmt.Errorf("unknown parameter %q (known: strict, vendor_notes, connect)", name)
 }
 
 // Generate emits the .mcpwrite.go and .mcpwrite.json files of every file to
@@ -92,7 +98,7 @@ func Generate(p *protogen.Plugin, cfg Config) error {
 		return errors.New(strings.Join(probs.list, "\n"))
 	}
 	for _, o := range outs {
-		emitGo(p, o.fm)
+		emitGo(p, o.fm, cfg.Connect)
 		j := p.NewGeneratedFile(o.fm.jsonPath, "")
 		if _, err := j.Write(o.doc); err != nil {
 			return err

@@ -712,7 +712,7 @@ func TestConfigSetRejectsUnknownParametersAndBadValues(t *testing.T) {
 		{name: "strict", value: "true", strict: true},
 		{name: "strict", value: "false", strict: false},
 		{name: "strict", value: "yes", want: `parameter strict: want true or false, got "yes"`},
-		{name: "strcit", value: "true", want: `unknown parameter "strcit" (known: strict, vendor_notes)`},
+		{name: "strcit", value: "true", want: `unknown parameter "strcit" (known: strict, vendor_notes, connect)`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name+"="+tc.value, func(t *testing.T) {
@@ -735,7 +735,7 @@ func TestConfigSetRejectsUnknownParametersAndBadValues(t *testing.T) {
 func TestPluginRejectsABadParameterBeforeGenerating(t *testing.T) {
 	cases := map[string]string{
 		"strict=maybe":                    `parameter strict: want true or false, got "maybe"`,
-		"paths=source_relative,colour=on": `unknown parameter "colour" (known: strict, vendor_notes)`,
+		"paths=source_relative,colour=on": `unknown parameter "colour" (known: strict, vendor_notes, connect)`,
 	}
 	for param, want := range cases {
 		t.Run(param, func(t *testing.T) {

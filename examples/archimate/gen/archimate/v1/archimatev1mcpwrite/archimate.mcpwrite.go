@@ -5,12 +5,16 @@
 package archimatev1mcpwrite
 
 import (
+	connect "connectrpc.com/connect"
 	context "context"
 	_ "embed"
+	errors "errors"
 	v1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
+	codes "google.golang.org/grpc/codes"
+	status "google.golang.org/grpc/status"
 	proto "google.golang.org/protobuf/proto"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 )
@@ -198,31 +202,167 @@ type clientAdapterArchitectureService struct {
 }
 
 func (a *clientAdapterArchitectureService) CreateElement(ctx context.Context, in *v1.CreateElementRequest) (*v1.CreateElementResponse, error) {
-	return a.client.CreateElement(ctx, in)
+	return a.client.CreateElement(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterArchitectureService) CreateRelationship(ctx context.Context, in *v1.CreateRelationshipRequest) (*v1.CreateRelationshipResponse, error) {
-	return a.client.CreateRelationship(ctx, in)
+	return a.client.CreateRelationship(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterArchitectureService) UpdateElement(ctx context.Context, in *v1.UpdateElementRequest) (*v1.UpdateElementResponse, error) {
-	return a.client.UpdateElement(ctx, in)
+	return a.client.UpdateElement(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterArchitectureService) DeleteElement(ctx context.Context, in *v1.DeleteElementRequest) (*v1.DeleteElementResponse, error) {
-	return a.client.DeleteElement(ctx, in)
+	return a.client.DeleteElement(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterArchitectureService) CreateCapability(ctx context.Context, in *v1.CreateCapabilityRequest) (*v1.CreateCapabilityResponse, error) {
-	return a.client.CreateCapability(ctx, in)
+	return a.client.CreateCapability(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterArchitectureService) CreateCapabilityStructure(ctx context.Context, in *v1.CreateCapabilityStructureRequest) (*v1.CreateCapabilityStructureResponse, error) {
-	return a.client.CreateCapabilityStructure(ctx, in)
+	return a.client.CreateCapabilityStructure(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterArchitectureService) AddComponentToCapability(ctx context.Context, in *v1.AddComponentToCapabilityRequest) (*v1.AddComponentToCapabilityResponse, error) {
-	return a.client.AddComponentToCapability(ctx, in)
+	return a.client.AddComponentToCapability(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+// ArchitectureServiceConnectClient is the part of the connect-go client of archimate.v1.ArchitectureService that
+// the tools call; the client protoc-gen-connect-go generates satisfies it.
+type ArchitectureServiceConnectClient interface {
+	CreateElement(ctx context.Context, in *connect.Request[v1.CreateElementRequest]) (*connect.Response[v1.CreateElementResponse], error)
+	CreateRelationship(ctx context.Context, in *connect.Request[v1.CreateRelationshipRequest]) (*connect.Response[v1.CreateRelationshipResponse], error)
+	UpdateElement(ctx context.Context, in *connect.Request[v1.UpdateElementRequest]) (*connect.Response[v1.UpdateElementResponse], error)
+	DeleteElement(ctx context.Context, in *connect.Request[v1.DeleteElementRequest]) (*connect.Response[v1.DeleteElementResponse], error)
+	CreateCapability(ctx context.Context, in *connect.Request[v1.CreateCapabilityRequest]) (*connect.Response[v1.CreateCapabilityResponse], error)
+	CreateCapabilityStructure(ctx context.Context, in *connect.Request[v1.CreateCapabilityStructureRequest]) (*connect.Response[v1.CreateCapabilityStructureResponse], error)
+	AddComponentToCapability(ctx context.Context, in *connect.Request[v1.AddComponentToCapabilityRequest]) (*connect.Response[v1.AddComponentToCapabilityResponse], error)
+}
+
+// NewArchitectureServiceConnectAdapter returns a ArchitectureServiceHandler that forwards every tool
+// call to a connect-go client (the enriched request, unchanged, with the
+// request context as headers).
+func NewArchitectureServiceConnectAdapter(client ArchitectureServiceConnectClient, resolvers ArchitectureServiceResolvers) ArchitectureServiceHandler {
+	return &connectAdapterArchitectureService{client: client, ArchitectureServiceResolvers: resolvers}
+}
+
+type connectAdapterArchitectureService struct {
+	client ArchitectureServiceConnectClient
+	ArchitectureServiceResolvers
+}
+
+func (a *connectAdapterArchitectureService) CreateElement(ctx context.Context, in *v1.CreateElementRequest) (*v1.CreateElementResponse, error) {
+	req := connect.NewRequest(in)
+	for k, v := range runtime.OutgoingHeaders(ctx) {
+		req.Header().Set(k, v)
+	}
+	res, err := a.client.CreateElement(ctx, req)
+	if err != nil {
+		if ce := new(connect.Error); errors.As(err, &ce) {
+			// connect codes are gRPC codes: the runtime maps them for agents.
+			return nil, status.Error(codes.Code(ce.Code()), ce.Message())
+		}
+		return nil, err
+	}
+	return res.Msg, nil
+}
+
+func (a *connectAdapterArchitectureService) CreateRelationship(ctx context.Context, in *v1.CreateRelationshipRequest) (*v1.CreateRelationshipResponse, error) {
+	req := connect.NewRequest(in)
+	for k, v := range runtime.OutgoingHeaders(ctx) {
+		req.Header().Set(k, v)
+	}
+	res, err := a.client.CreateRelationship(ctx, req)
+	if err != nil {
+		if ce := new(connect.Error); errors.As(err, &ce) {
+			// connect codes are gRPC codes: the runtime maps them for agents.
+			return nil, status.Error(codes.Code(ce.Code()), ce.Message())
+		}
+		return nil, err
+	}
+	return res.Msg, nil
+}
+
+func (a *connectAdapterArchitectureService) UpdateElement(ctx context.Context, in *v1.UpdateElementRequest) (*v1.UpdateElementResponse, error) {
+	req := connect.NewRequest(in)
+	for k, v := range runtime.OutgoingHeaders(ctx) {
+		req.Header().Set(k, v)
+	}
+	res, err := a.client.UpdateElement(ctx, req)
+	if err != nil {
+		if ce := new(connect.Error); errors.As(err, &ce) {
+			// connect codes are gRPC codes: the runtime maps them for agents.
+			return nil, status.Error(codes.Code(ce.Code()), ce.Message())
+		}
+		return nil, err
+	}
+	return res.Msg, nil
+}
+
+func (a *connectAdapterArchitectureService) DeleteElement(ctx context.Context, in *v1.DeleteElementRequest) (*v1.DeleteElementResponse, error) {
+	req := connect.NewRequest(in)
+	for k, v := range runtime.OutgoingHeaders(ctx) {
+		req.Header().Set(k, v)
+	}
+	res, err := a.client.DeleteElement(ctx, req)
+	if err != nil {
+		if ce := new(connect.Error); errors.As(err, &ce) {
+			// connect codes are gRPC codes: the runtime maps them for agents.
+			return nil, status.Error(codes.Code(ce.Code()), ce.Message())
+		}
+		return nil, err
+	}
+	return res.Msg, nil
+}
+
+func (a *connectAdapterArchitectureService) CreateCapability(ctx context.Context, in *v1.CreateCapabilityRequest) (*v1.CreateCapabilityResponse, error) {
+	req := connect.NewRequest(in)
+	for k, v := range runtime.OutgoingHeaders(ctx) {
+		req.Header().Set(k, v)
+	}
+	res, err := a.client.CreateCapability(ctx, req)
+	if err != nil {
+		if ce := new(connect.Error); errors.As(err, &ce) {
+			// connect codes are gRPC codes: the runtime maps them for agents.
+			return nil, status.Error(codes.Code(ce.Code()), ce.Message())
+		}
+		return nil, err
+	}
+	return res.Msg, nil
+}
+
+func (a *connectAdapterArchitectureService) CreateCapabilityStructure(ctx context.Context, in *v1.CreateCapabilityStructureRequest) (*v1.CreateCapabilityStructureResponse, error) {
+	req := connect.NewRequest(in)
+	for k, v := range runtime.OutgoingHeaders(ctx) {
+		req.Header().Set(k, v)
+	}
+	res, err := a.client.CreateCapabilityStructure(ctx, req)
+	if err != nil {
+		if ce := new(connect.Error); errors.As(err, &ce) {
+			// connect codes are gRPC codes: the runtime maps them for agents.
+			return nil, status.Error(codes.Code(ce.Code()), ce.Message())
+		}
+		return nil, err
+	}
+	return res.Msg, nil
+}
+
+func (a *connectAdapterArchitectureService) AddComponentToCapability(ctx context.Context, in *v1.AddComponentToCapabilityRequest) (*v1.AddComponentToCapabilityResponse, error) {
+	req := connect.NewRequest(in)
+	for k, v := range runtime.OutgoingHeaders(ctx) {
+		req.Header().Set(k, v)
+	}
+	res, err := a.client.AddComponentToCapability(ctx, req)
+	if err != nil {
+		if ce := new(connect.Error); errors.As(err, &ce) {
+			// connect codes are gRPC codes: the runtime maps them for agents.
+			return nil, status.Error(codes.Code(ce.Code()), ce.Message())
+		}
+		return nil, err
+	}
+	return res.Msg, nil
 }
 
 var enumCriticality = runtime.NewEnumTable("archimate.v1.Criticality", []runtime.EnumValue{

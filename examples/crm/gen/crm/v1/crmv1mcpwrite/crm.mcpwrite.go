@@ -253,47 +253,47 @@ type clientAdapterCrmService struct {
 }
 
 func (a *clientAdapterCrmService) CreatePerson(ctx context.Context, in *v1.CreatePersonRequest) (*v1.CreatePersonResponse, error) {
-	return a.client.CreatePerson(ctx, in)
+	return a.client.CreatePerson(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterCrmService) UpdatePerson(ctx context.Context, in *v1.UpdatePersonRequest) (*v1.UpdatePersonResponse, error) {
-	return a.client.UpdatePerson(ctx, in)
+	return a.client.UpdatePerson(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterCrmService) DeletePerson(ctx context.Context, in *v1.DeletePersonRequest) (*v1.DeletePersonResponse, error) {
-	return a.client.DeletePerson(ctx, in)
+	return a.client.DeletePerson(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterCrmService) CreateOrg(ctx context.Context, in *v1.CreateOrgRequest) (*v1.CreateOrgResponse, error) {
-	return a.client.CreateOrg(ctx, in)
+	return a.client.CreateOrg(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterCrmService) UpdateOrg(ctx context.Context, in *v1.UpdateOrgRequest) (*v1.UpdateOrgResponse, error) {
-	return a.client.UpdateOrg(ctx, in)
+	return a.client.UpdateOrg(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterCrmService) DeleteOrg(ctx context.Context, in *v1.DeleteOrgRequest) (*v1.DeleteOrgResponse, error) {
-	return a.client.DeleteOrg(ctx, in)
+	return a.client.DeleteOrg(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterCrmService) CreateNote(ctx context.Context, in *v1.CreateNoteRequest) (*v1.CreateNoteResponse, error) {
-	return a.client.CreateNote(ctx, in)
+	return a.client.CreateNote(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterCrmService) UpdateNote(ctx context.Context, in *v1.UpdateNoteRequest) (*v1.UpdateNoteResponse, error) {
-	return a.client.UpdateNote(ctx, in)
+	return a.client.UpdateNote(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterCrmService) DeleteNote(ctx context.Context, in *v1.DeleteNoteRequest) (*v1.DeleteNoteResponse, error) {
-	return a.client.DeleteNote(ctx, in)
+	return a.client.DeleteNote(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterCrmService) LinkPersonToOrg(ctx context.Context, in *v1.LinkPersonToOrgRequest) (*v1.LinkPersonToOrgResponse, error) {
-	return a.client.LinkPersonToOrg(ctx, in)
+	return a.client.LinkPersonToOrg(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterCrmService) MergePeople(ctx context.Context, in *v1.MergePeopleRequest) (*v1.MergePeopleResponse, error) {
-	return a.client.MergePeople(ctx, in)
+	return a.client.MergePeople(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 var enumSubjectKind = runtime.NewEnumTable("crm.v1.SubjectKind", []runtime.EnumValue{

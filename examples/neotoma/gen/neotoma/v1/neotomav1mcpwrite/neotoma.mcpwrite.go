@@ -138,19 +138,19 @@ type clientAdapterMemoryService struct {
 }
 
 func (a *clientAdapterMemoryService) Store(ctx context.Context, in *v1.StoreRequest) (*v1.StoreResponse, error) {
-	return a.client.Store(ctx, in)
+	return a.client.Store(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterMemoryService) Correct(ctx context.Context, in *v1.CorrectRequest) (*v1.CorrectResponse, error) {
-	return a.client.Correct(ctx, in)
+	return a.client.Correct(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterMemoryService) MergeEntities(ctx context.Context, in *v1.MergeEntitiesRequest) (*v1.MergeEntitiesResponse, error) {
-	return a.client.MergeEntities(ctx, in)
+	return a.client.MergeEntities(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterMemoryService) CreateRelationship(ctx context.Context, in *v1.CreateRelationshipRequest) (*v1.CreateRelationshipResponse, error) {
-	return a.client.CreateRelationship(ctx, in)
+	return a.client.CreateRelationship(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 var enumEntityTypeSnake = runtime.NewEnumTable("neotoma.v1.EntityType", []runtime.EnumValue{

@@ -108,11 +108,11 @@ type clientAdapterPurchasingService struct {
 }
 
 func (a *clientAdapterPurchasingService) CreatePurchaseOrder(ctx context.Context, in *v1.CreatePurchaseOrderRequest) (*v1.CreatePurchaseOrderResponse, error) {
-	return a.client.CreatePurchaseOrder(ctx, in)
+	return a.client.CreatePurchaseOrder(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterPurchasingService) ReceivePurchaseOrder(ctx context.Context, in *v1.ReceivePurchaseOrderRequest) (*v1.ReceivePurchaseOrderResponse, error) {
-	return a.client.ReceivePurchaseOrder(ctx, in)
+	return a.client.ReceivePurchaseOrder(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 var enumCurrency = runtime.NewEnumTable("purchasing.v1.Currency", []runtime.EnumValue{

@@ -140,19 +140,19 @@ type clientAdapterTaskService struct {
 }
 
 func (a *clientAdapterTaskService) TaskCreate(ctx context.Context, in *v1.TaskCreateRequest) (*v1.TaskCreateResponse, error) {
-	return a.client.TaskCreate(ctx, in)
+	return a.client.TaskCreate(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterTaskService) TaskUpdate(ctx context.Context, in *v1.TaskUpdateRequest) (*v1.TaskUpdateResponse, error) {
-	return a.client.TaskUpdate(ctx, in)
+	return a.client.TaskUpdate(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterTaskService) TaskDelete(ctx context.Context, in *v1.TaskDeleteRequest) (*v1.TaskDeleteResponse, error) {
-	return a.client.TaskDelete(ctx, in)
+	return a.client.TaskDelete(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterTaskService) TaskMove(ctx context.Context, in *v1.TaskMoveRequest) (*v1.TaskMoveResponse, error) {
-	return a.client.TaskMove(ctx, in)
+	return a.client.TaskMove(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 var enumTaskPrioritySnake = runtime.NewEnumTable("tasks.v1.TaskPriority", []runtime.EnumValue{

@@ -110,11 +110,11 @@ type clientAdapterInvoiceService struct {
 }
 
 func (a *clientAdapterInvoiceService) IssueInvoice(ctx context.Context, in *v1.IssueInvoiceRequest) (*v1.IssueInvoiceResponse, error) {
-	return a.client.IssueInvoice(ctx, in)
+	return a.client.IssueInvoice(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterInvoiceService) VoidInvoice(ctx context.Context, in *v1.VoidInvoiceRequest) (*v1.VoidInvoiceResponse, error) {
-	return a.client.VoidInvoice(ctx, in)
+	return a.client.VoidInvoice(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 var enumCurrency = runtime.NewEnumTable("billing.v1.Currency", []runtime.EnumValue{

@@ -91,7 +91,7 @@ type clientAdapterStockService struct {
 }
 
 func (a *clientAdapterStockService) MoveStock(ctx context.Context, in *v1.MoveStockRequest) (*v1.MoveStockResponse, error) {
-	return a.client.MoveStock(ctx, in)
+	return a.client.MoveStock(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 var enumReason = runtime.NewEnumTable("inventory.v1.Reason", []runtime.EnumValue{

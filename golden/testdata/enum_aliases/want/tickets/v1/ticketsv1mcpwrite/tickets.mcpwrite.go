@@ -85,7 +85,7 @@ type clientAdapterTicketService struct {
 }
 
 func (a *clientAdapterTicketService) OpenTicket(ctx context.Context, in *v1.OpenTicketRequest) (*v1.OpenTicketResponse, error) {
-	return a.client.OpenTicket(ctx, in)
+	return a.client.OpenTicket(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 var enumCategory = runtime.NewEnumTable("tickets.v1.Category", []runtime.EnumValue{

@@ -79,7 +79,7 @@ type clientAdapterLibraryService struct {
 }
 
 func (a *clientAdapterLibraryService) AddBook(ctx context.Context, in *v1.AddBookRequest) (*v1.Book, error) {
-	return a.client.AddBook(ctx, in)
+	return a.client.AddBook(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 var fieldsBook = []string{"title", "isbn", "pages", "author"}

@@ -83,7 +83,7 @@ type clientAdapterEventService struct {
 }
 
 func (a *clientAdapterEventService) AppendEvent(ctx context.Context, in *v1.AppendEventRequest) (*v1.AppendEventResponse, error) {
-	return a.client.AppendEvent(ctx, in)
+	return a.client.AppendEvent(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 var enumTopic = runtime.NewEnumTable("events.v1.Topic", []runtime.EnumValue{

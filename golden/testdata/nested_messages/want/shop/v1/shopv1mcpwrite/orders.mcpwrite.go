@@ -94,11 +94,11 @@ type clientAdapterOrderService struct {
 }
 
 func (a *clientAdapterOrderService) PlaceOrder(ctx context.Context, in *v1.PlaceOrderRequest) (*v1.PlaceOrderResponse, error) {
-	return a.client.PlaceOrder(ctx, in)
+	return a.client.PlaceOrder(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterOrderService) ChangeAddress(ctx context.Context, in *v1.ChangeAddressRequest) (*v1.ChangeAddressResponse, error) {
-	return a.client.ChangeAddress(ctx, in)
+	return a.client.ChangeAddress(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 var fieldsGeo = []string{"lat", "lng"}

@@ -81,7 +81,7 @@ type clientAdapterLedgerService struct {
 }
 
 func (a *clientAdapterLedgerService) BookEntry(ctx context.Context, in *v1.BookEntryRequest) (*v1.BookEntryResponse, error) {
-	return a.client.BookEntry(ctx, in)
+	return a.client.BookEntry(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 var enumSide = runtime.NewEnumTable("legacy.v1.Side", []runtime.EnumValue{

@@ -96,11 +96,11 @@ type clientAdapterNoteService struct {
 }
 
 func (a *clientAdapterNoteService) CreateNote(ctx context.Context, in *v1.CreateNoteRequest) (*v1.Note, error) {
-	return a.client.CreateNote(ctx, in)
+	return a.client.CreateNote(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterNoteService) UpdateNote(ctx context.Context, in *v1.UpdateNoteRequest) (*v1.Note, error) {
-	return a.client.UpdateNote(ctx, in)
+	return a.client.UpdateNote(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 var enumColor = runtime.NewEnumTable("notes.v1.Color", []runtime.EnumValue{

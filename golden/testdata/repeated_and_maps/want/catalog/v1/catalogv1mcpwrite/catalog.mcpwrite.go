@@ -81,7 +81,7 @@ type clientAdapterCatalogService struct {
 }
 
 func (a *clientAdapterCatalogService) PublishProduct(ctx context.Context, in *v1.PublishProductRequest) (*v1.PublishProductResponse, error) {
-	return a.client.PublishProduct(ctx, in)
+	return a.client.PublishProduct(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 var enumChannel = runtime.NewEnumTable("catalog.v1.Channel", []runtime.EnumValue{

@@ -109,15 +109,15 @@ type clientAdapterContactService struct {
 }
 
 func (a *clientAdapterContactService) AddContact(ctx context.Context, in *v1.AddContactRequest) (*v1.Contact, error) {
-	return a.client.AddContact(ctx, in)
+	return a.client.AddContact(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterContactService) RenameContact(ctx context.Context, in *v1.RenameContactRequest) (*v1.Contact, error) {
-	return a.client.RenameContact(ctx, in)
+	return a.client.RenameContact(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterContactService) MergeContacts(ctx context.Context, in *v1.MergeContactsRequest) (*v1.Contact, error) {
-	return a.client.MergeContacts(ctx, in)
+	return a.client.MergeContacts(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 // AuditServiceHandler is what the crm.v1.AuditService tools call: the
@@ -175,7 +175,7 @@ type clientAdapterAuditService struct {
 }
 
 func (a *clientAdapterAuditService) PurgeRecords(ctx context.Context, in *v1.PurgeRecordsRequest) (*v1.PurgeRecordsResponse, error) {
-	return a.client.PurgeRecords(ctx, in)
+	return a.client.PurgeRecords(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 var fieldsAddContactRequest = []string{"name", "email_address"}

@@ -81,7 +81,7 @@ type clientAdapterObservationService struct {
 }
 
 func (a *clientAdapterObservationService) RecordObservation(ctx context.Context, in *v1.RecordObservationRequest) (*v1.RecordObservationResponse, error) {
-	return a.client.RecordObservation(ctx, in)
+	return a.client.RecordObservation(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 var fieldsRecordObservationRequest = []string{"observed_at", "window", "update_mask", "attributes", "reading", "samples", "score", "ratio", "count", "total", "delta", "retries", "enabled", "label", "digest", "checkpoints", "labels"}

@@ -1,0 +1,44 @@
+package runtime
+
+import (
+	"context"
+
+	"google.golang.org/grpc/metadata"
+)
+
+// OutgoingHeaders is the request context of ctx as the headers a client
+// adapter sends (only those set). Identity (tenant, principal) is not sent:
+// the enriched request carries it where the proto says, and the service
+// authenticates the MCP server itself.
+func OutgoingHeaders(ctx context.Context) map[string]string {
+	rc, ok := RequestContextFrom(ctx)
+	if !ok {
+		return nil
+	}
+	h := map[string]string{}
+	// The headers the inbound HTTP transport reads, so the domain service
+	// sees the trace and the correlation of the tool call it serves.
+	for k, v := range map[string]string{HeaderTraceParent: rc.TraceParent, HeaderCorrelationID: rc.CorrelationID, HeaderCausationID: rc.CausationID} {
+		if v != "" {
+			h[k] = v
+		}
+	}
+	return h
+}
+
+// OutgoingGRPCContext adds the request context of ctx to the outgoing gRPC
+// metadata (traceparent, x-correlation-id, x-causation-id), for the gRPC
+// client adapter.
+func OutgoingGRPCContext(ctx context.Context) context.Context {
+	h := OutgoingHeaders(ctx)
+	if len(h) == 0 {
+		return ctx
+	}
+	kv := make([]string, 0, 2*len(h))
+	for _, k := range []string{HeaderTraceParent, HeaderCorrelationID, HeaderCausationID} {
+		if v, ok := h[k]; ok {
+			kv = append(kv, k, v) // metadata lower-cases keys
+		}
+	}
+	return metadata.AppendToOutgoingContext(ctx, kv...)
+}
