@@ -82,9 +82,13 @@ func instance(t *testing.T, repo *domain.Repository, idem idempotency.Store, pro
 
 func TestReplayAcrossInstancesAndRestarts(t *testing.T) {
 	pg, rdb, props := durable(t)
-	prefix := fmt.Sprintf("archimate-test:%d:", time.Now().UnixNano())
+	// Each instance has its own Redis prefix (as if each region ran its own
+	// cache) and a fresh in-memory cache (an adapter restart loses it), so
+	// only PostgreSQL can know the first call: the replay proves its path.
+	n := 0
 	layered := func() idempotency.Store {
-		// A fresh in-memory cache each time: an adapter restart loses it.
+		n++
+		prefix := fmt.Sprintf("archimate-test:%d:%d:", time.Now().UnixNano(), n)
 		return idempotency.NewLayered(idempotency.NewLayered(idempotency.NewMemoryStore(), redisstore.New(rdb, redisstore.WithPrefix(prefix))), pg)
 	}
 	args := `{"type":"ApplicationComponent","name":"OrderService","client_request_id":"create-order-service"}`
@@ -155,10 +159,28 @@ func (c *countingRepo) CreateElement(ctx context.Context, in *archimatev1.Create
 	return c.Repository.CreateElement(ctx, in)
 }
 
+// Sixty-four concurrent calls with one key execute once against each store
+// alone and against the layered store: memory, Redis, PostgreSQL, and Redis
+// in front of PostgreSQL.
 func TestSixtyFourConcurrentCallsWithOneKeyExecuteOnce(t *testing.T) {
 	pg, rdb, props := durable(t)
-	prefix := fmt.Sprintf("archimate-conc:%d:", time.Now().UnixNano())
-	store := idempotency.NewLayered(redisstore.New(rdb, redisstore.WithPrefix(prefix)), pg)
+	prefix := func(layer string) string { return fmt.Sprintf("archimate-conc:%s:%d:", layer, time.Now().UnixNano()) }
+	for _, tt := range []struct {
+		layer string
+		store idempotency.Store
+	}{
+		{"memory", idempotency.NewMemoryStore()},
+		{"redis", redisstore.New(rdb, redisstore.WithPrefix(prefix("redis")))},
+		{"postgres", pg},
+		{"layered", idempotency.NewLayered(redisstore.New(rdb, redisstore.WithPrefix(prefix("layered"))), pg)},
+	} {
+		t.Run(tt.layer, func(t *testing.T) {
+			sixtyFourWithOneKey(t, tt.store, props, "conc-"+tt.layer)
+		})
+	}
+}
+
+func sixtyFourWithOneKey(t *testing.T, store idempotency.Store, props proposal.Store, key string) {
 	repo := &countingRepo{Repository: domain.New()}
 	s := mcp.NewServer(&mcp.Implementation{Name: "archimate", Version: "test"}, nil)
 	if err := archimatev1mcpwrite.RegisterArchitectureServiceTools(s, repo,
@@ -175,7 +197,7 @@ func TestSixtyFourConcurrentCallsWithOneKeyExecuteOnce(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "createElement",
-				Arguments: json.RawMessage(`{"type":"Node","name":"db-1","client_request_id":"conc-1"}`)})
+				Arguments: json.RawMessage(`{"type":"Node","name":"db-1","client_request_id":"` + key + `"}`)})
 			if err != nil {
 				outcomes <- "protocol error: " + err.Error()
 				return
