@@ -255,6 +255,18 @@ func (wc *writeCall) run(ctx context.Context, req *mcp.CallToolRequest) *mcp.Cal
 // renders its outcome, recording it under the idempotency claim.
 func (wc *writeCall) execute(ctx context.Context, m proto.Message, body *Object, rc RequestContext, hasRC bool, key string) *mcp.CallToolResult {
 	r, wt, name := wc.r, wc.wt, wc.wt.doc.Name
+	var out *Outcome
+	if wc.claimed {
+		// The handler may record the outcome in its own transaction.
+		out = &Outcome{Key: wc.key, Fingerprint: wc.fp, Now: r.now(), TTL: r.cfg.idemTTL, render: func(resp proto.Message) ([]byte, error) {
+			o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), r.warnings(wt, body), r.enums)
+			if err != nil {
+				return nil, err
+			}
+			return r.render(ctx, name, o), nil
+		}}
+		ctx = context.WithValue(ctx, outcomeKey{}, out)
+	}
 	resp, es, class := wc.invoke(ctx, m, body, rc, hasRC, key)
 	if len(es) > 0 {
 		b := r.errorBody(ctx, name, m, es)
@@ -266,6 +278,10 @@ func (wc *writeCall) execute(ctx context.Context, m proto.Message, body *Object,
 			wc.release(ctx)
 		}
 		return toolResult(b, true)
+	}
+	if out != nil && out.recorded {
+		wc.claimed = false // committed with the write
+		return toolResult(out.body, false)
 	}
 	o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), r.warnings(wt, body), r.enums)
 	if err != nil {

@@ -12,13 +12,26 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"google.golang.org/protobuf/proto"
+
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/domain"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1/archimatev1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 )
 
+// Domain is what the server needs of a repository: the tools' handler and
+// the previews confirmations show (domain.Repository in memory,
+// pgdomain.Repository on PostgreSQL).
+type Domain interface {
+	archimatev1mcpwrite.ArchitectureServiceHandler
+	PreviewLoss(ctx context.Context, tool string, req proto.Message) (string, error)
+	StatePreview(ctx context.Context, tool string, req proto.Message) (runtime.EntityState, bool, error)
+}
+
+var _ Domain = (*domain.Repository)(nil)
+
 // New returns an MCP server with the generated tools over repo.
-func New(repo *domain.Repository, opts ...runtime.Option) (*mcp.Server, error) {
+func New(repo Domain, opts ...runtime.Option) (*mcp.Server, error) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "archimate", Version: runtime.Version}, nil)
 	// Confirmations and proposals of updates and deletes say what is lost
 	// and are bound to the state of the element the user was shown.

@@ -22,6 +22,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -29,6 +30,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/domain"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/pgdomain"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/server"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
@@ -49,11 +51,16 @@ func serve() (exitCode int) {
 	pgDSN := flag.String("postgres", "", "PostgreSQL DSN for the durable idempotency and proposal stores (empty: in memory)")
 	redisAddr := flag.String("redis", "", "Redis address of the idempotency cache shared by instances (needs -postgres)")
 	secretFile := flag.String("id-secret-file", "", "file holding the secret (at least 32 bytes) that keys request-scoped ids (default: $MCPWRITE_ID_SECRET, else random per process)")
+	pgPrefix := flag.String("pg-prefix", "", "with -postgres: name every table <prefix>_state, _outbox, _idem, _proposals (default: archimate_state, archimate_outbox and the stores' default tables)")
+	lease := flag.Duration("lease", 0, "how long a claimed client_request_id stays in progress before a retry takes it over (default 30s)")
 	otelStdout := flag.Bool("otel-stdout", false, "export OpenTelemetry traces and metrics of every tool call as JSON to standard output (standard error when serving stdio, whose standard output carries the protocol)")
 	flag.Parse()
-	stores, err := durableStores(context.Background(), *pgDSN, *redisAddr)
+	repo, stores, err := durableStores(context.Background(), *pgDSN, *redisAddr, *pgPrefix)
 	if err != nil {
 		log.Fatal(err)
+	}
+	if *lease > 0 {
+		stores = append(stores, runtime.WithIdempotencyLease(*lease))
 	}
 	secret, err := idSecret(*secretFile, os.Getenv("MCPWRITE_ID_SECRET"))
 	if err != nil {
@@ -77,9 +84,9 @@ func serve() (exitCode int) {
 		stores = append(stores, opt)
 	}
 	if *httpAddr == "" {
-		err = serveStdio(runtime.RequestContext{TenantID: *tenant, PrincipalID: *principal}, stores)
+		err = serveStdio(repo, runtime.RequestContext{TenantID: *tenant, PrincipalID: *principal}, stores)
 	} else {
-		err = serveHTTP(*httpAddr, *tokens, runtime.RequestContext{TenantID: *tenant, PrincipalID: *principal}, stores)
+		err = serveHTTP(repo, *httpAddr, *tokens, runtime.RequestContext{TenantID: *tenant, PrincipalID: *principal}, stores)
 	}
 	if err != nil {
 		log.Print(err)
@@ -105,52 +112,103 @@ func idSecret(file, env string) ([]byte, error) {
 	return nil, nil
 }
 
-// durableStores wires the two-layer idempotency of the design: an
-// in-process cache, optionally Redis shared by instances, and PostgreSQL as
-// the authoritative store (7 days); proposals live in PostgreSQL too.
-func durableStores(ctx context.Context, dsn, redisAddr string) ([]runtime.Option, error) {
+// durableStores wires the repository and the two-layer idempotency of the
+// design: in memory without -postgres; with it, the repository on
+// PostgreSQL (pgdomain: write, outbox row and idempotency outcome in one
+// transaction), an in-process cache, optionally Redis shared by instances,
+// and PostgreSQL as the authoritative idempotency store (7 days);
+// proposals live in PostgreSQL too.
+func durableStores(ctx context.Context, dsn, redisAddr, prefix string) (server.Domain, []runtime.Option, error) {
 	if dsn == "" {
 		if redisAddr != "" {
-			return nil, fmt.Errorf("-redis is a cache in front of PostgreSQL: set -postgres too")
+			return nil, nil, fmt.Errorf("-redis is a cache in front of PostgreSQL: set -postgres too")
 		}
-		return nil, nil
+		return domain.New(), nil, nil
 	}
 	pool, err := pgxpool.New(ctx, dsn)
 	if err != nil {
-		return nil, fmt.Errorf("-postgres: %w", err)
+		return nil, nil, fmt.Errorf("-postgres: %w", err)
 	}
-	idem, props := idempg.New(pool), proposalpg.New(pool)
+	var idemOpts []idempg.Option
+	var propOpts []proposalpg.Option
+	domainPrefix := "archimate"
+	if prefix != "" {
+		idemOpts = append(idemOpts, idempg.WithTable(prefix+"_idem"))
+		propOpts = append(propOpts, proposalpg.WithTable(prefix+"_proposals"))
+		domainPrefix = prefix
+	}
+	idem, props := idempg.New(pool, idemOpts...), proposalpg.New(pool, propOpts...)
 	if err := idem.Migrate(ctx); err != nil {
-		return nil, fmt.Errorf("migrate idempotency table: %w", err)
+		return nil, nil, fmt.Errorf("migrate idempotency table: %w", err)
 	}
 	if err := props.Migrate(ctx); err != nil {
-		return nil, fmt.Errorf("migrate proposal table: %w", err)
+		return nil, nil, fmt.Errorf("migrate proposal table: %w", err)
+	}
+	repo, err := pgdomain.New(pool, idem, domainPrefix)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := repo.Migrate(ctx); err != nil {
+		return nil, nil, err
+	}
+	var authoritative idempotency.Store = idem
+	if point := os.Getenv("MCPWRITE_CRASH_AT"); point != "" {
+		// Crash tests: the process kills itself at this point of a keyed write.
+		repo.Fault = crashAt(point)
+		authoritative = crashStore{Store: idem, crash: crashAt(point)}
 	}
 	var cache idempotency.Store = idempotency.NewMemoryStore()
 	if redisAddr != "" {
 		cache = idempotency.NewLayered(cache, redisstore.New(redis.NewClient(redisstore.ClientOptions(redisAddr))))
 	}
-	return []runtime.Option{
-		runtime.WithIdempotencyStore(idempotency.NewLayered(cache, idem)),
+	return repo, []runtime.Option{
+		runtime.WithIdempotencyStore(idempotency.NewLayered(cache, authoritative)),
 		runtime.WithIdempotencyTTL(idempotency.DefaultDurableTTL),
 		runtime.WithProposalStore(props),
 	}, nil
 }
 
-func serveStdio(rc runtime.RequestContext, stores []runtime.Option) error {
-	s, err := server.New(domain.New(), append(stores, runtime.WithRequestContextFunc(runtime.StaticRequestContext(rc)))...)
+// crashAt returns a fault hook that kills the process (SIGKILL: no
+// deferred work, no flush) when it reaches point.
+func crashAt(point string) func(string) {
+	return func(at string) {
+		if at == point {
+			fmt.Fprintf(os.Stderr, "archimate-server: MCPWRITE_CRASH_AT=%s: killing the process\n", point)
+			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			select {} // the signal ends the process
+		}
+	}
+}
+
+// crashStore kills the process before or after claiming a key.
+type crashStore struct {
+	idempotency.Store
+	crash func(string)
+}
+
+func (c crashStore) Claim(ctx context.Context, k idempotency.Key, fp string, now time.Time, lease time.Duration) (idempotency.ClaimResult, error) {
+	c.crash("before-claim")
+	res, err := c.Store.Claim(ctx, k, fp, now, lease)
+	if err == nil && res.Claimed {
+		c.crash("after-claim")
+	}
+	return res, err
+}
+
+func serveStdio(repo server.Domain, rc runtime.RequestContext, stores []runtime.Option) error {
+	s, err := server.New(repo, append(stores, runtime.WithRequestContextFunc(runtime.StaticRequestContext(rc)))...)
 	if err != nil {
 		return err
 	}
 	return s.Run(context.Background(), &mcp.StdioTransport{})
 }
 
-func serveHTTP(addr, tokens string, dev runtime.RequestContext, stores []runtime.Option) error {
+func serveHTTP(repo server.Domain, addr, tokens string, dev runtime.RequestContext, stores []runtime.Option) error {
 	if err := runtime.CheckLoopback(addr); err != nil {
 		return fmt.Errorf("-http: %w", err)
 	}
 	if tokens == "" {
-		s, err := server.New(domain.New(), append(stores, runtime.WithRequestContextFunc(runtime.StaticRequestContext(dev)))...)
+		s, err := server.New(repo, append(stores, runtime.WithRequestContextFunc(runtime.StaticRequestContext(dev)))...)
 		if err != nil {
 			return err
 		}
@@ -161,7 +219,7 @@ func serveHTTP(addr, tokens string, dev runtime.RequestContext, stores []runtime
 	if err != nil {
 		return err
 	}
-	s, err := server.New(domain.New(), append(stores, runtime.WithRequestContextFunc(runtime.RequestContextFromCall))...)
+	s, err := server.New(repo, append(stores, runtime.WithRequestContextFunc(runtime.RequestContextFromCall))...)
 	if err != nil {
 		return err
 	}
