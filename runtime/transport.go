@@ -252,7 +252,11 @@ func StreamableHTTPHandler(s *mcp.Server, opts ...HTTPOption) http.Handler {
 		SessionTimeout:      cfg.sessionIdleTimeout,
 		MaxRequestBodyBytes: cfg.maxBodyBytes,
 		Logger:              cfg.logger,
+		Stateless:           cfg.stateless,
 	})
+	if cfg.stateless {
+		return TraceHeaders(http.NewCrossOriginProtection().Handler(h))
+	}
 	return TraceHeaders(http.NewCrossOriginProtection().Handler(newSessionCap(h, s, cfg)))
 }
 

@@ -52,6 +52,7 @@ type HTTPOption func(*httpConfig)
 
 type httpConfig struct {
 	sessionIdleTimeout     time.Duration
+	stateless              bool
 	maxSessions            int
 	maxSessionsPerIdentity int
 	readHeaderTimeout      time.Duration
@@ -95,6 +96,16 @@ func positive[T int | int64 | time.Duration](dst *T, v T) {
 // the default).
 func WithSessionIdleTimeout(d time.Duration) HTTPOption {
 	return func(c *httpConfig) { positive(&c.sessionIdleTimeout, d) }
+}
+
+// WithStateless serves streamable HTTP without sessions: every request
+// stands alone, so a load balancer may send each to any instance (the
+// server keeps no per-client state; proposals, idempotency and signed
+// confirmation state live in shared stores). Server-to-client requests
+// within a call (in-call elicitation) are unavailable; confirmations use the
+// input-request round trip or proposals.
+func WithStateless() HTTPOption {
+	return func(c *httpConfig) { c.stateless = true }
 }
 
 // WithMaxSessions sets how many streamable HTTP sessions are held at once
