@@ -15,6 +15,9 @@ func OutgoingHeaders(ctx context.Context) map[string]string {
 	if !ok {
 		return nil
 	}
+	if tp, ok := ctx.Value(outgoingTraceParentKey{}).(string); ok && tp != "" {
+		rc.TraceParent = tp
+	}
 	h := map[string]string{}
 	// The headers the inbound HTTP transport reads, so the domain service
 	// sees the trace and the correlation of the tool call it serves.
@@ -41,4 +44,14 @@ func OutgoingGRPCContext(ctx context.Context) context.Context {
 		}
 	}
 	return metadata.AppendToOutgoingContext(ctx, kv...)
+}
+
+type outgoingTraceParentKey struct{}
+
+// WithOutgoingTraceParent makes the client adapters send tp as the
+// traceparent instead of the request context's: a tracer that starts a span
+// for the tool call (runtime/otelmcp) sets it, so the domain service's span
+// is a child of the tool call's rather than its sibling.
+func WithOutgoingTraceParent(ctx context.Context, tp string) context.Context {
+	return context.WithValue(ctx, outgoingTraceParentKey{}, tp)
 }

@@ -61,17 +61,16 @@ func (e *emitter) adapter(sm *serviceModel) {
 }
 
 const (
-	connectPkg   = protogen.GoImportPath("connectrpc.com/connect")
-	errorsImport = protogen.GoImportPath("errors")
-	statusImport = protogen.GoImportPath("google.golang.org/grpc/status")
-	codesImport  = protogen.GoImportPath("google.golang.org/grpc/codes")
+	connectPkg    = protogen.GoImportPath("connectrpc.com/connect")
+	connectMCPPkg = protogen.GoImportPath("github.com/mcpwrite/protoc-gen-mcpwrite/runtime/connectmcp")
 )
 
 // connectAdapter emits the adapter for connect-go clients: the client
 // interface protoc-gen-connect-go generates (the exposed methods only) and
 // a Handler forwarding every tool call with the request context as headers
 // (traceparent, correlation and causation ids), turning connect errors
-// into the gRPC statuses the runtime maps for agents.
+// into the gRPC statuses the runtime maps for agents, details included
+// (connectmcp.Error).
 func (e *emitter) connectAdapter(sm *serviceModel) {
 	g := e.g
 	svc := sm.proto.GoName
@@ -115,11 +114,7 @@ func (e *emitter) connectAdapter(sm *serviceModel) {
 		g.P("}")
 		g.P("res, err := a.client.", m.GoName, "(ctx, req)")
 		g.P("if err != nil {")
-		g.P("if ce := new(", connectPkg.Ident("Error"), "); ", errorsImport.Ident("As"), "(err, &ce) {")
-		g.P("// connect codes are gRPC codes: the runtime maps them for agents.")
-		g.P("return nil, ", statusImport.Ident("Error"), "(", codesImport.Ident("Code"), "(ce.Code()), ce.Message())")
-		g.P("}")
-		g.P("return nil, err")
+		g.P("return nil, ", connectMCPPkg.Ident("Error"), "(err)")
 		g.P("}")
 		g.P("return res.Msg, nil")
 		g.P("}")

@@ -96,7 +96,8 @@ func New(opts ...Option) (*Observer, error) {
 }
 
 // CallStarted starts the call's span, continuing the active span or else
-// the request context's traceparent.
+// the request context's traceparent, and makes the span the traceparent the
+// generated client adapters send (runtime.WithOutgoingTraceParent).
 func (o *Observer) CallStarted(ctx context.Context, call runtime.CallStart) context.Context {
 	if !trace.SpanContextFromContext(ctx).IsValid() && call.RequestContext.TraceParent != "" {
 		ctx = propagation.TraceContext{}.Extract(ctx, propagation.MapCarrier{"traceparent": call.RequestContext.TraceParent})
@@ -104,6 +105,13 @@ func (o *Observer) CallStarted(ctx context.Context, call runtime.CallStart) cont
 	ctx, _ = o.tracer.Start(ctx, "tools/call "+call.Tool,
 		trace.WithSpanKind(trace.SpanKindServer),
 		trace.WithAttributes(attribute.String("mcp.method.name", "tools/call"), attribute.String("mcp.tool.name", call.Tool)))
+	// The generated client adapters send the call's span as the domain
+	// service's parent.
+	carrier := propagation.MapCarrier{}
+	propagation.TraceContext{}.Inject(ctx, carrier)
+	if tp := carrier["traceparent"]; tp != "" {
+		ctx = runtime.WithOutgoingTraceParent(ctx, tp)
+	}
 	return ctx
 }
 

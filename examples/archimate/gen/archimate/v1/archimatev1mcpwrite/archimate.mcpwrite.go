@@ -8,13 +8,11 @@ import (
 	connect "connectrpc.com/connect"
 	context "context"
 	_ "embed"
-	errors "errors"
 	v1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	connectmcp "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/connectmcp"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
-	codes "google.golang.org/grpc/codes"
-	status "google.golang.org/grpc/status"
 	proto "google.golang.org/protobuf/proto"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 )
@@ -260,11 +258,7 @@ func (a *connectAdapterArchitectureService) CreateElement(ctx context.Context, i
 	}
 	res, err := a.client.CreateElement(ctx, req)
 	if err != nil {
-		if ce := new(connect.Error); errors.As(err, &ce) {
-			// connect codes are gRPC codes: the runtime maps them for agents.
-			return nil, status.Error(codes.Code(ce.Code()), ce.Message())
-		}
-		return nil, err
+		return nil, connectmcp.Error(err)
 	}
 	return res.Msg, nil
 }
@@ -276,11 +270,7 @@ func (a *connectAdapterArchitectureService) CreateRelationship(ctx context.Conte
 	}
 	res, err := a.client.CreateRelationship(ctx, req)
 	if err != nil {
-		if ce := new(connect.Error); errors.As(err, &ce) {
-			// connect codes are gRPC codes: the runtime maps them for agents.
-			return nil, status.Error(codes.Code(ce.Code()), ce.Message())
-		}
-		return nil, err
+		return nil, connectmcp.Error(err)
 	}
 	return res.Msg, nil
 }
@@ -292,11 +282,7 @@ func (a *connectAdapterArchitectureService) UpdateElement(ctx context.Context, i
 	}
 	res, err := a.client.UpdateElement(ctx, req)
 	if err != nil {
-		if ce := new(connect.Error); errors.As(err, &ce) {
-			// connect codes are gRPC codes: the runtime maps them for agents.
-			return nil, status.Error(codes.Code(ce.Code()), ce.Message())
-		}
-		return nil, err
+		return nil, connectmcp.Error(err)
 	}
 	return res.Msg, nil
 }
@@ -308,11 +294,7 @@ func (a *connectAdapterArchitectureService) DeleteElement(ctx context.Context, i
 	}
 	res, err := a.client.DeleteElement(ctx, req)
 	if err != nil {
-		if ce := new(connect.Error); errors.As(err, &ce) {
-			// connect codes are gRPC codes: the runtime maps them for agents.
-			return nil, status.Error(codes.Code(ce.Code()), ce.Message())
-		}
-		return nil, err
+		return nil, connectmcp.Error(err)
 	}
 	return res.Msg, nil
 }
@@ -324,11 +306,7 @@ func (a *connectAdapterArchitectureService) CreateCapability(ctx context.Context
 	}
 	res, err := a.client.CreateCapability(ctx, req)
 	if err != nil {
-		if ce := new(connect.Error); errors.As(err, &ce) {
-			// connect codes are gRPC codes: the runtime maps them for agents.
-			return nil, status.Error(codes.Code(ce.Code()), ce.Message())
-		}
-		return nil, err
+		return nil, connectmcp.Error(err)
 	}
 	return res.Msg, nil
 }
@@ -340,11 +318,7 @@ func (a *connectAdapterArchitectureService) CreateCapabilityStructure(ctx contex
 	}
 	res, err := a.client.CreateCapabilityStructure(ctx, req)
 	if err != nil {
-		if ce := new(connect.Error); errors.As(err, &ce) {
-			// connect codes are gRPC codes: the runtime maps them for agents.
-			return nil, status.Error(codes.Code(ce.Code()), ce.Message())
-		}
-		return nil, err
+		return nil, connectmcp.Error(err)
 	}
 	return res.Msg, nil
 }
@@ -356,11 +330,7 @@ func (a *connectAdapterArchitectureService) AddComponentToCapability(ctx context
 	}
 	res, err := a.client.AddComponentToCapability(ctx, req)
 	if err != nil {
-		if ce := new(connect.Error); errors.As(err, &ce) {
-			// connect codes are gRPC codes: the runtime maps them for agents.
-			return nil, status.Error(codes.Code(ce.Code()), ce.Message())
-		}
-		return nil, err
+		return nil, connectmcp.Error(err)
 	}
 	return res.Msg, nil
 }

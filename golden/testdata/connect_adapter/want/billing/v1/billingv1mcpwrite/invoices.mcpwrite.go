@@ -8,13 +8,11 @@ import (
 	connect "connectrpc.com/connect"
 	context "context"
 	_ "embed"
-	errors "errors"
 	v1 "example.com/golden/billing/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	connectmcp "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/connectmcp"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
-	codes "google.golang.org/grpc/codes"
-	status "google.golang.org/grpc/status"
 	proto "google.golang.org/protobuf/proto"
 )
 
@@ -147,11 +145,7 @@ func (a *connectAdapterInvoiceService) IssueInvoice(ctx context.Context, in *v1.
 	}
 	res, err := a.client.IssueInvoice(ctx, req)
 	if err != nil {
-		if ce := new(connect.Error); errors.As(err, &ce) {
-			// connect codes are gRPC codes: the runtime maps them for agents.
-			return nil, status.Error(codes.Code(ce.Code()), ce.Message())
-		}
-		return nil, err
+		return nil, connectmcp.Error(err)
 	}
 	return res.Msg, nil
 }
@@ -163,11 +157,7 @@ func (a *connectAdapterInvoiceService) VoidInvoice(ctx context.Context, in *v1.V
 	}
 	res, err := a.client.VoidInvoice(ctx, req)
 	if err != nil {
-		if ce := new(connect.Error); errors.As(err, &ce) {
-			// connect codes are gRPC codes: the runtime maps them for agents.
-			return nil, status.Error(codes.Code(ce.Code()), ce.Message())
-		}
-		return nil, err
+		return nil, connectmcp.Error(err)
 	}
 	return res.Msg, nil
 }
