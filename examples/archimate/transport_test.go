@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/domain"
@@ -152,10 +153,18 @@ func TestReplayAcrossServerProcessRestart(t *testing.T) {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
 	key := fmt.Sprintf("restart-%d", time.Now().UnixNano())
+	prefix := fmt.Sprintf("restart_%d", time.Now().UnixNano()%1e12) // tables of this run only
+	t.Cleanup(func() {
+		pool, err := pgxpool.New(context.Background(), dsn)
+		if err == nil {
+			_, _ = pool.Exec(context.Background(), fmt.Sprintf("DROP TABLE IF EXISTS %[1]s_state, %[1]s_outbox, %[1]s_idem, %[1]s_proposals CASCADE", prefix))
+			pool.Close()
+		}
+	})
 	args := json.RawMessage(`{"type":"Node","name":"db-restart","client_request_id":"` + key + `"}`)
 	var results []map[string]any
 	for range 2 {
-		cmd := exec.Command(bin, "-tenant", "tenant-restart", "-postgres", dsn)
+		cmd := exec.Command(bin, "-tenant", "tenant-restart", "-postgres", dsn, "-pg-prefix", prefix)
 		cmd.Env = append(os.Environ(), "MCPWRITE_ID_SECRET=restart-secret-0123456789abcdef0123456789")
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "restart", Version: "test"}, nil).
 			Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
