@@ -3,11 +3,12 @@
 // already prompted with the old one, apart from compatible additions: the
 // tool-surface counterpart of `buf breaking`.
 //
-// Breaking: a removed tool, service tool or input field; a new required
-// field or a field that became required; a changed type; a removed enum
-// value (an alias agents may send); a narrowed constraint (length, range,
-// item count, a changed pattern); a changed classification or confirmation;
-// a removed discovery tool. Compatible: new tools, new optional fields, new
+// Breaking: a removed tool, service tool, input field or output field; a new
+// required field or a field that became required; a changed type; a removed
+// or renamed enum value (an alias agents may send); a narrowed constraint
+// (length, range, item count, a changed pattern); a changed or removed
+// default; a changed classification or confirmation; a removed discovery
+// tool. Compatible: new tools, new optional fields, new output fields, new
 // enum values, widened constraints, changed descriptions.
 package compat
 
@@ -51,18 +52,33 @@ func Breaking(cs []Change) bool {
 // Compare returns the changes from old to new, breaking first, each group in
 // a stable order. An input that is not a schema document is an error.
 func Compare(old, new []byte) ([]Change, error) {
-	var a, b schemadoc.Document
-	if err := json.Unmarshal(old, &a); err != nil {
-		return nil, fmt.Errorf("old surface: %w", err)
+	return CompareDocuments([][]byte{old}, [][]byte{new})
+}
+
+// CompareDocuments compares two surfaces made of several documents (one per
+// proto file), as a capability repo has them: tools are matched by name
+// across the documents, so a tool may move between files.
+func CompareDocuments(old, new [][]byte) ([]Change, error) {
+	a, err := parse("old surface", old)
+	if err != nil {
+		return nil, err
 	}
-	if err := json.Unmarshal(new, &b); err != nil {
-		return nil, fmt.Errorf("new surface: %w", err)
+	b, err := parse("new surface", new)
+	if err != nil {
+		return nil, err
 	}
 	var out []Change
 	add := func(breaking bool, tool, format string, args ...any) {
 		out = append(out, Change{Breaking: breaking, Tool: tool, Message: fmt.Sprintf(format, args...)})
 	}
-	oldTools, newTools := tools(a), tools(b)
+	oldTools, err := tools("old surface", a)
+	if err != nil {
+		return nil, err
+	}
+	newTools, err := tools("new surface", b)
+	if err != nil {
+		return nil, err
+	}
 	for _, name := range sortedKeys(oldTools) {
 		ot := oldTools[name]
 		nt, ok := newTools[name]
@@ -76,14 +92,17 @@ func Compare(old, new []byte) ([]Change, error) {
 		if ot.Confirmation != nt.Confirmation {
 			add(true, name, "confirmation %s -> %s", ot.Confirmation, nt.Confirmation)
 		}
-		var os, ns map[string]any
-		if err := json.Unmarshal(ot.InputSchema, &os); err != nil {
-			return nil, fmt.Errorf("old surface: tool %s: input schema: %w", name, err)
+		toolAdd := func(breaking bool, format string, args ...any) { add(breaking, name, format, args...) }
+		os, ns, err := schemas(name, "input", ot.InputSchema, nt.InputSchema)
+		if err != nil {
+			return nil, err
 		}
-		if err := json.Unmarshal(nt.InputSchema, &ns); err != nil {
-			return nil, fmt.Errorf("new surface: tool %s: input schema: %w", name, err)
+		compareSchema(toolAdd, "", os, ns)
+		oo, no, err := schemas(name, "output", ot.OutputSchema, nt.OutputSchema)
+		if err != nil {
+			return nil, err
 		}
-		compareSchema(func(breaking bool, format string, args ...any) { add(breaking, name, format, args...) }, "", os, ns)
+		compareOutput(toolAdd, "", oo, no)
 	}
 	for _, name := range sortedKeys(newTools) {
 		if _, ok := oldTools[name]; !ok {
@@ -105,27 +124,67 @@ func Compare(old, new []byte) ([]Change, error) {
 	return out, nil
 }
 
-func tools(d schemadoc.Document) map[string]schemadoc.Tool {
-	m := map[string]schemadoc.Tool{}
-	for _, s := range d.Services {
-		for _, t := range s.Tools {
-			m[t.Name] = t
+func parse(which string, raw [][]byte) ([]schemadoc.Document, error) {
+	var out []schemadoc.Document
+	for _, r := range raw {
+		var d schemadoc.Document
+		if err := json.Unmarshal(r, &d); err != nil {
+			return nil, fmt.Errorf("%s: %w", which, err)
+		}
+		if d.Source == "" {
+			return nil, fmt.Errorf("%s: not a .mcpwrite.json document (no \"source\")", which)
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// schemas decodes one tool's old and new input or output schema; an absent
+// schema is an empty one.
+func schemas(tool, which string, a, b json.RawMessage) (map[string]any, map[string]any, error) {
+	var sa, sb map[string]any
+	if len(a) > 0 {
+		if err := json.Unmarshal(a, &sa); err != nil {
+			return nil, nil, fmt.Errorf("old surface: tool %s: %s schema: %w", tool, which, err)
 		}
 	}
-	return m
+	if len(b) > 0 {
+		if err := json.Unmarshal(b, &sb); err != nil {
+			return nil, nil, fmt.Errorf("new surface: tool %s: %s schema: %w", tool, which, err)
+		}
+	}
+	return sa, sb, nil
+}
+
+func tools(which string, ds []schemadoc.Document) (map[string]schemadoc.Tool, error) {
+	m := map[string]schemadoc.Tool{}
+	from := map[string]string{}
+	for _, d := range ds {
+		for _, s := range d.Services {
+			for _, t := range s.Tools {
+				if prev, ok := from[t.Name]; ok {
+					return nil, fmt.Errorf("%s: tool %s is in both %s and %s", which, t.Name, prev, d.Source)
+				}
+				m[t.Name], from[t.Name] = t, d.Source
+			}
+		}
+	}
+	return m, nil
 }
 
 // serviceTools are the validate, schema, apply, discard and discovery tools.
-func serviceTools(d schemadoc.Document) map[string]bool {
+func serviceTools(ds []schemadoc.Document) map[string]bool {
 	m := map[string]bool{}
-	for _, s := range d.Services {
-		for _, n := range []string{s.ValidateTool, s.SchemaTool, s.ApplyTool, s.DiscardTool} {
-			if n != "" {
-				m[n] = true
+	for _, d := range ds {
+		for _, s := range d.Services {
+			for _, n := range []string{s.ValidateTool, s.SchemaTool, s.ApplyTool, s.DiscardTool} {
+				if n != "" {
+					m[n] = true
+				}
 			}
-		}
-		for _, dt := range s.Discovery {
-			m[dt.Tool] = true
+			for _, dt := range s.Discovery {
+				m[dt.Tool] = true
+			}
 		}
 	}
 	return m
@@ -150,27 +209,50 @@ func compareSchema(add func(bool, string, ...any), at string, a, b map[string]an
 		add(true, "%s: type %v -> %v", name, ta, tb)
 		return
 	}
-	// Enum values agents may send.
+	// Enum values agents may send. Aliases keep the order of the proto enum,
+	// so a value gone where a new one now stands is a renamed alias.
 	if ea, ok := a["enum"].([]any); ok {
 		eb, _ := b["enum"].([]any)
-		in := map[string]bool{}
-		for _, v := range eb {
-			in[fmt.Sprint(v)] = true
-		}
-		var removed []string
-		for _, v := range ea {
-			if !in[fmt.Sprint(v)] {
-				removed = append(removed, fmt.Sprint(v))
+		inA, inB := strSet(ea), strSet(eb)
+		var removed, renamed []string
+		added := 0
+		for i, v := range ea {
+			if inB[fmt.Sprint(v)] {
+				continue
 			}
+			if i < len(eb) && !inA[fmt.Sprint(eb[i])] {
+				renamed = append(renamed, fmt.Sprintf("%v -> %v", v, eb[i]))
+				added--
+				continue
+			}
+			removed = append(removed, fmt.Sprint(v))
+		}
+		for _, v := range eb {
+			if !inA[fmt.Sprint(v)] {
+				added++
+			}
+		}
+		if len(renamed) > 0 {
+			add(true, "%s: value renamed %s", name, strings.Join(renamed, ", "))
 		}
 		if len(removed) > 0 {
 			add(true, "%s: value %s no longer accepted", name, strings.Join(removed, ", "))
 		}
-		if len(eb) > len(ea)-len(removed) {
-			add(false, "%s: %d value(s) added", name, len(eb)-(len(ea)-len(removed)))
+		if added > 0 {
+			add(false, "%s: %d value(s) added", name, added)
 		}
-	} else if _, ok := b["enum"]; ok {
-		add(true, "%s: now limited to %d values", name, len(b["enum"].([]any)))
+	} else if eb, ok := b["enum"].([]any); ok {
+		add(true, "%s: now limited to %d values", name, len(eb))
+	}
+	da, hadDefault := a["default"]
+	db, hasDefault := b["default"]
+	switch {
+	case hadDefault && !hasDefault:
+		add(true, "%s: default %s removed", name, jsonText(da))
+	case hadDefault && jsonText(da) != jsonText(db):
+		add(true, "%s: default %s -> %s", name, jsonText(da), jsonText(db))
+	case !hadDefault && hasDefault:
+		add(false, "%s: default %s added", name, jsonText(db))
 	}
 	narrow := func(key string, lower bool) {
 		va, okA := num(a[key])
@@ -236,6 +318,57 @@ func compareSchema(add func(bool, string, ...any), at string, a, b map[string]an
 			add(false, "%s: new optional field", join(at, k))
 		}
 	}
+}
+
+// compareOutput compares one output (sub)schema: what agents read back. A
+// removed or retyped field breaks them; a new field does not.
+func compareOutput(add func(bool, string, ...any), at string, a, b map[string]any) {
+	name := "output"
+	if at != "" {
+		name = "output " + at
+	}
+	if ta, tb := a["type"], b["type"]; fmt.Sprint(ta) != fmt.Sprint(tb) {
+		add(true, "%s: type %v -> %v", name, ta, tb)
+		return
+	}
+	if ia, ok := a["items"].(map[string]any); ok {
+		if ib, ok := b["items"].(map[string]any); ok {
+			compareOutput(add, at+"[]", ia, ib)
+		}
+	}
+	propsA, _ := a["properties"].(map[string]any)
+	propsB, _ := b["properties"].(map[string]any)
+	for _, k := range sortedKeys(propsA) {
+		sb, ok := propsB[k].(map[string]any)
+		if !ok {
+			add(true, "output %s: field removed", join(at, k))
+			continue
+		}
+		if sa, ok := propsA[k].(map[string]any); ok {
+			compareOutput(add, join(at, k), sa, sb)
+		}
+	}
+	for _, k := range sortedKeys(propsB) {
+		if _, ok := propsA[k]; !ok {
+			add(false, "output %s: new field", join(at, k))
+		}
+	}
+}
+
+func strSet(l []any) map[string]bool {
+	m := map[string]bool{}
+	for _, v := range l {
+		m[fmt.Sprint(v)] = true
+	}
+	return m
+}
+
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }
 
 func join(at, k string) string {

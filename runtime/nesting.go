@@ -84,6 +84,7 @@ func hintServerFilled(es Errors, fills []schemadoc.ServerFill) {
 		if e == nil || e.Code != CodeUnknownField || strings.ContainsAny(e.Field, ".[") {
 			continue
 		}
+		hinted := false
 		for _, f := range fills {
 			if f.Overridable {
 				continue // the agent may send it: it is in the input schema
@@ -97,9 +98,37 @@ func hintServerFilled(es Errors, fills []schemadoc.ServerFill) {
 			}
 			e.Suggestions.Hint = fmt.Sprintf("%s is filled by the server (%s); leave it out", name, f.How)
 			e.Message = fmt.Sprintf("unknown field %s: the server fills %s itself", clipQuote(e.Field), name)
+			hinted = true
 			break
 		}
+		if !hinted {
+			hintServerFilledMessage(e, fills)
+		}
 	}
+}
+
+// hintServerFilledMessage answers an agent that sends a whole message the
+// server fills (meta with its tenant, correlation and time): "meta is filled
+// by the server (tenant_id, correlation_id, created_at); leave it out".
+func hintServerFilledMessage(e *ErrorEntry, fills []schemadoc.ServerFill) {
+	var parent string
+	var inside []string
+	for _, f := range fills {
+		i := strings.Index(f.Field, ".")
+		if f.Overridable || i < 0 || foldName(f.Field[:i]) != foldName(e.Field) {
+			continue
+		}
+		parent = f.Field[:i]
+		inside = append(inside, f.Field[i+1:])
+	}
+	if len(inside) == 0 {
+		return
+	}
+	if e.Suggestions == nil {
+		e.Suggestions = &Suggestions{}
+	}
+	e.Suggestions.Hint = fmt.Sprintf("%s is filled by the server (%s); leave it out", parent, strings.Join(inside, ", "))
+	e.Message = fmt.Sprintf("unknown field %s: the server fills %s itself", clipQuote(e.Field), parent)
 }
 
 // foldName compares field names across case and underscores.

@@ -57,3 +57,18 @@ func TestUnknownFieldTheServerFillsSaysSo(t *testing.T) {
 		t.Fatal("the handler ran")
 	}
 }
+
+// An agent that sends the whole message the server fills learns which of its
+// fields the server fills.
+func TestUnknownMessageTheServerFillsSaysSo(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	got := h.call(alice, "create_note", `{"title":"x","description":"y","meta":{"tenant_id":"other-tenant"}}`)
+	if field(t, got.text, "error.code") != "UNKNOWN_FIELD" ||
+		field(t, got.text, "error.message") != `unknown field "meta": the server fills meta itself` ||
+		field(t, got.text, "error.suggestions.hint") != "meta is filled by the server (tenant_id, correlation_id, created_at); leave it out" {
+		t.Fatalf("%s", got.text)
+	}
+	if h.dom.count("create_note") != 0 {
+		t.Fatal("the handler ran")
+	}
+}
