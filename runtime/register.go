@@ -3,6 +3,8 @@ package runtime
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,6 +24,10 @@ const (
 	MetaClassification = "mcpwrite/classification"
 	MetaConfirmation   = "mcpwrite/confirmation"
 	MetaKind           = "mcpwrite/kind"
+	// MetaSchemaHash identifies a write tool's whole surface (schemas,
+	// fills, confirmation): it changes exactly when the tool changes, so an
+	// agent or a host can cache what getWriteSchema answered by it.
+	MetaSchemaHash = "mcpwrite/schema_hash"
 )
 
 // registry is one registered service: its document, bindings and options.
@@ -42,6 +48,19 @@ type writeTool struct {
 	optionalDescription bool
 	// nested indexes the input's nested properties by name (nestedPaths).
 	nested map[string][]string
+	// hash is the tool's schema hash (MetaSchemaHash).
+	hash string
+}
+
+// schemaHash is "sha256:" and the first 16 bytes, in hex, of the tool's
+// document entry.
+func schemaHash(d *schemadoc.Tool) string {
+	b, err := json.Marshal(d)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:16])
 }
 
 // Register adds the tools of one proto service to s: one write tool per entry
@@ -132,7 +151,7 @@ func (r *registry) bind(svc *Service) error {
 		if len(d.OutputSchema) > 0 && !json.Valid(d.OutputSchema) {
 			return fmt.Errorf("tool %q: output schema is not valid JSON", d.Name)
 		}
-		r.tools[d.Name] = &writeTool{bind: b, doc: d, optionalDescription: opt, nested: nestedPaths(d.InputSchema)}
+		r.tools[d.Name] = &writeTool{bind: b, doc: d, optionalDescription: opt, nested: nestedPaths(d.InputSchema), hash: schemaHash(d)}
 		r.order = append(r.order, d.Name)
 	}
 	for _, t := range svc.Tools {
@@ -200,6 +219,7 @@ func (r *registry) toolSpecs() ([]toolSpec, error) {
 				MetaClassification: d.Classification,
 				MetaConfirmation:   string(defaultConfirmation(d)),
 				MetaKind:           d.Kind,
+				MetaSchemaHash:     wt.hash,
 			},
 		}
 		if len(d.OutputSchema) > 0 {

@@ -2,6 +2,8 @@ package runtime_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -9,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
 func listTools(t *testing.T, h *harness) map[string]string {
@@ -35,7 +38,7 @@ func TestToolsListAdvertisesWriteToolExactly(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	tools := listTools(t, h)
 	mustEqualJSON(t, tools["create_note"], `{
-		"_meta": {"mcpwrite/classification": "SAFE_CREATE", "mcpwrite/confirmation": "DIRECT", "mcpwrite/kind": "CREATE"},
+		"_meta": {"mcpwrite/classification": "SAFE_CREATE", "mcpwrite/confirmation": "DIRECT", "mcpwrite/kind": "CREATE", "mcpwrite/schema_hash": "`+noteHash(t, "create_note")+`"},
 		"annotations": {"title": "Create note", "readOnlyHint": false, "destructiveHint": false, "idempotentHint": false, "openWorldHint": false},
 		"name": "create_note",
 		"title": "Create note",
@@ -176,4 +179,24 @@ func TestRegisterRejectsMismatchedDocumentAndBindings(t *testing.T) {
 			}
 		})
 	}
+}
+
+// noteHash is the schema hash of a notes tool: sha256 of its document entry.
+func noteHash(t *testing.T, tool string) string {
+	t.Helper()
+	var doc schemadoc.Document
+	if err := json.Unmarshal([]byte(notesDoc), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range doc.Services {
+		for i := range s.Tools {
+			if s.Tools[i].Name == tool {
+				b, _ := json.Marshal(&s.Tools[i])
+				sum := sha256.Sum256(b)
+				return "sha256:" + hex.EncodeToString(sum[:16])
+			}
+		}
+	}
+	t.Fatalf("no tool %s", tool)
+	return ""
 }

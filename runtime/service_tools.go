@@ -279,6 +279,7 @@ func (r *registry) schemaHandler(ctx context.Context, req *mcp.CallToolRequest) 
 	}
 	o := object{
 		{"operation", d.Name},
+		{"schema_hash", wt.hash},
 		{"description", d.Description},
 		{"kind", d.Kind},
 		{"classification", d.Classification},
@@ -531,7 +532,7 @@ func validateOutputSchema() object {
 
 func schemaOutputSchema() object {
 	return objectSchema(props{
-		{"operation", typeString}, {"description", typeString}, {"kind", typeString},
+		{"operation", typeString}, {"schema_hash", typeString}, {"description", typeString}, {"kind", typeString},
 		{"classification", typeString}, {"confirmation", typeString},
 		{"input_schema", typeObject}, {"output_schema", typeObject},
 		{"examples", arraySchema(objectSchema(props{{"description", typeString}, {"input", typeObject}}, "description", "input"))},
@@ -540,7 +541,7 @@ func schemaOutputSchema() object {
 		{"server_fills", arraySchema(objectSchema(props{
 			{"field", typeString}, {"source", typeString}, {"how", typeString}, {"overridable", typeBoolean},
 		}, "field", "source", "how"))},
-	}, "operation", "description", "kind", "classification", "confirmation", "input_schema", "output_schema",
+	}, "operation", "schema_hash", "description", "kind", "classification", "confirmation", "input_schema", "output_schema",
 		"examples", "required_fields", "optional_fields", "server_fills")
 }
 
