@@ -134,6 +134,7 @@ func (r *registry) prepare(ctx context.Context, wt *writeTool, body *Object, rc 
 	wt.bind.Decode(d, body, m)
 	if es := d.Errors(); len(es) > 0 {
 		wt.hint(es)
+		r.hintGroups(es)
 		return m, es, classBusiness
 	}
 	if err := wt.bind.Enrich(r.newCall(ctx, wt.doc.Name, rc, hasRC, key, dryRun), m); err != nil {
