@@ -3,7 +3,8 @@
 // Inspector CLI. For each server and transport:
 //   - tools/list through the SDK client (whose listTools validates the result
 //     against the MCP schema: a property schema that is not an object fails
-//     the whole list) and through `inspector --cli tools/list --strict`;
+//     the whole list) and through `inspector --cli tools/list --strict`
+//     (stdio, and --transport http with the bearer token header);
 //   - every tool's input and output schema has type object, and converts to
 //     OpenAI strict mode without a fallback (the agent SDKs' rules);
 //   - one valid write (the SDK validates structuredContent against the
@@ -66,16 +67,27 @@ const SERVERS = {
 const state = mkdtempSync(path.join(tmpdir(), 'mcpwrite-servers-'));
 process.on('exit', () => rmSync(state, { recursive: true, force: true }));
 
-function inspectorList(bin, args) {
+// inspectorList runs `inspector --cli tools/list --strict` on target: the
+// server command and its arguments (stdio), or --transport http with the URL
+// and the bearer token header.
+function inspectorList(target) {
   const env = { ...process.env, MCP_CATALOG_PATH: path.join(state, 'mcp.json'), MCP_CLIENT_CONFIG_PATH: path.join(state, 'client.json'), NO_COLOR: '1' };
   return new Promise((resolve) => {
-    execFile(NODE22, [CLI, '--cli', '--method', 'tools/list', '--strict', bin, ...args, '--format', 'json'],
+    execFile(NODE22, [CLI, '--cli', '--method', 'tools/list', '--strict', ...target, '--format', 'json'],
       { env, timeout: 60000, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
         let out;
         try { out = JSON.parse(stdout); } catch { out = undefined; }
         resolve({ code: err ? err.code : 0, out, stderr });
       });
   });
+}
+
+// assertInspectorList fails unless the Inspector exited 0 with no schema
+// finding and listed want tools.
+function assertInspectorList(r, want) {
+  eq(r.code, 0, `exit code (stderr: ${r.stderr.trim()})`);
+  eq(r.out?.schemaFindings, undefined, 'schema findings');
+  eq(r.out?.result?.tools?.length, want, 'tools listed');
 }
 
 async function callTool(client, name, args) {
@@ -99,6 +111,13 @@ async function scenario(name, spec, kind, checks, listed) {
   }
   const client = new Client({ name: 'mcpwrite-interop', version: '1.0.0' });
   try {
+    if (http) {
+      await checks.run(tag('inspector tools/list --strict with the bearer token'), async () => {
+        const r = await inspectorList(['--transport', 'http', '--server-url', http.url, '--header', `Authorization: Bearer ${TOKEN}`]);
+        assertInspectorList(r, spec.tools);
+        listed[`${name} inspector http`] = r.out.result.tools.length;
+      });
+    }
     await client.connect(transport);
     let tools = [];
     await checks.run(tag('tools/list (SDK validates the result)'), async () => {
@@ -155,11 +174,9 @@ const checks = new Checks('servers');
 const listed = {};
 for (const [name, spec] of Object.entries(SERVERS)) {
   await checks.run(`${name} inspector tools/list --strict`, async () => {
-    const r = await inspectorList(path.join(dir, `${name}-server`), spec.args);
-    eq(r.code, 0, `exit code (stderr: ${r.stderr.trim()})`);
-    eq(r.out?.schemaFindings, undefined, 'schema findings');
-    eq(r.out?.result?.tools?.length, spec.tools, 'tools listed');
-    listed[`${name} inspector`] = r.out?.result?.tools?.length;
+    const r = await inspectorList([path.join(dir, `${name}-server`), ...spec.args]);
+    assertInspectorList(r, spec.tools);
+    listed[`${name} inspector stdio`] = r.out.result.tools.length;
   });
   for (const kind of ['stdio', 'http']) {
     try {
