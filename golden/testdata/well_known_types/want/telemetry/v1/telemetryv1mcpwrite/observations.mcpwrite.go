@@ -84,7 +84,7 @@ func (a *clientAdapterObservationService) RecordObservation(ctx context.Context,
 	return a.client.RecordObservation(runtime.OutgoingGRPCContext(ctx), in)
 }
 
-var fieldsRecordObservationRequest = []string{"observed_at", "window", "update_mask", "attributes", "reading", "samples", "score", "ratio", "count", "total", "delta", "retries", "enabled", "label", "digest", "checkpoints", "labels"}
+var fieldsRecordObservationRequest = []string{"observed_at", "window", "update_mask", "attributes", "reading", "samples", "score", "ratio", "count", "total", "delta", "retries", "enabled", "label", "digest", "checkpoints", "labels", "extras"}
 
 func decodeRecordObservationRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.RecordObservationRequest) {
 	d.Known(obj, fieldsRecordObservationRequest)
@@ -186,6 +186,19 @@ func decodeRecordObservationRequest(d *runtime.Decoder, obj *runtime.Object, m *
 				mk := k
 				if x, ok := d.Struct(vs[i], k); ok {
 					m.Labels[mk] = x
+				}
+			}
+			d.Leave()
+		}
+	}
+	if v := obj.Get("extras"); v != nil && v.Kind != runtime.KindNull {
+		if ks, vs, ok := d.MapEntries(v, "extras"); ok {
+			m.Extras = make(map[string]*structpb.Value, len(ks))
+			d.Enter("extras")
+			for i, k := range ks {
+				mk := k
+				if x, ok := d.StructValue(vs[i], k); ok {
+					m.Extras[mk] = x
 				}
 			}
 			d.Leave()
