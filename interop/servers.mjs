@@ -15,6 +15,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import Ajv from 'ajv';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -144,9 +145,14 @@ async function scenario(name, spec, kind, checks, listed) {
       eq(r.structuredContent.success, true, 'success');
     });
     const [tTool, tArgs, code, field, dym] = spec.typo;
-    await checks.run(tag(`${tTool} typo -> ${code} suggesting ${dym}`), async () => {
+    await checks.run(tag(`${tTool} typo -> ${code} suggesting ${dym} (error envelope valid against outputSchema)`), async () => {
       const r = await callTool(client, tTool, tArgs);
       eq(r.isError, true, 'isError');
+      // The SDK validates only successful results; the error envelope is
+      // checked here against the same outputSchema.
+      const schema = tools.find((t) => t.name === tTool).outputSchema;
+      const validate = new Ajv({ strict: false, allErrors: true }).compile(schema);
+      ok(validate(r.structuredContent), `error envelope against outputSchema: ${show(validate.errors)}`);
       assertTextMirrorsStructured(r, tTool);
       const e = r.structuredContent.error;
       eq([e.code, e.field, e.suggestions?.did_you_mean?.[0]], [code, field, dym], 'code, field, did_you_mean[0]');

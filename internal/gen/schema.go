@@ -264,13 +264,15 @@ func outputSchema(t *toolModel) *jsonschema.Schema {
 	s.Properties.Set("proposal", &jsonschema.Schema{Type: "object", Description: "Set when the write awaits confirmation; apply it by proposal_id."})
 	s.Properties.Set("valid", &jsonschema.Schema{Type: "boolean", Description: "Set by dry_run: whether the call would be accepted."})
 	s.Properties.Set("preview", &jsonschema.Schema{Type: "object", Description: "Set by dry_run: the complete request the server would send, and which fields it filled."})
-	s.Properties.Set("error", &jsonschema.Schema{Type: "object", Description: "The first problem, when success is false."})
-	s.Properties.Set("errors", &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "object"}, Description: "Every problem, when success is false."})
+	first := errorEntrySchema()
+	first.Description = "The first problem, when success is false."
+	s.Properties.Set("error", first)
+	s.Properties.Set("errors", &jsonschema.Schema{Type: "array", Items: errorEntrySchema(), Description: "Every problem, when success is false."})
 	return s
 }
 
 func remarkSchema() *jsonschema.Schema {
-	r := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties()}
+	r := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties(), Required: []string{"code", "message"}, AdditionalProperties: jsonschema.FalseSchema}
 	for _, k := range []string{"code", "message", "field", "suggestion"} {
 		r.Properties.Set(k, &jsonschema.Schema{Type: "string"})
 	}
@@ -285,6 +287,8 @@ func responseSchema(m *protogen.Message, seen map[protoreflect.FullName]bool) *j
 	}
 	seen[m.Desc.FullName()] = true
 	defer delete(seen, m.Desc.FullName())
+	// protojson writes only the message's fields: a known shape is closed.
+	s.AdditionalProperties = jsonschema.FalseSchema
 	for _, f := range m.Fields {
 		var fs *jsonschema.Schema
 		switch {
@@ -310,6 +314,9 @@ func outValue(f *protogen.Field, seen map[protoreflect.FullName]bool) *jsonschem
 	case f.Message != nil:
 		if s := wktSchema(f.Message.Desc.FullName()); s != nil {
 			return s
+		}
+		if f.Message.Desc.FullName() == "google.protobuf.Any" {
+			return anyOutputSchema()
 		}
 		return responseSchema(f.Message, seen)
 	}
