@@ -154,6 +154,9 @@ func valueSchema(f *fieldModel, vf *protogen.Field) *jsonschema.Schema {
 		}
 		return objectSchema(f.child)
 	}
+	if vf.Desc.Kind() == protoreflect.BytesKind {
+		return bytesInputSchema()
+	}
 	return scalarSchema(vf.Desc.Kind())
 }
 
@@ -180,6 +183,9 @@ func jsonTextNote(f *protogen.Field) string {
 func wktInputSchema(name protoreflect.FullName) *jsonschema.Schema {
 	if note, ok := jsonTextWKT[name]; ok {
 		return &jsonschema.Schema{Type: "string", Description: note}
+	}
+	if name == "google.protobuf.BytesValue" {
+		return bytesInputSchema()
 	}
 	return wktSchema(name)
 }

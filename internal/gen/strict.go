@@ -11,8 +11,9 @@ import (
 // every object closed (additionalProperties false) with every property
 // required, optional properties made nullable. It returns an error where
 // such a conversion gives up and the SDK falls back to a non-strict tool:
-// a boolean or typeless schema, an open object, or a map (an object whose
-// additionalProperties is a schema).
+// a boolean or typeless schema, an open object, a map (an object whose
+// additionalProperties is a schema), or a keyword strict mode does not
+// support (strictUnsupported).
 func ToOpenAIStrict(raw []byte) ([]byte, error) {
 	var root any
 	if err := json.Unmarshal(raw, &root); err != nil {
@@ -25,10 +26,26 @@ func ToOpenAIStrict(raw []byte) ([]byte, error) {
 	return json.Marshal(out)
 }
 
+// strictUnsupported are the keywords OpenAI's strict mode does not support
+// (its structured-outputs guide; the openai SDK's toStrictJsonSchema refuses
+// the same list): a schema using one is not converted.
+var strictUnsupported = []string{
+	"$anchor", "$dynamicAnchor", "$dynamicRef", "$recursiveAnchor", "$recursiveRef",
+	"allOf", "contains", "contentEncoding", "contentMediaType", "contentSchema",
+	"dependentRequired", "dependentSchemas", "dependencies", "else", "if", "maxContains",
+	"maxProperties", "minContains", "minProperties", "not", "oneOf", "patternProperties",
+	"prefixItems", "propertyNames", "then", "unevaluatedItems", "unevaluatedProperties", "uniqueItems",
+}
+
 func strictSchema(v any, at string, nullable bool) (map[string]any, error) {
 	s, ok := v.(map[string]any)
 	if !ok {
 		return nil, fmt.Errorf("%s: cannot convert a boolean schema to strict mode", at)
+	}
+	for _, k := range strictUnsupported {
+		if _, has := s[k]; has {
+			return nil, fmt.Errorf("%s: keyword %s is not supported in strict mode", at, k)
+		}
 	}
 	c := make(map[string]any, len(s))
 	for k, x := range s {

@@ -16,6 +16,8 @@ func TestToOpenAIStrict(t *testing.T) {
 		{"open object", `{"type":"object","additionalProperties":false,"properties":{"o":{"type":"object"}}}`, "", "o: cannot convert an open JSON schema object to strict mode"},
 		{"map", `{"type":"object","additionalProperties":false,"properties":{"o":{"type":"object","additionalProperties":{"type":"string"}}}}`, "", "o: cannot convert a map (additionalProperties with a schema) to strict mode"},
 		{"typeless", `{"type":"object","additionalProperties":false,"properties":{"v":{}}}`, "", "v: cannot convert an open JSON schema (no single type) to strict mode"},
+		{"unsupported keyword", `{"type":"object","additionalProperties":false,"properties":{"b":{"type":"string","contentEncoding":"base64"}}}`, "", "b: keyword contentEncoding is not supported in strict mode"},
+		{"unsupported combinator", `{"type":"object","additionalProperties":false,"properties":{"v":{"oneOf":[{"type":"string"}]}}}`, "", "v: keyword oneOf is not supported in strict mode"},
 		{"boolean", `{"type":"object","additionalProperties":false,"properties":{"v":true}}`, "", "v: cannot convert a boolean schema to strict mode"},
 	}
 	for _, tc := range cases {

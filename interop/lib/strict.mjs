@@ -1,11 +1,25 @@
+// UNSUPPORTED are the keywords strict mode does not support
+// (internal/gen.strictUnsupported).
+const UNSUPPORTED = [
+  '$anchor', '$dynamicAnchor', '$dynamicRef', '$recursiveAnchor', '$recursiveRef',
+  'allOf', 'contains', 'contentEncoding', 'contentMediaType', 'contentSchema',
+  'dependentRequired', 'dependentSchemas', 'dependencies', 'else', 'if', 'maxContains',
+  'maxProperties', 'minContains', 'minProperties', 'not', 'oneOf', 'patternProperties',
+  'prefixItems', 'propertyNames', 'then', 'unevaluatedItems', 'unevaluatedProperties', 'uniqueItems',
+];
+
 // toStrict converts a tool input schema to OpenAI strict mode the way agent
 // SDKs do before sending tools to the model, and throws where they give up
 // and fall back to a non-strict tool: a boolean or typeless schema, an open
-// object, a map (additionalProperties with a schema). It mirrors
-// internal/gen.ToOpenAIStrict, so the Go tests and this driver agree.
+// object, a map (additionalProperties with a schema), a keyword strict mode
+// does not support. It mirrors internal/gen.ToOpenAIStrict, so the Go tests
+// and this driver agree.
 export function toStrict(schema, at = 'the input', nullable = false) {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     throw new Error(`${at}: cannot convert a boolean schema to strict mode`);
+  }
+  for (const k of UNSUPPORTED) {
+    if (k in schema) throw new Error(`${at}: keyword ${k} is not supported in strict mode`);
   }
   const c = { ...schema };
   if (Array.isArray(schema.anyOf)) {
