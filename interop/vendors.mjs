@@ -27,6 +27,7 @@
 //   node vendors.mjs <dir holding {archimate,crm,neotoma,purchasing,tasks}-server> [-write]
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { mcpToFunctionTool } from '@openai/agents-core';
 import { toStrictJsonSchema } from 'openai/lib/transform';
 import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema';
@@ -158,6 +159,19 @@ async function measure(name, args, checks) {
 }
 
 const checks = new Checks('vendors');
+// Controls: the checks above must be able to fail. A boolean property schema
+// is refused by the TypeScript SDK's tools/list validation (the whole list
+// is lost), and an open object is downgraded by the Agents SDK and refused by
+// lib/strict.mjs.
+await checks.run('control: the refused shapes are refused', async () => {
+  const open = { name: 'open', inputSchema: { type: 'object', additionalProperties: false, required: ['payload'], properties: { payload: { type: 'object' } } } };
+  eq(mcpToFunctionTool(open, { name: 'control', cacheToolsList: false }, true).strict, false, 'Agents SDK strict for an open object');
+  let msg = '';
+  try { toStrict(open.inputSchema); } catch (err) { msg = err.message; }
+  eq(msg, 'payload: cannot convert an open JSON schema object to strict mode', 'lib/strict.mjs on an open object');
+  const bool = { name: 'bool', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { value: true } } };
+  eq(ListToolsResultSchema.safeParse({ tools: [bool] }).success, false, 'SDK tools/list validation of a boolean output property');
+});
 const rows = [];
 for (const [name, args] of Object.entries(SERVERS)) {
   await checks.run(`${name}: tools/list and every conversion`, async () => rows.push(await measure(name, args, checks)));
