@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -224,5 +225,101 @@ func TestStoreOutageIsUnavailableAndNothingRuns(t *testing.T) {
 	h.logMu.Unlock()
 	if !strings.Contains(logs, "idempotency store failed") || !strings.Contains(logs, "trace_id="+trace) || !strings.Contains(logs, "connection refused") {
 		t.Fatalf("logs:\n%s", logs)
+	}
+}
+
+// A business error whose outcome cannot be recorded is not said to be
+// applied: the caller is told nothing was written and sees the error, the
+// claim is released, and a retry runs the call again.
+func TestUnrecordedBusinessErrorSaysNothingWasWritten(t *testing.T) {
+	store := &flakyStore{MemoryStore: idempotency.NewMemoryStore(), failComplete: 3}
+	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithIdempotencyStore(store)}})
+	args := `{"title":"missing","description":"d","client_request_id":"k-biz"}`
+	got := h.call(alice, "create_note", args)
+	if !got.isError || field(t, got.text, "error.code") != "UNAVAILABLE" {
+		t.Fatalf("got %s", got.text)
+	}
+	wantMsg := `create_note answered an error and wrote nothing, but that outcome could not be recorded under client_request_id "k-biz", so a retry with this key runs the call again`
+	if m := field(t, got.text, "error.message"); m != wantMsg {
+		t.Fatalf("message %q, want %q", m, wantMsg)
+	}
+	if valueAt(t, got.text, "error.details.applied") != "false" || field(t, got.text, "error.details.result.error.code") != "NOT_FOUND" {
+		t.Fatalf("details: %s", got.text)
+	}
+	trace := field(t, got.text, "error.trace_id")
+	for _, want := range []string{"level=ERROR", "tool=create_note", "tenant=acme", "client_request_id=k-biz", "applied=false", "trace_id=" + trace} {
+		if !strings.Contains(h.logs(), want) {
+			t.Fatalf("log lacks %q:\n%s", want, h.logs())
+		}
+	}
+	// The store answers again: the retry runs and its outcome is recorded.
+	retry := h.call(alice, "create_note", args)
+	if field(t, retry.text, "error.code") != "NOT_FOUND" || h.dom.count("create_note") != 2 {
+		t.Fatalf("retry: %s (executions %d)", retry.text, h.dom.count("create_note"))
+	}
+	if again := h.call(alice, "create_note", args); valueAt(t, again.text, "idempotent_replay") != "true" || h.dom.count("create_note") != 2 {
+		t.Fatalf("second retry: %s (executions %d)", again.text, h.dom.count("create_note"))
+	}
+}
+
+// Without WithLogger the runtime logs through slog.Default(), which writes
+// to stderr unless the program set another default: nothing is discarded.
+func TestDefaultLoggerIsSlogDefault(t *testing.T) {
+	var buf strings.Builder
+	var mu sync.Mutex
+	old := slog.Default()
+	slog.SetDefault(slogTo(&buf, &mu))
+	t.Cleanup(func() { slog.SetDefault(old) })
+	h := newHarness(t, harnessOpts{opts: []runtime.Option{
+		runtime.WithLogger(nil),
+		runtime.WithIdempotencyStore(downStore{idempotency.NewMemoryStore()}),
+	}})
+	got := h.call(alice, "create_note", `{"title":"x","description":"y","client_request_id":"k-default"}`)
+	trace := field(t, got.text, "error.trace_id")
+	mu.Lock()
+	logs := buf.String()
+	mu.Unlock()
+	for _, want := range []string{"level=ERROR", `msg="mcpwrite: idempotency store failed"`, "tool=create_note", "op=claim", "tenant=acme", "client_request_id=k-default", "trace_id=" + trace} {
+		if !strings.Contains(logs, want) {
+			t.Fatalf("default logger lacks %q:\n%s", want, logs)
+		}
+	}
+	if h.logs() != "" {
+		t.Fatalf("the harness logger was used: %s", h.logs())
+	}
+}
+
+// Through the pipeline, tenant globex's flood of failing keyed calls fills
+// the in-memory store and evicts only its own keys: tenant acme's key still
+// replays and its handler ran once.
+func TestFloodOfOneTenantDoesNotEvictAnothersKey(t *testing.T) {
+	const bound = 200
+	store := idempotency.NewMemoryStore(idempotency.WithMaxEntries(bound))
+	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithIdempotencyStore(store)}})
+	args := `{"title":"Keep me","description":"d","client_request_id":"acme-key"}`
+	first := h.call(alice, "create_note", args)
+	if first.isError {
+		t.Fatalf("first: %s", first.text)
+	}
+	globex := caller{"globex", "mallory"}
+	for i := range bound + 100 {
+		r := h.call(globex, "create_note", fmt.Sprintf(`{"title":"missing","description":"d","client_request_id":"flood-%d"}`, i))
+		if field(t, r.text, "error.code") != "NOT_FOUND" {
+			t.Fatalf("flood %d: %s", i, r.text)
+		}
+	}
+	if store.Len() != bound {
+		t.Fatalf("store holds %d records, want %d", store.Len(), bound)
+	}
+	retry := h.call(alice, "create_note", args)
+	if valueAt(t, retry.text, "idempotent_replay") != "true" || field(t, retry.text, "note.id") != field(t, first.text, "note.id") {
+		t.Fatalf("acme's retry did not replay: %s", retry.text)
+	}
+	if got, want := h.dom.count("create_note"), 1+bound+100; got != want {
+		t.Fatalf("executions %d, want %d (acme's once, each flood call once)", got, want)
+	}
+	// globex's oldest keys were the ones evicted: its first key runs again.
+	if r := h.call(globex, "create_note", `{"title":"missing","description":"d","client_request_id":"flood-0"}`); valueAt(t, r.text, "idempotent_replay") != "" {
+		t.Fatalf("globex's oldest key still replays: %s", r.text)
 	}
 }
