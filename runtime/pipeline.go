@@ -410,6 +410,7 @@ func (wc *writeCall) complete(ctx context.Context, body []byte, isError bool) er
 		body = tooLargeToReplay(wc.key.Tool, len(body), max)
 		isError = true
 	}
+	size := len(body)
 	var err error
 	for attempt := 0; attempt < recordAttempts; attempt++ {
 		if attempt > 0 {
@@ -417,6 +418,12 @@ func (wc *writeCall) complete(ctx context.Context, body []byte, isError bool) er
 		}
 		if err = r.cfg.idem.Complete(context.WithoutCancel(ctx), wc.key, wc.fp, body, isError, r.now(), r.cfg.idemTTL); err == nil {
 			return nil
+		}
+		// A store bounded below the result keeps the marker instead.
+		var tl *idempotency.RecordTooLargeError
+		if errors.As(err, &tl) && !isError {
+			body, isError = tooLargeToReplay(wc.key.Tool, size, tl.Limit), true
+			attempt-- // refusing a size is an answer, not a failed write
 		}
 	}
 	return err

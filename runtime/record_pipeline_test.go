@@ -323,3 +323,27 @@ func TestFloodOfOneTenantDoesNotEvictAnothersKey(t *testing.T) {
 		t.Fatalf("globex's oldest key still replays: %s", r.text)
 	}
 }
+
+// A result the in-memory store cannot hold under its byte bound is
+// answered in full once; the key keeps the completed marker, so a retry is
+// told the call completed and never runs it again.
+func TestResultLargerThanTheStoreKeepsTheCompletedMarker(t *testing.T) {
+	store := idempotency.NewMemoryStore(idempotency.WithMaxBytes(4000))
+	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithIdempotencyStore(store)}})
+	args := `{"title":"Big","description":"` + strings.Repeat("x", 5000) + `","client_request_id":"big"}`
+	first := h.call(alice, "create_note", args)
+	if first.isError || field(t, first.text, "note.description") != strings.Repeat("x", 5000) {
+		t.Fatalf("first: %s", first.text)
+	}
+	retry := h.call(alice, "create_note", args)
+	if !retry.isError || field(t, retry.text, "error.code") != "RESOURCE_EXHAUSTED" || valueAt(t, retry.text, "error.details.completed") != "true" ||
+		valueAt(t, retry.text, "error.details.limit_bytes") != "4000" || valueAt(t, retry.text, "idempotent_replay") != "true" {
+		t.Fatalf("retry: %s", retry.text)
+	}
+	if h.dom.count("create_note") != 1 || store.Len() != 1 {
+		t.Fatalf("executions %d, records %d; want 1, 1", h.dom.count("create_note"), store.Len())
+	}
+	if h.logs() != "" {
+		t.Fatalf("a refused size is not a store failure, yet logged: %s", h.logs())
+	}
+}

@@ -3,6 +3,8 @@ package idempotency
 import (
 	"container/list"
 	"context"
+	"errors"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -26,7 +28,10 @@ const (
 // It is bounded by entries and by bytes, and fair between tenants: each
 // tenant has its own least-recently-used list, and when a bound is reached
 // the store evicts from the tenant holding the most bytes, so one tenant's
-// flood of keys evicts its own records, never a smaller tenant's.
+// flood of keys evicts its own records, never a smaller tenant's. The record
+// just written is never the one evicted, so what the store reports stored
+// is held; a completed record larger than the whole byte bound is refused
+// with ErrRecordTooLarge (Fill skips it).
 type MemoryStore struct {
 	mu         sync.Mutex
 	maxEntries int
@@ -58,6 +63,23 @@ func (e *entry) live(now time.Time) bool { return e.rec.Live(now) && now.Before(
 func recordSize(r *Record) int {
 	return recordOverhead + len(r.Key.Tenant) + len(r.Key.Tool) + len(r.Key.Key) + len(r.Fingerprint) + len(r.Response)
 }
+
+// ErrRecordTooLarge is matched (errors.Is) by the error a MemoryStore
+// returns for a completed record larger than its whole byte bound: keeping
+// it would evict everything else and then itself, so it is refused instead
+// of being reported stored. A caller stores something smaller in its place
+// (the runtime stores a marker saying the call completed).
+var ErrRecordTooLarge = errors.New("idempotency: record larger than the store's byte bound")
+
+// RecordTooLargeError is the error for a record of Size bytes in a store
+// bounded by Limit bytes.
+type RecordTooLargeError struct{ Size, Limit int }
+
+func (e *RecordTooLargeError) Error() string {
+	return fmt.Sprintf("idempotency: a record of %d bytes exceeds the in-memory store's bound of %d bytes", e.Size, e.Limit)
+}
+
+func (e *RecordTooLargeError) Unwrap() error { return ErrRecordTooLarge }
 
 // MemoryOption configures NewMemoryStore.
 type MemoryOption func(*MemoryStore)
@@ -157,15 +179,27 @@ func (s *MemoryStore) put(el *list.Element, e *entry) {
 		s.bytes += e.size
 		s.entries++
 	}
+	// The record just written is never the one evicted: a write the store
+	// reports done must be held (callers refuse a record larger than the
+	// whole bound before it gets here).
+	kept := s.items[e.rec.Key]
 	for s.entries > s.maxEntries || s.bytes > s.maxBytes {
-		s.remove(s.largestTenant().lru.Back())
+		t := s.largestTenant(kept)
+		if t == nil {
+			break
+		}
+		s.remove(t.lru.Back())
 	}
 }
 
-// largestTenant is the tenant holding the most bytes (ties: the most records).
-func (s *MemoryStore) largestTenant() *tenantLRU {
+// largestTenant is the tenant holding the most bytes (ties: the most
+// records), leaving out a tenant whose only record is kept.
+func (s *MemoryStore) largestTenant(kept *list.Element) *tenantLRU {
 	var big *tenantLRU
 	for _, t := range s.tenants {
+		if t.lru.Len() == 1 && t.lru.Back() == kept {
+			continue
+		}
 		if big == nil || t.bytes > big.bytes || t.bytes == big.bytes && t.lru.Len() > big.lru.Len() {
 			big = t
 		}
@@ -243,6 +277,9 @@ func (s *MemoryStore) CompleteRecord(_ context.Context, k Key, fingerprint strin
 		Response: append([]byte(nil), response...), IsError: isError,
 		CreatedAt: created, ExpiresAt: TruncateTime(now.Add(ttl)),
 	}
+	if n := recordSize(&rec); n > s.maxBytes {
+		return nil, &RecordTooLargeError{Size: n, Limit: s.maxBytes}
+	}
 	s.put(el, &entry{rec: rec, deadline: s.deadline(now, rec.ExpiresAt, 0)})
 	return cloneRecord(&rec), nil
 }
@@ -284,6 +321,14 @@ func (s *MemoryStore) Fill(_ context.Context, rec *Record, now time.Time, keep t
 	cp.LeaseUntil = time.Time{}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if recordSize(&cp) > s.maxBytes {
+		// A cache skips what it cannot hold (the record is safe where it
+		// came from) and forgets what it held for the key.
+		if el, ok := s.items[cp.Key]; ok {
+			s.remove(el)
+		}
+		return nil
+	}
 	s.put(s.items[cp.Key], &entry{rec: cp, deadline: s.deadline(now, cp.ExpiresAt, keep)})
 	return nil
 }
