@@ -1,6 +1,7 @@
 package redisstore
 
 import (
+	"context"
 	"errors"
 	"sync"
 	"time"
@@ -96,7 +97,8 @@ func (b *breaker) allow() bool {
 }
 
 // done records a call's outcome. Redis answering (redis.Nil included) is
-// success; only transport failures and timeouts count.
+// success; only transport failures and timeouts count. A call its caller
+// cancelled says nothing about Redis and leaves the count as it was.
 func (b *breaker) done(err error) {
 	if b.threshold < 1 {
 		return
@@ -105,6 +107,9 @@ func (b *breaker) done(err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.probing = false
+	if errors.Is(err, context.Canceled) {
+		return
+	}
 	if !failed {
 		b.failures = 0
 		return
