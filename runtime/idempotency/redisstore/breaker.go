@@ -24,16 +24,19 @@ var ErrUnavailable = errors.New("redisstore: redis unavailable (circuit open)")
 
 // ClientOptions returns go-redis options for addr with the timeouts the
 // store is designed for: a hung Redis costs DefaultTimeout per call, not
-// the client's default seconds, and a failed call is not retried (the
-// breaker and the layered store decide what happens next).
+// the client's default seconds; a shorter deadline on the call's context
+// (a layered store's cache timeout) is honoured too; and a failed call is
+// not retried (the breaker and the layered store decide what happens
+// next). Change the returned fields to tune them.
 func ClientOptions(addr string) *redis.Options {
 	return &redis.Options{
-		Addr:         addr,
-		DialTimeout:  DefaultTimeout,
-		ReadTimeout:  DefaultTimeout,
-		WriteTimeout: DefaultTimeout,
-		PoolTimeout:  DefaultTimeout,
-		MaxRetries:   -1,
+		Addr:                  addr,
+		DialTimeout:           DefaultTimeout,
+		ReadTimeout:           DefaultTimeout,
+		WriteTimeout:          DefaultTimeout,
+		PoolTimeout:           DefaultTimeout,
+		ContextTimeoutEnabled: true,
+		MaxRetries:            -1,
 	}
 }
 

@@ -80,3 +80,18 @@ func TestBreakerIgnoresCancelledCalls(t *testing.T) {
 		t.Fatalf("after a third failure: %s, want open", got)
 	}
 }
+
+func TestClientOptionsBoundEveryCall(t *testing.T) {
+	got := ClientOptions("127.0.0.1:6390")
+	want := redis.Options{
+		Addr:        "127.0.0.1:6390",
+		DialTimeout: 200 * time.Millisecond, ReadTimeout: 200 * time.Millisecond,
+		WriteTimeout: 200 * time.Millisecond, PoolTimeout: 200 * time.Millisecond,
+		ContextTimeoutEnabled: true, MaxRetries: -1,
+	}
+	if got.Addr != want.Addr || got.DialTimeout != want.DialTimeout || got.ReadTimeout != want.ReadTimeout ||
+		got.WriteTimeout != want.WriteTimeout || got.PoolTimeout != want.PoolTimeout ||
+		got.ContextTimeoutEnabled != want.ContextTimeoutEnabled || got.MaxRetries != want.MaxRetries {
+		t.Fatalf("ClientOptions = %+v, want %+v", *got, want)
+	}
+}
