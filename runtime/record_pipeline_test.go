@@ -347,3 +347,30 @@ func TestResultLargerThanTheStoreKeepsTheCompletedMarker(t *testing.T) {
 		t.Fatalf("a refused size is not a store failure, yet logged: %s", h.logs())
 	}
 }
+
+// A colleague's call with the same client_request_id gets a proposal of
+// their own, never yours: proposals are keyed by principal too, and each
+// retry returns its own principal's proposal, which only that principal can
+// apply.
+func TestColleagueWithTheSameKeyGetsTheirOwnProposal(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	bob := caller{"acme", "bob"}
+	args := `{"id":"n1","client_request_id":"del-1"}`
+	pa := field(t, h.call(alice, "delete_note", args).text, "proposal.proposal_id")
+	pb := field(t, h.call(bob, "delete_note", args).text, "proposal.proposal_id")
+	if pa == "" || pa == pb {
+		t.Fatalf("alice %q, bob %q: want two proposals", pa, pb)
+	}
+	for who, want := range map[caller]string{alice: pa, bob: pb} {
+		r := h.call(who, "delete_note", args)
+		if got := field(t, r.text, "proposal.proposal_id"); got != want || valueAt(t, r.text, "idempotent_replay") != "true" {
+			t.Fatalf("%s's retry: %s, want a replay of %s", who.principal, r.text, want)
+		}
+	}
+	if got := h.call(bob, "apply_proposal", `{"proposal_id":"`+pa+`"}`); field(t, got.text, "error.code") != "PROPOSAL_NOT_FOUND" {
+		t.Fatalf("bob applied alice's proposal: %s", got.text)
+	}
+	if h.dom.count("delete_note") != 0 {
+		t.Fatalf("executions %d, want 0 before any apply", h.dom.count("delete_note"))
+	}
+}
