@@ -374,3 +374,41 @@ func TestColleagueWithTheSameKeyGetsTheirOwnProposal(t *testing.T) {
 		t.Fatalf("executions %d, want 0 before any apply", h.dom.count("delete_note"))
 	}
 }
+
+// confirmDownStore fails the claims that record a confirmation's use.
+type confirmDownStore struct{ *idempotency.MemoryStore }
+
+func (s confirmDownStore) Claim(ctx context.Context, k idempotency.Key, fp string, now time.Time, lease time.Duration) (idempotency.ClaimResult, error) {
+	if strings.HasSuffix(k.Tool, "#confirmation") {
+		return idempotency.ClaimResult{}, errors.New("read tcp 127.0.0.1:5432: i/o timeout")
+	}
+	return s.MemoryStore.Claim(ctx, k, fp, now, lease)
+}
+
+// A confirmation whose use cannot be recorded writes nothing and answers
+// UNAVAILABLE (a store failure, not a server bug), logged with its
+// trace_id; the call's own claim is released, so the retry runs once the
+// store answers.
+func TestConfirmationUseNotRecordedIsUnavailable(t *testing.T) {
+	store := confirmDownStore{idempotency.NewMemoryStore()}
+	h := manualRoundTrip(t, runtime.WithIdempotencyStore(store))
+	h.seedNote("n1")
+	args := `{"id":"n1","client_request_id":"del-c"}`
+	state := h.ask(alice, "delete_note", args, deleteN1Message)
+	got := text(t, h.rawCall(alice, "delete_note", args, state, yes))
+	if field(t, got, "error.code") != "UNAVAILABLE" || field(t, got, "error.message") != "the idempotency store is unavailable, so nothing was run or written" {
+		t.Fatalf("got %s", got)
+	}
+	if h.dom.count("delete_note") != 0 {
+		t.Fatal("the handler ran although the confirmation use was not recorded")
+	}
+	trace := field(t, got, "error.trace_id")
+	for _, want := range []string{"level=ERROR", "op=confirmation", "tool=delete_note", "tenant=acme", "client_request_id=del-c", "trace_id=" + trace, "i/o timeout"} {
+		if !strings.Contains(h.logs(), want) {
+			t.Fatalf("log lacks %q:\n%s", want, h.logs())
+		}
+	}
+	if _, err := store.Get(context.Background(), idempotency.ScopedKey("acme", "alice", "delete_note", "del-c"), h.clock.Now()); !errors.Is(err, idempotency.ErrNotFound) {
+		t.Fatalf("the call's claim was kept: %v", err)
+	}
+}
