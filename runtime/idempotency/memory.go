@@ -1,6 +1,7 @@
 package idempotency
 
 import (
+	"container/heap"
 	"container/list"
 	"context"
 	"errors"
@@ -38,6 +39,7 @@ type MemoryStore struct {
 	maxBytes   int
 	maxTTL     time.Duration
 	tenants    map[string]*tenantLRU
+	bySize     tenantHeap // the tenants, the one holding the most bytes first
 	items      map[Key]*list.Element
 	entries    int
 	bytes      int
@@ -47,6 +49,32 @@ type MemoryStore struct {
 type tenantLRU struct {
 	lru   *list.List // of *entry
 	bytes int
+	index int // position in MemoryStore.bySize
+}
+
+// tenantHeap orders tenants by bytes held, then by records, largest first,
+// so the tenant to evict from is found in constant time.
+type tenantHeap []*tenantLRU
+
+func (h tenantHeap) Len() int { return len(h) }
+func (h tenantHeap) Less(i, j int) bool {
+	return h[i].bytes > h[j].bytes || h[i].bytes == h[j].bytes && h[i].lru.Len() > h[j].lru.Len()
+}
+func (h tenantHeap) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].index, h[j].index = i, j
+}
+func (h *tenantHeap) Push(x any) {
+	t := x.(*tenantLRU)
+	t.index = len(*h)
+	*h = append(*h, t)
+}
+func (h *tenantHeap) Pop() any {
+	old := *h
+	t := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	return t
 }
 
 // entry is a record and the time the store forgets it, which for a cache can
@@ -168,16 +196,19 @@ func (s *MemoryStore) put(el *list.Element, e *entry) {
 		s.bytes += e.size - old
 		el.Value = e
 		t.lru.MoveToFront(el)
+		heap.Fix(&s.bySize, t.index)
 	} else {
 		t := s.tenants[e.rec.Key.Tenant]
 		if t == nil {
 			t = &tenantLRU{lru: list.New()}
 			s.tenants[e.rec.Key.Tenant] = t
+			heap.Push(&s.bySize, t)
 		}
 		s.items[e.rec.Key] = t.lru.PushFront(e)
 		t.bytes += e.size
 		s.bytes += e.size
 		s.entries++
+		heap.Fix(&s.bySize, t.index)
 	}
 	// The record just written is never the one evicted: a write the store
 	// reports done must be held (callers refuse a record larger than the
@@ -193,18 +224,23 @@ func (s *MemoryStore) put(el *list.Element, e *entry) {
 }
 
 // largestTenant is the tenant holding the most bytes (ties: the most
-// records), leaving out a tenant whose only record is kept.
+// records), leaving out a tenant whose only record is kept: then the
+// largest of the others, one of the heap root's children.
 func (s *MemoryStore) largestTenant(kept *list.Element) *tenantLRU {
-	var big *tenantLRU
-	for _, t := range s.tenants {
-		if t.lru.Len() == 1 && t.lru.Back() == kept {
-			continue
-		}
-		if big == nil || t.bytes > big.bytes || t.bytes == big.bytes && t.lru.Len() > big.lru.Len() {
-			big = t
-		}
+	h := s.bySize
+	if len(h) == 0 {
+		return nil
 	}
-	return big
+	if top := h[0]; top.lru.Len() != 1 || top.lru.Back() != kept {
+		return top
+	}
+	switch {
+	case len(h) == 1:
+		return nil
+	case len(h) == 2 || h.Less(1, 2):
+		return h[1]
+	}
+	return h[2]
 }
 
 func (s *MemoryStore) remove(el *list.Element) {
@@ -214,6 +250,9 @@ func (s *MemoryStore) remove(el *list.Element) {
 	t.bytes -= e.size
 	if t.lru.Len() == 0 {
 		delete(s.tenants, e.rec.Key.Tenant)
+		heap.Remove(&s.bySize, t.index)
+	} else {
+		heap.Fix(&s.bySize, t.index)
 	}
 	delete(s.items, e.rec.Key)
 	s.bytes -= e.size
