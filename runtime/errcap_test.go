@@ -15,6 +15,7 @@ func TestErrorAnswersAreCapped(t *testing.T) {
 		es = append(es, &ErrorEntry{Code: CodeUnknownField, Message: fmt.Sprintf("unknown field \"k%d\"", i), Field: fmt.Sprintf("k%d", i)})
 	}
 	es[3].Field = strings.Repeat("a", 300)
+	es[4].Message = "value " + strings.Repeat("é", 2000) + " refused"
 	b, err := marshalJSON(errorEnvelope(es))
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +40,10 @@ func TestErrorAnswersAreCapped(t *testing.T) {
 	if !strings.Contains(string(b), `"field":"`+strings.Repeat("a", 128)+`..."`) {
 		t.Fatalf("long field path not clipped: %.400s", b)
 	}
-	if es[3].Field != strings.Repeat("a", 300) {
+	if msg := entries[4]["message"]; msg != "value "+strings.Repeat("é", 509)+"..." {
+		t.Fatalf("long message not clipped on a rune boundary: %.100s (%d bytes)", msg, len(fmt.Sprint(msg)))
+	}
+	if es[3].Field != strings.Repeat("a", 300) || len(es[4].Message) != 4014 {
 		t.Fatal("capping changed the caller's entry")
 	}
 }

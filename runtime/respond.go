@@ -187,8 +187,13 @@ const CodeTooManyErrors = "TOO_MANY_ERRORS"
 // maxFieldPath bounds a field path in an answer, in bytes.
 const maxFieldPath = 128
 
+// maxErrorMessage bounds an entry's message in an answer, in bytes: a
+// domain error quoting a whole input value stays readable and small.
+const maxErrorMessage = 1024
+
 // capErrors keeps the first MaxErrorEntries problems, adds an entry that
-// counts the rest, and clips long field paths (copying what it changes).
+// counts the rest, and clips long field paths and messages (copying what it
+// changes).
 func capErrors(es Errors) Errors {
 	var kept Errors
 	for _, e := range es {
@@ -201,9 +206,10 @@ func capErrors(es Errors) Errors {
 		kept = kept[:MaxErrorEntries:MaxErrorEntries]
 	}
 	for i, e := range kept {
-		if len(e.Field) > maxFieldPath {
+		if len(e.Field) > maxFieldPath || len(e.Message) > maxErrorMessage {
 			c := cloneEntry(e)
 			c.Field = truncateText(e.Field, maxFieldPath)
+			c.Message = truncateText(e.Message, maxErrorMessage)
 			kept[i] = c
 		}
 	}
@@ -231,8 +237,8 @@ func warningsJSON(ws []Warning) []Warning {
 //
 // An answer lists at most MaxErrorEntries problems, then one
 // TOO_MANY_ERRORS entry counting the rest, and field paths longer than
-// maxFieldPath bytes are clipped: a hostile request cannot make the answer
-// larger than itself.
+// maxFieldPath bytes and messages longer than maxErrorMessage bytes are
+// clipped: a hostile request cannot make the answer larger than itself.
 func errorEnvelope(es Errors) object {
 	all := entriesJSON(capErrors(es))
 	var first any = object{{"code", CodeInternal}, {"message", "internal error"}}
