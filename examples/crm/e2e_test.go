@@ -611,3 +611,32 @@ func TestMergeProposalOfUnchangedPeopleApplies(t *testing.T) {
 		t.Fatalf("apply = %v", out)
 	}
 }
+
+// A person's deletion is bound to the notes it deletes with them: a note
+// added after the proposal makes it stale, and nothing is deleted.
+func TestDeletePersonProposalIsStaleWhenANoteWasAdded(t *testing.T) {
+	s := newServer(t)
+	cs := s.connect(ada)
+	f := setup(t, cs)
+	p := propose(t, cs, "delete_person", `{"person_id":"`+f.dup+`"}`)
+	const shown, now = "Ada L. (version 1, 1 note)", "Ada L. (version 1, 2 notes)"
+	if p["target"] != "person "+f.dup || p["current_state"] != shown {
+		t.Fatalf("the proposal does not show the state it is bound to: %v", p)
+	}
+	commit(t, cs, "create_note", `{"body":"Private","person_id":"`+f.dup+`"}`)
+	id := p["proposal_id"].(string)
+	out, isErr := apply(t, cs, id)
+	if !isErr {
+		t.Fatalf("apply of a stale deletion = %v", out)
+	}
+	assertJSON(t, out["error"], `{
+		"code": "PROPOSAL_STALE",
+		"message": "Proposal \"`+id+`\" is stale: person `+f.dup+` changed since the user saw it (was: `+shown+`; now: `+now+`). Nothing was written.",
+		"field": "proposal_id",
+		"details": {"proposal_id": "`+id+`", "target": "person `+f.dup+`", "before": "`+shown+`", "after": "`+now+`"},
+		"suggestions": {"hint": "Call the write tool again so the user confirms the current state."}
+	}`)
+	if _, ok := s.rec.Record(ada.TenantID, ada.PrincipalID, "person", f.dup); !ok {
+		t.Error("the person was deleted")
+	}
+}
