@@ -196,13 +196,20 @@ const maxErrorMessage = 1024
 // changes).
 func capErrors(es Errors) Errors {
 	var kept Errors
+	counted := 0 // problems only counted where they were found (Decoder)
 	for _, e := range es {
-		if e != nil {
+		switch {
+		case e == nil:
+		case e.Code == CodeTooManyErrors:
+			n, _ := e.Details["not_listed"].(int)
+			counted += n
+		default:
 			kept = append(kept, e)
 		}
 	}
-	rest := len(kept) - MaxErrorEntries
-	if rest > 0 {
+	rest := counted
+	if len(kept) > MaxErrorEntries {
+		rest += len(kept) - MaxErrorEntries
 		kept = kept[:MaxErrorEntries:MaxErrorEntries]
 	}
 	for i, e := range kept {
@@ -214,14 +221,21 @@ func capErrors(es Errors) Errors {
 		}
 	}
 	if rest > 0 {
-		kept = append(kept, &ErrorEntry{
-			Code:        CodeTooManyErrors,
-			Message:     fmt.Sprintf("%d more problems are not listed", rest),
-			Details:     map[string]any{"listed": MaxErrorEntries, "not_listed": rest},
-			Suggestions: &Suggestions{Hint: "Fix the problems listed and call again to see the rest."},
-		})
+		e := tooMany(rest)
+		e.Details["listed"] = len(kept)
+		kept = append(kept, e)
 	}
 	return kept
+}
+
+// tooMany is the entry that counts n problems not listed.
+func tooMany(n int) *ErrorEntry {
+	return &ErrorEntry{
+		Code:        CodeTooManyErrors,
+		Message:     fmt.Sprintf("%d more problems are not listed", n),
+		Details:     map[string]any{"not_listed": n},
+		Suggestions: &Suggestions{Hint: "Fix the problems listed and call again to see the rest."},
+	}
 }
 
 // warningsJSON renders warnings; never null.
