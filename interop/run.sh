@@ -36,7 +36,7 @@ run() {
   echo "== $name (node $("$node" --version))"
   "$node" "$here/$script" "$arg" 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
-  lines=$(grep -E '^(inspector|sdk [a-z]+|conformance|servers): (PASS|FAIL) ' "$log" | sed "s/^conformance:/$name:/" || true)
+  lines=$(grep -E '^(inspector|sdk [a-z]+|conformance|servers|vendors): (PASS|FAIL) ' "$log" | sed "s/^conformance:/$name:/" || true)
   if [[ -z $lines ]]; then
     lines="$name: FAIL (exit $rc, no summary)"
   elif [[ $rc -ne 0 && $lines != *FAIL* ]]; then
@@ -53,6 +53,7 @@ for other in crm neotoma purchasing tasks; do
   run "conformance $other" "$node22" conformance.mjs "$(dirname "$server")/$other-server"
 done
 run servers "$sdk_node" servers.mjs "$(dirname "$server")"
+run vendors "$sdk_node" vendors.mjs "$(dirname "$server")"
 
 echo
 echo "== interop summary"

@@ -408,7 +408,7 @@ func (wc *writeCall) confirmRoundTrip(ctx context.Context, req *mcp.CallToolRequ
 	used, err := wc.consumeConfirmation(ctx, rc, st)
 	if err != nil {
 		wc.release(ctx)
-		return fail(r.internal(ctx, name, fmt.Errorf("record confirmation use: %w", err)))
+		return fail(r.storeUnavailable(ctx, name, "confirmation", idempotency.Key{Tenant: rc.TenantID, Tool: name}, key, err))
 	}
 	if used {
 		wc.release(ctx)

@@ -135,3 +135,59 @@ func hintServerFilledMessage(e *ErrorEntry, fills []schemadoc.ServerFill) {
 func foldName(s string) string {
 	return strings.ToLower(strings.ReplaceAll(s, "_", ""))
 }
+
+// hintGroups adds, to an INVALID_ENUM_VALUE whose values a discovery tool
+// lists in groups (element types by layer, say), the values of the group
+// the best suggestion belongs to: valid_types_for_context. An agent that
+// meant an application type sees the application types, not all of them.
+func (r *registry) hintGroups(es Errors) {
+	for _, e := range es {
+		if e == nil || e.Code != CodeInvalidEnumValue || e.Suggestions == nil || len(e.Suggestions.DidYouMean) == 0 {
+			continue
+		}
+		top := e.Suggestions.DidYouMean[0]
+		for i := range r.svc.Discovery {
+			d := &r.svc.Discovery[i]
+			if d.GroupBy == "" || !listsAll(d, e.Suggestions.ValidValues) {
+				continue
+			}
+			group := ""
+			for _, v := range d.Values {
+				if v.Value == top {
+					group = v.Group
+				}
+			}
+			if group == "" {
+				continue
+			}
+			var inGroup []string
+			for _, v := range d.Values {
+				if v.Group == group {
+					inGroup = append(inGroup, v.Value)
+				}
+			}
+			if e.Suggestions.Extra == nil {
+				e.Suggestions.Extra = map[string]any{}
+			}
+			e.Suggestions.Extra["valid_types_for_context"] = inGroup
+			break
+		}
+	}
+}
+
+// listsAll reports whether discovery d lists every one of values.
+func listsAll(d *schemadoc.Discovery, values []string) bool {
+	if len(values) == 0 {
+		return false
+	}
+	have := make(map[string]bool, len(d.Values))
+	for _, v := range d.Values {
+		have[v.Value] = true
+	}
+	for _, v := range values {
+		if !have[v] {
+			return false
+		}
+	}
+	return true
+}

@@ -62,6 +62,7 @@ func (p *Preparer) Decode(tool string, args []byte) (proto.Message, Errors) {
 	wt.bind.Decode(d, body, m)
 	if es := append(ctl.errs, d.Errors()...); len(es) > 0 {
 		wt.hint(es)
+		p.r.hintGroups(es)
 		return m, es
 	}
 	return m, nil

@@ -65,12 +65,45 @@ func TestRelationshipToAMissingElementNamesIt(t *testing.T) {
 	want := map[string]any{
 		"code": "ELEMENT_NOT_FOUND", "message": "Element 'elem-123' not found", "field": "target_id",
 		"suggestions": map[string]any{
-			"hint":             "Use an id returned by createElement; the similar elements are the most recent in your model",
+			"hint":             `Use an id returned by createElement; nothing in your model is named like "elem-123", so these are the most recent elements`,
 			"similar_elements": []any{map[string]any{"id": compID, "name": "OrderService", "type": "ApplicationComponent"}},
 		},
 	}
 	if diff := cmp.Diff(want, out["error"]); diff != "" {
 		t.Fatalf("error (-want +got):\n%s", diff)
+	}
+}
+
+// An agent that sends a name where an id belongs gets the elements named
+// like it, best first, and, for an exact name, the id to send.
+func TestMissingElementSuggestsElementsNamedLikeIt(t *testing.T) {
+	cs, _ := session(t, devRC)
+	ids := map[string]string{}
+	for _, n := range []string{"OrderService", "OrderProcessor", "Billing", "Shipping"} {
+		out, _ := call(t, cs, "createElement", `{"type":"ApplicationComponent","name":"`+n+`"}`)
+		ids[n] = createdID(t, out)
+	}
+	el := func(n string) map[string]any {
+		return map[string]any{"id": ids[n], "name": n, "type": "ApplicationComponent"}
+	}
+	for _, tt := range []struct {
+		target, hint string
+		similar      []any
+	}{
+		{"OrderServce", `Use an id returned by createElement; the similar elements have names close to "OrderServce"`, []any{el("OrderService"), el("OrderProcessor")}},
+		{"OrderService", `"OrderService" is the name of element ` + ids["OrderService"] + `; send its id`, []any{el("OrderService")}},
+	} {
+		out, isErr := call(t, cs, "createRelationship", `{"type":"Serving","source_id":"`+ids["Billing"]+`","target_id":"`+tt.target+`"}`)
+		if !isErr {
+			t.Fatalf("%s accepted: %v", tt.target, out)
+		}
+		want := map[string]any{
+			"code": "ELEMENT_NOT_FOUND", "message": "Element '" + tt.target + "' not found", "field": "target_id",
+			"suggestions": map[string]any{"hint": tt.hint, "similar_elements": tt.similar},
+		}
+		if diff := cmp.Diff(want, out["error"]); diff != "" {
+			t.Fatalf("%s: error (-want +got):\n%s", tt.target, diff)
+		}
 	}
 }
 
@@ -142,5 +175,20 @@ func TestEveryMissingReferenceIsReportedAtOnce(t *testing.T) {
 	}
 	if len(repo.Received()) != 0 {
 		t.Fatal("the domain received a request with unresolved references")
+	}
+}
+
+// An invalid type answers, beside did-you-mean, the types of the layer the
+// agent most likely meant (seed §5.2 valid_types_for_context).
+func TestInvalidTypeListsTheTypesValidInContext(t *testing.T) {
+	cs, _ := session(t, devRC)
+	out, isErr := call(t, cs, "createElement", `{"type":"AppComponent","name":"X"}`)
+	if !isErr {
+		t.Fatalf("accepted: %v", out)
+	}
+	sg := out["error"].(map[string]any)["suggestions"].(map[string]any)
+	want := []any{"ApplicationComponent", "ApplicationService", "ApplicationInterface", "DataObject"}
+	if diff := cmp.Diff(want, sg["valid_types_for_context"]); diff != "" || sg["did_you_mean"].([]any)[0] != "ApplicationComponent" {
+		t.Fatalf("suggestions %v (-want +got):\n%s", sg, diff)
 	}
 }

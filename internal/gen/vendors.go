@@ -14,8 +14,10 @@ import (
 //     ones become required and nullable) and forbids open objects (maps).
 //   - Anthropic strict tool use ignores numeric and length bounds and
 //     patterns; the server-side checks still apply.
-//   - Gemini accepts an OpenAPI subset: no additionalProperties (maps are
-//     dropped) and no pattern.
+//   - Gemini: @google/genai's mcpToTool sends the input schema unchanged as
+//     the declaration's parametersJsonSchema, so nothing needs noting
+//     (measured for every example tool by interop/vendors.mjs; the older
+//     OpenAPI-subset "parameters" form dropped additionalProperties).
 //   - Amazon Nova supports only type, properties and required at the top
 //     level and advises at most two levels of nesting.
 func VendorNotes(tool string, raw []byte) []string {
@@ -84,14 +86,12 @@ func VendorNotes(tool string, raw []byte) []string {
 	}
 	if len(maps) > 0 {
 		note("openai-strict", "open objects are not accepted: %s", strings.Join(maps, ", "))
-		note("gemini", "additionalProperties is dropped, so these maps reach the model without a value type: %s", strings.Join(maps, ", "))
 	}
 	if len(bounded) > 0 {
 		note("anthropic-strict", "length, range and item bounds are not enforced while sampling (the server still checks them): %s", strings.Join(bounded, ", "))
 	}
 	if len(patterns) > 0 {
 		note("anthropic-strict", "patterns are not enforced while sampling: %s", strings.Join(patterns, ", "))
-		note("gemini", "pattern is not supported: %s", strings.Join(patterns, ", "))
 	}
 	if depth > 2 {
 		note("nova", "objects nest %d levels; Nova advises at most 2", depth)

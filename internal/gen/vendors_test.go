@@ -17,10 +17,8 @@ func TestVendorNotesNameWhatStrictModesChange(t *testing.T) {
 	want := []string{
 		"tool t: openai-strict: optional properties must become required and nullable: code, labels, profile.address, profile.address.city",
 		"tool t: openai-strict: open objects are not accepted: labels",
-		"tool t: gemini: additionalProperties is dropped, so these maps reach the model without a value type: labels",
 		"tool t: anthropic-strict: length, range and item bounds are not enforced while sampling (the server still checks them): name",
 		"tool t: anthropic-strict: patterns are not enforced while sampling: code",
-		"tool t: gemini: pattern is not supported: code",
 		"tool t: nova: objects nest 3 levels; Nova advises at most 2",
 	}
 	if diff := cmp.Diff(want, VendorNotes("t", []byte(schema))); diff != "" {

@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -18,6 +19,7 @@ import (
 	archimatev1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1/archimatev1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/suggest"
 )
 
 // Repository implements archimatev1mcpwrite.ArchitectureServiceHandler.
@@ -360,20 +362,54 @@ func (sp *space) byName(model, name string) *archimatev1.Element {
 
 // notFound answers ELEMENT_NOT_FOUND with the tenant's most similar elements.
 func (sp *space) notFound(field, id string) error {
-	var similar []map[string]any
+	// Agents often send a name where an id belongs: rank the tenant's
+	// elements by how closely their name matches what was sent; with no
+	// match, offer the most recent ones. Ids are not matched by similarity:
+	// time-ordered ids of another tenant would look "close" and answer
+	// differently from ids that never existed.
+	byName := map[string][]string{} // name -> ids
+	names := make([]string, 0, len(sp.elements))
 	ids := make([]string, 0, len(sp.elements))
-	for eid := range sp.elements {
+	for eid, e := range sp.elements {
+		if _, seen := byName[e.GetName()]; !seen {
+			names = append(names, e.GetName())
+		}
+		byName[e.GetName()] = append(byName[e.GetName()], eid)
 		ids = append(ids, eid)
 	}
+	sort.Strings(names)
 	sort.Strings(ids)
-	for _, eid := range ids {
-		if len(similar) == 3 {
-			break
+	var picked []string
+	seen := map[string]bool{}
+	add := func(eid string) {
+		if !seen[eid] && len(picked) < 3 {
+			seen[eid] = true
+			picked = append(picked, eid)
 		}
+	}
+	for _, n := range suggest.Closest(id, names, 3) {
+		group := byName[n]
+		sort.Strings(group)
+		for _, eid := range group {
+			add(eid)
+		}
+	}
+	hint := "Use an id returned by createElement; the similar elements have names close to " + strconv.Quote(id)
+	if len(picked) == 0 {
+		for i := len(ids) - 1; i >= 0; i-- { // ids are time-ordered (UUIDv7): newest last
+			add(ids[i])
+		}
+		hint = "Use an id returned by createElement; nothing in your model is named like " + strconv.Quote(id) + ", so these are the most recent elements"
+	}
+	var similar []map[string]any
+	for _, eid := range picked {
 		e := sp.elements[eid]
 		similar = append(similar, map[string]any{"id": e.GetId(), "name": e.GetName(), "type": aliasOf(e.GetType())})
 	}
-	s := &runtime.Suggestions{Hint: "Use an id returned by createElement; the similar elements are the most recent in your model"}
+	if exact := byName[id]; len(exact) == 1 {
+		hint = fmt.Sprintf("%q is the name of element %s; send its id", id, exact[0])
+	}
+	s := &runtime.Suggestions{Hint: hint}
 	if len(similar) > 0 {
 		s.Extra = map[string]any{"similar_elements": similar}
 	}
