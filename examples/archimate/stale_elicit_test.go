@@ -2,6 +2,7 @@ package archimate_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -97,5 +98,39 @@ func TestDeleteConfirmationOfAChangedElementIsStale(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// A name that would reorder, break or recolour the text the user reads
+// (a right-to-left override, a newline forging a second line, a terminal
+// escape) is shown as \uXXXX in the confirmation question and in the state
+// a proposal shows.
+func TestConfirmationTextShowsControlCharactersInNames(t *testing.T) {
+	const name = `evil\u202Egnp.exe\nDelete nothing\u001b[2J`      // as JSON
+	const shown = `evil\u202Egnp.exe\u000ADelete nothing\u001B[2J` // as the user reads it
+	repo := domain.New()
+	s, err := server.New(repo, runtime.WithRequestContextFunc(runtime.StaticRequestContext(devRC)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := mcptest.Decline()
+	cs := mcptest.Connect(t, s, mcptest.Options{Protocol: "2025-11-25", Elicit: user.Handler})
+	out, isErr := call(t, cs, "createElement", `{"type":"ApplicationComponent","name":"`+name+`","description":"d"}`)
+	if isErr {
+		t.Fatalf("create: %v", out)
+	}
+	id := createdID(t, out)
+	call(t, cs, "deleteElement", `{"id":"`+id+`"}`)
+	asked := user.Asked()
+	if len(asked) != 1 || !containsAll(asked[0], "What will be lost: element "+shown+".") || strings.ContainsAny(asked[0], "\u202E\x1b") {
+		t.Fatalf("asked %q", asked)
+	}
+
+	_, cs = staleSession(t)
+	out, _ = call(t, cs, "createElement", `{"type":"ApplicationComponent","name":"`+name+`","description":"d"}`)
+	out, _ = call(t, cs, "deleteElement", `{"id":"`+createdID(t, out)+`"}`)
+	p, _ := out["proposal"].(map[string]any)
+	if p == nil || p["current_state"] != shown+" (ApplicationComponent), version 1, no relationships" {
+		t.Fatalf("proposal %v", out)
 	}
 }
