@@ -122,8 +122,11 @@ func TestConfirmationTextShowsControlCharactersInNames(t *testing.T) {
 	id := createdID(t, out)
 	call(t, cs, "deleteElement", `{"id":"`+id+`"}`)
 	asked := user.Asked()
-	if len(asked) != 1 || !containsAll(asked[0], "What will be lost: element "+shown+".") || strings.ContainsAny(asked[0], "\u202E\x1b") {
-		t.Fatalf("asked %q", asked)
+	want := `Confirm Delete element: id="` + id + `". This permanently deletes data; it cannot be undone. What will be lost: element ` + shown + "."
+	// The question is the summary line, then the request on one line.
+	if len(asked) != 1 || strings.Count(asked[0], "\n") != 1 || !strings.HasPrefix(asked[0], want+"\nRequest: {") ||
+		strings.ContainsAny(asked[0], "\u202E\x1b") {
+		t.Fatalf("asked %q, want the first line %q", asked, want)
 	}
 
 	_, cs = staleSession(t)
