@@ -380,6 +380,10 @@ func (wc *writeCall) confirmRoundTrip(ctx context.Context, req *mcp.CallToolRequ
 		return fail(r.internal(ctx, name, err))
 	}
 	if digest != st.Request {
+		// When the entity itself changed, say what changed about it.
+		if res := wc.stillAsShown(ctx, m, EntityState{Target: st.Target, Summary: st.Summary}, st.State); res != nil {
+			return res
+		}
 		return fail(&ErrorEntry{
 			Code:        CodeProposalStale,
 			Message:     "The confirmation is stale: the server would now fill the request differently from what the user confirmed. Nothing was written.",
