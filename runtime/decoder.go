@@ -38,6 +38,10 @@ type Decoder struct {
 	segs   []pathSeg
 	segBuf [4]pathSeg
 	root   *Object
+	// dropped counts the problems found after maxCollected were kept: they
+	// are counted, not described, so a request of thousands of bad keys
+	// costs no more than the answer that lists a few of them.
+	dropped int
 }
 
 // NewDecoder returns a decoder for one call. The limits are those the
@@ -48,9 +52,26 @@ func NewDecoder(_ Limits) *Decoder {
 	return d
 }
 
-// Errors returns all problems reported so far, in the order of the
+// maxCollected is how many problems a decoder describes; beyond it it only
+// counts them. It is well above MaxErrorEntries, so the problems an answer
+// lists (the first ones in input order) are among those described.
+const maxCollected = 10 * MaxErrorEntries
+
+// full reports whether the decoder describes no more problems, counting e
+// as one more not described.
+func (d *Decoder) full() bool {
+	if len(d.errs) < maxCollected {
+		return false
+	}
+	d.dropped++
+	return true
+}
+
+// Errors returns the problems reported so far, in the order of the
 // offending keys in the input (problems with absent keys, such as missing
 // required fields, follow their object's keys); nil when there is none.
+// Past the first maxCollected problems the rest are only counted, in a
+// last TOO_MANY_ERRORS entry.
 func (d *Decoder) Errors() Errors {
 	if len(d.errs) == 0 {
 		return nil
@@ -60,9 +81,12 @@ func (d *Decoder) Errors() Errors {
 		idx[i] = i
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return lessOrder(d.order[idx[a]], d.order[idx[b]]) })
-	out := make(Errors, len(idx))
+	out := make(Errors, len(idx), len(idx)+1)
 	for i, j := range idx {
 		out[i] = d.errs[j]
+	}
+	if d.dropped > 0 {
+		out = append(out, tooMany(d.dropped))
 	}
 	return out
 }
@@ -70,7 +94,7 @@ func (d *Decoder) Errors() Errors {
 // Add reports e. e.Field is relative to the current path ("" is the current
 // value itself, "[2]" an element of it); Add makes it absolute.
 func (d *Decoder) Add(e *ErrorEntry) {
-	if e == nil {
+	if e == nil || d.full() {
 		return
 	}
 	base := d.Path("")
@@ -89,6 +113,9 @@ func (d *Decoder) Add(e *ErrorEntry) {
 
 // report adds e at key of the current level (key "" is the current value).
 func (d *Decoder) report(key string, e *ErrorEntry) {
+	if d.full() {
+		return
+	}
 	e.Field = d.Path(key)
 	d.errs = append(d.errs, e)
 	d.order = append(d.order, d.orderOf(e.Field))
@@ -235,7 +262,7 @@ func (d *Decoder) Known(obj *Object, fields []string) {
 		d.root = obj
 	}
 	for _, k := range obj.Keys {
-		if indexOf(fields, k) >= 0 {
+		if indexOf(fields, k) >= 0 || d.full() {
 			continue
 		}
 		e := &ErrorEntry{Code: CodeUnknownField, Suggestions: &Suggestions{ValidValues: boundList(fields)}}

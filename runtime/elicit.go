@@ -380,6 +380,10 @@ func (wc *writeCall) confirmRoundTrip(ctx context.Context, req *mcp.CallToolRequ
 		return fail(r.internal(ctx, name, err))
 	}
 	if digest != st.Request {
+		// When the entity itself changed, say what changed about it.
+		if res := wc.stillAsShown(ctx, m, EntityState{Target: st.Target, Summary: st.Summary}, st.State); res != nil {
+			return res
+		}
 		return fail(&ErrorEntry{
 			Code:        CodeProposalStale,
 			Message:     "The confirmation is stale: the server would now fill the request differently from what the user confirmed. Nothing was written.",
@@ -404,7 +408,7 @@ func (wc *writeCall) confirmRoundTrip(ctx context.Context, req *mcp.CallToolRequ
 	used, err := wc.consumeConfirmation(ctx, rc, st)
 	if err != nil {
 		wc.release(ctx)
-		return fail(r.internal(ctx, name, fmt.Errorf("record confirmation use: %w", err)))
+		return fail(r.storeUnavailable(ctx, name, "confirmation", idempotency.Key{Tenant: rc.TenantID, Tool: name}, key, err))
 	}
 	if used {
 		wc.release(ctx)

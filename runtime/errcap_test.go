@@ -15,6 +15,7 @@ func TestErrorAnswersAreCapped(t *testing.T) {
 		es = append(es, &ErrorEntry{Code: CodeUnknownField, Message: fmt.Sprintf("unknown field \"k%d\"", i), Field: fmt.Sprintf("k%d", i)})
 	}
 	es[3].Field = strings.Repeat("a", 300)
+	es[4].Message = "value " + strings.Repeat("é", 2000) + " refused"
 	b, err := marshalJSON(errorEnvelope(es))
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +40,47 @@ func TestErrorAnswersAreCapped(t *testing.T) {
 	if !strings.Contains(string(b), `"field":"`+strings.Repeat("a", 128)+`..."`) {
 		t.Fatalf("long field path not clipped: %.400s", b)
 	}
-	if es[3].Field != strings.Repeat("a", 300) {
+	if msg := entries[4]["message"]; msg != "value "+strings.Repeat("é", 509)+"..." {
+		t.Fatalf("long message not clipped on a rune boundary: %.100s (%d bytes)", msg, len(fmt.Sprint(msg)))
+	}
+	if es[3].Field != strings.Repeat("a", 300) || len(es[4].Message) != 4014 {
 		t.Fatal("capping changed the caller's entry")
+	}
+}
+
+// A decoder describes the first problems it finds and only counts the rest,
+// so thousands of unknown keys cost no suggestion search each; the answer
+// still counts every problem.
+func TestDecoderCountsProblemsBeyondWhatItDescribes(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("{")
+	for i := range 1000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"k%04d":1`, i)
+	}
+	b.WriteString("}")
+	obj, perr := Parse([]byte(b.String()), Limits{})
+	if perr != nil {
+		t.Fatalf("parse: %q", linesOf(perr))
+	}
+	d := NewDecoder(Limits{})
+	d.Known(obj, []string{"name", "title"})
+	es := d.Errors()
+	if len(es) != maxCollected+1 || es[0].Field != "k0000" || es[maxCollected-1].Field != "k0199" {
+		t.Fatalf("%d entries, first %q", len(es), es[0].Field)
+	}
+	if last := es[maxCollected]; last.Code != CodeTooManyErrors || last.Message != "800 more problems are not listed" {
+		t.Fatalf("last entry %+v", last)
+	}
+	capped := capErrors(es)
+	if len(capped) != MaxErrorEntries+1 || capped[19].Field != "k0019" {
+		t.Fatalf("%d entries after capping", len(capped))
+	}
+	last := capped[MaxErrorEntries]
+	if last.Code != CodeTooManyErrors || last.Message != "980 more problems are not listed" ||
+		last.Details["listed"] != MaxErrorEntries || last.Details["not_listed"] != 980 {
+		t.Fatalf("last entry %+v", last)
 	}
 }

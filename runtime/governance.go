@@ -329,11 +329,8 @@ func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (
 		abort()
 		return r.errorResult(ctx, name, nil, Errors{r.internal(ctx, name, fmt.Errorf("proposal %s request: %w", p.ID, err))}), nil
 	}
-	fresh, stale := r.staleness(ctx, wt, p, stored, rc, hasRC)
-	if stale != nil {
-		abort()
-		return r.errorResult(ctx, name, stored, stale), nil
-	}
+	// The state check comes first: when the entity changed, what changed
+	// about it tells the user more than which request fields differ.
 	if p.StateDigest != "" && r.cfg.statePreview != nil {
 		now, ok, es := r.entityState(ctx, wt.doc.Name, stored)
 		if len(es) > 0 && isInternal(es) {
@@ -346,6 +343,11 @@ func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (
 			e.Details["proposal_id"] = p.ID
 			return r.errorResult(ctx, name, stored, Errors{e}), nil
 		}
+	}
+	fresh, stale := r.staleness(ctx, wt, p, stored, rc, hasRC)
+	if stale != nil {
+		abort()
+		return r.errorResult(ctx, name, stored, stale), nil
 	}
 	// The write happens now: timestamps the server generates ("the current
 	// time") are taken at apply time; ids and everything else stay exactly

@@ -181,6 +181,8 @@ type writeCall struct {
 	key       idempotency.Key
 	clientKey string // the client_request_id as the agent sent it
 	fp        string
+	// failed: the outcome being recorded is a business error, not a write.
+	failed bool
 }
 
 // writeHandler runs the pipeline of DESIGN §5 for one write tool.
@@ -320,7 +322,7 @@ func (wc *writeCall) claim(ctx context.Context, rc RequestContext, key string, r
 	k := idempotency.ScopedKey(rc.TenantID, rc.PrincipalID, name, key)
 	cr, err := r.cfg.idem.Claim(ctx, k, fp, r.now(), lease)
 	if err != nil {
-		return r.errorResult(ctx, name, m, Errors{r.storeUnavailable(ctx, name, "claim", err)})
+		return r.errorResult(ctx, name, m, Errors{r.storeUnavailable(ctx, name, "claim", k, key, err)})
 	}
 	if cr.Claimed {
 		wc.claimed, wc.key, wc.clientKey, wc.fp = true, k, key, fp
@@ -338,12 +340,13 @@ func (wc *writeCall) peek(ctx context.Context, rc RequestContext, key string, ra
 	if err != nil {
 		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("fingerprint: %w", err))})
 	}
-	rec, err := r.cfg.idem.Get(ctx, idempotency.ScopedKey(rc.TenantID, rc.PrincipalID, name, key), r.now())
+	k := idempotency.ScopedKey(rc.TenantID, rc.PrincipalID, name, key)
+	rec, err := r.cfg.idem.Get(ctx, k, r.now())
 	switch {
 	case errors.Is(err, idempotency.ErrNotFound):
 		return nil
 	case err != nil:
-		return r.errorResult(ctx, name, m, Errors{r.storeUnavailable(ctx, name, "lookup", err)})
+		return r.errorResult(ctx, name, m, Errors{r.storeUnavailable(ctx, name, "lookup", k, key, err)})
 	}
 	return wc.answerExisting(ctx, m, key, fp, rec)
 }
@@ -402,12 +405,13 @@ func (wc *writeCall) complete(ctx context.Context, body []byte, isError bool) er
 	if !wc.claimed {
 		return nil
 	}
-	wc.claimed = false
+	wc.claimed, wc.failed = false, isError
 	r := wc.r
 	if max := r.cfg.maxStoredResponse; len(body) > max {
 		body = tooLargeToReplay(wc.key.Tool, len(body), max)
 		isError = true
 	}
+	size := len(body)
 	var err error
 	for attempt := 0; attempt < recordAttempts; attempt++ {
 		if attempt > 0 {
@@ -415,6 +419,12 @@ func (wc *writeCall) complete(ctx context.Context, body []byte, isError bool) er
 		}
 		if err = r.cfg.idem.Complete(context.WithoutCancel(ctx), wc.key, wc.fp, body, isError, r.now(), r.cfg.idemTTL); err == nil {
 			return nil
+		}
+		// A store bounded below the result keeps the marker instead.
+		var tl *idempotency.RecordTooLargeError
+		if errors.As(err, &tl) && !isError {
+			body, isError = tooLargeToReplay(wc.key.Tool, size, tl.Limit), true
+			attempt-- // refusing a size is an answer, not a failed write
 		}
 	}
 	return err
@@ -435,7 +445,9 @@ func tooLargeToReplay(tool string, size, max int) []byte {
 
 // unrecorded is the answer to a call that ran but whose outcome could not
 // be stored under its key (result is what it would have answered); the
-// failure is logged with the entry's trace_id.
+// failure is logged with the entry's trace_id. A write that was applied is
+// said to be applied; a business error (nothing written) is said to be
+// one, and its claim is released so that a retry runs the call again.
 func (wc *writeCall) unrecorded(ctx context.Context, result []byte, err error) *mcp.CallToolResult {
 	r, name := wc.r, wc.wt.doc.Name
 	e := &ErrorEntry{
@@ -447,12 +459,22 @@ func (wc *writeCall) unrecorded(ctx context.Context, result []byte, err error) *
 		Suggestions: &Suggestions{Hint: "The write was applied; details.result is its result. Check the current state before retrying."},
 		TraceID:     r.traceID(),
 	}
+	if wc.failed {
+		e.Message = fmt.Sprintf("%s answered an error and wrote nothing, but that outcome could not be recorded under client_request_id %q, so a retry with this key runs the call again",
+			name, wc.clientKey)
+		e.Details["applied"] = false
+		e.Suggestions.Hint = "Nothing was written; details.result is the error the call answered. Fix the request, or retry with the same client_request_id and arguments."
+	}
 	if o, perr := parseObject(result); perr == nil {
 		e.Details["result"] = o
 	}
-	r.cfg.logger.ErrorContext(ctx, "mcpwrite: idempotency outcome not recorded; a retry with this key may execute again after the lease",
-		"tool", name, "tenant", wc.key.Tenant, "client_request_id", wc.clientKey, "attempts", recordAttempts,
+	r.cfg.logger.ErrorContext(ctx, "mcpwrite: idempotency outcome not recorded; a retry with this key may execute the call again",
+		"tool", name, "tenant", wc.key.Tenant, "client_request_id", wc.clientKey, "applied", !wc.failed, "attempts", recordAttempts,
 		"lease", r.cfg.idemLease.String(), "trace_id", e.TraceID, "error", err)
+	if wc.failed {
+		wc.claimed = true
+		wc.release(ctx)
+	}
 	return toolResult(r.render(ctx, name, errorEnvelope(Errors{e})), true)
 }
 
@@ -463,7 +485,8 @@ func (wc *writeCall) release(ctx context.Context) {
 	}
 	wc.claimed = false
 	if err := wc.r.cfg.idem.Release(context.WithoutCancel(ctx), wc.key, wc.fp); err != nil {
-		wc.r.cfg.logger.WarnContext(ctx, "mcpwrite: idempotency release failed", "tool", wc.key.Tool, "error", err)
+		wc.r.cfg.logger.WarnContext(ctx, "mcpwrite: idempotency release failed; a retry with this key waits for the lease to end",
+			"tool", wc.key.Tool, "tenant", wc.key.Tenant, "client_request_id", wc.clientKey, "lease", wc.r.cfg.idemLease.String(), "error", err)
 	}
 }
 

@@ -187,35 +187,55 @@ const CodeTooManyErrors = "TOO_MANY_ERRORS"
 // maxFieldPath bounds a field path in an answer, in bytes.
 const maxFieldPath = 128
 
+// maxErrorMessage bounds an entry's message in an answer, in bytes: a
+// domain error quoting a whole input value stays readable and small.
+const maxErrorMessage = 1024
+
 // capErrors keeps the first MaxErrorEntries problems, adds an entry that
-// counts the rest, and clips long field paths (copying what it changes).
+// counts the rest, and clips long field paths and messages (copying what it
+// changes).
 func capErrors(es Errors) Errors {
 	var kept Errors
+	counted := 0 // problems only counted where they were found (Decoder)
 	for _, e := range es {
-		if e != nil {
+		switch {
+		case e == nil:
+		case e.Code == CodeTooManyErrors:
+			n, _ := e.Details["not_listed"].(int)
+			counted += n
+		default:
 			kept = append(kept, e)
 		}
 	}
-	rest := len(kept) - MaxErrorEntries
-	if rest > 0 {
+	rest := counted
+	if len(kept) > MaxErrorEntries {
+		rest += len(kept) - MaxErrorEntries
 		kept = kept[:MaxErrorEntries:MaxErrorEntries]
 	}
 	for i, e := range kept {
-		if len(e.Field) > maxFieldPath {
+		if len(e.Field) > maxFieldPath || len(e.Message) > maxErrorMessage {
 			c := cloneEntry(e)
 			c.Field = truncateText(e.Field, maxFieldPath)
+			c.Message = truncateText(e.Message, maxErrorMessage)
 			kept[i] = c
 		}
 	}
 	if rest > 0 {
-		kept = append(kept, &ErrorEntry{
-			Code:        CodeTooManyErrors,
-			Message:     fmt.Sprintf("%d more problems are not listed", rest),
-			Details:     map[string]any{"listed": MaxErrorEntries, "not_listed": rest},
-			Suggestions: &Suggestions{Hint: "Fix the problems listed and call again to see the rest."},
-		})
+		e := tooMany(rest)
+		e.Details["listed"] = len(kept)
+		kept = append(kept, e)
 	}
 	return kept
+}
+
+// tooMany is the entry that counts n problems not listed.
+func tooMany(n int) *ErrorEntry {
+	return &ErrorEntry{
+		Code:        CodeTooManyErrors,
+		Message:     fmt.Sprintf("%d more problems are not listed", n),
+		Details:     map[string]any{"not_listed": n},
+		Suggestions: &Suggestions{Hint: "Fix the problems listed and call again to see the rest."},
+	}
 }
 
 // warningsJSON renders warnings; never null.
@@ -231,8 +251,8 @@ func warningsJSON(ws []Warning) []Warning {
 //
 // An answer lists at most MaxErrorEntries problems, then one
 // TOO_MANY_ERRORS entry counting the rest, and field paths longer than
-// maxFieldPath bytes are clipped: a hostile request cannot make the answer
-// larger than itself.
+// maxFieldPath bytes and messages longer than maxErrorMessage bytes are
+// clipped: a hostile request cannot make the answer larger than itself.
 func errorEnvelope(es Errors) object {
 	all := entriesJSON(capErrors(es))
 	var first any = object{{"code", CodeInternal}, {"message", "internal error"}}

@@ -10,6 +10,8 @@ import (
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
 )
 
 // errClass tells the pipeline what an error means for idempotency and
@@ -222,10 +224,12 @@ func (r *registry) internal(ctx context.Context, tool string, err error) *ErrorE
 
 // storeUnavailable is the answer when the idempotency store fails before
 // the handler ran: nothing was written, and the same key may be retried.
-// The cause is logged with the entry's trace_id.
-func (r *registry) storeUnavailable(ctx context.Context, tool, op string, err error) *ErrorEntry {
+// The cause is logged with the entry's trace_id and the key's tenant and
+// client key.
+func (r *registry) storeUnavailable(ctx context.Context, tool, op string, k idempotency.Key, clientKey string, err error) *ErrorEntry {
 	id := r.traceID()
-	r.cfg.logger.ErrorContext(ctx, "mcpwrite: idempotency store failed", "tool", tool, "op", op, "trace_id", id, "error", err)
+	r.cfg.logger.ErrorContext(ctx, "mcpwrite: idempotency store failed", "tool", tool, "op", op,
+		"tenant", k.Tenant, "client_request_id", clientKey, "trace_id", id, "error", err)
 	return &ErrorEntry{
 		Code: CodeUnavailable, Field: ArgClientRequestID, TraceID: id,
 		Message:     "the idempotency store is unavailable, so nothing was run or written",

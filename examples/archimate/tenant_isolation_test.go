@@ -2,7 +2,6 @@ package archimate_test
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,26 +46,11 @@ func isoServer(t *testing.T) (repo *domain.Repository, a, b *mcp.ClientSession) 
 	return repo, mcptest.Connect(t, s, mcptest.Options{ClientName: "agent-a"}), mcptest.Connect(t, s, mcptest.Options{ClientName: "agent-b"})
 }
 
-// masked is an answer with each of ids replaced by a placeholder and
-// without what differs on every call (the generated meta envelope of a
-// validateWrite preview: message id, correlation id, time).
+// masked is the answer masked for comparison (mcptest.Masked): ids replaced,
+// the generated values of a validate_write preview removed.
 func masked(t *testing.T, r mcptest.Result, ids ...string) any {
 	t.Helper()
-	s := r.Text
-	for i, id := range ids {
-		s = strings.ReplaceAll(s, id, "<id"+string(rune('0'+i))+">")
-	}
-	var v map[string]any
-	if err := json.Unmarshal([]byte(s), &v); err != nil {
-		t.Fatalf("answer is not JSON: %v", err)
-	}
-	if p, ok := v["preview"].(map[string]any); ok {
-		if req, ok := p["request"].(map[string]any); ok {
-			delete(req, "meta")
-		}
-	}
-	v["isError"] = r.IsError
-	return v
+	return mcptest.Masked(t, r, []string{"meta"}, ids...)
 }
 
 // ok calls a tool that must succeed and returns its answer.

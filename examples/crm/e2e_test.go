@@ -123,6 +123,7 @@ func newServer(t *testing.T) *server {
 		runtime.WithClock(func() time.Time { return fixedNow }),
 		runtime.WithRand(rand.NewChaCha8([32]byte{3})),
 		runtime.WithErrorHook(domain.ErrorHook),
+		runtime.WithStatePreview(s.rec.StatePreview),
 		runtime.WithRequestContextFunc(func(_ context.Context, req *mcp.CallToolRequest) (runtime.RequestContext, bool) {
 			ci := req.ClientInfo()
 			if ci == nil {
@@ -546,25 +547,39 @@ func TestApplyReportsConflictsFoundAtCommit(t *testing.T) {
 }
 
 // A merge proposal is bound to both people as the user saw them: a change
-// to either one before apply makes it stale, and nothing is merged.
+// to either one, a note added to the duplicate (it would move with the
+// merge), or either one deleted before apply makes it stale, the answer
+// says what changed, and nothing is merged.
 func TestMergeProposalIsStaleWhenEitherPersonChanged(t *testing.T) {
+	const shown = "merge Ada L. (version 1, 1 note) into Ada Lovelace (version 2, 1 note)"
 	for _, tt := range []struct {
-		who     string
-		changed string
+		name   string
+		change func(t *testing.T, cs *mcp.ClientSession, f fixture)
+		now    string
 	}{
-		{"kept person", "expected_version"},
-		{"duplicate", "source_version"},
+		{"kept person changed", func(t *testing.T, cs *mcp.ClientSession, f fixture) {
+			commit(t, cs, "update_person", `{"person_id":"`+f.ada+`","title":"Countess"}`)
+		}, "merge Ada L. (version 1, 1 note) into Ada Lovelace (version 3, 1 note)"},
+		{"duplicate changed", func(t *testing.T, cs *mcp.ClientSession, f fixture) {
+			commit(t, cs, "update_person", `{"person_id":"`+f.dup+`","title":"Countess"}`)
+		}, "merge Ada L. (version 2, 1 note) into Ada Lovelace (version 2, 1 note)"},
+		{"note added to the duplicate", func(t *testing.T, cs *mcp.ClientSession, f fixture) {
+			commit(t, cs, "create_note", `{"body":"Private","person_id":"`+f.dup+`"}`)
+		}, "merge Ada L. (version 1, 2 notes) into Ada Lovelace (version 2, 1 note)"},
+		{"duplicate deleted", func(t *testing.T, cs *mcp.ClientSession, f fixture) {
+			commit(t, cs, "delete_person", `{"person_id":"`+f.dup+`"}`)
+		}, "no longer exists"},
 	} {
-		t.Run(tt.who, func(t *testing.T) {
+		t.Run(tt.name, func(t *testing.T) {
 			s := newServer(t)
 			cs := s.connect(ada)
 			f := setup(t, cs)
 			p := propose(t, cs, "merge_people", `{"source_person_id":"`+f.dup+`","target_person_id":"`+f.ada+`"}`)
-			changed := f.ada
-			if tt.who == "duplicate" {
-				changed = f.dup
+			target := "people " + f.dup + " and " + f.ada
+			if p["target"] != target || p["current_state"] != shown {
+				t.Fatalf("the proposal does not show the state it is bound to: %v", p)
 			}
-			commit(t, cs, "update_person", `{"person_id":"`+changed+`","title":"Countess"}`)
+			tt.change(t, cs, f)
 			handled := len(s.rec.received())
 			id := p["proposal_id"].(string)
 			out, isErr := apply(t, cs, id)
@@ -573,14 +588,55 @@ func TestMergeProposalIsStaleWhenEitherPersonChanged(t *testing.T) {
 			}
 			assertJSON(t, out["error"], `{
 				"code": "PROPOSAL_STALE",
-				"message": "proposal \"`+id+`\" is stale: the server would now fill it differently",
+				"message": "Proposal \"`+id+`\" is stale: `+target+` changed since the user saw it (was: `+shown+`; now: `+tt.now+`). Nothing was written.",
 				"field": "proposal_id",
-				"details": {"proposal_id": "`+id+`", "changed_fields": ["`+tt.changed+`"]},
-				"suggestions": {"hint": "Nothing was written. Call the write tool again to make a fresh proposal and show it to the user."}
+				"details": {"proposal_id": "`+id+`", "target": "`+target+`", "before": "`+shown+`", "after": "`+tt.now+`"},
+				"suggestions": {"hint": "Call the write tool again so the user confirms the current state."}
 			}`)
 			if len(s.rec.received()) != handled {
 				t.Error("a stale merge reached the handler")
 			}
 		})
+	}
+}
+
+// An unchanged merge applies.
+func TestMergeProposalOfUnchangedPeopleApplies(t *testing.T) {
+	s := newServer(t)
+	cs := s.connect(ada)
+	f := setup(t, cs)
+	p := propose(t, cs, "merge_people", `{"source_person_id":"`+f.dup+`","target_person_id":"`+f.ada+`"}`)
+	out, isErr := apply(t, cs, p["proposal_id"].(string))
+	if isErr || out["merged_person_id"] != f.dup || out["moved_notes"] != float64(1) {
+		t.Fatalf("apply = %v", out)
+	}
+}
+
+// A person's deletion is bound to the notes it deletes with them: a note
+// added after the proposal makes it stale, and nothing is deleted.
+func TestDeletePersonProposalIsStaleWhenANoteWasAdded(t *testing.T) {
+	s := newServer(t)
+	cs := s.connect(ada)
+	f := setup(t, cs)
+	p := propose(t, cs, "delete_person", `{"person_id":"`+f.dup+`"}`)
+	const shown, now = "Ada L. (version 1, 1 note)", "Ada L. (version 1, 2 notes)"
+	if p["target"] != "person "+f.dup || p["current_state"] != shown {
+		t.Fatalf("the proposal does not show the state it is bound to: %v", p)
+	}
+	commit(t, cs, "create_note", `{"body":"Private","person_id":"`+f.dup+`"}`)
+	id := p["proposal_id"].(string)
+	out, isErr := apply(t, cs, id)
+	if !isErr {
+		t.Fatalf("apply of a stale deletion = %v", out)
+	}
+	assertJSON(t, out["error"], `{
+		"code": "PROPOSAL_STALE",
+		"message": "Proposal \"`+id+`\" is stale: person `+f.dup+` changed since the user saw it (was: `+shown+`; now: `+now+`). Nothing was written.",
+		"field": "proposal_id",
+		"details": {"proposal_id": "`+id+`", "target": "person `+f.dup+`", "before": "`+shown+`", "after": "`+now+`"},
+		"suggestions": {"hint": "Call the write tool again so the user confirms the current state."}
+	}`)
+	if _, ok := s.rec.Record(ada.TenantID, ada.PrincipalID, "person", f.dup); !ok {
+		t.Error("the person was deleted")
 	}
 }

@@ -41,14 +41,7 @@ func isoServer(t *testing.T) (*domain.Purchasing, *mcp.ClientSession, *mcp.Clien
 			}
 			return runtime.ConfirmProposal
 		}),
-		runtime.WithRequestContextFunc(func(_ context.Context, req *mcp.CallToolRequest) (runtime.RequestContext, bool) {
-			ci := req.ClientInfo()
-			if ci == nil {
-				return runtime.RequestContext{}, false
-			}
-			rc, ok := who[ci.Name]
-			return rc, ok
-		}))
+		runtime.WithRequestContextFunc(mcptest.ContextByClientName(who)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +50,8 @@ func isoServer(t *testing.T) (*domain.Purchasing, *mcp.ClientSession, *mcp.Clien
 
 // isoMasked is an answer with the order id (as a number and in text)
 // replaced by a placeholder and without the generated envelope of a
-// validate_write preview.
+// validate_write preview. Order ids are numbers, so the generic
+// mcptest.Masked (which replaces strings) does not fit.
 func isoMasked(t *testing.T, r mcptest.Result, id string) any {
 	t.Helper()
 	s := r.Text

@@ -2,7 +2,6 @@ package tasks_test
 
 import (
 	"context"
-	"encoding/json"
 	"sort"
 	"strconv"
 	"strings"
@@ -41,39 +40,18 @@ func isoServer(t *testing.T) (*domain.Tracker, *mcp.ClientSession, *mcp.ClientSe
 			}
 			return ""
 		}),
-		runtime.WithRequestContextFunc(func(_ context.Context, req *mcp.CallToolRequest) (runtime.RequestContext, bool) {
-			ci := req.ClientInfo()
-			if ci == nil {
-				return runtime.RequestContext{}, false
-			}
-			rc, ok := who[ci.Name]
-			return rc, ok
-		}))
+		runtime.WithRequestContextFunc(mcptest.ContextByClientName(who)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return tr, mcptest.Connect(t, s, mcptest.Options{ClientName: "agent-a"}), mcptest.Connect(t, s, mcptest.Options{ClientName: "agent-b"})
 }
 
-// isoMasked is an answer with each of ids replaced by a placeholder and
-// without the generated envelope of a validate_write preview.
+// isoMasked is the answer masked for comparison (mcptest.Masked): ids replaced,
+// the generated values of a validate_write preview removed.
 func isoMasked(t *testing.T, r mcptest.Result, ids ...string) any {
 	t.Helper()
-	s := r.Text
-	for i, id := range ids {
-		s = strings.ReplaceAll(s, id, "<id"+strconv.Itoa(i)+">")
-	}
-	var v map[string]any
-	if err := json.Unmarshal([]byte(s), &v); err != nil {
-		t.Fatalf("answer is not JSON: %v", err)
-	}
-	if p, ok := v["preview"].(map[string]any); ok {
-		if req, ok := p["request"].(map[string]any); ok {
-			delete(req, "meta")
-		}
-	}
-	v["isError"] = r.IsError
-	return v
+	return mcptest.Masked(t, r, []string{"meta"}, ids...)
 }
 
 func isoOK(t *testing.T, cs *mcp.ClientSession, tool, args string) map[string]any {

@@ -14,11 +14,10 @@ import (
 //     ones become required and nullable) and forbids open objects (maps).
 //   - Anthropic strict tool use ignores numeric and length bounds and
 //     patterns; the server-side checks still apply.
-//   - Gemini: @google/genai's mcpToTool sends the schema unchanged as
-//     parametersJsonSchema; the OpenAPI-subset parameters form has no
-//     additionalProperties (a map loses its value type) but keeps pattern
-//     and bounds. docs/vendors.md has the measured table
-//     (interop/vendors.mjs).
+//   - Gemini: @google/genai's mcpToTool sends the input schema unchanged as
+//     the declaration's parametersJsonSchema, so nothing needs noting
+//     (measured for every example tool by interop/vendors.mjs; the older
+//     OpenAPI-subset "parameters" form dropped additionalProperties).
 //   - Amazon Nova supports only type, properties and required at the top
 //     level and advises at most two levels of nesting.
 func VendorNotes(tool string, raw []byte) []string {
@@ -87,7 +86,6 @@ func VendorNotes(tool string, raw []byte) []string {
 	}
 	if len(maps) > 0 {
 		note("openai-strict", "open objects are not accepted: %s", strings.Join(maps, ", "))
-		note("gemini", "the OpenAPI parameters form has no additionalProperties, so these maps lose their value type (mcpToTool's parametersJsonSchema keeps them): %s", strings.Join(maps, ", "))
 	}
 	if len(bounded) > 0 {
 		note("anthropic-strict", "length, range and item bounds are not enforced while sampling (the server still checks them): %s", strings.Join(bounded, ", "))

@@ -17,7 +17,6 @@ func TestVendorNotesNameWhatStrictModesChange(t *testing.T) {
 	want := []string{
 		"tool t: openai-strict: optional properties must become required and nullable: code, labels, profile.address, profile.address.city",
 		"tool t: openai-strict: open objects are not accepted: labels",
-		"tool t: gemini: the OpenAPI parameters form has no additionalProperties, so these maps lose their value type (mcpToTool's parametersJsonSchema keeps them): labels",
 		"tool t: anthropic-strict: length, range and item bounds are not enforced while sampling (the server still checks them): name",
 		"tool t: anthropic-strict: patterns are not enforced while sampling: code",
 		"tool t: nova: objects nest 3 levels; Nova advises at most 2",

@@ -1,8 +1,11 @@
 package idempotency
 
 import (
+	"container/heap"
 	"container/list"
 	"context"
+	"errors"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -26,13 +29,17 @@ const (
 // It is bounded by entries and by bytes, and fair between tenants: each
 // tenant has its own least-recently-used list, and when a bound is reached
 // the store evicts from the tenant holding the most bytes, so one tenant's
-// flood of keys evicts its own records, never a smaller tenant's.
+// flood of keys evicts its own records, never a smaller tenant's. The record
+// just written is never the one evicted, so what the store reports stored
+// is held; a completed record larger than the whole byte bound is refused
+// with ErrRecordTooLarge (Fill skips it).
 type MemoryStore struct {
 	mu         sync.Mutex
 	maxEntries int
 	maxBytes   int
 	maxTTL     time.Duration
 	tenants    map[string]*tenantLRU
+	bySize     tenantHeap // the tenants, the one holding the most bytes first
 	items      map[Key]*list.Element
 	entries    int
 	bytes      int
@@ -42,6 +49,32 @@ type MemoryStore struct {
 type tenantLRU struct {
 	lru   *list.List // of *entry
 	bytes int
+	index int // position in MemoryStore.bySize
+}
+
+// tenantHeap orders tenants by bytes held, then by records, largest first,
+// so the tenant to evict from is found in constant time.
+type tenantHeap []*tenantLRU
+
+func (h tenantHeap) Len() int { return len(h) }
+func (h tenantHeap) Less(i, j int) bool {
+	return h[i].bytes > h[j].bytes || h[i].bytes == h[j].bytes && h[i].lru.Len() > h[j].lru.Len()
+}
+func (h tenantHeap) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].index, h[j].index = i, j
+}
+func (h *tenantHeap) Push(x any) {
+	t := x.(*tenantLRU)
+	t.index = len(*h)
+	*h = append(*h, t)
+}
+func (h *tenantHeap) Pop() any {
+	old := *h
+	t := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	return t
 }
 
 // entry is a record and the time the store forgets it, which for a cache can
@@ -58,6 +91,23 @@ func (e *entry) live(now time.Time) bool { return e.rec.Live(now) && now.Before(
 func recordSize(r *Record) int {
 	return recordOverhead + len(r.Key.Tenant) + len(r.Key.Tool) + len(r.Key.Key) + len(r.Fingerprint) + len(r.Response)
 }
+
+// ErrRecordTooLarge is matched (errors.Is) by the error a MemoryStore
+// returns for a completed record larger than its whole byte bound: keeping
+// it would evict everything else and then itself, so it is refused instead
+// of being reported stored. A caller stores something smaller in its place
+// (the runtime stores a marker saying the call completed).
+var ErrRecordTooLarge = errors.New("idempotency: record larger than the store's byte bound")
+
+// RecordTooLargeError is the error for a record of Size bytes in a store
+// bounded by Limit bytes.
+type RecordTooLargeError struct{ Size, Limit int }
+
+func (e *RecordTooLargeError) Error() string {
+	return fmt.Sprintf("idempotency: a record of %d bytes exceeds the in-memory store's bound of %d bytes", e.Size, e.Limit)
+}
+
+func (e *RecordTooLargeError) Unwrap() error { return ErrRecordTooLarge }
 
 // MemoryOption configures NewMemoryStore.
 type MemoryOption func(*MemoryStore)
@@ -146,31 +196,51 @@ func (s *MemoryStore) put(el *list.Element, e *entry) {
 		s.bytes += e.size - old
 		el.Value = e
 		t.lru.MoveToFront(el)
+		heap.Fix(&s.bySize, t.index)
 	} else {
 		t := s.tenants[e.rec.Key.Tenant]
 		if t == nil {
 			t = &tenantLRU{lru: list.New()}
 			s.tenants[e.rec.Key.Tenant] = t
+			heap.Push(&s.bySize, t)
 		}
 		s.items[e.rec.Key] = t.lru.PushFront(e)
 		t.bytes += e.size
 		s.bytes += e.size
 		s.entries++
+		heap.Fix(&s.bySize, t.index)
 	}
+	// The record just written is never the one evicted: a write the store
+	// reports done must be held (callers refuse a record larger than the
+	// whole bound before it gets here).
+	kept := s.items[e.rec.Key]
 	for s.entries > s.maxEntries || s.bytes > s.maxBytes {
-		s.remove(s.largestTenant().lru.Back())
+		t := s.largestTenant(kept)
+		if t == nil {
+			break
+		}
+		s.remove(t.lru.Back())
 	}
 }
 
-// largestTenant is the tenant holding the most bytes (ties: the most records).
-func (s *MemoryStore) largestTenant() *tenantLRU {
-	var big *tenantLRU
-	for _, t := range s.tenants {
-		if big == nil || t.bytes > big.bytes || t.bytes == big.bytes && t.lru.Len() > big.lru.Len() {
-			big = t
-		}
+// largestTenant is the tenant holding the most bytes (ties: the most
+// records), leaving out a tenant whose only record is kept: then the
+// largest of the others, one of the heap root's children.
+func (s *MemoryStore) largestTenant(kept *list.Element) *tenantLRU {
+	h := s.bySize
+	if len(h) == 0 {
+		return nil
 	}
-	return big
+	if top := h[0]; top.lru.Len() != 1 || top.lru.Back() != kept {
+		return top
+	}
+	switch {
+	case len(h) == 1:
+		return nil
+	case len(h) == 2 || h.Less(1, 2):
+		return h[1]
+	}
+	return h[2]
 }
 
 func (s *MemoryStore) remove(el *list.Element) {
@@ -180,6 +250,9 @@ func (s *MemoryStore) remove(el *list.Element) {
 	t.bytes -= e.size
 	if t.lru.Len() == 0 {
 		delete(s.tenants, e.rec.Key.Tenant)
+		heap.Remove(&s.bySize, t.index)
+	} else {
+		heap.Fix(&s.bySize, t.index)
 	}
 	delete(s.items, e.rec.Key)
 	s.bytes -= e.size
@@ -243,6 +316,9 @@ func (s *MemoryStore) CompleteRecord(_ context.Context, k Key, fingerprint strin
 		Response: append([]byte(nil), response...), IsError: isError,
 		CreatedAt: created, ExpiresAt: TruncateTime(now.Add(ttl)),
 	}
+	if n := recordSize(&rec); n > s.maxBytes {
+		return nil, &RecordTooLargeError{Size: n, Limit: s.maxBytes}
+	}
 	s.put(el, &entry{rec: rec, deadline: s.deadline(now, rec.ExpiresAt, 0)})
 	return cloneRecord(&rec), nil
 }
@@ -284,6 +360,14 @@ func (s *MemoryStore) Fill(_ context.Context, rec *Record, now time.Time, keep t
 	cp.LeaseUntil = time.Time{}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if recordSize(&cp) > s.maxBytes {
+		// A cache skips what it cannot hold (the record is safe where it
+		// came from) and forgets what it held for the key.
+		if el, ok := s.items[cp.Key]; ok {
+			s.remove(el)
+		}
+		return nil
+	}
 	s.put(s.items[cp.Key], &entry{rec: cp, deadline: s.deadline(now, cp.ExpiresAt, keep)})
 	return nil
 }

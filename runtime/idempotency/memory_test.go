@@ -215,3 +215,71 @@ func TestMemoryStoreBoundedByBytes(t *testing.T) {
 		t.Fatalf("Bytes = %d, records held add up to %d", got, total)
 	}
 }
+
+// A completed record larger than the whole byte bound is refused, not
+// reported stored and then evicted; the store keeps what it held. A cache
+// fill of such a record is skipped and drops the key's old entry.
+func TestMemoryStoreRefusesARecordLargerThanItsBound(t *testing.T) {
+	ctx := context.Background()
+	now := time.Now()
+	s := idempotency.NewMemoryStore(idempotency.WithMaxBytes(1000))
+	small := idempotency.Key{Tenant: "a", Tool: "t", Key: "small"}
+	if err := s.Complete(ctx, small, "fp", []byte("ok"), false, now, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	big := idempotency.Key{Tenant: "b", Tool: "t", Key: "big"}
+	if _, err := s.Claim(ctx, big, "fp", now, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	err := s.Complete(ctx, big, "fp", make([]byte, 800), false, now, time.Hour)
+	var tl *idempotency.RecordTooLargeError
+	if !errors.Is(err, idempotency.ErrRecordTooLarge) || !errors.As(err, &tl) || tl.Size != 256+1+1+3+2+800 || tl.Limit != 1000 {
+		t.Fatalf("err %v (%+v), want a RecordTooLargeError of 1063 bytes over 1000", err, tl)
+	}
+	if err.Error() != "idempotency: a record of 1063 bytes exceeds the in-memory store's bound of 1000 bytes" {
+		t.Fatalf("message %q", err.Error())
+	}
+	if got, want := s.Bytes(), (256+1+1+5+2+2)+(256+1+1+3+2); got != want {
+		t.Fatalf("Bytes = %d, want %d (the small record and the claim)", got, want)
+	}
+	if rec, err := s.Get(ctx, big, now); err != nil || rec.State != idempotency.StateInProgress {
+		t.Fatalf("the claim: %+v %v, want still in progress", rec, err)
+	}
+	// Fill skips the oversized record and forgets the key's claim.
+	filled := &idempotency.Record{Key: big, Fingerprint: "fp", State: idempotency.StateCompleted, Response: make([]byte, 800), CreatedAt: now, ExpiresAt: now.Add(time.Hour)}
+	if err := s.Fill(ctx, filled, now, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get(ctx, big, now); !errors.Is(err, idempotency.ErrNotFound) {
+		t.Fatalf("after an oversized fill: %v, want ErrNotFound", err)
+	}
+	if got, want := s.Bytes(), 256+1+1+5+2+2; got != want {
+		t.Fatalf("Bytes = %d, want %d", got, want)
+	}
+}
+
+// The record just written is never the one evicted, even when its tenant
+// becomes the largest: the others make room, and the store holds what it
+// reported stored.
+func TestMemoryStoreNeverEvictsTheRecordJustWritten(t *testing.T) {
+	ctx := context.Background()
+	now := time.Now()
+	per := 256 + 1 + 1 + 2 + 2 + 100
+	s := idempotency.NewMemoryStore(idempotency.WithMaxBytes(3 * per))
+	for _, tenant := range []string{"a", "b"} {
+		k := idempotency.Key{Tenant: tenant, Tool: "t", Key: "k0"}
+		if err := s.Complete(ctx, k, "fp", make([]byte, 100), false, now, time.Hour); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := idempotency.Key{Tenant: "c", Tool: "t", Key: "k0"}
+	if err := s.Complete(ctx, c, "fp", make([]byte, 100+2*per), false, now, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get(ctx, c, now); err != nil {
+		t.Fatalf("the record just written was evicted: %v", err)
+	}
+	if got, want := s.Bytes(), 3*per; got != want || s.Len() != 1 {
+		t.Fatalf("Bytes = %d, Len = %d; want %d, 1", got, s.Len(), want)
+	}
+}

@@ -2,6 +2,31 @@
 // runtime: key validation, request fingerprints and the Store interface with
 // an in-memory implementation. Networked stores live in sub-packages
 // (redisstore, pgstore) so this package stays free of heavy dependencies.
+//
+// # Scope of a key
+//
+// A client key is scoped by tenant, principal and tool: the runtime stores
+// every call under ScopedKey(tenant, principal, tool, key). The same
+// client_request_id sent by another tenant, by a colleague in the same
+// tenant, or to another tool is another key, so it executes on its own and
+// never replays someone else's result. A caller without a principal shares
+// the scope of the other principal-less callers of its tenant.
+//
+// # Defaults
+//
+//	replay window of a result        DefaultCacheTTL, 24 h (runtime.WithIdempotencyTTL;
+//	                                 DefaultDurableTTL, 7 days, suits a durable store)
+//	in-progress claim (lease)        DefaultLease, 30 s (runtime.WithIdempotencyLease): a key
+//	                                 whose call crashed is claimable again after it
+//	result kept for a replay         runtime.DefaultMaxStoredResponse, 1 MiB; a larger one
+//	                                 replays an error saying the call completed
+//	in-memory store                  DefaultMemoryMaxEntries, 100,000 records, and
+//	                                 DefaultMemoryMaxBytes, 64 MiB, evicting from the tenant
+//	                                 that holds the most bytes
+//	cache call in a Layered store    DefaultCacheTimeout, 100 ms; a failing cache is skipped
+//	                                 and logged
+//	Redis (redisstore)               200 ms client timeouts, breaker open for 5 s after 3
+//	                                 consecutive failures
 package idempotency
 
 import (
@@ -18,7 +43,9 @@ const (
 )
 
 // Key scopes an idempotency key: the same client key in another tenant or
-// another tool is another key.
+// another tool is another key. Key.Key is the client key qualified by the
+// caller's principal (see ScopedKey), so within a tenant each principal has
+// its own keys.
 type Key struct {
 	Tenant string
 	Tool   string

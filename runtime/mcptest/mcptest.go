@@ -20,10 +20,14 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 )
 
 // DefaultClientName is the client name Connect announces when Options.ClientName is empty.
@@ -188,4 +192,44 @@ func (e *Elicitor) Asked() []string {
 		return nil
 	}
 	return append([]string(nil), e.asked...)
+}
+
+// Masked is r's answer as a JSON object with each of ids replaced by
+// "<id0>", "<id1>", ..., the given keys of a validate_write preview's request
+// removed (values generated anew on every call), and "isError" added: for
+// comparing answers that must be the same but for ids, such as another
+// tenant's id and an id that never existed.
+func Masked(t testing.TB, r Result, previewKeys []string, ids ...string) map[string]any {
+	t.Helper()
+	s := r.Text
+	for i, id := range ids {
+		s = strings.ReplaceAll(s, id, "<id"+strconv.Itoa(i)+">")
+	}
+	var v map[string]any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		t.Fatalf("answer is not JSON: %v", err)
+	}
+	if p, ok := v["preview"].(map[string]any); ok {
+		if req, ok := p["request"].(map[string]any); ok {
+			for _, k := range previewKeys {
+				delete(req, k)
+			}
+		}
+	}
+	v["isError"] = r.IsError
+	return v
+}
+
+// ContextByClientName is a request-context function for tests with several
+// callers on one server: each client, connected with Options.ClientName,
+// acts as the identity who names for it; any other client has none.
+func ContextByClientName(who map[string]runtime.RequestContext) func(context.Context, *mcp.CallToolRequest) (runtime.RequestContext, bool) {
+	return func(_ context.Context, req *mcp.CallToolRequest) (runtime.RequestContext, bool) {
+		ci := req.ClientInfo()
+		if ci == nil {
+			return runtime.RequestContext{}, false
+		}
+		rc, ok := who[ci.Name]
+		return rc, ok
+	}
 }

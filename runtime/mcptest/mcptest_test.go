@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 )
 
@@ -264,5 +266,22 @@ func TestWithoutElicitTheClientDeclaresNoElicitation(t *testing.T) {
 	}
 	if got := res.Content[0].(*mcp.TextContent).Text; !res.IsError || got != "client does not support elicitation" {
 		t.Fatalf("isError=%v text=%q, want the server told the client cannot elicit", res.IsError, got)
+	}
+}
+
+func TestMaskedReplacesIDsAndDropsPreviewKeys(t *testing.T) {
+	r := mcptest.Result{Text: `{"success":true,"preview":{"request":{"id":"gen-1","name":"a-7"}},"note":"about a-7 and b-9"}`, IsError: true}
+	got := mcptest.Masked(t, r, []string{"id"}, "a-7", "b-9")
+	want := map[string]any{"success": true, "preview": map[string]any{"request": map[string]any{"name": "<id0>"}}, "note": "about <id0> and <id1>", "isError": true}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+}
+
+func TestContextByClientName(t *testing.T) {
+	who := map[string]runtime.RequestContext{"agent-a": {TenantID: "t-a", PrincipalID: "p"}}
+	f := mcptest.ContextByClientName(who)
+	if _, ok := f(context.Background(), &mcp.CallToolRequest{}); ok {
+		t.Fatal("a request without a session has no identity")
 	}
 }

@@ -1,6 +1,7 @@
 package redisstore
 
 import (
+	"context"
 	"errors"
 	"sync"
 	"time"
@@ -23,16 +24,19 @@ var ErrUnavailable = errors.New("redisstore: redis unavailable (circuit open)")
 
 // ClientOptions returns go-redis options for addr with the timeouts the
 // store is designed for: a hung Redis costs DefaultTimeout per call, not
-// the client's default seconds, and a failed call is not retried (the
-// breaker and the layered store decide what happens next).
+// the client's default seconds; a shorter deadline on the call's context
+// (a layered store's cache timeout) is honoured too; and a failed call is
+// not retried (the breaker and the layered store decide what happens
+// next). Change the returned fields to tune them.
 func ClientOptions(addr string) *redis.Options {
 	return &redis.Options{
-		Addr:         addr,
-		DialTimeout:  DefaultTimeout,
-		ReadTimeout:  DefaultTimeout,
-		WriteTimeout: DefaultTimeout,
-		PoolTimeout:  DefaultTimeout,
-		MaxRetries:   -1,
+		Addr:                  addr,
+		DialTimeout:           DefaultTimeout,
+		ReadTimeout:           DefaultTimeout,
+		WriteTimeout:          DefaultTimeout,
+		PoolTimeout:           DefaultTimeout,
+		ContextTimeoutEnabled: true,
+		MaxRetries:            -1,
 	}
 }
 
@@ -96,7 +100,8 @@ func (b *breaker) allow() bool {
 }
 
 // done records a call's outcome. Redis answering (redis.Nil included) is
-// success; only transport failures and timeouts count.
+// success; only transport failures and timeouts count. A call its caller
+// cancelled says nothing about Redis and leaves the count as it was.
 func (b *breaker) done(err error) {
 	if b.threshold < 1 {
 		return
@@ -105,6 +110,9 @@ func (b *breaker) done(err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.probing = false
+	if errors.Is(err, context.Canceled) {
+		return
+	}
 	if !failed {
 		b.failures = 0
 		return

@@ -15,9 +15,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency/pgstore"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency/redisstore"
 )
 
@@ -122,24 +124,96 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// Writes through a layered store never wait on a hung cache: 20 keyed
-// writes finish in a fraction of what one call to a hung Redis took with
-// client defaults (10-15 s), every one claimed and recorded by the
-// authoritative store, and the outage is logged once.
+// Writes through a layered store never wait on a hung or dead cache: 20
+// keyed writes finish in a fraction of what one call to a hung Redis took
+// with client defaults (10-15 s), every one claimed and recorded by the
+// authoritative store, the outage is logged once, and the cache's breaker
+// is open.
 func TestLayeredWritesDoNotWaitOnAHungCache(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		sig  syscall.Signal
+	}{{"paused", syscall.SIGSTOP}, {"killed", syscall.SIGKILL}} {
+		t.Run(tt.name, func(t *testing.T) {
+			addr, proc := ownRedis(t)
+			client := redis.NewClient(redisstore.ClientOptions(addr))
+			defer client.Close()
+			var logs syncBuffer
+			auth := idempotency.NewMemoryStore()
+			cache := redisstore.New(client)
+			l := idempotency.NewLayered(cache, auth, idempotency.WithCacheLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+			ctx := context.Background()
+			warm := idempotency.Key{Tenant: "t", Tool: "x", Key: "warm"}
+			if err := l.Complete(ctx, warm, "fp", []byte(`{"success":true}`), false, time.Now(), time.Hour); err != nil {
+				t.Fatalf("complete on a healthy cache: %v", err)
+			}
+			if got := cache.BreakerState(); got != "closed" {
+				t.Fatalf("breaker on a healthy Redis: %s", got)
+			}
+			if err := proc.Signal(tt.sig); err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			for i := range 20 {
+				k := idempotency.Key{Tenant: "t", Tool: "x", Key: fmt.Sprint("w", i)}
+				now := time.Now()
+				res, err := l.Claim(ctx, k, "fp", now, time.Minute)
+				if err != nil || !res.Claimed {
+					t.Fatalf("claim %d: %+v %v", i, res, err)
+				}
+				if err := l.Complete(ctx, k, "fp", []byte(`{"success":true}`), false, now, time.Hour); err != nil {
+					t.Fatalf("complete %d: %v", i, err)
+				}
+			}
+			took := time.Since(start)
+			t.Logf("20 keyed writes with a %s cache: %s", tt.name, took)
+			if took > 2*time.Second {
+				t.Fatalf("20 writes took %s with a %s cache; want under 2 s", took, tt.name)
+			}
+			if auth.Len() != 21 {
+				t.Fatalf("authoritative store holds %d records, want 21", auth.Len())
+			}
+			if got := cache.BreakerState(); got != "open" {
+				t.Fatalf("cache breaker after the outage: %s, want open", got)
+			}
+			if n := strings.Count(logs.String(), "idempotency cache failing"); n != 1 || !strings.Contains(logs.String(), "level=WARN") {
+				t.Fatalf("cache failure logged %d times, want once as a warning:\n%s", n, logs.String())
+			}
+		})
+	}
+}
+
+// The deployment the example runs: Redis as the cache in front of
+// PostgreSQL. With Redis paused, keyed writes go on through PostgreSQL
+// without waiting on the cache, and each key is held by PostgreSQL.
+func TestLayeredOverPostgresWritesDoNotWaitOnAHungRedis(t *testing.T) {
+	dsn := os.Getenv("MCPWRITE_TEST_POSTGRES_DSN")
+	if dsn == "" {
+		t.Skip("set MCPWRITE_TEST_POSTGRES_DSN to run the PostgreSQL half of this test")
+	}
 	addr, proc := ownRedis(t)
+	ctx := context.Background()
+	pool, err := pgxpool.New(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	auth := pgstore.New(pool, pgstore.WithTable(fmt.Sprintf("idem_outage_%d_%d", os.Getpid(), time.Now().UnixNano()%1_000_000)))
+	if err := auth.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _, _ = pool.Exec(context.Background(), "DROP TABLE IF EXISTS "+auth.Table()) })
 	client := redis.NewClient(redisstore.ClientOptions(addr))
 	defer client.Close()
+	cache := redisstore.New(client)
 	var logs syncBuffer
-	auth := idempotency.NewMemoryStore()
-	l := idempotency.NewLayered(redisstore.New(client), auth, idempotency.WithCacheLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	l := idempotency.NewLayered(cache, auth, idempotency.WithCacheLogger(slog.New(slog.NewTextHandler(&logs, nil))))
 	if err := proc.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
 	start := time.Now()
 	for i := range 20 {
-		k := idempotency.Key{Tenant: "t", Tool: "x", Key: fmt.Sprint("w", i)}
+		k := idempotency.Key{Tenant: "t", Tool: "x", Key: fmt.Sprint("pg", i)}
 		now := time.Now()
 		res, err := l.Claim(ctx, k, "fp", now, time.Minute)
 		if err != nil || !res.Claimed {
@@ -149,13 +223,19 @@ func TestLayeredWritesDoNotWaitOnAHungCache(t *testing.T) {
 			t.Fatalf("complete %d: %v", i, err)
 		}
 	}
-	if took := time.Since(start); took > 2*time.Second {
-		t.Fatalf("20 writes took %s with a hung cache; want under 2 s", took)
+	took := time.Since(start)
+	t.Logf("20 keyed writes on PostgreSQL with a paused Redis cache: %s", took)
+	if took > 2*time.Second {
+		t.Fatalf("20 writes took %s with a paused cache; want under 2 s", took)
 	}
-	if auth.Len() != 20 {
-		t.Fatalf("authoritative store holds %d records, want 20", auth.Len())
+	var n int
+	if err := pool.QueryRow(ctx, "SELECT count(*) FROM "+auth.Table()+" WHERE state = 2").Scan(&n); err != nil || n != 20 {
+		t.Fatalf("PostgreSQL holds %d completed keys (%v), want 20", n, err)
 	}
-	if n := strings.Count(logs.String(), "idempotency cache failing"); n != 1 {
-		t.Fatalf("cache failure logged %d times, want once:\n%s", n, logs.String())
+	if got := cache.BreakerState(); got != "open" {
+		t.Fatalf("cache breaker: %s, want open", got)
+	}
+	if c := strings.Count(logs.String(), "idempotency cache failing"); c != 1 {
+		t.Fatalf("cache failure logged %d times, want once:\n%s", c, logs.String())
 	}
 }

@@ -34,8 +34,10 @@ func main() {
 
 func run(httpAddr, tokens string, rc runtime.RequestContext) error {
 	server := mcp.NewServer(&mcp.Implementation{Name: "crm", Version: runtime.Version}, nil)
-	err := crmv1mcpwrite.RegisterCrmServiceTools(server, domain.New(nil),
+	crm := domain.New(nil)
+	err := crmv1mcpwrite.RegisterCrmServiceTools(server, crm,
 		runtime.WithErrorHook(domain.ErrorHook),
+		runtime.WithStatePreview(crm.StatePreview),
 		runtime.WithRequestContextFunc(contextFunc(httpAddr, tokens, rc)))
 	if err != nil {
 		return err
