@@ -4,9 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	goruntime "runtime"
 	"strings"
+	"sync"
 
 	"google.golang.org/protobuf/compiler/protogen"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
 // Version is the plugin's version; it matches the runtime it generates for
@@ -60,39 +64,57 @@ func (c *Config) Set(name, value string) error {
 func Generate(p *protogen.Plugin, cfg Config) error {
 	probs := &problems{}
 	type out struct {
-		fm  *fileModel
-		b   *builder
-		doc []byte
+		f     *protogen.File
+		fm    *fileModel
+		doc   schemadoc.Document
+		raw   []byte
+		warns []string
+		probs problems
 	}
-	var outs []out
+	var outs []*out
 	for _, f := range p.Files {
 		if !f.Generate {
 			continue
 		}
-		fm := buildFile(p, f, probs)
-		if fm == nil {
-			continue
+		if fm := buildFile(p, f, probs); fm != nil {
+			outs = append(outs, &out{f: f, fm: fm})
 		}
-		b := &builder{plugin: p, file: fm, probs: probs}
-		doc := b.document(fm)
-		raw := marshalDoc(doc)
-		for _, w := range append(lintDocument(doc), lintIDs(fm)...) {
+	}
+	// Each file's document, its JSON and its lint depend on that file alone:
+	// they run in parallel, and their problems and warnings are reported in
+	// file order, so the output stays byte-stable.
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, goruntime.GOMAXPROCS(0))
+	for _, o := range outs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			b := &builder{plugin: p, file: o.fm, probs: &o.probs}
+			o.doc = b.document(o.fm)
+			o.raw = marshalDoc(o.doc)
+			o.warns = append(lintDocument(o.doc), lintIDs(o.fm)...)
+		}()
+	}
+	wg.Wait()
+	for _, o := range outs {
+		probs.list = append(probs.list, o.probs.list...)
+		for _, w := range o.warns {
 			if cfg.Strict {
-				probs.addf("%s: %s", f.Desc.Path(), w)
+				probs.addf("%s: %s", o.f.Desc.Path(), w)
 			} else if cfg.Warn != nil {
-				fmt.Fprintf(cfg.Warn, "protoc-gen-mcpwrite: warning: %s: %s\n", f.Desc.Path(), w)
+				fmt.Fprintf(cfg.Warn, "protoc-gen-mcpwrite: warning: %s: %s\n", o.f.Desc.Path(), w)
 			}
 		}
 		if cfg.VendorNotes && cfg.Warn != nil {
-			for _, s := range doc.Services {
+			for _, s := range o.doc.Services {
 				for _, t := range s.Tools {
 					for _, n := range VendorNotes(t.Name, t.InputSchema) {
-						fmt.Fprintf(cfg.Warn, "protoc-gen-mcpwrite: note: %s: %s\n", f.Desc.Path(), n)
+						fmt.Fprintf(cfg.Warn, "protoc-gen-mcpwrite: note: %s: %s\n", o.f.Desc.Path(), n)
 					}
 				}
 			}
 		}
-		outs = append(outs, out{fm: fm, b: b, doc: raw})
 	}
 	if len(probs.list) > 0 {
 		return errors.New(strings.Join(probs.list, "\n"))
@@ -100,7 +122,7 @@ func Generate(p *protogen.Plugin, cfg Config) error {
 	for _, o := range outs {
 		emitGo(p, o.fm, cfg.Connect)
 		j := p.NewGeneratedFile(o.fm.jsonPath, "")
-		if _, err := j.Write(o.doc); err != nil {
+		if _, err := j.Write(o.raw); err != nil {
 			return err
 		}
 	}
