@@ -70,6 +70,9 @@ func NewEnumTable(fullName string, values []EnumValue, hint string) *EnumTable {
 		}
 	}
 	for _, v := range t.Values {
+		// The proto constant name, exactly as written, means its own value
+		// without the normalizing lookup.
+		put(t.exact, v.Name, v.Number)
 		put(t.index, suggest.Normalize(v.Name), v.Number)
 		put(t.index, suggest.Normalize(short(v.Name)), v.Number)
 	}
