@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -65,7 +66,7 @@ func (s *crashServer) callOnce(key string) (map[string]any, bool, error) {
 	}
 	defer cs.Close()
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "createElement",
-		Arguments: json.RawMessage(`{"type":"Node","name":"db-crash","description":"d","client_request_id":"` + key + `"}`)})
+		Arguments: json.RawMessage(`{"type":"Node","name":"db-` + key + `","description":"d","client_request_id":"` + key + `"}`)})
 	if err != nil {
 		return nil, false, err
 	}
@@ -75,11 +76,16 @@ func (s *crashServer) callOnce(key string) (map[string]any, bool, error) {
 	return out, res.IsError, nil
 }
 
-// At every point of a keyed write the process is killed (SIGKILL); after a
-// restart the retry of the key either replays the committed answer or
-// executes once, and the database (not the responses) holds exactly one
-// element, one outbox row and one completed key: no duplicate, no loss, no
-// key wedged past its 1 s lease.
+// crashRounds is how many times the process is killed at each point; each
+// round acknowledges two writes, dies during the third and retries all three.
+const crashRounds = 3
+
+// At every point of a keyed write the process is killed (SIGKILL) during the
+// third keyed call, after two acknowledged ones. Before the restart no claim
+// outlives its 1 s lease; after it the retry of every key either replays the
+// committed answer or executes once, and the database (not the responses)
+// holds exactly three elements, three outbox rows and three completed keys,
+// among them both acknowledged elements: no duplicate, no loss.
 func TestKillNineAtEveryPointOfAKeyedWrite(t *testing.T) {
 	dsn := os.Getenv("MCPWRITE_TEST_POSTGRES_DSN")
 	if dsn == "" {
@@ -104,59 +110,110 @@ func TestKillNineAtEveryPointOfAKeyedWrite(t *testing.T) {
 		{"after-commit", true},
 	} {
 		t.Run(tt.point, func(t *testing.T) {
-			prefix := fmt.Sprintf("crash_%s_%d", strings.ReplaceAll(tt.point, "-", "_"), time.Now().UnixNano()%1e9)
-			t.Cleanup(func() {
-				_, _ = pool.Exec(context.Background(), fmt.Sprintf("DROP TABLE IF EXISTS %[1]s_state, %[1]s_outbox, %[1]s_idem, %[1]s_proposals CASCADE", prefix))
-			})
-			first := startCrashServer(t, bin, dsn, prefix, tt.point)
-			if out, _, err := first.callOnce("key-1"); err == nil {
-				t.Fatalf("the call returned %v, but the process was to be killed at %s", out, tt.point)
+			for round := range crashRounds {
+				crashRound(t, pool, bin, dsn, tt.point, tt.wantReplay, round)
 			}
-			if err := first.cmd.Wait(); err == nil || !strings.Contains(err.Error(), "killed") {
-				t.Fatalf("process exit: %v; stderr: %s", err, first.stderr.String())
-			}
-
-			second := startCrashServer(t, bin, dsn, prefix, "")
-			var out map[string]any
-			var isErr bool
-			for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-				out, isErr, err = second.callOnce("key-1")
-				if err != nil {
-					t.Fatalf("retry: %v", err)
-				}
-				code, _ := func() (string, bool) {
-					e, ok := out["error"].(map[string]any)
-					if !ok {
-						return "", false
-					}
-					c, ok := e["code"].(string)
-					return c, ok
-				}()
-				if !isErr || code != "IDEMPOTENCY_IN_PROGRESS" || time.Now().After(deadline) {
-					break
-				}
-			}
-			if isErr || out["success"] != true {
-				t.Fatalf("retry: %v", out)
-			}
-			if replay := out["idempotent_replay"] == true; replay != tt.wantReplay {
-				t.Fatalf("retry replayed = %v, want %v: %v", replay, tt.wantReplay, out)
-			}
-			var elements, outbox, completed int
-			ctx := context.Background()
-			if err := pool.QueryRow(ctx, fmt.Sprintf(`SELECT coalesce(jsonb_array_length(state->'elements'), 0) FROM %s_state WHERE tenant = 'tenant-dev'`, prefix)).Scan(&elements); err != nil {
-				t.Fatal(err)
-			}
-			if err := pool.QueryRow(ctx, fmt.Sprintf(`SELECT count(*) FROM %s_outbox`, prefix)).Scan(&outbox); err != nil {
-				t.Fatal(err)
-			}
-			if err := pool.QueryRow(ctx, fmt.Sprintf(`SELECT count(*) FROM %s_idem WHERE state = 2`, prefix)).Scan(&completed); err != nil {
-				t.Fatal(err)
-			}
-			if elements != 1 || outbox != 1 || completed != 1 {
-				t.Fatalf("database after crash at %s and retry: %d elements, %d outbox rows, %d completed keys; want 1, 1, 1", tt.point, elements, outbox, completed)
-			}
-			t.Logf("kill -9 %s: 1 run, 0 duplicates, 0 losses (replayed: %v)", tt.point, tt.wantReplay)
+			t.Logf("kill -9 %s: %d runs, 0 duplicates, 0 losses, 0 keys wedged past the lease (crashed key replayed: %v)", tt.point, crashRounds, tt.wantReplay)
 		})
 	}
+}
+
+func crashRound(t *testing.T, pool *pgxpool.Pool, bin, dsn, point string, wantReplay bool, round int) {
+	t.Helper()
+	ctx := context.Background()
+	prefix := fmt.Sprintf("crash_%s_%d_%d", strings.ReplaceAll(point, "-", "_"), round, time.Now().UnixNano()%1e9)
+	t.Cleanup(func() {
+		_, _ = pool.Exec(context.Background(), fmt.Sprintf("DROP TABLE IF EXISTS %[1]s_state, %[1]s_outbox, %[1]s_idem, %[1]s_proposals CASCADE", prefix))
+	})
+	keys := []string{"key-1", "key-2", "key-3"}
+	first := startCrashServer(t, bin, dsn, prefix, point+":3")
+	acked := map[string]string{} // key -> element id the client was told
+	for _, k := range keys[:2] {
+		out, isErr, err := first.callOnce(k)
+		if err != nil || isErr {
+			t.Fatalf("round %d: acknowledged call %s: %v %v", round, k, out, err)
+		}
+		acked[k] = createdIDOf(out)
+	}
+	if out, _, err := first.callOnce(keys[2]); err == nil {
+		t.Fatalf("round %d: the call returned %v, but the process was to be killed at %s", round, out, point)
+	}
+	if err := first.cmd.Wait(); err == nil || !strings.Contains(err.Error(), "killed") {
+		t.Fatalf("round %d: process exit: %v; stderr: %s", round, err, first.stderr.String())
+	}
+	// Every claim the dead process left ends within its lease.
+	var wedged int
+	if err := pool.QueryRow(ctx, fmt.Sprintf(`SELECT count(*) FROM %s_idem WHERE state = 1 AND lease_until > $1`, prefix),
+		time.Now().Add(time.Second)).Scan(&wedged); err != nil {
+		t.Fatal(err)
+	}
+	if wedged != 0 {
+		t.Fatalf("round %d: %d claims outlive the 1 s lease after the crash at %s", round, wedged, point)
+	}
+
+	second := startCrashServer(t, bin, dsn, prefix, "")
+	for _, k := range keys {
+		var out map[string]any
+		var isErr bool
+		var err error
+		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+			out, isErr, err = second.callOnce(k)
+			if err != nil {
+				t.Fatalf("round %d: retry %s: %v", round, k, err)
+			}
+			e, _ := out["error"].(map[string]any)
+			if !isErr || e["code"] != "IDEMPOTENCY_IN_PROGRESS" || time.Now().After(deadline) {
+				break
+			}
+		}
+		if isErr || out["success"] != true {
+			t.Fatalf("round %d: retry %s: %v", round, k, out)
+		}
+		replay := out["idempotent_replay"] == true
+		if id, ok := acked[k]; ok {
+			if !replay || createdIDOf(out) != id {
+				t.Fatalf("round %d: retry of acknowledged %s = %v; want the replay of element %s", round, k, out, id)
+			}
+		} else if replay != wantReplay {
+			t.Fatalf("round %d: retry of the crashed key replayed = %v, want %v: %v", round, replay, wantReplay, out)
+		}
+	}
+
+	// Counted from the database.
+	rows, err := pool.Query(ctx, fmt.Sprintf(`SELECT e->>'id' FROM %s_state, jsonb_array_elements(state->'elements') e WHERE tenant = 'tenant-dev'`, prefix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := map[string]bool{}
+	for _, id := range ids {
+		stored[id] = true
+	}
+	lost := 0
+	for _, id := range acked {
+		if !stored[id] {
+			lost++
+		}
+	}
+	var outbox, completed int
+	if err := pool.QueryRow(ctx, fmt.Sprintf(`SELECT count(*) FROM %s_outbox`, prefix)).Scan(&outbox); err != nil {
+		t.Fatal(err)
+	}
+	if err := pool.QueryRow(ctx, fmt.Sprintf(`SELECT count(*) FROM %s_idem WHERE state = 2`, prefix)).Scan(&completed); err != nil {
+		t.Fatal(err)
+	}
+	if len(ids) != 3 || len(stored) != 3 || lost != 0 || outbox != 3 || completed != 3 {
+		t.Fatalf("round %d, database after the crash at %s and the retries: %d elements (%d distinct), %d acknowledged lost, %d outbox rows, %d completed keys; want 3, 3, 0, 3, 3",
+			round, point, len(ids), len(stored), lost, outbox, completed)
+	}
+}
+
+// createdIDOf is the created element's id in a createElement answer.
+func createdIDOf(out map[string]any) string {
+	e, _ := out["element"].(map[string]any)
+	id, _ := e["id"].(string)
+	return id
 }

@@ -21,7 +21,9 @@ import (
 	"log"
 	"log/slog"
 	"os"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -154,8 +156,12 @@ func durableStores(ctx context.Context, dsn, redisAddr, prefix string) (server.D
 	var authoritative idempotency.Store = idem
 	if point := os.Getenv("MCPWRITE_CRASH_AT"); point != "" {
 		// Crash tests: the process kills itself at this point of a keyed write.
-		repo.Fault = crashAt(point)
-		authoritative = crashStore{Store: idem, crash: crashAt(point)}
+		crash, err := crashAt(point)
+		if err != nil {
+			return nil, nil, err
+		}
+		repo.Fault = crash
+		authoritative = crashStore{Store: idem, crash: crash}
 	}
 	var cache idempotency.Store = idempotency.NewMemoryStore()
 	if redisAddr != "" {
@@ -169,15 +175,30 @@ func durableStores(ctx context.Context, dsn, redisAddr, prefix string) (server.D
 }
 
 // crashAt returns a fault hook that kills the process (SIGKILL: no
-// deferred work, no flush) when it reaches point.
-func crashAt(point string) func(string) {
+// deferred work, no flush) when it reaches point; "point:N" kills it the
+// Nth time it gets there, so the writes before it are acknowledged.
+func crashAt(spec string) (func(string), error) {
+	point, nth := spec, 1
+	if p, n, ok := strings.Cut(spec, ":"); ok {
+		v, err := strconv.Atoi(n)
+		if err != nil || v < 1 {
+			return nil, fmt.Errorf("MCPWRITE_CRASH_AT=%q: the count after ':' must be a positive integer", spec)
+		}
+		point, nth = p, v
+	}
+	switch point {
+	case "before-claim", "after-claim", "inside-tx", "after-commit":
+	default:
+		return nil, fmt.Errorf("MCPWRITE_CRASH_AT=%q: unknown point %q; use before-claim, after-claim, inside-tx or after-commit (optionally :N)", spec, point)
+	}
+	var seen atomic.Int64
 	return func(at string) {
-		if at == point {
-			fmt.Fprintf(os.Stderr, "archimate-server: MCPWRITE_CRASH_AT=%s: killing the process\n", point)
+		if at == point && seen.Add(1) == int64(nth) {
+			fmt.Fprintf(os.Stderr, "archimate-server: MCPWRITE_CRASH_AT=%s: killing the process\n", spec)
 			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 			select {} // the signal ends the process
 		}
-	}
+	}, nil
 }
 
 // crashStore kills the process before or after claiming a key.
