@@ -127,6 +127,15 @@ func durableStores(ctx context.Context, dsn, redisAddr, prefix string) (server.D
 		}
 		return domain.New(), nil, nil
 	}
+	// Crash tests: the process kills itself at this point of a keyed write.
+	// A bad value is refused before anything touches the database.
+	var crash func(string)
+	if point := os.Getenv("MCPWRITE_CRASH_AT"); point != "" {
+		var err error
+		if crash, err = crashAt(point); err != nil {
+			return nil, nil, err
+		}
+	}
 	pool, err := pgxpool.New(ctx, dsn)
 	if err != nil {
 		return nil, nil, fmt.Errorf("-postgres: %w", err)
@@ -154,12 +163,7 @@ func durableStores(ctx context.Context, dsn, redisAddr, prefix string) (server.D
 		return nil, nil, err
 	}
 	var authoritative idempotency.Store = idem
-	if point := os.Getenv("MCPWRITE_CRASH_AT"); point != "" {
-		// Crash tests: the process kills itself at this point of a keyed write.
-		crash, err := crashAt(point)
-		if err != nil {
-			return nil, nil, err
-		}
+	if crash != nil {
 		repo.Fault = crash
 		authoritative = crashStore{Store: idem, crash: crash}
 	}
