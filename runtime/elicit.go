@@ -146,6 +146,8 @@ type lossInfo struct {
 	// false: no state preview, or the write changes no existing entity).
 	state    EntityState
 	hasState bool
+	// domain is the domain check's preview (WithDomainCheck), or nil.
+	domain map[string]any
 }
 
 // losesData: updates, deletes and anything classified destructive can lose
@@ -167,6 +169,16 @@ func (wc *writeCall) previewLoss(ctx context.Context, m proto.Message) (lossInfo
 		}
 		return lossInfo{}, toolResult(b, true)
 	}
+	// The domain refuses now what the write would refuse, before anyone is
+	// asked or a proposal is stored.
+	dp, des, class := r.domainCheck(ctx, name, m)
+	if len(des) > 0 {
+		if class != classBusiness {
+			wc.release(ctx)
+			return lossInfo{}, r.errorResult(ctx, name, m, des)
+		}
+		return answer(des)
+	}
 	st, hasState, es := r.entityState(ctx, name, m)
 	if len(es) > 0 {
 		if isInternal(es) {
@@ -175,7 +187,7 @@ func (wc *writeCall) previewLoss(ctx context.Context, m proto.Message) (lossInfo
 		}
 		return answer(es)
 	}
-	info := lossInfo{state: st, hasState: hasState}
+	info := lossInfo{state: st, hasState: hasState, domain: dp}
 	if r.cfg.lossPreview == nil || !losesData(wt.doc) {
 		return info, nil
 	}
@@ -184,7 +196,7 @@ func (wc *writeCall) previewLoss(ctx context.Context, m proto.Message) (lossInfo
 		info.text = neutralize(strings.TrimSpace(text))
 		return info, nil
 	}
-	es, class := r.classify(ctx, name, err)
+	es, class = r.classify(ctx, name, err)
 	if class == classBusiness {
 		return answer(es)
 	}

@@ -145,6 +145,9 @@ func (r *registry) propose(ctx context.Context, wt *writeTool, m proto.Message, 
 	if loss.text != "" {
 		po = append(po, member{"will_lose", loss.text})
 	}
+	if loss.domain != nil {
+		po = append(po, member{"domain_preview", loss.domain})
+	}
 	po = append(po,
 		member{"preview", preview},
 		member{"expires_at", p.ExpiresAt.UTC().Format(timeFormat)},

@@ -65,6 +65,7 @@ type config struct {
 	lossPreview   LossPreviewFunc
 	statePreview  StatePreviewFunc
 	observer      Observer
+	domainCheck   DomainCheckFunc
 	// idSecret keys request-scoped IDs (nil: the process's random secret);
 	// idSecretErr is set when the configured secret is unusable.
 	idSecret    []byte

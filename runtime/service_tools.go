@@ -235,6 +235,20 @@ func (r *registry) validateResult(ctx context.Context, wt *writeTool, m proto.Me
 			r.cfg.errorHook(ctx, name, m, e)
 		}
 	}
+	var domainPreview map[string]any
+	if len(es) == 0 {
+		// The domain answers what the write would answer, without writing.
+		dp, des, class := r.domainCheck(ctx, name, m)
+		if class == classInternal || class == classTransient && len(des) > 0 {
+			return errorEnvelope(des)
+		}
+		if len(des) > 0 && r.cfg.errorHook != nil {
+			for _, e := range des {
+				r.cfg.errorHook(ctx, name, m, e)
+			}
+		}
+		es, domainPreview = des, dp
+	}
 	valid := len(es) == 0
 	suggestions := []string{}
 	// success: the check itself ran (a bad payload is not a failed call);
@@ -253,8 +267,11 @@ func (r *registry) validateResult(ctx context.Context, wt *writeTool, m proto.Me
 	for _, f := range wt.doc.ServerFills {
 		filled = append(filled, f.Field)
 	}
-	return append(o, member{"suggestions", suggestions},
-		member{"preview", object{{"request", preview}, {"server_filled", filled}}})
+	po := object{{"request", preview}, {"server_filled", filled}}
+	if domainPreview != nil {
+		po = append(po, member{"domain", domainPreview})
+	}
+	return append(o, member{"suggestions", suggestions}, member{"preview", po})
 }
 
 // schemaHandler is get_write_schema: the tool's entry of the document.
@@ -526,6 +543,7 @@ func validateOutputSchema() object {
 		{"preview", objectSchema(props{
 			{"request", typeObject},
 			{"server_filled", arraySchema(typeString)},
+			{"domain", typeObject},
 		}, "request", "server_filled")},
 	}, "valid", "errors", "warnings", "suggestions")
 }

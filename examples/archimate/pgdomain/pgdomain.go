@@ -255,6 +255,15 @@ func (r *Repository) StatePreview(ctx context.Context, tool string, req proto.Me
 	return res.st, res.ok, err
 }
 
+// Check is domain.Repository.Check on the committed state: what the write
+// would answer, without writing.
+func (r *Repository) Check(ctx context.Context, _ string, req proto.Message) (map[string]any, error) {
+	_, err := read(ctx, r, tenantOf(req), func(m *domain.Repository) (struct{}, error) {
+		return struct{}{}, domain.Apply(ctx, m, req)
+	})
+	return nil, err
+}
+
 // Outbox returns the tools of the tenant's outbox rows in order, for tests
 // and operators.
 func (r *Repository) Outbox(ctx context.Context, tenant string) ([]string, error) {

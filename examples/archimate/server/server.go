@@ -26,6 +26,7 @@ type Domain interface {
 	archimatev1mcpwrite.ArchitectureServiceHandler
 	PreviewLoss(ctx context.Context, tool string, req proto.Message) (string, error)
 	StatePreview(ctx context.Context, tool string, req proto.Message) (runtime.EntityState, bool, error)
+	Check(ctx context.Context, tool string, req proto.Message) (map[string]any, error)
 }
 
 var _ Domain = (*domain.Repository)(nil)
@@ -35,7 +36,7 @@ func New(repo Domain, opts ...runtime.Option) (*mcp.Server, error) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "archimate", Version: runtime.Version}, nil)
 	// Confirmations and proposals of updates and deletes say what is lost
 	// and are bound to the state of the element the user was shown.
-	opts = append([]runtime.Option{runtime.WithLossPreview(repo.PreviewLoss), runtime.WithStatePreview(repo.StatePreview)}, opts...)
+	opts = append([]runtime.Option{runtime.WithLossPreview(repo.PreviewLoss), runtime.WithStatePreview(repo.StatePreview), runtime.WithDomainCheck(repo.Check)}, opts...)
 	if err := archimatev1mcpwrite.RegisterArchitectureServiceTools(s, repo, opts...); err != nil {
 		return nil, err
 	}
