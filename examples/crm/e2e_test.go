@@ -438,7 +438,7 @@ func TestAgentMistakesAreAnsweredBeforeAnythingIsProposed(t *testing.T) {
 		{"short argument name", "delete_org", `{"org":"{{acme}}"}`,
 			[]string{"UNKNOWN_FIELD@org", "MISSING_REQUIRED_FIELD@org_id"}, "org", "org_id"},
 		{"no subject", "create_note", `{"body":"Call back on Monday"}`,
-			[]string{"VALIDATION_ERROR@person_id"}, "person_id", ""},
+			[]string{"MISSING_REQUIRED_FIELD@person_id"}, "person_id", ""},
 		{"two subjects", "create_note", `{"body":"Call back on Monday","person_id":"{{ada}}","org_id":"{{acme}}"}`,
 			[]string{"VALIDATION_ERROR@org_id"}, "org_id", ""},
 		{"text instead of body", "create_note", `{"text":"Call back on Monday","person_id":"{{ada}}"}`,

@@ -216,7 +216,8 @@ func (e *emitter) constraints(f *fieldModel, vf *protogen.Field, key string) {
 	}
 }
 
-// oneofChecks reports agents that set two members of one oneof.
+// oneofChecks reports agents that set two members of one oneof, and none
+// of a oneof marked (mcpwrite.v1.oneof).required.
 func (e *emitter) oneofChecks(m *messageModel) {
 	g := e.g
 	for _, od := range m.proto.Oneofs {
@@ -229,7 +230,8 @@ func (e *emitter) oneofChecks(m *messageModel) {
 				keys = append(keys, f.agentName)
 			}
 		}
-		if len(keys) < 2 {
+		required := m.requiredOneofs[od]
+		if len(keys) == 0 || len(keys) < 2 && !required {
 			continue
 		}
 		g.P("{")
@@ -239,9 +241,22 @@ func (e *emitter) oneofChecks(m *messageModel) {
 		g.P("set = append(set, k)")
 		g.P("}")
 		g.P("}")
-		g.P("if len(set) > 1 {")
-		g.P("d.Add(&", runtimePkg.Ident("ErrorEntry"), "{Code: ", runtimePkg.Ident("CodeValidation"), ", Field: set[1], Message: ", strconv.Quote("set only one of "+strings.Join(keys, ", ")+", not "), " + set[0] + \" and \" + set[1]})")
-		g.P("}")
+		if required {
+			// Exactly one: none set names every member (a single member is
+			// simply a required field).
+			msg := "set exactly one of " + strings.Join(keys, ", ")
+			if len(keys) == 1 {
+				msg = "missing required field " + strconv.Quote(keys[0])
+			}
+			g.P("if len(set) == 0 {")
+			g.P("d.Add(&", runtimePkg.Ident("ErrorEntry"), "{Code: ", runtimePkg.Ident("CodeMissingRequired"), ", Field: ", strconv.Quote(keys[0]), ", Message: ", strconv.Quote(msg), "})")
+			g.P("}")
+		}
+		if len(keys) > 1 {
+			g.P("if len(set) > 1 {")
+			g.P("d.Add(&", runtimePkg.Ident("ErrorEntry"), "{Code: ", runtimePkg.Ident("CodeValidation"), ", Field: set[1], Message: ", strconv.Quote("set only one of "+strings.Join(keys, ", ")+", not "), " + set[0] + \" and \" + set[1]})")
+			g.P("}")
+		}
 		g.P("}")
 	}
 }

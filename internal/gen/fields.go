@@ -79,10 +79,43 @@ func (b *builder) message(m *protogen.Message, via *protogen.Field) *messageMode
 			mm.hasResolvers = true
 		}
 	}
+	b.requiredOneofs(mm)
 	b.resolveSiblings(mm)
 	b.messages[name] = mm
 	b.file.messages = append(b.file.messages, mm)
 	return mm
+}
+
+// requiredOneofs records the oneofs of mm marked (mcpwrite.v1.oneof) =
+// {required: true}. The agent must set exactly one member, so every member
+// must be one the agent can set.
+func (b *builder) requiredOneofs(mm *messageModel) {
+	for _, od := range mm.proto.Oneofs {
+		if !ext[*mcpwritev1.OneofRules](od.Desc.Options(), mcpwritev1.E_Oneof).GetRequired() {
+			continue
+		}
+		if od.Desc.IsSynthetic() {
+			b.probs.fieldf(od.Fields[0], "(mcpwrite.v1.oneof).required applies to a oneof, not to a proto3 optional field; use (mcpwrite.v1.field).agent.required")
+			continue
+		}
+		ok := true
+		for _, f := range od.Fields {
+			fm := mm.fieldFor(f)
+			switch {
+			case fm == nil:
+				ok = false // its own problem is reported already
+			case !fm.exposed():
+				b.probs.fieldf(f, "the agent cannot set this member of oneof %s, which is (mcpwrite.v1.oneof).required; make every member agent-supplied, or drop required", od.Desc.Name())
+				ok = false
+			}
+		}
+		if ok {
+			if mm.requiredOneofs == nil {
+				mm.requiredOneofs = map[*protogen.Oneof]bool{}
+			}
+			mm.requiredOneofs[od] = true
+		}
+	}
 }
 
 func (b *builder) field(mm *messageModel, f *protogen.Field) *fieldModel {

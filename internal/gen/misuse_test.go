@@ -657,6 +657,30 @@ message Req {
 }`,
 			want: `bad.proto: message bad.v1.Req: field name: example { is not a JSON literal`,
 		},
+		{
+			name: "a required oneof with a hidden member",
+			src: service + `
+message Req {
+  oneof target {
+    option (mcpwrite.v1.oneof) = {required: true};
+    string task_id = 1 [(mcpwrite.v1.field).hidden = true];
+    string parent_id = 2;
+  }
+}`,
+			want: `bad.proto: message bad.v1.Req: field task_id: the agent cannot set this member of oneof target, which is (mcpwrite.v1.oneof).required; make every member agent-supplied, or drop required`,
+		},
+		{
+			name: "a required oneof with a derived member",
+			src: service + `
+message Req {
+  oneof target {
+    option (mcpwrite.v1.oneof) = {required: true};
+    string task_id = 1;
+    string owner = 2 [(mcpwrite.v1.field).derived = {context: PRINCIPAL_ID}];
+  }
+}`,
+			want: `bad.proto: message bad.v1.Req: field owner: oneof members are chosen by the agent; derived cannot fill one`,
+		},
 	}
 	seen := map[string]bool{}
 	for _, tc := range cases {

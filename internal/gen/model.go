@@ -87,6 +87,9 @@ type messageModel struct {
 	serverFilled bool
 	// hasResolvers: a resolver fills some field (transitively).
 	hasResolvers bool
+	// requiredOneofs: oneofs whose members the agent must set exactly one
+	// of ((mcpwrite.v1.oneof).required); every member is agent-facing.
+	requiredOneofs map[*protogen.Oneof]bool
 }
 
 // fieldModel is one field with its resolved rules.
@@ -157,6 +160,16 @@ type discoveryModel struct {
 	groupBy *protogen.Enum
 	pairs   *pairRule
 	desc    string
+}
+
+// fieldFor returns the model of f, or nil when f is not part of the model.
+func (m *messageModel) fieldFor(f *protogen.Field) *fieldModel {
+	for _, fm := range m.fields {
+		if fm.proto == f {
+			return fm
+		}
+	}
+	return nil
 }
 
 func (m *messageModel) agentFields() []*fieldModel {

@@ -46,17 +46,24 @@ func objectSchema(m *messageModel) *jsonschema.Schema {
 			continue
 		}
 		fs := fieldSchema(f)
-		if od := f.proto.Oneof; od != nil && !od.Desc.IsSynthetic() {
+		required := f.required && !f.overridable
+		if od := f.proto.Oneof; od != nil && !od.Desc.IsSynthetic() && len(od.Fields) == 1 && m.requiredOneofs[od] {
+			// A required oneof of one member is a required field.
+			required = true
+		} else if od != nil && !od.Desc.IsSynthetic() {
 			var names []string
 			for _, o := range od.Fields {
 				names = append(names, string(o.Desc.Name()))
 			}
 			note := "Set at most one of: " + strings.Join(names, ", ") + "."
+			if m.requiredOneofs[od] {
+				note = "Set exactly one of: " + strings.Join(names, ", ") + "."
+			}
 			fs.Description = strings.TrimSpace(fs.Description + " " + note)
 			oneofs = append(oneofs, f.agentName)
 		}
 		s.Properties.Set(f.agentName, fs)
-		if f.required && !f.overridable {
+		if required {
 			s.Required = append(s.Required, f.agentName)
 		}
 	}

@@ -1732,6 +1732,55 @@ func (x *EnumValueRules) GetValidPairs() []*EnumValueRules_Pair {
 	return nil
 }
 
+// OneofRules govern a oneof of agent-supplied fields.
+type OneofRules struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The agent must set exactly one member; without it, at most one. The
+	// decoder answers MISSING_REQUIRED_FIELD naming every member when none is
+	// set, and the schema's descriptions say "Set exactly one of" (a single
+	// member becomes a required property). Every member must be agent-supplied.
+	Required      *bool `protobuf:"varint,1,opt,name=required" json:"required,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OneofRules) Reset() {
+	*x = OneofRules{}
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OneofRules) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OneofRules) ProtoMessage() {}
+
+func (x *OneofRules) ProtoReflect() protoreflect.Message {
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OneofRules.ProtoReflect.Descriptor instead.
+func (*OneofRules) Descriptor() ([]byte, []int) {
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *OneofRules) GetRequired() bool {
+	if x != nil && x.Required != nil {
+		return *x.Required
+	}
+	return false
+}
+
 // One documented example input for getWriteSchema.
 type ToolRules_Example struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1746,7 +1795,7 @@ type ToolRules_Example struct {
 
 func (x *ToolRules_Example) Reset() {
 	*x = ToolRules_Example{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[10]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1758,7 +1807,7 @@ func (x *ToolRules_Example) String() string {
 func (*ToolRules_Example) ProtoMessage() {}
 
 func (x *ToolRules_Example) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[10]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1799,7 +1848,7 @@ type EnumValueRules_Pair struct {
 
 func (x *EnumValueRules_Pair) Reset() {
 	*x = EnumValueRules_Pair{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[12]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1811,7 +1860,7 @@ func (x *EnumValueRules_Pair) String() string {
 func (*EnumValueRules_Pair) ProtoMessage() {}
 
 func (x *EnumValueRules_Pair) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[12]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1867,6 +1916,14 @@ var file_mcpwrite_v1_mcpwrite_proto_extTypes = []protoimpl.ExtensionInfo{
 		Filename:      "mcpwrite/v1/mcpwrite.proto",
 	},
 	{
+		ExtendedType:  (*descriptorpb.OneofOptions)(nil),
+		ExtensionType: (*OneofRules)(nil),
+		Field:         58301,
+		Name:          "mcpwrite.v1.oneof",
+		Tag:           "bytes,58301,opt,name=oneof",
+		Filename:      "mcpwrite/v1/mcpwrite.proto",
+	},
+	{
 		ExtendedType:  (*descriptorpb.EnumOptions)(nil),
 		ExtensionType: (*EnumRules)(nil),
 		Field:         58301,
@@ -1915,6 +1972,20 @@ var (
 	E_Field = &file_mcpwrite_v1_mcpwrite_proto_extTypes[2]
 )
 
+// Extension fields to descriptorpb.OneofOptions.
+var (
+	// Oneof rules: whether the agent must set exactly one member.
+	//
+	//	oneof target {
+	//	  option (mcpwrite.v1.oneof) = {required: true};
+	//	  string task_id = 2;
+	//	  string parent_id = 3;
+	//	}
+	//
+	// optional mcpwrite.v1.OneofRules oneof = 58301;
+	E_Oneof = &file_mcpwrite_v1_mcpwrite_proto_extTypes[3]
+)
+
 // Extension fields to descriptorpb.EnumOptions.
 var (
 	// Enum-wide rules: discovery tool and grouping.
@@ -1922,7 +1993,7 @@ var (
 	//	option (mcpwrite.v1.enum) = {discovery: true, group_by: "archimate.v1.Layer"};
 	//
 	// optional mcpwrite.v1.EnumRules enum = 58301;
-	E_Enum = &file_mcpwrite_v1_mcpwrite_proto_extTypes[3]
+	E_Enum = &file_mcpwrite_v1_mcpwrite_proto_extTypes[4]
 )
 
 // Extension fields to descriptorpb.EnumValueOptions.
@@ -1932,7 +2003,7 @@ var (
 	//	ELEMENT_TYPE_CAPABILITY = 1 [(mcpwrite.v1.value) = {alias: "Capability", implies: "archimate.v1.Layer.LAYER_STRATEGY"}];
 	//
 	// optional mcpwrite.v1.EnumValueRules value = 58301;
-	E_Value = &file_mcpwrite_v1_mcpwrite_proto_extTypes[4]
+	E_Value = &file_mcpwrite_v1_mcpwrite_proto_extTypes[5]
 )
 
 var File_mcpwrite_v1_mcpwrite_proto protoreflect.FileDescriptor
@@ -2109,10 +2180,14 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"validPairs\x1a6\n" +
 	"\x04Pair\x12\x16\n" +
 	"\x06source\x18\x01 \x01(\tR\x06source\x12\x16\n" +
-	"\x06target\x18\x02 \x01(\tR\x06target:V\n" +
+	"\x06target\x18\x02 \x01(\tR\x06target\"(\n" +
+	"\n" +
+	"OneofRules\x12\x1a\n" +
+	"\brequired\x18\x01 \x01(\bR\brequired:V\n" +
 	"\aservice\x12\x1f.google.protobuf.ServiceOptions\x18\xbd\xc7\x03 \x01(\v2\x19.mcpwrite.v1.ServiceRulesR\aservice:L\n" +
 	"\x04tool\x12\x1e.google.protobuf.MethodOptions\x18\xbd\xc7\x03 \x01(\v2\x16.mcpwrite.v1.ToolRulesR\x04tool:N\n" +
-	"\x05field\x12\x1d.google.protobuf.FieldOptions\x18\xbd\xc7\x03 \x01(\v2\x17.mcpwrite.v1.FieldRulesR\x05field:J\n" +
+	"\x05field\x12\x1d.google.protobuf.FieldOptions\x18\xbd\xc7\x03 \x01(\v2\x17.mcpwrite.v1.FieldRulesR\x05field:N\n" +
+	"\x05oneof\x12\x1d.google.protobuf.OneofOptions\x18\xbd\xc7\x03 \x01(\v2\x17.mcpwrite.v1.OneofRulesR\x05oneof:J\n" +
 	"\x04enum\x12\x1c.google.protobuf.EnumOptions\x18\xbd\xc7\x03 \x01(\v2\x16.mcpwrite.v1.EnumRulesR\x04enum:V\n" +
 	"\x05value\x12!.google.protobuf.EnumValueOptions\x18\xbd\xc7\x03 \x01(\v2\x1b.mcpwrite.v1.EnumValueRulesR\x05valueBLZJgithub.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1;mcpwritev1"
 
@@ -2129,7 +2204,7 @@ func file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP() []byte {
 }
 
 var file_mcpwrite_v1_mcpwrite_proto_enumTypes = make([]protoimpl.EnumInfo, 8)
-var file_mcpwrite_v1_mcpwrite_proto_msgTypes = make([]protoimpl.MessageInfo, 13)
+var file_mcpwrite_v1_mcpwrite_proto_msgTypes = make([]protoimpl.MessageInfo, 14)
 var file_mcpwrite_v1_mcpwrite_proto_goTypes = []any{
 	(ServiceRules_Expose)(0),              // 0: mcpwrite.v1.ServiceRules.Expose
 	(ServiceRules_ToolNaming)(0),          // 1: mcpwrite.v1.ServiceRules.ToolNaming
@@ -2149,14 +2224,16 @@ var file_mcpwrite_v1_mcpwrite_proto_goTypes = []any{
 	(*EnumAlias)(nil),                     // 15: mcpwrite.v1.EnumAlias
 	(*EnumRules)(nil),                     // 16: mcpwrite.v1.EnumRules
 	(*EnumValueRules)(nil),                // 17: mcpwrite.v1.EnumValueRules
-	(*ToolRules_Example)(nil),             // 18: mcpwrite.v1.ToolRules.Example
-	nil,                                   // 19: mcpwrite.v1.EnumAlias.ExtraEntry
-	(*EnumValueRules_Pair)(nil),           // 20: mcpwrite.v1.EnumValueRules.Pair
-	(*descriptorpb.ServiceOptions)(nil),   // 21: google.protobuf.ServiceOptions
-	(*descriptorpb.MethodOptions)(nil),    // 22: google.protobuf.MethodOptions
-	(*descriptorpb.FieldOptions)(nil),     // 23: google.protobuf.FieldOptions
-	(*descriptorpb.EnumOptions)(nil),      // 24: google.protobuf.EnumOptions
-	(*descriptorpb.EnumValueOptions)(nil), // 25: google.protobuf.EnumValueOptions
+	(*OneofRules)(nil),                    // 18: mcpwrite.v1.OneofRules
+	(*ToolRules_Example)(nil),             // 19: mcpwrite.v1.ToolRules.Example
+	nil,                                   // 20: mcpwrite.v1.EnumAlias.ExtraEntry
+	(*EnumValueRules_Pair)(nil),           // 21: mcpwrite.v1.EnumValueRules.Pair
+	(*descriptorpb.ServiceOptions)(nil),   // 22: google.protobuf.ServiceOptions
+	(*descriptorpb.MethodOptions)(nil),    // 23: google.protobuf.MethodOptions
+	(*descriptorpb.FieldOptions)(nil),     // 24: google.protobuf.FieldOptions
+	(*descriptorpb.OneofOptions)(nil),     // 25: google.protobuf.OneofOptions
+	(*descriptorpb.EnumOptions)(nil),      // 26: google.protobuf.EnumOptions
+	(*descriptorpb.EnumValueOptions)(nil), // 27: google.protobuf.EnumValueOptions
 }
 var file_mcpwrite_v1_mcpwrite_proto_depIdxs = []int32{
 	0,  // 0: mcpwrite.v1.ServiceRules.expose:type_name -> mcpwrite.v1.ServiceRules.Expose
@@ -2165,7 +2242,7 @@ var file_mcpwrite_v1_mcpwrite_proto_depIdxs = []int32{
 	2,  // 3: mcpwrite.v1.ToolRules.kind:type_name -> mcpwrite.v1.ToolRules.Kind
 	3,  // 4: mcpwrite.v1.ToolRules.classification:type_name -> mcpwrite.v1.ToolRules.Classification
 	4,  // 5: mcpwrite.v1.ToolRules.confirmation:type_name -> mcpwrite.v1.ToolRules.Confirmation
-	18, // 6: mcpwrite.v1.ToolRules.examples:type_name -> mcpwrite.v1.ToolRules.Example
+	19, // 6: mcpwrite.v1.ToolRules.examples:type_name -> mcpwrite.v1.ToolRules.Example
 	10, // 7: mcpwrite.v1.ToolRules.pair_check:type_name -> mcpwrite.v1.PairCheck
 	12, // 8: mcpwrite.v1.FieldRules.agent:type_name -> mcpwrite.v1.AgentSupplied
 	13, // 9: mcpwrite.v1.FieldRules.derived:type_name -> mcpwrite.v1.Derived
@@ -2174,22 +2251,24 @@ var file_mcpwrite_v1_mcpwrite_proto_depIdxs = []int32{
 	5,  // 12: mcpwrite.v1.Derived.context:type_name -> mcpwrite.v1.Derived.ContextKey
 	6,  // 13: mcpwrite.v1.Generated.kind:type_name -> mcpwrite.v1.Generated.Kind
 	7,  // 14: mcpwrite.v1.EnumAlias.style:type_name -> mcpwrite.v1.EnumAlias.Style
-	19, // 15: mcpwrite.v1.EnumAlias.extra:type_name -> mcpwrite.v1.EnumAlias.ExtraEntry
-	20, // 16: mcpwrite.v1.EnumValueRules.valid_pairs:type_name -> mcpwrite.v1.EnumValueRules.Pair
-	21, // 17: mcpwrite.v1.service:extendee -> google.protobuf.ServiceOptions
-	22, // 18: mcpwrite.v1.tool:extendee -> google.protobuf.MethodOptions
-	23, // 19: mcpwrite.v1.field:extendee -> google.protobuf.FieldOptions
-	24, // 20: mcpwrite.v1.enum:extendee -> google.protobuf.EnumOptions
-	25, // 21: mcpwrite.v1.value:extendee -> google.protobuf.EnumValueOptions
-	8,  // 22: mcpwrite.v1.service:type_name -> mcpwrite.v1.ServiceRules
-	9,  // 23: mcpwrite.v1.tool:type_name -> mcpwrite.v1.ToolRules
-	11, // 24: mcpwrite.v1.field:type_name -> mcpwrite.v1.FieldRules
-	16, // 25: mcpwrite.v1.enum:type_name -> mcpwrite.v1.EnumRules
-	17, // 26: mcpwrite.v1.value:type_name -> mcpwrite.v1.EnumValueRules
-	27, // [27:27] is the sub-list for method output_type
-	27, // [27:27] is the sub-list for method input_type
-	22, // [22:27] is the sub-list for extension type_name
-	17, // [17:22] is the sub-list for extension extendee
+	20, // 15: mcpwrite.v1.EnumAlias.extra:type_name -> mcpwrite.v1.EnumAlias.ExtraEntry
+	21, // 16: mcpwrite.v1.EnumValueRules.valid_pairs:type_name -> mcpwrite.v1.EnumValueRules.Pair
+	22, // 17: mcpwrite.v1.service:extendee -> google.protobuf.ServiceOptions
+	23, // 18: mcpwrite.v1.tool:extendee -> google.protobuf.MethodOptions
+	24, // 19: mcpwrite.v1.field:extendee -> google.protobuf.FieldOptions
+	25, // 20: mcpwrite.v1.oneof:extendee -> google.protobuf.OneofOptions
+	26, // 21: mcpwrite.v1.enum:extendee -> google.protobuf.EnumOptions
+	27, // 22: mcpwrite.v1.value:extendee -> google.protobuf.EnumValueOptions
+	8,  // 23: mcpwrite.v1.service:type_name -> mcpwrite.v1.ServiceRules
+	9,  // 24: mcpwrite.v1.tool:type_name -> mcpwrite.v1.ToolRules
+	11, // 25: mcpwrite.v1.field:type_name -> mcpwrite.v1.FieldRules
+	18, // 26: mcpwrite.v1.oneof:type_name -> mcpwrite.v1.OneofRules
+	16, // 27: mcpwrite.v1.enum:type_name -> mcpwrite.v1.EnumRules
+	17, // 28: mcpwrite.v1.value:type_name -> mcpwrite.v1.EnumValueRules
+	29, // [29:29] is the sub-list for method output_type
+	29, // [29:29] is the sub-list for method input_type
+	23, // [23:29] is the sub-list for extension type_name
+	17, // [17:23] is the sub-list for extension extendee
 	0,  // [0:17] is the sub-list for field type_name
 }
 
@@ -2217,8 +2296,8 @@ func file_mcpwrite_v1_mcpwrite_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mcpwrite_v1_mcpwrite_proto_rawDesc), len(file_mcpwrite_v1_mcpwrite_proto_rawDesc)),
 			NumEnums:      8,
-			NumMessages:   13,
-			NumExtensions: 5,
+			NumMessages:   14,
+			NumExtensions: 6,
 			NumServices:   0,
 		},
 		GoTypes:           file_mcpwrite_v1_mcpwrite_proto_goTypes,

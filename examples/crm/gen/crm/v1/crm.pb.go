@@ -1156,6 +1156,8 @@ type CreateNoteRequest struct {
 	UserId string                 `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
 	Id     string                 `protobuf:"bytes,2,opt,name=id,proto3" json:"id,omitempty"`
 	Body   string                 `protobuf:"bytes,3,opt,name=body,proto3" json:"body,omitempty"`
+	// A note is about exactly one person or organisation.
+	//
 	// Types that are valid to be assigned to Subject:
 	//
 	//	*CreateNoteRequest_PersonId
@@ -1920,7 +1922,7 @@ const file_crm_v1_crm_proto_rawDesc = "" +
 	"\x11DeleteOrgResponse\x12\x15\n" +
 	"\x06org_id\x18\x01 \x01(\tR\x05orgId\x12'\n" +
 	"\x0funlinked_people\x18\x02 \x01(\x05R\x0eunlinkedPeople\x12#\n" +
-	"\rdeleted_notes\x18\x03 \x01(\x05R\fdeletedNotes\"\xf4\x02\n" +
+	"\rdeleted_notes\x18\x03 \x01(\x05R\fdeletedNotes\"\xfc\x02\n" +
 	"\x11CreateNoteRequest\x12!\n" +
 	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12\x1f\n" +
 	"\x02id\x18\x02 \x01(\tB\x0f\xea\xbb\x1c\v\x1a\t\b\x02\x1a\x05note_R\x02id\x12,\n" +
@@ -1930,8 +1932,8 @@ const file_crm_v1_crm_proto_rawDesc = "" +
 	"$\x12\"Person the note is about (per_...)H\x00R\bpersonId\x12I\n" +
 	"\x06org_id\x18\x05 \x01(\tB0\xea\xbb\x1c,\n" +
 	"*\x12(Organisation the note is about (org_...)H\x00R\x05orgId\x12L\n" +
-	"\fsubject_kind\x18\x06 \x01(\x0e2\x13.crm.v1.SubjectKindB\x14\xea\xbb\x1c\x10\x12\x0e\x1a\fnote_subjectR\vsubjectKindB\t\n" +
-	"\asubject\"6\n" +
+	"\fsubject_kind\x18\x06 \x01(\x0e2\x13.crm.v1.SubjectKindB\x14\xea\xbb\x1c\x10\x12\x0e\x1a\fnote_subjectR\vsubjectKindB\x11\n" +
+	"\asubject\x12\x06\xea\xbb\x1c\x02\b\x01\"6\n" +
 	"\x12CreateNoteResponse\x12 \n" +
 	"\x04note\x18\x01 \x01(\v2\f.crm.v1.NoteR\x04note\"\x8b\x02\n" +
 	"\x11UpdateNoteRequest\x12!\n" +

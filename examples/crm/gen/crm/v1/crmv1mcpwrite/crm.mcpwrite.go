@@ -512,6 +512,9 @@ func decodeCreateNoteRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Crea
 				set = append(set, k)
 			}
 		}
+		if len(set) == 0 {
+			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "person_id", Message: "set exactly one of person_id, org_id"})
+		}
 		if len(set) > 1 {
 			d.Add(&runtime.ErrorEntry{Code: runtime.CodeValidation, Field: set[1], Message: "set only one of person_id, org_id, not " + set[0] + " and " + set[1]})
 		}
