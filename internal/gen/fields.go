@@ -80,6 +80,7 @@ func (b *builder) message(m *protogen.Message, via *protogen.Field) *messageMode
 		}
 	}
 	b.requiredOneofs(mm)
+	b.requiredWhen(mm)
 	b.resolveSiblings(mm)
 	b.messages[name] = mm
 	b.file.messages = append(b.file.messages, mm)

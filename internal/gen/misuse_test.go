@@ -818,3 +818,164 @@ func TestLenientRunWritesPortabilityWarnings(t *testing.T) {
 		t.Errorf("emitted %d files; want the .mcpwrite.go and .mcpwrite.json", n)
 	}
 }
+
+// opEnum is the operation enum conditions read in the required_when cases.
+const opEnum = `
+enum Op {
+  OP_UNSPECIFIED = 0;
+  OP_PROMOTE = 1;
+  OP_EXTRACT = 2 [(mcpwrite.v1.value) = {synonyms: ["split"]}];
+}
+`
+
+func TestRequiredWhenMisuseIsReportedWithFieldContext(t *testing.T) {
+	cases := []struct {
+		name string
+		src  string
+		want string
+	}{
+		{
+			name: "no field",
+			src: service + `
+message Req {
+  string parent_id = 1 [(mcpwrite.v1.field).agent = {required_when: {equals: "\"x\""}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field parent_id: required_when needs field: the sibling field whose value makes this one required`,
+		},
+		{
+			name: "no values",
+			src: service + opEnum + `
+message Req {
+  Op operation = 1;
+  string parent_id = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "operation"}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field parent_id: required_when needs equals: the values of operation (JSON literals, enum aliases) that make this field required`,
+		},
+		{
+			name: "a field that is not there",
+			src: service + `
+message Req {
+  string parent_id = 1 [(mcpwrite.v1.field).agent = {required_when: {field: "operation" equals: "\"extract\""}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field parent_id: required_when names "operation", which is not a field of bad.v1.Req`,
+		},
+		{
+			name: "the field itself",
+			src: service + `
+message Req {
+  string parent_id = 1 [(mcpwrite.v1.field).agent = {required_when: {field: "parent_id" equals: "\"x\""}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field parent_id: required_when cannot name the field it belongs to`,
+		},
+		{
+			name: "a server-filled field",
+			src: service + `
+message Req {
+  string owner = 1 [(mcpwrite.v1.field).derived = {context: PRINCIPAL_ID}];
+  string parent_id = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "owner" equals: "\"ada\""}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field parent_id: required_when names "owner", which the server fills; a condition reads a field the agent sets`,
+		},
+		{
+			name: "a hidden field",
+			src: service + `
+message Req {
+  string mode = 1 [(mcpwrite.v1.field).hidden = true];
+  string parent_id = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "mode" equals: "\"x\""}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field parent_id: required_when names "mode", which is hidden; a condition reads a field the agent sets`,
+		},
+		{
+			name: "a repeated field",
+			src: service + `
+message Req {
+  repeated string tags = 1;
+  string parent_id = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "tags" equals: "\"x\""}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field parent_id: required_when names "tags", which is a repeated field; a condition reads a singular scalar or enum field`,
+		},
+		{
+			name: "a message field",
+			src: service + `
+message Req {
+  Resp target = 1;
+  string parent_id = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "target" equals: "\"x\""}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field parent_id: required_when names "target", which is message bad.v1.Resp; a condition reads a singular scalar or enum field`,
+		},
+		{
+			name: "an unknown alias",
+			src: service + opEnum + `
+message Req {
+  Op operation = 1 [(mcpwrite.v1.field).enum_alias = {style: SNAKE}];
+  string parent_id = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "operation" equals: "\"extrct\""}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field parent_id: required_when value "extrct" is not an alias of bad.v1.Op (valid: promote, extract)`,
+		},
+		{
+			name: "an enum value by its constant name",
+			src: service + opEnum + `
+message Req {
+  Op operation = 1 [(mcpwrite.v1.field).enum_alias = {style: SNAKE}];
+  string parent_id = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "operation" equals: "\"OP_EXTRACT\""}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field parent_id: required_when value "OP_EXTRACT" is not an alias of bad.v1.Op (valid: promote, extract)`,
+		},
+		{
+			name: "an enum value that is not a JSON string",
+			src: service + opEnum + `
+message Req {
+  Op operation = 1;
+  string parent_id = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "operation" equals: "extract"}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field parent_id: required_when value extract: want an alias of bad.v1.Op as a JSON string, e.g. "\"Promote\""`,
+		},
+		{
+			name: "a value of the wrong type",
+			src: service + `
+message Req {
+  bool blocked = 1;
+  string reason = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "blocked" equals: "\"yes\""}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field reason: required_when value "yes" for blocked: want true or false for a bool field`,
+		},
+		{
+			name: "the same value twice",
+			src: service + opEnum + `
+message Req {
+  Op operation = 1 [(mcpwrite.v1.field).enum_alias = {style: SNAKE}];
+  string parent_id = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "operation" equals: ["\"extract\"", "\"split\""]}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field parent_id: required_when lists "extract" and "split", which are the same value of operation`,
+		},
+		{
+			name: "also required",
+			src: service + opEnum + `
+message Req {
+  Op operation = 1;
+  string parent_id = 2 [(mcpwrite.v1.field).agent = {required: true required_when: {field: "operation" equals: "\"Extract\""}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field parent_id: a required field cannot also have required_when; drop one of them`,
+		},
+		{
+			name: "with a default",
+			src: service + opEnum + `
+message Req {
+  Op operation = 1;
+  string parent_id = 2 [(mcpwrite.v1.field).agent = {default: "\"root\"" required_when: {field: "operation" equals: "\"Extract\""}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field parent_id: a field with a default is never absent, so required_when cannot apply; drop one of them`,
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, files := generate(t, tc.src, "")
+			if got != tc.want {
+				t.Errorf("error:\n got: %s\nwant: %s", got, tc.want)
+			}
+			if files != 0 {
+				t.Errorf("emitted %d files next to an error; want none", files)
+			}
+		})
+	}
+}

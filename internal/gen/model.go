@@ -119,6 +119,9 @@ type fieldModel struct {
 	hashFrom []*fieldModel
 	// resolver fills this field (modeDerived).
 	resolver *resolverModel
+	// requiredWhen makes the field required when a sibling holds one of
+	// some values (modeAgent).
+	requiredWhen *requiredWhenModel
 }
 
 type impliedValue struct {

@@ -104,6 +104,9 @@ func fieldSchema(f *fieldModel) *jsonschema.Schema {
 	if f.overridable {
 		s.Description = strings.TrimSpace(s.Description + " Optional: " + fillHow(f) + " when omitted.")
 	}
+	if f.requiredWhen != nil {
+		s.Description = strings.TrimSpace(s.Description + " " + requiredWhenNote(f))
+	}
 	if a := f.agent; a != nil && f.mode == modeAgent {
 		if a.MinLength != nil {
 			s.MinLength = u64(uint64(a.GetMinLength()))

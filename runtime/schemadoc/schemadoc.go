@@ -47,6 +47,21 @@ type Tool struct {
 	RequiredFields  []string        `json:"required_fields"`
 	OptionalFields  []string        `json:"optional_fields"`
 	ServerFills     []ServerFill    `json:"server_fills,omitempty"`
+	// RequiredWhen lists the optional fields that become required when
+	// another field holds one of some values.
+	RequiredWhen []RequiredWhen `json:"required_when,omitempty"`
+}
+
+// RequiredWhen is one conditional requirement: Field must be sent when When
+// holds any of Equals.
+type RequiredWhen struct {
+	// Field and When are dotted agent paths, e.g. "parent_id" and "operation".
+	Field string `json:"field"`
+	When  string `json:"when"`
+	// Equals are JSON values; enum values by their agent-facing alias.
+	Equals []any `json:"equals"`
+	// Rule states it for people: `parent_id is required when operation is "extract"`.
+	Rule string `json:"rule"`
 }
 
 // Hints are the four MCP tool annotation hints, always explicit.
