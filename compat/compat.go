@@ -4,7 +4,8 @@
 // tool-surface counterpart of `buf breaking`.
 //
 // Breaking: a removed tool, service tool, input field or output field; a new
-// required field or a field that became required; a changed type; a removed
+// required field or a field that became required (also under a new
+// required_when condition); a changed type; a removed
 // or renamed enum value (an alias agents may send); a narrowed constraint
 // (length, range, item count, a changed pattern); a changed or removed
 // default; a changed classification or confirmation; a removed discovery
@@ -103,6 +104,7 @@ func CompareDocuments(old, new [][]byte) ([]Change, error) {
 			return nil, err
 		}
 		compareOutput(toolAdd, "", oo, no)
+		compareRequiredWhen(toolAdd, ot.RequiredWhen, nt.RequiredWhen)
 	}
 	for _, name := range sortedKeys(newTools) {
 		if _, ok := oldTools[name]; !ok {
@@ -391,4 +393,29 @@ func set(v any) map[string]bool {
 func num(v any) (float64, bool) {
 	f, ok := v.(float64)
 	return f, ok
+}
+
+// compareRequiredWhen reports conditions under which a field became required
+// (agents that meet them without the field now fail) or no longer is.
+func compareRequiredWhen(add func(bool, string, ...any), a, b []schemadoc.RequiredWhen) {
+	conds := func(rs []schemadoc.RequiredWhen) map[string][2]string {
+		out := map[string][2]string{}
+		for _, r := range rs {
+			for _, v := range r.Equals {
+				out[r.Field+"\x00"+r.When+"\x00"+jsonText(v)] = [2]string{r.Field, r.When + " is " + jsonText(v)}
+			}
+		}
+		return out
+	}
+	old, cur := conds(a), conds(b)
+	for _, k := range sortedKeys(cur) {
+		if _, ok := old[k]; !ok {
+			add(true, "%s: now required when %s", cur[k][0], cur[k][1])
+		}
+	}
+	for _, k := range sortedKeys(old) {
+		if _, ok := cur[k]; !ok {
+			add(false, "%s: no longer required when %s", old[k][0], old[k][1])
+		}
+	}
 }
