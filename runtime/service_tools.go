@@ -308,6 +308,10 @@ func (r *registry) schemaHandler(ctx context.Context, req *mcp.CallToolRequest) 
 		{"optional_fields", nonNil(d.OptionalFields)},
 		{"server_fills", fills},
 	}
+	if len(d.RequiredWhen) > 0 {
+		// Conditions the input schema can only state in descriptions.
+		o = append(o, member{"required_when", d.RequiredWhen})
+	}
 	return toolResult(r.render(ctx, name, o), false), nil
 }
 
