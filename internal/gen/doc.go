@@ -85,6 +85,9 @@ func (b *builder) toolDoc(t *toolModel) schemadoc.Tool {
 				} else {
 					td.OptionalFields = append(td.OptionalFields, name)
 				}
+				if r := f.resolver; r != nil && r.reference {
+					td.References = append(td.References, schemadoc.Reference{Field: name, Kind: r.kind})
+				}
 				if rw := f.requiredWhen; rw != nil {
 					when := prefix + rw.when.agentName
 					var equals []any

@@ -979,3 +979,89 @@ message Req {
 		})
 	}
 }
+
+func TestReferenceMisuseIsReportedWithFieldContext(t *testing.T) {
+	cases := []struct {
+		name string
+		src  string
+		want string
+	}{
+		{
+			name: "on a non-string field",
+			src: service + `
+message Req {
+  int64 source = 1 [(mcpwrite.v1.field).agent = {reference: {resolver: "element_ref" kind: "element"}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field source: reference resolves a singular string field, not an int64 field`,
+		},
+		{
+			name: "on a repeated field",
+			src: service + `
+message Req {
+  repeated string sources = 1 [(mcpwrite.v1.field).agent = {reference: {resolver: "element_ref" kind: "element"}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field sources: reference resolves a singular string field, not a repeated field`,
+		},
+		{
+			name: "without a resolver",
+			src: service + `
+message Req {
+  string source_id = 1 [(mcpwrite.v1.field).agent = {reference: {kind: "element"}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field source_id: reference needs resolver: a snake_case name such as element_ref, got ""`,
+		},
+		{
+			name: "a resolver name that is not snake_case",
+			src: service + `
+message Req {
+  string source_id = 1 [(mcpwrite.v1.field).agent = {reference: {resolver: "ElementRef" kind: "element"}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field source_id: reference needs resolver: a snake_case name such as element_ref, got "ElementRef"`,
+		},
+		{
+			name: "without a kind",
+			src: service + `
+message Req {
+  string source_id = 1 [(mcpwrite.v1.field).agent = {reference: {resolver: "element_ref"}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field source_id: reference needs kind: what the field names, e.g. element`,
+		},
+		{
+			name: "with a default",
+			src: service + `
+message Req {
+  string source_id = 1 [(mcpwrite.v1.field).agent = {default: "\"x\"" reference: {resolver: "element_ref" kind: "element"}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field source_id: a reference cannot have a default; name the entity in the request`,
+		},
+		{
+			name: "a value resolver's name",
+			src: service + `
+message Req {
+  string model_id = 1 [(mcpwrite.v1.field).derived = {resolver: "active_model"}];
+  string source_id = 2 [(mcpwrite.v1.field).agent = {reference: {resolver: "active_model" kind: "element"}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field source_id: resolver "active_model" fills bad.v1.Req.model_id as a value resolver; a reference resolver needs its own name`,
+		},
+		{
+			name: "a reference resolver's name for a value",
+			src: service + `
+message Req {
+  string source_id = 1 [(mcpwrite.v1.field).agent = {reference: {resolver: "element_ref" kind: "element"}}];
+  string source_type = 2 [(mcpwrite.v1.field).derived = {resolver: "element_ref"}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field source_type: resolver "element_ref" resolves references for bad.v1.Req.source_id; a value resolver needs its own name`,
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, files := generate(t, tc.src, "")
+			if got != tc.want {
+				t.Errorf("error:\n got: %s\nwant: %s", got, tc.want)
+			}
+			if files != 0 {
+				t.Errorf("emitted %d files next to an error; want none", files)
+			}
+		})
+	}
+}

@@ -136,6 +136,10 @@ type resolverModel struct {
 	goType   string // rendered Go type, for the two-types check
 	firstUse string // where it was first used, for error messages
 	field    *protogen.Field
+	// reference: the resolver turns an agent's id-or-name into an id
+	// (agent.reference); kind names what it references.
+	reference bool
+	kind      string
 }
 
 // enumTable is one agent-facing alias table.

@@ -104,6 +104,9 @@ func fieldSchema(f *fieldModel) *jsonschema.Schema {
 	if f.overridable {
 		s.Description = strings.TrimSpace(s.Description + " Optional: " + fillHow(f) + " when omitted.")
 	}
+	if f.resolver != nil && f.resolver.reference {
+		s.Description = strings.TrimSpace(s.Description + " " + referenceNote(f))
+	}
 	if f.requiredWhen != nil {
 		s.Description = strings.TrimSpace(s.Description + " " + requiredWhenNote(f))
 	}

@@ -50,6 +50,17 @@ type Tool struct {
 	// RequiredWhen lists the optional fields that become required when
 	// another field holds one of some values.
 	RequiredWhen []RequiredWhen `json:"required_when,omitempty"`
+	// References lists the fields the agent may fill with an id or a name.
+	References []Reference `json:"references,omitempty"`
+}
+
+// Reference is a field the agent fills with an entity's id or unique name;
+// the server resolves it to the id before the write.
+type Reference struct {
+	// Field is the dotted agent path, e.g. "source_id".
+	Field string `json:"field"`
+	// Kind is what the field names, e.g. "element".
+	Kind string `json:"kind"`
 }
 
 // RequiredWhen is one conditional requirement: Field must be sent when When
