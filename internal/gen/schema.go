@@ -105,10 +105,10 @@ func fieldSchema(f *fieldModel) *jsonschema.Schema {
 		s.Description = strings.TrimSpace(s.Description + " Optional: " + fillHow(f) + " when omitted.")
 	}
 	if f.resolver != nil && f.resolver.reference {
-		s.Description = strings.TrimSpace(s.Description + " " + referenceNote(f))
+		s.Description = appendSentence(s.Description, referenceNote(f))
 	}
 	if f.requiredWhen != nil {
-		s.Description = strings.TrimSpace(s.Description + " " + requiredWhenNote(f))
+		s.Description = appendSentence(s.Description, requiredWhenNote(f))
 	}
 	if a := f.agent; a != nil && f.mode == modeAgent {
 		// Length, pattern and range rules apply to each item of a list, as
@@ -394,4 +394,16 @@ func fillSource(f *fieldModel) string {
 		return "constant"
 	}
 	return "server"
+}
+
+// appendSentence ends desc with a period, if it has none, and adds sentence.
+func appendSentence(desc, sentence string) string {
+	desc = strings.TrimSpace(desc)
+	if desc == "" {
+		return sentence
+	}
+	if !strings.HasSuffix(desc, ".") {
+		desc += "."
+	}
+	return desc + " " + sentence
 }
