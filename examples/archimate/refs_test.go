@@ -73,6 +73,11 @@ func TestAmbiguousElementNameNeedsDisambiguation(t *testing.T) {
 	if n := len(repo.Received()); n != 2 {
 		t.Fatalf("domain received %d requests, want only the 2 creates", n)
 	}
+	// A dry run answers the same before anything is written.
+	out, isErr = call(t, cs, "validateWrite", `{"operation":"createRelationship","payload":{"type":"Serving","source_id":"billing-service","target_id":"Biling Servce","description":"x"}}`)
+	if diff := cmp.Diff(map[string]any{"success": true, "valid": false, "errors": []any{ambiguous, unknown}, "warnings": []any{}, "suggestions": []any{}}, out); isErr || diff != "" {
+		t.Fatalf("validateWrite isError=%v (-want +got):\n%s", isErr, diff)
+	}
 	// The exact name is no longer ambiguous, and either id settles it.
 	out = mustOK(t, cs, "createRelationship", `{"type":"Realization","source_id":"BillingService","target_id":"`+svc+`","description":"x"}`)
 	if rel := out["relationship"].(map[string]any); rel["source_id"] != comp || rel["target_id"] != svc {
