@@ -36,6 +36,7 @@ type Reference struct {
 // are closest to text. A resolver error is reported as ResolverError does.
 // For use by generated code.
 func (c *Call) ResolveReference(field, kind, text string, ref Reference, err error) (string, error) {
+	field = c.path(field)
 	if err != nil {
 		return "", c.ResolverError(field, err)
 	}

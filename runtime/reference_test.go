@@ -71,3 +71,20 @@ func TestResolveReferenceAnswersTheIdOrACorrectableError(t *testing.T) {
 		})
 	}
 }
+
+// A reference in a nested message names its whole path.
+func TestResolveReferenceNamesTheNestedPath(t *testing.T) {
+	c := &Call{}
+	c.Enter("labels")
+	c.EnterIndex(1)
+	_, err := c.ResolveReference("owner", "person", "Nobody", Reference{}, nil)
+	c.Leave()
+	c.Leave()
+	var e *ErrorEntry
+	if !errors.As(err, &e) || e.Field != "labels[1].owner" || e.Message != `no person has the id or name "Nobody"` {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := c.ResolveReference("owner", "person", "Nobody", Reference{}, nil); !errors.As(err, &e) || e.Field != "owner" {
+		t.Fatalf("after Leave: %v", err)
+	}
+}

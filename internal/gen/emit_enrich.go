@@ -88,6 +88,32 @@ func (e *emitter) enrichFuncs(sm *serviceModel, m *messageModel, done map[*messa
 			g.P("if err := ", fn, "(c, h, root, m.", pf.GoName, "); err != nil {")
 			g.P("return err")
 			g.P("}")
+		case f.child.hasReferences:
+			// References below name their field by its whole agent path.
+			key := strconv.Quote(f.agentName)
+			switch {
+			case pf.Desc.IsList():
+				g.P("for i, x := range m.", pf.GoName, " {")
+				g.P("c.Enter(", key, ")")
+				g.P("c.EnterIndex(i)")
+				g.P("err := ", fn, "(c, h, root, x)")
+				g.P("c.Leave()")
+				g.P("c.Leave()")
+			case pf.Desc.IsMap():
+				g.P("for _, x := range m.", pf.GoName, " {")
+				g.P("c.Enter(", key, ")")
+				g.P("err := ", fn, "(c, h, root, x)")
+				g.P("c.Leave()")
+			default:
+				g.P("if x := m.Get", pf.GoName, "(); x != nil {")
+				g.P("c.Enter(", key, ")")
+				g.P("err := ", fn, "(c, h, root, x)")
+				g.P("c.Leave()")
+			}
+			g.P("if err != nil {")
+			g.P("return err")
+			g.P("}")
+			g.P("}")
 		case pf.Desc.IsList() || pf.Desc.IsMap():
 			g.P("for _, x := range m.", pf.GoName, " {")
 			g.P("if err := ", fn, "(c, h, root, x); err != nil {")

@@ -78,6 +78,9 @@ func (b *builder) message(m *protogen.Message, via *protogen.Field) *messageMode
 		if f.resolver != nil || (f.child != nil && f.child.hasResolvers) {
 			mm.hasResolvers = true
 		}
+		if (f.resolver != nil && f.resolver.reference) || (f.child != nil && f.child.hasReferences) {
+			mm.hasReferences = true
+		}
 	}
 	b.requiredOneofs(mm)
 	b.requiredWhen(mm)

@@ -87,6 +87,8 @@ type messageModel struct {
 	serverFilled bool
 	// hasResolvers: a resolver fills some field (transitively).
 	hasResolvers bool
+	// hasReferences: some agent.reference field (transitively).
+	hasReferences bool
 	// requiredOneofs: oneofs whose members the agent must set exactly one
 	// of ((mcpwrite.v1.oneof).required); every member is agent-facing.
 	requiredOneofs map[*protogen.Oneof]bool

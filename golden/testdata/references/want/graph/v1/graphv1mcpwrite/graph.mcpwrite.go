@@ -112,7 +112,7 @@ func decodeLabel(d *runtime.Decoder, obj *runtime.Object, m *v1.Label) {
 	}
 }
 
-var fieldsConnectRequest = []string{"from_id", "to_id", "label"}
+var fieldsConnectRequest = []string{"from_id", "to_id", "label", "more_labels"}
 
 func decodeConnectRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ConnectRequest) {
 	d.Known(obj, fieldsConnectRequest)
@@ -139,6 +139,21 @@ func decodeConnectRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Connect
 			m.Label = x
 		}
 	}
+	if v := obj.Get("more_labels"); v != nil && v.Kind != runtime.KindNull {
+		if arr, ok := d.Array(v, "more_labels"); ok {
+			d.Enter("more_labels")
+			for i, ev := range arr {
+				d.EnterIndex(i)
+				if o, ok := d.Object(ev, ""); ok {
+					x := new(v1.Label)
+					decodeLabel(d, o, x)
+					m.MoreLabels = append(m.MoreLabels, x)
+				}
+				d.Leave()
+			}
+			d.Leave()
+		}
+	}
 }
 
 func enrichGraphServiceConnectRequest(c *runtime.Call, h GraphServiceHandler, root proto.Message, m *v1.ConnectRequest) error {
@@ -146,7 +161,20 @@ func enrichGraphServiceConnectRequest(c *runtime.Call, h GraphServiceHandler, ro
 		m.Id = c.UUIDv7()
 	}
 	if x := m.GetLabel(); x != nil {
-		if err := enrichGraphServiceLabel(c, h, root, x); err != nil {
+		c.Enter("label")
+		err := enrichGraphServiceLabel(c, h, root, x)
+		c.Leave()
+		if err != nil {
+			return err
+		}
+	}
+	for i, x := range m.MoreLabels {
+		c.Enter("more_labels")
+		c.EnterIndex(i)
+		err := enrichGraphServiceLabel(c, h, root, x)
+		c.Leave()
+		c.Leave()
+		if err != nil {
 			return err
 		}
 	}
