@@ -5,7 +5,8 @@
 //
 // Breaking: a removed tool, service tool, input field or output field; a new
 // required field or a field that became required (also under a new
-// required_when condition); a changed type; a removed
+// required_when condition); a field that no longer takes a name for an id
+// (reference); a changed type; a removed
 // or renamed enum value (an alias agents may send); a narrowed constraint
 // (length, range, item count, a changed pattern); a changed or removed
 // default; a changed classification or confirmation; a removed discovery
@@ -105,6 +106,7 @@ func CompareDocuments(old, new [][]byte) ([]Change, error) {
 		}
 		compareOutput(toolAdd, "", oo, no)
 		compareRequiredWhen(toolAdd, ot.RequiredWhen, nt.RequiredWhen)
+		compareReferences(toolAdd, ot.References, nt.References)
 	}
 	for _, name := range sortedKeys(newTools) {
 		if _, ok := oldTools[name]; !ok {
@@ -416,6 +418,29 @@ func compareRequiredWhen(add func(bool, string, ...any), a, b []schemadoc.Requir
 	for _, k := range sortedKeys(old) {
 		if _, ok := cur[k]; !ok {
 			add(false, "%s: no longer required when %s", old[k][0], old[k][1])
+		}
+	}
+}
+
+// compareReferences reports fields that stopped taking a name (agents that
+// send one now fail) or started to.
+func compareReferences(add func(bool, string, ...any), a, b []schemadoc.Reference) {
+	kinds := func(rs []schemadoc.Reference) map[string]string {
+		out := map[string]string{}
+		for _, r := range rs {
+			out[r.Field] = r.Kind
+		}
+		return out
+	}
+	old, cur := kinds(a), kinds(b)
+	for _, f := range sortedKeys(old) {
+		if _, ok := cur[f]; !ok {
+			add(true, "%s: no longer takes %s names, only ids", f, old[f])
+		}
+	}
+	for _, f := range sortedKeys(cur) {
+		if _, ok := old[f]; !ok {
+			add(false, "%s: now takes %s names as well as ids", f, cur[f])
 		}
 	}
 }

@@ -186,3 +186,29 @@ func TestCompareReportsNewRequiredWhenConditionsAsBreaking(t *testing.T) {
 		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+func TestCompareReportsAFieldThatNoLongerTakesANameAsBreaking(t *testing.T) {
+	withRefs := func(fields ...string) string {
+		var rs []string
+		for _, f := range fields {
+			rs = append(rs, `{"field":"`+f+`","kind":"element"}`)
+		}
+		schema := `{"type":"object","additionalProperties":false,"properties":{"source_id":{"type":"string"},"target_id":{"type":"string"}}}`
+		return strings.TrimSuffix(tool("create_relationship", "SAFE_CREATE", "DIRECT", schema), "}") + `,"references":[` + strings.Join(rs, ",") + `]}`
+	}
+	changes, err := compat.Compare(doc(withRefs("source_id"), ""), doc(withRefs("target_id"), ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range changes {
+		got = append(got, c.String())
+	}
+	want := []string{
+		"BREAKING: tool create_relationship: source_id: no longer takes element names, only ids",
+		"compatible: tool create_relationship: target_id: now takes element names as well as ids",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") || !compat.Breaking(changes) {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
