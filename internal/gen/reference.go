@@ -55,8 +55,8 @@ func (e *emitter) resolveReferences(m *messageModel) {
 		}
 		getter := "m.Get" + f.proto.GoName + "()"
 		g.P("if ref := ", getter, "; ref != \"\" {")
-		g.P("r, err := h.", f.resolver.method, "(c.Ctx, root, ref)")
-		g.P("if id, err := c.ResolveReference(", strconv.Quote(f.agentName), ", ", strconv.Quote(f.resolver.kind), ", ref, r, err); err != nil {")
+		g.P("r, rerr := h.", f.resolver.method, "(c.Ctx, root, ref)")
+		g.P("if id, err := c.ResolveReference(", strconv.Quote(f.agentName), ", ", strconv.Quote(f.resolver.kind), ", ref, r, rerr); err != nil {")
 		g.P("errs = append(errs, err)")
 		g.P("} else {")
 		g.P(e.set(f.proto, "id"))

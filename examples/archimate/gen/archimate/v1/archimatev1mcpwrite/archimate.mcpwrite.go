@@ -837,16 +837,16 @@ func enrichArchitectureServiceCreateRelationshipRequest(c *runtime.Call, h Archi
 	}
 	var errs []error
 	if ref := m.GetSourceId(); ref != "" {
-		r, err := h.ResolveElementRef(c.Ctx, root, ref)
-		if id, err := c.ResolveReference("source_id", "element", ref, r, err); err != nil {
+		r, rerr := h.ResolveElementRef(c.Ctx, root, ref)
+		if id, err := c.ResolveReference("source_id", "element", ref, r, rerr); err != nil {
 			errs = append(errs, err)
 		} else {
 			m.SourceId = id
 		}
 	}
 	if ref := m.GetTargetId(); ref != "" {
-		r, err := h.ResolveElementRef(c.Ctx, root, ref)
-		if id, err := c.ResolveReference("target_id", "element", ref, r, err); err != nil {
+		r, rerr := h.ResolveElementRef(c.Ctx, root, ref)
+		if id, err := c.ResolveReference("target_id", "element", ref, r, rerr); err != nil {
 			errs = append(errs, err)
 		} else {
 			m.TargetId = id

@@ -180,16 +180,16 @@ func enrichGraphServiceConnectRequest(c *runtime.Call, h GraphServiceHandler, ro
 	}
 	var errs []error
 	if ref := m.GetFromId(); ref != "" {
-		r, err := h.ResolveNodeRef(c.Ctx, root, ref)
-		if id, err := c.ResolveReference("from_id", "node", ref, r, err); err != nil {
+		r, rerr := h.ResolveNodeRef(c.Ctx, root, ref)
+		if id, err := c.ResolveReference("from_id", "node", ref, r, rerr); err != nil {
 			errs = append(errs, err)
 		} else {
 			m.FromId = id
 		}
 	}
 	if ref := m.GetToId(); ref != "" {
-		r, err := h.ResolveNodeRef(c.Ctx, root, ref)
-		if id, err := c.ResolveReference("to_id", "node", ref, r, err); err != nil {
+		r, rerr := h.ResolveNodeRef(c.Ctx, root, ref)
+		if id, err := c.ResolveReference("to_id", "node", ref, r, rerr); err != nil {
 			errs = append(errs, err)
 		} else {
 			m.ToId = id
@@ -212,8 +212,8 @@ func enrichGraphServiceConnectRequest(c *runtime.Call, h GraphServiceHandler, ro
 func enrichGraphServiceLabel(c *runtime.Call, h GraphServiceHandler, root proto.Message, m *v1.Label) error {
 	var errs []error
 	if ref := m.GetOwner(); ref != "" {
-		r, err := h.ResolvePersonRef(c.Ctx, root, ref)
-		if id, err := c.ResolveReference("ownerName", "person", ref, r, err); err != nil {
+		r, rerr := h.ResolvePersonRef(c.Ctx, root, ref)
+		if id, err := c.ResolveReference("ownerName", "person", ref, r, rerr); err != nil {
 			errs = append(errs, err)
 		} else {
 			m.Owner = id
