@@ -28,6 +28,9 @@ const (
 	CodeInvalidIdempotencyKey = "INVALID_IDEMPOTENCY_KEY"
 	CodePayloadTooLarge       = "PAYLOAD_TOO_LARGE"
 	CodeInvalidJSON           = "INVALID_JSON"
+	// CodeNeedsDisambiguation: a reference names several entities; the
+	// answer lists them as candidates to choose by id.
+	CodeNeedsDisambiguation = "NEEDS_DISAMBIGUATION"
 )
 
 // Suggestions tell the agent how to make the right call.

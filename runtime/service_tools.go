@@ -308,6 +308,14 @@ func (r *registry) schemaHandler(ctx context.Context, req *mcp.CallToolRequest) 
 		{"optional_fields", nonNil(d.OptionalFields)},
 		{"server_fills", fills},
 	}
+	if len(d.RequiredWhen) > 0 {
+		// Conditions the input schema can only state in descriptions.
+		o = append(o, member{"required_when", d.RequiredWhen})
+	}
+	if len(d.References) > 0 {
+		// Fields that take an id or a name.
+		o = append(o, member{"references", d.References})
+	}
 	return toolResult(r.render(ctx, name, o), false), nil
 }
 

@@ -85,6 +85,17 @@ func (b *builder) toolDoc(t *toolModel) schemadoc.Tool {
 				} else {
 					td.OptionalFields = append(td.OptionalFields, name)
 				}
+				if r := f.resolver; r != nil && r.reference {
+					td.References = append(td.References, schemadoc.Reference{Field: name, Kind: r.kind})
+				}
+				if rw := f.requiredWhen; rw != nil {
+					when := prefix + rw.when.agentName
+					var equals []any
+					for _, v := range rw.values {
+						equals = append(equals, v.json)
+					}
+					td.RequiredWhen = append(td.RequiredWhen, schemadoc.RequiredWhen{Field: name, When: when, Equals: equals, Rule: requiredWhenRule(name, when, rw.values)})
+				}
 			}
 			if f.mode == modeDerived || f.mode == modeGenerated {
 				td.ServerFills = append(td.ServerFills, schemadoc.ServerFill{Field: pname, Source: fillSource(f), How: fillHow(f), Overridable: f.overridable})

@@ -87,6 +87,8 @@ type messageModel struct {
 	serverFilled bool
 	// hasResolvers: a resolver fills some field (transitively).
 	hasResolvers bool
+	// hasReferences: some agent.reference field (transitively).
+	hasReferences bool
 	// requiredOneofs: oneofs whose members the agent must set exactly one
 	// of ((mcpwrite.v1.oneof).required); every member is agent-facing.
 	requiredOneofs map[*protogen.Oneof]bool
@@ -119,6 +121,9 @@ type fieldModel struct {
 	hashFrom []*fieldModel
 	// resolver fills this field (modeDerived).
 	resolver *resolverModel
+	// requiredWhen makes the field required when a sibling holds one of
+	// some values (modeAgent).
+	requiredWhen *requiredWhenModel
 }
 
 type impliedValue struct {
@@ -133,6 +138,10 @@ type resolverModel struct {
 	goType   string // rendered Go type, for the two-types check
 	firstUse string // where it was first used, for error messages
 	field    *protogen.Field
+	// reference: the resolver turns an agent's id-or-name into an id
+	// (agent.reference); kind names what it references.
+	reference bool
+	kind      string
 }
 
 // enumTable is one agent-facing alias table.

@@ -104,21 +104,33 @@ func fieldSchema(f *fieldModel) *jsonschema.Schema {
 	if f.overridable {
 		s.Description = strings.TrimSpace(s.Description + " Optional: " + fillHow(f) + " when omitted.")
 	}
+	if f.resolver != nil && f.resolver.reference {
+		s.Description = appendSentence(s.Description, referenceNote(f))
+	}
+	if f.requiredWhen != nil {
+		s.Description = appendSentence(s.Description, requiredWhenNote(f))
+	}
 	if a := f.agent; a != nil && f.mode == modeAgent {
+		// Length, pattern and range rules apply to each item of a list, as
+		// the decoder checks them.
+		v := s
+		if f.proto.Desc.IsList() {
+			v = s.Items
+		}
 		if a.MinLength != nil {
-			s.MinLength = u64(uint64(a.GetMinLength()))
+			v.MinLength = u64(uint64(a.GetMinLength()))
 		}
 		if a.MaxLength != nil {
-			s.MaxLength = u64(uint64(a.GetMaxLength()))
+			v.MaxLength = u64(uint64(a.GetMaxLength()))
 		}
 		if a.Pattern != nil {
-			s.Pattern = a.GetPattern()
+			v.Pattern = a.GetPattern()
 		}
 		if a.Minimum != nil {
-			s.Minimum = num(a.GetMinimum())
+			v.Minimum = num(a.GetMinimum())
 		}
 		if a.Maximum != nil {
-			s.Maximum = num(a.GetMaximum())
+			v.Maximum = num(a.GetMaximum())
 		}
 		if a.MinItems != nil {
 			s.MinItems = u64(uint64(a.GetMinItems()))
@@ -382,4 +394,16 @@ func fillSource(f *fieldModel) string {
 		return "constant"
 	}
 	return "server"
+}
+
+// appendSentence ends desc with a period, if it has none, and adds sentence.
+func appendSentence(desc, sentence string) string {
+	desc = strings.TrimSpace(desc)
+	if desc == "" {
+		return sentence
+	}
+	if !strings.HasSuffix(desc, ".") {
+		desc += "."
+	}
+	return desc + " " + sentence
 }

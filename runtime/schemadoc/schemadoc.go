@@ -47,6 +47,32 @@ type Tool struct {
 	RequiredFields  []string        `json:"required_fields"`
 	OptionalFields  []string        `json:"optional_fields"`
 	ServerFills     []ServerFill    `json:"server_fills,omitempty"`
+	// RequiredWhen lists the optional fields that become required when
+	// another field holds one of some values.
+	RequiredWhen []RequiredWhen `json:"required_when,omitempty"`
+	// References lists the fields the agent may fill with an id or a name.
+	References []Reference `json:"references,omitempty"`
+}
+
+// Reference is a field the agent fills with an entity's id or unique name;
+// the server resolves it to the id before the write.
+type Reference struct {
+	// Field is the dotted agent path, e.g. "source_id".
+	Field string `json:"field"`
+	// Kind is what the field names, e.g. "element".
+	Kind string `json:"kind"`
+}
+
+// RequiredWhen is one conditional requirement: Field must be sent when When
+// holds any of Equals.
+type RequiredWhen struct {
+	// Field and When are dotted agent paths, e.g. "parent_id" and "operation".
+	Field string `json:"field"`
+	When  string `json:"when"`
+	// Equals are JSON values; enum values by their agent-facing alias.
+	Equals []any `json:"equals"`
+	// Rule states it for people: `parent_id is required when operation is "extract"`.
+	Rule string `json:"rule"`
 }
 
 // Hints are the four MCP tool annotation hints, always explicit.

@@ -437,7 +437,7 @@ func (x *Derived_ContextKey) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use Derived_ContextKey.Descriptor instead.
 func (Derived_ContextKey) EnumDescriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{5, 0}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{7, 0}
 }
 
 type Generated_Kind int32
@@ -512,7 +512,7 @@ func (x *Generated_Kind) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use Generated_Kind.Descriptor instead.
 func (Generated_Kind) EnumDescriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{6, 0}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{8, 0}
 }
 
 // Naming style for values without an explicit alias (enum prefix stripped).
@@ -578,7 +578,7 @@ func (x *EnumAlias_Style) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use EnumAlias_Style.Descriptor instead.
 func (EnumAlias_Style) EnumDescriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{7, 0}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{9, 0}
 }
 
 // ServiceRules govern every method of a service.
@@ -1136,7 +1136,27 @@ type AgentSupplied struct {
 	// Example: `max_items: 50`.
 	MaxItems *uint32 `protobuf:"varint,11,opt,name=max_items,json=maxItems" json:"max_items,omitempty"`
 	// Agent-facing name; default the proto field name. Example: `name: "parent"`.
-	Name          *string `protobuf:"bytes,12,opt,name=name" json:"name,omitempty"`
+	Name *string `protobuf:"bytes,12,opt,name=name" json:"name,omitempty"`
+	// Required only when a sibling field holds one of some values (the
+	// conditions of a discriminated request such as a transform with an
+	// operation). When the condition holds and the agent omits the field, the
+	// decoder answers MISSING_REQUIRED_FIELD naming the condition, together
+	// with every other problem; the field's description says "Required when
+	// operation is extract." and getWriteSchema lists the rule. Cannot be
+	// combined with required or default.
+	//
+	//	string parent_id = 4 [(mcpwrite.v1.field).agent = {required_when: {field: "operation" equals: "\"extract\""}}];
+	RequiredWhen *RequiredWhen `protobuf:"bytes,13,opt,name=required_when,json=requiredWhen" json:"required_when,omitempty"`
+	// The agent names an entity by its id or by its unique human name
+	// ("Billing Service"); before any value resolver runs, the server resolves
+	// the text to the id through the handler's Resolve<CamelResolver>(ctx, in,
+	// ref) method, which answers the entities the text names exactly
+	// (runtime.Reference). One match replaces the text with its id; several
+	// answer NEEDS_DISAMBIGUATION listing them; none answers NOT_FOUND with the
+	// entities whose names are closest. Applies to singular string fields.
+	//
+	//	string source_id = 5 [(mcpwrite.v1.field).agent = {required: true reference: {resolver: "element_ref" kind: "element"}}];
+	Reference     *Reference `protobuf:"bytes,14,opt,name=reference" json:"reference,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1255,6 +1275,136 @@ func (x *AgentSupplied) GetName() string {
 	return ""
 }
 
+func (x *AgentSupplied) GetRequiredWhen() *RequiredWhen {
+	if x != nil {
+		return x.RequiredWhen
+	}
+	return nil
+}
+
+func (x *AgentSupplied) GetReference() *Reference {
+	if x != nil {
+		return x.Reference
+	}
+	return nil
+}
+
+// Reference resolves an agent's id-or-name to an id.
+type Reference struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// snake_case; the handler implements Resolve<CamelName>(ctx, in, ref)
+	// (runtime.Reference, error). Example: `resolver: "element_ref"`.
+	Resolver *string `protobuf:"bytes,1,opt,name=resolver" json:"resolver,omitempty"`
+	// What is referenced, in descriptions and errors. Example: `kind: "element"`.
+	Kind          *string `protobuf:"bytes,2,opt,name=kind" json:"kind,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Reference) Reset() {
+	*x = Reference{}
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Reference) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Reference) ProtoMessage() {}
+
+func (x *Reference) ProtoReflect() protoreflect.Message {
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Reference.ProtoReflect.Descriptor instead.
+func (*Reference) Descriptor() ([]byte, []int) {
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *Reference) GetResolver() string {
+	if x != nil && x.Resolver != nil {
+		return *x.Resolver
+	}
+	return ""
+}
+
+func (x *Reference) GetKind() string {
+	if x != nil && x.Kind != nil {
+		return *x.Kind
+	}
+	return ""
+}
+
+// RequiredWhen makes an agent-supplied field required when a sibling field
+// holds one of the given values.
+type RequiredWhen struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Proto name of a sibling field of the same message that the agent sets:
+	// a singular scalar (not bytes) or enum field. Example: `field: "operation"`.
+	Field *string `protobuf:"bytes,1,opt,name=field" json:"field,omitempty"`
+	// The values that make the field required, any one of them: JSON literals
+	// as in `default`, enum values by their agent-facing alias. The sibling is
+	// compared as the request carries it (its default applied, else its zero
+	// value when omitted). Example: `equals: ["\"extract\"", "\"adopt\""]`.
+	Equals        []string `protobuf:"bytes,2,rep,name=equals" json:"equals,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RequiredWhen) Reset() {
+	*x = RequiredWhen{}
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RequiredWhen) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RequiredWhen) ProtoMessage() {}
+
+func (x *RequiredWhen) ProtoReflect() protoreflect.Message {
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RequiredWhen.ProtoReflect.Descriptor instead.
+func (*RequiredWhen) Descriptor() ([]byte, []int) {
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *RequiredWhen) GetField() string {
+	if x != nil && x.Field != nil {
+		return *x.Field
+	}
+	return ""
+}
+
+func (x *RequiredWhen) GetEquals() []string {
+	if x != nil {
+		return x.Equals
+	}
+	return nil
+}
+
 // Derived: the server computes the value.
 type Derived struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1274,7 +1424,7 @@ type Derived struct {
 
 func (x *Derived) Reset() {
 	*x = Derived{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[5]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1286,7 +1436,7 @@ func (x *Derived) String() string {
 func (*Derived) ProtoMessage() {}
 
 func (x *Derived) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[5]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1299,7 +1449,7 @@ func (x *Derived) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Derived.ProtoReflect.Descriptor instead.
 func (*Derived) Descriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{5}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Derived) GetSource() isDerived_Source {
@@ -1404,7 +1554,7 @@ type Generated struct {
 
 func (x *Generated) Reset() {
 	*x = Generated{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[6]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1416,7 +1566,7 @@ func (x *Generated) String() string {
 func (*Generated) ProtoMessage() {}
 
 func (x *Generated) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[6]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1429,7 +1579,7 @@ func (x *Generated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Generated.ProtoReflect.Descriptor instead.
 func (*Generated) Descriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{6}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Generated) GetKind() Generated_Kind {
@@ -1482,7 +1632,7 @@ type EnumAlias struct {
 
 func (x *EnumAlias) Reset() {
 	*x = EnumAlias{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[7]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1494,7 +1644,7 @@ func (x *EnumAlias) String() string {
 func (*EnumAlias) ProtoMessage() {}
 
 func (x *EnumAlias) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[7]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1507,7 +1657,7 @@ func (x *EnumAlias) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnumAlias.ProtoReflect.Descriptor instead.
 func (*EnumAlias) Descriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{7}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *EnumAlias) GetRequired() bool {
@@ -1575,7 +1725,7 @@ type EnumRules struct {
 
 func (x *EnumRules) Reset() {
 	*x = EnumRules{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[8]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1587,7 +1737,7 @@ func (x *EnumRules) String() string {
 func (*EnumRules) ProtoMessage() {}
 
 func (x *EnumRules) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[8]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1600,7 +1750,7 @@ func (x *EnumRules) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnumRules.ProtoReflect.Descriptor instead.
 func (*EnumRules) Descriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{8}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *EnumRules) GetDiscovery() bool {
@@ -1662,7 +1812,7 @@ type EnumValueRules struct {
 
 func (x *EnumValueRules) Reset() {
 	*x = EnumValueRules{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[9]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1674,7 +1824,7 @@ func (x *EnumValueRules) String() string {
 func (*EnumValueRules) ProtoMessage() {}
 
 func (x *EnumValueRules) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[9]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1687,7 +1837,7 @@ func (x *EnumValueRules) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnumValueRules.ProtoReflect.Descriptor instead.
 func (*EnumValueRules) Descriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{9}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *EnumValueRules) GetAlias() string {
@@ -1746,7 +1896,7 @@ type OneofRules struct {
 
 func (x *OneofRules) Reset() {
 	*x = OneofRules{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[10]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1758,7 +1908,7 @@ func (x *OneofRules) String() string {
 func (*OneofRules) ProtoMessage() {}
 
 func (x *OneofRules) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[10]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1771,7 +1921,7 @@ func (x *OneofRules) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OneofRules.ProtoReflect.Descriptor instead.
 func (*OneofRules) Descriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{10}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *OneofRules) GetRequired() bool {
@@ -1795,7 +1945,7 @@ type ToolRules_Example struct {
 
 func (x *ToolRules_Example) Reset() {
 	*x = ToolRules_Example{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[11]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1807,7 +1957,7 @@ func (x *ToolRules_Example) String() string {
 func (*ToolRules_Example) ProtoMessage() {}
 
 func (x *ToolRules_Example) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[11]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1848,7 +1998,7 @@ type EnumValueRules_Pair struct {
 
 func (x *EnumValueRules_Pair) Reset() {
 	*x = EnumValueRules_Pair{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[13]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1860,7 +2010,7 @@ func (x *EnumValueRules_Pair) String() string {
 func (*EnumValueRules_Pair) ProtoMessage() {}
 
 func (x *EnumValueRules_Pair) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[13]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1873,7 +2023,7 @@ func (x *EnumValueRules_Pair) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnumValueRules_Pair.ProtoReflect.Descriptor instead.
 func (*EnumValueRules_Pair) Descriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{9, 0}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{11, 0}
 }
 
 func (x *EnumValueRules_Pair) GetSource() string {
@@ -2098,7 +2248,7 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\n" +
 	"enum_alias\x18\x04 \x01(\v2\x16.mcpwrite.v1.EnumAliasH\x00R\tenumAlias\x12\x18\n" +
 	"\x06hidden\x18\x05 \x01(\bH\x00R\x06hiddenB\x06\n" +
-	"\x04kind\"\xdd\x02\n" +
+	"\x04kind\"\xd3\x03\n" +
 	"\rAgentSupplied\x12\x1a\n" +
 	"\brequired\x18\x01 \x01(\bR\brequired\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12\x1a\n" +
@@ -2114,7 +2264,15 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\tmin_items\x18\n" +
 	" \x01(\rR\bminItems\x12\x1b\n" +
 	"\tmax_items\x18\v \x01(\rR\bmaxItems\x12\x12\n" +
-	"\x04name\x18\f \x01(\tR\x04name\"\x87\x03\n" +
+	"\x04name\x18\f \x01(\tR\x04name\x12>\n" +
+	"\rrequired_when\x18\r \x01(\v2\x19.mcpwrite.v1.RequiredWhenR\frequiredWhen\x124\n" +
+	"\treference\x18\x0e \x01(\v2\x16.mcpwrite.v1.ReferenceR\treference\";\n" +
+	"\tReference\x12\x1a\n" +
+	"\bresolver\x18\x01 \x01(\tR\bresolver\x12\x12\n" +
+	"\x04kind\x18\x02 \x01(\tR\x04kind\"<\n" +
+	"\fRequiredWhen\x12\x14\n" +
+	"\x05field\x18\x01 \x01(\tR\x05field\x12\x16\n" +
+	"\x06equals\x18\x02 \x03(\tR\x06equals\"\x87\x03\n" +
 	"\aDerived\x12\x1d\n" +
 	"\tfrom_enum\x18\x01 \x01(\tH\x00R\bfromEnum\x12;\n" +
 	"\acontext\x18\x02 \x01(\x0e2\x1f.mcpwrite.v1.Derived.ContextKeyH\x00R\acontext\x12\x1c\n" +
@@ -2204,7 +2362,7 @@ func file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP() []byte {
 }
 
 var file_mcpwrite_v1_mcpwrite_proto_enumTypes = make([]protoimpl.EnumInfo, 8)
-var file_mcpwrite_v1_mcpwrite_proto_msgTypes = make([]protoimpl.MessageInfo, 14)
+var file_mcpwrite_v1_mcpwrite_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
 var file_mcpwrite_v1_mcpwrite_proto_goTypes = []any{
 	(ServiceRules_Expose)(0),              // 0: mcpwrite.v1.ServiceRules.Expose
 	(ServiceRules_ToolNaming)(0),          // 1: mcpwrite.v1.ServiceRules.ToolNaming
@@ -2219,21 +2377,23 @@ var file_mcpwrite_v1_mcpwrite_proto_goTypes = []any{
 	(*PairCheck)(nil),                     // 10: mcpwrite.v1.PairCheck
 	(*FieldRules)(nil),                    // 11: mcpwrite.v1.FieldRules
 	(*AgentSupplied)(nil),                 // 12: mcpwrite.v1.AgentSupplied
-	(*Derived)(nil),                       // 13: mcpwrite.v1.Derived
-	(*Generated)(nil),                     // 14: mcpwrite.v1.Generated
-	(*EnumAlias)(nil),                     // 15: mcpwrite.v1.EnumAlias
-	(*EnumRules)(nil),                     // 16: mcpwrite.v1.EnumRules
-	(*EnumValueRules)(nil),                // 17: mcpwrite.v1.EnumValueRules
-	(*OneofRules)(nil),                    // 18: mcpwrite.v1.OneofRules
-	(*ToolRules_Example)(nil),             // 19: mcpwrite.v1.ToolRules.Example
-	nil,                                   // 20: mcpwrite.v1.EnumAlias.ExtraEntry
-	(*EnumValueRules_Pair)(nil),           // 21: mcpwrite.v1.EnumValueRules.Pair
-	(*descriptorpb.ServiceOptions)(nil),   // 22: google.protobuf.ServiceOptions
-	(*descriptorpb.MethodOptions)(nil),    // 23: google.protobuf.MethodOptions
-	(*descriptorpb.FieldOptions)(nil),     // 24: google.protobuf.FieldOptions
-	(*descriptorpb.OneofOptions)(nil),     // 25: google.protobuf.OneofOptions
-	(*descriptorpb.EnumOptions)(nil),      // 26: google.protobuf.EnumOptions
-	(*descriptorpb.EnumValueOptions)(nil), // 27: google.protobuf.EnumValueOptions
+	(*Reference)(nil),                     // 13: mcpwrite.v1.Reference
+	(*RequiredWhen)(nil),                  // 14: mcpwrite.v1.RequiredWhen
+	(*Derived)(nil),                       // 15: mcpwrite.v1.Derived
+	(*Generated)(nil),                     // 16: mcpwrite.v1.Generated
+	(*EnumAlias)(nil),                     // 17: mcpwrite.v1.EnumAlias
+	(*EnumRules)(nil),                     // 18: mcpwrite.v1.EnumRules
+	(*EnumValueRules)(nil),                // 19: mcpwrite.v1.EnumValueRules
+	(*OneofRules)(nil),                    // 20: mcpwrite.v1.OneofRules
+	(*ToolRules_Example)(nil),             // 21: mcpwrite.v1.ToolRules.Example
+	nil,                                   // 22: mcpwrite.v1.EnumAlias.ExtraEntry
+	(*EnumValueRules_Pair)(nil),           // 23: mcpwrite.v1.EnumValueRules.Pair
+	(*descriptorpb.ServiceOptions)(nil),   // 24: google.protobuf.ServiceOptions
+	(*descriptorpb.MethodOptions)(nil),    // 25: google.protobuf.MethodOptions
+	(*descriptorpb.FieldOptions)(nil),     // 26: google.protobuf.FieldOptions
+	(*descriptorpb.OneofOptions)(nil),     // 27: google.protobuf.OneofOptions
+	(*descriptorpb.EnumOptions)(nil),      // 28: google.protobuf.EnumOptions
+	(*descriptorpb.EnumValueOptions)(nil), // 29: google.protobuf.EnumValueOptions
 }
 var file_mcpwrite_v1_mcpwrite_proto_depIdxs = []int32{
 	0,  // 0: mcpwrite.v1.ServiceRules.expose:type_name -> mcpwrite.v1.ServiceRules.Expose
@@ -2242,34 +2402,36 @@ var file_mcpwrite_v1_mcpwrite_proto_depIdxs = []int32{
 	2,  // 3: mcpwrite.v1.ToolRules.kind:type_name -> mcpwrite.v1.ToolRules.Kind
 	3,  // 4: mcpwrite.v1.ToolRules.classification:type_name -> mcpwrite.v1.ToolRules.Classification
 	4,  // 5: mcpwrite.v1.ToolRules.confirmation:type_name -> mcpwrite.v1.ToolRules.Confirmation
-	19, // 6: mcpwrite.v1.ToolRules.examples:type_name -> mcpwrite.v1.ToolRules.Example
+	21, // 6: mcpwrite.v1.ToolRules.examples:type_name -> mcpwrite.v1.ToolRules.Example
 	10, // 7: mcpwrite.v1.ToolRules.pair_check:type_name -> mcpwrite.v1.PairCheck
 	12, // 8: mcpwrite.v1.FieldRules.agent:type_name -> mcpwrite.v1.AgentSupplied
-	13, // 9: mcpwrite.v1.FieldRules.derived:type_name -> mcpwrite.v1.Derived
-	14, // 10: mcpwrite.v1.FieldRules.generated:type_name -> mcpwrite.v1.Generated
-	15, // 11: mcpwrite.v1.FieldRules.enum_alias:type_name -> mcpwrite.v1.EnumAlias
-	5,  // 12: mcpwrite.v1.Derived.context:type_name -> mcpwrite.v1.Derived.ContextKey
-	6,  // 13: mcpwrite.v1.Generated.kind:type_name -> mcpwrite.v1.Generated.Kind
-	7,  // 14: mcpwrite.v1.EnumAlias.style:type_name -> mcpwrite.v1.EnumAlias.Style
-	20, // 15: mcpwrite.v1.EnumAlias.extra:type_name -> mcpwrite.v1.EnumAlias.ExtraEntry
-	21, // 16: mcpwrite.v1.EnumValueRules.valid_pairs:type_name -> mcpwrite.v1.EnumValueRules.Pair
-	22, // 17: mcpwrite.v1.service:extendee -> google.protobuf.ServiceOptions
-	23, // 18: mcpwrite.v1.tool:extendee -> google.protobuf.MethodOptions
-	24, // 19: mcpwrite.v1.field:extendee -> google.protobuf.FieldOptions
-	25, // 20: mcpwrite.v1.oneof:extendee -> google.protobuf.OneofOptions
-	26, // 21: mcpwrite.v1.enum:extendee -> google.protobuf.EnumOptions
-	27, // 22: mcpwrite.v1.value:extendee -> google.protobuf.EnumValueOptions
-	8,  // 23: mcpwrite.v1.service:type_name -> mcpwrite.v1.ServiceRules
-	9,  // 24: mcpwrite.v1.tool:type_name -> mcpwrite.v1.ToolRules
-	11, // 25: mcpwrite.v1.field:type_name -> mcpwrite.v1.FieldRules
-	18, // 26: mcpwrite.v1.oneof:type_name -> mcpwrite.v1.OneofRules
-	16, // 27: mcpwrite.v1.enum:type_name -> mcpwrite.v1.EnumRules
-	17, // 28: mcpwrite.v1.value:type_name -> mcpwrite.v1.EnumValueRules
-	29, // [29:29] is the sub-list for method output_type
-	29, // [29:29] is the sub-list for method input_type
-	23, // [23:29] is the sub-list for extension type_name
-	17, // [17:23] is the sub-list for extension extendee
-	0,  // [0:17] is the sub-list for field type_name
+	15, // 9: mcpwrite.v1.FieldRules.derived:type_name -> mcpwrite.v1.Derived
+	16, // 10: mcpwrite.v1.FieldRules.generated:type_name -> mcpwrite.v1.Generated
+	17, // 11: mcpwrite.v1.FieldRules.enum_alias:type_name -> mcpwrite.v1.EnumAlias
+	14, // 12: mcpwrite.v1.AgentSupplied.required_when:type_name -> mcpwrite.v1.RequiredWhen
+	13, // 13: mcpwrite.v1.AgentSupplied.reference:type_name -> mcpwrite.v1.Reference
+	5,  // 14: mcpwrite.v1.Derived.context:type_name -> mcpwrite.v1.Derived.ContextKey
+	6,  // 15: mcpwrite.v1.Generated.kind:type_name -> mcpwrite.v1.Generated.Kind
+	7,  // 16: mcpwrite.v1.EnumAlias.style:type_name -> mcpwrite.v1.EnumAlias.Style
+	22, // 17: mcpwrite.v1.EnumAlias.extra:type_name -> mcpwrite.v1.EnumAlias.ExtraEntry
+	23, // 18: mcpwrite.v1.EnumValueRules.valid_pairs:type_name -> mcpwrite.v1.EnumValueRules.Pair
+	24, // 19: mcpwrite.v1.service:extendee -> google.protobuf.ServiceOptions
+	25, // 20: mcpwrite.v1.tool:extendee -> google.protobuf.MethodOptions
+	26, // 21: mcpwrite.v1.field:extendee -> google.protobuf.FieldOptions
+	27, // 22: mcpwrite.v1.oneof:extendee -> google.protobuf.OneofOptions
+	28, // 23: mcpwrite.v1.enum:extendee -> google.protobuf.EnumOptions
+	29, // 24: mcpwrite.v1.value:extendee -> google.protobuf.EnumValueOptions
+	8,  // 25: mcpwrite.v1.service:type_name -> mcpwrite.v1.ServiceRules
+	9,  // 26: mcpwrite.v1.tool:type_name -> mcpwrite.v1.ToolRules
+	11, // 27: mcpwrite.v1.field:type_name -> mcpwrite.v1.FieldRules
+	20, // 28: mcpwrite.v1.oneof:type_name -> mcpwrite.v1.OneofRules
+	18, // 29: mcpwrite.v1.enum:type_name -> mcpwrite.v1.EnumRules
+	19, // 30: mcpwrite.v1.value:type_name -> mcpwrite.v1.EnumValueRules
+	31, // [31:31] is the sub-list for method output_type
+	31, // [31:31] is the sub-list for method input_type
+	25, // [25:31] is the sub-list for extension type_name
+	19, // [19:25] is the sub-list for extension extendee
+	0,  // [0:19] is the sub-list for field type_name
 }
 
 func init() { file_mcpwrite_v1_mcpwrite_proto_init() }
@@ -2284,7 +2446,7 @@ func file_mcpwrite_v1_mcpwrite_proto_init() {
 		(*FieldRules_EnumAlias)(nil),
 		(*FieldRules_Hidden)(nil),
 	}
-	file_mcpwrite_v1_mcpwrite_proto_msgTypes[5].OneofWrappers = []any{
+	file_mcpwrite_v1_mcpwrite_proto_msgTypes[7].OneofWrappers = []any{
 		(*Derived_FromEnum)(nil),
 		(*Derived_Context)(nil),
 		(*Derived_Resolver)(nil),
@@ -2296,7 +2458,7 @@ func file_mcpwrite_v1_mcpwrite_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mcpwrite_v1_mcpwrite_proto_rawDesc), len(file_mcpwrite_v1_mcpwrite_proto_rawDesc)),
 			NumEnums:      8,
-			NumMessages:   14,
+			NumMessages:   16,
 			NumExtensions: 6,
 			NumServices:   0,
 		},
