@@ -94,7 +94,9 @@ type endsObserver struct {
 	ends []runtime.CallEnd
 }
 
-func (o *endsObserver) CallStarted(ctx context.Context, _ runtime.CallStart) context.Context { return ctx }
+func (o *endsObserver) CallStarted(ctx context.Context, _ runtime.CallStart) context.Context {
+	return ctx
+}
 
 func (o *endsObserver) CallEnded(_ context.Context, e runtime.CallEnd) {
 	o.mu.Lock()
