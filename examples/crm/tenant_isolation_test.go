@@ -2,6 +2,7 @@ package crm_test
 
 import (
 	"context"
+	"encoding/base64"
 	"sort"
 	"strconv"
 	"strings"
@@ -47,6 +48,11 @@ func isoServer(t *testing.T) (*domain.CRM, *mcp.ClientSession, *mcp.ClientSessio
 		t.Fatal(err)
 	}
 	return crm, mcptest.Connect(t, s, mcptest.Options{ClientName: "agent-a"}), mcptest.Connect(t, s, mcptest.Options{ClientName: "agent-b"})
+}
+
+// pageToken is the token list tools issue for the page after id.
+func pageToken(id string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte("after:" + id))
 }
 
 // isoMasked is the answer masked for comparison (mcptest.Masked): ids replaced,
@@ -117,6 +123,13 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 		{"merge_people", `{"source_person_id":"` + ownPerson + `","target_person_id":"{0}"}`, []string{person}, []string{never}},
 		{"validate_write", `{"operation":"update_person","payload":{"person_id":"{0}","first_name":"Mallory"}}`, []string{person}, []string{never}},
 		{"validate_write", `{"operation":"delete_note","payload":{"note_id":"{0}"}}`, []string{note}, []string{"note_never"}},
+		{"get_person", `{"person_id":"{0}"}`, []string{person}, []string{never}},
+		{"get_org", `{"org_id":"{0}"}`, []string{org}, []string{"org_never"}},
+		{"get_note", `{"note_id":"{0}"}`, []string{note}, []string{"note_never"}},
+		{"list_notes", `{"person_id":"{0}"}`, []string{person}, []string{never}},
+		{"list_notes", `{"org_id":"{0}"}`, []string{org}, []string{"org_never"}},
+		{"find_people_at_org", `{"org_id":"{0}"}`, []string{org}, []string{"org_never"}},
+		{"find_people_at_org", `{"org_name":"{0}"}`, []string{"Analytical Engines"}, []string{"Never Ltd"}},
 		{"apply_proposal", `{"proposal_id":"{0}"}`, []string{pending}, []string{"prop-never-existed"}},
 		{"discard_proposal", `{"proposal_id":"{0}"}`, []string{pending}, []string{"prop-never-existed"}},
 	}
@@ -138,6 +151,25 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 			t.Errorf("%s %s: tenant A's ids answer differently from ids that never existed (-never +A's):\n%s", p.tool, p.args, diff)
 		}
 	}
+	// B's lists hold B's records only, whatever the query or page token.
+	covered["list_people"], covered["list_orgs"] = true, true
+	lists := []struct{ tool, args, want string }{
+		{"list_people", `{}`, `{"success":true,"people":[{"id":"` + ownPerson + `","first_name":"Hank","version":1,"created_at":"2026-06-28T19:52:15Z","updated_at":"2026-06-28T19:52:15Z"}],"suggestions":[],"warnings":[]}`},
+		{"list_people", `{"query":"Ada"}`, `{"success":true,"suggestions":[],"warnings":[]}`},
+		{"list_people", `{"page_token":"` + pageToken(person) + `"}`, `{"success":true,"people":[{"id":"` + ownPerson + `","first_name":"Hank","version":1,"created_at":"2026-06-28T19:52:15Z","updated_at":"2026-06-28T19:52:15Z"}],"suggestions":[],"warnings":[]}`},
+		{"list_orgs", `{}`, `{"success":true,"orgs":[{"id":"` + ownOrg + `","name":"Globex","version":1,"created_at":"2026-06-28T19:52:15Z","updated_at":"2026-06-28T19:52:15Z"}],"suggestions":[],"warnings":[]}`},
+		{"list_orgs", `{"query":"engines"}`, `{"success":true,"suggestions":[],"warnings":[]}`},
+		{"list_notes", `{}`, `{"success":true,"suggestions":[],"warnings":[]}`},
+	}
+	for _, l := range lists {
+		if got := mcptest.Call(t, b, l.tool, l.args); got.IsError || got.Text != l.want {
+			t.Errorf("tenant B %s %s:\n got: %s\nwant: %s", l.tool, l.args, got.Text, l.want)
+		}
+	}
+	if got := mcptest.Call(t, a, "list_people", `{"query":"Ada"}`); got.IsError || len(got.Body["people"].([]any)) != 1 {
+		t.Errorf("tenant A list_people Ada: %s", got.Text)
+	}
+
 	// Uniqueness is per user: A's org name and email are free for B.
 	covered["create_org"], covered["create_person"] = true, true
 	isoOK(t, b, "create_org", `{"name":"Analytical Engines"}`)
