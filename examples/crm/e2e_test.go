@@ -492,9 +492,15 @@ func TestAnotherUsersIDsAreNotFound(t *testing.T) {
 		{"create_note", `{"body":"Spy note","person_id":"{{ada}}"}`, "person_id"},
 		{"delete_note", `{"note_id":"{{adaNote}}"}`, "note_id"},
 		{"merge_people", `{"source_person_id":"{{dup}}","target_person_id":"{{ada}}"}`, "source_person_id"},
+		{"get_person", `{"person_id":"{{ada}}"}`, "person_id"},
+		{"get_org", `{"org_id":"{{acme}}"}`, "org_id"},
+		{"get_note", `{"note_id":"{{adaNote}}"}`, "note_id"},
+		{"list_notes", `{"person_id":"{{ada}}"}`, "person_id"},
+		{"find_people_at_org", `{"org_id":"{{acme}}"}`, "org_id"},
+		{"find_people_at_org", `{"org_name":"Analytical Engines Ltd"}`, "org_name"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.tool, func(t *testing.T) {
+		t.Run(tt.tool+" "+tt.field, func(t *testing.T) {
 			s := newServer(t)
 			f := setup(t, s.connect(ada))
 			out, isErr := call(t, s.connect(grace), tt.tool, f.expand(tt.args))

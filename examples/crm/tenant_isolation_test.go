@@ -2,7 +2,6 @@ package crm_test
 
 import (
 	"context"
-	"encoding/base64"
 	"sort"
 	"strconv"
 	"strings"
@@ -48,11 +47,6 @@ func isoServer(t *testing.T) (*domain.CRM, *mcp.ClientSession, *mcp.ClientSessio
 		t.Fatal(err)
 	}
 	return crm, mcptest.Connect(t, s, mcptest.Options{ClientName: "agent-a"}), mcptest.Connect(t, s, mcptest.Options{ClientName: "agent-b"})
-}
-
-// pageToken is the token list tools issue for the page after id.
-func pageToken(id string) string {
-	return base64.RawURLEncoding.EncodeToString([]byte("after:" + id))
 }
 
 // isoMasked is the answer masked for comparison (mcptest.Masked): ids replaced,
@@ -156,7 +150,6 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 	lists := []struct{ tool, args, want string }{
 		{"list_people", `{}`, `{"success":true,"people":[{"id":"` + ownPerson + `","first_name":"Hank","version":1,"created_at":"2026-06-28T19:52:15Z","updated_at":"2026-06-28T19:52:15Z"}],"suggestions":[],"warnings":[]}`},
 		{"list_people", `{"query":"Ada"}`, `{"success":true,"suggestions":[],"warnings":[]}`},
-		{"list_people", `{"page_token":"` + pageToken(person) + `"}`, `{"success":true,"people":[{"id":"` + ownPerson + `","first_name":"Hank","version":1,"created_at":"2026-06-28T19:52:15Z","updated_at":"2026-06-28T19:52:15Z"}],"suggestions":[],"warnings":[]}`},
 		{"list_orgs", `{}`, `{"success":true,"orgs":[{"id":"` + ownOrg + `","name":"Globex","version":1,"created_at":"2026-06-28T19:52:15Z","updated_at":"2026-06-28T19:52:15Z"}],"suggestions":[],"warnings":[]}`},
 		{"list_orgs", `{"query":"engines"}`, `{"success":true,"suggestions":[],"warnings":[]}`},
 		{"list_notes", `{}`, `{"success":true,"suggestions":[],"warnings":[]}`},
@@ -168,6 +161,18 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 	}
 	if got := mcptest.Call(t, a, "list_people", `{"query":"Ada"}`); got.IsError || len(got.Body["people"].([]any)) != 1 {
 		t.Errorf("tenant A list_people Ada: %s", got.Text)
+	}
+	// A page token issued to A pages through B's own records only.
+	token := isoOK(t, a, "list_people", `{"page_size":1}`)["next_page_token"].(string)
+	got := mcptest.Call(t, b, "list_people", `{"page_token":"`+token+`"}`)
+	page, _ := got.Body["people"].([]any)
+	for _, p := range page {
+		if id := p.(map[string]any)["id"]; got.IsError || id != ownPerson {
+			t.Errorf("tenant B paging with A's token: %s", got.Text)
+		}
+	}
+	if got.IsError || strings.Contains(got.Text, person) || strings.Contains(got.Text, person2) {
+		t.Errorf("tenant B paging with A's token: %s", got.Text)
 	}
 
 	// Uniqueness is per user: A's org name and email are free for B.

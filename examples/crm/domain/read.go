@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"slices"
 	"strings"
+	"time"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
@@ -39,37 +40,46 @@ func (c *CRM) records(ctx context.Context, userID string) (*account, error) {
 // generated decoder applies the schema default, 50, for agents).
 const defaultPageSize = 50
 
-// pageTokenPrefix marks the tokens this server issues: the last id of the
-// previous page.
+// pageTokenPrefix marks the tokens this server issues: the sort key of the
+// last item of the previous page.
 const pageTokenPrefix = "after:"
 
-// page returns the items of ids (sorted; UUID v7 ids sort oldest first)
-// after the token's id, at most size of them, and the token of the next page.
-func page(ids []string, size int32, token string) ([]string, string, error) {
-	slices.Sort(ids)
+// sortKey orders records oldest first, ties by id.
+func sortKey(created interface{ AsTime() time.Time }, id string) string {
+	return created.AsTime().UTC().Format("2006-01-02T15:04:05.000000000Z") + "|" + id
+}
+
+// page returns the ids of keys (sort key -> id) after the token's key, at
+// most size of them, oldest first, and the token of the next page.
+func page(keys map[string]string, size int32, token string) ([]string, string, error) {
+	sorted := make([]string, 0, len(keys))
+	for k := range keys {
+		sorted = append(sorted, k)
+	}
+	slices.Sort(sorted)
 	start := 0
 	if token != "" {
 		raw, err := base64.RawURLEncoding.DecodeString(token)
 		if err != nil || !strings.HasPrefix(string(raw), pageTokenPrefix) {
-			return nil, "", invalid("page_token is not one this server issued", "page_token",
-				"Pass the next_page_token of the previous answer unchanged, or omit page_token to start from the first page.")
+			return nil, "", invalid("invalid page_token", "page_token",
+				"page_token is not one this server issued: pass the previous answer's next_page_token unchanged, or omit page_token for the first page")
 		}
-		after := strings.TrimPrefix(string(raw), pageTokenPrefix)
-		start, _ = slices.BinarySearch(ids, after)
-		if start < len(ids) && ids[start] == after {
-			start++
-		}
+		start, _ = slices.BinarySearch(sorted, strings.TrimPrefix(string(raw), pageTokenPrefix)+"\x00")
 	}
 	n := int(size)
 	if n <= 0 {
 		n = defaultPageSize
 	}
-	end := min(start+n, len(ids))
+	end := min(start+n, len(sorted))
 	next := ""
-	if end < len(ids) {
-		next = base64.RawURLEncoding.EncodeToString([]byte(pageTokenPrefix + ids[end-1]))
+	if end < len(sorted) {
+		next = base64.RawURLEncoding.EncodeToString([]byte(pageTokenPrefix + sorted[end-1]))
 	}
-	return ids[start:end], next, nil
+	ids := make([]string, 0, end-start)
+	for _, k := range sorted[start:end] {
+		ids = append(ids, keys[k])
+	}
+	return ids, next, nil
 }
 
 func containsFold(s, sub string) bool { return strings.Contains(strings.ToLower(s), strings.ToLower(sub)) }
@@ -82,14 +92,14 @@ func (c *CRM) ListPeople(ctx context.Context, req *crmv1.ListPeopleRequest) (*cr
 	if err != nil {
 		return nil, err
 	}
-	var ids []string
+	keys := map[string]string{}
 	for id, p := range a.people {
 		q := req.GetQuery()
 		if q == "" || containsFold(displayName(p), q) || containsFold(p.GetEmail(), q) {
-			ids = append(ids, id)
+			keys[sortKey(p.GetCreatedAt(), id)] = id
 		}
 	}
-	ids, next, err := page(ids, req.GetPageSize(), req.GetPageToken())
+	ids, next, err := page(keys, req.GetPageSize(), req.GetPageToken())
 	if err != nil {
 		return nil, err
 	}
@@ -123,14 +133,14 @@ func (c *CRM) ListOrgs(ctx context.Context, req *crmv1.ListOrgsRequest) (*crmv1.
 	if err != nil {
 		return nil, err
 	}
-	var ids []string
+	keys := map[string]string{}
 	for id, o := range a.orgs {
 		q := req.GetQuery()
 		if q == "" || containsFold(o.GetName(), q) || containsFold(o.GetDomain(), q) {
-			ids = append(ids, id)
+			keys[sortKey(o.GetCreatedAt(), id)] = id
 		}
 	}
-	ids, next, err := page(ids, req.GetPageSize(), req.GetPageToken())
+	ids, next, err := page(keys, req.GetPageSize(), req.GetPageToken())
 	if err != nil {
 		return nil, err
 	}
@@ -176,16 +186,16 @@ func (c *CRM) ListNotes(ctx context.Context, req *crmv1.ListNotesRequest) (*crmv
 			return nil, err
 		}
 	}
-	var ids []string
+	keys := map[string]string{}
 	for id, n := range a.notes {
 		switch {
 		case req.GetPersonId() != "" && n.GetPersonId() != req.GetPersonId():
 		case req.GetOrgId() != "" && n.GetOrgId() != req.GetOrgId():
 		default:
-			ids = append(ids, id)
+			keys[sortKey(n.GetCreatedAt(), id)] = id
 		}
 	}
-	ids, next, err := page(ids, req.GetPageSize(), req.GetPageToken())
+	ids, next, err := page(keys, req.GetPageSize(), req.GetPageToken())
 	if err != nil {
 		return nil, err
 	}
@@ -236,15 +246,16 @@ func (c *CRM) FindPeopleAtOrg(ctx context.Context, req *crmv1.FindPeopleAtOrgReq
 	default:
 		return nil, invalid("name the organisation", "org_id", "send org_id or org_name")
 	}
-	var ids []string
+	var keys []string
 	for id, p := range a.people {
 		if p.GetOrgId() == o.GetId() {
-			ids = append(ids, id)
+			keys = append(keys, sortKey(p.GetCreatedAt(), id))
 		}
 	}
-	slices.Sort(ids)
+	slices.Sort(keys)
 	resp := &crmv1.FindPeopleAtOrgResponse{Org: proto.Clone(o).(*crmv1.Org)}
-	for _, id := range ids {
+	for _, k := range keys {
+		id := k[strings.IndexByte(k, '|')+1:]
 		resp.People = append(resp.People, proto.Clone(a.people[id]).(*crmv1.Person))
 	}
 	return resp, nil
