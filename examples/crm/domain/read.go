@@ -82,7 +82,9 @@ func page(keys map[string]string, size int32, token string) ([]string, string, e
 	return ids, next, nil
 }
 
-func containsFold(s, sub string) bool { return strings.Contains(strings.ToLower(s), strings.ToLower(sub)) }
+func containsFold(s, sub string) bool {
+	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+}
 
 // ListPeople lists the user's people, oldest first.
 func (c *CRM) ListPeople(ctx context.Context, req *crmv1.ListPeopleRequest) (*crmv1.ListPeopleResponse, error) {
