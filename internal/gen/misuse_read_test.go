@@ -1,6 +1,14 @@
 package gen_test
 
-import "testing"
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/plugintest"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
+)
 
 // readReq is a read's request with a tenant from the context.
 const readReq = `
@@ -140,5 +148,38 @@ service S {
 	got, files := generate(t, src, "")
 	if got != "" || files != 2 {
 		t.Errorf("got error %q and %d files; want no error and 2 files", got, files)
+	}
+}
+
+// A service of reads only has nothing to validate and nothing to propose:
+// its document names the schema tool and no validate, apply or discard
+// tool, whatever its default_confirmation.
+func TestServiceOfReadsOnlyHasNoValidateOrProposalTools(t *testing.T) {
+	src := `
+service S {
+  option (mcpwrite.v1.service) = {default_confirmation: PROPOSAL};
+  rpc Get(Req) returns (Resp) { option (mcpwrite.v1.tool) = {kind: READ}; }
+}
+` + readReq
+	resp, err := plugintest.Run(request(t, src, ""))
+	if err != nil || resp.GetError() != "" {
+		t.Fatalf("run: %v %s", err, resp.GetError())
+	}
+	var doc schemadoc.Document
+	for _, f := range resp.File {
+		if strings.HasSuffix(f.GetName(), ".mcpwrite.json") {
+			if err := json.Unmarshal([]byte(f.GetContent()), &doc); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if len(doc.Services) != 1 {
+		t.Fatalf("document %+v", doc)
+	}
+	s := doc.Services[0]
+	got := []string{s.ValidateTool, s.SchemaTool, s.ApplyTool, s.DiscardTool, s.Tools[0].Kind, s.Tools[0].Classification, s.Tools[0].Confirmation}
+	want := []string{"", "get_write_schema", "", "", "READ", "READ_ONLY", "DIRECT"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("validate, schema, apply, discard, kind, classification, confirmation = %q, want %q", got, want)
 	}
 }
