@@ -117,11 +117,15 @@ func (b *builder) toolDoc(t *toolModel) schemadoc.Tool {
 	return td
 }
 
-// toolDescription adds the classification and the validate-first tip.
+// toolDescription adds the classification and the validate-first tip to a
+// write, and says that a read changes nothing.
 func toolDescription(t *toolModel) string {
 	d := strings.TrimSpace(t.description)
 	if !strings.HasSuffix(d, ".") {
 		d += "."
+	}
+	if t.isRead() {
+		return d + " Read-only: changes nothing."
 	}
 	d += " Classification: " + t.classification.String() + "."
 	switch t.confirmation.String() {
@@ -147,7 +151,7 @@ func (b *builder) examples(t *toolModel) []schemadoc.Example {
 			continue
 		}
 		for _, k := range sortedAnyKeys(obj) {
-			if !hasAgentField(t.input, k) && k != "client_request_id" && k != "dry_run" {
+			if !hasAgentField(t.input, k) && (t.isRead() || k != "client_request_id" && k != "dry_run") {
 				b.probs.methodf(t.method, "example %d: %q is not an input field of %s", i+1, k, t.name)
 			}
 		}

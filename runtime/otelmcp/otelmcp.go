@@ -9,8 +9,8 @@
 // Spans are named "tools/call <tool>", continue the caller's traceparent
 // (an active span in the context wins over the request context's
 // traceparent) and carry mcp.tool.name, mcpwrite.outcome,
-// mcpwrite.error.code, mcpwrite.replay, mcpwrite.proposal and
-// mcpwrite.confirmation. Metrics:
+// mcpwrite.error.code, mcpwrite.replay, mcpwrite.proposal,
+// mcpwrite.confirmation and, on a read tool's call, mcpwrite.read. Metrics:
 //
 //	mcpwrite.tool.calls      {tool, outcome, error.code}  calls
 //	mcpwrite.tool.replays    {tool}                       idempotent replays
@@ -130,6 +130,9 @@ func (o *Observer) CallEnded(ctx context.Context, call runtime.CallEnd) {
 	}
 	if call.Confirmation != "" {
 		attrs = append(attrs, attribute.String("mcpwrite.confirmation", call.Confirmation))
+	}
+	if call.Read {
+		attrs = append(attrs, attribute.Bool("mcpwrite.read", true))
 	}
 	span.SetAttributes(attrs...)
 	if call.Outcome == runtime.OutcomeError {

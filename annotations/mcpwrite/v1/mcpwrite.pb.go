@@ -172,6 +172,20 @@ const (
 	ToolRules_DELETE           ToolRules_Kind = 3
 	// Anything else that writes (move, merge, link).
 	ToolRules_ACTION ToolRules_Kind = 4
+	// Reads and changes nothing (get, list, find). Registered from the same
+	// service with readOnlyHint true, destructiveHint false and
+	// idempotentHint true; the call is decoded, validated and enriched like a
+	// write (derived fields still take tenant and principal from the request
+	// context) and goes straight to the handler: no client_request_id, no
+	// dry_run, no confirmation, no proposal, and validate_write refuses it.
+	// Never inferred from a method name: set it explicitly.
+	// Paging (AIP-158 names): a top-level request field page_size (integer)
+	// or page_token (string), and a response field next_page_token, without
+	// a description of their own get a standard one built from the field's
+	// rules, e.g. "Maximum results per page, 1-100; default 50." from
+	// `agent = {minimum: 1 maximum: 100 default: "50"}`.
+	// Example: `option (mcpwrite.v1.tool) = {kind: READ result: "person"};`.
+	ToolRules_READ ToolRules_Kind = 5
 )
 
 // Enum value maps for ToolRules_Kind.
@@ -182,6 +196,7 @@ var (
 		2: "UPDATE",
 		3: "DELETE",
 		4: "ACTION",
+		5: "READ",
 	}
 	ToolRules_Kind_value = map[string]int32{
 		"KIND_UNSPECIFIED": 0,
@@ -189,6 +204,7 @@ var (
 		"UPDATE":           2,
 		"DELETE":           3,
 		"ACTION":           4,
+		"READ":             5,
 	}
 )
 
@@ -238,6 +254,9 @@ const (
 	ToolRules_SAFE_UPDATE                ToolRules_Classification = 2
 	ToolRules_DESTRUCTIVE_UPDATE         ToolRules_Classification = 3
 	ToolRules_DESTRUCTIVE_DELETE         ToolRules_Classification = 4
+	// The class of every READ tool, and only of READ tools (the default for
+	// kind READ). Example: `classification: READ_ONLY`.
+	ToolRules_READ_ONLY ToolRules_Classification = 5
 )
 
 // Enum value maps for ToolRules_Classification.
@@ -248,6 +267,7 @@ var (
 		2: "SAFE_UPDATE",
 		3: "DESTRUCTIVE_UPDATE",
 		4: "DESTRUCTIVE_DELETE",
+		5: "READ_ONLY",
 	}
 	ToolRules_Classification_value = map[string]int32{
 		"CLASSIFICATION_UNSPECIFIED": 0,
@@ -255,6 +275,7 @@ var (
 		"SAFE_UPDATE":                2,
 		"DESTRUCTIVE_UPDATE":         3,
 		"DESTRUCTIVE_DELETE":         4,
+		"READ_ONLY":                  5,
 	}
 )
 
@@ -720,7 +741,7 @@ func (x *ServiceRules) GetDiscardTool() string {
 	return ""
 }
 
-// ToolRules describe one write tool.
+// ToolRules describe one tool: a write, or a read (kind READ).
 type ToolRules struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Tool name; default from the method name and the service's tool_naming.
@@ -734,10 +755,12 @@ type ToolRules struct {
 	// Example: `kind: CREATE`.
 	Kind *ToolRules_Kind `protobuf:"varint,4,opt,name=kind,enum=mcpwrite.v1.ToolRules_Kind" json:"kind,omitempty"`
 	// Default from kind: CREATE -> SAFE_CREATE, UPDATE/ACTION -> SAFE_UPDATE,
-	// DELETE -> DESTRUCTIVE_DELETE. Example: `classification: DESTRUCTIVE_UPDATE`.
+	// DELETE -> DESTRUCTIVE_DELETE, READ -> READ_ONLY.
+	// Example: `classification: DESTRUCTIVE_UPDATE`.
 	Classification *ToolRules_Classification `protobuf:"varint,5,opt,name=classification,enum=mcpwrite.v1.ToolRules_Classification" json:"classification,omitempty"`
 	// Default: the service's default_confirmation, else DIRECT for SAFE_* and
-	// ELICIT for DESTRUCTIVE_*. Example: `confirmation: PROPOSAL`.
+	// ELICIT for DESTRUCTIVE_*. READ tools are never confirmed: they ignore
+	// default_confirmation and refuse this option. Example: `confirmation: PROPOSAL`.
 	Confirmation *ToolRules_Confirmation `protobuf:"varint,6,opt,name=confirmation,enum=mcpwrite.v1.ToolRules_Confirmation" json:"confirmation,omitempty"`
 	// Tools suggested to the agent after success. Example: `next_steps: "createRelationship"`.
 	NextSteps []string `protobuf:"bytes,7,rep,name=next_steps,json=nextSteps" json:"next_steps,omitempty"`
@@ -2189,7 +2212,7 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"SNAKE_CASE\x10\x01\x12\x0e\n" +
 	"\n" +
 	"CAMEL_CASE\x10\x02\x12\t\n" +
-	"\x05AS_IS\x10\x03\"\xb4\b\n" +
+	"\x05AS_IS\x10\x03\"\xcd\b\n" +
 	"\tToolRules\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12 \n" +
@@ -2212,7 +2235,7 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\x14max_conflict_retries\x18\x10 \x01(\rR\x12maxConflictRetries\x1aA\n" +
 	"\aExample\x12 \n" +
 	"\vdescription\x18\x01 \x01(\tR\vdescription\x12\x14\n" +
-	"\x05input\x18\x02 \x01(\tR\x05input\"L\n" +
+	"\x05input\x18\x02 \x01(\tR\x05input\"V\n" +
 	"\x04Kind\x12\x14\n" +
 	"\x10KIND_UNSPECIFIED\x10\x00\x12\n" +
 	"\n" +
@@ -2222,13 +2245,15 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\n" +
 	"\x06DELETE\x10\x03\x12\n" +
 	"\n" +
-	"\x06ACTION\x10\x04\"\x82\x01\n" +
+	"\x06ACTION\x10\x04\x12\b\n" +
+	"\x04READ\x10\x05\"\x91\x01\n" +
 	"\x0eClassification\x12\x1e\n" +
 	"\x1aCLASSIFICATION_UNSPECIFIED\x10\x00\x12\x0f\n" +
 	"\vSAFE_CREATE\x10\x01\x12\x0f\n" +
 	"\vSAFE_UPDATE\x10\x02\x12\x16\n" +
 	"\x12DESTRUCTIVE_UPDATE\x10\x03\x12\x16\n" +
-	"\x12DESTRUCTIVE_DELETE\x10\x04\"R\n" +
+	"\x12DESTRUCTIVE_DELETE\x10\x04\x12\r\n" +
+	"\tREAD_ONLY\x10\x05\"R\n" +
 	"\fConfirmation\x12\x1c\n" +
 	"\x18CONFIRMATION_UNSPECIFIED\x10\x00\x12\n" +
 	"\n" +
