@@ -129,6 +129,7 @@ type elicitOutcome uint8
 const (
 	elicitConfirmed elicitOutcome = iota
 	elicitDeclined
+	elicitCancelled
 	elicitTimedOut
 	elicitUnavailable
 )
@@ -293,6 +294,9 @@ func (wc *writeCall) confirmInCall(ctx context.Context, req *mcp.CallToolRequest
 	case elicitDeclined:
 		wc.release(ctx)
 		return r.errorResult(ctx, name, m, Errors{declined(wt, body)})
+	case elicitCancelled:
+		wc.release(ctx)
+		return r.errorResult(ctx, name, m, Errors{cancelled(wt, body)})
 	case elicitTimedOut:
 		wc.release(ctx)
 		return r.errorResult(ctx, name, m, Errors{r.unanswered(wt, body)})
@@ -316,6 +320,9 @@ func (r *registry) askInCall(ctx context.Context, req *mcp.CallToolRequest, tool
 	}
 	if accepted(res) {
 		return elicitConfirmed
+	}
+	if res != nil && res.Action == "cancel" {
+		return elicitCancelled
 	}
 	return elicitDeclined
 }
@@ -407,7 +414,7 @@ func (wc *writeCall) confirmRoundTrip(ctx context.Context, req *mcp.CallToolRequ
 		return fail(invalidConfirmation("missing_answer", fmt.Sprintf("The call carries no answer to the confirmation input request %q. Nothing was written.", ConfirmInputID)))
 	}
 	if !accepted(er) {
-		return fail(declined(wt, body))
+		return fail(refusal(wt, body, er))
 	}
 	if key != "" && r.cfg.idem != nil {
 		if res := wc.claim(ctx, rc, key, raw, m, r.cfg.idemLease); res != nil {

@@ -18,6 +18,9 @@ const (
 	CodeProposalExpired       = "PROPOSAL_EXPIRED"
 	CodeProposalStale         = "PROPOSAL_STALE"
 	CodeConfirmationDeclined  = "CONFIRMATION_DECLINED"
+	// The user dismissed the confirmation without deciding (MCP action
+	// "cancel"); CONFIRMATION_DECLINED is an explicit no.
+	CodeConfirmationCancelled = "CONFIRMATION_CANCELLED"
 	CodeInternal              = "INTERNAL"
 	CodeUnknownOperation      = "UNKNOWN_OPERATION"
 	CodeInvalidRelationship   = "INVALID_RELATIONSHIP"

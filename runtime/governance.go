@@ -234,6 +234,25 @@ func declined(wt *writeTool, body *Object) *ErrorEntry {
 	}
 }
 
+// cancelled is the answer when the user dismissed the confirmation without
+// deciding: unlike a decline, the user may still want the change.
+func cancelled(wt *writeTool, body *Object) *ErrorEntry {
+	return &ErrorEntry{
+		Code:        CodeConfirmationCancelled,
+		Message:     "The user dismissed the confirmation without deciding: " + summarize(wt, body) + ". Nothing was written.",
+		Suggestions: &Suggestions{Hint: "Ask the user whether they want this change; call again only if they say yes."},
+	}
+}
+
+// refusal is the answer to a confirmation that was not accepted: cancel
+// (dismissed) and decline (or an accept without confirm) differ.
+func refusal(wt *writeTool, body *Object, res *mcp.ElicitResult) *ErrorEntry {
+	if res != nil && res.Action == "cancel" {
+		return cancelled(wt, body)
+	}
+	return declined(wt, body)
+}
+
 // proposalError maps store errors to envelope entries.
 func (r *registry) proposalError(ctx context.Context, tool, id string, err error) *ErrorEntry {
 	details := map[string]any{"proposal_id": id}

@@ -46,10 +46,11 @@ const (
 	ProposalDiscarded = "discarded"
 	ProposalExpired   = "expired"
 
-	ConfirmationAsked    = "asked"
-	ConfirmationAccepted = "accepted"
-	ConfirmationDeclined = "declined"
-	ConfirmationStale    = "stale"
+	ConfirmationAsked     = "asked"
+	ConfirmationAccepted  = "accepted"
+	ConfirmationDeclined  = "declined"
+	ConfirmationCancelled = "cancelled"
+	ConfirmationStale     = "stale"
 )
 
 // CallEnd is a finished tool call.
@@ -122,6 +123,8 @@ func (r *registry) callEnd(tool string, req *mcp.CallToolRequest, res *mcp.CallT
 		switch end.ErrorCode {
 		case CodeConfirmationDeclined:
 			end.Confirmation = ConfirmationDeclined
+		case CodeConfirmationCancelled:
+			end.Confirmation = ConfirmationCancelled
 		case CodeProposalStale:
 			end.Confirmation = ConfirmationStale
 		case CodeProposalExpired:

@@ -15,7 +15,7 @@
 //	mcpwrite.tool.calls      {tool, outcome, error.code}  calls
 //	mcpwrite.tool.replays    {tool}                       idempotent replays
 //	mcpwrite.proposals       {tool, event}                created, applied, discarded, expired
-//	mcpwrite.confirmations   {tool, outcome}              asked, accepted, declined, stale
+//	mcpwrite.confirmations   {tool, outcome}              asked, accepted, declined, cancelled, stale
 //	mcpwrite.tool.duration   {tool, outcome}              seconds
 package otelmcp
 
@@ -86,7 +86,7 @@ func New(opts ...Option) (*Observer, error) {
 	if o.proposals, err = m.Int64Counter("mcpwrite.proposals", metric.WithDescription("Proposals created, applied, discarded and expired"), metric.WithUnit("{proposal}")); err != nil {
 		return nil, err
 	}
-	if o.confirmations, err = m.Int64Counter("mcpwrite.confirmations", metric.WithDescription("User confirmations asked, accepted, declined and found stale"), metric.WithUnit("{confirmation}")); err != nil {
+	if o.confirmations, err = m.Int64Counter("mcpwrite.confirmations", metric.WithDescription("User confirmations asked, accepted, declined, cancelled and found stale"), metric.WithUnit("{confirmation}")); err != nil {
 		return nil, err
 	}
 	if o.duration, err = m.Float64Histogram("mcpwrite.tool.duration", metric.WithDescription("Tool call latency"), metric.WithUnit("s")); err != nil {
