@@ -94,6 +94,11 @@ func CompareDocuments(old, new [][]byte) ([]Change, error) {
 		if ot.Confirmation != nt.Confirmation {
 			add(true, name, "confirmation %s -> %s", ot.Confirmation, nt.Confirmation)
 		}
+		if of, nf := fallbackName(ot.ElicitFallback), fallbackName(nt.ElicitFallback); of != nf {
+			// Refusing where a proposal used to wait for the user takes a
+			// path away from clients that cannot ask; the reverse adds one.
+			add(nf == "REFUSE", name, "elicit_fallback %s -> %s", of, nf)
+		}
 		toolAdd := func(breaking bool, format string, args ...any) { add(breaking, name, format, args...) }
 		os, ns, err := schemas(name, "input", ot.InputSchema, nt.InputSchema)
 		if err != nil {
@@ -443,4 +448,12 @@ func compareReferences(add func(bool, string, ...any), a, b []schemadoc.Referenc
 			add(false, "%s: now takes %s names as well as ids", f, cur[f])
 		}
 	}
+}
+
+// fallbackName is a tool's elicit_fallback as written ("" is PROPOSE).
+func fallbackName(f string) string {
+	if f == "" {
+		return "PROPOSE"
+	}
+	return f
 }

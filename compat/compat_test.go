@@ -212,3 +212,29 @@ func TestCompareReportsAFieldThatNoLongerTakesANameAsBreaking(t *testing.T) {
 		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+func TestCompareReportsARefusingElicitFallbackAsBreaking(t *testing.T) {
+	proposes := doc(tool("book_room", "DESTRUCTIVE_UPDATE", "ELICIT", oldSchema), "")
+	refuses := []byte(strings.Replace(string(proposes), `"confirmation":"ELICIT"`, `"confirmation":"ELICIT","elicit_fallback":"REFUSE"`, 1))
+	for _, tt := range []struct {
+		name     string
+		old, cur []byte
+		want     string
+	}{
+		{"propose to refuse", proposes, refuses, "BREAKING: tool book_room: elicit_fallback PROPOSE -> REFUSE"},
+		{"refuse to propose", refuses, proposes, "compatible: tool book_room: elicit_fallback REFUSE -> PROPOSE"},
+		{"unchanged", refuses, refuses, ""},
+	} {
+		changes, err := compat.Compare(tt.old, tt.cur)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, c := range changes {
+			got = append(got, c.String())
+		}
+		if strings.Join(got, "\n") != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

@@ -301,6 +301,10 @@ func (wc *writeCall) confirmInCall(ctx context.Context, req *mcp.CallToolRequest
 		wc.release(ctx)
 		return r.errorResult(ctx, name, m, Errors{r.unanswered(wt, body)})
 	}
+	if refusesWithoutElicitation(wt.doc) {
+		wc.release(ctx)
+		return r.errorResult(ctx, name, m, Errors{confirmationRequired(wt, body)})
+	}
 	b, es := r.propose(ctx, wt, m, body, raw, rc, loss)
 	return wc.finishGoverned(ctx, m, b, es)
 }

@@ -21,6 +21,9 @@ const (
 	// The user dismissed the confirmation without deciding (MCP action
 	// "cancel"); CONFIRMATION_DECLINED is an explicit no.
 	CodeConfirmationCancelled = "CONFIRMATION_CANCELLED"
+	// The write must be confirmed by the user, the client cannot ask, and
+	// the tool refuses rather than storing a proposal (elicit_fallback REFUSE).
+	CodeConfirmationRequired  = "CONFIRMATION_REQUIRED"
 	CodeInternal              = "INTERNAL"
 	CodeUnknownOperation      = "UNKNOWN_OPERATION"
 	CodeInvalidRelationship   = "INVALID_RELATIONSHIP"

@@ -234,6 +234,21 @@ func declined(wt *writeTool, body *Object) *ErrorEntry {
 	}
 }
 
+// refusesWithoutElicitation: the tool's elicit_fallback is REFUSE, so a
+// confirmation the client cannot show refuses the call instead of storing a
+// proposal.
+func refusesWithoutElicitation(d *schemadoc.Tool) bool { return d.ElicitFallback == "REFUSE" }
+
+// confirmationRequired answers a write that must be confirmed by the user
+// when the client cannot ask and the tool does not fall back to a proposal.
+func confirmationRequired(wt *writeTool, body *Object) *ErrorEntry {
+	return &ErrorEntry{
+		Code:        CodeConfirmationRequired,
+		Message:     "The user must confirm " + summarize(wt, body) + ", and this client cannot ask (it does not support MCP elicitation forms). Nothing was written.",
+		Suggestions: &Suggestions{Hint: "Tell the user this change needs their confirmation in a client that can show confirmation prompts; do not retry it here."},
+	}
+}
+
 // cancelled is the answer when the user dismissed the confirmation without
 // deciding: unlike a decline, the user may still want the change.
 func cancelled(wt *writeTool, body *Object) *ErrorEntry {

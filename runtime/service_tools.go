@@ -329,6 +329,10 @@ func (r *registry) schemaHandler(ctx context.Context, req *mcp.CallToolRequest) 
 		{"optional_fields", nonNil(d.OptionalFields)},
 		{"server_fills", fills},
 	}
+	if d.ElicitFallback != "" {
+		// What a confirmation the client cannot show becomes.
+		o = append(o, member{"elicit_fallback", d.ElicitFallback})
+	}
 	if len(d.RequiredWhen) > 0 {
 		// Conditions the input schema can only state in descriptions.
 		o = append(o, member{"required_when", d.RequiredWhen})

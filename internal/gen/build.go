@@ -118,6 +118,7 @@ func (b *builder) service(s *protogen.Service) *serviceModel {
 		{"expose", int32(rules.GetExpose()), mcpwritev1.ServiceRules_Expose_name},
 		{"tool_naming", int32(rules.GetToolNaming()), mcpwritev1.ServiceRules_ToolNaming_name},
 		{"default_confirmation", int32(rules.GetDefaultConfirmation()), mcpwritev1.ToolRules_Confirmation_name},
+		{"default_elicit_fallback", int32(rules.GetDefaultElicitFallback()), mcpwritev1.ToolRules_ElicitFallback_name},
 	} {
 		if _, ok := c.known[c.n]; !ok {
 			b.probs.servicef(s, "unknown %s %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)", c.what, c.n)
@@ -357,6 +358,17 @@ func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.Tool
 		if destructive {
 			t.confirmation = mcpwritev1.ToolRules_ELICIT
 		}
+	}
+	if _, ok := mcpwritev1.ToolRules_ElicitFallback_name[int32(tr.GetElicitFallback())]; !ok {
+		b.probs.methodf(m, "unknown elicit_fallback %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)", int32(tr.GetElicitFallback()))
+		return nil
+	}
+	t.elicitFallback = tr.GetElicitFallback()
+	if t.elicitFallback == mcpwritev1.ToolRules_ELICIT_FALLBACK_UNSPECIFIED {
+		t.elicitFallback = sm.rules.GetDefaultElicitFallback()
+	}
+	if t.elicitFallback == mcpwritev1.ToolRules_ELICIT_FALLBACK_UNSPECIFIED {
+		t.elicitFallback = mcpwritev1.ToolRules_PROPOSE
 	}
 	t.readOnly = false
 	t.destructive = destructive

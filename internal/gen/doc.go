@@ -60,6 +60,7 @@ func (b *builder) toolDoc(t *toolModel) schemadoc.Tool {
 		Kind:            t.kind.String(),
 		Classification:  t.classification.String(),
 		Confirmation:    t.confirmation.String(),
+		ElicitFallback:  elicitFallback(t),
 		Hints:           schemadoc.Hints{ReadOnly: t.readOnly, Destructive: t.destructive, Idempotent: t.idempotent, OpenWorld: t.openWorld},
 		Result:          t.result,
 		NextSteps:       t.nextSteps,
@@ -236,4 +237,13 @@ func marshalDoc(doc schemadoc.Document) []byte {
 	_ = json.Indent(&buf, raw, "", "  ")
 	buf.WriteByte('\n')
 	return buf.Bytes()
+}
+
+// elicitFallback is the document's elicit_fallback: "REFUSE", or "" for the
+// default (a proposal), which the document leaves out.
+func elicitFallback(t *toolModel) string {
+	if s := t.elicitFallback.String(); s == "REFUSE" {
+		return s
+	}
+	return ""
 }

@@ -35,6 +35,11 @@ func TestReadMisuseIsReportedWithTheFix(t *testing.T) {
 		want string
 	}{
 		{
+			name: "READ with an elicit_fallback",
+			src:  readService("elicit_fallback: REFUSE") + readReq,
+			want: `bad.proto: method bad.v1.S.Get: kind READ is never confirmed (a read changes nothing); remove elicit_fallback REFUSE`,
+		},
+		{
 			name: "READ with a confirmation",
 			src:  readService("confirmation: ELICIT") + readReq,
 			want: `bad.proto: method bad.v1.S.Get: kind READ is never confirmed (a read changes nothing); remove confirmation ELICIT`,

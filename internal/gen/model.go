@@ -66,6 +66,8 @@ type toolModel struct {
 	kind           mcpwritev1.ToolRules_Kind
 	classification mcpwritev1.ToolRules_Classification
 	confirmation   mcpwritev1.ToolRules_Confirmation
+	// elicitFallback: what an elicitation the client cannot show becomes.
+	elicitFallback mcpwritev1.ToolRules_ElicitFallback
 	readOnly       bool
 	destructive    bool
 	idempotent     bool

@@ -30,13 +30,16 @@ type Service struct {
 
 // Tool is everything an agent (and the runtime) needs to know about one tool.
 type Tool struct {
-	Name            string          `json:"name"`
-	Method          string          `json:"method"` // fully-qualified proto method
-	Title           string          `json:"title,omitempty"`
-	Description     string          `json:"description"`
-	Kind            string          `json:"kind"`           // CREATE, UPDATE, DELETE, ACTION
-	Classification  string          `json:"classification"` // SAFE_CREATE, ...
-	Confirmation    string          `json:"confirmation"`   // DIRECT, PROPOSAL, ELICIT
+	Name           string `json:"name"`
+	Method         string `json:"method"` // fully-qualified proto method
+	Title          string `json:"title,omitempty"`
+	Description    string `json:"description"`
+	Kind           string `json:"kind"`           // CREATE, UPDATE, DELETE, ACTION
+	Classification string `json:"classification"` // SAFE_CREATE, ...
+	Confirmation   string `json:"confirmation"`   // DIRECT, PROPOSAL, ELICIT
+	// ElicitFallback is "REFUSE" when a confirmation the client cannot show
+	// refuses the call instead of storing a proposal (the default, "").
+	ElicitFallback  string          `json:"elicit_fallback,omitempty"`
 	Hints           Hints           `json:"hints"`
 	Result          string          `json:"result,omitempty"` // response field with the canonical entity
 	NextSteps       []string        `json:"next_steps,omitempty"`

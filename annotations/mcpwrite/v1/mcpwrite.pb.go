@@ -325,7 +325,8 @@ const (
 	ToolRules_DIRECT ToolRules_Confirmation = 1
 	// Store the enriched request and return a proposal applied by id.
 	ToolRules_PROPOSAL ToolRules_Confirmation = 2
-	// Ask the user through MCP elicitation; fall back to PROPOSAL.
+	// Ask the user through MCP elicitation; when the client cannot ask,
+	// fall back as elicit_fallback says (a proposal by default).
 	ToolRules_ELICIT ToolRules_Confirmation = 3
 )
 
@@ -382,6 +383,70 @@ func (ToolRules_Confirmation) EnumDescriptor() ([]byte, []int) {
 	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{1, 2}
 }
 
+// What an ELICIT confirmation does when the client cannot ask the user
+// (no elicitation form support, or the request failed).
+type ToolRules_ElicitFallback int32
+
+const (
+	ToolRules_ELICIT_FALLBACK_UNSPECIFIED ToolRules_ElicitFallback = 0
+	// Store a proposal the user applies later (apply_proposal). The default.
+	ToolRules_PROPOSE ToolRules_ElicitFallback = 1
+	// Write nothing and answer CONFIRMATION_REQUIRED: the user must confirm
+	// in a client that can ask.
+	ToolRules_REFUSE ToolRules_ElicitFallback = 2
+)
+
+// Enum value maps for ToolRules_ElicitFallback.
+var (
+	ToolRules_ElicitFallback_name = map[int32]string{
+		0: "ELICIT_FALLBACK_UNSPECIFIED",
+		1: "PROPOSE",
+		2: "REFUSE",
+	}
+	ToolRules_ElicitFallback_value = map[string]int32{
+		"ELICIT_FALLBACK_UNSPECIFIED": 0,
+		"PROPOSE":                     1,
+		"REFUSE":                      2,
+	}
+)
+
+func (x ToolRules_ElicitFallback) Enum() *ToolRules_ElicitFallback {
+	p := new(ToolRules_ElicitFallback)
+	*p = x
+	return p
+}
+
+func (x ToolRules_ElicitFallback) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ToolRules_ElicitFallback) Descriptor() protoreflect.EnumDescriptor {
+	return file_mcpwrite_v1_mcpwrite_proto_enumTypes[5].Descriptor()
+}
+
+func (ToolRules_ElicitFallback) Type() protoreflect.EnumType {
+	return &file_mcpwrite_v1_mcpwrite_proto_enumTypes[5]
+}
+
+func (x ToolRules_ElicitFallback) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Do not use.
+func (x *ToolRules_ElicitFallback) UnmarshalJSON(b []byte) error {
+	num, err := protoimpl.X.UnmarshalJSONEnum(x.Descriptor(), b)
+	if err != nil {
+		return err
+	}
+	*x = ToolRules_ElicitFallback(num)
+	return nil
+}
+
+// Deprecated: Use ToolRules_ElicitFallback.Descriptor instead.
+func (ToolRules_ElicitFallback) EnumDescriptor() ([]byte, []int) {
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{1, 3}
+}
+
 // Request metadata carried by runtime.RequestContext.
 type Derived_ContextKey int32
 
@@ -435,11 +500,11 @@ func (x Derived_ContextKey) String() string {
 }
 
 func (Derived_ContextKey) Descriptor() protoreflect.EnumDescriptor {
-	return file_mcpwrite_v1_mcpwrite_proto_enumTypes[5].Descriptor()
+	return file_mcpwrite_v1_mcpwrite_proto_enumTypes[6].Descriptor()
 }
 
 func (Derived_ContextKey) Type() protoreflect.EnumType {
-	return &file_mcpwrite_v1_mcpwrite_proto_enumTypes[5]
+	return &file_mcpwrite_v1_mcpwrite_proto_enumTypes[6]
 }
 
 func (x Derived_ContextKey) Number() protoreflect.EnumNumber {
@@ -510,11 +575,11 @@ func (x Generated_Kind) String() string {
 }
 
 func (Generated_Kind) Descriptor() protoreflect.EnumDescriptor {
-	return file_mcpwrite_v1_mcpwrite_proto_enumTypes[6].Descriptor()
+	return file_mcpwrite_v1_mcpwrite_proto_enumTypes[7].Descriptor()
 }
 
 func (Generated_Kind) Type() protoreflect.EnumType {
-	return &file_mcpwrite_v1_mcpwrite_proto_enumTypes[6]
+	return &file_mcpwrite_v1_mcpwrite_proto_enumTypes[7]
 }
 
 func (x Generated_Kind) Number() protoreflect.EnumNumber {
@@ -576,11 +641,11 @@ func (x EnumAlias_Style) String() string {
 }
 
 func (EnumAlias_Style) Descriptor() protoreflect.EnumDescriptor {
-	return file_mcpwrite_v1_mcpwrite_proto_enumTypes[7].Descriptor()
+	return file_mcpwrite_v1_mcpwrite_proto_enumTypes[8].Descriptor()
 }
 
 func (EnumAlias_Style) Type() protoreflect.EnumType {
-	return &file_mcpwrite_v1_mcpwrite_proto_enumTypes[7]
+	return &file_mcpwrite_v1_mcpwrite_proto_enumTypes[8]
 }
 
 func (x EnumAlias_Style) Number() protoreflect.EnumNumber {
@@ -629,9 +694,12 @@ type ServiceRules struct {
 	OmitApplyTool *bool `protobuf:"varint,10,opt,name=omit_apply_tool,json=omitApplyTool" json:"omit_apply_tool,omitempty"`
 	// Name of the tool that discards a pending proposal. Default
 	// discard_proposal. Example: `discard_tool: "reject_change"`.
-	DiscardTool   *string `protobuf:"bytes,11,opt,name=discard_tool,json=discardTool" json:"discard_tool,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	DiscardTool *string `protobuf:"bytes,11,opt,name=discard_tool,json=discardTool" json:"discard_tool,omitempty"`
+	// The elicit_fallback of tools that do not set one.
+	// Example: `default_elicit_fallback: REFUSE`.
+	DefaultElicitFallback *ToolRules_ElicitFallback `protobuf:"varint,14,opt,name=default_elicit_fallback,json=defaultElicitFallback,enum=mcpwrite.v1.ToolRules_ElicitFallback" json:"default_elicit_fallback,omitempty"`
+	unknownFields         protoimpl.UnknownFields
+	sizeCache             protoimpl.SizeCache
 }
 
 func (x *ServiceRules) Reset() {
@@ -741,6 +809,13 @@ func (x *ServiceRules) GetDiscardTool() string {
 	return ""
 }
 
+func (x *ServiceRules) GetDefaultElicitFallback() ToolRules_ElicitFallback {
+	if x != nil && x.DefaultElicitFallback != nil {
+		return *x.DefaultElicitFallback
+	}
+	return ToolRules_ELICIT_FALLBACK_UNSPECIFIED
+}
+
 // ToolRules describe one tool: a write, or a read (kind READ).
 type ToolRules struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -785,8 +860,12 @@ type ToolRules struct {
 	// How many times retry_on_conflict retries before answering CONFLICT.
 	// Default 3. Example: `max_conflict_retries: 5`.
 	MaxConflictRetries *uint32 `protobuf:"varint,16,opt,name=max_conflict_retries,json=maxConflictRetries" json:"max_conflict_retries,omitempty"`
-	unknownFields      protoimpl.UnknownFields
-	sizeCache          protoimpl.SizeCache
+	// When the call must be confirmed by elicitation and the client cannot
+	// ask: PROPOSE (default) or REFUSE. Default: the service's
+	// default_elicit_fallback. Example: `elicit_fallback: REFUSE`.
+	ElicitFallback *ToolRules_ElicitFallback `protobuf:"varint,17,opt,name=elicit_fallback,json=elicitFallback,enum=mcpwrite.v1.ToolRules_ElicitFallback" json:"elicit_fallback,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *ToolRules) Reset() {
@@ -929,6 +1008,13 @@ func (x *ToolRules) GetMaxConflictRetries() uint32 {
 		return *x.MaxConflictRetries
 	}
 	return 0
+}
+
+func (x *ToolRules) GetElicitFallback() ToolRules_ElicitFallback {
+	if x != nil && x.ElicitFallback != nil {
+		return *x.ElicitFallback
+	}
+	return ToolRules_ELICIT_FALLBACK_UNSPECIFIED
 }
 
 // PairCheck names the request fields a relationship rule reads: an enum
@@ -2183,7 +2269,7 @@ var File_mcpwrite_v1_mcpwrite_proto protoreflect.FileDescriptor
 
 const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\n" +
-	"\x1amcpwrite/v1/mcpwrite.proto\x12\vmcpwrite.v1\x1a google/protobuf/descriptor.proto\"\xa0\x05\n" +
+	"\x1amcpwrite/v1/mcpwrite.proto\x12\vmcpwrite.v1\x1a google/protobuf/descriptor.proto\"\xff\x05\n" +
 	"\fServiceRules\x128\n" +
 	"\x06expose\x18\x01 \x01(\x0e2 .mcpwrite.v1.ServiceRules.ExposeR\x06expose\x12E\n" +
 	"\vtool_naming\x18\x02 \x01(\x0e2$.mcpwrite.v1.ServiceRules.ToolNamingR\n" +
@@ -2200,7 +2286,8 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\x10omit_schema_tool\x18\t \x01(\bR\x0eomitSchemaTool\x12&\n" +
 	"\x0fomit_apply_tool\x18\n" +
 	" \x01(\bR\romitApplyTool\x12!\n" +
-	"\fdiscard_tool\x18\v \x01(\tR\vdiscardTool\"8\n" +
+	"\fdiscard_tool\x18\v \x01(\tR\vdiscardTool\x12]\n" +
+	"\x17default_elicit_fallback\x18\x0e \x01(\x0e2%.mcpwrite.v1.ToolRules.ElicitFallbackR\x15defaultElicitFallback\"8\n" +
 	"\x06Expose\x12\x16\n" +
 	"\x12EXPOSE_UNSPECIFIED\x10\x00\x12\r\n" +
 	"\tANNOTATED\x10\x01\x12\a\n" +
@@ -2212,7 +2299,7 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"SNAKE_CASE\x10\x01\x12\x0e\n" +
 	"\n" +
 	"CAMEL_CASE\x10\x02\x12\t\n" +
-	"\x05AS_IS\x10\x03\"\xcd\b\n" +
+	"\x05AS_IS\x10\x03\"\xe9\t\n" +
 	"\tToolRules\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12 \n" +
@@ -2232,7 +2319,8 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\bexamples\x18\x0e \x03(\v2\x1e.mcpwrite.v1.ToolRules.ExampleR\bexamples\x125\n" +
 	"\n" +
 	"pair_check\x18\x0f \x01(\v2\x16.mcpwrite.v1.PairCheckR\tpairCheck\x120\n" +
-	"\x14max_conflict_retries\x18\x10 \x01(\rR\x12maxConflictRetries\x1aA\n" +
+	"\x14max_conflict_retries\x18\x10 \x01(\rR\x12maxConflictRetries\x12N\n" +
+	"\x0felicit_fallback\x18\x11 \x01(\x0e2%.mcpwrite.v1.ToolRules.ElicitFallbackR\x0eelicitFallback\x1aA\n" +
 	"\aExample\x12 \n" +
 	"\vdescription\x18\x01 \x01(\tR\vdescription\x12\x14\n" +
 	"\x05input\x18\x02 \x01(\tR\x05input\"V\n" +
@@ -2260,7 +2348,12 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\x06DIRECT\x10\x01\x12\f\n" +
 	"\bPROPOSAL\x10\x02\x12\n" +
 	"\n" +
-	"\x06ELICIT\x10\x03\"O\n" +
+	"\x06ELICIT\x10\x03\"J\n" +
+	"\x0eElicitFallback\x12\x1f\n" +
+	"\x1bELICIT_FALLBACK_UNSPECIFIED\x10\x00\x12\v\n" +
+	"\aPROPOSE\x10\x01\x12\n" +
+	"\n" +
+	"\x06REFUSE\x10\x02\"O\n" +
 	"\tPairCheck\x12\x12\n" +
 	"\x04type\x18\x01 \x01(\tR\x04type\x12\x16\n" +
 	"\x06source\x18\x02 \x01(\tR\x06source\x12\x16\n" +
@@ -2386,7 +2479,7 @@ func file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP() []byte {
 	return file_mcpwrite_v1_mcpwrite_proto_rawDescData
 }
 
-var file_mcpwrite_v1_mcpwrite_proto_enumTypes = make([]protoimpl.EnumInfo, 8)
+var file_mcpwrite_v1_mcpwrite_proto_enumTypes = make([]protoimpl.EnumInfo, 9)
 var file_mcpwrite_v1_mcpwrite_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
 var file_mcpwrite_v1_mcpwrite_proto_goTypes = []any{
 	(ServiceRules_Expose)(0),              // 0: mcpwrite.v1.ServiceRules.Expose
@@ -2394,69 +2487,72 @@ var file_mcpwrite_v1_mcpwrite_proto_goTypes = []any{
 	(ToolRules_Kind)(0),                   // 2: mcpwrite.v1.ToolRules.Kind
 	(ToolRules_Classification)(0),         // 3: mcpwrite.v1.ToolRules.Classification
 	(ToolRules_Confirmation)(0),           // 4: mcpwrite.v1.ToolRules.Confirmation
-	(Derived_ContextKey)(0),               // 5: mcpwrite.v1.Derived.ContextKey
-	(Generated_Kind)(0),                   // 6: mcpwrite.v1.Generated.Kind
-	(EnumAlias_Style)(0),                  // 7: mcpwrite.v1.EnumAlias.Style
-	(*ServiceRules)(nil),                  // 8: mcpwrite.v1.ServiceRules
-	(*ToolRules)(nil),                     // 9: mcpwrite.v1.ToolRules
-	(*PairCheck)(nil),                     // 10: mcpwrite.v1.PairCheck
-	(*FieldRules)(nil),                    // 11: mcpwrite.v1.FieldRules
-	(*AgentSupplied)(nil),                 // 12: mcpwrite.v1.AgentSupplied
-	(*Reference)(nil),                     // 13: mcpwrite.v1.Reference
-	(*RequiredWhen)(nil),                  // 14: mcpwrite.v1.RequiredWhen
-	(*Derived)(nil),                       // 15: mcpwrite.v1.Derived
-	(*Generated)(nil),                     // 16: mcpwrite.v1.Generated
-	(*EnumAlias)(nil),                     // 17: mcpwrite.v1.EnumAlias
-	(*EnumRules)(nil),                     // 18: mcpwrite.v1.EnumRules
-	(*EnumValueRules)(nil),                // 19: mcpwrite.v1.EnumValueRules
-	(*OneofRules)(nil),                    // 20: mcpwrite.v1.OneofRules
-	(*ToolRules_Example)(nil),             // 21: mcpwrite.v1.ToolRules.Example
-	nil,                                   // 22: mcpwrite.v1.EnumAlias.ExtraEntry
-	(*EnumValueRules_Pair)(nil),           // 23: mcpwrite.v1.EnumValueRules.Pair
-	(*descriptorpb.ServiceOptions)(nil),   // 24: google.protobuf.ServiceOptions
-	(*descriptorpb.MethodOptions)(nil),    // 25: google.protobuf.MethodOptions
-	(*descriptorpb.FieldOptions)(nil),     // 26: google.protobuf.FieldOptions
-	(*descriptorpb.OneofOptions)(nil),     // 27: google.protobuf.OneofOptions
-	(*descriptorpb.EnumOptions)(nil),      // 28: google.protobuf.EnumOptions
-	(*descriptorpb.EnumValueOptions)(nil), // 29: google.protobuf.EnumValueOptions
+	(ToolRules_ElicitFallback)(0),         // 5: mcpwrite.v1.ToolRules.ElicitFallback
+	(Derived_ContextKey)(0),               // 6: mcpwrite.v1.Derived.ContextKey
+	(Generated_Kind)(0),                   // 7: mcpwrite.v1.Generated.Kind
+	(EnumAlias_Style)(0),                  // 8: mcpwrite.v1.EnumAlias.Style
+	(*ServiceRules)(nil),                  // 9: mcpwrite.v1.ServiceRules
+	(*ToolRules)(nil),                     // 10: mcpwrite.v1.ToolRules
+	(*PairCheck)(nil),                     // 11: mcpwrite.v1.PairCheck
+	(*FieldRules)(nil),                    // 12: mcpwrite.v1.FieldRules
+	(*AgentSupplied)(nil),                 // 13: mcpwrite.v1.AgentSupplied
+	(*Reference)(nil),                     // 14: mcpwrite.v1.Reference
+	(*RequiredWhen)(nil),                  // 15: mcpwrite.v1.RequiredWhen
+	(*Derived)(nil),                       // 16: mcpwrite.v1.Derived
+	(*Generated)(nil),                     // 17: mcpwrite.v1.Generated
+	(*EnumAlias)(nil),                     // 18: mcpwrite.v1.EnumAlias
+	(*EnumRules)(nil),                     // 19: mcpwrite.v1.EnumRules
+	(*EnumValueRules)(nil),                // 20: mcpwrite.v1.EnumValueRules
+	(*OneofRules)(nil),                    // 21: mcpwrite.v1.OneofRules
+	(*ToolRules_Example)(nil),             // 22: mcpwrite.v1.ToolRules.Example
+	nil,                                   // 23: mcpwrite.v1.EnumAlias.ExtraEntry
+	(*EnumValueRules_Pair)(nil),           // 24: mcpwrite.v1.EnumValueRules.Pair
+	(*descriptorpb.ServiceOptions)(nil),   // 25: google.protobuf.ServiceOptions
+	(*descriptorpb.MethodOptions)(nil),    // 26: google.protobuf.MethodOptions
+	(*descriptorpb.FieldOptions)(nil),     // 27: google.protobuf.FieldOptions
+	(*descriptorpb.OneofOptions)(nil),     // 28: google.protobuf.OneofOptions
+	(*descriptorpb.EnumOptions)(nil),      // 29: google.protobuf.EnumOptions
+	(*descriptorpb.EnumValueOptions)(nil), // 30: google.protobuf.EnumValueOptions
 }
 var file_mcpwrite_v1_mcpwrite_proto_depIdxs = []int32{
 	0,  // 0: mcpwrite.v1.ServiceRules.expose:type_name -> mcpwrite.v1.ServiceRules.Expose
 	1,  // 1: mcpwrite.v1.ServiceRules.tool_naming:type_name -> mcpwrite.v1.ServiceRules.ToolNaming
 	4,  // 2: mcpwrite.v1.ServiceRules.default_confirmation:type_name -> mcpwrite.v1.ToolRules.Confirmation
-	2,  // 3: mcpwrite.v1.ToolRules.kind:type_name -> mcpwrite.v1.ToolRules.Kind
-	3,  // 4: mcpwrite.v1.ToolRules.classification:type_name -> mcpwrite.v1.ToolRules.Classification
-	4,  // 5: mcpwrite.v1.ToolRules.confirmation:type_name -> mcpwrite.v1.ToolRules.Confirmation
-	21, // 6: mcpwrite.v1.ToolRules.examples:type_name -> mcpwrite.v1.ToolRules.Example
-	10, // 7: mcpwrite.v1.ToolRules.pair_check:type_name -> mcpwrite.v1.PairCheck
-	12, // 8: mcpwrite.v1.FieldRules.agent:type_name -> mcpwrite.v1.AgentSupplied
-	15, // 9: mcpwrite.v1.FieldRules.derived:type_name -> mcpwrite.v1.Derived
-	16, // 10: mcpwrite.v1.FieldRules.generated:type_name -> mcpwrite.v1.Generated
-	17, // 11: mcpwrite.v1.FieldRules.enum_alias:type_name -> mcpwrite.v1.EnumAlias
-	14, // 12: mcpwrite.v1.AgentSupplied.required_when:type_name -> mcpwrite.v1.RequiredWhen
-	13, // 13: mcpwrite.v1.AgentSupplied.reference:type_name -> mcpwrite.v1.Reference
-	5,  // 14: mcpwrite.v1.Derived.context:type_name -> mcpwrite.v1.Derived.ContextKey
-	6,  // 15: mcpwrite.v1.Generated.kind:type_name -> mcpwrite.v1.Generated.Kind
-	7,  // 16: mcpwrite.v1.EnumAlias.style:type_name -> mcpwrite.v1.EnumAlias.Style
-	22, // 17: mcpwrite.v1.EnumAlias.extra:type_name -> mcpwrite.v1.EnumAlias.ExtraEntry
-	23, // 18: mcpwrite.v1.EnumValueRules.valid_pairs:type_name -> mcpwrite.v1.EnumValueRules.Pair
-	24, // 19: mcpwrite.v1.service:extendee -> google.protobuf.ServiceOptions
-	25, // 20: mcpwrite.v1.tool:extendee -> google.protobuf.MethodOptions
-	26, // 21: mcpwrite.v1.field:extendee -> google.protobuf.FieldOptions
-	27, // 22: mcpwrite.v1.oneof:extendee -> google.protobuf.OneofOptions
-	28, // 23: mcpwrite.v1.enum:extendee -> google.protobuf.EnumOptions
-	29, // 24: mcpwrite.v1.value:extendee -> google.protobuf.EnumValueOptions
-	8,  // 25: mcpwrite.v1.service:type_name -> mcpwrite.v1.ServiceRules
-	9,  // 26: mcpwrite.v1.tool:type_name -> mcpwrite.v1.ToolRules
-	11, // 27: mcpwrite.v1.field:type_name -> mcpwrite.v1.FieldRules
-	20, // 28: mcpwrite.v1.oneof:type_name -> mcpwrite.v1.OneofRules
-	18, // 29: mcpwrite.v1.enum:type_name -> mcpwrite.v1.EnumRules
-	19, // 30: mcpwrite.v1.value:type_name -> mcpwrite.v1.EnumValueRules
-	31, // [31:31] is the sub-list for method output_type
-	31, // [31:31] is the sub-list for method input_type
-	25, // [25:31] is the sub-list for extension type_name
-	19, // [19:25] is the sub-list for extension extendee
-	0,  // [0:19] is the sub-list for field type_name
+	5,  // 3: mcpwrite.v1.ServiceRules.default_elicit_fallback:type_name -> mcpwrite.v1.ToolRules.ElicitFallback
+	2,  // 4: mcpwrite.v1.ToolRules.kind:type_name -> mcpwrite.v1.ToolRules.Kind
+	3,  // 5: mcpwrite.v1.ToolRules.classification:type_name -> mcpwrite.v1.ToolRules.Classification
+	4,  // 6: mcpwrite.v1.ToolRules.confirmation:type_name -> mcpwrite.v1.ToolRules.Confirmation
+	22, // 7: mcpwrite.v1.ToolRules.examples:type_name -> mcpwrite.v1.ToolRules.Example
+	11, // 8: mcpwrite.v1.ToolRules.pair_check:type_name -> mcpwrite.v1.PairCheck
+	5,  // 9: mcpwrite.v1.ToolRules.elicit_fallback:type_name -> mcpwrite.v1.ToolRules.ElicitFallback
+	13, // 10: mcpwrite.v1.FieldRules.agent:type_name -> mcpwrite.v1.AgentSupplied
+	16, // 11: mcpwrite.v1.FieldRules.derived:type_name -> mcpwrite.v1.Derived
+	17, // 12: mcpwrite.v1.FieldRules.generated:type_name -> mcpwrite.v1.Generated
+	18, // 13: mcpwrite.v1.FieldRules.enum_alias:type_name -> mcpwrite.v1.EnumAlias
+	15, // 14: mcpwrite.v1.AgentSupplied.required_when:type_name -> mcpwrite.v1.RequiredWhen
+	14, // 15: mcpwrite.v1.AgentSupplied.reference:type_name -> mcpwrite.v1.Reference
+	6,  // 16: mcpwrite.v1.Derived.context:type_name -> mcpwrite.v1.Derived.ContextKey
+	7,  // 17: mcpwrite.v1.Generated.kind:type_name -> mcpwrite.v1.Generated.Kind
+	8,  // 18: mcpwrite.v1.EnumAlias.style:type_name -> mcpwrite.v1.EnumAlias.Style
+	23, // 19: mcpwrite.v1.EnumAlias.extra:type_name -> mcpwrite.v1.EnumAlias.ExtraEntry
+	24, // 20: mcpwrite.v1.EnumValueRules.valid_pairs:type_name -> mcpwrite.v1.EnumValueRules.Pair
+	25, // 21: mcpwrite.v1.service:extendee -> google.protobuf.ServiceOptions
+	26, // 22: mcpwrite.v1.tool:extendee -> google.protobuf.MethodOptions
+	27, // 23: mcpwrite.v1.field:extendee -> google.protobuf.FieldOptions
+	28, // 24: mcpwrite.v1.oneof:extendee -> google.protobuf.OneofOptions
+	29, // 25: mcpwrite.v1.enum:extendee -> google.protobuf.EnumOptions
+	30, // 26: mcpwrite.v1.value:extendee -> google.protobuf.EnumValueOptions
+	9,  // 27: mcpwrite.v1.service:type_name -> mcpwrite.v1.ServiceRules
+	10, // 28: mcpwrite.v1.tool:type_name -> mcpwrite.v1.ToolRules
+	12, // 29: mcpwrite.v1.field:type_name -> mcpwrite.v1.FieldRules
+	21, // 30: mcpwrite.v1.oneof:type_name -> mcpwrite.v1.OneofRules
+	19, // 31: mcpwrite.v1.enum:type_name -> mcpwrite.v1.EnumRules
+	20, // 32: mcpwrite.v1.value:type_name -> mcpwrite.v1.EnumValueRules
+	33, // [33:33] is the sub-list for method output_type
+	33, // [33:33] is the sub-list for method input_type
+	27, // [27:33] is the sub-list for extension type_name
+	21, // [21:27] is the sub-list for extension extendee
+	0,  // [0:21] is the sub-list for field type_name
 }
 
 func init() { file_mcpwrite_v1_mcpwrite_proto_init() }
@@ -2482,7 +2578,7 @@ func file_mcpwrite_v1_mcpwrite_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mcpwrite_v1_mcpwrite_proto_rawDesc), len(file_mcpwrite_v1_mcpwrite_proto_rawDesc)),
-			NumEnums:      8,
+			NumEnums:      9,
 			NumMessages:   16,
 			NumExtensions: 6,
 			NumServices:   0,
