@@ -252,14 +252,23 @@ func (wc *writeCall) stillAsShown(ctx context.Context, m proto.Message, was Enti
 	return r.errorResult(ctx, name, m, Errors{staleState("", "The confirmation", was, now, ok)})
 }
 
-// confirmMessage is what the user reads: what will be written, what that
-// risks and, when known, what will be lost.
-func (r *registry) confirmMessage(wt *writeTool, m proto.Message, body *Object, loss string) (string, error) {
+// confirmMessage is what the user reads: what will be written (the tool's
+// confirmation_message template when it has one), what that risks and, when
+// known, what will be lost.
+func (r *registry) confirmMessage(ctx context.Context, wt *writeTool, m proto.Message, body *Object, loss string, domain map[string]any) (string, error) {
 	preview, err := r.agentJSON(m)
 	if err != nil {
 		return "", err
 	}
-	msg := "Confirm " + summarize(wt, body) + ". " + consequence(wt.doc.Classification)
+	head := "Confirm " + summarize(wt, body) + "."
+	if tpl := wt.doc.ConfirmationMessage; tpl != "" {
+		if text, err := r.renderConfirmation(tpl, m, domain); err == nil {
+			head = text
+		} else {
+			r.cfg.logger.WarnContext(ctx, "mcpwrite: confirmation message template not filled; asking with the default text", "tool", wt.doc.Name, "error", err)
+		}
+	}
+	msg := head + " " + consequence(wt.doc.Classification)
 	if loss = strings.TrimRight(neutralize(loss), ". "); loss != "" {
 		msg += " What will be lost: " + loss + "."
 	}
@@ -280,7 +289,7 @@ func (wc *writeCall) confirmInCall(ctx context.Context, req *mcp.CallToolRequest
 	if res != nil {
 		return res
 	}
-	msg, err := r.confirmMessage(wt, m, body, loss.text)
+	msg, err := r.confirmMessage(ctx, wt, m, body, loss.text, loss.domain)
 	if err != nil {
 		wc.release(ctx)
 		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("confirmation message: %w", err))})
@@ -346,7 +355,7 @@ func (wc *writeCall) askRoundTrip(ctx context.Context, m proto.Message, body *Ob
 	if res != nil {
 		return res
 	}
-	msg, err := r.confirmMessage(wt, m, body, loss.text)
+	msg, err := r.confirmMessage(ctx, wt, m, body, loss.text, loss.domain)
 	if err != nil {
 		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("confirmation message: %w", err))})
 	}

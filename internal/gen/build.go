@@ -363,6 +363,13 @@ func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.Tool
 		b.probs.methodf(m, "unknown elicit_fallback %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)", int32(tr.GetElicitFallback()))
 		return nil
 	}
+	if tpl := tr.GetConfirmationMessage(); tpl != "" {
+		if err := checkConfirmationMessage(tpl, m.Input); err != nil {
+			b.probs.methodf(m, "confirmation_message: %v", err)
+			return nil
+		}
+		t.confirmationMessage = tpl
+	}
 	t.elicitFallback = tr.GetElicitFallback()
 	if t.elicitFallback == mcpwritev1.ToolRules_ELICIT_FALLBACK_UNSPECIFIED {
 		t.elicitFallback = sm.rules.GetDefaultElicitFallback()

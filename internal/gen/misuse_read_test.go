@@ -35,6 +35,11 @@ func TestReadMisuseIsReportedWithTheFix(t *testing.T) {
 		want string
 	}{
 		{
+			name: "READ with a confirmation_message",
+			src:  readService(`confirmation_message: "Read {id}?"`) + readReq,
+			want: `bad.proto: method bad.v1.S.Get: kind READ is never confirmed (a read changes nothing); remove confirmation_message`,
+		},
+		{
 			name: "READ with an elicit_fallback",
 			src:  readService("elicit_fallback: REFUSE") + readReq,
 			want: `bad.proto: method bad.v1.S.Get: kind READ is never confirmed (a read changes nothing); remove elicit_fallback REFUSE`,

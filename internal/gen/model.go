@@ -68,15 +68,17 @@ type toolModel struct {
 	confirmation   mcpwritev1.ToolRules_Confirmation
 	// elicitFallback: what an elicitation the client cannot show becomes.
 	elicitFallback mcpwritev1.ToolRules_ElicitFallback
-	readOnly       bool
-	destructive    bool
-	idempotent     bool
-	openWorld      bool
-	result         string
-	nextSteps      []string
-	retry          uint32
-	input          *messageModel
-	pairCheck      *pairCheckModel
+	// confirmationMessage: the template of the question the user is asked.
+	confirmationMessage string
+	readOnly            bool
+	destructive         bool
+	idempotent          bool
+	openWorld           bool
+	result              string
+	nextSteps           []string
+	retry               uint32
+	input               *messageModel
+	pairCheck           *pairCheckModel
 }
 
 // messageModel is a request message or a message nested in one.

@@ -39,17 +39,20 @@ type Tool struct {
 	Confirmation   string `json:"confirmation"`   // DIRECT, PROPOSAL, ELICIT
 	// ElicitFallback is "REFUSE" when a confirmation the client cannot show
 	// refuses the call instead of storing a proposal (the default, "").
-	ElicitFallback  string          `json:"elicit_fallback,omitempty"`
-	Hints           Hints           `json:"hints"`
-	Result          string          `json:"result,omitempty"` // response field with the canonical entity
-	NextSteps       []string        `json:"next_steps,omitempty"`
-	RetryOnConflict uint32          `json:"retry_on_conflict,omitempty"`
-	InputSchema     json.RawMessage `json:"input_schema"`
-	OutputSchema    json.RawMessage `json:"output_schema"`
-	Examples        []Example       `json:"examples,omitempty"`
-	RequiredFields  []string        `json:"required_fields"`
-	OptionalFields  []string        `json:"optional_fields"`
-	ServerFills     []ServerFill    `json:"server_fills,omitempty"`
+	ElicitFallback string `json:"elicit_fallback,omitempty"`
+	// ConfirmationMessage is the template of the question the user is asked
+	// ({proto.path}, {#list}, {preview.key}); "" for the default text.
+	ConfirmationMessage string          `json:"confirmation_message,omitempty"`
+	Hints               Hints           `json:"hints"`
+	Result              string          `json:"result,omitempty"` // response field with the canonical entity
+	NextSteps           []string        `json:"next_steps,omitempty"`
+	RetryOnConflict     uint32          `json:"retry_on_conflict,omitempty"`
+	InputSchema         json.RawMessage `json:"input_schema"`
+	OutputSchema        json.RawMessage `json:"output_schema"`
+	Examples            []Example       `json:"examples,omitempty"`
+	RequiredFields      []string        `json:"required_fields"`
+	OptionalFields      []string        `json:"optional_fields"`
+	ServerFills         []ServerFill    `json:"server_fills,omitempty"`
 	// RequiredWhen lists the optional fields that become required when
 	// another field holds one of some values.
 	RequiredWhen []RequiredWhen `json:"required_when,omitempty"`

@@ -864,8 +864,16 @@ type ToolRules struct {
 	// ask: PROPOSE (default) or REFUSE. Default: the service's
 	// default_elicit_fallback. Example: `elicit_fallback: REFUSE`.
 	ElicitFallback *ToolRules_ElicitFallback `protobuf:"varint,17,opt,name=elicit_fallback,json=elicitFallback,enum=mcpwrite.v1.ToolRules_ElicitFallback" json:"elicit_fallback,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// The question the user is asked to confirm this write, in place of the
+	// default "Confirm <tool>: <arguments>.". Placeholders: {field.path} (a
+	// scalar or enum field of the enriched request, by proto names; enums show
+	// their alias), {#items} (how many elements a repeated or map field
+	// holds), {preview.key} (a value of the domain check's preview); {{ and }}
+	// are literal braces. Example:
+	// `confirmation_message: "Create purchase order {po_number} with {#items} items totaling {preview.total}?"`.
+	ConfirmationMessage *string `protobuf:"bytes,18,opt,name=confirmation_message,json=confirmationMessage" json:"confirmation_message,omitempty"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
 }
 
 func (x *ToolRules) Reset() {
@@ -1015,6 +1023,13 @@ func (x *ToolRules) GetElicitFallback() ToolRules_ElicitFallback {
 		return *x.ElicitFallback
 	}
 	return ToolRules_ELICIT_FALLBACK_UNSPECIFIED
+}
+
+func (x *ToolRules) GetConfirmationMessage() string {
+	if x != nil && x.ConfirmationMessage != nil {
+		return *x.ConfirmationMessage
+	}
+	return ""
 }
 
 // PairCheck names the request fields a relationship rule reads: an enum
@@ -2299,7 +2314,8 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"SNAKE_CASE\x10\x01\x12\x0e\n" +
 	"\n" +
 	"CAMEL_CASE\x10\x02\x12\t\n" +
-	"\x05AS_IS\x10\x03\"\xe9\t\n" +
+	"\x05AS_IS\x10\x03\"\x9c\n" +
+	"\n" +
 	"\tToolRules\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12 \n" +
@@ -2320,7 +2336,8 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\n" +
 	"pair_check\x18\x0f \x01(\v2\x16.mcpwrite.v1.PairCheckR\tpairCheck\x120\n" +
 	"\x14max_conflict_retries\x18\x10 \x01(\rR\x12maxConflictRetries\x12N\n" +
-	"\x0felicit_fallback\x18\x11 \x01(\x0e2%.mcpwrite.v1.ToolRules.ElicitFallbackR\x0eelicitFallback\x1aA\n" +
+	"\x0felicit_fallback\x18\x11 \x01(\x0e2%.mcpwrite.v1.ToolRules.ElicitFallbackR\x0eelicitFallback\x121\n" +
+	"\x14confirmation_message\x18\x12 \x01(\tR\x13confirmationMessage\x1aA\n" +
 	"\aExample\x12 \n" +
 	"\vdescription\x18\x01 \x01(\tR\vdescription\x12\x14\n" +
 	"\x05input\x18\x02 \x01(\tR\x05input\"V\n" +

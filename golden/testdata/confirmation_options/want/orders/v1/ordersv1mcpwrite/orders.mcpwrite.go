@@ -100,7 +100,23 @@ func (a *clientAdapterOrderService) CancelOrder(ctx context.Context, in *v1.Canc
 	return a.client.CancelOrder(runtime.OutgoingGRPCContext(ctx), in)
 }
 
-var fieldsPlaceOrderRequest = []string{"item"}
+var fieldsLine = []string{"sku", "quantity"}
+
+func decodeLine(d *runtime.Decoder, obj *runtime.Object, m *v1.Line) {
+	d.Known(obj, fieldsLine)
+	if v := obj.Get("sku"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "sku"); ok {
+			m.Sku = x
+		}
+	}
+	if v := obj.Get("quantity"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Int32(v, "quantity"); ok {
+			m.Quantity = x
+		}
+	}
+}
+
+var fieldsPlaceOrderRequest = []string{"item", "lines"}
 
 func decodePlaceOrderRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.PlaceOrderRequest) {
 	d.Known(obj, fieldsPlaceOrderRequest)
@@ -110,6 +126,21 @@ func decodePlaceOrderRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Plac
 		}
 	} else {
 		d.Missing("item")
+	}
+	if v := obj.Get("lines"); v != nil && v.Kind != runtime.KindNull {
+		if arr, ok := d.Array(v, "lines"); ok {
+			d.Enter("lines")
+			for i, ev := range arr {
+				d.EnterIndex(i)
+				if o, ok := d.Object(ev, ""); ok {
+					x := new(v1.Line)
+					decodeLine(d, o, x)
+					m.Lines = append(m.Lines, x)
+				}
+				d.Leave()
+			}
+			d.Leave()
+		}
 	}
 }
 

@@ -2,11 +2,15 @@ package runtime_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 )
 
 // refuseWithoutElicitation gives delete_note elicit_fallback REFUSE.
@@ -69,5 +73,55 @@ func TestElicitFallbackRefuseWhenTheElicitationFails(t *testing.T) {
 	// The key was released: the retry is asked again, not IDEMPOTENCY_IN_PROGRESS.
 	if again := h.call(alice, "delete_note", `{"id":"n1","client_request_id":"k2"}`); again.text != got.text {
 		t.Fatalf("retry answered\n%s\nwant the same refusal", again.text)
+	}
+}
+
+// withConfirmationMessage gives delete_note a confirmation_message template.
+func withConfirmationMessage(tpl string) func(string) string {
+	return func(doc string) string {
+		b, _ := json.Marshal(tpl)
+		return strings.Replace(doc, `"confirmation": "ELICIT",`, `"confirmation": "ELICIT", "confirmation_message": `+string(b)+`,`, 1)
+	}
+}
+
+// The user is asked the tool's own question, filled from the enriched
+// request and the domain check's preview; a preview key the domain did not
+// return falls back to the default question and is logged.
+func TestConfirmationMessageTemplate(t *testing.T) {
+	check := runtime.WithDomainCheck(func(_ context.Context, _ string, req proto.Message) (map[string]any, error) {
+		return map[string]any{"title": "Groceries {not a placeholder}", "totals": map[string]any{"lines": 3}}, nil
+	})
+	const request = "\nRequest: {\"id\":\"n1\",\"meta\":{\"tenant_id\":\"acme\",\"correlation_id\":\"corr-1\",\"created_at\":\"2025-01-02T03:04:05Z\"}}"
+	tests := []struct {
+		name, tpl, want string
+		wantLog         string
+	}{
+		{"request and preview", "Delete note {id} ({preview.title}, {preview.totals.lines} lines) for {meta.tenant_id}? {{sure}}",
+			"Delete note n1 (Groceries {not a placeholder}, 3 lines) for acme? {sure} This permanently deletes data; it cannot be undone." + request, ""},
+		{"missing preview key", "Delete {preview.nope}?",
+			deleteN1Message, `msg="mcpwrite: confirmation message template not filled; asking with the default text" tool=delete_note error="{preview.nope}: the domain preview has no \"nope\""`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := &asker{answer: mcp.ElicitResult{Action: "decline"}}
+			h := newHarness(t, harnessOpts{opts: []runtime.Option{check}, doc: withConfirmationMessage(tt.tpl),
+				client: &mcp.ClientOptions{ElicitationHandler: a.handle}, clientSession: &mcp.ClientSessionOptions{ProtocolVersion: inCallProtocol}})
+			h.seedNote("n1")
+			if got := h.call(alice, "delete_note", `{"id":"n1"}`); got.text != envelope(declinedN1) {
+				t.Fatalf("got %s", got.text)
+			}
+			if q := a.questions(); !equalStrings(q, []string{tt.want}) {
+				t.Fatalf("asked %q\nwant %q", q, tt.want)
+			}
+			h.logMu.Lock()
+			logs := h.log.String()
+			h.logMu.Unlock()
+			if tt.wantLog != "" && !strings.Contains(logs, tt.wantLog) {
+				t.Fatalf("log %q\nwant it to contain %q", logs, tt.wantLog)
+			}
+			if tt.wantLog == "" && strings.Contains(logs, "template not filled") {
+				t.Fatalf("unexpected fallback: %s", logs)
+			}
+		})
 	}
 }
