@@ -34,8 +34,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
+	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/protobuf/proto"
@@ -132,9 +135,18 @@ func (r *registry) propose(ctx context.Context, wt *writeTool, m proto.Message, 
 	}
 	po := object{
 		{"proposal_id", p.ID},
+		{"action", proposalAction(wt.doc)},
 		{"tool", name},
-		{"classification", p.Classification},
-		{"summary", p.Summary},
+	}
+	if e := proposalEntity(wt, loss, preview); e != nil {
+		po = append(po, member{"entity", e})
+	}
+	po = append(po,
+		member{"classification", p.Classification},
+		member{"summary", p.Summary},
+	)
+	if d := proposalDiff(loss, preview); len(d) > 0 {
+		po = append(po, member{"diff", d})
 	}
 	if loss.hasState {
 		po = append(po, member{"target", loss.state.Target})
@@ -547,4 +559,86 @@ func (r *registry) discardHandler(ctx context.Context, req *mcp.CallToolRequest)
 		return r.errorResult(ctx, name, nil, Errors{r.proposalError(ctx, name, id, err)}), nil
 	}
 	return toolResult(r.render(ctx, name, object{{"success", true}, {"proposal_id", id}, {"discarded", true}}), false), nil
+}
+
+// proposalEntity names what a proposal changes: the domain's type and id
+// from its state preview or, for a create, the tool's result entity and the
+// id the server filled in the request. nil when neither is known.
+func proposalEntity(wt *writeTool, loss lossInfo, preview json.RawMessage) object {
+	typ, id := loss.state.Type, loss.state.ID
+	if !loss.hasState && wt.doc.Kind == "CREATE" {
+		typ = wt.doc.Result
+		var req struct {
+			ID string `json:"id"`
+		}
+		if json.Unmarshal(preview, &req) == nil {
+			id = req.ID
+		}
+	}
+	if typ == "" && id == "" {
+		return nil
+	}
+	e := object{}
+	if typ != "" {
+		e = append(e, member{"type", typ})
+	}
+	if id != "" {
+		e = append(e, member{"id", id})
+	}
+	return e
+}
+
+// proposalDiff lists, in name order, each field of the entity's previewed
+// state that the request sets to another value: {field, before, after}.
+func proposalDiff(loss lossInfo, preview json.RawMessage) []object {
+	if !loss.hasState || len(loss.state.Fields) == 0 {
+		return nil
+	}
+	var req map[string]json.RawMessage
+	if json.Unmarshal(preview, &req) != nil {
+		return nil
+	}
+	names := make([]string, 0, len(loss.state.Fields))
+	for k := range loss.state.Fields {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var out []object
+	for _, k := range names {
+		after, ok := req[k]
+		if !ok {
+			continue
+		}
+		before, err := json.Marshal(loss.state.Fields[k])
+		if err != nil || jsonEqual(before, after) {
+			continue
+		}
+		out = append(out, object{{"field", k}, {"before", json.RawMessage(before)}, {"after", after}})
+	}
+	return out
+}
+
+// jsonEqual compares two JSON texts by value.
+func jsonEqual(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
+}
+
+// proposalAction is what a proposal does: create, update or delete, or for
+// any other write the verb its tool name starts with (merge_people ->
+// merge, linkPersonToOrg -> link).
+func proposalAction(d *schemadoc.Tool) string {
+	if d.Kind != "ACTION" {
+		return strings.ToLower(d.Kind)
+	}
+	name := strings.TrimLeft(d.Name, "_-")
+	for i, c := range name {
+		if i > 0 && (c == '_' || c == '-' || unicode.IsUpper(c)) {
+			return strings.ToLower(name[:i])
+		}
+	}
+	return strings.ToLower(name)
 }

@@ -24,7 +24,7 @@ func TestProposalFlow(t *testing.T) {
 	// delete_note asks for ELICIT; this client has no elicitation, so it proposes.
 	prop := h.call(alice, "delete_note", `{"id":"n1"}`)
 	id := field(t, prop.text, "proposal.proposal_id")
-	want := compact(`{"success":true,"proposal":{"proposal_id":"` + id + `","tool":"delete_note","classification":"DESTRUCTIVE_DELETE",
+	want := compact(`{"success":true,"proposal":{"proposal_id":"` + id + `","action":"delete","tool":"delete_note","classification":"DESTRUCTIVE_DELETE",
 		"summary":"Delete note: id=\"n1\"",
 		"preview":{"id":"n1","meta":{"tenant_id":"acme","correlation_id":"corr-1","created_at":"2025-01-02T03:04:05Z"}},
 		"expires_at":"2025-01-02T03:19:05Z","apply_with":"apply_proposal"},

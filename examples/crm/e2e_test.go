@@ -304,7 +304,9 @@ func TestCreatePersonIsProposedThenAppliedByIDOnce(t *testing.T) {
 		"success": true,
 		"proposal": {
 			"proposal_id": "prop_YIGURRDE4ONK2A4L4H7SSBLDMM",
+			"action": "create",
 			"tool": "create_person",
+			"entity": {"type": "person", "id": "per_019f0fca-2998-76c1-90a9-12520b1c7c69"},
 			"classification": "SAFE_CREATE",
 			"summary": "Create person: first_name=\"Charles\", last_name=\"Babbage\", email=\"charles@example.org\"",
 			"preview": {"user_id": "user-ada", "id": "per_019f0fca-2998-76c1-90a9-12520b1c7c69", "first_name": "Charles", "last_name": "Babbage", "email": "charles@example.org"},
@@ -517,6 +519,11 @@ func TestProposalIsStaleWhenTheRecordChangedBeforeApply(t *testing.T) {
 	cs := s.connect(ada)
 	f := setup(t, cs)
 	p := propose(t, cs, "update_person", `{"person_id":"`+f.ada+`","title":"Mathematician"}`)
+	// The proposal names the person and shows what the update changes.
+	pj, _ := json.Marshal(map[string]any{"action": p["action"], "entity": p["entity"], "diff": p["diff"]})
+	if want := `{"action":"update","diff":[{"after":"Mathematician","before":"","field":"title"}],"entity":{"id":"` + f.ada + `","type":"person"}}`; string(pj) != want {
+		t.Fatalf("proposal action, entity and diff = %s\nwant %s", pj, want)
+	}
 	commit(t, cs, "update_person", `{"person_id":"`+f.ada+`","phone":"+44 20 7946 0001"}`)
 	handled := len(s.rec.received())
 	id := p["proposal_id"].(string)
@@ -524,12 +531,13 @@ func TestProposalIsStaleWhenTheRecordChangedBeforeApply(t *testing.T) {
 	if !isErr {
 		t.Fatalf("apply of a stale proposal = %v", out)
 	}
+	// The person as the user saw it is what changed: the answer says how.
 	assertJSON(t, out["error"], `{
 		"code": "PROPOSAL_STALE",
-		"message": "proposal \"`+id+`\" is stale: the server would now fill it differently",
+		"message": "Proposal \"`+id+`\" is stale: person `+f.ada+` changed since the user saw it (was: Ada Lovelace (version 2, 1 note); now: Ada Lovelace (version 3, 1 note)). Nothing was written.",
 		"field": "proposal_id",
-		"details": {"proposal_id": "`+id+`", "changed_fields": ["expected_version"]},
-		"suggestions": {"hint": "Nothing was written. Call the write tool again to make a fresh proposal and show it to the user."}
+		"details": {"proposal_id": "`+id+`", "target": "person `+f.ada+`", "before": "Ada Lovelace (version 2, 1 note)", "after": "Ada Lovelace (version 3, 1 note)"},
+		"suggestions": {"hint": "Call the write tool again so the user confirms the current state."}
 	}`)
 	if len(s.rec.received()) != handled {
 		t.Error("a stale proposal reached the handler")

@@ -623,6 +623,7 @@ func TestMergeEntitiesWithoutElicitationProposesThenApplies(t *testing.T) {
 		"success": true,
 		"proposal": {
 			"proposal_id": "prop_KPM2MZ56KRGBJZU7USBDG4B3OE",
+			"action": "merge",
 			"tool": "merge_entities",
 			"classification": "DESTRUCTIVE_UPDATE",
 			"summary": "Merge duplicate entities: from_entity_id=\"`+from+`\", to_entity_id=\"`+to+`\", merge_reason=\"same email address\"",
