@@ -390,12 +390,17 @@ func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (
 			abort()
 			e := staleState("proposal_id", fmt.Sprintf("Proposal %q", p.ID), EntityState{Target: p.Target, Summary: p.StateSummary}, now, ok && len(es) == 0)
 			e.Details["proposal_id"] = p.ID
+			r.offerFreshProposal(ctx, wt, p, rc, hasRC, e)
 			return r.errorResult(ctx, name, stored, Errors{e}), nil
 		}
 	}
 	fresh, stale := r.staleness(ctx, wt, p, stored, rc, hasRC)
 	if stale != nil {
 		abort()
+		if len(stale) == 1 {
+			// Only a changed fill (not a refusal) can be proposed afresh.
+			r.offerFreshProposal(ctx, wt, p, rc, hasRC, stale[0])
+		}
 		return r.errorResult(ctx, name, stored, stale), nil
 	}
 	// The write happens now: timestamps the server generates ("the current
@@ -641,4 +646,52 @@ func proposalAction(d *schemadoc.Tool) string {
 		}
 	}
 	return strings.ToLower(name)
+}
+
+// offerFreshProposal makes a new proposal of a stale one's arguments
+// against the current state and puts it in e (details.fresh_proposal), so
+// the user can confirm what would happen now instead. When the arguments no
+// longer make a proposal (the entity is gone, the domain refuses), e is left
+// as it is and tells the agent to call the write tool again.
+func (r *registry) offerFreshProposal(ctx context.Context, wt *writeTool, p *proposal.Proposal, rc RequestContext, hasRC bool, e *ErrorEntry) {
+	name := wt.doc.Name
+	obj, es := r.parseArgs(p.Arguments)
+	if len(es) > 0 {
+		return
+	}
+	_, body := splitControl(obj)
+	m, es, _ := r.prepare(ctx, wt, body, rc, hasRC, "", false)
+	if len(es) > 0 {
+		return
+	}
+	dp, des, _ := r.domainCheck(ctx, name, m)
+	if len(des) > 0 {
+		return
+	}
+	info := lossInfo{domain: dp}
+	st, ok, es := r.entityState(ctx, name, m)
+	if len(es) > 0 || (p.StateDigest != "" && !ok) {
+		return
+	}
+	info.state, info.hasState = st, ok
+	if r.cfg.lossPreview != nil && losesData(wt.doc) {
+		if text, err := r.cfg.lossPreview(ctx, name, m); err == nil {
+			info.text = neutralize(strings.TrimSpace(text))
+		}
+	}
+	b, es := r.propose(ctx, wt, m, body, p.Arguments, rc, info)
+	if len(es) > 0 {
+		return
+	}
+	var env struct {
+		Proposal json.RawMessage `json:"proposal"`
+	}
+	if json.Unmarshal(b, &env) != nil || len(env.Proposal) == 0 {
+		return
+	}
+	if e.Details == nil {
+		e.Details = map[string]any{}
+	}
+	e.Details["fresh_proposal"] = env.Proposal
+	e.Suggestions = &Suggestions{Hint: "Nothing was written. details.fresh_proposal is the same change against the current state: show it to the user and, if they confirm, call " + r.svc.ApplyTool + " with its proposal_id."}
 }

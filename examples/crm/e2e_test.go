@@ -531,16 +531,21 @@ func TestProposalIsStaleWhenTheRecordChangedBeforeApply(t *testing.T) {
 	if !isErr {
 		t.Fatalf("apply of a stale proposal = %v", out)
 	}
+	fresh := takeFresh(t, out, id, "update_person", "Ada Lovelace (version 3, 1 note)")
 	// The person as the user saw it is what changed: the answer says how.
 	assertJSON(t, out["error"], `{
 		"code": "PROPOSAL_STALE",
 		"message": "Proposal \"`+id+`\" is stale: person `+f.ada+` changed since the user saw it (was: Ada Lovelace (version 2, 1 note); now: Ada Lovelace (version 3, 1 note)). Nothing was written.",
 		"field": "proposal_id",
 		"details": {"proposal_id": "`+id+`", "target": "person `+f.ada+`", "before": "Ada Lovelace (version 2, 1 note)", "after": "Ada Lovelace (version 3, 1 note)"},
-		"suggestions": {"hint": "Call the write tool again so the user confirms the current state."}
+		"suggestions": {"hint": "`+freshHint+`"}
 	}`)
 	if len(s.rec.received()) != handled {
 		t.Error("a stale proposal reached the handler")
+	}
+	// The user confirms the same change on the person as it is now.
+	if out, isErr := apply(t, cs, fresh); isErr || out["person"].(map[string]any)["title"] != "Mathematician" {
+		t.Fatalf("apply of the fresh proposal = %v", out)
 	}
 }
 
@@ -601,12 +606,17 @@ func TestMergeProposalIsStaleWhenEitherPersonChanged(t *testing.T) {
 			if !isErr {
 				t.Fatalf("apply of a stale merge = %v", out)
 			}
+			hint := "Call the write tool again so the user confirms the current state."
+			if tt.now != "no longer exists" { // a merge of people who still exist is proposed afresh
+				takeFresh(t, out, id, "merge_people", tt.now)
+				hint = freshHint
+			}
 			assertJSON(t, out["error"], `{
 				"code": "PROPOSAL_STALE",
 				"message": "Proposal \"`+id+`\" is stale: `+target+` changed since the user saw it (was: `+shown+`; now: `+tt.now+`). Nothing was written.",
 				"field": "proposal_id",
 				"details": {"proposal_id": "`+id+`", "target": "`+target+`", "before": "`+shown+`", "after": "`+tt.now+`"},
-				"suggestions": {"hint": "Call the write tool again so the user confirms the current state."}
+				"suggestions": {"hint": "`+hint+`"}
 			}`)
 			if len(s.rec.received()) != handled {
 				t.Error("a stale merge reached the handler")
@@ -644,14 +654,34 @@ func TestDeletePersonProposalIsStaleWhenANoteWasAdded(t *testing.T) {
 	if !isErr {
 		t.Fatalf("apply of a stale deletion = %v", out)
 	}
+	takeFresh(t, out, id, "delete_person", now)
 	assertJSON(t, out["error"], `{
 		"code": "PROPOSAL_STALE",
 		"message": "Proposal \"`+id+`\" is stale: person `+f.dup+` changed since the user saw it (was: `+shown+`; now: `+now+`). Nothing was written.",
 		"field": "proposal_id",
 		"details": {"proposal_id": "`+id+`", "target": "person `+f.dup+`", "before": "`+shown+`", "after": "`+now+`"},
-		"suggestions": {"hint": "Call the write tool again so the user confirms the current state."}
+		"suggestions": {"hint": "`+freshHint+`"}
 	}`)
 	if _, ok := s.rec.Record(ada.TenantID, ada.PrincipalID, "person", f.dup); !ok {
 		t.Error("the person was deleted")
 	}
+}
+
+// freshHint is the hint of a stale answer that carries a fresh proposal.
+const freshHint = "Nothing was written. details.fresh_proposal is the same change against the current state: show it to the user and, if they confirm, call apply_proposal with its proposal_id."
+
+// takeFresh removes details.fresh_proposal from a stale answer's error,
+// checks it is a new proposal of tool bound to the state now, and returns
+// its id.
+func takeFresh(t *testing.T, out map[string]any, stale, tool, now string) string {
+	t.Helper()
+	e, _ := out["error"].(map[string]any)
+	d, _ := e["details"].(map[string]any)
+	fresh, _ := d["fresh_proposal"].(map[string]any)
+	delete(d, "fresh_proposal")
+	id, _ := fresh["proposal_id"].(string)
+	if id == "" || id == stale || fresh["tool"] != tool || fresh["current_state"] != now {
+		t.Fatalf("fresh proposal %v, want a new %s bound to %q", fresh, tool, now)
+	}
+	return id
 }
