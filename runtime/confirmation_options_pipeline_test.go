@@ -8,7 +8,10 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 )
@@ -123,5 +126,79 @@ func TestConfirmationMessageTemplate(t *testing.T) {
 				t.Fatalf("unexpected fallback: %s", logs)
 			}
 		})
+	}
+}
+
+// previewUnlessConfirm gives create_note preview_unless confirm: its
+// document names the field and its binding decodes "confirm" (the harness
+// tools know only their own arguments).
+func previewUnlessConfirm() harnessOpts {
+	return harnessOpts{
+		doc: func(doc string) string {
+			return strings.Replace(doc, `"confirmation": "DIRECT",`, `"confirmation": "DIRECT", "preview_unless": {"field": "confirm", "argument": "confirm"},`, 1)
+		},
+		service: func(svc *runtime.Service) {
+			create := svc.Tools[0]
+			decode := create.Decode
+			create.Decode = func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+				rest := &runtime.Object{}
+				for i, k := range obj.Keys {
+					if k == "confirm" {
+						if b, ok := d.Bool(obj.Vals[i], "confirm"); ok {
+							m := req.ProtoReflect()
+							m.Set(m.Descriptor().Fields().ByName("confirm"), protoreflect.ValueOfBool(b))
+						}
+						continue
+					}
+					rest.Keys, rest.Vals = append(rest.Keys, k), append(rest.Vals, obj.Vals[i])
+				}
+				decode(d, rest, req)
+			}
+		},
+	}
+}
+
+// Without confirm: true the call answers a preview (the complete request
+// and the domain's figures) and writes, claims and stores nothing; with it
+// the write happens, and the preview's key is still free for it.
+func TestPreviewUnlessConfirmed(t *testing.T) {
+	ho := previewUnlessConfirm()
+	ho.opts = []runtime.Option{runtime.WithDomainCheck(func(_ context.Context, tool string, req proto.Message) (map[string]any, error) {
+		return map[string]any{"words": 2}, nil
+	})}
+	h := newHarness(t, ho)
+	got := h.call(alice, "create_note", `{"title":"Buy milk","client_request_id":"k1"}`)
+	want := compact(`{"success":true,"is_preview":true,"valid":true,
+		"preview":{"request":{"id":"note-01010101","title":"Buy milk","model_id":"model-1","meta":{"tenant_id":"acme","correlation_id":"corr-1","created_at":"2025-01-02T03:04:05Z"}},
+			"server_filled":["id","model_id","meta.tenant_id","meta.correlation_id","meta.created_at"],"domain":{"words":2}},
+		"suggestions":["Nothing was written. Show this preview to the user; to make the change, call create_note again with the same arguments and confirm: true."],
+		"warnings":[{"code":"MISSING_DESCRIPTION","message":"Note has no description","field":"description","suggestion":"Add a description for better discoverability"}]}`)
+	if got.isError || got.text != want {
+		t.Fatalf("preview:\n%s\nwant\n%s", got.text, want)
+	}
+	if n := h.dom.count("create_note"); n != 0 {
+		t.Fatalf("a preview wrote: %d handler calls", n)
+	}
+	// confirm: false is the same preview.
+	if again := h.call(alice, "create_note", `{"title":"Buy milk","confirm":false}`); !strings.Contains(again.text, `"is_preview":true`) || h.dom.count("create_note") != 0 {
+		t.Fatalf("confirm false: %s", again.text)
+	}
+	// The confirmed call writes, under the key the preview left unclaimed.
+	done := h.call(alice, "create_note", `{"title":"Buy milk","client_request_id":"k1","confirm":true}`)
+	if done.isError || !strings.HasPrefix(done.text, `{"success":true,"note":{`) || h.dom.count("create_note") != 1 {
+		t.Fatalf("confirmed: %s", done.text)
+	}
+}
+
+// A preview the domain would refuse answers the write's own error.
+func TestPreviewUnlessConfirmedAnswersTheDomainsRefusal(t *testing.T) {
+	ho := previewUnlessConfirm()
+	ho.opts = []runtime.Option{runtime.WithDomainCheck(func(context.Context, string, proto.Message) (map[string]any, error) {
+		return nil, status.Error(codes.AlreadyExists, "a note with this title exists")
+	})}
+	h := newHarness(t, ho)
+	got := h.call(alice, "create_note", `{"title":"Buy milk"}`)
+	if !got.isError || field(t, got.text, "error.code") != "ALREADY_EXISTS" || strings.Contains(got.text, "is_preview") {
+		t.Fatalf("refused preview: %s", got.text)
 	}
 }

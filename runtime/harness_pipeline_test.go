@@ -33,7 +33,8 @@ import (
 //
 //	message Meta { string tenant_id = 1; string correlation_id = 2; string created_at = 3; }
 //	message CreateNoteRequest { string id = 1; string title = 2; string description = 3;
-//	                            int32 priority = 4; string model_id = 5; Meta meta = 6; }
+//	                            int32 priority = 4; string model_id = 5; Meta meta = 6;
+//	                            bool confirm = 7; } // confirm: preview_unless tests only
 //	message Note { string id = 1; string title = 2; string description = 3; int32 priority = 4; string model_id = 5; }
 //	message CreateNoteResponse { Note note = 1; }
 //	message DeleteNoteRequest { string id = 1; Meta meta = 2; }
@@ -61,7 +62,8 @@ var notesFile = func() protoreflect.FileDescriptor {
 		MessageType: []*descriptorpb.DescriptorProto{
 			message("Meta", field("tenant_id", 1, str, ""), field("correlation_id", 2, str, ""), field("created_at", 3, str, "")),
 			message("CreateNoteRequest", field("id", 1, str, ""), field("title", 2, str, ""), field("description", 3, str, ""),
-				field("priority", 4, i32, ""), field("model_id", 5, str, ""), field("meta", 6, msg, ".notes.v1.Meta")),
+				field("priority", 4, i32, ""), field("model_id", 5, str, ""), field("meta", 6, msg, ".notes.v1.Meta"),
+				field("confirm", 7, boolean, "")),
 			message("Note", field("id", 1, str, ""), field("title", 2, str, ""), field("description", 3, str, ""),
 				field("priority", 4, i32, ""), field("model_id", 5, str, "")),
 			message("CreateNoteResponse", field("note", 1, msg, ".notes.v1.Note")),
@@ -381,7 +383,9 @@ var alice = caller{"acme", "alice"}
 type harnessOpts struct {
 	opts []runtime.Option
 	// doc rewrites the service's getWriteSchema document before registration.
-	doc           func(string) string
+	doc func(string) string
+	// service adjusts the service (its tools' bindings) before registration.
+	service       func(*runtime.Service)
 	client        *mcp.ClientOptions
 	clientSession *mcp.ClientSessionOptions
 }
@@ -401,6 +405,9 @@ func newHarness(t *testing.T, ho harnessOpts) *harness {
 	svc := h.dom.service()
 	if ho.doc != nil {
 		svc.Doc = []byte(ho.doc(string(svc.Doc)))
+	}
+	if ho.service != nil {
+		ho.service(svc)
 	}
 	if err := runtime.Register(server, svc, opts...); err != nil {
 		t.Fatalf("Register: %v", err)

@@ -220,6 +220,9 @@ func (wc *writeCall) run(ctx context.Context, req *mcp.CallToolRequest) *mcp.Cal
 	if es = append(ctl.errs, es...); len(es) > 0 {
 		return r.errorResult(ctx, name, m, es)
 	}
+	if pu := wt.doc.PreviewUnless; pu != nil && !boolField(m, pu.Field) {
+		return r.previewAnswer(ctx, wt, m, body)
+	}
 
 	conf := r.confirmation(ctx, wt, rc)
 	if conf != ConfirmDirect && (rc.TenantID == "" || rc.PrincipalID == "") {

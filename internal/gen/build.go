@@ -431,7 +431,35 @@ func (b *builder) toolBody(t *toolModel) *toolModel {
 	if pc := tr.GetPairCheck(); pc != nil {
 		t.pairCheck = b.pairCheck(t, pc)
 	}
+	if name := tr.GetPreviewUnless(); name != "" {
+		if t.previewUnless = b.previewField(m, t.input, name); t.previewUnless == nil {
+			return nil
+		}
+	}
 	return t
+}
+
+// previewField finds preview_unless's field: a singular bool field of the
+// request the agent sets (so it can ask for the write).
+func (b *builder) previewField(m *protogen.Method, in *messageModel, name string) *fieldModel {
+	for _, f := range in.fields {
+		if string(f.proto.Desc.Name()) != name {
+			continue
+		}
+		switch {
+		case f.proto.Desc.Kind() != protoreflect.BoolKind || f.proto.Desc.IsList():
+			b.probs.methodf(m, "preview_unless names %s, %s; it must name a singular bool field such as `bool confirm`", name, kindName(f.proto))
+		case f.mode != modeAgent:
+			b.probs.methodf(m, "preview_unless names %s, which the agent does not set; make it agent-supplied", name)
+		case f.agent.GetDefault() == "true":
+			b.probs.methodf(m, "preview_unless names %s, whose default is true: every call would write without a preview; drop the default", name)
+		default:
+			return f
+		}
+		return nil
+	}
+	b.probs.methodf(m, "preview_unless names %q, which is not a field of %s", name, m.Input.Desc.FullName())
+	return nil
 }
 
 func (b *builder) collectResolvers(sm *serviceModel, m *messageModel, seen map[*messageModel]bool) {

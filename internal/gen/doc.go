@@ -62,6 +62,7 @@ func (b *builder) toolDoc(t *toolModel) schemadoc.Tool {
 		Confirmation:        t.confirmation.String(),
 		ElicitFallback:      elicitFallback(t),
 		ConfirmationMessage: t.confirmationMessage,
+		PreviewUnless:       previewUnless(t),
 		Hints:               schemadoc.Hints{ReadOnly: t.readOnly, Destructive: t.destructive, Idempotent: t.idempotent, OpenWorld: t.openWorld},
 		Result:              t.result,
 		NextSteps:           t.nextSteps,
@@ -247,4 +248,13 @@ func elicitFallback(t *toolModel) string {
 		return s
 	}
 	return ""
+}
+
+// previewUnless is the document's preview_unless: the proto and the agent
+// name of the field that must be true to write, or nil.
+func previewUnless(t *toolModel) *schemadoc.PreviewUnless {
+	if t.previewUnless == nil {
+		return nil
+	}
+	return &schemadoc.PreviewUnless{Field: string(t.previewUnless.proto.Desc.Name()), Argument: t.previewUnless.agentName}
 }

@@ -50,3 +50,38 @@ func TestConfirmationMessageMisuseIsReportedWithTheFix(t *testing.T) {
 		t.Fatalf("valid template refused: %s", got)
 	}
 }
+
+func TestPreviewUnlessMisuseIsReportedWithTheFix(t *testing.T) {
+	src := func(opt, fields string) string {
+		return `
+service S {
+  rpc Do(Req) returns (Resp) { option (mcpwrite.v1.tool) = {kind: CREATE preview_unless: "` + opt + `"}; }
+}
+message Req {
+  string name = 1;
+` + fields + `
+}
+message Resp { string id = 1; }
+`
+	}
+	const at = `bad.proto: method bad.v1.S.Do: `
+	cases := []struct{ name, src, want string }{
+		{"not a field", src("confirm", ""), at + `preview_unless names "confirm", which is not a field of bad.v1.Req`},
+		{"not a bool", src("confirm", `  string confirm = 2;`), at + `preview_unless names confirm, a string field; it must name a singular bool field such as ` + "`bool confirm`"},
+		{"repeated bool", src("confirm", `  repeated bool confirm = 2;`), at + `preview_unless names confirm, a repeated field; it must name a singular bool field such as ` + "`bool confirm`"},
+		{"server-filled", src("confirm", `  bool confirm = 2 [(mcpwrite.v1.field).derived = {constant: "true"}];`), at + `preview_unless names confirm, which the agent does not set; make it agent-supplied`},
+		{"hidden", src("confirm", `  bool confirm = 2 [(mcpwrite.v1.field).hidden = true];`), at + `preview_unless names confirm, which the agent does not set; make it agent-supplied`},
+		{"default true", src("confirm", `  bool confirm = 2 [(mcpwrite.v1.field).agent = {default: "true"}];`), at + `preview_unless names confirm, whose default is true: every call would write without a preview; drop the default`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, files := generate(t, tc.src, "")
+			if got != tc.want {
+				t.Errorf("error:\n got: %s\nwant: %s", got, tc.want)
+			}
+			if files != 0 {
+				t.Errorf("emitted %d files next to an error; want none", files)
+			}
+		})
+	}
+}

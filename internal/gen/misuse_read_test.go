@@ -35,6 +35,11 @@ func TestReadMisuseIsReportedWithTheFix(t *testing.T) {
 		want string
 	}{
 		{
+			name: "READ with preview_unless",
+			src:  readService(`preview_unless: "id"`) + readReq,
+			want: `bad.proto: method bad.v1.S.Get: kind READ writes nothing to preview; remove preview_unless "id"`,
+		},
+		{
 			name: "READ with a confirmation_message",
 			src:  readService(`confirmation_message: "Read {id}?"`) + readReq,
 			want: `bad.proto: method bad.v1.S.Get: kind READ is never confirmed (a read changes nothing); remove confirmation_message`,

@@ -70,6 +70,9 @@ type toolModel struct {
 	elicitFallback mcpwritev1.ToolRules_ElicitFallback
 	// confirmationMessage: the template of the question the user is asked.
 	confirmationMessage string
+	// previewUnless: the bool request field that must be true to write
+	// (nil: the call writes without it).
+	previewUnless *fieldModel
 	readOnly            bool
 	destructive         bool
 	idempotent          bool

@@ -27,6 +27,10 @@ func (b *builder) readTool(t *toolModel) *toolModel {
 		b.probs.methodf(m, "kind READ is classified READ_ONLY; remove classification %s", t.classification)
 		ok = false
 	}
+	if tr.PreviewUnless != nil {
+		b.probs.methodf(m, "kind READ writes nothing to preview; remove preview_unless %q", tr.GetPreviewUnless())
+		ok = false
+	}
 	if tr.ConfirmationMessage != nil {
 		b.probs.methodf(m, "kind READ is never confirmed (a read changes nothing); remove confirmation_message")
 		ok = false

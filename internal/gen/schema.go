@@ -306,6 +306,9 @@ func outputSchema(t *toolModel) *jsonschema.Schema {
 	s.Properties.Set("proposal", &jsonschema.Schema{Type: "object", Description: "Set when the write awaits confirmation; apply it by proposal_id."})
 	s.Properties.Set("valid", &jsonschema.Schema{Type: "boolean", Description: "Set by dry_run: whether the call would be accepted."})
 	s.Properties.Set("preview", &jsonschema.Schema{Type: "object", Description: "Set by dry_run: the complete request the server would send, and which fields it filled."})
+	if pu := t.previewUnless; pu != nil {
+		s.Properties.Set("is_preview", &jsonschema.Schema{Type: "boolean", Description: "True when nothing was written: the answer previews the write; call again with " + pu.agentName + ": true to write."})
+	}
 	first := errorEntrySchema()
 	first.Description = "The first problem, when success is false."
 	s.Properties.Set("error", first)

@@ -42,22 +42,32 @@ type Tool struct {
 	ElicitFallback string `json:"elicit_fallback,omitempty"`
 	// ConfirmationMessage is the template of the question the user is asked
 	// ({proto.path}, {#list}, {preview.key}); "" for the default text.
-	ConfirmationMessage string          `json:"confirmation_message,omitempty"`
-	Hints               Hints           `json:"hints"`
-	Result              string          `json:"result,omitempty"` // response field with the canonical entity
-	NextSteps           []string        `json:"next_steps,omitempty"`
-	RetryOnConflict     uint32          `json:"retry_on_conflict,omitempty"`
-	InputSchema         json.RawMessage `json:"input_schema"`
-	OutputSchema        json.RawMessage `json:"output_schema"`
-	Examples            []Example       `json:"examples,omitempty"`
-	RequiredFields      []string        `json:"required_fields"`
-	OptionalFields      []string        `json:"optional_fields"`
-	ServerFills         []ServerFill    `json:"server_fills,omitempty"`
+	ConfirmationMessage string `json:"confirmation_message,omitempty"`
+	// PreviewUnless names the bool argument that must be true to write;
+	// without it the call answers a preview. nil: the call writes.
+	PreviewUnless   *PreviewUnless  `json:"preview_unless,omitempty"`
+	Hints           Hints           `json:"hints"`
+	Result          string          `json:"result,omitempty"` // response field with the canonical entity
+	NextSteps       []string        `json:"next_steps,omitempty"`
+	RetryOnConflict uint32          `json:"retry_on_conflict,omitempty"`
+	InputSchema     json.RawMessage `json:"input_schema"`
+	OutputSchema    json.RawMessage `json:"output_schema"`
+	Examples        []Example       `json:"examples,omitempty"`
+	RequiredFields  []string        `json:"required_fields"`
+	OptionalFields  []string        `json:"optional_fields"`
+	ServerFills     []ServerFill    `json:"server_fills,omitempty"`
 	// RequiredWhen lists the optional fields that become required when
 	// another field holds one of some values.
 	RequiredWhen []RequiredWhen `json:"required_when,omitempty"`
 	// References lists the fields the agent may fill with an id or a name.
 	References []Reference `json:"references,omitempty"`
+}
+
+// PreviewUnless is the bool field a call must set to write.
+type PreviewUnless struct {
+	// Field is the request field's proto name, Argument its agent name.
+	Field    string `json:"field"`
+	Argument string `json:"argument"`
 }
 
 // Reference is a field the agent fills with an entity's id or unique name;

@@ -872,8 +872,15 @@ type ToolRules struct {
 	// are literal braces. Example:
 	// `confirmation_message: "Create purchase order {po_number} with {#items} items totaling {preview.total}?"`.
 	ConfirmationMessage *string `protobuf:"bytes,18,opt,name=confirmation_message,json=confirmationMessage" json:"confirmation_message,omitempty"`
-	unknownFields       protoimpl.UnknownFields
-	sizeCache           protoimpl.SizeCache
+	// Name of a bool field of the request the agent sets (e.g. confirm):
+	// while it is false the call writes nothing and answers a preview
+	// (is_preview: true, valid, the complete request and the domain check's
+	// preview); with it true the write goes on to its confirmation. A preview
+	// the domain would refuse answers the write's own error.
+	// Example: `preview_unless: "confirm"`.
+	PreviewUnless *string `protobuf:"bytes,19,opt,name=preview_unless,json=previewUnless" json:"preview_unless,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ToolRules) Reset() {
@@ -1028,6 +1035,13 @@ func (x *ToolRules) GetElicitFallback() ToolRules_ElicitFallback {
 func (x *ToolRules) GetConfirmationMessage() string {
 	if x != nil && x.ConfirmationMessage != nil {
 		return *x.ConfirmationMessage
+	}
+	return ""
+}
+
+func (x *ToolRules) GetPreviewUnless() string {
+	if x != nil && x.PreviewUnless != nil {
+		return *x.PreviewUnless
 	}
 	return ""
 }
@@ -2314,7 +2328,7 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"SNAKE_CASE\x10\x01\x12\x0e\n" +
 	"\n" +
 	"CAMEL_CASE\x10\x02\x12\t\n" +
-	"\x05AS_IS\x10\x03\"\x9c\n" +
+	"\x05AS_IS\x10\x03\"\xc3\n" +
 	"\n" +
 	"\tToolRules\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
@@ -2337,7 +2351,8 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"pair_check\x18\x0f \x01(\v2\x16.mcpwrite.v1.PairCheckR\tpairCheck\x120\n" +
 	"\x14max_conflict_retries\x18\x10 \x01(\rR\x12maxConflictRetries\x12N\n" +
 	"\x0felicit_fallback\x18\x11 \x01(\x0e2%.mcpwrite.v1.ToolRules.ElicitFallbackR\x0eelicitFallback\x121\n" +
-	"\x14confirmation_message\x18\x12 \x01(\tR\x13confirmationMessage\x1aA\n" +
+	"\x14confirmation_message\x18\x12 \x01(\tR\x13confirmationMessage\x12%\n" +
+	"\x0epreview_unless\x18\x13 \x01(\tR\rpreviewUnless\x1aA\n" +
 	"\aExample\x12 \n" +
 	"\vdescription\x18\x01 \x01(\tR\vdescription\x12\x14\n" +
 	"\x05input\x18\x02 \x01(\tR\x05input\"V\n" +

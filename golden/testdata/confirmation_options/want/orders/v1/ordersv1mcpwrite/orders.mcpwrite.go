@@ -116,7 +116,7 @@ func decodeLine(d *runtime.Decoder, obj *runtime.Object, m *v1.Line) {
 	}
 }
 
-var fieldsPlaceOrderRequest = []string{"item", "lines"}
+var fieldsPlaceOrderRequest = []string{"item", "lines", "confirm"}
 
 func decodePlaceOrderRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.PlaceOrderRequest) {
 	d.Known(obj, fieldsPlaceOrderRequest)
@@ -140,6 +140,11 @@ func decodePlaceOrderRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Plac
 				d.Leave()
 			}
 			d.Leave()
+		}
+	}
+	if v := obj.Get("confirm"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Bool(v, "confirm"); ok {
+			m.Confirm = x
 		}
 	}
 }
