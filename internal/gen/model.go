@@ -73,15 +73,15 @@ type toolModel struct {
 	// previewUnless: the bool request field that must be true to write
 	// (nil: the call writes without it).
 	previewUnless *fieldModel
-	readOnly            bool
-	destructive         bool
-	idempotent          bool
-	openWorld           bool
-	result              string
-	nextSteps           []string
-	retry               uint32
-	input               *messageModel
-	pairCheck           *pairCheckModel
+	readOnly      bool
+	destructive   bool
+	idempotent    bool
+	openWorld     bool
+	result        string
+	nextSteps     []string
+	retry         uint32
+	input         *messageModel
+	pairCheck     *pairCheckModel
 }
 
 // messageModel is a request message or a message nested in one.
