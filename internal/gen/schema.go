@@ -104,21 +104,27 @@ func fieldSchema(f *fieldModel) *jsonschema.Schema {
 	if f.overridable {
 		s.Description = strings.TrimSpace(s.Description + " Optional: " + fillHow(f) + " when omitted.")
 	}
+	// v carries the keywords of one value: the items of a list (the
+	// decoder checks every item), the field itself otherwise.
+	v := s
+	if f.proto.Desc.IsList() {
+		v = s.Items
+	}
 	if a := f.agent; a != nil && f.mode == modeAgent {
 		if a.MinLength != nil {
-			s.MinLength = u64(uint64(a.GetMinLength()))
+			v.MinLength = u64(uint64(a.GetMinLength()))
 		}
 		if a.MaxLength != nil {
-			s.MaxLength = u64(uint64(a.GetMaxLength()))
+			v.MaxLength = u64(uint64(a.GetMaxLength()))
 		}
 		if a.Pattern != nil {
-			s.Pattern = a.GetPattern()
+			v.Pattern = a.GetPattern()
 		}
 		if a.Minimum != nil {
-			s.Minimum = num(a.GetMinimum())
+			v.Minimum = num(a.GetMinimum())
 		}
 		if a.Maximum != nil {
-			s.Maximum = num(a.GetMaximum())
+			v.Maximum = num(a.GetMaximum())
 		}
 		if a.MinItems != nil {
 			s.MinItems = u64(uint64(a.GetMinItems()))
@@ -141,7 +147,53 @@ func fieldSchema(f *fieldModel) *jsonschema.Schema {
 	if f.alias != nil && f.alias.Default != nil {
 		s.Default = f.alias.GetDefault()
 	}
+	pvSchema(f, s, v)
 	return s
+}
+
+// pvSchema adds the buf.validate rules without an mcpwrite counterpart: s
+// is the field's schema, v the schema of one value (a list's items).
+func pvSchema(f *fieldModel, s, v *jsonschema.Schema) {
+	pv := f.pv
+	if pv == nil {
+		return
+	}
+	if pv.minCount != nil {
+		s.MinItems = u64(*pv.minCount)
+	}
+	if pv.maxCount != nil {
+		s.MaxItems = u64(*pv.maxCount)
+	}
+	if len(pv.enumAllowed) > 0 {
+		v.Enum = nil
+		for _, n := range pv.enumAllowed {
+			for _, av := range f.enumTable.values {
+				if int32(av.value.Desc.Number()) == n {
+					v.Enum = append(v.Enum, av.alias)
+				}
+			}
+		}
+	}
+	if f.mode != modeAgent {
+		return
+	}
+	if pv.exclusiveMin != nil {
+		v.ExclusiveMinimum = num(*pv.exclusiveMin)
+	}
+	if pv.exclusiveMax != nil {
+		v.ExclusiveMaximum = num(*pv.exclusiveMax)
+	}
+	if len(pv.strIn) > 0 {
+		for _, x := range pv.strIn {
+			v.Enum = append(v.Enum, x)
+		}
+	}
+	if formatKeywords[pv.format] {
+		v.Format = pv.format
+	}
+	if words := pvDescription(f); words != "" {
+		s.Description = strings.TrimSpace(s.Description + " " + words)
+	}
 }
 
 // valueSchema is the schema of one JSON value of field vf (a list element or
