@@ -379,7 +379,9 @@ type caller struct{ tenant, principal string }
 var alice = caller{"acme", "alice"}
 
 type harnessOpts struct {
-	opts          []runtime.Option
+	opts []runtime.Option
+	// service, when set, amends the service before registration.
+	service       func(*runtime.Service)
 	client        *mcp.ClientOptions
 	clientSession *mcp.ClientSessionOptions
 }
@@ -396,7 +398,11 @@ func newHarness(t *testing.T, ho harnessOpts) *harness {
 		runtime.WithRequestContextFunc(metaContext),
 		runtime.WithLogger(logger),
 	}, ho.opts...)
-	if err := runtime.Register(server, h.dom.service(), opts...); err != nil {
+	svc := h.dom.service()
+	if ho.service != nil {
+		ho.service(svc)
+	}
+	if err := runtime.Register(server, svc, opts...); err != nil {
 		t.Fatalf("Register: %v", err)
 	}
 	ct, st := mcp.NewInMemoryTransports()

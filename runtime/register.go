@@ -37,6 +37,8 @@ type registry struct {
 	enums map[string]*EnumTable // alias tables for rendering responses
 	tools map[string]*writeTool
 	order []string // write tool names, document order
+	// checker is the request check, built once here (Service.NewChecker).
+	checker RequestChecker
 }
 
 // writeTool joins a tool's document entry with its generated code.
@@ -114,6 +116,13 @@ func newRegistry(svc *Service, opts []Option) (*registry, error) {
 	}
 	if err := r.bind(svc); err != nil {
 		return nil, fmt.Errorf("runtime: service %s: %w", svc.Name, err)
+	}
+	if svc.NewChecker != nil && !r.cfg.noRequestCheck {
+		c, err := svc.NewChecker()
+		if err != nil {
+			return nil, fmt.Errorf("runtime: service %s: request check: %w", svc.Name, err)
+		}
+		r.checker = c
 	}
 	return r, nil
 }

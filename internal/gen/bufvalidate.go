@@ -500,3 +500,36 @@ func formatWordsFor(format string) string {
 	}
 	return fmt.Sprintf("a valid %s", format)
 }
+
+// validateImport is the file whose import switches the request check on.
+const validateImport = "buf/validate/validate.proto"
+
+// importsValidate reports whether the service's file imports
+// buf/validate/validate.proto: its tools then run protovalidate on the
+// complete request after enrichment (runtime/pvcheck).
+func importsValidate(sm *serviceModel) bool {
+	imps := sm.proto.Desc.ParentFile().Imports()
+	for i := 0; i < imps.Len(); i++ {
+		if imps.Get(i).Path() == validateImport {
+			return true
+		}
+	}
+	return false
+}
+
+// agentPaths lists, in field order, the dotted proto path and agent path of
+// every field of m (and its nested messages) the agent may set.
+func agentPaths(m *messageModel, protoPrefix, agentPrefix string) [][2]string {
+	var out [][2]string
+	for _, f := range m.fields {
+		if !f.exposed() {
+			continue
+		}
+		p, a := protoPrefix+string(f.proto.Desc.Name()), agentPrefix+f.agentName
+		out = append(out, [2]string{p, a})
+		if f.child != nil {
+			out = append(out, agentPaths(f.child, p+".", a+".")...)
+		}
+	}
+	return out
+}

@@ -9,6 +9,7 @@ import (
 	_ "embed"
 	v1 "example.com/golden/vendors/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	pvcheck "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/pvcheck"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
@@ -57,7 +58,30 @@ func NewVendorServiceService(h VendorServiceHandler) *runtime.Service {
 				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
 					return h.RegisterVendor(ctx, req.(*v1.RegisterVendorRequest))
 				},
+				AgentPaths: map[string]string{
+					"name":         "name",
+					"tax_id":       "vat_id",
+					"email":        "email",
+					"website":      "website",
+					"country":      "country",
+					"code":         "code",
+					"callback_ip":  "callback_ip",
+					"tier":         "tier",
+					"payment_days": "payment_days",
+					"discount":     "discount",
+					"priority":     "priority",
+					"categories":   "categories",
+					"labels":       "labels",
+					"note":         "note",
+					"iban":         "iban",
+					"card_token":   "card_token",
+				},
 			},
+		},
+		NewChecker: func() (runtime.RequestChecker, error) {
+			return pvcheck.New(
+				new(v1.RegisterVendorRequest),
+			)
 		},
 		Enums: map[string]*runtime.EnumTable{
 			"vendors.v1.Tier": enumTier,

@@ -9,6 +9,7 @@ import (
 	_ "embed"
 	v1 "example.com/golden/fleet/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	pvcheck "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/pvcheck"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
@@ -56,7 +57,19 @@ func NewFleetServiceService(h FleetServiceHandler) *runtime.Service {
 				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
 					return h.RegisterVehicle(ctx, req.(*v1.RegisterVehicleRequest))
 				},
+				AgentPaths: map[string]string{
+					"plate":       "plate",
+					"kind":        "kind",
+					"load_tonnes": "load_tonnes",
+					"depot_host":  "depot_host",
+					"company":     "company",
+				},
 			},
+		},
+		NewChecker: func() (runtime.RequestChecker, error) {
+			return pvcheck.New(
+				new(v1.RegisterVehicleRequest),
+			)
 		},
 		Enums: map[string]*runtime.EnumTable{
 			"fleet.v1.VehicleKind": enumVehicleKind,

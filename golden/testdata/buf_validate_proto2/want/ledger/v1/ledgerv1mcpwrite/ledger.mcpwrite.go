@@ -9,6 +9,7 @@ import (
 	_ "embed"
 	v1 "example.com/golden/ledger/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	pvcheck "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/pvcheck"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
@@ -57,7 +58,18 @@ func NewJournalServiceService(h JournalServiceHandler) *runtime.Service {
 				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
 					return h.PostLine(ctx, req.(*v1.PostLineRequest))
 				},
+				AgentPaths: map[string]string{
+					"account":      "account",
+					"amount_cents": "amount_cents",
+					"reference":    "reference",
+					"cost_centers": "cost_centers",
+				},
 			},
+		},
+		NewChecker: func() (runtime.RequestChecker, error) {
+			return pvcheck.New(
+				new(v1.PostLineRequest),
+			)
 		},
 	}
 }
