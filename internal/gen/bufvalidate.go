@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
 // pvRules are the buf.validate rules of an agent-supplied field that have
@@ -34,15 +35,7 @@ type pvRules struct {
 }
 
 // ruleDoc is one buf.validate rule as getWriteSchema lists it.
-type ruleDoc struct {
-	Rule    string `json:"rule"`              // e.g. string.max_len, cel
-	Value   string `json:"value,omitempty"`   // the rule's value as written
-	ID      string `json:"id,omitempty"`      // CEL rules
-	Message string `json:"message,omitempty"` // CEL rules
-	// CheckedBy is "decoder" (schema and decoder, with the agent's codes)
-	// or "protovalidate" (the complete request, after enrichment).
-	CheckedBy string `json:"checked_by"`
-}
+type ruleDoc = schemadoc.Rule
 
 // formatKeywords are the formats that JSON Schema draft-07 and 2020-12 both
 // name; "ip" (either family) is described in words.
@@ -61,32 +54,60 @@ func oneofValidateRequired(od *protogen.Oneof) bool {
 // bufValidate folds the buf.validate rules of an agent-supplied field into
 // its model. A rule the mcpwrite annotation also states must agree.
 func (b *builder) bufValidate(fm *fieldModel) bool {
-	f := fm.proto
-	r := fieldValidate(f)
-	if r == nil || r.GetIgnore() == validate.Ignore_IGNORE_ALWAYS {
-		return true
+	pv, a, ok := b.pvMap(fm, false)
+	if !ok {
+		return false
 	}
-	m := &pvMapper{b: b, fm: fm, pv: &pvRules{}, ok: true}
-	if fm.mode == modeAgent {
+	if pv != nil {
+		if a != nil {
+			fm.agent = a
+		}
+		fm.pv = pv
+	}
+	return true
+}
+
+// fieldRuleDocs lists the buf.validate rules of any request field for
+// getWriteSchema: an agent field's as mapped, a server field's as the
+// protovalidate step checks them.
+func (b *builder) fieldRuleDocs(fm *fieldModel) []ruleDoc {
+	if fm.pv != nil {
+		return fm.pv.docs
+	}
+	if fm.mode == modeAgent || fm.mode == modeEnumAlias {
+		return nil // no rules
+	}
+	pv, _, _ := b.pvMap(fm, true)
+	if pv == nil {
+		return nil
+	}
+	return pv.docs
+}
+
+// pvMap reads the buf.validate rules of fm: the rules without an mcpwrite
+// counterpart, and the field's AgentSupplied with the others merged in.
+// server: the field is filled by the server, and only documented.
+func (b *builder) pvMap(fm *fieldModel, server bool) (*pvRules, *mcpwritev1.AgentSupplied, bool) {
+	r := fieldValidate(fm.proto)
+	if r == nil || r.GetIgnore() == validate.Ignore_IGNORE_ALWAYS {
+		return nil, nil, true
+	}
+	m := &pvMapper{b: b, fm: fm, pv: &pvRules{}, ok: true, server: server}
+	if fm.mode == modeAgent && !server {
 		m.a = proto.Clone(fm.agent).(*mcpwritev1.AgentSupplied)
 		m.given = fm.agent
 	}
 	if r.GetRequired() {
-		fm.required = true
+		if !server {
+			fm.required = true
+		}
 		m.doc("required", "true", "decoder")
 	}
 	for _, c := range r.GetCel() {
 		m.pv.docs = append(m.pv.docs, ruleDoc{Rule: "cel", ID: c.GetId(), Message: c.GetMessage(), Value: c.GetExpression(), CheckedBy: "protovalidate"})
 	}
 	m.typed(r, "")
-	if !m.ok {
-		return false
-	}
-	if m.a != nil {
-		fm.agent = m.a
-	}
-	fm.pv = m.pv
-	return true
+	return m.pv, m.a, m.ok
 }
 
 type pvMapper struct {
@@ -96,9 +117,14 @@ type pvMapper struct {
 	given *mcpwritev1.AgentSupplied // the annotation as written
 	pv    *pvRules
 	ok    bool
+	// server: document only; the protovalidate step checks every rule.
+	server bool
 }
 
 func (m *pvMapper) doc(rule, value, by string) {
+	if m.server {
+		by = "protovalidate"
+	}
 	m.pv.docs = append(m.pv.docs, ruleDoc{Rule: rule, Value: value, CheckedBy: by})
 }
 
@@ -369,6 +395,9 @@ func floatList(xs []float64) string {
 func (m *pvMapper) enumRules(e *validate.EnumRules, prefix string) {
 	p := prefix + "enum."
 	t := m.fm.enumTable
+	if m.server {
+		t = nil
+	}
 	if e.GetDefinedOnly() {
 		m.doc(p+"defined_only", "true", "decoder")
 	}
@@ -529,6 +558,21 @@ func agentPaths(m *messageModel, protoPrefix, agentPrefix string) [][2]string {
 		out = append(out, [2]string{p, a})
 		if f.child != nil {
 			out = append(out, agentPaths(f.child, p+".", a+".")...)
+		}
+	}
+	return out
+}
+
+// messageRuleDocs lists the rules of a message itself: its CEL rules and
+// required oneofs.
+func messageRuleDocs(m *messageModel) []ruleDoc {
+	var out []ruleDoc
+	for _, c := range ext[*validate.MessageRules](m.proto.Desc.Options(), validate.E_Message).GetCel() {
+		out = append(out, ruleDoc{Rule: "cel", ID: c.GetId(), Message: c.GetMessage(), Value: c.GetExpression(), CheckedBy: "protovalidate"})
+	}
+	for _, od := range m.proto.Oneofs {
+		if oneofValidateRequired(od) {
+			out = append(out, ruleDoc{Rule: "oneof.required", Value: string(od.Desc.Name()), CheckedBy: "decoder"})
 		}
 	}
 	return out
