@@ -78,6 +78,11 @@ func (echoHandler) ResolveTargetElementType(context.Context, proto.Message) (arc
 	return archimatev1.ElementType_ELEMENT_TYPE_APPLICATION_SERVICE, nil
 }
 
+// ResolveElementRef takes every reference as the id it names.
+func (echoHandler) ResolveElementRef(_ context.Context, _ proto.Message, ref string) (runtime.Reference, error) {
+	return runtime.Reference{Matches: []runtime.Referent{{ID: ref, Name: ref}}}, nil
+}
+
 func (echoHandler) CreateCapabilityStructure(context.Context, *archimatev1.CreateCapabilityStructureRequest) (*archimatev1.CreateCapabilityStructureResponse, error) {
 	return &archimatev1.CreateCapabilityStructureResponse{}, nil
 }

@@ -4,7 +4,9 @@
 // tool-surface counterpart of `buf breaking`.
 //
 // Breaking: a removed tool, service tool, input field or output field; a new
-// required field or a field that became required; a changed type; a removed
+// required field or a field that became required (also under a new
+// required_when condition); a field that no longer takes a name for an id
+// (reference); a changed type; a removed
 // or renamed enum value (an alias agents may send); a narrowed constraint
 // (length, range, item count, a changed pattern); a changed or removed
 // default; a changed classification or confirmation; a removed discovery
@@ -92,6 +94,11 @@ func CompareDocuments(old, new [][]byte) ([]Change, error) {
 		if ot.Confirmation != nt.Confirmation {
 			add(true, name, "confirmation %s -> %s", ot.Confirmation, nt.Confirmation)
 		}
+		if of, nf := fallbackName(ot.ElicitFallback), fallbackName(nt.ElicitFallback); of != nf {
+			// Refusing where a proposal used to wait for the user takes a
+			// path away from clients that cannot ask; the reverse adds one.
+			add(nf == "REFUSE", name, "elicit_fallback %s -> %s", of, nf)
+		}
 		toolAdd := func(breaking bool, format string, args ...any) { add(breaking, name, format, args...) }
 		os, ns, err := schemas(name, "input", ot.InputSchema, nt.InputSchema)
 		if err != nil {
@@ -103,6 +110,8 @@ func CompareDocuments(old, new [][]byte) ([]Change, error) {
 			return nil, err
 		}
 		compareOutput(toolAdd, "", oo, no)
+		compareRequiredWhen(toolAdd, ot.RequiredWhen, nt.RequiredWhen)
+		compareReferences(toolAdd, ot.References, nt.References)
 	}
 	for _, name := range sortedKeys(newTools) {
 		if _, ok := oldTools[name]; !ok {
@@ -391,4 +400,60 @@ func set(v any) map[string]bool {
 func num(v any) (float64, bool) {
 	f, ok := v.(float64)
 	return f, ok
+}
+
+// compareRequiredWhen reports conditions under which a field became required
+// (agents that meet them without the field now fail) or no longer is.
+func compareRequiredWhen(add func(bool, string, ...any), a, b []schemadoc.RequiredWhen) {
+	conds := func(rs []schemadoc.RequiredWhen) map[string][2]string {
+		out := map[string][2]string{}
+		for _, r := range rs {
+			for _, v := range r.Equals {
+				out[r.Field+"\x00"+r.When+"\x00"+jsonText(v)] = [2]string{r.Field, r.When + " is " + jsonText(v)}
+			}
+		}
+		return out
+	}
+	old, cur := conds(a), conds(b)
+	for _, k := range sortedKeys(cur) {
+		if _, ok := old[k]; !ok {
+			add(true, "%s: now required when %s", cur[k][0], cur[k][1])
+		}
+	}
+	for _, k := range sortedKeys(old) {
+		if _, ok := cur[k]; !ok {
+			add(false, "%s: no longer required when %s", old[k][0], old[k][1])
+		}
+	}
+}
+
+// compareReferences reports fields that stopped taking a name (agents that
+// send one now fail) or started to.
+func compareReferences(add func(bool, string, ...any), a, b []schemadoc.Reference) {
+	kinds := func(rs []schemadoc.Reference) map[string]string {
+		out := map[string]string{}
+		for _, r := range rs {
+			out[r.Field] = r.Kind
+		}
+		return out
+	}
+	old, cur := kinds(a), kinds(b)
+	for _, f := range sortedKeys(old) {
+		if _, ok := cur[f]; !ok {
+			add(true, "%s: no longer takes %s names, only ids", f, old[f])
+		}
+	}
+	for _, f := range sortedKeys(cur) {
+		if _, ok := old[f]; !ok {
+			add(false, "%s: now takes %s names as well as ids", f, cur[f])
+		}
+	}
+}
+
+// fallbackName is a tool's elicit_fallback as written ("" is PROPOSE).
+func fallbackName(f string) string {
+	if f == "" {
+		return "PROPOSE"
+	}
+	return f
 }

@@ -153,3 +153,88 @@ func TestCompareExampleSurfacesWithThemselves(t *testing.T) {
 		}
 	}
 }
+
+// toolWhen is a tool whose input has a required_when rule for each of conds
+// ("field|when|JSON value").
+func toolWhen(name string, conds ...string) string {
+	var rs []string
+	for _, c := range conds {
+		p := strings.Split(c, "|")
+		rs = append(rs, `{"field":"`+p[0]+`","when":"`+p[1]+`","equals":[`+p[2]+`],"rule":"r"}`)
+	}
+	schema := `{"type":"object","additionalProperties":false,"properties":{"operation":{"type":"string","enum":["promote","extract","adopt"]},"parent_id":{"type":"string"},"target_parent_id":{"type":"string"}}}`
+	t := tool(name, "SAFE_UPDATE", "DIRECT", schema)
+	return strings.TrimSuffix(t, "}") + `,"required_when":[` + strings.Join(rs, ",") + `]}`
+}
+
+func TestCompareReportsNewRequiredWhenConditionsAsBreaking(t *testing.T) {
+	old := doc(toolWhen("task_transform", `parent_id|operation|"extract"`, `target_parent_id|operation|"adopt"`), "")
+	cur := doc(toolWhen("task_transform", `parent_id|operation|"extract"`, `parent_id|operation|"promote"`), "")
+	changes, err := compat.Compare(old, cur)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range changes {
+		got = append(got, c.String())
+	}
+	want := []string{
+		`BREAKING: tool task_transform: parent_id: now required when operation is "promote"`,
+		`compatible: tool task_transform: target_parent_id: no longer required when operation is "adopt"`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") || !compat.Breaking(changes) {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestCompareReportsAFieldThatNoLongerTakesANameAsBreaking(t *testing.T) {
+	withRefs := func(fields ...string) string {
+		var rs []string
+		for _, f := range fields {
+			rs = append(rs, `{"field":"`+f+`","kind":"element"}`)
+		}
+		schema := `{"type":"object","additionalProperties":false,"properties":{"source_id":{"type":"string"},"target_id":{"type":"string"}}}`
+		return strings.TrimSuffix(tool("create_relationship", "SAFE_CREATE", "DIRECT", schema), "}") + `,"references":[` + strings.Join(rs, ",") + `]}`
+	}
+	changes, err := compat.Compare(doc(withRefs("source_id"), ""), doc(withRefs("target_id"), ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range changes {
+		got = append(got, c.String())
+	}
+	want := []string{
+		"BREAKING: tool create_relationship: source_id: no longer takes element names, only ids",
+		"compatible: tool create_relationship: target_id: now takes element names as well as ids",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") || !compat.Breaking(changes) {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestCompareReportsARefusingElicitFallbackAsBreaking(t *testing.T) {
+	proposes := doc(tool("book_room", "DESTRUCTIVE_UPDATE", "ELICIT", oldSchema), "")
+	refuses := []byte(strings.Replace(string(proposes), `"confirmation":"ELICIT"`, `"confirmation":"ELICIT","elicit_fallback":"REFUSE"`, 1))
+	for _, tt := range []struct {
+		name     string
+		old, cur []byte
+		want     string
+	}{
+		{"propose to refuse", proposes, refuses, "BREAKING: tool book_room: elicit_fallback PROPOSE -> REFUSE"},
+		{"refuse to propose", refuses, proposes, "compatible: tool book_room: elicit_fallback REFUSE -> PROPOSE"},
+		{"unchanged", refuses, refuses, ""},
+	} {
+		changes, err := compat.Compare(tt.old, tt.cur)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, c := range changes {
+			got = append(got, c.String())
+		}
+		if strings.Join(got, "\n") != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

@@ -28,6 +28,32 @@ type Call struct {
 
 	now    time.Time // the call's instant, fixed on first use
 	nowSet bool
+	// refPath is where enrichment is in the agent's input, so a reference
+	// error in a nested message names the whole path (Enter, Leave).
+	refPath []pathSeg
+}
+
+// Enter descends into the agent-facing field key while nested references
+// are resolved. For use by generated code.
+func (c *Call) Enter(key string) { c.refPath = append(c.refPath, pathSeg{key: key}) }
+
+// EnterIndex descends into list element i. For use by generated code.
+func (c *Call) EnterIndex(i int) { c.refPath = append(c.refPath, pathSeg{idx: i, isIdx: true}) }
+
+// Leave returns to the enclosing level. For use by generated code.
+func (c *Call) Leave() {
+	if len(c.refPath) > 0 {
+		c.refPath = c.refPath[:len(c.refPath)-1]
+	}
+}
+
+// path is the agent path of key at the current level.
+func (c *Call) path(key string) string {
+	var b []byte
+	for _, s := range c.refPath {
+		b = appendPathSeg(b, s)
+	}
+	return string(appendPathSeg(b, pathSeg{key: key}))
 }
 
 // Now returns the call's instant: the same value for every field of the

@@ -19,6 +19,11 @@
 //	-> handler -> map domain errors (gRPC status, field violations)
 //	-> respond (structured content and the same JSON as text)
 //
+// A read tool (kind READ in the document) skips idempotency and governance:
+// decode -> validate -> enrich -> handler -> respond, with the same error
+// envelope; it takes no client_request_id or dry_run and validate_write
+// refuses it.
+//
 // Bad input never becomes a protocol error: every failure is an isError
 // result carrying {"success": false, "error": {...}, "errors": [...]}, with
 // did-you-mean suggestions where they help; unexpected errors show only a

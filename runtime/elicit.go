@@ -129,6 +129,7 @@ type elicitOutcome uint8
 const (
 	elicitConfirmed elicitOutcome = iota
 	elicitDeclined
+	elicitCancelled
 	elicitTimedOut
 	elicitUnavailable
 )
@@ -251,14 +252,23 @@ func (wc *writeCall) stillAsShown(ctx context.Context, m proto.Message, was Enti
 	return r.errorResult(ctx, name, m, Errors{staleState("", "The confirmation", was, now, ok)})
 }
 
-// confirmMessage is what the user reads: what will be written, what that
-// risks and, when known, what will be lost.
-func (r *registry) confirmMessage(wt *writeTool, m proto.Message, body *Object, loss string) (string, error) {
+// confirmMessage is what the user reads: what will be written (the tool's
+// confirmation_message template when it has one), what that risks and, when
+// known, what will be lost.
+func (r *registry) confirmMessage(ctx context.Context, wt *writeTool, m proto.Message, body *Object, loss string, domain map[string]any) (string, error) {
 	preview, err := r.agentJSON(m)
 	if err != nil {
 		return "", err
 	}
-	msg := "Confirm " + summarize(wt, body) + ". " + consequence(wt.doc.Classification)
+	head := "Confirm " + summarize(wt, body) + "."
+	if tpl := wt.doc.ConfirmationMessage; tpl != "" {
+		if text, err := r.renderConfirmation(tpl, m, domain); err == nil {
+			head = text
+		} else {
+			r.cfg.logger.WarnContext(ctx, "mcpwrite: confirmation message template not filled; asking with the default text", "tool", wt.doc.Name, "error", err)
+		}
+	}
+	msg := head + " " + consequence(wt.doc.Classification)
 	if loss = strings.TrimRight(neutralize(loss), ". "); loss != "" {
 		msg += " What will be lost: " + loss + "."
 	}
@@ -279,7 +289,7 @@ func (wc *writeCall) confirmInCall(ctx context.Context, req *mcp.CallToolRequest
 	if res != nil {
 		return res
 	}
-	msg, err := r.confirmMessage(wt, m, body, loss.text)
+	msg, err := r.confirmMessage(ctx, wt, m, body, loss.text, loss.domain)
 	if err != nil {
 		wc.release(ctx)
 		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("confirmation message: %w", err))})
@@ -293,9 +303,16 @@ func (wc *writeCall) confirmInCall(ctx context.Context, req *mcp.CallToolRequest
 	case elicitDeclined:
 		wc.release(ctx)
 		return r.errorResult(ctx, name, m, Errors{declined(wt, body)})
+	case elicitCancelled:
+		wc.release(ctx)
+		return r.errorResult(ctx, name, m, Errors{cancelled(wt, body)})
 	case elicitTimedOut:
 		wc.release(ctx)
 		return r.errorResult(ctx, name, m, Errors{r.unanswered(wt, body)})
+	}
+	if refusesWithoutElicitation(wt.doc) {
+		wc.release(ctx)
+		return r.errorResult(ctx, name, m, Errors{confirmationRequired(wt, body)})
 	}
 	b, es := r.propose(ctx, wt, m, body, raw, rc, loss)
 	return wc.finishGoverned(ctx, m, b, es)
@@ -317,6 +334,9 @@ func (r *registry) askInCall(ctx context.Context, req *mcp.CallToolRequest, tool
 	if accepted(res) {
 		return elicitConfirmed
 	}
+	if res != nil && res.Action == "cancel" {
+		return elicitCancelled
+	}
 	return elicitDeclined
 }
 
@@ -335,7 +355,7 @@ func (wc *writeCall) askRoundTrip(ctx context.Context, m proto.Message, body *Ob
 	if res != nil {
 		return res
 	}
-	msg, err := r.confirmMessage(wt, m, body, loss.text)
+	msg, err := r.confirmMessage(ctx, wt, m, body, loss.text, loss.domain)
 	if err != nil {
 		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("confirmation message: %w", err))})
 	}
@@ -407,7 +427,7 @@ func (wc *writeCall) confirmRoundTrip(ctx context.Context, req *mcp.CallToolRequ
 		return fail(invalidConfirmation("missing_answer", fmt.Sprintf("The call carries no answer to the confirmation input request %q. Nothing was written.", ConfirmInputID)))
 	}
 	if !accepted(er) {
-		return fail(declined(wt, body))
+		return fail(refusal(wt, body, er))
 	}
 	if key != "" && r.cfg.idem != nil {
 		if res := wc.claim(ctx, rc, key, raw, m, r.cfg.idemLease); res != nil {

@@ -18,6 +18,12 @@ const (
 	CodeProposalExpired       = "PROPOSAL_EXPIRED"
 	CodeProposalStale         = "PROPOSAL_STALE"
 	CodeConfirmationDeclined  = "CONFIRMATION_DECLINED"
+	// The user dismissed the confirmation without deciding (MCP action
+	// "cancel"); CONFIRMATION_DECLINED is an explicit no.
+	CodeConfirmationCancelled = "CONFIRMATION_CANCELLED"
+	// The write must be confirmed by the user, the client cannot ask, and
+	// the tool refuses rather than storing a proposal (elicit_fallback REFUSE).
+	CodeConfirmationRequired  = "CONFIRMATION_REQUIRED"
 	CodeInternal              = "INTERNAL"
 	CodeUnknownOperation      = "UNKNOWN_OPERATION"
 	CodeInvalidRelationship   = "INVALID_RELATIONSHIP"
@@ -28,6 +34,9 @@ const (
 	CodeInvalidIdempotencyKey = "INVALID_IDEMPOTENCY_KEY"
 	CodePayloadTooLarge       = "PAYLOAD_TOO_LARGE"
 	CodeInvalidJSON           = "INVALID_JSON"
+	// CodeNeedsDisambiguation: a reference names several entities; the
+	// answer lists them as candidates to choose by id.
+	CodeNeedsDisambiguation = "NEEDS_DISAMBIGUATION"
 )
 
 // Suggestions tell the agent how to make the right call.

@@ -234,6 +234,40 @@ func declined(wt *writeTool, body *Object) *ErrorEntry {
 	}
 }
 
+// refusesWithoutElicitation: the tool's elicit_fallback is REFUSE, so a
+// confirmation the client cannot show refuses the call instead of storing a
+// proposal.
+func refusesWithoutElicitation(d *schemadoc.Tool) bool { return d.ElicitFallback == "REFUSE" }
+
+// confirmationRequired answers a write that must be confirmed by the user
+// when the client cannot ask and the tool does not fall back to a proposal.
+func confirmationRequired(wt *writeTool, body *Object) *ErrorEntry {
+	return &ErrorEntry{
+		Code:        CodeConfirmationRequired,
+		Message:     "The user must confirm " + summarize(wt, body) + ", and this client cannot ask (it does not support MCP elicitation forms). Nothing was written.",
+		Suggestions: &Suggestions{Hint: "Tell the user this change needs their confirmation in a client that can show confirmation prompts; do not retry it here."},
+	}
+}
+
+// cancelled is the answer when the user dismissed the confirmation without
+// deciding: unlike a decline, the user may still want the change.
+func cancelled(wt *writeTool, body *Object) *ErrorEntry {
+	return &ErrorEntry{
+		Code:        CodeConfirmationCancelled,
+		Message:     "The user dismissed the confirmation without deciding: " + summarize(wt, body) + ". Nothing was written.",
+		Suggestions: &Suggestions{Hint: "Ask the user whether they want this change; call again only if they say yes."},
+	}
+}
+
+// refusal is the answer to a confirmation that was not accepted: cancel
+// (dismissed) and decline (or an accept without confirm) differ.
+func refusal(wt *writeTool, body *Object, res *mcp.ElicitResult) *ErrorEntry {
+	if res != nil && res.Action == "cancel" {
+		return cancelled(wt, body)
+	}
+	return declined(wt, body)
+}
+
 // proposalError maps store errors to envelope entries.
 func (r *registry) proposalError(ctx context.Context, tool, id string, err error) *ErrorEntry {
 	details := map[string]any{"proposal_id": id}

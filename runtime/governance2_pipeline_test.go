@@ -32,8 +32,9 @@ func envelope(entry string) string {
 }
 
 const (
-	deletedN1  = `{"success":true,"id":"n1","deleted":true,"suggestions":[],"warnings":[]}`
-	declinedN1 = `{"code":"CONFIRMATION_DECLINED","message":"The user declined: Delete note: id=\"n1\". Nothing was written.","suggestions":{"hint":"Do not retry unless the user asks for the change again."}}`
+	deletedN1   = `{"success":true,"id":"n1","deleted":true,"suggestions":[],"warnings":[]}`
+	declinedN1  = `{"code":"CONFIRMATION_DECLINED","message":"The user declined: Delete note: id=\"n1\". Nothing was written.","suggestions":{"hint":"Do not retry unless the user asks for the change again."}}`
+	cancelledN1 = `{"code":"CONFIRMATION_CANCELLED","message":"The user dismissed the confirmation without deciding: Delete note: id=\"n1\". Nothing was written.","suggestions":{"hint":"Ask the user whether they want this change; call again only if they say yes."}}`
 )
 
 // asker is a client elicitation handler that records what it was asked and
@@ -68,7 +69,7 @@ func TestElicitationOnBothProtocols(t *testing.T) {
 		{"accepted", &mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}, 1, deletedN1},
 		{"accepted without confirming", &mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": false}}, 0, envelope(declinedN1)},
 		{"declined", &mcp.ElicitResult{Action: "decline"}, 0, envelope(declinedN1)},
-		{"cancelled", &mcp.ElicitResult{Action: "cancel"}, 0, envelope(declinedN1)},
+		{"cancelled", &mcp.ElicitResult{Action: "cancel"}, 0, envelope(cancelledN1)},
 		{"no elicitation capability proposes", nil, 0, ""},
 	}
 	for _, protocol := range []string{inCallProtocol, roundTripProtocol} {
@@ -243,7 +244,7 @@ func TestRoundTripConfirmationIsBoundToItsCall(t *testing.T) {
 		second: func(h *harness, s string) *mcp.CallToolResult {
 			return h.rawCall(alice, "delete_note", `{"id":"n1"}`, s, &mcp.ElicitResult{Action: "cancel"})
 		},
-		want: envelope(declinedN1),
+		want: envelope(cancelledN1),
 	}, {
 		name: "state replayed for other arguments",
 		second: func(h *harness, s string) *mcp.CallToolResult {

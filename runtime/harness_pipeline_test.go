@@ -380,6 +380,8 @@ var alice = caller{"acme", "alice"}
 
 type harnessOpts struct {
 	opts []runtime.Option
+	// doc rewrites the service's getWriteSchema document before registration.
+	doc func(string) string
 	// service, when set, amends the service before registration.
 	service       func(*runtime.Service)
 	client        *mcp.ClientOptions
@@ -399,6 +401,9 @@ func newHarness(t *testing.T, ho harnessOpts) *harness {
 		runtime.WithLogger(logger),
 	}, ho.opts...)
 	svc := h.dom.service()
+	if ho.doc != nil {
+		svc.Doc = []byte(ho.doc(string(svc.Doc)))
+	}
 	if ho.service != nil {
 		ho.service(svc)
 	}

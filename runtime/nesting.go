@@ -73,6 +73,9 @@ func hintNesting(es Errors, paths map[string][]string) {
 func (wt *writeTool) hint(es Errors) {
 	hintServerFilled(es, wt.doc.ServerFills)
 	hintNesting(es, wt.nested)
+	if wt.read {
+		hintReadControl(wt.doc.Name, es)
+	}
 }
 
 // hintServerFilled answers an agent that sends a field the server fills:

@@ -46,10 +46,11 @@ const (
 	ProposalDiscarded = "discarded"
 	ProposalExpired   = "expired"
 
-	ConfirmationAsked    = "asked"
-	ConfirmationAccepted = "accepted"
-	ConfirmationDeclined = "declined"
-	ConfirmationStale    = "stale"
+	ConfirmationAsked     = "asked"
+	ConfirmationAccepted  = "accepted"
+	ConfirmationDeclined  = "declined"
+	ConfirmationCancelled = "cancelled"
+	ConfirmationStale     = "stale"
 )
 
 // CallEnd is a finished tool call.
@@ -60,7 +61,9 @@ type CallEnd struct {
 	Replay       bool   // answered from an idempotency record
 	Proposal     string // a Proposal constant, or ""
 	Confirmation string // a Confirmation constant, or ""
-	Duration     time.Duration
+	// Read: the tool is a read tool (kind READ), which changes nothing.
+	Read     bool
+	Duration time.Duration
 }
 
 // WithObserver reports every tool call to o (see runtime/otelmcp).
@@ -89,6 +92,9 @@ func (r *registry) observe(tool string, h mcp.ToolHandler) mcp.ToolHandler {
 // callEnd reads what happened from the result the agent receives.
 func (r *registry) callEnd(tool string, req *mcp.CallToolRequest, res *mcp.CallToolResult) CallEnd {
 	end := CallEnd{Tool: tool, Outcome: OutcomeSuccess}
+	if wt, ok := r.tools[tool]; ok {
+		end.Read = wt.read
+	}
 	if res == nil {
 		end.Outcome, end.ErrorCode = OutcomeError, CodeInternal
 		return end
@@ -117,6 +123,8 @@ func (r *registry) callEnd(tool string, req *mcp.CallToolRequest, res *mcp.CallT
 		switch end.ErrorCode {
 		case CodeConfirmationDeclined:
 			end.Confirmation = ConfirmationDeclined
+		case CodeConfirmationCancelled:
+			end.Confirmation = ConfirmationCancelled
 		case CodeProposalStale:
 			end.Confirmation = ConfirmationStale
 		case CodeProposalExpired:

@@ -239,6 +239,9 @@ func (wc *writeCall) run(ctx context.Context, req *mcp.CallToolRequest) *mcp.Cal
 		case elicitInCall:
 			return wc.confirmInCall(ctx, req, m, body, raw, rc, hasRC, ctl.key)
 		}
+		if refusesWithoutElicitation(wt.doc) {
+			return r.errorResult(ctx, name, m, Errors{confirmationRequired(wt, body)})
+		}
 		conf = ConfirmProposal // no way to ask: a proposal waits for the user instead
 	}
 

@@ -33,7 +33,7 @@ func (p *Preparer) Prepare(ctx context.Context, tool string, args []byte, rc Req
 	if len(es) > 0 {
 		return nil, es
 	}
-	ctl, body := splitControl(obj)
+	ctl, body := wt.splitControl(obj)
 	// Resolvers read the caller from the context, as in a tool call.
 	ctx = WithRequestContext(ctx, rc)
 	m, es, _ := p.r.prepare(ctx, wt, body, rc, true, ctl.key, false)
@@ -56,7 +56,7 @@ func (p *Preparer) Decode(tool string, args []byte) (proto.Message, Errors) {
 	if len(es) > 0 {
 		return nil, es
 	}
-	ctl, body := splitControl(obj)
+	ctl, body := wt.splitControl(obj)
 	m := wt.bind.NewRequest()
 	d := NewDecoder(p.r.cfg.limits)
 	wt.bind.Decode(d, body, m)

@@ -36,7 +36,10 @@ type registry struct {
 	svc   *schemadoc.Service
 	enums map[string]*EnumTable // alias tables for rendering responses
 	tools map[string]*writeTool
-	order []string // write tool names, document order
+	order []string // tool names (writes and reads), document order
+	// writes are the write tools' names, document order: what validate
+	// checks and what a proposal can come from.
+	writes []string
 	// checker is the request check, built once here (Service.NewChecker).
 	checker RequestChecker
 }
@@ -52,6 +55,9 @@ type writeTool struct {
 	nested map[string][]string
 	// hash is the tool's schema hash (MetaSchemaHash).
 	hash string
+	// read: a read tool (kind READ), which changes nothing and is never
+	// keyed, confirmed or proposed.
+	read bool
 }
 
 // schemaHash is "sha256:" and the first 16 bytes, in hex, of the tool's
@@ -160,8 +166,15 @@ func (r *registry) bind(svc *Service) error {
 		if len(d.OutputSchema) > 0 && !json.Valid(d.OutputSchema) {
 			return fmt.Errorf("tool %q: output schema is not valid JSON", d.Name)
 		}
-		r.tools[d.Name] = &writeTool{bind: b, doc: d, optionalDescription: opt, nested: nestedPaths(d.InputSchema), hash: schemaHash(d)}
+		read := d.Kind == KindRead
+		if read && d.Confirmation != "" && Confirmation(d.Confirmation) != ConfirmDirect {
+			return fmt.Errorf("tool %q is a read (kind READ) but asks for %s confirmation; a read is never confirmed", d.Name, d.Confirmation)
+		}
+		r.tools[d.Name] = &writeTool{bind: b, doc: d, optionalDescription: opt, nested: nestedPaths(d.InputSchema), hash: schemaHash(d), read: read}
 		r.order = append(r.order, d.Name)
+		if !read {
+			r.writes = append(r.writes, d.Name)
+		}
 	}
 	for _, t := range svc.Tools {
 		if _, ok := r.tools[t.Name]; !ok {
@@ -169,7 +182,7 @@ func (r *registry) bind(svc *Service) error {
 		}
 	}
 	if r.svc.ApplyTool == "" {
-		for _, name := range r.order {
+		for _, name := range r.writes {
 			if c := defaultConfirmation(r.tools[name].doc); c != ConfirmDirect {
 				return fmt.Errorf("tool %q asks for %s confirmation but the service has no apply tool", name, c)
 			}
@@ -233,6 +246,10 @@ func (r *registry) toolSpecs() ([]toolSpec, error) {
 		}
 		if len(d.OutputSchema) > 0 {
 			t.OutputSchema = d.OutputSchema
+		}
+		if wt.read {
+			specs = append(specs, toolSpec{t, r.readHandler(wt)})
+			continue
 		}
 		specs = append(specs, toolSpec{t, r.writeHandler(wt)})
 	}

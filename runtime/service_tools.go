@@ -26,7 +26,7 @@ func (r *registry) serviceToolSpecs() []toolSpec {
 				"warnings and a preview of the complete request the server would send. Call this BEFORE write operations.",
 			InputSchema: schemaJSON(objectSchema(
 				props{
-					{"operation", enumSchema("The write tool to validate", r.order)},
+					{"operation", enumSchema("The write tool to validate", r.writes)},
 					{"payload", object{{"type", "string"}, {"description", `The arguments that would be sent to the write tool, as JSON text of an object, e.g. "{\"name\":\"OrderService\"}"`}}},
 				}, "operation", "payload")),
 			OutputSchema: resultSchemaJSON(validateOutputSchema()),
@@ -34,12 +34,16 @@ func (r *registry) serviceToolSpecs() []toolSpec {
 		}, r.validateHandler})
 	}
 	if n := r.svc.SchemaTool; n != "" {
+		what, opDesc := "a write operation", "The write tool to describe"
+		if len(r.writes) < len(r.order) {
+			what, opDesc = "a write or read operation", "The write or read tool to describe"
+		}
 		specs = append(specs, toolSpec{&mcp.Tool{
 			Name:  n,
 			Title: "Get a write schema",
-			Description: "Get the JSON schema of a write operation with examples, required and optional fields, " +
+			Description: "Get the JSON schema of " + what + " with examples, required and optional fields, " +
 				"and the fields the server fills itself.",
-			InputSchema:  schemaJSON(objectSchema(props{{"operation", enumSchema("The write tool to describe", r.order)}}, "operation")),
+			InputSchema:  schemaJSON(objectSchema(props{{"operation", enumSchema(opDesc, r.order)}}, "operation")),
 			OutputSchema: resultSchemaJSON(schemaOutputSchema()),
 			Annotations:  annotations("Get a write schema", readOnly),
 		}, r.schemaHandler})
@@ -183,17 +187,34 @@ func hasError(es Errors, field string) bool {
 	return false
 }
 
-// operation resolves the write tool an operation argument names.
-func (r *registry) operation(op string) (*writeTool, *ErrorEntry) {
-	if wt, ok := r.tools[op]; ok {
+// operation resolves the tool an operation argument names, one of names
+// (the write tools for validate, every tool for the schema tool).
+func (r *registry) operation(op string, names []string) (*writeTool, *ErrorEntry) {
+	if wt, ok := r.tools[op]; ok && contains(names, op) {
 		return wt, nil
+	} else if ok && wt.read {
+		return nil, r.notAWrite(op)
 	}
 	return nil, &ErrorEntry{
 		Code: CodeUnknownOperation, Field: "operation",
 		Message: fmt.Sprintf("unknown operation %q", op),
 		Suggestions: &Suggestions{
-			DidYouMean:  suggest.Closest(op, r.order, 3),
-			ValidValues: append([]string(nil), r.order...),
+			DidYouMean:  suggest.Closest(op, names, 3),
+			ValidValues: append([]string{}, names...),
+		},
+	}
+}
+
+// notAWrite answers validate_write asked about a read tool: there is
+// nothing to validate before calling it, since it changes nothing.
+func (r *registry) notAWrite(tool string) *ErrorEntry {
+	return &ErrorEntry{
+		Code: CodeUnknownOperation, Field: "operation",
+		Message: fmt.Sprintf("%s is a read tool: %s checks writes only; call %s directly, it changes nothing", tool, r.svc.ValidateTool, tool),
+		Details: map[string]any{"operation": tool, "kind": KindRead},
+		Suggestions: &Suggestions{
+			ValidValues: append([]string{}, r.writes...),
+			Hint:        fmt.Sprintf("Call %s itself; use %s only before a write.", tool, r.svc.ValidateTool),
 		},
 	}
 }
@@ -206,7 +227,7 @@ func (r *registry) validateHandler(ctx context.Context, req *mcp.CallToolRequest
 	if len(es) > 0 {
 		return r.errorResult(ctx, name, nil, es), nil
 	}
-	wt, e := r.operation(vals["operation"].Str)
+	wt, e := r.operation(vals["operation"].Str, r.writes)
 	if e != nil {
 		return r.errorResult(ctx, name, nil, Errors{e}), nil
 	}
@@ -281,7 +302,7 @@ func (r *registry) schemaHandler(ctx context.Context, req *mcp.CallToolRequest) 
 	if len(es) > 0 {
 		return r.errorResult(ctx, name, nil, es), nil
 	}
-	wt, e := r.operation(vals["operation"].Str)
+	wt, e := r.operation(vals["operation"].Str, r.order)
 	if e != nil {
 		return r.errorResult(ctx, name, nil, Errors{e}), nil
 	}
@@ -307,6 +328,18 @@ func (r *registry) schemaHandler(ctx context.Context, req *mcp.CallToolRequest) 
 		{"required_fields", nonNil(d.RequiredFields)},
 		{"optional_fields", nonNil(d.OptionalFields)},
 		{"server_fills", fills},
+	}
+	if d.ElicitFallback != "" {
+		// What a confirmation the client cannot show becomes.
+		o = append(o, member{"elicit_fallback", d.ElicitFallback})
+	}
+	if len(d.RequiredWhen) > 0 {
+		// Conditions the input schema can only state in descriptions.
+		o = append(o, member{"required_when", d.RequiredWhen})
+	}
+	if len(d.References) > 0 {
+		// Fields that take an id or a name.
+		o = append(o, member{"references", d.References})
 	}
 	return toolResult(r.render(ctx, name, o), false), nil
 }

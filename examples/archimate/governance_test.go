@@ -102,6 +102,7 @@ func TestDeleteElementProposalNamesWhatIsLost(t *testing.T) {
 }
 
 func TestDeleteElementConfirmationNamesWhatIsLost(t *testing.T) {
+	cancel := mcptest.Cancel()
 	tests := []struct {
 		name     string
 		protocol string
@@ -109,7 +110,7 @@ func TestDeleteElementConfirmationNamesWhatIsLost(t *testing.T) {
 		wantGone bool
 	}{
 		{"declined on 2025-11-25", "2025-11-25", mcptest.Decline(), false},
-		{"cancelled on 2026-07-28", "", mcptest.Cancel(), false},
+		{"cancelled on 2026-07-28", "", cancel, false},
 		{"accepted on 2026-07-28", "", mcptest.Accept(true), true},
 	}
 	for _, tt := range tests {
@@ -135,6 +136,14 @@ func TestDeleteElementConfirmationNamesWhatIsLost(t *testing.T) {
 				"code":        "CONFIRMATION_DECLINED",
 				"message":     `The user declined: Delete element: id="` + id + `". Nothing was written.`,
 				"suggestions": map[string]any{"hint": "Do not retry unless the user asks for the change again."},
+			}
+			if tt.answer == cancel {
+				// Dismissed is not a no: the agent may ask the user again.
+				wantErr = map[string]any{
+					"code":        "CONFIRMATION_CANCELLED",
+					"message":     `The user dismissed the confirmation without deciding: Delete element: id="` + id + `". Nothing was written.`,
+					"suggestions": map[string]any{"hint": "Ask the user whether they want this change; call again only if they say yes."},
+				}
 			}
 			if diff := cmp.Diff(wantErr, out["error"]); !isErr || diff != "" {
 				t.Fatalf("declined (-want +got):\n%s", diff)

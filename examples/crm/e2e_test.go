@@ -286,7 +286,8 @@ func TestToolsListClassifiesEveryWriteAndNeverOffersUserID(t *testing.T) {
 	}
 	sort.Strings(names)
 	want := []string{"apply_proposal", "create_note", "create_org", "create_person", "delete_note", "delete_org", "delete_person",
-		"discard_proposal", "get_write_schema", "link_person_to_org", "merge_people", "update_note", "update_org", "update_person", "validate_write"}
+		"discard_proposal", "find_people_at_org", "get_note", "get_org", "get_person", "get_write_schema", "link_person_to_org",
+		"list_notes", "list_orgs", "list_people", "merge_people", "update_note", "update_org", "update_person", "validate_write"}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Fatalf("tools (-want +got):\n%s", diff)
 	}
@@ -401,7 +402,7 @@ func TestEveryWriteCommitsThroughAProposal(t *testing.T) {
 	}
 }
 
-const notFoundPersonHint = "Use a person id returned by create_person; only your own records exist for you."
+const notFoundPersonHint = "Use a person id returned by list_people or create_person; only your own records exist for you."
 
 func TestAgentMistakesAreAnsweredBeforeAnythingIsProposed(t *testing.T) {
 	tests := []struct {
@@ -430,11 +431,11 @@ func TestAgentMistakesAreAnsweredBeforeAnythingIsProposed(t *testing.T) {
 		{"URL instead of domain", "create_org", `{"name":"Difference Engines plc","domain":"https://difference.example/"}`,
 			[]string{"CONSTRAINT_VIOLATION@domain"}, "domain", ""},
 		{"unknown org", "update_org", `{"org_id":"org_acme","name":"Acme"}`,
-			[]string{"NOT_FOUND@org_id"}, "org_id", "Use a org id returned by create_org; only your own records exist for you."},
+			[]string{"NOT_FOUND@org_id"}, "org_id", "Use an org id returned by list_orgs or create_org; only your own records exist for you."},
 		{"nothing to change", "update_org", `{"org_id":"{{acme}}"}`,
 			[]string{"VALIDATION_ERROR@"}, "", ""},
 		{"person id as org", "delete_org", `{"org_id":"{{ada}}"}`,
-			[]string{"NOT_FOUND@org_id"}, "org_id", "Use a org id returned by create_org; only your own records exist for you."},
+			[]string{"NOT_FOUND@org_id"}, "org_id", "Use an org id returned by list_orgs or create_org; only your own records exist for you."},
 		{"short argument name", "delete_org", `{"org":"{{acme}}"}`,
 			[]string{"UNKNOWN_FIELD@org", "MISSING_REQUIRED_FIELD@org_id"}, "org", "org_id"},
 		{"no subject", "create_note", `{"body":"Call back on Monday"}`,
@@ -446,15 +447,15 @@ func TestAgentMistakesAreAnsweredBeforeAnythingIsProposed(t *testing.T) {
 		{"missing body", "update_note", `{"note_id":"{{adaNote}}"}`,
 			[]string{"MISSING_REQUIRED_FIELD@body"}, "body", ""},
 		{"unknown note", "update_note", `{"note_id":"note_1","body":"Updated"}`,
-			[]string{"NOT_FOUND@note_id"}, "note_id", "Use a note id returned by create_note; only your own records exist for you."},
+			[]string{"NOT_FOUND@note_id"}, "note_id", "Use a note id returned by list_notes or create_note; only your own records exist for you."},
 		{"person id as note", "delete_note", `{"note_id":"{{ada}}"}`,
-			[]string{"NOT_FOUND@note_id"}, "note_id", "Use a note id returned by create_note; only your own records exist for you."},
+			[]string{"NOT_FOUND@note_id"}, "note_id", "Use a note id returned by list_notes or create_note; only your own records exist for you."},
 		{"no note id", "delete_note", `{}`,
 			[]string{"MISSING_REQUIRED_FIELD@note_id"}, "note_id", ""},
 		{"organization spelled out", "link_person_to_org", `{"person_id":"{{dup}}","organization_id":"{{acme}}"}`,
 			[]string{"UNKNOWN_FIELD@organization_id", "MISSING_REQUIRED_FIELD@org_id"}, "organization_id", "org_id"},
 		{"org name instead of id", "link_person_to_org", `{"person_id":"{{dup}}","org_id":"Analytical Engines Ltd"}`,
-			[]string{"NOT_FOUND@org_id"}, "org_id", "Use a org id returned by create_org; only your own records exist for you."},
+			[]string{"NOT_FOUND@org_id"}, "org_id", "Use an org id returned by list_orgs or create_org; only your own records exist for you."},
 		{"person merged into themselves", "merge_people", `{"source_person_id":"{{ada}}","target_person_id":"{{ada}}"}`,
 			[]string{"VALIDATION_ERROR@target_person_id"}, "target_person_id", ""},
 		{"unknown target", "merge_people", `{"source_person_id":"{{dup}}","target_person_id":"per_ada"}`,
@@ -491,9 +492,15 @@ func TestAnotherUsersIDsAreNotFound(t *testing.T) {
 		{"create_note", `{"body":"Spy note","person_id":"{{ada}}"}`, "person_id"},
 		{"delete_note", `{"note_id":"{{adaNote}}"}`, "note_id"},
 		{"merge_people", `{"source_person_id":"{{dup}}","target_person_id":"{{ada}}"}`, "source_person_id"},
+		{"get_person", `{"person_id":"{{ada}}"}`, "person_id"},
+		{"get_org", `{"org_id":"{{acme}}"}`, "org_id"},
+		{"get_note", `{"note_id":"{{adaNote}}"}`, "note_id"},
+		{"list_notes", `{"person_id":"{{ada}}"}`, "person_id"},
+		{"find_people_at_org", `{"org_id":"{{acme}}"}`, "org_id"},
+		{"find_people_at_org", `{"org_name":"Analytical Engines Ltd"}`, "org_name"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.tool, func(t *testing.T) {
+		t.Run(tt.tool+" "+tt.field, func(t *testing.T) {
 			s := newServer(t)
 			f := setup(t, s.connect(ada))
 			out, isErr := call(t, s.connect(grace), tt.tool, f.expand(tt.args))

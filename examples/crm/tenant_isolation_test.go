@@ -117,6 +117,13 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 		{"merge_people", `{"source_person_id":"` + ownPerson + `","target_person_id":"{0}"}`, []string{person}, []string{never}},
 		{"validate_write", `{"operation":"update_person","payload":{"person_id":"{0}","first_name":"Mallory"}}`, []string{person}, []string{never}},
 		{"validate_write", `{"operation":"delete_note","payload":{"note_id":"{0}"}}`, []string{note}, []string{"note_never"}},
+		{"get_person", `{"person_id":"{0}"}`, []string{person}, []string{never}},
+		{"get_org", `{"org_id":"{0}"}`, []string{org}, []string{"org_never"}},
+		{"get_note", `{"note_id":"{0}"}`, []string{note}, []string{"note_never"}},
+		{"list_notes", `{"person_id":"{0}"}`, []string{person}, []string{never}},
+		{"list_notes", `{"org_id":"{0}"}`, []string{org}, []string{"org_never"}},
+		{"find_people_at_org", `{"org_id":"{0}"}`, []string{org}, []string{"org_never"}},
+		{"find_people_at_org", `{"org_name":"{0}"}`, []string{"Analytical Engines"}, []string{"Never Ltd"}},
 		{"apply_proposal", `{"proposal_id":"{0}"}`, []string{pending}, []string{"prop-never-existed"}},
 		{"discard_proposal", `{"proposal_id":"{0}"}`, []string{pending}, []string{"prop-never-existed"}},
 	}
@@ -138,6 +145,36 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 			t.Errorf("%s %s: tenant A's ids answer differently from ids that never existed (-never +A's):\n%s", p.tool, p.args, diff)
 		}
 	}
+	// B's lists hold B's records only, whatever the query or page token.
+	covered["list_people"], covered["list_orgs"] = true, true
+	lists := []struct{ tool, args, want string }{
+		{"list_people", `{}`, `{"success":true,"people":[{"id":"` + ownPerson + `","first_name":"Hank","version":1,"created_at":"2026-06-28T19:52:15Z","updated_at":"2026-06-28T19:52:15Z"}],"suggestions":[],"warnings":[]}`},
+		{"list_people", `{"query":"Ada"}`, `{"success":true,"suggestions":[],"warnings":[]}`},
+		{"list_orgs", `{}`, `{"success":true,"orgs":[{"id":"` + ownOrg + `","name":"Globex","version":1,"created_at":"2026-06-28T19:52:15Z","updated_at":"2026-06-28T19:52:15Z"}],"suggestions":[],"warnings":[]}`},
+		{"list_orgs", `{"query":"engines"}`, `{"success":true,"suggestions":[],"warnings":[]}`},
+		{"list_notes", `{}`, `{"success":true,"suggestions":[],"warnings":[]}`},
+	}
+	for _, l := range lists {
+		if got := mcptest.Call(t, b, l.tool, l.args); got.IsError || got.Text != l.want {
+			t.Errorf("tenant B %s %s:\n got: %s\nwant: %s", l.tool, l.args, got.Text, l.want)
+		}
+	}
+	if got := mcptest.Call(t, a, "list_people", `{"query":"Ada"}`); got.IsError || len(got.Body["people"].([]any)) != 1 {
+		t.Errorf("tenant A list_people Ada: %s", got.Text)
+	}
+	// A page token issued to A pages through B's own records only.
+	token := isoOK(t, a, "list_people", `{"page_size":1}`)["next_page_token"].(string)
+	got := mcptest.Call(t, b, "list_people", `{"page_token":"`+token+`"}`)
+	page, _ := got.Body["people"].([]any)
+	for _, p := range page {
+		if id := p.(map[string]any)["id"]; got.IsError || id != ownPerson {
+			t.Errorf("tenant B paging with A's token: %s", got.Text)
+		}
+	}
+	if got.IsError || strings.Contains(got.Text, person) || strings.Contains(got.Text, person2) {
+		t.Errorf("tenant B paging with A's token: %s", got.Text)
+	}
+
 	// Uniqueness is per user: A's org name and email are free for B.
 	covered["create_org"], covered["create_person"] = true, true
 	isoOK(t, b, "create_org", `{"name":"Analytical Engines"}`)

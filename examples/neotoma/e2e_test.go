@@ -674,11 +674,12 @@ func TestMergeEntitiesAsksUserThroughElicitation(t *testing.T) {
 	}{
 		{name: "user confirms", protocol: "2025-11-25", action: "accept", wantAsked: true, wantMerged: true},
 		{name: "user declines", protocol: "2025-11-25", action: "decline", wantAsked: true, wantCode: runtime.CodeConfirmationDeclined},
-		{name: "user cancels", protocol: "2025-11-25", action: "cancel", wantAsked: true, wantCode: runtime.CodeConfirmationDeclined},
+		{name: "user cancels", protocol: "2025-11-25", action: "cancel", wantAsked: true, wantCode: runtime.CodeConfirmationCancelled},
 		// Protocol 2026-07-28 forbids server requests inside a call; the
 		// runtime asks through the input-request round trip instead.
 		{name: "round trip confirms", protocol: "2026-07-28", action: "accept", wantAsked: true, wantMerged: true},
 		{name: "round trip declines", protocol: "2026-07-28", action: "decline", wantAsked: true, wantCode: runtime.CodeConfirmationDeclined},
+		{name: "round trip cancels", protocol: "2026-07-28", action: "cancel", wantAsked: true, wantCode: runtime.CodeConfirmationCancelled},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -700,7 +701,11 @@ func TestMergeEntitiesAsksUserThroughElicitation(t *testing.T) {
 				t.Fatalf("result = %v (isError %v), want merged=%v proposal=%v", out, isErr, tt.wantMerged, tt.wantProposal)
 			}
 			if tt.wantCode != "" {
-				if code, _, top := errorOf(t, out); code != tt.wantCode || top != "Do not retry unless the user asks for the change again." {
+				wantTop := "Do not retry unless the user asks for the change again."
+				if tt.action == "cancel" {
+					wantTop = "Ask the user whether they want this change; call again only if they say yes."
+				}
+				if code, _, top := errorOf(t, out); code != tt.wantCode || top != wantTop {
 					t.Errorf("code, top suggestion = %q, %q", code, top)
 				}
 			}

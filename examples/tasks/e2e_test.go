@@ -400,6 +400,7 @@ func TestServerListsWriteToolsWithHonestHintsAndServiceTools(t *testing.T) {
 		"task_create readOnly=false destructive=false confirmation=DIRECT",
 		"task_delete readOnly=false destructive=true confirmation=ELICIT",
 		"task_move readOnly=false destructive=false confirmation=DIRECT",
+		"task_transform readOnly=false destructive=false confirmation=DIRECT",
 		"task_update readOnly=false destructive=false confirmation=DIRECT",
 		"validate_write readOnly=true destructive=false confirmation=<nil>",
 	}

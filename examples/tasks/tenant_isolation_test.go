@@ -103,6 +103,10 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 		probes = append(probes,
 			probe{"task_update", `{"id":"{0}","parent_id":"{1}","updates":{"status":"done"}` + root + `}`, []string{sub, parent}, []string{never, "task-01JD00000000000000000000FF"}},
 			probe{"task_update", `{"id":"` + own + `","parent_id":"{0}","updates":{"status":"done"}` + root + `}`, []string{parent}, []string{never}},
+			probe{"task_transform", `{"id":"{0}","operation":"promote","initial_subtasks":["Hijack"]` + root + `}`, []string{other}, []string{never}},
+			probe{"task_transform", `{"id":"{0}","operation":"extract","parent_id":"{1}"` + root + `}`, []string{sub, parent}, []string{never, "task-01JD00000000000000000000FF"}},
+			probe{"task_transform", `{"id":"` + own + `","operation":"adopt","target_parent_id":"{0}"` + root + `}`, []string{parent}, []string{never}},
+			probe{"task_transform", `{"id":"{0}","operation":"adopt","target_parent_id":"` + own + `"` + root + `}`, []string{other}, []string{never}},
 		)
 	}
 	probes = append(probes,

@@ -118,6 +118,7 @@ func (b *builder) service(s *protogen.Service) *serviceModel {
 		{"expose", int32(rules.GetExpose()), mcpwritev1.ServiceRules_Expose_name},
 		{"tool_naming", int32(rules.GetToolNaming()), mcpwritev1.ServiceRules_ToolNaming_name},
 		{"default_confirmation", int32(rules.GetDefaultConfirmation()), mcpwritev1.ToolRules_Confirmation_name},
+		{"default_elicit_fallback", int32(rules.GetDefaultElicitFallback()), mcpwritev1.ToolRules_ElicitFallback_name},
 	} {
 		if _, ok := c.known[c.n]; !ok {
 			b.probs.servicef(s, "unknown %s %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)", c.what, c.n)
@@ -169,13 +170,15 @@ func (b *builder) serviceTools(sm *serviceModel) {
 		}
 		return toolName(sm.naming, r.GetToolPrefix(), def)
 	}
-	canPropose := false
+	canPropose, writes := false, false
 	for _, t := range sm.tools {
 		if t.confirmation != mcpwritev1.ToolRules_DIRECT {
 			canPropose = true
 		}
+		writes = writes || !t.isRead()
 	}
-	sm.validateTool = pick(r.GetValidateTool(), "validate_write", r.GetOmitValidateTool())
+	// validate_write checks writes only: a service of reads has none.
+	sm.validateTool = pick(r.GetValidateTool(), "validate_write", r.GetOmitValidateTool() || !writes)
 	sm.schemaTool = pick(r.GetSchemaTool(), "get_write_schema", r.GetOmitSchemaTool())
 	sm.applyTool = pick(r.GetApplyTool(), "apply_proposal", r.GetOmitApplyTool() || !canPropose)
 	sm.discardTool = pick(r.GetDiscardTool(), "discard_proposal", r.GetOmitApplyTool() || !canPropose)
@@ -332,9 +335,18 @@ func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.Tool
 			t.classification = mcpwritev1.ToolRules_SAFE_CREATE
 		case mcpwritev1.ToolRules_DELETE:
 			t.classification = mcpwritev1.ToolRules_DESTRUCTIVE_DELETE
+		case mcpwritev1.ToolRules_READ:
+			t.classification = mcpwritev1.ToolRules_READ_ONLY
 		default:
 			t.classification = mcpwritev1.ToolRules_SAFE_UPDATE
 		}
+	}
+	if t.kind == mcpwritev1.ToolRules_READ {
+		return b.readTool(t)
+	}
+	if t.classification == mcpwritev1.ToolRules_READ_ONLY {
+		b.probs.methodf(m, "classification READ_ONLY is only for kind READ; set kind: READ, or a write classification (SAFE_CREATE, SAFE_UPDATE, DESTRUCTIVE_UPDATE, DESTRUCTIVE_DELETE)")
+		return nil
 	}
 	destructive := t.classification == mcpwritev1.ToolRules_DESTRUCTIVE_UPDATE || t.classification == mcpwritev1.ToolRules_DESTRUCTIVE_DELETE
 	t.confirmation = tr.GetConfirmation()
@@ -346,6 +358,24 @@ func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.Tool
 		if destructive {
 			t.confirmation = mcpwritev1.ToolRules_ELICIT
 		}
+	}
+	if _, ok := mcpwritev1.ToolRules_ElicitFallback_name[int32(tr.GetElicitFallback())]; !ok {
+		b.probs.methodf(m, "unknown elicit_fallback %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)", int32(tr.GetElicitFallback()))
+		return nil
+	}
+	if tpl := tr.GetConfirmationMessage(); tpl != "" {
+		if err := checkConfirmationMessage(tpl, m.Input); err != nil {
+			b.probs.methodf(m, "confirmation_message: %v", err)
+			return nil
+		}
+		t.confirmationMessage = tpl
+	}
+	t.elicitFallback = tr.GetElicitFallback()
+	if t.elicitFallback == mcpwritev1.ToolRules_ELICIT_FALLBACK_UNSPECIFIED {
+		t.elicitFallback = sm.rules.GetDefaultElicitFallback()
+	}
+	if t.elicitFallback == mcpwritev1.ToolRules_ELICIT_FALLBACK_UNSPECIFIED {
+		t.elicitFallback = mcpwritev1.ToolRules_PROPOSE
 	}
 	t.readOnly = false
 	t.destructive = destructive
@@ -374,6 +404,13 @@ func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.Tool
 	} else if tr != nil && tr.MaxConflictRetries != nil {
 		b.probs.methodf(m, "max_conflict_retries needs retry_on_conflict: true")
 	}
+	return b.toolBody(t)
+}
+
+// toolBody resolves what writes and reads share: the result field, the
+// request model, its resolvers and the pair check.
+func (b *builder) toolBody(t *toolModel) *toolModel {
+	sm, m, tr := t.svc, t.method, t.rules
 	t.result = tr.GetResult()
 	if t.result != "" {
 		found := false

@@ -53,21 +53,23 @@ func (b *builder) document(fm *fileModel) schemadoc.Document {
 
 func (b *builder) toolDoc(t *toolModel) schemadoc.Tool {
 	td := schemadoc.Tool{
-		Name:            t.name,
-		Method:          string(t.method.Desc.FullName()),
-		Title:           t.title,
-		Description:     toolDescription(t),
-		Kind:            t.kind.String(),
-		Classification:  t.classification.String(),
-		Confirmation:    t.confirmation.String(),
-		Hints:           schemadoc.Hints{ReadOnly: t.readOnly, Destructive: t.destructive, Idempotent: t.idempotent, OpenWorld: t.openWorld},
-		Result:          t.result,
-		NextSteps:       t.nextSteps,
-		RetryOnConflict: t.retry,
-		InputSchema:     mustJSON(inputSchema(t)),
-		OutputSchema:    mustJSON(outputSchema(t)),
-		RequiredFields:  []string{},
-		OptionalFields:  []string{},
+		Name:                t.name,
+		Method:              string(t.method.Desc.FullName()),
+		Title:               t.title,
+		Description:         toolDescription(t),
+		Kind:                t.kind.String(),
+		Classification:      t.classification.String(),
+		Confirmation:        t.confirmation.String(),
+		ElicitFallback:      elicitFallback(t),
+		ConfirmationMessage: t.confirmationMessage,
+		Hints:               schemadoc.Hints{ReadOnly: t.readOnly, Destructive: t.destructive, Idempotent: t.idempotent, OpenWorld: t.openWorld},
+		Result:              t.result,
+		NextSteps:           t.nextSteps,
+		RetryOnConflict:     t.retry,
+		InputSchema:         mustJSON(inputSchema(t)),
+		OutputSchema:        mustJSON(outputSchema(t)),
+		RequiredFields:      []string{},
+		OptionalFields:      []string{},
 	}
 	var walk func(m *messageModel, prefix, protoPrefix string, seen map[*messageModel]bool)
 	walk = func(m *messageModel, prefix, protoPrefix string, seen map[*messageModel]bool) {
@@ -95,6 +97,17 @@ func (b *builder) toolDoc(t *toolModel) schemadoc.Tool {
 				} else {
 					td.OptionalFields = append(td.OptionalFields, name)
 				}
+				if r := f.resolver; r != nil && r.reference {
+					td.References = append(td.References, schemadoc.Reference{Field: name, Kind: r.kind})
+				}
+				if rw := f.requiredWhen; rw != nil {
+					when := prefix + rw.when.agentName
+					var equals []any
+					for _, v := range rw.values {
+						equals = append(equals, v.json)
+					}
+					td.RequiredWhen = append(td.RequiredWhen, schemadoc.RequiredWhen{Field: name, When: when, Equals: equals, Rule: requiredWhenRule(name, when, rw.values)})
+				}
 			}
 			if f.mode == modeDerived || f.mode == modeGenerated {
 				td.ServerFills = append(td.ServerFills, schemadoc.ServerFill{Field: pname, Source: fillSource(f), How: fillHow(f), Overridable: f.overridable})
@@ -116,11 +129,15 @@ func (b *builder) toolDoc(t *toolModel) schemadoc.Tool {
 	return td
 }
 
-// toolDescription adds the classification and the validate-first tip.
+// toolDescription adds the classification and the validate-first tip to a
+// write, and says that a read changes nothing.
 func toolDescription(t *toolModel) string {
 	d := strings.TrimSpace(t.description)
 	if !strings.HasSuffix(d, ".") {
 		d += "."
+	}
+	if t.isRead() {
+		return d + " Read-only: changes nothing."
 	}
 	d += " Classification: " + t.classification.String() + "."
 	switch t.confirmation.String() {
@@ -146,7 +163,7 @@ func (b *builder) examples(t *toolModel) []schemadoc.Example {
 			continue
 		}
 		for _, k := range sortedAnyKeys(obj) {
-			if !hasAgentField(t.input, k) && k != "client_request_id" && k != "dry_run" {
+			if !hasAgentField(t.input, k) && (t.isRead() || k != "client_request_id" && k != "dry_run") {
 				b.probs.methodf(t.method, "example %d: %q is not an input field of %s", i+1, k, t.name)
 			}
 		}
@@ -231,4 +248,13 @@ func marshalDoc(doc schemadoc.Document) []byte {
 	_ = json.Indent(&buf, raw, "", "  ")
 	buf.WriteByte('\n')
 	return buf.Bytes()
+}
+
+// elicitFallback is the document's elicit_fallback: "REFUSE", or "" for the
+// default (a proposal), which the document leaves out.
+func elicitFallback(t *toolModel) string {
+	if s := t.elicitFallback.String(); s == "REFUSE" {
+		return s
+	}
+	return ""
 }

@@ -108,11 +108,24 @@ func (e *emitter) handler(sm *serviceModel) {
 		g.P(m.GoName, "(", contextPkg.Ident("Context"), ", *", m.Input.GoIdent, ") (*", m.Output.GoIdent, ", error)")
 	}
 	for _, r := range sm.resolvers {
-		g.P("// ", r.method, " supplies ", r.name, " when the server must derive it.")
-		g.P(r.method, "(ctx ", contextPkg.Ident("Context"), ", in ", protoPkg.Ident("Message"), ") (", e.goType(r.field), ", error)")
+		if r.reference {
+			g.P("// ", r.method, " answers the ", r.kind, "s the agent's id or name ref names exactly.")
+		} else {
+			g.P("// ", r.method, " supplies ", r.name, " when the server must derive it.")
+		}
+		g.P(e.resolverSignature(r))
 	}
 	g.P("}")
 	g.P()
+}
+
+// resolverSignature is a resolver's method in the Handler interface.
+func (e *emitter) resolverSignature(r *resolverModel) string {
+	if r.reference {
+		return r.method + "(ctx " + e.g.QualifiedGoIdent(contextPkg.Ident("Context")) + ", in " + e.g.QualifiedGoIdent(protoPkg.Ident("Message")) +
+			", ref string) (" + e.g.QualifiedGoIdent(runtimePkg.Ident("Reference")) + ", error)"
+	}
+	return r.method + "(ctx " + e.g.QualifiedGoIdent(contextPkg.Ident("Context")) + ", in " + e.g.QualifiedGoIdent(protoPkg.Ident("Message")) + ") (" + e.goType(r.field) + ", error)"
 }
 
 // goType renders a field's Go type with imports.

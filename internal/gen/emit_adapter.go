@@ -27,7 +27,7 @@ func (e *emitter) adapter(sm *serviceModel) {
 		g.P("// Handler that forwards to a gRPC client.")
 		g.P("type ", resolvers, " interface {")
 		for _, r := range sm.resolvers {
-			g.P(r.method, "(ctx ", contextPkg.Ident("Context"), ", in ", protoPkg.Ident("Message"), ") (", e.goType(r.field), ", error)")
+			g.P(e.resolverSignature(r))
 		}
 		g.P("}")
 		g.P()

@@ -27,6 +27,7 @@ func (e *emitter) decodeFunc(m *messageModel) {
 		e.decodeField(f)
 	}
 	e.oneofChecks(m)
+	e.requiredWhenChecks(m)
 	g.P("}")
 	g.P()
 }

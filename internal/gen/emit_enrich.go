@@ -88,6 +88,32 @@ func (e *emitter) enrichFuncs(sm *serviceModel, m *messageModel, done map[*messa
 			g.P("if err := ", fn, "(c, h, root, m.", pf.GoName, "); err != nil {")
 			g.P("return err")
 			g.P("}")
+		case f.child.hasReferences:
+			// References below name their field by its whole agent path.
+			key := strconv.Quote(f.agentName)
+			switch {
+			case pf.Desc.IsList():
+				g.P("for i, x := range m.", pf.GoName, " {")
+				g.P("c.Enter(", key, ")")
+				g.P("c.EnterIndex(i)")
+				g.P("err := ", fn, "(c, h, root, x)")
+				g.P("c.Leave()")
+				g.P("c.Leave()")
+			case pf.Desc.IsMap():
+				g.P("for _, x := range m.", pf.GoName, " {")
+				g.P("c.Enter(", key, ")")
+				g.P("err := ", fn, "(c, h, root, x)")
+				g.P("c.Leave()")
+			default:
+				g.P("if x := m.Get", pf.GoName, "(); x != nil {")
+				g.P("c.Enter(", key, ")")
+				g.P("err := ", fn, "(c, h, root, x)")
+				g.P("c.Leave()")
+			}
+			g.P("if err != nil {")
+			g.P("return err")
+			g.P("}")
+			g.P("}")
 		case pf.Desc.IsList() || pf.Desc.IsMap():
 			g.P("for _, x := range m.", pf.GoName, " {")
 			g.P("if err := ", fn, "(c, h, root, x); err != nil {")
@@ -108,23 +134,38 @@ func (e *emitter) enrichFuncs(sm *serviceModel, m *messageModel, done map[*messa
 		}
 	}
 	// Every resolver runs, so all missing references are reported at once.
-	resolvers := 0
+	// Reference resolvers run first: value resolvers see ids, not names,
+	// and do not run when a reference failed.
+	resolvers, refs := 0, 0
 	for _, f := range m.fields {
-		if f.resolver != nil {
+		switch {
+		case f.resolver == nil:
+		case f.resolver.reference:
+			refs++
+		default:
 			resolvers++
 		}
 	}
-	if resolvers > 1 {
+	collect := resolvers > 1 || refs > 0
+	if collect {
 		g.P("var errs []error")
 	}
+	if refs > 0 {
+		e.resolveReferences(m)
+		if resolvers > 0 {
+			g.P("if len(errs) > 0 {")
+			g.P("return ", runtimePkg.Ident("JoinResolverErrors"), "(errs...)")
+			g.P("}")
+		}
+	}
 	for _, f := range m.fields {
-		if f.resolver == nil {
+		if f.resolver == nil || f.resolver.reference {
 			continue
 		}
 		e.guard(f, func() {
 			g.P("v, err := h.", f.resolver.method, "(c.Ctx, root)")
 			g.P("if err != nil {")
-			if resolvers > 1 {
+			if collect {
 				g.P("errs = append(errs, c.ResolverError(", strconv.Quote(string(f.proto.Desc.Name())), ", err))")
 				g.P("} else {")
 				g.P(e.set(f.proto, "v"))
@@ -136,7 +177,7 @@ func (e *emitter) enrichFuncs(sm *serviceModel, m *messageModel, done map[*messa
 			}
 		})
 	}
-	if resolvers > 1 {
+	if collect {
 		g.P("return ", runtimePkg.Ident("JoinResolverErrors"), "(errs...)")
 	} else {
 		g.P("return nil")

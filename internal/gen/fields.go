@@ -72,14 +72,18 @@ func (b *builder) message(m *protogen.Message, via *protogen.Field) *messageMode
 			}
 			seen[f.agentName] = f
 		}
-		if f.mode == modeDerived || f.mode == modeGenerated || (f.child != nil && f.child.serverFilled) {
+		if f.mode == modeDerived || f.mode == modeGenerated || f.resolver != nil || (f.child != nil && f.child.serverFilled) {
 			mm.serverFilled = true
 		}
 		if f.resolver != nil || (f.child != nil && f.child.hasResolvers) {
 			mm.hasResolvers = true
 		}
+		if (f.resolver != nil && f.resolver.reference) || (f.child != nil && f.child.hasReferences) {
+			mm.hasReferences = true
+		}
 	}
 	b.requiredOneofs(mm)
+	b.requiredWhen(mm)
 	b.resolveSiblings(mm)
 	b.messages[name] = mm
 	b.file.messages = append(b.file.messages, mm)
@@ -253,6 +257,9 @@ func (b *builder) agentField(fm *fieldModel) bool {
 	if a != nil && !b.checkAgentRules(fm, a) {
 		return false
 	}
+	if a.GetReference() != nil && !b.referenceField(fm, a.GetReference()) {
+		return false
+	}
 	if fm.alias != nil && fm.alias.Default != nil {
 		if _, ok := fm.enumTable.lookup(fm.alias.GetDefault()); !ok {
 			b.probs.fieldf(f, "default %q is not an alias of %s (valid: %s)", fm.alias.GetDefault(), vf.Enum.Desc.FullName(), strings.Join(fm.enumTable.aliases(), ", "))
@@ -357,6 +364,10 @@ func (b *builder) derivedField(fm *fieldModel) bool {
 		}
 		goType := b.goTypeString(f)
 		if r, ok := b.findResolver(src.Resolver); ok {
+			if r.reference {
+				b.probs.fieldf(f, "resolver %q resolves references for %s; a value resolver needs its own name", src.Resolver, r.firstUse)
+				return false
+			}
 			if r.goType != goType {
 				b.probs.fieldf(f, "resolver %q returns %s here but %s for %s", src.Resolver, goType, r.goType, r.firstUse)
 				return false

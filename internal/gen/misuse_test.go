@@ -882,3 +882,250 @@ func TestLenientRunWritesPortabilityWarnings(t *testing.T) {
 		t.Errorf("emitted %d files; want the .mcpwrite.go and .mcpwrite.json", n)
 	}
 }
+
+// opEnum is the operation enum conditions read in the required_when cases.
+const opEnum = `
+enum Op {
+  OP_UNSPECIFIED = 0;
+  OP_PROMOTE = 1;
+  OP_EXTRACT = 2 [(mcpwrite.v1.value) = {synonyms: ["split"]}];
+}
+`
+
+func TestRequiredWhenMisuseIsReportedWithFieldContext(t *testing.T) {
+	cases := []struct {
+		name string
+		src  string
+		want string
+	}{
+		{
+			name: "no field",
+			src: service + `
+message Req {
+  string parent_id = 1 [(mcpwrite.v1.field).agent = {required_when: {equals: "\"x\""}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field parent_id: required_when needs field: the sibling field whose value makes this one required`,
+		},
+		{
+			name: "no values",
+			src: service + opEnum + `
+message Req {
+  Op operation = 1;
+  string parent_id = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "operation"}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field parent_id: required_when needs equals: the values of operation (JSON literals, enum aliases) that make this field required`,
+		},
+		{
+			name: "a field that is not there",
+			src: service + `
+message Req {
+  string parent_id = 1 [(mcpwrite.v1.field).agent = {required_when: {field: "operation" equals: "\"extract\""}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field parent_id: required_when names "operation", which is not a field of bad.v1.Req`,
+		},
+		{
+			name: "the field itself",
+			src: service + `
+message Req {
+  string parent_id = 1 [(mcpwrite.v1.field).agent = {required_when: {field: "parent_id" equals: "\"x\""}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field parent_id: required_when cannot name the field it belongs to`,
+		},
+		{
+			name: "a server-filled field",
+			src: service + `
+message Req {
+  string owner = 1 [(mcpwrite.v1.field).derived = {context: PRINCIPAL_ID}];
+  string parent_id = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "owner" equals: "\"ada\""}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field parent_id: required_when names "owner", which the server fills; a condition reads a field the agent sets`,
+		},
+		{
+			name: "a hidden field",
+			src: service + `
+message Req {
+  string mode = 1 [(mcpwrite.v1.field).hidden = true];
+  string parent_id = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "mode" equals: "\"x\""}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field parent_id: required_when names "mode", which is hidden; a condition reads a field the agent sets`,
+		},
+		{
+			name: "a repeated field",
+			src: service + `
+message Req {
+  repeated string tags = 1;
+  string parent_id = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "tags" equals: "\"x\""}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field parent_id: required_when names "tags", which is a repeated field; a condition reads a singular scalar or enum field`,
+		},
+		{
+			name: "a message field",
+			src: service + `
+message Req {
+  Resp target = 1;
+  string parent_id = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "target" equals: "\"x\""}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field parent_id: required_when names "target", which is message bad.v1.Resp; a condition reads a singular scalar or enum field`,
+		},
+		{
+			name: "an unknown alias",
+			src: service + opEnum + `
+message Req {
+  Op operation = 1 [(mcpwrite.v1.field).enum_alias = {style: SNAKE}];
+  string parent_id = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "operation" equals: "\"extrct\""}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field parent_id: required_when value "extrct" is not an alias of bad.v1.Op (valid: promote, extract)`,
+		},
+		{
+			name: "an enum value by its constant name",
+			src: service + opEnum + `
+message Req {
+  Op operation = 1 [(mcpwrite.v1.field).enum_alias = {style: SNAKE}];
+  string parent_id = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "operation" equals: "\"OP_EXTRACT\""}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field parent_id: required_when value "OP_EXTRACT" is not an alias of bad.v1.Op (valid: promote, extract)`,
+		},
+		{
+			name: "an enum value that is not a JSON string",
+			src: service + opEnum + `
+message Req {
+  Op operation = 1;
+  string parent_id = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "operation" equals: "extract"}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field parent_id: required_when value extract: want an alias of bad.v1.Op as a JSON string, e.g. "\"Promote\""`,
+		},
+		{
+			name: "a value of the wrong type",
+			src: service + `
+message Req {
+  bool blocked = 1;
+  string reason = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "blocked" equals: "\"yes\""}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field reason: required_when value "yes" for blocked: want true or false for a bool field`,
+		},
+		{
+			name: "the same value twice",
+			src: service + opEnum + `
+message Req {
+  Op operation = 1 [(mcpwrite.v1.field).enum_alias = {style: SNAKE}];
+  string parent_id = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "operation" equals: ["\"extract\"", "\"split\""]}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field parent_id: required_when lists "extract" and "split", which are the same value of operation`,
+		},
+		{
+			name: "also required",
+			src: service + opEnum + `
+message Req {
+  Op operation = 1;
+  string parent_id = 2 [(mcpwrite.v1.field).agent = {required: true required_when: {field: "operation" equals: "\"Extract\""}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field parent_id: a required field cannot also have required_when; drop one of them`,
+		},
+		{
+			name: "with a default",
+			src: service + opEnum + `
+message Req {
+  Op operation = 1;
+  string parent_id = 2 [(mcpwrite.v1.field).agent = {default: "\"root\"" required_when: {field: "operation" equals: "\"Extract\""}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field parent_id: a field with a default is never absent, so required_when cannot apply; drop one of them`,
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, files := generate(t, tc.src, "")
+			if got != tc.want {
+				t.Errorf("error:\n got: %s\nwant: %s", got, tc.want)
+			}
+			if files != 0 {
+				t.Errorf("emitted %d files next to an error; want none", files)
+			}
+		})
+	}
+}
+
+func TestReferenceMisuseIsReportedWithFieldContext(t *testing.T) {
+	cases := []struct {
+		name string
+		src  string
+		want string
+	}{
+		{
+			name: "on a non-string field",
+			src: service + `
+message Req {
+  int64 source = 1 [(mcpwrite.v1.field).agent = {reference: {resolver: "element_ref" kind: "element"}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field source: reference resolves a singular string field, not an int64 field`,
+		},
+		{
+			name: "on a repeated field",
+			src: service + `
+message Req {
+  repeated string sources = 1 [(mcpwrite.v1.field).agent = {reference: {resolver: "element_ref" kind: "element"}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field sources: reference resolves a singular string field, not a repeated field`,
+		},
+		{
+			name: "without a resolver",
+			src: service + `
+message Req {
+  string source_id = 1 [(mcpwrite.v1.field).agent = {reference: {kind: "element"}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field source_id: reference needs resolver: a snake_case name such as element_ref, got ""`,
+		},
+		{
+			name: "a resolver name that is not snake_case",
+			src: service + `
+message Req {
+  string source_id = 1 [(mcpwrite.v1.field).agent = {reference: {resolver: "ElementRef" kind: "element"}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field source_id: reference needs resolver: a snake_case name such as element_ref, got "ElementRef"`,
+		},
+		{
+			name: "without a kind",
+			src: service + `
+message Req {
+  string source_id = 1 [(mcpwrite.v1.field).agent = {reference: {resolver: "element_ref"}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field source_id: reference needs kind: what the field names, e.g. element`,
+		},
+		{
+			name: "with a default",
+			src: service + `
+message Req {
+  string source_id = 1 [(mcpwrite.v1.field).agent = {default: "\"x\"" reference: {resolver: "element_ref" kind: "element"}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field source_id: a reference cannot have a default; name the entity in the request`,
+		},
+		{
+			name: "a value resolver's name",
+			src: service + `
+message Req {
+  string model_id = 1 [(mcpwrite.v1.field).derived = {resolver: "active_model"}];
+  string source_id = 2 [(mcpwrite.v1.field).agent = {reference: {resolver: "active_model" kind: "element"}}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field source_id: resolver "active_model" fills bad.v1.Req.model_id as a value resolver; a reference resolver needs its own name`,
+		},
+		{
+			name: "a reference resolver's name for a value",
+			src: service + `
+message Req {
+  string source_id = 1 [(mcpwrite.v1.field).agent = {reference: {resolver: "element_ref" kind: "element"}}];
+  string source_type = 2 [(mcpwrite.v1.field).derived = {resolver: "element_ref"}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field source_type: resolver "element_ref" resolves references for bad.v1.Req.source_id; a value resolver needs its own name`,
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, files := generate(t, tc.src, "")
+			if got != tc.want {
+				t.Errorf("error:\n got: %s\nwant: %s", got, tc.want)
+			}
+			if files != 0 {
+				t.Errorf("emitted %d files next to an error; want none", files)
+			}
+		})
+	}
+}

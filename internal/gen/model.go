@@ -66,15 +66,19 @@ type toolModel struct {
 	kind           mcpwritev1.ToolRules_Kind
 	classification mcpwritev1.ToolRules_Classification
 	confirmation   mcpwritev1.ToolRules_Confirmation
-	readOnly       bool
-	destructive    bool
-	idempotent     bool
-	openWorld      bool
-	result         string
-	nextSteps      []string
-	retry          uint32
-	input          *messageModel
-	pairCheck      *pairCheckModel
+	// elicitFallback: what an elicitation the client cannot show becomes.
+	elicitFallback mcpwritev1.ToolRules_ElicitFallback
+	// confirmationMessage: the template of the question the user is asked.
+	confirmationMessage string
+	readOnly            bool
+	destructive         bool
+	idempotent          bool
+	openWorld           bool
+	result              string
+	nextSteps           []string
+	retry               uint32
+	input               *messageModel
+	pairCheck           *pairCheckModel
 }
 
 // messageModel is a request message or a message nested in one.
@@ -87,6 +91,8 @@ type messageModel struct {
 	serverFilled bool
 	// hasResolvers: a resolver fills some field (transitively).
 	hasResolvers bool
+	// hasReferences: some agent.reference field (transitively).
+	hasReferences bool
 	// requiredOneofs: oneofs whose members the agent must set exactly one
 	// of ((mcpwrite.v1.oneof).required); every member is agent-facing.
 	requiredOneofs map[*protogen.Oneof]bool
@@ -122,6 +128,9 @@ type fieldModel struct {
 	hashFrom []*fieldModel
 	// resolver fills this field (modeDerived).
 	resolver *resolverModel
+	// requiredWhen makes the field required when a sibling holds one of
+	// some values (modeAgent).
+	requiredWhen *requiredWhenModel
 }
 
 type impliedValue struct {
@@ -136,6 +145,10 @@ type resolverModel struct {
 	goType   string // rendered Go type, for the two-types check
 	firstUse string // where it was first used, for error messages
 	field    *protogen.Field
+	// reference: the resolver turns an agent's id-or-name into an id
+	// (agent.reference); kind names what it references.
+	reference bool
+	kind      string
 }
 
 // enumTable is one agent-facing alias table.

@@ -25,10 +25,15 @@ func u64(n uint64) *uint64 { return &n }
 
 func num(x float64) json.Number { return json.Number(strconv.FormatFloat(x, 'g', -1, 64)) }
 
-// inputSchema is the agent-facing schema of a write tool.
+// inputSchema is the agent-facing schema of a tool: a write also takes
+// client_request_id and dry_run; a read's paging fields are described.
 func inputSchema(t *toolModel) *jsonschema.Schema {
 	s := objectSchema(t.input)
 	s.Description = ""
+	if t.isRead() {
+		describePaging(t, s)
+		return s
+	}
 	s.Properties.Set("client_request_id", &jsonschema.Schema{
 		Type: "string", MinLength: u64(1), MaxLength: u64(255), Pattern: "^[A-Za-z0-9_-]+$",
 		Description: clientRequestIDDesc,
@@ -104,8 +109,14 @@ func fieldSchema(f *fieldModel) *jsonschema.Schema {
 	if f.overridable {
 		s.Description = strings.TrimSpace(s.Description + " Optional: " + fillHow(f) + " when omitted.")
 	}
-	// v carries the keywords of one value: the items of a list (the
-	// decoder checks every item), the field itself otherwise.
+	if f.resolver != nil && f.resolver.reference {
+		s.Description = appendSentence(s.Description, referenceNote(f))
+	}
+	if f.requiredWhen != nil {
+		s.Description = appendSentence(s.Description, requiredWhenNote(f))
+	}
+	// Length, pattern and range rules apply to each item of a list, as the
+	// decoder checks them.
 	v := s
 	if f.proto.Desc.IsList() {
 		v = s.Items
@@ -324,6 +335,18 @@ func outputSchema(t *toolModel) *jsonschema.Schema {
 	}
 	s.Properties.Set("suggestions", &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "string"}, Description: "Suggested next steps."})
 	s.Properties.Set("warnings", &jsonschema.Schema{Type: "array", Items: remarkSchema(), Description: "Non-fatal remarks on the call."})
+	if t.isRead() {
+		// A read is never replayed, proposed or dry-run.
+		s.Properties.Set("success", &jsonschema.Schema{Type: "boolean", Description: "True when the read succeeded."})
+		if np, ok := s.Properties.Get(nextPageTokenField); ok && np.Type == "string" && np.Description == "" {
+			np.Description = nextPageTokenDesc
+		}
+		first := errorEntrySchema()
+		first.Description = "The first problem, when success is false."
+		s.Properties.Set("error", first)
+		s.Properties.Set("errors", &jsonschema.Schema{Type: "array", Items: errorEntrySchema(), Description: "Every problem, when success is false."})
+		return s
+	}
 	s.Properties.Set("idempotent_replay", &jsonschema.Schema{Type: "boolean", Description: "True when this result was replayed for a repeated client_request_id."})
 	s.Properties.Set("original_request_time", &jsonschema.Schema{Type: "string", Format: "date-time", Description: "When the replayed request first ran."})
 	s.Properties.Set("proposal", &jsonschema.Schema{Type: "object", Description: "Set when the write awaits confirmation; apply it by proposal_id."})
@@ -434,4 +457,16 @@ func fillSource(f *fieldModel) string {
 		return "constant"
 	}
 	return "server"
+}
+
+// appendSentence ends desc with a period, if it has none, and adds sentence.
+func appendSentence(desc, sentence string) string {
+	desc = strings.TrimSpace(desc)
+	if desc == "" {
+		return sentence
+	}
+	if !strings.HasSuffix(desc, ".") {
+		desc += "."
+	}
+	return desc + " " + sentence
 }

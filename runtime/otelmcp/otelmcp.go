@@ -9,13 +9,13 @@
 // Spans are named "tools/call <tool>", continue the caller's traceparent
 // (an active span in the context wins over the request context's
 // traceparent) and carry mcp.tool.name, mcpwrite.outcome,
-// mcpwrite.error.code, mcpwrite.replay, mcpwrite.proposal and
-// mcpwrite.confirmation. Metrics:
+// mcpwrite.error.code, mcpwrite.replay, mcpwrite.proposal,
+// mcpwrite.confirmation and, on a read tool's call, mcpwrite.read. Metrics:
 //
 //	mcpwrite.tool.calls      {tool, outcome, error.code}  calls
 //	mcpwrite.tool.replays    {tool}                       idempotent replays
 //	mcpwrite.proposals       {tool, event}                created, applied, discarded, expired
-//	mcpwrite.confirmations   {tool, outcome}              asked, accepted, declined, stale
+//	mcpwrite.confirmations   {tool, outcome}              asked, accepted, declined, cancelled, stale
 //	mcpwrite.tool.duration   {tool, outcome}              seconds
 package otelmcp
 
@@ -86,7 +86,7 @@ func New(opts ...Option) (*Observer, error) {
 	if o.proposals, err = m.Int64Counter("mcpwrite.proposals", metric.WithDescription("Proposals created, applied, discarded and expired"), metric.WithUnit("{proposal}")); err != nil {
 		return nil, err
 	}
-	if o.confirmations, err = m.Int64Counter("mcpwrite.confirmations", metric.WithDescription("User confirmations asked, accepted, declined and found stale"), metric.WithUnit("{confirmation}")); err != nil {
+	if o.confirmations, err = m.Int64Counter("mcpwrite.confirmations", metric.WithDescription("User confirmations asked, accepted, declined, cancelled and found stale"), metric.WithUnit("{confirmation}")); err != nil {
 		return nil, err
 	}
 	if o.duration, err = m.Float64Histogram("mcpwrite.tool.duration", metric.WithDescription("Tool call latency"), metric.WithUnit("s")); err != nil {
@@ -130,6 +130,9 @@ func (o *Observer) CallEnded(ctx context.Context, call runtime.CallEnd) {
 	}
 	if call.Confirmation != "" {
 		attrs = append(attrs, attribute.String("mcpwrite.confirmation", call.Confirmation))
+	}
+	if call.Read {
+		attrs = append(attrs, attribute.Bool("mcpwrite.read", true))
 	}
 	span.SetAttributes(attrs...)
 	if call.Outcome == runtime.OutcomeError {

@@ -30,25 +30,57 @@ type Service struct {
 
 // Tool is everything an agent (and the runtime) needs to know about one tool.
 type Tool struct {
-	Name            string          `json:"name"`
-	Method          string          `json:"method"` // fully-qualified proto method
-	Title           string          `json:"title,omitempty"`
-	Description     string          `json:"description"`
-	Kind            string          `json:"kind"`           // CREATE, UPDATE, DELETE, ACTION
-	Classification  string          `json:"classification"` // SAFE_CREATE, ...
-	Confirmation    string          `json:"confirmation"`   // DIRECT, PROPOSAL, ELICIT
-	Hints           Hints           `json:"hints"`
-	Result          string          `json:"result,omitempty"` // response field with the canonical entity
-	NextSteps       []string        `json:"next_steps,omitempty"`
-	RetryOnConflict uint32          `json:"retry_on_conflict,omitempty"`
-	InputSchema     json.RawMessage `json:"input_schema"`
-	OutputSchema    json.RawMessage `json:"output_schema"`
-	Examples        []Example       `json:"examples,omitempty"`
-	RequiredFields  []string        `json:"required_fields"`
-	OptionalFields  []string        `json:"optional_fields"`
-	ServerFills     []ServerFill    `json:"server_fills,omitempty"`
+	Name           string `json:"name"`
+	Method         string `json:"method"` // fully-qualified proto method
+	Title          string `json:"title,omitempty"`
+	Description    string `json:"description"`
+	Kind           string `json:"kind"`           // CREATE, UPDATE, DELETE, ACTION
+	Classification string `json:"classification"` // SAFE_CREATE, ...
+	Confirmation   string `json:"confirmation"`   // DIRECT, PROPOSAL, ELICIT
+	// ElicitFallback is "REFUSE" when a confirmation the client cannot show
+	// refuses the call instead of storing a proposal (the default, "").
+	ElicitFallback string `json:"elicit_fallback,omitempty"`
+	// ConfirmationMessage is the template of the question the user is asked
+	// ({proto.path}, {#list}, {preview.key}); "" for the default text.
+	ConfirmationMessage string          `json:"confirmation_message,omitempty"`
+	Hints               Hints           `json:"hints"`
+	Result              string          `json:"result,omitempty"` // response field with the canonical entity
+	NextSteps           []string        `json:"next_steps,omitempty"`
+	RetryOnConflict     uint32          `json:"retry_on_conflict,omitempty"`
+	InputSchema         json.RawMessage `json:"input_schema"`
+	OutputSchema        json.RawMessage `json:"output_schema"`
+	Examples            []Example       `json:"examples,omitempty"`
+	RequiredFields      []string        `json:"required_fields"`
+	OptionalFields      []string        `json:"optional_fields"`
+	ServerFills         []ServerFill    `json:"server_fills,omitempty"`
+	// RequiredWhen lists the optional fields that become required when
+	// another field holds one of some values.
+	RequiredWhen []RequiredWhen `json:"required_when,omitempty"`
+	// References lists the fields the agent may fill with an id or a name.
+	References []Reference `json:"references,omitempty"`
 	// Rules are the buf.validate rules of the request, per field.
 	Rules []FieldRules `json:"rules,omitempty"`
+}
+
+// Reference is a field the agent fills with an entity's id or unique name;
+// the server resolves it to the id before the write.
+type Reference struct {
+	// Field is the dotted agent path, e.g. "source_id".
+	Field string `json:"field"`
+	// Kind is what the field names, e.g. "element".
+	Kind string `json:"kind"`
+}
+
+// RequiredWhen is one conditional requirement: Field must be sent when When
+// holds any of Equals.
+type RequiredWhen struct {
+	// Field and When are dotted agent paths, e.g. "parent_id" and "operation".
+	Field string `json:"field"`
+	When  string `json:"when"`
+	// Equals are JSON values; enum values by their agent-facing alias.
+	Equals []any `json:"equals"`
+	// Rule states it for people: `parent_id is required when operation is "extract"`.
+	Rule string `json:"rule"`
 }
 
 // Hints are the four MCP tool annotation hints, always explicit.

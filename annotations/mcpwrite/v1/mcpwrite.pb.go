@@ -172,6 +172,20 @@ const (
 	ToolRules_DELETE           ToolRules_Kind = 3
 	// Anything else that writes (move, merge, link).
 	ToolRules_ACTION ToolRules_Kind = 4
+	// Reads and changes nothing (get, list, find). Registered from the same
+	// service with readOnlyHint true, destructiveHint false and
+	// idempotentHint true; the call is decoded, validated and enriched like a
+	// write (derived fields still take tenant and principal from the request
+	// context) and goes straight to the handler: no client_request_id, no
+	// dry_run, no confirmation, no proposal, and validate_write refuses it.
+	// Never inferred from a method name: set it explicitly.
+	// Paging (AIP-158 names): a top-level request field page_size (integer)
+	// or page_token (string), and a response field next_page_token, without
+	// a description of their own get a standard one built from the field's
+	// rules, e.g. "Maximum results per page, 1-100; default 50." from
+	// `agent = {minimum: 1 maximum: 100 default: "50"}`.
+	// Example: `option (mcpwrite.v1.tool) = {kind: READ result: "person"};`.
+	ToolRules_READ ToolRules_Kind = 5
 )
 
 // Enum value maps for ToolRules_Kind.
@@ -182,6 +196,7 @@ var (
 		2: "UPDATE",
 		3: "DELETE",
 		4: "ACTION",
+		5: "READ",
 	}
 	ToolRules_Kind_value = map[string]int32{
 		"KIND_UNSPECIFIED": 0,
@@ -189,6 +204,7 @@ var (
 		"UPDATE":           2,
 		"DELETE":           3,
 		"ACTION":           4,
+		"READ":             5,
 	}
 )
 
@@ -238,6 +254,9 @@ const (
 	ToolRules_SAFE_UPDATE                ToolRules_Classification = 2
 	ToolRules_DESTRUCTIVE_UPDATE         ToolRules_Classification = 3
 	ToolRules_DESTRUCTIVE_DELETE         ToolRules_Classification = 4
+	// The class of every READ tool, and only of READ tools (the default for
+	// kind READ). Example: `classification: READ_ONLY`.
+	ToolRules_READ_ONLY ToolRules_Classification = 5
 )
 
 // Enum value maps for ToolRules_Classification.
@@ -248,6 +267,7 @@ var (
 		2: "SAFE_UPDATE",
 		3: "DESTRUCTIVE_UPDATE",
 		4: "DESTRUCTIVE_DELETE",
+		5: "READ_ONLY",
 	}
 	ToolRules_Classification_value = map[string]int32{
 		"CLASSIFICATION_UNSPECIFIED": 0,
@@ -255,6 +275,7 @@ var (
 		"SAFE_UPDATE":                2,
 		"DESTRUCTIVE_UPDATE":         3,
 		"DESTRUCTIVE_DELETE":         4,
+		"READ_ONLY":                  5,
 	}
 )
 
@@ -304,7 +325,8 @@ const (
 	ToolRules_DIRECT ToolRules_Confirmation = 1
 	// Store the enriched request and return a proposal applied by id.
 	ToolRules_PROPOSAL ToolRules_Confirmation = 2
-	// Ask the user through MCP elicitation; fall back to PROPOSAL.
+	// Ask the user through MCP elicitation; when the client cannot ask,
+	// fall back as elicit_fallback says (a proposal by default).
 	ToolRules_ELICIT ToolRules_Confirmation = 3
 )
 
@@ -361,6 +383,70 @@ func (ToolRules_Confirmation) EnumDescriptor() ([]byte, []int) {
 	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{1, 2}
 }
 
+// What an ELICIT confirmation does when the client cannot ask the user
+// (no elicitation form support, or the request failed).
+type ToolRules_ElicitFallback int32
+
+const (
+	ToolRules_ELICIT_FALLBACK_UNSPECIFIED ToolRules_ElicitFallback = 0
+	// Store a proposal the user applies later (apply_proposal). The default.
+	ToolRules_PROPOSE ToolRules_ElicitFallback = 1
+	// Write nothing and answer CONFIRMATION_REQUIRED: the user must confirm
+	// in a client that can ask.
+	ToolRules_REFUSE ToolRules_ElicitFallback = 2
+)
+
+// Enum value maps for ToolRules_ElicitFallback.
+var (
+	ToolRules_ElicitFallback_name = map[int32]string{
+		0: "ELICIT_FALLBACK_UNSPECIFIED",
+		1: "PROPOSE",
+		2: "REFUSE",
+	}
+	ToolRules_ElicitFallback_value = map[string]int32{
+		"ELICIT_FALLBACK_UNSPECIFIED": 0,
+		"PROPOSE":                     1,
+		"REFUSE":                      2,
+	}
+)
+
+func (x ToolRules_ElicitFallback) Enum() *ToolRules_ElicitFallback {
+	p := new(ToolRules_ElicitFallback)
+	*p = x
+	return p
+}
+
+func (x ToolRules_ElicitFallback) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ToolRules_ElicitFallback) Descriptor() protoreflect.EnumDescriptor {
+	return file_mcpwrite_v1_mcpwrite_proto_enumTypes[5].Descriptor()
+}
+
+func (ToolRules_ElicitFallback) Type() protoreflect.EnumType {
+	return &file_mcpwrite_v1_mcpwrite_proto_enumTypes[5]
+}
+
+func (x ToolRules_ElicitFallback) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Do not use.
+func (x *ToolRules_ElicitFallback) UnmarshalJSON(b []byte) error {
+	num, err := protoimpl.X.UnmarshalJSONEnum(x.Descriptor(), b)
+	if err != nil {
+		return err
+	}
+	*x = ToolRules_ElicitFallback(num)
+	return nil
+}
+
+// Deprecated: Use ToolRules_ElicitFallback.Descriptor instead.
+func (ToolRules_ElicitFallback) EnumDescriptor() ([]byte, []int) {
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{1, 3}
+}
+
 // Request metadata carried by runtime.RequestContext.
 type Derived_ContextKey int32
 
@@ -414,11 +500,11 @@ func (x Derived_ContextKey) String() string {
 }
 
 func (Derived_ContextKey) Descriptor() protoreflect.EnumDescriptor {
-	return file_mcpwrite_v1_mcpwrite_proto_enumTypes[5].Descriptor()
+	return file_mcpwrite_v1_mcpwrite_proto_enumTypes[6].Descriptor()
 }
 
 func (Derived_ContextKey) Type() protoreflect.EnumType {
-	return &file_mcpwrite_v1_mcpwrite_proto_enumTypes[5]
+	return &file_mcpwrite_v1_mcpwrite_proto_enumTypes[6]
 }
 
 func (x Derived_ContextKey) Number() protoreflect.EnumNumber {
@@ -437,7 +523,7 @@ func (x *Derived_ContextKey) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use Derived_ContextKey.Descriptor instead.
 func (Derived_ContextKey) EnumDescriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{5, 0}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{7, 0}
 }
 
 type Generated_Kind int32
@@ -489,11 +575,11 @@ func (x Generated_Kind) String() string {
 }
 
 func (Generated_Kind) Descriptor() protoreflect.EnumDescriptor {
-	return file_mcpwrite_v1_mcpwrite_proto_enumTypes[6].Descriptor()
+	return file_mcpwrite_v1_mcpwrite_proto_enumTypes[7].Descriptor()
 }
 
 func (Generated_Kind) Type() protoreflect.EnumType {
-	return &file_mcpwrite_v1_mcpwrite_proto_enumTypes[6]
+	return &file_mcpwrite_v1_mcpwrite_proto_enumTypes[7]
 }
 
 func (x Generated_Kind) Number() protoreflect.EnumNumber {
@@ -512,7 +598,7 @@ func (x *Generated_Kind) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use Generated_Kind.Descriptor instead.
 func (Generated_Kind) EnumDescriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{6, 0}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{8, 0}
 }
 
 // Naming style for values without an explicit alias (enum prefix stripped).
@@ -555,11 +641,11 @@ func (x EnumAlias_Style) String() string {
 }
 
 func (EnumAlias_Style) Descriptor() protoreflect.EnumDescriptor {
-	return file_mcpwrite_v1_mcpwrite_proto_enumTypes[7].Descriptor()
+	return file_mcpwrite_v1_mcpwrite_proto_enumTypes[8].Descriptor()
 }
 
 func (EnumAlias_Style) Type() protoreflect.EnumType {
-	return &file_mcpwrite_v1_mcpwrite_proto_enumTypes[7]
+	return &file_mcpwrite_v1_mcpwrite_proto_enumTypes[8]
 }
 
 func (x EnumAlias_Style) Number() protoreflect.EnumNumber {
@@ -578,7 +664,7 @@ func (x *EnumAlias_Style) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use EnumAlias_Style.Descriptor instead.
 func (EnumAlias_Style) EnumDescriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{7, 0}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{9, 0}
 }
 
 // ServiceRules govern every method of a service.
@@ -608,9 +694,12 @@ type ServiceRules struct {
 	OmitApplyTool *bool `protobuf:"varint,10,opt,name=omit_apply_tool,json=omitApplyTool" json:"omit_apply_tool,omitempty"`
 	// Name of the tool that discards a pending proposal. Default
 	// discard_proposal. Example: `discard_tool: "reject_change"`.
-	DiscardTool   *string `protobuf:"bytes,11,opt,name=discard_tool,json=discardTool" json:"discard_tool,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	DiscardTool *string `protobuf:"bytes,11,opt,name=discard_tool,json=discardTool" json:"discard_tool,omitempty"`
+	// The elicit_fallback of tools that do not set one.
+	// Example: `default_elicit_fallback: REFUSE`.
+	DefaultElicitFallback *ToolRules_ElicitFallback `protobuf:"varint,14,opt,name=default_elicit_fallback,json=defaultElicitFallback,enum=mcpwrite.v1.ToolRules_ElicitFallback" json:"default_elicit_fallback,omitempty"`
+	unknownFields         protoimpl.UnknownFields
+	sizeCache             protoimpl.SizeCache
 }
 
 func (x *ServiceRules) Reset() {
@@ -720,7 +809,14 @@ func (x *ServiceRules) GetDiscardTool() string {
 	return ""
 }
 
-// ToolRules describe one write tool.
+func (x *ServiceRules) GetDefaultElicitFallback() ToolRules_ElicitFallback {
+	if x != nil && x.DefaultElicitFallback != nil {
+		return *x.DefaultElicitFallback
+	}
+	return ToolRules_ELICIT_FALLBACK_UNSPECIFIED
+}
+
+// ToolRules describe one tool: a write, or a read (kind READ).
 type ToolRules struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Tool name; default from the method name and the service's tool_naming.
@@ -734,10 +830,12 @@ type ToolRules struct {
 	// Example: `kind: CREATE`.
 	Kind *ToolRules_Kind `protobuf:"varint,4,opt,name=kind,enum=mcpwrite.v1.ToolRules_Kind" json:"kind,omitempty"`
 	// Default from kind: CREATE -> SAFE_CREATE, UPDATE/ACTION -> SAFE_UPDATE,
-	// DELETE -> DESTRUCTIVE_DELETE. Example: `classification: DESTRUCTIVE_UPDATE`.
+	// DELETE -> DESTRUCTIVE_DELETE, READ -> READ_ONLY.
+	// Example: `classification: DESTRUCTIVE_UPDATE`.
 	Classification *ToolRules_Classification `protobuf:"varint,5,opt,name=classification,enum=mcpwrite.v1.ToolRules_Classification" json:"classification,omitempty"`
 	// Default: the service's default_confirmation, else DIRECT for SAFE_* and
-	// ELICIT for DESTRUCTIVE_*. Example: `confirmation: PROPOSAL`.
+	// ELICIT for DESTRUCTIVE_*. READ tools are never confirmed: they ignore
+	// default_confirmation and refuse this option. Example: `confirmation: PROPOSAL`.
 	Confirmation *ToolRules_Confirmation `protobuf:"varint,6,opt,name=confirmation,enum=mcpwrite.v1.ToolRules_Confirmation" json:"confirmation,omitempty"`
 	// Tools suggested to the agent after success. Example: `next_steps: "createRelationship"`.
 	NextSteps []string `protobuf:"bytes,7,rep,name=next_steps,json=nextSteps" json:"next_steps,omitempty"`
@@ -762,8 +860,20 @@ type ToolRules struct {
 	// How many times retry_on_conflict retries before answering CONFLICT.
 	// Default 3. Example: `max_conflict_retries: 5`.
 	MaxConflictRetries *uint32 `protobuf:"varint,16,opt,name=max_conflict_retries,json=maxConflictRetries" json:"max_conflict_retries,omitempty"`
-	unknownFields      protoimpl.UnknownFields
-	sizeCache          protoimpl.SizeCache
+	// When the call must be confirmed by elicitation and the client cannot
+	// ask: PROPOSE (default) or REFUSE. Default: the service's
+	// default_elicit_fallback. Example: `elicit_fallback: REFUSE`.
+	ElicitFallback *ToolRules_ElicitFallback `protobuf:"varint,17,opt,name=elicit_fallback,json=elicitFallback,enum=mcpwrite.v1.ToolRules_ElicitFallback" json:"elicit_fallback,omitempty"`
+	// The question the user is asked to confirm this write, in place of the
+	// default "Confirm <tool>: <arguments>.". Placeholders: {field.path} (a
+	// scalar or enum field of the enriched request, by proto names; enums show
+	// their alias), {#items} (how many elements a repeated or map field
+	// holds), {preview.key} (a value of the domain check's preview); {{ and }}
+	// are literal braces. Example:
+	// `confirmation_message: "Create purchase order {po_number} with {#items} items totaling {preview.total}?"`.
+	ConfirmationMessage *string `protobuf:"bytes,18,opt,name=confirmation_message,json=confirmationMessage" json:"confirmation_message,omitempty"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
 }
 
 func (x *ToolRules) Reset() {
@@ -906,6 +1016,20 @@ func (x *ToolRules) GetMaxConflictRetries() uint32 {
 		return *x.MaxConflictRetries
 	}
 	return 0
+}
+
+func (x *ToolRules) GetElicitFallback() ToolRules_ElicitFallback {
+	if x != nil && x.ElicitFallback != nil {
+		return *x.ElicitFallback
+	}
+	return ToolRules_ELICIT_FALLBACK_UNSPECIFIED
+}
+
+func (x *ToolRules) GetConfirmationMessage() string {
+	if x != nil && x.ConfirmationMessage != nil {
+		return *x.ConfirmationMessage
+	}
+	return ""
 }
 
 // PairCheck names the request fields a relationship rule reads: an enum
@@ -1136,7 +1260,27 @@ type AgentSupplied struct {
 	// Example: `max_items: 50`.
 	MaxItems *uint32 `protobuf:"varint,11,opt,name=max_items,json=maxItems" json:"max_items,omitempty"`
 	// Agent-facing name; default the proto field name. Example: `name: "parent"`.
-	Name          *string `protobuf:"bytes,12,opt,name=name" json:"name,omitempty"`
+	Name *string `protobuf:"bytes,12,opt,name=name" json:"name,omitempty"`
+	// Required only when a sibling field holds one of some values (the
+	// conditions of a discriminated request such as a transform with an
+	// operation). When the condition holds and the agent omits the field, the
+	// decoder answers MISSING_REQUIRED_FIELD naming the condition, together
+	// with every other problem; the field's description says "Required when
+	// operation is extract." and getWriteSchema lists the rule. Cannot be
+	// combined with required or default.
+	//
+	//	string parent_id = 4 [(mcpwrite.v1.field).agent = {required_when: {field: "operation" equals: "\"extract\""}}];
+	RequiredWhen *RequiredWhen `protobuf:"bytes,13,opt,name=required_when,json=requiredWhen" json:"required_when,omitempty"`
+	// The agent names an entity by its id or by its unique human name
+	// ("Billing Service"); before any value resolver runs, the server resolves
+	// the text to the id through the handler's Resolve<CamelResolver>(ctx, in,
+	// ref) method, which answers the entities the text names exactly
+	// (runtime.Reference). One match replaces the text with its id; several
+	// answer NEEDS_DISAMBIGUATION listing them; none answers NOT_FOUND with the
+	// entities whose names are closest. Applies to singular string fields.
+	//
+	//	string source_id = 5 [(mcpwrite.v1.field).agent = {required: true reference: {resolver: "element_ref" kind: "element"}}];
+	Reference     *Reference `protobuf:"bytes,14,opt,name=reference" json:"reference,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1255,6 +1399,136 @@ func (x *AgentSupplied) GetName() string {
 	return ""
 }
 
+func (x *AgentSupplied) GetRequiredWhen() *RequiredWhen {
+	if x != nil {
+		return x.RequiredWhen
+	}
+	return nil
+}
+
+func (x *AgentSupplied) GetReference() *Reference {
+	if x != nil {
+		return x.Reference
+	}
+	return nil
+}
+
+// Reference resolves an agent's id-or-name to an id.
+type Reference struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// snake_case; the handler implements Resolve<CamelName>(ctx, in, ref)
+	// (runtime.Reference, error). Example: `resolver: "element_ref"`.
+	Resolver *string `protobuf:"bytes,1,opt,name=resolver" json:"resolver,omitempty"`
+	// What is referenced, in descriptions and errors. Example: `kind: "element"`.
+	Kind          *string `protobuf:"bytes,2,opt,name=kind" json:"kind,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Reference) Reset() {
+	*x = Reference{}
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Reference) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Reference) ProtoMessage() {}
+
+func (x *Reference) ProtoReflect() protoreflect.Message {
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Reference.ProtoReflect.Descriptor instead.
+func (*Reference) Descriptor() ([]byte, []int) {
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *Reference) GetResolver() string {
+	if x != nil && x.Resolver != nil {
+		return *x.Resolver
+	}
+	return ""
+}
+
+func (x *Reference) GetKind() string {
+	if x != nil && x.Kind != nil {
+		return *x.Kind
+	}
+	return ""
+}
+
+// RequiredWhen makes an agent-supplied field required when a sibling field
+// holds one of the given values.
+type RequiredWhen struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Proto name of a sibling field of the same message that the agent sets:
+	// a singular scalar (not bytes) or enum field. Example: `field: "operation"`.
+	Field *string `protobuf:"bytes,1,opt,name=field" json:"field,omitempty"`
+	// The values that make the field required, any one of them: JSON literals
+	// as in `default`, enum values by their agent-facing alias. The sibling is
+	// compared as the request carries it (its default applied, else its zero
+	// value when omitted). Example: `equals: ["\"extract\"", "\"adopt\""]`.
+	Equals        []string `protobuf:"bytes,2,rep,name=equals" json:"equals,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RequiredWhen) Reset() {
+	*x = RequiredWhen{}
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RequiredWhen) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RequiredWhen) ProtoMessage() {}
+
+func (x *RequiredWhen) ProtoReflect() protoreflect.Message {
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RequiredWhen.ProtoReflect.Descriptor instead.
+func (*RequiredWhen) Descriptor() ([]byte, []int) {
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *RequiredWhen) GetField() string {
+	if x != nil && x.Field != nil {
+		return *x.Field
+	}
+	return ""
+}
+
+func (x *RequiredWhen) GetEquals() []string {
+	if x != nil {
+		return x.Equals
+	}
+	return nil
+}
+
 // Derived: the server computes the value.
 type Derived struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1274,7 +1548,7 @@ type Derived struct {
 
 func (x *Derived) Reset() {
 	*x = Derived{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[5]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1286,7 +1560,7 @@ func (x *Derived) String() string {
 func (*Derived) ProtoMessage() {}
 
 func (x *Derived) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[5]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1299,7 +1573,7 @@ func (x *Derived) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Derived.ProtoReflect.Descriptor instead.
 func (*Derived) Descriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{5}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Derived) GetSource() isDerived_Source {
@@ -1404,7 +1678,7 @@ type Generated struct {
 
 func (x *Generated) Reset() {
 	*x = Generated{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[6]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1416,7 +1690,7 @@ func (x *Generated) String() string {
 func (*Generated) ProtoMessage() {}
 
 func (x *Generated) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[6]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1429,7 +1703,7 @@ func (x *Generated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Generated.ProtoReflect.Descriptor instead.
 func (*Generated) Descriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{6}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Generated) GetKind() Generated_Kind {
@@ -1482,7 +1756,7 @@ type EnumAlias struct {
 
 func (x *EnumAlias) Reset() {
 	*x = EnumAlias{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[7]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1494,7 +1768,7 @@ func (x *EnumAlias) String() string {
 func (*EnumAlias) ProtoMessage() {}
 
 func (x *EnumAlias) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[7]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1507,7 +1781,7 @@ func (x *EnumAlias) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnumAlias.ProtoReflect.Descriptor instead.
 func (*EnumAlias) Descriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{7}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *EnumAlias) GetRequired() bool {
@@ -1575,7 +1849,7 @@ type EnumRules struct {
 
 func (x *EnumRules) Reset() {
 	*x = EnumRules{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[8]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1587,7 +1861,7 @@ func (x *EnumRules) String() string {
 func (*EnumRules) ProtoMessage() {}
 
 func (x *EnumRules) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[8]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1600,7 +1874,7 @@ func (x *EnumRules) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnumRules.ProtoReflect.Descriptor instead.
 func (*EnumRules) Descriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{8}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *EnumRules) GetDiscovery() bool {
@@ -1662,7 +1936,7 @@ type EnumValueRules struct {
 
 func (x *EnumValueRules) Reset() {
 	*x = EnumValueRules{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[9]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1674,7 +1948,7 @@ func (x *EnumValueRules) String() string {
 func (*EnumValueRules) ProtoMessage() {}
 
 func (x *EnumValueRules) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[9]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1687,7 +1961,7 @@ func (x *EnumValueRules) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnumValueRules.ProtoReflect.Descriptor instead.
 func (*EnumValueRules) Descriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{9}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *EnumValueRules) GetAlias() string {
@@ -1746,7 +2020,7 @@ type OneofRules struct {
 
 func (x *OneofRules) Reset() {
 	*x = OneofRules{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[10]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1758,7 +2032,7 @@ func (x *OneofRules) String() string {
 func (*OneofRules) ProtoMessage() {}
 
 func (x *OneofRules) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[10]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1771,7 +2045,7 @@ func (x *OneofRules) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OneofRules.ProtoReflect.Descriptor instead.
 func (*OneofRules) Descriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{10}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *OneofRules) GetRequired() bool {
@@ -1795,7 +2069,7 @@ type ToolRules_Example struct {
 
 func (x *ToolRules_Example) Reset() {
 	*x = ToolRules_Example{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[11]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1807,7 +2081,7 @@ func (x *ToolRules_Example) String() string {
 func (*ToolRules_Example) ProtoMessage() {}
 
 func (x *ToolRules_Example) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[11]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1848,7 +2122,7 @@ type EnumValueRules_Pair struct {
 
 func (x *EnumValueRules_Pair) Reset() {
 	*x = EnumValueRules_Pair{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[13]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1860,7 +2134,7 @@ func (x *EnumValueRules_Pair) String() string {
 func (*EnumValueRules_Pair) ProtoMessage() {}
 
 func (x *EnumValueRules_Pair) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[13]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1873,7 +2147,7 @@ func (x *EnumValueRules_Pair) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnumValueRules_Pair.ProtoReflect.Descriptor instead.
 func (*EnumValueRules_Pair) Descriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{9, 0}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{11, 0}
 }
 
 func (x *EnumValueRules_Pair) GetSource() string {
@@ -2010,7 +2284,7 @@ var File_mcpwrite_v1_mcpwrite_proto protoreflect.FileDescriptor
 
 const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\n" +
-	"\x1amcpwrite/v1/mcpwrite.proto\x12\vmcpwrite.v1\x1a google/protobuf/descriptor.proto\"\xa0\x05\n" +
+	"\x1amcpwrite/v1/mcpwrite.proto\x12\vmcpwrite.v1\x1a google/protobuf/descriptor.proto\"\xff\x05\n" +
 	"\fServiceRules\x128\n" +
 	"\x06expose\x18\x01 \x01(\x0e2 .mcpwrite.v1.ServiceRules.ExposeR\x06expose\x12E\n" +
 	"\vtool_naming\x18\x02 \x01(\x0e2$.mcpwrite.v1.ServiceRules.ToolNamingR\n" +
@@ -2027,7 +2301,8 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\x10omit_schema_tool\x18\t \x01(\bR\x0eomitSchemaTool\x12&\n" +
 	"\x0fomit_apply_tool\x18\n" +
 	" \x01(\bR\romitApplyTool\x12!\n" +
-	"\fdiscard_tool\x18\v \x01(\tR\vdiscardTool\"8\n" +
+	"\fdiscard_tool\x18\v \x01(\tR\vdiscardTool\x12]\n" +
+	"\x17default_elicit_fallback\x18\x0e \x01(\x0e2%.mcpwrite.v1.ToolRules.ElicitFallbackR\x15defaultElicitFallback\"8\n" +
 	"\x06Expose\x12\x16\n" +
 	"\x12EXPOSE_UNSPECIFIED\x10\x00\x12\r\n" +
 	"\tANNOTATED\x10\x01\x12\a\n" +
@@ -2039,7 +2314,8 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"SNAKE_CASE\x10\x01\x12\x0e\n" +
 	"\n" +
 	"CAMEL_CASE\x10\x02\x12\t\n" +
-	"\x05AS_IS\x10\x03\"\xb4\b\n" +
+	"\x05AS_IS\x10\x03\"\x9c\n" +
+	"\n" +
 	"\tToolRules\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12 \n" +
@@ -2059,10 +2335,12 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\bexamples\x18\x0e \x03(\v2\x1e.mcpwrite.v1.ToolRules.ExampleR\bexamples\x125\n" +
 	"\n" +
 	"pair_check\x18\x0f \x01(\v2\x16.mcpwrite.v1.PairCheckR\tpairCheck\x120\n" +
-	"\x14max_conflict_retries\x18\x10 \x01(\rR\x12maxConflictRetries\x1aA\n" +
+	"\x14max_conflict_retries\x18\x10 \x01(\rR\x12maxConflictRetries\x12N\n" +
+	"\x0felicit_fallback\x18\x11 \x01(\x0e2%.mcpwrite.v1.ToolRules.ElicitFallbackR\x0eelicitFallback\x121\n" +
+	"\x14confirmation_message\x18\x12 \x01(\tR\x13confirmationMessage\x1aA\n" +
 	"\aExample\x12 \n" +
 	"\vdescription\x18\x01 \x01(\tR\vdescription\x12\x14\n" +
-	"\x05input\x18\x02 \x01(\tR\x05input\"L\n" +
+	"\x05input\x18\x02 \x01(\tR\x05input\"V\n" +
 	"\x04Kind\x12\x14\n" +
 	"\x10KIND_UNSPECIFIED\x10\x00\x12\n" +
 	"\n" +
@@ -2072,20 +2350,27 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\n" +
 	"\x06DELETE\x10\x03\x12\n" +
 	"\n" +
-	"\x06ACTION\x10\x04\"\x82\x01\n" +
+	"\x06ACTION\x10\x04\x12\b\n" +
+	"\x04READ\x10\x05\"\x91\x01\n" +
 	"\x0eClassification\x12\x1e\n" +
 	"\x1aCLASSIFICATION_UNSPECIFIED\x10\x00\x12\x0f\n" +
 	"\vSAFE_CREATE\x10\x01\x12\x0f\n" +
 	"\vSAFE_UPDATE\x10\x02\x12\x16\n" +
 	"\x12DESTRUCTIVE_UPDATE\x10\x03\x12\x16\n" +
-	"\x12DESTRUCTIVE_DELETE\x10\x04\"R\n" +
+	"\x12DESTRUCTIVE_DELETE\x10\x04\x12\r\n" +
+	"\tREAD_ONLY\x10\x05\"R\n" +
 	"\fConfirmation\x12\x1c\n" +
 	"\x18CONFIRMATION_UNSPECIFIED\x10\x00\x12\n" +
 	"\n" +
 	"\x06DIRECT\x10\x01\x12\f\n" +
 	"\bPROPOSAL\x10\x02\x12\n" +
 	"\n" +
-	"\x06ELICIT\x10\x03\"O\n" +
+	"\x06ELICIT\x10\x03\"J\n" +
+	"\x0eElicitFallback\x12\x1f\n" +
+	"\x1bELICIT_FALLBACK_UNSPECIFIED\x10\x00\x12\v\n" +
+	"\aPROPOSE\x10\x01\x12\n" +
+	"\n" +
+	"\x06REFUSE\x10\x02\"O\n" +
 	"\tPairCheck\x12\x12\n" +
 	"\x04type\x18\x01 \x01(\tR\x04type\x12\x16\n" +
 	"\x06source\x18\x02 \x01(\tR\x06source\x12\x16\n" +
@@ -2098,7 +2383,7 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\n" +
 	"enum_alias\x18\x04 \x01(\v2\x16.mcpwrite.v1.EnumAliasH\x00R\tenumAlias\x12\x18\n" +
 	"\x06hidden\x18\x05 \x01(\bH\x00R\x06hiddenB\x06\n" +
-	"\x04kind\"\xdd\x02\n" +
+	"\x04kind\"\xd3\x03\n" +
 	"\rAgentSupplied\x12\x1a\n" +
 	"\brequired\x18\x01 \x01(\bR\brequired\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12\x1a\n" +
@@ -2114,7 +2399,15 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\tmin_items\x18\n" +
 	" \x01(\rR\bminItems\x12\x1b\n" +
 	"\tmax_items\x18\v \x01(\rR\bmaxItems\x12\x12\n" +
-	"\x04name\x18\f \x01(\tR\x04name\"\x87\x03\n" +
+	"\x04name\x18\f \x01(\tR\x04name\x12>\n" +
+	"\rrequired_when\x18\r \x01(\v2\x19.mcpwrite.v1.RequiredWhenR\frequiredWhen\x124\n" +
+	"\treference\x18\x0e \x01(\v2\x16.mcpwrite.v1.ReferenceR\treference\";\n" +
+	"\tReference\x12\x1a\n" +
+	"\bresolver\x18\x01 \x01(\tR\bresolver\x12\x12\n" +
+	"\x04kind\x18\x02 \x01(\tR\x04kind\"<\n" +
+	"\fRequiredWhen\x12\x14\n" +
+	"\x05field\x18\x01 \x01(\tR\x05field\x12\x16\n" +
+	"\x06equals\x18\x02 \x03(\tR\x06equals\"\x87\x03\n" +
 	"\aDerived\x12\x1d\n" +
 	"\tfrom_enum\x18\x01 \x01(\tH\x00R\bfromEnum\x12;\n" +
 	"\acontext\x18\x02 \x01(\x0e2\x1f.mcpwrite.v1.Derived.ContextKeyH\x00R\acontext\x12\x1c\n" +
@@ -2203,73 +2496,80 @@ func file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP() []byte {
 	return file_mcpwrite_v1_mcpwrite_proto_rawDescData
 }
 
-var file_mcpwrite_v1_mcpwrite_proto_enumTypes = make([]protoimpl.EnumInfo, 8)
-var file_mcpwrite_v1_mcpwrite_proto_msgTypes = make([]protoimpl.MessageInfo, 14)
+var file_mcpwrite_v1_mcpwrite_proto_enumTypes = make([]protoimpl.EnumInfo, 9)
+var file_mcpwrite_v1_mcpwrite_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
 var file_mcpwrite_v1_mcpwrite_proto_goTypes = []any{
 	(ServiceRules_Expose)(0),              // 0: mcpwrite.v1.ServiceRules.Expose
 	(ServiceRules_ToolNaming)(0),          // 1: mcpwrite.v1.ServiceRules.ToolNaming
 	(ToolRules_Kind)(0),                   // 2: mcpwrite.v1.ToolRules.Kind
 	(ToolRules_Classification)(0),         // 3: mcpwrite.v1.ToolRules.Classification
 	(ToolRules_Confirmation)(0),           // 4: mcpwrite.v1.ToolRules.Confirmation
-	(Derived_ContextKey)(0),               // 5: mcpwrite.v1.Derived.ContextKey
-	(Generated_Kind)(0),                   // 6: mcpwrite.v1.Generated.Kind
-	(EnumAlias_Style)(0),                  // 7: mcpwrite.v1.EnumAlias.Style
-	(*ServiceRules)(nil),                  // 8: mcpwrite.v1.ServiceRules
-	(*ToolRules)(nil),                     // 9: mcpwrite.v1.ToolRules
-	(*PairCheck)(nil),                     // 10: mcpwrite.v1.PairCheck
-	(*FieldRules)(nil),                    // 11: mcpwrite.v1.FieldRules
-	(*AgentSupplied)(nil),                 // 12: mcpwrite.v1.AgentSupplied
-	(*Derived)(nil),                       // 13: mcpwrite.v1.Derived
-	(*Generated)(nil),                     // 14: mcpwrite.v1.Generated
-	(*EnumAlias)(nil),                     // 15: mcpwrite.v1.EnumAlias
-	(*EnumRules)(nil),                     // 16: mcpwrite.v1.EnumRules
-	(*EnumValueRules)(nil),                // 17: mcpwrite.v1.EnumValueRules
-	(*OneofRules)(nil),                    // 18: mcpwrite.v1.OneofRules
-	(*ToolRules_Example)(nil),             // 19: mcpwrite.v1.ToolRules.Example
-	nil,                                   // 20: mcpwrite.v1.EnumAlias.ExtraEntry
-	(*EnumValueRules_Pair)(nil),           // 21: mcpwrite.v1.EnumValueRules.Pair
-	(*descriptorpb.ServiceOptions)(nil),   // 22: google.protobuf.ServiceOptions
-	(*descriptorpb.MethodOptions)(nil),    // 23: google.protobuf.MethodOptions
-	(*descriptorpb.FieldOptions)(nil),     // 24: google.protobuf.FieldOptions
-	(*descriptorpb.OneofOptions)(nil),     // 25: google.protobuf.OneofOptions
-	(*descriptorpb.EnumOptions)(nil),      // 26: google.protobuf.EnumOptions
-	(*descriptorpb.EnumValueOptions)(nil), // 27: google.protobuf.EnumValueOptions
+	(ToolRules_ElicitFallback)(0),         // 5: mcpwrite.v1.ToolRules.ElicitFallback
+	(Derived_ContextKey)(0),               // 6: mcpwrite.v1.Derived.ContextKey
+	(Generated_Kind)(0),                   // 7: mcpwrite.v1.Generated.Kind
+	(EnumAlias_Style)(0),                  // 8: mcpwrite.v1.EnumAlias.Style
+	(*ServiceRules)(nil),                  // 9: mcpwrite.v1.ServiceRules
+	(*ToolRules)(nil),                     // 10: mcpwrite.v1.ToolRules
+	(*PairCheck)(nil),                     // 11: mcpwrite.v1.PairCheck
+	(*FieldRules)(nil),                    // 12: mcpwrite.v1.FieldRules
+	(*AgentSupplied)(nil),                 // 13: mcpwrite.v1.AgentSupplied
+	(*Reference)(nil),                     // 14: mcpwrite.v1.Reference
+	(*RequiredWhen)(nil),                  // 15: mcpwrite.v1.RequiredWhen
+	(*Derived)(nil),                       // 16: mcpwrite.v1.Derived
+	(*Generated)(nil),                     // 17: mcpwrite.v1.Generated
+	(*EnumAlias)(nil),                     // 18: mcpwrite.v1.EnumAlias
+	(*EnumRules)(nil),                     // 19: mcpwrite.v1.EnumRules
+	(*EnumValueRules)(nil),                // 20: mcpwrite.v1.EnumValueRules
+	(*OneofRules)(nil),                    // 21: mcpwrite.v1.OneofRules
+	(*ToolRules_Example)(nil),             // 22: mcpwrite.v1.ToolRules.Example
+	nil,                                   // 23: mcpwrite.v1.EnumAlias.ExtraEntry
+	(*EnumValueRules_Pair)(nil),           // 24: mcpwrite.v1.EnumValueRules.Pair
+	(*descriptorpb.ServiceOptions)(nil),   // 25: google.protobuf.ServiceOptions
+	(*descriptorpb.MethodOptions)(nil),    // 26: google.protobuf.MethodOptions
+	(*descriptorpb.FieldOptions)(nil),     // 27: google.protobuf.FieldOptions
+	(*descriptorpb.OneofOptions)(nil),     // 28: google.protobuf.OneofOptions
+	(*descriptorpb.EnumOptions)(nil),      // 29: google.protobuf.EnumOptions
+	(*descriptorpb.EnumValueOptions)(nil), // 30: google.protobuf.EnumValueOptions
 }
 var file_mcpwrite_v1_mcpwrite_proto_depIdxs = []int32{
 	0,  // 0: mcpwrite.v1.ServiceRules.expose:type_name -> mcpwrite.v1.ServiceRules.Expose
 	1,  // 1: mcpwrite.v1.ServiceRules.tool_naming:type_name -> mcpwrite.v1.ServiceRules.ToolNaming
 	4,  // 2: mcpwrite.v1.ServiceRules.default_confirmation:type_name -> mcpwrite.v1.ToolRules.Confirmation
-	2,  // 3: mcpwrite.v1.ToolRules.kind:type_name -> mcpwrite.v1.ToolRules.Kind
-	3,  // 4: mcpwrite.v1.ToolRules.classification:type_name -> mcpwrite.v1.ToolRules.Classification
-	4,  // 5: mcpwrite.v1.ToolRules.confirmation:type_name -> mcpwrite.v1.ToolRules.Confirmation
-	19, // 6: mcpwrite.v1.ToolRules.examples:type_name -> mcpwrite.v1.ToolRules.Example
-	10, // 7: mcpwrite.v1.ToolRules.pair_check:type_name -> mcpwrite.v1.PairCheck
-	12, // 8: mcpwrite.v1.FieldRules.agent:type_name -> mcpwrite.v1.AgentSupplied
-	13, // 9: mcpwrite.v1.FieldRules.derived:type_name -> mcpwrite.v1.Derived
-	14, // 10: mcpwrite.v1.FieldRules.generated:type_name -> mcpwrite.v1.Generated
-	15, // 11: mcpwrite.v1.FieldRules.enum_alias:type_name -> mcpwrite.v1.EnumAlias
-	5,  // 12: mcpwrite.v1.Derived.context:type_name -> mcpwrite.v1.Derived.ContextKey
-	6,  // 13: mcpwrite.v1.Generated.kind:type_name -> mcpwrite.v1.Generated.Kind
-	7,  // 14: mcpwrite.v1.EnumAlias.style:type_name -> mcpwrite.v1.EnumAlias.Style
-	20, // 15: mcpwrite.v1.EnumAlias.extra:type_name -> mcpwrite.v1.EnumAlias.ExtraEntry
-	21, // 16: mcpwrite.v1.EnumValueRules.valid_pairs:type_name -> mcpwrite.v1.EnumValueRules.Pair
-	22, // 17: mcpwrite.v1.service:extendee -> google.protobuf.ServiceOptions
-	23, // 18: mcpwrite.v1.tool:extendee -> google.protobuf.MethodOptions
-	24, // 19: mcpwrite.v1.field:extendee -> google.protobuf.FieldOptions
-	25, // 20: mcpwrite.v1.oneof:extendee -> google.protobuf.OneofOptions
-	26, // 21: mcpwrite.v1.enum:extendee -> google.protobuf.EnumOptions
-	27, // 22: mcpwrite.v1.value:extendee -> google.protobuf.EnumValueOptions
-	8,  // 23: mcpwrite.v1.service:type_name -> mcpwrite.v1.ServiceRules
-	9,  // 24: mcpwrite.v1.tool:type_name -> mcpwrite.v1.ToolRules
-	11, // 25: mcpwrite.v1.field:type_name -> mcpwrite.v1.FieldRules
-	18, // 26: mcpwrite.v1.oneof:type_name -> mcpwrite.v1.OneofRules
-	16, // 27: mcpwrite.v1.enum:type_name -> mcpwrite.v1.EnumRules
-	17, // 28: mcpwrite.v1.value:type_name -> mcpwrite.v1.EnumValueRules
-	29, // [29:29] is the sub-list for method output_type
-	29, // [29:29] is the sub-list for method input_type
-	23, // [23:29] is the sub-list for extension type_name
-	17, // [17:23] is the sub-list for extension extendee
-	0,  // [0:17] is the sub-list for field type_name
+	5,  // 3: mcpwrite.v1.ServiceRules.default_elicit_fallback:type_name -> mcpwrite.v1.ToolRules.ElicitFallback
+	2,  // 4: mcpwrite.v1.ToolRules.kind:type_name -> mcpwrite.v1.ToolRules.Kind
+	3,  // 5: mcpwrite.v1.ToolRules.classification:type_name -> mcpwrite.v1.ToolRules.Classification
+	4,  // 6: mcpwrite.v1.ToolRules.confirmation:type_name -> mcpwrite.v1.ToolRules.Confirmation
+	22, // 7: mcpwrite.v1.ToolRules.examples:type_name -> mcpwrite.v1.ToolRules.Example
+	11, // 8: mcpwrite.v1.ToolRules.pair_check:type_name -> mcpwrite.v1.PairCheck
+	5,  // 9: mcpwrite.v1.ToolRules.elicit_fallback:type_name -> mcpwrite.v1.ToolRules.ElicitFallback
+	13, // 10: mcpwrite.v1.FieldRules.agent:type_name -> mcpwrite.v1.AgentSupplied
+	16, // 11: mcpwrite.v1.FieldRules.derived:type_name -> mcpwrite.v1.Derived
+	17, // 12: mcpwrite.v1.FieldRules.generated:type_name -> mcpwrite.v1.Generated
+	18, // 13: mcpwrite.v1.FieldRules.enum_alias:type_name -> mcpwrite.v1.EnumAlias
+	15, // 14: mcpwrite.v1.AgentSupplied.required_when:type_name -> mcpwrite.v1.RequiredWhen
+	14, // 15: mcpwrite.v1.AgentSupplied.reference:type_name -> mcpwrite.v1.Reference
+	6,  // 16: mcpwrite.v1.Derived.context:type_name -> mcpwrite.v1.Derived.ContextKey
+	7,  // 17: mcpwrite.v1.Generated.kind:type_name -> mcpwrite.v1.Generated.Kind
+	8,  // 18: mcpwrite.v1.EnumAlias.style:type_name -> mcpwrite.v1.EnumAlias.Style
+	23, // 19: mcpwrite.v1.EnumAlias.extra:type_name -> mcpwrite.v1.EnumAlias.ExtraEntry
+	24, // 20: mcpwrite.v1.EnumValueRules.valid_pairs:type_name -> mcpwrite.v1.EnumValueRules.Pair
+	25, // 21: mcpwrite.v1.service:extendee -> google.protobuf.ServiceOptions
+	26, // 22: mcpwrite.v1.tool:extendee -> google.protobuf.MethodOptions
+	27, // 23: mcpwrite.v1.field:extendee -> google.protobuf.FieldOptions
+	28, // 24: mcpwrite.v1.oneof:extendee -> google.protobuf.OneofOptions
+	29, // 25: mcpwrite.v1.enum:extendee -> google.protobuf.EnumOptions
+	30, // 26: mcpwrite.v1.value:extendee -> google.protobuf.EnumValueOptions
+	9,  // 27: mcpwrite.v1.service:type_name -> mcpwrite.v1.ServiceRules
+	10, // 28: mcpwrite.v1.tool:type_name -> mcpwrite.v1.ToolRules
+	12, // 29: mcpwrite.v1.field:type_name -> mcpwrite.v1.FieldRules
+	21, // 30: mcpwrite.v1.oneof:type_name -> mcpwrite.v1.OneofRules
+	19, // 31: mcpwrite.v1.enum:type_name -> mcpwrite.v1.EnumRules
+	20, // 32: mcpwrite.v1.value:type_name -> mcpwrite.v1.EnumValueRules
+	33, // [33:33] is the sub-list for method output_type
+	33, // [33:33] is the sub-list for method input_type
+	27, // [27:33] is the sub-list for extension type_name
+	21, // [21:27] is the sub-list for extension extendee
+	0,  // [0:21] is the sub-list for field type_name
 }
 
 func init() { file_mcpwrite_v1_mcpwrite_proto_init() }
@@ -2284,7 +2584,7 @@ func file_mcpwrite_v1_mcpwrite_proto_init() {
 		(*FieldRules_EnumAlias)(nil),
 		(*FieldRules_Hidden)(nil),
 	}
-	file_mcpwrite_v1_mcpwrite_proto_msgTypes[5].OneofWrappers = []any{
+	file_mcpwrite_v1_mcpwrite_proto_msgTypes[7].OneofWrappers = []any{
 		(*Derived_FromEnum)(nil),
 		(*Derived_Context)(nil),
 		(*Derived_Resolver)(nil),
@@ -2295,8 +2595,8 @@ func file_mcpwrite_v1_mcpwrite_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mcpwrite_v1_mcpwrite_proto_rawDesc), len(file_mcpwrite_v1_mcpwrite_proto_rawDesc)),
-			NumEnums:      8,
-			NumMessages:   14,
+			NumEnums:      9,
+			NumMessages:   16,
 			NumExtensions: 6,
 			NumServices:   0,
 		},

@@ -237,6 +237,12 @@ func (r *Repository) ResolveTargetElementType(ctx context.Context, in proto.Mess
 	})
 }
 
+func (r *Repository) ResolveElementRef(ctx context.Context, in proto.Message, ref string) (runtime.Reference, error) {
+	return read(ctx, r, tenantOf(in), func(m *domain.Repository) (runtime.Reference, error) {
+		return m.ResolveElementRef(ctx, in, ref)
+	})
+}
+
 // PreviewLoss is domain.Repository.PreviewLoss on the committed state.
 func (r *Repository) PreviewLoss(ctx context.Context, tool string, req proto.Message) (string, error) {
 	return read(ctx, r, tenantOf(req), func(m *domain.Repository) (string, error) { return m.PreviewLoss(ctx, tool, req) })

@@ -650,8 +650,11 @@ func ErrorHook(_ context.Context, _ string, req proto.Message, e *runtime.ErrorE
 		if e.Field == "" && req != nil {
 			e.Field = fieldHolding(req.ProtoReflect(), name)
 		}
+		if e.Suggestions == nil && e.Field == "org_name" {
+			e.Suggestions = &runtime.Suggestions{Hint: "None of your organisations has this name; call list_orgs with a query to find its exact name, or pass org_id."}
+		}
 		if e.Suggestions == nil && kind != "" {
-			e.Suggestions = &runtime.Suggestions{Hint: fmt.Sprintf("Use a %s id returned by create_%s; only your own records exist for you.", kind, kind)}
+			e.Suggestions = &runtime.Suggestions{Hint: fmt.Sprintf("Use %s %s id returned by %s or create_%s; only your own records exist for you.", article(kind), kind, listTool[kind], kind)}
 		}
 	case runtime.CodeAlreadyExists:
 		if kind, _ := e.Details["resource_type"].(string); kind != "" && e.Suggestions == nil {
@@ -659,6 +662,16 @@ func ErrorHook(_ context.Context, _ string, req proto.Message, e *runtime.ErrorE
 			e.Suggestions = &runtime.Suggestions{Hint: fmt.Sprintf("The existing %s is %s: update it with update_%s, or merge duplicates.", kind, name, kind)}
 		}
 	}
+}
+
+// listTool is the read tool that lists each kind of record.
+var listTool = map[string]string{"person": "list_people", "org": "list_orgs", "note": "list_notes"}
+
+func article(noun string) string {
+	if strings.IndexByte("aeiou", noun[0]) >= 0 {
+		return "an"
+	}
+	return "a"
 }
 
 // fieldHolding returns the top-level agent argument whose value is v.

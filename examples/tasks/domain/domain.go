@@ -32,6 +32,8 @@ type Tracker struct {
 	mu       sync.Mutex
 	rootBase string
 	projects map[string]map[string]*tasksv1.Task // tenant+root -> id -> task
+	// sequences are subtask positions under their parent (transform.go).
+	sequences map[string]string // tenant+root+id -> two-digit sequence
 }
 
 var _ tasksv1mcpwrite.TaskServiceHandler = (*Tracker)(nil)

@@ -1854,17 +1854,19 @@ const file_archimate_v1_archimate_proto_rawDesc = "" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"H\n" +
 	"\x15CreateElementResponse\x12/\n" +
-	"\aelement\x18\x01 \x01(\v2\x15.archimate.v1.ElementR\aelement\"\xb6\x05\n" +
+	"\aelement\x18\x01 \x01(\v2\x15.archimate.v1.ElementR\aelement\"\xe0\x05\n" +
 	"\x19CreateRelationshipRequest\x12-\n" +
 	"\x04meta\x18\x01 \x01(\v2\x19.archimate.v1.MessageMetaR\x04meta\x12\x1e\n" +
 	"\x02id\x18\x02 \x01(\tB\x0e\xea\xbb\x1c\n" +
 	"\x1a\b\b\x06\x1a\x04rel-R\x02id\x121\n" +
 	"\bmodel_id\x18\x03 \x01(\tB\x16\xea\xbb\x1c\x12\x12\x10(\x01\x1a\factive_modelR\amodelId\x12y\n" +
-	"\x04type\x18\x04 \x01(\x0e2\x1e.archimate.v1.RelationshipTypeBE\xea\xbb\x1cA\"?\b\x01\x12;Relationship type (e.g., Realization, Serving, Composition)R\x04type\x128\n" +
-	"\tsource_id\x18\x05 \x01(\tB\x1b\xea\xbb\x1c\x17\n" +
-	"\x15\b\x01\x12\x11Source element IDR\bsourceId\x128\n" +
-	"\ttarget_id\x18\x06 \x01(\tB\x1b\xea\xbb\x1c\x17\n" +
-	"\x15\b\x01\x12\x11Target element IDR\btargetId\x126\n" +
+	"\x04type\x18\x04 \x01(\x0e2\x1e.archimate.v1.RelationshipTypeBE\xea\xbb\x1cA\"?\b\x01\x12;Relationship type (e.g., Realization, Serving, Composition)R\x04type\x12M\n" +
+	"\tsource_id\x18\x05 \x01(\tB0\xea\xbb\x1c,\n" +
+	"*\b\x01\x12\x0eSource elementr\x16\n" +
+	"\velement_ref\x12\aelementR\bsourceId\x12M\n" +
+	"\ttarget_id\x18\x06 \x01(\tB0\xea\xbb\x1c,\n" +
+	"*\b\x01\x12\x0eTarget elementr\x16\n" +
+	"\velement_ref\x12\aelementR\btargetId\x126\n" +
 	"\x04name\x18\a \x01(\tB\"\xea\xbb\x1c\x1e\n" +
 	"\x1c\x12\x1aOptional relationship nameR\x04name\x12>\n" +
 	"\vdescription\x18\b \x01(\tB\x1c\xea\xbb\x1c\x18\n" +

@@ -261,6 +261,59 @@ func (WorkflowState) EnumDescriptor() ([]byte, []int) {
 	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{3}
 }
 
+// How task_transform restructures a task.
+type TransformOperation int32
+
+const (
+	TransformOperation_TRANSFORM_OPERATION_UNSPECIFIED TransformOperation = 0
+	TransformOperation_TRANSFORM_OPERATION_PROMOTE     TransformOperation = 1
+	TransformOperation_TRANSFORM_OPERATION_EXTRACT     TransformOperation = 2
+	TransformOperation_TRANSFORM_OPERATION_ADOPT       TransformOperation = 3
+)
+
+// Enum value maps for TransformOperation.
+var (
+	TransformOperation_name = map[int32]string{
+		0: "TRANSFORM_OPERATION_UNSPECIFIED",
+		1: "TRANSFORM_OPERATION_PROMOTE",
+		2: "TRANSFORM_OPERATION_EXTRACT",
+		3: "TRANSFORM_OPERATION_ADOPT",
+	}
+	TransformOperation_value = map[string]int32{
+		"TRANSFORM_OPERATION_UNSPECIFIED": 0,
+		"TRANSFORM_OPERATION_PROMOTE":     1,
+		"TRANSFORM_OPERATION_EXTRACT":     2,
+		"TRANSFORM_OPERATION_ADOPT":       3,
+	}
+)
+
+func (x TransformOperation) Enum() *TransformOperation {
+	p := new(TransformOperation)
+	*p = x
+	return p
+}
+
+func (x TransformOperation) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (TransformOperation) Descriptor() protoreflect.EnumDescriptor {
+	return file_tasks_v1_tasks_proto_enumTypes[4].Descriptor()
+}
+
+func (TransformOperation) Type() protoreflect.EnumType {
+	return &file_tasks_v1_tasks_proto_enumTypes[4]
+}
+
+func (x TransformOperation) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use TransformOperation.Descriptor instead.
+func (TransformOperation) EnumDescriptor() ([]byte, []int) {
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{4}
+}
+
 // RequestMeta is who wrote and when; the server fills all of it.
 type RequestMeta struct {
 	state           protoimpl.MessageState `protogen:"open.v1"`
@@ -1594,6 +1647,284 @@ func (x *TaskMoveResponse) GetMetadata() *ResponseMetadata {
 	return nil
 }
 
+type TaskTransformRequest struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Meta      *RequestMeta           `protobuf:"bytes,1,opt,name=meta,proto3" json:"meta,omitempty"`
+	RootDir   string                 `protobuf:"bytes,2,opt,name=root_dir,json=rootDir,proto3" json:"root_dir,omitempty"`
+	Id        string                 `protobuf:"bytes,3,opt,name=id,proto3" json:"id,omitempty"`
+	Operation TransformOperation     `protobuf:"varint,4,opt,name=operation,proto3,enum=tasks.v1.TransformOperation" json:"operation,omitempty"`
+	// Current parent of the subtask to extract.
+	ParentId string `protobuf:"bytes,5,opt,name=parent_id,json=parentId,proto3" json:"parent_id,omitempty"`
+	// Parent task that adopts the task.
+	TargetParentId string `protobuf:"bytes,6,opt,name=target_parent_id,json=targetParentId,proto3" json:"target_parent_id,omitempty"`
+	// For promote: titles of the subtasks to create, in order; the task's open
+	// checklist items (- [ ] ...) when omitted.
+	InitialSubtasks []string `protobuf:"bytes,7,rep,name=initial_subtasks,json=initialSubtasks,proto3" json:"initial_subtasks,omitempty"`
+	// For adopt: where the task goes among the parent's subtasks; after the
+	// last one when neither is given.
+	//
+	// Types that are valid to be assigned to Position:
+	//
+	//	*TaskTransformRequest_Sequence
+	//	*TaskTransformRequest_After
+	Position      isTaskTransformRequest_Position `protobuf_oneof:"position"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TaskTransformRequest) Reset() {
+	*x = TaskTransformRequest{}
+	mi := &file_tasks_v1_tasks_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TaskTransformRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TaskTransformRequest) ProtoMessage() {}
+
+func (x *TaskTransformRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_tasks_v1_tasks_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TaskTransformRequest.ProtoReflect.Descriptor instead.
+func (*TaskTransformRequest) Descriptor() ([]byte, []int) {
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *TaskTransformRequest) GetMeta() *RequestMeta {
+	if x != nil {
+		return x.Meta
+	}
+	return nil
+}
+
+func (x *TaskTransformRequest) GetRootDir() string {
+	if x != nil {
+		return x.RootDir
+	}
+	return ""
+}
+
+func (x *TaskTransformRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *TaskTransformRequest) GetOperation() TransformOperation {
+	if x != nil {
+		return x.Operation
+	}
+	return TransformOperation_TRANSFORM_OPERATION_UNSPECIFIED
+}
+
+func (x *TaskTransformRequest) GetParentId() string {
+	if x != nil {
+		return x.ParentId
+	}
+	return ""
+}
+
+func (x *TaskTransformRequest) GetTargetParentId() string {
+	if x != nil {
+		return x.TargetParentId
+	}
+	return ""
+}
+
+func (x *TaskTransformRequest) GetInitialSubtasks() []string {
+	if x != nil {
+		return x.InitialSubtasks
+	}
+	return nil
+}
+
+func (x *TaskTransformRequest) GetPosition() isTaskTransformRequest_Position {
+	if x != nil {
+		return x.Position
+	}
+	return nil
+}
+
+func (x *TaskTransformRequest) GetSequence() string {
+	if x != nil {
+		if x, ok := x.Position.(*TaskTransformRequest_Sequence); ok {
+			return x.Sequence
+		}
+	}
+	return ""
+}
+
+func (x *TaskTransformRequest) GetAfter() string {
+	if x != nil {
+		if x, ok := x.Position.(*TaskTransformRequest_After); ok {
+			return x.After
+		}
+	}
+	return ""
+}
+
+type isTaskTransformRequest_Position interface {
+	isTaskTransformRequest_Position()
+}
+
+type TaskTransformRequest_Sequence struct {
+	// Two-digit sequence number; equal numbers run in parallel.
+	Sequence string `protobuf:"bytes,8,opt,name=sequence,proto3,oneof"`
+}
+
+type TaskTransformRequest_After struct {
+	// ID of the subtask to insert after; later subtasks move down one.
+	After string `protobuf:"bytes,9,opt,name=after,proto3,oneof"`
+}
+
+func (*TaskTransformRequest_Sequence) isTaskTransformRequest_Position() {}
+
+func (*TaskTransformRequest_After) isTaskTransformRequest_Position() {}
+
+// TaskTransform reports what task_transform changed.
+type TaskTransform struct {
+	state           protoimpl.MessageState `protogen:"open.v1"`
+	Operation       TransformOperation     `protobuf:"varint,1,opt,name=operation,proto3,enum=tasks.v1.TransformOperation" json:"operation,omitempty"`
+	TransformedTask *Task                  `protobuf:"bytes,2,opt,name=transformed_task,json=transformedTask,proto3" json:"transformed_task,omitempty"`
+	// The transformed task's sequence under its parent (adopt).
+	Sequence string `protobuf:"bytes,3,opt,name=sequence,proto3" json:"sequence,omitempty"`
+	// IDs of the other tasks the transform created or changed.
+	AffectedTasks []string `protobuf:"bytes,4,rep,name=affected_tasks,json=affectedTasks,proto3" json:"affected_tasks,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TaskTransform) Reset() {
+	*x = TaskTransform{}
+	mi := &file_tasks_v1_tasks_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TaskTransform) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TaskTransform) ProtoMessage() {}
+
+func (x *TaskTransform) ProtoReflect() protoreflect.Message {
+	mi := &file_tasks_v1_tasks_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TaskTransform.ProtoReflect.Descriptor instead.
+func (*TaskTransform) Descriptor() ([]byte, []int) {
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *TaskTransform) GetOperation() TransformOperation {
+	if x != nil {
+		return x.Operation
+	}
+	return TransformOperation_TRANSFORM_OPERATION_UNSPECIFIED
+}
+
+func (x *TaskTransform) GetTransformedTask() *Task {
+	if x != nil {
+		return x.TransformedTask
+	}
+	return nil
+}
+
+func (x *TaskTransform) GetSequence() string {
+	if x != nil {
+		return x.Sequence
+	}
+	return ""
+}
+
+func (x *TaskTransform) GetAffectedTasks() []string {
+	if x != nil {
+		return x.AffectedTasks
+	}
+	return nil
+}
+
+type TaskTransformResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Transform     *TaskTransform         `protobuf:"bytes,1,opt,name=transform,proto3" json:"transform,omitempty"`
+	Message       string                 `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	Metadata      *ResponseMetadata      `protobuf:"bytes,3,opt,name=metadata,proto3" json:"metadata,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TaskTransformResponse) Reset() {
+	*x = TaskTransformResponse{}
+	mi := &file_tasks_v1_tasks_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TaskTransformResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TaskTransformResponse) ProtoMessage() {}
+
+func (x *TaskTransformResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_tasks_v1_tasks_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TaskTransformResponse.ProtoReflect.Descriptor instead.
+func (*TaskTransformResponse) Descriptor() ([]byte, []int) {
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *TaskTransformResponse) GetTransform() *TaskTransform {
+	if x != nil {
+		return x.Transform
+	}
+	return nil
+}
+
+func (x *TaskTransformResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *TaskTransformResponse) GetMetadata() *ResponseMetadata {
+	if x != nil {
+		return x.Metadata
+	}
+	return nil
+}
+
 var File_tasks_v1_tasks_proto protoreflect.FileDescriptor
 
 const file_tasks_v1_tasks_proto_rawDesc = "" +
@@ -1740,6 +2071,34 @@ const file_tasks_v1_tasks_proto_rawDesc = "" +
 	"\x10TaskMoveResponse\x12&\n" +
 	"\x04move\x18\x01 \x01(\v2\x12.tasks.v1.TaskMoveR\x04move\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x126\n" +
+	"\bmetadata\x18\x03 \x01(\v2\x1a.tasks.v1.ResponseMetadataR\bmetadata\"\xaa\x04\n" +
+	"\x14TaskTransformRequest\x12)\n" +
+	"\x04meta\x18\x01 \x01(\v2\x15.tasks.v1.RequestMetaR\x04meta\x121\n" +
+	"\broot_dir\x18\x02 \x01(\tB\x16\xea\xbb\x1c\x12\x12\x10(\x01\x1a\fproject_rootR\arootDir\x125\n" +
+	"\x02id\x18\x03 \x01(\tB%\xea\xbb\x1c!\n" +
+	"\x1f\b\x01\x12\x1bID of the task to transformR\x02id\x12a\n" +
+	"\toperation\x18\x04 \x01(\x0e2\x1c.tasks.v1.TransformOperationB%\xea\xbb\x1c!\"\x1f\b\x01\x12\x19promote, extract or adopt\x18\x02R\toperation\x12=\n" +
+	"\tparent_id\x18\x05 \x01(\tB \xea\xbb\x1c\x1c\n" +
+	"\x1a(\x01j\x16\n" +
+	"\toperation\x12\t\"extract\"R\bparentId\x12H\n" +
+	"\x10target_parent_id\x18\x06 \x01(\tB\x1e\xea\xbb\x1c\x1a\n" +
+	"\x18(\x01j\x14\n" +
+	"\toperation\x12\a\"adopt\"R\x0etargetParentId\x128\n" +
+	"\x10initial_subtasks\x18\a \x03(\tB\r\xea\xbb\x1c\t\n" +
+	"\a(\x010\xc8\x01X2R\x0finitialSubtasks\x123\n" +
+	"\bsequence\x18\b \x01(\tB\x15\xea\xbb\x1c\x11\n" +
+	"\x0f\x1a\x04\"03\":\a^\\d{2}$H\x00R\bsequence\x12\x16\n" +
+	"\x05after\x18\t \x01(\tH\x00R\x05afterB\n" +
+	"\n" +
+	"\bposition\"\xc9\x01\n" +
+	"\rTaskTransform\x12:\n" +
+	"\toperation\x18\x01 \x01(\x0e2\x1c.tasks.v1.TransformOperationR\toperation\x129\n" +
+	"\x10transformed_task\x18\x02 \x01(\v2\x0e.tasks.v1.TaskR\x0ftransformedTask\x12\x1a\n" +
+	"\bsequence\x18\x03 \x01(\tR\bsequence\x12%\n" +
+	"\x0eaffected_tasks\x18\x04 \x03(\tR\raffectedTasks\"\xa0\x01\n" +
+	"\x15TaskTransformResponse\x125\n" +
+	"\ttransform\x18\x01 \x01(\v2\x17.tasks.v1.TaskTransformR\ttransform\x12\x18\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\x126\n" +
 	"\bmetadata\x18\x03 \x01(\v2\x1a.tasks.v1.ResponseMetadataR\bmetadata*\x94\x03\n" +
 	"\bTaskType\x12\x19\n" +
 	"\x15TASK_TYPE_UNSPECIFIED\x10\x00\x127\n" +
@@ -1769,7 +2128,12 @@ const file_tasks_v1_tasks_proto_rawDesc = "" +
 	"\x1aWORKFLOW_STATE_UNSPECIFIED\x10\x00\x126\n" +
 	"\x16WORKFLOW_STATE_BACKLOG\x10\x01\x1a\x1a\xea\xbb\x1c\x16\x1a\x14Planned, not started\x12=\n" +
 	"\x16WORKFLOW_STATE_CURRENT\x10\x02\x1a!\xea\xbb\x1c\x1d\x12\x06active\x1a\x13Being worked on now\x12U\n" +
-	"\x16WORKFLOW_STATE_ARCHIVE\x10\x03\x1a9\xea\xbb\x1c5\x12\barchived\x1a)Finished or abandoned; needs archive_date2\xc5\a\n" +
+	"\x16WORKFLOW_STATE_ARCHIVE\x10\x03\x1a9\xea\xbb\x1c5\x12\barchived\x1a)Finished or abandoned; needs archive_date*\xfe\x02\n" +
+	"\x12TransformOperation\x12#\n" +
+	"\x1fTRANSFORM_OPERATION_UNSPECIFIED\x10\x00\x12\x91\x01\n" +
+	"\x1bTRANSFORM_OPERATION_PROMOTE\x10\x01\x1ap\xea\xbb\x1cl\x1ajTurn a standalone task into a parent; initial_subtasks (else the open checklist items) become its subtasks\x12T\n" +
+	"\x1bTRANSFORM_OPERATION_EXTRACT\x10\x02\x1a3\xea\xbb\x1c/\x1a-Make a subtask of parent_id a standalone task\x12Y\n" +
+	"\x19TRANSFORM_OPERATION_ADOPT\x10\x03\x1a:\xea\xbb\x1c6\x1a4Make a standalone task a subtask of target_parent_id2\x8d\f\n" +
 	"\vTaskService\x12\xe6\x02\n" +
 	"\n" +
 	"TaskCreate\x12\x1b.tasks.v1.TaskCreateRequest\x1a\x1c.tasks.v1.TaskCreateResponse\"\x9c\x02\xea\xbb\x1c\x97\x02\x12\vCreate task \x01:\vtask_update:\ttask_moveJ\x04taskrq\n" +
@@ -1781,7 +2145,11 @@ const file_tasks_v1_tasks_proto_rawDesc = "" +
 	"\n" +
 	"TaskDelete\x12\x1b.tasks.v1.TaskDeleteRequest\x1a\x1c.tasks.v1.TaskDeleteResponse\"\x1f\xea\xbb\x1c\x1b\x12\vDelete task \x03(\x04J\bdeletion\x12\xe0\x01\n" +
 	"\bTaskMove\x12\x19.tasks.v1.TaskMoveRequest\x1a\x1a.tasks.v1.TaskMoveResponse\"\x9c\x01\xea\xbb\x1c\x97\x01\x12\tMove task \x04:\vtask_updateJ\x04moveru\n" +
-	"\x17Archive a finished task\x12Z{\"id\":\"task-01JD0000000000000000000000\",\"target_state\":\"archive\",\"archive_date\":\"2026-11\"}BMZKgithub.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/gen/tasks/v1;tasksv1b\x06proto3"
+	"\x17Archive a finished task\x12Z{\"id\":\"task-01JD0000000000000000000000\",\"target_state\":\"archive\",\"archive_date\":\"2026-11\"}\x12\xc5\x04\n" +
+	"\rTaskTransform\x12\x1e.tasks.v1.TaskTransformRequest\x1a\x1f.tasks.v1.TaskTransformResponse\"\xf2\x03\xea\xbb\x1c\xed\x03\x12\x0eTransform task \x04:\vtask_updateJ\ttransformr\x8a\x01\n" +
+	"\"Turn checklist items into subtasks\x12d{\"id\":\"task-01JD0000000000000000000000\",\"operation\":\"promote\",\"initial_subtasks\":[\"Design\",\"Build\"]}r\x89\x01\n" +
+	"\x19Make a subtask standalone\x12l{\"id\":\"task-01JD0000000000000000000001\",\"operation\":\"extract\",\"parent_id\":\"task-01JD0000000000000000000000\"}r\xa7\x01\n" +
+	"!Adopt a task as the third subtask\x12\x81\x01{\"id\":\"task-01JD0000000000000000000002\",\"operation\":\"adopt\",\"target_parent_id\":\"task-01JD0000000000000000000000\",\"sequence\":\"03\"}BMZKgithub.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/gen/tasks/v1;tasksv1b\x06proto3"
 
 var (
 	file_tasks_v1_tasks_proto_rawDescOnce sync.Once
@@ -1795,34 +2163,38 @@ func file_tasks_v1_tasks_proto_rawDescGZIP() []byte {
 	return file_tasks_v1_tasks_proto_rawDescData
 }
 
-var file_tasks_v1_tasks_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_tasks_v1_tasks_proto_msgTypes = make([]protoimpl.MessageInfo, 15)
+var file_tasks_v1_tasks_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
+var file_tasks_v1_tasks_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
 var file_tasks_v1_tasks_proto_goTypes = []any{
 	(TaskType)(0),                 // 0: tasks.v1.TaskType
 	(TaskStatus)(0),               // 1: tasks.v1.TaskStatus
 	(TaskPriority)(0),             // 2: tasks.v1.TaskPriority
 	(WorkflowState)(0),            // 3: tasks.v1.WorkflowState
-	(*RequestMeta)(nil),           // 4: tasks.v1.RequestMeta
-	(*ResponseMetadata)(nil),      // 5: tasks.v1.ResponseMetadata
-	(*TaskCreateRequest)(nil),     // 6: tasks.v1.TaskCreateRequest
-	(*TaskSummary)(nil),           // 7: tasks.v1.TaskSummary
-	(*TaskCreateResponse)(nil),    // 8: tasks.v1.TaskCreateResponse
-	(*TaskUpdates)(nil),           // 9: tasks.v1.TaskUpdates
-	(*TaskUpdateRequest)(nil),     // 10: tasks.v1.TaskUpdateRequest
-	(*Task)(nil),                  // 11: tasks.v1.Task
-	(*TaskUpdateResponse)(nil),    // 12: tasks.v1.TaskUpdateResponse
-	(*TaskDeleteRequest)(nil),     // 13: tasks.v1.TaskDeleteRequest
-	(*TaskDeletion)(nil),          // 14: tasks.v1.TaskDeletion
-	(*TaskDeleteResponse)(nil),    // 15: tasks.v1.TaskDeleteResponse
-	(*TaskMoveRequest)(nil),       // 16: tasks.v1.TaskMoveRequest
-	(*TaskMove)(nil),              // 17: tasks.v1.TaskMove
-	(*TaskMoveResponse)(nil),      // 18: tasks.v1.TaskMoveResponse
-	(*timestamppb.Timestamp)(nil), // 19: google.protobuf.Timestamp
+	(TransformOperation)(0),       // 4: tasks.v1.TransformOperation
+	(*RequestMeta)(nil),           // 5: tasks.v1.RequestMeta
+	(*ResponseMetadata)(nil),      // 6: tasks.v1.ResponseMetadata
+	(*TaskCreateRequest)(nil),     // 7: tasks.v1.TaskCreateRequest
+	(*TaskSummary)(nil),           // 8: tasks.v1.TaskSummary
+	(*TaskCreateResponse)(nil),    // 9: tasks.v1.TaskCreateResponse
+	(*TaskUpdates)(nil),           // 10: tasks.v1.TaskUpdates
+	(*TaskUpdateRequest)(nil),     // 11: tasks.v1.TaskUpdateRequest
+	(*Task)(nil),                  // 12: tasks.v1.Task
+	(*TaskUpdateResponse)(nil),    // 13: tasks.v1.TaskUpdateResponse
+	(*TaskDeleteRequest)(nil),     // 14: tasks.v1.TaskDeleteRequest
+	(*TaskDeletion)(nil),          // 15: tasks.v1.TaskDeletion
+	(*TaskDeleteResponse)(nil),    // 16: tasks.v1.TaskDeleteResponse
+	(*TaskMoveRequest)(nil),       // 17: tasks.v1.TaskMoveRequest
+	(*TaskMove)(nil),              // 18: tasks.v1.TaskMove
+	(*TaskMoveResponse)(nil),      // 19: tasks.v1.TaskMoveResponse
+	(*TaskTransformRequest)(nil),  // 20: tasks.v1.TaskTransformRequest
+	(*TaskTransform)(nil),         // 21: tasks.v1.TaskTransform
+	(*TaskTransformResponse)(nil), // 22: tasks.v1.TaskTransformResponse
+	(*timestamppb.Timestamp)(nil), // 23: google.protobuf.Timestamp
 }
 var file_tasks_v1_tasks_proto_depIdxs = []int32{
-	19, // 0: tasks.v1.RequestMeta.requested_at:type_name -> google.protobuf.Timestamp
-	19, // 1: tasks.v1.ResponseMetadata.timestamp:type_name -> google.protobuf.Timestamp
-	4,  // 2: tasks.v1.TaskCreateRequest.meta:type_name -> tasks.v1.RequestMeta
+	23, // 0: tasks.v1.RequestMeta.requested_at:type_name -> google.protobuf.Timestamp
+	23, // 1: tasks.v1.ResponseMetadata.timestamp:type_name -> google.protobuf.Timestamp
+	5,  // 2: tasks.v1.TaskCreateRequest.meta:type_name -> tasks.v1.RequestMeta
 	0,  // 3: tasks.v1.TaskCreateRequest.type:type_name -> tasks.v1.TaskType
 	1,  // 4: tasks.v1.TaskCreateRequest.status:type_name -> tasks.v1.TaskStatus
 	2,  // 5: tasks.v1.TaskCreateRequest.priority:type_name -> tasks.v1.TaskPriority
@@ -1830,44 +2202,52 @@ var file_tasks_v1_tasks_proto_depIdxs = []int32{
 	0,  // 7: tasks.v1.TaskSummary.type:type_name -> tasks.v1.TaskType
 	1,  // 8: tasks.v1.TaskSummary.status:type_name -> tasks.v1.TaskStatus
 	3,  // 9: tasks.v1.TaskSummary.workflow_state:type_name -> tasks.v1.WorkflowState
-	19, // 10: tasks.v1.TaskSummary.created_at:type_name -> google.protobuf.Timestamp
-	7,  // 11: tasks.v1.TaskCreateResponse.task:type_name -> tasks.v1.TaskSummary
-	5,  // 12: tasks.v1.TaskCreateResponse.metadata:type_name -> tasks.v1.ResponseMetadata
+	23, // 10: tasks.v1.TaskSummary.created_at:type_name -> google.protobuf.Timestamp
+	8,  // 11: tasks.v1.TaskCreateResponse.task:type_name -> tasks.v1.TaskSummary
+	6,  // 12: tasks.v1.TaskCreateResponse.metadata:type_name -> tasks.v1.ResponseMetadata
 	1,  // 13: tasks.v1.TaskUpdates.status:type_name -> tasks.v1.TaskStatus
 	2,  // 14: tasks.v1.TaskUpdates.priority:type_name -> tasks.v1.TaskPriority
-	4,  // 15: tasks.v1.TaskUpdateRequest.meta:type_name -> tasks.v1.RequestMeta
-	9,  // 16: tasks.v1.TaskUpdateRequest.updates:type_name -> tasks.v1.TaskUpdates
+	5,  // 15: tasks.v1.TaskUpdateRequest.meta:type_name -> tasks.v1.RequestMeta
+	10, // 16: tasks.v1.TaskUpdateRequest.updates:type_name -> tasks.v1.TaskUpdates
 	0,  // 17: tasks.v1.Task.type:type_name -> tasks.v1.TaskType
 	1,  // 18: tasks.v1.Task.status:type_name -> tasks.v1.TaskStatus
 	2,  // 19: tasks.v1.Task.priority:type_name -> tasks.v1.TaskPriority
 	3,  // 20: tasks.v1.Task.workflow_state:type_name -> tasks.v1.WorkflowState
-	19, // 21: tasks.v1.Task.created_at:type_name -> google.protobuf.Timestamp
-	19, // 22: tasks.v1.Task.updated_at:type_name -> google.protobuf.Timestamp
-	11, // 23: tasks.v1.TaskUpdateResponse.task:type_name -> tasks.v1.Task
-	5,  // 24: tasks.v1.TaskUpdateResponse.metadata:type_name -> tasks.v1.ResponseMetadata
-	4,  // 25: tasks.v1.TaskDeleteRequest.meta:type_name -> tasks.v1.RequestMeta
-	14, // 26: tasks.v1.TaskDeleteResponse.deletion:type_name -> tasks.v1.TaskDeletion
-	5,  // 27: tasks.v1.TaskDeleteResponse.metadata:type_name -> tasks.v1.ResponseMetadata
-	4,  // 28: tasks.v1.TaskMoveRequest.meta:type_name -> tasks.v1.RequestMeta
+	23, // 21: tasks.v1.Task.created_at:type_name -> google.protobuf.Timestamp
+	23, // 22: tasks.v1.Task.updated_at:type_name -> google.protobuf.Timestamp
+	12, // 23: tasks.v1.TaskUpdateResponse.task:type_name -> tasks.v1.Task
+	6,  // 24: tasks.v1.TaskUpdateResponse.metadata:type_name -> tasks.v1.ResponseMetadata
+	5,  // 25: tasks.v1.TaskDeleteRequest.meta:type_name -> tasks.v1.RequestMeta
+	15, // 26: tasks.v1.TaskDeleteResponse.deletion:type_name -> tasks.v1.TaskDeletion
+	6,  // 27: tasks.v1.TaskDeleteResponse.metadata:type_name -> tasks.v1.ResponseMetadata
+	5,  // 28: tasks.v1.TaskMoveRequest.meta:type_name -> tasks.v1.RequestMeta
 	3,  // 29: tasks.v1.TaskMoveRequest.target_state:type_name -> tasks.v1.WorkflowState
 	3,  // 30: tasks.v1.TaskMove.previous_state:type_name -> tasks.v1.WorkflowState
 	3,  // 31: tasks.v1.TaskMove.current_state:type_name -> tasks.v1.WorkflowState
 	1,  // 32: tasks.v1.TaskMove.new_status:type_name -> tasks.v1.TaskStatus
-	17, // 33: tasks.v1.TaskMoveResponse.move:type_name -> tasks.v1.TaskMove
-	5,  // 34: tasks.v1.TaskMoveResponse.metadata:type_name -> tasks.v1.ResponseMetadata
-	6,  // 35: tasks.v1.TaskService.TaskCreate:input_type -> tasks.v1.TaskCreateRequest
-	10, // 36: tasks.v1.TaskService.TaskUpdate:input_type -> tasks.v1.TaskUpdateRequest
-	13, // 37: tasks.v1.TaskService.TaskDelete:input_type -> tasks.v1.TaskDeleteRequest
-	16, // 38: tasks.v1.TaskService.TaskMove:input_type -> tasks.v1.TaskMoveRequest
-	8,  // 39: tasks.v1.TaskService.TaskCreate:output_type -> tasks.v1.TaskCreateResponse
-	12, // 40: tasks.v1.TaskService.TaskUpdate:output_type -> tasks.v1.TaskUpdateResponse
-	15, // 41: tasks.v1.TaskService.TaskDelete:output_type -> tasks.v1.TaskDeleteResponse
-	18, // 42: tasks.v1.TaskService.TaskMove:output_type -> tasks.v1.TaskMoveResponse
-	39, // [39:43] is the sub-list for method output_type
-	35, // [35:39] is the sub-list for method input_type
-	35, // [35:35] is the sub-list for extension type_name
-	35, // [35:35] is the sub-list for extension extendee
-	0,  // [0:35] is the sub-list for field type_name
+	18, // 33: tasks.v1.TaskMoveResponse.move:type_name -> tasks.v1.TaskMove
+	6,  // 34: tasks.v1.TaskMoveResponse.metadata:type_name -> tasks.v1.ResponseMetadata
+	5,  // 35: tasks.v1.TaskTransformRequest.meta:type_name -> tasks.v1.RequestMeta
+	4,  // 36: tasks.v1.TaskTransformRequest.operation:type_name -> tasks.v1.TransformOperation
+	4,  // 37: tasks.v1.TaskTransform.operation:type_name -> tasks.v1.TransformOperation
+	12, // 38: tasks.v1.TaskTransform.transformed_task:type_name -> tasks.v1.Task
+	21, // 39: tasks.v1.TaskTransformResponse.transform:type_name -> tasks.v1.TaskTransform
+	6,  // 40: tasks.v1.TaskTransformResponse.metadata:type_name -> tasks.v1.ResponseMetadata
+	7,  // 41: tasks.v1.TaskService.TaskCreate:input_type -> tasks.v1.TaskCreateRequest
+	11, // 42: tasks.v1.TaskService.TaskUpdate:input_type -> tasks.v1.TaskUpdateRequest
+	14, // 43: tasks.v1.TaskService.TaskDelete:input_type -> tasks.v1.TaskDeleteRequest
+	17, // 44: tasks.v1.TaskService.TaskMove:input_type -> tasks.v1.TaskMoveRequest
+	20, // 45: tasks.v1.TaskService.TaskTransform:input_type -> tasks.v1.TaskTransformRequest
+	9,  // 46: tasks.v1.TaskService.TaskCreate:output_type -> tasks.v1.TaskCreateResponse
+	13, // 47: tasks.v1.TaskService.TaskUpdate:output_type -> tasks.v1.TaskUpdateResponse
+	16, // 48: tasks.v1.TaskService.TaskDelete:output_type -> tasks.v1.TaskDeleteResponse
+	19, // 49: tasks.v1.TaskService.TaskMove:output_type -> tasks.v1.TaskMoveResponse
+	22, // 50: tasks.v1.TaskService.TaskTransform:output_type -> tasks.v1.TaskTransformResponse
+	46, // [46:51] is the sub-list for method output_type
+	41, // [41:46] is the sub-list for method input_type
+	41, // [41:41] is the sub-list for extension type_name
+	41, // [41:41] is the sub-list for extension extendee
+	0,  // [0:41] is the sub-list for field type_name
 }
 
 func init() { file_tasks_v1_tasks_proto_init() }
@@ -1876,13 +2256,17 @@ func file_tasks_v1_tasks_proto_init() {
 		return
 	}
 	file_tasks_v1_tasks_proto_msgTypes[5].OneofWrappers = []any{}
+	file_tasks_v1_tasks_proto_msgTypes[15].OneofWrappers = []any{
+		(*TaskTransformRequest_Sequence)(nil),
+		(*TaskTransformRequest_After)(nil),
+	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_tasks_v1_tasks_proto_rawDesc), len(file_tasks_v1_tasks_proto_rawDesc)),
-			NumEnums:      4,
-			NumMessages:   15,
+			NumEnums:      5,
+			NumMessages:   18,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

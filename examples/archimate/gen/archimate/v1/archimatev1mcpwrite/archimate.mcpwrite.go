@@ -39,6 +39,8 @@ type ArchitectureServiceHandler interface {
 	AddComponentToCapability(context.Context, *v1.AddComponentToCapabilityRequest) (*v1.AddComponentToCapabilityResponse, error)
 	// ResolveActiveModel supplies active_model when the server must derive it.
 	ResolveActiveModel(ctx context.Context, in proto.Message) (string, error)
+	// ResolveElementRef answers the elements the agent's id or name ref names exactly.
+	ResolveElementRef(ctx context.Context, in proto.Message, ref string) (runtime.Reference, error)
 	// ResolveSourceElementType supplies source_element_type when the server must derive it.
 	ResolveSourceElementType(ctx context.Context, in proto.Message) (v1.ElementType, error)
 	// ResolveTargetElementType supplies target_element_type when the server must derive it.
@@ -183,6 +185,7 @@ type ArchitectureServiceClient interface {
 // Handler that forwards to a gRPC client.
 type ArchitectureServiceResolvers interface {
 	ResolveActiveModel(ctx context.Context, in proto.Message) (string, error)
+	ResolveElementRef(ctx context.Context, in proto.Message, ref string) (runtime.Reference, error)
 	ResolveSourceElementType(ctx context.Context, in proto.Message) (v1.ElementType, error)
 	ResolveTargetElementType(ctx context.Context, in proto.Message) (v1.ElementType, error)
 	ResolveCurrentVersion(ctx context.Context, in proto.Message) (int32, error)
@@ -833,6 +836,25 @@ func enrichArchitectureServiceCreateRelationshipRequest(c *runtime.Call, h Archi
 		return err
 	}
 	var errs []error
+	if ref := m.GetSourceId(); ref != "" {
+		r, rerr := h.ResolveElementRef(c.Ctx, root, ref)
+		if id, err := c.ResolveReference("source_id", "element", ref, r, rerr); err != nil {
+			errs = append(errs, err)
+		} else {
+			m.SourceId = id
+		}
+	}
+	if ref := m.GetTargetId(); ref != "" {
+		r, rerr := h.ResolveElementRef(c.Ctx, root, ref)
+		if id, err := c.ResolveReference("target_id", "element", ref, r, rerr); err != nil {
+			errs = append(errs, err)
+		} else {
+			m.TargetId = id
+		}
+	}
+	if len(errs) > 0 {
+		return runtime.JoinResolverErrors(errs...)
+	}
 	if m.ModelId == "" {
 		v, err := h.ResolveActiveModel(c.Ctx, root)
 		if err != nil {

@@ -28,16 +28,23 @@ var writeSchema []byte
 // exposed methods with their gRPC server signatures, so an existing gRPC
 // server implementation satisfies it, plus the resolvers the tools use.
 type CrmServiceHandler interface {
+	ListPeople(context.Context, *v1.ListPeopleRequest) (*v1.ListPeopleResponse, error)
+	GetPerson(context.Context, *v1.GetPersonRequest) (*v1.GetPersonResponse, error)
 	CreatePerson(context.Context, *v1.CreatePersonRequest) (*v1.CreatePersonResponse, error)
 	UpdatePerson(context.Context, *v1.UpdatePersonRequest) (*v1.UpdatePersonResponse, error)
 	DeletePerson(context.Context, *v1.DeletePersonRequest) (*v1.DeletePersonResponse, error)
+	ListOrgs(context.Context, *v1.ListOrgsRequest) (*v1.ListOrgsResponse, error)
+	GetOrg(context.Context, *v1.GetOrgRequest) (*v1.GetOrgResponse, error)
 	CreateOrg(context.Context, *v1.CreateOrgRequest) (*v1.CreateOrgResponse, error)
 	UpdateOrg(context.Context, *v1.UpdateOrgRequest) (*v1.UpdateOrgResponse, error)
 	DeleteOrg(context.Context, *v1.DeleteOrgRequest) (*v1.DeleteOrgResponse, error)
+	ListNotes(context.Context, *v1.ListNotesRequest) (*v1.ListNotesResponse, error)
+	GetNote(context.Context, *v1.GetNoteRequest) (*v1.GetNoteResponse, error)
 	CreateNote(context.Context, *v1.CreateNoteRequest) (*v1.CreateNoteResponse, error)
 	UpdateNote(context.Context, *v1.UpdateNoteRequest) (*v1.UpdateNoteResponse, error)
 	DeleteNote(context.Context, *v1.DeleteNoteRequest) (*v1.DeleteNoteResponse, error)
 	LinkPersonToOrg(context.Context, *v1.LinkPersonToOrgRequest) (*v1.LinkPersonToOrgResponse, error)
+	FindPeopleAtOrg(context.Context, *v1.FindPeopleAtOrgRequest) (*v1.FindPeopleAtOrgResponse, error)
 	MergePeople(context.Context, *v1.MergePeopleRequest) (*v1.MergePeopleResponse, error)
 	// ResolvePersonVersion supplies person_version when the server must derive it.
 	ResolvePersonVersion(ctx context.Context, in proto.Message) (int32, error)
@@ -65,6 +72,32 @@ func NewCrmServiceService(h CrmServiceHandler) *runtime.Service {
 		Name: "crm.v1.CrmService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
+			{
+				Name:       "list_people",
+				NewRequest: func() proto.Message { return new(v1.ListPeopleRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeListPeopleRequest(d, obj, req.(*v1.ListPeopleRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichCrmServiceListPeopleRequest(c, h, req, req.(*v1.ListPeopleRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.ListPeople(ctx, req.(*v1.ListPeopleRequest))
+				},
+			},
+			{
+				Name:       "get_person",
+				NewRequest: func() proto.Message { return new(v1.GetPersonRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeGetPersonRequest(d, obj, req.(*v1.GetPersonRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichCrmServiceGetPersonRequest(c, h, req, req.(*v1.GetPersonRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.GetPerson(ctx, req.(*v1.GetPersonRequest))
+				},
+			},
 			{
 				Name:       "create_person",
 				NewRequest: func() proto.Message { return new(v1.CreatePersonRequest) },
@@ -105,6 +138,32 @@ func NewCrmServiceService(h CrmServiceHandler) *runtime.Service {
 				},
 			},
 			{
+				Name:       "list_orgs",
+				NewRequest: func() proto.Message { return new(v1.ListOrgsRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeListOrgsRequest(d, obj, req.(*v1.ListOrgsRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichCrmServiceListOrgsRequest(c, h, req, req.(*v1.ListOrgsRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.ListOrgs(ctx, req.(*v1.ListOrgsRequest))
+				},
+			},
+			{
+				Name:       "get_org",
+				NewRequest: func() proto.Message { return new(v1.GetOrgRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeGetOrgRequest(d, obj, req.(*v1.GetOrgRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichCrmServiceGetOrgRequest(c, h, req, req.(*v1.GetOrgRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.GetOrg(ctx, req.(*v1.GetOrgRequest))
+				},
+			},
+			{
 				Name:       "create_org",
 				NewRequest: func() proto.Message { return new(v1.CreateOrgRequest) },
 				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
@@ -141,6 +200,32 @@ func NewCrmServiceService(h CrmServiceHandler) *runtime.Service {
 				},
 				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
 					return h.DeleteOrg(ctx, req.(*v1.DeleteOrgRequest))
+				},
+			},
+			{
+				Name:       "list_notes",
+				NewRequest: func() proto.Message { return new(v1.ListNotesRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeListNotesRequest(d, obj, req.(*v1.ListNotesRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichCrmServiceListNotesRequest(c, h, req, req.(*v1.ListNotesRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.ListNotes(ctx, req.(*v1.ListNotesRequest))
+				},
+			},
+			{
+				Name:       "get_note",
+				NewRequest: func() proto.Message { return new(v1.GetNoteRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeGetNoteRequest(d, obj, req.(*v1.GetNoteRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichCrmServiceGetNoteRequest(c, h, req, req.(*v1.GetNoteRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.GetNote(ctx, req.(*v1.GetNoteRequest))
 				},
 			},
 			{
@@ -196,6 +281,19 @@ func NewCrmServiceService(h CrmServiceHandler) *runtime.Service {
 				},
 			},
 			{
+				Name:       "find_people_at_org",
+				NewRequest: func() proto.Message { return new(v1.FindPeopleAtOrgRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeFindPeopleAtOrgRequest(d, obj, req.(*v1.FindPeopleAtOrgRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichCrmServiceFindPeopleAtOrgRequest(c, h, req, req.(*v1.FindPeopleAtOrgRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.FindPeopleAtOrg(ctx, req.(*v1.FindPeopleAtOrgRequest))
+				},
+			},
+			{
 				Name:       "merge_people",
 				NewRequest: func() proto.Message { return new(v1.MergePeopleRequest) },
 				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
@@ -218,16 +316,23 @@ func NewCrmServiceService(h CrmServiceHandler) *runtime.Service {
 // CrmServiceClient is the part of the gRPC client of crm.v1.CrmService that the
 // tools call; the client protoc-gen-go-grpc generates satisfies it.
 type CrmServiceClient interface {
+	ListPeople(ctx context.Context, in *v1.ListPeopleRequest, opts ...grpc.CallOption) (*v1.ListPeopleResponse, error)
+	GetPerson(ctx context.Context, in *v1.GetPersonRequest, opts ...grpc.CallOption) (*v1.GetPersonResponse, error)
 	CreatePerson(ctx context.Context, in *v1.CreatePersonRequest, opts ...grpc.CallOption) (*v1.CreatePersonResponse, error)
 	UpdatePerson(ctx context.Context, in *v1.UpdatePersonRequest, opts ...grpc.CallOption) (*v1.UpdatePersonResponse, error)
 	DeletePerson(ctx context.Context, in *v1.DeletePersonRequest, opts ...grpc.CallOption) (*v1.DeletePersonResponse, error)
+	ListOrgs(ctx context.Context, in *v1.ListOrgsRequest, opts ...grpc.CallOption) (*v1.ListOrgsResponse, error)
+	GetOrg(ctx context.Context, in *v1.GetOrgRequest, opts ...grpc.CallOption) (*v1.GetOrgResponse, error)
 	CreateOrg(ctx context.Context, in *v1.CreateOrgRequest, opts ...grpc.CallOption) (*v1.CreateOrgResponse, error)
 	UpdateOrg(ctx context.Context, in *v1.UpdateOrgRequest, opts ...grpc.CallOption) (*v1.UpdateOrgResponse, error)
 	DeleteOrg(ctx context.Context, in *v1.DeleteOrgRequest, opts ...grpc.CallOption) (*v1.DeleteOrgResponse, error)
+	ListNotes(ctx context.Context, in *v1.ListNotesRequest, opts ...grpc.CallOption) (*v1.ListNotesResponse, error)
+	GetNote(ctx context.Context, in *v1.GetNoteRequest, opts ...grpc.CallOption) (*v1.GetNoteResponse, error)
 	CreateNote(ctx context.Context, in *v1.CreateNoteRequest, opts ...grpc.CallOption) (*v1.CreateNoteResponse, error)
 	UpdateNote(ctx context.Context, in *v1.UpdateNoteRequest, opts ...grpc.CallOption) (*v1.UpdateNoteResponse, error)
 	DeleteNote(ctx context.Context, in *v1.DeleteNoteRequest, opts ...grpc.CallOption) (*v1.DeleteNoteResponse, error)
 	LinkPersonToOrg(ctx context.Context, in *v1.LinkPersonToOrgRequest, opts ...grpc.CallOption) (*v1.LinkPersonToOrgResponse, error)
+	FindPeopleAtOrg(ctx context.Context, in *v1.FindPeopleAtOrgRequest, opts ...grpc.CallOption) (*v1.FindPeopleAtOrgResponse, error)
 	MergePeople(ctx context.Context, in *v1.MergePeopleRequest, opts ...grpc.CallOption) (*v1.MergePeopleResponse, error)
 }
 
@@ -252,6 +357,14 @@ type clientAdapterCrmService struct {
 	CrmServiceResolvers
 }
 
+func (a *clientAdapterCrmService) ListPeople(ctx context.Context, in *v1.ListPeopleRequest) (*v1.ListPeopleResponse, error) {
+	return a.client.ListPeople(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterCrmService) GetPerson(ctx context.Context, in *v1.GetPersonRequest) (*v1.GetPersonResponse, error) {
+	return a.client.GetPerson(runtime.OutgoingGRPCContext(ctx), in)
+}
+
 func (a *clientAdapterCrmService) CreatePerson(ctx context.Context, in *v1.CreatePersonRequest) (*v1.CreatePersonResponse, error) {
 	return a.client.CreatePerson(runtime.OutgoingGRPCContext(ctx), in)
 }
@@ -264,6 +377,14 @@ func (a *clientAdapterCrmService) DeletePerson(ctx context.Context, in *v1.Delet
 	return a.client.DeletePerson(runtime.OutgoingGRPCContext(ctx), in)
 }
 
+func (a *clientAdapterCrmService) ListOrgs(ctx context.Context, in *v1.ListOrgsRequest) (*v1.ListOrgsResponse, error) {
+	return a.client.ListOrgs(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterCrmService) GetOrg(ctx context.Context, in *v1.GetOrgRequest) (*v1.GetOrgResponse, error) {
+	return a.client.GetOrg(runtime.OutgoingGRPCContext(ctx), in)
+}
+
 func (a *clientAdapterCrmService) CreateOrg(ctx context.Context, in *v1.CreateOrgRequest) (*v1.CreateOrgResponse, error) {
 	return a.client.CreateOrg(runtime.OutgoingGRPCContext(ctx), in)
 }
@@ -274,6 +395,14 @@ func (a *clientAdapterCrmService) UpdateOrg(ctx context.Context, in *v1.UpdateOr
 
 func (a *clientAdapterCrmService) DeleteOrg(ctx context.Context, in *v1.DeleteOrgRequest) (*v1.DeleteOrgResponse, error) {
 	return a.client.DeleteOrg(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterCrmService) ListNotes(ctx context.Context, in *v1.ListNotesRequest) (*v1.ListNotesResponse, error) {
+	return a.client.ListNotes(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterCrmService) GetNote(ctx context.Context, in *v1.GetNoteRequest) (*v1.GetNoteResponse, error) {
+	return a.client.GetNote(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterCrmService) CreateNote(ctx context.Context, in *v1.CreateNoteRequest) (*v1.CreateNoteResponse, error) {
@@ -292,6 +421,10 @@ func (a *clientAdapterCrmService) LinkPersonToOrg(ctx context.Context, in *v1.Li
 	return a.client.LinkPersonToOrg(runtime.OutgoingGRPCContext(ctx), in)
 }
 
+func (a *clientAdapterCrmService) FindPeopleAtOrg(ctx context.Context, in *v1.FindPeopleAtOrgRequest) (*v1.FindPeopleAtOrgResponse, error) {
+	return a.client.FindPeopleAtOrg(runtime.OutgoingGRPCContext(ctx), in)
+}
+
 func (a *clientAdapterCrmService) MergePeople(ctx context.Context, in *v1.MergePeopleRequest) (*v1.MergePeopleResponse, error) {
 	return a.client.MergePeople(runtime.OutgoingGRPCContext(ctx), in)
 }
@@ -300,6 +433,46 @@ var enumSubjectKind = runtime.NewEnumTable("crm.v1.SubjectKind", []runtime.EnumV
 	{Number: 1, Name: "SUBJECT_KIND_PERSON", Alias: "Person"},
 	{Number: 2, Name: "SUBJECT_KIND_ORG", Alias: "Org"},
 }, "")
+
+var fieldsListPeopleRequest = []string{"page_size", "page_token", "query"}
+
+func decodeListPeopleRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ListPeopleRequest) {
+	d.Known(obj, fieldsListPeopleRequest)
+	if v := obj.Get("page_size"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Int32(v, "page_size"); ok {
+			d.Minimum("page_size", float64(x), 1)
+			d.Maximum("page_size", float64(x), 100)
+			m.PageSize = x
+		}
+	} else {
+		m.PageSize = 50
+	}
+	if v := obj.Get("page_token"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "page_token"); ok {
+			m.PageToken = x
+		}
+	}
+	if v := obj.Get("query"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "query"); ok {
+			d.MaxLength("query", x, 200)
+			m.Query = x
+		}
+	}
+}
+
+var fieldsGetPersonRequest = []string{"person_id"}
+
+func decodeGetPersonRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.GetPersonRequest) {
+	d.Known(obj, fieldsGetPersonRequest)
+	if v := obj.Get("person_id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "person_id"); ok {
+			d.MinLength("person_id", x, 1)
+			m.PersonId = x
+		}
+	} else {
+		d.Missing("person_id")
+	}
+}
 
 var fieldsCreatePersonRequest = []string{"first_name", "last_name", "email", "phone", "title", "org_id"}
 
@@ -406,6 +579,46 @@ func decodeDeletePersonRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.De
 	}
 }
 
+var fieldsListOrgsRequest = []string{"page_size", "page_token", "query"}
+
+func decodeListOrgsRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ListOrgsRequest) {
+	d.Known(obj, fieldsListOrgsRequest)
+	if v := obj.Get("page_size"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Int32(v, "page_size"); ok {
+			d.Minimum("page_size", float64(x), 1)
+			d.Maximum("page_size", float64(x), 100)
+			m.PageSize = x
+		}
+	} else {
+		m.PageSize = 50
+	}
+	if v := obj.Get("page_token"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "page_token"); ok {
+			m.PageToken = x
+		}
+	}
+	if v := obj.Get("query"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "query"); ok {
+			d.MaxLength("query", x, 200)
+			m.Query = x
+		}
+	}
+}
+
+var fieldsGetOrgRequest = []string{"org_id"}
+
+func decodeGetOrgRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.GetOrgRequest) {
+	d.Known(obj, fieldsGetOrgRequest)
+	if v := obj.Get("org_id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "org_id"); ok {
+			d.MinLength("org_id", x, 1)
+			m.OrgId = x
+		}
+	} else {
+		d.Missing("org_id")
+	}
+}
+
 var fieldsCreateOrgRequest = []string{"name", "domain", "industry"}
 
 func decodeCreateOrgRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.CreateOrgRequest) {
@@ -479,6 +692,61 @@ func decodeDeleteOrgRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Delet
 		}
 	} else {
 		d.Missing("org_id")
+	}
+}
+
+var fieldsListNotesRequest = []string{"page_size", "page_token", "person_id", "org_id"}
+
+func decodeListNotesRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ListNotesRequest) {
+	d.Known(obj, fieldsListNotesRequest)
+	if v := obj.Get("page_size"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Int32(v, "page_size"); ok {
+			d.Minimum("page_size", float64(x), 1)
+			d.Maximum("page_size", float64(x), 100)
+			m.PageSize = x
+		}
+	} else {
+		m.PageSize = 50
+	}
+	if v := obj.Get("page_token"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "page_token"); ok {
+			m.PageToken = x
+		}
+	}
+	if v := obj.Get("person_id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "person_id"); ok {
+			m.Subject = &v1.ListNotesRequest_PersonId{PersonId: x}
+		}
+	}
+	if v := obj.Get("org_id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "org_id"); ok {
+			m.Subject = &v1.ListNotesRequest_OrgId{OrgId: x}
+		}
+	}
+	{
+		var set []string
+		for _, k := range []string{"person_id", "org_id"} {
+			if v := obj.Get(k); v != nil && v.Kind != runtime.KindNull {
+				set = append(set, k)
+			}
+		}
+		if len(set) > 1 {
+			d.Add(&runtime.ErrorEntry{Code: runtime.CodeValidation, Field: set[1], Message: "set only one of person_id, org_id, not " + set[0] + " and " + set[1]})
+		}
+	}
+}
+
+var fieldsGetNoteRequest = []string{"note_id"}
+
+func decodeGetNoteRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.GetNoteRequest) {
+	d.Known(obj, fieldsGetNoteRequest)
+	if v := obj.Get("note_id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "note_id"); ok {
+			d.MinLength("note_id", x, 1)
+			m.NoteId = x
+		}
+	} else {
+		d.Missing("note_id")
 	}
 }
 
@@ -580,6 +848,39 @@ func decodeLinkPersonToOrgRequest(d *runtime.Decoder, obj *runtime.Object, m *v1
 	}
 }
 
+var fieldsFindPeopleAtOrgRequest = []string{"org_id", "org_name"}
+
+func decodeFindPeopleAtOrgRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.FindPeopleAtOrgRequest) {
+	d.Known(obj, fieldsFindPeopleAtOrgRequest)
+	if v := obj.Get("org_id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "org_id"); ok {
+			d.MinLength("org_id", x, 1)
+			m.Org = &v1.FindPeopleAtOrgRequest_OrgId{OrgId: x}
+		}
+	}
+	if v := obj.Get("org_name"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "org_name"); ok {
+			d.MinLength("org_name", x, 1)
+			d.MaxLength("org_name", x, 200)
+			m.Org = &v1.FindPeopleAtOrgRequest_OrgName{OrgName: x}
+		}
+	}
+	{
+		var set []string
+		for _, k := range []string{"org_id", "org_name"} {
+			if v := obj.Get(k); v != nil && v.Kind != runtime.KindNull {
+				set = append(set, k)
+			}
+		}
+		if len(set) == 0 {
+			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "org_id", Message: "set exactly one of org_id, org_name"})
+		}
+		if len(set) > 1 {
+			d.Add(&runtime.ErrorEntry{Code: runtime.CodeValidation, Field: set[1], Message: "set only one of org_id, org_name, not " + set[0] + " and " + set[1]})
+		}
+	}
+}
+
 var fieldsMergePeopleRequest = []string{"source_person_id", "target_person_id"}
 
 func decodeMergePeopleRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.MergePeopleRequest) {
@@ -600,6 +901,28 @@ func decodeMergePeopleRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Mer
 	} else {
 		d.Missing("target_person_id")
 	}
+}
+
+func enrichCrmServiceListPeopleRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.ListPeopleRequest) error {
+	{
+		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+		if err != nil {
+			return err
+		}
+		m.UserId = v
+	}
+	return nil
+}
+
+func enrichCrmServiceGetPersonRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.GetPersonRequest) error {
+	{
+		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+		if err != nil {
+			return err
+		}
+		m.UserId = v
+	}
+	return nil
 }
 
 func enrichCrmServiceCreatePersonRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.CreatePersonRequest) error {
@@ -652,6 +975,28 @@ func enrichCrmServiceDeletePersonRequest(c *runtime.Call, h CrmServiceHandler, r
 	return nil
 }
 
+func enrichCrmServiceListOrgsRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.ListOrgsRequest) error {
+	{
+		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+		if err != nil {
+			return err
+		}
+		m.UserId = v
+	}
+	return nil
+}
+
+func enrichCrmServiceGetOrgRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.GetOrgRequest) error {
+	{
+		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+		if err != nil {
+			return err
+		}
+		m.UserId = v
+	}
+	return nil
+}
+
 func enrichCrmServiceCreateOrgRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.CreateOrgRequest) error {
 	{
 		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
@@ -698,6 +1043,28 @@ func enrichCrmServiceDeleteOrgRequest(c *runtime.Call, h CrmServiceHandler, root
 			return c.ResolverError("expected_version", err)
 		}
 		m.ExpectedVersion = v
+	}
+	return nil
+}
+
+func enrichCrmServiceListNotesRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.ListNotesRequest) error {
+	{
+		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+		if err != nil {
+			return err
+		}
+		m.UserId = v
+	}
+	return nil
+}
+
+func enrichCrmServiceGetNoteRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.GetNoteRequest) error {
+	{
+		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+		if err != nil {
+			return err
+		}
+		m.UserId = v
 	}
 	return nil
 }
@@ -785,6 +1152,17 @@ func enrichCrmServiceLinkPersonToOrgRequest(c *runtime.Call, h CrmServiceHandler
 		}
 	}
 	return runtime.JoinResolverErrors(errs...)
+}
+
+func enrichCrmServiceFindPeopleAtOrgRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.FindPeopleAtOrgRequest) error {
+	{
+		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+		if err != nil {
+			return err
+		}
+		m.UserId = v
+	}
+	return nil
 }
 
 func enrichCrmServiceMergePeopleRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.MergePeopleRequest) error {

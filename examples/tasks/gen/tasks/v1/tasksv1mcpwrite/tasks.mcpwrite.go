@@ -33,6 +33,7 @@ type TaskServiceHandler interface {
 	TaskUpdate(context.Context, *v1.TaskUpdateRequest) (*v1.TaskUpdateResponse, error)
 	TaskDelete(context.Context, *v1.TaskDeleteRequest) (*v1.TaskDeleteResponse, error)
 	TaskMove(context.Context, *v1.TaskMoveRequest) (*v1.TaskMoveResponse, error)
+	TaskTransform(context.Context, *v1.TaskTransformRequest) (*v1.TaskTransformResponse, error)
 	// ResolveProjectRoot supplies project_root when the server must derive it.
 	ResolveProjectRoot(ctx context.Context, in proto.Message) (string, error)
 }
@@ -103,12 +104,26 @@ func NewTaskServiceService(h TaskServiceHandler) *runtime.Service {
 					return h.TaskMove(ctx, req.(*v1.TaskMoveRequest))
 				},
 			},
+			{
+				Name:       "task_transform",
+				NewRequest: func() proto.Message { return new(v1.TaskTransformRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeTaskTransformRequest(d, obj, req.(*v1.TaskTransformRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichTaskServiceTaskTransformRequest(c, h, req, req.(*v1.TaskTransformRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.TaskTransform(ctx, req.(*v1.TaskTransformRequest))
+				},
+			},
 		},
 		Enums: map[string]*runtime.EnumTable{
-			"tasks.v1.TaskPriority":  enumTaskPrioritySnake,
-			"tasks.v1.TaskStatus":    enumTaskStatusSnake,
-			"tasks.v1.TaskType":      enumTaskTypeSnake,
-			"tasks.v1.WorkflowState": enumWorkflowStateSnake,
+			"tasks.v1.TaskPriority":       enumTaskPrioritySnake,
+			"tasks.v1.TaskStatus":         enumTaskStatusSnake,
+			"tasks.v1.TaskType":           enumTaskTypeSnake,
+			"tasks.v1.TransformOperation": enumTransformOperationSnake,
+			"tasks.v1.WorkflowState":      enumWorkflowStateSnake,
 		},
 	}
 }
@@ -120,6 +135,7 @@ type TaskServiceClient interface {
 	TaskUpdate(ctx context.Context, in *v1.TaskUpdateRequest, opts ...grpc.CallOption) (*v1.TaskUpdateResponse, error)
 	TaskDelete(ctx context.Context, in *v1.TaskDeleteRequest, opts ...grpc.CallOption) (*v1.TaskDeleteResponse, error)
 	TaskMove(ctx context.Context, in *v1.TaskMoveRequest, opts ...grpc.CallOption) (*v1.TaskMoveResponse, error)
+	TaskTransform(ctx context.Context, in *v1.TaskTransformRequest, opts ...grpc.CallOption) (*v1.TaskTransformResponse, error)
 }
 
 // TaskServiceResolvers derives the fields the server fills by resolver, for a
@@ -155,6 +171,10 @@ func (a *clientAdapterTaskService) TaskMove(ctx context.Context, in *v1.TaskMove
 	return a.client.TaskMove(runtime.OutgoingGRPCContext(ctx), in)
 }
 
+func (a *clientAdapterTaskService) TaskTransform(ctx context.Context, in *v1.TaskTransformRequest) (*v1.TaskTransformResponse, error) {
+	return a.client.TaskTransform(runtime.OutgoingGRPCContext(ctx), in)
+}
+
 var enumTaskPrioritySnake = runtime.NewEnumTable("tasks.v1.TaskPriority", []runtime.EnumValue{
 	{Number: 1, Name: "TASK_PRIORITY_HIGHEST", Alias: "highest"},
 	{Number: 2, Name: "TASK_PRIORITY_HIGH", Alias: "high"},
@@ -178,6 +198,12 @@ var enumTaskTypeSnake = runtime.NewEnumTable("tasks.v1.TaskType", []runtime.Enum
 	{Number: 5, Name: "TASK_TYPE_TEST", Alias: "test", Description: "Tests only"},
 	{Number: 6, Name: "TASK_TYPE_SPIKE", Alias: "spike", Description: "Time-boxed research"},
 	{Number: 7, Name: "TASK_TYPE_IDEA", Alias: "idea", Description: "Not yet planned"},
+}, "")
+
+var enumTransformOperationSnake = runtime.NewEnumTable("tasks.v1.TransformOperation", []runtime.EnumValue{
+	{Number: 1, Name: "TRANSFORM_OPERATION_PROMOTE", Alias: "promote", Description: "Turn a standalone task into a parent; initial_subtasks (else the open checklist items) become its subtasks"},
+	{Number: 2, Name: "TRANSFORM_OPERATION_EXTRACT", Alias: "extract", Description: "Make a subtask of parent_id a standalone task"},
+	{Number: 3, Name: "TRANSFORM_OPERATION_ADOPT", Alias: "adopt", Description: "Make a standalone task a subtask of target_parent_id"},
 }, "")
 
 var enumWorkflowStateSnake = runtime.NewEnumTable("tasks.v1.WorkflowState", []runtime.EnumValue{
@@ -458,6 +484,93 @@ func decodeTaskMoveRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.TaskMo
 	}
 }
 
+var fieldsTaskTransformRequest = []string{"root_dir", "id", "operation", "parent_id", "target_parent_id", "initial_subtasks", "sequence", "after"}
+
+func decodeTaskTransformRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.TaskTransformRequest) {
+	d.Known(obj, fieldsTaskTransformRequest)
+	if v := obj.Get("root_dir"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "root_dir"); ok {
+			m.RootDir = x
+		}
+	}
+	if v := obj.Get("id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "id"); ok {
+			m.Id = x
+		}
+	} else {
+		d.Missing("id")
+	}
+	if v := obj.Get("operation"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Enum(v, "operation", enumTransformOperationSnake); ok {
+			m.Operation = v1.TransformOperation(x)
+		}
+	} else {
+		d.Missing("operation")
+	}
+	if v := obj.Get("parent_id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "parent_id"); ok {
+			d.MinLength("parent_id", x, 1)
+			m.ParentId = x
+		}
+	}
+	if v := obj.Get("target_parent_id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "target_parent_id"); ok {
+			d.MinLength("target_parent_id", x, 1)
+			m.TargetParentId = x
+		}
+	}
+	if v := obj.Get("initial_subtasks"); v != nil && v.Kind != runtime.KindNull {
+		if arr, ok := d.Array(v, "initial_subtasks"); ok {
+			d.MaxItems("initial_subtasks", len(arr), 50)
+			d.Enter("initial_subtasks")
+			for i, ev := range arr {
+				d.EnterIndex(i)
+				if x, ok := d.String(ev, ""); ok {
+					d.MinLength("", x, 1)
+					d.MaxLength("", x, 200)
+					m.InitialSubtasks = append(m.InitialSubtasks, x)
+				}
+				d.Leave()
+			}
+			d.Leave()
+		}
+	}
+	if v := obj.Get("sequence"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "sequence"); ok {
+			d.Pattern("sequence", x, patternTaskTransformRequestSequence)
+			m.Position = &v1.TaskTransformRequest_Sequence{Sequence: x}
+		}
+	}
+	if v := obj.Get("after"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "after"); ok {
+			m.Position = &v1.TaskTransformRequest_After{After: x}
+		}
+	}
+	{
+		var set []string
+		for _, k := range []string{"sequence", "after"} {
+			if v := obj.Get(k); v != nil && v.Kind != runtime.KindNull {
+				set = append(set, k)
+			}
+		}
+		if len(set) > 1 {
+			d.Add(&runtime.ErrorEntry{Code: runtime.CodeValidation, Field: set[1], Message: "set only one of sequence, after, not " + set[0] + " and " + set[1]})
+		}
+	}
+	if v := obj.Get("parent_id"); v == nil || v.Kind == runtime.KindNull {
+		switch m.GetOperation() {
+		case v1.TransformOperation_TRANSFORM_OPERATION_EXTRACT:
+			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "parent_id", Message: "parent_id is required when operation is \"extract\"", Suggestions: &runtime.Suggestions{Hint: "send parent_id, or set operation to another value"}})
+		}
+	}
+	if v := obj.Get("target_parent_id"); v == nil || v.Kind == runtime.KindNull {
+		switch m.GetOperation() {
+		case v1.TransformOperation_TRANSFORM_OPERATION_ADOPT:
+			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "target_parent_id", Message: "target_parent_id is required when operation is \"adopt\"", Suggestions: &runtime.Suggestions{Hint: "send target_parent_id, or set operation to another value"}})
+		}
+	}
+}
+
 func enrichTaskServiceTaskCreateRequest(c *runtime.Call, h TaskServiceHandler, root proto.Message, m *v1.TaskCreateRequest) error {
 	{
 		m.Id = "task-" + c.ULID()
@@ -564,6 +677,24 @@ func enrichTaskServiceTaskMoveRequest(c *runtime.Call, h TaskServiceHandler, roo
 	return nil
 }
 
+func enrichTaskServiceTaskTransformRequest(c *runtime.Call, h TaskServiceHandler, root proto.Message, m *v1.TaskTransformRequest) error {
+	if m.Meta == nil {
+		m.Meta = new(v1.RequestMeta)
+	}
+	if err := enrichTaskServiceRequestMeta(c, h, root, m.Meta); err != nil {
+		return err
+	}
+	if m.RootDir == "" {
+		v, err := h.ResolveProjectRoot(c.Ctx, root)
+		if err != nil {
+			return c.ResolverError("root_dir", err)
+		}
+		m.RootDir = v
+	}
+	return nil
+}
+
 var (
-	patternTaskMoveRequestArchiveDate = regexp.MustCompile("^\\d{4}-\\d{2}$")
+	patternTaskMoveRequestArchiveDate   = regexp.MustCompile("^\\d{4}-\\d{2}$")
+	patternTaskTransformRequestSequence = regexp.MustCompile("^\\d{2}$")
 )

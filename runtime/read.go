@@ -1,0 +1,72 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// KindRead is the document kind of a read tool (ToolRules kind READ).
+const KindRead = "READ"
+
+// readHandler runs a read tool: decode -> validate -> enrich -> handler ->
+// respond. A read changes nothing, so it takes no client_request_id and no
+// dry_run (both are unknown fields), never touches the idempotency store,
+// and is never confirmed or proposed; the policy hook is not asked. Errors
+// are answered with the same envelope as a write's.
+func (r *registry) readHandler(wt *writeTool) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		name := wt.doc.Name
+		rc, hasRC := r.requestContext(ctx, req)
+		if hasRC {
+			ctx = WithRequestContext(ctx, rc)
+		}
+		body, es := r.parseArgs(arguments(req))
+		if len(es) > 0 {
+			return r.errorResult(ctx, name, nil, es), nil
+		}
+		m, es, _ := r.prepare(ctx, wt, body, rc, hasRC, "", false)
+		if len(es) > 0 {
+			return r.errorResult(ctx, name, m, es), nil
+		}
+		resp, err := wt.bind.Invoke(ctx, m)
+		if err != nil {
+			es, _ := r.classify(ctx, name, err)
+			return r.errorResult(ctx, name, m, es), nil
+		}
+		o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), []Warning{}, r.enums)
+		if err != nil {
+			return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("marshal response: %w", err))}), nil
+		}
+		return toolResult(r.render(ctx, name, o), false), nil
+	}
+}
+
+// hintReadControl answers an agent that sends a write's control argument to
+// a read: "list_people is a read tool and takes no client_request_id".
+func hintReadControl(tool string, es Errors) {
+	for _, e := range es {
+		if e == nil || e.Code != CodeUnknownField {
+			continue
+		}
+		switch e.Field {
+		case ArgClientRequestID:
+			e.Message = fmt.Sprintf("unknown field %q: %s is a read tool and takes no client_request_id", e.Field, tool)
+			e.Suggestions = &Suggestions{Hint: "A read changes nothing and is safe to repeat; leave client_request_id out."}
+		case ArgDryRun:
+			e.Message = fmt.Sprintf("unknown field %q: %s is a read tool and takes no dry_run", e.Field, tool)
+			e.Suggestions = &Suggestions{Hint: "A read changes nothing; call it without dry_run."}
+		}
+	}
+}
+
+// splitControl is the package splitControl for a write; a read has no
+// control arguments, so its client_request_id or dry_run stays in the body
+// and is refused as an unknown field.
+func (wt *writeTool) splitControl(obj *Object) (control, *Object) {
+	if wt.read {
+		return control{}, obj
+	}
+	return splitControl(obj)
+}
