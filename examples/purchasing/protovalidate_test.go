@@ -114,3 +114,40 @@ func valueOf(t *testing.T, text, key string) any {
 	}
 	return v[key]
 }
+
+// The buf.validate rules of the agent's fields are checked by the decoder,
+// every broken one reported in one answer with the mcpwrite codes, before
+// the server fills or asks anything.
+func TestBufValidateRulesAreReportedTogetherByTheDecoder(t *testing.T) {
+	s := newSession(t, userAccepts)
+	r := s.call("create_purchase_order", `{"supplier_id":0,"location_id":1,"order_number":"`+strings.Repeat("9", 65)+`",
+		"items":[{"sku":"","quantity":0,"unit_price":-1}],"expected_delivery_date":"soon"}`)
+	want := "CONSTRAINT_VIOLATION supplier_id must be at least 1, got 0\n" +
+		"CONSTRAINT_VIOLATION order_number must be at most 64 characters, got 65\n" +
+		"CONSTRAINT_VIOLATION items[0].sku must be at least 1 character, got 0\n" +
+		"CONSTRAINT_VIOLATION items[0].quantity must be at least 1, got 0\n" +
+		"CONSTRAINT_VIOLATION items[0].unit_price must be at least 0, got -1\n" +
+		`CONSTRAINT_VIOLATION expected_delivery_date must match the pattern ^\d{4}-\d{2}-\d{2}$ (got 4 characters that do not)`
+	if got := messagesOf(t, r.text); !r.isError || got != want {
+		t.Fatalf("got\n%s\nwant\n%s\n%s", got, want, r.text)
+	}
+	if len(s.asked) != 0 {
+		t.Fatalf("the user was asked: %q", s.asked)
+	}
+}
+
+// messagesOf renders the errors of an answer as "CODE field message" lines.
+func messagesOf(t *testing.T, text string) string {
+	t.Helper()
+	var v struct {
+		Errors []struct{ Code, Field, Message string } `json:"errors"`
+	}
+	if err := json.Unmarshal([]byte(text), &v); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, text)
+	}
+	var lines []string
+	for _, e := range v.Errors {
+		lines = append(lines, e.Code+" "+e.Field+" "+e.Message)
+	}
+	return strings.Join(lines, "\n")
+}
