@@ -138,6 +138,18 @@ func (m *pvMapper) typed(r *validate.FieldRules, prefix string) {
 	}
 	kind := string(which.Name())
 	msg := rm.Get(which).Message()
+	if want := ruleKindFor(m.fm.proto.Desc, prefix); want != "" && want != kind {
+		what := kindName(m.fm.proto)
+		switch prefix {
+		case "repeated.items.":
+			what = want + " items"
+		case "map.values.":
+			what = want + " map values"
+		}
+		m.b.probs.fieldf(m.fm.proto, "(buf.validate.field).%s%s rules do not apply to %s; use %s rules", prefix, kind, what, want)
+		m.ok = false
+		return
+	}
 	if prefix == "map.values." {
 		// The schema has no place for value rules the decoder would
 		// check; the protovalidate step does.
@@ -576,4 +588,36 @@ func messageRuleDocs(m *messageModel) []ruleDoc {
 		}
 	}
 	return out
+}
+
+// wrapperRules are the rule kinds of the wrapper well-known types.
+var wrapperRules = map[protoreflect.FullName]string{
+	"google.protobuf.DoubleValue": "double", "google.protobuf.FloatValue": "float",
+	"google.protobuf.Int64Value": "int64", "google.protobuf.UInt64Value": "uint64",
+	"google.protobuf.Int32Value": "int32", "google.protobuf.UInt32Value": "uint32",
+	"google.protobuf.BoolValue": "bool", "google.protobuf.StringValue": "string",
+	"google.protobuf.BytesValue": "bytes", "google.protobuf.Timestamp": "timestamp",
+	"google.protobuf.Duration": "duration", "google.protobuf.Any": "any",
+	"google.protobuf.FieldMask": "field_mask",
+}
+
+// ruleKindFor is the buf.validate rule kind (the FieldRules type oneof
+// member) that fits field fd, or its items / map values for those
+// prefixes; "" when no type rules fit (other messages).
+func ruleKindFor(fd protoreflect.FieldDescriptor, prefix string) string {
+	switch {
+	case prefix == "map.values.":
+		fd = fd.MapValue()
+	case prefix == "" && fd.IsMap():
+		return "map"
+	case prefix == "" && fd.IsList():
+		return "repeated"
+	}
+	switch fd.Kind() {
+	case protoreflect.MessageKind, protoreflect.GroupKind:
+		return wrapperRules[fd.Message().FullName()]
+	case protoreflect.EnumKind:
+		return "enum"
+	}
+	return fd.Kind().String()
 }

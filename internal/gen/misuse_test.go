@@ -734,6 +734,22 @@ message Req {
 			want: `bad.proto: message bad.v1.Req: field layer: (buf.validate.field).enum leaves no alias of bad.v1.Layer the agent could send`,
 		},
 		{
+			name: "buf.validate string rules on an int32 field",
+			src: `import "buf/validate/validate.proto";` + service + `
+message Req {
+  int32 count = 1 [(buf.validate.field).string.min_len = 1];
+}`,
+			want: `bad.proto: message bad.v1.Req: field count: (buf.validate.field).string rules do not apply to an int32 field; use int32 rules`,
+		},
+		{
+			name: "buf.validate number rules on the string items of a repeated field",
+			src: `import "buf/validate/validate.proto";` + service + `
+message Req {
+  repeated string tags = 1 [(buf.validate.field).repeated.items.int64.gte = 1];
+}`,
+			want: `bad.proto: message bad.v1.Req: field tags: (buf.validate.field).repeated.items.int64 rules do not apply to string items; use string rules`,
+		},
+		{
 			name: "a buf.validate required oneof with a hidden member",
 			src: `import "buf/validate/validate.proto";` + service + `
 message Req {
