@@ -151,3 +151,51 @@ func messagesOf(t *testing.T, text string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// get_write_schema lists the proto's rules per field, CEL rules by id and
+// message, and says which step checks each.
+func TestGetWriteSchemaListsTheRules(t *testing.T) {
+	s := newSession(t, userAccepts)
+	r := s.call("get_write_schema", `{"operation":"create_purchase_order"}`)
+	var doc struct {
+		Rules []struct {
+			Field      string `json:"field"`
+			ProtoField string `json:"proto_field"`
+			FilledBy   string `json:"filled_by"`
+			Rules      []struct {
+				Rule, Value, ID, Message string
+				CheckedBy                string `json:"checked_by"`
+			} `json:"rules"`
+		} `json:"rules"`
+	}
+	if err := json.Unmarshal([]byte(r.text), &doc); err != nil || r.isError || len(doc.Rules) == 0 {
+		t.Fatalf("get_write_schema: %v\n%s", err, r.text)
+	}
+	var got []string
+	for _, f := range doc.Rules {
+		for _, x := range f.Rules {
+			got = append(got, fmt.Sprintf("%s|%s|%s: %s %s %s %q (%s)", f.Field, f.ProtoField, f.FilledBy, x.Rule, x.Value, x.ID, x.Message, x.CheckedBy))
+		}
+	}
+	want := []string{
+		`|meta.tenant_id|server: string.min_len 1  "" (protovalidate)`,
+		`|meta.principal_id|server: string.min_len 1  "" (protovalidate)`,
+		`|meta.requested_at|server: required true  "" (protovalidate)`,
+		`supplier_id|supplier_id|agent: int32.gte 1  "" (decoder)`,
+		`location_id|location_id|agent: int32.gte 1  "" (decoder)`,
+		`order_number|order_number|agent: string.min_len 1  "" (decoder)`,
+		`order_number|order_number|agent: string.max_len 64  "" (decoder)`,
+		`items|items|agent: repeated.min_items 1  "" (decoder)`,
+		`items|items|agent: repeated.max_items 100  "" (decoder)`,
+		`items[]|items|message: cel double(this.quantity) * this.unit_price <= 1000000.0 item.line_total_limit "a line may total at most 1000000 in the order currency; split it over several orders" (protovalidate)`,
+		`items[].sku|items.sku|agent: string.min_len 1  "" (decoder)`,
+		`items[].sku|items.sku|agent: string.max_len 64  "" (decoder)`,
+		`items[].quantity|items.quantity|agent: int32.gte 1  "" (decoder)`,
+		`items[].unit_price|items.unit_price|agent: double.gte 0  "" (decoder)`,
+		`expected_delivery_date|expected_delivery_date|agent: string.pattern "^\\d{4}-\\d{2}-\\d{2}$"  "" (decoder)`,
+		`notes|notes|agent: string.max_len 2000  "" (decoder)`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("rules:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
