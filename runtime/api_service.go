@@ -29,6 +29,11 @@ type Tool struct {
 	// AgentPaths maps the dotted proto path of every field the agent may
 	// set to its agent-facing path, for the request check's violations.
 	AgentPaths map[string]string
+	// Overridable are the dotted proto paths among AgentPaths that the
+	// server fills when the agent leaves them out (derived or generated
+	// with overridable): a broken rule there is the agent's only when it
+	// sent the value.
+	Overridable map[string]bool
 }
 
 // Service is what a generated Register<Service>Tools hands to Register.

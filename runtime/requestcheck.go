@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"google.golang.org/protobuf/proto"
@@ -46,7 +47,7 @@ func WithoutRequestCheck() Option { return func(c *config) { c.noRequestCheck = 
 // A violation on a field the agent supplies is the agent's to fix, with the
 // agent-facing path; one on a field the server fills (derived, generated,
 // hidden) is a server bug, answered INTERNAL.
-func (r *registry) requestCheck(ctx context.Context, wt *writeTool, m proto.Message) (Errors, errClass) {
+func (r *registry) requestCheck(ctx context.Context, wt *writeTool, body *Object, m proto.Message) (Errors, errClass) {
 	if r.checker == nil || m == nil {
 		return nil, classBusiness
 	}
@@ -58,6 +59,9 @@ func (r *registry) requestCheck(ctx context.Context, wt *writeTool, m proto.Mess
 	var server []string
 	for _, v := range vs {
 		path, agent := agentPath(wt.bind.AgentPaths, v.Path)
+		if agent && wt.bind.Overridable[protoPath(v.Path)] && !sent(body, v.Path, wt.bind.AgentPaths) {
+			agent = false // the server filled it: the agent left it out
+		}
 		if !agent {
 			server = append(server, fmt.Sprintf("%s: %s (%s)", path, v.Message, v.RuleID))
 			continue
@@ -115,4 +119,48 @@ func violationCode(ruleID string) string {
 		return CodeInvalidEnumValue
 	}
 	return CodeConstraintViolation
+}
+
+// protoPath is the dotted proto path of p without subscripts.
+func protoPath(p []PathStep) string {
+	names := make([]string, len(p))
+	for i, s := range p {
+		names[i] = s.Field
+	}
+	return strings.Join(names, ".")
+}
+
+// sent reports whether the agent's arguments hold the value at p. A path
+// it cannot follow (a map subscript) counts as sent.
+func sent(body *Object, p []PathStep, paths map[string]string) bool {
+	obj, proto := body, ""
+	for i, s := range p {
+		if i > 0 {
+			proto += "."
+		}
+		proto += s.Field
+		a := paths[proto]
+		if obj == nil {
+			return true
+		}
+		v := obj.Get(a[strings.LastIndexByte(a, '.')+1:])
+		if !v.Present() {
+			return false
+		}
+		if s.Subscript != "" {
+			n, err := strconv.Atoi(strings.Trim(s.Subscript, "[]"))
+			if err != nil || v.Kind != KindArray {
+				return true
+			}
+			if n < 0 || n >= len(v.Arr) {
+				return false
+			}
+			v = v.Arr[n]
+		}
+		obj = nil
+		if v.Kind == KindObject {
+			obj = v.Obj
+		}
+	}
+	return true
 }

@@ -29,6 +29,8 @@ func (fakeChecker) Check(req proto.Message) ([]runtime.Violation, error) {
 			{Path: []runtime.PathStep{{Field: "title"}}, RuleID: "string.max_len", Message: "too long"},
 			{Path: []runtime.PathStep{{Field: "meta"}, {Field: "tenant_id"}}, RuleID: "string.min_len", Message: "value length must be at least 1 characters"},
 		}, nil
+	case "over":
+		return []runtime.Violation{{Path: []runtime.PathStep{{Field: "description"}}, RuleID: "string.min_len", Message: "must be at least 3 characters"}}, nil
 	case "broken":
 		return nil, errors.New("compile rule: undeclared reference to 'x'")
 	}
@@ -79,6 +81,24 @@ func TestRequestCheckAnswersViolationsInTheEnvelope(t *testing.T) {
 	}
 	if n := built.Load(); n != 1 {
 		t.Fatalf("checker built %d times, want once per registration", n)
+	}
+}
+
+// A field the server fills unless the agent sends it (overridable) is the
+// agent's to fix only when the agent sent it.
+func TestRequestCheckBlamesAnOverridableFieldOnlyWhenTheAgentSentIt(t *testing.T) {
+	h := newHarness(t, harnessOpts{service: func(svc *runtime.Service) {
+		svc.Tools[0].AgentPaths = map[string]string{"title": "title", "description": "description", "priority": "priority"}
+		svc.Tools[0].Overridable = map[string]bool{"description": true}
+		svc.NewChecker = func() (runtime.RequestChecker, error) { return fakeChecker{}, nil }
+	}})
+	sentIt := h.call(alice, "create_note", `{"title":"over","description":"ab"}`)
+	if e := valueAt(t, sentIt.text, "errors"); !sentIt.isError || e != "[map[code:CONSTRAINT_VIOLATION details:map[rule_id:string.min_len] field:description message:must be at least 3 characters]]" {
+		t.Fatalf("sent by the agent: %s", sentIt.text)
+	}
+	filled := h.call(alice, "create_note", `{"title":"over"}`)
+	if !filled.isError || field(t, filled.text, "error.code") != "INTERNAL" {
+		t.Fatalf("filled by the server: %s", filled.text)
 	}
 }
 

@@ -559,15 +559,20 @@ func importsValidate(sm *serviceModel) bool {
 }
 
 // agentPaths lists, in field order, the dotted proto path and agent path of
-// every field of m (and its nested messages) the agent may set.
-func agentPaths(m *messageModel, protoPrefix, agentPrefix string) [][2]string {
-	var out [][2]string
+// every field of m (and its nested messages) the agent may set; the third
+// element is "overridable" for a field the server fills when it is left out.
+func agentPaths(m *messageModel, protoPrefix, agentPrefix string) [][3]string {
+	var out [][3]string
 	for _, f := range m.fields {
 		if !f.exposed() {
 			continue
 		}
 		p, a := protoPrefix+string(f.proto.Desc.Name()), agentPrefix+f.agentName
-		out = append(out, [2]string{p, a})
+		over := ""
+		if f.overridable {
+			over = "overridable"
+		}
+		out = append(out, [3]string{p, a, over})
 		if f.child != nil {
 			out = append(out, agentPaths(f.child, p+".", a+".")...)
 		}

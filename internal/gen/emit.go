@@ -199,10 +199,21 @@ func (e *emitter) register(sm *serviceModel) {
 		g.P("},")
 		if importsValidate(sm) {
 			g.P("AgentPaths: map[string]string{")
+			var overridable []string
 			for _, kv := range agentPaths(t.input, "", "") {
 				g.P(strconv.Quote(kv[0]), ": ", strconv.Quote(kv[1]), ",")
+				if kv[2] != "" {
+					overridable = append(overridable, kv[0])
+				}
 			}
 			g.P("},")
+			if len(overridable) > 0 {
+				g.P("Overridable: map[string]bool{")
+				for _, p := range overridable {
+					g.P(strconv.Quote(p), ": true,")
+				}
+				g.P("},")
+			}
 		}
 		g.P("},")
 	}

@@ -74,6 +74,9 @@ func NewPurchasingServiceService(h PurchasingServiceHandler) *runtime.Service {
 					"expected_delivery_date": "expected_delivery_date",
 					"notes":                  "notes",
 				},
+				Overridable: map[string]bool{
+					"currency": true,
+				},
 			},
 			{
 				Name:       "receive_purchase_order",
@@ -93,6 +96,9 @@ func NewPurchasingServiceService(h PurchasingServiceHandler) *runtime.Service {
 					"items.sku":         "items.sku",
 					"items.quantity":    "items.quantity",
 					"received_at":       "received_at",
+				},
+				Overridable: map[string]bool{
+					"received_at": true,
 				},
 			},
 		},

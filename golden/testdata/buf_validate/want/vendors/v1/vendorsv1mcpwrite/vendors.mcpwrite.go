@@ -73,8 +73,12 @@ func NewVendorServiceService(h VendorServiceHandler) *runtime.Service {
 					"categories":   "categories",
 					"labels":       "labels",
 					"note":         "note",
+					"region":       "region",
 					"iban":         "iban",
 					"card_token":   "card_token",
+				},
+				Overridable: map[string]bool{
+					"region": true,
 				},
 			},
 		},
@@ -115,7 +119,7 @@ var enumTier = runtime.NewEnumTable("vendors.v1.Tier", []runtime.EnumValue{
 	{Number: 3, Name: "TIER_BLOCKED", Alias: "Blocked"},
 }, "")
 
-var fieldsRegisterVendorRequest = []string{"name", "vat_id", "email", "website", "country", "code", "callback_ip", "tier", "payment_days", "discount", "priority", "categories", "labels", "note", "iban", "card_token"}
+var fieldsRegisterVendorRequest = []string{"name", "vat_id", "email", "website", "country", "code", "callback_ip", "tier", "payment_days", "discount", "priority", "categories", "labels", "note", "region", "iban", "card_token"}
 
 func decodeRegisterVendorRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.RegisterVendorRequest) {
 	d.Known(obj, fieldsRegisterVendorRequest)
@@ -228,6 +232,11 @@ func decodeRegisterVendorRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 			m.Note = x
 		}
 	}
+	if v := obj.Get("region"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "region"); ok {
+			m.Region = x
+		}
+	}
 	if v := obj.Get("iban"); v != nil && v.Kind != runtime.KindNull {
 		if x, ok := d.String(v, "iban"); ok {
 			d.MinLength("iban", x, 15)
@@ -265,6 +274,9 @@ func enrichVendorServiceRegisterVendorRequest(c *runtime.Call, h VendorServiceHa
 			return err
 		}
 		m.TenantId = v
+	}
+	if m.Region == "" {
+		m.Region = "eu"
 	}
 	return nil
 }
