@@ -34,8 +34,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
+	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/protobuf/proto"
@@ -132,9 +135,18 @@ func (r *registry) propose(ctx context.Context, wt *writeTool, m proto.Message, 
 	}
 	po := object{
 		{"proposal_id", p.ID},
+		{"action", proposalAction(wt.doc)},
 		{"tool", name},
-		{"classification", p.Classification},
-		{"summary", p.Summary},
+	}
+	if e := proposalEntity(wt, loss, preview); e != nil {
+		po = append(po, member{"entity", e})
+	}
+	po = append(po,
+		member{"classification", p.Classification},
+		member{"summary", p.Summary},
+	)
+	if d := proposalDiff(loss, preview); len(d) > 0 {
+		po = append(po, member{"diff", d})
 	}
 	if loss.hasState {
 		po = append(po, member{"target", loss.state.Target})
@@ -378,12 +390,17 @@ func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (
 			abort()
 			e := staleState("proposal_id", fmt.Sprintf("Proposal %q", p.ID), EntityState{Target: p.Target, Summary: p.StateSummary}, now, ok && len(es) == 0)
 			e.Details["proposal_id"] = p.ID
+			r.offerFreshProposal(ctx, wt, p, rc, hasRC, e)
 			return r.errorResult(ctx, name, stored, Errors{e}), nil
 		}
 	}
 	fresh, stale := r.staleness(ctx, wt, p, stored, rc, hasRC)
 	if stale != nil {
 		abort()
+		if len(stale) == 1 {
+			// Only a changed fill (not a refusal) can be proposed afresh.
+			r.offerFreshProposal(ctx, wt, p, rc, hasRC, stale[0])
+		}
 		return r.errorResult(ctx, name, stored, stale), nil
 	}
 	// The write happens now: timestamps the server generates ("the current
@@ -547,4 +564,134 @@ func (r *registry) discardHandler(ctx context.Context, req *mcp.CallToolRequest)
 		return r.errorResult(ctx, name, nil, Errors{r.proposalError(ctx, name, id, err)}), nil
 	}
 	return toolResult(r.render(ctx, name, object{{"success", true}, {"proposal_id", id}, {"discarded", true}}), false), nil
+}
+
+// proposalEntity names what a proposal changes: the domain's type and id
+// from its state preview or, for a create, the tool's result entity and the
+// id the server filled in the request. nil when neither is known.
+func proposalEntity(wt *writeTool, loss lossInfo, preview json.RawMessage) object {
+	typ, id := loss.state.Type, loss.state.ID
+	if !loss.hasState && wt.doc.Kind == "CREATE" {
+		typ = wt.doc.Result
+		var req struct {
+			ID string `json:"id"`
+		}
+		if json.Unmarshal(preview, &req) == nil {
+			id = req.ID
+		}
+	}
+	if typ == "" && id == "" {
+		return nil
+	}
+	e := object{}
+	if typ != "" {
+		e = append(e, member{"type", typ})
+	}
+	if id != "" {
+		e = append(e, member{"id", id})
+	}
+	return e
+}
+
+// proposalDiff lists, in name order, each field of the entity's previewed
+// state that the request sets to another value: {field, before, after}.
+func proposalDiff(loss lossInfo, preview json.RawMessage) []object {
+	if !loss.hasState || len(loss.state.Fields) == 0 {
+		return nil
+	}
+	var req map[string]json.RawMessage
+	if json.Unmarshal(preview, &req) != nil {
+		return nil
+	}
+	names := make([]string, 0, len(loss.state.Fields))
+	for k := range loss.state.Fields {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var out []object
+	for _, k := range names {
+		after, ok := req[k]
+		if !ok {
+			continue
+		}
+		before, err := json.Marshal(loss.state.Fields[k])
+		if err != nil || jsonEqual(before, after) {
+			continue
+		}
+		out = append(out, object{{"field", k}, {"before", json.RawMessage(before)}, {"after", after}})
+	}
+	return out
+}
+
+// jsonEqual compares two JSON texts by value.
+func jsonEqual(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
+}
+
+// proposalAction is what a proposal does: create, update or delete, or for
+// any other write the verb its tool name starts with (merge_people ->
+// merge, linkPersonToOrg -> link).
+func proposalAction(d *schemadoc.Tool) string {
+	if d.Kind != "ACTION" {
+		return strings.ToLower(d.Kind)
+	}
+	name := strings.TrimLeft(d.Name, "_-")
+	for i, c := range name {
+		if i > 0 && (c == '_' || c == '-' || unicode.IsUpper(c)) {
+			return strings.ToLower(name[:i])
+		}
+	}
+	return strings.ToLower(name)
+}
+
+// offerFreshProposal makes a new proposal of a stale one's arguments
+// against the current state and puts it in e (details.fresh_proposal), so
+// the user can confirm what would happen now instead. When the arguments no
+// longer make a proposal (the entity is gone, the domain refuses), e is left
+// as it is and tells the agent to call the write tool again.
+func (r *registry) offerFreshProposal(ctx context.Context, wt *writeTool, p *proposal.Proposal, rc RequestContext, hasRC bool, e *ErrorEntry) {
+	name := wt.doc.Name
+	obj, es := r.parseArgs(p.Arguments)
+	if len(es) > 0 {
+		return
+	}
+	_, body := splitControl(obj)
+	m, es, _ := r.prepare(ctx, wt, body, rc, hasRC, "", false)
+	if len(es) > 0 {
+		return
+	}
+	dp, des, _ := r.domainCheck(ctx, name, m)
+	if len(des) > 0 {
+		return
+	}
+	info := lossInfo{domain: dp}
+	st, ok, es := r.entityState(ctx, name, m)
+	if len(es) > 0 || (p.StateDigest != "" && !ok) {
+		return
+	}
+	info.state, info.hasState = st, ok
+	if r.cfg.lossPreview != nil && losesData(wt.doc) {
+		if text, err := r.cfg.lossPreview(ctx, name, m); err == nil {
+			info.text = neutralize(strings.TrimSpace(text))
+		}
+	}
+	b, es := r.propose(ctx, wt, m, body, p.Arguments, rc, info)
+	if len(es) > 0 {
+		return
+	}
+	var env struct {
+		Proposal json.RawMessage `json:"proposal"`
+	}
+	if json.Unmarshal(b, &env) != nil || len(env.Proposal) == 0 {
+		return
+	}
+	if e.Details == nil {
+		e.Details = map[string]any{}
+	}
+	e.Details["fresh_proposal"] = env.Proposal
+	e.Suggestions = &Suggestions{Hint: "Nothing was written. details.fresh_proposal is the same change against the current state: show it to the user and, if they confirm, call " + r.svc.ApplyTool + " with its proposal_id."}
 }

@@ -87,7 +87,7 @@ func TestElicitationOnBothProtocols(t *testing.T) {
 				want := tt.want
 				if want == "" {
 					id := field(t, got.text, "proposal.proposal_id")
-					want = compact(`{"success":true,"proposal":{"proposal_id":"` + id + `","tool":"delete_note","classification":"DESTRUCTIVE_DELETE",
+					want = compact(`{"success":true,"proposal":{"proposal_id":"` + id + `","action":"delete","tool":"delete_note","classification":"DESTRUCTIVE_DELETE",
 						"summary":"Delete note: id=\"n1\"",
 						"preview":{"id":"n1","meta":{"tenant_id":"acme","correlation_id":"corr-1","created_at":"2025-01-02T03:04:05Z"}},
 						"expires_at":"2025-01-02T03:19:05Z","apply_with":"apply_proposal"},

@@ -45,7 +45,7 @@ func TestLossPreviewNamesWhatIsLost(t *testing.T) {
 	const lossMessage = "Confirm Delete note: id=\"n1\". This permanently deletes data; it cannot be undone. What will be lost: note n1 and 2 comments.\n" +
 		`Request: {"id":"n1","meta":{"tenant_id":"acme","correlation_id":"corr-1","created_at":"2025-01-02T03:04:05Z"}}`
 	proposal := func(id, extra, warnings string) string {
-		return compact(`{"success":true,"proposal":{"proposal_id":"` + id + `","tool":"delete_note","classification":"DESTRUCTIVE_DELETE",
+		return compact(`{"success":true,"proposal":{"proposal_id":"` + id + `","action":"delete","tool":"delete_note","classification":"DESTRUCTIVE_DELETE",
 			"summary":"Delete note: id=\"n1\"",` + extra + `
 			"preview":{"id":"n1","meta":{"tenant_id":"acme","correlation_id":"corr-1","created_at":"2025-01-02T03:04:05Z"}},
 			"expires_at":"2025-01-02T03:19:05Z","apply_with":"apply_proposal"},
@@ -92,7 +92,7 @@ func TestLossPreviewNamesWhatIsLost(t *testing.T) {
 		tool: "create_note", args: `{"title":"Buy milk","description":"2 litres"}`, policy: proposeAll,
 		want: func(text string) string {
 			id := field(t, text, "proposal.proposal_id")
-			return compact(`{"success":true,"proposal":{"proposal_id":"` + id + `","tool":"create_note","classification":"SAFE_CREATE",
+			return compact(`{"success":true,"proposal":{"proposal_id":"` + id + `","action":"create","tool":"create_note","entity":{"type":"note","id":"note-01010101"},"classification":"SAFE_CREATE",
 				"summary":"Create note: title=\"Buy milk\", description=\"2 litres\"",
 				"preview":{"id":"note-01010101","title":"Buy milk","description":"2 litres","model_id":"model-1","meta":{"tenant_id":"acme","correlation_id":"corr-1","created_at":"2025-01-02T03:04:05Z"}},
 				"expires_at":"2025-01-02T03:19:05Z","apply_with":"apply_proposal"},

@@ -24,7 +24,7 @@ func TestProposalFlow(t *testing.T) {
 	// delete_note asks for ELICIT; this client has no elicitation, so it proposes.
 	prop := h.call(alice, "delete_note", `{"id":"n1"}`)
 	id := field(t, prop.text, "proposal.proposal_id")
-	want := compact(`{"success":true,"proposal":{"proposal_id":"` + id + `","tool":"delete_note","classification":"DESTRUCTIVE_DELETE",
+	want := compact(`{"success":true,"proposal":{"proposal_id":"` + id + `","action":"delete","tool":"delete_note","classification":"DESTRUCTIVE_DELETE",
 		"summary":"Delete note: id=\"n1\"",
 		"preview":{"id":"n1","meta":{"tenant_id":"acme","correlation_id":"corr-1","created_at":"2025-01-02T03:04:05Z"}},
 		"expires_at":"2025-01-02T03:19:05Z","apply_with":"apply_proposal"},
@@ -112,10 +112,18 @@ func TestStaleProposalIsRefused(t *testing.T) {
 	id := field(t, h.call(alice, "create_note", `{"title":"Buy milk"}`).text, "proposal.proposal_id")
 	h.dom.setModel("model-2") // the resolver now answers differently
 	got := h.call(alice, "apply_proposal", `{"proposal_id":"`+id+`"}`)
-	want := compact(`{"success":false,
-		"error":{"code":"PROPOSAL_STALE","message":"proposal \"` + id + `\" is stale: the server would now fill it differently","field":"proposal_id","details":{"changed_fields":["model_id"],"proposal_id":"` + id + `"},"suggestions":{"hint":"Nothing was written. Call the write tool again to make a fresh proposal and show it to the user."}},
-		"errors":[{"code":"PROPOSAL_STALE","message":"proposal \"` + id + `\" is stale: the server would now fill it differently","field":"proposal_id","details":{"changed_fields":["model_id"],"proposal_id":"` + id + `"},"suggestions":{"hint":"Nothing was written. Call the write tool again to make a fresh proposal and show it to the user."}}]}`)
-	if !got.isError || got.text != want {
+	// The answer carries the same change proposed against the current
+	// state, so the user can confirm that instead.
+	fresh := field(t, got.text, "error.details.fresh_proposal.proposal_id")
+	entry := `{"code":"PROPOSAL_STALE","message":"proposal \"` + id + `\" is stale: the server would now fill it differently","field":"proposal_id",
+		"details":{"changed_fields":["model_id"],
+			"fresh_proposal":{"proposal_id":"` + fresh + `","action":"create","tool":"create_note","entity":{"type":"note","id":"note-04040404"},"classification":"SAFE_CREATE","summary":"Create note: title=\"Buy milk\"",
+				"preview":{"id":"note-04040404","title":"Buy milk","model_id":"model-2","meta":{"tenant_id":"acme","correlation_id":"corr-1","created_at":"2025-01-02T03:04:05Z"}},
+				"expires_at":"2025-01-02T03:19:05Z","apply_with":"apply_proposal"},
+			"proposal_id":"` + id + `"},
+		"suggestions":{"hint":"Nothing was written. details.fresh_proposal is the same change against the current state: show it to the user and, if they confirm, call apply_proposal with its proposal_id."}}`
+	want := compact(`{"success":false,"error":` + entry + `,"errors":[` + entry + `]}`)
+	if !got.isError || got.text != want || fresh == id {
 		t.Fatalf("got\n%s\nwant\n%s", got.text, want)
 	}
 	if h.dom.count("create_note") != 0 {
@@ -128,6 +136,13 @@ func TestStaleProposalIsRefused(t *testing.T) {
 	got = h.call(alice, "apply_proposal", `{"proposal_id":"`+id+`"}`)
 	if got.isError || !strings.HasPrefix(got.text, `{"success":true,"note":{"id":"note-01010101","title":"Buy milk","model_id":"model-1"}`) {
 		t.Fatalf("apply after the world changed back: %s", got.text)
+	}
+	// The fresh proposal was made against model-2: with model-2 current
+	// again, it applies as the user saw it.
+	h.dom.setModel("model-2")
+	got = h.call(alice, "apply_proposal", `{"proposal_id":"`+fresh+`"}`)
+	if got.isError || !strings.HasPrefix(got.text, `{"success":true,"note":{"id":"note-04040404","title":"Buy milk","model_id":"model-2"}`) {
+		t.Fatalf("apply of the fresh proposal: %s", got.text)
 	}
 }
 

@@ -24,6 +24,13 @@ type EntityState struct {
 	// Summary describes the state in one line ("OrderService
 	// (ApplicationComponent), 2 relationships"), shown when it changed.
 	Summary string
+	// Type and ID name the entity in proposals ("person", "per_1");
+	// optional.
+	Type, ID string
+	// Fields are the entity's current values of what the write may change,
+	// by agent-facing argument name ({"title": "Analyst"}); a proposal shows
+	// each one the request changes as a before/after diff. Optional.
+	Fields map[string]any
 }
 
 // StatePreviewFunc returns the current state of what req would change. ok

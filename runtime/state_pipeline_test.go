@@ -65,6 +65,17 @@ func TestProposalIsBoundToThePreviewedState(t *testing.T) {
 			"field":"proposal_id","details":{"after":"` + now + `","before":"note n1, version 0","proposal_id":"` + id + `","target":"note n1"},
 			"suggestions":{"hint":"Call the write tool again so the user confirms the current state."}}`)
 	}
+	// staleWithFresh is the answer when the note still exists: the same
+	// delete proposed against its current state comes with it.
+	staleWithFresh := func(id, fresh, now string) string {
+		return envelope(`{"code":"PROPOSAL_STALE","message":"Proposal \"` + id + `\" is stale: note n1 changed since the user saw it (was: note n1, version 0; now: ` + now + `). Nothing was written.",
+			"field":"proposal_id","details":{"after":"` + now + `","before":"note n1, version 0",
+				"fresh_proposal":{"proposal_id":"` + fresh + `","action":"delete","tool":"delete_note","classification":"DESTRUCTIVE_DELETE","summary":"Delete note: id=\"n1\"",
+					"target":"note n1","current_state":"` + now + `","preview":{"id":"n1","meta":{"tenant_id":"acme","correlation_id":"corr-1","created_at":"2025-01-02T03:04:05Z"}},
+					"expires_at":"2025-01-02T03:19:05Z","apply_with":"apply_proposal"},
+				"proposal_id":"` + id + `","target":"note n1"},
+			"suggestions":{"hint":"Nothing was written. details.fresh_proposal is the same change against the current state: show it to the user and, if they confirm, call apply_proposal with its proposal_id."}}`)
+	}
 	t.Run("changed", func(t *testing.T) {
 		h, st := withStates(t, mk)
 		h.seedNote("n1")
@@ -75,11 +86,16 @@ func TestProposalIsBoundToThePreviewedState(t *testing.T) {
 		}
 		st.bump("n1")
 		got := h.call(alice, "apply_proposal", `{"proposal_id":"`+id+`"}`)
-		if want := stale(id, "note n1, version 1"); !got.isError || got.text != want {
+		fresh := field(t, got.text, "error.details.fresh_proposal.proposal_id")
+		if want := staleWithFresh(id, fresh, "note n1, version 1"); !got.isError || got.text != want || fresh == id {
 			t.Fatalf("got\n%s\nwant\n%s", got.text, want)
 		}
 		if h.dom.count("delete_note") != 0 {
 			t.Fatal("a stale proposal ran")
+		}
+		// The user confirms the fresh one: it applies once.
+		if got := h.call(alice, "apply_proposal", `{"proposal_id":"`+fresh+`"}`); got.isError || h.dom.count("delete_note") != 1 {
+			t.Fatalf("apply of the fresh proposal: %s", got.text)
 		}
 	})
 	t.Run("deleted", func(t *testing.T) {
@@ -102,7 +118,8 @@ func TestProposalIsBoundToThePreviewedState(t *testing.T) {
 		h.dom.mu.Unlock()
 		st.bump("n1") // a re-created note is another version
 		h.seedNote("n1")
-		if got := h.call(alice, "apply_proposal", `{"proposal_id":"`+id+`"}`); got.text != stale(id, "note n1, version 1") || h.dom.count("delete_note") != 0 {
+		got := h.call(alice, "apply_proposal", `{"proposal_id":"`+id+`"}`)
+		if got.text != staleWithFresh(id, field(t, got.text, "error.details.fresh_proposal.proposal_id"), "note n1, version 1") || h.dom.count("delete_note") != 0 {
 			t.Fatalf("got\n%s", got.text)
 		}
 	})

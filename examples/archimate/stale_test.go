@@ -45,6 +45,36 @@ func proposeDelete(t *testing.T, cs *mcp.ClientSession, name string) (elementID,
 	return elementID, p["proposal_id"].(string)
 }
 
+// freshHint is the hint of a stale answer that carries a fresh proposal.
+const freshHint = "Nothing was written. details.fresh_proposal is the same change against the current state: show it to the user and, if they confirm, call applyProposal with its proposal_id."
+
+// takeFresh removes details.fresh_proposal from a stale answer (from error
+// and from each entry of errors, which must agree), checks it proposes the
+// same delete of elementID against the state now, and returns its id.
+func takeFresh(t *testing.T, out map[string]any, stale, elementID, now string) string {
+	t.Helper()
+	var fresh map[string]any
+	entries := []any{out["error"]}
+	if es, ok := out["errors"].([]any); ok {
+		entries = append(entries, es...)
+	}
+	for _, e := range entries {
+		d, _ := e.(map[string]any)["details"].(map[string]any)
+		f, _ := d["fresh_proposal"].(map[string]any)
+		if f == nil || (fresh != nil && !cmp.Equal(f, fresh)) {
+			t.Fatalf("want the same fresh proposal in every entry: %v", out)
+		}
+		fresh = f
+		delete(d, "fresh_proposal")
+	}
+	id, _ := fresh["proposal_id"].(string)
+	if id == "" || id == stale || fresh["action"] != "delete" || fresh["tool"] != "deleteElement" ||
+		fresh["target"] != "element "+elementID || fresh["current_state"] != now {
+		t.Fatalf("fresh proposal %v, want a new delete of %s as it is now (%s)", fresh, elementID, now)
+	}
+	return id
+}
+
 func staleAnswer(proposalID, elementID, before, after string) map[string]any {
 	e := map[string]any{
 		"code":    "PROPOSAL_STALE",
@@ -71,10 +101,20 @@ func TestDeleteProposalOfAChangedElementIsStale(t *testing.T) {
 			t.Fatal(err)
 		}
 		out, isErr := call(t, cs, "applyProposal", `{"proposal_id":"`+prop+`"}`)
-		want := staleAnswer(prop, id, "OrderService (ApplicationComponent), version 1, no relationships", "Orders (ApplicationComponent), version 2, no relationships")
+		now := "Orders (ApplicationComponent), version 2, no relationships"
+		fresh := takeFresh(t, out, prop, id, now)
+		want := staleAnswer(prop, id, "OrderService (ApplicationComponent), version 1, no relationships", now)
+		want["error"].(map[string]any)["suggestions"] = map[string]any{"hint": freshHint}
 		assertBody(t, out, isErr, want)
 		if _, ok := repo.Element(devRC.TenantID, id); !ok {
 			t.Fatal("the renamed element was deleted")
+		}
+		// The user confirms the delete of the element as it is now.
+		if out, isErr := call(t, cs, "applyProposal", `{"proposal_id":"`+fresh+`"}`); isErr || out["success"] != true {
+			t.Fatalf("apply of the fresh proposal: %v", out)
+		}
+		if _, ok := repo.Element(devRC.TenantID, id); ok {
+			t.Fatal("the fresh proposal did not delete the element")
 		}
 	})
 	t.Run("deleted and re-created under the same id", func(t *testing.T) {
@@ -89,7 +129,10 @@ func TestDeleteProposalOfAChangedElementIsStale(t *testing.T) {
 		}
 		out, isErr := call(t, cs, "applyProposal", `{"proposal_id":"`+prop+`"}`)
 		same := "OrderService (ApplicationComponent), version 1, no relationships"
-		assertBody(t, out, isErr, staleAnswer(prop, id, same, same))
+		takeFresh(t, out, prop, id, same)
+		want := staleAnswer(prop, id, same, same)
+		want["error"].(map[string]any)["suggestions"] = map[string]any{"hint": freshHint}
+		assertBody(t, out, isErr, want)
 		if _, ok := repo.Element(devRC.TenantID, id); !ok {
 			t.Fatal("the re-created element was deleted")
 		}

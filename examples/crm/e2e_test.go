@@ -304,7 +304,9 @@ func TestCreatePersonIsProposedThenAppliedByIDOnce(t *testing.T) {
 		"success": true,
 		"proposal": {
 			"proposal_id": "prop_YIGURRDE4ONK2A4L4H7SSBLDMM",
+			"action": "create",
 			"tool": "create_person",
+			"entity": {"type": "person", "id": "per_019f0fca-2998-76c1-90a9-12520b1c7c69"},
 			"classification": "SAFE_CREATE",
 			"summary": "Create person: first_name=\"Charles\", last_name=\"Babbage\", email=\"charles@example.org\"",
 			"preview": {"user_id": "user-ada", "id": "per_019f0fca-2998-76c1-90a9-12520b1c7c69", "first_name": "Charles", "last_name": "Babbage", "email": "charles@example.org"},
@@ -517,6 +519,11 @@ func TestProposalIsStaleWhenTheRecordChangedBeforeApply(t *testing.T) {
 	cs := s.connect(ada)
 	f := setup(t, cs)
 	p := propose(t, cs, "update_person", `{"person_id":"`+f.ada+`","title":"Mathematician"}`)
+	// The proposal names the person and shows what the update changes.
+	pj, _ := json.Marshal(map[string]any{"action": p["action"], "entity": p["entity"], "diff": p["diff"]})
+	if want := `{"action":"update","diff":[{"after":"Mathematician","before":"","field":"title"}],"entity":{"id":"` + f.ada + `","type":"person"}}`; string(pj) != want {
+		t.Fatalf("proposal action, entity and diff = %s\nwant %s", pj, want)
+	}
 	commit(t, cs, "update_person", `{"person_id":"`+f.ada+`","phone":"+44 20 7946 0001"}`)
 	handled := len(s.rec.received())
 	id := p["proposal_id"].(string)
@@ -524,15 +531,21 @@ func TestProposalIsStaleWhenTheRecordChangedBeforeApply(t *testing.T) {
 	if !isErr {
 		t.Fatalf("apply of a stale proposal = %v", out)
 	}
+	fresh := takeFresh(t, out, id, "update_person", "Ada Lovelace (version 3, 1 note)")
+	// The person as the user saw it is what changed: the answer says how.
 	assertJSON(t, out["error"], `{
 		"code": "PROPOSAL_STALE",
-		"message": "proposal \"`+id+`\" is stale: the server would now fill it differently",
+		"message": "Proposal \"`+id+`\" is stale: person `+f.ada+` changed since the user saw it (was: Ada Lovelace (version 2, 1 note); now: Ada Lovelace (version 3, 1 note)). Nothing was written.",
 		"field": "proposal_id",
-		"details": {"proposal_id": "`+id+`", "changed_fields": ["expected_version"]},
-		"suggestions": {"hint": "Nothing was written. Call the write tool again to make a fresh proposal and show it to the user."}
+		"details": {"proposal_id": "`+id+`", "target": "person `+f.ada+`", "before": "Ada Lovelace (version 2, 1 note)", "after": "Ada Lovelace (version 3, 1 note)"},
+		"suggestions": {"hint": "`+freshHint+`"}
 	}`)
 	if len(s.rec.received()) != handled {
 		t.Error("a stale proposal reached the handler")
+	}
+	// The user confirms the same change on the person as it is now.
+	if out, isErr := apply(t, cs, fresh); isErr || out["person"].(map[string]any)["title"] != "Mathematician" {
+		t.Fatalf("apply of the fresh proposal = %v", out)
 	}
 }
 
@@ -593,12 +606,17 @@ func TestMergeProposalIsStaleWhenEitherPersonChanged(t *testing.T) {
 			if !isErr {
 				t.Fatalf("apply of a stale merge = %v", out)
 			}
+			hint := "Call the write tool again so the user confirms the current state."
+			if tt.now != "no longer exists" { // a merge of people who still exist is proposed afresh
+				takeFresh(t, out, id, "merge_people", tt.now)
+				hint = freshHint
+			}
 			assertJSON(t, out["error"], `{
 				"code": "PROPOSAL_STALE",
 				"message": "Proposal \"`+id+`\" is stale: `+target+` changed since the user saw it (was: `+shown+`; now: `+tt.now+`). Nothing was written.",
 				"field": "proposal_id",
 				"details": {"proposal_id": "`+id+`", "target": "`+target+`", "before": "`+shown+`", "after": "`+tt.now+`"},
-				"suggestions": {"hint": "Call the write tool again so the user confirms the current state."}
+				"suggestions": {"hint": "`+hint+`"}
 			}`)
 			if len(s.rec.received()) != handled {
 				t.Error("a stale merge reached the handler")
@@ -636,14 +654,34 @@ func TestDeletePersonProposalIsStaleWhenANoteWasAdded(t *testing.T) {
 	if !isErr {
 		t.Fatalf("apply of a stale deletion = %v", out)
 	}
+	takeFresh(t, out, id, "delete_person", now)
 	assertJSON(t, out["error"], `{
 		"code": "PROPOSAL_STALE",
 		"message": "Proposal \"`+id+`\" is stale: person `+f.dup+` changed since the user saw it (was: `+shown+`; now: `+now+`). Nothing was written.",
 		"field": "proposal_id",
 		"details": {"proposal_id": "`+id+`", "target": "person `+f.dup+`", "before": "`+shown+`", "after": "`+now+`"},
-		"suggestions": {"hint": "Call the write tool again so the user confirms the current state."}
+		"suggestions": {"hint": "`+freshHint+`"}
 	}`)
 	if _, ok := s.rec.Record(ada.TenantID, ada.PrincipalID, "person", f.dup); !ok {
 		t.Error("the person was deleted")
 	}
+}
+
+// freshHint is the hint of a stale answer that carries a fresh proposal.
+const freshHint = "Nothing was written. details.fresh_proposal is the same change against the current state: show it to the user and, if they confirm, call apply_proposal with its proposal_id."
+
+// takeFresh removes details.fresh_proposal from a stale answer's error,
+// checks it is a new proposal of tool bound to the state now, and returns
+// its id.
+func takeFresh(t *testing.T, out map[string]any, stale, tool, now string) string {
+	t.Helper()
+	e, _ := out["error"].(map[string]any)
+	d, _ := e["details"].(map[string]any)
+	fresh, _ := d["fresh_proposal"].(map[string]any)
+	delete(d, "fresh_proposal")
+	id, _ := fresh["proposal_id"].(string)
+	if id == "" || id == stale || fresh["tool"] != tool || fresh["current_state"] != now {
+		t.Fatalf("fresh proposal %v, want a new %s bound to %q", fresh, tool, now)
+	}
+	return id
 }

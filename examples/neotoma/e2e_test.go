@@ -623,6 +623,7 @@ func TestMergeEntitiesWithoutElicitationProposesThenApplies(t *testing.T) {
 		"success": true,
 		"proposal": {
 			"proposal_id": "prop_KPM2MZ56KRGBJZU7USBDG4B3OE",
+			"action": "merge",
 			"tool": "merge_entities",
 			"classification": "DESTRUCTIVE_UPDATE",
 			"summary": "Merge duplicate entities: from_entity_id=\"`+from+`\", to_entity_id=\"`+to+`\", merge_reason=\"same email address\"",
@@ -732,12 +733,21 @@ func TestMergeProposalIsStaleWhenObservationsChanged(t *testing.T) {
 	if !isErr {
 		t.Fatalf("apply after the duplicate changed = %v, want PROPOSAL_STALE", out)
 	}
-	assertJSON(t, out["error"].(map[string]any), `{
+	// The answer carries the merge proposed against the entities as they are
+	// now: two observations would move.
+	e := out["error"].(map[string]any)
+	fresh := e["details"].(map[string]any)["fresh_proposal"].(map[string]any)
+	delete(e["details"].(map[string]any), "fresh_proposal")
+	freshID, _ := fresh["proposal_id"].(string)
+	if freshID == "" || freshID == id || fresh["action"] != "merge" || fresh["preview"].(map[string]any)["observations_to_move"] != 2.0 {
+		t.Fatalf("fresh proposal = %v", fresh)
+	}
+	assertJSON(t, e, `{
 		"code": "PROPOSAL_STALE",
 		"message": "proposal \"`+id+`\" is stale: the server would now fill it differently",
 		"field": "proposal_id",
 		"details": {"proposal_id": "`+id+`", "changed_fields": ["observations_to_move"]},
-		"suggestions": {"hint": "Nothing was written. Call the write tool again to make a fresh proposal and show it to the user."}
+		"suggestions": {"hint": "Nothing was written. details.fresh_proposal is the same change against the current state: show it to the user and, if they confirm, call apply_proposal with its proposal_id."}
 	}`)
 	for _, r := range s.rec.received() {
 		if _, ok := r.(*neotomav1.MergeEntitiesRequest); ok {

@@ -242,7 +242,7 @@ func TestCreatePurchaseOrderWithoutElicitationBecomesAProposalAppliedById(t *tes
 	s := newSession(t, noElicitation)
 	got := s.mustCall("create_purchase_order", orderArgs)
 	const id = "prop_AEBAGBAFAYDQQCIKBMGA2DQPCA"
-	want := compact(`{"success":true,"proposal":{"proposal_id":"` + id + `","tool":"create_purchase_order","classification":"SAFE_CREATE",
+	want := compact(`{"success":true,"proposal":{"proposal_id":"` + id + `","action":"create","tool":"create_purchase_order","entity":{"type":"purchase_order"},"classification":"SAFE_CREATE",
 		"summary":"Create purchase order: supplier_id=4001, location_id=1, order_number=\"PO-1001\", expected_delivery_date=\"2026-12-15\"",
 		"preview":{"meta":{"tenant_id":"acme","principal_id":"alice","correlation_id":"corr-1","requested_at":"2026-11-22T10:00:00Z"},
 			"supplier_id":4001,"location_id":1,"order_number":"PO-1001",

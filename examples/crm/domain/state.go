@@ -26,6 +26,8 @@ func (c *CRM) StatePreview(ctx context.Context, _ string, req proto.Message) (ru
 		user, ids = r.GetUserId(), []string{r.GetSourcePersonId(), r.GetTargetPersonId()}
 	case *crmv1.DeletePersonRequest:
 		user, ids = r.GetUserId(), []string{r.GetPersonId()}
+	case *crmv1.UpdatePersonRequest:
+		user, ids = r.GetUserId(), []string{r.GetPersonId()}
 	default:
 		return runtime.EntityState{}, false, nil
 	}
@@ -56,7 +58,17 @@ func (c *CRM) StatePreview(ctx context.Context, _ string, req proto.Message) (ru
 		target = "people " + ids[0] + " and " + ids[1]
 		summary = "merge " + parts[0] + " into " + parts[1]
 	}
-	return runtime.EntityState{Target: target, Digest: hex.EncodeToString(h.Sum(nil)[:16]), Summary: summary}, true, nil
+	st := runtime.EntityState{Target: target, Digest: hex.EncodeToString(h.Sum(nil)[:16]), Summary: summary, Type: "person", ID: ids[0]}
+	if len(ids) == 2 {
+		st.ID = ids[1] // a merge changes the person it keeps
+	}
+	if _, ok := req.(*crmv1.UpdatePersonRequest); ok {
+		// What an update may change, for the proposal's before/after diff.
+		p := a.people[ids[0]]
+		st.Fields = map[string]any{"first_name": p.GetFirstName(), "last_name": p.GetLastName(),
+			"email": p.GetEmail(), "phone": p.GetPhone(), "title": p.GetTitle()}
+	}
+	return st, true, nil
 }
 
 // notesAbout counts the notes about person id.
