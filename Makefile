@@ -72,7 +72,7 @@ demo: ## Run a scripted agent session against the reference example (committed c
 	go run ./examples/archimate/cmd/demo
 
 .PHONY: protoc-check
-protoc-check: build ## Generate a proto3 example and a proto2 golden case with the system protoc and compare with the committed code
+protoc-check: build ## Generate proto3 examples (one with buf.validate) and a proto2 golden case with the system protoc and compare with the committed code
 	@command -v protoc >/dev/null || { echo "protoc not found: apt-get install protobuf-compiler"; exit 1; }
 	@out=$$(mktemp -d); trap 'rm -rf "$$out"' EXIT; \
 	protoc --plugin=protoc-gen-mcpwrite=$(TOOLS)/protoc-gen-mcpwrite -I annotations -I examples/archimate/proto \
@@ -81,7 +81,10 @@ protoc-check: build ## Generate a proto3 example and a proto2 golden case with t
 	protoc --plugin=protoc-gen-mcpwrite=$(TOOLS)/protoc-gen-mcpwrite -I annotations -I golden/testdata/proto2_presence/input \
 		--mcpwrite_out="$$out" --mcpwrite_opt=paths=source_relative legacy/v1/ledger.proto; \
 	diff -r "$$out/legacy/v1/legacyv1mcpwrite" golden/testdata/proto2_presence/want/legacy/v1/legacyv1mcpwrite; \
-	echo "protoc $$(protoc --version | cut -d' ' -f2): proto3 (archimate) and proto2 (golden proto2_presence) output equal the committed code"
+	protoc --plugin=protoc-gen-mcpwrite=$(TOOLS)/protoc-gen-mcpwrite -I annotations -I third_party/protovalidate -I examples/purchasing/proto \
+		--mcpwrite_out="$$out" --mcpwrite_opt=paths=source_relative purchasing/v1/purchasing.proto; \
+	diff -r "$$out/purchasing/v1/purchasingv1mcpwrite" examples/purchasing/gen/purchasing/v1/purchasingv1mcpwrite; \
+	echo "protoc $$(protoc --version | cut -d' ' -f2): proto3 (archimate, purchasing with buf.validate) and proto2 (golden proto2_presence) output equal the committed code"
 
 .PHONY: quickstart
 quickstart: tools ## Run the capability-repo quickstart in a fresh directory outside the checkout (README "Use it in your repo")

@@ -27,6 +27,9 @@ var update = flag.Bool("update", false, "rewrite testdata/<case>/want from the p
 // annotationsDir holds mcpwrite/v1/mcpwrite.proto, relative to this package.
 const annotationsDir = "../annotations"
 
+// protovalidateDir holds the vendored buf/validate/validate.proto.
+const protovalidateDir = "../third_party/protovalidate"
+
 // defaultParam is the plugin parameter of a case without param.txt.
 const defaultParam = "paths=source_relative"
 
@@ -133,7 +136,7 @@ func request(t *testing.T, dir string) *pluginpb.CodeGeneratorRequest {
 	if raw, err := os.ReadFile(filepath.Join(dir, "param.txt")); err == nil {
 		param = strings.TrimSpace(string(raw))
 	}
-	req, err := plugintest.Request(importPaths(input, annotationsDir), files, param)
+	req, err := plugintest.Request(importPaths(input, annotationsDir, protovalidateDir), files, param)
 	if err != nil {
 		t.Fatalf("compile %s: %v", input, err)
 	}

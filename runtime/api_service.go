@@ -26,6 +26,14 @@ type Tool struct {
 	Enrich func(c *Call, req proto.Message) error
 	// Invoke calls the domain handler.
 	Invoke func(ctx context.Context, req proto.Message) (proto.Message, error)
+	// AgentPaths maps the dotted proto path of every field the agent may
+	// set to its agent-facing path, for the request check's violations.
+	AgentPaths map[string]string
+	// Overridable are the dotted proto paths among AgentPaths that the
+	// server fills when the agent leaves them out (derived or generated
+	// with overridable): a broken rule there is the agent's only when it
+	// sent the value.
+	Overridable map[string]bool
 }
 
 // Service is what a generated Register<Service>Tools hands to Register.
@@ -38,6 +46,9 @@ type Service struct {
 	Tools []*Tool
 	// Enums are the alias tables the service decodes, by full enum name.
 	Enums map[string]*EnumTable
+	// NewChecker builds the request check run after enrichment (set when
+	// the proto imports buf/validate/validate.proto); nil for none.
+	NewChecker func() (RequestChecker, error)
 }
 
 // EnumValue is one agent-facing enum value.

@@ -40,13 +40,15 @@ type LossPreviewFunc func(ctx context.Context, tool string, req proto.Message) (
 type Option func(*config)
 
 type config struct {
-	limits    Limits
-	clock     func() time.Time
-	rand      io.Reader
-	idem      idempotency.Store
-	idemSet   bool
-	idemTTL   time.Duration
-	idemLease time.Duration
+	// noRequestCheck: WithoutRequestCheck.
+	noRequestCheck bool
+	limits         Limits
+	clock          func() time.Time
+	rand           io.Reader
+	idem           idempotency.Store
+	idemSet        bool
+	idemTTL        time.Duration
+	idemLease      time.Duration
 	// maxStoredResponse bounds the result bytes kept for one replay.
 	maxStoredResponse int
 	proposals         proposal.Store

@@ -141,6 +141,10 @@ func (r *registry) prepare(ctx context.Context, wt *writeTool, body *Object, rc 
 		es, class := r.classify(ctx, wt.doc.Name, err)
 		return m, es, class
 	}
+	if es, class := r.requestCheck(ctx, wt, body, m); len(es) > 0 {
+		wt.hint(es)
+		return m, es, class
+	}
 	return m, nil, classBusiness
 }
 

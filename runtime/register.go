@@ -40,6 +40,8 @@ type registry struct {
 	// writes are the write tools' names, document order: what validate
 	// checks and what a proposal can come from.
 	writes []string
+	// checker is the request check, built once here (Service.NewChecker).
+	checker RequestChecker
 }
 
 // writeTool joins a tool's document entry with its generated code.
@@ -120,6 +122,13 @@ func newRegistry(svc *Service, opts []Option) (*registry, error) {
 	}
 	if err := r.bind(svc); err != nil {
 		return nil, fmt.Errorf("runtime: service %s: %w", svc.Name, err)
+	}
+	if svc.NewChecker != nil && !r.cfg.noRequestCheck {
+		c, err := svc.NewChecker()
+		if err != nil {
+			return nil, fmt.Errorf("runtime: service %s: request check: %w", svc.Name, err)
+		}
+		r.checker = c
 	}
 	return r, nil
 }

@@ -341,6 +341,10 @@ func (r *registry) schemaHandler(ctx context.Context, req *mcp.CallToolRequest) 
 		// Fields that take an id or a name.
 		o = append(o, member{"references", d.References})
 	}
+	if len(d.Rules) > 0 {
+		// The proto's buf.validate rules, per field.
+		o = append(o, member{"rules", d.Rules})
+	}
 	return toolResult(r.render(ctx, name, o), false), nil
 }
 
@@ -592,6 +596,12 @@ func schemaOutputSchema() object {
 		{"server_fills", arraySchema(objectSchema(props{
 			{"field", typeString}, {"source", typeString}, {"how", typeString}, {"overridable", typeBoolean},
 		}, "field", "source", "how"))},
+		{"rules", arraySchema(objectSchema(props{
+			{"field", typeString}, {"proto_field", typeString}, {"filled_by", typeString},
+			{"rules", arraySchema(objectSchema(props{
+				{"rule", typeString}, {"value", typeString}, {"id", typeString}, {"message", typeString}, {"checked_by", typeString},
+			}, "rule", "checked_by"))},
+		}, "filled_by", "rules"))},
 	}, "operation", "schema_hash", "description", "kind", "classification", "confirmation", "input_schema", "output_schema",
 		"examples", "required_fields", "optional_fields", "server_fills")
 }

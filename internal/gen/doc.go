@@ -79,9 +79,19 @@ func (b *builder) toolDoc(t *toolModel) schemadoc.Tool {
 		}
 		seen[m] = true
 		defer delete(seen, m)
+		if rs := messageRuleDocs(m); len(rs) > 0 {
+			td.Rules = append(td.Rules, schemadoc.FieldRules{Field: strings.TrimSuffix(prefix, "."), ProtoField: strings.TrimSuffix(protoPrefix, "."), FilledBy: "message", Rules: rs})
+		}
 		for _, f := range m.fields {
 			name := prefix + f.agentName
 			pname := protoPrefix + string(f.proto.Desc.Name())
+			if rs := b.fieldRuleDocs(f); len(rs) > 0 {
+				fr := schemadoc.FieldRules{ProtoField: pname, FilledBy: "server", Rules: rs}
+				if f.mode == modeAgent || f.mode == modeEnumAlias {
+					fr.Field, fr.FilledBy = name, "agent"
+				}
+				td.Rules = append(td.Rules, fr)
+			}
 			if f.exposed() {
 				if f.required && !f.overridable {
 					td.RequiredFields = append(td.RequiredFields, name)

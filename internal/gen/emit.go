@@ -12,6 +12,7 @@ import (
 // Import paths of the packages generated code uses.
 const (
 	runtimePkg   = protogen.GoImportPath("github.com/mcpwrite/protoc-gen-mcpwrite/runtime")
+	pvcheckPkg   = protogen.GoImportPath("github.com/mcpwrite/protoc-gen-mcpwrite/runtime/pvcheck")
 	mcpPkg       = protogen.GoImportPath("github.com/modelcontextprotocol/go-sdk/mcp")
 	protoPkg     = protogen.GoImportPath("google.golang.org/protobuf/proto")
 	contextPkg   = protogen.GoImportPath("context")
@@ -196,9 +197,38 @@ func (e *emitter) register(sm *serviceModel) {
 		g.P("Invoke: func(ctx ", contextPkg.Ident("Context"), ", req ", protoPkg.Ident("Message"), ") (", protoPkg.Ident("Message"), ", error) {")
 		g.P("return h.", t.method.GoName, "(ctx, req.(*", in, "))")
 		g.P("},")
+		if importsValidate(sm) {
+			g.P("AgentPaths: map[string]string{")
+			var overridable []string
+			for _, kv := range agentPaths(t.input, "", "") {
+				g.P(strconv.Quote(kv[0]), ": ", strconv.Quote(kv[1]), ",")
+				if kv[2] != "" {
+					overridable = append(overridable, kv[0])
+				}
+			}
+			g.P("},")
+			if len(overridable) > 0 {
+				g.P("Overridable: map[string]bool{")
+				for _, p := range overridable {
+					g.P(strconv.Quote(p), ": true,")
+				}
+				g.P("},")
+			}
+		}
 		g.P("},")
 	}
 	g.P("},")
+	if importsValidate(sm) {
+		// One protovalidate validator per registration, with every
+		// request's rules compiled up front.
+		g.P("NewChecker: func() (", runtimePkg.Ident("RequestChecker"), ", error) {")
+		g.P("return ", pvcheckPkg.Ident("New"), "(")
+		for _, t := range sm.tools {
+			g.P("new(", t.method.Input.GoIdent, "),")
+		}
+		g.P(")")
+		g.P("},")
+	}
 	if len(sm.outputEnums) > 0 {
 		names := make([]string, 0, len(sm.outputEnums))
 		for n := range sm.outputEnums {

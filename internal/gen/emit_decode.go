@@ -48,6 +48,7 @@ func (e *emitter) decodeField(f *fieldModel) {
 				g.P("d.MaxItems(", key, ", len(arr), ", a.GetMaxItems(), ")")
 			}
 		}
+		e.counts(f, key, "len(arr)")
 		g.P("d.Enter(", key, ")")
 		g.P("for i, ev := range arr {")
 		g.P("d.EnterIndex(i)")
@@ -55,10 +56,14 @@ func (e *emitter) decodeField(f *fieldModel) {
 		g.P("d.Leave()")
 		g.P("}")
 		g.P("d.Leave()")
+		if f.pv != nil && f.pv.unique {
+			g.P(runtimePkg.Ident("UniqueItems"), "(d, ", key, ", m.", pf.GoName, ")")
+		}
 		g.P("}")
 	case pf.Desc.IsMap():
 		kf, vf := pf.Message.Fields[0], pf.Message.Fields[1]
 		g.P("if ks, vs, ok := d.MapEntries(v, ", key, "); ok {")
+		e.counts(f, key, "len(ks)")
 		g.P("m.", pf.GoName, " = make(", e.goType(pf), ", len(ks))")
 		g.P("d.Enter(", key, ")")
 		g.P("for i, k := range ks {")
@@ -160,6 +165,9 @@ func (e *emitter) readValue(f *fieldModel, vf *protogen.Field, src, key string, 
 	switch {
 	case vf.Enum != nil:
 		g.P("if x, ok := d.Enum(", src, ", ", key, ", ", f.enumTable.varName, "); ok {")
+		if f.pv != nil && len(f.pv.enumAllowed) > 0 {
+			g.P("d.EnumIn(", key, ", x, ", f.enumTable.varName, ", ", int32Args(f.pv.enumAllowed), ")")
+		}
 		assign(e.g.QualifiedGoIdent(vf.Enum.GoIdent) + "(x)")
 		g.P("}")
 	case vf.Message != nil && wrapperCtor[vf.Message.Desc.FullName()][0] != "":
@@ -191,8 +199,71 @@ func (e *emitter) readValue(f *fieldModel, vf *protogen.Field, src, key string, 
 	}
 }
 
+// counts emits the item or pair counts of a list or map of n entries that
+// the buf.validate rules set beyond AgentSupplied (map pairs, enum_alias
+// lists).
+func (e *emitter) counts(f *fieldModel, key, n string) {
+	if f.pv == nil {
+		return
+	}
+	if f.pv.minCount != nil {
+		e.g.P("d.MinItems(", key, ", ", n, ", ", *f.pv.minCount, ")")
+	}
+	if f.pv.maxCount != nil {
+		e.g.P("d.MaxItems(", key, ", ", n, ", ", *f.pv.maxCount, ")")
+	}
+}
+
+func int32Args(xs []int32) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = strconv.Itoa(int(x))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func floatArgs(xs []float64) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// pvConstraints emits the buf.validate rules without an mcpwrite
+// counterpart that apply to one scalar value.
+func (e *emitter) pvConstraints(f *fieldModel, key string) {
+	pv := f.pv
+	if pv == nil || f.mode != modeAgent {
+		return
+	}
+	g := e.g
+	if pv.exclusiveMin != nil {
+		g.P("d.ExclusiveMinimum(", key, ", float64(x), ", strconv.FormatFloat(*pv.exclusiveMin, 'g', -1, 64), ")")
+	}
+	if pv.exclusiveMax != nil {
+		g.P("d.ExclusiveMaximum(", key, ", float64(x), ", strconv.FormatFloat(*pv.exclusiveMax, 'g', -1, 64), ")")
+	}
+	if len(pv.strIn) > 0 {
+		g.P("d.StringIn(", key, ", x, ", quoteAll(pv.strIn), ")")
+	}
+	if len(pv.strNotIn) > 0 {
+		g.P("d.StringNotIn(", key, ", x, ", quoteAll(pv.strNotIn), ")")
+	}
+	if len(pv.numIn) > 0 {
+		g.P("d.NumberIn(", key, ", float64(x), ", floatArgs(pv.numIn), ")")
+	}
+	if len(pv.numNotIn) > 0 {
+		g.P("d.NumberNotIn(", key, ", float64(x), ", floatArgs(pv.numNotIn), ")")
+	}
+	if pv.format != "" {
+		g.P("d.Format(", key, ", x, ", strconv.Quote(pv.format), ")")
+	}
+}
+
 // constraints emits the agent rules that apply to one scalar value.
 func (e *emitter) constraints(f *fieldModel, vf *protogen.Field, key string) {
+	e.pvConstraints(f, key)
 	a := f.agent
 	if a == nil || f.mode != modeAgent {
 		return

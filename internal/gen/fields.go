@@ -95,8 +95,12 @@ func (b *builder) message(m *protogen.Message, via *protogen.Field) *messageMode
 // must be one the agent can set.
 func (b *builder) requiredOneofs(mm *messageModel) {
 	for _, od := range mm.proto.Oneofs {
+		option := "(mcpwrite.v1.oneof).required"
 		if !ext[*mcpwritev1.OneofRules](od.Desc.Options(), mcpwritev1.E_Oneof).GetRequired() {
-			continue
+			if !oneofValidateRequired(od) {
+				continue
+			}
+			option = "(buf.validate.oneof).required"
 		}
 		if od.Desc.IsSynthetic() {
 			b.probs.fieldf(od.Fields[0], "(mcpwrite.v1.oneof).required applies to a oneof, not to a proto3 optional field; use (mcpwrite.v1.field).agent.required")
@@ -109,7 +113,7 @@ func (b *builder) requiredOneofs(mm *messageModel) {
 			case fm == nil:
 				ok = false // its own problem is reported already
 			case !fm.exposed():
-				b.probs.fieldf(f, "the agent cannot set this member of oneof %s, which is (mcpwrite.v1.oneof).required; make every member agent-supplied, or drop required", od.Desc.Name())
+				b.probs.fieldf(f, "the agent cannot set this member of oneof %s, which is %s; make every member agent-supplied, or drop required", od.Desc.Name(), option)
 				ok = false
 			}
 		}
@@ -242,6 +246,13 @@ func (b *builder) agentField(fm *fieldModel) bool {
 	}
 	if vf.Enum != nil {
 		fm.enumTable = b.table(vf.Enum, fm.alias, f)
+	}
+	if !b.bufValidate(fm) {
+		return false
+	}
+	a = fm.agent
+	if fm.alias != nil {
+		a = nil
 	}
 	if a != nil && !b.checkAgentRules(fm, a) {
 		return false

@@ -49,7 +49,7 @@ func request(t *testing.T, src, param string) *pluginpb.CodeGeneratorRequest {
 	if err := os.WriteFile(filepath.Join(dir, "bad.proto"), []byte(header+src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	req, err := plugintest.Request([]string{dir, "../../annotations"}, []string{"bad.proto"}, param)
+	req, err := plugintest.Request([]string{dir, "../../annotations", "../../third_party/protovalidate"}, []string{"bad.proto"}, param)
 	if err != nil {
 		t.Fatalf("compile: %v", err)
 	}
@@ -680,6 +680,86 @@ message Req {
   }
 }`,
 			want: `bad.proto: message bad.v1.Req: field owner: oneof members are chosen by the agent; derived cannot fill one`,
+		},
+		{
+			name: "an mcpwrite max_length that contradicts buf.validate max_len",
+			src: `import "buf/validate/validate.proto";` + service + `
+message Req {
+  string name = 1 [
+    (mcpwrite.v1.field).agent = {max_length: 200},
+    (buf.validate.field).string.max_len = 100
+  ];
+}`,
+			want: `bad.proto: message bad.v1.Req: field name: (mcpwrite.v1.field).agent.max_length 200 contradicts (buf.validate.field).string.max_len 100; state the rule once, in buf.validate`,
+		},
+		{
+			name: "an mcpwrite minimum that contradicts buf.validate gte",
+			src: `import "buf/validate/validate.proto";` + service + `
+message Req {
+  int32 count = 1 [
+    (mcpwrite.v1.field).agent = {minimum: 1},
+    (buf.validate.field).int32.gte = 5
+  ];
+}`,
+			want: `bad.proto: message bad.v1.Req: field count: (mcpwrite.v1.field).agent.minimum 1 contradicts (buf.validate.field).int32.gte 5; state the rule once, in buf.validate`,
+		},
+		{
+			name: "an mcpwrite pattern that contradicts buf.validate pattern",
+			src: `import "buf/validate/validate.proto";` + service + `
+message Req {
+  string code = 1 [
+    (mcpwrite.v1.field).agent = {pattern: "^[a-z]+$"},
+    (buf.validate.field).string.pattern = "^[A-Z]+$"
+  ];
+}`,
+			want: `bad.proto: message bad.v1.Req: field code: (mcpwrite.v1.field).agent.pattern "^[a-z]+$" contradicts (buf.validate.field).string.pattern "^[A-Z]+$"; state the rule once, in buf.validate`,
+		},
+		{
+			name: "an mcpwrite max_items that contradicts buf.validate repeated.max_items",
+			src: `import "buf/validate/validate.proto";` + service + `
+message Req {
+  repeated string tags = 1 [
+    (mcpwrite.v1.field).agent = {max_items: 10},
+    (buf.validate.field).repeated.max_items = 3
+  ];
+}`,
+			want: `bad.proto: message bad.v1.Req: field tags: (mcpwrite.v1.field).agent.max_items 10 contradicts (buf.validate.field).repeated.max_items 3; state the rule once, in buf.validate`,
+		},
+		{
+			name: "buf.validate enum rules that leave no alias",
+			src: `import "buf/validate/validate.proto";` + service + layerEnums + `
+message Req {
+  Layer layer = 1 [(buf.validate.field).enum = {not_in: [1, 2]}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field layer: (buf.validate.field).enum leaves no alias of bad.v1.Layer the agent could send`,
+		},
+		{
+			name: "buf.validate string rules on an int32 field",
+			src: `import "buf/validate/validate.proto";` + service + `
+message Req {
+  int32 count = 1 [(buf.validate.field).string.min_len = 1];
+}`,
+			want: `bad.proto: message bad.v1.Req: field count: (buf.validate.field).string rules do not apply to an int32 field; use int32 rules`,
+		},
+		{
+			name: "buf.validate number rules on the string items of a repeated field",
+			src: `import "buf/validate/validate.proto";` + service + `
+message Req {
+  repeated string tags = 1 [(buf.validate.field).repeated.items.int64.gte = 1];
+}`,
+			want: `bad.proto: message bad.v1.Req: field tags: (buf.validate.field).repeated.items.int64 rules do not apply to string items; use string rules`,
+		},
+		{
+			name: "a buf.validate required oneof with a hidden member",
+			src: `import "buf/validate/validate.proto";` + service + `
+message Req {
+  oneof target {
+    option (buf.validate.oneof).required = true;
+    string task_id = 1 [(mcpwrite.v1.field).hidden = true];
+    string parent_id = 2;
+  }
+}`,
+			want: `bad.proto: message bad.v1.Req: field task_id: the agent cannot set this member of oneof target, which is (buf.validate.oneof).required; make every member agent-supplied, or drop required`,
 		},
 	}
 	seen := map[string]bool{}

@@ -113,6 +113,9 @@ type fieldModel struct {
 	agent     *mcpwritev1.AgentSupplied
 	alias     *mcpwritev1.EnumAlias
 	enumTable *enumTable
+	// pv are the buf.validate rules without an mcpwrite counterpart
+	// (agent-supplied and enum alias fields), nil when there are none.
+	pv *pvRules
 	// server rules
 	derived   *mcpwritev1.Derived
 	generated *mcpwritev1.Generated

@@ -115,13 +115,13 @@ func fieldSchema(f *fieldModel) *jsonschema.Schema {
 	if f.requiredWhen != nil {
 		s.Description = appendSentence(s.Description, requiredWhenNote(f))
 	}
+	// Length, pattern and range rules apply to each item of a list, as the
+	// decoder checks them.
+	v := s
+	if f.proto.Desc.IsList() {
+		v = s.Items
+	}
 	if a := f.agent; a != nil && f.mode == modeAgent {
-		// Length, pattern and range rules apply to each item of a list, as
-		// the decoder checks them.
-		v := s
-		if f.proto.Desc.IsList() {
-			v = s.Items
-		}
 		if a.MinLength != nil {
 			v.MinLength = u64(uint64(a.GetMinLength()))
 		}
@@ -158,7 +158,53 @@ func fieldSchema(f *fieldModel) *jsonschema.Schema {
 	if f.alias != nil && f.alias.Default != nil {
 		s.Default = f.alias.GetDefault()
 	}
+	pvSchema(f, s, v)
 	return s
+}
+
+// pvSchema adds the buf.validate rules without an mcpwrite counterpart: s
+// is the field's schema, v the schema of one value (a list's items).
+func pvSchema(f *fieldModel, s, v *jsonschema.Schema) {
+	pv := f.pv
+	if pv == nil {
+		return
+	}
+	if pv.minCount != nil {
+		s.MinItems = u64(*pv.minCount)
+	}
+	if pv.maxCount != nil {
+		s.MaxItems = u64(*pv.maxCount)
+	}
+	if len(pv.enumAllowed) > 0 {
+		v.Enum = nil
+		for _, n := range pv.enumAllowed {
+			for _, av := range f.enumTable.values {
+				if int32(av.value.Desc.Number()) == n {
+					v.Enum = append(v.Enum, av.alias)
+				}
+			}
+		}
+	}
+	if f.mode != modeAgent {
+		return
+	}
+	if pv.exclusiveMin != nil {
+		v.ExclusiveMinimum = num(*pv.exclusiveMin)
+	}
+	if pv.exclusiveMax != nil {
+		v.ExclusiveMaximum = num(*pv.exclusiveMax)
+	}
+	if len(pv.strIn) > 0 {
+		for _, x := range pv.strIn {
+			v.Enum = append(v.Enum, x)
+		}
+	}
+	if formatKeywords[pv.format] {
+		v.Format = pv.format
+	}
+	if words := pvDescription(f); words != "" {
+		s.Description = strings.TrimSpace(s.Description + " " + words)
+	}
 }
 
 // valueSchema is the schema of one JSON value of field vf (a list element or

@@ -61,6 +61,8 @@ type Tool struct {
 	RequiredWhen []RequiredWhen `json:"required_when,omitempty"`
 	// References lists the fields the agent may fill with an id or a name.
 	References []Reference `json:"references,omitempty"`
+	// Rules are the buf.validate rules of the request, per field.
+	Rules []FieldRules `json:"rules,omitempty"`
 }
 
 // PreviewUnless is the bool field a call must set to write.
@@ -142,4 +144,33 @@ type DiscoveryValue struct {
 type Pair struct {
 	Source string `json:"source"`
 	Target string `json:"target"`
+}
+
+// FieldRules are the buf.validate rules of one request field, or of a
+// request message itself (message CEL and oneof rules).
+type FieldRules struct {
+	// Field is the agent-facing path; empty for a field the server fills.
+	// For a message's own rules it names the message field ("" for the
+	// request).
+	Field string `json:"field,omitempty"`
+	// ProtoField is the dotted proto path.
+	ProtoField string `json:"proto_field,omitempty"`
+	// FilledBy is "agent", "server" or "message" (the message's own rules).
+	FilledBy string `json:"filled_by"`
+	Rules    []Rule `json:"rules"`
+}
+
+// Rule is one buf.validate rule.
+type Rule struct {
+	// Rule names it, e.g. string.max_len, repeated.items.string.min_len, cel.
+	Rule string `json:"rule"`
+	// Value is the rule's value as written (a CEL rule's expression).
+	Value string `json:"value,omitempty"`
+	// ID and Message are a CEL rule's id and message.
+	ID      string `json:"id,omitempty"`
+	Message string `json:"message,omitempty"`
+	// CheckedBy is "decoder" (schema keywords and the strict decoder, which
+	// answer the agent before anything runs) or "protovalidate" (the
+	// complete request, after the server filled its fields).
+	CheckedBy string `json:"checked_by"`
 }

@@ -13,6 +13,7 @@
 package purchasingv1
 
 import (
+	_ "buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
 	_ "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
@@ -141,7 +142,8 @@ func (PurchaseOrderStatus) EnumDescriptor() ([]byte, []int) {
 	return file_purchasing_v1_purchasing_proto_rawDescGZIP(), []int{1}
 }
 
-// RequestMeta is who wrote and when; the server fills all of it.
+// RequestMeta is who wrote and when; the server fills all of it (the rules
+// hold the server to it: a violation here is a server bug, never the agent's).
 type RequestMeta struct {
 	state           protoimpl.MessageState `protogen:"open.v1"`
 	TenantId        string                 `protobuf:"bytes,1,opt,name=tenant_id,json=tenantId,proto3" json:"tenant_id,omitempty"`
@@ -862,39 +864,40 @@ var File_purchasing_v1_purchasing_proto protoreflect.FileDescriptor
 
 const file_purchasing_v1_purchasing_proto_rawDesc = "" +
 	"\n" +
-	"\x1epurchasing/v1/purchasing.proto\x12\rpurchasing.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1amcpwrite/v1/mcpwrite.proto\"\x91\x02\n" +
-	"\vRequestMeta\x12%\n" +
-	"\ttenant_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x01R\btenantId\x12+\n" +
-	"\fprincipal_id\x18\x02 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\vprincipalId\x12/\n" +
+	"\x1epurchasing/v1/purchasing.proto\x12\rpurchasing.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1amcpwrite/v1/mcpwrite.proto\"\xa5\x02\n" +
+	"\vRequestMeta\x12,\n" +
+	"\ttenant_id\x18\x01 \x01(\tB\x0f\xbaH\x04r\x02\x10\x01\xea\xbb\x1c\x04\x12\x02\x10\x01R\btenantId\x122\n" +
+	"\fprincipal_id\x18\x02 \x01(\tB\x0f\xbaH\x04r\x02\x10\x01\xea\xbb\x1c\x04\x12\x02\x10\x02R\vprincipalId\x12/\n" +
 	"\x0ecorrelation_id\x18\x03 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x03R\rcorrelationId\x124\n" +
-	"\x11client_request_id\x18\x04 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x06R\x0fclientRequestId\x12G\n" +
-	"\frequested_at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampB\b\xea\xbb\x1c\x04\x1a\x02\b\x04R\vrequestedAt\"\x81\x02\n" +
-	"\x11PurchaseOrderItem\x12U\n" +
-	"\x03sku\x18\x01 \x01(\tBC\xea\xbb\x1c?\n" +
-	"=\b\x01\x12*Stock keeping unit of the variant to order\x1a\t\"BOLT-M8\"(\x010@R\x03sku\x12=\n" +
-	"\bquantity\x18\x02 \x01(\x05B!\xea\xbb\x1c\x1d\n" +
-	"\x1b\b\x01\x12\x0eUnits to orderA\x00\x00\x00\x00\x00\x00\xf0?R\bquantity\x12V\n" +
+	"\x11client_request_id\x18\x04 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x06R\x0fclientRequestId\x12M\n" +
+	"\frequested_at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampB\x0e\xbaH\x03\xc8\x01\x01\xea\xbb\x1c\x04\x1a\x02\b\x04R\vrequestedAt\"\xb6\x03\n" +
+	"\x11PurchaseOrderItem\x12Z\n" +
+	"\x03sku\x18\x01 \x01(\tBH\xbaH\x06r\x04\x10\x01\x18@\xea\xbb\x1c;\n" +
+	"9\b\x01\x12*Stock keeping unit of the variant to order\x1a\t\"BOLT-M8\"R\x03sku\x12;\n" +
+	"\bquantity\x18\x02 \x01(\x05B\x1f\xbaH\x04\x1a\x02(\x01\xea\xbb\x1c\x14\n" +
+	"\x12\b\x01\x12\x0eUnits to orderR\bquantity\x12[\n" +
 	"\n" +
-	"unit_price\x18\x03 \x01(\x01B7\xea\xbb\x1c3\n" +
-	"1\b\x01\x12$Price per unit in the order currencyA\x00\x00\x00\x00\x00\x00\x00\x00R\tunitPrice\"\xa0\x05\n" +
+	"unit_price\x18\x03 \x01(\x01B<\xbaH\v\x12\t)\x00\x00\x00\x00\x00\x00\x00\x00\xea\xbb\x1c*\n" +
+	"(\b\x01\x12$Price per unit in the order currencyR\tunitPrice:\xaa\x01\xbaH\xa6\x01\x1a\xa3\x01\n" +
+	"\x15item.line_total_limit\x12Ta line may total at most 1000000 in the order currency; split it over several orders\x1a4double(this.quantity) * this.unit_price <= 1000000.0\"\xb4\x05\n" +
 	"\x1aCreatePurchaseOrderRequest\x12.\n" +
-	"\x04meta\x18\x01 \x01(\v2\x1a.purchasing.v1.RequestMetaR\x04meta\x12?\n" +
-	"\vsupplier_id\x18\x02 \x01(\x05B\x1e\xea\xbb\x1c\x1a\n" +
-	"\x18\b\x01\x12\vSupplier IDA\x00\x00\x00\x00\x00\x00\xf0?R\n" +
-	"supplierId\x12\\\n" +
-	"\vlocation_id\x18\x03 \x01(\x05B;\xea\xbb\x1c7\n" +
-	"5\b\x01\x12(Location ID where items will be receivedA\x00\x00\x00\x00\x00\x00\xf0?R\n" +
-	"locationId\x12Q\n" +
-	"\forder_number\x18\x04 \x01(\tB.\xea\xbb\x1c*\n" +
-	"(\b\x01\x12\x15Purchase order number\x1a\t\"PO-1001\"(\x010@R\vorderNumber\x12P\n" +
-	"\x05items\x18\x05 \x03(\v2 .purchasing.v1.PurchaseOrderItemB\x18\xea\xbb\x1c\x14\n" +
-	"\x12\b\x01\x12\n" +
-	"Line itemsP\x01XdR\x05items\x12P\n" +
-	"\bcurrency\x18\x06 \x01(\x0e2\x17.purchasing.v1.CurrencyB\x1b\xea\xbb\x1c\x17\x12\x15(\x01\x1a\x11supplier_currencyR\bcurrency\x12\x84\x01\n" +
-	"\x16expected_delivery_date\x18\a \x01(\tBN\xea\xbb\x1cJ\n" +
-	"H\x12#Expected delivery date (YYYY-MM-DD)\x1a\f\"2026-12-15\":\x13^\\d{4}-\\d{2}-\\d{2}$R\x14expectedDeliveryDate\x125\n" +
-	"\x05notes\x18\b \x01(\tB\x1f\xea\xbb\x1c\x1b\n" +
-	"\x19\x12\x14Note to the supplier0\xd0\x0fR\x05notes\"\xab\x01\n" +
+	"\x04meta\x18\x01 \x01(\v2\x1a.purchasing.v1.RequestMetaR\x04meta\x12=\n" +
+	"\vsupplier_id\x18\x02 \x01(\x05B\x1c\xbaH\x04\x1a\x02(\x01\xea\xbb\x1c\x11\n" +
+	"\x0f\b\x01\x12\vSupplier IDR\n" +
+	"supplierId\x12Z\n" +
+	"\vlocation_id\x18\x03 \x01(\x05B9\xbaH\x04\x1a\x02(\x01\xea\xbb\x1c.\n" +
+	",\b\x01\x12(Location ID where items will be receivedR\n" +
+	"locationId\x12V\n" +
+	"\forder_number\x18\x04 \x01(\tB3\xbaH\x06r\x04\x10\x01\x18@\xea\xbb\x1c&\n" +
+	"$\b\x01\x12\x15Purchase order number\x1a\t\"PO-1001\"R\vorderNumber\x12V\n" +
+	"\x05items\x18\x05 \x03(\v2 .purchasing.v1.PurchaseOrderItemB\x1e\xbaH\a\x92\x01\x04\b\x01\x10d\xea\xbb\x1c\x10\n" +
+	"\x0e\b\x01\x12\n" +
+	"Line itemsR\x05items\x12P\n" +
+	"\bcurrency\x18\x06 \x01(\x0e2\x17.purchasing.v1.CurrencyB\x1b\xea\xbb\x1c\x17\x12\x15(\x01\x1a\x11supplier_currencyR\bcurrency\x12\x8c\x01\n" +
+	"\x16expected_delivery_date\x18\a \x01(\tBV\xbaH\x1a\xd8\x01\x01r\x152\x13^\\d{4}-\\d{2}-\\d{2}$\xea\xbb\x1c5\n" +
+	"3\x12#Expected delivery date (YYYY-MM-DD)\x1a\f\"2026-12-15\"R\x14expectedDeliveryDate\x12:\n" +
+	"\x05notes\x18\b \x01(\tB$\xbaH\x05r\x03\x18\xd0\x0f\xea\xbb\x1c\x18\n" +
+	"\x16\x12\x14Note to the supplierR\x05notes\"\xab\x01\n" +
 	"\x10PurchaseOrderRow\x12\x10\n" +
 	"\x03sku\x18\x01 \x01(\tR\x03sku\x12\x1a\n" +
 	"\bquantity\x18\x02 \x01(\x05R\bquantity\x12\x1d\n" +
@@ -927,18 +930,18 @@ const file_purchasing_v1_purchasing_proto_rawDesc = "" +
 	"\x0epurchase_order\x18\x01 \x01(\v2\x1c.purchasing.v1.PurchaseOrderR\rpurchaseOrder\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x12!\n" +
 	"\fnext_actions\x18\x03 \x03(\tR\vnextActions\x12%\n" +
-	"\x0eorder_warnings\x18\x04 \x03(\tR\rorderWarnings\"\x82\x01\n" +
-	"\fReceivedItem\x122\n" +
-	"\x03sku\x18\x01 \x01(\tB \xea\xbb\x1c\x1c\n" +
-	"\x1a\b\x01\x12\x14SKU of an order line(\x01R\x03sku\x12>\n" +
-	"\bquantity\x18\x02 \x01(\x05B\"\xea\xbb\x1c\x1e\n" +
-	"\x1c\b\x01\x12\x0fUnits deliveredA\x00\x00\x00\x00\x00\x00\xf0?R\bquantity\"\xc1\x02\n" +
+	"\x0eorder_warnings\x18\x04 \x03(\tR\rorderWarnings\"\x85\x01\n" +
+	"\fReceivedItem\x127\n" +
+	"\x03sku\x18\x01 \x01(\tB%\xbaH\x04r\x02\x10\x01\xea\xbb\x1c\x1a\n" +
+	"\x18\b\x01\x12\x14SKU of an order lineR\x03sku\x12<\n" +
+	"\bquantity\x18\x02 \x01(\x05B \xbaH\x04\x1a\x02(\x01\xea\xbb\x1c\x15\n" +
+	"\x13\b\x01\x12\x0fUnits deliveredR\bquantity\"\xc5\x02\n" +
 	"\x1bReceivePurchaseOrderRequest\x12.\n" +
-	"\x04meta\x18\x01 \x01(\v2\x1a.purchasing.v1.RequestMetaR\x04meta\x12W\n" +
-	"\x11purchase_order_id\x18\x02 \x01(\x05B+\xea\xbb\x1c'\n" +
-	"%\b\x01\x12\x18ID of the purchase orderA\x00\x00\x00\x00\x00\x00\xf0?R\x0fpurchaseOrderId\x12P\n" +
-	"\x05items\x18\x03 \x03(\v2\x1b.purchasing.v1.ReceivedItemB\x1d\xea\xbb\x1c\x19\n" +
-	"\x17\b\x01\x12\x0fDelivered itemsP\x01XdR\x05items\x12G\n" +
+	"\x04meta\x18\x01 \x01(\v2\x1a.purchasing.v1.RequestMetaR\x04meta\x12U\n" +
+	"\x11purchase_order_id\x18\x02 \x01(\x05B)\xbaH\x04\x1a\x02(\x01\xea\xbb\x1c\x1e\n" +
+	"\x1c\b\x01\x12\x18ID of the purchase orderR\x0fpurchaseOrderId\x12V\n" +
+	"\x05items\x18\x03 \x03(\v2\x1b.purchasing.v1.ReceivedItemB#\xbaH\a\x92\x01\x04\b\x01\x10d\xea\xbb\x1c\x15\n" +
+	"\x13\b\x01\x12\x0fDelivered itemsR\x05items\x12G\n" +
 	"\vreceived_at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampB\n" +
 	"\xea\xbb\x1c\x06\x1a\x04\b\x04 \x01R\n" +
 	"receivedAt\"\xc7\x01\n" +

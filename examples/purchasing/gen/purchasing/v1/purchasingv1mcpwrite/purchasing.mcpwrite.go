@@ -9,6 +9,7 @@ import (
 	_ "embed"
 	v1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/purchasing/gen/purchasing/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	pvcheck "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/pvcheck"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
@@ -61,6 +62,21 @@ func NewPurchasingServiceService(h PurchasingServiceHandler) *runtime.Service {
 				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
 					return h.CreatePurchaseOrder(ctx, req.(*v1.CreatePurchaseOrderRequest))
 				},
+				AgentPaths: map[string]string{
+					"supplier_id":            "supplier_id",
+					"location_id":            "location_id",
+					"order_number":           "order_number",
+					"items":                  "items",
+					"items.sku":              "items.sku",
+					"items.quantity":         "items.quantity",
+					"items.unit_price":       "items.unit_price",
+					"currency":               "currency",
+					"expected_delivery_date": "expected_delivery_date",
+					"notes":                  "notes",
+				},
+				Overridable: map[string]bool{
+					"currency": true,
+				},
 			},
 			{
 				Name:       "receive_purchase_order",
@@ -74,7 +90,23 @@ func NewPurchasingServiceService(h PurchasingServiceHandler) *runtime.Service {
 				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
 					return h.ReceivePurchaseOrder(ctx, req.(*v1.ReceivePurchaseOrderRequest))
 				},
+				AgentPaths: map[string]string{
+					"purchase_order_id": "purchase_order_id",
+					"items":             "items",
+					"items.sku":         "items.sku",
+					"items.quantity":    "items.quantity",
+					"received_at":       "received_at",
+				},
+				Overridable: map[string]bool{
+					"received_at": true,
+				},
 			},
+		},
+		NewChecker: func() (runtime.RequestChecker, error) {
+			return pvcheck.New(
+				new(v1.CreatePurchaseOrderRequest),
+				new(v1.ReceivePurchaseOrderRequest),
+			)
 		},
 		Enums: map[string]*runtime.EnumTable{
 			"purchasing.v1.Currency":            enumCurrency,

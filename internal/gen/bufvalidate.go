@@ -1,0 +1,628 @@
+package gen
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
+	"google.golang.org/protobuf/compiler/protogen"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
+)
+
+// pvRules are the buf.validate rules of an agent-supplied field that have
+// no mcpwrite counterpart; the ones that do (lengths, pattern, inclusive
+// bounds, item counts, required) are merged into the field's AgentSupplied.
+type pvRules struct {
+	exclusiveMin, exclusiveMax *float64
+	strIn, strNotIn            []string
+	numIn, numNotIn            []float64
+	format                     string // uuid, email, uri, hostname, ip, ipv4, ipv6
+	unique                     bool
+	// minCount, maxCount: map pairs, or the items of an enum_alias list
+	minCount, maxCount *uint64
+	// enumAllowed are the enum numbers the field accepts when enum.in or
+	// not_in narrow the alias table; nil when every offered alias is fine.
+	enumAllowed []int32
+	// docs lists every rule for getWriteSchema, the ones only the
+	// protovalidate step checks (CEL and the rest) included.
+	docs []ruleDoc
+}
+
+// ruleDoc is one buf.validate rule as getWriteSchema lists it.
+type ruleDoc = schemadoc.Rule
+
+// formatKeywords are the formats that JSON Schema draft-07 and 2020-12 both
+// name; "ip" (either family) is described in words.
+var formatKeywords = map[string]bool{"uuid": true, "email": true, "uri": true, "hostname": true, "ipv4": true, "ipv6": true}
+
+// fieldValidate returns the buf.validate rules of f, nil when none.
+func fieldValidate(f *protogen.Field) *validate.FieldRules {
+	return ext[*validate.FieldRules](f.Desc.Options(), validate.E_Field)
+}
+
+// oneofValidateRequired reports (buf.validate.oneof).required.
+func oneofValidateRequired(od *protogen.Oneof) bool {
+	return ext[*validate.OneofRules](od.Desc.Options(), validate.E_Oneof).GetRequired()
+}
+
+// bufValidate folds the buf.validate rules of an agent-supplied field into
+// its model. A rule the mcpwrite annotation also states must agree.
+func (b *builder) bufValidate(fm *fieldModel) bool {
+	pv, a, ok := b.pvMap(fm, false)
+	if !ok {
+		return false
+	}
+	if pv != nil {
+		if a != nil {
+			fm.agent = a
+		}
+		fm.pv = pv
+	}
+	return true
+}
+
+// fieldRuleDocs lists the buf.validate rules of any request field for
+// getWriteSchema: an agent field's as mapped, a server field's as the
+// protovalidate step checks them.
+func (b *builder) fieldRuleDocs(fm *fieldModel) []ruleDoc {
+	if fm.pv != nil {
+		return fm.pv.docs
+	}
+	if fm.mode == modeAgent || fm.mode == modeEnumAlias {
+		return nil // no rules
+	}
+	pv, _, _ := b.pvMap(fm, true)
+	if pv == nil {
+		return nil
+	}
+	return pv.docs
+}
+
+// pvMap reads the buf.validate rules of fm: the rules without an mcpwrite
+// counterpart, and the field's AgentSupplied with the others merged in.
+// server: the field is filled by the server, and only documented.
+func (b *builder) pvMap(fm *fieldModel, server bool) (*pvRules, *mcpwritev1.AgentSupplied, bool) {
+	r := fieldValidate(fm.proto)
+	if r == nil || r.GetIgnore() == validate.Ignore_IGNORE_ALWAYS {
+		return nil, nil, true
+	}
+	m := &pvMapper{b: b, fm: fm, pv: &pvRules{}, ok: true, server: server}
+	if fm.mode == modeAgent && !server {
+		m.a = proto.Clone(fm.agent).(*mcpwritev1.AgentSupplied)
+		m.given = fm.agent
+	}
+	if r.GetRequired() {
+		if !server {
+			fm.required = true
+		}
+		m.doc("required", "true", "decoder")
+	}
+	for _, c := range r.GetCel() {
+		m.pv.docs = append(m.pv.docs, ruleDoc{Rule: "cel", ID: c.GetId(), Message: c.GetMessage(), Value: c.GetExpression(), CheckedBy: "protovalidate"})
+	}
+	m.typed(r, "")
+	return m.pv, m.a, m.ok
+}
+
+type pvMapper struct {
+	b     *builder
+	fm    *fieldModel
+	a     *mcpwritev1.AgentSupplied // merged rules; nil for enum_alias fields
+	given *mcpwritev1.AgentSupplied // the annotation as written
+	pv    *pvRules
+	ok    bool
+	// server: document only; the protovalidate step checks every rule.
+	server bool
+}
+
+func (m *pvMapper) doc(rule, value, by string) {
+	if m.server {
+		by = "protovalidate"
+	}
+	m.pv.docs = append(m.pv.docs, ruleDoc{Rule: rule, Value: value, CheckedBy: by})
+}
+
+// typed maps the type-specific rules of r; prefix is "" for the field
+// itself, "repeated.items." or "map.values." for its elements.
+func (m *pvMapper) typed(r *validate.FieldRules, prefix string) {
+	rm := r.ProtoReflect()
+	which := rm.WhichOneof(rm.Descriptor().Oneofs().ByName("type"))
+	if which == nil {
+		return
+	}
+	kind := string(which.Name())
+	msg := rm.Get(which).Message()
+	if want := ruleKindFor(m.fm.proto.Desc, prefix); want != "" && want != kind {
+		what := kindName(m.fm.proto)
+		switch prefix {
+		case "repeated.items.":
+			what = want + " items"
+		case "map.values.":
+			what = want + " map values"
+		}
+		m.b.probs.fieldf(m.fm.proto, "(buf.validate.field).%s%s rules do not apply to %s; use %s rules", prefix, kind, what, want)
+		m.ok = false
+		return
+	}
+	if prefix == "map.values." {
+		// The schema has no place for value rules the decoder would
+		// check; the protovalidate step does.
+		m.others(msg, prefix+kind, nil)
+		return
+	}
+	switch {
+	case kind == "string":
+		m.stringRules(r.GetString(), prefix)
+	case kind == "enum":
+		m.enumRules(r.GetEnum(), prefix)
+	case kind == "repeated" && prefix == "":
+		m.repeatedRules(r.GetRepeated())
+	case kind == "map" && prefix == "":
+		m.mapRules(r.GetMap())
+	case isNumberRules(kind):
+		m.numberRules(msg, prefix+kind)
+	default:
+		m.others(msg, prefix+kind, nil)
+	}
+}
+
+func isNumberRules(kind string) bool {
+	switch kind {
+	case "int32", "int64", "uint32", "uint64", "sint32", "sint64", "fixed32", "fixed64", "sfixed32", "sfixed64", "float", "double":
+		return true
+	}
+	return false
+}
+
+// others documents the set rules of msg not in handled as checked by the
+// protovalidate step.
+func (m *pvMapper) others(msg protoreflect.Message, prefix string, handled map[string]bool) {
+	fields := msg.Descriptor().Fields()
+	for i := 0; i < fields.Len(); i++ {
+		fd := fields.Get(i)
+		name := string(fd.Name())
+		if handled[name] || !msg.Has(fd) || name == "example" {
+			continue
+		}
+		m.doc(prefix+"."+name, ruleValue(fd, msg.Get(fd)), "protovalidate")
+	}
+}
+
+// ruleValue renders a rule's value as written in the proto.
+func ruleValue(fd protoreflect.FieldDescriptor, v protoreflect.Value) string {
+	if fd.IsList() {
+		l := v.List()
+		parts := make([]string, l.Len())
+		for i := range parts {
+			parts[i] = scalarText(fd, l.Get(i))
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	return scalarText(fd, v)
+}
+
+func scalarText(fd protoreflect.FieldDescriptor, v protoreflect.Value) string {
+	switch fd.Kind() {
+	case protoreflect.StringKind:
+		return strconv.Quote(v.String())
+	case protoreflect.MessageKind:
+		return "{...}"
+	}
+	return v.String()
+}
+
+// setU32 merges a uint32 rule; the annotation must not state another value.
+func (m *pvMapper) setU32(dst **uint32, mine string, v uint64, theirs string) {
+	if given := m.givenU32(mine); given != nil && uint64(*given) != v {
+		m.conflict(mine, strconv.FormatUint(uint64(*given), 10), theirs, strconv.FormatUint(v, 10))
+		return
+	}
+	x := uint32(min(v, uint64(^uint32(0))))
+	*dst = &x
+}
+
+func (m *pvMapper) givenU32(name string) *uint32 {
+	if m.given == nil {
+		return nil
+	}
+	switch name {
+	case "min_length":
+		return m.given.MinLength
+	case "max_length":
+		return m.given.MaxLength
+	case "min_items":
+		return m.given.MinItems
+	case "max_items":
+		return m.given.MaxItems
+	}
+	return nil
+}
+
+func (m *pvMapper) conflict(mine, mineVal, theirs, theirsVal string) {
+	m.b.probs.fieldf(m.fm.proto, "(mcpwrite.v1.field).agent.%s %s contradicts (buf.validate.field).%s %s; state the rule once, in buf.validate", mine, mineVal, theirs, theirsVal)
+	m.ok = false
+}
+
+func (m *pvMapper) stringRules(s *validate.StringRules, prefix string) {
+	p := prefix + "string."
+	if m.a == nil {
+		m.others(s.ProtoReflect(), prefix+"string", nil)
+		return
+	}
+	if s.HasLen() {
+		m.setU32(&m.a.MinLength, "min_length", s.GetLen(), p+"len")
+		m.setU32(&m.a.MaxLength, "max_length", s.GetLen(), p+"len")
+		m.doc(p+"len", strconv.FormatUint(s.GetLen(), 10), "decoder")
+	}
+	if s.HasMinLen() {
+		m.setU32(&m.a.MinLength, "min_length", s.GetMinLen(), p+"min_len")
+		m.doc(p+"min_len", strconv.FormatUint(s.GetMinLen(), 10), "decoder")
+	}
+	if s.HasMaxLen() {
+		m.setU32(&m.a.MaxLength, "max_length", s.GetMaxLen(), p+"max_len")
+		m.doc(p+"max_len", strconv.FormatUint(s.GetMaxLen(), 10), "decoder")
+	}
+	if s.HasPattern() {
+		if m.given.Pattern != nil && m.given.GetPattern() != s.GetPattern() {
+			m.conflict("pattern", strconv.Quote(m.given.GetPattern()), p+"pattern", strconv.Quote(s.GetPattern()))
+		} else {
+			m.a.Pattern = proto.String(s.GetPattern())
+		}
+		m.doc(p+"pattern", strconv.Quote(s.GetPattern()), "decoder")
+	}
+	if s.HasConst() {
+		m.pv.strIn = []string{s.GetConst()}
+		m.doc(p+"const", strconv.Quote(s.GetConst()), "decoder")
+	}
+	if len(s.GetIn()) > 0 {
+		m.pv.strIn = s.GetIn()
+		m.doc(p+"in", ruleValue(s.ProtoReflect().Descriptor().Fields().ByName("in"), s.ProtoReflect().Get(s.ProtoReflect().Descriptor().Fields().ByName("in"))), "decoder")
+	}
+	if len(s.GetNotIn()) > 0 {
+		m.pv.strNotIn = s.GetNotIn()
+		m.doc(p+"not_in", ruleValue(s.ProtoReflect().Descriptor().Fields().ByName("not_in"), s.ProtoReflect().Get(s.ProtoReflect().Descriptor().Fields().ByName("not_in"))), "decoder")
+	}
+	for _, name := range []string{"uuid", "email", "uri", "hostname", "ip", "ipv4", "ipv6"} {
+		fd := s.ProtoReflect().Descriptor().Fields().ByName(protoreflect.Name(name))
+		if s.ProtoReflect().Has(fd) && s.ProtoReflect().Get(fd).Bool() {
+			m.pv.format = name
+			m.doc(p+name, "true", "decoder")
+		}
+	}
+	m.others(s.ProtoReflect(), prefix+"string", map[string]bool{
+		"len": true, "min_len": true, "max_len": true, "pattern": true, "const": true, "in": true, "not_in": true,
+		"uuid": true, "email": true, "uri": true, "hostname": true, "ip": true, "ipv4": true, "ipv6": true,
+	})
+}
+
+// numberRules maps the rules every numeric rules message shares, read by
+// name so one function serves int32 to double.
+func (m *pvMapper) numberRules(msg protoreflect.Message, rule string) {
+	if m.a == nil {
+		m.others(msg, rule, nil)
+		return
+	}
+	fields := msg.Descriptor().Fields()
+	get := func(name string) (float64, bool) {
+		fd := fields.ByName(protoreflect.Name(name))
+		if fd == nil || !msg.Has(fd) {
+			return 0, false
+		}
+		return numberOf(msg.Get(fd)), true
+	}
+	list := func(name string) []float64 {
+		fd := fields.ByName(protoreflect.Name(name))
+		var out []float64
+		if fd == nil || !msg.Has(fd) {
+			return nil
+		}
+		l := msg.Get(fd).List()
+		for i := 0; i < l.Len(); i++ {
+			out = append(out, numberOf(l.Get(i)))
+		}
+		return out
+	}
+	p := rule + "."
+	if x, ok := get("gte"); ok {
+		if m.given.Minimum != nil && m.given.GetMinimum() != x {
+			m.conflict("minimum", formatFloat(m.given.GetMinimum()), p+"gte", formatFloat(x))
+		} else {
+			m.a.Minimum = proto.Float64(x)
+		}
+		m.doc(p+"gte", formatFloat(x), "decoder")
+	}
+	if x, ok := get("lte"); ok {
+		if m.given.Maximum != nil && m.given.GetMaximum() != x {
+			m.conflict("maximum", formatFloat(m.given.GetMaximum()), p+"lte", formatFloat(x))
+		} else {
+			m.a.Maximum = proto.Float64(x)
+		}
+		m.doc(p+"lte", formatFloat(x), "decoder")
+	}
+	if x, ok := get("gt"); ok {
+		if m.given.Minimum != nil && m.given.GetMinimum() <= x {
+			m.conflict("minimum", formatFloat(m.given.GetMinimum()), p+"gt", formatFloat(x))
+		}
+		m.pv.exclusiveMin = &x
+		m.doc(p+"gt", formatFloat(x), "decoder")
+	}
+	if x, ok := get("lt"); ok {
+		if m.given.Maximum != nil && m.given.GetMaximum() >= x {
+			m.conflict("maximum", formatFloat(m.given.GetMaximum()), p+"lt", formatFloat(x))
+		}
+		m.pv.exclusiveMax = &x
+		m.doc(p+"lt", formatFloat(x), "decoder")
+	}
+	if x, ok := get("const"); ok {
+		m.pv.numIn = []float64{x}
+		m.doc(p+"const", formatFloat(x), "decoder")
+	}
+	if in := list("in"); len(in) > 0 {
+		m.pv.numIn = in
+		m.doc(p+"in", floatList(in), "decoder")
+	}
+	if out := list("not_in"); len(out) > 0 {
+		m.pv.numNotIn = out
+		m.doc(p+"not_in", floatList(out), "decoder")
+	}
+	m.others(msg, rule, map[string]bool{"gt": true, "gte": true, "lt": true, "lte": true, "const": true, "in": true, "not_in": true})
+}
+
+func numberOf(v protoreflect.Value) float64 {
+	switch x := v.Interface().(type) {
+	case int32:
+		return float64(x)
+	case int64:
+		return float64(x)
+	case uint32:
+		return float64(x)
+	case uint64:
+		return float64(x)
+	case float32:
+		return float64(x)
+	case float64:
+		return x
+	}
+	return 0
+}
+
+func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+func floatList(xs []float64) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = formatFloat(x)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// enumRules narrows the alias table of the field to enum.in / not_in;
+// defined_only is what alias decoding does already.
+func (m *pvMapper) enumRules(e *validate.EnumRules, prefix string) {
+	p := prefix + "enum."
+	t := m.fm.enumTable
+	if m.server {
+		t = nil
+	}
+	if e.GetDefinedOnly() {
+		m.doc(p+"defined_only", "true", "decoder")
+	}
+	in, notIn := e.GetIn(), e.GetNotIn()
+	if e.HasConst() {
+		in = []int32{e.GetConst()}
+		m.doc(p+"const", strconv.Itoa(int(e.GetConst())), "decoder")
+	}
+	if len(e.GetIn()) > 0 {
+		m.doc(p+"in", int32List(e.GetIn()), "decoder")
+	}
+	if len(notIn) > 0 {
+		m.doc(p+"not_in", int32List(notIn), "decoder")
+	}
+	if t != nil && (len(in) > 0 || len(notIn) > 0) {
+		var allowed []int32
+		for _, v := range t.values {
+			n := int32(v.value.Desc.Number())
+			if (len(in) == 0 || slices.Contains(in, n)) && !slices.Contains(notIn, n) {
+				allowed = append(allowed, n)
+			}
+		}
+		if len(allowed) == 0 {
+			m.b.probs.fieldf(m.fm.proto, "(buf.validate.field).%s leaves no alias of %s the agent could send", strings.TrimSuffix(p, "."), t.enum.Desc.FullName())
+			m.ok = false
+			return
+		}
+		if len(allowed) < len(t.values) {
+			m.pv.enumAllowed = allowed
+		}
+	}
+}
+
+func int32List(xs []int32) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = strconv.Itoa(int(x))
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+func (m *pvMapper) repeatedRules(r *validate.RepeatedRules) {
+	if m.a != nil {
+		if r.HasMinItems() {
+			m.setU32(&m.a.MinItems, "min_items", r.GetMinItems(), "repeated.min_items")
+		}
+		if r.HasMaxItems() {
+			m.setU32(&m.a.MaxItems, "max_items", r.GetMaxItems(), "repeated.max_items")
+		}
+	} else {
+		// enum_alias fields keep item counts in pv.
+		if r.HasMinItems() {
+			m.pv.minCount = proto.Uint64(r.GetMinItems())
+		}
+		if r.HasMaxItems() {
+			m.pv.maxCount = proto.Uint64(r.GetMaxItems())
+		}
+	}
+	if r.HasMinItems() {
+		m.doc("repeated.min_items", strconv.FormatUint(r.GetMinItems(), 10), "decoder")
+	}
+	if r.HasMaxItems() {
+		m.doc("repeated.max_items", strconv.FormatUint(r.GetMaxItems(), 10), "decoder")
+	}
+	if r.GetUnique() {
+		m.pv.unique = true
+		m.doc("repeated.unique", "true", "decoder")
+	}
+	if r.HasItems() {
+		m.typed(r.GetItems(), "repeated.items.")
+		for _, c := range r.GetItems().GetCel() {
+			m.pv.docs = append(m.pv.docs, ruleDoc{Rule: "repeated.items.cel", ID: c.GetId(), Message: c.GetMessage(), Value: c.GetExpression(), CheckedBy: "protovalidate"})
+		}
+	}
+}
+
+func (m *pvMapper) mapRules(r *validate.MapRules) {
+	if r.HasMinPairs() {
+		m.pv.minCount = proto.Uint64(r.GetMinPairs())
+		m.doc("map.min_pairs", strconv.FormatUint(r.GetMinPairs(), 10), "decoder")
+	}
+	if r.HasMaxPairs() {
+		m.pv.maxCount = proto.Uint64(r.GetMaxPairs())
+		m.doc("map.max_pairs", strconv.FormatUint(r.GetMaxPairs(), 10), "decoder")
+	}
+	if r.HasKeys() {
+		m.doc("map.keys", "{...}", "protovalidate")
+	}
+	if r.HasValues() {
+		m.typed(r.GetValues(), "map.values.")
+		for _, c := range r.GetValues().GetCel() {
+			m.pv.docs = append(m.pv.docs, ruleDoc{Rule: "map.values.cel", ID: c.GetId(), Message: c.GetMessage(), Value: c.GetExpression(), CheckedBy: "protovalidate"})
+		}
+	}
+}
+
+// pvDescription is the description words of the rules without a portable
+// keyword.
+func pvDescription(f *fieldModel) string {
+	pv := f.pv
+	if pv == nil {
+		return ""
+	}
+	var words []string
+	if pv.unique {
+		// uniqueItems is outside what strict modes accept.
+		words = append(words, "Items must be unique.")
+	}
+	if pv.format != "" && !formatKeywords[pv.format] {
+		words = append(words, "Must be "+formatWordsFor(pv.format)+".")
+	}
+	if len(pv.strNotIn) > 0 {
+		words = append(words, "Must not be any of "+quoteAll(pv.strNotIn)+".")
+	}
+	if len(pv.numIn) > 0 {
+		words = append(words, "Must be one of "+strings.Trim(floatList(pv.numIn), "[]")+".")
+	}
+	if len(pv.numNotIn) > 0 {
+		words = append(words, "Must not be any of "+strings.Trim(floatList(pv.numNotIn), "[]")+".")
+	}
+	return strings.Join(words, " ")
+}
+
+// formatWordsFor mirrors runtime.FormatWords for description text.
+func formatWordsFor(format string) string {
+	switch format {
+	case "ip":
+		return "an IPv4 or IPv6 address"
+	}
+	return fmt.Sprintf("a valid %s", format)
+}
+
+// validateImport is the file whose import switches the request check on.
+const validateImport = "buf/validate/validate.proto"
+
+// importsValidate reports whether the service's file imports
+// buf/validate/validate.proto: its tools then run protovalidate on the
+// complete request after enrichment (runtime/pvcheck).
+func importsValidate(sm *serviceModel) bool {
+	imps := sm.proto.Desc.ParentFile().Imports()
+	for i := 0; i < imps.Len(); i++ {
+		if imps.Get(i).Path() == validateImport {
+			return true
+		}
+	}
+	return false
+}
+
+// agentPaths lists, in field order, the dotted proto path and agent path of
+// every field of m (and its nested messages) the agent may set; the third
+// element is "overridable" for a field the server fills when it is left out.
+func agentPaths(m *messageModel, protoPrefix, agentPrefix string) [][3]string {
+	var out [][3]string
+	for _, f := range m.fields {
+		if !f.exposed() {
+			continue
+		}
+		p, a := protoPrefix+string(f.proto.Desc.Name()), agentPrefix+f.agentName
+		over := ""
+		if f.overridable {
+			over = "overridable"
+		}
+		out = append(out, [3]string{p, a, over})
+		if f.child != nil {
+			out = append(out, agentPaths(f.child, p+".", a+".")...)
+		}
+	}
+	return out
+}
+
+// messageRuleDocs lists the rules of a message itself: its CEL rules and
+// required oneofs.
+func messageRuleDocs(m *messageModel) []ruleDoc {
+	var out []ruleDoc
+	for _, c := range ext[*validate.MessageRules](m.proto.Desc.Options(), validate.E_Message).GetCel() {
+		out = append(out, ruleDoc{Rule: "cel", ID: c.GetId(), Message: c.GetMessage(), Value: c.GetExpression(), CheckedBy: "protovalidate"})
+	}
+	for _, od := range m.proto.Oneofs {
+		if oneofValidateRequired(od) {
+			out = append(out, ruleDoc{Rule: "oneof.required", Value: string(od.Desc.Name()), CheckedBy: "decoder"})
+		}
+	}
+	return out
+}
+
+// wrapperRules are the rule kinds of the wrapper well-known types.
+var wrapperRules = map[protoreflect.FullName]string{
+	"google.protobuf.DoubleValue": "double", "google.protobuf.FloatValue": "float",
+	"google.protobuf.Int64Value": "int64", "google.protobuf.UInt64Value": "uint64",
+	"google.protobuf.Int32Value": "int32", "google.protobuf.UInt32Value": "uint32",
+	"google.protobuf.BoolValue": "bool", "google.protobuf.StringValue": "string",
+	"google.protobuf.BytesValue": "bytes", "google.protobuf.Timestamp": "timestamp",
+	"google.protobuf.Duration": "duration", "google.protobuf.Any": "any",
+	"google.protobuf.FieldMask": "field_mask",
+}
+
+// ruleKindFor is the buf.validate rule kind (the FieldRules type oneof
+// member) that fits field fd, or its items / map values for those
+// prefixes; "" when no type rules fit (other messages).
+func ruleKindFor(fd protoreflect.FieldDescriptor, prefix string) string {
+	switch {
+	case prefix == "map.values.":
+		fd = fd.MapValue()
+	case prefix == "" && fd.IsMap():
+		return "map"
+	case prefix == "" && fd.IsList():
+		return "repeated"
+	}
+	switch fd.Kind() {
+	case protoreflect.MessageKind, protoreflect.GroupKind:
+		return wrapperRules[fd.Message().FullName()]
+	case protoreflect.EnumKind:
+		return "enum"
+	}
+	return fd.Kind().String()
+}

@@ -1,0 +1,166 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"google.golang.org/protobuf/proto"
+)
+
+// RequestChecker checks a complete request, after enrichment, against the
+// rules of its proto (runtime/pvcheck runs protovalidate: field rules, CEL
+// and message rules). One is built per registration, never per call.
+type RequestChecker interface {
+	// Check returns every broken rule of req; an error means the check
+	// itself failed (a rule that does not compile), a server problem.
+	Check(req proto.Message) ([]Violation, error)
+}
+
+// Violation is one broken rule of a complete request.
+type Violation struct {
+	// Path is where the rule broke, from the request root: one step per
+	// field; empty for a rule of the request message itself.
+	Path []PathStep
+	// RuleID is the rule's id, e.g. "string.max_len" or a CEL rule's id.
+	RuleID string
+	// Message is the rule's message, for the agent.
+	Message string
+}
+
+// PathStep is one field of a Violation path.
+type PathStep struct {
+	// Field is the proto field name.
+	Field string
+	// Subscript is a list index ("[2]") or map key (`["k"]`) into the
+	// field, "" for a singular field.
+	Subscript string
+}
+
+// WithoutRequestCheck turns off the request check the generated code
+// enables for protos that import buf/validate/validate.proto (for a domain
+// that runs protovalidate itself and wants its own envelope).
+func WithoutRequestCheck() Option { return func(c *config) { c.noRequestCheck = true } }
+
+// requestCheck runs the registration's checker on the complete request m.
+// A violation on a field the agent supplies is the agent's to fix, with the
+// agent-facing path; one on a field the server fills (derived, generated,
+// hidden) is a server bug, answered INTERNAL.
+func (r *registry) requestCheck(ctx context.Context, wt *writeTool, body *Object, m proto.Message) (Errors, errClass) {
+	if r.checker == nil || m == nil {
+		return nil, classBusiness
+	}
+	vs, err := r.checker.Check(m)
+	if err != nil {
+		return Errors{r.internal(ctx, wt.doc.Name, fmt.Errorf("request check: %w", err))}, classInternal
+	}
+	var es Errors
+	var server []string
+	for _, v := range vs {
+		path, agent := agentPath(wt.bind.AgentPaths, v.Path)
+		if agent && wt.bind.Overridable[protoPath(v.Path)] && !sent(body, v.Path, wt.bind.AgentPaths) {
+			agent = false // the server filled it: the agent left it out
+		}
+		if !agent {
+			server = append(server, fmt.Sprintf("%s: %s (%s)", path, v.Message, v.RuleID))
+			continue
+		}
+		e := &ErrorEntry{Code: violationCode(v.RuleID), Field: path, Message: v.Message}
+		if v.RuleID != "" {
+			e.Details = map[string]any{"rule_id": v.RuleID}
+		}
+		es = append(es, e)
+	}
+	if len(server) > 0 {
+		return Errors{r.internal(ctx, wt.doc.Name, fmt.Errorf("request check: server-filled fields break their rules: %s", strings.Join(server, "; ")))}, classInternal
+	}
+	return es, classBusiness
+}
+
+// agentPath renders p with the agent-facing names of paths (proto dotted
+// path to agent dotted path, every field the agent may set). agent is false
+// when a step is a field the agent does not set.
+func agentPath(paths map[string]string, p []PathStep) (string, bool) {
+	var b strings.Builder
+	proto := ""
+	for i, s := range p {
+		if i > 0 {
+			proto += "."
+		}
+		proto += s.Field
+		a, ok := paths[proto]
+		if !ok {
+			b.Reset()
+			for j, t := range p {
+				if j > 0 {
+					b.WriteByte('.')
+				}
+				b.WriteString(t.Field + t.Subscript)
+			}
+			return b.String(), false
+		}
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(a[strings.LastIndexByte(a, '.')+1:] + s.Subscript)
+	}
+	return b.String(), true
+}
+
+// violationCode is the envelope code of a broken rule: a missing value is
+// MISSING_REQUIRED_FIELD, an enum rule INVALID_ENUM_VALUE, anything else
+// CONSTRAINT_VIOLATION.
+func violationCode(ruleID string) string {
+	switch {
+	case ruleID == "required":
+		return CodeMissingRequired
+	case strings.HasPrefix(ruleID, "enum."):
+		return CodeInvalidEnumValue
+	}
+	return CodeConstraintViolation
+}
+
+// protoPath is the dotted proto path of p without subscripts.
+func protoPath(p []PathStep) string {
+	names := make([]string, len(p))
+	for i, s := range p {
+		names[i] = s.Field
+	}
+	return strings.Join(names, ".")
+}
+
+// sent reports whether the agent's arguments hold the value at p. A path
+// it cannot follow (a map subscript) counts as sent.
+func sent(body *Object, p []PathStep, paths map[string]string) bool {
+	obj, proto := body, ""
+	for i, s := range p {
+		if i > 0 {
+			proto += "."
+		}
+		proto += s.Field
+		a := paths[proto]
+		if obj == nil {
+			return true
+		}
+		v := obj.Get(a[strings.LastIndexByte(a, '.')+1:])
+		if !v.Present() {
+			return false
+		}
+		if s.Subscript != "" {
+			n, err := strconv.Atoi(strings.Trim(s.Subscript, "[]"))
+			if err != nil || v.Kind != KindArray {
+				return true
+			}
+			if n < 0 || n >= len(v.Arr) {
+				return false
+			}
+			v = v.Arr[n]
+		}
+		obj = nil
+		if v.Kind == KindObject {
+			obj = v.Obj
+		}
+	}
+	return true
+}
