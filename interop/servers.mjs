@@ -55,7 +55,8 @@ const SERVERS = {
   },
   purchasing: {
     tools: 6, args: [],
-    write: ['receive_purchase_order', { purchase_order_id: 1, items: [{ sku: 'BOLT-M8', quantity: 1 }], dry_run: true }],
+    // The source design's preview: without confirm nothing is written.
+    write: ['create_purchase_order', { supplier_id: 4001, location_id: 1, order_number: 'PO-9', items: [{ sku: 'BOLT-M8', quantity: 1, unit_price: 0.1 }] }],
     typo: ['create_purchase_order', { suplier_id: 4001, location_id: 1, order_number: 'PO-9', items: [{ sku: 'BOLT-M8', quantity: 1, unit_price: 0.1 }] }, 'UNKNOWN_FIELD', 'suplier_id', 'supplier_id'],
   },
   tasks: {

@@ -202,6 +202,9 @@ func summarize(wt *writeTool, body *Object) string {
 	}
 	var parts []string
 	for i, k := range body.Keys {
+		if pu := wt.doc.PreviewUnless; pu != nil && k == pu.Argument {
+			continue // asking for the write is not part of what is written
+		}
 		if len(parts) == 4 {
 			parts = append(parts, "...")
 			break

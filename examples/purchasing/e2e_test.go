@@ -69,6 +69,7 @@ func newSession(t *testing.T, el elicitation) *session {
 	err := purchasingv1mcpwrite.RegisterPurchasingServiceTools(server, store,
 		runtime.WithRequestContextFunc(rcFunc),
 		runtime.WithErrorHook(domain.ErrorHook),
+		runtime.WithDomainCheck(store.Check),
 		runtime.WithClock(func() time.Time { return now }),
 		runtime.WithRand(&seqReader{}),
 	)
@@ -174,6 +175,39 @@ func withDryRun(args string) string {
 	return strings.TrimSuffix(compact(args), "}") + `,"dry_run":true}`
 }
 
+// confirmed asks for the write, as the source design's confirm flag does.
+func confirmed(args string) string {
+	return strings.TrimSuffix(compact(args), "}") + `,"confirm":true}`
+}
+
+// The source design's preview: without confirm the tool answers what the
+// order would be (its total computed by the domain) and writes nothing,
+// asks no one and claims no key.
+func TestCreatePurchaseOrderPreviewsUnlessConfirmed(t *testing.T) {
+	s := newSession(t, userAccepts)
+	got := s.mustCall("create_purchase_order", orderArgs)
+	want := compact(`{"success":true,"is_preview":true,"valid":true,
+		"preview":{"request":{"meta":{"tenant_id":"acme","principal_id":"alice","correlation_id":"corr-1","requested_at":"2026-11-22T10:00:00Z"},
+			"supplier_id":4001,"location_id":1,"order_number":"PO-1001",
+			"items":[{"sku":"BOLT-M8","quantity":500,"unit_price":0.12},{"sku":"NUT-M8","quantity":500,"unit_price":0.05}],
+			"currency":"USD","expected_delivery_date":"2026-12-15"},
+			"server_filled":["meta.tenant_id","meta.principal_id","meta.correlation_id","meta.client_request_id","meta.requested_at","currency"],
+			"domain":{"line_count":2,"order_number":"PO-1001","total":"85.00 USD","total_cost":85,"warnings":[]}},
+		"suggestions":["Nothing was written. Show this preview to the user; to make the change, call create_purchase_order again with the same arguments and confirm: true (the user is then asked to confirm)."],
+		"warnings":[]}`)
+	if got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+	if _, ok := s.store.Order("acme", 1); ok || len(s.asked) != 0 {
+		t.Fatalf("a preview wrote an order or asked the user (%q)", s.asked)
+	}
+	// A preview the write would refuse answers the write's error.
+	r := s.call("create_purchase_order", `{"supplier_id":9999,"location_id":1,"order_number":"PO-2","items":[{"sku":"BOLT-M8","quantity":1,"unit_price":1}]}`)
+	if e := errorOf(t, r.text); !r.isError || e.Code != "NOT_FOUND" {
+		t.Fatalf("preview of an unknown supplier: %s", r.text)
+	}
+}
+
 func TestCreatePurchaseOrderPreviewWithDryRunFillsCurrencyAndWritesNothing(t *testing.T) {
 	s := newSession(t, userAccepts)
 	got := s.mustCall("create_purchase_order", withDryRun(orderArgs))
@@ -183,7 +217,8 @@ func TestCreatePurchaseOrderPreviewWithDryRunFillsCurrencyAndWritesNothing(t *te
 			"supplier_id":4001,"location_id":1,"order_number":"PO-1001",
 			"items":[{"sku":"BOLT-M8","quantity":500,"unit_price":0.12},{"sku":"NUT-M8","quantity":500,"unit_price":0.05}],
 			"currency":"USD","expected_delivery_date":"2026-12-15"},
-		"server_filled":["meta.tenant_id","meta.principal_id","meta.correlation_id","meta.client_request_id","meta.requested_at","currency"]}}`)
+		"server_filled":["meta.tenant_id","meta.principal_id","meta.correlation_id","meta.client_request_id","meta.requested_at","currency"],
+		"domain":{"line_count":2,"order_number":"PO-1001","total":"85.00 USD","total_cost":85,"warnings":[]}}}`)
 	if got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
@@ -194,10 +229,11 @@ func TestCreatePurchaseOrderPreviewWithDryRunFillsCurrencyAndWritesNothing(t *te
 
 func TestCreatePurchaseOrderCommitsAfterTheUserConfirms(t *testing.T) {
 	s := newSession(t, userAccepts)
-	if got := s.mustCall("create_purchase_order", orderArgs); got != compact(createdAnswer) {
+	if got := s.mustCall("create_purchase_order", confirmed(orderArgs)); got != compact(createdAnswer) {
 		t.Fatalf("got\n%s\nwant\n%s", got, compact(createdAnswer))
 	}
-	wantAsk := `Confirm Create purchase order: supplier_id=4001, location_id=1, order_number="PO-1001", expected_delivery_date="2026-12-15". This changes data.`
+	// The source design's question, with the total the domain computed.
+	wantAsk := `Create purchase order PO-1001 with 2 items totaling 85.00 USD? This changes data.`
 	if len(s.asked) != 1 || !strings.HasPrefix(s.asked[0], wantAsk) || !strings.Contains(s.asked[0], `"sku":"NUT-M8","quantity":500`) {
 		t.Fatalf("user was asked %q", s.asked)
 	}
@@ -207,7 +243,7 @@ func TestCreatePurchaseOrderReturnsDomainWarningsAndNextActions(t *testing.T) {
 	s := newSession(t, userAccepts)
 	got := s.mustCall("create_purchase_order", `{"supplier_id":4002,"location_id":1,"order_number":"PO-1002","currency":"dollar",
 		"items":[{"sku":"SHEET-2MM","quantity":10,"unit_price":0},{"sku":"SHEET-2MM","quantity":5,"unit_price":0}],
-		"expected_delivery_date":"2026-01-15","notes":"Deliver to gate 2"}`)
+		"expected_delivery_date":"2026-01-15","notes":"Deliver to gate 2","confirm":true}`)
 	want := compact(`{"success":true,
 		"purchase_order":{"id":1,"order_number":"PO-1002","supplier_id":4002,"location_id":1,
 			"status":"NotReceived","currency":"USD","items":[{"sku":"SHEET-2MM","quantity":15}],
@@ -227,7 +263,7 @@ func TestCreatePurchaseOrderReturnsDomainWarningsAndNextActions(t *testing.T) {
 
 func TestCreatePurchaseOrderDeclinedByTheUserWritesNothing(t *testing.T) {
 	s := newSession(t, userDeclines)
-	r := s.call("create_purchase_order", orderArgs)
+	r := s.call("create_purchase_order", confirmed(orderArgs))
 	msg := `The user declined: Create purchase order: supplier_id=4001, location_id=1, order_number=\"PO-1001\", expected_delivery_date=\"2026-12-15\". Nothing was written.`
 	entry := `{"code":"CONFIRMATION_DECLINED","message":"` + msg + `","suggestions":{"hint":"Do not retry unless the user asks for the change again."}}`
 	if want := compact(`{"success":false,"error":` + entry + `,"errors":[` + entry + `]}`); !r.isError || r.text != want {
@@ -238,34 +274,29 @@ func TestCreatePurchaseOrderDeclinedByTheUserWritesNothing(t *testing.T) {
 	}
 }
 
-func TestCreatePurchaseOrderWithoutElicitationBecomesAProposalAppliedById(t *testing.T) {
+// Without a client that can ask, a confirmed write is refused, not turned
+// into a pending proposal: the source design rejects the two-call
+// alternative. Nothing is written or stored.
+func TestCreatePurchaseOrderWithoutElicitationIsRefused(t *testing.T) {
 	s := newSession(t, noElicitation)
-	got := s.mustCall("create_purchase_order", orderArgs)
-	const id = "prop_AEBAGBAFAYDQQCIKBMGA2DQPCA"
-	want := compact(`{"success":true,"proposal":{"proposal_id":"` + id + `","action":"create","tool":"create_purchase_order","entity":{"type":"purchase_order"},"classification":"SAFE_CREATE",
-		"summary":"Create purchase order: supplier_id=4001, location_id=1, order_number=\"PO-1001\", expected_delivery_date=\"2026-12-15\"",
-		"preview":{"meta":{"tenant_id":"acme","principal_id":"alice","correlation_id":"corr-1","requested_at":"2026-11-22T10:00:00Z"},
-			"supplier_id":4001,"location_id":1,"order_number":"PO-1001",
-			"items":[{"sku":"BOLT-M8","quantity":500,"unit_price":0.12},{"sku":"NUT-M8","quantity":500,"unit_price":0.05}],
-			"currency":"USD","expected_delivery_date":"2026-12-15"},
-		"expires_at":"2026-11-22T10:15:00Z","apply_with":"apply_proposal"},
-		"suggestions":["Nothing was written yet. Show the summary and preview to the user; if they confirm, call apply_proposal with proposal_id \"` + id + `\" before it expires."],
-		"warnings":[]}`)
-	if got != want {
-		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	r := s.call("create_purchase_order", confirmed(orderArgs))
+	entry := `{"code":"CONFIRMATION_REQUIRED","message":"The user must confirm Create purchase order: supplier_id=4001, location_id=1, order_number=\"PO-1001\", expected_delivery_date=\"2026-12-15\", and this client cannot ask (it does not support MCP elicitation forms). Nothing was written.",
+		"suggestions":{"hint":"Tell the user this change needs their confirmation in a client that can show confirmation prompts; do not retry it here."}}`
+	if want := compact(`{"success":false,"error":` + entry + `,"errors":[` + entry + `]}`); !r.isError || r.text != want {
+		t.Fatalf("got isError=%v\n%s\nwant\n%s", r.isError, r.text, want)
 	}
 	if _, ok := s.store.Order("acme", 1); ok {
-		t.Fatal("the proposal wrote an order before it was applied")
+		t.Fatal("the refused order was written")
 	}
-	applied := s.mustCall("apply_proposal", `{"proposal_id":"`+id+`"}`)
-	if !strings.Contains(applied, `"purchase_order":`+compact(createdOrder)) || !strings.Contains(applied, `"next_actions":["Send purchase order PO-1001 to Acme Fasteners"`) {
-		t.Fatalf("apply_proposal:\n%s", applied)
+	// The preview still works without elicitation.
+	if got := s.mustCall("create_purchase_order", orderArgs); !strings.Contains(got, `"is_preview":true`) {
+		t.Fatalf("preview without elicitation: %s", got)
 	}
 }
 
 func TestReceivePurchaseOrderBooksPartialThenFullDelivery(t *testing.T) {
 	s := newSession(t, userAccepts)
-	s.mustCall("create_purchase_order", orderArgs)
+	s.mustCall("create_purchase_order", confirmed(orderArgs))
 	steps := []struct {
 		name, args, want string
 	}{{
@@ -290,19 +321,19 @@ func TestReceivePurchaseOrderBooksPartialThenFullDelivery(t *testing.T) {
 			"suggestions":[],"warnings":[]}`,
 	}}
 	for _, st := range steps {
-		if got := s.mustCall("receive_purchase_order", st.args); got != compact(st.want) {
+		if got := s.mustCall("receive_purchase_order", confirmed(st.args)); got != compact(st.want) {
 			t.Fatalf("%s: got\n%s\nwant\n%s", st.name, got, compact(st.want))
 		}
 	}
 }
 
 func TestAgentMistakesAreAnsweredWithCorrectableErrors(t *testing.T) {
-	confirmHint := "Leave out confirm: send dry_run: true to preview; without it the server asks the user to confirm before it writes."
 	tests := []struct {
 		name, tool, args string
 		code, field, top string // top: first did_you_mean, else the hint
 	}{
-		{"create: seed's confirm flag", "create_purchase_order", `{"supplier_id":4001,"location_id":1,"order_number":"PO-2","items":[{"sku":"BOLT-M8","quantity":1,"unit_price":1}],"confirm":true}`, "UNKNOWN_FIELD", "confirm", confirmHint},
+		{"create: confirm as text", "create_purchase_order", `{"supplier_id":4001,"location_id":1,"order_number":"PO-2","items":[{"sku":"BOLT-M8","quantity":1,"unit_price":1}],"confirm":"yes"}`, "INVALID_TYPE", "confirm", ""},
+		{"create: preview flag", "create_purchase_order", `{"supplier_id":4001,"location_id":1,"order_number":"PO-2","items":[{"sku":"BOLT-M8","quantity":1,"unit_price":1}],"preview":true}`, "UNKNOWN_FIELD", "preview", "Leave out preview: without confirm the answer is a preview; send confirm: true to make the change (the user is asked first)."},
 		{"create: currency spelled out", "create_purchase_order", `{"supplier_id":4001,"location_id":1,"order_number":"PO-2","currency":"Euros","items":[{"sku":"BOLT-M8","quantity":1,"unit_price":1}]}`, "INVALID_ENUM_VALUE", "currency", "EUR"},
 		{"create: no line items", "create_purchase_order", `{"supplier_id":4001,"location_id":1,"order_number":"PO-2","items":[]}`, "CONSTRAINT_VIOLATION", "items", ""},
 		{"create: items missing", "create_purchase_order", `{"supplier_id":4001,"location_id":1,"order_number":"PO-2"}`, "MISSING_REQUIRED_FIELD", "items", ""},
@@ -323,7 +354,7 @@ func TestAgentMistakesAreAnsweredWithCorrectableErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newSession(t, userAccepts)
-			s.mustCall("create_purchase_order", orderArgs)
+			s.mustCall("create_purchase_order", confirmed(orderArgs))
 			r := s.call(tt.tool, tt.args)
 			if !r.isError {
 				t.Fatalf("want an error, got %s", r.text)

@@ -41,6 +41,7 @@ func isoServer(t *testing.T) (*domain.Purchasing, *mcp.ClientSession, *mcp.Clien
 			}
 			return runtime.ConfirmProposal
 		}),
+		runtime.WithDomainCheck(store.Check), // previews answer what the write would, per tenant
 		runtime.WithRequestContextFunc(mcptest.ContextByClientName(who)))
 	if err != nil {
 		t.Fatal(err)
@@ -96,10 +97,10 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 	store, a, b := isoServer(t)
 	var ids []int32
 	for i := range 3 {
-		po := isoCommit(t, a, "create_purchase_order", fmt.Sprintf(`{"supplier_id":4001,"location_id":1,"order_number":"PO-A-%d","items":[{"sku":"BOLT-M8","quantity":500,"unit_price":0.25}]}`, i))
+		po := isoCommit(t, a, "create_purchase_order", fmt.Sprintf(`{"supplier_id":4001,"location_id":1,"order_number":"PO-A-%d","items":[{"sku":"BOLT-M8","quantity":500,"unit_price":0.25}],"confirm":true}`, i))
 		ids = append(ids, int32(po["purchase_order"].(map[string]any)["id"].(float64)))
 	}
-	pending := isoOK(t, a, "receive_purchase_order", fmt.Sprintf(`{"purchase_order_id":%d,"items":[{"sku":"BOLT-M8","quantity":200}]}`, ids[0]))["proposal"].(map[string]any)["proposal_id"].(string)
+	pending := isoOK(t, a, "receive_purchase_order", fmt.Sprintf(`{"purchase_order_id":%d,"items":[{"sku":"BOLT-M8","quantity":200}],"confirm":true}`, ids[0]))["proposal"].(map[string]any)["proposal_id"].(string)
 	before := map[int32]proto.Message{}
 	for _, id := range ids {
 		po, found := store.Order(isoA.TenantID, id)
@@ -113,8 +114,9 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 	const never = "9876"
 	for _, id := range ids {
 		for _, tc := range []struct{ tool, args string }{
-			{"receive_purchase_order", `{"purchase_order_id":%s,"items":[{"sku":"BOLT-M8","quantity":200}]}`},
-			{"receive_purchase_order", `{"purchase_order_id":%s,"items":[{"sku":"NUT-M8","quantity":7}],"received_at":"2026-11-21T09:00:00Z"}`},
+			{"receive_purchase_order", `{"purchase_order_id":%s,"items":[{"sku":"BOLT-M8","quantity":200}],"confirm":true}`},
+			{"receive_purchase_order", `{"purchase_order_id":%s,"items":[{"sku":"NUT-M8","quantity":7}],"received_at":"2026-11-21T09:00:00Z","confirm":true}`},
+			{"receive_purchase_order", `{"purchase_order_id":%s,"items":[{"sku":"BOLT-M8","quantity":200}]}`}, // a preview
 			{"validate_write", `{"operation":"receive_purchase_order","payload":{"purchase_order_id":%s,"items":[{"sku":"BOLT-M8","quantity":200}]}}`},
 		} {
 			covered[tc.tool] = true
@@ -139,12 +141,12 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 	}
 	// A's order numbers are free in B's books; B's first order is its own 1.
 	covered["create_purchase_order"] = true
-	po := isoOK(t, b, "create_purchase_order", `{"supplier_id":4001,"location_id":1,"order_number":"PO-A-0","items":[{"sku":"NUT-M8","quantity":10,"unit_price":0.05}]}`)["purchase_order"].(map[string]any)
+	po := isoOK(t, b, "create_purchase_order", `{"supplier_id":4001,"location_id":1,"order_number":"PO-A-0","items":[{"sku":"NUT-M8","quantity":10,"unit_price":0.05}],"confirm":true}`)["purchase_order"].(map[string]any)
 	if po["order_number"] != "PO-A-0" || po["id"] != 1.0 || po["created_by"] != "user-1" {
 		t.Errorf("B's order: %v", po)
 	}
 	// Within B's books the number is now taken (case-insensitively).
-	if r := mcptest.Call(t, b, "create_purchase_order", `{"supplier_id":4001,"location_id":1,"order_number":"po-a-0","items":[{"sku":"NUT-M8","quantity":10,"unit_price":0.05}]}`); !r.IsError ||
+	if r := mcptest.Call(t, b, "create_purchase_order", `{"supplier_id":4001,"location_id":1,"order_number":"po-a-0","items":[{"sku":"NUT-M8","quantity":10,"unit_price":0.05}],"confirm":true}`); !r.IsError ||
 		r.Text != `{"success":false,"error":{"code":"ALREADY_EXISTS","message":"purchase order number PO-A-0 is already used by purchase order 1"},"errors":[{"code":"ALREADY_EXISTS","message":"purchase order number PO-A-0 is already used by purchase order 1"}]}` {
 		t.Errorf("B's duplicate order number: %s", r.Text)
 	}
@@ -153,7 +155,7 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 		t.Errorf("get_write_schema answers the tenants differently:\n A: %s\n B: %s", ra.Text, rb.Text)
 	}
 	// B receiving against its own order 1 touches B's order only.
-	isoOK(t, b, "receive_purchase_order", `{"purchase_order_id":1,"items":[{"sku":"NUT-M8","quantity":10}]}`)
+	isoOK(t, b, "receive_purchase_order", `{"purchase_order_id":1,"items":[{"sku":"NUT-M8","quantity":10}],"confirm":true}`)
 
 	for id, want := range before {
 		got, _ := store.Order(isoA.TenantID, id)

@@ -267,15 +267,14 @@ func (p *Purchasing) Order(tenant string, id int32) (*purchasingv1.PurchaseOrder
 	return proto.Clone(po).(*purchasingv1.PurchaseOrder), true
 }
 
-// ErrorHook adds purchasing advice to error entries: agents trained on
-// preview-then-confirm APIs send "confirm", which this server replaces
-// with dry_run and a confirmation it asks the user for itself.
+// ErrorHook adds purchasing advice to error entries: an agent that sends
+// "preview" (rather than leaving confirm false) is told how previews work.
 func ErrorHook(_ context.Context, _ string, _ proto.Message, e *runtime.ErrorEntry) {
-	if e.Code == runtime.CodeUnknownField && (e.Field == "confirm" || e.Field == "preview") {
+	if e.Code == runtime.CodeUnknownField && e.Field == "preview" {
 		if e.Suggestions == nil {
 			e.Suggestions = &runtime.Suggestions{}
 		}
-		e.Suggestions.Hint = "Leave out " + e.Field + ": send dry_run: true to preview; without it the server asks the user to confirm before it writes."
+		e.Suggestions.Hint = "Leave out preview: without confirm the answer is a preview; send confirm: true to make the change (the user is asked first)."
 	}
 }
 

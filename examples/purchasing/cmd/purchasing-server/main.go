@@ -50,8 +50,10 @@ func run(ctx context.Context, httpAddr, tokens, tenant, principal string) error 
 	if httpAddr != "" && tokens != "" {
 		ctxFunc = runtime.RequestContextFromCall // identity from the bearer token
 	}
-	if err := purchasingv1mcpwrite.RegisterPurchasingServiceTools(server, domain.NewDemo(),
-		runtime.WithRequestContextFunc(ctxFunc), runtime.WithErrorHook(domain.ErrorHook)); err != nil {
+	store := domain.NewDemo()
+	if err := purchasingv1mcpwrite.RegisterPurchasingServiceTools(server, store,
+		runtime.WithRequestContextFunc(ctxFunc), runtime.WithErrorHook(domain.ErrorHook),
+		runtime.WithDomainCheck(store.Check)); err != nil {
 		return fmt.Errorf("register tools: %w", err)
 	}
 	if httpAddr == "" {

@@ -73,6 +73,7 @@ func NewPurchasingServiceService(h PurchasingServiceHandler) *runtime.Service {
 					"currency":               "currency",
 					"expected_delivery_date": "expected_delivery_date",
 					"notes":                  "notes",
+					"confirm":                "confirm",
 				},
 				Overridable: map[string]bool{
 					"currency": true,
@@ -96,6 +97,7 @@ func NewPurchasingServiceService(h PurchasingServiceHandler) *runtime.Service {
 					"items.sku":         "items.sku",
 					"items.quantity":    "items.quantity",
 					"received_at":       "received_at",
+					"confirm":           "confirm",
 				},
 				Overridable: map[string]bool{
 					"received_at": true,
@@ -192,7 +194,7 @@ func decodePurchaseOrderItem(d *runtime.Decoder, obj *runtime.Object, m *v1.Purc
 	}
 }
 
-var fieldsCreatePurchaseOrderRequest = []string{"supplier_id", "location_id", "order_number", "items", "currency", "expected_delivery_date", "notes"}
+var fieldsCreatePurchaseOrderRequest = []string{"supplier_id", "location_id", "order_number", "items", "currency", "expected_delivery_date", "notes", "confirm"}
 
 func decodeCreatePurchaseOrderRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.CreatePurchaseOrderRequest) {
 	d.Known(obj, fieldsCreatePurchaseOrderRequest)
@@ -257,6 +259,11 @@ func decodeCreatePurchaseOrderRequest(d *runtime.Decoder, obj *runtime.Object, m
 			m.Notes = x
 		}
 	}
+	if v := obj.Get("confirm"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Bool(v, "confirm"); ok {
+			m.Confirm = x
+		}
+	}
 }
 
 var fieldsReceivedItem = []string{"sku", "quantity"}
@@ -281,7 +288,7 @@ func decodeReceivedItem(d *runtime.Decoder, obj *runtime.Object, m *v1.ReceivedI
 	}
 }
 
-var fieldsReceivePurchaseOrderRequest = []string{"purchase_order_id", "items", "received_at"}
+var fieldsReceivePurchaseOrderRequest = []string{"purchase_order_id", "items", "received_at", "confirm"}
 
 func decodeReceivePurchaseOrderRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ReceivePurchaseOrderRequest) {
 	d.Known(obj, fieldsReceivePurchaseOrderRequest)
@@ -315,6 +322,11 @@ func decodeReceivePurchaseOrderRequest(d *runtime.Decoder, obj *runtime.Object, 
 	if v := obj.Get("received_at"); v != nil && v.Kind != runtime.KindNull {
 		if x, ok := d.Timestamp(v, "received_at"); ok {
 			m.ReceivedAt = x
+		}
+	}
+	if v := obj.Get("confirm"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Bool(v, "confirm"); ok {
+			m.Confirm = x
 		}
 	}
 }
