@@ -42,6 +42,8 @@ type Decoder struct {
 	// are counted, not described, so a request of thousands of bad keys
 	// costs no more than the answer that lists a few of them.
 	dropped int
+	// vocabs are the call's live vocabularies (nil outside a tool call).
+	vocabs *callVocabularies
 }
 
 // NewDecoder returns a decoder for one call. The limits are those the

@@ -72,6 +72,10 @@ type config struct {
 	// idSecretErr is set when the configured secret is unusable.
 	idSecret    []byte
 	idSecretErr error
+	// vocabs are the live vocabularies by name (WithVocabulary); vocabErr
+	// is set when an option was unusable.
+	vocabs   map[string]*Vocabulary
+	vocabErr error
 }
 
 // DefaultMaxStoredResponse is the largest result kept for a replay.

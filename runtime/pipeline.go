@@ -131,7 +131,12 @@ func (r *registry) newCall(ctx context.Context, tool string, rc RequestContext, 
 func (r *registry) prepare(ctx context.Context, wt *writeTool, body *Object, rc RequestContext, hasRC bool, key string, dryRun bool) (proto.Message, Errors, errClass) {
 	m := wt.bind.NewRequest()
 	d := NewDecoder(r.cfg.limits)
+	d.vocabs = r.newCallVocabularies(ctx, rc)
 	wt.bind.Decode(d, body, m)
+	if err := d.vocabs.failure; err != nil {
+		es, class := r.classify(ctx, wt.doc.Name, err)
+		return m, es, class
+	}
 	if es := d.Errors(); len(es) > 0 {
 		wt.hint(es)
 		r.hintGroups(es)

@@ -46,7 +46,9 @@ func (p *Preparer) Prepare(ctx context.Context, tool string, args []byte, rc Req
 // Decode runs only the strict parse, decode and validation of an agent's
 // arguments for tool: the request holds what the agent sent, with nothing
 // generated, derived or taken from the caller. Prepare is Decode followed
-// by enrichment.
+// by enrichment. A live vocabulary's values belong to a caller's tenant, so
+// Decode keeps a vocabulary field as sent; Prepare checks it and stores the
+// canonical value.
 func (p *Preparer) Decode(tool string, args []byte) (proto.Message, Errors) {
 	wt, ok := p.r.tools[tool]
 	if !ok {

@@ -123,6 +123,9 @@ func newRegistry(svc *Service, opts []Option) (*registry, error) {
 	if err := r.bind(svc); err != nil {
 		return nil, fmt.Errorf("runtime: service %s: %w", svc.Name, err)
 	}
+	if err := r.checkVocabularies(); err != nil {
+		return nil, fmt.Errorf("runtime: service %s: %w", svc.Name, err)
+	}
 	if svc.NewChecker != nil && !r.cfg.noRequestCheck {
 		c, err := svc.NewChecker()
 		if err != nil {

@@ -68,6 +68,7 @@ func (r *registry) serviceToolSpecs() []toolSpec {
 			Annotations:  annotations("", readOnly),
 		}, r.discoveryHandler(d, groups)})
 	}
+	specs = append(specs, r.vocabularyToolSpecs()...)
 	if n := r.svc.ApplyTool; n != "" {
 		var h schemadoc.Hints
 		for _, name := range r.order {
@@ -344,6 +345,16 @@ func (r *registry) schemaHandler(ctx context.Context, req *mcp.CallToolRequest) 
 	if len(d.Rules) > 0 {
 		// The proto's buf.validate rules, per field.
 		o = append(o, member{"rules", d.Rules})
+	}
+	if len(d.Vocabularies) > 0 {
+		// Fields of live vocabularies, with the caller's values.
+		rc, _ := r.requestContext(ctx, req)
+		vs, err := r.vocabularyListing(WithRequestContext(ctx, rc), d.Vocabularies, rc.TenantID)
+		if err != nil {
+			es, _ := r.classify(ctx, name, err)
+			return r.errorResult(ctx, name, nil, es), nil
+		}
+		o = append(o, member{"vocabularies", vs})
 	}
 	return toolResult(r.render(ctx, name, o), false), nil
 }

@@ -208,6 +208,7 @@ func (b *builder) serviceTools(sm *serviceModel) {
 	for _, t := range sm.tools {
 		visit(t.input)
 	}
+	b.vocabularyTools(sm)
 }
 
 func (b *builder) discovery(sm *serviceModel, t *enumTable, er *mcpwritev1.EnumRules) *discoveryModel {
@@ -283,6 +284,9 @@ func (b *builder) checkToolNames(sm *serviceModel) {
 	claim(sm.discardTool, "the discard tool")
 	for _, d := range sm.discovery {
 		claim(d.tool, "the discovery tool of "+string(d.table.enum.Desc.FullName()))
+	}
+	for _, v := range sm.vocabTools {
+		claim(v.tool, "the discovery tool of vocabulary "+v.vocabulary)
 	}
 	for _, t := range sm.tools {
 		for _, n := range t.nextSteps {

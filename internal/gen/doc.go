@@ -46,6 +46,9 @@ func (b *builder) document(fm *fileModel) schemadoc.Document {
 			}
 			sd.Discovery = append(sd.Discovery, dd)
 		}
+		for _, v := range sm.vocabTools {
+			sd.VocabularyTools = append(sd.VocabularyTools, schemadoc.VocabularyTool{Tool: v.tool, Vocabulary: v.vocabulary, Description: v.desc})
+		}
 		doc.Services = append(doc.Services, sd)
 	}
 	return doc
@@ -100,6 +103,9 @@ func (b *builder) toolDoc(t *toolModel) schemadoc.Tool {
 				}
 				if r := f.resolver; r != nil && r.reference {
 					td.References = append(td.References, schemadoc.Reference{Field: name, Kind: r.kind})
+				}
+				if v := f.vocab; v != nil {
+					td.Vocabularies = append(td.Vocabularies, schemadoc.VocabularyField{Field: name, Vocabulary: v.name})
 				}
 				if rw := f.requiredWhen; rw != nil {
 					when := prefix + rw.when.agentName

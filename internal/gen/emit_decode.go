@@ -192,7 +192,12 @@ func (e *emitter) readValue(f *fieldModel, vf *protogen.Field, src, key string, 
 		assign("x")
 		g.P("}")
 	default:
-		g.P("if x, ok := d.", scalarReader(vf.Desc.Kind()), "(", src, ", ", key, "); ok {")
+		if f.vocab != nil {
+			// A live vocabulary's value, canonical once read.
+			g.P("if x, ok := d.Vocabulary(", src, ", ", key, ", ", strconv.Quote(f.vocab.name), "); ok {")
+		} else {
+			g.P("if x, ok := d.", scalarReader(vf.Desc.Kind()), "(", src, ", ", key, "); ok {")
+		}
 		e.constraints(f, vf, key)
 		assign("x")
 		g.P("}")

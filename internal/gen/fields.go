@@ -260,6 +260,9 @@ func (b *builder) agentField(fm *fieldModel) bool {
 	if a.GetReference() != nil && !b.referenceField(fm, a.GetReference()) {
 		return false
 	}
+	if a.GetVocabulary() != nil && !b.vocabularyField(fm, a.GetVocabulary()) {
+		return false
+	}
 	if fm.alias != nil && fm.alias.Default != nil {
 		if _, ok := fm.enumTable.lookup(fm.alias.GetDefault()); !ok {
 			b.probs.fieldf(f, "default %q is not an alias of %s (valid: %s)", fm.alias.GetDefault(), vf.Enum.Desc.FullName(), strings.Join(fm.enumTable.aliases(), ", "))

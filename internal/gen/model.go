@@ -47,6 +47,8 @@ type serviceModel struct {
 	tools     []*toolModel
 	resolvers []*resolverModel
 	discovery []*discoveryModel
+	// vocabTools list live vocabularies (agent.vocabulary discovery_tool).
+	vocabTools []*vocabToolModel
 	// outputEnums are the alias tables responses render enums with, by enum.
 	outputEnums  map[protoreflect.FullName]*enumTable
 	validateTool string
@@ -134,6 +136,8 @@ type fieldModel struct {
 	// requiredWhen makes the field required when a sibling holds one of
 	// some values (modeAgent).
 	requiredWhen *requiredWhenModel
+	// vocab: the field takes a value of a live vocabulary (modeAgent).
+	vocab *vocabModel
 }
 
 type impliedValue struct {

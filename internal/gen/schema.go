@@ -112,6 +112,9 @@ func fieldSchema(f *fieldModel) *jsonschema.Schema {
 	if f.resolver != nil && f.resolver.reference {
 		s.Description = appendSentence(s.Description, referenceNote(f))
 	}
+	if f.vocab != nil {
+		s.Description = appendSentence(s.Description, vocabularyNote(f))
+	}
 	if f.requiredWhen != nil {
 		s.Description = appendSentence(s.Description, requiredWhenNote(f))
 	}

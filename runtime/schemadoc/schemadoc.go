@@ -26,6 +26,9 @@ type Service struct {
 	Tools []Tool `json:"tools"`
 	// Discovery lists the read-only enum discovery tools.
 	Discovery []Discovery `json:"discovery,omitempty"`
+	// VocabularyTools lists the read-only tools that list a live
+	// vocabulary's values for the caller's tenant.
+	VocabularyTools []VocabularyTool `json:"vocabulary_tools,omitempty"`
 }
 
 // Tool is everything an agent (and the runtime) needs to know about one tool.
@@ -63,6 +66,24 @@ type Tool struct {
 	References []Reference `json:"references,omitempty"`
 	// Rules are the buf.validate rules of the request, per field.
 	Rules []FieldRules `json:"rules,omitempty"`
+	// Vocabularies lists the fields whose values come from a live
+	// vocabulary; get_write_schema adds the caller's values.
+	Vocabularies []VocabularyField `json:"vocabularies,omitempty"`
+}
+
+// VocabularyField is a field that takes a value of a live vocabulary.
+type VocabularyField struct {
+	// Field is the dotted agent path, e.g. "entity_type" or "tags[]".
+	Field string `json:"field"`
+	// Vocabulary is the vocabulary's name, e.g. "entity_type".
+	Vocabulary string `json:"vocabulary"`
+}
+
+// VocabularyTool is a read-only tool listing one live vocabulary.
+type VocabularyTool struct {
+	Tool        string `json:"tool"`
+	Vocabulary  string `json:"vocabulary"`
+	Description string `json:"description"`
 }
 
 // PreviewUnless is the bool field a call must set to write.

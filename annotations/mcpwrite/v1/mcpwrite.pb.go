@@ -523,7 +523,7 @@ func (x *Derived_ContextKey) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use Derived_ContextKey.Descriptor instead.
 func (Derived_ContextKey) EnumDescriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{7, 0}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{8, 0}
 }
 
 type Generated_Kind int32
@@ -598,7 +598,7 @@ func (x *Generated_Kind) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use Generated_Kind.Descriptor instead.
 func (Generated_Kind) EnumDescriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{8, 0}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{9, 0}
 }
 
 // Naming style for values without an explicit alias (enum prefix stripped).
@@ -664,7 +664,7 @@ func (x *EnumAlias_Style) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use EnumAlias_Style.Descriptor instead.
 func (EnumAlias_Style) EnumDescriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{9, 0}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{10, 0}
 }
 
 // ServiceRules govern every method of a service.
@@ -1294,7 +1294,23 @@ type AgentSupplied struct {
 	// entities whose names are closest. Applies to singular string fields.
 	//
 	//	string source_id = 5 [(mcpwrite.v1.field).agent = {required: true reference: {resolver: "element_ref" kind: "element"}}];
-	Reference     *Reference `protobuf:"bytes,14,opt,name=reference" json:"reference,omitempty"`
+	Reference *Reference `protobuf:"bytes,14,opt,name=reference" json:"reference,omitempty"`
+	// The field takes a value of a live vocabulary: strings the server learns
+	// while it runs (entity types, tags, categories a tenant registers), so a
+	// value registered after the tools were registered is accepted at once,
+	// without regenerating or re-registering anything. Register needs a
+	// runtime.WithVocabulary serving the name; it answers the values of the
+	// call's tenant, each with optional aliases and a description. The decoder
+	// accepts a value or an alias (case and separators ignored) and stores the
+	// canonical value before enrichment; anything else answers
+	// INVALID_ENUM_VALUE with did_you_mean over the tenant's values. The input
+	// schema stays a plain string whose description points to the listing:
+	// get_write_schema lists the caller's values, and so does the discovery
+	// tool when one is named. Applies to string fields and lists of strings;
+	// cannot be combined with reference or default.
+	//
+	//	string entity_type = 2 [(mcpwrite.v1.field).agent = {required: true vocabulary: {name: "entity_type" discovery_tool: "list_entity_types"}}];
+	Vocabulary    *Vocabulary `protobuf:"bytes,15,opt,name=vocabulary" json:"vocabulary,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1427,6 +1443,71 @@ func (x *AgentSupplied) GetReference() *Reference {
 	return nil
 }
 
+func (x *AgentSupplied) GetVocabulary() *Vocabulary {
+	if x != nil {
+		return x.Vocabulary
+	}
+	return nil
+}
+
+// Vocabulary names the live vocabulary a string field takes its values from.
+type Vocabulary struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// snake_case; Register needs runtime.WithVocabulary(runtime.NewVocabulary(
+	// name, fn)) for it. Example: `name: "entity_type"`.
+	Name *string `protobuf:"bytes,1,opt,name=name" json:"name,omitempty"`
+	// Name of a read-only tool that lists the vocabulary's values for the
+	// caller's tenant. Every field of the vocabulary in a file names the same
+	// tool or none. Example: `discovery_tool: "list_entity_types"`.
+	DiscoveryTool *string `protobuf:"bytes,2,opt,name=discovery_tool,json=discoveryTool" json:"discovery_tool,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Vocabulary) Reset() {
+	*x = Vocabulary{}
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Vocabulary) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Vocabulary) ProtoMessage() {}
+
+func (x *Vocabulary) ProtoReflect() protoreflect.Message {
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Vocabulary.ProtoReflect.Descriptor instead.
+func (*Vocabulary) Descriptor() ([]byte, []int) {
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *Vocabulary) GetName() string {
+	if x != nil && x.Name != nil {
+		return *x.Name
+	}
+	return ""
+}
+
+func (x *Vocabulary) GetDiscoveryTool() string {
+	if x != nil && x.DiscoveryTool != nil {
+		return *x.DiscoveryTool
+	}
+	return ""
+}
+
 // Reference resolves an agent's id-or-name to an id.
 type Reference struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1441,7 +1522,7 @@ type Reference struct {
 
 func (x *Reference) Reset() {
 	*x = Reference{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[5]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1453,7 +1534,7 @@ func (x *Reference) String() string {
 func (*Reference) ProtoMessage() {}
 
 func (x *Reference) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[5]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1466,7 +1547,7 @@ func (x *Reference) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Reference.ProtoReflect.Descriptor instead.
 func (*Reference) Descriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{5}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Reference) GetResolver() string {
@@ -1501,7 +1582,7 @@ type RequiredWhen struct {
 
 func (x *RequiredWhen) Reset() {
 	*x = RequiredWhen{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[6]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1513,7 +1594,7 @@ func (x *RequiredWhen) String() string {
 func (*RequiredWhen) ProtoMessage() {}
 
 func (x *RequiredWhen) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[6]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1526,7 +1607,7 @@ func (x *RequiredWhen) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RequiredWhen.ProtoReflect.Descriptor instead.
 func (*RequiredWhen) Descriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{6}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *RequiredWhen) GetField() string {
@@ -1562,7 +1643,7 @@ type Derived struct {
 
 func (x *Derived) Reset() {
 	*x = Derived{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[7]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1574,7 +1655,7 @@ func (x *Derived) String() string {
 func (*Derived) ProtoMessage() {}
 
 func (x *Derived) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[7]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1587,7 +1668,7 @@ func (x *Derived) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Derived.ProtoReflect.Descriptor instead.
 func (*Derived) Descriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{7}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Derived) GetSource() isDerived_Source {
@@ -1692,7 +1773,7 @@ type Generated struct {
 
 func (x *Generated) Reset() {
 	*x = Generated{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[8]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1704,7 +1785,7 @@ func (x *Generated) String() string {
 func (*Generated) ProtoMessage() {}
 
 func (x *Generated) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[8]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1717,7 +1798,7 @@ func (x *Generated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Generated.ProtoReflect.Descriptor instead.
 func (*Generated) Descriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{8}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Generated) GetKind() Generated_Kind {
@@ -1770,7 +1851,7 @@ type EnumAlias struct {
 
 func (x *EnumAlias) Reset() {
 	*x = EnumAlias{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[9]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1782,7 +1863,7 @@ func (x *EnumAlias) String() string {
 func (*EnumAlias) ProtoMessage() {}
 
 func (x *EnumAlias) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[9]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1795,7 +1876,7 @@ func (x *EnumAlias) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnumAlias.ProtoReflect.Descriptor instead.
 func (*EnumAlias) Descriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{9}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *EnumAlias) GetRequired() bool {
@@ -1863,7 +1944,7 @@ type EnumRules struct {
 
 func (x *EnumRules) Reset() {
 	*x = EnumRules{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[10]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1875,7 +1956,7 @@ func (x *EnumRules) String() string {
 func (*EnumRules) ProtoMessage() {}
 
 func (x *EnumRules) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[10]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1888,7 +1969,7 @@ func (x *EnumRules) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnumRules.ProtoReflect.Descriptor instead.
 func (*EnumRules) Descriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{10}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *EnumRules) GetDiscovery() bool {
@@ -1950,7 +2031,7 @@ type EnumValueRules struct {
 
 func (x *EnumValueRules) Reset() {
 	*x = EnumValueRules{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[11]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1962,7 +2043,7 @@ func (x *EnumValueRules) String() string {
 func (*EnumValueRules) ProtoMessage() {}
 
 func (x *EnumValueRules) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[11]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1975,7 +2056,7 @@ func (x *EnumValueRules) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnumValueRules.ProtoReflect.Descriptor instead.
 func (*EnumValueRules) Descriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{11}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *EnumValueRules) GetAlias() string {
@@ -2034,7 +2115,7 @@ type OneofRules struct {
 
 func (x *OneofRules) Reset() {
 	*x = OneofRules{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[12]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2046,7 +2127,7 @@ func (x *OneofRules) String() string {
 func (*OneofRules) ProtoMessage() {}
 
 func (x *OneofRules) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[12]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2059,7 +2140,7 @@ func (x *OneofRules) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OneofRules.ProtoReflect.Descriptor instead.
 func (*OneofRules) Descriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{12}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *OneofRules) GetRequired() bool {
@@ -2083,7 +2164,7 @@ type ToolRules_Example struct {
 
 func (x *ToolRules_Example) Reset() {
 	*x = ToolRules_Example{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[13]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2095,7 +2176,7 @@ func (x *ToolRules_Example) String() string {
 func (*ToolRules_Example) ProtoMessage() {}
 
 func (x *ToolRules_Example) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[13]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2136,7 +2217,7 @@ type EnumValueRules_Pair struct {
 
 func (x *EnumValueRules_Pair) Reset() {
 	*x = EnumValueRules_Pair{}
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[15]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2148,7 +2229,7 @@ func (x *EnumValueRules_Pair) String() string {
 func (*EnumValueRules_Pair) ProtoMessage() {}
 
 func (x *EnumValueRules_Pair) ProtoReflect() protoreflect.Message {
-	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[15]
+	mi := &file_mcpwrite_v1_mcpwrite_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2161,7 +2242,7 @@ func (x *EnumValueRules_Pair) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnumValueRules_Pair.ProtoReflect.Descriptor instead.
 func (*EnumValueRules_Pair) Descriptor() ([]byte, []int) {
-	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{11, 0}
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{12, 0}
 }
 
 func (x *EnumValueRules_Pair) GetSource() string {
@@ -2398,7 +2479,7 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\n" +
 	"enum_alias\x18\x04 \x01(\v2\x16.mcpwrite.v1.EnumAliasH\x00R\tenumAlias\x12\x18\n" +
 	"\x06hidden\x18\x05 \x01(\bH\x00R\x06hiddenB\x06\n" +
-	"\x04kind\"\xd3\x03\n" +
+	"\x04kind\"\x8c\x04\n" +
 	"\rAgentSupplied\x12\x1a\n" +
 	"\brequired\x18\x01 \x01(\bR\brequired\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12\x1a\n" +
@@ -2416,7 +2497,14 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\tmax_items\x18\v \x01(\rR\bmaxItems\x12\x12\n" +
 	"\x04name\x18\f \x01(\tR\x04name\x12>\n" +
 	"\rrequired_when\x18\r \x01(\v2\x19.mcpwrite.v1.RequiredWhenR\frequiredWhen\x124\n" +
-	"\treference\x18\x0e \x01(\v2\x16.mcpwrite.v1.ReferenceR\treference\";\n" +
+	"\treference\x18\x0e \x01(\v2\x16.mcpwrite.v1.ReferenceR\treference\x127\n" +
+	"\n" +
+	"vocabulary\x18\x0f \x01(\v2\x17.mcpwrite.v1.VocabularyR\n" +
+	"vocabulary\"G\n" +
+	"\n" +
+	"Vocabulary\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12%\n" +
+	"\x0ediscovery_tool\x18\x02 \x01(\tR\rdiscoveryTool\";\n" +
 	"\tReference\x12\x1a\n" +
 	"\bresolver\x18\x01 \x01(\tR\bresolver\x12\x12\n" +
 	"\x04kind\x18\x02 \x01(\tR\x04kind\"<\n" +
@@ -2512,7 +2600,7 @@ func file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP() []byte {
 }
 
 var file_mcpwrite_v1_mcpwrite_proto_enumTypes = make([]protoimpl.EnumInfo, 9)
-var file_mcpwrite_v1_mcpwrite_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
+var file_mcpwrite_v1_mcpwrite_proto_msgTypes = make([]protoimpl.MessageInfo, 17)
 var file_mcpwrite_v1_mcpwrite_proto_goTypes = []any{
 	(ServiceRules_Expose)(0),              // 0: mcpwrite.v1.ServiceRules.Expose
 	(ServiceRules_ToolNaming)(0),          // 1: mcpwrite.v1.ServiceRules.ToolNaming
@@ -2528,23 +2616,24 @@ var file_mcpwrite_v1_mcpwrite_proto_goTypes = []any{
 	(*PairCheck)(nil),                     // 11: mcpwrite.v1.PairCheck
 	(*FieldRules)(nil),                    // 12: mcpwrite.v1.FieldRules
 	(*AgentSupplied)(nil),                 // 13: mcpwrite.v1.AgentSupplied
-	(*Reference)(nil),                     // 14: mcpwrite.v1.Reference
-	(*RequiredWhen)(nil),                  // 15: mcpwrite.v1.RequiredWhen
-	(*Derived)(nil),                       // 16: mcpwrite.v1.Derived
-	(*Generated)(nil),                     // 17: mcpwrite.v1.Generated
-	(*EnumAlias)(nil),                     // 18: mcpwrite.v1.EnumAlias
-	(*EnumRules)(nil),                     // 19: mcpwrite.v1.EnumRules
-	(*EnumValueRules)(nil),                // 20: mcpwrite.v1.EnumValueRules
-	(*OneofRules)(nil),                    // 21: mcpwrite.v1.OneofRules
-	(*ToolRules_Example)(nil),             // 22: mcpwrite.v1.ToolRules.Example
-	nil,                                   // 23: mcpwrite.v1.EnumAlias.ExtraEntry
-	(*EnumValueRules_Pair)(nil),           // 24: mcpwrite.v1.EnumValueRules.Pair
-	(*descriptorpb.ServiceOptions)(nil),   // 25: google.protobuf.ServiceOptions
-	(*descriptorpb.MethodOptions)(nil),    // 26: google.protobuf.MethodOptions
-	(*descriptorpb.FieldOptions)(nil),     // 27: google.protobuf.FieldOptions
-	(*descriptorpb.OneofOptions)(nil),     // 28: google.protobuf.OneofOptions
-	(*descriptorpb.EnumOptions)(nil),      // 29: google.protobuf.EnumOptions
-	(*descriptorpb.EnumValueOptions)(nil), // 30: google.protobuf.EnumValueOptions
+	(*Vocabulary)(nil),                    // 14: mcpwrite.v1.Vocabulary
+	(*Reference)(nil),                     // 15: mcpwrite.v1.Reference
+	(*RequiredWhen)(nil),                  // 16: mcpwrite.v1.RequiredWhen
+	(*Derived)(nil),                       // 17: mcpwrite.v1.Derived
+	(*Generated)(nil),                     // 18: mcpwrite.v1.Generated
+	(*EnumAlias)(nil),                     // 19: mcpwrite.v1.EnumAlias
+	(*EnumRules)(nil),                     // 20: mcpwrite.v1.EnumRules
+	(*EnumValueRules)(nil),                // 21: mcpwrite.v1.EnumValueRules
+	(*OneofRules)(nil),                    // 22: mcpwrite.v1.OneofRules
+	(*ToolRules_Example)(nil),             // 23: mcpwrite.v1.ToolRules.Example
+	nil,                                   // 24: mcpwrite.v1.EnumAlias.ExtraEntry
+	(*EnumValueRules_Pair)(nil),           // 25: mcpwrite.v1.EnumValueRules.Pair
+	(*descriptorpb.ServiceOptions)(nil),   // 26: google.protobuf.ServiceOptions
+	(*descriptorpb.MethodOptions)(nil),    // 27: google.protobuf.MethodOptions
+	(*descriptorpb.FieldOptions)(nil),     // 28: google.protobuf.FieldOptions
+	(*descriptorpb.OneofOptions)(nil),     // 29: google.protobuf.OneofOptions
+	(*descriptorpb.EnumOptions)(nil),      // 30: google.protobuf.EnumOptions
+	(*descriptorpb.EnumValueOptions)(nil), // 31: google.protobuf.EnumValueOptions
 }
 var file_mcpwrite_v1_mcpwrite_proto_depIdxs = []int32{
 	0,  // 0: mcpwrite.v1.ServiceRules.expose:type_name -> mcpwrite.v1.ServiceRules.Expose
@@ -2554,37 +2643,38 @@ var file_mcpwrite_v1_mcpwrite_proto_depIdxs = []int32{
 	2,  // 4: mcpwrite.v1.ToolRules.kind:type_name -> mcpwrite.v1.ToolRules.Kind
 	3,  // 5: mcpwrite.v1.ToolRules.classification:type_name -> mcpwrite.v1.ToolRules.Classification
 	4,  // 6: mcpwrite.v1.ToolRules.confirmation:type_name -> mcpwrite.v1.ToolRules.Confirmation
-	22, // 7: mcpwrite.v1.ToolRules.examples:type_name -> mcpwrite.v1.ToolRules.Example
+	23, // 7: mcpwrite.v1.ToolRules.examples:type_name -> mcpwrite.v1.ToolRules.Example
 	11, // 8: mcpwrite.v1.ToolRules.pair_check:type_name -> mcpwrite.v1.PairCheck
 	5,  // 9: mcpwrite.v1.ToolRules.elicit_fallback:type_name -> mcpwrite.v1.ToolRules.ElicitFallback
 	13, // 10: mcpwrite.v1.FieldRules.agent:type_name -> mcpwrite.v1.AgentSupplied
-	16, // 11: mcpwrite.v1.FieldRules.derived:type_name -> mcpwrite.v1.Derived
-	17, // 12: mcpwrite.v1.FieldRules.generated:type_name -> mcpwrite.v1.Generated
-	18, // 13: mcpwrite.v1.FieldRules.enum_alias:type_name -> mcpwrite.v1.EnumAlias
-	15, // 14: mcpwrite.v1.AgentSupplied.required_when:type_name -> mcpwrite.v1.RequiredWhen
-	14, // 15: mcpwrite.v1.AgentSupplied.reference:type_name -> mcpwrite.v1.Reference
-	6,  // 16: mcpwrite.v1.Derived.context:type_name -> mcpwrite.v1.Derived.ContextKey
-	7,  // 17: mcpwrite.v1.Generated.kind:type_name -> mcpwrite.v1.Generated.Kind
-	8,  // 18: mcpwrite.v1.EnumAlias.style:type_name -> mcpwrite.v1.EnumAlias.Style
-	23, // 19: mcpwrite.v1.EnumAlias.extra:type_name -> mcpwrite.v1.EnumAlias.ExtraEntry
-	24, // 20: mcpwrite.v1.EnumValueRules.valid_pairs:type_name -> mcpwrite.v1.EnumValueRules.Pair
-	25, // 21: mcpwrite.v1.service:extendee -> google.protobuf.ServiceOptions
-	26, // 22: mcpwrite.v1.tool:extendee -> google.protobuf.MethodOptions
-	27, // 23: mcpwrite.v1.field:extendee -> google.protobuf.FieldOptions
-	28, // 24: mcpwrite.v1.oneof:extendee -> google.protobuf.OneofOptions
-	29, // 25: mcpwrite.v1.enum:extendee -> google.protobuf.EnumOptions
-	30, // 26: mcpwrite.v1.value:extendee -> google.protobuf.EnumValueOptions
-	9,  // 27: mcpwrite.v1.service:type_name -> mcpwrite.v1.ServiceRules
-	10, // 28: mcpwrite.v1.tool:type_name -> mcpwrite.v1.ToolRules
-	12, // 29: mcpwrite.v1.field:type_name -> mcpwrite.v1.FieldRules
-	21, // 30: mcpwrite.v1.oneof:type_name -> mcpwrite.v1.OneofRules
-	19, // 31: mcpwrite.v1.enum:type_name -> mcpwrite.v1.EnumRules
-	20, // 32: mcpwrite.v1.value:type_name -> mcpwrite.v1.EnumValueRules
-	33, // [33:33] is the sub-list for method output_type
-	33, // [33:33] is the sub-list for method input_type
-	27, // [27:33] is the sub-list for extension type_name
-	21, // [21:27] is the sub-list for extension extendee
-	0,  // [0:21] is the sub-list for field type_name
+	17, // 11: mcpwrite.v1.FieldRules.derived:type_name -> mcpwrite.v1.Derived
+	18, // 12: mcpwrite.v1.FieldRules.generated:type_name -> mcpwrite.v1.Generated
+	19, // 13: mcpwrite.v1.FieldRules.enum_alias:type_name -> mcpwrite.v1.EnumAlias
+	16, // 14: mcpwrite.v1.AgentSupplied.required_when:type_name -> mcpwrite.v1.RequiredWhen
+	15, // 15: mcpwrite.v1.AgentSupplied.reference:type_name -> mcpwrite.v1.Reference
+	14, // 16: mcpwrite.v1.AgentSupplied.vocabulary:type_name -> mcpwrite.v1.Vocabulary
+	6,  // 17: mcpwrite.v1.Derived.context:type_name -> mcpwrite.v1.Derived.ContextKey
+	7,  // 18: mcpwrite.v1.Generated.kind:type_name -> mcpwrite.v1.Generated.Kind
+	8,  // 19: mcpwrite.v1.EnumAlias.style:type_name -> mcpwrite.v1.EnumAlias.Style
+	24, // 20: mcpwrite.v1.EnumAlias.extra:type_name -> mcpwrite.v1.EnumAlias.ExtraEntry
+	25, // 21: mcpwrite.v1.EnumValueRules.valid_pairs:type_name -> mcpwrite.v1.EnumValueRules.Pair
+	26, // 22: mcpwrite.v1.service:extendee -> google.protobuf.ServiceOptions
+	27, // 23: mcpwrite.v1.tool:extendee -> google.protobuf.MethodOptions
+	28, // 24: mcpwrite.v1.field:extendee -> google.protobuf.FieldOptions
+	29, // 25: mcpwrite.v1.oneof:extendee -> google.protobuf.OneofOptions
+	30, // 26: mcpwrite.v1.enum:extendee -> google.protobuf.EnumOptions
+	31, // 27: mcpwrite.v1.value:extendee -> google.protobuf.EnumValueOptions
+	9,  // 28: mcpwrite.v1.service:type_name -> mcpwrite.v1.ServiceRules
+	10, // 29: mcpwrite.v1.tool:type_name -> mcpwrite.v1.ToolRules
+	12, // 30: mcpwrite.v1.field:type_name -> mcpwrite.v1.FieldRules
+	22, // 31: mcpwrite.v1.oneof:type_name -> mcpwrite.v1.OneofRules
+	20, // 32: mcpwrite.v1.enum:type_name -> mcpwrite.v1.EnumRules
+	21, // 33: mcpwrite.v1.value:type_name -> mcpwrite.v1.EnumValueRules
+	34, // [34:34] is the sub-list for method output_type
+	34, // [34:34] is the sub-list for method input_type
+	28, // [28:34] is the sub-list for extension type_name
+	22, // [22:28] is the sub-list for extension extendee
+	0,  // [0:22] is the sub-list for field type_name
 }
 
 func init() { file_mcpwrite_v1_mcpwrite_proto_init() }
@@ -2599,7 +2689,7 @@ func file_mcpwrite_v1_mcpwrite_proto_init() {
 		(*FieldRules_EnumAlias)(nil),
 		(*FieldRules_Hidden)(nil),
 	}
-	file_mcpwrite_v1_mcpwrite_proto_msgTypes[7].OneofWrappers = []any{
+	file_mcpwrite_v1_mcpwrite_proto_msgTypes[8].OneofWrappers = []any{
 		(*Derived_FromEnum)(nil),
 		(*Derived_Context)(nil),
 		(*Derived_Resolver)(nil),
@@ -2611,7 +2701,7 @@ func file_mcpwrite_v1_mcpwrite_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mcpwrite_v1_mcpwrite_proto_rawDesc), len(file_mcpwrite_v1_mcpwrite_proto_rawDesc)),
 			NumEnums:      9,
-			NumMessages:   16,
+			NumMessages:   17,
 			NumExtensions: 6,
 			NumServices:   0,
 		},
