@@ -378,3 +378,26 @@ func TestVocabularyCachePolicy(t *testing.T) {
 	}
 	check("TTL 0 keeps nothing", 6, 3)
 }
+
+// Prepare checks a vocabulary field for the caller's tenant like a tool
+// call; Decode, which has no caller, keeps it as sent.
+func TestPreparerChecksVocabulariesForTheCaller(t *testing.T) {
+	tr := newTypeRegistry()
+	p, err := runtime.NewPreparer(storeService(), runtime.WithVocabulary(runtime.NewVocabulary("entity_type", tr.entityTypes)),
+		runtime.WithVocabulary(runtime.NewVocabulary("tag", tr.tagValues)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, es := p.Prepare(context.Background(), "store", []byte(`{"entity_type":"individual"}`), runtime.RequestContext{TenantID: "acme"})
+	if es != nil || m.(*structpb.Struct).Fields["entity_type"].GetStringValue() != "person" {
+		t.Fatalf("acme: %v %v", m, es)
+	}
+	_, es = p.Prepare(context.Background(), "store", []byte(`{"entity_type":"individual"}`), runtime.RequestContext{TenantID: "globex"})
+	if len(es) != 1 || es[0].Code != runtime.CodeInvalidEnumValue || es[0].Field != "entity_type" || !reflect.DeepEqual(es[0].Suggestions.ValidValues, []string{"project"}) {
+		t.Fatalf("globex: %+v", es)
+	}
+	m, es = p.Decode("store", []byte(`{"entity_type":"individual"}`))
+	if es != nil || m.(*structpb.Struct).Fields["entity_type"].GetStringValue() != "individual" {
+		t.Fatalf("Decode: %v %v", m, es)
+	}
+}

@@ -153,6 +153,9 @@ func (e *emitter) register(sm *serviceModel) {
 	g.P("// ", name, " registers the ", sm.proto.Desc.FullName(), " write tools, the")
 	g.P("// service tools and the discovery tools on s. Options configure")
 	g.P("// idempotency, governance, limits and request context.")
+	for _, line := range vocabularyComment(sm) {
+		g.P("// ", line)
+	}
 	g.P("func ", name, "(s *", mcpPkg.Ident("Server"), ", h ", handlerName(sm), ", opts ...", runtimePkg.Ident("Option"), ") error {")
 	g.P("return ", runtimePkg.Ident("Register"), "(s, New", sm.proto.GoName, "Service(h), opts...)")
 	g.P("}")

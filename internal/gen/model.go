@@ -49,6 +49,8 @@ type serviceModel struct {
 	discovery []*discoveryModel
 	// vocabTools list live vocabularies (agent.vocabulary discovery_tool).
 	vocabTools []*vocabToolModel
+	// vocabNames are the live vocabularies the tools take, first use first.
+	vocabNames []string
 	// outputEnums are the alias tables responses render enums with, by enum.
 	outputEnums  map[protoreflect.FullName]*enumTable
 	validateTool string

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"strconv"
 	"strings"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -101,6 +102,7 @@ func (b *builder) vocabularyTools(sm *serviceModel) {
 	for _, t := range sm.tools {
 		visit(t.input)
 	}
+	sm.vocabNames = order
 	for _, n := range order {
 		if tool := first[n].vocab.discoveryTool; tool != "" {
 			sm.vocabTools = append(sm.vocabTools, &vocabToolModel{tool: tool, vocabulary: n,
@@ -112,4 +114,21 @@ func (b *builder) vocabularyTools(sm *serviceModel) {
 // vocabularyNote is the sentence a vocabulary field's description ends with.
 func vocabularyNote(f *fieldModel) string {
 	return "A value of the live vocabulary " + f.vocab.name + " (or one of its aliases); " + f.vocab.listedBy + " the values."
+}
+
+// vocabularyComment is the paragraph of a Register function's comment that
+// names the vocabularies its options must serve; nil when there is none.
+func vocabularyComment(sm *serviceModel) []string {
+	if len(sm.vocabNames) == 0 {
+		return nil
+	}
+	quoted := make([]string, len(sm.vocabNames))
+	for i, n := range sm.vocabNames {
+		quoted[i] = strconv.Quote(n)
+	}
+	what := "the live vocabulary " + quoted[0]
+	if len(quoted) > 1 {
+		what = "the live vocabularies " + strings.Join(quoted[:len(quoted)-1], ", ") + " and " + quoted[len(quoted)-1]
+	}
+	return []string{"", "The tools take values of " + what + ": pass", "runtime.WithVocabulary for each, or registration fails."}
 }

@@ -33,6 +33,9 @@ type CatalogServiceHandler interface {
 // RegisterCatalogServiceTools registers the catalog.v1.CatalogService write tools, the
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
+//
+// The tools take values of the live vocabularies "entity_type" and "tag": pass
+// runtime.WithVocabulary for each, or registration fails.
 func RegisterCatalogServiceTools(s *mcp.Server, h CatalogServiceHandler, opts ...runtime.Option) error {
 	return runtime.Register(s, NewCatalogServiceService(h), opts...)
 }
