@@ -411,7 +411,7 @@ func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (
 	// as the user confirmed them.
 	for _, f := range wt.doc.ServerFills {
 		if f.Source == "generated" && f.How == nowFill {
-			copyPath(stored.ProtoReflect(), fresh.ProtoReflect(), f.Field)
+			copyPath(stored.ProtoReflect(), fresh.ProtoReflect(), f.ProtoPath())
 		}
 	}
 	resp, err := wt.bind.Invoke(ctx, stored)
@@ -429,7 +429,7 @@ func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (
 		_, b := splitControl(obj)
 		ws = r.warnings(wt, b)
 	}
-	o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), ws, r.enums)
+	o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), ws, r.enums, r.jsonNames())
 	if err != nil {
 		abort()
 		return r.errorResult(ctx, name, stored, Errors{r.internal(ctx, name, fmt.Errorf("marshal response: %w", err))}), nil
@@ -476,7 +476,7 @@ func comparableRequest(wt *writeTool, m proto.Message) proto.Message {
 	c := proto.Clone(m)
 	for _, f := range wt.doc.ServerFills {
 		if f.Source == "generated" || f.Source == "context" {
-			clearPath(c.ProtoReflect(), f.Field)
+			clearPath(c.ProtoReflect(), f.ProtoPath())
 		}
 	}
 	return c

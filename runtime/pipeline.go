@@ -272,7 +272,7 @@ func (wc *writeCall) execute(ctx context.Context, m proto.Message, body *Object,
 	if wc.claimed {
 		// The handler may record the outcome in its own transaction.
 		out = &Outcome{Key: wc.key, Fingerprint: wc.fp, Now: r.now(), TTL: r.cfg.idemTTL, render: func(resp proto.Message) ([]byte, error) {
-			o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), r.warnings(wt, body), r.enums)
+			o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), r.warnings(wt, body), r.enums, r.jsonNames())
 			if err != nil {
 				return nil, err
 			}
@@ -296,7 +296,7 @@ func (wc *writeCall) execute(ctx context.Context, m proto.Message, body *Object,
 		wc.claimed = false // committed with the write
 		return toolResult(out.body, false)
 	}
-	o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), r.warnings(wt, body), r.enums)
+	o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), r.warnings(wt, body), r.enums, r.jsonNames())
 	if err != nil {
 		wc.release(ctx)
 		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("marshal response: %w", err))})

@@ -35,7 +35,7 @@ func (r *registry) readHandler(wt *writeTool) mcp.ToolHandler {
 			es, _ := r.classify(ctx, name, err)
 			return r.errorResult(ctx, name, m, es), nil
 		}
-		o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), []Warning{}, r.enums)
+		o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), []Warning{}, r.enums, r.jsonNames())
 		if err != nil {
 			return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("marshal response: %w", err))}), nil
 		}

@@ -594,7 +594,7 @@ func schemaOutputSchema() object {
 		{"required_fields", arraySchema(typeString)},
 		{"optional_fields", arraySchema(typeString)},
 		{"server_fills", arraySchema(objectSchema(props{
-			{"field", typeString}, {"source", typeString}, {"how", typeString}, {"overridable", typeBoolean},
+			{"field", typeString}, {"proto_field", typeString}, {"source", typeString}, {"how", typeString}, {"overridable", typeBoolean},
 		}, "field", "source", "how"))},
 		{"rules", arraySchema(objectSchema(props{
 			{"field", typeString}, {"proto_field", typeString}, {"filled_by", typeString},

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
@@ -20,6 +21,9 @@ func (b *builder) document(fm *fileModel) schemadoc.Document {
 			SchemaTool:   sm.schemaTool,
 			ApplyTool:    sm.applyTool,
 			DiscardTool:  sm.discardTool,
+		}
+		if sm.jsonNames {
+			sd.FieldNaming = mcpwritev1.ServiceRules_JSON_NAME.String()
 		}
 		for _, t := range sm.tools {
 			sd.Tools = append(sd.Tools, b.toolDoc(t))
@@ -111,7 +115,12 @@ func (b *builder) toolDoc(t *toolModel) schemadoc.Tool {
 				}
 			}
 			if f.mode == modeDerived || f.mode == modeGenerated {
-				td.ServerFills = append(td.ServerFills, schemadoc.ServerFill{Field: pname, Source: fillSource(f), How: fillHow(f), Overridable: f.overridable})
+				fill := schemadoc.ServerFill{Field: pname}
+				if t.svc.jsonNames && name != pname {
+					fill = schemadoc.ServerFill{Field: name, ProtoField: pname}
+				}
+				fill.Source, fill.How, fill.Overridable = fillSource(f), fillHow(f), f.overridable
+				td.ServerFills = append(td.ServerFills, fill)
 			}
 			if f.child != nil {
 				sub := name

@@ -126,10 +126,19 @@ func (b *builder) requiredOneofs(mm *messageModel) {
 	}
 }
 
+// fieldName is the name agents see for f unless an annotation renames it:
+// the proto name, or the protojson name under field_naming: JSON_NAME.
+func (b *builder) fieldName(f *protogen.Field) string {
+	if b.jsonNames {
+		return f.Desc.JSONName()
+	}
+	return string(f.Desc.Name())
+}
+
 func (b *builder) field(mm *messageModel, f *protogen.Field) *fieldModel {
 	rules := ext[*mcpwritev1.FieldRules](f.Desc.Options(), mcpwritev1.E_Field)
 	outputOnly, requiredBehavior := fieldBehaviors(f)
-	fm := &fieldModel{proto: f, msg: mm, agentName: string(f.Desc.Name()), required: requiredBehavior}
+	fm := &fieldModel{proto: f, msg: mm, agentName: b.fieldName(f), required: requiredBehavior}
 	fm.desc = cleanComment(f.Comments.Leading.String())
 	if fm.desc == "" {
 		fm.desc = cleanComment(f.Comments.Trailing.String())

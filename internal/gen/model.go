@@ -44,6 +44,8 @@ type serviceModel struct {
 	proto     *protogen.Service
 	rules     *mcpwritev1.ServiceRules
 	naming    mcpwritev1.ServiceRules_ToolNaming
+	// jsonNames: agents see protojson field names (field_naming: JSON_NAME).
+	jsonNames bool
 	tools     []*toolModel
 	resolvers []*resolverModel
 	discovery []*discoveryModel

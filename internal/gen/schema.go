@@ -329,7 +329,7 @@ func wktSchema(name protoreflect.FullName) *jsonschema.Schema {
 func outputSchema(t *toolModel) *jsonschema.Schema {
 	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties(), Required: []string{"success"}}
 	s.Properties.Set("success", &jsonschema.Schema{Type: "boolean", Description: "True when the write (or proposal) succeeded."})
-	resp := responseSchema(t.method.Output, map[protoreflect.FullName]bool{})
+	resp := responseSchema(t.method.Output, t.svc.jsonNames, map[protoreflect.FullName]bool{})
 	for p := resp.Properties.Oldest(); p != nil; p = p.Next() {
 		s.Properties.Set(p.Key, p.Value)
 	}
@@ -338,8 +338,8 @@ func outputSchema(t *toolModel) *jsonschema.Schema {
 	if t.isRead() {
 		// A read is never replayed, proposed or dry-run.
 		s.Properties.Set("success", &jsonschema.Schema{Type: "boolean", Description: "True when the read succeeded."})
-		if np, ok := s.Properties.Get(nextPageTokenField); ok && np.Type == "string" && np.Description == "" {
-			np.Description = nextPageTokenDesc
+		if np, ok := s.Properties.Get(pagingName(t.svc.jsonNames, nextPageTokenField)); ok && np.Type == "string" && np.Description == "" {
+			np.Description = nextPageTokenDesc(t.svc.jsonNames)
 		}
 		first := errorEntrySchema()
 		first.Description = "The first problem, when success is false."
@@ -370,8 +370,9 @@ func remarkSchema() *jsonschema.Schema {
 	return r
 }
 
-// responseSchema follows protojson (proto field names) for output messages.
-func responseSchema(m *protogen.Message, seen map[protoreflect.FullName]bool) *jsonschema.Schema {
+// responseSchema follows protojson for output messages: proto field names,
+// or protojson names when jsonNames.
+func responseSchema(m *protogen.Message, jsonNames bool, seen map[protoreflect.FullName]bool) *jsonschema.Schema {
 	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties()}
 	if seen[m.Desc.FullName()] {
 		return s
@@ -384,21 +385,25 @@ func responseSchema(m *protogen.Message, seen map[protoreflect.FullName]bool) *j
 		var fs *jsonschema.Schema
 		switch {
 		case f.Desc.IsMap():
-			fs = &jsonschema.Schema{Type: "object", AdditionalProperties: outValue(f.Message.Fields[1], seen)}
+			fs = &jsonschema.Schema{Type: "object", AdditionalProperties: outValue(f.Message.Fields[1], jsonNames, seen)}
 		case f.Desc.IsList():
-			fs = &jsonschema.Schema{Type: "array", Items: outValue(f, seen)}
+			fs = &jsonschema.Schema{Type: "array", Items: outValue(f, jsonNames, seen)}
 		default:
-			fs = outValue(f, seen)
+			fs = outValue(f, jsonNames, seen)
 		}
 		if d := cleanComment(f.Comments.Leading.String()); d != "" {
 			fs.Description = d
 		}
-		s.Properties.Set(string(f.Desc.Name()), fs)
+		name := string(f.Desc.Name())
+		if jsonNames {
+			name = f.Desc.JSONName()
+		}
+		s.Properties.Set(name, fs)
 	}
 	return s
 }
 
-func outValue(f *protogen.Field, seen map[protoreflect.FullName]bool) *jsonschema.Schema {
+func outValue(f *protogen.Field, jsonNames bool, seen map[protoreflect.FullName]bool) *jsonschema.Schema {
 	switch {
 	case f.Enum != nil:
 		return &jsonschema.Schema{Type: "string", Description: "One of the agent-facing names of " + string(f.Enum.Desc.Name()) + "."}
@@ -409,7 +414,7 @@ func outValue(f *protogen.Field, seen map[protoreflect.FullName]bool) *jsonschem
 		if f.Message.Desc.FullName() == "google.protobuf.Any" {
 			return anyOutputSchema()
 		}
-		return responseSchema(f.Message, seen)
+		return responseSchema(f.Message, jsonNames, seen)
 	}
 	return scalarSchema(f.Desc.Kind())
 }

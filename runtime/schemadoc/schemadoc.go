@@ -22,6 +22,10 @@ type Service struct {
 	SchemaTool   string `json:"schema_tool,omitempty"`
 	ApplyTool    string `json:"apply_tool,omitempty"`
 	DiscardTool  string `json:"discard_tool,omitempty"`
+	// FieldNaming is "JSON_NAME" when agents see protojson field names
+	// (parentId) in arguments, answers, error paths and this document;
+	// "" for proto names (parent_id).
+	FieldNaming string `json:"field_naming,omitempty"`
 	// Tools are the exposed methods in declaration order.
 	Tools []Tool `json:"tools"`
 	// Discovery lists the read-only enum discovery tools.
@@ -109,8 +113,11 @@ type Example struct {
 
 // ServerFill says how the server provides one request field.
 type ServerFill struct {
-	// Field is the dotted proto path, e.g. "meta.tenant_id".
+	// Field is the dotted path with the names agents see, e.g.
+	// "meta.tenant_id" (or "meta.tenantId" under field_naming JSON_NAME).
 	Field string `json:"field"`
+	// ProtoField is the dotted proto path when it differs from Field.
+	ProtoField string `json:"proto_field,omitempty"`
 	// Source is one of generated, derived, context, resolver, constant, enum_alias.
 	Source string `json:"source"`
 	// How, for people: "UUID v7", "from type (layer implied by the element type)",
@@ -118,6 +125,14 @@ type ServerFill struct {
 	How string `json:"how"`
 	// Overridable fields may be supplied by the agent.
 	Overridable bool `json:"overridable,omitempty"`
+}
+
+// ProtoPath is the fill's dotted proto path.
+func (f ServerFill) ProtoPath() string {
+	if f.ProtoField != "" {
+		return f.ProtoField
+	}
+	return f.Field
 }
 
 // Discovery is one read-only tool listing an enum's agent-facing values.
