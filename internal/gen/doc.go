@@ -97,7 +97,7 @@ func (b *builder) toolDoc(t *toolModel) schemadoc.Tool {
 				td.Rules = append(td.Rules, fr)
 			}
 			if f.exposed() {
-				if f.required && !f.overridable {
+				if m.mustSend(f) {
 					td.RequiredFields = append(td.RequiredFields, name)
 				} else {
 					td.OptionalFields = append(td.OptionalFields, name)

@@ -69,6 +69,7 @@ func (e *emitter) decodeField(f *fieldModel) {
 		g.P("for i, k := range ks {")
 		if kf.Desc.Kind() == protoreflect.StringKind {
 			g.P("mk := k")
+			e.keyConstraints(f)
 		} else {
 			g.P("mk, ok := d.", mapKeyReader(kf.Desc.Kind()), "(k)")
 			g.P("if !ok {")
@@ -258,6 +259,29 @@ func (e *emitter) pvConstraints(f *fieldModel, key string) {
 	}
 	if pv.format != "" {
 		g.P("d.Format(", key, ", x, ", strconv.Quote(pv.format), ")")
+	}
+	for _, a := range pv.affixes {
+		g.P("d.", affixCheck[a.rule][0], "(", key, ", x, ", strconv.Quote(a.value), ")")
+	}
+}
+
+// keyConstraints emits the buf.validate rules of a map's string keys; a
+// broken rule is reported at the entry's path.
+func (e *emitter) keyConstraints(f *fieldModel) {
+	if f.pv == nil || f.mode != modeAgent {
+		return
+	}
+	k, g := f.pv.keys, e.g
+	if k.minLen != nil {
+		g.P("d.MinLength(k, mk, ", *k.minLen, ")")
+	}
+	if k.maxLen != nil {
+		g.P("d.MaxLength(k, mk, ", *k.maxLen, ")")
+	}
+	if k.pattern != "" {
+		name := "pattern" + f.msg.proto.GoIdent.GoName + f.proto.GoName + "Key"
+		e.patterns[name] = k.pattern
+		g.P("d.Pattern(k, mk, ", name, ")")
 	}
 }
 

@@ -282,8 +282,8 @@ func (b *builder) checkAgentRules(fm *fieldModel, a *mcpwritev1.AgentSupplied) b
 	f := fm.proto
 	vf := valueField(f)
 	ok := true
-	isString := vf.Desc.Kind() == protoreflect.StringKind && !f.Desc.IsMap()
-	isNumber := isNumeric(vf.Desc.Kind()) && !f.Desc.IsMap()
+	isString := vf.Desc.Kind() == protoreflect.StringKind
+	isNumber := isNumeric(vf.Desc.Kind())
 	if (a.MinLength != nil || a.MaxLength != nil || a.Pattern != nil) && !isString {
 		b.probs.fieldf(f, "min_length, max_length and pattern apply to string fields, not %s", kindName(f))
 		ok = false

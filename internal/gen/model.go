@@ -193,6 +193,16 @@ func (m *messageModel) fieldFor(f *protogen.Field) *fieldModel {
 	return nil
 }
 
+// mustSend reports whether the agent must send f: a required field the
+// server does not fill when left out, or the only member of a required
+// oneof.
+func (m *messageModel) mustSend(f *fieldModel) bool {
+	if od := f.proto.Oneof; od != nil && !od.Desc.IsSynthetic() && len(od.Fields) == 1 && m.requiredOneofs[od] {
+		return true
+	}
+	return f.required && !f.overridable
+}
+
 func (m *messageModel) agentFields() []*fieldModel {
 	var out []*fieldModel
 	for _, f := range m.fields {

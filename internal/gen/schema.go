@@ -45,34 +45,29 @@ func inputSchema(t *toolModel) *jsonschema.Schema {
 func objectSchema(m *messageModel) *jsonschema.Schema {
 	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties(), AdditionalProperties: jsonschema.FalseSchema}
 	s.Description = cleanComment(m.proto.Comments.Leading.String())
-	var oneofs []string
 	for _, f := range m.fields {
 		if !f.exposed() {
 			continue
 		}
 		fs := fieldSchema(f)
-		required := f.required && !f.overridable
-		if od := f.proto.Oneof; od != nil && !od.Desc.IsSynthetic() && len(od.Fields) == 1 && m.requiredOneofs[od] {
-			// A required oneof of one member is a required field.
-			required = true
-		} else if od != nil && !od.Desc.IsSynthetic() {
+		if od := f.proto.Oneof; od != nil && !od.Desc.IsSynthetic() && len(od.Fields) > 1 {
 			var names []string
 			for _, o := range od.Fields {
-				names = append(names, string(o.Desc.Name()))
+				if om := m.fieldFor(o); om != nil {
+					names = append(names, om.agentName)
+				}
 			}
 			note := "Set at most one of: " + strings.Join(names, ", ") + "."
 			if m.requiredOneofs[od] {
 				note = "Set exactly one of: " + strings.Join(names, ", ") + "."
 			}
 			fs.Description = strings.TrimSpace(fs.Description + " " + note)
-			oneofs = append(oneofs, f.agentName)
 		}
 		s.Properties.Set(f.agentName, fs)
-		if required {
+		if m.mustSend(f) {
 			s.Required = append(s.Required, f.agentName)
 		}
 	}
-	_ = oneofs
 	return s
 }
 
@@ -115,10 +110,14 @@ func fieldSchema(f *fieldModel) *jsonschema.Schema {
 	if f.requiredWhen != nil {
 		s.Description = appendSentence(s.Description, requiredWhenNote(f))
 	}
-	// Length, pattern and range rules apply to each item of a list, as the
-	// decoder checks them.
+	// Length, pattern and range rules apply to each item of a list and each
+	// value of a map, as the decoder checks them.
 	v := s
-	if f.proto.Desc.IsList() {
+	switch {
+	case f.proto.Desc.IsMap():
+		v, _ = s.Items.Properties.Get("value")
+		mapKeySchema(f, s.Items)
+	case f.proto.Desc.IsList():
 		v = s.Items
 	}
 	if a := f.agent; a != nil && f.mode == modeAgent {
@@ -160,6 +159,24 @@ func fieldSchema(f *fieldModel) *jsonschema.Schema {
 	}
 	pvSchema(f, s, v)
 	return s
+}
+
+// mapKeySchema puts the buf.validate rules of string map keys on the
+// entry's key property.
+func mapKeySchema(f *fieldModel, entry *jsonschema.Schema) {
+	if f.pv == nil || f.mode != modeAgent {
+		return
+	}
+	key, _ := entry.Properties.Get("key")
+	if k := f.pv.keys; k.minLen != nil {
+		key.MinLength = u64(*k.minLen)
+	}
+	if k := f.pv.keys; k.maxLen != nil {
+		key.MaxLength = u64(*k.maxLen)
+	}
+	if k := f.pv.keys; k.pattern != "" {
+		key.Pattern = k.pattern
+	}
 }
 
 // pvSchema adds the buf.validate rules without an mcpwrite counterpart: s

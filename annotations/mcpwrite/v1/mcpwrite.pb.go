@@ -1334,7 +1334,8 @@ type AgentSupplied struct {
 	Examples []string `protobuf:"bytes,3,rep,name=examples" json:"examples,omitempty"`
 	// JSON literal applied when the agent omits the field. Example: `default: "true"`.
 	Default *string `protobuf:"bytes,4,opt,name=default" json:"default,omitempty"`
-	// Example: `min_length: 1`.
+	// Length, pattern and range rules apply to each item of a repeated field
+	// and each value of a map. Example: `min_length: 1`.
 	MinLength *uint32 `protobuf:"varint,5,opt,name=min_length,json=minLength" json:"min_length,omitempty"`
 	// Example: `max_length: 200`.
 	MaxLength *uint32 `protobuf:"varint,6,opt,name=max_length,json=maxLength" json:"max_length,omitempty"`
