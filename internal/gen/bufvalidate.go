@@ -28,7 +28,7 @@ type pvRules struct {
 	// affixes are string.prefix, suffix, contains and not_contains, in
 	// that order: checked by the decoder, stated in the description.
 	affixes []affix
-	unique                     bool
+	unique  bool
 	// minCount, maxCount: map pairs, or the items of an enum_alias list
 	minCount, maxCount *uint64
 	// enumAllowed are the enum numbers the field accepts when enum.in or
@@ -650,10 +650,29 @@ func messageRuleDocs(m *messageModel) []ruleDoc {
 	for _, c := range ext[*validate.MessageRules](m.proto.Desc.Options(), validate.E_Message).GetCel() {
 		out = append(out, ruleDoc{Rule: "cel", ID: c.GetId(), Message: c.GetMessage(), Value: c.GetExpression(), CheckedBy: "protovalidate"})
 	}
+	for _, mo := range m.msgOneofs {
+		by := "decoder"
+		if mo.agentKeys == nil {
+			by = "protovalidate"
+		}
+		v := "[" + strings.Join(quoteEach(mo.fields), ", ") + "]"
+		if mo.required {
+			v += " required"
+		}
+		out = append(out, ruleDoc{Rule: "message.oneof", Value: v, CheckedBy: by})
+	}
 	for _, od := range m.proto.Oneofs {
 		if oneofValidateRequired(od) {
 			out = append(out, ruleDoc{Rule: "oneof.required", Value: string(od.Desc.Name()), CheckedBy: "decoder"})
 		}
+	}
+	return out
+}
+
+func quoteEach(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strconv.Quote(s)
 	}
 	return out
 }

@@ -34,6 +34,10 @@ func (p *problems) servicef(s *protogen.Service, format string, args ...any) {
 	p.addf("%s: service %s: %s", s.Desc.ParentFile().Path(), s.Desc.FullName(), fmt.Sprintf(format, args...))
 }
 
+func (p *problems) messagef(m *protogen.Message, format string, args ...any) {
+	p.addf("%s: message %s: %s", m.Desc.ParentFile().Path(), m.Desc.FullName(), fmt.Sprintf(format, args...))
+}
+
 func (p *problems) enumf(e *protogen.Enum, format string, args ...any) {
 	p.addf("%s: enum %s: %s", e.Desc.ParentFile().Path(), e.Desc.FullName(), fmt.Sprintf(format, args...))
 }

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -62,6 +63,15 @@ func objectSchema(m *messageModel) *jsonschema.Schema {
 				note = "Set exactly one of: " + strings.Join(names, ", ") + "."
 			}
 			fs.Description = strings.TrimSpace(fs.Description + " " + note)
+		}
+		for _, mo := range m.msgOneofs {
+			if mo.agentKeys != nil && len(mo.agentKeys) > 1 && slices.Contains(mo.agentKeys, f.agentName) {
+				note := "Set at most one of: " + strings.Join(mo.agentKeys, ", ") + "."
+				if mo.required {
+					note = "Set exactly one of: " + strings.Join(mo.agentKeys, ", ") + "."
+				}
+				fs.Description = strings.TrimSpace(fs.Description + " " + note)
+			}
 		}
 		s.Properties.Set(f.agentName, fs)
 		if m.mustSend(f) {

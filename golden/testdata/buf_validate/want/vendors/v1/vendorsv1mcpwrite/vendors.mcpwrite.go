@@ -77,6 +77,8 @@ func NewVendorServiceService(h VendorServiceHandler) *runtime.Service {
 					"reference":    "reference",
 					"quotas":       "quotas",
 					"contact_name": "contact_name",
+					"phone":        "phone",
+					"fax":          "fax",
 					"iban":         "iban",
 					"card_token":   "card_token",
 				},
@@ -122,7 +124,7 @@ var enumTier = runtime.NewEnumTable("vendors.v1.Tier", []runtime.EnumValue{
 	{Number: 3, Name: "TIER_BLOCKED", Alias: "Blocked"},
 }, "")
 
-var fieldsRegisterVendorRequest = []string{"name", "vat_id", "email", "website", "country", "code", "callback_ip", "tier", "payment_days", "discount", "priority", "categories", "labels", "note", "region", "reference", "quotas", "contact_name", "iban", "card_token"}
+var fieldsRegisterVendorRequest = []string{"name", "vat_id", "email", "website", "country", "code", "callback_ip", "tier", "payment_days", "discount", "priority", "categories", "labels", "note", "region", "reference", "quotas", "contact_name", "phone", "fax", "iban", "card_token"}
 
 func decodeRegisterVendorRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.RegisterVendorRequest) {
 	d.Known(obj, fieldsRegisterVendorRequest)
@@ -273,6 +275,16 @@ func decodeRegisterVendorRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 			m.Contact = &v1.RegisterVendorRequest_ContactName{ContactName: x}
 		}
 	}
+	if v := obj.Get("phone"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "phone"); ok {
+			m.Phone = x
+		}
+	}
+	if v := obj.Get("fax"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "fax"); ok {
+			m.Fax = x
+		}
+	}
 	if v := obj.Get("iban"); v != nil && v.Kind != runtime.KindNull {
 		if x, ok := d.String(v, "iban"); ok {
 			d.MinLength("iban", x, 15)
@@ -307,6 +319,17 @@ func decodeRegisterVendorRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 		}
 		if len(set) > 1 {
 			d.Add(&runtime.ErrorEntry{Code: runtime.CodeValidation, Field: set[1], Message: "set only one of iban, card_token, not " + set[0] + " and " + set[1]})
+		}
+	}
+	{
+		var set []string
+		for _, k := range []string{"phone", "fax"} {
+			if v := obj.Get(k); v != nil && v.Kind != runtime.KindNull {
+				set = append(set, k)
+			}
+		}
+		if len(set) > 1 {
+			d.Add(&runtime.ErrorEntry{Code: runtime.CodeValidation, Field: set[1], Message: "set only one of phone, fax, not " + set[0] + " and " + set[1]})
 		}
 	}
 }
