@@ -182,7 +182,6 @@ type domain struct {
 	notes       map[string]bool
 	activeModel string
 	conflicts   int
-	ids         int
 	// resolveErr, when set, is asked before each create_note enrichment
 	// (numbered from 1); an error fails the active_model resolver.
 	resolveErr func(enrichment int) error

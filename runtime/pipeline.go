@@ -189,7 +189,8 @@ type writeCall struct {
 	failed bool
 }
 
-// writeHandler runs the pipeline of DESIGN §5 for one write tool.
+// writeHandler runs the write pipeline (docs/architecture.md, "The write
+// pipeline") for one write tool.
 func (r *registry) writeHandler(wt *writeTool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		wc := &writeCall{r: r, wt: wt}

@@ -32,16 +32,6 @@ func (o *object) set(key string, val any) {
 	*o = append(*o, member{key, val})
 }
 
-// del removes key if present.
-func (o *object) del(key string) {
-	for i := range *o {
-		if (*o)[i].Key == key {
-			*o = append((*o)[:i], (*o)[i+1:]...)
-			return
-		}
-	}
-}
-
 // MarshalJSON writes the members in order without HTML escaping.
 func (o object) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer

@@ -1,7 +1,7 @@
 // Package gen turns annotated proto files into MCP write tools: it walks the
 // descriptors into a model (model.go, fields.go), validates the annotations,
 // and emits the Go registration code (emit_*.go) and the getWriteSchema
-// document (schema.go, doc.go).
+// document (schema.go, schema_document.go).
 package gen
 
 import (
