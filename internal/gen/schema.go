@@ -65,7 +65,7 @@ func objectSchema(m *messageModel) *jsonschema.Schema {
 			fs.Description = strings.TrimSpace(fs.Description + " " + note)
 		}
 		for _, mo := range m.msgOneofs {
-			if mo.agentKeys != nil && len(mo.agentKeys) > 1 && slices.Contains(mo.agentKeys, f.agentName) {
+			if len(mo.agentKeys) > 1 && slices.Contains(mo.agentKeys, f.agentName) {
 				note := "Set at most one of: " + strings.Join(mo.agentKeys, ", ") + "."
 				if mo.required {
 					note = "Set exactly one of: " + strings.Join(mo.agentKeys, ", ") + "."
