@@ -162,7 +162,7 @@ func TestAddNoteToPersonMistakesAreAnswered(t *testing.T) {
 // danger before confirming.
 func TestDestructiveProposalsNameWhatIsLost(t *testing.T) {
 	tests := []struct {
-		tool, args                       string
+		tool, args                      string
 		entity, target, state, willLose string
 	}{
 		{"delete_person", `{"person_id":"{{ada}}"}`, `{"type":"person","id":"{{ada}}"}`, "person {{ada}}", "Ada Lovelace (version 2, 1 note)",
