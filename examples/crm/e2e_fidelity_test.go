@@ -342,3 +342,26 @@ func TestApplyTakesTheProposalIDOnly(t *testing.T) {
 		t.Fatalf("apply by id = %v", out)
 	}
 }
+
+// A proposal to change an existing record diffs each field it changes,
+// before and after.
+func TestUpdateProposalsDiffTheFieldsTheyChange(t *testing.T) {
+	tests := []struct{ tool, args, diff string }{
+		{"update_person", `{"person_id":"{{dup}}","title":"Countess","phone":"+44 20 7946 0000"}`,
+			`[{"field":"title","before":"Analyst","after":"Countess"}]`},
+		{"update_org", `{"org_id":"{{acme}}","industry":"Engineering","name":"Analytical Engines Ltd"}`,
+			`[{"field":"industry","before":"Computing","after":"Engineering"}]`},
+		{"update_note", `{"note_id":"{{adaNote}}","body":"Met at the Analytical Engine demo"}`,
+			`[{"field":"body","before":"Met at the Difference Engine demo","after":"Met at the Analytical Engine demo"}]`},
+		{"link_person_to_org", `{"person_id":"{{dup}}","org_id":"{{acme}}"}`,
+			`[{"field":"org_id","before":"","after":"{{acme}}"}]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tool, func(t *testing.T) {
+			s := newServer(t)
+			cs := s.connect(ada)
+			f := setup(t, cs)
+			assertJSON(t, propose(t, cs, tt.tool, f.expand(tt.args))["diff"], f.expand(tt.diff))
+		})
+	}
+}
