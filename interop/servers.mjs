@@ -44,7 +44,7 @@ const SERVERS = {
     typo: ['createElement', { type: 'AppComponent', name: 'X' }, 'INVALID_ENUM_VALUE', 'type', 'ApplicationComponent'],
   },
   crm: {
-    tools: 22, args: [],
+    tools: 23, args: [],
     write: ['create_person', { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.org' }],
     typo: ['create_person', { first_nam: 'Ada' }, 'UNKNOWN_FIELD', 'first_nam', 'first_name'],
   },

@@ -68,5 +68,5 @@ func (wt *writeTool) splitControl(obj *Object) (control, *Object) {
 	if wt.read {
 		return control{}, obj
 	}
-	return splitControl(obj)
+	return splitControl(obj, wt.doc.AgentSummary)
 }

@@ -239,7 +239,7 @@ func (r *registry) validateHandler(ctx context.Context, req *mcp.CallToolRequest
 	if payload == nil {
 		payload = &Object{}
 	}
-	ctl, body := splitControl(payload)
+	ctl, body := wt.splitControl(payload)
 	m, es, class := r.prepare(ctx, wt, body, rc, hasRC, ctl.key, true)
 	if class == classInternal {
 		return r.errorResult(ctx, wt.doc.Name, m, es), nil

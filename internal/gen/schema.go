@@ -11,6 +11,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
 // Schemas stay in the portable subset: type object with properties, required
@@ -20,6 +21,7 @@ import (
 const (
 	clientRequestIDDesc = "Idempotency key you generate (1-255 characters of A-Z a-z 0-9 _ -). Repeating a call with the same key and arguments returns the stored result instead of writing twice; results are kept for 24 hours."
 	dryRunDesc          = "Validate and preview the enriched request without writing (the same check as the validate tool)."
+	agentSummaryDesc    = "Optional: the change in your own words, one line for the user who confirms it (e.g. \"Merge the duplicate Ada L. into Ada Lovelace\"). Shown beside the server's summary when the write is proposed for confirmation; it changes nothing that is written."
 )
 
 func u64(n uint64) *uint64 { return &n }
@@ -40,7 +42,28 @@ func inputSchema(t *toolModel) *jsonschema.Schema {
 		Description: clientRequestIDDesc,
 	})
 	s.Properties.Set("dry_run", &jsonschema.Schema{Type: "boolean", Description: dryRunDesc})
+	if a := agentSummaryArg(t); a != "" {
+		s.Properties.Set(a, &jsonschema.Schema{
+			Type: "string", MinLength: u64(1), MaxLength: u64(schemadoc.AgentSummaryMaxLength),
+			Description: agentSummaryDesc,
+		})
+	}
 	return s
+}
+
+// agentSummaryArg is the argument in which the agent may summarise a write
+// whose confirmation can be a proposal (PROPOSAL, or ELICIT falling back to
+// one), or "" when the tool cannot propose or has a field of that name.
+func agentSummaryArg(t *toolModel) string {
+	if t.isRead() || t.svc.applyTool == "" || hasAgentField(t.input, schemadoc.AgentSummaryArgument) {
+		return ""
+	}
+	switch {
+	case t.confirmation == mcpwritev1.ToolRules_PROPOSAL,
+		t.confirmation == mcpwritev1.ToolRules_ELICIT && t.elicitFallback != mcpwritev1.ToolRules_REFUSE:
+		return schemadoc.AgentSummaryArgument
+	}
+	return ""
 }
 
 func objectSchema(m *messageModel) *jsonschema.Schema {

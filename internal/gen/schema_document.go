@@ -67,6 +67,7 @@ func (b *builder) toolDoc(t *toolModel) schemadoc.Tool {
 		ElicitFallback:      elicitFallback(t),
 		ConfirmationMessage: t.confirmationMessage,
 		PreviewUnless:       previewUnless(t),
+		AgentSummary:        agentSummaryArg(t),
 		Hints:               schemadoc.Hints{ReadOnly: t.readOnly, Destructive: t.destructive, Idempotent: t.idempotent, OpenWorld: t.openWorld},
 		Result:              t.result,
 		NextSteps:           t.nextSteps,
@@ -173,7 +174,7 @@ func (b *builder) examples(t *toolModel) []schemadoc.Example {
 			continue
 		}
 		for _, k := range sortedAnyKeys(obj) {
-			if !hasAgentField(t.input, k) && (t.isRead() || k != "client_request_id" && k != "dry_run") {
+			if !hasAgentField(t.input, k) && (t.isRead() || k != "client_request_id" && k != "dry_run" && k != agentSummaryArg(t)) {
 				b.probs.methodf(t.method, "example %d: %q is not an input field of %s", i+1, k, t.name)
 			}
 		}

@@ -49,7 +49,13 @@ type Tool struct {
 	ConfirmationMessage string `json:"confirmation_message,omitempty"`
 	// PreviewUnless names the bool argument that must be true to write;
 	// without it the call answers a preview. nil: the call writes.
-	PreviewUnless   *PreviewUnless  `json:"preview_unless,omitempty"`
+	PreviewUnless *PreviewUnless `json:"preview_unless,omitempty"`
+	// AgentSummary names the optional argument in which the agent may
+	// describe the change in its own words (AgentSummaryArgument, at most
+	// AgentSummaryMaxLength characters); a proposal shows it beside the
+	// server's summary. It steers the proposal, never the request. "" when
+	// the tool cannot propose or has its own field of that name.
+	AgentSummary    string          `json:"agent_summary,omitempty"`
 	Hints           Hints           `json:"hints"`
 	Result          string          `json:"result,omitempty"` // response field with the canonical entity
 	NextSteps       []string        `json:"next_steps,omitempty"`
@@ -68,6 +74,14 @@ type Tool struct {
 	// Rules are the buf.validate rules of the request, per field.
 	Rules []FieldRules `json:"rules,omitempty"`
 }
+
+// The argument a write tool that can become a proposal takes for the
+// agent's own summary of the change, and its longest accepted length in
+// characters (Unicode code points).
+const (
+	AgentSummaryArgument  = "summary"
+	AgentSummaryMaxLength = 200
+)
 
 // PreviewUnless is the bool field a call must set to write.
 type PreviewUnless struct {
