@@ -104,7 +104,7 @@ func TestSearchItemsFindsItemsWithTheirStock(t *testing.T) {
 // The input schemas state the rules the proto gives the new tools: required
 // fields, limit's bounds and default, the document's line count, the order
 // types.
-func TestReadInputSchemasStateTheirRules(t *testing.T) {
+func TestNewToolInputSchemasStateTheirRules(t *testing.T) {
 	s := newSession(t, noElicitation)
 	res, err := s.cs.ListTools(context.Background(), nil)
 	if err != nil {
