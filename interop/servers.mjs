@@ -54,7 +54,7 @@ const SERVERS = {
     typo: ['store', { entitys: [] }, 'UNKNOWN_FIELD', 'entitys', 'entities'],
   },
   purchasing: {
-    tools: 6, args: [],
+    tools: 10, args: [],
     // The source design's preview: without confirm nothing is written.
     write: ['create_purchase_order', { supplier_id: 4001, location_id: 1, order_number: 'PO-9', items: [{ sku: 'BOLT-M8', quantity: 1, unit_price: 0.1 }] }],
     typo: ['create_purchase_order', { suplier_id: 4001, location_id: 1, order_number: 'PO-9', items: [{ sku: 'BOLT-M8', quantity: 1, unit_price: 0.1 }] }, 'UNKNOWN_FIELD', 'suplier_id', 'supplier_id'],
