@@ -264,7 +264,7 @@ func TestInputSchemasStateTheSeedsRules(t *testing.T) {
 		"task_transform": {
 			`after string`,
 			`id string required`,
-			`initial_subtasks array maxItems=99`,                 // product: two-digit sequences
+			`initial_subtasks array maxItems=99`,                  // product: two-digit sequences
 			`initial_subtasks[] string minLength=1 maxLength=200`, // product: a subtask title as the seed bounds titles
 			`operation string required enum=["promote","extract","adopt"]`,
 			`parent_id string minLength=1`, // product: an empty id names nothing
