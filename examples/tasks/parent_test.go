@@ -245,6 +245,16 @@ func TestParentOperationsRequiresTheFieldsItsOperationNeeds(t *testing.T) {
 		args: `{"parent_id":"` + firstID + `","operation":"resequence","operation_data":{"operation":"resequence","sequence_map":[{"id":"` + sub1 + `","sequence":"02"},{"id":"` + secondID + `","sequence":"01"}]}}`,
 		want: one(`{"code":"NOT_FOUND","message":"task ` + secondID + ` is not a subtask of ` + firstID + `"}`),
 	}, {
+		name: "parent_id names a subtask",
+		tool: "parent_operations",
+		args: `{"parent_id":"` + sub1 + `","operation":"add_subtask","operation_data":{"operation":"add_subtask","subtask":{"title":"x"}}}`,
+		want: one(`{"code":"VALIDATION_ERROR","message":"task ` + sub1 + ` is itself a subtask of ` + firstID + `; name its parent instead","field":"parent_id","details":{"reason":"SUBTASK_NESTING"}}`),
+	}, {
+		name: "parallelize lists one subtask twice",
+		tool: "parent_operations",
+		args: `{"parent_id":"` + firstID + `","operation":"parallelize","operation_data":{"operation":"parallelize","subtask_ids":["` + sub1 + `","` + sub1 + `"]}}`,
+		want: one(`{"code":"VALIDATION_ERROR","message":"subtask ` + sub1 + ` is listed twice; name two or more different subtasks","field":"operation_data.subtask_ids[1]","details":{"reason":"DUPLICATE_SUBTASK"}}`),
+	}, {
 		name: "parent_create: sequence and parallel_with together",
 		tool: "parent_create",
 		args: `{"title":"X","type":"bug","subtasks":[{"title":"a"},{"title":"b","sequence":"02","parallel_with":"a"}]}`,
@@ -281,5 +291,19 @@ func TestParentOperationsSchemaStatesWhenAFieldIsRequired(t *testing.T) {
 	wantFields := `["parent_id","operation","operation_data","operation_data.operation","operation_data.sequence_map[].id","operation_data.sequence_map[].sequence","operation_data.subtask.title"]`
 	if string(doc.RequiredWhen) != want || string(gotFields) != wantFields {
 		t.Fatalf("get_write_schema: required_fields %s\nwant %s\nrequired_when\n%s\nwant\n%s", gotFields, wantFields, doc.RequiredWhen, want)
+	}
+}
+
+func TestParentOperationsAddsNoSubtaskToAnArchivedParent(t *testing.T) {
+	s := newSession(t, noElicitation)
+	s.mustCall("parent_create", `{"title":"OAuth login","type":"feature","subtasks":[{"title":"Design"}]}`)
+	s.mustCall("task_move", `{"id":"`+firstID+`","target_state":"archive","archive_date":"2026-11"}`)
+	r := s.call("parent_operations", `{"parent_id":"`+firstID+`","operation":"add_subtask","operation_data":{"operation":"add_subtask","subtask":{"title":"Late"}}}`)
+	if e := errorOf(t, r.text); !r.isError || e.Code != "CONFLICT" || e.Message != "parent task "+firstID+" is archived; move it out of the archive before adding subtasks" {
+		t.Fatalf("got %s", r.text)
+	}
+	r = s.call("task_update", `{"id":"`+sub2+`","updates":{"assignee":"bob"}}`)
+	if e := errorOf(t, r.text); !r.isError || e.Code != "NOT_FOUND" {
+		t.Fatalf("a subtask was added: %s", r.text)
 	}
 }
