@@ -9,6 +9,7 @@ BUF := $(CURDIR)/tools/node_modules/.bin/buf
 PROTOC_GEN_GO_VERSION := v1.36.12
 PROTOC_GEN_GO_GRPC_VERSION := v1.6.2
 PROTOC_GEN_CONNECT_GO_VERSION := v1.21.1
+STATICCHECK_VERSION := v0.8.2
 EXAMPLES := $(patsubst examples/%/buf.gen.yaml,%,$(wildcard examples/*/buf.gen.yaml))
 export PATH := $(TOOLS):$(PATH)
 
@@ -17,7 +18,7 @@ help: ## Show this help
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-14s %s\n", $$1, $$2}'
 
 .PHONY: tools
-tools: $(TOOLS)/protoc-gen-go $(TOOLS)/protoc-gen-go-grpc $(TOOLS)/protoc-gen-connect-go $(BUF) ## Install pinned tools (buf from npm, protoc-gen-go, protoc-gen-go-grpc, protoc-gen-connect-go)
+tools: $(TOOLS)/protoc-gen-go $(TOOLS)/protoc-gen-go-grpc $(TOOLS)/protoc-gen-connect-go $(TOOLS)/staticcheck $(BUF) ## Install pinned tools (buf from npm, protoc-gen-go, protoc-gen-go-grpc, protoc-gen-connect-go, staticcheck)
 
 $(TOOLS)/protoc-gen-go:
 	GOBIN=$(TOOLS) go install google.golang.org/protobuf/cmd/protoc-gen-go@$(PROTOC_GEN_GO_VERSION)
@@ -27,6 +28,9 @@ $(TOOLS)/protoc-gen-go-grpc:
 
 $(TOOLS)/protoc-gen-connect-go:
 	GOBIN=$(TOOLS) go install connectrpc.com/connect/cmd/protoc-gen-connect-go@$(PROTOC_GEN_CONNECT_GO_VERSION)
+
+$(TOOLS)/staticcheck:
+	GOBIN=$(TOOLS) go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
 $(BUF): tools/package.json tools/package-lock.json
 	cd tools && npm ci --no-audit --no-fund --loglevel=error
@@ -54,8 +58,9 @@ test: build ## Run every test and count skips (PostgreSQL/Redis tests need MCPWR
 	go test -race -count=1 -json ./... | go run ./internal/testreport $(if $(CI),-require-stores)
 
 .PHONY: lint
-lint: tools ## go vet, gofmt and buf lint
+lint: tools ## go vet, gofmt, staticcheck and buf lint
 	go vet ./...
+	staticcheck ./...
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(BUF) lint
 

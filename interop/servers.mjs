@@ -44,7 +44,7 @@ const SERVERS = {
     typo: ['createElement', { type: 'AppComponent', name: 'X' }, 'INVALID_ENUM_VALUE', 'type', 'ApplicationComponent'],
   },
   crm: {
-    tools: 22, args: [],
+    tools: 23, args: [],
     write: ['create_person', { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.org' }],
     typo: ['create_person', { first_nam: 'Ada' }, 'UNKNOWN_FIELD', 'first_nam', 'first_name'],
   },
@@ -54,13 +54,13 @@ const SERVERS = {
     typo: ['store', { entitys: [] }, 'UNKNOWN_FIELD', 'entitys', 'entities'],
   },
   purchasing: {
-    tools: 6, args: [],
+    tools: 10, args: [],
     // The source design's preview: without confirm nothing is written.
     write: ['create_purchase_order', { supplier_id: 4001, location_id: 1, order_number: 'PO-9', items: [{ sku: 'BOLT-M8', quantity: 1, unit_price: 0.1 }] }],
     typo: ['create_purchase_order', { suplier_id: 4001, location_id: 1, order_number: 'PO-9', items: [{ sku: 'BOLT-M8', quantity: 1, unit_price: 0.1 }] }, 'UNKNOWN_FIELD', 'suplier_id', 'supplier_id'],
   },
   tasks: {
-    tools: 9, args: ['-root', path.join(tmpdir(), 'mcpwrite-interop-tasks')],
+    tools: 11, args: ['-root', path.join(tmpdir(), 'mcpwrite-interop-tasks')],
     write: ['task_create', { title: 'Add OAuth login', type: 'feature', area: 'auth' }],
     typo: ['task_create', { title: 'X', type: 'featur' }, 'INVALID_ENUM_VALUE', 'type', 'feature'],
   },

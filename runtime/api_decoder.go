@@ -1,7 +1,7 @@
 package runtime
 
 // This file is the contract between generated decode code and the strict
-// decoder. Implementation lives in value.go and decoder.go.
+// decoder. Implementation lives in json_parser.go and decoder.go.
 
 // Kind is the JSON type of a Value.
 type Kind uint8

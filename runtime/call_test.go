@@ -138,8 +138,8 @@ func TestRequestScopedIDDependsOnTheSecret(t *testing.T) {
 	}
 	// Without a configured secret, the process's random secret: stable within
 	// the process, and not the id of any fixed secret.
-	if id(nil) != id(nil) {
-		t.Errorf("the process secret is not stable")
+	if first, again := id(nil), id(nil); first != again {
+		t.Errorf("the process secret is not stable: %q then %q", first, again)
 	}
 	if id(nil) == id(a) || id(nil) == id(make([]byte, MinIDSecretLength)) {
 		t.Errorf("the process secret is predictable")

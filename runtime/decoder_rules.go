@@ -43,6 +43,36 @@ func (d *Decoder) StringNotIn(key, s string, denied ...string) {
 	}
 }
 
+// HasPrefix reports s that does not start with prefix (buf.validate
+// string.prefix).
+func (d *Decoder) HasPrefix(key, s, prefix string) {
+	if !strings.HasPrefix(s, prefix) {
+		d.violation(key, fmt.Sprintf("must start with %q, got %s", prefix, clipQuote(s)))
+	}
+}
+
+// HasSuffix reports s that does not end with suffix (buf.validate
+// string.suffix).
+func (d *Decoder) HasSuffix(key, s, suffix string) {
+	if !strings.HasSuffix(s, suffix) {
+		d.violation(key, fmt.Sprintf("must end with %q, got %s", suffix, clipQuote(s)))
+	}
+}
+
+// Contains reports s without sub (buf.validate string.contains).
+func (d *Decoder) Contains(key, s, sub string) {
+	if !strings.Contains(s, sub) {
+		d.violation(key, fmt.Sprintf("must contain %q, got %s", sub, clipQuote(s)))
+	}
+}
+
+// NotContains reports s with sub (buf.validate string.not_contains).
+func (d *Decoder) NotContains(key, s, sub string) {
+	if strings.Contains(s, sub) {
+		d.violation(key, fmt.Sprintf("must not contain %q, got %s", sub, clipQuote(s)))
+	}
+}
+
 // NumberIn reports x that is not one of allowed (buf.validate in).
 func (d *Decoder) NumberIn(key string, x float64, allowed ...float64) {
 	if !slices.Contains(allowed, x) {

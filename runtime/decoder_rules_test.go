@@ -61,3 +61,30 @@ func TestDecoderBufValidateChecksReportExactErrors(t *testing.T) {
 		t.Errorf("errors:\n got %q\nwant %q", got, want)
 	}
 }
+
+// string.prefix, suffix, contains and not_contains report what the value
+// must look like and the value itself; a value that meets them passes.
+func TestDecoderAffixChecksReportExactErrors(t *testing.T) {
+	d := NewDecoder(Limits{})
+	d.HasPrefix("ref", "PO-1", "REF-")
+	d.HasPrefix("ref", "REF-1-X", "REF-")
+	d.HasSuffix("ref", "REF-1", "-X")
+	d.HasSuffix("ref", "REF-1-X", "-X")
+	d.Contains("ref", "REF1", "-")
+	d.Contains("ref", "REF-1", "-")
+	d.NotContains("ref", "REF 1", " ")
+	d.NotContains("ref", "REF-1", " ")
+	want := []errLine{
+		{CodeConstraintViolation, `must start with "REF-", got "PO-1"`, "ref"},
+		{CodeConstraintViolation, `must end with "-X", got "REF-1"`, "ref"},
+		{CodeConstraintViolation, `must contain "-", got "REF1"`, "ref"},
+		{CodeConstraintViolation, `must not contain " ", got "REF 1"`, "ref"},
+	}
+	var got []errLine
+	for _, e := range d.Errors() {
+		got = append(got, errLine{e.Code, e.Message, e.Field})
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("errors:\n got %q\nwant %q", got, want)
+	}
+}

@@ -270,6 +270,27 @@ func TestKnownReportsUnknownFieldsWithDidYouMean(t *testing.T) {
 	}
 }
 
+// Under field_naming JSON_NAME the fields are protojson names, and an
+// agent sending the proto name is pointed back to the camel one.
+func TestKnownMapsProtoNamesToJSONNames(t *testing.T) {
+	fields := []string{"title", "parentId", "workflowState", "archiveDate"}
+	obj, _ := Parse([]byte(`{"parent_id":"p","workflow_state":"todo","ArchiveDate":"x"}`), Limits{})
+	d := NewDecoder(Limits{})
+	d.Known(obj, fields)
+	var got []string
+	for _, e := range d.Errors() {
+		got = append(got, e.Field+" | "+e.Message+" | "+strings.Join(e.Suggestions.DidYouMean, ","))
+	}
+	want := []string{
+		`parent_id | unknown field "parent_id"; did you mean "parentId"? | parentId`,
+		`workflow_state | unknown field "workflow_state"; did you mean "workflowState"? | workflowState`,
+		`ArchiveDate | unknown field "ArchiveDate"; keys are case-sensitive, did you mean "archiveDate"? | archiveDate`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("errors:\n got %q\nwant %q", got, want)
+	}
+}
+
 func TestKnownBoundsValidValues(t *testing.T) {
 	var fields []string
 	for i := 0; i < 30; i++ {

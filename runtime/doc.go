@@ -11,18 +11,34 @@
 // get_write_schema, one discovery tool per enum, apply_proposal and
 // discard_proposal.
 //
-// Every call of a write tool runs one pipeline:
+// Every call of a write tool runs one pipeline (docs/architecture.md, "The
+// write pipeline"):
 //
 //	decode strictly -> validate (all errors at once) -> enrich
-//	-> idempotency (claim or replay, keyed by client_request_id)
-//	-> governance (direct, elicit, or propose and apply by id)
-//	-> handler -> map domain errors (gRPC status, field violations)
-//	-> respond (structured content and the same JSON as text)
+//	-> request check (buf.validate rules, when the proto has them)
+//	-> confirmation decision (DIRECT, ELICIT or PROPOSAL; policy hook)
+//	-> idempotency claim (or replay, keyed by client_request_id)
+//	-> handler (DIRECT) or stored proposal (PROPOSAL)
+//	-> respond (errors mapped from gRPC status and field violations;
+//	   structured content and the same JSON as text)
+//	-> record the answer under the claimed key
 //
-// A read tool (kind READ in the document) skips idempotency and governance:
-// decode -> validate -> enrich -> handler -> respond, with the same error
-// envelope; it takes no client_request_id or dry_run and validate_write
-// refuses it.
+// Branches: dry_run answers after the request check what validate_write
+// answers (with the domain check, WithDomainCheck), claiming, confirming and
+// writing nothing. A preview_unless tool whose bool field is
+// not set answers a preview before the confirmation decision, claiming and
+// writing nothing. ELICIT asks the user inside the call (protocols up to
+// 2025-11-25; the claim is taken first and held while the user answers) or
+// answers an input request with signed state that the client's retried call
+// brings back (2026-07-28; the claim is taken once the answer verifies); a
+// client that cannot ask gets a proposal, or CONFIRMATION_REQUIRED when the
+// tool's elicit_fallback is REFUSE. apply_proposal commits a proposal by id
+// after checking it is not stale.
+//
+// A read tool (kind READ in the document) skips confirmation and
+// idempotency: decode -> validate -> enrich -> request check -> handler ->
+// respond, with the same error envelope; it takes no client_request_id or
+// dry_run and validate_write refuses it.
 //
 // Bad input never becomes a protocol error: every failure is an isError
 // result carrying {"success": false, "error": {...}, "errors": [...]}, with

@@ -1,6 +1,6 @@
 package runtime
 
-// Error codes of the envelope (DESIGN §5).
+// Error codes of the envelope (docs/architecture.md, "Errors").
 const (
 	CodeValidation            = "VALIDATION_ERROR"
 	CodeMissingRequired       = "MISSING_REQUIRED_FIELD"

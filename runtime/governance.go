@@ -145,6 +145,9 @@ func (r *registry) propose(ctx context.Context, wt *writeTool, m proto.Message, 
 		member{"classification", p.Classification},
 		member{"summary", p.Summary},
 	)
+	if s := r.agentSummaryOf(wt, args); s != "" {
+		po = append(po, member{"agent_summary", s})
+	}
 	if d := proposalDiff(loss, preview); len(d) > 0 {
 		po = append(po, member{"diff", d})
 	}
@@ -178,6 +181,21 @@ func (r *registry) propose(ctx context.Context, wt *writeTool, m proto.Message, 
 		{"warnings", warningsJSON(ws)},
 	}
 	return r.render(ctx, name, o), nil
+}
+
+// agentSummaryOf is the agent's own summary of the change in the call's
+// arguments, made safe to show ("" when the tool takes none or it was not
+// sent). The arguments were checked before anything was proposed.
+func (r *registry) agentSummaryOf(wt *writeTool, args []byte) string {
+	if wt.doc.AgentSummary == "" {
+		return ""
+	}
+	obj, es := r.parseArgs(args)
+	if len(es) > 0 {
+		return ""
+	}
+	ctl, _ := wt.splitControl(obj)
+	return neutralize(ctl.summary)
 }
 
 // timeFormat is how every time is written for agents.
@@ -411,7 +429,7 @@ func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (
 	// as the user confirmed them.
 	for _, f := range wt.doc.ServerFills {
 		if f.Source == "generated" && f.How == nowFill {
-			copyPath(stored.ProtoReflect(), fresh.ProtoReflect(), f.Field)
+			copyPath(stored.ProtoReflect(), fresh.ProtoReflect(), f.ProtoPath())
 		}
 	}
 	resp, err := wt.bind.Invoke(ctx, stored)
@@ -426,10 +444,10 @@ func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (
 	}
 	var ws []Warning
 	if obj, es := r.parseArgs(p.Arguments); len(es) == 0 {
-		_, b := splitControl(obj)
+		_, b := wt.splitControl(obj)
 		ws = r.warnings(wt, b)
 	}
-	o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), ws, r.enums)
+	o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), ws, r.enums, r.jsonNames())
 	if err != nil {
 		abort()
 		return r.errorResult(ctx, name, stored, Errors{r.internal(ctx, name, fmt.Errorf("marshal response: %w", err))}), nil
@@ -445,7 +463,7 @@ func (r *registry) staleness(ctx context.Context, wt *writeTool, p *proposal.Pro
 	obj, es := r.parseArgs(p.Arguments)
 	var fresh proto.Message
 	if len(es) == 0 {
-		ctl, body := splitControl(obj)
+		ctl, body := wt.splitControl(obj)
 		fresh, es, _ = r.prepare(ctx, wt, body, rc, hasRC, ctl.key, false)
 	}
 	if len(es) > 0 {
@@ -476,7 +494,7 @@ func comparableRequest(wt *writeTool, m proto.Message) proto.Message {
 	c := proto.Clone(m)
 	for _, f := range wt.doc.ServerFills {
 		if f.Source == "generated" || f.Source == "context" {
-			clearPath(c.ProtoReflect(), f.Field)
+			clearPath(c.ProtoReflect(), f.ProtoPath())
 		}
 	}
 	return c
@@ -662,7 +680,7 @@ func (r *registry) offerFreshProposal(ctx context.Context, wt *writeTool, p *pro
 	if len(es) > 0 {
 		return
 	}
-	_, body := splitControl(obj)
+	_, body := wt.splitControl(obj)
 	m, es, _ := r.prepare(ctx, wt, body, rc, hasRC, "", false)
 	if len(es) > 0 {
 		return

@@ -147,9 +147,11 @@ const notesDoc = `{
       "kind": "DELETE",
       "classification": "DESTRUCTIVE_DELETE",
       "confirmation": "ELICIT",
+      "agent_summary": "summary",
       "hints": {"read_only": false, "destructive": true, "idempotent": true, "open_world": false},
       "input_schema": {"type": "object", "properties": {
-          "id": {"type": "string"}, "client_request_id": {"type": "string"}, "dry_run": {"type": "boolean"}},
+          "id": {"type": "string"}, "client_request_id": {"type": "string"}, "dry_run": {"type": "boolean"},
+          "summary": {"type": "string", "minLength": 1, "maxLength": 200}},
         "required": ["id"], "additionalProperties": false},
       "output_schema": {"type": "object", "properties": {"success": {"type": "boolean"}}, "required": ["success"]},
       "required_fields": ["id"],
@@ -182,7 +184,6 @@ type domain struct {
 	notes       map[string]bool
 	activeModel string
 	conflicts   int
-	ids         int
 	// resolveErr, when set, is asked before each create_note enrichment
 	// (numbered from 1); an error fails the active_model resolver.
 	resolveErr func(enrichment int) error

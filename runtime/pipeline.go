@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/grpc/codes"
@@ -13,6 +15,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
 // Names of the arguments every write tool accepts besides its own fields.
@@ -25,7 +28,10 @@ const (
 type control struct {
 	key    string
 	dryRun bool
-	errs   Errors
+	// summary is the agent's own summary of the change, shown with a
+	// proposal ("" when not sent).
+	summary string
+	errs    Errors
 }
 
 // now is the configured clock.
@@ -64,13 +70,14 @@ func (r *registry) parseArgs(raw []byte) (*Object, Errors) {
 	return obj, nil
 }
 
-// splitControl removes client_request_id and dry_run from the arguments
-// (they steer the pipeline, not the request) and checks them.
-func splitControl(obj *Object) (control, *Object) {
+// splitControl removes client_request_id, dry_run and, when the tool takes
+// one, the agent's summary argument (summaryArg) from the arguments (they
+// steer the pipeline, not the request) and checks them.
+func splitControl(obj *Object, summaryArg string) (control, *Object) {
 	var c control
 	hasControl := false
 	for _, k := range obj.Keys {
-		hasControl = hasControl || k == ArgClientRequestID || k == ArgDryRun
+		hasControl = hasControl || k == ArgClientRequestID || k == ArgDryRun || summaryArg != "" && k == summaryArg
 	}
 	if !hasControl {
 		return c, obj // the common call: nothing to split, nothing to copy
@@ -109,12 +116,37 @@ func splitControl(obj *Object) (control, *Object) {
 			default:
 				c.dryRun = v.Bool
 			}
+		case summaryArg:
+			c.summary, c.errs = agentSummary(k, v, c.errs)
 		default:
 			body.Keys = append(body.Keys, k)
 			body.Vals = append(body.Vals, v)
 		}
 	}
 	return c, body
+}
+
+// agentSummary checks the agent's summary of a change: a string of 1 to
+// schemadoc.AgentSummaryMaxLength characters; null is as if not sent.
+func agentSummary(k string, v *Value, errs Errors) (string, Errors) {
+	switch {
+	case v == nil || v.Kind == KindNull:
+		return "", errs
+	case v.Kind != KindString:
+		return "", append(errs, &ErrorEntry{
+			Code: CodeInvalidType, Field: k, Message: "expected string, got " + jsonKind(v.Kind),
+			Details: map[string]any{"expected": "string", "got": jsonKind(v.Kind)},
+		})
+	}
+	s := strings.TrimSpace(v.Str)
+	if n := utf8.RuneCountInString(s); n == 0 || n > schemadoc.AgentSummaryMaxLength {
+		return "", append(errs, &ErrorEntry{
+			Code: CodeConstraintViolation, Field: k,
+			Message:     fmt.Sprintf("must be 1 to %d characters, got %d", schemadoc.AgentSummaryMaxLength, n),
+			Suggestions: &Suggestions{Hint: "Describe the change in one short line, or leave summary out."},
+		})
+	}
+	return s, errs
 }
 
 // newCall is the per-call state generated enrichment reads.
@@ -194,7 +226,8 @@ type writeCall struct {
 	failed bool
 }
 
-// writeHandler runs the pipeline of DESIGN §5 for one write tool.
+// writeHandler runs the write pipeline (docs/architecture.md, "The write
+// pipeline") for one write tool.
 func (r *registry) writeHandler(wt *writeTool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		wc := &writeCall{r: r, wt: wt}
@@ -219,7 +252,7 @@ func (wc *writeCall) run(ctx context.Context, req *mcp.CallToolRequest) *mcp.Cal
 	if len(es) > 0 {
 		return r.errorResult(ctx, name, nil, es)
 	}
-	ctl, body := splitControl(obj)
+	ctl, body := wt.splitControl(obj)
 	m, es, class := r.prepare(ctx, wt, body, rc, hasRC, ctl.key, ctl.dryRun)
 	if ctl.dryRun && class != classInternal {
 		// The validate_write answer; it leads with success, so it also
@@ -277,7 +310,7 @@ func (wc *writeCall) execute(ctx context.Context, m proto.Message, body *Object,
 	if wc.claimed {
 		// The handler may record the outcome in its own transaction.
 		out = &Outcome{Key: wc.key, Fingerprint: wc.fp, Now: r.now(), TTL: r.cfg.idemTTL, render: func(resp proto.Message) ([]byte, error) {
-			o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), r.warnings(wt, body), r.enums)
+			o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), r.warnings(wt, body), r.enums, r.jsonNames())
 			if err != nil {
 				return nil, err
 			}
@@ -301,7 +334,7 @@ func (wc *writeCall) execute(ctx context.Context, m proto.Message, body *Object,
 		wc.claimed = false // committed with the write
 		return toolResult(out.body, false)
 	}
-	o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), r.warnings(wt, body), r.enums)
+	o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), r.warnings(wt, body), r.enums, r.jsonNames())
 	if err != nil {
 		wc.release(ctx)
 		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("marshal response: %w", err))})

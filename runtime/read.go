@@ -35,7 +35,7 @@ func (r *registry) readHandler(wt *writeTool) mcp.ToolHandler {
 			es, _ := r.classify(ctx, name, err)
 			return r.errorResult(ctx, name, m, es), nil
 		}
-		o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), []Warning{}, r.enums)
+		o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), []Warning{}, r.enums, r.jsonNames())
 		if err != nil {
 			return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("marshal response: %w", err))}), nil
 		}
@@ -68,5 +68,5 @@ func (wt *writeTool) splitControl(obj *Object) (control, *Object) {
 	if wt.read {
 		return control{}, obj
 	}
-	return splitControl(obj)
+	return splitControl(obj, wt.doc.AgentSummary)
 }

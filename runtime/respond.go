@@ -32,16 +32,6 @@ func (o *object) set(key string, val any) {
 	*o = append(*o, member{key, val})
 }
 
-// del removes key if present.
-func (o *object) del(key string) {
-	for i := range *o {
-		if (*o)[i].Key == key {
-			*o = append((*o)[:i], (*o)[i+1:]...)
-			return
-		}
-	}
-}
-
 // MarshalJSON writes the members in order without HTML escaping.
 func (o object) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
@@ -107,17 +97,26 @@ func parseObject(data []byte) (object, error) {
 	return o, nil
 }
 
-// protoJSON is how every request and response is shown to agents: proto field
-// names, as in the schemas.
-var protoJSON = protojson.MarshalOptions{UseProtoNames: true}
+// protoJSON and camelJSON are how requests and responses are shown to
+// agents, with the field names of the schemas: proto names, or protojson
+// names for a service with field_naming JSON_NAME.
+var (
+	protoJSON = protojson.MarshalOptions{UseProtoNames: true}
+	camelJSON = protojson.MarshalOptions{}
+)
 
 // messageJSON renders m as compact JSON (protojson output is deliberately
-// unstable in whitespace, so it is compacted).
-func messageJSON(m proto.Message) (json.RawMessage, error) {
+// unstable in whitespace, so it is compacted), with protojson field names
+// when jsonNames.
+func messageJSON(m proto.Message, jsonNames bool) (json.RawMessage, error) {
 	if m == nil {
 		return json.RawMessage("{}"), nil
 	}
-	b, err := protoJSON.Marshal(m)
+	opts := protoJSON
+	if jsonNames {
+		opts = camelJSON
+	}
+	b, err := opts.Marshal(m)
 	if err != nil {
 		return nil, err
 	}
@@ -277,10 +276,10 @@ var reservedKeys = map[string]bool{
 // Enum values are shown by their agent-facing aliases (enums), and a
 // response field named warnings (strings, or objects with code and message)
 // joins the envelope's warnings instead of being dropped.
-func successEnvelope(resp proto.Message, resultKey string, suggestions []string, warnings []Warning, enums map[string]*EnumTable) (object, error) {
+func successEnvelope(resp proto.Message, resultKey string, suggestions []string, warnings []Warning, enums map[string]*EnumTable, jsonNames bool) (object, error) {
 	o := object{{"success", true}}
 	if resp != nil {
-		raw, err := messageJSON(resp)
+		raw, err := messageJSON(resp, jsonNames)
 		if err != nil {
 			return nil, err
 		}

@@ -240,7 +240,7 @@ func (r *registry) validateHandler(ctx context.Context, req *mcp.CallToolRequest
 	if payload == nil {
 		payload = &Object{}
 	}
-	ctl, body := splitControl(payload)
+	ctl, body := wt.splitControl(payload)
 	m, es, class := r.prepare(ctx, wt, body, rc, hasRC, ctl.key, true)
 	if class == classInternal {
 		return r.errorResult(ctx, wt.doc.Name, m, es), nil
@@ -605,7 +605,7 @@ func schemaOutputSchema() object {
 		{"required_fields", arraySchema(typeString)},
 		{"optional_fields", arraySchema(typeString)},
 		{"server_fills", arraySchema(objectSchema(props{
-			{"field", typeString}, {"source", typeString}, {"how", typeString}, {"overridable", typeBoolean},
+			{"field", typeString}, {"proto_field", typeString}, {"source", typeString}, {"how", typeString}, {"overridable", typeBoolean},
 		}, "field", "source", "how"))},
 		{"rules", arraySchema(objectSchema(props{
 			{"field", typeString}, {"proto_field", typeString}, {"filled_by", typeString},

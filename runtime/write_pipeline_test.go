@@ -2,10 +2,14 @@ package runtime_test
 
 import (
 	"encoding/json"
+	"errors"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
 )
@@ -229,6 +233,61 @@ func TestAbortedIsRetriedWithFreshEnrichment(t *testing.T) {
 			}
 			if n := h.dom.count("create_note"); n != tt.wantCalls {
 				t.Fatalf("handler calls %d, want %d", n, tt.wantCalls)
+			}
+		})
+	}
+}
+
+func TestResolverFailureDuringConflictRetryIsNotStored(t *testing.T) {
+	tests := []struct {
+		name    string
+		err     error
+		want    func(text string) string
+		wantLog []string
+	}{{
+		name: "internal failure is logged with its cause, never sent",
+		err:  errors.New("dial tcp 10.0.0.5:5432: password=hunter2"),
+		want: func(text string) string {
+			return envelope(`{"code":"INTERNAL","message":"could not resolve model_id","field":"model_id","trace_id":"` + field(t, text, "error.trace_id") + `"}`)
+		},
+		wantLog: []string{"could not resolve model_id: dial tcp 10.0.0.5:5432: password=hunter2"},
+	}, {
+		name: "transient failure",
+		err:  status.Error(codes.Unavailable, "model registry is restarting"),
+		want: func(string) string {
+			return envelope(`{"code":"UNAVAILABLE","message":"model registry is restarting"}`)
+		},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, harnessOpts{})
+			h.dom.mu.Lock()
+			h.dom.conflicts = 1
+			h.dom.resolveErr = func(n int) error {
+				if n == 2 { // the re-enrichment after the first conflict
+					return tt.err
+				}
+				return nil
+			}
+			h.dom.mu.Unlock()
+			args := `{"title":"conflict","client_request_id":"c1"}`
+			got := h.call(alice, "create_note", args)
+			if want := tt.want(got.text); !got.isError || got.text != want {
+				t.Fatalf("got\n%s\nwant\n%s", got.text, want)
+			}
+			if strings.Contains(got.text, "hunter2") {
+				t.Fatalf("the cause reached the agent: %s", got.text)
+			}
+			if tt.wantLog != nil && !logLineHas(h.logs(), append([]string{"trace_id=" + field(t, got.text, "error.trace_id")}, tt.wantLog...)...) {
+				t.Fatalf("cause not logged with the trace_id:\n%s", h.logs())
+			}
+			// The key was released, not recorded: the retry runs and succeeds.
+			again := h.call(alice, "create_note", args)
+			if again.isError || strings.Contains(again.text, "idempotent_replay") || !strings.HasPrefix(again.text, `{"success":true,"note":{`) {
+				t.Fatalf("retry: %s", again.text)
+			}
+			if n := h.dom.count("create_note"); n != 2 {
+				t.Fatalf("handler calls %d, want 2", n)
 			}
 		})
 	}

@@ -11,9 +11,9 @@ import (
 	archimatev1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1"
 )
 
-// Agents name elements the way people do (seed A.6: "Billing Service" ->
-// lookup ID): source_id and target_id take an element's id or its name, and
-// the domain receives ids.
+// Agents name elements the way people do ("Billing Service" -> lookup ID):
+// source_id and target_id take an element's id or its name, and the domain
+// receives ids.
 func TestRelationshipEndsMayBeNamed(t *testing.T) {
 	cs, repo := session(t, devRC)
 	engine := createdID(t, mustOK(t, cs, "createElement", `{"type":"ApplicationComponent","name":"Billing Engine"}`))

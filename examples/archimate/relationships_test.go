@@ -178,7 +178,7 @@ func TestEveryMissingReferenceIsReportedAtOnce(t *testing.T) {
 }
 
 // An invalid type answers, beside did-you-mean, the types of the layer the
-// agent most likely meant (seed §5.2 valid_types_for_context).
+// agent most likely meant (suggestions.valid_types_for_context).
 func TestInvalidTypeListsTheTypesValidInContext(t *testing.T) {
 	cs, _ := session(t, devRC)
 	out, isErr := call(t, cs, "createElement", `{"type":"AppComponent","name":"X"}`)

@@ -33,7 +33,7 @@ func TestReadsAnswerAtOnceWithTheRecords(t *testing.T) {
 	writes := len(s.rec.received())
 	tests := []struct{ tool, args, want string }{
 		{"get_person", `{"person_id":"{{ada}}"}`, `{"success":true,"person":` + adaJSON + `,
-			"suggestions":["Call update_person to update a person's details; only the fields sent change","Call create_note to create a note about a person or an organisation"],"warnings":[]}`},
+			"suggestions":["Call update_person to update a person's details; only the fields sent change","Call add_note_to_person to add a note about a person"],"warnings":[]}`},
 		// The seed's own example of the domain tool, as the proto documents it.
 		{"find_people_at_org", `{"org_name":"Analytical Engines Ltd"}`, `{"success":true,"org":` + acmeJSON + `,"people":[` + adaJSON + `],"suggestions":[],"warnings":[]}`},
 		{"find_people_at_org", `{"org_name":"analytical engines ltd"}`, `{"success":true,"org":` + acmeJSON + `,"people":[` + adaJSON + `],"suggestions":[],"warnings":[]}`},
@@ -94,7 +94,7 @@ func TestListPagesThroughEveryRecordOnce(t *testing.T) {
 
 func TestReadMistakesAreAnsweredWithTheFix(t *testing.T) {
 	entry := func(e string) string { return `{"success":false,"error":` + e + `,"errors":[` + e + `]}` }
-	writes := `["create_person","update_person","delete_person","create_org","update_org","delete_org","create_note","update_note","delete_note","link_person_to_org","merge_people"]`
+	writes := `["create_person","update_person","delete_person","create_org","update_org","delete_org","create_note","update_note","delete_note","link_person_to_org","add_note_to_person","merge_people"]`
 	tests := []struct{ name, tool, args, want string }{
 		{"page_size below its minimum", "list_people", `{"page_size":0}`,
 			entry(`{"code":"CONSTRAINT_VIOLATION","field":"page_size","message":"must be at least 1, got 0"}`)},

@@ -101,6 +101,11 @@ func (r *recorder) LinkPersonToOrg(ctx context.Context, q *crmv1.LinkPersonToOrg
 	return r.CRM.LinkPersonToOrg(ctx, q)
 }
 
+func (r *recorder) AddNoteToPerson(ctx context.Context, q *crmv1.AddNoteToPersonRequest) (*crmv1.AddNoteToPersonResponse, error) {
+	r.record(q)
+	return r.CRM.AddNoteToPerson(ctx, q)
+}
+
 func (r *recorder) MergePeople(ctx context.Context, q *crmv1.MergePeopleRequest) (*crmv1.MergePeopleResponse, error) {
 	r.record(q)
 	return r.CRM.MergePeople(ctx, q)
@@ -124,6 +129,7 @@ func newServer(t *testing.T) *server {
 		runtime.WithRand(rand.NewChaCha8([32]byte{3})),
 		runtime.WithErrorHook(domain.ErrorHook),
 		runtime.WithStatePreview(s.rec.StatePreview),
+		runtime.WithLossPreview(s.rec.PreviewLoss),
 		runtime.WithRequestContextFunc(func(_ context.Context, req *mcp.CallToolRequest) (runtime.RequestContext, bool) {
 			ci := req.ClientInfo()
 			if ci == nil {
@@ -254,7 +260,7 @@ var classification = map[string]string{
 	"create_person": "SAFE_CREATE", "update_person": "SAFE_UPDATE", "delete_person": "DESTRUCTIVE_DELETE",
 	"create_org": "SAFE_CREATE", "update_org": "SAFE_UPDATE", "delete_org": "DESTRUCTIVE_DELETE",
 	"create_note": "SAFE_CREATE", "update_note": "DESTRUCTIVE_UPDATE", "delete_note": "DESTRUCTIVE_DELETE",
-	"link_person_to_org": "SAFE_UPDATE", "merge_people": "DESTRUCTIVE_UPDATE",
+	"link_person_to_org": "SAFE_UPDATE", "add_note_to_person": "SAFE_CREATE", "merge_people": "DESTRUCTIVE_UPDATE",
 }
 
 func TestToolsListClassifiesEveryWriteAndNeverOffersUserID(t *testing.T) {
@@ -285,7 +291,7 @@ func TestToolsListClassifiesEveryWriteAndNeverOffersUserID(t *testing.T) {
 		}
 	}
 	sort.Strings(names)
-	want := []string{"apply_proposal", "create_note", "create_org", "create_person", "delete_note", "delete_org", "delete_person",
+	want := []string{"add_note_to_person", "apply_proposal", "create_note", "create_org", "create_person", "delete_note", "delete_org", "delete_person",
 		"discard_proposal", "find_people_at_org", "get_note", "get_org", "get_person", "get_write_schema", "link_person_to_org",
 		"list_notes", "list_orgs", "list_people", "merge_people", "update_note", "update_org", "update_person", "validate_write"}
 	if diff := cmp.Diff(want, names); diff != "" {
@@ -334,7 +340,7 @@ func TestCreatePersonIsProposedThenAppliedByIDOnce(t *testing.T) {
 	assertJSON(t, applied, `{
 		"success": true,
 		"person": {"id": "per_019f0fca-2998-76c1-90a9-12520b1c7c69", "first_name": "Charles", "last_name": "Babbage", "email": "charles@example.org", "version": 1, "created_at": "2026-06-28T19:52:15Z", "updated_at": "2026-06-28T19:52:15Z"},
-		"suggestions": ["Call link_person_to_org to link a person to the organisation they work at, replacing any previous link", "Call create_note to create a note about a person or an organisation"],
+		"suggestions": ["Call link_person_to_org to link a person to the organisation they work at, replacing any previous link", "Call add_note_to_person to add a note about a person"],
 		"warnings": []
 	}`)
 	want := []proto.Message{&crmv1.CreatePersonRequest{
@@ -363,7 +369,7 @@ func TestEveryWriteCommitsThroughAProposal(t *testing.T) {
 		tool, args string
 		want       string
 	}{
-		{"create_person", `{"first_name":"Charles","last_name":"Babbage","email":"charles@example.org","org_id":"{{acme}}"}`, `{"person":{"created_at":"2026-06-28T19:52:15Z","email":"charles@example.org","first_name":"Charles","id":"per_019f0fca-2998-7a91-badb-776ad3a2e6ad","last_name":"Babbage","org_id":"{{acme}}","updated_at":"2026-06-28T19:52:15Z","version":1},"success":true,"suggestions":["Call link_person_to_org to link a person to the organisation they work at, replacing any previous link","Call create_note to create a note about a person or an organisation"],"warnings":[]}`},
+		{"create_person", `{"first_name":"Charles","last_name":"Babbage","email":"charles@example.org","org_id":"{{acme}}"}`, `{"person":{"created_at":"2026-06-28T19:52:15Z","email":"charles@example.org","first_name":"Charles","id":"per_019f0fca-2998-7a91-badb-776ad3a2e6ad","last_name":"Babbage","org_id":"{{acme}}","updated_at":"2026-06-28T19:52:15Z","version":1},"success":true,"suggestions":["Call link_person_to_org to link a person to the organisation they work at, replacing any previous link","Call add_note_to_person to add a note about a person"],"warnings":[]}`},
 		{"update_person", `{"person_id":"{{ada}}","title":"Mathematician"}`, `{"person":{"created_at":"2026-06-28T19:52:15Z","email":"ada@example.org","first_name":"Ada","id":"{{ada}}","last_name":"Lovelace","org_id":"{{acme}}","title":"Mathematician","updated_at":"2026-06-28T19:52:15Z","version":3},"success":true,"suggestions":[],"warnings":[]}`},
 		{"delete_person", `{"person_id":"{{ada}}"}`, `{"deleted_notes":1,"person_id":"{{ada}}","success":true,"suggestions":[],"warnings":[]}`},
 		{"create_org", `{"name":"Difference Engines plc","domain":"difference.example"}`, `{"org":{"created_at":"2026-06-28T19:52:15Z","domain":"difference.example","id":"org_019f0fca-2998-7a91-badb-776ad3a2e6ad","name":"Difference Engines plc","updated_at":"2026-06-28T19:52:15Z","version":1},"success":true,"suggestions":["Call link_person_to_org to link a person to the organisation they work at, replacing any previous link"],"warnings":[]}`},

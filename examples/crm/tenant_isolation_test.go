@@ -108,6 +108,7 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 		{"create_person", `{"first_name":"Eve","org_id":"{0}"}`, []string{org}, []string{"org_never"}},
 		{"create_note", `{"person_id":"{0}","body":"x"}`, []string{person}, []string{never}},
 		{"create_note", `{"org_id":"{0}","body":"x"}`, []string{org}, []string{"org_never"}},
+		{"add_note_to_person", `{"person_id":"{0}","body":"x"}`, []string{person}, []string{never}},
 		{"update_note", `{"note_id":"{0}","body":"overwritten"}`, []string{note}, []string{"note_never"}},
 		{"delete_note", `{"note_id":"{0}"}`, []string{note}, []string{"note_never"}},
 		{"link_person_to_org", `{"person_id":"{0}","org_id":"{1}"}`, []string{person, org}, []string{never, "org_never"}},

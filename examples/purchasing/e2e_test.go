@@ -50,11 +50,12 @@ const (
 
 // session is one agent connected to a fresh server over in-memory transports.
 type session struct {
-	t     *testing.T
-	cs    *mcp.ClientSession
-	store *domain.Purchasing
-	user  *mcptest.Elicitor // nil when the client cannot elicit
-	asked []string          // elicitation messages shown to the user, as of the last call
+	t      *testing.T
+	cs     *mcp.ClientSession
+	server *mcp.Server
+	store  *domain.Purchasing
+	user   *mcptest.Elicitor // nil when the client cannot elicit
+	asked  []string          // elicitation messages shown to the user, as of the last call
 }
 
 func newSession(t *testing.T, el elicitation) *session {
@@ -76,8 +77,16 @@ func newSession(t *testing.T, el elicitation) *session {
 	if err != nil {
 		t.Fatalf("register: %v", err)
 	}
-	s := &session{t: t, store: store}
+	s := &session{t: t, store: store, server: server}
+	s.connect(el)
+	return s
+}
+
+// connect connects the session's client, answering confirmation requests as
+// el says.
+func (s *session) connect(el elicitation) {
 	o := mcptest.Options{Protocol: "2025-11-25"} // lets the server ask through elicitation inside a tool call
+	s.user = nil
 	switch el {
 	case userAccepts:
 		s.user = mcptest.Accept(true)
@@ -87,8 +96,15 @@ func newSession(t *testing.T, el elicitation) *session {
 	if s.user != nil {
 		o.Elicit = s.user.Handler
 	}
-	s.cs = mcptest.Connect(t, server, o)
-	return s
+	s.cs = mcptest.Connect(s.t, s.server, o)
+}
+
+// otherClient is a second client of the same server and store (the same
+// tenant and user), answering confirmation requests as el says.
+func (s *session) otherClient(el elicitation) *session {
+	o := &session{t: s.t, store: s.store, server: s.server}
+	o.connect(el)
+	return o
 }
 
 // result is one tool answer: the text content, which the runtime makes the
@@ -251,11 +267,11 @@ func TestCreatePurchaseOrderReturnsDomainWarningsAndNextActions(t *testing.T) {
 		"message":"Purchase order PO-1002 created: 1 line(s), total 0.00 USD",
 		"next_actions":["Send purchase order PO-1002 to Nordic Steel AB",
 			"Record the delivery with receive_purchase_order (purchase_order_id 1) when the goods arrive (expected 2026-01-15)"],
-		"order_warnings":["line 1 (SHEET-2MM) has unit price 0","line 2 (SHEET-2MM) has unit price 0",
-			"SKU SHEET-2MM appears more than once; quantities were merged into one line",
-			"expected delivery date 2026-01-15 is in the past","Nordic Steel AB invoices in SEK but the order is in USD"],
 		"suggestions":["Call receive_purchase_order to receive delivered items of a purchase order into stock, after the user confirms"],
-		"warnings":[]}`)
+		"warnings":[{"code":"DOMAIN_WARNING","message":"line 1 (SHEET-2MM) has unit price 0"},{"code":"DOMAIN_WARNING","message":"line 2 (SHEET-2MM) has unit price 0"},
+			{"code":"DOMAIN_WARNING","message":"SKU SHEET-2MM appears more than once; quantities were merged into one line"},
+			{"code":"DOMAIN_WARNING","message":"expected delivery date 2026-01-15 is in the past"},
+			{"code":"DOMAIN_WARNING","message":"Nordic Steel AB invoices in SEK but the order is in USD"}]}`)
 	if got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
@@ -384,11 +400,15 @@ func TestServerListsWriteToolsWithHonestHintsAndServiceTools(t *testing.T) {
 	}
 	want := []string{
 		"apply_proposal readOnly=false destructive=false confirmation=<nil>",
+		"create_manufacturing_order readOnly=false destructive=false confirmation=ELICIT",
 		"create_purchase_order readOnly=false destructive=false confirmation=ELICIT",
 		"discard_proposal readOnly=false destructive=false confirmation=<nil>",
+		"fulfill_order readOnly=false destructive=false confirmation=ELICIT",
 		"get_write_schema readOnly=true destructive=false confirmation=<nil>",
 		"receive_purchase_order readOnly=false destructive=false confirmation=ELICIT",
+		"search_items readOnly=true destructive=false confirmation=DIRECT",
 		"validate_write readOnly=true destructive=false confirmation=<nil>",
+		"verify_order_document readOnly=true destructive=false confirmation=DIRECT",
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("tools:\n%q\nwant\n%q", got, want)

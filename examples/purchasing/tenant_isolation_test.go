@@ -49,7 +49,7 @@ func isoServer(t *testing.T) (*domain.Purchasing, *mcp.ClientSession, *mcp.Clien
 	return store, mcptest.Connect(t, s, mcptest.Options{ClientName: "agent-a"}), mcptest.Connect(t, s, mcptest.Options{ClientName: "agent-b"})
 }
 
-// isoMasked is an answer with the order id (as a number and in text)
+// isoMasked is an answer with an order id (as a number and in text)
 // replaced by a placeholder and without the generated envelope of a
 // validate_write preview. Order ids are numbers, so the generic
 // mcptest.Masked (which replaces strings) does not fit.
@@ -57,7 +57,8 @@ func isoMasked(t *testing.T, r mcptest.Result, id string) any {
 	t.Helper()
 	s := r.Text
 	s = strings.ReplaceAll(s, `"purchase_order_id":`+id, `"purchase_order_id":"<id>"`)
-	for _, form := range []string{`purchase order ` + id + ` `, `purchase order ` + id + `"`, `"resource_name":"` + id + `"`} {
+	s = strings.ReplaceAll(s, `"order_id":`+id, `"order_id":"<id>"`)
+	for _, form := range []string{`order ` + id + ` `, `order ` + id + `"`, `"resource_name":"` + id + `"`} {
 		s = strings.ReplaceAll(s, form, strings.ReplaceAll(form, id, "<id>"))
 	}
 	var v map[string]any
@@ -100,6 +101,14 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 		po := isoCommit(t, a, "create_purchase_order", fmt.Sprintf(`{"supplier_id":4001,"location_id":1,"order_number":"PO-A-%d","items":[{"sku":"BOLT-M8","quantity":500,"unit_price":0.25}],"confirm":true}`, i))
 		ids = append(ids, int32(po["purchase_order"].(map[string]any)["id"].(float64)))
 	}
+	isoCommit(t, a, "receive_purchase_order", fmt.Sprintf(`{"purchase_order_id":%d,"items":[{"sku":"BOLT-M8","quantity":100}],"confirm":true}`, ids[1]))
+	mo := isoCommit(t, a, "create_manufacturing_order", `{"sku":"BRACKET-WALL","planned_quantity":5,"location_id":1,"confirm":true}`)["manufacturing_order"].(map[string]any)
+	moID := int32(mo["id"].(float64))
+	soID, err := store.PlaceSalesOrder(isoA.TenantID, "Hansen Hardware", domain.SalesLine{SKU: "BRACKET-WALL", Quantity: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	moBefore, _ := store.ManufacturingOrder(isoA.TenantID, moID)
 	pending := isoOK(t, a, "receive_purchase_order", fmt.Sprintf(`{"purchase_order_id":%d,"items":[{"sku":"BOLT-M8","quantity":200}],"confirm":true}`, ids[0]))["proposal"].(map[string]any)["proposal_id"].(string)
 	before := map[int32]proto.Message{}
 	for _, id := range ids {
@@ -118,6 +127,7 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 			{"receive_purchase_order", `{"purchase_order_id":%s,"items":[{"sku":"NUT-M8","quantity":7}],"received_at":"2026-11-21T09:00:00Z","confirm":true}`},
 			{"receive_purchase_order", `{"purchase_order_id":%s,"items":[{"sku":"BOLT-M8","quantity":200}]}`}, // a preview
 			{"validate_write", `{"operation":"receive_purchase_order","payload":{"purchase_order_id":%s,"items":[{"sku":"BOLT-M8","quantity":200}]}}`},
+			{"verify_order_document", `{"purchase_order_id":%s,"document_items":[{"sku":"BOLT-M8","quantity":500,"unit_price":0.25}]}`},
 		} {
 			covered[tc.tool] = true
 			foreign := fmt.Sprint(id)
@@ -130,6 +140,49 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 				t.Errorf("%s %s: tenant A's id answers differently from an id that never existed (-never +A's):\n%s", tc.tool, tc.args, diff)
 			}
 		}
+	}
+	// A's manufacturing and sales orders are as unknown to B as ids that
+	// never existed, whether B previews, fulfills or validates.
+	for _, tc := range []struct {
+		tool, args string
+		id         int32
+	}{
+		{"fulfill_order", `{"order_id":%s,"order_type":"manufacturing","confirm":true}`, moID},
+		{"fulfill_order", `{"order_id":%s,"order_type":"manufacturing"}`, moID},
+		{"fulfill_order", `{"order_id":%s,"order_type":"sales","confirm":true}`, soID},
+		{"fulfill_order", `{"order_id":%s,"order_type":"sales"}`, soID},
+		{"validate_write", `{"operation":"fulfill_order","payload":{"order_id":%s,"order_type":"manufacturing"}}`, moID},
+	} {
+		covered[tc.tool] = true
+		foreign := fmt.Sprint(tc.id)
+		absent := mcptest.Call(t, b, tc.tool, fmt.Sprintf(tc.args, never))
+		got := mcptest.Call(t, b, tc.tool, fmt.Sprintf(tc.args, foreign))
+		if !got.IsError && tc.tool != "validate_write" {
+			t.Errorf("%s %s succeeded for tenant B: %s", tc.tool, fmt.Sprintf(tc.args, foreign), got.Text)
+		}
+		if diff := cmp.Diff(isoMasked(t, absent, never), isoMasked(t, got, foreign)); diff != "" {
+			t.Errorf("%s %s: tenant A's id answers differently from an id that never existed (-never +A's):\n%s", tc.tool, tc.args, diff)
+		}
+	}
+	// B's stock is its own: A's received bolts are not in it, and B's first
+	// manufacturing order is its own MO-1, planned against B's empty stock.
+	covered["search_items"] = true
+	const bolts = `{"sku":"BOLT-M8","name":"Hex bolt M8x30","type":"material","purchase_price":0.12%s}`
+	for _, tc := range []struct {
+		cs    *mcp.ClientSession
+		stock string
+	}{{a, `,"in_stock":100`}, {b, ``}} {
+		want := `{"success":true,"items":[` + fmt.Sprintf(bolts, tc.stock) + `],"total_count":1,` +
+			`"suggestions":["Call create_purchase_order to create a purchase order with its line items, after the user confirms",` +
+			`"Call create_manufacturing_order to plan production of a product from its recipe, after the user confirms"],"warnings":[]}`
+		if r := mcptest.Call(t, tc.cs, "search_items", `{"query":"bolt"}`); r.IsError || r.Text != want {
+			t.Errorf("search_items:\n got %s\nwant %s", r.Text, want)
+		}
+	}
+	covered["create_manufacturing_order"] = true
+	bmo := isoOK(t, b, "create_manufacturing_order", `{"sku":"BRACKET-WALL","planned_quantity":5,"location_id":1,"confirm":true}`)["manufacturing_order"].(map[string]any)
+	if bolt := bmo["ingredients"].([]any)[1].(map[string]any); bmo["order_number"] != "MO-1" || bmo["id"] != 1.0 || bolt["sku"] != "BOLT-M8" || bolt["in_stock"] != nil {
+		t.Errorf("B's manufacturing order: %v", bmo)
 	}
 	for _, tool := range []string{"apply_proposal", "discard_proposal"} {
 		covered[tool] = true
@@ -162,6 +215,12 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 		if diff := cmp.Diff(want, got, protocmp.Transform()); diff != "" {
 			t.Errorf("tenant A's order %d changed (-before +after):\n%s", id, diff)
 		}
+	}
+	if got, _ := store.ManufacturingOrder(isoA.TenantID, moID); !proto.Equal(got, moBefore) {
+		t.Errorf("tenant A's manufacturing order changed: %v", got)
+	}
+	if n := store.Stock(isoA.TenantID, "BOLT-M8"); n != 100 {
+		t.Errorf("tenant A's BOLT-M8 stock: %d, want 100", n)
 	}
 	if out := isoOK(t, a, "apply_proposal", `{"proposal_id":"`+pending+`"}`); out["purchase_order"].(map[string]any)["status"] != "PartiallyReceived" {
 		t.Errorf("A's pending receipt: %v", out)

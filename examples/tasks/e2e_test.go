@@ -171,7 +171,7 @@ func TestTaskCreate(t *testing.T) {
 		name: "seed defaults fill status, priority, area and workflow state",
 		args: `{"title":"Add OAuth login","type":"feature"}`,
 		want: `{"success":true,
-			"task":{"id":"` + firstID + `","title":"Add OAuth login","type":"feature","status":"todo",
+			"data":{"id":"` + firstID + `","title":"Add OAuth login","type":"feature","status":"todo",
 				"workflow_state":"backlog","area":"general",
 				"path":"/projects/acme/.tasks/backlog/` + firstID + `.task.md","created_at":"2026-11-22T10:00:00Z"},
 			"message":"Task created successfully",
@@ -182,7 +182,7 @@ func TestTaskCreate(t *testing.T) {
 		setup: []string{`{"title":"Add OAuth login","type":"feature","workflow_state":"current"}`},
 		args:  `{"title":"Write token tests","type":"test","parent_id":"` + firstID + `","tags":["auth","auth"],"priority":"high","root_dir":"/projects/acme"}`,
 		want: `{"success":true,
-			"task":{"id":"` + secondID + `","title":"Write token tests","type":"test","status":"todo",
+			"data":{"id":"` + secondID + `","title":"Write token tests","type":"test","status":"todo",
 				"workflow_state":"current","area":"general",
 				"path":"/projects/acme/.tasks/current/` + firstID + `/` + secondID + `.task.md","created_at":"2026-11-22T10:00:00Z"},
 			"message":"Task created successfully",
@@ -208,7 +208,7 @@ func TestTaskUpdateAppliesNestedUpdatesAndAppendsTimestampedLogEntry(t *testing.
 	s.mustCall("task_create", `{"title":"Add OAuth login","type":"feature","workflow_state":"current","tags":["auth"]}`)
 	got := s.mustCall("task_update", `{"id":"`+firstID+`","updates":{"status":"done","priority":"high","assignee":"bob","deliverable":"PR 42","add_log_entry":"Merged PR 42"}}`)
 	want := compact(`{"success":true,
-		"task":{"id":"` + firstID + `","title":"Add OAuth login","type":"feature","status":"done","priority":"high",
+		"data":{"id":"` + firstID + `","title":"Add OAuth login","type":"feature","status":"done","priority":"high",
 			"workflow_state":"current","area":"general","assignee":"bob","tags":["auth"],"deliverable":"PR 42",
 			"log":"- 2026-11-22T10:00:00Z: Merged PR 42",
 			"path":"/projects/acme/.tasks/current/` + firstID + `.task.md","created_at":"2026-11-22T10:00:00Z","updated_at":"2026-11-22T10:00:00Z"},
@@ -224,30 +224,33 @@ func TestTaskUpdateAppliesNestedUpdatesAndAppendsTimestampedLogEntry(t *testing.
 func TestTaskMove(t *testing.T) {
 	tests := []struct {
 		name, args, want string
+		path             string // where the task's file is afterwards
 	}{{
 		name: "backlog to current starts the work",
+		path: "/projects/acme/.tasks/current/" + firstID + ".task.md",
 		args: `{"id":"` + firstID + `","target_state":"current"}`,
 		want: `{"success":true,
-			"move":{"id":"` + firstID + `","previous_state":"backlog","current_state":"current",
-				"status_updated":true,"new_status":"in_progress","path":"/projects/acme/.tasks/current/` + firstID + `.task.md"},
+			"data":{"id":"` + firstID + `","previous_state":"backlog","current_state":"current",
+				"status_updated":true,"new_status":"in_progress"},
 			"message":"Task moved from backlog to current",
 			"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0"},
 			"suggestions":["` + suggestUpdate + `"],"warnings":[]}`,
 	}, {
 		name: "archive by synonym files under the month and marks the task done",
+		path: "/projects/acme/.tasks/archive/2026-11/" + firstID + ".task.md",
 		args: `{"id":"` + firstID + `","target_state":"archived","archive_date":"2026-11"}`,
 		want: `{"success":true,
-			"move":{"id":"` + firstID + `","previous_state":"backlog","current_state":"archive",
-				"status_updated":true,"new_status":"done","path":"/projects/acme/.tasks/archive/2026-11/` + firstID + `.task.md"},
+			"data":{"id":"` + firstID + `","previous_state":"backlog","current_state":"archive",
+				"status_updated":true,"new_status":"done"},
 			"message":"Task moved from backlog to archive",
 			"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0"},
 			"suggestions":["` + suggestUpdate + `"],"warnings":[]}`,
 	}, {
 		name: "update_status false keeps the status and says so",
+		path: "/projects/acme/.tasks/archive/2026-11/" + firstID + ".task.md",
 		args: `{"id":"` + firstID + `","target_state":"archive","archive_date":"2026-11","update_status":false}`,
 		want: `{"success":true,
-			"move":{"id":"` + firstID + `","previous_state":"backlog","current_state":"archive",
-				"path":"/projects/acme/.tasks/archive/2026-11/` + firstID + `.task.md"},
+			"data":{"id":"` + firstID + `","previous_state":"backlog","current_state":"archive","status_updated":false},
 			"message":"Task moved from backlog to archive",
 			"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0","warnings":["task archived with status todo because update_status is false"]},
 			"suggestions":["` + suggestUpdate + `"],"warnings":[]}`,
@@ -258,6 +261,9 @@ func TestTaskMove(t *testing.T) {
 			s.mustCall("task_create", `{"title":"Add OAuth login","type":"feature"}`)
 			if got := s.mustCall("task_move", tt.args); got != compact(tt.want) {
 				t.Fatalf("got\n%s\nwant\n%s", got, compact(tt.want))
+			}
+			if got := s.mustCall("task_update", `{"id":"`+firstID+`","updates":{"assignee":"bob"}}`); !strings.Contains(got, `"path":"`+tt.path+`"`) {
+				t.Fatalf("after the move the task is not at %s: %s", tt.path, got)
 			}
 		})
 	}
@@ -274,7 +280,7 @@ func TestTaskDeleteCascadesToSubtasksAfterTheUserConfirms(t *testing.T) {
 	withFamily(s)
 	got := s.mustCall("task_delete", `{"id":"`+firstID+`","cascade":true}`)
 	want := compact(`{"success":true,
-		"deletion":{"id":"` + firstID + `","deleted":true,"cascade_count":1},
+		"data":{"id":"` + firstID + `","deleted":true,"cascade_count":1},
 		"message":"Task and 1 subtask(s) deleted successfully",
 		"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0"},
 		"suggestions":[],"warnings":[]}`)
@@ -329,7 +335,7 @@ func TestTaskDeleteWithoutElicitationBecomesAProposalAppliedById(t *testing.T) {
 		t.Fatalf("proposal: %s", got)
 	}
 	applied := s.mustCall("apply_proposal", `{"proposal_id":"`+p.Proposal.ID+`"}`)
-	if !strings.Contains(applied, `"deletion":{"id":"`+secondID+`","deleted":true}`) {
+	if !strings.Contains(applied, `"data":{"id":"`+secondID+`","deleted":true}`) {
 		t.Fatalf("apply_proposal: %s", applied)
 	}
 	// Applying again runs nothing: the stored outcome is replayed.
@@ -359,7 +365,8 @@ func TestAgentMistakesAreAnsweredWithCorrectableErrors(t *testing.T) {
 		{"move: enum typo", "task_move", `{"id":"` + firstID + `","target_state":"curent"}`, "INVALID_ENUM_VALUE", "target_state", "current"},
 		{"move: seed's camelCase field name", "task_move", `{"id":"` + firstID + `","targetState":"current"}`, "UNKNOWN_FIELD", "targetState", "target_state"},
 		{"move: full date instead of month", "task_move", `{"id":"` + firstID + `","target_state":"archive","archive_date":"2026-11-01"}`, "CONSTRAINT_VIOLATION", "archive_date", ""},
-		{"move: archive without a month", "task_move", `{"id":"` + firstID + `","target_state":"archive"}`, "VALIDATION_ERROR", "archive_date", ""},
+		{"move: archive without a month", "task_move", `{"id":"` + firstID + `","target_state":"archive"}`, "MISSING_REQUIRED_FIELD", "archive_date", "send archive_date, or set target_state to another value"},
+		{"move: archive to a month that does not exist", "task_move", `{"id":"` + firstID + `","target_state":"archive","archive_date":"2026-13"}`, "VALIDATION_ERROR", "archive_date", ""},
 		{"move: a subtask on its own", "task_move", `{"id":"` + secondID + `","target_state":"current"}`, "CONFLICT", "", ""},
 	}
 	for _, tt := range tests {
@@ -397,6 +404,8 @@ func TestServerListsWriteToolsWithHonestHintsAndServiceTools(t *testing.T) {
 		"apply_proposal readOnly=false destructive=true confirmation=<nil>",
 		"discard_proposal readOnly=false destructive=false confirmation=<nil>",
 		"get_write_schema readOnly=true destructive=false confirmation=<nil>",
+		"parent_create readOnly=false destructive=false confirmation=DIRECT",
+		"parent_operations readOnly=false destructive=false confirmation=DIRECT",
 		"task_create readOnly=false destructive=false confirmation=DIRECT",
 		"task_delete readOnly=false destructive=true confirmation=ELICIT",
 		"task_move readOnly=false destructive=false confirmation=DIRECT",
@@ -406,5 +415,56 @@ func TestServerListsWriteToolsWithHonestHintsAndServiceTools(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("tools:\n%q\nwant\n%q", got, want)
+	}
+}
+
+// The seed's "Required for archive moves" is a conditional requirement the
+// decoder checks, whichever spelling of archive the agent uses, before the
+// domain is called; get_write_schema states it.
+func TestTaskMoveRequiresArchiveDateForArchiveMoves(t *testing.T) {
+	e := `{"code":"MISSING_REQUIRED_FIELD","message":"archive_date is required when target_state is \"archive\"","field":"archive_date",` +
+		`"suggestions":{"hint":"send archive_date, or set target_state to another value"}}`
+	for _, tt := range []struct{ tool, args, want string }{
+		{"task_move", `{"id":"` + firstID + `","target_state":"archive"}`, `{"success":false,"error":` + e + `,"errors":[` + e + `]}`},
+		{"task_move", `{"id":"` + firstID + `","target_state":"archived","archive_date":null}`, `{"success":false,"error":` + e + `,"errors":[` + e + `]}`},
+		{"validate_write", `{"operation":"task_move","payload":{"id":"task-never","target_state":"archive"}}`, `{"success":true,"valid":false,"errors":[` + e + `],"warnings":[],"suggestions":[]}`},
+	} {
+		s := newSession(t, noElicitation)
+		s.mustCall("task_create", `{"title":"Add OAuth login","type":"feature"}`)
+		if r := s.call(tt.tool, tt.args); r.text != compact(tt.want) || r.isError != (tt.tool == "task_move") {
+			t.Fatalf("%s %s: got isError=%v\n%s\nwant\n%s", tt.tool, tt.args, r.isError, r.text, compact(tt.want))
+		}
+		// Nothing moved.
+		if got := s.mustCall("task_update", `{"id":"`+firstID+`","updates":{"assignee":"bob"}}`); !strings.Contains(got, `"workflow_state":"backlog"`) {
+			t.Fatalf("task moved: %s", got)
+		}
+	}
+	s := newSession(t, noElicitation)
+	var doc struct {
+		RequiredWhen json.RawMessage `json:"required_when"`
+	}
+	if err := json.Unmarshal([]byte(s.mustCall("get_write_schema", `{"operation":"task_move"}`)), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if want := `[{"field":"archive_date","when":"target_state","equals":["archive"],"rule":"archive_date is required when target_state is \"archive\""}]`; string(doc.RequiredWhen) != want {
+		t.Fatalf("required_when %s\nwant %s", doc.RequiredWhen, want)
+	}
+}
+
+// The seed puts no length on addLogEntry; an empty entry is not logged, and
+// the answer says so.
+func TestTaskUpdateIgnoresAnEmptyLogEntryWithAWarning(t *testing.T) {
+	s := newSession(t, noElicitation)
+	s.mustCall("task_create", `{"title":"Add OAuth login","type":"feature"}`)
+	got := s.mustCall("task_update", `{"id":"`+firstID+`","updates":{"assignee":"bob","add_log_entry":"  "}}`)
+	want := compact(`{"success":true,
+		"data":{"id":"` + firstID + `","title":"Add OAuth login","type":"feature","status":"todo","priority":"medium",
+			"workflow_state":"backlog","area":"general","assignee":"bob",
+			"path":"/projects/acme/.tasks/backlog/` + firstID + `.task.md","created_at":"2026-11-22T10:00:00Z","updated_at":"2026-11-22T10:00:00Z"},
+		"message":"Task updated successfully",
+		"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0","warnings":["add_log_entry is empty and was ignored"]},
+		"suggestions":["` + suggestMove + `"],"warnings":[]}`)
+	if got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
 }

@@ -69,9 +69,9 @@ func isoOK(t *testing.T, cs *mcp.ClientSession, tool, args string) map[string]an
 // an id that never existed, and A's tasks stay as they were.
 func TestTenantIsolationThroughEveryTool(t *testing.T) {
 	tr, a, b := isoServer(t)
-	parent := isoOK(t, a, "task_create", `{"title":"Add OAuth login","type":"feature"}`)["task"].(map[string]any)["id"].(string)
-	sub := isoOK(t, a, "task_create", `{"title":"Write token tests","type":"test","parent_id":"`+parent+`"}`)["task"].(map[string]any)["id"].(string)
-	other := isoOK(t, a, "task_create", `{"title":"Rotate keys","type":"chore"}`)["task"].(map[string]any)["id"].(string)
+	parent := isoOK(t, a, "task_create", `{"title":"Add OAuth login","type":"feature"}`)["data"].(map[string]any)["id"].(string)
+	sub := isoOK(t, a, "task_create", `{"title":"Write token tests","type":"test","parent_id":"`+parent+`"}`)["data"].(map[string]any)["id"].(string)
+	other := isoOK(t, a, "task_create", `{"title":"Rotate keys","type":"chore"}`)["data"].(map[string]any)["id"].(string)
 	pending := isoOK(t, a, "task_delete", `{"id":"`+other+`"}`)["proposal"].(map[string]any)["proposal_id"].(string)
 	const rootA = "/projects/tenant-a"
 	before := map[string]proto.Message{}
@@ -82,7 +82,10 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 		}
 		before[id] = task
 	}
-	own := isoOK(t, b, "task_create", `{"title":"B's own","type":"chore"}`)["task"].(map[string]any)["id"].(string)
+	own := isoOK(t, b, "task_create", `{"title":"B's own","type":"chore"}`)["data"].(map[string]any)["id"].(string)
+	ownFamily := isoOK(t, b, "parent_create", `{"title":"B's parent","type":"feature","subtasks":[{"title":"B's subtask"}]}`)["data"].(map[string]any)
+	ownParent := ownFamily["id"].(string)
+	ownSub := ownFamily["created_subtasks"].([]any)[0].(map[string]any)["id"].(string)
 
 	const never = "task-01JD0000000000000000000000"
 	type probe struct {
@@ -107,6 +110,11 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 			probe{"task_transform", `{"id":"{0}","operation":"extract","parent_id":"{1}"` + root + `}`, []string{sub, parent}, []string{never, "task-01JD00000000000000000000FF"}},
 			probe{"task_transform", `{"id":"` + own + `","operation":"adopt","target_parent_id":"{0}"` + root + `}`, []string{parent}, []string{never}},
 			probe{"task_transform", `{"id":"{0}","operation":"adopt","target_parent_id":"` + own + `"` + root + `}`, []string{other}, []string{never}},
+			probe{"parent_operations", `{"parent_id":"{0}","operation":"resequence","operation_data":{"operation":"resequence","sequence_map":[{"id":"{1}","sequence":"05"}]}` + root + `}`, []string{parent, sub}, []string{never, "task-01JD00000000000000000000FF"}},
+			probe{"parent_operations", `{"parent_id":"{0}","operation":"add_subtask","operation_data":{"operation":"add_subtask","subtask":{"title":"Hijack"}}` + root + `}`, []string{parent}, []string{never}},
+			probe{"parent_operations", `{"parent_id":"` + ownParent + `","operation":"resequence","operation_data":{"operation":"resequence","sequence_map":[{"id":"{0}","sequence":"05"}]}` + root + `}`, []string{sub}, []string{never}},
+			probe{"parent_operations", `{"parent_id":"` + ownParent + `","operation":"parallelize","operation_data":{"operation":"parallelize","subtask_ids":["` + ownSub + `","{0}"]}` + root + `}`, []string{sub}, []string{never}},
+			probe{"parent_operations", `{"parent_id":"` + ownParent + `","operation":"add_subtask","operation_data":{"operation":"add_subtask","subtask":{"title":"After A's","after":"{0}"}}` + root + `}`, []string{sub}, []string{never}},
 		)
 	}
 	probes = append(probes,
@@ -131,8 +139,22 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 			t.Errorf("%s %s: tenant A's ids answer differently from ids that never existed (-never +A's):\n%s", p.tool, p.args, diff)
 		}
 	}
-	// B writing into "A's" root makes a task in B's own project there.
-	isoOK(t, b, "task_create", `{"title":"Planted","type":"chore","root_dir":"`+rootA+`"}`)
+	// B writing into "A's" root makes tasks in B's own project there.
+	for tool, args := range map[string]string{
+		"task_create":   `{"title":"Planted","type":"chore","root_dir":"` + rootA + `"}`,
+		"parent_create": `{"title":"Planted parent","type":"chore","subtasks":[{"title":"Planted subtask"}],"root_dir":"` + rootA + `"}`,
+	} {
+		covered[tool] = true
+		planted := isoOK(t, b, tool, args)["data"].(map[string]any)["id"].(string)
+		for _, id := range []string{planted, planted + "-01"} {
+			if _, found := tr.Task(isoA.TenantID, rootA, id); found {
+				t.Errorf("%s by tenant B stored %s in tenant A's project", tool, id)
+			}
+		}
+		if _, found := tr.Task(isoB.TenantID, rootA, planted); !found {
+			t.Errorf("%s by tenant B did not store %s in B's project at %s", tool, planted, rootA)
+		}
+	}
 	covered["get_write_schema"] = true
 	if ra, rb := mcptest.Call(t, a, "get_write_schema", `{"operation":"task_create"}`), mcptest.Call(t, b, "get_write_schema", `{"operation":"task_create"}`); ra.Text != rb.Text {
 		t.Errorf("get_write_schema answers the tenants differently:\n A: %s\n B: %s", ra.Text, rb.Text)
@@ -144,11 +166,11 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 			t.Errorf("tenant A's task %s changed (-before +after):\n%s", id, diff)
 		}
 	}
-	if out := isoOK(t, a, "apply_proposal", `{"proposal_id":"`+pending+`"}`); out["deletion"].(map[string]any)["id"] != other {
+	if out := isoOK(t, a, "apply_proposal", `{"proposal_id":"`+pending+`"}`); out["data"].(map[string]any)["id"] != other {
 		t.Errorf("A's pending delete: %v", out)
 	}
-	if out := isoOK(t, a, "task_update", `{"id":"`+parent+`","updates":{"status":"in_progress"}}`); out["task"].(map[string]any)["title"] != "Add OAuth login" {
-		t.Errorf("A reads its task back as %v", out["task"])
+	if out := isoOK(t, a, "task_update", `{"id":"`+parent+`","updates":{"status":"in_progress"}}`); out["data"].(map[string]any)["title"] != "Add OAuth login" {
+		t.Errorf("A reads its task back as %v", out["data"])
 	}
 
 	res, err := b.ListTools(context.Background(), nil)

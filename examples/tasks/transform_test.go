@@ -69,7 +69,7 @@ func TestTaskTransformExtractMakesTheSubtaskStandalone(t *testing.T) {
 	withFamily(s)
 	got := s.mustCall("task_transform", `{"id":"`+secondID+`","operation":"extract","parent_id":"`+firstID+`","sequence":"02"}`)
 	want := compact(`{"success":true,
-		"transform":{"operation":"extract",
+		"data":{"operation":"extract",
 			"transformed_task":{"id":"` + secondID + `","title":"Write token tests","type":"test","status":"todo","priority":"medium",
 				"workflow_state":"backlog","area":"general","path":"/projects/acme/.tasks/backlog/` + secondID + `.task.md",
 				"created_at":"2026-11-22T10:00:00Z","updated_at":"2026-11-22T10:00:00Z"},
@@ -100,7 +100,7 @@ func TestTaskTransformPromoteThenAdopt(t *testing.T) {
 
 	got := s.mustCall("task_transform", `{"id":"`+firstID+`","operation":"promote","initial_subtasks":["Design the flow"," Build it "]}`)
 	want := compact(`{"success":true,
-		"transform":{"operation":"promote",
+		"data":{"operation":"promote",
 			"transformed_task":{"id":"` + firstID + `","title":"Add OAuth login","type":"feature","status":"todo","priority":"high",
 				"workflow_state":"backlog","area":"general","path":"/projects/acme/.tasks/backlog/` + firstID + `.task.md",
 				"created_at":"2026-11-22T10:00:00Z","updated_at":"2026-11-22T10:00:00Z"},
@@ -113,9 +113,9 @@ func TestTaskTransformPromoteThenAdopt(t *testing.T) {
 	// The subtasks exist under the parent, with the parent's type, priority and folder.
 	got = s.mustCall("task_update", `{"id":"`+sub2+`","parent_id":"`+firstID+`","updates":{"assignee":"bob"}}`)
 	want = compact(`{"success":true,
-		"task":{"id":"` + sub2 + `","title":"Build it","type":"feature","status":"todo","priority":"high","workflow_state":"backlog",
+		"data":{"id":"` + sub2 + `","title":"Build it","type":"feature","status":"todo","priority":"high","workflow_state":"backlog",
 			"area":"general","parent_id":"` + firstID + `","assignee":"bob","path":"` + dir + sub2 + `.task.md",
-			"created_at":"2026-11-22T10:00:00Z","updated_at":"2026-11-22T10:00:00Z"},
+			"created_at":"2026-11-22T10:00:00Z","updated_at":"2026-11-22T10:00:00Z","sequence":"02"},
 		"message":"Task updated successfully",` + transformMeta + `,
 		"suggestions":["` + suggestMove + `"],"warnings":[]}`)
 	if got != want {
@@ -124,11 +124,11 @@ func TestTaskTransformPromoteThenAdopt(t *testing.T) {
 
 	got = s.mustCall("task_transform", `{"id":"`+secondID+`","operation":"adopt","target_parent_id":"`+firstID+`"}`)
 	want = compact(`{"success":true,
-		"transform":{"operation":"adopt",
+		"data":{"operation":"adopt",
 			"transformed_task":{"id":"` + secondID + `","title":"Write token tests","type":"test","status":"todo","priority":"medium",
 				"workflow_state":"backlog","area":"general","parent_id":"` + firstID + `","path":"` + dir + secondID + `.task.md",
-				"created_at":"2026-11-22T10:00:00Z","updated_at":"2026-11-22T10:00:00Z"},
-			"sequence":"03","affected_tasks":["` + firstID + `"]},
+				"created_at":"2026-11-22T10:00:00Z","updated_at":"2026-11-22T10:00:00Z","sequence":"03"},
+			"affected_tasks":["` + firstID + `"]},
 		"message":"Task adopted by ` + firstID + ` as subtask 03",
 		"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0",
 			"warnings":["subtasks live in their parent's folder: the task moved from current to backlog"]},
@@ -139,11 +139,11 @@ func TestTaskTransformPromoteThenAdopt(t *testing.T) {
 
 	got = s.mustCall("task_transform", `{"id":"`+thirdID+`","operation":"adopt","target_parent_id":"`+firstID+`","after":"`+sub1+`"}`)
 	want = compact(`{"success":true,
-		"transform":{"operation":"adopt",
+		"data":{"operation":"adopt",
 			"transformed_task":{"id":"` + thirdID + `","title":"Document scopes","type":"documentation","status":"todo","priority":"medium",
 				"workflow_state":"backlog","area":"general","parent_id":"` + firstID + `","path":"` + dir + thirdID + `.task.md",
-				"created_at":"2026-11-22T10:00:00Z","updated_at":"2026-11-22T10:00:00Z"},
-			"sequence":"02","affected_tasks":["` + firstID + `","` + sub2 + `","` + secondID + `"]},
+				"created_at":"2026-11-22T10:00:00Z","updated_at":"2026-11-22T10:00:00Z","sequence":"02"},
+			"affected_tasks":["` + firstID + `","` + sub2 + `","` + secondID + `"]},
 		"message":"Task adopted by ` + firstID + ` as subtask 02",` + transformMeta + `,
 		"suggestions":["` + suggestUpdate + `"],"warnings":[]}`)
 	if got != want {
@@ -158,7 +158,7 @@ func TestTaskTransformPromoteTakesTheOpenChecklistItems(t *testing.T) {
 	var out struct {
 		Transform struct {
 			Affected []string `json:"affected_tasks"`
-		} `json:"transform"`
+		} `json:"data"`
 		Message string `json:"message"`
 	}
 	if err := json.Unmarshal([]byte(got), &out); err != nil {
@@ -174,7 +174,7 @@ func TestTaskTransformPromoteTakesTheOpenChecklistItems(t *testing.T) {
 			Task struct {
 				Title    string `json:"title"`
 				ParentID string `json:"parent_id"`
-			} `json:"task"`
+			} `json:"data"`
 		}
 		if err := json.Unmarshal([]byte(got), &u); err != nil || u.Task.Title != title || u.Task.ParentID != firstID {
 			t.Fatalf("subtask %s: %s", id, got)
@@ -221,7 +221,7 @@ func TestTaskTransformSchemaStatesWhenAFieldIsRequired(t *testing.T) {
 	for name, want := range map[string]string{
 		"parent_id":        `{"description":"Current parent of the subtask to extract. Required when operation is extract.","minLength":1,"type":"string"}`,
 		"target_parent_id": `{"description":"Parent task that adopts the task. Required when operation is adopt.","minLength":1,"type":"string"}`,
-		"initial_subtasks": `{"description":"For promote: titles of the subtasks to create, in order; the task's open checklist items (- [ ] ...) when omitted.","items":{"maxLength":200,"minLength":1,"type":"string"},"maxItems":50,"type":"array"}`,
+		"initial_subtasks": `{"description":"For promote: titles of the subtasks to create, in order; the task's open checklist items (- [ ] ...) when omitted.","items":{"maxLength":200,"minLength":1,"type":"string"},"maxItems":99,"type":"array"}`,
 	} {
 		if got := string(props[name]); got != want {
 			t.Errorf("%s:\n got %s\nwant %s", name, got, want)

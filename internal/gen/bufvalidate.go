@@ -23,7 +23,12 @@ type pvRules struct {
 	strIn, strNotIn            []string
 	numIn, numNotIn            []float64
 	format                     string // uuid, email, uri, hostname, ip, ipv4, ipv6
-	unique                     bool
+	// keys are the string rules of a map's keys.
+	keys keyRules
+	// affixes are string.prefix, suffix, contains and not_contains, in
+	// that order: checked by the decoder, stated in the description.
+	affixes []affix
+	unique  bool
 	// minCount, maxCount: map pairs, or the items of an enum_alias list
 	minCount, maxCount *uint64
 	// enumAllowed are the enum numbers the field accepts when enum.in or
@@ -32,6 +37,26 @@ type pvRules struct {
 	// docs lists every rule for getWriteSchema, the ones only the
 	// protovalidate step checks (CEL and the rest) included.
 	docs []ruleDoc
+}
+
+// keyRules are the rules of string map keys the decoder checks.
+type keyRules struct {
+	minLen, maxLen *uint64
+	pattern        string
+}
+
+// affix is one string.prefix, suffix, contains or not_contains rule.
+type affix struct {
+	rule, value string
+}
+
+// affixCheck names the decoder check and the description words of each
+// affix rule.
+var affixCheck = map[string][2]string{
+	"prefix":       {"HasPrefix", "Must start with %q."},
+	"suffix":       {"HasSuffix", "Must end with %q."},
+	"contains":     {"Contains", "Must contain %q."},
+	"not_contains": {"NotContains", "Must not contain %q."},
 }
 
 // ruleDoc is one buf.validate rule as getWriteSchema lists it.
@@ -148,12 +173,6 @@ func (m *pvMapper) typed(r *validate.FieldRules, prefix string) {
 		}
 		m.b.probs.fieldf(m.fm.proto, "(buf.validate.field).%s%s rules do not apply to %s; use %s rules", prefix, kind, what, want)
 		m.ok = false
-		return
-	}
-	if prefix == "map.values." {
-		// The schema has no place for value rules the decoder would
-		// check; the protovalidate step does.
-		m.others(msg, prefix+kind, nil)
 		return
 	}
 	switch {
@@ -288,6 +307,14 @@ func (m *pvMapper) stringRules(s *validate.StringRules, prefix string) {
 		m.pv.strNotIn = s.GetNotIn()
 		m.doc(p+"not_in", ruleValue(s.ProtoReflect().Descriptor().Fields().ByName("not_in"), s.ProtoReflect().Get(s.ProtoReflect().Descriptor().Fields().ByName("not_in"))), "decoder")
 	}
+	for _, name := range []string{"prefix", "suffix", "contains", "not_contains"} {
+		fd := s.ProtoReflect().Descriptor().Fields().ByName(protoreflect.Name(name))
+		if s.ProtoReflect().Has(fd) {
+			v := s.ProtoReflect().Get(fd).String()
+			m.pv.affixes = append(m.pv.affixes, affix{name, v})
+			m.doc(p+name, strconv.Quote(v), "decoder")
+		}
+	}
 	for _, name := range []string{"uuid", "email", "uri", "hostname", "ip", "ipv4", "ipv6"} {
 		fd := s.ProtoReflect().Descriptor().Fields().ByName(protoreflect.Name(name))
 		if s.ProtoReflect().Has(fd) && s.ProtoReflect().Get(fd).Bool() {
@@ -297,6 +324,7 @@ func (m *pvMapper) stringRules(s *validate.StringRules, prefix string) {
 	}
 	m.others(s.ProtoReflect(), prefix+"string", map[string]bool{
 		"len": true, "min_len": true, "max_len": true, "pattern": true, "const": true, "in": true, "not_in": true,
+		"prefix": true, "suffix": true, "contains": true, "not_contains": true,
 		"uuid": true, "email": true, "uri": true, "hostname": true, "ip": true, "ipv4": true, "ipv6": true,
 	})
 }
@@ -496,7 +524,7 @@ func (m *pvMapper) mapRules(r *validate.MapRules) {
 		m.doc("map.max_pairs", strconv.FormatUint(r.GetMaxPairs(), 10), "decoder")
 	}
 	if r.HasKeys() {
-		m.doc("map.keys", "{...}", "protovalidate")
+		m.mapKeyRules(r.GetKeys())
 	}
 	if r.HasValues() {
 		m.typed(r.GetValues(), "map.values.")
@@ -504,6 +532,38 @@ func (m *pvMapper) mapRules(r *validate.MapRules) {
 			m.pv.docs = append(m.pv.docs, ruleDoc{Rule: "map.values.cel", ID: c.GetId(), Message: c.GetMessage(), Value: c.GetExpression(), CheckedBy: "protovalidate"})
 		}
 	}
+}
+
+// mapKeyRules maps the length and pattern rules of string map keys onto
+// the entry's key schema and the decoder; the other key rules are left to
+// the protovalidate step.
+func (m *pvMapper) mapKeyRules(r *validate.FieldRules) {
+	s := r.GetString()
+	if s == nil || m.fm.proto.Message.Fields[0].Desc.Kind() != protoreflect.StringKind {
+		rm := r.ProtoReflect()
+		if which := rm.WhichOneof(rm.Descriptor().Oneofs().ByName("type")); which != nil {
+			m.others(rm.Get(which).Message(), "map.keys."+string(which.Name()), nil)
+		}
+		return
+	}
+	k := &m.pv.keys
+	if s.HasLen() {
+		k.minLen, k.maxLen = proto.Uint64(s.GetLen()), proto.Uint64(s.GetLen())
+		m.doc("map.keys.string.len", strconv.FormatUint(s.GetLen(), 10), "decoder")
+	}
+	if s.HasMinLen() {
+		k.minLen = proto.Uint64(s.GetMinLen())
+		m.doc("map.keys.string.min_len", strconv.FormatUint(s.GetMinLen(), 10), "decoder")
+	}
+	if s.HasMaxLen() {
+		k.maxLen = proto.Uint64(s.GetMaxLen())
+		m.doc("map.keys.string.max_len", strconv.FormatUint(s.GetMaxLen(), 10), "decoder")
+	}
+	if s.HasPattern() {
+		k.pattern = s.GetPattern()
+		m.doc("map.keys.string.pattern", strconv.Quote(s.GetPattern()), "decoder")
+	}
+	m.others(s.ProtoReflect(), "map.keys.string", map[string]bool{"len": true, "min_len": true, "max_len": true, "pattern": true})
 }
 
 // pvDescription is the description words of the rules without a portable
@@ -523,6 +583,9 @@ func pvDescription(f *fieldModel) string {
 	}
 	if len(pv.strNotIn) > 0 {
 		words = append(words, "Must not be any of "+quoteAll(pv.strNotIn)+".")
+	}
+	for _, a := range pv.affixes {
+		words = append(words, fmt.Sprintf(affixCheck[a.rule][1], a.value))
 	}
 	if len(pv.numIn) > 0 {
 		words = append(words, "Must be one of "+strings.Trim(floatList(pv.numIn), "[]")+".")
@@ -587,10 +650,29 @@ func messageRuleDocs(m *messageModel) []ruleDoc {
 	for _, c := range ext[*validate.MessageRules](m.proto.Desc.Options(), validate.E_Message).GetCel() {
 		out = append(out, ruleDoc{Rule: "cel", ID: c.GetId(), Message: c.GetMessage(), Value: c.GetExpression(), CheckedBy: "protovalidate"})
 	}
+	for _, mo := range m.msgOneofs {
+		by := "decoder"
+		if mo.agentKeys == nil {
+			by = "protovalidate"
+		}
+		v := "[" + strings.Join(quoteEach(mo.fields), ", ") + "]"
+		if mo.required {
+			v += " required"
+		}
+		out = append(out, ruleDoc{Rule: "message.oneof", Value: v, CheckedBy: by})
+	}
 	for _, od := range m.proto.Oneofs {
 		if oneofValidateRequired(od) {
 			out = append(out, ruleDoc{Rule: "oneof.required", Value: string(od.Desc.Name()), CheckedBy: "decoder"})
 		}
+	}
+	return out
+}
+
+func quoteEach(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strconv.Quote(s)
 	}
 	return out
 }

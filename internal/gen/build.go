@@ -34,6 +34,10 @@ func (p *problems) servicef(s *protogen.Service, format string, args ...any) {
 	p.addf("%s: service %s: %s", s.Desc.ParentFile().Path(), s.Desc.FullName(), fmt.Sprintf(format, args...))
 }
 
+func (p *problems) messagef(m *protogen.Message, format string, args ...any) {
+	p.addf("%s: message %s: %s", m.Desc.ParentFile().Path(), m.Desc.FullName(), fmt.Sprintf(format, args...))
+}
+
 func (p *problems) enumf(e *protogen.Enum, format string, args ...any) {
 	p.addf("%s: enum %s: %s", e.Desc.ParentFile().Path(), e.Desc.FullName(), fmt.Sprintf(format, args...))
 }
@@ -48,6 +52,9 @@ type builder struct {
 	tables   map[string]*enumTable
 	enums    map[protoreflect.FullName]*protogen.Enum
 	pairs    map[*enumTable]*pairRule
+	// jsonNames: the file's services speak protojson field names
+	// (field_naming: JSON_NAME); every message model follows.
+	jsonNames bool
 }
 
 func ext[T proto.Message](opts proto.Message, xt protoreflect.ExtensionType) T {
@@ -84,6 +91,9 @@ func buildFile(plugin *protogen.Plugin, f *protogen.File, probs *problems) *file
 	for _, pf := range plugin.Files {
 		b.indexEnums(pf.Enums, pf.Messages)
 	}
+	if !b.fieldNaming(f) {
+		return nil
+	}
 	for _, s := range f.Services {
 		if sm := b.service(s); sm != nil {
 			fm.services = append(fm.services, sm)
@@ -93,6 +103,33 @@ func buildFile(plugin *protogen.Plugin, f *protogen.File, probs *problems) *file
 		return nil
 	}
 	return fm
+}
+
+// fieldNaming sets the file's field naming from its services' field_naming.
+// Services of one file share its message models, so they must agree.
+func (b *builder) fieldNaming(f *protogen.File) bool {
+	var first *protogen.Service
+	naming := mcpwritev1.ServiceRules_FIELD_NAMING_UNSPECIFIED
+	for _, s := range f.Services {
+		n := ext[*mcpwritev1.ServiceRules](s.Desc.Options(), mcpwritev1.E_Service).GetFieldNaming()
+		if _, ok := mcpwritev1.ServiceRules_FieldNaming_name[int32(n)]; !ok {
+			b.probs.servicef(s, "unknown field_naming %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)", n)
+			return false
+		}
+		if n == mcpwritev1.ServiceRules_FIELD_NAMING_UNSPECIFIED {
+			n = mcpwritev1.ServiceRules_PROTO_NAME
+		}
+		if first == nil {
+			first, naming = s, n
+			continue
+		}
+		if n != naming {
+			b.probs.servicef(s, "field_naming %s differs from service %s's %s in the same file; services of a file share its messages, so give them the same field_naming or move one to a file of its own", n, first.Desc.Name(), naming)
+			return false
+		}
+	}
+	b.jsonNames = naming == mcpwritev1.ServiceRules_JSON_NAME
+	return true
 }
 
 func (b *builder) indexEnums(es []*protogen.Enum, ms []*protogen.Message) {
@@ -106,7 +143,7 @@ func (b *builder) indexEnums(es []*protogen.Enum, ms []*protogen.Message) {
 
 func (b *builder) service(s *protogen.Service) *serviceModel {
 	rules := ext[*mcpwritev1.ServiceRules](s.Desc.Options(), mcpwritev1.E_Service)
-	sm := &serviceModel{proto: s, rules: rules, naming: rules.GetToolNaming()}
+	sm := &serviceModel{proto: s, rules: rules, naming: rules.GetToolNaming(), jsonNames: b.jsonNames}
 	if sm.naming == mcpwritev1.ServiceRules_TOOL_NAMING_UNSPECIFIED {
 		sm.naming = mcpwritev1.ServiceRules_SNAKE_CASE
 	}

@@ -69,6 +69,7 @@ func (e *emitter) decodeField(f *fieldModel) {
 		g.P("for i, k := range ks {")
 		if kf.Desc.Kind() == protoreflect.StringKind {
 			g.P("mk := k")
+			e.keyConstraints(f)
 		} else {
 			g.P("mk, ok := d.", mapKeyReader(kf.Desc.Kind()), "(k)")
 			g.P("if !ok {")
@@ -264,6 +265,29 @@ func (e *emitter) pvConstraints(f *fieldModel, key string) {
 	if pv.format != "" {
 		g.P("d.Format(", key, ", x, ", strconv.Quote(pv.format), ")")
 	}
+	for _, a := range pv.affixes {
+		g.P("d.", affixCheck[a.rule][0], "(", key, ", x, ", strconv.Quote(a.value), ")")
+	}
+}
+
+// keyConstraints emits the buf.validate rules of a map's string keys; a
+// broken rule is reported at the entry's path.
+func (e *emitter) keyConstraints(f *fieldModel) {
+	if f.pv == nil || f.mode != modeAgent {
+		return
+	}
+	k, g := f.pv.keys, e.g
+	if k.minLen != nil {
+		g.P("d.MinLength(k, mk, ", *k.minLen, ")")
+	}
+	if k.maxLen != nil {
+		g.P("d.MaxLength(k, mk, ", *k.maxLen, ")")
+	}
+	if k.pattern != "" {
+		name := "pattern" + f.msg.proto.GoIdent.GoName + f.proto.GoName + "Key"
+		e.patterns[name] = k.pattern
+		g.P("d.Pattern(k, mk, ", name, ")")
+	}
 }
 
 // constraints emits the agent rules that apply to one scalar value.
@@ -293,10 +317,9 @@ func (e *emitter) constraints(f *fieldModel, vf *protogen.Field, key string) {
 	}
 }
 
-// oneofChecks reports agents that set two members of one oneof, and none
-// of a oneof marked (mcpwrite.v1.oneof).required.
+// oneofChecks reports agents that set two members of one oneof (or of a
+// (buf.validate.message).oneof rule), and none of a required one.
 func (e *emitter) oneofChecks(m *messageModel) {
-	g := e.g
 	for _, od := range m.proto.Oneofs {
 		if od.Desc.IsSynthetic() {
 			continue
@@ -311,31 +334,43 @@ func (e *emitter) oneofChecks(m *messageModel) {
 		if len(keys) == 0 || len(keys) < 2 && !required {
 			continue
 		}
-		g.P("{")
-		g.P("var set []string")
-		g.P("for _, k := range []string{", quoteAll(keys), "} {")
-		g.P("if v := obj.Get(k); v != nil && v.Kind != ", runtimePkg.Ident("KindNull"), " {")
-		g.P("set = append(set, k)")
-		g.P("}")
-		g.P("}")
-		if required {
-			// Exactly one: none set names every member (a single member is
-			// simply a required field).
-			msg := "set exactly one of " + strings.Join(keys, ", ")
-			if len(keys) == 1 {
-				msg = "missing required field " + strconv.Quote(keys[0])
-			}
-			g.P("if len(set) == 0 {")
-			g.P("d.Add(&", runtimePkg.Ident("ErrorEntry"), "{Code: ", runtimePkg.Ident("CodeMissingRequired"), ", Field: ", strconv.Quote(keys[0]), ", Message: ", strconv.Quote(msg), "})")
-			g.P("}")
+		e.exactlyOne(keys, required)
+	}
+	for _, mo := range m.msgOneofs {
+		if mo.agentKeys != nil {
+			e.exactlyOne(mo.agentKeys, mo.required)
 		}
-		if len(keys) > 1 {
-			g.P("if len(set) > 1 {")
-			g.P("d.Add(&", runtimePkg.Ident("ErrorEntry"), "{Code: ", runtimePkg.Ident("CodeValidation"), ", Field: set[1], Message: ", strconv.Quote("set only one of "+strings.Join(keys, ", ")+", not "), " + set[0] + \" and \" + set[1]})")
-			g.P("}")
+	}
+}
+
+// exactlyOne emits the check that at most one of keys is sent, and at
+// least one when required.
+func (e *emitter) exactlyOne(keys []string, required bool) {
+	g := e.g
+	g.P("{")
+	g.P("var set []string")
+	g.P("for _, k := range []string{", quoteAll(keys), "} {")
+	g.P("if v := obj.Get(k); v != nil && v.Kind != ", runtimePkg.Ident("KindNull"), " {")
+	g.P("set = append(set, k)")
+	g.P("}")
+	g.P("}")
+	if required {
+		// Exactly one: none set names every member (a single member is
+		// simply a required field).
+		msg := "set exactly one of " + strings.Join(keys, ", ")
+		if len(keys) == 1 {
+			msg = "missing required field " + strconv.Quote(keys[0])
 		}
+		g.P("if len(set) == 0 {")
+		g.P("d.Add(&", runtimePkg.Ident("ErrorEntry"), "{Code: ", runtimePkg.Ident("CodeMissingRequired"), ", Field: ", strconv.Quote(keys[0]), ", Message: ", strconv.Quote(msg), "})")
 		g.P("}")
 	}
+	if len(keys) > 1 {
+		g.P("if len(set) > 1 {")
+		g.P("d.Add(&", runtimePkg.Ident("ErrorEntry"), "{Code: ", runtimePkg.Ident("CodeValidation"), ", Field: set[1], Message: ", strconv.Quote("set only one of "+strings.Join(keys, ", ")+", not "), " + set[0] + \" and \" + set[1]})")
+		g.P("}")
+	}
+	g.P("}")
 }
 
 func quoteAll(ss []string) string {

@@ -47,7 +47,7 @@ func (e *emitter) enrichFuncs(sm *serviceModel, m *messageModel, done map[*messa
 				e.guard(f, func() { g.P(e.set(f.proto, e.literal(lit))) })
 			case *mcpwritev1.Derived_Context:
 				e.guard(f, func() {
-					g.P("v, err := c.ContextValue(", runtimePkg.Ident(contextKeys[src.Context]), ", ", strconv.Quote(string(f.proto.Desc.Name())), ")")
+					g.P("v, err := c.ContextValue(", runtimePkg.Ident(contextKeys[src.Context]), ", ", strconv.Quote(f.agentName), ")")
 					g.P("if err != nil {")
 					g.P("return err")
 					g.P("}")
@@ -166,12 +166,12 @@ func (e *emitter) enrichFuncs(sm *serviceModel, m *messageModel, done map[*messa
 			g.P("v, err := h.", f.resolver.method, "(c.Ctx, root)")
 			g.P("if err != nil {")
 			if collect {
-				g.P("errs = append(errs, c.ResolverError(", strconv.Quote(string(f.proto.Desc.Name())), ", err))")
+				g.P("errs = append(errs, c.ResolverError(", strconv.Quote(f.agentName), ", err))")
 				g.P("} else {")
 				g.P(e.set(f.proto, "v"))
 				g.P("}")
 			} else {
-				g.P("return c.ResolverError(", strconv.Quote(string(f.proto.Desc.Name())), ", err)")
+				g.P("return c.ResolverError(", strconv.Quote(f.agentName), ", err)")
 				g.P("}")
 				g.P(e.set(f.proto, "v"))
 			}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
 	"google.golang.org/protobuf/compiler/protogen"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
@@ -83,11 +84,43 @@ func (b *builder) message(m *protogen.Message, via *protogen.Field) *messageMode
 		}
 	}
 	b.requiredOneofs(mm)
+	b.messageOneofs(mm)
 	b.requiredWhen(mm)
 	b.resolveSiblings(mm)
 	b.messages[name] = mm
 	b.file.messages = append(b.file.messages, mm)
 	return mm
+}
+
+// messageOneofs records the (buf.validate.message).oneof rules of mm. A
+// rule over fields the agent sets is checked by the decoder and stated in
+// the fields' descriptions; one naming a server-filled field is left to the
+// protovalidate step.
+func (b *builder) messageOneofs(mm *messageModel) {
+	for _, r := range ext[*validate.MessageRules](mm.proto.Desc.Options(), validate.E_Message).GetOneof() {
+		mo := msgOneof{fields: r.GetFields(), required: r.GetRequired()}
+		var keys []string
+		for _, name := range mo.fields {
+			var fm *fieldModel
+			for _, f := range mm.fields {
+				if string(f.proto.Desc.Name()) == name {
+					fm = f
+				}
+			}
+			if fm == nil {
+				b.probs.messagef(mm.proto, "(buf.validate.message).oneof names %q, which is not a field of %s", name, mm.proto.Desc.FullName())
+				keys = nil
+				break
+			}
+			if !fm.exposed() || fm.overridable {
+				keys = nil
+				break
+			}
+			keys = append(keys, fm.agentName)
+		}
+		mo.agentKeys = keys
+		mm.msgOneofs = append(mm.msgOneofs, mo)
+	}
 }
 
 // requiredOneofs records the oneofs of mm marked (mcpwrite.v1.oneof) =
@@ -126,10 +159,19 @@ func (b *builder) requiredOneofs(mm *messageModel) {
 	}
 }
 
+// fieldName is the name agents see for f unless an annotation renames it:
+// the proto name, or the protojson name under field_naming: JSON_NAME.
+func (b *builder) fieldName(f *protogen.Field) string {
+	if b.jsonNames {
+		return f.Desc.JSONName()
+	}
+	return string(f.Desc.Name())
+}
+
 func (b *builder) field(mm *messageModel, f *protogen.Field) *fieldModel {
 	rules := ext[*mcpwritev1.FieldRules](f.Desc.Options(), mcpwritev1.E_Field)
 	outputOnly, requiredBehavior := fieldBehaviors(f)
-	fm := &fieldModel{proto: f, msg: mm, agentName: string(f.Desc.Name()), required: requiredBehavior}
+	fm := &fieldModel{proto: f, msg: mm, agentName: b.fieldName(f), required: requiredBehavior}
 	fm.desc = cleanComment(f.Comments.Leading.String())
 	if fm.desc == "" {
 		fm.desc = cleanComment(f.Comments.Trailing.String())
@@ -276,8 +318,8 @@ func (b *builder) checkAgentRules(fm *fieldModel, a *mcpwritev1.AgentSupplied) b
 	f := fm.proto
 	vf := valueField(f)
 	ok := true
-	isString := vf.Desc.Kind() == protoreflect.StringKind && !f.Desc.IsMap()
-	isNumber := isNumeric(vf.Desc.Kind()) && !f.Desc.IsMap()
+	isString := vf.Desc.Kind() == protoreflect.StringKind
+	isNumber := isNumeric(vf.Desc.Kind())
 	if (a.MinLength != nil || a.MaxLength != nil || a.Pattern != nil) && !isString {
 		b.probs.fieldf(f, "min_length, max_length and pattern apply to string fields, not %s", kindName(f))
 		ok = false

@@ -682,6 +682,15 @@ message Req {
 			want: `bad.proto: message bad.v1.Req: field owner: oneof members are chosen by the agent; derived cannot fill one`,
 		},
 		{
+			name: "a buf.validate message oneof naming a missing field",
+			src: `import "buf/validate/validate.proto";` + service + `
+message Req {
+  option (buf.validate.message).oneof = {fields: ["email", "phone"]};
+  string email = 1;
+}`,
+			want: `bad.proto: message bad.v1.Req: (buf.validate.message).oneof names "phone", which is not a field of bad.v1.Req`,
+		},
+		{
 			name: "an mcpwrite max_length that contradicts buf.validate max_len",
 			src: `import "buf/validate/validate.proto";` + service + `
 message Req {

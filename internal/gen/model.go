@@ -1,7 +1,7 @@
 // Package gen turns annotated proto files into MCP write tools: it walks the
 // descriptors into a model (model.go, fields.go), validates the annotations,
 // and emits the Go registration code (emit_*.go) and the getWriteSchema
-// document (schema.go, doc.go).
+// document (schema.go, schema_document.go).
 package gen
 
 import (
@@ -41,9 +41,11 @@ type fileModel struct {
 
 // serviceModel is one service with at least one exposed method.
 type serviceModel struct {
-	proto     *protogen.Service
-	rules     *mcpwritev1.ServiceRules
-	naming    mcpwritev1.ServiceRules_ToolNaming
+	proto  *protogen.Service
+	rules  *mcpwritev1.ServiceRules
+	naming mcpwritev1.ServiceRules_ToolNaming
+	// jsonNames: agents see protojson field names (field_naming: JSON_NAME).
+	jsonNames bool
 	tools     []*toolModel
 	resolvers []*resolverModel
 	discovery []*discoveryModel
@@ -103,6 +105,8 @@ type messageModel struct {
 	// requiredOneofs: oneofs whose members the agent must set exactly one
 	// of ((mcpwrite.v1.oneof).required); every member is agent-facing.
 	requiredOneofs map[*protogen.Oneof]bool
+	// msgOneofs are the message's (buf.validate.message).oneof rules.
+	msgOneofs []msgOneof
 }
 
 // fieldModel is one field with its resolved rules.
@@ -195,6 +199,38 @@ func (m *messageModel) fieldFor(f *protogen.Field) *fieldModel {
 		}
 	}
 	return nil
+}
+
+// msgOneof is one (buf.validate.message).oneof rule: at most one of its
+// fields is set, exactly one when required.
+type msgOneof struct {
+	fields   []string // proto names, as written
+	required bool
+	// agentKeys are the fields' agent names when the agent can set every
+	// one of them, so the decoder checks the rule; nil leaves it to the
+	// protovalidate step.
+	agentKeys []string
+}
+
+// mustSend reports whether the agent must send f: a required field the
+// server does not fill when left out, or the only member of a required
+// oneof.
+func (m *messageModel) mustSend(f *fieldModel) bool {
+	if od := f.proto.Oneof; od != nil && !od.Desc.IsSynthetic() && len(od.Fields) == 1 && m.requiredOneofs[od] {
+		return true
+	}
+	return f.required && !f.overridable || m.onlyOfRequiredRule(f)
+}
+
+// onlyOfRequiredRule reports whether f is the single field of a required
+// (buf.validate.message).oneof rule the decoder checks.
+func (m *messageModel) onlyOfRequiredRule(f *fieldModel) bool {
+	for _, mo := range m.msgOneofs {
+		if mo.required && len(mo.agentKeys) == 1 && mo.agentKeys[0] == f.agentName {
+			return true
+		}
+	}
+	return false
 }
 
 func (m *messageModel) agentFields() []*fieldModel {

@@ -102,9 +102,23 @@ const (
 	pageSizeField      = "page_size"
 	pageTokenField     = "page_token"
 	nextPageTokenField = "next_page_token"
-	pageTokenDesc      = "Token from the next_page_token of the previous call, to get the next page; omit for the first page."
-	nextPageTokenDesc  = "Pass as page_token to get the next page; empty on the last page."
 )
+
+// pagingName is a paging field's name as agents see it.
+func pagingName(jsonNames bool, field string) string {
+	if jsonNames {
+		return camel(words(field))
+	}
+	return field
+}
+
+func pageTokenDesc(jsonNames bool) string {
+	return "Token from the " + pagingName(jsonNames, nextPageTokenField) + " of the previous call, to get the next page; omit for the first page."
+}
+
+func nextPageTokenDesc(jsonNames bool) string {
+	return "Pass as " + pagingName(jsonNames, pageTokenField) + " to get the next page; empty on the last page."
+}
 
 // describePaging gives a read's undocumented page_size and page_token
 // properties their standard descriptions.
@@ -121,7 +135,7 @@ func describePaging(t *toolModel, s *jsonschema.Schema) {
 		case name == pageSizeField && isNumeric(k):
 			ps.Description = pageSizeDesc(f.agent)
 		case name == pageTokenField && k == protoreflect.StringKind:
-			ps.Description = pageTokenDesc
+			ps.Description = pageTokenDesc(t.svc.jsonNames)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -10,6 +11,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
 // Schemas stay in the portable subset: type object with properties, required
@@ -19,6 +21,7 @@ import (
 const (
 	clientRequestIDDesc = "Idempotency key you generate (1-255 characters of A-Z a-z 0-9 _ -). Repeating a call with the same key and arguments returns the stored result instead of writing twice; results are kept for 24 hours."
 	dryRunDesc          = "Validate and preview the enriched request without writing (the same check as the validate tool)."
+	agentSummaryDesc    = "Optional: the change in your own words, one line for the user who confirms it (e.g. \"Merge the duplicate Ada L. into Ada Lovelace\"). Shown beside the server's summary when the write is proposed for confirmation; it changes nothing that is written."
 )
 
 func u64(n uint64) *uint64 { return &n }
@@ -39,40 +42,65 @@ func inputSchema(t *toolModel) *jsonschema.Schema {
 		Description: clientRequestIDDesc,
 	})
 	s.Properties.Set("dry_run", &jsonschema.Schema{Type: "boolean", Description: dryRunDesc})
+	if a := agentSummaryArg(t); a != "" {
+		s.Properties.Set(a, &jsonschema.Schema{
+			Type: "string", MinLength: u64(1), MaxLength: u64(schemadoc.AgentSummaryMaxLength),
+			Description: agentSummaryDesc,
+		})
+	}
 	return s
+}
+
+// agentSummaryArg is the argument in which the agent may summarise a write
+// whose confirmation can be a proposal (PROPOSAL, or ELICIT falling back to
+// one), or "" when the tool cannot propose or has a field of that name.
+func agentSummaryArg(t *toolModel) string {
+	if t.isRead() || t.svc.applyTool == "" || hasAgentField(t.input, schemadoc.AgentSummaryArgument) {
+		return ""
+	}
+	switch {
+	case t.confirmation == mcpwritev1.ToolRules_PROPOSAL,
+		t.confirmation == mcpwritev1.ToolRules_ELICIT && t.elicitFallback != mcpwritev1.ToolRules_REFUSE:
+		return schemadoc.AgentSummaryArgument
+	}
+	return ""
 }
 
 func objectSchema(m *messageModel) *jsonschema.Schema {
 	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties(), AdditionalProperties: jsonschema.FalseSchema}
 	s.Description = cleanComment(m.proto.Comments.Leading.String())
-	var oneofs []string
 	for _, f := range m.fields {
 		if !f.exposed() {
 			continue
 		}
 		fs := fieldSchema(f)
-		required := f.required && !f.overridable
-		if od := f.proto.Oneof; od != nil && !od.Desc.IsSynthetic() && len(od.Fields) == 1 && m.requiredOneofs[od] {
-			// A required oneof of one member is a required field.
-			required = true
-		} else if od != nil && !od.Desc.IsSynthetic() {
+		if od := f.proto.Oneof; od != nil && !od.Desc.IsSynthetic() && len(od.Fields) > 1 {
 			var names []string
 			for _, o := range od.Fields {
-				names = append(names, string(o.Desc.Name()))
+				if om := m.fieldFor(o); om != nil {
+					names = append(names, om.agentName)
+				}
 			}
 			note := "Set at most one of: " + strings.Join(names, ", ") + "."
 			if m.requiredOneofs[od] {
 				note = "Set exactly one of: " + strings.Join(names, ", ") + "."
 			}
 			fs.Description = strings.TrimSpace(fs.Description + " " + note)
-			oneofs = append(oneofs, f.agentName)
+		}
+		for _, mo := range m.msgOneofs {
+			if len(mo.agentKeys) > 1 && slices.Contains(mo.agentKeys, f.agentName) {
+				note := "Set at most one of: " + strings.Join(mo.agentKeys, ", ") + "."
+				if mo.required {
+					note = "Set exactly one of: " + strings.Join(mo.agentKeys, ", ") + "."
+				}
+				fs.Description = strings.TrimSpace(fs.Description + " " + note)
+			}
 		}
 		s.Properties.Set(f.agentName, fs)
-		if required {
+		if m.mustSend(f) {
 			s.Required = append(s.Required, f.agentName)
 		}
 	}
-	_ = oneofs
 	return s
 }
 
@@ -118,10 +146,14 @@ func fieldSchema(f *fieldModel) *jsonschema.Schema {
 	if f.requiredWhen != nil {
 		s.Description = appendSentence(s.Description, requiredWhenNote(f))
 	}
-	// Length, pattern and range rules apply to each item of a list, as the
-	// decoder checks them.
+	// Length, pattern and range rules apply to each item of a list and each
+	// value of a map, as the decoder checks them.
 	v := s
-	if f.proto.Desc.IsList() {
+	switch {
+	case f.proto.Desc.IsMap():
+		v, _ = s.Items.Properties.Get("value")
+		mapKeySchema(f, s.Items)
+	case f.proto.Desc.IsList():
 		v = s.Items
 	}
 	if a := f.agent; a != nil && f.mode == modeAgent {
@@ -163,6 +195,24 @@ func fieldSchema(f *fieldModel) *jsonschema.Schema {
 	}
 	pvSchema(f, s, v)
 	return s
+}
+
+// mapKeySchema puts the buf.validate rules of string map keys on the
+// entry's key property.
+func mapKeySchema(f *fieldModel, entry *jsonschema.Schema) {
+	if f.pv == nil || f.mode != modeAgent {
+		return
+	}
+	key, _ := entry.Properties.Get("key")
+	if k := f.pv.keys; k.minLen != nil {
+		key.MinLength = u64(*k.minLen)
+	}
+	if k := f.pv.keys; k.maxLen != nil {
+		key.MaxLength = u64(*k.maxLen)
+	}
+	if k := f.pv.keys; k.pattern != "" {
+		key.Pattern = k.pattern
+	}
 }
 
 // pvSchema adds the buf.validate rules without an mcpwrite counterpart: s
@@ -332,7 +382,7 @@ func wktSchema(name protoreflect.FullName) *jsonschema.Schema {
 func outputSchema(t *toolModel) *jsonschema.Schema {
 	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties(), Required: []string{"success"}}
 	s.Properties.Set("success", &jsonschema.Schema{Type: "boolean", Description: "True when the write (or proposal) succeeded."})
-	resp := responseSchema(t.method.Output, map[protoreflect.FullName]bool{})
+	resp := responseSchema(t.method.Output, t.svc.jsonNames, map[protoreflect.FullName]bool{})
 	for p := resp.Properties.Oldest(); p != nil; p = p.Next() {
 		s.Properties.Set(p.Key, p.Value)
 	}
@@ -341,8 +391,8 @@ func outputSchema(t *toolModel) *jsonschema.Schema {
 	if t.isRead() {
 		// A read is never replayed, proposed or dry-run.
 		s.Properties.Set("success", &jsonschema.Schema{Type: "boolean", Description: "True when the read succeeded."})
-		if np, ok := s.Properties.Get(nextPageTokenField); ok && np.Type == "string" && np.Description == "" {
-			np.Description = nextPageTokenDesc
+		if np, ok := s.Properties.Get(pagingName(t.svc.jsonNames, nextPageTokenField)); ok && np.Type == "string" && np.Description == "" {
+			np.Description = nextPageTokenDesc(t.svc.jsonNames)
 		}
 		first := errorEntrySchema()
 		first.Description = "The first problem, when success is false."
@@ -373,8 +423,9 @@ func remarkSchema() *jsonschema.Schema {
 	return r
 }
 
-// responseSchema follows protojson (proto field names) for output messages.
-func responseSchema(m *protogen.Message, seen map[protoreflect.FullName]bool) *jsonschema.Schema {
+// responseSchema follows protojson for output messages: proto field names,
+// or protojson names when jsonNames.
+func responseSchema(m *protogen.Message, jsonNames bool, seen map[protoreflect.FullName]bool) *jsonschema.Schema {
 	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties()}
 	if seen[m.Desc.FullName()] {
 		return s
@@ -387,21 +438,25 @@ func responseSchema(m *protogen.Message, seen map[protoreflect.FullName]bool) *j
 		var fs *jsonschema.Schema
 		switch {
 		case f.Desc.IsMap():
-			fs = &jsonschema.Schema{Type: "object", AdditionalProperties: outValue(f.Message.Fields[1], seen)}
+			fs = &jsonschema.Schema{Type: "object", AdditionalProperties: outValue(f.Message.Fields[1], jsonNames, seen)}
 		case f.Desc.IsList():
-			fs = &jsonschema.Schema{Type: "array", Items: outValue(f, seen)}
+			fs = &jsonschema.Schema{Type: "array", Items: outValue(f, jsonNames, seen)}
 		default:
-			fs = outValue(f, seen)
+			fs = outValue(f, jsonNames, seen)
 		}
 		if d := cleanComment(f.Comments.Leading.String()); d != "" {
 			fs.Description = d
 		}
-		s.Properties.Set(string(f.Desc.Name()), fs)
+		name := string(f.Desc.Name())
+		if jsonNames {
+			name = f.Desc.JSONName()
+		}
+		s.Properties.Set(name, fs)
 	}
 	return s
 }
 
-func outValue(f *protogen.Field, seen map[protoreflect.FullName]bool) *jsonschema.Schema {
+func outValue(f *protogen.Field, jsonNames bool, seen map[protoreflect.FullName]bool) *jsonschema.Schema {
 	switch {
 	case f.Enum != nil:
 		return &jsonschema.Schema{Type: "string", Description: "One of the agent-facing names of " + string(f.Enum.Desc.Name()) + "."}
@@ -412,7 +467,7 @@ func outValue(f *protogen.Field, seen map[protoreflect.FullName]bool) *jsonschem
 		if f.Message.Desc.FullName() == "google.protobuf.Any" {
 			return anyOutputSchema()
 		}
-		return responseSchema(f.Message, seen)
+		return responseSchema(f.Message, jsonNames, seen)
 	}
 	return scalarSchema(f.Desc.Kind())
 }

@@ -35,7 +35,7 @@ import (
 	"time"
 )
 
-// Default retention windows (DESIGN §6).
+// Default retention windows (docs/architecture.md, "Idempotency").
 const (
 	DefaultCacheTTL   = 24 * time.Hour
 	DefaultDurableTTL = 7 * 24 * time.Hour

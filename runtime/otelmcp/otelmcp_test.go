@@ -70,7 +70,7 @@ func TestSpansMetricsAndLogsOfToolCalls(t *testing.T) {
 	for _, sp := range spans.Ended() {
 		v := spanView{Name: sp.Name(), Trace: sp.SpanContext().TraceID().String(), Parent: sp.Parent().SpanID().String(), Attrs: map[string]string{}, Error: sp.Status().Code == 1}
 		for _, a := range sp.Attributes() {
-			v.Attrs[string(a.Key)] = a.Value.Emit()
+			v.Attrs[string(a.Key)] = a.Value.String()
 		}
 		got = append(got, v)
 	}
@@ -105,8 +105,8 @@ func TestSpansMetricsAndLogsOfToolCalls(t *testing.T) {
 				for _, p := range d.DataPoints {
 					var kv []string
 					for _, a := range p.Attributes.ToSlice() {
-						if a.Value.Emit() != "" {
-							kv = append(kv, string(a.Key)+"="+a.Value.Emit())
+						if a.Value.String() != "" {
+							kv = append(kv, string(a.Key)+"="+a.Value.String())
 						}
 					}
 					sort.Strings(kv)
@@ -166,7 +166,7 @@ func TestConfirmationEventsAreReported(t *testing.T) {
 	last := spans.Ended()[len(spans.Ended())-1]
 	attrs := map[string]string{}
 	for _, a := range last.Attributes() {
-		attrs[string(a.Key)] = a.Value.Emit()
+		attrs[string(a.Key)] = a.Value.String()
 	}
 	if last.Name() != "tools/call deleteElement" || attrs["mcpwrite.confirmation"] != "declined" || attrs["mcpwrite.error.code"] != "CONFIRMATION_DECLINED" {
 		t.Fatalf("span %s %v", last.Name(), attrs)

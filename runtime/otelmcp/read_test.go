@@ -40,7 +40,7 @@ func TestReadCallSpanIsMarkedRead(t *testing.T) {
 		attrs := map[string]string{}
 		for _, a := range sp.Attributes() {
 			if k := string(a.Key); k == "mcp.tool.name" || k == "mcpwrite.outcome" || k == "mcpwrite.read" {
-				attrs[k] = a.Value.Emit()
+				attrs[k] = a.Value.String()
 			}
 		}
 		got = append(got, attrs)

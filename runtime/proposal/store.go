@@ -1,6 +1,6 @@
 // Package proposal holds server-side proposals: complete, enriched write
-// requests awaiting confirmation by id (DESIGN §7). Networked stores live in
-// sub-packages (pgstore).
+// requests awaiting confirmation by id (docs/architecture.md,
+// "Confirmation"). Networked stores live in sub-packages (pgstore).
 package proposal
 
 import (

@@ -22,6 +22,10 @@ type Service struct {
 	SchemaTool   string `json:"schema_tool,omitempty"`
 	ApplyTool    string `json:"apply_tool,omitempty"`
 	DiscardTool  string `json:"discard_tool,omitempty"`
+	// FieldNaming is "JSON_NAME" when agents see protojson field names
+	// (parentId) in arguments, answers, error paths and this document;
+	// "" for proto names (parent_id).
+	FieldNaming string `json:"field_naming,omitempty"`
 	// Tools are the exposed methods in declaration order.
 	Tools []Tool `json:"tools"`
 	// Discovery lists the read-only enum discovery tools.
@@ -48,7 +52,13 @@ type Tool struct {
 	ConfirmationMessage string `json:"confirmation_message,omitempty"`
 	// PreviewUnless names the bool argument that must be true to write;
 	// without it the call answers a preview. nil: the call writes.
-	PreviewUnless   *PreviewUnless  `json:"preview_unless,omitempty"`
+	PreviewUnless *PreviewUnless `json:"preview_unless,omitempty"`
+	// AgentSummary names the optional argument in which the agent may
+	// describe the change in its own words (AgentSummaryArgument, at most
+	// AgentSummaryMaxLength characters); a proposal shows it beside the
+	// server's summary. It steers the proposal, never the request. "" when
+	// the tool cannot propose or has its own field of that name.
+	AgentSummary    string          `json:"agent_summary,omitempty"`
 	Hints           Hints           `json:"hints"`
 	Result          string          `json:"result,omitempty"` // response field with the canonical entity
 	NextSteps       []string        `json:"next_steps,omitempty"`
@@ -85,6 +95,14 @@ type VocabularyTool struct {
 	Vocabulary  string `json:"vocabulary"`
 	Description string `json:"description"`
 }
+
+// The argument a write tool that can become a proposal takes for the
+// agent's own summary of the change, and its longest accepted length in
+// characters (Unicode code points).
+const (
+	AgentSummaryArgument  = "summary"
+	AgentSummaryMaxLength = 200
+)
 
 // PreviewUnless is the bool field a call must set to write.
 type PreviewUnless struct {
@@ -130,8 +148,11 @@ type Example struct {
 
 // ServerFill says how the server provides one request field.
 type ServerFill struct {
-	// Field is the dotted proto path, e.g. "meta.tenant_id".
+	// Field is the dotted path with the names agents see, e.g.
+	// "meta.tenant_id" (or "meta.tenantId" under field_naming JSON_NAME).
 	Field string `json:"field"`
+	// ProtoField is the dotted proto path when it differs from Field.
+	ProtoField string `json:"proto_field,omitempty"`
 	// Source is one of generated, derived, context, resolver, constant, enum_alias.
 	Source string `json:"source"`
 	// How, for people: "UUID v7", "from type (layer implied by the element type)",
@@ -139,6 +160,14 @@ type ServerFill struct {
 	How string `json:"how"`
 	// Overridable fields may be supplied by the agent.
 	Overridable bool `json:"overridable,omitempty"`
+}
+
+// ProtoPath is the fill's dotted proto path.
+func (f ServerFill) ProtoPath() string {
+	if f.ProtoField != "" {
+		return f.ProtoField
+	}
+	return f.Field
 }
 
 // Discovery is one read-only tool listing an enum's agent-facing values.

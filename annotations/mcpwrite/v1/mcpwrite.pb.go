@@ -162,6 +162,72 @@ func (ServiceRules_ToolNaming) EnumDescriptor() ([]byte, []int) {
 	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{0, 1}
 }
 
+// The names agents see for request and response fields.
+type ServiceRules_FieldNaming int32
+
+const (
+	ServiceRules_FIELD_NAMING_UNSPECIFIED ServiceRules_FieldNaming = 0
+	// The proto field name: parent_id. The default.
+	ServiceRules_PROTO_NAME ServiceRules_FieldNaming = 1
+	// The protojson name (lowerCamel, or the field's json_name): parentId.
+	// Input schemas, the decoder, structuredContent and text output, error
+	// field paths, server_fills and get_write_schema all use it; an agent
+	// that sends parent_id is told "did you mean parentId". Every service of
+	// a file must agree, since they share the file's messages.
+	ServiceRules_JSON_NAME ServiceRules_FieldNaming = 2
+)
+
+// Enum value maps for ServiceRules_FieldNaming.
+var (
+	ServiceRules_FieldNaming_name = map[int32]string{
+		0: "FIELD_NAMING_UNSPECIFIED",
+		1: "PROTO_NAME",
+		2: "JSON_NAME",
+	}
+	ServiceRules_FieldNaming_value = map[string]int32{
+		"FIELD_NAMING_UNSPECIFIED": 0,
+		"PROTO_NAME":               1,
+		"JSON_NAME":                2,
+	}
+)
+
+func (x ServiceRules_FieldNaming) Enum() *ServiceRules_FieldNaming {
+	p := new(ServiceRules_FieldNaming)
+	*p = x
+	return p
+}
+
+func (x ServiceRules_FieldNaming) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ServiceRules_FieldNaming) Descriptor() protoreflect.EnumDescriptor {
+	return file_mcpwrite_v1_mcpwrite_proto_enumTypes[2].Descriptor()
+}
+
+func (ServiceRules_FieldNaming) Type() protoreflect.EnumType {
+	return &file_mcpwrite_v1_mcpwrite_proto_enumTypes[2]
+}
+
+func (x ServiceRules_FieldNaming) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Do not use.
+func (x *ServiceRules_FieldNaming) UnmarshalJSON(b []byte) error {
+	num, err := protoimpl.X.UnmarshalJSONEnum(x.Descriptor(), b)
+	if err != nil {
+		return err
+	}
+	*x = ServiceRules_FieldNaming(num)
+	return nil
+}
+
+// Deprecated: Use ServiceRules_FieldNaming.Descriptor instead.
+func (ServiceRules_FieldNaming) EnumDescriptor() ([]byte, []int) {
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{0, 2}
+}
+
 // What the tool does to the domain.
 type ToolRules_Kind int32
 
@@ -219,11 +285,11 @@ func (x ToolRules_Kind) String() string {
 }
 
 func (ToolRules_Kind) Descriptor() protoreflect.EnumDescriptor {
-	return file_mcpwrite_v1_mcpwrite_proto_enumTypes[2].Descriptor()
+	return file_mcpwrite_v1_mcpwrite_proto_enumTypes[3].Descriptor()
 }
 
 func (ToolRules_Kind) Type() protoreflect.EnumType {
-	return &file_mcpwrite_v1_mcpwrite_proto_enumTypes[2]
+	return &file_mcpwrite_v1_mcpwrite_proto_enumTypes[3]
 }
 
 func (x ToolRules_Kind) Number() protoreflect.EnumNumber {
@@ -290,11 +356,11 @@ func (x ToolRules_Classification) String() string {
 }
 
 func (ToolRules_Classification) Descriptor() protoreflect.EnumDescriptor {
-	return file_mcpwrite_v1_mcpwrite_proto_enumTypes[3].Descriptor()
+	return file_mcpwrite_v1_mcpwrite_proto_enumTypes[4].Descriptor()
 }
 
 func (ToolRules_Classification) Type() protoreflect.EnumType {
-	return &file_mcpwrite_v1_mcpwrite_proto_enumTypes[3]
+	return &file_mcpwrite_v1_mcpwrite_proto_enumTypes[4]
 }
 
 func (x ToolRules_Classification) Number() protoreflect.EnumNumber {
@@ -357,11 +423,11 @@ func (x ToolRules_Confirmation) String() string {
 }
 
 func (ToolRules_Confirmation) Descriptor() protoreflect.EnumDescriptor {
-	return file_mcpwrite_v1_mcpwrite_proto_enumTypes[4].Descriptor()
+	return file_mcpwrite_v1_mcpwrite_proto_enumTypes[5].Descriptor()
 }
 
 func (ToolRules_Confirmation) Type() protoreflect.EnumType {
-	return &file_mcpwrite_v1_mcpwrite_proto_enumTypes[4]
+	return &file_mcpwrite_v1_mcpwrite_proto_enumTypes[5]
 }
 
 func (x ToolRules_Confirmation) Number() protoreflect.EnumNumber {
@@ -421,11 +487,11 @@ func (x ToolRules_ElicitFallback) String() string {
 }
 
 func (ToolRules_ElicitFallback) Descriptor() protoreflect.EnumDescriptor {
-	return file_mcpwrite_v1_mcpwrite_proto_enumTypes[5].Descriptor()
+	return file_mcpwrite_v1_mcpwrite_proto_enumTypes[6].Descriptor()
 }
 
 func (ToolRules_ElicitFallback) Type() protoreflect.EnumType {
-	return &file_mcpwrite_v1_mcpwrite_proto_enumTypes[5]
+	return &file_mcpwrite_v1_mcpwrite_proto_enumTypes[6]
 }
 
 func (x ToolRules_ElicitFallback) Number() protoreflect.EnumNumber {
@@ -500,11 +566,11 @@ func (x Derived_ContextKey) String() string {
 }
 
 func (Derived_ContextKey) Descriptor() protoreflect.EnumDescriptor {
-	return file_mcpwrite_v1_mcpwrite_proto_enumTypes[6].Descriptor()
+	return file_mcpwrite_v1_mcpwrite_proto_enumTypes[7].Descriptor()
 }
 
 func (Derived_ContextKey) Type() protoreflect.EnumType {
-	return &file_mcpwrite_v1_mcpwrite_proto_enumTypes[6]
+	return &file_mcpwrite_v1_mcpwrite_proto_enumTypes[7]
 }
 
 func (x Derived_ContextKey) Number() protoreflect.EnumNumber {
@@ -575,11 +641,11 @@ func (x Generated_Kind) String() string {
 }
 
 func (Generated_Kind) Descriptor() protoreflect.EnumDescriptor {
-	return file_mcpwrite_v1_mcpwrite_proto_enumTypes[7].Descriptor()
+	return file_mcpwrite_v1_mcpwrite_proto_enumTypes[8].Descriptor()
 }
 
 func (Generated_Kind) Type() protoreflect.EnumType {
-	return &file_mcpwrite_v1_mcpwrite_proto_enumTypes[7]
+	return &file_mcpwrite_v1_mcpwrite_proto_enumTypes[8]
 }
 
 func (x Generated_Kind) Number() protoreflect.EnumNumber {
@@ -641,11 +707,11 @@ func (x EnumAlias_Style) String() string {
 }
 
 func (EnumAlias_Style) Descriptor() protoreflect.EnumDescriptor {
-	return file_mcpwrite_v1_mcpwrite_proto_enumTypes[8].Descriptor()
+	return file_mcpwrite_v1_mcpwrite_proto_enumTypes[9].Descriptor()
 }
 
 func (EnumAlias_Style) Type() protoreflect.EnumType {
-	return &file_mcpwrite_v1_mcpwrite_proto_enumTypes[8]
+	return &file_mcpwrite_v1_mcpwrite_proto_enumTypes[9]
 }
 
 func (x EnumAlias_Style) Number() protoreflect.EnumNumber {
@@ -674,6 +740,8 @@ type ServiceRules struct {
 	Expose *ServiceRules_Expose `protobuf:"varint,1,opt,name=expose,enum=mcpwrite.v1.ServiceRules_Expose" json:"expose,omitempty"`
 	// Example: `tool_naming: CAMEL_CASE`.
 	ToolNaming *ServiceRules_ToolNaming `protobuf:"varint,2,opt,name=tool_naming,json=toolNaming,enum=mcpwrite.v1.ServiceRules_ToolNaming" json:"tool_naming,omitempty"`
+	// Example: `field_naming: JSON_NAME`.
+	FieldNaming *ServiceRules_FieldNaming `protobuf:"varint,12,opt,name=field_naming,json=fieldNaming,enum=mcpwrite.v1.ServiceRules_FieldNaming" json:"field_naming,omitempty"`
 	// Prepended to every tool name of the service. Example: `tool_prefix: "crm_"`.
 	ToolPrefix *string `protobuf:"bytes,3,opt,name=tool_prefix,json=toolPrefix" json:"tool_prefix,omitempty"`
 	// The governance posture for writes whose tool does not set confirmation.
@@ -744,6 +812,13 @@ func (x *ServiceRules) GetToolNaming() ServiceRules_ToolNaming {
 		return *x.ToolNaming
 	}
 	return ServiceRules_TOOL_NAMING_UNSPECIFIED
+}
+
+func (x *ServiceRules) GetFieldNaming() ServiceRules_FieldNaming {
+	if x != nil && x.FieldNaming != nil {
+		return *x.FieldNaming
+	}
+	return ServiceRules_FIELD_NAMING_UNSPECIFIED
 }
 
 func (x *ServiceRules) GetToolPrefix() string {
@@ -1259,7 +1334,8 @@ type AgentSupplied struct {
 	Examples []string `protobuf:"bytes,3,rep,name=examples" json:"examples,omitempty"`
 	// JSON literal applied when the agent omits the field. Example: `default: "true"`.
 	Default *string `protobuf:"bytes,4,opt,name=default" json:"default,omitempty"`
-	// Example: `min_length: 1`.
+	// Length, pattern and range rules apply to each item of a repeated field
+	// and each value of a map. Example: `min_length: 1`.
 	MinLength *uint32 `protobuf:"varint,5,opt,name=min_length,json=minLength" json:"min_length,omitempty"`
 	// Example: `max_length: 200`.
 	MaxLength *uint32 `protobuf:"varint,6,opt,name=max_length,json=maxLength" json:"max_length,omitempty"`
@@ -2379,11 +2455,12 @@ var File_mcpwrite_v1_mcpwrite_proto protoreflect.FileDescriptor
 
 const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\n" +
-	"\x1amcpwrite/v1/mcpwrite.proto\x12\vmcpwrite.v1\x1a google/protobuf/descriptor.proto\"\xff\x05\n" +
+	"\x1amcpwrite/v1/mcpwrite.proto\x12\vmcpwrite.v1\x1a google/protobuf/descriptor.proto\"\x95\a\n" +
 	"\fServiceRules\x128\n" +
 	"\x06expose\x18\x01 \x01(\x0e2 .mcpwrite.v1.ServiceRules.ExposeR\x06expose\x12E\n" +
 	"\vtool_naming\x18\x02 \x01(\x0e2$.mcpwrite.v1.ServiceRules.ToolNamingR\n" +
-	"toolNaming\x12\x1f\n" +
+	"toolNaming\x12H\n" +
+	"\ffield_naming\x18\f \x01(\x0e2%.mcpwrite.v1.ServiceRules.FieldNamingR\vfieldNaming\x12\x1f\n" +
 	"\vtool_prefix\x18\x03 \x01(\tR\n" +
 	"toolPrefix\x12V\n" +
 	"\x14default_confirmation\x18\x04 \x01(\x0e2#.mcpwrite.v1.ToolRules.ConfirmationR\x13defaultConfirmation\x12#\n" +
@@ -2409,7 +2486,12 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"SNAKE_CASE\x10\x01\x12\x0e\n" +
 	"\n" +
 	"CAMEL_CASE\x10\x02\x12\t\n" +
-	"\x05AS_IS\x10\x03\"\xc3\n" +
+	"\x05AS_IS\x10\x03\"J\n" +
+	"\vFieldNaming\x12\x1c\n" +
+	"\x18FIELD_NAMING_UNSPECIFIED\x10\x00\x12\x0e\n" +
+	"\n" +
+	"PROTO_NAME\x10\x01\x12\r\n" +
+	"\tJSON_NAME\x10\x02\"\xc3\n" +
 	"\n" +
 	"\tToolRules\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
@@ -2599,82 +2681,84 @@ func file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP() []byte {
 	return file_mcpwrite_v1_mcpwrite_proto_rawDescData
 }
 
-var file_mcpwrite_v1_mcpwrite_proto_enumTypes = make([]protoimpl.EnumInfo, 9)
+var file_mcpwrite_v1_mcpwrite_proto_enumTypes = make([]protoimpl.EnumInfo, 10)
 var file_mcpwrite_v1_mcpwrite_proto_msgTypes = make([]protoimpl.MessageInfo, 17)
 var file_mcpwrite_v1_mcpwrite_proto_goTypes = []any{
 	(ServiceRules_Expose)(0),              // 0: mcpwrite.v1.ServiceRules.Expose
 	(ServiceRules_ToolNaming)(0),          // 1: mcpwrite.v1.ServiceRules.ToolNaming
-	(ToolRules_Kind)(0),                   // 2: mcpwrite.v1.ToolRules.Kind
-	(ToolRules_Classification)(0),         // 3: mcpwrite.v1.ToolRules.Classification
-	(ToolRules_Confirmation)(0),           // 4: mcpwrite.v1.ToolRules.Confirmation
-	(ToolRules_ElicitFallback)(0),         // 5: mcpwrite.v1.ToolRules.ElicitFallback
-	(Derived_ContextKey)(0),               // 6: mcpwrite.v1.Derived.ContextKey
-	(Generated_Kind)(0),                   // 7: mcpwrite.v1.Generated.Kind
-	(EnumAlias_Style)(0),                  // 8: mcpwrite.v1.EnumAlias.Style
-	(*ServiceRules)(nil),                  // 9: mcpwrite.v1.ServiceRules
-	(*ToolRules)(nil),                     // 10: mcpwrite.v1.ToolRules
-	(*PairCheck)(nil),                     // 11: mcpwrite.v1.PairCheck
-	(*FieldRules)(nil),                    // 12: mcpwrite.v1.FieldRules
-	(*AgentSupplied)(nil),                 // 13: mcpwrite.v1.AgentSupplied
-	(*Vocabulary)(nil),                    // 14: mcpwrite.v1.Vocabulary
-	(*Reference)(nil),                     // 15: mcpwrite.v1.Reference
-	(*RequiredWhen)(nil),                  // 16: mcpwrite.v1.RequiredWhen
-	(*Derived)(nil),                       // 17: mcpwrite.v1.Derived
-	(*Generated)(nil),                     // 18: mcpwrite.v1.Generated
-	(*EnumAlias)(nil),                     // 19: mcpwrite.v1.EnumAlias
-	(*EnumRules)(nil),                     // 20: mcpwrite.v1.EnumRules
-	(*EnumValueRules)(nil),                // 21: mcpwrite.v1.EnumValueRules
-	(*OneofRules)(nil),                    // 22: mcpwrite.v1.OneofRules
-	(*ToolRules_Example)(nil),             // 23: mcpwrite.v1.ToolRules.Example
-	nil,                                   // 24: mcpwrite.v1.EnumAlias.ExtraEntry
-	(*EnumValueRules_Pair)(nil),           // 25: mcpwrite.v1.EnumValueRules.Pair
-	(*descriptorpb.ServiceOptions)(nil),   // 26: google.protobuf.ServiceOptions
-	(*descriptorpb.MethodOptions)(nil),    // 27: google.protobuf.MethodOptions
-	(*descriptorpb.FieldOptions)(nil),     // 28: google.protobuf.FieldOptions
-	(*descriptorpb.OneofOptions)(nil),     // 29: google.protobuf.OneofOptions
-	(*descriptorpb.EnumOptions)(nil),      // 30: google.protobuf.EnumOptions
-	(*descriptorpb.EnumValueOptions)(nil), // 31: google.protobuf.EnumValueOptions
+	(ServiceRules_FieldNaming)(0),         // 2: mcpwrite.v1.ServiceRules.FieldNaming
+	(ToolRules_Kind)(0),                   // 3: mcpwrite.v1.ToolRules.Kind
+	(ToolRules_Classification)(0),         // 4: mcpwrite.v1.ToolRules.Classification
+	(ToolRules_Confirmation)(0),           // 5: mcpwrite.v1.ToolRules.Confirmation
+	(ToolRules_ElicitFallback)(0),         // 6: mcpwrite.v1.ToolRules.ElicitFallback
+	(Derived_ContextKey)(0),               // 7: mcpwrite.v1.Derived.ContextKey
+	(Generated_Kind)(0),                   // 8: mcpwrite.v1.Generated.Kind
+	(EnumAlias_Style)(0),                  // 9: mcpwrite.v1.EnumAlias.Style
+	(*ServiceRules)(nil),                  // 10: mcpwrite.v1.ServiceRules
+	(*ToolRules)(nil),                     // 11: mcpwrite.v1.ToolRules
+	(*PairCheck)(nil),                     // 12: mcpwrite.v1.PairCheck
+	(*FieldRules)(nil),                    // 13: mcpwrite.v1.FieldRules
+	(*AgentSupplied)(nil),                 // 14: mcpwrite.v1.AgentSupplied
+	(*Vocabulary)(nil),                    // 15: mcpwrite.v1.Vocabulary
+	(*Reference)(nil),                     // 16: mcpwrite.v1.Reference
+	(*RequiredWhen)(nil),                  // 17: mcpwrite.v1.RequiredWhen
+	(*Derived)(nil),                       // 18: mcpwrite.v1.Derived
+	(*Generated)(nil),                     // 19: mcpwrite.v1.Generated
+	(*EnumAlias)(nil),                     // 20: mcpwrite.v1.EnumAlias
+	(*EnumRules)(nil),                     // 21: mcpwrite.v1.EnumRules
+	(*EnumValueRules)(nil),                // 22: mcpwrite.v1.EnumValueRules
+	(*OneofRules)(nil),                    // 23: mcpwrite.v1.OneofRules
+	(*ToolRules_Example)(nil),             // 24: mcpwrite.v1.ToolRules.Example
+	nil,                                   // 25: mcpwrite.v1.EnumAlias.ExtraEntry
+	(*EnumValueRules_Pair)(nil),           // 26: mcpwrite.v1.EnumValueRules.Pair
+	(*descriptorpb.ServiceOptions)(nil),   // 27: google.protobuf.ServiceOptions
+	(*descriptorpb.MethodOptions)(nil),    // 28: google.protobuf.MethodOptions
+	(*descriptorpb.FieldOptions)(nil),     // 29: google.protobuf.FieldOptions
+	(*descriptorpb.OneofOptions)(nil),     // 30: google.protobuf.OneofOptions
+	(*descriptorpb.EnumOptions)(nil),      // 31: google.protobuf.EnumOptions
+	(*descriptorpb.EnumValueOptions)(nil), // 32: google.protobuf.EnumValueOptions
 }
 var file_mcpwrite_v1_mcpwrite_proto_depIdxs = []int32{
 	0,  // 0: mcpwrite.v1.ServiceRules.expose:type_name -> mcpwrite.v1.ServiceRules.Expose
 	1,  // 1: mcpwrite.v1.ServiceRules.tool_naming:type_name -> mcpwrite.v1.ServiceRules.ToolNaming
-	4,  // 2: mcpwrite.v1.ServiceRules.default_confirmation:type_name -> mcpwrite.v1.ToolRules.Confirmation
-	5,  // 3: mcpwrite.v1.ServiceRules.default_elicit_fallback:type_name -> mcpwrite.v1.ToolRules.ElicitFallback
-	2,  // 4: mcpwrite.v1.ToolRules.kind:type_name -> mcpwrite.v1.ToolRules.Kind
-	3,  // 5: mcpwrite.v1.ToolRules.classification:type_name -> mcpwrite.v1.ToolRules.Classification
-	4,  // 6: mcpwrite.v1.ToolRules.confirmation:type_name -> mcpwrite.v1.ToolRules.Confirmation
-	23, // 7: mcpwrite.v1.ToolRules.examples:type_name -> mcpwrite.v1.ToolRules.Example
-	11, // 8: mcpwrite.v1.ToolRules.pair_check:type_name -> mcpwrite.v1.PairCheck
-	5,  // 9: mcpwrite.v1.ToolRules.elicit_fallback:type_name -> mcpwrite.v1.ToolRules.ElicitFallback
-	13, // 10: mcpwrite.v1.FieldRules.agent:type_name -> mcpwrite.v1.AgentSupplied
-	17, // 11: mcpwrite.v1.FieldRules.derived:type_name -> mcpwrite.v1.Derived
-	18, // 12: mcpwrite.v1.FieldRules.generated:type_name -> mcpwrite.v1.Generated
-	19, // 13: mcpwrite.v1.FieldRules.enum_alias:type_name -> mcpwrite.v1.EnumAlias
-	16, // 14: mcpwrite.v1.AgentSupplied.required_when:type_name -> mcpwrite.v1.RequiredWhen
-	15, // 15: mcpwrite.v1.AgentSupplied.reference:type_name -> mcpwrite.v1.Reference
-	14, // 16: mcpwrite.v1.AgentSupplied.vocabulary:type_name -> mcpwrite.v1.Vocabulary
-	6,  // 17: mcpwrite.v1.Derived.context:type_name -> mcpwrite.v1.Derived.ContextKey
-	7,  // 18: mcpwrite.v1.Generated.kind:type_name -> mcpwrite.v1.Generated.Kind
-	8,  // 19: mcpwrite.v1.EnumAlias.style:type_name -> mcpwrite.v1.EnumAlias.Style
-	24, // 20: mcpwrite.v1.EnumAlias.extra:type_name -> mcpwrite.v1.EnumAlias.ExtraEntry
-	25, // 21: mcpwrite.v1.EnumValueRules.valid_pairs:type_name -> mcpwrite.v1.EnumValueRules.Pair
-	26, // 22: mcpwrite.v1.service:extendee -> google.protobuf.ServiceOptions
-	27, // 23: mcpwrite.v1.tool:extendee -> google.protobuf.MethodOptions
-	28, // 24: mcpwrite.v1.field:extendee -> google.protobuf.FieldOptions
-	29, // 25: mcpwrite.v1.oneof:extendee -> google.protobuf.OneofOptions
-	30, // 26: mcpwrite.v1.enum:extendee -> google.protobuf.EnumOptions
-	31, // 27: mcpwrite.v1.value:extendee -> google.protobuf.EnumValueOptions
-	9,  // 28: mcpwrite.v1.service:type_name -> mcpwrite.v1.ServiceRules
-	10, // 29: mcpwrite.v1.tool:type_name -> mcpwrite.v1.ToolRules
-	12, // 30: mcpwrite.v1.field:type_name -> mcpwrite.v1.FieldRules
-	22, // 31: mcpwrite.v1.oneof:type_name -> mcpwrite.v1.OneofRules
-	20, // 32: mcpwrite.v1.enum:type_name -> mcpwrite.v1.EnumRules
-	21, // 33: mcpwrite.v1.value:type_name -> mcpwrite.v1.EnumValueRules
-	34, // [34:34] is the sub-list for method output_type
-	34, // [34:34] is the sub-list for method input_type
-	28, // [28:34] is the sub-list for extension type_name
-	22, // [22:28] is the sub-list for extension extendee
-	0,  // [0:22] is the sub-list for field type_name
+	2,  // 2: mcpwrite.v1.ServiceRules.field_naming:type_name -> mcpwrite.v1.ServiceRules.FieldNaming
+	5,  // 3: mcpwrite.v1.ServiceRules.default_confirmation:type_name -> mcpwrite.v1.ToolRules.Confirmation
+	6,  // 4: mcpwrite.v1.ServiceRules.default_elicit_fallback:type_name -> mcpwrite.v1.ToolRules.ElicitFallback
+	3,  // 5: mcpwrite.v1.ToolRules.kind:type_name -> mcpwrite.v1.ToolRules.Kind
+	4,  // 6: mcpwrite.v1.ToolRules.classification:type_name -> mcpwrite.v1.ToolRules.Classification
+	5,  // 7: mcpwrite.v1.ToolRules.confirmation:type_name -> mcpwrite.v1.ToolRules.Confirmation
+	24, // 8: mcpwrite.v1.ToolRules.examples:type_name -> mcpwrite.v1.ToolRules.Example
+	12, // 9: mcpwrite.v1.ToolRules.pair_check:type_name -> mcpwrite.v1.PairCheck
+	6,  // 10: mcpwrite.v1.ToolRules.elicit_fallback:type_name -> mcpwrite.v1.ToolRules.ElicitFallback
+	14, // 11: mcpwrite.v1.FieldRules.agent:type_name -> mcpwrite.v1.AgentSupplied
+	18, // 12: mcpwrite.v1.FieldRules.derived:type_name -> mcpwrite.v1.Derived
+	19, // 13: mcpwrite.v1.FieldRules.generated:type_name -> mcpwrite.v1.Generated
+	20, // 14: mcpwrite.v1.FieldRules.enum_alias:type_name -> mcpwrite.v1.EnumAlias
+	17, // 15: mcpwrite.v1.AgentSupplied.required_when:type_name -> mcpwrite.v1.RequiredWhen
+	16, // 16: mcpwrite.v1.AgentSupplied.reference:type_name -> mcpwrite.v1.Reference
+	15, // 17: mcpwrite.v1.AgentSupplied.vocabulary:type_name -> mcpwrite.v1.Vocabulary
+	7,  // 18: mcpwrite.v1.Derived.context:type_name -> mcpwrite.v1.Derived.ContextKey
+	8,  // 19: mcpwrite.v1.Generated.kind:type_name -> mcpwrite.v1.Generated.Kind
+	9,  // 20: mcpwrite.v1.EnumAlias.style:type_name -> mcpwrite.v1.EnumAlias.Style
+	25, // 21: mcpwrite.v1.EnumAlias.extra:type_name -> mcpwrite.v1.EnumAlias.ExtraEntry
+	26, // 22: mcpwrite.v1.EnumValueRules.valid_pairs:type_name -> mcpwrite.v1.EnumValueRules.Pair
+	27, // 23: mcpwrite.v1.service:extendee -> google.protobuf.ServiceOptions
+	28, // 24: mcpwrite.v1.tool:extendee -> google.protobuf.MethodOptions
+	29, // 25: mcpwrite.v1.field:extendee -> google.protobuf.FieldOptions
+	30, // 26: mcpwrite.v1.oneof:extendee -> google.protobuf.OneofOptions
+	31, // 27: mcpwrite.v1.enum:extendee -> google.protobuf.EnumOptions
+	32, // 28: mcpwrite.v1.value:extendee -> google.protobuf.EnumValueOptions
+	10, // 29: mcpwrite.v1.service:type_name -> mcpwrite.v1.ServiceRules
+	11, // 30: mcpwrite.v1.tool:type_name -> mcpwrite.v1.ToolRules
+	13, // 31: mcpwrite.v1.field:type_name -> mcpwrite.v1.FieldRules
+	23, // 32: mcpwrite.v1.oneof:type_name -> mcpwrite.v1.OneofRules
+	21, // 33: mcpwrite.v1.enum:type_name -> mcpwrite.v1.EnumRules
+	22, // 34: mcpwrite.v1.value:type_name -> mcpwrite.v1.EnumValueRules
+	35, // [35:35] is the sub-list for method output_type
+	35, // [35:35] is the sub-list for method input_type
+	29, // [29:35] is the sub-list for extension type_name
+	23, // [23:29] is the sub-list for extension extendee
+	0,  // [0:23] is the sub-list for field type_name
 }
 
 func init() { file_mcpwrite_v1_mcpwrite_proto_init() }
@@ -2700,7 +2784,7 @@ func file_mcpwrite_v1_mcpwrite_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mcpwrite_v1_mcpwrite_proto_rawDesc), len(file_mcpwrite_v1_mcpwrite_proto_rawDesc)),
-			NumEnums:      9,
+			NumEnums:      10,
 			NumMessages:   17,
 			NumExtensions: 6,
 			NumServices:   0,

@@ -379,6 +379,25 @@ func (c *CRM) CreateNote(ctx context.Context, req *crmv1.CreateNoteRequest) (*cr
 	return &crmv1.CreateNoteResponse{Note: proto.Clone(n).(*crmv1.Note)}, nil
 }
 
+// AddNoteToPerson adds a note about a person.
+func (c *CRM) AddNoteToPerson(ctx context.Context, req *crmv1.AddNoteToPersonRequest) (*crmv1.AddNoteToPersonResponse, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a, err := c.account(ctx, req.GetUserId())
+	if err != nil {
+		return nil, err
+	}
+	if _, dup := a.notes[req.GetId()]; dup {
+		return nil, alreadyExists("note", "id", req.GetId())
+	}
+	if _, err := a.person(req.GetPersonId()); err != nil {
+		return nil, err
+	}
+	n := &crmv1.Note{Id: req.GetId(), Body: req.GetBody(), PersonId: req.GetPersonId(), Version: 1, CreatedAt: c.stamp(), UpdatedAt: c.stamp()}
+	a.notes[n.Id] = n
+	return &crmv1.AddNoteToPersonResponse{Note: proto.Clone(n).(*crmv1.Note)}, nil
+}
+
 // UpdateNote replaces a note's text.
 func (c *CRM) UpdateNote(ctx context.Context, req *crmv1.UpdateNoteRequest) (*crmv1.UpdateNoteResponse, error) {
 	c.mu.Lock()
@@ -614,19 +633,28 @@ func (c *CRM) ResolveNoteVersion(ctx context.Context, in proto.Message) (int32, 
 }
 
 // ResolveNoteSubject checks, when a note is proposed, that it names exactly
-// one existing person or organisation.
+// one existing person or organisation (add_note_to_person: the person).
 func (c *CRM) ResolveNoteSubject(ctx context.Context, in proto.Message) (crmv1.SubjectKind, error) {
-	r, ok := in.(*crmv1.CreateNoteRequest)
-	if !ok {
-		return 0, status.Errorf(codes.Internal, "note_subject does not apply to %T", in)
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	a, err := c.account(ctx, r.GetUserId())
-	if err != nil {
-		return 0, err
+	switch r := in.(type) {
+	case *crmv1.CreateNoteRequest:
+		a, err := c.account(ctx, r.GetUserId())
+		if err != nil {
+			return 0, err
+		}
+		return a.subject(r)
+	case *crmv1.AddNoteToPersonRequest:
+		a, err := c.account(ctx, r.GetUserId())
+		if err != nil {
+			return 0, err
+		}
+		if _, err := a.person(r.GetPersonId()); err != nil {
+			return 0, err
+		}
+		return crmv1.SubjectKind_SUBJECT_KIND_PERSON, nil
 	}
-	return a.subject(r)
+	return 0, status.Errorf(codes.Internal, "note_subject does not apply to %T", in)
 }
 
 // UserIDHint answers agents that try to pass user_id.

@@ -3,6 +3,7 @@ package domain
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"google.golang.org/protobuf/proto"
 
@@ -13,7 +14,8 @@ import (
 // runtime.WithDomainCheck(p.Check)): it runs the write against a scratch
 // copy of the tenant's orders, so a preview, dry_run and validate_write
 // refuse exactly what the write would refuse, and a preview shows the
-// figures the write would compute (total cost, what stays outstanding).
+// figures the write would compute (total cost, what stays outstanding,
+// the stock a fulfillment moves).
 func (p *Purchasing) Check(ctx context.Context, _ string, req proto.Message) (map[string]any, error) {
 	scratch := p.scratch(req)
 	switch r := req.(type) {
@@ -28,7 +30,7 @@ func (p *Purchasing) Check(ctx context.Context, _ string, req proto.Message) (ma
 			"line_count":   len(po.GetItems()),
 			"total_cost":   po.GetTotalCost(),
 			"total":        fmt.Sprintf("%s %s", money(po.GetTotalCost()), currencyCode(po.GetCurrency())),
-			"warnings":     nonNil(resp.GetOrderWarnings()),
+			"warnings":     nonNil(resp.GetWarnings()),
 		}, nil
 	case *purchasingv1.ReceivePurchaseOrderRequest:
 		resp, err := scratch.ReceivePurchaseOrder(ctx, r)
@@ -41,39 +43,52 @@ func (p *Purchasing) Check(ctx context.Context, _ string, req proto.Message) (ma
 			"status_after": po.GetStatus().String(),
 			"message":      resp.GetMessage(),
 			"next_actions": nonNil(resp.GetNextActions()),
-			"warnings":     nonNil(resp.GetOrderWarnings()),
+			"warnings":     nonNil(resp.GetWarnings()),
+		}, nil
+	case *purchasingv1.CreateManufacturingOrderRequest:
+		resp, err := scratch.CreateManufacturingOrder(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		mo := resp.GetManufacturingOrder()
+		return map[string]any{
+			"order_number": mo.GetOrderNumber(),
+			"total_cost":   mo.GetTotalCost(),
+			"total":        money(mo.GetTotalCost()) + " USD",
+			"next_actions": nonNil(resp.GetNextActions()),
+			"warnings":     nonNil(resp.GetWarnings()),
+		}, nil
+	case *purchasingv1.FulfillOrderRequest:
+		resp, err := scratch.FulfillOrder(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{
+			"order_number":      resp.GetOrderNumber(),
+			"status_after":      resp.GetStatus(),
+			"inventory_updates": nonNil(resp.GetInventoryUpdates()),
+			"plan":              "Stock changes: " + strings.Join(resp.GetInventoryUpdates(), ", "),
+			"warnings":          nonNil(resp.GetWarnings()),
 		}, nil
 	}
 	return nil, nil
 }
 
-// scratch is a copy of the store holding deep copies of the calling
-// tenant's orders and the shared catalog.
+// scratch is a copy of the store holding a deep copy of the calling
+// tenant's books and the shared catalog.
 func (p *Purchasing) scratch(req proto.Message) *Purchasing {
 	tenant := ""
-	switch r := req.(type) {
-	case *purchasingv1.CreatePurchaseOrderRequest:
-		tenant = r.GetMeta().GetTenantId()
-	case *purchasingv1.ReceivePurchaseOrderRequest:
-		tenant = r.GetMeta().GetTenantId()
+	if m, ok := req.(interface {
+		GetMeta() *purchasingv1.RequestMeta
+	}); ok {
+		tenant = m.GetMeta().GetTenantId()
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	s := &Purchasing{
-		suppliers: p.suppliers, locations: p.locations, skus: p.skus,
-		orders: map[string]map[int32]*purchasingv1.PurchaseOrder{}, numbers: map[string]map[string]int32{}, nextID: map[string]int32{},
+	s := &Purchasing{suppliers: p.suppliers, locations: p.locations, items: p.items, books: map[string]*books{}}
+	if b, ok := p.books[tenant]; ok {
+		s.books[tenant] = b.clone()
 	}
-	orders := map[int32]*purchasingv1.PurchaseOrder{}
-	for id, o := range p.orders[tenant] {
-		orders[id] = proto.Clone(o).(*purchasingv1.PurchaseOrder)
-	}
-	s.orders[tenant] = orders
-	numbers := map[string]int32{}
-	for n, id := range p.numbers[tenant] {
-		numbers[n] = id
-	}
-	s.numbers[tenant] = numbers
-	s.nextID[tenant] = p.nextID[tenant]
 	return s
 }
 

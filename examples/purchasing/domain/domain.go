@@ -1,6 +1,7 @@
-// Package domain is an in-memory purchasing system implementing the
-// generated PurchasingServiceHandler: a catalog of suppliers, locations and
-// SKUs shared by every tenant, and purchase orders kept per tenant.
+// Package domain is an in-memory purchasing and production system
+// implementing the generated PurchasingServiceHandler: a catalog of
+// suppliers, locations and items shared by every tenant, and each tenant's
+// own books (purchase orders, manufacturing orders, sales orders and stock).
 package domain
 
 import (
@@ -35,24 +36,84 @@ type Location struct {
 	Name string
 }
 
+// CatalogItem is a material bought from suppliers or a product made from
+// materials by its recipe.
+type CatalogItem struct {
+	SKU  string
+	Name string
+	Type purchasingv1.ItemType
+	// PurchasePrice is what one unit of a material costs, in USD.
+	PurchasePrice float64
+	// Recipe is what one unit of a product is made of.
+	Recipe []RecipeLine
+}
+
+// RecipeLine is one material of a product's recipe.
+type RecipeLine struct {
+	SKU      string
+	Quantity int32
+}
+
 // Purchasing is the in-memory store. The zero value is not usable; call New.
 type Purchasing struct {
 	mu        sync.Mutex
 	suppliers map[int32]Supplier
 	locations map[int32]Location
-	skus      map[string]bool
-	orders    map[string]map[int32]*purchasingv1.PurchaseOrder // tenant -> id -> order
-	numbers   map[string]map[string]int32                      // tenant -> folded order number -> id
-	nextID    map[string]int32
+	items     map[string]CatalogItem
+	books     map[string]*books // tenant -> its books
+}
+
+// books are one tenant's records; nothing in them is visible to another
+// tenant.
+type books struct {
+	orders  map[int32]*purchasingv1.PurchaseOrder
+	numbers map[string]int32 // folded order number -> purchase order id
+	nextID  int32
+	stock   map[string]int32 // SKU -> units on hand
+	mos     map[int32]*purchasingv1.ManufacturingOrder
+	nextMO  int32
+	sales   map[int32]*SalesOrder
+	nextSO  int32
+}
+
+func newBooks() *books {
+	return &books{
+		orders: map[int32]*purchasingv1.PurchaseOrder{}, numbers: map[string]int32{}, stock: map[string]int32{},
+		mos: map[int32]*purchasingv1.ManufacturingOrder{}, sales: map[int32]*SalesOrder{},
+	}
+}
+
+// clone is a deep copy, for checking a write without making it.
+func (b *books) clone() *books {
+	c := newBooks()
+	for id, o := range b.orders {
+		c.orders[id] = proto.Clone(o).(*purchasingv1.PurchaseOrder)
+	}
+	for n, id := range b.numbers {
+		c.numbers[n] = id
+	}
+	for sku, q := range b.stock {
+		c.stock[sku] = q
+	}
+	for id, mo := range b.mos {
+		c.mos[id] = proto.Clone(mo).(*purchasingv1.ManufacturingOrder)
+	}
+	for id, so := range b.sales {
+		cp := *so
+		cp.Lines = append([]SalesLine(nil), so.Lines...)
+		c.sales[id] = &cp
+	}
+	c.nextID, c.nextMO, c.nextSO = b.nextID, b.nextMO, b.nextSO
+	return c
 }
 
 var _ purchasingv1mcpwrite.PurchasingServiceHandler = (*Purchasing)(nil)
 
-// New returns a store with the given catalog and no orders.
-func New(suppliers []Supplier, locations []Location, skus []string) *Purchasing {
+// New returns a store with the given catalog and empty books.
+func New(suppliers []Supplier, locations []Location, items []CatalogItem) *Purchasing {
 	p := &Purchasing{
-		suppliers: map[int32]Supplier{}, locations: map[int32]Location{}, skus: map[string]bool{},
-		orders: map[string]map[int32]*purchasingv1.PurchaseOrder{}, numbers: map[string]map[string]int32{}, nextID: map[string]int32{},
+		suppliers: map[int32]Supplier{}, locations: map[int32]Location{}, items: map[string]CatalogItem{},
+		books: map[string]*books{},
 	}
 	for _, s := range suppliers {
 		p.suppliers[s.ID] = s
@@ -60,8 +121,8 @@ func New(suppliers []Supplier, locations []Location, skus []string) *Purchasing 
 	for _, l := range locations {
 		p.locations[l.ID] = l
 	}
-	for _, s := range skus {
-		p.skus[s] = true
+	for _, it := range items {
+		p.items[it.SKU] = it
 	}
 	return p
 }
@@ -86,7 +147,7 @@ func (p *Purchasing) ResolveSupplierCurrency(_ context.Context, in proto.Message
 func (p *Purchasing) CreatePurchaseOrder(_ context.Context, req *purchasingv1.CreatePurchaseOrderRequest) (*purchasingv1.CreatePurchaseOrderResponse, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	tenant := req.GetMeta().GetTenantId()
+	b := p.tenant(req.GetMeta().GetTenantId())
 	supplier, ok := p.suppliers[req.GetSupplierId()]
 	if !ok {
 		return nil, notFound("supplier", fmt.Sprint(req.GetSupplierId()))
@@ -94,9 +155,8 @@ func (p *Purchasing) CreatePurchaseOrder(_ context.Context, req *purchasingv1.Cr
 	if _, ok := p.locations[req.GetLocationId()]; !ok {
 		return nil, notFound("location", fmt.Sprint(req.GetLocationId()))
 	}
-	orders := p.tenantOrders(tenant)
-	if id, dup := p.numbers[tenant][foldNumber(req.GetOrderNumber())]; dup {
-		o := orders[id]
+	if id, dup := b.numbers[foldNumber(req.GetOrderNumber())]; dup {
+		o := b.orders[id]
 		return nil, status.Errorf(codes.AlreadyExists, "purchase order number %s is already used by purchase order %d", o.GetOrderNumber(), o.GetId())
 	}
 	var violations []*errdetails.BadRequest_FieldViolation
@@ -104,7 +164,7 @@ func (p *Purchasing) CreatePurchaseOrder(_ context.Context, req *purchasingv1.Cr
 	rows := []*purchasingv1.PurchaseOrderRow{}
 	bySKU := map[string]*purchasingv1.PurchaseOrderRow{}
 	for i, it := range req.GetItems() {
-		if !p.skus[it.GetSku()] {
+		if _, ok := p.items[it.GetSku()]; !ok {
 			violations = append(violations, &errdetails.BadRequest_FieldViolation{
 				Field: fmt.Sprintf("items[%d].sku", i), Reason: "UNKNOWN_SKU",
 				Description: fmt.Sprintf("SKU %s is not in the catalog", it.GetSku()),
@@ -154,9 +214,9 @@ func (p *Purchasing) CreatePurchaseOrder(_ context.Context, req *purchasingv1.Cr
 		r.LineTotal = cents(float64(r.GetQuantity()) * r.GetUnitPrice())
 		total += r.GetLineTotal()
 	}
-	p.nextID[tenant]++
+	b.nextID++
 	po := &purchasingv1.PurchaseOrder{
-		Id:                   p.nextID[tenant],
+		Id:                   b.nextID,
 		OrderNumber:          req.GetOrderNumber(),
 		SupplierId:           supplier.ID,
 		LocationId:           req.GetLocationId(),
@@ -169,11 +229,8 @@ func (p *Purchasing) CreatePurchaseOrder(_ context.Context, req *purchasingv1.Cr
 		CreatedBy:            req.GetMeta().GetPrincipalId(),
 		CreatedAt:            req.GetMeta().GetRequestedAt(),
 	}
-	orders[po.Id] = po
-	if p.numbers[tenant] == nil {
-		p.numbers[tenant] = map[string]int32{}
-	}
-	p.numbers[tenant][foldNumber(po.GetOrderNumber())] = po.Id
+	b.orders[po.Id] = po
+	b.numbers[foldNumber(po.GetOrderNumber())] = po.Id
 	arrival := "when the goods arrive"
 	if d := po.GetExpectedDeliveryDate(); d != "" {
 		arrival = "when the goods arrive (expected " + d + ")"
@@ -185,7 +242,7 @@ func (p *Purchasing) CreatePurchaseOrder(_ context.Context, req *purchasingv1.Cr
 			fmt.Sprintf("Send purchase order %s to %s", po.GetOrderNumber(), supplier.Name),
 			fmt.Sprintf("Record the delivery with receive_purchase_order (purchase_order_id %d) %s", po.GetId(), arrival),
 		},
-		OrderWarnings: warnings,
+		Warnings: warnings,
 	}, nil
 }
 
@@ -193,7 +250,8 @@ func (p *Purchasing) CreatePurchaseOrder(_ context.Context, req *purchasingv1.Cr
 func (p *Purchasing) ReceivePurchaseOrder(_ context.Context, req *purchasingv1.ReceivePurchaseOrderRequest) (*purchasingv1.ReceivePurchaseOrderResponse, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	po, ok := p.tenantOrders(req.GetMeta().GetTenantId())[req.GetPurchaseOrderId()]
+	b := p.tenant(req.GetMeta().GetTenantId())
+	po, ok := b.orders[req.GetPurchaseOrderId()]
 	if !ok {
 		return nil, notFound("purchase order", fmt.Sprint(req.GetPurchaseOrderId()))
 	}
@@ -232,6 +290,7 @@ func (p *Purchasing) ReceivePurchaseOrder(_ context.Context, req *purchasingv1.R
 	}
 	for sku, q := range incoming {
 		lines[sku].ReceivedQuantity += q
+		b.stock[sku] += q
 	}
 	var outstanding []string
 	for _, r := range po.GetItems() {
@@ -252,7 +311,7 @@ func (p *Purchasing) ReceivePurchaseOrder(_ context.Context, req *purchasingv1.R
 		PurchaseOrder: proto.Clone(po).(*purchasingv1.PurchaseOrder),
 		Message:       fmt.Sprintf("Received %d line(s) on purchase order %s", len(incoming), po.GetOrderNumber()),
 		NextActions:   next,
-		OrderWarnings: warnings,
+		Warnings:      warnings,
 	}, nil
 }
 
@@ -260,7 +319,11 @@ func (p *Purchasing) ReceivePurchaseOrder(_ context.Context, req *purchasingv1.R
 func (p *Purchasing) Order(tenant string, id int32) (*purchasingv1.PurchaseOrder, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	po, ok := p.orders[tenant][id]
+	b, ok := p.books[tenant]
+	if !ok {
+		return nil, false
+	}
+	po, ok := b.orders[id]
 	if !ok {
 		return nil, false
 	}
@@ -282,14 +345,14 @@ func ErrorHook(_ context.Context, _ string, _ proto.Message, e *runtime.ErrorEnt
 // the index finds what strings.EqualFold would.
 func foldNumber(n string) string { return strings.ToLower(strings.ToUpper(n)) }
 
-// tenantOrders returns one tenant's orders; callers hold p.mu.
-func (p *Purchasing) tenantOrders(tenant string) map[int32]*purchasingv1.PurchaseOrder {
-	m, ok := p.orders[tenant]
+// tenant returns one tenant's books, empty at first; callers hold p.mu.
+func (p *Purchasing) tenant(tenant string) *books {
+	b, ok := p.books[tenant]
 	if !ok {
-		m = map[int32]*purchasingv1.PurchaseOrder{}
-		p.orders[tenant] = m
+		b = newBooks()
+		p.books[tenant] = b
 	}
-	return m
+	return b
 }
 
 func skusOf(po *purchasingv1.PurchaseOrder) []string {
@@ -335,14 +398,27 @@ func precondition(kind, subject, desc string) error {
 }
 
 // NewDemo returns a store with a small catalog: two suppliers invoicing in
-// USD and SEK, one warehouse and a few fastener and sheet-metal SKUs.
+// USD and SEK, one warehouse, fastener and sheet-metal materials and two
+// brackets made from them.
 func NewDemo() *Purchasing {
+	material, product := purchasingv1.ItemType_ITEM_TYPE_MATERIAL, purchasingv1.ItemType_ITEM_TYPE_PRODUCT
 	return New(
 		[]Supplier{
 			{ID: 4001, Name: "Acme Fasteners", Currency: purchasingv1.Currency_CURRENCY_USD},
 			{ID: 4002, Name: "Nordic Steel AB", Currency: purchasingv1.Currency_CURRENCY_SEK},
 		},
 		[]Location{{ID: 1, Name: "Main warehouse"}},
-		[]string{"BOLT-M8", "NUT-M8", "WASHER-M8", "SHEET-2MM"},
+		[]CatalogItem{
+			{SKU: "BOLT-M8", Name: "Hex bolt M8x30", Type: material, PurchasePrice: 0.12},
+			{SKU: "NUT-M8", Name: "Hex nut M8", Type: material, PurchasePrice: 0.05},
+			{SKU: "WASHER-M8", Name: "Flat washer M8", Type: material, PurchasePrice: 0.02},
+			{SKU: "SHEET-2MM", Name: "Steel sheet 2 mm, 500x500", Type: material, PurchasePrice: 12.40},
+			{SKU: "BRACKET-WALL", Name: "Wall bracket, galvanised", Type: product, Recipe: []RecipeLine{
+				{SKU: "SHEET-2MM", Quantity: 1}, {SKU: "BOLT-M8", Quantity: 2}, {SKU: "NUT-M8", Quantity: 2}, {SKU: "WASHER-M8", Quantity: 2},
+			}},
+			{SKU: "BRACKET-CORNER", Name: "Corner bracket", Type: product, Recipe: []RecipeLine{
+				{SKU: "SHEET-2MM", Quantity: 1}, {SKU: "BOLT-M8", Quantity: 4}, {SKU: "NUT-M8", Quantity: 4},
+			}},
+		},
 	)
 }

@@ -32,8 +32,6 @@ type Tracker struct {
 	mu       sync.Mutex
 	rootBase string
 	projects map[string]map[string]*tasksv1.Task // tenant+root -> id -> task
-	// sequences are subtask positions under their parent (transform.go).
-	sequences map[string]string // tenant+root+id -> two-digit sequence
 }
 
 var _ tasksv1mcpwrite.TaskServiceHandler = (*Tracker)(nil)
@@ -65,7 +63,7 @@ func (t *Tracker) project(meta *tasksv1.RequestMeta, root string) map[string]*ta
 	return p
 }
 
-// TaskCreate stores a new task or subtask.
+// TaskCreate stores a new task, or a subtask after its parent's last one.
 func (t *Tracker) TaskCreate(_ context.Context, req *tasksv1.TaskCreateRequest) (*tasksv1.TaskCreateResponse, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -112,10 +110,17 @@ func (t *Tracker) TaskCreate(_ context.Context, req *tasksv1.TaskCreateRequest) 
 		CreatedAt:     now,
 		UpdatedAt:     now,
 	}
+	if task.ParentId != "" {
+		n := lastSequence(p, task.ParentId) + 1
+		if n > maxSequence {
+			return nil, precondition("SEQUENCE_FULL", task.ParentId, fmt.Sprintf("parent task %s has no sequence left after %02d", task.ParentId, maxSequence))
+		}
+		task.Sequence = seqString(n)
+	}
 	task.Path = taskPath(req.GetRootDir(), task, "")
 	p[task.Id] = task
 	return &tasksv1.TaskCreateResponse{
-		Task: &tasksv1.TaskSummary{
+		Data: &tasksv1.TaskSummary{
 			Id: task.Id, Title: task.Title, Type: task.Type, Status: task.Status,
 			WorkflowState: task.WorkflowState, Area: task.Area, Path: task.Path, CreatedAt: task.CreatedAt,
 		},
@@ -173,7 +178,9 @@ func (t *Tracker) TaskUpdate(_ context.Context, req *tasksv1.TaskUpdateRequest) 
 	if u.Log != nil {
 		task.Log = u.GetLog()
 	}
-	if u.AddLogEntry != nil {
+	if u.AddLogEntry != nil && strings.TrimSpace(u.GetAddLogEntry()) == "" {
+		warnings = append(warnings, "add_log_entry is empty and was ignored")
+	} else if u.AddLogEntry != nil {
 		entry := fmt.Sprintf("- %s: %s", now.AsTime().UTC().Format(time.RFC3339), strings.TrimSpace(u.GetAddLogEntry()))
 		if task.Log == "" {
 			task.Log = entry
@@ -186,7 +193,7 @@ func (t *Tracker) TaskUpdate(_ context.Context, req *tasksv1.TaskUpdateRequest) 
 	}
 	task.UpdatedAt = now
 	return &tasksv1.TaskUpdateResponse{
-		Task:     proto.Clone(task).(*tasksv1.Task),
+		Data:     proto.Clone(task).(*tasksv1.Task),
 		Message:  "Task updated successfully",
 		Metadata: metadata(now, warnings),
 	}, nil
@@ -214,20 +221,18 @@ func (t *Tracker) TaskDelete(_ context.Context, req *tasksv1.TaskDeleteRequest) 
 		msg = fmt.Sprintf("Task and %d subtask(s) deleted successfully", len(children))
 	}
 	return &tasksv1.TaskDeleteResponse{
-		Deletion: &tasksv1.TaskDeletion{Id: task.GetId(), Deleted: true, CascadeCount: int32(len(children))},
+		Data:     &tasksv1.TaskDeletion{Id: task.GetId(), Deleted: true, CascadeCount: int32(len(children))},
 		Message:  msg,
 		Metadata: metadata(req.GetMeta().GetRequestedAt(), nil),
 	}, nil
 }
 
 // TaskMove moves a parent task (with its subtasks) or a standalone task to
-// another workflow folder, updating the status when asked.
+// another workflow folder, updating the status when asked. The decoder has
+// already required archive_date for archive moves.
 func (t *Tracker) TaskMove(_ context.Context, req *tasksv1.TaskMoveRequest) (*tasksv1.TaskMoveResponse, error) {
 	target := req.GetTargetState()
 	archive := target == tasksv1.WorkflowState_WORKFLOW_STATE_ARCHIVE
-	if archive && req.GetArchiveDate() == "" {
-		return nil, badRequest("archive_date", "ARCHIVE_DATE_REQUIRED", "archive_date (YYYY-MM) is required when target_state is archive")
-	}
 	if archive {
 		if _, err := time.Parse("2006-01", req.GetArchiveDate()); err != nil {
 			return nil, badRequest("archive_date", "INVALID_MONTH", fmt.Sprintf("archive_date %q is not a valid month; use YYYY-MM, e.g. 2026-11", req.GetArchiveDate()))
@@ -251,7 +256,7 @@ func (t *Tracker) TaskMove(_ context.Context, req *tasksv1.TaskMoveRequest) (*ta
 	if !archive && req.GetArchiveDate() != "" {
 		warnings = append(warnings, "archive_date is only used for archive moves and was ignored")
 	}
-	move := &tasksv1.TaskMove{Id: task.GetId(), PreviousState: prev, CurrentState: target}
+	move := &tasksv1.TaskMove{Id: task.GetId(), PreviousState: prev, CurrentState: target, StatusUpdated: proto.Bool(false)}
 	dir := ""
 	if archive {
 		dir = req.GetArchiveDate()
@@ -265,14 +270,13 @@ func (t *Tracker) TaskMove(_ context.Context, req *tasksv1.TaskMoveRequest) (*ta
 	if next, ok := statusAfter(task.GetStatus(), target); ok {
 		if req.GetUpdateStatus() {
 			task.Status = next
-			move.StatusUpdated, move.NewStatus = true, next
+			move.StatusUpdated, move.NewStatus = proto.Bool(true), next
 		} else if archive {
 			warnings = append(warnings, fmt.Sprintf("task archived with status %s because update_status is false", statusName(task.GetStatus())))
 		}
 	}
-	move.Path = task.GetPath()
 	return &tasksv1.TaskMoveResponse{
-		Move:     move,
+		Data:     move,
 		Message:  fmt.Sprintf("Task moved from %s to %s", stateName(prev), stateName(target)),
 		Metadata: metadata(now, warnings),
 	}, nil

@@ -3,17 +3,12 @@ package domain
 import (
 	"context"
 	"fmt"
-	"path"
-	"strconv"
 	"strings"
 
 	"google.golang.org/protobuf/proto"
 
 	tasksv1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/gen/tasks/v1"
 )
-
-// maxSequence is the last two-digit subtask sequence.
-const maxSequence = 99
 
 // TaskTransform restructures a task: promote makes a standalone task a parent
 // with subtasks, extract makes a subtask standalone, adopt makes a standalone
@@ -51,9 +46,9 @@ func (t *Tracker) TaskTransform(_ context.Context, req *tasksv1.TaskTransformReq
 	out.Operation = op
 	out.TransformedTask = proto.Clone(task).(*tasksv1.Task)
 	return &tasksv1.TaskTransformResponse{
-		Transform: out,
-		Message:   msg,
-		Metadata:  metadata(req.GetMeta().GetRequestedAt(), warnings),
+		Data:     out,
+		Message:  msg,
+		Metadata: metadata(req.GetMeta().GetRequestedAt(), warnings),
 	}, nil
 }
 
@@ -85,7 +80,7 @@ func ignored(req *tasksv1.TaskTransformRequest) []string {
 }
 
 // promote turns a standalone task into a parent: each subtask title becomes
-// a subtask with id <task id>-<sequence>, in the parent's folder.
+// a subtask with id <task id>-<nn> (the first free), in the parent's folder.
 func (t *Tracker) promote(p map[string]*tasksv1.Task, task *tasksv1.Task, req *tasksv1.TaskTransformRequest) (*tasksv1.TaskTransform, string, error) {
 	if pid := task.GetParentId(); pid != "" {
 		return nil, "", precondition("SUBTASK_PROMOTE", task.GetId(), fmt.Sprintf("task %s is a subtask of %s; extract it first", task.GetId(), pid))
@@ -106,9 +101,8 @@ func (t *Tracker) promote(p map[string]*tasksv1.Task, task *tasksv1.Task, req *t
 	now := req.GetMeta().GetRequestedAt()
 	out := &tasksv1.TaskTransform{}
 	for i, title := range titles {
-		seq := fmt.Sprintf("%02d", i+1)
 		sub := &tasksv1.Task{
-			Id:            task.GetId() + "-" + seq,
+			Id:            nextSubtaskID(p, task.GetId()),
 			Title:         strings.TrimSpace(title),
 			Type:          task.GetType(),
 			Status:        tasksv1.TaskStatus_TASK_STATUS_TODO,
@@ -116,12 +110,12 @@ func (t *Tracker) promote(p map[string]*tasksv1.Task, task *tasksv1.Task, req *t
 			WorkflowState: task.GetWorkflowState(),
 			Area:          task.GetArea(),
 			ParentId:      task.GetId(),
+			Sequence:      seqString(i + 1),
 			CreatedAt:     now,
 			UpdatedAt:     now,
 		}
 		sub.Path = taskPath(req.GetRootDir(), sub, "")
 		p[sub.Id] = sub
-		t.setSequence(req.GetMeta(), req.GetRootDir(), sub.Id, seq)
 		out.AffectedTasks = append(out.AffectedTasks, sub.Id)
 	}
 	return out, fmt.Sprintf("Task promoted to a parent with %d subtask(s)", len(titles)), nil
@@ -133,9 +127,8 @@ func (t *Tracker) extract(p map[string]*tasksv1.Task, task *tasksv1.Task, req *t
 		return nil, "", err
 	}
 	parent := task.GetParentId()
-	task.ParentId = ""
+	task.ParentId, task.Sequence = "", ""
 	task.Path = taskPath(req.GetRootDir(), task, "")
-	t.setSequence(req.GetMeta(), req.GetRootDir(), task.GetId(), "")
 	return &tasksv1.TaskTransform{AffectedTasks: []string{parent}}, "Subtask extracted into a standalone task", nil
 }
 
@@ -161,47 +154,22 @@ func (t *Tracker) adopt(p map[string]*tasksv1.Task, task *tasksv1.Task, req *tas
 	if parent.GetWorkflowState() == tasksv1.WorkflowState_WORKFLOW_STATE_ARCHIVE {
 		return nil, "", nil, precondition("ARCHIVED_PARENT", tid, fmt.Sprintf("parent task %s is archived; move it out of the archive before adding subtasks", tid))
 	}
-	meta, root := req.GetMeta(), req.GetRootDir()
-	siblings := subtasks(p, tid)
-	out := &tasksv1.TaskTransform{AffectedTasks: []string{tid}}
-	var seq int
-	switch {
-	case req.GetSequence() != "":
-		seq, _ = strconv.Atoi(req.GetSequence())
-	case req.GetAfter() != "":
-		after, err := find(p, req.GetAfter(), tid)
-		if err != nil {
-			return nil, "", nil, err
-		}
-		seq = t.sequenceOf(meta, root, after.GetId()) + 1
-		for _, s := range siblings {
-			if n := t.sequenceOf(meta, root, s.GetId()); n >= seq {
-				if n+1 > maxSequence {
-					return nil, "", nil, precondition("SEQUENCE_FULL", tid, fmt.Sprintf("subtask %s is at sequence %02d and cannot move down", s.GetId(), n))
-				}
-				t.setSequence(meta, root, s.GetId(), fmt.Sprintf("%02d", n+1))
-				out.AffectedTasks = append(out.AffectedTasks, s.GetId())
-			}
-		}
-	default:
-		for _, s := range siblings {
-			seq = max(seq, t.sequenceOf(meta, root, s.GetId()))
-		}
-		seq = max(seq, len(siblings)) + 1
+	seq, shifted, err := placeSubtask(p, tid, "sequence", req.GetSequence(), req.GetAfter())
+	if err != nil {
+		return nil, "", nil, err
 	}
-	if seq > maxSequence {
-		return nil, "", nil, precondition("SEQUENCE_FULL", tid, fmt.Sprintf("parent task %s has no sequence left after %02d", tid, maxSequence))
+	out := &tasksv1.TaskTransform{AffectedTasks: []string{tid}}
+	for _, sh := range shifted {
+		out.AffectedTasks = append(out.AffectedTasks, sh.GetId())
 	}
 	var warnings []string
 	if task.GetWorkflowState() != parent.GetWorkflowState() {
 		warnings = append(warnings, fmt.Sprintf("subtasks live in their parent's folder: the task moved from %s to %s", stateName(task.GetWorkflowState()), stateName(parent.GetWorkflowState())))
 		task.WorkflowState = parent.GetWorkflowState()
 	}
-	task.ParentId = tid
-	task.Path = taskPath(root, task, "")
-	out.Sequence = fmt.Sprintf("%02d", seq)
-	t.setSequence(meta, root, task.GetId(), out.Sequence)
-	return out, fmt.Sprintf("Task adopted by %s as subtask %s", tid, out.Sequence), warnings, nil
+	task.ParentId, task.Sequence = tid, seq
+	task.Path = taskPath(req.GetRootDir(), task, "")
+	return out, fmt.Sprintf("Task adopted by %s as subtask %s", tid, seq), warnings, nil
 }
 
 // openChecklistItems returns the unchecked "- [ ] item" lines of a checklist.
@@ -213,29 +181,6 @@ func openChecklistItems(md string) []string {
 		}
 	}
 	return out
-}
-
-// sequenceKey scopes a subtask's sequence like its task; callers hold t.mu.
-func sequenceKey(meta *tasksv1.RequestMeta, root, id string) string {
-	return meta.GetTenantId() + "\x00" + path.Clean(root) + "\x00" + id
-}
-
-// sequenceOf is a subtask's sequence number, 0 when it has none.
-func (t *Tracker) sequenceOf(meta *tasksv1.RequestMeta, root, id string) int {
-	n, _ := strconv.Atoi(t.sequences[sequenceKey(meta, root, id)])
-	return n
-}
-
-// setSequence records (or, with "", forgets) a subtask's sequence.
-func (t *Tracker) setSequence(meta *tasksv1.RequestMeta, root, id, seq string) {
-	if t.sequences == nil {
-		t.sequences = map[string]string{}
-	}
-	if seq == "" {
-		delete(t.sequences, sequenceKey(meta, root, id))
-		return
-	}
-	t.sequences[sequenceKey(meta, root, id)] = seq
 }
 
 // operationName is the agent-facing spelling of a transform operation.

@@ -78,8 +78,8 @@ func TestLayeredMemoryOverRedisConformance(t *testing.T) {
 	})
 }
 
-// The failure modes of seed §7.11 with Redis as the shared store behind
-// each instance's in-memory cache.
+// The failure-mode table of storetest.RunFailureModes with Redis as the
+// shared store behind each instance's in-memory cache.
 func TestLayeredFailureModesOverRedis(t *testing.T) {
 	storetest.RunFailureModes(t, func(t *testing.T) idempotency.Store {
 		client, prefix, _ := newClient(t)

@@ -38,6 +38,7 @@ func run(httpAddr, tokens string, rc runtime.RequestContext) error {
 	err := crmv1mcpwrite.RegisterCrmServiceTools(server, crm,
 		runtime.WithErrorHook(domain.ErrorHook),
 		runtime.WithStatePreview(crm.StatePreview),
+		runtime.WithLossPreview(crm.PreviewLoss),
 		runtime.WithRequestContextFunc(contextFunc(httpAddr, tokens, rc)))
 	if err != nil {
 		return err

@@ -1,6 +1,8 @@
-// Command purchasing-server serves the purchasing MCP write tools over stdio
-// (the default) or streamable HTTP (-http), with an in-memory store holding a demo
-// catalog and a fixed development tenant and principal.
+// Command purchasing-server serves the purchasing MCP tools over stdio (the
+// default) or streamable HTTP (-http), with an in-memory store holding a demo
+// catalog and a fixed development tenant and principal. The development
+// tenant's books start with one customer order (sales order 1: ten wall
+// brackets) for fulfill_order to ship once they are made.
 package main
 
 import (
@@ -51,6 +53,9 @@ func run(ctx context.Context, httpAddr, tokens, tenant, principal string) error 
 		ctxFunc = runtime.RequestContextFromCall // identity from the bearer token
 	}
 	store := domain.NewDemo()
+	if _, err := store.PlaceSalesOrder(tenant, "Hansen Hardware", domain.SalesLine{SKU: "BRACKET-WALL", Quantity: 10}); err != nil {
+		return fmt.Errorf("demo sales order: %w", err)
+	}
 	if err := purchasingv1mcpwrite.RegisterPurchasingServiceTools(server, store,
 		runtime.WithRequestContextFunc(ctxFunc), runtime.WithErrorHook(domain.ErrorHook),
 		runtime.WithDomainCheck(store.Check)); err != nil {

@@ -1,5 +1,6 @@
 -- Proposals of protoc-gen-mcpwrite: complete, enriched write requests held
--- server-side until the agent applies them by id (DESIGN §7).
+-- server-side until the agent applies them by id (docs/architecture.md,
+-- "Confirmation").
 --
 -- The store substitutes its configured table name for every occurrence of
 -- "mcpwrite_proposals", so this file also runs as-is with psql for the

@@ -1,7 +1,7 @@
 // A personal CRM's agent tool surface: people, organisations and notes with
 // verb_noun CRUD tools (list/get/create/update/delete), plus the domain tools
 // that earn their place (find_people_at_org, link_person_to_org,
-// merge_people). Every write is a proposal the user confirms by id; reads
+// add_note_to_person, merge_people). Every write is a proposal the user confirms by id; reads
 // answer at once. The acting user comes from the connection, never from
 // tool arguments, so another user's records are unrepresentable.
 
@@ -1313,6 +1313,127 @@ func (x *CreateNoteResponse) GetNote() *Note {
 	return nil
 }
 
+type AddNoteToPersonRequest struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	UserId   string                 `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	Id       string                 `protobuf:"bytes,2,opt,name=id,proto3" json:"id,omitempty"`
+	PersonId string                 `protobuf:"bytes,3,opt,name=person_id,json=personId,proto3" json:"person_id,omitempty"`
+	Body     string                 `protobuf:"bytes,4,opt,name=body,proto3" json:"body,omitempty"`
+	// Checked when the note is proposed and again when it is applied: the person exists.
+	SubjectKind   SubjectKind `protobuf:"varint,5,opt,name=subject_kind,json=subjectKind,proto3,enum=crm.v1.SubjectKind" json:"subject_kind,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AddNoteToPersonRequest) Reset() {
+	*x = AddNoteToPersonRequest{}
+	mi := &file_crm_v1_crm_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AddNoteToPersonRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AddNoteToPersonRequest) ProtoMessage() {}
+
+func (x *AddNoteToPersonRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_crm_v1_crm_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AddNoteToPersonRequest.ProtoReflect.Descriptor instead.
+func (*AddNoteToPersonRequest) Descriptor() ([]byte, []int) {
+	return file_crm_v1_crm_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *AddNoteToPersonRequest) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+func (x *AddNoteToPersonRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *AddNoteToPersonRequest) GetPersonId() string {
+	if x != nil {
+		return x.PersonId
+	}
+	return ""
+}
+
+func (x *AddNoteToPersonRequest) GetBody() string {
+	if x != nil {
+		return x.Body
+	}
+	return ""
+}
+
+func (x *AddNoteToPersonRequest) GetSubjectKind() SubjectKind {
+	if x != nil {
+		return x.SubjectKind
+	}
+	return SubjectKind_SUBJECT_KIND_UNSPECIFIED
+}
+
+type AddNoteToPersonResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Note          *Note                  `protobuf:"bytes,1,opt,name=note,proto3" json:"note,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AddNoteToPersonResponse) Reset() {
+	*x = AddNoteToPersonResponse{}
+	mi := &file_crm_v1_crm_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AddNoteToPersonResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AddNoteToPersonResponse) ProtoMessage() {}
+
+func (x *AddNoteToPersonResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_crm_v1_crm_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AddNoteToPersonResponse.ProtoReflect.Descriptor instead.
+func (*AddNoteToPersonResponse) Descriptor() ([]byte, []int) {
+	return file_crm_v1_crm_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *AddNoteToPersonResponse) GetNote() *Note {
+	if x != nil {
+		return x.Note
+	}
+	return nil
+}
+
 type UpdateNoteRequest struct {
 	state           protoimpl.MessageState `protogen:"open.v1"`
 	UserId          string                 `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
@@ -1325,7 +1446,7 @@ type UpdateNoteRequest struct {
 
 func (x *UpdateNoteRequest) Reset() {
 	*x = UpdateNoteRequest{}
-	mi := &file_crm_v1_crm_proto_msgTypes[17]
+	mi := &file_crm_v1_crm_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1337,7 +1458,7 @@ func (x *UpdateNoteRequest) String() string {
 func (*UpdateNoteRequest) ProtoMessage() {}
 
 func (x *UpdateNoteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_crm_v1_crm_proto_msgTypes[17]
+	mi := &file_crm_v1_crm_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1350,7 +1471,7 @@ func (x *UpdateNoteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateNoteRequest.ProtoReflect.Descriptor instead.
 func (*UpdateNoteRequest) Descriptor() ([]byte, []int) {
-	return file_crm_v1_crm_proto_rawDescGZIP(), []int{17}
+	return file_crm_v1_crm_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *UpdateNoteRequest) GetUserId() string {
@@ -1390,7 +1511,7 @@ type UpdateNoteResponse struct {
 
 func (x *UpdateNoteResponse) Reset() {
 	*x = UpdateNoteResponse{}
-	mi := &file_crm_v1_crm_proto_msgTypes[18]
+	mi := &file_crm_v1_crm_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1402,7 +1523,7 @@ func (x *UpdateNoteResponse) String() string {
 func (*UpdateNoteResponse) ProtoMessage() {}
 
 func (x *UpdateNoteResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_crm_v1_crm_proto_msgTypes[18]
+	mi := &file_crm_v1_crm_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1415,7 +1536,7 @@ func (x *UpdateNoteResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateNoteResponse.ProtoReflect.Descriptor instead.
 func (*UpdateNoteResponse) Descriptor() ([]byte, []int) {
-	return file_crm_v1_crm_proto_rawDescGZIP(), []int{18}
+	return file_crm_v1_crm_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *UpdateNoteResponse) GetNote() *Note {
@@ -1436,7 +1557,7 @@ type DeleteNoteRequest struct {
 
 func (x *DeleteNoteRequest) Reset() {
 	*x = DeleteNoteRequest{}
-	mi := &file_crm_v1_crm_proto_msgTypes[19]
+	mi := &file_crm_v1_crm_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1448,7 +1569,7 @@ func (x *DeleteNoteRequest) String() string {
 func (*DeleteNoteRequest) ProtoMessage() {}
 
 func (x *DeleteNoteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_crm_v1_crm_proto_msgTypes[19]
+	mi := &file_crm_v1_crm_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1461,7 +1582,7 @@ func (x *DeleteNoteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteNoteRequest.ProtoReflect.Descriptor instead.
 func (*DeleteNoteRequest) Descriptor() ([]byte, []int) {
-	return file_crm_v1_crm_proto_rawDescGZIP(), []int{19}
+	return file_crm_v1_crm_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *DeleteNoteRequest) GetUserId() string {
@@ -1494,7 +1615,7 @@ type DeleteNoteResponse struct {
 
 func (x *DeleteNoteResponse) Reset() {
 	*x = DeleteNoteResponse{}
-	mi := &file_crm_v1_crm_proto_msgTypes[20]
+	mi := &file_crm_v1_crm_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1506,7 +1627,7 @@ func (x *DeleteNoteResponse) String() string {
 func (*DeleteNoteResponse) ProtoMessage() {}
 
 func (x *DeleteNoteResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_crm_v1_crm_proto_msgTypes[20]
+	mi := &file_crm_v1_crm_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1519,7 +1640,7 @@ func (x *DeleteNoteResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteNoteResponse.ProtoReflect.Descriptor instead.
 func (*DeleteNoteResponse) Descriptor() ([]byte, []int) {
-	return file_crm_v1_crm_proto_rawDescGZIP(), []int{20}
+	return file_crm_v1_crm_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *DeleteNoteResponse) GetNoteId() string {
@@ -1542,7 +1663,7 @@ type LinkPersonToOrgRequest struct {
 
 func (x *LinkPersonToOrgRequest) Reset() {
 	*x = LinkPersonToOrgRequest{}
-	mi := &file_crm_v1_crm_proto_msgTypes[21]
+	mi := &file_crm_v1_crm_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1554,7 +1675,7 @@ func (x *LinkPersonToOrgRequest) String() string {
 func (*LinkPersonToOrgRequest) ProtoMessage() {}
 
 func (x *LinkPersonToOrgRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_crm_v1_crm_proto_msgTypes[21]
+	mi := &file_crm_v1_crm_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1567,7 +1688,7 @@ func (x *LinkPersonToOrgRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LinkPersonToOrgRequest.ProtoReflect.Descriptor instead.
 func (*LinkPersonToOrgRequest) Descriptor() ([]byte, []int) {
-	return file_crm_v1_crm_proto_rawDescGZIP(), []int{21}
+	return file_crm_v1_crm_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *LinkPersonToOrgRequest) GetUserId() string {
@@ -1616,7 +1737,7 @@ type LinkPersonToOrgResponse struct {
 
 func (x *LinkPersonToOrgResponse) Reset() {
 	*x = LinkPersonToOrgResponse{}
-	mi := &file_crm_v1_crm_proto_msgTypes[22]
+	mi := &file_crm_v1_crm_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1628,7 +1749,7 @@ func (x *LinkPersonToOrgResponse) String() string {
 func (*LinkPersonToOrgResponse) ProtoMessage() {}
 
 func (x *LinkPersonToOrgResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_crm_v1_crm_proto_msgTypes[22]
+	mi := &file_crm_v1_crm_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1641,7 +1762,7 @@ func (x *LinkPersonToOrgResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LinkPersonToOrgResponse.ProtoReflect.Descriptor instead.
 func (*LinkPersonToOrgResponse) Descriptor() ([]byte, []int) {
-	return file_crm_v1_crm_proto_rawDescGZIP(), []int{22}
+	return file_crm_v1_crm_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *LinkPersonToOrgResponse) GetPerson() *Person {
@@ -1671,7 +1792,7 @@ type MergePeopleRequest struct {
 
 func (x *MergePeopleRequest) Reset() {
 	*x = MergePeopleRequest{}
-	mi := &file_crm_v1_crm_proto_msgTypes[23]
+	mi := &file_crm_v1_crm_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1683,7 +1804,7 @@ func (x *MergePeopleRequest) String() string {
 func (*MergePeopleRequest) ProtoMessage() {}
 
 func (x *MergePeopleRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_crm_v1_crm_proto_msgTypes[23]
+	mi := &file_crm_v1_crm_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1696,7 +1817,7 @@ func (x *MergePeopleRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MergePeopleRequest.ProtoReflect.Descriptor instead.
 func (*MergePeopleRequest) Descriptor() ([]byte, []int) {
-	return file_crm_v1_crm_proto_rawDescGZIP(), []int{23}
+	return file_crm_v1_crm_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *MergePeopleRequest) GetUserId() string {
@@ -1746,7 +1867,7 @@ type MergePeopleResponse struct {
 
 func (x *MergePeopleResponse) Reset() {
 	*x = MergePeopleResponse{}
-	mi := &file_crm_v1_crm_proto_msgTypes[24]
+	mi := &file_crm_v1_crm_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1758,7 +1879,7 @@ func (x *MergePeopleResponse) String() string {
 func (*MergePeopleResponse) ProtoMessage() {}
 
 func (x *MergePeopleResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_crm_v1_crm_proto_msgTypes[24]
+	mi := &file_crm_v1_crm_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1771,7 +1892,7 @@ func (x *MergePeopleResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MergePeopleResponse.ProtoReflect.Descriptor instead.
 func (*MergePeopleResponse) Descriptor() ([]byte, []int) {
-	return file_crm_v1_crm_proto_rawDescGZIP(), []int{24}
+	return file_crm_v1_crm_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *MergePeopleResponse) GetPerson() *Person {
@@ -1807,7 +1928,7 @@ type ListPeopleRequest struct {
 
 func (x *ListPeopleRequest) Reset() {
 	*x = ListPeopleRequest{}
-	mi := &file_crm_v1_crm_proto_msgTypes[25]
+	mi := &file_crm_v1_crm_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1819,7 +1940,7 @@ func (x *ListPeopleRequest) String() string {
 func (*ListPeopleRequest) ProtoMessage() {}
 
 func (x *ListPeopleRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_crm_v1_crm_proto_msgTypes[25]
+	mi := &file_crm_v1_crm_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1832,7 +1953,7 @@ func (x *ListPeopleRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPeopleRequest.ProtoReflect.Descriptor instead.
 func (*ListPeopleRequest) Descriptor() ([]byte, []int) {
-	return file_crm_v1_crm_proto_rawDescGZIP(), []int{25}
+	return file_crm_v1_crm_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *ListPeopleRequest) GetUserId() string {
@@ -1873,7 +1994,7 @@ type ListPeopleResponse struct {
 
 func (x *ListPeopleResponse) Reset() {
 	*x = ListPeopleResponse{}
-	mi := &file_crm_v1_crm_proto_msgTypes[26]
+	mi := &file_crm_v1_crm_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1885,7 +2006,7 @@ func (x *ListPeopleResponse) String() string {
 func (*ListPeopleResponse) ProtoMessage() {}
 
 func (x *ListPeopleResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_crm_v1_crm_proto_msgTypes[26]
+	mi := &file_crm_v1_crm_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1898,7 +2019,7 @@ func (x *ListPeopleResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPeopleResponse.ProtoReflect.Descriptor instead.
 func (*ListPeopleResponse) Descriptor() ([]byte, []int) {
-	return file_crm_v1_crm_proto_rawDescGZIP(), []int{26}
+	return file_crm_v1_crm_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *ListPeopleResponse) GetPeople() []*Person {
@@ -1925,7 +2046,7 @@ type GetPersonRequest struct {
 
 func (x *GetPersonRequest) Reset() {
 	*x = GetPersonRequest{}
-	mi := &file_crm_v1_crm_proto_msgTypes[27]
+	mi := &file_crm_v1_crm_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1937,7 +2058,7 @@ func (x *GetPersonRequest) String() string {
 func (*GetPersonRequest) ProtoMessage() {}
 
 func (x *GetPersonRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_crm_v1_crm_proto_msgTypes[27]
+	mi := &file_crm_v1_crm_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1950,7 +2071,7 @@ func (x *GetPersonRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPersonRequest.ProtoReflect.Descriptor instead.
 func (*GetPersonRequest) Descriptor() ([]byte, []int) {
-	return file_crm_v1_crm_proto_rawDescGZIP(), []int{27}
+	return file_crm_v1_crm_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *GetPersonRequest) GetUserId() string {
@@ -1976,7 +2097,7 @@ type GetPersonResponse struct {
 
 func (x *GetPersonResponse) Reset() {
 	*x = GetPersonResponse{}
-	mi := &file_crm_v1_crm_proto_msgTypes[28]
+	mi := &file_crm_v1_crm_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1988,7 +2109,7 @@ func (x *GetPersonResponse) String() string {
 func (*GetPersonResponse) ProtoMessage() {}
 
 func (x *GetPersonResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_crm_v1_crm_proto_msgTypes[28]
+	mi := &file_crm_v1_crm_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2001,7 +2122,7 @@ func (x *GetPersonResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPersonResponse.ProtoReflect.Descriptor instead.
 func (*GetPersonResponse) Descriptor() ([]byte, []int) {
-	return file_crm_v1_crm_proto_rawDescGZIP(), []int{28}
+	return file_crm_v1_crm_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *GetPersonResponse) GetPerson() *Person {
@@ -2023,7 +2144,7 @@ type ListOrgsRequest struct {
 
 func (x *ListOrgsRequest) Reset() {
 	*x = ListOrgsRequest{}
-	mi := &file_crm_v1_crm_proto_msgTypes[29]
+	mi := &file_crm_v1_crm_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2035,7 +2156,7 @@ func (x *ListOrgsRequest) String() string {
 func (*ListOrgsRequest) ProtoMessage() {}
 
 func (x *ListOrgsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_crm_v1_crm_proto_msgTypes[29]
+	mi := &file_crm_v1_crm_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2048,7 +2169,7 @@ func (x *ListOrgsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOrgsRequest.ProtoReflect.Descriptor instead.
 func (*ListOrgsRequest) Descriptor() ([]byte, []int) {
-	return file_crm_v1_crm_proto_rawDescGZIP(), []int{29}
+	return file_crm_v1_crm_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *ListOrgsRequest) GetUserId() string {
@@ -2089,7 +2210,7 @@ type ListOrgsResponse struct {
 
 func (x *ListOrgsResponse) Reset() {
 	*x = ListOrgsResponse{}
-	mi := &file_crm_v1_crm_proto_msgTypes[30]
+	mi := &file_crm_v1_crm_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2101,7 +2222,7 @@ func (x *ListOrgsResponse) String() string {
 func (*ListOrgsResponse) ProtoMessage() {}
 
 func (x *ListOrgsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_crm_v1_crm_proto_msgTypes[30]
+	mi := &file_crm_v1_crm_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2114,7 +2235,7 @@ func (x *ListOrgsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOrgsResponse.ProtoReflect.Descriptor instead.
 func (*ListOrgsResponse) Descriptor() ([]byte, []int) {
-	return file_crm_v1_crm_proto_rawDescGZIP(), []int{30}
+	return file_crm_v1_crm_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *ListOrgsResponse) GetOrgs() []*Org {
@@ -2141,7 +2262,7 @@ type GetOrgRequest struct {
 
 func (x *GetOrgRequest) Reset() {
 	*x = GetOrgRequest{}
-	mi := &file_crm_v1_crm_proto_msgTypes[31]
+	mi := &file_crm_v1_crm_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2153,7 +2274,7 @@ func (x *GetOrgRequest) String() string {
 func (*GetOrgRequest) ProtoMessage() {}
 
 func (x *GetOrgRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_crm_v1_crm_proto_msgTypes[31]
+	mi := &file_crm_v1_crm_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2166,7 +2287,7 @@ func (x *GetOrgRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetOrgRequest.ProtoReflect.Descriptor instead.
 func (*GetOrgRequest) Descriptor() ([]byte, []int) {
-	return file_crm_v1_crm_proto_rawDescGZIP(), []int{31}
+	return file_crm_v1_crm_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *GetOrgRequest) GetUserId() string {
@@ -2192,7 +2313,7 @@ type GetOrgResponse struct {
 
 func (x *GetOrgResponse) Reset() {
 	*x = GetOrgResponse{}
-	mi := &file_crm_v1_crm_proto_msgTypes[32]
+	mi := &file_crm_v1_crm_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2204,7 +2325,7 @@ func (x *GetOrgResponse) String() string {
 func (*GetOrgResponse) ProtoMessage() {}
 
 func (x *GetOrgResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_crm_v1_crm_proto_msgTypes[32]
+	mi := &file_crm_v1_crm_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2217,7 +2338,7 @@ func (x *GetOrgResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetOrgResponse.ProtoReflect.Descriptor instead.
 func (*GetOrgResponse) Descriptor() ([]byte, []int) {
-	return file_crm_v1_crm_proto_rawDescGZIP(), []int{32}
+	return file_crm_v1_crm_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *GetOrgResponse) GetOrg() *Org {
@@ -2245,7 +2366,7 @@ type ListNotesRequest struct {
 
 func (x *ListNotesRequest) Reset() {
 	*x = ListNotesRequest{}
-	mi := &file_crm_v1_crm_proto_msgTypes[33]
+	mi := &file_crm_v1_crm_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2257,7 +2378,7 @@ func (x *ListNotesRequest) String() string {
 func (*ListNotesRequest) ProtoMessage() {}
 
 func (x *ListNotesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_crm_v1_crm_proto_msgTypes[33]
+	mi := &file_crm_v1_crm_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2270,7 +2391,7 @@ func (x *ListNotesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListNotesRequest.ProtoReflect.Descriptor instead.
 func (*ListNotesRequest) Descriptor() ([]byte, []int) {
-	return file_crm_v1_crm_proto_rawDescGZIP(), []int{33}
+	return file_crm_v1_crm_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *ListNotesRequest) GetUserId() string {
@@ -2345,7 +2466,7 @@ type ListNotesResponse struct {
 
 func (x *ListNotesResponse) Reset() {
 	*x = ListNotesResponse{}
-	mi := &file_crm_v1_crm_proto_msgTypes[34]
+	mi := &file_crm_v1_crm_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2357,7 +2478,7 @@ func (x *ListNotesResponse) String() string {
 func (*ListNotesResponse) ProtoMessage() {}
 
 func (x *ListNotesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_crm_v1_crm_proto_msgTypes[34]
+	mi := &file_crm_v1_crm_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2370,7 +2491,7 @@ func (x *ListNotesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListNotesResponse.ProtoReflect.Descriptor instead.
 func (*ListNotesResponse) Descriptor() ([]byte, []int) {
-	return file_crm_v1_crm_proto_rawDescGZIP(), []int{34}
+	return file_crm_v1_crm_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *ListNotesResponse) GetNotes() []*Note {
@@ -2397,7 +2518,7 @@ type GetNoteRequest struct {
 
 func (x *GetNoteRequest) Reset() {
 	*x = GetNoteRequest{}
-	mi := &file_crm_v1_crm_proto_msgTypes[35]
+	mi := &file_crm_v1_crm_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2409,7 +2530,7 @@ func (x *GetNoteRequest) String() string {
 func (*GetNoteRequest) ProtoMessage() {}
 
 func (x *GetNoteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_crm_v1_crm_proto_msgTypes[35]
+	mi := &file_crm_v1_crm_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2422,7 +2543,7 @@ func (x *GetNoteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetNoteRequest.ProtoReflect.Descriptor instead.
 func (*GetNoteRequest) Descriptor() ([]byte, []int) {
-	return file_crm_v1_crm_proto_rawDescGZIP(), []int{35}
+	return file_crm_v1_crm_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *GetNoteRequest) GetUserId() string {
@@ -2448,7 +2569,7 @@ type GetNoteResponse struct {
 
 func (x *GetNoteResponse) Reset() {
 	*x = GetNoteResponse{}
-	mi := &file_crm_v1_crm_proto_msgTypes[36]
+	mi := &file_crm_v1_crm_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2460,7 +2581,7 @@ func (x *GetNoteResponse) String() string {
 func (*GetNoteResponse) ProtoMessage() {}
 
 func (x *GetNoteResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_crm_v1_crm_proto_msgTypes[36]
+	mi := &file_crm_v1_crm_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2473,7 +2594,7 @@ func (x *GetNoteResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetNoteResponse.ProtoReflect.Descriptor instead.
 func (*GetNoteResponse) Descriptor() ([]byte, []int) {
-	return file_crm_v1_crm_proto_rawDescGZIP(), []int{36}
+	return file_crm_v1_crm_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *GetNoteResponse) GetNote() *Note {
@@ -2499,7 +2620,7 @@ type FindPeopleAtOrgRequest struct {
 
 func (x *FindPeopleAtOrgRequest) Reset() {
 	*x = FindPeopleAtOrgRequest{}
-	mi := &file_crm_v1_crm_proto_msgTypes[37]
+	mi := &file_crm_v1_crm_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2511,7 +2632,7 @@ func (x *FindPeopleAtOrgRequest) String() string {
 func (*FindPeopleAtOrgRequest) ProtoMessage() {}
 
 func (x *FindPeopleAtOrgRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_crm_v1_crm_proto_msgTypes[37]
+	mi := &file_crm_v1_crm_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2524,7 +2645,7 @@ func (x *FindPeopleAtOrgRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FindPeopleAtOrgRequest.ProtoReflect.Descriptor instead.
 func (*FindPeopleAtOrgRequest) Descriptor() ([]byte, []int) {
-	return file_crm_v1_crm_proto_rawDescGZIP(), []int{37}
+	return file_crm_v1_crm_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *FindPeopleAtOrgRequest) GetUserId() string {
@@ -2586,7 +2707,7 @@ type FindPeopleAtOrgResponse struct {
 
 func (x *FindPeopleAtOrgResponse) Reset() {
 	*x = FindPeopleAtOrgResponse{}
-	mi := &file_crm_v1_crm_proto_msgTypes[38]
+	mi := &file_crm_v1_crm_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2598,7 +2719,7 @@ func (x *FindPeopleAtOrgResponse) String() string {
 func (*FindPeopleAtOrgResponse) ProtoMessage() {}
 
 func (x *FindPeopleAtOrgResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_crm_v1_crm_proto_msgTypes[38]
+	mi := &file_crm_v1_crm_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2611,7 +2732,7 @@ func (x *FindPeopleAtOrgResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FindPeopleAtOrgResponse.ProtoReflect.Descriptor instead.
 func (*FindPeopleAtOrgResponse) Descriptor() ([]byte, []int) {
-	return file_crm_v1_crm_proto_rawDescGZIP(), []int{38}
+	return file_crm_v1_crm_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *FindPeopleAtOrgResponse) GetOrg() *Org {
@@ -2769,6 +2890,16 @@ const file_crm_v1_crm_proto_rawDesc = "" +
 	"\fsubject_kind\x18\x06 \x01(\x0e2\x13.crm.v1.SubjectKindB\x14\xea\xbb\x1c\x10\x12\x0e\x1a\fnote_subjectR\vsubjectKindB\x11\n" +
 	"\asubject\x12\x06\xea\xbb\x1c\x02\b\x01\"6\n" +
 	"\x12CreateNoteResponse\x12 \n" +
+	"\x04note\x18\x01 \x01(\v2\f.crm.v1.NoteR\x04note\"\xa5\x02\n" +
+	"\x16AddNoteToPersonRequest\x12!\n" +
+	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12\x1f\n" +
+	"\x02id\x18\x02 \x01(\tB\x0f\xea\xbb\x1c\v\x1a\t\b\x02\x1a\x05note_R\x02id\x12K\n" +
+	"\tperson_id\x18\x03 \x01(\tB.\xea\xbb\x1c*\n" +
+	"(\b\x01\x12\"Person the note is about (per_...)(\x01R\bpersonId\x12,\n" +
+	"\x04body\x18\x04 \x01(\tB\x18\xea\xbb\x1c\x14\n" +
+	"\x12\b\x01\x12\tNote text(\x010\x90NR\x04body\x12L\n" +
+	"\fsubject_kind\x18\x05 \x01(\x0e2\x13.crm.v1.SubjectKindB\x14\xea\xbb\x1c\x10\x12\x0e\x1a\fnote_subjectR\vsubjectKind\";\n" +
+	"\x17AddNoteToPersonResponse\x12 \n" +
 	"\x04note\x18\x01 \x01(\v2\f.crm.v1.NoteR\x04note\"\x8b\x02\n" +
 	"\x11UpdateNoteRequest\x12!\n" +
 	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12>\n" +
@@ -2878,14 +3009,14 @@ const file_crm_v1_crm_proto_rawDesc = "" +
 	"\vSubjectKind\x12\x1c\n" +
 	"\x18SUBJECT_KIND_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13SUBJECT_KIND_PERSON\x10\x01\x12\x14\n" +
-	"\x10SUBJECT_KIND_ORG\x10\x022\x9f\x0f\n" +
+	"\x10SUBJECT_KIND_ORG\x10\x022\xc9\x13\n" +
 	"\n" +
 	"CrmService\x12\x8d\x01\n" +
 	"\n" +
 	"ListPeople\x12\x19.crm.v1.ListPeopleRequest\x1a\x1a.crm.v1.ListPeopleResponse\"H\xea\xbb\x1cD \x05r@\n" +
-	"\x1eThe first ten people named Ada\x12\x1e{\"query\":\"Ada\",\"page_size\":10}\x12l\n" +
-	"\tGetPerson\x12\x18.crm.v1.GetPersonRequest\x1a\x19.crm.v1.GetPersonResponse\"*\xea\xbb\x1c& \x05:\rupdate_person:\vcreate_noteJ\x06person\x12\xd8\x01\n" +
-	"\fCreatePerson\x12\x1b.crm.v1.CreatePersonRequest\x1a\x1c.crm.v1.CreatePersonResponse\"\x8c\x01\xea\xbb\x1c\x87\x01 \x01(\x01:\x12link_person_to_org:\vcreate_noteJ\x06personrX\n" +
+	"\x1eThe first ten people named Ada\x12\x1e{\"query\":\"Ada\",\"page_size\":10}\x12s\n" +
+	"\tGetPerson\x12\x18.crm.v1.GetPersonRequest\x1a\x19.crm.v1.GetPersonResponse\"1\xea\xbb\x1c- \x05:\rupdate_person:\x12add_note_to_personJ\x06person\x12\xdf\x01\n" +
+	"\fCreatePerson\x12\x1b.crm.v1.CreatePersonRequest\x1a\x1c.crm.v1.CreatePersonResponse\"\x93\x01\xea\xbb\x1c\x8e\x01 \x01(\x01:\x12link_person_to_org:\x12add_note_to_personJ\x06personrX\n" +
 	"\x0fCreate a person\x12E{\"first_name\":\"Ada\",\"last_name\":\"Lovelace\",\"email\":\"ada@example.org\"}\x12[\n" +
 	"\fUpdatePerson\x12\x1b.crm.v1.UpdatePersonRequest\x1a\x1c.crm.v1.UpdatePersonResponse\"\x10\xea\xbb\x1c\f \x02(\x02J\x06person\x12S\n" +
 	"\fDeletePerson\x12\x1b.crm.v1.DeletePersonRequest\x1a\x1c.crm.v1.DeletePersonResponse\"\b\xea\xbb\x1c\x04 \x03(\x04\x12E\n" +
@@ -2905,10 +3036,14 @@ const file_crm_v1_crm_proto_rawDesc = "" +
 	" \x02(\x03J\x04note\x12M\n" +
 	"\n" +
 	"DeleteNote\x12\x19.crm.v1.DeleteNoteRequest\x1a\x1a.crm.v1.DeleteNoteResponse\"\b\xea\xbb\x1c\x04 \x03(\x04\x12d\n" +
-	"\x0fLinkPersonToOrg\x12\x1e.crm.v1.LinkPersonToOrgRequest\x1a\x1f.crm.v1.LinkPersonToOrgResponse\"\x10\xea\xbb\x1c\f \x04(\x02J\x06person\x12\xa7\x01\n" +
+	"\x0fLinkPersonToOrg\x12\x1e.crm.v1.LinkPersonToOrgRequest\x1a\x1f.crm.v1.LinkPersonToOrgResponse\"\x10\xea\xbb\x1c\f \x04(\x02J\x06person\x12\xaa\x02\n" +
+	"\x0fAddNoteToPerson\x12\x1e.crm.v1.AddNoteToPersonRequest\x1a\x1f.crm.v1.AddNoteToPersonResponse\"\xd5\x01\xea\xbb\x1c\xd0\x01 \x01(\x01:\n" +
+	"list_notesJ\x04noter\xb7\x01\n" +
+	"!Note a conversation with a person\x12\x91\x01{\"person_id\":\"per_019f0fca-2998-76c1-90a9-12520b1c7c69\",\"body\":\"Met at the Difference Engine demo\",\"summary\":\"Note that you met Ada at the demo\"}\x12\xa7\x01\n" +
 	"\x0fFindPeopleAtOrg\x12\x1e.crm.v1.FindPeopleAtOrgRequest\x1a\x1f.crm.v1.FindPeopleAtOrgResponse\"S\xea\xbb\x1cO \x05rK\n" +
-	"\"Everyone at Analytical Engines Ltd\x12%{\"org_name\":\"Analytical Engines Ltd\"}\x12X\n" +
-	"\vMergePeople\x12\x1a.crm.v1.MergePeopleRequest\x1a\x1b.crm.v1.MergePeopleResponse\"\x10\xea\xbb\x1c\f \x04(\x03J\x06person\x1a\x06\xea\xbb\x1c\x02 \x02BGZEgithub.com/mcpwrite/protoc-gen-mcpwrite/examples/crm/gen/crm/v1;crmv1b\x06proto3"
+	"\"Everyone at Analytical Engines Ltd\x12%{\"org_name\":\"Analytical Engines Ltd\"}\x12\xc6\x02\n" +
+	"\vMergePeople\x12\x1a.crm.v1.MergePeopleRequest\x1a\x1b.crm.v1.MergePeopleResponse\"\xfd\x01\xea\xbb\x1c\xf8\x01 \x04(\x03J\x06personr\xe9\x01\n" +
+	".Merge a duplicate into the person that is kept\x12\xb6\x01{\"source_person_id\":\"per_019f0fca-2998-7a91-badb-776ad3a2e6ad\",\"target_person_id\":\"per_019f0fca-2998-76c1-90a9-12520b1c7c69\",\"summary\":\"Merge the duplicate Ada L. into Ada Lovelace\"}\x1a\x06\xea\xbb\x1c\x02 \x02BGZEgithub.com/mcpwrite/protoc-gen-mcpwrite/examples/crm/gen/crm/v1;crmv1b\x06proto3"
 
 var (
 	file_crm_v1_crm_proto_rawDescOnce sync.Once
@@ -2923,7 +3058,7 @@ func file_crm_v1_crm_proto_rawDescGZIP() []byte {
 }
 
 var file_crm_v1_crm_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_crm_v1_crm_proto_msgTypes = make([]protoimpl.MessageInfo, 39)
+var file_crm_v1_crm_proto_msgTypes = make([]protoimpl.MessageInfo, 41)
 var file_crm_v1_crm_proto_goTypes = []any{
 	(SubjectKind)(0),                // 0: crm.v1.SubjectKind
 	(*Person)(nil),                  // 1: crm.v1.Person
@@ -2943,95 +3078,101 @@ var file_crm_v1_crm_proto_goTypes = []any{
 	(*DeleteOrgResponse)(nil),       // 15: crm.v1.DeleteOrgResponse
 	(*CreateNoteRequest)(nil),       // 16: crm.v1.CreateNoteRequest
 	(*CreateNoteResponse)(nil),      // 17: crm.v1.CreateNoteResponse
-	(*UpdateNoteRequest)(nil),       // 18: crm.v1.UpdateNoteRequest
-	(*UpdateNoteResponse)(nil),      // 19: crm.v1.UpdateNoteResponse
-	(*DeleteNoteRequest)(nil),       // 20: crm.v1.DeleteNoteRequest
-	(*DeleteNoteResponse)(nil),      // 21: crm.v1.DeleteNoteResponse
-	(*LinkPersonToOrgRequest)(nil),  // 22: crm.v1.LinkPersonToOrgRequest
-	(*LinkPersonToOrgResponse)(nil), // 23: crm.v1.LinkPersonToOrgResponse
-	(*MergePeopleRequest)(nil),      // 24: crm.v1.MergePeopleRequest
-	(*MergePeopleResponse)(nil),     // 25: crm.v1.MergePeopleResponse
-	(*ListPeopleRequest)(nil),       // 26: crm.v1.ListPeopleRequest
-	(*ListPeopleResponse)(nil),      // 27: crm.v1.ListPeopleResponse
-	(*GetPersonRequest)(nil),        // 28: crm.v1.GetPersonRequest
-	(*GetPersonResponse)(nil),       // 29: crm.v1.GetPersonResponse
-	(*ListOrgsRequest)(nil),         // 30: crm.v1.ListOrgsRequest
-	(*ListOrgsResponse)(nil),        // 31: crm.v1.ListOrgsResponse
-	(*GetOrgRequest)(nil),           // 32: crm.v1.GetOrgRequest
-	(*GetOrgResponse)(nil),          // 33: crm.v1.GetOrgResponse
-	(*ListNotesRequest)(nil),        // 34: crm.v1.ListNotesRequest
-	(*ListNotesResponse)(nil),       // 35: crm.v1.ListNotesResponse
-	(*GetNoteRequest)(nil),          // 36: crm.v1.GetNoteRequest
-	(*GetNoteResponse)(nil),         // 37: crm.v1.GetNoteResponse
-	(*FindPeopleAtOrgRequest)(nil),  // 38: crm.v1.FindPeopleAtOrgRequest
-	(*FindPeopleAtOrgResponse)(nil), // 39: crm.v1.FindPeopleAtOrgResponse
-	(*timestamppb.Timestamp)(nil),   // 40: google.protobuf.Timestamp
+	(*AddNoteToPersonRequest)(nil),  // 18: crm.v1.AddNoteToPersonRequest
+	(*AddNoteToPersonResponse)(nil), // 19: crm.v1.AddNoteToPersonResponse
+	(*UpdateNoteRequest)(nil),       // 20: crm.v1.UpdateNoteRequest
+	(*UpdateNoteResponse)(nil),      // 21: crm.v1.UpdateNoteResponse
+	(*DeleteNoteRequest)(nil),       // 22: crm.v1.DeleteNoteRequest
+	(*DeleteNoteResponse)(nil),      // 23: crm.v1.DeleteNoteResponse
+	(*LinkPersonToOrgRequest)(nil),  // 24: crm.v1.LinkPersonToOrgRequest
+	(*LinkPersonToOrgResponse)(nil), // 25: crm.v1.LinkPersonToOrgResponse
+	(*MergePeopleRequest)(nil),      // 26: crm.v1.MergePeopleRequest
+	(*MergePeopleResponse)(nil),     // 27: crm.v1.MergePeopleResponse
+	(*ListPeopleRequest)(nil),       // 28: crm.v1.ListPeopleRequest
+	(*ListPeopleResponse)(nil),      // 29: crm.v1.ListPeopleResponse
+	(*GetPersonRequest)(nil),        // 30: crm.v1.GetPersonRequest
+	(*GetPersonResponse)(nil),       // 31: crm.v1.GetPersonResponse
+	(*ListOrgsRequest)(nil),         // 32: crm.v1.ListOrgsRequest
+	(*ListOrgsResponse)(nil),        // 33: crm.v1.ListOrgsResponse
+	(*GetOrgRequest)(nil),           // 34: crm.v1.GetOrgRequest
+	(*GetOrgResponse)(nil),          // 35: crm.v1.GetOrgResponse
+	(*ListNotesRequest)(nil),        // 36: crm.v1.ListNotesRequest
+	(*ListNotesResponse)(nil),       // 37: crm.v1.ListNotesResponse
+	(*GetNoteRequest)(nil),          // 38: crm.v1.GetNoteRequest
+	(*GetNoteResponse)(nil),         // 39: crm.v1.GetNoteResponse
+	(*FindPeopleAtOrgRequest)(nil),  // 40: crm.v1.FindPeopleAtOrgRequest
+	(*FindPeopleAtOrgResponse)(nil), // 41: crm.v1.FindPeopleAtOrgResponse
+	(*timestamppb.Timestamp)(nil),   // 42: google.protobuf.Timestamp
 }
 var file_crm_v1_crm_proto_depIdxs = []int32{
-	40, // 0: crm.v1.Person.created_at:type_name -> google.protobuf.Timestamp
-	40, // 1: crm.v1.Person.updated_at:type_name -> google.protobuf.Timestamp
-	40, // 2: crm.v1.Org.created_at:type_name -> google.protobuf.Timestamp
-	40, // 3: crm.v1.Org.updated_at:type_name -> google.protobuf.Timestamp
-	40, // 4: crm.v1.Note.created_at:type_name -> google.protobuf.Timestamp
-	40, // 5: crm.v1.Note.updated_at:type_name -> google.protobuf.Timestamp
+	42, // 0: crm.v1.Person.created_at:type_name -> google.protobuf.Timestamp
+	42, // 1: crm.v1.Person.updated_at:type_name -> google.protobuf.Timestamp
+	42, // 2: crm.v1.Org.created_at:type_name -> google.protobuf.Timestamp
+	42, // 3: crm.v1.Org.updated_at:type_name -> google.protobuf.Timestamp
+	42, // 4: crm.v1.Note.created_at:type_name -> google.protobuf.Timestamp
+	42, // 5: crm.v1.Note.updated_at:type_name -> google.protobuf.Timestamp
 	1,  // 6: crm.v1.CreatePersonResponse.person:type_name -> crm.v1.Person
 	1,  // 7: crm.v1.UpdatePersonResponse.person:type_name -> crm.v1.Person
 	2,  // 8: crm.v1.CreateOrgResponse.org:type_name -> crm.v1.Org
 	2,  // 9: crm.v1.UpdateOrgResponse.org:type_name -> crm.v1.Org
 	0,  // 10: crm.v1.CreateNoteRequest.subject_kind:type_name -> crm.v1.SubjectKind
 	3,  // 11: crm.v1.CreateNoteResponse.note:type_name -> crm.v1.Note
-	3,  // 12: crm.v1.UpdateNoteResponse.note:type_name -> crm.v1.Note
-	1,  // 13: crm.v1.LinkPersonToOrgResponse.person:type_name -> crm.v1.Person
-	1,  // 14: crm.v1.MergePeopleResponse.person:type_name -> crm.v1.Person
-	1,  // 15: crm.v1.ListPeopleResponse.people:type_name -> crm.v1.Person
-	1,  // 16: crm.v1.GetPersonResponse.person:type_name -> crm.v1.Person
-	2,  // 17: crm.v1.ListOrgsResponse.orgs:type_name -> crm.v1.Org
-	2,  // 18: crm.v1.GetOrgResponse.org:type_name -> crm.v1.Org
-	3,  // 19: crm.v1.ListNotesResponse.notes:type_name -> crm.v1.Note
-	3,  // 20: crm.v1.GetNoteResponse.note:type_name -> crm.v1.Note
-	2,  // 21: crm.v1.FindPeopleAtOrgResponse.org:type_name -> crm.v1.Org
-	1,  // 22: crm.v1.FindPeopleAtOrgResponse.people:type_name -> crm.v1.Person
-	26, // 23: crm.v1.CrmService.ListPeople:input_type -> crm.v1.ListPeopleRequest
-	28, // 24: crm.v1.CrmService.GetPerson:input_type -> crm.v1.GetPersonRequest
-	4,  // 25: crm.v1.CrmService.CreatePerson:input_type -> crm.v1.CreatePersonRequest
-	6,  // 26: crm.v1.CrmService.UpdatePerson:input_type -> crm.v1.UpdatePersonRequest
-	8,  // 27: crm.v1.CrmService.DeletePerson:input_type -> crm.v1.DeletePersonRequest
-	30, // 28: crm.v1.CrmService.ListOrgs:input_type -> crm.v1.ListOrgsRequest
-	32, // 29: crm.v1.CrmService.GetOrg:input_type -> crm.v1.GetOrgRequest
-	10, // 30: crm.v1.CrmService.CreateOrg:input_type -> crm.v1.CreateOrgRequest
-	12, // 31: crm.v1.CrmService.UpdateOrg:input_type -> crm.v1.UpdateOrgRequest
-	14, // 32: crm.v1.CrmService.DeleteOrg:input_type -> crm.v1.DeleteOrgRequest
-	34, // 33: crm.v1.CrmService.ListNotes:input_type -> crm.v1.ListNotesRequest
-	36, // 34: crm.v1.CrmService.GetNote:input_type -> crm.v1.GetNoteRequest
-	16, // 35: crm.v1.CrmService.CreateNote:input_type -> crm.v1.CreateNoteRequest
-	18, // 36: crm.v1.CrmService.UpdateNote:input_type -> crm.v1.UpdateNoteRequest
-	20, // 37: crm.v1.CrmService.DeleteNote:input_type -> crm.v1.DeleteNoteRequest
-	22, // 38: crm.v1.CrmService.LinkPersonToOrg:input_type -> crm.v1.LinkPersonToOrgRequest
-	38, // 39: crm.v1.CrmService.FindPeopleAtOrg:input_type -> crm.v1.FindPeopleAtOrgRequest
-	24, // 40: crm.v1.CrmService.MergePeople:input_type -> crm.v1.MergePeopleRequest
-	27, // 41: crm.v1.CrmService.ListPeople:output_type -> crm.v1.ListPeopleResponse
-	29, // 42: crm.v1.CrmService.GetPerson:output_type -> crm.v1.GetPersonResponse
-	5,  // 43: crm.v1.CrmService.CreatePerson:output_type -> crm.v1.CreatePersonResponse
-	7,  // 44: crm.v1.CrmService.UpdatePerson:output_type -> crm.v1.UpdatePersonResponse
-	9,  // 45: crm.v1.CrmService.DeletePerson:output_type -> crm.v1.DeletePersonResponse
-	31, // 46: crm.v1.CrmService.ListOrgs:output_type -> crm.v1.ListOrgsResponse
-	33, // 47: crm.v1.CrmService.GetOrg:output_type -> crm.v1.GetOrgResponse
-	11, // 48: crm.v1.CrmService.CreateOrg:output_type -> crm.v1.CreateOrgResponse
-	13, // 49: crm.v1.CrmService.UpdateOrg:output_type -> crm.v1.UpdateOrgResponse
-	15, // 50: crm.v1.CrmService.DeleteOrg:output_type -> crm.v1.DeleteOrgResponse
-	35, // 51: crm.v1.CrmService.ListNotes:output_type -> crm.v1.ListNotesResponse
-	37, // 52: crm.v1.CrmService.GetNote:output_type -> crm.v1.GetNoteResponse
-	17, // 53: crm.v1.CrmService.CreateNote:output_type -> crm.v1.CreateNoteResponse
-	19, // 54: crm.v1.CrmService.UpdateNote:output_type -> crm.v1.UpdateNoteResponse
-	21, // 55: crm.v1.CrmService.DeleteNote:output_type -> crm.v1.DeleteNoteResponse
-	23, // 56: crm.v1.CrmService.LinkPersonToOrg:output_type -> crm.v1.LinkPersonToOrgResponse
-	39, // 57: crm.v1.CrmService.FindPeopleAtOrg:output_type -> crm.v1.FindPeopleAtOrgResponse
-	25, // 58: crm.v1.CrmService.MergePeople:output_type -> crm.v1.MergePeopleResponse
-	41, // [41:59] is the sub-list for method output_type
-	23, // [23:41] is the sub-list for method input_type
-	23, // [23:23] is the sub-list for extension type_name
-	23, // [23:23] is the sub-list for extension extendee
-	0,  // [0:23] is the sub-list for field type_name
+	0,  // 12: crm.v1.AddNoteToPersonRequest.subject_kind:type_name -> crm.v1.SubjectKind
+	3,  // 13: crm.v1.AddNoteToPersonResponse.note:type_name -> crm.v1.Note
+	3,  // 14: crm.v1.UpdateNoteResponse.note:type_name -> crm.v1.Note
+	1,  // 15: crm.v1.LinkPersonToOrgResponse.person:type_name -> crm.v1.Person
+	1,  // 16: crm.v1.MergePeopleResponse.person:type_name -> crm.v1.Person
+	1,  // 17: crm.v1.ListPeopleResponse.people:type_name -> crm.v1.Person
+	1,  // 18: crm.v1.GetPersonResponse.person:type_name -> crm.v1.Person
+	2,  // 19: crm.v1.ListOrgsResponse.orgs:type_name -> crm.v1.Org
+	2,  // 20: crm.v1.GetOrgResponse.org:type_name -> crm.v1.Org
+	3,  // 21: crm.v1.ListNotesResponse.notes:type_name -> crm.v1.Note
+	3,  // 22: crm.v1.GetNoteResponse.note:type_name -> crm.v1.Note
+	2,  // 23: crm.v1.FindPeopleAtOrgResponse.org:type_name -> crm.v1.Org
+	1,  // 24: crm.v1.FindPeopleAtOrgResponse.people:type_name -> crm.v1.Person
+	28, // 25: crm.v1.CrmService.ListPeople:input_type -> crm.v1.ListPeopleRequest
+	30, // 26: crm.v1.CrmService.GetPerson:input_type -> crm.v1.GetPersonRequest
+	4,  // 27: crm.v1.CrmService.CreatePerson:input_type -> crm.v1.CreatePersonRequest
+	6,  // 28: crm.v1.CrmService.UpdatePerson:input_type -> crm.v1.UpdatePersonRequest
+	8,  // 29: crm.v1.CrmService.DeletePerson:input_type -> crm.v1.DeletePersonRequest
+	32, // 30: crm.v1.CrmService.ListOrgs:input_type -> crm.v1.ListOrgsRequest
+	34, // 31: crm.v1.CrmService.GetOrg:input_type -> crm.v1.GetOrgRequest
+	10, // 32: crm.v1.CrmService.CreateOrg:input_type -> crm.v1.CreateOrgRequest
+	12, // 33: crm.v1.CrmService.UpdateOrg:input_type -> crm.v1.UpdateOrgRequest
+	14, // 34: crm.v1.CrmService.DeleteOrg:input_type -> crm.v1.DeleteOrgRequest
+	36, // 35: crm.v1.CrmService.ListNotes:input_type -> crm.v1.ListNotesRequest
+	38, // 36: crm.v1.CrmService.GetNote:input_type -> crm.v1.GetNoteRequest
+	16, // 37: crm.v1.CrmService.CreateNote:input_type -> crm.v1.CreateNoteRequest
+	20, // 38: crm.v1.CrmService.UpdateNote:input_type -> crm.v1.UpdateNoteRequest
+	22, // 39: crm.v1.CrmService.DeleteNote:input_type -> crm.v1.DeleteNoteRequest
+	24, // 40: crm.v1.CrmService.LinkPersonToOrg:input_type -> crm.v1.LinkPersonToOrgRequest
+	18, // 41: crm.v1.CrmService.AddNoteToPerson:input_type -> crm.v1.AddNoteToPersonRequest
+	40, // 42: crm.v1.CrmService.FindPeopleAtOrg:input_type -> crm.v1.FindPeopleAtOrgRequest
+	26, // 43: crm.v1.CrmService.MergePeople:input_type -> crm.v1.MergePeopleRequest
+	29, // 44: crm.v1.CrmService.ListPeople:output_type -> crm.v1.ListPeopleResponse
+	31, // 45: crm.v1.CrmService.GetPerson:output_type -> crm.v1.GetPersonResponse
+	5,  // 46: crm.v1.CrmService.CreatePerson:output_type -> crm.v1.CreatePersonResponse
+	7,  // 47: crm.v1.CrmService.UpdatePerson:output_type -> crm.v1.UpdatePersonResponse
+	9,  // 48: crm.v1.CrmService.DeletePerson:output_type -> crm.v1.DeletePersonResponse
+	33, // 49: crm.v1.CrmService.ListOrgs:output_type -> crm.v1.ListOrgsResponse
+	35, // 50: crm.v1.CrmService.GetOrg:output_type -> crm.v1.GetOrgResponse
+	11, // 51: crm.v1.CrmService.CreateOrg:output_type -> crm.v1.CreateOrgResponse
+	13, // 52: crm.v1.CrmService.UpdateOrg:output_type -> crm.v1.UpdateOrgResponse
+	15, // 53: crm.v1.CrmService.DeleteOrg:output_type -> crm.v1.DeleteOrgResponse
+	37, // 54: crm.v1.CrmService.ListNotes:output_type -> crm.v1.ListNotesResponse
+	39, // 55: crm.v1.CrmService.GetNote:output_type -> crm.v1.GetNoteResponse
+	17, // 56: crm.v1.CrmService.CreateNote:output_type -> crm.v1.CreateNoteResponse
+	21, // 57: crm.v1.CrmService.UpdateNote:output_type -> crm.v1.UpdateNoteResponse
+	23, // 58: crm.v1.CrmService.DeleteNote:output_type -> crm.v1.DeleteNoteResponse
+	25, // 59: crm.v1.CrmService.LinkPersonToOrg:output_type -> crm.v1.LinkPersonToOrgResponse
+	19, // 60: crm.v1.CrmService.AddNoteToPerson:output_type -> crm.v1.AddNoteToPersonResponse
+	41, // 61: crm.v1.CrmService.FindPeopleAtOrg:output_type -> crm.v1.FindPeopleAtOrgResponse
+	27, // 62: crm.v1.CrmService.MergePeople:output_type -> crm.v1.MergePeopleResponse
+	44, // [44:63] is the sub-list for method output_type
+	25, // [25:44] is the sub-list for method input_type
+	25, // [25:25] is the sub-list for extension type_name
+	25, // [25:25] is the sub-list for extension extendee
+	0,  // [0:25] is the sub-list for field type_name
 }
 
 func init() { file_crm_v1_crm_proto_init() }
@@ -3045,11 +3186,11 @@ func file_crm_v1_crm_proto_init() {
 		(*CreateNoteRequest_PersonId)(nil),
 		(*CreateNoteRequest_OrgId)(nil),
 	}
-	file_crm_v1_crm_proto_msgTypes[33].OneofWrappers = []any{
+	file_crm_v1_crm_proto_msgTypes[35].OneofWrappers = []any{
 		(*ListNotesRequest_PersonId)(nil),
 		(*ListNotesRequest_OrgId)(nil),
 	}
-	file_crm_v1_crm_proto_msgTypes[37].OneofWrappers = []any{
+	file_crm_v1_crm_proto_msgTypes[39].OneofWrappers = []any{
 		(*FindPeopleAtOrgRequest_OrgId)(nil),
 		(*FindPeopleAtOrgRequest_OrgName)(nil),
 	}
@@ -3059,7 +3200,7 @@ func file_crm_v1_crm_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_crm_v1_crm_proto_rawDesc), len(file_crm_v1_crm_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   39,
+			NumMessages:   41,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -314,6 +314,59 @@ func (TransformOperation) EnumDescriptor() ([]byte, []int) {
 	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{4}
 }
 
+// What parent_operations does to a parent's subtasks.
+type ParentOperation int32
+
+const (
+	ParentOperation_PARENT_OPERATION_UNSPECIFIED ParentOperation = 0
+	ParentOperation_PARENT_OPERATION_RESEQUENCE  ParentOperation = 1
+	ParentOperation_PARENT_OPERATION_PARALLELIZE ParentOperation = 2
+	ParentOperation_PARENT_OPERATION_ADD_SUBTASK ParentOperation = 3
+)
+
+// Enum value maps for ParentOperation.
+var (
+	ParentOperation_name = map[int32]string{
+		0: "PARENT_OPERATION_UNSPECIFIED",
+		1: "PARENT_OPERATION_RESEQUENCE",
+		2: "PARENT_OPERATION_PARALLELIZE",
+		3: "PARENT_OPERATION_ADD_SUBTASK",
+	}
+	ParentOperation_value = map[string]int32{
+		"PARENT_OPERATION_UNSPECIFIED": 0,
+		"PARENT_OPERATION_RESEQUENCE":  1,
+		"PARENT_OPERATION_PARALLELIZE": 2,
+		"PARENT_OPERATION_ADD_SUBTASK": 3,
+	}
+)
+
+func (x ParentOperation) Enum() *ParentOperation {
+	p := new(ParentOperation)
+	*p = x
+	return p
+}
+
+func (x ParentOperation) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ParentOperation) Descriptor() protoreflect.EnumDescriptor {
+	return file_tasks_v1_tasks_proto_enumTypes[5].Descriptor()
+}
+
+func (ParentOperation) Type() protoreflect.EnumType {
+	return &file_tasks_v1_tasks_proto_enumTypes[5]
+}
+
+func (x ParentOperation) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ParentOperation.Descriptor instead.
+func (ParentOperation) EnumDescriptor() ([]byte, []int) {
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{5}
+}
+
 // RequestMeta is who wrote and when; the server fills all of it.
 type RequestMeta struct {
 	state           protoimpl.MessageState `protogen:"open.v1"`
@@ -711,7 +764,7 @@ func (x *TaskSummary) GetCreatedAt() *timestamppb.Timestamp {
 
 type TaskCreateResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
-	Task          *TaskSummary           `protobuf:"bytes,1,opt,name=task,proto3" json:"task,omitempty"`
+	Data          *TaskSummary           `protobuf:"bytes,1,opt,name=data,proto3" json:"data,omitempty"`
 	Message       string                 `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
 	Metadata      *ResponseMetadata      `protobuf:"bytes,3,opt,name=metadata,proto3" json:"metadata,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -748,9 +801,9 @@ func (*TaskCreateResponse) Descriptor() ([]byte, []int) {
 	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{4}
 }
 
-func (x *TaskCreateResponse) GetTask() *TaskSummary {
+func (x *TaskCreateResponse) GetData() *TaskSummary {
 	if x != nil {
-		return x.Task
+		return x.Data
 	}
 	return nil
 }
@@ -997,6 +1050,9 @@ type Task struct {
 	Path          string                 `protobuf:"bytes,15,opt,name=path,proto3" json:"path,omitempty"`
 	CreatedAt     *timestamppb.Timestamp `protobuf:"bytes,16,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
 	UpdatedAt     *timestamppb.Timestamp `protobuf:"bytes,17,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	// A subtask's two-digit position under its parent; equal numbers run in
+	// parallel.
+	Sequence      string `protobuf:"bytes,18,opt,name=sequence,proto3" json:"sequence,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1150,9 +1206,16 @@ func (x *Task) GetUpdatedAt() *timestamppb.Timestamp {
 	return nil
 }
 
+func (x *Task) GetSequence() string {
+	if x != nil {
+		return x.Sequence
+	}
+	return ""
+}
+
 type TaskUpdateResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
-	Task          *Task                  `protobuf:"bytes,1,opt,name=task,proto3" json:"task,omitempty"`
+	Data          *Task                  `protobuf:"bytes,1,opt,name=data,proto3" json:"data,omitempty"`
 	Message       string                 `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
 	Metadata      *ResponseMetadata      `protobuf:"bytes,3,opt,name=metadata,proto3" json:"metadata,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -1189,9 +1252,9 @@ func (*TaskUpdateResponse) Descriptor() ([]byte, []int) {
 	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{8}
 }
 
-func (x *TaskUpdateResponse) GetTask() *Task {
+func (x *TaskUpdateResponse) GetData() *Task {
 	if x != nil {
-		return x.Task
+		return x.Data
 	}
 	return nil
 }
@@ -1351,7 +1414,7 @@ func (x *TaskDeletion) GetCascadeCount() int32 {
 
 type TaskDeleteResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
-	Deletion      *TaskDeletion          `protobuf:"bytes,1,opt,name=deletion,proto3" json:"deletion,omitempty"`
+	Data          *TaskDeletion          `protobuf:"bytes,1,opt,name=data,proto3" json:"data,omitempty"`
 	Message       string                 `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
 	Metadata      *ResponseMetadata      `protobuf:"bytes,3,opt,name=metadata,proto3" json:"metadata,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -1388,9 +1451,9 @@ func (*TaskDeleteResponse) Descriptor() ([]byte, []int) {
 	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{11}
 }
 
-func (x *TaskDeleteResponse) GetDeletion() *TaskDeletion {
+func (x *TaskDeleteResponse) GetData() *TaskDeletion {
 	if x != nil {
-		return x.Deletion
+		return x.Data
 	}
 	return nil
 }
@@ -1508,9 +1571,10 @@ type TaskMove struct {
 	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
 	PreviousState WorkflowState          `protobuf:"varint,2,opt,name=previous_state,json=previousState,proto3,enum=tasks.v1.WorkflowState" json:"previous_state,omitempty"`
 	CurrentState  WorkflowState          `protobuf:"varint,3,opt,name=current_state,json=currentState,proto3,enum=tasks.v1.WorkflowState" json:"current_state,omitempty"`
-	StatusUpdated bool                   `protobuf:"varint,4,opt,name=status_updated,json=statusUpdated,proto3" json:"status_updated,omitempty"`
-	NewStatus     TaskStatus             `protobuf:"varint,5,opt,name=new_status,json=newStatus,proto3,enum=tasks.v1.TaskStatus" json:"new_status,omitempty"`
-	Path          string                 `protobuf:"bytes,6,opt,name=path,proto3" json:"path,omitempty"`
+	// Always set: whether the transition changed the status.
+	StatusUpdated *bool `protobuf:"varint,4,opt,name=status_updated,json=statusUpdated,proto3,oneof" json:"status_updated,omitempty"`
+	// The status after the transition, when it changed.
+	NewStatus     TaskStatus `protobuf:"varint,5,opt,name=new_status,json=newStatus,proto3,enum=tasks.v1.TaskStatus" json:"new_status,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1567,8 +1631,8 @@ func (x *TaskMove) GetCurrentState() WorkflowState {
 }
 
 func (x *TaskMove) GetStatusUpdated() bool {
-	if x != nil {
-		return x.StatusUpdated
+	if x != nil && x.StatusUpdated != nil {
+		return *x.StatusUpdated
 	}
 	return false
 }
@@ -1580,16 +1644,9 @@ func (x *TaskMove) GetNewStatus() TaskStatus {
 	return TaskStatus_TASK_STATUS_UNSPECIFIED
 }
 
-func (x *TaskMove) GetPath() string {
-	if x != nil {
-		return x.Path
-	}
-	return ""
-}
-
 type TaskMoveResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
-	Move          *TaskMove              `protobuf:"bytes,1,opt,name=move,proto3" json:"move,omitempty"`
+	Data          *TaskMove              `protobuf:"bytes,1,opt,name=data,proto3" json:"data,omitempty"`
 	Message       string                 `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
 	Metadata      *ResponseMetadata      `protobuf:"bytes,3,opt,name=metadata,proto3" json:"metadata,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -1626,9 +1683,9 @@ func (*TaskMoveResponse) Descriptor() ([]byte, []int) {
 	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{14}
 }
 
-func (x *TaskMoveResponse) GetMove() *TaskMove {
+func (x *TaskMoveResponse) GetData() *TaskMove {
 	if x != nil {
-		return x.Move
+		return x.Data
 	}
 	return nil
 }
@@ -1799,8 +1856,6 @@ type TaskTransform struct {
 	state           protoimpl.MessageState `protogen:"open.v1"`
 	Operation       TransformOperation     `protobuf:"varint,1,opt,name=operation,proto3,enum=tasks.v1.TransformOperation" json:"operation,omitempty"`
 	TransformedTask *Task                  `protobuf:"bytes,2,opt,name=transformed_task,json=transformedTask,proto3" json:"transformed_task,omitempty"`
-	// The transformed task's sequence under its parent (adopt).
-	Sequence string `protobuf:"bytes,3,opt,name=sequence,proto3" json:"sequence,omitempty"`
 	// IDs of the other tasks the transform created or changed.
 	AffectedTasks []string `protobuf:"bytes,4,rep,name=affected_tasks,json=affectedTasks,proto3" json:"affected_tasks,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -1851,13 +1906,6 @@ func (x *TaskTransform) GetTransformedTask() *Task {
 	return nil
 }
 
-func (x *TaskTransform) GetSequence() string {
-	if x != nil {
-		return x.Sequence
-	}
-	return ""
-}
-
 func (x *TaskTransform) GetAffectedTasks() []string {
 	if x != nil {
 		return x.AffectedTasks
@@ -1867,7 +1915,7 @@ func (x *TaskTransform) GetAffectedTasks() []string {
 
 type TaskTransformResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
-	Transform     *TaskTransform         `protobuf:"bytes,1,opt,name=transform,proto3" json:"transform,omitempty"`
+	Data          *TaskTransform         `protobuf:"bytes,1,opt,name=data,proto3" json:"data,omitempty"`
 	Message       string                 `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
 	Metadata      *ResponseMetadata      `protobuf:"bytes,3,opt,name=metadata,proto3" json:"metadata,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -1904,9 +1952,9 @@ func (*TaskTransformResponse) Descriptor() ([]byte, []int) {
 	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{17}
 }
 
-func (x *TaskTransformResponse) GetTransform() *TaskTransform {
+func (x *TaskTransformResponse) GetData() *TaskTransform {
 	if x != nil {
-		return x.Transform
+		return x.Data
 	}
 	return nil
 }
@@ -1919,6 +1967,987 @@ func (x *TaskTransformResponse) GetMessage() string {
 }
 
 func (x *TaskTransformResponse) GetMetadata() *ResponseMetadata {
+	if x != nil {
+		return x.Metadata
+	}
+	return nil
+}
+
+// SubtaskSpec is one subtask parent_create creates with the parent.
+type SubtaskSpec struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Title string                 `protobuf:"bytes,1,opt,name=title,proto3" json:"title,omitempty"`
+	Type  TaskType               `protobuf:"varint,2,opt,name=type,proto3,enum=tasks.v1.TaskType" json:"type,omitempty"`
+	// Where the subtask runs; after the previous subtask when neither is given.
+	//
+	// Types that are valid to be assigned to Position:
+	//
+	//	*SubtaskSpec_Sequence
+	//	*SubtaskSpec_ParallelWith
+	Position      isSubtaskSpec_Position `protobuf_oneof:"position"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SubtaskSpec) Reset() {
+	*x = SubtaskSpec{}
+	mi := &file_tasks_v1_tasks_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SubtaskSpec) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SubtaskSpec) ProtoMessage() {}
+
+func (x *SubtaskSpec) ProtoReflect() protoreflect.Message {
+	mi := &file_tasks_v1_tasks_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SubtaskSpec.ProtoReflect.Descriptor instead.
+func (*SubtaskSpec) Descriptor() ([]byte, []int) {
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *SubtaskSpec) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *SubtaskSpec) GetType() TaskType {
+	if x != nil {
+		return x.Type
+	}
+	return TaskType_TASK_TYPE_UNSPECIFIED
+}
+
+func (x *SubtaskSpec) GetPosition() isSubtaskSpec_Position {
+	if x != nil {
+		return x.Position
+	}
+	return nil
+}
+
+func (x *SubtaskSpec) GetSequence() string {
+	if x != nil {
+		if x, ok := x.Position.(*SubtaskSpec_Sequence); ok {
+			return x.Sequence
+		}
+	}
+	return ""
+}
+
+func (x *SubtaskSpec) GetParallelWith() string {
+	if x != nil {
+		if x, ok := x.Position.(*SubtaskSpec_ParallelWith); ok {
+			return x.ParallelWith
+		}
+	}
+	return ""
+}
+
+type isSubtaskSpec_Position interface {
+	isSubtaskSpec_Position()
+}
+
+type SubtaskSpec_Sequence struct {
+	// Two-digit sequence number; equal numbers run in parallel.
+	Sequence string `protobuf:"bytes,3,opt,name=sequence,proto3,oneof"`
+}
+
+type SubtaskSpec_ParallelWith struct {
+	// Title of an earlier subtask in this list to run in parallel with; this
+	// subtask takes its sequence.
+	ParallelWith string `protobuf:"bytes,4,opt,name=parallel_with,json=parallelWith,proto3,oneof"`
+}
+
+func (*SubtaskSpec_Sequence) isSubtaskSpec_Position() {}
+
+func (*SubtaskSpec_ParallelWith) isSubtaskSpec_Position() {}
+
+type ParentCreateRequest struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Meta    *RequestMeta           `protobuf:"bytes,1,opt,name=meta,proto3" json:"meta,omitempty"`
+	RootDir string                 `protobuf:"bytes,2,opt,name=root_dir,json=rootDir,proto3" json:"root_dir,omitempty"`
+	Id      string                 `protobuf:"bytes,3,opt,name=id,proto3" json:"id,omitempty"`
+	Title   string                 `protobuf:"bytes,4,opt,name=title,proto3" json:"title,omitempty"`
+	Type    TaskType               `protobuf:"varint,5,opt,name=type,proto3,enum=tasks.v1.TaskType" json:"type,omitempty"`
+	// Functional area, e.g. auth or billing.
+	Area          string        `protobuf:"bytes,6,opt,name=area,proto3" json:"area,omitempty"`
+	Status        TaskStatus    `protobuf:"varint,7,opt,name=status,proto3,enum=tasks.v1.TaskStatus" json:"status,omitempty"`
+	Priority      TaskPriority  `protobuf:"varint,8,opt,name=priority,proto3,enum=tasks.v1.TaskPriority" json:"priority,omitempty"`
+	WorkflowState WorkflowState `protobuf:"varint,9,opt,name=workflow_state,json=workflowState,proto3,enum=tasks.v1.WorkflowState" json:"workflow_state,omitempty"`
+	// Initial content for overview instruction section.
+	OverviewContent string `protobuf:"bytes,10,opt,name=overview_content,json=overviewContent,proto3" json:"overview_content,omitempty"`
+	// Subtasks to create with the parent, in order.
+	Subtasks []*SubtaskSpec `protobuf:"bytes,11,rep,name=subtasks,proto3" json:"subtasks,omitempty"`
+	// Who works on the task.
+	Assignee string `protobuf:"bytes,12,opt,name=assignee,proto3" json:"assignee,omitempty"`
+	// Free-form labels.
+	Tags          []string `protobuf:"bytes,13,rep,name=tags,proto3" json:"tags,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ParentCreateRequest) Reset() {
+	*x = ParentCreateRequest{}
+	mi := &file_tasks_v1_tasks_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ParentCreateRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ParentCreateRequest) ProtoMessage() {}
+
+func (x *ParentCreateRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_tasks_v1_tasks_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ParentCreateRequest.ProtoReflect.Descriptor instead.
+func (*ParentCreateRequest) Descriptor() ([]byte, []int) {
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *ParentCreateRequest) GetMeta() *RequestMeta {
+	if x != nil {
+		return x.Meta
+	}
+	return nil
+}
+
+func (x *ParentCreateRequest) GetRootDir() string {
+	if x != nil {
+		return x.RootDir
+	}
+	return ""
+}
+
+func (x *ParentCreateRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *ParentCreateRequest) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *ParentCreateRequest) GetType() TaskType {
+	if x != nil {
+		return x.Type
+	}
+	return TaskType_TASK_TYPE_UNSPECIFIED
+}
+
+func (x *ParentCreateRequest) GetArea() string {
+	if x != nil {
+		return x.Area
+	}
+	return ""
+}
+
+func (x *ParentCreateRequest) GetStatus() TaskStatus {
+	if x != nil {
+		return x.Status
+	}
+	return TaskStatus_TASK_STATUS_UNSPECIFIED
+}
+
+func (x *ParentCreateRequest) GetPriority() TaskPriority {
+	if x != nil {
+		return x.Priority
+	}
+	return TaskPriority_TASK_PRIORITY_UNSPECIFIED
+}
+
+func (x *ParentCreateRequest) GetWorkflowState() WorkflowState {
+	if x != nil {
+		return x.WorkflowState
+	}
+	return WorkflowState_WORKFLOW_STATE_UNSPECIFIED
+}
+
+func (x *ParentCreateRequest) GetOverviewContent() string {
+	if x != nil {
+		return x.OverviewContent
+	}
+	return ""
+}
+
+func (x *ParentCreateRequest) GetSubtasks() []*SubtaskSpec {
+	if x != nil {
+		return x.Subtasks
+	}
+	return nil
+}
+
+func (x *ParentCreateRequest) GetAssignee() string {
+	if x != nil {
+		return x.Assignee
+	}
+	return ""
+}
+
+func (x *ParentCreateRequest) GetTags() []string {
+	if x != nil {
+		return x.Tags
+	}
+	return nil
+}
+
+// CreatedSubtask is one subtask parent_create made.
+type CreatedSubtask struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Title         string                 `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
+	Sequence      string                 `protobuf:"bytes,3,opt,name=sequence,proto3" json:"sequence,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreatedSubtask) Reset() {
+	*x = CreatedSubtask{}
+	mi := &file_tasks_v1_tasks_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreatedSubtask) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreatedSubtask) ProtoMessage() {}
+
+func (x *CreatedSubtask) ProtoReflect() protoreflect.Message {
+	mi := &file_tasks_v1_tasks_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreatedSubtask.ProtoReflect.Descriptor instead.
+func (*CreatedSubtask) Descriptor() ([]byte, []int) {
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *CreatedSubtask) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *CreatedSubtask) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *CreatedSubtask) GetSequence() string {
+	if x != nil {
+		return x.Sequence
+	}
+	return ""
+}
+
+// ParentCreation is what parent_create answers.
+type ParentCreation struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Title         string                 `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
+	Type          TaskType               `protobuf:"varint,3,opt,name=type,proto3,enum=tasks.v1.TaskType" json:"type,omitempty"`
+	WorkflowState WorkflowState          `protobuf:"varint,4,opt,name=workflow_state,json=workflowState,proto3,enum=tasks.v1.WorkflowState" json:"workflow_state,omitempty"`
+	Path          string                 `protobuf:"bytes,5,opt,name=path,proto3" json:"path,omitempty"`
+	// Always set, 0 for a parent without subtasks yet.
+	SubtaskCount    *int32            `protobuf:"varint,6,opt,name=subtask_count,json=subtaskCount,proto3,oneof" json:"subtask_count,omitempty"`
+	CreatedSubtasks []*CreatedSubtask `protobuf:"bytes,7,rep,name=created_subtasks,json=createdSubtasks,proto3" json:"created_subtasks,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *ParentCreation) Reset() {
+	*x = ParentCreation{}
+	mi := &file_tasks_v1_tasks_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ParentCreation) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ParentCreation) ProtoMessage() {}
+
+func (x *ParentCreation) ProtoReflect() protoreflect.Message {
+	mi := &file_tasks_v1_tasks_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ParentCreation.ProtoReflect.Descriptor instead.
+func (*ParentCreation) Descriptor() ([]byte, []int) {
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *ParentCreation) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *ParentCreation) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *ParentCreation) GetType() TaskType {
+	if x != nil {
+		return x.Type
+	}
+	return TaskType_TASK_TYPE_UNSPECIFIED
+}
+
+func (x *ParentCreation) GetWorkflowState() WorkflowState {
+	if x != nil {
+		return x.WorkflowState
+	}
+	return WorkflowState_WORKFLOW_STATE_UNSPECIFIED
+}
+
+func (x *ParentCreation) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *ParentCreation) GetSubtaskCount() int32 {
+	if x != nil && x.SubtaskCount != nil {
+		return *x.SubtaskCount
+	}
+	return 0
+}
+
+func (x *ParentCreation) GetCreatedSubtasks() []*CreatedSubtask {
+	if x != nil {
+		return x.CreatedSubtasks
+	}
+	return nil
+}
+
+type ParentCreateResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Data          *ParentCreation        `protobuf:"bytes,1,opt,name=data,proto3" json:"data,omitempty"`
+	Message       string                 `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	Metadata      *ResponseMetadata      `protobuf:"bytes,3,opt,name=metadata,proto3" json:"metadata,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ParentCreateResponse) Reset() {
+	*x = ParentCreateResponse{}
+	mi := &file_tasks_v1_tasks_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ParentCreateResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ParentCreateResponse) ProtoMessage() {}
+
+func (x *ParentCreateResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_tasks_v1_tasks_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ParentCreateResponse.ProtoReflect.Descriptor instead.
+func (*ParentCreateResponse) Descriptor() ([]byte, []int) {
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *ParentCreateResponse) GetData() *ParentCreation {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
+func (x *ParentCreateResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *ParentCreateResponse) GetMetadata() *ResponseMetadata {
+	if x != nil {
+		return x.Metadata
+	}
+	return nil
+}
+
+// SequenceAssignment gives one subtask a new sequence.
+type SequenceAssignment struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Sequence      string                 `protobuf:"bytes,2,opt,name=sequence,proto3" json:"sequence,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SequenceAssignment) Reset() {
+	*x = SequenceAssignment{}
+	mi := &file_tasks_v1_tasks_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SequenceAssignment) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SequenceAssignment) ProtoMessage() {}
+
+func (x *SequenceAssignment) ProtoReflect() protoreflect.Message {
+	mi := &file_tasks_v1_tasks_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SequenceAssignment.ProtoReflect.Descriptor instead.
+func (*SequenceAssignment) Descriptor() ([]byte, []int) {
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *SequenceAssignment) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *SequenceAssignment) GetSequence() string {
+	if x != nil {
+		return x.Sequence
+	}
+	return ""
+}
+
+// NewSubtask is the subtask add_subtask creates.
+type NewSubtask struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Title string                 `protobuf:"bytes,1,opt,name=title,proto3" json:"title,omitempty"`
+	Type  TaskType               `protobuf:"varint,2,opt,name=type,proto3,enum=tasks.v1.TaskType" json:"type,omitempty"`
+	// Where the subtask goes; after the last subtask when neither is given.
+	//
+	// Types that are valid to be assigned to Position:
+	//
+	//	*NewSubtask_After
+	//	*NewSubtask_Sequence
+	Position isNewSubtask_Position `protobuf_oneof:"position"`
+	// Checklist template by task type (feature, bug, chore, documentation,
+	// test, spike, idea); the new subtask's checklist starts from it.
+	Template      string `protobuf:"bytes,5,opt,name=template,proto3" json:"template,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *NewSubtask) Reset() {
+	*x = NewSubtask{}
+	mi := &file_tasks_v1_tasks_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *NewSubtask) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*NewSubtask) ProtoMessage() {}
+
+func (x *NewSubtask) ProtoReflect() protoreflect.Message {
+	mi := &file_tasks_v1_tasks_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use NewSubtask.ProtoReflect.Descriptor instead.
+func (*NewSubtask) Descriptor() ([]byte, []int) {
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *NewSubtask) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *NewSubtask) GetType() TaskType {
+	if x != nil {
+		return x.Type
+	}
+	return TaskType_TASK_TYPE_UNSPECIFIED
+}
+
+func (x *NewSubtask) GetPosition() isNewSubtask_Position {
+	if x != nil {
+		return x.Position
+	}
+	return nil
+}
+
+func (x *NewSubtask) GetAfter() string {
+	if x != nil {
+		if x, ok := x.Position.(*NewSubtask_After); ok {
+			return x.After
+		}
+	}
+	return ""
+}
+
+func (x *NewSubtask) GetSequence() string {
+	if x != nil {
+		if x, ok := x.Position.(*NewSubtask_Sequence); ok {
+			return x.Sequence
+		}
+	}
+	return ""
+}
+
+func (x *NewSubtask) GetTemplate() string {
+	if x != nil {
+		return x.Template
+	}
+	return ""
+}
+
+type isNewSubtask_Position interface {
+	isNewSubtask_Position()
+}
+
+type NewSubtask_After struct {
+	// ID of the subtask to insert after; later subtasks move down one.
+	After string `protobuf:"bytes,3,opt,name=after,proto3,oneof"`
+}
+
+type NewSubtask_Sequence struct {
+	// Two-digit sequence number; equal numbers run in parallel.
+	Sequence string `protobuf:"bytes,4,opt,name=sequence,proto3,oneof"`
+}
+
+func (*NewSubtask_After) isNewSubtask_Position() {}
+
+func (*NewSubtask_Sequence) isNewSubtask_Position() {}
+
+// ParentOperationData carries the operation's own fields; its operation
+// repeats the request's and selects which of the other fields apply.
+type ParentOperationData struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Operation ParentOperation        `protobuf:"varint,1,opt,name=operation,proto3,enum=tasks.v1.ParentOperation" json:"operation,omitempty"`
+	// For resequence: the subtasks to renumber.
+	SequenceMap []*SequenceAssignment `protobuf:"bytes,2,rep,name=sequence_map,json=sequenceMap,proto3" json:"sequence_map,omitempty"`
+	// For parallelize: the subtasks to run at one sequence.
+	SubtaskIds []string `protobuf:"bytes,3,rep,name=subtask_ids,json=subtaskIds,proto3" json:"subtask_ids,omitempty"`
+	// For parallelize: the shared sequence; the earliest of the subtasks'
+	// sequences when omitted.
+	TargetSequence string `protobuf:"bytes,4,opt,name=target_sequence,json=targetSequence,proto3" json:"target_sequence,omitempty"`
+	// For add_subtask: the subtask to create.
+	Subtask       *NewSubtask `protobuf:"bytes,5,opt,name=subtask,proto3" json:"subtask,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ParentOperationData) Reset() {
+	*x = ParentOperationData{}
+	mi := &file_tasks_v1_tasks_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ParentOperationData) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ParentOperationData) ProtoMessage() {}
+
+func (x *ParentOperationData) ProtoReflect() protoreflect.Message {
+	mi := &file_tasks_v1_tasks_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ParentOperationData.ProtoReflect.Descriptor instead.
+func (*ParentOperationData) Descriptor() ([]byte, []int) {
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *ParentOperationData) GetOperation() ParentOperation {
+	if x != nil {
+		return x.Operation
+	}
+	return ParentOperation_PARENT_OPERATION_UNSPECIFIED
+}
+
+func (x *ParentOperationData) GetSequenceMap() []*SequenceAssignment {
+	if x != nil {
+		return x.SequenceMap
+	}
+	return nil
+}
+
+func (x *ParentOperationData) GetSubtaskIds() []string {
+	if x != nil {
+		return x.SubtaskIds
+	}
+	return nil
+}
+
+func (x *ParentOperationData) GetTargetSequence() string {
+	if x != nil {
+		return x.TargetSequence
+	}
+	return ""
+}
+
+func (x *ParentOperationData) GetSubtask() *NewSubtask {
+	if x != nil {
+		return x.Subtask
+	}
+	return nil
+}
+
+type ParentOperationsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Meta          *RequestMeta           `protobuf:"bytes,1,opt,name=meta,proto3" json:"meta,omitempty"`
+	RootDir       string                 `protobuf:"bytes,2,opt,name=root_dir,json=rootDir,proto3" json:"root_dir,omitempty"`
+	ParentId      string                 `protobuf:"bytes,3,opt,name=parent_id,json=parentId,proto3" json:"parent_id,omitempty"`
+	Operation     ParentOperation        `protobuf:"varint,4,opt,name=operation,proto3,enum=tasks.v1.ParentOperation" json:"operation,omitempty"`
+	OperationData *ParentOperationData   `protobuf:"bytes,5,opt,name=operation_data,json=operationData,proto3" json:"operation_data,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ParentOperationsRequest) Reset() {
+	*x = ParentOperationsRequest{}
+	mi := &file_tasks_v1_tasks_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ParentOperationsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ParentOperationsRequest) ProtoMessage() {}
+
+func (x *ParentOperationsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_tasks_v1_tasks_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ParentOperationsRequest.ProtoReflect.Descriptor instead.
+func (*ParentOperationsRequest) Descriptor() ([]byte, []int) {
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *ParentOperationsRequest) GetMeta() *RequestMeta {
+	if x != nil {
+		return x.Meta
+	}
+	return nil
+}
+
+func (x *ParentOperationsRequest) GetRootDir() string {
+	if x != nil {
+		return x.RootDir
+	}
+	return ""
+}
+
+func (x *ParentOperationsRequest) GetParentId() string {
+	if x != nil {
+		return x.ParentId
+	}
+	return ""
+}
+
+func (x *ParentOperationsRequest) GetOperation() ParentOperation {
+	if x != nil {
+		return x.Operation
+	}
+	return ParentOperation_PARENT_OPERATION_UNSPECIFIED
+}
+
+func (x *ParentOperationsRequest) GetOperationData() *ParentOperationData {
+	if x != nil {
+		return x.OperationData
+	}
+	return nil
+}
+
+// AffectedSubtask is one subtask whose sequence an operation set.
+type AffectedSubtask struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Id    string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// Empty for a subtask the operation created.
+	PreviousSequence string `protobuf:"bytes,2,opt,name=previous_sequence,json=previousSequence,proto3" json:"previous_sequence,omitempty"`
+	CurrentSequence  string `protobuf:"bytes,3,opt,name=current_sequence,json=currentSequence,proto3" json:"current_sequence,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *AffectedSubtask) Reset() {
+	*x = AffectedSubtask{}
+	mi := &file_tasks_v1_tasks_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AffectedSubtask) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AffectedSubtask) ProtoMessage() {}
+
+func (x *AffectedSubtask) ProtoReflect() protoreflect.Message {
+	mi := &file_tasks_v1_tasks_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AffectedSubtask.ProtoReflect.Descriptor instead.
+func (*AffectedSubtask) Descriptor() ([]byte, []int) {
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *AffectedSubtask) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *AffectedSubtask) GetPreviousSequence() string {
+	if x != nil {
+		return x.PreviousSequence
+	}
+	return ""
+}
+
+func (x *AffectedSubtask) GetCurrentSequence() string {
+	if x != nil {
+		return x.CurrentSequence
+	}
+	return ""
+}
+
+// ParentOperationResult reports what parent_operations changed.
+type ParentOperationResult struct {
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	Operation        ParentOperation        `protobuf:"varint,1,opt,name=operation,proto3,enum=tasks.v1.ParentOperation" json:"operation,omitempty"`
+	ParentId         string                 `protobuf:"bytes,2,opt,name=parent_id,json=parentId,proto3" json:"parent_id,omitempty"`
+	AffectedSubtasks []*AffectedSubtask     `protobuf:"bytes,3,rep,name=affected_subtasks,json=affectedSubtasks,proto3" json:"affected_subtasks,omitempty"`
+	// The subtask add_subtask created.
+	NewSubtask    *Task `protobuf:"bytes,4,opt,name=new_subtask,json=newSubtask,proto3" json:"new_subtask,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ParentOperationResult) Reset() {
+	*x = ParentOperationResult{}
+	mi := &file_tasks_v1_tasks_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ParentOperationResult) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ParentOperationResult) ProtoMessage() {}
+
+func (x *ParentOperationResult) ProtoReflect() protoreflect.Message {
+	mi := &file_tasks_v1_tasks_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ParentOperationResult.ProtoReflect.Descriptor instead.
+func (*ParentOperationResult) Descriptor() ([]byte, []int) {
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *ParentOperationResult) GetOperation() ParentOperation {
+	if x != nil {
+		return x.Operation
+	}
+	return ParentOperation_PARENT_OPERATION_UNSPECIFIED
+}
+
+func (x *ParentOperationResult) GetParentId() string {
+	if x != nil {
+		return x.ParentId
+	}
+	return ""
+}
+
+func (x *ParentOperationResult) GetAffectedSubtasks() []*AffectedSubtask {
+	if x != nil {
+		return x.AffectedSubtasks
+	}
+	return nil
+}
+
+func (x *ParentOperationResult) GetNewSubtask() *Task {
+	if x != nil {
+		return x.NewSubtask
+	}
+	return nil
+}
+
+type ParentOperationsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Data          *ParentOperationResult `protobuf:"bytes,1,opt,name=data,proto3" json:"data,omitempty"`
+	Message       string                 `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	Metadata      *ResponseMetadata      `protobuf:"bytes,3,opt,name=metadata,proto3" json:"metadata,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ParentOperationsResponse) Reset() {
+	*x = ParentOperationsResponse{}
+	mi := &file_tasks_v1_tasks_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ParentOperationsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ParentOperationsResponse) ProtoMessage() {}
+
+func (x *ParentOperationsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_tasks_v1_tasks_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ParentOperationsResponse.ProtoReflect.Descriptor instead.
+func (*ParentOperationsResponse) Descriptor() ([]byte, []int) {
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *ParentOperationsResponse) GetData() *ParentOperationResult {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
+func (x *ParentOperationsResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *ParentOperationsResponse) GetMetadata() *ResponseMetadata {
 	if x != nil {
 		return x.Metadata
 	}
@@ -1939,7 +2968,7 @@ const file_tasks_v1_tasks_proto_rawDesc = "" +
 	"\x10ResponseMetadata\x128\n" +
 	"\ttimestamp\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\ttimestamp\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12\x1a\n" +
-	"\bwarnings\x18\x03 \x03(\tR\bwarnings\"\x93\x06\n" +
+	"\bwarnings\x18\x03 \x03(\tR\bwarnings\"\x87\x06\n" +
 	"\x11TaskCreateRequest\x12)\n" +
 	"\x04meta\x18\x01 \x01(\v2\x15.tasks.v1.RequestMetaR\x04meta\x121\n" +
 	"\broot_dir\x18\x02 \x01(\tB\x16\xea\xbb\x1c\x12\x12\x10(\x01\x1a\fproject_rootR\arootDir\x12\x1f\n" +
@@ -1947,18 +2976,17 @@ const file_tasks_v1_tasks_proto_rawDesc = "" +
 	"\x05title\x18\x04 \x01(\tB,\xea\xbb\x1c(\n" +
 	"&\b\x01\x12\n" +
 	"Task title\x1a\x11\"Add OAuth login\"(\x010\xc8\x01R\x05title\x12u\n" +
-	"\x04type\x18\x05 \x01(\x0e2\x12.tasks.v1.TaskTypeBM\xea\xbb\x1cI\"G\b\x01\x12ATask type (feature, bug, chore, documentation, test, spike, idea)\x18\x02R\x04type\x12'\n" +
-	"\x04area\x18\x06 \x01(\tB\x13\xea\xbb\x1c\x0f\n" +
-	"\r\"\t\"general\"0@R\x04area\x12L\n" +
+	"\x04type\x18\x05 \x01(\x0e2\x12.tasks.v1.TaskTypeBM\xea\xbb\x1cI\"G\b\x01\x12ATask type (feature, bug, chore, documentation, test, spike, idea)\x18\x02R\x04type\x12%\n" +
+	"\x04area\x18\x06 \x01(\tB\x11\xea\xbb\x1c\r\n" +
+	"\v\"\t\"general\"R\x04area\x12L\n" +
 	"\x06status\x18\a \x01(\x0e2\x14.tasks.v1.TaskStatusB\x1e\xea\xbb\x1c\x1a\"\x18\x12\x0eInitial status\x18\x02*\x04todoR\x06status\x12D\n" +
 	"\bpriority\x18\b \x01(\x0e2\x16.tasks.v1.TaskPriorityB\x10\xea\xbb\x1c\f\"\n" +
 	"\x18\x02*\x06mediumR\bpriority\x12x\n" +
 	"\x0eworkflow_state\x18\t \x01(\x0e2\x17.tasks.v1.WorkflowStateB8\xea\xbb\x1c4\"2\x12%Workflow folder to create the task in\x18\x02*\abacklogR\rworkflowState\x12\x1b\n" +
 	"\tparent_id\x18\n" +
 	" \x01(\tR\bparentId\x12\x1a\n" +
-	"\bassignee\x18\v \x01(\tR\bassignee\x12\x1c\n" +
-	"\x04tags\x18\f \x03(\tB\b\xea\xbb\x1c\x04\n" +
-	"\x02X\x14R\x04tags\x12 \n" +
+	"\bassignee\x18\v \x01(\tR\bassignee\x12\x12\n" +
+	"\x04tags\x18\f \x03(\tR\x04tags\x12 \n" +
 	"\vinstruction\x18\r \x01(\tR\vinstruction\x12\x14\n" +
 	"\x05tasks\x18\x0e \x01(\tR\x05tasks\"\xac\x02\n" +
 	"\vTaskSummary\x12\x0e\n" +
@@ -1972,26 +3000,23 @@ const file_tasks_v1_tasks_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\x91\x01\n" +
 	"\x12TaskCreateResponse\x12)\n" +
-	"\x04task\x18\x01 \x01(\v2\x15.tasks.v1.TaskSummaryR\x04task\x12\x18\n" +
+	"\x04data\x18\x01 \x01(\v2\x15.tasks.v1.TaskSummaryR\x04data\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x126\n" +
-	"\bmetadata\x18\x03 \x01(\v2\x1a.tasks.v1.ResponseMetadataR\bmetadata\"\xa7\x04\n" +
+	"\bmetadata\x18\x03 \x01(\v2\x1a.tasks.v1.ResponseMetadataR\bmetadata\"\x86\x04\n" +
 	"\vTaskUpdates\x12&\n" +
 	"\x05title\x18\x01 \x01(\tB\v\xea\xbb\x1c\a\n" +
 	"\x05(\x010\xc8\x01H\x00R\x05title\x88\x01\x01\x126\n" +
 	"\x06status\x18\x02 \x01(\x0e2\x14.tasks.v1.TaskStatusB\b\xea\xbb\x1c\x04\"\x02\x18\x02R\x06status\x12<\n" +
-	"\bpriority\x18\x03 \x01(\x0e2\x16.tasks.v1.TaskPriorityB\b\xea\xbb\x1c\x04\"\x02\x18\x02R\bpriority\x12!\n" +
-	"\x04area\x18\x04 \x01(\tB\b\xea\xbb\x1c\x04\n" +
-	"\x020@H\x01R\x04area\x88\x01\x01\x12\x1f\n" +
-	"\bassignee\x18\x05 \x01(\tH\x02R\bassignee\x88\x01\x01\x12\x1c\n" +
-	"\x04tags\x18\x06 \x03(\tB\b\xea\xbb\x1c\x04\n" +
-	"\x02X\x14R\x04tags\x12%\n" +
+	"\bpriority\x18\x03 \x01(\x0e2\x16.tasks.v1.TaskPriorityB\b\xea\xbb\x1c\x04\"\x02\x18\x02R\bpriority\x12\x17\n" +
+	"\x04area\x18\x04 \x01(\tH\x01R\x04area\x88\x01\x01\x12\x1f\n" +
+	"\bassignee\x18\x05 \x01(\tH\x02R\bassignee\x88\x01\x01\x12\x12\n" +
+	"\x04tags\x18\x06 \x03(\tR\x04tags\x12%\n" +
 	"\vinstruction\x18\a \x01(\tH\x03R\vinstruction\x88\x01\x01\x12\x19\n" +
 	"\x05tasks\x18\b \x01(\tH\x04R\x05tasks\x88\x01\x01\x12%\n" +
 	"\vdeliverable\x18\t \x01(\tH\x05R\vdeliverable\x88\x01\x01\x12\x15\n" +
 	"\x03log\x18\n" +
-	" \x01(\tH\x06R\x03log\x88\x01\x01\x124\n" +
-	"\radd_log_entry\x18\v \x01(\tB\v\xea\xbb\x1c\a\n" +
-	"\x05(\x010\xd0\x0fH\aR\vaddLogEntry\x88\x01\x01B\b\n" +
+	" \x01(\tH\x06R\x03log\x88\x01\x01\x12'\n" +
+	"\radd_log_entry\x18\v \x01(\tH\aR\vaddLogEntry\x88\x01\x01B\b\n" +
 	"\x06_titleB\a\n" +
 	"\x05_areaB\v\n" +
 	"\t_assigneeB\x0e\n" +
@@ -2007,7 +3032,7 @@ const file_tasks_v1_tasks_proto_rawDesc = "" +
 	"\x1c\b\x01\x12\x18ID of the task to updateR\x02id\x12\x1b\n" +
 	"\tparent_id\x18\x04 \x01(\tR\bparentId\x12Y\n" +
 	"\aupdates\x18\x05 \x01(\v2\x15.tasks.v1.TaskUpdatesB(\xea\xbb\x1c$\n" +
-	"\"\b\x01\x12\x1eFields to change; at least oneR\aupdates\"\xcd\x04\n" +
+	"\"\b\x01\x12\x1eFields to change; at least oneR\aupdates\"\xe9\x04\n" +
 	"\x04Task\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12&\n" +
@@ -2028,9 +3053,10 @@ const file_tasks_v1_tasks_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\x10 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x129\n" +
 	"\n" +
-	"updated_at\x18\x11 \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\"\x8a\x01\n" +
+	"updated_at\x18\x11 \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x12\x1a\n" +
+	"\bsequence\x18\x12 \x01(\tR\bsequence\"\x8a\x01\n" +
 	"\x12TaskUpdateResponse\x12\"\n" +
-	"\x04task\x18\x01 \x01(\v2\x0e.tasks.v1.TaskR\x04task\x12\x18\n" +
+	"\x04data\x18\x01 \x01(\v2\x0e.tasks.v1.TaskR\x04data\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x126\n" +
 	"\bmetadata\x18\x03 \x01(\v2\x1a.tasks.v1.ResponseMetadataR\bmetadata\"\x91\x02\n" +
 	"\x11TaskDeleteRequest\x12)\n" +
@@ -2044,32 +3070,33 @@ const file_tasks_v1_tasks_proto_rawDesc = "" +
 	"\fTaskDeletion\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x18\n" +
 	"\adeleted\x18\x02 \x01(\bR\adeleted\x12#\n" +
-	"\rcascade_count\x18\x03 \x01(\x05R\fcascadeCount\"\x9a\x01\n" +
-	"\x12TaskDeleteResponse\x122\n" +
-	"\bdeletion\x18\x01 \x01(\v2\x16.tasks.v1.TaskDeletionR\bdeletion\x12\x18\n" +
+	"\rcascade_count\x18\x03 \x01(\x05R\fcascadeCount\"\x92\x01\n" +
+	"\x12TaskDeleteResponse\x12*\n" +
+	"\x04data\x18\x01 \x01(\v2\x16.tasks.v1.TaskDeletionR\x04data\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x126\n" +
-	"\bmetadata\x18\x03 \x01(\v2\x1a.tasks.v1.ResponseMetadataR\bmetadata\"\x81\x04\n" +
+	"\bmetadata\x18\x03 \x01(\v2\x1a.tasks.v1.ResponseMetadataR\bmetadata\"\x8f\x04\n" +
 	"\x0fTaskMoveRequest\x12)\n" +
 	"\x04meta\x18\x01 \x01(\v2\x15.tasks.v1.RequestMetaR\x04meta\x121\n" +
 	"\broot_dir\x18\x02 \x01(\tB\x16\xea\xbb\x1c\x12\x12\x10(\x01\x1a\fproject_rootR\arootDir\x120\n" +
 	"\x02id\x18\x03 \x01(\tB \xea\xbb\x1c\x1c\n" +
 	"\x1a\b\x01\x12\x16ID of the task to moveR\x02id\x12\x1b\n" +
 	"\tparent_id\x18\x04 \x01(\tR\bparentId\x12k\n" +
-	"\ftarget_state\x18\x05 \x01(\x0e2\x17.tasks.v1.WorkflowStateB/\xea\xbb\x1c+\")\b\x01\x12#Workflow folder to move the task to\x18\x02R\vtargetState\x12p\n" +
-	"\farchive_date\x18\x06 \x01(\tBM\xea\xbb\x1cI\n" +
-	"G\x12+Required for archive moves (YYYY-MM format)\x1a\t\"2026-11\":\r^\\d{4}-\\d{2}$R\varchiveDate\x12b\n" +
+	"\ftarget_state\x18\x05 \x01(\x0e2\x17.tasks.v1.WorkflowStateB/\xea\xbb\x1c+\")\b\x01\x12#Workflow folder to move the task to\x18\x02R\vtargetState\x12~\n" +
+	"\farchive_date\x18\x06 \x01(\tB[\xea\xbb\x1cW\n" +
+	"U\x12\x1eArchive month (YYYY-MM format)\x1a\t\"2026-11\":\r^\\d{4}-\\d{2}$j\x19\n" +
+	"\ftarget_state\x12\t\"archive\"R\varchiveDate\x12b\n" +
 	"\rupdate_status\x18\a \x01(\bB=\xea\xbb\x1c9\n" +
-	"7\x12/Auto-update status based on workflow transition\"\x04trueR\fupdateStatus\"\x88\x02\n" +
+	"7\x12/Auto-update status based on workflow transition\"\x04trueR\fupdateStatus\"\x8c\x02\n" +
 	"\bTaskMove\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12>\n" +
 	"\x0eprevious_state\x18\x02 \x01(\x0e2\x17.tasks.v1.WorkflowStateR\rpreviousState\x12<\n" +
-	"\rcurrent_state\x18\x03 \x01(\x0e2\x17.tasks.v1.WorkflowStateR\fcurrentState\x12%\n" +
-	"\x0estatus_updated\x18\x04 \x01(\bR\rstatusUpdated\x123\n" +
+	"\rcurrent_state\x18\x03 \x01(\x0e2\x17.tasks.v1.WorkflowStateR\fcurrentState\x12*\n" +
+	"\x0estatus_updated\x18\x04 \x01(\bH\x00R\rstatusUpdated\x88\x01\x01\x123\n" +
 	"\n" +
-	"new_status\x18\x05 \x01(\x0e2\x14.tasks.v1.TaskStatusR\tnewStatus\x12\x12\n" +
-	"\x04path\x18\x06 \x01(\tR\x04path\"\x8c\x01\n" +
+	"new_status\x18\x05 \x01(\x0e2\x14.tasks.v1.TaskStatusR\tnewStatusB\x11\n" +
+	"\x0f_status_updated\"\x8c\x01\n" +
 	"\x10TaskMoveResponse\x12&\n" +
-	"\x04move\x18\x01 \x01(\v2\x12.tasks.v1.TaskMoveR\x04move\x12\x18\n" +
+	"\x04data\x18\x01 \x01(\v2\x12.tasks.v1.TaskMoveR\x04data\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x126\n" +
 	"\bmetadata\x18\x03 \x01(\v2\x1a.tasks.v1.ResponseMetadataR\bmetadata\"\xaa\x04\n" +
 	"\x14TaskTransformRequest\x12)\n" +
@@ -2085,19 +3112,116 @@ const file_tasks_v1_tasks_proto_rawDesc = "" +
 	"\x18(\x01j\x14\n" +
 	"\toperation\x12\a\"adopt\"R\x0etargetParentId\x128\n" +
 	"\x10initial_subtasks\x18\a \x03(\tB\r\xea\xbb\x1c\t\n" +
-	"\a(\x010\xc8\x01X2R\x0finitialSubtasks\x123\n" +
+	"\a(\x010\xc8\x01XcR\x0finitialSubtasks\x123\n" +
 	"\bsequence\x18\b \x01(\tB\x15\xea\xbb\x1c\x11\n" +
 	"\x0f\x1a\x04\"03\":\a^\\d{2}$H\x00R\bsequence\x12\x16\n" +
 	"\x05after\x18\t \x01(\tH\x00R\x05afterB\n" +
 	"\n" +
-	"\bposition\"\xc9\x01\n" +
+	"\bposition\"\xbd\x01\n" +
 	"\rTaskTransform\x12:\n" +
 	"\toperation\x18\x01 \x01(\x0e2\x1c.tasks.v1.TransformOperationR\toperation\x129\n" +
-	"\x10transformed_task\x18\x02 \x01(\v2\x0e.tasks.v1.TaskR\x0ftransformedTask\x12\x1a\n" +
-	"\bsequence\x18\x03 \x01(\tR\bsequence\x12%\n" +
-	"\x0eaffected_tasks\x18\x04 \x03(\tR\raffectedTasks\"\xa0\x01\n" +
-	"\x15TaskTransformResponse\x125\n" +
-	"\ttransform\x18\x01 \x01(\v2\x17.tasks.v1.TaskTransformR\ttransform\x12\x18\n" +
+	"\x10transformed_task\x18\x02 \x01(\v2\x0e.tasks.v1.TaskR\x0ftransformedTask\x12%\n" +
+	"\x0eaffected_tasks\x18\x04 \x03(\tR\raffectedTasksJ\x04\b\x03\x10\x04R\bsequence\"\x96\x01\n" +
+	"\x15TaskTransformResponse\x12+\n" +
+	"\x04data\x18\x01 \x01(\v2\x17.tasks.v1.TaskTransformR\x04data\x12\x18\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\x126\n" +
+	"\bmetadata\x18\x03 \x01(\v2\x1a.tasks.v1.ResponseMetadataR\bmetadata\"\x83\x02\n" +
+	"\vSubtaskSpec\x12/\n" +
+	"\x05title\x18\x01 \x01(\tB\x19\xea\xbb\x1c\x15\n" +
+	"\x13\b\x01\x12\rSubtask title(\x01R\x05title\x12[\n" +
+	"\x04type\x18\x02 \x01(\x0e2\x12.tasks.v1.TaskTypeB3\xea\xbb\x1c/\"-\x12)Task type; the parent's type when omitted\x18\x02R\x04type\x123\n" +
+	"\bsequence\x18\x03 \x01(\tB\x15\xea\xbb\x1c\x11\n" +
+	"\x0f\x1a\x04\"02\":\a^\\d{2}$H\x00R\bsequence\x12%\n" +
+	"\rparallel_with\x18\x04 \x01(\tH\x00R\fparallelWithB\n" +
+	"\n" +
+	"\bposition\"\xb3\x06\n" +
+	"\x13ParentCreateRequest\x12)\n" +
+	"\x04meta\x18\x01 \x01(\v2\x15.tasks.v1.RequestMetaR\x04meta\x121\n" +
+	"\broot_dir\x18\x02 \x01(\tB\x16\xea\xbb\x1c\x12\x12\x10(\x01\x1a\fproject_rootR\arootDir\x12\x1f\n" +
+	"\x02id\x18\x03 \x01(\tB\x0f\xea\xbb\x1c\v\x1a\t\b\x03\x1a\x05task-R\x02id\x12E\n" +
+	"\x05title\x18\x04 \x01(\tB/\xea\xbb\x1c+\n" +
+	")\b\x01\x12\x11Parent task title\x1a\r\"OAuth login\"(\x010\xc8\x01R\x05title\x12u\n" +
+	"\x04type\x18\x05 \x01(\x0e2\x12.tasks.v1.TaskTypeBM\xea\xbb\x1cI\"G\b\x01\x12ATask type (feature, bug, chore, documentation, test, spike, idea)\x18\x02R\x04type\x12%\n" +
+	"\x04area\x18\x06 \x01(\tB\x11\xea\xbb\x1c\r\n" +
+	"\v\"\t\"general\"R\x04area\x12L\n" +
+	"\x06status\x18\a \x01(\x0e2\x14.tasks.v1.TaskStatusB\x1e\xea\xbb\x1c\x1a\"\x18\x12\x0eInitial status\x18\x02*\x04todoR\x06status\x12D\n" +
+	"\bpriority\x18\b \x01(\x0e2\x16.tasks.v1.TaskPriorityB\x10\xea\xbb\x1c\f\"\n" +
+	"\x18\x02*\x06mediumR\bpriority\x12\x8b\x01\n" +
+	"\x0eworkflow_state\x18\t \x01(\x0e2\x17.tasks.v1.WorkflowStateBK\xea\xbb\x1cG\"E\x128Workflow folder to create the parent and its subtasks in\x18\x02*\abacklogR\rworkflowState\x12)\n" +
+	"\x10overview_content\x18\n" +
+	" \x01(\tR\x0foverviewContent\x12;\n" +
+	"\bsubtasks\x18\v \x03(\v2\x15.tasks.v1.SubtaskSpecB\b\xea\xbb\x1c\x04\n" +
+	"\x02XcR\bsubtasks\x12\x1a\n" +
+	"\bassignee\x18\f \x01(\tR\bassignee\x12\x12\n" +
+	"\x04tags\x18\r \x03(\tR\x04tags\"R\n" +
+	"\x0eCreatedSubtask\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
+	"\x05title\x18\x02 \x01(\tR\x05title\x12\x1a\n" +
+	"\bsequence\x18\x03 \x01(\tR\bsequence\"\xb3\x02\n" +
+	"\x0eParentCreation\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
+	"\x05title\x18\x02 \x01(\tR\x05title\x12&\n" +
+	"\x04type\x18\x03 \x01(\x0e2\x12.tasks.v1.TaskTypeR\x04type\x12>\n" +
+	"\x0eworkflow_state\x18\x04 \x01(\x0e2\x17.tasks.v1.WorkflowStateR\rworkflowState\x12\x12\n" +
+	"\x04path\x18\x05 \x01(\tR\x04path\x12(\n" +
+	"\rsubtask_count\x18\x06 \x01(\x05H\x00R\fsubtaskCount\x88\x01\x01\x12C\n" +
+	"\x10created_subtasks\x18\a \x03(\v2\x18.tasks.v1.CreatedSubtaskR\x0fcreatedSubtasksB\x10\n" +
+	"\x0e_subtask_count\"\x96\x01\n" +
+	"\x14ParentCreateResponse\x12,\n" +
+	"\x04data\x18\x01 \x01(\v2\x18.tasks.v1.ParentCreationR\x04data\x12\x18\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\x126\n" +
+	"\bmetadata\x18\x03 \x01(\v2\x1a.tasks.v1.ResponseMetadataR\bmetadata\"\x8e\x01\n" +
+	"\x12SequenceAssignment\x12$\n" +
+	"\x02id\x18\x01 \x01(\tB\x14\xea\xbb\x1c\x10\n" +
+	"\x0e\b\x01\x12\n" +
+	"Subtask IDR\x02id\x12R\n" +
+	"\bsequence\x18\x02 \x01(\tB6\xea\xbb\x1c2\n" +
+	"0\b\x01\x12\x1dNew two-digit sequence number\x1a\x04\"02\":\a^\\d{2}$R\bsequence\"\x8f\x02\n" +
+	"\n" +
+	"NewSubtask\x12/\n" +
+	"\x05title\x18\x01 \x01(\tB\x19\xea\xbb\x1c\x15\n" +
+	"\x13\b\x01\x12\rSubtask title(\x01R\x05title\x12[\n" +
+	"\x04type\x18\x02 \x01(\x0e2\x12.tasks.v1.TaskTypeB3\xea\xbb\x1c/\"-\x12)Task type; the parent's type when omitted\x18\x02R\x04type\x12\x16\n" +
+	"\x05after\x18\x03 \x01(\tH\x00R\x05after\x123\n" +
+	"\bsequence\x18\x04 \x01(\tB\x15\xea\xbb\x1c\x11\n" +
+	"\x0f\x1a\x04\"03\":\a^\\d{2}$H\x00R\bsequence\x12\x1a\n" +
+	"\btemplate\x18\x05 \x01(\tR\btemplateB\n" +
+	"\n" +
+	"\bposition\"\xe9\x03\n" +
+	"\x13ParentOperationData\x12\x90\x01\n" +
+	"\toperation\x18\x01 \x01(\x0e2\x19.tasks.v1.ParentOperationBW\xea\xbb\x1cS\"Q\b\x01\x12Kresequence, parallelize or add_subtask; the same as the request's operation\x18\x02R\toperation\x12d\n" +
+	"\fsequence_map\x18\x02 \x03(\v2\x1c.tasks.v1.SequenceAssignmentB#\xea\xbb\x1c\x1f\n" +
+	"\x1dP\x01j\x19\n" +
+	"\toperation\x12\f\"resequence\"R\vsequenceMap\x12E\n" +
+	"\vsubtask_ids\x18\x03 \x03(\tB$\xea\xbb\x1c \n" +
+	"\x1eP\x02j\x1a\n" +
+	"\toperation\x12\r\"parallelize\"R\n" +
+	"subtaskIds\x12>\n" +
+	"\x0ftarget_sequence\x18\x04 \x01(\tB\x15\xea\xbb\x1c\x11\n" +
+	"\x0f\x1a\x04\"02\":\a^\\d{2}$R\x0etargetSequence\x12R\n" +
+	"\asubtask\x18\x05 \x01(\v2\x14.tasks.v1.NewSubtaskB\"\xea\xbb\x1c\x1e\n" +
+	"\x1cj\x1a\n" +
+	"\toperation\x12\r\"add_subtask\"R\asubtask\"\xa3\x03\n" +
+	"\x17ParentOperationsRequest\x12)\n" +
+	"\x04meta\x18\x01 \x01(\v2\x15.tasks.v1.RequestMetaR\x04meta\x121\n" +
+	"\broot_dir\x18\x02 \x01(\tB\x16\xea\xbb\x1c\x12\x12\x10(\x01\x1a\fproject_rootR\arootDir\x12<\n" +
+	"\tparent_id\x18\x03 \x01(\tB\x1f\xea\xbb\x1c\x1b\n" +
+	"\x19\b\x01\x12\x15ID of the parent taskR\bparentId\x12k\n" +
+	"\toperation\x18\x04 \x01(\x0e2\x19.tasks.v1.ParentOperationB2\xea\xbb\x1c.\",\b\x01\x12&resequence, parallelize or add_subtask\x18\x02R\toperation\x12\x7f\n" +
+	"\x0eoperation_data\x18\x05 \x01(\v2\x1d.tasks.v1.ParentOperationDataB9\xea\xbb\x1c5\n" +
+	"3\b\x01\x12/The operation's fields, with operation repeatedR\roperationData\"y\n" +
+	"\x0fAffectedSubtask\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12+\n" +
+	"\x11previous_sequence\x18\x02 \x01(\tR\x10previousSequence\x12)\n" +
+	"\x10current_sequence\x18\x03 \x01(\tR\x0fcurrentSequence\"\xe6\x01\n" +
+	"\x15ParentOperationResult\x127\n" +
+	"\toperation\x18\x01 \x01(\x0e2\x19.tasks.v1.ParentOperationR\toperation\x12\x1b\n" +
+	"\tparent_id\x18\x02 \x01(\tR\bparentId\x12F\n" +
+	"\x11affected_subtasks\x18\x03 \x03(\v2\x19.tasks.v1.AffectedSubtaskR\x10affectedSubtasks\x12/\n" +
+	"\vnew_subtask\x18\x04 \x01(\v2\x0e.tasks.v1.TaskR\n" +
+	"newSubtask\"\xa1\x01\n" +
+	"\x18ParentOperationsResponse\x123\n" +
+	"\x04data\x18\x01 \x01(\v2\x1f.tasks.v1.ParentOperationResultR\x04data\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x126\n" +
 	"\bmetadata\x18\x03 \x01(\v2\x1a.tasks.v1.ResponseMetadataR\bmetadata*\x94\x03\n" +
 	"\bTaskType\x12\x19\n" +
@@ -2133,23 +3257,34 @@ const file_tasks_v1_tasks_proto_rawDesc = "" +
 	"\x1fTRANSFORM_OPERATION_UNSPECIFIED\x10\x00\x12\x91\x01\n" +
 	"\x1bTRANSFORM_OPERATION_PROMOTE\x10\x01\x1ap\xea\xbb\x1cl\x1ajTurn a standalone task into a parent; initial_subtasks (else the open checklist items) become its subtasks\x12T\n" +
 	"\x1bTRANSFORM_OPERATION_EXTRACT\x10\x02\x1a3\xea\xbb\x1c/\x1a-Make a subtask of parent_id a standalone task\x12Y\n" +
-	"\x19TRANSFORM_OPERATION_ADOPT\x10\x03\x1a:\xea\xbb\x1c6\x1a4Make a standalone task a subtask of target_parent_id2\x8d\f\n" +
+	"\x19TRANSFORM_OPERATION_ADOPT\x10\x03\x1a:\xea\xbb\x1c6\x1a4Make a standalone task a subtask of target_parent_id*\xc0\x02\n" +
+	"\x0fParentOperation\x12 \n" +
+	"\x1cPARENT_OPERATION_UNSPECIFIED\x10\x00\x12X\n" +
+	"\x1bPARENT_OPERATION_RESEQUENCE\x10\x01\x1a7\xea\xbb\x1c3\x1a1Give subtasks new sequence numbers (sequence_map)\x12^\n" +
+	"\x1cPARENT_OPERATION_PARALLELIZE\x10\x02\x1a<\xea\xbb\x1c8\x1a6Run two or more subtasks (subtask_ids) at one sequence\x12Q\n" +
+	"\x1cPARENT_OPERATION_ADD_SUBTASK\x10\x03\x1a/\xea\xbb\x1c+\x1a)Add a new subtask (subtask) to the parent2\x9f\x17\n" +
 	"\vTaskService\x12\xe6\x02\n" +
 	"\n" +
-	"TaskCreate\x12\x1b.tasks.v1.TaskCreateRequest\x1a\x1c.tasks.v1.TaskCreateResponse\"\x9c\x02\xea\xbb\x1c\x97\x02\x12\vCreate task \x01:\vtask_update:\ttask_moveJ\x04taskrq\n" +
+	"TaskCreate\x12\x1b.tasks.v1.TaskCreateRequest\x1a\x1c.tasks.v1.TaskCreateResponse\"\x9c\x02\xea\xbb\x1c\x97\x02\x12\vCreate task \x01:\vtask_update:\ttask_moveJ\x04datarq\n" +
 	"\x1fCreate a feature in the backlog\x12N{\"title\":\"Add OAuth login\",\"type\":\"feature\",\"area\":\"auth\",\"tags\":[\"security\"]}ru\n" +
 	"\x10Create a subtask\x12a{\"title\":\"Write token refresh tests\",\"type\":\"test\",\"parent_id\":\"task-01JD0000000000000000000000\"}\x12\xff\x01\n" +
 	"\n" +
-	"TaskUpdate\x12\x1b.tasks.v1.TaskUpdateRequest\x1a\x1c.tasks.v1.TaskUpdateResponse\"\xb5\x01\xea\xbb\x1c\xb0\x01\x12\vUpdate task \x02:\ttask_moveJ\x04taskr\x8d\x01\n" +
-	"\x15Start work and log it\x12t{\"id\":\"task-01JD0000000000000000000000\",\"updates\":{\"status\":\"in_progress\",\"add_log_entry\":\"Started implementation\"}}\x12h\n" +
+	"TaskUpdate\x12\x1b.tasks.v1.TaskUpdateRequest\x1a\x1c.tasks.v1.TaskUpdateResponse\"\xb5\x01\xea\xbb\x1c\xb0\x01\x12\vUpdate task \x02:\ttask_moveJ\x04datar\x8d\x01\n" +
+	"\x15Start work and log it\x12t{\"id\":\"task-01JD0000000000000000000000\",\"updates\":{\"status\":\"in_progress\",\"add_log_entry\":\"Started implementation\"}}\x12d\n" +
 	"\n" +
-	"TaskDelete\x12\x1b.tasks.v1.TaskDeleteRequest\x1a\x1c.tasks.v1.TaskDeleteResponse\"\x1f\xea\xbb\x1c\x1b\x12\vDelete task \x03(\x04J\bdeletion\x12\xe0\x01\n" +
-	"\bTaskMove\x12\x19.tasks.v1.TaskMoveRequest\x1a\x1a.tasks.v1.TaskMoveResponse\"\x9c\x01\xea\xbb\x1c\x97\x01\x12\tMove task \x04:\vtask_updateJ\x04moveru\n" +
-	"\x17Archive a finished task\x12Z{\"id\":\"task-01JD0000000000000000000000\",\"target_state\":\"archive\",\"archive_date\":\"2026-11\"}\x12\xc5\x04\n" +
-	"\rTaskTransform\x12\x1e.tasks.v1.TaskTransformRequest\x1a\x1f.tasks.v1.TaskTransformResponse\"\xf2\x03\xea\xbb\x1c\xed\x03\x12\x0eTransform task \x04:\vtask_updateJ\ttransformr\x8a\x01\n" +
+	"TaskDelete\x12\x1b.tasks.v1.TaskDeleteRequest\x1a\x1c.tasks.v1.TaskDeleteResponse\"\x1b\xea\xbb\x1c\x17\x12\vDelete task \x03(\x04J\x04data\x12\xe0\x01\n" +
+	"\bTaskMove\x12\x19.tasks.v1.TaskMoveRequest\x1a\x1a.tasks.v1.TaskMoveResponse\"\x9c\x01\xea\xbb\x1c\x97\x01\x12\tMove task \x04:\vtask_updateJ\x04dataru\n" +
+	"\x17Archive a finished task\x12Z{\"id\":\"task-01JD0000000000000000000000\",\"target_state\":\"archive\",\"archive_date\":\"2026-11\"}\x12\xc0\x04\n" +
+	"\rTaskTransform\x12\x1e.tasks.v1.TaskTransformRequest\x1a\x1f.tasks.v1.TaskTransformResponse\"\xed\x03\xea\xbb\x1c\xe8\x03\x12\x0eTransform task \x04:\vtask_updateJ\x04datar\x8a\x01\n" +
 	"\"Turn checklist items into subtasks\x12d{\"id\":\"task-01JD0000000000000000000000\",\"operation\":\"promote\",\"initial_subtasks\":[\"Design\",\"Build\"]}r\x89\x01\n" +
 	"\x19Make a subtask standalone\x12l{\"id\":\"task-01JD0000000000000000000001\",\"operation\":\"extract\",\"parent_id\":\"task-01JD0000000000000000000000\"}r\xa7\x01\n" +
-	"!Adopt a task as the third subtask\x12\x81\x01{\"id\":\"task-01JD0000000000000000000002\",\"operation\":\"adopt\",\"target_parent_id\":\"task-01JD0000000000000000000000\",\"sequence\":\"03\"}BMZKgithub.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/gen/tasks/v1;tasksv1b\x06proto3"
+	"!Adopt a task as the third subtask\x12\x81\x01{\"id\":\"task-01JD0000000000000000000002\",\"operation\":\"adopt\",\"target_parent_id\":\"task-01JD0000000000000000000000\",\"sequence\":\"03\"}\x12\xe6\x03\n" +
+	"\fParentCreate\x12\x1d.tasks.v1.ParentCreateRequest\x1a\x1e.tasks.v1.ParentCreateResponse\"\x96\x03\xea\xbb\x1c\x91\x03\x12\x12Create parent task \x01:\x11parent_operations:\vtask_updateJ\x04datar\xd2\x02\n" +
+	"JA feature with two sequential subtasks and one in parallel with the second\x12\x83\x02{\"title\":\"OAuth login\",\"type\":\"feature\",\"overview_content\":\"Let users sign in with Google\",\"subtasks\":[{\"title\":\"Design the flow\"},{\"title\":\"Build the callback\",\"type\":\"chore\"},{\"title\":\"Write token tests\",\"type\":\"test\",\"parallel_with\":\"Build the callback\"}]}\x12\xaf\a\n" +
+	"\x10ParentOperations\x12!.tasks.v1.ParentOperationsRequest\x1a\".tasks.v1.ParentOperationsResponse\"\xd3\x06\xea\xbb\x1c\xce\x06\x12\x16Parent task operations \x04:\vtask_updateJ\x04datar\x9d\x02\n" +
+	"\x1bSwap the first two subtasks\x12\xfd\x01{\"parent_id\":\"task-01JD0000000000000000000000\",\"operation\":\"resequence\",\"operation_data\":{\"operation\":\"resequence\",\"sequence_map\":[{\"id\":\"task-01JD0000000000000000000000-01\",\"sequence\":\"02\"},{\"id\":\"task-01JD0000000000000000000000-02\",\"sequence\":\"01\"}]}}r\xf1\x01\n" +
+	"\x1cRun two subtasks in parallel\x12\xd0\x01{\"parent_id\":\"task-01JD0000000000000000000000\",\"operation\":\"parallelize\",\"operation_data\":{\"operation\":\"parallelize\",\"subtask_ids\":[\"task-01JD0000000000000000000000-02\",\"task-01JD0000000000000000000000-03\"]}}r\x8a\x02\n" +
+	"\x1dAdd a subtask after the first\x12\xe8\x01{\"parent_id\":\"task-01JD0000000000000000000000\",\"operation\":\"add_subtask\",\"operation_data\":{\"operation\":\"add_subtask\",\"subtask\":{\"title\":\"Fix the redirect\",\"type\":\"bug\",\"after\":\"task-01JD0000000000000000000000-01\",\"template\":\"bug\"}}}BMZKgithub.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/gen/tasks/v1;tasksv1b\x06proto3"
 
 var (
 	file_tasks_v1_tasks_proto_rawDescOnce sync.Once
@@ -2163,38 +3298,51 @@ func file_tasks_v1_tasks_proto_rawDescGZIP() []byte {
 	return file_tasks_v1_tasks_proto_rawDescData
 }
 
-var file_tasks_v1_tasks_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_tasks_v1_tasks_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
+var file_tasks_v1_tasks_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
+var file_tasks_v1_tasks_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
 var file_tasks_v1_tasks_proto_goTypes = []any{
-	(TaskType)(0),                 // 0: tasks.v1.TaskType
-	(TaskStatus)(0),               // 1: tasks.v1.TaskStatus
-	(TaskPriority)(0),             // 2: tasks.v1.TaskPriority
-	(WorkflowState)(0),            // 3: tasks.v1.WorkflowState
-	(TransformOperation)(0),       // 4: tasks.v1.TransformOperation
-	(*RequestMeta)(nil),           // 5: tasks.v1.RequestMeta
-	(*ResponseMetadata)(nil),      // 6: tasks.v1.ResponseMetadata
-	(*TaskCreateRequest)(nil),     // 7: tasks.v1.TaskCreateRequest
-	(*TaskSummary)(nil),           // 8: tasks.v1.TaskSummary
-	(*TaskCreateResponse)(nil),    // 9: tasks.v1.TaskCreateResponse
-	(*TaskUpdates)(nil),           // 10: tasks.v1.TaskUpdates
-	(*TaskUpdateRequest)(nil),     // 11: tasks.v1.TaskUpdateRequest
-	(*Task)(nil),                  // 12: tasks.v1.Task
-	(*TaskUpdateResponse)(nil),    // 13: tasks.v1.TaskUpdateResponse
-	(*TaskDeleteRequest)(nil),     // 14: tasks.v1.TaskDeleteRequest
-	(*TaskDeletion)(nil),          // 15: tasks.v1.TaskDeletion
-	(*TaskDeleteResponse)(nil),    // 16: tasks.v1.TaskDeleteResponse
-	(*TaskMoveRequest)(nil),       // 17: tasks.v1.TaskMoveRequest
-	(*TaskMove)(nil),              // 18: tasks.v1.TaskMove
-	(*TaskMoveResponse)(nil),      // 19: tasks.v1.TaskMoveResponse
-	(*TaskTransformRequest)(nil),  // 20: tasks.v1.TaskTransformRequest
-	(*TaskTransform)(nil),         // 21: tasks.v1.TaskTransform
-	(*TaskTransformResponse)(nil), // 22: tasks.v1.TaskTransformResponse
-	(*timestamppb.Timestamp)(nil), // 23: google.protobuf.Timestamp
+	(TaskType)(0),                    // 0: tasks.v1.TaskType
+	(TaskStatus)(0),                  // 1: tasks.v1.TaskStatus
+	(TaskPriority)(0),                // 2: tasks.v1.TaskPriority
+	(WorkflowState)(0),               // 3: tasks.v1.WorkflowState
+	(TransformOperation)(0),          // 4: tasks.v1.TransformOperation
+	(ParentOperation)(0),             // 5: tasks.v1.ParentOperation
+	(*RequestMeta)(nil),              // 6: tasks.v1.RequestMeta
+	(*ResponseMetadata)(nil),         // 7: tasks.v1.ResponseMetadata
+	(*TaskCreateRequest)(nil),        // 8: tasks.v1.TaskCreateRequest
+	(*TaskSummary)(nil),              // 9: tasks.v1.TaskSummary
+	(*TaskCreateResponse)(nil),       // 10: tasks.v1.TaskCreateResponse
+	(*TaskUpdates)(nil),              // 11: tasks.v1.TaskUpdates
+	(*TaskUpdateRequest)(nil),        // 12: tasks.v1.TaskUpdateRequest
+	(*Task)(nil),                     // 13: tasks.v1.Task
+	(*TaskUpdateResponse)(nil),       // 14: tasks.v1.TaskUpdateResponse
+	(*TaskDeleteRequest)(nil),        // 15: tasks.v1.TaskDeleteRequest
+	(*TaskDeletion)(nil),             // 16: tasks.v1.TaskDeletion
+	(*TaskDeleteResponse)(nil),       // 17: tasks.v1.TaskDeleteResponse
+	(*TaskMoveRequest)(nil),          // 18: tasks.v1.TaskMoveRequest
+	(*TaskMove)(nil),                 // 19: tasks.v1.TaskMove
+	(*TaskMoveResponse)(nil),         // 20: tasks.v1.TaskMoveResponse
+	(*TaskTransformRequest)(nil),     // 21: tasks.v1.TaskTransformRequest
+	(*TaskTransform)(nil),            // 22: tasks.v1.TaskTransform
+	(*TaskTransformResponse)(nil),    // 23: tasks.v1.TaskTransformResponse
+	(*SubtaskSpec)(nil),              // 24: tasks.v1.SubtaskSpec
+	(*ParentCreateRequest)(nil),      // 25: tasks.v1.ParentCreateRequest
+	(*CreatedSubtask)(nil),           // 26: tasks.v1.CreatedSubtask
+	(*ParentCreation)(nil),           // 27: tasks.v1.ParentCreation
+	(*ParentCreateResponse)(nil),     // 28: tasks.v1.ParentCreateResponse
+	(*SequenceAssignment)(nil),       // 29: tasks.v1.SequenceAssignment
+	(*NewSubtask)(nil),               // 30: tasks.v1.NewSubtask
+	(*ParentOperationData)(nil),      // 31: tasks.v1.ParentOperationData
+	(*ParentOperationsRequest)(nil),  // 32: tasks.v1.ParentOperationsRequest
+	(*AffectedSubtask)(nil),          // 33: tasks.v1.AffectedSubtask
+	(*ParentOperationResult)(nil),    // 34: tasks.v1.ParentOperationResult
+	(*ParentOperationsResponse)(nil), // 35: tasks.v1.ParentOperationsResponse
+	(*timestamppb.Timestamp)(nil),    // 36: google.protobuf.Timestamp
 }
 var file_tasks_v1_tasks_proto_depIdxs = []int32{
-	23, // 0: tasks.v1.RequestMeta.requested_at:type_name -> google.protobuf.Timestamp
-	23, // 1: tasks.v1.ResponseMetadata.timestamp:type_name -> google.protobuf.Timestamp
-	5,  // 2: tasks.v1.TaskCreateRequest.meta:type_name -> tasks.v1.RequestMeta
+	36, // 0: tasks.v1.RequestMeta.requested_at:type_name -> google.protobuf.Timestamp
+	36, // 1: tasks.v1.ResponseMetadata.timestamp:type_name -> google.protobuf.Timestamp
+	6,  // 2: tasks.v1.TaskCreateRequest.meta:type_name -> tasks.v1.RequestMeta
 	0,  // 3: tasks.v1.TaskCreateRequest.type:type_name -> tasks.v1.TaskType
 	1,  // 4: tasks.v1.TaskCreateRequest.status:type_name -> tasks.v1.TaskStatus
 	2,  // 5: tasks.v1.TaskCreateRequest.priority:type_name -> tasks.v1.TaskPriority
@@ -2202,52 +3350,80 @@ var file_tasks_v1_tasks_proto_depIdxs = []int32{
 	0,  // 7: tasks.v1.TaskSummary.type:type_name -> tasks.v1.TaskType
 	1,  // 8: tasks.v1.TaskSummary.status:type_name -> tasks.v1.TaskStatus
 	3,  // 9: tasks.v1.TaskSummary.workflow_state:type_name -> tasks.v1.WorkflowState
-	23, // 10: tasks.v1.TaskSummary.created_at:type_name -> google.protobuf.Timestamp
-	8,  // 11: tasks.v1.TaskCreateResponse.task:type_name -> tasks.v1.TaskSummary
-	6,  // 12: tasks.v1.TaskCreateResponse.metadata:type_name -> tasks.v1.ResponseMetadata
+	36, // 10: tasks.v1.TaskSummary.created_at:type_name -> google.protobuf.Timestamp
+	9,  // 11: tasks.v1.TaskCreateResponse.data:type_name -> tasks.v1.TaskSummary
+	7,  // 12: tasks.v1.TaskCreateResponse.metadata:type_name -> tasks.v1.ResponseMetadata
 	1,  // 13: tasks.v1.TaskUpdates.status:type_name -> tasks.v1.TaskStatus
 	2,  // 14: tasks.v1.TaskUpdates.priority:type_name -> tasks.v1.TaskPriority
-	5,  // 15: tasks.v1.TaskUpdateRequest.meta:type_name -> tasks.v1.RequestMeta
-	10, // 16: tasks.v1.TaskUpdateRequest.updates:type_name -> tasks.v1.TaskUpdates
+	6,  // 15: tasks.v1.TaskUpdateRequest.meta:type_name -> tasks.v1.RequestMeta
+	11, // 16: tasks.v1.TaskUpdateRequest.updates:type_name -> tasks.v1.TaskUpdates
 	0,  // 17: tasks.v1.Task.type:type_name -> tasks.v1.TaskType
 	1,  // 18: tasks.v1.Task.status:type_name -> tasks.v1.TaskStatus
 	2,  // 19: tasks.v1.Task.priority:type_name -> tasks.v1.TaskPriority
 	3,  // 20: tasks.v1.Task.workflow_state:type_name -> tasks.v1.WorkflowState
-	23, // 21: tasks.v1.Task.created_at:type_name -> google.protobuf.Timestamp
-	23, // 22: tasks.v1.Task.updated_at:type_name -> google.protobuf.Timestamp
-	12, // 23: tasks.v1.TaskUpdateResponse.task:type_name -> tasks.v1.Task
-	6,  // 24: tasks.v1.TaskUpdateResponse.metadata:type_name -> tasks.v1.ResponseMetadata
-	5,  // 25: tasks.v1.TaskDeleteRequest.meta:type_name -> tasks.v1.RequestMeta
-	15, // 26: tasks.v1.TaskDeleteResponse.deletion:type_name -> tasks.v1.TaskDeletion
-	6,  // 27: tasks.v1.TaskDeleteResponse.metadata:type_name -> tasks.v1.ResponseMetadata
-	5,  // 28: tasks.v1.TaskMoveRequest.meta:type_name -> tasks.v1.RequestMeta
+	36, // 21: tasks.v1.Task.created_at:type_name -> google.protobuf.Timestamp
+	36, // 22: tasks.v1.Task.updated_at:type_name -> google.protobuf.Timestamp
+	13, // 23: tasks.v1.TaskUpdateResponse.data:type_name -> tasks.v1.Task
+	7,  // 24: tasks.v1.TaskUpdateResponse.metadata:type_name -> tasks.v1.ResponseMetadata
+	6,  // 25: tasks.v1.TaskDeleteRequest.meta:type_name -> tasks.v1.RequestMeta
+	16, // 26: tasks.v1.TaskDeleteResponse.data:type_name -> tasks.v1.TaskDeletion
+	7,  // 27: tasks.v1.TaskDeleteResponse.metadata:type_name -> tasks.v1.ResponseMetadata
+	6,  // 28: tasks.v1.TaskMoveRequest.meta:type_name -> tasks.v1.RequestMeta
 	3,  // 29: tasks.v1.TaskMoveRequest.target_state:type_name -> tasks.v1.WorkflowState
 	3,  // 30: tasks.v1.TaskMove.previous_state:type_name -> tasks.v1.WorkflowState
 	3,  // 31: tasks.v1.TaskMove.current_state:type_name -> tasks.v1.WorkflowState
 	1,  // 32: tasks.v1.TaskMove.new_status:type_name -> tasks.v1.TaskStatus
-	18, // 33: tasks.v1.TaskMoveResponse.move:type_name -> tasks.v1.TaskMove
-	6,  // 34: tasks.v1.TaskMoveResponse.metadata:type_name -> tasks.v1.ResponseMetadata
-	5,  // 35: tasks.v1.TaskTransformRequest.meta:type_name -> tasks.v1.RequestMeta
+	19, // 33: tasks.v1.TaskMoveResponse.data:type_name -> tasks.v1.TaskMove
+	7,  // 34: tasks.v1.TaskMoveResponse.metadata:type_name -> tasks.v1.ResponseMetadata
+	6,  // 35: tasks.v1.TaskTransformRequest.meta:type_name -> tasks.v1.RequestMeta
 	4,  // 36: tasks.v1.TaskTransformRequest.operation:type_name -> tasks.v1.TransformOperation
 	4,  // 37: tasks.v1.TaskTransform.operation:type_name -> tasks.v1.TransformOperation
-	12, // 38: tasks.v1.TaskTransform.transformed_task:type_name -> tasks.v1.Task
-	21, // 39: tasks.v1.TaskTransformResponse.transform:type_name -> tasks.v1.TaskTransform
-	6,  // 40: tasks.v1.TaskTransformResponse.metadata:type_name -> tasks.v1.ResponseMetadata
-	7,  // 41: tasks.v1.TaskService.TaskCreate:input_type -> tasks.v1.TaskCreateRequest
-	11, // 42: tasks.v1.TaskService.TaskUpdate:input_type -> tasks.v1.TaskUpdateRequest
-	14, // 43: tasks.v1.TaskService.TaskDelete:input_type -> tasks.v1.TaskDeleteRequest
-	17, // 44: tasks.v1.TaskService.TaskMove:input_type -> tasks.v1.TaskMoveRequest
-	20, // 45: tasks.v1.TaskService.TaskTransform:input_type -> tasks.v1.TaskTransformRequest
-	9,  // 46: tasks.v1.TaskService.TaskCreate:output_type -> tasks.v1.TaskCreateResponse
-	13, // 47: tasks.v1.TaskService.TaskUpdate:output_type -> tasks.v1.TaskUpdateResponse
-	16, // 48: tasks.v1.TaskService.TaskDelete:output_type -> tasks.v1.TaskDeleteResponse
-	19, // 49: tasks.v1.TaskService.TaskMove:output_type -> tasks.v1.TaskMoveResponse
-	22, // 50: tasks.v1.TaskService.TaskTransform:output_type -> tasks.v1.TaskTransformResponse
-	46, // [46:51] is the sub-list for method output_type
-	41, // [41:46] is the sub-list for method input_type
-	41, // [41:41] is the sub-list for extension type_name
-	41, // [41:41] is the sub-list for extension extendee
-	0,  // [0:41] is the sub-list for field type_name
+	13, // 38: tasks.v1.TaskTransform.transformed_task:type_name -> tasks.v1.Task
+	22, // 39: tasks.v1.TaskTransformResponse.data:type_name -> tasks.v1.TaskTransform
+	7,  // 40: tasks.v1.TaskTransformResponse.metadata:type_name -> tasks.v1.ResponseMetadata
+	0,  // 41: tasks.v1.SubtaskSpec.type:type_name -> tasks.v1.TaskType
+	6,  // 42: tasks.v1.ParentCreateRequest.meta:type_name -> tasks.v1.RequestMeta
+	0,  // 43: tasks.v1.ParentCreateRequest.type:type_name -> tasks.v1.TaskType
+	1,  // 44: tasks.v1.ParentCreateRequest.status:type_name -> tasks.v1.TaskStatus
+	2,  // 45: tasks.v1.ParentCreateRequest.priority:type_name -> tasks.v1.TaskPriority
+	3,  // 46: tasks.v1.ParentCreateRequest.workflow_state:type_name -> tasks.v1.WorkflowState
+	24, // 47: tasks.v1.ParentCreateRequest.subtasks:type_name -> tasks.v1.SubtaskSpec
+	0,  // 48: tasks.v1.ParentCreation.type:type_name -> tasks.v1.TaskType
+	3,  // 49: tasks.v1.ParentCreation.workflow_state:type_name -> tasks.v1.WorkflowState
+	26, // 50: tasks.v1.ParentCreation.created_subtasks:type_name -> tasks.v1.CreatedSubtask
+	27, // 51: tasks.v1.ParentCreateResponse.data:type_name -> tasks.v1.ParentCreation
+	7,  // 52: tasks.v1.ParentCreateResponse.metadata:type_name -> tasks.v1.ResponseMetadata
+	0,  // 53: tasks.v1.NewSubtask.type:type_name -> tasks.v1.TaskType
+	5,  // 54: tasks.v1.ParentOperationData.operation:type_name -> tasks.v1.ParentOperation
+	29, // 55: tasks.v1.ParentOperationData.sequence_map:type_name -> tasks.v1.SequenceAssignment
+	30, // 56: tasks.v1.ParentOperationData.subtask:type_name -> tasks.v1.NewSubtask
+	6,  // 57: tasks.v1.ParentOperationsRequest.meta:type_name -> tasks.v1.RequestMeta
+	5,  // 58: tasks.v1.ParentOperationsRequest.operation:type_name -> tasks.v1.ParentOperation
+	31, // 59: tasks.v1.ParentOperationsRequest.operation_data:type_name -> tasks.v1.ParentOperationData
+	5,  // 60: tasks.v1.ParentOperationResult.operation:type_name -> tasks.v1.ParentOperation
+	33, // 61: tasks.v1.ParentOperationResult.affected_subtasks:type_name -> tasks.v1.AffectedSubtask
+	13, // 62: tasks.v1.ParentOperationResult.new_subtask:type_name -> tasks.v1.Task
+	34, // 63: tasks.v1.ParentOperationsResponse.data:type_name -> tasks.v1.ParentOperationResult
+	7,  // 64: tasks.v1.ParentOperationsResponse.metadata:type_name -> tasks.v1.ResponseMetadata
+	8,  // 65: tasks.v1.TaskService.TaskCreate:input_type -> tasks.v1.TaskCreateRequest
+	12, // 66: tasks.v1.TaskService.TaskUpdate:input_type -> tasks.v1.TaskUpdateRequest
+	15, // 67: tasks.v1.TaskService.TaskDelete:input_type -> tasks.v1.TaskDeleteRequest
+	18, // 68: tasks.v1.TaskService.TaskMove:input_type -> tasks.v1.TaskMoveRequest
+	21, // 69: tasks.v1.TaskService.TaskTransform:input_type -> tasks.v1.TaskTransformRequest
+	25, // 70: tasks.v1.TaskService.ParentCreate:input_type -> tasks.v1.ParentCreateRequest
+	32, // 71: tasks.v1.TaskService.ParentOperations:input_type -> tasks.v1.ParentOperationsRequest
+	10, // 72: tasks.v1.TaskService.TaskCreate:output_type -> tasks.v1.TaskCreateResponse
+	14, // 73: tasks.v1.TaskService.TaskUpdate:output_type -> tasks.v1.TaskUpdateResponse
+	17, // 74: tasks.v1.TaskService.TaskDelete:output_type -> tasks.v1.TaskDeleteResponse
+	20, // 75: tasks.v1.TaskService.TaskMove:output_type -> tasks.v1.TaskMoveResponse
+	23, // 76: tasks.v1.TaskService.TaskTransform:output_type -> tasks.v1.TaskTransformResponse
+	28, // 77: tasks.v1.TaskService.ParentCreate:output_type -> tasks.v1.ParentCreateResponse
+	35, // 78: tasks.v1.TaskService.ParentOperations:output_type -> tasks.v1.ParentOperationsResponse
+	72, // [72:79] is the sub-list for method output_type
+	65, // [65:72] is the sub-list for method input_type
+	65, // [65:65] is the sub-list for extension type_name
+	65, // [65:65] is the sub-list for extension extendee
+	0,  // [0:65] is the sub-list for field type_name
 }
 
 func init() { file_tasks_v1_tasks_proto_init() }
@@ -2256,17 +3432,27 @@ func file_tasks_v1_tasks_proto_init() {
 		return
 	}
 	file_tasks_v1_tasks_proto_msgTypes[5].OneofWrappers = []any{}
+	file_tasks_v1_tasks_proto_msgTypes[13].OneofWrappers = []any{}
 	file_tasks_v1_tasks_proto_msgTypes[15].OneofWrappers = []any{
 		(*TaskTransformRequest_Sequence)(nil),
 		(*TaskTransformRequest_After)(nil),
+	}
+	file_tasks_v1_tasks_proto_msgTypes[18].OneofWrappers = []any{
+		(*SubtaskSpec_Sequence)(nil),
+		(*SubtaskSpec_ParallelWith)(nil),
+	}
+	file_tasks_v1_tasks_proto_msgTypes[21].OneofWrappers = []any{}
+	file_tasks_v1_tasks_proto_msgTypes[24].OneofWrappers = []any{
+		(*NewSubtask_After)(nil),
+		(*NewSubtask_Sequence)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_tasks_v1_tasks_proto_rawDesc), len(file_tasks_v1_tasks_proto_rawDesc)),
-			NumEnums:      5,
-			NumMessages:   18,
+			NumEnums:      6,
+			NumMessages:   30,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

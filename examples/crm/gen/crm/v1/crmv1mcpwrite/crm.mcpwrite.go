@@ -44,6 +44,7 @@ type CrmServiceHandler interface {
 	UpdateNote(context.Context, *v1.UpdateNoteRequest) (*v1.UpdateNoteResponse, error)
 	DeleteNote(context.Context, *v1.DeleteNoteRequest) (*v1.DeleteNoteResponse, error)
 	LinkPersonToOrg(context.Context, *v1.LinkPersonToOrgRequest) (*v1.LinkPersonToOrgResponse, error)
+	AddNoteToPerson(context.Context, *v1.AddNoteToPersonRequest) (*v1.AddNoteToPersonResponse, error)
 	FindPeopleAtOrg(context.Context, *v1.FindPeopleAtOrgRequest) (*v1.FindPeopleAtOrgResponse, error)
 	MergePeople(context.Context, *v1.MergePeopleRequest) (*v1.MergePeopleResponse, error)
 	// ResolvePersonVersion supplies person_version when the server must derive it.
@@ -281,6 +282,19 @@ func NewCrmServiceService(h CrmServiceHandler) *runtime.Service {
 				},
 			},
 			{
+				Name:       "add_note_to_person",
+				NewRequest: func() proto.Message { return new(v1.AddNoteToPersonRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeAddNoteToPersonRequest(d, obj, req.(*v1.AddNoteToPersonRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichCrmServiceAddNoteToPersonRequest(c, h, req, req.(*v1.AddNoteToPersonRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.AddNoteToPerson(ctx, req.(*v1.AddNoteToPersonRequest))
+				},
+			},
+			{
 				Name:       "find_people_at_org",
 				NewRequest: func() proto.Message { return new(v1.FindPeopleAtOrgRequest) },
 				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
@@ -332,6 +346,7 @@ type CrmServiceClient interface {
 	UpdateNote(ctx context.Context, in *v1.UpdateNoteRequest, opts ...grpc.CallOption) (*v1.UpdateNoteResponse, error)
 	DeleteNote(ctx context.Context, in *v1.DeleteNoteRequest, opts ...grpc.CallOption) (*v1.DeleteNoteResponse, error)
 	LinkPersonToOrg(ctx context.Context, in *v1.LinkPersonToOrgRequest, opts ...grpc.CallOption) (*v1.LinkPersonToOrgResponse, error)
+	AddNoteToPerson(ctx context.Context, in *v1.AddNoteToPersonRequest, opts ...grpc.CallOption) (*v1.AddNoteToPersonResponse, error)
 	FindPeopleAtOrg(ctx context.Context, in *v1.FindPeopleAtOrgRequest, opts ...grpc.CallOption) (*v1.FindPeopleAtOrgResponse, error)
 	MergePeople(ctx context.Context, in *v1.MergePeopleRequest, opts ...grpc.CallOption) (*v1.MergePeopleResponse, error)
 }
@@ -419,6 +434,10 @@ func (a *clientAdapterCrmService) DeleteNote(ctx context.Context, in *v1.DeleteN
 
 func (a *clientAdapterCrmService) LinkPersonToOrg(ctx context.Context, in *v1.LinkPersonToOrgRequest) (*v1.LinkPersonToOrgResponse, error) {
 	return a.client.LinkPersonToOrg(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterCrmService) AddNoteToPerson(ctx context.Context, in *v1.AddNoteToPersonRequest) (*v1.AddNoteToPersonResponse, error) {
+	return a.client.AddNoteToPerson(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterCrmService) FindPeopleAtOrg(ctx context.Context, in *v1.FindPeopleAtOrgRequest) (*v1.FindPeopleAtOrgResponse, error) {
@@ -848,6 +867,29 @@ func decodeLinkPersonToOrgRequest(d *runtime.Decoder, obj *runtime.Object, m *v1
 	}
 }
 
+var fieldsAddNoteToPersonRequest = []string{"person_id", "body"}
+
+func decodeAddNoteToPersonRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.AddNoteToPersonRequest) {
+	d.Known(obj, fieldsAddNoteToPersonRequest)
+	if v := obj.Get("person_id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "person_id"); ok {
+			d.MinLength("person_id", x, 1)
+			m.PersonId = x
+		}
+	} else {
+		d.Missing("person_id")
+	}
+	if v := obj.Get("body"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "body"); ok {
+			d.MinLength("body", x, 1)
+			d.MaxLength("body", x, 10000)
+			m.Body = x
+		}
+	} else {
+		d.Missing("body")
+	}
+}
+
 var fieldsFindPeopleAtOrgRequest = []string{"org_id", "org_name"}
 
 func decodeFindPeopleAtOrgRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.FindPeopleAtOrgRequest) {
@@ -1152,6 +1194,27 @@ func enrichCrmServiceLinkPersonToOrgRequest(c *runtime.Call, h CrmServiceHandler
 		}
 	}
 	return runtime.JoinResolverErrors(errs...)
+}
+
+func enrichCrmServiceAddNoteToPersonRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.AddNoteToPersonRequest) error {
+	{
+		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+		if err != nil {
+			return err
+		}
+		m.UserId = v
+	}
+	{
+		m.Id = "note_" + c.UUIDv7()
+	}
+	{
+		v, err := h.ResolveNoteSubject(c.Ctx, root)
+		if err != nil {
+			return c.ResolverError("subject_kind", err)
+		}
+		m.SubjectKind = v
+	}
+	return nil
 }
 
 func enrichCrmServiceFindPeopleAtOrgRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.FindPeopleAtOrgRequest) error {

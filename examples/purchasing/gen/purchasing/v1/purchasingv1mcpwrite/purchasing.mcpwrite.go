@@ -32,6 +32,10 @@ var writeSchema []byte
 type PurchasingServiceHandler interface {
 	CreatePurchaseOrder(context.Context, *v1.CreatePurchaseOrderRequest) (*v1.CreatePurchaseOrderResponse, error)
 	ReceivePurchaseOrder(context.Context, *v1.ReceivePurchaseOrderRequest) (*v1.ReceivePurchaseOrderResponse, error)
+	CreateManufacturingOrder(context.Context, *v1.CreateManufacturingOrderRequest) (*v1.CreateManufacturingOrderResponse, error)
+	FulfillOrder(context.Context, *v1.FulfillOrderRequest) (*v1.FulfillOrderResponse, error)
+	VerifyOrderDocument(context.Context, *v1.VerifyOrderDocumentRequest) (*v1.VerifyOrderDocumentResponse, error)
+	SearchItems(context.Context, *v1.SearchItemsRequest) (*v1.SearchItemsResponse, error)
 	// ResolveSupplierCurrency supplies supplier_currency when the server must derive it.
 	ResolveSupplierCurrency(ctx context.Context, in proto.Message) (v1.Currency, error)
 }
@@ -103,16 +107,101 @@ func NewPurchasingServiceService(h PurchasingServiceHandler) *runtime.Service {
 					"received_at": true,
 				},
 			},
+			{
+				Name:       "create_manufacturing_order",
+				NewRequest: func() proto.Message { return new(v1.CreateManufacturingOrderRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeCreateManufacturingOrderRequest(d, obj, req.(*v1.CreateManufacturingOrderRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichPurchasingServiceCreateManufacturingOrderRequest(c, h, req, req.(*v1.CreateManufacturingOrderRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.CreateManufacturingOrder(ctx, req.(*v1.CreateManufacturingOrderRequest))
+				},
+				AgentPaths: map[string]string{
+					"sku":                      "sku",
+					"planned_quantity":         "planned_quantity",
+					"location_id":              "location_id",
+					"production_deadline_date": "production_deadline_date",
+					"additional_info":          "additional_info",
+					"confirm":                  "confirm",
+				},
+			},
+			{
+				Name:       "fulfill_order",
+				NewRequest: func() proto.Message { return new(v1.FulfillOrderRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeFulfillOrderRequest(d, obj, req.(*v1.FulfillOrderRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichPurchasingServiceFulfillOrderRequest(c, h, req, req.(*v1.FulfillOrderRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.FulfillOrder(ctx, req.(*v1.FulfillOrderRequest))
+				},
+				AgentPaths: map[string]string{
+					"order_id":   "order_id",
+					"order_type": "order_type",
+					"confirm":    "confirm",
+				},
+			},
+			{
+				Name:       "verify_order_document",
+				NewRequest: func() proto.Message { return new(v1.VerifyOrderDocumentRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeVerifyOrderDocumentRequest(d, obj, req.(*v1.VerifyOrderDocumentRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichPurchasingServiceVerifyOrderDocumentRequest(c, h, req, req.(*v1.VerifyOrderDocumentRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.VerifyOrderDocument(ctx, req.(*v1.VerifyOrderDocumentRequest))
+				},
+				AgentPaths: map[string]string{
+					"purchase_order_id":         "purchase_order_id",
+					"document_items":            "document_items",
+					"document_items.sku":        "document_items.sku",
+					"document_items.quantity":   "document_items.quantity",
+					"document_items.unit_price": "document_items.unit_price",
+				},
+			},
+			{
+				Name:       "search_items",
+				NewRequest: func() proto.Message { return new(v1.SearchItemsRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeSearchItemsRequest(d, obj, req.(*v1.SearchItemsRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichPurchasingServiceSearchItemsRequest(c, h, req, req.(*v1.SearchItemsRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.SearchItems(ctx, req.(*v1.SearchItemsRequest))
+				},
+				AgentPaths: map[string]string{
+					"query": "query",
+					"limit": "limit",
+				},
+			},
 		},
 		NewChecker: func() (runtime.RequestChecker, error) {
 			return pvcheck.New(
 				new(v1.CreatePurchaseOrderRequest),
 				new(v1.ReceivePurchaseOrderRequest),
+				new(v1.CreateManufacturingOrderRequest),
+				new(v1.FulfillOrderRequest),
+				new(v1.VerifyOrderDocumentRequest),
+				new(v1.SearchItemsRequest),
 			)
 		},
 		Enums: map[string]*runtime.EnumTable{
-			"purchasing.v1.Currency":            enumCurrency,
-			"purchasing.v1.PurchaseOrderStatus": enumPurchaseOrderStatus,
+			"purchasing.v1.Currency":                 enumCurrency,
+			"purchasing.v1.DiscrepancyType":          enumDiscrepancyType,
+			"purchasing.v1.ItemType":                 enumItemType,
+			"purchasing.v1.ManufacturingOrderStatus": enumManufacturingOrderStatus,
+			"purchasing.v1.OrderType":                enumOrderType,
+			"purchasing.v1.PurchaseOrderStatus":      enumPurchaseOrderStatus,
+			"purchasing.v1.VerificationStatus":       enumVerificationStatus,
 		},
 	}
 }
@@ -122,6 +211,10 @@ func NewPurchasingServiceService(h PurchasingServiceHandler) *runtime.Service {
 type PurchasingServiceClient interface {
 	CreatePurchaseOrder(ctx context.Context, in *v1.CreatePurchaseOrderRequest, opts ...grpc.CallOption) (*v1.CreatePurchaseOrderResponse, error)
 	ReceivePurchaseOrder(ctx context.Context, in *v1.ReceivePurchaseOrderRequest, opts ...grpc.CallOption) (*v1.ReceivePurchaseOrderResponse, error)
+	CreateManufacturingOrder(ctx context.Context, in *v1.CreateManufacturingOrderRequest, opts ...grpc.CallOption) (*v1.CreateManufacturingOrderResponse, error)
+	FulfillOrder(ctx context.Context, in *v1.FulfillOrderRequest, opts ...grpc.CallOption) (*v1.FulfillOrderResponse, error)
+	VerifyOrderDocument(ctx context.Context, in *v1.VerifyOrderDocumentRequest, opts ...grpc.CallOption) (*v1.VerifyOrderDocumentResponse, error)
+	SearchItems(ctx context.Context, in *v1.SearchItemsRequest, opts ...grpc.CallOption) (*v1.SearchItemsResponse, error)
 }
 
 // PurchasingServiceResolvers derives the fields the server fills by resolver, for a
@@ -149,6 +242,22 @@ func (a *clientAdapterPurchasingService) ReceivePurchaseOrder(ctx context.Contex
 	return a.client.ReceivePurchaseOrder(runtime.OutgoingGRPCContext(ctx), in)
 }
 
+func (a *clientAdapterPurchasingService) CreateManufacturingOrder(ctx context.Context, in *v1.CreateManufacturingOrderRequest) (*v1.CreateManufacturingOrderResponse, error) {
+	return a.client.CreateManufacturingOrder(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterPurchasingService) FulfillOrder(ctx context.Context, in *v1.FulfillOrderRequest) (*v1.FulfillOrderResponse, error) {
+	return a.client.FulfillOrder(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterPurchasingService) VerifyOrderDocument(ctx context.Context, in *v1.VerifyOrderDocumentRequest) (*v1.VerifyOrderDocumentResponse, error) {
+	return a.client.VerifyOrderDocument(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterPurchasingService) SearchItems(ctx context.Context, in *v1.SearchItemsRequest) (*v1.SearchItemsResponse, error) {
+	return a.client.SearchItems(runtime.OutgoingGRPCContext(ctx), in)
+}
+
 var enumCurrency = runtime.NewEnumTable("purchasing.v1.Currency", []runtime.EnumValue{
 	{Number: 1, Name: "CURRENCY_USD", Alias: "USD", Synonyms: []string{"dollar"}, Description: "US dollar"},
 	{Number: 2, Name: "CURRENCY_EUR", Alias: "EUR", Synonyms: []string{"euro"}, Description: "Euro"},
@@ -157,10 +266,37 @@ var enumCurrency = runtime.NewEnumTable("purchasing.v1.Currency", []runtime.Enum
 	{Number: 5, Name: "CURRENCY_SEK", Alias: "SEK", Description: "Swedish krona"},
 }, "")
 
+var enumDiscrepancyType = runtime.NewEnumTable("purchasing.v1.DiscrepancyType", []runtime.EnumValue{
+	{Number: 1, Name: "DISCREPANCY_TYPE_QUANTITY_MISMATCH", Alias: "quantity_mismatch"},
+	{Number: 2, Name: "DISCREPANCY_TYPE_PRICE_MISMATCH", Alias: "price_mismatch"},
+	{Number: 3, Name: "DISCREPANCY_TYPE_MISSING_IN_PO", Alias: "missing_in_po"},
+}, "")
+
+var enumItemType = runtime.NewEnumTable("purchasing.v1.ItemType", []runtime.EnumValue{
+	{Number: 1, Name: "ITEM_TYPE_MATERIAL", Alias: "material", Description: "Bought from suppliers and used in production"},
+	{Number: 2, Name: "ITEM_TYPE_PRODUCT", Alias: "product", Description: "Made from materials by manufacturing orders and sold"},
+}, "")
+
+var enumManufacturingOrderStatus = runtime.NewEnumTable("purchasing.v1.ManufacturingOrderStatus", []runtime.EnumValue{
+	{Number: 1, Name: "MANUFACTURING_ORDER_STATUS_NOT_STARTED", Alias: "NotStarted"},
+	{Number: 2, Name: "MANUFACTURING_ORDER_STATUS_DONE", Alias: "Done"},
+}, "")
+
+var enumOrderType = runtime.NewEnumTable("purchasing.v1.OrderType", []runtime.EnumValue{
+	{Number: 1, Name: "ORDER_TYPE_MANUFACTURING", Alias: "manufacturing", Synonyms: []string{"mo", "production"}, Description: "A manufacturing order: use its materials, add its products to stock"},
+	{Number: 2, Name: "ORDER_TYPE_SALES", Alias: "sales", Synonyms: []string{"so", "sale"}, Description: "A sales order: ship its products from stock"},
+}, "")
+
 var enumPurchaseOrderStatus = runtime.NewEnumTable("purchasing.v1.PurchaseOrderStatus", []runtime.EnumValue{
 	{Number: 1, Name: "PURCHASE_ORDER_STATUS_NOT_RECEIVED", Alias: "NotReceived"},
 	{Number: 2, Name: "PURCHASE_ORDER_STATUS_PARTIALLY_RECEIVED", Alias: "PartiallyReceived"},
 	{Number: 3, Name: "PURCHASE_ORDER_STATUS_RECEIVED", Alias: "Received"},
+}, "")
+
+var enumVerificationStatus = runtime.NewEnumTable("purchasing.v1.VerificationStatus", []runtime.EnumValue{
+	{Number: 1, Name: "VERIFICATION_STATUS_MATCH", Alias: "match", Description: "Every line matches"},
+	{Number: 2, Name: "VERIFICATION_STATUS_PARTIAL_MATCH", Alias: "partial_match", Description: "Some lines match, some differ"},
+	{Number: 3, Name: "VERIFICATION_STATUS_NO_MATCH", Alias: "no_match", Description: "No line matches"},
 }, "")
 
 var fieldsPurchaseOrderItem = []string{"sku", "quantity", "unit_price"}
@@ -331,6 +467,167 @@ func decodeReceivePurchaseOrderRequest(d *runtime.Decoder, obj *runtime.Object, 
 	}
 }
 
+var fieldsCreateManufacturingOrderRequest = []string{"sku", "planned_quantity", "location_id", "production_deadline_date", "additional_info", "confirm"}
+
+func decodeCreateManufacturingOrderRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.CreateManufacturingOrderRequest) {
+	d.Known(obj, fieldsCreateManufacturingOrderRequest)
+	if v := obj.Get("sku"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "sku"); ok {
+			d.MinLength("sku", x, 1)
+			d.MaxLength("sku", x, 64)
+			m.Sku = x
+		}
+	} else {
+		d.Missing("sku")
+	}
+	if v := obj.Get("planned_quantity"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Int32(v, "planned_quantity"); ok {
+			d.Minimum("planned_quantity", float64(x), 1)
+			d.Maximum("planned_quantity", float64(x), 100000)
+			m.PlannedQuantity = x
+		}
+	} else {
+		d.Missing("planned_quantity")
+	}
+	if v := obj.Get("location_id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Int32(v, "location_id"); ok {
+			d.Minimum("location_id", float64(x), 1)
+			m.LocationId = x
+		}
+	} else {
+		d.Missing("location_id")
+	}
+	if v := obj.Get("production_deadline_date"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "production_deadline_date"); ok {
+			d.Pattern("production_deadline_date", x, patternCreateManufacturingOrderRequestProductionDeadlineDate)
+			m.ProductionDeadlineDate = x
+		}
+	}
+	if v := obj.Get("additional_info"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "additional_info"); ok {
+			d.MaxLength("additional_info", x, 2000)
+			m.AdditionalInfo = x
+		}
+	}
+	if v := obj.Get("confirm"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Bool(v, "confirm"); ok {
+			m.Confirm = x
+		}
+	}
+}
+
+var fieldsFulfillOrderRequest = []string{"order_id", "order_type", "confirm"}
+
+func decodeFulfillOrderRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.FulfillOrderRequest) {
+	d.Known(obj, fieldsFulfillOrderRequest)
+	if v := obj.Get("order_id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Int32(v, "order_id"); ok {
+			d.Minimum("order_id", float64(x), 1)
+			m.OrderId = x
+		}
+	} else {
+		d.Missing("order_id")
+	}
+	if v := obj.Get("order_type"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Enum(v, "order_type", enumOrderType); ok {
+			m.OrderType = v1.OrderType(x)
+		}
+	} else {
+		d.Missing("order_type")
+	}
+	if v := obj.Get("confirm"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Bool(v, "confirm"); ok {
+			m.Confirm = x
+		}
+	}
+}
+
+var fieldsDocumentItem = []string{"sku", "quantity", "unit_price"}
+
+func decodeDocumentItem(d *runtime.Decoder, obj *runtime.Object, m *v1.DocumentItem) {
+	d.Known(obj, fieldsDocumentItem)
+	if v := obj.Get("sku"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "sku"); ok {
+			d.MinLength("sku", x, 1)
+			d.MaxLength("sku", x, 64)
+			m.Sku = x
+		}
+	} else {
+		d.Missing("sku")
+	}
+	if v := obj.Get("quantity"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Int32(v, "quantity"); ok {
+			d.Minimum("quantity", float64(x), 0)
+			m.Quantity = x
+		}
+	} else {
+		d.Missing("quantity")
+	}
+	if v := obj.Get("unit_price"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Float64(v, "unit_price"); ok {
+			d.Minimum("unit_price", float64(x), 0)
+			m.UnitPrice = runtime.Ptr(x)
+		}
+	}
+}
+
+var fieldsVerifyOrderDocumentRequest = []string{"purchase_order_id", "document_items"}
+
+func decodeVerifyOrderDocumentRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.VerifyOrderDocumentRequest) {
+	d.Known(obj, fieldsVerifyOrderDocumentRequest)
+	if v := obj.Get("purchase_order_id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Int32(v, "purchase_order_id"); ok {
+			d.Minimum("purchase_order_id", float64(x), 1)
+			m.PurchaseOrderId = x
+		}
+	} else {
+		d.Missing("purchase_order_id")
+	}
+	if v := obj.Get("document_items"); v != nil && v.Kind != runtime.KindNull {
+		if arr, ok := d.Array(v, "document_items"); ok {
+			d.MinItems("document_items", len(arr), 1)
+			d.MaxItems("document_items", len(arr), 100)
+			d.Enter("document_items")
+			for i, ev := range arr {
+				d.EnterIndex(i)
+				if o, ok := d.Object(ev, ""); ok {
+					x := new(v1.DocumentItem)
+					decodeDocumentItem(d, o, x)
+					m.DocumentItems = append(m.DocumentItems, x)
+				}
+				d.Leave()
+			}
+			d.Leave()
+		}
+	} else {
+		d.Missing("document_items")
+	}
+}
+
+var fieldsSearchItemsRequest = []string{"query", "limit"}
+
+func decodeSearchItemsRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.SearchItemsRequest) {
+	d.Known(obj, fieldsSearchItemsRequest)
+	if v := obj.Get("query"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "query"); ok {
+			d.MinLength("query", x, 1)
+			d.MaxLength("query", x, 200)
+			m.Query = x
+		}
+	} else {
+		d.Missing("query")
+	}
+	if v := obj.Get("limit"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Int32(v, "limit"); ok {
+			d.Minimum("limit", float64(x), 1)
+			d.Maximum("limit", float64(x), 100)
+			m.Limit = x
+		}
+	} else {
+		m.Limit = 20
+	}
+}
+
 func enrichPurchasingServiceCreatePurchaseOrderRequest(c *runtime.Call, h PurchasingServiceHandler, root proto.Message, m *v1.CreatePurchaseOrderRequest) error {
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
@@ -396,6 +693,47 @@ func enrichPurchasingServiceReceivePurchaseOrderRequest(c *runtime.Call, h Purch
 	return nil
 }
 
+func enrichPurchasingServiceCreateManufacturingOrderRequest(c *runtime.Call, h PurchasingServiceHandler, root proto.Message, m *v1.CreateManufacturingOrderRequest) error {
+	if m.Meta == nil {
+		m.Meta = new(v1.RequestMeta)
+	}
+	if err := enrichPurchasingServiceRequestMeta(c, h, root, m.Meta); err != nil {
+		return err
+	}
+	return nil
+}
+
+func enrichPurchasingServiceFulfillOrderRequest(c *runtime.Call, h PurchasingServiceHandler, root proto.Message, m *v1.FulfillOrderRequest) error {
+	if m.Meta == nil {
+		m.Meta = new(v1.RequestMeta)
+	}
+	if err := enrichPurchasingServiceRequestMeta(c, h, root, m.Meta); err != nil {
+		return err
+	}
+	return nil
+}
+
+func enrichPurchasingServiceVerifyOrderDocumentRequest(c *runtime.Call, h PurchasingServiceHandler, root proto.Message, m *v1.VerifyOrderDocumentRequest) error {
+	if m.Meta == nil {
+		m.Meta = new(v1.RequestMeta)
+	}
+	if err := enrichPurchasingServiceRequestMeta(c, h, root, m.Meta); err != nil {
+		return err
+	}
+	return nil
+}
+
+func enrichPurchasingServiceSearchItemsRequest(c *runtime.Call, h PurchasingServiceHandler, root proto.Message, m *v1.SearchItemsRequest) error {
+	if m.Meta == nil {
+		m.Meta = new(v1.RequestMeta)
+	}
+	if err := enrichPurchasingServiceRequestMeta(c, h, root, m.Meta); err != nil {
+		return err
+	}
+	return nil
+}
+
 var (
-	patternCreatePurchaseOrderRequestExpectedDeliveryDate = regexp.MustCompile("^\\d{4}-\\d{2}-\\d{2}$")
+	patternCreateManufacturingOrderRequestProductionDeadlineDate = regexp.MustCompile("^\\d{4}-\\d{2}-\\d{2}$")
+	patternCreatePurchaseOrderRequestExpectedDeliveryDate        = regexp.MustCompile("^\\d{4}-\\d{2}-\\d{2}$")
 )

@@ -34,6 +34,8 @@ type TaskServiceHandler interface {
 	TaskDelete(context.Context, *v1.TaskDeleteRequest) (*v1.TaskDeleteResponse, error)
 	TaskMove(context.Context, *v1.TaskMoveRequest) (*v1.TaskMoveResponse, error)
 	TaskTransform(context.Context, *v1.TaskTransformRequest) (*v1.TaskTransformResponse, error)
+	ParentCreate(context.Context, *v1.ParentCreateRequest) (*v1.ParentCreateResponse, error)
+	ParentOperations(context.Context, *v1.ParentOperationsRequest) (*v1.ParentOperationsResponse, error)
 	// ResolveProjectRoot supplies project_root when the server must derive it.
 	ResolveProjectRoot(ctx context.Context, in proto.Message) (string, error)
 }
@@ -117,8 +119,35 @@ func NewTaskServiceService(h TaskServiceHandler) *runtime.Service {
 					return h.TaskTransform(ctx, req.(*v1.TaskTransformRequest))
 				},
 			},
+			{
+				Name:       "parent_create",
+				NewRequest: func() proto.Message { return new(v1.ParentCreateRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeParentCreateRequest(d, obj, req.(*v1.ParentCreateRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichTaskServiceParentCreateRequest(c, h, req, req.(*v1.ParentCreateRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.ParentCreate(ctx, req.(*v1.ParentCreateRequest))
+				},
+			},
+			{
+				Name:       "parent_operations",
+				NewRequest: func() proto.Message { return new(v1.ParentOperationsRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeParentOperationsRequest(d, obj, req.(*v1.ParentOperationsRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichTaskServiceParentOperationsRequest(c, h, req, req.(*v1.ParentOperationsRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.ParentOperations(ctx, req.(*v1.ParentOperationsRequest))
+				},
+			},
 		},
 		Enums: map[string]*runtime.EnumTable{
+			"tasks.v1.ParentOperation":    enumParentOperationSnake,
 			"tasks.v1.TaskPriority":       enumTaskPrioritySnake,
 			"tasks.v1.TaskStatus":         enumTaskStatusSnake,
 			"tasks.v1.TaskType":           enumTaskTypeSnake,
@@ -136,6 +165,8 @@ type TaskServiceClient interface {
 	TaskDelete(ctx context.Context, in *v1.TaskDeleteRequest, opts ...grpc.CallOption) (*v1.TaskDeleteResponse, error)
 	TaskMove(ctx context.Context, in *v1.TaskMoveRequest, opts ...grpc.CallOption) (*v1.TaskMoveResponse, error)
 	TaskTransform(ctx context.Context, in *v1.TaskTransformRequest, opts ...grpc.CallOption) (*v1.TaskTransformResponse, error)
+	ParentCreate(ctx context.Context, in *v1.ParentCreateRequest, opts ...grpc.CallOption) (*v1.ParentCreateResponse, error)
+	ParentOperations(ctx context.Context, in *v1.ParentOperationsRequest, opts ...grpc.CallOption) (*v1.ParentOperationsResponse, error)
 }
 
 // TaskServiceResolvers derives the fields the server fills by resolver, for a
@@ -174,6 +205,20 @@ func (a *clientAdapterTaskService) TaskMove(ctx context.Context, in *v1.TaskMove
 func (a *clientAdapterTaskService) TaskTransform(ctx context.Context, in *v1.TaskTransformRequest) (*v1.TaskTransformResponse, error) {
 	return a.client.TaskTransform(runtime.OutgoingGRPCContext(ctx), in)
 }
+
+func (a *clientAdapterTaskService) ParentCreate(ctx context.Context, in *v1.ParentCreateRequest) (*v1.ParentCreateResponse, error) {
+	return a.client.ParentCreate(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterTaskService) ParentOperations(ctx context.Context, in *v1.ParentOperationsRequest) (*v1.ParentOperationsResponse, error) {
+	return a.client.ParentOperations(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+var enumParentOperationSnake = runtime.NewEnumTable("tasks.v1.ParentOperation", []runtime.EnumValue{
+	{Number: 1, Name: "PARENT_OPERATION_RESEQUENCE", Alias: "resequence", Description: "Give subtasks new sequence numbers (sequence_map)"},
+	{Number: 2, Name: "PARENT_OPERATION_PARALLELIZE", Alias: "parallelize", Description: "Run two or more subtasks (subtask_ids) at one sequence"},
+	{Number: 3, Name: "PARENT_OPERATION_ADD_SUBTASK", Alias: "add_subtask", Description: "Add a new subtask (subtask) to the parent"},
+}, "")
 
 var enumTaskPrioritySnake = runtime.NewEnumTable("tasks.v1.TaskPriority", []runtime.EnumValue{
 	{Number: 1, Name: "TASK_PRIORITY_HIGHEST", Alias: "highest"},
@@ -239,7 +284,6 @@ func decodeTaskCreateRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Task
 	}
 	if v := obj.Get("area"); v != nil && v.Kind != runtime.KindNull {
 		if x, ok := d.String(v, "area"); ok {
-			d.MaxLength("area", x, 64)
 			m.Area = x
 		}
 	} else {
@@ -278,7 +322,6 @@ func decodeTaskCreateRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Task
 	}
 	if v := obj.Get("tags"); v != nil && v.Kind != runtime.KindNull {
 		if arr, ok := d.Array(v, "tags"); ok {
-			d.MaxItems("tags", len(arr), 20)
 			d.Enter("tags")
 			for i, ev := range arr {
 				d.EnterIndex(i)
@@ -325,7 +368,6 @@ func decodeTaskUpdates(d *runtime.Decoder, obj *runtime.Object, m *v1.TaskUpdate
 	}
 	if v := obj.Get("area"); v != nil && v.Kind != runtime.KindNull {
 		if x, ok := d.String(v, "area"); ok {
-			d.MaxLength("area", x, 64)
 			m.Area = runtime.Ptr(x)
 		}
 	}
@@ -336,7 +378,6 @@ func decodeTaskUpdates(d *runtime.Decoder, obj *runtime.Object, m *v1.TaskUpdate
 	}
 	if v := obj.Get("tags"); v != nil && v.Kind != runtime.KindNull {
 		if arr, ok := d.Array(v, "tags"); ok {
-			d.MaxItems("tags", len(arr), 20)
 			d.Enter("tags")
 			for i, ev := range arr {
 				d.EnterIndex(i)
@@ -370,8 +411,6 @@ func decodeTaskUpdates(d *runtime.Decoder, obj *runtime.Object, m *v1.TaskUpdate
 	}
 	if v := obj.Get("add_log_entry"); v != nil && v.Kind != runtime.KindNull {
 		if x, ok := d.String(v, "add_log_entry"); ok {
-			d.MinLength("add_log_entry", x, 1)
-			d.MaxLength("add_log_entry", x, 2000)
 			m.AddLogEntry = runtime.Ptr(x)
 		}
 	}
@@ -482,6 +521,12 @@ func decodeTaskMoveRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.TaskMo
 	} else {
 		m.UpdateStatus = true
 	}
+	if v := obj.Get("archive_date"); v == nil || v.Kind == runtime.KindNull {
+		switch m.GetTargetState() {
+		case v1.WorkflowState_WORKFLOW_STATE_ARCHIVE:
+			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "archive_date", Message: "archive_date is required when target_state is \"archive\"", Suggestions: &runtime.Suggestions{Hint: "send archive_date, or set target_state to another value"}})
+		}
+	}
 }
 
 var fieldsTaskTransformRequest = []string{"root_dir", "id", "operation", "parent_id", "target_parent_id", "initial_subtasks", "sequence", "after"}
@@ -521,7 +566,7 @@ func decodeTaskTransformRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.T
 	}
 	if v := obj.Get("initial_subtasks"); v != nil && v.Kind != runtime.KindNull {
 		if arr, ok := d.Array(v, "initial_subtasks"); ok {
-			d.MaxItems("initial_subtasks", len(arr), 50)
+			d.MaxItems("initial_subtasks", len(arr), 99)
 			d.Enter("initial_subtasks")
 			for i, ev := range arr {
 				d.EnterIndex(i)
@@ -568,6 +613,320 @@ func decodeTaskTransformRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.T
 		case v1.TransformOperation_TRANSFORM_OPERATION_ADOPT:
 			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "target_parent_id", Message: "target_parent_id is required when operation is \"adopt\"", Suggestions: &runtime.Suggestions{Hint: "send target_parent_id, or set operation to another value"}})
 		}
+	}
+}
+
+var fieldsSubtaskSpec = []string{"title", "type", "sequence", "parallel_with"}
+
+func decodeSubtaskSpec(d *runtime.Decoder, obj *runtime.Object, m *v1.SubtaskSpec) {
+	d.Known(obj, fieldsSubtaskSpec)
+	if v := obj.Get("title"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "title"); ok {
+			d.MinLength("title", x, 1)
+			m.Title = x
+		}
+	} else {
+		d.Missing("title")
+	}
+	if v := obj.Get("type"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Enum(v, "type", enumTaskTypeSnake); ok {
+			m.Type = v1.TaskType(x)
+		}
+	}
+	if v := obj.Get("sequence"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "sequence"); ok {
+			d.Pattern("sequence", x, patternSubtaskSpecSequence)
+			m.Position = &v1.SubtaskSpec_Sequence{Sequence: x}
+		}
+	}
+	if v := obj.Get("parallel_with"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "parallel_with"); ok {
+			m.Position = &v1.SubtaskSpec_ParallelWith{ParallelWith: x}
+		}
+	}
+	{
+		var set []string
+		for _, k := range []string{"sequence", "parallel_with"} {
+			if v := obj.Get(k); v != nil && v.Kind != runtime.KindNull {
+				set = append(set, k)
+			}
+		}
+		if len(set) > 1 {
+			d.Add(&runtime.ErrorEntry{Code: runtime.CodeValidation, Field: set[1], Message: "set only one of sequence, parallel_with, not " + set[0] + " and " + set[1]})
+		}
+	}
+}
+
+var fieldsParentCreateRequest = []string{"root_dir", "title", "type", "area", "status", "priority", "workflow_state", "overview_content", "subtasks", "assignee", "tags"}
+
+func decodeParentCreateRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ParentCreateRequest) {
+	d.Known(obj, fieldsParentCreateRequest)
+	if v := obj.Get("root_dir"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "root_dir"); ok {
+			m.RootDir = x
+		}
+	}
+	if v := obj.Get("title"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "title"); ok {
+			d.MinLength("title", x, 1)
+			d.MaxLength("title", x, 200)
+			m.Title = x
+		}
+	} else {
+		d.Missing("title")
+	}
+	if v := obj.Get("type"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Enum(v, "type", enumTaskTypeSnake); ok {
+			m.Type = v1.TaskType(x)
+		}
+	} else {
+		d.Missing("type")
+	}
+	if v := obj.Get("area"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "area"); ok {
+			m.Area = x
+		}
+	} else {
+		m.Area = "general"
+	}
+	if v := obj.Get("status"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Enum(v, "status", enumTaskStatusSnake); ok {
+			m.Status = v1.TaskStatus(x)
+		}
+	} else {
+		m.Status = v1.TaskStatus_TASK_STATUS_TODO
+	}
+	if v := obj.Get("priority"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Enum(v, "priority", enumTaskPrioritySnake); ok {
+			m.Priority = v1.TaskPriority(x)
+		}
+	} else {
+		m.Priority = v1.TaskPriority_TASK_PRIORITY_MEDIUM
+	}
+	if v := obj.Get("workflow_state"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Enum(v, "workflow_state", enumWorkflowStateSnake); ok {
+			m.WorkflowState = v1.WorkflowState(x)
+		}
+	} else {
+		m.WorkflowState = v1.WorkflowState_WORKFLOW_STATE_BACKLOG
+	}
+	if v := obj.Get("overview_content"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "overview_content"); ok {
+			m.OverviewContent = x
+		}
+	}
+	if v := obj.Get("subtasks"); v != nil && v.Kind != runtime.KindNull {
+		if arr, ok := d.Array(v, "subtasks"); ok {
+			d.MaxItems("subtasks", len(arr), 99)
+			d.Enter("subtasks")
+			for i, ev := range arr {
+				d.EnterIndex(i)
+				if o, ok := d.Object(ev, ""); ok {
+					x := new(v1.SubtaskSpec)
+					decodeSubtaskSpec(d, o, x)
+					m.Subtasks = append(m.Subtasks, x)
+				}
+				d.Leave()
+			}
+			d.Leave()
+		}
+	}
+	if v := obj.Get("assignee"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "assignee"); ok {
+			m.Assignee = x
+		}
+	}
+	if v := obj.Get("tags"); v != nil && v.Kind != runtime.KindNull {
+		if arr, ok := d.Array(v, "tags"); ok {
+			d.Enter("tags")
+			for i, ev := range arr {
+				d.EnterIndex(i)
+				if x, ok := d.String(ev, ""); ok {
+					m.Tags = append(m.Tags, x)
+				}
+				d.Leave()
+			}
+			d.Leave()
+		}
+	}
+}
+
+var fieldsSequenceAssignment = []string{"id", "sequence"}
+
+func decodeSequenceAssignment(d *runtime.Decoder, obj *runtime.Object, m *v1.SequenceAssignment) {
+	d.Known(obj, fieldsSequenceAssignment)
+	if v := obj.Get("id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "id"); ok {
+			m.Id = x
+		}
+	} else {
+		d.Missing("id")
+	}
+	if v := obj.Get("sequence"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "sequence"); ok {
+			d.Pattern("sequence", x, patternSequenceAssignmentSequence)
+			m.Sequence = x
+		}
+	} else {
+		d.Missing("sequence")
+	}
+}
+
+var fieldsNewSubtask = []string{"title", "type", "after", "sequence", "template"}
+
+func decodeNewSubtask(d *runtime.Decoder, obj *runtime.Object, m *v1.NewSubtask) {
+	d.Known(obj, fieldsNewSubtask)
+	if v := obj.Get("title"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "title"); ok {
+			d.MinLength("title", x, 1)
+			m.Title = x
+		}
+	} else {
+		d.Missing("title")
+	}
+	if v := obj.Get("type"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Enum(v, "type", enumTaskTypeSnake); ok {
+			m.Type = v1.TaskType(x)
+		}
+	}
+	if v := obj.Get("after"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "after"); ok {
+			m.Position = &v1.NewSubtask_After{After: x}
+		}
+	}
+	if v := obj.Get("sequence"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "sequence"); ok {
+			d.Pattern("sequence", x, patternNewSubtaskSequence)
+			m.Position = &v1.NewSubtask_Sequence{Sequence: x}
+		}
+	}
+	if v := obj.Get("template"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "template"); ok {
+			m.Template = x
+		}
+	}
+	{
+		var set []string
+		for _, k := range []string{"after", "sequence"} {
+			if v := obj.Get(k); v != nil && v.Kind != runtime.KindNull {
+				set = append(set, k)
+			}
+		}
+		if len(set) > 1 {
+			d.Add(&runtime.ErrorEntry{Code: runtime.CodeValidation, Field: set[1], Message: "set only one of after, sequence, not " + set[0] + " and " + set[1]})
+		}
+	}
+}
+
+var fieldsParentOperationData = []string{"operation", "sequence_map", "subtask_ids", "target_sequence", "subtask"}
+
+func decodeParentOperationData(d *runtime.Decoder, obj *runtime.Object, m *v1.ParentOperationData) {
+	d.Known(obj, fieldsParentOperationData)
+	if v := obj.Get("operation"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Enum(v, "operation", enumParentOperationSnake); ok {
+			m.Operation = v1.ParentOperation(x)
+		}
+	} else {
+		d.Missing("operation")
+	}
+	if v := obj.Get("sequence_map"); v != nil && v.Kind != runtime.KindNull {
+		if arr, ok := d.Array(v, "sequence_map"); ok {
+			d.MinItems("sequence_map", len(arr), 1)
+			d.Enter("sequence_map")
+			for i, ev := range arr {
+				d.EnterIndex(i)
+				if o, ok := d.Object(ev, ""); ok {
+					x := new(v1.SequenceAssignment)
+					decodeSequenceAssignment(d, o, x)
+					m.SequenceMap = append(m.SequenceMap, x)
+				}
+				d.Leave()
+			}
+			d.Leave()
+		}
+	}
+	if v := obj.Get("subtask_ids"); v != nil && v.Kind != runtime.KindNull {
+		if arr, ok := d.Array(v, "subtask_ids"); ok {
+			d.MinItems("subtask_ids", len(arr), 2)
+			d.Enter("subtask_ids")
+			for i, ev := range arr {
+				d.EnterIndex(i)
+				if x, ok := d.String(ev, ""); ok {
+					m.SubtaskIds = append(m.SubtaskIds, x)
+				}
+				d.Leave()
+			}
+			d.Leave()
+		}
+	}
+	if v := obj.Get("target_sequence"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "target_sequence"); ok {
+			d.Pattern("target_sequence", x, patternParentOperationDataTargetSequence)
+			m.TargetSequence = x
+		}
+	}
+	if v := obj.Get("subtask"); v != nil && v.Kind != runtime.KindNull {
+		if o, ok := d.Object(v, "subtask"); ok {
+			x := new(v1.NewSubtask)
+			d.Enter("subtask")
+			decodeNewSubtask(d, o, x)
+			d.Leave()
+			m.Subtask = x
+		}
+	}
+	if v := obj.Get("sequence_map"); v == nil || v.Kind == runtime.KindNull {
+		switch m.GetOperation() {
+		case v1.ParentOperation_PARENT_OPERATION_RESEQUENCE:
+			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "sequence_map", Message: "sequence_map is required when operation is \"resequence\"", Suggestions: &runtime.Suggestions{Hint: "send sequence_map, or set operation to another value"}})
+		}
+	}
+	if v := obj.Get("subtask_ids"); v == nil || v.Kind == runtime.KindNull {
+		switch m.GetOperation() {
+		case v1.ParentOperation_PARENT_OPERATION_PARALLELIZE:
+			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "subtask_ids", Message: "subtask_ids is required when operation is \"parallelize\"", Suggestions: &runtime.Suggestions{Hint: "send subtask_ids, or set operation to another value"}})
+		}
+	}
+	if v := obj.Get("subtask"); v == nil || v.Kind == runtime.KindNull {
+		switch m.GetOperation() {
+		case v1.ParentOperation_PARENT_OPERATION_ADD_SUBTASK:
+			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "subtask", Message: "subtask is required when operation is \"add_subtask\"", Suggestions: &runtime.Suggestions{Hint: "send subtask, or set operation to another value"}})
+		}
+	}
+}
+
+var fieldsParentOperationsRequest = []string{"root_dir", "parent_id", "operation", "operation_data"}
+
+func decodeParentOperationsRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ParentOperationsRequest) {
+	d.Known(obj, fieldsParentOperationsRequest)
+	if v := obj.Get("root_dir"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "root_dir"); ok {
+			m.RootDir = x
+		}
+	}
+	if v := obj.Get("parent_id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "parent_id"); ok {
+			m.ParentId = x
+		}
+	} else {
+		d.Missing("parent_id")
+	}
+	if v := obj.Get("operation"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Enum(v, "operation", enumParentOperationSnake); ok {
+			m.Operation = v1.ParentOperation(x)
+		}
+	} else {
+		d.Missing("operation")
+	}
+	if v := obj.Get("operation_data"); v != nil && v.Kind != runtime.KindNull {
+		if o, ok := d.Object(v, "operation_data"); ok {
+			x := new(v1.ParentOperationData)
+			d.Enter("operation_data")
+			decodeParentOperationData(d, o, x)
+			d.Leave()
+			m.OperationData = x
+		}
+	} else {
+		d.Missing("operation_data")
 	}
 }
 
@@ -694,7 +1053,48 @@ func enrichTaskServiceTaskTransformRequest(c *runtime.Call, h TaskServiceHandler
 	return nil
 }
 
+func enrichTaskServiceParentCreateRequest(c *runtime.Call, h TaskServiceHandler, root proto.Message, m *v1.ParentCreateRequest) error {
+	{
+		m.Id = "task-" + c.ULID()
+	}
+	if m.Meta == nil {
+		m.Meta = new(v1.RequestMeta)
+	}
+	if err := enrichTaskServiceRequestMeta(c, h, root, m.Meta); err != nil {
+		return err
+	}
+	if m.RootDir == "" {
+		v, err := h.ResolveProjectRoot(c.Ctx, root)
+		if err != nil {
+			return c.ResolverError("root_dir", err)
+		}
+		m.RootDir = v
+	}
+	return nil
+}
+
+func enrichTaskServiceParentOperationsRequest(c *runtime.Call, h TaskServiceHandler, root proto.Message, m *v1.ParentOperationsRequest) error {
+	if m.Meta == nil {
+		m.Meta = new(v1.RequestMeta)
+	}
+	if err := enrichTaskServiceRequestMeta(c, h, root, m.Meta); err != nil {
+		return err
+	}
+	if m.RootDir == "" {
+		v, err := h.ResolveProjectRoot(c.Ctx, root)
+		if err != nil {
+			return c.ResolverError("root_dir", err)
+		}
+		m.RootDir = v
+	}
+	return nil
+}
+
 var (
-	patternTaskMoveRequestArchiveDate   = regexp.MustCompile("^\\d{4}-\\d{2}$")
-	patternTaskTransformRequestSequence = regexp.MustCompile("^\\d{2}$")
+	patternNewSubtaskSequence                = regexp.MustCompile("^\\d{2}$")
+	patternParentOperationDataTargetSequence = regexp.MustCompile("^\\d{2}$")
+	patternSequenceAssignmentSequence        = regexp.MustCompile("^\\d{2}$")
+	patternSubtaskSpecSequence               = regexp.MustCompile("^\\d{2}$")
+	patternTaskMoveRequestArchiveDate        = regexp.MustCompile("^\\d{4}-\\d{2}$")
+	patternTaskTransformRequestSequence      = regexp.MustCompile("^\\d{2}$")
 )

@@ -74,6 +74,11 @@ func NewVendorServiceService(h VendorServiceHandler) *runtime.Service {
 					"labels":       "labels",
 					"note":         "note",
 					"region":       "region",
+					"reference":    "reference",
+					"quotas":       "quotas",
+					"contact_name": "contact_name",
+					"phone":        "phone",
+					"fax":          "fax",
 					"iban":         "iban",
 					"card_token":   "card_token",
 				},
@@ -119,7 +124,7 @@ var enumTier = runtime.NewEnumTable("vendors.v1.Tier", []runtime.EnumValue{
 	{Number: 3, Name: "TIER_BLOCKED", Alias: "Blocked"},
 }, "")
 
-var fieldsRegisterVendorRequest = []string{"name", "vat_id", "email", "website", "country", "code", "callback_ip", "tier", "payment_days", "discount", "priority", "categories", "labels", "note", "region", "iban", "card_token"}
+var fieldsRegisterVendorRequest = []string{"name", "vat_id", "email", "website", "country", "code", "callback_ip", "tier", "payment_days", "discount", "priority", "categories", "labels", "note", "region", "reference", "quotas", "contact_name", "phone", "fax", "iban", "card_token"}
 
 func decodeRegisterVendorRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.RegisterVendorRequest) {
 	d.Known(obj, fieldsRegisterVendorRequest)
@@ -220,7 +225,11 @@ func decodeRegisterVendorRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 			d.Enter("labels")
 			for i, k := range ks {
 				mk := k
+				d.MinLength(k, mk, 1)
+				d.MaxLength(k, mk, 20)
+				d.Pattern(k, mk, patternRegisterVendorRequestLabelsKey)
 				if x, ok := d.String(vs[i], k); ok {
+					d.MaxLength(k, x, 50)
 					m.Labels[mk] = x
 				}
 			}
@@ -237,6 +246,45 @@ func decodeRegisterVendorRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 			m.Region = x
 		}
 	}
+	if v := obj.Get("reference"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "reference"); ok {
+			d.HasPrefix("reference", x, "REF-")
+			d.HasSuffix("reference", x, "-X")
+			d.Contains("reference", x, "-")
+			d.NotContains("reference", x, " ")
+			m.Reference = x
+		}
+	}
+	if v := obj.Get("quotas"); v != nil && v.Kind != runtime.KindNull {
+		if ks, vs, ok := d.MapEntries(v, "quotas"); ok {
+			m.Quotas = make(map[string]int32, len(ks))
+			d.Enter("quotas")
+			for i, k := range ks {
+				mk := k
+				if x, ok := d.Int32(vs[i], k); ok {
+					d.Minimum(k, float64(x), 0)
+					d.Maximum(k, float64(x), 1000)
+					m.Quotas[mk] = x
+				}
+			}
+			d.Leave()
+		}
+	}
+	if v := obj.Get("contact_name"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "contact_name"); ok {
+			m.Contact = &v1.RegisterVendorRequest_ContactName{ContactName: x}
+		}
+	}
+	if v := obj.Get("phone"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "phone"); ok {
+			m.Phone = x
+		}
+	}
+	if v := obj.Get("fax"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "fax"); ok {
+			m.Fax = x
+		}
+	}
 	if v := obj.Get("iban"); v != nil && v.Kind != runtime.KindNull {
 		if x, ok := d.String(v, "iban"); ok {
 			d.MinLength("iban", x, 15)
@@ -246,6 +294,17 @@ func decodeRegisterVendorRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 	if v := obj.Get("card_token"); v != nil && v.Kind != runtime.KindNull {
 		if x, ok := d.String(v, "card_token"); ok {
 			m.Payment = &v1.RegisterVendorRequest_CardToken{CardToken: x}
+		}
+	}
+	{
+		var set []string
+		for _, k := range []string{"contact_name"} {
+			if v := obj.Get(k); v != nil && v.Kind != runtime.KindNull {
+				set = append(set, k)
+			}
+		}
+		if len(set) == 0 {
+			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "contact_name", Message: "missing required field \"contact_name\""})
 		}
 	}
 	{
@@ -260,6 +319,17 @@ func decodeRegisterVendorRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 		}
 		if len(set) > 1 {
 			d.Add(&runtime.ErrorEntry{Code: runtime.CodeValidation, Field: set[1], Message: "set only one of iban, card_token, not " + set[0] + " and " + set[1]})
+		}
+	}
+	{
+		var set []string
+		for _, k := range []string{"phone", "fax"} {
+			if v := obj.Get(k); v != nil && v.Kind != runtime.KindNull {
+				set = append(set, k)
+			}
+		}
+		if len(set) > 1 {
+			d.Add(&runtime.ErrorEntry{Code: runtime.CodeValidation, Field: set[1], Message: "set only one of phone, fax, not " + set[0] + " and " + set[1]})
 		}
 	}
 }
@@ -282,5 +352,6 @@ func enrichVendorServiceRegisterVendorRequest(c *runtime.Call, h VendorServiceHa
 }
 
 var (
-	patternRegisterVendorRequestTaxId = regexp.MustCompile("^[A-Z]{2}[0-9A-Z]{2,12}$")
+	patternRegisterVendorRequestLabelsKey = regexp.MustCompile("^[a-z][a-z0-9_]*$")
+	patternRegisterVendorRequestTaxId     = regexp.MustCompile("^[A-Z]{2}[0-9A-Z]{2,12}$")
 )

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
@@ -20,6 +21,9 @@ func (b *builder) document(fm *fileModel) schemadoc.Document {
 			SchemaTool:   sm.schemaTool,
 			ApplyTool:    sm.applyTool,
 			DiscardTool:  sm.discardTool,
+		}
+		if sm.jsonNames {
+			sd.FieldNaming = mcpwritev1.ServiceRules_JSON_NAME.String()
 		}
 		for _, t := range sm.tools {
 			sd.Tools = append(sd.Tools, b.toolDoc(t))
@@ -66,6 +70,7 @@ func (b *builder) toolDoc(t *toolModel) schemadoc.Tool {
 		ElicitFallback:      elicitFallback(t),
 		ConfirmationMessage: t.confirmationMessage,
 		PreviewUnless:       previewUnless(t),
+		AgentSummary:        agentSummaryArg(t),
 		Hints:               schemadoc.Hints{ReadOnly: t.readOnly, Destructive: t.destructive, Idempotent: t.idempotent, OpenWorld: t.openWorld},
 		Result:              t.result,
 		NextSteps:           t.nextSteps,
@@ -96,7 +101,7 @@ func (b *builder) toolDoc(t *toolModel) schemadoc.Tool {
 				td.Rules = append(td.Rules, fr)
 			}
 			if f.exposed() {
-				if f.required && !f.overridable {
+				if m.mustSend(f) {
 					td.RequiredFields = append(td.RequiredFields, name)
 				} else {
 					td.OptionalFields = append(td.OptionalFields, name)
@@ -117,7 +122,12 @@ func (b *builder) toolDoc(t *toolModel) schemadoc.Tool {
 				}
 			}
 			if f.mode == modeDerived || f.mode == modeGenerated {
-				td.ServerFills = append(td.ServerFills, schemadoc.ServerFill{Field: pname, Source: fillSource(f), How: fillHow(f), Overridable: f.overridable})
+				fill := schemadoc.ServerFill{Field: pname}
+				if t.svc.jsonNames && name != pname {
+					fill = schemadoc.ServerFill{Field: name, ProtoField: pname}
+				}
+				fill.Source, fill.How, fill.Overridable = fillSource(f), fillHow(f), f.overridable
+				td.ServerFills = append(td.ServerFills, fill)
 			}
 			if f.child != nil {
 				sub := name
@@ -170,7 +180,7 @@ func (b *builder) examples(t *toolModel) []schemadoc.Example {
 			continue
 		}
 		for _, k := range sortedAnyKeys(obj) {
-			if !hasAgentField(t.input, k) && (t.isRead() || k != "client_request_id" && k != "dry_run") {
+			if !hasAgentField(t.input, k) && (t.isRead() || k != "client_request_id" && k != "dry_run" && k != agentSummaryArg(t)) {
 				b.probs.methodf(t.method, "example %d: %q is not an input field of %s", i+1, k, t.name)
 			}
 		}

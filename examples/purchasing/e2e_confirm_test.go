@@ -1,0 +1,169 @@
+package purchasing_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
+)
+
+// Every write asks through one shared confirmation form, a required
+// boolean confirm, as the source design's ConfirmationSchema does. An
+// accepted form with confirm false is declined and a dismissed one
+// cancelled; neither writes anything.
+func TestEveryWriteAsksThroughTheSharedConfirmationForm(t *testing.T) {
+	s := newSession(t, userAccepts)
+	s.stockMaterials()                                        // purchase order 1, received
+	s.mustCall("create_purchase_order", confirmed(orderArgs)) // purchase order 2
+	s.mustCall("create_manufacturing_order", confirmed(moArgs))
+	writes := []struct{ tool, args string }{
+		{"create_purchase_order", confirmed(`{"supplier_id":4001,"location_id":1,"order_number":"PO-3001","items":[{"sku":"BOLT-M8","quantity":1,"unit_price":0.12}]}`)},
+		{"receive_purchase_order", `{"purchase_order_id":2,"items":[{"sku":"BOLT-M8","quantity":1}],"confirm":true}`},
+		{"create_manufacturing_order", confirmed(moArgs)},
+		{"fulfill_order", `{"order_id":1,"order_type":"manufacturing","confirm":true}`},
+	}
+	const form = `{"type":"object","properties":{"confirm":{"type":"boolean","title":"Confirm","description":"Perform this change"}},"required":["confirm"]}`
+	for _, answer := range []struct {
+		result *mcp.ElicitResult
+		code   string
+	}{
+		{&mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": false}}, "CONFIRMATION_DECLINED"},
+		{&mcp.ElicitResult{Action: "cancel"}, "CONFIRMATION_CANCELLED"},
+	} {
+		var mu sync.Mutex
+		var forms []string
+		cs := mcptest.Connect(t, s.server, mcptest.Options{Protocol: "2025-11-25", Elicit: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			b, err := json.Marshal(req.Params.RequestedSchema)
+			if err != nil {
+				return nil, err
+			}
+			mu.Lock()
+			forms = append(forms, string(b))
+			mu.Unlock()
+			return answer.result, nil
+		}})
+		for _, w := range writes {
+			r := mcptest.Call(t, cs, w.tool, w.args)
+			if e := errorOf(t, r.Text); !r.IsError || e.Code != answer.code {
+				t.Errorf("%s answered %s: %s", w.tool, answer.result.Action, r.Text)
+			}
+		}
+		if len(forms) != len(writes) {
+			t.Fatalf("%d forms for %d writes", len(forms), len(writes))
+		}
+		var want any
+		if err := json.Unmarshal([]byte(form), &want); err != nil {
+			t.Fatal(err)
+		}
+		for i, f := range forms {
+			var got any
+			if err := json.Unmarshal([]byte(f), &got); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s asked with form %s, want %s", writes[i].tool, f, form)
+			}
+		}
+	}
+	if _, ok := s.store.Order("acme", 3); ok {
+		t.Error("an unconfirmed purchase order was written")
+	}
+	if po, _ := s.store.Order("acme", 2); po.GetStatus().String() != "PURCHASE_ORDER_STATUS_NOT_RECEIVED" {
+		t.Errorf("an unconfirmed receipt was booked: %v", po)
+	}
+	if _, ok := s.store.ManufacturingOrder("acme", 2); ok {
+		t.Error("an unconfirmed manufacturing order was written")
+	}
+	if mo, _ := s.store.ManufacturingOrder("acme", 1); mo.GetStatus().String() != "MANUFACTURING_ORDER_STATUS_NOT_STARTED" {
+		t.Errorf("an unconfirmed fulfillment was made: %v", mo)
+	}
+}
+
+// receive_purchase_order previews what stays outstanding, then asks the
+// question its proto names.
+func TestReceivePurchaseOrderPreviewsThenAsks(t *testing.T) {
+	s := newSession(t, userAccepts)
+	s.mustCall("create_purchase_order", confirmed(orderArgs))
+	got := s.mustCall("receive_purchase_order", `{"purchase_order_id":1,"items":[{"sku":"BOLT-M8","quantity":200}]}`)
+	want := compact(`{"success":true,"is_preview":true,"valid":true,
+		"preview":{"request":{"meta":{"tenant_id":"acme","principal_id":"alice","correlation_id":"corr-1","requested_at":"2026-11-22T10:00:00Z"},
+			"purchase_order_id":1,"items":[{"sku":"BOLT-M8","quantity":200}],"received_at":"2026-11-22T10:00:00Z"},
+			"server_filled":["meta.tenant_id","meta.principal_id","meta.correlation_id","meta.client_request_id","meta.requested_at","received_at"],
+			"domain":{"message":"Received 1 line(s) on purchase order PO-1001",
+				"next_actions":["Still outstanding: 300 BOLT-M8, 500 NUT-M8; receive them with receive_purchase_order when they arrive"],
+				"order_number":"PO-1001","status_after":"PURCHASE_ORDER_STATUS_PARTIALLY_RECEIVED","warnings":[]}},
+		"suggestions":["Nothing was written. Show this preview to the user; to make the change, call receive_purchase_order again with the same arguments and confirm: true (the user is then asked to confirm)."],
+		"warnings":[]}`)
+	if got != want {
+		t.Fatalf("preview: got\n%s\nwant\n%s", got, want)
+	}
+	if po, _ := s.store.Order("acme", 1); po.GetItems()[0].GetReceivedQuantity() != 0 || len(s.asked) != 1 {
+		t.Fatalf("the preview booked a receipt or asked the user (%q)", s.asked)
+	}
+	s.mustCall("receive_purchase_order", `{"purchase_order_id":1,"items":[{"sku":"BOLT-M8","quantity":200}],"confirm":true}`)
+	wantAsk := `Receive 1 line(s) on purchase order PO-1001? Received 1 line(s) on purchase order PO-1001. This changes data.`
+	if len(s.asked) != 2 || !strings.HasPrefix(s.asked[1], wantAsk) {
+		t.Fatalf("user was asked %q", s.asked)
+	}
+	if n := s.store.Stock("acme", "BOLT-M8"); n != 200 {
+		t.Fatalf("BOLT-M8 stock after the receipt: %d, want 200", n)
+	}
+}
+
+// create_purchase_order takes the source design's request fields flat at
+// the top level (what its unpack decorator achieves), with the design's
+// descriptions; the four it marks required are required and confirm is an
+// optional boolean.
+func TestCreatePurchaseOrderSchemaHasTheDesignsFields(t *testing.T) {
+	s := newSession(t, noElicitation)
+	res, err := s.cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range res.Tools {
+		if tool.Name != "create_purchase_order" {
+			continue
+		}
+		b, err := json.Marshal(tool.InputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var schema struct {
+			Properties map[string]struct {
+				Type        string `json:"type"`
+				Description string `json:"description"`
+				MinItems    *int   `json:"minItems"`
+			} `json:"properties"`
+			Required []string `json:"required"`
+		}
+		if err := json.Unmarshal(b, &schema); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []struct{ name, typ, desc string }{
+			{"supplier_id", "integer", "Supplier ID"},
+			{"location_id", "integer", "Location ID where items will be received"},
+			{"order_number", "string", "Purchase order number"},
+			{"items", "array", "Line items"},
+			{"confirm", "boolean", "If false, returns preview. If true, creates order."},
+		} {
+			p := schema.Properties[f.name]
+			if p.Type != f.typ || p.Description != f.desc {
+				t.Errorf("%s: type %q description %q, want %q %q", f.name, p.Type, p.Description, f.typ, f.desc)
+			}
+		}
+		if m := schema.Properties["items"].MinItems; m == nil || *m != 1 {
+			t.Errorf("items minItems %v, want 1", m)
+		}
+		if got := strings.Join(schema.Required, ","); got != "supplier_id,location_id,order_number,items" {
+			t.Errorf("required: %s", got)
+		}
+		return
+	}
+	t.Fatal("create_purchase_order is not listed")
+}
