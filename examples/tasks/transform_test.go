@@ -184,7 +184,7 @@ func TestTaskTransformPromoteTakesTheOpenChecklistItems(t *testing.T) {
 	s.mustCall("task_create", `{"title":"Empty","type":"chore"}`)
 	for args, want := range map[string]string{
 		`{"id":"` + firstID + `","operation":"promote","initialSubtasks":["More"]}`: "CONFLICT: task " + firstID + " already has 2 subtask(s)",
-		`{"id":"` + secondID + `","operation":"promote"}`:                            "VALIDATION_ERROR: task " + secondID + " has no open checklist items; give initialSubtasks to promote it",
+		`{"id":"` + secondID + `","operation":"promote"}`:                           "VALIDATION_ERROR: task " + secondID + " has no open checklist items; give initialSubtasks to promote it",
 	} {
 		r := s.call("task_transform", args)
 		if e := errorOf(t, r.text); !r.isError || e.Code+": "+e.Message != want {
@@ -220,7 +220,7 @@ func TestTaskTransformSchemaStatesWhenAFieldIsRequired(t *testing.T) {
 	}
 	for name, want := range map[string]string{
 		"parentId":        `{"description":"Current parent of the subtask to extract. Required when operation is extract.","minLength":1,"type":"string"}`,
-		"targetParentId": `{"description":"Parent task that adopts the task. Required when operation is adopt.","minLength":1,"type":"string"}`,
+		"targetParentId":  `{"description":"Parent task that adopts the task. Required when operation is adopt.","minLength":1,"type":"string"}`,
 		"initialSubtasks": `{"description":"For promote: titles of the subtasks to create, in order; the task's open checklist items (- [ ] ...) when omitted.","items":{"maxLength":200,"minLength":1,"type":"string"},"maxItems":99,"type":"array"}`,
 	} {
 		if got := string(props[name]); got != want {
