@@ -414,7 +414,7 @@ func (r *registry) discoveryHandler(d *schemadoc.Discovery, groups []string) mcp
 			if !contains(ends, v.Str) {
 				return r.errorResult(ctx, d.Tool, nil, Errors{{
 					Code: CodeInvalidEnumValue, Field: k, Message: fmt.Sprintf("unknown %s %q", strings.ReplaceAll(k, "_", " "), v.Str),
-					Suggestions: &Suggestions{DidYouMean: suggest.Closest(v.Str, ends, 3), ValidValues: ends},
+					Suggestions: &Suggestions{DidYouMean: suggest.Closest(v.Str, ends, 3), ValidValues: ends}, Rejected: v.Str,
 				}}), nil
 			}
 			if k == "source_type" {
