@@ -41,7 +41,7 @@ const SERVERS = {
   archimate: {
     tools: 13, args: [],
     write: ['createElement', { type: 'ApplicationComponent', name: 'OrderService', properties: [{ key: 'team', value: 'orders' }] }],
-    typo: ['createElement', { type: 'AppComponent', name: 'X' }, 'INVALID_ENUM_VALUE', 'type', 'ApplicationComponent'],
+    typo: ['createElement', { type: 'AppComponent', name: 'X' }, 'INVALID_ELEMENT_TYPE', 'type', 'ApplicationComponent'],
   },
   crm: {
     tools: 23, args: [],

@@ -50,6 +50,7 @@ func (b *builder) document(fm *fileModel) schemadoc.Document {
 			}
 			sd.Discovery = append(sd.Discovery, dd)
 		}
+		sd.SchemaVersion = schemadoc.Version(sd)
 		doc.Services = append(doc.Services, sd)
 	}
 	return doc
