@@ -201,6 +201,7 @@ func (m *Memory) next() int {
 type entityInput struct {
 	typ    string
 	name   string
+	key    string // the identifying key, when the interpreter fixes it
 	fields map[string]*structpb.Value // without entity_type and canonical_name
 }
 
@@ -341,6 +342,9 @@ func (m *Memory) observe(who owner, u *userMemory, s *source, runID string, ins 
 // schema (then name, title, email), else the content of its fields.
 // Identifying values are compared without case unless the field preserves it.
 func identify(s *schema, in entityInput) (name, key string) {
+	if in.key != "" {
+		return in.name, in.key
+	}
 	if in.name != "" {
 		return in.name, normalize(in.name)
 	}

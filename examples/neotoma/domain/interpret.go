@@ -221,7 +221,8 @@ func (m *Memory) checkQuota(u *userMemory) error {
 
 // interpret runs the deterministic interpreter over a file: JSON holding
 // entity objects becomes those entities; any other file becomes one note
-// titled by its file name, holding the text of text files. The run ID
+// of its own, titled by its file name and holding the text of text files
+// (the stand-in for AI interpretation: deterministic by design). The run ID
 // hashes the source and the configuration, so the same pair is the same run.
 func (m *Memory) interpret(who owner, u *userMemory, s *source, cfg *neotomav1.InterpretationConfig, at time.Time) (*run, error) {
 	id := runID(s, cfg)
@@ -252,7 +253,7 @@ func (m *Memory) interpret(who owner, u *userMemory, s *source, cfg *neotomav1.I
 		if strings.HasPrefix(s.mimeType, "text/") && utf8.Valid(s.content) {
 			fields["content"] = structpb.NewStringValue(string(s.content))
 		}
-		ins = []entityInput{{typ: "note", name: title + " (" + s.id + ")", fields: fields}}
+		ins = []entityInput{{typ: "note", name: title, key: "source=" + s.id, fields: fields}}
 	}
 	u.runs++
 	return m.observe(who, u, s, id, ins, defaultPriority, at), nil
