@@ -110,7 +110,8 @@ type userMemory struct {
 	sources       map[string]*source // by content hash
 	relationships map[string]*neotomav1.Relationship
 	relTypes      map[string]neotomav1.RelationshipType
-	runs          int // interpretation runs, against the quota
+	relOrder      map[string]int // creation order: later is newer on equal times
+	runs          int            // interpretation runs, against the quota
 }
 
 // Memory is the in-memory truth layer, safe for concurrent use. Every record
@@ -171,6 +172,7 @@ func (m *Memory) user(id owner) *userMemory {
 			sources:       map[string]*source{},
 			relationships: map[string]*neotomav1.Relationship{},
 			relTypes:      map[string]neotomav1.RelationshipType{},
+			relOrder:      map[string]int{},
 		}
 		m.users[id] = u
 	}
@@ -201,7 +203,7 @@ func (m *Memory) next() int {
 type entityInput struct {
 	typ    string
 	name   string
-	key    string // the identifying key, when the interpreter fixes it
+	key    string                     // the identifying key, when the interpreter fixes it
 	fields map[string]*structpb.Value // without entity_type and canonical_name
 }
 
@@ -707,6 +709,7 @@ func (m *Memory) CreateRelationship(ctx context.Context, req *neotomav1.CreateRe
 	}
 	u.relationships[r.Id] = r
 	u.relTypes[r.Id] = t
+	u.relOrder[r.Id] = m.next()
 	return &neotomav1.CreateRelationshipResponse{Relationship: r}, nil
 }
 

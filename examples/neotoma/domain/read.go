@@ -165,7 +165,8 @@ func (m *Memory) ListRelationships(ctx context.Context, req *neotomav1.ListRelat
 	return &neotomav1.ListRelationshipsResponse{Relationships: page(rels, req.GetOffset(), req.GetLimit()), Total: int32(len(rels)), Limit: req.GetLimit(), Offset: req.GetOffset()}, nil
 }
 
-// sortedRelationships are the user's relationships, newest first (by id on a tie).
+// sortedRelationships are the user's relationships, newest first (the one
+// created later on equal times).
 func sortedRelationships(u *userMemory) []*neotomav1.Relationship {
 	out := make([]*neotomav1.Relationship, 0, len(u.relationships))
 	for _, r := range u.relationships {
@@ -176,7 +177,7 @@ func sortedRelationships(u *userMemory) []*neotomav1.Relationship {
 		if !a.Equal(b) {
 			return a.After(b)
 		}
-		return out[i].GetId() < out[j].GetId()
+		return u.relOrder[out[i].GetId()] > u.relOrder[out[j].GetId()]
 	})
 	return out
 }
