@@ -3728,7 +3728,7 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x15DIRECTION_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11DIRECTION_INBOUND\x10\x01\x12\x16\n" +
 	"\x12DIRECTION_OUTBOUND\x10\x02\x12\x12\n" +
-	"\x0eDIRECTION_BOTH\x10\x032\x94\x1b\n" +
+	"\x0eDIRECTION_BOTH\x10\x032\xd4\x1b\n" +
 	"\rMemoryService\x12\xc9\x04\n" +
 	"\x05Store\x12\x18.neotoma.v1.StoreRequest\x1a\x19.neotoma.v1.StoreResponse\"\x8a\x04\xea\xbb\x1c\x85\x04\x12\x15Store source material \x01(\x01:\x13create_relationship:\acorrect`\x01r\x8f\x01\n" +
 	"/Store an invoice with every field of the source\x12\\{\"entities\":\"[{\\\"entity_type\\\":\\\"invoice\\\",\\\"invoice_number\\\":\\\"INV-001\\\",\\\"amount\\\":100}]\"}r\x9c\x01\n" +
@@ -3741,9 +3741,9 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\rMergeEntities\x12 .neotoma.v1.MergeEntitiesRequest\x1a!.neotoma.v1.MergeEntitiesResponse\"\xe0\x01\xea\xbb\x1c\xdb\x01\x12\x18Merge duplicate entities \x04(\x030\x03r\xb8\x01\n" +
 	"\x18Merge a duplicate person\x12\x9b\x01{\"from_entity_id\":\"ent_1111aaaa-2a4d-8c3e-9f10-5a6b7c8d9e0f\",\"to_entity_id\":\"ent_2222bbbb-2a4d-8c3e-9f10-5a6b7c8d9e0f\",\"merge_reason\":\"same email address\"}\x12\xd9\x02\n" +
 	"\x12CreateRelationship\x12%.neotoma.v1.CreateRelationshipRequest\x1a&.neotoma.v1.CreateRelationshipResponse\"\xf3\x01\xea\xbb\x1c\xee\x01\x12\x15Create a relationship \x01(\x01J\frelationship`\x01r\xc0\x01\n" +
-	" A transaction settles an invoice\x12\x9b\x01{\"relationship_type\":\"settles\",\"source_entity_id\":\"ent_1111aaaa-2a4d-8c3e-9f10-5a6b7c8d9e0f\",\"target_entity_id\":\"ent_2222bbbb-2a4d-8c3e-9f10-5a6b7c8d9e0f\"}\x12\xb7\x03\n" +
-	"\x0eRegisterSchema\x12!.neotoma.v1.RegisterSchemaRequest\x1a\".neotoma.v1.RegisterSchemaResponse\"\xdd\x02\xea\xbb\x1c\xd8\x02\x12\x19Register an entity schema \x01(\x01:\x05store:\x11list_entity_typesr\x9c\x02\n" +
-	"$Register a meal type and activate it\x12\xf3\x01{\"entity_type\":\"meal\",\"schema_definition\":{\"fields\":{\"name\":{\"type\":\"string\",\"required\":true},\"calories\":{\"type\":\"number\"},\"eaten_on\":{\"type\":\"date\"}}},\"reducer_config\":{\"merge_policies\":{\"calories\":{\"strategy\":\"last_write\"}}},\"activate\":true}\x12\xe5\x02\n" +
+	" A transaction settles an invoice\x12\x9b\x01{\"relationship_type\":\"settles\",\"source_entity_id\":\"ent_1111aaaa-2a4d-8c3e-9f10-5a6b7c8d9e0f\",\"target_entity_id\":\"ent_2222bbbb-2a4d-8c3e-9f10-5a6b7c8d9e0f\"}\x12\xf7\x03\n" +
+	"\x0eRegisterSchema\x12!.neotoma.v1.RegisterSchemaRequest\x1a\".neotoma.v1.RegisterSchemaResponse\"\x9d\x03\xea\xbb\x1c\x98\x03\x12\x19Register an entity schema \x01(\x01:\x05store:\x11list_entity_typesr\xdc\x02\n" +
+	"$Register a meal type and activate it\x12\xb3\x02{\"entity_type\":\"meal\",\"schema_definition\":{\"fields\":[{\"key\":\"name\",\"value\":{\"type\":\"string\",\"required\":true}},{\"key\":\"calories\",\"value\":{\"type\":\"number\"}},{\"key\":\"eaten_on\",\"value\":{\"type\":\"date\"}}]},\"reducer_config\":{\"merge_policies\":[{\"key\":\"calories\",\"value\":{\"strategy\":\"last_write\"}}]},\"activate\":true}\x12\xe5\x02\n" +
 	"\x17UpdateSchemaIncremental\x12*.neotoma.v1.UpdateSchemaIncrementalRequest\x1a+.neotoma.v1.UpdateSchemaIncrementalResponse\"\xf0\x01\xea\xbb\x1c\xeb\x01\x12\x1eAdd fields to an entity schema \x02(\x02:\x05store:\x11list_entity_typesr\xaa\x01\n" +
 	"/Promote po_reference to an invoice schema field\x12w{\"entity_type\":\"invoice\",\"fields_to_add\":[{\"field_name\":\"po_reference\",\"field_type\":\"string\"}],\"migrate_existing\":true}\x12\xce\x01\n" +
 	"\x0fListEntityTypes\x12\".neotoma.v1.ListEntityTypesRequest\x1a#.neotoma.v1.ListEntityTypesResponse\"r\xea\xbb\x1cn\x12\x11List entity types \x05:\x05store:\x0fregister_schemar\x10\n" +
