@@ -1,6 +1,7 @@
 package neotoma_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -138,5 +139,173 @@ func TestRetrieveEntitiesMergedAndPaged(t *testing.T) {
 	bad, isErr := call(t, cs, "retrieve_entities", `{"entity_type":"persons"}`)
 	if code, field, top := errorOf(t, bad); !isErr || code != runtime.CodeValidation || field != "entity_type" || top != "person" {
 		t.Errorf("retrieve_entities persons = %v", bad)
+	}
+}
+
+// An identifier finds entities by canonical name or identifying field,
+// without case and extra spaces, never by other values.
+func TestRetrieveEntityByIdentifier(t *testing.T) {
+	s := newServer(t)
+	cs := s.connect(ada, nil)
+	mustSucceed(t, cs, "store", `{"entities":[{"entity_type":"person","name":"Ada Lovelace","email":"ada@example.org"},{"entity_type":"contact","name":"Ada  lovelace"},{"entity_type":"company","name":"Analytical Engines Ltd","industry":"Ada Lovelace"}]}`)
+	person := entityID("user-ada", "person", "email=ada@example.org")
+	contact := entityID("user-ada", "contact", "name=ada lovelace")
+	for _, tt := range []struct {
+		args string
+		want []any
+	}{
+		{`{"identifier":"ADA@example.org"}`, []any{person}},
+		{`{"identifier":"ada lovelace"}`, []any{person, contact}},
+		{`{"identifier":"Ada Lovelace","entity_type":"contact"}`, []any{contact}},
+		{`{"identifier":"Babbage"}`, nil},
+	} {
+		out := mustSucceed(t, cs, "retrieve_entity_by_identifier", tt.args)
+		var ids []any
+		es, _ := out["entities"].([]any)
+		for _, e := range es {
+			ids = append(ids, e.(map[string]any)["id"])
+		}
+		if diff := cmp.Diff(tt.want, ids); diff != "" {
+			t.Errorf("retrieve_entity_by_identifier %s (-want +got):\n%s", tt.args, diff)
+		}
+	}
+	out := mustSucceed(t, cs, "retrieve_entity_by_identifier", `{"identifier":"ada@example.org"}`)
+	assertJSON(t, out, `{
+		"success": true,
+		"entities": [{"id": "`+person+`", "entity_type": "person", "canonical_name": "ada@example.org", "snapshot": {"name": "Ada Lovelace", "email": "ada@example.org"}, "observation_count": 1, "last_observation_at": "2026-03-01T09:00:00Z"}],
+		"total": 1, "suggestions": [], "warnings": []
+	}`)
+}
+
+// Related entities are found up to max_hops away, in either direction or
+// one, optionally through some relationship types only.
+func TestRetrieveRelatedEntities(t *testing.T) {
+	s := newServer(t)
+	cs := s.connect(ada, nil)
+	person, acme, holding := graph(t, cs)
+	partOf := mustSucceed(t, cs, "create_relationship", `{"relationship_type":"part_of","source_entity_id":"`+acme+`","target_entity_id":"`+holding+`"}`)["relationship"]
+	refers := mustSucceed(t, cs, "create_relationship", `{"relationship_type":"refers_to","source_entity_id":"`+person+`","target_entity_id":"`+acme+`"}`)["relationship"]
+	one := mustSucceed(t, cs, "retrieve_related_entities", `{"entity_id":"`+person+`","include_entities":false}`)
+	assertJSON(t, one, `{
+		"success": true,
+		"entities": [{"id": "`+acme+`", "entity_type": "company", "canonical_name": "Acme", "observation_count": 1, "last_observation_at": "2026-03-01T09:00:00Z"}],
+		"relationships": [`+mustJSON(t, refers)+`],
+		"total_entities": 1, "total_relationships": 1, "hops_traversed": 1,
+		"suggestions": [], "warnings": []
+	}`)
+	two := mustSucceed(t, cs, "retrieve_related_entities", `{"entity_id":"`+person+`","max_hops":3,"include_entities":false}`)
+	if two["total_entities"] != 2.0 || two["hops_traversed"] != 2.0 || !cmp.Equal(two["relationships"], []any{refers, partOf}) {
+		t.Errorf("three hops from the person = %v, want acme then holding in 2 hops", two)
+	}
+	in := mustSucceed(t, cs, "retrieve_related_entities", `{"entity_id":"`+acme+`","direction":"inbound","include_entities":false}`)
+	only := mustSucceed(t, cs, "retrieve_related_entities", `{"entity_id":"`+acme+`","relationship_types":["part_of"],"include_entities":false}`)
+	if in["total_entities"] != 1.0 || in["entities"].([]any)[0].(map[string]any)["id"] != person {
+		t.Errorf("inbound from acme = %v", in)
+	}
+	if only["total_entities"] != 1.0 || only["entities"].([]any)[0].(map[string]any)["id"] != holding {
+		t.Errorf("part_of from acme = %v", only)
+	}
+	if bad, isErr := call(t, cs, "retrieve_related_entities", `{"entity_id":"`+acme+`","max_hops":9}`); !isErr || codes(bad)[0] != "CONSTRAINT_VIOLATION@max_hops" {
+		t.Errorf("max_hops 9 = %v", bad)
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// A field traces to the observation that won and the material it came
+// from; a corrected field to the correction, which has no source.
+func TestRetrieveFieldProvenance(t *testing.T) {
+	s := newServer(t)
+	cs := s.connect(ada, nil)
+	stored := mustSucceed(t, cs, "store", invoiceArgs)
+	src := stored["source_id"].(string)
+	obs := stored["entities"].([]any)[0].(map[string]any)["observation_id"].(string)
+	out := mustSucceed(t, cs, "retrieve_field_provenance", `{"entity_id":"`+invoiceID+`","field":"vendor"}`)
+	assertJSON(t, out, `{
+		"success": true,
+		"field": "vendor", "value": "Acme Supplies",
+		"source_observation": {"id": "`+obs+`", "source_id": "`+src+`", "observed_at": "2026-03-01T09:00:00Z", "specificity_score": 1, "source_priority": 100},
+		"source_material": {"id": "`+src+`", "created_at": "2026-03-01T09:00:00Z"},
+		"observed_at": "2026-03-01T09:00:00Z",
+		"suggestions": [], "warnings": []
+	}`)
+	fix := mustSucceed(t, cs, "correct", `{"entity_id":"`+invoiceID+`","entity_type":"invoice","field":"amount","value":1300}`)["observation_id"]
+	corrected := mustSucceed(t, cs, "retrieve_field_provenance", `{"entity_id":"`+invoiceID+`","field":"amount"}`)
+	if corrected["source_observation"].(map[string]any)["id"] != fix || corrected["source_observation"].(map[string]any)["source_priority"] != 1000.0 || corrected["source_material"] != nil {
+		t.Errorf("corrected amount provenance = %v", corrected)
+	}
+	bad, isErr := call(t, cs, "retrieve_field_provenance", `{"entity_id":"`+invoiceID+`","field":"po_reference"}`)
+	if code, field, _ := errorOf(t, bad); !isErr || code != domain.CodeFieldNotFound || field != "field" {
+		t.Errorf("raw fragment provenance = %v, want FIELD_NOT_FOUND", bad)
+	}
+	if bad["error"].(map[string]any)["message"] != "the snapshot of "+invoiceID+" has no field po_reference" {
+		t.Errorf("message = %v", bad["error"])
+	}
+}
+
+func TestGetRelationshipSnapshot(t *testing.T) {
+	s := newServer(t)
+	cs := s.connect(ada, nil)
+	_, acme, holding := graph(t, cs)
+	rel := mustSucceed(t, cs, "create_relationship", `{"relationship_type":"part_of","source_entity_id":"`+acme+`","target_entity_id":"`+holding+`","metadata":{"since":2019}}`)["relationship"].(map[string]any)
+	obs := "obs_" + (&runtime.Call{}).ContentHash(rel["id"].(string))
+	out := mustSucceed(t, cs, "get_relationship_snapshot", `{"relationship_type":"part_of","source_entity_id":"`+acme+`","target_entity_id":"`+holding+`"}`)
+	assertJSON(t, out, `{
+		"success": true,
+		"snapshot": {
+			"relationship_key": "part_of:`+acme+`:`+holding+`", "relationship_type": "part_of",
+			"source_entity_id": "`+acme+`", "target_entity_id": "`+holding+`", "schema_version": "1.0",
+			"snapshot": {"since": 2019}, "computed_at": "2026-03-01T09:00:00Z", "observation_count": 1,
+			"last_observation_at": "2026-03-01T09:00:00Z", "provenance": {"since": "`+obs+`"}
+		},
+		"observations": [{"id": "`+obs+`", "observed_at": "2026-03-01T09:00:00Z", "specificity_score": 1, "source_priority": 100, "metadata": {"since": 2019}}],
+		"suggestions": [], "warnings": []
+	}`)
+	for _, tt := range []struct{ args, code string }{
+		{`{"relationship_type":"part_of","source_entity_id":"` + holding + `","target_entity_id":"` + acme + `"}`, runtime.CodeNotFound},
+		{`{"relationship_type":"part_of","source_entity_id":"ent_x","target_entity_id":"` + acme + `"}`, domain.CodeEntityNotFound},
+		{`{"relationship_type":"owns","source_entity_id":"` + acme + `","target_entity_id":"` + holding + `"}`, domain.CodeInvalidRelationshipType},
+	} {
+		got, isErr := call(t, cs, "get_relationship_snapshot", tt.args)
+		if code, _, _ := errorOf(t, got); !isErr || code != tt.code {
+			t.Errorf("get_relationship_snapshot %s = %v, want %s", tt.args, got, tt.code)
+		}
+	}
+}
+
+// The document's manual enhancement workflow starts here: raw fragments
+// carried often enough with a consistent type are candidates.
+func TestAnalyzeSchemaCandidates(t *testing.T) {
+	s := newServer(t)
+	cs := s.connect(ada, nil)
+	for i, po := range []string{`"PO-1"`, `"PO-2"`, `"PO-3"`, `17`} {
+		mustSucceed(t, cs, "store", `{"entities":[{"entity_type":"invoice","invoice_number":"INV-`+string(rune('A'+i))+`","po_reference":`+po+`,"approver":"Grace"}]}`)
+	}
+	out := mustSucceed(t, cs, "analyze_schema_candidates", `{"min_frequency":3,"min_confidence":0.7}`)
+	assertJSON(t, out, `{
+		"success": true,
+		"recommendations": [{
+			"entity_type": "invoice",
+			"fields": [
+				{"field_name": "approver", "field_type": "string", "frequency": 4, "confidence": 1, "type_consistency": 1, "sample_values": ["\"Grace\""]},
+				{"field_name": "po_reference", "field_type": "string", "frequency": 4, "confidence": 0.75, "type_consistency": 0.75, "sample_values": ["\"PO-1\"", "\"PO-2\"", "\"PO-3\"", "17"]}
+			],
+			"source": "raw_fragments", "confidence_score": 0.875,
+			"reasoning": "2 raw-fragment field(s) carried by at least 3 invoice entities with consistent types"
+		}],
+		"total_entity_types": 1, "total_fields": 2, "min_frequency": 3, "min_confidence": 0.7,
+		"suggestions": ["Call update_schema_incremental to add fields to the active schema of an entity type as a new schema version, active at once by default, so every later store uses them"],
+		"warnings": []
+	}`)
+	strict := mustSucceed(t, cs, "analyze_schema_candidates", `{"entity_type":"invoice"}`)
+	if strict["recommendations"] != nil || strict["min_frequency"] != 5.0 || strict["min_confidence"] != 0.8 {
+		t.Errorf("defaults (5 entities, 0.8) = %v, want no candidate", strict)
 	}
 }

@@ -103,6 +103,10 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 		{"retrieve_entity_snapshot", `{"entity_id":"{0}"}`, []string{inv}, []string{never}},
 		{"list_observations", `{"entity_id":"{0}"}`, []string{p1}, []string{never}},
 		{"list_relationships", `{"entity_id":"{0}"}`, []string{inv}, []string{never}},
+		{"retrieve_field_provenance", `{"entity_id":"{0}","field":"amount"}`, []string{inv}, []string{never}},
+		{"retrieve_related_entities", `{"entity_id":"{0}"}`, []string{inv}, []string{never}},
+		{"get_relationship_snapshot", `{"relationship_type":"refers_to","source_entity_id":"{0}","target_entity_id":"{1}"}`, []string{inv, p1}, []string{never, never2}},
+		{"analyze_schema_candidates", `{"entity_type":"{0}"}`, []string{"meal"}, []string{"xqzv"}},
 		// A's entity type is unknown to B, like a type nobody registered.
 		{"retrieve_entities", `{"entity_type":"{0}"}`, []string{"meal"}, []string{"xqzv"}},
 		{"update_schema_incremental", `{"entity_type":"{0}","fields_to_add":[{"field_name":"fibre","field_type":"number"}]}`, []string{"meal"}, []string{"xqzv"}},
@@ -138,6 +142,14 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 	}
 	if snap, _ := mem.Snapshot(isoB.TenantID, isoB.PrincipalID, inv); !cmp.Equal(snap, map[string]any{"invoice_number": "INV-9", "amount": 1250.5}) {
 		t.Errorf("B's entity %s = %v", inv, snap)
+	}
+	// B finds none of A's entities by identifier.
+	covered["retrieve_entity_by_identifier"] = true
+	if got := mustSucceed(t, b, "retrieve_entity_by_identifier", `{"identifier":"Ada Lovelace"}`); got["entities"] != nil {
+		t.Errorf("B finds A's person: %v", got)
+	}
+	if got := mustSucceed(t, a, "retrieve_entity_by_identifier", `{"identifier":"Ada Lovelace"}`); got["total"] != 1.0 {
+		t.Errorf("A does not find its own person: %v", got)
 	}
 	// B lists only its own entities, and A's type is B's to register.
 	covered["retrieve_entities"] = true

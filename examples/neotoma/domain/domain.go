@@ -103,6 +103,7 @@ type source struct {
 	size     int32
 	runs     map[string]*run
 	first    *run // the run store answers with
+	at       time.Time
 }
 
 type userMemory struct {
@@ -232,7 +233,7 @@ func (m *Memory) storeStructured(who owner, req *neotomav1.StoreRequest) (*neoto
 	if s, ok := u.sources[hash]; ok {
 		return m.storeAnswer(who, u, s, true), nil
 	}
-	s := &source{id: "src_" + hash[:32], hash: hash, runs: map[string]*run{}}
+	s := &source{id: "src_" + hash[:32], hash: hash, runs: map[string]*run{}, at: req.GetStoredAt().AsTime()}
 	r := m.observe(who, u, s, "run_"+(&runtime.Call{}).ContentHash(s.id, "structured"), ins, req.GetSourcePriority(), req.GetStoredAt().AsTime())
 	s.first = r
 	u.sources[hash] = s

@@ -3338,6 +3338,1199 @@ func (x *ListRelationshipsResponse) GetOffset() int32 {
 	return 0
 }
 
+type RetrieveEntityByIdentifierRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	UserId        string                 `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	Identifier    string                 `protobuf:"bytes,2,opt,name=identifier,proto3" json:"identifier,omitempty"`
+	EntityType    string                 `protobuf:"bytes,3,opt,name=entity_type,json=entityType,proto3" json:"entity_type,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RetrieveEntityByIdentifierRequest) Reset() {
+	*x = RetrieveEntityByIdentifierRequest{}
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[38]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RetrieveEntityByIdentifierRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RetrieveEntityByIdentifierRequest) ProtoMessage() {}
+
+func (x *RetrieveEntityByIdentifierRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[38]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RetrieveEntityByIdentifierRequest.ProtoReflect.Descriptor instead.
+func (*RetrieveEntityByIdentifierRequest) Descriptor() ([]byte, []int) {
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{38}
+}
+
+func (x *RetrieveEntityByIdentifierRequest) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+func (x *RetrieveEntityByIdentifierRequest) GetIdentifier() string {
+	if x != nil {
+		return x.Identifier
+	}
+	return ""
+}
+
+func (x *RetrieveEntityByIdentifierRequest) GetEntityType() string {
+	if x != nil {
+		return x.EntityType
+	}
+	return ""
+}
+
+type RetrieveEntityByIdentifierResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Entities      []*Entity              `protobuf:"bytes,1,rep,name=entities,proto3" json:"entities,omitempty"`
+	Total         int32                  `protobuf:"varint,2,opt,name=total,proto3" json:"total,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RetrieveEntityByIdentifierResponse) Reset() {
+	*x = RetrieveEntityByIdentifierResponse{}
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[39]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RetrieveEntityByIdentifierResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RetrieveEntityByIdentifierResponse) ProtoMessage() {}
+
+func (x *RetrieveEntityByIdentifierResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[39]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RetrieveEntityByIdentifierResponse.ProtoReflect.Descriptor instead.
+func (*RetrieveEntityByIdentifierResponse) Descriptor() ([]byte, []int) {
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *RetrieveEntityByIdentifierResponse) GetEntities() []*Entity {
+	if x != nil {
+		return x.Entities
+	}
+	return nil
+}
+
+func (x *RetrieveEntityByIdentifierResponse) GetTotal() int32 {
+	if x != nil {
+		return x.Total
+	}
+	return 0
+}
+
+type RetrieveRelatedEntitiesRequest struct {
+	state             protoimpl.MessageState `protogen:"open.v1"`
+	UserId            string                 `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	EntityId          string                 `protobuf:"bytes,2,opt,name=entity_id,json=entityId,proto3" json:"entity_id,omitempty"`
+	RelationshipTypes []RelationshipType     `protobuf:"varint,3,rep,packed,name=relationship_types,json=relationshipTypes,proto3,enum=neotoma.v1.RelationshipType" json:"relationship_types,omitempty"`
+	Direction         Direction              `protobuf:"varint,4,opt,name=direction,proto3,enum=neotoma.v1.Direction" json:"direction,omitempty"`
+	MaxHops           int32                  `protobuf:"varint,5,opt,name=max_hops,json=maxHops,proto3" json:"max_hops,omitempty"`
+	IncludeEntities   bool                   `protobuf:"varint,6,opt,name=include_entities,json=includeEntities,proto3" json:"include_entities,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
+}
+
+func (x *RetrieveRelatedEntitiesRequest) Reset() {
+	*x = RetrieveRelatedEntitiesRequest{}
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RetrieveRelatedEntitiesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RetrieveRelatedEntitiesRequest) ProtoMessage() {}
+
+func (x *RetrieveRelatedEntitiesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RetrieveRelatedEntitiesRequest.ProtoReflect.Descriptor instead.
+func (*RetrieveRelatedEntitiesRequest) Descriptor() ([]byte, []int) {
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{40}
+}
+
+func (x *RetrieveRelatedEntitiesRequest) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+func (x *RetrieveRelatedEntitiesRequest) GetEntityId() string {
+	if x != nil {
+		return x.EntityId
+	}
+	return ""
+}
+
+func (x *RetrieveRelatedEntitiesRequest) GetRelationshipTypes() []RelationshipType {
+	if x != nil {
+		return x.RelationshipTypes
+	}
+	return nil
+}
+
+func (x *RetrieveRelatedEntitiesRequest) GetDirection() Direction {
+	if x != nil {
+		return x.Direction
+	}
+	return Direction_DIRECTION_UNSPECIFIED
+}
+
+func (x *RetrieveRelatedEntitiesRequest) GetMaxHops() int32 {
+	if x != nil {
+		return x.MaxHops
+	}
+	return 0
+}
+
+func (x *RetrieveRelatedEntitiesRequest) GetIncludeEntities() bool {
+	if x != nil {
+		return x.IncludeEntities
+	}
+	return false
+}
+
+type RetrieveRelatedEntitiesResponse struct {
+	state              protoimpl.MessageState `protogen:"open.v1"`
+	Entities           []*Entity              `protobuf:"bytes,1,rep,name=entities,proto3" json:"entities,omitempty"`
+	Relationships      []*Relationship        `protobuf:"bytes,2,rep,name=relationships,proto3" json:"relationships,omitempty"`
+	TotalEntities      int32                  `protobuf:"varint,3,opt,name=total_entities,json=totalEntities,proto3" json:"total_entities,omitempty"`
+	TotalRelationships int32                  `protobuf:"varint,4,opt,name=total_relationships,json=totalRelationships,proto3" json:"total_relationships,omitempty"`
+	// How many hops found something new.
+	HopsTraversed int32 `protobuf:"varint,5,opt,name=hops_traversed,json=hopsTraversed,proto3" json:"hops_traversed,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RetrieveRelatedEntitiesResponse) Reset() {
+	*x = RetrieveRelatedEntitiesResponse{}
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RetrieveRelatedEntitiesResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RetrieveRelatedEntitiesResponse) ProtoMessage() {}
+
+func (x *RetrieveRelatedEntitiesResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RetrieveRelatedEntitiesResponse.ProtoReflect.Descriptor instead.
+func (*RetrieveRelatedEntitiesResponse) Descriptor() ([]byte, []int) {
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *RetrieveRelatedEntitiesResponse) GetEntities() []*Entity {
+	if x != nil {
+		return x.Entities
+	}
+	return nil
+}
+
+func (x *RetrieveRelatedEntitiesResponse) GetRelationships() []*Relationship {
+	if x != nil {
+		return x.Relationships
+	}
+	return nil
+}
+
+func (x *RetrieveRelatedEntitiesResponse) GetTotalEntities() int32 {
+	if x != nil {
+		return x.TotalEntities
+	}
+	return 0
+}
+
+func (x *RetrieveRelatedEntitiesResponse) GetTotalRelationships() int32 {
+	if x != nil {
+		return x.TotalRelationships
+	}
+	return 0
+}
+
+func (x *RetrieveRelatedEntitiesResponse) GetHopsTraversed() int32 {
+	if x != nil {
+		return x.HopsTraversed
+	}
+	return 0
+}
+
+type RetrieveFieldProvenanceRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	UserId        string                 `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	EntityId      string                 `protobuf:"bytes,2,opt,name=entity_id,json=entityId,proto3" json:"entity_id,omitempty"`
+	Field         string                 `protobuf:"bytes,3,opt,name=field,proto3" json:"field,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RetrieveFieldProvenanceRequest) Reset() {
+	*x = RetrieveFieldProvenanceRequest{}
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[42]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RetrieveFieldProvenanceRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RetrieveFieldProvenanceRequest) ProtoMessage() {}
+
+func (x *RetrieveFieldProvenanceRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[42]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RetrieveFieldProvenanceRequest.ProtoReflect.Descriptor instead.
+func (*RetrieveFieldProvenanceRequest) Descriptor() ([]byte, []int) {
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{42}
+}
+
+func (x *RetrieveFieldProvenanceRequest) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+func (x *RetrieveFieldProvenanceRequest) GetEntityId() string {
+	if x != nil {
+		return x.EntityId
+	}
+	return ""
+}
+
+func (x *RetrieveFieldProvenanceRequest) GetField() string {
+	if x != nil {
+		return x.Field
+	}
+	return ""
+}
+
+// SourceObservation is the observation a field's value comes from.
+type SourceObservation struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Id    string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// Empty for corrections and migrations.
+	SourceId         string                 `protobuf:"bytes,2,opt,name=source_id,json=sourceId,proto3" json:"source_id,omitempty"`
+	ObservedAt       *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=observed_at,json=observedAt,proto3" json:"observed_at,omitempty"`
+	SpecificityScore float64                `protobuf:"fixed64,4,opt,name=specificity_score,json=specificityScore,proto3" json:"specificity_score,omitempty"`
+	SourcePriority   int32                  `protobuf:"varint,5,opt,name=source_priority,json=sourcePriority,proto3" json:"source_priority,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *SourceObservation) Reset() {
+	*x = SourceObservation{}
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SourceObservation) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SourceObservation) ProtoMessage() {}
+
+func (x *SourceObservation) ProtoReflect() protoreflect.Message {
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SourceObservation.ProtoReflect.Descriptor instead.
+func (*SourceObservation) Descriptor() ([]byte, []int) {
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{43}
+}
+
+func (x *SourceObservation) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *SourceObservation) GetSourceId() string {
+	if x != nil {
+		return x.SourceId
+	}
+	return ""
+}
+
+func (x *SourceObservation) GetObservedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ObservedAt
+	}
+	return nil
+}
+
+func (x *SourceObservation) GetSpecificityScore() float64 {
+	if x != nil {
+		return x.SpecificityScore
+	}
+	return 0
+}
+
+func (x *SourceObservation) GetSourcePriority() int32 {
+	if x != nil {
+		return x.SourcePriority
+	}
+	return 0
+}
+
+// SourceMaterial is stored source material.
+type SourceMaterial struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Id    string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// Empty for structured material.
+	MimeType         string                 `protobuf:"bytes,2,opt,name=mime_type,json=mimeType,proto3" json:"mime_type,omitempty"`
+	OriginalFilename string                 `protobuf:"bytes,3,opt,name=original_filename,json=originalFilename,proto3" json:"original_filename,omitempty"`
+	CreatedAt        *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *SourceMaterial) Reset() {
+	*x = SourceMaterial{}
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[44]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SourceMaterial) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SourceMaterial) ProtoMessage() {}
+
+func (x *SourceMaterial) ProtoReflect() protoreflect.Message {
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[44]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SourceMaterial.ProtoReflect.Descriptor instead.
+func (*SourceMaterial) Descriptor() ([]byte, []int) {
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{44}
+}
+
+func (x *SourceMaterial) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *SourceMaterial) GetMimeType() string {
+	if x != nil {
+		return x.MimeType
+	}
+	return ""
+}
+
+func (x *SourceMaterial) GetOriginalFilename() string {
+	if x != nil {
+		return x.OriginalFilename
+	}
+	return ""
+}
+
+func (x *SourceMaterial) GetCreatedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.CreatedAt
+	}
+	return nil
+}
+
+type RetrieveFieldProvenanceResponse struct {
+	state             protoimpl.MessageState `protogen:"open.v1"`
+	Field             string                 `protobuf:"bytes,1,opt,name=field,proto3" json:"field,omitempty"`
+	Value             *structpb.Value        `protobuf:"bytes,2,opt,name=value,proto3" json:"value,omitempty"`
+	SourceObservation *SourceObservation     `protobuf:"bytes,3,opt,name=source_observation,json=sourceObservation,proto3" json:"source_observation,omitempty"`
+	// Absent when the value comes from a correction.
+	SourceMaterial *SourceMaterial        `protobuf:"bytes,4,opt,name=source_material,json=sourceMaterial,proto3" json:"source_material,omitempty"`
+	ObservedAt     *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=observed_at,json=observedAt,proto3" json:"observed_at,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *RetrieveFieldProvenanceResponse) Reset() {
+	*x = RetrieveFieldProvenanceResponse{}
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[45]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RetrieveFieldProvenanceResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RetrieveFieldProvenanceResponse) ProtoMessage() {}
+
+func (x *RetrieveFieldProvenanceResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[45]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RetrieveFieldProvenanceResponse.ProtoReflect.Descriptor instead.
+func (*RetrieveFieldProvenanceResponse) Descriptor() ([]byte, []int) {
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{45}
+}
+
+func (x *RetrieveFieldProvenanceResponse) GetField() string {
+	if x != nil {
+		return x.Field
+	}
+	return ""
+}
+
+func (x *RetrieveFieldProvenanceResponse) GetValue() *structpb.Value {
+	if x != nil {
+		return x.Value
+	}
+	return nil
+}
+
+func (x *RetrieveFieldProvenanceResponse) GetSourceObservation() *SourceObservation {
+	if x != nil {
+		return x.SourceObservation
+	}
+	return nil
+}
+
+func (x *RetrieveFieldProvenanceResponse) GetSourceMaterial() *SourceMaterial {
+	if x != nil {
+		return x.SourceMaterial
+	}
+	return nil
+}
+
+func (x *RetrieveFieldProvenanceResponse) GetObservedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ObservedAt
+	}
+	return nil
+}
+
+type GetRelationshipSnapshotRequest struct {
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	UserId           string                 `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	RelationshipType RelationshipType       `protobuf:"varint,2,opt,name=relationship_type,json=relationshipType,proto3,enum=neotoma.v1.RelationshipType" json:"relationship_type,omitempty"`
+	SourceEntityId   string                 `protobuf:"bytes,3,opt,name=source_entity_id,json=sourceEntityId,proto3" json:"source_entity_id,omitempty"`
+	TargetEntityId   string                 `protobuf:"bytes,4,opt,name=target_entity_id,json=targetEntityId,proto3" json:"target_entity_id,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *GetRelationshipSnapshotRequest) Reset() {
+	*x = GetRelationshipSnapshotRequest{}
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[46]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetRelationshipSnapshotRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetRelationshipSnapshotRequest) ProtoMessage() {}
+
+func (x *GetRelationshipSnapshotRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[46]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetRelationshipSnapshotRequest.ProtoReflect.Descriptor instead.
+func (*GetRelationshipSnapshotRequest) Descriptor() ([]byte, []int) {
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{46}
+}
+
+func (x *GetRelationshipSnapshotRequest) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+func (x *GetRelationshipSnapshotRequest) GetRelationshipType() RelationshipType {
+	if x != nil {
+		return x.RelationshipType
+	}
+	return RelationshipType_RELATIONSHIP_TYPE_UNSPECIFIED
+}
+
+func (x *GetRelationshipSnapshotRequest) GetSourceEntityId() string {
+	if x != nil {
+		return x.SourceEntityId
+	}
+	return ""
+}
+
+func (x *GetRelationshipSnapshotRequest) GetTargetEntityId() string {
+	if x != nil {
+		return x.TargetEntityId
+	}
+	return ""
+}
+
+// RelationshipSnapshot is the merged view of one relationship.
+type RelationshipSnapshot struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// {type}:{source}:{target}.
+	RelationshipKey   string                 `protobuf:"bytes,1,opt,name=relationship_key,json=relationshipKey,proto3" json:"relationship_key,omitempty"`
+	RelationshipType  string                 `protobuf:"bytes,2,opt,name=relationship_type,json=relationshipType,proto3" json:"relationship_type,omitempty"`
+	SourceEntityId    string                 `protobuf:"bytes,3,opt,name=source_entity_id,json=sourceEntityId,proto3" json:"source_entity_id,omitempty"`
+	TargetEntityId    string                 `protobuf:"bytes,4,opt,name=target_entity_id,json=targetEntityId,proto3" json:"target_entity_id,omitempty"`
+	SchemaVersion     string                 `protobuf:"bytes,5,opt,name=schema_version,json=schemaVersion,proto3" json:"schema_version,omitempty"`
+	Snapshot          *structpb.Struct       `protobuf:"bytes,6,opt,name=snapshot,proto3" json:"snapshot,omitempty"`
+	ComputedAt        *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=computed_at,json=computedAt,proto3" json:"computed_at,omitempty"`
+	ObservationCount  int32                  `protobuf:"varint,8,opt,name=observation_count,json=observationCount,proto3" json:"observation_count,omitempty"`
+	LastObservationAt *timestamppb.Timestamp `protobuf:"bytes,9,opt,name=last_observation_at,json=lastObservationAt,proto3" json:"last_observation_at,omitempty"`
+	// Metadata field to the observation its value comes from.
+	Provenance    map[string]string `protobuf:"bytes,10,rep,name=provenance,proto3" json:"provenance,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RelationshipSnapshot) Reset() {
+	*x = RelationshipSnapshot{}
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[47]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RelationshipSnapshot) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RelationshipSnapshot) ProtoMessage() {}
+
+func (x *RelationshipSnapshot) ProtoReflect() protoreflect.Message {
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[47]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RelationshipSnapshot.ProtoReflect.Descriptor instead.
+func (*RelationshipSnapshot) Descriptor() ([]byte, []int) {
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{47}
+}
+
+func (x *RelationshipSnapshot) GetRelationshipKey() string {
+	if x != nil {
+		return x.RelationshipKey
+	}
+	return ""
+}
+
+func (x *RelationshipSnapshot) GetRelationshipType() string {
+	if x != nil {
+		return x.RelationshipType
+	}
+	return ""
+}
+
+func (x *RelationshipSnapshot) GetSourceEntityId() string {
+	if x != nil {
+		return x.SourceEntityId
+	}
+	return ""
+}
+
+func (x *RelationshipSnapshot) GetTargetEntityId() string {
+	if x != nil {
+		return x.TargetEntityId
+	}
+	return ""
+}
+
+func (x *RelationshipSnapshot) GetSchemaVersion() string {
+	if x != nil {
+		return x.SchemaVersion
+	}
+	return ""
+}
+
+func (x *RelationshipSnapshot) GetSnapshot() *structpb.Struct {
+	if x != nil {
+		return x.Snapshot
+	}
+	return nil
+}
+
+func (x *RelationshipSnapshot) GetComputedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ComputedAt
+	}
+	return nil
+}
+
+func (x *RelationshipSnapshot) GetObservationCount() int32 {
+	if x != nil {
+		return x.ObservationCount
+	}
+	return 0
+}
+
+func (x *RelationshipSnapshot) GetLastObservationAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.LastObservationAt
+	}
+	return nil
+}
+
+func (x *RelationshipSnapshot) GetProvenance() map[string]string {
+	if x != nil {
+		return x.Provenance
+	}
+	return nil
+}
+
+// RelationshipObservation is one observation of a relationship.
+type RelationshipObservation struct {
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	Id               string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	SourceId         string                 `protobuf:"bytes,2,opt,name=source_id,json=sourceId,proto3" json:"source_id,omitempty"`
+	ObservedAt       *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=observed_at,json=observedAt,proto3" json:"observed_at,omitempty"`
+	SpecificityScore float64                `protobuf:"fixed64,4,opt,name=specificity_score,json=specificityScore,proto3" json:"specificity_score,omitempty"`
+	SourcePriority   int32                  `protobuf:"varint,5,opt,name=source_priority,json=sourcePriority,proto3" json:"source_priority,omitempty"`
+	Metadata         *structpb.Struct       `protobuf:"bytes,6,opt,name=metadata,proto3" json:"metadata,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *RelationshipObservation) Reset() {
+	*x = RelationshipObservation{}
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[48]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RelationshipObservation) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RelationshipObservation) ProtoMessage() {}
+
+func (x *RelationshipObservation) ProtoReflect() protoreflect.Message {
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[48]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RelationshipObservation.ProtoReflect.Descriptor instead.
+func (*RelationshipObservation) Descriptor() ([]byte, []int) {
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{48}
+}
+
+func (x *RelationshipObservation) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *RelationshipObservation) GetSourceId() string {
+	if x != nil {
+		return x.SourceId
+	}
+	return ""
+}
+
+func (x *RelationshipObservation) GetObservedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ObservedAt
+	}
+	return nil
+}
+
+func (x *RelationshipObservation) GetSpecificityScore() float64 {
+	if x != nil {
+		return x.SpecificityScore
+	}
+	return 0
+}
+
+func (x *RelationshipObservation) GetSourcePriority() int32 {
+	if x != nil {
+		return x.SourcePriority
+	}
+	return 0
+}
+
+func (x *RelationshipObservation) GetMetadata() *structpb.Struct {
+	if x != nil {
+		return x.Metadata
+	}
+	return nil
+}
+
+type GetRelationshipSnapshotResponse struct {
+	state         protoimpl.MessageState     `protogen:"open.v1"`
+	Snapshot      *RelationshipSnapshot      `protobuf:"bytes,1,opt,name=snapshot,proto3" json:"snapshot,omitempty"`
+	Observations  []*RelationshipObservation `protobuf:"bytes,2,rep,name=observations,proto3" json:"observations,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetRelationshipSnapshotResponse) Reset() {
+	*x = GetRelationshipSnapshotResponse{}
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[49]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetRelationshipSnapshotResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetRelationshipSnapshotResponse) ProtoMessage() {}
+
+func (x *GetRelationshipSnapshotResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[49]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetRelationshipSnapshotResponse.ProtoReflect.Descriptor instead.
+func (*GetRelationshipSnapshotResponse) Descriptor() ([]byte, []int) {
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{49}
+}
+
+func (x *GetRelationshipSnapshotResponse) GetSnapshot() *RelationshipSnapshot {
+	if x != nil {
+		return x.Snapshot
+	}
+	return nil
+}
+
+func (x *GetRelationshipSnapshotResponse) GetObservations() []*RelationshipObservation {
+	if x != nil {
+		return x.Observations
+	}
+	return nil
+}
+
+type AnalyzeSchemaCandidatesRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	UserId        string                 `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	EntityType    string                 `protobuf:"bytes,2,opt,name=entity_type,json=entityType,proto3" json:"entity_type,omitempty"`
+	MinFrequency  int32                  `protobuf:"varint,3,opt,name=min_frequency,json=minFrequency,proto3" json:"min_frequency,omitempty"`
+	MinConfidence float64                `protobuf:"fixed64,4,opt,name=min_confidence,json=minConfidence,proto3" json:"min_confidence,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AnalyzeSchemaCandidatesRequest) Reset() {
+	*x = AnalyzeSchemaCandidatesRequest{}
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[50]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AnalyzeSchemaCandidatesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AnalyzeSchemaCandidatesRequest) ProtoMessage() {}
+
+func (x *AnalyzeSchemaCandidatesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[50]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AnalyzeSchemaCandidatesRequest.ProtoReflect.Descriptor instead.
+func (*AnalyzeSchemaCandidatesRequest) Descriptor() ([]byte, []int) {
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{50}
+}
+
+func (x *AnalyzeSchemaCandidatesRequest) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+func (x *AnalyzeSchemaCandidatesRequest) GetEntityType() string {
+	if x != nil {
+		return x.EntityType
+	}
+	return ""
+}
+
+func (x *AnalyzeSchemaCandidatesRequest) GetMinFrequency() int32 {
+	if x != nil {
+		return x.MinFrequency
+	}
+	return 0
+}
+
+func (x *AnalyzeSchemaCandidatesRequest) GetMinConfidence() float64 {
+	if x != nil {
+		return x.MinConfidence
+	}
+	return 0
+}
+
+// FieldCandidate is a raw-fragment field that could join a schema.
+type FieldCandidate struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	FieldName string                 `protobuf:"bytes,1,opt,name=field_name,json=fieldName,proto3" json:"field_name,omitempty"`
+	// string, number, date, boolean, array or object: the most common type.
+	FieldType string `protobuf:"bytes,2,opt,name=field_type,json=fieldType,proto3" json:"field_type,omitempty"`
+	// Entities carrying the field.
+	Frequency  int32   `protobuf:"varint,3,opt,name=frequency,proto3" json:"frequency,omitempty"`
+	Confidence float64 `protobuf:"fixed64,4,opt,name=confidence,proto3" json:"confidence,omitempty"`
+	// Share of values of the most common type.
+	TypeConsistency float64 `protobuf:"fixed64,5,opt,name=type_consistency,json=typeConsistency,proto3" json:"type_consistency,omitempty"`
+	// Up to 10 distinct values, as JSON text.
+	SampleValues  []string `protobuf:"bytes,6,rep,name=sample_values,json=sampleValues,proto3" json:"sample_values,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FieldCandidate) Reset() {
+	*x = FieldCandidate{}
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[51]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FieldCandidate) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FieldCandidate) ProtoMessage() {}
+
+func (x *FieldCandidate) ProtoReflect() protoreflect.Message {
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[51]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FieldCandidate.ProtoReflect.Descriptor instead.
+func (*FieldCandidate) Descriptor() ([]byte, []int) {
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{51}
+}
+
+func (x *FieldCandidate) GetFieldName() string {
+	if x != nil {
+		return x.FieldName
+	}
+	return ""
+}
+
+func (x *FieldCandidate) GetFieldType() string {
+	if x != nil {
+		return x.FieldType
+	}
+	return ""
+}
+
+func (x *FieldCandidate) GetFrequency() int32 {
+	if x != nil {
+		return x.Frequency
+	}
+	return 0
+}
+
+func (x *FieldCandidate) GetConfidence() float64 {
+	if x != nil {
+		return x.Confidence
+	}
+	return 0
+}
+
+func (x *FieldCandidate) GetTypeConsistency() float64 {
+	if x != nil {
+		return x.TypeConsistency
+	}
+	return 0
+}
+
+func (x *FieldCandidate) GetSampleValues() []string {
+	if x != nil {
+		return x.SampleValues
+	}
+	return nil
+}
+
+// SchemaRecommendation is the candidates of one entity type.
+type SchemaRecommendation struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	EntityType string                 `protobuf:"bytes,1,opt,name=entity_type,json=entityType,proto3" json:"entity_type,omitempty"`
+	Fields     []*FieldCandidate      `protobuf:"bytes,2,rep,name=fields,proto3" json:"fields,omitempty"`
+	// raw_fragments.
+	Source          string  `protobuf:"bytes,3,opt,name=source,proto3" json:"source,omitempty"`
+	ConfidenceScore float64 `protobuf:"fixed64,4,opt,name=confidence_score,json=confidenceScore,proto3" json:"confidence_score,omitempty"`
+	Reasoning       string  `protobuf:"bytes,5,opt,name=reasoning,proto3" json:"reasoning,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *SchemaRecommendation) Reset() {
+	*x = SchemaRecommendation{}
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[52]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SchemaRecommendation) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SchemaRecommendation) ProtoMessage() {}
+
+func (x *SchemaRecommendation) ProtoReflect() protoreflect.Message {
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[52]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SchemaRecommendation.ProtoReflect.Descriptor instead.
+func (*SchemaRecommendation) Descriptor() ([]byte, []int) {
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{52}
+}
+
+func (x *SchemaRecommendation) GetEntityType() string {
+	if x != nil {
+		return x.EntityType
+	}
+	return ""
+}
+
+func (x *SchemaRecommendation) GetFields() []*FieldCandidate {
+	if x != nil {
+		return x.Fields
+	}
+	return nil
+}
+
+func (x *SchemaRecommendation) GetSource() string {
+	if x != nil {
+		return x.Source
+	}
+	return ""
+}
+
+func (x *SchemaRecommendation) GetConfidenceScore() float64 {
+	if x != nil {
+		return x.ConfidenceScore
+	}
+	return 0
+}
+
+func (x *SchemaRecommendation) GetReasoning() string {
+	if x != nil {
+		return x.Reasoning
+	}
+	return ""
+}
+
+type AnalyzeSchemaCandidatesResponse struct {
+	state            protoimpl.MessageState  `protogen:"open.v1"`
+	Recommendations  []*SchemaRecommendation `protobuf:"bytes,1,rep,name=recommendations,proto3" json:"recommendations,omitempty"`
+	TotalEntityTypes int32                   `protobuf:"varint,2,opt,name=total_entity_types,json=totalEntityTypes,proto3" json:"total_entity_types,omitempty"`
+	TotalFields      int32                   `protobuf:"varint,3,opt,name=total_fields,json=totalFields,proto3" json:"total_fields,omitempty"`
+	MinFrequency     int32                   `protobuf:"varint,4,opt,name=min_frequency,json=minFrequency,proto3" json:"min_frequency,omitempty"`
+	MinConfidence    float64                 `protobuf:"fixed64,5,opt,name=min_confidence,json=minConfidence,proto3" json:"min_confidence,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *AnalyzeSchemaCandidatesResponse) Reset() {
+	*x = AnalyzeSchemaCandidatesResponse{}
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[53]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AnalyzeSchemaCandidatesResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AnalyzeSchemaCandidatesResponse) ProtoMessage() {}
+
+func (x *AnalyzeSchemaCandidatesResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[53]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AnalyzeSchemaCandidatesResponse.ProtoReflect.Descriptor instead.
+func (*AnalyzeSchemaCandidatesResponse) Descriptor() ([]byte, []int) {
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{53}
+}
+
+func (x *AnalyzeSchemaCandidatesResponse) GetRecommendations() []*SchemaRecommendation {
+	if x != nil {
+		return x.Recommendations
+	}
+	return nil
+}
+
+func (x *AnalyzeSchemaCandidatesResponse) GetTotalEntityTypes() int32 {
+	if x != nil {
+		return x.TotalEntityTypes
+	}
+	return 0
+}
+
+func (x *AnalyzeSchemaCandidatesResponse) GetTotalFields() int32 {
+	if x != nil {
+		return x.TotalFields
+	}
+	return 0
+}
+
+func (x *AnalyzeSchemaCandidatesResponse) GetMinFrequency() int32 {
+	if x != nil {
+		return x.MinFrequency
+	}
+	return 0
+}
+
+func (x *AnalyzeSchemaCandidatesResponse) GetMinConfidence() float64 {
+	if x != nil {
+		return x.MinConfidence
+	}
+	return 0
+}
+
 var File_neotoma_v1_neotoma_proto protoreflect.FileDescriptor
 
 const file_neotoma_v1_neotoma_proto_rawDesc = "" +
@@ -3694,7 +4887,130 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\rrelationships\x18\x01 \x03(\v2\x18.neotoma.v1.RelationshipR\rrelationships\x12\x14\n" +
 	"\x05total\x18\x02 \x01(\x05R\x05total\x12\x14\n" +
 	"\x05limit\x18\x03 \x01(\x05R\x05limit\x12\x16\n" +
-	"\x06offset\x18\x04 \x01(\x05R\x06offset*\x83\x05\n" +
+	"\x06offset\x18\x04 \x01(\x05R\x06offset\"\xf1\x01\n" +
+	"!RetrieveEntityByIdentifierRequest\x12!\n" +
+	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12b\n" +
+	"\n" +
+	"identifier\x18\x02 \x01(\tBB\xea\xbb\x1c>\n" +
+	"<\b\x01\x123Name, email, number or other identifier to look for(\x010\xf4\x03R\n" +
+	"identifier\x12E\n" +
+	"\ventity_type\x18\x03 \x01(\tB$\xea\xbb\x1c \n" +
+	"\x1e\x12\x1aOnly entities of this type0@R\n" +
+	"entityType\"j\n" +
+	"\"RetrieveEntityByIdentifierResponse\x12.\n" +
+	"\bentities\x18\x01 \x03(\v2\x12.neotoma.v1.EntityR\bentities\x12\x14\n" +
+	"\x05total\x18\x02 \x01(\x05R\x05total\"\xa3\x04\n" +
+	"\x1eRetrieveRelatedEntitiesRequest\x12!\n" +
+	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12E\n" +
+	"\tentity_id\x18\x02 \x01(\tB(\xea\xbb\x1c$\n" +
+	"\"\b\x01\x12\x1cStarting entity ID (ent_...)(\x01R\bentityId\x12\x7f\n" +
+	"\x12relationship_types\x18\x03 \x03(\x0e2\x1c.neotoma.v1.RelationshipTypeB2\xea\xbb\x1c.\",\x12(Follow only relationships of these types\x18\x02R\x11relationshipTypes\x12^\n" +
+	"\tdirection\x18\x04 \x01(\x0e2\x15.neotoma.v1.DirectionB)\xea\xbb\x1c%\"#\x12\x19inbound, outbound or both\x18\x02*\x04bothR\tdirection\x12]\n" +
+	"\bmax_hops\x18\x05 \x01(\x05BB\xea\xbb\x1c>\n" +
+	"<\x12%Maximum hops from the starting entity\"\x011A\x00\x00\x00\x00\x00\x00\xf0?I\x00\x00\x00\x00\x00\x00\x14@R\amaxHops\x12W\n" +
+	"\x10include_entities\x18\x06 \x01(\bB,\xea\xbb\x1c(\n" +
+	"&\x12\x1eInclude each entity's snapshot\"\x04trueR\x0fincludeEntities\"\x90\x02\n" +
+	"\x1fRetrieveRelatedEntitiesResponse\x12.\n" +
+	"\bentities\x18\x01 \x03(\v2\x12.neotoma.v1.EntityR\bentities\x12>\n" +
+	"\rrelationships\x18\x02 \x03(\v2\x18.neotoma.v1.RelationshipR\rrelationships\x12%\n" +
+	"\x0etotal_entities\x18\x03 \x01(\x05R\rtotalEntities\x12/\n" +
+	"\x13total_relationships\x18\x04 \x01(\x05R\x12totalRelationships\x12%\n" +
+	"\x0ehops_traversed\x18\x05 \x01(\x05R\rhopsTraversed\"\xc2\x01\n" +
+	"\x1eRetrieveFieldProvenanceRequest\x12!\n" +
+	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12<\n" +
+	"\tentity_id\x18\x02 \x01(\tB\x1f\xea\xbb\x1c\x1b\n" +
+	"\x19\b\x01\x12\x13Entity ID (ent_...)(\x01R\bentityId\x12?\n" +
+	"\x05field\x18\x03 \x01(\tB)\xea\xbb\x1c%\n" +
+	"#\b\x01\x12\x1bSnapshot field, e.g. amount(\x010@R\x05field\"\xd3\x01\n" +
+	"\x11SourceObservation\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1b\n" +
+	"\tsource_id\x18\x02 \x01(\tR\bsourceId\x12;\n" +
+	"\vobserved_at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"observedAt\x12+\n" +
+	"\x11specificity_score\x18\x04 \x01(\x01R\x10specificityScore\x12'\n" +
+	"\x0fsource_priority\x18\x05 \x01(\x05R\x0esourcePriority\"\xa5\x01\n" +
+	"\x0eSourceMaterial\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1b\n" +
+	"\tmime_type\x18\x02 \x01(\tR\bmimeType\x12+\n" +
+	"\x11original_filename\x18\x03 \x01(\tR\x10originalFilename\x129\n" +
+	"\n" +
+	"created_at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\xb5\x02\n" +
+	"\x1fRetrieveFieldProvenanceResponse\x12\x14\n" +
+	"\x05field\x18\x01 \x01(\tR\x05field\x12,\n" +
+	"\x05value\x18\x02 \x01(\v2\x16.google.protobuf.ValueR\x05value\x12L\n" +
+	"\x12source_observation\x18\x03 \x01(\v2\x1d.neotoma.v1.SourceObservationR\x11sourceObservation\x12C\n" +
+	"\x0fsource_material\x18\x04 \x01(\v2\x1a.neotoma.v1.SourceMaterialR\x0esourceMaterial\x12;\n" +
+	"\vobserved_at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"observedAt\"\xbd\x02\n" +
+	"\x1eGetRelationshipSnapshotRequest\x12!\n" +
+	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12h\n" +
+	"\x11relationship_type\x18\x02 \x01(\x0e2\x1c.neotoma.v1.RelationshipTypeB\x1d\xea\xbb\x1c\x19\"\x17\b\x01\x12\x11Relationship type\x18\x02R\x10relationshipType\x12F\n" +
+	"\x10source_entity_id\x18\x03 \x01(\tB\x1c\xea\xbb\x1c\x18\n" +
+	"\x16\b\x01\x12\x10Source entity ID(\x01R\x0esourceEntityId\x12F\n" +
+	"\x10target_entity_id\x18\x04 \x01(\tB\x1c\xea\xbb\x1c\x18\n" +
+	"\x16\b\x01\x12\x10Target entity ID(\x01R\x0etargetEntityId\"\xe5\x04\n" +
+	"\x14RelationshipSnapshot\x12)\n" +
+	"\x10relationship_key\x18\x01 \x01(\tR\x0frelationshipKey\x12+\n" +
+	"\x11relationship_type\x18\x02 \x01(\tR\x10relationshipType\x12(\n" +
+	"\x10source_entity_id\x18\x03 \x01(\tR\x0esourceEntityId\x12(\n" +
+	"\x10target_entity_id\x18\x04 \x01(\tR\x0etargetEntityId\x12%\n" +
+	"\x0eschema_version\x18\x05 \x01(\tR\rschemaVersion\x123\n" +
+	"\bsnapshot\x18\x06 \x01(\v2\x17.google.protobuf.StructR\bsnapshot\x12;\n" +
+	"\vcomputed_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"computedAt\x12+\n" +
+	"\x11observation_count\x18\b \x01(\x05R\x10observationCount\x12J\n" +
+	"\x13last_observation_at\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\x11lastObservationAt\x12P\n" +
+	"\n" +
+	"provenance\x18\n" +
+	" \x03(\v20.neotoma.v1.RelationshipSnapshot.ProvenanceEntryR\n" +
+	"provenance\x1a=\n" +
+	"\x0fProvenanceEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x8e\x02\n" +
+	"\x17RelationshipObservation\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1b\n" +
+	"\tsource_id\x18\x02 \x01(\tR\bsourceId\x12;\n" +
+	"\vobserved_at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"observedAt\x12+\n" +
+	"\x11specificity_score\x18\x04 \x01(\x01R\x10specificityScore\x12'\n" +
+	"\x0fsource_priority\x18\x05 \x01(\x05R\x0esourcePriority\x123\n" +
+	"\bmetadata\x18\x06 \x01(\v2\x17.google.protobuf.StructR\bmetadata\"\xa8\x01\n" +
+	"\x1fGetRelationshipSnapshotResponse\x12<\n" +
+	"\bsnapshot\x18\x01 \x01(\v2 .neotoma.v1.RelationshipSnapshotR\bsnapshot\x12G\n" +
+	"\fobservations\x18\x02 \x03(\v2#.neotoma.v1.RelationshipObservationR\fobservations\"\xf1\x02\n" +
+	"\x1eAnalyzeSchemaCandidatesRequest\x12!\n" +
+	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12Y\n" +
+	"\ventity_type\x18\x02 \x01(\tB8\xea\xbb\x1c4\n" +
+	"2\x12.Only this entity type; every type when omitted0@R\n" +
+	"entityType\x12r\n" +
+	"\rmin_frequency\x18\x03 \x01(\x05BM\xea\xbb\x1cI\n" +
+	"G\x129Entities that must carry a field for it to be a candidate\"\x015A\x00\x00\x00\x00\x00\x00\xf0?R\fminFrequency\x12]\n" +
+	"\x0emin_confidence\x18\x04 \x01(\x01B6\xea\xbb\x1c2\n" +
+	"0\x12\x17Minimum confidence, 0-1\"\x030.8A\x00\x00\x00\x00\x00\x00\x00\x00I\x00\x00\x00\x00\x00\x00\xf0?R\rminConfidence\"\xdc\x01\n" +
+	"\x0eFieldCandidate\x12\x1d\n" +
+	"\n" +
+	"field_name\x18\x01 \x01(\tR\tfieldName\x12\x1d\n" +
+	"\n" +
+	"field_type\x18\x02 \x01(\tR\tfieldType\x12\x1c\n" +
+	"\tfrequency\x18\x03 \x01(\x05R\tfrequency\x12\x1e\n" +
+	"\n" +
+	"confidence\x18\x04 \x01(\x01R\n" +
+	"confidence\x12)\n" +
+	"\x10type_consistency\x18\x05 \x01(\x01R\x0ftypeConsistency\x12#\n" +
+	"\rsample_values\x18\x06 \x03(\tR\fsampleValues\"\xcc\x01\n" +
+	"\x14SchemaRecommendation\x12\x1f\n" +
+	"\ventity_type\x18\x01 \x01(\tR\n" +
+	"entityType\x122\n" +
+	"\x06fields\x18\x02 \x03(\v2\x1a.neotoma.v1.FieldCandidateR\x06fields\x12\x16\n" +
+	"\x06source\x18\x03 \x01(\tR\x06source\x12)\n" +
+	"\x10confidence_score\x18\x04 \x01(\x01R\x0fconfidenceScore\x12\x1c\n" +
+	"\treasoning\x18\x05 \x01(\tR\treasoning\"\x8a\x02\n" +
+	"\x1fAnalyzeSchemaCandidatesResponse\x12J\n" +
+	"\x0frecommendations\x18\x01 \x03(\v2 .neotoma.v1.SchemaRecommendationR\x0frecommendations\x12,\n" +
+	"\x12total_entity_types\x18\x02 \x01(\x05R\x10totalEntityTypes\x12!\n" +
+	"\ftotal_fields\x18\x03 \x01(\x05R\vtotalFields\x12#\n" +
+	"\rmin_frequency\x18\x04 \x01(\x05R\fminFrequency\x12%\n" +
+	"\x0emin_confidence\x18\x05 \x01(\x01R\rminConfidence*\x83\x05\n" +
 	"\x10RelationshipType\x12!\n" +
 	"\x1dRELATIONSHIP_TYPE_UNSPECIFIED\x10\x00\x12G\n" +
 	"\x19RELATIONSHIP_TYPE_PART_OF\x10\x01\x1a(\xea\xbb\x1c$\x1a\"Source is part of target (acyclic)\x12<\n" +
@@ -3728,7 +5044,7 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x15DIRECTION_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11DIRECTION_INBOUND\x10\x01\x12\x16\n" +
 	"\x12DIRECTION_OUTBOUND\x10\x02\x12\x12\n" +
-	"\x0eDIRECTION_BOTH\x10\x032\xd4\x1b\n" +
+	"\x0eDIRECTION_BOTH\x10\x032\xc6\"\n" +
 	"\rMemoryService\x12\xc9\x04\n" +
 	"\x05Store\x12\x18.neotoma.v1.StoreRequest\x1a\x19.neotoma.v1.StoreResponse\"\x8a\x04\xea\xbb\x1c\x85\x04\x12\x15Store source material \x01(\x01:\x13create_relationship:\acorrect`\x01r\x8f\x01\n" +
 	"/Store an invoice with every field of the source\x12\\{\"entities\":\"[{\\\"entity_type\\\":\\\"invoice\\\",\\\"invoice_number\\\":\\\"INV-001\\\",\\\"amount\\\":100}]\"}r\x9c\x01\n" +
@@ -3754,7 +5070,13 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x10RetrieveEntities\x12#.neotoma.v1.RetrieveEntitiesRequest\x1a$.neotoma.v1.RetrieveEntitiesResponse\"E\xea\xbb\x1cA\x12\x11Retrieve entities \x05r*\n" +
 	"\rEvery invoice\x12\x19{\"entity_type\":\"invoice\"}\x12x\n" +
 	"\x10ListObservations\x12#.neotoma.v1.ListObservationsRequest\x1a$.neotoma.v1.ListObservationsResponse\"\x19\xea\xbb\x1c\x15\x12\x11List observations \x05\x12|\n" +
-	"\x11ListRelationships\x12$.neotoma.v1.ListRelationshipsRequest\x1a%.neotoma.v1.ListRelationshipsResponse\"\x1a\xea\xbb\x1c\x16\x12\x12List relationships \x05BSZQgithub.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/gen/neotoma/v1;neotomav1b\x06proto3"
+	"\x11ListRelationships\x12$.neotoma.v1.ListRelationshipsRequest\x1a%.neotoma.v1.ListRelationshipsResponse\"\x1a\xea\xbb\x1c\x16\x12\x12List relationships \x05\x12\xf2\x01\n" +
+	"\x1aRetrieveEntityByIdentifier\x12-.neotoma.v1.RetrieveEntityByIdentifierRequest\x1a..neotoma.v1.RetrieveEntityByIdentifierResponse\"u\xea\xbb\x1cq\x12\x1fRetrieve entities by identifier \x05rL\n" +
+	"\x11Find Ada by email\x127{\"identifier\":\"ada@example.org\",\"entity_type\":\"person\"}\x12\x95\x01\n" +
+	"\x17RetrieveRelatedEntities\x12*.neotoma.v1.RetrieveRelatedEntitiesRequest\x1a+.neotoma.v1.RetrieveRelatedEntitiesResponse\"!\xea\xbb\x1c\x1d\x12\x19Retrieve related entities \x05\x12\x95\x01\n" +
+	"\x17RetrieveFieldProvenance\x12*.neotoma.v1.RetrieveFieldProvenanceRequest\x1a+.neotoma.v1.RetrieveFieldProvenanceResponse\"!\xea\xbb\x1c\x1d\x12\x19Retrieve field provenance \x05\x12\x97\x01\n" +
+	"\x17GetRelationshipSnapshot\x12*.neotoma.v1.GetRelationshipSnapshotRequest\x1a+.neotoma.v1.GetRelationshipSnapshotResponse\"#\xea\xbb\x1c\x1f\x12\x1bGet a relationship snapshot \x05\x12\xb0\x01\n" +
+	"\x17AnalyzeSchemaCandidates\x12*.neotoma.v1.AnalyzeSchemaCandidatesRequest\x1a+.neotoma.v1.AnalyzeSchemaCandidatesResponse\"<\xea\xbb\x1c8\x12\x19Analyze schema candidates \x05:\x19update_schema_incrementalBSZQgithub.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/gen/neotoma/v1;neotomav1b\x06proto3"
 
 var (
 	file_neotoma_v1_neotoma_proto_rawDescOnce sync.Once
@@ -3769,145 +5091,194 @@ func file_neotoma_v1_neotoma_proto_rawDescGZIP() []byte {
 }
 
 var file_neotoma_v1_neotoma_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_neotoma_v1_neotoma_proto_msgTypes = make([]protoimpl.MessageInfo, 43)
+var file_neotoma_v1_neotoma_proto_msgTypes = make([]protoimpl.MessageInfo, 60)
 var file_neotoma_v1_neotoma_proto_goTypes = []any{
-	(RelationshipType)(0),                   // 0: neotoma.v1.RelationshipType
-	(FieldType)(0),                          // 1: neotoma.v1.FieldType
-	(ReducerStrategy)(0),                    // 2: neotoma.v1.ReducerStrategy
-	(TieBreaker)(0),                         // 3: neotoma.v1.TieBreaker
-	(Direction)(0),                          // 4: neotoma.v1.Direction
-	(*Provenance)(nil),                      // 5: neotoma.v1.Provenance
-	(*InterpretationConfig)(nil),            // 6: neotoma.v1.InterpretationConfig
-	(*StoreRequest)(nil),                    // 7: neotoma.v1.StoreRequest
-	(*StoredEntity)(nil),                    // 8: neotoma.v1.StoredEntity
-	(*Interpretation)(nil),                  // 9: neotoma.v1.Interpretation
-	(*Entity)(nil),                          // 10: neotoma.v1.Entity
-	(*StoreResponse)(nil),                   // 11: neotoma.v1.StoreResponse
-	(*ReinterpretRequest)(nil),              // 12: neotoma.v1.ReinterpretRequest
-	(*ReinterpretResponse)(nil),             // 13: neotoma.v1.ReinterpretResponse
-	(*CorrectRequest)(nil),                  // 14: neotoma.v1.CorrectRequest
-	(*CorrectResponse)(nil),                 // 15: neotoma.v1.CorrectResponse
-	(*MergeEntitiesRequest)(nil),            // 16: neotoma.v1.MergeEntitiesRequest
-	(*MergeEntitiesResponse)(nil),           // 17: neotoma.v1.MergeEntitiesResponse
-	(*CreateRelationshipRequest)(nil),       // 18: neotoma.v1.CreateRelationshipRequest
-	(*Relationship)(nil),                    // 19: neotoma.v1.Relationship
-	(*CreateRelationshipResponse)(nil),      // 20: neotoma.v1.CreateRelationshipResponse
-	(*FieldDefinition)(nil),                 // 21: neotoma.v1.FieldDefinition
-	(*SchemaDefinition)(nil),                // 22: neotoma.v1.SchemaDefinition
-	(*MergePolicy)(nil),                     // 23: neotoma.v1.MergePolicy
-	(*ReducerConfig)(nil),                   // 24: neotoma.v1.ReducerConfig
-	(*RegisterSchemaRequest)(nil),           // 25: neotoma.v1.RegisterSchemaRequest
-	(*RegisterSchemaResponse)(nil),          // 26: neotoma.v1.RegisterSchemaResponse
-	(*FieldToAdd)(nil),                      // 27: neotoma.v1.FieldToAdd
-	(*UpdateSchemaIncrementalRequest)(nil),  // 28: neotoma.v1.UpdateSchemaIncrementalRequest
-	(*UpdateSchemaIncrementalResponse)(nil), // 29: neotoma.v1.UpdateSchemaIncrementalResponse
-	(*ListEntityTypesRequest)(nil),          // 30: neotoma.v1.ListEntityTypesRequest
-	(*FieldSummary)(nil),                    // 31: neotoma.v1.FieldSummary
-	(*EntityTypeInfo)(nil),                  // 32: neotoma.v1.EntityTypeInfo
-	(*ListEntityTypesResponse)(nil),         // 33: neotoma.v1.ListEntityTypesResponse
-	(*RetrieveEntitySnapshotRequest)(nil),   // 34: neotoma.v1.RetrieveEntitySnapshotRequest
-	(*RetrieveEntitySnapshotResponse)(nil),  // 35: neotoma.v1.RetrieveEntitySnapshotResponse
-	(*RetrieveEntitiesRequest)(nil),         // 36: neotoma.v1.RetrieveEntitiesRequest
-	(*RetrieveEntitiesResponse)(nil),        // 37: neotoma.v1.RetrieveEntitiesResponse
-	(*ListObservationsRequest)(nil),         // 38: neotoma.v1.ListObservationsRequest
-	(*Observation)(nil),                     // 39: neotoma.v1.Observation
-	(*ListObservationsResponse)(nil),        // 40: neotoma.v1.ListObservationsResponse
-	(*ListRelationshipsRequest)(nil),        // 41: neotoma.v1.ListRelationshipsRequest
-	(*ListRelationshipsResponse)(nil),       // 42: neotoma.v1.ListRelationshipsResponse
-	nil,                                     // 43: neotoma.v1.InterpretationConfig.FeatureFlagsEntry
-	nil,                                     // 44: neotoma.v1.SchemaDefinition.FieldsEntry
-	nil,                                     // 45: neotoma.v1.ReducerConfig.MergePoliciesEntry
-	nil,                                     // 46: neotoma.v1.EntityTypeInfo.FieldSummaryEntry
-	nil,                                     // 47: neotoma.v1.RetrieveEntitySnapshotResponse.ProvenanceEntry
-	(*timestamppb.Timestamp)(nil),           // 48: google.protobuf.Timestamp
-	(*structpb.ListValue)(nil),              // 49: google.protobuf.ListValue
-	(*structpb.Struct)(nil),                 // 50: google.protobuf.Struct
-	(*structpb.Value)(nil),                  // 51: google.protobuf.Value
+	(RelationshipType)(0),                      // 0: neotoma.v1.RelationshipType
+	(FieldType)(0),                             // 1: neotoma.v1.FieldType
+	(ReducerStrategy)(0),                       // 2: neotoma.v1.ReducerStrategy
+	(TieBreaker)(0),                            // 3: neotoma.v1.TieBreaker
+	(Direction)(0),                             // 4: neotoma.v1.Direction
+	(*Provenance)(nil),                         // 5: neotoma.v1.Provenance
+	(*InterpretationConfig)(nil),               // 6: neotoma.v1.InterpretationConfig
+	(*StoreRequest)(nil),                       // 7: neotoma.v1.StoreRequest
+	(*StoredEntity)(nil),                       // 8: neotoma.v1.StoredEntity
+	(*Interpretation)(nil),                     // 9: neotoma.v1.Interpretation
+	(*Entity)(nil),                             // 10: neotoma.v1.Entity
+	(*StoreResponse)(nil),                      // 11: neotoma.v1.StoreResponse
+	(*ReinterpretRequest)(nil),                 // 12: neotoma.v1.ReinterpretRequest
+	(*ReinterpretResponse)(nil),                // 13: neotoma.v1.ReinterpretResponse
+	(*CorrectRequest)(nil),                     // 14: neotoma.v1.CorrectRequest
+	(*CorrectResponse)(nil),                    // 15: neotoma.v1.CorrectResponse
+	(*MergeEntitiesRequest)(nil),               // 16: neotoma.v1.MergeEntitiesRequest
+	(*MergeEntitiesResponse)(nil),              // 17: neotoma.v1.MergeEntitiesResponse
+	(*CreateRelationshipRequest)(nil),          // 18: neotoma.v1.CreateRelationshipRequest
+	(*Relationship)(nil),                       // 19: neotoma.v1.Relationship
+	(*CreateRelationshipResponse)(nil),         // 20: neotoma.v1.CreateRelationshipResponse
+	(*FieldDefinition)(nil),                    // 21: neotoma.v1.FieldDefinition
+	(*SchemaDefinition)(nil),                   // 22: neotoma.v1.SchemaDefinition
+	(*MergePolicy)(nil),                        // 23: neotoma.v1.MergePolicy
+	(*ReducerConfig)(nil),                      // 24: neotoma.v1.ReducerConfig
+	(*RegisterSchemaRequest)(nil),              // 25: neotoma.v1.RegisterSchemaRequest
+	(*RegisterSchemaResponse)(nil),             // 26: neotoma.v1.RegisterSchemaResponse
+	(*FieldToAdd)(nil),                         // 27: neotoma.v1.FieldToAdd
+	(*UpdateSchemaIncrementalRequest)(nil),     // 28: neotoma.v1.UpdateSchemaIncrementalRequest
+	(*UpdateSchemaIncrementalResponse)(nil),    // 29: neotoma.v1.UpdateSchemaIncrementalResponse
+	(*ListEntityTypesRequest)(nil),             // 30: neotoma.v1.ListEntityTypesRequest
+	(*FieldSummary)(nil),                       // 31: neotoma.v1.FieldSummary
+	(*EntityTypeInfo)(nil),                     // 32: neotoma.v1.EntityTypeInfo
+	(*ListEntityTypesResponse)(nil),            // 33: neotoma.v1.ListEntityTypesResponse
+	(*RetrieveEntitySnapshotRequest)(nil),      // 34: neotoma.v1.RetrieveEntitySnapshotRequest
+	(*RetrieveEntitySnapshotResponse)(nil),     // 35: neotoma.v1.RetrieveEntitySnapshotResponse
+	(*RetrieveEntitiesRequest)(nil),            // 36: neotoma.v1.RetrieveEntitiesRequest
+	(*RetrieveEntitiesResponse)(nil),           // 37: neotoma.v1.RetrieveEntitiesResponse
+	(*ListObservationsRequest)(nil),            // 38: neotoma.v1.ListObservationsRequest
+	(*Observation)(nil),                        // 39: neotoma.v1.Observation
+	(*ListObservationsResponse)(nil),           // 40: neotoma.v1.ListObservationsResponse
+	(*ListRelationshipsRequest)(nil),           // 41: neotoma.v1.ListRelationshipsRequest
+	(*ListRelationshipsResponse)(nil),          // 42: neotoma.v1.ListRelationshipsResponse
+	(*RetrieveEntityByIdentifierRequest)(nil),  // 43: neotoma.v1.RetrieveEntityByIdentifierRequest
+	(*RetrieveEntityByIdentifierResponse)(nil), // 44: neotoma.v1.RetrieveEntityByIdentifierResponse
+	(*RetrieveRelatedEntitiesRequest)(nil),     // 45: neotoma.v1.RetrieveRelatedEntitiesRequest
+	(*RetrieveRelatedEntitiesResponse)(nil),    // 46: neotoma.v1.RetrieveRelatedEntitiesResponse
+	(*RetrieveFieldProvenanceRequest)(nil),     // 47: neotoma.v1.RetrieveFieldProvenanceRequest
+	(*SourceObservation)(nil),                  // 48: neotoma.v1.SourceObservation
+	(*SourceMaterial)(nil),                     // 49: neotoma.v1.SourceMaterial
+	(*RetrieveFieldProvenanceResponse)(nil),    // 50: neotoma.v1.RetrieveFieldProvenanceResponse
+	(*GetRelationshipSnapshotRequest)(nil),     // 51: neotoma.v1.GetRelationshipSnapshotRequest
+	(*RelationshipSnapshot)(nil),               // 52: neotoma.v1.RelationshipSnapshot
+	(*RelationshipObservation)(nil),            // 53: neotoma.v1.RelationshipObservation
+	(*GetRelationshipSnapshotResponse)(nil),    // 54: neotoma.v1.GetRelationshipSnapshotResponse
+	(*AnalyzeSchemaCandidatesRequest)(nil),     // 55: neotoma.v1.AnalyzeSchemaCandidatesRequest
+	(*FieldCandidate)(nil),                     // 56: neotoma.v1.FieldCandidate
+	(*SchemaRecommendation)(nil),               // 57: neotoma.v1.SchemaRecommendation
+	(*AnalyzeSchemaCandidatesResponse)(nil),    // 58: neotoma.v1.AnalyzeSchemaCandidatesResponse
+	nil,                                        // 59: neotoma.v1.InterpretationConfig.FeatureFlagsEntry
+	nil,                                        // 60: neotoma.v1.SchemaDefinition.FieldsEntry
+	nil,                                        // 61: neotoma.v1.ReducerConfig.MergePoliciesEntry
+	nil,                                        // 62: neotoma.v1.EntityTypeInfo.FieldSummaryEntry
+	nil,                                        // 63: neotoma.v1.RetrieveEntitySnapshotResponse.ProvenanceEntry
+	nil,                                        // 64: neotoma.v1.RelationshipSnapshot.ProvenanceEntry
+	(*timestamppb.Timestamp)(nil),              // 65: google.protobuf.Timestamp
+	(*structpb.ListValue)(nil),                 // 66: google.protobuf.ListValue
+	(*structpb.Struct)(nil),                    // 67: google.protobuf.Struct
+	(*structpb.Value)(nil),                     // 68: google.protobuf.Value
 }
 var file_neotoma_v1_neotoma_proto_depIdxs = []int32{
-	48, // 0: neotoma.v1.Provenance.extracted_at:type_name -> google.protobuf.Timestamp
-	43, // 1: neotoma.v1.InterpretationConfig.feature_flags:type_name -> neotoma.v1.InterpretationConfig.FeatureFlagsEntry
-	49, // 2: neotoma.v1.StoreRequest.entities:type_name -> google.protobuf.ListValue
+	65, // 0: neotoma.v1.Provenance.extracted_at:type_name -> google.protobuf.Timestamp
+	59, // 1: neotoma.v1.InterpretationConfig.feature_flags:type_name -> neotoma.v1.InterpretationConfig.FeatureFlagsEntry
+	66, // 2: neotoma.v1.StoreRequest.entities:type_name -> google.protobuf.ListValue
 	6,  // 3: neotoma.v1.StoreRequest.interpretation_config:type_name -> neotoma.v1.InterpretationConfig
 	5,  // 4: neotoma.v1.StoreRequest.provenance:type_name -> neotoma.v1.Provenance
-	48, // 5: neotoma.v1.StoreRequest.stored_at:type_name -> google.protobuf.Timestamp
-	50, // 6: neotoma.v1.Entity.snapshot:type_name -> google.protobuf.Struct
-	48, // 7: neotoma.v1.Entity.last_observation_at:type_name -> google.protobuf.Timestamp
+	65, // 5: neotoma.v1.StoreRequest.stored_at:type_name -> google.protobuf.Timestamp
+	67, // 6: neotoma.v1.Entity.snapshot:type_name -> google.protobuf.Struct
+	65, // 7: neotoma.v1.Entity.last_observation_at:type_name -> google.protobuf.Timestamp
 	8,  // 8: neotoma.v1.StoreResponse.entities:type_name -> neotoma.v1.StoredEntity
 	9,  // 9: neotoma.v1.StoreResponse.interpretation:type_name -> neotoma.v1.Interpretation
 	10, // 10: neotoma.v1.StoreResponse.related_entities:type_name -> neotoma.v1.Entity
 	19, // 11: neotoma.v1.StoreResponse.related_relationships:type_name -> neotoma.v1.Relationship
 	6,  // 12: neotoma.v1.ReinterpretRequest.interpretation_config:type_name -> neotoma.v1.InterpretationConfig
-	48, // 13: neotoma.v1.ReinterpretRequest.requested_at:type_name -> google.protobuf.Timestamp
-	51, // 14: neotoma.v1.CorrectRequest.value:type_name -> google.protobuf.Value
-	48, // 15: neotoma.v1.CorrectRequest.corrected_at:type_name -> google.protobuf.Timestamp
-	51, // 16: neotoma.v1.CorrectResponse.value:type_name -> google.protobuf.Value
-	48, // 17: neotoma.v1.MergeEntitiesResponse.merged_at:type_name -> google.protobuf.Timestamp
+	65, // 13: neotoma.v1.ReinterpretRequest.requested_at:type_name -> google.protobuf.Timestamp
+	68, // 14: neotoma.v1.CorrectRequest.value:type_name -> google.protobuf.Value
+	65, // 15: neotoma.v1.CorrectRequest.corrected_at:type_name -> google.protobuf.Timestamp
+	68, // 16: neotoma.v1.CorrectResponse.value:type_name -> google.protobuf.Value
+	65, // 17: neotoma.v1.MergeEntitiesResponse.merged_at:type_name -> google.protobuf.Timestamp
 	0,  // 18: neotoma.v1.CreateRelationshipRequest.relationship_type:type_name -> neotoma.v1.RelationshipType
-	50, // 19: neotoma.v1.CreateRelationshipRequest.metadata:type_name -> google.protobuf.Struct
-	48, // 20: neotoma.v1.CreateRelationshipRequest.created_at:type_name -> google.protobuf.Timestamp
-	50, // 21: neotoma.v1.Relationship.metadata:type_name -> google.protobuf.Struct
-	48, // 22: neotoma.v1.Relationship.created_at:type_name -> google.protobuf.Timestamp
+	67, // 19: neotoma.v1.CreateRelationshipRequest.metadata:type_name -> google.protobuf.Struct
+	65, // 20: neotoma.v1.CreateRelationshipRequest.created_at:type_name -> google.protobuf.Timestamp
+	67, // 21: neotoma.v1.Relationship.metadata:type_name -> google.protobuf.Struct
+	65, // 22: neotoma.v1.Relationship.created_at:type_name -> google.protobuf.Timestamp
 	19, // 23: neotoma.v1.CreateRelationshipResponse.relationship:type_name -> neotoma.v1.Relationship
 	1,  // 24: neotoma.v1.FieldDefinition.type:type_name -> neotoma.v1.FieldType
-	44, // 25: neotoma.v1.SchemaDefinition.fields:type_name -> neotoma.v1.SchemaDefinition.FieldsEntry
+	60, // 25: neotoma.v1.SchemaDefinition.fields:type_name -> neotoma.v1.SchemaDefinition.FieldsEntry
 	2,  // 26: neotoma.v1.MergePolicy.strategy:type_name -> neotoma.v1.ReducerStrategy
 	3,  // 27: neotoma.v1.MergePolicy.tie_breaker:type_name -> neotoma.v1.TieBreaker
-	45, // 28: neotoma.v1.ReducerConfig.merge_policies:type_name -> neotoma.v1.ReducerConfig.MergePoliciesEntry
+	61, // 28: neotoma.v1.ReducerConfig.merge_policies:type_name -> neotoma.v1.ReducerConfig.MergePoliciesEntry
 	22, // 29: neotoma.v1.RegisterSchemaRequest.schema_definition:type_name -> neotoma.v1.SchemaDefinition
 	24, // 30: neotoma.v1.RegisterSchemaRequest.reducer_config:type_name -> neotoma.v1.ReducerConfig
-	48, // 31: neotoma.v1.RegisterSchemaRequest.registered_at:type_name -> google.protobuf.Timestamp
+	65, // 31: neotoma.v1.RegisterSchemaRequest.registered_at:type_name -> google.protobuf.Timestamp
 	1,  // 32: neotoma.v1.FieldToAdd.field_type:type_name -> neotoma.v1.FieldType
 	2,  // 33: neotoma.v1.FieldToAdd.reducer_strategy:type_name -> neotoma.v1.ReducerStrategy
 	27, // 34: neotoma.v1.UpdateSchemaIncrementalRequest.fields_to_add:type_name -> neotoma.v1.FieldToAdd
-	48, // 35: neotoma.v1.UpdateSchemaIncrementalRequest.updated_at:type_name -> google.protobuf.Timestamp
-	46, // 36: neotoma.v1.EntityTypeInfo.field_summary:type_name -> neotoma.v1.EntityTypeInfo.FieldSummaryEntry
+	65, // 35: neotoma.v1.UpdateSchemaIncrementalRequest.updated_at:type_name -> google.protobuf.Timestamp
+	62, // 36: neotoma.v1.EntityTypeInfo.field_summary:type_name -> neotoma.v1.EntityTypeInfo.FieldSummaryEntry
 	32, // 37: neotoma.v1.ListEntityTypesResponse.entity_types:type_name -> neotoma.v1.EntityTypeInfo
-	48, // 38: neotoma.v1.RetrieveEntitySnapshotRequest.at:type_name -> google.protobuf.Timestamp
-	50, // 39: neotoma.v1.RetrieveEntitySnapshotResponse.snapshot:type_name -> google.protobuf.Struct
-	47, // 40: neotoma.v1.RetrieveEntitySnapshotResponse.provenance:type_name -> neotoma.v1.RetrieveEntitySnapshotResponse.ProvenanceEntry
-	48, // 41: neotoma.v1.RetrieveEntitySnapshotResponse.computed_at:type_name -> google.protobuf.Timestamp
-	48, // 42: neotoma.v1.RetrieveEntitySnapshotResponse.last_observation_at:type_name -> google.protobuf.Timestamp
+	65, // 38: neotoma.v1.RetrieveEntitySnapshotRequest.at:type_name -> google.protobuf.Timestamp
+	67, // 39: neotoma.v1.RetrieveEntitySnapshotResponse.snapshot:type_name -> google.protobuf.Struct
+	63, // 40: neotoma.v1.RetrieveEntitySnapshotResponse.provenance:type_name -> neotoma.v1.RetrieveEntitySnapshotResponse.ProvenanceEntry
+	65, // 41: neotoma.v1.RetrieveEntitySnapshotResponse.computed_at:type_name -> google.protobuf.Timestamp
+	65, // 42: neotoma.v1.RetrieveEntitySnapshotResponse.last_observation_at:type_name -> google.protobuf.Timestamp
 	10, // 43: neotoma.v1.RetrieveEntitiesResponse.entities:type_name -> neotoma.v1.Entity
-	48, // 44: neotoma.v1.Observation.observed_at:type_name -> google.protobuf.Timestamp
-	50, // 45: neotoma.v1.Observation.fields:type_name -> google.protobuf.Struct
-	48, // 46: neotoma.v1.Observation.created_at:type_name -> google.protobuf.Timestamp
+	65, // 44: neotoma.v1.Observation.observed_at:type_name -> google.protobuf.Timestamp
+	67, // 45: neotoma.v1.Observation.fields:type_name -> google.protobuf.Struct
+	65, // 46: neotoma.v1.Observation.created_at:type_name -> google.protobuf.Timestamp
 	39, // 47: neotoma.v1.ListObservationsResponse.observations:type_name -> neotoma.v1.Observation
 	4,  // 48: neotoma.v1.ListRelationshipsRequest.direction:type_name -> neotoma.v1.Direction
 	0,  // 49: neotoma.v1.ListRelationshipsRequest.relationship_type:type_name -> neotoma.v1.RelationshipType
 	19, // 50: neotoma.v1.ListRelationshipsResponse.relationships:type_name -> neotoma.v1.Relationship
-	21, // 51: neotoma.v1.SchemaDefinition.FieldsEntry.value:type_name -> neotoma.v1.FieldDefinition
-	23, // 52: neotoma.v1.ReducerConfig.MergePoliciesEntry.value:type_name -> neotoma.v1.MergePolicy
-	31, // 53: neotoma.v1.EntityTypeInfo.FieldSummaryEntry.value:type_name -> neotoma.v1.FieldSummary
-	7,  // 54: neotoma.v1.MemoryService.Store:input_type -> neotoma.v1.StoreRequest
-	12, // 55: neotoma.v1.MemoryService.Reinterpret:input_type -> neotoma.v1.ReinterpretRequest
-	14, // 56: neotoma.v1.MemoryService.Correct:input_type -> neotoma.v1.CorrectRequest
-	16, // 57: neotoma.v1.MemoryService.MergeEntities:input_type -> neotoma.v1.MergeEntitiesRequest
-	18, // 58: neotoma.v1.MemoryService.CreateRelationship:input_type -> neotoma.v1.CreateRelationshipRequest
-	25, // 59: neotoma.v1.MemoryService.RegisterSchema:input_type -> neotoma.v1.RegisterSchemaRequest
-	28, // 60: neotoma.v1.MemoryService.UpdateSchemaIncremental:input_type -> neotoma.v1.UpdateSchemaIncrementalRequest
-	30, // 61: neotoma.v1.MemoryService.ListEntityTypes:input_type -> neotoma.v1.ListEntityTypesRequest
-	34, // 62: neotoma.v1.MemoryService.RetrieveEntitySnapshot:input_type -> neotoma.v1.RetrieveEntitySnapshotRequest
-	36, // 63: neotoma.v1.MemoryService.RetrieveEntities:input_type -> neotoma.v1.RetrieveEntitiesRequest
-	38, // 64: neotoma.v1.MemoryService.ListObservations:input_type -> neotoma.v1.ListObservationsRequest
-	41, // 65: neotoma.v1.MemoryService.ListRelationships:input_type -> neotoma.v1.ListRelationshipsRequest
-	11, // 66: neotoma.v1.MemoryService.Store:output_type -> neotoma.v1.StoreResponse
-	13, // 67: neotoma.v1.MemoryService.Reinterpret:output_type -> neotoma.v1.ReinterpretResponse
-	15, // 68: neotoma.v1.MemoryService.Correct:output_type -> neotoma.v1.CorrectResponse
-	17, // 69: neotoma.v1.MemoryService.MergeEntities:output_type -> neotoma.v1.MergeEntitiesResponse
-	20, // 70: neotoma.v1.MemoryService.CreateRelationship:output_type -> neotoma.v1.CreateRelationshipResponse
-	26, // 71: neotoma.v1.MemoryService.RegisterSchema:output_type -> neotoma.v1.RegisterSchemaResponse
-	29, // 72: neotoma.v1.MemoryService.UpdateSchemaIncremental:output_type -> neotoma.v1.UpdateSchemaIncrementalResponse
-	33, // 73: neotoma.v1.MemoryService.ListEntityTypes:output_type -> neotoma.v1.ListEntityTypesResponse
-	35, // 74: neotoma.v1.MemoryService.RetrieveEntitySnapshot:output_type -> neotoma.v1.RetrieveEntitySnapshotResponse
-	37, // 75: neotoma.v1.MemoryService.RetrieveEntities:output_type -> neotoma.v1.RetrieveEntitiesResponse
-	40, // 76: neotoma.v1.MemoryService.ListObservations:output_type -> neotoma.v1.ListObservationsResponse
-	42, // 77: neotoma.v1.MemoryService.ListRelationships:output_type -> neotoma.v1.ListRelationshipsResponse
-	66, // [66:78] is the sub-list for method output_type
-	54, // [54:66] is the sub-list for method input_type
-	54, // [54:54] is the sub-list for extension type_name
-	54, // [54:54] is the sub-list for extension extendee
-	0,  // [0:54] is the sub-list for field type_name
+	10, // 51: neotoma.v1.RetrieveEntityByIdentifierResponse.entities:type_name -> neotoma.v1.Entity
+	0,  // 52: neotoma.v1.RetrieveRelatedEntitiesRequest.relationship_types:type_name -> neotoma.v1.RelationshipType
+	4,  // 53: neotoma.v1.RetrieveRelatedEntitiesRequest.direction:type_name -> neotoma.v1.Direction
+	10, // 54: neotoma.v1.RetrieveRelatedEntitiesResponse.entities:type_name -> neotoma.v1.Entity
+	19, // 55: neotoma.v1.RetrieveRelatedEntitiesResponse.relationships:type_name -> neotoma.v1.Relationship
+	65, // 56: neotoma.v1.SourceObservation.observed_at:type_name -> google.protobuf.Timestamp
+	65, // 57: neotoma.v1.SourceMaterial.created_at:type_name -> google.protobuf.Timestamp
+	68, // 58: neotoma.v1.RetrieveFieldProvenanceResponse.value:type_name -> google.protobuf.Value
+	48, // 59: neotoma.v1.RetrieveFieldProvenanceResponse.source_observation:type_name -> neotoma.v1.SourceObservation
+	49, // 60: neotoma.v1.RetrieveFieldProvenanceResponse.source_material:type_name -> neotoma.v1.SourceMaterial
+	65, // 61: neotoma.v1.RetrieveFieldProvenanceResponse.observed_at:type_name -> google.protobuf.Timestamp
+	0,  // 62: neotoma.v1.GetRelationshipSnapshotRequest.relationship_type:type_name -> neotoma.v1.RelationshipType
+	67, // 63: neotoma.v1.RelationshipSnapshot.snapshot:type_name -> google.protobuf.Struct
+	65, // 64: neotoma.v1.RelationshipSnapshot.computed_at:type_name -> google.protobuf.Timestamp
+	65, // 65: neotoma.v1.RelationshipSnapshot.last_observation_at:type_name -> google.protobuf.Timestamp
+	64, // 66: neotoma.v1.RelationshipSnapshot.provenance:type_name -> neotoma.v1.RelationshipSnapshot.ProvenanceEntry
+	65, // 67: neotoma.v1.RelationshipObservation.observed_at:type_name -> google.protobuf.Timestamp
+	67, // 68: neotoma.v1.RelationshipObservation.metadata:type_name -> google.protobuf.Struct
+	52, // 69: neotoma.v1.GetRelationshipSnapshotResponse.snapshot:type_name -> neotoma.v1.RelationshipSnapshot
+	53, // 70: neotoma.v1.GetRelationshipSnapshotResponse.observations:type_name -> neotoma.v1.RelationshipObservation
+	56, // 71: neotoma.v1.SchemaRecommendation.fields:type_name -> neotoma.v1.FieldCandidate
+	57, // 72: neotoma.v1.AnalyzeSchemaCandidatesResponse.recommendations:type_name -> neotoma.v1.SchemaRecommendation
+	21, // 73: neotoma.v1.SchemaDefinition.FieldsEntry.value:type_name -> neotoma.v1.FieldDefinition
+	23, // 74: neotoma.v1.ReducerConfig.MergePoliciesEntry.value:type_name -> neotoma.v1.MergePolicy
+	31, // 75: neotoma.v1.EntityTypeInfo.FieldSummaryEntry.value:type_name -> neotoma.v1.FieldSummary
+	7,  // 76: neotoma.v1.MemoryService.Store:input_type -> neotoma.v1.StoreRequest
+	12, // 77: neotoma.v1.MemoryService.Reinterpret:input_type -> neotoma.v1.ReinterpretRequest
+	14, // 78: neotoma.v1.MemoryService.Correct:input_type -> neotoma.v1.CorrectRequest
+	16, // 79: neotoma.v1.MemoryService.MergeEntities:input_type -> neotoma.v1.MergeEntitiesRequest
+	18, // 80: neotoma.v1.MemoryService.CreateRelationship:input_type -> neotoma.v1.CreateRelationshipRequest
+	25, // 81: neotoma.v1.MemoryService.RegisterSchema:input_type -> neotoma.v1.RegisterSchemaRequest
+	28, // 82: neotoma.v1.MemoryService.UpdateSchemaIncremental:input_type -> neotoma.v1.UpdateSchemaIncrementalRequest
+	30, // 83: neotoma.v1.MemoryService.ListEntityTypes:input_type -> neotoma.v1.ListEntityTypesRequest
+	34, // 84: neotoma.v1.MemoryService.RetrieveEntitySnapshot:input_type -> neotoma.v1.RetrieveEntitySnapshotRequest
+	36, // 85: neotoma.v1.MemoryService.RetrieveEntities:input_type -> neotoma.v1.RetrieveEntitiesRequest
+	38, // 86: neotoma.v1.MemoryService.ListObservations:input_type -> neotoma.v1.ListObservationsRequest
+	41, // 87: neotoma.v1.MemoryService.ListRelationships:input_type -> neotoma.v1.ListRelationshipsRequest
+	43, // 88: neotoma.v1.MemoryService.RetrieveEntityByIdentifier:input_type -> neotoma.v1.RetrieveEntityByIdentifierRequest
+	45, // 89: neotoma.v1.MemoryService.RetrieveRelatedEntities:input_type -> neotoma.v1.RetrieveRelatedEntitiesRequest
+	47, // 90: neotoma.v1.MemoryService.RetrieveFieldProvenance:input_type -> neotoma.v1.RetrieveFieldProvenanceRequest
+	51, // 91: neotoma.v1.MemoryService.GetRelationshipSnapshot:input_type -> neotoma.v1.GetRelationshipSnapshotRequest
+	55, // 92: neotoma.v1.MemoryService.AnalyzeSchemaCandidates:input_type -> neotoma.v1.AnalyzeSchemaCandidatesRequest
+	11, // 93: neotoma.v1.MemoryService.Store:output_type -> neotoma.v1.StoreResponse
+	13, // 94: neotoma.v1.MemoryService.Reinterpret:output_type -> neotoma.v1.ReinterpretResponse
+	15, // 95: neotoma.v1.MemoryService.Correct:output_type -> neotoma.v1.CorrectResponse
+	17, // 96: neotoma.v1.MemoryService.MergeEntities:output_type -> neotoma.v1.MergeEntitiesResponse
+	20, // 97: neotoma.v1.MemoryService.CreateRelationship:output_type -> neotoma.v1.CreateRelationshipResponse
+	26, // 98: neotoma.v1.MemoryService.RegisterSchema:output_type -> neotoma.v1.RegisterSchemaResponse
+	29, // 99: neotoma.v1.MemoryService.UpdateSchemaIncremental:output_type -> neotoma.v1.UpdateSchemaIncrementalResponse
+	33, // 100: neotoma.v1.MemoryService.ListEntityTypes:output_type -> neotoma.v1.ListEntityTypesResponse
+	35, // 101: neotoma.v1.MemoryService.RetrieveEntitySnapshot:output_type -> neotoma.v1.RetrieveEntitySnapshotResponse
+	37, // 102: neotoma.v1.MemoryService.RetrieveEntities:output_type -> neotoma.v1.RetrieveEntitiesResponse
+	40, // 103: neotoma.v1.MemoryService.ListObservations:output_type -> neotoma.v1.ListObservationsResponse
+	42, // 104: neotoma.v1.MemoryService.ListRelationships:output_type -> neotoma.v1.ListRelationshipsResponse
+	44, // 105: neotoma.v1.MemoryService.RetrieveEntityByIdentifier:output_type -> neotoma.v1.RetrieveEntityByIdentifierResponse
+	46, // 106: neotoma.v1.MemoryService.RetrieveRelatedEntities:output_type -> neotoma.v1.RetrieveRelatedEntitiesResponse
+	50, // 107: neotoma.v1.MemoryService.RetrieveFieldProvenance:output_type -> neotoma.v1.RetrieveFieldProvenanceResponse
+	54, // 108: neotoma.v1.MemoryService.GetRelationshipSnapshot:output_type -> neotoma.v1.GetRelationshipSnapshotResponse
+	58, // 109: neotoma.v1.MemoryService.AnalyzeSchemaCandidates:output_type -> neotoma.v1.AnalyzeSchemaCandidatesResponse
+	93, // [93:110] is the sub-list for method output_type
+	76, // [76:93] is the sub-list for method input_type
+	76, // [76:76] is the sub-list for extension type_name
+	76, // [76:76] is the sub-list for extension extendee
+	0,  // [0:76] is the sub-list for field type_name
 }
 
 func init() { file_neotoma_v1_neotoma_proto_init() }
@@ -3926,7 +5297,7 @@ func file_neotoma_v1_neotoma_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_neotoma_v1_neotoma_proto_rawDesc), len(file_neotoma_v1_neotoma_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   43,
+			NumMessages:   60,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

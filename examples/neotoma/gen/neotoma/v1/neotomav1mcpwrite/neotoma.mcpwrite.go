@@ -41,6 +41,11 @@ type MemoryServiceHandler interface {
 	RetrieveEntities(context.Context, *v1.RetrieveEntitiesRequest) (*v1.RetrieveEntitiesResponse, error)
 	ListObservations(context.Context, *v1.ListObservationsRequest) (*v1.ListObservationsResponse, error)
 	ListRelationships(context.Context, *v1.ListRelationshipsRequest) (*v1.ListRelationshipsResponse, error)
+	RetrieveEntityByIdentifier(context.Context, *v1.RetrieveEntityByIdentifierRequest) (*v1.RetrieveEntityByIdentifierResponse, error)
+	RetrieveRelatedEntities(context.Context, *v1.RetrieveRelatedEntitiesRequest) (*v1.RetrieveRelatedEntitiesResponse, error)
+	RetrieveFieldProvenance(context.Context, *v1.RetrieveFieldProvenanceRequest) (*v1.RetrieveFieldProvenanceResponse, error)
+	GetRelationshipSnapshot(context.Context, *v1.GetRelationshipSnapshotRequest) (*v1.GetRelationshipSnapshotResponse, error)
+	AnalyzeSchemaCandidates(context.Context, *v1.AnalyzeSchemaCandidatesRequest) (*v1.AnalyzeSchemaCandidatesResponse, error)
 	// ResolveObservationsToMove supplies observations_to_move when the server must derive it.
 	ResolveObservationsToMove(ctx context.Context, in proto.Message) (int32, error)
 }
@@ -215,6 +220,71 @@ func NewMemoryServiceService(h MemoryServiceHandler) *runtime.Service {
 					return h.ListRelationships(ctx, req.(*v1.ListRelationshipsRequest))
 				},
 			},
+			{
+				Name:       "retrieve_entity_by_identifier",
+				NewRequest: func() proto.Message { return new(v1.RetrieveEntityByIdentifierRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeRetrieveEntityByIdentifierRequest(d, obj, req.(*v1.RetrieveEntityByIdentifierRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichMemoryServiceRetrieveEntityByIdentifierRequest(c, h, req, req.(*v1.RetrieveEntityByIdentifierRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.RetrieveEntityByIdentifier(ctx, req.(*v1.RetrieveEntityByIdentifierRequest))
+				},
+			},
+			{
+				Name:       "retrieve_related_entities",
+				NewRequest: func() proto.Message { return new(v1.RetrieveRelatedEntitiesRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeRetrieveRelatedEntitiesRequest(d, obj, req.(*v1.RetrieveRelatedEntitiesRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichMemoryServiceRetrieveRelatedEntitiesRequest(c, h, req, req.(*v1.RetrieveRelatedEntitiesRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.RetrieveRelatedEntities(ctx, req.(*v1.RetrieveRelatedEntitiesRequest))
+				},
+			},
+			{
+				Name:       "retrieve_field_provenance",
+				NewRequest: func() proto.Message { return new(v1.RetrieveFieldProvenanceRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeRetrieveFieldProvenanceRequest(d, obj, req.(*v1.RetrieveFieldProvenanceRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichMemoryServiceRetrieveFieldProvenanceRequest(c, h, req, req.(*v1.RetrieveFieldProvenanceRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.RetrieveFieldProvenance(ctx, req.(*v1.RetrieveFieldProvenanceRequest))
+				},
+			},
+			{
+				Name:       "get_relationship_snapshot",
+				NewRequest: func() proto.Message { return new(v1.GetRelationshipSnapshotRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeGetRelationshipSnapshotRequest(d, obj, req.(*v1.GetRelationshipSnapshotRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichMemoryServiceGetRelationshipSnapshotRequest(c, h, req, req.(*v1.GetRelationshipSnapshotRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.GetRelationshipSnapshot(ctx, req.(*v1.GetRelationshipSnapshotRequest))
+				},
+			},
+			{
+				Name:       "analyze_schema_candidates",
+				NewRequest: func() proto.Message { return new(v1.AnalyzeSchemaCandidatesRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeAnalyzeSchemaCandidatesRequest(d, obj, req.(*v1.AnalyzeSchemaCandidatesRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichMemoryServiceAnalyzeSchemaCandidatesRequest(c, h, req, req.(*v1.AnalyzeSchemaCandidatesRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.AnalyzeSchemaCandidates(ctx, req.(*v1.AnalyzeSchemaCandidatesRequest))
+				},
+			},
 		},
 		Enums: map[string]*runtime.EnumTable{
 			"neotoma.v1.Direction":        enumDirectionSnake,
@@ -241,6 +311,11 @@ type MemoryServiceClient interface {
 	RetrieveEntities(ctx context.Context, in *v1.RetrieveEntitiesRequest, opts ...grpc.CallOption) (*v1.RetrieveEntitiesResponse, error)
 	ListObservations(ctx context.Context, in *v1.ListObservationsRequest, opts ...grpc.CallOption) (*v1.ListObservationsResponse, error)
 	ListRelationships(ctx context.Context, in *v1.ListRelationshipsRequest, opts ...grpc.CallOption) (*v1.ListRelationshipsResponse, error)
+	RetrieveEntityByIdentifier(ctx context.Context, in *v1.RetrieveEntityByIdentifierRequest, opts ...grpc.CallOption) (*v1.RetrieveEntityByIdentifierResponse, error)
+	RetrieveRelatedEntities(ctx context.Context, in *v1.RetrieveRelatedEntitiesRequest, opts ...grpc.CallOption) (*v1.RetrieveRelatedEntitiesResponse, error)
+	RetrieveFieldProvenance(ctx context.Context, in *v1.RetrieveFieldProvenanceRequest, opts ...grpc.CallOption) (*v1.RetrieveFieldProvenanceResponse, error)
+	GetRelationshipSnapshot(ctx context.Context, in *v1.GetRelationshipSnapshotRequest, opts ...grpc.CallOption) (*v1.GetRelationshipSnapshotResponse, error)
+	AnalyzeSchemaCandidates(ctx context.Context, in *v1.AnalyzeSchemaCandidatesRequest, opts ...grpc.CallOption) (*v1.AnalyzeSchemaCandidatesResponse, error)
 }
 
 // MemoryServiceResolvers derives the fields the server fills by resolver, for a
@@ -306,6 +381,26 @@ func (a *clientAdapterMemoryService) ListObservations(ctx context.Context, in *v
 
 func (a *clientAdapterMemoryService) ListRelationships(ctx context.Context, in *v1.ListRelationshipsRequest) (*v1.ListRelationshipsResponse, error) {
 	return a.client.ListRelationships(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterMemoryService) RetrieveEntityByIdentifier(ctx context.Context, in *v1.RetrieveEntityByIdentifierRequest) (*v1.RetrieveEntityByIdentifierResponse, error) {
+	return a.client.RetrieveEntityByIdentifier(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterMemoryService) RetrieveRelatedEntities(ctx context.Context, in *v1.RetrieveRelatedEntitiesRequest) (*v1.RetrieveRelatedEntitiesResponse, error) {
+	return a.client.RetrieveRelatedEntities(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterMemoryService) RetrieveFieldProvenance(ctx context.Context, in *v1.RetrieveFieldProvenanceRequest) (*v1.RetrieveFieldProvenanceResponse, error) {
+	return a.client.RetrieveFieldProvenance(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterMemoryService) GetRelationshipSnapshot(ctx context.Context, in *v1.GetRelationshipSnapshotRequest) (*v1.GetRelationshipSnapshotResponse, error) {
+	return a.client.GetRelationshipSnapshot(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterMemoryService) AnalyzeSchemaCandidates(ctx context.Context, in *v1.AnalyzeSchemaCandidatesRequest) (*v1.AnalyzeSchemaCandidatesResponse, error) {
+	return a.client.AnalyzeSchemaCandidates(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 var enumDirectionSnake = runtime.NewEnumTable("neotoma.v1.Direction", []runtime.EnumValue{
@@ -1043,6 +1138,158 @@ func decodeListRelationshipsRequest(d *runtime.Decoder, obj *runtime.Object, m *
 	}
 }
 
+var fieldsRetrieveEntityByIdentifierRequest = []string{"identifier", "entity_type"}
+
+func decodeRetrieveEntityByIdentifierRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.RetrieveEntityByIdentifierRequest) {
+	d.Known(obj, fieldsRetrieveEntityByIdentifierRequest)
+	if v := obj.Get("identifier"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "identifier"); ok {
+			d.MinLength("identifier", x, 1)
+			d.MaxLength("identifier", x, 500)
+			m.Identifier = x
+		}
+	} else {
+		d.Missing("identifier")
+	}
+	if v := obj.Get("entity_type"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "entity_type"); ok {
+			d.MaxLength("entity_type", x, 64)
+			m.EntityType = x
+		}
+	}
+}
+
+var fieldsRetrieveRelatedEntitiesRequest = []string{"entity_id", "relationship_types", "direction", "max_hops", "include_entities"}
+
+func decodeRetrieveRelatedEntitiesRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.RetrieveRelatedEntitiesRequest) {
+	d.Known(obj, fieldsRetrieveRelatedEntitiesRequest)
+	if v := obj.Get("entity_id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "entity_id"); ok {
+			d.MinLength("entity_id", x, 1)
+			m.EntityId = x
+		}
+	} else {
+		d.Missing("entity_id")
+	}
+	if v := obj.Get("relationship_types"); v != nil && v.Kind != runtime.KindNull {
+		if arr, ok := d.Array(v, "relationship_types"); ok {
+			d.Enter("relationship_types")
+			for i, ev := range arr {
+				d.EnterIndex(i)
+				if x, ok := d.Enum(ev, "", enumRelationshipTypeSnake); ok {
+					m.RelationshipTypes = append(m.RelationshipTypes, v1.RelationshipType(x))
+				}
+				d.Leave()
+			}
+			d.Leave()
+		}
+	}
+	if v := obj.Get("direction"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Enum(v, "direction", enumDirectionSnake); ok {
+			m.Direction = v1.Direction(x)
+		}
+	} else {
+		m.Direction = v1.Direction_DIRECTION_BOTH
+	}
+	if v := obj.Get("max_hops"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Int32(v, "max_hops"); ok {
+			d.Minimum("max_hops", float64(x), 1)
+			d.Maximum("max_hops", float64(x), 5)
+			m.MaxHops = x
+		}
+	} else {
+		m.MaxHops = 1
+	}
+	if v := obj.Get("include_entities"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Bool(v, "include_entities"); ok {
+			m.IncludeEntities = x
+		}
+	} else {
+		m.IncludeEntities = true
+	}
+}
+
+var fieldsRetrieveFieldProvenanceRequest = []string{"entity_id", "field"}
+
+func decodeRetrieveFieldProvenanceRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.RetrieveFieldProvenanceRequest) {
+	d.Known(obj, fieldsRetrieveFieldProvenanceRequest)
+	if v := obj.Get("entity_id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "entity_id"); ok {
+			d.MinLength("entity_id", x, 1)
+			m.EntityId = x
+		}
+	} else {
+		d.Missing("entity_id")
+	}
+	if v := obj.Get("field"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "field"); ok {
+			d.MinLength("field", x, 1)
+			d.MaxLength("field", x, 64)
+			m.Field = x
+		}
+	} else {
+		d.Missing("field")
+	}
+}
+
+var fieldsGetRelationshipSnapshotRequest = []string{"relationship_type", "source_entity_id", "target_entity_id"}
+
+func decodeGetRelationshipSnapshotRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.GetRelationshipSnapshotRequest) {
+	d.Known(obj, fieldsGetRelationshipSnapshotRequest)
+	if v := obj.Get("relationship_type"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Enum(v, "relationship_type", enumRelationshipTypeSnake); ok {
+			m.RelationshipType = v1.RelationshipType(x)
+		}
+	} else {
+		d.Missing("relationship_type")
+	}
+	if v := obj.Get("source_entity_id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "source_entity_id"); ok {
+			d.MinLength("source_entity_id", x, 1)
+			m.SourceEntityId = x
+		}
+	} else {
+		d.Missing("source_entity_id")
+	}
+	if v := obj.Get("target_entity_id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "target_entity_id"); ok {
+			d.MinLength("target_entity_id", x, 1)
+			m.TargetEntityId = x
+		}
+	} else {
+		d.Missing("target_entity_id")
+	}
+}
+
+var fieldsAnalyzeSchemaCandidatesRequest = []string{"entity_type", "min_frequency", "min_confidence"}
+
+func decodeAnalyzeSchemaCandidatesRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.AnalyzeSchemaCandidatesRequest) {
+	d.Known(obj, fieldsAnalyzeSchemaCandidatesRequest)
+	if v := obj.Get("entity_type"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "entity_type"); ok {
+			d.MaxLength("entity_type", x, 64)
+			m.EntityType = x
+		}
+	}
+	if v := obj.Get("min_frequency"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Int32(v, "min_frequency"); ok {
+			d.Minimum("min_frequency", float64(x), 1)
+			m.MinFrequency = x
+		}
+	} else {
+		m.MinFrequency = 5
+	}
+	if v := obj.Get("min_confidence"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Float64(v, "min_confidence"); ok {
+			d.Minimum("min_confidence", float64(x), 0)
+			d.Maximum("min_confidence", float64(x), 1)
+			m.MinConfidence = x
+		}
+	} else {
+		m.MinConfidence = 0.8
+	}
+}
+
 func enrichMemoryServiceStoreRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.StoreRequest) error {
 	{
 		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
@@ -1218,6 +1465,61 @@ func enrichMemoryServiceListObservationsRequest(c *runtime.Call, h MemoryService
 }
 
 func enrichMemoryServiceListRelationshipsRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.ListRelationshipsRequest) error {
+	{
+		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+		if err != nil {
+			return err
+		}
+		m.UserId = v
+	}
+	return nil
+}
+
+func enrichMemoryServiceRetrieveEntityByIdentifierRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveEntityByIdentifierRequest) error {
+	{
+		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+		if err != nil {
+			return err
+		}
+		m.UserId = v
+	}
+	return nil
+}
+
+func enrichMemoryServiceRetrieveRelatedEntitiesRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveRelatedEntitiesRequest) error {
+	{
+		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+		if err != nil {
+			return err
+		}
+		m.UserId = v
+	}
+	return nil
+}
+
+func enrichMemoryServiceRetrieveFieldProvenanceRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveFieldProvenanceRequest) error {
+	{
+		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+		if err != nil {
+			return err
+		}
+		m.UserId = v
+	}
+	return nil
+}
+
+func enrichMemoryServiceGetRelationshipSnapshotRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.GetRelationshipSnapshotRequest) error {
+	{
+		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+		if err != nil {
+			return err
+		}
+		m.UserId = v
+	}
+	return nil
+}
+
+func enrichMemoryServiceAnalyzeSchemaCandidatesRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.AnalyzeSchemaCandidatesRequest) error {
 	{
 		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
 		if err != nil {
