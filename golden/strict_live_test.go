@@ -45,7 +45,7 @@ const t0Root = "/tmp/mcpwrite-golden-tasks"
 // have the MCP Tool shape clients validate (no boolean or typeless
 // property schemas). Counts are exact, so a new tool is noticed.
 func TestEveryListedToolConvertsToStrictMode(t *testing.T) {
-	wantTools := map[string]int{"archimate": 13, "crm": 22, "neotoma": 22, "purchasing": 6, "tasks": 9}
+	wantTools := map[string]int{"archimate": 13, "crm": 22, "neotoma": 25, "purchasing": 6, "tasks": 9}
 	names := make([]string, 0, len(exampleServers))
 	for n := range exampleServers {
 		names = append(names, n)
@@ -85,7 +85,7 @@ func TestEveryListedToolConvertsToStrictMode(t *testing.T) {
 		}
 	}
 	t.Logf("strict mode keeps %d of %d tools", strict, total)
-	if strict != total || total != 72 {
-		t.Fatalf("strict mode keeps %d of %d tools, want 72 of 72", strict, total)
+	if strict != total || total != 75 {
+		t.Fatalf("strict mode keeps %d of %d tools, want 75 of 75", strict, total)
 	}
 }

@@ -309,3 +309,104 @@ func TestAnalyzeSchemaCandidates(t *testing.T) {
 		t.Errorf("defaults (5 entities, 0.8) = %v, want no candidate", strict)
 	}
 }
+
+// Every date field of an observation is a timeline event, newest first,
+// filtered by type, date range and source.
+func TestListTimelineEvents(t *testing.T) {
+	s := newServer(t)
+	cs := s.connect(ada, nil)
+	first := mustSucceed(t, cs, "store", `{"entities":[{"entity_type":"invoice","invoice_number":"INV-1","issue_date":"2024-01-15","due_date":"2024-02-15"}]}`)
+	mustSucceed(t, cs, "store", `{"entities":[{"entity_type":"invoice","invoice_number":"INV-2","issue_date":"2025-03-01T10:00:00Z"},{"entity_type":"task","title":"Pay INV-1","due_date":"2024-02-10"}]}`)
+	src := first["source_id"].(string)
+	inv1 := entityID("user-ada", "invoice", "invoice_number=inv-1")
+	obs := first["entities"].([]any)[0].(map[string]any)["observation_id"].(string)
+	out := mustSucceed(t, cs, "list_timeline_events", `{"event_type":"InvoiceIssue","after_date":"2024-01-01","before_date":"2025-01-01"}`)
+	assertJSON(t, out, `{
+		"success": true,
+		"events": [{
+			"id": "evt_`+(&runtime.Call{}).ContentHash(obs, "issue_date")+`", "event_type": "InvoiceIssue",
+			"event_timestamp": "2024-01-15T00:00:00Z", "source_id": "`+src+`", "entity_ids": ["`+inv1+`"],
+			"properties": {"field": "issue_date", "value": "2024-01-15"}
+		}],
+		"total": 1, "suggestions": [], "warnings": []
+	}`)
+	var types []any
+	for _, ev := range mustSucceed(t, cs, "list_timeline_events", `{}`)["events"].([]any) {
+		types = append(types, ev.(map[string]any)["event_type"])
+	}
+	if diff := cmp.Diff([]any{"InvoiceIssue", "InvoiceDue", "TaskDue", "InvoiceIssue"}, types); diff != "" {
+		t.Errorf("every event, newest first (-want +got):\n%s", diff)
+	}
+	if got := mustSucceed(t, cs, "list_timeline_events", `{"source_id":"`+src+`"}`); got["total"] != 2.0 {
+		t.Errorf("events of the first source = %v", got)
+	}
+	bad, isErr := call(t, cs, "list_timeline_events", `{"after_date":"last week","before_date":"01/02/2024"}`)
+	if diff := cmp.Diff([]string{"VALIDATION_ERROR@after_date", "VALIDATION_ERROR@before_date"}, codes(bad)); !isErr || diff != "" {
+		t.Errorf("dates that are not ISO 8601 (-want +got):\n%s", diff)
+	}
+}
+
+// The neighborhood of an entity and of a source.
+func TestRetrieveGraphNeighborhood(t *testing.T) {
+	s := newServer(t)
+	cs := s.connect(ada, nil)
+	stored := mustSucceed(t, cs, "store", `{"entities":[{"entity_type":"invoice","invoice_number":"INV-1","issue_date":"2024-01-15"},{"entity_type":"company","name":"Acme"}]}`)
+	src := stored["source_id"].(string)
+	inv := entityID("user-ada", "invoice", "invoice_number=inv-1")
+	acme := entityID("user-ada", "company", "name=acme")
+	rel := mustSucceed(t, cs, "create_relationship", `{"relationship_type":"refers_to","source_entity_id":"`+inv+`","target_entity_id":"`+acme+`"}`)["relationship"]
+	out := mustSucceed(t, cs, "retrieve_graph_neighborhood", `{"node_id":"`+inv+`","include_events":false}`)
+	assertJSON(t, out, `{
+		"success": true,
+		"node_id": "`+inv+`", "node_type": "entity",
+		"entity": {"id": "`+inv+`", "entity_type": "invoice", "canonical_name": "INV-1", "observation_count": 1, "last_observation_at": "2026-03-01T09:00:00Z"},
+		"entity_snapshot": {"invoice_number": "INV-1", "issue_date": "2024-01-15"},
+		"relationships": [`+mustJSON(t, rel)+`],
+		"related_entities": [{"id": "`+acme+`", "entity_type": "company", "canonical_name": "Acme", "snapshot": {"name": "Acme"}, "observation_count": 1, "last_observation_at": "2026-03-01T09:00:00Z"}],
+		"related_sources": [{"id": "`+src+`", "created_at": "2026-03-01T09:00:00Z"}],
+		"suggestions": [], "warnings": []
+	}`)
+	source := mustSucceed(t, cs, "retrieve_graph_neighborhood", `{"node_id":"`+src+`","node_type":"source","include_observations":true}`)
+	if source["node_type"] != "source" || len(source["related_entities"].([]any)) != 2 || len(source["observations"].([]any)) != 2 || len(source["timeline_events"].([]any)) != 1 {
+		t.Errorf("source neighborhood = %v", source)
+	}
+	bad, isErr := call(t, cs, "retrieve_graph_neighborhood", `{"node_id":"`+inv+`","node_type":"source"}`)
+	if code, field, _ := errorOf(t, bad); !isErr || code != domain.CodeSourceNotFound || field != "node_id" {
+		t.Errorf("entity id as a source = %v", bad)
+	}
+}
+
+// Pending recommendations are raw-fragment candidates; applied ones are
+// the fields update_schema_incremental added.
+func TestGetSchemaRecommendations(t *testing.T) {
+	s := newServer(t)
+	cs := s.connect(ada, nil)
+	for i := range 5 {
+		mustSucceed(t, cs, "store", `{"entities":[{"entity_type":"invoice","invoice_number":"INV-`+string(rune('A'+i))+`","approver":"Grace"}]}`)
+	}
+	pending := mustSucceed(t, cs, "get_schema_recommendations", `{"entity_type":"invoice"}`)
+	assertJSON(t, pending, `{
+		"success": true,
+		"recommendations": [{
+			"id": "rec_`+(&runtime.Call{}).ContentHash(ada.TenantID, "user-ada", "invoice", "raw_fragments")+`", "entity_type": "invoice",
+			"fields": [{"field_name": "approver", "field_type": "string"}], "source": "raw_fragments", "confidence_score": 1,
+			"reasoning": "1 raw-fragment field(s) carried by at least 5 invoice entities with consistent types", "status": "pending"
+		}],
+		"total": 1, "entity_type": "invoice",
+		"suggestions": ["Call update_schema_incremental to add fields to the active schema of an entity type as a new schema version, active at once by default, so every later store uses them"],
+		"warnings": []
+	}`)
+	mustSucceed(t, cs, "update_schema_incremental", `{"entity_type":"invoice","fields_to_add":[{"field_name":"approver","field_type":"string"}],"migrate_existing":true}`)
+	if got := mustSucceed(t, cs, "get_schema_recommendations", `{"entity_type":"invoice"}`); got["recommendations"] != nil {
+		t.Errorf("pending after promotion = %v, want none", got)
+	}
+	applied := mustSucceed(t, cs, "get_schema_recommendations", `{"entity_type":"invoice","status":"applied","source":"agent"}`)
+	recs := applied["recommendations"].([]any)
+	if len(recs) != 1 || !cmp.Equal(recs[0].(map[string]any)["fields"], []any{map[string]any{"field_name": "approver", "field_type": "string"}}) || recs[0].(map[string]any)["reasoning"] != "added by update_schema_incremental as global version 1.1" {
+		t.Errorf("applied = %v", applied)
+	}
+	bad, isErr := call(t, cs, "get_schema_recommendations", `{"entity_type":"invoices","source":"agent","status":"applied"}`)
+	if code, _, top := errorOf(t, bad); !isErr || code != runtime.CodeValidation || top != "invoice" {
+		t.Errorf("unknown type = %v", bad)
+	}
+}

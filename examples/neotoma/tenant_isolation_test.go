@@ -107,6 +107,9 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 		{"retrieve_related_entities", `{"entity_id":"{0}"}`, []string{inv}, []string{never}},
 		{"get_relationship_snapshot", `{"relationship_type":"refers_to","source_entity_id":"{0}","target_entity_id":"{1}"}`, []string{inv, p1}, []string{never, never2}},
 		{"analyze_schema_candidates", `{"entity_type":"{0}"}`, []string{"meal"}, []string{"xqzv"}},
+		{"get_schema_recommendations", `{"entity_type":"{0}"}`, []string{"meal"}, []string{"xqzv"}},
+		{"retrieve_graph_neighborhood", `{"node_id":"{0}"}`, []string{inv}, []string{never}},
+		{"retrieve_graph_neighborhood", `{"node_id":"{0}","node_type":"source"}`, []string{file}, []string{"src_00000000000000000000000000000000"}},
 		// A's entity type is unknown to B, like a type nobody registered.
 		{"retrieve_entities", `{"entity_type":"{0}"}`, []string{"meal"}, []string{"xqzv"}},
 		{"update_schema_incremental", `{"entity_type":"{0}","fields_to_add":[{"field_name":"fibre","field_type":"number"}]}`, []string{"meal"}, []string{"xqzv"}},
@@ -142,6 +145,15 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 	}
 	if snap, _ := mem.Snapshot(isoB.TenantID, isoB.PrincipalID, inv); !cmp.Equal(snap, map[string]any{"invoice_number": "INV-9", "amount": 1250.5}) {
 		t.Errorf("B's entity %s = %v", inv, snap)
+	}
+	// B's timeline holds none of A's events.
+	covered["list_timeline_events"] = true
+	mustSucceed(t, a, "store", `{"entities":[{"entity_type":"task","title":"File taxes","due_date":"2026-04-15"}]}`)
+	if got := mustSucceed(t, b, "list_timeline_events", `{}`); got["events"] != nil {
+		t.Errorf("B sees A's events: %v", got)
+	}
+	if got := mustSucceed(t, a, "list_timeline_events", `{}`); got["total"] != 1.0 {
+		t.Errorf("A's events: %v", got)
 	}
 	// B finds none of A's entities by identifier.
 	covered["retrieve_entity_by_identifier"] = true

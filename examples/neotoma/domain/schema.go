@@ -50,6 +50,8 @@ type schema struct {
 	policies map[string]policy
 	// identity lists the fields that name an entity, in order of preference.
 	identity []string
+	// added lists the fields update_schema_incremental added in this version.
+	added []string
 }
 
 // typeSchemas are the versions of one entity type in one scope.
@@ -384,6 +386,7 @@ func (m *Memory) UpdateSchemaIncremental(ctx context.Context, req *neotomav1.Upd
 		}
 		added = append(added, f.GetFieldName())
 	}
+	s.added = added
 	if scope[typ] == nil {
 		scope[typ] = &typeSchemas{versions: map[string]*schema{}}
 	}

@@ -1,6 +1,6 @@
 // Command neotoma-server serves Neotoma's MCP tools (store, reinterpret,
 // correct, merge_entities, create_relationship, register_schema,
-// update_schema_incremental and eleven reads) over stdio (default) or
+// update_schema_incremental and fourteen reads) over stdio (default) or
 // streamable HTTP (-http 127.0.0.1:8080). store's file_path reads files
 // under -files only.
 //

@@ -271,6 +271,168 @@ func (TieBreaker) EnumDescriptor() ([]byte, []int) {
 	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{3}
 }
 
+// Kind of a graph node.
+type NodeType int32
+
+const (
+	NodeType_NODE_TYPE_UNSPECIFIED NodeType = 0
+	NodeType_NODE_TYPE_ENTITY      NodeType = 1
+	NodeType_NODE_TYPE_SOURCE      NodeType = 2
+)
+
+// Enum value maps for NodeType.
+var (
+	NodeType_name = map[int32]string{
+		0: "NODE_TYPE_UNSPECIFIED",
+		1: "NODE_TYPE_ENTITY",
+		2: "NODE_TYPE_SOURCE",
+	}
+	NodeType_value = map[string]int32{
+		"NODE_TYPE_UNSPECIFIED": 0,
+		"NODE_TYPE_ENTITY":      1,
+		"NODE_TYPE_SOURCE":      2,
+	}
+)
+
+func (x NodeType) Enum() *NodeType {
+	p := new(NodeType)
+	*p = x
+	return p
+}
+
+func (x NodeType) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (NodeType) Descriptor() protoreflect.EnumDescriptor {
+	return file_neotoma_v1_neotoma_proto_enumTypes[4].Descriptor()
+}
+
+func (NodeType) Type() protoreflect.EnumType {
+	return &file_neotoma_v1_neotoma_proto_enumTypes[4]
+}
+
+func (x NodeType) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use NodeType.Descriptor instead.
+func (NodeType) EnumDescriptor() ([]byte, []int) {
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{4}
+}
+
+// Where a schema recommendation comes from.
+type RecommendationSource int32
+
+const (
+	RecommendationSource_RECOMMENDATION_SOURCE_UNSPECIFIED   RecommendationSource = 0
+	RecommendationSource_RECOMMENDATION_SOURCE_RAW_FRAGMENTS RecommendationSource = 1
+	RecommendationSource_RECOMMENDATION_SOURCE_AGENT         RecommendationSource = 2
+	RecommendationSource_RECOMMENDATION_SOURCE_INFERENCE     RecommendationSource = 3
+	RecommendationSource_RECOMMENDATION_SOURCE_ALL           RecommendationSource = 4
+)
+
+// Enum value maps for RecommendationSource.
+var (
+	RecommendationSource_name = map[int32]string{
+		0: "RECOMMENDATION_SOURCE_UNSPECIFIED",
+		1: "RECOMMENDATION_SOURCE_RAW_FRAGMENTS",
+		2: "RECOMMENDATION_SOURCE_AGENT",
+		3: "RECOMMENDATION_SOURCE_INFERENCE",
+		4: "RECOMMENDATION_SOURCE_ALL",
+	}
+	RecommendationSource_value = map[string]int32{
+		"RECOMMENDATION_SOURCE_UNSPECIFIED":   0,
+		"RECOMMENDATION_SOURCE_RAW_FRAGMENTS": 1,
+		"RECOMMENDATION_SOURCE_AGENT":         2,
+		"RECOMMENDATION_SOURCE_INFERENCE":     3,
+		"RECOMMENDATION_SOURCE_ALL":           4,
+	}
+)
+
+func (x RecommendationSource) Enum() *RecommendationSource {
+	p := new(RecommendationSource)
+	*p = x
+	return p
+}
+
+func (x RecommendationSource) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (RecommendationSource) Descriptor() protoreflect.EnumDescriptor {
+	return file_neotoma_v1_neotoma_proto_enumTypes[5].Descriptor()
+}
+
+func (RecommendationSource) Type() protoreflect.EnumType {
+	return &file_neotoma_v1_neotoma_proto_enumTypes[5]
+}
+
+func (x RecommendationSource) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use RecommendationSource.Descriptor instead.
+func (RecommendationSource) EnumDescriptor() ([]byte, []int) {
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{5}
+}
+
+// State of a schema recommendation.
+type RecommendationStatus int32
+
+const (
+	RecommendationStatus_RECOMMENDATION_STATUS_UNSPECIFIED RecommendationStatus = 0
+	RecommendationStatus_RECOMMENDATION_STATUS_PENDING     RecommendationStatus = 1
+	RecommendationStatus_RECOMMENDATION_STATUS_APPROVED    RecommendationStatus = 2
+	RecommendationStatus_RECOMMENDATION_STATUS_REJECTED    RecommendationStatus = 3
+	RecommendationStatus_RECOMMENDATION_STATUS_APPLIED     RecommendationStatus = 4
+)
+
+// Enum value maps for RecommendationStatus.
+var (
+	RecommendationStatus_name = map[int32]string{
+		0: "RECOMMENDATION_STATUS_UNSPECIFIED",
+		1: "RECOMMENDATION_STATUS_PENDING",
+		2: "RECOMMENDATION_STATUS_APPROVED",
+		3: "RECOMMENDATION_STATUS_REJECTED",
+		4: "RECOMMENDATION_STATUS_APPLIED",
+	}
+	RecommendationStatus_value = map[string]int32{
+		"RECOMMENDATION_STATUS_UNSPECIFIED": 0,
+		"RECOMMENDATION_STATUS_PENDING":     1,
+		"RECOMMENDATION_STATUS_APPROVED":    2,
+		"RECOMMENDATION_STATUS_REJECTED":    3,
+		"RECOMMENDATION_STATUS_APPLIED":     4,
+	}
+)
+
+func (x RecommendationStatus) Enum() *RecommendationStatus {
+	p := new(RecommendationStatus)
+	*p = x
+	return p
+}
+
+func (x RecommendationStatus) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (RecommendationStatus) Descriptor() protoreflect.EnumDescriptor {
+	return file_neotoma_v1_neotoma_proto_enumTypes[6].Descriptor()
+}
+
+func (RecommendationStatus) Type() protoreflect.EnumType {
+	return &file_neotoma_v1_neotoma_proto_enumTypes[6]
+}
+
+func (x RecommendationStatus) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use RecommendationStatus.Descriptor instead.
+func (RecommendationStatus) EnumDescriptor() ([]byte, []int) {
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{6}
+}
+
 // Direction of relationships seen from one entity.
 type Direction int32
 
@@ -308,11 +470,11 @@ func (x Direction) String() string {
 }
 
 func (Direction) Descriptor() protoreflect.EnumDescriptor {
-	return file_neotoma_v1_neotoma_proto_enumTypes[4].Descriptor()
+	return file_neotoma_v1_neotoma_proto_enumTypes[7].Descriptor()
 }
 
 func (Direction) Type() protoreflect.EnumType {
-	return &file_neotoma_v1_neotoma_proto_enumTypes[4]
+	return &file_neotoma_v1_neotoma_proto_enumTypes[7]
 }
 
 func (x Direction) Number() protoreflect.EnumNumber {
@@ -321,7 +483,7 @@ func (x Direction) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Direction.Descriptor instead.
 func (Direction) EnumDescriptor() ([]byte, []int) {
-	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{4}
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{7}
 }
 
 // Provenance says where structured source material came from.
@@ -4531,6 +4693,725 @@ func (x *AnalyzeSchemaCandidatesResponse) GetMinConfidence() float64 {
 	return 0
 }
 
+type RetrieveGraphNeighborhoodRequest struct {
+	state                protoimpl.MessageState `protogen:"open.v1"`
+	UserId               string                 `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	NodeId               string                 `protobuf:"bytes,2,opt,name=node_id,json=nodeId,proto3" json:"node_id,omitempty"`
+	NodeType             NodeType               `protobuf:"varint,3,opt,name=node_type,json=nodeType,proto3,enum=neotoma.v1.NodeType" json:"node_type,omitempty"`
+	IncludeRelationships bool                   `protobuf:"varint,4,opt,name=include_relationships,json=includeRelationships,proto3" json:"include_relationships,omitempty"`
+	IncludeSources       bool                   `protobuf:"varint,5,opt,name=include_sources,json=includeSources,proto3" json:"include_sources,omitempty"`
+	IncludeEvents        bool                   `protobuf:"varint,6,opt,name=include_events,json=includeEvents,proto3" json:"include_events,omitempty"`
+	IncludeObservations  bool                   `protobuf:"varint,7,opt,name=include_observations,json=includeObservations,proto3" json:"include_observations,omitempty"`
+	unknownFields        protoimpl.UnknownFields
+	sizeCache            protoimpl.SizeCache
+}
+
+func (x *RetrieveGraphNeighborhoodRequest) Reset() {
+	*x = RetrieveGraphNeighborhoodRequest{}
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[54]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RetrieveGraphNeighborhoodRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RetrieveGraphNeighborhoodRequest) ProtoMessage() {}
+
+func (x *RetrieveGraphNeighborhoodRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[54]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RetrieveGraphNeighborhoodRequest.ProtoReflect.Descriptor instead.
+func (*RetrieveGraphNeighborhoodRequest) Descriptor() ([]byte, []int) {
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{54}
+}
+
+func (x *RetrieveGraphNeighborhoodRequest) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+func (x *RetrieveGraphNeighborhoodRequest) GetNodeId() string {
+	if x != nil {
+		return x.NodeId
+	}
+	return ""
+}
+
+func (x *RetrieveGraphNeighborhoodRequest) GetNodeType() NodeType {
+	if x != nil {
+		return x.NodeType
+	}
+	return NodeType_NODE_TYPE_UNSPECIFIED
+}
+
+func (x *RetrieveGraphNeighborhoodRequest) GetIncludeRelationships() bool {
+	if x != nil {
+		return x.IncludeRelationships
+	}
+	return false
+}
+
+func (x *RetrieveGraphNeighborhoodRequest) GetIncludeSources() bool {
+	if x != nil {
+		return x.IncludeSources
+	}
+	return false
+}
+
+func (x *RetrieveGraphNeighborhoodRequest) GetIncludeEvents() bool {
+	if x != nil {
+		return x.IncludeEvents
+	}
+	return false
+}
+
+func (x *RetrieveGraphNeighborhoodRequest) GetIncludeObservations() bool {
+	if x != nil {
+		return x.IncludeObservations
+	}
+	return false
+}
+
+// TimelineEvent is a dated fact: one date field of one observation.
+type TimelineEvent struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	Id             string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	EventType      string                 `protobuf:"bytes,2,opt,name=event_type,json=eventType,proto3" json:"event_type,omitempty"`
+	EventTimestamp *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=event_timestamp,json=eventTimestamp,proto3" json:"event_timestamp,omitempty"`
+	SourceId       string                 `protobuf:"bytes,4,opt,name=source_id,json=sourceId,proto3" json:"source_id,omitempty"`
+	EntityIds      []string               `protobuf:"bytes,5,rep,name=entity_ids,json=entityIds,proto3" json:"entity_ids,omitempty"`
+	Properties     *structpb.Struct       `protobuf:"bytes,6,opt,name=properties,proto3" json:"properties,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *TimelineEvent) Reset() {
+	*x = TimelineEvent{}
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[55]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TimelineEvent) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TimelineEvent) ProtoMessage() {}
+
+func (x *TimelineEvent) ProtoReflect() protoreflect.Message {
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[55]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TimelineEvent.ProtoReflect.Descriptor instead.
+func (*TimelineEvent) Descriptor() ([]byte, []int) {
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{55}
+}
+
+func (x *TimelineEvent) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *TimelineEvent) GetEventType() string {
+	if x != nil {
+		return x.EventType
+	}
+	return ""
+}
+
+func (x *TimelineEvent) GetEventTimestamp() *timestamppb.Timestamp {
+	if x != nil {
+		return x.EventTimestamp
+	}
+	return nil
+}
+
+func (x *TimelineEvent) GetSourceId() string {
+	if x != nil {
+		return x.SourceId
+	}
+	return ""
+}
+
+func (x *TimelineEvent) GetEntityIds() []string {
+	if x != nil {
+		return x.EntityIds
+	}
+	return nil
+}
+
+func (x *TimelineEvent) GetProperties() *structpb.Struct {
+	if x != nil {
+		return x.Properties
+	}
+	return nil
+}
+
+type RetrieveGraphNeighborhoodResponse struct {
+	state           protoimpl.MessageState `protogen:"open.v1"`
+	NodeId          string                 `protobuf:"bytes,1,opt,name=node_id,json=nodeId,proto3" json:"node_id,omitempty"`
+	NodeType        string                 `protobuf:"bytes,2,opt,name=node_type,json=nodeType,proto3" json:"node_type,omitempty"`
+	Entity          *Entity                `protobuf:"bytes,3,opt,name=entity,proto3" json:"entity,omitempty"`
+	EntitySnapshot  *structpb.Struct       `protobuf:"bytes,4,opt,name=entity_snapshot,json=entitySnapshot,proto3" json:"entity_snapshot,omitempty"`
+	SourceMaterial  *SourceMaterial        `protobuf:"bytes,5,opt,name=source_material,json=sourceMaterial,proto3" json:"source_material,omitempty"`
+	Relationships   []*Relationship        `protobuf:"bytes,6,rep,name=relationships,proto3" json:"relationships,omitempty"`
+	RelatedEntities []*Entity              `protobuf:"bytes,7,rep,name=related_entities,json=relatedEntities,proto3" json:"related_entities,omitempty"`
+	RelatedSources  []*SourceMaterial      `protobuf:"bytes,8,rep,name=related_sources,json=relatedSources,proto3" json:"related_sources,omitempty"`
+	TimelineEvents  []*TimelineEvent       `protobuf:"bytes,9,rep,name=timeline_events,json=timelineEvents,proto3" json:"timeline_events,omitempty"`
+	Observations    []*Observation         `protobuf:"bytes,10,rep,name=observations,proto3" json:"observations,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *RetrieveGraphNeighborhoodResponse) Reset() {
+	*x = RetrieveGraphNeighborhoodResponse{}
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[56]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RetrieveGraphNeighborhoodResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RetrieveGraphNeighborhoodResponse) ProtoMessage() {}
+
+func (x *RetrieveGraphNeighborhoodResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[56]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RetrieveGraphNeighborhoodResponse.ProtoReflect.Descriptor instead.
+func (*RetrieveGraphNeighborhoodResponse) Descriptor() ([]byte, []int) {
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{56}
+}
+
+func (x *RetrieveGraphNeighborhoodResponse) GetNodeId() string {
+	if x != nil {
+		return x.NodeId
+	}
+	return ""
+}
+
+func (x *RetrieveGraphNeighborhoodResponse) GetNodeType() string {
+	if x != nil {
+		return x.NodeType
+	}
+	return ""
+}
+
+func (x *RetrieveGraphNeighborhoodResponse) GetEntity() *Entity {
+	if x != nil {
+		return x.Entity
+	}
+	return nil
+}
+
+func (x *RetrieveGraphNeighborhoodResponse) GetEntitySnapshot() *structpb.Struct {
+	if x != nil {
+		return x.EntitySnapshot
+	}
+	return nil
+}
+
+func (x *RetrieveGraphNeighborhoodResponse) GetSourceMaterial() *SourceMaterial {
+	if x != nil {
+		return x.SourceMaterial
+	}
+	return nil
+}
+
+func (x *RetrieveGraphNeighborhoodResponse) GetRelationships() []*Relationship {
+	if x != nil {
+		return x.Relationships
+	}
+	return nil
+}
+
+func (x *RetrieveGraphNeighborhoodResponse) GetRelatedEntities() []*Entity {
+	if x != nil {
+		return x.RelatedEntities
+	}
+	return nil
+}
+
+func (x *RetrieveGraphNeighborhoodResponse) GetRelatedSources() []*SourceMaterial {
+	if x != nil {
+		return x.RelatedSources
+	}
+	return nil
+}
+
+func (x *RetrieveGraphNeighborhoodResponse) GetTimelineEvents() []*TimelineEvent {
+	if x != nil {
+		return x.TimelineEvents
+	}
+	return nil
+}
+
+func (x *RetrieveGraphNeighborhoodResponse) GetObservations() []*Observation {
+	if x != nil {
+		return x.Observations
+	}
+	return nil
+}
+
+type ListTimelineEventsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	UserId        string                 `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	EventType     string                 `protobuf:"bytes,2,opt,name=event_type,json=eventType,proto3" json:"event_type,omitempty"`
+	AfterDate     string                 `protobuf:"bytes,3,opt,name=after_date,json=afterDate,proto3" json:"after_date,omitempty"`
+	BeforeDate    string                 `protobuf:"bytes,4,opt,name=before_date,json=beforeDate,proto3" json:"before_date,omitempty"`
+	SourceId      string                 `protobuf:"bytes,5,opt,name=source_id,json=sourceId,proto3" json:"source_id,omitempty"`
+	Limit         int32                  `protobuf:"varint,6,opt,name=limit,proto3" json:"limit,omitempty"`
+	Offset        int32                  `protobuf:"varint,7,opt,name=offset,proto3" json:"offset,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListTimelineEventsRequest) Reset() {
+	*x = ListTimelineEventsRequest{}
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[57]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListTimelineEventsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListTimelineEventsRequest) ProtoMessage() {}
+
+func (x *ListTimelineEventsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[57]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListTimelineEventsRequest.ProtoReflect.Descriptor instead.
+func (*ListTimelineEventsRequest) Descriptor() ([]byte, []int) {
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{57}
+}
+
+func (x *ListTimelineEventsRequest) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+func (x *ListTimelineEventsRequest) GetEventType() string {
+	if x != nil {
+		return x.EventType
+	}
+	return ""
+}
+
+func (x *ListTimelineEventsRequest) GetAfterDate() string {
+	if x != nil {
+		return x.AfterDate
+	}
+	return ""
+}
+
+func (x *ListTimelineEventsRequest) GetBeforeDate() string {
+	if x != nil {
+		return x.BeforeDate
+	}
+	return ""
+}
+
+func (x *ListTimelineEventsRequest) GetSourceId() string {
+	if x != nil {
+		return x.SourceId
+	}
+	return ""
+}
+
+func (x *ListTimelineEventsRequest) GetLimit() int32 {
+	if x != nil {
+		return x.Limit
+	}
+	return 0
+}
+
+func (x *ListTimelineEventsRequest) GetOffset() int32 {
+	if x != nil {
+		return x.Offset
+	}
+	return 0
+}
+
+type ListTimelineEventsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Events        []*TimelineEvent       `protobuf:"bytes,1,rep,name=events,proto3" json:"events,omitempty"`
+	Total         int32                  `protobuf:"varint,2,opt,name=total,proto3" json:"total,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListTimelineEventsResponse) Reset() {
+	*x = ListTimelineEventsResponse{}
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[58]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListTimelineEventsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListTimelineEventsResponse) ProtoMessage() {}
+
+func (x *ListTimelineEventsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[58]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListTimelineEventsResponse.ProtoReflect.Descriptor instead.
+func (*ListTimelineEventsResponse) Descriptor() ([]byte, []int) {
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{58}
+}
+
+func (x *ListTimelineEventsResponse) GetEvents() []*TimelineEvent {
+	if x != nil {
+		return x.Events
+	}
+	return nil
+}
+
+func (x *ListTimelineEventsResponse) GetTotal() int32 {
+	if x != nil {
+		return x.Total
+	}
+	return 0
+}
+
+type GetSchemaRecommendationsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	UserId        string                 `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	EntityType    string                 `protobuf:"bytes,2,opt,name=entity_type,json=entityType,proto3" json:"entity_type,omitempty"`
+	Source        RecommendationSource   `protobuf:"varint,3,opt,name=source,proto3,enum=neotoma.v1.RecommendationSource" json:"source,omitempty"`
+	Status        RecommendationStatus   `protobuf:"varint,4,opt,name=status,proto3,enum=neotoma.v1.RecommendationStatus" json:"status,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetSchemaRecommendationsRequest) Reset() {
+	*x = GetSchemaRecommendationsRequest{}
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[59]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetSchemaRecommendationsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetSchemaRecommendationsRequest) ProtoMessage() {}
+
+func (x *GetSchemaRecommendationsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[59]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetSchemaRecommendationsRequest.ProtoReflect.Descriptor instead.
+func (*GetSchemaRecommendationsRequest) Descriptor() ([]byte, []int) {
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{59}
+}
+
+func (x *GetSchemaRecommendationsRequest) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+func (x *GetSchemaRecommendationsRequest) GetEntityType() string {
+	if x != nil {
+		return x.EntityType
+	}
+	return ""
+}
+
+func (x *GetSchemaRecommendationsRequest) GetSource() RecommendationSource {
+	if x != nil {
+		return x.Source
+	}
+	return RecommendationSource_RECOMMENDATION_SOURCE_UNSPECIFIED
+}
+
+func (x *GetSchemaRecommendationsRequest) GetStatus() RecommendationStatus {
+	if x != nil {
+		return x.Status
+	}
+	return RecommendationStatus_RECOMMENDATION_STATUS_UNSPECIFIED
+}
+
+// RecommendedField is one field of a schema recommendation.
+type RecommendedField struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	FieldName     string                 `protobuf:"bytes,1,opt,name=field_name,json=fieldName,proto3" json:"field_name,omitempty"`
+	FieldType     string                 `protobuf:"bytes,2,opt,name=field_type,json=fieldType,proto3" json:"field_type,omitempty"`
+	Required      bool                   `protobuf:"varint,3,opt,name=required,proto3" json:"required,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RecommendedField) Reset() {
+	*x = RecommendedField{}
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[60]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RecommendedField) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RecommendedField) ProtoMessage() {}
+
+func (x *RecommendedField) ProtoReflect() protoreflect.Message {
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[60]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RecommendedField.ProtoReflect.Descriptor instead.
+func (*RecommendedField) Descriptor() ([]byte, []int) {
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{60}
+}
+
+func (x *RecommendedField) GetFieldName() string {
+	if x != nil {
+		return x.FieldName
+	}
+	return ""
+}
+
+func (x *RecommendedField) GetFieldType() string {
+	if x != nil {
+		return x.FieldType
+	}
+	return ""
+}
+
+func (x *RecommendedField) GetRequired() bool {
+	if x != nil {
+		return x.Required
+	}
+	return false
+}
+
+// StoredRecommendation is one schema recommendation.
+type StoredRecommendation struct {
+	state           protoimpl.MessageState `protogen:"open.v1"`
+	Id              string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	EntityType      string                 `protobuf:"bytes,2,opt,name=entity_type,json=entityType,proto3" json:"entity_type,omitempty"`
+	Fields          []*RecommendedField    `protobuf:"bytes,3,rep,name=fields,proto3" json:"fields,omitempty"`
+	Source          string                 `protobuf:"bytes,4,opt,name=source,proto3" json:"source,omitempty"`
+	ConfidenceScore float64                `protobuf:"fixed64,5,opt,name=confidence_score,json=confidenceScore,proto3" json:"confidence_score,omitempty"`
+	Reasoning       string                 `protobuf:"bytes,6,opt,name=reasoning,proto3" json:"reasoning,omitempty"`
+	Status          string                 `protobuf:"bytes,7,opt,name=status,proto3" json:"status,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *StoredRecommendation) Reset() {
+	*x = StoredRecommendation{}
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[61]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StoredRecommendation) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StoredRecommendation) ProtoMessage() {}
+
+func (x *StoredRecommendation) ProtoReflect() protoreflect.Message {
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[61]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StoredRecommendation.ProtoReflect.Descriptor instead.
+func (*StoredRecommendation) Descriptor() ([]byte, []int) {
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{61}
+}
+
+func (x *StoredRecommendation) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *StoredRecommendation) GetEntityType() string {
+	if x != nil {
+		return x.EntityType
+	}
+	return ""
+}
+
+func (x *StoredRecommendation) GetFields() []*RecommendedField {
+	if x != nil {
+		return x.Fields
+	}
+	return nil
+}
+
+func (x *StoredRecommendation) GetSource() string {
+	if x != nil {
+		return x.Source
+	}
+	return ""
+}
+
+func (x *StoredRecommendation) GetConfidenceScore() float64 {
+	if x != nil {
+		return x.ConfidenceScore
+	}
+	return 0
+}
+
+func (x *StoredRecommendation) GetReasoning() string {
+	if x != nil {
+		return x.Reasoning
+	}
+	return ""
+}
+
+func (x *StoredRecommendation) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+type GetSchemaRecommendationsResponse struct {
+	state           protoimpl.MessageState  `protogen:"open.v1"`
+	Recommendations []*StoredRecommendation `protobuf:"bytes,1,rep,name=recommendations,proto3" json:"recommendations,omitempty"`
+	Total           int32                   `protobuf:"varint,2,opt,name=total,proto3" json:"total,omitempty"`
+	EntityType      string                  `protobuf:"bytes,3,opt,name=entity_type,json=entityType,proto3" json:"entity_type,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *GetSchemaRecommendationsResponse) Reset() {
+	*x = GetSchemaRecommendationsResponse{}
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[62]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetSchemaRecommendationsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetSchemaRecommendationsResponse) ProtoMessage() {}
+
+func (x *GetSchemaRecommendationsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[62]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetSchemaRecommendationsResponse.ProtoReflect.Descriptor instead.
+func (*GetSchemaRecommendationsResponse) Descriptor() ([]byte, []int) {
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{62}
+}
+
+func (x *GetSchemaRecommendationsResponse) GetRecommendations() []*StoredRecommendation {
+	if x != nil {
+		return x.Recommendations
+	}
+	return nil
+}
+
+func (x *GetSchemaRecommendationsResponse) GetTotal() int32 {
+	if x != nil {
+		return x.Total
+	}
+	return 0
+}
+
+func (x *GetSchemaRecommendationsResponse) GetEntityType() string {
+	if x != nil {
+		return x.EntityType
+	}
+	return ""
+}
+
 var File_neotoma_v1_neotoma_proto protoreflect.FileDescriptor
 
 const file_neotoma_v1_neotoma_proto_rawDesc = "" +
@@ -5010,7 +5891,90 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x12total_entity_types\x18\x02 \x01(\x05R\x10totalEntityTypes\x12!\n" +
 	"\ftotal_fields\x18\x03 \x01(\x05R\vtotalFields\x12#\n" +
 	"\rmin_frequency\x18\x04 \x01(\x05R\fminFrequency\x12%\n" +
-	"\x0emin_confidence\x18\x05 \x01(\x01R\rminConfidence*\x83\x05\n" +
+	"\x0emin_confidence\x18\x05 \x01(\x01R\rminConfidence\"\xda\x04\n" +
+	" RetrieveGraphNeighborhoodRequest\x12!\n" +
+	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12O\n" +
+	"\anode_id\x18\x02 \x01(\tB6\xea\xbb\x1c2\n" +
+	"0\b\x01\x12*Entity ID (ent_...) or source ID (src_...)(\x01R\x06nodeId\x12U\n" +
+	"\tnode_type\x18\x03 \x01(\x0e2\x14.neotoma.v1.NodeTypeB\"\xea\xbb\x1c\x1e\"\x1c\x12\x10entity or source\x18\x02*\x06entityR\bnodeType\x12m\n" +
+	"\x15include_relationships\x18\x04 \x01(\bB8\xea\xbb\x1c4\n" +
+	"2\x12*Include relationships and related entities\"\x04trueR\x14includeRelationships\x12V\n" +
+	"\x0finclude_sources\x18\x05 \x01(\bB-\xea\xbb\x1c)\n" +
+	"'\x12\x1fInclude related source material\"\x04trueR\x0eincludeSources\x12L\n" +
+	"\x0einclude_events\x18\x06 \x01(\bB%\xea\xbb\x1c!\n" +
+	"\x1f\x12\x17Include timeline events\"\x04trueR\rincludeEvents\x12V\n" +
+	"\x14include_observations\x18\a \x01(\bB#\xea\xbb\x1c\x1f\n" +
+	"\x1d\x12\x14Include observations\"\x05falseR\x13includeObservations\"\xf8\x01\n" +
+	"\rTimelineEvent\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1d\n" +
+	"\n" +
+	"event_type\x18\x02 \x01(\tR\teventType\x12C\n" +
+	"\x0fevent_timestamp\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\x0eeventTimestamp\x12\x1b\n" +
+	"\tsource_id\x18\x04 \x01(\tR\bsourceId\x12\x1d\n" +
+	"\n" +
+	"entity_ids\x18\x05 \x03(\tR\tentityIds\x127\n" +
+	"\n" +
+	"properties\x18\x06 \x01(\v2\x17.google.protobuf.StructR\n" +
+	"properties\"\xd1\x04\n" +
+	"!RetrieveGraphNeighborhoodResponse\x12\x17\n" +
+	"\anode_id\x18\x01 \x01(\tR\x06nodeId\x12\x1b\n" +
+	"\tnode_type\x18\x02 \x01(\tR\bnodeType\x12*\n" +
+	"\x06entity\x18\x03 \x01(\v2\x12.neotoma.v1.EntityR\x06entity\x12@\n" +
+	"\x0fentity_snapshot\x18\x04 \x01(\v2\x17.google.protobuf.StructR\x0eentitySnapshot\x12C\n" +
+	"\x0fsource_material\x18\x05 \x01(\v2\x1a.neotoma.v1.SourceMaterialR\x0esourceMaterial\x12>\n" +
+	"\rrelationships\x18\x06 \x03(\v2\x18.neotoma.v1.RelationshipR\rrelationships\x12=\n" +
+	"\x10related_entities\x18\a \x03(\v2\x12.neotoma.v1.EntityR\x0frelatedEntities\x12C\n" +
+	"\x0frelated_sources\x18\b \x03(\v2\x1a.neotoma.v1.SourceMaterialR\x0erelatedSources\x12B\n" +
+	"\x0ftimeline_events\x18\t \x03(\v2\x19.neotoma.v1.TimelineEventR\x0etimelineEvents\x12;\n" +
+	"\fobservations\x18\n" +
+	" \x03(\v2\x17.neotoma.v1.ObservationR\fobservations\"\xa7\x04\n" +
+	"\x19ListTimelineEventsRequest\x12!\n" +
+	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12T\n" +
+	"\n" +
+	"event_type\x18\x02 \x01(\tB5\xea\xbb\x1c1\n" +
+	"/\x12+Only events of this type, e.g. InvoiceIssue0dR\teventType\x12`\n" +
+	"\n" +
+	"after_date\x18\x03 \x01(\tBA\xea\xbb\x1c=\n" +
+	";\x127Only events at or after this ISO 8601 date or date-time0(R\tafterDate\x12]\n" +
+	"\vbefore_date\x18\x04 \x01(\tB<\xea\xbb\x1c8\n" +
+	"6\x122Only events before this ISO 8601 date or date-time0(R\n" +
+	"beforeDate\x12M\n" +
+	"\tsource_id\x18\x05 \x01(\tB0\xea\xbb\x1c,\n" +
+	"*\x12&Only events from this source (src_...)0dR\bsourceId\x12D\n" +
+	"\x05limit\x18\x06 \x01(\x05B.\xea\xbb\x1c*\n" +
+	"(\x12\x0fMaximum results\"\x03100A\x00\x00\x00\x00\x00\x00\xf0?I\x00\x00\x00\x00\x00@\x8f@R\x05limit\x12;\n" +
+	"\x06offset\x18\a \x01(\x05B#\xea\xbb\x1c\x1f\n" +
+	"\x1d\x12\x0fResults to skip\"\x010A\x00\x00\x00\x00\x00\x00\x00\x00R\x06offset\"e\n" +
+	"\x1aListTimelineEventsResponse\x121\n" +
+	"\x06events\x18\x01 \x03(\v2\x19.neotoma.v1.TimelineEventR\x06events\x12\x14\n" +
+	"\x05total\x18\x02 \x01(\x05R\x05total\"\xf4\x02\n" +
+	"\x1fGetSchemaRecommendationsRequest\x12!\n" +
+	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12H\n" +
+	"\ventity_type\x18\x02 \x01(\tB'\xea\xbb\x1c#\n" +
+	"!\b\x01\x12\x19Entity type, e.g. invoice(\x010@R\n" +
+	"entityType\x12o\n" +
+	"\x06source\x18\x03 \x01(\x0e2 .neotoma.v1.RecommendationSourceB5\xea\xbb\x1c1\"/\x12&raw_fragments, agent, inference or all\x18\x02*\x03allR\x06source\x12s\n" +
+	"\x06status\x18\x04 \x01(\x0e2 .neotoma.v1.RecommendationStatusB9\xea\xbb\x1c5\"3\x12&pending, approved, rejected or applied\x18\x02*\apendingR\x06status\"l\n" +
+	"\x10RecommendedField\x12\x1d\n" +
+	"\n" +
+	"field_name\x18\x01 \x01(\tR\tfieldName\x12\x1d\n" +
+	"\n" +
+	"field_type\x18\x02 \x01(\tR\tfieldType\x12\x1a\n" +
+	"\brequired\x18\x03 \x01(\bR\brequired\"\xf6\x01\n" +
+	"\x14StoredRecommendation\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1f\n" +
+	"\ventity_type\x18\x02 \x01(\tR\n" +
+	"entityType\x124\n" +
+	"\x06fields\x18\x03 \x03(\v2\x1c.neotoma.v1.RecommendedFieldR\x06fields\x12\x16\n" +
+	"\x06source\x18\x04 \x01(\tR\x06source\x12)\n" +
+	"\x10confidence_score\x18\x05 \x01(\x01R\x0fconfidenceScore\x12\x1c\n" +
+	"\treasoning\x18\x06 \x01(\tR\treasoning\x12\x16\n" +
+	"\x06status\x18\a \x01(\tR\x06status\"\xa5\x01\n" +
+	" GetSchemaRecommendationsResponse\x12J\n" +
+	"\x0frecommendations\x18\x01 \x03(\v2 .neotoma.v1.StoredRecommendationR\x0frecommendations\x12\x14\n" +
+	"\x05total\x18\x02 \x01(\x05R\x05total\x12\x1f\n" +
+	"\ventity_type\x18\x03 \x01(\tR\n" +
+	"entityType*\x83\x05\n" +
 	"\x10RelationshipType\x12!\n" +
 	"\x1dRELATIONSHIP_TYPE_UNSPECIFIED\x10\x00\x12G\n" +
 	"\x19RELATIONSHIP_TYPE_PART_OF\x10\x01\x1a(\xea\xbb\x1c$\x1a\"Source is part of target (acyclic)\x12<\n" +
@@ -5039,12 +6003,28 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"TieBreaker\x12\x1b\n" +
 	"\x17TIE_BREAKER_UNSPECIFIED\x10\x00\x12\x1b\n" +
 	"\x17TIE_BREAKER_OBSERVED_AT\x10\x01\x12\x1f\n" +
-	"\x1bTIE_BREAKER_SOURCE_PRIORITY\x10\x02*i\n" +
+	"\x1bTIE_BREAKER_SOURCE_PRIORITY\x10\x02*Q\n" +
+	"\bNodeType\x12\x19\n" +
+	"\x15NODE_TYPE_UNSPECIFIED\x10\x00\x12\x14\n" +
+	"\x10NODE_TYPE_ENTITY\x10\x01\x12\x14\n" +
+	"\x10NODE_TYPE_SOURCE\x10\x02*\xcb\x01\n" +
+	"\x14RecommendationSource\x12%\n" +
+	"!RECOMMENDATION_SOURCE_UNSPECIFIED\x10\x00\x12'\n" +
+	"#RECOMMENDATION_SOURCE_RAW_FRAGMENTS\x10\x01\x12\x1f\n" +
+	"\x1bRECOMMENDATION_SOURCE_AGENT\x10\x02\x12#\n" +
+	"\x1fRECOMMENDATION_SOURCE_INFERENCE\x10\x03\x12\x1d\n" +
+	"\x19RECOMMENDATION_SOURCE_ALL\x10\x04*\xcb\x01\n" +
+	"\x14RecommendationStatus\x12%\n" +
+	"!RECOMMENDATION_STATUS_UNSPECIFIED\x10\x00\x12!\n" +
+	"\x1dRECOMMENDATION_STATUS_PENDING\x10\x01\x12\"\n" +
+	"\x1eRECOMMENDATION_STATUS_APPROVED\x10\x02\x12\"\n" +
+	"\x1eRECOMMENDATION_STATUS_REJECTED\x10\x03\x12!\n" +
+	"\x1dRECOMMENDATION_STATUS_APPLIED\x10\x04*i\n" +
 	"\tDirection\x12\x19\n" +
 	"\x15DIRECTION_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11DIRECTION_INBOUND\x10\x01\x12\x16\n" +
 	"\x12DIRECTION_OUTBOUND\x10\x02\x12\x12\n" +
-	"\x0eDIRECTION_BOTH\x10\x032\xc6\"\n" +
+	"\x0eDIRECTION_BOTH\x10\x032\x94'\n" +
 	"\rMemoryService\x12\xc9\x04\n" +
 	"\x05Store\x12\x18.neotoma.v1.StoreRequest\x1a\x19.neotoma.v1.StoreResponse\"\x8a\x04\xea\xbb\x1c\x85\x04\x12\x15Store source material \x01(\x01:\x13create_relationship:\acorrect`\x01r\x8f\x01\n" +
 	"/Store an invoice with every field of the source\x12\\{\"entities\":\"[{\\\"entity_type\\\":\\\"invoice\\\",\\\"invoice_number\\\":\\\"INV-001\\\",\\\"amount\\\":100}]\"}r\x9c\x01\n" +
@@ -5076,7 +6056,11 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x17RetrieveRelatedEntities\x12*.neotoma.v1.RetrieveRelatedEntitiesRequest\x1a+.neotoma.v1.RetrieveRelatedEntitiesResponse\"!\xea\xbb\x1c\x1d\x12\x19Retrieve related entities \x05\x12\x95\x01\n" +
 	"\x17RetrieveFieldProvenance\x12*.neotoma.v1.RetrieveFieldProvenanceRequest\x1a+.neotoma.v1.RetrieveFieldProvenanceResponse\"!\xea\xbb\x1c\x1d\x12\x19Retrieve field provenance \x05\x12\x97\x01\n" +
 	"\x17GetRelationshipSnapshot\x12*.neotoma.v1.GetRelationshipSnapshotRequest\x1a+.neotoma.v1.GetRelationshipSnapshotResponse\"#\xea\xbb\x1c\x1f\x12\x1bGet a relationship snapshot \x05\x12\xb0\x01\n" +
-	"\x17AnalyzeSchemaCandidates\x12*.neotoma.v1.AnalyzeSchemaCandidatesRequest\x1a+.neotoma.v1.AnalyzeSchemaCandidatesResponse\"<\xea\xbb\x1c8\x12\x19Analyze schema candidates \x05:\x19update_schema_incrementalBSZQgithub.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/gen/neotoma/v1;neotomav1b\x06proto3"
+	"\x17AnalyzeSchemaCandidates\x12*.neotoma.v1.AnalyzeSchemaCandidatesRequest\x1a+.neotoma.v1.AnalyzeSchemaCandidatesResponse\"<\xea\xbb\x1c8\x12\x19Analyze schema candidates \x05:\x19update_schema_incremental\x12\x9f\x01\n" +
+	"\x19RetrieveGraphNeighborhood\x12,.neotoma.v1.RetrieveGraphNeighborhoodRequest\x1a-.neotoma.v1.RetrieveGraphNeighborhoodResponse\"%\xea\xbb\x1c!\x12\x1dRetrieve a graph neighborhood \x05\x12\xf2\x01\n" +
+	"\x12ListTimelineEvents\x12%.neotoma.v1.ListTimelineEventsRequest\x1a&.neotoma.v1.ListTimelineEventsResponse\"\x8c\x01\xea\xbb\x1c\x87\x01\x12\x14List timeline events \x05rm\n" +
+	"\x17Invoices issued in 2024\x12R{\"event_type\":\"InvoiceIssue\",\"after_date\":\"2024-01-01\",\"before_date\":\"2025-01-01\"}\x12\xb4\x01\n" +
+	"\x18GetSchemaRecommendations\x12+.neotoma.v1.GetSchemaRecommendationsRequest\x1a,.neotoma.v1.GetSchemaRecommendationsResponse\"=\xea\xbb\x1c9\x12\x1aGet schema recommendations \x05:\x19update_schema_incrementalBSZQgithub.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/gen/neotoma/v1;neotomav1b\x06proto3"
 
 var (
 	file_neotoma_v1_neotoma_proto_rawDescOnce sync.Once
@@ -5090,195 +6074,229 @@ func file_neotoma_v1_neotoma_proto_rawDescGZIP() []byte {
 	return file_neotoma_v1_neotoma_proto_rawDescData
 }
 
-var file_neotoma_v1_neotoma_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_neotoma_v1_neotoma_proto_msgTypes = make([]protoimpl.MessageInfo, 60)
+var file_neotoma_v1_neotoma_proto_enumTypes = make([]protoimpl.EnumInfo, 8)
+var file_neotoma_v1_neotoma_proto_msgTypes = make([]protoimpl.MessageInfo, 69)
 var file_neotoma_v1_neotoma_proto_goTypes = []any{
 	(RelationshipType)(0),                      // 0: neotoma.v1.RelationshipType
 	(FieldType)(0),                             // 1: neotoma.v1.FieldType
 	(ReducerStrategy)(0),                       // 2: neotoma.v1.ReducerStrategy
 	(TieBreaker)(0),                            // 3: neotoma.v1.TieBreaker
-	(Direction)(0),                             // 4: neotoma.v1.Direction
-	(*Provenance)(nil),                         // 5: neotoma.v1.Provenance
-	(*InterpretationConfig)(nil),               // 6: neotoma.v1.InterpretationConfig
-	(*StoreRequest)(nil),                       // 7: neotoma.v1.StoreRequest
-	(*StoredEntity)(nil),                       // 8: neotoma.v1.StoredEntity
-	(*Interpretation)(nil),                     // 9: neotoma.v1.Interpretation
-	(*Entity)(nil),                             // 10: neotoma.v1.Entity
-	(*StoreResponse)(nil),                      // 11: neotoma.v1.StoreResponse
-	(*ReinterpretRequest)(nil),                 // 12: neotoma.v1.ReinterpretRequest
-	(*ReinterpretResponse)(nil),                // 13: neotoma.v1.ReinterpretResponse
-	(*CorrectRequest)(nil),                     // 14: neotoma.v1.CorrectRequest
-	(*CorrectResponse)(nil),                    // 15: neotoma.v1.CorrectResponse
-	(*MergeEntitiesRequest)(nil),               // 16: neotoma.v1.MergeEntitiesRequest
-	(*MergeEntitiesResponse)(nil),              // 17: neotoma.v1.MergeEntitiesResponse
-	(*CreateRelationshipRequest)(nil),          // 18: neotoma.v1.CreateRelationshipRequest
-	(*Relationship)(nil),                       // 19: neotoma.v1.Relationship
-	(*CreateRelationshipResponse)(nil),         // 20: neotoma.v1.CreateRelationshipResponse
-	(*FieldDefinition)(nil),                    // 21: neotoma.v1.FieldDefinition
-	(*SchemaDefinition)(nil),                   // 22: neotoma.v1.SchemaDefinition
-	(*MergePolicy)(nil),                        // 23: neotoma.v1.MergePolicy
-	(*ReducerConfig)(nil),                      // 24: neotoma.v1.ReducerConfig
-	(*RegisterSchemaRequest)(nil),              // 25: neotoma.v1.RegisterSchemaRequest
-	(*RegisterSchemaResponse)(nil),             // 26: neotoma.v1.RegisterSchemaResponse
-	(*FieldToAdd)(nil),                         // 27: neotoma.v1.FieldToAdd
-	(*UpdateSchemaIncrementalRequest)(nil),     // 28: neotoma.v1.UpdateSchemaIncrementalRequest
-	(*UpdateSchemaIncrementalResponse)(nil),    // 29: neotoma.v1.UpdateSchemaIncrementalResponse
-	(*ListEntityTypesRequest)(nil),             // 30: neotoma.v1.ListEntityTypesRequest
-	(*FieldSummary)(nil),                       // 31: neotoma.v1.FieldSummary
-	(*EntityTypeInfo)(nil),                     // 32: neotoma.v1.EntityTypeInfo
-	(*ListEntityTypesResponse)(nil),            // 33: neotoma.v1.ListEntityTypesResponse
-	(*RetrieveEntitySnapshotRequest)(nil),      // 34: neotoma.v1.RetrieveEntitySnapshotRequest
-	(*RetrieveEntitySnapshotResponse)(nil),     // 35: neotoma.v1.RetrieveEntitySnapshotResponse
-	(*RetrieveEntitiesRequest)(nil),            // 36: neotoma.v1.RetrieveEntitiesRequest
-	(*RetrieveEntitiesResponse)(nil),           // 37: neotoma.v1.RetrieveEntitiesResponse
-	(*ListObservationsRequest)(nil),            // 38: neotoma.v1.ListObservationsRequest
-	(*Observation)(nil),                        // 39: neotoma.v1.Observation
-	(*ListObservationsResponse)(nil),           // 40: neotoma.v1.ListObservationsResponse
-	(*ListRelationshipsRequest)(nil),           // 41: neotoma.v1.ListRelationshipsRequest
-	(*ListRelationshipsResponse)(nil),          // 42: neotoma.v1.ListRelationshipsResponse
-	(*RetrieveEntityByIdentifierRequest)(nil),  // 43: neotoma.v1.RetrieveEntityByIdentifierRequest
-	(*RetrieveEntityByIdentifierResponse)(nil), // 44: neotoma.v1.RetrieveEntityByIdentifierResponse
-	(*RetrieveRelatedEntitiesRequest)(nil),     // 45: neotoma.v1.RetrieveRelatedEntitiesRequest
-	(*RetrieveRelatedEntitiesResponse)(nil),    // 46: neotoma.v1.RetrieveRelatedEntitiesResponse
-	(*RetrieveFieldProvenanceRequest)(nil),     // 47: neotoma.v1.RetrieveFieldProvenanceRequest
-	(*SourceObservation)(nil),                  // 48: neotoma.v1.SourceObservation
-	(*SourceMaterial)(nil),                     // 49: neotoma.v1.SourceMaterial
-	(*RetrieveFieldProvenanceResponse)(nil),    // 50: neotoma.v1.RetrieveFieldProvenanceResponse
-	(*GetRelationshipSnapshotRequest)(nil),     // 51: neotoma.v1.GetRelationshipSnapshotRequest
-	(*RelationshipSnapshot)(nil),               // 52: neotoma.v1.RelationshipSnapshot
-	(*RelationshipObservation)(nil),            // 53: neotoma.v1.RelationshipObservation
-	(*GetRelationshipSnapshotResponse)(nil),    // 54: neotoma.v1.GetRelationshipSnapshotResponse
-	(*AnalyzeSchemaCandidatesRequest)(nil),     // 55: neotoma.v1.AnalyzeSchemaCandidatesRequest
-	(*FieldCandidate)(nil),                     // 56: neotoma.v1.FieldCandidate
-	(*SchemaRecommendation)(nil),               // 57: neotoma.v1.SchemaRecommendation
-	(*AnalyzeSchemaCandidatesResponse)(nil),    // 58: neotoma.v1.AnalyzeSchemaCandidatesResponse
-	nil,                                        // 59: neotoma.v1.InterpretationConfig.FeatureFlagsEntry
-	nil,                                        // 60: neotoma.v1.SchemaDefinition.FieldsEntry
-	nil,                                        // 61: neotoma.v1.ReducerConfig.MergePoliciesEntry
-	nil,                                        // 62: neotoma.v1.EntityTypeInfo.FieldSummaryEntry
-	nil,                                        // 63: neotoma.v1.RetrieveEntitySnapshotResponse.ProvenanceEntry
-	nil,                                        // 64: neotoma.v1.RelationshipSnapshot.ProvenanceEntry
-	(*timestamppb.Timestamp)(nil),              // 65: google.protobuf.Timestamp
-	(*structpb.ListValue)(nil),                 // 66: google.protobuf.ListValue
-	(*structpb.Struct)(nil),                    // 67: google.protobuf.Struct
-	(*structpb.Value)(nil),                     // 68: google.protobuf.Value
+	(NodeType)(0),                              // 4: neotoma.v1.NodeType
+	(RecommendationSource)(0),                  // 5: neotoma.v1.RecommendationSource
+	(RecommendationStatus)(0),                  // 6: neotoma.v1.RecommendationStatus
+	(Direction)(0),                             // 7: neotoma.v1.Direction
+	(*Provenance)(nil),                         // 8: neotoma.v1.Provenance
+	(*InterpretationConfig)(nil),               // 9: neotoma.v1.InterpretationConfig
+	(*StoreRequest)(nil),                       // 10: neotoma.v1.StoreRequest
+	(*StoredEntity)(nil),                       // 11: neotoma.v1.StoredEntity
+	(*Interpretation)(nil),                     // 12: neotoma.v1.Interpretation
+	(*Entity)(nil),                             // 13: neotoma.v1.Entity
+	(*StoreResponse)(nil),                      // 14: neotoma.v1.StoreResponse
+	(*ReinterpretRequest)(nil),                 // 15: neotoma.v1.ReinterpretRequest
+	(*ReinterpretResponse)(nil),                // 16: neotoma.v1.ReinterpretResponse
+	(*CorrectRequest)(nil),                     // 17: neotoma.v1.CorrectRequest
+	(*CorrectResponse)(nil),                    // 18: neotoma.v1.CorrectResponse
+	(*MergeEntitiesRequest)(nil),               // 19: neotoma.v1.MergeEntitiesRequest
+	(*MergeEntitiesResponse)(nil),              // 20: neotoma.v1.MergeEntitiesResponse
+	(*CreateRelationshipRequest)(nil),          // 21: neotoma.v1.CreateRelationshipRequest
+	(*Relationship)(nil),                       // 22: neotoma.v1.Relationship
+	(*CreateRelationshipResponse)(nil),         // 23: neotoma.v1.CreateRelationshipResponse
+	(*FieldDefinition)(nil),                    // 24: neotoma.v1.FieldDefinition
+	(*SchemaDefinition)(nil),                   // 25: neotoma.v1.SchemaDefinition
+	(*MergePolicy)(nil),                        // 26: neotoma.v1.MergePolicy
+	(*ReducerConfig)(nil),                      // 27: neotoma.v1.ReducerConfig
+	(*RegisterSchemaRequest)(nil),              // 28: neotoma.v1.RegisterSchemaRequest
+	(*RegisterSchemaResponse)(nil),             // 29: neotoma.v1.RegisterSchemaResponse
+	(*FieldToAdd)(nil),                         // 30: neotoma.v1.FieldToAdd
+	(*UpdateSchemaIncrementalRequest)(nil),     // 31: neotoma.v1.UpdateSchemaIncrementalRequest
+	(*UpdateSchemaIncrementalResponse)(nil),    // 32: neotoma.v1.UpdateSchemaIncrementalResponse
+	(*ListEntityTypesRequest)(nil),             // 33: neotoma.v1.ListEntityTypesRequest
+	(*FieldSummary)(nil),                       // 34: neotoma.v1.FieldSummary
+	(*EntityTypeInfo)(nil),                     // 35: neotoma.v1.EntityTypeInfo
+	(*ListEntityTypesResponse)(nil),            // 36: neotoma.v1.ListEntityTypesResponse
+	(*RetrieveEntitySnapshotRequest)(nil),      // 37: neotoma.v1.RetrieveEntitySnapshotRequest
+	(*RetrieveEntitySnapshotResponse)(nil),     // 38: neotoma.v1.RetrieveEntitySnapshotResponse
+	(*RetrieveEntitiesRequest)(nil),            // 39: neotoma.v1.RetrieveEntitiesRequest
+	(*RetrieveEntitiesResponse)(nil),           // 40: neotoma.v1.RetrieveEntitiesResponse
+	(*ListObservationsRequest)(nil),            // 41: neotoma.v1.ListObservationsRequest
+	(*Observation)(nil),                        // 42: neotoma.v1.Observation
+	(*ListObservationsResponse)(nil),           // 43: neotoma.v1.ListObservationsResponse
+	(*ListRelationshipsRequest)(nil),           // 44: neotoma.v1.ListRelationshipsRequest
+	(*ListRelationshipsResponse)(nil),          // 45: neotoma.v1.ListRelationshipsResponse
+	(*RetrieveEntityByIdentifierRequest)(nil),  // 46: neotoma.v1.RetrieveEntityByIdentifierRequest
+	(*RetrieveEntityByIdentifierResponse)(nil), // 47: neotoma.v1.RetrieveEntityByIdentifierResponse
+	(*RetrieveRelatedEntitiesRequest)(nil),     // 48: neotoma.v1.RetrieveRelatedEntitiesRequest
+	(*RetrieveRelatedEntitiesResponse)(nil),    // 49: neotoma.v1.RetrieveRelatedEntitiesResponse
+	(*RetrieveFieldProvenanceRequest)(nil),     // 50: neotoma.v1.RetrieveFieldProvenanceRequest
+	(*SourceObservation)(nil),                  // 51: neotoma.v1.SourceObservation
+	(*SourceMaterial)(nil),                     // 52: neotoma.v1.SourceMaterial
+	(*RetrieveFieldProvenanceResponse)(nil),    // 53: neotoma.v1.RetrieveFieldProvenanceResponse
+	(*GetRelationshipSnapshotRequest)(nil),     // 54: neotoma.v1.GetRelationshipSnapshotRequest
+	(*RelationshipSnapshot)(nil),               // 55: neotoma.v1.RelationshipSnapshot
+	(*RelationshipObservation)(nil),            // 56: neotoma.v1.RelationshipObservation
+	(*GetRelationshipSnapshotResponse)(nil),    // 57: neotoma.v1.GetRelationshipSnapshotResponse
+	(*AnalyzeSchemaCandidatesRequest)(nil),     // 58: neotoma.v1.AnalyzeSchemaCandidatesRequest
+	(*FieldCandidate)(nil),                     // 59: neotoma.v1.FieldCandidate
+	(*SchemaRecommendation)(nil),               // 60: neotoma.v1.SchemaRecommendation
+	(*AnalyzeSchemaCandidatesResponse)(nil),    // 61: neotoma.v1.AnalyzeSchemaCandidatesResponse
+	(*RetrieveGraphNeighborhoodRequest)(nil),   // 62: neotoma.v1.RetrieveGraphNeighborhoodRequest
+	(*TimelineEvent)(nil),                      // 63: neotoma.v1.TimelineEvent
+	(*RetrieveGraphNeighborhoodResponse)(nil),  // 64: neotoma.v1.RetrieveGraphNeighborhoodResponse
+	(*ListTimelineEventsRequest)(nil),          // 65: neotoma.v1.ListTimelineEventsRequest
+	(*ListTimelineEventsResponse)(nil),         // 66: neotoma.v1.ListTimelineEventsResponse
+	(*GetSchemaRecommendationsRequest)(nil),    // 67: neotoma.v1.GetSchemaRecommendationsRequest
+	(*RecommendedField)(nil),                   // 68: neotoma.v1.RecommendedField
+	(*StoredRecommendation)(nil),               // 69: neotoma.v1.StoredRecommendation
+	(*GetSchemaRecommendationsResponse)(nil),   // 70: neotoma.v1.GetSchemaRecommendationsResponse
+	nil,                                        // 71: neotoma.v1.InterpretationConfig.FeatureFlagsEntry
+	nil,                                        // 72: neotoma.v1.SchemaDefinition.FieldsEntry
+	nil,                                        // 73: neotoma.v1.ReducerConfig.MergePoliciesEntry
+	nil,                                        // 74: neotoma.v1.EntityTypeInfo.FieldSummaryEntry
+	nil,                                        // 75: neotoma.v1.RetrieveEntitySnapshotResponse.ProvenanceEntry
+	nil,                                        // 76: neotoma.v1.RelationshipSnapshot.ProvenanceEntry
+	(*timestamppb.Timestamp)(nil),              // 77: google.protobuf.Timestamp
+	(*structpb.ListValue)(nil),                 // 78: google.protobuf.ListValue
+	(*structpb.Struct)(nil),                    // 79: google.protobuf.Struct
+	(*structpb.Value)(nil),                     // 80: google.protobuf.Value
 }
 var file_neotoma_v1_neotoma_proto_depIdxs = []int32{
-	65, // 0: neotoma.v1.Provenance.extracted_at:type_name -> google.protobuf.Timestamp
-	59, // 1: neotoma.v1.InterpretationConfig.feature_flags:type_name -> neotoma.v1.InterpretationConfig.FeatureFlagsEntry
-	66, // 2: neotoma.v1.StoreRequest.entities:type_name -> google.protobuf.ListValue
-	6,  // 3: neotoma.v1.StoreRequest.interpretation_config:type_name -> neotoma.v1.InterpretationConfig
-	5,  // 4: neotoma.v1.StoreRequest.provenance:type_name -> neotoma.v1.Provenance
-	65, // 5: neotoma.v1.StoreRequest.stored_at:type_name -> google.protobuf.Timestamp
-	67, // 6: neotoma.v1.Entity.snapshot:type_name -> google.protobuf.Struct
-	65, // 7: neotoma.v1.Entity.last_observation_at:type_name -> google.protobuf.Timestamp
-	8,  // 8: neotoma.v1.StoreResponse.entities:type_name -> neotoma.v1.StoredEntity
-	9,  // 9: neotoma.v1.StoreResponse.interpretation:type_name -> neotoma.v1.Interpretation
-	10, // 10: neotoma.v1.StoreResponse.related_entities:type_name -> neotoma.v1.Entity
-	19, // 11: neotoma.v1.StoreResponse.related_relationships:type_name -> neotoma.v1.Relationship
-	6,  // 12: neotoma.v1.ReinterpretRequest.interpretation_config:type_name -> neotoma.v1.InterpretationConfig
-	65, // 13: neotoma.v1.ReinterpretRequest.requested_at:type_name -> google.protobuf.Timestamp
-	68, // 14: neotoma.v1.CorrectRequest.value:type_name -> google.protobuf.Value
-	65, // 15: neotoma.v1.CorrectRequest.corrected_at:type_name -> google.protobuf.Timestamp
-	68, // 16: neotoma.v1.CorrectResponse.value:type_name -> google.protobuf.Value
-	65, // 17: neotoma.v1.MergeEntitiesResponse.merged_at:type_name -> google.protobuf.Timestamp
-	0,  // 18: neotoma.v1.CreateRelationshipRequest.relationship_type:type_name -> neotoma.v1.RelationshipType
-	67, // 19: neotoma.v1.CreateRelationshipRequest.metadata:type_name -> google.protobuf.Struct
-	65, // 20: neotoma.v1.CreateRelationshipRequest.created_at:type_name -> google.protobuf.Timestamp
-	67, // 21: neotoma.v1.Relationship.metadata:type_name -> google.protobuf.Struct
-	65, // 22: neotoma.v1.Relationship.created_at:type_name -> google.protobuf.Timestamp
-	19, // 23: neotoma.v1.CreateRelationshipResponse.relationship:type_name -> neotoma.v1.Relationship
-	1,  // 24: neotoma.v1.FieldDefinition.type:type_name -> neotoma.v1.FieldType
-	60, // 25: neotoma.v1.SchemaDefinition.fields:type_name -> neotoma.v1.SchemaDefinition.FieldsEntry
-	2,  // 26: neotoma.v1.MergePolicy.strategy:type_name -> neotoma.v1.ReducerStrategy
-	3,  // 27: neotoma.v1.MergePolicy.tie_breaker:type_name -> neotoma.v1.TieBreaker
-	61, // 28: neotoma.v1.ReducerConfig.merge_policies:type_name -> neotoma.v1.ReducerConfig.MergePoliciesEntry
-	22, // 29: neotoma.v1.RegisterSchemaRequest.schema_definition:type_name -> neotoma.v1.SchemaDefinition
-	24, // 30: neotoma.v1.RegisterSchemaRequest.reducer_config:type_name -> neotoma.v1.ReducerConfig
-	65, // 31: neotoma.v1.RegisterSchemaRequest.registered_at:type_name -> google.protobuf.Timestamp
-	1,  // 32: neotoma.v1.FieldToAdd.field_type:type_name -> neotoma.v1.FieldType
-	2,  // 33: neotoma.v1.FieldToAdd.reducer_strategy:type_name -> neotoma.v1.ReducerStrategy
-	27, // 34: neotoma.v1.UpdateSchemaIncrementalRequest.fields_to_add:type_name -> neotoma.v1.FieldToAdd
-	65, // 35: neotoma.v1.UpdateSchemaIncrementalRequest.updated_at:type_name -> google.protobuf.Timestamp
-	62, // 36: neotoma.v1.EntityTypeInfo.field_summary:type_name -> neotoma.v1.EntityTypeInfo.FieldSummaryEntry
-	32, // 37: neotoma.v1.ListEntityTypesResponse.entity_types:type_name -> neotoma.v1.EntityTypeInfo
-	65, // 38: neotoma.v1.RetrieveEntitySnapshotRequest.at:type_name -> google.protobuf.Timestamp
-	67, // 39: neotoma.v1.RetrieveEntitySnapshotResponse.snapshot:type_name -> google.protobuf.Struct
-	63, // 40: neotoma.v1.RetrieveEntitySnapshotResponse.provenance:type_name -> neotoma.v1.RetrieveEntitySnapshotResponse.ProvenanceEntry
-	65, // 41: neotoma.v1.RetrieveEntitySnapshotResponse.computed_at:type_name -> google.protobuf.Timestamp
-	65, // 42: neotoma.v1.RetrieveEntitySnapshotResponse.last_observation_at:type_name -> google.protobuf.Timestamp
-	10, // 43: neotoma.v1.RetrieveEntitiesResponse.entities:type_name -> neotoma.v1.Entity
-	65, // 44: neotoma.v1.Observation.observed_at:type_name -> google.protobuf.Timestamp
-	67, // 45: neotoma.v1.Observation.fields:type_name -> google.protobuf.Struct
-	65, // 46: neotoma.v1.Observation.created_at:type_name -> google.protobuf.Timestamp
-	39, // 47: neotoma.v1.ListObservationsResponse.observations:type_name -> neotoma.v1.Observation
-	4,  // 48: neotoma.v1.ListRelationshipsRequest.direction:type_name -> neotoma.v1.Direction
-	0,  // 49: neotoma.v1.ListRelationshipsRequest.relationship_type:type_name -> neotoma.v1.RelationshipType
-	19, // 50: neotoma.v1.ListRelationshipsResponse.relationships:type_name -> neotoma.v1.Relationship
-	10, // 51: neotoma.v1.RetrieveEntityByIdentifierResponse.entities:type_name -> neotoma.v1.Entity
-	0,  // 52: neotoma.v1.RetrieveRelatedEntitiesRequest.relationship_types:type_name -> neotoma.v1.RelationshipType
-	4,  // 53: neotoma.v1.RetrieveRelatedEntitiesRequest.direction:type_name -> neotoma.v1.Direction
-	10, // 54: neotoma.v1.RetrieveRelatedEntitiesResponse.entities:type_name -> neotoma.v1.Entity
-	19, // 55: neotoma.v1.RetrieveRelatedEntitiesResponse.relationships:type_name -> neotoma.v1.Relationship
-	65, // 56: neotoma.v1.SourceObservation.observed_at:type_name -> google.protobuf.Timestamp
-	65, // 57: neotoma.v1.SourceMaterial.created_at:type_name -> google.protobuf.Timestamp
-	68, // 58: neotoma.v1.RetrieveFieldProvenanceResponse.value:type_name -> google.protobuf.Value
-	48, // 59: neotoma.v1.RetrieveFieldProvenanceResponse.source_observation:type_name -> neotoma.v1.SourceObservation
-	49, // 60: neotoma.v1.RetrieveFieldProvenanceResponse.source_material:type_name -> neotoma.v1.SourceMaterial
-	65, // 61: neotoma.v1.RetrieveFieldProvenanceResponse.observed_at:type_name -> google.protobuf.Timestamp
-	0,  // 62: neotoma.v1.GetRelationshipSnapshotRequest.relationship_type:type_name -> neotoma.v1.RelationshipType
-	67, // 63: neotoma.v1.RelationshipSnapshot.snapshot:type_name -> google.protobuf.Struct
-	65, // 64: neotoma.v1.RelationshipSnapshot.computed_at:type_name -> google.protobuf.Timestamp
-	65, // 65: neotoma.v1.RelationshipSnapshot.last_observation_at:type_name -> google.protobuf.Timestamp
-	64, // 66: neotoma.v1.RelationshipSnapshot.provenance:type_name -> neotoma.v1.RelationshipSnapshot.ProvenanceEntry
-	65, // 67: neotoma.v1.RelationshipObservation.observed_at:type_name -> google.protobuf.Timestamp
-	67, // 68: neotoma.v1.RelationshipObservation.metadata:type_name -> google.protobuf.Struct
-	52, // 69: neotoma.v1.GetRelationshipSnapshotResponse.snapshot:type_name -> neotoma.v1.RelationshipSnapshot
-	53, // 70: neotoma.v1.GetRelationshipSnapshotResponse.observations:type_name -> neotoma.v1.RelationshipObservation
-	56, // 71: neotoma.v1.SchemaRecommendation.fields:type_name -> neotoma.v1.FieldCandidate
-	57, // 72: neotoma.v1.AnalyzeSchemaCandidatesResponse.recommendations:type_name -> neotoma.v1.SchemaRecommendation
-	21, // 73: neotoma.v1.SchemaDefinition.FieldsEntry.value:type_name -> neotoma.v1.FieldDefinition
-	23, // 74: neotoma.v1.ReducerConfig.MergePoliciesEntry.value:type_name -> neotoma.v1.MergePolicy
-	31, // 75: neotoma.v1.EntityTypeInfo.FieldSummaryEntry.value:type_name -> neotoma.v1.FieldSummary
-	7,  // 76: neotoma.v1.MemoryService.Store:input_type -> neotoma.v1.StoreRequest
-	12, // 77: neotoma.v1.MemoryService.Reinterpret:input_type -> neotoma.v1.ReinterpretRequest
-	14, // 78: neotoma.v1.MemoryService.Correct:input_type -> neotoma.v1.CorrectRequest
-	16, // 79: neotoma.v1.MemoryService.MergeEntities:input_type -> neotoma.v1.MergeEntitiesRequest
-	18, // 80: neotoma.v1.MemoryService.CreateRelationship:input_type -> neotoma.v1.CreateRelationshipRequest
-	25, // 81: neotoma.v1.MemoryService.RegisterSchema:input_type -> neotoma.v1.RegisterSchemaRequest
-	28, // 82: neotoma.v1.MemoryService.UpdateSchemaIncremental:input_type -> neotoma.v1.UpdateSchemaIncrementalRequest
-	30, // 83: neotoma.v1.MemoryService.ListEntityTypes:input_type -> neotoma.v1.ListEntityTypesRequest
-	34, // 84: neotoma.v1.MemoryService.RetrieveEntitySnapshot:input_type -> neotoma.v1.RetrieveEntitySnapshotRequest
-	36, // 85: neotoma.v1.MemoryService.RetrieveEntities:input_type -> neotoma.v1.RetrieveEntitiesRequest
-	38, // 86: neotoma.v1.MemoryService.ListObservations:input_type -> neotoma.v1.ListObservationsRequest
-	41, // 87: neotoma.v1.MemoryService.ListRelationships:input_type -> neotoma.v1.ListRelationshipsRequest
-	43, // 88: neotoma.v1.MemoryService.RetrieveEntityByIdentifier:input_type -> neotoma.v1.RetrieveEntityByIdentifierRequest
-	45, // 89: neotoma.v1.MemoryService.RetrieveRelatedEntities:input_type -> neotoma.v1.RetrieveRelatedEntitiesRequest
-	47, // 90: neotoma.v1.MemoryService.RetrieveFieldProvenance:input_type -> neotoma.v1.RetrieveFieldProvenanceRequest
-	51, // 91: neotoma.v1.MemoryService.GetRelationshipSnapshot:input_type -> neotoma.v1.GetRelationshipSnapshotRequest
-	55, // 92: neotoma.v1.MemoryService.AnalyzeSchemaCandidates:input_type -> neotoma.v1.AnalyzeSchemaCandidatesRequest
-	11, // 93: neotoma.v1.MemoryService.Store:output_type -> neotoma.v1.StoreResponse
-	13, // 94: neotoma.v1.MemoryService.Reinterpret:output_type -> neotoma.v1.ReinterpretResponse
-	15, // 95: neotoma.v1.MemoryService.Correct:output_type -> neotoma.v1.CorrectResponse
-	17, // 96: neotoma.v1.MemoryService.MergeEntities:output_type -> neotoma.v1.MergeEntitiesResponse
-	20, // 97: neotoma.v1.MemoryService.CreateRelationship:output_type -> neotoma.v1.CreateRelationshipResponse
-	26, // 98: neotoma.v1.MemoryService.RegisterSchema:output_type -> neotoma.v1.RegisterSchemaResponse
-	29, // 99: neotoma.v1.MemoryService.UpdateSchemaIncremental:output_type -> neotoma.v1.UpdateSchemaIncrementalResponse
-	33, // 100: neotoma.v1.MemoryService.ListEntityTypes:output_type -> neotoma.v1.ListEntityTypesResponse
-	35, // 101: neotoma.v1.MemoryService.RetrieveEntitySnapshot:output_type -> neotoma.v1.RetrieveEntitySnapshotResponse
-	37, // 102: neotoma.v1.MemoryService.RetrieveEntities:output_type -> neotoma.v1.RetrieveEntitiesResponse
-	40, // 103: neotoma.v1.MemoryService.ListObservations:output_type -> neotoma.v1.ListObservationsResponse
-	42, // 104: neotoma.v1.MemoryService.ListRelationships:output_type -> neotoma.v1.ListRelationshipsResponse
-	44, // 105: neotoma.v1.MemoryService.RetrieveEntityByIdentifier:output_type -> neotoma.v1.RetrieveEntityByIdentifierResponse
-	46, // 106: neotoma.v1.MemoryService.RetrieveRelatedEntities:output_type -> neotoma.v1.RetrieveRelatedEntitiesResponse
-	50, // 107: neotoma.v1.MemoryService.RetrieveFieldProvenance:output_type -> neotoma.v1.RetrieveFieldProvenanceResponse
-	54, // 108: neotoma.v1.MemoryService.GetRelationshipSnapshot:output_type -> neotoma.v1.GetRelationshipSnapshotResponse
-	58, // 109: neotoma.v1.MemoryService.AnalyzeSchemaCandidates:output_type -> neotoma.v1.AnalyzeSchemaCandidatesResponse
-	93, // [93:110] is the sub-list for method output_type
-	76, // [76:93] is the sub-list for method input_type
-	76, // [76:76] is the sub-list for extension type_name
-	76, // [76:76] is the sub-list for extension extendee
-	0,  // [0:76] is the sub-list for field type_name
+	77,  // 0: neotoma.v1.Provenance.extracted_at:type_name -> google.protobuf.Timestamp
+	71,  // 1: neotoma.v1.InterpretationConfig.feature_flags:type_name -> neotoma.v1.InterpretationConfig.FeatureFlagsEntry
+	78,  // 2: neotoma.v1.StoreRequest.entities:type_name -> google.protobuf.ListValue
+	9,   // 3: neotoma.v1.StoreRequest.interpretation_config:type_name -> neotoma.v1.InterpretationConfig
+	8,   // 4: neotoma.v1.StoreRequest.provenance:type_name -> neotoma.v1.Provenance
+	77,  // 5: neotoma.v1.StoreRequest.stored_at:type_name -> google.protobuf.Timestamp
+	79,  // 6: neotoma.v1.Entity.snapshot:type_name -> google.protobuf.Struct
+	77,  // 7: neotoma.v1.Entity.last_observation_at:type_name -> google.protobuf.Timestamp
+	11,  // 8: neotoma.v1.StoreResponse.entities:type_name -> neotoma.v1.StoredEntity
+	12,  // 9: neotoma.v1.StoreResponse.interpretation:type_name -> neotoma.v1.Interpretation
+	13,  // 10: neotoma.v1.StoreResponse.related_entities:type_name -> neotoma.v1.Entity
+	22,  // 11: neotoma.v1.StoreResponse.related_relationships:type_name -> neotoma.v1.Relationship
+	9,   // 12: neotoma.v1.ReinterpretRequest.interpretation_config:type_name -> neotoma.v1.InterpretationConfig
+	77,  // 13: neotoma.v1.ReinterpretRequest.requested_at:type_name -> google.protobuf.Timestamp
+	80,  // 14: neotoma.v1.CorrectRequest.value:type_name -> google.protobuf.Value
+	77,  // 15: neotoma.v1.CorrectRequest.corrected_at:type_name -> google.protobuf.Timestamp
+	80,  // 16: neotoma.v1.CorrectResponse.value:type_name -> google.protobuf.Value
+	77,  // 17: neotoma.v1.MergeEntitiesResponse.merged_at:type_name -> google.protobuf.Timestamp
+	0,   // 18: neotoma.v1.CreateRelationshipRequest.relationship_type:type_name -> neotoma.v1.RelationshipType
+	79,  // 19: neotoma.v1.CreateRelationshipRequest.metadata:type_name -> google.protobuf.Struct
+	77,  // 20: neotoma.v1.CreateRelationshipRequest.created_at:type_name -> google.protobuf.Timestamp
+	79,  // 21: neotoma.v1.Relationship.metadata:type_name -> google.protobuf.Struct
+	77,  // 22: neotoma.v1.Relationship.created_at:type_name -> google.protobuf.Timestamp
+	22,  // 23: neotoma.v1.CreateRelationshipResponse.relationship:type_name -> neotoma.v1.Relationship
+	1,   // 24: neotoma.v1.FieldDefinition.type:type_name -> neotoma.v1.FieldType
+	72,  // 25: neotoma.v1.SchemaDefinition.fields:type_name -> neotoma.v1.SchemaDefinition.FieldsEntry
+	2,   // 26: neotoma.v1.MergePolicy.strategy:type_name -> neotoma.v1.ReducerStrategy
+	3,   // 27: neotoma.v1.MergePolicy.tie_breaker:type_name -> neotoma.v1.TieBreaker
+	73,  // 28: neotoma.v1.ReducerConfig.merge_policies:type_name -> neotoma.v1.ReducerConfig.MergePoliciesEntry
+	25,  // 29: neotoma.v1.RegisterSchemaRequest.schema_definition:type_name -> neotoma.v1.SchemaDefinition
+	27,  // 30: neotoma.v1.RegisterSchemaRequest.reducer_config:type_name -> neotoma.v1.ReducerConfig
+	77,  // 31: neotoma.v1.RegisterSchemaRequest.registered_at:type_name -> google.protobuf.Timestamp
+	1,   // 32: neotoma.v1.FieldToAdd.field_type:type_name -> neotoma.v1.FieldType
+	2,   // 33: neotoma.v1.FieldToAdd.reducer_strategy:type_name -> neotoma.v1.ReducerStrategy
+	30,  // 34: neotoma.v1.UpdateSchemaIncrementalRequest.fields_to_add:type_name -> neotoma.v1.FieldToAdd
+	77,  // 35: neotoma.v1.UpdateSchemaIncrementalRequest.updated_at:type_name -> google.protobuf.Timestamp
+	74,  // 36: neotoma.v1.EntityTypeInfo.field_summary:type_name -> neotoma.v1.EntityTypeInfo.FieldSummaryEntry
+	35,  // 37: neotoma.v1.ListEntityTypesResponse.entity_types:type_name -> neotoma.v1.EntityTypeInfo
+	77,  // 38: neotoma.v1.RetrieveEntitySnapshotRequest.at:type_name -> google.protobuf.Timestamp
+	79,  // 39: neotoma.v1.RetrieveEntitySnapshotResponse.snapshot:type_name -> google.protobuf.Struct
+	75,  // 40: neotoma.v1.RetrieveEntitySnapshotResponse.provenance:type_name -> neotoma.v1.RetrieveEntitySnapshotResponse.ProvenanceEntry
+	77,  // 41: neotoma.v1.RetrieveEntitySnapshotResponse.computed_at:type_name -> google.protobuf.Timestamp
+	77,  // 42: neotoma.v1.RetrieveEntitySnapshotResponse.last_observation_at:type_name -> google.protobuf.Timestamp
+	13,  // 43: neotoma.v1.RetrieveEntitiesResponse.entities:type_name -> neotoma.v1.Entity
+	77,  // 44: neotoma.v1.Observation.observed_at:type_name -> google.protobuf.Timestamp
+	79,  // 45: neotoma.v1.Observation.fields:type_name -> google.protobuf.Struct
+	77,  // 46: neotoma.v1.Observation.created_at:type_name -> google.protobuf.Timestamp
+	42,  // 47: neotoma.v1.ListObservationsResponse.observations:type_name -> neotoma.v1.Observation
+	7,   // 48: neotoma.v1.ListRelationshipsRequest.direction:type_name -> neotoma.v1.Direction
+	0,   // 49: neotoma.v1.ListRelationshipsRequest.relationship_type:type_name -> neotoma.v1.RelationshipType
+	22,  // 50: neotoma.v1.ListRelationshipsResponse.relationships:type_name -> neotoma.v1.Relationship
+	13,  // 51: neotoma.v1.RetrieveEntityByIdentifierResponse.entities:type_name -> neotoma.v1.Entity
+	0,   // 52: neotoma.v1.RetrieveRelatedEntitiesRequest.relationship_types:type_name -> neotoma.v1.RelationshipType
+	7,   // 53: neotoma.v1.RetrieveRelatedEntitiesRequest.direction:type_name -> neotoma.v1.Direction
+	13,  // 54: neotoma.v1.RetrieveRelatedEntitiesResponse.entities:type_name -> neotoma.v1.Entity
+	22,  // 55: neotoma.v1.RetrieveRelatedEntitiesResponse.relationships:type_name -> neotoma.v1.Relationship
+	77,  // 56: neotoma.v1.SourceObservation.observed_at:type_name -> google.protobuf.Timestamp
+	77,  // 57: neotoma.v1.SourceMaterial.created_at:type_name -> google.protobuf.Timestamp
+	80,  // 58: neotoma.v1.RetrieveFieldProvenanceResponse.value:type_name -> google.protobuf.Value
+	51,  // 59: neotoma.v1.RetrieveFieldProvenanceResponse.source_observation:type_name -> neotoma.v1.SourceObservation
+	52,  // 60: neotoma.v1.RetrieveFieldProvenanceResponse.source_material:type_name -> neotoma.v1.SourceMaterial
+	77,  // 61: neotoma.v1.RetrieveFieldProvenanceResponse.observed_at:type_name -> google.protobuf.Timestamp
+	0,   // 62: neotoma.v1.GetRelationshipSnapshotRequest.relationship_type:type_name -> neotoma.v1.RelationshipType
+	79,  // 63: neotoma.v1.RelationshipSnapshot.snapshot:type_name -> google.protobuf.Struct
+	77,  // 64: neotoma.v1.RelationshipSnapshot.computed_at:type_name -> google.protobuf.Timestamp
+	77,  // 65: neotoma.v1.RelationshipSnapshot.last_observation_at:type_name -> google.protobuf.Timestamp
+	76,  // 66: neotoma.v1.RelationshipSnapshot.provenance:type_name -> neotoma.v1.RelationshipSnapshot.ProvenanceEntry
+	77,  // 67: neotoma.v1.RelationshipObservation.observed_at:type_name -> google.protobuf.Timestamp
+	79,  // 68: neotoma.v1.RelationshipObservation.metadata:type_name -> google.protobuf.Struct
+	55,  // 69: neotoma.v1.GetRelationshipSnapshotResponse.snapshot:type_name -> neotoma.v1.RelationshipSnapshot
+	56,  // 70: neotoma.v1.GetRelationshipSnapshotResponse.observations:type_name -> neotoma.v1.RelationshipObservation
+	59,  // 71: neotoma.v1.SchemaRecommendation.fields:type_name -> neotoma.v1.FieldCandidate
+	60,  // 72: neotoma.v1.AnalyzeSchemaCandidatesResponse.recommendations:type_name -> neotoma.v1.SchemaRecommendation
+	4,   // 73: neotoma.v1.RetrieveGraphNeighborhoodRequest.node_type:type_name -> neotoma.v1.NodeType
+	77,  // 74: neotoma.v1.TimelineEvent.event_timestamp:type_name -> google.protobuf.Timestamp
+	79,  // 75: neotoma.v1.TimelineEvent.properties:type_name -> google.protobuf.Struct
+	13,  // 76: neotoma.v1.RetrieveGraphNeighborhoodResponse.entity:type_name -> neotoma.v1.Entity
+	79,  // 77: neotoma.v1.RetrieveGraphNeighborhoodResponse.entity_snapshot:type_name -> google.protobuf.Struct
+	52,  // 78: neotoma.v1.RetrieveGraphNeighborhoodResponse.source_material:type_name -> neotoma.v1.SourceMaterial
+	22,  // 79: neotoma.v1.RetrieveGraphNeighborhoodResponse.relationships:type_name -> neotoma.v1.Relationship
+	13,  // 80: neotoma.v1.RetrieveGraphNeighborhoodResponse.related_entities:type_name -> neotoma.v1.Entity
+	52,  // 81: neotoma.v1.RetrieveGraphNeighborhoodResponse.related_sources:type_name -> neotoma.v1.SourceMaterial
+	63,  // 82: neotoma.v1.RetrieveGraphNeighborhoodResponse.timeline_events:type_name -> neotoma.v1.TimelineEvent
+	42,  // 83: neotoma.v1.RetrieveGraphNeighborhoodResponse.observations:type_name -> neotoma.v1.Observation
+	63,  // 84: neotoma.v1.ListTimelineEventsResponse.events:type_name -> neotoma.v1.TimelineEvent
+	5,   // 85: neotoma.v1.GetSchemaRecommendationsRequest.source:type_name -> neotoma.v1.RecommendationSource
+	6,   // 86: neotoma.v1.GetSchemaRecommendationsRequest.status:type_name -> neotoma.v1.RecommendationStatus
+	68,  // 87: neotoma.v1.StoredRecommendation.fields:type_name -> neotoma.v1.RecommendedField
+	69,  // 88: neotoma.v1.GetSchemaRecommendationsResponse.recommendations:type_name -> neotoma.v1.StoredRecommendation
+	24,  // 89: neotoma.v1.SchemaDefinition.FieldsEntry.value:type_name -> neotoma.v1.FieldDefinition
+	26,  // 90: neotoma.v1.ReducerConfig.MergePoliciesEntry.value:type_name -> neotoma.v1.MergePolicy
+	34,  // 91: neotoma.v1.EntityTypeInfo.FieldSummaryEntry.value:type_name -> neotoma.v1.FieldSummary
+	10,  // 92: neotoma.v1.MemoryService.Store:input_type -> neotoma.v1.StoreRequest
+	15,  // 93: neotoma.v1.MemoryService.Reinterpret:input_type -> neotoma.v1.ReinterpretRequest
+	17,  // 94: neotoma.v1.MemoryService.Correct:input_type -> neotoma.v1.CorrectRequest
+	19,  // 95: neotoma.v1.MemoryService.MergeEntities:input_type -> neotoma.v1.MergeEntitiesRequest
+	21,  // 96: neotoma.v1.MemoryService.CreateRelationship:input_type -> neotoma.v1.CreateRelationshipRequest
+	28,  // 97: neotoma.v1.MemoryService.RegisterSchema:input_type -> neotoma.v1.RegisterSchemaRequest
+	31,  // 98: neotoma.v1.MemoryService.UpdateSchemaIncremental:input_type -> neotoma.v1.UpdateSchemaIncrementalRequest
+	33,  // 99: neotoma.v1.MemoryService.ListEntityTypes:input_type -> neotoma.v1.ListEntityTypesRequest
+	37,  // 100: neotoma.v1.MemoryService.RetrieveEntitySnapshot:input_type -> neotoma.v1.RetrieveEntitySnapshotRequest
+	39,  // 101: neotoma.v1.MemoryService.RetrieveEntities:input_type -> neotoma.v1.RetrieveEntitiesRequest
+	41,  // 102: neotoma.v1.MemoryService.ListObservations:input_type -> neotoma.v1.ListObservationsRequest
+	44,  // 103: neotoma.v1.MemoryService.ListRelationships:input_type -> neotoma.v1.ListRelationshipsRequest
+	46,  // 104: neotoma.v1.MemoryService.RetrieveEntityByIdentifier:input_type -> neotoma.v1.RetrieveEntityByIdentifierRequest
+	48,  // 105: neotoma.v1.MemoryService.RetrieveRelatedEntities:input_type -> neotoma.v1.RetrieveRelatedEntitiesRequest
+	50,  // 106: neotoma.v1.MemoryService.RetrieveFieldProvenance:input_type -> neotoma.v1.RetrieveFieldProvenanceRequest
+	54,  // 107: neotoma.v1.MemoryService.GetRelationshipSnapshot:input_type -> neotoma.v1.GetRelationshipSnapshotRequest
+	58,  // 108: neotoma.v1.MemoryService.AnalyzeSchemaCandidates:input_type -> neotoma.v1.AnalyzeSchemaCandidatesRequest
+	62,  // 109: neotoma.v1.MemoryService.RetrieveGraphNeighborhood:input_type -> neotoma.v1.RetrieveGraphNeighborhoodRequest
+	65,  // 110: neotoma.v1.MemoryService.ListTimelineEvents:input_type -> neotoma.v1.ListTimelineEventsRequest
+	67,  // 111: neotoma.v1.MemoryService.GetSchemaRecommendations:input_type -> neotoma.v1.GetSchemaRecommendationsRequest
+	14,  // 112: neotoma.v1.MemoryService.Store:output_type -> neotoma.v1.StoreResponse
+	16,  // 113: neotoma.v1.MemoryService.Reinterpret:output_type -> neotoma.v1.ReinterpretResponse
+	18,  // 114: neotoma.v1.MemoryService.Correct:output_type -> neotoma.v1.CorrectResponse
+	20,  // 115: neotoma.v1.MemoryService.MergeEntities:output_type -> neotoma.v1.MergeEntitiesResponse
+	23,  // 116: neotoma.v1.MemoryService.CreateRelationship:output_type -> neotoma.v1.CreateRelationshipResponse
+	29,  // 117: neotoma.v1.MemoryService.RegisterSchema:output_type -> neotoma.v1.RegisterSchemaResponse
+	32,  // 118: neotoma.v1.MemoryService.UpdateSchemaIncremental:output_type -> neotoma.v1.UpdateSchemaIncrementalResponse
+	36,  // 119: neotoma.v1.MemoryService.ListEntityTypes:output_type -> neotoma.v1.ListEntityTypesResponse
+	38,  // 120: neotoma.v1.MemoryService.RetrieveEntitySnapshot:output_type -> neotoma.v1.RetrieveEntitySnapshotResponse
+	40,  // 121: neotoma.v1.MemoryService.RetrieveEntities:output_type -> neotoma.v1.RetrieveEntitiesResponse
+	43,  // 122: neotoma.v1.MemoryService.ListObservations:output_type -> neotoma.v1.ListObservationsResponse
+	45,  // 123: neotoma.v1.MemoryService.ListRelationships:output_type -> neotoma.v1.ListRelationshipsResponse
+	47,  // 124: neotoma.v1.MemoryService.RetrieveEntityByIdentifier:output_type -> neotoma.v1.RetrieveEntityByIdentifierResponse
+	49,  // 125: neotoma.v1.MemoryService.RetrieveRelatedEntities:output_type -> neotoma.v1.RetrieveRelatedEntitiesResponse
+	53,  // 126: neotoma.v1.MemoryService.RetrieveFieldProvenance:output_type -> neotoma.v1.RetrieveFieldProvenanceResponse
+	57,  // 127: neotoma.v1.MemoryService.GetRelationshipSnapshot:output_type -> neotoma.v1.GetRelationshipSnapshotResponse
+	61,  // 128: neotoma.v1.MemoryService.AnalyzeSchemaCandidates:output_type -> neotoma.v1.AnalyzeSchemaCandidatesResponse
+	64,  // 129: neotoma.v1.MemoryService.RetrieveGraphNeighborhood:output_type -> neotoma.v1.RetrieveGraphNeighborhoodResponse
+	66,  // 130: neotoma.v1.MemoryService.ListTimelineEvents:output_type -> neotoma.v1.ListTimelineEventsResponse
+	70,  // 131: neotoma.v1.MemoryService.GetSchemaRecommendations:output_type -> neotoma.v1.GetSchemaRecommendationsResponse
+	112, // [112:132] is the sub-list for method output_type
+	92,  // [92:112] is the sub-list for method input_type
+	92,  // [92:92] is the sub-list for extension type_name
+	92,  // [92:92] is the sub-list for extension extendee
+	0,   // [0:92] is the sub-list for field type_name
 }
 
 func init() { file_neotoma_v1_neotoma_proto_init() }
@@ -5296,8 +6314,8 @@ func file_neotoma_v1_neotoma_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_neotoma_v1_neotoma_proto_rawDesc), len(file_neotoma_v1_neotoma_proto_rawDesc)),
-			NumEnums:      5,
-			NumMessages:   60,
+			NumEnums:      8,
+			NumMessages:   69,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

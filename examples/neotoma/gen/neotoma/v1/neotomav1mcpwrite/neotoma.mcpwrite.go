@@ -46,6 +46,9 @@ type MemoryServiceHandler interface {
 	RetrieveFieldProvenance(context.Context, *v1.RetrieveFieldProvenanceRequest) (*v1.RetrieveFieldProvenanceResponse, error)
 	GetRelationshipSnapshot(context.Context, *v1.GetRelationshipSnapshotRequest) (*v1.GetRelationshipSnapshotResponse, error)
 	AnalyzeSchemaCandidates(context.Context, *v1.AnalyzeSchemaCandidatesRequest) (*v1.AnalyzeSchemaCandidatesResponse, error)
+	RetrieveGraphNeighborhood(context.Context, *v1.RetrieveGraphNeighborhoodRequest) (*v1.RetrieveGraphNeighborhoodResponse, error)
+	ListTimelineEvents(context.Context, *v1.ListTimelineEventsRequest) (*v1.ListTimelineEventsResponse, error)
+	GetSchemaRecommendations(context.Context, *v1.GetSchemaRecommendationsRequest) (*v1.GetSchemaRecommendationsResponse, error)
 	// ResolveObservationsToMove supplies observations_to_move when the server must derive it.
 	ResolveObservationsToMove(ctx context.Context, in proto.Message) (int32, error)
 }
@@ -285,13 +288,55 @@ func NewMemoryServiceService(h MemoryServiceHandler) *runtime.Service {
 					return h.AnalyzeSchemaCandidates(ctx, req.(*v1.AnalyzeSchemaCandidatesRequest))
 				},
 			},
+			{
+				Name:       "retrieve_graph_neighborhood",
+				NewRequest: func() proto.Message { return new(v1.RetrieveGraphNeighborhoodRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeRetrieveGraphNeighborhoodRequest(d, obj, req.(*v1.RetrieveGraphNeighborhoodRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichMemoryServiceRetrieveGraphNeighborhoodRequest(c, h, req, req.(*v1.RetrieveGraphNeighborhoodRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.RetrieveGraphNeighborhood(ctx, req.(*v1.RetrieveGraphNeighborhoodRequest))
+				},
+			},
+			{
+				Name:       "list_timeline_events",
+				NewRequest: func() proto.Message { return new(v1.ListTimelineEventsRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeListTimelineEventsRequest(d, obj, req.(*v1.ListTimelineEventsRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichMemoryServiceListTimelineEventsRequest(c, h, req, req.(*v1.ListTimelineEventsRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.ListTimelineEvents(ctx, req.(*v1.ListTimelineEventsRequest))
+				},
+			},
+			{
+				Name:       "get_schema_recommendations",
+				NewRequest: func() proto.Message { return new(v1.GetSchemaRecommendationsRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeGetSchemaRecommendationsRequest(d, obj, req.(*v1.GetSchemaRecommendationsRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichMemoryServiceGetSchemaRecommendationsRequest(c, h, req, req.(*v1.GetSchemaRecommendationsRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.GetSchemaRecommendations(ctx, req.(*v1.GetSchemaRecommendationsRequest))
+				},
+			},
 		},
 		Enums: map[string]*runtime.EnumTable{
-			"neotoma.v1.Direction":        enumDirectionSnake,
-			"neotoma.v1.FieldType":        enumFieldTypeSnake,
-			"neotoma.v1.ReducerStrategy":  enumReducerStrategySnake,
-			"neotoma.v1.RelationshipType": enumRelationshipTypeSnake,
-			"neotoma.v1.TieBreaker":       enumTieBreakerSnake,
+			"neotoma.v1.Direction":            enumDirectionSnake,
+			"neotoma.v1.FieldType":            enumFieldTypeSnake,
+			"neotoma.v1.NodeType":             enumNodeTypeSnake,
+			"neotoma.v1.RecommendationSource": enumRecommendationSourceSnake,
+			"neotoma.v1.RecommendationStatus": enumRecommendationStatusSnake,
+			"neotoma.v1.ReducerStrategy":      enumReducerStrategySnake,
+			"neotoma.v1.RelationshipType":     enumRelationshipTypeSnake,
+			"neotoma.v1.TieBreaker":           enumTieBreakerSnake,
 		},
 	}
 }
@@ -316,6 +361,9 @@ type MemoryServiceClient interface {
 	RetrieveFieldProvenance(ctx context.Context, in *v1.RetrieveFieldProvenanceRequest, opts ...grpc.CallOption) (*v1.RetrieveFieldProvenanceResponse, error)
 	GetRelationshipSnapshot(ctx context.Context, in *v1.GetRelationshipSnapshotRequest, opts ...grpc.CallOption) (*v1.GetRelationshipSnapshotResponse, error)
 	AnalyzeSchemaCandidates(ctx context.Context, in *v1.AnalyzeSchemaCandidatesRequest, opts ...grpc.CallOption) (*v1.AnalyzeSchemaCandidatesResponse, error)
+	RetrieveGraphNeighborhood(ctx context.Context, in *v1.RetrieveGraphNeighborhoodRequest, opts ...grpc.CallOption) (*v1.RetrieveGraphNeighborhoodResponse, error)
+	ListTimelineEvents(ctx context.Context, in *v1.ListTimelineEventsRequest, opts ...grpc.CallOption) (*v1.ListTimelineEventsResponse, error)
+	GetSchemaRecommendations(ctx context.Context, in *v1.GetSchemaRecommendationsRequest, opts ...grpc.CallOption) (*v1.GetSchemaRecommendationsResponse, error)
 }
 
 // MemoryServiceResolvers derives the fields the server fills by resolver, for a
@@ -403,6 +451,18 @@ func (a *clientAdapterMemoryService) AnalyzeSchemaCandidates(ctx context.Context
 	return a.client.AnalyzeSchemaCandidates(runtime.OutgoingGRPCContext(ctx), in)
 }
 
+func (a *clientAdapterMemoryService) RetrieveGraphNeighborhood(ctx context.Context, in *v1.RetrieveGraphNeighborhoodRequest) (*v1.RetrieveGraphNeighborhoodResponse, error) {
+	return a.client.RetrieveGraphNeighborhood(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterMemoryService) ListTimelineEvents(ctx context.Context, in *v1.ListTimelineEventsRequest) (*v1.ListTimelineEventsResponse, error) {
+	return a.client.ListTimelineEvents(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterMemoryService) GetSchemaRecommendations(ctx context.Context, in *v1.GetSchemaRecommendationsRequest) (*v1.GetSchemaRecommendationsResponse, error) {
+	return a.client.GetSchemaRecommendations(runtime.OutgoingGRPCContext(ctx), in)
+}
+
 var enumDirectionSnake = runtime.NewEnumTable("neotoma.v1.Direction", []runtime.EnumValue{
 	{Number: 1, Name: "DIRECTION_INBOUND", Alias: "inbound"},
 	{Number: 2, Name: "DIRECTION_OUTBOUND", Alias: "outbound"},
@@ -416,6 +476,25 @@ var enumFieldTypeSnake = runtime.NewEnumTable("neotoma.v1.FieldType", []runtime.
 	{Number: 4, Name: "FIELD_TYPE_BOOLEAN", Alias: "boolean"},
 	{Number: 5, Name: "FIELD_TYPE_ARRAY", Alias: "array"},
 	{Number: 6, Name: "FIELD_TYPE_OBJECT", Alias: "object"},
+}, "")
+
+var enumNodeTypeSnake = runtime.NewEnumTable("neotoma.v1.NodeType", []runtime.EnumValue{
+	{Number: 1, Name: "NODE_TYPE_ENTITY", Alias: "entity"},
+	{Number: 2, Name: "NODE_TYPE_SOURCE", Alias: "source"},
+}, "")
+
+var enumRecommendationSourceSnake = runtime.NewEnumTable("neotoma.v1.RecommendationSource", []runtime.EnumValue{
+	{Number: 1, Name: "RECOMMENDATION_SOURCE_RAW_FRAGMENTS", Alias: "raw_fragments"},
+	{Number: 2, Name: "RECOMMENDATION_SOURCE_AGENT", Alias: "agent"},
+	{Number: 3, Name: "RECOMMENDATION_SOURCE_INFERENCE", Alias: "inference"},
+	{Number: 4, Name: "RECOMMENDATION_SOURCE_ALL", Alias: "all"},
+}, "")
+
+var enumRecommendationStatusSnake = runtime.NewEnumTable("neotoma.v1.RecommendationStatus", []runtime.EnumValue{
+	{Number: 1, Name: "RECOMMENDATION_STATUS_PENDING", Alias: "pending"},
+	{Number: 2, Name: "RECOMMENDATION_STATUS_APPROVED", Alias: "approved"},
+	{Number: 3, Name: "RECOMMENDATION_STATUS_REJECTED", Alias: "rejected"},
+	{Number: 4, Name: "RECOMMENDATION_STATUS_APPLIED", Alias: "applied"},
 }, "")
 
 var enumReducerStrategySnake = runtime.NewEnumTable("neotoma.v1.ReducerStrategy", []runtime.EnumValue{
@@ -1290,6 +1369,131 @@ func decodeAnalyzeSchemaCandidatesRequest(d *runtime.Decoder, obj *runtime.Objec
 	}
 }
 
+var fieldsRetrieveGraphNeighborhoodRequest = []string{"node_id", "node_type", "include_relationships", "include_sources", "include_events", "include_observations"}
+
+func decodeRetrieveGraphNeighborhoodRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.RetrieveGraphNeighborhoodRequest) {
+	d.Known(obj, fieldsRetrieveGraphNeighborhoodRequest)
+	if v := obj.Get("node_id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "node_id"); ok {
+			d.MinLength("node_id", x, 1)
+			m.NodeId = x
+		}
+	} else {
+		d.Missing("node_id")
+	}
+	if v := obj.Get("node_type"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Enum(v, "node_type", enumNodeTypeSnake); ok {
+			m.NodeType = v1.NodeType(x)
+		}
+	} else {
+		m.NodeType = v1.NodeType_NODE_TYPE_ENTITY
+	}
+	if v := obj.Get("include_relationships"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Bool(v, "include_relationships"); ok {
+			m.IncludeRelationships = x
+		}
+	} else {
+		m.IncludeRelationships = true
+	}
+	if v := obj.Get("include_sources"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Bool(v, "include_sources"); ok {
+			m.IncludeSources = x
+		}
+	} else {
+		m.IncludeSources = true
+	}
+	if v := obj.Get("include_events"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Bool(v, "include_events"); ok {
+			m.IncludeEvents = x
+		}
+	} else {
+		m.IncludeEvents = true
+	}
+	if v := obj.Get("include_observations"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Bool(v, "include_observations"); ok {
+			m.IncludeObservations = x
+		}
+	} else {
+		m.IncludeObservations = false
+	}
+}
+
+var fieldsListTimelineEventsRequest = []string{"event_type", "after_date", "before_date", "source_id", "limit", "offset"}
+
+func decodeListTimelineEventsRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ListTimelineEventsRequest) {
+	d.Known(obj, fieldsListTimelineEventsRequest)
+	if v := obj.Get("event_type"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "event_type"); ok {
+			d.MaxLength("event_type", x, 100)
+			m.EventType = x
+		}
+	}
+	if v := obj.Get("after_date"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "after_date"); ok {
+			d.MaxLength("after_date", x, 40)
+			m.AfterDate = x
+		}
+	}
+	if v := obj.Get("before_date"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "before_date"); ok {
+			d.MaxLength("before_date", x, 40)
+			m.BeforeDate = x
+		}
+	}
+	if v := obj.Get("source_id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "source_id"); ok {
+			d.MaxLength("source_id", x, 100)
+			m.SourceId = x
+		}
+	}
+	if v := obj.Get("limit"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Int32(v, "limit"); ok {
+			d.Minimum("limit", float64(x), 1)
+			d.Maximum("limit", float64(x), 1000)
+			m.Limit = x
+		}
+	} else {
+		m.Limit = 100
+	}
+	if v := obj.Get("offset"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Int32(v, "offset"); ok {
+			d.Minimum("offset", float64(x), 0)
+			m.Offset = x
+		}
+	} else {
+		m.Offset = 0
+	}
+}
+
+var fieldsGetSchemaRecommendationsRequest = []string{"entity_type", "source", "status"}
+
+func decodeGetSchemaRecommendationsRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.GetSchemaRecommendationsRequest) {
+	d.Known(obj, fieldsGetSchemaRecommendationsRequest)
+	if v := obj.Get("entity_type"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "entity_type"); ok {
+			d.MinLength("entity_type", x, 1)
+			d.MaxLength("entity_type", x, 64)
+			m.EntityType = x
+		}
+	} else {
+		d.Missing("entity_type")
+	}
+	if v := obj.Get("source"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Enum(v, "source", enumRecommendationSourceSnake); ok {
+			m.Source = v1.RecommendationSource(x)
+		}
+	} else {
+		m.Source = v1.RecommendationSource_RECOMMENDATION_SOURCE_ALL
+	}
+	if v := obj.Get("status"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Enum(v, "status", enumRecommendationStatusSnake); ok {
+			m.Status = v1.RecommendationStatus(x)
+		}
+	} else {
+		m.Status = v1.RecommendationStatus_RECOMMENDATION_STATUS_PENDING
+	}
+}
+
 func enrichMemoryServiceStoreRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.StoreRequest) error {
 	{
 		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
@@ -1520,6 +1724,39 @@ func enrichMemoryServiceGetRelationshipSnapshotRequest(c *runtime.Call, h Memory
 }
 
 func enrichMemoryServiceAnalyzeSchemaCandidatesRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.AnalyzeSchemaCandidatesRequest) error {
+	{
+		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+		if err != nil {
+			return err
+		}
+		m.UserId = v
+	}
+	return nil
+}
+
+func enrichMemoryServiceRetrieveGraphNeighborhoodRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveGraphNeighborhoodRequest) error {
+	{
+		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+		if err != nil {
+			return err
+		}
+		m.UserId = v
+	}
+	return nil
+}
+
+func enrichMemoryServiceListTimelineEventsRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.ListTimelineEventsRequest) error {
+	{
+		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+		if err != nil {
+			return err
+		}
+		m.UserId = v
+	}
+	return nil
+}
+
+func enrichMemoryServiceGetSchemaRecommendationsRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.GetSchemaRecommendationsRequest) error {
 	{
 		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
 		if err != nil {
