@@ -1,14 +1,23 @@
 package neotoma_test
 
 import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/protobuf/testing/protocmp"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/domain"
 	neotomav1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/gen/neotoma/v1"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/gen/neotoma/v1/neotomav1mcpwrite"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 )
 
 // The document's integration test (section 10.2), with its own input.
@@ -83,5 +92,30 @@ func TestInterpretationConfigAndQuota(t *testing.T) {
 	again := mustSucceed(t, cs, "reinterpret", `{"source_id":"`+src+`","interpretation_config":{"provider":"anthropic","model_id":"claude","prompt_hash":"p1","code_version":"v3"}}`)
 	if again["run_id"] != run {
 		t.Errorf("repeated run = %v, want %s", again, run)
+	}
+}
+
+// failing is the memory with a store that fails the way a database can.
+type failing struct{ *domain.Memory }
+
+func (failing) Store(context.Context, *neotomav1.StoreRequest) (*neotomav1.StoreResponse, error) {
+	return nil, errors.New("insert into sources: connection reset by peer")
+}
+
+// A failure of the store itself is answered as INTERNAL with a trace_id
+// that names it in the server's log, never with its text.
+func TestStorageFailureCarriesTraceID(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "neotoma", Version: "test"}, nil)
+	err := neotomav1mcpwrite.RegisterMemoryServiceTools(srv, failing{domain.New(nil)},
+		runtime.WithRand(rand.NewChaCha8([32]byte{7})),
+		runtime.WithRequestContextFunc(runtime.StaticRequestContext(ada)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := mcptest.Call(t, mcptest.Connect(t, srv, mcptest.Options{}), "store", invoiceArgs)
+	e := out.Body["error"].(map[string]any)
+	trace, _ := e["trace_id"].(string)
+	if !out.IsError || e["code"] != runtime.CodeInternal || len(trace) != 32 || strings.Contains(out.Text, "connection reset") {
+		t.Errorf("storage failure = %s, want INTERNAL with a 32-digit trace_id and no error text", out.Text)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -148,6 +149,12 @@ func TestStoreFilePath(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "scan.neotomaunknown"), []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// A socket is a file no read can open.
+	sock, err := net.Listen("unix", filepath.Join(root, "agent.sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sock.Close()
 	s := newServer(t)
 	s.rec.SetFiles(domain.FileOptions{Root: root})
 	cs := s.connect(ada, nil)
@@ -167,6 +174,7 @@ func TestStoreFilePath(t *testing.T) {
 		{`{"file_path":"../outside.pdf"}`, runtime.CodeValidation, "file_path", "file_path is outside the directory this server reads"},
 		{`{"file_path":"invoices"}`, runtime.CodeValidation, "file_path", "file_path names a directory, not a file"},
 		{`{"file_path":"scan.neotomaunknown"}`, runtime.CodeValidation, "mime_type", `cannot detect the MIME type of a ".neotomaunknown" file`},
+		{`{"file_path":"agent.sock","mime_type":"text/plain"}`, domain.CodeFileReadError, "file_path", "cannot read the file; retry later"},
 	} {
 		got, isErr := call(t, cs, "store", tt.args)
 		e, _ := got["error"].(map[string]any)
