@@ -76,8 +76,8 @@ func TestListRelationshipsAndRelatedEntities(t *testing.T) {
 	s := newServer(t)
 	cs := s.connect(ada, nil)
 	person, acme, holding := graph(t, cs)
-	partOf := mustSucceed(t, cs, "create_relationship", `{"relationship_type":"part_of","source_entity_id":"`+acme+`","target_entity_id":"`+holding+`"}`)["relationship"]
-	refers := mustSucceed(t, cs, "create_relationship", `{"relationship_type":"refers_to","source_entity_id":"`+person+`","target_entity_id":"`+acme+`"}`)["relationship"]
+	partOf := relationshipOf(mustSucceed(t, cs, "create_relationship", `{"relationship_type":"part_of","source_entity_id":"`+acme+`","target_entity_id":"`+holding+`"}`))
+	refers := relationshipOf(mustSucceed(t, cs, "create_relationship", `{"relationship_type":"refers_to","source_entity_id":"`+person+`","target_entity_id":"`+acme+`"}`))
 	for _, tt := range []struct {
 		args string
 		want []any
@@ -183,8 +183,8 @@ func TestRetrieveRelatedEntities(t *testing.T) {
 	s := newServer(t)
 	cs := s.connect(ada, nil)
 	person, acme, holding := graph(t, cs)
-	partOf := mustSucceed(t, cs, "create_relationship", `{"relationship_type":"part_of","source_entity_id":"`+acme+`","target_entity_id":"`+holding+`"}`)["relationship"]
-	refers := mustSucceed(t, cs, "create_relationship", `{"relationship_type":"refers_to","source_entity_id":"`+person+`","target_entity_id":"`+acme+`"}`)["relationship"]
+	partOf := relationshipOf(mustSucceed(t, cs, "create_relationship", `{"relationship_type":"part_of","source_entity_id":"`+acme+`","target_entity_id":"`+holding+`"}`))
+	refers := relationshipOf(mustSucceed(t, cs, "create_relationship", `{"relationship_type":"refers_to","source_entity_id":"`+person+`","target_entity_id":"`+acme+`"}`))
 	one := mustSucceed(t, cs, "retrieve_related_entities", `{"entity_id":"`+person+`","include_entities":false}`)
 	assertJSON(t, one, `{
 		"success": true,
@@ -254,7 +254,7 @@ func TestGetRelationshipSnapshot(t *testing.T) {
 	s := newServer(t)
 	cs := s.connect(ada, nil)
 	_, acme, holding := graph(t, cs)
-	rel := mustSucceed(t, cs, "create_relationship", `{"relationship_type":"part_of","source_entity_id":"`+acme+`","target_entity_id":"`+holding+`","metadata":{"since":2019}}`)["relationship"].(map[string]any)
+	rel := relationshipOf(mustSucceed(t, cs, "create_relationship", `{"relationship_type":"part_of","source_entity_id":"`+acme+`","target_entity_id":"`+holding+`","metadata":{"since":2019}}`))
 	obs := "obs_" + (&runtime.Call{}).ContentHash(rel["id"].(string))
 	out := mustSucceed(t, cs, "get_relationship_snapshot", `{"relationship_type":"part_of","source_entity_id":"`+acme+`","target_entity_id":"`+holding+`"}`)
 	assertJSON(t, out, `{
@@ -354,7 +354,7 @@ func TestRetrieveGraphNeighborhood(t *testing.T) {
 	src := stored["source_id"].(string)
 	inv := entityID("user-ada", "invoice", "invoice_number=inv-1")
 	acme := entityID("user-ada", "company", "name=acme")
-	rel := mustSucceed(t, cs, "create_relationship", `{"relationship_type":"refers_to","source_entity_id":"`+inv+`","target_entity_id":"`+acme+`"}`)["relationship"]
+	rel := relationshipOf(mustSucceed(t, cs, "create_relationship", `{"relationship_type":"refers_to","source_entity_id":"`+inv+`","target_entity_id":"`+acme+`"}`))
 	out := mustSucceed(t, cs, "retrieve_graph_neighborhood", `{"node_id":"`+inv+`","include_events":false}`)
 	assertJSON(t, out, `{
 		"success": true,
@@ -409,4 +409,16 @@ func TestGetSchemaRecommendations(t *testing.T) {
 	if code, _, top := errorOf(t, bad); !isErr || code != runtime.CodeValidation || top != "invoice" {
 		t.Errorf("unknown type = %v", bad)
 	}
+}
+
+// relationshipOf is create_relationship's answer without the envelope's
+// keys: the relationship as list_relationships lists it.
+func relationshipOf(out map[string]any) map[string]any {
+	r := map[string]any{}
+	for k, v := range out {
+		if k != "success" && k != "suggestions" && k != "warnings" {
+			r[k] = v
+		}
+	}
+	return r
 }

@@ -564,8 +564,8 @@ func TestCreateRelationshipSameInputsSameID(t *testing.T) {
 	wantID := relationshipID("user-ada", neotomav1.RelationshipType_RELATIONSHIP_TYPE_PART_OF, acme, holding)
 	assertJSON(t, first, `{
 		"success": true,
-		"relationship": {"id": "`+wantID+`", "relationship_type": "part_of", "source_entity_id": "`+acme+`", "target_entity_id": "`+holding+`", "metadata": {"since": 2019}, "created_at": "2026-03-01T09:00:00Z"},
-		"suggestions": [],
+		"id": "`+wantID+`", "relationship_type": "part_of", "source_entity_id": "`+acme+`", "target_entity_id": "`+holding+`", "metadata": {"since": 2019}, "created_at": "2026-03-01T09:00:00Z",
+		"suggestions": ["Call list_relationships to list the relationships of an entity, newest first: inbound, outbound or both"],
 		"warnings": []
 	}`)
 	second := mustSucceed(t, cs, "create_relationship", args)

@@ -692,7 +692,7 @@ func (m *Memory) CreateRelationship(ctx context.Context, req *neotomav1.CreateRe
 		return nil, &runtime.ErrorEntry{Code: runtime.CodeValidation, Field: "target_entity_id", Message: "an entity cannot be related to itself"}
 	}
 	if r, ok := u.relationships[req.GetId()]; ok {
-		return &neotomav1.CreateRelationshipResponse{Relationship: r}, nil
+		return relationshipAnswer(r), nil
 	}
 	t := req.GetRelationshipType()
 	if acyclic[t] && u.reaches(t, req.GetTargetEntityId(), req.GetSourceEntityId()) {
@@ -711,7 +711,14 @@ func (m *Memory) CreateRelationship(ctx context.Context, req *neotomav1.CreateRe
 	u.relationships[r.Id] = r
 	u.relTypes[r.Id] = t
 	u.relOrder[r.Id] = m.next()
-	return &neotomav1.CreateRelationshipResponse{Relationship: r}, nil
+	return relationshipAnswer(r), nil
+}
+
+func relationshipAnswer(r *neotomav1.Relationship) *neotomav1.CreateRelationshipResponse {
+	return &neotomav1.CreateRelationshipResponse{
+		Id: r.GetId(), RelationshipType: r.GetRelationshipType(), SourceEntityId: r.GetSourceEntityId(),
+		TargetEntityId: r.GetTargetEntityId(), Metadata: r.GetMetadata(), CreatedAt: r.GetCreatedAt(),
+	}
 }
 
 // reaches reports whether from reaches to through relationships of type t.

@@ -1806,11 +1806,17 @@ func (x *Relationship) GetCreatedAt() *timestamppb.Timestamp {
 	return nil
 }
 
+// CreateRelationshipResponse is the relationship, created or already there.
 type CreateRelationshipResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Relationship  *Relationship          `protobuf:"bytes,1,opt,name=relationship,proto3" json:"relationship,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	Id               string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	RelationshipType string                 `protobuf:"bytes,2,opt,name=relationship_type,json=relationshipType,proto3" json:"relationship_type,omitempty"`
+	SourceEntityId   string                 `protobuf:"bytes,3,opt,name=source_entity_id,json=sourceEntityId,proto3" json:"source_entity_id,omitempty"`
+	TargetEntityId   string                 `protobuf:"bytes,4,opt,name=target_entity_id,json=targetEntityId,proto3" json:"target_entity_id,omitempty"`
+	Metadata         *structpb.Struct       `protobuf:"bytes,5,opt,name=metadata,proto3" json:"metadata,omitempty"`
+	CreatedAt        *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *CreateRelationshipResponse) Reset() {
@@ -1843,9 +1849,44 @@ func (*CreateRelationshipResponse) Descriptor() ([]byte, []int) {
 	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{15}
 }
 
-func (x *CreateRelationshipResponse) GetRelationship() *Relationship {
+func (x *CreateRelationshipResponse) GetId() string {
 	if x != nil {
-		return x.Relationship
+		return x.Id
+	}
+	return ""
+}
+
+func (x *CreateRelationshipResponse) GetRelationshipType() string {
+	if x != nil {
+		return x.RelationshipType
+	}
+	return ""
+}
+
+func (x *CreateRelationshipResponse) GetSourceEntityId() string {
+	if x != nil {
+		return x.SourceEntityId
+	}
+	return ""
+}
+
+func (x *CreateRelationshipResponse) GetTargetEntityId() string {
+	if x != nil {
+		return x.TargetEntityId
+	}
+	return ""
+}
+
+func (x *CreateRelationshipResponse) GetMetadata() *structpb.Struct {
+	if x != nil {
+		return x.Metadata
+	}
+	return nil
+}
+
+func (x *CreateRelationshipResponse) GetCreatedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.CreatedAt
 	}
 	return nil
 }
@@ -5572,9 +5613,15 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x10target_entity_id\x18\x04 \x01(\tR\x0etargetEntityId\x123\n" +
 	"\bmetadata\x18\x05 \x01(\v2\x17.google.protobuf.StructR\bmetadata\x129\n" +
 	"\n" +
-	"created_at\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"Z\n" +
-	"\x1aCreateRelationshipResponse\x12<\n" +
-	"\frelationship\x18\x01 \x01(\v2\x18.neotoma.v1.RelationshipR\frelationship\"\xcf\x03\n" +
+	"created_at\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\x9d\x02\n" +
+	"\x1aCreateRelationshipResponse\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12+\n" +
+	"\x11relationship_type\x18\x02 \x01(\tR\x10relationshipType\x12(\n" +
+	"\x10source_entity_id\x18\x03 \x01(\tR\x0esourceEntityId\x12(\n" +
+	"\x10target_entity_id\x18\x04 \x01(\tR\x0etargetEntityId\x123\n" +
+	"\bmetadata\x18\x05 \x01(\v2\x17.google.protobuf.StructR\bmetadata\x129\n" +
+	"\n" +
+	"created_at\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\xcf\x03\n" +
 	"\x0fFieldDefinition\x12G\n" +
 	"\x04type\x18\x01 \x01(\x0e2\x15.neotoma.v1.FieldTypeB\x1c\xea\xbb\x1c\x18\"\x16\b\x01\x12\x10The field's type\x18\x02R\x04type\x12X\n" +
 	"\brequired\x18\x02 \x01(\bB<\xea\xbb\x1c8\n" +
@@ -6024,7 +6071,7 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x15DIRECTION_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11DIRECTION_INBOUND\x10\x01\x12\x16\n" +
 	"\x12DIRECTION_OUTBOUND\x10\x02\x12\x12\n" +
-	"\x0eDIRECTION_BOTH\x10\x032\x94'\n" +
+	"\x0eDIRECTION_BOTH\x10\x032\x9a'\n" +
 	"\rMemoryService\x12\xc9\x04\n" +
 	"\x05Store\x12\x18.neotoma.v1.StoreRequest\x1a\x19.neotoma.v1.StoreResponse\"\x8a\x04\xea\xbb\x1c\x85\x04\x12\x15Store source material \x01(\x01:\x13create_relationship:\acorrect`\x01r\x8f\x01\n" +
 	"/Store an invoice with every field of the source\x12\\{\"entities\":\"[{\\\"entity_type\\\":\\\"invoice\\\",\\\"invoice_number\\\":\\\"INV-001\\\",\\\"amount\\\":100}]\"}r\x9c\x01\n" +
@@ -6035,8 +6082,8 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\aCorrect\x12\x1a.neotoma.v1.CorrectRequest\x1a\x1b.neotoma.v1.CorrectResponse\"\xce\x01\xea\xbb\x1c\xc9\x01\x12\x17Correct an entity field \x02(\x02:\x18retrieve_entity_snapshot`\x01r\x8d\x01\n" +
 	"\x19Correct an invoice amount\x12p{\"entity_id\":\"ent_0b6c1f7e-2a4d-8c3e-9f10-5a6b7c8d9e0f\",\"entity_type\":\"invoice\",\"field\":\"amount\",\"value\":\"1300\"}\x12\xb7\x02\n" +
 	"\rMergeEntities\x12 .neotoma.v1.MergeEntitiesRequest\x1a!.neotoma.v1.MergeEntitiesResponse\"\xe0\x01\xea\xbb\x1c\xdb\x01\x12\x18Merge duplicate entities \x04(\x030\x03r\xb8\x01\n" +
-	"\x18Merge a duplicate person\x12\x9b\x01{\"from_entity_id\":\"ent_1111aaaa-2a4d-8c3e-9f10-5a6b7c8d9e0f\",\"to_entity_id\":\"ent_2222bbbb-2a4d-8c3e-9f10-5a6b7c8d9e0f\",\"merge_reason\":\"same email address\"}\x12\xd9\x02\n" +
-	"\x12CreateRelationship\x12%.neotoma.v1.CreateRelationshipRequest\x1a&.neotoma.v1.CreateRelationshipResponse\"\xf3\x01\xea\xbb\x1c\xee\x01\x12\x15Create a relationship \x01(\x01J\frelationship`\x01r\xc0\x01\n" +
+	"\x18Merge a duplicate person\x12\x9b\x01{\"from_entity_id\":\"ent_1111aaaa-2a4d-8c3e-9f10-5a6b7c8d9e0f\",\"to_entity_id\":\"ent_2222bbbb-2a4d-8c3e-9f10-5a6b7c8d9e0f\",\"merge_reason\":\"same email address\"}\x12\xdf\x02\n" +
+	"\x12CreateRelationship\x12%.neotoma.v1.CreateRelationshipRequest\x1a&.neotoma.v1.CreateRelationshipResponse\"\xf9\x01\xea\xbb\x1c\xf4\x01\x12\x15Create a relationship \x01(\x01:\x12list_relationships`\x01r\xc0\x01\n" +
 	" A transaction settles an invoice\x12\x9b\x01{\"relationship_type\":\"settles\",\"source_entity_id\":\"ent_1111aaaa-2a4d-8c3e-9f10-5a6b7c8d9e0f\",\"target_entity_id\":\"ent_2222bbbb-2a4d-8c3e-9f10-5a6b7c8d9e0f\"}\x12\xf7\x03\n" +
 	"\x0eRegisterSchema\x12!.neotoma.v1.RegisterSchemaRequest\x1a\".neotoma.v1.RegisterSchemaResponse\"\x9d\x03\xea\xbb\x1c\x98\x03\x12\x19Register an entity schema \x01(\x01:\x05store:\x11list_entity_typesr\xdc\x02\n" +
 	"$Register a meal type and activate it\x12\xb3\x02{\"entity_type\":\"meal\",\"schema_definition\":{\"fields\":[{\"key\":\"name\",\"value\":{\"type\":\"string\",\"required\":true}},{\"key\":\"calories\",\"value\":{\"type\":\"number\"}},{\"key\":\"eaten_on\",\"value\":{\"type\":\"date\"}}]},\"reducer_config\":{\"merge_policies\":[{\"key\":\"calories\",\"value\":{\"strategy\":\"last_write\"}}]},\"activate\":true}\x12\xe5\x02\n" +
@@ -6183,120 +6230,121 @@ var file_neotoma_v1_neotoma_proto_depIdxs = []int32{
 	77,  // 20: neotoma.v1.CreateRelationshipRequest.created_at:type_name -> google.protobuf.Timestamp
 	79,  // 21: neotoma.v1.Relationship.metadata:type_name -> google.protobuf.Struct
 	77,  // 22: neotoma.v1.Relationship.created_at:type_name -> google.protobuf.Timestamp
-	22,  // 23: neotoma.v1.CreateRelationshipResponse.relationship:type_name -> neotoma.v1.Relationship
-	1,   // 24: neotoma.v1.FieldDefinition.type:type_name -> neotoma.v1.FieldType
-	72,  // 25: neotoma.v1.SchemaDefinition.fields:type_name -> neotoma.v1.SchemaDefinition.FieldsEntry
-	2,   // 26: neotoma.v1.MergePolicy.strategy:type_name -> neotoma.v1.ReducerStrategy
-	3,   // 27: neotoma.v1.MergePolicy.tie_breaker:type_name -> neotoma.v1.TieBreaker
-	73,  // 28: neotoma.v1.ReducerConfig.merge_policies:type_name -> neotoma.v1.ReducerConfig.MergePoliciesEntry
-	25,  // 29: neotoma.v1.RegisterSchemaRequest.schema_definition:type_name -> neotoma.v1.SchemaDefinition
-	27,  // 30: neotoma.v1.RegisterSchemaRequest.reducer_config:type_name -> neotoma.v1.ReducerConfig
-	77,  // 31: neotoma.v1.RegisterSchemaRequest.registered_at:type_name -> google.protobuf.Timestamp
-	1,   // 32: neotoma.v1.FieldToAdd.field_type:type_name -> neotoma.v1.FieldType
-	2,   // 33: neotoma.v1.FieldToAdd.reducer_strategy:type_name -> neotoma.v1.ReducerStrategy
-	30,  // 34: neotoma.v1.UpdateSchemaIncrementalRequest.fields_to_add:type_name -> neotoma.v1.FieldToAdd
-	77,  // 35: neotoma.v1.UpdateSchemaIncrementalRequest.updated_at:type_name -> google.protobuf.Timestamp
-	74,  // 36: neotoma.v1.EntityTypeInfo.field_summary:type_name -> neotoma.v1.EntityTypeInfo.FieldSummaryEntry
-	35,  // 37: neotoma.v1.ListEntityTypesResponse.entity_types:type_name -> neotoma.v1.EntityTypeInfo
-	77,  // 38: neotoma.v1.RetrieveEntitySnapshotRequest.at:type_name -> google.protobuf.Timestamp
-	79,  // 39: neotoma.v1.RetrieveEntitySnapshotResponse.snapshot:type_name -> google.protobuf.Struct
-	75,  // 40: neotoma.v1.RetrieveEntitySnapshotResponse.provenance:type_name -> neotoma.v1.RetrieveEntitySnapshotResponse.ProvenanceEntry
-	77,  // 41: neotoma.v1.RetrieveEntitySnapshotResponse.computed_at:type_name -> google.protobuf.Timestamp
-	77,  // 42: neotoma.v1.RetrieveEntitySnapshotResponse.last_observation_at:type_name -> google.protobuf.Timestamp
-	13,  // 43: neotoma.v1.RetrieveEntitiesResponse.entities:type_name -> neotoma.v1.Entity
-	77,  // 44: neotoma.v1.Observation.observed_at:type_name -> google.protobuf.Timestamp
-	79,  // 45: neotoma.v1.Observation.fields:type_name -> google.protobuf.Struct
-	77,  // 46: neotoma.v1.Observation.created_at:type_name -> google.protobuf.Timestamp
-	42,  // 47: neotoma.v1.ListObservationsResponse.observations:type_name -> neotoma.v1.Observation
-	7,   // 48: neotoma.v1.ListRelationshipsRequest.direction:type_name -> neotoma.v1.Direction
-	0,   // 49: neotoma.v1.ListRelationshipsRequest.relationship_type:type_name -> neotoma.v1.RelationshipType
-	22,  // 50: neotoma.v1.ListRelationshipsResponse.relationships:type_name -> neotoma.v1.Relationship
-	13,  // 51: neotoma.v1.RetrieveEntityByIdentifierResponse.entities:type_name -> neotoma.v1.Entity
-	0,   // 52: neotoma.v1.RetrieveRelatedEntitiesRequest.relationship_types:type_name -> neotoma.v1.RelationshipType
-	7,   // 53: neotoma.v1.RetrieveRelatedEntitiesRequest.direction:type_name -> neotoma.v1.Direction
-	13,  // 54: neotoma.v1.RetrieveRelatedEntitiesResponse.entities:type_name -> neotoma.v1.Entity
-	22,  // 55: neotoma.v1.RetrieveRelatedEntitiesResponse.relationships:type_name -> neotoma.v1.Relationship
-	77,  // 56: neotoma.v1.SourceObservation.observed_at:type_name -> google.protobuf.Timestamp
-	77,  // 57: neotoma.v1.SourceMaterial.created_at:type_name -> google.protobuf.Timestamp
-	80,  // 58: neotoma.v1.RetrieveFieldProvenanceResponse.value:type_name -> google.protobuf.Value
-	51,  // 59: neotoma.v1.RetrieveFieldProvenanceResponse.source_observation:type_name -> neotoma.v1.SourceObservation
-	52,  // 60: neotoma.v1.RetrieveFieldProvenanceResponse.source_material:type_name -> neotoma.v1.SourceMaterial
-	77,  // 61: neotoma.v1.RetrieveFieldProvenanceResponse.observed_at:type_name -> google.protobuf.Timestamp
-	0,   // 62: neotoma.v1.GetRelationshipSnapshotRequest.relationship_type:type_name -> neotoma.v1.RelationshipType
-	79,  // 63: neotoma.v1.RelationshipSnapshot.snapshot:type_name -> google.protobuf.Struct
-	77,  // 64: neotoma.v1.RelationshipSnapshot.computed_at:type_name -> google.protobuf.Timestamp
-	77,  // 65: neotoma.v1.RelationshipSnapshot.last_observation_at:type_name -> google.protobuf.Timestamp
-	76,  // 66: neotoma.v1.RelationshipSnapshot.provenance:type_name -> neotoma.v1.RelationshipSnapshot.ProvenanceEntry
-	77,  // 67: neotoma.v1.RelationshipObservation.observed_at:type_name -> google.protobuf.Timestamp
-	79,  // 68: neotoma.v1.RelationshipObservation.metadata:type_name -> google.protobuf.Struct
-	55,  // 69: neotoma.v1.GetRelationshipSnapshotResponse.snapshot:type_name -> neotoma.v1.RelationshipSnapshot
-	56,  // 70: neotoma.v1.GetRelationshipSnapshotResponse.observations:type_name -> neotoma.v1.RelationshipObservation
-	59,  // 71: neotoma.v1.SchemaRecommendation.fields:type_name -> neotoma.v1.FieldCandidate
-	60,  // 72: neotoma.v1.AnalyzeSchemaCandidatesResponse.recommendations:type_name -> neotoma.v1.SchemaRecommendation
-	4,   // 73: neotoma.v1.RetrieveGraphNeighborhoodRequest.node_type:type_name -> neotoma.v1.NodeType
-	77,  // 74: neotoma.v1.TimelineEvent.event_timestamp:type_name -> google.protobuf.Timestamp
-	79,  // 75: neotoma.v1.TimelineEvent.properties:type_name -> google.protobuf.Struct
-	13,  // 76: neotoma.v1.RetrieveGraphNeighborhoodResponse.entity:type_name -> neotoma.v1.Entity
-	79,  // 77: neotoma.v1.RetrieveGraphNeighborhoodResponse.entity_snapshot:type_name -> google.protobuf.Struct
-	52,  // 78: neotoma.v1.RetrieveGraphNeighborhoodResponse.source_material:type_name -> neotoma.v1.SourceMaterial
-	22,  // 79: neotoma.v1.RetrieveGraphNeighborhoodResponse.relationships:type_name -> neotoma.v1.Relationship
-	13,  // 80: neotoma.v1.RetrieveGraphNeighborhoodResponse.related_entities:type_name -> neotoma.v1.Entity
-	52,  // 81: neotoma.v1.RetrieveGraphNeighborhoodResponse.related_sources:type_name -> neotoma.v1.SourceMaterial
-	63,  // 82: neotoma.v1.RetrieveGraphNeighborhoodResponse.timeline_events:type_name -> neotoma.v1.TimelineEvent
-	42,  // 83: neotoma.v1.RetrieveGraphNeighborhoodResponse.observations:type_name -> neotoma.v1.Observation
-	63,  // 84: neotoma.v1.ListTimelineEventsResponse.events:type_name -> neotoma.v1.TimelineEvent
-	5,   // 85: neotoma.v1.GetSchemaRecommendationsRequest.source:type_name -> neotoma.v1.RecommendationSource
-	6,   // 86: neotoma.v1.GetSchemaRecommendationsRequest.status:type_name -> neotoma.v1.RecommendationStatus
-	68,  // 87: neotoma.v1.StoredRecommendation.fields:type_name -> neotoma.v1.RecommendedField
-	69,  // 88: neotoma.v1.GetSchemaRecommendationsResponse.recommendations:type_name -> neotoma.v1.StoredRecommendation
-	24,  // 89: neotoma.v1.SchemaDefinition.FieldsEntry.value:type_name -> neotoma.v1.FieldDefinition
-	26,  // 90: neotoma.v1.ReducerConfig.MergePoliciesEntry.value:type_name -> neotoma.v1.MergePolicy
-	34,  // 91: neotoma.v1.EntityTypeInfo.FieldSummaryEntry.value:type_name -> neotoma.v1.FieldSummary
-	10,  // 92: neotoma.v1.MemoryService.Store:input_type -> neotoma.v1.StoreRequest
-	15,  // 93: neotoma.v1.MemoryService.Reinterpret:input_type -> neotoma.v1.ReinterpretRequest
-	17,  // 94: neotoma.v1.MemoryService.Correct:input_type -> neotoma.v1.CorrectRequest
-	19,  // 95: neotoma.v1.MemoryService.MergeEntities:input_type -> neotoma.v1.MergeEntitiesRequest
-	21,  // 96: neotoma.v1.MemoryService.CreateRelationship:input_type -> neotoma.v1.CreateRelationshipRequest
-	28,  // 97: neotoma.v1.MemoryService.RegisterSchema:input_type -> neotoma.v1.RegisterSchemaRequest
-	31,  // 98: neotoma.v1.MemoryService.UpdateSchemaIncremental:input_type -> neotoma.v1.UpdateSchemaIncrementalRequest
-	33,  // 99: neotoma.v1.MemoryService.ListEntityTypes:input_type -> neotoma.v1.ListEntityTypesRequest
-	37,  // 100: neotoma.v1.MemoryService.RetrieveEntitySnapshot:input_type -> neotoma.v1.RetrieveEntitySnapshotRequest
-	39,  // 101: neotoma.v1.MemoryService.RetrieveEntities:input_type -> neotoma.v1.RetrieveEntitiesRequest
-	41,  // 102: neotoma.v1.MemoryService.ListObservations:input_type -> neotoma.v1.ListObservationsRequest
-	44,  // 103: neotoma.v1.MemoryService.ListRelationships:input_type -> neotoma.v1.ListRelationshipsRequest
-	46,  // 104: neotoma.v1.MemoryService.RetrieveEntityByIdentifier:input_type -> neotoma.v1.RetrieveEntityByIdentifierRequest
-	48,  // 105: neotoma.v1.MemoryService.RetrieveRelatedEntities:input_type -> neotoma.v1.RetrieveRelatedEntitiesRequest
-	50,  // 106: neotoma.v1.MemoryService.RetrieveFieldProvenance:input_type -> neotoma.v1.RetrieveFieldProvenanceRequest
-	54,  // 107: neotoma.v1.MemoryService.GetRelationshipSnapshot:input_type -> neotoma.v1.GetRelationshipSnapshotRequest
-	58,  // 108: neotoma.v1.MemoryService.AnalyzeSchemaCandidates:input_type -> neotoma.v1.AnalyzeSchemaCandidatesRequest
-	62,  // 109: neotoma.v1.MemoryService.RetrieveGraphNeighborhood:input_type -> neotoma.v1.RetrieveGraphNeighborhoodRequest
-	65,  // 110: neotoma.v1.MemoryService.ListTimelineEvents:input_type -> neotoma.v1.ListTimelineEventsRequest
-	67,  // 111: neotoma.v1.MemoryService.GetSchemaRecommendations:input_type -> neotoma.v1.GetSchemaRecommendationsRequest
-	14,  // 112: neotoma.v1.MemoryService.Store:output_type -> neotoma.v1.StoreResponse
-	16,  // 113: neotoma.v1.MemoryService.Reinterpret:output_type -> neotoma.v1.ReinterpretResponse
-	18,  // 114: neotoma.v1.MemoryService.Correct:output_type -> neotoma.v1.CorrectResponse
-	20,  // 115: neotoma.v1.MemoryService.MergeEntities:output_type -> neotoma.v1.MergeEntitiesResponse
-	23,  // 116: neotoma.v1.MemoryService.CreateRelationship:output_type -> neotoma.v1.CreateRelationshipResponse
-	29,  // 117: neotoma.v1.MemoryService.RegisterSchema:output_type -> neotoma.v1.RegisterSchemaResponse
-	32,  // 118: neotoma.v1.MemoryService.UpdateSchemaIncremental:output_type -> neotoma.v1.UpdateSchemaIncrementalResponse
-	36,  // 119: neotoma.v1.MemoryService.ListEntityTypes:output_type -> neotoma.v1.ListEntityTypesResponse
-	38,  // 120: neotoma.v1.MemoryService.RetrieveEntitySnapshot:output_type -> neotoma.v1.RetrieveEntitySnapshotResponse
-	40,  // 121: neotoma.v1.MemoryService.RetrieveEntities:output_type -> neotoma.v1.RetrieveEntitiesResponse
-	43,  // 122: neotoma.v1.MemoryService.ListObservations:output_type -> neotoma.v1.ListObservationsResponse
-	45,  // 123: neotoma.v1.MemoryService.ListRelationships:output_type -> neotoma.v1.ListRelationshipsResponse
-	47,  // 124: neotoma.v1.MemoryService.RetrieveEntityByIdentifier:output_type -> neotoma.v1.RetrieveEntityByIdentifierResponse
-	49,  // 125: neotoma.v1.MemoryService.RetrieveRelatedEntities:output_type -> neotoma.v1.RetrieveRelatedEntitiesResponse
-	53,  // 126: neotoma.v1.MemoryService.RetrieveFieldProvenance:output_type -> neotoma.v1.RetrieveFieldProvenanceResponse
-	57,  // 127: neotoma.v1.MemoryService.GetRelationshipSnapshot:output_type -> neotoma.v1.GetRelationshipSnapshotResponse
-	61,  // 128: neotoma.v1.MemoryService.AnalyzeSchemaCandidates:output_type -> neotoma.v1.AnalyzeSchemaCandidatesResponse
-	64,  // 129: neotoma.v1.MemoryService.RetrieveGraphNeighborhood:output_type -> neotoma.v1.RetrieveGraphNeighborhoodResponse
-	66,  // 130: neotoma.v1.MemoryService.ListTimelineEvents:output_type -> neotoma.v1.ListTimelineEventsResponse
-	70,  // 131: neotoma.v1.MemoryService.GetSchemaRecommendations:output_type -> neotoma.v1.GetSchemaRecommendationsResponse
-	112, // [112:132] is the sub-list for method output_type
-	92,  // [92:112] is the sub-list for method input_type
-	92,  // [92:92] is the sub-list for extension type_name
-	92,  // [92:92] is the sub-list for extension extendee
-	0,   // [0:92] is the sub-list for field type_name
+	79,  // 23: neotoma.v1.CreateRelationshipResponse.metadata:type_name -> google.protobuf.Struct
+	77,  // 24: neotoma.v1.CreateRelationshipResponse.created_at:type_name -> google.protobuf.Timestamp
+	1,   // 25: neotoma.v1.FieldDefinition.type:type_name -> neotoma.v1.FieldType
+	72,  // 26: neotoma.v1.SchemaDefinition.fields:type_name -> neotoma.v1.SchemaDefinition.FieldsEntry
+	2,   // 27: neotoma.v1.MergePolicy.strategy:type_name -> neotoma.v1.ReducerStrategy
+	3,   // 28: neotoma.v1.MergePolicy.tie_breaker:type_name -> neotoma.v1.TieBreaker
+	73,  // 29: neotoma.v1.ReducerConfig.merge_policies:type_name -> neotoma.v1.ReducerConfig.MergePoliciesEntry
+	25,  // 30: neotoma.v1.RegisterSchemaRequest.schema_definition:type_name -> neotoma.v1.SchemaDefinition
+	27,  // 31: neotoma.v1.RegisterSchemaRequest.reducer_config:type_name -> neotoma.v1.ReducerConfig
+	77,  // 32: neotoma.v1.RegisterSchemaRequest.registered_at:type_name -> google.protobuf.Timestamp
+	1,   // 33: neotoma.v1.FieldToAdd.field_type:type_name -> neotoma.v1.FieldType
+	2,   // 34: neotoma.v1.FieldToAdd.reducer_strategy:type_name -> neotoma.v1.ReducerStrategy
+	30,  // 35: neotoma.v1.UpdateSchemaIncrementalRequest.fields_to_add:type_name -> neotoma.v1.FieldToAdd
+	77,  // 36: neotoma.v1.UpdateSchemaIncrementalRequest.updated_at:type_name -> google.protobuf.Timestamp
+	74,  // 37: neotoma.v1.EntityTypeInfo.field_summary:type_name -> neotoma.v1.EntityTypeInfo.FieldSummaryEntry
+	35,  // 38: neotoma.v1.ListEntityTypesResponse.entity_types:type_name -> neotoma.v1.EntityTypeInfo
+	77,  // 39: neotoma.v1.RetrieveEntitySnapshotRequest.at:type_name -> google.protobuf.Timestamp
+	79,  // 40: neotoma.v1.RetrieveEntitySnapshotResponse.snapshot:type_name -> google.protobuf.Struct
+	75,  // 41: neotoma.v1.RetrieveEntitySnapshotResponse.provenance:type_name -> neotoma.v1.RetrieveEntitySnapshotResponse.ProvenanceEntry
+	77,  // 42: neotoma.v1.RetrieveEntitySnapshotResponse.computed_at:type_name -> google.protobuf.Timestamp
+	77,  // 43: neotoma.v1.RetrieveEntitySnapshotResponse.last_observation_at:type_name -> google.protobuf.Timestamp
+	13,  // 44: neotoma.v1.RetrieveEntitiesResponse.entities:type_name -> neotoma.v1.Entity
+	77,  // 45: neotoma.v1.Observation.observed_at:type_name -> google.protobuf.Timestamp
+	79,  // 46: neotoma.v1.Observation.fields:type_name -> google.protobuf.Struct
+	77,  // 47: neotoma.v1.Observation.created_at:type_name -> google.protobuf.Timestamp
+	42,  // 48: neotoma.v1.ListObservationsResponse.observations:type_name -> neotoma.v1.Observation
+	7,   // 49: neotoma.v1.ListRelationshipsRequest.direction:type_name -> neotoma.v1.Direction
+	0,   // 50: neotoma.v1.ListRelationshipsRequest.relationship_type:type_name -> neotoma.v1.RelationshipType
+	22,  // 51: neotoma.v1.ListRelationshipsResponse.relationships:type_name -> neotoma.v1.Relationship
+	13,  // 52: neotoma.v1.RetrieveEntityByIdentifierResponse.entities:type_name -> neotoma.v1.Entity
+	0,   // 53: neotoma.v1.RetrieveRelatedEntitiesRequest.relationship_types:type_name -> neotoma.v1.RelationshipType
+	7,   // 54: neotoma.v1.RetrieveRelatedEntitiesRequest.direction:type_name -> neotoma.v1.Direction
+	13,  // 55: neotoma.v1.RetrieveRelatedEntitiesResponse.entities:type_name -> neotoma.v1.Entity
+	22,  // 56: neotoma.v1.RetrieveRelatedEntitiesResponse.relationships:type_name -> neotoma.v1.Relationship
+	77,  // 57: neotoma.v1.SourceObservation.observed_at:type_name -> google.protobuf.Timestamp
+	77,  // 58: neotoma.v1.SourceMaterial.created_at:type_name -> google.protobuf.Timestamp
+	80,  // 59: neotoma.v1.RetrieveFieldProvenanceResponse.value:type_name -> google.protobuf.Value
+	51,  // 60: neotoma.v1.RetrieveFieldProvenanceResponse.source_observation:type_name -> neotoma.v1.SourceObservation
+	52,  // 61: neotoma.v1.RetrieveFieldProvenanceResponse.source_material:type_name -> neotoma.v1.SourceMaterial
+	77,  // 62: neotoma.v1.RetrieveFieldProvenanceResponse.observed_at:type_name -> google.protobuf.Timestamp
+	0,   // 63: neotoma.v1.GetRelationshipSnapshotRequest.relationship_type:type_name -> neotoma.v1.RelationshipType
+	79,  // 64: neotoma.v1.RelationshipSnapshot.snapshot:type_name -> google.protobuf.Struct
+	77,  // 65: neotoma.v1.RelationshipSnapshot.computed_at:type_name -> google.protobuf.Timestamp
+	77,  // 66: neotoma.v1.RelationshipSnapshot.last_observation_at:type_name -> google.protobuf.Timestamp
+	76,  // 67: neotoma.v1.RelationshipSnapshot.provenance:type_name -> neotoma.v1.RelationshipSnapshot.ProvenanceEntry
+	77,  // 68: neotoma.v1.RelationshipObservation.observed_at:type_name -> google.protobuf.Timestamp
+	79,  // 69: neotoma.v1.RelationshipObservation.metadata:type_name -> google.protobuf.Struct
+	55,  // 70: neotoma.v1.GetRelationshipSnapshotResponse.snapshot:type_name -> neotoma.v1.RelationshipSnapshot
+	56,  // 71: neotoma.v1.GetRelationshipSnapshotResponse.observations:type_name -> neotoma.v1.RelationshipObservation
+	59,  // 72: neotoma.v1.SchemaRecommendation.fields:type_name -> neotoma.v1.FieldCandidate
+	60,  // 73: neotoma.v1.AnalyzeSchemaCandidatesResponse.recommendations:type_name -> neotoma.v1.SchemaRecommendation
+	4,   // 74: neotoma.v1.RetrieveGraphNeighborhoodRequest.node_type:type_name -> neotoma.v1.NodeType
+	77,  // 75: neotoma.v1.TimelineEvent.event_timestamp:type_name -> google.protobuf.Timestamp
+	79,  // 76: neotoma.v1.TimelineEvent.properties:type_name -> google.protobuf.Struct
+	13,  // 77: neotoma.v1.RetrieveGraphNeighborhoodResponse.entity:type_name -> neotoma.v1.Entity
+	79,  // 78: neotoma.v1.RetrieveGraphNeighborhoodResponse.entity_snapshot:type_name -> google.protobuf.Struct
+	52,  // 79: neotoma.v1.RetrieveGraphNeighborhoodResponse.source_material:type_name -> neotoma.v1.SourceMaterial
+	22,  // 80: neotoma.v1.RetrieveGraphNeighborhoodResponse.relationships:type_name -> neotoma.v1.Relationship
+	13,  // 81: neotoma.v1.RetrieveGraphNeighborhoodResponse.related_entities:type_name -> neotoma.v1.Entity
+	52,  // 82: neotoma.v1.RetrieveGraphNeighborhoodResponse.related_sources:type_name -> neotoma.v1.SourceMaterial
+	63,  // 83: neotoma.v1.RetrieveGraphNeighborhoodResponse.timeline_events:type_name -> neotoma.v1.TimelineEvent
+	42,  // 84: neotoma.v1.RetrieveGraphNeighborhoodResponse.observations:type_name -> neotoma.v1.Observation
+	63,  // 85: neotoma.v1.ListTimelineEventsResponse.events:type_name -> neotoma.v1.TimelineEvent
+	5,   // 86: neotoma.v1.GetSchemaRecommendationsRequest.source:type_name -> neotoma.v1.RecommendationSource
+	6,   // 87: neotoma.v1.GetSchemaRecommendationsRequest.status:type_name -> neotoma.v1.RecommendationStatus
+	68,  // 88: neotoma.v1.StoredRecommendation.fields:type_name -> neotoma.v1.RecommendedField
+	69,  // 89: neotoma.v1.GetSchemaRecommendationsResponse.recommendations:type_name -> neotoma.v1.StoredRecommendation
+	24,  // 90: neotoma.v1.SchemaDefinition.FieldsEntry.value:type_name -> neotoma.v1.FieldDefinition
+	26,  // 91: neotoma.v1.ReducerConfig.MergePoliciesEntry.value:type_name -> neotoma.v1.MergePolicy
+	34,  // 92: neotoma.v1.EntityTypeInfo.FieldSummaryEntry.value:type_name -> neotoma.v1.FieldSummary
+	10,  // 93: neotoma.v1.MemoryService.Store:input_type -> neotoma.v1.StoreRequest
+	15,  // 94: neotoma.v1.MemoryService.Reinterpret:input_type -> neotoma.v1.ReinterpretRequest
+	17,  // 95: neotoma.v1.MemoryService.Correct:input_type -> neotoma.v1.CorrectRequest
+	19,  // 96: neotoma.v1.MemoryService.MergeEntities:input_type -> neotoma.v1.MergeEntitiesRequest
+	21,  // 97: neotoma.v1.MemoryService.CreateRelationship:input_type -> neotoma.v1.CreateRelationshipRequest
+	28,  // 98: neotoma.v1.MemoryService.RegisterSchema:input_type -> neotoma.v1.RegisterSchemaRequest
+	31,  // 99: neotoma.v1.MemoryService.UpdateSchemaIncremental:input_type -> neotoma.v1.UpdateSchemaIncrementalRequest
+	33,  // 100: neotoma.v1.MemoryService.ListEntityTypes:input_type -> neotoma.v1.ListEntityTypesRequest
+	37,  // 101: neotoma.v1.MemoryService.RetrieveEntitySnapshot:input_type -> neotoma.v1.RetrieveEntitySnapshotRequest
+	39,  // 102: neotoma.v1.MemoryService.RetrieveEntities:input_type -> neotoma.v1.RetrieveEntitiesRequest
+	41,  // 103: neotoma.v1.MemoryService.ListObservations:input_type -> neotoma.v1.ListObservationsRequest
+	44,  // 104: neotoma.v1.MemoryService.ListRelationships:input_type -> neotoma.v1.ListRelationshipsRequest
+	46,  // 105: neotoma.v1.MemoryService.RetrieveEntityByIdentifier:input_type -> neotoma.v1.RetrieveEntityByIdentifierRequest
+	48,  // 106: neotoma.v1.MemoryService.RetrieveRelatedEntities:input_type -> neotoma.v1.RetrieveRelatedEntitiesRequest
+	50,  // 107: neotoma.v1.MemoryService.RetrieveFieldProvenance:input_type -> neotoma.v1.RetrieveFieldProvenanceRequest
+	54,  // 108: neotoma.v1.MemoryService.GetRelationshipSnapshot:input_type -> neotoma.v1.GetRelationshipSnapshotRequest
+	58,  // 109: neotoma.v1.MemoryService.AnalyzeSchemaCandidates:input_type -> neotoma.v1.AnalyzeSchemaCandidatesRequest
+	62,  // 110: neotoma.v1.MemoryService.RetrieveGraphNeighborhood:input_type -> neotoma.v1.RetrieveGraphNeighborhoodRequest
+	65,  // 111: neotoma.v1.MemoryService.ListTimelineEvents:input_type -> neotoma.v1.ListTimelineEventsRequest
+	67,  // 112: neotoma.v1.MemoryService.GetSchemaRecommendations:input_type -> neotoma.v1.GetSchemaRecommendationsRequest
+	14,  // 113: neotoma.v1.MemoryService.Store:output_type -> neotoma.v1.StoreResponse
+	16,  // 114: neotoma.v1.MemoryService.Reinterpret:output_type -> neotoma.v1.ReinterpretResponse
+	18,  // 115: neotoma.v1.MemoryService.Correct:output_type -> neotoma.v1.CorrectResponse
+	20,  // 116: neotoma.v1.MemoryService.MergeEntities:output_type -> neotoma.v1.MergeEntitiesResponse
+	23,  // 117: neotoma.v1.MemoryService.CreateRelationship:output_type -> neotoma.v1.CreateRelationshipResponse
+	29,  // 118: neotoma.v1.MemoryService.RegisterSchema:output_type -> neotoma.v1.RegisterSchemaResponse
+	32,  // 119: neotoma.v1.MemoryService.UpdateSchemaIncremental:output_type -> neotoma.v1.UpdateSchemaIncrementalResponse
+	36,  // 120: neotoma.v1.MemoryService.ListEntityTypes:output_type -> neotoma.v1.ListEntityTypesResponse
+	38,  // 121: neotoma.v1.MemoryService.RetrieveEntitySnapshot:output_type -> neotoma.v1.RetrieveEntitySnapshotResponse
+	40,  // 122: neotoma.v1.MemoryService.RetrieveEntities:output_type -> neotoma.v1.RetrieveEntitiesResponse
+	43,  // 123: neotoma.v1.MemoryService.ListObservations:output_type -> neotoma.v1.ListObservationsResponse
+	45,  // 124: neotoma.v1.MemoryService.ListRelationships:output_type -> neotoma.v1.ListRelationshipsResponse
+	47,  // 125: neotoma.v1.MemoryService.RetrieveEntityByIdentifier:output_type -> neotoma.v1.RetrieveEntityByIdentifierResponse
+	49,  // 126: neotoma.v1.MemoryService.RetrieveRelatedEntities:output_type -> neotoma.v1.RetrieveRelatedEntitiesResponse
+	53,  // 127: neotoma.v1.MemoryService.RetrieveFieldProvenance:output_type -> neotoma.v1.RetrieveFieldProvenanceResponse
+	57,  // 128: neotoma.v1.MemoryService.GetRelationshipSnapshot:output_type -> neotoma.v1.GetRelationshipSnapshotResponse
+	61,  // 129: neotoma.v1.MemoryService.AnalyzeSchemaCandidates:output_type -> neotoma.v1.AnalyzeSchemaCandidatesResponse
+	64,  // 130: neotoma.v1.MemoryService.RetrieveGraphNeighborhood:output_type -> neotoma.v1.RetrieveGraphNeighborhoodResponse
+	66,  // 131: neotoma.v1.MemoryService.ListTimelineEvents:output_type -> neotoma.v1.ListTimelineEventsResponse
+	70,  // 132: neotoma.v1.MemoryService.GetSchemaRecommendations:output_type -> neotoma.v1.GetSchemaRecommendationsResponse
+	113, // [113:133] is the sub-list for method output_type
+	93,  // [93:113] is the sub-list for method input_type
+	93,  // [93:93] is the sub-list for extension type_name
+	93,  // [93:93] is the sub-list for extension extendee
+	0,   // [0:93] is the sub-list for field type_name
 }
 
 func init() { file_neotoma_v1_neotoma_proto_init() }
