@@ -330,6 +330,10 @@ func (r *registry) schemaHandler(ctx context.Context, req *mcp.CallToolRequest) 
 		{"optional_fields", nonNil(d.OptionalFields)},
 		{"server_fills", fills},
 	}
+	if r.jsonNames() {
+		// Every field name above is the protojson name.
+		o = append(o, member{"field_naming", r.svc.FieldNaming})
+	}
 	if d.ElicitFallback != "" {
 		// What a confirmation the client cannot show becomes.
 		o = append(o, member{"elicit_fallback", d.ElicitFallback})
@@ -600,6 +604,7 @@ func schemaOutputSchema() object {
 		{"server_fills", arraySchema(objectSchema(props{
 			{"field", typeString}, {"proto_field", typeString}, {"source", typeString}, {"how", typeString}, {"overridable", typeBoolean},
 		}, "field", "source", "how"))},
+		{"field_naming", object{{"type", "string"}, {"description", "JSON_NAME when every field name is the protojson name (parentId); absent for proto names"}}},
 		{"rules", arraySchema(objectSchema(props{
 			{"field", typeString}, {"proto_field", typeString}, {"filled_by", typeString},
 			{"rules", arraySchema(objectSchema(props{

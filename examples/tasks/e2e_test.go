@@ -448,6 +448,34 @@ func TestTaskMoveRequiresArchiveDateForArchiveMoves(t *testing.T) {
 	}
 	if want := `[{"field":"archiveDate","when":"targetState","equals":["archive"],"rule":"archiveDate is required when targetState is \"archive\""}]`; string(doc.RequiredWhen) != want {
 		t.Fatalf("required_when %s\nwant %s", doc.RequiredWhen, want)
+	}}
+
+// The service speaks the document's camelCase (field_naming JSON_NAME):
+// get_write_schema says so, and names what the server fills by the names
+// the agent sees, with the proto path beside them.
+func TestGetWriteSchemaSpeaksTheDocumentsFieldNames(t *testing.T) {
+	s := newSession(t, noElicitation)
+	var doc struct {
+		FieldNaming    string          `json:"field_naming"`
+		RequiredFields []string        `json:"required_fields"`
+		OptionalFields []string        `json:"optional_fields"`
+		ServerFills    json.RawMessage `json:"server_fills"`
+	}
+	if err := json.Unmarshal([]byte(s.mustCall("get_write_schema", `{"operation":"task_move"}`)), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.FieldNaming != "JSON_NAME" || strings.Join(doc.RequiredFields, ",") != "id,targetState" ||
+		strings.Join(doc.OptionalFields, ",") != "rootDir,parentId,archiveDate,updateStatus" {
+		t.Fatalf("field_naming %q, required_fields %v, optional_fields %v", doc.FieldNaming, doc.RequiredFields, doc.OptionalFields)
+	}
+	want := `[{"field":"meta.tenantId","proto_field":"meta.tenant_id","source":"context","how":"tenant id from the request context"},` +
+		`{"field":"meta.principalId","proto_field":"meta.principal_id","source":"context","how":"principal id from the request context"},` +
+		`{"field":"meta.correlationId","proto_field":"meta.correlation_id","source":"context","how":"correlation id from the request context"},` +
+		`{"field":"meta.clientRequestId","proto_field":"meta.client_request_id","source":"context","how":"client request id from the request context"},` +
+		`{"field":"meta.requestedAt","proto_field":"meta.requested_at","source":"generated","how":"the current time"},` +
+		`{"field":"rootDir","proto_field":"root_dir","source":"resolver","how":"resolved by the server (project_root)","overridable":true}]`
+	if string(doc.ServerFills) != want {
+		t.Fatalf("server_fills\n%s\nwant\n%s", doc.ServerFills, want)
 	}
 }
 
