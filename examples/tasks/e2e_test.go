@@ -448,7 +448,8 @@ func TestTaskMoveRequiresArchiveDateForArchiveMoves(t *testing.T) {
 	}
 	if want := `[{"field":"archiveDate","when":"targetState","equals":["archive"],"rule":"archiveDate is required when targetState is \"archive\""}]`; string(doc.RequiredWhen) != want {
 		t.Fatalf("required_when %s\nwant %s", doc.RequiredWhen, want)
-	}}
+	}
+}
 
 // The service speaks the document's camelCase (field_naming JSON_NAME):
 // get_write_schema says so, and names what the server fills by the names
