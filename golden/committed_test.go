@@ -299,6 +299,12 @@ func schemaProperty(schema map[string]any, path string) error {
 		}
 		for _, s := range suffix {
 			sub, ok := next[s].(map[string]any)
+			if !ok && s == "additionalProperties" {
+				// A map as agents send it: entries of {key, value}.
+				items, _ := next["items"].(map[string]any)
+				props, _ := items["properties"].(map[string]any)
+				sub, ok = props["value"].(map[string]any)
+			}
 			if !ok {
 				return fmt.Errorf("property %q has no %s schema", name, s)
 			}
@@ -315,7 +321,8 @@ func TestSchemaPropertyResolvesDocumentedPaths(t *testing.T) {
 		"name":{"type":"string"},
 		"profile":{"type":"object","properties":{"owner":{"type":"string"}}},
 		"lines":{"type":"array","items":{"type":"object","properties":{"sku":{"type":"string"}}}},
-		"labels":{"type":"object","additionalProperties":{"type":"object","properties":{"x":{"type":"string"}}}}}}`
+		"labels":{"type":"object","additionalProperties":{"type":"object","properties":{"x":{"type":"string"}}}},
+		"entries":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"object","properties":{"y":{"type":"string"}}}}}}}}`
 	if err := json.Unmarshal([]byte(raw), &schema); err != nil {
 		t.Fatal(err)
 	}
@@ -327,9 +334,12 @@ func TestSchemaPropertyResolvesDocumentedPaths(t *testing.T) {
 		{"profile.owner", ""},
 		{"lines[].sku", ""},
 		{"labels{}.x", ""},
+		{"entries{}.y", ""},
+		{"entries{}.x", `no property "x" at step "x"`},
 		{"nmae", `no property "nmae" at step "nmae"`},
 		{"profile.team", `no property "team" at step "team"`},
 		{"name[]", `property "name" has no items schema`},
+		{"name{}", `property "name" has no additionalProperties schema`},
 		{"lines.sku", `no property "sku" at step "sku"`},
 	}
 	for _, tt := range tests {

@@ -96,7 +96,7 @@ await checks.run('stdio tools/call createElement (typo AppComponent)', async () 
   const r = await stdio('tools/call', call('createElement', { type: 'AppComponent', name: 'X' }));
   eq(r.code, 5, 'exit code (5 = tool returned isError)');
   const res = resultOf(r, 'createElement typo');
-  assertErrorEnvelope(res, 'INVALID_ENUM_VALUE', 'type', 'createElement typo');
+  assertErrorEnvelope(res, 'INVALID_ELEMENT_TYPE', 'type', 'createElement typo');
   const sugg = res.structuredContent.error.suggestions || {};
   eq(sugg.did_you_mean && sugg.did_you_mean[0], 'ApplicationComponent', 'error.suggestions.did_you_mean[0]');
   ok(Array.isArray(sugg.valid_values) && sugg.valid_values.includes('ApplicationComponent'),

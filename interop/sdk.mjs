@@ -118,7 +118,7 @@ async function scenario(kind, url, checks) {
     await checks.run(tag('validateWrite (invalid payload -> valid:false, not isError)'), async () => {
       const sc = await good(client, 'validateWrite', { operation: 'createElement', payload: { type: 'AppComponent' } });
       eq(sc.valid, false, 'valid');
-      eq(sc.errors.map((e) => [e.code, e.field]), [['INVALID_ENUM_VALUE', 'type'], ['MISSING_REQUIRED_FIELD', 'name']], 'errors');
+      eq(sc.errors.map((e) => [e.code, e.field]), [['INVALID_ELEMENT_TYPE', 'type'], ['MISSING_REQUIRED_FIELD', 'name']], 'errors');
       eq(sc.errors[0].suggestions.did_you_mean[0], 'ApplicationComponent', 'did_you_mean[0]');
     });
 
@@ -225,13 +225,13 @@ async function scenario(kind, url, checks) {
 
     // Invalid arguments: every one an isError result, never a protocol error.
     const invalid = [
-      ['createElement', { type: 'AppComponent', name: 'X' }, 'INVALID_ENUM_VALUE', 'type', 'ApplicationComponent'],
+      ['createElement', { type: 'AppComponent', name: 'X' }, 'INVALID_ELEMENT_TYPE', 'type', 'ApplicationComponent'],
       ['createElement', { type: 'ApplicationComponent' }, 'MISSING_REQUIRED_FIELD', 'name'],
       ['createElement', { type: 'ApplicationComponent', name: 'X', parentId: 'p' }, 'UNKNOWN_FIELD', 'parentId', 'parent_id'],
       ['createElement', { type: 'ApplicationComponent', name: 42 }, 'INVALID_TYPE', 'name'],
       ['createElement', { type: 'ApplicationComponent', name: '' }, 'CONSTRAINT_VIOLATION', 'name'],
       ['createElement', { ...argsA, name: 'Different' }, 'IDEMPOTENCY_KEY_REUSED', 'client_request_id'],
-      ['createRelationship', { type: 'Serves', source_id: ids.b, target_id: ids.a }, 'INVALID_ENUM_VALUE', 'type'],
+      ['createRelationship', { type: 'Serves', source_id: ids.b, target_id: ids.a }, 'INVALID_RELATIONSHIP_TYPE', 'type'],
       ['updateElement', { name: 'NoId' }, 'MISSING_REQUIRED_FIELD', 'id'],
       ['deleteElement', {}, 'MISSING_REQUIRED_FIELD', 'id'],
       ['createCapability', { name: 'C', profile: { owner: 'o', criticality: 'Severe', lifecycle: 'Active' } }, 'INVALID_ENUM_VALUE', 'profile.criticality'],

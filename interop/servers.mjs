@@ -41,7 +41,7 @@ const SERVERS = {
   archimate: {
     tools: 13, args: [],
     write: ['createElement', { type: 'ApplicationComponent', name: 'OrderService', properties: [{ key: 'team', value: 'orders' }] }],
-    typo: ['createElement', { type: 'AppComponent', name: 'X' }, 'INVALID_ENUM_VALUE', 'type', 'ApplicationComponent'],
+    typo: ['createElement', { type: 'AppComponent', name: 'X' }, 'INVALID_ELEMENT_TYPE', 'type', 'ApplicationComponent'],
   },
   crm: {
     tools: 23, args: [],
@@ -49,8 +49,8 @@ const SERVERS = {
     typo: ['create_person', { first_nam: 'Ada' }, 'UNKNOWN_FIELD', 'first_nam', 'first_name'],
   },
   neotoma: {
-    tools: 10, args: [],
-    write: ['store', { entities: [{ entity_type: 'invoice', canonical_name: 'INV-1', fields: '{"invoice_number":"INV-1","amount":12.5,"note":null}' }] }],
+    tools: 25, args: [],
+    write: ['store', { entities: '[{"entity_type":"invoice","invoice_number":"INV-1","amount":12.5,"note":null}]' }],
     typo: ['store', { entitys: [] }, 'UNKNOWN_FIELD', 'entitys', 'entities'],
   },
   purchasing: {

@@ -549,7 +549,7 @@ func (d *Decoder) Enum(v *Value, key string, t *EnumTable) (int32, bool) {
 	if len(s.DidYouMean) > 0 {
 		msg += fmt.Sprintf("; did you mean %q?", s.DidYouMean[0])
 	}
-	d.report(key, &ErrorEntry{Code: CodeInvalidEnumValue, Message: msg, Suggestions: s})
+	d.report(key, &ErrorEntry{Code: CodeInvalidEnumValue, Message: msg, Suggestions: s, Rejected: v.Str})
 	return 0, false
 }
 

@@ -487,3 +487,21 @@ func TestLongValuesAreClippedInMessages(t *testing.T) {
 		t.Errorf("errors:\n got %q\nwant %q", got, want)
 	}
 }
+
+// An unknown enum name keeps what the agent sent for error hooks, and the
+// rendered entry never shows it twice.
+func TestUnknownEnumKeepsTheRejectedValueForHooks(t *testing.T) {
+	d := NewDecoder(Limits{})
+	d.Enum(valueOf(t, `"AppComponent"`), "type", archimateTable())
+	es := d.Errors()
+	if len(es) != 1 || es[0].Code != CodeInvalidEnumValue || es[0].Rejected != "AppComponent" {
+		t.Fatalf("errors %+v", es)
+	}
+	b, err := json.Marshal(es[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "Rejected") || strings.Count(string(b), "AppComponent") != 1 {
+		t.Fatalf("rendered %s", b)
+	}
+}

@@ -56,6 +56,10 @@ type ErrorEntry struct {
 	Details     map[string]any `json:"details,omitempty"`
 	TraceID     string         `json:"trace_id,omitempty"`
 	Suggestions *Suggestions   `json:"suggestions,omitempty"`
+	// Rejected is the value the agent sent that an INVALID_ENUM_VALUE
+	// refuses, for an error hook that answers in the domain's words; it is
+	// never rendered.
+	Rejected string `json:"-"`
 }
 
 func (e *ErrorEntry) Error() string {

@@ -101,11 +101,16 @@ func setMeta(c *runtime.Call, req protoreflect.Message) {
 	setStr(meta, "created_at", c.Now().UTC().Format(time.RFC3339))
 }
 
+// notesVersion is the schema version notesDoc states; the runtime serves
+// the document's own value.
+const notesVersion = "sha256:5e7e1a7b0a0c4f6e9d2b3c4d5e6f7a8b"
+
 // notesDoc is the schema document the plugin would write for the service.
 const notesDoc = `{
   "source": "notes/v1/notes.proto",
   "services": [{
     "name": "notes.v1.NoteService",
+    "schema_version": "` + notesVersion + `",
     "validate_tool": "validate_write",
     "schema_tool": "get_write_schema",
     "apply_tool": "apply_proposal",

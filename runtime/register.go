@@ -28,15 +28,22 @@ const (
 	// fills, confirmation): it changes exactly when the tool changes, so an
 	// agent or a host can cache what getWriteSchema answered by it.
 	MetaSchemaHash = "mcpwrite/schema_hash"
+	// MetaSchemaVersion identifies the whole service's schema document
+	// (schemadoc.Service.SchemaVersion, written by the generator): every
+	// tool of the service carries the same value, get_write_schema answers
+	// it, and it changes exactly when the generated document does.
+	MetaSchemaVersion = "mcpwrite/schema_version"
 )
 
 // registry is one registered service: its document, bindings and options.
 type registry struct {
-	cfg   *config
-	svc   *schemadoc.Service
-	enums map[string]*EnumTable // alias tables for rendering responses
-	tools map[string]*writeTool
-	order []string // tool names (writes and reads), document order
+	cfg *config
+	svc *schemadoc.Service
+	// version is the service's schema version (MetaSchemaVersion).
+	version string
+	enums   map[string]*EnumTable // alias tables for rendering responses
+	tools   map[string]*writeTool
+	order   []string // tool names (writes and reads), document order
 	// writes are the write tools' names, document order: what validate
 	// checks and what a proposal can come from.
 	writes []string
@@ -116,7 +123,12 @@ func newRegistry(svc *Service, opts []Option) (*registry, error) {
 	if sd == nil {
 		return nil, fmt.Errorf("runtime: service %s: not in the schema document of %q", svc.Name, doc.Source)
 	}
-	r := &registry{cfg: newConfig(opts), svc: sd, enums: svc.Enums, tools: map[string]*writeTool{}}
+	r := &registry{cfg: newConfig(opts), svc: sd, version: sd.SchemaVersion, enums: svc.Enums, tools: map[string]*writeTool{}}
+	if r.version == "" {
+		// A document generated before schema versions: the same hash,
+		// computed from the entry as read.
+		r.version = schemadoc.Version(*sd)
+	}
 	if err := r.cfg.idSecretErr; err != nil {
 		return nil, fmt.Errorf("runtime: service %s: WithIDSecret: %w", svc.Name, err)
 	}
@@ -245,6 +257,7 @@ func (r *registry) toolSpecs() ([]toolSpec, error) {
 				MetaConfirmation:   string(defaultConfirmation(d)),
 				MetaKind:           d.Kind,
 				MetaSchemaHash:     wt.hash,
+				MetaSchemaVersion:  r.version,
 			},
 		}
 		if len(d.OutputSchema) > 0 {
@@ -256,7 +269,10 @@ func (r *registry) toolSpecs() ([]toolSpec, error) {
 		}
 		specs = append(specs, toolSpec{t, r.writeHandler(wt)})
 	}
-	specs = append(specs, r.serviceToolSpecs()...)
+	for _, sp := range r.serviceToolSpecs() {
+		sp.tool.Meta = mcp.Meta{MetaSchemaVersion: r.version}
+		specs = append(specs, sp)
+	}
 	seen := map[string]bool{}
 	for _, sp := range specs {
 		if seen[sp.tool.Name] {

@@ -38,7 +38,7 @@ func TestToolsListAdvertisesWriteToolExactly(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	tools := listTools(t, h)
 	mustEqualJSON(t, tools["create_note"], `{
-		"_meta": {"mcpwrite/classification": "SAFE_CREATE", "mcpwrite/confirmation": "DIRECT", "mcpwrite/kind": "CREATE", "mcpwrite/schema_hash": "`+noteHash(t, "create_note")+`"},
+		"_meta": {"mcpwrite/classification": "SAFE_CREATE", "mcpwrite/confirmation": "DIRECT", "mcpwrite/kind": "CREATE", "mcpwrite/schema_hash": "`+noteHash(t, "create_note")+`", "mcpwrite/schema_version": "`+notesVersion+`"},
 		"annotations": {"title": "Create note", "readOnlyHint": false, "destructiveHint": false, "idempotentHint": false, "openWorldHint": false},
 		"name": "create_note",
 		"title": "Create note",

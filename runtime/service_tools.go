@@ -319,6 +319,7 @@ func (r *registry) schemaHandler(ctx context.Context, req *mcp.CallToolRequest) 
 	o := object{
 		{"operation", d.Name},
 		{"schema_hash", wt.hash},
+		{"schema_version", r.version},
 		{"description", d.Description},
 		{"kind", d.Kind},
 		{"classification", d.Classification},
@@ -329,6 +330,10 @@ func (r *registry) schemaHandler(ctx context.Context, req *mcp.CallToolRequest) 
 		{"required_fields", nonNil(d.RequiredFields)},
 		{"optional_fields", nonNil(d.OptionalFields)},
 		{"server_fills", fills},
+	}
+	if r.jsonNames() {
+		// Every field name above is the protojson name.
+		o = append(o, member{"field_naming", r.svc.FieldNaming})
 	}
 	if d.ElicitFallback != "" {
 		// What a confirmation the client cannot show becomes.
@@ -424,7 +429,7 @@ func (r *registry) discoveryHandler(d *schemadoc.Discovery, groups []string) mcp
 			if !contains(ends, v.Str) {
 				return r.errorResult(ctx, d.Tool, nil, Errors{{
 					Code: CodeInvalidEnumValue, Field: k, Message: fmt.Sprintf("unknown %s %q", strings.ReplaceAll(k, "_", " "), v.Str),
-					Suggestions: &Suggestions{DidYouMean: suggest.Closest(v.Str, ends, 3), ValidValues: ends},
+					Suggestions: &Suggestions{DidYouMean: suggest.Closest(v.Str, ends, 3), ValidValues: ends}, Rejected: v.Str,
 				}}), nil
 			}
 			if k == "source_type" {
@@ -598,7 +603,10 @@ func validateOutputSchema() object {
 
 func schemaOutputSchema() object {
 	return objectSchema(props{
-		{"operation", typeString}, {"schema_hash", typeString}, {"description", typeString}, {"kind", typeString},
+		{"operation", typeString},
+		{"schema_hash", object{{"type", "string"}, {"description", "Identifies this tool's schema; changes exactly when the tool does"}}},
+		{"schema_version", object{{"type", "string"}, {"description", "Identifies the whole service's schema, the same on every tool's _meta mcpwrite/schema_version; cache what you learned by it"}}},
+		{"description", typeString}, {"kind", typeString},
 		{"classification", typeString}, {"confirmation", typeString},
 		{"input_schema", typeObject}, {"output_schema", typeObject},
 		{"examples", arraySchema(objectSchema(props{{"description", typeString}, {"input", typeObject}}, "description", "input"))},
@@ -607,13 +615,14 @@ func schemaOutputSchema() object {
 		{"server_fills", arraySchema(objectSchema(props{
 			{"field", typeString}, {"proto_field", typeString}, {"source", typeString}, {"how", typeString}, {"overridable", typeBoolean},
 		}, "field", "source", "how"))},
+		{"field_naming", object{{"type", "string"}, {"description", "JSON_NAME when every field name is the protojson name (parentId); absent for proto names"}}},
 		{"rules", arraySchema(objectSchema(props{
 			{"field", typeString}, {"proto_field", typeString}, {"filled_by", typeString},
 			{"rules", arraySchema(objectSchema(props{
 				{"rule", typeString}, {"value", typeString}, {"id", typeString}, {"message", typeString}, {"checked_by", typeString},
 			}, "rule", "checked_by"))},
 		}, "filled_by", "rules"))},
-	}, "operation", "schema_hash", "description", "kind", "classification", "confirmation", "input_schema", "output_schema",
+	}, "operation", "schema_hash", "schema_version", "description", "kind", "classification", "confirmation", "input_schema", "output_schema",
 		"examples", "required_fields", "optional_fields", "server_fills")
 }
 

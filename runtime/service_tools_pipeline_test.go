@@ -96,7 +96,7 @@ func TestServiceToolArgumentErrors(t *testing.T) {
 func TestGetWriteSchemaReturnsTheDocumentEntry(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	got := h.call(alice, "get_write_schema", `{"operation":"create_note"}`)
-	want := compact(`{"operation":"create_note","schema_hash":"` + noteHash(t, "create_note") + `","description":"Create a note in the active model.","kind":"CREATE",
+	want := compact(`{"operation":"create_note","schema_hash":"` + noteHash(t, "create_note") + `","schema_version":"` + notesVersion + `","description":"Create a note in the active model.","kind":"CREATE",
 		"classification":"SAFE_CREATE","confirmation":"DIRECT",
 		"input_schema":{"type":"object","properties":{"title":{"type":"string","description":"Note title"},"description":{"type":"string","description":"What the note is about"},"priority":{"type":"integer"},"client_request_id":{"type":"string"},"dry_run":{"type":"boolean"}},"required":["title"],"additionalProperties":false},
 		"output_schema":{"type":"object","properties":{"success":{"type":"boolean"},"note":{"type":"object"}},"required":["success"]},

@@ -33,6 +33,7 @@ func session(t *testing.T, rc runtime.RequestContext) (*mcp.ClientSession, *doma
 	err := archimatev1mcpwrite.RegisterArchitectureServiceTools(server, repo,
 		runtime.WithClock(func() time.Time { return fixedNow }),
 		runtime.WithRand(rand.NewChaCha8([32]byte{42})),
+		runtime.WithErrorHook(repo.EnrichError),
 		runtime.WithRequestContextFunc(func(context.Context, *mcp.CallToolRequest) (runtime.RequestContext, bool) {
 			return rc, rc != (runtime.RequestContext{})
 		}))
@@ -198,13 +199,13 @@ func TestInvalidArgumentsComeBackAsEnvelope(t *testing.T) {
 		codes = append(codes, m["code"].(string)+":"+m["field"].(string))
 	}
 	sort.Strings(codes)
-	want := []string{"INVALID_ENUM_VALUE:type", "INVALID_TYPE:name", "UNKNOWN_FIELD:parentId"}
+	want := []string{"INVALID_ELEMENT_TYPE:type", "INVALID_TYPE:name", "UNKNOWN_FIELD:parentId"}
 	if diff := cmp.Diff(want, codes); diff != "" {
 		t.Fatalf("errors (-want +got):\n%s", diff)
 	}
 	for _, e := range errs {
 		m := e.(map[string]any)
-		if m["code"] == "INVALID_ENUM_VALUE" {
+		if m["code"] == "INVALID_ELEMENT_TYPE" {
 			dym := m["suggestions"].(map[string]any)["did_you_mean"].([]any)
 			if dym[0] != "ApplicationComponent" || dym[1] != "ApplicationService" {
 				t.Errorf("did_you_mean = %v", dym)

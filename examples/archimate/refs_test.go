@@ -63,7 +63,7 @@ func TestAmbiguousElementNameNeedsDisambiguation(t *testing.T) {
 	unknown := map[string]any{
 		"code": "ELEMENT_NOT_FOUND", "message": "Element 'Biling Servce' not found", "field": "target_id",
 		"suggestions": map[string]any{
-			"hint":             `Use an id returned by createElement; the similar elements have names close to "Biling Servce"`,
+			"hint":             `Use an id returned by createElement; these elements have a name or id close to "Biling Servce"`,
 			"similar_elements": []any{map[string]any{"id": svc, "name": "Billing Service", "type": "ApplicationService"}, map[string]any{"id": comp, "name": "BillingService", "type": "ApplicationComponent"}},
 		},
 	}

@@ -2,6 +2,8 @@ package neotoma_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -188,9 +190,10 @@ func codes(out map[string]any) []string {
 }
 
 // entityID is the ID the server must derive for a stored entity,
-// recomputed here from the documented inputs of its CONTENT_HASH.
-func entityID(user string, typ neotomav1.EntityType, name string) string {
-	return "ent_" + (&runtime.Call{}).ContentHash(user, typ.String(), name)
+// recomputed here from the documented rule: the hash of the user, the type
+// and the identifying key (field=value without case, or the canonical_name).
+func entityID(user, typ, key string) string {
+	return "ent_" + (&runtime.Call{}).ContentHash(user, typ, key)
 }
 
 // relationshipID is the ID the server must derive for a relationship.
@@ -198,9 +201,9 @@ func relationshipID(user string, typ neotomav1.RelationshipType, source, target 
 	return "rel_" + (&runtime.Call{}).ContentHash(user, typ.String(), source, target)
 }
 
-const invoiceArgs = `{"entities":[{"entity_type":"invoice","canonical_name":"INV-2024-001","fields":{"invoice_number":"INV-2024-001","vendor":"Acme Supplies","amount":1250.5,"currency":"EUR","po_reference":"PO-77"}}]}`
+const invoiceArgs = `{"entities":[{"entity_type":"invoice","invoice_number":"INV-2024-001","vendor":"Acme Supplies","amount":1250.5,"currency":"EUR","po_reference":"PO-77"}]}`
 
-var invoiceID = entityID("user-ada", neotomav1.EntityType_ENTITY_TYPE_INVOICE, "INV-2024-001")
+var invoiceID = entityID("user-ada", "invoice", "invoice_number=inv-2024-001")
 
 func TestToolsListNeverOffersUserID(t *testing.T) {
 	s := newServer(t)
@@ -221,7 +224,14 @@ func TestToolsListNeverOffersUserID(t *testing.T) {
 		}
 	}
 	sort.Strings(names)
-	want := []string{"apply_proposal", "correct", "create_relationship", "discard_proposal", "get_write_schema", "list_entity_types", "list_relationship_types", "merge_entities", "store", "validate_write"}
+	want := []string{
+		"analyze_schema_candidates", "apply_proposal", "correct", "create_relationship", "discard_proposal",
+		"get_relationship_snapshot", "get_schema_recommendations", "get_write_schema", "list_entity_types",
+		"list_observations", "list_relationship_types", "list_relationships", "list_timeline_events",
+		"merge_entities", "register_schema", "reinterpret", "retrieve_entities", "retrieve_entity_by_identifier",
+		"retrieve_entity_snapshot", "retrieve_field_provenance", "retrieve_graph_neighborhood",
+		"retrieve_related_entities", "store", "update_schema_incremental", "validate_write",
+	}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Fatalf("tools (-want +got):\n%s", diff)
 	}
@@ -241,26 +251,41 @@ func TestToolsListNeverOffersUserID(t *testing.T) {
 	}
 }
 
+// sourceOf is the source ID, content hash, run ID and first observation ID
+// the server must derive for structured material, recomputed from the
+// documented rules: the SHA-256 of the entities as canonical JSON, the
+// source named by its first 32 hex digits, the run and observation IDs
+// hashed from them.
+func sourceOf(canonical string) (src, hash, run, obs string) {
+	sum := sha256.Sum256([]byte(canonical))
+	hash = hex.EncodeToString(sum[:])
+	src = "src_" + hash[:32]
+	run = "run_" + (&runtime.Call{}).ContentHash(src, "structured")
+	return src, hash, run, "obs_" + (&runtime.Call{}).ContentHash(run, "0")
+}
+
+// The document's integration example: store an invoice as a flat entity
+// with every source field, then find it with retrieve_entities.
 func TestStoreCreatesEntityWithContentHashID(t *testing.T) {
 	s := newServer(t)
 	cs := s.connect(ada, nil)
 	out := mustSucceed(t, cs, "store", invoiceArgs)
+	src, hash, run, obs := sourceOf(`[{"amount":1250.5,"currency":"EUR","entity_type":"invoice","invoice_number":"INV-2024-001","po_reference":"PO-77","vendor":"Acme Supplies"}]`)
 	assertJSON(t, out, `{
 		"success": true,
-		"source_id": "src_ee7d648521e2e6491d96fd5e0d7bdd9c",
-		"content_hash": "ee7d648521e2e6491d96fd5e0d7bdd9cc288c0d08de6532288746daa8fd0d34c",
-		"entities": [{"entity_id": "`+invoiceID+`", "entity_type": "invoice", "observation_id": "obs_019ca8a0-3e80-7e42-94ca-e8864908e0b8", "created": true}],
+		"source_id": "`+src+`",
+		"content_hash": "`+hash+`",
+		"interpretation": {"run_id": "`+run+`", "entities_created": 1, "observations_created": 1},
+		"entities": [{"entity_id": "`+invoiceID+`", "entity_type": "invoice", "observation_id": "`+obs+`", "created": true, "canonical_name": "INV-2024-001"}],
 		"unknown_fields_count": 1,
 		"suggestions": ["Call create_relationship to create a typed relationship between two entities", "Call correct to correct one field of an entity"],
 		"warnings": []
 	}`)
-	fields, _ := structpb.NewStruct(map[string]any{"invoice_number": "INV-2024-001", "vendor": "Acme Supplies", "amount": 1250.5, "currency": "EUR", "po_reference": "PO-77"})
+	entities, _ := structpb.NewList([]any{map[string]any{"entity_type": "invoice", "invoice_number": "INV-2024-001", "vendor": "Acme Supplies", "amount": 1250.5, "currency": "EUR", "po_reference": "PO-77"}})
 	want := []proto.Message{&neotomav1.StoreRequest{
-		UserId: "user-ada",
-		Entities: []*neotomav1.EntityInput{{
-			UserId: "user-ada", EntityId: invoiceID, EntityType: neotomav1.EntityType_ENTITY_TYPE_INVOICE,
-			CanonicalName: "INV-2024-001", Fields: fields, ObservationId: "obs_019ca8a0-3e80-7e42-94ca-e8864908e0b8",
-		}},
+		UserId:         "user-ada",
+		Material:       &neotomav1.StoreRequest_Entities{Entities: entities},
+		Interpret:      true,
 		SourcePriority: 100,
 		StoredAt:       timestamppb.New(fixedNow),
 		CorrelationId:  "corr-ada",
@@ -268,10 +293,19 @@ func TestStoreCreatesEntityWithContentHashID(t *testing.T) {
 	if diff := cmp.Diff(want, s.rec.received(), protocmp.Transform()); diff != "" {
 		t.Errorf("domain request (-want +got):\n%s", diff)
 	}
-	snap, _ := s.rec.Snapshot(ada.TenantID, ada.PrincipalID, invoiceID)
-	if diff := cmp.Diff(map[string]any{"invoice_number": "INV-2024-001", "vendor": "Acme Supplies", "amount": 1250.5, "currency": "EUR"}, snap); diff != "" {
-		t.Errorf("snapshot keeps schema fields only, po_reference is a raw fragment (-want +got):\n%s", diff)
-	}
+	got := mustSucceed(t, cs, "retrieve_entities", `{"entity_type":"invoice"}`)
+	assertJSON(t, got, `{
+		"success": true,
+		"entities": [{
+			"id": "`+invoiceID+`", "entity_type": "invoice", "canonical_name": "INV-2024-001",
+			"snapshot": {"invoice_number": "INV-2024-001", "vendor": "Acme Supplies", "amount": 1250.5, "currency": "EUR"},
+			"observation_count": 1, "last_observation_at": "2026-03-01T09:00:00Z"
+		}],
+		"total": 1,
+		"excluded_merged": true,
+		"suggestions": [],
+		"warnings": []
+	}`)
 }
 
 func TestStoreIsDeterministic(t *testing.T) {
@@ -282,25 +316,27 @@ func TestStoreIsDeterministic(t *testing.T) {
 	if first["source_id"] != second["source_id"] || first["content_hash"] != second["content_hash"] {
 		t.Errorf("same material: source %v/%v, hash %v/%v", first["source_id"], second["source_id"], first["content_hash"], second["content_hash"])
 	}
+	src, hash, run, obs := sourceOf(`[{"amount":1250.5,"currency":"EUR","entity_type":"invoice","invoice_number":"INV-2024-001","po_reference":"PO-77","vendor":"Acme Supplies"}]`)
 	assertJSON(t, second, `{
 		"success": true,
-		"source_id": "src_ee7d648521e2e6491d96fd5e0d7bdd9c",
-		"content_hash": "ee7d648521e2e6491d96fd5e0d7bdd9cc288c0d08de6532288746daa8fd0d34c",
+		"source_id": "`+src+`",
+		"content_hash": "`+hash+`",
 		"deduplicated": true,
-		"entities": [{"entity_id": "`+invoiceID+`", "entity_type": "invoice", "observation_id": "obs_019ca8a0-3e80-7e42-94ca-e8864908e0b8"}],
+		"interpretation": {"run_id": "`+run+`", "entities_created": 1, "observations_created": 1},
+		"entities": [{"entity_id": "`+invoiceID+`", "entity_type": "invoice", "observation_id": "`+obs+`", "canonical_name": "INV-2024-001"}],
 		"unknown_fields_count": 1,
 		"suggestions": ["Call create_relationship to create a typed relationship between two entities", "Call correct to correct one field of an entity"],
 		"warnings": []
 	}`)
 	// New material about the same invoice lands on the same entity.
-	more := mustSucceed(t, cs, "store", `{"entities":[{"entity_type":"invoice","canonical_name":"INV-2024-001","fields":{"status":"paid"}}]}`)
+	more := mustSucceed(t, cs, "store", `{"entities":[{"entity_type":"invoice","invoice_number":"INV-2024-001","status":"paid"}]}`)
 	if got := more["entities"].([]any)[0].(map[string]any)["entity_id"]; got != invoiceID {
 		t.Errorf("same type and canonical name: entity_id = %v, want %s", got, invoiceID)
 	}
 	// Another user's identical material is another user's entity.
 	other := mustSucceed(t, s.connect(grace, nil), "store", invoiceArgs)
 	gid := other["entities"].([]any)[0].(map[string]any)["entity_id"]
-	if want := entityID("user-grace", neotomav1.EntityType_ENTITY_TYPE_INVOICE, "INV-2024-001"); gid != want || gid == invoiceID {
+	if want := entityID("user-grace", "invoice", "invoice_number=inv-2024-001"); gid != want || gid == invoiceID {
 		t.Errorf("other user's entity_id = %v, want %s (not %s)", gid, want, invoiceID)
 	}
 }
@@ -315,33 +351,35 @@ func TestStoreAgentMistakes(t *testing.T) {
 	}{
 		{
 			name:      "fields flattened onto the entity and a plural type",
-			args:      `{"entities":[{"entity_type":"invoices","canonical_name":"INV-1","amount":120}]}`,
-			wantCodes: []string{"INVALID_ENUM_VALUE@entities[0].entity_type", "UNKNOWN_FIELD@entities[0].amount"},
-			wantField: "entities[0].entity_type", wantTop: "invoice",
+			args:      `{"entities":[{"entity_type":"invoices","invoice_number":"INV-1","amount":120}]}`,
+			wantCodes: []string{"VALIDATION_ERROR@entities[0].entity_type"},
+			wantField: "entities[0].entity_type", wantTop: "invoice", wantHandlerCalled: true,
 		},
 		{
 			name:      "user_id sent as an argument",
-			args:      `{"user_id":"user-grace","entities":[{"entity_type":"note","canonical_name":"Standup","fields":{"content":"ship it"}}]}`,
+			args:      `{"user_id":"user-grace","entities":[{"entity_type":"note","title":"Standup","content":"ship it"}]}`,
 			wantCodes: []string{"UNKNOWN_FIELD@user_id"},
 			wantField: "user_id", wantTop: domain.UserIDHint,
 		},
 		{
 			name:      "amount formatted as a string",
-			args:      `{"entities":[{"entity_type":"invoice","canonical_name":"INV-2","fields":{"amount":"1,250.50"}}]}`,
-			wantCodes: []string{"VALIDATION_ERROR@entities[0].fields.amount"},
-			wantField: "entities[0].fields.amount", wantHandlerCalled: true,
+			args:      `{"entities":[{"entity_type":"invoice","invoice_number":"INV-2","amount":"1,250.50"}]}`,
+			wantCodes: []string{"VALIDATION_ERROR@entities[0].amount"},
+			wantField: "entities[0].amount", wantHandlerCalled: true,
 		},
 		{
 			name:      "source priority of a correction",
-			args:      `{"entities":[{"entity_type":"task","canonical_name":"Pay rent","fields":{"status":"open"}}],"source_priority":1000}`,
+			args:      `{"entities":[{"entity_type":"task","title":"Pay rent","status":"open"}],"source_priority":1000}`,
 			wantCodes: []string{"CONSTRAINT_VIOLATION@source_priority"},
 			wantField: "source_priority",
 		},
 		{
+			// The document's own validation example: store({user_id: "", entities: []}).
 			name:      "no entities",
 			args:      `{"entities":[]}`,
-			wantCodes: []string{"CONSTRAINT_VIOLATION@entities"},
-			wantField: "entities",
+			wantCodes: []string{"VALIDATION_ERROR@entities"},
+			wantField: "entities", wantTop: `Send an array of entity objects, e.g. [{"entity_type":"invoice","invoice_number":"INV-001","amount":100}].`,
+			wantHandlerCalled: true,
 		},
 	}
 	for _, tt := range tests {
@@ -367,14 +405,14 @@ func TestStoreAgentMistakes(t *testing.T) {
 
 func TestStoreFieldTypeErrorNamesNoValue(t *testing.T) {
 	s := newServer(t)
-	out, isErr := call(t, s.connect(ada, nil), "store", `{"entities":[{"entity_type":"invoice","canonical_name":"INV-2","fields":{"amount":"1,250.50"}}]}`)
+	out, isErr := call(t, s.connect(ada, nil), "store", `{"entities":[{"entity_type":"invoice","invoice_number":"INV-2","amount":"1,250.50"}]}`)
 	if !isErr {
 		t.Fatalf("want isError, got %v", out)
 	}
 	assertJSON(t, out, `{
 		"success": false,
-		"error": {"code": "VALIDATION_ERROR", "message": "amount of an invoice must be a number", "field": "entities[0].fields.amount", "details": {"reason": "FIELD_TYPE_MISMATCH"}},
-		"errors": [{"code": "VALIDATION_ERROR", "message": "amount of an invoice must be a number", "field": "entities[0].fields.amount", "details": {"reason": "FIELD_TYPE_MISMATCH"}}]
+		"error": {"code": "VALIDATION_ERROR", "message": "amount of an invoice must be a number", "field": "entities[0].amount", "details": {"reason": "FIELD_TYPE_MISMATCH"}},
+		"errors": [{"code": "VALIDATION_ERROR", "message": "amount of an invoice must be a number", "field": "entities[0].amount", "details": {"reason": "FIELD_TYPE_MISMATCH"}}]
 	}`)
 }
 
@@ -386,25 +424,25 @@ func TestCorrectOverridesExtractedValue(t *testing.T) {
 	out := mustSucceed(t, cs, "correct", args)
 	assertJSON(t, out, `{
 		"success": true,
-		"observation_id": "obs_019ca8a0-3e80-7752-8e36-0aa404427c90",
+		"observation_id": "obs_019ca8a0-3e80-7e42-94ca-e8864908e0b8",
 		"entity_id": "`+invoiceID+`",
 		"field": "amount",
 		"value": 1300,
 		"message": "Correction recorded; the entity snapshot now reads amount from it.",
-		"suggestions": [],
+		"suggestions": ["Call retrieve_entity_snapshot to retrieve the current truth about an entity: its snapshot computed from every observation, and per field the observation it comes from"],
 		"warnings": []
 	}`)
 	reqs := s.rec.received()
 	want := &neotomav1.CorrectRequest{
-		UserId: "user-ada", EntityId: invoiceID, EntityType: neotomav1.EntityType_ENTITY_TYPE_INVOICE,
-		Field: "amount", Value: structpb.NewNumberValue(1300), ObservationId: "obs_019ca8a0-3e80-7752-8e36-0aa404427c90",
+		UserId: "user-ada", EntityId: invoiceID, EntityType: "invoice",
+		Field: "amount", Value: structpb.NewNumberValue(1300), ObservationId: "obs_019ca8a0-3e80-7e42-94ca-e8864908e0b8",
 		Priority: domain.CorrectionPriority, CorrectedAt: timestamppb.New(fixedNow),
 	}
 	if diff := cmp.Diff(want, reqs[len(reqs)-1], protocmp.Transform()); diff != "" {
 		t.Errorf("domain request (-want +got):\n%s", diff)
 	}
 	// A later extraction with the default priority does not beat the correction.
-	mustSucceed(t, cs, "store", `{"entities":[{"entity_type":"invoice","canonical_name":"INV-2024-001","fields":{"amount":999}}]}`)
+	mustSucceed(t, cs, "store", `{"entities":[{"entity_type":"invoice","invoice_number":"INV-2024-001","amount":999}]}`)
 	if snap, _ := s.rec.Snapshot(ada.TenantID, ada.PrincipalID, invoiceID); snap["amount"] != 1300.0 {
 		t.Errorf("snapshot amount = %v, want the corrected 1300", snap["amount"])
 	}
@@ -428,7 +466,7 @@ func TestCorrectAgentMistakes(t *testing.T) {
 			args:        `{"entity_id":"ent_00000000-0000-8000-8000-000000000000","entity_type":"invoice","field":"amount","value":1}`,
 			wantCodes:   []string{"ENTITY_NOT_FOUND@entity_id"},
 			wantField:   "entity_id",
-			wantTop:     "Use an entity_id returned by store; entities are visible only to the user who stored them.",
+			wantTop:     "Use an entity_id returned by store or retrieve_entities; entities are visible only to the user who stored them.",
 			wantMessage: "entity ent_00000000-0000-8000-8000-000000000000 not found",
 		},
 		{
@@ -509,12 +547,12 @@ func TestCorrectAnotherUsersEntityIsNotFound(t *testing.T) {
 func graph(t *testing.T, cs *mcp.ClientSession) (person, acme, holding string) {
 	t.Helper()
 	mustSucceed(t, cs, "store", `{"entities":[
-		{"entity_type":"person","canonical_name":"Ada Lovelace","fields":{"name":"Ada Lovelace"}},
-		{"entity_type":"company","canonical_name":"Acme","fields":{"name":"Acme"}},
-		{"entity_type":"company","canonical_name":"Acme Holding","fields":{"name":"Acme Holding"}}]}`)
-	return entityID("user-ada", neotomav1.EntityType_ENTITY_TYPE_PERSON, "Ada Lovelace"),
-		entityID("user-ada", neotomav1.EntityType_ENTITY_TYPE_COMPANY, "Acme"),
-		entityID("user-ada", neotomav1.EntityType_ENTITY_TYPE_COMPANY, "Acme Holding")
+		{"entity_type":"person","name":"Ada Lovelace"},
+		{"entity_type":"company","name":"Acme"},
+		{"entity_type":"company","name":"Acme Holding"}]}`)
+	return entityID("user-ada", "person", "name=ada lovelace"),
+		entityID("user-ada", "company", "name=acme"),
+		entityID("user-ada", "company", "name=acme holding")
 }
 
 func TestCreateRelationshipSameInputsSameID(t *testing.T) {
@@ -526,8 +564,8 @@ func TestCreateRelationshipSameInputsSameID(t *testing.T) {
 	wantID := relationshipID("user-ada", neotomav1.RelationshipType_RELATIONSHIP_TYPE_PART_OF, acme, holding)
 	assertJSON(t, first, `{
 		"success": true,
-		"relationship": {"id": "`+wantID+`", "relationship_type": "part_of", "source_entity_id": "`+acme+`", "target_entity_id": "`+holding+`", "metadata": {"since": 2019}, "created_at": "2026-03-01T09:00:00Z"},
-		"suggestions": [],
+		"id": "`+wantID+`", "relationship_type": "part_of", "source_entity_id": "`+acme+`", "target_entity_id": "`+holding+`", "metadata": {"since": 2019}, "created_at": "2026-03-01T09:00:00Z",
+		"suggestions": ["Call list_relationships to list the relationships of an entity, newest first: inbound, outbound or both"],
 		"warnings": []
 	}`)
 	second := mustSucceed(t, cs, "create_relationship", args)
@@ -562,7 +600,7 @@ func TestCreateRelationshipAgentMistakes(t *testing.T) {
 				return `{"relationship_type":"refers_to","source_entity_id":"acme","target_entity_id":"acme-holding"}`
 			},
 			wantCodes: []string{"ENTITY_NOT_FOUND@source_entity_id", "ENTITY_NOT_FOUND@target_entity_id"},
-			wantField: "source_entity_id", wantTop: "Use an entity_id returned by store; entities are visible only to the user who stored them.",
+			wantField: "source_entity_id", wantTop: "Use an entity_id returned by store or retrieve_entities; entities are visible only to the user who stored them.",
 		},
 		{
 			name: "reversed direction closes a cycle",
@@ -606,10 +644,10 @@ func TestCreateRelationshipAgentMistakes(t *testing.T) {
 func duplicates(t *testing.T, cs *mcp.ClientSession) (from, to string) {
 	t.Helper()
 	mustSucceed(t, cs, "store", `{"entities":[
-		{"entity_type":"person","canonical_name":"A. Lovelace","fields":{"email":"ada@example.org"}},
-		{"entity_type":"person","canonical_name":"Ada Lovelace","fields":{"name":"Ada Lovelace"}}]}`)
-	return entityID("user-ada", neotomav1.EntityType_ENTITY_TYPE_PERSON, "A. Lovelace"),
-		entityID("user-ada", neotomav1.EntityType_ENTITY_TYPE_PERSON, "Ada Lovelace")
+		{"entity_type":"person","canonical_name":"A. Lovelace","email":"ada@example.org"},
+		{"entity_type":"person","name":"Ada Lovelace"}]}`)
+	return entityID("user-ada", "person", "a. lovelace"),
+		entityID("user-ada", "person", "name=ada lovelace")
 }
 
 func TestMergeEntitiesWithoutElicitationProposesThenApplies(t *testing.T) {
@@ -622,7 +660,7 @@ func TestMergeEntitiesWithoutElicitationProposesThenApplies(t *testing.T) {
 	assertJSON(t, prop, `{
 		"success": true,
 		"proposal": {
-			"proposal_id": "prop_KPM2MZ56KRGBJZU7USBDG4B3OE",
+			"proposal_id": "prop_BZBNJSXIQZEQRYFYY5JA4NQKUQ",
 			"action": "merge",
 			"tool": "merge_entities",
 			"classification": "DESTRUCTIVE_UPDATE",
@@ -631,7 +669,7 @@ func TestMergeEntitiesWithoutElicitationProposesThenApplies(t *testing.T) {
 			"expires_at": "2026-03-01T09:15:00Z",
 			"apply_with": "apply_proposal"
 		},
-		"suggestions": ["Nothing was written yet. Show the summary and preview to the user; if they confirm, call apply_proposal with proposal_id \"prop_KPM2MZ56KRGBJZU7USBDG4B3OE\" before it expires."],
+		"suggestions": ["Nothing was written yet. Show the summary and preview to the user; if they confirm, call apply_proposal with proposal_id \"prop_BZBNJSXIQZEQRYFYY5JA4NQKUQ\" before it expires."],
 		"warnings": []
 	}`)
 	if n := len(s.rec.received()); n != before {
@@ -728,7 +766,7 @@ func TestMergeProposalIsStaleWhenObservationsChanged(t *testing.T) {
 	from, to := duplicates(t, cs)
 	prop := mustSucceed(t, cs, "merge_entities", `{"from_entity_id":"`+from+`","to_entity_id":"`+to+`"}`)
 	id := prop["proposal"].(map[string]any)["proposal_id"].(string)
-	mustSucceed(t, cs, "store", `{"entities":[{"entity_type":"person","canonical_name":"A. Lovelace","fields":{"phone":"+44 20 0000"}}]}`)
+	mustSucceed(t, cs, "store", `{"entities":[{"entity_type":"person","canonical_name":"A. Lovelace","phone":"+44 20 0000"}]}`)
 	out, isErr := call(t, cs, "apply_proposal", `{"proposal_id":"`+id+`"}`)
 	if !isErr {
 		t.Fatalf("apply after the duplicate changed = %v, want PROPOSAL_STALE", out)
@@ -767,7 +805,7 @@ func TestMergeEntitiesAgentMistakes(t *testing.T) {
 			name:      "IDs guessed from names",
 			args:      func(_, _, _ string) string { return `{"from_entity_id":"a-lovelace","to_entity_id":"ada-lovelace"}` },
 			wantCodes: []string{"ENTITY_NOT_FOUND@from_entity_id", "ENTITY_NOT_FOUND@to_entity_id"},
-			wantField: "from_entity_id", wantTop: "Use an entity_id returned by store; entities are visible only to the user who stored them.",
+			wantField: "from_entity_id", wantTop: "Use an entity_id returned by store or retrieve_entities; entities are visible only to the user who stored them.",
 		},
 		{
 			name:      "shortened argument names",
@@ -793,8 +831,8 @@ func TestMergeEntitiesAgentMistakes(t *testing.T) {
 			s := newServer(t)
 			cs := s.connect(ada, nil)
 			from, to := duplicates(t, cs)
-			mustSucceed(t, cs, "store", `{"entities":[{"entity_type":"company","canonical_name":"Acme","fields":{"name":"Acme"}}]}`)
-			company := entityID("user-ada", neotomav1.EntityType_ENTITY_TYPE_COMPANY, "Acme")
+			mustSucceed(t, cs, "store", `{"entities":[{"entity_type":"company","name":"Acme"}]}`)
+			company := entityID("user-ada", "company", "name=acme")
 			out, isErr := call(t, cs, "merge_entities", tt.args(from, to, company))
 			if !isErr {
 				t.Fatalf("want isError before any proposal, got %v", out)
@@ -828,7 +866,7 @@ func TestMergeAlreadyMergedEntity(t *testing.T) {
 		"suggestions": {"hint": "Use the entity it was merged into: `+to+`"}
 	}`)
 	// Material stored about the merged duplicate lands on the kept entity.
-	more := mustSucceed(t, cs, "store", `{"entities":[{"entity_type":"person","canonical_name":"A. Lovelace","fields":{"phone":"+44 20 0000"}}]}`)
+	more := mustSucceed(t, cs, "store", `{"entities":[{"entity_type":"person","canonical_name":"A. Lovelace","phone":"+44 20 0000"}]}`)
 	if got := more["entities"].([]any)[0].(map[string]any)["entity_id"]; got != to {
 		t.Errorf("store about a merged entity went to %v, want %s", got, to)
 	}
@@ -845,22 +883,22 @@ func TestCallsWithoutAnActingUserAreDenied(t *testing.T) {
 	}
 }
 
-// Fields sent as JSON text (the schema's form, which strict clients can
-// send) reach the domain exactly as the object form does, a null kept as a
+// Entities sent as JSON text (the schema's form, which strict clients can
+// send) reach the domain exactly as the array form does, a null kept as a
 // null value rather than dropped.
-func TestStoreFieldsAsJSONTextKeepNulls(t *testing.T) {
-	for _, tt := range []struct{ name, fields string }{
-		{"JSON text", `"{\"invoice_number\":\"INV-9\",\"po_reference\":null,\"amount\":3}"`},
-		{"object", `{"invoice_number":"INV-9","po_reference":null,"amount":3}`},
+func TestStoreEntitiesAsJSONTextKeepNulls(t *testing.T) {
+	for _, tt := range []struct{ name, entities string }{
+		{"JSON text", `"[{\"entity_type\":\"invoice\",\"invoice_number\":\"INV-9\",\"po_reference\":null,\"amount\":3}]"`},
+		{"array", `[{"entity_type":"invoice","invoice_number":"INV-9","po_reference":null,"amount":3}]`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newServer(t)
 			cs := s.connect(ada, nil)
-			mustSucceed(t, cs, "store", `{"entities":[{"entity_type":"invoice","canonical_name":"INV-9","fields":`+tt.fields+`}]}`)
-			got := s.rec.received()[0].(*neotomav1.StoreRequest).GetEntities()[0].GetFields()
-			want, _ := structpb.NewStruct(map[string]any{"invoice_number": "INV-9", "po_reference": nil, "amount": 3})
+			mustSucceed(t, cs, "store", `{"entities":`+tt.entities+`}`)
+			got := s.rec.received()[0].(*neotomav1.StoreRequest).GetEntities()
+			want, _ := structpb.NewList([]any{map[string]any{"entity_type": "invoice", "invoice_number": "INV-9", "po_reference": nil, "amount": 3}})
 			if diff := cmp.Diff(want, got, protocmp.Transform()); diff != "" {
-				t.Fatalf("fields (-want +got):\n%s", diff)
+				t.Fatalf("entities (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -61,8 +61,13 @@ func isoMasked(t *testing.T, r mcptest.Result, ids ...string) any {
 // stored by B makes B's own entities, and A's entities stay as they were.
 func TestTenantIsolationThroughEveryTool(t *testing.T) {
 	mem, a, b := isoServer(t)
-	const invoice = `{"entities":[{"entity_type":"invoice","canonical_name":"INV-9","fields":{"invoice_number":"INV-9","amount":1250.5}}]}`
-	const person = `{"entities":[{"entity_type":"person","canonical_name":"Ada Lovelace","fields":{"email":"ada@example.org"}},{"entity_type":"person","canonical_name":"A. Lovelace","fields":{"phone":"+44 1"}}]}`
+	const invoice = `{"entities":[{"entity_type":"invoice","invoice_number":"INV-9","amount":1250.5}]}`
+	const person = `{"entities":[{"entity_type":"person","canonical_name":"Ada Lovelace","email":"ada@example.org"},{"entity_type":"person","canonical_name":"A. Lovelace","phone":"+44 1"}]}`
+	// Tenant A registers an entity type of its own and stores a file.
+	mustSucceed(t, a, "register_schema", `{"entity_type":"meal","schema_definition":{"fields":{"name":{"type":"string"}}},"reducer_config":{"merge_policies":{}},"activate":true}`)
+	mustSucceed(t, a, "update_schema_incremental", `{"entity_type":"meal","fields_to_add":[{"field_name":"calories","field_type":"number"}]}`)
+	mustSucceed(t, a, "store", `{"entities":[{"entity_type":"meal","name":"Porridge","calories":350}]}`)
+	file := mustSucceed(t, a, "store", `{"file_content":"Q2FsbCBBZGEgYWJvdXQgdGhlIFEzIGludm9pY2Uu","mime_type":"text/plain","interpret":false}`)["source_id"].(string)
 	inv := mustSucceed(t, a, "store", invoice)["entities"].([]any)[0].(map[string]any)["entity_id"].(string)
 	people := mustSucceed(t, a, "store", person)["entities"].([]any)
 	p1, p2 := people[0].(map[string]any)["entity_id"].(string), people[1].(map[string]any)["entity_id"].(string)
@@ -78,7 +83,7 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 	}
 
 	// Tenant B stores material of its own.
-	own := mustSucceed(t, b, "store", `{"entities":[{"entity_type":"person","canonical_name":"Hank Scorpio","fields":{"email":"hank@globex.example"}}]}`)["entities"].([]any)[0].(map[string]any)["entity_id"].(string)
+	own := mustSucceed(t, b, "store", `{"entities":[{"entity_type":"person","canonical_name":"Hank Scorpio","email":"hank@globex.example"}]}`)["entities"].([]any)[0].(map[string]any)["entity_id"].(string)
 
 	const never, never2 = "ent_0000000000000000000000000000dead", "ent_0000000000000000000000000000beef"
 	probes := []struct {
@@ -94,6 +99,21 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 		{"create_relationship", `{"relationship_type":"part_of","source_entity_id":"` + own + `","target_entity_id":"{0}"}`, []string{p1}, []string{never}},
 		{"validate_write", `{"operation":"correct","payload":{"entity_id":"{0}","entity_type":"invoice","field":"amount","value":1}}`, []string{inv}, []string{never}},
 		{"validate_write", `{"operation":"merge_entities","payload":{"from_entity_id":"{0}","to_entity_id":"{1}"}}`, []string{p2, p1}, []string{never, never2}},
+		{"reinterpret", `{"source_id":"{0}","interpretation_config":{"model_id":"m2"}}`, []string{file}, []string{"src_00000000000000000000000000000000"}},
+		{"retrieve_entity_snapshot", `{"entity_id":"{0}"}`, []string{inv}, []string{never}},
+		{"list_observations", `{"entity_id":"{0}"}`, []string{p1}, []string{never}},
+		{"list_relationships", `{"entity_id":"{0}"}`, []string{inv}, []string{never}},
+		{"retrieve_field_provenance", `{"entity_id":"{0}","field":"amount"}`, []string{inv}, []string{never}},
+		{"retrieve_related_entities", `{"entity_id":"{0}"}`, []string{inv}, []string{never}},
+		{"get_relationship_snapshot", `{"relationship_type":"refers_to","source_entity_id":"{0}","target_entity_id":"{1}"}`, []string{inv, p1}, []string{never, never2}},
+		{"analyze_schema_candidates", `{"entity_type":"{0}"}`, []string{"meal"}, []string{"xqzv"}},
+		{"get_schema_recommendations", `{"entity_type":"{0}"}`, []string{"meal"}, []string{"xqzv"}},
+		{"retrieve_graph_neighborhood", `{"node_id":"{0}"}`, []string{inv}, []string{never}},
+		{"retrieve_graph_neighborhood", `{"node_id":"{0}","node_type":"source"}`, []string{file}, []string{"src_00000000000000000000000000000000"}},
+		// A's entity type is unknown to B, like a type nobody registered.
+		{"retrieve_entities", `{"entity_type":"{0}"}`, []string{"meal"}, []string{"xqzv"}},
+		{"update_schema_incremental", `{"entity_type":"{0}","fields_to_add":[{"field_name":"fibre","field_type":"number"}]}`, []string{"meal"}, []string{"xqzv"}},
+		{"store", `{"entities":[{"entity_type":"{0}","name":"Porridge"}]}`, []string{"meal"}, []string{"xqzv"}},
 		{"apply_proposal", `{"proposal_id":"{0}"}`, []string{pending}, []string{"prop-never-existed"}},
 		{"discard_proposal", `{"proposal_id":"{0}"}`, []string{pending}, []string{"prop-never-existed"}},
 	}
@@ -118,7 +138,6 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 
 	// The same material stored by B computes A's entity ids and makes B's
 	// own entities: created, not deduplicated into A's.
-	covered["store"] = true
 	out := mustSucceed(t, b, "store", invoice)
 	e := out["entities"].([]any)[0].(map[string]any)
 	if e["entity_id"] != inv || e["created"] != true || out["deduplicated"] != nil {
@@ -127,7 +146,44 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 	if snap, _ := mem.Snapshot(isoB.TenantID, isoB.PrincipalID, inv); !cmp.Equal(snap, map[string]any{"invoice_number": "INV-9", "amount": 1250.5}) {
 		t.Errorf("B's entity %s = %v", inv, snap)
 	}
-	for _, tc := range [][2]string{{"list_entity_types", `{}`}, {"list_relationship_types", `{}`}, {"get_write_schema", `{"operation":"store"}`}} {
+	// B's timeline holds none of A's events.
+	covered["list_timeline_events"] = true
+	mustSucceed(t, a, "store", `{"entities":[{"entity_type":"task","title":"File taxes","due_date":"2026-04-15"}]}`)
+	if got := mustSucceed(t, b, "list_timeline_events", `{}`); got["events"] != nil {
+		t.Errorf("B sees A's events: %v", got)
+	}
+	if got := mustSucceed(t, a, "list_timeline_events", `{}`); got["total"] != 1.0 {
+		t.Errorf("A's events: %v", got)
+	}
+	// B finds none of A's entities by identifier.
+	covered["retrieve_entity_by_identifier"] = true
+	if got := mustSucceed(t, b, "retrieve_entity_by_identifier", `{"identifier":"Ada Lovelace"}`); got["entities"] != nil {
+		t.Errorf("B finds A's person: %v", got)
+	}
+	if got := mustSucceed(t, a, "retrieve_entity_by_identifier", `{"identifier":"Ada Lovelace"}`); got["total"] != 1.0 {
+		t.Errorf("A does not find its own person: %v", got)
+	}
+	// B lists only its own entities, and A's type is B's to register.
+	covered["retrieve_entities"] = true
+	if got := mustSucceed(t, b, "retrieve_entities", `{"include_snapshots":false}`); got["total"] != 2.0 {
+		t.Errorf("B's entities: %v", got)
+	}
+	covered["register_schema"] = true
+	if got := mustSucceed(t, b, "register_schema", `{"entity_type":"meal","schema_definition":{"fields":{"title":{"type":"string"}}},"reducer_config":{"merge_policies":{}}}`); got["scope"] != "global" || got["activated"] != nil {
+		t.Errorf("B's registration of meal: %v", got)
+	}
+	covered["list_entity_types"] = true
+	if got := strings.Join(mem.EntityTypes(context.Background(), isoA.TenantID), ","); !strings.Contains(got, "meal") {
+		t.Errorf("tenant A's types %s lack its meal", got)
+	}
+	if got, want := mem.EntityTypes(context.Background(), isoB.TenantID), domain.BuiltinEntityTypes(); !cmp.Equal(got, want) {
+		t.Errorf("tenant B's types = %v, want the built-in ones %v (its meal is not active)", got, want)
+	}
+	ta, tb := mustSucceed(t, a, "list_entity_types", `{"keyword":"meal"}`), mustSucceed(t, b, "list_entity_types", `{"keyword":"meal"}`)
+	if ta["total"] != 1.0 || tb["total"] != nil || tb["entity_types"] != nil {
+		t.Errorf("list_entity_types meal: A %v, B %v", ta, tb)
+	}
+	for _, tc := range [][2]string{{"list_relationship_types", `{}`}, {"get_write_schema", `{"operation":"store"}`}} {
 		covered[tc[0]] = true
 		if ra, rb := mcptest.Call(t, a, tc[0], tc[1]), mcptest.Call(t, b, tc[0], tc[1]); ra.Text != rb.Text {
 			t.Errorf("%s answers the tenants differently:\n A: %s\n B: %s", tc[0], ra.Text, rb.Text)

@@ -172,22 +172,22 @@ func TestTaskCreate(t *testing.T) {
 		args: `{"title":"Add OAuth login","type":"feature"}`,
 		want: `{"success":true,
 			"data":{"id":"` + firstID + `","title":"Add OAuth login","type":"feature","status":"todo",
-				"workflow_state":"backlog","area":"general",
-				"path":"/projects/acme/.tasks/backlog/` + firstID + `.task.md","created_at":"2026-11-22T10:00:00Z"},
+				"workflowState":"backlog","area":"general",
+				"path":"/projects/acme/.tasks/backlog/` + firstID + `.task.md","createdAt":"2026-11-22T10:00:00Z"},
 			"message":"Task created successfully",
 			"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0"},
 			"suggestions":["` + suggestUpdate + `","` + suggestMove + `"],"warnings":[]}`,
 	}, {
 		name:  "subtask joins its parent's folder and domain warnings land in metadata",
-		setup: []string{`{"title":"Add OAuth login","type":"feature","workflow_state":"current"}`},
-		args:  `{"title":"Write token tests","type":"test","parent_id":"` + firstID + `","tags":["auth","auth"],"priority":"high","root_dir":"/projects/acme"}`,
+		setup: []string{`{"title":"Add OAuth login","type":"feature","workflowState":"current"}`},
+		args:  `{"title":"Write token tests","type":"test","parentId":"` + firstID + `","tags":["auth","auth"],"priority":"high","rootDir":"/projects/acme"}`,
 		want: `{"success":true,
 			"data":{"id":"` + secondID + `","title":"Write token tests","type":"test","status":"todo",
-				"workflow_state":"current","area":"general",
-				"path":"/projects/acme/.tasks/current/` + firstID + `/` + secondID + `.task.md","created_at":"2026-11-22T10:00:00Z"},
+				"workflowState":"current","area":"general",
+				"path":"/projects/acme/.tasks/current/` + firstID + `/` + secondID + `.task.md","createdAt":"2026-11-22T10:00:00Z"},
 			"message":"Task created successfully",
 			"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0",
-				"warnings":["subtasks live in their parent's folder: workflow_state backlog was replaced by current","duplicate tags removed: auth"]},
+				"warnings":["subtasks live in their parent's folder: workflowState backlog was replaced by current","duplicate tags removed: auth"]},
 			"suggestions":["` + suggestUpdate + `","` + suggestMove + `"],"warnings":[]}`,
 	}}
 	for _, tt := range tests {
@@ -205,16 +205,16 @@ func TestTaskCreate(t *testing.T) {
 
 func TestTaskUpdateAppliesNestedUpdatesAndAppendsTimestampedLogEntry(t *testing.T) {
 	s := newSession(t, noElicitation)
-	s.mustCall("task_create", `{"title":"Add OAuth login","type":"feature","workflow_state":"current","tags":["auth"]}`)
-	got := s.mustCall("task_update", `{"id":"`+firstID+`","updates":{"status":"done","priority":"high","assignee":"bob","deliverable":"PR 42","add_log_entry":"Merged PR 42"}}`)
+	s.mustCall("task_create", `{"title":"Add OAuth login","type":"feature","workflowState":"current","tags":["auth"]}`)
+	got := s.mustCall("task_update", `{"id":"`+firstID+`","updates":{"status":"done","priority":"high","assignee":"bob","deliverable":"PR 42","addLogEntry":"Merged PR 42"}}`)
 	want := compact(`{"success":true,
 		"data":{"id":"` + firstID + `","title":"Add OAuth login","type":"feature","status":"done","priority":"high",
-			"workflow_state":"current","area":"general","assignee":"bob","tags":["auth"],"deliverable":"PR 42",
+			"workflowState":"current","area":"general","assignee":"bob","tags":["auth"],"deliverable":"PR 42",
 			"log":"- 2026-11-22T10:00:00Z: Merged PR 42",
-			"path":"/projects/acme/.tasks/current/` + firstID + `.task.md","created_at":"2026-11-22T10:00:00Z","updated_at":"2026-11-22T10:00:00Z"},
+			"path":"/projects/acme/.tasks/current/` + firstID + `.task.md","createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:00Z"},
 		"message":"Task updated successfully",
 		"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0",
-			"warnings":["task is done but still in current; call task_move with target_state archive to archive it"]},
+			"warnings":["task is done but still in current; call task_move with targetState archive to archive it"]},
 		"suggestions":["` + suggestMove + `"],"warnings":[]}`)
 	if got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
@@ -228,31 +228,31 @@ func TestTaskMove(t *testing.T) {
 	}{{
 		name: "backlog to current starts the work",
 		path: "/projects/acme/.tasks/current/" + firstID + ".task.md",
-		args: `{"id":"` + firstID + `","target_state":"current"}`,
+		args: `{"id":"` + firstID + `","targetState":"current"}`,
 		want: `{"success":true,
-			"data":{"id":"` + firstID + `","previous_state":"backlog","current_state":"current",
-				"status_updated":true,"new_status":"in_progress"},
+			"data":{"id":"` + firstID + `","previousState":"backlog","currentState":"current",
+				"statusUpdated":true,"newStatus":"in_progress"},
 			"message":"Task moved from backlog to current",
 			"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0"},
 			"suggestions":["` + suggestUpdate + `"],"warnings":[]}`,
 	}, {
 		name: "archive by synonym files under the month and marks the task done",
 		path: "/projects/acme/.tasks/archive/2026-11/" + firstID + ".task.md",
-		args: `{"id":"` + firstID + `","target_state":"archived","archive_date":"2026-11"}`,
+		args: `{"id":"` + firstID + `","targetState":"archived","archiveDate":"2026-11"}`,
 		want: `{"success":true,
-			"data":{"id":"` + firstID + `","previous_state":"backlog","current_state":"archive",
-				"status_updated":true,"new_status":"done"},
+			"data":{"id":"` + firstID + `","previousState":"backlog","currentState":"archive",
+				"statusUpdated":true,"newStatus":"done"},
 			"message":"Task moved from backlog to archive",
 			"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0"},
 			"suggestions":["` + suggestUpdate + `"],"warnings":[]}`,
 	}, {
-		name: "update_status false keeps the status and says so",
+		name: "updateStatus false keeps the status and says so",
 		path: "/projects/acme/.tasks/archive/2026-11/" + firstID + ".task.md",
-		args: `{"id":"` + firstID + `","target_state":"archive","archive_date":"2026-11","update_status":false}`,
+		args: `{"id":"` + firstID + `","targetState":"archive","archiveDate":"2026-11","updateStatus":false}`,
 		want: `{"success":true,
-			"data":{"id":"` + firstID + `","previous_state":"backlog","current_state":"archive","status_updated":false},
+			"data":{"id":"` + firstID + `","previousState":"backlog","currentState":"archive","statusUpdated":false},
 			"message":"Task moved from backlog to archive",
-			"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0","warnings":["task archived with status todo because update_status is false"]},
+			"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0","warnings":["task archived with status todo because updateStatus is false"]},
 			"suggestions":["` + suggestUpdate + `"],"warnings":[]}`,
 	}}
 	for _, tt := range tests {
@@ -272,7 +272,7 @@ func TestTaskMove(t *testing.T) {
 // withFamily creates a parent task and one subtask.
 func withFamily(s *session) {
 	s.mustCall("task_create", `{"title":"Add OAuth login","type":"feature"}`)
-	s.mustCall("task_create", `{"title":"Write token tests","type":"test","parent_id":"`+firstID+`"}`)
+	s.mustCall("task_create", `{"title":"Write token tests","type":"test","parentId":"`+firstID+`"}`)
 }
 
 func TestTaskDeleteCascadesToSubtasksAfterTheUserConfirms(t *testing.T) {
@@ -280,7 +280,7 @@ func TestTaskDeleteCascadesToSubtasksAfterTheUserConfirms(t *testing.T) {
 	withFamily(s)
 	got := s.mustCall("task_delete", `{"id":"`+firstID+`","cascade":true}`)
 	want := compact(`{"success":true,
-		"data":{"id":"` + firstID + `","deleted":true,"cascade_count":1},
+		"data":{"id":"` + firstID + `","deleted":true,"cascadeCount":1},
 		"message":"Task and 1 subtask(s) deleted successfully",
 		"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0"},
 		"suggestions":[],"warnings":[]}`)
@@ -328,8 +328,8 @@ func TestTaskDeleteWithoutElicitationBecomesAProposalAppliedById(t *testing.T) {
 	if err := json.Unmarshal([]byte(got), &p); err != nil {
 		t.Fatal(err)
 	}
-	wantPreview := compact(`{"meta":{"tenant_id":"acme","principal_id":"alice","correlation_id":"corr-1","requested_at":"2026-11-22T10:00:00Z"},
-		"root_dir":"/projects/acme","id":"` + secondID + `"}`)
+	wantPreview := compact(`{"meta":{"tenantId":"acme","principalId":"alice","correlationId":"corr-1","requestedAt":"2026-11-22T10:00:00Z"},
+		"rootDir":"/projects/acme","id":"` + secondID + `"}`)
 	if p.Proposal.Tool != "task_delete" || p.Proposal.Classification != "DESTRUCTIVE_DELETE" || p.Proposal.ApplyWith != "apply_proposal" ||
 		p.Proposal.Summary != `Delete task: id="`+secondID+`"` || string(p.Proposal.Preview) != wantPreview {
 		t.Fatalf("proposal: %s", got)
@@ -351,23 +351,23 @@ func TestAgentMistakesAreAnsweredWithCorrectableErrors(t *testing.T) {
 		code, field, top string // top: first did_you_mean, else the hint
 	}{
 		{"create: enum typo", "task_create", `{"title":"Add login","type":"featur"}`, "INVALID_ENUM_VALUE", "type", "feature"},
-		{"create: seed's camelCase field name", "task_create", `{"title":"Sub","type":"bug","parentId":"` + firstID + `"}`, "UNKNOWN_FIELD", "parentId", "parent_id"},
+		{"create: the proto's snake_case name", "task_create", `{"title":"Sub","type":"bug","parent_id":"` + firstID + `"}`, "UNKNOWN_FIELD", "parent_id", "parentId"},
 		{"create: title missing", "task_create", `{"type":"bug"}`, "MISSING_REQUIRED_FIELD", "title", ""},
 		{"create: tags as a comma string", "task_create", `{"title":"x","type":"bug","tags":"a,b"}`, "INVALID_TYPE", "tags", ""},
-		{"create: unknown parent", "task_create", `{"title":"x","type":"bug","parent_id":"task-nope"}`, "NOT_FOUND", "", ""},
+		{"create: unknown parent", "task_create", `{"title":"x","type":"bug","parentId":"task-nope"}`, "NOT_FOUND", "", ""},
 		{"update: fields outside updates", "task_update", `{"id":"` + firstID + `","status":"done"}`, "UNKNOWN_FIELD", "status", "updates.status"},
 		{"update: nested enum typo", "task_update", `{"id":"` + firstID + `","updates":{"status":"in-progres"}}`, "INVALID_ENUM_VALUE", "updates.status", "in_progress"},
-		{"update: nested camelCase field", "task_update", `{"id":"` + firstID + `","updates":{"addLogEntry":"x"}}`, "UNKNOWN_FIELD", "updates.addLogEntry", "add_log_entry"},
+		{"update: nested snake_case field", "task_update", `{"id":"` + firstID + `","updates":{"add_log_entry":"x"}}`, "UNKNOWN_FIELD", "updates.add_log_entry", "addLogEntry"},
 		{"update: nothing to change", "task_update", `{"id":"` + firstID + `","updates":{}}`, "VALIDATION_ERROR", "updates", ""},
 		{"delete: cascade as a string", "task_delete", `{"id":"` + firstID + `","cascade":"yes"}`, "INVALID_TYPE", "cascade", ""},
 		{"delete: id missing", "task_delete", `{"cascade":true}`, "MISSING_REQUIRED_FIELD", "id", ""},
 		{"delete: parent without cascade", "task_delete", `{"id":"` + firstID + `"}`, "CONFLICT", "", ""},
-		{"move: enum typo", "task_move", `{"id":"` + firstID + `","target_state":"curent"}`, "INVALID_ENUM_VALUE", "target_state", "current"},
-		{"move: seed's camelCase field name", "task_move", `{"id":"` + firstID + `","targetState":"current"}`, "UNKNOWN_FIELD", "targetState", "target_state"},
-		{"move: full date instead of month", "task_move", `{"id":"` + firstID + `","target_state":"archive","archive_date":"2026-11-01"}`, "CONSTRAINT_VIOLATION", "archive_date", ""},
-		{"move: archive without a month", "task_move", `{"id":"` + firstID + `","target_state":"archive"}`, "MISSING_REQUIRED_FIELD", "archive_date", "send archive_date, or set target_state to another value"},
-		{"move: archive to a month that does not exist", "task_move", `{"id":"` + firstID + `","target_state":"archive","archive_date":"2026-13"}`, "VALIDATION_ERROR", "archive_date", ""},
-		{"move: a subtask on its own", "task_move", `{"id":"` + secondID + `","target_state":"current"}`, "CONFLICT", "", ""},
+		{"move: enum typo", "task_move", `{"id":"` + firstID + `","targetState":"curent"}`, "INVALID_ENUM_VALUE", "targetState", "current"},
+		{"move: the proto's snake_case name", "task_move", `{"id":"` + firstID + `","target_state":"current"}`, "UNKNOWN_FIELD", "target_state", "targetState"},
+		{"move: full date instead of month", "task_move", `{"id":"` + firstID + `","targetState":"archive","archiveDate":"2026-11-01"}`, "CONSTRAINT_VIOLATION", "archiveDate", ""},
+		{"move: archive without a month", "task_move", `{"id":"` + firstID + `","targetState":"archive"}`, "MISSING_REQUIRED_FIELD", "archiveDate", "send archiveDate, or set targetState to another value"},
+		{"move: archive to a month that does not exist", "task_move", `{"id":"` + firstID + `","targetState":"archive","archiveDate":"2026-13"}`, "VALIDATION_ERROR", "archiveDate", ""},
+		{"move: a subtask on its own", "task_move", `{"id":"` + secondID + `","targetState":"current"}`, "CONFLICT", "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -422,12 +422,12 @@ func TestServerListsWriteToolsWithHonestHintsAndServiceTools(t *testing.T) {
 // decoder checks, whichever spelling of archive the agent uses, before the
 // domain is called; get_write_schema states it.
 func TestTaskMoveRequiresArchiveDateForArchiveMoves(t *testing.T) {
-	e := `{"code":"MISSING_REQUIRED_FIELD","message":"archive_date is required when target_state is \"archive\"","field":"archive_date",` +
-		`"suggestions":{"hint":"send archive_date, or set target_state to another value"}}`
+	e := `{"code":"MISSING_REQUIRED_FIELD","message":"archiveDate is required when targetState is \"archive\"","field":"archiveDate",` +
+		`"suggestions":{"hint":"send archiveDate, or set targetState to another value"}}`
 	for _, tt := range []struct{ tool, args, want string }{
-		{"task_move", `{"id":"` + firstID + `","target_state":"archive"}`, `{"success":false,"error":` + e + `,"errors":[` + e + `]}`},
-		{"task_move", `{"id":"` + firstID + `","target_state":"archived","archive_date":null}`, `{"success":false,"error":` + e + `,"errors":[` + e + `]}`},
-		{"validate_write", `{"operation":"task_move","payload":{"id":"task-never","target_state":"archive"}}`, `{"success":true,"valid":false,"errors":[` + e + `],"warnings":[],"suggestions":[]}`},
+		{"task_move", `{"id":"` + firstID + `","targetState":"archive"}`, `{"success":false,"error":` + e + `,"errors":[` + e + `]}`},
+		{"task_move", `{"id":"` + firstID + `","targetState":"archived","archiveDate":null}`, `{"success":false,"error":` + e + `,"errors":[` + e + `]}`},
+		{"validate_write", `{"operation":"task_move","payload":{"id":"task-never","targetState":"archive"}}`, `{"success":true,"valid":false,"errors":[` + e + `],"warnings":[],"suggestions":[]}`},
 	} {
 		s := newSession(t, noElicitation)
 		s.mustCall("task_create", `{"title":"Add OAuth login","type":"feature"}`)
@@ -435,7 +435,7 @@ func TestTaskMoveRequiresArchiveDateForArchiveMoves(t *testing.T) {
 			t.Fatalf("%s %s: got isError=%v\n%s\nwant\n%s", tt.tool, tt.args, r.isError, r.text, compact(tt.want))
 		}
 		// Nothing moved.
-		if got := s.mustCall("task_update", `{"id":"`+firstID+`","updates":{"assignee":"bob"}}`); !strings.Contains(got, `"workflow_state":"backlog"`) {
+		if got := s.mustCall("task_update", `{"id":"`+firstID+`","updates":{"assignee":"bob"}}`); !strings.Contains(got, `"workflowState":"backlog"`) {
 			t.Fatalf("task moved: %s", got)
 		}
 	}
@@ -446,8 +446,37 @@ func TestTaskMoveRequiresArchiveDateForArchiveMoves(t *testing.T) {
 	if err := json.Unmarshal([]byte(s.mustCall("get_write_schema", `{"operation":"task_move"}`)), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if want := `[{"field":"archive_date","when":"target_state","equals":["archive"],"rule":"archive_date is required when target_state is \"archive\""}]`; string(doc.RequiredWhen) != want {
+	if want := `[{"field":"archiveDate","when":"targetState","equals":["archive"],"rule":"archiveDate is required when targetState is \"archive\""}]`; string(doc.RequiredWhen) != want {
 		t.Fatalf("required_when %s\nwant %s", doc.RequiredWhen, want)
+	}
+}
+
+// The service speaks the document's camelCase (field_naming JSON_NAME):
+// get_write_schema says so, and names what the server fills by the names
+// the agent sees, with the proto path beside them.
+func TestGetWriteSchemaSpeaksTheDocumentsFieldNames(t *testing.T) {
+	s := newSession(t, noElicitation)
+	var doc struct {
+		FieldNaming    string          `json:"field_naming"`
+		RequiredFields []string        `json:"required_fields"`
+		OptionalFields []string        `json:"optional_fields"`
+		ServerFills    json.RawMessage `json:"server_fills"`
+	}
+	if err := json.Unmarshal([]byte(s.mustCall("get_write_schema", `{"operation":"task_move"}`)), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.FieldNaming != "JSON_NAME" || strings.Join(doc.RequiredFields, ",") != "id,targetState" ||
+		strings.Join(doc.OptionalFields, ",") != "rootDir,parentId,archiveDate,updateStatus" {
+		t.Fatalf("field_naming %q, required_fields %v, optional_fields %v", doc.FieldNaming, doc.RequiredFields, doc.OptionalFields)
+	}
+	want := `[{"field":"meta.tenantId","proto_field":"meta.tenant_id","source":"context","how":"tenant id from the request context"},` +
+		`{"field":"meta.principalId","proto_field":"meta.principal_id","source":"context","how":"principal id from the request context"},` +
+		`{"field":"meta.correlationId","proto_field":"meta.correlation_id","source":"context","how":"correlation id from the request context"},` +
+		`{"field":"meta.clientRequestId","proto_field":"meta.client_request_id","source":"context","how":"client request id from the request context"},` +
+		`{"field":"meta.requestedAt","proto_field":"meta.requested_at","source":"generated","how":"the current time"},` +
+		`{"field":"rootDir","proto_field":"root_dir","source":"resolver","how":"resolved by the server (project_root)","overridable":true}]`
+	if string(doc.ServerFills) != want {
+		t.Fatalf("server_fills\n%s\nwant\n%s", doc.ServerFills, want)
 	}
 }
 
@@ -456,13 +485,13 @@ func TestTaskMoveRequiresArchiveDateForArchiveMoves(t *testing.T) {
 func TestTaskUpdateIgnoresAnEmptyLogEntryWithAWarning(t *testing.T) {
 	s := newSession(t, noElicitation)
 	s.mustCall("task_create", `{"title":"Add OAuth login","type":"feature"}`)
-	got := s.mustCall("task_update", `{"id":"`+firstID+`","updates":{"assignee":"bob","add_log_entry":"  "}}`)
+	got := s.mustCall("task_update", `{"id":"`+firstID+`","updates":{"assignee":"bob","addLogEntry":"  "}}`)
 	want := compact(`{"success":true,
 		"data":{"id":"` + firstID + `","title":"Add OAuth login","type":"feature","status":"todo","priority":"medium",
-			"workflow_state":"backlog","area":"general","assignee":"bob",
-			"path":"/projects/acme/.tasks/backlog/` + firstID + `.task.md","created_at":"2026-11-22T10:00:00Z","updated_at":"2026-11-22T10:00:00Z"},
+			"workflowState":"backlog","area":"general","assignee":"bob",
+			"path":"/projects/acme/.tasks/backlog/` + firstID + `.task.md","createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:00Z"},
 		"message":"Task updated successfully",
-		"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0","warnings":["add_log_entry is empty and was ignored"]},
+		"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0","warnings":["addLogEntry is empty and was ignored"]},
 		"suggestions":["` + suggestMove + `"],"warnings":[]}`)
 	if got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)

@@ -15,9 +15,9 @@ const (
 
 // oauthParent is the parent_create example of the tool: three subtasks, the
 // third in parallel with the second.
-const oauthParent = `{"title":"OAuth login","type":"feature","overview_content":"Let users sign in with Google",
+const oauthParent = `{"title":"OAuth login","type":"feature","overviewContent":"Let users sign in with Google",
 	"subtasks":[{"title":"Design the flow"},{"title":"Build the callback","type":"chore"},
-		{"title":"Write token tests","type":"test","parallel_with":"Build the callback"}]}`
+		{"title":"Write token tests","type":"test","parallelWith":"Build the callback"}]}`
 
 // Next-step sentences of parent_create.
 const (
@@ -32,47 +32,47 @@ func TestParentCreate(t *testing.T) {
 		// task_update of one task afterwards, and its answer's data.
 		check, checkWant string
 	}{{
-		name: "subtasks in order, parallel_with shares the earlier subtask's sequence",
+		name: "subtasks in order, parallelWith shares the earlier subtask's sequence",
 		args: oauthParent,
 		want: `{"success":true,
-			"data":{"id":"` + firstID + `","title":"OAuth login","type":"feature","workflow_state":"backlog",
-				"path":"/projects/acme/.tasks/backlog/` + firstID + `.task.md","subtask_count":3,
-				"created_subtasks":[{"id":"` + sub1 + `","title":"Design the flow","sequence":"01"},
+			"data":{"id":"` + firstID + `","title":"OAuth login","type":"feature","workflowState":"backlog",
+				"path":"/projects/acme/.tasks/backlog/` + firstID + `.task.md","subtaskCount":3,
+				"createdSubtasks":[{"id":"` + sub1 + `","title":"Design the flow","sequence":"01"},
 					{"id":"` + sub2 + `","title":"Build the callback","sequence":"02"},
 					{"id":"` + sub3 + `","title":"Write token tests","sequence":"02"}]},
 			"message":"Parent task created with 3 subtask(s)",` + parentMeta + `,
 			"suggestions":["` + suggestParentOps + `","` + suggestUpdate + `"],"warnings":[]}`,
-		check: `{"id":"` + sub3 + `","parent_id":"` + firstID + `","updates":{"assignee":"bob"}}`,
+		check: `{"id":"` + sub3 + `","parentId":"` + firstID + `","updates":{"assignee":"bob"}}`,
 		checkWant: `{"id":"` + sub3 + `","title":"Write token tests","type":"test","status":"todo","priority":"medium",
-			"workflow_state":"backlog","area":"general","parent_id":"` + firstID + `","assignee":"bob",
-			"path":"` + parentDir + sub3 + `.task.md","created_at":"2026-11-22T10:00:00Z","updated_at":"2026-11-22T10:00:00Z","sequence":"02"}`,
+			"workflowState":"backlog","area":"general","parentId":"` + firstID + `","assignee":"bob",
+			"path":"` + parentDir + sub3 + `.task.md","createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:00Z","sequence":"02"}`,
 	}, {
-		name: "seed defaults and subtask_count 0 without subtasks",
-		args: `{"title":"Token storage","type":"spike","overview_content":"Where do refresh tokens live?","tags":["auth","auth"]}`,
+		name: "seed defaults and subtaskCount 0 without subtasks",
+		args: `{"title":"Token storage","type":"spike","overviewContent":"Where do refresh tokens live?","tags":["auth","auth"]}`,
 		want: `{"success":true,
-			"data":{"id":"` + firstID + `","title":"Token storage","type":"spike","workflow_state":"backlog",
-				"path":"/projects/acme/.tasks/backlog/` + firstID + `.task.md","subtask_count":0},
+			"data":{"id":"` + firstID + `","title":"Token storage","type":"spike","workflowState":"backlog",
+				"path":"/projects/acme/.tasks/backlog/` + firstID + `.task.md","subtaskCount":0},
 			"message":"Parent task created with 0 subtask(s)",
 			"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0","warnings":["duplicate tags removed: auth"]},
 			"suggestions":["` + suggestParentOps + `","` + suggestUpdate + `"],"warnings":[]}`,
 		check: `{"id":"` + firstID + `","updates":{"assignee":"bob"}}`,
 		checkWant: `{"id":"` + firstID + `","title":"Token storage","type":"spike","status":"todo","priority":"medium",
-			"workflow_state":"backlog","area":"general","assignee":"bob","tags":["auth"],"instruction":"Where do refresh tokens live?",
-			"path":"/projects/acme/.tasks/backlog/` + firstID + `.task.md","created_at":"2026-11-22T10:00:00Z","updated_at":"2026-11-22T10:00:00Z"}`,
+			"workflowState":"backlog","area":"general","assignee":"bob","tags":["auth"],"instruction":"Where do refresh tokens live?",
+			"path":"/projects/acme/.tasks/backlog/` + firstID + `.task.md","createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:00Z"}`,
 	}, {
 		name: "explicit sequences and the parent's folder",
-		args: `{"title":"Billing export","type":"feature","workflow_state":"current","priority":"high","area":"billing",
+		args: `{"title":"Billing export","type":"feature","workflowState":"current","priority":"high","area":"billing",
 			"subtasks":[{"title":"Schema","sequence":"05"},{"title":"Writer"}]}`,
 		want: `{"success":true,
-			"data":{"id":"` + firstID + `","title":"Billing export","type":"feature","workflow_state":"current",
-				"path":"/projects/acme/.tasks/current/` + firstID + `.task.md","subtask_count":2,
-				"created_subtasks":[{"id":"` + sub1 + `","title":"Schema","sequence":"05"},{"id":"` + sub2 + `","title":"Writer","sequence":"06"}]},
+			"data":{"id":"` + firstID + `","title":"Billing export","type":"feature","workflowState":"current",
+				"path":"/projects/acme/.tasks/current/` + firstID + `.task.md","subtaskCount":2,
+				"createdSubtasks":[{"id":"` + sub1 + `","title":"Schema","sequence":"05"},{"id":"` + sub2 + `","title":"Writer","sequence":"06"}]},
 			"message":"Parent task created with 2 subtask(s)",` + parentMeta + `,
 			"suggestions":["` + suggestParentOps + `","` + suggestUpdate + `"],"warnings":[]}`,
 		check: `{"id":"` + sub2 + `","updates":{"assignee":"bob"}}`,
 		checkWant: `{"id":"` + sub2 + `","title":"Writer","type":"feature","status":"todo","priority":"high",
-			"workflow_state":"current","area":"billing","parent_id":"` + firstID + `","assignee":"bob",
-			"path":"/projects/acme/.tasks/current/` + firstID + `/` + sub2 + `.task.md","created_at":"2026-11-22T10:00:00Z","updated_at":"2026-11-22T10:00:00Z","sequence":"06"}`,
+			"workflowState":"current","area":"billing","parentId":"` + firstID + `","assignee":"bob",
+			"path":"/projects/acme/.tasks/current/` + firstID + `/` + sub2 + `.task.md","createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:00Z","sequence":"06"}`,
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -97,8 +97,8 @@ func TestParentCreate(t *testing.T) {
 // earlier subtask is stored.
 func TestParentCreateChecksEverySubtaskBeforeStoringAnything(t *testing.T) {
 	s := newSession(t, noElicitation)
-	r := s.call("parent_create", `{"title":"OAuth login","type":"feature","subtasks":[{"title":"Design"},{"title":"Build","parallel_with":"Desing"}]}`)
-	e := `{"code":"VALIDATION_ERROR","message":"no earlier subtask is titled \"Desing\"; parallel_with names one of: \"Design\"","field":"subtasks[1].parallel_with","details":{"reason":"UNKNOWN_SUBTASK"}}`
+	r := s.call("parent_create", `{"title":"OAuth login","type":"feature","subtasks":[{"title":"Design"},{"title":"Build","parallelWith":"Desing"}]}`)
+	e := `{"code":"VALIDATION_ERROR","message":"no earlier subtask is titled \"Desing\"; parallelWith names one of: \"Design\"","field":"subtasks[1].parallelWith","details":{"reason":"UNKNOWN_SUBTASK"}}`
 	if want := compact(`{"success":false,"error":` + e + `,"errors":[` + e + `]}`); !r.isError || r.text != want {
 		t.Fatalf("got isError=%v\n%s\nwant\n%s", r.isError, r.text, want)
 	}
@@ -117,57 +117,57 @@ func TestParentOperations(t *testing.T) {
 		name, args, want string
 	}{{
 		name: "add_subtask after the first moves the parallel pair down together and starts from the template",
-		args: `{"parent_id":"` + firstID + `","operation":"add_subtask","operation_data":{"operation":"add_subtask",
+		args: `{"parentId":"` + firstID + `","operation":"add_subtask","operationData":{"operation":"add_subtask",
 			"subtask":{"title":"Fix the redirect","type":"bug","after":"` + sub1 + `","template":"bug"}}}`,
 		want: `{"success":true,
-			"data":{"operation":"add_subtask","parent_id":"` + firstID + `",
-				"affected_subtasks":[{"id":"` + sub2 + `","previous_sequence":"02","current_sequence":"03"},
-					{"id":"` + sub3 + `","previous_sequence":"02","current_sequence":"03"},
-					{"id":"` + sub4 + `","current_sequence":"02"}],
-				"new_subtask":{"id":"` + sub4 + `","title":"Fix the redirect","type":"bug","status":"todo","priority":"medium",
-					"workflow_state":"backlog","area":"general","parent_id":"` + firstID + `",
+			"data":{"operation":"add_subtask","parentId":"` + firstID + `",
+				"affectedSubtasks":[{"id":"` + sub2 + `","previousSequence":"02","currentSequence":"03"},
+					{"id":"` + sub3 + `","previousSequence":"02","currentSequence":"03"},
+					{"id":"` + sub4 + `","currentSequence":"02"}],
+				"newSubtask":{"id":"` + sub4 + `","title":"Fix the redirect","type":"bug","status":"todo","priority":"medium",
+					"workflowState":"backlog","area":"general","parentId":"` + firstID + `",
 					"tasks":"- [ ] Reproduce\n- [ ] Fix\n- [ ] Add a regression test",
-					"path":"` + parentDir + sub4 + `.task.md","created_at":"2026-11-22T10:00:00Z","updated_at":"2026-11-22T10:00:00Z","sequence":"02"}},
+					"path":"` + parentDir + sub4 + `.task.md","createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:00Z","sequence":"02"}},
 			"message":"Subtask ` + sub4 + ` added to ` + firstID + ` at sequence 02",` + parentMeta + `,
 			"suggestions":["` + suggestUpdate + `"],"warnings":[]}`,
 	}, {
 		name: "resequence renumbers the listed subtasks and warns about another operation's field",
-		args: `{"parent_id":"` + firstID + `","operation":"resequence","operation_data":{"operation":"resequence",
-			"sequence_map":[{"id":"` + sub1 + `","sequence":"04"},{"id":"` + sub4 + `","sequence":"01"}],"subtask_ids":["` + sub2 + `","` + sub3 + `"]}}`,
+		args: `{"parentId":"` + firstID + `","operation":"resequence","operationData":{"operation":"resequence",
+			"sequenceMap":[{"id":"` + sub1 + `","sequence":"04"},{"id":"` + sub4 + `","sequence":"01"}],"subtaskIds":["` + sub2 + `","` + sub3 + `"]}}`,
 		want: `{"success":true,
-			"data":{"operation":"resequence","parent_id":"` + firstID + `",
-				"affected_subtasks":[{"id":"` + sub1 + `","previous_sequence":"01","current_sequence":"04"},
-					{"id":"` + sub4 + `","previous_sequence":"02","current_sequence":"01"}]},
+			"data":{"operation":"resequence","parentId":"` + firstID + `",
+				"affectedSubtasks":[{"id":"` + sub1 + `","previousSequence":"01","currentSequence":"04"},
+					{"id":"` + sub4 + `","previousSequence":"02","currentSequence":"01"}]},
 			"message":"Resequenced 2 subtask(s) of ` + firstID + `",
-			"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0","warnings":["operation_data.subtask_ids is not used by resequence and was ignored"]},
+			"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0","warnings":["operationData.subtaskIds is not used by resequence and was ignored"]},
 			"suggestions":["` + suggestUpdate + `"],"warnings":[]}`,
 	}, {
-		name: "parallelize without target_sequence takes the earliest of the subtasks' sequences",
-		args: `{"parent_id":"` + firstID + `","operation":"parallelize","operation_data":{"operation":"parallelize","subtask_ids":["` + sub1 + `","` + sub2 + `"]}}`,
+		name: "parallelize without targetSequence takes the earliest of the subtasks' sequences",
+		args: `{"parentId":"` + firstID + `","operation":"parallelize","operationData":{"operation":"parallelize","subtaskIds":["` + sub1 + `","` + sub2 + `"]}}`,
 		want: `{"success":true,
-			"data":{"operation":"parallelize","parent_id":"` + firstID + `",
-				"affected_subtasks":[{"id":"` + sub1 + `","previous_sequence":"04","current_sequence":"03"},
-					{"id":"` + sub2 + `","previous_sequence":"03","current_sequence":"03"}]},
+			"data":{"operation":"parallelize","parentId":"` + firstID + `",
+				"affectedSubtasks":[{"id":"` + sub1 + `","previousSequence":"04","currentSequence":"03"},
+					{"id":"` + sub2 + `","previousSequence":"03","currentSequence":"03"}]},
 			"message":"2 subtask(s) of ` + firstID + ` now run in parallel at sequence 03",` + parentMeta + `,
 			"suggestions":["` + suggestUpdate + `"],"warnings":[]}`,
 	}, {
-		name: "parallelize at a target_sequence",
-		args: `{"parent_id":"` + firstID + `","operation":"parallelize","operation_data":{"operation":"parallelize","subtask_ids":["` + sub3 + `","` + sub4 + `"],"target_sequence":"07"}}`,
+		name: "parallelize at a targetSequence",
+		args: `{"parentId":"` + firstID + `","operation":"parallelize","operationData":{"operation":"parallelize","subtaskIds":["` + sub3 + `","` + sub4 + `"],"targetSequence":"07"}}`,
 		want: `{"success":true,
-			"data":{"operation":"parallelize","parent_id":"` + firstID + `",
-				"affected_subtasks":[{"id":"` + sub3 + `","previous_sequence":"03","current_sequence":"07"},
-					{"id":"` + sub4 + `","previous_sequence":"01","current_sequence":"07"}]},
+			"data":{"operation":"parallelize","parentId":"` + firstID + `",
+				"affectedSubtasks":[{"id":"` + sub3 + `","previousSequence":"03","currentSequence":"07"},
+					{"id":"` + sub4 + `","previousSequence":"01","currentSequence":"07"}]},
 			"message":"2 subtask(s) of ` + firstID + ` now run in parallel at sequence 07",` + parentMeta + `,
 			"suggestions":["` + suggestUpdate + `"],"warnings":[]}`,
 	}, {
 		name: "add_subtask without a position goes after the last",
-		args: `{"parent_id":"` + firstID + `","operation":"add_subtask","operation_data":{"operation":"add_subtask","subtask":{"title":"Release notes"}}}`,
+		args: `{"parentId":"` + firstID + `","operation":"add_subtask","operationData":{"operation":"add_subtask","subtask":{"title":"Release notes"}}}`,
 		want: `{"success":true,
-			"data":{"operation":"add_subtask","parent_id":"` + firstID + `",
-				"affected_subtasks":[{"id":"` + firstID + `-05","current_sequence":"08"}],
-				"new_subtask":{"id":"` + firstID + `-05","title":"Release notes","type":"feature","status":"todo","priority":"medium",
-					"workflow_state":"backlog","area":"general","parent_id":"` + firstID + `",
-					"path":"` + parentDir + firstID + `-05.task.md","created_at":"2026-11-22T10:00:00Z","updated_at":"2026-11-22T10:00:00Z","sequence":"08"}},
+			"data":{"operation":"add_subtask","parentId":"` + firstID + `",
+				"affectedSubtasks":[{"id":"` + firstID + `-05","currentSequence":"08"}],
+				"newSubtask":{"id":"` + firstID + `-05","title":"Release notes","type":"feature","status":"todo","priority":"medium",
+					"workflowState":"backlog","area":"general","parentId":"` + firstID + `",
+					"path":"` + parentDir + firstID + `-05.task.md","createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:00Z","sequence":"08"}},
 			"message":"Subtask ` + firstID + `-05 added to ` + firstID + ` at sequence 08",` + parentMeta + `,
 			"suggestions":["` + suggestUpdate + `"],"warnings":[]}`,
 	}}
@@ -183,82 +183,82 @@ func TestParentOperations(t *testing.T) {
 // decoder reports them with every other problem before the domain runs.
 func TestParentOperationsRequiresTheFieldsItsOperationNeeds(t *testing.T) {
 	missing := func(field, op string) string {
-		return `{"code":"MISSING_REQUIRED_FIELD","message":"` + field + ` is required when operation is \"` + op + `\"","field":"operation_data.` + field + `",` +
+		return `{"code":"MISSING_REQUIRED_FIELD","message":"` + field + ` is required when operation is \"` + op + `\"","field":"operationData.` + field + `",` +
 			`"suggestions":{"hint":"send ` + field + `, or set operation to another value"}}`
 	}
 	one := func(e string) string { return `{"success":false,"error":` + e + `,"errors":[` + e + `]}` }
 	tests := []struct {
 		name, tool, args, want string
 	}{{
-		name: "resequence without sequence_map",
+		name: "resequence without sequenceMap",
 		tool: "parent_operations",
-		args: `{"parent_id":"` + firstID + `","operation":"resequence","operation_data":{"operation":"resequence"}}`,
-		want: one(missing("sequence_map", "resequence")),
+		args: `{"parentId":"` + firstID + `","operation":"resequence","operationData":{"operation":"resequence"}}`,
+		want: one(missing("sequenceMap", "resequence")),
 	}, {
-		name: "parallelize with subtask_ids null",
+		name: "parallelize with subtaskIds null",
 		tool: "parent_operations",
-		args: `{"parent_id":"` + firstID + `","operation":"parallelize","operation_data":{"operation":"parallelize","subtask_ids":null}}`,
-		want: one(missing("subtask_ids", "parallelize")),
+		args: `{"parentId":"` + firstID + `","operation":"parallelize","operationData":{"operation":"parallelize","subtaskIds":null}}`,
+		want: one(missing("subtaskIds", "parallelize")),
 	}, {
 		name: "add_subtask without subtask",
 		tool: "parent_operations",
-		args: `{"parent_id":"` + firstID + `","operation":"add_subtask","operation_data":{"operation":"add_subtask"}}`,
+		args: `{"parentId":"` + firstID + `","operation":"add_subtask","operationData":{"operation":"add_subtask"}}`,
 		want: one(missing("subtask", "add_subtask")),
 	}, {
 		name: "parallelize with one subtask",
 		tool: "parent_operations",
-		args: `{"parent_id":"` + firstID + `","operation":"parallelize","operation_data":{"operation":"parallelize","subtask_ids":["` + sub1 + `"]}}`,
-		want: one(`{"code":"CONSTRAINT_VIOLATION","message":"must have at least 2 items, got 1","field":"operation_data.subtask_ids"}`),
+		args: `{"parentId":"` + firstID + `","operation":"parallelize","operationData":{"operation":"parallelize","subtaskIds":["` + sub1 + `"]}}`,
+		want: one(`{"code":"CONSTRAINT_VIOLATION","message":"must have at least 2 items, got 1","field":"operationData.subtaskIds"}`),
 	}, {
-		name: "operation_data missing",
+		name: "operationData missing",
 		tool: "parent_operations",
-		args: `{"parent_id":"` + firstID + `","operation":"resequence"}`,
-		want: one(`{"code":"MISSING_REQUIRED_FIELD","message":"missing required field \"operation_data\"","field":"operation_data"}`),
+		args: `{"parentId":"` + firstID + `","operation":"resequence"}`,
+		want: one(`{"code":"MISSING_REQUIRED_FIELD","message":"missing required field \"operationData\"","field":"operationData"}`),
 	}, {
 		name: "every problem at once",
 		tool: "parent_operations",
-		args: `{"operation":"add_subtask","operation_data":{"operation":"add_subtask","target_sequence":"7","subtask":{"title":"","sequence":"3"}}}`,
+		args: `{"operation":"add_subtask","operationData":{"operation":"add_subtask","targetSequence":"7","subtask":{"title":"","sequence":"3"}}}`,
 		want: `{"success":false,
-			"error":{"code":"CONSTRAINT_VIOLATION","message":"must match the pattern ^\\d{2}$ (got 1 characters that do not)","field":"operation_data.target_sequence"},
-			"errors":[{"code":"CONSTRAINT_VIOLATION","message":"must match the pattern ^\\d{2}$ (got 1 characters that do not)","field":"operation_data.target_sequence"},
-				{"code":"CONSTRAINT_VIOLATION","message":"must be at least 1 character, got 0","field":"operation_data.subtask.title"},
-				{"code":"CONSTRAINT_VIOLATION","message":"must match the pattern ^\\d{2}$ (got 1 characters that do not)","field":"operation_data.subtask.sequence"},
-				{"code":"MISSING_REQUIRED_FIELD","message":"missing required field \"parent_id\"","field":"parent_id"}]}`,
+			"error":{"code":"CONSTRAINT_VIOLATION","message":"must match the pattern ^\\d{2}$ (got 1 characters that do not)","field":"operationData.targetSequence"},
+			"errors":[{"code":"CONSTRAINT_VIOLATION","message":"must match the pattern ^\\d{2}$ (got 1 characters that do not)","field":"operationData.targetSequence"},
+				{"code":"CONSTRAINT_VIOLATION","message":"must be at least 1 character, got 0","field":"operationData.subtask.title"},
+				{"code":"CONSTRAINT_VIOLATION","message":"must match the pattern ^\\d{2}$ (got 1 characters that do not)","field":"operationData.subtask.sequence"},
+				{"code":"MISSING_REQUIRED_FIELD","message":"missing required field \"parentId\"","field":"parentId"}]}`,
 	}, {
 		name: "validate_write answers the same before anything is written",
 		tool: "validate_write",
-		args: `{"operation":"parent_operations","payload":{"parent_id":"` + firstID + `","operation":"resequence","operation_data":{"operation":"resequence"}}}`,
-		want: `{"success":true,"valid":false,"errors":[` + missing("sequence_map", "resequence") + `],"warnings":[],"suggestions":[]}`,
+		args: `{"operation":"parent_operations","payload":{"parentId":"` + firstID + `","operation":"resequence","operationData":{"operation":"resequence"}}}`,
+		want: `{"success":true,"valid":false,"errors":[` + missing("sequenceMap", "resequence") + `],"warnings":[],"suggestions":[]}`,
 	}, {
 		name: "the two operations disagree",
 		tool: "parent_operations",
-		args: `{"parent_id":"` + firstID + `","operation":"parallelize","operation_data":{"operation":"resequence","sequence_map":[{"id":"` + sub1 + `","sequence":"02"}]}}`,
-		want: one(`{"code":"VALIDATION_ERROR","message":"operation_data.operation is resequence but operation is parallelize; both must name the same operation","field":"operation_data.operation","details":{"reason":"OPERATION_MISMATCH"}}`),
+		args: `{"parentId":"` + firstID + `","operation":"parallelize","operationData":{"operation":"resequence","sequenceMap":[{"id":"` + sub1 + `","sequence":"02"}]}}`,
+		want: one(`{"code":"VALIDATION_ERROR","message":"operationData.operation is resequence but operation is parallelize; both must name the same operation","field":"operationData.operation","details":{"reason":"OPERATION_MISMATCH"}}`),
 	}, {
 		name: "a template that does not exist",
 		tool: "parent_operations",
-		args: `{"parent_id":"` + firstID + `","operation":"add_subtask","operation_data":{"operation":"add_subtask","subtask":{"title":"x","template":"hotfix"}}}`,
-		want: one(`{"code":"VALIDATION_ERROR","message":"template \"hotfix\" is not known; use one of: bug, chore, documentation, feature, idea, spike, test","field":"operation_data.subtask.template","details":{"reason":"UNKNOWN_TEMPLATE"}}`),
+		args: `{"parentId":"` + firstID + `","operation":"add_subtask","operationData":{"operation":"add_subtask","subtask":{"title":"x","template":"hotfix"}}}`,
+		want: one(`{"code":"VALIDATION_ERROR","message":"template \"hotfix\" is not known; use one of: bug, chore, documentation, feature, idea, spike, test","field":"operationData.subtask.template","details":{"reason":"UNKNOWN_TEMPLATE"}}`),
 	}, {
 		name: "resequence names a task that is not the parent's subtask",
 		tool: "parent_operations",
-		args: `{"parent_id":"` + firstID + `","operation":"resequence","operation_data":{"operation":"resequence","sequence_map":[{"id":"` + sub1 + `","sequence":"02"},{"id":"` + secondID + `","sequence":"01"}]}}`,
+		args: `{"parentId":"` + firstID + `","operation":"resequence","operationData":{"operation":"resequence","sequenceMap":[{"id":"` + sub1 + `","sequence":"02"},{"id":"` + secondID + `","sequence":"01"}]}}`,
 		want: one(`{"code":"NOT_FOUND","message":"task ` + secondID + ` is not a subtask of ` + firstID + `"}`),
 	}, {
-		name: "parent_id names a subtask",
+		name: "parentId names a subtask",
 		tool: "parent_operations",
-		args: `{"parent_id":"` + sub1 + `","operation":"add_subtask","operation_data":{"operation":"add_subtask","subtask":{"title":"x"}}}`,
-		want: one(`{"code":"VALIDATION_ERROR","message":"task ` + sub1 + ` is itself a subtask of ` + firstID + `; name its parent instead","field":"parent_id","details":{"reason":"SUBTASK_NESTING"}}`),
+		args: `{"parentId":"` + sub1 + `","operation":"add_subtask","operationData":{"operation":"add_subtask","subtask":{"title":"x"}}}`,
+		want: one(`{"code":"VALIDATION_ERROR","message":"task ` + sub1 + ` is itself a subtask of ` + firstID + `; name its parent instead","field":"parentId","details":{"reason":"SUBTASK_NESTING"}}`),
 	}, {
 		name: "parallelize lists one subtask twice",
 		tool: "parent_operations",
-		args: `{"parent_id":"` + firstID + `","operation":"parallelize","operation_data":{"operation":"parallelize","subtask_ids":["` + sub1 + `","` + sub1 + `"]}}`,
-		want: one(`{"code":"VALIDATION_ERROR","message":"subtask ` + sub1 + ` is listed twice; name two or more different subtasks","field":"operation_data.subtask_ids[1]","details":{"reason":"DUPLICATE_SUBTASK"}}`),
+		args: `{"parentId":"` + firstID + `","operation":"parallelize","operationData":{"operation":"parallelize","subtaskIds":["` + sub1 + `","` + sub1 + `"]}}`,
+		want: one(`{"code":"VALIDATION_ERROR","message":"subtask ` + sub1 + ` is listed twice; name two or more different subtasks","field":"operationData.subtaskIds[1]","details":{"reason":"DUPLICATE_SUBTASK"}}`),
 	}, {
-		name: "parent_create: sequence and parallel_with together",
+		name: "parent_create: sequence and parallelWith together",
 		tool: "parent_create",
-		args: `{"title":"X","type":"bug","subtasks":[{"title":"a"},{"title":"b","sequence":"02","parallel_with":"a"}]}`,
-		want: one(`{"code":"VALIDATION_ERROR","message":"set only one of sequence, parallel_with, not sequence and parallel_with","field":"subtasks[1].parallel_with"}`),
+		args: `{"title":"X","type":"bug","subtasks":[{"title":"a"},{"title":"b","sequence":"02","parallelWith":"a"}]}`,
+		want: one(`{"code":"VALIDATION_ERROR","message":"set only one of sequence, parallelWith, not sequence and parallelWith","field":"subtasks[1].parallelWith"}`),
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -284,11 +284,11 @@ func TestParentOperationsSchemaStatesWhenAFieldIsRequired(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := compact(`[
-		{"field":"operation_data.sequence_map","when":"operation_data.operation","equals":["resequence"],"rule":"operation_data.sequence_map is required when operation_data.operation is \"resequence\""},
-		{"field":"operation_data.subtask_ids","when":"operation_data.operation","equals":["parallelize"],"rule":"operation_data.subtask_ids is required when operation_data.operation is \"parallelize\""},
-		{"field":"operation_data.subtask","when":"operation_data.operation","equals":["add_subtask"],"rule":"operation_data.subtask is required when operation_data.operation is \"add_subtask\""}]`)
+		{"field":"operationData.sequenceMap","when":"operationData.operation","equals":["resequence"],"rule":"operationData.sequenceMap is required when operationData.operation is \"resequence\""},
+		{"field":"operationData.subtaskIds","when":"operationData.operation","equals":["parallelize"],"rule":"operationData.subtaskIds is required when operationData.operation is \"parallelize\""},
+		{"field":"operationData.subtask","when":"operationData.operation","equals":["add_subtask"],"rule":"operationData.subtask is required when operationData.operation is \"add_subtask\""}]`)
 	gotFields, _ := json.Marshal(doc.RequiredFields)
-	wantFields := `["parent_id","operation","operation_data","operation_data.operation","operation_data.sequence_map[].id","operation_data.sequence_map[].sequence","operation_data.subtask.title"]`
+	wantFields := `["parentId","operation","operationData","operationData.operation","operationData.sequenceMap[].id","operationData.sequenceMap[].sequence","operationData.subtask.title"]`
 	if string(doc.RequiredWhen) != want || string(gotFields) != wantFields {
 		t.Fatalf("get_write_schema: required_fields %s\nwant %s\nrequired_when\n%s\nwant\n%s", gotFields, wantFields, doc.RequiredWhen, want)
 	}
@@ -297,8 +297,8 @@ func TestParentOperationsSchemaStatesWhenAFieldIsRequired(t *testing.T) {
 func TestParentOperationsAddsNoSubtaskToAnArchivedParent(t *testing.T) {
 	s := newSession(t, noElicitation)
 	s.mustCall("parent_create", `{"title":"OAuth login","type":"feature","subtasks":[{"title":"Design"}]}`)
-	s.mustCall("task_move", `{"id":"`+firstID+`","target_state":"archive","archive_date":"2026-11"}`)
-	r := s.call("parent_operations", `{"parent_id":"`+firstID+`","operation":"add_subtask","operation_data":{"operation":"add_subtask","subtask":{"title":"Late"}}}`)
+	s.mustCall("task_move", `{"id":"`+firstID+`","targetState":"archive","archiveDate":"2026-11"}`)
+	r := s.call("parent_operations", `{"parentId":"`+firstID+`","operation":"add_subtask","operationData":{"operation":"add_subtask","subtask":{"title":"Late"}}}`)
 	if e := errorOf(t, r.text); !r.isError || e.Code != "CONFLICT" || e.Message != "parent task "+firstID+" is archived; move it out of the archive before adding subtasks" {
 		t.Fatalf("got %s", r.text)
 	}

@@ -70,7 +70,7 @@ func isoOK(t *testing.T, cs *mcp.ClientSession, tool, args string) map[string]an
 func TestTenantIsolationThroughEveryTool(t *testing.T) {
 	tr, a, b := isoServer(t)
 	parent := isoOK(t, a, "task_create", `{"title":"Add OAuth login","type":"feature"}`)["data"].(map[string]any)["id"].(string)
-	sub := isoOK(t, a, "task_create", `{"title":"Write token tests","type":"test","parent_id":"`+parent+`"}`)["data"].(map[string]any)["id"].(string)
+	sub := isoOK(t, a, "task_create", `{"title":"Write token tests","type":"test","parentId":"`+parent+`"}`)["data"].(map[string]any)["id"].(string)
 	other := isoOK(t, a, "task_create", `{"title":"Rotate keys","type":"chore"}`)["data"].(map[string]any)["id"].(string)
 	pending := isoOK(t, a, "task_delete", `{"id":"`+other+`"}`)["proposal"].(map[string]any)["proposal_id"].(string)
 	const rootA = "/projects/tenant-a"
@@ -85,7 +85,7 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 	own := isoOK(t, b, "task_create", `{"title":"B's own","type":"chore"}`)["data"].(map[string]any)["id"].(string)
 	ownFamily := isoOK(t, b, "parent_create", `{"title":"B's parent","type":"feature","subtasks":[{"title":"B's subtask"}]}`)["data"].(map[string]any)
 	ownParent := ownFamily["id"].(string)
-	ownSub := ownFamily["created_subtasks"].([]any)[0].(map[string]any)["id"].(string)
+	ownSub := ownFamily["createdSubtasks"].([]any)[0].(map[string]any)["id"].(string)
 
 	const never = "task-01JD0000000000000000000000"
 	type probe struct {
@@ -93,28 +93,28 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 		foreign, absent []string
 	}
 	var probes []probe
-	for _, root := range []string{``, `,"root_dir":"` + rootA + `"`} {
+	for _, root := range []string{``, `,"rootDir":"` + rootA + `"`} {
 		for _, id := range []string{parent, sub} {
 			probes = append(probes,
 				probe{"task_update", `{"id":"{0}","updates":{"status":"done","title":"Hijacked"}` + root + `}`, []string{id}, []string{never}},
 				probe{"task_delete", `{"id":"{0}","cascade":true` + root + `}`, []string{id}, []string{never}},
-				probe{"task_move", `{"id":"{0}","target_state":"current"` + root + `}`, []string{id}, []string{never}},
-				probe{"task_create", `{"title":"Child","type":"test","parent_id":"{0}"` + root + `}`, []string{id}, []string{never}},
+				probe{"task_move", `{"id":"{0}","targetState":"current"` + root + `}`, []string{id}, []string{never}},
+				probe{"task_create", `{"title":"Child","type":"test","parentId":"{0}"` + root + `}`, []string{id}, []string{never}},
 				probe{"validate_write", `{"operation":"task_update","payload":{"id":"{0}","updates":{"status":"done"}` + root + `}}`, []string{id}, []string{never}},
 			)
 		}
 		probes = append(probes,
-			probe{"task_update", `{"id":"{0}","parent_id":"{1}","updates":{"status":"done"}` + root + `}`, []string{sub, parent}, []string{never, "task-01JD00000000000000000000FF"}},
-			probe{"task_update", `{"id":"` + own + `","parent_id":"{0}","updates":{"status":"done"}` + root + `}`, []string{parent}, []string{never}},
-			probe{"task_transform", `{"id":"{0}","operation":"promote","initial_subtasks":["Hijack"]` + root + `}`, []string{other}, []string{never}},
-			probe{"task_transform", `{"id":"{0}","operation":"extract","parent_id":"{1}"` + root + `}`, []string{sub, parent}, []string{never, "task-01JD00000000000000000000FF"}},
-			probe{"task_transform", `{"id":"` + own + `","operation":"adopt","target_parent_id":"{0}"` + root + `}`, []string{parent}, []string{never}},
-			probe{"task_transform", `{"id":"{0}","operation":"adopt","target_parent_id":"` + own + `"` + root + `}`, []string{other}, []string{never}},
-			probe{"parent_operations", `{"parent_id":"{0}","operation":"resequence","operation_data":{"operation":"resequence","sequence_map":[{"id":"{1}","sequence":"05"}]}` + root + `}`, []string{parent, sub}, []string{never, "task-01JD00000000000000000000FF"}},
-			probe{"parent_operations", `{"parent_id":"{0}","operation":"add_subtask","operation_data":{"operation":"add_subtask","subtask":{"title":"Hijack"}}` + root + `}`, []string{parent}, []string{never}},
-			probe{"parent_operations", `{"parent_id":"` + ownParent + `","operation":"resequence","operation_data":{"operation":"resequence","sequence_map":[{"id":"{0}","sequence":"05"}]}` + root + `}`, []string{sub}, []string{never}},
-			probe{"parent_operations", `{"parent_id":"` + ownParent + `","operation":"parallelize","operation_data":{"operation":"parallelize","subtask_ids":["` + ownSub + `","{0}"]}` + root + `}`, []string{sub}, []string{never}},
-			probe{"parent_operations", `{"parent_id":"` + ownParent + `","operation":"add_subtask","operation_data":{"operation":"add_subtask","subtask":{"title":"After A's","after":"{0}"}}` + root + `}`, []string{sub}, []string{never}},
+			probe{"task_update", `{"id":"{0}","parentId":"{1}","updates":{"status":"done"}` + root + `}`, []string{sub, parent}, []string{never, "task-01JD00000000000000000000FF"}},
+			probe{"task_update", `{"id":"` + own + `","parentId":"{0}","updates":{"status":"done"}` + root + `}`, []string{parent}, []string{never}},
+			probe{"task_transform", `{"id":"{0}","operation":"promote","initialSubtasks":["Hijack"]` + root + `}`, []string{other}, []string{never}},
+			probe{"task_transform", `{"id":"{0}","operation":"extract","parentId":"{1}"` + root + `}`, []string{sub, parent}, []string{never, "task-01JD00000000000000000000FF"}},
+			probe{"task_transform", `{"id":"` + own + `","operation":"adopt","targetParentId":"{0}"` + root + `}`, []string{parent}, []string{never}},
+			probe{"task_transform", `{"id":"{0}","operation":"adopt","targetParentId":"` + own + `"` + root + `}`, []string{other}, []string{never}},
+			probe{"parent_operations", `{"parentId":"{0}","operation":"resequence","operationData":{"operation":"resequence","sequenceMap":[{"id":"{1}","sequence":"05"}]}` + root + `}`, []string{parent, sub}, []string{never, "task-01JD00000000000000000000FF"}},
+			probe{"parent_operations", `{"parentId":"{0}","operation":"add_subtask","operationData":{"operation":"add_subtask","subtask":{"title":"Hijack"}}` + root + `}`, []string{parent}, []string{never}},
+			probe{"parent_operations", `{"parentId":"` + ownParent + `","operation":"resequence","operationData":{"operation":"resequence","sequenceMap":[{"id":"{0}","sequence":"05"}]}` + root + `}`, []string{sub}, []string{never}},
+			probe{"parent_operations", `{"parentId":"` + ownParent + `","operation":"parallelize","operationData":{"operation":"parallelize","subtaskIds":["` + ownSub + `","{0}"]}` + root + `}`, []string{sub}, []string{never}},
+			probe{"parent_operations", `{"parentId":"` + ownParent + `","operation":"add_subtask","operationData":{"operation":"add_subtask","subtask":{"title":"After A's","after":"{0}"}}` + root + `}`, []string{sub}, []string{never}},
 		)
 	}
 	probes = append(probes,
@@ -141,8 +141,8 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 	}
 	// B writing into "A's" root makes tasks in B's own project there.
 	for tool, args := range map[string]string{
-		"task_create":   `{"title":"Planted","type":"chore","root_dir":"` + rootA + `"}`,
-		"parent_create": `{"title":"Planted parent","type":"chore","subtasks":[{"title":"Planted subtask"}],"root_dir":"` + rootA + `"}`,
+		"task_create":   `{"title":"Planted","type":"chore","rootDir":"` + rootA + `"}`,
+		"parent_create": `{"title":"Planted parent","type":"chore","subtasks":[{"title":"Planted subtask"}],"rootDir":"` + rootA + `"}`,
 	} {
 		covered[tool] = true
 		planted := isoOK(t, b, tool, args)["data"].(map[string]any)["id"].(string)

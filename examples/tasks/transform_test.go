@@ -23,34 +23,34 @@ func TestTaskTransformRequiresTheFieldItsOperationNeeds(t *testing.T) {
 	tests := []struct {
 		name, tool, args, want string
 	}{{
-		name: "extract without parent_id",
+		name: "extract without parentId",
 		tool: "task_transform",
 		args: `{"id":"` + secondID + `","operation":"extract"}`,
-		want: `{"success":false,"error":` + missing("parent_id", "extract") + `,"errors":[` + missing("parent_id", "extract") + `]}`,
+		want: `{"success":false,"error":` + missing("parentId", "extract") + `,"errors":[` + missing("parentId", "extract") + `]}`,
 	}, {
-		name: "extract with parent_id null",
+		name: "extract with parentId null",
 		tool: "task_transform",
-		args: `{"id":"` + secondID + `","operation":"extract","parent_id":null}`,
-		want: `{"success":false,"error":` + missing("parent_id", "extract") + `,"errors":[` + missing("parent_id", "extract") + `]}`,
+		args: `{"id":"` + secondID + `","operation":"extract","parentId":null}`,
+		want: `{"success":false,"error":` + missing("parentId", "extract") + `,"errors":[` + missing("parentId", "extract") + `]}`,
 	}, {
-		name: "adopt without target_parent_id",
+		name: "adopt without targetParentId",
 		tool: "task_transform",
-		args: `{"id":"` + secondID + `","operation":"adopt","parent_id":"` + firstID + `"}`,
-		want: `{"success":false,"error":` + missing("target_parent_id", "adopt") + `,"errors":[` + missing("target_parent_id", "adopt") + `]}`,
+		args: `{"id":"` + secondID + `","operation":"adopt","parentId":"` + firstID + `"}`,
+		want: `{"success":false,"error":` + missing("targetParentId", "adopt") + `,"errors":[` + missing("targetParentId", "adopt") + `]}`,
 	}, {
 		name: "reported together with every other problem",
 		tool: "task_transform",
-		args: `{"id":"` + secondID + `","operation":"extract","sequence":"3","initial_subtasks":[""]}`,
+		args: `{"id":"` + secondID + `","operation":"extract","sequence":"3","initialSubtasks":[""]}`,
 		want: `{"success":false,
 			"error":{"code":"CONSTRAINT_VIOLATION","message":"must match the pattern ^\\d{2}$ (got 1 characters that do not)","field":"sequence"},
 			"errors":[{"code":"CONSTRAINT_VIOLATION","message":"must match the pattern ^\\d{2}$ (got 1 characters that do not)","field":"sequence"},
-				{"code":"CONSTRAINT_VIOLATION","message":"must be at least 1 character, got 0","field":"initial_subtasks[0]"},
-				` + missing("parent_id", "extract") + `]}`,
+				{"code":"CONSTRAINT_VIOLATION","message":"must be at least 1 character, got 0","field":"initialSubtasks[0]"},
+				` + missing("parentId", "extract") + `]}`,
 	}, {
 		name: "validate_write answers the same before anything is written",
 		tool: "validate_write",
 		args: `{"operation":"task_transform","payload":{"id":"` + secondID + `","operation":"extract"}}`,
-		want: `{"success":true,"valid":false,"errors":[` + missing("parent_id", "extract") + `],"warnings":[],"suggestions":[]}`,
+		want: `{"success":true,"valid":false,"errors":[` + missing("parentId", "extract") + `],"warnings":[],"suggestions":[]}`,
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -67,13 +67,13 @@ func TestTaskTransformRequiresTheFieldItsOperationNeeds(t *testing.T) {
 func TestTaskTransformExtractMakesTheSubtaskStandalone(t *testing.T) {
 	s := newSession(t, noElicitation)
 	withFamily(s)
-	got := s.mustCall("task_transform", `{"id":"`+secondID+`","operation":"extract","parent_id":"`+firstID+`","sequence":"02"}`)
+	got := s.mustCall("task_transform", `{"id":"`+secondID+`","operation":"extract","parentId":"`+firstID+`","sequence":"02"}`)
 	want := compact(`{"success":true,
 		"data":{"operation":"extract",
-			"transformed_task":{"id":"` + secondID + `","title":"Write token tests","type":"test","status":"todo","priority":"medium",
-				"workflow_state":"backlog","area":"general","path":"/projects/acme/.tasks/backlog/` + secondID + `.task.md",
-				"created_at":"2026-11-22T10:00:00Z","updated_at":"2026-11-22T10:00:00Z"},
-			"affected_tasks":["` + firstID + `"]},
+			"transformedTask":{"id":"` + secondID + `","title":"Write token tests","type":"test","status":"todo","priority":"medium",
+				"workflowState":"backlog","area":"general","path":"/projects/acme/.tasks/backlog/` + secondID + `.task.md",
+				"createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:00Z"},
+			"affectedTasks":["` + firstID + `"]},
 		"message":"Subtask extracted into a standalone task",
 		"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0","warnings":["sequence is not used by extract and was ignored"]},
 		"suggestions":["` + suggestUpdate + `"],"warnings":[]}`)
@@ -81,7 +81,7 @@ func TestTaskTransformExtractMakesTheSubtaskStandalone(t *testing.T) {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
 	// Standalone now: a second extract from the same parent finds no subtask.
-	r := s.call("task_transform", `{"id":"`+secondID+`","operation":"extract","parent_id":"`+firstID+`"}`)
+	r := s.call("task_transform", `{"id":"`+secondID+`","operation":"extract","parentId":"`+firstID+`"}`)
 	if e := errorOf(t, r.text); !r.isError || e.Code != "NOT_FOUND" || e.Message != "task "+secondID+" is not a subtask of "+firstID {
 		t.Fatalf("second extract: %s", r.text)
 	}
@@ -93,42 +93,42 @@ func TestTaskTransformExtractMakesTheSubtaskStandalone(t *testing.T) {
 func TestTaskTransformPromoteThenAdopt(t *testing.T) {
 	s := newSession(t, noElicitation)
 	s.mustCall("task_create", `{"title":"Add OAuth login","type":"feature","priority":"high"}`)
-	s.mustCall("task_create", `{"title":"Write token tests","type":"test","workflow_state":"current"}`)
+	s.mustCall("task_create", `{"title":"Write token tests","type":"test","workflowState":"current"}`)
 	s.mustCall("task_create", `{"title":"Document scopes","type":"documentation"}`)
 	sub1, sub2 := firstID+"-01", firstID+"-02"
 	dir := "/projects/acme/.tasks/backlog/" + firstID + "/"
 
-	got := s.mustCall("task_transform", `{"id":"`+firstID+`","operation":"promote","initial_subtasks":["Design the flow"," Build it "]}`)
+	got := s.mustCall("task_transform", `{"id":"`+firstID+`","operation":"promote","initialSubtasks":["Design the flow"," Build it "]}`)
 	want := compact(`{"success":true,
 		"data":{"operation":"promote",
-			"transformed_task":{"id":"` + firstID + `","title":"Add OAuth login","type":"feature","status":"todo","priority":"high",
-				"workflow_state":"backlog","area":"general","path":"/projects/acme/.tasks/backlog/` + firstID + `.task.md",
-				"created_at":"2026-11-22T10:00:00Z","updated_at":"2026-11-22T10:00:00Z"},
-			"affected_tasks":["` + sub1 + `","` + sub2 + `"]},
+			"transformedTask":{"id":"` + firstID + `","title":"Add OAuth login","type":"feature","status":"todo","priority":"high",
+				"workflowState":"backlog","area":"general","path":"/projects/acme/.tasks/backlog/` + firstID + `.task.md",
+				"createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:00Z"},
+			"affectedTasks":["` + sub1 + `","` + sub2 + `"]},
 		"message":"Task promoted to a parent with 2 subtask(s)",` + transformMeta + `,
 		"suggestions":["` + suggestUpdate + `"],"warnings":[]}`)
 	if got != want {
 		t.Fatalf("promote: got\n%s\nwant\n%s", got, want)
 	}
 	// The subtasks exist under the parent, with the parent's type, priority and folder.
-	got = s.mustCall("task_update", `{"id":"`+sub2+`","parent_id":"`+firstID+`","updates":{"assignee":"bob"}}`)
+	got = s.mustCall("task_update", `{"id":"`+sub2+`","parentId":"`+firstID+`","updates":{"assignee":"bob"}}`)
 	want = compact(`{"success":true,
-		"data":{"id":"` + sub2 + `","title":"Build it","type":"feature","status":"todo","priority":"high","workflow_state":"backlog",
-			"area":"general","parent_id":"` + firstID + `","assignee":"bob","path":"` + dir + sub2 + `.task.md",
-			"created_at":"2026-11-22T10:00:00Z","updated_at":"2026-11-22T10:00:00Z","sequence":"02"},
+		"data":{"id":"` + sub2 + `","title":"Build it","type":"feature","status":"todo","priority":"high","workflowState":"backlog",
+			"area":"general","parentId":"` + firstID + `","assignee":"bob","path":"` + dir + sub2 + `.task.md",
+			"createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:00Z","sequence":"02"},
 		"message":"Task updated successfully",` + transformMeta + `,
 		"suggestions":["` + suggestMove + `"],"warnings":[]}`)
 	if got != want {
 		t.Fatalf("subtask: got\n%s\nwant\n%s", got, want)
 	}
 
-	got = s.mustCall("task_transform", `{"id":"`+secondID+`","operation":"adopt","target_parent_id":"`+firstID+`"}`)
+	got = s.mustCall("task_transform", `{"id":"`+secondID+`","operation":"adopt","targetParentId":"`+firstID+`"}`)
 	want = compact(`{"success":true,
 		"data":{"operation":"adopt",
-			"transformed_task":{"id":"` + secondID + `","title":"Write token tests","type":"test","status":"todo","priority":"medium",
-				"workflow_state":"backlog","area":"general","parent_id":"` + firstID + `","path":"` + dir + secondID + `.task.md",
-				"created_at":"2026-11-22T10:00:00Z","updated_at":"2026-11-22T10:00:00Z","sequence":"03"},
-			"affected_tasks":["` + firstID + `"]},
+			"transformedTask":{"id":"` + secondID + `","title":"Write token tests","type":"test","status":"todo","priority":"medium",
+				"workflowState":"backlog","area":"general","parentId":"` + firstID + `","path":"` + dir + secondID + `.task.md",
+				"createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:00Z","sequence":"03"},
+			"affectedTasks":["` + firstID + `"]},
 		"message":"Task adopted by ` + firstID + ` as subtask 03",
 		"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0",
 			"warnings":["subtasks live in their parent's folder: the task moved from current to backlog"]},
@@ -137,13 +137,13 @@ func TestTaskTransformPromoteThenAdopt(t *testing.T) {
 		t.Fatalf("adopt last: got\n%s\nwant\n%s", got, want)
 	}
 
-	got = s.mustCall("task_transform", `{"id":"`+thirdID+`","operation":"adopt","target_parent_id":"`+firstID+`","after":"`+sub1+`"}`)
+	got = s.mustCall("task_transform", `{"id":"`+thirdID+`","operation":"adopt","targetParentId":"`+firstID+`","after":"`+sub1+`"}`)
 	want = compact(`{"success":true,
 		"data":{"operation":"adopt",
-			"transformed_task":{"id":"` + thirdID + `","title":"Document scopes","type":"documentation","status":"todo","priority":"medium",
-				"workflow_state":"backlog","area":"general","parent_id":"` + firstID + `","path":"` + dir + thirdID + `.task.md",
-				"created_at":"2026-11-22T10:00:00Z","updated_at":"2026-11-22T10:00:00Z","sequence":"02"},
-			"affected_tasks":["` + firstID + `","` + sub2 + `","` + secondID + `"]},
+			"transformedTask":{"id":"` + thirdID + `","title":"Document scopes","type":"documentation","status":"todo","priority":"medium",
+				"workflowState":"backlog","area":"general","parentId":"` + firstID + `","path":"` + dir + thirdID + `.task.md",
+				"createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:00Z","sequence":"02"},
+			"affectedTasks":["` + firstID + `","` + sub2 + `","` + secondID + `"]},
 		"message":"Task adopted by ` + firstID + ` as subtask 02",` + transformMeta + `,
 		"suggestions":["` + suggestUpdate + `"],"warnings":[]}`)
 	if got != want {
@@ -157,7 +157,7 @@ func TestTaskTransformPromoteTakesTheOpenChecklistItems(t *testing.T) {
 	got := s.mustCall("task_transform", `{"id":"`+firstID+`","operation":"promote"}`)
 	var out struct {
 		Transform struct {
-			Affected []string `json:"affected_tasks"`
+			Affected []string `json:"affectedTasks"`
 		} `json:"data"`
 		Message string `json:"message"`
 	}
@@ -173,7 +173,7 @@ func TestTaskTransformPromoteTakesTheOpenChecklistItems(t *testing.T) {
 		var u struct {
 			Task struct {
 				Title    string `json:"title"`
-				ParentID string `json:"parent_id"`
+				ParentID string `json:"parentId"`
 			} `json:"data"`
 		}
 		if err := json.Unmarshal([]byte(got), &u); err != nil || u.Task.Title != title || u.Task.ParentID != firstID {
@@ -183,8 +183,8 @@ func TestTaskTransformPromoteTakesTheOpenChecklistItems(t *testing.T) {
 	// A parent is promoted once; a task with nothing open cannot be.
 	s.mustCall("task_create", `{"title":"Empty","type":"chore"}`)
 	for args, want := range map[string]string{
-		`{"id":"` + firstID + `","operation":"promote","initial_subtasks":["More"]}`: "CONFLICT: task " + firstID + " already has 2 subtask(s)",
-		`{"id":"` + secondID + `","operation":"promote"}`:                            "VALIDATION_ERROR: task " + secondID + " has no open checklist items; give initial_subtasks to promote it",
+		`{"id":"` + firstID + `","operation":"promote","initialSubtasks":["More"]}`: "CONFLICT: task " + firstID + " already has 2 subtask(s)",
+		`{"id":"` + secondID + `","operation":"promote"}`:                           "VALIDATION_ERROR: task " + secondID + " has no open checklist items; give initialSubtasks to promote it",
 	} {
 		r := s.call("task_transform", args)
 		if e := errorOf(t, r.text); !r.isError || e.Code+": "+e.Message != want {
@@ -219,9 +219,9 @@ func TestTaskTransformSchemaStatesWhenAFieldIsRequired(t *testing.T) {
 		props = schema.Properties
 	}
 	for name, want := range map[string]string{
-		"parent_id":        `{"description":"Current parent of the subtask to extract. Required when operation is extract.","minLength":1,"type":"string"}`,
-		"target_parent_id": `{"description":"Parent task that adopts the task. Required when operation is adopt.","minLength":1,"type":"string"}`,
-		"initial_subtasks": `{"description":"For promote: titles of the subtasks to create, in order; the task's open checklist items (- [ ] ...) when omitted.","items":{"maxLength":200,"minLength":1,"type":"string"},"maxItems":99,"type":"array"}`,
+		"parentId":        `{"description":"Current parent of the subtask to extract. Required when operation is extract.","minLength":1,"type":"string"}`,
+		"targetParentId":  `{"description":"Parent task that adopts the task. Required when operation is adopt.","minLength":1,"type":"string"}`,
+		"initialSubtasks": `{"description":"For promote: titles of the subtasks to create, in order; the task's open checklist items (- [ ] ...) when omitted.","items":{"maxLength":200,"minLength":1,"type":"string"},"maxItems":99,"type":"array"}`,
 	} {
 		if got := string(props[name]); got != want {
 			t.Errorf("%s:\n got %s\nwant %s", name, got, want)
@@ -234,8 +234,8 @@ func TestTaskTransformSchemaStatesWhenAFieldIsRequired(t *testing.T) {
 	if err := json.Unmarshal([]byte(s.mustCall("get_write_schema", `{"operation":"task_transform"}`)), &doc); err != nil {
 		t.Fatal(err)
 	}
-	want := compact(`[{"field":"parent_id","when":"operation","equals":["extract"],"rule":"parent_id is required when operation is \"extract\""},
-		{"field":"target_parent_id","when":"operation","equals":["adopt"],"rule":"target_parent_id is required when operation is \"adopt\""}]`)
+	want := compact(`[{"field":"parentId","when":"operation","equals":["extract"],"rule":"parentId is required when operation is \"extract\""},
+		{"field":"targetParentId","when":"operation","equals":["adopt"],"rule":"targetParentId is required when operation is \"adopt\""}]`)
 	if string(doc.RequiredWhen) != want || len(doc.RequiredFields) != 2 || doc.RequiredFields[0] != "id" || doc.RequiredFields[1] != "operation" {
 		t.Fatalf("get_write_schema: required_fields %q required_when\n%s\nwant\n%s", doc.RequiredFields, doc.RequiredWhen, want)
 	}

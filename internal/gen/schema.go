@@ -19,8 +19,8 @@ import (
 // type arrays. 64-bit integers travel as strings, as in protojson.
 
 const (
-	clientRequestIDDesc = "Idempotency key you generate (1-255 characters of A-Z a-z 0-9 _ -). Repeating a call with the same key and arguments returns the stored result instead of writing twice; results are kept for 24 hours."
-	dryRunDesc          = "Validate and preview the enriched request without writing (the same check as the validate tool)."
+	clientRequestIDDesc = "Idempotency key you generate: repeating the call with the same key and arguments returns the stored result instead of writing twice (kept 24 hours)."
+	dryRunDesc          = "Check and preview the complete request without writing."
 	agentSummaryDesc    = "Optional: the change in your own words, one line for the user who confirms it (e.g. \"Merge the duplicate Ada L. into Ada Lovelace\"). Shown beside the server's summary when the write is proposed for confirmation; it changes nothing that is written."
 )
 
@@ -378,49 +378,53 @@ func wktSchema(name protoreflect.FullName) *jsonschema.Schema {
 	return nil
 }
 
-// outputSchema describes the success envelope around the response message.
+// outputSchema describes the envelope around the response message. The
+// response fields carry their full shape; the envelope's own keys carry
+// their types only (docs/architecture.md describes them), so tools/list
+// pays for each once.
 func outputSchema(t *toolModel) *jsonschema.Schema {
 	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties(), Required: []string{"success"}}
-	s.Properties.Set("success", &jsonschema.Schema{Type: "boolean", Description: "True when the write (or proposal) succeeded."})
+	s.Properties.Set("success", &jsonschema.Schema{Type: "boolean"})
 	resp := responseSchema(t.method.Output, t.svc.jsonNames, map[protoreflect.FullName]bool{})
 	for p := resp.Properties.Oldest(); p != nil; p = p.Next() {
 		s.Properties.Set(p.Key, p.Value)
 	}
-	s.Properties.Set("suggestions", &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "string"}, Description: "Suggested next steps."})
-	s.Properties.Set("warnings", &jsonschema.Schema{Type: "array", Items: remarkSchema(), Description: "Non-fatal remarks on the call."})
+	s.Properties.Set("suggestions", &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "string"}})
+	s.Properties.Set("warnings", &jsonschema.Schema{Type: "array", Items: codeMessageSchema()})
 	if t.isRead() {
 		// A read is never replayed, proposed or dry-run.
-		s.Properties.Set("success", &jsonschema.Schema{Type: "boolean", Description: "True when the read succeeded."})
 		if np, ok := s.Properties.Get(pagingName(t.svc.jsonNames, nextPageTokenField)); ok && np.Type == "string" && np.Description == "" {
 			np.Description = nextPageTokenDesc(t.svc.jsonNames)
 		}
-		first := errorEntrySchema()
-		first.Description = "The first problem, when success is false."
-		s.Properties.Set("error", first)
-		s.Properties.Set("errors", &jsonschema.Schema{Type: "array", Items: errorEntrySchema(), Description: "Every problem, when success is false."})
+		setErrorKeys(s)
 		return s
 	}
-	s.Properties.Set("idempotent_replay", &jsonschema.Schema{Type: "boolean", Description: "True when this result was replayed for a repeated client_request_id."})
-	s.Properties.Set("original_request_time", &jsonschema.Schema{Type: "string", Format: "date-time", Description: "When the replayed request first ran."})
-	s.Properties.Set("proposal", &jsonschema.Schema{Type: "object", Description: "Set when the write awaits confirmation; apply it by proposal_id."})
-	s.Properties.Set("valid", &jsonschema.Schema{Type: "boolean", Description: "Set by dry_run: whether the call would be accepted."})
-	s.Properties.Set("preview", &jsonschema.Schema{Type: "object", Description: "Set by dry_run: the complete request the server would send, and which fields it filled."})
+	s.Properties.Set("idempotent_replay", &jsonschema.Schema{Type: "boolean"})
+	s.Properties.Set("original_request_time", &jsonschema.Schema{Type: "string", Format: "date-time"})
+	s.Properties.Set("proposal", &jsonschema.Schema{Type: "object"})
+	s.Properties.Set("valid", &jsonschema.Schema{Type: "boolean"})
+	s.Properties.Set("preview", &jsonschema.Schema{Type: "object"})
 	if pu := t.previewUnless; pu != nil {
 		s.Properties.Set("is_preview", &jsonschema.Schema{Type: "boolean", Description: "True when nothing was written: the answer previews the write; call again with " + pu.agentName + ": true to write."})
 	}
-	first := errorEntrySchema()
-	first.Description = "The first problem, when success is false."
-	s.Properties.Set("error", first)
-	s.Properties.Set("errors", &jsonschema.Schema{Type: "array", Items: errorEntrySchema(), Description: "Every problem, when success is false."})
+	setErrorKeys(s)
 	return s
 }
 
-func remarkSchema() *jsonschema.Schema {
-	r := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties(), Required: []string{"code", "message"}, AdditionalProperties: jsonschema.FalseSchema}
-	for _, k := range []string{"code", "message", "field", "suggestion"} {
-		r.Properties.Set(k, &jsonschema.Schema{Type: "string"})
-	}
-	return r
+// codeMessageSchema is a warning or error entry: code and message always,
+// other keys as the entry needs.
+func codeMessageSchema() *jsonschema.Schema {
+	e := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties(), Required: []string{"code", "message"}}
+	e.Properties.Set("code", &jsonschema.Schema{Type: "string"})
+	e.Properties.Set("message", &jsonschema.Schema{Type: "string"})
+	return e
+}
+
+// setErrorKeys declares the failure keys: errors lists every problem,
+// error repeats the first.
+func setErrorKeys(s *jsonschema.Schema) {
+	s.Properties.Set("error", &jsonschema.Schema{Type: "object"})
+	s.Properties.Set("errors", &jsonschema.Schema{Type: "array", Items: codeMessageSchema()})
 }
 
 // responseSchema follows protojson for output messages: proto field names,
@@ -459,7 +463,7 @@ func responseSchema(m *protogen.Message, jsonNames bool, seen map[protoreflect.F
 func outValue(f *protogen.Field, jsonNames bool, seen map[protoreflect.FullName]bool) *jsonschema.Schema {
 	switch {
 	case f.Enum != nil:
-		return &jsonschema.Schema{Type: "string", Description: "One of the agent-facing names of " + string(f.Enum.Desc.Name()) + "."}
+		return &jsonschema.Schema{Type: "string"}
 	case f.Message != nil:
 		if s := wktSchema(f.Message.Desc.FullName()); s != nil {
 			return s

@@ -53,6 +53,7 @@ func (b *builder) document(fm *fileModel) schemadoc.Document {
 		for _, v := range sm.vocabTools {
 			sd.VocabularyTools = append(sd.VocabularyTools, schemadoc.VocabularyTool{Tool: v.tool, Vocabulary: v.vocabulary, Description: v.desc})
 		}
+		sd.SchemaVersion = schemadoc.Version(sd)
 		doc.Services = append(doc.Services, sd)
 	}
 	return doc

@@ -2,27 +2,6 @@ package gen
 
 import "github.com/invopop/jsonschema"
 
-// errorEntrySchema is one entry of the error envelope (runtime.ErrorEntry):
-// code and message always, the other keys when they apply. suggestions stays
-// open to extra keys (valid_relationships, similar_elements, ...) that a
-// domain adds beside the standard three.
-func errorEntrySchema() *jsonschema.Schema {
-	str := func() *jsonschema.Schema { return &jsonschema.Schema{Type: "string"} }
-	strs := func() *jsonschema.Schema { return &jsonschema.Schema{Type: "array", Items: str()} }
-	sugg := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties()}
-	sugg.Properties.Set("did_you_mean", strs())
-	sugg.Properties.Set("valid_values", strs())
-	sugg.Properties.Set("hint", str())
-	e := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties(), Required: []string{"code", "message"}, AdditionalProperties: jsonschema.FalseSchema}
-	e.Properties.Set("code", str())
-	e.Properties.Set("message", str())
-	e.Properties.Set("field", str())
-	e.Properties.Set("details", &jsonschema.Schema{Type: "object"})
-	e.Properties.Set("trace_id", str())
-	e.Properties.Set("suggestions", sugg)
-	return e
-}
-
 // anyOutputSchema is google.protobuf.Any as protojson writes it: "@type"
 // and the fields of the packed message.
 func anyOutputSchema() *jsonschema.Schema {

@@ -84,7 +84,7 @@ func TestSpansMetricsAndLogsOfToolCalls(t *testing.T) {
 	want := []spanView{
 		span("createElement", map[string]string{"mcpwrite.outcome": "success"}, false),
 		span("createElement", map[string]string{"mcpwrite.outcome": "success", "mcpwrite.replay": "true"}, false),
-		span("createElement", map[string]string{"mcpwrite.outcome": "error", "mcpwrite.error.code": "INVALID_ENUM_VALUE"}, true),
+		span("createElement", map[string]string{"mcpwrite.outcome": "error", "mcpwrite.error.code": "INVALID_ELEMENT_TYPE"}, true),
 		span("deleteElement", map[string]string{"mcpwrite.outcome": "proposed", "mcpwrite.proposal": "created"}, false),
 		span("applyProposal", map[string]string{"mcpwrite.outcome": "success", "mcpwrite.proposal": "applied"}, false),
 	}
@@ -120,13 +120,13 @@ func TestSpansMetricsAndLogsOfToolCalls(t *testing.T) {
 		}
 	}
 	wantSums := map[string]int64{
-		"mcpwrite.tool.calls{mcp.tool.name=createElement,mcpwrite.outcome=success}":                             2,
-		"mcpwrite.tool.calls{error.code=INVALID_ENUM_VALUE,mcp.tool.name=createElement,mcpwrite.outcome=error}": 1,
-		"mcpwrite.tool.calls{mcp.tool.name=deleteElement,mcpwrite.outcome=proposed}":                            1,
-		"mcpwrite.tool.calls{mcp.tool.name=applyProposal,mcpwrite.outcome=success}":                             1,
-		"mcpwrite.tool.replays{mcp.tool.name=createElement}":                                                    1,
-		"mcpwrite.proposals{event=created,mcp.tool.name=deleteElement}":                                         1,
-		"mcpwrite.proposals{event=applied,mcp.tool.name=applyProposal}":                                         1,
+		"mcpwrite.tool.calls{mcp.tool.name=createElement,mcpwrite.outcome=success}":                               2,
+		"mcpwrite.tool.calls{error.code=INVALID_ELEMENT_TYPE,mcp.tool.name=createElement,mcpwrite.outcome=error}": 1,
+		"mcpwrite.tool.calls{mcp.tool.name=deleteElement,mcpwrite.outcome=proposed}":                              1,
+		"mcpwrite.tool.calls{mcp.tool.name=applyProposal,mcpwrite.outcome=success}":                               1,
+		"mcpwrite.tool.replays{mcp.tool.name=createElement}":                                                      1,
+		"mcpwrite.proposals{event=created,mcp.tool.name=deleteElement}":                                           1,
+		"mcpwrite.proposals{event=applied,mcp.tool.name=applyProposal}":                                           1,
 	}
 	if diff := cmp.Diff(wantSums, sums); diff != "" {
 		t.Fatalf("metrics (-want +got):\n%s", diff)

@@ -4,7 +4,11 @@
 // tools. It has no dependencies so the plugin can share it.
 package schemadoc
 
-import "encoding/json"
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+)
 
 // Document is one generated <file>.mcpwrite.json.
 type Document struct {
@@ -17,6 +21,11 @@ type Document struct {
 type Service struct {
 	// Name is the fully-qualified service name.
 	Name string `json:"name"`
+	// SchemaVersion identifies everything below (Version): the generator
+	// writes it, so it changes exactly when the generated entry does. Every
+	// tool of the service carries it in tools/list _meta and get_write_schema
+	// answers it, so an agent or host can cache what it learned by it.
+	SchemaVersion string `json:"schema_version,omitempty"`
 	// Service tool names; empty when the service omits that tool.
 	ValidateTool string `json:"validate_tool,omitempty"`
 	SchemaTool   string `json:"schema_tool,omitempty"`
@@ -33,6 +42,18 @@ type Service struct {
 	// VocabularyTools lists the read-only tools that list a live
 	// vocabulary's values for the caller's tenant.
 	VocabularyTools []VocabularyTool `json:"vocabulary_tools,omitempty"`
+}
+
+// Version is the schema version of a service entry: "sha256:" and the first
+// 16 bytes, in hex, of the entry's JSON with SchemaVersion left empty.
+func Version(s Service) string {
+	s.SchemaVersion = ""
+	b, err := json.Marshal(s)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:16])
 }
 
 // Tool is everything an agent (and the runtime) needs to know about one tool.

@@ -360,60 +360,81 @@ func (sp *space) byName(model, name string) *archimatev1.Element {
 	return sp.elements[id]
 }
 
-// notFound answers ELEMENT_NOT_FOUND with the tenant's most similar elements.
-func (sp *space) notFound(field, id string) error {
-	// Agents often send a name where an id belongs: rank the tenant's
-	// elements by how closely their name matches what was sent; with no
-	// match, offer the most recent ones. Ids are not matched by similarity:
-	// time-ordered ids of another tenant would look "close" and answer
-	// differently from ids that never existed.
+// idLikeness is the lowest similarity score at which an element's id is
+// offered for what the agent sent: a mistyped, truncated or re-cased id
+// scores 0.75 and more, while ids that merely share the creation time
+// (UUIDv7 prefixes) score about 0.4-0.6 and would offer every element made
+// that second.
+const idLikeness = 0.75
+
+// notFound answers ELEMENT_NOT_FOUND with the tenant's elements whose name
+// or id is most like what the agent sent (runtime/suggest's scoring: typos,
+// abbreviations, case and separators), best first, at most three. Agents
+// often send a name where an id belongs, or mistype an id; nothing like
+// what was sent offers nothing rather than unrelated elements. Only the
+// tenant's own elements are compared, so the answer depends on nothing
+// another tenant has.
+func (sp *space) notFound(field, sent string) error {
 	byName := map[string][]string{} // name -> ids
-	names := make([]string, 0, len(sp.elements))
-	ids := make([]string, 0, len(sp.elements))
+	var names []suggest.Candidate
+	var ids []suggest.Candidate
 	for eid, e := range sp.elements {
 		if _, seen := byName[e.GetName()]; !seen {
-			names = append(names, e.GetName())
+			names = append(names, suggest.Candidate{Name: e.GetName()})
 		}
 		byName[e.GetName()] = append(byName[e.GetName()], eid)
-		ids = append(ids, eid)
+		ids = append(ids, suggest.Candidate{Name: eid})
 	}
-	sort.Strings(names)
-	sort.Strings(ids)
-	var picked []string
-	seen := map[string]bool{}
-	add := func(eid string) {
-		if !seen[eid] && len(picked) < 3 {
-			seen[eid] = true
-			picked = append(picked, eid)
+	// Sorted vocabularies keep equal scores in a stable order.
+	sort.Slice(names, func(i, j int) bool { return names[i].Name < names[j].Name })
+	sort.Slice(ids, func(i, j int) bool { return ids[i].Name < ids[j].Name })
+	score := map[string]float64{} // element id -> best score
+	note := func(eid string, sc float64) {
+		if sc > score[eid] {
+			score[eid] = sc
 		}
 	}
-	for _, n := range suggest.Closest(id, names, 3) {
-		group := byName[n]
-		sort.Strings(group)
-		for _, eid := range group {
-			add(eid)
+	for _, m := range suggest.NewIndex(names).Matches(sent, len(names)) {
+		for _, eid := range byName[m.Name] {
+			note(eid, m.Score)
 		}
 	}
-	hint := "Use an id returned by createElement; the similar elements have names close to " + strconv.Quote(id)
-	if len(picked) == 0 {
-		for i := len(ids) - 1; i >= 0; i-- { // ids are time-ordered (UUIDv7): newest last
-			add(ids[i])
+	for _, m := range suggest.NewIndex(ids).Matches(sent, len(ids)) {
+		if m.Score >= idLikeness {
+			note(m.Name, m.Score)
 		}
-		hint = "Use an id returned by createElement; nothing in your model is named like " + strconv.Quote(id) + ", so these are the most recent elements"
 	}
-	var similar []map[string]any
-	for _, eid := range picked {
-		e := sp.elements[eid]
-		similar = append(similar, map[string]any{"id": e.GetId(), "name": e.GetName(), "type": aliasOf(e.GetType())})
+	picked := make([]string, 0, len(score))
+	for eid := range score {
+		picked = append(picked, eid)
 	}
-	if exact := byName[id]; len(exact) == 1 {
-		hint = fmt.Sprintf("%q is the name of element %s; send its id", id, exact[0])
+	sort.Slice(picked, func(i, j int) bool {
+		if score[picked[i]] != score[picked[j]] {
+			return score[picked[i]] > score[picked[j]]
+		}
+		return picked[i] < picked[j]
+	})
+	if len(picked) > 3 {
+		picked = picked[:3]
 	}
-	s := &runtime.Suggestions{Hint: hint}
-	if len(similar) > 0 {
+	s := &runtime.Suggestions{}
+	switch exact := byName[sent]; {
+	case len(exact) == 1:
+		s.Hint = fmt.Sprintf("%q is the name of element %s; send its id", sent, exact[0])
+	case len(picked) > 0:
+		s.Hint = "Use an id returned by createElement; these elements have a name or id close to " + strconv.Quote(clip(sent))
+	default:
+		s.Hint = "Use an id returned by createElement; no element in your model has a name or id close to " + strconv.Quote(clip(sent))
+	}
+	if len(picked) > 0 {
+		similar := make([]map[string]any, 0, len(picked))
+		for _, eid := range picked {
+			e := sp.elements[eid]
+			similar = append(similar, map[string]any{"id": e.GetId(), "name": e.GetName(), "type": aliasOf(e.GetType())})
+		}
 		s.Extra = map[string]any{"similar_elements": similar}
 	}
-	return &runtime.ErrorEntry{Code: "ELEMENT_NOT_FOUND", Message: fmt.Sprintf("Element '%s' not found", id), Field: field, Suggestions: s}
+	return &runtime.ErrorEntry{Code: "ELEMENT_NOT_FOUND", Message: fmt.Sprintf("Element '%s' not found", clip(sent)), Field: field, Suggestions: s}
 }
 
 // CreateCapabilityStructure creates a capability, its value streams

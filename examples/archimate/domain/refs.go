@@ -37,28 +37,44 @@ func (r *Repository) ResolveElementRef(_ context.Context, in proto.Message, ref 
 	if e, ok := sp.elements[ref]; ok {
 		return runtime.Reference{Matches: []runtime.Referent{referent(e)}}, nil
 	}
-	var exact, alike []runtime.Referent
+	exact, alike := sp.named(model, ref)
+	found := exact
+	if len(found) == 0 {
+		found = alike
+	}
+	if len(found) == 0 {
+		// The runtime names the field the reference came from.
+		return runtime.Reference{}, sp.notFound("", ref)
+	}
+	matches := make([]runtime.Referent, len(found))
+	for i, e := range found {
+		matches[i] = referent(e)
+	}
+	return runtime.Reference{Matches: matches}, nil
+}
+
+// named returns the model's elements named ref ignoring case (exact) and
+// those whose names differ from it only in case and separators (alike),
+// each sorted by id.
+func (sp *space) named(model, ref string) (exact, alike []*archimatev1.Element) {
+	norm := suggest.Normalize(ref)
 	for _, e := range sp.elements {
 		if e.GetModelId() != model {
 			continue
 		}
 		switch {
 		case strings.EqualFold(e.GetName(), ref):
-			exact = append(exact, referent(e))
-		case suggest.Normalize(e.GetName()) == suggest.Normalize(ref) && suggest.Normalize(ref) != "":
-			alike = append(alike, referent(e))
+			exact = append(exact, e)
+		case norm != "" && suggest.Normalize(e.GetName()) == norm:
+			alike = append(alike, e)
 		}
 	}
-	matches := exact
-	if len(matches) == 0 {
-		matches = alike
+	byID := func(es []*archimatev1.Element) {
+		sort.Slice(es, func(i, j int) bool { return es[i].GetId() < es[j].GetId() })
 	}
-	if len(matches) == 0 {
-		// The runtime names the field the reference came from.
-		return runtime.Reference{}, sp.notFound("", ref)
-	}
-	sort.Slice(matches, func(i, j int) bool { return matches[i].ID < matches[j].ID })
-	return runtime.Reference{Matches: matches}, nil
+	byID(exact)
+	byID(alike)
+	return exact, alike
 }
 
 func referent(e *archimatev1.Element) runtime.Referent {

@@ -270,6 +270,27 @@ func (r *Repository) Check(ctx context.Context, _ string, req proto.Message) (ma
 	return nil, err
 }
 
+// EnrichError is domain.Repository.EnrichError on the committed state,
+// read only for the answers that need the tenant's elements; when the
+// database fails the error goes out without the context.
+func (r *Repository) EnrichError(ctx context.Context, tool string, req proto.Message, e *runtime.ErrorEntry) {
+	if !domain.ErrorNeedsState(tool, e) {
+		domain.New().EnrichError(ctx, tool, req, e)
+		return
+	}
+	tenant := ""
+	if rc, ok := runtime.RequestContextFrom(ctx); ok {
+		tenant = rc.TenantID
+	}
+	_, err := read(ctx, r, tenant, func(m *domain.Repository) (struct{}, error) {
+		m.EnrichError(ctx, tool, req, e)
+		return struct{}{}, nil
+	})
+	if err != nil {
+		domain.New().EnrichError(ctx, tool, req, e)
+	}
+}
+
 // Outbox returns the tools of the tenant's outbox rows in order, for tests
 // and operators.
 func (r *Repository) Outbox(ctx context.Context, tenant string) ([]string, error) {

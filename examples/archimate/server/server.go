@@ -27,6 +27,7 @@ type Domain interface {
 	PreviewLoss(ctx context.Context, tool string, req proto.Message) (string, error)
 	StatePreview(ctx context.Context, tool string, req proto.Message) (runtime.EntityState, bool, error)
 	Check(ctx context.Context, tool string, req proto.Message) (map[string]any, error)
+	EnrichError(ctx context.Context, tool string, req proto.Message, e *runtime.ErrorEntry)
 }
 
 var _ Domain = (*domain.Repository)(nil)
@@ -35,8 +36,9 @@ var _ Domain = (*domain.Repository)(nil)
 func New(repo Domain, opts ...runtime.Option) (*mcp.Server, error) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "archimate", Version: runtime.Version}, nil)
 	// Confirmations and proposals of updates and deletes say what is lost
-	// and are bound to the state of the element the user was shown.
-	opts = append([]runtime.Option{runtime.WithLossPreview(repo.PreviewLoss), runtime.WithStatePreview(repo.StatePreview), runtime.WithDomainCheck(repo.Check)}, opts...)
+	// and are bound to the state of the element the user was shown. Invalid
+	// types are answered in the source design's words (INVALID_ELEMENT_TYPE).
+	opts = append([]runtime.Option{runtime.WithLossPreview(repo.PreviewLoss), runtime.WithStatePreview(repo.StatePreview), runtime.WithDomainCheck(repo.Check), runtime.WithErrorHook(repo.EnrichError)}, opts...)
 	if err := archimatev1mcpwrite.RegisterArchitectureServiceTools(s, repo, opts...); err != nil {
 		return nil, err
 	}

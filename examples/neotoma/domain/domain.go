@@ -1,23 +1,26 @@
 // Package domain is an in-memory Neotoma truth layer: per-user entities
-// built from observations, corrections that override extracted values,
-// merges of duplicates and typed relationships. It implements the
-// generated MemoryServiceHandler and answers with Neotoma's canonical error
-// codes (ENTITY_NOT_FOUND, ENTITY_ALREADY_MERGED, CYCLE_DETECTED,
-// VALIDATION_ERROR). Errors never carry field values: they may be personal data.
+// built from observations, source material stored by content hash (raw
+// files interpreted by a deterministic interpreter, or structured
+// entities), corrections that override extracted values, merges of
+// duplicates, typed relationships and entity schemas registered per
+// tenant at runtime. It implements the generated MemoryServiceHandler and
+// answers with Neotoma's canonical error codes (ENTITY_NOT_FOUND,
+// SOURCE_NOT_FOUND, ENTITY_ALREADY_MERGED, CYCLE_DETECTED, FILE_NOT_FOUND,
+// FILE_TOO_LARGE, QUOTA_EXCEEDED, SCHEMA_EXISTS, SCHEMA_NOT_FOUND,
+// VALIDATION_ERROR). Errors never carry stored field values: they may be
+// personal data.
 package domain
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
-	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
@@ -35,47 +38,26 @@ const (
 	CodeEntityAlreadyMerged     = "ENTITY_ALREADY_MERGED"
 	CodeCycleDetected           = "CYCLE_DETECTED"
 	CodeInvalidRelationshipType = "INVALID_RELATIONSHIP_TYPE"
+	CodeSourceNotFound          = "SOURCE_NOT_FOUND"
 )
 
 // CorrectionPriority is the priority of correction observations: above
 // every source priority an agent can set (at most 999).
 const CorrectionPriority = 1000
 
-// fieldKind is the JSON type a schema field holds.
-type fieldKind int
+// defaultPriority is the priority of interpreted and migrated observations.
+const defaultPriority = 100
 
-const (
-	kindString fieldKind = iota
-	kindNumber
-)
+// MaxEntities is how many entities one store call may carry.
+const MaxEntities = 100
 
-func (k fieldKind) String() string {
-	if k == kindNumber {
-		return "number"
-	}
-	return "string"
-}
-
-// schemas are the entity schemas; fields outside them are raw fragments.
-var schemas = map[neotomav1.EntityType]map[string]fieldKind{
-	neotomav1.EntityType_ENTITY_TYPE_PERSON:      {"name": kindString, "email": kindString, "phone": kindString, "birth_date": kindString},
-	neotomav1.EntityType_ENTITY_TYPE_COMPANY:     {"name": kindString, "domain": kindString, "industry": kindString},
-	neotomav1.EntityType_ENTITY_TYPE_INVOICE:     {"invoice_number": kindString, "vendor": kindString, "amount": kindNumber, "currency": kindString, "issue_date": kindString, "due_date": kindString, "status": kindString},
-	neotomav1.EntityType_ENTITY_TYPE_TRANSACTION: {"amount": kindNumber, "currency": kindString, "date": kindString, "merchant": kindString, "category": kindString},
-	neotomav1.EntityType_ENTITY_TYPE_TASK:        {"title": kindString, "status": kindString, "due_date": kindString, "priority": kindString},
-	neotomav1.EntityType_ENTITY_TYPE_NOTE:        {"title": kindString, "content": kindString},
-}
+var fieldName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 
 // acyclic relationship types may not form a cycle.
 var acyclic = map[neotomav1.RelationshipType]bool{
 	neotomav1.RelationshipType_RELATIONSHIP_TYPE_PART_OF:    true,
 	neotomav1.RelationshipType_RELATIONSHIP_TYPE_DEPENDS_ON: true,
 	neotomav1.RelationshipType_RELATIONSHIP_TYPE_SUPERSEDES: true,
-}
-
-// TypeName is the agent-facing name of an entity type ("invoice").
-func TypeName(t neotomav1.EntityType) string {
-	return strings.ToLower(strings.TrimPrefix(t.String(), "ENTITY_TYPE_"))
 }
 
 // RelationshipTypeName is the agent-facing name of a relationship type ("part_of").
@@ -87,25 +69,41 @@ type observation struct {
 	id       string
 	sourceID string
 	priority int32
+	version  string
 	fields   map[string]*structpb.Value
 	at       time.Time
-	order    int // insertion order breaks priority ties: later wins
+	order    int // insertion order breaks ties: later wins
 }
 
 type entity struct {
 	id            string
-	typ           neotomav1.EntityType
+	typ           string
 	canonicalName string
 	observations  []*observation
 	rawFragments  map[string]*structpb.Value
 	mergedInto    string
+	order         int
+}
+
+// run is one interpretation of a source.
+type run struct {
+	id           string
+	entities     []*neotomav1.StoredEntity
+	created      int32
+	observations int32
+	unknown      int32
 }
 
 type source struct {
 	id       string
 	hash     string
-	entities []*neotomav1.StoredEntity
-	unknown  int32
+	mimeType string
+	filename string
+	content  []byte // nil for structured material
+	size     int32
+	runs     map[string]*run
+	first    *run // the run store answers with
+	at       time.Time
 }
 
 type userMemory struct {
@@ -113,28 +111,58 @@ type userMemory struct {
 	sources       map[string]*source // by content hash
 	relationships map[string]*neotomav1.Relationship
 	relTypes      map[string]neotomav1.RelationshipType
+	relOrder      map[string]int // creation order: later is newer on equal times
+	runs          int            // interpretation runs, against the quota
 }
 
 // Memory is the in-memory truth layer, safe for concurrent use. Every record
 // belongs to one user of one tenant; another user's IDs (in this tenant or
-// any other) do not exist.
+// any other) do not exist. Entity schemas belong to a tenant (or one user).
 type Memory struct {
-	mu    sync.Mutex
-	now   func() time.Time
-	users map[owner]*userMemory
-	seq   int
+	mu      sync.Mutex
+	now     func() time.Time
+	users   map[owner]*userMemory
+	tenants map[string]*tenantSchemas
+	seq     int
+
+	files   FileOptions
+	quota   int // interpretation runs per user; 0 is unlimited
+	maxSize int
 }
 
 // owner is whose memory a request reads and writes: a user is known by name
 // within its tenant only, so the same name in two tenants is two owners.
 type owner struct{ tenant, user string }
 
-// New returns an empty memory; now stamps merges (nil means time.Now).
+// New returns an empty memory; now stamps merges and snapshots (nil means
+// time.Now). Files are limited to DefaultMaxFileSize, file_path is refused
+// and interpretation is unlimited until the setters below say otherwise.
 func New(now func() time.Time) *Memory {
 	if now == nil {
 		now = time.Now
 	}
-	return &Memory{now: now, users: map[owner]*userMemory{}}
+	return &Memory{now: now, users: map[owner]*userMemory{}, tenants: map[string]*tenantSchemas{}, maxSize: DefaultMaxFileSize}
+}
+
+// SetInterpretationQuota limits interpretation runs per user (0: unlimited).
+func (m *Memory) SetInterpretationQuota(n int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.quota = n
+}
+
+// SetMaxFileSize limits the size of stored files in bytes.
+func (m *Memory) SetMaxFileSize(n int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.maxSize = n
+}
+
+// SetFiles lets file_path read files under a directory.
+func (m *Memory) SetFiles(o FileOptions) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.files = o
 }
 
 func (m *Memory) user(id owner) *userMemory {
@@ -145,6 +173,7 @@ func (m *Memory) user(id owner) *userMemory {
 			sources:       map[string]*source{},
 			relationships: map[string]*neotomav1.Relationship{},
 			relTypes:      map[string]neotomav1.RelationshipType{},
+			relOrder:      map[string]int{},
 		}
 		m.users[id] = u
 	}
@@ -166,61 +195,223 @@ func requireUser(ctx context.Context, id string) (owner, error) {
 	return owner{tenant: rc.TenantID, user: id}, nil
 }
 
-// Store records structured source material: the same material stored twice
-// is deduplicated by its content hash; each entity gets one observation.
+func (m *Memory) next() int {
+	m.seq++
+	return m.seq
+}
+
+// entityInput is one entity of structured material, checked.
+type entityInput struct {
+	typ    string
+	name   string
+	key    string                     // the identifying key, when the interpreter fixes it
+	fields map[string]*structpb.Value // without entity_type and canonical_name
+}
+
+// Store records source material: structured entities, or a file that is
+// interpreted into entities. The same content is deduplicated by its hash.
 func (m *Memory) Store(ctx context.Context, req *neotomav1.StoreRequest) (*neotomav1.StoreResponse, error) {
 	who, err := requireUser(ctx, req.GetUserId())
 	if err != nil {
 		return nil, err
 	}
-	if err := checkFieldTypes(req.GetEntities()); err != nil {
-		return nil, err
+	if req.GetEntities() != nil {
+		return m.storeStructured(who, req)
 	}
-	hash, err := contentHash(req.GetEntities())
+	return m.storeFile(who, req)
+}
+
+func (m *Memory) storeStructured(who owner, req *neotomav1.StoreRequest) (*neotomav1.StoreResponse, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ins, err := m.parseEntities(who, req.GetEntities().GetValues(), "entities")
 	if err != nil {
 		return nil, err
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	hash := sha256Hex(canonicalJSON(req.GetEntities()))
 	u := m.user(who)
 	if s, ok := u.sources[hash]; ok {
-		out := make([]*neotomav1.StoredEntity, len(s.entities))
-		for i, e := range s.entities {
-			out[i] = &neotomav1.StoredEntity{EntityId: e.GetEntityId(), EntityType: e.GetEntityType(), ObservationId: e.GetObservationId()}
-		}
-		return &neotomav1.StoreResponse{SourceId: s.id, ContentHash: hash, Deduplicated: true, Entities: out, UnknownFieldsCount: s.unknown}, nil
+		return m.storeAnswer(who, u, s, true), nil
 	}
-	s := &source{id: "src_" + hash[:32], hash: hash}
-	at := req.GetStoredAt().AsTime()
-	for _, in := range req.GetEntities() {
-		e, created := u.entities[in.GetEntityId()], false
+	s := &source{id: "src_" + hash[:32], hash: hash, runs: map[string]*run{}, at: req.GetStoredAt().AsTime()}
+	r := m.observe(who, u, s, "run_"+(&runtime.Call{}).ContentHash(s.id, "structured"), ins, req.GetSourcePriority(), req.GetStoredAt().AsTime())
+	s.first = r
+	u.sources[hash] = s
+	return m.storeAnswer(who, u, s, false), nil
+}
+
+// parseEntities checks structured material: every item an object with a
+// registered entity_type, schema fields of the schema's types and every
+// required field present. It reports every problem at once.
+func (m *Memory) parseEntities(who owner, items []*structpb.Value, path string) ([]entityInput, error) {
+	var es runtime.Errors
+	if len(items) == 0 || len(items) > MaxEntities {
+		return nil, &runtime.ErrorEntry{
+			Code: runtime.CodeValidation, Field: path,
+			Message:     fmt.Sprintf("%s must hold 1 to %d entities, not %d", path, MaxEntities, len(items)),
+			Suggestions: &runtime.Suggestions{Hint: `Send an array of entity objects, e.g. [{"entity_type":"invoice","invoice_number":"INV-001","amount":100}].`},
+		}
+	}
+	out := make([]entityInput, 0, len(items))
+	for i, v := range items {
+		at := fmt.Sprintf("%s[%d]", path, i)
+		obj := v.GetStructValue()
+		if obj == nil {
+			es = append(es, &runtime.ErrorEntry{Code: runtime.CodeValidation, Field: at, Message: at + " must be an object with entity_type and the entity's fields"})
+			continue
+		}
+		typ := obj.GetFields()["entity_type"].GetStringValue()
+		if typ == "" {
+			es = append(es, &runtime.ErrorEntry{
+				Code: runtime.CodeValidation, Field: at + ".entity_type", Message: at + " has no entity_type",
+				Suggestions: &runtime.Suggestions{ValidValues: m.types(who), Hint: "Call list_entity_types to choose the type of the data."},
+			})
+			continue
+		}
+		if e := m.checkType(who, typ, at+".entity_type"); e != nil {
+			es = append(es, e)
+			continue
+		}
+		s := m.active(who, typ)
+		in := entityInput{typ: typ, name: obj.GetFields()["canonical_name"].GetStringValue(), fields: map[string]*structpb.Value{}}
+		for _, k := range sortedKeys(obj.GetFields()) {
+			if k == "entity_type" || k == "canonical_name" {
+				continue
+			}
+			fv := obj.GetFields()[k]
+			in.fields[k] = fv
+			if f, ok := s.fields[k]; ok && !matches(f.typ, fv) {
+				es = append(es, &runtime.ErrorEntry{
+					Code: runtime.CodeValidation, Field: at + "." + k,
+					Message: fmt.Sprintf("%s of %s must be %s", k, withArticle(typ), describe(f.typ)),
+					Details: map[string]any{"reason": "FIELD_TYPE_MISMATCH"},
+				})
+			}
+		}
+		for _, k := range sortedKeys(s.fields) {
+			if _, ok := in.fields[k]; !ok && s.fields[k].required {
+				es = append(es, &runtime.ErrorEntry{
+					Code: runtime.CodeValidation, Field: at + "." + k,
+					Message: fmt.Sprintf("%s of %s is required by schema version %s", k, withArticle(typ), s.version),
+					Details: map[string]any{"reason": "REQUIRED_FIELD_MISSING"},
+				})
+			}
+		}
+		out = append(out, in)
+	}
+	if len(es) > 0 {
+		return nil, es
+	}
+	return out, nil
+}
+
+// observe records one observation per entity input as run runID of s.
+func (m *Memory) observe(who owner, u *userMemory, s *source, runID string, ins []entityInput, priority int32, at time.Time) *run {
+	r := &run{id: runID}
+	for i, in := range ins {
+		sc := m.active(who, in.typ)
+		name, key := identify(sc, in)
+		id := "ent_" + (&runtime.Call{}).ContentHash(who.user, in.typ, key)
+		e, created := u.entities[id], false
 		if e == nil {
-			e = &entity{id: in.GetEntityId(), typ: in.GetEntityType(), canonicalName: in.GetCanonicalName(), rawFragments: map[string]*structpb.Value{}}
-			u.entities[e.id] = e
+			e = &entity{id: id, typ: in.typ, canonicalName: name, rawFragments: map[string]*structpb.Value{}, order: m.next()}
+			u.entities[id] = e
 			created = true
+			r.created++
 		}
 		e = u.resolve(e) // material about a merged duplicate belongs to the kept entity
-		schema := schemas[e.typ]
-		obs := &observation{id: in.GetObservationId(), sourceID: s.id, priority: req.GetSourcePriority(), fields: map[string]*structpb.Value{}, at: at, order: m.next()}
-		for _, k := range sortedKeys(in.GetFields().GetFields()) {
-			v := in.GetFields().GetFields()[k]
-			if _, ok := schema[k]; ok {
-				obs.fields[k] = v
+		obs := &observation{
+			id: "obs_" + (&runtime.Call{}).ContentHash(runID, fmt.Sprint(i)), sourceID: s.id, priority: priority,
+			version: sc.version, fields: map[string]*structpb.Value{}, at: at, order: m.next(),
+		}
+		for _, k := range sortedKeys(in.fields) {
+			if _, ok := sc.fields[k]; ok {
+				obs.fields[k] = in.fields[k]
 			} else {
-				e.rawFragments[k] = v
-				s.unknown++
+				e.rawFragments[k] = in.fields[k]
+				r.unknown++
 			}
 		}
 		e.observations = append(e.observations, obs)
-		s.entities = append(s.entities, &neotomav1.StoredEntity{EntityId: e.id, EntityType: TypeName(e.typ), ObservationId: obs.id, Created: created})
+		r.observations++
+		r.entities = append(r.entities, &neotomav1.StoredEntity{EntityId: e.id, EntityType: e.typ, ObservationId: obs.id, Created: created, CanonicalName: e.canonicalName})
 	}
-	u.sources[hash] = s
-	return &neotomav1.StoreResponse{SourceId: s.id, ContentHash: hash, Entities: s.entities, UnknownFieldsCount: s.unknown}, nil
+	s.runs[runID] = r
+	return r
 }
 
-func (m *Memory) next() int {
-	m.seq++
-	return m.seq
+// identify is the canonical name of an entity and the key its ID hashes:
+// canonical_name when given, else the first identifying field of the
+// schema (then name, title, email), else the content of its fields.
+// Identifying values are compared without case unless the field preserves it.
+func identify(s *schema, in entityInput) (name, key string) {
+	if in.key != "" {
+		return in.name, in.key
+	}
+	if in.name != "" {
+		return in.name, normalize(in.name)
+	}
+	for _, k := range append(append([]string{}, s.identity...), fallbackIdentity...) {
+		if v := in.fields[k].GetStringValue(); v != "" {
+			if s.fields[k].preserveCase {
+				return v, k + "=" + strings.Join(strings.Fields(v), " ")
+			}
+			return v, k + "=" + normalize(v)
+		}
+	}
+	h := sha256Hex(canonicalJSON(&structpb.Struct{Fields: in.fields}))
+	return in.typ + " " + h[:12], "content=" + h
+}
+
+func normalize(s string) string {
+	return strings.ToLower(strings.Join(strings.Fields(s), " "))
+}
+
+// storeAnswer is store's answer about source s.
+func (m *Memory) storeAnswer(who owner, u *userMemory, s *source, dedup bool) *neotomav1.StoreResponse {
+	out := &neotomav1.StoreResponse{SourceId: s.id, ContentHash: s.hash, Deduplicated: dedup, FileSize: s.size}
+	if r := s.first; r != nil {
+		out.Interpretation = &neotomav1.Interpretation{RunId: r.id, EntitiesCreated: r.created, ObservationsCreated: r.observations}
+		for _, e := range r.entities {
+			c := proto.Clone(e).(*neotomav1.StoredEntity)
+			c.Created = c.Created && !dedup
+			out.Entities = append(out.Entities, c)
+		}
+		out.UnknownFieldsCount = r.unknown
+	}
+	out.RelatedEntities, out.RelatedRelationships = m.related(who, u, out.GetEntities())
+	return out
+}
+
+// related lists the relationships involving the stored entities and the
+// entities at their other end.
+func (m *Memory) related(who owner, u *userMemory, stored []*neotomav1.StoredEntity) ([]*neotomav1.Entity, []*neotomav1.Relationship) {
+	in := map[string]bool{}
+	for _, e := range stored {
+		in[e.GetEntityId()] = true
+	}
+	var rels []*neotomav1.Relationship
+	others := map[string]bool{}
+	for _, r := range sortedRelationships(u) {
+		s, t := in[r.GetSourceEntityId()], in[r.GetTargetEntityId()]
+		if !s && !t {
+			continue
+		}
+		rels = append(rels, r)
+		if !s {
+			others[r.GetSourceEntityId()] = true
+		}
+		if !t {
+			others[r.GetTargetEntityId()] = true
+		}
+	}
+	var ents []*neotomav1.Entity
+	for _, id := range sortedKeys(others) {
+		if e, ok := u.entities[id]; ok {
+			ents = append(ents, m.entityView(who, e, true))
+		}
+	}
+	return ents, rels
 }
 
 // resolve follows merges to the entity that is kept.
@@ -235,64 +426,46 @@ func (u *userMemory) resolve(e *entity) *entity {
 	return e
 }
 
-// checkFieldTypes reports every schema field whose JSON type is wrong, as
-// InvalidArgument with one BadRequest violation each; values are not echoed.
-func checkFieldTypes(entities []*neotomav1.EntityInput) error {
-	var vs []*errdetails.BadRequest_FieldViolation
-	for i, in := range entities {
-		schema := schemas[in.GetEntityType()]
-		fields := in.GetFields().GetFields()
-		for _, k := range sortedKeys(fields) {
-			want, ok := schema[k]
-			if !ok || kindOf(fields[k]) == want {
-				continue
-			}
-			vs = append(vs, &errdetails.BadRequest_FieldViolation{
-				Field:       fmt.Sprintf("entities[%d].fields.%s", i, k),
-				Description: fmt.Sprintf("%s of %s must be a %s", k, withArticle(TypeName(in.GetEntityType())), want),
-				Reason:      "FIELD_TYPE_MISMATCH",
-			})
-		}
+// matches reports whether v is a value of a field of type t.
+func matches(t neotomav1.FieldType, v *structpb.Value) bool {
+	if _, null := v.GetKind().(*structpb.Value_NullValue); null {
+		return true // a null says the source had no value
 	}
-	if len(vs) == 0 {
-		return nil
+	switch t {
+	case neotomav1.FieldType_FIELD_TYPE_NUMBER:
+		_, ok := v.GetKind().(*structpb.Value_NumberValue)
+		return ok
+	case neotomav1.FieldType_FIELD_TYPE_BOOLEAN:
+		_, ok := v.GetKind().(*structpb.Value_BoolValue)
+		return ok
+	case neotomav1.FieldType_FIELD_TYPE_ARRAY:
+		_, ok := v.GetKind().(*structpb.Value_ListValue)
+		return ok
+	case neotomav1.FieldType_FIELD_TYPE_OBJECT:
+		_, ok := v.GetKind().(*structpb.Value_StructValue)
+		return ok
+	case neotomav1.FieldType_FIELD_TYPE_DATE:
+		s, ok := v.GetKind().(*structpb.Value_StringValue)
+		return ok && isDate(s.StringValue)
 	}
-	st, err := status.New(codes.InvalidArgument, "entity fields do not match their schema").WithDetails(&errdetails.BadRequest{FieldViolations: vs})
-	if err != nil {
-		return status.Error(codes.InvalidArgument, "entity fields do not match their schema")
-	}
-	return st.Err()
+	_, ok := v.GetKind().(*structpb.Value_StringValue)
+	return ok
 }
 
-// kindOf is the schema kind a value has; -1 for values no schema field holds.
-func kindOf(v *structpb.Value) fieldKind {
-	switch v.GetKind().(type) {
-	case *structpb.Value_StringValue:
-		return kindString
-	case *structpb.Value_NumberValue:
-		return kindNumber
+func isDate(s string) bool {
+	if _, err := time.Parse("2006-01-02", s); err == nil {
+		return true
 	}
-	return -1
+	_, err := time.Parse(time.RFC3339, s)
+	return err == nil
 }
 
-// contentHash is the SHA-256 of the material itself (type, name and fields
-// of each entity), so the same material always gets the same source.
-func contentHash(entities []*neotomav1.EntityInput) (string, error) {
-	type item struct {
-		Type   string         `json:"entity_type"`
-		Name   string         `json:"canonical_name"`
-		Fields map[string]any `json:"fields"`
+// describe names what a field of type t holds, for messages.
+func describe(t neotomav1.FieldType) string {
+	if t == neotomav1.FieldType_FIELD_TYPE_DATE {
+		return "an ISO 8601 date (YYYY-MM-DD or RFC 3339)"
 	}
-	items := make([]item, len(entities))
-	for i, e := range entities {
-		items[i] = item{Type: TypeName(e.GetEntityType()), Name: e.GetCanonicalName(), Fields: e.GetFields().AsMap()}
-	}
-	b, err := json.Marshal(items) // map keys are sorted: canonical
-	if err != nil {
-		return "", status.Error(codes.Internal, "hash material")
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:]), nil
+	return withArticle(FieldTypeName(t))
 }
 
 // Correct adds a priority-1000 observation for one field. Repeating the
@@ -310,33 +483,37 @@ func (m *Memory) Correct(ctx context.Context, req *neotomav1.CorrectRequest) (*n
 		return nil, err
 	}
 	if e.typ != req.GetEntityType() {
+		if bad := m.checkType(who, req.GetEntityType(), "entity_type"); bad != nil {
+			bad.Suggestions.DidYouMean = []string{e.typ}
+			return nil, bad
+		}
 		return nil, &runtime.ErrorEntry{
 			Code: runtime.CodeValidation, Field: "entity_type",
-			Message:     fmt.Sprintf("entity %s is %s, not %s", e.id, withArticle(TypeName(e.typ)), withArticle(TypeName(req.GetEntityType()))),
-			Details:     map[string]any{"entity_id": e.id, "entity_type": TypeName(e.typ)},
-			Suggestions: &runtime.Suggestions{DidYouMean: []string{TypeName(e.typ)}},
+			Message:     fmt.Sprintf("entity %s is %s, not %s", e.id, withArticle(e.typ), withArticle(req.GetEntityType())),
+			Details:     map[string]any{"entity_id": e.id, "entity_type": e.typ},
+			Suggestions: &runtime.Suggestions{DidYouMean: []string{e.typ}},
 		}
 	}
-	schema := schemas[e.typ]
-	want, ok := schema[req.GetField()]
+	s := m.active(who, e.typ)
+	f, ok := s.fields[req.GetField()]
 	if !ok {
-		names := sortedKeys(schema)
+		names := sortedKeys(s.fields)
 		return nil, &runtime.ErrorEntry{
 			Code: runtime.CodeValidation, Field: "field",
-			Message: fmt.Sprintf("%s is not a field of the %s schema", req.GetField(), TypeName(e.typ)),
+			Message: fmt.Sprintf("%s is not a field of the %s schema", req.GetField(), e.typ),
 			Suggestions: &runtime.Suggestions{
 				DidYouMean:  suggest.Closest(req.GetField(), names, 3),
 				ValidValues: names,
-				Hint:        "Only schema fields can be corrected; list_entity_types shows each type's fields.",
+				Hint:        "Only schema fields can be corrected; list_entity_types shows each type's fields, update_schema_incremental adds one.",
 			},
 		}
 	}
-	if kindOf(req.GetValue()) != want {
+	if !matches(f.typ, req.GetValue()) {
 		return nil, &runtime.ErrorEntry{
 			Code: runtime.CodeValidation, Field: "value",
-			Message:     fmt.Sprintf("%s of %s must be a %s", req.GetField(), withArticle(TypeName(e.typ)), want),
-			Details:     map[string]any{"expected": want.String()},
-			Suggestions: &runtime.Suggestions{Hint: "Send the value as a JSON " + want.String() + ", not quoted or formatted."},
+			Message:     fmt.Sprintf("%s of %s must be %s", req.GetField(), withArticle(e.typ), describe(f.typ)),
+			Details:     map[string]any{"expected": FieldTypeName(f.typ)},
+			Suggestions: &runtime.Suggestions{Hint: "Send the value as a JSON " + FieldTypeName(f.typ) + ", not quoted or formatted."},
 		}
 	}
 	if last := latestCorrection(e, req.GetField()); last != nil && proto.Equal(last.fields[req.GetField()], req.GetValue()) {
@@ -346,7 +523,7 @@ func (m *Memory) Correct(ctx context.Context, req *neotomav1.CorrectRequest) (*n
 		}, nil
 	}
 	obs := &observation{
-		id: req.GetObservationId(), priority: req.GetPriority(), at: req.GetCorrectedAt().AsTime(), order: m.next(),
+		id: req.GetObservationId(), priority: req.GetPriority(), version: s.version, at: req.GetCorrectedAt().AsTime(), order: m.next(),
 		fields: map[string]*structpb.Value{req.GetField(): req.GetValue()},
 	}
 	e.observations = append(e.observations, obs)
@@ -391,7 +568,7 @@ func notFound(id, field string) *runtime.ErrorEntry {
 		Code: CodeEntityNotFound, Field: field,
 		Message:     fmt.Sprintf("entity %s not found", id),
 		Details:     map[string]any{"entity_id": id},
-		Suggestions: &runtime.Suggestions{Hint: "Use an entity_id returned by store; entities are visible only to the user who stored them."},
+		Suggestions: &runtime.Suggestions{Hint: "Use an entity_id returned by store or retrieve_entities; entities are visible only to the user who stored them."},
 	}
 }
 
@@ -459,8 +636,8 @@ func (m *Memory) checkMerge(ctx context.Context, req *neotomav1.MergeEntitiesReq
 	if from.typ != to.typ {
 		return nil, nil, &runtime.ErrorEntry{
 			Code: runtime.CodeValidation, Field: "to_entity_id",
-			Message: fmt.Sprintf("cannot merge %s into %s: only entities of one type are duplicates", withArticle(TypeName(from.typ)), withArticle(TypeName(to.typ))),
-			Details: map[string]any{"from_entity_type": TypeName(from.typ), "to_entity_type": TypeName(to.typ)},
+			Message: fmt.Sprintf("cannot merge %s into %s: only entities of one type are duplicates", withArticle(from.typ), withArticle(to.typ)),
+			Details: map[string]any{"from_entity_type": from.typ, "to_entity_type": to.typ},
 		}
 	}
 	return from, to, nil
@@ -515,7 +692,7 @@ func (m *Memory) CreateRelationship(ctx context.Context, req *neotomav1.CreateRe
 		return nil, &runtime.ErrorEntry{Code: runtime.CodeValidation, Field: "target_entity_id", Message: "an entity cannot be related to itself"}
 	}
 	if r, ok := u.relationships[req.GetId()]; ok {
-		return &neotomav1.CreateRelationshipResponse{Relationship: r}, nil
+		return relationshipAnswer(r), nil
 	}
 	t := req.GetRelationshipType()
 	if acyclic[t] && u.reaches(t, req.GetTargetEntityId(), req.GetSourceEntityId()) {
@@ -533,7 +710,15 @@ func (m *Memory) CreateRelationship(ctx context.Context, req *neotomav1.CreateRe
 	}
 	u.relationships[r.Id] = r
 	u.relTypes[r.Id] = t
-	return &neotomav1.CreateRelationshipResponse{Relationship: r}, nil
+	u.relOrder[r.Id] = m.next()
+	return relationshipAnswer(r), nil
+}
+
+func relationshipAnswer(r *neotomav1.Relationship) *neotomav1.CreateRelationshipResponse {
+	return &neotomav1.CreateRelationshipResponse{
+		Id: r.GetId(), RelationshipType: r.GetRelationshipType(), SourceEntityId: r.GetSourceEntityId(),
+		TargetEntityId: r.GetTargetEntityId(), Metadata: r.GetMetadata(), CreatedAt: r.GetCreatedAt(),
+	}
 }
 
 // reaches reports whether from reaches to through relationships of type t.
@@ -559,12 +744,12 @@ func (u *userMemory) reaches(t neotomav1.RelationshipType, from, to string) bool
 	return false
 }
 
-// Snapshot is the current view of an entity: per field, the value of the
-// observation with the highest priority (the latest on a tie).
+// Snapshot is the current view of an entity of a user, following merges.
 func (m *Memory) Snapshot(tenant, userID, entityID string) (map[string]any, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	u, ok := m.users[owner{tenant: tenant, user: userID}]
+	who := owner{tenant: tenant, user: userID}
+	u, ok := m.users[who]
 	if !ok {
 		return nil, false
 	}
@@ -572,20 +757,106 @@ func (m *Memory) Snapshot(tenant, userID, entityID string) (map[string]any, bool
 	if !ok {
 		return nil, false
 	}
-	e = u.resolve(e)
+	snap, _ := m.reduce(who, u.resolve(e), time.Time{})
+	out := map[string]any{}
+	for k, v := range snap {
+		out[k] = v.AsInterface()
+	}
+	return out, true
+}
+
+// reduce computes an entity's snapshot from its observations up to at (all
+// when zero) under the merge policies of its type's active schema:
+// corrections always win; otherwise last_write takes the latest value,
+// merge_array joins the arrays, and highest_priority (the default) and
+// most_specific take the highest priority, the later one on a tie (or the
+// higher priority, with tie_breaker source_priority, under last_write).
+// It answers the value and the observation it comes from per field.
+func (m *Memory) reduce(who owner, e *entity, at time.Time) (map[string]*structpb.Value, map[string]string) {
+	var s *schema
+	if who.tenant != "" {
+		s = m.active(who, e.typ)
+	}
 	best := map[string]*observation{}
+	arrays := map[string][]*structpb.Value{}
 	for _, o := range e.observations {
-		for k := range o.fields {
-			if b, ok := best[k]; !ok || o.priority > b.priority || (o.priority == b.priority && o.order > b.order) {
+		if !at.IsZero() && o.at.After(at) {
+			continue
+		}
+		for k, v := range o.fields {
+			p := policy{}
+			if s != nil {
+				p = s.policies[k]
+			}
+			if p.strategy == neotomav1.ReducerStrategy_REDUCER_STRATEGY_MERGE_ARRAY && o.priority < CorrectionPriority {
+				arrays[k] = append(arrays[k], v.GetListValue().GetValues()...)
+			}
+			if b, ok := best[k]; !ok || wins(p, o, b) {
 				best[k] = o
 			}
 		}
 	}
-	out := map[string]any{}
+	vals, prov := map[string]*structpb.Value{}, map[string]string{}
 	for k, o := range best {
-		out[k] = o.fields[k].AsInterface()
+		vals[k], prov[k] = o.fields[k], o.id
+		if items, ok := arrays[k]; ok && o.priority < CorrectionPriority {
+			vals[k] = structpb.NewListValue(&structpb.ListValue{Values: distinct(items)})
+		}
 	}
-	return out, true
+	return vals, prov
+}
+
+// wins reports whether observation o beats b for a field under policy p.
+func wins(p policy, o, b *observation) bool {
+	oc, bc := o.priority >= CorrectionPriority, b.priority >= CorrectionPriority
+	if oc != bc {
+		return oc
+	}
+	if !oc && p.strategy == neotomav1.ReducerStrategy_REDUCER_STRATEGY_LAST_WRITE {
+		if p.tie == neotomav1.TieBreaker_TIE_BREAKER_SOURCE_PRIORITY && o.at.Equal(b.at) && o.priority != b.priority {
+			return o.priority > b.priority
+		}
+		if !o.at.Equal(b.at) {
+			return o.at.After(b.at)
+		}
+		return o.order > b.order
+	}
+	if o.priority != b.priority {
+		return o.priority > b.priority
+	}
+	if p.tie == neotomav1.TieBreaker_TIE_BREAKER_OBSERVED_AT && !o.at.Equal(b.at) {
+		return o.at.After(b.at)
+	}
+	return o.order > b.order
+}
+
+// distinct keeps the first of equal values.
+func distinct(vs []*structpb.Value) []*structpb.Value {
+	var out []*structpb.Value
+	seen := map[string]bool{}
+	for _, v := range vs {
+		k := string(canonicalJSON(v))
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// canonicalJSON is m as JSON with sorted keys.
+func canonicalJSON(m proto.Message) []byte {
+	var v any
+	switch x := m.(type) {
+	case *structpb.Struct:
+		v = x.AsMap()
+	case *structpb.ListValue:
+		v = x.AsSlice()
+	case *structpb.Value:
+		v = x.AsInterface()
+	}
+	b, _ := json.Marshal(v) // values of structpb types always marshal; map keys are sorted
+	return b
 }
 
 // withArticle prefixes a type name with "a" or "an".

@@ -79,13 +79,13 @@ func (t *Tracker) TaskCreate(_ context.Context, req *tasksv1.TaskCreateRequest) 
 			return nil, notFound("parent task", pid)
 		}
 		if parent.GetParentId() != "" {
-			return nil, badRequest("parent_id", "SUBTASK_NESTING", fmt.Sprintf("task %s is itself a subtask; subtasks cannot have subtasks", pid))
+			return nil, badRequest("parentId", "SUBTASK_NESTING", fmt.Sprintf("task %s is itself a subtask; subtasks cannot have subtasks", pid))
 		}
 		if parent.GetWorkflowState() == tasksv1.WorkflowState_WORKFLOW_STATE_ARCHIVE {
 			return nil, precondition("ARCHIVED_PARENT", pid, fmt.Sprintf("parent task %s is archived; move it out of the archive before adding subtasks", pid))
 		}
 		if state != parent.GetWorkflowState() {
-			warnings = append(warnings, fmt.Sprintf("subtasks live in their parent's folder: workflow_state %s was replaced by %s", stateName(state), stateName(parent.GetWorkflowState())))
+			warnings = append(warnings, fmt.Sprintf("subtasks live in their parent's folder: workflowState %s was replaced by %s", stateName(state), stateName(parent.GetWorkflowState())))
 			state = parent.GetWorkflowState()
 		}
 	}
@@ -179,7 +179,7 @@ func (t *Tracker) TaskUpdate(_ context.Context, req *tasksv1.TaskUpdateRequest) 
 		task.Log = u.GetLog()
 	}
 	if u.AddLogEntry != nil && strings.TrimSpace(u.GetAddLogEntry()) == "" {
-		warnings = append(warnings, "add_log_entry is empty and was ignored")
+		warnings = append(warnings, "addLogEntry is empty and was ignored")
 	} else if u.AddLogEntry != nil {
 		entry := fmt.Sprintf("- %s: %s", now.AsTime().UTC().Format(time.RFC3339), strings.TrimSpace(u.GetAddLogEntry()))
 		if task.Log == "" {
@@ -189,7 +189,7 @@ func (t *Tracker) TaskUpdate(_ context.Context, req *tasksv1.TaskUpdateRequest) 
 		}
 	}
 	if task.Status == tasksv1.TaskStatus_TASK_STATUS_DONE && task.WorkflowState != tasksv1.WorkflowState_WORKFLOW_STATE_ARCHIVE {
-		warnings = append(warnings, fmt.Sprintf("task is done but still in %s; call task_move with target_state archive to archive it", stateName(task.WorkflowState)))
+		warnings = append(warnings, fmt.Sprintf("task is done but still in %s; call task_move with targetState archive to archive it", stateName(task.WorkflowState)))
 	}
 	task.UpdatedAt = now
 	return &tasksv1.TaskUpdateResponse{
@@ -235,7 +235,7 @@ func (t *Tracker) TaskMove(_ context.Context, req *tasksv1.TaskMoveRequest) (*ta
 	archive := target == tasksv1.WorkflowState_WORKFLOW_STATE_ARCHIVE
 	if archive {
 		if _, err := time.Parse("2006-01", req.GetArchiveDate()); err != nil {
-			return nil, badRequest("archive_date", "INVALID_MONTH", fmt.Sprintf("archive_date %q is not a valid month; use YYYY-MM, e.g. 2026-11", req.GetArchiveDate()))
+			return nil, badRequest("archiveDate", "INVALID_MONTH", fmt.Sprintf("archiveDate %q is not a valid month; use YYYY-MM, e.g. 2026-11", req.GetArchiveDate()))
 		}
 	}
 	t.mu.Lock()
@@ -254,7 +254,7 @@ func (t *Tracker) TaskMove(_ context.Context, req *tasksv1.TaskMoveRequest) (*ta
 	}
 	var warnings []string
 	if !archive && req.GetArchiveDate() != "" {
-		warnings = append(warnings, "archive_date is only used for archive moves and was ignored")
+		warnings = append(warnings, "archiveDate is only used for archive moves and was ignored")
 	}
 	move := &tasksv1.TaskMove{Id: task.GetId(), PreviousState: prev, CurrentState: target, StatusUpdated: proto.Bool(false)}
 	dir := ""
@@ -272,7 +272,7 @@ func (t *Tracker) TaskMove(_ context.Context, req *tasksv1.TaskMoveRequest) (*ta
 			task.Status = next
 			move.StatusUpdated, move.NewStatus = proto.Bool(true), next
 		} else if archive {
-			warnings = append(warnings, fmt.Sprintf("task archived with status %s because update_status is false", statusName(task.GetStatus())))
+			warnings = append(warnings, fmt.Sprintf("task archived with status %s because updateStatus is false", statusName(task.GetStatus())))
 		}
 	}
 	return &tasksv1.TaskMoveResponse{

@@ -102,7 +102,7 @@ func specSequences(specs []*tasksv1.SubtaskSpec) ([]string, error) {
 		case spec.GetParallelWith() != "":
 			s, ok := byTitle[strings.TrimSpace(spec.GetParallelWith())]
 			if !ok {
-				return nil, badRequest(field+".parallel_with", "UNKNOWN_SUBTASK", fmt.Sprintf("no earlier subtask is titled %q; parallel_with names one of: %s", spec.GetParallelWith(), quotedList(titles)))
+				return nil, badRequest(field+".parallelWith", "UNKNOWN_SUBTASK", fmt.Sprintf("no earlier subtask is titled %q; parallelWith names one of: %s", spec.GetParallelWith(), quotedList(titles)))
 			}
 			n, _ = strconv.Atoi(s)
 		default:
@@ -151,8 +151,8 @@ func newSubtask(p map[string]*tasksv1.Task, parent *tasksv1.Task, title string, 
 func (t *Tracker) ParentOperations(_ context.Context, req *tasksv1.ParentOperationsRequest) (*tasksv1.ParentOperationsResponse, error) {
 	op, data := req.GetOperation(), req.GetOperationData()
 	if data.GetOperation() != op {
-		return nil, badRequest("operation_data.operation", "OPERATION_MISMATCH",
-			fmt.Sprintf("operation_data.operation is %s but operation is %s; both must name the same operation", parentOpName(data.GetOperation()), parentOpName(op)))
+		return nil, badRequest("operationData.operation", "OPERATION_MISMATCH",
+			fmt.Sprintf("operationData.operation is %s but operation is %s; both must name the same operation", parentOpName(data.GetOperation()), parentOpName(op)))
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -162,7 +162,7 @@ func (t *Tracker) ParentOperations(_ context.Context, req *tasksv1.ParentOperati
 		return nil, notFound("parent task", req.GetParentId())
 	}
 	if parent.GetParentId() != "" {
-		return nil, badRequest("parent_id", "SUBTASK_NESTING", fmt.Sprintf("task %s is itself a subtask of %s; name its parent instead", parent.GetId(), parent.GetParentId()))
+		return nil, badRequest("parentId", "SUBTASK_NESTING", fmt.Sprintf("task %s is itself a subtask of %s; name its parent instead", parent.GetId(), parent.GetParentId()))
 	}
 	now := req.GetMeta().GetRequestedAt()
 	out := &tasksv1.ParentOperationResult{Operation: op, ParentId: parent.GetId()}
@@ -194,20 +194,20 @@ func unusedOperationData(d *tasksv1.ParentOperationData) []string {
 	var unused []string
 	op := d.GetOperation()
 	if len(d.GetSequenceMap()) > 0 && op != tasksv1.ParentOperation_PARENT_OPERATION_RESEQUENCE {
-		unused = append(unused, "sequence_map")
+		unused = append(unused, "sequenceMap")
 	}
 	if len(d.GetSubtaskIds()) > 0 && op != tasksv1.ParentOperation_PARENT_OPERATION_PARALLELIZE {
-		unused = append(unused, "subtask_ids")
+		unused = append(unused, "subtaskIds")
 	}
 	if d.GetTargetSequence() != "" && op != tasksv1.ParentOperation_PARENT_OPERATION_PARALLELIZE {
-		unused = append(unused, "target_sequence")
+		unused = append(unused, "targetSequence")
 	}
 	if d.GetSubtask() != nil && op != tasksv1.ParentOperation_PARENT_OPERATION_ADD_SUBTASK {
 		unused = append(unused, "subtask")
 	}
 	var out []string
 	for _, f := range unused {
-		out = append(out, fmt.Sprintf("operation_data.%s is not used by %s and was ignored", f, parentOpName(op)))
+		out = append(out, fmt.Sprintf("operationData.%s is not used by %s and was ignored", f, parentOpName(op)))
 	}
 	return out
 }
@@ -217,7 +217,7 @@ func unusedOperationData(d *tasksv1.ParentOperationData) []string {
 func resequence(p map[string]*tasksv1.Task, parent *tasksv1.Task, m []*tasksv1.SequenceAssignment, out *tasksv1.ParentOperationResult) (string, error) {
 	seen := map[string]bool{}
 	for i, a := range m {
-		field := fmt.Sprintf("operation_data.sequence_map[%d]", i)
+		field := fmt.Sprintf("operationData.sequenceMap[%d]", i)
 		if seen[a.GetId()] {
 			return "", badRequest(field+".id", "DUPLICATE_SUBTASK", fmt.Sprintf("subtask %s is listed twice; give each subtask one sequence", a.GetId()))
 		}
@@ -243,12 +243,12 @@ func parallelize(p map[string]*tasksv1.Task, parent *tasksv1.Task, d *tasksv1.Pa
 	ids := d.GetSubtaskIds()
 	target := d.GetTargetSequence()
 	if target == "00" {
-		return "", badRequest("operation_data.target_sequence", "INVALID_SEQUENCE", "sequence 00 is not a position; subtasks are numbered 01 to 99")
+		return "", badRequest("operationData.targetSequence", "INVALID_SEQUENCE", "sequence 00 is not a position; subtasks are numbered 01 to 99")
 	}
 	first := maxSequence + 1
 	for i, id := range ids {
 		if slices.Contains(ids[:i], id) {
-			return "", badRequest(fmt.Sprintf("operation_data.subtask_ids[%d]", i), "DUPLICATE_SUBTASK", fmt.Sprintf("subtask %s is listed twice; name two or more different subtasks", id))
+			return "", badRequest(fmt.Sprintf("operationData.subtaskIds[%d]", i), "DUPLICATE_SUBTASK", fmt.Sprintf("subtask %s is listed twice; name two or more different subtasks", id))
 		}
 		sub, err := find(p, id, parent.GetId())
 		if err != nil {
@@ -282,10 +282,10 @@ func addSubtask(p map[string]*tasksv1.Task, parent *tasksv1.Task, root string, n
 				names = append(names, k)
 			}
 			sort.Strings(names)
-			return "", badRequest("operation_data.subtask.template", "UNKNOWN_TEMPLATE", fmt.Sprintf("template %q is not known; use one of: %s", name, strings.Join(names, ", ")))
+			return "", badRequest("operationData.subtask.template", "UNKNOWN_TEMPLATE", fmt.Sprintf("template %q is not known; use one of: %s", name, strings.Join(names, ", ")))
 		}
 	}
-	seq, shifted, err := placeSubtask(p, parent.GetId(), "operation_data.subtask.sequence", ns.GetSequence(), ns.GetAfter())
+	seq, shifted, err := placeSubtask(p, parent.GetId(), "operationData.subtask.sequence", ns.GetSequence(), ns.GetAfter())
 	if err != nil {
 		return "", err
 	}

@@ -57,13 +57,13 @@ func ignored(req *tasksv1.TaskTransformRequest) []string {
 	var unused []string
 	op := req.GetOperation()
 	if req.GetParentId() != "" && op != tasksv1.TransformOperation_TRANSFORM_OPERATION_EXTRACT {
-		unused = append(unused, "parent_id")
+		unused = append(unused, "parentId")
 	}
 	if req.GetTargetParentId() != "" && op != tasksv1.TransformOperation_TRANSFORM_OPERATION_ADOPT {
-		unused = append(unused, "target_parent_id")
+		unused = append(unused, "targetParentId")
 	}
 	if len(req.GetInitialSubtasks()) > 0 && op != tasksv1.TransformOperation_TRANSFORM_OPERATION_PROMOTE {
-		unused = append(unused, "initial_subtasks")
+		unused = append(unused, "initialSubtasks")
 	}
 	if req.GetPosition() != nil && op != tasksv1.TransformOperation_TRANSFORM_OPERATION_ADOPT {
 		if req.GetSequence() != "" {
@@ -93,10 +93,10 @@ func (t *Tracker) promote(p map[string]*tasksv1.Task, task *tasksv1.Task, req *t
 		titles = openChecklistItems(task.GetTasks())
 	}
 	if len(titles) == 0 {
-		return nil, "", badRequest("initial_subtasks", "NOTHING_TO_PROMOTE", fmt.Sprintf("task %s has no open checklist items; give initial_subtasks to promote it", task.GetId()))
+		return nil, "", badRequest("initialSubtasks", "NOTHING_TO_PROMOTE", fmt.Sprintf("task %s has no open checklist items; give initialSubtasks to promote it", task.GetId()))
 	}
 	if len(titles) > maxSequence {
-		return nil, "", badRequest("initial_subtasks", "TOO_MANY_SUBTASKS", fmt.Sprintf("a parent holds at most %d subtasks, got %d", maxSequence, len(titles)))
+		return nil, "", badRequest("initialSubtasks", "TOO_MANY_SUBTASKS", fmt.Sprintf("a parent holds at most %d subtasks, got %d", maxSequence, len(titles)))
 	}
 	now := req.GetMeta().GetRequestedAt()
 	out := &tasksv1.TaskTransform{}
@@ -140,7 +140,7 @@ func (t *Tracker) adopt(p map[string]*tasksv1.Task, task *tasksv1.Task, req *tas
 	case task.GetParentId() != "":
 		return nil, "", nil, precondition("ALREADY_SUBTASK", task.GetId(), fmt.Sprintf("task %s is already a subtask of %s; extract it first", task.GetId(), task.GetParentId()))
 	case tid == task.GetId():
-		return nil, "", nil, badRequest("target_parent_id", "SELF_ADOPT", fmt.Sprintf("task %s cannot adopt itself", tid))
+		return nil, "", nil, badRequest("targetParentId", "SELF_ADOPT", fmt.Sprintf("task %s cannot adopt itself", tid))
 	case len(subtasks(p, task.GetId())) > 0:
 		return nil, "", nil, precondition("HAS_SUBTASKS", task.GetId(), fmt.Sprintf("task %s has subtasks; subtasks cannot have subtasks", task.GetId()))
 	}
@@ -149,7 +149,7 @@ func (t *Tracker) adopt(p map[string]*tasksv1.Task, task *tasksv1.Task, req *tas
 		return nil, "", nil, notFound("parent task", tid)
 	}
 	if parent.GetParentId() != "" {
-		return nil, "", nil, badRequest("target_parent_id", "SUBTASK_NESTING", fmt.Sprintf("task %s is itself a subtask; subtasks cannot have subtasks", tid))
+		return nil, "", nil, badRequest("targetParentId", "SUBTASK_NESTING", fmt.Sprintf("task %s is itself a subtask; subtasks cannot have subtasks", tid))
 	}
 	if parent.GetWorkflowState() == tasksv1.WorkflowState_WORKFLOW_STATE_ARCHIVE {
 		return nil, "", nil, precondition("ARCHIVED_PARENT", tid, fmt.Sprintf("parent task %s is archived; move it out of the archive before adding subtasks", tid))

@@ -81,8 +81,8 @@ func run(w io.Writer) error {
 			return want(!isErr && sc["valid"] == true, "valid: true")
 		}},
 		{"A typical agent mistake: an abbreviated type and a camelCase field.", "createElement", `{"type":"AppComponent","name":"OrderService","parentId":"x"}`, func(isErr bool, sc map[string]any) error {
-			return want(isErr && codes(sc) == "INVALID_ENUM_VALUE,UNKNOWN_FIELD" && didYouMean(sc, 0) == "ApplicationComponent" && didYouMean(sc, 1) == "parent_id",
-				"INVALID_ENUM_VALUE suggesting ApplicationComponent, UNKNOWN_FIELD suggesting parent_id")
+			return want(isErr && codes(sc) == "INVALID_ELEMENT_TYPE,UNKNOWN_FIELD" && didYouMean(sc, 0) == "ApplicationComponent" && didYouMean(sc, 1) == "parent_id",
+				"INVALID_ELEMENT_TYPE suggesting ApplicationComponent, UNKNOWN_FIELD suggesting parent_id")
 		}},
 		{"Fixed from the suggestions, with an idempotency key.", "createElement", `{"type":"ApplicationComponent","name":"OrderService","description":"Handles order processing","client_request_id":"demo-create-1"}`, func(isErr bool, sc map[string]any) error {
 			e, _ := sc["element"].(map[string]any)

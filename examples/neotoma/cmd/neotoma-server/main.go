@@ -1,6 +1,8 @@
-// Command neotoma-server serves Neotoma's MCP write tools (store, correct,
-// merge_entities, create_relationship) over stdio (default) or streamable
-// HTTP (-http 127.0.0.1:8080).
+// Command neotoma-server serves Neotoma's MCP tools (store, reinterpret,
+// correct, merge_entities, create_relationship, register_schema,
+// update_schema_incremental and fourteen reads) over stdio (default) or
+// streamable HTTP (-http 127.0.0.1:8080). store's file_path reads files
+// under -files only.
 //
 // The acting user comes from the transport in production; for local use the
 // tenant and principal (the Neotoma user) are fixed by flags.
@@ -26,15 +28,18 @@ func main() {
 	tenant := flag.String("tenant", "tenant-dev", "tenant of every call (development only)")
 	principal := flag.String("principal", "user-dev", "acting Neotoma user of every call (development only)")
 	tokens := flag.String("tokens", "", "HTTP: bearer tokens as token=tenant:principal, comma-separated (empty: every call acts as -tenant/-principal, development only)")
+	files := flag.String("files", "", "directory store's file_path may read (empty: file_path is refused)")
 	flag.Parse()
-	if err := run(*httpAddr, *tokens, runtime.RequestContext{TenantID: *tenant, PrincipalID: *principal}); err != nil {
+	if err := run(*httpAddr, *tokens, *files, runtime.RequestContext{TenantID: *tenant, PrincipalID: *principal}); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(httpAddr, tokens string, rc runtime.RequestContext) error {
+func run(httpAddr, tokens, files string, rc runtime.RequestContext) error {
 	server := mcp.NewServer(&mcp.Implementation{Name: "neotoma", Version: runtime.Version}, nil)
-	err := neotomav1mcpwrite.RegisterMemoryServiceTools(server, domain.New(nil),
+	mem := domain.New(nil)
+	mem.SetFiles(domain.FileOptions{Root: files})
+	err := neotomav1mcpwrite.RegisterMemoryServiceTools(server, mem,
 		runtime.WithErrorHook(domain.ErrorHook),
 		runtime.WithRequestContextFunc(contextFunc(httpAddr, tokens, rc)))
 	if err != nil {

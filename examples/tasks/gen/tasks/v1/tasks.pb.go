@@ -3262,29 +3262,29 @@ const file_tasks_v1_tasks_proto_rawDesc = "" +
 	"\x1cPARENT_OPERATION_UNSPECIFIED\x10\x00\x12X\n" +
 	"\x1bPARENT_OPERATION_RESEQUENCE\x10\x01\x1a7\xea\xbb\x1c3\x1a1Give subtasks new sequence numbers (sequence_map)\x12^\n" +
 	"\x1cPARENT_OPERATION_PARALLELIZE\x10\x02\x1a<\xea\xbb\x1c8\x1a6Run two or more subtasks (subtask_ids) at one sequence\x12Q\n" +
-	"\x1cPARENT_OPERATION_ADD_SUBTASK\x10\x03\x1a/\xea\xbb\x1c+\x1a)Add a new subtask (subtask) to the parent2\x9f\x17\n" +
-	"\vTaskService\x12\xe6\x02\n" +
+	"\x1cPARENT_OPERATION_ADD_SUBTASK\x10\x03\x1a/\xea\xbb\x1c+\x1a)Add a new subtask (subtask) to the parent2\x93\x17\n" +
+	"\vTaskService\x12\xe5\x02\n" +
 	"\n" +
-	"TaskCreate\x12\x1b.tasks.v1.TaskCreateRequest\x1a\x1c.tasks.v1.TaskCreateResponse\"\x9c\x02\xea\xbb\x1c\x97\x02\x12\vCreate task \x01:\vtask_update:\ttask_moveJ\x04datarq\n" +
-	"\x1fCreate a feature in the backlog\x12N{\"title\":\"Add OAuth login\",\"type\":\"feature\",\"area\":\"auth\",\"tags\":[\"security\"]}ru\n" +
-	"\x10Create a subtask\x12a{\"title\":\"Write token refresh tests\",\"type\":\"test\",\"parent_id\":\"task-01JD0000000000000000000000\"}\x12\xff\x01\n" +
+	"TaskCreate\x12\x1b.tasks.v1.TaskCreateRequest\x1a\x1c.tasks.v1.TaskCreateResponse\"\x9b\x02\xea\xbb\x1c\x96\x02\x12\vCreate task \x01:\vtask_update:\ttask_moveJ\x04datarq\n" +
+	"\x1fCreate a feature in the backlog\x12N{\"title\":\"Add OAuth login\",\"type\":\"feature\",\"area\":\"auth\",\"tags\":[\"security\"]}rt\n" +
+	"\x10Create a subtask\x12`{\"title\":\"Write token refresh tests\",\"type\":\"test\",\"parentId\":\"task-01JD0000000000000000000000\"}\x12\xfd\x01\n" +
 	"\n" +
-	"TaskUpdate\x12\x1b.tasks.v1.TaskUpdateRequest\x1a\x1c.tasks.v1.TaskUpdateResponse\"\xb5\x01\xea\xbb\x1c\xb0\x01\x12\vUpdate task \x02:\ttask_moveJ\x04datar\x8d\x01\n" +
-	"\x15Start work and log it\x12t{\"id\":\"task-01JD0000000000000000000000\",\"updates\":{\"status\":\"in_progress\",\"add_log_entry\":\"Started implementation\"}}\x12d\n" +
+	"TaskUpdate\x12\x1b.tasks.v1.TaskUpdateRequest\x1a\x1c.tasks.v1.TaskUpdateResponse\"\xb3\x01\xea\xbb\x1c\xae\x01\x12\vUpdate task \x02:\ttask_moveJ\x04datar\x8b\x01\n" +
+	"\x15Start work and log it\x12r{\"id\":\"task-01JD0000000000000000000000\",\"updates\":{\"status\":\"in_progress\",\"addLogEntry\":\"Started implementation\"}}\x12d\n" +
 	"\n" +
-	"TaskDelete\x12\x1b.tasks.v1.TaskDeleteRequest\x1a\x1c.tasks.v1.TaskDeleteResponse\"\x1b\xea\xbb\x1c\x17\x12\vDelete task \x03(\x04J\x04data\x12\xe0\x01\n" +
-	"\bTaskMove\x12\x19.tasks.v1.TaskMoveRequest\x1a\x1a.tasks.v1.TaskMoveResponse\"\x9c\x01\xea\xbb\x1c\x97\x01\x12\tMove task \x04:\vtask_updateJ\x04dataru\n" +
-	"\x17Archive a finished task\x12Z{\"id\":\"task-01JD0000000000000000000000\",\"target_state\":\"archive\",\"archive_date\":\"2026-11\"}\x12\xc0\x04\n" +
-	"\rTaskTransform\x12\x1e.tasks.v1.TaskTransformRequest\x1a\x1f.tasks.v1.TaskTransformResponse\"\xed\x03\xea\xbb\x1c\xe8\x03\x12\x0eTransform task \x04:\vtask_updateJ\x04datar\x8a\x01\n" +
-	"\"Turn checklist items into subtasks\x12d{\"id\":\"task-01JD0000000000000000000000\",\"operation\":\"promote\",\"initial_subtasks\":[\"Design\",\"Build\"]}r\x89\x01\n" +
-	"\x19Make a subtask standalone\x12l{\"id\":\"task-01JD0000000000000000000001\",\"operation\":\"extract\",\"parent_id\":\"task-01JD0000000000000000000000\"}r\xa7\x01\n" +
-	"!Adopt a task as the third subtask\x12\x81\x01{\"id\":\"task-01JD0000000000000000000002\",\"operation\":\"adopt\",\"target_parent_id\":\"task-01JD0000000000000000000000\",\"sequence\":\"03\"}\x12\xe6\x03\n" +
-	"\fParentCreate\x12\x1d.tasks.v1.ParentCreateRequest\x1a\x1e.tasks.v1.ParentCreateResponse\"\x96\x03\xea\xbb\x1c\x91\x03\x12\x12Create parent task \x01:\x11parent_operations:\vtask_updateJ\x04datar\xd2\x02\n" +
-	"JA feature with two sequential subtasks and one in parallel with the second\x12\x83\x02{\"title\":\"OAuth login\",\"type\":\"feature\",\"overview_content\":\"Let users sign in with Google\",\"subtasks\":[{\"title\":\"Design the flow\"},{\"title\":\"Build the callback\",\"type\":\"chore\"},{\"title\":\"Write token tests\",\"type\":\"test\",\"parallel_with\":\"Build the callback\"}]}\x12\xaf\a\n" +
-	"\x10ParentOperations\x12!.tasks.v1.ParentOperationsRequest\x1a\".tasks.v1.ParentOperationsResponse\"\xd3\x06\xea\xbb\x1c\xce\x06\x12\x16Parent task operations \x04:\vtask_updateJ\x04datar\x9d\x02\n" +
-	"\x1bSwap the first two subtasks\x12\xfd\x01{\"parent_id\":\"task-01JD0000000000000000000000\",\"operation\":\"resequence\",\"operation_data\":{\"operation\":\"resequence\",\"sequence_map\":[{\"id\":\"task-01JD0000000000000000000000-01\",\"sequence\":\"02\"},{\"id\":\"task-01JD0000000000000000000000-02\",\"sequence\":\"01\"}]}}r\xf1\x01\n" +
-	"\x1cRun two subtasks in parallel\x12\xd0\x01{\"parent_id\":\"task-01JD0000000000000000000000\",\"operation\":\"parallelize\",\"operation_data\":{\"operation\":\"parallelize\",\"subtask_ids\":[\"task-01JD0000000000000000000000-02\",\"task-01JD0000000000000000000000-03\"]}}r\x8a\x02\n" +
-	"\x1dAdd a subtask after the first\x12\xe8\x01{\"parent_id\":\"task-01JD0000000000000000000000\",\"operation\":\"add_subtask\",\"operation_data\":{\"operation\":\"add_subtask\",\"subtask\":{\"title\":\"Fix the redirect\",\"type\":\"bug\",\"after\":\"task-01JD0000000000000000000000-01\",\"template\":\"bug\"}}}BMZKgithub.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/gen/tasks/v1;tasksv1b\x06proto3"
+	"TaskDelete\x12\x1b.tasks.v1.TaskDeleteRequest\x1a\x1c.tasks.v1.TaskDeleteResponse\"\x1b\xea\xbb\x1c\x17\x12\vDelete task \x03(\x04J\x04data\x12\xde\x01\n" +
+	"\bTaskMove\x12\x19.tasks.v1.TaskMoveRequest\x1a\x1a.tasks.v1.TaskMoveResponse\"\x9a\x01\xea\xbb\x1c\x95\x01\x12\tMove task \x04:\vtask_updateJ\x04datars\n" +
+	"\x17Archive a finished task\x12X{\"id\":\"task-01JD0000000000000000000000\",\"targetState\":\"archive\",\"archiveDate\":\"2026-11\"}\x12\xbb\x04\n" +
+	"\rTaskTransform\x12\x1e.tasks.v1.TaskTransformRequest\x1a\x1f.tasks.v1.TaskTransformResponse\"\xe8\x03\xea\xbb\x1c\xe3\x03\x12\x0eTransform task \x04:\vtask_updateJ\x04datar\x89\x01\n" +
+	"\"Turn checklist items into subtasks\x12c{\"id\":\"task-01JD0000000000000000000000\",\"operation\":\"promote\",\"initialSubtasks\":[\"Design\",\"Build\"]}r\x88\x01\n" +
+	"\x19Make a subtask standalone\x12k{\"id\":\"task-01JD0000000000000000000001\",\"operation\":\"extract\",\"parentId\":\"task-01JD0000000000000000000000\"}r\xa4\x01\n" +
+	"!Adopt a task as the third subtask\x12\x7f{\"id\":\"task-01JD0000000000000000000002\",\"operation\":\"adopt\",\"targetParentId\":\"task-01JD0000000000000000000000\",\"sequence\":\"03\"}\x12\xe4\x03\n" +
+	"\fParentCreate\x12\x1d.tasks.v1.ParentCreateRequest\x1a\x1e.tasks.v1.ParentCreateResponse\"\x94\x03\xea\xbb\x1c\x8f\x03\x12\x12Create parent task \x01:\x11parent_operations:\vtask_updateJ\x04datar\xd0\x02\n" +
+	"JA feature with two sequential subtasks and one in parallel with the second\x12\x81\x02{\"title\":\"OAuth login\",\"type\":\"feature\",\"overviewContent\":\"Let users sign in with Google\",\"subtasks\":[{\"title\":\"Design the flow\"},{\"title\":\"Build the callback\",\"type\":\"chore\"},{\"title\":\"Write token tests\",\"type\":\"test\",\"parallelWith\":\"Build the callback\"}]}\x12\xa7\a\n" +
+	"\x10ParentOperations\x12!.tasks.v1.ParentOperationsRequest\x1a\".tasks.v1.ParentOperationsResponse\"\xcb\x06\xea\xbb\x1c\xc6\x06\x12\x16Parent task operations \x04:\vtask_updateJ\x04datar\x9a\x02\n" +
+	"\x1bSwap the first two subtasks\x12\xfa\x01{\"parentId\":\"task-01JD0000000000000000000000\",\"operation\":\"resequence\",\"operationData\":{\"operation\":\"resequence\",\"sequenceMap\":[{\"id\":\"task-01JD0000000000000000000000-01\",\"sequence\":\"02\"},{\"id\":\"task-01JD0000000000000000000000-02\",\"sequence\":\"01\"}]}}r\xee\x01\n" +
+	"\x1cRun two subtasks in parallel\x12\xcd\x01{\"parentId\":\"task-01JD0000000000000000000000\",\"operation\":\"parallelize\",\"operationData\":{\"operation\":\"parallelize\",\"subtaskIds\":[\"task-01JD0000000000000000000000-02\",\"task-01JD0000000000000000000000-03\"]}}r\x88\x02\n" +
+	"\x1dAdd a subtask after the first\x12\xe6\x01{\"parentId\":\"task-01JD0000000000000000000000\",\"operation\":\"add_subtask\",\"operationData\":{\"operation\":\"add_subtask\",\"subtask\":{\"title\":\"Fix the redirect\",\"type\":\"bug\",\"after\":\"task-01JD0000000000000000000000-01\",\"template\":\"bug\"}}}\x1a\x06\xea\xbb\x1c\x02`\x02BMZKgithub.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/gen/tasks/v1;tasksv1b\x06proto3"
 
 var (
 	file_tasks_v1_tasks_proto_rawDescOnce sync.Once

@@ -30,9 +30,25 @@ var writeSchema []byte
 // server implementation satisfies it, plus the resolvers the tools use.
 type MemoryServiceHandler interface {
 	Store(context.Context, *v1.StoreRequest) (*v1.StoreResponse, error)
+	Reinterpret(context.Context, *v1.ReinterpretRequest) (*v1.ReinterpretResponse, error)
 	Correct(context.Context, *v1.CorrectRequest) (*v1.CorrectResponse, error)
 	MergeEntities(context.Context, *v1.MergeEntitiesRequest) (*v1.MergeEntitiesResponse, error)
 	CreateRelationship(context.Context, *v1.CreateRelationshipRequest) (*v1.CreateRelationshipResponse, error)
+	RegisterSchema(context.Context, *v1.RegisterSchemaRequest) (*v1.RegisterSchemaResponse, error)
+	UpdateSchemaIncremental(context.Context, *v1.UpdateSchemaIncrementalRequest) (*v1.UpdateSchemaIncrementalResponse, error)
+	ListEntityTypes(context.Context, *v1.ListEntityTypesRequest) (*v1.ListEntityTypesResponse, error)
+	RetrieveEntitySnapshot(context.Context, *v1.RetrieveEntitySnapshotRequest) (*v1.RetrieveEntitySnapshotResponse, error)
+	RetrieveEntities(context.Context, *v1.RetrieveEntitiesRequest) (*v1.RetrieveEntitiesResponse, error)
+	ListObservations(context.Context, *v1.ListObservationsRequest) (*v1.ListObservationsResponse, error)
+	ListRelationships(context.Context, *v1.ListRelationshipsRequest) (*v1.ListRelationshipsResponse, error)
+	RetrieveEntityByIdentifier(context.Context, *v1.RetrieveEntityByIdentifierRequest) (*v1.RetrieveEntityByIdentifierResponse, error)
+	RetrieveRelatedEntities(context.Context, *v1.RetrieveRelatedEntitiesRequest) (*v1.RetrieveRelatedEntitiesResponse, error)
+	RetrieveFieldProvenance(context.Context, *v1.RetrieveFieldProvenanceRequest) (*v1.RetrieveFieldProvenanceResponse, error)
+	GetRelationshipSnapshot(context.Context, *v1.GetRelationshipSnapshotRequest) (*v1.GetRelationshipSnapshotResponse, error)
+	AnalyzeSchemaCandidates(context.Context, *v1.AnalyzeSchemaCandidatesRequest) (*v1.AnalyzeSchemaCandidatesResponse, error)
+	RetrieveGraphNeighborhood(context.Context, *v1.RetrieveGraphNeighborhoodRequest) (*v1.RetrieveGraphNeighborhoodResponse, error)
+	ListTimelineEvents(context.Context, *v1.ListTimelineEventsRequest) (*v1.ListTimelineEventsResponse, error)
+	GetSchemaRecommendations(context.Context, *v1.GetSchemaRecommendationsRequest) (*v1.GetSchemaRecommendationsResponse, error)
 	// ResolveObservationsToMove supplies observations_to_move when the server must derive it.
 	ResolveObservationsToMove(ctx context.Context, in proto.Message) (int32, error)
 }
@@ -62,6 +78,19 @@ func NewMemoryServiceService(h MemoryServiceHandler) *runtime.Service {
 				},
 				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
 					return h.Store(ctx, req.(*v1.StoreRequest))
+				},
+			},
+			{
+				Name:       "reinterpret",
+				NewRequest: func() proto.Message { return new(v1.ReinterpretRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeReinterpretRequest(d, obj, req.(*v1.ReinterpretRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichMemoryServiceReinterpretRequest(c, h, req, req.(*v1.ReinterpretRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.Reinterpret(ctx, req.(*v1.ReinterpretRequest))
 				},
 			},
 			{
@@ -103,10 +132,211 @@ func NewMemoryServiceService(h MemoryServiceHandler) *runtime.Service {
 					return h.CreateRelationship(ctx, req.(*v1.CreateRelationshipRequest))
 				},
 			},
+			{
+				Name:       "register_schema",
+				NewRequest: func() proto.Message { return new(v1.RegisterSchemaRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeRegisterSchemaRequest(d, obj, req.(*v1.RegisterSchemaRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichMemoryServiceRegisterSchemaRequest(c, h, req, req.(*v1.RegisterSchemaRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.RegisterSchema(ctx, req.(*v1.RegisterSchemaRequest))
+				},
+			},
+			{
+				Name:       "update_schema_incremental",
+				NewRequest: func() proto.Message { return new(v1.UpdateSchemaIncrementalRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeUpdateSchemaIncrementalRequest(d, obj, req.(*v1.UpdateSchemaIncrementalRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichMemoryServiceUpdateSchemaIncrementalRequest(c, h, req, req.(*v1.UpdateSchemaIncrementalRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.UpdateSchemaIncremental(ctx, req.(*v1.UpdateSchemaIncrementalRequest))
+				},
+			},
+			{
+				Name:       "list_entity_types",
+				NewRequest: func() proto.Message { return new(v1.ListEntityTypesRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeListEntityTypesRequest(d, obj, req.(*v1.ListEntityTypesRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichMemoryServiceListEntityTypesRequest(c, h, req, req.(*v1.ListEntityTypesRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.ListEntityTypes(ctx, req.(*v1.ListEntityTypesRequest))
+				},
+			},
+			{
+				Name:       "retrieve_entity_snapshot",
+				NewRequest: func() proto.Message { return new(v1.RetrieveEntitySnapshotRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeRetrieveEntitySnapshotRequest(d, obj, req.(*v1.RetrieveEntitySnapshotRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichMemoryServiceRetrieveEntitySnapshotRequest(c, h, req, req.(*v1.RetrieveEntitySnapshotRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.RetrieveEntitySnapshot(ctx, req.(*v1.RetrieveEntitySnapshotRequest))
+				},
+			},
+			{
+				Name:       "retrieve_entities",
+				NewRequest: func() proto.Message { return new(v1.RetrieveEntitiesRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeRetrieveEntitiesRequest(d, obj, req.(*v1.RetrieveEntitiesRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichMemoryServiceRetrieveEntitiesRequest(c, h, req, req.(*v1.RetrieveEntitiesRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.RetrieveEntities(ctx, req.(*v1.RetrieveEntitiesRequest))
+				},
+			},
+			{
+				Name:       "list_observations",
+				NewRequest: func() proto.Message { return new(v1.ListObservationsRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeListObservationsRequest(d, obj, req.(*v1.ListObservationsRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichMemoryServiceListObservationsRequest(c, h, req, req.(*v1.ListObservationsRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.ListObservations(ctx, req.(*v1.ListObservationsRequest))
+				},
+			},
+			{
+				Name:       "list_relationships",
+				NewRequest: func() proto.Message { return new(v1.ListRelationshipsRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeListRelationshipsRequest(d, obj, req.(*v1.ListRelationshipsRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichMemoryServiceListRelationshipsRequest(c, h, req, req.(*v1.ListRelationshipsRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.ListRelationships(ctx, req.(*v1.ListRelationshipsRequest))
+				},
+			},
+			{
+				Name:       "retrieve_entity_by_identifier",
+				NewRequest: func() proto.Message { return new(v1.RetrieveEntityByIdentifierRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeRetrieveEntityByIdentifierRequest(d, obj, req.(*v1.RetrieveEntityByIdentifierRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichMemoryServiceRetrieveEntityByIdentifierRequest(c, h, req, req.(*v1.RetrieveEntityByIdentifierRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.RetrieveEntityByIdentifier(ctx, req.(*v1.RetrieveEntityByIdentifierRequest))
+				},
+			},
+			{
+				Name:       "retrieve_related_entities",
+				NewRequest: func() proto.Message { return new(v1.RetrieveRelatedEntitiesRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeRetrieveRelatedEntitiesRequest(d, obj, req.(*v1.RetrieveRelatedEntitiesRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichMemoryServiceRetrieveRelatedEntitiesRequest(c, h, req, req.(*v1.RetrieveRelatedEntitiesRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.RetrieveRelatedEntities(ctx, req.(*v1.RetrieveRelatedEntitiesRequest))
+				},
+			},
+			{
+				Name:       "retrieve_field_provenance",
+				NewRequest: func() proto.Message { return new(v1.RetrieveFieldProvenanceRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeRetrieveFieldProvenanceRequest(d, obj, req.(*v1.RetrieveFieldProvenanceRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichMemoryServiceRetrieveFieldProvenanceRequest(c, h, req, req.(*v1.RetrieveFieldProvenanceRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.RetrieveFieldProvenance(ctx, req.(*v1.RetrieveFieldProvenanceRequest))
+				},
+			},
+			{
+				Name:       "get_relationship_snapshot",
+				NewRequest: func() proto.Message { return new(v1.GetRelationshipSnapshotRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeGetRelationshipSnapshotRequest(d, obj, req.(*v1.GetRelationshipSnapshotRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichMemoryServiceGetRelationshipSnapshotRequest(c, h, req, req.(*v1.GetRelationshipSnapshotRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.GetRelationshipSnapshot(ctx, req.(*v1.GetRelationshipSnapshotRequest))
+				},
+			},
+			{
+				Name:       "analyze_schema_candidates",
+				NewRequest: func() proto.Message { return new(v1.AnalyzeSchemaCandidatesRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeAnalyzeSchemaCandidatesRequest(d, obj, req.(*v1.AnalyzeSchemaCandidatesRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichMemoryServiceAnalyzeSchemaCandidatesRequest(c, h, req, req.(*v1.AnalyzeSchemaCandidatesRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.AnalyzeSchemaCandidates(ctx, req.(*v1.AnalyzeSchemaCandidatesRequest))
+				},
+			},
+			{
+				Name:       "retrieve_graph_neighborhood",
+				NewRequest: func() proto.Message { return new(v1.RetrieveGraphNeighborhoodRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeRetrieveGraphNeighborhoodRequest(d, obj, req.(*v1.RetrieveGraphNeighborhoodRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichMemoryServiceRetrieveGraphNeighborhoodRequest(c, h, req, req.(*v1.RetrieveGraphNeighborhoodRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.RetrieveGraphNeighborhood(ctx, req.(*v1.RetrieveGraphNeighborhoodRequest))
+				},
+			},
+			{
+				Name:       "list_timeline_events",
+				NewRequest: func() proto.Message { return new(v1.ListTimelineEventsRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeListTimelineEventsRequest(d, obj, req.(*v1.ListTimelineEventsRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichMemoryServiceListTimelineEventsRequest(c, h, req, req.(*v1.ListTimelineEventsRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.ListTimelineEvents(ctx, req.(*v1.ListTimelineEventsRequest))
+				},
+			},
+			{
+				Name:       "get_schema_recommendations",
+				NewRequest: func() proto.Message { return new(v1.GetSchemaRecommendationsRequest) },
+				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+					decodeGetSchemaRecommendationsRequest(d, obj, req.(*v1.GetSchemaRecommendationsRequest))
+				},
+				Enrich: func(c *runtime.Call, req proto.Message) error {
+					return enrichMemoryServiceGetSchemaRecommendationsRequest(c, h, req, req.(*v1.GetSchemaRecommendationsRequest))
+				},
+				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+					return h.GetSchemaRecommendations(ctx, req.(*v1.GetSchemaRecommendationsRequest))
+				},
+			},
 		},
 		Enums: map[string]*runtime.EnumTable{
-			"neotoma.v1.EntityType":       enumEntityTypeSnake,
-			"neotoma.v1.RelationshipType": enumRelationshipTypeSnake,
+			"neotoma.v1.Direction":            enumDirectionSnake,
+			"neotoma.v1.FieldType":            enumFieldTypeSnake,
+			"neotoma.v1.NodeType":             enumNodeTypeSnake,
+			"neotoma.v1.RecommendationSource": enumRecommendationSourceSnake,
+			"neotoma.v1.RecommendationStatus": enumRecommendationStatusSnake,
+			"neotoma.v1.ReducerStrategy":      enumReducerStrategySnake,
+			"neotoma.v1.RelationshipType":     enumRelationshipTypeSnake,
+			"neotoma.v1.TieBreaker":           enumTieBreakerSnake,
 		},
 	}
 }
@@ -115,9 +345,25 @@ func NewMemoryServiceService(h MemoryServiceHandler) *runtime.Service {
 // tools call; the client protoc-gen-go-grpc generates satisfies it.
 type MemoryServiceClient interface {
 	Store(ctx context.Context, in *v1.StoreRequest, opts ...grpc.CallOption) (*v1.StoreResponse, error)
+	Reinterpret(ctx context.Context, in *v1.ReinterpretRequest, opts ...grpc.CallOption) (*v1.ReinterpretResponse, error)
 	Correct(ctx context.Context, in *v1.CorrectRequest, opts ...grpc.CallOption) (*v1.CorrectResponse, error)
 	MergeEntities(ctx context.Context, in *v1.MergeEntitiesRequest, opts ...grpc.CallOption) (*v1.MergeEntitiesResponse, error)
 	CreateRelationship(ctx context.Context, in *v1.CreateRelationshipRequest, opts ...grpc.CallOption) (*v1.CreateRelationshipResponse, error)
+	RegisterSchema(ctx context.Context, in *v1.RegisterSchemaRequest, opts ...grpc.CallOption) (*v1.RegisterSchemaResponse, error)
+	UpdateSchemaIncremental(ctx context.Context, in *v1.UpdateSchemaIncrementalRequest, opts ...grpc.CallOption) (*v1.UpdateSchemaIncrementalResponse, error)
+	ListEntityTypes(ctx context.Context, in *v1.ListEntityTypesRequest, opts ...grpc.CallOption) (*v1.ListEntityTypesResponse, error)
+	RetrieveEntitySnapshot(ctx context.Context, in *v1.RetrieveEntitySnapshotRequest, opts ...grpc.CallOption) (*v1.RetrieveEntitySnapshotResponse, error)
+	RetrieveEntities(ctx context.Context, in *v1.RetrieveEntitiesRequest, opts ...grpc.CallOption) (*v1.RetrieveEntitiesResponse, error)
+	ListObservations(ctx context.Context, in *v1.ListObservationsRequest, opts ...grpc.CallOption) (*v1.ListObservationsResponse, error)
+	ListRelationships(ctx context.Context, in *v1.ListRelationshipsRequest, opts ...grpc.CallOption) (*v1.ListRelationshipsResponse, error)
+	RetrieveEntityByIdentifier(ctx context.Context, in *v1.RetrieveEntityByIdentifierRequest, opts ...grpc.CallOption) (*v1.RetrieveEntityByIdentifierResponse, error)
+	RetrieveRelatedEntities(ctx context.Context, in *v1.RetrieveRelatedEntitiesRequest, opts ...grpc.CallOption) (*v1.RetrieveRelatedEntitiesResponse, error)
+	RetrieveFieldProvenance(ctx context.Context, in *v1.RetrieveFieldProvenanceRequest, opts ...grpc.CallOption) (*v1.RetrieveFieldProvenanceResponse, error)
+	GetRelationshipSnapshot(ctx context.Context, in *v1.GetRelationshipSnapshotRequest, opts ...grpc.CallOption) (*v1.GetRelationshipSnapshotResponse, error)
+	AnalyzeSchemaCandidates(ctx context.Context, in *v1.AnalyzeSchemaCandidatesRequest, opts ...grpc.CallOption) (*v1.AnalyzeSchemaCandidatesResponse, error)
+	RetrieveGraphNeighborhood(ctx context.Context, in *v1.RetrieveGraphNeighborhoodRequest, opts ...grpc.CallOption) (*v1.RetrieveGraphNeighborhoodResponse, error)
+	ListTimelineEvents(ctx context.Context, in *v1.ListTimelineEventsRequest, opts ...grpc.CallOption) (*v1.ListTimelineEventsResponse, error)
+	GetSchemaRecommendations(ctx context.Context, in *v1.GetSchemaRecommendationsRequest, opts ...grpc.CallOption) (*v1.GetSchemaRecommendationsResponse, error)
 }
 
 // MemoryServiceResolvers derives the fields the server fills by resolver, for a
@@ -141,6 +387,10 @@ func (a *clientAdapterMemoryService) Store(ctx context.Context, in *v1.StoreRequ
 	return a.client.Store(runtime.OutgoingGRPCContext(ctx), in)
 }
 
+func (a *clientAdapterMemoryService) Reinterpret(ctx context.Context, in *v1.ReinterpretRequest) (*v1.ReinterpretResponse, error) {
+	return a.client.Reinterpret(runtime.OutgoingGRPCContext(ctx), in)
+}
+
 func (a *clientAdapterMemoryService) Correct(ctx context.Context, in *v1.CorrectRequest) (*v1.CorrectResponse, error) {
 	return a.client.Correct(runtime.OutgoingGRPCContext(ctx), in)
 }
@@ -153,14 +403,106 @@ func (a *clientAdapterMemoryService) CreateRelationship(ctx context.Context, in 
 	return a.client.CreateRelationship(runtime.OutgoingGRPCContext(ctx), in)
 }
 
-var enumEntityTypeSnake = runtime.NewEnumTable("neotoma.v1.EntityType", []runtime.EnumValue{
-	{Number: 1, Name: "ENTITY_TYPE_PERSON", Alias: "person", Synonyms: []string{"contact"}, Description: "A person. Fields: name, email, phone, birth_date"},
-	{Number: 2, Name: "ENTITY_TYPE_COMPANY", Alias: "company", Synonyms: []string{"organization", "organisation"}, Description: "A company or organisation. Fields: name, domain, industry"},
-	{Number: 3, Name: "ENTITY_TYPE_INVOICE", Alias: "invoice", Synonyms: []string{"bill"}, Description: "An invoice. Fields: invoice_number, vendor, amount (number), currency, issue_date, due_date, status"},
-	{Number: 4, Name: "ENTITY_TYPE_TRANSACTION", Alias: "transaction", Synonyms: []string{"payment"}, Description: "A money movement. Fields: amount (number), currency, date, merchant, category"},
-	{Number: 5, Name: "ENTITY_TYPE_TASK", Alias: "task", Synonyms: []string{"todo"}, Description: "A task. Fields: title, status, due_date, priority"},
-	{Number: 6, Name: "ENTITY_TYPE_NOTE", Alias: "note", Description: "A free-form note. Fields: title, content"},
-}, "Call list_entity_types to see each type's schema fields; fields outside the schema are still stored as raw fragments")
+func (a *clientAdapterMemoryService) RegisterSchema(ctx context.Context, in *v1.RegisterSchemaRequest) (*v1.RegisterSchemaResponse, error) {
+	return a.client.RegisterSchema(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterMemoryService) UpdateSchemaIncremental(ctx context.Context, in *v1.UpdateSchemaIncrementalRequest) (*v1.UpdateSchemaIncrementalResponse, error) {
+	return a.client.UpdateSchemaIncremental(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterMemoryService) ListEntityTypes(ctx context.Context, in *v1.ListEntityTypesRequest) (*v1.ListEntityTypesResponse, error) {
+	return a.client.ListEntityTypes(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterMemoryService) RetrieveEntitySnapshot(ctx context.Context, in *v1.RetrieveEntitySnapshotRequest) (*v1.RetrieveEntitySnapshotResponse, error) {
+	return a.client.RetrieveEntitySnapshot(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterMemoryService) RetrieveEntities(ctx context.Context, in *v1.RetrieveEntitiesRequest) (*v1.RetrieveEntitiesResponse, error) {
+	return a.client.RetrieveEntities(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterMemoryService) ListObservations(ctx context.Context, in *v1.ListObservationsRequest) (*v1.ListObservationsResponse, error) {
+	return a.client.ListObservations(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterMemoryService) ListRelationships(ctx context.Context, in *v1.ListRelationshipsRequest) (*v1.ListRelationshipsResponse, error) {
+	return a.client.ListRelationships(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterMemoryService) RetrieveEntityByIdentifier(ctx context.Context, in *v1.RetrieveEntityByIdentifierRequest) (*v1.RetrieveEntityByIdentifierResponse, error) {
+	return a.client.RetrieveEntityByIdentifier(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterMemoryService) RetrieveRelatedEntities(ctx context.Context, in *v1.RetrieveRelatedEntitiesRequest) (*v1.RetrieveRelatedEntitiesResponse, error) {
+	return a.client.RetrieveRelatedEntities(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterMemoryService) RetrieveFieldProvenance(ctx context.Context, in *v1.RetrieveFieldProvenanceRequest) (*v1.RetrieveFieldProvenanceResponse, error) {
+	return a.client.RetrieveFieldProvenance(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterMemoryService) GetRelationshipSnapshot(ctx context.Context, in *v1.GetRelationshipSnapshotRequest) (*v1.GetRelationshipSnapshotResponse, error) {
+	return a.client.GetRelationshipSnapshot(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterMemoryService) AnalyzeSchemaCandidates(ctx context.Context, in *v1.AnalyzeSchemaCandidatesRequest) (*v1.AnalyzeSchemaCandidatesResponse, error) {
+	return a.client.AnalyzeSchemaCandidates(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterMemoryService) RetrieveGraphNeighborhood(ctx context.Context, in *v1.RetrieveGraphNeighborhoodRequest) (*v1.RetrieveGraphNeighborhoodResponse, error) {
+	return a.client.RetrieveGraphNeighborhood(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterMemoryService) ListTimelineEvents(ctx context.Context, in *v1.ListTimelineEventsRequest) (*v1.ListTimelineEventsResponse, error) {
+	return a.client.ListTimelineEvents(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterMemoryService) GetSchemaRecommendations(ctx context.Context, in *v1.GetSchemaRecommendationsRequest) (*v1.GetSchemaRecommendationsResponse, error) {
+	return a.client.GetSchemaRecommendations(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+var enumDirectionSnake = runtime.NewEnumTable("neotoma.v1.Direction", []runtime.EnumValue{
+	{Number: 1, Name: "DIRECTION_INBOUND", Alias: "inbound"},
+	{Number: 2, Name: "DIRECTION_OUTBOUND", Alias: "outbound"},
+	{Number: 3, Name: "DIRECTION_BOTH", Alias: "both"},
+}, "")
+
+var enumFieldTypeSnake = runtime.NewEnumTable("neotoma.v1.FieldType", []runtime.EnumValue{
+	{Number: 1, Name: "FIELD_TYPE_STRING", Alias: "string"},
+	{Number: 2, Name: "FIELD_TYPE_NUMBER", Alias: "number"},
+	{Number: 3, Name: "FIELD_TYPE_DATE", Alias: "date", Description: "An ISO 8601 date or date-time, as a string."},
+	{Number: 4, Name: "FIELD_TYPE_BOOLEAN", Alias: "boolean"},
+	{Number: 5, Name: "FIELD_TYPE_ARRAY", Alias: "array"},
+	{Number: 6, Name: "FIELD_TYPE_OBJECT", Alias: "object"},
+}, "")
+
+var enumNodeTypeSnake = runtime.NewEnumTable("neotoma.v1.NodeType", []runtime.EnumValue{
+	{Number: 1, Name: "NODE_TYPE_ENTITY", Alias: "entity"},
+	{Number: 2, Name: "NODE_TYPE_SOURCE", Alias: "source"},
+}, "")
+
+var enumRecommendationSourceSnake = runtime.NewEnumTable("neotoma.v1.RecommendationSource", []runtime.EnumValue{
+	{Number: 1, Name: "RECOMMENDATION_SOURCE_RAW_FRAGMENTS", Alias: "raw_fragments"},
+	{Number: 2, Name: "RECOMMENDATION_SOURCE_AGENT", Alias: "agent"},
+	{Number: 3, Name: "RECOMMENDATION_SOURCE_INFERENCE", Alias: "inference"},
+	{Number: 4, Name: "RECOMMENDATION_SOURCE_ALL", Alias: "all"},
+}, "")
+
+var enumRecommendationStatusSnake = runtime.NewEnumTable("neotoma.v1.RecommendationStatus", []runtime.EnumValue{
+	{Number: 1, Name: "RECOMMENDATION_STATUS_PENDING", Alias: "pending"},
+	{Number: 2, Name: "RECOMMENDATION_STATUS_APPROVED", Alias: "approved"},
+	{Number: 3, Name: "RECOMMENDATION_STATUS_REJECTED", Alias: "rejected"},
+	{Number: 4, Name: "RECOMMENDATION_STATUS_APPLIED", Alias: "applied"},
+}, "")
+
+var enumReducerStrategySnake = runtime.NewEnumTable("neotoma.v1.ReducerStrategy", []runtime.EnumValue{
+	{Number: 1, Name: "REDUCER_STRATEGY_LAST_WRITE", Alias: "last_write", Description: "The latest observation wins."},
+	{Number: 2, Name: "REDUCER_STRATEGY_HIGHEST_PRIORITY", Alias: "highest_priority", Description: "The observation with the highest source priority wins; the latest on a tie. The default."},
+	{Number: 3, Name: "REDUCER_STRATEGY_MOST_SPECIFIC", Alias: "most_specific", Description: "The most specific observation wins; every observation is equally specific here, so as highest_priority."},
+	{Number: 4, Name: "REDUCER_STRATEGY_MERGE_ARRAY", Alias: "merge_array", Description: "Array values of every observation are joined, each element once."},
+}, "")
 
 var enumRelationshipTypeSnake = runtime.NewEnumTable("neotoma.v1.RelationshipType", []runtime.EnumValue{
 	{Number: 1, Name: "RELATIONSHIP_TYPE_PART_OF", Alias: "part_of", Description: "Source is part of target (acyclic)"},
@@ -172,29 +514,57 @@ var enumRelationshipTypeSnake = runtime.NewEnumTable("neotoma.v1.RelationshipTyp
 	{Number: 7, Name: "RELATIONSHIP_TYPE_SUPERSEDES", Alias: "supersedes", Description: "Source supersedes target (acyclic)"},
 }, "")
 
-var fieldsEntityInput = []string{"entity_type", "canonical_name", "fields"}
+var enumTieBreakerSnake = runtime.NewEnumTable("neotoma.v1.TieBreaker", []runtime.EnumValue{
+	{Number: 1, Name: "TIE_BREAKER_OBSERVED_AT", Alias: "observed_at"},
+	{Number: 2, Name: "TIE_BREAKER_SOURCE_PRIORITY", Alias: "source_priority"},
+}, "")
 
-func decodeEntityInput(d *runtime.Decoder, obj *runtime.Object, m *v1.EntityInput) {
-	d.Known(obj, fieldsEntityInput)
-	if v := obj.Get("entity_type"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.Enum(v, "entity_type", enumEntityTypeSnake); ok {
-			m.EntityType = v1.EntityType(x)
+var fieldsInterpretationConfig = []string{"provider", "model_id", "temperature", "prompt_hash", "code_version", "feature_flags"}
+
+func decodeInterpretationConfig(d *runtime.Decoder, obj *runtime.Object, m *v1.InterpretationConfig) {
+	d.Known(obj, fieldsInterpretationConfig)
+	if v := obj.Get("provider"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "provider"); ok {
+			d.MaxLength("provider", x, 100)
+			m.Provider = x
 		}
-	} else {
-		d.Missing("entity_type")
 	}
-	if v := obj.Get("canonical_name"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.String(v, "canonical_name"); ok {
-			d.MinLength("canonical_name", x, 1)
-			d.MaxLength("canonical_name", x, 500)
-			m.CanonicalName = x
+	if v := obj.Get("model_id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "model_id"); ok {
+			d.MaxLength("model_id", x, 200)
+			m.ModelId = x
 		}
-	} else {
-		d.Missing("canonical_name")
 	}
-	if v := obj.Get("fields"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.Struct(v, "fields"); ok {
-			m.Fields = x
+	if v := obj.Get("temperature"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Float64(v, "temperature"); ok {
+			d.Minimum("temperature", float64(x), 0)
+			d.Maximum("temperature", float64(x), 2)
+			m.Temperature = x
+		}
+	}
+	if v := obj.Get("prompt_hash"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "prompt_hash"); ok {
+			d.MaxLength("prompt_hash", x, 128)
+			m.PromptHash = x
+		}
+	}
+	if v := obj.Get("code_version"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "code_version"); ok {
+			d.MaxLength("code_version", x, 100)
+			m.CodeVersion = x
+		}
+	}
+	if v := obj.Get("feature_flags"); v != nil && v.Kind != runtime.KindNull {
+		if ks, vs, ok := d.MapEntries(v, "feature_flags"); ok {
+			m.FeatureFlags = make(map[string]bool, len(ks))
+			d.Enter("feature_flags")
+			for i, k := range ks {
+				mk := k
+				if x, ok := d.Bool(vs[i], k); ok {
+					m.FeatureFlags[mk] = x
+				}
+			}
+			d.Leave()
 		}
 	}
 }
@@ -239,28 +609,55 @@ func decodeProvenance(d *runtime.Decoder, obj *runtime.Object, m *v1.Provenance)
 	}
 }
 
-var fieldsStoreRequest = []string{"entities", "source_priority", "provenance"}
+var fieldsStoreRequest = []string{"entities", "file_content", "file_path", "mime_type", "original_filename", "interpret", "interpretation_config", "source_priority", "provenance"}
 
 func decodeStoreRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.StoreRequest) {
 	d.Known(obj, fieldsStoreRequest)
 	if v := obj.Get("entities"); v != nil && v.Kind != runtime.KindNull {
-		if arr, ok := d.Array(v, "entities"); ok {
-			d.MinItems("entities", len(arr), 1)
-			d.MaxItems("entities", len(arr), 100)
-			d.Enter("entities")
-			for i, ev := range arr {
-				d.EnterIndex(i)
-				if o, ok := d.Object(ev, ""); ok {
-					x := new(v1.EntityInput)
-					decodeEntityInput(d, o, x)
-					m.Entities = append(m.Entities, x)
-				}
-				d.Leave()
-			}
-			d.Leave()
+		if x, ok := d.ListValue(v, "entities"); ok {
+			m.Material = &v1.StoreRequest_Entities{Entities: x}
+		}
+	}
+	if v := obj.Get("file_content"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Bytes(v, "file_content"); ok {
+			m.Material = &v1.StoreRequest_FileContent{FileContent: x}
+		}
+	}
+	if v := obj.Get("file_path"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "file_path"); ok {
+			d.MinLength("file_path", x, 1)
+			d.MaxLength("file_path", x, 4096)
+			m.Material = &v1.StoreRequest_FilePath{FilePath: x}
+		}
+	}
+	if v := obj.Get("mime_type"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "mime_type"); ok {
+			d.MaxLength("mime_type", x, 255)
+			d.Pattern("mime_type", x, patternStoreRequestMimeType)
+			m.MimeType = x
+		}
+	}
+	if v := obj.Get("original_filename"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "original_filename"); ok {
+			d.MaxLength("original_filename", x, 255)
+			m.OriginalFilename = x
+		}
+	}
+	if v := obj.Get("interpret"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Bool(v, "interpret"); ok {
+			m.Interpret = x
 		}
 	} else {
-		d.Missing("entities")
+		m.Interpret = true
+	}
+	if v := obj.Get("interpretation_config"); v != nil && v.Kind != runtime.KindNull {
+		if o, ok := d.Object(v, "interpretation_config"); ok {
+			x := new(v1.InterpretationConfig)
+			d.Enter("interpretation_config")
+			decodeInterpretationConfig(d, o, x)
+			d.Leave()
+			m.InterpretationConfig = x
+		}
 	}
 	if v := obj.Get("source_priority"); v != nil && v.Kind != runtime.KindNull {
 		if x, ok := d.Int32(v, "source_priority"); ok {
@@ -280,6 +677,46 @@ func decodeStoreRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.StoreRequ
 			m.Provenance = x
 		}
 	}
+	{
+		var set []string
+		for _, k := range []string{"entities", "file_content", "file_path"} {
+			if v := obj.Get(k); v != nil && v.Kind != runtime.KindNull {
+				set = append(set, k)
+			}
+		}
+		if len(set) == 0 {
+			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "entities", Message: "set exactly one of entities, file_content, file_path"})
+		}
+		if len(set) > 1 {
+			d.Add(&runtime.ErrorEntry{Code: runtime.CodeValidation, Field: set[1], Message: "set only one of entities, file_content, file_path, not " + set[0] + " and " + set[1]})
+		}
+	}
+}
+
+var fieldsReinterpretRequest = []string{"source_id", "interpretation_config"}
+
+func decodeReinterpretRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ReinterpretRequest) {
+	d.Known(obj, fieldsReinterpretRequest)
+	if v := obj.Get("source_id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "source_id"); ok {
+			d.MinLength("source_id", x, 1)
+			d.MaxLength("source_id", x, 100)
+			m.SourceId = x
+		}
+	} else {
+		d.Missing("source_id")
+	}
+	if v := obj.Get("interpretation_config"); v != nil && v.Kind != runtime.KindNull {
+		if o, ok := d.Object(v, "interpretation_config"); ok {
+			x := new(v1.InterpretationConfig)
+			d.Enter("interpretation_config")
+			decodeInterpretationConfig(d, o, x)
+			d.Leave()
+			m.InterpretationConfig = x
+		}
+	} else {
+		d.Missing("interpretation_config")
+	}
 }
 
 var fieldsCorrectRequest = []string{"entity_id", "entity_type", "field", "value"}
@@ -295,8 +732,10 @@ func decodeCorrectRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Correct
 		d.Missing("entity_id")
 	}
 	if v := obj.Get("entity_type"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.Enum(v, "entity_type", enumEntityTypeSnake); ok {
-			m.EntityType = v1.EntityType(x)
+		if x, ok := d.String(v, "entity_type"); ok {
+			d.MinLength("entity_type", x, 1)
+			d.MaxLength("entity_type", x, 64)
+			m.EntityType = x
 		}
 	} else {
 		d.Missing("entity_type")
@@ -381,6 +820,680 @@ func decodeCreateRelationshipRequest(d *runtime.Decoder, obj *runtime.Object, m 
 	}
 }
 
+var fieldsFieldDefinition = []string{"type", "required", "validator", "preserveCase", "description"}
+
+func decodeFieldDefinition(d *runtime.Decoder, obj *runtime.Object, m *v1.FieldDefinition) {
+	d.Known(obj, fieldsFieldDefinition)
+	if v := obj.Get("type"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Enum(v, "type", enumFieldTypeSnake); ok {
+			m.Type = v1.FieldType(x)
+		}
+	} else {
+		d.Missing("type")
+	}
+	if v := obj.Get("required"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Bool(v, "required"); ok {
+			m.Required = x
+		}
+	}
+	if v := obj.Get("validator"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "validator"); ok {
+			d.MaxLength("validator", x, 100)
+			m.Validator = x
+		}
+	}
+	if v := obj.Get("preserveCase"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Bool(v, "preserveCase"); ok {
+			m.PreserveCase = x
+		}
+	}
+	if v := obj.Get("description"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "description"); ok {
+			d.MaxLength("description", x, 500)
+			m.Description = x
+		}
+	}
+}
+
+var fieldsSchemaDefinition = []string{"fields"}
+
+func decodeSchemaDefinition(d *runtime.Decoder, obj *runtime.Object, m *v1.SchemaDefinition) {
+	d.Known(obj, fieldsSchemaDefinition)
+	if v := obj.Get("fields"); v != nil && v.Kind != runtime.KindNull {
+		if ks, vs, ok := d.MapEntries(v, "fields"); ok {
+			m.Fields = make(map[string]*v1.FieldDefinition, len(ks))
+			d.Enter("fields")
+			for i, k := range ks {
+				mk := k
+				if o, ok := d.Object(vs[i], k); ok {
+					x := new(v1.FieldDefinition)
+					d.Enter(k)
+					decodeFieldDefinition(d, o, x)
+					d.Leave()
+					m.Fields[mk] = x
+				}
+			}
+			d.Leave()
+		}
+	}
+}
+
+var fieldsMergePolicy = []string{"strategy", "tie_breaker"}
+
+func decodeMergePolicy(d *runtime.Decoder, obj *runtime.Object, m *v1.MergePolicy) {
+	d.Known(obj, fieldsMergePolicy)
+	if v := obj.Get("strategy"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Enum(v, "strategy", enumReducerStrategySnake); ok {
+			m.Strategy = v1.ReducerStrategy(x)
+		}
+	} else {
+		d.Missing("strategy")
+	}
+	if v := obj.Get("tie_breaker"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Enum(v, "tie_breaker", enumTieBreakerSnake); ok {
+			m.TieBreaker = v1.TieBreaker(x)
+		}
+	}
+}
+
+var fieldsReducerConfig = []string{"merge_policies"}
+
+func decodeReducerConfig(d *runtime.Decoder, obj *runtime.Object, m *v1.ReducerConfig) {
+	d.Known(obj, fieldsReducerConfig)
+	if v := obj.Get("merge_policies"); v != nil && v.Kind != runtime.KindNull {
+		if ks, vs, ok := d.MapEntries(v, "merge_policies"); ok {
+			m.MergePolicies = make(map[string]*v1.MergePolicy, len(ks))
+			d.Enter("merge_policies")
+			for i, k := range ks {
+				mk := k
+				if o, ok := d.Object(vs[i], k); ok {
+					x := new(v1.MergePolicy)
+					d.Enter(k)
+					decodeMergePolicy(d, o, x)
+					d.Leave()
+					m.MergePolicies[mk] = x
+				}
+			}
+			d.Leave()
+		}
+	}
+}
+
+var fieldsRegisterSchemaRequest = []string{"entity_type", "schema_definition", "reducer_config", "schema_version", "user_specific", "activate"}
+
+func decodeRegisterSchemaRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.RegisterSchemaRequest) {
+	d.Known(obj, fieldsRegisterSchemaRequest)
+	if v := obj.Get("entity_type"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "entity_type"); ok {
+			d.MaxLength("entity_type", x, 64)
+			d.Pattern("entity_type", x, patternRegisterSchemaRequestEntityType)
+			m.EntityType = x
+		}
+	} else {
+		d.Missing("entity_type")
+	}
+	if v := obj.Get("schema_definition"); v != nil && v.Kind != runtime.KindNull {
+		if o, ok := d.Object(v, "schema_definition"); ok {
+			x := new(v1.SchemaDefinition)
+			d.Enter("schema_definition")
+			decodeSchemaDefinition(d, o, x)
+			d.Leave()
+			m.SchemaDefinition = x
+		}
+	} else {
+		d.Missing("schema_definition")
+	}
+	if v := obj.Get("reducer_config"); v != nil && v.Kind != runtime.KindNull {
+		if o, ok := d.Object(v, "reducer_config"); ok {
+			x := new(v1.ReducerConfig)
+			d.Enter("reducer_config")
+			decodeReducerConfig(d, o, x)
+			d.Leave()
+			m.ReducerConfig = x
+		}
+	} else {
+		d.Missing("reducer_config")
+	}
+	if v := obj.Get("schema_version"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "schema_version"); ok {
+			d.MaxLength("schema_version", x, 20)
+			d.Pattern("schema_version", x, patternRegisterSchemaRequestSchemaVersion)
+			m.SchemaVersion = x
+		}
+	} else {
+		m.SchemaVersion = "1.0"
+	}
+	if v := obj.Get("user_specific"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Bool(v, "user_specific"); ok {
+			m.UserSpecific = x
+		}
+	}
+	if v := obj.Get("activate"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Bool(v, "activate"); ok {
+			m.Activate = x
+		}
+	} else {
+		m.Activate = false
+	}
+}
+
+var fieldsFieldToAdd = []string{"field_name", "field_type", "required", "reducer_strategy"}
+
+func decodeFieldToAdd(d *runtime.Decoder, obj *runtime.Object, m *v1.FieldToAdd) {
+	d.Known(obj, fieldsFieldToAdd)
+	if v := obj.Get("field_name"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "field_name"); ok {
+			d.MaxLength("field_name", x, 64)
+			d.Pattern("field_name", x, patternFieldToAddFieldName)
+			m.FieldName = x
+		}
+	} else {
+		d.Missing("field_name")
+	}
+	if v := obj.Get("field_type"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Enum(v, "field_type", enumFieldTypeSnake); ok {
+			m.FieldType = v1.FieldType(x)
+		}
+	} else {
+		d.Missing("field_type")
+	}
+	if v := obj.Get("required"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Bool(v, "required"); ok {
+			m.Required = x
+		}
+	}
+	if v := obj.Get("reducer_strategy"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Enum(v, "reducer_strategy", enumReducerStrategySnake); ok {
+			m.ReducerStrategy = v1.ReducerStrategy(x)
+		}
+	}
+}
+
+var fieldsUpdateSchemaIncrementalRequest = []string{"entity_type", "fields_to_add", "schema_version", "user_specific", "activate", "migrate_existing"}
+
+func decodeUpdateSchemaIncrementalRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.UpdateSchemaIncrementalRequest) {
+	d.Known(obj, fieldsUpdateSchemaIncrementalRequest)
+	if v := obj.Get("entity_type"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "entity_type"); ok {
+			d.MinLength("entity_type", x, 1)
+			d.MaxLength("entity_type", x, 64)
+			m.EntityType = x
+		}
+	} else {
+		d.Missing("entity_type")
+	}
+	if v := obj.Get("fields_to_add"); v != nil && v.Kind != runtime.KindNull {
+		if arr, ok := d.Array(v, "fields_to_add"); ok {
+			d.MinItems("fields_to_add", len(arr), 1)
+			d.MaxItems("fields_to_add", len(arr), 100)
+			d.Enter("fields_to_add")
+			for i, ev := range arr {
+				d.EnterIndex(i)
+				if o, ok := d.Object(ev, ""); ok {
+					x := new(v1.FieldToAdd)
+					decodeFieldToAdd(d, o, x)
+					m.FieldsToAdd = append(m.FieldsToAdd, x)
+				}
+				d.Leave()
+			}
+			d.Leave()
+		}
+	} else {
+		d.Missing("fields_to_add")
+	}
+	if v := obj.Get("schema_version"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "schema_version"); ok {
+			d.MaxLength("schema_version", x, 20)
+			d.Pattern("schema_version", x, patternUpdateSchemaIncrementalRequestSchemaVersion)
+			m.SchemaVersion = x
+		}
+	}
+	if v := obj.Get("user_specific"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Bool(v, "user_specific"); ok {
+			m.UserSpecific = x
+		}
+	}
+	if v := obj.Get("activate"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Bool(v, "activate"); ok {
+			m.Activate = x
+		}
+	} else {
+		m.Activate = true
+	}
+	if v := obj.Get("migrate_existing"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Bool(v, "migrate_existing"); ok {
+			m.MigrateExisting = x
+		}
+	} else {
+		m.MigrateExisting = false
+	}
+}
+
+var fieldsListEntityTypesRequest = []string{"keyword"}
+
+func decodeListEntityTypesRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ListEntityTypesRequest) {
+	d.Known(obj, fieldsListEntityTypesRequest)
+	if v := obj.Get("keyword"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "keyword"); ok {
+			d.MaxLength("keyword", x, 100)
+			m.Keyword = x
+		}
+	}
+}
+
+var fieldsRetrieveEntitySnapshotRequest = []string{"entity_id", "at"}
+
+func decodeRetrieveEntitySnapshotRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.RetrieveEntitySnapshotRequest) {
+	d.Known(obj, fieldsRetrieveEntitySnapshotRequest)
+	if v := obj.Get("entity_id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "entity_id"); ok {
+			d.MinLength("entity_id", x, 1)
+			m.EntityId = x
+		}
+	} else {
+		d.Missing("entity_id")
+	}
+	if v := obj.Get("at"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Timestamp(v, "at"); ok {
+			m.At = x
+		}
+	}
+}
+
+var fieldsRetrieveEntitiesRequest = []string{"entity_type", "limit", "offset", "include_snapshots", "include_merged"}
+
+func decodeRetrieveEntitiesRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.RetrieveEntitiesRequest) {
+	d.Known(obj, fieldsRetrieveEntitiesRequest)
+	if v := obj.Get("entity_type"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "entity_type"); ok {
+			d.MaxLength("entity_type", x, 64)
+			m.EntityType = x
+		}
+	}
+	if v := obj.Get("limit"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Int32(v, "limit"); ok {
+			d.Minimum("limit", float64(x), 1)
+			d.Maximum("limit", float64(x), 1000)
+			m.Limit = x
+		}
+	} else {
+		m.Limit = 100
+	}
+	if v := obj.Get("offset"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Int32(v, "offset"); ok {
+			d.Minimum("offset", float64(x), 0)
+			m.Offset = x
+		}
+	} else {
+		m.Offset = 0
+	}
+	if v := obj.Get("include_snapshots"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Bool(v, "include_snapshots"); ok {
+			m.IncludeSnapshots = x
+		}
+	} else {
+		m.IncludeSnapshots = true
+	}
+	if v := obj.Get("include_merged"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Bool(v, "include_merged"); ok {
+			m.IncludeMerged = x
+		}
+	} else {
+		m.IncludeMerged = false
+	}
+}
+
+var fieldsListObservationsRequest = []string{"entity_id", "limit", "offset"}
+
+func decodeListObservationsRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ListObservationsRequest) {
+	d.Known(obj, fieldsListObservationsRequest)
+	if v := obj.Get("entity_id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "entity_id"); ok {
+			d.MinLength("entity_id", x, 1)
+			m.EntityId = x
+		}
+	} else {
+		d.Missing("entity_id")
+	}
+	if v := obj.Get("limit"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Int32(v, "limit"); ok {
+			d.Minimum("limit", float64(x), 1)
+			d.Maximum("limit", float64(x), 1000)
+			m.Limit = x
+		}
+	} else {
+		m.Limit = 100
+	}
+	if v := obj.Get("offset"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Int32(v, "offset"); ok {
+			d.Minimum("offset", float64(x), 0)
+			m.Offset = x
+		}
+	} else {
+		m.Offset = 0
+	}
+}
+
+var fieldsListRelationshipsRequest = []string{"entity_id", "direction", "relationship_type", "limit", "offset"}
+
+func decodeListRelationshipsRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ListRelationshipsRequest) {
+	d.Known(obj, fieldsListRelationshipsRequest)
+	if v := obj.Get("entity_id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "entity_id"); ok {
+			d.MinLength("entity_id", x, 1)
+			m.EntityId = x
+		}
+	} else {
+		d.Missing("entity_id")
+	}
+	if v := obj.Get("direction"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Enum(v, "direction", enumDirectionSnake); ok {
+			m.Direction = v1.Direction(x)
+		}
+	} else {
+		m.Direction = v1.Direction_DIRECTION_BOTH
+	}
+	if v := obj.Get("relationship_type"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Enum(v, "relationship_type", enumRelationshipTypeSnake); ok {
+			m.RelationshipType = v1.RelationshipType(x)
+		}
+	}
+	if v := obj.Get("limit"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Int32(v, "limit"); ok {
+			d.Minimum("limit", float64(x), 1)
+			d.Maximum("limit", float64(x), 1000)
+			m.Limit = x
+		}
+	} else {
+		m.Limit = 100
+	}
+	if v := obj.Get("offset"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Int32(v, "offset"); ok {
+			d.Minimum("offset", float64(x), 0)
+			m.Offset = x
+		}
+	} else {
+		m.Offset = 0
+	}
+}
+
+var fieldsRetrieveEntityByIdentifierRequest = []string{"identifier", "entity_type"}
+
+func decodeRetrieveEntityByIdentifierRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.RetrieveEntityByIdentifierRequest) {
+	d.Known(obj, fieldsRetrieveEntityByIdentifierRequest)
+	if v := obj.Get("identifier"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "identifier"); ok {
+			d.MinLength("identifier", x, 1)
+			d.MaxLength("identifier", x, 500)
+			m.Identifier = x
+		}
+	} else {
+		d.Missing("identifier")
+	}
+	if v := obj.Get("entity_type"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "entity_type"); ok {
+			d.MaxLength("entity_type", x, 64)
+			m.EntityType = x
+		}
+	}
+}
+
+var fieldsRetrieveRelatedEntitiesRequest = []string{"entity_id", "relationship_types", "direction", "max_hops", "include_entities"}
+
+func decodeRetrieveRelatedEntitiesRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.RetrieveRelatedEntitiesRequest) {
+	d.Known(obj, fieldsRetrieveRelatedEntitiesRequest)
+	if v := obj.Get("entity_id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "entity_id"); ok {
+			d.MinLength("entity_id", x, 1)
+			m.EntityId = x
+		}
+	} else {
+		d.Missing("entity_id")
+	}
+	if v := obj.Get("relationship_types"); v != nil && v.Kind != runtime.KindNull {
+		if arr, ok := d.Array(v, "relationship_types"); ok {
+			d.Enter("relationship_types")
+			for i, ev := range arr {
+				d.EnterIndex(i)
+				if x, ok := d.Enum(ev, "", enumRelationshipTypeSnake); ok {
+					m.RelationshipTypes = append(m.RelationshipTypes, v1.RelationshipType(x))
+				}
+				d.Leave()
+			}
+			d.Leave()
+		}
+	}
+	if v := obj.Get("direction"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Enum(v, "direction", enumDirectionSnake); ok {
+			m.Direction = v1.Direction(x)
+		}
+	} else {
+		m.Direction = v1.Direction_DIRECTION_BOTH
+	}
+	if v := obj.Get("max_hops"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Int32(v, "max_hops"); ok {
+			d.Minimum("max_hops", float64(x), 1)
+			d.Maximum("max_hops", float64(x), 5)
+			m.MaxHops = x
+		}
+	} else {
+		m.MaxHops = 1
+	}
+	if v := obj.Get("include_entities"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Bool(v, "include_entities"); ok {
+			m.IncludeEntities = x
+		}
+	} else {
+		m.IncludeEntities = true
+	}
+}
+
+var fieldsRetrieveFieldProvenanceRequest = []string{"entity_id", "field"}
+
+func decodeRetrieveFieldProvenanceRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.RetrieveFieldProvenanceRequest) {
+	d.Known(obj, fieldsRetrieveFieldProvenanceRequest)
+	if v := obj.Get("entity_id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "entity_id"); ok {
+			d.MinLength("entity_id", x, 1)
+			m.EntityId = x
+		}
+	} else {
+		d.Missing("entity_id")
+	}
+	if v := obj.Get("field"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "field"); ok {
+			d.MinLength("field", x, 1)
+			d.MaxLength("field", x, 64)
+			m.Field = x
+		}
+	} else {
+		d.Missing("field")
+	}
+}
+
+var fieldsGetRelationshipSnapshotRequest = []string{"relationship_type", "source_entity_id", "target_entity_id"}
+
+func decodeGetRelationshipSnapshotRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.GetRelationshipSnapshotRequest) {
+	d.Known(obj, fieldsGetRelationshipSnapshotRequest)
+	if v := obj.Get("relationship_type"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Enum(v, "relationship_type", enumRelationshipTypeSnake); ok {
+			m.RelationshipType = v1.RelationshipType(x)
+		}
+	} else {
+		d.Missing("relationship_type")
+	}
+	if v := obj.Get("source_entity_id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "source_entity_id"); ok {
+			d.MinLength("source_entity_id", x, 1)
+			m.SourceEntityId = x
+		}
+	} else {
+		d.Missing("source_entity_id")
+	}
+	if v := obj.Get("target_entity_id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "target_entity_id"); ok {
+			d.MinLength("target_entity_id", x, 1)
+			m.TargetEntityId = x
+		}
+	} else {
+		d.Missing("target_entity_id")
+	}
+}
+
+var fieldsAnalyzeSchemaCandidatesRequest = []string{"entity_type", "min_frequency", "min_confidence"}
+
+func decodeAnalyzeSchemaCandidatesRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.AnalyzeSchemaCandidatesRequest) {
+	d.Known(obj, fieldsAnalyzeSchemaCandidatesRequest)
+	if v := obj.Get("entity_type"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "entity_type"); ok {
+			d.MaxLength("entity_type", x, 64)
+			m.EntityType = x
+		}
+	}
+	if v := obj.Get("min_frequency"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Int32(v, "min_frequency"); ok {
+			d.Minimum("min_frequency", float64(x), 1)
+			m.MinFrequency = x
+		}
+	} else {
+		m.MinFrequency = 5
+	}
+	if v := obj.Get("min_confidence"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Float64(v, "min_confidence"); ok {
+			d.Minimum("min_confidence", float64(x), 0)
+			d.Maximum("min_confidence", float64(x), 1)
+			m.MinConfidence = x
+		}
+	} else {
+		m.MinConfidence = 0.8
+	}
+}
+
+var fieldsRetrieveGraphNeighborhoodRequest = []string{"node_id", "node_type", "include_relationships", "include_sources", "include_events", "include_observations"}
+
+func decodeRetrieveGraphNeighborhoodRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.RetrieveGraphNeighborhoodRequest) {
+	d.Known(obj, fieldsRetrieveGraphNeighborhoodRequest)
+	if v := obj.Get("node_id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "node_id"); ok {
+			d.MinLength("node_id", x, 1)
+			m.NodeId = x
+		}
+	} else {
+		d.Missing("node_id")
+	}
+	if v := obj.Get("node_type"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Enum(v, "node_type", enumNodeTypeSnake); ok {
+			m.NodeType = v1.NodeType(x)
+		}
+	} else {
+		m.NodeType = v1.NodeType_NODE_TYPE_ENTITY
+	}
+	if v := obj.Get("include_relationships"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Bool(v, "include_relationships"); ok {
+			m.IncludeRelationships = x
+		}
+	} else {
+		m.IncludeRelationships = true
+	}
+	if v := obj.Get("include_sources"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Bool(v, "include_sources"); ok {
+			m.IncludeSources = x
+		}
+	} else {
+		m.IncludeSources = true
+	}
+	if v := obj.Get("include_events"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Bool(v, "include_events"); ok {
+			m.IncludeEvents = x
+		}
+	} else {
+		m.IncludeEvents = true
+	}
+	if v := obj.Get("include_observations"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Bool(v, "include_observations"); ok {
+			m.IncludeObservations = x
+		}
+	} else {
+		m.IncludeObservations = false
+	}
+}
+
+var fieldsListTimelineEventsRequest = []string{"event_type", "after_date", "before_date", "source_id", "limit", "offset"}
+
+func decodeListTimelineEventsRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ListTimelineEventsRequest) {
+	d.Known(obj, fieldsListTimelineEventsRequest)
+	if v := obj.Get("event_type"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "event_type"); ok {
+			d.MaxLength("event_type", x, 100)
+			m.EventType = x
+		}
+	}
+	if v := obj.Get("after_date"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "after_date"); ok {
+			d.MaxLength("after_date", x, 40)
+			m.AfterDate = x
+		}
+	}
+	if v := obj.Get("before_date"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "before_date"); ok {
+			d.MaxLength("before_date", x, 40)
+			m.BeforeDate = x
+		}
+	}
+	if v := obj.Get("source_id"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "source_id"); ok {
+			d.MaxLength("source_id", x, 100)
+			m.SourceId = x
+		}
+	}
+	if v := obj.Get("limit"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Int32(v, "limit"); ok {
+			d.Minimum("limit", float64(x), 1)
+			d.Maximum("limit", float64(x), 1000)
+			m.Limit = x
+		}
+	} else {
+		m.Limit = 100
+	}
+	if v := obj.Get("offset"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Int32(v, "offset"); ok {
+			d.Minimum("offset", float64(x), 0)
+			m.Offset = x
+		}
+	} else {
+		m.Offset = 0
+	}
+}
+
+var fieldsGetSchemaRecommendationsRequest = []string{"entity_type", "source", "status"}
+
+func decodeGetSchemaRecommendationsRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.GetSchemaRecommendationsRequest) {
+	d.Known(obj, fieldsGetSchemaRecommendationsRequest)
+	if v := obj.Get("entity_type"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "entity_type"); ok {
+			d.MinLength("entity_type", x, 1)
+			d.MaxLength("entity_type", x, 64)
+			m.EntityType = x
+		}
+	} else {
+		d.Missing("entity_type")
+	}
+	if v := obj.Get("source"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Enum(v, "source", enumRecommendationSourceSnake); ok {
+			m.Source = v1.RecommendationSource(x)
+		}
+	} else {
+		m.Source = v1.RecommendationSource_RECOMMENDATION_SOURCE_ALL
+	}
+	if v := obj.Get("status"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Enum(v, "status", enumRecommendationStatusSnake); ok {
+			m.Status = v1.RecommendationStatus(x)
+		}
+	} else {
+		m.Status = v1.RecommendationStatus_RECOMMENDATION_STATUS_PENDING
+	}
+}
+
 func enrichMemoryServiceStoreRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.StoreRequest) error {
 	{
 		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
@@ -399,11 +1512,6 @@ func enrichMemoryServiceStoreRequest(c *runtime.Call, h MemoryServiceHandler, ro
 		}
 		m.CorrelationId = v
 	}
-	for _, x := range m.Entities {
-		if err := enrichMemoryServiceEntityInput(c, h, root, x); err != nil {
-			return err
-		}
-	}
 	if x := m.GetProvenance(); x != nil {
 		if err := enrichMemoryServiceProvenance(c, h, root, x); err != nil {
 			return err
@@ -412,7 +1520,14 @@ func enrichMemoryServiceStoreRequest(c *runtime.Call, h MemoryServiceHandler, ro
 	return nil
 }
 
-func enrichMemoryServiceEntityInput(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.EntityInput) error {
+func enrichMemoryServiceProvenance(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.Provenance) error {
+	if m.ExtractedAt == nil {
+		m.ExtractedAt = timestamppb.New(c.Now())
+	}
+	return nil
+}
+
+func enrichMemoryServiceReinterpretRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.ReinterpretRequest) error {
 	{
 		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
 		if err != nil {
@@ -421,17 +1536,7 @@ func enrichMemoryServiceEntityInput(c *runtime.Call, h MemoryServiceHandler, roo
 		m.UserId = v
 	}
 	{
-		m.ObservationId = "obs_" + c.UUIDv7()
-	}
-	{
-		m.EntityId = "ent_" + c.ContentHash(m.GetUserId(), m.GetEntityType().String(), m.GetCanonicalName())
-	}
-	return nil
-}
-
-func enrichMemoryServiceProvenance(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.Provenance) error {
-	if m.ExtractedAt == nil {
-		m.ExtractedAt = timestamppb.New(c.Now())
+		m.RequestedAt = timestamppb.New(c.Now())
 	}
 	return nil
 }
@@ -491,6 +1596,182 @@ func enrichMemoryServiceCreateRelationshipRequest(c *runtime.Call, h MemoryServi
 	return nil
 }
 
+func enrichMemoryServiceRegisterSchemaRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.RegisterSchemaRequest) error {
+	{
+		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+		if err != nil {
+			return err
+		}
+		m.UserId = v
+	}
+	{
+		m.RegisteredAt = timestamppb.New(c.Now())
+	}
+	return nil
+}
+
+func enrichMemoryServiceUpdateSchemaIncrementalRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.UpdateSchemaIncrementalRequest) error {
+	{
+		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+		if err != nil {
+			return err
+		}
+		m.UserId = v
+	}
+	{
+		m.UpdatedAt = timestamppb.New(c.Now())
+	}
+	return nil
+}
+
+func enrichMemoryServiceListEntityTypesRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.ListEntityTypesRequest) error {
+	{
+		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+		if err != nil {
+			return err
+		}
+		m.UserId = v
+	}
+	return nil
+}
+
+func enrichMemoryServiceRetrieveEntitySnapshotRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveEntitySnapshotRequest) error {
+	{
+		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+		if err != nil {
+			return err
+		}
+		m.UserId = v
+	}
+	return nil
+}
+
+func enrichMemoryServiceRetrieveEntitiesRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveEntitiesRequest) error {
+	{
+		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+		if err != nil {
+			return err
+		}
+		m.UserId = v
+	}
+	return nil
+}
+
+func enrichMemoryServiceListObservationsRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.ListObservationsRequest) error {
+	{
+		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+		if err != nil {
+			return err
+		}
+		m.UserId = v
+	}
+	return nil
+}
+
+func enrichMemoryServiceListRelationshipsRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.ListRelationshipsRequest) error {
+	{
+		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+		if err != nil {
+			return err
+		}
+		m.UserId = v
+	}
+	return nil
+}
+
+func enrichMemoryServiceRetrieveEntityByIdentifierRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveEntityByIdentifierRequest) error {
+	{
+		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+		if err != nil {
+			return err
+		}
+		m.UserId = v
+	}
+	return nil
+}
+
+func enrichMemoryServiceRetrieveRelatedEntitiesRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveRelatedEntitiesRequest) error {
+	{
+		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+		if err != nil {
+			return err
+		}
+		m.UserId = v
+	}
+	return nil
+}
+
+func enrichMemoryServiceRetrieveFieldProvenanceRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveFieldProvenanceRequest) error {
+	{
+		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+		if err != nil {
+			return err
+		}
+		m.UserId = v
+	}
+	return nil
+}
+
+func enrichMemoryServiceGetRelationshipSnapshotRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.GetRelationshipSnapshotRequest) error {
+	{
+		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+		if err != nil {
+			return err
+		}
+		m.UserId = v
+	}
+	return nil
+}
+
+func enrichMemoryServiceAnalyzeSchemaCandidatesRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.AnalyzeSchemaCandidatesRequest) error {
+	{
+		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+		if err != nil {
+			return err
+		}
+		m.UserId = v
+	}
+	return nil
+}
+
+func enrichMemoryServiceRetrieveGraphNeighborhoodRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveGraphNeighborhoodRequest) error {
+	{
+		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+		if err != nil {
+			return err
+		}
+		m.UserId = v
+	}
+	return nil
+}
+
+func enrichMemoryServiceListTimelineEventsRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.ListTimelineEventsRequest) error {
+	{
+		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+		if err != nil {
+			return err
+		}
+		m.UserId = v
+	}
+	return nil
+}
+
+func enrichMemoryServiceGetSchemaRecommendationsRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.GetSchemaRecommendationsRequest) error {
+	{
+		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+		if err != nil {
+			return err
+		}
+		m.UserId = v
+	}
+	return nil
+}
+
 var (
-	patternCorrectRequestField = regexp.MustCompile("^[a-z][a-z0-9_]*$")
+	patternCorrectRequestField                         = regexp.MustCompile("^[a-z][a-z0-9_]*$")
+	patternFieldToAddFieldName                         = regexp.MustCompile("^[a-z][a-z0-9_]*$")
+	patternRegisterSchemaRequestEntityType             = regexp.MustCompile("^[a-z][a-z0-9_]*$")
+	patternRegisterSchemaRequestSchemaVersion          = regexp.MustCompile("^[0-9]+\\.[0-9]+$")
+	patternStoreRequestMimeType                        = regexp.MustCompile("^[a-z]+/[a-zA-Z0-9.+-]+$")
+	patternUpdateSchemaIncrementalRequestSchemaVersion = regexp.MustCompile("^[0-9]+\\.[0-9]+$")
 )

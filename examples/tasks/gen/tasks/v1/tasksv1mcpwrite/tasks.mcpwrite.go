@@ -257,12 +257,12 @@ var enumWorkflowStateSnake = runtime.NewEnumTable("tasks.v1.WorkflowState", []ru
 	{Number: 3, Name: "WORKFLOW_STATE_ARCHIVE", Alias: "archive", Synonyms: []string{"archived"}, Description: "Finished or abandoned; needs archive_date"},
 }, "")
 
-var fieldsTaskCreateRequest = []string{"root_dir", "title", "type", "area", "status", "priority", "workflow_state", "parent_id", "assignee", "tags", "instruction", "tasks"}
+var fieldsTaskCreateRequest = []string{"rootDir", "title", "type", "area", "status", "priority", "workflowState", "parentId", "assignee", "tags", "instruction", "tasks"}
 
 func decodeTaskCreateRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.TaskCreateRequest) {
 	d.Known(obj, fieldsTaskCreateRequest)
-	if v := obj.Get("root_dir"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.String(v, "root_dir"); ok {
+	if v := obj.Get("rootDir"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "rootDir"); ok {
 			m.RootDir = x
 		}
 	}
@@ -303,15 +303,15 @@ func decodeTaskCreateRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Task
 	} else {
 		m.Priority = v1.TaskPriority_TASK_PRIORITY_MEDIUM
 	}
-	if v := obj.Get("workflow_state"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.Enum(v, "workflow_state", enumWorkflowStateSnake); ok {
+	if v := obj.Get("workflowState"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Enum(v, "workflowState", enumWorkflowStateSnake); ok {
 			m.WorkflowState = v1.WorkflowState(x)
 		}
 	} else {
 		m.WorkflowState = v1.WorkflowState_WORKFLOW_STATE_BACKLOG
 	}
-	if v := obj.Get("parent_id"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.String(v, "parent_id"); ok {
+	if v := obj.Get("parentId"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "parentId"); ok {
 			m.ParentId = x
 		}
 	}
@@ -345,7 +345,7 @@ func decodeTaskCreateRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Task
 	}
 }
 
-var fieldsTaskUpdates = []string{"title", "status", "priority", "area", "assignee", "tags", "instruction", "tasks", "deliverable", "log", "add_log_entry"}
+var fieldsTaskUpdates = []string{"title", "status", "priority", "area", "assignee", "tags", "instruction", "tasks", "deliverable", "log", "addLogEntry"}
 
 func decodeTaskUpdates(d *runtime.Decoder, obj *runtime.Object, m *v1.TaskUpdates) {
 	d.Known(obj, fieldsTaskUpdates)
@@ -409,19 +409,19 @@ func decodeTaskUpdates(d *runtime.Decoder, obj *runtime.Object, m *v1.TaskUpdate
 			m.Log = runtime.Ptr(x)
 		}
 	}
-	if v := obj.Get("add_log_entry"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.String(v, "add_log_entry"); ok {
+	if v := obj.Get("addLogEntry"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "addLogEntry"); ok {
 			m.AddLogEntry = runtime.Ptr(x)
 		}
 	}
 }
 
-var fieldsTaskUpdateRequest = []string{"root_dir", "id", "parent_id", "updates"}
+var fieldsTaskUpdateRequest = []string{"rootDir", "id", "parentId", "updates"}
 
 func decodeTaskUpdateRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.TaskUpdateRequest) {
 	d.Known(obj, fieldsTaskUpdateRequest)
-	if v := obj.Get("root_dir"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.String(v, "root_dir"); ok {
+	if v := obj.Get("rootDir"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "rootDir"); ok {
 			m.RootDir = x
 		}
 	}
@@ -432,8 +432,8 @@ func decodeTaskUpdateRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Task
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("parent_id"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.String(v, "parent_id"); ok {
+	if v := obj.Get("parentId"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "parentId"); ok {
 			m.ParentId = x
 		}
 	}
@@ -450,12 +450,12 @@ func decodeTaskUpdateRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Task
 	}
 }
 
-var fieldsTaskDeleteRequest = []string{"root_dir", "id", "parent_id", "cascade"}
+var fieldsTaskDeleteRequest = []string{"rootDir", "id", "parentId", "cascade"}
 
 func decodeTaskDeleteRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.TaskDeleteRequest) {
 	d.Known(obj, fieldsTaskDeleteRequest)
-	if v := obj.Get("root_dir"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.String(v, "root_dir"); ok {
+	if v := obj.Get("rootDir"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "rootDir"); ok {
 			m.RootDir = x
 		}
 	}
@@ -466,8 +466,8 @@ func decodeTaskDeleteRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Task
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("parent_id"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.String(v, "parent_id"); ok {
+	if v := obj.Get("parentId"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "parentId"); ok {
 			m.ParentId = x
 		}
 	}
@@ -480,12 +480,12 @@ func decodeTaskDeleteRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Task
 	}
 }
 
-var fieldsTaskMoveRequest = []string{"root_dir", "id", "parent_id", "target_state", "archive_date", "update_status"}
+var fieldsTaskMoveRequest = []string{"rootDir", "id", "parentId", "targetState", "archiveDate", "updateStatus"}
 
 func decodeTaskMoveRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.TaskMoveRequest) {
 	d.Known(obj, fieldsTaskMoveRequest)
-	if v := obj.Get("root_dir"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.String(v, "root_dir"); ok {
+	if v := obj.Get("rootDir"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "rootDir"); ok {
 			m.RootDir = x
 		}
 	}
@@ -496,45 +496,45 @@ func decodeTaskMoveRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.TaskMo
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("parent_id"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.String(v, "parent_id"); ok {
+	if v := obj.Get("parentId"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "parentId"); ok {
 			m.ParentId = x
 		}
 	}
-	if v := obj.Get("target_state"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.Enum(v, "target_state", enumWorkflowStateSnake); ok {
+	if v := obj.Get("targetState"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Enum(v, "targetState", enumWorkflowStateSnake); ok {
 			m.TargetState = v1.WorkflowState(x)
 		}
 	} else {
-		d.Missing("target_state")
+		d.Missing("targetState")
 	}
-	if v := obj.Get("archive_date"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.String(v, "archive_date"); ok {
-			d.Pattern("archive_date", x, patternTaskMoveRequestArchiveDate)
+	if v := obj.Get("archiveDate"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "archiveDate"); ok {
+			d.Pattern("archiveDate", x, patternTaskMoveRequestArchiveDate)
 			m.ArchiveDate = x
 		}
 	}
-	if v := obj.Get("update_status"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.Bool(v, "update_status"); ok {
+	if v := obj.Get("updateStatus"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Bool(v, "updateStatus"); ok {
 			m.UpdateStatus = x
 		}
 	} else {
 		m.UpdateStatus = true
 	}
-	if v := obj.Get("archive_date"); v == nil || v.Kind == runtime.KindNull {
+	if v := obj.Get("archiveDate"); v == nil || v.Kind == runtime.KindNull {
 		switch m.GetTargetState() {
 		case v1.WorkflowState_WORKFLOW_STATE_ARCHIVE:
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "archive_date", Message: "archive_date is required when target_state is \"archive\"", Suggestions: &runtime.Suggestions{Hint: "send archive_date, or set target_state to another value"}})
+			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "archiveDate", Message: "archiveDate is required when targetState is \"archive\"", Suggestions: &runtime.Suggestions{Hint: "send archiveDate, or set targetState to another value"}})
 		}
 	}
 }
 
-var fieldsTaskTransformRequest = []string{"root_dir", "id", "operation", "parent_id", "target_parent_id", "initial_subtasks", "sequence", "after"}
+var fieldsTaskTransformRequest = []string{"rootDir", "id", "operation", "parentId", "targetParentId", "initialSubtasks", "sequence", "after"}
 
 func decodeTaskTransformRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.TaskTransformRequest) {
 	d.Known(obj, fieldsTaskTransformRequest)
-	if v := obj.Get("root_dir"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.String(v, "root_dir"); ok {
+	if v := obj.Get("rootDir"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "rootDir"); ok {
 			m.RootDir = x
 		}
 	}
@@ -552,22 +552,22 @@ func decodeTaskTransformRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.T
 	} else {
 		d.Missing("operation")
 	}
-	if v := obj.Get("parent_id"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.String(v, "parent_id"); ok {
-			d.MinLength("parent_id", x, 1)
+	if v := obj.Get("parentId"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "parentId"); ok {
+			d.MinLength("parentId", x, 1)
 			m.ParentId = x
 		}
 	}
-	if v := obj.Get("target_parent_id"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.String(v, "target_parent_id"); ok {
-			d.MinLength("target_parent_id", x, 1)
+	if v := obj.Get("targetParentId"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "targetParentId"); ok {
+			d.MinLength("targetParentId", x, 1)
 			m.TargetParentId = x
 		}
 	}
-	if v := obj.Get("initial_subtasks"); v != nil && v.Kind != runtime.KindNull {
-		if arr, ok := d.Array(v, "initial_subtasks"); ok {
-			d.MaxItems("initial_subtasks", len(arr), 99)
-			d.Enter("initial_subtasks")
+	if v := obj.Get("initialSubtasks"); v != nil && v.Kind != runtime.KindNull {
+		if arr, ok := d.Array(v, "initialSubtasks"); ok {
+			d.MaxItems("initialSubtasks", len(arr), 99)
+			d.Enter("initialSubtasks")
 			for i, ev := range arr {
 				d.EnterIndex(i)
 				if x, ok := d.String(ev, ""); ok {
@@ -602,21 +602,21 @@ func decodeTaskTransformRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.T
 			d.Add(&runtime.ErrorEntry{Code: runtime.CodeValidation, Field: set[1], Message: "set only one of sequence, after, not " + set[0] + " and " + set[1]})
 		}
 	}
-	if v := obj.Get("parent_id"); v == nil || v.Kind == runtime.KindNull {
+	if v := obj.Get("parentId"); v == nil || v.Kind == runtime.KindNull {
 		switch m.GetOperation() {
 		case v1.TransformOperation_TRANSFORM_OPERATION_EXTRACT:
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "parent_id", Message: "parent_id is required when operation is \"extract\"", Suggestions: &runtime.Suggestions{Hint: "send parent_id, or set operation to another value"}})
+			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "parentId", Message: "parentId is required when operation is \"extract\"", Suggestions: &runtime.Suggestions{Hint: "send parentId, or set operation to another value"}})
 		}
 	}
-	if v := obj.Get("target_parent_id"); v == nil || v.Kind == runtime.KindNull {
+	if v := obj.Get("targetParentId"); v == nil || v.Kind == runtime.KindNull {
 		switch m.GetOperation() {
 		case v1.TransformOperation_TRANSFORM_OPERATION_ADOPT:
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "target_parent_id", Message: "target_parent_id is required when operation is \"adopt\"", Suggestions: &runtime.Suggestions{Hint: "send target_parent_id, or set operation to another value"}})
+			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "targetParentId", Message: "targetParentId is required when operation is \"adopt\"", Suggestions: &runtime.Suggestions{Hint: "send targetParentId, or set operation to another value"}})
 		}
 	}
 }
 
-var fieldsSubtaskSpec = []string{"title", "type", "sequence", "parallel_with"}
+var fieldsSubtaskSpec = []string{"title", "type", "sequence", "parallelWith"}
 
 func decodeSubtaskSpec(d *runtime.Decoder, obj *runtime.Object, m *v1.SubtaskSpec) {
 	d.Known(obj, fieldsSubtaskSpec)
@@ -639,30 +639,30 @@ func decodeSubtaskSpec(d *runtime.Decoder, obj *runtime.Object, m *v1.SubtaskSpe
 			m.Position = &v1.SubtaskSpec_Sequence{Sequence: x}
 		}
 	}
-	if v := obj.Get("parallel_with"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.String(v, "parallel_with"); ok {
+	if v := obj.Get("parallelWith"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "parallelWith"); ok {
 			m.Position = &v1.SubtaskSpec_ParallelWith{ParallelWith: x}
 		}
 	}
 	{
 		var set []string
-		for _, k := range []string{"sequence", "parallel_with"} {
+		for _, k := range []string{"sequence", "parallelWith"} {
 			if v := obj.Get(k); v != nil && v.Kind != runtime.KindNull {
 				set = append(set, k)
 			}
 		}
 		if len(set) > 1 {
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeValidation, Field: set[1], Message: "set only one of sequence, parallel_with, not " + set[0] + " and " + set[1]})
+			d.Add(&runtime.ErrorEntry{Code: runtime.CodeValidation, Field: set[1], Message: "set only one of sequence, parallelWith, not " + set[0] + " and " + set[1]})
 		}
 	}
 }
 
-var fieldsParentCreateRequest = []string{"root_dir", "title", "type", "area", "status", "priority", "workflow_state", "overview_content", "subtasks", "assignee", "tags"}
+var fieldsParentCreateRequest = []string{"rootDir", "title", "type", "area", "status", "priority", "workflowState", "overviewContent", "subtasks", "assignee", "tags"}
 
 func decodeParentCreateRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ParentCreateRequest) {
 	d.Known(obj, fieldsParentCreateRequest)
-	if v := obj.Get("root_dir"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.String(v, "root_dir"); ok {
+	if v := obj.Get("rootDir"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "rootDir"); ok {
 			m.RootDir = x
 		}
 	}
@@ -703,15 +703,15 @@ func decodeParentCreateRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Pa
 	} else {
 		m.Priority = v1.TaskPriority_TASK_PRIORITY_MEDIUM
 	}
-	if v := obj.Get("workflow_state"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.Enum(v, "workflow_state", enumWorkflowStateSnake); ok {
+	if v := obj.Get("workflowState"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Enum(v, "workflowState", enumWorkflowStateSnake); ok {
 			m.WorkflowState = v1.WorkflowState(x)
 		}
 	} else {
 		m.WorkflowState = v1.WorkflowState_WORKFLOW_STATE_BACKLOG
 	}
-	if v := obj.Get("overview_content"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.String(v, "overview_content"); ok {
+	if v := obj.Get("overviewContent"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "overviewContent"); ok {
 			m.OverviewContent = x
 		}
 	}
@@ -818,7 +818,7 @@ func decodeNewSubtask(d *runtime.Decoder, obj *runtime.Object, m *v1.NewSubtask)
 	}
 }
 
-var fieldsParentOperationData = []string{"operation", "sequence_map", "subtask_ids", "target_sequence", "subtask"}
+var fieldsParentOperationData = []string{"operation", "sequenceMap", "subtaskIds", "targetSequence", "subtask"}
 
 func decodeParentOperationData(d *runtime.Decoder, obj *runtime.Object, m *v1.ParentOperationData) {
 	d.Known(obj, fieldsParentOperationData)
@@ -829,10 +829,10 @@ func decodeParentOperationData(d *runtime.Decoder, obj *runtime.Object, m *v1.Pa
 	} else {
 		d.Missing("operation")
 	}
-	if v := obj.Get("sequence_map"); v != nil && v.Kind != runtime.KindNull {
-		if arr, ok := d.Array(v, "sequence_map"); ok {
-			d.MinItems("sequence_map", len(arr), 1)
-			d.Enter("sequence_map")
+	if v := obj.Get("sequenceMap"); v != nil && v.Kind != runtime.KindNull {
+		if arr, ok := d.Array(v, "sequenceMap"); ok {
+			d.MinItems("sequenceMap", len(arr), 1)
+			d.Enter("sequenceMap")
 			for i, ev := range arr {
 				d.EnterIndex(i)
 				if o, ok := d.Object(ev, ""); ok {
@@ -845,10 +845,10 @@ func decodeParentOperationData(d *runtime.Decoder, obj *runtime.Object, m *v1.Pa
 			d.Leave()
 		}
 	}
-	if v := obj.Get("subtask_ids"); v != nil && v.Kind != runtime.KindNull {
-		if arr, ok := d.Array(v, "subtask_ids"); ok {
-			d.MinItems("subtask_ids", len(arr), 2)
-			d.Enter("subtask_ids")
+	if v := obj.Get("subtaskIds"); v != nil && v.Kind != runtime.KindNull {
+		if arr, ok := d.Array(v, "subtaskIds"); ok {
+			d.MinItems("subtaskIds", len(arr), 2)
+			d.Enter("subtaskIds")
 			for i, ev := range arr {
 				d.EnterIndex(i)
 				if x, ok := d.String(ev, ""); ok {
@@ -859,9 +859,9 @@ func decodeParentOperationData(d *runtime.Decoder, obj *runtime.Object, m *v1.Pa
 			d.Leave()
 		}
 	}
-	if v := obj.Get("target_sequence"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.String(v, "target_sequence"); ok {
-			d.Pattern("target_sequence", x, patternParentOperationDataTargetSequence)
+	if v := obj.Get("targetSequence"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "targetSequence"); ok {
+			d.Pattern("targetSequence", x, patternParentOperationDataTargetSequence)
 			m.TargetSequence = x
 		}
 	}
@@ -874,16 +874,16 @@ func decodeParentOperationData(d *runtime.Decoder, obj *runtime.Object, m *v1.Pa
 			m.Subtask = x
 		}
 	}
-	if v := obj.Get("sequence_map"); v == nil || v.Kind == runtime.KindNull {
+	if v := obj.Get("sequenceMap"); v == nil || v.Kind == runtime.KindNull {
 		switch m.GetOperation() {
 		case v1.ParentOperation_PARENT_OPERATION_RESEQUENCE:
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "sequence_map", Message: "sequence_map is required when operation is \"resequence\"", Suggestions: &runtime.Suggestions{Hint: "send sequence_map, or set operation to another value"}})
+			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "sequenceMap", Message: "sequenceMap is required when operation is \"resequence\"", Suggestions: &runtime.Suggestions{Hint: "send sequenceMap, or set operation to another value"}})
 		}
 	}
-	if v := obj.Get("subtask_ids"); v == nil || v.Kind == runtime.KindNull {
+	if v := obj.Get("subtaskIds"); v == nil || v.Kind == runtime.KindNull {
 		switch m.GetOperation() {
 		case v1.ParentOperation_PARENT_OPERATION_PARALLELIZE:
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "subtask_ids", Message: "subtask_ids is required when operation is \"parallelize\"", Suggestions: &runtime.Suggestions{Hint: "send subtask_ids, or set operation to another value"}})
+			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "subtaskIds", Message: "subtaskIds is required when operation is \"parallelize\"", Suggestions: &runtime.Suggestions{Hint: "send subtaskIds, or set operation to another value"}})
 		}
 	}
 	if v := obj.Get("subtask"); v == nil || v.Kind == runtime.KindNull {
@@ -894,21 +894,21 @@ func decodeParentOperationData(d *runtime.Decoder, obj *runtime.Object, m *v1.Pa
 	}
 }
 
-var fieldsParentOperationsRequest = []string{"root_dir", "parent_id", "operation", "operation_data"}
+var fieldsParentOperationsRequest = []string{"rootDir", "parentId", "operation", "operationData"}
 
 func decodeParentOperationsRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ParentOperationsRequest) {
 	d.Known(obj, fieldsParentOperationsRequest)
-	if v := obj.Get("root_dir"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.String(v, "root_dir"); ok {
+	if v := obj.Get("rootDir"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "rootDir"); ok {
 			m.RootDir = x
 		}
 	}
-	if v := obj.Get("parent_id"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.String(v, "parent_id"); ok {
+	if v := obj.Get("parentId"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "parentId"); ok {
 			m.ParentId = x
 		}
 	} else {
-		d.Missing("parent_id")
+		d.Missing("parentId")
 	}
 	if v := obj.Get("operation"); v != nil && v.Kind != runtime.KindNull {
 		if x, ok := d.Enum(v, "operation", enumParentOperationSnake); ok {
@@ -917,16 +917,16 @@ func decodeParentOperationsRequest(d *runtime.Decoder, obj *runtime.Object, m *v
 	} else {
 		d.Missing("operation")
 	}
-	if v := obj.Get("operation_data"); v != nil && v.Kind != runtime.KindNull {
-		if o, ok := d.Object(v, "operation_data"); ok {
+	if v := obj.Get("operationData"); v != nil && v.Kind != runtime.KindNull {
+		if o, ok := d.Object(v, "operationData"); ok {
 			x := new(v1.ParentOperationData)
-			d.Enter("operation_data")
+			d.Enter("operationData")
 			decodeParentOperationData(d, o, x)
 			d.Leave()
 			m.OperationData = x
 		}
 	} else {
-		d.Missing("operation_data")
+		d.Missing("operationData")
 	}
 }
 
@@ -943,7 +943,7 @@ func enrichTaskServiceTaskCreateRequest(c *runtime.Call, h TaskServiceHandler, r
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)
 		if err != nil {
-			return c.ResolverError("root_dir", err)
+			return c.ResolverError("rootDir", err)
 		}
 		m.RootDir = v
 	}
@@ -952,28 +952,28 @@ func enrichTaskServiceTaskCreateRequest(c *runtime.Call, h TaskServiceHandler, r
 
 func enrichTaskServiceRequestMeta(c *runtime.Call, h TaskServiceHandler, root proto.Message, m *v1.RequestMeta) error {
 	{
-		v, err := c.ContextValue(runtime.ContextTenantID, "tenant_id")
+		v, err := c.ContextValue(runtime.ContextTenantID, "tenantId")
 		if err != nil {
 			return err
 		}
 		m.TenantId = v
 	}
 	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "principal_id")
+		v, err := c.ContextValue(runtime.ContextPrincipalID, "principalId")
 		if err != nil {
 			return err
 		}
 		m.PrincipalId = v
 	}
 	{
-		v, err := c.ContextValue(runtime.ContextCorrelationID, "correlation_id")
+		v, err := c.ContextValue(runtime.ContextCorrelationID, "correlationId")
 		if err != nil {
 			return err
 		}
 		m.CorrelationId = v
 	}
 	{
-		v, err := c.ContextValue(runtime.ContextClientRequestID, "client_request_id")
+		v, err := c.ContextValue(runtime.ContextClientRequestID, "clientRequestId")
 		if err != nil {
 			return err
 		}
@@ -995,7 +995,7 @@ func enrichTaskServiceTaskUpdateRequest(c *runtime.Call, h TaskServiceHandler, r
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)
 		if err != nil {
-			return c.ResolverError("root_dir", err)
+			return c.ResolverError("rootDir", err)
 		}
 		m.RootDir = v
 	}
@@ -1012,7 +1012,7 @@ func enrichTaskServiceTaskDeleteRequest(c *runtime.Call, h TaskServiceHandler, r
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)
 		if err != nil {
-			return c.ResolverError("root_dir", err)
+			return c.ResolverError("rootDir", err)
 		}
 		m.RootDir = v
 	}
@@ -1029,7 +1029,7 @@ func enrichTaskServiceTaskMoveRequest(c *runtime.Call, h TaskServiceHandler, roo
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)
 		if err != nil {
-			return c.ResolverError("root_dir", err)
+			return c.ResolverError("rootDir", err)
 		}
 		m.RootDir = v
 	}
@@ -1046,7 +1046,7 @@ func enrichTaskServiceTaskTransformRequest(c *runtime.Call, h TaskServiceHandler
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)
 		if err != nil {
-			return c.ResolverError("root_dir", err)
+			return c.ResolverError("rootDir", err)
 		}
 		m.RootDir = v
 	}
@@ -1066,7 +1066,7 @@ func enrichTaskServiceParentCreateRequest(c *runtime.Call, h TaskServiceHandler,
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)
 		if err != nil {
-			return c.ResolverError("root_dir", err)
+			return c.ResolverError("rootDir", err)
 		}
 		m.RootDir = v
 	}
@@ -1083,7 +1083,7 @@ func enrichTaskServiceParentOperationsRequest(c *runtime.Call, h TaskServiceHand
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)
 		if err != nil {
-			return c.ResolverError("root_dir", err)
+			return c.ResolverError("rootDir", err)
 		}
 		m.RootDir = v
 	}
