@@ -58,8 +58,14 @@ type Vocabulary struct {
 	ttl   time.Duration
 	clock func() time.Time
 
-	mu      sync.Mutex
-	tenants map[string]vocabEntry
+	// perPrincipal: the values depend on the acting principal too
+	// (VocabularyPerPrincipal); the cache is keyed by tenant and principal.
+	perPrincipal bool
+
+	mu sync.Mutex
+	// tenants holds each tenant's values by principal ("" unless
+	// perPrincipal).
+	tenants map[string]map[string]vocabEntry
 	// epoch counts invalidations; an answer is kept only when no
 	// invalidation happened while it was being computed.
 	epoch uint64
@@ -80,6 +86,15 @@ func VocabularyTTL(d time.Duration) VocabularyOption {
 	return func(v *Vocabulary) { v.ttl = d }
 }
 
+// VocabularyPerPrincipal says the values depend on the acting principal as
+// well as the tenant (a user's own types beside the tenant's): the resolver
+// reads the principal from ctx (RequestContextFrom), and the cache keeps
+// each principal's values apart. Invalidate(tenant) still drops every
+// principal's values of the tenant.
+func VocabularyPerPrincipal() VocabularyOption {
+	return func(v *Vocabulary) { v.perPrincipal = true }
+}
+
 // VocabularyClock replaces time.Now for the cache's expiry, so tests can
 // move time.
 func VocabularyClock(now func() time.Time) VocabularyOption {
@@ -93,7 +108,7 @@ func VocabularyClock(now func() time.Time) VocabularyOption {
 // NewVocabulary returns the live vocabulary name (as the proto annotation
 // spells it, e.g. "entity_type") whose values fn answers per tenant.
 func NewVocabulary(name string, fn VocabularyFunc, opts ...VocabularyOption) *Vocabulary {
-	v := &Vocabulary{name: name, fn: fn, ttl: DefaultVocabularyTTL, clock: time.Now, tenants: map[string]vocabEntry{}}
+	v := &Vocabulary{name: name, fn: fn, ttl: DefaultVocabularyTTL, clock: time.Now, tenants: map[string]map[string]vocabEntry{}}
 	for _, o := range opts {
 		if o != nil {
 			o(v)
@@ -105,8 +120,9 @@ func NewVocabulary(name string, fn VocabularyFunc, opts ...VocabularyOption) *Vo
 // Name is the vocabulary's name.
 func (v *Vocabulary) Name() string { return v.name }
 
-// Invalidate drops the cached values of tenant: its next call asks the
-// resolver. Call it after registering a value for the tenant.
+// Invalidate drops the cached values of tenant (of every principal): its
+// next call asks the resolver. Call it after registering a value for the
+// tenant.
 func (v *Vocabulary) Invalidate(tenant string) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -122,7 +138,8 @@ func (v *Vocabulary) InvalidateAll() {
 	v.epoch++
 }
 
-// Values returns tenant's values, from the cache while they are fresh, in
+// Values returns tenant's values (and, with VocabularyPerPrincipal, those
+// of the principal ctx carries), from the cache while they are fresh, in
 // the resolver's order with duplicates and empty values left out.
 func (v *Vocabulary) Values(ctx context.Context, tenant string) ([]VocabularyValue, error) {
 	s, err := v.load(ctx, tenant)
@@ -136,9 +153,13 @@ func (v *Vocabulary) Values(ctx context.Context, tenant string) ([]VocabularyVal
 
 // load answers tenant's lookup index, from the cache or the resolver.
 func (v *Vocabulary) load(ctx context.Context, tenant string) (*vocabSet, error) {
+	principal := ""
+	if rc, ok := RequestContextFrom(ctx); ok && v.perPrincipal && rc.TenantID == tenant {
+		principal = rc.PrincipalID
+	}
 	v.mu.Lock()
 	now := v.clock()
-	if e, ok := v.tenants[tenant]; ok && now.Before(e.expires) {
+	if e, ok := v.tenants[tenant][principal]; ok && now.Before(e.expires) {
 		v.mu.Unlock()
 		return e.set, nil
 	}
@@ -156,17 +177,30 @@ func (v *Vocabulary) load(ctx context.Context, tenant string) (*vocabSet, error)
 		v.mu.Lock()
 		if v.epoch == epoch {
 			if len(v.tenants) >= maxCachedTenants {
-				for t, e := range v.tenants {
-					if !now.Before(e.expires) {
-						delete(v.tenants, t)
-					}
-				}
+				v.sweep(now)
 			}
-			v.tenants[tenant] = vocabEntry{set: s, expires: v.clock().Add(v.ttl)}
+			if v.tenants[tenant] == nil {
+				v.tenants[tenant] = map[string]vocabEntry{}
+			}
+			v.tenants[tenant][principal] = vocabEntry{set: s, expires: v.clock().Add(v.ttl)}
 		}
 		v.mu.Unlock()
 	}
 	return s, nil
+}
+
+// sweep drops every expired entry; v.mu is held.
+func (v *Vocabulary) sweep(now time.Time) {
+	for t, byPrincipal := range v.tenants {
+		for p, e := range byPrincipal {
+			if !now.Before(e.expires) {
+				delete(byPrincipal, p)
+			}
+		}
+		if len(byPrincipal) == 0 {
+			delete(v.tenants, t)
+		}
+	}
 }
 
 // vocabSet is the lookup index of one tenant's values.

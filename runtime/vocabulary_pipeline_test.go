@@ -401,3 +401,51 @@ func TestPreparerChecksVocabulariesForTheCaller(t *testing.T) {
 		t.Fatalf("Decode: %v %v", m, es)
 	}
 }
+
+// With VocabularyPerPrincipal a user's own values stay that user's, in the
+// cache too; Invalidate(tenant) drops every user's values of the tenant.
+func TestVocabularyPerPrincipalKeepsUsersApart(t *testing.T) {
+	var asked atomic.Int32
+	own := map[string]string{"ada": "meal"}
+	v := runtime.NewVocabulary("entity_type", func(ctx context.Context, tenant string) ([]runtime.VocabularyValue, error) {
+		asked.Add(1)
+		out := []runtime.VocabularyValue{{Value: "person"}}
+		if rc, ok := runtime.RequestContextFrom(ctx); ok && own[rc.PrincipalID] != "" {
+			out = append(out, runtime.VocabularyValue{Value: own[rc.PrincipalID]})
+		}
+		return out, nil
+	}, runtime.VocabularyPerPrincipal())
+	values := func(principal string) string {
+		t.Helper()
+		ctx := runtime.WithRequestContext(context.Background(), runtime.RequestContext{TenantID: "acme", PrincipalID: principal})
+		vs, err := v.Values(ctx, "acme")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, x := range vs {
+			out = append(out, x.Value)
+		}
+		return strings.Join(out, ",")
+	}
+	if got := values("ada"); got != "person,meal" {
+		t.Fatalf("ada: %s", got)
+	}
+	if got := values("bob"); got != "person" {
+		t.Fatalf("bob after ada: %s", got)
+	}
+	values("ada")
+	values("bob")
+	if n := asked.Load(); n != 2 {
+		t.Fatalf("resolver asked %d times, want once per user", n)
+	}
+	own["bob"] = "recipe"
+	v.Invalidate("acme")
+	if got := values("bob"); got != "person,recipe" {
+		t.Fatalf("bob after Invalidate: %s", got)
+	}
+	values("ada")
+	if n := asked.Load(); n != 4 {
+		t.Fatalf("resolver asked %d times, want both users again after Invalidate", n)
+	}
+}
