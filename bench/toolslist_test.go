@@ -81,7 +81,8 @@ var liveServers = map[string]func() (*mcp.Server, error){
 	},
 	"neotoma": func() (*mcp.Server, error) {
 		s := mcp.NewServer(&mcp.Implementation{Name: "neotoma", Version: "bench"}, nil)
-		return s, neotomav1mcpwrite.RegisterMemoryServiceTools(s, neotomadomain.New(nil))
+		mem := neotomadomain.New(nil)
+		return s, neotomav1mcpwrite.RegisterMemoryServiceTools(s, mem, runtime.WithVocabulary(mem.EntityTypeVocabulary()))
 	},
 	"purchasing": func() (*mcp.Server, error) {
 		s := mcp.NewServer(&mcp.Implementation{Name: "purchasing", Version: "bench"}, nil)

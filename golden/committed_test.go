@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -66,10 +67,16 @@ type committedDoc struct {
 			} `json:"examples"`
 			RequiredFields []string `json:"required_fields"`
 			OptionalFields []string `json:"optional_fields"`
+			Vocabularies   []struct {
+				Vocabulary string `json:"vocabulary"`
+			} `json:"vocabularies"`
 		} `json:"tools"`
 		Discovery []struct {
 			Tool string `json:"tool"`
 		} `json:"discovery"`
+		VocabularyTools []struct {
+			Tool string `json:"tool"`
+		} `json:"vocabulary_tools"`
 	} `json:"services"`
 }
 
@@ -409,9 +416,15 @@ func TestCommittedToolsListSize(t *testing.T) {
 			var want []string
 			for _, svc := range doc.Services {
 				var binds []*runtime.Tool
+				var vocabs []string
 				for _, tool := range svc.Tools {
 					binds = append(binds, stubBinding(tool.Name))
 					want = append(want, tool.Name)
+					for _, v := range tool.Vocabularies {
+						if !slices.Contains(vocabs, v.Vocabulary) {
+							vocabs = append(vocabs, v.Vocabulary)
+						}
+					}
 				}
 				for _, n := range []string{svc.ValidateTool, svc.SchemaTool, svc.ApplyTool, svc.DiscardTool} {
 					if n != "" {
@@ -421,7 +434,10 @@ func TestCommittedToolsListSize(t *testing.T) {
 				for _, d := range svc.Discovery {
 					want = append(want, d.Tool)
 				}
-				if err := runtime.Register(server, &runtime.Service{Name: svc.Name, Doc: content, Tools: binds}); err != nil {
+				for _, v := range svc.VocabularyTools {
+					want = append(want, v.Tool)
+				}
+				if err := runtime.Register(server, &runtime.Service{Name: svc.Name, Doc: content, Tools: binds}, stubVocabularies(vocabs)...); err != nil {
 					t.Fatalf("register %s: %v", svc.Name, err)
 				}
 			}
@@ -477,4 +493,13 @@ func stubBinding(name string) *runtime.Tool {
 			return &emptypb.Empty{}, nil
 		},
 	}
+}
+
+// stubVocabularies serves each named live vocabulary with no values.
+func stubVocabularies(names []string) []runtime.Option {
+	var opts []runtime.Option
+	for _, n := range names {
+		opts = append(opts, runtime.WithVocabulary(runtime.NewVocabulary(n, func(context.Context, string) ([]runtime.VocabularyValue, error) { return nil, nil })))
+	}
+	return opts
 }

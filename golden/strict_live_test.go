@@ -19,6 +19,7 @@ import (
 	tasksdomain "github.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/domain"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/gen/tasks/v1/tasksv1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/gen"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 )
 
@@ -30,7 +31,8 @@ var exampleServers = map[string]func(*mcp.Server) error{
 	},
 	"crm": func(s *mcp.Server) error { return crmv1mcpwrite.RegisterCrmServiceTools(s, crmdomain.New(nil)) },
 	"neotoma": func(s *mcp.Server) error {
-		return neotomav1mcpwrite.RegisterMemoryServiceTools(s, neotomadomain.New(nil))
+		mem := neotomadomain.New(nil)
+		return neotomav1mcpwrite.RegisterMemoryServiceTools(s, mem, runtime.WithVocabulary(mem.EntityTypeVocabulary()))
 	},
 	"purchasing": func(s *mcp.Server) error {
 		return purchasingv1mcpwrite.RegisterPurchasingServiceTools(s, purchasingdomain.NewDemo())

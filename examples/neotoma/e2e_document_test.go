@@ -106,8 +106,10 @@ func (failing) Store(context.Context, *neotomav1.StoreRequest) (*neotomav1.Store
 // that names it in the server's log, never with its text.
 func TestStorageFailureCarriesTraceID(t *testing.T) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "neotoma", Version: "test"}, nil)
-	err := neotomav1mcpwrite.RegisterMemoryServiceTools(srv, failing{domain.New(nil)},
+	mem := domain.New(nil)
+	err := neotomav1mcpwrite.RegisterMemoryServiceTools(srv, failing{mem},
 		runtime.WithRand(rand.NewChaCha8([32]byte{7})),
+		runtime.WithVocabulary(mem.EntityTypeVocabulary()),
 		runtime.WithRequestContextFunc(runtime.StaticRequestContext(ada)))
 	if err != nil {
 		t.Fatal(err)

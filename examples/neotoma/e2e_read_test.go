@@ -137,7 +137,7 @@ func TestRetrieveEntitiesMergedAndPaged(t *testing.T) {
 		"suggestions": [], "warnings": []
 	}`)
 	bad, isErr := call(t, cs, "retrieve_entities", `{"entity_type":"persons"}`)
-	if code, field, top := errorOf(t, bad); !isErr || code != runtime.CodeValidation || field != "entity_type" || top != "person" {
+	if code, field, top := errorOf(t, bad); !isErr || code != runtime.CodeInvalidEnumValue || field != "entity_type" || top != "person" {
 		t.Errorf("retrieve_entities persons = %v", bad)
 	}
 }
@@ -406,7 +406,7 @@ func TestGetSchemaRecommendations(t *testing.T) {
 		t.Errorf("applied = %v", applied)
 	}
 	bad, isErr := call(t, cs, "get_schema_recommendations", `{"entity_type":"invoices","source":"agent","status":"applied"}`)
-	if code, _, top := errorOf(t, bad); !isErr || code != runtime.CodeValidation || top != "invoice" {
+	if code, _, top := errorOf(t, bad); !isErr || code != runtime.CodeInvalidEnumValue || top != "invoice" {
 		t.Errorf("unknown type = %v", bad)
 	}
 }

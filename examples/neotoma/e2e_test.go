@@ -93,6 +93,7 @@ func newServer(t *testing.T) *server {
 		runtime.WithClock(func() time.Time { return fixedNow }),
 		runtime.WithRand(rand.NewChaCha8([32]byte{7})),
 		runtime.WithErrorHook(domain.ErrorHook),
+		runtime.WithVocabulary(s.rec.EntityTypeVocabulary()),
 		runtime.WithRequestContextFunc(func(_ context.Context, req *mcp.CallToolRequest) (runtime.RequestContext, bool) {
 			ci := req.ClientInfo()
 			if ci == nil {

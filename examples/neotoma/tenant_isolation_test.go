@@ -35,6 +35,7 @@ func isoServer(t *testing.T) (*domain.Memory, *mcp.ClientSession, *mcp.ClientSes
 	s := mcp.NewServer(&mcp.Implementation{Name: "neotoma", Version: "test"}, nil)
 	err := neotomav1mcpwrite.RegisterMemoryServiceTools(s, mem,
 		runtime.WithErrorHook(domain.ErrorHook),
+		runtime.WithVocabulary(mem.EntityTypeVocabulary()),
 		runtime.WithPolicy(func(_ context.Context, pc runtime.PolicyCall) runtime.Confirmation {
 			if pc.RequestContext.TenantID == isoB.TenantID {
 				return runtime.ConfirmDirect

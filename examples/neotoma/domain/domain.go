@@ -128,6 +128,8 @@ type Memory struct {
 	files   FileOptions
 	quota   int // interpretation runs per user; 0 is unlimited
 	maxSize int
+	// vocab serves the entity_type fields (EntityTypeVocabulary).
+	vocab *runtime.Vocabulary
 }
 
 // owner is whose memory a request reads and writes: a user is known by name
@@ -141,7 +143,9 @@ func New(now func() time.Time) *Memory {
 	if now == nil {
 		now = time.Now
 	}
-	return &Memory{now: now, users: map[owner]*userMemory{}, tenants: map[string]*tenantSchemas{}, maxSize: DefaultMaxFileSize}
+	m := &Memory{now: now, users: map[owner]*userMemory{}, tenants: map[string]*tenantSchemas{}, maxSize: DefaultMaxFileSize}
+	m.vocab = newEntityTypeVocabulary(m)
+	return m
 }
 
 // SetInterpretationQuota limits interpretation runs per user (0: unlimited).

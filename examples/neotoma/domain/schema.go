@@ -288,6 +288,7 @@ func (m *Memory) RegisterSchema(ctx context.Context, req *neotomav1.RegisterSche
 	scope[typ].versions[version] = s
 	if req.GetActivate() {
 		scope[typ].active = version
+		m.typesChanged(who.tenant)
 	}
 	return &neotomav1.RegisterSchemaResponse{EntityType: typ, SchemaVersion: version, Activated: req.GetActivate(), Scope: scopeName, SchemaId: s.id}, nil
 }
@@ -393,6 +394,7 @@ func (m *Memory) UpdateSchemaIncremental(ctx context.Context, req *neotomav1.Upd
 	scope[typ].versions[version] = s
 	if req.GetActivate() {
 		scope[typ].active = version
+		m.typesChanged(who.tenant) // the type's fields changed
 	}
 	var migrated int32
 	if req.GetMigrateExisting() {

@@ -41,6 +41,7 @@ func run(httpAddr, tokens, files string, rc runtime.RequestContext) error {
 	mem.SetFiles(domain.FileOptions{Root: files})
 	err := neotomav1mcpwrite.RegisterMemoryServiceTools(server, mem,
 		runtime.WithErrorHook(domain.ErrorHook),
+		runtime.WithVocabulary(mem.EntityTypeVocabulary()),
 		runtime.WithRequestContextFunc(contextFunc(httpAddr, tokens, rc)))
 	if err != nil {
 		return err

@@ -5555,13 +5555,14 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12)\n" +
 	"\x10entities_created\x18\x02 \x01(\x05R\x0fentitiesCreated\x121\n" +
 	"\x14observations_created\x18\x03 \x01(\x05R\x13observationsCreated\x12\x1b\n" +
-	"\tsource_id\x18\x04 \x01(\tR\bsourceId\"\xf0\x04\n" +
+	"\tsource_id\x18\x04 \x01(\tR\bsourceId\"\xff\x04\n" +
 	"\x0eCorrectRequest\x12!\n" +
 	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12G\n" +
 	"\tentity_id\x18\x02 \x01(\tB*\xea\xbb\x1c&\n" +
-	"$\b\x01\x12\x1eEntity ID to correct (ent_...)(\x01R\bentityId\x12_\n" +
-	"\ventity_type\x18\x03 \x01(\tB>\xea\xbb\x1c:\n" +
-	"8\b\x01\x120Type of the entity being corrected, e.g. invoice(\x010@R\n" +
+	"$\b\x01\x12\x1eEntity ID to correct (ent_...)(\x01R\bentityId\x12n\n" +
+	"\ventity_type\x18\x03 \x01(\tBM\xea\xbb\x1cI\n" +
+	"G\b\x01\x120Type of the entity being corrected, e.g. invoice(\x010@z\r\n" +
+	"\ventity_typeR\n" +
 	"entityType\x12j\n" +
 	"\x05field\x18\x04 \x01(\tBT\xea\xbb\x1cP\n" +
 	"N\b\x01\x125Schema field to correct, in snake_case (e.g., amount)0@:\x11^[a-z][a-z0-9_]*$R\x05field\x12{\n" +
@@ -5680,11 +5681,12 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"field_type\x18\x02 \x01(\x0e2\x15.neotoma.v1.FieldTypeB\x1c\xea\xbb\x1c\x18\"\x16\b\x01\x12\x10The field's type\x18\x02R\tfieldType\x12X\n" +
 	"\brequired\x18\x03 \x01(\bB<\xea\xbb\x1c8\n" +
 	"6\x124Every entity stored from now on must carry the fieldR\brequired\x12\x93\x01\n" +
-	"\x10reducer_strategy\x18\x04 \x01(\x0e2\x1b.neotoma.v1.ReducerStrategyBK\xea\xbb\x1cG\"E\x12AHow the field's observations merge; highest_priority when omitted\x18\x02R\x0freducerStrategy\"\xa6\x06\n" +
+	"\x10reducer_strategy\x18\x04 \x01(\x0e2\x1b.neotoma.v1.ReducerStrategyBK\xea\xbb\x1cG\"E\x12AHow the field's observations merge; highest_priority when omitted\x18\x02R\x0freducerStrategy\"\xb5\x06\n" +
 	"\x1eUpdateSchemaIncrementalRequest\x12!\n" +
-	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12^\n" +
-	"\ventity_type\x18\x02 \x01(\tB=\xea\xbb\x1c9\n" +
-	"7\b\x01\x12/Entity type whose active schema gets the fields(\x010@R\n" +
+	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12m\n" +
+	"\ventity_type\x18\x02 \x01(\tBL\xea\xbb\x1cH\n" +
+	"F\b\x01\x12/Entity type whose active schema gets the fields(\x010@z\r\n" +
+	"\ventity_typeR\n" +
 	"entityType\x12W\n" +
 	"\rfields_to_add\x18\x03 \x03(\v2\x16.neotoma.v1.FieldToAddB\x1b\xea\xbb\x1c\x17\n" +
 	"\x15\b\x01\x12\rFields to addP\x01XdR\vfieldsToAdd\x12\x91\x01\n" +
@@ -5755,11 +5757,12 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x0ecanonical_name\x18\t \x01(\tR\rcanonicalName\x1a=\n" +
 	"\x0fProvenanceEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xca\x03\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xd9\x03\n" +
 	"\x17RetrieveEntitiesRequest\x12!\n" +
-	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12S\n" +
-	"\ventity_type\x18\x02 \x01(\tB2\xea\xbb\x1c.\n" +
-	",\x12(Only entities of this type, e.g. invoice0@R\n" +
+	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12b\n" +
+	"\ventity_type\x18\x02 \x01(\tBA\xea\xbb\x1c=\n" +
+	";\x12(Only entities of this type, e.g. invoice0@z\r\n" +
+	"\ventity_typeR\n" +
 	"entityType\x12D\n" +
 	"\x05limit\x18\x03 \x01(\x05B.\xea\xbb\x1c*\n" +
 	"(\x12\x0fMaximum results\"\x03100A\x00\x00\x00\x00\x00\x00\xf0?I\x00\x00\x00\x00\x00@\x8f@R\x05limit\x12;\n" +
@@ -5815,15 +5818,16 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\rrelationships\x18\x01 \x03(\v2\x18.neotoma.v1.RelationshipR\rrelationships\x12\x14\n" +
 	"\x05total\x18\x02 \x01(\x05R\x05total\x12\x14\n" +
 	"\x05limit\x18\x03 \x01(\x05R\x05limit\x12\x16\n" +
-	"\x06offset\x18\x04 \x01(\x05R\x06offset\"\xf1\x01\n" +
+	"\x06offset\x18\x04 \x01(\x05R\x06offset\"\x80\x02\n" +
 	"!RetrieveEntityByIdentifierRequest\x12!\n" +
 	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12b\n" +
 	"\n" +
 	"identifier\x18\x02 \x01(\tBB\xea\xbb\x1c>\n" +
 	"<\b\x01\x123Name, email, number or other identifier to look for(\x010\xf4\x03R\n" +
-	"identifier\x12E\n" +
-	"\ventity_type\x18\x03 \x01(\tB$\xea\xbb\x1c \n" +
-	"\x1e\x12\x1aOnly entities of this type0@R\n" +
+	"identifier\x12T\n" +
+	"\ventity_type\x18\x03 \x01(\tB3\xea\xbb\x1c/\n" +
+	"-\x12\x1aOnly entities of this type0@z\r\n" +
+	"\ventity_typeR\n" +
 	"entityType\"j\n" +
 	"\"RetrieveEntityByIdentifierResponse\x12.\n" +
 	"\bentities\x18\x01 \x03(\v2\x12.neotoma.v1.EntityR\bentities\x12\x14\n" +
@@ -5905,11 +5909,12 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\bmetadata\x18\x06 \x01(\v2\x17.google.protobuf.StructR\bmetadata\"\xa8\x01\n" +
 	"\x1fGetRelationshipSnapshotResponse\x12<\n" +
 	"\bsnapshot\x18\x01 \x01(\v2 .neotoma.v1.RelationshipSnapshotR\bsnapshot\x12G\n" +
-	"\fobservations\x18\x02 \x03(\v2#.neotoma.v1.RelationshipObservationR\fobservations\"\xf1\x02\n" +
+	"\fobservations\x18\x02 \x03(\v2#.neotoma.v1.RelationshipObservationR\fobservations\"\x80\x03\n" +
 	"\x1eAnalyzeSchemaCandidatesRequest\x12!\n" +
-	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12Y\n" +
-	"\ventity_type\x18\x02 \x01(\tB8\xea\xbb\x1c4\n" +
-	"2\x12.Only this entity type; every type when omitted0@R\n" +
+	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12h\n" +
+	"\ventity_type\x18\x02 \x01(\tBG\xea\xbb\x1cC\n" +
+	"A\x12.Only this entity type; every type when omitted0@z\r\n" +
+	"\ventity_typeR\n" +
 	"entityType\x12r\n" +
 	"\rmin_frequency\x18\x03 \x01(\x05BM\xea\xbb\x1cI\n" +
 	"G\x129Entities that must carry a field for it to be a candidate\"\x015A\x00\x00\x00\x00\x00\x00\xf0?R\fminFrequency\x12]\n" +
@@ -5994,11 +5999,12 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x1d\x12\x0fResults to skip\"\x010A\x00\x00\x00\x00\x00\x00\x00\x00R\x06offset\"e\n" +
 	"\x1aListTimelineEventsResponse\x121\n" +
 	"\x06events\x18\x01 \x03(\v2\x19.neotoma.v1.TimelineEventR\x06events\x12\x14\n" +
-	"\x05total\x18\x02 \x01(\x05R\x05total\"\xf4\x02\n" +
+	"\x05total\x18\x02 \x01(\x05R\x05total\"\x83\x03\n" +
 	"\x1fGetSchemaRecommendationsRequest\x12!\n" +
-	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12H\n" +
-	"\ventity_type\x18\x02 \x01(\tB'\xea\xbb\x1c#\n" +
-	"!\b\x01\x12\x19Entity type, e.g. invoice(\x010@R\n" +
+	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12W\n" +
+	"\ventity_type\x18\x02 \x01(\tB6\xea\xbb\x1c2\n" +
+	"0\b\x01\x12\x19Entity type, e.g. invoice(\x010@z\r\n" +
+	"\ventity_typeR\n" +
 	"entityType\x12o\n" +
 	"\x06source\x18\x03 \x01(\x0e2 .neotoma.v1.RecommendationSourceB5\xea\xbb\x1c1\"/\x12&raw_fragments, agent, inference or all\x18\x02*\x03allR\x06source\x12s\n" +
 	"\x06status\x18\x04 \x01(\x0e2 .neotoma.v1.RecommendationStatusB9\xea\xbb\x1c5\"3\x12&pending, approved, rejected or applied\x18\x02*\apendingR\x06status\"l\n" +

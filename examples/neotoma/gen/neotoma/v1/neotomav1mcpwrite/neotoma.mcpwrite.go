@@ -56,6 +56,9 @@ type MemoryServiceHandler interface {
 // RegisterMemoryServiceTools registers the neotoma.v1.MemoryService write tools, the
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
+//
+// The tools take values of the live vocabulary "entity_type": pass
+// runtime.WithVocabulary for each, or registration fails.
 func RegisterMemoryServiceTools(s *mcp.Server, h MemoryServiceHandler, opts ...runtime.Option) error {
 	return runtime.Register(s, NewMemoryServiceService(h), opts...)
 }
@@ -732,7 +735,7 @@ func decodeCorrectRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Correct
 		d.Missing("entity_id")
 	}
 	if v := obj.Get("entity_type"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.String(v, "entity_type"); ok {
+		if x, ok := d.Vocabulary(v, "entity_type", "entity_type"); ok {
 			d.MinLength("entity_type", x, 1)
 			d.MaxLength("entity_type", x, 64)
 			m.EntityType = x
@@ -1014,7 +1017,7 @@ var fieldsUpdateSchemaIncrementalRequest = []string{"entity_type", "fields_to_ad
 func decodeUpdateSchemaIncrementalRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.UpdateSchemaIncrementalRequest) {
 	d.Known(obj, fieldsUpdateSchemaIncrementalRequest)
 	if v := obj.Get("entity_type"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.String(v, "entity_type"); ok {
+		if x, ok := d.Vocabulary(v, "entity_type", "entity_type"); ok {
 			d.MinLength("entity_type", x, 1)
 			d.MaxLength("entity_type", x, 64)
 			m.EntityType = x
@@ -1105,7 +1108,7 @@ var fieldsRetrieveEntitiesRequest = []string{"entity_type", "limit", "offset", "
 func decodeRetrieveEntitiesRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.RetrieveEntitiesRequest) {
 	d.Known(obj, fieldsRetrieveEntitiesRequest)
 	if v := obj.Get("entity_type"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.String(v, "entity_type"); ok {
+		if x, ok := d.Vocabulary(v, "entity_type", "entity_type"); ok {
 			d.MaxLength("entity_type", x, 64)
 			m.EntityType = x
 		}
@@ -1231,7 +1234,7 @@ func decodeRetrieveEntityByIdentifierRequest(d *runtime.Decoder, obj *runtime.Ob
 		d.Missing("identifier")
 	}
 	if v := obj.Get("entity_type"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.String(v, "entity_type"); ok {
+		if x, ok := d.Vocabulary(v, "entity_type", "entity_type"); ok {
 			d.MaxLength("entity_type", x, 64)
 			m.EntityType = x
 		}
@@ -1345,7 +1348,7 @@ var fieldsAnalyzeSchemaCandidatesRequest = []string{"entity_type", "min_frequenc
 func decodeAnalyzeSchemaCandidatesRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.AnalyzeSchemaCandidatesRequest) {
 	d.Known(obj, fieldsAnalyzeSchemaCandidatesRequest)
 	if v := obj.Get("entity_type"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.String(v, "entity_type"); ok {
+		if x, ok := d.Vocabulary(v, "entity_type", "entity_type"); ok {
 			d.MaxLength("entity_type", x, 64)
 			m.EntityType = x
 		}
@@ -1470,7 +1473,7 @@ var fieldsGetSchemaRecommendationsRequest = []string{"entity_type", "source", "s
 func decodeGetSchemaRecommendationsRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.GetSchemaRecommendationsRequest) {
 	d.Known(obj, fieldsGetSchemaRecommendationsRequest)
 	if v := obj.Get("entity_type"); v != nil && v.Kind != runtime.KindNull {
-		if x, ok := d.String(v, "entity_type"); ok {
+		if x, ok := d.Vocabulary(v, "entity_type", "entity_type"); ok {
 			d.MinLength("entity_type", x, 1)
 			d.MaxLength("entity_type", x, 64)
 			m.EntityType = x
