@@ -187,6 +187,7 @@ var goals = []goal{
 	{"in-process write call (vs trivial go-sdk tool, same args)", ref{"BenchmarkInProcessCall/no-key", "ours-ns/op"}, ref{"BenchmarkInProcessCall/no-key", "baseline-ns/op"}, false, 1.2, duration},
 	{"in-process write call with client_request_id (vs trivial go-sdk tool)", ref{"BenchmarkInProcessCall/keyed", "ours-ns/op"}, ref{"BenchmarkInProcessCall/keyed", "baseline-ns/op"}, false, 1.2, duration},
 	{"in-process write call with OpenTelemetry (vs without)", ref{"BenchmarkTelemetry", "ours-ns/op"}, ref{"BenchmarkTelemetry", "baseline-ns/op"}, false, 1.15, duration},
+	{"in-process read call with the buf.validate request check (vs without)", ref{"BenchmarkRequestCheck", "ours-ns/op"}, ref{"BenchmarkRequestCheck", "baseline-ns/op"}, false, 1.1, duration},
 	{"e2e streamable HTTP calls/s (vs go-sdk AddTool)", ref{"BenchmarkEndToEnd", "ours-calls/s"}, ref{"BenchmarkEndToEnd", "baseline-calls/s"}, true, 0.9, count("/s")},
 }
 

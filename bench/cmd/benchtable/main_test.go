@@ -22,6 +22,7 @@ BenchmarkPerCall/ours-prepare-2          	  198928	      1200 ns/op	    1976 B/o
 BenchmarkInProcessCall/no-key-2  	    1509	    710796 ns/op	    100000 baseline-ns/op	    110000 ours-ns/op
 BenchmarkInProcessCall/keyed-2   	    1509	    710796 ns/op	    100000 baseline-ns/op	    130000 ours-ns/op
 BenchmarkTelemetry-2             	    1509	    710796 ns/op	    100000 baseline-ns/op	    105000 ours-ns/op
+BenchmarkRequestCheck-2          	    1509	    710796 ns/op	    200000 baseline-ns/op	    208000 ours-ns/op
 BenchmarkEndToEnd-2         	    2089	    544998 ns/op	      1500 ours-calls/s	1800 baseline-calls/s
 BenchmarkToolsList/archimate/live-2         	     610	   1887237 ns/op	      1855 bytes/tool	       463.7 tokens/tool	        11.00 tools	      2877 write-bytes/tool
 BenchmarkToolsList/tasks/doc-2              	    3356	    368545 ns/op	      3140 bytes/tool	       785.0 tokens/tool	         4.000 tools
@@ -48,6 +49,7 @@ func TestTableRatiosGoalsAndMedians(t *testing.T) {
 		{"in-process write call (vs trivial go-sdk tool, same args)", "110 µs", "100 µs", "1.10x", "<= 1.20x", "yes"},
 		{"in-process write call with client_request_id (vs trivial go-sdk tool)", "130 µs", "100 µs", "1.30x", "<= 1.20x", "no"},
 		{"in-process write call with OpenTelemetry (vs without)", "105 µs", "100 µs", "1.05x", "<= 1.15x", "yes"},
+		{"in-process read call with the buf.validate request check (vs without)", "208 µs", "200 µs", "1.04x", "<= 1.10x", "yes"},
 		{"e2e streamable HTTP calls/s (vs go-sdk AddTool)", "1500/s", "1800/s", "0.83x", ">= 0.90x", "no"},
 		{"size/tool archimate (tools/list, all tools, 11)", "1855 B ~464 tok; write tools 2877 B ~719 tok", "-", "-", "write <= 2300 B", "no"},
 		{"size/tool tasks (write tools, schema doc, 4)", "3140 B ~785 tok", "-", "-", "report", "-"},
