@@ -8,6 +8,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/suggest"
 )
 
 // table returns the alias table of an enum as a field presents it; fields
@@ -82,7 +83,7 @@ func (b *builder) table(e *protogen.Enum, rules *mcpwritev1.EnumAlias, f *protog
 	seen := map[string]string{}
 	for _, v := range t.values {
 		for _, n := range append([]string{v.alias}, v.synonyms...) {
-			k := normalize(n)
+			k := suggest.Normalize(n) // as the runtime matches
 			if prev, ok := seen[k]; ok && prev != string(v.value.Desc.Name()) {
 				b.probs.enumf(e, "alias or synonym %q of %s collides with %s", n, v.value.Desc.Name(), prev)
 			}
@@ -95,18 +96,6 @@ func (b *builder) table(e *protogen.Enum, rules *mcpwritev1.EnumAlias, f *protog
 		b.file.firstTable[e.Desc.FullName()] = t
 	}
 	return t
-}
-
-// normalize folds case and separators, as the runtime's enum lookup does.
-func normalize(s string) string {
-	var sb strings.Builder
-	for _, r := range strings.ToLower(s) {
-		if r == '_' || r == '-' || r == ' ' || r == '.' {
-			continue
-		}
-		sb.WriteRune(r)
-	}
-	return sb.String()
 }
 
 func (t *enumTable) lookup(s string) (*aliasValue, bool) {

@@ -555,6 +555,21 @@ message Req {
 			want: `bad.proto: enum bad.v1.Status: alias or synonym "in-progress" of STATUS_ACTIVE collides with STATUS_IN_PROGRESS`,
 		},
 		{
+			// The plugin folds names exactly as the runtime matches them
+			// (runtime/suggest.Normalize), punctuation included.
+			name: "aliases that collide once punctuation is folded",
+			src: service + `
+enum Status {
+  STATUS_UNSPECIFIED = 0;
+  STATUS_IN_PROGRESS = 1;
+  STATUS_ACTIVE = 2 [(mcpwrite.v1.value) = {synonyms: "in/progress!"}];
+}
+message Req {
+  Status status = 1;
+}`,
+			want: `bad.proto: enum bad.v1.Status: alias or synonym "in/progress!" of STATUS_ACTIVE collides with STATUS_IN_PROGRESS`,
+		},
+		{
 			name: "an enum offering no value",
 			src: service + `
 enum Status {
