@@ -105,6 +105,9 @@ func (e *emitter) handler(sm *serviceModel) {
 	g.P("type ", handlerName(sm), " interface {")
 	for _, t := range sm.tools {
 		m := t.method
+		if c := strings.TrimSpace(m.Comments.Leading.String()); c != "" {
+			g.P(c)
+		}
 		g.P(m.GoName, "(", contextPkg.Ident("Context"), ", *", m.Input.GoIdent, ") (*", m.Output.GoIdent, ", error)")
 	}
 	for _, r := range sm.resolvers {

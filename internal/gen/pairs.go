@@ -137,7 +137,7 @@ func (e *emitter) pairTable(pc *pairCheckModel) {
 	g := e.g
 	g.P("var ", pc.varName, " = ", runtimePkg.Ident("NewPairTable"), "(", pc.rule.types.varName, ", ", pc.rule.ends.varName, ", []", runtimePkg.Ident("Pair"), "{")
 	for _, p := range pc.rule.pairs {
-		g.P("{Type: ", p.typ.Desc.Number(), ", Source: ", p.source.Desc.Number(), ", Target: ", p.target.Desc.Number(), "}, // ", pc.rule.types.aliasOf(p.typ), ": ", pc.rule.ends.aliasOf(p.source), " -> ", pc.rule.ends.aliasOf(p.target))
+		g.P("{Type: int32(", p.typ.GoIdent, "), Source: int32(", p.source.GoIdent, "), Target: int32(", p.target.GoIdent, ")}, // ", pc.rule.types.aliasOf(p.typ), ": ", pc.rule.ends.aliasOf(p.source), " -> ", pc.rule.ends.aliasOf(p.target))
 	}
 	g.P("}, ", quote(pc.rule.types.hint), ")")
 	g.P()

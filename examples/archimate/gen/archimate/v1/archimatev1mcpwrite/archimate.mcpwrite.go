@@ -30,12 +30,23 @@ var writeSchema []byte
 // exposed methods with their gRPC server signatures, so an existing gRPC
 // server implementation satisfies it, plus the resolvers the tools use.
 type ArchitectureServiceHandler interface {
+	// Create an ArchiMate element.
 	CreateElement(context.Context, *v1.CreateElementRequest) (*v1.CreateElementResponse, error)
+	// Create a relationship between two elements.
 	CreateRelationship(context.Context, *v1.CreateRelationshipRequest) (*v1.CreateRelationshipResponse, error)
+	// Update an existing element; the server handles versioning.
 	UpdateElement(context.Context, *v1.UpdateElementRequest) (*v1.UpdateElementResponse, error)
+	// Delete an element.
 	DeleteElement(context.Context, *v1.DeleteElementRequest) (*v1.DeleteElementResponse, error)
+	// Create a Capability element with its required profile.
 	CreateCapability(context.Context, *v1.CreateCapabilityRequest) (*v1.CreateCapabilityResponse, error)
+	// Create a capability with its standard decomposition in one step: the
+	// capability, its value streams (realized by the capability) and its
+	// sub-capabilities (composition), all or nothing. Prefer this over many
+	// createElement and createRelationship calls.
 	CreateCapabilityStructure(context.Context, *v1.CreateCapabilityStructureRequest) (*v1.CreateCapabilityStructureResponse, error)
+	// Add an application component that realizes a capability, with the
+	// application services it provides, in one step.
 	AddComponentToCapability(context.Context, *v1.AddComponentToCapabilityRequest) (*v1.AddComponentToCapabilityResponse, error)
 	// ResolveActiveModel supplies active_model when the server must derive it.
 	ResolveActiveModel(ctx context.Context, in proto.Message) (string, error)
@@ -385,41 +396,41 @@ var enumRelationshipType = runtime.NewEnumTable("archimate.v1.RelationshipType",
 }, "Realization goes from implementation to specification (e.g., ApplicationComponent realizes ApplicationService)")
 
 var pairsCreateRelationship = runtime.NewPairTable(enumRelationshipType, enumElementType, []runtime.Pair{
-	{Type: 1, Source: 8, Target: 9},   // Realization: ApplicationComponent -> ApplicationService
-	{Type: 1, Source: 5, Target: 6},   // Realization: BusinessProcess -> BusinessService
-	{Type: 1, Source: 8, Target: 1},   // Realization: ApplicationComponent -> Capability
-	{Type: 1, Source: 2, Target: 1},   // Realization: Resource -> Capability
-	{Type: 1, Source: 1, Target: 4},   // Realization: Capability -> ValueStream
-	{Type: 1, Source: 12, Target: 8},  // Realization: Node -> ApplicationComponent
-	{Type: 1, Source: 14, Target: 8},  // Realization: SystemSoftware -> ApplicationComponent
-	{Type: 2, Source: 9, Target: 5},   // Serving: ApplicationService -> BusinessProcess
-	{Type: 2, Source: 9, Target: 8},   // Serving: ApplicationService -> ApplicationComponent
-	{Type: 2, Source: 8, Target: 8},   // Serving: ApplicationComponent -> ApplicationComponent
-	{Type: 2, Source: 10, Target: 7},  // Serving: ApplicationInterface -> BusinessActor
-	{Type: 2, Source: 6, Target: 7},   // Serving: BusinessService -> BusinessActor
-	{Type: 2, Source: 1, Target: 8},   // Serving: Capability -> ApplicationComponent
-	{Type: 2, Source: 12, Target: 8},  // Serving: Node -> ApplicationComponent
-	{Type: 2, Source: 14, Target: 8},  // Serving: SystemSoftware -> ApplicationComponent
-	{Type: 3, Source: 1, Target: 1},   // Composition: Capability -> Capability
-	{Type: 3, Source: 8, Target: 8},   // Composition: ApplicationComponent -> ApplicationComponent
-	{Type: 3, Source: 8, Target: 10},  // Composition: ApplicationComponent -> ApplicationInterface
-	{Type: 3, Source: 5, Target: 5},   // Composition: BusinessProcess -> BusinessProcess
-	{Type: 3, Source: 12, Target: 12}, // Composition: Node -> Node
-	{Type: 3, Source: 12, Target: 13}, // Composition: Node -> Device
-	{Type: 4, Source: 1, Target: 1},   // Aggregation: Capability -> Capability
-	{Type: 4, Source: 8, Target: 8},   // Aggregation: ApplicationComponent -> ApplicationComponent
-	{Type: 4, Source: 12, Target: 13}, // Aggregation: Node -> Device
-	{Type: 4, Source: 4, Target: 4},   // Aggregation: ValueStream -> ValueStream
-	{Type: 5, Source: 7, Target: 5},   // Assignment: BusinessActor -> BusinessProcess
-	{Type: 5, Source: 1, Target: 8},   // Assignment: Capability -> ApplicationComponent
-	{Type: 5, Source: 12, Target: 14}, // Assignment: Node -> SystemSoftware
-	{Type: 5, Source: 13, Target: 14}, // Assignment: Device -> SystemSoftware
-	{Type: 5, Source: 8, Target: 9},   // Assignment: ApplicationComponent -> ApplicationService
-	{Type: 6, Source: 5, Target: 5},   // Flow: BusinessProcess -> BusinessProcess
-	{Type: 6, Source: 8, Target: 8},   // Flow: ApplicationComponent -> ApplicationComponent
-	{Type: 6, Source: 4, Target: 4},   // Flow: ValueStream -> ValueStream
-	{Type: 7, Source: 5, Target: 5},   // Triggering: BusinessProcess -> BusinessProcess
-	{Type: 7, Source: 9, Target: 9},   // Triggering: ApplicationService -> ApplicationService
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_REALIZATION), Source: int32(v1.ElementType_ELEMENT_TYPE_APPLICATION_COMPONENT), Target: int32(v1.ElementType_ELEMENT_TYPE_APPLICATION_SERVICE)},   // Realization: ApplicationComponent -> ApplicationService
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_REALIZATION), Source: int32(v1.ElementType_ELEMENT_TYPE_BUSINESS_PROCESS), Target: int32(v1.ElementType_ELEMENT_TYPE_BUSINESS_SERVICE)},           // Realization: BusinessProcess -> BusinessService
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_REALIZATION), Source: int32(v1.ElementType_ELEMENT_TYPE_APPLICATION_COMPONENT), Target: int32(v1.ElementType_ELEMENT_TYPE_CAPABILITY)},            // Realization: ApplicationComponent -> Capability
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_REALIZATION), Source: int32(v1.ElementType_ELEMENT_TYPE_RESOURCE), Target: int32(v1.ElementType_ELEMENT_TYPE_CAPABILITY)},                         // Realization: Resource -> Capability
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_REALIZATION), Source: int32(v1.ElementType_ELEMENT_TYPE_CAPABILITY), Target: int32(v1.ElementType_ELEMENT_TYPE_VALUE_STREAM)},                     // Realization: Capability -> ValueStream
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_REALIZATION), Source: int32(v1.ElementType_ELEMENT_TYPE_NODE), Target: int32(v1.ElementType_ELEMENT_TYPE_APPLICATION_COMPONENT)},                  // Realization: Node -> ApplicationComponent
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_REALIZATION), Source: int32(v1.ElementType_ELEMENT_TYPE_SYSTEM_SOFTWARE), Target: int32(v1.ElementType_ELEMENT_TYPE_APPLICATION_COMPONENT)},       // Realization: SystemSoftware -> ApplicationComponent
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_SERVING), Source: int32(v1.ElementType_ELEMENT_TYPE_APPLICATION_SERVICE), Target: int32(v1.ElementType_ELEMENT_TYPE_BUSINESS_PROCESS)},            // Serving: ApplicationService -> BusinessProcess
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_SERVING), Source: int32(v1.ElementType_ELEMENT_TYPE_APPLICATION_SERVICE), Target: int32(v1.ElementType_ELEMENT_TYPE_APPLICATION_COMPONENT)},       // Serving: ApplicationService -> ApplicationComponent
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_SERVING), Source: int32(v1.ElementType_ELEMENT_TYPE_APPLICATION_COMPONENT), Target: int32(v1.ElementType_ELEMENT_TYPE_APPLICATION_COMPONENT)},     // Serving: ApplicationComponent -> ApplicationComponent
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_SERVING), Source: int32(v1.ElementType_ELEMENT_TYPE_APPLICATION_INTERFACE), Target: int32(v1.ElementType_ELEMENT_TYPE_BUSINESS_ACTOR)},            // Serving: ApplicationInterface -> BusinessActor
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_SERVING), Source: int32(v1.ElementType_ELEMENT_TYPE_BUSINESS_SERVICE), Target: int32(v1.ElementType_ELEMENT_TYPE_BUSINESS_ACTOR)},                 // Serving: BusinessService -> BusinessActor
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_SERVING), Source: int32(v1.ElementType_ELEMENT_TYPE_CAPABILITY), Target: int32(v1.ElementType_ELEMENT_TYPE_APPLICATION_COMPONENT)},                // Serving: Capability -> ApplicationComponent
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_SERVING), Source: int32(v1.ElementType_ELEMENT_TYPE_NODE), Target: int32(v1.ElementType_ELEMENT_TYPE_APPLICATION_COMPONENT)},                      // Serving: Node -> ApplicationComponent
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_SERVING), Source: int32(v1.ElementType_ELEMENT_TYPE_SYSTEM_SOFTWARE), Target: int32(v1.ElementType_ELEMENT_TYPE_APPLICATION_COMPONENT)},           // Serving: SystemSoftware -> ApplicationComponent
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_COMPOSITION), Source: int32(v1.ElementType_ELEMENT_TYPE_CAPABILITY), Target: int32(v1.ElementType_ELEMENT_TYPE_CAPABILITY)},                       // Composition: Capability -> Capability
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_COMPOSITION), Source: int32(v1.ElementType_ELEMENT_TYPE_APPLICATION_COMPONENT), Target: int32(v1.ElementType_ELEMENT_TYPE_APPLICATION_COMPONENT)}, // Composition: ApplicationComponent -> ApplicationComponent
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_COMPOSITION), Source: int32(v1.ElementType_ELEMENT_TYPE_APPLICATION_COMPONENT), Target: int32(v1.ElementType_ELEMENT_TYPE_APPLICATION_INTERFACE)}, // Composition: ApplicationComponent -> ApplicationInterface
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_COMPOSITION), Source: int32(v1.ElementType_ELEMENT_TYPE_BUSINESS_PROCESS), Target: int32(v1.ElementType_ELEMENT_TYPE_BUSINESS_PROCESS)},           // Composition: BusinessProcess -> BusinessProcess
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_COMPOSITION), Source: int32(v1.ElementType_ELEMENT_TYPE_NODE), Target: int32(v1.ElementType_ELEMENT_TYPE_NODE)},                                   // Composition: Node -> Node
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_COMPOSITION), Source: int32(v1.ElementType_ELEMENT_TYPE_NODE), Target: int32(v1.ElementType_ELEMENT_TYPE_DEVICE)},                                 // Composition: Node -> Device
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_AGGREGATION), Source: int32(v1.ElementType_ELEMENT_TYPE_CAPABILITY), Target: int32(v1.ElementType_ELEMENT_TYPE_CAPABILITY)},                       // Aggregation: Capability -> Capability
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_AGGREGATION), Source: int32(v1.ElementType_ELEMENT_TYPE_APPLICATION_COMPONENT), Target: int32(v1.ElementType_ELEMENT_TYPE_APPLICATION_COMPONENT)}, // Aggregation: ApplicationComponent -> ApplicationComponent
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_AGGREGATION), Source: int32(v1.ElementType_ELEMENT_TYPE_NODE), Target: int32(v1.ElementType_ELEMENT_TYPE_DEVICE)},                                 // Aggregation: Node -> Device
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_AGGREGATION), Source: int32(v1.ElementType_ELEMENT_TYPE_VALUE_STREAM), Target: int32(v1.ElementType_ELEMENT_TYPE_VALUE_STREAM)},                   // Aggregation: ValueStream -> ValueStream
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_ASSIGNMENT), Source: int32(v1.ElementType_ELEMENT_TYPE_BUSINESS_ACTOR), Target: int32(v1.ElementType_ELEMENT_TYPE_BUSINESS_PROCESS)},              // Assignment: BusinessActor -> BusinessProcess
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_ASSIGNMENT), Source: int32(v1.ElementType_ELEMENT_TYPE_CAPABILITY), Target: int32(v1.ElementType_ELEMENT_TYPE_APPLICATION_COMPONENT)},             // Assignment: Capability -> ApplicationComponent
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_ASSIGNMENT), Source: int32(v1.ElementType_ELEMENT_TYPE_NODE), Target: int32(v1.ElementType_ELEMENT_TYPE_SYSTEM_SOFTWARE)},                         // Assignment: Node -> SystemSoftware
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_ASSIGNMENT), Source: int32(v1.ElementType_ELEMENT_TYPE_DEVICE), Target: int32(v1.ElementType_ELEMENT_TYPE_SYSTEM_SOFTWARE)},                       // Assignment: Device -> SystemSoftware
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_ASSIGNMENT), Source: int32(v1.ElementType_ELEMENT_TYPE_APPLICATION_COMPONENT), Target: int32(v1.ElementType_ELEMENT_TYPE_APPLICATION_SERVICE)},    // Assignment: ApplicationComponent -> ApplicationService
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_FLOW), Source: int32(v1.ElementType_ELEMENT_TYPE_BUSINESS_PROCESS), Target: int32(v1.ElementType_ELEMENT_TYPE_BUSINESS_PROCESS)},                  // Flow: BusinessProcess -> BusinessProcess
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_FLOW), Source: int32(v1.ElementType_ELEMENT_TYPE_APPLICATION_COMPONENT), Target: int32(v1.ElementType_ELEMENT_TYPE_APPLICATION_COMPONENT)},        // Flow: ApplicationComponent -> ApplicationComponent
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_FLOW), Source: int32(v1.ElementType_ELEMENT_TYPE_VALUE_STREAM), Target: int32(v1.ElementType_ELEMENT_TYPE_VALUE_STREAM)},                          // Flow: ValueStream -> ValueStream
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_TRIGGERING), Source: int32(v1.ElementType_ELEMENT_TYPE_BUSINESS_PROCESS), Target: int32(v1.ElementType_ELEMENT_TYPE_BUSINESS_PROCESS)},            // Triggering: BusinessProcess -> BusinessProcess
+	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_TRIGGERING), Source: int32(v1.ElementType_ELEMENT_TYPE_APPLICATION_SERVICE), Target: int32(v1.ElementType_ELEMENT_TYPE_APPLICATION_SERVICE)},      // Triggering: ApplicationService -> ApplicationService
 }, "Realization goes from implementation to specification (e.g., ApplicationComponent realizes ApplicationService)")
 
 var fieldsCreateElementRequest = []string{"id", "model_id", "type", "name", "description", "properties", "parent_id"}

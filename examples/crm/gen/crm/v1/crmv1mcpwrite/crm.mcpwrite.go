@@ -28,24 +28,43 @@ var writeSchema []byte
 // exposed methods with their gRPC server signatures, so an existing gRPC
 // server implementation satisfies it, plus the resolvers the tools use.
 type CrmServiceHandler interface {
+	// List your people, oldest first; optionally only those whose name or email matches a text.
 	ListPeople(context.Context, *v1.ListPeopleRequest) (*v1.ListPeopleResponse, error)
+	// Get one person by id.
 	GetPerson(context.Context, *v1.GetPersonRequest) (*v1.GetPersonResponse, error)
+	// Create a person.
 	CreatePerson(context.Context, *v1.CreatePersonRequest) (*v1.CreatePersonResponse, error)
+	// Update a person's details; only the fields sent change.
 	UpdatePerson(context.Context, *v1.UpdatePersonRequest) (*v1.UpdatePersonResponse, error)
+	// Delete a person and the notes about them.
 	DeletePerson(context.Context, *v1.DeletePersonRequest) (*v1.DeletePersonResponse, error)
+	// List your organisations, oldest first; optionally only those whose name or domain matches a text.
 	ListOrgs(context.Context, *v1.ListOrgsRequest) (*v1.ListOrgsResponse, error)
+	// Get one organisation by id.
 	GetOrg(context.Context, *v1.GetOrgRequest) (*v1.GetOrgResponse, error)
+	// Create an organisation.
 	CreateOrg(context.Context, *v1.CreateOrgRequest) (*v1.CreateOrgResponse, error)
+	// Update an organisation's details; only the fields sent change.
 	UpdateOrg(context.Context, *v1.UpdateOrgRequest) (*v1.UpdateOrgResponse, error)
+	// Delete an organisation and its notes; its people stay, unlinked.
 	DeleteOrg(context.Context, *v1.DeleteOrgRequest) (*v1.DeleteOrgResponse, error)
+	// List your notes, oldest first; optionally only those about one person or organisation.
 	ListNotes(context.Context, *v1.ListNotesRequest) (*v1.ListNotesResponse, error)
+	// Get one note by id.
 	GetNote(context.Context, *v1.GetNoteRequest) (*v1.GetNoteResponse, error)
+	// Create a note about a person or an organisation.
 	CreateNote(context.Context, *v1.CreateNoteRequest) (*v1.CreateNoteResponse, error)
+	// Replace the text of a note.
 	UpdateNote(context.Context, *v1.UpdateNoteRequest) (*v1.UpdateNoteResponse, error)
+	// Delete a note.
 	DeleteNote(context.Context, *v1.DeleteNoteRequest) (*v1.DeleteNoteResponse, error)
+	// Link a person to the organisation they work at, replacing any previous link.
 	LinkPersonToOrg(context.Context, *v1.LinkPersonToOrgRequest) (*v1.LinkPersonToOrgResponse, error)
+	// Add a note about a person.
 	AddNoteToPerson(context.Context, *v1.AddNoteToPersonRequest) (*v1.AddNoteToPersonResponse, error)
+	// Find the people who work at an organisation, named by its id or its name, in one call.
 	FindPeopleAtOrg(context.Context, *v1.FindPeopleAtOrgRequest) (*v1.FindPeopleAtOrgResponse, error)
+	// Merge a duplicate person into the person that is kept: missing details and all notes move over, then the duplicate is deleted.
 	MergePeople(context.Context, *v1.MergePeopleRequest) (*v1.MergePeopleResponse, error)
 	// ResolvePersonVersion supplies person_version when the server must derive it.
 	ResolvePersonVersion(ctx context.Context, in proto.Message) (int32, error)

@@ -29,25 +29,45 @@ var writeSchema []byte
 // exposed methods with their gRPC server signatures, so an existing gRPC
 // server implementation satisfies it, plus the resolvers the tools use.
 type MemoryServiceHandler interface {
+	// Store source material, a raw file for the server to interpret or structured entities, deduplicated by content hash. Unstructured: the raw file as file_content (base64) with its mime_type, or a file_path the server can read; do NOT extract anything from the file first, the server interprets it (interpret: false defers that). Structured: entities, each a flat object with entity_type and ALL fields of the source data (call list_entity_types first to choose entity_type); fields outside the type's schema are kept as raw fragments, never dropped. The same content always gives the same source_id.
 	Store(context.Context, *v1.StoreRequest) (*v1.StoreResponse, error)
+	// Re-run interpretation of stored source material with a new configuration. Creates new observations and never modifies existing ones; the same source and configuration always give the same run.
 	Reinterpret(context.Context, *v1.ReinterpretRequest) (*v1.ReinterpretResponse, error)
+	// Correct one field of an entity. The correction is a priority-1000 observation that overrides every extracted value of the field.
 	Correct(context.Context, *v1.CorrectRequest) (*v1.CorrectResponse, error)
+	// Merge a duplicate entity into the entity that is kept. Every observation of the duplicate moves to the kept entity and the duplicate is marked merged.
 	MergeEntities(context.Context, *v1.MergeEntitiesRequest) (*v1.MergeEntitiesResponse, error)
+	// Create a typed relationship between two entities. The same type, source and target always give the same relationship ID.
 	CreateRelationship(context.Context, *v1.CreateRelationshipRequest) (*v1.CreateRelationshipResponse, error)
+	// Register a new entity type, or a new schema version of one: its fields and how observations of each field merge. Global schemas serve every user of the tenant; user_specific ones only you, and win over the global one.
 	RegisterSchema(context.Context, *v1.RegisterSchemaRequest) (*v1.RegisterSchemaResponse, error)
+	// Add fields to the active schema of an entity type as a new schema version, active at once by default, so every later store uses them. migrate_existing also moves matching raw fragments of stored entities into observations.
 	UpdateSchemaIncremental(context.Context, *v1.UpdateSchemaIncrementalRequest) (*v1.UpdateSchemaIncrementalResponse, error)
+	// List the entity types you can store, with each type's schema fields; keyword keeps the types whose name or field names contain it. Call it before storing structured material to choose entity_type.
 	ListEntityTypes(context.Context, *v1.ListEntityTypesRequest) (*v1.ListEntityTypesResponse, error)
+	// Retrieve the current truth about an entity: its snapshot computed from every observation, and per field the observation it comes from. at gives the snapshot as it was at that time.
 	RetrieveEntitySnapshot(context.Context, *v1.RetrieveEntitySnapshotRequest) (*v1.RetrieveEntitySnapshotResponse, error)
+	// Retrieve your entities, optionally of one type, oldest first, with their snapshots.
 	RetrieveEntities(context.Context, *v1.RetrieveEntitiesRequest) (*v1.RetrieveEntitiesResponse, error)
+	// List the observations of an entity, newest first: what each source said about it.
 	ListObservations(context.Context, *v1.ListObservationsRequest) (*v1.ListObservationsResponse, error)
+	// List the relationships of an entity, newest first: inbound, outbound or both.
 	ListRelationships(context.Context, *v1.ListRelationshipsRequest) (*v1.ListRelationshipsResponse, error)
+	// Retrieve entities by an identifier (a name, email, invoice number, ...), compared without case and extra spaces, across types or within one.
 	RetrieveEntityByIdentifier(context.Context, *v1.RetrieveEntityByIdentifierRequest) (*v1.RetrieveEntityByIdentifierResponse, error)
+	// Retrieve the entities connected to an entity through relationships, up to max_hops away.
 	RetrieveRelatedEntities(context.Context, *v1.RetrieveRelatedEntitiesRequest) (*v1.RetrieveRelatedEntitiesResponse, error)
+	// Retrieve where a snapshot field's value comes from: the observation that won and the source material it was observed in.
 	RetrieveFieldProvenance(context.Context, *v1.RetrieveFieldProvenanceRequest) (*v1.RetrieveFieldProvenanceResponse, error)
+	// Get the current snapshot of one relationship, by its type, source and target, with the observations it is built from.
 	GetRelationshipSnapshot(context.Context, *v1.GetRelationshipSnapshotRequest) (*v1.GetRelationshipSnapshotResponse, error)
+	// Analyze the raw fragments of your entities for fields worth adding to a schema: how often each appears and how consistent its type is.
 	AnalyzeSchemaCandidates(context.Context, *v1.AnalyzeSchemaCandidatesRequest) (*v1.AnalyzeSchemaCandidatesResponse, error)
+	// Retrieve the whole neighborhood of an entity or a source: its relationships, related entities and sources, timeline events and, on request, observations.
 	RetrieveGraphNeighborhood(context.Context, *v1.RetrieveGraphNeighborhoodRequest) (*v1.RetrieveGraphNeighborhoodResponse, error)
+	// List timeline events, newest first: each date field of an observation is an event (invoice issue_date is InvoiceIssue), optionally by type, date range or source.
 	ListTimelineEvents(context.Context, *v1.ListTimelineEventsRequest) (*v1.ListTimelineEventsResponse, error)
+	// Get the schema recommendations for an entity type: raw-fragment candidates (pending) and the fields update_schema_incremental added (applied).
 	GetSchemaRecommendations(context.Context, *v1.GetSchemaRecommendationsRequest) (*v1.GetSchemaRecommendationsResponse, error)
 	// ResolveObservationsToMove supplies observations_to_move when the server must derive it.
 	ResolveObservationsToMove(ctx context.Context, in proto.Message) (int32, error)

@@ -30,11 +30,24 @@ var writeSchema []byte
 // exposed methods with their gRPC server signatures, so an existing gRPC
 // server implementation satisfies it, plus the resolvers the tools use.
 type PurchasingServiceHandler interface {
+	// Create a purchase order with its line items, after the user confirms.
 	CreatePurchaseOrder(context.Context, *v1.CreatePurchaseOrderRequest) (*v1.CreatePurchaseOrderResponse, error)
+	// Receive delivered items of a purchase order into stock, after the user confirms.
 	ReceivePurchaseOrder(context.Context, *v1.ReceivePurchaseOrderRequest) (*v1.ReceivePurchaseOrderResponse, error)
+	// Plan production of a product from its recipe, after the user confirms.
+	// The answer names the materials it needs, their cost and what stock is
+	// short of.
 	CreateManufacturingOrder(context.Context, *v1.CreateManufacturingOrderRequest) (*v1.CreateManufacturingOrderResponse, error)
+	// Fulfill a manufacturing or sales order, after the user confirms.
+	// A manufacturing order is completed (its materials leave stock and its
+	// products enter it); a sales order is shipped from stock.
 	FulfillOrder(context.Context, *v1.FulfillOrderRequest) (*v1.FulfillOrderResponse, error)
+	// Check a supplier's document against a purchase order, line by line.
+	// The document is an order confirmation, packing slip or invoice; the
+	// answer says what matches, what differs and what to do about it.
 	VerifyOrderDocument(context.Context, *v1.VerifyOrderDocumentRequest) (*v1.VerifyOrderDocumentResponse, error)
+	// Find catalog items whose SKU or name contains a text, with their stock.
+	// Items are materials (bought) and products (made).
 	SearchItems(context.Context, *v1.SearchItemsRequest) (*v1.SearchItemsResponse, error)
 	// ResolveSupplierCurrency supplies supplier_currency when the server must derive it.
 	ResolveSupplierCurrency(ctx context.Context, in proto.Message) (v1.Currency, error)

@@ -29,12 +29,23 @@ var writeSchema []byte
 // exposed methods with their gRPC server signatures, so an existing gRPC
 // server implementation satisfies it, plus the resolvers the tools use.
 type TaskServiceHandler interface {
+	// Create a task, or a subtask when parent_id is set.
 	TaskCreate(context.Context, *v1.TaskCreateRequest) (*v1.TaskCreateResponse, error)
+	// Update a task's metadata and content sections; only the fields given in updates change.
 	TaskUpdate(context.Context, *v1.TaskUpdateRequest) (*v1.TaskUpdateResponse, error)
+	// Delete a task; cascade also deletes its subtasks.
 	TaskDelete(context.Context, *v1.TaskDeleteRequest) (*v1.TaskDeleteResponse, error)
+	// Move a task to another workflow state (backlog, current, archive).
 	TaskMove(context.Context, *v1.TaskMoveRequest) (*v1.TaskMoveResponse, error)
+	// Restructure a task: promote a standalone task to a parent with subtasks,
+	// extract a subtask into a standalone task, or let a parent adopt a
+	// standalone task as its subtask.
 	TaskTransform(context.Context, *v1.TaskTransformRequest) (*v1.TaskTransformResponse, error)
+	// Create a parent task with an overview and, optionally, its first
+	// subtasks in sequence.
 	ParentCreate(context.Context, *v1.ParentCreateRequest) (*v1.ParentCreateResponse, error)
+	// Reorganise a parent's subtasks: resequence them, run several in
+	// parallel, or add a new one.
 	ParentOperations(context.Context, *v1.ParentOperationsRequest) (*v1.ParentOperationsResponse, error)
 	// ResolveProjectRoot supplies project_root when the server must derive it.
 	ResolveProjectRoot(ctx context.Context, in proto.Message) (string, error)

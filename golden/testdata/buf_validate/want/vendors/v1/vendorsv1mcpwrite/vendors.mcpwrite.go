@@ -29,6 +29,7 @@ var writeSchema []byte
 // exposed methods with their gRPC server signatures, so an existing gRPC
 // server implementation satisfies it, plus the resolvers the tools use.
 type VendorServiceHandler interface {
+	// Register a vendor.
 	RegisterVendor(context.Context, *v1.RegisterVendorRequest) (*v1.RegisterVendorResponse, error)
 }
 

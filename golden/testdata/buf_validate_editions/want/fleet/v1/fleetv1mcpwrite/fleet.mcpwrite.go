@@ -28,6 +28,7 @@ var writeSchema []byte
 // exposed methods with their gRPC server signatures, so an existing gRPC
 // server implementation satisfies it, plus the resolvers the tools use.
 type FleetServiceHandler interface {
+	// Register a vehicle.
 	RegisterVehicle(context.Context, *v1.RegisterVehicleRequest) (*v1.RegisterVehicleResponse, error)
 }
 

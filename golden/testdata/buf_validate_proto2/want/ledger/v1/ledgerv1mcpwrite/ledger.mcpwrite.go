@@ -29,6 +29,7 @@ var writeSchema []byte
 // exposed methods with their gRPC server signatures, so an existing gRPC
 // server implementation satisfies it, plus the resolvers the tools use.
 type JournalServiceHandler interface {
+	// Post one journal line.
 	PostLine(context.Context, *v1.PostLineRequest) (*v1.PostLineResponse, error)
 }
 

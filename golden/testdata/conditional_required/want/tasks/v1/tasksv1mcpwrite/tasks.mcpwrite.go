@@ -27,6 +27,7 @@ var writeSchema []byte
 // exposed methods with their gRPC server signatures, so an existing gRPC
 // server implementation satisfies it, plus the resolvers the tools use.
 type TaskServiceHandler interface {
+	// Restructure a task.
 	TransformTask(context.Context, *v1.TransformTaskRequest) (*v1.TransformTaskResponse, error)
 }
 

@@ -27,7 +27,9 @@ var writeSchema []byte
 // exposed methods with their gRPC server signatures, so an existing gRPC
 // server implementation satisfies it, plus the resolvers the tools use.
 type OrderServiceHandler interface {
+	// Place an order.
 	PlaceOrder(context.Context, *v1.PlaceOrderRequest) (*v1.Order, error)
+	// Cancel an order.
 	CancelOrder(context.Context, *v1.CancelOrderRequest) (*v1.Order, error)
 }
 

@@ -29,6 +29,7 @@ var writeSchema []byte
 // exposed methods with their gRPC server signatures, so an existing gRPC
 // server implementation satisfies it, plus the resolvers the tools use.
 type RelayServiceHandler interface {
+	// Post a message to a channel.
 	PostMessage(context.Context, *v1.PostMessageRequest) (*v1.PostMessageResponse, error)
 	// ResolveDefaultChannel supplies default_channel when the server must derive it.
 	ResolveDefaultChannel(ctx context.Context, in proto.Message) (string, error)

@@ -27,7 +27,9 @@ var writeSchema []byte
 // exposed methods with their gRPC server signatures, so an existing gRPC
 // server implementation satisfies it, plus the resolvers the tools use.
 type InvoiceServiceHandler interface {
+	// Issue an invoice.
 	IssueInvoice(context.Context, *v1.IssueInvoiceRequest) (*v1.IssueInvoiceResponse, error)
+	// Void an issued invoice.
 	VoidInvoice(context.Context, *v1.VoidInvoiceRequest) (*v1.VoidInvoiceResponse, error)
 	// ResolveDefaultLedger supplies default_ledger when the server must derive it.
 	ResolveDefaultLedger(ctx context.Context, in proto.Message) (string, error)

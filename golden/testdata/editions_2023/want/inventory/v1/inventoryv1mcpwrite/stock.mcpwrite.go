@@ -28,6 +28,7 @@ var writeSchema []byte
 // exposed methods with their gRPC server signatures, so an existing gRPC
 // server implementation satisfies it, plus the resolvers the tools use.
 type StockServiceHandler interface {
+	// Record a stock movement.
 	MoveStock(context.Context, *v1.MoveStockRequest) (*v1.MoveStockResponse, error)
 	// ResolveHomeWarehouse supplies home_warehouse when the server must derive it.
 	ResolveHomeWarehouse(ctx context.Context, in proto.Message) (string, error)

@@ -28,6 +28,7 @@ var writeSchema []byte
 // exposed methods with their gRPC server signatures, so an existing gRPC
 // server implementation satisfies it, plus the resolvers the tools use.
 type TicketServiceHandler interface {
+	// Open a ticket.
 	OpenTicket(context.Context, *v1.OpenTicketRequest) (*v1.OpenTicketResponse, error)
 }
 

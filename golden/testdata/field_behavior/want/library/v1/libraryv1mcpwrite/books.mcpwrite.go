@@ -28,6 +28,7 @@ var writeSchema []byte
 // exposed methods with their gRPC server signatures, so an existing gRPC
 // server implementation satisfies it, plus the resolvers the tools use.
 type LibraryServiceHandler interface {
+	// Catalogue a book.
 	AddBook(context.Context, *v1.AddBookRequest) (*v1.Book, error)
 }
 

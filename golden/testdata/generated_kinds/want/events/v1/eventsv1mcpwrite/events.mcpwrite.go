@@ -29,6 +29,7 @@ var writeSchema []byte
 // exposed methods with their gRPC server signatures, so an existing gRPC
 // server implementation satisfies it, plus the resolvers the tools use.
 type EventServiceHandler interface {
+	// Append an event; every generated kind fills some field.
 	AppendEvent(context.Context, *v1.AppendEventRequest) (*v1.AppendEventResponse, error)
 }
 

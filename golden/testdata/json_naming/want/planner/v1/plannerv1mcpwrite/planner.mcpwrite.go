@@ -28,8 +28,11 @@ var writeSchema []byte
 // exposed methods with their gRPC server signatures, so an existing gRPC
 // server implementation satisfies it, plus the resolvers the tools use.
 type PlannerServiceHandler interface {
+	// Create a task, optionally under a parent.
 	CreateTask(context.Context, *v1.CreateTaskRequest) (*v1.Task, error)
+	// Archive or restore a task.
 	ArchiveTask(context.Context, *v1.ArchiveTaskRequest) (*v1.Task, error)
+	// List tasks, newest first.
 	ListTasks(context.Context, *v1.ListTasksRequest) (*v1.ListTasksResponse, error)
 }
 

@@ -28,7 +28,9 @@ var writeSchema []byte
 // exposed methods with their gRPC server signatures, so an existing gRPC
 // server implementation satisfies it, plus the resolvers the tools use.
 type OrderServiceHandler interface {
+	// Place an order for a customer.
 	PlaceOrder(context.Context, *v1.PlaceOrderRequest) (*v1.PlaceOrderResponse, error)
+	// Move an order to a new shipping address.
 	ChangeAddress(context.Context, *v1.ChangeAddressRequest) (*v1.ChangeAddressResponse, error)
 }
 

@@ -27,6 +27,7 @@ var writeSchema []byte
 // exposed methods with their gRPC server signatures, so an existing gRPC
 // server implementation satisfies it, plus the resolvers the tools use.
 type TaskServiceHandler interface {
+	// Add a comment to a task or to a project.
 	AddComment(context.Context, *v1.AddCommentRequest) (*v1.Comment, error)
 }
 

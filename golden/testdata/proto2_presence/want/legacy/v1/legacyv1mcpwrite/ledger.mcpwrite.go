@@ -27,6 +27,7 @@ var writeSchema []byte
 // exposed methods with their gRPC server signatures, so an existing gRPC
 // server implementation satisfies it, plus the resolvers the tools use.
 type LedgerServiceHandler interface {
+	// Book one entry into the ledger.
 	BookEntry(context.Context, *v1.BookEntryRequest) (*v1.BookEntryResponse, error)
 }
 

@@ -27,7 +27,9 @@ var writeSchema []byte
 // exposed methods with their gRPC server signatures, so an existing gRPC
 // server implementation satisfies it, plus the resolvers the tools use.
 type NoteServiceHandler interface {
+	// Write a note.
 	CreateNote(context.Context, *v1.CreateNoteRequest) (*v1.Note, error)
+	// Change a note's text or pin; omitted fields stay as they are.
 	UpdateNote(context.Context, *v1.UpdateNoteRequest) (*v1.Note, error)
 }
 

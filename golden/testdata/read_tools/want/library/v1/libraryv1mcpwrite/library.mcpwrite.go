@@ -27,8 +27,11 @@ var writeSchema []byte
 // exposed methods with their gRPC server signatures, so an existing gRPC
 // server implementation satisfies it, plus the resolvers the tools use.
 type LibraryServiceHandler interface {
+	// Add a book to the catalogue.
 	AddBook(context.Context, *v1.AddBookRequest) (*v1.Book, error)
+	// Get one book by id.
 	GetBook(context.Context, *v1.GetBookRequest) (*v1.GetBookResponse, error)
+	// List the books of the catalogue, newest first.
 	ListBooks(context.Context, *v1.ListBooksRequest) (*v1.ListBooksResponse, error)
 }
 

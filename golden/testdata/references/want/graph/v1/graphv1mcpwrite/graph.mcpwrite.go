@@ -27,6 +27,7 @@ var writeSchema []byte
 // exposed methods with their gRPC server signatures, so an existing gRPC
 // server implementation satisfies it, plus the resolvers the tools use.
 type GraphServiceHandler interface {
+	// Connect two nodes.
 	Connect(context.Context, *v1.ConnectRequest) (*v1.Edge, error)
 	// ResolveNodeRef answers the nodes the agent's id or name ref names exactly.
 	ResolveNodeRef(ctx context.Context, in proto.Message, ref string) (runtime.Reference, error)

@@ -27,6 +27,7 @@ var writeSchema []byte
 // exposed methods with their gRPC server signatures, so an existing gRPC
 // server implementation satisfies it, plus the resolvers the tools use.
 type CatalogServiceHandler interface {
+	// Publish a product with its variants.
 	PublishProduct(context.Context, *v1.PublishProductRequest) (*v1.PublishProductResponse, error)
 }
 

@@ -28,8 +28,11 @@ var writeSchema []byte
 // exposed methods with their gRPC server signatures, so an existing gRPC
 // server implementation satisfies it, plus the resolvers the tools use.
 type ContactServiceHandler interface {
+	// Add a contact.
 	AddContact(context.Context, *v1.AddContactRequest) (*v1.Contact, error)
+	// Rename a contact.
 	RenameContact(context.Context, *v1.RenameContactRequest) (*v1.Contact, error)
+	// Merge two contacts into one.
 	MergeContacts(context.Context, *v1.MergeContactsRequest) (*v1.Contact, error)
 }
 
@@ -124,6 +127,7 @@ func (a *clientAdapterContactService) MergeContacts(ctx context.Context, in *v1.
 // exposed methods with their gRPC server signatures, so an existing gRPC
 // server implementation satisfies it, plus the resolvers the tools use.
 type AuditServiceHandler interface {
+	// Purge old audit records.
 	PurgeRecords(context.Context, *v1.PurgeRecordsRequest) (*v1.PurgeRecordsResponse, error)
 }
 

@@ -27,6 +27,7 @@ var writeSchema []byte
 // exposed methods with their gRPC server signatures, so an existing gRPC
 // server implementation satisfies it, plus the resolvers the tools use.
 type CatalogServiceHandler interface {
+	// Store an entity of a type the tenant registered.
 	StoreEntity(context.Context, *v1.StoreEntityRequest) (*v1.Entity, error)
 }
 

@@ -30,6 +30,7 @@ var writeSchema []byte
 // exposed methods with their gRPC server signatures, so an existing gRPC
 // server implementation satisfies it, plus the resolvers the tools use.
 type ObservationServiceHandler interface {
+	// Record one observation with every well-known type a write carries.
 	RecordObservation(context.Context, *v1.RecordObservationRequest) (*v1.RecordObservationResponse, error)
 }
 
