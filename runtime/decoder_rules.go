@@ -197,3 +197,32 @@ func numberList(xs []float64) string {
 	}
 	return strings.Join(q, ", ")
 }
+
+// OneOf reports an agent that sent more than one of keys (members of a
+// oneof, or of a (buf.validate.message).oneof rule) and, when required,
+// one that sent none. A key holding null counts as not sent.
+func (d *Decoder) OneOf(obj *Object, required bool, keys ...string) {
+	var first, second string
+	n := 0
+	for _, k := range keys {
+		if v := obj.Get(k); v != nil && v.Kind != KindNull {
+			switch n {
+			case 0:
+				first = k
+			case 1:
+				second = k
+			}
+			n++
+		}
+	}
+	switch {
+	case n == 0 && required:
+		msg := "set exactly one of " + strings.Join(keys, ", ")
+		if len(keys) == 1 {
+			msg = fmt.Sprintf("missing required field %q", keys[0])
+		}
+		d.Add(&ErrorEntry{Code: CodeMissingRequired, Field: keys[0], Message: msg})
+	case n > 1:
+		d.Add(&ErrorEntry{Code: CodeValidation, Field: second, Message: "set only one of " + strings.Join(keys, ", ") + ", not " + first + " and " + second})
+	}
+}

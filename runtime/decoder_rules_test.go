@@ -88,3 +88,25 @@ func TestDecoderAffixChecksReportExactErrors(t *testing.T) {
 		t.Errorf("errors:\n got %q\nwant %q", got, want)
 	}
 }
+
+// OneOf: none of a required set, two of any set, and null as not sent.
+func TestDecoderOneOfReportsExactErrors(t *testing.T) {
+	obj, _ := Parse([]byte(`{"person_id":"p1","org_id":"o1","org_name":null}`), Limits{})
+	d := NewDecoder(Limits{})
+	d.OneOf(obj, false, "person_id", "org_id")
+	d.OneOf(obj, true, "org_name", "team_id")
+	d.OneOf(obj, true, "contact")
+	d.OneOf(obj, true, "org_id", "org_name")
+	want := []errLine{
+		{CodeValidation, "set only one of person_id, org_id, not person_id and org_id", "org_id"},
+		{CodeMissingRequired, "set exactly one of org_name, team_id", "org_name"},
+		{CodeMissingRequired, `missing required field "contact"`, "contact"},
+	}
+	var got []errLine
+	for _, e := range d.Errors() {
+		got = append(got, errLine{e.Code, e.Message, e.Field})
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("errors:\n got %q\nwant %q", got, want)
+	}
+}

@@ -346,31 +346,7 @@ func (e *emitter) oneofChecks(m *messageModel) {
 // exactlyOne emits the check that at most one of keys is sent, and at
 // least one when required.
 func (e *emitter) exactlyOne(keys []string, required bool) {
-	g := e.g
-	g.P("{")
-	g.P("var set []string")
-	g.P("for _, k := range []string{", quoteAll(keys), "} {")
-	g.P("if v := obj.Get(k); v != nil && v.Kind != ", runtimePkg.Ident("KindNull"), " {")
-	g.P("set = append(set, k)")
-	g.P("}")
-	g.P("}")
-	if required {
-		// Exactly one: none set names every member (a single member is
-		// simply a required field).
-		msg := "set exactly one of " + strings.Join(keys, ", ")
-		if len(keys) == 1 {
-			msg = "missing required field " + strconv.Quote(keys[0])
-		}
-		g.P("if len(set) == 0 {")
-		g.P("d.Add(&", runtimePkg.Ident("ErrorEntry"), "{Code: ", runtimePkg.Ident("CodeMissingRequired"), ", Field: ", strconv.Quote(keys[0]), ", Message: ", strconv.Quote(msg), "})")
-		g.P("}")
-	}
-	if len(keys) > 1 {
-		g.P("if len(set) > 1 {")
-		g.P("d.Add(&", runtimePkg.Ident("ErrorEntry"), "{Code: ", runtimePkg.Ident("CodeValidation"), ", Field: set[1], Message: ", strconv.Quote("set only one of "+strings.Join(keys, ", ")+", not "), " + set[0] + \" and \" + set[1]})")
-		g.P("}")
-	}
-	g.P("}")
+	e.g.P("d.OneOf(obj, ", strconv.FormatBool(required), ", ", quoteAll(keys), ")")
 }
 
 func quoteAll(ss []string) string {

@@ -761,17 +761,7 @@ func decodeListNotesRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ListN
 			m.Subject = &v1.ListNotesRequest_OrgId{OrgId: x}
 		}
 	}
-	{
-		var set []string
-		for _, k := range []string{"person_id", "org_id"} {
-			if v := obj.Get(k); v != nil && v.Kind != runtime.KindNull {
-				set = append(set, k)
-			}
-		}
-		if len(set) > 1 {
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeValidation, Field: set[1], Message: "set only one of person_id, org_id, not " + set[0] + " and " + set[1]})
-		}
-	}
+	d.OneOf(obj, false, "person_id", "org_id")
 }
 
 var fieldsGetNoteRequest = []string{"note_id"}
@@ -811,20 +801,7 @@ func decodeCreateNoteRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Crea
 			m.Subject = &v1.CreateNoteRequest_OrgId{OrgId: x}
 		}
 	}
-	{
-		var set []string
-		for _, k := range []string{"person_id", "org_id"} {
-			if v := obj.Get(k); v != nil && v.Kind != runtime.KindNull {
-				set = append(set, k)
-			}
-		}
-		if len(set) == 0 {
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "person_id", Message: "set exactly one of person_id, org_id"})
-		}
-		if len(set) > 1 {
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeValidation, Field: set[1], Message: "set only one of person_id, org_id, not " + set[0] + " and " + set[1]})
-		}
-	}
+	d.OneOf(obj, true, "person_id", "org_id")
 }
 
 var fieldsUpdateNoteRequest = []string{"note_id", "body"}
@@ -926,20 +903,7 @@ func decodeFindPeopleAtOrgRequest(d *runtime.Decoder, obj *runtime.Object, m *v1
 			m.Org = &v1.FindPeopleAtOrgRequest_OrgName{OrgName: x}
 		}
 	}
-	{
-		var set []string
-		for _, k := range []string{"org_id", "org_name"} {
-			if v := obj.Get(k); v != nil && v.Kind != runtime.KindNull {
-				set = append(set, k)
-			}
-		}
-		if len(set) == 0 {
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "org_id", Message: "set exactly one of org_id, org_name"})
-		}
-		if len(set) > 1 {
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeValidation, Field: set[1], Message: "set only one of org_id, org_name, not " + set[0] + " and " + set[1]})
-		}
-	}
+	d.OneOf(obj, true, "org_id", "org_name")
 }
 
 var fieldsMergePeopleRequest = []string{"source_person_id", "target_person_id"}

@@ -700,20 +700,7 @@ func decodeStoreRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.StoreRequ
 			m.Provenance = x
 		}
 	}
-	{
-		var set []string
-		for _, k := range []string{"entities", "file_content", "file_path"} {
-			if v := obj.Get(k); v != nil && v.Kind != runtime.KindNull {
-				set = append(set, k)
-			}
-		}
-		if len(set) == 0 {
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "entities", Message: "set exactly one of entities, file_content, file_path"})
-		}
-		if len(set) > 1 {
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeValidation, Field: set[1], Message: "set only one of entities, file_content, file_path, not " + set[0] + " and " + set[1]})
-		}
-	}
+	d.OneOf(obj, true, "entities", "file_content", "file_path")
 }
 
 var fieldsReinterpretRequest = []string{"source_id", "interpretation_config"}

@@ -602,17 +602,7 @@ func decodeTaskTransformRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.T
 			m.Position = &v1.TaskTransformRequest_After{After: x}
 		}
 	}
-	{
-		var set []string
-		for _, k := range []string{"sequence", "after"} {
-			if v := obj.Get(k); v != nil && v.Kind != runtime.KindNull {
-				set = append(set, k)
-			}
-		}
-		if len(set) > 1 {
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeValidation, Field: set[1], Message: "set only one of sequence, after, not " + set[0] + " and " + set[1]})
-		}
-	}
+	d.OneOf(obj, false, "sequence", "after")
 	if v := obj.Get("parentId"); v == nil || v.Kind == runtime.KindNull {
 		switch m.GetOperation() {
 		case v1.TransformOperation_TRANSFORM_OPERATION_EXTRACT:
@@ -655,17 +645,7 @@ func decodeSubtaskSpec(d *runtime.Decoder, obj *runtime.Object, m *v1.SubtaskSpe
 			m.Position = &v1.SubtaskSpec_ParallelWith{ParallelWith: x}
 		}
 	}
-	{
-		var set []string
-		for _, k := range []string{"sequence", "parallelWith"} {
-			if v := obj.Get(k); v != nil && v.Kind != runtime.KindNull {
-				set = append(set, k)
-			}
-		}
-		if len(set) > 1 {
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeValidation, Field: set[1], Message: "set only one of sequence, parallelWith, not " + set[0] + " and " + set[1]})
-		}
-	}
+	d.OneOf(obj, false, "sequence", "parallelWith")
 }
 
 var fieldsParentCreateRequest = []string{"rootDir", "title", "type", "area", "status", "priority", "workflowState", "overviewContent", "subtasks", "assignee", "tags"}
@@ -816,17 +796,7 @@ func decodeNewSubtask(d *runtime.Decoder, obj *runtime.Object, m *v1.NewSubtask)
 			m.Template = x
 		}
 	}
-	{
-		var set []string
-		for _, k := range []string{"after", "sequence"} {
-			if v := obj.Get(k); v != nil && v.Kind != runtime.KindNull {
-				set = append(set, k)
-			}
-		}
-		if len(set) > 1 {
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeValidation, Field: set[1], Message: "set only one of after, sequence, not " + set[0] + " and " + set[1]})
-		}
-	}
+	d.OneOf(obj, false, "after", "sequence")
 }
 
 var fieldsParentOperationData = []string{"operation", "sequenceMap", "subtaskIds", "targetSequence", "subtask"}

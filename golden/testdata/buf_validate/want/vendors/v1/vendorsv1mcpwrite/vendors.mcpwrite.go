@@ -297,42 +297,9 @@ func decodeRegisterVendorRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 			m.Payment = &v1.RegisterVendorRequest_CardToken{CardToken: x}
 		}
 	}
-	{
-		var set []string
-		for _, k := range []string{"contact_name"} {
-			if v := obj.Get(k); v != nil && v.Kind != runtime.KindNull {
-				set = append(set, k)
-			}
-		}
-		if len(set) == 0 {
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "contact_name", Message: "missing required field \"contact_name\""})
-		}
-	}
-	{
-		var set []string
-		for _, k := range []string{"iban", "card_token"} {
-			if v := obj.Get(k); v != nil && v.Kind != runtime.KindNull {
-				set = append(set, k)
-			}
-		}
-		if len(set) == 0 {
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "iban", Message: "set exactly one of iban, card_token"})
-		}
-		if len(set) > 1 {
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeValidation, Field: set[1], Message: "set only one of iban, card_token, not " + set[0] + " and " + set[1]})
-		}
-	}
-	{
-		var set []string
-		for _, k := range []string{"phone", "fax"} {
-			if v := obj.Get(k); v != nil && v.Kind != runtime.KindNull {
-				set = append(set, k)
-			}
-		}
-		if len(set) > 1 {
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeValidation, Field: set[1], Message: "set only one of phone, fax, not " + set[0] + " and " + set[1]})
-		}
-	}
+	d.OneOf(obj, true, "contact_name")
+	d.OneOf(obj, true, "iban", "card_token")
+	d.OneOf(obj, false, "phone", "fax")
 }
 
 func enrichVendorServiceRegisterVendorRequest(c *runtime.Call, h VendorServiceHandler, root proto.Message, m *v1.RegisterVendorRequest) error {

@@ -143,17 +143,7 @@ func decodeRegisterVehicleRequest(d *runtime.Decoder, obj *runtime.Object, m *v1
 			m.Owner = &v1.RegisterVehicleRequest_Company{Company: x}
 		}
 	}
-	{
-		var set []string
-		for _, k := range []string{"company"} {
-			if v := obj.Get(k); v != nil && v.Kind != runtime.KindNull {
-				set = append(set, k)
-			}
-		}
-		if len(set) == 0 {
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "company", Message: "missing required field \"company\""})
-		}
-	}
+	d.OneOf(obj, true, "company")
 }
 
 func enrichFleetServiceRegisterVehicleRequest(c *runtime.Call, h FleetServiceHandler, root proto.Message, m *v1.RegisterVehicleRequest) error {

@@ -96,20 +96,7 @@ func decodeAttachment(d *runtime.Decoder, obj *runtime.Object, m *v1.Attachment)
 			m.Source = &v1.Attachment_FileId{FileId: x}
 		}
 	}
-	{
-		var set []string
-		for _, k := range []string{"url", "file_id"} {
-			if v := obj.Get(k); v != nil && v.Kind != runtime.KindNull {
-				set = append(set, k)
-			}
-		}
-		if len(set) == 0 {
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "url", Message: "set exactly one of url, file_id"})
-		}
-		if len(set) > 1 {
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeValidation, Field: set[1], Message: "set only one of url, file_id, not " + set[0] + " and " + set[1]})
-		}
-	}
+	d.OneOf(obj, true, "url", "file_id")
 }
 
 var fieldsAddCommentRequest = []string{"body", "task_id", "project_id", "markdown_flavor", "plain", "author_name", "attachment"}
@@ -158,42 +145,9 @@ func decodeAddCommentRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.AddC
 			m.Attachment = x
 		}
 	}
-	{
-		var set []string
-		for _, k := range []string{"task_id", "project_id"} {
-			if v := obj.Get(k); v != nil && v.Kind != runtime.KindNull {
-				set = append(set, k)
-			}
-		}
-		if len(set) == 0 {
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "task_id", Message: "set exactly one of task_id, project_id"})
-		}
-		if len(set) > 1 {
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeValidation, Field: set[1], Message: "set only one of task_id, project_id, not " + set[0] + " and " + set[1]})
-		}
-	}
-	{
-		var set []string
-		for _, k := range []string{"markdown_flavor", "plain"} {
-			if v := obj.Get(k); v != nil && v.Kind != runtime.KindNull {
-				set = append(set, k)
-			}
-		}
-		if len(set) > 1 {
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeValidation, Field: set[1], Message: "set only one of markdown_flavor, plain, not " + set[0] + " and " + set[1]})
-		}
-	}
-	{
-		var set []string
-		for _, k := range []string{"author_name"} {
-			if v := obj.Get(k); v != nil && v.Kind != runtime.KindNull {
-				set = append(set, k)
-			}
-		}
-		if len(set) == 0 {
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "author_name", Message: "missing required field \"author_name\""})
-		}
-	}
+	d.OneOf(obj, true, "task_id", "project_id")
+	d.OneOf(obj, false, "markdown_flavor", "plain")
+	d.OneOf(obj, true, "author_name")
 }
 
 func enrichTaskServiceAddCommentRequest(c *runtime.Call, h TaskServiceHandler, root proto.Message, m *v1.AddCommentRequest) error {
