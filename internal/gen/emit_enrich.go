@@ -38,23 +38,23 @@ func (e *emitter) enrichFuncs(sm *serviceModel, m *messageModel, done map[*messa
 	g.P("func ", enrichName(sm, m), "(c *", runtimePkg.Ident("Call"), ", h ", handlerName(sm), ", root ", protoPkg.Ident("Message"), ", m *", m.proto.GoIdent, ") error {")
 	for _, f := range m.fields {
 		if f.mode == modeGenerated && f.generated.GetKind() != mcpwritev1.Generated_CONTENT_HASH {
-			e.guard(f, func() { g.P(e.set(f.proto, e.generatedExpr(f))) })
+			e.guard(f, func(string) { g.P(e.set(f.proto, e.generatedExpr(f))) })
 		}
 		if f.mode == modeDerived {
 			switch src := f.derived.GetSource().(type) {
 			case *mcpwritev1.Derived_Constant:
 				lit, _ := goLiteral(f, src.Constant)
-				e.guard(f, func() { g.P(e.set(f.proto, e.literal(lit))) })
+				e.guard(f, func(string) { g.P(e.set(f.proto, e.literal(lit))) })
 			case *mcpwritev1.Derived_Context:
-				e.guard(f, func() {
-					g.P("v, err := c.ContextValue(", runtimePkg.Ident(contextKeys[src.Context]), ", ", strconv.Quote(f.agentName), ")")
+				e.guard(f, func(v string) {
+					g.P(v, ", err := c.ContextValue(", runtimePkg.Ident(contextKeys[src.Context]), ", ", strconv.Quote(f.agentName), ")")
 					g.P("if err != nil {")
 					g.P("return err")
 					g.P("}")
-					g.P(e.set(f.proto, "v"))
+					g.P(e.set(f.proto, v))
 				})
 			case *mcpwritev1.Derived_FromEnum:
-				e.guard(f, func() {
+				e.guard(f, func(string) {
 					g.P("switch m.Get", f.fromEnum.proto.GoName, "() {")
 					// One case per implied value, in first-use order.
 					var targets []*protogen.EnumValue
@@ -130,7 +130,7 @@ func (e *emitter) enrichFuncs(sm *serviceModel, m *messageModel, done map[*messa
 	}
 	for _, f := range m.fields {
 		if f.mode == modeGenerated && f.generated.GetKind() == mcpwritev1.Generated_CONTENT_HASH {
-			e.guard(f, func() { g.P(e.set(f.proto, e.generatedExpr(f))) })
+			e.guard(f, func(string) { g.P(e.set(f.proto, e.generatedExpr(f))) })
 		}
 	}
 	// Every resolver runs, so all missing references are reported at once.
@@ -162,18 +162,18 @@ func (e *emitter) enrichFuncs(sm *serviceModel, m *messageModel, done map[*messa
 		if f.resolver == nil || f.resolver.reference {
 			continue
 		}
-		e.guard(f, func() {
-			g.P("v, err := h.", f.resolver.method, "(c.Ctx, root)")
+		e.guard(f, func(v string) {
+			g.P(v, ", err := h.", f.resolver.method, "(c.Ctx, root)")
 			g.P("if err != nil {")
 			if collect {
 				g.P("errs = append(errs, c.ResolverError(", strconv.Quote(f.agentName), ", err))")
 				g.P("} else {")
-				g.P(e.set(f.proto, "v"))
+				g.P(e.set(f.proto, v))
 				g.P("}")
 			} else {
 				g.P("return c.ResolverError(", strconv.Quote(f.agentName), ", err)")
 				g.P("}")
-				g.P(e.set(f.proto, "v"))
+				g.P(e.set(f.proto, v))
 			}
 		})
 	}
@@ -191,14 +191,17 @@ func (e *emitter) enrichFuncs(sm *serviceModel, m *messageModel, done map[*messa
 	}
 }
 
-// guard wraps the fill of an overridable field so an agent value wins.
-func (e *emitter) guard(f *fieldModel, body func()) {
-	if f.overridable {
-		e.g.P("if ", e.unset(f.proto), " {")
-	} else {
-		e.g.P("{")
+// guard wraps the fill of an overridable field so an agent value wins; an
+// unconditional fill is emitted as it is. body gets the name of the
+// variable a fill that reads a value first may declare: "v" inside the
+// guard, a name of the field's own outside it, so fills do not collide.
+func (e *emitter) guard(f *fieldModel, body func(v string)) {
+	if !f.overridable {
+		body("v" + f.proto.GoName)
+		return
 	}
-	body()
+	e.g.P("if ", e.unset(f.proto), " {")
+	body("v")
 	e.g.P("}")
 }
 

@@ -763,17 +763,15 @@ func enrichArchitectureServiceCreateElementRequest(c *runtime.Call, h Architectu
 	if m.Id == "" {
 		m.Id = c.UUIDv7()
 	}
-	{
-		switch m.GetType() {
-		case v1.ElementType_ELEMENT_TYPE_CAPABILITY, v1.ElementType_ELEMENT_TYPE_RESOURCE, v1.ElementType_ELEMENT_TYPE_COURSE_OF_ACTION, v1.ElementType_ELEMENT_TYPE_VALUE_STREAM:
-			m.Layer = v1.Layer_LAYER_STRATEGY
-		case v1.ElementType_ELEMENT_TYPE_BUSINESS_PROCESS, v1.ElementType_ELEMENT_TYPE_BUSINESS_SERVICE, v1.ElementType_ELEMENT_TYPE_BUSINESS_ACTOR:
-			m.Layer = v1.Layer_LAYER_BUSINESS
-		case v1.ElementType_ELEMENT_TYPE_APPLICATION_COMPONENT, v1.ElementType_ELEMENT_TYPE_APPLICATION_SERVICE, v1.ElementType_ELEMENT_TYPE_APPLICATION_INTERFACE, v1.ElementType_ELEMENT_TYPE_DATA_OBJECT:
-			m.Layer = v1.Layer_LAYER_APPLICATION
-		case v1.ElementType_ELEMENT_TYPE_NODE, v1.ElementType_ELEMENT_TYPE_DEVICE, v1.ElementType_ELEMENT_TYPE_SYSTEM_SOFTWARE:
-			m.Layer = v1.Layer_LAYER_TECHNOLOGY
-		}
+	switch m.GetType() {
+	case v1.ElementType_ELEMENT_TYPE_CAPABILITY, v1.ElementType_ELEMENT_TYPE_RESOURCE, v1.ElementType_ELEMENT_TYPE_COURSE_OF_ACTION, v1.ElementType_ELEMENT_TYPE_VALUE_STREAM:
+		m.Layer = v1.Layer_LAYER_STRATEGY
+	case v1.ElementType_ELEMENT_TYPE_BUSINESS_PROCESS, v1.ElementType_ELEMENT_TYPE_BUSINESS_SERVICE, v1.ElementType_ELEMENT_TYPE_BUSINESS_ACTOR:
+		m.Layer = v1.Layer_LAYER_BUSINESS
+	case v1.ElementType_ELEMENT_TYPE_APPLICATION_COMPONENT, v1.ElementType_ELEMENT_TYPE_APPLICATION_SERVICE, v1.ElementType_ELEMENT_TYPE_APPLICATION_INTERFACE, v1.ElementType_ELEMENT_TYPE_DATA_OBJECT:
+		m.Layer = v1.Layer_LAYER_APPLICATION
+	case v1.ElementType_ELEMENT_TYPE_NODE, v1.ElementType_ELEMENT_TYPE_DEVICE, v1.ElementType_ELEMENT_TYPE_SYSTEM_SOFTWARE:
+		m.Layer = v1.Layer_LAYER_TECHNOLOGY
 	}
 	if m.Meta == nil {
 		m.Meta = new(v1.MessageMeta)
@@ -792,54 +790,38 @@ func enrichArchitectureServiceCreateElementRequest(c *runtime.Call, h Architectu
 }
 
 func enrichArchitectureServiceMessageMeta(c *runtime.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.MessageMeta) error {
-	{
-		m.MessageId = c.UUIDv4()
+	m.MessageId = c.UUIDv4()
+	vCorrelationId, err := c.ContextValue(runtime.ContextCorrelationID, "correlation_id")
+	if err != nil {
+		return err
 	}
-	{
-		v, err := c.ContextValue(runtime.ContextCorrelationID, "correlation_id")
-		if err != nil {
-			return err
-		}
-		m.CorrelationId = v
+	m.CorrelationId = vCorrelationId
+	vTenantId, err := c.ContextValue(runtime.ContextTenantID, "tenant_id")
+	if err != nil {
+		return err
 	}
-	{
-		v, err := c.ContextValue(runtime.ContextTenantID, "tenant_id")
-		if err != nil {
-			return err
-		}
-		m.TenantId = v
+	m.TenantId = vTenantId
+	m.OccurredAt = timestamppb.New(c.Now())
+	vClientRequestId, err := c.ContextValue(runtime.ContextClientRequestID, "client_request_id")
+	if err != nil {
+		return err
 	}
-	{
-		m.OccurredAt = timestamppb.New(c.Now())
+	m.ClientRequestId = vClientRequestId
+	vPrincipalId, err := c.ContextValue(runtime.ContextPrincipalID, "principal_id")
+	if err != nil {
+		return err
 	}
-	{
-		v, err := c.ContextValue(runtime.ContextClientRequestID, "client_request_id")
-		if err != nil {
-			return err
-		}
-		m.ClientRequestId = v
+	m.PrincipalId = vPrincipalId
+	vTraceparent, err := c.ContextValue(runtime.ContextTraceParent, "traceparent")
+	if err != nil {
+		return err
 	}
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "principal_id")
-		if err != nil {
-			return err
-		}
-		m.PrincipalId = v
-	}
-	{
-		v, err := c.ContextValue(runtime.ContextTraceParent, "traceparent")
-		if err != nil {
-			return err
-		}
-		m.Traceparent = v
-	}
+	m.Traceparent = vTraceparent
 	return nil
 }
 
 func enrichArchitectureServiceCreateRelationshipRequest(c *runtime.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.CreateRelationshipRequest) error {
-	{
-		m.Id = "rel-" + c.RequestScopedID()
-	}
+	m.Id = "rel-" + c.RequestScopedID()
 	if m.Meta == nil {
 		m.Meta = new(v1.MessageMeta)
 	}
@@ -874,21 +856,17 @@ func enrichArchitectureServiceCreateRelationshipRequest(c *runtime.Call, h Archi
 			m.ModelId = v
 		}
 	}
-	{
-		v, err := h.ResolveSourceElementType(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("source_type", err))
-		} else {
-			m.SourceType = v
-		}
+	vSourceType, err := h.ResolveSourceElementType(c.Ctx, root)
+	if err != nil {
+		errs = append(errs, c.ResolverError("source_type", err))
+	} else {
+		m.SourceType = vSourceType
 	}
-	{
-		v, err := h.ResolveTargetElementType(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("target_type", err))
-		} else {
-			m.TargetType = v
-		}
+	vTargetType, err := h.ResolveTargetElementType(c.Ctx, root)
+	if err != nil {
+		errs = append(errs, c.ResolverError("target_type", err))
+	} else {
+		m.TargetType = vTargetType
 	}
 	return runtime.JoinResolverErrors(errs...)
 }
@@ -900,13 +878,11 @@ func enrichArchitectureServiceUpdateElementRequest(c *runtime.Call, h Architectu
 	if err := enrichArchitectureServiceMessageMeta(c, h, root, m.Meta); err != nil {
 		return err
 	}
-	{
-		v, err := h.ResolveCurrentVersion(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("expected_version", err)
-		}
-		m.ExpectedVersion = v
+	vExpectedVersion, err := h.ResolveCurrentVersion(c.Ctx, root)
+	if err != nil {
+		return c.ResolverError("expected_version", err)
 	}
+	m.ExpectedVersion = vExpectedVersion
 	return nil
 }
 
@@ -924,20 +900,16 @@ func enrichArchitectureServiceCreateCapabilityRequest(c *runtime.Call, h Archite
 	if m.Id == "" {
 		m.Id = c.UUIDv7()
 	}
-	{
-		m.Type = v1.ElementType_ELEMENT_TYPE_CAPABILITY
-	}
-	{
-		switch m.GetType() {
-		case v1.ElementType_ELEMENT_TYPE_CAPABILITY, v1.ElementType_ELEMENT_TYPE_RESOURCE, v1.ElementType_ELEMENT_TYPE_COURSE_OF_ACTION, v1.ElementType_ELEMENT_TYPE_VALUE_STREAM:
-			m.Layer = v1.Layer_LAYER_STRATEGY
-		case v1.ElementType_ELEMENT_TYPE_BUSINESS_PROCESS, v1.ElementType_ELEMENT_TYPE_BUSINESS_SERVICE, v1.ElementType_ELEMENT_TYPE_BUSINESS_ACTOR:
-			m.Layer = v1.Layer_LAYER_BUSINESS
-		case v1.ElementType_ELEMENT_TYPE_APPLICATION_COMPONENT, v1.ElementType_ELEMENT_TYPE_APPLICATION_SERVICE, v1.ElementType_ELEMENT_TYPE_APPLICATION_INTERFACE, v1.ElementType_ELEMENT_TYPE_DATA_OBJECT:
-			m.Layer = v1.Layer_LAYER_APPLICATION
-		case v1.ElementType_ELEMENT_TYPE_NODE, v1.ElementType_ELEMENT_TYPE_DEVICE, v1.ElementType_ELEMENT_TYPE_SYSTEM_SOFTWARE:
-			m.Layer = v1.Layer_LAYER_TECHNOLOGY
-		}
+	m.Type = v1.ElementType_ELEMENT_TYPE_CAPABILITY
+	switch m.GetType() {
+	case v1.ElementType_ELEMENT_TYPE_CAPABILITY, v1.ElementType_ELEMENT_TYPE_RESOURCE, v1.ElementType_ELEMENT_TYPE_COURSE_OF_ACTION, v1.ElementType_ELEMENT_TYPE_VALUE_STREAM:
+		m.Layer = v1.Layer_LAYER_STRATEGY
+	case v1.ElementType_ELEMENT_TYPE_BUSINESS_PROCESS, v1.ElementType_ELEMENT_TYPE_BUSINESS_SERVICE, v1.ElementType_ELEMENT_TYPE_BUSINESS_ACTOR:
+		m.Layer = v1.Layer_LAYER_BUSINESS
+	case v1.ElementType_ELEMENT_TYPE_APPLICATION_COMPONENT, v1.ElementType_ELEMENT_TYPE_APPLICATION_SERVICE, v1.ElementType_ELEMENT_TYPE_APPLICATION_INTERFACE, v1.ElementType_ELEMENT_TYPE_DATA_OBJECT:
+		m.Layer = v1.Layer_LAYER_APPLICATION
+	case v1.ElementType_ELEMENT_TYPE_NODE, v1.ElementType_ELEMENT_TYPE_DEVICE, v1.ElementType_ELEMENT_TYPE_SYSTEM_SOFTWARE:
+		m.Layer = v1.Layer_LAYER_TECHNOLOGY
 	}
 	if m.Meta == nil {
 		m.Meta = new(v1.MessageMeta)
@@ -956,9 +928,7 @@ func enrichArchitectureServiceCreateCapabilityRequest(c *runtime.Call, h Archite
 }
 
 func enrichArchitectureServiceCreateCapabilityStructureRequest(c *runtime.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.CreateCapabilityStructureRequest) error {
-	{
-		m.Id = "cap-" + c.RequestScopedID()
-	}
+	m.Id = "cap-" + c.RequestScopedID()
 	if m.Meta == nil {
 		m.Meta = new(v1.MessageMeta)
 	}
@@ -976,9 +946,7 @@ func enrichArchitectureServiceCreateCapabilityStructureRequest(c *runtime.Call, 
 }
 
 func enrichArchitectureServiceAddComponentToCapabilityRequest(c *runtime.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.AddComponentToCapabilityRequest) error {
-	{
-		m.Id = "comp-" + c.RequestScopedID()
-	}
+	m.Id = "comp-" + c.RequestScopedID()
 	if m.Meta == nil {
 		m.Meta = new(v1.MessageMeta)
 	}

@@ -929,312 +929,242 @@ func decodeMergePeopleRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Mer
 }
 
 func enrichCrmServiceListPeopleRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.ListPeopleRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
+	m.UserId = vUserId
 	return nil
 }
 
 func enrichCrmServiceGetPersonRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.GetPersonRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
+	m.UserId = vUserId
 	return nil
 }
 
 func enrichCrmServiceCreatePersonRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.CreatePersonRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
-	{
-		m.Id = "per_" + c.UUIDv7()
-	}
+	m.UserId = vUserId
+	m.Id = "per_" + c.UUIDv7()
 	return nil
 }
 
 func enrichCrmServiceUpdatePersonRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.UpdatePersonRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
-	{
-		v, err := h.ResolvePersonVersion(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("expected_version", err)
-		}
-		m.ExpectedVersion = v
+	m.UserId = vUserId
+	vExpectedVersion, err := h.ResolvePersonVersion(c.Ctx, root)
+	if err != nil {
+		return c.ResolverError("expected_version", err)
 	}
+	m.ExpectedVersion = vExpectedVersion
 	return nil
 }
 
 func enrichCrmServiceDeletePersonRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.DeletePersonRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
-	{
-		v, err := h.ResolvePersonVersion(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("expected_version", err)
-		}
-		m.ExpectedVersion = v
+	m.UserId = vUserId
+	vExpectedVersion, err := h.ResolvePersonVersion(c.Ctx, root)
+	if err != nil {
+		return c.ResolverError("expected_version", err)
 	}
+	m.ExpectedVersion = vExpectedVersion
 	return nil
 }
 
 func enrichCrmServiceListOrgsRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.ListOrgsRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
+	m.UserId = vUserId
 	return nil
 }
 
 func enrichCrmServiceGetOrgRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.GetOrgRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
+	m.UserId = vUserId
 	return nil
 }
 
 func enrichCrmServiceCreateOrgRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.CreateOrgRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
-	{
-		m.Id = "org_" + c.UUIDv7()
-	}
+	m.UserId = vUserId
+	m.Id = "org_" + c.UUIDv7()
 	return nil
 }
 
 func enrichCrmServiceUpdateOrgRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.UpdateOrgRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
-	{
-		v, err := h.ResolveOrgVersion(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("expected_version", err)
-		}
-		m.ExpectedVersion = v
+	m.UserId = vUserId
+	vExpectedVersion, err := h.ResolveOrgVersion(c.Ctx, root)
+	if err != nil {
+		return c.ResolverError("expected_version", err)
 	}
+	m.ExpectedVersion = vExpectedVersion
 	return nil
 }
 
 func enrichCrmServiceDeleteOrgRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.DeleteOrgRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
-	{
-		v, err := h.ResolveOrgVersion(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("expected_version", err)
-		}
-		m.ExpectedVersion = v
+	m.UserId = vUserId
+	vExpectedVersion, err := h.ResolveOrgVersion(c.Ctx, root)
+	if err != nil {
+		return c.ResolverError("expected_version", err)
 	}
+	m.ExpectedVersion = vExpectedVersion
 	return nil
 }
 
 func enrichCrmServiceListNotesRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.ListNotesRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
+	m.UserId = vUserId
 	return nil
 }
 
 func enrichCrmServiceGetNoteRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.GetNoteRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
+	m.UserId = vUserId
 	return nil
 }
 
 func enrichCrmServiceCreateNoteRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.CreateNoteRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
-	{
-		m.Id = "note_" + c.UUIDv7()
+	m.UserId = vUserId
+	m.Id = "note_" + c.UUIDv7()
+	vSubjectKind, err := h.ResolveNoteSubject(c.Ctx, root)
+	if err != nil {
+		return c.ResolverError("subject_kind", err)
 	}
-	{
-		v, err := h.ResolveNoteSubject(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("subject_kind", err)
-		}
-		m.SubjectKind = v
-	}
+	m.SubjectKind = vSubjectKind
 	return nil
 }
 
 func enrichCrmServiceUpdateNoteRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.UpdateNoteRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
-	{
-		v, err := h.ResolveNoteVersion(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("expected_version", err)
-		}
-		m.ExpectedVersion = v
+	m.UserId = vUserId
+	vExpectedVersion, err := h.ResolveNoteVersion(c.Ctx, root)
+	if err != nil {
+		return c.ResolverError("expected_version", err)
 	}
+	m.ExpectedVersion = vExpectedVersion
 	return nil
 }
 
 func enrichCrmServiceDeleteNoteRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.DeleteNoteRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
-	{
-		v, err := h.ResolveNoteVersion(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("expected_version", err)
-		}
-		m.ExpectedVersion = v
+	m.UserId = vUserId
+	vExpectedVersion, err := h.ResolveNoteVersion(c.Ctx, root)
+	if err != nil {
+		return c.ResolverError("expected_version", err)
 	}
+	m.ExpectedVersion = vExpectedVersion
 	return nil
 }
 
 func enrichCrmServiceLinkPersonToOrgRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.LinkPersonToOrgRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
+	m.UserId = vUserId
 	var errs []error
-	{
-		v, err := h.ResolvePersonVersion(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("expected_version", err))
-		} else {
-			m.ExpectedVersion = v
-		}
+	vExpectedVersion, err := h.ResolvePersonVersion(c.Ctx, root)
+	if err != nil {
+		errs = append(errs, c.ResolverError("expected_version", err))
+	} else {
+		m.ExpectedVersion = vExpectedVersion
 	}
-	{
-		v, err := h.ResolveOrgVersion(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("org_version", err))
-		} else {
-			m.OrgVersion = v
-		}
+	vOrgVersion, err := h.ResolveOrgVersion(c.Ctx, root)
+	if err != nil {
+		errs = append(errs, c.ResolverError("org_version", err))
+	} else {
+		m.OrgVersion = vOrgVersion
 	}
 	return runtime.JoinResolverErrors(errs...)
 }
 
 func enrichCrmServiceAddNoteToPersonRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.AddNoteToPersonRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
-	{
-		m.Id = "note_" + c.UUIDv7()
+	m.UserId = vUserId
+	m.Id = "note_" + c.UUIDv7()
+	vSubjectKind, err := h.ResolveNoteSubject(c.Ctx, root)
+	if err != nil {
+		return c.ResolverError("subject_kind", err)
 	}
-	{
-		v, err := h.ResolveNoteSubject(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("subject_kind", err)
-		}
-		m.SubjectKind = v
-	}
+	m.SubjectKind = vSubjectKind
 	return nil
 }
 
 func enrichCrmServiceFindPeopleAtOrgRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.FindPeopleAtOrgRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
+	m.UserId = vUserId
 	return nil
 }
 
 func enrichCrmServiceMergePeopleRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.MergePeopleRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
+	m.UserId = vUserId
 	var errs []error
-	{
-		v, err := h.ResolveSourcePersonVersion(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("source_version", err))
-		} else {
-			m.SourceVersion = v
-		}
+	vSourceVersion, err := h.ResolveSourcePersonVersion(c.Ctx, root)
+	if err != nil {
+		errs = append(errs, c.ResolverError("source_version", err))
+	} else {
+		m.SourceVersion = vSourceVersion
 	}
-	{
-		v, err := h.ResolvePersonVersion(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("expected_version", err))
-		} else {
-			m.ExpectedVersion = v
-		}
+	vExpectedVersion, err := h.ResolvePersonVersion(c.Ctx, root)
+	if err != nil {
+		errs = append(errs, c.ResolverError("expected_version", err))
+	} else {
+		m.ExpectedVersion = vExpectedVersion
 	}
 	return runtime.JoinResolverErrors(errs...)
 }

@@ -1505,23 +1505,17 @@ func decodeGetSchemaRecommendationsRequest(d *runtime.Decoder, obj *runtime.Obje
 }
 
 func enrichMemoryServiceStoreRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.StoreRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
-	{
-		m.StoredAt = timestamppb.New(c.Now())
+	m.UserId = vUserId
+	m.StoredAt = timestamppb.New(c.Now())
+	vCorrelationId, err := c.ContextValue(runtime.ContextCorrelationID, "correlation_id")
+	if err != nil {
+		return err
 	}
-	{
-		v, err := c.ContextValue(runtime.ContextCorrelationID, "correlation_id")
-		if err != nil {
-			return err
-		}
-		m.CorrelationId = v
-	}
+	m.CorrelationId = vCorrelationId
 	if x := m.GetProvenance(); x != nil {
 		if err := enrichMemoryServiceProvenance(c, h, root, x); err != nil {
 			return err
@@ -1538,242 +1532,186 @@ func enrichMemoryServiceProvenance(c *runtime.Call, h MemoryServiceHandler, root
 }
 
 func enrichMemoryServiceReinterpretRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.ReinterpretRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
-	{
-		m.RequestedAt = timestamppb.New(c.Now())
-	}
+	m.UserId = vUserId
+	m.RequestedAt = timestamppb.New(c.Now())
 	return nil
 }
 
 func enrichMemoryServiceCorrectRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.CorrectRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
-	{
-		m.ObservationId = "obs_" + c.UUIDv7()
-	}
-	{
-		m.Priority = 1000
-	}
-	{
-		m.CorrectedAt = timestamppb.New(c.Now())
-	}
+	m.UserId = vUserId
+	m.ObservationId = "obs_" + c.UUIDv7()
+	m.Priority = 1000
+	m.CorrectedAt = timestamppb.New(c.Now())
 	return nil
 }
 
 func enrichMemoryServiceMergeEntitiesRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.MergeEntitiesRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
-	{
-		v, err := h.ResolveObservationsToMove(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("observations_to_move", err)
-		}
-		m.ObservationsToMove = v
+	m.UserId = vUserId
+	vObservationsToMove, err := h.ResolveObservationsToMove(c.Ctx, root)
+	if err != nil {
+		return c.ResolverError("observations_to_move", err)
 	}
+	m.ObservationsToMove = vObservationsToMove
 	return nil
 }
 
 func enrichMemoryServiceCreateRelationshipRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.CreateRelationshipRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
-	{
-		m.CreatedAt = timestamppb.New(c.Now())
-	}
-	{
-		m.Id = "rel_" + c.ContentHash(m.GetUserId(), m.GetRelationshipType().String(), m.GetSourceEntityId(), m.GetTargetEntityId())
-	}
+	m.UserId = vUserId
+	m.CreatedAt = timestamppb.New(c.Now())
+	m.Id = "rel_" + c.ContentHash(m.GetUserId(), m.GetRelationshipType().String(), m.GetSourceEntityId(), m.GetTargetEntityId())
 	return nil
 }
 
 func enrichMemoryServiceRegisterSchemaRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.RegisterSchemaRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
-	{
-		m.RegisteredAt = timestamppb.New(c.Now())
-	}
+	m.UserId = vUserId
+	m.RegisteredAt = timestamppb.New(c.Now())
 	return nil
 }
 
 func enrichMemoryServiceUpdateSchemaIncrementalRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.UpdateSchemaIncrementalRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
-	{
-		m.UpdatedAt = timestamppb.New(c.Now())
-	}
+	m.UserId = vUserId
+	m.UpdatedAt = timestamppb.New(c.Now())
 	return nil
 }
 
 func enrichMemoryServiceListEntityTypesRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.ListEntityTypesRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
+	m.UserId = vUserId
 	return nil
 }
 
 func enrichMemoryServiceRetrieveEntitySnapshotRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveEntitySnapshotRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
+	m.UserId = vUserId
 	return nil
 }
 
 func enrichMemoryServiceRetrieveEntitiesRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveEntitiesRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
+	m.UserId = vUserId
 	return nil
 }
 
 func enrichMemoryServiceListObservationsRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.ListObservationsRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
+	m.UserId = vUserId
 	return nil
 }
 
 func enrichMemoryServiceListRelationshipsRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.ListRelationshipsRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
+	m.UserId = vUserId
 	return nil
 }
 
 func enrichMemoryServiceRetrieveEntityByIdentifierRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveEntityByIdentifierRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
+	m.UserId = vUserId
 	return nil
 }
 
 func enrichMemoryServiceRetrieveRelatedEntitiesRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveRelatedEntitiesRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
+	m.UserId = vUserId
 	return nil
 }
 
 func enrichMemoryServiceRetrieveFieldProvenanceRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveFieldProvenanceRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
+	m.UserId = vUserId
 	return nil
 }
 
 func enrichMemoryServiceGetRelationshipSnapshotRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.GetRelationshipSnapshotRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
+	m.UserId = vUserId
 	return nil
 }
 
 func enrichMemoryServiceAnalyzeSchemaCandidatesRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.AnalyzeSchemaCandidatesRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
+	m.UserId = vUserId
 	return nil
 }
 
 func enrichMemoryServiceRetrieveGraphNeighborhoodRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveGraphNeighborhoodRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
+	m.UserId = vUserId
 	return nil
 }
 
 func enrichMemoryServiceListTimelineEventsRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.ListTimelineEventsRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
+	m.UserId = vUserId
 	return nil
 }
 
 func enrichMemoryServiceGetSchemaRecommendationsRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.GetSchemaRecommendationsRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
-		if err != nil {
-			return err
-		}
-		m.UserId = v
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
 	}
+	m.UserId = vUserId
 	return nil
 }
 

@@ -659,37 +659,27 @@ func enrichPurchasingServiceCreatePurchaseOrderRequest(c *runtime.Call, h Purcha
 }
 
 func enrichPurchasingServiceRequestMeta(c *runtime.Call, h PurchasingServiceHandler, root proto.Message, m *v1.RequestMeta) error {
-	{
-		v, err := c.ContextValue(runtime.ContextTenantID, "tenant_id")
-		if err != nil {
-			return err
-		}
-		m.TenantId = v
+	vTenantId, err := c.ContextValue(runtime.ContextTenantID, "tenant_id")
+	if err != nil {
+		return err
 	}
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "principal_id")
-		if err != nil {
-			return err
-		}
-		m.PrincipalId = v
+	m.TenantId = vTenantId
+	vPrincipalId, err := c.ContextValue(runtime.ContextPrincipalID, "principal_id")
+	if err != nil {
+		return err
 	}
-	{
-		v, err := c.ContextValue(runtime.ContextCorrelationID, "correlation_id")
-		if err != nil {
-			return err
-		}
-		m.CorrelationId = v
+	m.PrincipalId = vPrincipalId
+	vCorrelationId, err := c.ContextValue(runtime.ContextCorrelationID, "correlation_id")
+	if err != nil {
+		return err
 	}
-	{
-		v, err := c.ContextValue(runtime.ContextClientRequestID, "client_request_id")
-		if err != nil {
-			return err
-		}
-		m.ClientRequestId = v
+	m.CorrelationId = vCorrelationId
+	vClientRequestId, err := c.ContextValue(runtime.ContextClientRequestID, "client_request_id")
+	if err != nil {
+		return err
 	}
-	{
-		m.RequestedAt = timestamppb.New(c.Now())
-	}
+	m.ClientRequestId = vClientRequestId
+	m.RequestedAt = timestamppb.New(c.Now())
 	return nil
 }
 

@@ -912,9 +912,7 @@ func decodeParentOperationsRequest(d *runtime.Decoder, obj *runtime.Object, m *v
 }
 
 func enrichTaskServiceTaskCreateRequest(c *runtime.Call, h TaskServiceHandler, root proto.Message, m *v1.TaskCreateRequest) error {
-	{
-		m.Id = "task-" + c.ULID()
-	}
+	m.Id = "task-" + c.ULID()
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
@@ -932,37 +930,27 @@ func enrichTaskServiceTaskCreateRequest(c *runtime.Call, h TaskServiceHandler, r
 }
 
 func enrichTaskServiceRequestMeta(c *runtime.Call, h TaskServiceHandler, root proto.Message, m *v1.RequestMeta) error {
-	{
-		v, err := c.ContextValue(runtime.ContextTenantID, "tenantId")
-		if err != nil {
-			return err
-		}
-		m.TenantId = v
+	vTenantId, err := c.ContextValue(runtime.ContextTenantID, "tenantId")
+	if err != nil {
+		return err
 	}
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "principalId")
-		if err != nil {
-			return err
-		}
-		m.PrincipalId = v
+	m.TenantId = vTenantId
+	vPrincipalId, err := c.ContextValue(runtime.ContextPrincipalID, "principalId")
+	if err != nil {
+		return err
 	}
-	{
-		v, err := c.ContextValue(runtime.ContextCorrelationID, "correlationId")
-		if err != nil {
-			return err
-		}
-		m.CorrelationId = v
+	m.PrincipalId = vPrincipalId
+	vCorrelationId, err := c.ContextValue(runtime.ContextCorrelationID, "correlationId")
+	if err != nil {
+		return err
 	}
-	{
-		v, err := c.ContextValue(runtime.ContextClientRequestID, "clientRequestId")
-		if err != nil {
-			return err
-		}
-		m.ClientRequestId = v
+	m.CorrelationId = vCorrelationId
+	vClientRequestId, err := c.ContextValue(runtime.ContextClientRequestID, "clientRequestId")
+	if err != nil {
+		return err
 	}
-	{
-		m.RequestedAt = timestamppb.New(c.Now())
-	}
+	m.ClientRequestId = vClientRequestId
+	m.RequestedAt = timestamppb.New(c.Now())
 	return nil
 }
 
@@ -1035,9 +1023,7 @@ func enrichTaskServiceTaskTransformRequest(c *runtime.Call, h TaskServiceHandler
 }
 
 func enrichTaskServiceParentCreateRequest(c *runtime.Call, h TaskServiceHandler, root proto.Message, m *v1.ParentCreateRequest) error {
-	{
-		m.Id = "task-" + c.ULID()
-	}
+	m.Id = "task-" + c.ULID()
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}

@@ -303,16 +303,12 @@ func decodeRegisterVendorRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 }
 
 func enrichVendorServiceRegisterVendorRequest(c *runtime.Call, h VendorServiceHandler, root proto.Message, m *v1.RegisterVendorRequest) error {
-	{
-		m.VendorId = c.UUIDv4()
+	m.VendorId = c.UUIDv4()
+	vTenantId, err := c.ContextValue(runtime.ContextTenantID, "tenant_id")
+	if err != nil {
+		return err
 	}
-	{
-		v, err := c.ContextValue(runtime.ContextTenantID, "tenant_id")
-		if err != nil {
-			return err
-		}
-		m.TenantId = v
-	}
+	m.TenantId = vTenantId
 	if m.Region == "" {
 		m.Region = "eu"
 	}

@@ -147,8 +147,6 @@ func decodeRegisterVehicleRequest(d *runtime.Decoder, obj *runtime.Object, m *v1
 }
 
 func enrichFleetServiceRegisterVehicleRequest(c *runtime.Call, h FleetServiceHandler, root proto.Message, m *v1.RegisterVehicleRequest) error {
-	{
-		m.VehicleId = runtime.Ptr(c.UUIDv7())
-	}
+	m.VehicleId = runtime.Ptr(c.UUIDv7())
 	return nil
 }

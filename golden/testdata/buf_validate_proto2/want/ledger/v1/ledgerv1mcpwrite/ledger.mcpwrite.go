@@ -144,9 +144,7 @@ func decodePostLineRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.PostLi
 }
 
 func enrichJournalServicePostLineRequest(c *runtime.Call, h JournalServiceHandler, root proto.Message, m *v1.PostLineRequest) error {
-	{
-		m.LineId = runtime.Ptr("jl_" + c.ULID())
-	}
+	m.LineId = runtime.Ptr("jl_" + c.ULID())
 	return nil
 }
 

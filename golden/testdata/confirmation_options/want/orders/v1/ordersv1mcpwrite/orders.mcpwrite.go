@@ -165,8 +165,6 @@ func decodeCancelOrderRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Can
 }
 
 func enrichOrderServicePlaceOrderRequest(c *runtime.Call, h OrderServiceHandler, root proto.Message, m *v1.PlaceOrderRequest) error {
-	{
-		m.Id = c.UUIDv7()
-	}
+	m.Id = c.UUIDv7()
 	return nil
 }

@@ -138,15 +138,11 @@ func decodePostMessageRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Pos
 }
 
 func enrichRelayServicePostMessageRequest(c *runtime.Call, h RelayServiceHandler, root proto.Message, m *v1.PostMessageRequest) error {
-	{
-		m.Id = c.UUIDv7()
+	m.Id = c.UUIDv7()
+	vChannelId, err := h.ResolveDefaultChannel(c.Ctx, root)
+	if err != nil {
+		return c.ResolverError("channel_id", err)
 	}
-	{
-		v, err := h.ResolveDefaultChannel(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("channel_id", err)
-		}
-		m.ChannelId = v
-	}
+	m.ChannelId = vChannelId
 	return nil
 }

@@ -215,35 +215,19 @@ func decodeVoidInvoiceRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Voi
 }
 
 func enrichInvoiceServiceIssueInvoiceRequest(c *runtime.Call, h InvoiceServiceHandler, root proto.Message, m *v1.IssueInvoiceRequest) error {
-	{
-		m.InvoiceId = c.UUIDv7()
+	m.InvoiceId = c.UUIDv7()
+	switch m.GetCurrency() {
+	case v1.Currency_CURRENCY_EUR:
+		m.Region = v1.Region_REGION_EU
+	case v1.Currency_CURRENCY_USD, v1.Currency_CURRENCY_CAD:
+		m.Region = v1.Region_REGION_US
 	}
-	{
-		switch m.GetCurrency() {
-		case v1.Currency_CURRENCY_EUR:
-			m.Region = v1.Region_REGION_EU
-		case v1.Currency_CURRENCY_USD, v1.Currency_CURRENCY_CAD:
-			m.Region = v1.Region_REGION_US
-		}
-	}
-	{
-		m.Schema = "invoice/v2"
-	}
-	{
-		m.Revision = 1
-	}
-	{
-		m.Taxable = true
-	}
-	{
-		m.Kind = v1.Kind_KIND_STANDARD
-	}
-	{
-		m.Discount = 0.25
-	}
-	{
-		m.Big = 18446744073709551615
-	}
+	m.Schema = "invoice/v2"
+	m.Revision = 1
+	m.Taxable = true
+	m.Kind = v1.Kind_KIND_STANDARD
+	m.Discount = 0.25
+	m.Big = 18446744073709551615
 	if m.OverrideKind == 0 {
 		m.OverrideKind = v1.Kind_KIND_CREDIT_NOTE
 	}
@@ -261,74 +245,56 @@ func enrichInvoiceServiceIssueInvoiceRequest(c *runtime.Call, h InvoiceServiceHa
 			m.LedgerId = v
 		}
 	}
-	{
-		v, err := h.ResolveNextSequence(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("sequence", err))
-		} else {
-			m.Sequence = v
-		}
+	vSequence, err := h.ResolveNextSequence(c.Ctx, root)
+	if err != nil {
+		errs = append(errs, c.ResolverError("sequence", err))
+	} else {
+		m.Sequence = vSequence
 	}
 	return runtime.JoinResolverErrors(errs...)
 }
 
 func enrichInvoiceServiceOrigin(c *runtime.Call, h InvoiceServiceHandler, root proto.Message, m *v1.Origin) error {
-	{
-		v, err := c.ContextValue(runtime.ContextTenantID, "tenant_id")
-		if err != nil {
-			return err
-		}
-		m.TenantId = v
+	vTenantId, err := c.ContextValue(runtime.ContextTenantID, "tenant_id")
+	if err != nil {
+		return err
 	}
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "principal_id")
-		if err != nil {
-			return err
-		}
-		m.PrincipalId = v
+	m.TenantId = vTenantId
+	vPrincipalId, err := c.ContextValue(runtime.ContextPrincipalID, "principal_id")
+	if err != nil {
+		return err
 	}
-	{
-		v, err := c.ContextValue(runtime.ContextCorrelationID, "correlation_id")
-		if err != nil {
-			return err
-		}
-		m.CorrelationId = v
+	m.PrincipalId = vPrincipalId
+	vCorrelationId, err := c.ContextValue(runtime.ContextCorrelationID, "correlation_id")
+	if err != nil {
+		return err
 	}
-	{
-		v, err := c.ContextValue(runtime.ContextCausationID, "causation_id")
-		if err != nil {
-			return err
-		}
-		m.CausationId = v
+	m.CorrelationId = vCorrelationId
+	vCausationId, err := c.ContextValue(runtime.ContextCausationID, "causation_id")
+	if err != nil {
+		return err
 	}
-	{
-		v, err := c.ContextValue(runtime.ContextTraceParent, "traceparent")
-		if err != nil {
-			return err
-		}
-		m.Traceparent = v
+	m.CausationId = vCausationId
+	vTraceparent, err := c.ContextValue(runtime.ContextTraceParent, "traceparent")
+	if err != nil {
+		return err
 	}
-	{
-		v, err := c.ContextValue(runtime.ContextClientRequestID, "client_request_id")
-		if err != nil {
-			return err
-		}
-		m.ClientRequestId = v
+	m.Traceparent = vTraceparent
+	vClientRequestId, err := c.ContextValue(runtime.ContextClientRequestID, "client_request_id")
+	if err != nil {
+		return err
 	}
-	{
-		v, err := c.ContextValue(runtime.ContextSessionID, "session_id")
-		if err != nil {
-			return err
-		}
-		m.SessionId = v
+	m.ClientRequestId = vClientRequestId
+	vSessionId, err := c.ContextValue(runtime.ContextSessionID, "session_id")
+	if err != nil {
+		return err
 	}
-	{
-		v, err := c.ContextValue(runtime.ContextToolName, "tool_name")
-		if err != nil {
-			return err
-		}
-		m.ToolName = v
+	m.SessionId = vSessionId
+	vToolName, err := c.ContextValue(runtime.ContextToolName, "tool_name")
+	if err != nil {
+		return err
 	}
+	m.ToolName = vToolName
 	if m.OnBehalfOf == nil {
 		v, err := c.ContextValue(runtime.ContextPrincipalID, "on_behalf_of")
 		if err != nil {
@@ -345,12 +311,10 @@ func enrichInvoiceServiceVoidInvoiceRequest(c *runtime.Call, h InvoiceServiceHan
 			return err
 		}
 	}
-	{
-		v, err := h.ResolveDefaultLedger(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("ledger_id", err)
-		}
-		m.LedgerId = v
+	vLedgerId, err := h.ResolveDefaultLedger(c.Ctx, root)
+	if err != nil {
+		return c.ResolverError("ledger_id", err)
 	}
+	m.LedgerId = vLedgerId
 	return nil
 }

@@ -147,12 +147,8 @@ func decodeMoveStockRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.MoveS
 }
 
 func enrichStockServiceMoveStockRequest(c *runtime.Call, h StockServiceHandler, root proto.Message, m *v1.MoveStockRequest) error {
-	{
-		m.MovementId = runtime.Ptr(c.UUIDv4())
-	}
-	{
-		m.MovedAt = runtime.Ptr(runtime.FormatRFC3339(c.Now()))
-	}
+	m.MovementId = runtime.Ptr(c.UUIDv4())
+	m.MovedAt = runtime.Ptr(runtime.FormatRFC3339(c.Now()))
 	if m.Warehouse == "" {
 		v, err := h.ResolveHomeWarehouse(c.Ctx, root)
 		if err != nil {

@@ -167,16 +167,12 @@ func decodeOpenTicketRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Open
 }
 
 func enrichTicketServiceOpenTicketRequest(c *runtime.Call, h TicketServiceHandler, root proto.Message, m *v1.OpenTicketRequest) error {
-	{
-		m.Id = c.UUIDv7()
-	}
-	{
-		switch m.GetCategory() {
-		case v1.Category_CATEGORY_OUTAGE, v1.Category_CATEGORY_CAPACITY:
-			m.Team = v1.Team_TEAM_PLATFORM
-		case v1.Category_CATEGORY_BILLING_QUESTION:
-			m.Team = v1.Team_TEAM_SUPPORT
-		}
+	m.Id = c.UUIDv7()
+	switch m.GetCategory() {
+	case v1.Category_CATEGORY_OUTAGE, v1.Category_CATEGORY_CAPACITY:
+		m.Team = v1.Team_TEAM_PLATFORM
+	case v1.Category_CATEGORY_BILLING_QUESTION:
+		m.Team = v1.Team_TEAM_SUPPORT
 	}
 	return nil
 }

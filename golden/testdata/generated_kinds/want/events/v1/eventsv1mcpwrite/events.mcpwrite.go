@@ -148,35 +148,19 @@ func decodeAppendEventRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.App
 }
 
 func enrichEventServiceAppendEventRequest(c *runtime.Call, h EventServiceHandler, root proto.Message, m *v1.AppendEventRequest) error {
-	{
-		m.EventId = "evt_" + c.UUIDv7()
-	}
-	{
-		m.TraceId = c.UUIDv4()
-	}
-	{
-		m.SortKey = c.ULID()
-	}
-	{
-		m.CreatedAt = timestamppb.New(c.Now())
-	}
-	{
-		m.CreatedAtText = "at:" + runtime.FormatRFC3339(c.Now())
-	}
-	{
-		m.CreatedAtMillis = c.Now().UnixMilli()
-	}
-	{
-		m.CommandId = c.RequestScopedID()
-	}
+	m.EventId = "evt_" + c.UUIDv7()
+	m.TraceId = c.UUIDv4()
+	m.SortKey = c.ULID()
+	m.CreatedAt = timestamppb.New(c.Now())
+	m.CreatedAtText = "at:" + runtime.FormatRFC3339(c.Now())
+	m.CreatedAtMillis = c.Now().UnixMilli()
+	m.CommandId = c.RequestScopedID()
 	if m.ExternalId == "" {
 		m.ExternalId = c.UUIDv7()
 	}
 	if m.EffectiveAt == nil {
 		m.EffectiveAt = timestamppb.New(c.Now())
 	}
-	{
-		m.DedupKey = c.ContentHash(m.GetTopic().String(), m.GetSubject(), strconv.FormatInt(int64(m.GetSequence()), 10), strconv.FormatBool(m.GetReplay()), strconv.FormatFloat(float64(m.GetWeight()), 'g', -1, 64), strconv.FormatUint(uint64(m.GetOffset()), 10))
-	}
+	m.DedupKey = c.ContentHash(m.GetTopic().String(), m.GetSubject(), strconv.FormatInt(int64(m.GetSequence()), 10), strconv.FormatBool(m.GetReplay()), strconv.FormatFloat(float64(m.GetWeight()), 'g', -1, 64), strconv.FormatUint(uint64(m.GetOffset()), 10))
 	return nil
 }

@@ -269,9 +269,7 @@ func decodeListTasksRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ListT
 }
 
 func enrichPlannerServiceCreateTaskRequest(c *runtime.Call, h PlannerServiceHandler, root proto.Message, m *v1.CreateTaskRequest) error {
-	{
-		m.TaskId = "task_" + c.UUIDv7()
-	}
+	m.TaskId = "task_" + c.UUIDv7()
 	if x := m.GetAudit(); x != nil {
 		if err := enrichPlannerServiceAudit(c, h, root, x); err != nil {
 			return err
@@ -281,16 +279,12 @@ func enrichPlannerServiceCreateTaskRequest(c *runtime.Call, h PlannerServiceHand
 }
 
 func enrichPlannerServiceAudit(c *runtime.Call, h PlannerServiceHandler, root proto.Message, m *v1.Audit) error {
-	{
-		v, err := c.ContextValue(runtime.ContextTenantID, "tenantId")
-		if err != nil {
-			return err
-		}
-		m.TenantId = v
+	vTenantId, err := c.ContextValue(runtime.ContextTenantID, "tenantId")
+	if err != nil {
+		return err
 	}
-	{
-		m.CreatedAt = timestamppb.New(c.Now())
-	}
+	m.TenantId = vTenantId
+	m.CreatedAt = timestamppb.New(c.Now())
 	return nil
 }
 
@@ -304,12 +298,10 @@ func enrichPlannerServiceArchiveTaskRequest(c *runtime.Call, h PlannerServiceHan
 }
 
 func enrichPlannerServiceListTasksRequest(c *runtime.Call, h PlannerServiceHandler, root proto.Message, m *v1.ListTasksRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextTenantID, "tenantId")
-		if err != nil {
-			return err
-		}
-		m.TenantId = v
+	vTenantId, err := c.ContextValue(runtime.ContextTenantID, "tenantId")
+	if err != nil {
+		return err
 	}
+	m.TenantId = vTenantId
 	return nil
 }

@@ -233,9 +233,7 @@ func decodeChangeAddressRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.C
 }
 
 func enrichOrderServicePlaceOrderRequest(c *runtime.Call, h OrderServiceHandler, root proto.Message, m *v1.PlaceOrderRequest) error {
-	{
-		m.OrderId = c.UUIDv7()
-	}
+	m.OrderId = c.UUIDv7()
 	if m.Meta == nil {
 		m.Meta = new(v1.Meta)
 	}
@@ -251,19 +249,13 @@ func enrichOrderServicePlaceOrderRequest(c *runtime.Call, h OrderServiceHandler,
 }
 
 func enrichOrderServiceMeta(c *runtime.Call, h OrderServiceHandler, root proto.Message, m *v1.Meta) error {
-	{
-		m.MessageId = c.UUIDv4()
+	m.MessageId = c.UUIDv4()
+	vTenantId, err := c.ContextValue(runtime.ContextTenantID, "tenant_id")
+	if err != nil {
+		return err
 	}
-	{
-		v, err := c.ContextValue(runtime.ContextTenantID, "tenant_id")
-		if err != nil {
-			return err
-		}
-		m.TenantId = v
-	}
-	{
-		m.OccurredAt = timestamppb.New(c.Now())
-	}
+	m.TenantId = vTenantId
+	m.OccurredAt = timestamppb.New(c.Now())
 	if m.Audit == nil {
 		m.Audit = new(v1.Audit)
 	}
@@ -274,20 +266,16 @@ func enrichOrderServiceMeta(c *runtime.Call, h OrderServiceHandler, root proto.M
 }
 
 func enrichOrderServiceAudit(c *runtime.Call, h OrderServiceHandler, root proto.Message, m *v1.Audit) error {
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "principal_id")
-		if err != nil {
-			return err
-		}
-		m.PrincipalId = v
+	vPrincipalId, err := c.ContextValue(runtime.ContextPrincipalID, "principal_id")
+	if err != nil {
+		return err
 	}
-	{
-		v, err := c.ContextValue(runtime.ContextCorrelationID, "correlation_id")
-		if err != nil {
-			return err
-		}
-		m.CorrelationId = v
+	m.PrincipalId = vPrincipalId
+	vCorrelationId, err := c.ContextValue(runtime.ContextCorrelationID, "correlation_id")
+	if err != nil {
+		return err
 	}
+	m.CorrelationId = vCorrelationId
 	return nil
 }
 
@@ -306,9 +294,7 @@ func enrichOrderServiceCustomer(c *runtime.Call, h OrderServiceHandler, root pro
 }
 
 func enrichOrderServiceAddress(c *runtime.Call, h OrderServiceHandler, root proto.Message, m *v1.Address) error {
-	{
-		m.AddressId = c.UUIDv7()
-	}
+	m.AddressId = c.UUIDv7()
 	return nil
 }
 

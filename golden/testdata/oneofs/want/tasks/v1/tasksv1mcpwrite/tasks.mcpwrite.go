@@ -151,8 +151,6 @@ func decodeAddCommentRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.AddC
 }
 
 func enrichTaskServiceAddCommentRequest(c *runtime.Call, h TaskServiceHandler, root proto.Message, m *v1.AddCommentRequest) error {
-	{
-		m.Id = c.UUIDv7()
-	}
+	m.Id = c.UUIDv7()
 	return nil
 }

@@ -166,24 +166,14 @@ func decodeBookEntryRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.BookE
 }
 
 func enrichLedgerServiceBookEntryRequest(c *runtime.Call, h LedgerServiceHandler, root proto.Message, m *v1.BookEntryRequest) error {
-	{
-		m.EntryId = runtime.Ptr("ent_" + c.ULID())
+	m.EntryId = runtime.Ptr("ent_" + c.ULID())
+	vTenantId, err := c.ContextValue(runtime.ContextTenantID, "tenant_id")
+	if err != nil {
+		return err
 	}
-	{
-		v, err := c.ContextValue(runtime.ContextTenantID, "tenant_id")
-		if err != nil {
-			return err
-		}
-		m.TenantId = runtime.Ptr(v)
-	}
-	{
-		m.BookedAt = runtime.Ptr(c.Now().UnixMilli())
-	}
-	{
-		m.SchemaVersion = runtime.Ptr(uint32(2))
-	}
-	{
-		m.DefaultSide = runtime.Ptr(v1.Side_SIDE_DEBIT)
-	}
+	m.TenantId = runtime.Ptr(vTenantId)
+	m.BookedAt = runtime.Ptr(c.Now().UnixMilli())
+	m.SchemaVersion = runtime.Ptr(uint32(2))
+	m.DefaultSide = runtime.Ptr(v1.Side_SIDE_DEBIT)
 	return nil
 }

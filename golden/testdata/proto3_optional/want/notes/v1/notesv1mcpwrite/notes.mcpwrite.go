@@ -179,19 +179,13 @@ func decodeUpdateNoteRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Upda
 }
 
 func enrichNoteServiceCreateNoteRequest(c *runtime.Call, h NoteServiceHandler, root proto.Message, m *v1.CreateNoteRequest) error {
-	{
-		m.Id = c.UUIDv7()
+	m.Id = c.UUIDv7()
+	vCreatedBy, err := c.ContextValue(runtime.ContextPrincipalID, "created_by")
+	if err != nil {
+		return err
 	}
-	{
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "created_by")
-		if err != nil {
-			return err
-		}
-		m.CreatedBy = runtime.Ptr(v)
-	}
-	{
-		m.CreatedAt = runtime.Ptr(c.Now().UnixMilli())
-	}
+	m.CreatedBy = runtime.Ptr(vCreatedBy)
+	m.CreatedAt = runtime.Ptr(c.Now().UnixMilli())
 	return nil
 }
 

@@ -176,40 +176,30 @@ func decodeListBooksRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ListB
 }
 
 func enrichLibraryServiceAddBookRequest(c *runtime.Call, h LibraryServiceHandler, root proto.Message, m *v1.AddBookRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextTenantID, "tenant_id")
-		if err != nil {
-			return err
-		}
-		m.TenantId = v
+	vTenantId, err := c.ContextValue(runtime.ContextTenantID, "tenant_id")
+	if err != nil {
+		return err
 	}
-	{
-		m.Id = "book_" + c.UUIDv7()
-	}
+	m.TenantId = vTenantId
+	m.Id = "book_" + c.UUIDv7()
 	return nil
 }
 
 func enrichLibraryServiceGetBookRequest(c *runtime.Call, h LibraryServiceHandler, root proto.Message, m *v1.GetBookRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextTenantID, "tenant_id")
-		if err != nil {
-			return err
-		}
-		m.TenantId = v
+	vTenantId, err := c.ContextValue(runtime.ContextTenantID, "tenant_id")
+	if err != nil {
+		return err
 	}
+	m.TenantId = vTenantId
 	return nil
 }
 
 func enrichLibraryServiceListBooksRequest(c *runtime.Call, h LibraryServiceHandler, root proto.Message, m *v1.ListBooksRequest) error {
-	{
-		v, err := c.ContextValue(runtime.ContextTenantID, "tenant_id")
-		if err != nil {
-			return err
-		}
-		m.TenantId = v
+	vTenantId, err := c.ContextValue(runtime.ContextTenantID, "tenant_id")
+	if err != nil {
+		return err
 	}
-	{
-		m.AsOf = runtime.FormatRFC3339(c.Now())
-	}
+	m.TenantId = vTenantId
+	m.AsOf = runtime.FormatRFC3339(c.Now())
 	return nil
 }

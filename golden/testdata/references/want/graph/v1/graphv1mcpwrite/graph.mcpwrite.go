@@ -158,9 +158,7 @@ func decodeConnectRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Connect
 }
 
 func enrichGraphServiceConnectRequest(c *runtime.Call, h GraphServiceHandler, root proto.Message, m *v1.ConnectRequest) error {
-	{
-		m.Id = c.UUIDv7()
-	}
+	m.Id = c.UUIDv7()
 	if x := m.GetLabel(); x != nil {
 		c.Enter("label")
 		err := enrichGraphServiceLabel(c, h, root, x)
@@ -199,13 +197,11 @@ func enrichGraphServiceConnectRequest(c *runtime.Call, h GraphServiceHandler, ro
 	if len(errs) > 0 {
 		return runtime.JoinResolverErrors(errs...)
 	}
-	{
-		v, err := h.ResolveFromKind(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("from_kind", err))
-		} else {
-			m.FromKind = v
-		}
+	vFromKind, err := h.ResolveFromKind(c.Ctx, root)
+	if err != nil {
+		errs = append(errs, c.ResolverError("from_kind", err))
+	} else {
+		m.FromKind = vFromKind
 	}
 	return runtime.JoinResolverErrors(errs...)
 }

@@ -294,9 +294,7 @@ func decodePublishProductRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 }
 
 func enrichCatalogServicePublishProductRequest(c *runtime.Call, h CatalogServiceHandler, root proto.Message, m *v1.PublishProductRequest) error {
-	{
-		m.ProductId = c.UUIDv7()
-	}
+	m.ProductId = c.UUIDv7()
 	for _, x := range m.Variants {
 		if err := enrichCatalogServiceVariant(c, h, root, x); err != nil {
 			return err
@@ -306,8 +304,6 @@ func enrichCatalogServicePublishProductRequest(c *runtime.Call, h CatalogService
 }
 
 func enrichCatalogServiceVariant(c *runtime.Call, h CatalogServiceHandler, root proto.Message, m *v1.Variant) error {
-	{
-		m.VariantId = c.UUIDv7()
-	}
+	m.VariantId = c.UUIDv7()
 	return nil
 }

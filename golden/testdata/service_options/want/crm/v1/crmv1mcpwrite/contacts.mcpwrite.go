@@ -256,9 +256,7 @@ func decodePurgeRecordsRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Pu
 }
 
 func enrichContactServiceAddContactRequest(c *runtime.Call, h ContactServiceHandler, root proto.Message, m *v1.AddContactRequest) error {
-	{
-		m.Id = c.UUIDv7()
-	}
+	m.Id = c.UUIDv7()
 	return nil
 }
 

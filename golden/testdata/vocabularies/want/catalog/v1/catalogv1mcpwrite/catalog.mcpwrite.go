@@ -146,15 +146,11 @@ func decodeStoreEntityRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Sto
 }
 
 func enrichCatalogServiceStoreEntityRequest(c *runtime.Call, h CatalogServiceHandler, root proto.Message, m *v1.StoreEntityRequest) error {
-	{
-		m.Id = c.UUIDv7()
+	m.Id = c.UUIDv7()
+	vTenantId, err := c.ContextValue(runtime.ContextTenantID, "tenant_id")
+	if err != nil {
+		return err
 	}
-	{
-		v, err := c.ContextValue(runtime.ContextTenantID, "tenant_id")
-		if err != nil {
-			return err
-		}
-		m.TenantId = v
-	}
+	m.TenantId = vTenantId
 	return nil
 }

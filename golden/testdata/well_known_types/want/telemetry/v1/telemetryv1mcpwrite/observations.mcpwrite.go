@@ -208,11 +208,7 @@ func decodeRecordObservationRequest(d *runtime.Decoder, obj *runtime.Object, m *
 }
 
 func enrichObservationServiceRecordObservationRequest(c *runtime.Call, h ObservationServiceHandler, root proto.Message, m *v1.RecordObservationRequest) error {
-	{
-		m.Id = c.UUIDv7()
-	}
-	{
-		m.RecordedAt = timestamppb.New(c.Now())
-	}
+	m.Id = c.UUIDv7()
+	m.RecordedAt = timestamppb.New(c.Now())
 	return nil
 }
