@@ -119,7 +119,7 @@ func decodeJSONv2(raw []byte) (proto.Message, error) {
 // benchPreparer is the generated createElement path with the default clock
 // and entropy, shared by the contenders.
 var benchPreparer = func() *runtime.Preparer {
-	p, err := runtime.NewPreparer(archimatev1mcpwrite.NewArchitectureServiceService(echoHandler{}))
+	p, err := runtime.NewPreparer(archimatev1mcpwrite.NewArchitectureService(echoHandler{}))
 	if err != nil {
 		panic(err)
 	}

@@ -82,7 +82,7 @@ func preparer(tb testing.TB, clock func() time.Time, entropy *rand.ChaCha8) *run
 	if entropy != nil {
 		opts = append(opts, runtime.WithRand(entropy))
 	}
-	p, err := runtime.NewPreparer(archimatev1mcpwrite.NewArchitectureServiceService(echoHandler{}), opts...)
+	p, err := runtime.NewPreparer(archimatev1mcpwrite.NewArchitectureService(echoHandler{}), opts...)
 	if err != nil {
 		tb.Fatal(err)
 	}

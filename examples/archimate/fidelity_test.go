@@ -237,7 +237,7 @@ func TestSeedGetWriteSchemaExample(t *testing.T) {
 	}
 
 	var doc schemadoc.Document
-	if err := json.Unmarshal(archimatev1mcpwrite.NewArchitectureServiceService(domain.New()).Doc, &doc); err != nil {
+	if err := json.Unmarshal(archimatev1mcpwrite.NewArchitectureService(domain.New()).Doc, &doc); err != nil {
 		t.Fatal(err)
 	}
 	version := doc.Services[0].SchemaVersion

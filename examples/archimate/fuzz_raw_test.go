@@ -40,7 +40,7 @@ func newRawPeer(tb testing.TB) *rawPeer {
 	}
 	ts := httptest.NewServer(server.HTTPHandler(s, map[string]server.Identity{"tok-fuzz": {Tenant: "tenant-fuzz", Principal: "user-fuzz"}}))
 	tb.Cleanup(ts.Close)
-	prep, err := runtime.NewPreparer(archimatev1mcpwrite.NewArchitectureServiceService(domain.New()))
+	prep, err := runtime.NewPreparer(archimatev1mcpwrite.NewArchitectureService(domain.New()))
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -95,7 +95,6 @@ func emitGo(plugin *protogen.Plugin, fm *fileModel, connect bool) {
 	}
 }
 
-func handlerName(sm *serviceModel) string { return sm.proto.GoName + "Handler" }
 
 func (e *emitter) handler(sm *serviceModel) {
 	g := e.g
@@ -160,12 +159,12 @@ func (e *emitter) register(sm *serviceModel) {
 		g.P("// ", line)
 	}
 	g.P("func ", name, "(s *", mcpPkg.Ident("Server"), ", h ", handlerName(sm), ", opts ...", runtimePkg.Ident("Option"), ") error {")
-	g.P("return ", runtimePkg.Ident("Register"), "(s, New", sm.proto.GoName, "Service(h), opts...)")
+	g.P("return ", runtimePkg.Ident("Register"), "(s, ", serviceCtorName(sm), "(h), opts...)")
 	g.P("}")
 	g.P()
-	g.P("// New", sm.proto.GoName, "Service binds the generated tool code of ", sm.proto.Desc.FullName(), " to h,")
+	g.P("// ", serviceCtorName(sm), " binds the generated tool code of ", sm.proto.Desc.FullName(), " to h,")
 	g.P("// for Register", sm.proto.GoName, "Tools or runtime.NewPreparer.")
-	g.P("func New", sm.proto.GoName, "Service(h ", handlerName(sm), ") *", runtimePkg.Ident("Service"), " {")
+	g.P("func ", serviceCtorName(sm), "(h ", handlerName(sm), ") *", runtimePkg.Ident("Service"), " {")
 	g.P("return &", runtimePkg.Ident("Service"), "{")
 	g.P("Name: ", strconv.Quote(string(sm.proto.Desc.FullName())), ",")
 	g.P("Doc: writeSchema,")

@@ -137,3 +137,13 @@ func isToolName(s string) bool {
 	}
 	return true
 }
+
+// handlerName is the generated Handler interface of a service.
+func handlerName(sm *serviceModel) string { return sm.proto.GoName + "Handler" }
+
+// serviceCtorName is the constructor of a service's runtime.Service:
+// NewArchitectureService for ArchitectureService (no stutter),
+// NewPlannerService for Planner.
+func serviceCtorName(sm *serviceModel) string {
+	return "New" + strings.TrimSuffix(sm.proto.GoName, "Service") + "Service"
+}

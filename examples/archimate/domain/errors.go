@@ -48,7 +48,7 @@ type vocabulary struct {
 var vocab = sync.OnceValue(func() *vocabulary {
 	v := &vocabulary{layerOf: map[string]string{}, layers: map[string][]string{}, pairs: map[string][]schemadoc.Pair{}}
 	var doc schemadoc.Document
-	if err := json.Unmarshal(archimatev1mcpwrite.NewArchitectureServiceService(nil).Doc, &doc); err != nil {
+	if err := json.Unmarshal(archimatev1mcpwrite.NewArchitectureService(nil).Doc, &doc); err != nil {
 		panic(fmt.Sprintf("archimate: generated schema document: %v", err))
 	}
 	for _, s := range doc.Services {

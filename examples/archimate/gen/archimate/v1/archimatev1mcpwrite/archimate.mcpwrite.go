@@ -64,12 +64,12 @@ type ArchitectureServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterArchitectureServiceTools(s *mcp.Server, h ArchitectureServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewArchitectureServiceService(h), opts...)
+	return runtime.Register(s, NewArchitectureService(h), opts...)
 }
 
-// NewArchitectureServiceService binds the generated tool code of archimate.v1.ArchitectureService to h,
+// NewArchitectureService binds the generated tool code of archimate.v1.ArchitectureService to h,
 // for RegisterArchitectureServiceTools or runtime.NewPreparer.
-func NewArchitectureServiceService(h ArchitectureServiceHandler) *runtime.Service {
+func NewArchitectureService(h ArchitectureServiceHandler) *runtime.Service {
 	return &runtime.Service{
 		Name: "archimate.v1.ArchitectureService",
 		Doc:  writeSchema,

@@ -82,12 +82,12 @@ type CrmServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterCrmServiceTools(s *mcp.Server, h CrmServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewCrmServiceService(h), opts...)
+	return runtime.Register(s, NewCrmService(h), opts...)
 }
 
-// NewCrmServiceService binds the generated tool code of crm.v1.CrmService to h,
+// NewCrmService binds the generated tool code of crm.v1.CrmService to h,
 // for RegisterCrmServiceTools or runtime.NewPreparer.
-func NewCrmServiceService(h CrmServiceHandler) *runtime.Service {
+func NewCrmService(h CrmServiceHandler) *runtime.Service {
 	return &runtime.Service{
 		Name: "crm.v1.CrmService",
 		Doc:  writeSchema,

@@ -80,12 +80,12 @@ type MemoryServiceHandler interface {
 // The tools take values of the live vocabulary "entity_type": pass
 // runtime.WithVocabulary for each, or registration fails.
 func RegisterMemoryServiceTools(s *mcp.Server, h MemoryServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewMemoryServiceService(h), opts...)
+	return runtime.Register(s, NewMemoryService(h), opts...)
 }
 
-// NewMemoryServiceService binds the generated tool code of neotoma.v1.MemoryService to h,
+// NewMemoryService binds the generated tool code of neotoma.v1.MemoryService to h,
 // for RegisterMemoryServiceTools or runtime.NewPreparer.
-func NewMemoryServiceService(h MemoryServiceHandler) *runtime.Service {
+func NewMemoryService(h MemoryServiceHandler) *runtime.Service {
 	return &runtime.Service{
 		Name: "neotoma.v1.MemoryService",
 		Doc:  writeSchema,

@@ -57,12 +57,12 @@ type PurchasingServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterPurchasingServiceTools(s *mcp.Server, h PurchasingServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewPurchasingServiceService(h), opts...)
+	return runtime.Register(s, NewPurchasingService(h), opts...)
 }
 
-// NewPurchasingServiceService binds the generated tool code of purchasing.v1.PurchasingService to h,
+// NewPurchasingService binds the generated tool code of purchasing.v1.PurchasingService to h,
 // for RegisterPurchasingServiceTools or runtime.NewPreparer.
-func NewPurchasingServiceService(h PurchasingServiceHandler) *runtime.Service {
+func NewPurchasingService(h PurchasingServiceHandler) *runtime.Service {
 	return &runtime.Service{
 		Name: "purchasing.v1.PurchasingService",
 		Doc:  writeSchema,

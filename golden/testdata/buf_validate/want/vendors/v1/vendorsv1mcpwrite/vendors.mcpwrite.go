@@ -37,12 +37,12 @@ type VendorServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterVendorServiceTools(s *mcp.Server, h VendorServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewVendorServiceService(h), opts...)
+	return runtime.Register(s, NewVendorService(h), opts...)
 }
 
-// NewVendorServiceService binds the generated tool code of vendors.v1.VendorService to h,
+// NewVendorService binds the generated tool code of vendors.v1.VendorService to h,
 // for RegisterVendorServiceTools or runtime.NewPreparer.
-func NewVendorServiceService(h VendorServiceHandler) *runtime.Service {
+func NewVendorService(h VendorServiceHandler) *runtime.Service {
 	return &runtime.Service{
 		Name: "vendors.v1.VendorService",
 		Doc:  writeSchema,

@@ -36,12 +36,12 @@ type FleetServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterFleetServiceTools(s *mcp.Server, h FleetServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewFleetServiceService(h), opts...)
+	return runtime.Register(s, NewFleetService(h), opts...)
 }
 
-// NewFleetServiceService binds the generated tool code of fleet.v1.FleetService to h,
+// NewFleetService binds the generated tool code of fleet.v1.FleetService to h,
 // for RegisterFleetServiceTools or runtime.NewPreparer.
-func NewFleetServiceService(h FleetServiceHandler) *runtime.Service {
+func NewFleetService(h FleetServiceHandler) *runtime.Service {
 	return &runtime.Service{
 		Name: "fleet.v1.FleetService",
 		Doc:  writeSchema,

@@ -37,12 +37,12 @@ type JournalServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterJournalServiceTools(s *mcp.Server, h JournalServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewJournalServiceService(h), opts...)
+	return runtime.Register(s, NewJournalService(h), opts...)
 }
 
-// NewJournalServiceService binds the generated tool code of ledger.v1.JournalService to h,
+// NewJournalService binds the generated tool code of ledger.v1.JournalService to h,
 // for RegisterJournalServiceTools or runtime.NewPreparer.
-func NewJournalServiceService(h JournalServiceHandler) *runtime.Service {
+func NewJournalService(h JournalServiceHandler) *runtime.Service {
 	return &runtime.Service{
 		Name: "ledger.v1.JournalService",
 		Doc:  writeSchema,

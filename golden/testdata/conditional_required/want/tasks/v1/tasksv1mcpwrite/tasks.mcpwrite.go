@@ -35,12 +35,12 @@ type TaskServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterTaskServiceTools(s *mcp.Server, h TaskServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewTaskServiceService(h), opts...)
+	return runtime.Register(s, NewTaskService(h), opts...)
 }
 
-// NewTaskServiceService binds the generated tool code of tasks.v1.TaskService to h,
+// NewTaskService binds the generated tool code of tasks.v1.TaskService to h,
 // for RegisterTaskServiceTools or runtime.NewPreparer.
-func NewTaskServiceService(h TaskServiceHandler) *runtime.Service {
+func NewTaskService(h TaskServiceHandler) *runtime.Service {
 	return &runtime.Service{
 		Name: "tasks.v1.TaskService",
 		Doc:  writeSchema,

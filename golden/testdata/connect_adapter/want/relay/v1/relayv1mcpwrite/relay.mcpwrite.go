@@ -39,12 +39,12 @@ type RelayServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterRelayServiceTools(s *mcp.Server, h RelayServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewRelayServiceService(h), opts...)
+	return runtime.Register(s, NewRelayService(h), opts...)
 }
 
-// NewRelayServiceService binds the generated tool code of relay.v1.RelayService to h,
+// NewRelayService binds the generated tool code of relay.v1.RelayService to h,
 // for RegisterRelayServiceTools or runtime.NewPreparer.
-func NewRelayServiceService(h RelayServiceHandler) *runtime.Service {
+func NewRelayService(h RelayServiceHandler) *runtime.Service {
 	return &runtime.Service{
 		Name: "relay.v1.RelayService",
 		Doc:  writeSchema,

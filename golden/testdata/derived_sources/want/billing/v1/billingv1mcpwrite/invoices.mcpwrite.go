@@ -41,12 +41,12 @@ type InvoiceServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterInvoiceServiceTools(s *mcp.Server, h InvoiceServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewInvoiceServiceService(h), opts...)
+	return runtime.Register(s, NewInvoiceService(h), opts...)
 }
 
-// NewInvoiceServiceService binds the generated tool code of billing.v1.InvoiceService to h,
+// NewInvoiceService binds the generated tool code of billing.v1.InvoiceService to h,
 // for RegisterInvoiceServiceTools or runtime.NewPreparer.
-func NewInvoiceServiceService(h InvoiceServiceHandler) *runtime.Service {
+func NewInvoiceService(h InvoiceServiceHandler) *runtime.Service {
 	return &runtime.Service{
 		Name: "billing.v1.InvoiceService",
 		Doc:  writeSchema,

@@ -38,12 +38,12 @@ type StockServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterStockServiceTools(s *mcp.Server, h StockServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewStockServiceService(h), opts...)
+	return runtime.Register(s, NewStockService(h), opts...)
 }
 
-// NewStockServiceService binds the generated tool code of inventory.v1.StockService to h,
+// NewStockService binds the generated tool code of inventory.v1.StockService to h,
 // for RegisterStockServiceTools or runtime.NewPreparer.
-func NewStockServiceService(h StockServiceHandler) *runtime.Service {
+func NewStockService(h StockServiceHandler) *runtime.Service {
 	return &runtime.Service{
 		Name: "inventory.v1.StockService",
 		Doc:  writeSchema,

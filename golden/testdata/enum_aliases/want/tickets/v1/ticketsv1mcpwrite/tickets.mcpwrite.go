@@ -36,12 +36,12 @@ type TicketServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterTicketServiceTools(s *mcp.Server, h TicketServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewTicketServiceService(h), opts...)
+	return runtime.Register(s, NewTicketService(h), opts...)
 }
 
-// NewTicketServiceService binds the generated tool code of tickets.v1.TicketService to h,
+// NewTicketService binds the generated tool code of tickets.v1.TicketService to h,
 // for RegisterTicketServiceTools or runtime.NewPreparer.
-func NewTicketServiceService(h TicketServiceHandler) *runtime.Service {
+func NewTicketService(h TicketServiceHandler) *runtime.Service {
 	return &runtime.Service{
 		Name: "tickets.v1.TicketService",
 		Doc:  writeSchema,

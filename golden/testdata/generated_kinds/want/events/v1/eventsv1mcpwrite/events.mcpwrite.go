@@ -37,12 +37,12 @@ type EventServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterEventServiceTools(s *mcp.Server, h EventServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewEventServiceService(h), opts...)
+	return runtime.Register(s, NewEventService(h), opts...)
 }
 
-// NewEventServiceService binds the generated tool code of events.v1.EventService to h,
+// NewEventService binds the generated tool code of events.v1.EventService to h,
 // for RegisterEventServiceTools or runtime.NewPreparer.
-func NewEventServiceService(h EventServiceHandler) *runtime.Service {
+func NewEventService(h EventServiceHandler) *runtime.Service {
 	return &runtime.Service{
 		Name: "events.v1.EventService",
 		Doc:  writeSchema,

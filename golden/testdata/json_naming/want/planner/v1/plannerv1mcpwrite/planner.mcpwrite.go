@@ -40,12 +40,12 @@ type PlannerServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterPlannerServiceTools(s *mcp.Server, h PlannerServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewPlannerServiceService(h), opts...)
+	return runtime.Register(s, NewPlannerService(h), opts...)
 }
 
-// NewPlannerServiceService binds the generated tool code of planner.v1.PlannerService to h,
+// NewPlannerService binds the generated tool code of planner.v1.PlannerService to h,
 // for RegisterPlannerServiceTools or runtime.NewPreparer.
-func NewPlannerServiceService(h PlannerServiceHandler) *runtime.Service {
+func NewPlannerService(h PlannerServiceHandler) *runtime.Service {
 	return &runtime.Service{
 		Name: "planner.v1.PlannerService",
 		Doc:  writeSchema,

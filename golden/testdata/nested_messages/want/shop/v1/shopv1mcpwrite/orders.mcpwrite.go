@@ -38,12 +38,12 @@ type OrderServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterOrderServiceTools(s *mcp.Server, h OrderServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewOrderServiceService(h), opts...)
+	return runtime.Register(s, NewOrderService(h), opts...)
 }
 
-// NewOrderServiceService binds the generated tool code of shop.v1.OrderService to h,
+// NewOrderService binds the generated tool code of shop.v1.OrderService to h,
 // for RegisterOrderServiceTools or runtime.NewPreparer.
-func NewOrderServiceService(h OrderServiceHandler) *runtime.Service {
+func NewOrderService(h OrderServiceHandler) *runtime.Service {
 	return &runtime.Service{
 		Name: "shop.v1.OrderService",
 		Doc:  writeSchema,

@@ -35,12 +35,12 @@ type LedgerServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterLedgerServiceTools(s *mcp.Server, h LedgerServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewLedgerServiceService(h), opts...)
+	return runtime.Register(s, NewLedgerService(h), opts...)
 }
 
-// NewLedgerServiceService binds the generated tool code of legacy.v1.LedgerService to h,
+// NewLedgerService binds the generated tool code of legacy.v1.LedgerService to h,
 // for RegisterLedgerServiceTools or runtime.NewPreparer.
-func NewLedgerServiceService(h LedgerServiceHandler) *runtime.Service {
+func NewLedgerService(h LedgerServiceHandler) *runtime.Service {
 	return &runtime.Service{
 		Name: "legacy.v1.LedgerService",
 		Doc:  writeSchema,

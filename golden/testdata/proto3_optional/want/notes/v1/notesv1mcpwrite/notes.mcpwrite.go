@@ -37,12 +37,12 @@ type NoteServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterNoteServiceTools(s *mcp.Server, h NoteServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewNoteServiceService(h), opts...)
+	return runtime.Register(s, NewNoteService(h), opts...)
 }
 
-// NewNoteServiceService binds the generated tool code of notes.v1.NoteService to h,
+// NewNoteService binds the generated tool code of notes.v1.NoteService to h,
 // for RegisterNoteServiceTools or runtime.NewPreparer.
-func NewNoteServiceService(h NoteServiceHandler) *runtime.Service {
+func NewNoteService(h NoteServiceHandler) *runtime.Service {
 	return &runtime.Service{
 		Name: "notes.v1.NoteService",
 		Doc:  writeSchema,

@@ -39,12 +39,12 @@ type LibraryServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterLibraryServiceTools(s *mcp.Server, h LibraryServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewLibraryServiceService(h), opts...)
+	return runtime.Register(s, NewLibraryService(h), opts...)
 }
 
-// NewLibraryServiceService binds the generated tool code of library.v1.LibraryService to h,
+// NewLibraryService binds the generated tool code of library.v1.LibraryService to h,
 // for RegisterLibraryServiceTools or runtime.NewPreparer.
-func NewLibraryServiceService(h LibraryServiceHandler) *runtime.Service {
+func NewLibraryService(h LibraryServiceHandler) *runtime.Service {
 	return &runtime.Service{
 		Name: "library.v1.LibraryService",
 		Doc:  writeSchema,

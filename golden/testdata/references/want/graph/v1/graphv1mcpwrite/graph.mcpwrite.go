@@ -41,12 +41,12 @@ type GraphServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterGraphServiceTools(s *mcp.Server, h GraphServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewGraphServiceService(h), opts...)
+	return runtime.Register(s, NewGraphService(h), opts...)
 }
 
-// NewGraphServiceService binds the generated tool code of graph.v1.GraphService to h,
+// NewGraphService binds the generated tool code of graph.v1.GraphService to h,
 // for RegisterGraphServiceTools or runtime.NewPreparer.
-func NewGraphServiceService(h GraphServiceHandler) *runtime.Service {
+func NewGraphService(h GraphServiceHandler) *runtime.Service {
 	return &runtime.Service{
 		Name: "graph.v1.GraphService",
 		Doc:  writeSchema,

@@ -35,12 +35,12 @@ type CatalogServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterCatalogServiceTools(s *mcp.Server, h CatalogServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewCatalogServiceService(h), opts...)
+	return runtime.Register(s, NewCatalogService(h), opts...)
 }
 
-// NewCatalogServiceService binds the generated tool code of catalog.v1.CatalogService to h,
+// NewCatalogService binds the generated tool code of catalog.v1.CatalogService to h,
 // for RegisterCatalogServiceTools or runtime.NewPreparer.
-func NewCatalogServiceService(h CatalogServiceHandler) *runtime.Service {
+func NewCatalogService(h CatalogServiceHandler) *runtime.Service {
 	return &runtime.Service{
 		Name: "catalog.v1.CatalogService",
 		Doc:  writeSchema,

@@ -40,12 +40,12 @@ type ContactServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterContactServiceTools(s *mcp.Server, h ContactServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewContactServiceService(h), opts...)
+	return runtime.Register(s, NewContactService(h), opts...)
 }
 
-// NewContactServiceService binds the generated tool code of crm.v1.ContactService to h,
+// NewContactService binds the generated tool code of crm.v1.ContactService to h,
 // for RegisterContactServiceTools or runtime.NewPreparer.
-func NewContactServiceService(h ContactServiceHandler) *runtime.Service {
+func NewContactService(h ContactServiceHandler) *runtime.Service {
 	return &runtime.Service{
 		Name: "crm.v1.ContactService",
 		Doc:  writeSchema,
@@ -135,12 +135,12 @@ type AuditServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterAuditServiceTools(s *mcp.Server, h AuditServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewAuditServiceService(h), opts...)
+	return runtime.Register(s, NewAuditService(h), opts...)
 }
 
-// NewAuditServiceService binds the generated tool code of crm.v1.AuditService to h,
+// NewAuditService binds the generated tool code of crm.v1.AuditService to h,
 // for RegisterAuditServiceTools or runtime.NewPreparer.
-func NewAuditServiceService(h AuditServiceHandler) *runtime.Service {
+func NewAuditService(h AuditServiceHandler) *runtime.Service {
 	return &runtime.Service{
 		Name: "crm.v1.AuditService",
 		Doc:  writeSchema,

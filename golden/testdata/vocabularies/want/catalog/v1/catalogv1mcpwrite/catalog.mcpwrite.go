@@ -38,12 +38,12 @@ type CatalogServiceHandler interface {
 // The tools take values of the live vocabularies "entity_type" and "tag": pass
 // runtime.WithVocabulary for each, or registration fails.
 func RegisterCatalogServiceTools(s *mcp.Server, h CatalogServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewCatalogServiceService(h), opts...)
+	return runtime.Register(s, NewCatalogService(h), opts...)
 }
 
-// NewCatalogServiceService binds the generated tool code of catalog.v1.CatalogService to h,
+// NewCatalogService binds the generated tool code of catalog.v1.CatalogService to h,
 // for RegisterCatalogServiceTools or runtime.NewPreparer.
-func NewCatalogServiceService(h CatalogServiceHandler) *runtime.Service {
+func NewCatalogService(h CatalogServiceHandler) *runtime.Service {
 	return &runtime.Service{
 		Name: "catalog.v1.CatalogService",
 		Doc:  writeSchema,

@@ -38,12 +38,12 @@ type ObservationServiceHandler interface {
 // service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterObservationServiceTools(s *mcp.Server, h ObservationServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewObservationServiceService(h), opts...)
+	return runtime.Register(s, NewObservationService(h), opts...)
 }
 
-// NewObservationServiceService binds the generated tool code of telemetry.v1.ObservationService to h,
+// NewObservationService binds the generated tool code of telemetry.v1.ObservationService to h,
 // for RegisterObservationServiceTools or runtime.NewPreparer.
-func NewObservationServiceService(h ObservationServiceHandler) *runtime.Service {
+func NewObservationService(h ObservationServiceHandler) *runtime.Service {
 	return &runtime.Service{
 		Name: "telemetry.v1.ObservationService",
 		Doc:  writeSchema,
