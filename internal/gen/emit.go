@@ -95,7 +95,6 @@ func emitGo(plugin *protogen.Plugin, fm *fileModel, connect bool) {
 	}
 }
 
-
 func (e *emitter) handler(sm *serviceModel) {
 	g := e.g
 	g.P("// ", handlerName(sm), " is what the ", sm.proto.Desc.FullName(), " tools call: the")
