@@ -36,6 +36,45 @@ type Tool struct {
 	Overridable map[string]bool
 }
 
+// NewTool binds one generated tool, typed by its request message Req:
+// decode reads the agent's arguments (nil: the request takes none), enrich
+// fills what the server supplies (nil: nothing), invoke is the handler
+// method. The Tool takes and gives proto.Message, so generated code never
+// asserts a type.
+func NewTool[Req any, PReq interface {
+	*Req
+	proto.Message
+}, Res proto.Message](name string, decode func(*Decoder, *Object, PReq), enrich func(*Call, PReq) error, invoke func(context.Context, PReq) (Res, error)) *Tool {
+	return &Tool{
+		Name:       name,
+		NewRequest: func() proto.Message { return PReq(new(Req)) },
+		Decode: func(d *Decoder, obj *Object, req proto.Message) {
+			if decode == nil {
+				d.Known(obj, nil)
+				return
+			}
+			decode(d, obj, req.(PReq))
+		},
+		Enrich: func(c *Call, req proto.Message) error {
+			if enrich == nil {
+				return nil
+			}
+			return enrich(c, req.(PReq))
+		},
+		Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
+			res, err := invoke(ctx, req.(PReq))
+			return res, err
+		},
+	}
+}
+
+// WithAgentPaths sets the tool's AgentPaths and Overridable (generated for
+// protos with buf.validate rules) and returns it.
+func (t *Tool) WithAgentPaths(paths map[string]string, overridable map[string]bool) *Tool {
+	t.AgentPaths, t.Overridable = paths, overridable
+	return t
+}
+
 // Service is what a generated Register<Service>Tools hands to Register.
 type Service struct {
 	// Name is the fully-qualified proto service name.

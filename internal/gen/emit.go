@@ -170,56 +170,50 @@ func (e *emitter) register(sm *serviceModel) {
 	g.P("Tools: []*", runtimePkg.Ident("Tool"), "{")
 	for _, t := range sm.tools {
 		in := t.method.Input.GoIdent
-		g.P("{")
-		g.P("Name: ", strconv.Quote(t.name), ",")
-		g.P("NewRequest: func() ", protoPkg.Ident("Message"), " { return new(", in, ") },")
+		decode := "nil"
 		if t.input.agentFacing {
-			g.P("Decode: func(d *", runtimePkg.Ident("Decoder"), ", obj *", runtimePkg.Ident("Object"), ", req ", protoPkg.Ident("Message"), ") {")
-			g.P("decode", t.input.proto.GoIdent.GoName, "(d, obj, req.(*", in, "))")
-			g.P("},")
-		} else {
-			g.P("Decode: func(d *", runtimePkg.Ident("Decoder"), ", obj *", runtimePkg.Ident("Object"), ", _ ", protoPkg.Ident("Message"), ") {")
-			g.P("d.Known(obj, nil)")
-			g.P("},")
+			decode = "decode" + t.input.proto.GoIdent.GoName
 		}
-		g.P("Enrich: func(c *", runtimePkg.Ident("Call"), ", req ", protoPkg.Ident("Message"), ") error {")
+		g.P(runtimePkg.Ident("NewTool"), "[", in, "](", strconv.Quote(t.name), ", ", decode, ",")
 		switch pc := t.pairCheck; {
 		case pc != nil:
-			g.P("m := req.(*", in, ")")
+			g.P("func(c *", runtimePkg.Ident("Call"), ", m *", in, ") error {")
 			if t.input.serverFilled {
-				g.P("if err := ", enrichName(sm, t.input), "(c, h, req, m); err != nil {")
+				g.P("if err := ", enrichName(sm, t.input), "(c, h, m, m); err != nil {")
 				g.P("return err")
 				g.P("}")
 			}
 			g.P("return ", pc.varName, ".Check(", quote(fieldAgentName(t.input, pc.typ)), ", int32(m.Get", pc.typ.GoName, "()), int32(m.Get", pc.source.GoName, "()), int32(m.Get", pc.target.GoName, "()))")
-		case t.input.serverFilled:
-			g.P("return ", enrichName(sm, t.input), "(c, h, req, req.(*", in, "))")
-		default:
-			g.P("return nil")
-		}
-		g.P("},")
-		g.P("Invoke: func(ctx ", contextPkg.Ident("Context"), ", req ", protoPkg.Ident("Message"), ") (", protoPkg.Ident("Message"), ", error) {")
-		g.P("return h.", t.method.GoName, "(ctx, req.(*", in, "))")
-		g.P("},")
-		if importsValidate(sm) {
-			g.P("AgentPaths: map[string]string{")
-			var overridable []string
-			for _, kv := range agentPaths(t.input, "", "") {
-				g.P(strconv.Quote(kv[0]), ": ", strconv.Quote(kv[1]), ",")
-				if kv[2] != "" {
-					overridable = append(overridable, kv[0])
-				}
-			}
 			g.P("},")
-			if len(overridable) > 0 {
-				g.P("Overridable: map[string]bool{")
-				for _, p := range overridable {
-					g.P(strconv.Quote(p), ": true,")
-				}
-				g.P("},")
+		case t.input.serverFilled:
+			g.P("func(c *", runtimePkg.Ident("Call"), ", m *", in, ") error { return ", enrichName(sm, t.input), "(c, h, m, m) },")
+		default:
+			g.P("nil,")
+		}
+		// A closure, not the method value h.X, so a nil h (a Service
+		// built for its Doc) is only dereferenced when a call comes.
+		invoke := "func(ctx " + g.QualifiedGoIdent(contextPkg.Ident("Context")) + ", m *" + g.QualifiedGoIdent(in) + ") (*" + g.QualifiedGoIdent(t.method.Output.GoIdent) + ", error) { return h." + t.method.GoName + "(ctx, m) }"
+		if !importsValidate(sm) {
+			g.P(invoke, "),")
+			continue
+		}
+		g.P(invoke, ").WithAgentPaths(map[string]string{")
+		var overridable []string
+		for _, kv := range agentPaths(t.input, "", "") {
+			g.P(strconv.Quote(kv[0]), ": ", strconv.Quote(kv[1]), ",")
+			if kv[2] != "" {
+				overridable = append(overridable, kv[0])
 			}
 		}
-		g.P("},")
+		if len(overridable) == 0 {
+			g.P("}, nil),")
+			continue
+		}
+		g.P("}, map[string]bool{")
+		for _, p := range overridable {
+			g.P(strconv.Quote(p), ": true,")
+		}
+		g.P("}),")
 	}
 	g.P("},")
 	if importsValidate(sm) {

@@ -74,101 +74,58 @@ func NewArchitectureService(h ArchitectureServiceHandler) *runtime.Service {
 		Name: "archimate.v1.ArchitectureService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
-			{
-				Name:       "createElement",
-				NewRequest: func() proto.Message { return new(v1.CreateElementRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeCreateElementRequest(d, obj, req.(*v1.CreateElementRequest))
+			runtime.NewTool[v1.CreateElementRequest]("createElement", decodeCreateElementRequest,
+				func(c *runtime.Call, m *v1.CreateElementRequest) error {
+					return enrichArchitectureServiceCreateElementRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichArchitectureServiceCreateElementRequest(c, h, req, req.(*v1.CreateElementRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.CreateElement(ctx, req.(*v1.CreateElementRequest))
-				},
-			},
-			{
-				Name:       "createRelationship",
-				NewRequest: func() proto.Message { return new(v1.CreateRelationshipRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeCreateRelationshipRequest(d, obj, req.(*v1.CreateRelationshipRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					m := req.(*v1.CreateRelationshipRequest)
-					if err := enrichArchitectureServiceCreateRelationshipRequest(c, h, req, m); err != nil {
+				func(ctx context.Context, m *v1.CreateElementRequest) (*v1.CreateElementResponse, error) {
+					return h.CreateElement(ctx, m)
+				}),
+			runtime.NewTool[v1.CreateRelationshipRequest]("createRelationship", decodeCreateRelationshipRequest,
+				func(c *runtime.Call, m *v1.CreateRelationshipRequest) error {
+					if err := enrichArchitectureServiceCreateRelationshipRequest(c, h, m, m); err != nil {
 						return err
 					}
 					return pairsCreateRelationship.Check("type", int32(m.GetType()), int32(m.GetSourceType()), int32(m.GetTargetType()))
 				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.CreateRelationship(ctx, req.(*v1.CreateRelationshipRequest))
+				func(ctx context.Context, m *v1.CreateRelationshipRequest) (*v1.CreateRelationshipResponse, error) {
+					return h.CreateRelationship(ctx, m)
+				}),
+			runtime.NewTool[v1.UpdateElementRequest]("updateElement", decodeUpdateElementRequest,
+				func(c *runtime.Call, m *v1.UpdateElementRequest) error {
+					return enrichArchitectureServiceUpdateElementRequest(c, h, m, m)
 				},
-			},
-			{
-				Name:       "updateElement",
-				NewRequest: func() proto.Message { return new(v1.UpdateElementRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeUpdateElementRequest(d, obj, req.(*v1.UpdateElementRequest))
+				func(ctx context.Context, m *v1.UpdateElementRequest) (*v1.UpdateElementResponse, error) {
+					return h.UpdateElement(ctx, m)
+				}),
+			runtime.NewTool[v1.DeleteElementRequest]("deleteElement", decodeDeleteElementRequest,
+				func(c *runtime.Call, m *v1.DeleteElementRequest) error {
+					return enrichArchitectureServiceDeleteElementRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichArchitectureServiceUpdateElementRequest(c, h, req, req.(*v1.UpdateElementRequest))
+				func(ctx context.Context, m *v1.DeleteElementRequest) (*v1.DeleteElementResponse, error) {
+					return h.DeleteElement(ctx, m)
+				}),
+			runtime.NewTool[v1.CreateCapabilityRequest]("createCapability", decodeCreateCapabilityRequest,
+				func(c *runtime.Call, m *v1.CreateCapabilityRequest) error {
+					return enrichArchitectureServiceCreateCapabilityRequest(c, h, m, m)
 				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.UpdateElement(ctx, req.(*v1.UpdateElementRequest))
+				func(ctx context.Context, m *v1.CreateCapabilityRequest) (*v1.CreateCapabilityResponse, error) {
+					return h.CreateCapability(ctx, m)
+				}),
+			runtime.NewTool[v1.CreateCapabilityStructureRequest]("createCapabilityStructure", decodeCreateCapabilityStructureRequest,
+				func(c *runtime.Call, m *v1.CreateCapabilityStructureRequest) error {
+					return enrichArchitectureServiceCreateCapabilityStructureRequest(c, h, m, m)
 				},
-			},
-			{
-				Name:       "deleteElement",
-				NewRequest: func() proto.Message { return new(v1.DeleteElementRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeDeleteElementRequest(d, obj, req.(*v1.DeleteElementRequest))
+				func(ctx context.Context, m *v1.CreateCapabilityStructureRequest) (*v1.CreateCapabilityStructureResponse, error) {
+					return h.CreateCapabilityStructure(ctx, m)
+				}),
+			runtime.NewTool[v1.AddComponentToCapabilityRequest]("addComponentToCapability", decodeAddComponentToCapabilityRequest,
+				func(c *runtime.Call, m *v1.AddComponentToCapabilityRequest) error {
+					return enrichArchitectureServiceAddComponentToCapabilityRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichArchitectureServiceDeleteElementRequest(c, h, req, req.(*v1.DeleteElementRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.DeleteElement(ctx, req.(*v1.DeleteElementRequest))
-				},
-			},
-			{
-				Name:       "createCapability",
-				NewRequest: func() proto.Message { return new(v1.CreateCapabilityRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeCreateCapabilityRequest(d, obj, req.(*v1.CreateCapabilityRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichArchitectureServiceCreateCapabilityRequest(c, h, req, req.(*v1.CreateCapabilityRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.CreateCapability(ctx, req.(*v1.CreateCapabilityRequest))
-				},
-			},
-			{
-				Name:       "createCapabilityStructure",
-				NewRequest: func() proto.Message { return new(v1.CreateCapabilityStructureRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeCreateCapabilityStructureRequest(d, obj, req.(*v1.CreateCapabilityStructureRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichArchitectureServiceCreateCapabilityStructureRequest(c, h, req, req.(*v1.CreateCapabilityStructureRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.CreateCapabilityStructure(ctx, req.(*v1.CreateCapabilityStructureRequest))
-				},
-			},
-			{
-				Name:       "addComponentToCapability",
-				NewRequest: func() proto.Message { return new(v1.AddComponentToCapabilityRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeAddComponentToCapabilityRequest(d, obj, req.(*v1.AddComponentToCapabilityRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichArchitectureServiceAddComponentToCapabilityRequest(c, h, req, req.(*v1.AddComponentToCapabilityRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.AddComponentToCapability(ctx, req.(*v1.AddComponentToCapabilityRequest))
-				},
-			},
+				func(ctx context.Context, m *v1.AddComponentToCapabilityRequest) (*v1.AddComponentToCapabilityResponse, error) {
+					return h.AddComponentToCapability(ctx, m)
+				}),
 		},
 		Enums: map[string]*runtime.EnumTable{
 			"archimate.v1.Criticality":      enumCriticality,

@@ -92,253 +92,129 @@ func NewCrmService(h CrmServiceHandler) *runtime.Service {
 		Name: "crm.v1.CrmService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
-			{
-				Name:       "list_people",
-				NewRequest: func() proto.Message { return new(v1.ListPeopleRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeListPeopleRequest(d, obj, req.(*v1.ListPeopleRequest))
+			runtime.NewTool[v1.ListPeopleRequest]("list_people", decodeListPeopleRequest,
+				func(c *runtime.Call, m *v1.ListPeopleRequest) error {
+					return enrichCrmServiceListPeopleRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichCrmServiceListPeopleRequest(c, h, req, req.(*v1.ListPeopleRequest))
+				func(ctx context.Context, m *v1.ListPeopleRequest) (*v1.ListPeopleResponse, error) {
+					return h.ListPeople(ctx, m)
+				}),
+			runtime.NewTool[v1.GetPersonRequest]("get_person", decodeGetPersonRequest,
+				func(c *runtime.Call, m *v1.GetPersonRequest) error {
+					return enrichCrmServiceGetPersonRequest(c, h, m, m)
 				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.ListPeople(ctx, req.(*v1.ListPeopleRequest))
+				func(ctx context.Context, m *v1.GetPersonRequest) (*v1.GetPersonResponse, error) {
+					return h.GetPerson(ctx, m)
+				}),
+			runtime.NewTool[v1.CreatePersonRequest]("create_person", decodeCreatePersonRequest,
+				func(c *runtime.Call, m *v1.CreatePersonRequest) error {
+					return enrichCrmServiceCreatePersonRequest(c, h, m, m)
 				},
-			},
-			{
-				Name:       "get_person",
-				NewRequest: func() proto.Message { return new(v1.GetPersonRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeGetPersonRequest(d, obj, req.(*v1.GetPersonRequest))
+				func(ctx context.Context, m *v1.CreatePersonRequest) (*v1.CreatePersonResponse, error) {
+					return h.CreatePerson(ctx, m)
+				}),
+			runtime.NewTool[v1.UpdatePersonRequest]("update_person", decodeUpdatePersonRequest,
+				func(c *runtime.Call, m *v1.UpdatePersonRequest) error {
+					return enrichCrmServiceUpdatePersonRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichCrmServiceGetPersonRequest(c, h, req, req.(*v1.GetPersonRequest))
+				func(ctx context.Context, m *v1.UpdatePersonRequest) (*v1.UpdatePersonResponse, error) {
+					return h.UpdatePerson(ctx, m)
+				}),
+			runtime.NewTool[v1.DeletePersonRequest]("delete_person", decodeDeletePersonRequest,
+				func(c *runtime.Call, m *v1.DeletePersonRequest) error {
+					return enrichCrmServiceDeletePersonRequest(c, h, m, m)
 				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.GetPerson(ctx, req.(*v1.GetPersonRequest))
+				func(ctx context.Context, m *v1.DeletePersonRequest) (*v1.DeletePersonResponse, error) {
+					return h.DeletePerson(ctx, m)
+				}),
+			runtime.NewTool[v1.ListOrgsRequest]("list_orgs", decodeListOrgsRequest,
+				func(c *runtime.Call, m *v1.ListOrgsRequest) error { return enrichCrmServiceListOrgsRequest(c, h, m, m) },
+				func(ctx context.Context, m *v1.ListOrgsRequest) (*v1.ListOrgsResponse, error) {
+					return h.ListOrgs(ctx, m)
+				}),
+			runtime.NewTool[v1.GetOrgRequest]("get_org", decodeGetOrgRequest,
+				func(c *runtime.Call, m *v1.GetOrgRequest) error { return enrichCrmServiceGetOrgRequest(c, h, m, m) },
+				func(ctx context.Context, m *v1.GetOrgRequest) (*v1.GetOrgResponse, error) { return h.GetOrg(ctx, m) }),
+			runtime.NewTool[v1.CreateOrgRequest]("create_org", decodeCreateOrgRequest,
+				func(c *runtime.Call, m *v1.CreateOrgRequest) error {
+					return enrichCrmServiceCreateOrgRequest(c, h, m, m)
 				},
-			},
-			{
-				Name:       "create_person",
-				NewRequest: func() proto.Message { return new(v1.CreatePersonRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeCreatePersonRequest(d, obj, req.(*v1.CreatePersonRequest))
+				func(ctx context.Context, m *v1.CreateOrgRequest) (*v1.CreateOrgResponse, error) {
+					return h.CreateOrg(ctx, m)
+				}),
+			runtime.NewTool[v1.UpdateOrgRequest]("update_org", decodeUpdateOrgRequest,
+				func(c *runtime.Call, m *v1.UpdateOrgRequest) error {
+					return enrichCrmServiceUpdateOrgRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichCrmServiceCreatePersonRequest(c, h, req, req.(*v1.CreatePersonRequest))
+				func(ctx context.Context, m *v1.UpdateOrgRequest) (*v1.UpdateOrgResponse, error) {
+					return h.UpdateOrg(ctx, m)
+				}),
+			runtime.NewTool[v1.DeleteOrgRequest]("delete_org", decodeDeleteOrgRequest,
+				func(c *runtime.Call, m *v1.DeleteOrgRequest) error {
+					return enrichCrmServiceDeleteOrgRequest(c, h, m, m)
 				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.CreatePerson(ctx, req.(*v1.CreatePersonRequest))
+				func(ctx context.Context, m *v1.DeleteOrgRequest) (*v1.DeleteOrgResponse, error) {
+					return h.DeleteOrg(ctx, m)
+				}),
+			runtime.NewTool[v1.ListNotesRequest]("list_notes", decodeListNotesRequest,
+				func(c *runtime.Call, m *v1.ListNotesRequest) error {
+					return enrichCrmServiceListNotesRequest(c, h, m, m)
 				},
-			},
-			{
-				Name:       "update_person",
-				NewRequest: func() proto.Message { return new(v1.UpdatePersonRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeUpdatePersonRequest(d, obj, req.(*v1.UpdatePersonRequest))
+				func(ctx context.Context, m *v1.ListNotesRequest) (*v1.ListNotesResponse, error) {
+					return h.ListNotes(ctx, m)
+				}),
+			runtime.NewTool[v1.GetNoteRequest]("get_note", decodeGetNoteRequest,
+				func(c *runtime.Call, m *v1.GetNoteRequest) error { return enrichCrmServiceGetNoteRequest(c, h, m, m) },
+				func(ctx context.Context, m *v1.GetNoteRequest) (*v1.GetNoteResponse, error) { return h.GetNote(ctx, m) }),
+			runtime.NewTool[v1.CreateNoteRequest]("create_note", decodeCreateNoteRequest,
+				func(c *runtime.Call, m *v1.CreateNoteRequest) error {
+					return enrichCrmServiceCreateNoteRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichCrmServiceUpdatePersonRequest(c, h, req, req.(*v1.UpdatePersonRequest))
+				func(ctx context.Context, m *v1.CreateNoteRequest) (*v1.CreateNoteResponse, error) {
+					return h.CreateNote(ctx, m)
+				}),
+			runtime.NewTool[v1.UpdateNoteRequest]("update_note", decodeUpdateNoteRequest,
+				func(c *runtime.Call, m *v1.UpdateNoteRequest) error {
+					return enrichCrmServiceUpdateNoteRequest(c, h, m, m)
 				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.UpdatePerson(ctx, req.(*v1.UpdatePersonRequest))
+				func(ctx context.Context, m *v1.UpdateNoteRequest) (*v1.UpdateNoteResponse, error) {
+					return h.UpdateNote(ctx, m)
+				}),
+			runtime.NewTool[v1.DeleteNoteRequest]("delete_note", decodeDeleteNoteRequest,
+				func(c *runtime.Call, m *v1.DeleteNoteRequest) error {
+					return enrichCrmServiceDeleteNoteRequest(c, h, m, m)
 				},
-			},
-			{
-				Name:       "delete_person",
-				NewRequest: func() proto.Message { return new(v1.DeletePersonRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeDeletePersonRequest(d, obj, req.(*v1.DeletePersonRequest))
+				func(ctx context.Context, m *v1.DeleteNoteRequest) (*v1.DeleteNoteResponse, error) {
+					return h.DeleteNote(ctx, m)
+				}),
+			runtime.NewTool[v1.LinkPersonToOrgRequest]("link_person_to_org", decodeLinkPersonToOrgRequest,
+				func(c *runtime.Call, m *v1.LinkPersonToOrgRequest) error {
+					return enrichCrmServiceLinkPersonToOrgRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichCrmServiceDeletePersonRequest(c, h, req, req.(*v1.DeletePersonRequest))
+				func(ctx context.Context, m *v1.LinkPersonToOrgRequest) (*v1.LinkPersonToOrgResponse, error) {
+					return h.LinkPersonToOrg(ctx, m)
+				}),
+			runtime.NewTool[v1.AddNoteToPersonRequest]("add_note_to_person", decodeAddNoteToPersonRequest,
+				func(c *runtime.Call, m *v1.AddNoteToPersonRequest) error {
+					return enrichCrmServiceAddNoteToPersonRequest(c, h, m, m)
 				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.DeletePerson(ctx, req.(*v1.DeletePersonRequest))
+				func(ctx context.Context, m *v1.AddNoteToPersonRequest) (*v1.AddNoteToPersonResponse, error) {
+					return h.AddNoteToPerson(ctx, m)
+				}),
+			runtime.NewTool[v1.FindPeopleAtOrgRequest]("find_people_at_org", decodeFindPeopleAtOrgRequest,
+				func(c *runtime.Call, m *v1.FindPeopleAtOrgRequest) error {
+					return enrichCrmServiceFindPeopleAtOrgRequest(c, h, m, m)
 				},
-			},
-			{
-				Name:       "list_orgs",
-				NewRequest: func() proto.Message { return new(v1.ListOrgsRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeListOrgsRequest(d, obj, req.(*v1.ListOrgsRequest))
+				func(ctx context.Context, m *v1.FindPeopleAtOrgRequest) (*v1.FindPeopleAtOrgResponse, error) {
+					return h.FindPeopleAtOrg(ctx, m)
+				}),
+			runtime.NewTool[v1.MergePeopleRequest]("merge_people", decodeMergePeopleRequest,
+				func(c *runtime.Call, m *v1.MergePeopleRequest) error {
+					return enrichCrmServiceMergePeopleRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichCrmServiceListOrgsRequest(c, h, req, req.(*v1.ListOrgsRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.ListOrgs(ctx, req.(*v1.ListOrgsRequest))
-				},
-			},
-			{
-				Name:       "get_org",
-				NewRequest: func() proto.Message { return new(v1.GetOrgRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeGetOrgRequest(d, obj, req.(*v1.GetOrgRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichCrmServiceGetOrgRequest(c, h, req, req.(*v1.GetOrgRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.GetOrg(ctx, req.(*v1.GetOrgRequest))
-				},
-			},
-			{
-				Name:       "create_org",
-				NewRequest: func() proto.Message { return new(v1.CreateOrgRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeCreateOrgRequest(d, obj, req.(*v1.CreateOrgRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichCrmServiceCreateOrgRequest(c, h, req, req.(*v1.CreateOrgRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.CreateOrg(ctx, req.(*v1.CreateOrgRequest))
-				},
-			},
-			{
-				Name:       "update_org",
-				NewRequest: func() proto.Message { return new(v1.UpdateOrgRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeUpdateOrgRequest(d, obj, req.(*v1.UpdateOrgRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichCrmServiceUpdateOrgRequest(c, h, req, req.(*v1.UpdateOrgRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.UpdateOrg(ctx, req.(*v1.UpdateOrgRequest))
-				},
-			},
-			{
-				Name:       "delete_org",
-				NewRequest: func() proto.Message { return new(v1.DeleteOrgRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeDeleteOrgRequest(d, obj, req.(*v1.DeleteOrgRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichCrmServiceDeleteOrgRequest(c, h, req, req.(*v1.DeleteOrgRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.DeleteOrg(ctx, req.(*v1.DeleteOrgRequest))
-				},
-			},
-			{
-				Name:       "list_notes",
-				NewRequest: func() proto.Message { return new(v1.ListNotesRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeListNotesRequest(d, obj, req.(*v1.ListNotesRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichCrmServiceListNotesRequest(c, h, req, req.(*v1.ListNotesRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.ListNotes(ctx, req.(*v1.ListNotesRequest))
-				},
-			},
-			{
-				Name:       "get_note",
-				NewRequest: func() proto.Message { return new(v1.GetNoteRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeGetNoteRequest(d, obj, req.(*v1.GetNoteRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichCrmServiceGetNoteRequest(c, h, req, req.(*v1.GetNoteRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.GetNote(ctx, req.(*v1.GetNoteRequest))
-				},
-			},
-			{
-				Name:       "create_note",
-				NewRequest: func() proto.Message { return new(v1.CreateNoteRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeCreateNoteRequest(d, obj, req.(*v1.CreateNoteRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichCrmServiceCreateNoteRequest(c, h, req, req.(*v1.CreateNoteRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.CreateNote(ctx, req.(*v1.CreateNoteRequest))
-				},
-			},
-			{
-				Name:       "update_note",
-				NewRequest: func() proto.Message { return new(v1.UpdateNoteRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeUpdateNoteRequest(d, obj, req.(*v1.UpdateNoteRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichCrmServiceUpdateNoteRequest(c, h, req, req.(*v1.UpdateNoteRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.UpdateNote(ctx, req.(*v1.UpdateNoteRequest))
-				},
-			},
-			{
-				Name:       "delete_note",
-				NewRequest: func() proto.Message { return new(v1.DeleteNoteRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeDeleteNoteRequest(d, obj, req.(*v1.DeleteNoteRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichCrmServiceDeleteNoteRequest(c, h, req, req.(*v1.DeleteNoteRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.DeleteNote(ctx, req.(*v1.DeleteNoteRequest))
-				},
-			},
-			{
-				Name:       "link_person_to_org",
-				NewRequest: func() proto.Message { return new(v1.LinkPersonToOrgRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeLinkPersonToOrgRequest(d, obj, req.(*v1.LinkPersonToOrgRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichCrmServiceLinkPersonToOrgRequest(c, h, req, req.(*v1.LinkPersonToOrgRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.LinkPersonToOrg(ctx, req.(*v1.LinkPersonToOrgRequest))
-				},
-			},
-			{
-				Name:       "add_note_to_person",
-				NewRequest: func() proto.Message { return new(v1.AddNoteToPersonRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeAddNoteToPersonRequest(d, obj, req.(*v1.AddNoteToPersonRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichCrmServiceAddNoteToPersonRequest(c, h, req, req.(*v1.AddNoteToPersonRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.AddNoteToPerson(ctx, req.(*v1.AddNoteToPersonRequest))
-				},
-			},
-			{
-				Name:       "find_people_at_org",
-				NewRequest: func() proto.Message { return new(v1.FindPeopleAtOrgRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeFindPeopleAtOrgRequest(d, obj, req.(*v1.FindPeopleAtOrgRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichCrmServiceFindPeopleAtOrgRequest(c, h, req, req.(*v1.FindPeopleAtOrgRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.FindPeopleAtOrg(ctx, req.(*v1.FindPeopleAtOrgRequest))
-				},
-			},
-			{
-				Name:       "merge_people",
-				NewRequest: func() proto.Message { return new(v1.MergePeopleRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeMergePeopleRequest(d, obj, req.(*v1.MergePeopleRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichCrmServiceMergePeopleRequest(c, h, req, req.(*v1.MergePeopleRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.MergePeople(ctx, req.(*v1.MergePeopleRequest))
-				},
-			},
+				func(ctx context.Context, m *v1.MergePeopleRequest) (*v1.MergePeopleResponse, error) {
+					return h.MergePeople(ctx, m)
+				}),
 		},
 		Enums: map[string]*runtime.EnumTable{
 			"crm.v1.SubjectKind": enumSubjectKind,

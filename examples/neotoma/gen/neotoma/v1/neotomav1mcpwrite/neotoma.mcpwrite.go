@@ -90,266 +90,140 @@ func NewMemoryService(h MemoryServiceHandler) *runtime.Service {
 		Name: "neotoma.v1.MemoryService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
-			{
-				Name:       "store",
-				NewRequest: func() proto.Message { return new(v1.StoreRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeStoreRequest(d, obj, req.(*v1.StoreRequest))
+			runtime.NewTool[v1.StoreRequest]("store", decodeStoreRequest,
+				func(c *runtime.Call, m *v1.StoreRequest) error { return enrichMemoryServiceStoreRequest(c, h, m, m) },
+				func(ctx context.Context, m *v1.StoreRequest) (*v1.StoreResponse, error) { return h.Store(ctx, m) }),
+			runtime.NewTool[v1.ReinterpretRequest]("reinterpret", decodeReinterpretRequest,
+				func(c *runtime.Call, m *v1.ReinterpretRequest) error {
+					return enrichMemoryServiceReinterpretRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichMemoryServiceStoreRequest(c, h, req, req.(*v1.StoreRequest))
+				func(ctx context.Context, m *v1.ReinterpretRequest) (*v1.ReinterpretResponse, error) {
+					return h.Reinterpret(ctx, m)
+				}),
+			runtime.NewTool[v1.CorrectRequest]("correct", decodeCorrectRequest,
+				func(c *runtime.Call, m *v1.CorrectRequest) error {
+					return enrichMemoryServiceCorrectRequest(c, h, m, m)
 				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.Store(ctx, req.(*v1.StoreRequest))
+				func(ctx context.Context, m *v1.CorrectRequest) (*v1.CorrectResponse, error) { return h.Correct(ctx, m) }),
+			runtime.NewTool[v1.MergeEntitiesRequest]("merge_entities", decodeMergeEntitiesRequest,
+				func(c *runtime.Call, m *v1.MergeEntitiesRequest) error {
+					return enrichMemoryServiceMergeEntitiesRequest(c, h, m, m)
 				},
-			},
-			{
-				Name:       "reinterpret",
-				NewRequest: func() proto.Message { return new(v1.ReinterpretRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeReinterpretRequest(d, obj, req.(*v1.ReinterpretRequest))
+				func(ctx context.Context, m *v1.MergeEntitiesRequest) (*v1.MergeEntitiesResponse, error) {
+					return h.MergeEntities(ctx, m)
+				}),
+			runtime.NewTool[v1.CreateRelationshipRequest]("create_relationship", decodeCreateRelationshipRequest,
+				func(c *runtime.Call, m *v1.CreateRelationshipRequest) error {
+					return enrichMemoryServiceCreateRelationshipRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichMemoryServiceReinterpretRequest(c, h, req, req.(*v1.ReinterpretRequest))
+				func(ctx context.Context, m *v1.CreateRelationshipRequest) (*v1.CreateRelationshipResponse, error) {
+					return h.CreateRelationship(ctx, m)
+				}),
+			runtime.NewTool[v1.RegisterSchemaRequest]("register_schema", decodeRegisterSchemaRequest,
+				func(c *runtime.Call, m *v1.RegisterSchemaRequest) error {
+					return enrichMemoryServiceRegisterSchemaRequest(c, h, m, m)
 				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.Reinterpret(ctx, req.(*v1.ReinterpretRequest))
+				func(ctx context.Context, m *v1.RegisterSchemaRequest) (*v1.RegisterSchemaResponse, error) {
+					return h.RegisterSchema(ctx, m)
+				}),
+			runtime.NewTool[v1.UpdateSchemaIncrementalRequest]("update_schema_incremental", decodeUpdateSchemaIncrementalRequest,
+				func(c *runtime.Call, m *v1.UpdateSchemaIncrementalRequest) error {
+					return enrichMemoryServiceUpdateSchemaIncrementalRequest(c, h, m, m)
 				},
-			},
-			{
-				Name:       "correct",
-				NewRequest: func() proto.Message { return new(v1.CorrectRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeCorrectRequest(d, obj, req.(*v1.CorrectRequest))
+				func(ctx context.Context, m *v1.UpdateSchemaIncrementalRequest) (*v1.UpdateSchemaIncrementalResponse, error) {
+					return h.UpdateSchemaIncremental(ctx, m)
+				}),
+			runtime.NewTool[v1.ListEntityTypesRequest]("list_entity_types", decodeListEntityTypesRequest,
+				func(c *runtime.Call, m *v1.ListEntityTypesRequest) error {
+					return enrichMemoryServiceListEntityTypesRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichMemoryServiceCorrectRequest(c, h, req, req.(*v1.CorrectRequest))
+				func(ctx context.Context, m *v1.ListEntityTypesRequest) (*v1.ListEntityTypesResponse, error) {
+					return h.ListEntityTypes(ctx, m)
+				}),
+			runtime.NewTool[v1.RetrieveEntitySnapshotRequest]("retrieve_entity_snapshot", decodeRetrieveEntitySnapshotRequest,
+				func(c *runtime.Call, m *v1.RetrieveEntitySnapshotRequest) error {
+					return enrichMemoryServiceRetrieveEntitySnapshotRequest(c, h, m, m)
 				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.Correct(ctx, req.(*v1.CorrectRequest))
+				func(ctx context.Context, m *v1.RetrieveEntitySnapshotRequest) (*v1.RetrieveEntitySnapshotResponse, error) {
+					return h.RetrieveEntitySnapshot(ctx, m)
+				}),
+			runtime.NewTool[v1.RetrieveEntitiesRequest]("retrieve_entities", decodeRetrieveEntitiesRequest,
+				func(c *runtime.Call, m *v1.RetrieveEntitiesRequest) error {
+					return enrichMemoryServiceRetrieveEntitiesRequest(c, h, m, m)
 				},
-			},
-			{
-				Name:       "merge_entities",
-				NewRequest: func() proto.Message { return new(v1.MergeEntitiesRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeMergeEntitiesRequest(d, obj, req.(*v1.MergeEntitiesRequest))
+				func(ctx context.Context, m *v1.RetrieveEntitiesRequest) (*v1.RetrieveEntitiesResponse, error) {
+					return h.RetrieveEntities(ctx, m)
+				}),
+			runtime.NewTool[v1.ListObservationsRequest]("list_observations", decodeListObservationsRequest,
+				func(c *runtime.Call, m *v1.ListObservationsRequest) error {
+					return enrichMemoryServiceListObservationsRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichMemoryServiceMergeEntitiesRequest(c, h, req, req.(*v1.MergeEntitiesRequest))
+				func(ctx context.Context, m *v1.ListObservationsRequest) (*v1.ListObservationsResponse, error) {
+					return h.ListObservations(ctx, m)
+				}),
+			runtime.NewTool[v1.ListRelationshipsRequest]("list_relationships", decodeListRelationshipsRequest,
+				func(c *runtime.Call, m *v1.ListRelationshipsRequest) error {
+					return enrichMemoryServiceListRelationshipsRequest(c, h, m, m)
 				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.MergeEntities(ctx, req.(*v1.MergeEntitiesRequest))
+				func(ctx context.Context, m *v1.ListRelationshipsRequest) (*v1.ListRelationshipsResponse, error) {
+					return h.ListRelationships(ctx, m)
+				}),
+			runtime.NewTool[v1.RetrieveEntityByIdentifierRequest]("retrieve_entity_by_identifier", decodeRetrieveEntityByIdentifierRequest,
+				func(c *runtime.Call, m *v1.RetrieveEntityByIdentifierRequest) error {
+					return enrichMemoryServiceRetrieveEntityByIdentifierRequest(c, h, m, m)
 				},
-			},
-			{
-				Name:       "create_relationship",
-				NewRequest: func() proto.Message { return new(v1.CreateRelationshipRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeCreateRelationshipRequest(d, obj, req.(*v1.CreateRelationshipRequest))
+				func(ctx context.Context, m *v1.RetrieveEntityByIdentifierRequest) (*v1.RetrieveEntityByIdentifierResponse, error) {
+					return h.RetrieveEntityByIdentifier(ctx, m)
+				}),
+			runtime.NewTool[v1.RetrieveRelatedEntitiesRequest]("retrieve_related_entities", decodeRetrieveRelatedEntitiesRequest,
+				func(c *runtime.Call, m *v1.RetrieveRelatedEntitiesRequest) error {
+					return enrichMemoryServiceRetrieveRelatedEntitiesRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichMemoryServiceCreateRelationshipRequest(c, h, req, req.(*v1.CreateRelationshipRequest))
+				func(ctx context.Context, m *v1.RetrieveRelatedEntitiesRequest) (*v1.RetrieveRelatedEntitiesResponse, error) {
+					return h.RetrieveRelatedEntities(ctx, m)
+				}),
+			runtime.NewTool[v1.RetrieveFieldProvenanceRequest]("retrieve_field_provenance", decodeRetrieveFieldProvenanceRequest,
+				func(c *runtime.Call, m *v1.RetrieveFieldProvenanceRequest) error {
+					return enrichMemoryServiceRetrieveFieldProvenanceRequest(c, h, m, m)
 				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.CreateRelationship(ctx, req.(*v1.CreateRelationshipRequest))
+				func(ctx context.Context, m *v1.RetrieveFieldProvenanceRequest) (*v1.RetrieveFieldProvenanceResponse, error) {
+					return h.RetrieveFieldProvenance(ctx, m)
+				}),
+			runtime.NewTool[v1.GetRelationshipSnapshotRequest]("get_relationship_snapshot", decodeGetRelationshipSnapshotRequest,
+				func(c *runtime.Call, m *v1.GetRelationshipSnapshotRequest) error {
+					return enrichMemoryServiceGetRelationshipSnapshotRequest(c, h, m, m)
 				},
-			},
-			{
-				Name:       "register_schema",
-				NewRequest: func() proto.Message { return new(v1.RegisterSchemaRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeRegisterSchemaRequest(d, obj, req.(*v1.RegisterSchemaRequest))
+				func(ctx context.Context, m *v1.GetRelationshipSnapshotRequest) (*v1.GetRelationshipSnapshotResponse, error) {
+					return h.GetRelationshipSnapshot(ctx, m)
+				}),
+			runtime.NewTool[v1.AnalyzeSchemaCandidatesRequest]("analyze_schema_candidates", decodeAnalyzeSchemaCandidatesRequest,
+				func(c *runtime.Call, m *v1.AnalyzeSchemaCandidatesRequest) error {
+					return enrichMemoryServiceAnalyzeSchemaCandidatesRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichMemoryServiceRegisterSchemaRequest(c, h, req, req.(*v1.RegisterSchemaRequest))
+				func(ctx context.Context, m *v1.AnalyzeSchemaCandidatesRequest) (*v1.AnalyzeSchemaCandidatesResponse, error) {
+					return h.AnalyzeSchemaCandidates(ctx, m)
+				}),
+			runtime.NewTool[v1.RetrieveGraphNeighborhoodRequest]("retrieve_graph_neighborhood", decodeRetrieveGraphNeighborhoodRequest,
+				func(c *runtime.Call, m *v1.RetrieveGraphNeighborhoodRequest) error {
+					return enrichMemoryServiceRetrieveGraphNeighborhoodRequest(c, h, m, m)
 				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.RegisterSchema(ctx, req.(*v1.RegisterSchemaRequest))
+				func(ctx context.Context, m *v1.RetrieveGraphNeighborhoodRequest) (*v1.RetrieveGraphNeighborhoodResponse, error) {
+					return h.RetrieveGraphNeighborhood(ctx, m)
+				}),
+			runtime.NewTool[v1.ListTimelineEventsRequest]("list_timeline_events", decodeListTimelineEventsRequest,
+				func(c *runtime.Call, m *v1.ListTimelineEventsRequest) error {
+					return enrichMemoryServiceListTimelineEventsRequest(c, h, m, m)
 				},
-			},
-			{
-				Name:       "update_schema_incremental",
-				NewRequest: func() proto.Message { return new(v1.UpdateSchemaIncrementalRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeUpdateSchemaIncrementalRequest(d, obj, req.(*v1.UpdateSchemaIncrementalRequest))
+				func(ctx context.Context, m *v1.ListTimelineEventsRequest) (*v1.ListTimelineEventsResponse, error) {
+					return h.ListTimelineEvents(ctx, m)
+				}),
+			runtime.NewTool[v1.GetSchemaRecommendationsRequest]("get_schema_recommendations", decodeGetSchemaRecommendationsRequest,
+				func(c *runtime.Call, m *v1.GetSchemaRecommendationsRequest) error {
+					return enrichMemoryServiceGetSchemaRecommendationsRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichMemoryServiceUpdateSchemaIncrementalRequest(c, h, req, req.(*v1.UpdateSchemaIncrementalRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.UpdateSchemaIncremental(ctx, req.(*v1.UpdateSchemaIncrementalRequest))
-				},
-			},
-			{
-				Name:       "list_entity_types",
-				NewRequest: func() proto.Message { return new(v1.ListEntityTypesRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeListEntityTypesRequest(d, obj, req.(*v1.ListEntityTypesRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichMemoryServiceListEntityTypesRequest(c, h, req, req.(*v1.ListEntityTypesRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.ListEntityTypes(ctx, req.(*v1.ListEntityTypesRequest))
-				},
-			},
-			{
-				Name:       "retrieve_entity_snapshot",
-				NewRequest: func() proto.Message { return new(v1.RetrieveEntitySnapshotRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeRetrieveEntitySnapshotRequest(d, obj, req.(*v1.RetrieveEntitySnapshotRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichMemoryServiceRetrieveEntitySnapshotRequest(c, h, req, req.(*v1.RetrieveEntitySnapshotRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.RetrieveEntitySnapshot(ctx, req.(*v1.RetrieveEntitySnapshotRequest))
-				},
-			},
-			{
-				Name:       "retrieve_entities",
-				NewRequest: func() proto.Message { return new(v1.RetrieveEntitiesRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeRetrieveEntitiesRequest(d, obj, req.(*v1.RetrieveEntitiesRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichMemoryServiceRetrieveEntitiesRequest(c, h, req, req.(*v1.RetrieveEntitiesRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.RetrieveEntities(ctx, req.(*v1.RetrieveEntitiesRequest))
-				},
-			},
-			{
-				Name:       "list_observations",
-				NewRequest: func() proto.Message { return new(v1.ListObservationsRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeListObservationsRequest(d, obj, req.(*v1.ListObservationsRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichMemoryServiceListObservationsRequest(c, h, req, req.(*v1.ListObservationsRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.ListObservations(ctx, req.(*v1.ListObservationsRequest))
-				},
-			},
-			{
-				Name:       "list_relationships",
-				NewRequest: func() proto.Message { return new(v1.ListRelationshipsRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeListRelationshipsRequest(d, obj, req.(*v1.ListRelationshipsRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichMemoryServiceListRelationshipsRequest(c, h, req, req.(*v1.ListRelationshipsRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.ListRelationships(ctx, req.(*v1.ListRelationshipsRequest))
-				},
-			},
-			{
-				Name:       "retrieve_entity_by_identifier",
-				NewRequest: func() proto.Message { return new(v1.RetrieveEntityByIdentifierRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeRetrieveEntityByIdentifierRequest(d, obj, req.(*v1.RetrieveEntityByIdentifierRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichMemoryServiceRetrieveEntityByIdentifierRequest(c, h, req, req.(*v1.RetrieveEntityByIdentifierRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.RetrieveEntityByIdentifier(ctx, req.(*v1.RetrieveEntityByIdentifierRequest))
-				},
-			},
-			{
-				Name:       "retrieve_related_entities",
-				NewRequest: func() proto.Message { return new(v1.RetrieveRelatedEntitiesRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeRetrieveRelatedEntitiesRequest(d, obj, req.(*v1.RetrieveRelatedEntitiesRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichMemoryServiceRetrieveRelatedEntitiesRequest(c, h, req, req.(*v1.RetrieveRelatedEntitiesRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.RetrieveRelatedEntities(ctx, req.(*v1.RetrieveRelatedEntitiesRequest))
-				},
-			},
-			{
-				Name:       "retrieve_field_provenance",
-				NewRequest: func() proto.Message { return new(v1.RetrieveFieldProvenanceRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeRetrieveFieldProvenanceRequest(d, obj, req.(*v1.RetrieveFieldProvenanceRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichMemoryServiceRetrieveFieldProvenanceRequest(c, h, req, req.(*v1.RetrieveFieldProvenanceRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.RetrieveFieldProvenance(ctx, req.(*v1.RetrieveFieldProvenanceRequest))
-				},
-			},
-			{
-				Name:       "get_relationship_snapshot",
-				NewRequest: func() proto.Message { return new(v1.GetRelationshipSnapshotRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeGetRelationshipSnapshotRequest(d, obj, req.(*v1.GetRelationshipSnapshotRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichMemoryServiceGetRelationshipSnapshotRequest(c, h, req, req.(*v1.GetRelationshipSnapshotRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.GetRelationshipSnapshot(ctx, req.(*v1.GetRelationshipSnapshotRequest))
-				},
-			},
-			{
-				Name:       "analyze_schema_candidates",
-				NewRequest: func() proto.Message { return new(v1.AnalyzeSchemaCandidatesRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeAnalyzeSchemaCandidatesRequest(d, obj, req.(*v1.AnalyzeSchemaCandidatesRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichMemoryServiceAnalyzeSchemaCandidatesRequest(c, h, req, req.(*v1.AnalyzeSchemaCandidatesRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.AnalyzeSchemaCandidates(ctx, req.(*v1.AnalyzeSchemaCandidatesRequest))
-				},
-			},
-			{
-				Name:       "retrieve_graph_neighborhood",
-				NewRequest: func() proto.Message { return new(v1.RetrieveGraphNeighborhoodRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeRetrieveGraphNeighborhoodRequest(d, obj, req.(*v1.RetrieveGraphNeighborhoodRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichMemoryServiceRetrieveGraphNeighborhoodRequest(c, h, req, req.(*v1.RetrieveGraphNeighborhoodRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.RetrieveGraphNeighborhood(ctx, req.(*v1.RetrieveGraphNeighborhoodRequest))
-				},
-			},
-			{
-				Name:       "list_timeline_events",
-				NewRequest: func() proto.Message { return new(v1.ListTimelineEventsRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeListTimelineEventsRequest(d, obj, req.(*v1.ListTimelineEventsRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichMemoryServiceListTimelineEventsRequest(c, h, req, req.(*v1.ListTimelineEventsRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.ListTimelineEvents(ctx, req.(*v1.ListTimelineEventsRequest))
-				},
-			},
-			{
-				Name:       "get_schema_recommendations",
-				NewRequest: func() proto.Message { return new(v1.GetSchemaRecommendationsRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeGetSchemaRecommendationsRequest(d, obj, req.(*v1.GetSchemaRecommendationsRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichMemoryServiceGetSchemaRecommendationsRequest(c, h, req, req.(*v1.GetSchemaRecommendationsRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.GetSchemaRecommendations(ctx, req.(*v1.GetSchemaRecommendationsRequest))
-				},
-			},
+				func(ctx context.Context, m *v1.GetSchemaRecommendationsRequest) (*v1.GetSchemaRecommendationsResponse, error) {
+					return h.GetSchemaRecommendations(ctx, m)
+				}),
 		},
 		Enums: map[string]*runtime.EnumTable{
 			"neotoma.v1.Direction":            enumDirectionSnake,

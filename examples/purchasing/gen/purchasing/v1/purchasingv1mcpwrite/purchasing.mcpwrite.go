@@ -67,135 +67,91 @@ func NewPurchasingService(h PurchasingServiceHandler) *runtime.Service {
 		Name: "purchasing.v1.PurchasingService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
-			{
-				Name:       "create_purchase_order",
-				NewRequest: func() proto.Message { return new(v1.CreatePurchaseOrderRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeCreatePurchaseOrderRequest(d, obj, req.(*v1.CreatePurchaseOrderRequest))
+			runtime.NewTool[v1.CreatePurchaseOrderRequest]("create_purchase_order", decodeCreatePurchaseOrderRequest,
+				func(c *runtime.Call, m *v1.CreatePurchaseOrderRequest) error {
+					return enrichPurchasingServiceCreatePurchaseOrderRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichPurchasingServiceCreatePurchaseOrderRequest(c, h, req, req.(*v1.CreatePurchaseOrderRequest))
+				func(ctx context.Context, m *v1.CreatePurchaseOrderRequest) (*v1.CreatePurchaseOrderResponse, error) {
+					return h.CreatePurchaseOrder(ctx, m)
+				}).WithAgentPaths(map[string]string{
+				"supplier_id":            "supplier_id",
+				"location_id":            "location_id",
+				"order_number":           "order_number",
+				"items":                  "items",
+				"items.sku":              "items.sku",
+				"items.quantity":         "items.quantity",
+				"items.unit_price":       "items.unit_price",
+				"currency":               "currency",
+				"expected_delivery_date": "expected_delivery_date",
+				"notes":                  "notes",
+				"confirm":                "confirm",
+			}, map[string]bool{
+				"currency": true,
+			}),
+			runtime.NewTool[v1.ReceivePurchaseOrderRequest]("receive_purchase_order", decodeReceivePurchaseOrderRequest,
+				func(c *runtime.Call, m *v1.ReceivePurchaseOrderRequest) error {
+					return enrichPurchasingServiceReceivePurchaseOrderRequest(c, h, m, m)
 				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.CreatePurchaseOrder(ctx, req.(*v1.CreatePurchaseOrderRequest))
+				func(ctx context.Context, m *v1.ReceivePurchaseOrderRequest) (*v1.ReceivePurchaseOrderResponse, error) {
+					return h.ReceivePurchaseOrder(ctx, m)
+				}).WithAgentPaths(map[string]string{
+				"purchase_order_id": "purchase_order_id",
+				"items":             "items",
+				"items.sku":         "items.sku",
+				"items.quantity":    "items.quantity",
+				"received_at":       "received_at",
+				"confirm":           "confirm",
+			}, map[string]bool{
+				"received_at": true,
+			}),
+			runtime.NewTool[v1.CreateManufacturingOrderRequest]("create_manufacturing_order", decodeCreateManufacturingOrderRequest,
+				func(c *runtime.Call, m *v1.CreateManufacturingOrderRequest) error {
+					return enrichPurchasingServiceCreateManufacturingOrderRequest(c, h, m, m)
 				},
-				AgentPaths: map[string]string{
-					"supplier_id":            "supplier_id",
-					"location_id":            "location_id",
-					"order_number":           "order_number",
-					"items":                  "items",
-					"items.sku":              "items.sku",
-					"items.quantity":         "items.quantity",
-					"items.unit_price":       "items.unit_price",
-					"currency":               "currency",
-					"expected_delivery_date": "expected_delivery_date",
-					"notes":                  "notes",
-					"confirm":                "confirm",
+				func(ctx context.Context, m *v1.CreateManufacturingOrderRequest) (*v1.CreateManufacturingOrderResponse, error) {
+					return h.CreateManufacturingOrder(ctx, m)
+				}).WithAgentPaths(map[string]string{
+				"sku":                      "sku",
+				"planned_quantity":         "planned_quantity",
+				"location_id":              "location_id",
+				"production_deadline_date": "production_deadline_date",
+				"additional_info":          "additional_info",
+				"confirm":                  "confirm",
+			}, nil),
+			runtime.NewTool[v1.FulfillOrderRequest]("fulfill_order", decodeFulfillOrderRequest,
+				func(c *runtime.Call, m *v1.FulfillOrderRequest) error {
+					return enrichPurchasingServiceFulfillOrderRequest(c, h, m, m)
 				},
-				Overridable: map[string]bool{
-					"currency": true,
+				func(ctx context.Context, m *v1.FulfillOrderRequest) (*v1.FulfillOrderResponse, error) {
+					return h.FulfillOrder(ctx, m)
+				}).WithAgentPaths(map[string]string{
+				"order_id":   "order_id",
+				"order_type": "order_type",
+				"confirm":    "confirm",
+			}, nil),
+			runtime.NewTool[v1.VerifyOrderDocumentRequest]("verify_order_document", decodeVerifyOrderDocumentRequest,
+				func(c *runtime.Call, m *v1.VerifyOrderDocumentRequest) error {
+					return enrichPurchasingServiceVerifyOrderDocumentRequest(c, h, m, m)
 				},
-			},
-			{
-				Name:       "receive_purchase_order",
-				NewRequest: func() proto.Message { return new(v1.ReceivePurchaseOrderRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeReceivePurchaseOrderRequest(d, obj, req.(*v1.ReceivePurchaseOrderRequest))
+				func(ctx context.Context, m *v1.VerifyOrderDocumentRequest) (*v1.VerifyOrderDocumentResponse, error) {
+					return h.VerifyOrderDocument(ctx, m)
+				}).WithAgentPaths(map[string]string{
+				"purchase_order_id":         "purchase_order_id",
+				"document_items":            "document_items",
+				"document_items.sku":        "document_items.sku",
+				"document_items.quantity":   "document_items.quantity",
+				"document_items.unit_price": "document_items.unit_price",
+			}, nil),
+			runtime.NewTool[v1.SearchItemsRequest]("search_items", decodeSearchItemsRequest,
+				func(c *runtime.Call, m *v1.SearchItemsRequest) error {
+					return enrichPurchasingServiceSearchItemsRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichPurchasingServiceReceivePurchaseOrderRequest(c, h, req, req.(*v1.ReceivePurchaseOrderRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.ReceivePurchaseOrder(ctx, req.(*v1.ReceivePurchaseOrderRequest))
-				},
-				AgentPaths: map[string]string{
-					"purchase_order_id": "purchase_order_id",
-					"items":             "items",
-					"items.sku":         "items.sku",
-					"items.quantity":    "items.quantity",
-					"received_at":       "received_at",
-					"confirm":           "confirm",
-				},
-				Overridable: map[string]bool{
-					"received_at": true,
-				},
-			},
-			{
-				Name:       "create_manufacturing_order",
-				NewRequest: func() proto.Message { return new(v1.CreateManufacturingOrderRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeCreateManufacturingOrderRequest(d, obj, req.(*v1.CreateManufacturingOrderRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichPurchasingServiceCreateManufacturingOrderRequest(c, h, req, req.(*v1.CreateManufacturingOrderRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.CreateManufacturingOrder(ctx, req.(*v1.CreateManufacturingOrderRequest))
-				},
-				AgentPaths: map[string]string{
-					"sku":                      "sku",
-					"planned_quantity":         "planned_quantity",
-					"location_id":              "location_id",
-					"production_deadline_date": "production_deadline_date",
-					"additional_info":          "additional_info",
-					"confirm":                  "confirm",
-				},
-			},
-			{
-				Name:       "fulfill_order",
-				NewRequest: func() proto.Message { return new(v1.FulfillOrderRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeFulfillOrderRequest(d, obj, req.(*v1.FulfillOrderRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichPurchasingServiceFulfillOrderRequest(c, h, req, req.(*v1.FulfillOrderRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.FulfillOrder(ctx, req.(*v1.FulfillOrderRequest))
-				},
-				AgentPaths: map[string]string{
-					"order_id":   "order_id",
-					"order_type": "order_type",
-					"confirm":    "confirm",
-				},
-			},
-			{
-				Name:       "verify_order_document",
-				NewRequest: func() proto.Message { return new(v1.VerifyOrderDocumentRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeVerifyOrderDocumentRequest(d, obj, req.(*v1.VerifyOrderDocumentRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichPurchasingServiceVerifyOrderDocumentRequest(c, h, req, req.(*v1.VerifyOrderDocumentRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.VerifyOrderDocument(ctx, req.(*v1.VerifyOrderDocumentRequest))
-				},
-				AgentPaths: map[string]string{
-					"purchase_order_id":         "purchase_order_id",
-					"document_items":            "document_items",
-					"document_items.sku":        "document_items.sku",
-					"document_items.quantity":   "document_items.quantity",
-					"document_items.unit_price": "document_items.unit_price",
-				},
-			},
-			{
-				Name:       "search_items",
-				NewRequest: func() proto.Message { return new(v1.SearchItemsRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeSearchItemsRequest(d, obj, req.(*v1.SearchItemsRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichPurchasingServiceSearchItemsRequest(c, h, req, req.(*v1.SearchItemsRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.SearchItems(ctx, req.(*v1.SearchItemsRequest))
-				},
-				AgentPaths: map[string]string{
-					"query": "query",
-					"limit": "limit",
-				},
-			},
+				func(ctx context.Context, m *v1.SearchItemsRequest) (*v1.SearchItemsResponse, error) {
+					return h.SearchItems(ctx, m)
+				}).WithAgentPaths(map[string]string{
+				"query": "query",
+				"limit": "limit",
+			}, nil),
 		},
 		NewChecker: func() (runtime.RequestChecker, error) {
 			return pvcheck.New(

@@ -65,97 +65,55 @@ func NewTaskService(h TaskServiceHandler) *runtime.Service {
 		Name: "tasks.v1.TaskService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
-			{
-				Name:       "task_create",
-				NewRequest: func() proto.Message { return new(v1.TaskCreateRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeTaskCreateRequest(d, obj, req.(*v1.TaskCreateRequest))
+			runtime.NewTool[v1.TaskCreateRequest]("task_create", decodeTaskCreateRequest,
+				func(c *runtime.Call, m *v1.TaskCreateRequest) error {
+					return enrichTaskServiceTaskCreateRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichTaskServiceTaskCreateRequest(c, h, req, req.(*v1.TaskCreateRequest))
+				func(ctx context.Context, m *v1.TaskCreateRequest) (*v1.TaskCreateResponse, error) {
+					return h.TaskCreate(ctx, m)
+				}),
+			runtime.NewTool[v1.TaskUpdateRequest]("task_update", decodeTaskUpdateRequest,
+				func(c *runtime.Call, m *v1.TaskUpdateRequest) error {
+					return enrichTaskServiceTaskUpdateRequest(c, h, m, m)
 				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.TaskCreate(ctx, req.(*v1.TaskCreateRequest))
+				func(ctx context.Context, m *v1.TaskUpdateRequest) (*v1.TaskUpdateResponse, error) {
+					return h.TaskUpdate(ctx, m)
+				}),
+			runtime.NewTool[v1.TaskDeleteRequest]("task_delete", decodeTaskDeleteRequest,
+				func(c *runtime.Call, m *v1.TaskDeleteRequest) error {
+					return enrichTaskServiceTaskDeleteRequest(c, h, m, m)
 				},
-			},
-			{
-				Name:       "task_update",
-				NewRequest: func() proto.Message { return new(v1.TaskUpdateRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeTaskUpdateRequest(d, obj, req.(*v1.TaskUpdateRequest))
+				func(ctx context.Context, m *v1.TaskDeleteRequest) (*v1.TaskDeleteResponse, error) {
+					return h.TaskDelete(ctx, m)
+				}),
+			runtime.NewTool[v1.TaskMoveRequest]("task_move", decodeTaskMoveRequest,
+				func(c *runtime.Call, m *v1.TaskMoveRequest) error {
+					return enrichTaskServiceTaskMoveRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichTaskServiceTaskUpdateRequest(c, h, req, req.(*v1.TaskUpdateRequest))
+				func(ctx context.Context, m *v1.TaskMoveRequest) (*v1.TaskMoveResponse, error) {
+					return h.TaskMove(ctx, m)
+				}),
+			runtime.NewTool[v1.TaskTransformRequest]("task_transform", decodeTaskTransformRequest,
+				func(c *runtime.Call, m *v1.TaskTransformRequest) error {
+					return enrichTaskServiceTaskTransformRequest(c, h, m, m)
 				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.TaskUpdate(ctx, req.(*v1.TaskUpdateRequest))
+				func(ctx context.Context, m *v1.TaskTransformRequest) (*v1.TaskTransformResponse, error) {
+					return h.TaskTransform(ctx, m)
+				}),
+			runtime.NewTool[v1.ParentCreateRequest]("parent_create", decodeParentCreateRequest,
+				func(c *runtime.Call, m *v1.ParentCreateRequest) error {
+					return enrichTaskServiceParentCreateRequest(c, h, m, m)
 				},
-			},
-			{
-				Name:       "task_delete",
-				NewRequest: func() proto.Message { return new(v1.TaskDeleteRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeTaskDeleteRequest(d, obj, req.(*v1.TaskDeleteRequest))
+				func(ctx context.Context, m *v1.ParentCreateRequest) (*v1.ParentCreateResponse, error) {
+					return h.ParentCreate(ctx, m)
+				}),
+			runtime.NewTool[v1.ParentOperationsRequest]("parent_operations", decodeParentOperationsRequest,
+				func(c *runtime.Call, m *v1.ParentOperationsRequest) error {
+					return enrichTaskServiceParentOperationsRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichTaskServiceTaskDeleteRequest(c, h, req, req.(*v1.TaskDeleteRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.TaskDelete(ctx, req.(*v1.TaskDeleteRequest))
-				},
-			},
-			{
-				Name:       "task_move",
-				NewRequest: func() proto.Message { return new(v1.TaskMoveRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeTaskMoveRequest(d, obj, req.(*v1.TaskMoveRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichTaskServiceTaskMoveRequest(c, h, req, req.(*v1.TaskMoveRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.TaskMove(ctx, req.(*v1.TaskMoveRequest))
-				},
-			},
-			{
-				Name:       "task_transform",
-				NewRequest: func() proto.Message { return new(v1.TaskTransformRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeTaskTransformRequest(d, obj, req.(*v1.TaskTransformRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichTaskServiceTaskTransformRequest(c, h, req, req.(*v1.TaskTransformRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.TaskTransform(ctx, req.(*v1.TaskTransformRequest))
-				},
-			},
-			{
-				Name:       "parent_create",
-				NewRequest: func() proto.Message { return new(v1.ParentCreateRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeParentCreateRequest(d, obj, req.(*v1.ParentCreateRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichTaskServiceParentCreateRequest(c, h, req, req.(*v1.ParentCreateRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.ParentCreate(ctx, req.(*v1.ParentCreateRequest))
-				},
-			},
-			{
-				Name:       "parent_operations",
-				NewRequest: func() proto.Message { return new(v1.ParentOperationsRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeParentOperationsRequest(d, obj, req.(*v1.ParentOperationsRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichTaskServiceParentOperationsRequest(c, h, req, req.(*v1.ParentOperationsRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.ParentOperations(ctx, req.(*v1.ParentOperationsRequest))
-				},
-			},
+				func(ctx context.Context, m *v1.ParentOperationsRequest) (*v1.ParentOperationsResponse, error) {
+					return h.ParentOperations(ctx, m)
+				}),
 		},
 		Enums: map[string]*runtime.EnumTable{
 			"tasks.v1.ParentOperation":    enumParentOperationSnake,

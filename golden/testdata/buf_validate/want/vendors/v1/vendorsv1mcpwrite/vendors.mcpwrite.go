@@ -47,46 +47,38 @@ func NewVendorService(h VendorServiceHandler) *runtime.Service {
 		Name: "vendors.v1.VendorService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
-			{
-				Name:       "register_vendor",
-				NewRequest: func() proto.Message { return new(v1.RegisterVendorRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeRegisterVendorRequest(d, obj, req.(*v1.RegisterVendorRequest))
+			runtime.NewTool[v1.RegisterVendorRequest]("register_vendor", decodeRegisterVendorRequest,
+				func(c *runtime.Call, m *v1.RegisterVendorRequest) error {
+					return enrichVendorServiceRegisterVendorRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichVendorServiceRegisterVendorRequest(c, h, req, req.(*v1.RegisterVendorRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.RegisterVendor(ctx, req.(*v1.RegisterVendorRequest))
-				},
-				AgentPaths: map[string]string{
-					"name":         "name",
-					"tax_id":       "vat_id",
-					"email":        "email",
-					"website":      "website",
-					"country":      "country",
-					"code":         "code",
-					"callback_ip":  "callback_ip",
-					"tier":         "tier",
-					"payment_days": "payment_days",
-					"discount":     "discount",
-					"priority":     "priority",
-					"categories":   "categories",
-					"labels":       "labels",
-					"note":         "note",
-					"region":       "region",
-					"reference":    "reference",
-					"quotas":       "quotas",
-					"contact_name": "contact_name",
-					"phone":        "phone",
-					"fax":          "fax",
-					"iban":         "iban",
-					"card_token":   "card_token",
-				},
-				Overridable: map[string]bool{
-					"region": true,
-				},
-			},
+				func(ctx context.Context, m *v1.RegisterVendorRequest) (*v1.RegisterVendorResponse, error) {
+					return h.RegisterVendor(ctx, m)
+				}).WithAgentPaths(map[string]string{
+				"name":         "name",
+				"tax_id":       "vat_id",
+				"email":        "email",
+				"website":      "website",
+				"country":      "country",
+				"code":         "code",
+				"callback_ip":  "callback_ip",
+				"tier":         "tier",
+				"payment_days": "payment_days",
+				"discount":     "discount",
+				"priority":     "priority",
+				"categories":   "categories",
+				"labels":       "labels",
+				"note":         "note",
+				"region":       "region",
+				"reference":    "reference",
+				"quotas":       "quotas",
+				"contact_name": "contact_name",
+				"phone":        "phone",
+				"fax":          "fax",
+				"iban":         "iban",
+				"card_token":   "card_token",
+			}, map[string]bool{
+				"region": true,
+			}),
 		},
 		NewChecker: func() (runtime.RequestChecker, error) {
 			return pvcheck.New(

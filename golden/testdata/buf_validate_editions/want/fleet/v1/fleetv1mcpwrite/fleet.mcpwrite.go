@@ -46,26 +46,19 @@ func NewFleetService(h FleetServiceHandler) *runtime.Service {
 		Name: "fleet.v1.FleetService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
-			{
-				Name:       "register_vehicle",
-				NewRequest: func() proto.Message { return new(v1.RegisterVehicleRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeRegisterVehicleRequest(d, obj, req.(*v1.RegisterVehicleRequest))
+			runtime.NewTool[v1.RegisterVehicleRequest]("register_vehicle", decodeRegisterVehicleRequest,
+				func(c *runtime.Call, m *v1.RegisterVehicleRequest) error {
+					return enrichFleetServiceRegisterVehicleRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichFleetServiceRegisterVehicleRequest(c, h, req, req.(*v1.RegisterVehicleRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.RegisterVehicle(ctx, req.(*v1.RegisterVehicleRequest))
-				},
-				AgentPaths: map[string]string{
-					"plate":       "plate",
-					"kind":        "kind",
-					"load_tonnes": "load_tonnes",
-					"depot_host":  "depot_host",
-					"company":     "company",
-				},
-			},
+				func(ctx context.Context, m *v1.RegisterVehicleRequest) (*v1.RegisterVehicleResponse, error) {
+					return h.RegisterVehicle(ctx, m)
+				}).WithAgentPaths(map[string]string{
+				"plate":       "plate",
+				"kind":        "kind",
+				"load_tonnes": "load_tonnes",
+				"depot_host":  "depot_host",
+				"company":     "company",
+			}, nil),
 		},
 		NewChecker: func() (runtime.RequestChecker, error) {
 			return pvcheck.New(

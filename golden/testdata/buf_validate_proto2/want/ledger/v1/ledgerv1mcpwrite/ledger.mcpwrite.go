@@ -47,25 +47,18 @@ func NewJournalService(h JournalServiceHandler) *runtime.Service {
 		Name: "ledger.v1.JournalService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
-			{
-				Name:       "post_line",
-				NewRequest: func() proto.Message { return new(v1.PostLineRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodePostLineRequest(d, obj, req.(*v1.PostLineRequest))
+			runtime.NewTool[v1.PostLineRequest]("post_line", decodePostLineRequest,
+				func(c *runtime.Call, m *v1.PostLineRequest) error {
+					return enrichJournalServicePostLineRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichJournalServicePostLineRequest(c, h, req, req.(*v1.PostLineRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.PostLine(ctx, req.(*v1.PostLineRequest))
-				},
-				AgentPaths: map[string]string{
-					"account":      "account",
-					"amount_cents": "amount_cents",
-					"reference":    "reference",
-					"cost_centers": "cost_centers",
-				},
-			},
+				func(ctx context.Context, m *v1.PostLineRequest) (*v1.PostLineResponse, error) {
+					return h.PostLine(ctx, m)
+				}).WithAgentPaths(map[string]string{
+				"account":      "account",
+				"amount_cents": "amount_cents",
+				"reference":    "reference",
+				"cost_centers": "cost_centers",
+			}, nil),
 		},
 		NewChecker: func() (runtime.RequestChecker, error) {
 			return pvcheck.New(

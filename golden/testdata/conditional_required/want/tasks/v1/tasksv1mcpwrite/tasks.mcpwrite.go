@@ -11,7 +11,6 @@ import (
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
-	proto "google.golang.org/protobuf/proto"
 )
 
 // The generated code asserts at compile time that the runtime it links
@@ -45,19 +44,11 @@ func NewTaskService(h TaskServiceHandler) *runtime.Service {
 		Name: "tasks.v1.TaskService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
-			{
-				Name:       "transform_task",
-				NewRequest: func() proto.Message { return new(v1.TransformTaskRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeTransformTaskRequest(d, obj, req.(*v1.TransformTaskRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return nil
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.TransformTask(ctx, req.(*v1.TransformTaskRequest))
-				},
-			},
+			runtime.NewTool[v1.TransformTaskRequest]("transform_task", decodeTransformTaskRequest,
+				nil,
+				func(ctx context.Context, m *v1.TransformTaskRequest) (*v1.TransformTaskResponse, error) {
+					return h.TransformTask(ctx, m)
+				}),
 		},
 		Enums: map[string]*runtime.EnumTable{
 			"tasks.v1.Operation": enumOperationSnake,

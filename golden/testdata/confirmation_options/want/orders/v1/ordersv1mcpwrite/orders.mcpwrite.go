@@ -47,32 +47,14 @@ func NewOrderService(h OrderServiceHandler) *runtime.Service {
 		Name: "orders.v1.OrderService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
-			{
-				Name:       "place_order",
-				NewRequest: func() proto.Message { return new(v1.PlaceOrderRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodePlaceOrderRequest(d, obj, req.(*v1.PlaceOrderRequest))
+			runtime.NewTool[v1.PlaceOrderRequest]("place_order", decodePlaceOrderRequest,
+				func(c *runtime.Call, m *v1.PlaceOrderRequest) error {
+					return enrichOrderServicePlaceOrderRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichOrderServicePlaceOrderRequest(c, h, req, req.(*v1.PlaceOrderRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.PlaceOrder(ctx, req.(*v1.PlaceOrderRequest))
-				},
-			},
-			{
-				Name:       "cancel_order",
-				NewRequest: func() proto.Message { return new(v1.CancelOrderRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeCancelOrderRequest(d, obj, req.(*v1.CancelOrderRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return nil
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.CancelOrder(ctx, req.(*v1.CancelOrderRequest))
-				},
-			},
+				func(ctx context.Context, m *v1.PlaceOrderRequest) (*v1.Order, error) { return h.PlaceOrder(ctx, m) }),
+			runtime.NewTool[v1.CancelOrderRequest]("cancel_order", decodeCancelOrderRequest,
+				nil,
+				func(ctx context.Context, m *v1.CancelOrderRequest) (*v1.Order, error) { return h.CancelOrder(ctx, m) }),
 		},
 	}
 }

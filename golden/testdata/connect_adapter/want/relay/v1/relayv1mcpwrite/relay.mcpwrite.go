@@ -49,19 +49,13 @@ func NewRelayService(h RelayServiceHandler) *runtime.Service {
 		Name: "relay.v1.RelayService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
-			{
-				Name:       "post_message",
-				NewRequest: func() proto.Message { return new(v1.PostMessageRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodePostMessageRequest(d, obj, req.(*v1.PostMessageRequest))
+			runtime.NewTool[v1.PostMessageRequest]("post_message", decodePostMessageRequest,
+				func(c *runtime.Call, m *v1.PostMessageRequest) error {
+					return enrichRelayServicePostMessageRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichRelayServicePostMessageRequest(c, h, req, req.(*v1.PostMessageRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.PostMessage(ctx, req.(*v1.PostMessageRequest))
-				},
-			},
+				func(ctx context.Context, m *v1.PostMessageRequest) (*v1.PostMessageResponse, error) {
+					return h.PostMessage(ctx, m)
+				}),
 		},
 	}
 }

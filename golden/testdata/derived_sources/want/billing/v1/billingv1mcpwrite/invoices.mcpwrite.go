@@ -51,32 +51,20 @@ func NewInvoiceService(h InvoiceServiceHandler) *runtime.Service {
 		Name: "billing.v1.InvoiceService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
-			{
-				Name:       "issue_invoice",
-				NewRequest: func() proto.Message { return new(v1.IssueInvoiceRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeIssueInvoiceRequest(d, obj, req.(*v1.IssueInvoiceRequest))
+			runtime.NewTool[v1.IssueInvoiceRequest]("issue_invoice", decodeIssueInvoiceRequest,
+				func(c *runtime.Call, m *v1.IssueInvoiceRequest) error {
+					return enrichInvoiceServiceIssueInvoiceRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichInvoiceServiceIssueInvoiceRequest(c, h, req, req.(*v1.IssueInvoiceRequest))
+				func(ctx context.Context, m *v1.IssueInvoiceRequest) (*v1.IssueInvoiceResponse, error) {
+					return h.IssueInvoice(ctx, m)
+				}),
+			runtime.NewTool[v1.VoidInvoiceRequest]("void_invoice", decodeVoidInvoiceRequest,
+				func(c *runtime.Call, m *v1.VoidInvoiceRequest) error {
+					return enrichInvoiceServiceVoidInvoiceRequest(c, h, m, m)
 				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.IssueInvoice(ctx, req.(*v1.IssueInvoiceRequest))
-				},
-			},
-			{
-				Name:       "void_invoice",
-				NewRequest: func() proto.Message { return new(v1.VoidInvoiceRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeVoidInvoiceRequest(d, obj, req.(*v1.VoidInvoiceRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichInvoiceServiceVoidInvoiceRequest(c, h, req, req.(*v1.VoidInvoiceRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.VoidInvoice(ctx, req.(*v1.VoidInvoiceRequest))
-				},
-			},
+				func(ctx context.Context, m *v1.VoidInvoiceRequest) (*v1.VoidInvoiceResponse, error) {
+					return h.VoidInvoice(ctx, m)
+				}),
 		},
 		Enums: map[string]*runtime.EnumTable{
 			"billing.v1.Currency": enumCurrency,

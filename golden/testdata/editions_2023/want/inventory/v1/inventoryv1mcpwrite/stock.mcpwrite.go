@@ -48,19 +48,13 @@ func NewStockService(h StockServiceHandler) *runtime.Service {
 		Name: "inventory.v1.StockService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
-			{
-				Name:       "move_stock",
-				NewRequest: func() proto.Message { return new(v1.MoveStockRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeMoveStockRequest(d, obj, req.(*v1.MoveStockRequest))
+			runtime.NewTool[v1.MoveStockRequest]("move_stock", decodeMoveStockRequest,
+				func(c *runtime.Call, m *v1.MoveStockRequest) error {
+					return enrichStockServiceMoveStockRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichStockServiceMoveStockRequest(c, h, req, req.(*v1.MoveStockRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.MoveStock(ctx, req.(*v1.MoveStockRequest))
-				},
-			},
+				func(ctx context.Context, m *v1.MoveStockRequest) (*v1.MoveStockResponse, error) {
+					return h.MoveStock(ctx, m)
+				}),
 		},
 		Enums: map[string]*runtime.EnumTable{
 			"inventory.v1.Reason": enumReason,

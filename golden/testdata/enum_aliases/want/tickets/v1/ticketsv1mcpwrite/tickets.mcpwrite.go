@@ -46,19 +46,13 @@ func NewTicketService(h TicketServiceHandler) *runtime.Service {
 		Name: "tickets.v1.TicketService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
-			{
-				Name:       "open_ticket",
-				NewRequest: func() proto.Message { return new(v1.OpenTicketRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeOpenTicketRequest(d, obj, req.(*v1.OpenTicketRequest))
+			runtime.NewTool[v1.OpenTicketRequest]("open_ticket", decodeOpenTicketRequest,
+				func(c *runtime.Call, m *v1.OpenTicketRequest) error {
+					return enrichTicketServiceOpenTicketRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichTicketServiceOpenTicketRequest(c, h, req, req.(*v1.OpenTicketRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.OpenTicket(ctx, req.(*v1.OpenTicketRequest))
-				},
-			},
+				func(ctx context.Context, m *v1.OpenTicketRequest) (*v1.OpenTicketResponse, error) {
+					return h.OpenTicket(ctx, m)
+				}),
 		},
 		Enums: map[string]*runtime.EnumTable{
 			"thirdparty.v1.Status": enumStatusForStatus,

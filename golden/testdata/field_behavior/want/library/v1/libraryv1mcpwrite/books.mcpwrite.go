@@ -11,7 +11,6 @@ import (
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
-	proto "google.golang.org/protobuf/proto"
 	regexp "regexp"
 )
 
@@ -46,19 +45,9 @@ func NewLibraryService(h LibraryServiceHandler) *runtime.Service {
 		Name: "library.v1.LibraryService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
-			{
-				Name:       "add_book",
-				NewRequest: func() proto.Message { return new(v1.AddBookRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeAddBookRequest(d, obj, req.(*v1.AddBookRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return nil
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.AddBook(ctx, req.(*v1.AddBookRequest))
-				},
-			},
+			runtime.NewTool[v1.AddBookRequest]("add_book", decodeAddBookRequest,
+				nil,
+				func(ctx context.Context, m *v1.AddBookRequest) (*v1.Book, error) { return h.AddBook(ctx, m) }),
 		},
 	}
 }

@@ -47,19 +47,13 @@ func NewEventService(h EventServiceHandler) *runtime.Service {
 		Name: "events.v1.EventService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
-			{
-				Name:       "append_event",
-				NewRequest: func() proto.Message { return new(v1.AppendEventRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeAppendEventRequest(d, obj, req.(*v1.AppendEventRequest))
+			runtime.NewTool[v1.AppendEventRequest]("append_event", decodeAppendEventRequest,
+				func(c *runtime.Call, m *v1.AppendEventRequest) error {
+					return enrichEventServiceAppendEventRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichEventServiceAppendEventRequest(c, h, req, req.(*v1.AppendEventRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.AppendEvent(ctx, req.(*v1.AppendEventRequest))
-				},
-			},
+				func(ctx context.Context, m *v1.AppendEventRequest) (*v1.AppendEventResponse, error) {
+					return h.AppendEvent(ctx, m)
+				}),
 		},
 		Enums: map[string]*runtime.EnumTable{
 			"events.v1.Topic": enumTopic,

@@ -50,45 +50,23 @@ func NewPlannerService(h PlannerServiceHandler) *runtime.Service {
 		Name: "planner.v1.PlannerService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
-			{
-				Name:       "create_task",
-				NewRequest: func() proto.Message { return new(v1.CreateTaskRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeCreateTaskRequest(d, obj, req.(*v1.CreateTaskRequest))
+			runtime.NewTool[v1.CreateTaskRequest]("create_task", decodeCreateTaskRequest,
+				func(c *runtime.Call, m *v1.CreateTaskRequest) error {
+					return enrichPlannerServiceCreateTaskRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichPlannerServiceCreateTaskRequest(c, h, req, req.(*v1.CreateTaskRequest))
+				func(ctx context.Context, m *v1.CreateTaskRequest) (*v1.Task, error) { return h.CreateTask(ctx, m) }),
+			runtime.NewTool[v1.ArchiveTaskRequest]("archive_task", decodeArchiveTaskRequest,
+				func(c *runtime.Call, m *v1.ArchiveTaskRequest) error {
+					return enrichPlannerServiceArchiveTaskRequest(c, h, m, m)
 				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.CreateTask(ctx, req.(*v1.CreateTaskRequest))
+				func(ctx context.Context, m *v1.ArchiveTaskRequest) (*v1.Task, error) { return h.ArchiveTask(ctx, m) }),
+			runtime.NewTool[v1.ListTasksRequest]("list_tasks", decodeListTasksRequest,
+				func(c *runtime.Call, m *v1.ListTasksRequest) error {
+					return enrichPlannerServiceListTasksRequest(c, h, m, m)
 				},
-			},
-			{
-				Name:       "archive_task",
-				NewRequest: func() proto.Message { return new(v1.ArchiveTaskRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeArchiveTaskRequest(d, obj, req.(*v1.ArchiveTaskRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichPlannerServiceArchiveTaskRequest(c, h, req, req.(*v1.ArchiveTaskRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.ArchiveTask(ctx, req.(*v1.ArchiveTaskRequest))
-				},
-			},
-			{
-				Name:       "list_tasks",
-				NewRequest: func() proto.Message { return new(v1.ListTasksRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeListTasksRequest(d, obj, req.(*v1.ListTasksRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichPlannerServiceListTasksRequest(c, h, req, req.(*v1.ListTasksRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.ListTasks(ctx, req.(*v1.ListTasksRequest))
-				},
-			},
+				func(ctx context.Context, m *v1.ListTasksRequest) (*v1.ListTasksResponse, error) {
+					return h.ListTasks(ctx, m)
+				}),
 		},
 		Enums: map[string]*runtime.EnumTable{
 			"planner.v1.ArchiveOperation": enumArchiveOperationSnake,

@@ -48,32 +48,20 @@ func NewOrderService(h OrderServiceHandler) *runtime.Service {
 		Name: "shop.v1.OrderService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
-			{
-				Name:       "place_order",
-				NewRequest: func() proto.Message { return new(v1.PlaceOrderRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodePlaceOrderRequest(d, obj, req.(*v1.PlaceOrderRequest))
+			runtime.NewTool[v1.PlaceOrderRequest]("place_order", decodePlaceOrderRequest,
+				func(c *runtime.Call, m *v1.PlaceOrderRequest) error {
+					return enrichOrderServicePlaceOrderRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichOrderServicePlaceOrderRequest(c, h, req, req.(*v1.PlaceOrderRequest))
+				func(ctx context.Context, m *v1.PlaceOrderRequest) (*v1.PlaceOrderResponse, error) {
+					return h.PlaceOrder(ctx, m)
+				}),
+			runtime.NewTool[v1.ChangeAddressRequest]("change_address", decodeChangeAddressRequest,
+				func(c *runtime.Call, m *v1.ChangeAddressRequest) error {
+					return enrichOrderServiceChangeAddressRequest(c, h, m, m)
 				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.PlaceOrder(ctx, req.(*v1.PlaceOrderRequest))
-				},
-			},
-			{
-				Name:       "change_address",
-				NewRequest: func() proto.Message { return new(v1.ChangeAddressRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeChangeAddressRequest(d, obj, req.(*v1.ChangeAddressRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichOrderServiceChangeAddressRequest(c, h, req, req.(*v1.ChangeAddressRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.ChangeAddress(ctx, req.(*v1.ChangeAddressRequest))
-				},
-			},
+				func(ctx context.Context, m *v1.ChangeAddressRequest) (*v1.ChangeAddressResponse, error) {
+					return h.ChangeAddress(ctx, m)
+				}),
 		},
 	}
 }

@@ -45,19 +45,11 @@ func NewTaskService(h TaskServiceHandler) *runtime.Service {
 		Name: "tasks.v1.TaskService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
-			{
-				Name:       "add_comment",
-				NewRequest: func() proto.Message { return new(v1.AddCommentRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeAddCommentRequest(d, obj, req.(*v1.AddCommentRequest))
+			runtime.NewTool[v1.AddCommentRequest]("add_comment", decodeAddCommentRequest,
+				func(c *runtime.Call, m *v1.AddCommentRequest) error {
+					return enrichTaskServiceAddCommentRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichTaskServiceAddCommentRequest(c, h, req, req.(*v1.AddCommentRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.AddComment(ctx, req.(*v1.AddCommentRequest))
-				},
-			},
+				func(ctx context.Context, m *v1.AddCommentRequest) (*v1.Comment, error) { return h.AddComment(ctx, m) }),
 		},
 	}
 }

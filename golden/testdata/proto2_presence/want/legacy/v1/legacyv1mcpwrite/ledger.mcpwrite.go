@@ -45,19 +45,13 @@ func NewLedgerService(h LedgerServiceHandler) *runtime.Service {
 		Name: "legacy.v1.LedgerService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
-			{
-				Name:       "book_entry",
-				NewRequest: func() proto.Message { return new(v1.BookEntryRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeBookEntryRequest(d, obj, req.(*v1.BookEntryRequest))
+			runtime.NewTool[v1.BookEntryRequest]("book_entry", decodeBookEntryRequest,
+				func(c *runtime.Call, m *v1.BookEntryRequest) error {
+					return enrichLedgerServiceBookEntryRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichLedgerServiceBookEntryRequest(c, h, req, req.(*v1.BookEntryRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.BookEntry(ctx, req.(*v1.BookEntryRequest))
-				},
-			},
+				func(ctx context.Context, m *v1.BookEntryRequest) (*v1.BookEntryResponse, error) {
+					return h.BookEntry(ctx, m)
+				}),
 		},
 		Enums: map[string]*runtime.EnumTable{
 			"legacy.v1.Side": enumSide,

@@ -47,32 +47,16 @@ func NewNoteService(h NoteServiceHandler) *runtime.Service {
 		Name: "notes.v1.NoteService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
-			{
-				Name:       "createNote",
-				NewRequest: func() proto.Message { return new(v1.CreateNoteRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeCreateNoteRequest(d, obj, req.(*v1.CreateNoteRequest))
+			runtime.NewTool[v1.CreateNoteRequest]("createNote", decodeCreateNoteRequest,
+				func(c *runtime.Call, m *v1.CreateNoteRequest) error {
+					return enrichNoteServiceCreateNoteRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichNoteServiceCreateNoteRequest(c, h, req, req.(*v1.CreateNoteRequest))
+				func(ctx context.Context, m *v1.CreateNoteRequest) (*v1.Note, error) { return h.CreateNote(ctx, m) }),
+			runtime.NewTool[v1.UpdateNoteRequest]("updateNote", decodeUpdateNoteRequest,
+				func(c *runtime.Call, m *v1.UpdateNoteRequest) error {
+					return enrichNoteServiceUpdateNoteRequest(c, h, m, m)
 				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.CreateNote(ctx, req.(*v1.CreateNoteRequest))
-				},
-			},
-			{
-				Name:       "updateNote",
-				NewRequest: func() proto.Message { return new(v1.UpdateNoteRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeUpdateNoteRequest(d, obj, req.(*v1.UpdateNoteRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichNoteServiceUpdateNoteRequest(c, h, req, req.(*v1.UpdateNoteRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.UpdateNote(ctx, req.(*v1.UpdateNoteRequest))
-				},
-			},
+				func(ctx context.Context, m *v1.UpdateNoteRequest) (*v1.Note, error) { return h.UpdateNote(ctx, m) }),
 		},
 		Enums: map[string]*runtime.EnumTable{
 			"notes.v1.Color": enumColor,

@@ -49,45 +49,23 @@ func NewLibraryService(h LibraryServiceHandler) *runtime.Service {
 		Name: "library.v1.LibraryService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
-			{
-				Name:       "add_book",
-				NewRequest: func() proto.Message { return new(v1.AddBookRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeAddBookRequest(d, obj, req.(*v1.AddBookRequest))
+			runtime.NewTool[v1.AddBookRequest]("add_book", decodeAddBookRequest,
+				func(c *runtime.Call, m *v1.AddBookRequest) error {
+					return enrichLibraryServiceAddBookRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichLibraryServiceAddBookRequest(c, h, req, req.(*v1.AddBookRequest))
+				func(ctx context.Context, m *v1.AddBookRequest) (*v1.Book, error) { return h.AddBook(ctx, m) }),
+			runtime.NewTool[v1.GetBookRequest]("get_book", decodeGetBookRequest,
+				func(c *runtime.Call, m *v1.GetBookRequest) error {
+					return enrichLibraryServiceGetBookRequest(c, h, m, m)
 				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.AddBook(ctx, req.(*v1.AddBookRequest))
+				func(ctx context.Context, m *v1.GetBookRequest) (*v1.GetBookResponse, error) { return h.GetBook(ctx, m) }),
+			runtime.NewTool[v1.ListBooksRequest]("list_books", decodeListBooksRequest,
+				func(c *runtime.Call, m *v1.ListBooksRequest) error {
+					return enrichLibraryServiceListBooksRequest(c, h, m, m)
 				},
-			},
-			{
-				Name:       "get_book",
-				NewRequest: func() proto.Message { return new(v1.GetBookRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeGetBookRequest(d, obj, req.(*v1.GetBookRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichLibraryServiceGetBookRequest(c, h, req, req.(*v1.GetBookRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.GetBook(ctx, req.(*v1.GetBookRequest))
-				},
-			},
-			{
-				Name:       "list_books",
-				NewRequest: func() proto.Message { return new(v1.ListBooksRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeListBooksRequest(d, obj, req.(*v1.ListBooksRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichLibraryServiceListBooksRequest(c, h, req, req.(*v1.ListBooksRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.ListBooks(ctx, req.(*v1.ListBooksRequest))
-				},
-			},
+				func(ctx context.Context, m *v1.ListBooksRequest) (*v1.ListBooksResponse, error) {
+					return h.ListBooks(ctx, m)
+				}),
 		},
 	}
 }

@@ -51,19 +51,9 @@ func NewGraphService(h GraphServiceHandler) *runtime.Service {
 		Name: "graph.v1.GraphService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
-			{
-				Name:       "connect",
-				NewRequest: func() proto.Message { return new(v1.ConnectRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeConnectRequest(d, obj, req.(*v1.ConnectRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichGraphServiceConnectRequest(c, h, req, req.(*v1.ConnectRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.Connect(ctx, req.(*v1.ConnectRequest))
-				},
-			},
+			runtime.NewTool[v1.ConnectRequest]("connect", decodeConnectRequest,
+				func(c *runtime.Call, m *v1.ConnectRequest) error { return enrichGraphServiceConnectRequest(c, h, m, m) },
+				func(ctx context.Context, m *v1.ConnectRequest) (*v1.Edge, error) { return h.Connect(ctx, m) }),
 		},
 	}
 }

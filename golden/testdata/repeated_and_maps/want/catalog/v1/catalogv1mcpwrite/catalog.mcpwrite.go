@@ -45,19 +45,13 @@ func NewCatalogService(h CatalogServiceHandler) *runtime.Service {
 		Name: "catalog.v1.CatalogService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
-			{
-				Name:       "publish_product",
-				NewRequest: func() proto.Message { return new(v1.PublishProductRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodePublishProductRequest(d, obj, req.(*v1.PublishProductRequest))
+			runtime.NewTool[v1.PublishProductRequest]("publish_product", decodePublishProductRequest,
+				func(c *runtime.Call, m *v1.PublishProductRequest) error {
+					return enrichCatalogServicePublishProductRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichCatalogServicePublishProductRequest(c, h, req, req.(*v1.PublishProductRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.PublishProduct(ctx, req.(*v1.PublishProductRequest))
-				},
-			},
+				func(ctx context.Context, m *v1.PublishProductRequest) (*v1.PublishProductResponse, error) {
+					return h.PublishProduct(ctx, m)
+				}),
 		},
 		Enums: map[string]*runtime.EnumTable{
 			"catalog.v1.Channel": enumChannelKebab,

@@ -50,45 +50,21 @@ func NewContactService(h ContactServiceHandler) *runtime.Service {
 		Name: "crm.v1.ContactService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
-			{
-				Name:       "crm_AddContact",
-				NewRequest: func() proto.Message { return new(v1.AddContactRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeAddContactRequest(d, obj, req.(*v1.AddContactRequest))
+			runtime.NewTool[v1.AddContactRequest]("crm_AddContact", decodeAddContactRequest,
+				func(c *runtime.Call, m *v1.AddContactRequest) error {
+					return enrichContactServiceAddContactRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichContactServiceAddContactRequest(c, h, req, req.(*v1.AddContactRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.AddContact(ctx, req.(*v1.AddContactRequest))
-				},
-			},
-			{
-				Name:       "crm_rename",
-				NewRequest: func() proto.Message { return new(v1.RenameContactRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeRenameContactRequest(d, obj, req.(*v1.RenameContactRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return nil
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.RenameContact(ctx, req.(*v1.RenameContactRequest))
-				},
-			},
-			{
-				Name:       "crm_MergeContacts",
-				NewRequest: func() proto.Message { return new(v1.MergeContactsRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeMergeContactsRequest(d, obj, req.(*v1.MergeContactsRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return nil
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.MergeContacts(ctx, req.(*v1.MergeContactsRequest))
-				},
-			},
+				func(ctx context.Context, m *v1.AddContactRequest) (*v1.Contact, error) { return h.AddContact(ctx, m) }),
+			runtime.NewTool[v1.RenameContactRequest]("crm_rename", decodeRenameContactRequest,
+				nil,
+				func(ctx context.Context, m *v1.RenameContactRequest) (*v1.Contact, error) {
+					return h.RenameContact(ctx, m)
+				}),
+			runtime.NewTool[v1.MergeContactsRequest]("crm_MergeContacts", decodeMergeContactsRequest,
+				nil,
+				func(ctx context.Context, m *v1.MergeContactsRequest) (*v1.Contact, error) {
+					return h.MergeContacts(ctx, m)
+				}),
 		},
 	}
 }
@@ -145,19 +121,11 @@ func NewAuditService(h AuditServiceHandler) *runtime.Service {
 		Name: "crm.v1.AuditService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
-			{
-				Name:       "purgeRecords",
-				NewRequest: func() proto.Message { return new(v1.PurgeRecordsRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodePurgeRecordsRequest(d, obj, req.(*v1.PurgeRecordsRequest))
-				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return nil
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.PurgeRecords(ctx, req.(*v1.PurgeRecordsRequest))
-				},
-			},
+			runtime.NewTool[v1.PurgeRecordsRequest]("purgeRecords", decodePurgeRecordsRequest,
+				nil,
+				func(ctx context.Context, m *v1.PurgeRecordsRequest) (*v1.PurgeRecordsResponse, error) {
+					return h.PurgeRecords(ctx, m)
+				}),
 		},
 	}
 }

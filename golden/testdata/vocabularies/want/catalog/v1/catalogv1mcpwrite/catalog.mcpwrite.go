@@ -48,19 +48,11 @@ func NewCatalogService(h CatalogServiceHandler) *runtime.Service {
 		Name: "catalog.v1.CatalogService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
-			{
-				Name:       "store_entity",
-				NewRequest: func() proto.Message { return new(v1.StoreEntityRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeStoreEntityRequest(d, obj, req.(*v1.StoreEntityRequest))
+			runtime.NewTool[v1.StoreEntityRequest]("store_entity", decodeStoreEntityRequest,
+				func(c *runtime.Call, m *v1.StoreEntityRequest) error {
+					return enrichCatalogServiceStoreEntityRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichCatalogServiceStoreEntityRequest(c, h, req, req.(*v1.StoreEntityRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.StoreEntity(ctx, req.(*v1.StoreEntityRequest))
-				},
-			},
+				func(ctx context.Context, m *v1.StoreEntityRequest) (*v1.Entity, error) { return h.StoreEntity(ctx, m) }),
 		},
 	}
 }

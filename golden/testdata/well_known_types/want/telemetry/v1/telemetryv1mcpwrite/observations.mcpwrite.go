@@ -48,19 +48,13 @@ func NewObservationService(h ObservationServiceHandler) *runtime.Service {
 		Name: "telemetry.v1.ObservationService",
 		Doc:  writeSchema,
 		Tools: []*runtime.Tool{
-			{
-				Name:       "record_observation",
-				NewRequest: func() proto.Message { return new(v1.RecordObservationRequest) },
-				Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-					decodeRecordObservationRequest(d, obj, req.(*v1.RecordObservationRequest))
+			runtime.NewTool[v1.RecordObservationRequest]("record_observation", decodeRecordObservationRequest,
+				func(c *runtime.Call, m *v1.RecordObservationRequest) error {
+					return enrichObservationServiceRecordObservationRequest(c, h, m, m)
 				},
-				Enrich: func(c *runtime.Call, req proto.Message) error {
-					return enrichObservationServiceRecordObservationRequest(c, h, req, req.(*v1.RecordObservationRequest))
-				},
-				Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
-					return h.RecordObservation(ctx, req.(*v1.RecordObservationRequest))
-				},
-			},
+				func(ctx context.Context, m *v1.RecordObservationRequest) (*v1.RecordObservationResponse, error) {
+					return h.RecordObservation(ctx, m)
+				}),
 		},
 	}
 }
