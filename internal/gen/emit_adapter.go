@@ -12,8 +12,7 @@ func (e *emitter) adapter(sm *serviceModel) {
 	g := e.g
 	svc := sm.proto.GoName
 	client := svc + "Client"
-	g.P("// ", client, " is the part of the gRPC client of ", sm.proto.Desc.FullName(), " that the")
-	g.P("// tools call; the client protoc-gen-go-grpc generates satisfies it.")
+	docComment(g, "", client+" is the part of the gRPC client of "+string(sm.proto.Desc.FullName())+" that the tools call; the client protoc-gen-go-grpc generates satisfies it.")
 	g.P("type ", client, " interface {")
 	for _, t := range sm.tools {
 		m := t.method
@@ -23,8 +22,7 @@ func (e *emitter) adapter(sm *serviceModel) {
 	g.P()
 	resolvers := svc + "Resolvers"
 	if len(sm.resolvers) > 0 {
-		g.P("// ", resolvers, " derives the fields the server fills by resolver, for a")
-		g.P("// Handler that forwards to a gRPC client.")
+		docComment(g, "", resolvers+" derives the fields the server fills by resolver, for a Handler that forwards to a gRPC client.")
 		g.P("type ", resolvers, " interface {")
 		for _, r := range sm.resolvers {
 			g.P(e.resolverSignature(r))
@@ -33,8 +31,7 @@ func (e *emitter) adapter(sm *serviceModel) {
 		g.P()
 	}
 	impl := "clientAdapter" + svc
-	g.P("// New", svc, "ClientAdapter returns a ", handlerName(sm), " that forwards every tool")
-	g.P("// call to client (the enriched request, unchanged).")
+	docComment(g, "", "New"+svc+"ClientAdapter returns a "+handlerName(sm)+" that forwards every tool call to client (the enriched request, unchanged).")
 	if len(sm.resolvers) > 0 {
 		g.P("func New", svc, "ClientAdapter(client ", client, ", resolvers ", resolvers, ") ", handlerName(sm), " {")
 		g.P("return &", impl, "{client: client, ", resolvers, ": resolvers}")
@@ -75,8 +72,7 @@ func (e *emitter) connectAdapter(sm *serviceModel) {
 	g := e.g
 	svc := sm.proto.GoName
 	client := svc + "ConnectClient"
-	g.P("// ", client, " is the part of the connect-go client of ", sm.proto.Desc.FullName(), " that")
-	g.P("// the tools call; the client protoc-gen-connect-go generates satisfies it.")
+	docComment(g, "", client+" is the part of the connect-go client of "+string(sm.proto.Desc.FullName())+" that the tools call; the client protoc-gen-connect-go generates satisfies it.")
 	g.P("type ", client, " interface {")
 	for _, t := range sm.tools {
 		m := t.method
@@ -86,9 +82,7 @@ func (e *emitter) connectAdapter(sm *serviceModel) {
 	g.P()
 	resolvers := svc + "Resolvers"
 	impl := "connectAdapter" + svc
-	g.P("// New", svc, "ConnectAdapter returns a ", handlerName(sm), " that forwards every tool")
-	g.P("// call to a connect-go client (the enriched request, unchanged, with the")
-	g.P("// request context as headers).")
+	docComment(g, "", "New"+svc+"ConnectAdapter returns a "+handlerName(sm)+" that forwards every tool call to a connect-go client (the enriched request, unchanged, with the request context as headers).")
 	if len(sm.resolvers) > 0 {
 		g.P("func New", svc, "ConnectAdapter(client ", client, ", resolvers ", resolvers, ") ", handlerName(sm), " {")
 		g.P("return &", impl, "{client: client, ", resolvers, ": resolvers}")

@@ -24,9 +24,9 @@ const _ = runtime.IsAtLeastVersion0_1_0
 //go:embed crm.mcpwrite.json
 var writeSchema []byte
 
-// CrmServiceHandler is what the crm.v1.CrmService tools call: the
-// exposed methods with their gRPC server signatures, so an existing gRPC
-// server implementation satisfies it, plus the resolvers the tools use.
+// CrmServiceHandler is what the crm.v1.CrmService tools call: the exposed
+// methods with their gRPC server signatures, so an existing gRPC server
+// implementation satisfies it, plus the resolvers the tools use.
 type CrmServiceHandler interface {
 	// List your people, oldest first; optionally only those whose name or email matches a text.
 	ListPeople(context.Context, *v1.ListPeopleRequest) (*v1.ListPeopleResponse, error)
@@ -66,7 +66,8 @@ type CrmServiceHandler interface {
 	FindPeopleAtOrg(context.Context, *v1.FindPeopleAtOrgRequest) (*v1.FindPeopleAtOrgResponse, error)
 	// Merge a duplicate person into the person that is kept: missing details and all notes move over, then the duplicate is deleted.
 	MergePeople(context.Context, *v1.MergePeopleRequest) (*v1.MergePeopleResponse, error)
-	// ResolvePersonVersion supplies person_version when the server must derive it.
+	// ResolvePersonVersion supplies person_version when the server must derive
+	// it.
 	ResolvePersonVersion(ctx context.Context, in proto.Message) (int32, error)
 	// ResolveOrgVersion supplies org_version when the server must derive it.
 	ResolveOrgVersion(ctx context.Context, in proto.Message) (int32, error)
@@ -74,19 +75,20 @@ type CrmServiceHandler interface {
 	ResolveNoteSubject(ctx context.Context, in proto.Message) (v1.SubjectKind, error)
 	// ResolveNoteVersion supplies note_version when the server must derive it.
 	ResolveNoteVersion(ctx context.Context, in proto.Message) (int32, error)
-	// ResolveSourcePersonVersion supplies source_person_version when the server must derive it.
+	// ResolveSourcePersonVersion supplies source_person_version when the server
+	// must derive it.
 	ResolveSourcePersonVersion(ctx context.Context, in proto.Message) (int32, error)
 }
 
 // RegisterCrmServiceTools registers the crm.v1.CrmService write tools, the
-// service tools and the discovery tools on s. Options configure
-// idempotency, governance, limits and request context.
+// service tools and the discovery tools on s. Options configure idempotency,
+// governance, limits and request context.
 func RegisterCrmServiceTools(s *mcp.Server, h CrmServiceHandler, opts ...runtime.Option) error {
 	return runtime.Register(s, NewCrmService(h), opts...)
 }
 
-// NewCrmService binds the generated tool code of crm.v1.CrmService to h,
-// for RegisterCrmServiceTools or runtime.NewPreparer.
+// NewCrmService binds the generated tool code of crm.v1.CrmService to h, for
+// RegisterCrmServiceTools or runtime.NewPreparer.
 func NewCrmService(h CrmServiceHandler) *runtime.Service {
 	return &runtime.Service{
 		Name: "crm.v1.CrmService",
@@ -256,8 +258,8 @@ type CrmServiceResolvers interface {
 	ResolveSourcePersonVersion(ctx context.Context, in proto.Message) (int32, error)
 }
 
-// NewCrmServiceClientAdapter returns a CrmServiceHandler that forwards every tool
-// call to client (the enriched request, unchanged).
+// NewCrmServiceClientAdapter returns a CrmServiceHandler that forwards every
+// tool call to client (the enriched request, unchanged).
 func NewCrmServiceClientAdapter(client CrmServiceClient, resolvers CrmServiceResolvers) CrmServiceHandler {
 	return &clientAdapterCrmService{client: client, CrmServiceResolvers: resolvers}
 }

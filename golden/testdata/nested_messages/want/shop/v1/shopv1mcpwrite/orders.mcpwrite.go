@@ -24,9 +24,9 @@ const _ = runtime.IsAtLeastVersion0_1_0
 //go:embed orders.mcpwrite.json
 var writeSchema []byte
 
-// OrderServiceHandler is what the shop.v1.OrderService tools call: the
-// exposed methods with their gRPC server signatures, so an existing gRPC
-// server implementation satisfies it, plus the resolvers the tools use.
+// OrderServiceHandler is what the shop.v1.OrderService tools call: the exposed
+// methods with their gRPC server signatures, so an existing gRPC server
+// implementation satisfies it, plus the resolvers the tools use.
 type OrderServiceHandler interface {
 	// Place an order for a customer.
 	PlaceOrder(context.Context, *v1.PlaceOrderRequest) (*v1.PlaceOrderResponse, error)
@@ -35,8 +35,8 @@ type OrderServiceHandler interface {
 }
 
 // RegisterOrderServiceTools registers the shop.v1.OrderService write tools, the
-// service tools and the discovery tools on s. Options configure
-// idempotency, governance, limits and request context.
+// service tools and the discovery tools on s. Options configure idempotency,
+// governance, limits and request context.
 func RegisterOrderServiceTools(s *mcp.Server, h OrderServiceHandler, opts ...runtime.Option) error {
 	return runtime.Register(s, NewOrderService(h), opts...)
 }
@@ -66,15 +66,15 @@ func NewOrderService(h OrderServiceHandler) *runtime.Service {
 	}
 }
 
-// OrderServiceClient is the part of the gRPC client of shop.v1.OrderService that the
-// tools call; the client protoc-gen-go-grpc generates satisfies it.
+// OrderServiceClient is the part of the gRPC client of shop.v1.OrderService
+// that the tools call; the client protoc-gen-go-grpc generates satisfies it.
 type OrderServiceClient interface {
 	PlaceOrder(ctx context.Context, in *v1.PlaceOrderRequest, opts ...grpc.CallOption) (*v1.PlaceOrderResponse, error)
 	ChangeAddress(ctx context.Context, in *v1.ChangeAddressRequest, opts ...grpc.CallOption) (*v1.ChangeAddressResponse, error)
 }
 
-// NewOrderServiceClientAdapter returns a OrderServiceHandler that forwards every tool
-// call to client (the enriched request, unchanged).
+// NewOrderServiceClientAdapter returns a OrderServiceHandler that forwards
+// every tool call to client (the enriched request, unchanged).
 func NewOrderServiceClientAdapter(client OrderServiceClient) OrderServiceHandler {
 	return &clientAdapterOrderService{client: client}
 }

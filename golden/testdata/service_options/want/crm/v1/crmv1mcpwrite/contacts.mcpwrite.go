@@ -25,8 +25,8 @@ const _ = runtime.IsAtLeastVersion0_1_0
 var writeSchema []byte
 
 // ContactServiceHandler is what the crm.v1.ContactService tools call: the
-// exposed methods with their gRPC server signatures, so an existing gRPC
-// server implementation satisfies it, plus the resolvers the tools use.
+// exposed methods with their gRPC server signatures, so an existing gRPC server
+// implementation satisfies it, plus the resolvers the tools use.
 type ContactServiceHandler interface {
 	// Add a contact.
 	AddContact(context.Context, *v1.AddContactRequest) (*v1.Contact, error)
@@ -36,15 +36,15 @@ type ContactServiceHandler interface {
 	MergeContacts(context.Context, *v1.MergeContactsRequest) (*v1.Contact, error)
 }
 
-// RegisterContactServiceTools registers the crm.v1.ContactService write tools, the
-// service tools and the discovery tools on s. Options configure
+// RegisterContactServiceTools registers the crm.v1.ContactService write tools,
+// the service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterContactServiceTools(s *mcp.Server, h ContactServiceHandler, opts ...runtime.Option) error {
 	return runtime.Register(s, NewContactService(h), opts...)
 }
 
-// NewContactService binds the generated tool code of crm.v1.ContactService to h,
-// for RegisterContactServiceTools or runtime.NewPreparer.
+// NewContactService binds the generated tool code of crm.v1.ContactService to
+// h, for RegisterContactServiceTools or runtime.NewPreparer.
 func NewContactService(h ContactServiceHandler) *runtime.Service {
 	return &runtime.Service{
 		Name: "crm.v1.ContactService",
@@ -69,16 +69,16 @@ func NewContactService(h ContactServiceHandler) *runtime.Service {
 	}
 }
 
-// ContactServiceClient is the part of the gRPC client of crm.v1.ContactService that the
-// tools call; the client protoc-gen-go-grpc generates satisfies it.
+// ContactServiceClient is the part of the gRPC client of crm.v1.ContactService
+// that the tools call; the client protoc-gen-go-grpc generates satisfies it.
 type ContactServiceClient interface {
 	AddContact(ctx context.Context, in *v1.AddContactRequest, opts ...grpc.CallOption) (*v1.Contact, error)
 	RenameContact(ctx context.Context, in *v1.RenameContactRequest, opts ...grpc.CallOption) (*v1.Contact, error)
 	MergeContacts(ctx context.Context, in *v1.MergeContactsRequest, opts ...grpc.CallOption) (*v1.Contact, error)
 }
 
-// NewContactServiceClientAdapter returns a ContactServiceHandler that forwards every tool
-// call to client (the enriched request, unchanged).
+// NewContactServiceClientAdapter returns a ContactServiceHandler that forwards
+// every tool call to client (the enriched request, unchanged).
 func NewContactServiceClientAdapter(client ContactServiceClient) ContactServiceHandler {
 	return &clientAdapterContactService{client: client}
 }
@@ -99,17 +99,17 @@ func (a *clientAdapterContactService) MergeContacts(ctx context.Context, in *v1.
 	return a.client.MergeContacts(runtime.OutgoingGRPCContext(ctx), in)
 }
 
-// AuditServiceHandler is what the crm.v1.AuditService tools call: the
-// exposed methods with their gRPC server signatures, so an existing gRPC
-// server implementation satisfies it, plus the resolvers the tools use.
+// AuditServiceHandler is what the crm.v1.AuditService tools call: the exposed
+// methods with their gRPC server signatures, so an existing gRPC server
+// implementation satisfies it, plus the resolvers the tools use.
 type AuditServiceHandler interface {
 	// Purge old audit records.
 	PurgeRecords(context.Context, *v1.PurgeRecordsRequest) (*v1.PurgeRecordsResponse, error)
 }
 
 // RegisterAuditServiceTools registers the crm.v1.AuditService write tools, the
-// service tools and the discovery tools on s. Options configure
-// idempotency, governance, limits and request context.
+// service tools and the discovery tools on s. Options configure idempotency,
+// governance, limits and request context.
 func RegisterAuditServiceTools(s *mcp.Server, h AuditServiceHandler, opts ...runtime.Option) error {
 	return runtime.Register(s, NewAuditService(h), opts...)
 }
@@ -130,14 +130,14 @@ func NewAuditService(h AuditServiceHandler) *runtime.Service {
 	}
 }
 
-// AuditServiceClient is the part of the gRPC client of crm.v1.AuditService that the
-// tools call; the client protoc-gen-go-grpc generates satisfies it.
+// AuditServiceClient is the part of the gRPC client of crm.v1.AuditService that
+// the tools call; the client protoc-gen-go-grpc generates satisfies it.
 type AuditServiceClient interface {
 	PurgeRecords(ctx context.Context, in *v1.PurgeRecordsRequest, opts ...grpc.CallOption) (*v1.PurgeRecordsResponse, error)
 }
 
-// NewAuditServiceClientAdapter returns a AuditServiceHandler that forwards every tool
-// call to client (the enriched request, unchanged).
+// NewAuditServiceClientAdapter returns a AuditServiceHandler that forwards
+// every tool call to client (the enriched request, unchanged).
 func NewAuditServiceClientAdapter(client AuditServiceClient) AuditServiceHandler {
 	return &clientAdapterAuditService{client: client}
 }
