@@ -31,6 +31,9 @@ type Call struct {
 	// refPath is where enrichment is in the agent's input, so a reference
 	// error in a nested message names the whole path (Enter, Leave).
 	refPath []pathSeg
+	// rnd receives random bytes: a reader may keep the slice it is given,
+	// so a buffer on the stack would be moved to the heap for every ID.
+	rnd [16]byte
 }
 
 // Enter descends into the agent-facing field key while nested references
@@ -74,12 +77,13 @@ func (c *Call) Now() time.Time {
 // random fills b from Rand, or from crypto/rand when Rand is nil or fails
 // (an exhausted test reader must not yield a predictable ID).
 func (c *Call) random(b []byte) {
-	if c.Rand != nil {
-		if _, err := io.ReadFull(c.Rand, b); err == nil {
-			return
-		}
+	r := c.rnd[:len(b)] // b is at most an ID's 16 bytes
+	if c.Rand == nil {
+		_, _ = crand.Read(r) // never fails: crypto/rand aborts the program instead
+	} else if _, err := io.ReadFull(c.Rand, r); err != nil {
+		_, _ = crand.Read(r)
 	}
-	_, _ = crand.Read(b) // never fails: crypto/rand aborts the program instead
+	copy(b, r)
 }
 
 // UUIDv4 returns a random UUID (RFC 9562 version 4).

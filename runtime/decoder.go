@@ -52,6 +52,26 @@ func NewDecoder(_ Limits) *Decoder {
 	return d
 }
 
+// reset empties d for another call, dropping every reference it held.
+func (d *Decoder) reset() {
+	d.errs = emptied(d.errs)
+	d.order = emptied(d.order)
+	clear(d.segBuf[:])
+	d.segs = d.segBuf[:0]
+	d.root = nil
+	d.dropped = 0
+}
+
+// emptied returns s cleared and empty, or nil when it grew beyond what a
+// reused Decoder keeps.
+func emptied[T any](s []T) []T {
+	if cap(s) > scratchKeep {
+		return nil
+	}
+	clear(s)
+	return s[:0]
+}
+
 // maxCollected is how many problems a decoder describes; beyond it it only
 // counts them. It is well above MaxErrorEntries, so the problems an answer
 // lists (the first ones in input order) are among those described.
@@ -943,6 +963,9 @@ func (d *Decoder) keyError(key, typ string) {
 
 // MinLength reports s shorter than n characters (Unicode code points).
 func (d *Decoder) MinLength(key, s string, n int) {
+	if len(s) >= utf8.UTFMax*n {
+		return // even four-byte characters make n
+	}
 	if c := utf8.RuneCountInString(s); c < n {
 		d.violation(key, fmt.Sprintf("must be at least %s, got %d", countOf(n, "character"), c))
 	}
@@ -950,6 +973,9 @@ func (d *Decoder) MinLength(key, s string, n int) {
 
 // MaxLength reports s longer than n characters (Unicode code points).
 func (d *Decoder) MaxLength(key, s string, n int) {
+	if len(s) <= n {
+		return // no more characters than bytes
+	}
 	if c := utf8.RuneCountInString(s); c > n {
 		d.violation(key, fmt.Sprintf("must be at most %s, got %d", countOf(n, "character"), c))
 	}

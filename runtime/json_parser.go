@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"strconv"
 	"strings"
@@ -87,6 +88,12 @@ func (v *Value) Present() bool { return v != nil && v.Kind != KindNull }
 // The object is returned only when there is no error. Strings are not
 // copied beyond the limits, and memory stays proportional to the payload.
 func Parse(raw []byte, lim Limits) (*Object, Errors) {
+	return parseObjectInto(raw, lim, nil)
+}
+
+// parseObjectInto is Parse with the tree's storage taken from s when s is
+// not nil (see scratch); the tree is then valid until s is released.
+func parseObjectInto(raw []byte, lim Limits, s *scratch) (*Object, Errors) {
 	lim = lim.WithDefaults()
 	if len(raw) > lim.MaxBytes {
 		return nil, Errors{{
@@ -95,7 +102,7 @@ func Parse(raw []byte, lim Limits) (*Object, Errors) {
 			Details: map[string]any{"size": len(raw), "limit": lim.MaxBytes},
 		}}
 	}
-	p := jsonParser{raw: raw, lim: lim, build: true}
+	p := jsonParser{raw: raw, lim: lim, build: true, scratch: s}
 	p.skipSpace()
 	if p.pos == len(raw) {
 		return &Object{}, nil
@@ -268,8 +275,12 @@ type jsonParser struct {
 	fatal bool  // the structure is lost; stop
 	build bool  // false once an error is found: scan on, keep nothing
 
-	segFixed [DefaultMaxDepth]pathSeg // path of the current value, by depth
-	segMore  []pathSeg                // beyond DefaultMaxDepth levels
+	segFixed [segFixedLen]pathSeg // path of the current value, by depth
+	segMore  []pathSeg            // beyond segFixedLen levels
+
+	// scratch, when set, lends the slabs below and takes back the ones
+	// made for this payload (see scratch).
+	scratch *scratch
 
 	vals []Value
 	objs []Object
@@ -277,6 +288,10 @@ type jsonParser struct {
 	ptrs []*Value
 	buf  []byte // decoded escaped string
 }
+
+// segFixedLen is how many path levels the parser keeps without allocating:
+// deeper payloads are rare, and the stack is cleared on every parse.
+const segFixedLen = 8
 
 // prepare sizes the slabs from upper bounds counted in the payload.
 func (p *jsonParser) prepare() {
@@ -287,10 +302,21 @@ func (p *jsonParser) prepare() {
 	commas := bytes.Count(p.raw, []byte{','})
 	opens := bytes.Count(p.raw, []byte{'['})
 	objs := bytes.Count(p.raw, []byte{'{'})
-	p.vals = make([]Value, 0, min(colons+commas+opens+1, slabMax))
-	p.objs = make([]Object, 0, min(objs, slabMax))
-	p.keys = make([]string, 0, min(colons, slabMax))
-	p.ptrs = make([]*Value, 0, min(colons+commas+opens, slabMax))
+	nv := min(colons+commas+opens+1, slabMax)
+	no := min(objs, slabMax)
+	nk := min(colons, slabMax)
+	np := min(colons+commas+opens, slabMax)
+	if s := p.scratch; s != nil {
+		p.vals = lend(&s.vals, nv)
+		p.objs = lend(&s.objs, no)
+		p.keys = lend(&s.keys, nk)
+		p.ptrs = lend(&s.ptrs, np)
+		return
+	}
+	p.vals = make([]Value, 0, nv)
+	p.objs = make([]Object, 0, no)
+	p.keys = make([]string, 0, nk)
+	p.ptrs = make([]*Value, 0, np)
 }
 
 // str returns raw[a:b] as a string, sharing the payload copy when there is one.
@@ -613,7 +639,12 @@ func (p *jsonParser) parseArray(depth int) *Value {
 func (p *jsonParser) parseString(depth int, what string) (string, bool) {
 	raw := p.raw
 	start := p.pos + 1
-	for i := start; i < len(raw); i++ {
+	i := start
+	// Eight bytes at a time while none ends the string or needs a look.
+	for i+8 <= len(raw) && !needsLook(binary.LittleEndian.Uint64(raw[i:])) {
+		i += 8
+	}
+	for ; i < len(raw); i++ {
 		c := raw[i]
 		if c == '"' {
 			p.pos = i + 1
@@ -633,6 +664,28 @@ func (p *jsonParser) parseString(depth int, what string) (string, bool) {
 	p.pos = len(raw)
 	p.eof(depth-1, "in "+what)
 	return "", false
+}
+
+// Masks for needsLook: every byte 0x01, 0x80, ' ', '"' and '\\'.
+const (
+	lanes01    = 0x0101010101010101
+	lanes80    = 0x8080808080808080
+	lanesSpace = 0x20 * lanes01
+	lanesQuote = '"' * lanes01
+	lanesBack  = '\\' * lanes01
+)
+
+// needsLook reports whether one of the eight bytes in x is a quote, a
+// backslash, a control character or not ASCII: the bytes parseString
+// stops at. It may report true for a byte after such a byte, never false
+// when one is there.
+func needsLook(x uint64) bool {
+	q := x ^ lanesQuote // zero lanes where x has a quote
+	b := x ^ lanesBack  // zero lanes where x has a backslash
+	control := (x - lanesSpace) &^ x
+	quote := (q - lanes01) &^ q
+	back := (b - lanes01) &^ b
+	return (control|quote|back|x)&lanes80 != 0
 }
 
 // parseStringSlow handles escapes, non-ASCII and errors from byte i on,
