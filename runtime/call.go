@@ -77,11 +77,13 @@ func (c *Call) Now() time.Time {
 // random fills b from Rand, or from crypto/rand when Rand is nil or fails
 // (an exhausted test reader must not yield a predictable ID).
 func (c *Call) random(b []byte) {
+	if c.Rand == nil || c.Rand == crand.Reader {
+		cryptoRandom(b)
+		return
+	}
 	r := c.rnd[:len(b)] // b is at most an ID's 16 bytes
-	if c.Rand == nil {
-		_, _ = crand.Read(r) // never fails: crypto/rand aborts the program instead
-	} else if _, err := io.ReadFull(c.Rand, r); err != nil {
-		_, _ = crand.Read(r)
+	if _, err := io.ReadFull(c.Rand, r); err != nil {
+		cryptoRandom(r)
 	}
 	copy(b, r)
 }

@@ -219,6 +219,23 @@ func indexOf(ss []string, s string) int {
 	return -1
 }
 
+// indexFrom is indexOf searching from start on, then from the beginning:
+// agents mostly send keys in the order the schema lists them, so the
+// search for each key starts after the field the last one matched.
+func indexFrom(ss []string, s string, start int) int {
+	for i := start; i < len(ss); i++ {
+		if ss[i] == s {
+			return i
+		}
+	}
+	for i := 0; i < start && i < len(ss); i++ {
+		if ss[i] == s {
+			return i
+		}
+	}
+	return -1
+}
+
 // lessOrder compares input positions; a value precedes what is inside it.
 func lessOrder(a, b []int) bool {
 	for i := 0; i < len(a) && i < len(b); i++ {
@@ -281,8 +298,13 @@ func (d *Decoder) Known(obj *Object, fields []string) {
 	if d.root == nil && len(d.segs) == 0 {
 		d.root = obj
 	}
+	next := 0 // where the search for the next key starts
 	for _, k := range obj.Keys {
-		if indexOf(fields, k) >= 0 || d.full() {
+		if i := indexFrom(fields, k, next); i >= 0 {
+			next = i + 1
+			continue
+		}
+		if d.full() {
 			continue
 		}
 		e := &ErrorEntry{Code: CodeUnknownField, Suggestions: &Suggestions{ValidValues: boundList(fields)}}

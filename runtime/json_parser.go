@@ -103,6 +103,9 @@ func parseObjectInto(raw []byte, lim Limits, s *scratch) (*Object, Errors) {
 		}}
 	}
 	p := jsonParser{raw: raw, lim: lim, build: true, scratch: s}
+	if s != nil {
+		defer p.noteUse()
+	}
 	p.skipSpace()
 	if p.pos == len(raw) {
 		return &Object{}, nil
@@ -319,6 +322,23 @@ func (p *jsonParser) prepare() {
 	p.ptrs = make([]*Value, 0, np)
 }
 
+// noteUse tells the scratch how much of each slab it lent was written, so
+// release clears no more than that.
+func (p *jsonParser) noteUse() {
+	s := p.scratch
+	s.used = [4]int{usedOf(s.vals, p.vals), usedOf(s.objs, p.objs), usedOf(s.keys, p.keys), usedOf(s.ptrs, p.ptrs)}
+}
+
+// usedOf is how much of kept was written when the parser ended with cur:
+// its length when cur is still kept, else all of kept (the parser filled
+// it and moved on, or never took it).
+func usedOf[T any](kept, cur []T) int {
+	if cap(cur) > 0 && cap(kept) > 0 && &cur[:1][0] == &kept[:1][0] {
+		return len(cur)
+	}
+	return cap(kept)
+}
+
 // str returns raw[a:b] as a string, sharing the payload copy when there is one.
 func (p *jsonParser) str(a, b int) string {
 	if p.src != "" {
@@ -336,7 +356,7 @@ func (p *jsonParser) newValue(k Kind) *Value {
 	}
 	p.vals = p.vals[:len(p.vals)+1]
 	v := &p.vals[len(p.vals)-1]
-	v.Kind = k
+	*v = Value{Kind: k} // a slab lent by a scratch is not zeroed
 	return v
 }
 
@@ -350,6 +370,7 @@ func (p *jsonParser) newObject(ms []jsonMember) *Value {
 	}
 	p.objs = p.objs[:len(p.objs)+1]
 	o := &p.objs[len(p.objs)-1]
+	*o = Object{}
 	if n := len(ms); n > 0 {
 		if cap(p.keys)-len(p.keys) < n {
 			p.keys = make([]string, 0, max(n, slabMax))

@@ -179,6 +179,7 @@ func (r *registry) prepareWith(ctx context.Context, s *scratch, wt *writeTool, b
 	var c *Call
 	if s != nil {
 		d, c = &s.dec, &s.call
+		s.callUsed = true
 	} else {
 		d, c = NewDecoder(r.cfg.limits), new(Call)
 	}

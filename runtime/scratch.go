@@ -16,6 +16,10 @@ type scratch struct {
 	ptrs []*Value
 	dec  Decoder
 	call Call
+	// used is how much of vals, objs, keys and ptrs the last parse wrote;
+	// callUsed whether call was set.
+	used     [4]int
+	callUsed bool
 }
 
 // scratchKeep bounds the slabs and error lists a released scratch keeps,
@@ -36,12 +40,16 @@ func getScratch() *scratch { return scratchPool.Get().(*scratch) }
 // or error entries, and returns s to the pool. The parsed tree and the
 // Decoder must not be used afterwards.
 func (s *scratch) release() {
-	clear(s.vals[:cap(s.vals)])
-	clear(s.objs[:cap(s.objs)])
-	clear(s.keys[:cap(s.keys)])
-	clear(s.ptrs[:cap(s.ptrs)])
+	clear(s.vals[:s.used[0]])
+	clear(s.objs[:s.used[1]])
+	clear(s.keys[:s.used[2]])
+	clear(s.ptrs[:s.used[3]])
+	s.used = [4]int{}
 	s.dec.reset()
-	s.call = Call{}
+	if s.callUsed {
+		s.call = Call{}
+		s.callUsed = false
+	}
 	scratchPool.Put(s)
 }
 
