@@ -56,7 +56,6 @@ func NewDecoder(_ Limits) *Decoder {
 func (d *Decoder) reset() {
 	d.errs = emptied(d.errs)
 	d.order = emptied(d.order)
-	clear(d.segBuf[:])
 	d.segs = d.segBuf[:0]
 	d.root = nil
 	d.dropped = 0

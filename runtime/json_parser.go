@@ -103,9 +103,6 @@ func parseObjectInto(raw []byte, lim Limits, s *scratch) (*Object, Errors) {
 		}}
 	}
 	p := jsonParser{raw: raw, lim: lim, build: true, scratch: s}
-	if s != nil {
-		defer p.noteUse()
-	}
 	p.skipSpace()
 	if p.pos == len(raw) {
 		return &Object{}, nil
@@ -301,12 +298,21 @@ func (p *jsonParser) prepare() {
 	if len(p.raw) <= wholeCopyMax {
 		p.src = string(p.raw)
 	}
+	no := min(bytes.Count(p.raw, []byte{'{'}), slabMax)
+	if s := p.scratch; s != nil && len(p.raw)/2+1 <= scratchKeep {
+		// Bounds from the length alone, for slabs a scratch lends: each
+		// value but the root takes a byte and follows its own ':', ',' or
+		// '['; each key takes two quotes and a colon.
+		p.vals = lend(&s.vals, len(p.raw)/2+1)
+		p.objs = lend(&s.objs, no)
+		p.keys = lend(&s.keys, len(p.raw)/3)
+		p.ptrs = lend(&s.ptrs, len(p.raw)/2)
+		return
+	}
 	colons := bytes.Count(p.raw, []byte{':'})
 	commas := bytes.Count(p.raw, []byte{','})
 	opens := bytes.Count(p.raw, []byte{'['})
-	objs := bytes.Count(p.raw, []byte{'{'})
 	nv := min(colons+commas+opens+1, slabMax)
-	no := min(objs, slabMax)
 	nk := min(colons, slabMax)
 	np := min(colons+commas+opens, slabMax)
 	if s := p.scratch; s != nil {
@@ -320,23 +326,6 @@ func (p *jsonParser) prepare() {
 	p.objs = make([]Object, 0, no)
 	p.keys = make([]string, 0, nk)
 	p.ptrs = make([]*Value, 0, np)
-}
-
-// noteUse tells the scratch how much of each slab it lent was written, so
-// release clears no more than that.
-func (p *jsonParser) noteUse() {
-	s := p.scratch
-	s.used = [4]int{usedOf(s.vals, p.vals), usedOf(s.objs, p.objs), usedOf(s.keys, p.keys), usedOf(s.ptrs, p.ptrs)}
-}
-
-// usedOf is how much of kept was written when the parser ended with cur:
-// its length when cur is still kept, else all of kept (the parser filled
-// it and moved on, or never took it).
-func usedOf[T any](kept, cur []T) int {
-	if cap(cur) > 0 && cap(kept) > 0 && &cur[:1][0] == &kept[:1][0] {
-		return len(cur)
-	}
-	return cap(kept)
 }
 
 // str returns raw[a:b] as a string, sharing the payload copy when there is one.

@@ -62,9 +62,10 @@ func (r *registry) parseArgs(raw []byte) (*Object, Errors) {
 // parseArgsInto is parseArgs with the tree carved from s (nil: allocated);
 // the tree is valid until s is released.
 func (r *registry) parseArgsInto(raw []byte, s *scratch) (*Object, Errors) {
-	t := bytes.TrimSpace(raw)
-	if len(t) == 0 || string(t) == "null" {
-		return &Object{}, nil
+	if len(raw) == 0 || raw[0] != '{' { // arguments are almost always an object
+		if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
+			return &Object{}, nil
+		}
 	}
 	obj, es := parseObjectInto(raw, r.cfg.limits, s)
 	if len(es) > 0 {
