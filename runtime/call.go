@@ -34,6 +34,8 @@ type Call struct {
 	// rnd receives random bytes: a reader may keep the slice it is given,
 	// so a buffer on the stack would be moved to the heap for every ID.
 	rnd [16]byte
+	// block, when set, is the crypto/rand block of the call's scratch.
+	block *randomBlock
 }
 
 // Enter descends into the agent-facing field key while nested references
@@ -78,14 +80,24 @@ func (c *Call) Now() time.Time {
 // (an exhausted test reader must not yield a predictable ID).
 func (c *Call) random(b []byte) {
 	if c.Rand == nil || c.Rand == crand.Reader {
-		cryptoRandom(b)
+		c.cryptoRandom(b)
 		return
 	}
 	r := c.rnd[:len(b)] // b is at most an ID's 16 bytes
 	if _, err := io.ReadFull(c.Rand, r); err != nil {
-		cryptoRandom(r)
+		c.cryptoRandom(r)
 	}
 	copy(b, r)
+}
+
+// cryptoRandom fills b from crypto/rand, through the block of the call's
+// scratch when it has one.
+func (c *Call) cryptoRandom(b []byte) {
+	if c.block != nil {
+		c.block.read(b)
+		return
+	}
+	cryptoRandom(b)
 }
 
 // UUIDv4 returns a random UUID (RFC 9562 version 4).
@@ -159,7 +171,8 @@ func (c *Call) requestContext() (RequestContext, bool) {
 // the call sees the same one. Causation ID, traceparent and session ID may
 // be empty.
 func (c *Call) ContextValue(key ContextKey, field string) (string, error) {
-	rc, _ := c.requestContext()
+	c.requestContext()
+	rc := &c.RC // not copied: a call reads several fields in a row
 	switch key {
 	case ContextTenantID:
 		if rc.TenantID == "" {

@@ -37,11 +37,21 @@ type randomBlock struct {
 	used int
 }
 
-var randomBlocks = sync.Pool{New: func() any { return &randomBlock{used: 512} }}
+var randomBlocks = sync.Pool{New: func() any { return newRandomBlock() }}
+
+// newRandomBlock returns an empty block: the first read fills it.
+func newRandomBlock() *randomBlock { return &randomBlock{used: 512} }
 
 // cryptoRandom fills p (at most 512 bytes) with bytes from crypto/rand.
 func cryptoRandom(p []byte) {
 	rb := randomBlocks.Get().(*randomBlock)
+	rb.read(p)
+	randomBlocks.Put(rb)
+}
+
+// read fills p (at most 512 bytes) from the block, refilling it first when
+// too few bytes are left. One caller at a time.
+func (rb *randomBlock) read(p []byte) {
 	if len(rb.b)-rb.used < len(p) {
 		_, _ = rand.Read(rb.b[:]) // never fails: crypto/rand aborts the program instead
 		rb.used = 0
@@ -50,7 +60,6 @@ func cryptoRandom(p []byte) {
 	copy(p, taken)
 	clear(taken)
 	rb.used += len(p)
-	randomBlocks.Put(rb)
 }
 
 // requestScopedUUID is an RFC 9562 version 8 UUID holding the first 122

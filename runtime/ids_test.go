@@ -51,3 +51,43 @@ func TestTimestampsBeforeEpochClampToZero(t *testing.T) {
 		t.Errorf("UUIDv7 = %q", got)
 	}
 }
+
+// A random block hands out each byte it read once: reads across refills
+// never repeat, and what was handed out is wiped from the block.
+func TestRandomBlockNeverRepeats(t *testing.T) {
+	rb := newRandomBlock()
+	seen := map[[16]byte]bool{}
+	for i := 0; i < 200; i++ { // about six refills of 512 bytes
+		var u [16]byte
+		rb.read(u[:])
+		if u == ([16]byte{}) || seen[u] {
+			t.Fatalf("read %d gave %x again", i, u)
+		}
+		seen[u] = true
+		if rb.used < len(u) || [16]byte(rb.b[rb.used-len(u):rb.used]) != ([16]byte{}) {
+			t.Fatalf("read %d left its bytes in the block", i)
+		}
+	}
+	var odd [10]byte // the ten random bytes of a UUIDv7 or ULID
+	for i := 0; i < 60; i++ {
+		rb.read(odd[:])
+	}
+	if rb.used > len(rb.b) {
+		t.Fatalf("used %d of %d", rb.used, len(rb.b))
+	}
+}
+
+// Calls without a test reader take crypto/rand bytes; no two IDs agree.
+func TestCryptoIDsAreDistinct(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range []*Call{{}, {block: newRandomBlock()}} {
+		for i := 0; i < 100; i++ {
+			for _, id := range []string{c.UUIDv4(), c.UUIDv7(), c.ULID()} {
+				if seen[id] {
+					t.Fatalf("%s twice", id)
+				}
+				seen[id] = true
+			}
+		}
+	}
+}

@@ -191,6 +191,9 @@ func (r *registry) prepareWith(ctx context.Context, s *scratch, wt *writeTool, b
 		return m, es, classBusiness
 	}
 	r.initCall(ctx, c, wt.doc.Name, rc, hasRC, key, dryRun)
+	if s != nil {
+		c.block = &s.rand
+	}
 	if err := wt.bind.Enrich(c, m); err != nil {
 		es, class := r.classify(ctx, wt.doc.Name, err)
 		return m, es, class

@@ -18,6 +18,9 @@ type scratch struct {
 	call Call
 	// callUsed: call was set, and holds the call's context.
 	callUsed bool
+	// rand is the call's crypto/rand block, kept with the scratch so an ID
+	// takes no trip to a pool.
+	rand randomBlock
 }
 
 // scratchKeep bounds the slabs and error lists a released scratch keeps,
@@ -27,6 +30,7 @@ const scratchKeep = 256
 
 var scratchPool = sync.Pool{New: func() any {
 	s := new(scratch)
+	s.rand.used = len(s.rand.b) // empty: the first read fills it
 	s.dec.reset()
 	return s
 }}
@@ -42,7 +46,7 @@ func getScratch() *scratch { return scratchPool.Get().(*scratch) }
 func (s *scratch) release() {
 	s.dec.reset()
 	if s.callUsed {
-		s.call = Call{}
+		s.call.Ctx = nil // the rest is set anew by the next call
 		s.callUsed = false
 	}
 	scratchPool.Put(s)
