@@ -223,12 +223,12 @@ func indexOf(ss []string, s string) int {
 // search for each key starts after the field the last one matched.
 func indexFrom(ss []string, s string, start int) int {
 	for i := start; i < len(ss); i++ {
-		if ss[i] == s {
+		if sameKey(ss[i], s) {
 			return i
 		}
 	}
 	for i := 0; i < start && i < len(ss); i++ {
-		if ss[i] == s {
+		if sameKey(ss[i], s) {
 			return i
 		}
 	}

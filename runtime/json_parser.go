@@ -61,11 +61,17 @@ func (o *Object) Get(key string) *Value {
 		return nil
 	}
 	for i, k := range o.Keys {
-		if k == key {
+		if sameKey(k, key) {
 			return o.Vals[i]
 		}
 	}
 	return nil
+}
+
+// sameKey is a == b, deciding most mismatches of equal length by the first
+// byte without a call to compare memory.
+func sameKey(a, b string) bool {
+	return len(a) == len(b) && (len(a) == 0 || a[0] == b[0]) && a == b
 }
 
 // Present reports whether v holds a value: the decoder treats an absent key
