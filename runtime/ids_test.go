@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"testing"
 	"time"
 
@@ -88,6 +89,28 @@ func TestCryptoIDsAreDistinct(t *testing.T) {
 				}
 				seen[id] = true
 			}
+		}
+	}
+}
+
+// A test reader's bytes become the IDs of a call in order, each with its
+// version bits set.
+func TestUUIDv4TakesTheReadersBytesInOrder(t *testing.T) {
+	src := make([]byte, 10*16)
+	for i := range src {
+		src[i] = byte(i * 7)
+	}
+	c := &Call{Rand: bytes.NewReader(src)}
+	var got []string
+	for i := 0; i < 10; i++ {
+		got = append(got, c.UUIDv4())
+	}
+	for i, id := range got {
+		var u [16]byte
+		copy(u[:], src[16*i:])
+		setVersion(&u, 4)
+		if want := formatUUID(u); id != want {
+			t.Errorf("ID %d = %s, want %s", i, id, want)
 		}
 	}
 }
