@@ -31,6 +31,11 @@ type Call struct {
 	// refPath is where enrichment is in the agent's input, so a reference
 	// error in a nested message names the whole path (Enter, Leave).
 	refPath []pathSeg
+	// rnd receives random bytes: a reader may keep the slice it is given,
+	// so a buffer on the stack would be moved to the heap for every ID.
+	rnd [16]byte
+	// block, when set, is the crypto/rand block of the call's scratch.
+	block *randomBlock
 }
 
 // Enter descends into the agent-facing field key while nested references
@@ -74,12 +79,25 @@ func (c *Call) Now() time.Time {
 // random fills b from Rand, or from crypto/rand when Rand is nil or fails
 // (an exhausted test reader must not yield a predictable ID).
 func (c *Call) random(b []byte) {
-	if c.Rand != nil {
-		if _, err := io.ReadFull(c.Rand, b); err == nil {
-			return
-		}
+	if c.Rand == nil || c.Rand == crand.Reader {
+		c.cryptoRandom(b)
+		return
 	}
-	_, _ = crand.Read(b) // never fails: crypto/rand aborts the program instead
+	r := c.rnd[:len(b)] // b is at most an ID's 16 bytes
+	if _, err := io.ReadFull(c.Rand, r); err != nil {
+		c.cryptoRandom(r)
+	}
+	copy(b, r)
+}
+
+// cryptoRandom fills b from crypto/rand, through the block of the call's
+// scratch when it has one.
+func (c *Call) cryptoRandom(b []byte) {
+	if c.block != nil {
+		c.block.read(b)
+		return
+	}
+	cryptoRandom(b)
 }
 
 // UUIDv4 returns a random UUID (RFC 9562 version 4).
@@ -153,7 +171,8 @@ func (c *Call) requestContext() (RequestContext, bool) {
 // the call sees the same one. Causation ID, traceparent and session ID may
 // be empty.
 func (c *Call) ContextValue(key ContextKey, field string) (string, error) {
-	rc, _ := c.requestContext()
+	c.requestContext()
+	rc := &c.RC // not copied: a call reads several fields in a row
 	switch key {
 	case ContextTenantID:
 		if rc.TenantID == "" {

@@ -18,13 +18,41 @@ type requestContextKey struct{}
 
 // WithRequestContext returns a context carrying rc.
 func WithRequestContext(ctx context.Context, rc RequestContext) context.Context {
-	return context.WithValue(ctx, requestContextKey{}, rc)
+	if ctx == nil {
+		panic("runtime.WithRequestContext: nil parent context")
+	}
+	return &rcContext{Context: ctx, rc: rc}
 }
 
 // RequestContextFrom returns the RequestContext carried by ctx, if any.
 func RequestContextFrom(ctx context.Context) (RequestContext, bool) {
-	rc, ok := ctx.Value(requestContextKey{}).(RequestContext)
-	return rc, ok
+	if rc, ok := ctx.Value(requestContextKey{}).(*RequestContext); ok {
+		return *rc, true
+	}
+	return RequestContext{}, false
+}
+
+// rcContext is a context carrying a RequestContext: what context.WithValue
+// makes, in one allocation instead of two (the value is not boxed), since
+// every tool call makes one. Value answers the key with a pointer to rc,
+// which only RequestContextFrom reads.
+type rcContext struct {
+	context.Context
+	rc RequestContext
+}
+
+func (c *rcContext) Value(key any) any {
+	if _, ok := key.(requestContextKey); ok {
+		return &c.rc
+	}
+	return c.Context.Value(key)
+}
+
+func (c *rcContext) String() string {
+	if s, ok := c.Context.(interface{ String() string }); ok {
+		return s.String() + ".WithRequestContext"
+	}
+	return "context.WithRequestContext"
 }
 
 // ContextKey names one piece of request metadata a derived field can read.

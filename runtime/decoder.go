@@ -54,6 +54,26 @@ func NewDecoder(_ Limits) *Decoder {
 	return d
 }
 
+// reset empties d for another call, dropping every reference it held.
+func (d *Decoder) reset() {
+	d.errs = emptied(d.errs)
+	d.order = emptied(d.order)
+	d.segs = d.segBuf[:0]
+	d.root = nil
+	d.dropped = 0
+	d.vocabs = nil
+}
+
+// emptied returns s cleared and empty, or nil when it grew beyond what a
+// reused Decoder keeps.
+func emptied[T any](s []T) []T {
+	if cap(s) > scratchKeep {
+		return nil
+	}
+	clear(s)
+	return s[:0]
+}
+
 // maxCollected is how many problems a decoder describes; beyond it it only
 // counts them. It is well above MaxErrorEntries, so the problems an answer
 // lists (the first ones in input order) are among those described.
@@ -201,6 +221,23 @@ func indexOf(ss []string, s string) int {
 	return -1
 }
 
+// indexFrom is indexOf searching from start on, then from the beginning:
+// agents mostly send keys in the order the schema lists them, so the
+// search for each key starts after the field the last one matched.
+func indexFrom(ss []string, s string, start int) int {
+	for i := start; i < len(ss); i++ {
+		if sameKey(ss[i], s) {
+			return i
+		}
+	}
+	for i := 0; i < start && i < len(ss); i++ {
+		if sameKey(ss[i], s) {
+			return i
+		}
+	}
+	return -1
+}
+
 // lessOrder compares input positions; a value precedes what is inside it.
 func lessOrder(a, b []int) bool {
 	for i := 0; i < len(a) && i < len(b); i++ {
@@ -263,8 +300,13 @@ func (d *Decoder) Known(obj *Object, fields []string) {
 	if d.root == nil && len(d.segs) == 0 {
 		d.root = obj
 	}
+	next := 0 // where the search for the next key starts
 	for _, k := range obj.Keys {
-		if indexOf(fields, k) >= 0 || d.full() {
+		if i := indexFrom(fields, k, next); i >= 0 {
+			next = i + 1
+			continue
+		}
+		if d.full() {
 			continue
 		}
 		e := &ErrorEntry{Code: CodeUnknownField, Suggestions: &Suggestions{ValidValues: boundList(fields)}}
@@ -945,6 +987,9 @@ func (d *Decoder) keyError(key, typ string) {
 
 // MinLength reports s shorter than n characters (Unicode code points).
 func (d *Decoder) MinLength(key, s string, n int) {
+	if len(s) >= utf8.UTFMax*n {
+		return // even four-byte characters make n
+	}
 	if c := utf8.RuneCountInString(s); c < n {
 		d.violation(key, fmt.Sprintf("must be at least %s, got %d", countOf(n, "character"), c))
 	}
@@ -952,6 +997,9 @@ func (d *Decoder) MinLength(key, s string, n int) {
 
 // MaxLength reports s longer than n characters (Unicode code points).
 func (d *Decoder) MaxLength(key, s string, n int) {
+	if len(s) <= n {
+		return // no more characters than bytes
+	}
 	if c := utf8.RuneCountInString(s); c > n {
 		d.violation(key, fmt.Sprintf("must be at most %s, got %d", countOf(n, "character"), c))
 	}

@@ -28,6 +28,40 @@ var processIDSecret = sync.OnceValue(func() []byte {
 	return b
 })
 
+// randomBlock holds crypto/rand bytes read ahead: an ID takes its bytes
+// from a block instead of asking the operating system each time. Blocks
+// live in randomBlocks, so concurrent calls never share one and none waits
+// on a lock; bytes handed out are wiped, so no byte is handed out twice.
+type randomBlock struct {
+	b    [512]byte
+	used int
+}
+
+var randomBlocks = sync.Pool{New: func() any { return newRandomBlock() }}
+
+// newRandomBlock returns an empty block: the first read fills it.
+func newRandomBlock() *randomBlock { return &randomBlock{used: 512} }
+
+// cryptoRandom fills p (at most 512 bytes) with bytes from crypto/rand.
+func cryptoRandom(p []byte) {
+	rb := randomBlocks.Get().(*randomBlock)
+	rb.read(p)
+	randomBlocks.Put(rb)
+}
+
+// read fills p (at most 512 bytes) from the block, refilling it first when
+// too few bytes are left. One caller at a time.
+func (rb *randomBlock) read(p []byte) {
+	if len(rb.b)-rb.used < len(p) {
+		_, _ = rand.Read(rb.b[:]) // never fails: crypto/rand aborts the program instead
+		rb.used = 0
+	}
+	taken := rb.b[rb.used : rb.used+len(p)]
+	copy(p, taken)
+	clear(taken)
+	rb.used += len(p)
+}
+
 // requestScopedUUID is an RFC 9562 version 8 UUID holding the first 122
 // bits of HMAC-SHA256(secret, label, tenant, tool, key), each part prefixed
 // with its length (8 bytes, big endian) so no two different triples share

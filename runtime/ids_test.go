@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"testing"
 	"time"
 
@@ -49,5 +50,67 @@ func TestTimestampsBeforeEpochClampToZero(t *testing.T) {
 	c := &Call{Clock: func() time.Time { return time.Date(1960, 1, 1, 0, 0, 0, 0, time.UTC) }, Rand: &counter{}}
 	if got := c.UUIDv7(); got != "00000000-0000-7001-8203-040506070809" {
 		t.Errorf("UUIDv7 = %q", got)
+	}
+}
+
+// A random block hands out each byte it read once: reads across refills
+// never repeat, and what was handed out is wiped from the block.
+func TestRandomBlockNeverRepeats(t *testing.T) {
+	rb := newRandomBlock()
+	seen := map[[16]byte]bool{}
+	for i := 0; i < 200; i++ { // about six refills of 512 bytes
+		var u [16]byte
+		rb.read(u[:])
+		if u == ([16]byte{}) || seen[u] {
+			t.Fatalf("read %d gave %x again", i, u)
+		}
+		seen[u] = true
+		if rb.used < len(u) || [16]byte(rb.b[rb.used-len(u):rb.used]) != ([16]byte{}) {
+			t.Fatalf("read %d left its bytes in the block", i)
+		}
+	}
+	var odd [10]byte // the ten random bytes of a UUIDv7 or ULID
+	for i := 0; i < 60; i++ {
+		rb.read(odd[:])
+	}
+	if rb.used > len(rb.b) {
+		t.Fatalf("used %d of %d", rb.used, len(rb.b))
+	}
+}
+
+// Calls without a test reader take crypto/rand bytes; no two IDs agree.
+func TestCryptoIDsAreDistinct(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range []*Call{{}, {block: newRandomBlock()}} {
+		for i := 0; i < 100; i++ {
+			for _, id := range []string{c.UUIDv4(), c.UUIDv7(), c.ULID()} {
+				if seen[id] {
+					t.Fatalf("%s twice", id)
+				}
+				seen[id] = true
+			}
+		}
+	}
+}
+
+// A test reader's bytes become the IDs of a call in order, each with its
+// version bits set.
+func TestUUIDv4TakesTheReadersBytesInOrder(t *testing.T) {
+	src := make([]byte, 10*16)
+	for i := range src {
+		src[i] = byte(i * 7)
+	}
+	c := &Call{Rand: bytes.NewReader(src)}
+	var got []string
+	for i := 0; i < 10; i++ {
+		got = append(got, c.UUIDv4())
+	}
+	for i, id := range got {
+		var u [16]byte
+		copy(u[:], src[16*i:])
+		setVersion(&u, 4)
+		if want := formatUUID(u); id != want {
+			t.Errorf("ID %d = %s, want %s", i, id, want)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"strconv"
 	"strings"
@@ -60,11 +61,17 @@ func (o *Object) Get(key string) *Value {
 		return nil
 	}
 	for i, k := range o.Keys {
-		if k == key {
+		if sameKey(k, key) {
 			return o.Vals[i]
 		}
 	}
 	return nil
+}
+
+// sameKey is a == b, deciding most mismatches of equal length by the first
+// byte without a call to compare memory.
+func sameKey(a, b string) bool {
+	return len(a) == len(b) && (len(a) == 0 || a[0] == b[0]) && a == b
 }
 
 // Present reports whether v holds a value: the decoder treats an absent key
@@ -87,6 +94,12 @@ func (v *Value) Present() bool { return v != nil && v.Kind != KindNull }
 // The object is returned only when there is no error. Strings are not
 // copied beyond the limits, and memory stays proportional to the payload.
 func Parse(raw []byte, lim Limits) (*Object, Errors) {
+	return parseObjectInto(raw, lim, nil)
+}
+
+// parseObjectInto is Parse with the tree's storage taken from s when s is
+// not nil (see scratch); the tree is then valid until s is released.
+func parseObjectInto(raw []byte, lim Limits, s *scratch) (*Object, Errors) {
 	lim = lim.WithDefaults()
 	if len(raw) > lim.MaxBytes {
 		return nil, Errors{{
@@ -95,7 +108,7 @@ func Parse(raw []byte, lim Limits) (*Object, Errors) {
 			Details: map[string]any{"size": len(raw), "limit": lim.MaxBytes},
 		}}
 	}
-	p := jsonParser{raw: raw, lim: lim, build: true}
+	p := jsonParser{raw: raw, lim: lim, build: true, scratch: s}
 	p.skipSpace()
 	if p.pos == len(raw) {
 		return &Object{}, nil
@@ -268,8 +281,12 @@ type jsonParser struct {
 	fatal bool  // the structure is lost; stop
 	build bool  // false once an error is found: scan on, keep nothing
 
-	segFixed [DefaultMaxDepth]pathSeg // path of the current value, by depth
-	segMore  []pathSeg                // beyond DefaultMaxDepth levels
+	segFixed [segFixedLen]pathSeg // path of the current value, by depth
+	segMore  []pathSeg            // beyond segFixedLen levels
+
+	// scratch, when set, lends the slabs below and takes back the ones
+	// made for this payload (see scratch).
+	scratch *scratch
 
 	vals []Value
 	objs []Object
@@ -278,19 +295,43 @@ type jsonParser struct {
 	buf  []byte // decoded escaped string
 }
 
+// segFixedLen is how many path levels the parser keeps without allocating:
+// deeper payloads are rare, and the stack is cleared on every parse.
+const segFixedLen = 8
+
 // prepare sizes the slabs from upper bounds counted in the payload.
 func (p *jsonParser) prepare() {
 	if len(p.raw) <= wholeCopyMax {
 		p.src = string(p.raw)
 	}
+	no := min(bytes.Count(p.raw, []byte{'{'}), slabMax)
+	if s := p.scratch; s != nil && len(p.raw)/2+1 <= scratchKeep {
+		// Bounds from the length alone, for slabs a scratch lends: each
+		// value but the root takes a byte and follows its own ':', ',' or
+		// '['; each key takes two quotes and a colon.
+		p.vals = lend(&s.vals, len(p.raw)/2+1)
+		p.objs = lend(&s.objs, no)
+		p.keys = lend(&s.keys, len(p.raw)/3)
+		p.ptrs = lend(&s.ptrs, len(p.raw)/2)
+		return
+	}
 	colons := bytes.Count(p.raw, []byte{':'})
 	commas := bytes.Count(p.raw, []byte{','})
 	opens := bytes.Count(p.raw, []byte{'['})
-	objs := bytes.Count(p.raw, []byte{'{'})
-	p.vals = make([]Value, 0, min(colons+commas+opens+1, slabMax))
-	p.objs = make([]Object, 0, min(objs, slabMax))
-	p.keys = make([]string, 0, min(colons, slabMax))
-	p.ptrs = make([]*Value, 0, min(colons+commas+opens, slabMax))
+	nv := min(colons+commas+opens+1, slabMax)
+	nk := min(colons, slabMax)
+	np := min(colons+commas+opens, slabMax)
+	if s := p.scratch; s != nil {
+		p.vals = lend(&s.vals, nv)
+		p.objs = lend(&s.objs, no)
+		p.keys = lend(&s.keys, nk)
+		p.ptrs = lend(&s.ptrs, np)
+		return
+	}
+	p.vals = make([]Value, 0, nv)
+	p.objs = make([]Object, 0, no)
+	p.keys = make([]string, 0, nk)
+	p.ptrs = make([]*Value, 0, np)
 }
 
 // str returns raw[a:b] as a string, sharing the payload copy when there is one.
@@ -310,7 +351,7 @@ func (p *jsonParser) newValue(k Kind) *Value {
 	}
 	p.vals = p.vals[:len(p.vals)+1]
 	v := &p.vals[len(p.vals)-1]
-	v.Kind = k
+	*v = Value{Kind: k} // a slab lent by a scratch is not zeroed
 	return v
 }
 
@@ -324,6 +365,7 @@ func (p *jsonParser) newObject(ms []jsonMember) *Value {
 	}
 	p.objs = p.objs[:len(p.objs)+1]
 	o := &p.objs[len(p.objs)-1]
+	*o = Object{}
 	if n := len(ms); n > 0 {
 		if cap(p.keys)-len(p.keys) < n {
 			p.keys = make([]string, 0, max(n, slabMax))
@@ -613,7 +655,12 @@ func (p *jsonParser) parseArray(depth int) *Value {
 func (p *jsonParser) parseString(depth int, what string) (string, bool) {
 	raw := p.raw
 	start := p.pos + 1
-	for i := start; i < len(raw); i++ {
+	i := start
+	// Eight bytes at a time while none ends the string or needs a look.
+	for i+8 <= len(raw) && !needsLook(binary.LittleEndian.Uint64(raw[i:])) {
+		i += 8
+	}
+	for ; i < len(raw); i++ {
 		c := raw[i]
 		if c == '"' {
 			p.pos = i + 1
@@ -633,6 +680,28 @@ func (p *jsonParser) parseString(depth int, what string) (string, bool) {
 	p.pos = len(raw)
 	p.eof(depth-1, "in "+what)
 	return "", false
+}
+
+// Masks for needsLook: every byte 0x01, 0x80, ' ', '"' and '\\'.
+const (
+	lanes01    = 0x0101010101010101
+	lanes80    = 0x8080808080808080
+	lanesSpace = 0x20 * lanes01
+	lanesQuote = '"' * lanes01
+	lanesBack  = '\\' * lanes01
+)
+
+// needsLook reports whether one of the eight bytes in x is a quote, a
+// backslash, a control character or not ASCII: the bytes parseString
+// stops at. It may report true for a byte after such a byte, never false
+// when one is there.
+func needsLook(x uint64) bool {
+	q := x ^ lanesQuote // zero lanes where x has a quote
+	b := x ^ lanesBack  // zero lanes where x has a backslash
+	control := (x - lanesSpace) &^ x
+	quote := (q - lanes01) &^ q
+	back := (b - lanes01) &^ b
+	return (control|quote|back|x)&lanes80 != 0
 }
 
 // parseStringSlow handles escapes, non-ASCII and errors from byte i on,

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"encoding/binary"
 	"fmt"
 	"reflect"
 	goruntime "runtime"
@@ -319,5 +320,25 @@ func BenchmarkParseOversized(b *testing.B) {
 				Parse(tenMB, lim.l)
 			}
 		})
+	}
+}
+
+// needsLook, the eight-byte scan of parseString, finds every byte that
+// ends a string or needs a closer look, wherever it sits in the word.
+func TestNeedsLookFindsEverySpecialByte(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		special := c == '"' || c == '\\' || c < 0x20 || c >= 0x80
+		for pos := 0; pos < 8; pos++ {
+			for _, fill := range []byte{'a', ' ', '!', '#', '[', ']', '~', 0x7f} {
+				var b [8]byte
+				for i := range b {
+					b[i] = fill
+				}
+				b[pos] = byte(c)
+				if got := needsLook(binary.LittleEndian.Uint64(b[:])); got != special {
+					t.Fatalf("needsLook(%q) = %v, want %v", b, got, special)
+				}
+			}
+		}
 	}
 }

@@ -107,7 +107,9 @@ func newConfig(opts []Option) *config {
 		}
 	}
 	c.limits = c.limits.WithDefaults()
-	c.rand = &lockedReader{r: c.rand}
+	if c.rand != rand.Reader { // crypto/rand is safe for concurrent use
+		c.rand = &lockedReader{r: c.rand}
+	}
 	if !c.idemSet {
 		c.idem = idempotency.NewMemoryStore()
 	}

@@ -56,11 +56,18 @@ func arguments(req *mcp.CallToolRequest) []byte {
 
 // parseArgs parses tool arguments strictly; empty and null mean {}.
 func (r *registry) parseArgs(raw []byte) (*Object, Errors) {
-	t := bytes.TrimSpace(raw)
-	if len(t) == 0 || string(t) == "null" {
-		return &Object{}, nil
+	return r.parseArgsInto(raw, nil)
+}
+
+// parseArgsInto is parseArgs with the tree carved from s (nil: allocated);
+// the tree is valid until s is released.
+func (r *registry) parseArgsInto(raw []byte, s *scratch) (*Object, Errors) {
+	if len(raw) == 0 || raw[0] != '{' { // arguments are almost always an object
+		if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
+			return &Object{}, nil
+		}
 	}
-	obj, es := Parse(raw, r.cfg.limits)
+	obj, es := parseObjectInto(raw, r.cfg.limits, s)
 	if len(es) > 0 {
 		return nil, es
 	}
@@ -149,9 +156,10 @@ func agentSummary(k string, v *Value, errs Errors) (string, Errors) {
 	return s, errs
 }
 
-// newCall is the per-call state generated enrichment reads.
-func (r *registry) newCall(ctx context.Context, tool string, rc RequestContext, hasRC bool, key string, dryRun bool) *Call {
-	return &Call{
+// initCall sets c, a zero Call, to the per-call state generated enrichment
+// reads.
+func (r *registry) initCall(ctx context.Context, c *Call, tool string, rc RequestContext, hasRC bool, key string, dryRun bool) {
+	*c = Call{
 		Ctx: ctx, Tool: tool, RC: rc, HasRC: hasRC,
 		ClientRequestID: key, DryRun: dryRun,
 		Clock: r.cfg.clock, Rand: r.cfg.rand, IDSecret: r.cfg.idSecret,
@@ -161,8 +169,21 @@ func (r *registry) newCall(ctx context.Context, tool string, rc RequestContext, 
 // prepare runs decode -> validate -> enrich and returns the complete request.
 // A failure returns the entries and their class.
 func (r *registry) prepare(ctx context.Context, wt *writeTool, body *Object, rc RequestContext, hasRC bool, key string, dryRun bool) (proto.Message, Errors, errClass) {
+	return r.prepareWith(ctx, nil, wt, body, rc, hasRC, key, dryRun)
+}
+
+// prepareWith is prepare with the Decoder and the Call taken from s (nil:
+// allocated), which must not be released before the request is complete.
+func (r *registry) prepareWith(ctx context.Context, s *scratch, wt *writeTool, body *Object, rc RequestContext, hasRC bool, key string, dryRun bool) (proto.Message, Errors, errClass) {
 	m := wt.bind.NewRequest()
-	d := NewDecoder(r.cfg.limits)
+	var d *Decoder
+	var c *Call
+	if s != nil {
+		d, c = &s.dec, &s.call
+		s.callUsed = true
+	} else {
+		d, c = NewDecoder(r.cfg.limits), new(Call)
+	}
 	d.vocabs = r.newCallVocabularies(ctx, rc)
 	wt.bind.Decode(d, body, m)
 	if err := d.vocabs.failure; err != nil {
@@ -174,7 +195,11 @@ func (r *registry) prepare(ctx context.Context, wt *writeTool, body *Object, rc 
 		r.hintGroups(es)
 		return m, es, classBusiness
 	}
-	if err := wt.bind.Enrich(r.newCall(ctx, wt.doc.Name, rc, hasRC, key, dryRun), m); err != nil {
+	r.initCall(ctx, c, wt.doc.Name, rc, hasRC, key, dryRun)
+	if s != nil {
+		c.block = &s.rand
+	}
+	if err := wt.bind.Enrich(c, m); err != nil {
 		es, class := r.classify(ctx, wt.doc.Name, err)
 		return m, es, class
 	}
@@ -248,12 +273,16 @@ func (wc *writeCall) run(ctx context.Context, req *mcp.CallToolRequest) *mcp.Cal
 		ctx = WithRequestContext(ctx, rc)
 	}
 	raw := arguments(req)
-	obj, es := r.parseArgs(raw)
+	// The parsed arguments live until the answer is rendered, which is
+	// before run returns.
+	s := getScratch()
+	defer s.release()
+	obj, es := r.parseArgsInto(raw, s)
 	if len(es) > 0 {
 		return r.errorResult(ctx, name, nil, es)
 	}
 	ctl, body := wt.splitControl(obj)
-	m, es, class := r.prepare(ctx, wt, body, rc, hasRC, ctl.key, ctl.dryRun)
+	m, es, class := r.prepareWith(ctx, s, wt, body, rc, hasRC, ctl.key, ctl.dryRun)
 	if ctl.dryRun && class != classInternal {
 		// The validate_write answer; it leads with success, so it also
 		// conforms to the write tool's own output schema.

@@ -29,14 +29,16 @@ func (p *Preparer) Prepare(ctx context.Context, tool string, args []byte, rc Req
 	if !ok {
 		return nil, Errors{{Code: CodeUnknownOperation, Message: fmt.Sprintf("unknown tool %q", tool)}}
 	}
-	obj, es := p.r.parseArgs(args)
+	s := getScratch()
+	defer s.release()
+	obj, es := p.r.parseArgsInto(args, s)
 	if len(es) > 0 {
 		return nil, es
 	}
 	ctl, body := wt.splitControl(obj)
 	// Resolvers read the caller from the context, as in a tool call.
 	ctx = WithRequestContext(ctx, rc)
-	m, es, _ := p.r.prepare(ctx, wt, body, rc, true, ctl.key, false)
+	m, es, _ := p.r.prepareWith(ctx, s, wt, body, rc, true, ctl.key, false)
 	if es = append(ctl.errs, es...); len(es) > 0 {
 		return m, es
 	}
@@ -54,13 +56,15 @@ func (p *Preparer) Decode(tool string, args []byte) (proto.Message, Errors) {
 	if !ok {
 		return nil, Errors{{Code: CodeUnknownOperation, Message: fmt.Sprintf("unknown tool %q", tool)}}
 	}
-	obj, es := p.r.parseArgs(args)
+	s := getScratch()
+	defer s.release()
+	obj, es := p.r.parseArgsInto(args, s)
 	if len(es) > 0 {
 		return nil, es
 	}
 	ctl, body := wt.splitControl(obj)
 	m := wt.bind.NewRequest()
-	d := NewDecoder(p.r.cfg.limits)
+	d := &s.dec
 	wt.bind.Decode(d, body, m)
 	if es := append(ctl.errs, d.Errors()...); len(es) > 0 {
 		wt.hint(es)

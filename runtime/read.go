@@ -22,11 +22,13 @@ func (r *registry) readHandler(wt *writeTool) mcp.ToolHandler {
 		if hasRC {
 			ctx = WithRequestContext(ctx, rc)
 		}
-		body, es := r.parseArgs(arguments(req))
+		s := getScratch()
+		defer s.release()
+		body, es := r.parseArgsInto(arguments(req), s)
 		if len(es) > 0 {
 			return r.errorResult(ctx, name, nil, es), nil
 		}
-		m, es, _ := r.prepare(ctx, wt, body, rc, hasRC, "", false)
+		m, es, _ := r.prepareWith(ctx, s, wt, body, rc, hasRC, "", false)
 		if len(es) > 0 {
 			return r.errorResult(ctx, name, m, es), nil
 		}

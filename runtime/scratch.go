@@ -1,0 +1,66 @@
+package runtime
+
+import "sync"
+
+// scratch is the storage one call's decode and enrichment borrow: the
+// slabs the parsed arguments are carved from, the Decoder and the Call. A
+// call takes one with getScratch and releases it once nothing refers to
+// the parsed tree; the decoded request never does, since its strings are
+// copies of the payload (or of an escaped string), never views of the
+// slabs. Generated code keeps neither the Decoder nor the Call; the
+// context a resolver may keep is not part of the scratch.
+type scratch struct {
+	vals []Value
+	objs []Object
+	keys []string
+	ptrs []*Value
+	dec  Decoder
+	call Call
+	// callUsed: call was set, and holds the call's context.
+	callUsed bool
+	// rand is the call's crypto/rand block, kept with the scratch so an ID
+	// takes no trip to a pool.
+	rand randomBlock
+}
+
+// scratchKeep bounds the slabs and error lists a released scratch keeps,
+// so the pool holds what typical arguments need and no more; a larger
+// payload's storage is made for it and left to the collector.
+const scratchKeep = 256
+
+var scratchPool = sync.Pool{New: func() any {
+	s := new(scratch)
+	s.rand.used = len(s.rand.b) // empty: the first read fills it
+	s.dec.reset()
+	return s
+}}
+
+// getScratch takes a scratch for one call.
+func getScratch() *scratch { return scratchPool.Get().(*scratch) }
+
+// release returns s to the pool; the parsed tree, the Decoder and the Call
+// must not be used afterwards. The Decoder's error entries and the Call's
+// context are dropped; the slabs are not cleared (the parser sets every
+// element it takes), so a pooled scratch may hold on to the strings of its
+// last payload until it is reused or the pool is emptied.
+func (s *scratch) release() {
+	s.dec.reset()
+	if s.callUsed {
+		s.call.Ctx = nil // the rest is set anew by the next call
+		s.callUsed = false
+	}
+	scratchPool.Put(s)
+}
+
+// lend returns *kept emptied when it has room for n elements; otherwise a
+// new slice, which *kept keeps for the next call when n is small.
+func lend[T any](kept *[]T, n int) []T {
+	if cap(*kept) >= n {
+		return (*kept)[:0]
+	}
+	b := make([]T, 0, n)
+	if n <= scratchKeep {
+		*kept = b
+	}
+	return b
+}
