@@ -67,7 +67,7 @@ type writeTool struct {
 	read bool
 }
 
-// schemaHash is "sha256:" and the first 16 bytes, in hex, of the tool's
+// schemaHash is "sha256:" and the first 8 bytes, in hex, of the tool's
 // document entry.
 func schemaHash(d *schemadoc.Tool) string {
 	b, err := json.Marshal(d)
@@ -75,7 +75,7 @@ func schemaHash(d *schemadoc.Tool) string {
 		return ""
 	}
 	sum := sha256.Sum256(b)
-	return "sha256:" + hex.EncodeToString(sum[:16])
+	return "sha256:" + hex.EncodeToString(sum[:8])
 }
 
 // Register adds the tools of one proto service to s: one write tool per entry

@@ -193,7 +193,7 @@ func noteHash(t *testing.T, tool string) string {
 			if s.Tools[i].Name == tool {
 				b, _ := json.Marshal(&s.Tools[i])
 				sum := sha256.Sum256(b)
-				return "sha256:" + hex.EncodeToString(sum[:16])
+				return "sha256:" + hex.EncodeToString(sum[:8])
 			}
 		}
 	}

@@ -61,7 +61,7 @@ func TestADocumentWithoutSchemaVersionGetsItsEntryHash(t *testing.T) {
 		return strings.Replace(doc, `"schema_version": "`+notesVersion+`",`, "", 1)
 	}})
 	metas, answered := schemaVersions(t, h)
-	if !strings.HasPrefix(answered, "sha256:") || len(answered) != len("sha256:")+32 || answered == notesVersion {
+	if !strings.HasPrefix(answered, "sha256:") || len(answered) != len("sha256:")+16 || answered == notesVersion {
 		t.Fatalf("computed schema_version %q", answered)
 	}
 	for name, v := range metas {
@@ -75,7 +75,7 @@ func TestADocumentWithoutSchemaVersionGetsItsEntryHash(t *testing.T) {
 // to the version already written, and different when anything changes.
 func TestSchemaVersionIsStableAndFollowsTheEntry(t *testing.T) {
 	s := schemadoc.Service{Name: "notes.v1.NoteService", Tools: []schemadoc.Tool{{Name: "create_note", Description: "Create a note.", InputSchema: []byte(`{"type":"object"}`), OutputSchema: []byte(`{"type":"object"}`)}}}
-	const pinned = "sha256:c634e21f48bc7ff4725794ef46dca791"
+	const pinned = "sha256:c634e21f48bc7ff4"
 	if got := schemadoc.Version(s); got != pinned {
 		t.Fatalf("Version = %s, want %s (a change here changes every generated document)", got, pinned)
 	}

@@ -104,8 +104,16 @@ func TestToolsListShowsTheWriteSurface(t *testing.T) {
 	if d.DestructiveHint == nil || !*d.DestructiveHint || !d.IdempotentHint {
 		t.Errorf("deleteElement must be destructive and idempotent")
 	}
-	if !strings.Contains(ce.Description, "Classification: SAFE_CREATE.") || !strings.Contains(ce.Description, "TIP: Call validateWrite first") {
-		t.Errorf("createElement description: %q", ce.Description)
+	// The seed's description of createElement, word for word; a safe
+	// classification is in _meta, a destructive one in the description too.
+	if want := "Create an ArchiMate element. TIP: Call validateWrite first to check for errors before committing."; ce.Description != want {
+		t.Errorf("createElement description: %q, want %q", ce.Description, want)
+	}
+	if want := "Delete an element. Classification: DESTRUCTIVE_DELETE."; !strings.HasPrefix(byName["deleteElement"].Description, want) {
+		t.Errorf("deleteElement description: %q, want it to start %q", byName["deleteElement"].Description, want)
+	}
+	if ce.Meta[runtime.MetaClassification] != "SAFE_CREATE" {
+		t.Errorf("createElement _meta: %v", ce.Meta)
 	}
 }
 

@@ -241,7 +241,7 @@ func TestSeedGetWriteSchemaExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	version := doc.Services[0].SchemaVersion
-	if out["schema_version"] != version || len(version) != len("sha256:")+32 {
+	if out["schema_version"] != version || len(version) != len("sha256:")+16 {
 		t.Fatalf("getWriteSchema schema_version %v, document %q", out["schema_version"], version)
 	}
 	res, err := cs.ListTools(context.Background(), nil)

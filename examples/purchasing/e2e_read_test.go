@@ -130,8 +130,8 @@ func TestNewToolInputSchemasStateTheirRules(t *testing.T) {
 			"order_id":{"type":"integer","minimum":1,"description":"Order ID to fulfill"},
 			"order_type":{"type":"string","enum":["manufacturing","sales"],"description":"Type of order (manufacturing or sales)"},
 			"confirm":{"type":"boolean","description":"If false, returns preview. If true, fulfills order."},
-			"client_request_id":{"type":"string","minLength":1,"maxLength":255,"pattern":"^[A-Za-z0-9_-]+$","description":"Idempotency key you generate: repeating the call with the same key and arguments returns the stored result instead of writing twice (kept 24 hours)."},
-			"dry_run":{"type":"boolean","description":"Check and preview the complete request without writing."}},
+			"client_request_id":{"type":"string","minLength":1,"maxLength":255,"pattern":"^[A-Za-z0-9_-]+$","description":"Idempotency key you choose: a repeat with the same key and arguments returns the stored result, never a second write (kept 24 h)."},
+			"dry_run":{"type":"boolean","description":"Preview the complete request; write nothing."}},
 			"required":["order_id","order_type"],"additionalProperties":false}`,
 	}
 	for _, tool := range res.Tools {

@@ -19,8 +19,8 @@ import (
 // type arrays. 64-bit integers travel as strings, as in protojson.
 
 const (
-	clientRequestIDDesc = "Idempotency key you generate: repeating the call with the same key and arguments returns the stored result instead of writing twice (kept 24 hours)."
-	dryRunDesc          = "Check and preview the complete request without writing."
+	clientRequestIDDesc = "Idempotency key you choose: a repeat with the same key and arguments returns the stored result, never a second write (kept 24 h)."
+	dryRunDesc          = "Preview the complete request; write nothing."
 	agentSummaryDesc    = "Optional: the change in your own words, one line for the user who confirms it (e.g. \"Merge the duplicate Ada L. into Ada Lovelace\"). Shown beside the server's summary when the write is proposed for confirmation; it changes nothing that is written."
 )
 
@@ -378,10 +378,11 @@ func wktSchema(name protoreflect.FullName) *jsonschema.Schema {
 	return nil
 }
 
-// outputSchema describes the envelope around the response message. The
-// response fields carry their full shape; the envelope's own keys carry
-// their types only (docs/architecture.md describes them), so tools/list
-// pays for each once.
+// outputSchema describes a tool's answer: success and the response
+// message's fields with their full shape. The envelope keys every tool
+// shares (suggestions, warnings, errors, idempotent_replay, proposal,
+// valid, preview, ...) are described once, in docs/architecture.md, not in
+// every tool of tools/list; the object stays open to them.
 func outputSchema(t *toolModel) *jsonschema.Schema {
 	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties(), Required: []string{"success"}}
 	s.Properties.Set("success", &jsonschema.Schema{Type: "boolean"})
@@ -389,42 +390,16 @@ func outputSchema(t *toolModel) *jsonschema.Schema {
 	for p := resp.Properties.Oldest(); p != nil; p = p.Next() {
 		s.Properties.Set(p.Key, p.Value)
 	}
-	s.Properties.Set("suggestions", &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "string"}})
-	s.Properties.Set("warnings", &jsonschema.Schema{Type: "array", Items: codeMessageSchema()})
 	if t.isRead() {
-		// A read is never replayed, proposed or dry-run.
 		if np, ok := s.Properties.Get(pagingName(t.svc.jsonNames, nextPageTokenField)); ok && np.Type == "string" && np.Description == "" {
 			np.Description = nextPageTokenDesc(t.svc.jsonNames)
 		}
-		setErrorKeys(s)
 		return s
 	}
-	s.Properties.Set("idempotent_replay", &jsonschema.Schema{Type: "boolean"})
-	s.Properties.Set("original_request_time", &jsonschema.Schema{Type: "string", Format: "date-time"})
-	s.Properties.Set("proposal", &jsonschema.Schema{Type: "object"})
-	s.Properties.Set("valid", &jsonschema.Schema{Type: "boolean"})
-	s.Properties.Set("preview", &jsonschema.Schema{Type: "object"})
 	if pu := t.previewUnless; pu != nil {
 		s.Properties.Set("is_preview", &jsonschema.Schema{Type: "boolean", Description: "True when nothing was written: the answer previews the write; call again with " + pu.agentName + ": true to write."})
 	}
-	setErrorKeys(s)
 	return s
-}
-
-// codeMessageSchema is a warning or error entry: code and message always,
-// other keys as the entry needs.
-func codeMessageSchema() *jsonschema.Schema {
-	e := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties(), Required: []string{"code", "message"}}
-	e.Properties.Set("code", &jsonschema.Schema{Type: "string"})
-	e.Properties.Set("message", &jsonschema.Schema{Type: "string"})
-	return e
-}
-
-// setErrorKeys declares the failure keys: errors lists every problem,
-// error repeats the first.
-func setErrorKeys(s *jsonschema.Schema) {
-	s.Properties.Set("error", &jsonschema.Schema{Type: "object"})
-	s.Properties.Set("errors", &jsonschema.Schema{Type: "array", Items: codeMessageSchema()})
 }
 
 // responseSchema follows protojson for output messages: proto field names,

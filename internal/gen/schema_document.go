@@ -147,8 +147,10 @@ func (b *builder) toolDoc(t *toolModel) schemadoc.Tool {
 	return td
 }
 
-// toolDescription adds the classification and the validate-first tip to a
-// write, and says that a read changes nothing.
+// toolDescription adds a destructive classification, the confirmation and
+// the validate-first tip to a write, and says that a read changes nothing.
+// A safe classification is left to _meta and get_write_schema: the
+// description says only what should make an agent careful.
 func toolDescription(t *toolModel) string {
 	d := strings.TrimSpace(t.description)
 	if !strings.HasSuffix(d, ".") {
@@ -157,7 +159,10 @@ func toolDescription(t *toolModel) string {
 	if t.isRead() {
 		return d + " Read-only: changes nothing."
 	}
-	d += " Classification: " + t.classification.String() + "."
+	switch t.classification {
+	case mcpwritev1.ToolRules_DESTRUCTIVE_UPDATE, mcpwritev1.ToolRules_DESTRUCTIVE_DELETE:
+		d += " Classification: " + t.classification.String() + "."
+	}
 	switch t.confirmation.String() {
 	case "PROPOSAL":
 		d += " Returns a proposal; nothing is written until it is applied by proposal_id."

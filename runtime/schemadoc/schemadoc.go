@@ -45,7 +45,7 @@ type Service struct {
 }
 
 // Version is the schema version of a service entry: "sha256:" and the first
-// 16 bytes, in hex, of the entry's JSON with SchemaVersion left empty.
+// 8 bytes, in hex, of the entry's JSON with SchemaVersion left empty.
 func Version(s Service) string {
 	s.SchemaVersion = ""
 	b, err := json.Marshal(s)
@@ -53,7 +53,7 @@ func Version(s Service) string {
 		return ""
 	}
 	sum := sha256.Sum256(b)
-	return "sha256:" + hex.EncodeToString(sum[:16])
+	return "sha256:" + hex.EncodeToString(sum[:8])
 }
 
 // Tool is everything an agent (and the runtime) needs to know about one tool.
