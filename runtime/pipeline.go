@@ -186,7 +186,8 @@ func (r *registry) prepareWith(ctx context.Context, s *scratch, wt *writeTool, b
 	}
 	d.vocabs = r.newCallVocabularies(ctx, rc)
 	wt.bind.Decode(d, body, m)
-	if err := d.vocabs.failure; err != nil {
+	if d.vocabs != nil && d.vocabs.failure != nil {
+		err := d.vocabs.failure
 		es, class := r.classify(ctx, wt.doc.Name, err)
 		return m, es, class
 	}

@@ -326,7 +326,11 @@ type callVocabularies struct {
 }
 
 // newCallVocabularies binds the registry's vocabularies to a call.
+// Without vocabularies it is nil: Register refused any tool that needs one.
 func (r *registry) newCallVocabularies(ctx context.Context, rc RequestContext) *callVocabularies {
+	if len(r.cfg.vocabs) == 0 {
+		return nil
+	}
 	return &callVocabularies{r: r, ctx: ctx, tenant: rc.TenantID}
 }
 
