@@ -248,6 +248,9 @@ type writeCall struct {
 	key       idempotency.Key
 	clientKey string // the client_request_id as the agent sent it
 	fp        string
+	// args are the parsed arguments, whose fingerprint the claim takes
+	// (nil: the raw bytes are fingerprinted).
+	args *Object
 	// failed: the outcome being recorded is a business error, not a write.
 	failed bool
 }
@@ -282,6 +285,7 @@ func (wc *writeCall) run(ctx context.Context, req *mcp.CallToolRequest) *mcp.Cal
 	if len(es) > 0 {
 		return r.errorResult(ctx, name, nil, es)
 	}
+	wc.args = obj
 	ctl, body := wt.splitControl(obj)
 	m, es, class := r.prepareWith(ctx, s, wt, body, rc, hasRC, ctl.key, ctl.dryRun)
 	if ctl.dryRun && class != classInternal {
@@ -393,7 +397,7 @@ func (wc *writeCall) finishGoverned(ctx context.Context, m proto.Message, b []by
 // holds it: a replay, a reused key or a call still in flight.
 func (wc *writeCall) claim(ctx context.Context, rc RequestContext, key string, raw []byte, m proto.Message, lease time.Duration) *mcp.CallToolResult {
 	r, name := wc.r, wc.wt.doc.Name
-	fp, err := idempotency.Fingerprint(raw)
+	fp, err := wc.fingerprint(raw)
 	if err != nil {
 		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("fingerprint: %w", err))})
 	}
@@ -409,12 +413,21 @@ func (wc *writeCall) claim(ctx context.Context, rc RequestContext, key string, r
 	return wc.answerExisting(ctx, m, key, fp, cr.Existing)
 }
 
+// fingerprint is the idempotency fingerprint of the call's arguments: from
+// the parsed arguments when the call has them, else from raw.
+func (wc *writeCall) fingerprint(raw []byte) (string, error) {
+	if wc.args != nil {
+		return argumentsFingerprint(wc.args), nil
+	}
+	return idempotency.Fingerprint(raw)
+}
+
 // peek answers a call from the record its idempotency key already holds
 // (replay, reused key, in flight) without claiming the key; nil means the
 // key is free.
 func (wc *writeCall) peek(ctx context.Context, rc RequestContext, key string, raw []byte, m proto.Message) *mcp.CallToolResult {
 	r, name := wc.r, wc.wt.doc.Name
-	fp, err := idempotency.Fingerprint(raw)
+	fp, err := wc.fingerprint(raw)
 	if err != nil {
 		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("fingerprint: %w", err))})
 	}

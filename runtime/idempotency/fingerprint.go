@@ -28,6 +28,13 @@ func Fingerprint(args []byte) (string, error) {
 	return hex.EncodeToString(sum[:]), nil
 }
 
+// FingerprintCanonical is Fingerprint of arguments already in canonical
+// form (a caller that parsed them builds it with AppendCanonicalString).
+func FingerprintCanonical(canon []byte) string {
+	sum := sha256.Sum256(canon)
+	return hex.EncodeToString(sum[:])
+}
+
 // CanonicalArguments returns the canonical JSON that Fingerprint hashes: the
 // tool arguments object without its top-level KeyField and DryRunField,
 // object keys sorted (byte order of their UTF-8) at every level, no
@@ -189,31 +196,36 @@ const hexDigits = "0123456789abcdef"
 
 // writeCanonicalString escapes only what JSON requires, in one fixed way.
 func writeCanonicalString(out *bytes.Buffer, s string) {
-	out.WriteByte('"')
+	out.Write(AppendCanonicalString(out.AvailableBuffer(), s))
+}
+
+// AppendCanonicalString appends s as CanonicalArguments writes a string:
+// quoted, with only '"', '\\' and control characters escaped, one way.
+func AppendCanonicalString(out []byte, s string) []byte {
+	out = append(out, '"')
 	for i := 0; i < len(s); i++ {
 		b := s[i]
 		switch {
 		case b == '"':
-			out.WriteString(`\"`)
+			out = append(out, `\"`...)
 		case b == '\\':
-			out.WriteString(`\\`)
+			out = append(out, `\\`...)
 		case b == '\n':
-			out.WriteString(`\n`)
+			out = append(out, `\n`...)
 		case b == '\r':
-			out.WriteString(`\r`)
+			out = append(out, `\r`...)
 		case b == '\t':
-			out.WriteString(`\t`)
+			out = append(out, `\t`...)
 		case b == '\b':
-			out.WriteString(`\b`)
+			out = append(out, `\b`...)
 		case b == '\f':
-			out.WriteString(`\f`)
+			out = append(out, `\f`...)
 		case b < 0x20:
-			out.WriteString(`\u00`)
-			out.WriteByte(hexDigits[b>>4])
-			out.WriteByte(hexDigits[b&0xf])
+			out = append(out, `\u00`...)
+			out = append(out, hexDigits[b>>4], hexDigits[b&0xf])
 		default:
-			out.WriteByte(b)
+			out = append(out, b)
 		}
 	}
-	out.WriteByte('"')
+	return append(out, '"')
 }

@@ -1,0 +1,70 @@
+package runtime
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
+)
+
+// argumentsFingerprint is idempotency.Fingerprint of the arguments obj was
+// parsed from, computed from the parsed tree instead of parsing the bytes
+// again: the same canonical JSON (client_request_id and dry_run left out at
+// the top, keys sorted at every level, strings escaped one way, numbers as
+// written), so fingerprints stored by either agree.
+func argumentsFingerprint(obj *Object) string {
+	return idempotency.FingerprintCanonical(appendCanonicalObject(make([]byte, 0, 256), obj, true))
+}
+
+func appendCanonicalObject(out []byte, o *Object, top bool) []byte {
+	if o == nil {
+		return append(out, "{}"...)
+	}
+	idx := make([]int, 0, len(o.Keys))
+	for i, k := range o.Keys {
+		if top && (k == ArgClientRequestID || k == ArgDryRun) {
+			continue
+		}
+		idx = append(idx, i)
+	}
+	slices.SortFunc(idx, func(a, b int) int { return strings.Compare(o.Keys[a], o.Keys[b]) })
+	out = append(out, '{')
+	for n, i := range idx {
+		if n > 0 {
+			out = append(out, ',')
+		}
+		out = idempotency.AppendCanonicalString(out, o.Keys[i])
+		out = append(out, ':')
+		out = appendCanonicalValue(out, o.Vals[i])
+	}
+	return append(out, '}')
+}
+
+func appendCanonicalValue(out []byte, v *Value) []byte {
+	if v == nil {
+		return append(out, "null"...)
+	}
+	switch v.Kind {
+	case KindString:
+		return idempotency.AppendCanonicalString(out, v.Str)
+	case KindNumber:
+		return append(out, v.Str...)
+	case KindBool:
+		if v.Bool {
+			return append(out, "true"...)
+		}
+		return append(out, "false"...)
+	case KindArray:
+		out = append(out, '[')
+		for i, e := range v.Arr {
+			if i > 0 {
+				out = append(out, ',')
+			}
+			out = appendCanonicalValue(out, e)
+		}
+		return append(out, ']')
+	case KindObject:
+		return appendCanonicalObject(out, v.Obj, false)
+	}
+	return append(out, "null"...)
+}
