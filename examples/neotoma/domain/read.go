@@ -338,7 +338,7 @@ func (m *Memory) RetrieveFieldProvenance(ctx context.Context, req *neotomav1.Ret
 	}
 	for _, s := range u.sources {
 		if s.id == o.sourceID && o.sourceID != "" {
-			out.SourceMaterial = &neotomav1.SourceMaterial{Id: s.id, MimeType: s.mimeType, OriginalFilename: s.filename, CreatedAt: timestamppb.New(s.at)}
+			out.SourceMaterial = &neotomav1.SourceMaterial{Id: s.id, MimeType: s.mimeType, OriginalFilename: s.filename, CreatedAt: timestamppb.New(s.at), FileUrls: fileURLs(s)}
 		}
 	}
 	return out, nil
