@@ -4626,9 +4626,18 @@ type FieldCandidate struct {
 	// Share of values of the most common type.
 	TypeConsistency float64 `protobuf:"fixed64,5,opt,name=type_consistency,json=typeConsistency,proto3" json:"type_consistency,omitempty"`
 	// Up to 10 distinct values, as JSON text.
-	SampleValues  []string `protobuf:"bytes,6,rep,name=sample_values,json=sampleValues,proto3" json:"sample_values,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	SampleValues []string `protobuf:"bytes,6,rep,name=sample_values,json=sampleValues,proto3" json:"sample_values,omitempty"`
+	// The name follows the schema field naming pattern (lowercase letters,
+	// digits and underscores, starting with a letter), so the field can join a
+	// schema under this name; absent when it does not.
+	NamingPatternMatch bool `protobuf:"varint,7,opt,name=naming_pattern_match,json=namingPatternMatch,proto3" json:"naming_pattern_match,omitempty"`
+	// Share of the values of the most common type that have its most common
+	// format: the value's shape, letters as a, digits as 9, runs collapsed
+	// ("PO-12" and "PO-3" are both a-9, "2024-01-15" is 9-9-9); arrays,
+	// objects and booleans have one format each.
+	FormatConsistency float64 `protobuf:"fixed64,8,opt,name=format_consistency,json=formatConsistency,proto3" json:"format_consistency,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *FieldCandidate) Reset() {
@@ -4701,6 +4710,20 @@ func (x *FieldCandidate) GetSampleValues() []string {
 		return x.SampleValues
 	}
 	return nil
+}
+
+func (x *FieldCandidate) GetNamingPatternMatch() bool {
+	if x != nil {
+		return x.NamingPatternMatch
+	}
+	return false
+}
+
+func (x *FieldCandidate) GetFormatConsistency() float64 {
+	if x != nil {
+		return x.FormatConsistency
+	}
+	return 0
 }
 
 // SchemaRecommendation is the candidates of one entity type.
@@ -6055,7 +6078,7 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\rmin_frequency\x18\x03 \x01(\x05BM\xea\xbb\x1cI\n" +
 	"G\x129Entities that must carry a field for it to be a candidate\"\x015A\x00\x00\x00\x00\x00\x00\xf0?R\fminFrequency\x12]\n" +
 	"\x0emin_confidence\x18\x04 \x01(\x01B6\xea\xbb\x1c2\n" +
-	"0\x12\x17Minimum confidence, 0-1\"\x030.8A\x00\x00\x00\x00\x00\x00\x00\x00I\x00\x00\x00\x00\x00\x00\xf0?R\rminConfidence\"\xdc\x01\n" +
+	"0\x12\x17Minimum confidence, 0-1\"\x030.8A\x00\x00\x00\x00\x00\x00\x00\x00I\x00\x00\x00\x00\x00\x00\xf0?R\rminConfidence\"\xbd\x02\n" +
 	"\x0eFieldCandidate\x12\x1d\n" +
 	"\n" +
 	"field_name\x18\x01 \x01(\tR\tfieldName\x12\x1d\n" +
@@ -6066,7 +6089,9 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"confidence\x18\x04 \x01(\x01R\n" +
 	"confidence\x12)\n" +
 	"\x10type_consistency\x18\x05 \x01(\x01R\x0ftypeConsistency\x12#\n" +
-	"\rsample_values\x18\x06 \x03(\tR\fsampleValues\"\xcc\x01\n" +
+	"\rsample_values\x18\x06 \x03(\tR\fsampleValues\x120\n" +
+	"\x14naming_pattern_match\x18\a \x01(\bR\x12namingPatternMatch\x12-\n" +
+	"\x12format_consistency\x18\b \x01(\x01R\x11formatConsistency\"\xcc\x01\n" +
 	"\x14SchemaRecommendation\x12\x1f\n" +
 	"\ventity_type\x18\x01 \x01(\tR\n" +
 	"entityType\x122\n" +
