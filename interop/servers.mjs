@@ -49,7 +49,7 @@ const SERVERS = {
     typo: ['create_person', { first_nam: 'Ada' }, 'UNKNOWN_FIELD', 'first_nam', 'first_name'],
   },
   neotoma: {
-    tools: 25, args: [],
+    tools: 26, args: [],
     write: ['store', { entities: '[{"entity_type":"invoice","invoice_number":"INV-1","amount":12.5,"note":null}]' }],
     typo: ['store', { entitys: [] }, 'UNKNOWN_FIELD', 'entitys', 'entities'],
   },

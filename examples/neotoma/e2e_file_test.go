@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -334,5 +335,74 @@ func TestReinterpretMistakes(t *testing.T) {
 	out, isErr := call(t, s.connect(grace, nil), "reinterpret", `{"source_id":"`+file+`","interpretation_config":{}}`)
 	if code, _, _ := errorOf(t, out); !isErr || code != domain.CodeSourceNotFound {
 		t.Errorf("grace reinterpreting ada's file = %v", out)
+	}
+}
+
+// A stored file's provenance names where the file is stored; retrieve_file_url
+// signs a time-limited URL for it (an hour by default, or expires_in
+// seconds), under the memory's key, for this user of this tenant only.
+// Structured material has no file, and a path that is not one of the
+// caller's files is FILE_NOT_FOUND.
+func TestRetrieveFileURL(t *testing.T) {
+	s := newServer(t)
+	key := []byte("file-url-test-key")
+	s.rec.SetURLKey(key)
+	cs := s.connect(ada, nil)
+	mustSucceed(t, cs, "store", `{"file_content":"`+base64.StdEncoding.EncodeToString([]byte(pdf))+`","mime_type":"application/pdf","original_filename":"sample_invoice.pdf"}`)
+	src, _ := fileSource(pdf)
+	note := noteOf("user-ada", src)
+	run := runOf(src, "{}")
+	prov := mustSucceed(t, cs, "retrieve_field_provenance", `{"entity_id":"`+note+`","field":"title"}`)
+	assertJSON(t, prov, `{
+		"success": true,
+		"field": "title", "value": "sample_invoice.pdf",
+		"source_observation": {"id": "`+obsOf(run, "0")+`", "source_id": "`+src+`", "observed_at": "2026-03-01T09:00:00Z", "specificity_score": 1, "source_priority": 100},
+		"source_material": {"id": "`+src+`", "mime_type": "application/pdf", "original_filename": "sample_invoice.pdf", "created_at": "2026-03-01T09:00:00Z", "file_urls": ["neotoma://files/`+src+`"]},
+		"observed_at": "2026-03-01T09:00:00Z",
+		"suggestions": [], "warnings": []
+	}`)
+
+	hour := fixedNow.Add(time.Hour).Unix()
+	out := mustSucceed(t, cs, "retrieve_file_url", `{"file_path":"neotoma://files/`+src+`"}`)
+	assertJSON(t, out, `{
+		"success": true,
+		"signed_url": "neotoma://files/`+src+`?expires=1772359200&sig=`+domain.FileURLSignature(key, ada.TenantID, ada.PrincipalID, src, hour)+`",
+		"expires_at": "2026-03-01T10:00:00Z",
+		"suggestions": [], "warnings": []
+	}`)
+	if hour != 1772359200 {
+		t.Errorf("an hour after %v is %d", fixedNow, hour)
+	}
+	out = mustSucceed(t, cs, "retrieve_file_url", `{"file_path":"neotoma://files/`+src+`","expires_in":600}`)
+	assertJSON(t, out, `{
+		"success": true,
+		"signed_url": "neotoma://files/`+src+`?expires=1772356200&sig=`+domain.FileURLSignature(key, ada.TenantID, ada.PrincipalID, src, 1772356200)+`",
+		"expires_at": "2026-03-01T09:10:00Z",
+		"suggestions": [], "warnings": []
+	}`)
+	// The signature binds the user: the same file and expiry for another
+	// user of the tenant, or another key, sign differently.
+	if domain.FileURLSignature(key, ada.TenantID, "user-bob", src, hour) == domain.FileURLSignature(key, ada.TenantID, ada.PrincipalID, src, hour) ||
+		domain.FileURLSignature([]byte("other"), ada.TenantID, ada.PrincipalID, src, hour) == domain.FileURLSignature(key, ada.TenantID, ada.PrincipalID, src, hour) {
+		t.Error("file URL signatures do not depend on the user and the key")
+	}
+
+	structured := mustSucceed(t, cs, "store", invoiceArgs)["source_id"].(string)
+	if got := mustSucceed(t, cs, "retrieve_field_provenance", `{"entity_id":"`+invoiceID+`","field":"vendor"}`)["source_material"].(map[string]any); got["file_urls"] != nil {
+		t.Errorf("structured material has file URLs: %v", got)
+	}
+	for _, path := range []string{"neotoma://files/" + structured, "neotoma://files/src_00000000000000000000000000000000", src, "files/" + src} {
+		bad, isErr := call(t, cs, "retrieve_file_url", `{"file_path":"`+path+`"}`)
+		if !isErr {
+			t.Errorf("retrieve_file_url %s succeeded: %v", path, bad)
+			continue
+		}
+		entry := `{"code": "FILE_NOT_FOUND", "field": "file_path", "message": "no stored file at file_path",
+			"suggestions": {"hint": "Use a file_urls entry of retrieve_field_provenance's source_material (neotoma://files/src_...); structured material has no file."}}`
+		assertJSON(t, bad, `{"success": false, "error": `+entry+`, "errors": [`+entry+`]}`)
+	}
+	bad, isErr := call(t, cs, "retrieve_file_url", `{"file_path":"neotoma://files/`+src+`","expires_in":0}`)
+	if code, field, _ := errorOf(t, bad); !isErr || code != runtime.CodeConstraintViolation || field != "expires_in" {
+		t.Errorf("expires_in 0 = %v, want CONSTRAINT_VIOLATION on expires_in", bad)
 	}
 }

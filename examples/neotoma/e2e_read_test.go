@@ -285,8 +285,9 @@ func TestGetRelationshipSnapshot(t *testing.T) {
 func TestAnalyzeSchemaCandidates(t *testing.T) {
 	s := newServer(t)
 	cs := s.connect(ada, nil)
-	for i, po := range []string{`"PO-1"`, `"PO-2"`, `"PO-3"`, `17`} {
-		mustSucceed(t, cs, "store", `{"entities":[{"entity_type":"invoice","invoice_number":"INV-`+string(rune('A'+i))+`","po_reference":`+po+`,"approver":"Grace"}]}`)
+	phones := []string{`"555-0100"`, `"555-0101"`, `"+44 20 7946"`, `"555-0103"`}
+	for i, po := range []string{`"PO-1"`, `"PO-22"`, `"PO-3"`, `17`} {
+		mustSucceed(t, cs, "store", `{"entities":[{"entity_type":"invoice","invoice_number":"INV-`+string(rune('A'+i))+`","po_reference":`+po+`,"approver":"Grace","Contact Phone":`+phones[i]+`}]}`)
 	}
 	out := mustSucceed(t, cs, "analyze_schema_candidates", `{"min_frequency":3,"min_confidence":0.7}`)
 	assertJSON(t, out, `{
@@ -294,13 +295,16 @@ func TestAnalyzeSchemaCandidates(t *testing.T) {
 		"recommendations": [{
 			"entity_type": "invoice",
 			"fields": [
-				{"field_name": "approver", "field_type": "string", "frequency": 4, "confidence": 1, "type_consistency": 1, "sample_values": ["\"Grace\""]},
-				{"field_name": "po_reference", "field_type": "string", "frequency": 4, "confidence": 0.75, "type_consistency": 0.75, "sample_values": ["\"PO-1\"", "\"PO-2\"", "\"PO-3\"", "17"]}
+				{"field_name": "Contact Phone", "field_type": "string", "frequency": 4, "confidence": 1, "type_consistency": 1, "format_consistency": 0.75,
+					"sample_values": ["\"+44 20 7946\"", "\"555-0100\"", "\"555-0101\"", "\"555-0103\""]},
+				{"field_name": "approver", "field_type": "string", "frequency": 4, "confidence": 1, "type_consistency": 1, "naming_pattern_match": true, "format_consistency": 1, "sample_values": ["\"Grace\""]},
+				{"field_name": "po_reference", "field_type": "string", "frequency": 4, "confidence": 0.75, "type_consistency": 0.75, "naming_pattern_match": true, "format_consistency": 1,
+					"sample_values": ["\"PO-1\"", "\"PO-22\"", "\"PO-3\"", "17"]}
 			],
-			"source": "raw_fragments", "confidence_score": 0.875,
-			"reasoning": "2 raw-fragment field(s) carried by at least 3 invoice entities with consistent types"
+			"source": "raw_fragments", "confidence_score": 0.9166666666666666,
+			"reasoning": "3 raw-fragment field(s) carried by at least 3 invoice entities with consistent types"
 		}],
-		"total_entity_types": 1, "total_fields": 2, "min_frequency": 3, "min_confidence": 0.7,
+		"total_entity_types": 1, "total_fields": 3, "min_frequency": 3, "min_confidence": 0.7,
 		"suggestions": ["Call update_schema_incremental to add fields to the active schema of an entity type as a new schema version, active at once by default, so every later store uses them"],
 		"warnings": []
 	}`)

@@ -230,7 +230,7 @@ func TestToolsListNeverOffersUserID(t *testing.T) {
 		"get_relationship_snapshot", "get_schema_recommendations", "get_write_schema", "list_entity_types",
 		"list_observations", "list_relationship_types", "list_relationships", "list_timeline_events",
 		"merge_entities", "register_schema", "reinterpret", "retrieve_entities", "retrieve_entity_by_identifier",
-		"retrieve_entity_snapshot", "retrieve_field_provenance", "retrieve_graph_neighborhood",
+		"retrieve_entity_snapshot", "retrieve_field_provenance", "retrieve_file_url", "retrieve_graph_neighborhood",
 		"retrieve_related_entities", "store", "update_schema_incremental", "validate_write",
 	}
 	if diff := cmp.Diff(want, names); diff != "" {

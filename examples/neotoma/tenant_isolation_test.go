@@ -111,6 +111,7 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 		{"get_schema_recommendations", `{"entity_type":"{0}"}`, []string{"meal"}, []string{"xqzv"}},
 		{"retrieve_graph_neighborhood", `{"node_id":"{0}"}`, []string{inv}, []string{never}},
 		{"retrieve_graph_neighborhood", `{"node_id":"{0}","node_type":"source"}`, []string{file}, []string{"src_00000000000000000000000000000000"}},
+		{"retrieve_file_url", `{"file_path":"neotoma://files/{0}"}`, []string{file}, []string{"src_00000000000000000000000000000000"}},
 		// A's entity type is unknown to B, like a type nobody registered.
 		{"retrieve_entities", `{"entity_type":"{0}"}`, []string{"meal"}, []string{"xqzv"}},
 		{"update_schema_incremental", `{"entity_type":"{0}","fields_to_add":[{"field_name":"fibre","field_type":"number"}]}`, []string{"meal"}, []string{"xqzv"}},

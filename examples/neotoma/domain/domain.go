@@ -130,6 +130,8 @@ type Memory struct {
 	maxSize int
 	// vocab serves the entity_type fields (EntityTypeVocabulary).
 	vocab *runtime.Vocabulary
+	// urlKey signs file URLs (RetrieveFileUrl).
+	urlKey []byte
 }
 
 // owner is whose memory a request reads and writes: a user is known by name
@@ -143,7 +145,7 @@ func New(now func() time.Time) *Memory {
 	if now == nil {
 		now = time.Now
 	}
-	m := &Memory{now: now, users: map[owner]*userMemory{}, tenants: map[string]*tenantSchemas{}, maxSize: DefaultMaxFileSize}
+	m := &Memory{now: now, users: map[owner]*userMemory{}, tenants: map[string]*tenantSchemas{}, maxSize: DefaultMaxFileSize, urlKey: newURLKey()}
 	m.vocab = newEntityTypeVocabulary(m)
 	return m
 }

@@ -133,7 +133,7 @@ func (m *Memory) sourceByID(u *userMemory, id string) *source {
 }
 
 func material(s *source) *neotomav1.SourceMaterial {
-	return &neotomav1.SourceMaterial{Id: s.id, MimeType: s.mimeType, OriginalFilename: s.filename, CreatedAt: timestamppb.New(s.at)}
+	return &neotomav1.SourceMaterial{Id: s.id, MimeType: s.mimeType, OriginalFilename: s.filename, CreatedAt: timestamppb.New(s.at), FileUrls: fileURLs(s)}
 }
 
 func observationView(e *entity, o *observation) *neotomav1.Observation {

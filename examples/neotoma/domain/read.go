@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
+	"unicode"
 
 	"google.golang.org/protobuf/types/known/structpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
@@ -338,7 +340,7 @@ func (m *Memory) RetrieveFieldProvenance(ctx context.Context, req *neotomav1.Ret
 	}
 	for _, s := range u.sources {
 		if s.id == o.sourceID && o.sourceID != "" {
-			out.SourceMaterial = &neotomav1.SourceMaterial{Id: s.id, MimeType: s.mimeType, OriginalFilename: s.filename, CreatedAt: timestamppb.New(s.at)}
+			out.SourceMaterial = &neotomav1.SourceMaterial{Id: s.id, MimeType: s.mimeType, OriginalFilename: s.filename, CreatedAt: timestamppb.New(s.at), FileUrls: fileURLs(s)}
 		}
 	}
 	return out, nil
@@ -408,6 +410,7 @@ func (m *Memory) AnalyzeSchemaCandidates(ctx context.Context, req *neotomav1.Ana
 	}
 	type stats struct {
 		kinds   map[string]int
+		formats map[string]map[string]int // by kind
 		samples []string
 	}
 	byType := map[string]map[string]*stats{}
@@ -425,10 +428,14 @@ func (m *Memory) AnalyzeSchemaCandidates(ctx context.Context, req *neotomav1.Ana
 			}
 			st := byType[e.typ][k]
 			if st == nil {
-				st = &stats{kinds: map[string]int{}}
+				st = &stats{kinds: map[string]int{}, formats: map[string]map[string]int{}}
 				byType[e.typ][k] = st
 			}
 			st.kinds[kind]++
+			if st.formats[kind] == nil {
+				st.formats[kind] = map[string]int{}
+			}
+			st.formats[kind][valueFormat(v)]++
 			if sample := string(canonicalJSON(v)); len(st.samples) < 10 && !contains(st.samples, sample) {
 				st.samples = append(st.samples, sample)
 			}
@@ -452,7 +459,14 @@ func (m *Memory) AnalyzeSchemaCandidates(ctx context.Context, req *neotomav1.Ana
 				continue
 			}
 			sort.Strings(st.samples)
-			rec.Fields = append(rec.Fields, &neotomav1.FieldCandidate{FieldName: k, FieldType: bestKind, Frequency: int32(total), Confidence: consistency, TypeConsistency: consistency, SampleValues: st.samples})
+			common := 0
+			for _, n := range st.formats[bestKind] {
+				common = max(common, n)
+			}
+			rec.Fields = append(rec.Fields, &neotomav1.FieldCandidate{
+				FieldName: k, FieldType: bestKind, Frequency: int32(total), Confidence: consistency, TypeConsistency: consistency, SampleValues: st.samples,
+				NamingPatternMatch: fieldName.MatchString(k), FormatConsistency: float64(common) / float64(best),
+			})
 			sum += consistency
 		}
 		if len(rec.Fields) == 0 {
@@ -465,6 +479,36 @@ func (m *Memory) AnalyzeSchemaCandidates(ctx context.Context, req *neotomav1.Ana
 	}
 	out.TotalEntityTypes = int32(len(out.Recommendations))
 	return out, nil
+}
+
+// valueFormat is the shape of a raw value: for strings and numbers its text
+// with letters as a and digits as 9, each run collapsed to one ("PO-12" is
+// a-9, 12.5 is 9.9); booleans, arrays and objects have one format each.
+func valueFormat(v *structpb.Value) string {
+	var text string
+	switch x := v.GetKind().(type) {
+	case *structpb.Value_StringValue:
+		text = x.StringValue
+	case *structpb.Value_NumberValue:
+		text = string(canonicalJSON(v))
+	default:
+		return jsonKind(v)
+	}
+	var b strings.Builder
+	last := rune(-1)
+	for _, r := range text {
+		switch {
+		case unicode.IsLetter(r):
+			r = 'a'
+		case unicode.IsDigit(r):
+			r = '9'
+		}
+		if r != last || (r != 'a' && r != '9') {
+			b.WriteRune(r)
+		}
+		last = r
+	}
+	return b.String()
 }
 
 // jsonKind is the schema field type a raw value would take ("" for null).

@@ -3960,8 +3960,11 @@ type SourceMaterial struct {
 	MimeType         string                 `protobuf:"bytes,2,opt,name=mime_type,json=mimeType,proto3" json:"mime_type,omitempty"`
 	OriginalFilename string                 `protobuf:"bytes,3,opt,name=original_filename,json=originalFilename,proto3" json:"original_filename,omitempty"`
 	CreatedAt        *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// Where the material's file is stored, for retrieve_file_url; empty for
+	// structured material, which has no file.
+	FileUrls      []string `protobuf:"bytes,5,rep,name=file_urls,json=fileUrls,proto3" json:"file_urls,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *SourceMaterial) Reset() {
@@ -4018,6 +4021,13 @@ func (x *SourceMaterial) GetOriginalFilename() string {
 func (x *SourceMaterial) GetCreatedAt() *timestamppb.Timestamp {
 	if x != nil {
 		return x.CreatedAt
+	}
+	return nil
+}
+
+func (x *SourceMaterial) GetFileUrls() []string {
+	if x != nil {
+		return x.FileUrls
 	}
 	return nil
 }
@@ -4099,6 +4109,119 @@ func (x *RetrieveFieldProvenanceResponse) GetObservedAt() *timestamppb.Timestamp
 	return nil
 }
 
+type RetrieveFileUrlRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	UserId        string                 `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	FilePath      string                 `protobuf:"bytes,2,opt,name=file_path,json=filePath,proto3" json:"file_path,omitempty"`
+	ExpiresIn     int32                  `protobuf:"varint,3,opt,name=expires_in,json=expiresIn,proto3" json:"expires_in,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RetrieveFileUrlRequest) Reset() {
+	*x = RetrieveFileUrlRequest{}
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[46]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RetrieveFileUrlRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RetrieveFileUrlRequest) ProtoMessage() {}
+
+func (x *RetrieveFileUrlRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[46]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RetrieveFileUrlRequest.ProtoReflect.Descriptor instead.
+func (*RetrieveFileUrlRequest) Descriptor() ([]byte, []int) {
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{46}
+}
+
+func (x *RetrieveFileUrlRequest) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+func (x *RetrieveFileUrlRequest) GetFilePath() string {
+	if x != nil {
+		return x.FilePath
+	}
+	return ""
+}
+
+func (x *RetrieveFileUrlRequest) GetExpiresIn() int32 {
+	if x != nil {
+		return x.ExpiresIn
+	}
+	return 0
+}
+
+type RetrieveFileUrlResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The time-limited URL: the file's location with its expiry and signature.
+	SignedUrl     string                 `protobuf:"bytes,1,opt,name=signed_url,json=signedUrl,proto3" json:"signed_url,omitempty"`
+	ExpiresAt     *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=expires_at,json=expiresAt,proto3" json:"expires_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RetrieveFileUrlResponse) Reset() {
+	*x = RetrieveFileUrlResponse{}
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[47]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RetrieveFileUrlResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RetrieveFileUrlResponse) ProtoMessage() {}
+
+func (x *RetrieveFileUrlResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[47]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RetrieveFileUrlResponse.ProtoReflect.Descriptor instead.
+func (*RetrieveFileUrlResponse) Descriptor() ([]byte, []int) {
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{47}
+}
+
+func (x *RetrieveFileUrlResponse) GetSignedUrl() string {
+	if x != nil {
+		return x.SignedUrl
+	}
+	return ""
+}
+
+func (x *RetrieveFileUrlResponse) GetExpiresAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ExpiresAt
+	}
+	return nil
+}
+
 type GetRelationshipSnapshotRequest struct {
 	state            protoimpl.MessageState `protogen:"open.v1"`
 	UserId           string                 `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
@@ -4111,7 +4234,7 @@ type GetRelationshipSnapshotRequest struct {
 
 func (x *GetRelationshipSnapshotRequest) Reset() {
 	*x = GetRelationshipSnapshotRequest{}
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[46]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4123,7 +4246,7 @@ func (x *GetRelationshipSnapshotRequest) String() string {
 func (*GetRelationshipSnapshotRequest) ProtoMessage() {}
 
 func (x *GetRelationshipSnapshotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[46]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4136,7 +4259,7 @@ func (x *GetRelationshipSnapshotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRelationshipSnapshotRequest.ProtoReflect.Descriptor instead.
 func (*GetRelationshipSnapshotRequest) Descriptor() ([]byte, []int) {
-	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{46}
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *GetRelationshipSnapshotRequest) GetUserId() string {
@@ -4188,7 +4311,7 @@ type RelationshipSnapshot struct {
 
 func (x *RelationshipSnapshot) Reset() {
 	*x = RelationshipSnapshot{}
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[47]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4200,7 +4323,7 @@ func (x *RelationshipSnapshot) String() string {
 func (*RelationshipSnapshot) ProtoMessage() {}
 
 func (x *RelationshipSnapshot) ProtoReflect() protoreflect.Message {
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[47]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4213,7 +4336,7 @@ func (x *RelationshipSnapshot) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RelationshipSnapshot.ProtoReflect.Descriptor instead.
 func (*RelationshipSnapshot) Descriptor() ([]byte, []int) {
-	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{47}
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *RelationshipSnapshot) GetRelationshipKey() string {
@@ -4301,7 +4424,7 @@ type RelationshipObservation struct {
 
 func (x *RelationshipObservation) Reset() {
 	*x = RelationshipObservation{}
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[48]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4313,7 +4436,7 @@ func (x *RelationshipObservation) String() string {
 func (*RelationshipObservation) ProtoMessage() {}
 
 func (x *RelationshipObservation) ProtoReflect() protoreflect.Message {
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[48]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4326,7 +4449,7 @@ func (x *RelationshipObservation) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RelationshipObservation.ProtoReflect.Descriptor instead.
 func (*RelationshipObservation) Descriptor() ([]byte, []int) {
-	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{48}
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *RelationshipObservation) GetId() string {
@@ -4381,7 +4504,7 @@ type GetRelationshipSnapshotResponse struct {
 
 func (x *GetRelationshipSnapshotResponse) Reset() {
 	*x = GetRelationshipSnapshotResponse{}
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[49]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4393,7 +4516,7 @@ func (x *GetRelationshipSnapshotResponse) String() string {
 func (*GetRelationshipSnapshotResponse) ProtoMessage() {}
 
 func (x *GetRelationshipSnapshotResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[49]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4406,7 +4529,7 @@ func (x *GetRelationshipSnapshotResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRelationshipSnapshotResponse.ProtoReflect.Descriptor instead.
 func (*GetRelationshipSnapshotResponse) Descriptor() ([]byte, []int) {
-	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{49}
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *GetRelationshipSnapshotResponse) GetSnapshot() *RelationshipSnapshot {
@@ -4435,7 +4558,7 @@ type AnalyzeSchemaCandidatesRequest struct {
 
 func (x *AnalyzeSchemaCandidatesRequest) Reset() {
 	*x = AnalyzeSchemaCandidatesRequest{}
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[50]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4447,7 +4570,7 @@ func (x *AnalyzeSchemaCandidatesRequest) String() string {
 func (*AnalyzeSchemaCandidatesRequest) ProtoMessage() {}
 
 func (x *AnalyzeSchemaCandidatesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[50]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4460,7 +4583,7 @@ func (x *AnalyzeSchemaCandidatesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AnalyzeSchemaCandidatesRequest.ProtoReflect.Descriptor instead.
 func (*AnalyzeSchemaCandidatesRequest) Descriptor() ([]byte, []int) {
-	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{50}
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *AnalyzeSchemaCandidatesRequest) GetUserId() string {
@@ -4503,14 +4626,23 @@ type FieldCandidate struct {
 	// Share of values of the most common type.
 	TypeConsistency float64 `protobuf:"fixed64,5,opt,name=type_consistency,json=typeConsistency,proto3" json:"type_consistency,omitempty"`
 	// Up to 10 distinct values, as JSON text.
-	SampleValues  []string `protobuf:"bytes,6,rep,name=sample_values,json=sampleValues,proto3" json:"sample_values,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	SampleValues []string `protobuf:"bytes,6,rep,name=sample_values,json=sampleValues,proto3" json:"sample_values,omitempty"`
+	// The name follows the schema field naming pattern (lowercase letters,
+	// digits and underscores, starting with a letter), so the field can join a
+	// schema under this name; absent when it does not.
+	NamingPatternMatch bool `protobuf:"varint,7,opt,name=naming_pattern_match,json=namingPatternMatch,proto3" json:"naming_pattern_match,omitempty"`
+	// Share of the values of the most common type that have its most common
+	// format: the value's shape, letters as a, digits as 9, runs collapsed
+	// ("PO-12" and "PO-3" are both a-9, "2024-01-15" is 9-9-9); arrays,
+	// objects and booleans have one format each.
+	FormatConsistency float64 `protobuf:"fixed64,8,opt,name=format_consistency,json=formatConsistency,proto3" json:"format_consistency,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *FieldCandidate) Reset() {
 	*x = FieldCandidate{}
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[51]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4522,7 +4654,7 @@ func (x *FieldCandidate) String() string {
 func (*FieldCandidate) ProtoMessage() {}
 
 func (x *FieldCandidate) ProtoReflect() protoreflect.Message {
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[51]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4535,7 +4667,7 @@ func (x *FieldCandidate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FieldCandidate.ProtoReflect.Descriptor instead.
 func (*FieldCandidate) Descriptor() ([]byte, []int) {
-	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{51}
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *FieldCandidate) GetFieldName() string {
@@ -4580,6 +4712,20 @@ func (x *FieldCandidate) GetSampleValues() []string {
 	return nil
 }
 
+func (x *FieldCandidate) GetNamingPatternMatch() bool {
+	if x != nil {
+		return x.NamingPatternMatch
+	}
+	return false
+}
+
+func (x *FieldCandidate) GetFormatConsistency() float64 {
+	if x != nil {
+		return x.FormatConsistency
+	}
+	return 0
+}
+
 // SchemaRecommendation is the candidates of one entity type.
 type SchemaRecommendation struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
@@ -4595,7 +4741,7 @@ type SchemaRecommendation struct {
 
 func (x *SchemaRecommendation) Reset() {
 	*x = SchemaRecommendation{}
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[52]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4607,7 +4753,7 @@ func (x *SchemaRecommendation) String() string {
 func (*SchemaRecommendation) ProtoMessage() {}
 
 func (x *SchemaRecommendation) ProtoReflect() protoreflect.Message {
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[52]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4620,7 +4766,7 @@ func (x *SchemaRecommendation) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SchemaRecommendation.ProtoReflect.Descriptor instead.
 func (*SchemaRecommendation) Descriptor() ([]byte, []int) {
-	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{52}
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *SchemaRecommendation) GetEntityType() string {
@@ -4671,7 +4817,7 @@ type AnalyzeSchemaCandidatesResponse struct {
 
 func (x *AnalyzeSchemaCandidatesResponse) Reset() {
 	*x = AnalyzeSchemaCandidatesResponse{}
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[53]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4683,7 +4829,7 @@ func (x *AnalyzeSchemaCandidatesResponse) String() string {
 func (*AnalyzeSchemaCandidatesResponse) ProtoMessage() {}
 
 func (x *AnalyzeSchemaCandidatesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[53]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4696,7 +4842,7 @@ func (x *AnalyzeSchemaCandidatesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AnalyzeSchemaCandidatesResponse.ProtoReflect.Descriptor instead.
 func (*AnalyzeSchemaCandidatesResponse) Descriptor() ([]byte, []int) {
-	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{53}
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *AnalyzeSchemaCandidatesResponse) GetRecommendations() []*SchemaRecommendation {
@@ -4749,7 +4895,7 @@ type RetrieveGraphNeighborhoodRequest struct {
 
 func (x *RetrieveGraphNeighborhoodRequest) Reset() {
 	*x = RetrieveGraphNeighborhoodRequest{}
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[54]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4761,7 +4907,7 @@ func (x *RetrieveGraphNeighborhoodRequest) String() string {
 func (*RetrieveGraphNeighborhoodRequest) ProtoMessage() {}
 
 func (x *RetrieveGraphNeighborhoodRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[54]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4774,7 +4920,7 @@ func (x *RetrieveGraphNeighborhoodRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RetrieveGraphNeighborhoodRequest.ProtoReflect.Descriptor instead.
 func (*RetrieveGraphNeighborhoodRequest) Descriptor() ([]byte, []int) {
-	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{54}
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *RetrieveGraphNeighborhoodRequest) GetUserId() string {
@@ -4841,7 +4987,7 @@ type TimelineEvent struct {
 
 func (x *TimelineEvent) Reset() {
 	*x = TimelineEvent{}
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[55]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4853,7 +4999,7 @@ func (x *TimelineEvent) String() string {
 func (*TimelineEvent) ProtoMessage() {}
 
 func (x *TimelineEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[55]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4866,7 +5012,7 @@ func (x *TimelineEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TimelineEvent.ProtoReflect.Descriptor instead.
 func (*TimelineEvent) Descriptor() ([]byte, []int) {
-	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{55}
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *TimelineEvent) GetId() string {
@@ -4929,7 +5075,7 @@ type RetrieveGraphNeighborhoodResponse struct {
 
 func (x *RetrieveGraphNeighborhoodResponse) Reset() {
 	*x = RetrieveGraphNeighborhoodResponse{}
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[56]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4941,7 +5087,7 @@ func (x *RetrieveGraphNeighborhoodResponse) String() string {
 func (*RetrieveGraphNeighborhoodResponse) ProtoMessage() {}
 
 func (x *RetrieveGraphNeighborhoodResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[56]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4954,7 +5100,7 @@ func (x *RetrieveGraphNeighborhoodResponse) ProtoReflect() protoreflect.Message 
 
 // Deprecated: Use RetrieveGraphNeighborhoodResponse.ProtoReflect.Descriptor instead.
 func (*RetrieveGraphNeighborhoodResponse) Descriptor() ([]byte, []int) {
-	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{56}
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *RetrieveGraphNeighborhoodResponse) GetNodeId() string {
@@ -5042,7 +5188,7 @@ type ListTimelineEventsRequest struct {
 
 func (x *ListTimelineEventsRequest) Reset() {
 	*x = ListTimelineEventsRequest{}
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[57]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5054,7 +5200,7 @@ func (x *ListTimelineEventsRequest) String() string {
 func (*ListTimelineEventsRequest) ProtoMessage() {}
 
 func (x *ListTimelineEventsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[57]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5067,7 +5213,7 @@ func (x *ListTimelineEventsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTimelineEventsRequest.ProtoReflect.Descriptor instead.
 func (*ListTimelineEventsRequest) Descriptor() ([]byte, []int) {
-	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{57}
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *ListTimelineEventsRequest) GetUserId() string {
@@ -5129,7 +5275,7 @@ type ListTimelineEventsResponse struct {
 
 func (x *ListTimelineEventsResponse) Reset() {
 	*x = ListTimelineEventsResponse{}
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[58]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5141,7 +5287,7 @@ func (x *ListTimelineEventsResponse) String() string {
 func (*ListTimelineEventsResponse) ProtoMessage() {}
 
 func (x *ListTimelineEventsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[58]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5154,7 +5300,7 @@ func (x *ListTimelineEventsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTimelineEventsResponse.ProtoReflect.Descriptor instead.
 func (*ListTimelineEventsResponse) Descriptor() ([]byte, []int) {
-	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{58}
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *ListTimelineEventsResponse) GetEvents() []*TimelineEvent {
@@ -5183,7 +5329,7 @@ type GetSchemaRecommendationsRequest struct {
 
 func (x *GetSchemaRecommendationsRequest) Reset() {
 	*x = GetSchemaRecommendationsRequest{}
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[59]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5195,7 +5341,7 @@ func (x *GetSchemaRecommendationsRequest) String() string {
 func (*GetSchemaRecommendationsRequest) ProtoMessage() {}
 
 func (x *GetSchemaRecommendationsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[59]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5208,7 +5354,7 @@ func (x *GetSchemaRecommendationsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSchemaRecommendationsRequest.ProtoReflect.Descriptor instead.
 func (*GetSchemaRecommendationsRequest) Descriptor() ([]byte, []int) {
-	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{59}
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *GetSchemaRecommendationsRequest) GetUserId() string {
@@ -5251,7 +5397,7 @@ type RecommendedField struct {
 
 func (x *RecommendedField) Reset() {
 	*x = RecommendedField{}
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[60]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5263,7 +5409,7 @@ func (x *RecommendedField) String() string {
 func (*RecommendedField) ProtoMessage() {}
 
 func (x *RecommendedField) ProtoReflect() protoreflect.Message {
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[60]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5276,7 +5422,7 @@ func (x *RecommendedField) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RecommendedField.ProtoReflect.Descriptor instead.
 func (*RecommendedField) Descriptor() ([]byte, []int) {
-	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{60}
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *RecommendedField) GetFieldName() string {
@@ -5316,7 +5462,7 @@ type StoredRecommendation struct {
 
 func (x *StoredRecommendation) Reset() {
 	*x = StoredRecommendation{}
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[61]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5328,7 +5474,7 @@ func (x *StoredRecommendation) String() string {
 func (*StoredRecommendation) ProtoMessage() {}
 
 func (x *StoredRecommendation) ProtoReflect() protoreflect.Message {
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[61]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5341,7 +5487,7 @@ func (x *StoredRecommendation) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StoredRecommendation.ProtoReflect.Descriptor instead.
 func (*StoredRecommendation) Descriptor() ([]byte, []int) {
-	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{61}
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *StoredRecommendation) GetId() string {
@@ -5404,7 +5550,7 @@ type GetSchemaRecommendationsResponse struct {
 
 func (x *GetSchemaRecommendationsResponse) Reset() {
 	*x = GetSchemaRecommendationsResponse{}
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[62]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5416,7 +5562,7 @@ func (x *GetSchemaRecommendationsResponse) String() string {
 func (*GetSchemaRecommendationsResponse) ProtoMessage() {}
 
 func (x *GetSchemaRecommendationsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_neotoma_v1_neotoma_proto_msgTypes[62]
+	mi := &file_neotoma_v1_neotoma_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5429,7 +5575,7 @@ func (x *GetSchemaRecommendationsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSchemaRecommendationsResponse.ProtoReflect.Descriptor instead.
 func (*GetSchemaRecommendationsResponse) Descriptor() ([]byte, []int) {
-	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{62}
+	return file_neotoma_v1_neotoma_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *GetSchemaRecommendationsResponse) GetRecommendations() []*StoredRecommendation {
@@ -5860,20 +6006,33 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\vobserved_at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"observedAt\x12+\n" +
 	"\x11specificity_score\x18\x04 \x01(\x01R\x10specificityScore\x12'\n" +
-	"\x0fsource_priority\x18\x05 \x01(\x05R\x0esourcePriority\"\xa5\x01\n" +
+	"\x0fsource_priority\x18\x05 \x01(\x05R\x0esourcePriority\"\xc2\x01\n" +
 	"\x0eSourceMaterial\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1b\n" +
 	"\tmime_type\x18\x02 \x01(\tR\bmimeType\x12+\n" +
 	"\x11original_filename\x18\x03 \x01(\tR\x10originalFilename\x129\n" +
 	"\n" +
-	"created_at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\xb5\x02\n" +
+	"created_at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x12\x1b\n" +
+	"\tfile_urls\x18\x05 \x03(\tR\bfileUrls\"\xb5\x02\n" +
 	"\x1fRetrieveFieldProvenanceResponse\x12\x14\n" +
 	"\x05field\x18\x01 \x01(\tR\x05field\x12,\n" +
 	"\x05value\x18\x02 \x01(\v2\x16.google.protobuf.ValueR\x05value\x12L\n" +
 	"\x12source_observation\x18\x03 \x01(\v2\x1d.neotoma.v1.SourceObservationR\x11sourceObservation\x12C\n" +
 	"\x0fsource_material\x18\x04 \x01(\v2\x1a.neotoma.v1.SourceMaterialR\x0esourceMaterial\x12;\n" +
 	"\vobserved_at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"observedAt\"\xbd\x02\n" +
+	"observedAt\"\xa5\x02\n" +
+	"\x16RetrieveFileUrlRequest\x12!\n" +
+	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12\x89\x01\n" +
+	"\tfile_path\x18\x02 \x01(\tBl\xea\xbb\x1ch\n" +
+	"f\b\x01\x12]The file in storage: a file_urls entry of retrieve_field_provenance (neotoma://files/src_...)(\x010\x80\x02R\bfilePath\x12\\\n" +
+	"\n" +
+	"expires_in\x18\x03 \x01(\x05B=\xea\xbb\x1c9\n" +
+	"7\x12\x1dSeconds until the URL expires\"\x043600A\x00\x00\x00\x00\x00\x00\xf0?I\x00\x00\x00\x00\x00u\"AR\texpiresIn\"s\n" +
+	"\x17RetrieveFileUrlResponse\x12\x1d\n" +
+	"\n" +
+	"signed_url\x18\x01 \x01(\tR\tsignedUrl\x129\n" +
+	"\n" +
+	"expires_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\texpiresAt\"\xbd\x02\n" +
 	"\x1eGetRelationshipSnapshotRequest\x12!\n" +
 	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12h\n" +
 	"\x11relationship_type\x18\x02 \x01(\x0e2\x1c.neotoma.v1.RelationshipTypeB\x1d\xea\xbb\x1c\x19\"\x17\b\x01\x12\x11Relationship type\x18\x02R\x10relationshipType\x12F\n" +
@@ -5919,7 +6078,7 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\rmin_frequency\x18\x03 \x01(\x05BM\xea\xbb\x1cI\n" +
 	"G\x129Entities that must carry a field for it to be a candidate\"\x015A\x00\x00\x00\x00\x00\x00\xf0?R\fminFrequency\x12]\n" +
 	"\x0emin_confidence\x18\x04 \x01(\x01B6\xea\xbb\x1c2\n" +
-	"0\x12\x17Minimum confidence, 0-1\"\x030.8A\x00\x00\x00\x00\x00\x00\x00\x00I\x00\x00\x00\x00\x00\x00\xf0?R\rminConfidence\"\xdc\x01\n" +
+	"0\x12\x17Minimum confidence, 0-1\"\x030.8A\x00\x00\x00\x00\x00\x00\x00\x00I\x00\x00\x00\x00\x00\x00\xf0?R\rminConfidence\"\xbd\x02\n" +
 	"\x0eFieldCandidate\x12\x1d\n" +
 	"\n" +
 	"field_name\x18\x01 \x01(\tR\tfieldName\x12\x1d\n" +
@@ -5930,7 +6089,9 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"confidence\x18\x04 \x01(\x01R\n" +
 	"confidence\x12)\n" +
 	"\x10type_consistency\x18\x05 \x01(\x01R\x0ftypeConsistency\x12#\n" +
-	"\rsample_values\x18\x06 \x03(\tR\fsampleValues\"\xcc\x01\n" +
+	"\rsample_values\x18\x06 \x03(\tR\fsampleValues\x120\n" +
+	"\x14naming_pattern_match\x18\a \x01(\bR\x12namingPatternMatch\x12-\n" +
+	"\x12format_consistency\x18\b \x01(\x01R\x11formatConsistency\"\xcc\x01\n" +
 	"\x14SchemaRecommendation\x12\x1f\n" +
 	"\ventity_type\x18\x01 \x01(\tR\n" +
 	"entityType\x122\n" +
@@ -6077,7 +6238,7 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x15DIRECTION_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11DIRECTION_INBOUND\x10\x01\x12\x16\n" +
 	"\x12DIRECTION_OUTBOUND\x10\x02\x12\x12\n" +
-	"\x0eDIRECTION_BOTH\x10\x032\x9a'\n" +
+	"\x0eDIRECTION_BOTH\x10\x032\x9f)\n" +
 	"\rMemoryService\x12\xc9\x04\n" +
 	"\x05Store\x12\x18.neotoma.v1.StoreRequest\x1a\x19.neotoma.v1.StoreResponse\"\x8a\x04\xea\xbb\x1c\x85\x04\x12\x15Store source material \x01(\x01:\x13create_relationship:\acorrect`\x01r\x8f\x01\n" +
 	"/Store an invoice with every field of the source\x12\\{\"entities\":\"[{\\\"entity_type\\\":\\\"invoice\\\",\\\"invoice_number\\\":\\\"INV-001\\\",\\\"amount\\\":100}]\"}r\x9c\x01\n" +
@@ -6107,7 +6268,9 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x1aRetrieveEntityByIdentifier\x12-.neotoma.v1.RetrieveEntityByIdentifierRequest\x1a..neotoma.v1.RetrieveEntityByIdentifierResponse\"u\xea\xbb\x1cq\x12\x1fRetrieve entities by identifier \x05rL\n" +
 	"\x11Find Ada by email\x127{\"identifier\":\"ada@example.org\",\"entity_type\":\"person\"}\x12\x95\x01\n" +
 	"\x17RetrieveRelatedEntities\x12*.neotoma.v1.RetrieveRelatedEntitiesRequest\x1a+.neotoma.v1.RetrieveRelatedEntitiesResponse\"!\xea\xbb\x1c\x1d\x12\x19Retrieve related entities \x05\x12\x95\x01\n" +
-	"\x17RetrieveFieldProvenance\x12*.neotoma.v1.RetrieveFieldProvenanceRequest\x1a+.neotoma.v1.RetrieveFieldProvenanceResponse\"!\xea\xbb\x1c\x1d\x12\x19Retrieve field provenance \x05\x12\x97\x01\n" +
+	"\x17RetrieveFieldProvenance\x12*.neotoma.v1.RetrieveFieldProvenanceRequest\x1a+.neotoma.v1.RetrieveFieldProvenanceResponse\"!\xea\xbb\x1c\x1d\x12\x19Retrieve field provenance \x05\x12\x82\x02\n" +
+	"\x0fRetrieveFileUrl\x12\".neotoma.v1.RetrieveFileUrlRequest\x1a#.neotoma.v1.RetrieveFileUrlResponse\"\xa5\x01\xea\xbb\x1c\xa0\x01\x12\x13Retrieve a file URL \x05r\x86\x01\n" +
+	"-A link to a stored PDF, valid for ten minutes\x12U{\"file_path\":\"neotoma://files/src_0b6c1f7e2a4d8c3e9f105a6b7c8d9e0f\",\"expires_in\":600}\x12\x97\x01\n" +
 	"\x17GetRelationshipSnapshot\x12*.neotoma.v1.GetRelationshipSnapshotRequest\x1a+.neotoma.v1.GetRelationshipSnapshotResponse\"#\xea\xbb\x1c\x1f\x12\x1bGet a relationship snapshot \x05\x12\xb0\x01\n" +
 	"\x17AnalyzeSchemaCandidates\x12*.neotoma.v1.AnalyzeSchemaCandidatesRequest\x1a+.neotoma.v1.AnalyzeSchemaCandidatesResponse\"<\xea\xbb\x1c8\x12\x19Analyze schema candidates \x05:\x19update_schema_incremental\x12\x9f\x01\n" +
 	"\x19RetrieveGraphNeighborhood\x12,.neotoma.v1.RetrieveGraphNeighborhoodRequest\x1a-.neotoma.v1.RetrieveGraphNeighborhoodResponse\"%\xea\xbb\x1c!\x12\x1dRetrieve a graph neighborhood \x05\x12\xf2\x01\n" +
@@ -6128,7 +6291,7 @@ func file_neotoma_v1_neotoma_proto_rawDescGZIP() []byte {
 }
 
 var file_neotoma_v1_neotoma_proto_enumTypes = make([]protoimpl.EnumInfo, 8)
-var file_neotoma_v1_neotoma_proto_msgTypes = make([]protoimpl.MessageInfo, 69)
+var file_neotoma_v1_neotoma_proto_msgTypes = make([]protoimpl.MessageInfo, 71)
 var file_neotoma_v1_neotoma_proto_goTypes = []any{
 	(RelationshipType)(0),                      // 0: neotoma.v1.RelationshipType
 	(FieldType)(0),                             // 1: neotoma.v1.FieldType
@@ -6184,83 +6347,85 @@ var file_neotoma_v1_neotoma_proto_goTypes = []any{
 	(*SourceObservation)(nil),                  // 51: neotoma.v1.SourceObservation
 	(*SourceMaterial)(nil),                     // 52: neotoma.v1.SourceMaterial
 	(*RetrieveFieldProvenanceResponse)(nil),    // 53: neotoma.v1.RetrieveFieldProvenanceResponse
-	(*GetRelationshipSnapshotRequest)(nil),     // 54: neotoma.v1.GetRelationshipSnapshotRequest
-	(*RelationshipSnapshot)(nil),               // 55: neotoma.v1.RelationshipSnapshot
-	(*RelationshipObservation)(nil),            // 56: neotoma.v1.RelationshipObservation
-	(*GetRelationshipSnapshotResponse)(nil),    // 57: neotoma.v1.GetRelationshipSnapshotResponse
-	(*AnalyzeSchemaCandidatesRequest)(nil),     // 58: neotoma.v1.AnalyzeSchemaCandidatesRequest
-	(*FieldCandidate)(nil),                     // 59: neotoma.v1.FieldCandidate
-	(*SchemaRecommendation)(nil),               // 60: neotoma.v1.SchemaRecommendation
-	(*AnalyzeSchemaCandidatesResponse)(nil),    // 61: neotoma.v1.AnalyzeSchemaCandidatesResponse
-	(*RetrieveGraphNeighborhoodRequest)(nil),   // 62: neotoma.v1.RetrieveGraphNeighborhoodRequest
-	(*TimelineEvent)(nil),                      // 63: neotoma.v1.TimelineEvent
-	(*RetrieveGraphNeighborhoodResponse)(nil),  // 64: neotoma.v1.RetrieveGraphNeighborhoodResponse
-	(*ListTimelineEventsRequest)(nil),          // 65: neotoma.v1.ListTimelineEventsRequest
-	(*ListTimelineEventsResponse)(nil),         // 66: neotoma.v1.ListTimelineEventsResponse
-	(*GetSchemaRecommendationsRequest)(nil),    // 67: neotoma.v1.GetSchemaRecommendationsRequest
-	(*RecommendedField)(nil),                   // 68: neotoma.v1.RecommendedField
-	(*StoredRecommendation)(nil),               // 69: neotoma.v1.StoredRecommendation
-	(*GetSchemaRecommendationsResponse)(nil),   // 70: neotoma.v1.GetSchemaRecommendationsResponse
-	nil,                                        // 71: neotoma.v1.InterpretationConfig.FeatureFlagsEntry
-	nil,                                        // 72: neotoma.v1.SchemaDefinition.FieldsEntry
-	nil,                                        // 73: neotoma.v1.ReducerConfig.MergePoliciesEntry
-	nil,                                        // 74: neotoma.v1.EntityTypeInfo.FieldSummaryEntry
-	nil,                                        // 75: neotoma.v1.RetrieveEntitySnapshotResponse.ProvenanceEntry
-	nil,                                        // 76: neotoma.v1.RelationshipSnapshot.ProvenanceEntry
-	(*timestamppb.Timestamp)(nil),              // 77: google.protobuf.Timestamp
-	(*structpb.ListValue)(nil),                 // 78: google.protobuf.ListValue
-	(*structpb.Struct)(nil),                    // 79: google.protobuf.Struct
-	(*structpb.Value)(nil),                     // 80: google.protobuf.Value
+	(*RetrieveFileUrlRequest)(nil),             // 54: neotoma.v1.RetrieveFileUrlRequest
+	(*RetrieveFileUrlResponse)(nil),            // 55: neotoma.v1.RetrieveFileUrlResponse
+	(*GetRelationshipSnapshotRequest)(nil),     // 56: neotoma.v1.GetRelationshipSnapshotRequest
+	(*RelationshipSnapshot)(nil),               // 57: neotoma.v1.RelationshipSnapshot
+	(*RelationshipObservation)(nil),            // 58: neotoma.v1.RelationshipObservation
+	(*GetRelationshipSnapshotResponse)(nil),    // 59: neotoma.v1.GetRelationshipSnapshotResponse
+	(*AnalyzeSchemaCandidatesRequest)(nil),     // 60: neotoma.v1.AnalyzeSchemaCandidatesRequest
+	(*FieldCandidate)(nil),                     // 61: neotoma.v1.FieldCandidate
+	(*SchemaRecommendation)(nil),               // 62: neotoma.v1.SchemaRecommendation
+	(*AnalyzeSchemaCandidatesResponse)(nil),    // 63: neotoma.v1.AnalyzeSchemaCandidatesResponse
+	(*RetrieveGraphNeighborhoodRequest)(nil),   // 64: neotoma.v1.RetrieveGraphNeighborhoodRequest
+	(*TimelineEvent)(nil),                      // 65: neotoma.v1.TimelineEvent
+	(*RetrieveGraphNeighborhoodResponse)(nil),  // 66: neotoma.v1.RetrieveGraphNeighborhoodResponse
+	(*ListTimelineEventsRequest)(nil),          // 67: neotoma.v1.ListTimelineEventsRequest
+	(*ListTimelineEventsResponse)(nil),         // 68: neotoma.v1.ListTimelineEventsResponse
+	(*GetSchemaRecommendationsRequest)(nil),    // 69: neotoma.v1.GetSchemaRecommendationsRequest
+	(*RecommendedField)(nil),                   // 70: neotoma.v1.RecommendedField
+	(*StoredRecommendation)(nil),               // 71: neotoma.v1.StoredRecommendation
+	(*GetSchemaRecommendationsResponse)(nil),   // 72: neotoma.v1.GetSchemaRecommendationsResponse
+	nil,                                        // 73: neotoma.v1.InterpretationConfig.FeatureFlagsEntry
+	nil,                                        // 74: neotoma.v1.SchemaDefinition.FieldsEntry
+	nil,                                        // 75: neotoma.v1.ReducerConfig.MergePoliciesEntry
+	nil,                                        // 76: neotoma.v1.EntityTypeInfo.FieldSummaryEntry
+	nil,                                        // 77: neotoma.v1.RetrieveEntitySnapshotResponse.ProvenanceEntry
+	nil,                                        // 78: neotoma.v1.RelationshipSnapshot.ProvenanceEntry
+	(*timestamppb.Timestamp)(nil),              // 79: google.protobuf.Timestamp
+	(*structpb.ListValue)(nil),                 // 80: google.protobuf.ListValue
+	(*structpb.Struct)(nil),                    // 81: google.protobuf.Struct
+	(*structpb.Value)(nil),                     // 82: google.protobuf.Value
 }
 var file_neotoma_v1_neotoma_proto_depIdxs = []int32{
-	77,  // 0: neotoma.v1.Provenance.extracted_at:type_name -> google.protobuf.Timestamp
-	71,  // 1: neotoma.v1.InterpretationConfig.feature_flags:type_name -> neotoma.v1.InterpretationConfig.FeatureFlagsEntry
-	78,  // 2: neotoma.v1.StoreRequest.entities:type_name -> google.protobuf.ListValue
+	79,  // 0: neotoma.v1.Provenance.extracted_at:type_name -> google.protobuf.Timestamp
+	73,  // 1: neotoma.v1.InterpretationConfig.feature_flags:type_name -> neotoma.v1.InterpretationConfig.FeatureFlagsEntry
+	80,  // 2: neotoma.v1.StoreRequest.entities:type_name -> google.protobuf.ListValue
 	9,   // 3: neotoma.v1.StoreRequest.interpretation_config:type_name -> neotoma.v1.InterpretationConfig
 	8,   // 4: neotoma.v1.StoreRequest.provenance:type_name -> neotoma.v1.Provenance
-	77,  // 5: neotoma.v1.StoreRequest.stored_at:type_name -> google.protobuf.Timestamp
-	79,  // 6: neotoma.v1.Entity.snapshot:type_name -> google.protobuf.Struct
-	77,  // 7: neotoma.v1.Entity.last_observation_at:type_name -> google.protobuf.Timestamp
+	79,  // 5: neotoma.v1.StoreRequest.stored_at:type_name -> google.protobuf.Timestamp
+	81,  // 6: neotoma.v1.Entity.snapshot:type_name -> google.protobuf.Struct
+	79,  // 7: neotoma.v1.Entity.last_observation_at:type_name -> google.protobuf.Timestamp
 	11,  // 8: neotoma.v1.StoreResponse.entities:type_name -> neotoma.v1.StoredEntity
 	12,  // 9: neotoma.v1.StoreResponse.interpretation:type_name -> neotoma.v1.Interpretation
 	13,  // 10: neotoma.v1.StoreResponse.related_entities:type_name -> neotoma.v1.Entity
 	22,  // 11: neotoma.v1.StoreResponse.related_relationships:type_name -> neotoma.v1.Relationship
 	9,   // 12: neotoma.v1.ReinterpretRequest.interpretation_config:type_name -> neotoma.v1.InterpretationConfig
-	77,  // 13: neotoma.v1.ReinterpretRequest.requested_at:type_name -> google.protobuf.Timestamp
-	80,  // 14: neotoma.v1.CorrectRequest.value:type_name -> google.protobuf.Value
-	77,  // 15: neotoma.v1.CorrectRequest.corrected_at:type_name -> google.protobuf.Timestamp
-	80,  // 16: neotoma.v1.CorrectResponse.value:type_name -> google.protobuf.Value
-	77,  // 17: neotoma.v1.MergeEntitiesResponse.merged_at:type_name -> google.protobuf.Timestamp
+	79,  // 13: neotoma.v1.ReinterpretRequest.requested_at:type_name -> google.protobuf.Timestamp
+	82,  // 14: neotoma.v1.CorrectRequest.value:type_name -> google.protobuf.Value
+	79,  // 15: neotoma.v1.CorrectRequest.corrected_at:type_name -> google.protobuf.Timestamp
+	82,  // 16: neotoma.v1.CorrectResponse.value:type_name -> google.protobuf.Value
+	79,  // 17: neotoma.v1.MergeEntitiesResponse.merged_at:type_name -> google.protobuf.Timestamp
 	0,   // 18: neotoma.v1.CreateRelationshipRequest.relationship_type:type_name -> neotoma.v1.RelationshipType
-	79,  // 19: neotoma.v1.CreateRelationshipRequest.metadata:type_name -> google.protobuf.Struct
-	77,  // 20: neotoma.v1.CreateRelationshipRequest.created_at:type_name -> google.protobuf.Timestamp
-	79,  // 21: neotoma.v1.Relationship.metadata:type_name -> google.protobuf.Struct
-	77,  // 22: neotoma.v1.Relationship.created_at:type_name -> google.protobuf.Timestamp
-	79,  // 23: neotoma.v1.CreateRelationshipResponse.metadata:type_name -> google.protobuf.Struct
-	77,  // 24: neotoma.v1.CreateRelationshipResponse.created_at:type_name -> google.protobuf.Timestamp
+	81,  // 19: neotoma.v1.CreateRelationshipRequest.metadata:type_name -> google.protobuf.Struct
+	79,  // 20: neotoma.v1.CreateRelationshipRequest.created_at:type_name -> google.protobuf.Timestamp
+	81,  // 21: neotoma.v1.Relationship.metadata:type_name -> google.protobuf.Struct
+	79,  // 22: neotoma.v1.Relationship.created_at:type_name -> google.protobuf.Timestamp
+	81,  // 23: neotoma.v1.CreateRelationshipResponse.metadata:type_name -> google.protobuf.Struct
+	79,  // 24: neotoma.v1.CreateRelationshipResponse.created_at:type_name -> google.protobuf.Timestamp
 	1,   // 25: neotoma.v1.FieldDefinition.type:type_name -> neotoma.v1.FieldType
-	72,  // 26: neotoma.v1.SchemaDefinition.fields:type_name -> neotoma.v1.SchemaDefinition.FieldsEntry
+	74,  // 26: neotoma.v1.SchemaDefinition.fields:type_name -> neotoma.v1.SchemaDefinition.FieldsEntry
 	2,   // 27: neotoma.v1.MergePolicy.strategy:type_name -> neotoma.v1.ReducerStrategy
 	3,   // 28: neotoma.v1.MergePolicy.tie_breaker:type_name -> neotoma.v1.TieBreaker
-	73,  // 29: neotoma.v1.ReducerConfig.merge_policies:type_name -> neotoma.v1.ReducerConfig.MergePoliciesEntry
+	75,  // 29: neotoma.v1.ReducerConfig.merge_policies:type_name -> neotoma.v1.ReducerConfig.MergePoliciesEntry
 	25,  // 30: neotoma.v1.RegisterSchemaRequest.schema_definition:type_name -> neotoma.v1.SchemaDefinition
 	27,  // 31: neotoma.v1.RegisterSchemaRequest.reducer_config:type_name -> neotoma.v1.ReducerConfig
-	77,  // 32: neotoma.v1.RegisterSchemaRequest.registered_at:type_name -> google.protobuf.Timestamp
+	79,  // 32: neotoma.v1.RegisterSchemaRequest.registered_at:type_name -> google.protobuf.Timestamp
 	1,   // 33: neotoma.v1.FieldToAdd.field_type:type_name -> neotoma.v1.FieldType
 	2,   // 34: neotoma.v1.FieldToAdd.reducer_strategy:type_name -> neotoma.v1.ReducerStrategy
 	30,  // 35: neotoma.v1.UpdateSchemaIncrementalRequest.fields_to_add:type_name -> neotoma.v1.FieldToAdd
-	77,  // 36: neotoma.v1.UpdateSchemaIncrementalRequest.updated_at:type_name -> google.protobuf.Timestamp
-	74,  // 37: neotoma.v1.EntityTypeInfo.field_summary:type_name -> neotoma.v1.EntityTypeInfo.FieldSummaryEntry
+	79,  // 36: neotoma.v1.UpdateSchemaIncrementalRequest.updated_at:type_name -> google.protobuf.Timestamp
+	76,  // 37: neotoma.v1.EntityTypeInfo.field_summary:type_name -> neotoma.v1.EntityTypeInfo.FieldSummaryEntry
 	35,  // 38: neotoma.v1.ListEntityTypesResponse.entity_types:type_name -> neotoma.v1.EntityTypeInfo
-	77,  // 39: neotoma.v1.RetrieveEntitySnapshotRequest.at:type_name -> google.protobuf.Timestamp
-	79,  // 40: neotoma.v1.RetrieveEntitySnapshotResponse.snapshot:type_name -> google.protobuf.Struct
-	75,  // 41: neotoma.v1.RetrieveEntitySnapshotResponse.provenance:type_name -> neotoma.v1.RetrieveEntitySnapshotResponse.ProvenanceEntry
-	77,  // 42: neotoma.v1.RetrieveEntitySnapshotResponse.computed_at:type_name -> google.protobuf.Timestamp
-	77,  // 43: neotoma.v1.RetrieveEntitySnapshotResponse.last_observation_at:type_name -> google.protobuf.Timestamp
+	79,  // 39: neotoma.v1.RetrieveEntitySnapshotRequest.at:type_name -> google.protobuf.Timestamp
+	81,  // 40: neotoma.v1.RetrieveEntitySnapshotResponse.snapshot:type_name -> google.protobuf.Struct
+	77,  // 41: neotoma.v1.RetrieveEntitySnapshotResponse.provenance:type_name -> neotoma.v1.RetrieveEntitySnapshotResponse.ProvenanceEntry
+	79,  // 42: neotoma.v1.RetrieveEntitySnapshotResponse.computed_at:type_name -> google.protobuf.Timestamp
+	79,  // 43: neotoma.v1.RetrieveEntitySnapshotResponse.last_observation_at:type_name -> google.protobuf.Timestamp
 	13,  // 44: neotoma.v1.RetrieveEntitiesResponse.entities:type_name -> neotoma.v1.Entity
-	77,  // 45: neotoma.v1.Observation.observed_at:type_name -> google.protobuf.Timestamp
-	79,  // 46: neotoma.v1.Observation.fields:type_name -> google.protobuf.Struct
-	77,  // 47: neotoma.v1.Observation.created_at:type_name -> google.protobuf.Timestamp
+	79,  // 45: neotoma.v1.Observation.observed_at:type_name -> google.protobuf.Timestamp
+	81,  // 46: neotoma.v1.Observation.fields:type_name -> google.protobuf.Struct
+	79,  // 47: neotoma.v1.Observation.created_at:type_name -> google.protobuf.Timestamp
 	42,  // 48: neotoma.v1.ListObservationsResponse.observations:type_name -> neotoma.v1.Observation
 	7,   // 49: neotoma.v1.ListRelationshipsRequest.direction:type_name -> neotoma.v1.Direction
 	0,   // 50: neotoma.v1.ListRelationshipsRequest.relationship_type:type_name -> neotoma.v1.RelationshipType
@@ -6270,87 +6435,90 @@ var file_neotoma_v1_neotoma_proto_depIdxs = []int32{
 	7,   // 54: neotoma.v1.RetrieveRelatedEntitiesRequest.direction:type_name -> neotoma.v1.Direction
 	13,  // 55: neotoma.v1.RetrieveRelatedEntitiesResponse.entities:type_name -> neotoma.v1.Entity
 	22,  // 56: neotoma.v1.RetrieveRelatedEntitiesResponse.relationships:type_name -> neotoma.v1.Relationship
-	77,  // 57: neotoma.v1.SourceObservation.observed_at:type_name -> google.protobuf.Timestamp
-	77,  // 58: neotoma.v1.SourceMaterial.created_at:type_name -> google.protobuf.Timestamp
-	80,  // 59: neotoma.v1.RetrieveFieldProvenanceResponse.value:type_name -> google.protobuf.Value
+	79,  // 57: neotoma.v1.SourceObservation.observed_at:type_name -> google.protobuf.Timestamp
+	79,  // 58: neotoma.v1.SourceMaterial.created_at:type_name -> google.protobuf.Timestamp
+	82,  // 59: neotoma.v1.RetrieveFieldProvenanceResponse.value:type_name -> google.protobuf.Value
 	51,  // 60: neotoma.v1.RetrieveFieldProvenanceResponse.source_observation:type_name -> neotoma.v1.SourceObservation
 	52,  // 61: neotoma.v1.RetrieveFieldProvenanceResponse.source_material:type_name -> neotoma.v1.SourceMaterial
-	77,  // 62: neotoma.v1.RetrieveFieldProvenanceResponse.observed_at:type_name -> google.protobuf.Timestamp
-	0,   // 63: neotoma.v1.GetRelationshipSnapshotRequest.relationship_type:type_name -> neotoma.v1.RelationshipType
-	79,  // 64: neotoma.v1.RelationshipSnapshot.snapshot:type_name -> google.protobuf.Struct
-	77,  // 65: neotoma.v1.RelationshipSnapshot.computed_at:type_name -> google.protobuf.Timestamp
-	77,  // 66: neotoma.v1.RelationshipSnapshot.last_observation_at:type_name -> google.protobuf.Timestamp
-	76,  // 67: neotoma.v1.RelationshipSnapshot.provenance:type_name -> neotoma.v1.RelationshipSnapshot.ProvenanceEntry
-	77,  // 68: neotoma.v1.RelationshipObservation.observed_at:type_name -> google.protobuf.Timestamp
-	79,  // 69: neotoma.v1.RelationshipObservation.metadata:type_name -> google.protobuf.Struct
-	55,  // 70: neotoma.v1.GetRelationshipSnapshotResponse.snapshot:type_name -> neotoma.v1.RelationshipSnapshot
-	56,  // 71: neotoma.v1.GetRelationshipSnapshotResponse.observations:type_name -> neotoma.v1.RelationshipObservation
-	59,  // 72: neotoma.v1.SchemaRecommendation.fields:type_name -> neotoma.v1.FieldCandidate
-	60,  // 73: neotoma.v1.AnalyzeSchemaCandidatesResponse.recommendations:type_name -> neotoma.v1.SchemaRecommendation
-	4,   // 74: neotoma.v1.RetrieveGraphNeighborhoodRequest.node_type:type_name -> neotoma.v1.NodeType
-	77,  // 75: neotoma.v1.TimelineEvent.event_timestamp:type_name -> google.protobuf.Timestamp
-	79,  // 76: neotoma.v1.TimelineEvent.properties:type_name -> google.protobuf.Struct
-	13,  // 77: neotoma.v1.RetrieveGraphNeighborhoodResponse.entity:type_name -> neotoma.v1.Entity
-	79,  // 78: neotoma.v1.RetrieveGraphNeighborhoodResponse.entity_snapshot:type_name -> google.protobuf.Struct
-	52,  // 79: neotoma.v1.RetrieveGraphNeighborhoodResponse.source_material:type_name -> neotoma.v1.SourceMaterial
-	22,  // 80: neotoma.v1.RetrieveGraphNeighborhoodResponse.relationships:type_name -> neotoma.v1.Relationship
-	13,  // 81: neotoma.v1.RetrieveGraphNeighborhoodResponse.related_entities:type_name -> neotoma.v1.Entity
-	52,  // 82: neotoma.v1.RetrieveGraphNeighborhoodResponse.related_sources:type_name -> neotoma.v1.SourceMaterial
-	63,  // 83: neotoma.v1.RetrieveGraphNeighborhoodResponse.timeline_events:type_name -> neotoma.v1.TimelineEvent
-	42,  // 84: neotoma.v1.RetrieveGraphNeighborhoodResponse.observations:type_name -> neotoma.v1.Observation
-	63,  // 85: neotoma.v1.ListTimelineEventsResponse.events:type_name -> neotoma.v1.TimelineEvent
-	5,   // 86: neotoma.v1.GetSchemaRecommendationsRequest.source:type_name -> neotoma.v1.RecommendationSource
-	6,   // 87: neotoma.v1.GetSchemaRecommendationsRequest.status:type_name -> neotoma.v1.RecommendationStatus
-	68,  // 88: neotoma.v1.StoredRecommendation.fields:type_name -> neotoma.v1.RecommendedField
-	69,  // 89: neotoma.v1.GetSchemaRecommendationsResponse.recommendations:type_name -> neotoma.v1.StoredRecommendation
-	24,  // 90: neotoma.v1.SchemaDefinition.FieldsEntry.value:type_name -> neotoma.v1.FieldDefinition
-	26,  // 91: neotoma.v1.ReducerConfig.MergePoliciesEntry.value:type_name -> neotoma.v1.MergePolicy
-	34,  // 92: neotoma.v1.EntityTypeInfo.FieldSummaryEntry.value:type_name -> neotoma.v1.FieldSummary
-	10,  // 93: neotoma.v1.MemoryService.Store:input_type -> neotoma.v1.StoreRequest
-	15,  // 94: neotoma.v1.MemoryService.Reinterpret:input_type -> neotoma.v1.ReinterpretRequest
-	17,  // 95: neotoma.v1.MemoryService.Correct:input_type -> neotoma.v1.CorrectRequest
-	19,  // 96: neotoma.v1.MemoryService.MergeEntities:input_type -> neotoma.v1.MergeEntitiesRequest
-	21,  // 97: neotoma.v1.MemoryService.CreateRelationship:input_type -> neotoma.v1.CreateRelationshipRequest
-	28,  // 98: neotoma.v1.MemoryService.RegisterSchema:input_type -> neotoma.v1.RegisterSchemaRequest
-	31,  // 99: neotoma.v1.MemoryService.UpdateSchemaIncremental:input_type -> neotoma.v1.UpdateSchemaIncrementalRequest
-	33,  // 100: neotoma.v1.MemoryService.ListEntityTypes:input_type -> neotoma.v1.ListEntityTypesRequest
-	37,  // 101: neotoma.v1.MemoryService.RetrieveEntitySnapshot:input_type -> neotoma.v1.RetrieveEntitySnapshotRequest
-	39,  // 102: neotoma.v1.MemoryService.RetrieveEntities:input_type -> neotoma.v1.RetrieveEntitiesRequest
-	41,  // 103: neotoma.v1.MemoryService.ListObservations:input_type -> neotoma.v1.ListObservationsRequest
-	44,  // 104: neotoma.v1.MemoryService.ListRelationships:input_type -> neotoma.v1.ListRelationshipsRequest
-	46,  // 105: neotoma.v1.MemoryService.RetrieveEntityByIdentifier:input_type -> neotoma.v1.RetrieveEntityByIdentifierRequest
-	48,  // 106: neotoma.v1.MemoryService.RetrieveRelatedEntities:input_type -> neotoma.v1.RetrieveRelatedEntitiesRequest
-	50,  // 107: neotoma.v1.MemoryService.RetrieveFieldProvenance:input_type -> neotoma.v1.RetrieveFieldProvenanceRequest
-	54,  // 108: neotoma.v1.MemoryService.GetRelationshipSnapshot:input_type -> neotoma.v1.GetRelationshipSnapshotRequest
-	58,  // 109: neotoma.v1.MemoryService.AnalyzeSchemaCandidates:input_type -> neotoma.v1.AnalyzeSchemaCandidatesRequest
-	62,  // 110: neotoma.v1.MemoryService.RetrieveGraphNeighborhood:input_type -> neotoma.v1.RetrieveGraphNeighborhoodRequest
-	65,  // 111: neotoma.v1.MemoryService.ListTimelineEvents:input_type -> neotoma.v1.ListTimelineEventsRequest
-	67,  // 112: neotoma.v1.MemoryService.GetSchemaRecommendations:input_type -> neotoma.v1.GetSchemaRecommendationsRequest
-	14,  // 113: neotoma.v1.MemoryService.Store:output_type -> neotoma.v1.StoreResponse
-	16,  // 114: neotoma.v1.MemoryService.Reinterpret:output_type -> neotoma.v1.ReinterpretResponse
-	18,  // 115: neotoma.v1.MemoryService.Correct:output_type -> neotoma.v1.CorrectResponse
-	20,  // 116: neotoma.v1.MemoryService.MergeEntities:output_type -> neotoma.v1.MergeEntitiesResponse
-	23,  // 117: neotoma.v1.MemoryService.CreateRelationship:output_type -> neotoma.v1.CreateRelationshipResponse
-	29,  // 118: neotoma.v1.MemoryService.RegisterSchema:output_type -> neotoma.v1.RegisterSchemaResponse
-	32,  // 119: neotoma.v1.MemoryService.UpdateSchemaIncremental:output_type -> neotoma.v1.UpdateSchemaIncrementalResponse
-	36,  // 120: neotoma.v1.MemoryService.ListEntityTypes:output_type -> neotoma.v1.ListEntityTypesResponse
-	38,  // 121: neotoma.v1.MemoryService.RetrieveEntitySnapshot:output_type -> neotoma.v1.RetrieveEntitySnapshotResponse
-	40,  // 122: neotoma.v1.MemoryService.RetrieveEntities:output_type -> neotoma.v1.RetrieveEntitiesResponse
-	43,  // 123: neotoma.v1.MemoryService.ListObservations:output_type -> neotoma.v1.ListObservationsResponse
-	45,  // 124: neotoma.v1.MemoryService.ListRelationships:output_type -> neotoma.v1.ListRelationshipsResponse
-	47,  // 125: neotoma.v1.MemoryService.RetrieveEntityByIdentifier:output_type -> neotoma.v1.RetrieveEntityByIdentifierResponse
-	49,  // 126: neotoma.v1.MemoryService.RetrieveRelatedEntities:output_type -> neotoma.v1.RetrieveRelatedEntitiesResponse
-	53,  // 127: neotoma.v1.MemoryService.RetrieveFieldProvenance:output_type -> neotoma.v1.RetrieveFieldProvenanceResponse
-	57,  // 128: neotoma.v1.MemoryService.GetRelationshipSnapshot:output_type -> neotoma.v1.GetRelationshipSnapshotResponse
-	61,  // 129: neotoma.v1.MemoryService.AnalyzeSchemaCandidates:output_type -> neotoma.v1.AnalyzeSchemaCandidatesResponse
-	64,  // 130: neotoma.v1.MemoryService.RetrieveGraphNeighborhood:output_type -> neotoma.v1.RetrieveGraphNeighborhoodResponse
-	66,  // 131: neotoma.v1.MemoryService.ListTimelineEvents:output_type -> neotoma.v1.ListTimelineEventsResponse
-	70,  // 132: neotoma.v1.MemoryService.GetSchemaRecommendations:output_type -> neotoma.v1.GetSchemaRecommendationsResponse
-	113, // [113:133] is the sub-list for method output_type
-	93,  // [93:113] is the sub-list for method input_type
-	93,  // [93:93] is the sub-list for extension type_name
-	93,  // [93:93] is the sub-list for extension extendee
-	0,   // [0:93] is the sub-list for field type_name
+	79,  // 62: neotoma.v1.RetrieveFieldProvenanceResponse.observed_at:type_name -> google.protobuf.Timestamp
+	79,  // 63: neotoma.v1.RetrieveFileUrlResponse.expires_at:type_name -> google.protobuf.Timestamp
+	0,   // 64: neotoma.v1.GetRelationshipSnapshotRequest.relationship_type:type_name -> neotoma.v1.RelationshipType
+	81,  // 65: neotoma.v1.RelationshipSnapshot.snapshot:type_name -> google.protobuf.Struct
+	79,  // 66: neotoma.v1.RelationshipSnapshot.computed_at:type_name -> google.protobuf.Timestamp
+	79,  // 67: neotoma.v1.RelationshipSnapshot.last_observation_at:type_name -> google.protobuf.Timestamp
+	78,  // 68: neotoma.v1.RelationshipSnapshot.provenance:type_name -> neotoma.v1.RelationshipSnapshot.ProvenanceEntry
+	79,  // 69: neotoma.v1.RelationshipObservation.observed_at:type_name -> google.protobuf.Timestamp
+	81,  // 70: neotoma.v1.RelationshipObservation.metadata:type_name -> google.protobuf.Struct
+	57,  // 71: neotoma.v1.GetRelationshipSnapshotResponse.snapshot:type_name -> neotoma.v1.RelationshipSnapshot
+	58,  // 72: neotoma.v1.GetRelationshipSnapshotResponse.observations:type_name -> neotoma.v1.RelationshipObservation
+	61,  // 73: neotoma.v1.SchemaRecommendation.fields:type_name -> neotoma.v1.FieldCandidate
+	62,  // 74: neotoma.v1.AnalyzeSchemaCandidatesResponse.recommendations:type_name -> neotoma.v1.SchemaRecommendation
+	4,   // 75: neotoma.v1.RetrieveGraphNeighborhoodRequest.node_type:type_name -> neotoma.v1.NodeType
+	79,  // 76: neotoma.v1.TimelineEvent.event_timestamp:type_name -> google.protobuf.Timestamp
+	81,  // 77: neotoma.v1.TimelineEvent.properties:type_name -> google.protobuf.Struct
+	13,  // 78: neotoma.v1.RetrieveGraphNeighborhoodResponse.entity:type_name -> neotoma.v1.Entity
+	81,  // 79: neotoma.v1.RetrieveGraphNeighborhoodResponse.entity_snapshot:type_name -> google.protobuf.Struct
+	52,  // 80: neotoma.v1.RetrieveGraphNeighborhoodResponse.source_material:type_name -> neotoma.v1.SourceMaterial
+	22,  // 81: neotoma.v1.RetrieveGraphNeighborhoodResponse.relationships:type_name -> neotoma.v1.Relationship
+	13,  // 82: neotoma.v1.RetrieveGraphNeighborhoodResponse.related_entities:type_name -> neotoma.v1.Entity
+	52,  // 83: neotoma.v1.RetrieveGraphNeighborhoodResponse.related_sources:type_name -> neotoma.v1.SourceMaterial
+	65,  // 84: neotoma.v1.RetrieveGraphNeighborhoodResponse.timeline_events:type_name -> neotoma.v1.TimelineEvent
+	42,  // 85: neotoma.v1.RetrieveGraphNeighborhoodResponse.observations:type_name -> neotoma.v1.Observation
+	65,  // 86: neotoma.v1.ListTimelineEventsResponse.events:type_name -> neotoma.v1.TimelineEvent
+	5,   // 87: neotoma.v1.GetSchemaRecommendationsRequest.source:type_name -> neotoma.v1.RecommendationSource
+	6,   // 88: neotoma.v1.GetSchemaRecommendationsRequest.status:type_name -> neotoma.v1.RecommendationStatus
+	70,  // 89: neotoma.v1.StoredRecommendation.fields:type_name -> neotoma.v1.RecommendedField
+	71,  // 90: neotoma.v1.GetSchemaRecommendationsResponse.recommendations:type_name -> neotoma.v1.StoredRecommendation
+	24,  // 91: neotoma.v1.SchemaDefinition.FieldsEntry.value:type_name -> neotoma.v1.FieldDefinition
+	26,  // 92: neotoma.v1.ReducerConfig.MergePoliciesEntry.value:type_name -> neotoma.v1.MergePolicy
+	34,  // 93: neotoma.v1.EntityTypeInfo.FieldSummaryEntry.value:type_name -> neotoma.v1.FieldSummary
+	10,  // 94: neotoma.v1.MemoryService.Store:input_type -> neotoma.v1.StoreRequest
+	15,  // 95: neotoma.v1.MemoryService.Reinterpret:input_type -> neotoma.v1.ReinterpretRequest
+	17,  // 96: neotoma.v1.MemoryService.Correct:input_type -> neotoma.v1.CorrectRequest
+	19,  // 97: neotoma.v1.MemoryService.MergeEntities:input_type -> neotoma.v1.MergeEntitiesRequest
+	21,  // 98: neotoma.v1.MemoryService.CreateRelationship:input_type -> neotoma.v1.CreateRelationshipRequest
+	28,  // 99: neotoma.v1.MemoryService.RegisterSchema:input_type -> neotoma.v1.RegisterSchemaRequest
+	31,  // 100: neotoma.v1.MemoryService.UpdateSchemaIncremental:input_type -> neotoma.v1.UpdateSchemaIncrementalRequest
+	33,  // 101: neotoma.v1.MemoryService.ListEntityTypes:input_type -> neotoma.v1.ListEntityTypesRequest
+	37,  // 102: neotoma.v1.MemoryService.RetrieveEntitySnapshot:input_type -> neotoma.v1.RetrieveEntitySnapshotRequest
+	39,  // 103: neotoma.v1.MemoryService.RetrieveEntities:input_type -> neotoma.v1.RetrieveEntitiesRequest
+	41,  // 104: neotoma.v1.MemoryService.ListObservations:input_type -> neotoma.v1.ListObservationsRequest
+	44,  // 105: neotoma.v1.MemoryService.ListRelationships:input_type -> neotoma.v1.ListRelationshipsRequest
+	46,  // 106: neotoma.v1.MemoryService.RetrieveEntityByIdentifier:input_type -> neotoma.v1.RetrieveEntityByIdentifierRequest
+	48,  // 107: neotoma.v1.MemoryService.RetrieveRelatedEntities:input_type -> neotoma.v1.RetrieveRelatedEntitiesRequest
+	50,  // 108: neotoma.v1.MemoryService.RetrieveFieldProvenance:input_type -> neotoma.v1.RetrieveFieldProvenanceRequest
+	54,  // 109: neotoma.v1.MemoryService.RetrieveFileUrl:input_type -> neotoma.v1.RetrieveFileUrlRequest
+	56,  // 110: neotoma.v1.MemoryService.GetRelationshipSnapshot:input_type -> neotoma.v1.GetRelationshipSnapshotRequest
+	60,  // 111: neotoma.v1.MemoryService.AnalyzeSchemaCandidates:input_type -> neotoma.v1.AnalyzeSchemaCandidatesRequest
+	64,  // 112: neotoma.v1.MemoryService.RetrieveGraphNeighborhood:input_type -> neotoma.v1.RetrieveGraphNeighborhoodRequest
+	67,  // 113: neotoma.v1.MemoryService.ListTimelineEvents:input_type -> neotoma.v1.ListTimelineEventsRequest
+	69,  // 114: neotoma.v1.MemoryService.GetSchemaRecommendations:input_type -> neotoma.v1.GetSchemaRecommendationsRequest
+	14,  // 115: neotoma.v1.MemoryService.Store:output_type -> neotoma.v1.StoreResponse
+	16,  // 116: neotoma.v1.MemoryService.Reinterpret:output_type -> neotoma.v1.ReinterpretResponse
+	18,  // 117: neotoma.v1.MemoryService.Correct:output_type -> neotoma.v1.CorrectResponse
+	20,  // 118: neotoma.v1.MemoryService.MergeEntities:output_type -> neotoma.v1.MergeEntitiesResponse
+	23,  // 119: neotoma.v1.MemoryService.CreateRelationship:output_type -> neotoma.v1.CreateRelationshipResponse
+	29,  // 120: neotoma.v1.MemoryService.RegisterSchema:output_type -> neotoma.v1.RegisterSchemaResponse
+	32,  // 121: neotoma.v1.MemoryService.UpdateSchemaIncremental:output_type -> neotoma.v1.UpdateSchemaIncrementalResponse
+	36,  // 122: neotoma.v1.MemoryService.ListEntityTypes:output_type -> neotoma.v1.ListEntityTypesResponse
+	38,  // 123: neotoma.v1.MemoryService.RetrieveEntitySnapshot:output_type -> neotoma.v1.RetrieveEntitySnapshotResponse
+	40,  // 124: neotoma.v1.MemoryService.RetrieveEntities:output_type -> neotoma.v1.RetrieveEntitiesResponse
+	43,  // 125: neotoma.v1.MemoryService.ListObservations:output_type -> neotoma.v1.ListObservationsResponse
+	45,  // 126: neotoma.v1.MemoryService.ListRelationships:output_type -> neotoma.v1.ListRelationshipsResponse
+	47,  // 127: neotoma.v1.MemoryService.RetrieveEntityByIdentifier:output_type -> neotoma.v1.RetrieveEntityByIdentifierResponse
+	49,  // 128: neotoma.v1.MemoryService.RetrieveRelatedEntities:output_type -> neotoma.v1.RetrieveRelatedEntitiesResponse
+	53,  // 129: neotoma.v1.MemoryService.RetrieveFieldProvenance:output_type -> neotoma.v1.RetrieveFieldProvenanceResponse
+	55,  // 130: neotoma.v1.MemoryService.RetrieveFileUrl:output_type -> neotoma.v1.RetrieveFileUrlResponse
+	59,  // 131: neotoma.v1.MemoryService.GetRelationshipSnapshot:output_type -> neotoma.v1.GetRelationshipSnapshotResponse
+	63,  // 132: neotoma.v1.MemoryService.AnalyzeSchemaCandidates:output_type -> neotoma.v1.AnalyzeSchemaCandidatesResponse
+	66,  // 133: neotoma.v1.MemoryService.RetrieveGraphNeighborhood:output_type -> neotoma.v1.RetrieveGraphNeighborhoodResponse
+	68,  // 134: neotoma.v1.MemoryService.ListTimelineEvents:output_type -> neotoma.v1.ListTimelineEventsResponse
+	72,  // 135: neotoma.v1.MemoryService.GetSchemaRecommendations:output_type -> neotoma.v1.GetSchemaRecommendationsResponse
+	115, // [115:136] is the sub-list for method output_type
+	94,  // [94:115] is the sub-list for method input_type
+	94,  // [94:94] is the sub-list for extension type_name
+	94,  // [94:94] is the sub-list for extension extendee
+	0,   // [0:94] is the sub-list for field type_name
 }
 
 func init() { file_neotoma_v1_neotoma_proto_init() }
@@ -6369,7 +6537,7 @@ func file_neotoma_v1_neotoma_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_neotoma_v1_neotoma_proto_rawDesc), len(file_neotoma_v1_neotoma_proto_rawDesc)),
 			NumEnums:      8,
-			NumMessages:   69,
+			NumMessages:   71,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -60,6 +60,8 @@ type MemoryServiceHandler interface {
 	RetrieveRelatedEntities(context.Context, *v1.RetrieveRelatedEntitiesRequest) (*v1.RetrieveRelatedEntitiesResponse, error)
 	// Retrieve where a snapshot field's value comes from: the observation that won and the source material it was observed in.
 	RetrieveFieldProvenance(context.Context, *v1.RetrieveFieldProvenanceRequest) (*v1.RetrieveFieldProvenanceResponse, error)
+	// Retrieve a signed, time-limited URL for a stored file: file_path is a file_urls entry of retrieve_field_provenance's source_material (neotoma://files/src_...). The URL expires after expires_in seconds; each call signs anew.
+	RetrieveFileUrl(context.Context, *v1.RetrieveFileUrlRequest) (*v1.RetrieveFileUrlResponse, error)
 	// Get the current snapshot of one relationship, by its type, source and target, with the observations it is built from.
 	GetRelationshipSnapshot(context.Context, *v1.GetRelationshipSnapshotRequest) (*v1.GetRelationshipSnapshotResponse, error)
 	// Analyze the raw fragments of your entities for fields worth adding to a schema: how often each appears and how consistent its type is.
@@ -191,6 +193,13 @@ func NewMemoryService(h MemoryServiceHandler) *runtime.Service {
 				func(ctx context.Context, m *v1.RetrieveFieldProvenanceRequest) (*v1.RetrieveFieldProvenanceResponse, error) {
 					return h.RetrieveFieldProvenance(ctx, m)
 				}),
+			runtime.NewTool[v1.RetrieveFileUrlRequest]("retrieve_file_url", decodeRetrieveFileUrlRequest,
+				func(c *runtime.Call, m *v1.RetrieveFileUrlRequest) error {
+					return enrichMemoryServiceRetrieveFileUrlRequest(c, h, m, m)
+				},
+				func(ctx context.Context, m *v1.RetrieveFileUrlRequest) (*v1.RetrieveFileUrlResponse, error) {
+					return h.RetrieveFileUrl(ctx, m)
+				}),
 			runtime.NewTool[v1.GetRelationshipSnapshotRequest]("get_relationship_snapshot", decodeGetRelationshipSnapshotRequest,
 				func(c *runtime.Call, m *v1.GetRelationshipSnapshotRequest) error {
 					return enrichMemoryServiceGetRelationshipSnapshotRequest(c, h, m, m)
@@ -259,6 +268,7 @@ type MemoryServiceClient interface {
 	RetrieveEntityByIdentifier(ctx context.Context, in *v1.RetrieveEntityByIdentifierRequest, opts ...grpc.CallOption) (*v1.RetrieveEntityByIdentifierResponse, error)
 	RetrieveRelatedEntities(ctx context.Context, in *v1.RetrieveRelatedEntitiesRequest, opts ...grpc.CallOption) (*v1.RetrieveRelatedEntitiesResponse, error)
 	RetrieveFieldProvenance(ctx context.Context, in *v1.RetrieveFieldProvenanceRequest, opts ...grpc.CallOption) (*v1.RetrieveFieldProvenanceResponse, error)
+	RetrieveFileUrl(ctx context.Context, in *v1.RetrieveFileUrlRequest, opts ...grpc.CallOption) (*v1.RetrieveFileUrlResponse, error)
 	GetRelationshipSnapshot(ctx context.Context, in *v1.GetRelationshipSnapshotRequest, opts ...grpc.CallOption) (*v1.GetRelationshipSnapshotResponse, error)
 	AnalyzeSchemaCandidates(ctx context.Context, in *v1.AnalyzeSchemaCandidatesRequest, opts ...grpc.CallOption) (*v1.AnalyzeSchemaCandidatesResponse, error)
 	RetrieveGraphNeighborhood(ctx context.Context, in *v1.RetrieveGraphNeighborhoodRequest, opts ...grpc.CallOption) (*v1.RetrieveGraphNeighborhoodResponse, error)
@@ -341,6 +351,10 @@ func (a *clientAdapterMemoryService) RetrieveRelatedEntities(ctx context.Context
 
 func (a *clientAdapterMemoryService) RetrieveFieldProvenance(ctx context.Context, in *v1.RetrieveFieldProvenanceRequest) (*v1.RetrieveFieldProvenanceResponse, error) {
 	return a.client.RetrieveFieldProvenance(runtime.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterMemoryService) RetrieveFileUrl(ctx context.Context, in *v1.RetrieveFileUrlRequest) (*v1.RetrieveFileUrlResponse, error) {
+	return a.client.RetrieveFileUrl(runtime.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterMemoryService) GetRelationshipSnapshot(ctx context.Context, in *v1.GetRelationshipSnapshotRequest) (*v1.GetRelationshipSnapshotResponse, error) {
@@ -1198,6 +1212,30 @@ func decodeRetrieveFieldProvenanceRequest(d *runtime.Decoder, obj *runtime.Objec
 	}
 }
 
+var fieldsRetrieveFileUrlRequest = []string{"file_path", "expires_in"}
+
+func decodeRetrieveFileUrlRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.RetrieveFileUrlRequest) {
+	d.Known(obj, fieldsRetrieveFileUrlRequest)
+	if v := obj.Get("file_path"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.String(v, "file_path"); ok {
+			d.MinLength("file_path", x, 1)
+			d.MaxLength("file_path", x, 256)
+			m.FilePath = x
+		}
+	} else {
+		d.Missing("file_path")
+	}
+	if v := obj.Get("expires_in"); v != nil && v.Kind != runtime.KindNull {
+		if x, ok := d.Int32(v, "expires_in"); ok {
+			d.Minimum("expires_in", float64(x), 1)
+			d.Maximum("expires_in", float64(x), 604800)
+			m.ExpiresIn = x
+		}
+	} else {
+		m.ExpiresIn = 3600
+	}
+}
+
 var fieldsGetRelationshipSnapshotRequest = []string{"relationship_type", "source_entity_id", "target_entity_id"}
 
 func decodeGetRelationshipSnapshotRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.GetRelationshipSnapshotRequest) {
@@ -1539,6 +1577,15 @@ func enrichMemoryServiceRetrieveRelatedEntitiesRequest(c *runtime.Call, h Memory
 }
 
 func enrichMemoryServiceRetrieveFieldProvenanceRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveFieldProvenanceRequest) error {
+	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
+	}
+	m.UserId = vUserId
+	return nil
+}
+
+func enrichMemoryServiceRetrieveFileUrlRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveFileUrlRequest) error {
 	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
