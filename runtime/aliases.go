@@ -7,6 +7,8 @@ import (
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
 )
 
 // agentJSON renders a request or response as agents see it: protojson with
@@ -148,7 +150,8 @@ func writeValue(buf *bytes.Buffer, v *Value) {
 	}
 }
 
+// writeString writes s as protojson does: only '"', '\\' and control
+// characters escaped, everything else literal UTF-8.
 func writeString(buf *bytes.Buffer, s string) {
-	b, _ := json.Marshal(s)
-	buf.Write(b)
+	buf.Write(idempotency.AppendCanonicalString(buf.AvailableBuffer(), s))
 }

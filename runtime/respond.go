@@ -279,13 +279,11 @@ var reservedKeys = map[string]bool{
 func successEnvelope(resp proto.Message, resultKey string, suggestions []string, warnings []Warning, enums map[string]*EnumTable, jsonNames bool) (object, error) {
 	o := object{{"success", true}}
 	if resp != nil {
-		raw, err := messageJSON(resp, jsonNames)
+		fields, raw, err := responseFields(resp, enums, jsonNames)
 		if err != nil {
 			return nil, err
 		}
-		raw = aliasEnums(raw, resp.ProtoReflect().Descriptor(), enums)
-		fields, err := parseObject(raw)
-		if err != nil {
+		if fields == nil {
 			if resultKey == "" {
 				resultKey = "result"
 			}
@@ -306,6 +304,38 @@ func successEnvelope(resp proto.Message, resultKey string, suggestions []string,
 	}
 	o = append(o, member{"suggestions", suggestions}, member{"warnings", warningsJSON(warnings)})
 	return o, nil
+}
+
+// responseFields renders a response as the envelope's members: protojson
+// once, parsed once, enum values aliased in the tree, and each top-level
+// field written out as its member. A response that is not a JSON object
+// (a wrapper type) comes back whole, as raw, with nil fields.
+func responseFields(resp proto.Message, enums map[string]*EnumTable, jsonNames bool) (object, json.RawMessage, error) {
+	opts := protoJSON
+	if jsonNames {
+		opts = camelJSON
+	}
+	b, err := opts.Marshal(resp)
+	if err != nil {
+		return nil, nil, err
+	}
+	n := len(b) + 1
+	obj, errs := Parse(b, Limits{MaxBytes: n, MaxDepth: 100, MaxStringBytes: n, MaxArrayLen: n, MaxObjectKeys: n})
+	if len(errs) > 0 || obj == nil {
+		raw, err := messageJSON(resp, jsonNames)
+		return nil, raw, err
+	}
+	if len(enums) > 0 {
+		aliasObject(obj, resp.ProtoReflect().Descriptor(), enums)
+	}
+	fields := make(object, 0, len(obj.Keys))
+	var buf bytes.Buffer
+	for i, k := range obj.Keys {
+		start := buf.Len()
+		writeValue(&buf, obj.Vals[i])
+		fields = append(fields, member{k, json.RawMessage(buf.Bytes()[start:buf.Len():buf.Len()])})
+	}
+	return fields, nil, nil
 }
 
 // toolResult wraps an envelope as a CallToolResult whose structured content
