@@ -36,7 +36,7 @@ func aliasEnums(raw json.RawMessage, md protoreflect.MessageDescriptor, tables m
 	if len(tables) == 0 || md == nil {
 		return raw
 	}
-	obj, errs := Parse(raw, Limits{MaxBytes: len(raw) + 1, MaxDepth: 100, MaxStringBytes: len(raw) + 1, MaxArrayLen: len(raw) + 1, MaxObjectKeys: len(raw) + 1})
+	obj, errs := Parse(raw, ownOutputLimits(raw))
 	if len(errs) > 0 || obj == nil {
 		return raw
 	}

@@ -45,27 +45,23 @@ func NewTool[Req any, PReq interface {
 	*Req
 	proto.Message
 }, Res proto.Message](name string, decode func(*Decoder, *Object, PReq), enrich func(*Call, PReq) error, invoke func(context.Context, PReq) (Res, error)) *Tool {
-	return &Tool{
+	t := &Tool{
 		Name:       name,
 		NewRequest: func() proto.Message { return PReq(new(Req)) },
-		Decode: func(d *Decoder, obj *Object, req proto.Message) {
-			if decode == nil {
-				d.Known(obj, nil)
-				return
-			}
-			decode(d, obj, req.(PReq))
-		},
-		Enrich: func(c *Call, req proto.Message) error {
-			if enrich == nil {
-				return nil
-			}
-			return enrich(c, req.(PReq))
-		},
+		Decode:     func(d *Decoder, obj *Object, _ proto.Message) { d.Known(obj, nil) },
+		Enrich:     func(*Call, proto.Message) error { return nil },
 		Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
 			res, err := invoke(ctx, req.(PReq))
 			return res, err
 		},
 	}
+	if decode != nil {
+		t.Decode = func(d *Decoder, obj *Object, req proto.Message) { decode(d, obj, req.(PReq)) }
+	}
+	if enrich != nil {
+		t.Enrich = func(c *Call, req proto.Message) error { return enrich(c, req.(PReq)) }
+	}
+	return t
 }
 
 // WithAgentPaths sets the tool's AgentPaths and Overridable (generated for

@@ -112,14 +112,30 @@ func messageJSON(m proto.Message, jsonNames bool) (json.RawMessage, error) {
 	if m == nil {
 		return json.RawMessage("{}"), nil
 	}
-	opts := protoJSON
-	if jsonNames {
-		opts = camelJSON
-	}
-	b, err := opts.Marshal(m)
+	b, err := jsonOptions(jsonNames).Marshal(m)
 	if err != nil {
 		return nil, err
 	}
+	return compactJSON(b)
+}
+
+// jsonOptions picks the protojson rendering of the service's field names.
+func jsonOptions(jsonNames bool) protojson.MarshalOptions {
+	if jsonNames {
+		return camelJSON
+	}
+	return protoJSON
+}
+
+// ownOutputLimits bounds the parse of JSON this process rendered itself:
+// nothing in it may be refused for its size.
+func ownOutputLimits(raw []byte) Limits {
+	n := len(raw) + 1
+	return Limits{MaxBytes: n, MaxDepth: 100, MaxStringBytes: n, MaxArrayLen: n, MaxObjectKeys: n}
+}
+
+// compactJSON drops protojson's deliberately unstable whitespace.
+func compactJSON(b []byte) (json.RawMessage, error) {
 	var c bytes.Buffer
 	if err := json.Compact(&c, b); err != nil {
 		return nil, err
@@ -311,18 +327,13 @@ func successEnvelope(resp proto.Message, resultKey string, suggestions []string,
 // field written out as its member. A response that is not a JSON object
 // (a wrapper type) comes back whole, as raw, with nil fields.
 func responseFields(resp proto.Message, enums map[string]*EnumTable, jsonNames bool) (object, json.RawMessage, error) {
-	opts := protoJSON
-	if jsonNames {
-		opts = camelJSON
-	}
-	b, err := opts.Marshal(resp)
+	b, err := jsonOptions(jsonNames).Marshal(resp)
 	if err != nil {
 		return nil, nil, err
 	}
-	n := len(b) + 1
-	obj, errs := Parse(b, Limits{MaxBytes: n, MaxDepth: 100, MaxStringBytes: n, MaxArrayLen: n, MaxObjectKeys: n})
+	obj, errs := Parse(b, ownOutputLimits(b))
 	if len(errs) > 0 || obj == nil {
-		raw, err := messageJSON(resp, jsonNames)
+		raw, err := compactJSON(b)
 		return nil, raw, err
 	}
 	if len(enums) > 0 {

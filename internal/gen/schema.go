@@ -81,19 +81,11 @@ func objectSchema(m *messageModel) *jsonschema.Schema {
 					names = append(names, om.agentName)
 				}
 			}
-			note := "Set at most one of: " + strings.Join(names, ", ") + "."
-			if m.requiredOneofs[od] {
-				note = "Set exactly one of: " + strings.Join(names, ", ") + "."
-			}
-			fs.Description = strings.TrimSpace(fs.Description + " " + note)
+			fs.Description = strings.TrimSpace(fs.Description + " " + oneOfNote(names, m.requiredOneofs[od]))
 		}
 		for _, mo := range m.msgOneofs {
 			if len(mo.agentKeys) > 1 && slices.Contains(mo.agentKeys, f.agentName) {
-				note := "Set at most one of: " + strings.Join(mo.agentKeys, ", ") + "."
-				if mo.required {
-					note = "Set exactly one of: " + strings.Join(mo.agentKeys, ", ") + "."
-				}
-				fs.Description = strings.TrimSpace(fs.Description + " " + note)
+				fs.Description = strings.TrimSpace(fs.Description + " " + oneOfNote(mo.agentKeys, mo.required))
 			}
 		}
 		s.Properties.Set(f.agentName, fs)
@@ -509,4 +501,12 @@ func appendSentence(desc, sentence string) string {
 		desc += "."
 	}
 	return desc + " " + sentence
+}
+
+// oneOfNote states a oneof (or a buf.validate message oneof) in words.
+func oneOfNote(names []string, required bool) string {
+	if required {
+		return "Set exactly one of: " + strings.Join(names, ", ") + "."
+	}
+	return "Set at most one of: " + strings.Join(names, ", ") + "."
 }
