@@ -60,7 +60,7 @@ func listedToolBytes(tools []*mcp.Tool) (total, write, writeTools int, err error
 			return 0, 0, 0, err
 		}
 		total += len(b)
-		if _, ok := t.Meta[runtime.MetaKind]; ok {
+		if _, ok := t.Meta["mcpwrite/kind"]; ok {
 			write += len(b)
 			writeTools++
 		}

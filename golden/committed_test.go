@@ -22,6 +22,7 @@ import (
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/gen"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // examplesDir holds one directory per source system, relative to this package.
@@ -415,7 +416,7 @@ func TestCommittedToolsListSize(t *testing.T) {
 			server := mcp.NewServer(&mcp.Implementation{Name: "size", Version: "test"}, nil)
 			var want []string
 			for _, svc := range doc.Services {
-				var binds []*runtime.Tool
+				var binds []*mcpwriteimpl.Tool
 				var vocabs []string
 				for _, tool := range svc.Tools {
 					binds = append(binds, stubBinding(tool.Name))
@@ -437,7 +438,7 @@ func TestCommittedToolsListSize(t *testing.T) {
 				for _, v := range svc.VocabularyTools {
 					want = append(want, v.Tool)
 				}
-				if err := runtime.Register(server, &runtime.Service{Name: svc.Name, Doc: content, Tools: binds}, stubVocabularies(vocabs)...); err != nil {
+				if err := runtime.Register(server, &mcpwriteimpl.Service{Name: svc.Name, Doc: content, Tools: binds}, stubVocabularies(vocabs)...); err != nil {
 					t.Fatalf("register %s: %v", svc.Name, err)
 				}
 			}
@@ -483,12 +484,12 @@ func TestCommittedToolsListSize(t *testing.T) {
 }
 
 // stubBinding satisfies Register for a documented tool; listing never calls it.
-func stubBinding(name string) *runtime.Tool {
-	return &runtime.Tool{
+func stubBinding(name string) *mcpwriteimpl.Tool {
+	return &mcpwriteimpl.Tool{
 		Name:       name,
 		NewRequest: func() proto.Message { return &emptypb.Empty{} },
-		Decode:     func(*runtime.Decoder, *runtime.Object, proto.Message) {},
-		Enrich:     func(*runtime.Call, proto.Message) error { return nil },
+		Decode:     func(*mcpwriteimpl.Decoder, *mcpwriteimpl.Object, proto.Message) {},
+		Enrich:     func(*mcpwriteimpl.Call, proto.Message) error { return nil },
 		Invoke: func(context.Context, proto.Message) (proto.Message, error) {
 			return &emptypb.Empty{}, nil
 		},

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
@@ -47,11 +48,11 @@ func servedVersions(t *testing.T, content []byte) (metas, answers map[string]str
 	server := mcp.NewServer(&mcp.Implementation{Name: "version", Version: "test"}, nil)
 	schemaTool := ""
 	for _, svc := range doc.Services {
-		var binds []*runtime.Tool
+		var binds []*mcpwriteimpl.Tool
 		for _, tool := range svc.Tools {
 			binds = append(binds, stubBinding(tool.Name))
 		}
-		if err := runtime.Register(server, &runtime.Service{Name: svc.Name, Doc: content, Tools: binds}, runtime.WithLogger(slog.New(slog.DiscardHandler))); err != nil {
+		if err := runtime.Register(server, &mcpwriteimpl.Service{Name: svc.Name, Doc: content, Tools: binds}, runtime.WithLogger(slog.New(slog.DiscardHandler))); err != nil {
 			t.Fatalf("register %s: %v", svc.Name, err)
 		}
 		schemaTool = svc.SchemaTool
@@ -74,7 +75,7 @@ func servedVersions(t *testing.T, content []byte) (metas, answers map[string]str
 	}
 	metas, answers = map[string]string{}, map[string]string{}
 	for _, tool := range res.Tools {
-		v, _ := tool.Meta[runtime.MetaSchemaVersion].(string)
+		v, _ := tool.Meta["mcpwrite/schema_version"].(string)
 		metas[tool.Name] = v
 	}
 	for _, svc := range doc.Services {

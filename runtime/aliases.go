@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // agentJSON renders a request or response as agents see it: protojson with
@@ -32,11 +33,11 @@ func (r *registry) jsonNames() bool {
 // agents read back the names they write ("ApplicationComponent", not
 // "ELEMENT_TYPE_APPLICATION_COMPONENT"). Values without an alias keep their
 // protojson form. Key order and every other value are preserved.
-func aliasEnums(raw json.RawMessage, md protoreflect.MessageDescriptor, tables map[string]*EnumTable) json.RawMessage {
+func aliasEnums(raw json.RawMessage, md protoreflect.MessageDescriptor, tables map[string]*mcpwriteimpl.EnumTable) json.RawMessage {
 	if len(tables) == 0 || md == nil {
 		return raw
 	}
-	obj, errs := Parse(raw, ownOutputLimits(raw))
+	obj, errs := mcpwriteimpl.Parse(raw, ownOutputLimits(raw))
 	if len(errs) > 0 || obj == nil {
 		return raw
 	}
@@ -49,7 +50,7 @@ func aliasEnums(raw json.RawMessage, md protoreflect.MessageDescriptor, tables m
 }
 
 // aliasObject rewrites in place and reports whether anything changed.
-func aliasObject(o *Object, md protoreflect.MessageDescriptor, tables map[string]*EnumTable) bool {
+func aliasObject(o *mcpwriteimpl.Object, md protoreflect.MessageDescriptor, tables map[string]*mcpwriteimpl.EnumTable) bool {
 	if wellKnownJSON(md.FullName()) {
 		return false
 	}
@@ -66,13 +67,13 @@ func aliasObject(o *Object, md protoreflect.MessageDescriptor, tables map[string
 		v := o.Vals[i]
 		switch {
 		case fd.IsMap():
-			if v.Kind == KindObject {
+			if v.Kind == mcpwriteimpl.KindObject {
 				for _, mv := range v.Obj.Vals {
 					changed = aliasValue(mv, fd.MapValue(), tables) || changed
 				}
 			}
 		case fd.IsList():
-			if v.Kind == KindArray {
+			if v.Kind == mcpwriteimpl.KindArray {
 				for _, ev := range v.Arr {
 					changed = aliasValue(ev, fd, tables) || changed
 				}
@@ -84,11 +85,11 @@ func aliasObject(o *Object, md protoreflect.MessageDescriptor, tables map[string
 	return changed
 }
 
-func aliasValue(v *Value, fd protoreflect.FieldDescriptor, tables map[string]*EnumTable) bool {
+func aliasValue(v *mcpwriteimpl.Value, fd protoreflect.FieldDescriptor, tables map[string]*mcpwriteimpl.EnumTable) bool {
 	switch fd.Kind() {
 	case protoreflect.EnumKind:
 		t := tables[string(fd.Enum().FullName())]
-		if t == nil || v.Kind != KindString {
+		if t == nil || v.Kind != mcpwriteimpl.KindString {
 			return false
 		}
 		ev := fd.Enum().Values().ByName(protoreflect.Name(v.Str))
@@ -100,7 +101,7 @@ func aliasValue(v *Value, fd protoreflect.FieldDescriptor, tables map[string]*En
 			return true
 		}
 	case protoreflect.MessageKind, protoreflect.GroupKind:
-		if v.Kind == KindObject {
+		if v.Kind == mcpwriteimpl.KindObject {
 			return aliasObject(v.Obj, fd.Message(), tables)
 		}
 	}
@@ -113,7 +114,7 @@ func wellKnownJSON(n protoreflect.FullName) bool {
 	return len(n) > 16 && n[:16] == "google.protobuf."
 }
 
-func writeObject(buf *bytes.Buffer, o *Object) {
+func writeObject(buf *bytes.Buffer, o *mcpwriteimpl.Object) {
 	buf.WriteByte('{')
 	for i, k := range o.Keys {
 		if i > 0 {
@@ -126,17 +127,17 @@ func writeObject(buf *bytes.Buffer, o *Object) {
 	buf.WriteByte('}')
 }
 
-func writeValue(buf *bytes.Buffer, v *Value) {
+func writeValue(buf *bytes.Buffer, v *mcpwriteimpl.Value) {
 	switch v.Kind {
-	case KindNull:
+	case mcpwriteimpl.KindNull:
 		buf.WriteString("null")
-	case KindBool:
+	case mcpwriteimpl.KindBool:
 		buf.WriteString(strconv.FormatBool(v.Bool))
-	case KindNumber:
+	case mcpwriteimpl.KindNumber:
 		buf.WriteString(v.Str)
-	case KindString:
+	case mcpwriteimpl.KindString:
 		writeString(buf, v.Str)
-	case KindArray:
+	case mcpwriteimpl.KindArray:
 		buf.WriteByte('[')
 		for i, e := range v.Arr {
 			if i > 0 {
@@ -145,7 +146,7 @@ func writeValue(buf *bytes.Buffer, v *Value) {
 			writeValue(buf, e)
 		}
 		buf.WriteByte(']')
-	case KindObject:
+	case mcpwriteimpl.KindObject:
 		writeObject(buf, v.Obj)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // refuseWithoutElicitation gives delete_note elicit_fallback REFUSE.
@@ -137,11 +138,11 @@ func previewUnlessConfirm() harnessOpts {
 		doc: func(doc string) string {
 			return strings.Replace(doc, `"confirmation": "DIRECT",`, `"confirmation": "DIRECT", "preview_unless": {"field": "confirm", "argument": "confirm"},`, 1)
 		},
-		service: func(svc *runtime.Service) {
+		service: func(svc *mcpwriteimpl.Service) {
 			create := svc.Tools[0]
 			decode := create.Decode
-			create.Decode = func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
-				rest := &runtime.Object{}
+			create.Decode = func(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, req proto.Message) {
+				rest := &mcpwriteimpl.Object{}
 				for i, k := range obj.Keys {
 					if k == "confirm" {
 						if b, ok := d.Bool(obj.Vals[i], "confirm"); ok {

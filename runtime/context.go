@@ -1,6 +1,10 @@
 package runtime
 
-import "context"
+import (
+	"context"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+)
 
 // RequestContext is the request metadata the embedding server establishes
 // out of band (auth, transport headers); derived fields read it. Tenant and
@@ -14,59 +18,13 @@ type RequestContext struct {
 	SessionID     string
 }
 
-type requestContextKey struct{}
-
 // WithRequestContext returns a context carrying rc.
 func WithRequestContext(ctx context.Context, rc RequestContext) context.Context {
-	if ctx == nil {
-		panic("runtime.WithRequestContext: nil parent context")
-	}
-	return &rcContext{Context: ctx, rc: rc}
+	return mcpwriteimpl.WithRequestMetadata(ctx, mcpwriteimpl.RequestMetadata(rc))
 }
 
 // RequestContextFrom returns the RequestContext carried by ctx, if any.
 func RequestContextFrom(ctx context.Context) (RequestContext, bool) {
-	if rc, ok := ctx.Value(requestContextKey{}).(*RequestContext); ok {
-		return *rc, true
-	}
-	return RequestContext{}, false
+	md, ok := mcpwriteimpl.RequestMetadataFrom(ctx)
+	return RequestContext(md), ok
 }
-
-// rcContext is a context carrying a RequestContext: what context.WithValue
-// makes, in one allocation instead of two (the value is not boxed), since
-// every tool call makes one. Value answers the key with a pointer to rc,
-// which only RequestContextFrom reads.
-type rcContext struct {
-	context.Context
-	rc RequestContext
-}
-
-func (c *rcContext) Value(key any) any {
-	if _, ok := key.(requestContextKey); ok {
-		return &c.rc
-	}
-	return c.Context.Value(key)
-}
-
-func (c *rcContext) String() string {
-	if s, ok := c.Context.(interface{ String() string }); ok {
-		return s.String() + ".WithRequestContext"
-	}
-	return "context.WithRequestContext"
-}
-
-// ContextKey names one piece of request metadata a derived field can read.
-// The numbers match mcpwrite.v1.Derived.ContextKey.
-type ContextKey int32
-
-// Context keys, as in the annotations.
-const (
-	ContextTenantID        ContextKey = 1
-	ContextPrincipalID     ContextKey = 2
-	ContextCorrelationID   ContextKey = 3
-	ContextCausationID     ContextKey = 4
-	ContextTraceParent     ContextKey = 5
-	ContextClientRequestID ContextKey = 6
-	ContextSessionID       ContextKey = 7
-	ContextToolName        ContextKey = 8
-)

@@ -32,17 +32,18 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
 // CodeConfirmationInvalid means the answer to a confirmation cannot be
 // trusted: its request state is missing, altered, expired, issued for another
 // call, or already used. Nothing was written.
-const CodeConfirmationInvalid = "CONFIRMATION_INVALID"
+const codeConfirmationInvalid = "CONFIRMATION_INVALID"
 
 // ConfirmInputID is the id of the confirmation input request; the client's
 // retried call answers under the same id in inputResponses.
-const ConfirmInputID = "mcpwrite_confirm"
+const confirmInputID = "mcpwrite_confirm"
 
 const (
 	// roundTripProtocol is the first protocol version that asks the user
@@ -141,8 +142,8 @@ func accepted(res *mcp.ElicitResult) bool {
 
 // lossInfo is what a loss preview produced for one call.
 type lossInfo struct {
-	text    string   // what will be lost; "" when nothing or unknown
-	warning *Warning // set when the preview failed
+	text    string                // what will be lost; "" when nothing or unknown
+	warning *mcpwriteimpl.Warning // set when the preview failed
 	// state is what the write acts on as the user is shown it (hasState
 	// false: no state preview, or the write changes no existing entity).
 	state    EntityState
@@ -204,7 +205,7 @@ func (wc *writeCall) previewLoss(ctx context.Context, m proto.Message) (lossInfo
 	if class == classTransient { // internal failures were logged by classify
 		r.cfg.logger.WarnContext(ctx, "mcpwrite: loss preview failed", "tool", name, "error", err)
 	}
-	info.warning = &Warning{
+	info.warning = &mcpwriteimpl.Warning{
 		Code:       "LOSS_PREVIEW_UNAVAILABLE",
 		Message:    "What this change would remove could not be determined",
 		Suggestion: "Review the preview with the user before applying",
@@ -223,7 +224,7 @@ func (l lossInfo) stateDigest() string {
 // isInternal reports an answer that is a server failure, not an outcome.
 func isInternal(es Errors) bool {
 	for _, e := range es {
-		if e.Code == CodeInternal || e.Code == CodeUnavailable || e.Code == CodeDeadlineExceeded {
+		if e.Code == mcpwriteimpl.CodeInternal || e.Code == mcpwriteimpl.CodeUnavailable || e.Code == mcpwriteimpl.CodeDeadlineExceeded {
 			return true
 		}
 	}
@@ -255,7 +256,7 @@ func (wc *writeCall) stillAsShown(ctx context.Context, m proto.Message, was Enti
 // confirmMessage is what the user reads: what will be written (the tool's
 // confirmation_message template when it has one), what that risks and, when
 // known, what will be lost.
-func (r *registry) confirmMessage(ctx context.Context, wt *writeTool, m proto.Message, body *Object, loss string, domain map[string]any) (string, error) {
+func (r *registry) confirmMessage(ctx context.Context, wt *writeTool, m proto.Message, body *mcpwriteimpl.Object, loss string, domain map[string]any) (string, error) {
 	preview, err := r.agentJSON(m)
 	if err != nil {
 		return "", err
@@ -278,7 +279,7 @@ func (r *registry) confirmMessage(ctx context.Context, wt *writeTool, m proto.Me
 // confirmInCall asks through elicitation/create while the call waits. The
 // idempotency claim is leased for the whole wait, so a retry meanwhile gets
 // IDEMPOTENCY_IN_PROGRESS instead of a second write.
-func (wc *writeCall) confirmInCall(ctx context.Context, req *mcp.CallToolRequest, m proto.Message, body *Object, raw []byte, rc RequestContext, hasRC bool, key string) *mcp.CallToolResult {
+func (wc *writeCall) confirmInCall(ctx context.Context, req *mcp.CallToolRequest, m proto.Message, body *mcpwriteimpl.Object, raw []byte, rc RequestContext, hasRC bool, key string) *mcp.CallToolResult {
 	r, wt, name := wc.r, wc.wt, wc.wt.doc.Name
 	if key != "" && r.cfg.idem != nil {
 		if res := wc.claim(ctx, rc, key, raw, m, r.cfg.elicitTimeout+r.cfg.idemLease); res != nil {
@@ -344,7 +345,7 @@ func (r *registry) askInCall(ctx context.Context, req *mcp.CallToolRequest, tool
 // confirmation form as an input request and the signed state the retried
 // call must bring back. Nothing is claimed or written; a key that already
 // holds a result answers from it instead of asking again.
-func (wc *writeCall) askRoundTrip(ctx context.Context, m proto.Message, body *Object, raw []byte, rc RequestContext, key string) *mcp.CallToolResult {
+func (wc *writeCall) askRoundTrip(ctx context.Context, m proto.Message, body *mcpwriteimpl.Object, raw []byte, rc RequestContext, key string) *mcp.CallToolResult {
 	r, wt, name := wc.r, wc.wt, wc.wt.doc.Name
 	if key != "" && r.cfg.idem != nil {
 		if res := wc.peek(ctx, rc, key, raw, m); res != nil {
@@ -376,14 +377,14 @@ func (wc *writeCall) askRoundTrip(ctx context.Context, m proto.Message, body *Ob
 		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("sign confirmation state: %w", err))})
 	}
 	return &mcp.CallToolResult{
-		InputRequests: mcp.InputRequestMap{ConfirmInputID: &mcp.ElicitParams{Message: msg, RequestedSchema: confirmSchema}},
+		InputRequests: mcp.InputRequestMap{confirmInputID: &mcp.ElicitParams{Message: msg, RequestedSchema: confirmSchema}},
 		RequestState:  token,
 	}
 }
 
 // confirmRoundTrip handles the retried call: it verifies the state against
 // this call, reads the user's answer and, on an explicit yes, writes once.
-func (wc *writeCall) confirmRoundTrip(ctx context.Context, req *mcp.CallToolRequest, m proto.Message, body *Object, raw []byte, rc RequestContext, hasRC bool, key string) *mcp.CallToolResult {
+func (wc *writeCall) confirmRoundTrip(ctx context.Context, req *mcp.CallToolRequest, m proto.Message, body *mcpwriteimpl.Object, raw []byte, rc RequestContext, hasRC bool, key string) *mcp.CallToolResult {
 	r, wt, name := wc.r, wc.wt, wc.wt.doc.Name
 	p := req.Params
 	fail := func(e *ErrorEntry) *mcp.CallToolResult { return r.errorResult(ctx, name, m, Errors{e}) }
@@ -417,14 +418,14 @@ func (wc *writeCall) confirmRoundTrip(ctx context.Context, req *mcp.CallToolRequ
 			return res
 		}
 		return fail(&ErrorEntry{
-			Code:        CodeProposalStale,
+			Code:        mcpwriteimpl.CodeProposalStale,
 			Message:     "The confirmation is stale: the server would now fill the request differently from what the user confirmed. Nothing was written.",
 			Suggestions: &Suggestions{Hint: "Call the tool again without inputResponses or requestState so the user confirms the current state."},
 		})
 	}
-	er, ok := p.InputResponses[ConfirmInputID].(*mcp.ElicitResult)
+	er, ok := p.InputResponses[confirmInputID].(*mcp.ElicitResult)
 	if !ok || er == nil {
-		return fail(invalidConfirmation("missing_answer", fmt.Sprintf("The call carries no answer to the confirmation input request %q. Nothing was written.", ConfirmInputID)))
+		return fail(invalidConfirmation("missing_answer", fmt.Sprintf("The call carries no answer to the confirmation input request %q. Nothing was written.", confirmInputID)))
 	}
 	if !accepted(er) {
 		return fail(refusal(wt, body, er))
@@ -480,16 +481,16 @@ func (wc *writeCall) consumeConfirmation(ctx context.Context, rc RequestContext,
 // programs, the message for people.
 func invalidConfirmation(reason, msg string) *ErrorEntry {
 	return &ErrorEntry{
-		Code: CodeConfirmationInvalid, Message: msg,
+		Code: codeConfirmationInvalid, Message: msg,
 		Details:     map[string]any{"reason": reason},
 		Suggestions: &Suggestions{Hint: "Call the tool again without inputResponses or requestState to ask the user again."},
 	}
 }
 
 // unanswered is the answer when the user did not confirm in time.
-func (r *registry) unanswered(wt *writeTool, body *Object) *ErrorEntry {
+func (r *registry) unanswered(wt *writeTool, body *mcpwriteimpl.Object) *ErrorEntry {
 	return &ErrorEntry{
-		Code:        CodeConfirmationDeclined,
+		Code:        mcpwriteimpl.CodeConfirmationDeclined,
 		Message:     fmt.Sprintf("The user did not answer within %s: %s. Nothing was written.", r.cfg.elicitTimeout, summarize(wt, body)),
 		Suggestions: &Suggestions{Hint: "Ask the user whether to make this change, then call again."},
 	}
@@ -499,7 +500,7 @@ func (r *registry) unanswered(wt *writeTool, body *Object) *ErrorEntry {
 // tenant and principal: the confirmation would belong to nobody (or anybody).
 func anonymousConfirmation(tool string) *ErrorEntry {
 	return &ErrorEntry{
-		Code:    CodePermissionDenied,
+		Code:    mcpwriteimpl.CodePermissionDenied,
 		Message: tool + " needs the user's confirmation, which is bound to an authenticated tenant and principal; this call carries none. Nothing was written.",
 		Suggestions: &Suggestions{
 			Hint: "Reconnect with credentials that identify the tenant and the user; the identity comes from the connection, never from tool arguments.",

@@ -146,7 +146,7 @@ func (h *harness) rawCall(who caller, tool, args, state string, answer mcp.Input
 		params.Meta = mcp.Meta{"test/tenant": who.tenant, "test/principal": who.principal}
 	}
 	if answer != nil {
-		params.InputResponses = mcp.InputResponseMap{runtime.ConfirmInputID: answer}
+		params.InputResponses = mcp.InputResponseMap{"mcpwrite_confirm": answer}
 	}
 	res, err := h.cs.CallTool(context.Background(), params)
 	if err != nil {
@@ -164,9 +164,9 @@ func (h *harness) ask(who caller, tool, args, wantMessage string) string {
 		b, _ := json.Marshal(res)
 		h.t.Fatalf("first round is not an input request: %s", b)
 	}
-	ep, ok := res.InputRequests[runtime.ConfirmInputID].(*mcp.ElicitParams)
+	ep, ok := res.InputRequests["mcpwrite_confirm"].(*mcp.ElicitParams)
 	if !ok {
-		h.t.Fatalf("input request %q is %T", runtime.ConfirmInputID, res.InputRequests[runtime.ConfirmInputID])
+		h.t.Fatalf("input request %q is %T", "mcpwrite_confirm", res.InputRequests["mcpwrite_confirm"])
 	}
 	schema, _ := json.Marshal(ep.RequestedSchema)
 	wantSchema := `{"properties":{"confirm":{"description":"Perform this change","title":"Confirm","type":"boolean"}},"required":["confirm"],"type":"object"}`

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // argumentsFingerprint is idempotency.Fingerprint of the arguments obj was
@@ -12,17 +13,17 @@ import (
 // again: the same canonical JSON (client_request_id and dry_run left out at
 // the top, keys sorted at every level, strings escaped one way, numbers as
 // written), so fingerprints stored by either agree.
-func argumentsFingerprint(obj *Object) string {
+func argumentsFingerprint(obj *mcpwriteimpl.Object) string {
 	return idempotency.FingerprintCanonical(appendCanonicalObject(make([]byte, 0, 256), obj, true))
 }
 
-func appendCanonicalObject(out []byte, o *Object, top bool) []byte {
+func appendCanonicalObject(out []byte, o *mcpwriteimpl.Object, top bool) []byte {
 	if o == nil {
 		return append(out, "{}"...)
 	}
 	idx := make([]int, 0, len(o.Keys))
 	for i, k := range o.Keys {
-		if top && (k == ArgClientRequestID || k == ArgDryRun) {
+		if top && (k == argClientRequestID || k == argDryRun) {
 			continue
 		}
 		idx = append(idx, i)
@@ -40,21 +41,21 @@ func appendCanonicalObject(out []byte, o *Object, top bool) []byte {
 	return append(out, '}')
 }
 
-func appendCanonicalValue(out []byte, v *Value) []byte {
+func appendCanonicalValue(out []byte, v *mcpwriteimpl.Value) []byte {
 	if v == nil {
 		return append(out, "null"...)
 	}
 	switch v.Kind {
-	case KindString:
+	case mcpwriteimpl.KindString:
 		return idempotency.AppendCanonicalString(out, v.Str)
-	case KindNumber:
+	case mcpwriteimpl.KindNumber:
 		return append(out, v.Str...)
-	case KindBool:
+	case mcpwriteimpl.KindBool:
 		if v.Bool {
 			return append(out, "true"...)
 		}
 		return append(out, "false"...)
-	case KindArray:
+	case mcpwriteimpl.KindArray:
 		out = append(out, '[')
 		for i, e := range v.Arr {
 			if i > 0 {
@@ -63,7 +64,7 @@ func appendCanonicalValue(out []byte, v *Value) []byte {
 			out = appendCanonicalValue(out, e)
 		}
 		return append(out, ']')
-	case KindObject:
+	case mcpwriteimpl.KindObject:
 		return appendCanonicalObject(out, v.Obj, false)
 	}
 	return append(out, "null"...)

@@ -44,6 +44,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
@@ -96,7 +97,7 @@ func (r *registry) confirmation(ctx context.Context, wt *writeTool, rc RequestCo
 }
 
 // propose stores the enriched request and renders the proposal answer.
-func (r *registry) propose(ctx context.Context, wt *writeTool, m proto.Message, body *Object, raw []byte, rc RequestContext, loss lossInfo) ([]byte, Errors) {
+func (r *registry) propose(ctx context.Context, wt *writeTool, m proto.Message, body *mcpwriteimpl.Object, raw []byte, rc RequestContext, loss lossInfo) ([]byte, Errors) {
 	name := wt.doc.Name
 	if r.svc.ApplyTool == "" {
 		return nil, Errors{r.internal(ctx, name, fmt.Errorf("policy asked for confirmation of %s but the service has no apply tool", name))}
@@ -213,7 +214,7 @@ func (r *registry) proposalID() string {
 
 // summarize is one line naming the tool and the agent's scalar arguments,
 // which is what a person needs to recognise the write.
-func summarize(wt *writeTool, body *Object) string {
+func summarize(wt *writeTool, body *mcpwriteimpl.Object) string {
 	title := wt.doc.Title
 	if title == "" {
 		title = wt.doc.Name
@@ -229,15 +230,15 @@ func summarize(wt *writeTool, body *Object) string {
 		}
 		v := body.Vals[i]
 		switch v.Kind {
-		case KindString:
+		case mcpwriteimpl.KindString:
 			s := v.Str
 			if r := []rune(s); len(r) > 60 {
 				s = string(r[:57]) + "..."
 			}
 			parts = append(parts, fmt.Sprintf("%s=%q", k, s))
-		case KindNumber:
+		case mcpwriteimpl.KindNumber:
 			parts = append(parts, k+"="+v.Str)
-		case KindBool:
+		case mcpwriteimpl.KindBool:
 			parts = append(parts, fmt.Sprintf("%s=%t", k, v.Bool))
 		}
 	}
@@ -259,9 +260,9 @@ func consequence(classification string) string {
 }
 
 // declined is the answer when the user said no.
-func declined(wt *writeTool, body *Object) *ErrorEntry {
+func declined(wt *writeTool, body *mcpwriteimpl.Object) *ErrorEntry {
 	return &ErrorEntry{
-		Code:        CodeConfirmationDeclined,
+		Code:        mcpwriteimpl.CodeConfirmationDeclined,
 		Message:     "The user declined: " + summarize(wt, body) + ". Nothing was written.",
 		Suggestions: &Suggestions{Hint: "Do not retry unless the user asks for the change again."},
 	}
@@ -274,9 +275,9 @@ func refusesWithoutElicitation(d *schemadoc.Tool) bool { return d.ElicitFallback
 
 // confirmationRequired answers a write that must be confirmed by the user
 // when the client cannot ask and the tool does not fall back to a proposal.
-func confirmationRequired(wt *writeTool, body *Object) *ErrorEntry {
+func confirmationRequired(wt *writeTool, body *mcpwriteimpl.Object) *ErrorEntry {
 	return &ErrorEntry{
-		Code:        CodeConfirmationRequired,
+		Code:        mcpwriteimpl.CodeConfirmationRequired,
 		Message:     "The user must confirm " + summarize(wt, body) + ", and this client cannot ask (it does not support MCP elicitation forms). Nothing was written.",
 		Suggestions: &Suggestions{Hint: "Tell the user this change needs their confirmation in a client that can show confirmation prompts; do not retry it here."},
 	}
@@ -284,9 +285,9 @@ func confirmationRequired(wt *writeTool, body *Object) *ErrorEntry {
 
 // cancelled is the answer when the user dismissed the confirmation without
 // deciding: unlike a decline, the user may still want the change.
-func cancelled(wt *writeTool, body *Object) *ErrorEntry {
+func cancelled(wt *writeTool, body *mcpwriteimpl.Object) *ErrorEntry {
 	return &ErrorEntry{
-		Code:        CodeConfirmationCancelled,
+		Code:        mcpwriteimpl.CodeConfirmationCancelled,
 		Message:     "The user dismissed the confirmation without deciding: " + summarize(wt, body) + ". Nothing was written.",
 		Suggestions: &Suggestions{Hint: "Ask the user whether they want this change; call again only if they say yes."},
 	}
@@ -294,7 +295,7 @@ func cancelled(wt *writeTool, body *Object) *ErrorEntry {
 
 // refusal is the answer to a confirmation that was not accepted: cancel
 // (dismissed) and decline (or an accept without confirm) differ.
-func refusal(wt *writeTool, body *Object, res *mcp.ElicitResult) *ErrorEntry {
+func refusal(wt *writeTool, body *mcpwriteimpl.Object, res *mcp.ElicitResult) *ErrorEntry {
 	if res != nil && res.Action == "cancel" {
 		return cancelled(wt, body)
 	}
@@ -306,19 +307,19 @@ func (r *registry) proposalError(ctx context.Context, tool, id string, err error
 	details := map[string]any{"proposal_id": id}
 	switch {
 	case errors.Is(err, proposal.ErrNotFound):
-		return &ErrorEntry{Code: CodeProposalNotFound, Field: "proposal_id", Message: fmt.Sprintf("proposal %q not found", id), Details: details,
+		return &ErrorEntry{Code: mcpwriteimpl.CodeProposalNotFound, Field: "proposal_id", Message: fmt.Sprintf("proposal %q not found", id), Details: details,
 			Suggestions: &Suggestions{Hint: "Proposals can only be applied by the tenant and principal that made them. Call the write tool again to make a new proposal."}}
 	case errors.Is(err, proposal.ErrDiscarded):
-		return &ErrorEntry{Code: CodeProposalNotFound, Field: "proposal_id", Message: fmt.Sprintf("proposal %q was discarded", id), Details: details,
+		return &ErrorEntry{Code: mcpwriteimpl.CodeProposalNotFound, Field: "proposal_id", Message: fmt.Sprintf("proposal %q was discarded", id), Details: details,
 			Suggestions: &Suggestions{Hint: "Call the write tool again to make a new proposal."}}
 	case errors.Is(err, proposal.ErrExpired):
-		return &ErrorEntry{Code: CodeProposalExpired, Field: "proposal_id", Message: fmt.Sprintf("proposal %q has expired", id), Details: details,
+		return &ErrorEntry{Code: mcpwriteimpl.CodeProposalExpired, Field: "proposal_id", Message: fmt.Sprintf("proposal %q has expired", id), Details: details,
 			Suggestions: &Suggestions{Hint: "Call the write tool again to make a fresh proposal and ask the user again."}}
 	case errors.Is(err, proposal.ErrBusy):
-		return &ErrorEntry{Code: CodeConflict, Field: "proposal_id", Message: fmt.Sprintf("proposal %q is being applied by another call", id), Details: details,
+		return &ErrorEntry{Code: mcpwriteimpl.CodeConflict, Field: "proposal_id", Message: fmt.Sprintf("proposal %q is being applied by another call", id), Details: details,
 			Suggestions: &Suggestions{Hint: "Wait a few seconds and apply again to get its result."}}
 	case errors.Is(err, proposal.ErrApplied):
-		return &ErrorEntry{Code: CodeConflict, Field: "proposal_id", Message: fmt.Sprintf("proposal %q was already applied", id), Details: details}
+		return &ErrorEntry{Code: mcpwriteimpl.CodeConflict, Field: "proposal_id", Message: fmt.Sprintf("proposal %q was already applied", id), Details: details}
 	}
 	return r.internal(ctx, tool, err)
 }
@@ -328,7 +329,7 @@ func (r *registry) proposalError(ctx context.Context, tool, id string, err error
 // request (otherwise the user confirmed something that no longer holds).
 func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 	name := r.svc.ApplyTool
-	vals, es := r.readArgs(arguments(req), argSpec{name: "proposal_id", kind: KindString, required: true})
+	vals, es := r.readArgs(arguments(req), argSpec{name: "proposal_id", kind: mcpwriteimpl.KindString, required: true})
 	if len(es) > 0 {
 		return r.errorResult(ctx, name, nil, es), nil
 	}
@@ -377,7 +378,7 @@ func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (
 			return toolResult(body, isError)
 		}
 		e := &ErrorEntry{
-			Code: CodeUnavailable, Field: "proposal_id", TraceID: r.traceID(),
+			Code: mcpwriteimpl.CodeUnavailable, Field: "proposal_id", TraceID: r.traceID(),
 			Message:     fmt.Sprintf("proposal %q was applied, but its result could not be saved: do not apply it again", p.ID),
 			Details:     map[string]any{"proposal_id": p.ID, "applied": true},
 			Suggestions: &Suggestions{Hint: "The write happened; details.result is its result. Read the current state instead of applying again."},
@@ -442,7 +443,7 @@ func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (
 		abort()
 		return toolResult(body, true), nil
 	}
-	var ws []Warning
+	var ws []mcpwriteimpl.Warning
 	if obj, es := r.parseArgs(p.Arguments); len(es) == 0 {
 		_, b := wt.splitControl(obj)
 		ws = r.warnings(wt, b)
@@ -468,7 +469,7 @@ func (r *registry) staleness(ctx context.Context, wt *writeTool, p *proposal.Pro
 	}
 	if len(es) > 0 {
 		stale := &ErrorEntry{
-			Code: CodeProposalStale, Field: "proposal_id",
+			Code: mcpwriteimpl.CodeProposalStale, Field: "proposal_id",
 			Message:     fmt.Sprintf("proposal %q no longer validates against the current state", p.ID),
 			Details:     map[string]any{"proposal_id": p.ID},
 			Suggestions: &Suggestions{Hint: "Nothing was written. Call the write tool again to make a fresh proposal."},
@@ -480,7 +481,7 @@ func (r *registry) staleness(ctx context.Context, wt *writeTool, p *proposal.Pro
 		return fresh, nil
 	}
 	return nil, Errors{{
-		Code: CodeProposalStale, Field: "proposal_id",
+		Code: mcpwriteimpl.CodeProposalStale, Field: "proposal_id",
 		Message:     fmt.Sprintf("proposal %q is stale: the server would now fill it differently", p.ID),
 		Details:     map[string]any{"proposal_id": p.ID, "changed_fields": changedFields(a.ProtoReflect(), b.ProtoReflect())},
 		Suggestions: &Suggestions{Hint: "Nothing was written. Call the write tool again to make a fresh proposal and show it to the user."},
@@ -575,7 +576,7 @@ func changedFields(a, b protoreflect.Message) []string {
 // discardHandler drops a proposal the user rejected; discarding twice succeeds.
 func (r *registry) discardHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	name := r.svc.DiscardTool
-	vals, es := r.readArgs(arguments(req), argSpec{name: "proposal_id", kind: KindString, required: true})
+	vals, es := r.readArgs(arguments(req), argSpec{name: "proposal_id", kind: mcpwriteimpl.KindString, required: true})
 	if len(es) > 0 {
 		return r.errorResult(ctx, name, nil, es), nil
 	}

@@ -26,6 +26,7 @@ import (
 	"google.golang.org/protobuf/types/dynamicpb"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // The test service is notes.v1.NoteService, built at run time as dynamic
@@ -93,7 +94,7 @@ func setStr(m protoreflect.Message, name, v string) {
 	}
 }
 
-func setMeta(c *runtime.Call, req protoreflect.Message) {
+func setMeta(c *mcpwriteimpl.Call, req protoreflect.Message) {
 	fd := req.Descriptor().Fields().ByName("meta")
 	meta := req.Mutable(fd).Message()
 	setStr(meta, "tenant_id", c.RC.TenantID)
@@ -211,14 +212,14 @@ func (d *domain) setModel(m string) {
 	d.activeModel = m
 }
 
-func (d *domain) service() *runtime.Service {
-	return &runtime.Service{
+func (d *domain) service() *mcpwriteimpl.Service {
+	return &mcpwriteimpl.Service{
 		Name: "notes.v1.NoteService",
 		Doc:  []byte(notesDoc),
-		Tools: []*runtime.Tool{{
+		Tools: []*mcpwriteimpl.Tool{{
 			Name:       "create_note",
 			NewRequest: func() proto.Message { return newMsg("CreateNoteRequest") },
-			Decode: func(dec *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+			Decode: func(dec *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, req proto.Message) {
 				m := req.ProtoReflect()
 				dec.Known(obj, []string{"title", "description", "priority"})
 				if s, ok := dec.String(obj.Get("title"), "title"); ok {
@@ -233,7 +234,7 @@ func (d *domain) service() *runtime.Service {
 					m.Set(m.Descriptor().Fields().ByName("priority"), protoreflect.ValueOfInt32(n))
 				}
 			},
-			Enrich: func(c *runtime.Call, req proto.Message) error {
+			Enrich: func(c *mcpwriteimpl.Call, req proto.Message) error {
 				m := req.ProtoReflect()
 				var b [4]byte
 				if _, err := io.ReadFull(c.Rand, b[:]); err != nil {
@@ -295,7 +296,7 @@ func (d *domain) service() *runtime.Service {
 		}, {
 			Name:       "delete_note",
 			NewRequest: func() proto.Message { return newMsg("DeleteNoteRequest") },
-			Decode: func(dec *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+			Decode: func(dec *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, req proto.Message) {
 				dec.Known(obj, []string{"id"})
 				if s, ok := dec.String(obj.Get("id"), "id"); ok {
 					setStr(req.ProtoReflect(), "id", s)
@@ -303,7 +304,7 @@ func (d *domain) service() *runtime.Service {
 					dec.Missing("id")
 				}
 			},
-			Enrich: func(c *runtime.Call, req proto.Message) error {
+			Enrich: func(c *mcpwriteimpl.Call, req proto.Message) error {
 				setMeta(c, req.ProtoReflect())
 				return nil
 			},
@@ -391,7 +392,7 @@ type harnessOpts struct {
 	// doc rewrites the service's getWriteSchema document before registration.
 	doc func(string) string
 	// service adjusts the service (its tools' bindings) before registration.
-	service       func(*runtime.Service)
+	service       func(*mcpwriteimpl.Service)
 	client        *mcp.ClientOptions
 	clientSession *mcp.ClientSessionOptions
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -33,24 +34,24 @@ type CallStart struct {
 
 // Outcomes of a call.
 const (
-	OutcomeSuccess       = "success"        // the write (or read) succeeded
-	OutcomeError         = "error"          // an isError result; ErrorCode says which
-	OutcomeProposed      = "proposed"       // a proposal waits for the user
-	OutcomeInputRequired = "input_required" // the client must ask the user and call again
+	outcomeSuccess       = "success"        // the write (or read) succeeded
+	outcomeError         = "error"          // an isError result; ErrorCode says which
+	outcomeProposed      = "proposed"       // a proposal waits for the user
+	outcomeInputRequired = "input_required" // the client must ask the user and call again
 )
 
 // Proposal and confirmation events of a call.
 const (
-	ProposalCreated   = "created"
-	ProposalApplied   = "applied"
-	ProposalDiscarded = "discarded"
-	ProposalExpired   = "expired"
+	proposalCreated   = "created"
+	proposalApplied   = "applied"
+	proposalDiscarded = "discarded"
+	proposalExpired   = "expired"
 
-	ConfirmationAsked     = "asked"
-	ConfirmationAccepted  = "accepted"
-	ConfirmationDeclined  = "declined"
-	ConfirmationCancelled = "cancelled"
-	ConfirmationStale     = "stale"
+	confirmationAsked     = "asked"
+	confirmationAccepted  = "accepted"
+	confirmationDeclined  = "declined"
+	confirmationCancelled = "cancelled"
+	confirmationStale     = "stale"
 )
 
 // CallEnd is a finished tool call.
@@ -91,16 +92,16 @@ func (r *registry) observe(tool string, h mcp.ToolHandler) mcp.ToolHandler {
 
 // callEnd reads what happened from the result the agent receives.
 func (r *registry) callEnd(tool string, req *mcp.CallToolRequest, res *mcp.CallToolResult) CallEnd {
-	end := CallEnd{Tool: tool, Outcome: OutcomeSuccess}
+	end := CallEnd{Tool: tool, Outcome: outcomeSuccess}
 	if wt, ok := r.tools[tool]; ok {
 		end.Read = wt.read
 	}
 	if res == nil {
-		end.Outcome, end.ErrorCode = OutcomeError, CodeInternal
+		end.Outcome, end.ErrorCode = outcomeError, mcpwriteimpl.CodeInternal
 		return end
 	}
 	if res.NeedsInput() {
-		end.Outcome, end.Confirmation = OutcomeInputRequired, ConfirmationAsked
+		end.Outcome, end.Confirmation = outcomeInputRequired, confirmationAsked
 		return end
 	}
 	var body struct {
@@ -116,29 +117,29 @@ func (r *registry) callEnd(tool string, req *mcp.CallToolRequest, res *mcp.CallT
 	end.Replay = body.Replay
 	switch {
 	case res.IsError:
-		end.Outcome = OutcomeError
+		end.Outcome = outcomeError
 		if body.Error != nil {
 			end.ErrorCode = body.Error.Code
 		}
 		switch end.ErrorCode {
-		case CodeConfirmationDeclined:
-			end.Confirmation = ConfirmationDeclined
-		case CodeConfirmationCancelled:
-			end.Confirmation = ConfirmationCancelled
-		case CodeProposalStale:
-			end.Confirmation = ConfirmationStale
-		case CodeProposalExpired:
-			end.Proposal = ProposalExpired
+		case mcpwriteimpl.CodeConfirmationDeclined:
+			end.Confirmation = confirmationDeclined
+		case mcpwriteimpl.CodeConfirmationCancelled:
+			end.Confirmation = confirmationCancelled
+		case mcpwriteimpl.CodeProposalStale:
+			end.Confirmation = confirmationStale
+		case mcpwriteimpl.CodeProposalExpired:
+			end.Proposal = proposalExpired
 		}
 	case len(body.Proposal) > 0 && string(body.Proposal) != "null":
-		end.Outcome, end.Proposal = OutcomeProposed, ProposalCreated
+		end.Outcome, end.Proposal = outcomeProposed, proposalCreated
 	case tool == r.svc.ApplyTool:
-		end.Proposal = ProposalApplied
+		end.Proposal = proposalApplied
 	case tool == r.svc.DiscardTool:
-		end.Proposal = ProposalDiscarded
+		end.Proposal = proposalDiscarded
 	}
 	if !res.IsError && req != nil && isRoundTripAnswer(req) {
-		end.Confirmation = ConfirmationAccepted
+		end.Confirmation = confirmationAccepted
 	}
 	return end
 }

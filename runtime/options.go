@@ -12,22 +12,23 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
 )
 
 // DefaultProposalTTL is how long a proposal can be applied after it was made:
 // long enough for a person to read it, short enough that the world it was
 // checked against is still recognisable.
-const DefaultProposalTTL = 15 * time.Minute
+const defaultProposalTTL = 15 * time.Minute
 
 // DefaultElicitationTimeout is how long a user has to answer a confirmation:
 // the idempotency claim is held this long (plus the normal lease) while an
 // in-call confirmation waits, and a round-trip confirmation expires after it.
-const DefaultElicitationTimeout = 5 * time.Minute
+const defaultElicitationTimeout = 5 * time.Minute
 
 // MinSigningKeyLength is the shortest key WithSigningKey accepts, in bytes
 // (the HMAC-SHA256 block of security).
-const MinSigningKeyLength = 32
+const minSigningKeyLength = 32
 
 // LossPreviewFunc names, in a short phrase, what a write would remove or
 // overwrite ("element OrderService and 2 relationships"), for the user who
@@ -79,7 +80,7 @@ type config struct {
 }
 
 // DefaultMaxStoredResponse is the largest result kept for a replay.
-const DefaultMaxStoredResponse = 1 << 20
+const defaultMaxStoredResponse = 1 << 20
 
 func newConfig(opts []Option) *config {
 	c := &config{
@@ -88,10 +89,10 @@ func newConfig(opts []Option) *config {
 		idemTTL:   idempotency.DefaultCacheTTL,
 		idemLease: idempotency.DefaultLease,
 
-		maxStoredResponse: DefaultMaxStoredResponse,
-		proposalTTL:       DefaultProposalTTL,
+		maxStoredResponse: defaultMaxStoredResponse,
+		proposalTTL:       defaultProposalTTL,
 
-		elicitTimeout: DefaultElicitationTimeout,
+		elicitTimeout: defaultElicitationTimeout,
 	}
 	for _, o := range opts {
 		if o != nil {
@@ -101,7 +102,7 @@ func newConfig(opts []Option) *config {
 	if c.signingKey == nil && c.signingKeyErr == nil {
 		// A fresh key per registry: state signed by one process verifies in
 		// that process only. Never from c.rand, which tests make predictable.
-		c.signingKey = make([]byte, MinSigningKeyLength)
+		c.signingKey = make([]byte, minSigningKeyLength)
 		if _, err := rand.Read(c.signingKey); err != nil {
 			c.signingKeyErr = fmt.Errorf("generate signing key: %w", err)
 		}
@@ -255,8 +256,8 @@ func WithElicitationTimeout(d time.Duration) Option {
 // rather than sign with a guessable key.
 func WithSigningKey(key []byte) Option {
 	return func(c *config) {
-		if len(key) < MinSigningKeyLength {
-			c.signingKey, c.signingKeyErr = nil, fmt.Errorf("signing key has %d bytes, want at least %d", len(key), MinSigningKeyLength)
+		if len(key) < minSigningKeyLength {
+			c.signingKey, c.signingKeyErr = nil, fmt.Errorf("signing key has %d bytes, want at least %d", len(key), minSigningKeyLength)
 			return
 		}
 		c.signingKey, c.signingKeyErr = append([]byte(nil), key...), nil
@@ -281,8 +282,8 @@ func WithLossPreview(fn LossPreviewFunc) Option {
 // a different ID. Register fails on a shorter secret.
 func WithIDSecret(secret []byte) Option {
 	return func(c *config) {
-		if len(secret) < MinIDSecretLength {
-			c.idSecret, c.idSecretErr = nil, fmt.Errorf("ID secret has %d bytes, want at least %d", len(secret), MinIDSecretLength)
+		if len(secret) < mcpwriteimpl.MinIDSecretLength {
+			c.idSecret, c.idSecretErr = nil, fmt.Errorf("ID secret has %d bytes, want at least %d", len(secret), mcpwriteimpl.MinIDSecretLength)
 			return
 		}
 		c.idSecret, c.idSecretErr = append([]byte(nil), secret...), nil

@@ -15,13 +15,14 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
 // Names of the arguments every write tool accepts besides its own fields.
 const (
-	ArgClientRequestID = "client_request_id"
-	ArgDryRun          = "dry_run"
+	argClientRequestID = "client_request_id"
+	argDryRun          = "dry_run"
 )
 
 // control is what the pipeline itself reads from the arguments.
@@ -55,24 +56,24 @@ func arguments(req *mcp.CallToolRequest) []byte {
 }
 
 // parseArgs parses tool arguments strictly; empty and null mean {}.
-func (r *registry) parseArgs(raw []byte) (*Object, Errors) {
+func (r *registry) parseArgs(raw []byte) (*mcpwriteimpl.Object, Errors) {
 	return r.parseArgsInto(raw, nil)
 }
 
 // parseArgsInto is parseArgs with the tree carved from s (nil: allocated);
 // the tree is valid until s is released.
-func (r *registry) parseArgsInto(raw []byte, s *scratch) (*Object, Errors) {
+func (r *registry) parseArgsInto(raw []byte, s *scratch) (*mcpwriteimpl.Object, Errors) {
 	if len(raw) == 0 || raw[0] != '{' { // arguments are almost always an object
 		if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
-			return &Object{}, nil
+			return &mcpwriteimpl.Object{}, nil
 		}
 	}
-	obj, es := parseObjectInto(raw, r.cfg.limits, s)
+	obj, es := mcpwriteimpl.ParseObjectInto(raw, r.cfg.limits, s)
 	if len(es) > 0 {
 		return nil, es
 	}
 	if obj == nil {
-		return &Object{}, nil
+		return &mcpwriteimpl.Object{}, nil
 	}
 	return obj, nil
 }
@@ -80,44 +81,44 @@ func (r *registry) parseArgsInto(raw []byte, s *scratch) (*Object, Errors) {
 // splitControl removes client_request_id, dry_run and, when the tool takes
 // one, the agent's summary argument (summaryArg) from the arguments (they
 // steer the pipeline, not the request) and checks them.
-func splitControl(obj *Object, summaryArg string) (control, *Object) {
+func splitControl(obj *mcpwriteimpl.Object, summaryArg string) (control, *mcpwriteimpl.Object) {
 	var c control
 	hasControl := false
 	for _, k := range obj.Keys {
-		hasControl = hasControl || k == ArgClientRequestID || k == ArgDryRun || summaryArg != "" && k == summaryArg
+		hasControl = hasControl || k == argClientRequestID || k == argDryRun || summaryArg != "" && k == summaryArg
 	}
 	if !hasControl {
 		return c, obj // the common call: nothing to split, nothing to copy
 	}
-	body := &Object{Keys: make([]string, 0, len(obj.Keys)), Vals: make([]*Value, 0, len(obj.Keys))}
+	body := &mcpwriteimpl.Object{Keys: make([]string, 0, len(obj.Keys)), Vals: make([]*mcpwriteimpl.Value, 0, len(obj.Keys))}
 	for i, k := range obj.Keys {
 		v := obj.Vals[i]
 		switch k {
-		case ArgClientRequestID:
+		case argClientRequestID:
 			switch {
-			case v == nil || v.Kind == KindNull:
-			case v.Kind != KindString:
+			case v == nil || v.Kind == mcpwriteimpl.KindNull:
+			case v.Kind != mcpwriteimpl.KindString:
 				c.errs = append(c.errs, &ErrorEntry{
-					Code: CodeInvalidType, Field: k,
+					Code: mcpwriteimpl.CodeInvalidType, Field: k,
 					Message: "client_request_id must be a string",
 					Details: map[string]any{"expected": "string", "got": jsonKind(v.Kind)},
 				})
 			default:
 				if err := idempotency.ValidateKey(v.Str); err != nil {
 					c.errs = append(c.errs, &ErrorEntry{
-						Code: CodeInvalidIdempotencyKey, Field: k, Message: err.Error(),
+						Code: mcpwriteimpl.CodeInvalidIdempotencyKey, Field: k, Message: err.Error(),
 						Suggestions: &Suggestions{Hint: "Use 1-255 characters of A-Z, a-z, 0-9, '_' and '-', e.g. create_element-7f3a9c."},
 					})
 				} else {
 					c.key = v.Str
 				}
 			}
-		case ArgDryRun:
+		case argDryRun:
 			switch {
-			case v == nil || v.Kind == KindNull:
-			case v.Kind != KindBool:
+			case v == nil || v.Kind == mcpwriteimpl.KindNull:
+			case v.Kind != mcpwriteimpl.KindBool:
 				c.errs = append(c.errs, &ErrorEntry{
-					Code: CodeInvalidType, Field: k, Message: "dry_run must be a boolean",
+					Code: mcpwriteimpl.CodeInvalidType, Field: k, Message: "dry_run must be a boolean",
 					Details: map[string]any{"expected": "boolean", "got": jsonKind(v.Kind)},
 				})
 			default:
@@ -135,20 +136,20 @@ func splitControl(obj *Object, summaryArg string) (control, *Object) {
 
 // agentSummary checks the agent's summary of a change: a string of 1 to
 // schemadoc.AgentSummaryMaxLength characters; null is as if not sent.
-func agentSummary(k string, v *Value, errs Errors) (string, Errors) {
+func agentSummary(k string, v *mcpwriteimpl.Value, errs Errors) (string, Errors) {
 	switch {
-	case v == nil || v.Kind == KindNull:
+	case v == nil || v.Kind == mcpwriteimpl.KindNull:
 		return "", errs
-	case v.Kind != KindString:
+	case v.Kind != mcpwriteimpl.KindString:
 		return "", append(errs, &ErrorEntry{
-			Code: CodeInvalidType, Field: k, Message: "expected string, got " + jsonKind(v.Kind),
+			Code: mcpwriteimpl.CodeInvalidType, Field: k, Message: "expected string, got " + jsonKind(v.Kind),
 			Details: map[string]any{"expected": "string", "got": jsonKind(v.Kind)},
 		})
 	}
 	s := strings.TrimSpace(v.Str)
 	if n := utf8.RuneCountInString(s); n == 0 || n > schemadoc.AgentSummaryMaxLength {
 		return "", append(errs, &ErrorEntry{
-			Code: CodeConstraintViolation, Field: k,
+			Code: mcpwriteimpl.CodeConstraintViolation, Field: k,
 			Message:     fmt.Sprintf("must be 1 to %d characters, got %d", schemadoc.AgentSummaryMaxLength, n),
 			Suggestions: &Suggestions{Hint: "Describe the change in one short line, or leave summary out."},
 		})
@@ -158,9 +159,9 @@ func agentSummary(k string, v *Value, errs Errors) (string, Errors) {
 
 // initCall sets c, a zero Call, to the per-call state generated enrichment
 // reads.
-func (r *registry) initCall(ctx context.Context, c *Call, tool string, rc RequestContext, hasRC bool, key string, dryRun bool) {
-	*c = Call{
-		Ctx: ctx, Tool: tool, RC: rc, HasRC: hasRC,
+func (r *registry) initCall(ctx context.Context, c *mcpwriteimpl.Call, tool string, rc RequestContext, hasRC bool, key string, dryRun bool) {
+	*c = mcpwriteimpl.Call{
+		Ctx: ctx, Tool: tool, RC: mcpwriteimpl.RequestMetadata(rc), HasRC: hasRC,
 		ClientRequestID: key, DryRun: dryRun,
 		Clock: r.cfg.clock, Rand: r.cfg.rand, IDSecret: r.cfg.idSecret,
 	}
@@ -168,26 +169,26 @@ func (r *registry) initCall(ctx context.Context, c *Call, tool string, rc Reques
 
 // prepare runs decode -> validate -> enrich and returns the complete request.
 // A failure returns the entries and their class.
-func (r *registry) prepare(ctx context.Context, wt *writeTool, body *Object, rc RequestContext, hasRC bool, key string, dryRun bool) (proto.Message, Errors, errClass) {
+func (r *registry) prepare(ctx context.Context, wt *writeTool, body *mcpwriteimpl.Object, rc RequestContext, hasRC bool, key string, dryRun bool) (proto.Message, Errors, errClass) {
 	return r.prepareWith(ctx, nil, wt, body, rc, hasRC, key, dryRun)
 }
 
 // prepareWith is prepare with the Decoder and the Call taken from s (nil:
 // allocated), which must not be released before the request is complete.
-func (r *registry) prepareWith(ctx context.Context, s *scratch, wt *writeTool, body *Object, rc RequestContext, hasRC bool, key string, dryRun bool) (proto.Message, Errors, errClass) {
+func (r *registry) prepareWith(ctx context.Context, s *scratch, wt *writeTool, body *mcpwriteimpl.Object, rc RequestContext, hasRC bool, key string, dryRun bool) (proto.Message, Errors, errClass) {
 	m := wt.bind.NewRequest()
-	var d *Decoder
-	var c *Call
+	var d *mcpwriteimpl.Decoder
+	var c *mcpwriteimpl.Call
 	if s != nil {
-		d, c = &s.dec, &s.call
-		s.callUsed = true
+		d, c = s.Decoder(), s.Call()
 	} else {
-		d, c = NewDecoder(r.cfg.limits), new(Call)
+		d, c = mcpwriteimpl.NewDecoder(r.cfg.limits), new(mcpwriteimpl.Call)
 	}
-	d.vocabs = r.newCallVocabularies(ctx, rc)
+	vocabs := r.newCallVocabularies(ctx, rc)
+	d.Vocabularies = vocabs.lookup()
 	wt.bind.Decode(d, body, m)
-	if d.vocabs != nil && d.vocabs.failure != nil {
-		err := d.vocabs.failure
+	if vocabs != nil && vocabs.failure != nil {
+		err := vocabs.failure
 		es, class := r.classify(ctx, wt.doc.Name, err)
 		return m, es, class
 	}
@@ -198,7 +199,7 @@ func (r *registry) prepareWith(ctx context.Context, s *scratch, wt *writeTool, b
 	}
 	r.initCall(ctx, c, wt.doc.Name, rc, hasRC, key, dryRun)
 	if s != nil {
-		c.block = &s.rand
+		s.LendRandom()
 	}
 	if err := wt.bind.Enrich(c, m); err != nil {
 		es, class := r.classify(ctx, wt.doc.Name, err)
@@ -250,7 +251,7 @@ type writeCall struct {
 	fp        string
 	// args are the parsed arguments, whose fingerprint the claim takes
 	// (nil: the raw bytes are fingerprinted).
-	args *Object
+	args *mcpwriteimpl.Object
 	// failed: the outcome being recorded is a business error, not a write.
 	failed bool
 }
@@ -280,7 +281,7 @@ func (wc *writeCall) run(ctx context.Context, req *mcp.CallToolRequest) *mcp.Cal
 	// The parsed arguments live until the answer is rendered, which is
 	// before run returns.
 	s := getScratch()
-	defer s.release()
+	defer s.Release()
 	obj, es := r.parseArgsInto(raw, s)
 	if len(es) > 0 {
 		return r.errorResult(ctx, name, nil, es)
@@ -338,7 +339,7 @@ func (wc *writeCall) run(ctx context.Context, req *mcp.CallToolRequest) *mcp.Cal
 
 // execute runs the handler on a write that needs no (more) confirmation and
 // renders its outcome, recording it under the idempotency claim.
-func (wc *writeCall) execute(ctx context.Context, m proto.Message, body *Object, rc RequestContext, hasRC bool, key string) *mcp.CallToolResult {
+func (wc *writeCall) execute(ctx context.Context, m proto.Message, body *mcpwriteimpl.Object, rc RequestContext, hasRC bool, key string) *mcp.CallToolResult {
 	r, wt, name := wc.r, wc.wt, wc.wt.doc.Name
 	var out *Outcome
 	if wc.claimed {
@@ -450,7 +451,7 @@ func (wc *writeCall) answerExisting(ctx context.Context, m proto.Message, key, f
 		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, errors.New("idempotency claim refused without a record"))})
 	case ex.Fingerprint != fp:
 		return r.errorResult(ctx, name, m, Errors{{
-			Code: CodeIdempotencyKeyReused, Field: ArgClientRequestID,
+			Code: mcpwriteimpl.CodeIdempotencyKeyReused, Field: argClientRequestID,
 			Message:     fmt.Sprintf("client_request_id %q was already used for a different request", key),
 			Details:     map[string]any{"client_request_id": key},
 			Suggestions: &Suggestions{Hint: "Use a new client_request_id for a new request; resend the original arguments unchanged to get the original result."},
@@ -459,7 +460,7 @@ func (wc *writeCall) answerExisting(ctx context.Context, m proto.Message, key, f
 		return r.replay(ctx, name, ex.Response, ex.IsError, ex.CreatedAt)
 	default:
 		return r.errorResult(ctx, name, m, Errors{{
-			Code: CodeIdempotencyInProgress, Field: ArgClientRequestID,
+			Code: mcpwriteimpl.CodeIdempotencyInProgress, Field: argClientRequestID,
 			Message:     fmt.Sprintf("a request with client_request_id %q is still being processed", key),
 			Details:     map[string]any{"client_request_id": key},
 			Suggestions: &Suggestions{Hint: "Wait a few seconds and retry with the same client_request_id and arguments; it will return the result."},
@@ -525,7 +526,7 @@ func (wc *writeCall) complete(ctx context.Context, body []byte, isError bool) er
 // an error saying the original call ran, so the retry never executes it again.
 func tooLargeToReplay(tool string, size, max int) []byte {
 	b, _ := marshalJSON(errorEnvelope(Errors{{
-		Code: CodeResourceExhausted,
+		Code: mcpwriteimpl.CodeResourceExhausted,
 		Message: fmt.Sprintf("the original %s call with this client_request_id completed, but its result (%d bytes) was larger than the %d bytes kept for replays, so it cannot be shown again",
 			tool, size, max),
 		Details:     map[string]any{"result_bytes": size, "limit_bytes": max, "completed": true},
@@ -542,8 +543,8 @@ func tooLargeToReplay(tool string, size, max int) []byte {
 func (wc *writeCall) unrecorded(ctx context.Context, result []byte, err error) *mcp.CallToolResult {
 	r, name := wc.r, wc.wt.doc.Name
 	e := &ErrorEntry{
-		Code:  CodeUnavailable,
-		Field: ArgClientRequestID,
+		Code:  mcpwriteimpl.CodeUnavailable,
+		Field: argClientRequestID,
 		Message: fmt.Sprintf("%s ran, but its outcome could not be recorded under client_request_id %q: a retry with this key after %s may run it again",
 			name, wc.clientKey, r.cfg.idemLease),
 		Details:     map[string]any{"applied": true},
@@ -587,7 +588,7 @@ func (wc *writeCall) release(ctx context.Context) {
 // envelope entries with their class: a resolver that fails during the retry
 // keeps its own class (a transient lookup failure is not stored as an
 // outcome; an internal one is logged with its cause and trace_id).
-func (wc *writeCall) invoke(ctx context.Context, m proto.Message, body *Object, rc RequestContext, hasRC bool, key string) (proto.Message, Errors, errClass) {
+func (wc *writeCall) invoke(ctx context.Context, m proto.Message, body *mcpwriteimpl.Object, rc RequestContext, hasRC bool, key string) (proto.Message, Errors, errClass) {
 	r, wt := wc.r, wc.wt
 	for attempt := uint32(0); ; attempt++ {
 		resp, err := wt.bind.Invoke(ctx, m)
@@ -636,15 +637,15 @@ func (r *registry) nextSteps(wt *writeTool) []string {
 
 // warnings are remarks on a valid call: today an omitted optional
 // description, which makes the entity hard to find later.
-func (r *registry) warnings(wt *writeTool, body *Object) []Warning {
-	ws := []Warning{}
+func (r *registry) warnings(wt *writeTool, body *mcpwriteimpl.Object) []mcpwriteimpl.Warning {
+	ws := []mcpwriteimpl.Warning{}
 	if wt.optionalDescription {
-		if v := body.Get("description"); v == nil || v.Kind == KindNull || (v.Kind == KindString && v.Str == "") {
+		if v := body.Get("description"); v == nil || v.Kind == mcpwriteimpl.KindNull || (v.Kind == mcpwriteimpl.KindString && v.Str == "") {
 			entity := "The request"
 			if wt.doc.Result != "" {
 				entity = humanize(wt.doc.Result)
 			}
-			ws = append(ws, Warning{
+			ws = append(ws, mcpwriteimpl.Warning{
 				Code: "MISSING_DESCRIPTION", Field: "description",
 				Message:    entity + " has no description",
 				Suggestion: "Add a description for better discoverability",

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -14,7 +15,7 @@ type Preparer struct{ r *registry }
 
 // NewPreparer binds svc (as generated New<Service>Service returns it) with
 // the same options Register takes.
-func NewPreparer(svc *Service, opts ...Option) (*Preparer, error) {
+func NewPreparer(svc *mcpwriteimpl.Service, opts ...Option) (*Preparer, error) {
 	r, err := newRegistry(svc, opts)
 	if err != nil {
 		return nil, err
@@ -27,10 +28,10 @@ func NewPreparer(svc *Service, opts ...Option) (*Preparer, error) {
 func (p *Preparer) Prepare(ctx context.Context, tool string, args []byte, rc RequestContext) (proto.Message, Errors) {
 	wt, ok := p.r.tools[tool]
 	if !ok {
-		return nil, Errors{{Code: CodeUnknownOperation, Message: fmt.Sprintf("unknown tool %q", tool)}}
+		return nil, Errors{{Code: mcpwriteimpl.CodeUnknownOperation, Message: fmt.Sprintf("unknown tool %q", tool)}}
 	}
 	s := getScratch()
-	defer s.release()
+	defer s.Release()
 	obj, es := p.r.parseArgsInto(args, s)
 	if len(es) > 0 {
 		return nil, es
@@ -54,17 +55,17 @@ func (p *Preparer) Prepare(ctx context.Context, tool string, args []byte, rc Req
 func (p *Preparer) Decode(tool string, args []byte) (proto.Message, Errors) {
 	wt, ok := p.r.tools[tool]
 	if !ok {
-		return nil, Errors{{Code: CodeUnknownOperation, Message: fmt.Sprintf("unknown tool %q", tool)}}
+		return nil, Errors{{Code: mcpwriteimpl.CodeUnknownOperation, Message: fmt.Sprintf("unknown tool %q", tool)}}
 	}
 	s := getScratch()
-	defer s.release()
+	defer s.Release()
 	obj, es := p.r.parseArgsInto(args, s)
 	if len(es) > 0 {
 		return nil, es
 	}
 	ctl, body := wt.splitControl(obj)
 	m := wt.bind.NewRequest()
-	d := &s.dec
+	d := s.Decoder()
 	wt.bind.Decode(d, body, m)
 	if es := append(ctl.errs, d.Errors()...); len(es) > 0 {
 		wt.hint(es)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -24,7 +25,7 @@ func boolField(m proto.Message, name string) bool {
 // check runs as for the write, so a write the domain would refuse answers
 // that refusal; otherwise the answer shows the complete request and the
 // domain's preview (totals, what it would change) with is_preview true.
-func (r *registry) previewAnswer(ctx context.Context, wt *writeTool, m proto.Message, body *Object) *mcp.CallToolResult {
+func (r *registry) previewAnswer(ctx context.Context, wt *writeTool, m proto.Message, body *mcpwriteimpl.Object) *mcp.CallToolResult {
 	name, pu := wt.doc.Name, wt.doc.PreviewUnless
 	dp, des, _ := r.domainCheck(ctx, name, m)
 	if len(des) > 0 {

@@ -4,11 +4,12 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // KindRead is the document kind of a read tool (ToolRules kind READ).
-const KindRead = "READ"
+const kindRead = "READ"
 
 // readHandler runs a read tool: decode -> validate -> enrich -> handler ->
 // respond. A read changes nothing, so it takes no client_request_id and no
@@ -23,7 +24,7 @@ func (r *registry) readHandler(wt *writeTool) mcp.ToolHandler {
 			ctx = WithRequestContext(ctx, rc)
 		}
 		s := getScratch()
-		defer s.release()
+		defer s.Release()
 		body, es := r.parseArgsInto(arguments(req), s)
 		if len(es) > 0 {
 			return r.errorResult(ctx, name, nil, es), nil
@@ -37,7 +38,7 @@ func (r *registry) readHandler(wt *writeTool) mcp.ToolHandler {
 			es, _ := r.classify(ctx, name, err)
 			return r.errorResult(ctx, name, m, es), nil
 		}
-		o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), []Warning{}, r.enums, r.jsonNames())
+		o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), []mcpwriteimpl.Warning{}, r.enums, r.jsonNames())
 		if err != nil {
 			return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("marshal response: %w", err))}), nil
 		}
@@ -53,10 +54,10 @@ func hintReadControl(tool string, es Errors) {
 			continue
 		}
 		switch e.Field {
-		case ArgClientRequestID:
+		case argClientRequestID:
 			e.Message = fmt.Sprintf("unknown field %q: %s is a read tool and takes no client_request_id", e.Field, tool)
 			e.Suggestions = &Suggestions{Hint: "A read changes nothing and is safe to repeat; leave client_request_id out."}
-		case ArgDryRun:
+		case argDryRun:
 			e.Message = fmt.Sprintf("unknown field %q: %s is a read tool and takes no dry_run", e.Field, tool)
 			e.Suggestions = &Suggestions{Hint: "A read changes nothing; call it without dry_run."}
 		}
@@ -66,7 +67,7 @@ func hintReadControl(tool string, es Errors) {
 // splitControl is the package splitControl for a write; a read has no
 // control arguments, so its client_request_id or dry_run stays in the body
 // and is refused as an unknown field.
-func (wt *writeTool) splitControl(obj *Object) (control, *Object) {
+func (wt *writeTool) splitControl(obj *mcpwriteimpl.Object) (control, *mcpwriteimpl.Object) {
 	if wt.read {
 		return control{}, obj
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // The read tool get_note reads one note of the caller's tenant. It reuses
@@ -113,14 +114,14 @@ var readNotes = map[string]map[string]string{
 
 // readService is the harness service plus the read tool get_note; reads
 // counts the read handler's calls.
-func readService(t *testing.T, d *domain, reads *int, doc string) *runtime.Service {
+func readService(t *testing.T, d *domain, reads *int, doc string) *mcpwriteimpl.Service {
 	t.Helper()
 	svc := d.service()
 	svc.Doc = []byte(doc)
-	svc.Tools = append(svc.Tools, &runtime.Tool{
+	svc.Tools = append(svc.Tools, &mcpwriteimpl.Tool{
 		Name:       "get_note",
 		NewRequest: func() proto.Message { return newMsg("DeleteNoteRequest") },
-		Decode: func(dec *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+		Decode: func(dec *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, req proto.Message) {
 			dec.Known(obj, []string{"id"})
 			if s, ok := dec.String(obj.Get("id"), "id"); ok {
 				setStr(req.ProtoReflect(), "id", s)
@@ -128,8 +129,8 @@ func readService(t *testing.T, d *domain, reads *int, doc string) *runtime.Servi
 				dec.Missing("id")
 			}
 		},
-		Enrich: func(c *runtime.Call, req proto.Message) error {
-			tenant, err := c.ContextValue(runtime.ContextTenantID, "meta.tenant_id")
+		Enrich: func(c *mcpwriteimpl.Call, req proto.Message) error {
+			tenant, err := c.ContextValue(mcpwriteimpl.ContextTenantID, "meta.tenant_id")
 			if err != nil {
 				return err
 			}
@@ -378,7 +379,7 @@ func TestToolsListShowsAReadAsReadOnly(t *testing.T) {
 	if !reflect.DeepEqual(get.Annotations, want) {
 		t.Fatalf("annotations %+v, want %+v", get.Annotations, want)
 	}
-	if get.Meta[runtime.MetaKind] != "READ" || get.Meta[runtime.MetaClassification] != "READ_ONLY" || get.Meta[runtime.MetaConfirmation] != "DIRECT" {
+	if get.Meta["mcpwrite/kind"] != "READ" || get.Meta["mcpwrite/classification"] != "READ_ONLY" || get.Meta["mcpwrite/confirmation"] != "DIRECT" {
 		t.Fatalf("meta %v", get.Meta)
 	}
 	enumOf := func(tool string) string {
@@ -409,9 +410,9 @@ func TestObserverRecordsAReadAsARead(t *testing.T) {
 	h.call(alice, "get_note", `{"id":"missing"}`)
 	h.call(alice, "create_note", `{"title":"Buy milk","description":"2 l"}`)
 	want := []runtime.CallEnd{
-		{Tool: "get_note", Outcome: runtime.OutcomeSuccess, Read: true},
-		{Tool: "get_note", Outcome: runtime.OutcomeError, ErrorCode: "NOT_FOUND", Read: true},
-		{Tool: "create_note", Outcome: runtime.OutcomeSuccess},
+		{Tool: "get_note", Outcome: "success", Read: true},
+		{Tool: "get_note", Outcome: "error", ErrorCode: "NOT_FOUND", Read: true},
+		{Tool: "create_note", Outcome: "success"},
 	}
 	obs.mu.Lock()
 	defer obs.mu.Unlock()

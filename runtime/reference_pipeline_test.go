@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // people is what the assign tool's reference resolver knows.
@@ -41,20 +42,20 @@ func assignServer(t *testing.T) *mcp.ClientSession {
 	  "description":"Assign a person.","kind":"ACTION","classification":"SAFE_UPDATE","confirmation":"DIRECT","hints":{},
 	  "input_schema":{"type":"object","properties":{"person":{"type":"string"}},"required":["person"],"additionalProperties":false},
 	  "output_schema":{"type":"object"},"required_fields":["person"],"optional_fields":[]}]}]}`
-	svc := &runtime.Service{Name: "t.v1.T", Doc: []byte(doc), Tools: []*runtime.Tool{{
+	svc := &mcpwriteimpl.Service{Name: "t.v1.T", Doc: []byte(doc), Tools: []*mcpwriteimpl.Tool{{
 		Name:       "assign",
 		NewRequest: func() proto.Message { return &wrapperspb.StringValue{} },
-		Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+		Decode: func(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, req proto.Message) {
 			d.Known(obj, []string{"person"})
 			if s, ok := d.String(obj.Get("person"), "person"); ok {
 				req.(*wrapperspb.StringValue).Value = s
 			}
 		},
-		Enrich: func(c *runtime.Call, req proto.Message) error {
+		Enrich: func(c *mcpwriteimpl.Call, req proto.Message) error {
 			m := req.(*wrapperspb.StringValue)
 			id, err := c.ResolveReference("person", "person", m.Value, resolvePerson(m.Value), nil)
 			if err != nil {
-				return runtime.JoinResolverErrors(err)
+				return mcpwriteimpl.JoinResolverErrors(err)
 			}
 			m.Value = id
 			return nil

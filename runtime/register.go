@@ -15,24 +15,25 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
 // Meta keys every write tool carries in its tools/list _meta, so clients and
 // gateways can apply their own governance without parsing descriptions.
 const (
-	MetaClassification = "mcpwrite/classification"
-	MetaConfirmation   = "mcpwrite/confirmation"
-	MetaKind           = "mcpwrite/kind"
+	metaClassification = "mcpwrite/classification"
+	metaConfirmation   = "mcpwrite/confirmation"
+	metaKind           = "mcpwrite/kind"
 	// MetaSchemaHash identifies a write tool's whole surface (schemas,
 	// fills, confirmation): it changes exactly when the tool changes, so an
 	// agent or a host can cache what getWriteSchema answered by it.
-	MetaSchemaHash = "mcpwrite/schema_hash"
+	metaSchemaHash = "mcpwrite/schema_hash"
 	// MetaSchemaVersion identifies the whole service's schema document
 	// (schemadoc.Service.SchemaVersion, written by the generator): every
 	// tool of the service carries the same value, get_write_schema answers
 	// it, and it changes exactly when the generated document does.
-	MetaSchemaVersion = "mcpwrite/schema_version"
+	metaSchemaVersion = "mcpwrite/schema_version"
 )
 
 // registry is one registered service: its document, bindings and options.
@@ -41,19 +42,19 @@ type registry struct {
 	svc *schemadoc.Service
 	// version is the service's schema version (MetaSchemaVersion).
 	version string
-	enums   map[string]*EnumTable // alias tables for rendering responses
+	enums   map[string]*mcpwriteimpl.EnumTable // alias tables for rendering responses
 	tools   map[string]*writeTool
 	order   []string // tool names (writes and reads), document order
 	// writes are the write tools' names, document order: what validate
 	// checks and what a proposal can come from.
 	writes []string
 	// checker is the request check, built once here (Service.NewChecker).
-	checker RequestChecker
+	checker mcpwriteimpl.RequestChecker
 }
 
 // writeTool joins a tool's document entry with its generated code.
 type writeTool struct {
-	bind *Tool
+	bind *mcpwriteimpl.Tool
 	doc  *schemadoc.Tool
 	// optionalDescription: the input schema has an optional "description"
 	// property, whose absence earns a MISSING_DESCRIPTION warning.
@@ -83,7 +84,7 @@ func schemaHash(d *schemadoc.Tool) string {
 // service tools the document names (validate, schema, apply, discard) and one
 // read-only discovery tool per discovery entry. It fails, registering
 // nothing, when the document and the bindings disagree.
-func Register(s *mcp.Server, svc *Service, opts ...Option) error {
+func Register(s *mcp.Server, svc *mcpwriteimpl.Service, opts ...Option) error {
 	if s == nil {
 		return errors.New("runtime: Register: nil *mcp.Server")
 	}
@@ -105,7 +106,7 @@ func Register(s *mcp.Server, svc *Service, opts ...Option) error {
 }
 
 // newRegistry reads a service's document and binds its tools.
-func newRegistry(svc *Service, opts []Option) (*registry, error) {
+func newRegistry(svc *mcpwriteimpl.Service, opts []Option) (*registry, error) {
 	if svc == nil {
 		return nil, errors.New("runtime: Register: nil *Service")
 	}
@@ -149,8 +150,8 @@ func newRegistry(svc *Service, opts []Option) (*registry, error) {
 }
 
 // bind checks that document tools and bindings match one to one.
-func (r *registry) bind(svc *Service) error {
-	binds := map[string]*Tool{}
+func (r *registry) bind(svc *mcpwriteimpl.Service) error {
+	binds := map[string]*mcpwriteimpl.Tool{}
 	for i, t := range svc.Tools {
 		switch {
 		case t == nil:
@@ -181,7 +182,7 @@ func (r *registry) bind(svc *Service) error {
 		if len(d.OutputSchema) > 0 && !json.Valid(d.OutputSchema) {
 			return fmt.Errorf("tool %q: output schema is not valid JSON", d.Name)
 		}
-		read := d.Kind == KindRead
+		read := d.Kind == kindRead
 		if read && d.Confirmation != "" && Confirmation(d.Confirmation) != ConfirmDirect {
 			return fmt.Errorf("tool %q is a read (kind READ) but asks for %s confirmation; a read is never confirmed", d.Name, d.Confirmation)
 		}
@@ -253,11 +254,11 @@ func (r *registry) toolSpecs() ([]toolSpec, error) {
 			InputSchema: d.InputSchema,
 			Annotations: annotations(d.Title, d.Hints),
 			Meta: mcp.Meta{
-				MetaClassification: d.Classification,
-				MetaConfirmation:   string(defaultConfirmation(d)),
-				MetaKind:           d.Kind,
-				MetaSchemaHash:     wt.hash,
-				MetaSchemaVersion:  r.version,
+				metaClassification: d.Classification,
+				metaConfirmation:   string(defaultConfirmation(d)),
+				metaKind:           d.Kind,
+				metaSchemaHash:     wt.hash,
+				metaSchemaVersion:  r.version,
 			},
 		}
 		if len(d.OutputSchema) > 0 {
@@ -270,7 +271,7 @@ func (r *registry) toolSpecs() ([]toolSpec, error) {
 		specs = append(specs, toolSpec{t, r.writeHandler(wt)})
 	}
 	for _, sp := range r.serviceToolSpecs() {
-		sp.tool.Meta = mcp.Meta{MetaSchemaVersion: r.version}
+		sp.tool.Meta = mcp.Meta{metaSchemaVersion: r.version}
 		specs = append(specs, sp)
 	}
 	seen := map[string]bool{}

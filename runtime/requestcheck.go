@@ -6,37 +6,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"google.golang.org/protobuf/proto"
 )
-
-// RequestChecker checks a complete request, after enrichment, against the
-// rules of its proto (runtime/pvcheck runs protovalidate: field rules, CEL
-// and message rules). One is built per registration, never per call.
-type RequestChecker interface {
-	// Check returns every broken rule of req; an error means the check
-	// itself failed (a rule that does not compile), a server problem.
-	Check(req proto.Message) ([]Violation, error)
-}
-
-// Violation is one broken rule of a complete request.
-type Violation struct {
-	// Path is where the rule broke, from the request root: one step per
-	// field; empty for a rule of the request message itself.
-	Path []PathStep
-	// RuleID is the rule's id, e.g. "string.max_len" or a CEL rule's id.
-	RuleID string
-	// Message is the rule's message, for the agent.
-	Message string
-}
-
-// PathStep is one field of a Violation path.
-type PathStep struct {
-	// Field is the proto field name.
-	Field string
-	// Subscript is a list index ("[2]") or map key (`["k"]`) into the
-	// field, "" for a singular field.
-	Subscript string
-}
 
 // WithoutRequestCheck turns off the request check the generated code
 // enables for protos that import buf/validate/validate.proto (for a domain
@@ -47,7 +19,7 @@ func WithoutRequestCheck() Option { return func(c *config) { c.noRequestCheck = 
 // A violation on a field the agent supplies is the agent's to fix, with the
 // agent-facing path; one on a field the server fills (derived, generated,
 // hidden) is a server bug, answered INTERNAL.
-func (r *registry) requestCheck(ctx context.Context, wt *writeTool, body *Object, m proto.Message) (Errors, errClass) {
+func (r *registry) requestCheck(ctx context.Context, wt *writeTool, body *mcpwriteimpl.Object, m proto.Message) (Errors, errClass) {
 	if r.checker == nil || m == nil {
 		return nil, classBusiness
 	}
@@ -81,7 +53,7 @@ func (r *registry) requestCheck(ctx context.Context, wt *writeTool, body *Object
 // agentPath renders p with the agent-facing names of paths (proto dotted
 // path to agent dotted path, every field the agent may set). agent is false
 // when a step is a field the agent does not set.
-func agentPath(paths map[string]string, p []PathStep) (string, bool) {
+func agentPath(paths map[string]string, p []mcpwriteimpl.PathStep) (string, bool) {
 	var b strings.Builder
 	proto := ""
 	for i, s := range p {
@@ -114,15 +86,15 @@ func agentPath(paths map[string]string, p []PathStep) (string, bool) {
 func violationCode(ruleID string) string {
 	switch {
 	case ruleID == "required":
-		return CodeMissingRequired
+		return mcpwriteimpl.CodeMissingRequired
 	case strings.HasPrefix(ruleID, "enum."):
 		return CodeInvalidEnumValue
 	}
-	return CodeConstraintViolation
+	return mcpwriteimpl.CodeConstraintViolation
 }
 
 // protoPath is the dotted proto path of p without subscripts.
-func protoPath(p []PathStep) string {
+func protoPath(p []mcpwriteimpl.PathStep) string {
 	names := make([]string, len(p))
 	for i, s := range p {
 		names[i] = s.Field
@@ -132,7 +104,7 @@ func protoPath(p []PathStep) string {
 
 // sent reports whether the agent's arguments hold the value at p. A path
 // it cannot follow (a map subscript) counts as sent.
-func sent(body *Object, p []PathStep, paths map[string]string) bool {
+func sent(body *mcpwriteimpl.Object, p []mcpwriteimpl.PathStep, paths map[string]string) bool {
 	obj, proto := body, ""
 	for i, s := range p {
 		if i > 0 {
@@ -149,7 +121,7 @@ func sent(body *Object, p []PathStep, paths map[string]string) bool {
 		}
 		if s.Subscript != "" {
 			n, err := strconv.Atoi(strings.Trim(s.Subscript, "[]"))
-			if err != nil || v.Kind != KindArray {
+			if err != nil || v.Kind != mcpwriteimpl.KindArray {
 				return true
 			}
 			if n < 0 || n >= len(v.Arr) {
@@ -158,7 +130,7 @@ func sent(body *Object, p []PathStep, paths map[string]string) bool {
 			v = v.Arr[n]
 		}
 		obj = nil
-		if v.Kind == KindObject {
+		if v.Kind == mcpwriteimpl.KindObject {
 			obj = v.Obj
 		}
 	}

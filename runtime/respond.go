@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
@@ -192,13 +193,6 @@ func entriesJSON(es Errors) []object {
 	return out
 }
 
-// MaxErrorEntries is the most problems one answer lists.
-const MaxErrorEntries = 20
-
-// CodeTooManyErrors is the last entry of an answer that lists only the
-// first MaxErrorEntries problems.
-const CodeTooManyErrors = "TOO_MANY_ERRORS"
-
 // maxFieldPath bounds a field path in an answer, in bytes.
 const maxFieldPath = 128
 
@@ -206,7 +200,7 @@ const maxFieldPath = 128
 // domain error quoting a whole input value stays readable and small.
 const maxErrorMessage = 1024
 
-// capErrors keeps the first MaxErrorEntries problems, adds an entry that
+// capErrors keeps the first mcpwriteimpl.MaxErrorEntries problems, adds an entry that
 // counts the rest, and clips long field paths and messages (copying what it
 // changes).
 func capErrors(es Errors) Errors {
@@ -215,7 +209,7 @@ func capErrors(es Errors) Errors {
 	for _, e := range es {
 		switch {
 		case e == nil:
-		case e.Code == CodeTooManyErrors:
+		case e.Code == mcpwriteimpl.CodeTooManyErrors:
 			n, _ := e.Details["not_listed"].(int)
 			counted += n
 		default:
@@ -223,9 +217,9 @@ func capErrors(es Errors) Errors {
 		}
 	}
 	rest := counted
-	if len(kept) > MaxErrorEntries {
-		rest += len(kept) - MaxErrorEntries
-		kept = kept[:MaxErrorEntries:MaxErrorEntries]
+	if len(kept) > mcpwriteimpl.MaxErrorEntries {
+		rest += len(kept) - mcpwriteimpl.MaxErrorEntries
+		kept = kept[:mcpwriteimpl.MaxErrorEntries:mcpwriteimpl.MaxErrorEntries]
 	}
 	for i, e := range kept {
 		if len(e.Field) > maxFieldPath || len(e.Message) > maxErrorMessage {
@@ -236,27 +230,17 @@ func capErrors(es Errors) Errors {
 		}
 	}
 	if rest > 0 {
-		e := tooMany(rest)
+		e := mcpwriteimpl.TooMany(rest)
 		e.Details["listed"] = len(kept)
 		kept = append(kept, e)
 	}
 	return kept
 }
 
-// tooMany is the entry that counts n problems not listed.
-func tooMany(n int) *ErrorEntry {
-	return &ErrorEntry{
-		Code:        CodeTooManyErrors,
-		Message:     fmt.Sprintf("%d more problems are not listed", n),
-		Details:     map[string]any{"not_listed": n},
-		Suggestions: &Suggestions{Hint: "Fix the problems listed and call again to see the rest."},
-	}
-}
-
 // warningsJSON renders warnings; never null.
-func warningsJSON(ws []Warning) []Warning {
+func warningsJSON(ws []mcpwriteimpl.Warning) []mcpwriteimpl.Warning {
 	if ws == nil {
-		return []Warning{}
+		return []mcpwriteimpl.Warning{}
 	}
 	return ws
 }
@@ -264,13 +248,13 @@ func warningsJSON(ws []Warning) []Warning {
 // errorEnvelope is the failure shape of every tool: the first problem under
 // "error" for agents that read one, all of them under "errors".
 //
-// An answer lists at most MaxErrorEntries problems, then one
+// An answer lists at most mcpwriteimpl.MaxErrorEntries problems, then one
 // TOO_MANY_ERRORS entry counting the rest, and field paths longer than
 // maxFieldPath bytes and messages longer than maxErrorMessage bytes are
 // clipped: a hostile request cannot make the answer larger than itself.
 func errorEnvelope(es Errors) object {
 	all := entriesJSON(capErrors(es))
-	var first any = object{{"code", CodeInternal}, {"message", "internal error"}}
+	var first any = object{{"code", mcpwriteimpl.CodeInternal}, {"message", "internal error"}}
 	if len(all) > 0 {
 		first = all[0]
 	}
@@ -292,7 +276,7 @@ var reservedKeys = map[string]bool{
 // Enum values are shown by their agent-facing aliases (enums), and a
 // response field named warnings (strings, or objects with code and message)
 // joins the envelope's warnings instead of being dropped.
-func successEnvelope(resp proto.Message, resultKey string, suggestions []string, warnings []Warning, enums map[string]*EnumTable, jsonNames bool) (object, error) {
+func successEnvelope(resp proto.Message, resultKey string, suggestions []string, warnings []mcpwriteimpl.Warning, enums map[string]*mcpwriteimpl.EnumTable, jsonNames bool) (object, error) {
 	o := object{{"success", true}}
 	if resp != nil {
 		fields, raw, err := responseFields(resp, enums, jsonNames)
@@ -326,12 +310,12 @@ func successEnvelope(resp proto.Message, resultKey string, suggestions []string,
 // once, parsed once, enum values aliased in the tree, and each top-level
 // field written out as its member. A response that is not a JSON object
 // (a wrapper type) comes back whole, as raw, with nil fields.
-func responseFields(resp proto.Message, enums map[string]*EnumTable, jsonNames bool) (object, json.RawMessage, error) {
+func responseFields(resp proto.Message, enums map[string]*mcpwriteimpl.EnumTable, jsonNames bool) (object, json.RawMessage, error) {
 	b, err := jsonOptions(jsonNames).Marshal(resp)
 	if err != nil {
 		return nil, nil, err
 	}
-	obj, errs := Parse(b, ownOutputLimits(b))
+	obj, errs := mcpwriteimpl.Parse(b, ownOutputLimits(b))
 	if len(errs) > 0 || obj == nil {
 		raw, err := compactJSON(b)
 		return nil, raw, err
@@ -396,20 +380,20 @@ func humanize(s string) string {
 
 // domainWarnings reads a response's own warnings field: a list of strings or
 // of objects shaped like Warning.
-func domainWarnings(v any) []Warning {
+func domainWarnings(v any) []mcpwriteimpl.Warning {
 	raw, err := json.Marshal(v)
 	if err != nil {
 		return nil
 	}
 	var texts []string
 	if json.Unmarshal(raw, &texts) == nil {
-		out := make([]Warning, 0, len(texts))
+		out := make([]mcpwriteimpl.Warning, 0, len(texts))
 		for _, t := range texts {
-			out = append(out, Warning{Code: "DOMAIN_WARNING", Message: t})
+			out = append(out, mcpwriteimpl.Warning{Code: "DOMAIN_WARNING", Message: t})
 		}
 		return out
 	}
-	var ws []Warning
+	var ws []mcpwriteimpl.Warning
 	if json.Unmarshal(raw, &ws) == nil {
 		for i := range ws {
 			if ws[i].Code == "" {

@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/suggest"
 )
@@ -103,7 +104,7 @@ func (r *registry) serviceToolSpecs() []toolSpec {
 // argSpec is one argument of a service tool.
 type argSpec struct {
 	name     string
-	kind     Kind
+	kind     mcpwriteimpl.Kind
 	required bool
 	// text: the argument may also be a string holding JSON text of kind
 	// (what the schema asks for, so strict clients can send free-form values).
@@ -112,7 +113,7 @@ type argSpec struct {
 
 // readArgs parses a service tool's arguments strictly, reporting every
 // unknown, mistyped and missing argument at once.
-func (r *registry) readArgs(raw []byte, specs ...argSpec) (map[string]*Value, Errors) {
+func (r *registry) readArgs(raw []byte, specs ...argSpec) (map[string]*mcpwriteimpl.Value, Errors) {
 	obj, es := r.parseArgs(raw)
 	if len(es) > 0 {
 		return nil, es
@@ -121,7 +122,7 @@ func (r *registry) readArgs(raw []byte, specs ...argSpec) (map[string]*Value, Er
 	for i, s := range specs {
 		names[i] = s.name
 	}
-	vals := map[string]*Value{}
+	vals := map[string]*mcpwriteimpl.Value{}
 	for i, k := range obj.Keys {
 		v := obj.Vals[i]
 		var spec *argSpec
@@ -136,18 +137,18 @@ func (r *registry) readArgs(raw []byte, specs ...argSpec) (map[string]*Value, Er
 				Code: CodeUnknownField, Field: k, Message: fmt.Sprintf("unknown argument %q", k),
 				Suggestions: &Suggestions{DidYouMean: suggest.Closest(k, names, 3), ValidValues: names},
 			})
-		case v == nil || v.Kind == KindNull:
-		case spec.text && v.Kind == KindString && spec.kind != KindString:
-			parsed, pes := ParseValue([]byte(v.Str), r.cfg.limits)
+		case v == nil || v.Kind == mcpwriteimpl.KindNull:
+		case spec.text && v.Kind == mcpwriteimpl.KindString && spec.kind != mcpwriteimpl.KindString:
+			parsed, pes := mcpwriteimpl.ParseValue([]byte(v.Str), r.cfg.limits)
 			switch {
 			case len(pes) > 0:
 				es = append(es, &ErrorEntry{
-					Code: CodeInvalidJSON, Field: k,
+					Code: mcpwriteimpl.CodeInvalidJSON, Field: k,
 					Message: fmt.Sprintf("%s must be JSON text of %s %s (%s)", k, article(jsonKind(spec.kind)), jsonKind(spec.kind), pes[0].Message),
 				})
 			case parsed.Kind != spec.kind:
 				es = append(es, &ErrorEntry{
-					Code: CodeInvalidType, Field: k,
+					Code: mcpwriteimpl.CodeInvalidType, Field: k,
 					Message: fmt.Sprintf("%s must be JSON text of %s %s, got %s %s", k, article(jsonKind(spec.kind)), jsonKind(spec.kind), article(jsonKind(parsed.Kind)), jsonKind(parsed.Kind)),
 					Details: map[string]any{"expected": jsonKind(spec.kind), "got": jsonKind(parsed.Kind)},
 				})
@@ -156,7 +157,7 @@ func (r *registry) readArgs(raw []byte, specs ...argSpec) (map[string]*Value, Er
 			}
 		case v.Kind != spec.kind:
 			es = append(es, &ErrorEntry{
-				Code: CodeInvalidType, Field: k,
+				Code: mcpwriteimpl.CodeInvalidType, Field: k,
 				Message: fmt.Sprintf("%s must be %s %s", k, article(jsonKind(spec.kind)), jsonKind(spec.kind)),
 				Details: map[string]any{"expected": jsonKind(spec.kind), "got": jsonKind(v.Kind)},
 			})
@@ -166,7 +167,7 @@ func (r *registry) readArgs(raw []byte, specs ...argSpec) (map[string]*Value, Er
 	}
 	for _, s := range specs {
 		if _, ok := vals[s.name]; !ok && s.required && !hasError(es, s.name) {
-			es = append(es, &ErrorEntry{Code: CodeMissingRequired, Field: s.name, Message: s.name + " is required"})
+			es = append(es, &ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: s.name, Message: s.name + " is required"})
 		}
 	}
 	return vals, es
@@ -197,7 +198,7 @@ func (r *registry) operation(op string, names []string) (*writeTool, *ErrorEntry
 		return nil, r.notAWrite(op)
 	}
 	return nil, &ErrorEntry{
-		Code: CodeUnknownOperation, Field: "operation",
+		Code: mcpwriteimpl.CodeUnknownOperation, Field: "operation",
 		Message: fmt.Sprintf("unknown operation %q", op),
 		Suggestions: &Suggestions{
 			DidYouMean:  suggest.Closest(op, names, 3),
@@ -210,9 +211,9 @@ func (r *registry) operation(op string, names []string) (*writeTool, *ErrorEntry
 // nothing to validate before calling it, since it changes nothing.
 func (r *registry) notAWrite(tool string) *ErrorEntry {
 	return &ErrorEntry{
-		Code: CodeUnknownOperation, Field: "operation",
+		Code: mcpwriteimpl.CodeUnknownOperation, Field: "operation",
 		Message: fmt.Sprintf("%s is a read tool: %s checks writes only; call %s directly, it changes nothing", tool, r.svc.ValidateTool, tool),
-		Details: map[string]any{"operation": tool, "kind": KindRead},
+		Details: map[string]any{"operation": tool, "kind": kindRead},
 		Suggestions: &Suggestions{
 			ValidValues: append([]string{}, r.writes...),
 			Hint:        fmt.Sprintf("Call %s itself; use %s only before a write.", tool, r.svc.ValidateTool),
@@ -224,7 +225,7 @@ func (r *registry) notAWrite(tool string) *ErrorEntry {
 // enrich steps with DryRun set; no idempotency, governance or handler.
 func (r *registry) validateHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	name := r.svc.ValidateTool
-	vals, es := r.readArgs(arguments(req), argSpec{name: "operation", kind: KindString, required: true}, argSpec{name: "payload", kind: KindObject, required: true, text: true})
+	vals, es := r.readArgs(arguments(req), argSpec{name: "operation", kind: mcpwriteimpl.KindString, required: true}, argSpec{name: "payload", kind: mcpwriteimpl.KindObject, required: true, text: true})
 	if len(es) > 0 {
 		return r.errorResult(ctx, name, nil, es), nil
 	}
@@ -238,7 +239,7 @@ func (r *registry) validateHandler(ctx context.Context, req *mcp.CallToolRequest
 	}
 	payload := vals["payload"].Obj
 	if payload == nil {
-		payload = &Object{}
+		payload = &mcpwriteimpl.Object{}
 	}
 	ctl, body := wt.splitControl(payload)
 	m, es, class := r.prepare(ctx, wt, body, rc, hasRC, ctl.key, true)
@@ -250,7 +251,7 @@ func (r *registry) validateHandler(ctx context.Context, req *mcp.CallToolRequest
 
 // validateResult is the dry-run answer: valid, every error, warnings,
 // suggestions and, when valid, the complete request the handler would get.
-func (r *registry) validateResult(ctx context.Context, wt *writeTool, m proto.Message, es Errors, body *Object) object {
+func (r *registry) validateResult(ctx context.Context, wt *writeTool, m proto.Message, es Errors, body *mcpwriteimpl.Object) object {
 	name := wt.doc.Name
 	if r.cfg.errorHook != nil {
 		for _, e := range es {
@@ -299,7 +300,7 @@ func (r *registry) validateResult(ctx context.Context, wt *writeTool, m proto.Me
 // schemaHandler is get_write_schema: the tool's entry of the document.
 func (r *registry) schemaHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	name := r.svc.SchemaTool
-	vals, es := r.readArgs(arguments(req), argSpec{name: "operation", kind: KindString, required: true})
+	vals, es := r.readArgs(arguments(req), argSpec{name: "operation", kind: mcpwriteimpl.KindString, required: true})
 	if len(es) > 0 {
 		return r.errorResult(ctx, name, nil, es), nil
 	}
@@ -396,11 +397,11 @@ func (r *registry) discoveryHandler(d *schemadoc.Discovery, groups []string) mcp
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		specs := []argSpec{}
 		if d.GroupBy != "" {
-			specs = append(specs, argSpec{name: "group", kind: KindString, required: false})
+			specs = append(specs, argSpec{name: "group", kind: mcpwriteimpl.KindString, required: false})
 		}
 		ends := pairEnds(d)
 		if len(ends) > 0 {
-			specs = append(specs, argSpec{name: "source_type", kind: KindString, required: false}, argSpec{name: "target_type", kind: KindString, required: false})
+			specs = append(specs, argSpec{name: "source_type", kind: mcpwriteimpl.KindString, required: false}, argSpec{name: "target_type", kind: mcpwriteimpl.KindString, required: false})
 		}
 		vals, es := r.readArgs(arguments(req), specs...)
 		if len(es) > 0 {

@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -72,7 +73,7 @@ func staleState(field, what string, was EntityState, now EntityState, ok bool) *
 		after = "no longer exists"
 	}
 	return &ErrorEntry{
-		Code: CodeProposalStale, Field: field,
+		Code: mcpwriteimpl.CodeProposalStale, Field: field,
 		Message: fmt.Sprintf("%s is stale: %s changed since the user saw it (was: %s; now: %s). Nothing was written.",
 			what, was.Target, orUnknown(was.Summary), orUnknown(after)),
 		Details:     map[string]any{"target": was.Target, "before": was.Summary, "after": after},

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // errClass tells the pipeline what an error means for idempotency and
@@ -30,16 +31,16 @@ const (
 var userCodes = map[codes.Code]string{
 	codes.NotFound:           CodeNotFound,
 	codes.AlreadyExists:      CodeAlreadyExists,
-	codes.FailedPrecondition: CodeConflict,
-	codes.Aborted:            CodeConflict,
-	codes.PermissionDenied:   CodePermissionDenied,
-	codes.Unauthenticated:    CodeUnauthenticated,
+	codes.FailedPrecondition: mcpwriteimpl.CodeConflict,
+	codes.Aborted:            mcpwriteimpl.CodeConflict,
+	codes.PermissionDenied:   mcpwriteimpl.CodePermissionDenied,
+	codes.Unauthenticated:    mcpwriteimpl.CodeUnauthenticated,
 	codes.InvalidArgument:    CodeValidation,
-	codes.OutOfRange:         CodeConstraintViolation,
-	codes.ResourceExhausted:  CodeResourceExhausted,
-	codes.Unavailable:        CodeUnavailable,
-	codes.DeadlineExceeded:   CodeDeadlineExceeded,
-	codes.Canceled:           CodeUnavailable,
+	codes.OutOfRange:         mcpwriteimpl.CodeConstraintViolation,
+	codes.ResourceExhausted:  mcpwriteimpl.CodeResourceExhausted,
+	codes.Unavailable:        mcpwriteimpl.CodeUnavailable,
+	codes.DeadlineExceeded:   mcpwriteimpl.CodeDeadlineExceeded,
+	codes.Canceled:           mcpwriteimpl.CodeUnavailable,
 }
 
 // transientCodes may succeed when retried unchanged, so their outcome is not
@@ -73,7 +74,7 @@ func (r *registry) classify(ctx context.Context, tool string, err error) (Errors
 				continue
 			}
 			e = cloneEntry(e)
-			if e.Code == CodeInternal {
+			if e.Code == mcpwriteimpl.CodeInternal {
 				class = classInternal
 				if e.TraceID == "" {
 					e.TraceID = r.traceID()
@@ -90,9 +91,9 @@ func (r *registry) classify(ctx context.Context, tool string, err error) (Errors
 	if !ok {
 		switch {
 		case errors.Is(err, context.DeadlineExceeded):
-			return Errors{{Code: CodeDeadlineExceeded, Message: "the request took too long and was stopped"}}, classTransient
+			return Errors{{Code: mcpwriteimpl.CodeDeadlineExceeded, Message: "the request took too long and was stopped"}}, classTransient
 		case errors.Is(err, context.Canceled):
-			return Errors{{Code: CodeUnavailable, Message: "the request was cancelled"}}, classTransient
+			return Errors{{Code: mcpwriteimpl.CodeUnavailable, Message: "the request was cancelled"}}, classTransient
 		}
 		return Errors{r.internal(ctx, tool, err)}, classInternal
 	}
@@ -159,16 +160,16 @@ func (r *registry) classify(ctx context.Context, tool string, err error) (Errors
 
 // defaultMessages stand in when a status carries no message.
 var defaultMessages = map[string]string{
-	CodeNotFound:            "not found",
-	CodeAlreadyExists:       "already exists",
-	CodeConflict:            "the write conflicts with the current state",
-	CodePermissionDenied:    "permission denied",
-	CodeUnauthenticated:     "authentication required",
-	CodeValidation:          "invalid request",
-	CodeConstraintViolation: "value out of range",
-	CodeResourceExhausted:   "rate limited; retry later",
-	CodeUnavailable:         "service unavailable; retry later",
-	CodeDeadlineExceeded:    "the request took too long and was stopped",
+	CodeNotFound:                         "not found",
+	CodeAlreadyExists:                    "already exists",
+	mcpwriteimpl.CodeConflict:            "the write conflicts with the current state",
+	mcpwriteimpl.CodePermissionDenied:    "permission denied",
+	mcpwriteimpl.CodeUnauthenticated:     "authentication required",
+	CodeValidation:                       "invalid request",
+	mcpwriteimpl.CodeConstraintViolation: "value out of range",
+	mcpwriteimpl.CodeResourceExhausted:   "rate limited; retry later",
+	mcpwriteimpl.CodeUnavailable:         "service unavailable; retry later",
+	mcpwriteimpl.CodeDeadlineExceeded:    "the request took too long and was stopped",
 }
 
 func addDetail(e *ErrorEntry, k string, v any) {
@@ -217,7 +218,7 @@ func (r *registry) internal(ctx context.Context, tool string, err error) *ErrorE
 	id := r.traceID()
 	r.cfg.logger.ErrorContext(ctx, "mcpwrite: internal error", "tool", tool, "trace_id", id, "error", err)
 	return &ErrorEntry{
-		Code: CodeInternal, Message: "internal error", TraceID: id,
+		Code: mcpwriteimpl.CodeInternal, Message: "internal error", TraceID: id,
 		Suggestions: &Suggestions{Hint: "This is a server problem, not a problem with the arguments. Retry later; quote the trace_id when reporting it."},
 	}
 }
@@ -231,7 +232,7 @@ func (r *registry) storeUnavailable(ctx context.Context, tool, op string, k idem
 	r.cfg.logger.ErrorContext(ctx, "mcpwrite: idempotency store failed", "tool", tool, "op", op,
 		"tenant", k.Tenant, "client_request_id", clientKey, "trace_id", id, "error", err)
 	return &ErrorEntry{
-		Code: CodeUnavailable, Field: ArgClientRequestID, TraceID: id,
+		Code: mcpwriteimpl.CodeUnavailable, Field: argClientRequestID, TraceID: id,
 		Message:     "the idempotency store is unavailable, so nothing was run or written",
 		Suggestions: &Suggestions{Hint: "Retry in a few seconds with the same client_request_id and arguments."},
 	}

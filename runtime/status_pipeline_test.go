@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -65,7 +66,7 @@ func TestDomainErrorsMapToEnvelopeEntries(t *testing.T) {
 			`{"code":"INTERNAL","message":"internal error","trace_id":"00000000000000000000000000000000","suggestions":{"hint":"This is a server problem, not a problem with the arguments. Retry later; quote the trace_id when reporting it."}}`, classInternal},
 		{"unknown status hides its message", status.Error(codes.Unknown, "SELECT * FROM secrets"),
 			`{"code":"INTERNAL","message":"internal error","trace_id":"00000000000000000000000000000000","suggestions":{"hint":"This is a server problem, not a problem with the arguments. Retry later; quote the trace_id when reporting it."}}`, classInternal},
-		{"resolver failure shows its entry and logs the cause", (&Call{}).ResolverError("model_id", errors.New("SELECT * FROM secrets")),
+		{"resolver failure shows its entry and logs the cause", (&mcpwriteimpl.Call{}).ResolverError("model_id", errors.New("SELECT * FROM secrets")),
 			`{"code":"INTERNAL","message":"could not resolve model_id","field":"model_id","trace_id":"00000000000000000000000000000000"}`, classInternal},
 	}
 	for _, tt := range tests {

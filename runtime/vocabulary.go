@@ -9,13 +9,14 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/suggest"
 )
 
 // DefaultVocabularyTTL is how long a tenant's vocabulary values are reused
 // before the resolver is asked again, unless Invalidate drops them sooner.
-const DefaultVocabularyTTL = time.Minute
+const defaultVocabularyTTL = time.Minute
 
 // maxCachedTenants bounds a vocabulary's cache: past it, storing a tenant's
 // values first drops every expired entry.
@@ -108,7 +109,7 @@ func VocabularyClock(now func() time.Time) VocabularyOption {
 // NewVocabulary returns the live vocabulary name (as the proto annotation
 // spells it, e.g. "entity_type") whose values fn answers per tenant.
 func NewVocabulary(name string, fn VocabularyFunc, opts ...VocabularyOption) *Vocabulary {
-	v := &Vocabulary{name: name, fn: fn, ttl: DefaultVocabularyTTL, clock: time.Now, tenants: map[string]map[string]vocabEntry{}}
+	v := &Vocabulary{name: name, fn: fn, ttl: defaultVocabularyTTL, clock: time.Now, tenants: map[string]map[string]vocabEntry{}}
 	for _, o := range opts {
 		if o != nil {
 			o(v)
@@ -353,26 +354,22 @@ func (cv *callVocabularies) set(name string) (*vocabSet, error) {
 	return s, nil
 }
 
-// Vocabulary reads a value of the live vocabulary name for the call's
-// tenant: a value or one of its aliases (exactly, else ignoring case and
-// separators), returned as the canonical value. Anything else is
+// LookupVocabulary implements mcpwriteimpl.VocabularyLookup for
+// Decoder.Vocabulary: a value or one of its aliases (exactly, else ignoring
+// case and separators) is returned as the canonical value. Anything else is
 // INVALID_ENUM_VALUE with did_you_mean over the tenant's values and the
-// values as valid_values. A decoder made outside a tool call has no tenant:
-// it returns the string as sent (Preparer.Decode; Prepare checks it).
-func (d *Decoder) Vocabulary(v *Value, key, name string) (string, bool) {
-	s, ok := d.String(v, key)
-	if !ok || d.vocabs == nil {
-		return s, ok
-	}
-	set, err := d.vocabs.set(name)
+// values as valid_values. A vocabulary that cannot be read is kept as the
+// call's failure, answered instead of the decoder's problems.
+func (cv *callVocabularies) LookupVocabulary(d *mcpwriteimpl.Decoder, key, name, s string) (string, *ErrorEntry, bool) {
+	set, err := cv.set(name)
 	if err != nil {
-		if d.vocabs.failure == nil {
-			d.vocabs.failure = (&Call{}).ResolverError(d.Path(key), err)
+		if cv.failure == nil {
+			cv.failure = (&mcpwriteimpl.Call{}).ResolverError(d.Path(key), err)
 		}
-		return "", false
+		return "", nil, false
 	}
 	if c, ok := set.lookup(s); ok {
-		return c, true
+		return c, nil, true
 	}
 	field := key
 	if field == "" {
@@ -380,7 +377,7 @@ func (d *Decoder) Vocabulary(v *Value, key, name string) (string, bool) {
 	}
 	sg := &Suggestions{
 		ValidValues: boundList(set.listed),
-		Hint:        fmt.Sprintf("the %s values of this tenant; %s lists them", name, d.vocabs.r.listedBy(name)),
+		Hint:        fmt.Sprintf("the %s values of this tenant; %s lists them", name, cv.r.listedBy(name)),
 	}
 	if len(set.listed) > maxListed {
 		sg.Hint += fmt.Sprintf(" (showing %d of %d values)", maxListed, len(set.listed))
@@ -393,8 +390,15 @@ func (d *Decoder) Vocabulary(v *Value, key, name string) (string, bool) {
 	if len(sg.DidYouMean) > 0 {
 		msg += fmt.Sprintf("; did you mean %q?", sg.DidYouMean[0])
 	}
-	d.report(key, &ErrorEntry{Code: CodeInvalidEnumValue, Message: msg, Suggestions: sg})
-	return "", false
+	return "", &ErrorEntry{Code: mcpwriteimpl.CodeInvalidEnumValue, Message: msg, Suggestions: sg}, false
+}
+
+// lookup is cv as the decoder's VocabularyLookup: nil when cv is.
+func (cv *callVocabularies) lookup() mcpwriteimpl.VocabularyLookup {
+	if cv == nil {
+		return nil
+	}
+	return cv
 }
 
 // vocabularyListing is what get_write_schema adds for a tool with
@@ -409,7 +413,7 @@ func (r *registry) vocabularyListing(ctx context.Context, fields []schemadoc.Voc
 		}
 		s, err := v.load(ctx, tenant)
 		if err != nil {
-			return nil, (&Call{}).ResolverError(f.Field, err)
+			return nil, (&mcpwriteimpl.Call{}).ResolverError(f.Field, err)
 		}
 		out = append(out, object{{"field", f.Field}, {"vocabulary", f.Vocabulary}, {"values", listValues(s)}})
 	}
@@ -468,7 +472,7 @@ func (r *registry) vocabularyHandler(t schemadoc.VocabularyTool) mcp.ToolHandler
 		}
 		s, err := v.load(ctx, rc.TenantID)
 		if err != nil {
-			es, _ := r.classify(ctx, t.Tool, (&Call{}).ResolverError("", err))
+			es, _ := r.classify(ctx, t.Tool, (&mcpwriteimpl.Call{}).ResolverError("", err))
 			return r.errorResult(ctx, t.Tool, nil, es), nil
 		}
 		o := object{{"vocabulary", t.Vocabulary}, {"values", listValues(s)}}

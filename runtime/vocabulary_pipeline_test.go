@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // typeRegistry is a domain where each tenant registers its own entity
@@ -84,21 +85,21 @@ const storeDoc = `{"source":"t/v1/t.proto","services":[{"name":"t.v1.T","schema_
 
 // storeService binds the store tool the way generated code does: its
 // decoder reads both fields with Decoder.Vocabulary.
-func storeService() *runtime.Service {
-	return &runtime.Service{Name: "t.v1.T", Doc: []byte(storeDoc), Tools: []*runtime.Tool{{
+func storeService() *mcpwriteimpl.Service {
+	return &mcpwriteimpl.Service{Name: "t.v1.T", Doc: []byte(storeDoc), Tools: []*mcpwriteimpl.Tool{{
 		Name:       "store",
 		NewRequest: func() proto.Message { return &structpb.Struct{Fields: map[string]*structpb.Value{}} },
-		Decode: func(d *runtime.Decoder, obj *runtime.Object, req proto.Message) {
+		Decode: func(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, req proto.Message) {
 			m := req.(*structpb.Struct)
 			d.Known(obj, []string{"entity_type", "tags"})
-			if v := obj.Get("entity_type"); v != nil && v.Kind != runtime.KindNull {
+			if v := obj.Get("entity_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 				if x, ok := d.Vocabulary(v, "entity_type", "entity_type"); ok {
 					m.Fields["entity_type"] = structpb.NewStringValue(x)
 				}
 			} else {
 				d.Missing("entity_type")
 			}
-			if v := obj.Get("tags"); v != nil && v.Kind != runtime.KindNull {
+			if v := obj.Get("tags"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 				if arr, ok := d.Array(v, "tags"); ok {
 					d.Enter("tags")
 					var tags []any
@@ -115,7 +116,7 @@ func storeService() *runtime.Service {
 				}
 			}
 		},
-		Enrich: func(*runtime.Call, proto.Message) error { return nil },
+		Enrich: func(*mcpwriteimpl.Call, proto.Message) error { return nil },
 		Invoke: func(_ context.Context, req proto.Message) (proto.Message, error) {
 			return &structpb.Struct{Fields: map[string]*structpb.Value{"stored": structpb.NewStructValue(req.(*structpb.Struct))}}, nil
 		},

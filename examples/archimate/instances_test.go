@@ -23,6 +23,7 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
 	idempg "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency/pgstore"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency/redisstore"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcphttp"
 	proposalpg "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal/pgstore"
 )
 
@@ -94,7 +95,7 @@ func newClusterWith(t testing.TB, n int, signingKeys [][]byte) *cluster {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ts := httptest.NewServer(runtime.StreamableHTTPHandler(s, runtime.WithStateless()))
+		ts := httptest.NewServer(mcphttp.Handler(s, mcphttp.WithStateless()))
 		t.Cleanup(ts.Close)
 		u, _ := url.Parse(ts.URL)
 		backends = append(backends, u)

@@ -9,8 +9,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 )
 
 // readTools are the reads the tool-surface decision names: per-entity list
@@ -159,7 +157,7 @@ func TestToolsListShowsEveryReadAsReadOnly(t *testing.T) {
 		if diff := cmp.Diff(want, tool.Annotations); diff != "" {
 			t.Errorf("%s annotations (-want +got):\n%s", name, diff)
 		}
-		if got := []any{tool.Meta[runtime.MetaKind], tool.Meta[runtime.MetaClassification], tool.Meta[runtime.MetaConfirmation]}; !cmp.Equal(got, []any{"READ", "READ_ONLY", "DIRECT"}) {
+		if got := []any{tool.Meta["mcpwrite/kind"], tool.Meta["mcpwrite/classification"], tool.Meta["mcpwrite/confirmation"]}; !cmp.Equal(got, []any{"READ", "READ_ONLY", "DIRECT"}) {
 			t.Errorf("%s meta kind, classification, confirmation = %v", name, got)
 		}
 		schema, _ := json.Marshal(tool.InputSchema)

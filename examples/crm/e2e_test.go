@@ -22,6 +22,7 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/crm/gen/crm/v1/crmv1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 var fixedNow = time.Date(2026, 6, 28, 19, 52, 15, 0, time.UTC)
@@ -280,10 +281,10 @@ func TestToolsListClassifiesEveryWriteAndNeverOffersUserID(t *testing.T) {
 		if !isWrite {
 			continue
 		}
-		if got := tool.Meta[runtime.MetaClassification]; got != want {
+		if got := tool.Meta["mcpwrite/classification"]; got != want {
 			t.Errorf("%s classification = %v, want %s", tool.Name, got, want)
 		}
-		if got := tool.Meta[runtime.MetaConfirmation]; got != "PROPOSAL" {
+		if got := tool.Meta["mcpwrite/confirmation"]; got != "PROPOSAL" {
 			t.Errorf("%s confirmation = %v, want PROPOSAL (the service default)", tool.Name, got)
 		}
 		if d := tool.Annotations.DestructiveHint; d == nil || *d != strings.HasPrefix(want, "DESTRUCTIVE") {
@@ -329,7 +330,7 @@ func TestCreatePersonIsProposedThenAppliedByIDOnce(t *testing.T) {
 
 	// Another user cannot apply it, and learns nothing about it.
 	other, isErr := apply(t, s.connect(grace), id)
-	if code, field, _ := errorOf(t, other); !isErr || code != runtime.CodeProposalNotFound || field != "proposal_id" {
+	if code, field, _ := errorOf(t, other); !isErr || code != mcpwriteimpl.CodeProposalNotFound || field != "proposal_id" {
 		t.Fatalf("grace applying ada's proposal = %v, want PROPOSAL_NOT_FOUND", other)
 	}
 

@@ -396,7 +396,7 @@ func TestServerListsWriteToolsWithHonestHintsAndServiceTools(t *testing.T) {
 	var got []string
 	for _, tool := range res.Tools {
 		a := tool.Annotations
-		got = append(got, fmt.Sprintf("%s readOnly=%v destructive=%v confirmation=%v", tool.Name, a.ReadOnlyHint, *a.DestructiveHint, tool.Meta[runtime.MetaConfirmation]))
+		got = append(got, fmt.Sprintf("%s readOnly=%v destructive=%v confirmation=%v", tool.Name, a.ReadOnlyHint, *a.DestructiveHint, tool.Meta["mcpwrite/confirmation"]))
 	}
 	want := []string{
 		"apply_proposal readOnly=false destructive=false confirmation=<nil>",

@@ -1,4 +1,4 @@
-package runtime
+package mcphttp
 
 import (
 	"context"
@@ -12,25 +12,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-)
-
-// Headers and _meta keys that carry trace metadata. Tenant and principal are
-// never read from headers or _meta: they come from authentication only.
-const (
-	HeaderTraceParent   = "Traceparent"
-	HeaderCorrelationID = "X-Correlation-Id"
-	HeaderCausationID   = "X-Causation-Id"
-	MetaTraceParent     = "traceparent"
-	MetaCorrelationID   = "io.mcpwrite/correlation_id"
-	MetaCausationID     = "io.mcpwrite/causation_id"
-	tokenTenantKey      = "mcpwrite/tenant_id"
-	tokenPrincipalKey   = "mcpwrite/principal_id"
-	// Trace values TraceHeaders generated, apart from the client's own so
-	// that a call's _meta can take precedence over them.
-	headerGeneratedTraceParent   = "Mcpwrite-Generated-Traceparent"
-	headerGeneratedCorrelationID = "Mcpwrite-Generated-Correlation-Id"
 )
 
 // AuthHook maps a bearer token to the tenant and principal acting. Return an
@@ -59,7 +43,7 @@ type verifiedTokenKey struct{}
 // (WithHTTPLogger). A session is bound to tenant and principal together: a
 // request in a session opened by another identity, even a principal of the
 // same name in another tenant, is refused with 403.
-func BearerAuth(hook AuthHook, opts ...HTTPOption) func(http.Handler) http.Handler {
+func BearerAuth(hook AuthHook, opts ...Option) func(http.Handler) http.Handler {
 	cfg := newHTTPConfig(opts)
 	// The go-sdk middleware puts the token info where the transport binds
 	// sessions to it; it only ever sees a token verified below.
@@ -88,7 +72,7 @@ func BearerAuth(hook AuthHook, opts ...HTTPOption) func(http.Handler) http.Handl
 			}
 			ti := &auth.TokenInfo{
 				UserID: SessionUserID(tenant, principal),
-				Extra:  map[string]any{tokenTenantKey: tenant, tokenPrincipalKey: principal},
+				Extra:  map[string]any{mcpwriteimpl.TokenTenantKey: tenant, mcpwriteimpl.TokenPrincipalKey: principal},
 			}
 			inner.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), verifiedTokenKey{}, ti)))
 		})
@@ -128,103 +112,23 @@ func unauthorized(w http.ResponseWriter, challenge, body string) {
 func TraceHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// Only this middleware sets the generated headers.
-		r.Header.Del(headerGeneratedTraceParent)
-		r.Header.Del(headerGeneratedCorrelationID)
-		tp := r.Header.Get(HeaderTraceParent)
-		if !validTraceParent(tp) {
-			r.Header.Del(HeaderTraceParent)
+		r.Header.Del(mcpwriteimpl.HeaderGeneratedTraceParent)
+		r.Header.Del(mcpwriteimpl.HeaderGeneratedCorrelationID)
+		tp := r.Header.Get(mcpwriteimpl.HeaderTraceParent)
+		if !mcpwriteimpl.ValidTraceParent(tp) {
+			r.Header.Del(mcpwriteimpl.HeaderTraceParent)
 			tp = newTraceParent()
-			r.Header.Set(headerGeneratedTraceParent, tp)
+			r.Header.Set(mcpwriteimpl.HeaderGeneratedTraceParent, tp)
 		}
-		corr := r.Header.Get(HeaderCorrelationID)
+		corr := r.Header.Get(mcpwriteimpl.HeaderCorrelationID)
 		if corr == "" {
 			corr = randomHex(16)
-			r.Header.Set(headerGeneratedCorrelationID, corr)
+			r.Header.Set(mcpwriteimpl.HeaderGeneratedCorrelationID, corr)
 		}
-		w.Header().Set(HeaderTraceParent, tp)
-		w.Header().Set(HeaderCorrelationID, corr)
+		w.Header().Set(mcpwriteimpl.HeaderTraceParent, tp)
+		w.Header().Set(mcpwriteimpl.HeaderCorrelationID, corr)
 		next.ServeHTTP(w, r)
 	})
-}
-
-// RequestContextFromCall is the standard WithRequestContextFunc: it starts
-// from the context the embedding server attached in process
-// (WithRequestContext) and takes tenant and principal from the authenticated
-// bearer token (BearerAuth), never from headers or _meta. Trace fields
-// (traceparent, correlation id, causation id) come, each on its own, from
-// the first of: the context, an HTTP header the client sent, the call's
-// _meta, the value TraceHeaders generated. The session id completes it. It
-// reports false when no tenant or principal is known.
-func RequestContextFromCall(ctx context.Context, req *mcp.CallToolRequest) (RequestContext, bool) {
-	rc, _ := RequestContextFrom(ctx)
-	if req == nil {
-		return rc, rc.TenantID != "" && rc.PrincipalID != ""
-	}
-	var h http.Header
-	if ex := req.Extra; ex != nil {
-		if ti := ex.TokenInfo; ti != nil {
-			t, _ := ti.Extra[tokenTenantKey].(string)
-			p, _ := ti.Extra[tokenPrincipalKey].(string)
-			if t != "" && p != "" {
-				rc.TenantID, rc.PrincipalID = t, p
-			}
-		}
-		h = ex.Header
-	}
-	if tp := h.Get(HeaderTraceParent); validTraceParent(tp) {
-		setIfEmpty(&rc.TraceParent, tp)
-	}
-	setIfEmpty(&rc.CorrelationID, h.Get(HeaderCorrelationID))
-	setIfEmpty(&rc.CausationID, h.Get(HeaderCausationID))
-	if req.Params != nil {
-		meta := req.Params.GetMeta()
-		if s, ok := meta[MetaTraceParent].(string); ok && validTraceParent(s) {
-			setIfEmpty(&rc.TraceParent, s)
-		}
-		if s, ok := meta[MetaCorrelationID].(string); ok {
-			setIfEmpty(&rc.CorrelationID, s)
-		}
-		if s, ok := meta[MetaCausationID].(string); ok {
-			setIfEmpty(&rc.CausationID, s)
-		}
-	}
-	setIfEmpty(&rc.TraceParent, h.Get(headerGeneratedTraceParent))
-	setIfEmpty(&rc.CorrelationID, h.Get(headerGeneratedCorrelationID))
-	if req.Session != nil {
-		setIfEmpty(&rc.SessionID, req.Session.ID())
-	}
-	return rc, rc.TenantID != "" && rc.PrincipalID != ""
-}
-
-// StaticRequestContext is a WithRequestContextFunc for single-user servers
-// (local stdio tools, development): every call acts as rc, with trace fields
-// still taken from the call as RequestContextFromCall does.
-func StaticRequestContext(rc RequestContext) func(context.Context, *mcp.CallToolRequest) (RequestContext, bool) {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (RequestContext, bool) {
-		got, _ := RequestContextFromCall(WithRequestContext(ctx, rc), req)
-		got.TenantID, got.PrincipalID = rc.TenantID, rc.PrincipalID
-		return got, rc.TenantID != "" && rc.PrincipalID != ""
-	}
-}
-
-func setIfEmpty(dst *string, v string) {
-	if *dst == "" && len(v) <= 512 {
-		*dst = v
-	}
-}
-
-// validTraceParent checks the W3C version-00 shape: 00-<32 hex>-<16 hex>-<2 hex>.
-func validTraceParent(s string) bool {
-	parts := strings.Split(s, "-")
-	if len(parts) != 4 || len(parts[0]) != 2 || len(parts[1]) != 32 || len(parts[2]) != 16 || len(parts[3]) != 2 {
-		return false
-	}
-	for _, p := range parts {
-		if _, err := hex.DecodeString(p); err != nil {
-			return false
-		}
-	}
-	return parts[1] != strings.Repeat("0", 32) && parts[2] != strings.Repeat("0", 16)
 }
 
 func newTraceParent() string { return "00-" + randomHex(16) + "-" + randomHex(8) + "-01" }
@@ -245,7 +149,7 @@ func randomHex(n int) string {
 // WithMaxRequestBodyBytes (default 2 MiB, else 413). Wrap it with BearerAuth
 // to authenticate callers, and register the tools with
 // WithRequestContextFunc(RequestContextFromCall).
-func StreamableHTTPHandler(s *mcp.Server, opts ...HTTPOption) http.Handler {
+func Handler(s *mcp.Server, opts ...Option) http.Handler {
 	cfg := newHTTPConfig(opts)
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
 		EventStore:          mcp.NewMemoryEventStore(nil),
@@ -267,11 +171,11 @@ func StreamableHTTPHandler(s *mcp.Server, opts ...HTTPOption) http.Handler {
 // NewHTTPServer: headers within 10 s, a body within 30 s after them, at most
 // 64 KiB of headers and 2 MiB of body, keep-alive connections idle at most
 // 2 min (defaults; see the HTTPOption functions).
-func ServeLoopback(ctx context.Context, addr string, h http.Handler, opts ...HTTPOption) error {
+func ServeLoopback(ctx context.Context, addr string, h http.Handler, opts ...Option) error {
 	if err := CheckLoopback(addr); err != nil {
 		return err
 	}
-	srv := NewHTTPServer(h, opts...)
+	srv := NewServer(h, opts...)
 	srv.Addr = addr
 	done := make(chan struct{})
 	go func() {

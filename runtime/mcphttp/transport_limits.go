@@ -1,4 +1,4 @@
-package runtime
+package mcphttp
 
 import (
 	"bytes"
@@ -36,7 +36,7 @@ const (
 	DefaultRequestReadTimeout = 30 * time.Second
 	// DefaultHTTPIdleTimeout closes a keep-alive connection with no request
 	// for this long.
-	DefaultHTTPIdleTimeout = 2 * time.Minute
+	DefaultIdleTimeout = 2 * time.Minute
 	// DefaultMaxHeaderBytes bounds the request line and headers.
 	DefaultMaxHeaderBytes = 64 << 10
 	// DefaultMaxRequestBodyBytes bounds one request body: twice the default
@@ -48,7 +48,7 @@ const (
 
 // HTTPOption configures StreamableHTTPHandler, BearerAuth, NewHTTPServer and
 // ServeLoopback. Each reads the options that concern it and ignores the rest.
-type HTTPOption func(*httpConfig)
+type Option func(*httpConfig)
 
 type httpConfig struct {
 	sessionIdleTimeout     time.Duration
@@ -63,14 +63,14 @@ type httpConfig struct {
 	logger                 *slog.Logger
 }
 
-func newHTTPConfig(opts []HTTPOption) httpConfig {
+func newHTTPConfig(opts []Option) httpConfig {
 	c := httpConfig{
 		sessionIdleTimeout:     DefaultSessionIdleTimeout,
 		maxSessions:            DefaultMaxSessions,
 		maxSessionsPerIdentity: DefaultMaxSessionsPerIdentity,
 		readHeaderTimeout:      DefaultReadHeaderTimeout,
 		requestReadTimeout:     DefaultRequestReadTimeout,
-		idleTimeout:            DefaultHTTPIdleTimeout,
+		idleTimeout:            DefaultIdleTimeout,
 		maxHeaderBytes:         DefaultMaxHeaderBytes,
 		maxBodyBytes:           DefaultMaxRequestBodyBytes,
 	}
@@ -94,7 +94,7 @@ func positive[T int | int64 | time.Duration](dst *T, v T) {
 // WithSessionIdleTimeout sets how long a streamable HTTP session may go
 // without a request before it is closed (default 30 min; non-positive keeps
 // the default).
-func WithSessionIdleTimeout(d time.Duration) HTTPOption {
+func WithSessionIdleTimeout(d time.Duration) Option {
 	return func(c *httpConfig) { positive(&c.sessionIdleTimeout, d) }
 }
 
@@ -104,7 +104,7 @@ func WithSessionIdleTimeout(d time.Duration) HTTPOption {
 // confirmation state live in shared stores). Server-to-client requests
 // within a call (in-call elicitation) are unavailable; confirmations use the
 // input-request round trip or proposals.
-func WithStateless() HTTPOption {
+func WithStateless() Option {
 	return func(c *httpConfig) { c.stateless = true }
 }
 
@@ -112,7 +112,7 @@ func WithStateless() HTTPOption {
 // (default 1000; non-positive keeps the default). A request that would open
 // one more is answered 503 with Retry-After; existing sessions are never
 // evicted for it.
-func WithMaxSessions(n int) HTTPOption {
+func WithMaxSessions(n int) Option {
 	return func(c *httpConfig) { positive(&c.maxSessions, n) }
 }
 
@@ -120,13 +120,13 @@ func WithMaxSessions(n int) HTTPOption {
 // authenticated identity (tenant and principal, from BearerAuth) holds at once
 // (default 100; non-positive keeps the default). A request that would open
 // one more is answered 429 with Retry-After.
-func WithMaxSessionsPerIdentity(n int) HTTPOption {
+func WithMaxSessionsPerIdentity(n int) Option {
 	return func(c *httpConfig) { positive(&c.maxSessionsPerIdentity, n) }
 }
 
 // WithReadHeaderTimeout sets how long a client has to send its request
 // headers (default 10 s; non-positive keeps the default).
-func WithReadHeaderTimeout(d time.Duration) HTTPOption {
+func WithReadHeaderTimeout(d time.Duration) Option {
 	return func(c *httpConfig) { positive(&c.readHeaderTimeout, d) }
 }
 
@@ -134,32 +134,32 @@ func WithReadHeaderTimeout(d time.Duration) HTTPOption {
 // after its headers (default 30 s; non-positive keeps the default). It bounds
 // reading only: a response stream (SSE) may stay open for as long as the
 // session lives.
-func WithRequestReadTimeout(d time.Duration) HTTPOption {
+func WithRequestReadTimeout(d time.Duration) Option {
 	return func(c *httpConfig) { positive(&c.requestReadTimeout, d) }
 }
 
 // WithHTTPIdleTimeout sets how long an idle keep-alive connection stays open
 // (default 2 min; non-positive keeps the default).
-func WithHTTPIdleTimeout(d time.Duration) HTTPOption {
+func WithIdleTimeout(d time.Duration) Option {
 	return func(c *httpConfig) { positive(&c.idleTimeout, d) }
 }
 
 // WithMaxHeaderBytes bounds the request line and headers (default 64 KiB;
 // non-positive keeps the default).
-func WithMaxHeaderBytes(n int) HTTPOption {
+func WithMaxHeaderBytes(n int) Option {
 	return func(c *httpConfig) { positive(&c.maxHeaderBytes, n) }
 }
 
 // WithMaxRequestBodyBytes bounds one request body (default 2 MiB;
 // non-positive keeps the default); a larger body is answered 413.
-func WithMaxRequestBodyBytes(n int64) HTTPOption {
+func WithMaxRequestBodyBytes(n int64) Option {
 	return func(c *httpConfig) { positive(&c.maxBodyBytes, n) }
 }
 
 // WithHTTPLogger receives what the HTTP layer refuses and why (a rejected
 // bearer token with the auth hook's error, a refused session). Default:
 // slog.Default(), which writes to stderr unless the program changed it.
-func WithHTTPLogger(l *slog.Logger) HTTPOption {
+func WithLogger(l *slog.Logger) Option {
 	return func(c *httpConfig) {
 		if l != nil {
 			c.logger = l
@@ -173,7 +173,7 @@ func WithHTTPLogger(l *slog.Logger) HTTPOption {
 // response streams of streamable HTTP: the body read deadline is set per
 // request instead and lifted once the body is read. Set Addr, or call Serve
 // with a listener.
-func NewHTTPServer(h http.Handler, opts ...HTTPOption) *http.Server {
+func NewServer(h http.Handler, opts ...Option) *http.Server {
 	c := newHTTPConfig(opts)
 	return &http.Server{
 		Handler:           readBodyWithin(h, c.requestReadTimeout, c.maxBodyBytes),

@@ -1,4 +1,4 @@
-package runtime
+package mcphttp
 
 import (
 	"bufio"
@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -38,7 +40,7 @@ func testAuthHook(_ context.Context, token string) (string, string, error) {
 // stack: "confirm" asks the caller to confirm (elicitation) and answers with
 // the action it received; "whoami" answers with the request context of the
 // call as JSON.
-func newTestHTTPServer(t *testing.T, opts ...HTTPOption) (*mcp.Server, *httptest.Server) {
+func newTestHTTPServer(t *testing.T, opts ...Option) (*mcp.Server, *httptest.Server) {
 	t.Helper()
 	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "t"}, nil)
 	object := map[string]any{"type": "object"}
@@ -53,15 +55,15 @@ func newTestHTTPServer(t *testing.T, opts ...HTTPOption) (*mcp.Server, *httptest
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: res.Action}}}, nil
 	})
 	s.AddTool(&mcp.Tool{Name: "whoami", InputSchema: object}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		rc, _ := RequestContextFromCall(ctx, req)
+		rc, _ := runtime.RequestContextFromCall(ctx, req)
 		b, _ := json.Marshal(map[string]string{
 			"tenant": rc.TenantID, "principal": rc.PrincipalID, "traceparent": rc.TraceParent,
 			"correlation": rc.CorrelationID, "causation": rc.CausationID,
 		})
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
 	})
-	quiet := WithHTTPLogger(slog.New(slog.DiscardHandler))
-	ts := httptest.NewServer(BearerAuth(testAuthHook, quiet)(StreamableHTTPHandler(s, append([]HTTPOption{quiet}, opts...)...)))
+	quiet := WithLogger(slog.New(slog.DiscardHandler))
+	ts := httptest.NewServer(BearerAuth(testAuthHook, quiet)(Handler(s, append([]Option{quiet}, opts...)...)))
 	t.Cleanup(ts.Close)
 	return s, ts
 }
@@ -261,7 +263,7 @@ func TestSessionDefaults(t *testing.T) {
 	if c := newHTTPConfig(nil); c.sessionIdleTimeout != 30*time.Minute || c.maxSessions != 1000 || c.maxSessionsPerIdentity != 100 {
 		t.Fatalf("defaults: idle %s, max sessions %d, per identity %d", c.sessionIdleTimeout, c.maxSessions, c.maxSessionsPerIdentity)
 	}
-	if c := newHTTPConfig([]HTTPOption{WithSessionIdleTimeout(0), WithMaxSessions(-1)}); c.sessionIdleTimeout != DefaultSessionIdleTimeout || c.maxSessions != DefaultMaxSessions {
+	if c := newHTTPConfig([]Option{WithSessionIdleTimeout(0), WithMaxSessions(-1)}); c.sessionIdleTimeout != DefaultSessionIdleTimeout || c.maxSessions != DefaultMaxSessions {
 		t.Fatalf("non-positive values must keep the defaults: idle %s, max sessions %d", c.sessionIdleTimeout, c.maxSessions)
 	}
 }
@@ -359,7 +361,7 @@ func TestBearerAuthChallengesWithoutEchoingTheHookError(t *testing.T) {
 		return "", "", errors.New("token revoked at row 42 for alice@corp.example")
 	}
 	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "ok") })
-	ts := httptest.NewServer(BearerAuth(hook, WithHTTPLogger(logger))(next))
+	ts := httptest.NewServer(BearerAuth(hook, WithLogger(logger))(next))
 	defer ts.Close()
 
 	const missing = `Bearer realm="mcpwrite"`
@@ -426,7 +428,7 @@ func TestTraceMetaReachesTheRequestContextOverHTTP(t *testing.T) {
 			map[string]string{"Traceparent": "00-zz-00-01"},
 			map[string]string{"traceparent": metaTP, "correlation": "corr-meta", "causation": "cause-meta"}, "", false},
 		{"forged generated headers are ignored", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"whoami","arguments":{}}}`,
-			map[string]string{headerGeneratedTraceParent: headerTP, headerGeneratedCorrelationID: "corr-forged"},
+			map[string]string{mcpwriteimpl.HeaderGeneratedTraceParent: headerTP, mcpwriteimpl.HeaderGeneratedCorrelationID: "corr-forged"},
 			map[string]string{"causation": ""}, "", true},
 		{"neither: generated", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"whoami","arguments":{}}}`, nil,
 			map[string]string{"causation": ""}, "", true},
@@ -449,11 +451,11 @@ func TestTraceMetaReachesTheRequestContextOverHTTP(t *testing.T) {
 					t.Errorf("%s = %q, want %q", k, rc[k], v)
 				}
 			}
-			echoTP, echoCorr := resp.Header.Get(HeaderTraceParent), resp.Header.Get(HeaderCorrelationID)
+			echoTP, echoCorr := resp.Header.Get(mcpwriteimpl.HeaderTraceParent), resp.Header.Get(mcpwriteimpl.HeaderCorrelationID)
 			if c.echoTP != "" && echoTP != c.echoTP {
 				t.Errorf("echoed traceparent %q, want %q", echoTP, c.echoTP)
 			}
-			if c.echoTP == "" && (!validTraceParent(echoTP) || echoTP == headerTP || echoTP == metaTP) {
+			if c.echoTP == "" && (!mcpwriteimpl.ValidTraceParent(echoTP) || echoTP == headerTP || echoTP == metaTP) {
 				t.Errorf("echoed traceparent %q, want a generated one", echoTP)
 			}
 			if c.want["traceparent"] == "" && rc["traceparent"] != echoTP {

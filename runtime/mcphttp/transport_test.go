@@ -1,4 +1,4 @@
-package runtime
+package mcphttp
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -41,7 +42,7 @@ func TestCheckLoopbackRefusesNetworkAddresses(t *testing.T) {
 
 func TestStreamableHTTPHandlerRefusesCrossSiteRequestsAndAddsTraceHeaders(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "t"}, nil)
-	ts := httptest.NewServer(StreamableHTTPHandler(s))
+	ts := httptest.NewServer(Handler(s))
 	defer ts.Close()
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
 	req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, ts.URL, strings.NewReader(body))
@@ -57,17 +58,17 @@ func TestStreamableHTTPHandlerRefusesCrossSiteRequestsAndAddsTraceHeaders(t *tes
 	if resp.StatusCode != http.StatusForbidden {
 		t.Fatalf("cross-site POST: status %d, want 403", resp.StatusCode)
 	}
-	if tp := resp.Header.Get(HeaderTraceParent); !validTraceParent(tp) {
+	if tp := resp.Header.Get(mcpwriteimpl.HeaderTraceParent); !mcpwriteimpl.ValidTraceParent(tp) {
 		t.Fatalf("traceparent %q not generated", tp)
 	}
-	if resp.Header.Get(HeaderCorrelationID) == "" {
+	if resp.Header.Get(mcpwriteimpl.HeaderCorrelationID) == "" {
 		t.Fatal("no correlation id echoed")
 	}
 }
 
 // serveLoopbackOnFreePort runs ServeLoopback on a free 127.0.0.1 port until
 // the test ends and returns the address once it accepts connections.
-func serveLoopbackOnFreePort(t *testing.T, h http.Handler, opts ...HTTPOption) string {
+func serveLoopbackOnFreePort(t *testing.T, h http.Handler, opts ...Option) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -198,10 +199,10 @@ func TestServeLoopbackHTTPServerRefusesOversizedBodies(t *testing.T) {
 func TestStreamableHTTPHandlerRefusesOversizedBodies(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "t"}, nil)
 	for _, c := range []struct {
-		opts  []HTTPOption
+		opts  []Option
 		limit int
-	}{{nil, DefaultMaxRequestBodyBytes}, {[]HTTPOption{WithMaxRequestBodyBytes(4096)}, 4096}} {
-		ts := httptest.NewServer(StreamableHTTPHandler(s, c.opts...))
+	}{{nil, DefaultMaxRequestBodyBytes}, {[]Option{WithMaxRequestBodyBytes(4096)}, 4096}} {
+		ts := httptest.NewServer(Handler(s, c.opts...))
 		body := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"pad":"` + strings.Repeat("x", c.limit) + `"}}`
 		req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, ts.URL, strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
@@ -221,7 +222,7 @@ func TestStreamableHTTPHandlerRefusesOversizedBodies(t *testing.T) {
 }
 
 func TestNewHTTPServerDefaults(t *testing.T) {
-	srv := NewHTTPServer(http.NotFoundHandler())
+	srv := NewServer(http.NotFoundHandler())
 	if srv.ReadHeaderTimeout != 10*time.Second || srv.IdleTimeout != 2*time.Minute || srv.MaxHeaderBytes != 64<<10 ||
 		srv.ReadTimeout != 0 || srv.WriteTimeout != 0 {
 		t.Fatalf("ReadHeaderTimeout %s IdleTimeout %s MaxHeaderBytes %d ReadTimeout %s WriteTimeout %s",
@@ -231,7 +232,7 @@ func TestNewHTTPServerDefaults(t *testing.T) {
 	if c.requestReadTimeout != 30*time.Second || c.maxBodyBytes != 2<<20 {
 		t.Fatalf("request read timeout %s, max body %d", c.requestReadTimeout, c.maxBodyBytes)
 	}
-	srv = NewHTTPServer(http.NotFoundHandler(), WithReadHeaderTimeout(time.Second), WithHTTPIdleTimeout(3*time.Second), WithMaxHeaderBytes(4096))
+	srv = NewServer(http.NotFoundHandler(), WithReadHeaderTimeout(time.Second), WithIdleTimeout(3*time.Second), WithMaxHeaderBytes(4096))
 	if srv.ReadHeaderTimeout != time.Second || srv.IdleTimeout != 3*time.Second || srv.MaxHeaderBytes != 4096 {
 		t.Fatalf("options not applied: %s %s %d", srv.ReadHeaderTimeout, srv.IdleTimeout, srv.MaxHeaderBytes)
 	}

@@ -1,4 +1,4 @@
-package runtime
+package mcpwriteimpl
 
 // This file is the contract between generated decode code and the strict
 // decoder. Implementation lives in json_parser.go and decoder.go.

@@ -1,4 +1,4 @@
-package runtime
+package mcpwriteimpl
 
 import (
 	"context"
@@ -16,8 +16,8 @@ import (
 type Call struct {
 	Ctx             context.Context
 	Tool            string
-	RC              RequestContext
-	HasRC           bool // a RequestContext was established for this call
+	RC              RequestMetadata
+	HasRC           bool // a RequestMetadata was established for this call
 	ClientRequestID string
 	DryRun          bool
 	Clock           func() time.Time // nil = time.Now; the pipeline sets it from options
@@ -133,7 +133,7 @@ func (c *Call) ULID() string {
 // even when every idempotency record was lost, while another tenant, who
 // knows the tenant name, the tool and perhaps the key, cannot predict or
 // recompute it. Without a ClientRequestID it is a UUIDv7. The tenant is ""
-// when no RequestContext was established.
+// when no RequestMetadata was established.
 func (c *Call) RequestScopedID() string {
 	if c.ClientRequestID == "" {
 		return c.UUIDv7()
@@ -153,11 +153,11 @@ func (c *Call) ContentHash(parts ...string) string {
 	return formatUUID(uuidV8SHA256(parts))
 }
 
-// requestContext returns the call's RequestContext, falling back to the one
+// requestContext returns the call's RequestMetadata, falling back to the one
 // carried by Ctx when the pipeline did not set one.
-func (c *Call) requestContext() (RequestContext, bool) {
+func (c *Call) requestContext() (RequestMetadata, bool) {
 	if !c.HasRC && c.Ctx != nil {
-		if rc, ok := RequestContextFrom(c.Ctx); ok {
+		if rc, ok := RequestMetadataFrom(c.Ctx); ok {
 			c.RC, c.HasRC = rc, true
 		}
 	}

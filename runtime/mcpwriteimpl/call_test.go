@@ -1,4 +1,4 @@
-package runtime
+package mcpwriteimpl
 
 import (
 	"context"
@@ -29,7 +29,7 @@ func fixedCall() *Call {
 	return &Call{
 		Ctx:   context.Background(),
 		Tool:  "create_element",
-		RC:    RequestContext{TenantID: "tenant-a", PrincipalID: "user-1"},
+		RC:    RequestMetadata{TenantID: "tenant-a", PrincipalID: "user-1"},
 		HasRC: true,
 		Clock: func() time.Time { return fixedNow },
 		Rand:  &counter{},
@@ -79,7 +79,7 @@ func (eofReader) Read([]byte) (int, error) { return 0, errors.New("exhausted") }
 func TestRequestScopedIDIsStableAndScoped(t *testing.T) {
 	secret := []byte("0123456789abcdef0123456789abcdef")
 	id := func(tenant, tool, key string) string {
-		c := &Call{Tool: tool, ClientRequestID: key, RC: RequestContext{TenantID: tenant}, HasRC: tenant != "", Rand: &counter{}, IDSecret: secret}
+		c := &Call{Tool: tool, ClientRequestID: key, RC: RequestMetadata{TenantID: tenant}, HasRC: tenant != "", Rand: &counter{}, IDSecret: secret}
 		return c.RequestScopedID()
 	}
 	base := id("tenant-a", "create_element", "req-1")
@@ -114,7 +114,7 @@ func TestRequestScopedIDIsStableAndScoped(t *testing.T) {
 // key it guessed or saw must not be able to compute that tenant's ID. The
 // former UUIDv5 of tenant, tool and key was public; the ID is now keyed.
 func TestRequestScopedIDIsNotTheComputableUUIDv5(t *testing.T) {
-	c := &Call{Tool: "create_element", ClientRequestID: "req-1", RC: RequestContext{TenantID: "tenant-a"}, HasRC: true}
+	c := &Call{Tool: "create_element", ClientRequestID: "req-1", RC: RequestMetadata{TenantID: "tenant-a"}, HasRC: true}
 	if got := c.RequestScopedID(); got == "4682ffac-f8de-597e-9ee9-31861b8fb346" {
 		t.Fatalf("RequestScopedID is the public UUIDv5 of tenant, tool and key: %s", got)
 	}
@@ -125,7 +125,7 @@ func TestRequestScopedIDIsNotTheComputableUUIDv5(t *testing.T) {
 
 func TestRequestScopedIDDependsOnTheSecret(t *testing.T) {
 	id := func(secret []byte) string {
-		c := &Call{Tool: "create_element", ClientRequestID: "req-1", RC: RequestContext{TenantID: "tenant-a"}, HasRC: true, IDSecret: secret}
+		c := &Call{Tool: "create_element", ClientRequestID: "req-1", RC: RequestMetadata{TenantID: "tenant-a"}, HasRC: true, IDSecret: secret}
 		return c.RequestScopedID()
 	}
 	a := []byte("0123456789abcdef0123456789abcdef")
@@ -176,7 +176,7 @@ func TestContentHashIsDeterministicAndLengthPrefixed(t *testing.T) {
 }
 
 func TestContextValue(t *testing.T) {
-	full := RequestContext{TenantID: "t1", PrincipalID: "p1", CorrelationID: "corr", CausationID: "cause", TraceParent: "00-abc-def-01", SessionID: "s1"}
+	full := RequestMetadata{TenantID: "t1", PrincipalID: "p1", CorrelationID: "corr", CausationID: "cause", TraceParent: "00-abc-def-01", SessionID: "s1"}
 	tests := []struct {
 		name  string
 		call  *Call
@@ -193,12 +193,12 @@ func TestContextValue(t *testing.T) {
 		{"client request id", &Call{ClientRequestID: "req-9"}, ContextClientRequestID, "req-9", nil},
 		{"tool name", &Call{Tool: "create_element"}, ContextToolName, "create_element", nil},
 		{"empty causation is allowed", &Call{HasRC: true}, ContextCausationID, "", nil},
-		{"from the context when the pipeline set none", &Call{Ctx: WithRequestContext(context.Background(), full)}, ContextTenantID, "t1", nil},
+		{"from the context when the pipeline set none", &Call{Ctx: WithRequestMetadata(context.Background(), full)}, ContextTenantID, "t1", nil},
 		{"no request context: tenant denied", &Call{Ctx: context.Background()}, ContextTenantID, "", &ErrorEntry{
 			Code: CodePermissionDenied, Field: "tenant_id", Message: "cannot fill tenant_id: the request carries no authenticated tenant",
 			Suggestions: &Suggestions{Hint: "The tenant comes from the authenticated connection, never from tool arguments; reconnect with credentials that carry it."},
 		}},
-		{"empty principal denied", &Call{RC: RequestContext{TenantID: "t1"}, HasRC: true}, ContextPrincipalID, "", &ErrorEntry{
+		{"empty principal denied", &Call{RC: RequestMetadata{TenantID: "t1"}, HasRC: true}, ContextPrincipalID, "", &ErrorEntry{
 			Code: CodePermissionDenied, Field: "tenant_id", Message: "cannot fill tenant_id: the request carries no authenticated principal",
 			Suggestions: &Suggestions{Hint: "The principal comes from the authenticated connection, never from tool arguments; reconnect with credentials that carry it."},
 		}},
@@ -225,7 +225,7 @@ func TestContextValue(t *testing.T) {
 }
 
 func TestMissingCorrelationIDIsGeneratedOncePerCall(t *testing.T) {
-	c := &Call{RC: RequestContext{TenantID: "t1"}, HasRC: true, Rand: &counter{}}
+	c := &Call{RC: RequestMetadata{TenantID: "t1"}, HasRC: true, Rand: &counter{}}
 	a, _ := c.ContextValue(ContextCorrelationID, "correlation_id")
 	b, _ := c.ContextValue(ContextCorrelationID, "meta.correlation_id")
 	if a != "00010203-0405-4607-8809-0a0b0c0d0e0f" || b != a || c.RC.CorrelationID != a {

@@ -1,4 +1,4 @@
-package runtime
+package mcpwriteimpl
 
 import (
 	"encoding/base64"
@@ -19,10 +19,10 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/suggest"
 )
 
-// maxListed bounds valid_values and maxDidYouMean did_you_mean in one error.
+// MaxListed bounds valid_values and MaxDidYouMean did_you_mean in one error.
 const (
-	maxListed     = 25
-	maxDidYouMean = 3
+	MaxListed     = 25
+	MaxDidYouMean = 3
 )
 
 // Decoder reads a parsed object into a request on behalf of generated code,
@@ -42,8 +42,9 @@ type Decoder struct {
 	// are counted, not described, so a request of thousands of bad keys
 	// costs no more than the answer that lists a few of them.
 	dropped int
-	// vocabs are the call's live vocabularies (nil outside a tool call).
-	vocabs *callVocabularies
+	// Vocabularies are the call's live vocabularies (nil outside a tool
+	// call); Vocabulary reads through them.
+	Vocabularies VocabularyLookup
 }
 
 // NewDecoder returns a decoder for one call. The limits are those the
@@ -61,7 +62,7 @@ func (d *Decoder) reset() {
 	d.segs = d.segBuf[:0]
 	d.root = nil
 	d.dropped = 0
-	d.vocabs = nil
+	d.Vocabularies = nil
 }
 
 // emptied returns s cleared and empty, or nil when it grew beyond what a
@@ -74,15 +75,15 @@ func emptied[T any](s []T) []T {
 	return s[:0]
 }
 
-// maxCollected is how many problems a decoder describes; beyond it it only
+// MaxCollected is how many problems a decoder describes; beyond it it only
 // counts them. It is well above MaxErrorEntries, so the problems an answer
 // lists (the first ones in input order) are among those described.
-const maxCollected = 10 * MaxErrorEntries
+const MaxCollected = 10 * MaxErrorEntries
 
 // full reports whether the decoder describes no more problems, counting e
 // as one more not described.
 func (d *Decoder) full() bool {
-	if len(d.errs) < maxCollected {
+	if len(d.errs) < MaxCollected {
 		return false
 	}
 	d.dropped++
@@ -108,7 +109,7 @@ func (d *Decoder) Errors() Errors {
 		out[i] = d.errs[j]
 	}
 	if d.dropped > 0 {
-		out = append(out, tooMany(d.dropped))
+		out = append(out, TooMany(d.dropped))
 	}
 	return out
 }
@@ -309,7 +310,7 @@ func (d *Decoder) Known(obj *Object, fields []string) {
 		if d.full() {
 			continue
 		}
-		e := &ErrorEntry{Code: CodeUnknownField, Suggestions: &Suggestions{ValidValues: boundList(fields)}}
+		e := &ErrorEntry{Code: CodeUnknownField, Suggestions: &Suggestions{ValidValues: BoundList(fields)}}
 		var fold string
 		for _, f := range fields {
 			if strings.EqualFold(f, k) {
@@ -317,27 +318,27 @@ func (d *Decoder) Known(obj *Object, fields []string) {
 				break
 			}
 		}
-		switch dym := suggest.Closest(k, fields, maxDidYouMean); {
+		switch dym := suggest.Closest(k, fields, MaxDidYouMean); {
 		case fold != "":
-			e.Message = fmt.Sprintf("unknown field %s; keys are case-sensitive, did you mean %q?", clipQuote(k), fold)
+			e.Message = fmt.Sprintf("unknown field %s; keys are case-sensitive, did you mean %q?", ClipQuote(k), fold)
 			e.Suggestions.DidYouMean = []string{fold}
 		case len(dym) > 0:
-			e.Message = fmt.Sprintf("unknown field %s; did you mean %q?", clipQuote(k), dym[0])
+			e.Message = fmt.Sprintf("unknown field %s; did you mean %q?", ClipQuote(k), dym[0])
 			e.Suggestions.DidYouMean = dym
 		default:
-			e.Message = fmt.Sprintf("unknown field %s", clipQuote(k))
+			e.Message = fmt.Sprintf("unknown field %s", ClipQuote(k))
 		}
-		if len(fields) > maxListed {
-			e.Suggestions.Hint = fmt.Sprintf("showing %d of %d fields; the tool's input schema lists all", maxListed, len(fields))
+		if len(fields) > MaxListed {
+			e.Suggestions.Hint = fmt.Sprintf("showing %d of %d fields; the tool's input schema lists all", MaxListed, len(fields))
 		}
 		d.report(k, e)
 	}
 }
 
-// boundList returns at most maxListed names.
-func boundList(names []string) []string {
-	if len(names) > maxListed {
-		return names[:maxListed:maxListed]
+// BoundList returns at most maxListed names.
+func BoundList(names []string) []string {
+	if len(names) > MaxListed {
+		return names[:MaxListed:MaxListed]
 	}
 	return names
 }
@@ -347,8 +348,8 @@ func (d *Decoder) Missing(key string) {
 	d.report(key, &ErrorEntry{Code: CodeMissingRequired, Message: fmt.Sprintf("missing required field %q", key)})
 }
 
-// jsonKind names a JSON kind as agents know it.
-func jsonKind(k Kind) string {
+// JSONKind names a JSON kind as agents know it.
+func JSONKind(k Kind) string {
 	switch k {
 	case KindNull:
 		return "null"
@@ -372,14 +373,14 @@ func (d *Decoder) want(v *Value, key string, k Kind) bool {
 		return false
 	}
 	if v.Kind != k {
-		d.typeError(v, key, jsonKind(k), "")
+		d.typeError(v, key, JSONKind(k), "")
 		return false
 	}
 	return true
 }
 
 func (d *Decoder) typeError(v *Value, key, expected, hint string) {
-	e := &ErrorEntry{Code: CodeInvalidType, Message: "expected " + expected + ", got " + jsonKind(v.Kind)}
+	e := &ErrorEntry{Code: CodeInvalidType, Message: "expected " + expected + ", got " + JSONKind(v.Kind)}
 	if hint != "" {
 		e.Suggestions = &Suggestions{Hint: hint}
 	}
@@ -499,7 +500,7 @@ func (d *Decoder) int64String(v *Value, key string) (string, bool) {
 	if digits == "" || strings.TrimLeft(digits, "0123456789") != "" {
 		d.report(key, &ErrorEntry{
 			Code:        CodeInvalidType,
-			Message:     "expected a decimal integer string, got " + clipQuote(s),
+			Message:     "expected a decimal integer string, got " + ClipQuote(s),
 			Suggestions: &Suggestions{Hint: hint64},
 		})
 		return "", false
@@ -578,7 +579,7 @@ func (d *Decoder) Enum(v *Value, key string, t *EnumTable) (int32, bool) {
 		return 0, false
 	}
 	if v.Kind != KindString {
-		e := &ErrorEntry{Code: CodeInvalidType, Message: "expected string, got " + jsonKind(v.Kind), Suggestions: t.suggestions()}
+		e := &ErrorEntry{Code: CodeInvalidType, Message: "expected string, got " + JSONKind(v.Kind), Suggestions: t.suggestions()}
 		d.report(key, e)
 		return 0, false
 	}
@@ -587,7 +588,7 @@ func (d *Decoder) Enum(v *Value, key string, t *EnumTable) (int32, bool) {
 	}
 	s := t.suggestions()
 	s.DidYouMean = t.closest(v.Str)
-	msg := fmt.Sprintf("invalid value %s for %s", clipQuote(v.Str), key)
+	msg := fmt.Sprintf("invalid value %s for %s", ClipQuote(v.Str), key)
 	if len(s.DidYouMean) > 0 {
 		msg += fmt.Sprintf("; did you mean %q?", s.DidYouMean[0])
 	}
@@ -621,13 +622,13 @@ func (d *Decoder) Timestamp(v *Value, key string) (*timestamppb.Timestamp, bool)
 	if err != nil {
 		d.report(key, &ErrorEntry{
 			Code:    CodeInvalidType,
-			Message: fmt.Sprintf(`expected an RFC 3339 timestamp such as "2024-05-01T12:00:00Z", got %s`, clipQuote(v.Str)),
+			Message: fmt.Sprintf(`expected an RFC 3339 timestamp such as "2024-05-01T12:00:00Z", got %s`, ClipQuote(v.Str)),
 		})
 		return nil, false
 	}
 	ts := timestamppb.New(t)
 	if ts.CheckValid() != nil {
-		d.violation(key, fmt.Sprintf("timestamp %s is outside 0001-01-01 to 9999-12-31", clipQuote(v.Str)))
+		d.violation(key, fmt.Sprintf("timestamp %s is outside 0001-01-01 to 9999-12-31", ClipQuote(v.Str)))
 		return nil, false
 	}
 	return ts, true
@@ -645,7 +646,7 @@ func (d *Decoder) Duration(v *Value, key string) (*durationpb.Duration, bool) {
 	}
 	if dur, ok, inRange := parseProtoDuration(v.Str); ok {
 		if !inRange {
-			d.violation(key, fmt.Sprintf("duration %s is outside ±%ds", clipQuote(v.Str), maxDurationSeconds))
+			d.violation(key, fmt.Sprintf("duration %s is outside ±%ds", ClipQuote(v.Str), maxDurationSeconds))
 			return nil, false
 		}
 		return dur, true
@@ -654,7 +655,7 @@ func (d *Decoder) Duration(v *Value, key string) (*durationpb.Duration, bool) {
 	if err != nil {
 		d.report(key, &ErrorEntry{
 			Code:    CodeInvalidType,
-			Message: fmt.Sprintf(`expected a duration such as "1.5s" or "90m", got %s`, clipQuote(v.Str)),
+			Message: fmt.Sprintf(`expected a duration such as "1.5s" or "90m", got %s`, ClipQuote(v.Str)),
 		})
 		return nil, false
 	}
@@ -714,7 +715,7 @@ func (d *Decoder) FieldMask(v *Value, key string) (*fieldmaskpb.FieldMask, bool)
 		if !ok {
 			d.report(key, &ErrorEntry{
 				Code:    CodeInvalidType,
-				Message: fmt.Sprintf(`expected a field mask such as "name,description", got invalid path %s`, clipQuote(p)),
+				Message: fmt.Sprintf(`expected a field mask such as "name,description", got invalid path %s`, ClipQuote(p)),
 			})
 			return nil, false
 		}
@@ -819,8 +820,8 @@ func (d *Decoder) jsonText(v *Value, key string, want Kind) (*Value, bool) {
 	if want != 0 && parsed.Kind != want {
 		d.report(key, &ErrorEntry{
 			Code:    CodeInvalidType,
-			Message: fmt.Sprintf("%s must be JSON text of %s %s, got %s %s", key, article(jsonKind(want)), jsonKind(want), article(jsonKind(parsed.Kind)), jsonKind(parsed.Kind)),
-			Details: map[string]any{"expected": jsonKind(want), "got": jsonKind(parsed.Kind)},
+			Message: fmt.Sprintf("%s must be JSON text of %s %s, got %s %s", key, article(JSONKind(want)), JSONKind(want), article(JSONKind(parsed.Kind)), JSONKind(parsed.Kind)),
+			Details: map[string]any{"expected": JSONKind(want), "got": JSONKind(parsed.Kind)},
 		})
 		return nil, false
 	}
@@ -864,7 +865,7 @@ func (d *Decoder) MapEntries(v *Value, key string) ([]string, []*Value, bool) {
 			d.typeError(k, "key", "string", "map keys are strings; numbers and booleans are written as text")
 			ok = false
 		case seen[k.Str]:
-			d.report("key", &ErrorEntry{Code: CodeValidation, Message: fmt.Sprintf("key %s is given twice", clipQuote(k.Str))})
+			d.report("key", &ErrorEntry{Code: CodeValidation, Message: fmt.Sprintf("key %s is given twice", ClipQuote(k.Str))})
 			ok = false
 		default:
 			seen[k.Str] = true
@@ -982,7 +983,7 @@ func (d *Decoder) KeyBool(key string) (bool, bool) {
 }
 
 func (d *Decoder) keyError(key, typ string) {
-	d.report(key, &ErrorEntry{Code: CodeInvalidType, Message: fmt.Sprintf("map key %s is not a valid %s", clipQuote(key), typ)})
+	d.report(key, &ErrorEntry{Code: CodeInvalidType, Message: fmt.Sprintf("map key %s is not a valid %s", ClipQuote(key), typ)})
 }
 
 // MinLength reports s shorter than n characters (Unicode code points).
@@ -1051,3 +1052,32 @@ func countOf(n int, noun string) string {
 }
 
 func formatNumber(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// VocabularyLookup reads the live vocabularies of one call; the runtime
+// implements it.
+type VocabularyLookup interface {
+	// LookupVocabulary returns the canonical value of s, read at key by d,
+	// in the vocabulary name. When s is not a value it returns ok false and
+	// the problem to report at key. When the vocabulary could not be read it
+	// returns ok false and no problem: the lookup keeps the failure, which
+	// answers the call instead of the decoder's problems.
+	LookupVocabulary(d *Decoder, key, name, s string) (value string, problem *ErrorEntry, ok bool)
+}
+
+// Vocabulary reads a value of the live vocabulary name for the call's
+// tenant through d.Vocabularies. A decoder made outside a tool call has
+// none: it returns the string as sent (Preparer.Decode; Prepare checks it).
+func (d *Decoder) Vocabulary(v *Value, key, name string) (string, bool) {
+	s, ok := d.String(v, key)
+	if !ok || d.Vocabularies == nil {
+		return s, ok
+	}
+	c, problem, ok := d.Vocabularies.LookupVocabulary(d, key, name, s)
+	if ok {
+		return c, true
+	}
+	if problem != nil {
+		d.report(key, problem)
+	}
+	return "", false
+}

@@ -1,4 +1,4 @@
-package runtime
+package mcpwriteimpl
 
 import (
 	"fmt"
@@ -47,7 +47,7 @@ func (d *Decoder) StringNotIn(key, s string, denied ...string) {
 // string.prefix).
 func (d *Decoder) HasPrefix(key, s, prefix string) {
 	if !strings.HasPrefix(s, prefix) {
-		d.violation(key, fmt.Sprintf("must start with %q, got %s", prefix, clipQuote(s)))
+		d.violation(key, fmt.Sprintf("must start with %q, got %s", prefix, ClipQuote(s)))
 	}
 }
 
@@ -55,21 +55,21 @@ func (d *Decoder) HasPrefix(key, s, prefix string) {
 // string.suffix).
 func (d *Decoder) HasSuffix(key, s, suffix string) {
 	if !strings.HasSuffix(s, suffix) {
-		d.violation(key, fmt.Sprintf("must end with %q, got %s", suffix, clipQuote(s)))
+		d.violation(key, fmt.Sprintf("must end with %q, got %s", suffix, ClipQuote(s)))
 	}
 }
 
 // Contains reports s without sub (buf.validate string.contains).
 func (d *Decoder) Contains(key, s, sub string) {
 	if !strings.Contains(s, sub) {
-		d.violation(key, fmt.Sprintf("must contain %q, got %s", sub, clipQuote(s)))
+		d.violation(key, fmt.Sprintf("must contain %q, got %s", sub, ClipQuote(s)))
 	}
 }
 
 // NotContains reports s with sub (buf.validate string.not_contains).
 func (d *Decoder) NotContains(key, s, sub string) {
 	if strings.Contains(s, sub) {
-		d.violation(key, fmt.Sprintf("must not contain %q, got %s", sub, clipQuote(s)))
+		d.violation(key, fmt.Sprintf("must not contain %q, got %s", sub, ClipQuote(s)))
 	}
 }
 
@@ -185,7 +185,7 @@ func isHostname(s string) bool {
 func quoteList(ss []string) string {
 	q := make([]string, len(ss))
 	for i, s := range ss {
-		q[i] = clipQuote(s)
+		q[i] = ClipQuote(s)
 	}
 	return strings.Join(q, ", ")
 }

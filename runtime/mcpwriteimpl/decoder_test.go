@@ -1,4 +1,4 @@
-package runtime
+package mcpwriteimpl
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package runtime
+package mcpwriteimpl
 
 import (
 	"fmt"
@@ -116,14 +116,14 @@ func (t *EnumTable) closest(s string) []string {
 	if t.names == nil {
 		return nil
 	}
-	return t.names.Closest(s, maxDidYouMean)
+	return t.names.Closest(s, MaxDidYouMean)
 }
 
 // suggestions lists the offered values for an error about this enum.
 func (t *EnumTable) suggestions() *Suggestions {
-	s := &Suggestions{ValidValues: boundList(t.aliases), Hint: t.Hint}
-	if len(t.aliases) > maxListed {
-		note := fmt.Sprintf("showing %d of %d values", maxListed, len(t.aliases))
+	s := &Suggestions{ValidValues: BoundList(t.aliases), Hint: t.Hint}
+	if len(t.aliases) > MaxListed {
+		note := fmt.Sprintf("showing %d of %d values", MaxListed, len(t.aliases))
 		if s.Hint != "" {
 			s.Hint += " (" + note + ")"
 		} else {

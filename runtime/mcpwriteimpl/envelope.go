@@ -1,4 +1,13 @@
-package runtime
+package mcpwriteimpl
+
+import "fmt"
+
+// MaxErrorEntries is the most problems one answer lists.
+const MaxErrorEntries = 20
+
+// CodeTooManyErrors is the last entry of an answer that lists only the
+// first MaxErrorEntries problems.
+const CodeTooManyErrors = "TOO_MANY_ERRORS"
 
 // Error codes of the envelope (docs/architecture.md, "Errors").
 const (
@@ -88,4 +97,21 @@ type Warning struct {
 	Message    string `json:"message"`
 	Field      string `json:"field,omitempty"`
 	Suggestion string `json:"suggestion,omitempty"`
+}
+
+// TooMany is the entry that counts n problems not listed.
+func TooMany(n int) *ErrorEntry {
+	return &ErrorEntry{
+		Code:        CodeTooManyErrors,
+		Message:     fmt.Sprintf("%d more problems are not listed", n),
+		Details:     map[string]any{"not_listed": n},
+		Suggestions: &Suggestions{Hint: "Fix the problems listed and call again to see the rest."},
+	}
+}
+
+func article(noun string) string {
+	if noun != "" && (noun[0] == 'a' || noun[0] == 'o') {
+		return "an"
+	}
+	return "a"
 }

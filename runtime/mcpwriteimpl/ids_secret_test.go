@@ -1,4 +1,4 @@
-package runtime_test
+package mcpwriteimpl_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // idServer is a one-tool server whose tool answers the request-scoped ID
@@ -22,14 +23,14 @@ func idServer(t *testing.T, opts ...runtime.Option) *mcp.ClientSession {
 	    "classification":"SAFE_CREATE","confirmation":"DIRECT","hints":{"idempotent":true},
 	    "input_schema":{"type":"object","properties":{},"additionalProperties":false},
 	    "output_schema":{"type":"object"},"required_fields":[],"optional_fields":[]}]}]}`
-	svc := &runtime.Service{
+	svc := &mcpwriteimpl.Service{
 		Name: "ids.v1.Ids",
 		Doc:  []byte(doc),
-		Tools: []*runtime.Tool{{
+		Tools: []*mcpwriteimpl.Tool{{
 			Name:       "create_thing",
 			NewRequest: func() proto.Message { return &wrapperspb.StringValue{} },
-			Decode:     func(d *runtime.Decoder, obj *runtime.Object, _ proto.Message) { d.Known(obj, nil) },
-			Enrich: func(c *runtime.Call, req proto.Message) error {
+			Decode:     func(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, _ proto.Message) { d.Known(obj, nil) },
+			Enrich: func(c *mcpwriteimpl.Call, req proto.Message) error {
 				req.(*wrapperspb.StringValue).Value = c.RequestScopedID()
 				return nil
 			},
@@ -80,7 +81,7 @@ func TestRequestScopedIDsFollowTheConfiguredSecret(t *testing.T) {
 
 func TestShortIDSecretFailsRegistration(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "ids", Version: "test"}, nil)
-	svc := &runtime.Service{Name: "ids.v1.Ids", Doc: []byte(`{"source":"x.proto","services":[{"name":"ids.v1.Ids","tools":[]}]}`)}
+	svc := &mcpwriteimpl.Service{Name: "ids.v1.Ids", Doc: []byte(`{"source":"x.proto","services":[{"name":"ids.v1.Ids","tools":[]}]}`)}
 	err := runtime.Register(s, svc, runtime.WithIDSecret([]byte("short")))
 	want := "runtime: service ids.v1.Ids: WithIDSecret: ID secret has 5 bytes, want at least 32"
 	if err == nil || err.Error() != want {

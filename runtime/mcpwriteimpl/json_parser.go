@@ -1,4 +1,4 @@
-package runtime
+package mcpwriteimpl
 
 import (
 	"bytes"
@@ -94,12 +94,12 @@ func (v *Value) Present() bool { return v != nil && v.Kind != KindNull }
 // The object is returned only when there is no error. Strings are not
 // copied beyond the limits, and memory stays proportional to the payload.
 func Parse(raw []byte, lim Limits) (*Object, Errors) {
-	return parseObjectInto(raw, lim, nil)
+	return ParseObjectInto(raw, lim, nil)
 }
 
-// parseObjectInto is Parse with the tree's storage taken from s when s is
+// ParseObjectInto is Parse with the tree's storage taken from s when s is
 // not nil (see scratch); the tree is then valid until s is released.
-func parseObjectInto(raw []byte, lim Limits, s *scratch) (*Object, Errors) {
+func ParseObjectInto(raw []byte, lim Limits, s *Scratch) (*Object, Errors) {
 	lim = lim.WithDefaults()
 	if len(raw) > lim.MaxBytes {
 		return nil, Errors{{
@@ -286,7 +286,7 @@ type jsonParser struct {
 
 	// scratch, when set, lends the slabs below and takes back the ones
 	// made for this payload (see scratch).
-	scratch *scratch
+	scratch *Scratch
 
 	vals []Value
 	objs []Object
@@ -880,7 +880,7 @@ func isNumberByte(c byte) bool {
 
 // checkNumber returns why tok is not a JSON number, or "".
 func checkNumber(tok []byte) string {
-	bad := "malformed number " + clipQuote(string(tok))
+	bad := "malformed number " + ClipQuote(string(tok))
 	i := 0
 	if i < len(tok) && tok[i] == '-' {
 		i++
@@ -889,7 +889,7 @@ func checkNumber(tok []byte) string {
 	case i < len(tok) && tok[i] == '0':
 		i++
 		if i < len(tok) && isDigit(tok[i]) {
-			return "number " + clipQuote(string(tok)) + " has a leading zero"
+			return "number " + ClipQuote(string(tok)) + " has a leading zero"
 		}
 	case i < len(tok) && isDigit(tok[i]):
 		for i < len(tok) && isDigit(tok[i]) {
@@ -959,7 +959,7 @@ func (p *jsonParser) parseLiteral(depth int) *Value {
 	case "none", "nil", "undefined":
 		p.syntax(start, depth-1, string(word)+" is not a JSON literal; use null")
 	default:
-		p.syntax(start, depth-1, "unexpected word "+clipQuote(string(word))+"; strings must be in double quotes")
+		p.syntax(start, depth-1, "unexpected word "+ClipQuote(string(word))+"; strings must be in double quotes")
 	}
 	return nil
 }
@@ -977,8 +977,8 @@ func describeByte(raw []byte, i int) string {
 	return strconv.QuoteRune(r)
 }
 
-// clipQuote quotes s for a message, shortened to clipLen runes.
-func clipQuote(s string) string {
+// ClipQuote quotes s for a message, shortened to clipLen runes.
+func ClipQuote(s string) string {
 	if len(s) > clipLen {
 		cut := 0
 		for n := 0; n < clipLen && cut < len(s); n++ {

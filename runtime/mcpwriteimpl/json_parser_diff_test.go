@@ -1,4 +1,4 @@
-package runtime
+package mcpwriteimpl
 
 import (
 	"bytes"
@@ -268,8 +268,8 @@ func FuzzParseDifferential(f *testing.F) {
 
 // reusedScratch is shared by every input of FuzzParseWithReusedScratch, so
 // each parse runs on slabs the previous input wrote.
-var reusedScratch = func() *scratch {
-	s := new(scratch)
+var reusedScratch = func() *Scratch {
+	s := new(Scratch)
 	s.rand.used = len(s.rand.b)
 	s.dec.reset()
 	return s
@@ -286,7 +286,7 @@ func FuzzParseWithReusedScratch(f *testing.F) {
 	f.Add([]byte(`{"a":[[],[1],{"x":null}],"b":"\u00e9\"","c":-1.5e3}`))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		want, wantErrs := Parse(in, diffLimits)
-		got, gotErrs := parseObjectInto(in, diffLimits, reusedScratch)
+		got, gotErrs := ParseObjectInto(in, diffLimits, reusedScratch)
 		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotErrs, wantErrs) {
 			t.Fatalf("%q: with a reused scratch %+v, errors %v; fresh %+v, errors %v", in, got, gotErrs, want, wantErrs)
 		}

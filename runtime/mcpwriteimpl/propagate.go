@@ -1,4 +1,4 @@
-package runtime
+package mcpwriteimpl
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 // the enriched request carries it where the proto says, and the service
 // authenticates the MCP server itself.
 func OutgoingHeaders(ctx context.Context) map[string]string {
-	rc, ok := RequestContextFrom(ctx)
+	rc, ok := RequestMetadataFrom(ctx)
 	if !ok {
 		return nil
 	}

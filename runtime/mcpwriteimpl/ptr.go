@@ -1,4 +1,4 @@
-package runtime
+package mcpwriteimpl
 
 // Ptr returns a pointer to v; generated code uses it for fields with
 // explicit presence.

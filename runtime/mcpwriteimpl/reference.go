@@ -1,4 +1,4 @@
-package runtime
+package mcpwriteimpl
 
 import (
 	"fmt"
@@ -77,7 +77,7 @@ func notFoundReference(field, kind, text string, known []Referent) *ErrorEntry {
 		byName[k.Name] = append(byName[k.Name], k)
 	}
 	var similar []Referent
-	dym := suggest.Closest(text, names, maxDidYouMean)
+	dym := suggest.Closest(text, names, MaxDidYouMean)
 	for _, n := range dym {
 		for _, k := range byName[n] {
 			if len(similar) < maxCandidates {

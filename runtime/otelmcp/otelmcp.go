@@ -31,6 +31,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // ScopeName is the instrumentation scope of the tracer and meter.
@@ -110,7 +111,7 @@ func (o *Observer) CallStarted(ctx context.Context, call runtime.CallStart) cont
 	carrier := propagation.MapCarrier{}
 	propagation.TraceContext{}.Inject(ctx, carrier)
 	if tp := carrier["traceparent"]; tp != "" {
-		ctx = runtime.WithOutgoingTraceParent(ctx, tp)
+		ctx = mcpwriteimpl.WithOutgoingTraceParent(ctx, tp)
 	}
 	return ctx
 }
@@ -135,7 +136,7 @@ func (o *Observer) CallEnded(ctx context.Context, call runtime.CallEnd) {
 		attrs = append(attrs, attribute.Bool("mcpwrite.read", true))
 	}
 	span.SetAttributes(attrs...)
-	if call.Outcome == runtime.OutcomeError {
+	if call.Outcome == "error" {
 		span.SetStatus(codes.Error, call.ErrorCode)
 	}
 	span.End()

@@ -13,9 +13,8 @@ import (
 
 	"buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
 	"buf.build/go/protovalidate"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"google.golang.org/protobuf/proto"
-
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 )
 
 // checker is one protovalidate validator, shared by every call.
@@ -24,7 +23,7 @@ type checker struct{ v protovalidate.Validator }
 // New builds the validator once, compiling the rules of msgs (the request
 // messages) up front so no call pays for it and a rule that does not
 // compile fails registration.
-func New(msgs ...proto.Message) (runtime.RequestChecker, error) {
+func New(msgs ...proto.Message) (mcpwriteimpl.RequestChecker, error) {
 	v, err := protovalidate.New(protovalidate.WithMessages(msgs...), protovalidate.WithDisableLazy())
 	if err != nil {
 		return nil, err
@@ -33,7 +32,7 @@ func New(msgs ...proto.Message) (runtime.RequestChecker, error) {
 }
 
 // Check validates req and returns its violations.
-func (c checker) Check(req proto.Message) ([]runtime.Violation, error) {
+func (c checker) Check(req proto.Message) ([]mcpwriteimpl.Violation, error) {
 	err := c.v.Validate(req)
 	if err == nil {
 		return nil, nil
@@ -42,19 +41,19 @@ func (c checker) Check(req proto.Message) ([]runtime.Violation, error) {
 	if !errors.As(err, &ve) {
 		return nil, err
 	}
-	out := make([]runtime.Violation, 0, len(ve.Violations))
+	out := make([]mcpwriteimpl.Violation, 0, len(ve.Violations))
 	for _, v := range ve.Violations {
 		p := v.Proto
-		out = append(out, runtime.Violation{Path: steps(p.GetField()), RuleID: p.GetRuleId(), Message: p.GetMessage()})
+		out = append(out, mcpwriteimpl.Violation{Path: steps(p.GetField()), RuleID: p.GetRuleId(), Message: p.GetMessage()})
 	}
 	return out, nil
 }
 
 // steps turns a protovalidate field path into runtime path steps.
-func steps(fp *validate.FieldPath) []runtime.PathStep {
-	var out []runtime.PathStep
+func steps(fp *validate.FieldPath) []mcpwriteimpl.PathStep {
+	var out []mcpwriteimpl.PathStep
 	for _, e := range fp.GetElements() {
-		s := runtime.PathStep{Field: e.GetFieldName()}
+		s := mcpwriteimpl.PathStep{Field: e.GetFieldName()}
 		switch sub := e.GetSubscript().(type) {
 		case *validate.FieldPathElement_Index:
 			s.Subscript = "[" + strconv.FormatUint(sub.Index, 10) + "]"

@@ -17,6 +17,7 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/domain"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1/archimatev1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcphttp"
 )
 
 // Domain is what the server needs of a repository: the tools' handler and
@@ -53,7 +54,7 @@ type Identity struct{ Tenant, Principal string }
 // server must use runtime.RequestContextFromCall to read the identity. With
 // no tokens there is no authentication (local development only).
 func HTTPHandler(s *mcp.Server, tokens map[string]Identity) http.Handler {
-	h := runtime.StreamableHTTPHandler(s)
+	h := mcphttp.Handler(s)
 	if len(tokens) == 0 {
 		return h
 	}
@@ -64,7 +65,7 @@ func HTTPHandler(s *mcp.Server, tokens map[string]Identity) http.Handler {
 		}
 		return id.Tenant, id.Principal, nil
 	}
-	return runtime.BearerAuth(hook)(h)
+	return mcphttp.BearerAuth(hook)(h)
 }
 
 // ParseTokens reads "token=tenant:principal,..." as given on the command line.

@@ -12,6 +12,7 @@ import (
 
 	neotomav1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/gen/neotoma/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/suggest"
 )
 
@@ -130,7 +131,7 @@ func schemaID(tenant, scope, user, typ, version string) string {
 	if scope == ScopeGlobal {
 		user = ""
 	}
-	return "sch_" + (&runtime.Call{}).ContentHash(tenant, scope, user, typ, version)
+	return "sch_" + (&mcpwriteimpl.Call{}).ContentHash(tenant, scope, user, typ, version)
 }
 
 // tenant returns the tenant's schemas, seeding the built-in types.
@@ -422,7 +423,7 @@ func (m *Memory) migrate(who owner, scope string, s *schema, added []string, at 
 				continue
 			}
 			obs := &observation{
-				id: "obs_" + (&runtime.Call{}).ContentHash(s.id, e.id), sourceID: "", priority: defaultPriority,
+				id: "obs_" + (&mcpwriteimpl.Call{}).ContentHash(s.id, e.id), sourceID: "", priority: defaultPriority,
 				version: s.version, fields: map[string]*structpb.Value{}, at: at, order: m.next(),
 			}
 			for _, k := range added {

@@ -38,6 +38,7 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
 	idempg "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency/pgstore"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency/redisstore"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcphttp"
 	proposalpg "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal/pgstore"
 )
 
@@ -229,7 +230,7 @@ func serveStdio(repo server.Domain, rc runtime.RequestContext, stores []runtime.
 }
 
 func serveHTTP(repo server.Domain, addr, tokens string, dev runtime.RequestContext, stores []runtime.Option) error {
-	if err := runtime.CheckLoopback(addr); err != nil {
+	if err := mcphttp.CheckLoopback(addr); err != nil {
 		return fmt.Errorf("-http: %w", err)
 	}
 	if tokens == "" {
@@ -238,7 +239,7 @@ func serveHTTP(repo server.Domain, addr, tokens string, dev runtime.RequestConte
 			return err
 		}
 		fmt.Fprintf(os.Stderr, "archimate MCP server on http://%s (development: every call acts as %s/%s)\n", addr, dev.TenantID, dev.PrincipalID)
-		return runtime.ServeLoopback(context.Background(), addr, server.HTTPHandler(s, nil))
+		return mcphttp.ServeLoopback(context.Background(), addr, server.HTTPHandler(s, nil))
 	}
 	table, err := server.ParseTokens(tokens)
 	if err != nil {
@@ -249,5 +250,5 @@ func serveHTTP(repo server.Domain, addr, tokens string, dev runtime.RequestConte
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "archimate MCP server on http://%s (bearer tokens: %d)\n", addr, len(table))
-	return runtime.ServeLoopback(context.Background(), addr, server.HTTPHandler(s, table))
+	return mcphttp.ServeLoopback(context.Background(), addr, server.HTTPHandler(s, table))
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/crm/domain"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/crm/gen/crm/v1/crmv1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcphttp"
 )
 
 func main() {
@@ -46,7 +47,7 @@ func run(httpAddr, tokens string, rc runtime.RequestContext) error {
 	if httpAddr == "" {
 		return server.Run(context.Background(), &mcp.StdioTransport{})
 	}
-	if err := runtime.CheckLoopback(httpAddr); err != nil {
+	if err := mcphttp.CheckLoopback(httpAddr); err != nil {
 		return fmt.Errorf("-http: %w", err)
 	}
 	fmt.Fprintf(os.Stderr, "crm MCP server on http://%s\n", httpAddr)
@@ -54,7 +55,7 @@ func run(httpAddr, tokens string, rc runtime.RequestContext) error {
 	if err != nil {
 		return err
 	}
-	return runtime.ServeLoopback(context.Background(), httpAddr, h)
+	return mcphttp.ServeLoopback(context.Background(), httpAddr, h)
 }
 
 // contextFunc is where calls take tenant and principal from: the bearer
@@ -69,13 +70,13 @@ func contextFunc(httpAddr, tokens string, rc runtime.RequestContext) func(contex
 // httpHandler serves server over streamable HTTP, behind bearer
 // authentication when tokens are given.
 func httpHandler(server *mcp.Server, tokens string) (http.Handler, error) {
-	h := runtime.StreamableHTTPHandler(server)
+	h := mcphttp.Handler(server)
 	if tokens == "" {
 		return h, nil
 	}
-	hook, err := runtime.StaticTokens(tokens)
+	hook, err := mcphttp.StaticTokens(tokens)
 	if err != nil {
 		return nil, fmt.Errorf("-tokens: %w", err)
 	}
-	return runtime.BearerAuth(hook)(h), nil
+	return mcphttp.BearerAuth(hook)(h), nil
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/domain"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/gen/neotoma/v1/neotomav1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcphttp"
 )
 
 func main() {
@@ -49,7 +50,7 @@ func run(httpAddr, tokens, files string, rc runtime.RequestContext) error {
 	if httpAddr == "" {
 		return server.Run(context.Background(), &mcp.StdioTransport{})
 	}
-	if err := runtime.CheckLoopback(httpAddr); err != nil {
+	if err := mcphttp.CheckLoopback(httpAddr); err != nil {
 		return fmt.Errorf("-http: %w", err)
 	}
 	fmt.Fprintf(os.Stderr, "neotoma MCP server on http://%s\n", httpAddr)
@@ -57,7 +58,7 @@ func run(httpAddr, tokens, files string, rc runtime.RequestContext) error {
 	if err != nil {
 		return err
 	}
-	return runtime.ServeLoopback(context.Background(), httpAddr, h)
+	return mcphttp.ServeLoopback(context.Background(), httpAddr, h)
 }
 
 // contextFunc is where calls take tenant and principal from: the bearer
@@ -72,13 +73,13 @@ func contextFunc(httpAddr, tokens string, rc runtime.RequestContext) func(contex
 // httpHandler serves server over streamable HTTP, behind bearer
 // authentication when tokens are given.
 func httpHandler(server *mcp.Server, tokens string) (http.Handler, error) {
-	h := runtime.StreamableHTTPHandler(server)
+	h := mcphttp.Handler(server)
 	if tokens == "" {
 		return h, nil
 	}
-	hook, err := runtime.StaticTokens(tokens)
+	hook, err := mcphttp.StaticTokens(tokens)
 	if err != nil {
 		return nil, fmt.Errorf("-tokens: %w", err)
 	}
-	return runtime.BearerAuth(hook)(h), nil
+	return mcphttp.BearerAuth(hook)(h), nil
 }

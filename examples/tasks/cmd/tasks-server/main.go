@@ -18,6 +18,7 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/domain"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/gen/tasks/v1/tasksv1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcphttp"
 )
 
 func main() {
@@ -57,7 +58,7 @@ func run(ctx context.Context, httpAddr, tokens, tenant, principal, root string) 
 	if httpAddr == "" {
 		return server.Run(ctx, &mcp.StdioTransport{})
 	}
-	if err := runtime.CheckLoopback(httpAddr); err != nil {
+	if err := mcphttp.CheckLoopback(httpAddr); err != nil {
 		return fmt.Errorf("-http: %w", err)
 	}
 	log.Printf("tasks-server: streamable HTTP on http://%s", httpAddr)
@@ -65,19 +66,19 @@ func run(ctx context.Context, httpAddr, tokens, tenant, principal, root string) 
 	if err != nil {
 		return err
 	}
-	return runtime.ServeLoopback(ctx, httpAddr, h)
+	return mcphttp.ServeLoopback(ctx, httpAddr, h)
 }
 
 // httpHandler serves server over streamable HTTP, behind bearer
 // authentication when tokens are given.
 func httpHandler(server *mcp.Server, tokens string) (http.Handler, error) {
-	h := runtime.StreamableHTTPHandler(server)
+	h := mcphttp.Handler(server)
 	if tokens == "" {
 		return h, nil
 	}
-	hook, err := runtime.StaticTokens(tokens)
+	hook, err := mcphttp.StaticTokens(tokens)
 	if err != nil {
 		return nil, fmt.Errorf("-tokens: %w", err)
 	}
-	return runtime.BearerAuth(hook)(h), nil
+	return mcphttp.BearerAuth(hook)(h), nil
 }

@@ -6,12 +6,14 @@
 package archimatev1mcpwrite
 
 import (
-	connect "connectrpc.com/connect"
 	context "context"
 	_ "embed"
+
+	connect "connectrpc.com/connect"
 	v1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	connectmcp "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/connectmcp"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
@@ -76,20 +78,20 @@ func RegisterArchitectureServiceTools(s *mcp.Server, h ArchitectureServiceHandle
 // NewArchitectureService binds the generated tool code of
 // archimate.v1.ArchitectureService to h, for RegisterArchitectureServiceTools
 // or runtime.NewPreparer.
-func NewArchitectureService(h ArchitectureServiceHandler) *runtime.Service {
-	return &runtime.Service{
+func NewArchitectureService(h ArchitectureServiceHandler) *mcpwriteimpl.Service {
+	return &mcpwriteimpl.Service{
 		Name: "archimate.v1.ArchitectureService",
 		Doc:  writeSchema,
-		Tools: []*runtime.Tool{
-			runtime.NewTool[v1.CreateElementRequest]("createElement", decodeCreateElementRequest,
-				func(c *runtime.Call, m *v1.CreateElementRequest) error {
+		Tools: []*mcpwriteimpl.Tool{
+			mcpwriteimpl.NewTool[v1.CreateElementRequest]("createElement", decodeCreateElementRequest,
+				func(c *mcpwriteimpl.Call, m *v1.CreateElementRequest) error {
 					return enrichArchitectureServiceCreateElementRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.CreateElementRequest) (*v1.CreateElementResponse, error) {
 					return h.CreateElement(ctx, m)
 				}),
-			runtime.NewTool[v1.CreateRelationshipRequest]("createRelationship", decodeCreateRelationshipRequest,
-				func(c *runtime.Call, m *v1.CreateRelationshipRequest) error {
+			mcpwriteimpl.NewTool[v1.CreateRelationshipRequest]("createRelationship", decodeCreateRelationshipRequest,
+				func(c *mcpwriteimpl.Call, m *v1.CreateRelationshipRequest) error {
 					if err := enrichArchitectureServiceCreateRelationshipRequest(c, h, m, m); err != nil {
 						return err
 					}
@@ -98,43 +100,43 @@ func NewArchitectureService(h ArchitectureServiceHandler) *runtime.Service {
 				func(ctx context.Context, m *v1.CreateRelationshipRequest) (*v1.CreateRelationshipResponse, error) {
 					return h.CreateRelationship(ctx, m)
 				}),
-			runtime.NewTool[v1.UpdateElementRequest]("updateElement", decodeUpdateElementRequest,
-				func(c *runtime.Call, m *v1.UpdateElementRequest) error {
+			mcpwriteimpl.NewTool[v1.UpdateElementRequest]("updateElement", decodeUpdateElementRequest,
+				func(c *mcpwriteimpl.Call, m *v1.UpdateElementRequest) error {
 					return enrichArchitectureServiceUpdateElementRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.UpdateElementRequest) (*v1.UpdateElementResponse, error) {
 					return h.UpdateElement(ctx, m)
 				}),
-			runtime.NewTool[v1.DeleteElementRequest]("deleteElement", decodeDeleteElementRequest,
-				func(c *runtime.Call, m *v1.DeleteElementRequest) error {
+			mcpwriteimpl.NewTool[v1.DeleteElementRequest]("deleteElement", decodeDeleteElementRequest,
+				func(c *mcpwriteimpl.Call, m *v1.DeleteElementRequest) error {
 					return enrichArchitectureServiceDeleteElementRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.DeleteElementRequest) (*v1.DeleteElementResponse, error) {
 					return h.DeleteElement(ctx, m)
 				}),
-			runtime.NewTool[v1.CreateCapabilityRequest]("createCapability", decodeCreateCapabilityRequest,
-				func(c *runtime.Call, m *v1.CreateCapabilityRequest) error {
+			mcpwriteimpl.NewTool[v1.CreateCapabilityRequest]("createCapability", decodeCreateCapabilityRequest,
+				func(c *mcpwriteimpl.Call, m *v1.CreateCapabilityRequest) error {
 					return enrichArchitectureServiceCreateCapabilityRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.CreateCapabilityRequest) (*v1.CreateCapabilityResponse, error) {
 					return h.CreateCapability(ctx, m)
 				}),
-			runtime.NewTool[v1.CreateCapabilityStructureRequest]("createCapabilityStructure", decodeCreateCapabilityStructureRequest,
-				func(c *runtime.Call, m *v1.CreateCapabilityStructureRequest) error {
+			mcpwriteimpl.NewTool[v1.CreateCapabilityStructureRequest]("createCapabilityStructure", decodeCreateCapabilityStructureRequest,
+				func(c *mcpwriteimpl.Call, m *v1.CreateCapabilityStructureRequest) error {
 					return enrichArchitectureServiceCreateCapabilityStructureRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.CreateCapabilityStructureRequest) (*v1.CreateCapabilityStructureResponse, error) {
 					return h.CreateCapabilityStructure(ctx, m)
 				}),
-			runtime.NewTool[v1.AddComponentToCapabilityRequest]("addComponentToCapability", decodeAddComponentToCapabilityRequest,
-				func(c *runtime.Call, m *v1.AddComponentToCapabilityRequest) error {
+			mcpwriteimpl.NewTool[v1.AddComponentToCapabilityRequest]("addComponentToCapability", decodeAddComponentToCapabilityRequest,
+				func(c *mcpwriteimpl.Call, m *v1.AddComponentToCapabilityRequest) error {
 					return enrichArchitectureServiceAddComponentToCapabilityRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.AddComponentToCapabilityRequest) (*v1.AddComponentToCapabilityResponse, error) {
 					return h.AddComponentToCapability(ctx, m)
 				}),
 		},
-		Enums: map[string]*runtime.EnumTable{
+		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"archimate.v1.Criticality":      enumCriticality,
 			"archimate.v1.ElementType":      enumElementType,
 			"archimate.v1.Layer":            enumLayer,
@@ -179,31 +181,31 @@ type clientAdapterArchitectureService struct {
 }
 
 func (a *clientAdapterArchitectureService) CreateElement(ctx context.Context, in *v1.CreateElementRequest) (*v1.CreateElementResponse, error) {
-	return a.client.CreateElement(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.CreateElement(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterArchitectureService) CreateRelationship(ctx context.Context, in *v1.CreateRelationshipRequest) (*v1.CreateRelationshipResponse, error) {
-	return a.client.CreateRelationship(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.CreateRelationship(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterArchitectureService) UpdateElement(ctx context.Context, in *v1.UpdateElementRequest) (*v1.UpdateElementResponse, error) {
-	return a.client.UpdateElement(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.UpdateElement(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterArchitectureService) DeleteElement(ctx context.Context, in *v1.DeleteElementRequest) (*v1.DeleteElementResponse, error) {
-	return a.client.DeleteElement(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.DeleteElement(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterArchitectureService) CreateCapability(ctx context.Context, in *v1.CreateCapabilityRequest) (*v1.CreateCapabilityResponse, error) {
-	return a.client.CreateCapability(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.CreateCapability(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterArchitectureService) CreateCapabilityStructure(ctx context.Context, in *v1.CreateCapabilityStructureRequest) (*v1.CreateCapabilityStructureResponse, error) {
-	return a.client.CreateCapabilityStructure(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.CreateCapabilityStructure(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterArchitectureService) AddComponentToCapability(ctx context.Context, in *v1.AddComponentToCapabilityRequest) (*v1.AddComponentToCapabilityResponse, error) {
-	return a.client.AddComponentToCapability(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.AddComponentToCapability(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 // ArchitectureServiceConnectClient is the part of the connect-go client of
@@ -233,7 +235,7 @@ type connectAdapterArchitectureService struct {
 
 func (a *connectAdapterArchitectureService) CreateElement(ctx context.Context, in *v1.CreateElementRequest) (*v1.CreateElementResponse, error) {
 	req := connect.NewRequest(in)
-	for k, v := range runtime.OutgoingHeaders(ctx) {
+	for k, v := range mcpwriteimpl.OutgoingHeaders(ctx) {
 		req.Header().Set(k, v)
 	}
 	res, err := a.client.CreateElement(ctx, req)
@@ -245,7 +247,7 @@ func (a *connectAdapterArchitectureService) CreateElement(ctx context.Context, i
 
 func (a *connectAdapterArchitectureService) CreateRelationship(ctx context.Context, in *v1.CreateRelationshipRequest) (*v1.CreateRelationshipResponse, error) {
 	req := connect.NewRequest(in)
-	for k, v := range runtime.OutgoingHeaders(ctx) {
+	for k, v := range mcpwriteimpl.OutgoingHeaders(ctx) {
 		req.Header().Set(k, v)
 	}
 	res, err := a.client.CreateRelationship(ctx, req)
@@ -257,7 +259,7 @@ func (a *connectAdapterArchitectureService) CreateRelationship(ctx context.Conte
 
 func (a *connectAdapterArchitectureService) UpdateElement(ctx context.Context, in *v1.UpdateElementRequest) (*v1.UpdateElementResponse, error) {
 	req := connect.NewRequest(in)
-	for k, v := range runtime.OutgoingHeaders(ctx) {
+	for k, v := range mcpwriteimpl.OutgoingHeaders(ctx) {
 		req.Header().Set(k, v)
 	}
 	res, err := a.client.UpdateElement(ctx, req)
@@ -269,7 +271,7 @@ func (a *connectAdapterArchitectureService) UpdateElement(ctx context.Context, i
 
 func (a *connectAdapterArchitectureService) DeleteElement(ctx context.Context, in *v1.DeleteElementRequest) (*v1.DeleteElementResponse, error) {
 	req := connect.NewRequest(in)
-	for k, v := range runtime.OutgoingHeaders(ctx) {
+	for k, v := range mcpwriteimpl.OutgoingHeaders(ctx) {
 		req.Header().Set(k, v)
 	}
 	res, err := a.client.DeleteElement(ctx, req)
@@ -281,7 +283,7 @@ func (a *connectAdapterArchitectureService) DeleteElement(ctx context.Context, i
 
 func (a *connectAdapterArchitectureService) CreateCapability(ctx context.Context, in *v1.CreateCapabilityRequest) (*v1.CreateCapabilityResponse, error) {
 	req := connect.NewRequest(in)
-	for k, v := range runtime.OutgoingHeaders(ctx) {
+	for k, v := range mcpwriteimpl.OutgoingHeaders(ctx) {
 		req.Header().Set(k, v)
 	}
 	res, err := a.client.CreateCapability(ctx, req)
@@ -293,7 +295,7 @@ func (a *connectAdapterArchitectureService) CreateCapability(ctx context.Context
 
 func (a *connectAdapterArchitectureService) CreateCapabilityStructure(ctx context.Context, in *v1.CreateCapabilityStructureRequest) (*v1.CreateCapabilityStructureResponse, error) {
 	req := connect.NewRequest(in)
-	for k, v := range runtime.OutgoingHeaders(ctx) {
+	for k, v := range mcpwriteimpl.OutgoingHeaders(ctx) {
 		req.Header().Set(k, v)
 	}
 	res, err := a.client.CreateCapabilityStructure(ctx, req)
@@ -305,7 +307,7 @@ func (a *connectAdapterArchitectureService) CreateCapabilityStructure(ctx contex
 
 func (a *connectAdapterArchitectureService) AddComponentToCapability(ctx context.Context, in *v1.AddComponentToCapabilityRequest) (*v1.AddComponentToCapabilityResponse, error) {
 	req := connect.NewRequest(in)
-	for k, v := range runtime.OutgoingHeaders(ctx) {
+	for k, v := range mcpwriteimpl.OutgoingHeaders(ctx) {
 		req.Header().Set(k, v)
 	}
 	res, err := a.client.AddComponentToCapability(ctx, req)
@@ -315,13 +317,13 @@ func (a *connectAdapterArchitectureService) AddComponentToCapability(ctx context
 	return res.Msg, nil
 }
 
-var enumCriticality = runtime.NewEnumTable("archimate.v1.Criticality", []runtime.EnumValue{
+var enumCriticality = mcpwriteimpl.NewEnumTable("archimate.v1.Criticality", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "CRITICALITY_LOW", Alias: "Low"},
 	{Number: 2, Name: "CRITICALITY_MEDIUM", Alias: "Medium"},
 	{Number: 3, Name: "CRITICALITY_HIGH", Alias: "High", Synonyms: []string{"Critical"}},
 }, "")
 
-var enumElementType = runtime.NewEnumTable("archimate.v1.ElementType", []runtime.EnumValue{
+var enumElementType = mcpwriteimpl.NewEnumTable("archimate.v1.ElementType", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "ELEMENT_TYPE_CAPABILITY", Alias: "Capability", Description: "An ability the organization possesses"},
 	{Number: 2, Name: "ELEMENT_TYPE_RESOURCE", Alias: "Resource", Description: "An asset owned or controlled"},
 	{Number: 3, Name: "ELEMENT_TYPE_COURSE_OF_ACTION", Alias: "CourseOfAction", Description: "An approach to achieve goals"},
@@ -338,20 +340,20 @@ var enumElementType = runtime.NewEnumTable("archimate.v1.ElementType", []runtime
 	{Number: 14, Name: "ELEMENT_TYPE_SYSTEM_SOFTWARE", Alias: "SystemSoftware", Description: "Software enabling other software"},
 }, "Application layer types start with 'Application' or 'Data'; strategy types are Capability, Resource, CourseOfAction and ValueStream")
 
-var enumLayer = runtime.NewEnumTable("archimate.v1.Layer", []runtime.EnumValue{
+var enumLayer = mcpwriteimpl.NewEnumTable("archimate.v1.Layer", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "LAYER_STRATEGY", Alias: "Strategy"},
 	{Number: 2, Name: "LAYER_BUSINESS", Alias: "Business"},
 	{Number: 3, Name: "LAYER_APPLICATION", Alias: "Application"},
 	{Number: 4, Name: "LAYER_TECHNOLOGY", Alias: "Technology"},
 }, "")
 
-var enumLifecycle = runtime.NewEnumTable("archimate.v1.Lifecycle", []runtime.EnumValue{
+var enumLifecycle = mcpwriteimpl.NewEnumTable("archimate.v1.Lifecycle", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "LIFECYCLE_PLANNED", Alias: "Planned"},
 	{Number: 2, Name: "LIFECYCLE_ACTIVE", Alias: "Active"},
 	{Number: 3, Name: "LIFECYCLE_RETIRING", Alias: "Retiring"},
 }, "")
 
-var enumRelationshipType = runtime.NewEnumTable("archimate.v1.RelationshipType", []runtime.EnumValue{
+var enumRelationshipType = mcpwriteimpl.NewEnumTable("archimate.v1.RelationshipType", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "RELATIONSHIP_TYPE_REALIZATION", Alias: "Realization", Description: "Source realizes target"},
 	{Number: 2, Name: "RELATIONSHIP_TYPE_SERVING", Alias: "Serving", Synonyms: []string{"Uses"}, Description: "Source serves target"},
 	{Number: 3, Name: "RELATIONSHIP_TYPE_COMPOSITION", Alias: "Composition", Description: "Source is composed of target"},
@@ -361,7 +363,7 @@ var enumRelationshipType = runtime.NewEnumTable("archimate.v1.RelationshipType",
 	{Number: 7, Name: "RELATIONSHIP_TYPE_TRIGGERING", Alias: "Triggering", Description: "Source triggers target"},
 }, "Realization goes from implementation to specification (e.g., ApplicationComponent realizes ApplicationService)")
 
-var pairsCreateRelationship = runtime.NewPairTable(enumRelationshipType, enumElementType, []runtime.Pair{
+var pairsCreateRelationship = mcpwriteimpl.NewPairTable(enumRelationshipType, enumElementType, []mcpwriteimpl.Pair{
 	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_REALIZATION), Source: int32(v1.ElementType_ELEMENT_TYPE_APPLICATION_COMPONENT), Target: int32(v1.ElementType_ELEMENT_TYPE_APPLICATION_SERVICE)},   // Realization: ApplicationComponent -> ApplicationService
 	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_REALIZATION), Source: int32(v1.ElementType_ELEMENT_TYPE_BUSINESS_PROCESS), Target: int32(v1.ElementType_ELEMENT_TYPE_BUSINESS_SERVICE)},           // Realization: BusinessProcess -> BusinessService
 	{Type: int32(v1.RelationshipType_RELATIONSHIP_TYPE_REALIZATION), Source: int32(v1.ElementType_ELEMENT_TYPE_APPLICATION_COMPONENT), Target: int32(v1.ElementType_ELEMENT_TYPE_CAPABILITY)},            // Realization: ApplicationComponent -> Capability
@@ -401,26 +403,26 @@ var pairsCreateRelationship = runtime.NewPairTable(enumRelationshipType, enumEle
 
 var fieldsCreateElementRequest = []string{"id", "model_id", "type", "name", "description", "properties", "parent_id"}
 
-func decodeCreateElementRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.CreateElementRequest) {
+func decodeCreateElementRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateElementRequest) {
 	d.Known(obj, fieldsCreateElementRequest)
-	if v := obj.Get("id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "id"); ok {
 			m.Id = x
 		}
 	}
-	if v := obj.Get("model_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("model_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "model_id"); ok {
 			m.ModelId = x
 		}
 	}
-	if v := obj.Get("type"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "type", enumElementType); ok {
 			m.Type = v1.ElementType(x)
 		}
 	} else {
 		d.Missing("type")
 	}
-	if v := obj.Get("name"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "name"); ok {
 			d.MinLength("name", x, 1)
 			d.MaxLength("name", x, 200)
@@ -429,13 +431,13 @@ func decodeCreateElementRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.C
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("description"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("description"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "description"); ok {
 			d.MaxLength("description", x, 4000)
 			m.Description = x
 		}
 	}
-	if v := obj.Get("properties"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("properties"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if ks, vs, ok := d.MapEntries(v, "properties"); ok {
 			m.Properties = make(map[string]string, len(ks))
 			d.Enter("properties")
@@ -448,7 +450,7 @@ func decodeCreateElementRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.C
 			d.Leave()
 		}
 	}
-	if v := obj.Get("parent_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("parent_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "parent_id"); ok {
 			m.ParentId = x
 		}
@@ -457,40 +459,40 @@ func decodeCreateElementRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.C
 
 var fieldsCreateRelationshipRequest = []string{"model_id", "type", "source_id", "target_id", "name", "description"}
 
-func decodeCreateRelationshipRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.CreateRelationshipRequest) {
+func decodeCreateRelationshipRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateRelationshipRequest) {
 	d.Known(obj, fieldsCreateRelationshipRequest)
-	if v := obj.Get("model_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("model_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "model_id"); ok {
 			m.ModelId = x
 		}
 	}
-	if v := obj.Get("type"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "type", enumRelationshipType); ok {
 			m.Type = v1.RelationshipType(x)
 		}
 	} else {
 		d.Missing("type")
 	}
-	if v := obj.Get("source_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("source_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "source_id"); ok {
 			m.SourceId = x
 		}
 	} else {
 		d.Missing("source_id")
 	}
-	if v := obj.Get("target_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("target_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "target_id"); ok {
 			m.TargetId = x
 		}
 	} else {
 		d.Missing("target_id")
 	}
-	if v := obj.Get("name"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "name"); ok {
 			m.Name = x
 		}
 	}
-	if v := obj.Get("description"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("description"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "description"); ok {
 			m.Description = x
 		}
@@ -499,28 +501,28 @@ func decodeCreateRelationshipRequest(d *runtime.Decoder, obj *runtime.Object, m 
 
 var fieldsUpdateElementRequest = []string{"id", "name", "description", "properties"}
 
-func decodeUpdateElementRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.UpdateElementRequest) {
+func decodeUpdateElementRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.UpdateElementRequest) {
 	d.Known(obj, fieldsUpdateElementRequest)
-	if v := obj.Get("id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "id"); ok {
 			m.Id = x
 		}
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("name"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "name"); ok {
 			d.MinLength("name", x, 1)
 			d.MaxLength("name", x, 200)
-			m.Name = runtime.Ptr(x)
+			m.Name = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("description"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("description"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "description"); ok {
-			m.Description = runtime.Ptr(x)
+			m.Description = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("properties"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("properties"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if ks, vs, ok := d.MapEntries(v, "properties"); ok {
 			m.Properties = make(map[string]string, len(ks))
 			d.Enter("properties")
@@ -537,29 +539,29 @@ func decodeUpdateElementRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.U
 
 var fieldsDeleteElementRequest = []string{"id", "cascade"}
 
-func decodeDeleteElementRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.DeleteElementRequest) {
+func decodeDeleteElementRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.DeleteElementRequest) {
 	d.Known(obj, fieldsDeleteElementRequest)
-	if v := obj.Get("id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "id"); ok {
 			m.Id = x
 		}
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("cascade"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("cascade"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "cascade"); ok {
-			m.Cascade = runtime.Ptr(x)
+			m.Cascade = mcpwriteimpl.Ptr(x)
 		}
 	} else {
-		m.Cascade = runtime.Ptr(true)
+		m.Cascade = mcpwriteimpl.Ptr(true)
 	}
 }
 
 var fieldsCapabilityProfile = []string{"owner", "criticality", "lifecycle"}
 
-func decodeCapabilityProfile(d *runtime.Decoder, obj *runtime.Object, m *v1.CapabilityProfile) {
+func decodeCapabilityProfile(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CapabilityProfile) {
 	d.Known(obj, fieldsCapabilityProfile)
-	if v := obj.Get("owner"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("owner"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "owner"); ok {
 			d.MinLength("owner", x, 1)
 			m.Owner = x
@@ -567,14 +569,14 @@ func decodeCapabilityProfile(d *runtime.Decoder, obj *runtime.Object, m *v1.Capa
 	} else {
 		d.Missing("owner")
 	}
-	if v := obj.Get("criticality"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("criticality"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "criticality", enumCriticality); ok {
 			m.Criticality = v1.Criticality(x)
 		}
 	} else {
 		d.Missing("criticality")
 	}
-	if v := obj.Get("lifecycle"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("lifecycle"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "lifecycle", enumLifecycle); ok {
 			m.Lifecycle = v1.Lifecycle(x)
 		}
@@ -585,19 +587,19 @@ func decodeCapabilityProfile(d *runtime.Decoder, obj *runtime.Object, m *v1.Capa
 
 var fieldsCreateCapabilityRequest = []string{"id", "model_id", "name", "description", "profile"}
 
-func decodeCreateCapabilityRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.CreateCapabilityRequest) {
+func decodeCreateCapabilityRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateCapabilityRequest) {
 	d.Known(obj, fieldsCreateCapabilityRequest)
-	if v := obj.Get("id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "id"); ok {
 			m.Id = x
 		}
 	}
-	if v := obj.Get("model_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("model_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "model_id"); ok {
 			m.ModelId = x
 		}
 	}
-	if v := obj.Get("name"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "name"); ok {
 			d.MinLength("name", x, 1)
 			d.MaxLength("name", x, 200)
@@ -606,12 +608,12 @@ func decodeCreateCapabilityRequest(d *runtime.Decoder, obj *runtime.Object, m *v
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("description"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("description"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "description"); ok {
 			m.Description = x
 		}
 	}
-	if v := obj.Get("profile"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("profile"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if o, ok := d.Object(v, "profile"); ok {
 			x := new(v1.CapabilityProfile)
 			d.Enter("profile")
@@ -626,14 +628,14 @@ func decodeCreateCapabilityRequest(d *runtime.Decoder, obj *runtime.Object, m *v
 
 var fieldsCreateCapabilityStructureRequest = []string{"model_id", "name", "description", "value_streams", "sub_capabilities"}
 
-func decodeCreateCapabilityStructureRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.CreateCapabilityStructureRequest) {
+func decodeCreateCapabilityStructureRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateCapabilityStructureRequest) {
 	d.Known(obj, fieldsCreateCapabilityStructureRequest)
-	if v := obj.Get("model_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("model_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "model_id"); ok {
 			m.ModelId = x
 		}
 	}
-	if v := obj.Get("name"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "name"); ok {
 			d.MinLength("name", x, 1)
 			d.MaxLength("name", x, 200)
@@ -642,13 +644,13 @@ func decodeCreateCapabilityStructureRequest(d *runtime.Decoder, obj *runtime.Obj
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("description"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("description"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "description"); ok {
 			d.MaxLength("description", x, 4000)
 			m.Description = x
 		}
 	}
-	if v := obj.Get("value_streams"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("value_streams"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if arr, ok := d.Array(v, "value_streams"); ok {
 			d.MaxItems("value_streams", len(arr), 20)
 			d.Enter("value_streams")
@@ -662,7 +664,7 @@ func decodeCreateCapabilityStructureRequest(d *runtime.Decoder, obj *runtime.Obj
 			d.Leave()
 		}
 	}
-	if v := obj.Get("sub_capabilities"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("sub_capabilities"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if arr, ok := d.Array(v, "sub_capabilities"); ok {
 			d.MaxItems("sub_capabilities", len(arr), 20)
 			d.Enter("sub_capabilities")
@@ -680,21 +682,21 @@ func decodeCreateCapabilityStructureRequest(d *runtime.Decoder, obj *runtime.Obj
 
 var fieldsAddComponentToCapabilityRequest = []string{"model_id", "capability_id", "component_name", "component_description", "services"}
 
-func decodeAddComponentToCapabilityRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.AddComponentToCapabilityRequest) {
+func decodeAddComponentToCapabilityRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.AddComponentToCapabilityRequest) {
 	d.Known(obj, fieldsAddComponentToCapabilityRequest)
-	if v := obj.Get("model_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("model_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "model_id"); ok {
 			m.ModelId = x
 		}
 	}
-	if v := obj.Get("capability_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("capability_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "capability_id"); ok {
 			m.CapabilityId = x
 		}
 	} else {
 		d.Missing("capability_id")
 	}
-	if v := obj.Get("component_name"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("component_name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "component_name"); ok {
 			d.MinLength("component_name", x, 1)
 			d.MaxLength("component_name", x, 200)
@@ -703,13 +705,13 @@ func decodeAddComponentToCapabilityRequest(d *runtime.Decoder, obj *runtime.Obje
 	} else {
 		d.Missing("component_name")
 	}
-	if v := obj.Get("component_description"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("component_description"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "component_description"); ok {
 			d.MaxLength("component_description", x, 4000)
 			m.ComponentDescription = x
 		}
 	}
-	if v := obj.Get("services"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("services"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if arr, ok := d.Array(v, "services"); ok {
 			d.MaxItems("services", len(arr), 20)
 			d.Enter("services")
@@ -725,7 +727,7 @@ func decodeAddComponentToCapabilityRequest(d *runtime.Decoder, obj *runtime.Obje
 	}
 }
 
-func enrichArchitectureServiceCreateElementRequest(c *runtime.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.CreateElementRequest) error {
+func enrichArchitectureServiceCreateElementRequest(c *mcpwriteimpl.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.CreateElementRequest) error {
 	if m.Id == "" {
 		m.Id = c.UUIDv7()
 	}
@@ -755,30 +757,30 @@ func enrichArchitectureServiceCreateElementRequest(c *runtime.Call, h Architectu
 	return nil
 }
 
-func enrichArchitectureServiceMessageMeta(c *runtime.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.MessageMeta) error {
+func enrichArchitectureServiceMessageMeta(c *mcpwriteimpl.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.MessageMeta) error {
 	m.MessageId = c.UUIDv4()
-	vCorrelationId, err := c.ContextValue(runtime.ContextCorrelationID, "correlation_id")
+	vCorrelationId, err := c.ContextValue(mcpwriteimpl.ContextCorrelationID, "correlation_id")
 	if err != nil {
 		return err
 	}
 	m.CorrelationId = vCorrelationId
-	vTenantId, err := c.ContextValue(runtime.ContextTenantID, "tenant_id")
+	vTenantId, err := c.ContextValue(mcpwriteimpl.ContextTenantID, "tenant_id")
 	if err != nil {
 		return err
 	}
 	m.TenantId = vTenantId
 	m.OccurredAt = timestamppb.New(c.Now())
-	vClientRequestId, err := c.ContextValue(runtime.ContextClientRequestID, "client_request_id")
+	vClientRequestId, err := c.ContextValue(mcpwriteimpl.ContextClientRequestID, "client_request_id")
 	if err != nil {
 		return err
 	}
 	m.ClientRequestId = vClientRequestId
-	vPrincipalId, err := c.ContextValue(runtime.ContextPrincipalID, "principal_id")
+	vPrincipalId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "principal_id")
 	if err != nil {
 		return err
 	}
 	m.PrincipalId = vPrincipalId
-	vTraceparent, err := c.ContextValue(runtime.ContextTraceParent, "traceparent")
+	vTraceparent, err := c.ContextValue(mcpwriteimpl.ContextTraceParent, "traceparent")
 	if err != nil {
 		return err
 	}
@@ -786,7 +788,7 @@ func enrichArchitectureServiceMessageMeta(c *runtime.Call, h ArchitectureService
 	return nil
 }
 
-func enrichArchitectureServiceCreateRelationshipRequest(c *runtime.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.CreateRelationshipRequest) error {
+func enrichArchitectureServiceCreateRelationshipRequest(c *mcpwriteimpl.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.CreateRelationshipRequest) error {
 	m.Id = "rel-" + c.RequestScopedID()
 	if m.Meta == nil {
 		m.Meta = new(v1.MessageMeta)
@@ -812,7 +814,7 @@ func enrichArchitectureServiceCreateRelationshipRequest(c *runtime.Call, h Archi
 		}
 	}
 	if len(errs) > 0 {
-		return runtime.JoinResolverErrors(errs...)
+		return mcpwriteimpl.JoinResolverErrors(errs...)
 	}
 	if m.ModelId == "" {
 		v, err := h.ResolveActiveModel(c.Ctx, root)
@@ -834,10 +836,10 @@ func enrichArchitectureServiceCreateRelationshipRequest(c *runtime.Call, h Archi
 	} else {
 		m.TargetType = vTargetType
 	}
-	return runtime.JoinResolverErrors(errs...)
+	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
 
-func enrichArchitectureServiceUpdateElementRequest(c *runtime.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.UpdateElementRequest) error {
+func enrichArchitectureServiceUpdateElementRequest(c *mcpwriteimpl.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.UpdateElementRequest) error {
 	if m.Meta == nil {
 		m.Meta = new(v1.MessageMeta)
 	}
@@ -852,7 +854,7 @@ func enrichArchitectureServiceUpdateElementRequest(c *runtime.Call, h Architectu
 	return nil
 }
 
-func enrichArchitectureServiceDeleteElementRequest(c *runtime.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.DeleteElementRequest) error {
+func enrichArchitectureServiceDeleteElementRequest(c *mcpwriteimpl.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.DeleteElementRequest) error {
 	if m.Meta == nil {
 		m.Meta = new(v1.MessageMeta)
 	}
@@ -862,7 +864,7 @@ func enrichArchitectureServiceDeleteElementRequest(c *runtime.Call, h Architectu
 	return nil
 }
 
-func enrichArchitectureServiceCreateCapabilityRequest(c *runtime.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.CreateCapabilityRequest) error {
+func enrichArchitectureServiceCreateCapabilityRequest(c *mcpwriteimpl.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.CreateCapabilityRequest) error {
 	if m.Id == "" {
 		m.Id = c.UUIDv7()
 	}
@@ -893,7 +895,7 @@ func enrichArchitectureServiceCreateCapabilityRequest(c *runtime.Call, h Archite
 	return nil
 }
 
-func enrichArchitectureServiceCreateCapabilityStructureRequest(c *runtime.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.CreateCapabilityStructureRequest) error {
+func enrichArchitectureServiceCreateCapabilityStructureRequest(c *mcpwriteimpl.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.CreateCapabilityStructureRequest) error {
 	m.Id = "cap-" + c.RequestScopedID()
 	if m.Meta == nil {
 		m.Meta = new(v1.MessageMeta)
@@ -911,7 +913,7 @@ func enrichArchitectureServiceCreateCapabilityStructureRequest(c *runtime.Call, 
 	return nil
 }
 
-func enrichArchitectureServiceAddComponentToCapabilityRequest(c *runtime.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.AddComponentToCapabilityRequest) error {
+func enrichArchitectureServiceAddComponentToCapabilityRequest(c *mcpwriteimpl.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.AddComponentToCapabilityRequest) error {
 	m.Id = "comp-" + c.RequestScopedID()
 	if m.Meta == nil {
 		m.Meta = new(v1.MessageMeta)

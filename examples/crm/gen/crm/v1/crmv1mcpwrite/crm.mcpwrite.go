@@ -7,12 +7,14 @@ package crmv1mcpwrite
 import (
 	context "context"
 	_ "embed"
+	regexp "regexp"
+
 	v1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/crm/gen/crm/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
-	regexp "regexp"
 )
 
 // The generated code asserts at compile time that the runtime it links
@@ -89,136 +91,142 @@ func RegisterCrmServiceTools(s *mcp.Server, h CrmServiceHandler, opts ...runtime
 
 // NewCrmService binds the generated tool code of crm.v1.CrmService to h, for
 // RegisterCrmServiceTools or runtime.NewPreparer.
-func NewCrmService(h CrmServiceHandler) *runtime.Service {
-	return &runtime.Service{
+func NewCrmService(h CrmServiceHandler) *mcpwriteimpl.Service {
+	return &mcpwriteimpl.Service{
 		Name: "crm.v1.CrmService",
 		Doc:  writeSchema,
-		Tools: []*runtime.Tool{
-			runtime.NewTool[v1.ListPeopleRequest]("list_people", decodeListPeopleRequest,
-				func(c *runtime.Call, m *v1.ListPeopleRequest) error {
+		Tools: []*mcpwriteimpl.Tool{
+			mcpwriteimpl.NewTool[v1.ListPeopleRequest]("list_people", decodeListPeopleRequest,
+				func(c *mcpwriteimpl.Call, m *v1.ListPeopleRequest) error {
 					return enrichCrmServiceListPeopleRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.ListPeopleRequest) (*v1.ListPeopleResponse, error) {
 					return h.ListPeople(ctx, m)
 				}),
-			runtime.NewTool[v1.GetPersonRequest]("get_person", decodeGetPersonRequest,
-				func(c *runtime.Call, m *v1.GetPersonRequest) error {
+			mcpwriteimpl.NewTool[v1.GetPersonRequest]("get_person", decodeGetPersonRequest,
+				func(c *mcpwriteimpl.Call, m *v1.GetPersonRequest) error {
 					return enrichCrmServiceGetPersonRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.GetPersonRequest) (*v1.GetPersonResponse, error) {
 					return h.GetPerson(ctx, m)
 				}),
-			runtime.NewTool[v1.CreatePersonRequest]("create_person", decodeCreatePersonRequest,
-				func(c *runtime.Call, m *v1.CreatePersonRequest) error {
+			mcpwriteimpl.NewTool[v1.CreatePersonRequest]("create_person", decodeCreatePersonRequest,
+				func(c *mcpwriteimpl.Call, m *v1.CreatePersonRequest) error {
 					return enrichCrmServiceCreatePersonRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.CreatePersonRequest) (*v1.CreatePersonResponse, error) {
 					return h.CreatePerson(ctx, m)
 				}),
-			runtime.NewTool[v1.UpdatePersonRequest]("update_person", decodeUpdatePersonRequest,
-				func(c *runtime.Call, m *v1.UpdatePersonRequest) error {
+			mcpwriteimpl.NewTool[v1.UpdatePersonRequest]("update_person", decodeUpdatePersonRequest,
+				func(c *mcpwriteimpl.Call, m *v1.UpdatePersonRequest) error {
 					return enrichCrmServiceUpdatePersonRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.UpdatePersonRequest) (*v1.UpdatePersonResponse, error) {
 					return h.UpdatePerson(ctx, m)
 				}),
-			runtime.NewTool[v1.DeletePersonRequest]("delete_person", decodeDeletePersonRequest,
-				func(c *runtime.Call, m *v1.DeletePersonRequest) error {
+			mcpwriteimpl.NewTool[v1.DeletePersonRequest]("delete_person", decodeDeletePersonRequest,
+				func(c *mcpwriteimpl.Call, m *v1.DeletePersonRequest) error {
 					return enrichCrmServiceDeletePersonRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.DeletePersonRequest) (*v1.DeletePersonResponse, error) {
 					return h.DeletePerson(ctx, m)
 				}),
-			runtime.NewTool[v1.ListOrgsRequest]("list_orgs", decodeListOrgsRequest,
-				func(c *runtime.Call, m *v1.ListOrgsRequest) error { return enrichCrmServiceListOrgsRequest(c, h, m, m) },
+			mcpwriteimpl.NewTool[v1.ListOrgsRequest]("list_orgs", decodeListOrgsRequest,
+				func(c *mcpwriteimpl.Call, m *v1.ListOrgsRequest) error {
+					return enrichCrmServiceListOrgsRequest(c, h, m, m)
+				},
 				func(ctx context.Context, m *v1.ListOrgsRequest) (*v1.ListOrgsResponse, error) {
 					return h.ListOrgs(ctx, m)
 				}),
-			runtime.NewTool[v1.GetOrgRequest]("get_org", decodeGetOrgRequest,
-				func(c *runtime.Call, m *v1.GetOrgRequest) error { return enrichCrmServiceGetOrgRequest(c, h, m, m) },
+			mcpwriteimpl.NewTool[v1.GetOrgRequest]("get_org", decodeGetOrgRequest,
+				func(c *mcpwriteimpl.Call, m *v1.GetOrgRequest) error {
+					return enrichCrmServiceGetOrgRequest(c, h, m, m)
+				},
 				func(ctx context.Context, m *v1.GetOrgRequest) (*v1.GetOrgResponse, error) { return h.GetOrg(ctx, m) }),
-			runtime.NewTool[v1.CreateOrgRequest]("create_org", decodeCreateOrgRequest,
-				func(c *runtime.Call, m *v1.CreateOrgRequest) error {
+			mcpwriteimpl.NewTool[v1.CreateOrgRequest]("create_org", decodeCreateOrgRequest,
+				func(c *mcpwriteimpl.Call, m *v1.CreateOrgRequest) error {
 					return enrichCrmServiceCreateOrgRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.CreateOrgRequest) (*v1.CreateOrgResponse, error) {
 					return h.CreateOrg(ctx, m)
 				}),
-			runtime.NewTool[v1.UpdateOrgRequest]("update_org", decodeUpdateOrgRequest,
-				func(c *runtime.Call, m *v1.UpdateOrgRequest) error {
+			mcpwriteimpl.NewTool[v1.UpdateOrgRequest]("update_org", decodeUpdateOrgRequest,
+				func(c *mcpwriteimpl.Call, m *v1.UpdateOrgRequest) error {
 					return enrichCrmServiceUpdateOrgRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.UpdateOrgRequest) (*v1.UpdateOrgResponse, error) {
 					return h.UpdateOrg(ctx, m)
 				}),
-			runtime.NewTool[v1.DeleteOrgRequest]("delete_org", decodeDeleteOrgRequest,
-				func(c *runtime.Call, m *v1.DeleteOrgRequest) error {
+			mcpwriteimpl.NewTool[v1.DeleteOrgRequest]("delete_org", decodeDeleteOrgRequest,
+				func(c *mcpwriteimpl.Call, m *v1.DeleteOrgRequest) error {
 					return enrichCrmServiceDeleteOrgRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.DeleteOrgRequest) (*v1.DeleteOrgResponse, error) {
 					return h.DeleteOrg(ctx, m)
 				}),
-			runtime.NewTool[v1.ListNotesRequest]("list_notes", decodeListNotesRequest,
-				func(c *runtime.Call, m *v1.ListNotesRequest) error {
+			mcpwriteimpl.NewTool[v1.ListNotesRequest]("list_notes", decodeListNotesRequest,
+				func(c *mcpwriteimpl.Call, m *v1.ListNotesRequest) error {
 					return enrichCrmServiceListNotesRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.ListNotesRequest) (*v1.ListNotesResponse, error) {
 					return h.ListNotes(ctx, m)
 				}),
-			runtime.NewTool[v1.GetNoteRequest]("get_note", decodeGetNoteRequest,
-				func(c *runtime.Call, m *v1.GetNoteRequest) error { return enrichCrmServiceGetNoteRequest(c, h, m, m) },
+			mcpwriteimpl.NewTool[v1.GetNoteRequest]("get_note", decodeGetNoteRequest,
+				func(c *mcpwriteimpl.Call, m *v1.GetNoteRequest) error {
+					return enrichCrmServiceGetNoteRequest(c, h, m, m)
+				},
 				func(ctx context.Context, m *v1.GetNoteRequest) (*v1.GetNoteResponse, error) { return h.GetNote(ctx, m) }),
-			runtime.NewTool[v1.CreateNoteRequest]("create_note", decodeCreateNoteRequest,
-				func(c *runtime.Call, m *v1.CreateNoteRequest) error {
+			mcpwriteimpl.NewTool[v1.CreateNoteRequest]("create_note", decodeCreateNoteRequest,
+				func(c *mcpwriteimpl.Call, m *v1.CreateNoteRequest) error {
 					return enrichCrmServiceCreateNoteRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.CreateNoteRequest) (*v1.CreateNoteResponse, error) {
 					return h.CreateNote(ctx, m)
 				}),
-			runtime.NewTool[v1.UpdateNoteRequest]("update_note", decodeUpdateNoteRequest,
-				func(c *runtime.Call, m *v1.UpdateNoteRequest) error {
+			mcpwriteimpl.NewTool[v1.UpdateNoteRequest]("update_note", decodeUpdateNoteRequest,
+				func(c *mcpwriteimpl.Call, m *v1.UpdateNoteRequest) error {
 					return enrichCrmServiceUpdateNoteRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.UpdateNoteRequest) (*v1.UpdateNoteResponse, error) {
 					return h.UpdateNote(ctx, m)
 				}),
-			runtime.NewTool[v1.DeleteNoteRequest]("delete_note", decodeDeleteNoteRequest,
-				func(c *runtime.Call, m *v1.DeleteNoteRequest) error {
+			mcpwriteimpl.NewTool[v1.DeleteNoteRequest]("delete_note", decodeDeleteNoteRequest,
+				func(c *mcpwriteimpl.Call, m *v1.DeleteNoteRequest) error {
 					return enrichCrmServiceDeleteNoteRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.DeleteNoteRequest) (*v1.DeleteNoteResponse, error) {
 					return h.DeleteNote(ctx, m)
 				}),
-			runtime.NewTool[v1.LinkPersonToOrgRequest]("link_person_to_org", decodeLinkPersonToOrgRequest,
-				func(c *runtime.Call, m *v1.LinkPersonToOrgRequest) error {
+			mcpwriteimpl.NewTool[v1.LinkPersonToOrgRequest]("link_person_to_org", decodeLinkPersonToOrgRequest,
+				func(c *mcpwriteimpl.Call, m *v1.LinkPersonToOrgRequest) error {
 					return enrichCrmServiceLinkPersonToOrgRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.LinkPersonToOrgRequest) (*v1.LinkPersonToOrgResponse, error) {
 					return h.LinkPersonToOrg(ctx, m)
 				}),
-			runtime.NewTool[v1.AddNoteToPersonRequest]("add_note_to_person", decodeAddNoteToPersonRequest,
-				func(c *runtime.Call, m *v1.AddNoteToPersonRequest) error {
+			mcpwriteimpl.NewTool[v1.AddNoteToPersonRequest]("add_note_to_person", decodeAddNoteToPersonRequest,
+				func(c *mcpwriteimpl.Call, m *v1.AddNoteToPersonRequest) error {
 					return enrichCrmServiceAddNoteToPersonRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.AddNoteToPersonRequest) (*v1.AddNoteToPersonResponse, error) {
 					return h.AddNoteToPerson(ctx, m)
 				}),
-			runtime.NewTool[v1.FindPeopleAtOrgRequest]("find_people_at_org", decodeFindPeopleAtOrgRequest,
-				func(c *runtime.Call, m *v1.FindPeopleAtOrgRequest) error {
+			mcpwriteimpl.NewTool[v1.FindPeopleAtOrgRequest]("find_people_at_org", decodeFindPeopleAtOrgRequest,
+				func(c *mcpwriteimpl.Call, m *v1.FindPeopleAtOrgRequest) error {
 					return enrichCrmServiceFindPeopleAtOrgRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.FindPeopleAtOrgRequest) (*v1.FindPeopleAtOrgResponse, error) {
 					return h.FindPeopleAtOrg(ctx, m)
 				}),
-			runtime.NewTool[v1.MergePeopleRequest]("merge_people", decodeMergePeopleRequest,
-				func(c *runtime.Call, m *v1.MergePeopleRequest) error {
+			mcpwriteimpl.NewTool[v1.MergePeopleRequest]("merge_people", decodeMergePeopleRequest,
+				func(c *mcpwriteimpl.Call, m *v1.MergePeopleRequest) error {
 					return enrichCrmServiceMergePeopleRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.MergePeopleRequest) (*v1.MergePeopleResponse, error) {
 					return h.MergePeople(ctx, m)
 				}),
 		},
-		Enums: map[string]*runtime.EnumTable{
+		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"crm.v1.SubjectKind": enumSubjectKind,
 		},
 	}
@@ -270,91 +278,91 @@ type clientAdapterCrmService struct {
 }
 
 func (a *clientAdapterCrmService) ListPeople(ctx context.Context, in *v1.ListPeopleRequest) (*v1.ListPeopleResponse, error) {
-	return a.client.ListPeople(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.ListPeople(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterCrmService) GetPerson(ctx context.Context, in *v1.GetPersonRequest) (*v1.GetPersonResponse, error) {
-	return a.client.GetPerson(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.GetPerson(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterCrmService) CreatePerson(ctx context.Context, in *v1.CreatePersonRequest) (*v1.CreatePersonResponse, error) {
-	return a.client.CreatePerson(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.CreatePerson(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterCrmService) UpdatePerson(ctx context.Context, in *v1.UpdatePersonRequest) (*v1.UpdatePersonResponse, error) {
-	return a.client.UpdatePerson(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.UpdatePerson(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterCrmService) DeletePerson(ctx context.Context, in *v1.DeletePersonRequest) (*v1.DeletePersonResponse, error) {
-	return a.client.DeletePerson(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.DeletePerson(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterCrmService) ListOrgs(ctx context.Context, in *v1.ListOrgsRequest) (*v1.ListOrgsResponse, error) {
-	return a.client.ListOrgs(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.ListOrgs(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterCrmService) GetOrg(ctx context.Context, in *v1.GetOrgRequest) (*v1.GetOrgResponse, error) {
-	return a.client.GetOrg(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.GetOrg(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterCrmService) CreateOrg(ctx context.Context, in *v1.CreateOrgRequest) (*v1.CreateOrgResponse, error) {
-	return a.client.CreateOrg(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.CreateOrg(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterCrmService) UpdateOrg(ctx context.Context, in *v1.UpdateOrgRequest) (*v1.UpdateOrgResponse, error) {
-	return a.client.UpdateOrg(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.UpdateOrg(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterCrmService) DeleteOrg(ctx context.Context, in *v1.DeleteOrgRequest) (*v1.DeleteOrgResponse, error) {
-	return a.client.DeleteOrg(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.DeleteOrg(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterCrmService) ListNotes(ctx context.Context, in *v1.ListNotesRequest) (*v1.ListNotesResponse, error) {
-	return a.client.ListNotes(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.ListNotes(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterCrmService) GetNote(ctx context.Context, in *v1.GetNoteRequest) (*v1.GetNoteResponse, error) {
-	return a.client.GetNote(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.GetNote(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterCrmService) CreateNote(ctx context.Context, in *v1.CreateNoteRequest) (*v1.CreateNoteResponse, error) {
-	return a.client.CreateNote(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.CreateNote(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterCrmService) UpdateNote(ctx context.Context, in *v1.UpdateNoteRequest) (*v1.UpdateNoteResponse, error) {
-	return a.client.UpdateNote(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.UpdateNote(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterCrmService) DeleteNote(ctx context.Context, in *v1.DeleteNoteRequest) (*v1.DeleteNoteResponse, error) {
-	return a.client.DeleteNote(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.DeleteNote(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterCrmService) LinkPersonToOrg(ctx context.Context, in *v1.LinkPersonToOrgRequest) (*v1.LinkPersonToOrgResponse, error) {
-	return a.client.LinkPersonToOrg(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.LinkPersonToOrg(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterCrmService) AddNoteToPerson(ctx context.Context, in *v1.AddNoteToPersonRequest) (*v1.AddNoteToPersonResponse, error) {
-	return a.client.AddNoteToPerson(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.AddNoteToPerson(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterCrmService) FindPeopleAtOrg(ctx context.Context, in *v1.FindPeopleAtOrgRequest) (*v1.FindPeopleAtOrgResponse, error) {
-	return a.client.FindPeopleAtOrg(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.FindPeopleAtOrg(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterCrmService) MergePeople(ctx context.Context, in *v1.MergePeopleRequest) (*v1.MergePeopleResponse, error) {
-	return a.client.MergePeople(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.MergePeople(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
-var enumSubjectKind = runtime.NewEnumTable("crm.v1.SubjectKind", []runtime.EnumValue{
+var enumSubjectKind = mcpwriteimpl.NewEnumTable("crm.v1.SubjectKind", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "SUBJECT_KIND_PERSON", Alias: "Person"},
 	{Number: 2, Name: "SUBJECT_KIND_ORG", Alias: "Org"},
 }, "")
 
 var fieldsListPeopleRequest = []string{"page_size", "page_token", "query"}
 
-func decodeListPeopleRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ListPeopleRequest) {
+func decodeListPeopleRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ListPeopleRequest) {
 	d.Known(obj, fieldsListPeopleRequest)
-	if v := obj.Get("page_size"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("page_size"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "page_size"); ok {
 			d.Minimum("page_size", float64(x), 1)
 			d.Maximum("page_size", float64(x), 100)
@@ -363,12 +371,12 @@ func decodeListPeopleRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.List
 	} else {
 		m.PageSize = 50
 	}
-	if v := obj.Get("page_token"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("page_token"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "page_token"); ok {
 			m.PageToken = x
 		}
 	}
-	if v := obj.Get("query"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("query"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "query"); ok {
 			d.MaxLength("query", x, 200)
 			m.Query = x
@@ -378,9 +386,9 @@ func decodeListPeopleRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.List
 
 var fieldsGetPersonRequest = []string{"person_id"}
 
-func decodeGetPersonRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.GetPersonRequest) {
+func decodeGetPersonRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.GetPersonRequest) {
 	d.Known(obj, fieldsGetPersonRequest)
-	if v := obj.Get("person_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("person_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "person_id"); ok {
 			d.MinLength("person_id", x, 1)
 			m.PersonId = x
@@ -392,9 +400,9 @@ func decodeGetPersonRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.GetPe
 
 var fieldsCreatePersonRequest = []string{"first_name", "last_name", "email", "phone", "title", "org_id"}
 
-func decodeCreatePersonRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.CreatePersonRequest) {
+func decodeCreatePersonRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreatePersonRequest) {
 	d.Known(obj, fieldsCreatePersonRequest)
-	if v := obj.Get("first_name"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("first_name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "first_name"); ok {
 			d.MinLength("first_name", x, 1)
 			d.MaxLength("first_name", x, 100)
@@ -403,32 +411,32 @@ func decodeCreatePersonRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Cr
 	} else {
 		d.Missing("first_name")
 	}
-	if v := obj.Get("last_name"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("last_name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "last_name"); ok {
 			d.MaxLength("last_name", x, 100)
 			m.LastName = x
 		}
 	}
-	if v := obj.Get("email"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("email"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "email"); ok {
 			d.MaxLength("email", x, 254)
 			d.Pattern("email", x, patternCreatePersonRequestEmail)
 			m.Email = x
 		}
 	}
-	if v := obj.Get("phone"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("phone"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "phone"); ok {
 			d.Pattern("phone", x, patternCreatePersonRequestPhone)
 			m.Phone = x
 		}
 	}
-	if v := obj.Get("title"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "title"); ok {
 			d.MaxLength("title", x, 200)
 			m.Title = x
 		}
 	}
-	if v := obj.Get("org_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("org_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "org_id"); ok {
 			m.OrgId = x
 		}
@@ -437,9 +445,9 @@ func decodeCreatePersonRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Cr
 
 var fieldsUpdatePersonRequest = []string{"person_id", "first_name", "last_name", "email", "phone", "title"}
 
-func decodeUpdatePersonRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.UpdatePersonRequest) {
+func decodeUpdatePersonRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.UpdatePersonRequest) {
 	d.Known(obj, fieldsUpdatePersonRequest)
-	if v := obj.Get("person_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("person_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "person_id"); ok {
 			d.MinLength("person_id", x, 1)
 			m.PersonId = x
@@ -447,45 +455,45 @@ func decodeUpdatePersonRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Up
 	} else {
 		d.Missing("person_id")
 	}
-	if v := obj.Get("first_name"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("first_name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "first_name"); ok {
 			d.MinLength("first_name", x, 1)
 			d.MaxLength("first_name", x, 100)
-			m.FirstName = runtime.Ptr(x)
+			m.FirstName = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("last_name"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("last_name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "last_name"); ok {
 			d.MaxLength("last_name", x, 100)
-			m.LastName = runtime.Ptr(x)
+			m.LastName = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("email"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("email"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "email"); ok {
 			d.MaxLength("email", x, 254)
 			d.Pattern("email", x, patternUpdatePersonRequestEmail)
-			m.Email = runtime.Ptr(x)
+			m.Email = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("phone"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("phone"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "phone"); ok {
 			d.Pattern("phone", x, patternUpdatePersonRequestPhone)
-			m.Phone = runtime.Ptr(x)
+			m.Phone = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("title"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "title"); ok {
 			d.MaxLength("title", x, 200)
-			m.Title = runtime.Ptr(x)
+			m.Title = mcpwriteimpl.Ptr(x)
 		}
 	}
 }
 
 var fieldsDeletePersonRequest = []string{"person_id"}
 
-func decodeDeletePersonRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.DeletePersonRequest) {
+func decodeDeletePersonRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.DeletePersonRequest) {
 	d.Known(obj, fieldsDeletePersonRequest)
-	if v := obj.Get("person_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("person_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "person_id"); ok {
 			d.MinLength("person_id", x, 1)
 			m.PersonId = x
@@ -497,9 +505,9 @@ func decodeDeletePersonRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.De
 
 var fieldsListOrgsRequest = []string{"page_size", "page_token", "query"}
 
-func decodeListOrgsRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ListOrgsRequest) {
+func decodeListOrgsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ListOrgsRequest) {
 	d.Known(obj, fieldsListOrgsRequest)
-	if v := obj.Get("page_size"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("page_size"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "page_size"); ok {
 			d.Minimum("page_size", float64(x), 1)
 			d.Maximum("page_size", float64(x), 100)
@@ -508,12 +516,12 @@ func decodeListOrgsRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ListOr
 	} else {
 		m.PageSize = 50
 	}
-	if v := obj.Get("page_token"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("page_token"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "page_token"); ok {
 			m.PageToken = x
 		}
 	}
-	if v := obj.Get("query"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("query"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "query"); ok {
 			d.MaxLength("query", x, 200)
 			m.Query = x
@@ -523,9 +531,9 @@ func decodeListOrgsRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ListOr
 
 var fieldsGetOrgRequest = []string{"org_id"}
 
-func decodeGetOrgRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.GetOrgRequest) {
+func decodeGetOrgRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.GetOrgRequest) {
 	d.Known(obj, fieldsGetOrgRequest)
-	if v := obj.Get("org_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("org_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "org_id"); ok {
 			d.MinLength("org_id", x, 1)
 			m.OrgId = x
@@ -537,9 +545,9 @@ func decodeGetOrgRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.GetOrgRe
 
 var fieldsCreateOrgRequest = []string{"name", "domain", "industry"}
 
-func decodeCreateOrgRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.CreateOrgRequest) {
+func decodeCreateOrgRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateOrgRequest) {
 	d.Known(obj, fieldsCreateOrgRequest)
-	if v := obj.Get("name"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "name"); ok {
 			d.MinLength("name", x, 1)
 			d.MaxLength("name", x, 200)
@@ -548,14 +556,14 @@ func decodeCreateOrgRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Creat
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("domain"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("domain"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "domain"); ok {
 			d.MaxLength("domain", x, 253)
 			d.Pattern("domain", x, patternCreateOrgRequestDomain)
 			m.Domain = x
 		}
 	}
-	if v := obj.Get("industry"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("industry"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "industry"); ok {
 			d.MaxLength("industry", x, 100)
 			m.Industry = x
@@ -565,9 +573,9 @@ func decodeCreateOrgRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Creat
 
 var fieldsUpdateOrgRequest = []string{"org_id", "name", "domain", "industry"}
 
-func decodeUpdateOrgRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.UpdateOrgRequest) {
+func decodeUpdateOrgRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.UpdateOrgRequest) {
 	d.Known(obj, fieldsUpdateOrgRequest)
-	if v := obj.Get("org_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("org_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "org_id"); ok {
 			d.MinLength("org_id", x, 1)
 			m.OrgId = x
@@ -575,33 +583,33 @@ func decodeUpdateOrgRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Updat
 	} else {
 		d.Missing("org_id")
 	}
-	if v := obj.Get("name"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "name"); ok {
 			d.MinLength("name", x, 1)
 			d.MaxLength("name", x, 200)
-			m.Name = runtime.Ptr(x)
+			m.Name = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("domain"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("domain"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "domain"); ok {
 			d.MaxLength("domain", x, 253)
 			d.Pattern("domain", x, patternUpdateOrgRequestDomain)
-			m.Domain = runtime.Ptr(x)
+			m.Domain = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("industry"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("industry"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "industry"); ok {
 			d.MaxLength("industry", x, 100)
-			m.Industry = runtime.Ptr(x)
+			m.Industry = mcpwriteimpl.Ptr(x)
 		}
 	}
 }
 
 var fieldsDeleteOrgRequest = []string{"org_id"}
 
-func decodeDeleteOrgRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.DeleteOrgRequest) {
+func decodeDeleteOrgRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.DeleteOrgRequest) {
 	d.Known(obj, fieldsDeleteOrgRequest)
-	if v := obj.Get("org_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("org_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "org_id"); ok {
 			d.MinLength("org_id", x, 1)
 			m.OrgId = x
@@ -613,9 +621,9 @@ func decodeDeleteOrgRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Delet
 
 var fieldsListNotesRequest = []string{"page_size", "page_token", "person_id", "org_id"}
 
-func decodeListNotesRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ListNotesRequest) {
+func decodeListNotesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ListNotesRequest) {
 	d.Known(obj, fieldsListNotesRequest)
-	if v := obj.Get("page_size"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("page_size"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "page_size"); ok {
 			d.Minimum("page_size", float64(x), 1)
 			d.Maximum("page_size", float64(x), 100)
@@ -624,17 +632,17 @@ func decodeListNotesRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ListN
 	} else {
 		m.PageSize = 50
 	}
-	if v := obj.Get("page_token"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("page_token"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "page_token"); ok {
 			m.PageToken = x
 		}
 	}
-	if v := obj.Get("person_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("person_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "person_id"); ok {
 			m.Subject = &v1.ListNotesRequest_PersonId{PersonId: x}
 		}
 	}
-	if v := obj.Get("org_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("org_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "org_id"); ok {
 			m.Subject = &v1.ListNotesRequest_OrgId{OrgId: x}
 		}
@@ -644,9 +652,9 @@ func decodeListNotesRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ListN
 
 var fieldsGetNoteRequest = []string{"note_id"}
 
-func decodeGetNoteRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.GetNoteRequest) {
+func decodeGetNoteRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.GetNoteRequest) {
 	d.Known(obj, fieldsGetNoteRequest)
-	if v := obj.Get("note_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("note_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "note_id"); ok {
 			d.MinLength("note_id", x, 1)
 			m.NoteId = x
@@ -658,9 +666,9 @@ func decodeGetNoteRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.GetNote
 
 var fieldsCreateNoteRequest = []string{"body", "person_id", "org_id"}
 
-func decodeCreateNoteRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.CreateNoteRequest) {
+func decodeCreateNoteRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateNoteRequest) {
 	d.Known(obj, fieldsCreateNoteRequest)
-	if v := obj.Get("body"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("body"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "body"); ok {
 			d.MinLength("body", x, 1)
 			d.MaxLength("body", x, 10000)
@@ -669,12 +677,12 @@ func decodeCreateNoteRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Crea
 	} else {
 		d.Missing("body")
 	}
-	if v := obj.Get("person_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("person_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "person_id"); ok {
 			m.Subject = &v1.CreateNoteRequest_PersonId{PersonId: x}
 		}
 	}
-	if v := obj.Get("org_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("org_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "org_id"); ok {
 			m.Subject = &v1.CreateNoteRequest_OrgId{OrgId: x}
 		}
@@ -684,9 +692,9 @@ func decodeCreateNoteRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Crea
 
 var fieldsUpdateNoteRequest = []string{"note_id", "body"}
 
-func decodeUpdateNoteRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.UpdateNoteRequest) {
+func decodeUpdateNoteRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.UpdateNoteRequest) {
 	d.Known(obj, fieldsUpdateNoteRequest)
-	if v := obj.Get("note_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("note_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "note_id"); ok {
 			d.MinLength("note_id", x, 1)
 			m.NoteId = x
@@ -694,7 +702,7 @@ func decodeUpdateNoteRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Upda
 	} else {
 		d.Missing("note_id")
 	}
-	if v := obj.Get("body"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("body"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "body"); ok {
 			d.MinLength("body", x, 1)
 			d.MaxLength("body", x, 10000)
@@ -707,9 +715,9 @@ func decodeUpdateNoteRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Upda
 
 var fieldsDeleteNoteRequest = []string{"note_id"}
 
-func decodeDeleteNoteRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.DeleteNoteRequest) {
+func decodeDeleteNoteRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.DeleteNoteRequest) {
 	d.Known(obj, fieldsDeleteNoteRequest)
-	if v := obj.Get("note_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("note_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "note_id"); ok {
 			d.MinLength("note_id", x, 1)
 			m.NoteId = x
@@ -721,9 +729,9 @@ func decodeDeleteNoteRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Dele
 
 var fieldsLinkPersonToOrgRequest = []string{"person_id", "org_id"}
 
-func decodeLinkPersonToOrgRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.LinkPersonToOrgRequest) {
+func decodeLinkPersonToOrgRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.LinkPersonToOrgRequest) {
 	d.Known(obj, fieldsLinkPersonToOrgRequest)
-	if v := obj.Get("person_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("person_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "person_id"); ok {
 			d.MinLength("person_id", x, 1)
 			m.PersonId = x
@@ -731,7 +739,7 @@ func decodeLinkPersonToOrgRequest(d *runtime.Decoder, obj *runtime.Object, m *v1
 	} else {
 		d.Missing("person_id")
 	}
-	if v := obj.Get("org_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("org_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "org_id"); ok {
 			d.MinLength("org_id", x, 1)
 			m.OrgId = x
@@ -743,9 +751,9 @@ func decodeLinkPersonToOrgRequest(d *runtime.Decoder, obj *runtime.Object, m *v1
 
 var fieldsAddNoteToPersonRequest = []string{"person_id", "body"}
 
-func decodeAddNoteToPersonRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.AddNoteToPersonRequest) {
+func decodeAddNoteToPersonRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.AddNoteToPersonRequest) {
 	d.Known(obj, fieldsAddNoteToPersonRequest)
-	if v := obj.Get("person_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("person_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "person_id"); ok {
 			d.MinLength("person_id", x, 1)
 			m.PersonId = x
@@ -753,7 +761,7 @@ func decodeAddNoteToPersonRequest(d *runtime.Decoder, obj *runtime.Object, m *v1
 	} else {
 		d.Missing("person_id")
 	}
-	if v := obj.Get("body"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("body"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "body"); ok {
 			d.MinLength("body", x, 1)
 			d.MaxLength("body", x, 10000)
@@ -766,15 +774,15 @@ func decodeAddNoteToPersonRequest(d *runtime.Decoder, obj *runtime.Object, m *v1
 
 var fieldsFindPeopleAtOrgRequest = []string{"org_id", "org_name"}
 
-func decodeFindPeopleAtOrgRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.FindPeopleAtOrgRequest) {
+func decodeFindPeopleAtOrgRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.FindPeopleAtOrgRequest) {
 	d.Known(obj, fieldsFindPeopleAtOrgRequest)
-	if v := obj.Get("org_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("org_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "org_id"); ok {
 			d.MinLength("org_id", x, 1)
 			m.Org = &v1.FindPeopleAtOrgRequest_OrgId{OrgId: x}
 		}
 	}
-	if v := obj.Get("org_name"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("org_name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "org_name"); ok {
 			d.MinLength("org_name", x, 1)
 			d.MaxLength("org_name", x, 200)
@@ -786,9 +794,9 @@ func decodeFindPeopleAtOrgRequest(d *runtime.Decoder, obj *runtime.Object, m *v1
 
 var fieldsMergePeopleRequest = []string{"source_person_id", "target_person_id"}
 
-func decodeMergePeopleRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.MergePeopleRequest) {
+func decodeMergePeopleRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.MergePeopleRequest) {
 	d.Known(obj, fieldsMergePeopleRequest)
-	if v := obj.Get("source_person_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("source_person_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "source_person_id"); ok {
 			d.MinLength("source_person_id", x, 1)
 			m.SourcePersonId = x
@@ -796,7 +804,7 @@ func decodeMergePeopleRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Mer
 	} else {
 		d.Missing("source_person_id")
 	}
-	if v := obj.Get("target_person_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("target_person_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "target_person_id"); ok {
 			d.MinLength("target_person_id", x, 1)
 			m.TargetPersonId = x
@@ -806,8 +814,8 @@ func decodeMergePeopleRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Mer
 	}
 }
 
-func enrichCrmServiceListPeopleRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.ListPeopleRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichCrmServiceListPeopleRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.ListPeopleRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -815,8 +823,8 @@ func enrichCrmServiceListPeopleRequest(c *runtime.Call, h CrmServiceHandler, roo
 	return nil
 }
 
-func enrichCrmServiceGetPersonRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.GetPersonRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichCrmServiceGetPersonRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.GetPersonRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -824,8 +832,8 @@ func enrichCrmServiceGetPersonRequest(c *runtime.Call, h CrmServiceHandler, root
 	return nil
 }
 
-func enrichCrmServiceCreatePersonRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.CreatePersonRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichCrmServiceCreatePersonRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.CreatePersonRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -834,8 +842,8 @@ func enrichCrmServiceCreatePersonRequest(c *runtime.Call, h CrmServiceHandler, r
 	return nil
 }
 
-func enrichCrmServiceUpdatePersonRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.UpdatePersonRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichCrmServiceUpdatePersonRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.UpdatePersonRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -848,8 +856,8 @@ func enrichCrmServiceUpdatePersonRequest(c *runtime.Call, h CrmServiceHandler, r
 	return nil
 }
 
-func enrichCrmServiceDeletePersonRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.DeletePersonRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichCrmServiceDeletePersonRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.DeletePersonRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -862,8 +870,8 @@ func enrichCrmServiceDeletePersonRequest(c *runtime.Call, h CrmServiceHandler, r
 	return nil
 }
 
-func enrichCrmServiceListOrgsRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.ListOrgsRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichCrmServiceListOrgsRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.ListOrgsRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -871,8 +879,8 @@ func enrichCrmServiceListOrgsRequest(c *runtime.Call, h CrmServiceHandler, root 
 	return nil
 }
 
-func enrichCrmServiceGetOrgRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.GetOrgRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichCrmServiceGetOrgRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.GetOrgRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -880,8 +888,8 @@ func enrichCrmServiceGetOrgRequest(c *runtime.Call, h CrmServiceHandler, root pr
 	return nil
 }
 
-func enrichCrmServiceCreateOrgRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.CreateOrgRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichCrmServiceCreateOrgRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.CreateOrgRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -890,8 +898,8 @@ func enrichCrmServiceCreateOrgRequest(c *runtime.Call, h CrmServiceHandler, root
 	return nil
 }
 
-func enrichCrmServiceUpdateOrgRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.UpdateOrgRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichCrmServiceUpdateOrgRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.UpdateOrgRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -904,8 +912,8 @@ func enrichCrmServiceUpdateOrgRequest(c *runtime.Call, h CrmServiceHandler, root
 	return nil
 }
 
-func enrichCrmServiceDeleteOrgRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.DeleteOrgRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichCrmServiceDeleteOrgRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.DeleteOrgRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -918,8 +926,8 @@ func enrichCrmServiceDeleteOrgRequest(c *runtime.Call, h CrmServiceHandler, root
 	return nil
 }
 
-func enrichCrmServiceListNotesRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.ListNotesRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichCrmServiceListNotesRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.ListNotesRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -927,8 +935,8 @@ func enrichCrmServiceListNotesRequest(c *runtime.Call, h CrmServiceHandler, root
 	return nil
 }
 
-func enrichCrmServiceGetNoteRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.GetNoteRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichCrmServiceGetNoteRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.GetNoteRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -936,8 +944,8 @@ func enrichCrmServiceGetNoteRequest(c *runtime.Call, h CrmServiceHandler, root p
 	return nil
 }
 
-func enrichCrmServiceCreateNoteRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.CreateNoteRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichCrmServiceCreateNoteRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.CreateNoteRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -951,8 +959,8 @@ func enrichCrmServiceCreateNoteRequest(c *runtime.Call, h CrmServiceHandler, roo
 	return nil
 }
 
-func enrichCrmServiceUpdateNoteRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.UpdateNoteRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichCrmServiceUpdateNoteRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.UpdateNoteRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -965,8 +973,8 @@ func enrichCrmServiceUpdateNoteRequest(c *runtime.Call, h CrmServiceHandler, roo
 	return nil
 }
 
-func enrichCrmServiceDeleteNoteRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.DeleteNoteRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichCrmServiceDeleteNoteRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.DeleteNoteRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -979,8 +987,8 @@ func enrichCrmServiceDeleteNoteRequest(c *runtime.Call, h CrmServiceHandler, roo
 	return nil
 }
 
-func enrichCrmServiceLinkPersonToOrgRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.LinkPersonToOrgRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichCrmServiceLinkPersonToOrgRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.LinkPersonToOrgRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -998,11 +1006,11 @@ func enrichCrmServiceLinkPersonToOrgRequest(c *runtime.Call, h CrmServiceHandler
 	} else {
 		m.OrgVersion = vOrgVersion
 	}
-	return runtime.JoinResolverErrors(errs...)
+	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
 
-func enrichCrmServiceAddNoteToPersonRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.AddNoteToPersonRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichCrmServiceAddNoteToPersonRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.AddNoteToPersonRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -1016,8 +1024,8 @@ func enrichCrmServiceAddNoteToPersonRequest(c *runtime.Call, h CrmServiceHandler
 	return nil
 }
 
-func enrichCrmServiceFindPeopleAtOrgRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.FindPeopleAtOrgRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichCrmServiceFindPeopleAtOrgRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.FindPeopleAtOrgRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -1025,8 +1033,8 @@ func enrichCrmServiceFindPeopleAtOrgRequest(c *runtime.Call, h CrmServiceHandler
 	return nil
 }
 
-func enrichCrmServiceMergePeopleRequest(c *runtime.Call, h CrmServiceHandler, root proto.Message, m *v1.MergePeopleRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichCrmServiceMergePeopleRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.MergePeopleRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -1044,7 +1052,7 @@ func enrichCrmServiceMergePeopleRequest(c *runtime.Call, h CrmServiceHandler, ro
 	} else {
 		m.ExpectedVersion = vExpectedVersion
 	}
-	return runtime.JoinResolverErrors(errs...)
+	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
 
 var (

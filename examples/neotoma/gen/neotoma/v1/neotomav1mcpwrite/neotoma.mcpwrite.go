@@ -8,13 +8,15 @@ package neotomav1mcpwrite
 import (
 	context "context"
 	_ "embed"
+	regexp "regexp"
+
 	v1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/gen/neotoma/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
-	regexp "regexp"
 )
 
 // The generated code asserts at compile time that the runtime it links
@@ -89,154 +91,156 @@ func RegisterMemoryServiceTools(s *mcp.Server, h MemoryServiceHandler, opts ...r
 
 // NewMemoryService binds the generated tool code of neotoma.v1.MemoryService to
 // h, for RegisterMemoryServiceTools or runtime.NewPreparer.
-func NewMemoryService(h MemoryServiceHandler) *runtime.Service {
-	return &runtime.Service{
+func NewMemoryService(h MemoryServiceHandler) *mcpwriteimpl.Service {
+	return &mcpwriteimpl.Service{
 		Name: "neotoma.v1.MemoryService",
 		Doc:  writeSchema,
-		Tools: []*runtime.Tool{
-			runtime.NewTool[v1.StoreRequest]("store", decodeStoreRequest,
-				func(c *runtime.Call, m *v1.StoreRequest) error { return enrichMemoryServiceStoreRequest(c, h, m, m) },
+		Tools: []*mcpwriteimpl.Tool{
+			mcpwriteimpl.NewTool[v1.StoreRequest]("store", decodeStoreRequest,
+				func(c *mcpwriteimpl.Call, m *v1.StoreRequest) error {
+					return enrichMemoryServiceStoreRequest(c, h, m, m)
+				},
 				func(ctx context.Context, m *v1.StoreRequest) (*v1.StoreResponse, error) { return h.Store(ctx, m) }),
-			runtime.NewTool[v1.ReinterpretRequest]("reinterpret", decodeReinterpretRequest,
-				func(c *runtime.Call, m *v1.ReinterpretRequest) error {
+			mcpwriteimpl.NewTool[v1.ReinterpretRequest]("reinterpret", decodeReinterpretRequest,
+				func(c *mcpwriteimpl.Call, m *v1.ReinterpretRequest) error {
 					return enrichMemoryServiceReinterpretRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.ReinterpretRequest) (*v1.ReinterpretResponse, error) {
 					return h.Reinterpret(ctx, m)
 				}),
-			runtime.NewTool[v1.CorrectRequest]("correct", decodeCorrectRequest,
-				func(c *runtime.Call, m *v1.CorrectRequest) error {
+			mcpwriteimpl.NewTool[v1.CorrectRequest]("correct", decodeCorrectRequest,
+				func(c *mcpwriteimpl.Call, m *v1.CorrectRequest) error {
 					return enrichMemoryServiceCorrectRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.CorrectRequest) (*v1.CorrectResponse, error) { return h.Correct(ctx, m) }),
-			runtime.NewTool[v1.MergeEntitiesRequest]("merge_entities", decodeMergeEntitiesRequest,
-				func(c *runtime.Call, m *v1.MergeEntitiesRequest) error {
+			mcpwriteimpl.NewTool[v1.MergeEntitiesRequest]("merge_entities", decodeMergeEntitiesRequest,
+				func(c *mcpwriteimpl.Call, m *v1.MergeEntitiesRequest) error {
 					return enrichMemoryServiceMergeEntitiesRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.MergeEntitiesRequest) (*v1.MergeEntitiesResponse, error) {
 					return h.MergeEntities(ctx, m)
 				}),
-			runtime.NewTool[v1.CreateRelationshipRequest]("create_relationship", decodeCreateRelationshipRequest,
-				func(c *runtime.Call, m *v1.CreateRelationshipRequest) error {
+			mcpwriteimpl.NewTool[v1.CreateRelationshipRequest]("create_relationship", decodeCreateRelationshipRequest,
+				func(c *mcpwriteimpl.Call, m *v1.CreateRelationshipRequest) error {
 					return enrichMemoryServiceCreateRelationshipRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.CreateRelationshipRequest) (*v1.CreateRelationshipResponse, error) {
 					return h.CreateRelationship(ctx, m)
 				}),
-			runtime.NewTool[v1.RegisterSchemaRequest]("register_schema", decodeRegisterSchemaRequest,
-				func(c *runtime.Call, m *v1.RegisterSchemaRequest) error {
+			mcpwriteimpl.NewTool[v1.RegisterSchemaRequest]("register_schema", decodeRegisterSchemaRequest,
+				func(c *mcpwriteimpl.Call, m *v1.RegisterSchemaRequest) error {
 					return enrichMemoryServiceRegisterSchemaRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.RegisterSchemaRequest) (*v1.RegisterSchemaResponse, error) {
 					return h.RegisterSchema(ctx, m)
 				}),
-			runtime.NewTool[v1.UpdateSchemaIncrementalRequest]("update_schema_incremental", decodeUpdateSchemaIncrementalRequest,
-				func(c *runtime.Call, m *v1.UpdateSchemaIncrementalRequest) error {
+			mcpwriteimpl.NewTool[v1.UpdateSchemaIncrementalRequest]("update_schema_incremental", decodeUpdateSchemaIncrementalRequest,
+				func(c *mcpwriteimpl.Call, m *v1.UpdateSchemaIncrementalRequest) error {
 					return enrichMemoryServiceUpdateSchemaIncrementalRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.UpdateSchemaIncrementalRequest) (*v1.UpdateSchemaIncrementalResponse, error) {
 					return h.UpdateSchemaIncremental(ctx, m)
 				}),
-			runtime.NewTool[v1.ListEntityTypesRequest]("list_entity_types", decodeListEntityTypesRequest,
-				func(c *runtime.Call, m *v1.ListEntityTypesRequest) error {
+			mcpwriteimpl.NewTool[v1.ListEntityTypesRequest]("list_entity_types", decodeListEntityTypesRequest,
+				func(c *mcpwriteimpl.Call, m *v1.ListEntityTypesRequest) error {
 					return enrichMemoryServiceListEntityTypesRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.ListEntityTypesRequest) (*v1.ListEntityTypesResponse, error) {
 					return h.ListEntityTypes(ctx, m)
 				}),
-			runtime.NewTool[v1.RetrieveEntitySnapshotRequest]("retrieve_entity_snapshot", decodeRetrieveEntitySnapshotRequest,
-				func(c *runtime.Call, m *v1.RetrieveEntitySnapshotRequest) error {
+			mcpwriteimpl.NewTool[v1.RetrieveEntitySnapshotRequest]("retrieve_entity_snapshot", decodeRetrieveEntitySnapshotRequest,
+				func(c *mcpwriteimpl.Call, m *v1.RetrieveEntitySnapshotRequest) error {
 					return enrichMemoryServiceRetrieveEntitySnapshotRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.RetrieveEntitySnapshotRequest) (*v1.RetrieveEntitySnapshotResponse, error) {
 					return h.RetrieveEntitySnapshot(ctx, m)
 				}),
-			runtime.NewTool[v1.RetrieveEntitiesRequest]("retrieve_entities", decodeRetrieveEntitiesRequest,
-				func(c *runtime.Call, m *v1.RetrieveEntitiesRequest) error {
+			mcpwriteimpl.NewTool[v1.RetrieveEntitiesRequest]("retrieve_entities", decodeRetrieveEntitiesRequest,
+				func(c *mcpwriteimpl.Call, m *v1.RetrieveEntitiesRequest) error {
 					return enrichMemoryServiceRetrieveEntitiesRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.RetrieveEntitiesRequest) (*v1.RetrieveEntitiesResponse, error) {
 					return h.RetrieveEntities(ctx, m)
 				}),
-			runtime.NewTool[v1.ListObservationsRequest]("list_observations", decodeListObservationsRequest,
-				func(c *runtime.Call, m *v1.ListObservationsRequest) error {
+			mcpwriteimpl.NewTool[v1.ListObservationsRequest]("list_observations", decodeListObservationsRequest,
+				func(c *mcpwriteimpl.Call, m *v1.ListObservationsRequest) error {
 					return enrichMemoryServiceListObservationsRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.ListObservationsRequest) (*v1.ListObservationsResponse, error) {
 					return h.ListObservations(ctx, m)
 				}),
-			runtime.NewTool[v1.ListRelationshipsRequest]("list_relationships", decodeListRelationshipsRequest,
-				func(c *runtime.Call, m *v1.ListRelationshipsRequest) error {
+			mcpwriteimpl.NewTool[v1.ListRelationshipsRequest]("list_relationships", decodeListRelationshipsRequest,
+				func(c *mcpwriteimpl.Call, m *v1.ListRelationshipsRequest) error {
 					return enrichMemoryServiceListRelationshipsRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.ListRelationshipsRequest) (*v1.ListRelationshipsResponse, error) {
 					return h.ListRelationships(ctx, m)
 				}),
-			runtime.NewTool[v1.RetrieveEntityByIdentifierRequest]("retrieve_entity_by_identifier", decodeRetrieveEntityByIdentifierRequest,
-				func(c *runtime.Call, m *v1.RetrieveEntityByIdentifierRequest) error {
+			mcpwriteimpl.NewTool[v1.RetrieveEntityByIdentifierRequest]("retrieve_entity_by_identifier", decodeRetrieveEntityByIdentifierRequest,
+				func(c *mcpwriteimpl.Call, m *v1.RetrieveEntityByIdentifierRequest) error {
 					return enrichMemoryServiceRetrieveEntityByIdentifierRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.RetrieveEntityByIdentifierRequest) (*v1.RetrieveEntityByIdentifierResponse, error) {
 					return h.RetrieveEntityByIdentifier(ctx, m)
 				}),
-			runtime.NewTool[v1.RetrieveRelatedEntitiesRequest]("retrieve_related_entities", decodeRetrieveRelatedEntitiesRequest,
-				func(c *runtime.Call, m *v1.RetrieveRelatedEntitiesRequest) error {
+			mcpwriteimpl.NewTool[v1.RetrieveRelatedEntitiesRequest]("retrieve_related_entities", decodeRetrieveRelatedEntitiesRequest,
+				func(c *mcpwriteimpl.Call, m *v1.RetrieveRelatedEntitiesRequest) error {
 					return enrichMemoryServiceRetrieveRelatedEntitiesRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.RetrieveRelatedEntitiesRequest) (*v1.RetrieveRelatedEntitiesResponse, error) {
 					return h.RetrieveRelatedEntities(ctx, m)
 				}),
-			runtime.NewTool[v1.RetrieveFieldProvenanceRequest]("retrieve_field_provenance", decodeRetrieveFieldProvenanceRequest,
-				func(c *runtime.Call, m *v1.RetrieveFieldProvenanceRequest) error {
+			mcpwriteimpl.NewTool[v1.RetrieveFieldProvenanceRequest]("retrieve_field_provenance", decodeRetrieveFieldProvenanceRequest,
+				func(c *mcpwriteimpl.Call, m *v1.RetrieveFieldProvenanceRequest) error {
 					return enrichMemoryServiceRetrieveFieldProvenanceRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.RetrieveFieldProvenanceRequest) (*v1.RetrieveFieldProvenanceResponse, error) {
 					return h.RetrieveFieldProvenance(ctx, m)
 				}),
-			runtime.NewTool[v1.RetrieveFileUrlRequest]("retrieve_file_url", decodeRetrieveFileUrlRequest,
-				func(c *runtime.Call, m *v1.RetrieveFileUrlRequest) error {
+			mcpwriteimpl.NewTool[v1.RetrieveFileUrlRequest]("retrieve_file_url", decodeRetrieveFileUrlRequest,
+				func(c *mcpwriteimpl.Call, m *v1.RetrieveFileUrlRequest) error {
 					return enrichMemoryServiceRetrieveFileUrlRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.RetrieveFileUrlRequest) (*v1.RetrieveFileUrlResponse, error) {
 					return h.RetrieveFileUrl(ctx, m)
 				}),
-			runtime.NewTool[v1.GetRelationshipSnapshotRequest]("get_relationship_snapshot", decodeGetRelationshipSnapshotRequest,
-				func(c *runtime.Call, m *v1.GetRelationshipSnapshotRequest) error {
+			mcpwriteimpl.NewTool[v1.GetRelationshipSnapshotRequest]("get_relationship_snapshot", decodeGetRelationshipSnapshotRequest,
+				func(c *mcpwriteimpl.Call, m *v1.GetRelationshipSnapshotRequest) error {
 					return enrichMemoryServiceGetRelationshipSnapshotRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.GetRelationshipSnapshotRequest) (*v1.GetRelationshipSnapshotResponse, error) {
 					return h.GetRelationshipSnapshot(ctx, m)
 				}),
-			runtime.NewTool[v1.AnalyzeSchemaCandidatesRequest]("analyze_schema_candidates", decodeAnalyzeSchemaCandidatesRequest,
-				func(c *runtime.Call, m *v1.AnalyzeSchemaCandidatesRequest) error {
+			mcpwriteimpl.NewTool[v1.AnalyzeSchemaCandidatesRequest]("analyze_schema_candidates", decodeAnalyzeSchemaCandidatesRequest,
+				func(c *mcpwriteimpl.Call, m *v1.AnalyzeSchemaCandidatesRequest) error {
 					return enrichMemoryServiceAnalyzeSchemaCandidatesRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.AnalyzeSchemaCandidatesRequest) (*v1.AnalyzeSchemaCandidatesResponse, error) {
 					return h.AnalyzeSchemaCandidates(ctx, m)
 				}),
-			runtime.NewTool[v1.RetrieveGraphNeighborhoodRequest]("retrieve_graph_neighborhood", decodeRetrieveGraphNeighborhoodRequest,
-				func(c *runtime.Call, m *v1.RetrieveGraphNeighborhoodRequest) error {
+			mcpwriteimpl.NewTool[v1.RetrieveGraphNeighborhoodRequest]("retrieve_graph_neighborhood", decodeRetrieveGraphNeighborhoodRequest,
+				func(c *mcpwriteimpl.Call, m *v1.RetrieveGraphNeighborhoodRequest) error {
 					return enrichMemoryServiceRetrieveGraphNeighborhoodRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.RetrieveGraphNeighborhoodRequest) (*v1.RetrieveGraphNeighborhoodResponse, error) {
 					return h.RetrieveGraphNeighborhood(ctx, m)
 				}),
-			runtime.NewTool[v1.ListTimelineEventsRequest]("list_timeline_events", decodeListTimelineEventsRequest,
-				func(c *runtime.Call, m *v1.ListTimelineEventsRequest) error {
+			mcpwriteimpl.NewTool[v1.ListTimelineEventsRequest]("list_timeline_events", decodeListTimelineEventsRequest,
+				func(c *mcpwriteimpl.Call, m *v1.ListTimelineEventsRequest) error {
 					return enrichMemoryServiceListTimelineEventsRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.ListTimelineEventsRequest) (*v1.ListTimelineEventsResponse, error) {
 					return h.ListTimelineEvents(ctx, m)
 				}),
-			runtime.NewTool[v1.GetSchemaRecommendationsRequest]("get_schema_recommendations", decodeGetSchemaRecommendationsRequest,
-				func(c *runtime.Call, m *v1.GetSchemaRecommendationsRequest) error {
+			mcpwriteimpl.NewTool[v1.GetSchemaRecommendationsRequest]("get_schema_recommendations", decodeGetSchemaRecommendationsRequest,
+				func(c *mcpwriteimpl.Call, m *v1.GetSchemaRecommendationsRequest) error {
 					return enrichMemoryServiceGetSchemaRecommendationsRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.GetSchemaRecommendationsRequest) (*v1.GetSchemaRecommendationsResponse, error) {
 					return h.GetSchemaRecommendations(ctx, m)
 				}),
 		},
-		Enums: map[string]*runtime.EnumTable{
+		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"neotoma.v1.Direction":            enumDirectionSnake,
 			"neotoma.v1.FieldType":            enumFieldTypeSnake,
 			"neotoma.v1.NodeType":             enumNodeTypeSnake,
@@ -294,96 +298,96 @@ type clientAdapterMemoryService struct {
 }
 
 func (a *clientAdapterMemoryService) Store(ctx context.Context, in *v1.StoreRequest) (*v1.StoreResponse, error) {
-	return a.client.Store(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.Store(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterMemoryService) Reinterpret(ctx context.Context, in *v1.ReinterpretRequest) (*v1.ReinterpretResponse, error) {
-	return a.client.Reinterpret(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.Reinterpret(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterMemoryService) Correct(ctx context.Context, in *v1.CorrectRequest) (*v1.CorrectResponse, error) {
-	return a.client.Correct(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.Correct(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterMemoryService) MergeEntities(ctx context.Context, in *v1.MergeEntitiesRequest) (*v1.MergeEntitiesResponse, error) {
-	return a.client.MergeEntities(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.MergeEntities(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterMemoryService) CreateRelationship(ctx context.Context, in *v1.CreateRelationshipRequest) (*v1.CreateRelationshipResponse, error) {
-	return a.client.CreateRelationship(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.CreateRelationship(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterMemoryService) RegisterSchema(ctx context.Context, in *v1.RegisterSchemaRequest) (*v1.RegisterSchemaResponse, error) {
-	return a.client.RegisterSchema(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.RegisterSchema(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterMemoryService) UpdateSchemaIncremental(ctx context.Context, in *v1.UpdateSchemaIncrementalRequest) (*v1.UpdateSchemaIncrementalResponse, error) {
-	return a.client.UpdateSchemaIncremental(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.UpdateSchemaIncremental(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterMemoryService) ListEntityTypes(ctx context.Context, in *v1.ListEntityTypesRequest) (*v1.ListEntityTypesResponse, error) {
-	return a.client.ListEntityTypes(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.ListEntityTypes(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterMemoryService) RetrieveEntitySnapshot(ctx context.Context, in *v1.RetrieveEntitySnapshotRequest) (*v1.RetrieveEntitySnapshotResponse, error) {
-	return a.client.RetrieveEntitySnapshot(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.RetrieveEntitySnapshot(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterMemoryService) RetrieveEntities(ctx context.Context, in *v1.RetrieveEntitiesRequest) (*v1.RetrieveEntitiesResponse, error) {
-	return a.client.RetrieveEntities(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.RetrieveEntities(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterMemoryService) ListObservations(ctx context.Context, in *v1.ListObservationsRequest) (*v1.ListObservationsResponse, error) {
-	return a.client.ListObservations(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.ListObservations(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterMemoryService) ListRelationships(ctx context.Context, in *v1.ListRelationshipsRequest) (*v1.ListRelationshipsResponse, error) {
-	return a.client.ListRelationships(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.ListRelationships(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterMemoryService) RetrieveEntityByIdentifier(ctx context.Context, in *v1.RetrieveEntityByIdentifierRequest) (*v1.RetrieveEntityByIdentifierResponse, error) {
-	return a.client.RetrieveEntityByIdentifier(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.RetrieveEntityByIdentifier(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterMemoryService) RetrieveRelatedEntities(ctx context.Context, in *v1.RetrieveRelatedEntitiesRequest) (*v1.RetrieveRelatedEntitiesResponse, error) {
-	return a.client.RetrieveRelatedEntities(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.RetrieveRelatedEntities(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterMemoryService) RetrieveFieldProvenance(ctx context.Context, in *v1.RetrieveFieldProvenanceRequest) (*v1.RetrieveFieldProvenanceResponse, error) {
-	return a.client.RetrieveFieldProvenance(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.RetrieveFieldProvenance(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterMemoryService) RetrieveFileUrl(ctx context.Context, in *v1.RetrieveFileUrlRequest) (*v1.RetrieveFileUrlResponse, error) {
-	return a.client.RetrieveFileUrl(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.RetrieveFileUrl(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterMemoryService) GetRelationshipSnapshot(ctx context.Context, in *v1.GetRelationshipSnapshotRequest) (*v1.GetRelationshipSnapshotResponse, error) {
-	return a.client.GetRelationshipSnapshot(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.GetRelationshipSnapshot(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterMemoryService) AnalyzeSchemaCandidates(ctx context.Context, in *v1.AnalyzeSchemaCandidatesRequest) (*v1.AnalyzeSchemaCandidatesResponse, error) {
-	return a.client.AnalyzeSchemaCandidates(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.AnalyzeSchemaCandidates(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterMemoryService) RetrieveGraphNeighborhood(ctx context.Context, in *v1.RetrieveGraphNeighborhoodRequest) (*v1.RetrieveGraphNeighborhoodResponse, error) {
-	return a.client.RetrieveGraphNeighborhood(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.RetrieveGraphNeighborhood(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterMemoryService) ListTimelineEvents(ctx context.Context, in *v1.ListTimelineEventsRequest) (*v1.ListTimelineEventsResponse, error) {
-	return a.client.ListTimelineEvents(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.ListTimelineEvents(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterMemoryService) GetSchemaRecommendations(ctx context.Context, in *v1.GetSchemaRecommendationsRequest) (*v1.GetSchemaRecommendationsResponse, error) {
-	return a.client.GetSchemaRecommendations(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.GetSchemaRecommendations(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
-var enumDirectionSnake = runtime.NewEnumTable("neotoma.v1.Direction", []runtime.EnumValue{
+var enumDirectionSnake = mcpwriteimpl.NewEnumTable("neotoma.v1.Direction", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "DIRECTION_INBOUND", Alias: "inbound"},
 	{Number: 2, Name: "DIRECTION_OUTBOUND", Alias: "outbound"},
 	{Number: 3, Name: "DIRECTION_BOTH", Alias: "both"},
 }, "")
 
-var enumFieldTypeSnake = runtime.NewEnumTable("neotoma.v1.FieldType", []runtime.EnumValue{
+var enumFieldTypeSnake = mcpwriteimpl.NewEnumTable("neotoma.v1.FieldType", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "FIELD_TYPE_STRING", Alias: "string"},
 	{Number: 2, Name: "FIELD_TYPE_NUMBER", Alias: "number"},
 	{Number: 3, Name: "FIELD_TYPE_DATE", Alias: "date", Description: "An ISO 8601 date or date-time, as a string."},
@@ -392,33 +396,33 @@ var enumFieldTypeSnake = runtime.NewEnumTable("neotoma.v1.FieldType", []runtime.
 	{Number: 6, Name: "FIELD_TYPE_OBJECT", Alias: "object"},
 }, "")
 
-var enumNodeTypeSnake = runtime.NewEnumTable("neotoma.v1.NodeType", []runtime.EnumValue{
+var enumNodeTypeSnake = mcpwriteimpl.NewEnumTable("neotoma.v1.NodeType", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "NODE_TYPE_ENTITY", Alias: "entity"},
 	{Number: 2, Name: "NODE_TYPE_SOURCE", Alias: "source"},
 }, "")
 
-var enumRecommendationSourceSnake = runtime.NewEnumTable("neotoma.v1.RecommendationSource", []runtime.EnumValue{
+var enumRecommendationSourceSnake = mcpwriteimpl.NewEnumTable("neotoma.v1.RecommendationSource", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "RECOMMENDATION_SOURCE_RAW_FRAGMENTS", Alias: "raw_fragments"},
 	{Number: 2, Name: "RECOMMENDATION_SOURCE_AGENT", Alias: "agent"},
 	{Number: 3, Name: "RECOMMENDATION_SOURCE_INFERENCE", Alias: "inference"},
 	{Number: 4, Name: "RECOMMENDATION_SOURCE_ALL", Alias: "all"},
 }, "")
 
-var enumRecommendationStatusSnake = runtime.NewEnumTable("neotoma.v1.RecommendationStatus", []runtime.EnumValue{
+var enumRecommendationStatusSnake = mcpwriteimpl.NewEnumTable("neotoma.v1.RecommendationStatus", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "RECOMMENDATION_STATUS_PENDING", Alias: "pending"},
 	{Number: 2, Name: "RECOMMENDATION_STATUS_APPROVED", Alias: "approved"},
 	{Number: 3, Name: "RECOMMENDATION_STATUS_REJECTED", Alias: "rejected"},
 	{Number: 4, Name: "RECOMMENDATION_STATUS_APPLIED", Alias: "applied"},
 }, "")
 
-var enumReducerStrategySnake = runtime.NewEnumTable("neotoma.v1.ReducerStrategy", []runtime.EnumValue{
+var enumReducerStrategySnake = mcpwriteimpl.NewEnumTable("neotoma.v1.ReducerStrategy", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "REDUCER_STRATEGY_LAST_WRITE", Alias: "last_write", Description: "The latest observation wins."},
 	{Number: 2, Name: "REDUCER_STRATEGY_HIGHEST_PRIORITY", Alias: "highest_priority", Description: "The observation with the highest source priority wins; the latest on a tie. The default."},
 	{Number: 3, Name: "REDUCER_STRATEGY_MOST_SPECIFIC", Alias: "most_specific", Description: "The most specific observation wins; every observation is equally specific here, so as highest_priority."},
 	{Number: 4, Name: "REDUCER_STRATEGY_MERGE_ARRAY", Alias: "merge_array", Description: "Array values of every observation are joined, each element once."},
 }, "")
 
-var enumRelationshipTypeSnake = runtime.NewEnumTable("neotoma.v1.RelationshipType", []runtime.EnumValue{
+var enumRelationshipTypeSnake = mcpwriteimpl.NewEnumTable("neotoma.v1.RelationshipType", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "RELATIONSHIP_TYPE_PART_OF", Alias: "part_of", Description: "Source is part of target (acyclic)"},
 	{Number: 2, Name: "RELATIONSHIP_TYPE_CORRECTS", Alias: "corrects", Description: "Source corrects target"},
 	{Number: 3, Name: "RELATIONSHIP_TYPE_REFERS_TO", Alias: "refers_to", Synonyms: []string{"references", "mentions"}, Description: "Source refers to target"},
@@ -428,47 +432,47 @@ var enumRelationshipTypeSnake = runtime.NewEnumTable("neotoma.v1.RelationshipTyp
 	{Number: 7, Name: "RELATIONSHIP_TYPE_SUPERSEDES", Alias: "supersedes", Description: "Source supersedes target (acyclic)"},
 }, "")
 
-var enumTieBreakerSnake = runtime.NewEnumTable("neotoma.v1.TieBreaker", []runtime.EnumValue{
+var enumTieBreakerSnake = mcpwriteimpl.NewEnumTable("neotoma.v1.TieBreaker", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "TIE_BREAKER_OBSERVED_AT", Alias: "observed_at"},
 	{Number: 2, Name: "TIE_BREAKER_SOURCE_PRIORITY", Alias: "source_priority"},
 }, "")
 
 var fieldsInterpretationConfig = []string{"provider", "model_id", "temperature", "prompt_hash", "code_version", "feature_flags"}
 
-func decodeInterpretationConfig(d *runtime.Decoder, obj *runtime.Object, m *v1.InterpretationConfig) {
+func decodeInterpretationConfig(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.InterpretationConfig) {
 	d.Known(obj, fieldsInterpretationConfig)
-	if v := obj.Get("provider"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("provider"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "provider"); ok {
 			d.MaxLength("provider", x, 100)
 			m.Provider = x
 		}
 	}
-	if v := obj.Get("model_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("model_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "model_id"); ok {
 			d.MaxLength("model_id", x, 200)
 			m.ModelId = x
 		}
 	}
-	if v := obj.Get("temperature"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("temperature"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Float64(v, "temperature"); ok {
 			d.Minimum("temperature", float64(x), 0)
 			d.Maximum("temperature", float64(x), 2)
 			m.Temperature = x
 		}
 	}
-	if v := obj.Get("prompt_hash"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("prompt_hash"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "prompt_hash"); ok {
 			d.MaxLength("prompt_hash", x, 128)
 			m.PromptHash = x
 		}
 	}
-	if v := obj.Get("code_version"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("code_version"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "code_version"); ok {
 			d.MaxLength("code_version", x, 100)
 			m.CodeVersion = x
 		}
 	}
-	if v := obj.Get("feature_flags"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("feature_flags"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if ks, vs, ok := d.MapEntries(v, "feature_flags"); ok {
 			m.FeatureFlags = make(map[string]bool, len(ks))
 			d.Enter("feature_flags")
@@ -485,9 +489,9 @@ func decodeInterpretationConfig(d *runtime.Decoder, obj *runtime.Object, m *v1.I
 
 var fieldsProvenance = []string{"source_refs", "extracted_at", "extractor_version", "agent_id"}
 
-func decodeProvenance(d *runtime.Decoder, obj *runtime.Object, m *v1.Provenance) {
+func decodeProvenance(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Provenance) {
 	d.Known(obj, fieldsProvenance)
-	if v := obj.Get("source_refs"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("source_refs"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if arr, ok := d.Array(v, "source_refs"); ok {
 			d.MaxItems("source_refs", len(arr), 50)
 			d.Enter("source_refs")
@@ -501,12 +505,12 @@ func decodeProvenance(d *runtime.Decoder, obj *runtime.Object, m *v1.Provenance)
 			d.Leave()
 		}
 	}
-	if v := obj.Get("extracted_at"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("extracted_at"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Timestamp(v, "extracted_at"); ok {
 			m.ExtractedAt = x
 		}
 	}
-	if v := obj.Get("extractor_version"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("extractor_version"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "extractor_version"); ok {
 			d.MinLength("extractor_version", x, 1)
 			d.MaxLength("extractor_version", x, 100)
@@ -515,7 +519,7 @@ func decodeProvenance(d *runtime.Decoder, obj *runtime.Object, m *v1.Provenance)
 	} else {
 		d.Missing("extractor_version")
 	}
-	if v := obj.Get("agent_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("agent_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "agent_id"); ok {
 			d.MaxLength("agent_id", x, 200)
 			m.AgentId = x
@@ -525,46 +529,46 @@ func decodeProvenance(d *runtime.Decoder, obj *runtime.Object, m *v1.Provenance)
 
 var fieldsStoreRequest = []string{"entities", "file_content", "file_path", "mime_type", "original_filename", "interpret", "interpretation_config", "source_priority", "provenance"}
 
-func decodeStoreRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.StoreRequest) {
+func decodeStoreRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.StoreRequest) {
 	d.Known(obj, fieldsStoreRequest)
-	if v := obj.Get("entities"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("entities"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.ListValue(v, "entities"); ok {
 			m.Material = &v1.StoreRequest_Entities{Entities: x}
 		}
 	}
-	if v := obj.Get("file_content"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("file_content"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bytes(v, "file_content"); ok {
 			m.Material = &v1.StoreRequest_FileContent{FileContent: x}
 		}
 	}
-	if v := obj.Get("file_path"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("file_path"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "file_path"); ok {
 			d.MinLength("file_path", x, 1)
 			d.MaxLength("file_path", x, 4096)
 			m.Material = &v1.StoreRequest_FilePath{FilePath: x}
 		}
 	}
-	if v := obj.Get("mime_type"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("mime_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "mime_type"); ok {
 			d.MaxLength("mime_type", x, 255)
 			d.Pattern("mime_type", x, patternStoreRequestMimeType)
 			m.MimeType = x
 		}
 	}
-	if v := obj.Get("original_filename"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("original_filename"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "original_filename"); ok {
 			d.MaxLength("original_filename", x, 255)
 			m.OriginalFilename = x
 		}
 	}
-	if v := obj.Get("interpret"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("interpret"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "interpret"); ok {
 			m.Interpret = x
 		}
 	} else {
 		m.Interpret = true
 	}
-	if v := obj.Get("interpretation_config"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("interpretation_config"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if o, ok := d.Object(v, "interpretation_config"); ok {
 			x := new(v1.InterpretationConfig)
 			d.Enter("interpretation_config")
@@ -573,7 +577,7 @@ func decodeStoreRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.StoreRequ
 			m.InterpretationConfig = x
 		}
 	}
-	if v := obj.Get("source_priority"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("source_priority"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "source_priority"); ok {
 			d.Minimum("source_priority", float64(x), 0)
 			d.Maximum("source_priority", float64(x), 999)
@@ -582,7 +586,7 @@ func decodeStoreRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.StoreRequ
 	} else {
 		m.SourcePriority = 100
 	}
-	if v := obj.Get("provenance"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("provenance"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if o, ok := d.Object(v, "provenance"); ok {
 			x := new(v1.Provenance)
 			d.Enter("provenance")
@@ -596,9 +600,9 @@ func decodeStoreRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.StoreRequ
 
 var fieldsReinterpretRequest = []string{"source_id", "interpretation_config"}
 
-func decodeReinterpretRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ReinterpretRequest) {
+func decodeReinterpretRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ReinterpretRequest) {
 	d.Known(obj, fieldsReinterpretRequest)
-	if v := obj.Get("source_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("source_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "source_id"); ok {
 			d.MinLength("source_id", x, 1)
 			d.MaxLength("source_id", x, 100)
@@ -607,7 +611,7 @@ func decodeReinterpretRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Rei
 	} else {
 		d.Missing("source_id")
 	}
-	if v := obj.Get("interpretation_config"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("interpretation_config"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if o, ok := d.Object(v, "interpretation_config"); ok {
 			x := new(v1.InterpretationConfig)
 			d.Enter("interpretation_config")
@@ -622,9 +626,9 @@ func decodeReinterpretRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Rei
 
 var fieldsCorrectRequest = []string{"entity_id", "entity_type", "field", "value"}
 
-func decodeCorrectRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.CorrectRequest) {
+func decodeCorrectRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CorrectRequest) {
 	d.Known(obj, fieldsCorrectRequest)
-	if v := obj.Get("entity_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("entity_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "entity_id"); ok {
 			d.MinLength("entity_id", x, 1)
 			m.EntityId = x
@@ -632,7 +636,7 @@ func decodeCorrectRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Correct
 	} else {
 		d.Missing("entity_id")
 	}
-	if v := obj.Get("entity_type"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("entity_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Vocabulary(v, "entity_type", "entity_type"); ok {
 			d.MinLength("entity_type", x, 1)
 			d.MaxLength("entity_type", x, 64)
@@ -641,7 +645,7 @@ func decodeCorrectRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Correct
 	} else {
 		d.Missing("entity_type")
 	}
-	if v := obj.Get("field"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("field"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "field"); ok {
 			d.MaxLength("field", x, 64)
 			d.Pattern("field", x, patternCorrectRequestField)
@@ -650,7 +654,7 @@ func decodeCorrectRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Correct
 	} else {
 		d.Missing("field")
 	}
-	if v := obj.Get("value"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("value"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.StructValue(v, "value"); ok {
 			m.Value = x
 		}
@@ -661,9 +665,9 @@ func decodeCorrectRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Correct
 
 var fieldsMergeEntitiesRequest = []string{"from_entity_id", "to_entity_id", "merge_reason"}
 
-func decodeMergeEntitiesRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.MergeEntitiesRequest) {
+func decodeMergeEntitiesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.MergeEntitiesRequest) {
 	d.Known(obj, fieldsMergeEntitiesRequest)
-	if v := obj.Get("from_entity_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("from_entity_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "from_entity_id"); ok {
 			d.MinLength("from_entity_id", x, 1)
 			m.FromEntityId = x
@@ -671,7 +675,7 @@ func decodeMergeEntitiesRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.M
 	} else {
 		d.Missing("from_entity_id")
 	}
-	if v := obj.Get("to_entity_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("to_entity_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "to_entity_id"); ok {
 			d.MinLength("to_entity_id", x, 1)
 			m.ToEntityId = x
@@ -679,7 +683,7 @@ func decodeMergeEntitiesRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.M
 	} else {
 		d.Missing("to_entity_id")
 	}
-	if v := obj.Get("merge_reason"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("merge_reason"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "merge_reason"); ok {
 			d.MaxLength("merge_reason", x, 1000)
 			m.MergeReason = x
@@ -689,16 +693,16 @@ func decodeMergeEntitiesRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.M
 
 var fieldsCreateRelationshipRequest = []string{"relationship_type", "source_entity_id", "target_entity_id", "metadata"}
 
-func decodeCreateRelationshipRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.CreateRelationshipRequest) {
+func decodeCreateRelationshipRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateRelationshipRequest) {
 	d.Known(obj, fieldsCreateRelationshipRequest)
-	if v := obj.Get("relationship_type"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("relationship_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "relationship_type", enumRelationshipTypeSnake); ok {
 			m.RelationshipType = v1.RelationshipType(x)
 		}
 	} else {
 		d.Missing("relationship_type")
 	}
-	if v := obj.Get("source_entity_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("source_entity_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "source_entity_id"); ok {
 			d.MinLength("source_entity_id", x, 1)
 			m.SourceEntityId = x
@@ -706,7 +710,7 @@ func decodeCreateRelationshipRequest(d *runtime.Decoder, obj *runtime.Object, m 
 	} else {
 		d.Missing("source_entity_id")
 	}
-	if v := obj.Get("target_entity_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("target_entity_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "target_entity_id"); ok {
 			d.MinLength("target_entity_id", x, 1)
 			m.TargetEntityId = x
@@ -714,7 +718,7 @@ func decodeCreateRelationshipRequest(d *runtime.Decoder, obj *runtime.Object, m 
 	} else {
 		d.Missing("target_entity_id")
 	}
-	if v := obj.Get("metadata"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("metadata"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Struct(v, "metadata"); ok {
 			m.Metadata = x
 		}
@@ -723,32 +727,32 @@ func decodeCreateRelationshipRequest(d *runtime.Decoder, obj *runtime.Object, m 
 
 var fieldsFieldDefinition = []string{"type", "required", "validator", "preserveCase", "description"}
 
-func decodeFieldDefinition(d *runtime.Decoder, obj *runtime.Object, m *v1.FieldDefinition) {
+func decodeFieldDefinition(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.FieldDefinition) {
 	d.Known(obj, fieldsFieldDefinition)
-	if v := obj.Get("type"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "type", enumFieldTypeSnake); ok {
 			m.Type = v1.FieldType(x)
 		}
 	} else {
 		d.Missing("type")
 	}
-	if v := obj.Get("required"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("required"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "required"); ok {
 			m.Required = x
 		}
 	}
-	if v := obj.Get("validator"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("validator"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "validator"); ok {
 			d.MaxLength("validator", x, 100)
 			m.Validator = x
 		}
 	}
-	if v := obj.Get("preserveCase"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("preserveCase"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "preserveCase"); ok {
 			m.PreserveCase = x
 		}
 	}
-	if v := obj.Get("description"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("description"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "description"); ok {
 			d.MaxLength("description", x, 500)
 			m.Description = x
@@ -758,9 +762,9 @@ func decodeFieldDefinition(d *runtime.Decoder, obj *runtime.Object, m *v1.FieldD
 
 var fieldsSchemaDefinition = []string{"fields"}
 
-func decodeSchemaDefinition(d *runtime.Decoder, obj *runtime.Object, m *v1.SchemaDefinition) {
+func decodeSchemaDefinition(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.SchemaDefinition) {
 	d.Known(obj, fieldsSchemaDefinition)
-	if v := obj.Get("fields"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("fields"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if ks, vs, ok := d.MapEntries(v, "fields"); ok {
 			m.Fields = make(map[string]*v1.FieldDefinition, len(ks))
 			d.Enter("fields")
@@ -781,16 +785,16 @@ func decodeSchemaDefinition(d *runtime.Decoder, obj *runtime.Object, m *v1.Schem
 
 var fieldsMergePolicy = []string{"strategy", "tie_breaker"}
 
-func decodeMergePolicy(d *runtime.Decoder, obj *runtime.Object, m *v1.MergePolicy) {
+func decodeMergePolicy(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.MergePolicy) {
 	d.Known(obj, fieldsMergePolicy)
-	if v := obj.Get("strategy"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("strategy"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "strategy", enumReducerStrategySnake); ok {
 			m.Strategy = v1.ReducerStrategy(x)
 		}
 	} else {
 		d.Missing("strategy")
 	}
-	if v := obj.Get("tie_breaker"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("tie_breaker"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "tie_breaker", enumTieBreakerSnake); ok {
 			m.TieBreaker = v1.TieBreaker(x)
 		}
@@ -799,9 +803,9 @@ func decodeMergePolicy(d *runtime.Decoder, obj *runtime.Object, m *v1.MergePolic
 
 var fieldsReducerConfig = []string{"merge_policies"}
 
-func decodeReducerConfig(d *runtime.Decoder, obj *runtime.Object, m *v1.ReducerConfig) {
+func decodeReducerConfig(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ReducerConfig) {
 	d.Known(obj, fieldsReducerConfig)
-	if v := obj.Get("merge_policies"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("merge_policies"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if ks, vs, ok := d.MapEntries(v, "merge_policies"); ok {
 			m.MergePolicies = make(map[string]*v1.MergePolicy, len(ks))
 			d.Enter("merge_policies")
@@ -822,9 +826,9 @@ func decodeReducerConfig(d *runtime.Decoder, obj *runtime.Object, m *v1.ReducerC
 
 var fieldsRegisterSchemaRequest = []string{"entity_type", "schema_definition", "reducer_config", "schema_version", "user_specific", "activate"}
 
-func decodeRegisterSchemaRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.RegisterSchemaRequest) {
+func decodeRegisterSchemaRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.RegisterSchemaRequest) {
 	d.Known(obj, fieldsRegisterSchemaRequest)
-	if v := obj.Get("entity_type"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("entity_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "entity_type"); ok {
 			d.MaxLength("entity_type", x, 64)
 			d.Pattern("entity_type", x, patternRegisterSchemaRequestEntityType)
@@ -833,7 +837,7 @@ func decodeRegisterSchemaRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 	} else {
 		d.Missing("entity_type")
 	}
-	if v := obj.Get("schema_definition"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("schema_definition"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if o, ok := d.Object(v, "schema_definition"); ok {
 			x := new(v1.SchemaDefinition)
 			d.Enter("schema_definition")
@@ -844,7 +848,7 @@ func decodeRegisterSchemaRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 	} else {
 		d.Missing("schema_definition")
 	}
-	if v := obj.Get("reducer_config"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("reducer_config"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if o, ok := d.Object(v, "reducer_config"); ok {
 			x := new(v1.ReducerConfig)
 			d.Enter("reducer_config")
@@ -855,7 +859,7 @@ func decodeRegisterSchemaRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 	} else {
 		d.Missing("reducer_config")
 	}
-	if v := obj.Get("schema_version"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("schema_version"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "schema_version"); ok {
 			d.MaxLength("schema_version", x, 20)
 			d.Pattern("schema_version", x, patternRegisterSchemaRequestSchemaVersion)
@@ -864,12 +868,12 @@ func decodeRegisterSchemaRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 	} else {
 		m.SchemaVersion = "1.0"
 	}
-	if v := obj.Get("user_specific"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("user_specific"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "user_specific"); ok {
 			m.UserSpecific = x
 		}
 	}
-	if v := obj.Get("activate"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("activate"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "activate"); ok {
 			m.Activate = x
 		}
@@ -880,9 +884,9 @@ func decodeRegisterSchemaRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 
 var fieldsFieldToAdd = []string{"field_name", "field_type", "required", "reducer_strategy"}
 
-func decodeFieldToAdd(d *runtime.Decoder, obj *runtime.Object, m *v1.FieldToAdd) {
+func decodeFieldToAdd(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.FieldToAdd) {
 	d.Known(obj, fieldsFieldToAdd)
-	if v := obj.Get("field_name"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("field_name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "field_name"); ok {
 			d.MaxLength("field_name", x, 64)
 			d.Pattern("field_name", x, patternFieldToAddFieldName)
@@ -891,19 +895,19 @@ func decodeFieldToAdd(d *runtime.Decoder, obj *runtime.Object, m *v1.FieldToAdd)
 	} else {
 		d.Missing("field_name")
 	}
-	if v := obj.Get("field_type"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("field_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "field_type", enumFieldTypeSnake); ok {
 			m.FieldType = v1.FieldType(x)
 		}
 	} else {
 		d.Missing("field_type")
 	}
-	if v := obj.Get("required"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("required"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "required"); ok {
 			m.Required = x
 		}
 	}
-	if v := obj.Get("reducer_strategy"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("reducer_strategy"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "reducer_strategy", enumReducerStrategySnake); ok {
 			m.ReducerStrategy = v1.ReducerStrategy(x)
 		}
@@ -912,9 +916,9 @@ func decodeFieldToAdd(d *runtime.Decoder, obj *runtime.Object, m *v1.FieldToAdd)
 
 var fieldsUpdateSchemaIncrementalRequest = []string{"entity_type", "fields_to_add", "schema_version", "user_specific", "activate", "migrate_existing"}
 
-func decodeUpdateSchemaIncrementalRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.UpdateSchemaIncrementalRequest) {
+func decodeUpdateSchemaIncrementalRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.UpdateSchemaIncrementalRequest) {
 	d.Known(obj, fieldsUpdateSchemaIncrementalRequest)
-	if v := obj.Get("entity_type"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("entity_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Vocabulary(v, "entity_type", "entity_type"); ok {
 			d.MinLength("entity_type", x, 1)
 			d.MaxLength("entity_type", x, 64)
@@ -923,7 +927,7 @@ func decodeUpdateSchemaIncrementalRequest(d *runtime.Decoder, obj *runtime.Objec
 	} else {
 		d.Missing("entity_type")
 	}
-	if v := obj.Get("fields_to_add"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("fields_to_add"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if arr, ok := d.Array(v, "fields_to_add"); ok {
 			d.MinItems("fields_to_add", len(arr), 1)
 			d.MaxItems("fields_to_add", len(arr), 100)
@@ -942,26 +946,26 @@ func decodeUpdateSchemaIncrementalRequest(d *runtime.Decoder, obj *runtime.Objec
 	} else {
 		d.Missing("fields_to_add")
 	}
-	if v := obj.Get("schema_version"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("schema_version"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "schema_version"); ok {
 			d.MaxLength("schema_version", x, 20)
 			d.Pattern("schema_version", x, patternUpdateSchemaIncrementalRequestSchemaVersion)
 			m.SchemaVersion = x
 		}
 	}
-	if v := obj.Get("user_specific"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("user_specific"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "user_specific"); ok {
 			m.UserSpecific = x
 		}
 	}
-	if v := obj.Get("activate"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("activate"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "activate"); ok {
 			m.Activate = x
 		}
 	} else {
 		m.Activate = true
 	}
-	if v := obj.Get("migrate_existing"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("migrate_existing"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "migrate_existing"); ok {
 			m.MigrateExisting = x
 		}
@@ -972,9 +976,9 @@ func decodeUpdateSchemaIncrementalRequest(d *runtime.Decoder, obj *runtime.Objec
 
 var fieldsListEntityTypesRequest = []string{"keyword"}
 
-func decodeListEntityTypesRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ListEntityTypesRequest) {
+func decodeListEntityTypesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ListEntityTypesRequest) {
 	d.Known(obj, fieldsListEntityTypesRequest)
-	if v := obj.Get("keyword"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("keyword"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "keyword"); ok {
 			d.MaxLength("keyword", x, 100)
 			m.Keyword = x
@@ -984,9 +988,9 @@ func decodeListEntityTypesRequest(d *runtime.Decoder, obj *runtime.Object, m *v1
 
 var fieldsRetrieveEntitySnapshotRequest = []string{"entity_id", "at"}
 
-func decodeRetrieveEntitySnapshotRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.RetrieveEntitySnapshotRequest) {
+func decodeRetrieveEntitySnapshotRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.RetrieveEntitySnapshotRequest) {
 	d.Known(obj, fieldsRetrieveEntitySnapshotRequest)
-	if v := obj.Get("entity_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("entity_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "entity_id"); ok {
 			d.MinLength("entity_id", x, 1)
 			m.EntityId = x
@@ -994,7 +998,7 @@ func decodeRetrieveEntitySnapshotRequest(d *runtime.Decoder, obj *runtime.Object
 	} else {
 		d.Missing("entity_id")
 	}
-	if v := obj.Get("at"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("at"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Timestamp(v, "at"); ok {
 			m.At = x
 		}
@@ -1003,15 +1007,15 @@ func decodeRetrieveEntitySnapshotRequest(d *runtime.Decoder, obj *runtime.Object
 
 var fieldsRetrieveEntitiesRequest = []string{"entity_type", "limit", "offset", "include_snapshots", "include_merged"}
 
-func decodeRetrieveEntitiesRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.RetrieveEntitiesRequest) {
+func decodeRetrieveEntitiesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.RetrieveEntitiesRequest) {
 	d.Known(obj, fieldsRetrieveEntitiesRequest)
-	if v := obj.Get("entity_type"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("entity_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Vocabulary(v, "entity_type", "entity_type"); ok {
 			d.MaxLength("entity_type", x, 64)
 			m.EntityType = x
 		}
 	}
-	if v := obj.Get("limit"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("limit"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "limit"); ok {
 			d.Minimum("limit", float64(x), 1)
 			d.Maximum("limit", float64(x), 1000)
@@ -1020,7 +1024,7 @@ func decodeRetrieveEntitiesRequest(d *runtime.Decoder, obj *runtime.Object, m *v
 	} else {
 		m.Limit = 100
 	}
-	if v := obj.Get("offset"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("offset"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "offset"); ok {
 			d.Minimum("offset", float64(x), 0)
 			m.Offset = x
@@ -1028,14 +1032,14 @@ func decodeRetrieveEntitiesRequest(d *runtime.Decoder, obj *runtime.Object, m *v
 	} else {
 		m.Offset = 0
 	}
-	if v := obj.Get("include_snapshots"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("include_snapshots"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "include_snapshots"); ok {
 			m.IncludeSnapshots = x
 		}
 	} else {
 		m.IncludeSnapshots = true
 	}
-	if v := obj.Get("include_merged"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("include_merged"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "include_merged"); ok {
 			m.IncludeMerged = x
 		}
@@ -1046,9 +1050,9 @@ func decodeRetrieveEntitiesRequest(d *runtime.Decoder, obj *runtime.Object, m *v
 
 var fieldsListObservationsRequest = []string{"entity_id", "limit", "offset"}
 
-func decodeListObservationsRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ListObservationsRequest) {
+func decodeListObservationsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ListObservationsRequest) {
 	d.Known(obj, fieldsListObservationsRequest)
-	if v := obj.Get("entity_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("entity_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "entity_id"); ok {
 			d.MinLength("entity_id", x, 1)
 			m.EntityId = x
@@ -1056,7 +1060,7 @@ func decodeListObservationsRequest(d *runtime.Decoder, obj *runtime.Object, m *v
 	} else {
 		d.Missing("entity_id")
 	}
-	if v := obj.Get("limit"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("limit"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "limit"); ok {
 			d.Minimum("limit", float64(x), 1)
 			d.Maximum("limit", float64(x), 1000)
@@ -1065,7 +1069,7 @@ func decodeListObservationsRequest(d *runtime.Decoder, obj *runtime.Object, m *v
 	} else {
 		m.Limit = 100
 	}
-	if v := obj.Get("offset"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("offset"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "offset"); ok {
 			d.Minimum("offset", float64(x), 0)
 			m.Offset = x
@@ -1077,9 +1081,9 @@ func decodeListObservationsRequest(d *runtime.Decoder, obj *runtime.Object, m *v
 
 var fieldsListRelationshipsRequest = []string{"entity_id", "direction", "relationship_type", "limit", "offset"}
 
-func decodeListRelationshipsRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ListRelationshipsRequest) {
+func decodeListRelationshipsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ListRelationshipsRequest) {
 	d.Known(obj, fieldsListRelationshipsRequest)
-	if v := obj.Get("entity_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("entity_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "entity_id"); ok {
 			d.MinLength("entity_id", x, 1)
 			m.EntityId = x
@@ -1087,19 +1091,19 @@ func decodeListRelationshipsRequest(d *runtime.Decoder, obj *runtime.Object, m *
 	} else {
 		d.Missing("entity_id")
 	}
-	if v := obj.Get("direction"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("direction"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "direction", enumDirectionSnake); ok {
 			m.Direction = v1.Direction(x)
 		}
 	} else {
 		m.Direction = v1.Direction_DIRECTION_BOTH
 	}
-	if v := obj.Get("relationship_type"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("relationship_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "relationship_type", enumRelationshipTypeSnake); ok {
 			m.RelationshipType = v1.RelationshipType(x)
 		}
 	}
-	if v := obj.Get("limit"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("limit"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "limit"); ok {
 			d.Minimum("limit", float64(x), 1)
 			d.Maximum("limit", float64(x), 1000)
@@ -1108,7 +1112,7 @@ func decodeListRelationshipsRequest(d *runtime.Decoder, obj *runtime.Object, m *
 	} else {
 		m.Limit = 100
 	}
-	if v := obj.Get("offset"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("offset"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "offset"); ok {
 			d.Minimum("offset", float64(x), 0)
 			m.Offset = x
@@ -1120,9 +1124,9 @@ func decodeListRelationshipsRequest(d *runtime.Decoder, obj *runtime.Object, m *
 
 var fieldsRetrieveEntityByIdentifierRequest = []string{"identifier", "entity_type"}
 
-func decodeRetrieveEntityByIdentifierRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.RetrieveEntityByIdentifierRequest) {
+func decodeRetrieveEntityByIdentifierRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.RetrieveEntityByIdentifierRequest) {
 	d.Known(obj, fieldsRetrieveEntityByIdentifierRequest)
-	if v := obj.Get("identifier"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("identifier"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "identifier"); ok {
 			d.MinLength("identifier", x, 1)
 			d.MaxLength("identifier", x, 500)
@@ -1131,7 +1135,7 @@ func decodeRetrieveEntityByIdentifierRequest(d *runtime.Decoder, obj *runtime.Ob
 	} else {
 		d.Missing("identifier")
 	}
-	if v := obj.Get("entity_type"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("entity_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Vocabulary(v, "entity_type", "entity_type"); ok {
 			d.MaxLength("entity_type", x, 64)
 			m.EntityType = x
@@ -1141,9 +1145,9 @@ func decodeRetrieveEntityByIdentifierRequest(d *runtime.Decoder, obj *runtime.Ob
 
 var fieldsRetrieveRelatedEntitiesRequest = []string{"entity_id", "relationship_types", "direction", "max_hops", "include_entities"}
 
-func decodeRetrieveRelatedEntitiesRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.RetrieveRelatedEntitiesRequest) {
+func decodeRetrieveRelatedEntitiesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.RetrieveRelatedEntitiesRequest) {
 	d.Known(obj, fieldsRetrieveRelatedEntitiesRequest)
-	if v := obj.Get("entity_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("entity_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "entity_id"); ok {
 			d.MinLength("entity_id", x, 1)
 			m.EntityId = x
@@ -1151,7 +1155,7 @@ func decodeRetrieveRelatedEntitiesRequest(d *runtime.Decoder, obj *runtime.Objec
 	} else {
 		d.Missing("entity_id")
 	}
-	if v := obj.Get("relationship_types"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("relationship_types"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if arr, ok := d.Array(v, "relationship_types"); ok {
 			d.Enter("relationship_types")
 			for i, ev := range arr {
@@ -1164,14 +1168,14 @@ func decodeRetrieveRelatedEntitiesRequest(d *runtime.Decoder, obj *runtime.Objec
 			d.Leave()
 		}
 	}
-	if v := obj.Get("direction"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("direction"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "direction", enumDirectionSnake); ok {
 			m.Direction = v1.Direction(x)
 		}
 	} else {
 		m.Direction = v1.Direction_DIRECTION_BOTH
 	}
-	if v := obj.Get("max_hops"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("max_hops"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "max_hops"); ok {
 			d.Minimum("max_hops", float64(x), 1)
 			d.Maximum("max_hops", float64(x), 5)
@@ -1180,7 +1184,7 @@ func decodeRetrieveRelatedEntitiesRequest(d *runtime.Decoder, obj *runtime.Objec
 	} else {
 		m.MaxHops = 1
 	}
-	if v := obj.Get("include_entities"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("include_entities"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "include_entities"); ok {
 			m.IncludeEntities = x
 		}
@@ -1191,9 +1195,9 @@ func decodeRetrieveRelatedEntitiesRequest(d *runtime.Decoder, obj *runtime.Objec
 
 var fieldsRetrieveFieldProvenanceRequest = []string{"entity_id", "field"}
 
-func decodeRetrieveFieldProvenanceRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.RetrieveFieldProvenanceRequest) {
+func decodeRetrieveFieldProvenanceRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.RetrieveFieldProvenanceRequest) {
 	d.Known(obj, fieldsRetrieveFieldProvenanceRequest)
-	if v := obj.Get("entity_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("entity_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "entity_id"); ok {
 			d.MinLength("entity_id", x, 1)
 			m.EntityId = x
@@ -1201,7 +1205,7 @@ func decodeRetrieveFieldProvenanceRequest(d *runtime.Decoder, obj *runtime.Objec
 	} else {
 		d.Missing("entity_id")
 	}
-	if v := obj.Get("field"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("field"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "field"); ok {
 			d.MinLength("field", x, 1)
 			d.MaxLength("field", x, 64)
@@ -1214,9 +1218,9 @@ func decodeRetrieveFieldProvenanceRequest(d *runtime.Decoder, obj *runtime.Objec
 
 var fieldsRetrieveFileUrlRequest = []string{"file_path", "expires_in"}
 
-func decodeRetrieveFileUrlRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.RetrieveFileUrlRequest) {
+func decodeRetrieveFileUrlRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.RetrieveFileUrlRequest) {
 	d.Known(obj, fieldsRetrieveFileUrlRequest)
-	if v := obj.Get("file_path"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("file_path"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "file_path"); ok {
 			d.MinLength("file_path", x, 1)
 			d.MaxLength("file_path", x, 256)
@@ -1225,7 +1229,7 @@ func decodeRetrieveFileUrlRequest(d *runtime.Decoder, obj *runtime.Object, m *v1
 	} else {
 		d.Missing("file_path")
 	}
-	if v := obj.Get("expires_in"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("expires_in"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "expires_in"); ok {
 			d.Minimum("expires_in", float64(x), 1)
 			d.Maximum("expires_in", float64(x), 604800)
@@ -1238,16 +1242,16 @@ func decodeRetrieveFileUrlRequest(d *runtime.Decoder, obj *runtime.Object, m *v1
 
 var fieldsGetRelationshipSnapshotRequest = []string{"relationship_type", "source_entity_id", "target_entity_id"}
 
-func decodeGetRelationshipSnapshotRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.GetRelationshipSnapshotRequest) {
+func decodeGetRelationshipSnapshotRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.GetRelationshipSnapshotRequest) {
 	d.Known(obj, fieldsGetRelationshipSnapshotRequest)
-	if v := obj.Get("relationship_type"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("relationship_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "relationship_type", enumRelationshipTypeSnake); ok {
 			m.RelationshipType = v1.RelationshipType(x)
 		}
 	} else {
 		d.Missing("relationship_type")
 	}
-	if v := obj.Get("source_entity_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("source_entity_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "source_entity_id"); ok {
 			d.MinLength("source_entity_id", x, 1)
 			m.SourceEntityId = x
@@ -1255,7 +1259,7 @@ func decodeGetRelationshipSnapshotRequest(d *runtime.Decoder, obj *runtime.Objec
 	} else {
 		d.Missing("source_entity_id")
 	}
-	if v := obj.Get("target_entity_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("target_entity_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "target_entity_id"); ok {
 			d.MinLength("target_entity_id", x, 1)
 			m.TargetEntityId = x
@@ -1267,15 +1271,15 @@ func decodeGetRelationshipSnapshotRequest(d *runtime.Decoder, obj *runtime.Objec
 
 var fieldsAnalyzeSchemaCandidatesRequest = []string{"entity_type", "min_frequency", "min_confidence"}
 
-func decodeAnalyzeSchemaCandidatesRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.AnalyzeSchemaCandidatesRequest) {
+func decodeAnalyzeSchemaCandidatesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.AnalyzeSchemaCandidatesRequest) {
 	d.Known(obj, fieldsAnalyzeSchemaCandidatesRequest)
-	if v := obj.Get("entity_type"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("entity_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Vocabulary(v, "entity_type", "entity_type"); ok {
 			d.MaxLength("entity_type", x, 64)
 			m.EntityType = x
 		}
 	}
-	if v := obj.Get("min_frequency"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("min_frequency"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "min_frequency"); ok {
 			d.Minimum("min_frequency", float64(x), 1)
 			m.MinFrequency = x
@@ -1283,7 +1287,7 @@ func decodeAnalyzeSchemaCandidatesRequest(d *runtime.Decoder, obj *runtime.Objec
 	} else {
 		m.MinFrequency = 5
 	}
-	if v := obj.Get("min_confidence"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("min_confidence"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Float64(v, "min_confidence"); ok {
 			d.Minimum("min_confidence", float64(x), 0)
 			d.Maximum("min_confidence", float64(x), 1)
@@ -1296,9 +1300,9 @@ func decodeAnalyzeSchemaCandidatesRequest(d *runtime.Decoder, obj *runtime.Objec
 
 var fieldsRetrieveGraphNeighborhoodRequest = []string{"node_id", "node_type", "include_relationships", "include_sources", "include_events", "include_observations"}
 
-func decodeRetrieveGraphNeighborhoodRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.RetrieveGraphNeighborhoodRequest) {
+func decodeRetrieveGraphNeighborhoodRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.RetrieveGraphNeighborhoodRequest) {
 	d.Known(obj, fieldsRetrieveGraphNeighborhoodRequest)
-	if v := obj.Get("node_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("node_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "node_id"); ok {
 			d.MinLength("node_id", x, 1)
 			m.NodeId = x
@@ -1306,35 +1310,35 @@ func decodeRetrieveGraphNeighborhoodRequest(d *runtime.Decoder, obj *runtime.Obj
 	} else {
 		d.Missing("node_id")
 	}
-	if v := obj.Get("node_type"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("node_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "node_type", enumNodeTypeSnake); ok {
 			m.NodeType = v1.NodeType(x)
 		}
 	} else {
 		m.NodeType = v1.NodeType_NODE_TYPE_ENTITY
 	}
-	if v := obj.Get("include_relationships"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("include_relationships"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "include_relationships"); ok {
 			m.IncludeRelationships = x
 		}
 	} else {
 		m.IncludeRelationships = true
 	}
-	if v := obj.Get("include_sources"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("include_sources"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "include_sources"); ok {
 			m.IncludeSources = x
 		}
 	} else {
 		m.IncludeSources = true
 	}
-	if v := obj.Get("include_events"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("include_events"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "include_events"); ok {
 			m.IncludeEvents = x
 		}
 	} else {
 		m.IncludeEvents = true
 	}
-	if v := obj.Get("include_observations"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("include_observations"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "include_observations"); ok {
 			m.IncludeObservations = x
 		}
@@ -1345,33 +1349,33 @@ func decodeRetrieveGraphNeighborhoodRequest(d *runtime.Decoder, obj *runtime.Obj
 
 var fieldsListTimelineEventsRequest = []string{"event_type", "after_date", "before_date", "source_id", "limit", "offset"}
 
-func decodeListTimelineEventsRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ListTimelineEventsRequest) {
+func decodeListTimelineEventsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ListTimelineEventsRequest) {
 	d.Known(obj, fieldsListTimelineEventsRequest)
-	if v := obj.Get("event_type"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("event_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "event_type"); ok {
 			d.MaxLength("event_type", x, 100)
 			m.EventType = x
 		}
 	}
-	if v := obj.Get("after_date"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("after_date"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "after_date"); ok {
 			d.MaxLength("after_date", x, 40)
 			m.AfterDate = x
 		}
 	}
-	if v := obj.Get("before_date"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("before_date"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "before_date"); ok {
 			d.MaxLength("before_date", x, 40)
 			m.BeforeDate = x
 		}
 	}
-	if v := obj.Get("source_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("source_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "source_id"); ok {
 			d.MaxLength("source_id", x, 100)
 			m.SourceId = x
 		}
 	}
-	if v := obj.Get("limit"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("limit"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "limit"); ok {
 			d.Minimum("limit", float64(x), 1)
 			d.Maximum("limit", float64(x), 1000)
@@ -1380,7 +1384,7 @@ func decodeListTimelineEventsRequest(d *runtime.Decoder, obj *runtime.Object, m 
 	} else {
 		m.Limit = 100
 	}
-	if v := obj.Get("offset"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("offset"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "offset"); ok {
 			d.Minimum("offset", float64(x), 0)
 			m.Offset = x
@@ -1392,9 +1396,9 @@ func decodeListTimelineEventsRequest(d *runtime.Decoder, obj *runtime.Object, m 
 
 var fieldsGetSchemaRecommendationsRequest = []string{"entity_type", "source", "status"}
 
-func decodeGetSchemaRecommendationsRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.GetSchemaRecommendationsRequest) {
+func decodeGetSchemaRecommendationsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.GetSchemaRecommendationsRequest) {
 	d.Known(obj, fieldsGetSchemaRecommendationsRequest)
-	if v := obj.Get("entity_type"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("entity_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Vocabulary(v, "entity_type", "entity_type"); ok {
 			d.MinLength("entity_type", x, 1)
 			d.MaxLength("entity_type", x, 64)
@@ -1403,14 +1407,14 @@ func decodeGetSchemaRecommendationsRequest(d *runtime.Decoder, obj *runtime.Obje
 	} else {
 		d.Missing("entity_type")
 	}
-	if v := obj.Get("source"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("source"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "source", enumRecommendationSourceSnake); ok {
 			m.Source = v1.RecommendationSource(x)
 		}
 	} else {
 		m.Source = v1.RecommendationSource_RECOMMENDATION_SOURCE_ALL
 	}
-	if v := obj.Get("status"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("status"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "status", enumRecommendationStatusSnake); ok {
 			m.Status = v1.RecommendationStatus(x)
 		}
@@ -1419,14 +1423,14 @@ func decodeGetSchemaRecommendationsRequest(d *runtime.Decoder, obj *runtime.Obje
 	}
 }
 
-func enrichMemoryServiceStoreRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.StoreRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichMemoryServiceStoreRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.StoreRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
 	m.UserId = vUserId
 	m.StoredAt = timestamppb.New(c.Now())
-	vCorrelationId, err := c.ContextValue(runtime.ContextCorrelationID, "correlation_id")
+	vCorrelationId, err := c.ContextValue(mcpwriteimpl.ContextCorrelationID, "correlation_id")
 	if err != nil {
 		return err
 	}
@@ -1439,15 +1443,15 @@ func enrichMemoryServiceStoreRequest(c *runtime.Call, h MemoryServiceHandler, ro
 	return nil
 }
 
-func enrichMemoryServiceProvenance(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.Provenance) error {
+func enrichMemoryServiceProvenance(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.Provenance) error {
 	if m.ExtractedAt == nil {
 		m.ExtractedAt = timestamppb.New(c.Now())
 	}
 	return nil
 }
 
-func enrichMemoryServiceReinterpretRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.ReinterpretRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichMemoryServiceReinterpretRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.ReinterpretRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -1456,8 +1460,8 @@ func enrichMemoryServiceReinterpretRequest(c *runtime.Call, h MemoryServiceHandl
 	return nil
 }
 
-func enrichMemoryServiceCorrectRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.CorrectRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichMemoryServiceCorrectRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.CorrectRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -1468,8 +1472,8 @@ func enrichMemoryServiceCorrectRequest(c *runtime.Call, h MemoryServiceHandler, 
 	return nil
 }
 
-func enrichMemoryServiceMergeEntitiesRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.MergeEntitiesRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichMemoryServiceMergeEntitiesRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.MergeEntitiesRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -1482,8 +1486,8 @@ func enrichMemoryServiceMergeEntitiesRequest(c *runtime.Call, h MemoryServiceHan
 	return nil
 }
 
-func enrichMemoryServiceCreateRelationshipRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.CreateRelationshipRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichMemoryServiceCreateRelationshipRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.CreateRelationshipRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -1493,8 +1497,8 @@ func enrichMemoryServiceCreateRelationshipRequest(c *runtime.Call, h MemoryServi
 	return nil
 }
 
-func enrichMemoryServiceRegisterSchemaRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.RegisterSchemaRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichMemoryServiceRegisterSchemaRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.RegisterSchemaRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -1503,8 +1507,8 @@ func enrichMemoryServiceRegisterSchemaRequest(c *runtime.Call, h MemoryServiceHa
 	return nil
 }
 
-func enrichMemoryServiceUpdateSchemaIncrementalRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.UpdateSchemaIncrementalRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichMemoryServiceUpdateSchemaIncrementalRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.UpdateSchemaIncrementalRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -1513,8 +1517,8 @@ func enrichMemoryServiceUpdateSchemaIncrementalRequest(c *runtime.Call, h Memory
 	return nil
 }
 
-func enrichMemoryServiceListEntityTypesRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.ListEntityTypesRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichMemoryServiceListEntityTypesRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.ListEntityTypesRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -1522,8 +1526,8 @@ func enrichMemoryServiceListEntityTypesRequest(c *runtime.Call, h MemoryServiceH
 	return nil
 }
 
-func enrichMemoryServiceRetrieveEntitySnapshotRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveEntitySnapshotRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichMemoryServiceRetrieveEntitySnapshotRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveEntitySnapshotRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -1531,8 +1535,8 @@ func enrichMemoryServiceRetrieveEntitySnapshotRequest(c *runtime.Call, h MemoryS
 	return nil
 }
 
-func enrichMemoryServiceRetrieveEntitiesRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveEntitiesRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichMemoryServiceRetrieveEntitiesRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveEntitiesRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -1540,8 +1544,8 @@ func enrichMemoryServiceRetrieveEntitiesRequest(c *runtime.Call, h MemoryService
 	return nil
 }
 
-func enrichMemoryServiceListObservationsRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.ListObservationsRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichMemoryServiceListObservationsRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.ListObservationsRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -1549,8 +1553,8 @@ func enrichMemoryServiceListObservationsRequest(c *runtime.Call, h MemoryService
 	return nil
 }
 
-func enrichMemoryServiceListRelationshipsRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.ListRelationshipsRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichMemoryServiceListRelationshipsRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.ListRelationshipsRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -1558,8 +1562,8 @@ func enrichMemoryServiceListRelationshipsRequest(c *runtime.Call, h MemoryServic
 	return nil
 }
 
-func enrichMemoryServiceRetrieveEntityByIdentifierRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveEntityByIdentifierRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichMemoryServiceRetrieveEntityByIdentifierRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveEntityByIdentifierRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -1567,8 +1571,8 @@ func enrichMemoryServiceRetrieveEntityByIdentifierRequest(c *runtime.Call, h Mem
 	return nil
 }
 
-func enrichMemoryServiceRetrieveRelatedEntitiesRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveRelatedEntitiesRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichMemoryServiceRetrieveRelatedEntitiesRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveRelatedEntitiesRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -1576,8 +1580,8 @@ func enrichMemoryServiceRetrieveRelatedEntitiesRequest(c *runtime.Call, h Memory
 	return nil
 }
 
-func enrichMemoryServiceRetrieveFieldProvenanceRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveFieldProvenanceRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichMemoryServiceRetrieveFieldProvenanceRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveFieldProvenanceRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -1585,8 +1589,8 @@ func enrichMemoryServiceRetrieveFieldProvenanceRequest(c *runtime.Call, h Memory
 	return nil
 }
 
-func enrichMemoryServiceRetrieveFileUrlRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveFileUrlRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichMemoryServiceRetrieveFileUrlRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveFileUrlRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -1594,8 +1598,8 @@ func enrichMemoryServiceRetrieveFileUrlRequest(c *runtime.Call, h MemoryServiceH
 	return nil
 }
 
-func enrichMemoryServiceGetRelationshipSnapshotRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.GetRelationshipSnapshotRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichMemoryServiceGetRelationshipSnapshotRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.GetRelationshipSnapshotRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -1603,8 +1607,8 @@ func enrichMemoryServiceGetRelationshipSnapshotRequest(c *runtime.Call, h Memory
 	return nil
 }
 
-func enrichMemoryServiceAnalyzeSchemaCandidatesRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.AnalyzeSchemaCandidatesRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichMemoryServiceAnalyzeSchemaCandidatesRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.AnalyzeSchemaCandidatesRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -1612,8 +1616,8 @@ func enrichMemoryServiceAnalyzeSchemaCandidatesRequest(c *runtime.Call, h Memory
 	return nil
 }
 
-func enrichMemoryServiceRetrieveGraphNeighborhoodRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveGraphNeighborhoodRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichMemoryServiceRetrieveGraphNeighborhoodRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveGraphNeighborhoodRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -1621,8 +1625,8 @@ func enrichMemoryServiceRetrieveGraphNeighborhoodRequest(c *runtime.Call, h Memo
 	return nil
 }
 
-func enrichMemoryServiceListTimelineEventsRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.ListTimelineEventsRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichMemoryServiceListTimelineEventsRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.ListTimelineEventsRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}
@@ -1630,8 +1634,8 @@ func enrichMemoryServiceListTimelineEventsRequest(c *runtime.Call, h MemoryServi
 	return nil
 }
 
-func enrichMemoryServiceGetSchemaRecommendationsRequest(c *runtime.Call, h MemoryServiceHandler, root proto.Message, m *v1.GetSchemaRecommendationsRequest) error {
-	vUserId, err := c.ContextValue(runtime.ContextPrincipalID, "user_id")
+func enrichMemoryServiceGetSchemaRecommendationsRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.GetSchemaRecommendationsRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
 	}

@@ -8,14 +8,16 @@ package purchasingv1mcpwrite
 import (
 	context "context"
 	_ "embed"
+	regexp "regexp"
+
 	v1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/purchasing/gen/purchasing/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	pvcheck "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/pvcheck"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
-	regexp "regexp"
 )
 
 // The generated code asserts at compile time that the runtime it links
@@ -65,13 +67,13 @@ func RegisterPurchasingServiceTools(s *mcp.Server, h PurchasingServiceHandler, o
 // NewPurchasingService binds the generated tool code of
 // purchasing.v1.PurchasingService to h, for RegisterPurchasingServiceTools or
 // runtime.NewPreparer.
-func NewPurchasingService(h PurchasingServiceHandler) *runtime.Service {
-	return &runtime.Service{
+func NewPurchasingService(h PurchasingServiceHandler) *mcpwriteimpl.Service {
+	return &mcpwriteimpl.Service{
 		Name: "purchasing.v1.PurchasingService",
 		Doc:  writeSchema,
-		Tools: []*runtime.Tool{
-			runtime.NewTool[v1.CreatePurchaseOrderRequest]("create_purchase_order", decodeCreatePurchaseOrderRequest,
-				func(c *runtime.Call, m *v1.CreatePurchaseOrderRequest) error {
+		Tools: []*mcpwriteimpl.Tool{
+			mcpwriteimpl.NewTool[v1.CreatePurchaseOrderRequest]("create_purchase_order", decodeCreatePurchaseOrderRequest,
+				func(c *mcpwriteimpl.Call, m *v1.CreatePurchaseOrderRequest) error {
 					return enrichPurchasingServiceCreatePurchaseOrderRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.CreatePurchaseOrderRequest) (*v1.CreatePurchaseOrderResponse, error) {
@@ -91,8 +93,8 @@ func NewPurchasingService(h PurchasingServiceHandler) *runtime.Service {
 			}, map[string]bool{
 				"currency": true,
 			}),
-			runtime.NewTool[v1.ReceivePurchaseOrderRequest]("receive_purchase_order", decodeReceivePurchaseOrderRequest,
-				func(c *runtime.Call, m *v1.ReceivePurchaseOrderRequest) error {
+			mcpwriteimpl.NewTool[v1.ReceivePurchaseOrderRequest]("receive_purchase_order", decodeReceivePurchaseOrderRequest,
+				func(c *mcpwriteimpl.Call, m *v1.ReceivePurchaseOrderRequest) error {
 					return enrichPurchasingServiceReceivePurchaseOrderRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.ReceivePurchaseOrderRequest) (*v1.ReceivePurchaseOrderResponse, error) {
@@ -107,8 +109,8 @@ func NewPurchasingService(h PurchasingServiceHandler) *runtime.Service {
 			}, map[string]bool{
 				"received_at": true,
 			}),
-			runtime.NewTool[v1.CreateManufacturingOrderRequest]("create_manufacturing_order", decodeCreateManufacturingOrderRequest,
-				func(c *runtime.Call, m *v1.CreateManufacturingOrderRequest) error {
+			mcpwriteimpl.NewTool[v1.CreateManufacturingOrderRequest]("create_manufacturing_order", decodeCreateManufacturingOrderRequest,
+				func(c *mcpwriteimpl.Call, m *v1.CreateManufacturingOrderRequest) error {
 					return enrichPurchasingServiceCreateManufacturingOrderRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.CreateManufacturingOrderRequest) (*v1.CreateManufacturingOrderResponse, error) {
@@ -121,8 +123,8 @@ func NewPurchasingService(h PurchasingServiceHandler) *runtime.Service {
 				"additional_info":          "additional_info",
 				"confirm":                  "confirm",
 			}, nil),
-			runtime.NewTool[v1.FulfillOrderRequest]("fulfill_order", decodeFulfillOrderRequest,
-				func(c *runtime.Call, m *v1.FulfillOrderRequest) error {
+			mcpwriteimpl.NewTool[v1.FulfillOrderRequest]("fulfill_order", decodeFulfillOrderRequest,
+				func(c *mcpwriteimpl.Call, m *v1.FulfillOrderRequest) error {
 					return enrichPurchasingServiceFulfillOrderRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.FulfillOrderRequest) (*v1.FulfillOrderResponse, error) {
@@ -132,8 +134,8 @@ func NewPurchasingService(h PurchasingServiceHandler) *runtime.Service {
 				"order_type": "order_type",
 				"confirm":    "confirm",
 			}, nil),
-			runtime.NewTool[v1.VerifyOrderDocumentRequest]("verify_order_document", decodeVerifyOrderDocumentRequest,
-				func(c *runtime.Call, m *v1.VerifyOrderDocumentRequest) error {
+			mcpwriteimpl.NewTool[v1.VerifyOrderDocumentRequest]("verify_order_document", decodeVerifyOrderDocumentRequest,
+				func(c *mcpwriteimpl.Call, m *v1.VerifyOrderDocumentRequest) error {
 					return enrichPurchasingServiceVerifyOrderDocumentRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.VerifyOrderDocumentRequest) (*v1.VerifyOrderDocumentResponse, error) {
@@ -145,8 +147,8 @@ func NewPurchasingService(h PurchasingServiceHandler) *runtime.Service {
 				"document_items.quantity":   "document_items.quantity",
 				"document_items.unit_price": "document_items.unit_price",
 			}, nil),
-			runtime.NewTool[v1.SearchItemsRequest]("search_items", decodeSearchItemsRequest,
-				func(c *runtime.Call, m *v1.SearchItemsRequest) error {
+			mcpwriteimpl.NewTool[v1.SearchItemsRequest]("search_items", decodeSearchItemsRequest,
+				func(c *mcpwriteimpl.Call, m *v1.SearchItemsRequest) error {
 					return enrichPurchasingServiceSearchItemsRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.SearchItemsRequest) (*v1.SearchItemsResponse, error) {
@@ -156,7 +158,7 @@ func NewPurchasingService(h PurchasingServiceHandler) *runtime.Service {
 				"limit": "limit",
 			}, nil),
 		},
-		NewChecker: func() (runtime.RequestChecker, error) {
+		NewChecker: func() (mcpwriteimpl.RequestChecker, error) {
 			return pvcheck.New(
 				new(v1.CreatePurchaseOrderRequest),
 				new(v1.ReceivePurchaseOrderRequest),
@@ -166,7 +168,7 @@ func NewPurchasingService(h PurchasingServiceHandler) *runtime.Service {
 				new(v1.SearchItemsRequest),
 			)
 		},
-		Enums: map[string]*runtime.EnumTable{
+		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"purchasing.v1.Currency":                 enumCurrency,
 			"purchasing.v1.DiscrepancyType":          enumDiscrepancyType,
 			"purchasing.v1.ItemType":                 enumItemType,
@@ -208,30 +210,30 @@ type clientAdapterPurchasingService struct {
 }
 
 func (a *clientAdapterPurchasingService) CreatePurchaseOrder(ctx context.Context, in *v1.CreatePurchaseOrderRequest) (*v1.CreatePurchaseOrderResponse, error) {
-	return a.client.CreatePurchaseOrder(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.CreatePurchaseOrder(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterPurchasingService) ReceivePurchaseOrder(ctx context.Context, in *v1.ReceivePurchaseOrderRequest) (*v1.ReceivePurchaseOrderResponse, error) {
-	return a.client.ReceivePurchaseOrder(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.ReceivePurchaseOrder(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterPurchasingService) CreateManufacturingOrder(ctx context.Context, in *v1.CreateManufacturingOrderRequest) (*v1.CreateManufacturingOrderResponse, error) {
-	return a.client.CreateManufacturingOrder(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.CreateManufacturingOrder(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterPurchasingService) FulfillOrder(ctx context.Context, in *v1.FulfillOrderRequest) (*v1.FulfillOrderResponse, error) {
-	return a.client.FulfillOrder(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.FulfillOrder(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterPurchasingService) VerifyOrderDocument(ctx context.Context, in *v1.VerifyOrderDocumentRequest) (*v1.VerifyOrderDocumentResponse, error) {
-	return a.client.VerifyOrderDocument(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.VerifyOrderDocument(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterPurchasingService) SearchItems(ctx context.Context, in *v1.SearchItemsRequest) (*v1.SearchItemsResponse, error) {
-	return a.client.SearchItems(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.SearchItems(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
-var enumCurrency = runtime.NewEnumTable("purchasing.v1.Currency", []runtime.EnumValue{
+var enumCurrency = mcpwriteimpl.NewEnumTable("purchasing.v1.Currency", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "CURRENCY_USD", Alias: "USD", Synonyms: []string{"dollar"}, Description: "US dollar"},
 	{Number: 2, Name: "CURRENCY_EUR", Alias: "EUR", Synonyms: []string{"euro"}, Description: "Euro"},
 	{Number: 3, Name: "CURRENCY_GBP", Alias: "GBP", Synonyms: []string{"pound"}, Description: "Pound sterling"},
@@ -239,34 +241,34 @@ var enumCurrency = runtime.NewEnumTable("purchasing.v1.Currency", []runtime.Enum
 	{Number: 5, Name: "CURRENCY_SEK", Alias: "SEK", Description: "Swedish krona"},
 }, "")
 
-var enumDiscrepancyType = runtime.NewEnumTable("purchasing.v1.DiscrepancyType", []runtime.EnumValue{
+var enumDiscrepancyType = mcpwriteimpl.NewEnumTable("purchasing.v1.DiscrepancyType", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "DISCREPANCY_TYPE_QUANTITY_MISMATCH", Alias: "quantity_mismatch"},
 	{Number: 2, Name: "DISCREPANCY_TYPE_PRICE_MISMATCH", Alias: "price_mismatch"},
 	{Number: 3, Name: "DISCREPANCY_TYPE_MISSING_IN_PO", Alias: "missing_in_po"},
 }, "")
 
-var enumItemType = runtime.NewEnumTable("purchasing.v1.ItemType", []runtime.EnumValue{
+var enumItemType = mcpwriteimpl.NewEnumTable("purchasing.v1.ItemType", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "ITEM_TYPE_MATERIAL", Alias: "material", Description: "Bought from suppliers and used in production"},
 	{Number: 2, Name: "ITEM_TYPE_PRODUCT", Alias: "product", Description: "Made from materials by manufacturing orders and sold"},
 }, "")
 
-var enumManufacturingOrderStatus = runtime.NewEnumTable("purchasing.v1.ManufacturingOrderStatus", []runtime.EnumValue{
+var enumManufacturingOrderStatus = mcpwriteimpl.NewEnumTable("purchasing.v1.ManufacturingOrderStatus", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "MANUFACTURING_ORDER_STATUS_NOT_STARTED", Alias: "NotStarted"},
 	{Number: 2, Name: "MANUFACTURING_ORDER_STATUS_DONE", Alias: "Done"},
 }, "")
 
-var enumOrderType = runtime.NewEnumTable("purchasing.v1.OrderType", []runtime.EnumValue{
+var enumOrderType = mcpwriteimpl.NewEnumTable("purchasing.v1.OrderType", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "ORDER_TYPE_MANUFACTURING", Alias: "manufacturing", Synonyms: []string{"mo", "production"}, Description: "A manufacturing order: use its materials, add its products to stock"},
 	{Number: 2, Name: "ORDER_TYPE_SALES", Alias: "sales", Synonyms: []string{"so", "sale"}, Description: "A sales order: ship its products from stock"},
 }, "")
 
-var enumPurchaseOrderStatus = runtime.NewEnumTable("purchasing.v1.PurchaseOrderStatus", []runtime.EnumValue{
+var enumPurchaseOrderStatus = mcpwriteimpl.NewEnumTable("purchasing.v1.PurchaseOrderStatus", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "PURCHASE_ORDER_STATUS_NOT_RECEIVED", Alias: "NotReceived"},
 	{Number: 2, Name: "PURCHASE_ORDER_STATUS_PARTIALLY_RECEIVED", Alias: "PartiallyReceived"},
 	{Number: 3, Name: "PURCHASE_ORDER_STATUS_RECEIVED", Alias: "Received"},
 }, "")
 
-var enumVerificationStatus = runtime.NewEnumTable("purchasing.v1.VerificationStatus", []runtime.EnumValue{
+var enumVerificationStatus = mcpwriteimpl.NewEnumTable("purchasing.v1.VerificationStatus", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "VERIFICATION_STATUS_MATCH", Alias: "match", Description: "Every line matches"},
 	{Number: 2, Name: "VERIFICATION_STATUS_PARTIAL_MATCH", Alias: "partial_match", Description: "Some lines match, some differ"},
 	{Number: 3, Name: "VERIFICATION_STATUS_NO_MATCH", Alias: "no_match", Description: "No line matches"},
@@ -274,9 +276,9 @@ var enumVerificationStatus = runtime.NewEnumTable("purchasing.v1.VerificationSta
 
 var fieldsPurchaseOrderItem = []string{"sku", "quantity", "unit_price"}
 
-func decodePurchaseOrderItem(d *runtime.Decoder, obj *runtime.Object, m *v1.PurchaseOrderItem) {
+func decodePurchaseOrderItem(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.PurchaseOrderItem) {
 	d.Known(obj, fieldsPurchaseOrderItem)
-	if v := obj.Get("sku"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("sku"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "sku"); ok {
 			d.MinLength("sku", x, 1)
 			d.MaxLength("sku", x, 64)
@@ -285,7 +287,7 @@ func decodePurchaseOrderItem(d *runtime.Decoder, obj *runtime.Object, m *v1.Purc
 	} else {
 		d.Missing("sku")
 	}
-	if v := obj.Get("quantity"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("quantity"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "quantity"); ok {
 			d.Minimum("quantity", float64(x), 1)
 			m.Quantity = x
@@ -293,7 +295,7 @@ func decodePurchaseOrderItem(d *runtime.Decoder, obj *runtime.Object, m *v1.Purc
 	} else {
 		d.Missing("quantity")
 	}
-	if v := obj.Get("unit_price"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("unit_price"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Float64(v, "unit_price"); ok {
 			d.Minimum("unit_price", float64(x), 0)
 			m.UnitPrice = x
@@ -305,9 +307,9 @@ func decodePurchaseOrderItem(d *runtime.Decoder, obj *runtime.Object, m *v1.Purc
 
 var fieldsCreatePurchaseOrderRequest = []string{"supplier_id", "location_id", "order_number", "items", "currency", "expected_delivery_date", "notes", "confirm"}
 
-func decodeCreatePurchaseOrderRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.CreatePurchaseOrderRequest) {
+func decodeCreatePurchaseOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreatePurchaseOrderRequest) {
 	d.Known(obj, fieldsCreatePurchaseOrderRequest)
-	if v := obj.Get("supplier_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("supplier_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "supplier_id"); ok {
 			d.Minimum("supplier_id", float64(x), 1)
 			m.SupplierId = x
@@ -315,7 +317,7 @@ func decodeCreatePurchaseOrderRequest(d *runtime.Decoder, obj *runtime.Object, m
 	} else {
 		d.Missing("supplier_id")
 	}
-	if v := obj.Get("location_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("location_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "location_id"); ok {
 			d.Minimum("location_id", float64(x), 1)
 			m.LocationId = x
@@ -323,7 +325,7 @@ func decodeCreatePurchaseOrderRequest(d *runtime.Decoder, obj *runtime.Object, m
 	} else {
 		d.Missing("location_id")
 	}
-	if v := obj.Get("order_number"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("order_number"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "order_number"); ok {
 			d.MinLength("order_number", x, 1)
 			d.MaxLength("order_number", x, 64)
@@ -332,7 +334,7 @@ func decodeCreatePurchaseOrderRequest(d *runtime.Decoder, obj *runtime.Object, m
 	} else {
 		d.Missing("order_number")
 	}
-	if v := obj.Get("items"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("items"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if arr, ok := d.Array(v, "items"); ok {
 			d.MinItems("items", len(arr), 1)
 			d.MaxItems("items", len(arr), 100)
@@ -351,24 +353,24 @@ func decodeCreatePurchaseOrderRequest(d *runtime.Decoder, obj *runtime.Object, m
 	} else {
 		d.Missing("items")
 	}
-	if v := obj.Get("currency"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("currency"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "currency", enumCurrency); ok {
 			m.Currency = v1.Currency(x)
 		}
 	}
-	if v := obj.Get("expected_delivery_date"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("expected_delivery_date"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "expected_delivery_date"); ok {
 			d.Pattern("expected_delivery_date", x, patternCreatePurchaseOrderRequestExpectedDeliveryDate)
 			m.ExpectedDeliveryDate = x
 		}
 	}
-	if v := obj.Get("notes"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("notes"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "notes"); ok {
 			d.MaxLength("notes", x, 2000)
 			m.Notes = x
 		}
 	}
-	if v := obj.Get("confirm"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("confirm"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "confirm"); ok {
 			m.Confirm = x
 		}
@@ -377,9 +379,9 @@ func decodeCreatePurchaseOrderRequest(d *runtime.Decoder, obj *runtime.Object, m
 
 var fieldsReceivedItem = []string{"sku", "quantity"}
 
-func decodeReceivedItem(d *runtime.Decoder, obj *runtime.Object, m *v1.ReceivedItem) {
+func decodeReceivedItem(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ReceivedItem) {
 	d.Known(obj, fieldsReceivedItem)
-	if v := obj.Get("sku"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("sku"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "sku"); ok {
 			d.MinLength("sku", x, 1)
 			m.Sku = x
@@ -387,7 +389,7 @@ func decodeReceivedItem(d *runtime.Decoder, obj *runtime.Object, m *v1.ReceivedI
 	} else {
 		d.Missing("sku")
 	}
-	if v := obj.Get("quantity"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("quantity"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "quantity"); ok {
 			d.Minimum("quantity", float64(x), 1)
 			m.Quantity = x
@@ -399,9 +401,9 @@ func decodeReceivedItem(d *runtime.Decoder, obj *runtime.Object, m *v1.ReceivedI
 
 var fieldsReceivePurchaseOrderRequest = []string{"purchase_order_id", "items", "received_at", "confirm"}
 
-func decodeReceivePurchaseOrderRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ReceivePurchaseOrderRequest) {
+func decodeReceivePurchaseOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ReceivePurchaseOrderRequest) {
 	d.Known(obj, fieldsReceivePurchaseOrderRequest)
-	if v := obj.Get("purchase_order_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("purchase_order_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "purchase_order_id"); ok {
 			d.Minimum("purchase_order_id", float64(x), 1)
 			m.PurchaseOrderId = x
@@ -409,7 +411,7 @@ func decodeReceivePurchaseOrderRequest(d *runtime.Decoder, obj *runtime.Object, 
 	} else {
 		d.Missing("purchase_order_id")
 	}
-	if v := obj.Get("items"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("items"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if arr, ok := d.Array(v, "items"); ok {
 			d.MinItems("items", len(arr), 1)
 			d.MaxItems("items", len(arr), 100)
@@ -428,12 +430,12 @@ func decodeReceivePurchaseOrderRequest(d *runtime.Decoder, obj *runtime.Object, 
 	} else {
 		d.Missing("items")
 	}
-	if v := obj.Get("received_at"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("received_at"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Timestamp(v, "received_at"); ok {
 			m.ReceivedAt = x
 		}
 	}
-	if v := obj.Get("confirm"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("confirm"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "confirm"); ok {
 			m.Confirm = x
 		}
@@ -442,9 +444,9 @@ func decodeReceivePurchaseOrderRequest(d *runtime.Decoder, obj *runtime.Object, 
 
 var fieldsCreateManufacturingOrderRequest = []string{"sku", "planned_quantity", "location_id", "production_deadline_date", "additional_info", "confirm"}
 
-func decodeCreateManufacturingOrderRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.CreateManufacturingOrderRequest) {
+func decodeCreateManufacturingOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateManufacturingOrderRequest) {
 	d.Known(obj, fieldsCreateManufacturingOrderRequest)
-	if v := obj.Get("sku"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("sku"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "sku"); ok {
 			d.MinLength("sku", x, 1)
 			d.MaxLength("sku", x, 64)
@@ -453,7 +455,7 @@ func decodeCreateManufacturingOrderRequest(d *runtime.Decoder, obj *runtime.Obje
 	} else {
 		d.Missing("sku")
 	}
-	if v := obj.Get("planned_quantity"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("planned_quantity"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "planned_quantity"); ok {
 			d.Minimum("planned_quantity", float64(x), 1)
 			d.Maximum("planned_quantity", float64(x), 100000)
@@ -462,7 +464,7 @@ func decodeCreateManufacturingOrderRequest(d *runtime.Decoder, obj *runtime.Obje
 	} else {
 		d.Missing("planned_quantity")
 	}
-	if v := obj.Get("location_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("location_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "location_id"); ok {
 			d.Minimum("location_id", float64(x), 1)
 			m.LocationId = x
@@ -470,19 +472,19 @@ func decodeCreateManufacturingOrderRequest(d *runtime.Decoder, obj *runtime.Obje
 	} else {
 		d.Missing("location_id")
 	}
-	if v := obj.Get("production_deadline_date"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("production_deadline_date"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "production_deadline_date"); ok {
 			d.Pattern("production_deadline_date", x, patternCreateManufacturingOrderRequestProductionDeadlineDate)
 			m.ProductionDeadlineDate = x
 		}
 	}
-	if v := obj.Get("additional_info"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("additional_info"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "additional_info"); ok {
 			d.MaxLength("additional_info", x, 2000)
 			m.AdditionalInfo = x
 		}
 	}
-	if v := obj.Get("confirm"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("confirm"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "confirm"); ok {
 			m.Confirm = x
 		}
@@ -491,9 +493,9 @@ func decodeCreateManufacturingOrderRequest(d *runtime.Decoder, obj *runtime.Obje
 
 var fieldsFulfillOrderRequest = []string{"order_id", "order_type", "confirm"}
 
-func decodeFulfillOrderRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.FulfillOrderRequest) {
+func decodeFulfillOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.FulfillOrderRequest) {
 	d.Known(obj, fieldsFulfillOrderRequest)
-	if v := obj.Get("order_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("order_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "order_id"); ok {
 			d.Minimum("order_id", float64(x), 1)
 			m.OrderId = x
@@ -501,14 +503,14 @@ func decodeFulfillOrderRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Fu
 	} else {
 		d.Missing("order_id")
 	}
-	if v := obj.Get("order_type"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("order_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "order_type", enumOrderType); ok {
 			m.OrderType = v1.OrderType(x)
 		}
 	} else {
 		d.Missing("order_type")
 	}
-	if v := obj.Get("confirm"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("confirm"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "confirm"); ok {
 			m.Confirm = x
 		}
@@ -517,9 +519,9 @@ func decodeFulfillOrderRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Fu
 
 var fieldsDocumentItem = []string{"sku", "quantity", "unit_price"}
 
-func decodeDocumentItem(d *runtime.Decoder, obj *runtime.Object, m *v1.DocumentItem) {
+func decodeDocumentItem(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.DocumentItem) {
 	d.Known(obj, fieldsDocumentItem)
-	if v := obj.Get("sku"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("sku"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "sku"); ok {
 			d.MinLength("sku", x, 1)
 			d.MaxLength("sku", x, 64)
@@ -528,7 +530,7 @@ func decodeDocumentItem(d *runtime.Decoder, obj *runtime.Object, m *v1.DocumentI
 	} else {
 		d.Missing("sku")
 	}
-	if v := obj.Get("quantity"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("quantity"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "quantity"); ok {
 			d.Minimum("quantity", float64(x), 0)
 			m.Quantity = x
@@ -536,19 +538,19 @@ func decodeDocumentItem(d *runtime.Decoder, obj *runtime.Object, m *v1.DocumentI
 	} else {
 		d.Missing("quantity")
 	}
-	if v := obj.Get("unit_price"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("unit_price"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Float64(v, "unit_price"); ok {
 			d.Minimum("unit_price", float64(x), 0)
-			m.UnitPrice = runtime.Ptr(x)
+			m.UnitPrice = mcpwriteimpl.Ptr(x)
 		}
 	}
 }
 
 var fieldsVerifyOrderDocumentRequest = []string{"purchase_order_id", "document_items"}
 
-func decodeVerifyOrderDocumentRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.VerifyOrderDocumentRequest) {
+func decodeVerifyOrderDocumentRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.VerifyOrderDocumentRequest) {
 	d.Known(obj, fieldsVerifyOrderDocumentRequest)
-	if v := obj.Get("purchase_order_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("purchase_order_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "purchase_order_id"); ok {
 			d.Minimum("purchase_order_id", float64(x), 1)
 			m.PurchaseOrderId = x
@@ -556,7 +558,7 @@ func decodeVerifyOrderDocumentRequest(d *runtime.Decoder, obj *runtime.Object, m
 	} else {
 		d.Missing("purchase_order_id")
 	}
-	if v := obj.Get("document_items"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("document_items"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if arr, ok := d.Array(v, "document_items"); ok {
 			d.MinItems("document_items", len(arr), 1)
 			d.MaxItems("document_items", len(arr), 100)
@@ -579,9 +581,9 @@ func decodeVerifyOrderDocumentRequest(d *runtime.Decoder, obj *runtime.Object, m
 
 var fieldsSearchItemsRequest = []string{"query", "limit"}
 
-func decodeSearchItemsRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.SearchItemsRequest) {
+func decodeSearchItemsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.SearchItemsRequest) {
 	d.Known(obj, fieldsSearchItemsRequest)
-	if v := obj.Get("query"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("query"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "query"); ok {
 			d.MinLength("query", x, 1)
 			d.MaxLength("query", x, 200)
@@ -590,7 +592,7 @@ func decodeSearchItemsRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Sea
 	} else {
 		d.Missing("query")
 	}
-	if v := obj.Get("limit"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("limit"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "limit"); ok {
 			d.Minimum("limit", float64(x), 1)
 			d.Maximum("limit", float64(x), 100)
@@ -601,7 +603,7 @@ func decodeSearchItemsRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Sea
 	}
 }
 
-func enrichPurchasingServiceCreatePurchaseOrderRequest(c *runtime.Call, h PurchasingServiceHandler, root proto.Message, m *v1.CreatePurchaseOrderRequest) error {
+func enrichPurchasingServiceCreatePurchaseOrderRequest(c *mcpwriteimpl.Call, h PurchasingServiceHandler, root proto.Message, m *v1.CreatePurchaseOrderRequest) error {
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
@@ -618,23 +620,23 @@ func enrichPurchasingServiceCreatePurchaseOrderRequest(c *runtime.Call, h Purcha
 	return nil
 }
 
-func enrichPurchasingServiceRequestMeta(c *runtime.Call, h PurchasingServiceHandler, root proto.Message, m *v1.RequestMeta) error {
-	vTenantId, err := c.ContextValue(runtime.ContextTenantID, "tenant_id")
+func enrichPurchasingServiceRequestMeta(c *mcpwriteimpl.Call, h PurchasingServiceHandler, root proto.Message, m *v1.RequestMeta) error {
+	vTenantId, err := c.ContextValue(mcpwriteimpl.ContextTenantID, "tenant_id")
 	if err != nil {
 		return err
 	}
 	m.TenantId = vTenantId
-	vPrincipalId, err := c.ContextValue(runtime.ContextPrincipalID, "principal_id")
+	vPrincipalId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "principal_id")
 	if err != nil {
 		return err
 	}
 	m.PrincipalId = vPrincipalId
-	vCorrelationId, err := c.ContextValue(runtime.ContextCorrelationID, "correlation_id")
+	vCorrelationId, err := c.ContextValue(mcpwriteimpl.ContextCorrelationID, "correlation_id")
 	if err != nil {
 		return err
 	}
 	m.CorrelationId = vCorrelationId
-	vClientRequestId, err := c.ContextValue(runtime.ContextClientRequestID, "client_request_id")
+	vClientRequestId, err := c.ContextValue(mcpwriteimpl.ContextClientRequestID, "client_request_id")
 	if err != nil {
 		return err
 	}
@@ -643,7 +645,7 @@ func enrichPurchasingServiceRequestMeta(c *runtime.Call, h PurchasingServiceHand
 	return nil
 }
 
-func enrichPurchasingServiceReceivePurchaseOrderRequest(c *runtime.Call, h PurchasingServiceHandler, root proto.Message, m *v1.ReceivePurchaseOrderRequest) error {
+func enrichPurchasingServiceReceivePurchaseOrderRequest(c *mcpwriteimpl.Call, h PurchasingServiceHandler, root proto.Message, m *v1.ReceivePurchaseOrderRequest) error {
 	if m.ReceivedAt == nil {
 		m.ReceivedAt = timestamppb.New(c.Now())
 	}
@@ -656,7 +658,7 @@ func enrichPurchasingServiceReceivePurchaseOrderRequest(c *runtime.Call, h Purch
 	return nil
 }
 
-func enrichPurchasingServiceCreateManufacturingOrderRequest(c *runtime.Call, h PurchasingServiceHandler, root proto.Message, m *v1.CreateManufacturingOrderRequest) error {
+func enrichPurchasingServiceCreateManufacturingOrderRequest(c *mcpwriteimpl.Call, h PurchasingServiceHandler, root proto.Message, m *v1.CreateManufacturingOrderRequest) error {
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
@@ -666,7 +668,7 @@ func enrichPurchasingServiceCreateManufacturingOrderRequest(c *runtime.Call, h P
 	return nil
 }
 
-func enrichPurchasingServiceFulfillOrderRequest(c *runtime.Call, h PurchasingServiceHandler, root proto.Message, m *v1.FulfillOrderRequest) error {
+func enrichPurchasingServiceFulfillOrderRequest(c *mcpwriteimpl.Call, h PurchasingServiceHandler, root proto.Message, m *v1.FulfillOrderRequest) error {
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
@@ -676,7 +678,7 @@ func enrichPurchasingServiceFulfillOrderRequest(c *runtime.Call, h PurchasingSer
 	return nil
 }
 
-func enrichPurchasingServiceVerifyOrderDocumentRequest(c *runtime.Call, h PurchasingServiceHandler, root proto.Message, m *v1.VerifyOrderDocumentRequest) error {
+func enrichPurchasingServiceVerifyOrderDocumentRequest(c *mcpwriteimpl.Call, h PurchasingServiceHandler, root proto.Message, m *v1.VerifyOrderDocumentRequest) error {
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
@@ -686,7 +688,7 @@ func enrichPurchasingServiceVerifyOrderDocumentRequest(c *runtime.Call, h Purcha
 	return nil
 }
 
-func enrichPurchasingServiceSearchItemsRequest(c *runtime.Call, h PurchasingServiceHandler, root proto.Message, m *v1.SearchItemsRequest) error {
+func enrichPurchasingServiceSearchItemsRequest(c *mcpwriteimpl.Call, h PurchasingServiceHandler, root proto.Message, m *v1.SearchItemsRequest) error {
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}

@@ -8,13 +8,15 @@ package tasksv1mcpwrite
 import (
 	context "context"
 	_ "embed"
+	regexp "regexp"
+
 	v1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/gen/tasks/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
-	regexp "regexp"
 )
 
 // The generated code asserts at compile time that the runtime it links
@@ -61,62 +63,62 @@ func RegisterTaskServiceTools(s *mcp.Server, h TaskServiceHandler, opts ...runti
 
 // NewTaskService binds the generated tool code of tasks.v1.TaskService to h,
 // for RegisterTaskServiceTools or runtime.NewPreparer.
-func NewTaskService(h TaskServiceHandler) *runtime.Service {
-	return &runtime.Service{
+func NewTaskService(h TaskServiceHandler) *mcpwriteimpl.Service {
+	return &mcpwriteimpl.Service{
 		Name: "tasks.v1.TaskService",
 		Doc:  writeSchema,
-		Tools: []*runtime.Tool{
-			runtime.NewTool[v1.TaskCreateRequest]("task_create", decodeTaskCreateRequest,
-				func(c *runtime.Call, m *v1.TaskCreateRequest) error {
+		Tools: []*mcpwriteimpl.Tool{
+			mcpwriteimpl.NewTool[v1.TaskCreateRequest]("task_create", decodeTaskCreateRequest,
+				func(c *mcpwriteimpl.Call, m *v1.TaskCreateRequest) error {
 					return enrichTaskServiceTaskCreateRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.TaskCreateRequest) (*v1.TaskCreateResponse, error) {
 					return h.TaskCreate(ctx, m)
 				}),
-			runtime.NewTool[v1.TaskUpdateRequest]("task_update", decodeTaskUpdateRequest,
-				func(c *runtime.Call, m *v1.TaskUpdateRequest) error {
+			mcpwriteimpl.NewTool[v1.TaskUpdateRequest]("task_update", decodeTaskUpdateRequest,
+				func(c *mcpwriteimpl.Call, m *v1.TaskUpdateRequest) error {
 					return enrichTaskServiceTaskUpdateRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.TaskUpdateRequest) (*v1.TaskUpdateResponse, error) {
 					return h.TaskUpdate(ctx, m)
 				}),
-			runtime.NewTool[v1.TaskDeleteRequest]("task_delete", decodeTaskDeleteRequest,
-				func(c *runtime.Call, m *v1.TaskDeleteRequest) error {
+			mcpwriteimpl.NewTool[v1.TaskDeleteRequest]("task_delete", decodeTaskDeleteRequest,
+				func(c *mcpwriteimpl.Call, m *v1.TaskDeleteRequest) error {
 					return enrichTaskServiceTaskDeleteRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.TaskDeleteRequest) (*v1.TaskDeleteResponse, error) {
 					return h.TaskDelete(ctx, m)
 				}),
-			runtime.NewTool[v1.TaskMoveRequest]("task_move", decodeTaskMoveRequest,
-				func(c *runtime.Call, m *v1.TaskMoveRequest) error {
+			mcpwriteimpl.NewTool[v1.TaskMoveRequest]("task_move", decodeTaskMoveRequest,
+				func(c *mcpwriteimpl.Call, m *v1.TaskMoveRequest) error {
 					return enrichTaskServiceTaskMoveRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.TaskMoveRequest) (*v1.TaskMoveResponse, error) {
 					return h.TaskMove(ctx, m)
 				}),
-			runtime.NewTool[v1.TaskTransformRequest]("task_transform", decodeTaskTransformRequest,
-				func(c *runtime.Call, m *v1.TaskTransformRequest) error {
+			mcpwriteimpl.NewTool[v1.TaskTransformRequest]("task_transform", decodeTaskTransformRequest,
+				func(c *mcpwriteimpl.Call, m *v1.TaskTransformRequest) error {
 					return enrichTaskServiceTaskTransformRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.TaskTransformRequest) (*v1.TaskTransformResponse, error) {
 					return h.TaskTransform(ctx, m)
 				}),
-			runtime.NewTool[v1.ParentCreateRequest]("parent_create", decodeParentCreateRequest,
-				func(c *runtime.Call, m *v1.ParentCreateRequest) error {
+			mcpwriteimpl.NewTool[v1.ParentCreateRequest]("parent_create", decodeParentCreateRequest,
+				func(c *mcpwriteimpl.Call, m *v1.ParentCreateRequest) error {
 					return enrichTaskServiceParentCreateRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.ParentCreateRequest) (*v1.ParentCreateResponse, error) {
 					return h.ParentCreate(ctx, m)
 				}),
-			runtime.NewTool[v1.ParentOperationsRequest]("parent_operations", decodeParentOperationsRequest,
-				func(c *runtime.Call, m *v1.ParentOperationsRequest) error {
+			mcpwriteimpl.NewTool[v1.ParentOperationsRequest]("parent_operations", decodeParentOperationsRequest,
+				func(c *mcpwriteimpl.Call, m *v1.ParentOperationsRequest) error {
 					return enrichTaskServiceParentOperationsRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.ParentOperationsRequest) (*v1.ParentOperationsResponse, error) {
 					return h.ParentOperations(ctx, m)
 				}),
 		},
-		Enums: map[string]*runtime.EnumTable{
+		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"tasks.v1.ParentOperation":    enumParentOperationSnake,
 			"tasks.v1.TaskPriority":       enumTaskPrioritySnake,
 			"tasks.v1.TaskStatus":         enumTaskStatusSnake,
@@ -157,47 +159,47 @@ type clientAdapterTaskService struct {
 }
 
 func (a *clientAdapterTaskService) TaskCreate(ctx context.Context, in *v1.TaskCreateRequest) (*v1.TaskCreateResponse, error) {
-	return a.client.TaskCreate(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.TaskCreate(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterTaskService) TaskUpdate(ctx context.Context, in *v1.TaskUpdateRequest) (*v1.TaskUpdateResponse, error) {
-	return a.client.TaskUpdate(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.TaskUpdate(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterTaskService) TaskDelete(ctx context.Context, in *v1.TaskDeleteRequest) (*v1.TaskDeleteResponse, error) {
-	return a.client.TaskDelete(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.TaskDelete(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterTaskService) TaskMove(ctx context.Context, in *v1.TaskMoveRequest) (*v1.TaskMoveResponse, error) {
-	return a.client.TaskMove(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.TaskMove(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterTaskService) TaskTransform(ctx context.Context, in *v1.TaskTransformRequest) (*v1.TaskTransformResponse, error) {
-	return a.client.TaskTransform(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.TaskTransform(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterTaskService) ParentCreate(ctx context.Context, in *v1.ParentCreateRequest) (*v1.ParentCreateResponse, error) {
-	return a.client.ParentCreate(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.ParentCreate(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterTaskService) ParentOperations(ctx context.Context, in *v1.ParentOperationsRequest) (*v1.ParentOperationsResponse, error) {
-	return a.client.ParentOperations(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.ParentOperations(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
-var enumParentOperationSnake = runtime.NewEnumTable("tasks.v1.ParentOperation", []runtime.EnumValue{
+var enumParentOperationSnake = mcpwriteimpl.NewEnumTable("tasks.v1.ParentOperation", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "PARENT_OPERATION_RESEQUENCE", Alias: "resequence", Description: "Give subtasks new sequence numbers (sequence_map)"},
 	{Number: 2, Name: "PARENT_OPERATION_PARALLELIZE", Alias: "parallelize", Description: "Run two or more subtasks (subtask_ids) at one sequence"},
 	{Number: 3, Name: "PARENT_OPERATION_ADD_SUBTASK", Alias: "add_subtask", Description: "Add a new subtask (subtask) to the parent"},
 }, "")
 
-var enumTaskPrioritySnake = runtime.NewEnumTable("tasks.v1.TaskPriority", []runtime.EnumValue{
+var enumTaskPrioritySnake = mcpwriteimpl.NewEnumTable("tasks.v1.TaskPriority", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "TASK_PRIORITY_HIGHEST", Alias: "highest"},
 	{Number: 2, Name: "TASK_PRIORITY_HIGH", Alias: "high"},
 	{Number: 3, Name: "TASK_PRIORITY_MEDIUM", Alias: "medium"},
 	{Number: 4, Name: "TASK_PRIORITY_LOW", Alias: "low"},
 }, "")
 
-var enumTaskStatusSnake = runtime.NewEnumTable("tasks.v1.TaskStatus", []runtime.EnumValue{
+var enumTaskStatusSnake = mcpwriteimpl.NewEnumTable("tasks.v1.TaskStatus", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "TASK_STATUS_TODO", Alias: "todo"},
 	{Number: 2, Name: "TASK_STATUS_IN_PROGRESS", Alias: "in_progress"},
 	{Number: 3, Name: "TASK_STATUS_DONE", Alias: "done"},
@@ -205,7 +207,7 @@ var enumTaskStatusSnake = runtime.NewEnumTable("tasks.v1.TaskStatus", []runtime.
 	{Number: 5, Name: "TASK_STATUS_ARCHIVED", Alias: "archived"},
 }, "")
 
-var enumTaskTypeSnake = runtime.NewEnumTable("tasks.v1.TaskType", []runtime.EnumValue{
+var enumTaskTypeSnake = mcpwriteimpl.NewEnumTable("tasks.v1.TaskType", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "TASK_TYPE_FEATURE", Alias: "feature", Description: "New user-facing capability"},
 	{Number: 2, Name: "TASK_TYPE_BUG", Alias: "bug", Synonyms: []string{"defect", "bugfix"}, Description: "Something is broken"},
 	{Number: 3, Name: "TASK_TYPE_CHORE", Alias: "chore", Description: "Maintenance without user-facing change"},
@@ -215,13 +217,13 @@ var enumTaskTypeSnake = runtime.NewEnumTable("tasks.v1.TaskType", []runtime.Enum
 	{Number: 7, Name: "TASK_TYPE_IDEA", Alias: "idea", Description: "Not yet planned"},
 }, "")
 
-var enumTransformOperationSnake = runtime.NewEnumTable("tasks.v1.TransformOperation", []runtime.EnumValue{
+var enumTransformOperationSnake = mcpwriteimpl.NewEnumTable("tasks.v1.TransformOperation", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "TRANSFORM_OPERATION_PROMOTE", Alias: "promote", Description: "Turn a standalone task into a parent; initial_subtasks (else the open checklist items) become its subtasks"},
 	{Number: 2, Name: "TRANSFORM_OPERATION_EXTRACT", Alias: "extract", Description: "Make a subtask of parent_id a standalone task"},
 	{Number: 3, Name: "TRANSFORM_OPERATION_ADOPT", Alias: "adopt", Description: "Make a standalone task a subtask of target_parent_id"},
 }, "")
 
-var enumWorkflowStateSnake = runtime.NewEnumTable("tasks.v1.WorkflowState", []runtime.EnumValue{
+var enumWorkflowStateSnake = mcpwriteimpl.NewEnumTable("tasks.v1.WorkflowState", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "WORKFLOW_STATE_BACKLOG", Alias: "backlog", Description: "Planned, not started"},
 	{Number: 2, Name: "WORKFLOW_STATE_CURRENT", Alias: "current", Synonyms: []string{"active"}, Description: "Being worked on now"},
 	{Number: 3, Name: "WORKFLOW_STATE_ARCHIVE", Alias: "archive", Synonyms: []string{"archived"}, Description: "Finished or abandoned; needs archive_date"},
@@ -229,14 +231,14 @@ var enumWorkflowStateSnake = runtime.NewEnumTable("tasks.v1.WorkflowState", []ru
 
 var fieldsTaskCreateRequest = []string{"rootDir", "title", "type", "area", "status", "priority", "workflowState", "parentId", "assignee", "tags", "instruction", "tasks"}
 
-func decodeTaskCreateRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.TaskCreateRequest) {
+func decodeTaskCreateRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TaskCreateRequest) {
 	d.Known(obj, fieldsTaskCreateRequest)
-	if v := obj.Get("rootDir"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("rootDir"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "rootDir"); ok {
 			m.RootDir = x
 		}
 	}
-	if v := obj.Get("title"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "title"); ok {
 			d.MinLength("title", x, 1)
 			d.MaxLength("title", x, 200)
@@ -245,52 +247,52 @@ func decodeTaskCreateRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Task
 	} else {
 		d.Missing("title")
 	}
-	if v := obj.Get("type"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "type", enumTaskTypeSnake); ok {
 			m.Type = v1.TaskType(x)
 		}
 	} else {
 		d.Missing("type")
 	}
-	if v := obj.Get("area"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("area"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "area"); ok {
 			m.Area = x
 		}
 	} else {
 		m.Area = "general"
 	}
-	if v := obj.Get("status"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("status"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "status", enumTaskStatusSnake); ok {
 			m.Status = v1.TaskStatus(x)
 		}
 	} else {
 		m.Status = v1.TaskStatus_TASK_STATUS_TODO
 	}
-	if v := obj.Get("priority"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("priority"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "priority", enumTaskPrioritySnake); ok {
 			m.Priority = v1.TaskPriority(x)
 		}
 	} else {
 		m.Priority = v1.TaskPriority_TASK_PRIORITY_MEDIUM
 	}
-	if v := obj.Get("workflowState"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("workflowState"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "workflowState", enumWorkflowStateSnake); ok {
 			m.WorkflowState = v1.WorkflowState(x)
 		}
 	} else {
 		m.WorkflowState = v1.WorkflowState_WORKFLOW_STATE_BACKLOG
 	}
-	if v := obj.Get("parentId"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("parentId"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "parentId"); ok {
 			m.ParentId = x
 		}
 	}
-	if v := obj.Get("assignee"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("assignee"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "assignee"); ok {
 			m.Assignee = x
 		}
 	}
-	if v := obj.Get("tags"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("tags"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if arr, ok := d.Array(v, "tags"); ok {
 			d.Enter("tags")
 			for i, ev := range arr {
@@ -303,12 +305,12 @@ func decodeTaskCreateRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Task
 			d.Leave()
 		}
 	}
-	if v := obj.Get("instruction"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("instruction"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "instruction"); ok {
 			m.Instruction = x
 		}
 	}
-	if v := obj.Get("tasks"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("tasks"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "tasks"); ok {
 			m.Tasks = x
 		}
@@ -317,36 +319,36 @@ func decodeTaskCreateRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Task
 
 var fieldsTaskUpdates = []string{"title", "status", "priority", "area", "assignee", "tags", "instruction", "tasks", "deliverable", "log", "addLogEntry"}
 
-func decodeTaskUpdates(d *runtime.Decoder, obj *runtime.Object, m *v1.TaskUpdates) {
+func decodeTaskUpdates(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TaskUpdates) {
 	d.Known(obj, fieldsTaskUpdates)
-	if v := obj.Get("title"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "title"); ok {
 			d.MinLength("title", x, 1)
 			d.MaxLength("title", x, 200)
-			m.Title = runtime.Ptr(x)
+			m.Title = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("status"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("status"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "status", enumTaskStatusSnake); ok {
 			m.Status = v1.TaskStatus(x)
 		}
 	}
-	if v := obj.Get("priority"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("priority"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "priority", enumTaskPrioritySnake); ok {
 			m.Priority = v1.TaskPriority(x)
 		}
 	}
-	if v := obj.Get("area"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("area"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "area"); ok {
-			m.Area = runtime.Ptr(x)
+			m.Area = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("assignee"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("assignee"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "assignee"); ok {
-			m.Assignee = runtime.Ptr(x)
+			m.Assignee = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("tags"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("tags"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if arr, ok := d.Array(v, "tags"); ok {
 			d.Enter("tags")
 			for i, ev := range arr {
@@ -359,55 +361,55 @@ func decodeTaskUpdates(d *runtime.Decoder, obj *runtime.Object, m *v1.TaskUpdate
 			d.Leave()
 		}
 	}
-	if v := obj.Get("instruction"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("instruction"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "instruction"); ok {
-			m.Instruction = runtime.Ptr(x)
+			m.Instruction = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("tasks"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("tasks"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "tasks"); ok {
-			m.Tasks = runtime.Ptr(x)
+			m.Tasks = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("deliverable"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("deliverable"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "deliverable"); ok {
-			m.Deliverable = runtime.Ptr(x)
+			m.Deliverable = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("log"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("log"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "log"); ok {
-			m.Log = runtime.Ptr(x)
+			m.Log = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("addLogEntry"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("addLogEntry"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "addLogEntry"); ok {
-			m.AddLogEntry = runtime.Ptr(x)
+			m.AddLogEntry = mcpwriteimpl.Ptr(x)
 		}
 	}
 }
 
 var fieldsTaskUpdateRequest = []string{"rootDir", "id", "parentId", "updates"}
 
-func decodeTaskUpdateRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.TaskUpdateRequest) {
+func decodeTaskUpdateRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TaskUpdateRequest) {
 	d.Known(obj, fieldsTaskUpdateRequest)
-	if v := obj.Get("rootDir"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("rootDir"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "rootDir"); ok {
 			m.RootDir = x
 		}
 	}
-	if v := obj.Get("id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "id"); ok {
 			m.Id = x
 		}
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("parentId"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("parentId"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "parentId"); ok {
 			m.ParentId = x
 		}
 	}
-	if v := obj.Get("updates"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("updates"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if o, ok := d.Object(v, "updates"); ok {
 			x := new(v1.TaskUpdates)
 			d.Enter("updates")
@@ -422,26 +424,26 @@ func decodeTaskUpdateRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Task
 
 var fieldsTaskDeleteRequest = []string{"rootDir", "id", "parentId", "cascade"}
 
-func decodeTaskDeleteRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.TaskDeleteRequest) {
+func decodeTaskDeleteRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TaskDeleteRequest) {
 	d.Known(obj, fieldsTaskDeleteRequest)
-	if v := obj.Get("rootDir"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("rootDir"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "rootDir"); ok {
 			m.RootDir = x
 		}
 	}
-	if v := obj.Get("id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "id"); ok {
 			m.Id = x
 		}
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("parentId"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("parentId"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "parentId"); ok {
 			m.ParentId = x
 		}
 	}
-	if v := obj.Get("cascade"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("cascade"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "cascade"); ok {
 			m.Cascade = x
 		}
@@ -452,89 +454,89 @@ func decodeTaskDeleteRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Task
 
 var fieldsTaskMoveRequest = []string{"rootDir", "id", "parentId", "targetState", "archiveDate", "updateStatus"}
 
-func decodeTaskMoveRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.TaskMoveRequest) {
+func decodeTaskMoveRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TaskMoveRequest) {
 	d.Known(obj, fieldsTaskMoveRequest)
-	if v := obj.Get("rootDir"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("rootDir"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "rootDir"); ok {
 			m.RootDir = x
 		}
 	}
-	if v := obj.Get("id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "id"); ok {
 			m.Id = x
 		}
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("parentId"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("parentId"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "parentId"); ok {
 			m.ParentId = x
 		}
 	}
-	if v := obj.Get("targetState"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("targetState"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "targetState", enumWorkflowStateSnake); ok {
 			m.TargetState = v1.WorkflowState(x)
 		}
 	} else {
 		d.Missing("targetState")
 	}
-	if v := obj.Get("archiveDate"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("archiveDate"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "archiveDate"); ok {
 			d.Pattern("archiveDate", x, patternTaskMoveRequestArchiveDate)
 			m.ArchiveDate = x
 		}
 	}
-	if v := obj.Get("updateStatus"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("updateStatus"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "updateStatus"); ok {
 			m.UpdateStatus = x
 		}
 	} else {
 		m.UpdateStatus = true
 	}
-	if v := obj.Get("archiveDate"); v == nil || v.Kind == runtime.KindNull {
+	if v := obj.Get("archiveDate"); v == nil || v.Kind == mcpwriteimpl.KindNull {
 		switch m.GetTargetState() {
 		case v1.WorkflowState_WORKFLOW_STATE_ARCHIVE:
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "archiveDate", Message: "archiveDate is required when targetState is \"archive\"", Suggestions: &runtime.Suggestions{Hint: "send archiveDate, or set targetState to another value"}})
+			d.Add(&runtime.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "archiveDate", Message: "archiveDate is required when targetState is \"archive\"", Suggestions: &runtime.Suggestions{Hint: "send archiveDate, or set targetState to another value"}})
 		}
 	}
 }
 
 var fieldsTaskTransformRequest = []string{"rootDir", "id", "operation", "parentId", "targetParentId", "initialSubtasks", "sequence", "after"}
 
-func decodeTaskTransformRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.TaskTransformRequest) {
+func decodeTaskTransformRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TaskTransformRequest) {
 	d.Known(obj, fieldsTaskTransformRequest)
-	if v := obj.Get("rootDir"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("rootDir"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "rootDir"); ok {
 			m.RootDir = x
 		}
 	}
-	if v := obj.Get("id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "id"); ok {
 			m.Id = x
 		}
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("operation"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("operation"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "operation", enumTransformOperationSnake); ok {
 			m.Operation = v1.TransformOperation(x)
 		}
 	} else {
 		d.Missing("operation")
 	}
-	if v := obj.Get("parentId"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("parentId"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "parentId"); ok {
 			d.MinLength("parentId", x, 1)
 			m.ParentId = x
 		}
 	}
-	if v := obj.Get("targetParentId"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("targetParentId"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "targetParentId"); ok {
 			d.MinLength("targetParentId", x, 1)
 			m.TargetParentId = x
 		}
 	}
-	if v := obj.Get("initialSubtasks"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("initialSubtasks"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if arr, ok := d.Array(v, "initialSubtasks"); ok {
 			d.MaxItems("initialSubtasks", len(arr), 99)
 			d.Enter("initialSubtasks")
@@ -550,37 +552,37 @@ func decodeTaskTransformRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.T
 			d.Leave()
 		}
 	}
-	if v := obj.Get("sequence"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("sequence"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "sequence"); ok {
 			d.Pattern("sequence", x, patternTaskTransformRequestSequence)
 			m.Position = &v1.TaskTransformRequest_Sequence{Sequence: x}
 		}
 	}
-	if v := obj.Get("after"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("after"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "after"); ok {
 			m.Position = &v1.TaskTransformRequest_After{After: x}
 		}
 	}
 	d.OneOf(obj, false, "sequence", "after")
-	if v := obj.Get("parentId"); v == nil || v.Kind == runtime.KindNull {
+	if v := obj.Get("parentId"); v == nil || v.Kind == mcpwriteimpl.KindNull {
 		switch m.GetOperation() {
 		case v1.TransformOperation_TRANSFORM_OPERATION_EXTRACT:
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "parentId", Message: "parentId is required when operation is \"extract\"", Suggestions: &runtime.Suggestions{Hint: "send parentId, or set operation to another value"}})
+			d.Add(&runtime.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "parentId", Message: "parentId is required when operation is \"extract\"", Suggestions: &runtime.Suggestions{Hint: "send parentId, or set operation to another value"}})
 		}
 	}
-	if v := obj.Get("targetParentId"); v == nil || v.Kind == runtime.KindNull {
+	if v := obj.Get("targetParentId"); v == nil || v.Kind == mcpwriteimpl.KindNull {
 		switch m.GetOperation() {
 		case v1.TransformOperation_TRANSFORM_OPERATION_ADOPT:
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "targetParentId", Message: "targetParentId is required when operation is \"adopt\"", Suggestions: &runtime.Suggestions{Hint: "send targetParentId, or set operation to another value"}})
+			d.Add(&runtime.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "targetParentId", Message: "targetParentId is required when operation is \"adopt\"", Suggestions: &runtime.Suggestions{Hint: "send targetParentId, or set operation to another value"}})
 		}
 	}
 }
 
 var fieldsSubtaskSpec = []string{"title", "type", "sequence", "parallelWith"}
 
-func decodeSubtaskSpec(d *runtime.Decoder, obj *runtime.Object, m *v1.SubtaskSpec) {
+func decodeSubtaskSpec(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.SubtaskSpec) {
 	d.Known(obj, fieldsSubtaskSpec)
-	if v := obj.Get("title"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "title"); ok {
 			d.MinLength("title", x, 1)
 			m.Title = x
@@ -588,18 +590,18 @@ func decodeSubtaskSpec(d *runtime.Decoder, obj *runtime.Object, m *v1.SubtaskSpe
 	} else {
 		d.Missing("title")
 	}
-	if v := obj.Get("type"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "type", enumTaskTypeSnake); ok {
 			m.Type = v1.TaskType(x)
 		}
 	}
-	if v := obj.Get("sequence"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("sequence"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "sequence"); ok {
 			d.Pattern("sequence", x, patternSubtaskSpecSequence)
 			m.Position = &v1.SubtaskSpec_Sequence{Sequence: x}
 		}
 	}
-	if v := obj.Get("parallelWith"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("parallelWith"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "parallelWith"); ok {
 			m.Position = &v1.SubtaskSpec_ParallelWith{ParallelWith: x}
 		}
@@ -609,14 +611,14 @@ func decodeSubtaskSpec(d *runtime.Decoder, obj *runtime.Object, m *v1.SubtaskSpe
 
 var fieldsParentCreateRequest = []string{"rootDir", "title", "type", "area", "status", "priority", "workflowState", "overviewContent", "subtasks", "assignee", "tags"}
 
-func decodeParentCreateRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ParentCreateRequest) {
+func decodeParentCreateRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ParentCreateRequest) {
 	d.Known(obj, fieldsParentCreateRequest)
-	if v := obj.Get("rootDir"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("rootDir"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "rootDir"); ok {
 			m.RootDir = x
 		}
 	}
-	if v := obj.Get("title"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "title"); ok {
 			d.MinLength("title", x, 1)
 			d.MaxLength("title", x, 200)
@@ -625,47 +627,47 @@ func decodeParentCreateRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Pa
 	} else {
 		d.Missing("title")
 	}
-	if v := obj.Get("type"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "type", enumTaskTypeSnake); ok {
 			m.Type = v1.TaskType(x)
 		}
 	} else {
 		d.Missing("type")
 	}
-	if v := obj.Get("area"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("area"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "area"); ok {
 			m.Area = x
 		}
 	} else {
 		m.Area = "general"
 	}
-	if v := obj.Get("status"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("status"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "status", enumTaskStatusSnake); ok {
 			m.Status = v1.TaskStatus(x)
 		}
 	} else {
 		m.Status = v1.TaskStatus_TASK_STATUS_TODO
 	}
-	if v := obj.Get("priority"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("priority"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "priority", enumTaskPrioritySnake); ok {
 			m.Priority = v1.TaskPriority(x)
 		}
 	} else {
 		m.Priority = v1.TaskPriority_TASK_PRIORITY_MEDIUM
 	}
-	if v := obj.Get("workflowState"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("workflowState"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "workflowState", enumWorkflowStateSnake); ok {
 			m.WorkflowState = v1.WorkflowState(x)
 		}
 	} else {
 		m.WorkflowState = v1.WorkflowState_WORKFLOW_STATE_BACKLOG
 	}
-	if v := obj.Get("overviewContent"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("overviewContent"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "overviewContent"); ok {
 			m.OverviewContent = x
 		}
 	}
-	if v := obj.Get("subtasks"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("subtasks"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if arr, ok := d.Array(v, "subtasks"); ok {
 			d.MaxItems("subtasks", len(arr), 99)
 			d.Enter("subtasks")
@@ -681,12 +683,12 @@ func decodeParentCreateRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Pa
 			d.Leave()
 		}
 	}
-	if v := obj.Get("assignee"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("assignee"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "assignee"); ok {
 			m.Assignee = x
 		}
 	}
-	if v := obj.Get("tags"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("tags"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if arr, ok := d.Array(v, "tags"); ok {
 			d.Enter("tags")
 			for i, ev := range arr {
@@ -703,16 +705,16 @@ func decodeParentCreateRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Pa
 
 var fieldsSequenceAssignment = []string{"id", "sequence"}
 
-func decodeSequenceAssignment(d *runtime.Decoder, obj *runtime.Object, m *v1.SequenceAssignment) {
+func decodeSequenceAssignment(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.SequenceAssignment) {
 	d.Known(obj, fieldsSequenceAssignment)
-	if v := obj.Get("id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "id"); ok {
 			m.Id = x
 		}
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("sequence"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("sequence"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "sequence"); ok {
 			d.Pattern("sequence", x, patternSequenceAssignmentSequence)
 			m.Sequence = x
@@ -724,9 +726,9 @@ func decodeSequenceAssignment(d *runtime.Decoder, obj *runtime.Object, m *v1.Seq
 
 var fieldsNewSubtask = []string{"title", "type", "after", "sequence", "template"}
 
-func decodeNewSubtask(d *runtime.Decoder, obj *runtime.Object, m *v1.NewSubtask) {
+func decodeNewSubtask(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.NewSubtask) {
 	d.Known(obj, fieldsNewSubtask)
-	if v := obj.Get("title"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "title"); ok {
 			d.MinLength("title", x, 1)
 			m.Title = x
@@ -734,23 +736,23 @@ func decodeNewSubtask(d *runtime.Decoder, obj *runtime.Object, m *v1.NewSubtask)
 	} else {
 		d.Missing("title")
 	}
-	if v := obj.Get("type"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "type", enumTaskTypeSnake); ok {
 			m.Type = v1.TaskType(x)
 		}
 	}
-	if v := obj.Get("after"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("after"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "after"); ok {
 			m.Position = &v1.NewSubtask_After{After: x}
 		}
 	}
-	if v := obj.Get("sequence"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("sequence"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "sequence"); ok {
 			d.Pattern("sequence", x, patternNewSubtaskSequence)
 			m.Position = &v1.NewSubtask_Sequence{Sequence: x}
 		}
 	}
-	if v := obj.Get("template"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("template"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "template"); ok {
 			m.Template = x
 		}
@@ -760,16 +762,16 @@ func decodeNewSubtask(d *runtime.Decoder, obj *runtime.Object, m *v1.NewSubtask)
 
 var fieldsParentOperationData = []string{"operation", "sequenceMap", "subtaskIds", "targetSequence", "subtask"}
 
-func decodeParentOperationData(d *runtime.Decoder, obj *runtime.Object, m *v1.ParentOperationData) {
+func decodeParentOperationData(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ParentOperationData) {
 	d.Known(obj, fieldsParentOperationData)
-	if v := obj.Get("operation"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("operation"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "operation", enumParentOperationSnake); ok {
 			m.Operation = v1.ParentOperation(x)
 		}
 	} else {
 		d.Missing("operation")
 	}
-	if v := obj.Get("sequenceMap"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("sequenceMap"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if arr, ok := d.Array(v, "sequenceMap"); ok {
 			d.MinItems("sequenceMap", len(arr), 1)
 			d.Enter("sequenceMap")
@@ -785,7 +787,7 @@ func decodeParentOperationData(d *runtime.Decoder, obj *runtime.Object, m *v1.Pa
 			d.Leave()
 		}
 	}
-	if v := obj.Get("subtaskIds"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("subtaskIds"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if arr, ok := d.Array(v, "subtaskIds"); ok {
 			d.MinItems("subtaskIds", len(arr), 2)
 			d.Enter("subtaskIds")
@@ -799,13 +801,13 @@ func decodeParentOperationData(d *runtime.Decoder, obj *runtime.Object, m *v1.Pa
 			d.Leave()
 		}
 	}
-	if v := obj.Get("targetSequence"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("targetSequence"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "targetSequence"); ok {
 			d.Pattern("targetSequence", x, patternParentOperationDataTargetSequence)
 			m.TargetSequence = x
 		}
 	}
-	if v := obj.Get("subtask"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("subtask"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if o, ok := d.Object(v, "subtask"); ok {
 			x := new(v1.NewSubtask)
 			d.Enter("subtask")
@@ -814,50 +816,50 @@ func decodeParentOperationData(d *runtime.Decoder, obj *runtime.Object, m *v1.Pa
 			m.Subtask = x
 		}
 	}
-	if v := obj.Get("sequenceMap"); v == nil || v.Kind == runtime.KindNull {
+	if v := obj.Get("sequenceMap"); v == nil || v.Kind == mcpwriteimpl.KindNull {
 		switch m.GetOperation() {
 		case v1.ParentOperation_PARENT_OPERATION_RESEQUENCE:
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "sequenceMap", Message: "sequenceMap is required when operation is \"resequence\"", Suggestions: &runtime.Suggestions{Hint: "send sequenceMap, or set operation to another value"}})
+			d.Add(&runtime.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "sequenceMap", Message: "sequenceMap is required when operation is \"resequence\"", Suggestions: &runtime.Suggestions{Hint: "send sequenceMap, or set operation to another value"}})
 		}
 	}
-	if v := obj.Get("subtaskIds"); v == nil || v.Kind == runtime.KindNull {
+	if v := obj.Get("subtaskIds"); v == nil || v.Kind == mcpwriteimpl.KindNull {
 		switch m.GetOperation() {
 		case v1.ParentOperation_PARENT_OPERATION_PARALLELIZE:
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "subtaskIds", Message: "subtaskIds is required when operation is \"parallelize\"", Suggestions: &runtime.Suggestions{Hint: "send subtaskIds, or set operation to another value"}})
+			d.Add(&runtime.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "subtaskIds", Message: "subtaskIds is required when operation is \"parallelize\"", Suggestions: &runtime.Suggestions{Hint: "send subtaskIds, or set operation to another value"}})
 		}
 	}
-	if v := obj.Get("subtask"); v == nil || v.Kind == runtime.KindNull {
+	if v := obj.Get("subtask"); v == nil || v.Kind == mcpwriteimpl.KindNull {
 		switch m.GetOperation() {
 		case v1.ParentOperation_PARENT_OPERATION_ADD_SUBTASK:
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "subtask", Message: "subtask is required when operation is \"add_subtask\"", Suggestions: &runtime.Suggestions{Hint: "send subtask, or set operation to another value"}})
+			d.Add(&runtime.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "subtask", Message: "subtask is required when operation is \"add_subtask\"", Suggestions: &runtime.Suggestions{Hint: "send subtask, or set operation to another value"}})
 		}
 	}
 }
 
 var fieldsParentOperationsRequest = []string{"rootDir", "parentId", "operation", "operationData"}
 
-func decodeParentOperationsRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ParentOperationsRequest) {
+func decodeParentOperationsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ParentOperationsRequest) {
 	d.Known(obj, fieldsParentOperationsRequest)
-	if v := obj.Get("rootDir"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("rootDir"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "rootDir"); ok {
 			m.RootDir = x
 		}
 	}
-	if v := obj.Get("parentId"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("parentId"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "parentId"); ok {
 			m.ParentId = x
 		}
 	} else {
 		d.Missing("parentId")
 	}
-	if v := obj.Get("operation"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("operation"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "operation", enumParentOperationSnake); ok {
 			m.Operation = v1.ParentOperation(x)
 		}
 	} else {
 		d.Missing("operation")
 	}
-	if v := obj.Get("operationData"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("operationData"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if o, ok := d.Object(v, "operationData"); ok {
 			x := new(v1.ParentOperationData)
 			d.Enter("operationData")
@@ -870,7 +872,7 @@ func decodeParentOperationsRequest(d *runtime.Decoder, obj *runtime.Object, m *v
 	}
 }
 
-func enrichTaskServiceTaskCreateRequest(c *runtime.Call, h TaskServiceHandler, root proto.Message, m *v1.TaskCreateRequest) error {
+func enrichTaskServiceTaskCreateRequest(c *mcpwriteimpl.Call, h TaskServiceHandler, root proto.Message, m *v1.TaskCreateRequest) error {
 	m.Id = "task-" + c.ULID()
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
@@ -888,23 +890,23 @@ func enrichTaskServiceTaskCreateRequest(c *runtime.Call, h TaskServiceHandler, r
 	return nil
 }
 
-func enrichTaskServiceRequestMeta(c *runtime.Call, h TaskServiceHandler, root proto.Message, m *v1.RequestMeta) error {
-	vTenantId, err := c.ContextValue(runtime.ContextTenantID, "tenantId")
+func enrichTaskServiceRequestMeta(c *mcpwriteimpl.Call, h TaskServiceHandler, root proto.Message, m *v1.RequestMeta) error {
+	vTenantId, err := c.ContextValue(mcpwriteimpl.ContextTenantID, "tenantId")
 	if err != nil {
 		return err
 	}
 	m.TenantId = vTenantId
-	vPrincipalId, err := c.ContextValue(runtime.ContextPrincipalID, "principalId")
+	vPrincipalId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "principalId")
 	if err != nil {
 		return err
 	}
 	m.PrincipalId = vPrincipalId
-	vCorrelationId, err := c.ContextValue(runtime.ContextCorrelationID, "correlationId")
+	vCorrelationId, err := c.ContextValue(mcpwriteimpl.ContextCorrelationID, "correlationId")
 	if err != nil {
 		return err
 	}
 	m.CorrelationId = vCorrelationId
-	vClientRequestId, err := c.ContextValue(runtime.ContextClientRequestID, "clientRequestId")
+	vClientRequestId, err := c.ContextValue(mcpwriteimpl.ContextClientRequestID, "clientRequestId")
 	if err != nil {
 		return err
 	}
@@ -913,7 +915,7 @@ func enrichTaskServiceRequestMeta(c *runtime.Call, h TaskServiceHandler, root pr
 	return nil
 }
 
-func enrichTaskServiceTaskUpdateRequest(c *runtime.Call, h TaskServiceHandler, root proto.Message, m *v1.TaskUpdateRequest) error {
+func enrichTaskServiceTaskUpdateRequest(c *mcpwriteimpl.Call, h TaskServiceHandler, root proto.Message, m *v1.TaskUpdateRequest) error {
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
@@ -930,7 +932,7 @@ func enrichTaskServiceTaskUpdateRequest(c *runtime.Call, h TaskServiceHandler, r
 	return nil
 }
 
-func enrichTaskServiceTaskDeleteRequest(c *runtime.Call, h TaskServiceHandler, root proto.Message, m *v1.TaskDeleteRequest) error {
+func enrichTaskServiceTaskDeleteRequest(c *mcpwriteimpl.Call, h TaskServiceHandler, root proto.Message, m *v1.TaskDeleteRequest) error {
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
@@ -947,7 +949,7 @@ func enrichTaskServiceTaskDeleteRequest(c *runtime.Call, h TaskServiceHandler, r
 	return nil
 }
 
-func enrichTaskServiceTaskMoveRequest(c *runtime.Call, h TaskServiceHandler, root proto.Message, m *v1.TaskMoveRequest) error {
+func enrichTaskServiceTaskMoveRequest(c *mcpwriteimpl.Call, h TaskServiceHandler, root proto.Message, m *v1.TaskMoveRequest) error {
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
@@ -964,7 +966,7 @@ func enrichTaskServiceTaskMoveRequest(c *runtime.Call, h TaskServiceHandler, roo
 	return nil
 }
 
-func enrichTaskServiceTaskTransformRequest(c *runtime.Call, h TaskServiceHandler, root proto.Message, m *v1.TaskTransformRequest) error {
+func enrichTaskServiceTaskTransformRequest(c *mcpwriteimpl.Call, h TaskServiceHandler, root proto.Message, m *v1.TaskTransformRequest) error {
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
@@ -981,7 +983,7 @@ func enrichTaskServiceTaskTransformRequest(c *runtime.Call, h TaskServiceHandler
 	return nil
 }
 
-func enrichTaskServiceParentCreateRequest(c *runtime.Call, h TaskServiceHandler, root proto.Message, m *v1.ParentCreateRequest) error {
+func enrichTaskServiceParentCreateRequest(c *mcpwriteimpl.Call, h TaskServiceHandler, root proto.Message, m *v1.ParentCreateRequest) error {
 	m.Id = "task-" + c.ULID()
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
@@ -999,7 +1001,7 @@ func enrichTaskServiceParentCreateRequest(c *runtime.Call, h TaskServiceHandler,
 	return nil
 }
 
-func enrichTaskServiceParentOperationsRequest(c *runtime.Call, h TaskServiceHandler, root proto.Message, m *v1.ParentOperationsRequest) error {
+func enrichTaskServiceParentOperationsRequest(c *mcpwriteimpl.Call, h TaskServiceHandler, root proto.Message, m *v1.ParentOperationsRequest) error {
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}

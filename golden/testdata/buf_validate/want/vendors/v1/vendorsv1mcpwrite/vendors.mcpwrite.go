@@ -8,13 +8,15 @@ package vendorsv1mcpwrite
 import (
 	context "context"
 	_ "embed"
+	regexp "regexp"
+
 	v1 "example.com/golden/vendors/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	pvcheck "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/pvcheck"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
-	regexp "regexp"
 )
 
 // The generated code asserts at compile time that the runtime it links
@@ -43,13 +45,13 @@ func RegisterVendorServiceTools(s *mcp.Server, h VendorServiceHandler, opts ...r
 
 // NewVendorService binds the generated tool code of vendors.v1.VendorService to
 // h, for RegisterVendorServiceTools or runtime.NewPreparer.
-func NewVendorService(h VendorServiceHandler) *runtime.Service {
-	return &runtime.Service{
+func NewVendorService(h VendorServiceHandler) *mcpwriteimpl.Service {
+	return &mcpwriteimpl.Service{
 		Name: "vendors.v1.VendorService",
 		Doc:  writeSchema,
-		Tools: []*runtime.Tool{
-			runtime.NewTool[v1.RegisterVendorRequest]("register_vendor", decodeRegisterVendorRequest,
-				func(c *runtime.Call, m *v1.RegisterVendorRequest) error {
+		Tools: []*mcpwriteimpl.Tool{
+			mcpwriteimpl.NewTool[v1.RegisterVendorRequest]("register_vendor", decodeRegisterVendorRequest,
+				func(c *mcpwriteimpl.Call, m *v1.RegisterVendorRequest) error {
 					return enrichVendorServiceRegisterVendorRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.RegisterVendorRequest) (*v1.RegisterVendorResponse, error) {
@@ -81,12 +83,12 @@ func NewVendorService(h VendorServiceHandler) *runtime.Service {
 				"region": true,
 			}),
 		},
-		NewChecker: func() (runtime.RequestChecker, error) {
+		NewChecker: func() (mcpwriteimpl.RequestChecker, error) {
 			return pvcheck.New(
 				new(v1.RegisterVendorRequest),
 			)
 		},
-		Enums: map[string]*runtime.EnumTable{
+		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"vendors.v1.Tier": enumTier,
 		},
 	}
@@ -110,10 +112,10 @@ type clientAdapterVendorService struct {
 }
 
 func (a *clientAdapterVendorService) RegisterVendor(ctx context.Context, in *v1.RegisterVendorRequest) (*v1.RegisterVendorResponse, error) {
-	return a.client.RegisterVendor(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.RegisterVendor(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
-var enumTier = runtime.NewEnumTable("vendors.v1.Tier", []runtime.EnumValue{
+var enumTier = mcpwriteimpl.NewEnumTable("vendors.v1.Tier", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "TIER_GOLD", Alias: "Gold"},
 	{Number: 2, Name: "TIER_SILVER", Alias: "Silver"},
 	{Number: 3, Name: "TIER_BLOCKED", Alias: "Blocked"},
@@ -121,9 +123,9 @@ var enumTier = runtime.NewEnumTable("vendors.v1.Tier", []runtime.EnumValue{
 
 var fieldsRegisterVendorRequest = []string{"name", "vat_id", "email", "website", "country", "code", "callback_ip", "tier", "payment_days", "discount", "priority", "categories", "labels", "note", "region", "reference", "quotas", "contact_name", "phone", "fax", "iban", "card_token"}
 
-func decodeRegisterVendorRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.RegisterVendorRequest) {
+func decodeRegisterVendorRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.RegisterVendorRequest) {
 	d.Known(obj, fieldsRegisterVendorRequest)
-	if v := obj.Get("name"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "name"); ok {
 			d.MinLength("name", x, 2)
 			d.MaxLength("name", x, 100)
@@ -132,70 +134,70 @@ func decodeRegisterVendorRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("vat_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("vat_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "vat_id"); ok {
 			d.MaxLength("vat_id", x, 14)
 			d.Pattern("vat_id", x, patternRegisterVendorRequestTaxId)
 			m.TaxId = x
 		}
 	}
-	if v := obj.Get("email"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("email"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "email"); ok {
 			d.Format("email", x, "email")
 			m.Email = x
 		}
 	}
-	if v := obj.Get("website"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("website"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "website"); ok {
 			d.Format("website", x, "uri")
 			m.Website = x
 		}
 	}
-	if v := obj.Get("country"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("country"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "country"); ok {
 			d.StringIn("country", x, "DE", "FR", "NL")
 			m.Country = x
 		}
 	}
-	if v := obj.Get("code"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("code"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "code"); ok {
 			d.StringNotIn("code", x, "ADMIN", "ROOT")
 			m.Code = x
 		}
 	}
-	if v := obj.Get("callback_ip"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("callback_ip"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "callback_ip"); ok {
 			d.Format("callback_ip", x, "ip")
 			m.CallbackIp = x
 		}
 	}
-	if v := obj.Get("tier"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("tier"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "tier", enumTier); ok {
 			d.EnumIn("tier", x, enumTier, 1, 2)
 			m.Tier = v1.Tier(x)
 		}
 	}
-	if v := obj.Get("payment_days"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("payment_days"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "payment_days"); ok {
 			d.Minimum("payment_days", float64(x), 0)
 			d.Maximum("payment_days", float64(x), 120)
 			m.PaymentDays = x
 		}
 	}
-	if v := obj.Get("discount"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("discount"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Float64(v, "discount"); ok {
 			d.ExclusiveMinimum("discount", float64(x), 0)
 			d.ExclusiveMaximum("discount", float64(x), 1)
 			m.Discount = x
 		}
 	}
-	if v := obj.Get("priority"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("priority"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Uint32(v, "priority"); ok {
 			d.NumberIn("priority", float64(x), 1, 2, 3)
 			m.Priority = x
 		}
 	}
-	if v := obj.Get("categories"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("categories"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if arr, ok := d.Array(v, "categories"); ok {
 			d.MinItems("categories", len(arr), 1)
 			d.MaxItems("categories", len(arr), 5)
@@ -210,10 +212,10 @@ func decodeRegisterVendorRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 				d.Leave()
 			}
 			d.Leave()
-			runtime.UniqueItems(d, "categories", m.Categories)
+			mcpwriteimpl.UniqueItems(d, "categories", m.Categories)
 		}
 	}
-	if v := obj.Get("labels"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("labels"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if ks, vs, ok := d.MapEntries(v, "labels"); ok {
 			d.MaxItems("labels", len(ks), 4)
 			m.Labels = make(map[string]string, len(ks))
@@ -231,17 +233,17 @@ func decodeRegisterVendorRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 			d.Leave()
 		}
 	}
-	if v := obj.Get("note"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("note"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "note"); ok {
 			m.Note = x
 		}
 	}
-	if v := obj.Get("region"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("region"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "region"); ok {
 			m.Region = x
 		}
 	}
-	if v := obj.Get("reference"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("reference"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "reference"); ok {
 			d.HasPrefix("reference", x, "REF-")
 			d.HasSuffix("reference", x, "-X")
@@ -250,7 +252,7 @@ func decodeRegisterVendorRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 			m.Reference = x
 		}
 	}
-	if v := obj.Get("quotas"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("quotas"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if ks, vs, ok := d.MapEntries(v, "quotas"); ok {
 			m.Quotas = make(map[string]int32, len(ks))
 			d.Enter("quotas")
@@ -265,28 +267,28 @@ func decodeRegisterVendorRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 			d.Leave()
 		}
 	}
-	if v := obj.Get("contact_name"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("contact_name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "contact_name"); ok {
 			m.Contact = &v1.RegisterVendorRequest_ContactName{ContactName: x}
 		}
 	}
-	if v := obj.Get("phone"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("phone"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "phone"); ok {
 			m.Phone = x
 		}
 	}
-	if v := obj.Get("fax"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("fax"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "fax"); ok {
 			m.Fax = x
 		}
 	}
-	if v := obj.Get("iban"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("iban"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "iban"); ok {
 			d.MinLength("iban", x, 15)
 			m.Payment = &v1.RegisterVendorRequest_Iban{Iban: x}
 		}
 	}
-	if v := obj.Get("card_token"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("card_token"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "card_token"); ok {
 			m.Payment = &v1.RegisterVendorRequest_CardToken{CardToken: x}
 		}
@@ -296,9 +298,9 @@ func decodeRegisterVendorRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 	d.OneOf(obj, false, "phone", "fax")
 }
 
-func enrichVendorServiceRegisterVendorRequest(c *runtime.Call, h VendorServiceHandler, root proto.Message, m *v1.RegisterVendorRequest) error {
+func enrichVendorServiceRegisterVendorRequest(c *mcpwriteimpl.Call, h VendorServiceHandler, root proto.Message, m *v1.RegisterVendorRequest) error {
 	m.VendorId = c.UUIDv4()
-	vTenantId, err := c.ContextValue(runtime.ContextTenantID, "tenant_id")
+	vTenantId, err := c.ContextValue(mcpwriteimpl.ContextTenantID, "tenant_id")
 	if err != nil {
 		return err
 	}

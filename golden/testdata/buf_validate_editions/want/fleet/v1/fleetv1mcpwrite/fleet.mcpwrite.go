@@ -8,8 +8,10 @@ package fleetv1mcpwrite
 import (
 	context "context"
 	_ "embed"
+
 	v1 "example.com/golden/fleet/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	pvcheck "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/pvcheck"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
@@ -42,13 +44,13 @@ func RegisterFleetServiceTools(s *mcp.Server, h FleetServiceHandler, opts ...run
 
 // NewFleetService binds the generated tool code of fleet.v1.FleetService to h,
 // for RegisterFleetServiceTools or runtime.NewPreparer.
-func NewFleetService(h FleetServiceHandler) *runtime.Service {
-	return &runtime.Service{
+func NewFleetService(h FleetServiceHandler) *mcpwriteimpl.Service {
+	return &mcpwriteimpl.Service{
 		Name: "fleet.v1.FleetService",
 		Doc:  writeSchema,
-		Tools: []*runtime.Tool{
-			runtime.NewTool[v1.RegisterVehicleRequest]("register_vehicle", decodeRegisterVehicleRequest,
-				func(c *runtime.Call, m *v1.RegisterVehicleRequest) error {
+		Tools: []*mcpwriteimpl.Tool{
+			mcpwriteimpl.NewTool[v1.RegisterVehicleRequest]("register_vehicle", decodeRegisterVehicleRequest,
+				func(c *mcpwriteimpl.Call, m *v1.RegisterVehicleRequest) error {
 					return enrichFleetServiceRegisterVehicleRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.RegisterVehicleRequest) (*v1.RegisterVehicleResponse, error) {
@@ -61,12 +63,12 @@ func NewFleetService(h FleetServiceHandler) *runtime.Service {
 				"company":     "company",
 			}, nil),
 		},
-		NewChecker: func() (runtime.RequestChecker, error) {
+		NewChecker: func() (mcpwriteimpl.RequestChecker, error) {
 			return pvcheck.New(
 				new(v1.RegisterVehicleRequest),
 			)
 		},
-		Enums: map[string]*runtime.EnumTable{
+		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"fleet.v1.VehicleKind": enumVehicleKind,
 		},
 	}
@@ -89,10 +91,10 @@ type clientAdapterFleetService struct {
 }
 
 func (a *clientAdapterFleetService) RegisterVehicle(ctx context.Context, in *v1.RegisterVehicleRequest) (*v1.RegisterVehicleResponse, error) {
-	return a.client.RegisterVehicle(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.RegisterVehicle(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
-var enumVehicleKind = runtime.NewEnumTable("fleet.v1.VehicleKind", []runtime.EnumValue{
+var enumVehicleKind = mcpwriteimpl.NewEnumTable("fleet.v1.VehicleKind", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "VEHICLE_KIND_VAN", Alias: "Van"},
 	{Number: 2, Name: "VEHICLE_KIND_TRUCK", Alias: "Truck"},
 	{Number: 3, Name: "VEHICLE_KIND_BIKE", Alias: "Bike"},
@@ -100,39 +102,39 @@ var enumVehicleKind = runtime.NewEnumTable("fleet.v1.VehicleKind", []runtime.Enu
 
 var fieldsRegisterVehicleRequest = []string{"plate", "kind", "load_tonnes", "depot_host", "company"}
 
-func decodeRegisterVehicleRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.RegisterVehicleRequest) {
+func decodeRegisterVehicleRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.RegisterVehicleRequest) {
 	d.Known(obj, fieldsRegisterVehicleRequest)
-	if v := obj.Get("plate"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("plate"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "plate"); ok {
 			d.MinLength("plate", x, 2)
 			d.MaxLength("plate", x, 10)
-			m.Plate = runtime.Ptr(x)
+			m.Plate = mcpwriteimpl.Ptr(x)
 		}
 	} else {
 		d.Missing("plate")
 	}
-	if v := obj.Get("kind"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("kind"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "kind", enumVehicleKind); ok {
 			d.EnumIn("kind", x, enumVehicleKind, 1, 2)
-			m.Kind = runtime.Ptr(v1.VehicleKind(x))
+			m.Kind = mcpwriteimpl.Ptr(v1.VehicleKind(x))
 		}
 	} else {
 		d.Missing("kind")
 	}
-	if v := obj.Get("load_tonnes"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("load_tonnes"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Float32(v, "load_tonnes"); ok {
 			d.ExclusiveMaximum("load_tonnes", float64(x), 40)
 			d.Minimum("load_tonnes", float64(x), 0)
-			m.LoadTonnes = runtime.Ptr(x)
+			m.LoadTonnes = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("depot_host"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("depot_host"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "depot_host"); ok {
 			d.Format("depot_host", x, "hostname")
-			m.DepotHost = runtime.Ptr(x)
+			m.DepotHost = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("company"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("company"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "company"); ok {
 			m.Owner = &v1.RegisterVehicleRequest_Company{Company: x}
 		}
@@ -140,7 +142,7 @@ func decodeRegisterVehicleRequest(d *runtime.Decoder, obj *runtime.Object, m *v1
 	d.OneOf(obj, true, "company")
 }
 
-func enrichFleetServiceRegisterVehicleRequest(c *runtime.Call, h FleetServiceHandler, root proto.Message, m *v1.RegisterVehicleRequest) error {
-	m.VehicleId = runtime.Ptr(c.UUIDv7())
+func enrichFleetServiceRegisterVehicleRequest(c *mcpwriteimpl.Call, h FleetServiceHandler, root proto.Message, m *v1.RegisterVehicleRequest) error {
+	m.VehicleId = mcpwriteimpl.Ptr(c.UUIDv7())
 	return nil
 }

@@ -8,13 +8,15 @@ package ledgerv1mcpwrite
 import (
 	context "context"
 	_ "embed"
+	regexp "regexp"
+
 	v1 "example.com/golden/ledger/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	pvcheck "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/pvcheck"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
-	regexp "regexp"
 )
 
 // The generated code asserts at compile time that the runtime it links
@@ -43,13 +45,13 @@ func RegisterJournalServiceTools(s *mcp.Server, h JournalServiceHandler, opts ..
 
 // NewJournalService binds the generated tool code of ledger.v1.JournalService
 // to h, for RegisterJournalServiceTools or runtime.NewPreparer.
-func NewJournalService(h JournalServiceHandler) *runtime.Service {
-	return &runtime.Service{
+func NewJournalService(h JournalServiceHandler) *mcpwriteimpl.Service {
+	return &mcpwriteimpl.Service{
 		Name: "ledger.v1.JournalService",
 		Doc:  writeSchema,
-		Tools: []*runtime.Tool{
-			runtime.NewTool[v1.PostLineRequest]("post_line", decodePostLineRequest,
-				func(c *runtime.Call, m *v1.PostLineRequest) error {
+		Tools: []*mcpwriteimpl.Tool{
+			mcpwriteimpl.NewTool[v1.PostLineRequest]("post_line", decodePostLineRequest,
+				func(c *mcpwriteimpl.Call, m *v1.PostLineRequest) error {
 					return enrichJournalServicePostLineRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.PostLineRequest) (*v1.PostLineResponse, error) {
@@ -61,7 +63,7 @@ func NewJournalService(h JournalServiceHandler) *runtime.Service {
 				"cost_centers": "cost_centers",
 			}, nil),
 		},
-		NewChecker: func() (runtime.RequestChecker, error) {
+		NewChecker: func() (mcpwriteimpl.RequestChecker, error) {
 			return pvcheck.New(
 				new(v1.PostLineRequest),
 			)
@@ -87,40 +89,40 @@ type clientAdapterJournalService struct {
 }
 
 func (a *clientAdapterJournalService) PostLine(ctx context.Context, in *v1.PostLineRequest) (*v1.PostLineResponse, error) {
-	return a.client.PostLine(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.PostLine(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 var fieldsPostLineRequest = []string{"account", "amount_cents", "reference", "cost_centers"}
 
-func decodePostLineRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.PostLineRequest) {
+func decodePostLineRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.PostLineRequest) {
 	d.Known(obj, fieldsPostLineRequest)
-	if v := obj.Get("account"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("account"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "account"); ok {
 			d.MinLength("account", x, 4)
 			d.MaxLength("account", x, 4)
 			d.Pattern("account", x, patternPostLineRequestAccount)
-			m.Account = runtime.Ptr(x)
+			m.Account = mcpwriteimpl.Ptr(x)
 		}
 	} else {
 		d.Missing("account")
 	}
-	if v := obj.Get("amount_cents"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("amount_cents"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int64(v, "amount_cents"); ok {
 			d.NumberNotIn("amount_cents", float64(x), 0)
 			d.Minimum("amount_cents", float64(x), -1e+06)
 			d.Maximum("amount_cents", float64(x), 1e+06)
-			m.AmountCents = runtime.Ptr(x)
+			m.AmountCents = mcpwriteimpl.Ptr(x)
 		}
 	} else {
 		d.Missing("amount_cents")
 	}
-	if v := obj.Get("reference"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("reference"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "reference"); ok {
 			d.Format("reference", x, "uuid")
-			m.Reference = runtime.Ptr(x)
+			m.Reference = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("cost_centers"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("cost_centers"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if arr, ok := d.Array(v, "cost_centers"); ok {
 			d.MaxItems("cost_centers", len(arr), 3)
 			d.Enter("cost_centers")
@@ -133,13 +135,13 @@ func decodePostLineRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.PostLi
 				d.Leave()
 			}
 			d.Leave()
-			runtime.UniqueItems(d, "cost_centers", m.CostCenters)
+			mcpwriteimpl.UniqueItems(d, "cost_centers", m.CostCenters)
 		}
 	}
 }
 
-func enrichJournalServicePostLineRequest(c *runtime.Call, h JournalServiceHandler, root proto.Message, m *v1.PostLineRequest) error {
-	m.LineId = runtime.Ptr("jl_" + c.ULID())
+func enrichJournalServicePostLineRequest(c *mcpwriteimpl.Call, h JournalServiceHandler, root proto.Message, m *v1.PostLineRequest) error {
+	m.LineId = mcpwriteimpl.Ptr("jl_" + c.ULID())
 	return nil
 }
 

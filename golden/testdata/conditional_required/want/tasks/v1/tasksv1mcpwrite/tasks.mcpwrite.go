@@ -8,8 +8,10 @@ package tasksv1mcpwrite
 import (
 	context "context"
 	_ "embed"
+
 	v1 "example.com/golden/tasks/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 )
@@ -40,18 +42,18 @@ func RegisterTaskServiceTools(s *mcp.Server, h TaskServiceHandler, opts ...runti
 
 // NewTaskService binds the generated tool code of tasks.v1.TaskService to h,
 // for RegisterTaskServiceTools or runtime.NewPreparer.
-func NewTaskService(h TaskServiceHandler) *runtime.Service {
-	return &runtime.Service{
+func NewTaskService(h TaskServiceHandler) *mcpwriteimpl.Service {
+	return &mcpwriteimpl.Service{
 		Name: "tasks.v1.TaskService",
 		Doc:  writeSchema,
-		Tools: []*runtime.Tool{
-			runtime.NewTool[v1.TransformTaskRequest]("transform_task", decodeTransformTaskRequest,
+		Tools: []*mcpwriteimpl.Tool{
+			mcpwriteimpl.NewTool[v1.TransformTaskRequest]("transform_task", decodeTransformTaskRequest,
 				nil,
 				func(ctx context.Context, m *v1.TransformTaskRequest) (*v1.TransformTaskResponse, error) {
 					return h.TransformTask(ctx, m)
 				}),
 		},
-		Enums: map[string]*runtime.EnumTable{
+		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"tasks.v1.Operation": enumOperationSnake,
 		},
 	}
@@ -74,10 +76,10 @@ type clientAdapterTaskService struct {
 }
 
 func (a *clientAdapterTaskService) TransformTask(ctx context.Context, in *v1.TransformTaskRequest) (*v1.TransformTaskResponse, error) {
-	return a.client.TransformTask(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.TransformTask(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
-var enumOperationSnake = runtime.NewEnumTable("tasks.v1.Operation", []runtime.EnumValue{
+var enumOperationSnake = mcpwriteimpl.NewEnumTable("tasks.v1.Operation", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "OPERATION_PROMOTE", Alias: "promote"},
 	{Number: 2, Name: "OPERATION_EXTRACT", Alias: "extract"},
 	{Number: 3, Name: "OPERATION_ADOPT", Alias: "adopt", Synonyms: []string{"attach"}},
@@ -85,85 +87,85 @@ var enumOperationSnake = runtime.NewEnumTable("tasks.v1.Operation", []runtime.En
 
 var fieldsSchedule = []string{"recurring", "cadence"}
 
-func decodeSchedule(d *runtime.Decoder, obj *runtime.Object, m *v1.Schedule) {
+func decodeSchedule(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Schedule) {
 	d.Known(obj, fieldsSchedule)
-	if v := obj.Get("recurring"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("recurring"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "recurring"); ok {
 			m.Recurring = x
 		}
 	}
-	if v := obj.Get("cadence"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("cadence"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "cadence"); ok {
 			m.Cadence = x
 		}
 	}
-	if v := obj.Get("cadence"); v == nil || v.Kind == runtime.KindNull {
+	if v := obj.Get("cadence"); v == nil || v.Kind == mcpwriteimpl.KindNull {
 		switch m.GetRecurring() {
 		case true:
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "cadence", Message: "cadence is required when recurring is true", Suggestions: &runtime.Suggestions{Hint: "send cadence, or set recurring to another value"}})
+			d.Add(&runtime.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "cadence", Message: "cadence is required when recurring is true", Suggestions: &runtime.Suggestions{Hint: "send cadence, or set recurring to another value"}})
 		}
 	}
 }
 
 var fieldsTransformTaskRequest = []string{"id", "operation", "parent_id", "targetParent", "reason", "blocked", "kind", "version", "priority", "escalation", "schedule"}
 
-func decodeTransformTaskRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.TransformTaskRequest) {
+func decodeTransformTaskRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TransformTaskRequest) {
 	d.Known(obj, fieldsTransformTaskRequest)
-	if v := obj.Get("id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "id"); ok {
 			m.Id = x
 		}
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("operation"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("operation"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "operation", enumOperationSnake); ok {
 			m.Operation = v1.Operation(x)
 		}
 	} else {
 		m.Operation = v1.Operation_OPERATION_PROMOTE
 	}
-	if v := obj.Get("parent_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("parent_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "parent_id"); ok {
 			m.ParentId = x
 		}
 	}
-	if v := obj.Get("targetParent"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("targetParent"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "targetParent"); ok {
 			m.TargetParentId = x
 		}
 	}
-	if v := obj.Get("reason"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("reason"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "reason"); ok {
 			m.Reason = x
 		}
 	}
-	if v := obj.Get("blocked"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("blocked"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "blocked"); ok {
 			m.Blocked = x
 		}
 	}
-	if v := obj.Get("kind"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("kind"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "kind"); ok {
 			m.Kind = x
 		}
 	}
-	if v := obj.Get("version"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("version"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "version"); ok {
-			m.Version = runtime.Ptr(x)
+			m.Version = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("priority"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("priority"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "priority"); ok {
-			m.Priority = runtime.Ptr(x)
+			m.Priority = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("escalation"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("escalation"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "escalation"); ok {
 			m.Escalation = x
 		}
 	}
-	if v := obj.Get("schedule"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("schedule"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if o, ok := d.Object(v, "schedule"); ok {
 			x := new(v1.Schedule)
 			d.Enter("schedule")
@@ -172,38 +174,38 @@ func decodeTransformTaskRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.T
 			m.Schedule = x
 		}
 	}
-	if v := obj.Get("parent_id"); v == nil || v.Kind == runtime.KindNull {
+	if v := obj.Get("parent_id"); v == nil || v.Kind == mcpwriteimpl.KindNull {
 		switch m.GetOperation() {
 		case v1.Operation_OPERATION_EXTRACT:
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "parent_id", Message: "parent_id is required when operation is \"extract\"", Suggestions: &runtime.Suggestions{Hint: "send parent_id, or set operation to another value"}})
+			d.Add(&runtime.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "parent_id", Message: "parent_id is required when operation is \"extract\"", Suggestions: &runtime.Suggestions{Hint: "send parent_id, or set operation to another value"}})
 		}
 	}
-	if v := obj.Get("targetParent"); v == nil || v.Kind == runtime.KindNull {
+	if v := obj.Get("targetParent"); v == nil || v.Kind == mcpwriteimpl.KindNull {
 		switch m.GetOperation() {
 		case v1.Operation_OPERATION_ADOPT:
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "targetParent", Message: "targetParent is required when operation is \"adopt\"", Suggestions: &runtime.Suggestions{Hint: "send targetParent, or set operation to another value"}})
+			d.Add(&runtime.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "targetParent", Message: "targetParent is required when operation is \"adopt\"", Suggestions: &runtime.Suggestions{Hint: "send targetParent, or set operation to another value"}})
 		case v1.Operation_OPERATION_EXTRACT:
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "targetParent", Message: "targetParent is required when operation is \"extract\"", Suggestions: &runtime.Suggestions{Hint: "send targetParent, or set operation to another value"}})
+			d.Add(&runtime.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "targetParent", Message: "targetParent is required when operation is \"extract\"", Suggestions: &runtime.Suggestions{Hint: "send targetParent, or set operation to another value"}})
 		}
 	}
-	if v := obj.Get("reason"); v == nil || v.Kind == runtime.KindNull {
+	if v := obj.Get("reason"); v == nil || v.Kind == mcpwriteimpl.KindNull {
 		switch m.GetBlocked() {
 		case true:
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "reason", Message: "reason is required when blocked is true", Suggestions: &runtime.Suggestions{Hint: "send reason, or set blocked to another value"}})
+			d.Add(&runtime.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "reason", Message: "reason is required when blocked is true", Suggestions: &runtime.Suggestions{Hint: "send reason, or set blocked to another value"}})
 		}
 	}
-	if v := obj.Get("version"); v == nil || v.Kind == runtime.KindNull {
+	if v := obj.Get("version"); v == nil || v.Kind == mcpwriteimpl.KindNull {
 		switch m.GetKind() {
 		case "release":
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "version", Message: "version is required when kind is \"release\"", Suggestions: &runtime.Suggestions{Hint: "send version, or set kind to another value"}})
+			d.Add(&runtime.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "version", Message: "version is required when kind is \"release\"", Suggestions: &runtime.Suggestions{Hint: "send version, or set kind to another value"}})
 		case "hotfix":
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "version", Message: "version is required when kind is \"hotfix\"", Suggestions: &runtime.Suggestions{Hint: "send version, or set kind to another value"}})
+			d.Add(&runtime.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "version", Message: "version is required when kind is \"hotfix\"", Suggestions: &runtime.Suggestions{Hint: "send version, or set kind to another value"}})
 		}
 	}
-	if v := obj.Get("escalation"); v == nil || v.Kind == runtime.KindNull {
+	if v := obj.Get("escalation"); v == nil || v.Kind == mcpwriteimpl.KindNull {
 		switch m.GetPriority() {
 		case int32(1):
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "escalation", Message: "escalation is required when priority is 1", Suggestions: &runtime.Suggestions{Hint: "send escalation, or set priority to another value"}})
+			d.Add(&runtime.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "escalation", Message: "escalation is required when priority is 1", Suggestions: &runtime.Suggestions{Hint: "send escalation, or set priority to another value"}})
 		}
 	}
 }

@@ -8,8 +8,10 @@ package ordersv1mcpwrite
 import (
 	context "context"
 	_ "embed"
+
 	v1 "example.com/golden/orders/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
@@ -43,17 +45,17 @@ func RegisterOrderServiceTools(s *mcp.Server, h OrderServiceHandler, opts ...run
 
 // NewOrderService binds the generated tool code of orders.v1.OrderService to h,
 // for RegisterOrderServiceTools or runtime.NewPreparer.
-func NewOrderService(h OrderServiceHandler) *runtime.Service {
-	return &runtime.Service{
+func NewOrderService(h OrderServiceHandler) *mcpwriteimpl.Service {
+	return &mcpwriteimpl.Service{
 		Name: "orders.v1.OrderService",
 		Doc:  writeSchema,
-		Tools: []*runtime.Tool{
-			runtime.NewTool[v1.PlaceOrderRequest]("place_order", decodePlaceOrderRequest,
-				func(c *runtime.Call, m *v1.PlaceOrderRequest) error {
+		Tools: []*mcpwriteimpl.Tool{
+			mcpwriteimpl.NewTool[v1.PlaceOrderRequest]("place_order", decodePlaceOrderRequest,
+				func(c *mcpwriteimpl.Call, m *v1.PlaceOrderRequest) error {
 					return enrichOrderServicePlaceOrderRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.PlaceOrderRequest) (*v1.Order, error) { return h.PlaceOrder(ctx, m) }),
-			runtime.NewTool[v1.CancelOrderRequest]("cancel_order", decodeCancelOrderRequest,
+			mcpwriteimpl.NewTool[v1.CancelOrderRequest]("cancel_order", decodeCancelOrderRequest,
 				nil,
 				func(ctx context.Context, m *v1.CancelOrderRequest) (*v1.Order, error) { return h.CancelOrder(ctx, m) }),
 		},
@@ -78,23 +80,23 @@ type clientAdapterOrderService struct {
 }
 
 func (a *clientAdapterOrderService) PlaceOrder(ctx context.Context, in *v1.PlaceOrderRequest) (*v1.Order, error) {
-	return a.client.PlaceOrder(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.PlaceOrder(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterOrderService) CancelOrder(ctx context.Context, in *v1.CancelOrderRequest) (*v1.Order, error) {
-	return a.client.CancelOrder(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.CancelOrder(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 var fieldsLine = []string{"sku", "quantity"}
 
-func decodeLine(d *runtime.Decoder, obj *runtime.Object, m *v1.Line) {
+func decodeLine(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Line) {
 	d.Known(obj, fieldsLine)
-	if v := obj.Get("sku"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("sku"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "sku"); ok {
 			m.Sku = x
 		}
 	}
-	if v := obj.Get("quantity"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("quantity"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "quantity"); ok {
 			m.Quantity = x
 		}
@@ -103,16 +105,16 @@ func decodeLine(d *runtime.Decoder, obj *runtime.Object, m *v1.Line) {
 
 var fieldsPlaceOrderRequest = []string{"item", "lines", "confirm"}
 
-func decodePlaceOrderRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.PlaceOrderRequest) {
+func decodePlaceOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.PlaceOrderRequest) {
 	d.Known(obj, fieldsPlaceOrderRequest)
-	if v := obj.Get("item"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("item"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "item"); ok {
 			m.Item = x
 		}
 	} else {
 		d.Missing("item")
 	}
-	if v := obj.Get("lines"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("lines"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if arr, ok := d.Array(v, "lines"); ok {
 			d.Enter("lines")
 			for i, ev := range arr {
@@ -127,7 +129,7 @@ func decodePlaceOrderRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Plac
 			d.Leave()
 		}
 	}
-	if v := obj.Get("confirm"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("confirm"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "confirm"); ok {
 			m.Confirm = x
 		}
@@ -136,9 +138,9 @@ func decodePlaceOrderRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Plac
 
 var fieldsCancelOrderRequest = []string{"id"}
 
-func decodeCancelOrderRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.CancelOrderRequest) {
+func decodeCancelOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CancelOrderRequest) {
 	d.Known(obj, fieldsCancelOrderRequest)
-	if v := obj.Get("id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "id"); ok {
 			m.Id = x
 		}
@@ -147,7 +149,7 @@ func decodeCancelOrderRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Can
 	}
 }
 
-func enrichOrderServicePlaceOrderRequest(c *runtime.Call, h OrderServiceHandler, root proto.Message, m *v1.PlaceOrderRequest) error {
+func enrichOrderServicePlaceOrderRequest(c *mcpwriteimpl.Call, h OrderServiceHandler, root proto.Message, m *v1.PlaceOrderRequest) error {
 	m.Id = c.UUIDv7()
 	return nil
 }

@@ -6,12 +6,14 @@
 package relayv1mcpwrite
 
 import (
-	connect "connectrpc.com/connect"
 	context "context"
 	_ "embed"
+
+	connect "connectrpc.com/connect"
 	v1 "example.com/golden/relay/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	connectmcp "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/connectmcp"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
@@ -46,13 +48,13 @@ func RegisterRelayServiceTools(s *mcp.Server, h RelayServiceHandler, opts ...run
 
 // NewRelayService binds the generated tool code of relay.v1.RelayService to h,
 // for RegisterRelayServiceTools or runtime.NewPreparer.
-func NewRelayService(h RelayServiceHandler) *runtime.Service {
-	return &runtime.Service{
+func NewRelayService(h RelayServiceHandler) *mcpwriteimpl.Service {
+	return &mcpwriteimpl.Service{
 		Name: "relay.v1.RelayService",
 		Doc:  writeSchema,
-		Tools: []*runtime.Tool{
-			runtime.NewTool[v1.PostMessageRequest]("post_message", decodePostMessageRequest,
-				func(c *runtime.Call, m *v1.PostMessageRequest) error {
+		Tools: []*mcpwriteimpl.Tool{
+			mcpwriteimpl.NewTool[v1.PostMessageRequest]("post_message", decodePostMessageRequest,
+				func(c *mcpwriteimpl.Call, m *v1.PostMessageRequest) error {
 					return enrichRelayServicePostMessageRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.PostMessageRequest) (*v1.PostMessageResponse, error) {
@@ -86,7 +88,7 @@ type clientAdapterRelayService struct {
 }
 
 func (a *clientAdapterRelayService) PostMessage(ctx context.Context, in *v1.PostMessageRequest) (*v1.PostMessageResponse, error) {
-	return a.client.PostMessage(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.PostMessage(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 // RelayServiceConnectClient is the part of the connect-go client of
@@ -110,7 +112,7 @@ type connectAdapterRelayService struct {
 
 func (a *connectAdapterRelayService) PostMessage(ctx context.Context, in *v1.PostMessageRequest) (*v1.PostMessageResponse, error) {
 	req := connect.NewRequest(in)
-	for k, v := range runtime.OutgoingHeaders(ctx) {
+	for k, v := range mcpwriteimpl.OutgoingHeaders(ctx) {
 		req.Header().Set(k, v)
 	}
 	res, err := a.client.PostMessage(ctx, req)
@@ -122,9 +124,9 @@ func (a *connectAdapterRelayService) PostMessage(ctx context.Context, in *v1.Pos
 
 var fieldsPostMessageRequest = []string{"text"}
 
-func decodePostMessageRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.PostMessageRequest) {
+func decodePostMessageRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.PostMessageRequest) {
 	d.Known(obj, fieldsPostMessageRequest)
-	if v := obj.Get("text"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("text"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "text"); ok {
 			d.MaxLength("text", x, 500)
 			m.Text = x
@@ -134,7 +136,7 @@ func decodePostMessageRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Pos
 	}
 }
 
-func enrichRelayServicePostMessageRequest(c *runtime.Call, h RelayServiceHandler, root proto.Message, m *v1.PostMessageRequest) error {
+func enrichRelayServicePostMessageRequest(c *mcpwriteimpl.Call, h RelayServiceHandler, root proto.Message, m *v1.PostMessageRequest) error {
 	m.Id = c.UUIDv7()
 	vChannelId, err := h.ResolveDefaultChannel(c.Ctx, root)
 	if err != nil {

@@ -8,8 +8,10 @@ package billingv1mcpwrite
 import (
 	context "context"
 	_ "embed"
+
 	v1 "example.com/golden/billing/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
@@ -49,27 +51,27 @@ func RegisterInvoiceServiceTools(s *mcp.Server, h InvoiceServiceHandler, opts ..
 
 // NewInvoiceService binds the generated tool code of billing.v1.InvoiceService
 // to h, for RegisterInvoiceServiceTools or runtime.NewPreparer.
-func NewInvoiceService(h InvoiceServiceHandler) *runtime.Service {
-	return &runtime.Service{
+func NewInvoiceService(h InvoiceServiceHandler) *mcpwriteimpl.Service {
+	return &mcpwriteimpl.Service{
 		Name: "billing.v1.InvoiceService",
 		Doc:  writeSchema,
-		Tools: []*runtime.Tool{
-			runtime.NewTool[v1.IssueInvoiceRequest]("issue_invoice", decodeIssueInvoiceRequest,
-				func(c *runtime.Call, m *v1.IssueInvoiceRequest) error {
+		Tools: []*mcpwriteimpl.Tool{
+			mcpwriteimpl.NewTool[v1.IssueInvoiceRequest]("issue_invoice", decodeIssueInvoiceRequest,
+				func(c *mcpwriteimpl.Call, m *v1.IssueInvoiceRequest) error {
 					return enrichInvoiceServiceIssueInvoiceRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.IssueInvoiceRequest) (*v1.IssueInvoiceResponse, error) {
 					return h.IssueInvoice(ctx, m)
 				}),
-			runtime.NewTool[v1.VoidInvoiceRequest]("void_invoice", decodeVoidInvoiceRequest,
-				func(c *runtime.Call, m *v1.VoidInvoiceRequest) error {
+			mcpwriteimpl.NewTool[v1.VoidInvoiceRequest]("void_invoice", decodeVoidInvoiceRequest,
+				func(c *mcpwriteimpl.Call, m *v1.VoidInvoiceRequest) error {
 					return enrichInvoiceServiceVoidInvoiceRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.VoidInvoiceRequest) (*v1.VoidInvoiceResponse, error) {
 					return h.VoidInvoice(ctx, m)
 				}),
 		},
-		Enums: map[string]*runtime.EnumTable{
+		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"billing.v1.Currency": enumCurrency,
 			"billing.v1.Kind":     enumKind,
 			"billing.v1.Region":   enumRegion,
@@ -104,45 +106,45 @@ type clientAdapterInvoiceService struct {
 }
 
 func (a *clientAdapterInvoiceService) IssueInvoice(ctx context.Context, in *v1.IssueInvoiceRequest) (*v1.IssueInvoiceResponse, error) {
-	return a.client.IssueInvoice(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.IssueInvoice(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterInvoiceService) VoidInvoice(ctx context.Context, in *v1.VoidInvoiceRequest) (*v1.VoidInvoiceResponse, error) {
-	return a.client.VoidInvoice(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.VoidInvoice(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
-var enumCurrency = runtime.NewEnumTable("billing.v1.Currency", []runtime.EnumValue{
+var enumCurrency = mcpwriteimpl.NewEnumTable("billing.v1.Currency", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "CURRENCY_EUR", Alias: "Eur"},
 	{Number: 2, Name: "CURRENCY_USD", Alias: "Usd"},
 	{Number: 3, Name: "CURRENCY_CAD", Alias: "Cad"},
 }, "")
 
-var enumKind = runtime.NewEnumTable("billing.v1.Kind", []runtime.EnumValue{
+var enumKind = mcpwriteimpl.NewEnumTable("billing.v1.Kind", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "KIND_STANDARD", Alias: "Standard"},
 	{Number: 2, Name: "KIND_CREDIT_NOTE", Alias: "CreditNote"},
 }, "")
 
-var enumRegion = runtime.NewEnumTable("billing.v1.Region", []runtime.EnumValue{
+var enumRegion = mcpwriteimpl.NewEnumTable("billing.v1.Region", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "REGION_EU", Alias: "Eu"},
 	{Number: 2, Name: "REGION_US", Alias: "Us"},
 }, "")
 
 var fieldsOrigin = []string{"on_behalf_of"}
 
-func decodeOrigin(d *runtime.Decoder, obj *runtime.Object, m *v1.Origin) {
+func decodeOrigin(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Origin) {
 	d.Known(obj, fieldsOrigin)
-	if v := obj.Get("on_behalf_of"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("on_behalf_of"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "on_behalf_of"); ok {
-			m.OnBehalfOf = runtime.Ptr(x)
+			m.OnBehalfOf = mcpwriteimpl.Ptr(x)
 		}
 	}
 }
 
 var fieldsIssueInvoiceRequest = []string{"origin", "currency", "ledger_id", "amount_cents", "customer_id", "override_kind"}
 
-func decodeIssueInvoiceRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.IssueInvoiceRequest) {
+func decodeIssueInvoiceRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.IssueInvoiceRequest) {
 	d.Known(obj, fieldsIssueInvoiceRequest)
-	if v := obj.Get("origin"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("origin"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if o, ok := d.Object(v, "origin"); ok {
 			x := new(v1.Origin)
 			d.Enter("origin")
@@ -151,33 +153,33 @@ func decodeIssueInvoiceRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Is
 			m.Origin = x
 		}
 	}
-	if v := obj.Get("currency"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("currency"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "currency", enumCurrency); ok {
 			m.Currency = v1.Currency(x)
 		}
 	} else {
 		d.Missing("currency")
 	}
-	if v := obj.Get("ledger_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("ledger_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "ledger_id"); ok {
 			m.LedgerId = x
 		}
 	}
-	if v := obj.Get("amount_cents"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("amount_cents"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int64(v, "amount_cents"); ok {
 			m.AmountCents = x
 		}
 	} else {
 		d.Missing("amount_cents")
 	}
-	if v := obj.Get("customer_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("customer_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "customer_id"); ok {
 			m.CustomerId = x
 		}
 	} else {
 		d.Missing("customer_id")
 	}
-	if v := obj.Get("override_kind"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("override_kind"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "override_kind", enumKind); ok {
 			m.OverrideKind = v1.Kind(x)
 		}
@@ -186,9 +188,9 @@ func decodeIssueInvoiceRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Is
 
 var fieldsVoidInvoiceRequest = []string{"origin", "invoice_id"}
 
-func decodeVoidInvoiceRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.VoidInvoiceRequest) {
+func decodeVoidInvoiceRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.VoidInvoiceRequest) {
 	d.Known(obj, fieldsVoidInvoiceRequest)
-	if v := obj.Get("origin"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("origin"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if o, ok := d.Object(v, "origin"); ok {
 			x := new(v1.Origin)
 			d.Enter("origin")
@@ -197,7 +199,7 @@ func decodeVoidInvoiceRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Voi
 			m.Origin = x
 		}
 	}
-	if v := obj.Get("invoice_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("invoice_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "invoice_id"); ok {
 			m.InvoiceId = x
 		}
@@ -206,7 +208,7 @@ func decodeVoidInvoiceRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Voi
 	}
 }
 
-func enrichInvoiceServiceIssueInvoiceRequest(c *runtime.Call, h InvoiceServiceHandler, root proto.Message, m *v1.IssueInvoiceRequest) error {
+func enrichInvoiceServiceIssueInvoiceRequest(c *mcpwriteimpl.Call, h InvoiceServiceHandler, root proto.Message, m *v1.IssueInvoiceRequest) error {
 	m.InvoiceId = c.UUIDv7()
 	switch m.GetCurrency() {
 	case v1.Currency_CURRENCY_EUR:
@@ -243,61 +245,61 @@ func enrichInvoiceServiceIssueInvoiceRequest(c *runtime.Call, h InvoiceServiceHa
 	} else {
 		m.Sequence = vSequence
 	}
-	return runtime.JoinResolverErrors(errs...)
+	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
 
-func enrichInvoiceServiceOrigin(c *runtime.Call, h InvoiceServiceHandler, root proto.Message, m *v1.Origin) error {
-	vTenantId, err := c.ContextValue(runtime.ContextTenantID, "tenant_id")
+func enrichInvoiceServiceOrigin(c *mcpwriteimpl.Call, h InvoiceServiceHandler, root proto.Message, m *v1.Origin) error {
+	vTenantId, err := c.ContextValue(mcpwriteimpl.ContextTenantID, "tenant_id")
 	if err != nil {
 		return err
 	}
 	m.TenantId = vTenantId
-	vPrincipalId, err := c.ContextValue(runtime.ContextPrincipalID, "principal_id")
+	vPrincipalId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "principal_id")
 	if err != nil {
 		return err
 	}
 	m.PrincipalId = vPrincipalId
-	vCorrelationId, err := c.ContextValue(runtime.ContextCorrelationID, "correlation_id")
+	vCorrelationId, err := c.ContextValue(mcpwriteimpl.ContextCorrelationID, "correlation_id")
 	if err != nil {
 		return err
 	}
 	m.CorrelationId = vCorrelationId
-	vCausationId, err := c.ContextValue(runtime.ContextCausationID, "causation_id")
+	vCausationId, err := c.ContextValue(mcpwriteimpl.ContextCausationID, "causation_id")
 	if err != nil {
 		return err
 	}
 	m.CausationId = vCausationId
-	vTraceparent, err := c.ContextValue(runtime.ContextTraceParent, "traceparent")
+	vTraceparent, err := c.ContextValue(mcpwriteimpl.ContextTraceParent, "traceparent")
 	if err != nil {
 		return err
 	}
 	m.Traceparent = vTraceparent
-	vClientRequestId, err := c.ContextValue(runtime.ContextClientRequestID, "client_request_id")
+	vClientRequestId, err := c.ContextValue(mcpwriteimpl.ContextClientRequestID, "client_request_id")
 	if err != nil {
 		return err
 	}
 	m.ClientRequestId = vClientRequestId
-	vSessionId, err := c.ContextValue(runtime.ContextSessionID, "session_id")
+	vSessionId, err := c.ContextValue(mcpwriteimpl.ContextSessionID, "session_id")
 	if err != nil {
 		return err
 	}
 	m.SessionId = vSessionId
-	vToolName, err := c.ContextValue(runtime.ContextToolName, "tool_name")
+	vToolName, err := c.ContextValue(mcpwriteimpl.ContextToolName, "tool_name")
 	if err != nil {
 		return err
 	}
 	m.ToolName = vToolName
 	if m.OnBehalfOf == nil {
-		v, err := c.ContextValue(runtime.ContextPrincipalID, "on_behalf_of")
+		v, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "on_behalf_of")
 		if err != nil {
 			return err
 		}
-		m.OnBehalfOf = runtime.Ptr(v)
+		m.OnBehalfOf = mcpwriteimpl.Ptr(v)
 	}
 	return nil
 }
 
-func enrichInvoiceServiceVoidInvoiceRequest(c *runtime.Call, h InvoiceServiceHandler, root proto.Message, m *v1.VoidInvoiceRequest) error {
+func enrichInvoiceServiceVoidInvoiceRequest(c *mcpwriteimpl.Call, h InvoiceServiceHandler, root proto.Message, m *v1.VoidInvoiceRequest) error {
 	if x := m.GetOrigin(); x != nil {
 		if err := enrichInvoiceServiceOrigin(c, h, root, x); err != nil {
 			return err

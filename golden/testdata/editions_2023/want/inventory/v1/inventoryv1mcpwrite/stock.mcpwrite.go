@@ -8,12 +8,14 @@ package inventoryv1mcpwrite
 import (
 	context "context"
 	_ "embed"
+	regexp "regexp"
+
 	v1 "example.com/golden/inventory/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
-	regexp "regexp"
 )
 
 // The generated code asserts at compile time that the runtime it links
@@ -45,20 +47,20 @@ func RegisterStockServiceTools(s *mcp.Server, h StockServiceHandler, opts ...run
 
 // NewStockService binds the generated tool code of inventory.v1.StockService to
 // h, for RegisterStockServiceTools or runtime.NewPreparer.
-func NewStockService(h StockServiceHandler) *runtime.Service {
-	return &runtime.Service{
+func NewStockService(h StockServiceHandler) *mcpwriteimpl.Service {
+	return &mcpwriteimpl.Service{
 		Name: "inventory.v1.StockService",
 		Doc:  writeSchema,
-		Tools: []*runtime.Tool{
-			runtime.NewTool[v1.MoveStockRequest]("move_stock", decodeMoveStockRequest,
-				func(c *runtime.Call, m *v1.MoveStockRequest) error {
+		Tools: []*mcpwriteimpl.Tool{
+			mcpwriteimpl.NewTool[v1.MoveStockRequest]("move_stock", decodeMoveStockRequest,
+				func(c *mcpwriteimpl.Call, m *v1.MoveStockRequest) error {
 					return enrichStockServiceMoveStockRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.MoveStockRequest) (*v1.MoveStockResponse, error) {
 					return h.MoveStock(ctx, m)
 				}),
 		},
-		Enums: map[string]*runtime.EnumTable{
+		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"inventory.v1.Reason": enumReason,
 		},
 	}
@@ -89,10 +91,10 @@ type clientAdapterStockService struct {
 }
 
 func (a *clientAdapterStockService) MoveStock(ctx context.Context, in *v1.MoveStockRequest) (*v1.MoveStockResponse, error) {
-	return a.client.MoveStock(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.MoveStock(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
-var enumReason = runtime.NewEnumTable("inventory.v1.Reason", []runtime.EnumValue{
+var enumReason = mcpwriteimpl.NewEnumTable("inventory.v1.Reason", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "REASON_RECEIPT", Alias: "Receipt"},
 	{Number: 2, Name: "REASON_SHIPMENT", Alias: "Shipment"},
 	{Number: 3, Name: "REASON_CORRECTION", Alias: "Adjustment", Synonyms: []string{"Fix"}},
@@ -100,52 +102,52 @@ var enumReason = runtime.NewEnumTable("inventory.v1.Reason", []runtime.EnumValue
 
 var fieldsMoveStockRequest = []string{"sku", "quantity", "reason", "warehouse", "note", "urgent"}
 
-func decodeMoveStockRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.MoveStockRequest) {
+func decodeMoveStockRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.MoveStockRequest) {
 	d.Known(obj, fieldsMoveStockRequest)
-	if v := obj.Get("sku"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("sku"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "sku"); ok {
 			d.Pattern("sku", x, patternMoveStockRequestSku)
-			m.Sku = runtime.Ptr(x)
+			m.Sku = mcpwriteimpl.Ptr(x)
 		}
 	} else {
 		d.Missing("sku")
 	}
-	if v := obj.Get("quantity"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("quantity"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "quantity"); ok {
-			m.Quantity = runtime.Ptr(x)
+			m.Quantity = mcpwriteimpl.Ptr(x)
 		}
 	} else {
 		d.Missing("quantity")
 	}
-	if v := obj.Get("reason"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("reason"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "reason", enumReason); ok {
-			m.Reason = runtime.Ptr(v1.Reason(x))
+			m.Reason = mcpwriteimpl.Ptr(v1.Reason(x))
 		}
 	} else {
 		d.Missing("reason")
 	}
-	if v := obj.Get("warehouse"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("warehouse"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "warehouse"); ok {
 			m.Warehouse = x
 		}
 	}
-	if v := obj.Get("note"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("note"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "note"); ok {
-			m.Note = runtime.Ptr(x)
+			m.Note = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("urgent"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("urgent"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "urgent"); ok {
-			m.Urgent = runtime.Ptr(x)
+			m.Urgent = mcpwriteimpl.Ptr(x)
 		}
 	} else {
-		m.Urgent = runtime.Ptr(false)
+		m.Urgent = mcpwriteimpl.Ptr(false)
 	}
 }
 
-func enrichStockServiceMoveStockRequest(c *runtime.Call, h StockServiceHandler, root proto.Message, m *v1.MoveStockRequest) error {
-	m.MovementId = runtime.Ptr(c.UUIDv4())
-	m.MovedAt = runtime.Ptr(runtime.FormatRFC3339(c.Now()))
+func enrichStockServiceMoveStockRequest(c *mcpwriteimpl.Call, h StockServiceHandler, root proto.Message, m *v1.MoveStockRequest) error {
+	m.MovementId = mcpwriteimpl.Ptr(c.UUIDv4())
+	m.MovedAt = mcpwriteimpl.Ptr(mcpwriteimpl.FormatRFC3339(c.Now()))
 	if m.Warehouse == "" {
 		v, err := h.ResolveHomeWarehouse(c.Ctx, root)
 		if err != nil {

@@ -8,9 +8,11 @@ package ticketsv1mcpwrite
 import (
 	context "context"
 	_ "embed"
+
 	v11 "example.com/golden/thirdparty/v1"
 	v1 "example.com/golden/tickets/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
@@ -42,20 +44,20 @@ func RegisterTicketServiceTools(s *mcp.Server, h TicketServiceHandler, opts ...r
 
 // NewTicketService binds the generated tool code of tickets.v1.TicketService to
 // h, for RegisterTicketServiceTools or runtime.NewPreparer.
-func NewTicketService(h TicketServiceHandler) *runtime.Service {
-	return &runtime.Service{
+func NewTicketService(h TicketServiceHandler) *mcpwriteimpl.Service {
+	return &mcpwriteimpl.Service{
 		Name: "tickets.v1.TicketService",
 		Doc:  writeSchema,
-		Tools: []*runtime.Tool{
-			runtime.NewTool[v1.OpenTicketRequest]("open_ticket", decodeOpenTicketRequest,
-				func(c *runtime.Call, m *v1.OpenTicketRequest) error {
+		Tools: []*mcpwriteimpl.Tool{
+			mcpwriteimpl.NewTool[v1.OpenTicketRequest]("open_ticket", decodeOpenTicketRequest,
+				func(c *mcpwriteimpl.Call, m *v1.OpenTicketRequest) error {
 					return enrichTicketServiceOpenTicketRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.OpenTicketRequest) (*v1.OpenTicketResponse, error) {
 					return h.OpenTicket(ctx, m)
 				}),
 		},
-		Enums: map[string]*runtime.EnumTable{
+		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"thirdparty.v1.Status": enumStatusForStatus,
 			"tickets.v1.Category":  enumCategory,
 			"tickets.v1.Severity":  enumSeveritySnake,
@@ -82,78 +84,78 @@ type clientAdapterTicketService struct {
 }
 
 func (a *clientAdapterTicketService) OpenTicket(ctx context.Context, in *v1.OpenTicketRequest) (*v1.OpenTicketResponse, error) {
-	return a.client.OpenTicket(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.OpenTicket(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
-var enumCategory = runtime.NewEnumTable("tickets.v1.Category", []runtime.EnumValue{
+var enumCategory = mcpwriteimpl.NewEnumTable("tickets.v1.Category", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "CATEGORY_OUTAGE", Alias: "Outage", Synonyms: []string{"Incident", "Down"}, Description: "Something is down."},
 	{Number: 2, Name: "CATEGORY_CAPACITY", Alias: "Capacity", Description: "More resources needed"},
 	{Number: 3, Name: "CATEGORY_BILLING_QUESTION", Alias: "Billing", Synonyms: []string{"Invoice"}},
 }, "Infrastructure problems are Outage or Capacity")
 
-var enumSeverityKebab = runtime.NewEnumTable("tickets.v1.Severity", []runtime.EnumValue{
+var enumSeverityKebab = mcpwriteimpl.NewEnumTable("tickets.v1.Severity", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "SEVERITY_LOW", Alias: "low"},
 	{Number: 2, Name: "SEVERITY_HIGH_IMPACT", Alias: "high-impact"},
 	{Number: 3, Name: "SEVERITY_CRITICAL", Alias: "critical"},
 }, "")
 
-var enumSeveritySnake = runtime.NewEnumTable("tickets.v1.Severity", []runtime.EnumValue{
+var enumSeveritySnake = mcpwriteimpl.NewEnumTable("tickets.v1.Severity", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "SEVERITY_LOW", Alias: "low"},
 	{Number: 2, Name: "SEVERITY_HIGH_IMPACT", Alias: "high_impact"},
 	{Number: 3, Name: "SEVERITY_CRITICAL", Alias: "critical"},
 }, "")
 
-var enumStatus = runtime.NewEnumTable("thirdparty.v1.Status", []runtime.EnumValue{
+var enumStatus = mcpwriteimpl.NewEnumTable("thirdparty.v1.Status", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "STATUS_TODO", Alias: "Todo"},
 	{Number: 2, Name: "STATUS_IN_PROGRESS", Alias: "InProgress"},
 	{Number: 3, Name: "STATUS_DONE", Alias: "Done"},
 }, "")
 
-var enumStatusForStatus = runtime.NewEnumTable("thirdparty.v1.Status", []runtime.EnumValue{
+var enumStatusForStatus = mcpwriteimpl.NewEnumTable("thirdparty.v1.Status", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "STATUS_TODO", Alias: "Open", Synonyms: []string{"Todo"}},
 	{Number: 2, Name: "STATUS_IN_PROGRESS", Alias: "Doing"},
 	{Number: 3, Name: "STATUS_DONE", Alias: "Done"},
 }, "")
 
-var enumTeam = runtime.NewEnumTable("tickets.v1.Team", []runtime.EnumValue{
+var enumTeam = mcpwriteimpl.NewEnumTable("tickets.v1.Team", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "TEAM_PLATFORM", Alias: "Platform Engineering"},
 	{Number: 2, Name: "TEAM_SUPPORT", Alias: "Support"},
 }, "")
 
 var fieldsOpenTicketRequest = []string{"category", "severity", "escalation", "status", "plain_status", "title"}
 
-func decodeOpenTicketRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.OpenTicketRequest) {
+func decodeOpenTicketRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.OpenTicketRequest) {
 	d.Known(obj, fieldsOpenTicketRequest)
-	if v := obj.Get("category"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("category"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "category", enumCategory); ok {
 			m.Category = v1.Category(x)
 		}
 	} else {
 		d.Missing("category")
 	}
-	if v := obj.Get("severity"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("severity"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "severity", enumSeveritySnake); ok {
 			m.Severity = v1.Severity(x)
 		}
 	} else {
 		m.Severity = v1.Severity_SEVERITY_LOW
 	}
-	if v := obj.Get("escalation"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("escalation"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "escalation", enumSeverityKebab); ok {
 			m.EscalateAt = v1.Severity(x)
 		}
 	}
-	if v := obj.Get("status"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("status"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "status", enumStatusForStatus); ok {
 			m.Status = v11.Status(x)
 		}
 	}
-	if v := obj.Get("plain_status"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("plain_status"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "plain_status", enumStatus); ok {
 			m.PlainStatus = v11.Status(x)
 		}
 	}
-	if v := obj.Get("title"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "title"); ok {
 			m.Title = x
 		}
@@ -162,7 +164,7 @@ func decodeOpenTicketRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Open
 	}
 }
 
-func enrichTicketServiceOpenTicketRequest(c *runtime.Call, h TicketServiceHandler, root proto.Message, m *v1.OpenTicketRequest) error {
+func enrichTicketServiceOpenTicketRequest(c *mcpwriteimpl.Call, h TicketServiceHandler, root proto.Message, m *v1.OpenTicketRequest) error {
 	m.Id = c.UUIDv7()
 	switch m.GetCategory() {
 	case v1.Category_CATEGORY_OUTAGE, v1.Category_CATEGORY_CAPACITY:

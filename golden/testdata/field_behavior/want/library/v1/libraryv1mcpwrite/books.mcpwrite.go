@@ -8,11 +8,13 @@ package libraryv1mcpwrite
 import (
 	context "context"
 	_ "embed"
+	regexp "regexp"
+
 	v1 "example.com/golden/library/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
-	regexp "regexp"
 )
 
 // The generated code asserts at compile time that the runtime it links
@@ -41,12 +43,12 @@ func RegisterLibraryServiceTools(s *mcp.Server, h LibraryServiceHandler, opts ..
 
 // NewLibraryService binds the generated tool code of library.v1.LibraryService
 // to h, for RegisterLibraryServiceTools or runtime.NewPreparer.
-func NewLibraryService(h LibraryServiceHandler) *runtime.Service {
-	return &runtime.Service{
+func NewLibraryService(h LibraryServiceHandler) *mcpwriteimpl.Service {
+	return &mcpwriteimpl.Service{
 		Name: "library.v1.LibraryService",
 		Doc:  writeSchema,
-		Tools: []*runtime.Tool{
-			runtime.NewTool[v1.AddBookRequest]("add_book", decodeAddBookRequest,
+		Tools: []*mcpwriteimpl.Tool{
+			mcpwriteimpl.NewTool[v1.AddBookRequest]("add_book", decodeAddBookRequest,
 				nil,
 				func(ctx context.Context, m *v1.AddBookRequest) (*v1.Book, error) { return h.AddBook(ctx, m) }),
 		},
@@ -71,21 +73,21 @@ type clientAdapterLibraryService struct {
 }
 
 func (a *clientAdapterLibraryService) AddBook(ctx context.Context, in *v1.AddBookRequest) (*v1.Book, error) {
-	return a.client.AddBook(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.AddBook(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 var fieldsBook = []string{"title", "isbn", "pages", "author"}
 
-func decodeBook(d *runtime.Decoder, obj *runtime.Object, m *v1.Book) {
+func decodeBook(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Book) {
 	d.Known(obj, fieldsBook)
-	if v := obj.Get("title"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "title"); ok {
 			m.Title = x
 		}
 	} else {
 		d.Missing("title")
 	}
-	if v := obj.Get("isbn"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("isbn"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "isbn"); ok {
 			d.Pattern("isbn", x, patternBookIsbn)
 			m.Isbn = x
@@ -93,12 +95,12 @@ func decodeBook(d *runtime.Decoder, obj *runtime.Object, m *v1.Book) {
 	} else {
 		d.Missing("isbn")
 	}
-	if v := obj.Get("pages"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("pages"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "pages"); ok {
 			m.Pages = x
 		}
 	}
-	if v := obj.Get("author"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("author"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "author"); ok {
 			m.Author = x
 		}
@@ -107,9 +109,9 @@ func decodeBook(d *runtime.Decoder, obj *runtime.Object, m *v1.Book) {
 
 var fieldsAddBookRequest = []string{"book", "request_id"}
 
-func decodeAddBookRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.AddBookRequest) {
+func decodeAddBookRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.AddBookRequest) {
 	d.Known(obj, fieldsAddBookRequest)
-	if v := obj.Get("book"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("book"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if o, ok := d.Object(v, "book"); ok {
 			x := new(v1.Book)
 			d.Enter("book")
@@ -120,7 +122,7 @@ func decodeAddBookRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.AddBook
 	} else {
 		d.Missing("book")
 	}
-	if v := obj.Get("request_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("request_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "request_id"); ok {
 			m.RequestId = x
 		}

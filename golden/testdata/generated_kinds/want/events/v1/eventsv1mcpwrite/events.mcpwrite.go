@@ -8,13 +8,15 @@ package eventsv1mcpwrite
 import (
 	context "context"
 	_ "embed"
+	strconv "strconv"
+
 	v1 "example.com/golden/events/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
-	strconv "strconv"
 )
 
 // The generated code asserts at compile time that the runtime it links
@@ -43,20 +45,20 @@ func RegisterEventServiceTools(s *mcp.Server, h EventServiceHandler, opts ...run
 
 // NewEventService binds the generated tool code of events.v1.EventService to h,
 // for RegisterEventServiceTools or runtime.NewPreparer.
-func NewEventService(h EventServiceHandler) *runtime.Service {
-	return &runtime.Service{
+func NewEventService(h EventServiceHandler) *mcpwriteimpl.Service {
+	return &mcpwriteimpl.Service{
 		Name: "events.v1.EventService",
 		Doc:  writeSchema,
-		Tools: []*runtime.Tool{
-			runtime.NewTool[v1.AppendEventRequest]("append_event", decodeAppendEventRequest,
-				func(c *runtime.Call, m *v1.AppendEventRequest) error {
+		Tools: []*mcpwriteimpl.Tool{
+			mcpwriteimpl.NewTool[v1.AppendEventRequest]("append_event", decodeAppendEventRequest,
+				func(c *mcpwriteimpl.Call, m *v1.AppendEventRequest) error {
 					return enrichEventServiceAppendEventRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.AppendEventRequest) (*v1.AppendEventResponse, error) {
 					return h.AppendEvent(ctx, m)
 				}),
 		},
-		Enums: map[string]*runtime.EnumTable{
+		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"events.v1.Topic": enumTopic,
 		},
 	}
@@ -79,75 +81,75 @@ type clientAdapterEventService struct {
 }
 
 func (a *clientAdapterEventService) AppendEvent(ctx context.Context, in *v1.AppendEventRequest) (*v1.AppendEventResponse, error) {
-	return a.client.AppendEvent(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.AppendEvent(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
-var enumTopic = runtime.NewEnumTable("events.v1.Topic", []runtime.EnumValue{
+var enumTopic = mcpwriteimpl.NewEnumTable("events.v1.Topic", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "TOPIC_ORDERS", Alias: "Orders"},
 	{Number: 2, Name: "TOPIC_PAYMENTS", Alias: "Payments"},
 }, "")
 
 var fieldsAppendEventRequest = []string{"external_id", "effective_at", "topic", "subject", "sequence", "replay", "weight", "offset", "payload"}
 
-func decodeAppendEventRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.AppendEventRequest) {
+func decodeAppendEventRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.AppendEventRequest) {
 	d.Known(obj, fieldsAppendEventRequest)
-	if v := obj.Get("external_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("external_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "external_id"); ok {
 			m.ExternalId = x
 		}
 	}
-	if v := obj.Get("effective_at"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("effective_at"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Timestamp(v, "effective_at"); ok {
 			m.EffectiveAt = x
 		}
 	}
-	if v := obj.Get("topic"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("topic"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "topic", enumTopic); ok {
 			m.Topic = v1.Topic(x)
 		}
 	} else {
 		d.Missing("topic")
 	}
-	if v := obj.Get("subject"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("subject"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "subject"); ok {
 			m.Subject = x
 		}
 	} else {
 		d.Missing("subject")
 	}
-	if v := obj.Get("sequence"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("sequence"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "sequence"); ok {
 			m.Sequence = x
 		}
 	}
-	if v := obj.Get("replay"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("replay"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "replay"); ok {
 			m.Replay = x
 		}
 	}
-	if v := obj.Get("weight"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("weight"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Float64(v, "weight"); ok {
 			m.Weight = x
 		}
 	}
-	if v := obj.Get("offset"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("offset"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Uint64(v, "offset"); ok {
 			m.Offset = x
 		}
 	}
-	if v := obj.Get("payload"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("payload"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "payload"); ok {
 			m.Payload = x
 		}
 	}
 }
 
-func enrichEventServiceAppendEventRequest(c *runtime.Call, h EventServiceHandler, root proto.Message, m *v1.AppendEventRequest) error {
+func enrichEventServiceAppendEventRequest(c *mcpwriteimpl.Call, h EventServiceHandler, root proto.Message, m *v1.AppendEventRequest) error {
 	m.EventId = "evt_" + c.UUIDv7()
 	m.TraceId = c.UUIDv4()
 	m.SortKey = c.ULID()
 	m.CreatedAt = timestamppb.New(c.Now())
-	m.CreatedAtText = "at:" + runtime.FormatRFC3339(c.Now())
+	m.CreatedAtText = "at:" + mcpwriteimpl.FormatRFC3339(c.Now())
 	m.CreatedAtMillis = c.Now().UnixMilli()
 	m.CommandId = c.RequestScopedID()
 	if m.ExternalId == "" {

@@ -8,8 +8,10 @@ package plannerv1mcpwrite
 import (
 	context "context"
 	_ "embed"
+
 	v1 "example.com/golden/planner/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
@@ -46,30 +48,30 @@ func RegisterPlannerServiceTools(s *mcp.Server, h PlannerServiceHandler, opts ..
 
 // NewPlannerService binds the generated tool code of planner.v1.PlannerService
 // to h, for RegisterPlannerServiceTools or runtime.NewPreparer.
-func NewPlannerService(h PlannerServiceHandler) *runtime.Service {
-	return &runtime.Service{
+func NewPlannerService(h PlannerServiceHandler) *mcpwriteimpl.Service {
+	return &mcpwriteimpl.Service{
 		Name: "planner.v1.PlannerService",
 		Doc:  writeSchema,
-		Tools: []*runtime.Tool{
-			runtime.NewTool[v1.CreateTaskRequest]("create_task", decodeCreateTaskRequest,
-				func(c *runtime.Call, m *v1.CreateTaskRequest) error {
+		Tools: []*mcpwriteimpl.Tool{
+			mcpwriteimpl.NewTool[v1.CreateTaskRequest]("create_task", decodeCreateTaskRequest,
+				func(c *mcpwriteimpl.Call, m *v1.CreateTaskRequest) error {
 					return enrichPlannerServiceCreateTaskRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.CreateTaskRequest) (*v1.Task, error) { return h.CreateTask(ctx, m) }),
-			runtime.NewTool[v1.ArchiveTaskRequest]("archive_task", decodeArchiveTaskRequest,
-				func(c *runtime.Call, m *v1.ArchiveTaskRequest) error {
+			mcpwriteimpl.NewTool[v1.ArchiveTaskRequest]("archive_task", decodeArchiveTaskRequest,
+				func(c *mcpwriteimpl.Call, m *v1.ArchiveTaskRequest) error {
 					return enrichPlannerServiceArchiveTaskRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.ArchiveTaskRequest) (*v1.Task, error) { return h.ArchiveTask(ctx, m) }),
-			runtime.NewTool[v1.ListTasksRequest]("list_tasks", decodeListTasksRequest,
-				func(c *runtime.Call, m *v1.ListTasksRequest) error {
+			mcpwriteimpl.NewTool[v1.ListTasksRequest]("list_tasks", decodeListTasksRequest,
+				func(c *mcpwriteimpl.Call, m *v1.ListTasksRequest) error {
 					return enrichPlannerServiceListTasksRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.ListTasksRequest) (*v1.ListTasksResponse, error) {
 					return h.ListTasks(ctx, m)
 				}),
 		},
-		Enums: map[string]*runtime.EnumTable{
+		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"planner.v1.ArchiveOperation": enumArchiveOperationSnake,
 			"planner.v1.WorkflowState":    enumWorkflowStateSnake,
 		},
@@ -96,23 +98,23 @@ type clientAdapterPlannerService struct {
 }
 
 func (a *clientAdapterPlannerService) CreateTask(ctx context.Context, in *v1.CreateTaskRequest) (*v1.Task, error) {
-	return a.client.CreateTask(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.CreateTask(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterPlannerService) ArchiveTask(ctx context.Context, in *v1.ArchiveTaskRequest) (*v1.Task, error) {
-	return a.client.ArchiveTask(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.ArchiveTask(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterPlannerService) ListTasks(ctx context.Context, in *v1.ListTasksRequest) (*v1.ListTasksResponse, error) {
-	return a.client.ListTasks(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.ListTasks(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
-var enumArchiveOperationSnake = runtime.NewEnumTable("planner.v1.ArchiveOperation", []runtime.EnumValue{
+var enumArchiveOperationSnake = mcpwriteimpl.NewEnumTable("planner.v1.ArchiveOperation", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "ARCHIVE_OPERATION_ARCHIVE", Alias: "archive"},
 	{Number: 2, Name: "ARCHIVE_OPERATION_RESTORE", Alias: "restore"},
 }, "")
 
-var enumWorkflowStateSnake = runtime.NewEnumTable("planner.v1.WorkflowState", []runtime.EnumValue{
+var enumWorkflowStateSnake = mcpwriteimpl.NewEnumTable("planner.v1.WorkflowState", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "WORKFLOW_STATE_TODO", Alias: "todo"},
 	{Number: 2, Name: "WORKFLOW_STATE_IN_PROGRESS", Alias: "in_progress"},
 	{Number: 3, Name: "WORKFLOW_STATE_DONE", Alias: "done"},
@@ -120,9 +122,9 @@ var enumWorkflowStateSnake = runtime.NewEnumTable("planner.v1.WorkflowState", []
 
 var fieldsAudit = []string{"changeNote"}
 
-func decodeAudit(d *runtime.Decoder, obj *runtime.Object, m *v1.Audit) {
+func decodeAudit(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Audit) {
 	d.Known(obj, fieldsAudit)
-	if v := obj.Get("changeNote"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("changeNote"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "changeNote"); ok {
 			m.ChangeNote = x
 		}
@@ -131,9 +133,9 @@ func decodeAudit(d *runtime.Decoder, obj *runtime.Object, m *v1.Audit) {
 
 var fieldsCreateTaskRequest = []string{"audit", "title", "parentId", "workflowState", "payload", "due"}
 
-func decodeCreateTaskRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.CreateTaskRequest) {
+func decodeCreateTaskRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateTaskRequest) {
 	d.Known(obj, fieldsCreateTaskRequest)
-	if v := obj.Get("audit"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("audit"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if o, ok := d.Object(v, "audit"); ok {
 			x := new(v1.Audit)
 			d.Enter("audit")
@@ -142,7 +144,7 @@ func decodeCreateTaskRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Crea
 			m.Audit = x
 		}
 	}
-	if v := obj.Get("title"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "title"); ok {
 			d.MinLength("title", x, 1)
 			d.MaxLength("title", x, 200)
@@ -151,19 +153,19 @@ func decodeCreateTaskRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Crea
 	} else {
 		d.Missing("title")
 	}
-	if v := obj.Get("parentId"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("parentId"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "parentId"); ok {
 			m.ParentId = x
 		}
 	}
-	if v := obj.Get("workflowState"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("workflowState"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "workflowState", enumWorkflowStateSnake); ok {
 			m.WorkflowState = v1.WorkflowState(x)
 		}
 	} else {
 		m.WorkflowState = v1.WorkflowState_WORKFLOW_STATE_TODO
 	}
-	if v := obj.Get("payload"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("payload"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if ks, vs, ok := d.MapEntries(v, "payload"); ok {
 			m.Data = make(map[string]string, len(ks))
 			d.Enter("payload")
@@ -176,7 +178,7 @@ func decodeCreateTaskRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Crea
 			d.Leave()
 		}
 	}
-	if v := obj.Get("due"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("due"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "due"); ok {
 			m.DueLabel = x
 		}
@@ -185,9 +187,9 @@ func decodeCreateTaskRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Crea
 
 var fieldsArchiveTaskRequest = []string{"audit", "taskId", "operation", "archiveDate"}
 
-func decodeArchiveTaskRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ArchiveTaskRequest) {
+func decodeArchiveTaskRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ArchiveTaskRequest) {
 	d.Known(obj, fieldsArchiveTaskRequest)
-	if v := obj.Get("audit"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("audit"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if o, ok := d.Object(v, "audit"); ok {
 			x := new(v1.Audit)
 			d.Enter("audit")
@@ -196,38 +198,38 @@ func decodeArchiveTaskRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Arc
 			m.Audit = x
 		}
 	}
-	if v := obj.Get("taskId"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("taskId"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "taskId"); ok {
 			m.TaskId = x
 		}
 	} else {
 		d.Missing("taskId")
 	}
-	if v := obj.Get("operation"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("operation"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "operation", enumArchiveOperationSnake); ok {
 			m.Operation = v1.ArchiveOperation(x)
 		}
 	} else {
 		d.Missing("operation")
 	}
-	if v := obj.Get("archiveDate"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("archiveDate"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Timestamp(v, "archiveDate"); ok {
 			m.ArchiveDate = x
 		}
 	}
-	if v := obj.Get("archiveDate"); v == nil || v.Kind == runtime.KindNull {
+	if v := obj.Get("archiveDate"); v == nil || v.Kind == mcpwriteimpl.KindNull {
 		switch m.GetOperation() {
 		case v1.ArchiveOperation_ARCHIVE_OPERATION_ARCHIVE:
-			d.Add(&runtime.ErrorEntry{Code: runtime.CodeMissingRequired, Field: "archiveDate", Message: "archiveDate is required when operation is \"archive\"", Suggestions: &runtime.Suggestions{Hint: "send archiveDate, or set operation to another value"}})
+			d.Add(&runtime.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "archiveDate", Message: "archiveDate is required when operation is \"archive\"", Suggestions: &runtime.Suggestions{Hint: "send archiveDate, or set operation to another value"}})
 		}
 	}
 }
 
 var fieldsListTasksRequest = []string{"pageSize", "pageToken", "workflowState"}
 
-func decodeListTasksRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ListTasksRequest) {
+func decodeListTasksRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ListTasksRequest) {
 	d.Known(obj, fieldsListTasksRequest)
-	if v := obj.Get("pageSize"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("pageSize"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "pageSize"); ok {
 			d.Minimum("pageSize", float64(x), 1)
 			d.Maximum("pageSize", float64(x), 100)
@@ -236,19 +238,19 @@ func decodeListTasksRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ListT
 	} else {
 		m.PageSize = 20
 	}
-	if v := obj.Get("pageToken"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("pageToken"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "pageToken"); ok {
 			m.PageToken = x
 		}
 	}
-	if v := obj.Get("workflowState"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("workflowState"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "workflowState", enumWorkflowStateSnake); ok {
 			m.WorkflowState = v1.WorkflowState(x)
 		}
 	}
 }
 
-func enrichPlannerServiceCreateTaskRequest(c *runtime.Call, h PlannerServiceHandler, root proto.Message, m *v1.CreateTaskRequest) error {
+func enrichPlannerServiceCreateTaskRequest(c *mcpwriteimpl.Call, h PlannerServiceHandler, root proto.Message, m *v1.CreateTaskRequest) error {
 	m.TaskId = "task_" + c.UUIDv7()
 	if x := m.GetAudit(); x != nil {
 		if err := enrichPlannerServiceAudit(c, h, root, x); err != nil {
@@ -258,8 +260,8 @@ func enrichPlannerServiceCreateTaskRequest(c *runtime.Call, h PlannerServiceHand
 	return nil
 }
 
-func enrichPlannerServiceAudit(c *runtime.Call, h PlannerServiceHandler, root proto.Message, m *v1.Audit) error {
-	vTenantId, err := c.ContextValue(runtime.ContextTenantID, "tenantId")
+func enrichPlannerServiceAudit(c *mcpwriteimpl.Call, h PlannerServiceHandler, root proto.Message, m *v1.Audit) error {
+	vTenantId, err := c.ContextValue(mcpwriteimpl.ContextTenantID, "tenantId")
 	if err != nil {
 		return err
 	}
@@ -268,7 +270,7 @@ func enrichPlannerServiceAudit(c *runtime.Call, h PlannerServiceHandler, root pr
 	return nil
 }
 
-func enrichPlannerServiceArchiveTaskRequest(c *runtime.Call, h PlannerServiceHandler, root proto.Message, m *v1.ArchiveTaskRequest) error {
+func enrichPlannerServiceArchiveTaskRequest(c *mcpwriteimpl.Call, h PlannerServiceHandler, root proto.Message, m *v1.ArchiveTaskRequest) error {
 	if x := m.GetAudit(); x != nil {
 		if err := enrichPlannerServiceAudit(c, h, root, x); err != nil {
 			return err
@@ -277,8 +279,8 @@ func enrichPlannerServiceArchiveTaskRequest(c *runtime.Call, h PlannerServiceHan
 	return nil
 }
 
-func enrichPlannerServiceListTasksRequest(c *runtime.Call, h PlannerServiceHandler, root proto.Message, m *v1.ListTasksRequest) error {
-	vTenantId, err := c.ContextValue(runtime.ContextTenantID, "tenantId")
+func enrichPlannerServiceListTasksRequest(c *mcpwriteimpl.Call, h PlannerServiceHandler, root proto.Message, m *v1.ListTasksRequest) error {
+	vTenantId, err := c.ContextValue(mcpwriteimpl.ContextTenantID, "tenantId")
 	if err != nil {
 		return err
 	}

@@ -7,8 +7,10 @@ package shopv1mcpwrite
 import (
 	context "context"
 	_ "embed"
+
 	v1 "example.com/golden/shop/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
@@ -43,20 +45,20 @@ func RegisterOrderServiceTools(s *mcp.Server, h OrderServiceHandler, opts ...run
 
 // NewOrderService binds the generated tool code of shop.v1.OrderService to h,
 // for RegisterOrderServiceTools or runtime.NewPreparer.
-func NewOrderService(h OrderServiceHandler) *runtime.Service {
-	return &runtime.Service{
+func NewOrderService(h OrderServiceHandler) *mcpwriteimpl.Service {
+	return &mcpwriteimpl.Service{
 		Name: "shop.v1.OrderService",
 		Doc:  writeSchema,
-		Tools: []*runtime.Tool{
-			runtime.NewTool[v1.PlaceOrderRequest]("place_order", decodePlaceOrderRequest,
-				func(c *runtime.Call, m *v1.PlaceOrderRequest) error {
+		Tools: []*mcpwriteimpl.Tool{
+			mcpwriteimpl.NewTool[v1.PlaceOrderRequest]("place_order", decodePlaceOrderRequest,
+				func(c *mcpwriteimpl.Call, m *v1.PlaceOrderRequest) error {
 					return enrichOrderServicePlaceOrderRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.PlaceOrderRequest) (*v1.PlaceOrderResponse, error) {
 					return h.PlaceOrder(ctx, m)
 				}),
-			runtime.NewTool[v1.ChangeAddressRequest]("change_address", decodeChangeAddressRequest,
-				func(c *runtime.Call, m *v1.ChangeAddressRequest) error {
+			mcpwriteimpl.NewTool[v1.ChangeAddressRequest]("change_address", decodeChangeAddressRequest,
+				func(c *mcpwriteimpl.Call, m *v1.ChangeAddressRequest) error {
 					return enrichOrderServiceChangeAddressRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.ChangeAddressRequest) (*v1.ChangeAddressResponse, error) {
@@ -84,25 +86,25 @@ type clientAdapterOrderService struct {
 }
 
 func (a *clientAdapterOrderService) PlaceOrder(ctx context.Context, in *v1.PlaceOrderRequest) (*v1.PlaceOrderResponse, error) {
-	return a.client.PlaceOrder(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.PlaceOrder(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterOrderService) ChangeAddress(ctx context.Context, in *v1.ChangeAddressRequest) (*v1.ChangeAddressResponse, error) {
-	return a.client.ChangeAddress(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.ChangeAddress(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 var fieldsGeo = []string{"lat", "lng"}
 
-func decodeGeo(d *runtime.Decoder, obj *runtime.Object, m *v1.Geo) {
+func decodeGeo(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Geo) {
 	d.Known(obj, fieldsGeo)
-	if v := obj.Get("lat"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("lat"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Float64(v, "lat"); ok {
 			d.Minimum("lat", float64(x), -90)
 			d.Maximum("lat", float64(x), 90)
 			m.Lat = x
 		}
 	}
-	if v := obj.Get("lng"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("lng"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Float64(v, "lng"); ok {
 			d.Minimum("lng", float64(x), -180)
 			d.Maximum("lng", float64(x), 180)
@@ -113,9 +115,9 @@ func decodeGeo(d *runtime.Decoder, obj *runtime.Object, m *v1.Geo) {
 
 var fieldsAddress = []string{"street", "city", "geo"}
 
-func decodeAddress(d *runtime.Decoder, obj *runtime.Object, m *v1.Address) {
+func decodeAddress(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Address) {
 	d.Known(obj, fieldsAddress)
-	if v := obj.Get("street"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("street"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "street"); ok {
 			d.MinLength("street", x, 1)
 			m.Street = x
@@ -123,14 +125,14 @@ func decodeAddress(d *runtime.Decoder, obj *runtime.Object, m *v1.Address) {
 	} else {
 		d.Missing("street")
 	}
-	if v := obj.Get("city"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("city"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "city"); ok {
 			m.City = x
 		}
 	} else {
 		d.Missing("city")
 	}
-	if v := obj.Get("geo"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("geo"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if o, ok := d.Object(v, "geo"); ok {
 			x := new(v1.Geo)
 			d.Enter("geo")
@@ -143,16 +145,16 @@ func decodeAddress(d *runtime.Decoder, obj *runtime.Object, m *v1.Address) {
 
 var fieldsCustomer = []string{"name", "billing", "shipping"}
 
-func decodeCustomer(d *runtime.Decoder, obj *runtime.Object, m *v1.Customer) {
+func decodeCustomer(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Customer) {
 	d.Known(obj, fieldsCustomer)
-	if v := obj.Get("name"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "name"); ok {
 			m.Name = x
 		}
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("billing"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("billing"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if o, ok := d.Object(v, "billing"); ok {
 			x := new(v1.Address)
 			d.Enter("billing")
@@ -163,7 +165,7 @@ func decodeCustomer(d *runtime.Decoder, obj *runtime.Object, m *v1.Customer) {
 	} else {
 		d.Missing("billing")
 	}
-	if v := obj.Get("shipping"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("shipping"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if o, ok := d.Object(v, "shipping"); ok {
 			x := new(v1.Address)
 			d.Enter("shipping")
@@ -176,9 +178,9 @@ func decodeCustomer(d *runtime.Decoder, obj *runtime.Object, m *v1.Customer) {
 
 var fieldsPlaceOrderRequest = []string{"customer", "note"}
 
-func decodePlaceOrderRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.PlaceOrderRequest) {
+func decodePlaceOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.PlaceOrderRequest) {
 	d.Known(obj, fieldsPlaceOrderRequest)
-	if v := obj.Get("customer"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("customer"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if o, ok := d.Object(v, "customer"); ok {
 			x := new(v1.Customer)
 			d.Enter("customer")
@@ -189,7 +191,7 @@ func decodePlaceOrderRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Plac
 	} else {
 		d.Missing("customer")
 	}
-	if v := obj.Get("note"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("note"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "note"); ok {
 			m.Note = x
 		}
@@ -198,16 +200,16 @@ func decodePlaceOrderRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Plac
 
 var fieldsChangeAddressRequest = []string{"order_id", "address"}
 
-func decodeChangeAddressRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ChangeAddressRequest) {
+func decodeChangeAddressRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ChangeAddressRequest) {
 	d.Known(obj, fieldsChangeAddressRequest)
-	if v := obj.Get("order_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("order_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "order_id"); ok {
 			m.OrderId = x
 		}
 	} else {
 		d.Missing("order_id")
 	}
-	if v := obj.Get("address"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("address"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if o, ok := d.Object(v, "address"); ok {
 			x := new(v1.Address)
 			d.Enter("address")
@@ -220,7 +222,7 @@ func decodeChangeAddressRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.C
 	}
 }
 
-func enrichOrderServicePlaceOrderRequest(c *runtime.Call, h OrderServiceHandler, root proto.Message, m *v1.PlaceOrderRequest) error {
+func enrichOrderServicePlaceOrderRequest(c *mcpwriteimpl.Call, h OrderServiceHandler, root proto.Message, m *v1.PlaceOrderRequest) error {
 	m.OrderId = c.UUIDv7()
 	if m.Meta == nil {
 		m.Meta = new(v1.Meta)
@@ -236,9 +238,9 @@ func enrichOrderServicePlaceOrderRequest(c *runtime.Call, h OrderServiceHandler,
 	return nil
 }
 
-func enrichOrderServiceMeta(c *runtime.Call, h OrderServiceHandler, root proto.Message, m *v1.Meta) error {
+func enrichOrderServiceMeta(c *mcpwriteimpl.Call, h OrderServiceHandler, root proto.Message, m *v1.Meta) error {
 	m.MessageId = c.UUIDv4()
-	vTenantId, err := c.ContextValue(runtime.ContextTenantID, "tenant_id")
+	vTenantId, err := c.ContextValue(mcpwriteimpl.ContextTenantID, "tenant_id")
 	if err != nil {
 		return err
 	}
@@ -253,13 +255,13 @@ func enrichOrderServiceMeta(c *runtime.Call, h OrderServiceHandler, root proto.M
 	return nil
 }
 
-func enrichOrderServiceAudit(c *runtime.Call, h OrderServiceHandler, root proto.Message, m *v1.Audit) error {
-	vPrincipalId, err := c.ContextValue(runtime.ContextPrincipalID, "principal_id")
+func enrichOrderServiceAudit(c *mcpwriteimpl.Call, h OrderServiceHandler, root proto.Message, m *v1.Audit) error {
+	vPrincipalId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "principal_id")
 	if err != nil {
 		return err
 	}
 	m.PrincipalId = vPrincipalId
-	vCorrelationId, err := c.ContextValue(runtime.ContextCorrelationID, "correlation_id")
+	vCorrelationId, err := c.ContextValue(mcpwriteimpl.ContextCorrelationID, "correlation_id")
 	if err != nil {
 		return err
 	}
@@ -267,7 +269,7 @@ func enrichOrderServiceAudit(c *runtime.Call, h OrderServiceHandler, root proto.
 	return nil
 }
 
-func enrichOrderServiceCustomer(c *runtime.Call, h OrderServiceHandler, root proto.Message, m *v1.Customer) error {
+func enrichOrderServiceCustomer(c *mcpwriteimpl.Call, h OrderServiceHandler, root proto.Message, m *v1.Customer) error {
 	if x := m.GetBilling(); x != nil {
 		if err := enrichOrderServiceAddress(c, h, root, x); err != nil {
 			return err
@@ -281,12 +283,12 @@ func enrichOrderServiceCustomer(c *runtime.Call, h OrderServiceHandler, root pro
 	return nil
 }
 
-func enrichOrderServiceAddress(c *runtime.Call, h OrderServiceHandler, root proto.Message, m *v1.Address) error {
+func enrichOrderServiceAddress(c *mcpwriteimpl.Call, h OrderServiceHandler, root proto.Message, m *v1.Address) error {
 	m.AddressId = c.UUIDv7()
 	return nil
 }
 
-func enrichOrderServiceChangeAddressRequest(c *runtime.Call, h OrderServiceHandler, root proto.Message, m *v1.ChangeAddressRequest) error {
+func enrichOrderServiceChangeAddressRequest(c *mcpwriteimpl.Call, h OrderServiceHandler, root proto.Message, m *v1.ChangeAddressRequest) error {
 	if m.Meta == nil {
 		m.Meta = new(v1.Meta)
 	}

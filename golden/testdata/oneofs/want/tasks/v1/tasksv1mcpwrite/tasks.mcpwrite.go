@@ -8,8 +8,10 @@ package tasksv1mcpwrite
 import (
 	context "context"
 	_ "embed"
+
 	v1 "example.com/golden/tasks/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
@@ -41,13 +43,13 @@ func RegisterTaskServiceTools(s *mcp.Server, h TaskServiceHandler, opts ...runti
 
 // NewTaskService binds the generated tool code of tasks.v1.TaskService to h,
 // for RegisterTaskServiceTools or runtime.NewPreparer.
-func NewTaskService(h TaskServiceHandler) *runtime.Service {
-	return &runtime.Service{
+func NewTaskService(h TaskServiceHandler) *mcpwriteimpl.Service {
+	return &mcpwriteimpl.Service{
 		Name: "tasks.v1.TaskService",
 		Doc:  writeSchema,
-		Tools: []*runtime.Tool{
-			runtime.NewTool[v1.AddCommentRequest]("add_comment", decodeAddCommentRequest,
-				func(c *runtime.Call, m *v1.AddCommentRequest) error {
+		Tools: []*mcpwriteimpl.Tool{
+			mcpwriteimpl.NewTool[v1.AddCommentRequest]("add_comment", decodeAddCommentRequest,
+				func(c *mcpwriteimpl.Call, m *v1.AddCommentRequest) error {
 					return enrichTaskServiceAddCommentRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.AddCommentRequest) (*v1.Comment, error) { return h.AddComment(ctx, m) }),
@@ -72,19 +74,19 @@ type clientAdapterTaskService struct {
 }
 
 func (a *clientAdapterTaskService) AddComment(ctx context.Context, in *v1.AddCommentRequest) (*v1.Comment, error) {
-	return a.client.AddComment(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.AddComment(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 var fieldsAttachment = []string{"url", "file_id"}
 
-func decodeAttachment(d *runtime.Decoder, obj *runtime.Object, m *v1.Attachment) {
+func decodeAttachment(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Attachment) {
 	d.Known(obj, fieldsAttachment)
-	if v := obj.Get("url"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("url"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "url"); ok {
 			m.Source = &v1.Attachment_Url{Url: x}
 		}
 	}
-	if v := obj.Get("file_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("file_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "file_id"); ok {
 			m.Source = &v1.Attachment_FileId{FileId: x}
 		}
@@ -94,9 +96,9 @@ func decodeAttachment(d *runtime.Decoder, obj *runtime.Object, m *v1.Attachment)
 
 var fieldsAddCommentRequest = []string{"body", "task_id", "project_id", "markdown_flavor", "plain", "author_name", "attachment"}
 
-func decodeAddCommentRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.AddCommentRequest) {
+func decodeAddCommentRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.AddCommentRequest) {
 	d.Known(obj, fieldsAddCommentRequest)
-	if v := obj.Get("body"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("body"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "body"); ok {
 			d.MinLength("body", x, 1)
 			m.Body = x
@@ -104,32 +106,32 @@ func decodeAddCommentRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.AddC
 	} else {
 		d.Missing("body")
 	}
-	if v := obj.Get("task_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("task_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "task_id"); ok {
 			m.Subject = &v1.AddCommentRequest_TaskId{TaskId: x}
 		}
 	}
-	if v := obj.Get("project_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("project_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "project_id"); ok {
 			m.Subject = &v1.AddCommentRequest_ProjectId{ProjectId: x}
 		}
 	}
-	if v := obj.Get("markdown_flavor"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("markdown_flavor"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "markdown_flavor"); ok {
 			m.Format = &v1.AddCommentRequest_MarkdownFlavor{MarkdownFlavor: x}
 		}
 	}
-	if v := obj.Get("plain"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("plain"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "plain"); ok {
 			m.Format = &v1.AddCommentRequest_Plain{Plain: x}
 		}
 	}
-	if v := obj.Get("author_name"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("author_name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "author_name"); ok {
 			m.Author = &v1.AddCommentRequest_AuthorName{AuthorName: x}
 		}
 	}
-	if v := obj.Get("attachment"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("attachment"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if o, ok := d.Object(v, "attachment"); ok {
 			x := new(v1.Attachment)
 			d.Enter("attachment")
@@ -143,7 +145,7 @@ func decodeAddCommentRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.AddC
 	d.OneOf(obj, true, "author_name")
 }
 
-func enrichTaskServiceAddCommentRequest(c *runtime.Call, h TaskServiceHandler, root proto.Message, m *v1.AddCommentRequest) error {
+func enrichTaskServiceAddCommentRequest(c *mcpwriteimpl.Call, h TaskServiceHandler, root proto.Message, m *v1.AddCommentRequest) error {
 	m.Id = c.UUIDv7()
 	return nil
 }

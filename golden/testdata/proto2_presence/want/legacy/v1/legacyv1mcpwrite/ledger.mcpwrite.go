@@ -8,8 +8,10 @@ package legacyv1mcpwrite
 import (
 	context "context"
 	_ "embed"
+
 	v1 "example.com/golden/legacy/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
@@ -41,20 +43,20 @@ func RegisterLedgerServiceTools(s *mcp.Server, h LedgerServiceHandler, opts ...r
 
 // NewLedgerService binds the generated tool code of legacy.v1.LedgerService to
 // h, for RegisterLedgerServiceTools or runtime.NewPreparer.
-func NewLedgerService(h LedgerServiceHandler) *runtime.Service {
-	return &runtime.Service{
+func NewLedgerService(h LedgerServiceHandler) *mcpwriteimpl.Service {
+	return &mcpwriteimpl.Service{
 		Name: "legacy.v1.LedgerService",
 		Doc:  writeSchema,
-		Tools: []*runtime.Tool{
-			runtime.NewTool[v1.BookEntryRequest]("book_entry", decodeBookEntryRequest,
-				func(c *runtime.Call, m *v1.BookEntryRequest) error {
+		Tools: []*mcpwriteimpl.Tool{
+			mcpwriteimpl.NewTool[v1.BookEntryRequest]("book_entry", decodeBookEntryRequest,
+				func(c *mcpwriteimpl.Call, m *v1.BookEntryRequest) error {
 					return enrichLedgerServiceBookEntryRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.BookEntryRequest) (*v1.BookEntryResponse, error) {
 					return h.BookEntry(ctx, m)
 				}),
 		},
-		Enums: map[string]*runtime.EnumTable{
+		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"legacy.v1.Side": enumSide,
 		},
 	}
@@ -77,74 +79,74 @@ type clientAdapterLedgerService struct {
 }
 
 func (a *clientAdapterLedgerService) BookEntry(ctx context.Context, in *v1.BookEntryRequest) (*v1.BookEntryResponse, error) {
-	return a.client.BookEntry(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.BookEntry(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
-var enumSide = runtime.NewEnumTable("legacy.v1.Side", []runtime.EnumValue{
+var enumSide = mcpwriteimpl.NewEnumTable("legacy.v1.Side", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "SIDE_DEBIT", Alias: "Debit"},
 	{Number: 2, Name: "SIDE_CREDIT", Alias: "Credit"},
 }, "")
 
 var fieldsBookEntryRequest = []string{"account", "side", "amount_cents", "quantity", "provisional", "rate", "memo", "attachment", "tags"}
 
-func decodeBookEntryRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.BookEntryRequest) {
+func decodeBookEntryRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.BookEntryRequest) {
 	d.Known(obj, fieldsBookEntryRequest)
-	if v := obj.Get("account"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("account"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "account"); ok {
 			d.MinLength("account", x, 3)
-			m.Account = runtime.Ptr(x)
+			m.Account = mcpwriteimpl.Ptr(x)
 		}
 	} else {
 		d.Missing("account")
 	}
-	if v := obj.Get("side"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("side"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "side", enumSide); ok {
-			m.Side = runtime.Ptr(v1.Side(x))
+			m.Side = mcpwriteimpl.Ptr(v1.Side(x))
 		}
 	} else {
 		d.Missing("side")
 	}
-	if v := obj.Get("amount_cents"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("amount_cents"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int64(v, "amount_cents"); ok {
-			m.AmountCents = runtime.Ptr(x)
+			m.AmountCents = mcpwriteimpl.Ptr(x)
 		}
 	} else {
 		d.Missing("amount_cents")
 	}
-	if v := obj.Get("quantity"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("quantity"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "quantity"); ok {
 			d.Minimum("quantity", float64(x), 1)
 			d.Maximum("quantity", float64(x), 1000)
-			m.Quantity = runtime.Ptr(x)
+			m.Quantity = mcpwriteimpl.Ptr(x)
 		}
 	} else {
-		m.Quantity = runtime.Ptr(int32(1))
+		m.Quantity = mcpwriteimpl.Ptr(int32(1))
 	}
-	if v := obj.Get("provisional"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("provisional"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "provisional"); ok {
-			m.Provisional = runtime.Ptr(x)
+			m.Provisional = mcpwriteimpl.Ptr(x)
 		}
 	} else {
-		m.Provisional = runtime.Ptr(false)
+		m.Provisional = mcpwriteimpl.Ptr(false)
 	}
-	if v := obj.Get("rate"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("rate"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Float64(v, "rate"); ok {
 			d.Minimum("rate", float64(x), 0.5)
 			d.Maximum("rate", float64(x), 2.5)
-			m.Rate = runtime.Ptr(x)
+			m.Rate = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("memo"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("memo"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "memo"); ok {
-			m.Memo = runtime.Ptr(x)
+			m.Memo = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("attachment"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("attachment"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bytes(v, "attachment"); ok {
 			m.Attachment = x
 		}
 	}
-	if v := obj.Get("tags"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("tags"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if arr, ok := d.Array(v, "tags"); ok {
 			d.MaxItems("tags", len(arr), 5)
 			d.Enter("tags")
@@ -160,15 +162,15 @@ func decodeBookEntryRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.BookE
 	}
 }
 
-func enrichLedgerServiceBookEntryRequest(c *runtime.Call, h LedgerServiceHandler, root proto.Message, m *v1.BookEntryRequest) error {
-	m.EntryId = runtime.Ptr("ent_" + c.ULID())
-	vTenantId, err := c.ContextValue(runtime.ContextTenantID, "tenant_id")
+func enrichLedgerServiceBookEntryRequest(c *mcpwriteimpl.Call, h LedgerServiceHandler, root proto.Message, m *v1.BookEntryRequest) error {
+	m.EntryId = mcpwriteimpl.Ptr("ent_" + c.ULID())
+	vTenantId, err := c.ContextValue(mcpwriteimpl.ContextTenantID, "tenant_id")
 	if err != nil {
 		return err
 	}
-	m.TenantId = runtime.Ptr(vTenantId)
-	m.BookedAt = runtime.Ptr(c.Now().UnixMilli())
-	m.SchemaVersion = runtime.Ptr(uint32(2))
-	m.DefaultSide = runtime.Ptr(v1.Side_SIDE_DEBIT)
+	m.TenantId = mcpwriteimpl.Ptr(vTenantId)
+	m.BookedAt = mcpwriteimpl.Ptr(c.Now().UnixMilli())
+	m.SchemaVersion = mcpwriteimpl.Ptr(uint32(2))
+	m.DefaultSide = mcpwriteimpl.Ptr(v1.Side_SIDE_DEBIT)
 	return nil
 }

@@ -8,8 +8,10 @@ package notesv1mcpwrite
 import (
 	context "context"
 	_ "embed"
+
 	v1 "example.com/golden/notes/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
@@ -43,23 +45,23 @@ func RegisterNoteServiceTools(s *mcp.Server, h NoteServiceHandler, opts ...runti
 
 // NewNoteService binds the generated tool code of notes.v1.NoteService to h,
 // for RegisterNoteServiceTools or runtime.NewPreparer.
-func NewNoteService(h NoteServiceHandler) *runtime.Service {
-	return &runtime.Service{
+func NewNoteService(h NoteServiceHandler) *mcpwriteimpl.Service {
+	return &mcpwriteimpl.Service{
 		Name: "notes.v1.NoteService",
 		Doc:  writeSchema,
-		Tools: []*runtime.Tool{
-			runtime.NewTool[v1.CreateNoteRequest]("createNote", decodeCreateNoteRequest,
-				func(c *runtime.Call, m *v1.CreateNoteRequest) error {
+		Tools: []*mcpwriteimpl.Tool{
+			mcpwriteimpl.NewTool[v1.CreateNoteRequest]("createNote", decodeCreateNoteRequest,
+				func(c *mcpwriteimpl.Call, m *v1.CreateNoteRequest) error {
 					return enrichNoteServiceCreateNoteRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.CreateNoteRequest) (*v1.Note, error) { return h.CreateNote(ctx, m) }),
-			runtime.NewTool[v1.UpdateNoteRequest]("updateNote", decodeUpdateNoteRequest,
-				func(c *runtime.Call, m *v1.UpdateNoteRequest) error {
+			mcpwriteimpl.NewTool[v1.UpdateNoteRequest]("updateNote", decodeUpdateNoteRequest,
+				func(c *mcpwriteimpl.Call, m *v1.UpdateNoteRequest) error {
 					return enrichNoteServiceUpdateNoteRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.UpdateNoteRequest) (*v1.Note, error) { return h.UpdateNote(ctx, m) }),
 		},
-		Enums: map[string]*runtime.EnumTable{
+		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"notes.v1.Color": enumColor,
 		},
 	}
@@ -83,23 +85,23 @@ type clientAdapterNoteService struct {
 }
 
 func (a *clientAdapterNoteService) CreateNote(ctx context.Context, in *v1.CreateNoteRequest) (*v1.Note, error) {
-	return a.client.CreateNote(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.CreateNote(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterNoteService) UpdateNote(ctx context.Context, in *v1.UpdateNoteRequest) (*v1.Note, error) {
-	return a.client.UpdateNote(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.UpdateNote(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
-var enumColor = runtime.NewEnumTable("notes.v1.Color", []runtime.EnumValue{
+var enumColor = mcpwriteimpl.NewEnumTable("notes.v1.Color", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "COLOR_YELLOW", Alias: "Yellow"},
 	{Number: 2, Name: "COLOR_BLUE", Alias: "Blue"},
 }, "")
 
 var fieldsCreateNoteRequest = []string{"text", "pinned", "color", "priority"}
 
-func decodeCreateNoteRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.CreateNoteRequest) {
+func decodeCreateNoteRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateNoteRequest) {
 	d.Known(obj, fieldsCreateNoteRequest)
-	if v := obj.Get("text"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("text"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "text"); ok {
 			d.MaxLength("text", x, 2000)
 			m.Text = x
@@ -107,76 +109,76 @@ func decodeCreateNoteRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Crea
 	} else {
 		d.Missing("text")
 	}
-	if v := obj.Get("pinned"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("pinned"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "pinned"); ok {
-			m.Pinned = runtime.Ptr(x)
+			m.Pinned = mcpwriteimpl.Ptr(x)
 		}
 	} else {
-		m.Pinned = runtime.Ptr(false)
+		m.Pinned = mcpwriteimpl.Ptr(false)
 	}
-	if v := obj.Get("color"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("color"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "color", enumColor); ok {
-			m.Color = runtime.Ptr(v1.Color(x))
+			m.Color = mcpwriteimpl.Ptr(v1.Color(x))
 		}
 	} else {
-		m.Color = runtime.Ptr(v1.Color_COLOR_YELLOW)
+		m.Color = mcpwriteimpl.Ptr(v1.Color_COLOR_YELLOW)
 	}
-	if v := obj.Get("priority"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("priority"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "priority"); ok {
 			d.Minimum("priority", float64(x), 1)
 			d.Maximum("priority", float64(x), 5)
-			m.Priority = runtime.Ptr(x)
+			m.Priority = mcpwriteimpl.Ptr(x)
 		}
 	}
 }
 
 var fieldsUpdateNoteRequest = []string{"id", "text", "pinned", "color", "updated_at"}
 
-func decodeUpdateNoteRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.UpdateNoteRequest) {
+func decodeUpdateNoteRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.UpdateNoteRequest) {
 	d.Known(obj, fieldsUpdateNoteRequest)
-	if v := obj.Get("id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "id"); ok {
 			m.Id = x
 		}
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("text"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("text"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "text"); ok {
-			m.Text = runtime.Ptr(x)
+			m.Text = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("pinned"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("pinned"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "pinned"); ok {
-			m.Pinned = runtime.Ptr(x)
+			m.Pinned = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("color"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("color"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "color", enumColor); ok {
-			m.Color = runtime.Ptr(v1.Color(x))
+			m.Color = mcpwriteimpl.Ptr(v1.Color(x))
 		}
 	}
-	if v := obj.Get("updated_at"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("updated_at"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "updated_at"); ok {
-			m.UpdatedAt = runtime.Ptr(x)
+			m.UpdatedAt = mcpwriteimpl.Ptr(x)
 		}
 	}
 }
 
-func enrichNoteServiceCreateNoteRequest(c *runtime.Call, h NoteServiceHandler, root proto.Message, m *v1.CreateNoteRequest) error {
+func enrichNoteServiceCreateNoteRequest(c *mcpwriteimpl.Call, h NoteServiceHandler, root proto.Message, m *v1.CreateNoteRequest) error {
 	m.Id = c.UUIDv7()
-	vCreatedBy, err := c.ContextValue(runtime.ContextPrincipalID, "created_by")
+	vCreatedBy, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "created_by")
 	if err != nil {
 		return err
 	}
-	m.CreatedBy = runtime.Ptr(vCreatedBy)
-	m.CreatedAt = runtime.Ptr(c.Now().UnixMilli())
+	m.CreatedBy = mcpwriteimpl.Ptr(vCreatedBy)
+	m.CreatedAt = mcpwriteimpl.Ptr(c.Now().UnixMilli())
 	return nil
 }
 
-func enrichNoteServiceUpdateNoteRequest(c *runtime.Call, h NoteServiceHandler, root proto.Message, m *v1.UpdateNoteRequest) error {
+func enrichNoteServiceUpdateNoteRequest(c *mcpwriteimpl.Call, h NoteServiceHandler, root proto.Message, m *v1.UpdateNoteRequest) error {
 	if m.UpdatedAt == nil {
-		m.UpdatedAt = runtime.Ptr(runtime.FormatRFC3339(c.Now()))
+		m.UpdatedAt = mcpwriteimpl.Ptr(mcpwriteimpl.FormatRFC3339(c.Now()))
 	}
 	return nil
 }

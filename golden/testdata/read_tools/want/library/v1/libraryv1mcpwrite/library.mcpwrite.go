@@ -8,8 +8,10 @@ package libraryv1mcpwrite
 import (
 	context "context"
 	_ "embed"
+
 	v1 "example.com/golden/library/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
@@ -45,23 +47,23 @@ func RegisterLibraryServiceTools(s *mcp.Server, h LibraryServiceHandler, opts ..
 
 // NewLibraryService binds the generated tool code of library.v1.LibraryService
 // to h, for RegisterLibraryServiceTools or runtime.NewPreparer.
-func NewLibraryService(h LibraryServiceHandler) *runtime.Service {
-	return &runtime.Service{
+func NewLibraryService(h LibraryServiceHandler) *mcpwriteimpl.Service {
+	return &mcpwriteimpl.Service{
 		Name: "library.v1.LibraryService",
 		Doc:  writeSchema,
-		Tools: []*runtime.Tool{
-			runtime.NewTool[v1.AddBookRequest]("add_book", decodeAddBookRequest,
-				func(c *runtime.Call, m *v1.AddBookRequest) error {
+		Tools: []*mcpwriteimpl.Tool{
+			mcpwriteimpl.NewTool[v1.AddBookRequest]("add_book", decodeAddBookRequest,
+				func(c *mcpwriteimpl.Call, m *v1.AddBookRequest) error {
 					return enrichLibraryServiceAddBookRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.AddBookRequest) (*v1.Book, error) { return h.AddBook(ctx, m) }),
-			runtime.NewTool[v1.GetBookRequest]("get_book", decodeGetBookRequest,
-				func(c *runtime.Call, m *v1.GetBookRequest) error {
+			mcpwriteimpl.NewTool[v1.GetBookRequest]("get_book", decodeGetBookRequest,
+				func(c *mcpwriteimpl.Call, m *v1.GetBookRequest) error {
 					return enrichLibraryServiceGetBookRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.GetBookRequest) (*v1.GetBookResponse, error) { return h.GetBook(ctx, m) }),
-			runtime.NewTool[v1.ListBooksRequest]("list_books", decodeListBooksRequest,
-				func(c *runtime.Call, m *v1.ListBooksRequest) error {
+			mcpwriteimpl.NewTool[v1.ListBooksRequest]("list_books", decodeListBooksRequest,
+				func(c *mcpwriteimpl.Call, m *v1.ListBooksRequest) error {
 					return enrichLibraryServiceListBooksRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.ListBooksRequest) (*v1.ListBooksResponse, error) {
@@ -91,22 +93,22 @@ type clientAdapterLibraryService struct {
 }
 
 func (a *clientAdapterLibraryService) AddBook(ctx context.Context, in *v1.AddBookRequest) (*v1.Book, error) {
-	return a.client.AddBook(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.AddBook(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterLibraryService) GetBook(ctx context.Context, in *v1.GetBookRequest) (*v1.GetBookResponse, error) {
-	return a.client.GetBook(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.GetBook(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterLibraryService) ListBooks(ctx context.Context, in *v1.ListBooksRequest) (*v1.ListBooksResponse, error) {
-	return a.client.ListBooks(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.ListBooks(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 var fieldsAddBookRequest = []string{"title"}
 
-func decodeAddBookRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.AddBookRequest) {
+func decodeAddBookRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.AddBookRequest) {
 	d.Known(obj, fieldsAddBookRequest)
-	if v := obj.Get("title"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "title"); ok {
 			d.MinLength("title", x, 1)
 			m.Title = x
@@ -118,9 +120,9 @@ func decodeAddBookRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.AddBook
 
 var fieldsGetBookRequest = []string{"book_id"}
 
-func decodeGetBookRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.GetBookRequest) {
+func decodeGetBookRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.GetBookRequest) {
 	d.Known(obj, fieldsGetBookRequest)
-	if v := obj.Get("book_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("book_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "book_id"); ok {
 			d.MinLength("book_id", x, 1)
 			m.BookId = x
@@ -132,9 +134,9 @@ func decodeGetBookRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.GetBook
 
 var fieldsListBooksRequest = []string{"page_size", "page_token", "title_contains"}
 
-func decodeListBooksRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ListBooksRequest) {
+func decodeListBooksRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ListBooksRequest) {
 	d.Known(obj, fieldsListBooksRequest)
-	if v := obj.Get("page_size"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("page_size"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "page_size"); ok {
 			d.Minimum("page_size", float64(x), 1)
 			d.Maximum("page_size", float64(x), 100)
@@ -143,20 +145,20 @@ func decodeListBooksRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ListB
 	} else {
 		m.PageSize = 50
 	}
-	if v := obj.Get("page_token"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("page_token"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "page_token"); ok {
 			m.PageToken = x
 		}
 	}
-	if v := obj.Get("title_contains"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("title_contains"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "title_contains"); ok {
 			m.TitleContains = x
 		}
 	}
 }
 
-func enrichLibraryServiceAddBookRequest(c *runtime.Call, h LibraryServiceHandler, root proto.Message, m *v1.AddBookRequest) error {
-	vTenantId, err := c.ContextValue(runtime.ContextTenantID, "tenant_id")
+func enrichLibraryServiceAddBookRequest(c *mcpwriteimpl.Call, h LibraryServiceHandler, root proto.Message, m *v1.AddBookRequest) error {
+	vTenantId, err := c.ContextValue(mcpwriteimpl.ContextTenantID, "tenant_id")
 	if err != nil {
 		return err
 	}
@@ -165,8 +167,8 @@ func enrichLibraryServiceAddBookRequest(c *runtime.Call, h LibraryServiceHandler
 	return nil
 }
 
-func enrichLibraryServiceGetBookRequest(c *runtime.Call, h LibraryServiceHandler, root proto.Message, m *v1.GetBookRequest) error {
-	vTenantId, err := c.ContextValue(runtime.ContextTenantID, "tenant_id")
+func enrichLibraryServiceGetBookRequest(c *mcpwriteimpl.Call, h LibraryServiceHandler, root proto.Message, m *v1.GetBookRequest) error {
+	vTenantId, err := c.ContextValue(mcpwriteimpl.ContextTenantID, "tenant_id")
 	if err != nil {
 		return err
 	}
@@ -174,12 +176,12 @@ func enrichLibraryServiceGetBookRequest(c *runtime.Call, h LibraryServiceHandler
 	return nil
 }
 
-func enrichLibraryServiceListBooksRequest(c *runtime.Call, h LibraryServiceHandler, root proto.Message, m *v1.ListBooksRequest) error {
-	vTenantId, err := c.ContextValue(runtime.ContextTenantID, "tenant_id")
+func enrichLibraryServiceListBooksRequest(c *mcpwriteimpl.Call, h LibraryServiceHandler, root proto.Message, m *v1.ListBooksRequest) error {
+	vTenantId, err := c.ContextValue(mcpwriteimpl.ContextTenantID, "tenant_id")
 	if err != nil {
 		return err
 	}
 	m.TenantId = vTenantId
-	m.AsOf = runtime.FormatRFC3339(c.Now())
+	m.AsOf = mcpwriteimpl.FormatRFC3339(c.Now())
 	return nil
 }

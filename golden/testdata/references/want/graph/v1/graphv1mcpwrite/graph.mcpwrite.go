@@ -8,8 +8,10 @@ package graphv1mcpwrite
 import (
 	context "context"
 	_ "embed"
+
 	v1 "example.com/golden/graph/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
@@ -49,13 +51,15 @@ func RegisterGraphServiceTools(s *mcp.Server, h GraphServiceHandler, opts ...run
 
 // NewGraphService binds the generated tool code of graph.v1.GraphService to h,
 // for RegisterGraphServiceTools or runtime.NewPreparer.
-func NewGraphService(h GraphServiceHandler) *runtime.Service {
-	return &runtime.Service{
+func NewGraphService(h GraphServiceHandler) *mcpwriteimpl.Service {
+	return &mcpwriteimpl.Service{
 		Name: "graph.v1.GraphService",
 		Doc:  writeSchema,
-		Tools: []*runtime.Tool{
-			runtime.NewTool[v1.ConnectRequest]("connect", decodeConnectRequest,
-				func(c *runtime.Call, m *v1.ConnectRequest) error { return enrichGraphServiceConnectRequest(c, h, m, m) },
+		Tools: []*mcpwriteimpl.Tool{
+			mcpwriteimpl.NewTool[v1.ConnectRequest]("connect", decodeConnectRequest,
+				func(c *mcpwriteimpl.Call, m *v1.ConnectRequest) error {
+					return enrichGraphServiceConnectRequest(c, h, m, m)
+				},
 				func(ctx context.Context, m *v1.ConnectRequest) (*v1.Edge, error) { return h.Connect(ctx, m) }),
 		},
 	}
@@ -87,19 +91,19 @@ type clientAdapterGraphService struct {
 }
 
 func (a *clientAdapterGraphService) Connect(ctx context.Context, in *v1.ConnectRequest) (*v1.Edge, error) {
-	return a.client.Connect(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.Connect(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 var fieldsLabel = []string{"text", "ownerName"}
 
-func decodeLabel(d *runtime.Decoder, obj *runtime.Object, m *v1.Label) {
+func decodeLabel(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Label) {
 	d.Known(obj, fieldsLabel)
-	if v := obj.Get("text"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("text"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "text"); ok {
 			m.Text = x
 		}
 	}
-	if v := obj.Get("ownerName"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("ownerName"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "ownerName"); ok {
 			m.Owner = x
 		}
@@ -108,23 +112,23 @@ func decodeLabel(d *runtime.Decoder, obj *runtime.Object, m *v1.Label) {
 
 var fieldsConnectRequest = []string{"from_id", "to_id", "label", "more_labels"}
 
-func decodeConnectRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.ConnectRequest) {
+func decodeConnectRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ConnectRequest) {
 	d.Known(obj, fieldsConnectRequest)
-	if v := obj.Get("from_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("from_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "from_id"); ok {
 			m.FromId = x
 		}
 	} else {
 		d.Missing("from_id")
 	}
-	if v := obj.Get("to_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("to_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "to_id"); ok {
 			m.ToId = x
 		}
 	} else {
 		d.Missing("to_id")
 	}
-	if v := obj.Get("label"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("label"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if o, ok := d.Object(v, "label"); ok {
 			x := new(v1.Label)
 			d.Enter("label")
@@ -133,7 +137,7 @@ func decodeConnectRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Connect
 			m.Label = x
 		}
 	}
-	if v := obj.Get("more_labels"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("more_labels"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if arr, ok := d.Array(v, "more_labels"); ok {
 			d.Enter("more_labels")
 			for i, ev := range arr {
@@ -150,7 +154,7 @@ func decodeConnectRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Connect
 	}
 }
 
-func enrichGraphServiceConnectRequest(c *runtime.Call, h GraphServiceHandler, root proto.Message, m *v1.ConnectRequest) error {
+func enrichGraphServiceConnectRequest(c *mcpwriteimpl.Call, h GraphServiceHandler, root proto.Message, m *v1.ConnectRequest) error {
 	m.Id = c.UUIDv7()
 	if x := m.GetLabel(); x != nil {
 		c.Enter("label")
@@ -188,7 +192,7 @@ func enrichGraphServiceConnectRequest(c *runtime.Call, h GraphServiceHandler, ro
 		}
 	}
 	if len(errs) > 0 {
-		return runtime.JoinResolverErrors(errs...)
+		return mcpwriteimpl.JoinResolverErrors(errs...)
 	}
 	vFromKind, err := h.ResolveFromKind(c.Ctx, root)
 	if err != nil {
@@ -196,10 +200,10 @@ func enrichGraphServiceConnectRequest(c *runtime.Call, h GraphServiceHandler, ro
 	} else {
 		m.FromKind = vFromKind
 	}
-	return runtime.JoinResolverErrors(errs...)
+	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
 
-func enrichGraphServiceLabel(c *runtime.Call, h GraphServiceHandler, root proto.Message, m *v1.Label) error {
+func enrichGraphServiceLabel(c *mcpwriteimpl.Call, h GraphServiceHandler, root proto.Message, m *v1.Label) error {
 	var errs []error
 	if ref := m.GetOwner(); ref != "" {
 		r, rerr := h.ResolvePersonRef(c.Ctx, root, ref)
@@ -209,5 +213,5 @@ func enrichGraphServiceLabel(c *runtime.Call, h GraphServiceHandler, root proto.
 			m.Owner = id
 		}
 	}
-	return runtime.JoinResolverErrors(errs...)
+	return mcpwriteimpl.JoinResolverErrors(errs...)
 }

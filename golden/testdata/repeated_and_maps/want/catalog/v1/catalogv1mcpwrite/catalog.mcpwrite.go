@@ -8,8 +8,10 @@ package catalogv1mcpwrite
 import (
 	context "context"
 	_ "embed"
+
 	v1 "example.com/golden/catalog/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
@@ -41,20 +43,20 @@ func RegisterCatalogServiceTools(s *mcp.Server, h CatalogServiceHandler, opts ..
 
 // NewCatalogService binds the generated tool code of catalog.v1.CatalogService
 // to h, for RegisterCatalogServiceTools or runtime.NewPreparer.
-func NewCatalogService(h CatalogServiceHandler) *runtime.Service {
-	return &runtime.Service{
+func NewCatalogService(h CatalogServiceHandler) *mcpwriteimpl.Service {
+	return &mcpwriteimpl.Service{
 		Name: "catalog.v1.CatalogService",
 		Doc:  writeSchema,
-		Tools: []*runtime.Tool{
-			runtime.NewTool[v1.PublishProductRequest]("publish_product", decodePublishProductRequest,
-				func(c *runtime.Call, m *v1.PublishProductRequest) error {
+		Tools: []*mcpwriteimpl.Tool{
+			mcpwriteimpl.NewTool[v1.PublishProductRequest]("publish_product", decodePublishProductRequest,
+				func(c *mcpwriteimpl.Call, m *v1.PublishProductRequest) error {
 					return enrichCatalogServicePublishProductRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.PublishProductRequest) (*v1.PublishProductResponse, error) {
 					return h.PublishProduct(ctx, m)
 				}),
 		},
-		Enums: map[string]*runtime.EnumTable{
+		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"catalog.v1.Channel": enumChannelKebab,
 		},
 	}
@@ -78,16 +80,16 @@ type clientAdapterCatalogService struct {
 }
 
 func (a *clientAdapterCatalogService) PublishProduct(ctx context.Context, in *v1.PublishProductRequest) (*v1.PublishProductResponse, error) {
-	return a.client.PublishProduct(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.PublishProduct(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
-var enumChannel = runtime.NewEnumTable("catalog.v1.Channel", []runtime.EnumValue{
+var enumChannel = mcpwriteimpl.NewEnumTable("catalog.v1.Channel", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "CHANNEL_WEB", Alias: "Web"},
 	{Number: 2, Name: "CHANNEL_STORE", Alias: "Store"},
 	{Number: 3, Name: "CHANNEL_MARKETPLACE", Alias: "Marketplace"},
 }, "")
 
-var enumChannelKebab = runtime.NewEnumTable("catalog.v1.Channel", []runtime.EnumValue{
+var enumChannelKebab = mcpwriteimpl.NewEnumTable("catalog.v1.Channel", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "CHANNEL_WEB", Alias: "web"},
 	{Number: 2, Name: "CHANNEL_STORE", Alias: "store"},
 	{Number: 3, Name: "CHANNEL_MARKETPLACE", Alias: "marketplace"},
@@ -95,15 +97,15 @@ var enumChannelKebab = runtime.NewEnumTable("catalog.v1.Channel", []runtime.Enum
 
 var fieldsTier = []string{"min_quantity", "price_cents"}
 
-func decodeTier(d *runtime.Decoder, obj *runtime.Object, m *v1.Tier) {
+func decodeTier(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Tier) {
 	d.Known(obj, fieldsTier)
-	if v := obj.Get("min_quantity"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("min_quantity"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "min_quantity"); ok {
 			d.Minimum("min_quantity", float64(x), 1)
 			m.MinQuantity = x
 		}
 	}
-	if v := obj.Get("price_cents"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("price_cents"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int64(v, "price_cents"); ok {
 			m.PriceCents = x
 		}
@@ -112,21 +114,21 @@ func decodeTier(d *runtime.Decoder, obj *runtime.Object, m *v1.Tier) {
 
 var fieldsVariant = []string{"sku", "price_cents", "options"}
 
-func decodeVariant(d *runtime.Decoder, obj *runtime.Object, m *v1.Variant) {
+func decodeVariant(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Variant) {
 	d.Known(obj, fieldsVariant)
-	if v := obj.Get("sku"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("sku"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "sku"); ok {
 			m.Sku = x
 		}
 	} else {
 		d.Missing("sku")
 	}
-	if v := obj.Get("price_cents"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("price_cents"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int64(v, "price_cents"); ok {
 			m.PriceCents = x
 		}
 	}
-	if v := obj.Get("options"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("options"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if ks, vs, ok := d.MapEntries(v, "options"); ok {
 			m.Options = make(map[string]string, len(ks))
 			d.Enter("options")
@@ -143,16 +145,16 @@ func decodeVariant(d *runtime.Decoder, obj *runtime.Object, m *v1.Variant) {
 
 var fieldsPublishProductRequest = []string{"title", "labels", "tiers", "variants", "keywords", "channels", "channel_by_region", "related_ids", "legacy_codes", "flags"}
 
-func decodePublishProductRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.PublishProductRequest) {
+func decodePublishProductRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.PublishProductRequest) {
 	d.Known(obj, fieldsPublishProductRequest)
-	if v := obj.Get("title"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "title"); ok {
 			m.Title = x
 		}
 	} else {
 		d.Missing("title")
 	}
-	if v := obj.Get("labels"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("labels"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if ks, vs, ok := d.MapEntries(v, "labels"); ok {
 			m.Labels = make(map[string]string, len(ks))
 			d.Enter("labels")
@@ -165,7 +167,7 @@ func decodePublishProductRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 			d.Leave()
 		}
 	}
-	if v := obj.Get("tiers"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("tiers"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if ks, vs, ok := d.MapEntries(v, "tiers"); ok {
 			m.Tiers = make(map[int32]*v1.Tier, len(ks))
 			d.Enter("tiers")
@@ -185,7 +187,7 @@ func decodePublishProductRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 			d.Leave()
 		}
 	}
-	if v := obj.Get("variants"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("variants"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if arr, ok := d.Array(v, "variants"); ok {
 			d.MinItems("variants", len(arr), 1)
 			d.MaxItems("variants", len(arr), 20)
@@ -202,7 +204,7 @@ func decodePublishProductRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 			d.Leave()
 		}
 	}
-	if v := obj.Get("keywords"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("keywords"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if arr, ok := d.Array(v, "keywords"); ok {
 			d.MaxItems("keywords", len(arr), 10)
 			d.Enter("keywords")
@@ -216,7 +218,7 @@ func decodePublishProductRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 			d.Leave()
 		}
 	}
-	if v := obj.Get("channels"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("channels"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if arr, ok := d.Array(v, "channels"); ok {
 			d.Enter("channels")
 			for i, ev := range arr {
@@ -229,7 +231,7 @@ func decodePublishProductRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 			d.Leave()
 		}
 	}
-	if v := obj.Get("channel_by_region"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("channel_by_region"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if ks, vs, ok := d.MapEntries(v, "channel_by_region"); ok {
 			m.ChannelByRegion = make(map[string]v1.Channel, len(ks))
 			d.Enter("channel_by_region")
@@ -242,7 +244,7 @@ func decodePublishProductRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 			d.Leave()
 		}
 	}
-	if v := obj.Get("related_ids"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("related_ids"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if arr, ok := d.Array(v, "related_ids"); ok {
 			d.Enter("related_ids")
 			for i, ev := range arr {
@@ -255,7 +257,7 @@ func decodePublishProductRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 			d.Leave()
 		}
 	}
-	if v := obj.Get("legacy_codes"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("legacy_codes"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if ks, vs, ok := d.MapEntries(v, "legacy_codes"); ok {
 			m.LegacyCodes = make(map[int64]string, len(ks))
 			d.Enter("legacy_codes")
@@ -271,7 +273,7 @@ func decodePublishProductRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 			d.Leave()
 		}
 	}
-	if v := obj.Get("flags"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("flags"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if ks, vs, ok := d.MapEntries(v, "flags"); ok {
 			m.Flags = make(map[bool]string, len(ks))
 			d.Enter("flags")
@@ -289,7 +291,7 @@ func decodePublishProductRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.
 	}
 }
 
-func enrichCatalogServicePublishProductRequest(c *runtime.Call, h CatalogServiceHandler, root proto.Message, m *v1.PublishProductRequest) error {
+func enrichCatalogServicePublishProductRequest(c *mcpwriteimpl.Call, h CatalogServiceHandler, root proto.Message, m *v1.PublishProductRequest) error {
 	m.ProductId = c.UUIDv7()
 	for _, x := range m.Variants {
 		if err := enrichCatalogServiceVariant(c, h, root, x); err != nil {
@@ -299,7 +301,7 @@ func enrichCatalogServicePublishProductRequest(c *runtime.Call, h CatalogService
 	return nil
 }
 
-func enrichCatalogServiceVariant(c *runtime.Call, h CatalogServiceHandler, root proto.Message, m *v1.Variant) error {
+func enrichCatalogServiceVariant(c *mcpwriteimpl.Call, h CatalogServiceHandler, root proto.Message, m *v1.Variant) error {
 	m.VariantId = c.UUIDv7()
 	return nil
 }

@@ -7,12 +7,14 @@ package crmv1mcpwrite
 import (
 	context "context"
 	_ "embed"
+	regexp "regexp"
+
 	v1 "example.com/golden/crm/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
-	regexp "regexp"
 )
 
 // The generated code asserts at compile time that the runtime it links
@@ -45,22 +47,22 @@ func RegisterContactServiceTools(s *mcp.Server, h ContactServiceHandler, opts ..
 
 // NewContactService binds the generated tool code of crm.v1.ContactService to
 // h, for RegisterContactServiceTools or runtime.NewPreparer.
-func NewContactService(h ContactServiceHandler) *runtime.Service {
-	return &runtime.Service{
+func NewContactService(h ContactServiceHandler) *mcpwriteimpl.Service {
+	return &mcpwriteimpl.Service{
 		Name: "crm.v1.ContactService",
 		Doc:  writeSchema,
-		Tools: []*runtime.Tool{
-			runtime.NewTool[v1.AddContactRequest]("crm_AddContact", decodeAddContactRequest,
-				func(c *runtime.Call, m *v1.AddContactRequest) error {
+		Tools: []*mcpwriteimpl.Tool{
+			mcpwriteimpl.NewTool[v1.AddContactRequest]("crm_AddContact", decodeAddContactRequest,
+				func(c *mcpwriteimpl.Call, m *v1.AddContactRequest) error {
 					return enrichContactServiceAddContactRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.AddContactRequest) (*v1.Contact, error) { return h.AddContact(ctx, m) }),
-			runtime.NewTool[v1.RenameContactRequest]("crm_rename", decodeRenameContactRequest,
+			mcpwriteimpl.NewTool[v1.RenameContactRequest]("crm_rename", decodeRenameContactRequest,
 				nil,
 				func(ctx context.Context, m *v1.RenameContactRequest) (*v1.Contact, error) {
 					return h.RenameContact(ctx, m)
 				}),
-			runtime.NewTool[v1.MergeContactsRequest]("crm_MergeContacts", decodeMergeContactsRequest,
+			mcpwriteimpl.NewTool[v1.MergeContactsRequest]("crm_MergeContacts", decodeMergeContactsRequest,
 				nil,
 				func(ctx context.Context, m *v1.MergeContactsRequest) (*v1.Contact, error) {
 					return h.MergeContacts(ctx, m)
@@ -88,15 +90,15 @@ type clientAdapterContactService struct {
 }
 
 func (a *clientAdapterContactService) AddContact(ctx context.Context, in *v1.AddContactRequest) (*v1.Contact, error) {
-	return a.client.AddContact(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.AddContact(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterContactService) RenameContact(ctx context.Context, in *v1.RenameContactRequest) (*v1.Contact, error) {
-	return a.client.RenameContact(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.RenameContact(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterContactService) MergeContacts(ctx context.Context, in *v1.MergeContactsRequest) (*v1.Contact, error) {
-	return a.client.MergeContacts(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.MergeContacts(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 // AuditServiceHandler is what the crm.v1.AuditService tools call: the exposed
@@ -116,12 +118,12 @@ func RegisterAuditServiceTools(s *mcp.Server, h AuditServiceHandler, opts ...run
 
 // NewAuditService binds the generated tool code of crm.v1.AuditService to h,
 // for RegisterAuditServiceTools or runtime.NewPreparer.
-func NewAuditService(h AuditServiceHandler) *runtime.Service {
-	return &runtime.Service{
+func NewAuditService(h AuditServiceHandler) *mcpwriteimpl.Service {
+	return &mcpwriteimpl.Service{
 		Name: "crm.v1.AuditService",
 		Doc:  writeSchema,
-		Tools: []*runtime.Tool{
-			runtime.NewTool[v1.PurgeRecordsRequest]("purgeRecords", decodePurgeRecordsRequest,
+		Tools: []*mcpwriteimpl.Tool{
+			mcpwriteimpl.NewTool[v1.PurgeRecordsRequest]("purgeRecords", decodePurgeRecordsRequest,
 				nil,
 				func(ctx context.Context, m *v1.PurgeRecordsRequest) (*v1.PurgeRecordsResponse, error) {
 					return h.PurgeRecords(ctx, m)
@@ -147,21 +149,21 @@ type clientAdapterAuditService struct {
 }
 
 func (a *clientAdapterAuditService) PurgeRecords(ctx context.Context, in *v1.PurgeRecordsRequest) (*v1.PurgeRecordsResponse, error) {
-	return a.client.PurgeRecords(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.PurgeRecords(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 var fieldsAddContactRequest = []string{"name", "email_address"}
 
-func decodeAddContactRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.AddContactRequest) {
+func decodeAddContactRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.AddContactRequest) {
 	d.Known(obj, fieldsAddContactRequest)
-	if v := obj.Get("name"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "name"); ok {
 			m.Name = x
 		}
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("email_address"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("email_address"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "email_address"); ok {
 			d.Pattern("email_address", x, patternAddContactRequestEmail)
 			m.Email = x
@@ -171,16 +173,16 @@ func decodeAddContactRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.AddC
 
 var fieldsRenameContactRequest = []string{"id", "name"}
 
-func decodeRenameContactRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.RenameContactRequest) {
+func decodeRenameContactRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.RenameContactRequest) {
 	d.Known(obj, fieldsRenameContactRequest)
-	if v := obj.Get("id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "id"); ok {
 			m.Id = x
 		}
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("name"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "name"); ok {
 			m.Name = x
 		}
@@ -191,16 +193,16 @@ func decodeRenameContactRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.R
 
 var fieldsMergeContactsRequest = []string{"keep_id", "drop_id"}
 
-func decodeMergeContactsRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.MergeContactsRequest) {
+func decodeMergeContactsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.MergeContactsRequest) {
 	d.Known(obj, fieldsMergeContactsRequest)
-	if v := obj.Get("keep_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("keep_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "keep_id"); ok {
 			m.KeepId = x
 		}
 	} else {
 		d.Missing("keep_id")
 	}
-	if v := obj.Get("drop_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("drop_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "drop_id"); ok {
 			m.DropId = x
 		}
@@ -211,9 +213,9 @@ func decodeMergeContactsRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.M
 
 var fieldsPurgeRecordsRequest = []string{"older_than_days"}
 
-func decodePurgeRecordsRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.PurgeRecordsRequest) {
+func decodePurgeRecordsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.PurgeRecordsRequest) {
 	d.Known(obj, fieldsPurgeRecordsRequest)
-	if v := obj.Get("older_than_days"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("older_than_days"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "older_than_days"); ok {
 			d.Minimum("older_than_days", float64(x), 30)
 			m.OlderThanDays = x
@@ -223,7 +225,7 @@ func decodePurgeRecordsRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Pu
 	}
 }
 
-func enrichContactServiceAddContactRequest(c *runtime.Call, h ContactServiceHandler, root proto.Message, m *v1.AddContactRequest) error {
+func enrichContactServiceAddContactRequest(c *mcpwriteimpl.Call, h ContactServiceHandler, root proto.Message, m *v1.AddContactRequest) error {
 	m.Id = c.UUIDv7()
 	return nil
 }

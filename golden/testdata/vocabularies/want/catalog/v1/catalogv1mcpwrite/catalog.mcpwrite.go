@@ -8,8 +8,10 @@ package catalogv1mcpwrite
 import (
 	context "context"
 	_ "embed"
+
 	v1 "example.com/golden/catalog/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
@@ -44,13 +46,13 @@ func RegisterCatalogServiceTools(s *mcp.Server, h CatalogServiceHandler, opts ..
 
 // NewCatalogService binds the generated tool code of catalog.v1.CatalogService
 // to h, for RegisterCatalogServiceTools or runtime.NewPreparer.
-func NewCatalogService(h CatalogServiceHandler) *runtime.Service {
-	return &runtime.Service{
+func NewCatalogService(h CatalogServiceHandler) *mcpwriteimpl.Service {
+	return &mcpwriteimpl.Service{
 		Name: "catalog.v1.CatalogService",
 		Doc:  writeSchema,
-		Tools: []*runtime.Tool{
-			runtime.NewTool[v1.StoreEntityRequest]("store_entity", decodeStoreEntityRequest,
-				func(c *runtime.Call, m *v1.StoreEntityRequest) error {
+		Tools: []*mcpwriteimpl.Tool{
+			mcpwriteimpl.NewTool[v1.StoreEntityRequest]("store_entity", decodeStoreEntityRequest,
+				func(c *mcpwriteimpl.Call, m *v1.StoreEntityRequest) error {
 					return enrichCatalogServiceStoreEntityRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.StoreEntityRequest) (*v1.Entity, error) { return h.StoreEntity(ctx, m) }),
@@ -76,21 +78,21 @@ type clientAdapterCatalogService struct {
 }
 
 func (a *clientAdapterCatalogService) StoreEntity(ctx context.Context, in *v1.StoreEntityRequest) (*v1.Entity, error) {
-	return a.client.StoreEntity(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.StoreEntity(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 var fieldsLink = []string{"target_id", "target_type"}
 
-func decodeLink(d *runtime.Decoder, obj *runtime.Object, m *v1.Link) {
+func decodeLink(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Link) {
 	d.Known(obj, fieldsLink)
-	if v := obj.Get("target_id"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("target_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "target_id"); ok {
 			m.TargetId = x
 		}
 	} else {
 		d.Missing("target_id")
 	}
-	if v := obj.Get("target_type"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("target_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Vocabulary(v, "target_type", "entity_type"); ok {
 			m.TargetType = x
 		}
@@ -99,16 +101,16 @@ func decodeLink(d *runtime.Decoder, obj *runtime.Object, m *v1.Link) {
 
 var fieldsStoreEntityRequest = []string{"entity_type", "tags", "links"}
 
-func decodeStoreEntityRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.StoreEntityRequest) {
+func decodeStoreEntityRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.StoreEntityRequest) {
 	d.Known(obj, fieldsStoreEntityRequest)
-	if v := obj.Get("entity_type"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("entity_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Vocabulary(v, "entity_type", "entity_type"); ok {
 			m.EntityType = x
 		}
 	} else {
 		d.Missing("entity_type")
 	}
-	if v := obj.Get("tags"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("tags"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if arr, ok := d.Array(v, "tags"); ok {
 			d.MaxItems("tags", len(arr), 10)
 			d.Enter("tags")
@@ -122,7 +124,7 @@ func decodeStoreEntityRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Sto
 			d.Leave()
 		}
 	}
-	if v := obj.Get("links"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("links"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if arr, ok := d.Array(v, "links"); ok {
 			d.Enter("links")
 			for i, ev := range arr {
@@ -139,9 +141,9 @@ func decodeStoreEntityRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.Sto
 	}
 }
 
-func enrichCatalogServiceStoreEntityRequest(c *runtime.Call, h CatalogServiceHandler, root proto.Message, m *v1.StoreEntityRequest) error {
+func enrichCatalogServiceStoreEntityRequest(c *mcpwriteimpl.Call, h CatalogServiceHandler, root proto.Message, m *v1.StoreEntityRequest) error {
 	m.Id = c.UUIDv7()
-	vTenantId, err := c.ContextValue(runtime.ContextTenantID, "tenant_id")
+	vTenantId, err := c.ContextValue(mcpwriteimpl.ContextTenantID, "tenant_id")
 	if err != nil {
 		return err
 	}

@@ -8,8 +8,10 @@ package telemetryv1mcpwrite
 import (
 	context "context"
 	_ "embed"
+
 	v1 "example.com/golden/telemetry/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
@@ -45,13 +47,13 @@ func RegisterObservationServiceTools(s *mcp.Server, h ObservationServiceHandler,
 // NewObservationService binds the generated tool code of
 // telemetry.v1.ObservationService to h, for RegisterObservationServiceTools or
 // runtime.NewPreparer.
-func NewObservationService(h ObservationServiceHandler) *runtime.Service {
-	return &runtime.Service{
+func NewObservationService(h ObservationServiceHandler) *mcpwriteimpl.Service {
+	return &mcpwriteimpl.Service{
 		Name: "telemetry.v1.ObservationService",
 		Doc:  writeSchema,
-		Tools: []*runtime.Tool{
-			runtime.NewTool[v1.RecordObservationRequest]("record_observation", decodeRecordObservationRequest,
-				func(c *runtime.Call, m *v1.RecordObservationRequest) error {
+		Tools: []*mcpwriteimpl.Tool{
+			mcpwriteimpl.NewTool[v1.RecordObservationRequest]("record_observation", decodeRecordObservationRequest,
+				func(c *mcpwriteimpl.Call, m *v1.RecordObservationRequest) error {
 					return enrichObservationServiceRecordObservationRequest(c, h, m, m)
 				},
 				func(ctx context.Context, m *v1.RecordObservationRequest) (*v1.RecordObservationResponse, error) {
@@ -79,91 +81,91 @@ type clientAdapterObservationService struct {
 }
 
 func (a *clientAdapterObservationService) RecordObservation(ctx context.Context, in *v1.RecordObservationRequest) (*v1.RecordObservationResponse, error) {
-	return a.client.RecordObservation(runtime.OutgoingGRPCContext(ctx), in)
+	return a.client.RecordObservation(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 var fieldsRecordObservationRequest = []string{"observed_at", "window", "update_mask", "attributes", "reading", "samples", "score", "ratio", "count", "total", "delta", "retries", "enabled", "label", "digest", "checkpoints", "labels", "extras"}
 
-func decodeRecordObservationRequest(d *runtime.Decoder, obj *runtime.Object, m *v1.RecordObservationRequest) {
+func decodeRecordObservationRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.RecordObservationRequest) {
 	d.Known(obj, fieldsRecordObservationRequest)
-	if v := obj.Get("observed_at"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("observed_at"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Timestamp(v, "observed_at"); ok {
 			m.ObservedAt = x
 		}
 	} else {
 		d.Missing("observed_at")
 	}
-	if v := obj.Get("window"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("window"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Duration(v, "window"); ok {
 			m.Window = x
 		}
 	}
-	if v := obj.Get("update_mask"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("update_mask"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.FieldMask(v, "update_mask"); ok {
 			m.UpdateMask = x
 		}
 	}
-	if v := obj.Get("attributes"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("attributes"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Struct(v, "attributes"); ok {
 			m.Attributes = x
 		}
 	}
-	if v := obj.Get("reading"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("reading"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.StructValue(v, "reading"); ok {
 			m.Reading = x
 		}
 	}
-	if v := obj.Get("samples"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("samples"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.ListValue(v, "samples"); ok {
 			m.Samples = x
 		}
 	}
-	if v := obj.Get("score"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("score"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Float64(v, "score"); ok {
 			m.Score = wrapperspb.Double(x)
 		}
 	}
-	if v := obj.Get("ratio"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("ratio"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Float32(v, "ratio"); ok {
 			m.Ratio = wrapperspb.Float(x)
 		}
 	}
-	if v := obj.Get("count"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("count"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int64(v, "count"); ok {
 			m.Count = wrapperspb.Int64(x)
 		}
 	}
-	if v := obj.Get("total"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("total"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Uint64(v, "total"); ok {
 			m.Total = wrapperspb.UInt64(x)
 		}
 	}
-	if v := obj.Get("delta"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("delta"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "delta"); ok {
 			m.Delta = wrapperspb.Int32(x)
 		}
 	}
-	if v := obj.Get("retries"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("retries"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Uint32(v, "retries"); ok {
 			m.Retries = wrapperspb.UInt32(x)
 		}
 	}
-	if v := obj.Get("enabled"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("enabled"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "enabled"); ok {
 			m.Enabled = wrapperspb.Bool(x)
 		}
 	}
-	if v := obj.Get("label"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("label"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "label"); ok {
 			m.Label = wrapperspb.String(x)
 		}
 	}
-	if v := obj.Get("digest"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("digest"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bytes(v, "digest"); ok {
 			m.Digest = wrapperspb.Bytes(x)
 		}
 	}
-	if v := obj.Get("checkpoints"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("checkpoints"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if arr, ok := d.Array(v, "checkpoints"); ok {
 			d.Enter("checkpoints")
 			for i, ev := range arr {
@@ -176,7 +178,7 @@ func decodeRecordObservationRequest(d *runtime.Decoder, obj *runtime.Object, m *
 			d.Leave()
 		}
 	}
-	if v := obj.Get("labels"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("labels"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if ks, vs, ok := d.MapEntries(v, "labels"); ok {
 			m.Labels = make(map[string]*structpb.Struct, len(ks))
 			d.Enter("labels")
@@ -189,7 +191,7 @@ func decodeRecordObservationRequest(d *runtime.Decoder, obj *runtime.Object, m *
 			d.Leave()
 		}
 	}
-	if v := obj.Get("extras"); v != nil && v.Kind != runtime.KindNull {
+	if v := obj.Get("extras"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if ks, vs, ok := d.MapEntries(v, "extras"); ok {
 			m.Extras = make(map[string]*structpb.Value, len(ks))
 			d.Enter("extras")
@@ -204,7 +206,7 @@ func decodeRecordObservationRequest(d *runtime.Decoder, obj *runtime.Object, m *
 	}
 }
 
-func enrichObservationServiceRecordObservationRequest(c *runtime.Call, h ObservationServiceHandler, root proto.Message, m *v1.RecordObservationRequest) error {
+func enrichObservationServiceRecordObservationRequest(c *mcpwriteimpl.Call, h ObservationServiceHandler, root proto.Message, m *v1.RecordObservationRequest) error {
 	m.Id = c.UUIDv7()
 	m.RecordedAt = timestamppb.New(c.Now())
 	return nil

@@ -1,15 +1,15 @@
-package runtime
+package mcpwriteimpl
 
 import "sync"
 
-// scratch is the storage one call's decode and enrichment borrow: the
+// Scratch is the storage one call's decode and enrichment borrow: the
 // slabs the parsed arguments are carved from, the Decoder and the Call. A
-// call takes one with getScratch and releases it once nothing refers to
+// call takes one with GetScratch and releases it once nothing refers to
 // the parsed tree; the decoded request never does, since its strings are
 // copies of the payload (or of an escaped string), never views of the
 // slabs. Generated code keeps neither the Decoder nor the Call; the
 // context a resolver may keep is not part of the scratch.
-type scratch struct {
+type Scratch struct {
 	vals []Value
 	objs []Object
 	keys []string
@@ -29,21 +29,21 @@ type scratch struct {
 const scratchKeep = 256
 
 var scratchPool = sync.Pool{New: func() any {
-	s := new(scratch)
+	s := new(Scratch)
 	s.rand.used = len(s.rand.b) // empty: the first read fills it
 	s.dec.reset()
 	return s
 }}
 
-// getScratch takes a scratch for one call.
-func getScratch() *scratch { return scratchPool.Get().(*scratch) }
+// GetScratch takes a scratch for one call.
+func GetScratch() *Scratch { return scratchPool.Get().(*Scratch) }
 
-// release returns s to the pool; the parsed tree, the Decoder and the Call
+// Release returns s to the pool; the parsed tree, the Decoder and the Call
 // must not be used afterwards. The Decoder's error entries and the Call's
 // context are dropped; the slabs are not cleared (the parser sets every
 // element it takes), so a pooled scratch may hold on to the strings of its
 // last payload until it is reused or the pool is emptied.
-func (s *scratch) release() {
+func (s *Scratch) Release() {
 	s.dec.reset()
 	if s.callUsed {
 		s.call.Ctx = nil // the rest is set anew by the next call
@@ -64,3 +64,17 @@ func lend[T any](kept *[]T, n int) []T {
 	}
 	return b
 }
+
+// Decoder is the scratch's Decoder, empty until the call uses it.
+func (s *Scratch) Decoder() *Decoder { return &s.dec }
+
+// Call is the scratch's Call; the caller sets every field, and Release
+// drops its context.
+func (s *Scratch) Call() *Call {
+	s.callUsed = true
+	return &s.call
+}
+
+// LendRandom makes the scratch's Call read crypto/rand through the
+// scratch's block; call it after the Call is set.
+func (s *Scratch) LendRandom() { s.call.block = &s.rand }
