@@ -42,7 +42,7 @@ const (
 
 type scratch = mcpwriteimpl.Scratch
 
-func getScratch() *scratch              { return mcpwriteimpl.GetScratch() }
-func clipQuote(s string) string         { return mcpwriteimpl.ClipQuote(s) }
-func boundList(names []string) []string { return mcpwriteimpl.BoundList(names) }
+func getScratch() *scratch                { return mcpwriteimpl.GetScratch() }
+func clipQuote(s string) string           { return mcpwriteimpl.ClipQuote(s) }
+func boundList(names []string) []string   { return mcpwriteimpl.BoundList(names) }
 func jsonKind(k mcpwriteimpl.Kind) string { return mcpwriteimpl.JSONKind(k) }

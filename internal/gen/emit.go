@@ -12,6 +12,7 @@ import (
 // Import paths of the packages generated code uses.
 const (
 	runtimePkg   = protogen.GoImportPath("github.com/mcpwrite/protoc-gen-mcpwrite/runtime")
+	implPkg      = protogen.GoImportPath("github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl")
 	pvcheckPkg   = protogen.GoImportPath("github.com/mcpwrite/protoc-gen-mcpwrite/runtime/pvcheck")
 	mcpPkg       = protogen.GoImportPath("github.com/modelcontextprotocol/go-sdk/mcp")
 	protoPkg     = protogen.GoImportPath("google.golang.org/protobuf/proto")
@@ -31,6 +32,8 @@ type emitter struct {
 }
 
 func (e *emitter) rt(name string) string { return e.g.QualifiedGoIdent(runtimePkg.Ident(name)) }
+
+func (e *emitter) impl(name string) string { return e.g.QualifiedGoIdent(implPkg.Ident(name)) }
 
 func emitGo(plugin *protogen.Plugin, fm *fileModel, connect bool) {
 	importPath := fm.proto.GoImportPath + protogen.GoImportPath("/"+fm.pkgName)
@@ -158,21 +161,21 @@ func (e *emitter) register(sm *serviceModel) {
 	g.P("}")
 	g.P()
 	docComment(g, "", serviceCtorName(sm)+" binds the generated tool code of "+string(sm.proto.Desc.FullName())+" to h, for Register"+sm.proto.GoName+"Tools or runtime.NewPreparer.")
-	g.P("func ", serviceCtorName(sm), "(h ", handlerName(sm), ") *", runtimePkg.Ident("Service"), " {")
-	g.P("return &", runtimePkg.Ident("Service"), "{")
+	g.P("func ", serviceCtorName(sm), "(h ", handlerName(sm), ") *", implPkg.Ident("Service"), " {")
+	g.P("return &", implPkg.Ident("Service"), "{")
 	g.P("Name: ", strconv.Quote(string(sm.proto.Desc.FullName())), ",")
 	g.P("Doc: writeSchema,")
-	g.P("Tools: []*", runtimePkg.Ident("Tool"), "{")
+	g.P("Tools: []*", implPkg.Ident("Tool"), "{")
 	for _, t := range sm.tools {
 		in := t.method.Input.GoIdent
 		decode := "nil"
 		if t.input.agentFacing {
 			decode = "decode" + t.input.proto.GoIdent.GoName
 		}
-		g.P(runtimePkg.Ident("NewTool"), "[", in, "](", strconv.Quote(t.name), ", ", decode, ",")
+		g.P(implPkg.Ident("NewTool"), "[", in, "](", strconv.Quote(t.name), ", ", decode, ",")
 		switch pc := t.pairCheck; {
 		case pc != nil:
-			g.P("func(c *", runtimePkg.Ident("Call"), ", m *", in, ") error {")
+			g.P("func(c *", implPkg.Ident("Call"), ", m *", in, ") error {")
 			if t.input.serverFilled {
 				g.P("if err := ", enrichName(sm, t.input), "(c, h, m, m); err != nil {")
 				g.P("return err")
@@ -181,7 +184,7 @@ func (e *emitter) register(sm *serviceModel) {
 			g.P("return ", pc.varName, ".Check(", quote(fieldAgentName(t.input, pc.typ)), ", int32(m.Get", pc.typ.GoName, "()), int32(m.Get", pc.source.GoName, "()), int32(m.Get", pc.target.GoName, "()))")
 			g.P("},")
 		case t.input.serverFilled:
-			g.P("func(c *", runtimePkg.Ident("Call"), ", m *", in, ") error { return ", enrichName(sm, t.input), "(c, h, m, m) },")
+			g.P("func(c *", implPkg.Ident("Call"), ", m *", in, ") error { return ", enrichName(sm, t.input), "(c, h, m, m) },")
 		default:
 			g.P("nil,")
 		}
@@ -214,7 +217,7 @@ func (e *emitter) register(sm *serviceModel) {
 	if importsValidate(sm) {
 		// One protovalidate validator per registration, with every
 		// request's rules compiled up front.
-		g.P("NewChecker: func() (", runtimePkg.Ident("RequestChecker"), ", error) {")
+		g.P("NewChecker: func() (", implPkg.Ident("RequestChecker"), ", error) {")
 		g.P("return ", pvcheckPkg.Ident("New"), "(")
 		for _, t := range sm.tools {
 			g.P("new(", t.method.Input.GoIdent, "),")
@@ -228,7 +231,7 @@ func (e *emitter) register(sm *serviceModel) {
 			names = append(names, string(n))
 		}
 		sort.Strings(names)
-		g.P("Enums: map[string]*", runtimePkg.Ident("EnumTable"), "{")
+		g.P("Enums: map[string]*", implPkg.Ident("EnumTable"), "{")
 		for _, n := range names {
 			g.P(strconv.Quote(n), ": ", sm.outputEnums[protoreflect.FullName(n)].varName, ",")
 		}
@@ -241,7 +244,7 @@ func (e *emitter) register(sm *serviceModel) {
 
 func (e *emitter) enumTable(t *enumTable) {
 	g := e.g
-	g.P("var ", t.varName, " = ", runtimePkg.Ident("NewEnumTable"), "(", strconv.Quote(string(t.enum.Desc.FullName())), ", []", runtimePkg.Ident("EnumValue"), "{")
+	g.P("var ", t.varName, " = ", implPkg.Ident("NewEnumTable"), "(", strconv.Quote(string(t.enum.Desc.FullName())), ", []", implPkg.Ident("EnumValue"), "{")
 	for _, v := range t.values {
 		line := "{Number: " + strconv.Itoa(int(v.value.Desc.Number())) + ", Name: " + strconv.Quote(string(v.value.Desc.Name())) + ", Alias: " + strconv.Quote(v.alias)
 		if len(v.synonyms) > 0 {
@@ -275,7 +278,7 @@ func (e *emitter) set(f *protogen.Field, v string) string {
 	case realOneof(f):
 		return "m." + f.Oneof.GoName + " = &" + e.g.QualifiedGoIdent(f.GoIdent) + "{" + f.GoName + ": " + v + "}"
 	case isPtr(f):
-		return "m." + f.GoName + " = " + e.rt("Ptr") + "(" + v + ")"
+		return "m." + f.GoName + " = " + e.impl("Ptr") + "(" + v + ")"
 	}
 	return "m." + f.GoName + " = " + v
 }

@@ -51,7 +51,7 @@ func (e *emitter) adapter(sm *serviceModel) {
 	for _, t := range sm.tools {
 		m := t.method
 		g.P("func (a *", impl, ") ", m.GoName, "(ctx ", contextPkg.Ident("Context"), ", in *", m.Input.GoIdent, ") (*", m.Output.GoIdent, ", error) {")
-		g.P("return a.client.", m.GoName, "(", runtimePkg.Ident("OutgoingGRPCContext"), "(ctx), in)")
+		g.P("return a.client.", m.GoName, "(", implPkg.Ident("OutgoingGRPCContext"), "(ctx), in)")
 		g.P("}")
 		g.P()
 	}
@@ -103,7 +103,7 @@ func (e *emitter) connectAdapter(sm *serviceModel) {
 		m := t.method
 		g.P("func (a *", impl, ") ", m.GoName, "(ctx ", contextPkg.Ident("Context"), ", in *", m.Input.GoIdent, ") (*", m.Output.GoIdent, ", error) {")
 		g.P("req := ", connectPkg.Ident("NewRequest"), "(in)")
-		g.P("for k, v := range ", runtimePkg.Ident("OutgoingHeaders"), "(ctx) {")
+		g.P("for k, v := range ", implPkg.Ident("OutgoingHeaders"), "(ctx) {")
 		g.P("req.Header().Set(k, v)")
 		g.P("}")
 		g.P("res, err := a.client.", m.GoName, "(ctx, req)")

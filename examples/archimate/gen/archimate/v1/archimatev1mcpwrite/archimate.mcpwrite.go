@@ -6,14 +6,13 @@
 package archimatev1mcpwrite
 
 import (
+	connect "connectrpc.com/connect"
 	context "context"
 	_ "embed"
-
-	connect "connectrpc.com/connect"
 	v1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	connectmcp "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/connectmcp"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"

@@ -8,15 +8,14 @@ package tasksv1mcpwrite
 import (
 	context "context"
 	_ "embed"
-	regexp "regexp"
-
 	v1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/gen/tasks/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
+	regexp "regexp"
 )
 
 // The generated code asserts at compile time that the runtime it links
@@ -496,7 +495,7 @@ func decodeTaskMoveRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m 
 	if v := obj.Get("archiveDate"); v == nil || v.Kind == mcpwriteimpl.KindNull {
 		switch m.GetTargetState() {
 		case v1.WorkflowState_WORKFLOW_STATE_ARCHIVE:
-			d.Add(&runtime.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "archiveDate", Message: "archiveDate is required when targetState is \"archive\"", Suggestions: &runtime.Suggestions{Hint: "send archiveDate, or set targetState to another value"}})
+			d.Add(&mcpwriteimpl.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "archiveDate", Message: "archiveDate is required when targetState is \"archive\"", Suggestions: &mcpwriteimpl.Suggestions{Hint: "send archiveDate, or set targetState to another value"}})
 		}
 	}
 }
@@ -567,13 +566,13 @@ func decodeTaskTransformRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 	if v := obj.Get("parentId"); v == nil || v.Kind == mcpwriteimpl.KindNull {
 		switch m.GetOperation() {
 		case v1.TransformOperation_TRANSFORM_OPERATION_EXTRACT:
-			d.Add(&runtime.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "parentId", Message: "parentId is required when operation is \"extract\"", Suggestions: &runtime.Suggestions{Hint: "send parentId, or set operation to another value"}})
+			d.Add(&mcpwriteimpl.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "parentId", Message: "parentId is required when operation is \"extract\"", Suggestions: &mcpwriteimpl.Suggestions{Hint: "send parentId, or set operation to another value"}})
 		}
 	}
 	if v := obj.Get("targetParentId"); v == nil || v.Kind == mcpwriteimpl.KindNull {
 		switch m.GetOperation() {
 		case v1.TransformOperation_TRANSFORM_OPERATION_ADOPT:
-			d.Add(&runtime.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "targetParentId", Message: "targetParentId is required when operation is \"adopt\"", Suggestions: &runtime.Suggestions{Hint: "send targetParentId, or set operation to another value"}})
+			d.Add(&mcpwriteimpl.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "targetParentId", Message: "targetParentId is required when operation is \"adopt\"", Suggestions: &mcpwriteimpl.Suggestions{Hint: "send targetParentId, or set operation to another value"}})
 		}
 	}
 }
@@ -819,19 +818,19 @@ func decodeParentOperationData(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object
 	if v := obj.Get("sequenceMap"); v == nil || v.Kind == mcpwriteimpl.KindNull {
 		switch m.GetOperation() {
 		case v1.ParentOperation_PARENT_OPERATION_RESEQUENCE:
-			d.Add(&runtime.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "sequenceMap", Message: "sequenceMap is required when operation is \"resequence\"", Suggestions: &runtime.Suggestions{Hint: "send sequenceMap, or set operation to another value"}})
+			d.Add(&mcpwriteimpl.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "sequenceMap", Message: "sequenceMap is required when operation is \"resequence\"", Suggestions: &mcpwriteimpl.Suggestions{Hint: "send sequenceMap, or set operation to another value"}})
 		}
 	}
 	if v := obj.Get("subtaskIds"); v == nil || v.Kind == mcpwriteimpl.KindNull {
 		switch m.GetOperation() {
 		case v1.ParentOperation_PARENT_OPERATION_PARALLELIZE:
-			d.Add(&runtime.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "subtaskIds", Message: "subtaskIds is required when operation is \"parallelize\"", Suggestions: &runtime.Suggestions{Hint: "send subtaskIds, or set operation to another value"}})
+			d.Add(&mcpwriteimpl.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "subtaskIds", Message: "subtaskIds is required when operation is \"parallelize\"", Suggestions: &mcpwriteimpl.Suggestions{Hint: "send subtaskIds, or set operation to another value"}})
 		}
 	}
 	if v := obj.Get("subtask"); v == nil || v.Kind == mcpwriteimpl.KindNull {
 		switch m.GetOperation() {
 		case v1.ParentOperation_PARENT_OPERATION_ADD_SUBTASK:
-			d.Add(&runtime.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "subtask", Message: "subtask is required when operation is \"add_subtask\"", Suggestions: &runtime.Suggestions{Hint: "send subtask, or set operation to another value"}})
+			d.Add(&mcpwriteimpl.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "subtask", Message: "subtask is required when operation is \"add_subtask\"", Suggestions: &mcpwriteimpl.Suggestions{Hint: "send subtask, or set operation to another value"}})
 		}
 	}
 }

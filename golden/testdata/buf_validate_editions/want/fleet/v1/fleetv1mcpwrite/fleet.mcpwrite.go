@@ -8,10 +8,9 @@ package fleetv1mcpwrite
 import (
 	context "context"
 	_ "embed"
-
 	v1 "example.com/golden/fleet/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	pvcheck "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/pvcheck"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"

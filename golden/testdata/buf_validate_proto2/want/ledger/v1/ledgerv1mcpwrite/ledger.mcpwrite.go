@@ -8,15 +8,14 @@ package ledgerv1mcpwrite
 import (
 	context "context"
 	_ "embed"
-	regexp "regexp"
-
 	v1 "example.com/golden/ledger/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	pvcheck "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/pvcheck"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
+	regexp "regexp"
 )
 
 // The generated code asserts at compile time that the runtime it links

@@ -8,10 +8,9 @@ package tasksv1mcpwrite
 import (
 	context "context"
 	_ "embed"
-
 	v1 "example.com/golden/tasks/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 )
@@ -102,7 +101,7 @@ func decodeSchedule(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Sch
 	if v := obj.Get("cadence"); v == nil || v.Kind == mcpwriteimpl.KindNull {
 		switch m.GetRecurring() {
 		case true:
-			d.Add(&runtime.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "cadence", Message: "cadence is required when recurring is true", Suggestions: &runtime.Suggestions{Hint: "send cadence, or set recurring to another value"}})
+			d.Add(&mcpwriteimpl.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "cadence", Message: "cadence is required when recurring is true", Suggestions: &mcpwriteimpl.Suggestions{Hint: "send cadence, or set recurring to another value"}})
 		}
 	}
 }
@@ -177,35 +176,35 @@ func decodeTransformTaskRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 	if v := obj.Get("parent_id"); v == nil || v.Kind == mcpwriteimpl.KindNull {
 		switch m.GetOperation() {
 		case v1.Operation_OPERATION_EXTRACT:
-			d.Add(&runtime.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "parent_id", Message: "parent_id is required when operation is \"extract\"", Suggestions: &runtime.Suggestions{Hint: "send parent_id, or set operation to another value"}})
+			d.Add(&mcpwriteimpl.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "parent_id", Message: "parent_id is required when operation is \"extract\"", Suggestions: &mcpwriteimpl.Suggestions{Hint: "send parent_id, or set operation to another value"}})
 		}
 	}
 	if v := obj.Get("targetParent"); v == nil || v.Kind == mcpwriteimpl.KindNull {
 		switch m.GetOperation() {
 		case v1.Operation_OPERATION_ADOPT:
-			d.Add(&runtime.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "targetParent", Message: "targetParent is required when operation is \"adopt\"", Suggestions: &runtime.Suggestions{Hint: "send targetParent, or set operation to another value"}})
+			d.Add(&mcpwriteimpl.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "targetParent", Message: "targetParent is required when operation is \"adopt\"", Suggestions: &mcpwriteimpl.Suggestions{Hint: "send targetParent, or set operation to another value"}})
 		case v1.Operation_OPERATION_EXTRACT:
-			d.Add(&runtime.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "targetParent", Message: "targetParent is required when operation is \"extract\"", Suggestions: &runtime.Suggestions{Hint: "send targetParent, or set operation to another value"}})
+			d.Add(&mcpwriteimpl.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "targetParent", Message: "targetParent is required when operation is \"extract\"", Suggestions: &mcpwriteimpl.Suggestions{Hint: "send targetParent, or set operation to another value"}})
 		}
 	}
 	if v := obj.Get("reason"); v == nil || v.Kind == mcpwriteimpl.KindNull {
 		switch m.GetBlocked() {
 		case true:
-			d.Add(&runtime.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "reason", Message: "reason is required when blocked is true", Suggestions: &runtime.Suggestions{Hint: "send reason, or set blocked to another value"}})
+			d.Add(&mcpwriteimpl.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "reason", Message: "reason is required when blocked is true", Suggestions: &mcpwriteimpl.Suggestions{Hint: "send reason, or set blocked to another value"}})
 		}
 	}
 	if v := obj.Get("version"); v == nil || v.Kind == mcpwriteimpl.KindNull {
 		switch m.GetKind() {
 		case "release":
-			d.Add(&runtime.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "version", Message: "version is required when kind is \"release\"", Suggestions: &runtime.Suggestions{Hint: "send version, or set kind to another value"}})
+			d.Add(&mcpwriteimpl.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "version", Message: "version is required when kind is \"release\"", Suggestions: &mcpwriteimpl.Suggestions{Hint: "send version, or set kind to another value"}})
 		case "hotfix":
-			d.Add(&runtime.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "version", Message: "version is required when kind is \"hotfix\"", Suggestions: &runtime.Suggestions{Hint: "send version, or set kind to another value"}})
+			d.Add(&mcpwriteimpl.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "version", Message: "version is required when kind is \"hotfix\"", Suggestions: &mcpwriteimpl.Suggestions{Hint: "send version, or set kind to another value"}})
 		}
 	}
 	if v := obj.Get("escalation"); v == nil || v.Kind == mcpwriteimpl.KindNull {
 		switch m.GetPriority() {
 		case int32(1):
-			d.Add(&runtime.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "escalation", Message: "escalation is required when priority is 1", Suggestions: &runtime.Suggestions{Hint: "send escalation, or set priority to another value"}})
+			d.Add(&mcpwriteimpl.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "escalation", Message: "escalation is required when priority is 1", Suggestions: &mcpwriteimpl.Suggestions{Hint: "send escalation, or set priority to another value"}})
 		}
 	}
 }

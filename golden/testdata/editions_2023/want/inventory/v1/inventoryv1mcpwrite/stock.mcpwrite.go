@@ -8,14 +8,13 @@ package inventoryv1mcpwrite
 import (
 	context "context"
 	_ "embed"
-	regexp "regexp"
-
 	v1 "example.com/golden/inventory/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
+	regexp "regexp"
 )
 
 // The generated code asserts at compile time that the runtime it links

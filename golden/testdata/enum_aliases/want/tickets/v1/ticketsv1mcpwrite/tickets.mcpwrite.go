@@ -8,11 +8,10 @@ package ticketsv1mcpwrite
 import (
 	context "context"
 	_ "embed"
-
 	v11 "example.com/golden/thirdparty/v1"
 	v1 "example.com/golden/tickets/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"

@@ -8,13 +8,12 @@ package libraryv1mcpwrite
 import (
 	context "context"
 	_ "embed"
-	regexp "regexp"
-
 	v1 "example.com/golden/library/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
+	regexp "regexp"
 )
 
 // The generated code asserts at compile time that the runtime it links

@@ -8,15 +8,14 @@ package eventsv1mcpwrite
 import (
 	context "context"
 	_ "embed"
-	strconv "strconv"
-
 	v1 "example.com/golden/events/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
+	strconv "strconv"
 )
 
 // The generated code asserts at compile time that the runtime it links

@@ -8,10 +8,9 @@ package plannerv1mcpwrite
 import (
 	context "context"
 	_ "embed"
-
 	v1 "example.com/golden/planner/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
@@ -220,7 +219,7 @@ func decodeArchiveTaskRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 	if v := obj.Get("archiveDate"); v == nil || v.Kind == mcpwriteimpl.KindNull {
 		switch m.GetOperation() {
 		case v1.ArchiveOperation_ARCHIVE_OPERATION_ARCHIVE:
-			d.Add(&runtime.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "archiveDate", Message: "archiveDate is required when operation is \"archive\"", Suggestions: &runtime.Suggestions{Hint: "send archiveDate, or set operation to another value"}})
+			d.Add(&mcpwriteimpl.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "archiveDate", Message: "archiveDate is required when operation is \"archive\"", Suggestions: &mcpwriteimpl.Suggestions{Hint: "send archiveDate, or set operation to another value"}})
 		}
 	}
 }

@@ -8,10 +8,9 @@ package catalogv1mcpwrite
 import (
 	context "context"
 	_ "embed"
-
 	v1 "example.com/golden/catalog/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
