@@ -92,9 +92,9 @@ func withConfirmationMessage(tpl string) func(string) string {
 // request and the domain check's preview; a preview key the domain did not
 // return falls back to the default question and is logged.
 func TestConfirmationMessageTemplate(t *testing.T) {
-	check := runtime.WithDomainCheck(func(_ context.Context, _ string, req proto.Message) (map[string]any, error) {
+	check := runtime.WithPreviews(runtime.Previews{Check: func(_ context.Context, _ string, req proto.Message) (map[string]any, error) {
 		return map[string]any{"title": "Groceries {not a placeholder}", "totals": map[string]any{"lines": 3}}, nil
-	})
+	}})
 	const request = "\nRequest: {\"id\":\"n1\",\"meta\":{\"tenant_id\":\"acme\",\"correlation_id\":\"corr-1\",\"created_at\":\"2025-01-02T03:04:05Z\"}}"
 	tests := []struct {
 		name, tpl, want string
@@ -164,9 +164,9 @@ func previewUnlessConfirm() harnessOpts {
 // the write happens, and the preview's key is still free for it.
 func TestPreviewUnlessConfirmed(t *testing.T) {
 	ho := previewUnlessConfirm()
-	ho.opts = []runtime.Option{runtime.WithDomainCheck(func(_ context.Context, tool string, req proto.Message) (map[string]any, error) {
+	ho.opts = []runtime.Option{runtime.WithPreviews(runtime.Previews{Check: func(_ context.Context, tool string, req proto.Message) (map[string]any, error) {
 		return map[string]any{"words": 2}, nil
-	})}
+	}})}
 	h := newHarness(t, ho)
 	got := h.call(alice, "create_note", `{"title":"Buy milk","client_request_id":"k1"}`)
 	want := compact(`{"success":true,"is_preview":true,"valid":true,
@@ -194,9 +194,9 @@ func TestPreviewUnlessConfirmed(t *testing.T) {
 // A preview the domain would refuse answers the write's own error.
 func TestPreviewUnlessConfirmedAnswersTheDomainsRefusal(t *testing.T) {
 	ho := previewUnlessConfirm()
-	ho.opts = []runtime.Option{runtime.WithDomainCheck(func(context.Context, string, proto.Message) (map[string]any, error) {
+	ho.opts = []runtime.Option{runtime.WithPreviews(runtime.Previews{Check: func(context.Context, string, proto.Message) (map[string]any, error) {
 		return nil, status.Error(codes.AlreadyExists, "a note with this title exists")
-	})}
+	}})}
 	h := newHarness(t, ho)
 	got := h.call(alice, "create_note", `{"title":"Buy milk"}`)
 	if !got.isError || field(t, got.text, "error.code") != "ALREADY_EXISTS" || strings.Contains(got.text, "is_preview") {

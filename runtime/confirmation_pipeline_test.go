@@ -124,7 +124,7 @@ func TestLossPreviewNamesWhatIsLost(t *testing.T) {
 				client.ElicitationHandler = a.handle
 			}
 			hook := tt.hook
-			opts := []runtime.Option{runtime.WithLossPreview(hook.preview)}
+			opts := []runtime.Option{runtime.WithPreviews(runtime.Previews{Loss: hook.preview})}
 			if tt.policy != nil {
 				opts = append(opts, runtime.WithPolicy(tt.policy))
 			}

@@ -46,7 +46,7 @@ func TestRequestContextComesFromTheContextByDefault(t *testing.T) {
 
 func TestInFlightKeyAnswersInProgress(t *testing.T) {
 	store := idempotency.NewMemoryStore()
-	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithIdempotencyStore(store)}})
+	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithIdempotency(runtime.IdempotencyOptions{Store: store})}})
 	args := `{"title":"Buy milk","client_request_id":"busy"}`
 	fp, err := idempotency.Fingerprint([]byte(args))
 	if err != nil {
@@ -70,7 +70,7 @@ func TestInFlightKeyAnswersInProgress(t *testing.T) {
 }
 
 func TestIdempotencyCanBeTurnedOff(t *testing.T) {
-	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithIdempotencyStore(nil)}})
+	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithIdempotency(runtime.IdempotencyOptions{Disable: true})}})
 	for i := 0; i < 2; i++ {
 		if got := h.call(alice, "create_note", `{"title":"Buy milk","client_request_id":"k"}`); strings.Contains(got.text, "idempotent_replay") {
 			t.Fatalf("replayed without a store: %s", got.text)

@@ -6,20 +6,52 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// DomainCheckFunc lets the domain take part in everything that happens
-// before a write: validate_write and dry_run, asking the user and storing
-// a proposal. Given the complete, enriched request it answers what the
-// write would answer without writing: nil when the write would be accepted,
-// otherwise the very error the write would return (a duplicate name is
-// DUPLICATE_NAME from validate_write as from the write). preview, when not
-// nil, is what the domain computes for the write (totals, derived values),
-// shown in the validate answer and in proposals.
-type DomainCheckFunc func(ctx context.Context, tool string, req proto.Message) (preview map[string]any, err error)
+// Previews are the domain's answers about a write before it happens, for
+// WithPreviews; a nil field is not asked.
+type Previews struct {
+	// Check lets the domain take part in everything that happens before a
+	// write: validate_write and dry_run, asking the user and storing a
+	// proposal. Given the complete, enriched request it answers what the
+	// write would answer without writing: nil when the write would be
+	// accepted, otherwise the very error the write would return (a
+	// duplicate name is DUPLICATE_NAME from validate_write as from the
+	// write). preview, when not nil, is what the domain computes for the
+	// write (totals, derived values), shown in the validate answer and in
+	// proposals. Without it, validate_write and dry_run stop after decoding
+	// and enrichment.
+	Check func(ctx context.Context, tool string, req proto.Message) (preview map[string]any, err error)
+	// Loss names, in a short phrase, what an UPDATE, DELETE or destructive
+	// write would remove or overwrite ("element OrderService and 2
+	// relationships"), for the user who confirms it; the text appears in
+	// proposals ("will_lose") and in the confirmation message. req is the
+	// complete, enriched request. Return "" when nothing is lost; an error
+	// the domain wrote for agents (NotFound, FailedPrecondition,
+	// *ErrorEntry) answers the call instead of a confirmation. A generated
+	// handler that implements PreviewLoss(ctx, tool, req) can be passed as
+	// h.PreviewLoss.
+	Loss func(ctx context.Context, tool string, req proto.Message) (string, error)
+	// State returns the current state of what req would change, so a
+	// confirmation is bound to the state of the entity the user saw and
+	// not only to the request. ok is false when the write changes no
+	// existing entity (a create). An error the domain wrote for agents
+	// (NotFound, FailedPrecondition, *ErrorEntry) answers the call instead.
+	State func(ctx context.Context, tool string, req proto.Message) (state EntityState, ok bool, err error)
+}
 
-// WithDomainCheck sets the domain's check (see DomainCheckFunc). Without
-// it, validate_write and dry_run stop after decoding and enrichment.
-func WithDomainCheck(fn DomainCheckFunc) Option {
-	return func(c *config) { c.domainCheck = fn }
+// WithPreviews sets the domain's answers about a write before it happens
+// (see Previews). A nil field keeps what an earlier WithPreviews set.
+func WithPreviews(p Previews) Option {
+	return func(c *config) {
+		if p.Check != nil {
+			c.domainCheck = p.Check
+		}
+		if p.Loss != nil {
+			c.lossPreview = p.Loss
+		}
+		if p.State != nil {
+			c.statePreview = p.State
+		}
+	}
 }
 
 // domainCheck runs the domain's check of m: its preview, or the envelope

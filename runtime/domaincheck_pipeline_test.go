@@ -28,7 +28,7 @@ func TestDomainCheckTakesPartBeforeTheWrite(t *testing.T) {
 		}
 		return nil, nil
 	}
-	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithDomainCheck(check)}})
+	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithPreviews(runtime.Previews{Check: check})}})
 	v := h.call(alice, "validate_write", `{"operation":"create_note","payload":{"title":"Buy milk"}}`)
 	if valueAt(t, v.text, "valid") != "true" || valueAt(t, v.text, "preview.domain.words") != "2" {
 		t.Fatalf("validate: %s", v.text)

@@ -420,15 +420,15 @@ func TestSigningKeyLetsAnotherInstanceVerify(t *testing.T) {
 		want    string
 		wantLog string
 	}{
-		{"same key verifies on another instance", []runtime.Option{runtime.WithSigningKey(shared)}, deletedN1, ""},
-		{"another key does not", []runtime.Option{runtime.WithSigningKey([]byte("fedcba9876543210fedcba9876543210"))},
+		{"same key verifies on another instance", []runtime.Option{runtime.WithSecrets(nil, shared)}, deletedN1, ""},
+		{"another key does not", []runtime.Option{runtime.WithSecrets(nil, []byte("fedcba9876543210fedcba9876543210"))},
 			invalidEntry("altered", "The confirmation state does not verify: it was altered, or issued for another tool, caller or client_request_id. Nothing was written."), ""},
 		{"default keys are per instance", nil,
 			invalidEntry("altered", "The confirmation state does not verify: it was altered, or issued for another tool, caller or client_request_id. Nothing was written."), ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			first := manualRoundTrip(t, runtime.WithSigningKey(shared))
+			first := manualRoundTrip(t, runtime.WithSecrets(nil, shared))
 			first.seedNote("n1")
 			state := first.ask(alice, "delete_note", `{"id":"n1"}`, deleteN1Message)
 			second := manualRoundTrip(t, tt.second...)
@@ -444,7 +444,7 @@ func TestSigningKeyLetsAnotherInstanceVerify(t *testing.T) {
 }
 
 func TestShortSigningKeyFailsLoudly(t *testing.T) {
-	h := manualRoundTrip(t, runtime.WithSigningKey([]byte("short")))
+	h := manualRoundTrip(t, runtime.WithSecrets(nil, []byte("short")))
 	h.seedNote("n1")
 	got := text(t, h.rawCall(alice, "delete_note", `{"id":"n1"}`, "", nil))
 	id := field(t, got, "error.trace_id")

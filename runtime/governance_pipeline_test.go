@@ -64,7 +64,7 @@ func TestProposalFlow(t *testing.T) {
 }
 
 func TestProposalExpires(t *testing.T) {
-	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithProposalTTL(time.Minute)}})
+	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithProposals(nil, time.Minute)}})
 	h.seedNote("n1")
 	id := field(t, h.call(alice, "delete_note", `{"id":"n1"}`).text, "proposal.proposal_id")
 	h.clock.Advance(time.Minute)

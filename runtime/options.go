@@ -16,26 +16,19 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
 )
 
-// DefaultProposalTTL is how long a proposal can be applied after it was made:
+// defaultProposalTTL is how long a proposal can be applied after it was made:
 // long enough for a person to read it, short enough that the world it was
 // checked against is still recognisable.
 const defaultProposalTTL = 15 * time.Minute
 
-// DefaultElicitationTimeout is how long a user has to answer a confirmation:
+// defaultElicitationTimeout is how long a user has to answer a confirmation:
 // the idempotency claim is held this long (plus the normal lease) while an
 // in-call confirmation waits, and a round-trip confirmation expires after it.
 const defaultElicitationTimeout = 5 * time.Minute
 
-// MinSigningKeyLength is the shortest key WithSigningKey accepts, in bytes
+// minSigningKeyLength is the shortest key WithSecrets accepts, in bytes
 // (the HMAC-SHA256 block of security).
 const minSigningKeyLength = 32
-
-// LossPreviewFunc names, in a short phrase, what a write would remove or
-// overwrite ("element OrderService and 2 relationships"), for the user who
-// confirms it. req is the complete, enriched request. Return "" when nothing
-// is lost; an error the domain wrote for agents (NotFound, FailedPrecondition,
-// *ErrorEntry) answers the call instead of a confirmation.
-type LossPreviewFunc func(ctx context.Context, tool string, req proto.Message) (string, error)
 
 // Option configures Register.
 type Option func(*config)
@@ -65,10 +58,10 @@ type config struct {
 	// signingKeyErr is set when the configured key is unusable.
 	signingKey    []byte
 	signingKeyErr error
-	lossPreview   LossPreviewFunc
-	statePreview  StatePreviewFunc
+	lossPreview   func(ctx context.Context, tool string, req proto.Message) (string, error)
+	statePreview  func(ctx context.Context, tool string, req proto.Message) (state EntityState, ok bool, err error)
 	observer      Observer
-	domainCheck   DomainCheckFunc
+	domainCheck   func(ctx context.Context, tool string, req proto.Message) (preview map[string]any, err error)
 	// idSecret keys request-scoped IDs (nil: the process's random secret);
 	// idSecretErr is set when the configured secret is unusable.
 	idSecret    []byte
@@ -79,7 +72,7 @@ type config struct {
 	vocabErr error
 }
 
-// DefaultMaxStoredResponse is the largest result kept for a replay.
+// defaultMaxStoredResponse is the largest result kept for a replay.
 const defaultMaxStoredResponse = 1 << 20
 
 func newConfig(opts []Option) *config {
@@ -147,59 +140,64 @@ func WithRand(r io.Reader) Option {
 	}
 }
 
-// WithIdempotencyStore sets where client_request_id claims and results are
-// kept (default: a private in-memory store). Pass a shared store (Redis,
-// PostgreSQL, layered) when the server runs on more than one instance; nil
-// turns idempotency off.
-func WithIdempotencyStore(s idempotency.Store) Option {
-	return func(c *config) { c.idem, c.idemSet = s, true }
+// IdempotencyOptions configure client_request_id handling (WithIdempotency).
+type IdempotencyOptions struct {
+	// Store is where claims and results are kept (default: a private
+	// in-memory store). Pass a shared store (Redis, PostgreSQL, layered)
+	// when the server runs on more than one instance.
+	Store idempotency.Store
+	// Disable turns idempotency off: calls are not claimed and results not
+	// kept.
+	Disable bool
+	// TTL is how long a completed result replays (default 24 h).
+	TTL time.Duration
+	// Lease is how long a claimed client_request_id stays "in progress"
+	// (default idempotency.DefaultLease, 30 s): a retry meanwhile is
+	// answered IDEMPOTENCY_IN_PROGRESS, and a claim whose call crashed is
+	// taken over by the first retry after it. Make it longer than the
+	// slowest handler.
+	Lease time.Duration
+	// MaxStoredResponse bounds the result bytes kept for a replay (default
+	// 1 MiB). A larger result is answered in full but stored as an error
+	// that says the call completed and its result was too large to keep,
+	// so a retry never runs the call again.
+	MaxStoredResponse int
 }
 
-// WithIdempotencyTTL sets how long a completed result replays (default 24 h).
-func WithIdempotencyTTL(d time.Duration) Option {
+// WithIdempotency configures client_request_id handling. Zero fields keep
+// what an earlier WithIdempotency, or the default, set.
+func WithIdempotency(o IdempotencyOptions) Option {
 	return func(c *config) {
-		if d > 0 {
-			c.idemTTL = d
+		switch {
+		case o.Disable:
+			c.idem, c.idemSet = nil, true
+		case o.Store != nil:
+			c.idem, c.idemSet = o.Store, true
+		}
+		if o.TTL > 0 {
+			c.idemTTL = o.TTL
+		}
+		if o.Lease > 0 {
+			c.idemLease = o.Lease
+		}
+		if o.MaxStoredResponse > 0 {
+			c.maxStoredResponse = o.MaxStoredResponse
 		}
 	}
 }
 
-// WithIdempotencyLease sets how long a claimed client_request_id stays "in
-// progress" (default idempotency.DefaultLease, 30 s): a retry meanwhile is
-// answered IDEMPOTENCY_IN_PROGRESS, and a claim whose call crashed is taken
-// over by the first retry after it. Make it longer than the slowest handler.
-func WithIdempotencyLease(d time.Duration) Option {
+// WithProposals sets where proposals wait for apply_proposal (default: a
+// private in-memory store; use a shared store when the server runs on more
+// than one instance) and how long one can be applied (default 15 min). A
+// nil store or a zero ttl keeps what an earlier WithProposals, or the
+// default, set.
+func WithProposals(s proposal.Store, ttl time.Duration) Option {
 	return func(c *config) {
-		if d > 0 {
-			c.idemLease = d
+		if s != nil {
+			c.proposals = s
 		}
-	}
-}
-
-// WithMaxStoredResponse bounds the result bytes kept for a replay (default
-// DefaultMaxStoredResponse, 1 MiB). A larger result is answered in full but
-// stored as an error that says the call completed and its result was too
-// large to keep, so a retry never runs the call again.
-func WithMaxStoredResponse(n int) Option {
-	return func(c *config) {
-		if n > 0 {
-			c.maxStoredResponse = n
-		}
-	}
-}
-
-// WithProposalStore sets where proposals wait for apply_proposal (default: a
-// private in-memory store). Use a shared store when the server runs on more
-// than one instance.
-func WithProposalStore(s proposal.Store) Option {
-	return func(c *config) { c.proposals = s }
-}
-
-// WithProposalTTL sets how long a proposal can be applied (default 15 min).
-func WithProposalTTL(d time.Duration) Option {
-	return func(c *config) {
-		if d > 0 {
-			c.proposalTTL = d
+		if ttl > 0 {
+			c.proposalTTL = ttl
 		}
 	}
 }
@@ -247,45 +245,39 @@ func WithElicitationTimeout(d time.Duration) Option {
 	}
 }
 
-// WithSigningKey sets the HMAC-SHA256 key that signs the confirmation state a
-// client carries between the rounds of an input-request round trip (protocol
-// 2026-07-28). Give every instance of a server the same secret key of at
-// least MinSigningKeyLength random bytes when a retried call may reach another
-// instance; by default each registry makes its own random key. A shorter key
-// makes every round-trip confirmation fail with INTERNAL (and a logged cause)
-// rather than sign with a guessable key.
-func WithSigningKey(key []byte) Option {
+// WithSecrets sets the secrets every instance of a server must share; nil
+// keeps the default of either.
+//
+// idSecret keys REQUEST_SCOPED IDs: each is an HMAC-SHA256 of tenant, tool
+// and client_request_id under this secret, so no one without it can compute
+// another tenant's IDs. Give every instance of a server, and every restart
+// of it, the same secret of at least 32 random bytes when a retry may reach
+// another process after the idempotency records were lost: by default each
+// process makes its own random secret, and a retry that reaches a different
+// process gets a different ID. Register fails on a shorter secret.
+//
+// signingKey is the HMAC-SHA256 key that signs the confirmation state a
+// client carries between the rounds of an input-request round trip
+// (protocol 2026-07-28). Give every instance of a server the same secret
+// key of at least 32 random bytes when a retried call may reach another
+// instance; by default each registry makes its own random key. A shorter
+// key makes every round-trip confirmation fail with INTERNAL (and a logged
+// cause) rather than sign with a guessable key.
+func WithSecrets(idSecret, signingKey []byte) Option {
 	return func(c *config) {
-		if len(key) < minSigningKeyLength {
-			c.signingKey, c.signingKeyErr = nil, fmt.Errorf("signing key has %d bytes, want at least %d", len(key), minSigningKeyLength)
-			return
+		switch {
+		case idSecret == nil:
+		case len(idSecret) < mcpwriteimpl.MinIDSecretLength:
+			c.idSecret, c.idSecretErr = nil, fmt.Errorf("ID secret has %d bytes, want at least %d", len(idSecret), mcpwriteimpl.MinIDSecretLength)
+		default:
+			c.idSecret, c.idSecretErr = append([]byte(nil), idSecret...), nil
 		}
-		c.signingKey, c.signingKeyErr = append([]byte(nil), key...), nil
-	}
-}
-
-// WithLossPreview names what an UPDATE, DELETE or destructive write would
-// lose; the text appears in proposals ("will_lose") and in the confirmation
-// message the user answers. A generated handler that implements
-// PreviewLoss(ctx, tool, req) can be passed as h.PreviewLoss.
-func WithLossPreview(fn LossPreviewFunc) Option {
-	return func(c *config) { c.lossPreview = fn }
-}
-
-// WithIDSecret sets the secret that keys REQUEST_SCOPED IDs: each is an
-// HMAC-SHA256 of tenant, tool and client_request_id under this secret, so
-// no one without it can compute another tenant's IDs. Give every instance
-// of a server, and every restart of it, the same secret of at least
-// MinIDSecretLength random bytes when a retry may reach another process
-// after the idempotency records were lost: by default each process makes
-// its own random secret, and a retry that reaches a different process gets
-// a different ID. Register fails on a shorter secret.
-func WithIDSecret(secret []byte) Option {
-	return func(c *config) {
-		if len(secret) < mcpwriteimpl.MinIDSecretLength {
-			c.idSecret, c.idSecretErr = nil, fmt.Errorf("ID secret has %d bytes, want at least %d", len(secret), mcpwriteimpl.MinIDSecretLength)
-			return
+		switch {
+		case signingKey == nil:
+		case len(signingKey) < minSigningKeyLength:
+			c.signingKey, c.signingKeyErr = nil, fmt.Errorf("signing key has %d bytes, want at least %d", len(signingKey), minSigningKeyLength)
+		default:
+			c.signingKey, c.signingKeyErr = append([]byte(nil), signingKey...), nil
 		}
-		c.idSecret, c.idSecretErr = append([]byte(nil), secret...), nil
 	}
 }

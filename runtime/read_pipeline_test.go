@@ -246,7 +246,7 @@ func TestReadCallGoesStraightToTheHandlerWithTheCallersTenant(t *testing.T) {
 // the same store counts a keyed write's calls, so the count is live.
 func TestReadCallNeverTouchesTheIdempotencyStore(t *testing.T) {
 	store := newCountingStore()
-	h := newReadHarness(t, runtime.WithIdempotencyStore(store))
+	h := newReadHarness(t, runtime.WithIdempotency(runtime.IdempotencyOptions{Store: store}))
 	for range 3 {
 		if got := h.call(alice, "get_note", `{"id":"note-a"}`); got.isError {
 			t.Fatalf("read failed: %s", got.text)

@@ -48,7 +48,7 @@ func (s *flakyStore) Complete(ctx context.Context, k idempotency.Key, fp string,
 // operator a log line with the same trace_id.
 func TestUnrecordedOutcomeIsAnErrorAndLogged(t *testing.T) {
 	store := &flakyStore{MemoryStore: idempotency.NewMemoryStore(), failComplete: 1 << 30}
-	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithIdempotencyStore(store)}})
+	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithIdempotency(runtime.IdempotencyOptions{Store: store})}})
 	got := h.call(alice, "create_note", `{"title":"Buy milk","description":"2 l","client_request_id":"k-1"}`)
 	if !got.isError || field(t, got.text, "error.code") != "UNAVAILABLE" {
 		t.Fatalf("got %s", got.text)
@@ -81,7 +81,7 @@ func TestUnrecordedOutcomeIsAnErrorAndLogged(t *testing.T) {
 // and the retry replays.
 func TestOutcomeRecordIsRetried(t *testing.T) {
 	store := &flakyStore{MemoryStore: idempotency.NewMemoryStore(), failComplete: 2}
-	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithIdempotencyStore(store)}})
+	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithIdempotency(runtime.IdempotencyOptions{Store: store})}})
 	args := `{"title":"Buy milk","description":"2 l","client_request_id":"k-2"}`
 	if got := h.call(alice, "create_note", args); got.isError {
 		t.Fatalf("got %s", got.text)
@@ -123,11 +123,11 @@ func TestIdempotencyLeaseOption(t *testing.T) {
 		want time.Duration
 	}{
 		{nil, idempotency.DefaultLease},
-		{[]runtime.Option{runtime.WithIdempotencyLease(5 * time.Second)}, 5 * time.Second},
-		{[]runtime.Option{runtime.WithIdempotencyLease(-1)}, idempotency.DefaultLease},
+		{[]runtime.Option{runtime.WithIdempotency(runtime.IdempotencyOptions{Lease: 5 * time.Second})}, 5 * time.Second},
+		{[]runtime.Option{runtime.WithIdempotency(runtime.IdempotencyOptions{Lease: -1})}, idempotency.DefaultLease},
 	} {
 		store := &flakyStore{MemoryStore: idempotency.NewMemoryStore()}
-		h := newHarness(t, harnessOpts{opts: append([]runtime.Option{runtime.WithIdempotencyStore(store)}, tt.opts...)})
+		h := newHarness(t, harnessOpts{opts: append([]runtime.Option{runtime.WithIdempotency(runtime.IdempotencyOptions{Store: store})}, tt.opts...)})
 		h.call(alice, "create_note", `{"title":"x","description":"y","client_request_id":"lease"}`)
 		if len(store.leases) != 1 || store.leases[0] != tt.want {
 			t.Fatalf("leases %v, want [%s]", store.leases, tt.want)
@@ -139,7 +139,7 @@ func TestIdempotencyLeaseOption(t *testing.T) {
 // claim and outcome) is taken over by the first retry after the lease.
 func TestAbandonedClaimIsTakenOverAfterTheLease(t *testing.T) {
 	store := idempotency.NewMemoryStore()
-	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithIdempotencyStore(store), runtime.WithIdempotencyLease(10 * time.Second)}})
+	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithIdempotency(runtime.IdempotencyOptions{Store: store}), runtime.WithIdempotency(runtime.IdempotencyOptions{Lease: 10 * time.Second})}})
 	args := `{"title":"Crash","description":"d","client_request_id":"orphan"}`
 	fp, err := idempotency.Fingerprint([]byte(args))
 	if err != nil {
@@ -161,7 +161,7 @@ func TestAbandonedClaimIsTakenOverAfterTheLease(t *testing.T) {
 // A result larger than the replay bound is answered in full once; its key
 // replays an error saying the call completed, and never runs it again.
 func TestOversizedResultReplaysACompletedMarker(t *testing.T) {
-	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithMaxStoredResponse(64)}})
+	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithIdempotency(runtime.IdempotencyOptions{MaxStoredResponse: 64})}})
 	args := `{"title":"Big","description":"` + strings.Repeat("x", 200) + `","client_request_id":"big"}`
 	first := h.call(alice, "create_note", args)
 	if first.isError || field(t, first.text, "note.title") != "Big" {
@@ -210,7 +210,7 @@ func (downStore) Claim(context.Context, idempotency.Key, string, time.Time, time
 // A store that cannot take the claim answers UNAVAILABLE before anything
 // runs, with a trace_id the operator finds in the log with the cause.
 func TestStoreOutageIsUnavailableAndNothingRuns(t *testing.T) {
-	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithIdempotencyStore(downStore{idempotency.NewMemoryStore()})}})
+	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithIdempotency(runtime.IdempotencyOptions{Store: downStore{idempotency.NewMemoryStore()}})}})
 	got := h.call(alice, "create_note", `{"title":"x","description":"y","client_request_id":"k-down"}`)
 	if !got.isError || field(t, got.text, "error.code") != "UNAVAILABLE" ||
 		field(t, got.text, "error.message") != "the idempotency store is unavailable, so nothing was run or written" {
@@ -233,7 +233,7 @@ func TestStoreOutageIsUnavailableAndNothingRuns(t *testing.T) {
 // claim is released, and a retry runs the call again.
 func TestUnrecordedBusinessErrorSaysNothingWasWritten(t *testing.T) {
 	store := &flakyStore{MemoryStore: idempotency.NewMemoryStore(), failComplete: 3}
-	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithIdempotencyStore(store)}})
+	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithIdempotency(runtime.IdempotencyOptions{Store: store})}})
 	args := `{"title":"missing","description":"d","client_request_id":"k-biz"}`
 	got := h.call(alice, "create_note", args)
 	if !got.isError || field(t, got.text, "error.code") != "UNAVAILABLE" {
@@ -272,7 +272,7 @@ func TestDefaultLoggerIsSlogDefault(t *testing.T) {
 	t.Cleanup(func() { slog.SetDefault(old) })
 	h := newHarness(t, harnessOpts{opts: []runtime.Option{
 		runtime.WithLogger(nil),
-		runtime.WithIdempotencyStore(downStore{idempotency.NewMemoryStore()}),
+		runtime.WithIdempotency(runtime.IdempotencyOptions{Store: downStore{idempotency.NewMemoryStore()}}),
 	}})
 	got := h.call(alice, "create_note", `{"title":"x","description":"y","client_request_id":"k-default"}`)
 	trace := field(t, got.text, "error.trace_id")
@@ -295,7 +295,7 @@ func TestDefaultLoggerIsSlogDefault(t *testing.T) {
 func TestFloodOfOneTenantDoesNotEvictAnothersKey(t *testing.T) {
 	const bound = 200
 	store := idempotency.NewMemoryStore(idempotency.WithMaxEntries(bound))
-	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithIdempotencyStore(store)}})
+	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithIdempotency(runtime.IdempotencyOptions{Store: store})}})
 	args := `{"title":"Keep me","description":"d","client_request_id":"acme-key"}`
 	first := h.call(alice, "create_note", args)
 	if first.isError {
@@ -329,7 +329,7 @@ func TestFloodOfOneTenantDoesNotEvictAnothersKey(t *testing.T) {
 // told the call completed and never runs it again.
 func TestResultLargerThanTheStoreKeepsTheCompletedMarker(t *testing.T) {
 	store := idempotency.NewMemoryStore(idempotency.WithMaxBytes(4000))
-	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithIdempotencyStore(store)}})
+	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithIdempotency(runtime.IdempotencyOptions{Store: store})}})
 	args := `{"title":"Big","description":"` + strings.Repeat("x", 5000) + `","client_request_id":"big"}`
 	first := h.call(alice, "create_note", args)
 	if first.isError || field(t, first.text, "note.description") != strings.Repeat("x", 5000) {
@@ -391,7 +391,7 @@ func (s confirmDownStore) Claim(ctx context.Context, k idempotency.Key, fp strin
 // store answers.
 func TestConfirmationUseNotRecordedIsUnavailable(t *testing.T) {
 	store := confirmDownStore{idempotency.NewMemoryStore()}
-	h := manualRoundTrip(t, runtime.WithIdempotencyStore(store))
+	h := manualRoundTrip(t, runtime.WithIdempotency(runtime.IdempotencyOptions{Store: store}))
 	h.seedNote("n1")
 	args := `{"id":"n1","client_request_id":"del-c"}`
 	state := h.ask(alice, "delete_note", args, deleteN1Message)

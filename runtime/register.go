@@ -131,7 +131,7 @@ func newRegistry(svc *mcpwriteimpl.Service, opts []Option) (*registry, error) {
 		r.version = schemadoc.Version(*sd)
 	}
 	if err := r.cfg.idSecretErr; err != nil {
-		return nil, fmt.Errorf("runtime: service %s: WithIDSecret: %w", svc.Name, err)
+		return nil, fmt.Errorf("runtime: service %s: WithSecrets: %w", svc.Name, err)
 	}
 	if err := r.bind(svc); err != nil {
 		return nil, fmt.Errorf("runtime: service %s: %w", svc.Name, err)
@@ -348,7 +348,7 @@ func (r *registry) checkRequestContext() error {
 	if len(tools) == 0 {
 		return nil
 	}
-	const fix = "pass runtime.WithRequestContextFunc(runtime.RequestContextFromCall) with runtime.BearerAuth over HTTP, " +
+	const fix = "pass runtime.WithRequestContextFunc(mcphttp.RequestContextFromCall) with mcphttp.BearerAuth over HTTP, " +
 		"runtime.StaticRequestContext for a single-user stdio server, or your own function"
 	switch {
 	case r.cfg.rcSet && r.cfg.rcFunc == nil:

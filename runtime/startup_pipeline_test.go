@@ -17,7 +17,7 @@ func TestRegisterRefusesANilRequestContextFunc(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "notes", Version: "test"}, nil)
 	err := runtime.Register(s, newDomain().service(), runtime.WithRequestContextFunc(nil))
 	want := "runtime: service notes.v1.NoteService: WithRequestContextFunc(nil), but create_note, delete_note take the tenant or principal from the request context, so every call would answer PERMISSION_DENIED; " +
-		"pass runtime.WithRequestContextFunc(runtime.RequestContextFromCall) with runtime.BearerAuth over HTTP, runtime.StaticRequestContext for a single-user stdio server, or your own function"
+		"pass runtime.WithRequestContextFunc(mcphttp.RequestContextFromCall) with mcphttp.BearerAuth over HTTP, runtime.StaticRequestContext for a single-user stdio server, or your own function"
 	if err == nil || err.Error() != want {
 		t.Fatalf("err = %v\nwant %s", err, want)
 	}

@@ -34,19 +34,6 @@ type EntityState struct {
 	Fields map[string]any
 }
 
-// StatePreviewFunc returns the current state of what req would change. ok
-// is false when the write changes no existing entity (a create). An error
-// the domain wrote for agents (NotFound, FailedPrecondition, *ErrorEntry)
-// answers the call instead.
-type StatePreviewFunc func(ctx context.Context, tool string, req proto.Message) (state EntityState, ok bool, err error)
-
-// WithStatePreview lets the domain say what state a confirmed write acts
-// on. Without it, a confirmation is bound to the request only (what the
-// server would fill), not to the state of the entity.
-func WithStatePreview(fn StatePreviewFunc) Option {
-	return func(c *config) { c.statePreview = fn }
-}
-
 // entityState asks the domain for the state of what m changes; a business
 // error comes back as envelope entries, an internal one is logged.
 func (r *registry) entityState(ctx context.Context, tool string, m proto.Message) (EntityState, bool, Errors) {

@@ -29,7 +29,7 @@ func TestRoundTripStaleAnswerNamesTheChangedState(t *testing.T) {
 		m := h.dom.activeModel
 		return runtime.EntityState{Target: "the active model", Digest: m, Summary: "model " + m}, true, nil
 	}
-	h = manualRoundTrip(t, runtime.WithPolicy(elicitCreates), runtime.WithStatePreview(modelState))
+	h = manualRoundTrip(t, runtime.WithPolicy(elicitCreates), runtime.WithPreviews(runtime.Previews{State: modelState}))
 	msg := "Confirm Create note: title=\"Buy milk\". This changes data.\n" +
 		`Request: {"id":"note-01010101","title":"Buy milk","model_id":"model-1","meta":{"tenant_id":"acme","correlation_id":"corr-1","created_at":"2025-01-02T03:04:05Z"}}`
 	state := h.ask(alice, "create_note", `{"title":"Buy milk"}`, msg)

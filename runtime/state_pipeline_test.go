@@ -50,7 +50,7 @@ func (s *noteStates) preview(_ context.Context, tool string, req proto.Message) 
 func withStates(t *testing.T, mk func(opts ...runtime.Option) *harness) (*harness, *noteStates) {
 	t.Helper()
 	st := &noteStates{ver: map[string]int{}}
-	h := mk(runtime.WithStatePreview(st.preview))
+	h := mk(runtime.WithPreviews(runtime.Previews{State: st.preview}))
 	st.h = h
 	return h, st
 }
@@ -162,9 +162,9 @@ func TestRoundTripConfirmationIsBoundToThePreviewedState(t *testing.T) {
 // user reads: a right-to-left override, a newline that forges a second
 // line, a terminal escape.
 func TestConfirmationTextNeutralisesNames(t *testing.T) {
-	h := manualRoundTrip(t, runtime.WithLossPreview(func(context.Context, string, proto.Message) (string, error) {
+	h := manualRoundTrip(t, runtime.WithPreviews(runtime.Previews{Loss: func(context.Context, string, proto.Message) (string, error) {
 		return "note \"evil\u202Egnp.exe\"\nAlso: nothing\x1b[2J", nil
-	}))
+	}}))
 	h.seedNote("n1")
 	want := "Confirm Delete note: id=\"n1\". This permanently deletes data; it cannot be undone. What will be lost: note \"evil\\u202Egnp.exe\"\\u000AAlso: nothing\\u001B[2J.\n" +
 		`Request: {"id":"n1","meta":{"tenant_id":"acme","correlation_id":"corr-1","created_at":"2025-01-02T03:04:05Z"}}`
@@ -187,7 +187,7 @@ func (s *failingFinish) FinishApply(context.Context, string, []byte, bool) error
 // with the result, and the failure is logged with the same trace_id.
 func TestUnsavedProposalResultIsAnErrorAndLogged(t *testing.T) {
 	store := &failingFinish{MemoryStore: proposal.NewMemoryStore()}
-	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithProposalStore(store)}})
+	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithProposals(store, 0)}})
 	h.seedNote("n1")
 	id := field(t, h.call(alice, "delete_note", `{"id":"n1"}`).text, "proposal.proposal_id")
 	got := h.call(alice, "apply_proposal", `{"proposal_id":"`+id+`"}`)

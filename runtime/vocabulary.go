@@ -34,20 +34,13 @@ type VocabularyValue struct {
 	Description string `json:"description,omitempty"`
 }
 
-// VocabularyFunc answers the values of a vocabulary for tenant ("" when the
-// call has no request context). ctx is the call's context, with its
-// RequestContext. An error is reported as a resolver's error is: a gRPC
-// status or *ErrorEntry the domain wrote reaches the agent, anything else is
-// INTERNAL.
-type VocabularyFunc func(ctx context.Context, tenant string) ([]VocabularyValue, error)
-
 // Vocabulary is a live vocabulary: the values an (mcpwrite.v1.field).agent
 // vocabulary field accepts, answered per tenant by a resolver while the
 // server runs. Pass it to Register with WithVocabulary; one Vocabulary may
 // serve several services.
 //
-// Cache policy: a tenant's values are kept for the TTL (DefaultVocabularyTTL
-// unless VocabularyTTL says otherwise) from the moment the resolver answered
+// Cache policy: a tenant's values are kept for the TTL (one minute
+// unless VocabularyOptions.TTL says otherwise) from the moment the resolver answered
 // them; the first call after that asks again. Call Invalidate(tenant) right
 // after registering, renaming or removing a value of that tenant, so its
 // next call sees it at once; InvalidateAll drops every tenant's values. A
@@ -55,12 +48,12 @@ type VocabularyFunc func(ctx context.Context, tenant string) ([]VocabularyValue,
 // before an Invalidate is used for its own call but not kept.
 type Vocabulary struct {
 	name  string
-	fn    VocabularyFunc
+	fn    func(ctx context.Context, tenant string) ([]VocabularyValue, error)
 	ttl   time.Duration
 	clock func() time.Time
 
 	// perPrincipal: the values depend on the acting principal too
-	// (VocabularyPerPrincipal); the cache is keyed by tenant and principal.
+	// (VocabularyOptions.PerPrincipal); the cache is keyed by tenant and principal.
 	perPrincipal bool
 
 	mu sync.Mutex
@@ -77,49 +70,47 @@ type vocabEntry struct {
 	expires time.Time
 }
 
-// VocabularyOption configures NewVocabulary.
-type VocabularyOption func(*Vocabulary)
-
-// VocabularyTTL sets how long a tenant's values are reused (default
-// DefaultVocabularyTTL). Zero or less keeps nothing: every call asks the
-// resolver.
-func VocabularyTTL(d time.Duration) VocabularyOption {
-	return func(v *Vocabulary) { v.ttl = d }
-}
-
-// VocabularyPerPrincipal says the values depend on the acting principal as
-// well as the tenant (a user's own types beside the tenant's): the resolver
-// reads the principal from ctx (RequestContextFrom), and the cache keeps
-// each principal's values apart. Invalidate(tenant) still drops every
-// principal's values of the tenant.
-func VocabularyPerPrincipal() VocabularyOption {
-	return func(v *Vocabulary) { v.perPrincipal = true }
-}
-
-// VocabularyClock replaces time.Now for the cache's expiry, so tests can
-// move time.
-func VocabularyClock(now func() time.Time) VocabularyOption {
-	return func(v *Vocabulary) {
-		if now != nil {
-			v.clock = now
-		}
-	}
+// VocabularyOptions tune NewVocabulary; zero fields keep their defaults.
+type VocabularyOptions struct {
+	// TTL is how long a tenant's values are reused (default one minute).
+	// Negative keeps nothing: every call asks the resolver.
+	TTL time.Duration
+	// PerPrincipal says the values depend on the acting principal as well
+	// as the tenant (a user's own types beside the tenant's): the resolver
+	// reads the principal from ctx (RequestContextFrom), and the cache keeps
+	// each principal's values apart. Invalidate(tenant) still drops every
+	// principal's values of the tenant.
+	PerPrincipal bool
+	// Clock replaces time.Now for the cache's expiry, so tests can move
+	// time.
+	Clock func() time.Time
 }
 
 // NewVocabulary returns the live vocabulary name (as the proto annotation
-// spells it, e.g. "entity_type") whose values fn answers per tenant.
-func NewVocabulary(name string, fn VocabularyFunc, opts ...VocabularyOption) *Vocabulary {
+// spells it, e.g. "entity_type") whose values fn answers per tenant (""
+// when the call has no request context). fn's ctx is the call's context,
+// with its RequestContext. An error of fn is reported as a resolver's error
+// is: a gRPC status or *ErrorEntry the domain wrote reaches the agent,
+// anything else is INTERNAL. Of opts, the non-zero fields apply, later
+// ones over earlier ones.
+func NewVocabulary(name string, fn func(ctx context.Context, tenant string) ([]VocabularyValue, error), opts ...VocabularyOptions) *Vocabulary {
 	v := &Vocabulary{name: name, fn: fn, ttl: defaultVocabularyTTL, clock: time.Now, tenants: map[string]map[string]vocabEntry{}}
 	for _, o := range opts {
-		if o != nil {
-			o(v)
+		switch {
+		case o.TTL < 0:
+			v.ttl = 0
+		case o.TTL > 0:
+			v.ttl = o.TTL
+		}
+		if o.PerPrincipal {
+			v.perPrincipal = true
+		}
+		if o.Clock != nil {
+			v.clock = o.Clock
 		}
 	}
 	return v
 }
-
-// Name is the vocabulary's name.
-func (v *Vocabulary) Name() string { return v.name }
 
 // Invalidate drops the cached values of tenant (of every principal): its
 // next call asks the resolver. Call it after registering a value for the
@@ -139,7 +130,7 @@ func (v *Vocabulary) InvalidateAll() {
 	v.epoch++
 }
 
-// Values returns tenant's values (and, with VocabularyPerPrincipal, those
+// Values returns tenant's values (and, with VocabularyOptions.PerPrincipal, those
 // of the principal ctx carries), from the cache while they are fresh, in
 // the resolver's order with duplicates and empty values left out.
 func (v *Vocabulary) Values(ctx context.Context, tenant string) ([]VocabularyValue, error) {

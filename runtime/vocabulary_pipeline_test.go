@@ -323,7 +323,7 @@ func TestVocabularyCachePolicy(t *testing.T) {
 	ctx := context.Background()
 	tr := newTypeRegistry()
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	v := runtime.NewVocabulary("entity_type", tr.entityTypes, runtime.VocabularyTTL(time.Minute), runtime.VocabularyClock(func() time.Time { return now }))
+	v := runtime.NewVocabulary("entity_type", tr.entityTypes, runtime.VocabularyOptions{TTL: time.Minute, Clock: func() time.Time { return now }})
 	values := func(tenant string) []string {
 		t.Helper()
 		vs, err := v.Values(ctx, tenant)
@@ -371,7 +371,7 @@ func TestVocabularyCachePolicy(t *testing.T) {
 	values("globex")
 	check("InvalidateAll", 4, 3)
 
-	none := runtime.NewVocabulary("entity_type", tr.entityTypes, runtime.VocabularyTTL(0))
+	none := runtime.NewVocabulary("entity_type", tr.entityTypes, runtime.VocabularyOptions{TTL: -1})
 	for range 2 {
 		if _, err := none.Values(ctx, "acme"); err != nil {
 			t.Fatal(err)
@@ -403,7 +403,7 @@ func TestPreparerChecksVocabulariesForTheCaller(t *testing.T) {
 	}
 }
 
-// With VocabularyPerPrincipal a user's own values stay that user's, in the
+// With VocabularyOptions.PerPrincipal a user's own values stay that user's, in the
 // cache too; Invalidate(tenant) drops every user's values of the tenant.
 func TestVocabularyPerPrincipalKeepsUsersApart(t *testing.T) {
 	var asked atomic.Int32
@@ -415,7 +415,7 @@ func TestVocabularyPerPrincipalKeepsUsersApart(t *testing.T) {
 			out = append(out, runtime.VocabularyValue{Value: own[rc.PrincipalID]})
 		}
 		return out, nil
-	}, runtime.VocabularyPerPrincipal())
+	}, runtime.VocabularyOptions{PerPrincipal: true})
 	values := func(principal string) string {
 		t.Helper()
 		ctx := runtime.WithRequestContext(context.Background(), runtime.RequestContext{TenantID: "acme", PrincipalID: principal})

@@ -73,8 +73,8 @@ func instance(t *testing.T, repo *domain.Repository, idem idempotency.Store, pro
 	s, err := server.New(repo,
 		runtime.WithClock(func() time.Time { return fixedNow }),
 		runtime.WithRequestContextFunc(runtime.StaticRequestContext(devRC)),
-		runtime.WithIdempotencyStore(idem),
-		runtime.WithProposalStore(props))
+		runtime.WithIdempotency(runtime.IdempotencyOptions{Store: idem}),
+		runtime.WithProposals(props, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +186,7 @@ func sixtyFourWithOneKey(t *testing.T, store idempotency.Store, props proposal.S
 	s := mcp.NewServer(&mcp.Implementation{Name: "archimate", Version: "test"}, nil)
 	if err := archimatev1mcpwrite.RegisterArchitectureServiceTools(s, repo,
 		runtime.WithRequestContextFunc(runtime.StaticRequestContext(devRC)),
-		runtime.WithIdempotencyStore(store), runtime.WithProposalStore(props)); err != nil {
+		runtime.WithIdempotency(runtime.IdempotencyOptions{Store: store}), runtime.WithProposals(props, 0)); err != nil {
 		t.Fatal(err)
 	}
 	cs := mcptest.Connect(t, s, mcptest.Options{})

@@ -19,6 +19,7 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1/archimatev1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/server"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcphttp"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
@@ -35,7 +36,7 @@ type rawPeer struct {
 
 func newRawPeer(tb testing.TB) *rawPeer {
 	tb.Helper()
-	s, err := server.New(domain.New(), runtime.WithRequestContextFunc(runtime.RequestContextFromCall))
+	s, err := server.New(domain.New(), runtime.WithRequestContextFunc(mcphttp.RequestContextFromCall))
 	if err != nil {
 		tb.Fatal(err)
 	}

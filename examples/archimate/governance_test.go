@@ -29,7 +29,7 @@ func govSession(t *testing.T, h archimatev1mcpwrite.ArchitectureServiceHandler, 
 		runtime.WithClock(func() time.Time { return fixedNow }),
 		runtime.WithRand(rand.NewChaCha8([32]byte{7})),
 		runtime.WithRequestContextFunc(runtime.StaticRequestContext(devRC)),
-		runtime.WithLossPreview(repo.PreviewLoss))
+		runtime.WithPreviews(runtime.Previews{Loss: repo.PreviewLoss}))
 	if err != nil {
 		t.Fatalf("register: %v", err)
 	}

@@ -89,9 +89,9 @@ func newClusterWith(t testing.TB, n int, signingKeys [][]byte) *cluster {
 		cache := idempotency.NewLayered(idempotency.NewMemoryStore(), redisstore.New(rdb, redisstore.WithPrefix(prefix+":")))
 		s, err := server.New(repo,
 			runtime.WithRequestContextFunc(runtime.StaticRequestContext(devRC)),
-			runtime.WithIdempotencyStore(idempotency.NewLayered(cache, idem)),
-			runtime.WithProposalStore(props),
-			runtime.WithSigningKey(signingKeys[i%len(signingKeys)]))
+			runtime.WithIdempotency(runtime.IdempotencyOptions{Store: idempotency.NewLayered(cache, idem)}),
+			runtime.WithProposals(props, 0),
+			runtime.WithSecrets(nil, signingKeys[i%len(signingKeys)]))
 		if err != nil {
 			t.Fatal(err)
 		}

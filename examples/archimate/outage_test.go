@@ -178,7 +178,7 @@ func TestStoreOutagesMidTraffic(t *testing.T) {
 	}), nil))
 	store := idempotency.NewLayered(redisstore.New(rdb, redisstore.WithBreaker(3, 200*time.Millisecond)), idem, idempotency.WithCacheLogger(logger))
 	s, err := server.New(repo, runtime.WithRequestContextFunc(runtime.StaticRequestContext(devRC)),
-		runtime.WithIdempotencyStore(store), runtime.WithProposalStore(props), runtime.WithLogger(logger))
+		runtime.WithIdempotency(runtime.IdempotencyOptions{Store: store}), runtime.WithProposals(props, 0), runtime.WithLogger(logger))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,7 +45,7 @@ func TestPostgresAnswersInvalidTypesAndMissingElementsInContext(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s, err := server.New(repo, runtime.WithRequestContextFunc(runtime.StaticRequestContext(devRC)), runtime.WithIdempotencyStore(idem))
+	s, err := server.New(repo, runtime.WithRequestContextFunc(runtime.StaticRequestContext(devRC)), runtime.WithIdempotency(runtime.IdempotencyOptions{Store: idem}))
 	if err != nil {
 		t.Fatal(err)
 	}

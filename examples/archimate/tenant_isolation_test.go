@@ -293,7 +293,7 @@ func TestRequestScopedIDsAcrossProcessesFollowTheSecret(t *testing.T) {
 		t.Errorf("without a secret each process must key its own: %s, %s", x, y)
 	}
 	out, err := exec.Command(bin, "-id-secret-file", os.DevNull).CombinedOutput()
-	if want := "runtime: service archimate.v1.ArchitectureService: WithIDSecret: ID secret has 0 bytes, want at least 32\n"; err == nil || !strings.HasSuffix(string(out), want) {
+	if want := "runtime: service archimate.v1.ArchitectureService: WithSecrets: ID secret has 0 bytes, want at least 32\n"; err == nil || !strings.HasSuffix(string(out), want) {
 		t.Errorf("empty secret: %v, %q; want exit with ...%q", err, out, want)
 	}
 }

@@ -20,6 +20,7 @@ import (
 	archimatev1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/server"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcphttp"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 )
 
@@ -52,7 +53,7 @@ func httpSession(t *testing.T, url string, rt http.RoundTripper) (*mcp.ClientSes
 
 func TestStreamableHTTPTakesIdentityFromTheBearerToken(t *testing.T) {
 	repo := domain.New()
-	s, err := server.New(repo, runtime.WithRequestContextFunc(runtime.RequestContextFromCall))
+	s, err := server.New(repo, runtime.WithRequestContextFunc(mcphttp.RequestContextFromCall))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -67,7 +67,7 @@ func pgSession(t *testing.T, repo *pgdomain.Repository, idem idempotency.Store) 
 	s, err := server.New(repo,
 		runtime.WithClock(func() time.Time { return fixedNow }),
 		runtime.WithRequestContextFunc(runtime.StaticRequestContext(devRC)),
-		runtime.WithIdempotencyStore(idem))
+		runtime.WithIdempotency(runtime.IdempotencyOptions{Store: idem}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -129,8 +129,7 @@ func newServer(t *testing.T) *server {
 		runtime.WithClock(func() time.Time { return fixedNow }),
 		runtime.WithRand(rand.NewChaCha8([32]byte{3})),
 		runtime.WithErrorHook(domain.ErrorHook),
-		runtime.WithStatePreview(s.rec.StatePreview),
-		runtime.WithLossPreview(s.rec.PreviewLoss),
+		runtime.WithPreviews(runtime.Previews{State: s.rec.StatePreview, Loss: s.rec.PreviewLoss}),
 		runtime.WithRequestContextFunc(func(_ context.Context, req *mcp.CallToolRequest) (runtime.RequestContext, bool) {
 			ci := req.ClientInfo()
 			if ci == nil {

@@ -70,7 +70,7 @@ func newSession(t *testing.T, el elicitation) *session {
 	err := purchasingv1mcpwrite.RegisterPurchasingServiceTools(server, store,
 		runtime.WithRequestContextFunc(rcFunc),
 		runtime.WithErrorHook(domain.ErrorHook),
-		runtime.WithDomainCheck(store.Check),
+		runtime.WithPreviews(runtime.Previews{Check: store.Check}),
 		runtime.WithClock(func() time.Time { return now }),
 		runtime.WithRand(&seqReader{}),
 	)

@@ -41,7 +41,7 @@ func isoServer(t *testing.T) (*domain.Purchasing, *mcp.ClientSession, *mcp.Clien
 			}
 			return runtime.ConfirmProposal
 		}),
-		runtime.WithDomainCheck(store.Check), // previews answer what the write would, per tenant
+		runtime.WithPreviews(runtime.Previews{Check: store.Check}), // previews answer what the write would, per tenant
 		runtime.WithRequestContextFunc(mcptest.ContextByClientName(who)))
 	if err != nil {
 		t.Fatal(err)

@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -55,7 +54,7 @@ func newTestHTTPServer(t *testing.T, opts ...Option) (*mcp.Server, *httptest.Ser
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: res.Action}}}, nil
 	})
 	s.AddTool(&mcp.Tool{Name: "whoami", InputSchema: object}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		rc, _ := runtime.RequestContextFromCall(ctx, req)
+		rc, _ := RequestContextFromCall(ctx, req)
 		b, _ := json.Marshal(map[string]string{
 			"tenant": rc.TenantID, "principal": rc.PrincipalID, "traceparent": rc.TraceParent,
 			"correlation": rc.CorrelationID, "causation": rc.CausationID,

@@ -71,7 +71,7 @@ func ExampleAccept() {
 		runtime.WithClock(func() time.Time { return time.Date(2026, 11, 22, 10, 30, 0, 0, time.UTC) }),
 		runtime.WithRand(rand.NewChaCha8([32]byte{1})),
 		runtime.WithRequestContextFunc(runtime.StaticRequestContext(runtime.RequestContext{TenantID: "tenant-acme", PrincipalID: "user-ada"})),
-		runtime.WithLossPreview(repo.PreviewLoss))
+		runtime.WithPreviews(runtime.Previews{Loss: repo.PreviewLoss}))
 	if err != nil {
 		t.Fatalf("register: %v", err)
 	}

@@ -64,9 +64,9 @@ func createdThing(t *testing.T, cs *mcp.ClientSession) string {
 func TestRequestScopedIDsFollowTheConfiguredSecret(t *testing.T) {
 	secret := []byte("0123456789abcdef0123456789abcdef")
 	other := []byte("fedcba9876543210fedcba9876543210")
-	a := createdThing(t, idServer(t, runtime.WithIDSecret(secret)))
-	b := createdThing(t, idServer(t, runtime.WithIDSecret(append([]byte(nil), secret...))))
-	c := createdThing(t, idServer(t, runtime.WithIDSecret(other)))
+	a := createdThing(t, idServer(t, runtime.WithSecrets(secret, nil)))
+	b := createdThing(t, idServer(t, runtime.WithSecrets(append([]byte(nil), secret...), nil)))
+	c := createdThing(t, idServer(t, runtime.WithSecrets(other, nil)))
 	if a != b {
 		t.Errorf("same secret, different ids: %s vs %s", a, b)
 	}
@@ -82,8 +82,8 @@ func TestRequestScopedIDsFollowTheConfiguredSecret(t *testing.T) {
 func TestShortIDSecretFailsRegistration(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "ids", Version: "test"}, nil)
 	svc := &mcpwriteimpl.Service{Name: "ids.v1.Ids", Doc: []byte(`{"source":"x.proto","services":[{"name":"ids.v1.Ids","tools":[]}]}`)}
-	err := runtime.Register(s, svc, runtime.WithIDSecret([]byte("short")))
-	want := "runtime: service ids.v1.Ids: WithIDSecret: ID secret has 5 bytes, want at least 32"
+	err := runtime.Register(s, svc, runtime.WithSecrets([]byte("short"), nil))
+	want := "runtime: service ids.v1.Ids: WithSecrets: ID secret has 5 bytes, want at least 32"
 	if err == nil || err.Error() != want {
 		t.Fatalf("err = %v, want %q", err, want)
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 // Check answers what a write would answer without writing it (pass it as
-// runtime.WithDomainCheck(repo.Check)): the write runs against a scratch copy
+// runtime.WithPreviews(runtime.Previews{Check: repo.Check})): the write runs against a scratch copy
 // of the tenant's state, so validate_write and dry_run refuse a duplicate
 // name, a taken id or a missing element with the very error the write gives.
 func (r *Repository) Check(ctx context.Context, _ string, req proto.Message) (map[string]any, error) {

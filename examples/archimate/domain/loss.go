@@ -14,7 +14,7 @@ import (
 )
 
 // PreviewLoss names what an update or delete would lose, for the person who
-// confirms it (pass it as runtime.WithLossPreview(repo.PreviewLoss)). It
+// confirms it (pass it as runtime.WithPreviews(runtime.Previews{Loss: repo.PreviewLoss})). It
 // answers the same errors the write itself would, so an agent learns of a
 // missing element before asking anyone to confirm.
 func (r *Repository) PreviewLoss(_ context.Context, _ string, req proto.Message) (string, error) {

@@ -19,7 +19,7 @@ import (
 var births atomic.Uint64
 
 // StatePreview is the state an update or delete acts on, as the person who
-// confirms it is shown it (pass it as runtime.WithStatePreview(repo.StatePreview)):
+// confirms it is shown it (pass it as runtime.WithPreviews(runtime.Previews{State: repo.StatePreview})):
 // the element's fields and version, when it was created, and the
 // relationships a cascade would remove. Applying a proposal or a
 // confirmation after any of that changed is refused as stale.

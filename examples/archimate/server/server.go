@@ -39,7 +39,7 @@ func New(repo Domain, opts ...runtime.Option) (*mcp.Server, error) {
 	// Confirmations and proposals of updates and deletes say what is lost
 	// and are bound to the state of the element the user was shown. Invalid
 	// types are answered in the source design's words (INVALID_ELEMENT_TYPE).
-	opts = append([]runtime.Option{runtime.WithLossPreview(repo.PreviewLoss), runtime.WithStatePreview(repo.StatePreview), runtime.WithDomainCheck(repo.Check), runtime.WithErrorHook(repo.EnrichError)}, opts...)
+	opts = append([]runtime.Option{runtime.WithPreviews(runtime.Previews{Loss: repo.PreviewLoss, State: repo.StatePreview, Check: repo.Check}), runtime.WithErrorHook(repo.EnrichError)}, opts...)
 	if err := archimatev1mcpwrite.RegisterArchitectureServiceTools(s, repo, opts...); err != nil {
 		return nil, err
 	}

@@ -16,7 +16,7 @@ import (
 
 // StatePreview is the state a write on an existing person, organisation or
 // note acts on, as the user who confirms it is shown it (pass it as
-// runtime.WithStatePreview(crm.StatePreview)): its name, version and what
+// runtime.WithPreviews(runtime.Previews{State: crm.StatePreview})): its name, version and what
 // goes with it (a person's notes; an organisation's notes and people). The
 // proposal names the entity and, for updates, diffs the fields the request
 // changes. Applying after any of that changed (a merge's two people, a note
@@ -123,7 +123,7 @@ func (a *account) shown(kind, id string) (m proto.Message, summary, bound string
 }
 
 // PreviewLoss names what a write would remove or overwrite, for the user
-// who confirms it (pass it as runtime.WithLossPreview(crm.PreviewLoss)): a
+// who confirms it (pass it as runtime.WithPreviews(runtime.Previews{Loss: crm.PreviewLoss})): a
 // person's deletion loses the person, their notes and their organisation
 // link; an organisation's, its notes and its people's links; a merge, the
 // duplicate and whichever of its details the kept person overrides; an

@@ -17,7 +17,7 @@ import (
 func (m *Memory) EntityTypeVocabulary() *runtime.Vocabulary { return m.vocab }
 
 func newEntityTypeVocabulary(m *Memory) *runtime.Vocabulary {
-	return runtime.NewVocabulary("entity_type", m.entityTypeValues, runtime.VocabularyPerPrincipal())
+	return runtime.NewVocabulary("entity_type", m.entityTypeValues, runtime.VocabularyOptions{PerPrincipal: true})
 }
 
 // entityTypeValues serves the vocabulary from EntityTypes.

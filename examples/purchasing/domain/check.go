@@ -11,7 +11,7 @@ import (
 )
 
 // Check is the domain's answer to a write without making it (pass it as
-// runtime.WithDomainCheck(p.Check)): it runs the write against a scratch
+// runtime.WithPreviews(runtime.Previews{Check: p.Check})): it runs the write against a scratch
 // copy of the tenant's orders, so a preview, dry_run and validate_write
 // refuse exactly what the write would refuse, and a preview shows the
 // figures the write would compute (total cost, what stays outstanding,

@@ -63,14 +63,14 @@ func serve() (exitCode int) {
 		log.Fatal(err)
 	}
 	if *lease > 0 {
-		stores = append(stores, runtime.WithIdempotencyLease(*lease))
+		stores = append(stores, runtime.WithIdempotency(runtime.IdempotencyOptions{Lease: *lease}))
 	}
 	secret, err := idSecret(*secretFile, os.Getenv("MCPWRITE_ID_SECRET"))
 	if err != nil {
 		log.Fatal(err)
 	}
 	if secret != nil {
-		stores = append(stores, runtime.WithIDSecret(secret))
+		stores = append(stores, runtime.WithSecrets(secret, nil))
 	} else if *pgDSN != "" {
 		fmt.Fprintln(os.Stderr, "archimate-server: no -id-secret-file or MCPWRITE_ID_SECRET: request-scoped ids are keyed with a random secret of this process, so a retry after a restart whose idempotency record is gone gets a new id")
 	}
@@ -100,7 +100,7 @@ func serve() (exitCode int) {
 
 // idSecret is the secret of request-scoped ids: the file's content, else
 // env, without surrounding white space; nil when neither is set. A secret
-// shorter than runtime.MinIDSecretLength is refused when the tools register.
+// shorter than 32 bytes is refused when the tools register.
 func idSecret(file, env string) ([]byte, error) {
 	if file != "" {
 		b, err := os.ReadFile(file)
@@ -173,9 +173,8 @@ func durableStores(ctx context.Context, dsn, redisAddr, prefix string) (server.D
 		cache = idempotency.NewLayered(cache, redisstore.New(redis.NewClient(redisstore.ClientOptions(redisAddr))))
 	}
 	return repo, []runtime.Option{
-		runtime.WithIdempotencyStore(idempotency.NewLayered(cache, authoritative)),
-		runtime.WithIdempotencyTTL(idempotency.DefaultDurableTTL),
-		runtime.WithProposalStore(props),
+		runtime.WithIdempotency(runtime.IdempotencyOptions{Store: idempotency.NewLayered(cache, authoritative), TTL: idempotency.DefaultDurableTTL}),
+		runtime.WithProposals(props, 0),
 	}, nil
 }
 
@@ -245,7 +244,7 @@ func serveHTTP(repo server.Domain, addr, tokens string, dev runtime.RequestConte
 	if err != nil {
 		return err
 	}
-	s, err := server.New(repo, append(stores, runtime.WithRequestContextFunc(runtime.RequestContextFromCall))...)
+	s, err := server.New(repo, append(stores, runtime.WithRequestContextFunc(mcphttp.RequestContextFromCall))...)
 	if err != nil {
 		return err
 	}

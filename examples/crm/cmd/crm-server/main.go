@@ -38,8 +38,7 @@ func run(httpAddr, tokens string, rc runtime.RequestContext) error {
 	crm := domain.New(nil)
 	err := crmv1mcpwrite.RegisterCrmServiceTools(server, crm,
 		runtime.WithErrorHook(domain.ErrorHook),
-		runtime.WithStatePreview(crm.StatePreview),
-		runtime.WithLossPreview(crm.PreviewLoss),
+		runtime.WithPreviews(runtime.Previews{State: crm.StatePreview, Loss: crm.PreviewLoss}),
 		runtime.WithRequestContextFunc(contextFunc(httpAddr, tokens, rc)))
 	if err != nil {
 		return err
@@ -62,7 +61,7 @@ func run(httpAddr, tokens string, rc runtime.RequestContext) error {
 // token over HTTP with -tokens, otherwise the development flags.
 func contextFunc(httpAddr, tokens string, rc runtime.RequestContext) func(context.Context, *mcp.CallToolRequest) (runtime.RequestContext, bool) {
 	if httpAddr != "" && tokens != "" {
-		return runtime.RequestContextFromCall
+		return mcphttp.RequestContextFromCall
 	}
 	return runtime.StaticRequestContext(rc)
 }

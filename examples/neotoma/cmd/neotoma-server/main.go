@@ -65,7 +65,7 @@ func run(httpAddr, tokens, files string, rc runtime.RequestContext) error {
 // token over HTTP with -tokens, otherwise the development flags.
 func contextFunc(httpAddr, tokens string, rc runtime.RequestContext) func(context.Context, *mcp.CallToolRequest) (runtime.RequestContext, bool) {
 	if httpAddr != "" && tokens != "" {
-		return runtime.RequestContextFromCall
+		return mcphttp.RequestContextFromCall
 	}
 	return runtime.StaticRequestContext(rc)
 }

@@ -51,7 +51,7 @@ func run(ctx context.Context, httpAddr, tokens, tenant, principal string) error 
 	}
 	ctxFunc := devContext
 	if httpAddr != "" && tokens != "" {
-		ctxFunc = runtime.RequestContextFromCall // identity from the bearer token
+		ctxFunc = mcphttp.RequestContextFromCall // identity from the bearer token
 	}
 	store := domain.NewDemo()
 	if _, err := store.PlaceSalesOrder(tenant, "Hansen Hardware", domain.SalesLine{SKU: "BRACKET-WALL", Quantity: 10}); err != nil {
@@ -59,7 +59,7 @@ func run(ctx context.Context, httpAddr, tokens, tenant, principal string) error 
 	}
 	if err := purchasingv1mcpwrite.RegisterPurchasingServiceTools(server, store,
 		runtime.WithRequestContextFunc(ctxFunc), runtime.WithErrorHook(domain.ErrorHook),
-		runtime.WithDomainCheck(store.Check)); err != nil {
+		runtime.WithPreviews(runtime.Previews{Check: store.Check})); err != nil {
 		return fmt.Errorf("register tools: %w", err)
 	}
 	if httpAddr == "" {

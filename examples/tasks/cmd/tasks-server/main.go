@@ -50,7 +50,7 @@ func run(ctx context.Context, httpAddr, tokens, tenant, principal, root string) 
 	}
 	ctxFunc := devContext
 	if httpAddr != "" && tokens != "" {
-		ctxFunc = runtime.RequestContextFromCall // identity from the bearer token
+		ctxFunc = mcphttp.RequestContextFromCall // identity from the bearer token
 	}
 	if err := tasksv1mcpwrite.RegisterTaskServiceTools(server, domain.New(root), runtime.WithRequestContextFunc(ctxFunc)); err != nil {
 		return fmt.Errorf("register tools: %w", err)

@@ -1,0 +1,63 @@
+package mcpwriteimpl
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// RequestMetadataFromCall is mcphttp.RequestContextFromCall (and the trace
+// part of runtime.StaticRequestContext): it starts from the metadata ctx
+// carries and takes tenant and principal from the bearer token
+// mcphttp.BearerAuth verified, never from headers or _meta. Trace fields
+// (traceparent, correlation id, causation id) come, each on its own, from
+// the first of: the context, an HTTP header the client sent, the call's
+// _meta, the value mcphttp.TraceHeaders generated. The session id
+// completes it. It reports false when no tenant or principal is known.
+func RequestMetadataFromCall(ctx context.Context, req *mcp.CallToolRequest) (RequestMetadata, bool) {
+	rc, _ := RequestMetadataFrom(ctx)
+	if req == nil {
+		return rc, rc.TenantID != "" && rc.PrincipalID != ""
+	}
+	var h http.Header
+	if ex := req.Extra; ex != nil {
+		if ti := ex.TokenInfo; ti != nil {
+			t, _ := ti.Extra[TokenTenantKey].(string)
+			p, _ := ti.Extra[TokenPrincipalKey].(string)
+			if t != "" && p != "" {
+				rc.TenantID, rc.PrincipalID = t, p
+			}
+		}
+		h = ex.Header
+	}
+	if tp := h.Get(HeaderTraceParent); ValidTraceParent(tp) {
+		setIfEmpty(&rc.TraceParent, tp)
+	}
+	setIfEmpty(&rc.CorrelationID, h.Get(HeaderCorrelationID))
+	setIfEmpty(&rc.CausationID, h.Get(HeaderCausationID))
+	if req.Params != nil {
+		meta := req.Params.GetMeta()
+		if s, ok := meta[MetaTraceParent].(string); ok && ValidTraceParent(s) {
+			setIfEmpty(&rc.TraceParent, s)
+		}
+		if s, ok := meta[MetaCorrelationID].(string); ok {
+			setIfEmpty(&rc.CorrelationID, s)
+		}
+		if s, ok := meta[MetaCausationID].(string); ok {
+			setIfEmpty(&rc.CausationID, s)
+		}
+	}
+	setIfEmpty(&rc.TraceParent, h.Get(HeaderGeneratedTraceParent))
+	setIfEmpty(&rc.CorrelationID, h.Get(HeaderGeneratedCorrelationID))
+	if req.Session != nil {
+		setIfEmpty(&rc.SessionID, req.Session.ID())
+	}
+	return rc, rc.TenantID != "" && rc.PrincipalID != ""
+}
+
+func setIfEmpty(dst *string, v string) {
+	if *dst == "" && len(v) <= 512 {
+		*dst = v
+	}
+}
