@@ -40,7 +40,7 @@ type verifiedTokenKey struct{}
 // whose token hook refuses, is answered 401 with an RFC 6750 challenge
 // (WWW-Authenticate: Bearer realm="mcpwrite", plus error="invalid_token" when
 // a token was sent) and a fixed body; hook's error goes to the logger
-// (WithHTTPLogger). A session is bound to tenant and principal together: a
+// (WithLogger). A session is bound to tenant and principal together: a
 // request in a session opened by another identity, even a principal of the
 // same name in another tenant, is refused with 403.
 func BearerAuth(hook AuthHook, opts ...Option) func(http.Handler) http.Handler {
@@ -139,7 +139,7 @@ func randomHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
-// StreamableHTTPHandler serves s over MCP streamable HTTP with what a write
+// Handler serves s over MCP streamable HTTP with what a write
 // server needs in front: cross-origin requests refused (Origin checks),
 // resumable response streams, trace headers (TraceHeaders) and bounded
 // resources: a session idle for WithSessionIdleTimeout (default 30 min) is
@@ -168,9 +168,9 @@ func Handler(s *mcp.Server, opts ...Option) http.Handler {
 // gracefully (5 s) and returns nil. It refuses any address that is not
 // loopback: a write server reachable from the network belongs behind a proxy
 // that terminates TLS and authenticates. The server has the bounds of
-// NewHTTPServer: headers within 10 s, a body within 30 s after them, at most
+// NewServer: headers within 10 s, a body within 30 s after them, at most
 // 64 KiB of headers and 2 MiB of body, keep-alive connections idle at most
-// 2 min (defaults; see the HTTPOption functions).
+// 2 min (defaults; see the Option functions).
 func ServeLoopback(ctx context.Context, addr string, h http.Handler, opts ...Option) error {
 	if err := CheckLoopback(addr); err != nil {
 		return err

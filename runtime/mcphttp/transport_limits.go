@@ -14,7 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Defaults of the HTTP bounds. Every one can be changed with its HTTPOption;
+// Defaults of the HTTP bounds. Every one can be changed with its Option;
 // none can be switched off, so a server is never unbounded by omission.
 const (
 	// DefaultSessionIdleTimeout closes a streamable HTTP session that received
@@ -34,7 +34,7 @@ const (
 	// DefaultRequestReadTimeout is how long a client has to send a request
 	// body, counted from the end of its headers.
 	DefaultRequestReadTimeout = 30 * time.Second
-	// DefaultHTTPIdleTimeout closes a keep-alive connection with no request
+	// DefaultIdleTimeout closes a keep-alive connection with no request
 	// for this long.
 	DefaultIdleTimeout = 2 * time.Minute
 	// DefaultMaxHeaderBytes bounds the request line and headers.
@@ -46,7 +46,7 @@ const (
 	DefaultMaxRequestBodyBytes = 2 << 20
 )
 
-// HTTPOption configures StreamableHTTPHandler, BearerAuth, NewHTTPServer and
+// Option configures Handler, BearerAuth, NewServer and
 // ServeLoopback. Each reads the options that concern it and ignores the rest.
 type Option func(*httpConfig)
 
@@ -138,7 +138,7 @@ func WithRequestReadTimeout(d time.Duration) Option {
 	return func(c *httpConfig) { positive(&c.requestReadTimeout, d) }
 }
 
-// WithHTTPIdleTimeout sets how long an idle keep-alive connection stays open
+// WithIdleTimeout sets how long an idle keep-alive connection stays open
 // (default 2 min; non-positive keeps the default).
 func WithIdleTimeout(d time.Duration) Option {
 	return func(c *httpConfig) { positive(&c.idleTimeout, d) }
@@ -156,7 +156,7 @@ func WithMaxRequestBodyBytes(n int64) Option {
 	return func(c *httpConfig) { positive(&c.maxBodyBytes, n) }
 }
 
-// WithHTTPLogger receives what the HTTP layer refuses and why (a rejected
+// WithLogger receives what the HTTP layer refuses and why (a rejected
 // bearer token with the auth hook's error, a refused session). Default:
 // slog.Default(), which writes to stderr unless the program changed it.
 func WithLogger(l *slog.Logger) Option {
@@ -167,7 +167,7 @@ func WithLogger(l *slog.Logger) Option {
 	}
 }
 
-// NewHTTPServer returns an http.Server for h with the bounds of opts: header
+// NewServer returns an http.Server for h with the bounds of opts: header
 // and body read timeouts, keep-alive idle timeout, header and body size
 // limits. It sets no ReadTimeout or WriteTimeout, which would cut the long
 // response streams of streamable HTTP: the body read deadline is set per
