@@ -17,7 +17,7 @@ import (
 //	                       its proto path (enums by their agent-facing alias)
 //	{#items}               how many elements a repeated or map field holds
 //	{preview.total_cost}   a value of the domain check's preview
-//	                       (runtime.WithDomainCheck), by its keys
+//	                       (runtime.Previews.Check), by its keys
 //	{{ and }}              literal braces
 //
 // The plugin checks request paths when it generates; a preview key the

@@ -56,12 +56,20 @@ const (
 
 // CallEnd is a finished tool call.
 type CallEnd struct {
-	Tool         string
-	Outcome      string // one of the Outcome constants
-	ErrorCode    string // the first error's code when Outcome is OutcomeError
-	Replay       bool   // answered from an idempotency record
-	Proposal     string // a Proposal constant, or ""
-	Confirmation string // a Confirmation constant, or ""
+	Tool string
+	// Outcome is "success" (the write or read succeeded), "error" (an
+	// isError result; ErrorCode says which), "proposed" (a proposal waits
+	// for the user) or "input_required" (the client must ask the user and
+	// call again).
+	Outcome   string
+	ErrorCode string // the first error's code when Outcome is "error"
+	Replay    bool   // answered from an idempotency record
+	// Proposal is what happened to a proposal: "created", "applied",
+	// "discarded", "expired", or "".
+	Proposal string
+	// Confirmation is what happened to a confirmation: "asked",
+	// "accepted", "declined", "cancelled", "stale", or "".
+	Confirmation string
 	// Read: the tool is a read tool (kind READ), which changes nothing.
 	Read     bool
 	Duration time.Duration

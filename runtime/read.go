@@ -8,7 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// KindRead is the document kind of a read tool (ToolRules kind READ).
+// kindRead is the document kind of a read tool (ToolRules kind READ).
 const kindRead = "READ"
 
 // readHandler runs a read tool: decode -> validate -> enrich -> handler ->

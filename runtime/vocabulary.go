@@ -14,7 +14,7 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/suggest"
 )
 
-// DefaultVocabularyTTL is how long a tenant's vocabulary values are reused
+// defaultVocabularyTTL is how long a tenant's vocabulary values are reused
 // before the resolver is asked again, unless Invalidate drops them sooner.
 const defaultVocabularyTTL = time.Minute
 

@@ -14,11 +14,11 @@
 //
 // # Defaults
 //
-//	replay window of a result        DefaultCacheTTL, 24 h (runtime.WithIdempotencyTTL;
+//	replay window of a result        DefaultCacheTTL, 24 h (runtime.IdempotencyOptions.TTL;
 //	                                 DefaultDurableTTL, 7 days, suits a durable store)
-//	in-progress claim (lease)        DefaultLease, 30 s (runtime.WithIdempotencyLease): a key
+//	in-progress claim (lease)        DefaultLease, 30 s (runtime.IdempotencyOptions.Lease): a key
 //	                                 whose call crashed is claimable again after it
-//	result kept for a replay         runtime.DefaultMaxStoredResponse, 1 MiB; a larger one
+//	result kept for a replay         1 MiB (runtime.IdempotencyOptions.MaxStoredResponse); a larger one
 //	                                 replays an error saying the call completed
 //	in-memory store                  DefaultMemoryMaxEntries, 100,000 records, and
 //	                                 DefaultMemoryMaxBytes, 64 MiB, evicting from the tenant

@@ -23,7 +23,7 @@ type Call struct {
 	Clock           func() time.Time // nil = time.Now; the pipeline sets it from options
 	Rand            io.Reader        // nil = crypto/rand; tests inject a deterministic reader
 	// IDSecret keys RequestScopedID; nil = the process's random secret.
-	// The pipeline sets it from WithIDSecret.
+	// The pipeline sets it from runtime.WithSecrets.
 	IDSecret []byte
 
 	now    time.Time // the call's instant, fixed on first use

@@ -16,10 +16,10 @@ import (
 // the same secret; it is the first length-prefixed part of the MAC input.
 const requestScopedLabel = "mcpwrite/request-scoped-id/v1"
 
-// MinIDSecretLength is the shortest secret WithIDSecret accepts, in bytes.
+// MinIDSecretLength is the shortest secret runtime.WithSecrets accepts, in bytes.
 const MinIDSecretLength = 32
 
-// processIDSecret is the key of request-scoped IDs when no WithIDSecret is
+// processIDSecret is the key of request-scoped IDs when no runtime.WithSecrets is
 // configured: random, made once per process, so an ID is stable across the
 // registries and sessions of one process and unpredictable to everyone else.
 var processIDSecret = sync.OnceValue(func() []byte {

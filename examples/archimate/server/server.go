@@ -51,7 +51,7 @@ type Identity struct{ Tenant, Principal string }
 
 // HTTPHandler is the HTTP stack in front of s: trace headers, bearer
 // authentication against tokens, Origin checks, then streamable HTTP. The
-// server must use runtime.RequestContextFromCall to read the identity. With
+// server must use mcphttp.RequestContextFromCall to read the identity. With
 // no tokens there is no authentication (local development only).
 func HTTPHandler(s *mcp.Server, tokens map[string]Identity) http.Handler {
 	h := mcphttp.Handler(s)
