@@ -40,7 +40,7 @@ func TestCheckLoopbackRefusesNetworkAddresses(t *testing.T) {
 	}
 }
 
-func TestStreamableHTTPHandlerRefusesCrossSiteRequestsAndAddsTraceHeaders(t *testing.T) {
+func TestHandlerRefusesCrossSiteRequestsAndAddsTraceHeaders(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "t"}, nil)
 	ts := httptest.NewServer(Handler(s))
 	defer ts.Close()
@@ -196,7 +196,7 @@ func TestServeLoopbackHTTPServerRefusesOversizedBodies(t *testing.T) {
 	}
 }
 
-func TestStreamableHTTPHandlerRefusesOversizedBodies(t *testing.T) {
+func TestHandlerRefusesOversizedBodies(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "t"}, nil)
 	for _, c := range []struct {
 		opts  []Option
@@ -221,7 +221,7 @@ func TestStreamableHTTPHandlerRefusesOversizedBodies(t *testing.T) {
 	}
 }
 
-func TestNewHTTPServerDefaults(t *testing.T) {
+func TestNewServerDefaults(t *testing.T) {
 	srv := NewServer(http.NotFoundHandler())
 	if srv.ReadHeaderTimeout != 10*time.Second || srv.IdleTimeout != 2*time.Minute || srv.MaxHeaderBytes != 64<<10 ||
 		srv.ReadTimeout != 0 || srv.WriteTimeout != 0 {
