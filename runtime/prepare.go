@@ -4,8 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // Preparer runs a service's decode -> validate -> enrich path without MCP:

@@ -4,8 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // kindRead is the document kind of a read tool (ToolRules kind READ).

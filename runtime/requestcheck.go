@@ -6,8 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // WithoutRequestCheck turns off the request check the generated code

@@ -14,8 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 func TestCheckLoopbackRefusesNetworkAddresses(t *testing.T) {
