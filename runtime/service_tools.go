@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/suggest"
@@ -240,17 +239,21 @@ func (r *registry) validateHandler(ctx context.Context, req *mcp.CallToolRequest
 	if payload == nil {
 		payload = &Object{}
 	}
-	ctl, body := wt.splitControl(payload)
-	m, es, class := r.prepare(ctx, wt, body, rc, hasRC, ctl.key, true)
+	c := r.newCall(ctx, wt, rc, hasRC)
+	c.ctl, c.body = wt.splitControl(payload)
+	c.ctl.dryRun = true // what the write tool does with dry_run
+	var class errClass
+	c.m, es, class = c.prepare(nil)
 	if class == classInternal {
-		return r.errorResult(ctx, wt.doc.Name, m, es), nil
+		return c.fail(es), nil
 	}
-	return toolResult(r.render(ctx, name, r.validateResult(ctx, wt, m, append(ctl.errs, es...), body)), false), nil
+	return toolResult(r.render(ctx, name, c.validateResult(append(c.ctl.errs, es...))), false), nil
 }
 
 // validateResult is the dry-run answer: valid, every error, warnings,
 // suggestions and, when valid, the complete request the handler would get.
-func (r *registry) validateResult(ctx context.Context, wt *writeTool, m proto.Message, es Errors, body *Object) object {
+func (c *call) validateResult(es Errors) object {
+	r, wt, ctx, m := c.r, c.wt, c.ctx, c.m
 	name := wt.doc.Name
 	if r.cfg.errorHook != nil {
 		for _, e := range es {
@@ -275,7 +278,7 @@ func (r *registry) validateResult(ctx context.Context, wt *writeTool, m proto.Me
 	suggestions := []string{}
 	// success: the check itself ran (a bad payload is not a failed call);
 	// valid: whether the write would be accepted.
-	o := object{{"success", true}, {"valid", valid}, {"errors", entriesJSON(es)}, {"warnings", r.warnings(wt, body)}}
+	o := object{{"success", true}, {"valid", valid}, {"errors", entriesJSON(es)}, {"warnings", r.warnings(wt, c.body)}}
 	if !valid {
 		return append(o, member{"suggestions", suggestions})
 	}
