@@ -3,16 +3,21 @@ package runtime
 // Confirmation through MCP elicitation, on both protocol generations.
 //
 // Up to 2025-11-25 the server may send elicitation/create while it handles
-// the call, so the call asks and waits (confirmInCall); the idempotency claim
-// is leased for the wait. From 2026-07-28 a server must not send requests of
-// its own: the call answers with an input request (the confirmation form) and
-// a request state, the client asks the user and retries the call with the
-// answer and the state (askRoundTrip, confirmRoundTrip). The state crosses the
-// client, so it is signed with HMAC-SHA256 and bound to the tool, the
-// arguments, the tenant, the principal, the client_request_id, the enriched
-// request and an expiry, and it is single use: a client can neither forge an
-// acceptance, nor reuse one for other arguments, another caller or a second
-// write.
+// the call, so the call asks and waits (confirmInCall); the pipeline claims
+// the idempotency key first, with a lease covering the wait. From 2026-07-28
+// a server must not send requests of its own: the call answers with an input
+// request (the confirmation form) and a request state (askRoundTrip), the
+// client asks the user and retries the call with the answer and the state,
+// which is verified before the pipeline claims the key (verifyAnswer) and
+// used up under the claim (confirmAnswered). The state crosses the client,
+// so it is signed with HMAC-SHA256 and bound to the tool, the arguments, the
+// tenant, the principal, the client_request_id, the enriched request and an
+// expiry, and it is single use: a client can neither forge an acceptance, nor
+// reuse one for other arguments, another caller or a second write.
+//
+// Every step here returns a confirmDecision; none runs the handler, stores
+// a proposal or claims the key: the pipeline (call.run) does, on the
+// decision.
 
 import (
 	"context"

@@ -22,10 +22,11 @@ package runtime
 //
 // Proposals and confirmations belong to a tenant and a principal: a call
 // without both is refused (PERMISSION_DENIED) rather than confirmed for an
-// anonymous caller. The idempotency claim is taken before the user is asked,
-// with a lease covering the confirmation wait, so a retried call with the same
-// client_request_id returns the same proposal or waits instead of writing
-// twice.
+// anonymous caller. The idempotency claim is taken before a proposal is
+// stored and before the user is asked inside the call (with a lease covering
+// the wait), so a retried call with the same client_request_id returns the
+// same proposal or waits instead of writing twice; a 2026-07-28 round trip
+// claims nothing until the user's answer verifies.
 
 import (
 	"context"
@@ -172,9 +173,19 @@ func (c *call) proposeDecision() confirmDecision {
 	return confirmDecision{kind: propose}
 }
 
-// propose stores the call's enriched request with its previews (c.loss) and
-// renders the proposal answer.
-func (c *call) propose() ([]byte, Errors) {
+// propose stores the call's proposal: an outcome to record. A proposal that
+// cannot be made or stored is an internal error, not recorded.
+func (c *call) propose() answer {
+	b, es := c.storeProposal()
+	if len(es) > 0 {
+		return c.failure(es, false)
+	}
+	return answer{body: b, keep: true}
+}
+
+// storeProposal stores the call's enriched request with its previews
+// (c.loss) and renders the proposal answer.
+func (c *call) storeProposal() ([]byte, Errors) {
 	r, wt, ctx, m, loss := c.r, c.wt, c.ctx, c.m, c.loss
 	name := wt.doc.Name
 	if r.svc.ApplyTool == "" {
@@ -790,7 +801,7 @@ func (c *call) offerFreshProposal(p *proposal.Proposal, e *ErrorEntry) {
 		}
 	}
 	f.loss = info
-	b, es := f.propose()
+	b, es := f.storeProposal()
 	if len(es) > 0 {
 		return
 	}
