@@ -24,29 +24,38 @@
 // runtime/mcpwriteimpl, which has no compatibility promise; read it to
 // understand generated code, not to call it.
 //
-// Every call of a write tool runs one pipeline (docs/architecture.md, "The
-// write pipeline"):
+// Every call of a write tool runs one pipeline, one function top to bottom
+// (call.run in pipeline.go; docs/architecture.md, "The write pipeline"):
 //
-//	decode strictly -> validate (all errors at once) -> enrich
-//	-> request check (buf.validate rules, when the proto has them)
-//	-> confirmation decision (DIRECT, ELICIT or PROPOSAL; policy hook)
+//	request context -> decode strictly -> validate (all errors at once)
+//	-> enrich -> request check (buf.validate rules, when the proto has them)
+//	-> [dry_run: the validate_write answer, stop]
+//	-> [preview_unless not asked for: a preview, stop]
+//	-> confirmation decision (DIRECT, PROPOSAL or ELICIT; policy hook;
+//	   for ELICIT, how this client can be asked)
+//	-> [ELICIT, 2026-07-28, first round: input request with signed state,
+//	   stop; the retry's answer is verified here, before the claim]
 //	-> idempotency claim (or replay, keyed by client_request_id)
-//	-> handler (DIRECT) or stored proposal (PROPOSAL)
+//	-> confirmation under the claim (PROPOSAL: domain check and previews;
+//	   ELICIT up to 2025-11-25: previews, then the user is asked inside the
+//	   call; ELICIT 2026-07-28 retry: the state is still as confirmed and
+//	   the confirmation is used up)
+//	-> handler (confirmed or DIRECT) or stored proposal
 //	-> respond (errors mapped from gRPC status and field violations;
 //	   structured content and the same JSON as text)
-//	-> record the answer under the claimed key
+//	-> record the answer under the claimed key (or release the claim)
 //
-// Branches: dry_run answers after the request check what validate_write
-// answers (with the domain check, WithPreviews), claiming, confirming and
-// writing nothing. A preview_unless tool whose bool field is
-// not set answers a preview before the confirmation decision, claiming and
-// writing nothing. ELICIT asks the user inside the call (protocols up to
-// 2025-11-25; the claim is taken first and held while the user answers) or
-// answers an input request with signed state that the client's retried call
-// brings back (2026-07-28; the claim is taken once the answer verifies); a
-// client that cannot ask gets a proposal, or CONFIRMATION_REQUIRED when the
-// tool's elicit_fallback is REFUSE. apply_proposal commits a proposal by id
-// after checking it is not stale.
+// dry_run answers with the domain check (WithPreviews) and claims,
+// confirms and writes nothing; so does a preview_unless preview. The
+// in-call ELICIT claim is leased for the wait, so a retry meanwhile gets
+// IDEMPOTENCY_IN_PROGRESS; the round trip's first call claims nothing (a key
+// that already holds an answer replays it). A client that cannot ask gets a
+// proposal, or CONFIRMATION_REQUIRED before the claim when the tool's
+// elicit_fallback is REFUSE; a client that turns out unable to answer inside
+// the call is handled the same way under the claim. Confirmation steps
+// return a decision (proceed, propose, refuse, answer an input request) and
+// never run the handler or claim the key themselves. apply_proposal commits
+// a proposal by id after checking it is not stale.
 //
 // A read tool (kind READ in the document) skips confirmation and
 // idempotency: decode -> validate -> enrich -> request check -> handler ->

@@ -3,16 +3,21 @@ package runtime
 // Confirmation through MCP elicitation, on both protocol generations.
 //
 // Up to 2025-11-25 the server may send elicitation/create while it handles
-// the call, so the call asks and waits (confirmInCall); the idempotency claim
-// is leased for the wait. From 2026-07-28 a server must not send requests of
-// its own: the call answers with an input request (the confirmation form) and
-// a request state, the client asks the user and retries the call with the
-// answer and the state (askRoundTrip, confirmRoundTrip). The state crosses the
-// client, so it is signed with HMAC-SHA256 and bound to the tool, the
-// arguments, the tenant, the principal, the client_request_id, the enriched
-// request and an expiry, and it is single use: a client can neither forge an
-// acceptance, nor reuse one for other arguments, another caller or a second
-// write.
+// the call, so the call asks and waits (confirmInCall); the pipeline claims
+// the idempotency key first, with a lease covering the wait. From 2026-07-28
+// a server must not send requests of its own: the call answers with an input
+// request (the confirmation form) and a request state (askRoundTrip), the
+// client asks the user and retries the call with the answer and the state,
+// which is verified before the pipeline claims the key (verifyAnswer) and
+// used up under the claim (confirmAnswered). The state crosses the client,
+// so it is signed with HMAC-SHA256 and bound to the tool, the arguments, the
+// tenant, the principal, the client_request_id, the enriched request and an
+// expiry, and it is single use: a client can neither forge an acceptance, nor
+// reuse one for other arguments, another caller or a second write.
+//
+// Every step here returns a confirmDecision; none runs the handler, stores
+// a proposal or claims the key: the pipeline (call.run) does, on the
+// decision.
 
 import (
 	"context"
@@ -41,7 +46,7 @@ import (
 // call, or already used. Nothing was written.
 const codeConfirmationInvalid = "CONFIRMATION_INVALID"
 
-// ConfirmInputID is the id of the confirmation input request; the client's
+// confirmInputID is the id of the confirmation input request; the client's
 // retried call answers under the same id in inputResponses.
 const confirmInputID = "mcpwrite_confirm"
 
@@ -148,7 +153,7 @@ type lossInfo struct {
 	// false: no state preview, or the write changes no existing entity).
 	state    EntityState
 	hasState bool
-	// domain is the domain check's preview (WithDomainCheck), or nil.
+	// domain is the domain check's preview (WithPreviews), or nil.
 	domain map[string]any
 }
 
@@ -158,59 +163,55 @@ func losesData(d *schemadoc.Tool) bool {
 	return d.Kind == "UPDATE" || d.Kind == "DELETE" || strings.HasPrefix(d.Classification, "DESTRUCTIVE")
 }
 
-// previewLoss asks the loss preview hook what the write would lose. An error
-// the domain wrote for agents answers the call (recorded like a handler's
-// business error); any other failure is logged and the confirmation goes on
-// without the text, with a warning in proposals.
-func (wc *writeCall) previewLoss(ctx context.Context, m proto.Message) (lossInfo, *mcp.CallToolResult) {
-	r, wt, name := wc.r, wc.wt, wc.wt.doc.Name
-	answer := func(es Errors) (lossInfo, *mcp.CallToolResult) {
-		b := r.errorBody(ctx, name, m, es)
-		if err := wc.complete(ctx, b, true); err != nil {
-			return lossInfo{}, wc.unrecorded(ctx, b, err)
-		}
-		return lossInfo{}, toolResult(b, true)
-	}
+// previewLoss runs the previews a confirmation or proposal shows, into
+// c.loss: the domain check, the state preview and the loss preview hook
+// (what the write would lose). An error the domain wrote for agents refuses
+// the call as an outcome (recorded like a handler's business error); an
+// internal or transient failure of the domain check or state preview
+// refuses it with the claim released; any other loss preview failure is
+// logged and the confirmation goes on without the text, with a warning in
+// proposals.
+func (c *call) previewLoss() confirmDecision {
+	r, wt, ctx, m, name := c.r, c.wt, c.ctx, c.m, c.name()
+	outcome := func(es Errors) confirmDecision { return confirmDecision{kind: refuse, es: es, record: true} }
 	// The domain refuses now what the write would refuse, before anyone is
 	// asked or a proposal is stored.
 	dp, des, class := r.domainCheck(ctx, name, m)
 	if len(des) > 0 {
 		if class != classBusiness {
-			wc.release(ctx)
-			return lossInfo{}, r.errorResult(ctx, name, m, des)
+			return refused(des...)
 		}
-		return answer(des)
+		return outcome(des)
 	}
 	st, hasState, es := r.entityState(ctx, name, m)
 	if len(es) > 0 {
 		if isInternal(es) {
-			wc.release(ctx)
-			return lossInfo{}, r.errorResult(ctx, name, m, es)
+			return refused(es...)
 		}
-		return answer(es)
+		return outcome(es)
 	}
-	info := lossInfo{state: st, hasState: hasState, domain: dp}
+	c.loss = lossInfo{state: st, hasState: hasState, domain: dp}
 	if r.cfg.lossPreview == nil || !losesData(wt.doc) {
-		return info, nil
+		return confirmDecision{kind: proceed}
 	}
 	text, err := r.cfg.lossPreview(ctx, name, m)
 	if err == nil {
-		info.text = neutralize(strings.TrimSpace(text))
-		return info, nil
+		c.loss.text = neutralize(strings.TrimSpace(text))
+		return confirmDecision{kind: proceed}
 	}
 	es, class = r.classify(ctx, name, err)
 	if class == classBusiness {
-		return answer(es)
+		return outcome(es)
 	}
 	if class == classTransient { // internal failures were logged by classify
 		r.cfg.logger.WarnContext(ctx, "mcpwrite: loss preview failed", "tool", name, "error", err)
 	}
-	info.warning = &mcpwriteimpl.Warning{
+	c.loss.warning = &mcpwriteimpl.Warning{
 		Code:       "LOSS_PREVIEW_UNAVAILABLE",
 		Message:    "What this change would remove could not be determined",
 		Suggestion: "Review the preview with the user before applying",
 	}
-	return info, nil
+	return confirmDecision{kind: proceed}
 }
 
 // stateDigest is the digest the confirmation binds ("" without a state).
@@ -231,92 +232,78 @@ func isInternal(es Errors) bool {
 	return false
 }
 
-// stillAsShown re-reads the state a confirmation was given for; nil means
-// it is unchanged, otherwise the answer to the call.
-func (wc *writeCall) stillAsShown(ctx context.Context, m proto.Message, was EntityState, digest string) *mcp.CallToolResult {
-	r, name := wc.r, wc.wt.doc.Name
+// stillAsShown re-reads the state a confirmation was given for: proceed
+// when it is unchanged, else the refusal (PROPOSAL_STALE, or the failure to
+// read it).
+func (c *call) stillAsShown(was EntityState, digest string) confirmDecision {
+	r, name := c.r, c.name()
 	if r.cfg.statePreview == nil || digest == "" {
-		return nil
+		return confirmDecision{kind: proceed}
 	}
-	now, ok, es := r.entityState(ctx, name, m)
+	now, ok, es := r.entityState(c.ctx, name, c.m)
 	if len(es) > 0 && !isInternal(es) {
 		es, ok = nil, false // the entity is gone: stale, not the domain's error
 	}
 	if len(es) > 0 {
-		wc.release(ctx)
-		return r.errorResult(ctx, name, m, es)
+		return refused(es...)
 	}
 	if ok && now.Digest == digest {
-		return nil
+		return confirmDecision{kind: proceed}
 	}
-	wc.release(ctx)
-	return r.errorResult(ctx, name, m, Errors{staleState("", "The confirmation", was, now, ok)})
+	return refused(staleState("", "The confirmation", was, now, ok))
 }
 
 // confirmMessage is what the user reads: what will be written (the tool's
 // confirmation_message template when it has one), what that risks and, when
-// known, what will be lost.
-func (r *registry) confirmMessage(ctx context.Context, wt *writeTool, m proto.Message, body *mcpwriteimpl.Object, loss string, domain map[string]any) (string, error) {
-	preview, err := r.agentJSON(m)
+// known, what will be lost (c.loss).
+func (c *call) confirmMessage() (string, error) {
+	r, wt := c.r, c.wt
+	preview, err := r.agentJSON(c.m)
 	if err != nil {
 		return "", err
 	}
-	head := "Confirm " + summarize(wt, body) + "."
+	head := "Confirm " + summarize(wt, c.body) + "."
 	if tpl := wt.doc.ConfirmationMessage; tpl != "" {
-		if text, err := r.renderConfirmation(tpl, m, domain); err == nil {
+		if text, err := r.renderConfirmation(tpl, c.m, c.loss.domain); err == nil {
 			head = text
 		} else {
-			r.cfg.logger.WarnContext(ctx, "mcpwrite: confirmation message template not filled; asking with the default text", "tool", wt.doc.Name, "error", err)
+			r.cfg.logger.WarnContext(c.ctx, "mcpwrite: confirmation message template not filled; asking with the default text", "tool", wt.doc.Name, "error", err)
 		}
 	}
 	msg := head + " " + consequence(wt.doc.Classification)
-	if loss = strings.TrimRight(neutralize(loss), ". "); loss != "" {
+	if loss := strings.TrimRight(neutralize(c.loss.text), ". "); loss != "" {
 		msg += " What will be lost: " + loss + "."
 	}
 	return msg + "\nRequest: " + truncateText(neutralize(string(preview)), 2000), nil
 }
 
-// confirmInCall asks through elicitation/create while the call waits. The
-// idempotency claim is leased for the whole wait, so a retry meanwhile gets
-// IDEMPOTENCY_IN_PROGRESS instead of a second write.
-func (wc *writeCall) confirmInCall(ctx context.Context, req *mcp.CallToolRequest, m proto.Message, body *mcpwriteimpl.Object, raw []byte, rc RequestContext, hasRC bool, key string) *mcp.CallToolResult {
-	r, wt, name := wc.r, wc.wt, wc.wt.doc.Name
-	if key != "" && r.cfg.idem != nil {
-		if res := wc.claim(ctx, rc, key, raw, m, r.cfg.elicitTimeout+r.cfg.idemLease); res != nil {
-			return res
-		}
+// confirmInCall asks through elicitation/create while the call waits, under
+// the claim the pipeline took with a lease covering the wait. A client that
+// turns out unable to answer gets a proposal, or CONFIRMATION_REQUIRED when
+// the tool's elicit_fallback is REFUSE.
+func (c *call) confirmInCall() confirmDecision {
+	r, wt, name := c.r, c.wt, c.name()
+	if d := c.previewLoss(); d.kind != proceed {
+		return d
 	}
-	loss, res := wc.previewLoss(ctx, m)
-	if res != nil {
-		return res
-	}
-	msg, err := r.confirmMessage(ctx, wt, m, body, loss.text, loss.domain)
+	msg, err := c.confirmMessage()
 	if err != nil {
-		wc.release(ctx)
-		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("confirmation message: %w", err))})
+		return refused(r.internal(c.ctx, name, fmt.Errorf("confirmation message: %w", err)))
 	}
-	switch r.askInCall(ctx, req, name, msg) {
+	switch r.askInCall(c.ctx, c.req, name, msg) {
 	case elicitConfirmed:
-		if res := wc.stillAsShown(ctx, m, loss.state, loss.stateDigest()); res != nil {
-			return res
-		}
-		return wc.execute(ctx, m, body, rc, hasRC, key)
+		return c.stillAsShown(c.loss.state, c.loss.stateDigest())
 	case elicitDeclined:
-		wc.release(ctx)
-		return r.errorResult(ctx, name, m, Errors{declined(wt, body)})
+		return refused(declined(wt, c.body))
 	case elicitCancelled:
-		wc.release(ctx)
-		return r.errorResult(ctx, name, m, Errors{cancelled(wt, body)})
+		return refused(cancelled(wt, c.body))
 	case elicitTimedOut:
-		wc.release(ctx)
-		return r.errorResult(ctx, name, m, Errors{r.unanswered(wt, body)})
+		return refused(r.unanswered(wt, c.body))
 	}
 	if refusesWithoutElicitation(wt.doc) {
-		wc.release(ctx)
-		return r.errorResult(ctx, name, m, Errors{confirmationRequired(wt, body)})
+		return refused(confirmationRequired(wt, c.body))
 	}
-	b, es := r.propose(ctx, wt, m, body, raw, rc, loss)
-	return wc.finishGoverned(ctx, m, b, es)
+	return confirmDecision{kind: propose}
 }
 
 // askInCall sends elicitation/create, bounded by the elicitation timeout.
@@ -341,83 +328,78 @@ func (r *registry) askInCall(ctx context.Context, req *mcp.CallToolRequest, tool
 	return elicitDeclined
 }
 
-// askRoundTrip answers the first round of a 2026-07-28 call: the
-// confirmation form as an input request and the signed state the retried
-// call must bring back. Nothing is claimed or written; a key that already
-// holds a result answers from it instead of asking again.
-func (wc *writeCall) askRoundTrip(ctx context.Context, m proto.Message, body *mcpwriteimpl.Object, raw []byte, rc RequestContext, key string) *mcp.CallToolResult {
-	r, wt, name := wc.r, wc.wt, wc.wt.doc.Name
-	if key != "" && r.cfg.idem != nil {
-		if res := wc.peek(ctx, rc, key, raw, m); res != nil {
-			return res
-		}
+// askRoundTrip is the first round of a 2026-07-28 call: the confirmation
+// form as an input request and the signed state the retried call must bring
+// back. Nothing is claimed or written.
+func (c *call) askRoundTrip() confirmDecision {
+	r, wt, ctx, name := c.r, c.wt, c.ctx, c.name()
+	if d := c.previewLoss(); d.kind != proceed {
+		return d
 	}
-	loss, res := wc.previewLoss(ctx, m)
-	if res != nil {
-		return res
-	}
-	msg, err := r.confirmMessage(ctx, wt, m, body, loss.text, loss.domain)
+	msg, err := c.confirmMessage()
 	if err != nil {
-		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("confirmation message: %w", err))})
+		return refused(r.internal(ctx, name, fmt.Errorf("confirmation message: %w", err)))
 	}
-	args, err := idempotency.Fingerprint(raw)
+	args, err := idempotency.Fingerprint(c.raw)
 	if err != nil {
-		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("fingerprint: %w", err))})
+		return refused(r.internal(ctx, name, fmt.Errorf("fingerprint: %w", err)))
 	}
-	digest, err := requestDigest(wt, m)
+	digest, err := requestDigest(wt, c.m)
 	if err != nil {
-		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, err)})
+		return refused(r.internal(ctx, name, err))
 	}
 	st := confirmState{
 		Expires: r.now().Add(r.cfg.elicitTimeout).Unix(), Nonce: r.nonce(), Args: args, Request: digest,
-		State: loss.stateDigest(), Target: loss.state.Target, Summary: loss.state.Summary,
+		State: c.loss.stateDigest(), Target: c.loss.state.Target, Summary: c.loss.state.Summary,
 	}
-	token, err := r.signState(st, stateBinding(name, rc, key))
+	token, err := r.signState(st, stateBinding(name, c.rc, c.ctl.key))
 	if err != nil {
-		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("sign confirmation state: %w", err))})
+		return refused(r.internal(ctx, name, fmt.Errorf("sign confirmation state: %w", err)))
 	}
-	return &mcp.CallToolResult{
+	return confirmDecision{kind: answerInputRequest, res: &mcp.CallToolResult{
 		InputRequests: mcp.InputRequestMap{confirmInputID: &mcp.ElicitParams{Message: msg, RequestedSchema: confirmSchema}},
 		RequestState:  token,
-	}
+	}}
 }
 
-// confirmRoundTrip handles the retried call: it verifies the state against
-// this call, reads the user's answer and, on an explicit yes, writes once.
-func (wc *writeCall) confirmRoundTrip(ctx context.Context, req *mcp.CallToolRequest, m proto.Message, body *mcpwriteimpl.Object, raw []byte, rc RequestContext, hasRC bool, key string) *mcp.CallToolResult {
-	r, wt, name := wc.r, wc.wt, wc.wt.doc.Name
-	p := req.Params
-	fail := func(e *ErrorEntry) *mcp.CallToolResult { return r.errorResult(ctx, name, m, Errors{e}) }
+// verifyAnswer checks the retried call of a 2026-07-28 round trip before
+// anything is claimed: the state verifies for this tool, caller and
+// client_request_id, has not expired, was given for these arguments and
+// this request, and the user explicitly said yes. The verified state is kept
+// in c.answered for confirmAnswered.
+func (c *call) verifyAnswer() confirmDecision {
+	r, wt, ctx, name := c.r, c.wt, c.ctx, c.name()
+	p := c.req.Params
 	if p.RequestState == "" {
-		return fail(invalidConfirmation("missing_state", "The call carries a confirmation answer but no requestState from this server. Nothing was written."))
+		return refused(invalidConfirmation("missing_state", "The call carries a confirmation answer but no requestState from this server. Nothing was written."))
 	}
-	st, err := r.openState(p.RequestState, stateBinding(name, rc, key))
+	st, err := r.openState(p.RequestState, stateBinding(name, c.rc, c.ctl.key))
 	switch {
 	case errors.Is(err, errStateAltered):
-		return fail(invalidConfirmation("altered", "The confirmation state does not verify: it was altered, or issued for another tool, caller or client_request_id. Nothing was written."))
+		return refused(invalidConfirmation("altered", "The confirmation state does not verify: it was altered, or issued for another tool, caller or client_request_id. Nothing was written."))
 	case err != nil:
-		return fail(r.internal(ctx, name, fmt.Errorf("verify confirmation state: %w", err)))
+		return refused(r.internal(ctx, name, fmt.Errorf("verify confirmation state: %w", err)))
 	}
 	if !r.now().Before(time.Unix(st.Expires, 0)) {
-		return fail(invalidConfirmation("expired", fmt.Sprintf("The confirmation expired: answers are accepted for %s. Nothing was written.", r.cfg.elicitTimeout)))
+		return refused(invalidConfirmation("expired", fmt.Sprintf("The confirmation expired: answers are accepted for %s. Nothing was written.", r.cfg.elicitTimeout)))
 	}
-	args, err := idempotency.Fingerprint(raw)
+	args, err := idempotency.Fingerprint(c.raw)
 	if err != nil {
-		return fail(r.internal(ctx, name, fmt.Errorf("fingerprint: %w", err)))
+		return refused(r.internal(ctx, name, fmt.Errorf("fingerprint: %w", err)))
 	}
 	if !hmac.Equal([]byte(args), []byte(st.Args)) {
-		return fail(invalidConfirmation("other_arguments", "The confirmation was given for different arguments. Nothing was written."))
+		return refused(invalidConfirmation("other_arguments", "The confirmation was given for different arguments. Nothing was written."))
 	}
-	digest, err := requestDigest(wt, m)
+	digest, err := requestDigest(wt, c.m)
 	if err != nil {
-		return fail(r.internal(ctx, name, err))
+		return refused(r.internal(ctx, name, err))
 	}
 	if digest != st.Request {
 		// When the entity itself changed, say what changed about it.
-		if res := wc.stillAsShown(ctx, m, EntityState{Target: st.Target, Summary: st.Summary}, st.State); res != nil {
-			return res
+		if d := c.stillAsShown(EntityState{Target: st.Target, Summary: st.Summary}, st.State); d.kind != proceed {
+			return d
 		}
-		return fail(&ErrorEntry{
+		return refused(&ErrorEntry{
 			Code:        mcpwriteimpl.CodeProposalStale,
 			Message:     "The confirmation is stale: the server would now fill the request differently from what the user confirmed. Nothing was written.",
 			Suggestions: &Suggestions{Hint: "Call the tool again without inputResponses or requestState so the user confirms the current state."},
@@ -425,44 +407,47 @@ func (wc *writeCall) confirmRoundTrip(ctx context.Context, req *mcp.CallToolRequ
 	}
 	er, ok := p.InputResponses[confirmInputID].(*mcp.ElicitResult)
 	if !ok || er == nil {
-		return fail(invalidConfirmation("missing_answer", fmt.Sprintf("The call carries no answer to the confirmation input request %q. Nothing was written.", confirmInputID)))
+		return refused(invalidConfirmation("missing_answer", fmt.Sprintf("The call carries no answer to the confirmation input request %q. Nothing was written.", confirmInputID)))
 	}
 	if !accepted(er) {
-		return fail(refusal(wt, body, er))
+		return refused(refusal(wt, c.body, er))
 	}
-	if key != "" && r.cfg.idem != nil {
-		if res := wc.claim(ctx, rc, key, raw, m, r.cfg.idemLease); res != nil {
-			return res
-		}
+	c.answered = &st
+	return confirmDecision{kind: proceed}
+}
+
+// confirmAnswered finishes a verified answer under the claim: the state the
+// user confirmed must still hold, and the confirmation is used up, so it
+// authorises one write.
+func (c *call) confirmAnswered() confirmDecision {
+	r, ctx, name, st := c.r, c.ctx, c.name(), c.answered
+	if d := c.stillAsShown(EntityState{Target: st.Target, Summary: st.Summary}, st.State); d.kind != proceed {
+		return d
 	}
-	if res := wc.stillAsShown(ctx, m, EntityState{Target: st.Target, Summary: st.Summary}, st.State); res != nil {
-		return res
-	}
-	used, err := wc.consumeConfirmation(ctx, rc, st)
+	used, err := c.consumeConfirmation(*st)
 	if err != nil {
-		wc.release(ctx)
-		return fail(r.storeUnavailable(ctx, name, "confirmation", idempotency.Key{Tenant: rc.TenantID, Tool: name}, key, err))
+		return refused(r.storeUnavailable(ctx, name, "confirmation", idempotency.Key{Tenant: c.rc.TenantID, Tool: name}, c.ctl.key, err))
 	}
 	if used {
-		wc.release(ctx)
 		e := invalidConfirmation("used", "This confirmation was already used for a write. Nothing was written again.")
 		e.Suggestions.Hint = "To get the first result, retry with its client_request_id; to write again, call the tool without inputResponses or requestState so the user confirms again."
-		return fail(e)
+		return refused(e)
 	}
-	return wc.execute(ctx, m, body, rc, hasRC, key)
+	return confirmDecision{kind: proceed}
 }
 
 // consumeConfirmation marks the state's nonce used in the idempotency store
 // (shared by every instance), so one confirmation authorises one write.
 // Without an idempotency store a state can be replayed until it expires.
-func (wc *writeCall) consumeConfirmation(ctx context.Context, rc RequestContext, st confirmState) (used bool, err error) {
-	store := wc.r.cfg.idem
+func (c *call) consumeConfirmation(st confirmState) (used bool, err error) {
+	r, ctx := c.r, c.ctx
+	store := r.cfg.idem
 	if store == nil {
 		return false, nil
 	}
-	now := wc.r.now()
+	now := r.now()
 	ttl := time.Unix(st.Expires, 0).Sub(now) + time.Minute
-	k := idempotency.Key{Tenant: rc.TenantID, Tool: wc.wt.doc.Name + "#confirmation", Key: st.Nonce}
+	k := idempotency.Key{Tenant: c.rc.TenantID, Tool: c.name() + "#confirmation", Key: st.Nonce}
 	cr, err := store.Claim(ctx, k, st.Args, now, ttl)
 	if err != nil {
 		return false, err
@@ -472,7 +457,7 @@ func (wc *writeCall) consumeConfirmation(ctx context.Context, rc RequestContext,
 	}
 	if err := store.Complete(context.WithoutCancel(ctx), k, st.Args, []byte(`{"confirmation":"used"}`), false, now, ttl); err != nil {
 		// The claim itself already blocks reuse until ttl.
-		wc.r.cfg.logger.WarnContext(ctx, "mcpwrite: confirmation use not recorded", "tool", wc.wt.doc.Name, "error", err)
+		r.cfg.logger.WarnContext(ctx, "mcpwrite: confirmation use not recorded", "tool", c.name(), "error", err)
 	}
 	return false, nil
 }

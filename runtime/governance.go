@@ -11,7 +11,7 @@ package runtime
 //     and principal only, once, after checking it is not stale.
 //   - ELICIT: the user is asked to confirm a flat boolean form naming what
 //     will be written and, for updates and deletes, what will be lost
-//     (WithLossPreview). How depends on the session's protocol (elicit.go):
+//     (WithPreviews Loss). How depends on the session's protocol (elicit.go):
 //     up to 2025-11-25 the server sends elicitation/create inside the call;
 //     from 2026-07-28 the call answers with an input request and signed
 //     request state, and the client's retried call carries the answer, which
@@ -22,10 +22,11 @@ package runtime
 //
 // Proposals and confirmations belong to a tenant and a principal: a call
 // without both is refused (PERMISSION_DENIED) rather than confirmed for an
-// anonymous caller. The idempotency claim is taken before the user is asked,
-// with a lease covering the confirmation wait, so a retried call with the same
-// client_request_id returns the same proposal or waits instead of writing
-// twice.
+// anonymous caller. The idempotency claim is taken before a proposal is
+// stored and before the user is asked inside the call (with a lease covering
+// the wait), so a retried call with the same client_request_id returns the
+// same proposal or waits instead of writing twice; a 2026-07-28 round trip
+// claims nothing until the user's answer verifies.
 
 import (
 	"context"
@@ -82,22 +83,111 @@ func defaultConfirmation(d *schemadoc.Tool) Confirmation {
 	return ConfirmDirect
 }
 
-// confirmation applies the policy hook. Without an apply tool nothing can be
-// proposed, so a policy asking for confirmation there is refused.
-func (r *registry) confirmation(ctx context.Context, wt *writeTool, rc RequestContext) Confirmation {
-	c := defaultConfirmation(wt.doc)
+// confirmation applies the policy hook to the tool's default.
+func (c *call) confirmation() Confirmation {
+	r, d := c.r, c.wt.doc
+	conf := defaultConfirmation(d)
 	if r.cfg.policy != nil {
-		pc := PolicyCall{Tool: wt.doc.Name, Classification: wt.doc.Classification, Kind: wt.doc.Kind, RequestContext: rc, Confirmation: c}
-		switch p := r.cfg.policy(ctx, pc); p {
+		pc := PolicyCall{Tool: d.Name, Classification: d.Classification, Kind: d.Kind, RequestContext: c.rc, Confirmation: conf}
+		switch p := r.cfg.policy(c.ctx, pc); p {
 		case ConfirmDirect, ConfirmProposal, ConfirmElicit:
-			c = p
+			conf = p
 		}
 	}
-	return c
+	return conf
 }
 
-// propose stores the enriched request and renders the proposal answer.
-func (r *registry) propose(ctx context.Context, wt *writeTool, m proto.Message, body *mcpwriteimpl.Object, raw []byte, rc RequestContext, loss lossInfo) ([]byte, Errors) {
+// confirmRoute is how a write is confirmed, as the pipeline follows it.
+type confirmRoute uint8
+
+const (
+	routeDirect  confirmRoute = iota // DIRECT: the handler runs
+	routePropose                     // PROPOSAL, or ELICIT for a client that cannot ask
+	routeInCall                      // ELICIT up to 2025-11-25: asked inside the call
+	routeAsk                         // ELICIT from 2026-07-28: answered with an input request
+	routeAnswer                      // ELICIT from 2026-07-28: the retry with the user's answer
+)
+
+// route is the confirmation decision: the tool's confirmation after the
+// policy hook and, for ELICIT, how this client can be asked. An entry is
+// the answer instead: for a caller without tenant and principal, or for a
+// client that cannot ask when the tool's elicit_fallback is REFUSE.
+func (c *call) route() (confirmRoute, *ErrorEntry) {
+	conf := c.confirmation()
+	if conf != ConfirmDirect && (c.rc.TenantID == "" || c.rc.PrincipalID == "") {
+		return routeDirect, anonymousConfirmation(c.name())
+	}
+	switch conf {
+	case ConfirmDirect:
+		return routeDirect, nil
+	case ConfirmProposal:
+		return routePropose, nil
+	}
+	if isRoundTripAnswer(c.req) {
+		return routeAnswer, nil
+	}
+	switch elicitationMode(c.req) {
+	case elicitRoundTrip:
+		return routeAsk, nil
+	case elicitInCall:
+		return routeInCall, nil
+	}
+	if refusesWithoutElicitation(c.wt.doc) {
+		return routeDirect, confirmationRequired(c.wt, c.body)
+	}
+	return routePropose, nil // no way to ask: a proposal waits for the user instead
+}
+
+// decisionKind is what a confirmation step decided.
+type decisionKind uint8
+
+const (
+	proceed            decisionKind = iota // run the handler
+	propose                                // store a proposal for the user to apply
+	refuse                                 // answer es; nothing is written
+	answerInputRequest                     // answer res, the confirmation as an input request
+)
+
+// confirmDecision is the outcome of a confirmation step. Confirmation steps
+// never run the handler, store a proposal or claim the idempotency key:
+// the pipeline does, on their decision.
+type confirmDecision struct {
+	kind decisionKind
+	// es is the answer of a refusal; record says whether it is an outcome
+	// recorded under the claim (a business error of a preview) rather than
+	// a refusal that releases the claim.
+	es     Errors
+	record bool
+	// res is the input request.
+	res *mcp.CallToolResult
+}
+
+// refused is a refusal that releases the claim.
+func refused(es ...*ErrorEntry) confirmDecision { return confirmDecision{kind: refuse, es: es} }
+
+// proposeDecision prepares a proposal: the previews (domain check, state,
+// loss), then the proposal.
+func (c *call) proposeDecision() confirmDecision {
+	if d := c.previewLoss(); d.kind != proceed {
+		return d
+	}
+	return confirmDecision{kind: propose}
+}
+
+// propose stores the call's proposal: an outcome to record. A proposal that
+// cannot be made or stored is an internal error, not recorded.
+func (c *call) propose() answer {
+	b, es := c.storeProposal()
+	if len(es) > 0 {
+		return c.failure(es, false)
+	}
+	return answer{body: b, keep: true}
+}
+
+// storeProposal stores the call's enriched request with its previews
+// (c.loss) and renders the proposal answer.
+func (c *call) storeProposal() ([]byte, Errors) {
+	r, wt, ctx, m, loss := c.r, c.wt, c.ctx, c.m, c.loss
 	name := wt.doc.Name
 	if r.svc.ApplyTool == "" {
 		return nil, Errors{r.internal(ctx, name, fmt.Errorf("policy asked for confirmation of %s but the service has no apply tool", name))}
@@ -110,18 +200,18 @@ func (r *registry) propose(ctx context.Context, wt *writeTool, m proto.Message, 
 	if err != nil {
 		return nil, Errors{r.internal(ctx, name, fmt.Errorf("marshal proposal preview: %w", err))}
 	}
-	args := json.RawMessage(raw)
-	if len(strings.TrimSpace(string(raw))) == 0 || !json.Valid(raw) {
+	args := json.RawMessage(c.raw)
+	if len(strings.TrimSpace(string(c.raw))) == 0 || !json.Valid(c.raw) {
 		args = json.RawMessage("{}")
 	}
 	now := r.now()
 	p := &proposal.Proposal{
 		ID:             r.proposalID(),
-		Tenant:         rc.TenantID,
-		Principal:      rc.PrincipalID,
+		Tenant:         c.rc.TenantID,
+		Principal:      c.rc.PrincipalID,
 		Tool:           name,
 		Classification: wt.doc.Classification,
-		Summary:        summarize(wt, body),
+		Summary:        summarize(wt, c.body),
 		Request:        reqBin,
 		Arguments:      args,
 		Preview:        preview,
@@ -169,7 +259,7 @@ func (r *registry) propose(ctx context.Context, wt *writeTool, m proto.Message, 
 		member{"expires_at", p.ExpiresAt.UTC().Format(timeFormat)},
 		member{"apply_with", r.svc.ApplyTool},
 	)
-	ws := r.warnings(wt, body)
+	ws := r.warnings(wt, c.body)
 	if loss.warning != nil {
 		ws = append(ws, *loss.warning)
 	}
@@ -395,6 +485,7 @@ func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (
 		abort()
 		return r.errorResult(ctx, name, nil, Errors{r.internal(ctx, name, fmt.Errorf("proposal %s names unknown tool %q", p.ID, p.Tool))}), nil
 	}
+	c := r.newCall(ctx, wt, rc, hasRC)
 	stored := wt.bind.NewRequest()
 	if err := proto.Unmarshal(p.Request, stored); err != nil {
 		abort()
@@ -412,16 +503,16 @@ func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (
 			abort()
 			e := staleState("proposal_id", fmt.Sprintf("Proposal %q", p.ID), EntityState{Target: p.Target, Summary: p.StateSummary}, now, ok && len(es) == 0)
 			e.Details["proposal_id"] = p.ID
-			r.offerFreshProposal(ctx, wt, p, rc, hasRC, e)
+			c.offerFreshProposal(p, e)
 			return r.errorResult(ctx, name, stored, Errors{e}), nil
 		}
 	}
-	fresh, stale := r.staleness(ctx, wt, p, stored, rc, hasRC)
+	fresh, stale := c.staleness(p, stored)
 	if stale != nil {
 		abort()
 		if len(stale) == 1 {
 			// Only a changed fill (not a refusal) can be proposed afresh.
-			r.offerFreshProposal(ctx, wt, p, rc, hasRC, stale[0])
+			c.offerFreshProposal(p, stale[0])
 		}
 		return r.errorResult(ctx, name, stored, stale), nil
 	}
@@ -460,12 +551,16 @@ func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (
 // it with the stored one, ignoring fields that legitimately differ per call:
 // generated values (IDs, timestamps) and request-context metadata
 // (correlation, causation, trace), which belong to the call, not to the world.
-func (r *registry) staleness(ctx context.Context, wt *writeTool, p *proposal.Proposal, stored proto.Message, rc RequestContext, hasRC bool) (proto.Message, Errors) {
+// c is the apply call, for the proposal's tool.
+func (c *call) staleness(p *proposal.Proposal, stored proto.Message) (proto.Message, Errors) {
+	r, wt := c.r, c.wt
 	obj, es := r.parseArgs(p.Arguments)
 	var fresh proto.Message
 	if len(es) == 0 {
-		ctl, body := wt.splitControl(obj)
-		fresh, es, _ = r.prepare(ctx, wt, body, rc, hasRC, ctl.key, false)
+		f := r.newCall(c.ctx, wt, c.rc, c.hasRC)
+		f.ctl, f.body = wt.splitControl(obj)
+		f.ctl.dryRun = false // the request the write gets
+		fresh, es, _ = f.prepare(nil)
 	}
 	if len(es) > 0 {
 		stale := &ErrorEntry{
@@ -675,17 +770,22 @@ func proposalAction(d *schemadoc.Tool) string {
 // the user can confirm what would happen now instead. When the arguments no
 // longer make a proposal (the entity is gone, the domain refuses), e is left
 // as it is and tells the agent to call the write tool again.
-func (r *registry) offerFreshProposal(ctx context.Context, wt *writeTool, p *proposal.Proposal, rc RequestContext, hasRC bool, e *ErrorEntry) {
-	name := wt.doc.Name
+// c is the apply call, for the proposal's tool; the fresh proposal is made
+// as a call without control arguments.
+func (c *call) offerFreshProposal(p *proposal.Proposal, e *ErrorEntry) {
+	r, wt, ctx, name := c.r, c.wt, c.ctx, c.name()
 	obj, es := r.parseArgs(p.Arguments)
 	if len(es) > 0 {
 		return
 	}
-	_, body := wt.splitControl(obj)
-	m, es, _ := r.prepare(ctx, wt, body, rc, hasRC, "", false)
+	f := r.newCall(ctx, wt, c.rc, c.hasRC)
+	f.raw = p.Arguments
+	_, f.body = wt.splitControl(obj)
+	m, es, _ := f.prepare(nil)
 	if len(es) > 0 {
 		return
 	}
+	f.m = m
 	dp, des, _ := r.domainCheck(ctx, name, m)
 	if len(des) > 0 {
 		return
@@ -701,7 +801,8 @@ func (r *registry) offerFreshProposal(ctx context.Context, wt *writeTool, p *pro
 			info.text = neutralize(strings.TrimSpace(text))
 		}
 	}
-	b, es := r.propose(ctx, wt, m, body, p.Arguments, rc, info)
+	f.loss = info
+	b, es := f.storeProposal()
 	if len(es) > 0 {
 		return
 	}

@@ -3,7 +3,6 @@ package runtime
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -157,36 +156,65 @@ func agentSummary(k string, v *mcpwriteimpl.Value, errs Errors) (string, Errors)
 	return s, errs
 }
 
-// initCall sets c, a zero Call, to the per-call state generated enrichment
-// reads.
-func (r *registry) initCall(ctx context.Context, c *mcpwriteimpl.Call, tool string, rc RequestContext, hasRC bool, key string, dryRun bool) {
-	*c = mcpwriteimpl.Call{
-		Ctx: ctx, Tool: tool, RC: mcpwriteimpl.RequestMetadata(rc), HasRC: hasRC,
-		ClientRequestID: key, DryRun: dryRun,
-		Clock: r.cfg.clock, Rand: r.cfg.rand, IDSecret: r.cfg.idSecret,
-	}
+// call is the state of one tool call as it moves through the pipeline:
+// who calls, what was sent, the request built from it, and the idempotency
+// claim that must be settled whatever happens. Every stage reads and
+// updates it instead of taking these values one by one.
+type call struct {
+	r   *registry
+	wt  *writeTool
+	ctx context.Context
+	// req is the MCP request (nil outside a tool call: apply, Preparer).
+	req *mcp.CallToolRequest
+	// rc is who calls; hasRC says whether a request context was found.
+	rc    RequestContext
+	hasRC bool
+	// raw are the arguments as sent; args the parsed arguments, whose
+	// fingerprint the claim takes (nil: the raw bytes are fingerprinted).
+	raw  []byte
+	args *mcpwriteimpl.Object
+	// ctl are the control arguments (client_request_id, dry_run, summary),
+	// body the rest: the arguments of the request.
+	ctl  control
+	body *mcpwriteimpl.Object
+	// m is the request: decoded, validated and enriched.
+	m proto.Message
+	// loss is what the user is shown of what the write changes and loses
+	// (previewLoss), for a confirmation or a proposal.
+	loss lossInfo
+	// answered is the verified state a 2026-07-28 retry brought back with
+	// the user's answer (nil otherwise).
+	answered *confirmState
+	claim    claim
 }
 
-// prepare runs decode -> validate -> enrich and returns the complete request.
-// A failure returns the entries and their class.
-func (r *registry) prepare(ctx context.Context, wt *writeTool, body *mcpwriteimpl.Object, rc RequestContext, hasRC bool, key string, dryRun bool) (proto.Message, Errors, errClass) {
-	return r.prepareWith(ctx, nil, wt, body, rc, hasRC, key, dryRun)
+// newCall starts the state of a call of wt by rc; ctx carries rc when
+// hasRC.
+func (r *registry) newCall(ctx context.Context, wt *writeTool, rc RequestContext, hasRC bool) *call {
+	return &call{r: r, wt: wt, ctx: ctx, rc: rc, hasRC: hasRC}
 }
 
-// prepareWith is prepare with the Decoder and the Call taken from s (nil:
-// allocated), which must not be released before the request is complete.
-func (r *registry) prepareWith(ctx context.Context, s *scratch, wt *writeTool, body *mcpwriteimpl.Object, rc RequestContext, hasRC bool, key string, dryRun bool) (proto.Message, Errors, errClass) {
+// name is the tool's name.
+func (c *call) name() string { return c.wt.doc.Name }
+
+// prepare runs decode -> validate -> enrich -> request check on c.body and
+// returns the complete request (with the Decoder and the Call taken from s,
+// which must not be released before the request is complete; nil:
+// allocated). Enrichment sees c.ctl's client_request_id and dry_run. A
+// failure returns the entries and their class.
+func (c *call) prepare(s *scratch) (proto.Message, Errors, errClass) {
+	r, wt, ctx := c.r, c.wt, c.ctx
 	m := wt.bind.NewRequest()
 	var d *mcpwriteimpl.Decoder
-	var c *mcpwriteimpl.Call
+	var gc *mcpwriteimpl.Call
 	if s != nil {
-		d, c = s.Decoder(), s.Call()
+		d, gc = s.Decoder(), s.Call()
 	} else {
-		d, c = mcpwriteimpl.NewDecoder(r.cfg.limits), new(mcpwriteimpl.Call)
+		d, gc = mcpwriteimpl.NewDecoder(r.cfg.limits), new(mcpwriteimpl.Call)
 	}
-	vocabs := r.newCallVocabularies(ctx, rc)
+	vocabs := r.newCallVocabularies(ctx, c.rc)
 	d.Vocabularies = vocabs.lookup()
-	wt.bind.Decode(d, body, m)
+	wt.bind.Decode(d, c.body, m)
 	if vocabs != nil && vocabs.failure != nil {
 		err := vocabs.failure
 		es, class := r.classify(ctx, wt.doc.Name, err)
@@ -197,15 +225,19 @@ func (r *registry) prepareWith(ctx context.Context, s *scratch, wt *writeTool, b
 		r.hintGroups(es)
 		return m, es, classBusiness
 	}
-	r.initCall(ctx, c, wt.doc.Name, rc, hasRC, key, dryRun)
+	*gc = mcpwriteimpl.Call{
+		Ctx: ctx, Tool: wt.doc.Name, RC: mcpwriteimpl.RequestMetadata(c.rc), HasRC: c.hasRC,
+		ClientRequestID: c.ctl.key, DryRun: c.ctl.dryRun,
+		Clock: r.cfg.clock, Rand: r.cfg.rand, IDSecret: r.cfg.idSecret,
+	}
 	if s != nil {
 		s.LendRandom()
 	}
-	if err := wt.bind.Enrich(c, m); err != nil {
+	if err := wt.bind.Enrich(gc, m); err != nil {
 		es, class := r.classify(ctx, wt.doc.Name, err)
 		return m, es, class
 	}
-	if es, class := r.requestCheck(ctx, wt, body, m); len(es) > 0 {
+	if es, class := r.requestCheck(ctx, wt, c.body, m); len(es) > 0 {
 		wt.hint(es)
 		return m, es, class
 	}
@@ -240,346 +272,203 @@ func (r *registry) render(ctx context.Context, tool string, o object) []byte {
 	return b
 }
 
-// writeCall is the state of one write tool call that must be cleaned up
-// whatever happens: the idempotency claim.
-type writeCall struct {
-	r         *registry
-	wt        *writeTool
-	claimed   bool
-	key       idempotency.Key
-	clientKey string // the client_request_id as the agent sent it
-	fp        string
-	// args are the parsed arguments, whose fingerprint the claim takes
-	// (nil: the raw bytes are fingerprinted).
-	args *mcpwriteimpl.Object
-	// failed: the outcome being recorded is a business error, not a write.
-	failed bool
-}
-
-// writeHandler runs the write pipeline (docs/architecture.md, "The write
-// pipeline") for one write tool.
+// writeHandler runs the write pipeline (call.run) for one write tool.
 func (r *registry) writeHandler(wt *writeTool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
-		wc := &writeCall{r: r, wt: wt}
+		c := &call{r: r, wt: wt, ctx: ctx, req: req}
 		defer func() {
 			if p := recover(); p != nil {
-				wc.release(ctx)
+				c.release()
 				panic(p) // guard answers INTERNAL
 			}
 		}()
-		return wc.run(ctx, req), nil
+		return c.run(), nil
 	}
 }
 
-func (wc *writeCall) run(ctx context.Context, req *mcp.CallToolRequest) *mcp.CallToolResult {
-	r, wt, name := wc.r, wc.wt, wc.wt.doc.Name
-	rc, hasRC := r.requestContext(ctx, req)
-	if hasRC {
-		ctx = WithRequestContext(ctx, rc)
+// run is the write pipeline (docs/architecture.md, "The write pipeline"),
+// top to bottom: every stage is called from here, every answer returns from
+// here, and the idempotency key is claimed here only.
+func (c *call) run() *mcp.CallToolResult {
+	r := c.r
+	// Request context: who calls.
+	c.rc, c.hasRC = r.requestContext(c.ctx, c.req)
+	if c.hasRC {
+		c.ctx = WithRequestContext(c.ctx, c.rc)
 	}
-	raw := arguments(req)
-	// The parsed arguments live until the answer is rendered, which is
-	// before run returns.
+
+	// Decode: the arguments are parsed strictly and the control arguments
+	// taken out. The parsed arguments live until the answer is rendered,
+	// which is before run returns.
 	s := getScratch()
 	defer s.Release()
-	obj, es := r.parseArgsInto(raw, s)
+	c.raw = arguments(c.req)
+	obj, es := r.parseArgsInto(c.raw, s)
 	if len(es) > 0 {
-		return r.errorResult(ctx, name, nil, es)
+		return c.fail(es)
 	}
-	wc.args = obj
-	ctl, body := wt.splitControl(obj)
-	m, es, class := r.prepareWith(ctx, s, wt, body, rc, hasRC, ctl.key, ctl.dryRun)
-	if ctl.dryRun && class != classInternal {
-		// The validate_write answer; it leads with success, so it also
-		// conforms to the write tool's own output schema.
-		return toolResult(r.render(ctx, name, r.validateResult(ctx, wt, m, append(ctl.errs, es...), body)), false)
+	c.args = obj
+	c.ctl, c.body = c.wt.splitControl(obj)
+
+	// Validate, enrich, request check.
+	var class errClass
+	c.m, es, class = c.prepare(s)
+
+	// dry_run: the validate_write answer; it leads with success, so it also
+	// conforms to the write tool's own output schema. Nothing is claimed,
+	// confirmed or written.
+	if c.ctl.dryRun && class != classInternal {
+		return toolResult(r.render(c.ctx, c.name(), c.validateResult(append(c.ctl.errs, es...))), false)
 	}
-	if es = append(ctl.errs, es...); len(es) > 0 {
-		return r.errorResult(ctx, name, m, es)
-	}
-	if pu := wt.doc.PreviewUnless; pu != nil && !boolField(m, pu.Field) {
-		return r.previewAnswer(ctx, wt, m, body)
+	if es = append(c.ctl.errs, es...); len(es) > 0 {
+		return c.fail(es)
 	}
 
-	conf := r.confirmation(ctx, wt, rc)
-	if conf != ConfirmDirect && (rc.TenantID == "" || rc.PrincipalID == "") {
-		return r.errorResult(ctx, name, m, Errors{anonymousConfirmation(name)})
-	}
-	if conf == ConfirmElicit {
-		if isRoundTripAnswer(req) {
-			return wc.confirmRoundTrip(ctx, req, m, body, raw, rc, hasRC, ctl.key)
-		}
-		switch elicitationMode(req) {
-		case elicitRoundTrip:
-			return wc.askRoundTrip(ctx, m, body, raw, rc, ctl.key)
-		case elicitInCall:
-			return wc.confirmInCall(ctx, req, m, body, raw, rc, hasRC, ctl.key)
-		}
-		if refusesWithoutElicitation(wt.doc) {
-			return r.errorResult(ctx, name, m, Errors{confirmationRequired(wt, body)})
-		}
-		conf = ConfirmProposal // no way to ask: a proposal waits for the user instead
+	// preview_unless: unless the agent asked for the write, a preview
+	// answers; nothing is claimed, confirmed or written.
+	if c.previewOnly() {
+		return c.previewAnswer()
 	}
 
-	if ctl.key != "" && r.cfg.idem != nil {
-		if res := wc.claim(ctx, rc, ctl.key, raw, m, r.cfg.idemLease); res != nil {
+	// Confirmation decision: DIRECT, PROPOSAL or ELICIT, and how the user
+	// can be asked.
+	route, e := c.route()
+	if e != nil {
+		return c.fail(Errors{e})
+	}
+
+	// ELICIT on 2026-07-28, before the claim: the first round answers the
+	// confirmation as an input request (or the answer a used key holds)
+	// and claims nothing; the retry bringing the user's answer is verified
+	// before anything is claimed.
+	switch route {
+	case routeAsk:
+		if res := c.peek(); res != nil {
 			return res
 		}
-	}
-	if conf == ConfirmProposal {
-		loss, res := wc.previewLoss(ctx, m)
-		if res != nil {
-			return res
+		return c.conclude(c.askRoundTrip())
+	case routeAnswer:
+		if d := c.verifyAnswer(); d.kind != proceed {
+			return c.conclude(d)
 		}
-		b, es := r.propose(ctx, wt, m, body, raw, rc, loss)
-		return wc.finishGoverned(ctx, m, b, es)
 	}
-	return wc.execute(ctx, m, body, rc, hasRC, ctl.key)
+
+	// Idempotency claim, or the answer the key already holds (replay,
+	// reused key, in flight). An in-call confirmation holds the claim while
+	// the user answers, so a retry meanwhile gets IDEMPOTENCY_IN_PROGRESS
+	// instead of a second write.
+	lease := r.cfg.idemLease
+	if route == routeInCall {
+		lease += r.cfg.elicitTimeout
+	}
+	if res := c.claimKey(lease); res != nil {
+		return res
+	}
+
+	// Confirmation, under the claim: the previews, then asking the user
+	// (up to 2025-11-25), checking the verified answer still holds
+	// (2026-07-28) or preparing the proposal.
+	d := confirmDecision{kind: proceed}
+	switch route {
+	case routePropose:
+		d = c.proposeDecision()
+	case routeInCall:
+		d = c.confirmInCall()
+	case routeAnswer:
+		d = c.confirmAnswered()
+	}
+
+	// Handler or stored proposal, and the answer.
+	var a answer
+	switch d.kind {
+	case proceed:
+		a = c.execute()
+	case propose:
+		a = c.propose()
+	default:
+		return c.conclude(d)
+	}
+
+	// Record the answer under the claim, or release the claim.
+	return c.record(a)
+}
+
+// answer is what a call answers, before it is recorded.
+type answer struct {
+	body    []byte
+	isError bool
+	// keep: the answer is the call's outcome (a success, a business error,
+	// a proposal), recorded under the claim so that a retry replays it;
+	// otherwise the claim is released so that a retry runs the call again.
+	keep bool
+}
+
+// record stores a kept answer under the claim (when the call holds one) or
+// releases the claim, and returns the answer. An answer that cannot be
+// stored is answered as UNAVAILABLE, never as what it was.
+func (c *call) record(a answer) *mcp.CallToolResult {
+	if !a.keep {
+		c.release()
+		return toolResult(a.body, a.isError)
+	}
+	if err := c.complete(a.body, a.isError); err != nil {
+		return c.unrecorded(a.body, err)
+	}
+	return toolResult(a.body, a.isError)
+}
+
+// fail answers es for the call's request (nil before it is decoded).
+func (c *call) fail(es Errors) *mcp.CallToolResult {
+	return c.r.errorResult(c.ctx, c.name(), c.m, es)
+}
+
+// failure is the answer es for the call's request; keep says whether it is
+// an outcome to record.
+func (c *call) failure(es Errors, keep bool) answer {
+	return answer{body: c.r.errorBody(c.ctx, c.name(), c.m, es), isError: true, keep: keep}
+}
+
+// conclude answers a confirmation decision that ends the call without the
+// handler: the input request, or the refusal, recorded under the claim when
+// it is an outcome (a business error of a preview), else with the claim
+// released.
+func (c *call) conclude(d confirmDecision) *mcp.CallToolResult {
+	if d.kind == answerInputRequest {
+		return d.res
+	}
+	return c.record(c.failure(d.es, d.record))
 }
 
 // execute runs the handler on a write that needs no (more) confirmation and
-// renders its outcome, recording it under the idempotency claim.
-func (wc *writeCall) execute(ctx context.Context, m proto.Message, body *mcpwriteimpl.Object, rc RequestContext, hasRC bool, key string) *mcp.CallToolResult {
-	r, wt, name := wc.r, wc.wt, wc.wt.doc.Name
+// renders its outcome.
+func (c *call) execute() answer {
+	r, wt, name := c.r, c.wt, c.name()
 	var out *Outcome
-	if wc.claimed {
+	if c.claim.held {
 		// The handler may record the outcome in its own transaction.
-		out = &Outcome{Key: wc.key, Fingerprint: wc.fp, Now: r.now(), TTL: r.cfg.idemTTL, render: func(resp proto.Message) ([]byte, error) {
-			o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), r.warnings(wt, body), r.enums, r.jsonNames())
+		out = &Outcome{Key: c.claim.key, Fingerprint: c.claim.fp, Now: r.now(), TTL: r.cfg.idemTTL, render: func(resp proto.Message) ([]byte, error) {
+			o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), r.warnings(wt, c.body), r.enums, r.jsonNames())
 			if err != nil {
 				return nil, err
 			}
-			return r.render(ctx, name, o), nil
+			return r.render(c.ctx, name, o), nil
 		}}
-		ctx = context.WithValue(ctx, outcomeKey{}, out)
+		c.ctx = context.WithValue(c.ctx, outcomeKey{}, out)
 	}
-	resp, es, class := wc.invoke(ctx, m, body, rc, hasRC, key)
+	resp, es, class := c.invoke()
 	if len(es) > 0 {
-		b := r.errorBody(ctx, name, m, es)
-		if class == classBusiness {
-			if err := wc.complete(ctx, b, true); err != nil {
-				return wc.unrecorded(ctx, b, err)
-			}
-		} else {
-			wc.release(ctx)
-		}
-		return toolResult(b, true)
+		// A business error is an outcome; a transient or internal one is not.
+		return c.failure(es, class == classBusiness)
 	}
 	if out != nil && out.recorded {
-		wc.claimed = false // committed with the write
-		return toolResult(out.body, false)
+		c.claim.held = false // committed with the write
+		return answer{body: out.body}
 	}
-	o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), r.warnings(wt, body), r.enums, r.jsonNames())
+	o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), r.warnings(wt, c.body), r.enums, r.jsonNames())
 	if err != nil {
-		wc.release(ctx)
-		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("marshal response: %w", err))})
+		return c.failure(Errors{r.internal(c.ctx, name, fmt.Errorf("marshal response: %w", err))}, false)
 	}
-	b := r.render(ctx, name, o)
-	if err := wc.complete(ctx, b, false); err != nil {
-		return wc.unrecorded(ctx, b, err)
-	}
-	return toolResult(b, false)
-}
-
-// finishGoverned records a proposal (or the failure to make one) under the
-// idempotency key, so a retried call returns the same proposal.
-func (wc *writeCall) finishGoverned(ctx context.Context, m proto.Message, b []byte, es Errors) *mcp.CallToolResult {
-	if len(es) > 0 {
-		wc.release(ctx)
-		return wc.r.errorResult(ctx, wc.wt.doc.Name, m, es)
-	}
-	if err := wc.complete(ctx, b, false); err != nil {
-		return wc.unrecorded(ctx, b, err)
-	}
-	return toolResult(b, false)
-}
-
-// claim takes the idempotency key, or answers the call from the record that
-// holds it: a replay, a reused key or a call still in flight.
-func (wc *writeCall) claim(ctx context.Context, rc RequestContext, key string, raw []byte, m proto.Message, lease time.Duration) *mcp.CallToolResult {
-	r, name := wc.r, wc.wt.doc.Name
-	fp, err := wc.fingerprint(raw)
-	if err != nil {
-		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("fingerprint: %w", err))})
-	}
-	k := idempotency.ScopedKey(rc.TenantID, rc.PrincipalID, name, key)
-	cr, err := r.cfg.idem.Claim(ctx, k, fp, r.now(), lease)
-	if err != nil {
-		return r.errorResult(ctx, name, m, Errors{r.storeUnavailable(ctx, name, "claim", k, key, err)})
-	}
-	if cr.Claimed {
-		wc.claimed, wc.key, wc.clientKey, wc.fp = true, k, key, fp
-		return nil
-	}
-	return wc.answerExisting(ctx, m, key, fp, cr.Existing)
-}
-
-// fingerprint is the idempotency fingerprint of the call's arguments: from
-// the parsed arguments when the call has them, else from raw.
-func (wc *writeCall) fingerprint(raw []byte) (string, error) {
-	if wc.args != nil {
-		return argumentsFingerprint(wc.args), nil
-	}
-	return idempotency.Fingerprint(raw)
-}
-
-// peek answers a call from the record its idempotency key already holds
-// (replay, reused key, in flight) without claiming the key; nil means the
-// key is free.
-func (wc *writeCall) peek(ctx context.Context, rc RequestContext, key string, raw []byte, m proto.Message) *mcp.CallToolResult {
-	r, name := wc.r, wc.wt.doc.Name
-	fp, err := wc.fingerprint(raw)
-	if err != nil {
-		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("fingerprint: %w", err))})
-	}
-	k := idempotency.ScopedKey(rc.TenantID, rc.PrincipalID, name, key)
-	rec, err := r.cfg.idem.Get(ctx, k, r.now())
-	switch {
-	case errors.Is(err, idempotency.ErrNotFound):
-		return nil
-	case err != nil:
-		return r.errorResult(ctx, name, m, Errors{r.storeUnavailable(ctx, name, "lookup", k, key, err)})
-	}
-	return wc.answerExisting(ctx, m, key, fp, rec)
-}
-
-// answerExisting is the answer to a call whose key is held by ex.
-func (wc *writeCall) answerExisting(ctx context.Context, m proto.Message, key, fp string, ex *idempotency.Record) *mcp.CallToolResult {
-	r, name := wc.r, wc.wt.doc.Name
-	switch {
-	case ex == nil:
-		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, errors.New("idempotency claim refused without a record"))})
-	case ex.Fingerprint != fp:
-		return r.errorResult(ctx, name, m, Errors{{
-			Code: mcpwriteimpl.CodeIdempotencyKeyReused, Field: argClientRequestID,
-			Message:     fmt.Sprintf("client_request_id %q was already used for a different request", key),
-			Details:     map[string]any{"client_request_id": key},
-			Suggestions: &Suggestions{Hint: "Use a new client_request_id for a new request; resend the original arguments unchanged to get the original result."},
-		}})
-	case ex.State == idempotency.StateCompleted:
-		return r.replay(ctx, name, ex.Response, ex.IsError, ex.CreatedAt)
-	default:
-		return r.errorResult(ctx, name, m, Errors{{
-			Code: mcpwriteimpl.CodeIdempotencyInProgress, Field: argClientRequestID,
-			Message:     fmt.Sprintf("a request with client_request_id %q is still being processed", key),
-			Details:     map[string]any{"client_request_id": key},
-			Suggestions: &Suggestions{Hint: "Wait a few seconds and retry with the same client_request_id and arguments; it will return the result."},
-		}})
-	}
-}
-
-// replay returns a stored result verbatim, marked as a replay.
-func (r *registry) replay(ctx context.Context, tool string, stored []byte, isError bool, created time.Time) *mcp.CallToolResult {
-	o, err := parseObject(stored)
-	if err != nil {
-		return r.errorResult(ctx, tool, nil, Errors{r.internal(ctx, tool, fmt.Errorf("stored result: %w", err))})
-	}
-	o.set("idempotent_replay", true)
-	if !created.IsZero() {
-		o.set("original_request_time", created.UTC().Format(time.RFC3339))
-	}
-	return toolResult(r.render(ctx, tool, o), isError)
-}
-
-// recordAttempts is how many times the outcome of a keyed call is written
-// before the call answers that it could not be recorded; recordBackoff is
-// the pause before each retry.
-var (
-	recordAttempts = 3
-	recordBackoff  = []time.Duration{20 * time.Millisecond, 100 * time.Millisecond}
-)
-
-// complete stores the outcome under the claimed key, retrying a failed
-// write. When it cannot be stored the failure is logged and returned: the
-// caller answers UNAVAILABLE rather than success, since a retry of the key
-// would execute the call again once the claim's lease ends.
-func (wc *writeCall) complete(ctx context.Context, body []byte, isError bool) error {
-	if !wc.claimed {
-		return nil
-	}
-	wc.claimed, wc.failed = false, isError
-	r := wc.r
-	if max := r.cfg.maxStoredResponse; len(body) > max {
-		body = tooLargeToReplay(wc.key.Tool, len(body), max)
-		isError = true
-	}
-	size := len(body)
-	var err error
-	for attempt := 0; attempt < recordAttempts; attempt++ {
-		if attempt > 0 {
-			time.Sleep(recordBackoff[min(attempt-1, len(recordBackoff)-1)])
-		}
-		if err = r.cfg.idem.Complete(context.WithoutCancel(ctx), wc.key, wc.fp, body, isError, r.now(), r.cfg.idemTTL); err == nil {
-			return nil
-		}
-		// A store bounded below the result keeps the marker instead.
-		var tl *idempotency.RecordTooLargeError
-		if errors.As(err, &tl) && !isError {
-			body, isError = tooLargeToReplay(wc.key.Tool, size, tl.Limit), true
-			attempt-- // refusing a size is an answer, not a failed write
-		}
-	}
-	return err
-}
-
-// tooLargeToReplay is what a key whose result exceeded max bytes replays:
-// an error saying the original call ran, so the retry never executes it again.
-func tooLargeToReplay(tool string, size, max int) []byte {
-	b, _ := marshalJSON(errorEnvelope(Errors{{
-		Code: mcpwriteimpl.CodeResourceExhausted,
-		Message: fmt.Sprintf("the original %s call with this client_request_id completed, but its result (%d bytes) was larger than the %d bytes kept for replays, so it cannot be shown again",
-			tool, size, max),
-		Details:     map[string]any{"result_bytes": size, "limit_bytes": max, "completed": true},
-		Suggestions: &Suggestions{Hint: "Do not retry: the write was applied. Read the current state to see its result."},
-	}}))
-	return b
-}
-
-// unrecorded is the answer to a call that ran but whose outcome could not
-// be stored under its key (result is what it would have answered); the
-// failure is logged with the entry's trace_id. A write that was applied is
-// said to be applied; a business error (nothing written) is said to be
-// one, and its claim is released so that a retry runs the call again.
-func (wc *writeCall) unrecorded(ctx context.Context, result []byte, err error) *mcp.CallToolResult {
-	r, name := wc.r, wc.wt.doc.Name
-	e := &ErrorEntry{
-		Code:  mcpwriteimpl.CodeUnavailable,
-		Field: argClientRequestID,
-		Message: fmt.Sprintf("%s ran, but its outcome could not be recorded under client_request_id %q: a retry with this key after %s may run it again",
-			name, wc.clientKey, r.cfg.idemLease),
-		Details:     map[string]any{"applied": true},
-		Suggestions: &Suggestions{Hint: "The write was applied; details.result is its result. Check the current state before retrying."},
-		TraceID:     r.traceID(),
-	}
-	if wc.failed {
-		e.Message = fmt.Sprintf("%s answered an error and wrote nothing, but that outcome could not be recorded under client_request_id %q, so a retry with this key runs the call again",
-			name, wc.clientKey)
-		e.Details["applied"] = false
-		e.Suggestions.Hint = "Nothing was written; details.result is the error the call answered. Fix the request, or retry with the same client_request_id and arguments."
-	}
-	if o, perr := parseObject(result); perr == nil {
-		e.Details["result"] = o
-	}
-	r.cfg.logger.ErrorContext(ctx, "mcpwrite: idempotency outcome not recorded; a retry with this key may execute the call again",
-		"tool", name, "tenant", wc.key.Tenant, "client_request_id", wc.clientKey, "applied", !wc.failed, "attempts", recordAttempts,
-		"lease", r.cfg.idemLease.String(), "trace_id", e.TraceID, "error", err)
-	if wc.failed {
-		wc.claimed = true
-		wc.release(ctx)
-	}
-	return toolResult(r.render(ctx, name, errorEnvelope(Errors{e})), true)
-}
-
-// release gives up the claim so that a retry executes.
-func (wc *writeCall) release(ctx context.Context) {
-	if !wc.claimed {
-		return
-	}
-	wc.claimed = false
-	if err := wc.r.cfg.idem.Release(context.WithoutCancel(ctx), wc.key, wc.fp); err != nil {
-		wc.r.cfg.logger.WarnContext(ctx, "mcpwrite: idempotency release failed; a retry with this key waits for the lease to end",
-			"tool", wc.key.Tool, "tenant", wc.key.Tenant, "client_request_id", wc.clientKey, "lease", wc.r.cfg.idemLease.String(), "error", err)
-	}
+	return answer{body: r.render(c.ctx, name, o), keep: true}
 }
 
 // invoke calls the handler. When the tool allows it, an Aborted answer (an
@@ -588,18 +477,19 @@ func (wc *writeCall) release(ctx context.Context) {
 // envelope entries with their class: a resolver that fails during the retry
 // keeps its own class (a transient lookup failure is not stored as an
 // outcome; an internal one is logged with its cause and trace_id).
-func (wc *writeCall) invoke(ctx context.Context, m proto.Message, body *mcpwriteimpl.Object, rc RequestContext, hasRC bool, key string) (proto.Message, Errors, errClass) {
-	r, wt := wc.r, wc.wt
+func (c *call) invoke() (proto.Message, Errors, errClass) {
+	r, wt, m := c.r, c.wt, c.m
 	for attempt := uint32(0); ; attempt++ {
-		resp, err := wt.bind.Invoke(ctx, m)
+		resp, err := wt.bind.Invoke(c.ctx, m)
 		if err == nil {
 			return resp, nil, classBusiness
 		}
 		if status.Code(err) != codes.Aborted || attempt >= wt.doc.RetryOnConflict {
-			es, class := r.handlerError(ctx, wt, m, err)
+			es, class := r.handlerError(c.ctx, wt, m, err)
 			return nil, es, class
 		}
-		fresh, es, class := r.prepare(ctx, wt, body, rc, hasRC, key, false)
+		// Only a call that is not a dry run gets here.
+		fresh, es, class := c.prepare(nil)
 		if len(es) > 0 {
 			return nil, es, class
 		}

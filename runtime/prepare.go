@@ -37,11 +37,12 @@ func (p *Preparer) Prepare(ctx context.Context, tool string, args []byte, rc Req
 	if len(es) > 0 {
 		return nil, es
 	}
-	ctl, body := wt.splitControl(obj)
 	// Resolvers read the caller from the context, as in a tool call.
-	ctx = WithRequestContext(ctx, rc)
-	m, es, _ := p.r.prepareWith(ctx, s, wt, body, rc, true, ctl.key, false)
-	if es = append(ctl.errs, es...); len(es) > 0 {
+	c := p.r.newCall(WithRequestContext(ctx, rc), wt, rc, true)
+	c.ctl, c.body = wt.splitControl(obj)
+	c.ctl.dryRun = false // the request the write gets
+	m, es, _ := c.prepare(s)
+	if es = append(c.ctl.errs, es...); len(es) > 0 {
 		return m, es
 	}
 	return m, nil

@@ -1,14 +1,11 @@
 package runtime
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
-
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // boolField reports whether the top-level bool field name of m is true.
@@ -21,20 +18,28 @@ func boolField(m proto.Message, name string) bool {
 	return fd != nil && fd.Kind() == protoreflect.BoolKind && !fd.IsList() && r.Get(fd).Bool()
 }
 
+// previewOnly reports a call of a preview_unless tool whose agent did not
+// ask for the write (its bool field is not true).
+func (c *call) previewOnly() bool {
+	pu := c.wt.doc.PreviewUnless
+	return pu != nil && !boolField(c.m, pu.Field)
+}
+
 // previewAnswer answers a call of a preview_unless tool whose agent did not
 // ask for the write: nothing is claimed, confirmed or written. The domain
 // check runs as for the write, so a write the domain would refuse answers
 // that refusal; otherwise the answer shows the complete request and the
 // domain's preview (totals, what it would change) with is_preview true.
-func (r *registry) previewAnswer(ctx context.Context, wt *writeTool, m proto.Message, body *mcpwriteimpl.Object) *mcp.CallToolResult {
+func (c *call) previewAnswer() *mcp.CallToolResult {
+	r, wt, ctx, m := c.r, c.wt, c.ctx, c.m
 	name, pu := wt.doc.Name, wt.doc.PreviewUnless
 	dp, des, _ := r.domainCheck(ctx, name, m)
 	if len(des) > 0 {
-		return r.errorResult(ctx, name, m, des)
+		return c.fail(des)
 	}
 	req, err := r.agentJSON(m)
 	if err != nil {
-		return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("marshal preview: %w", err))})
+		return c.fail(Errors{r.internal(ctx, name, fmt.Errorf("marshal preview: %w", err))})
 	}
 	filled := []string{}
 	for _, f := range wt.doc.ServerFills {
@@ -54,7 +59,7 @@ func (r *registry) previewAnswer(ctx context.Context, wt *writeTool, m proto.Mes
 		{"valid", true},
 		{"preview", po},
 		{"suggestions", []string{next + "."}},
-		{"warnings", warningsJSON(r.warnings(wt, body))},
+		{"warnings", warningsJSON(r.warnings(wt, c.body))},
 	}
 	return toolResult(r.render(ctx, name, o), false)
 }

@@ -30,7 +30,9 @@ func (r *registry) readHandler(wt *writeTool) mcp.ToolHandler {
 		if len(es) > 0 {
 			return r.errorResult(ctx, name, nil, es), nil
 		}
-		m, es, _ := r.prepareWith(ctx, s, wt, body, rc, hasRC, "", false)
+		c := r.newCall(ctx, wt, rc, hasRC)
+		c.body = body
+		m, es, _ := c.prepare(s)
 		if len(es) > 0 {
 			return r.errorResult(ctx, name, m, es), nil
 		}

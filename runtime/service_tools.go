@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
@@ -28,7 +27,7 @@ func (r *registry) serviceToolSpecs() []toolSpec {
 			InputSchema: schemaJSON(objectSchema(
 				props{
 					{"operation", enumSchema("The write tool to validate", r.writes)},
-					{"payload", object{{"type", "string"}, {"description", `The arguments that would be sent to the write tool, as JSON text of an object, e.g. "{\"name\":\"OrderService\"}"`}}},
+					{"payload", stringSchema(`The arguments that would be sent to the write tool, as JSON text of an object, e.g. "{\"name\":\"OrderService\"}"`)},
 				}, "operation", "payload")),
 			OutputSchema: resultSchemaJSON(validateOutputSchema()),
 			Annotations:  annotations("Validate a write", readOnly),
@@ -84,7 +83,7 @@ func (r *registry) serviceToolSpecs() []toolSpec {
 			Description: "Commit a proposed write by its proposal_id, after the user confirmed it. " +
 				"Only the caller who made the proposal can apply it, once, before it expires.",
 			InputSchema:  schemaJSON(objectSchema(props{{"proposal_id", stringSchema("The proposal_id returned by the write tool")}}, "proposal_id")),
-			OutputSchema: resultSchemaJSON(objectSchemaOpen(props{{"success", object{{"type", "boolean"}}}}, "success")),
+			OutputSchema: resultSchemaJSON(proposalResultSchema()),
 			Annotations:  annotations("Apply a proposal", h),
 		}, r.applyHandler})
 	}
@@ -94,7 +93,7 @@ func (r *registry) serviceToolSpecs() []toolSpec {
 			Title:        "Discard a proposal",
 			Description:  "Discard a proposed write the user rejected; it can no longer be applied.",
 			InputSchema:  schemaJSON(objectSchema(props{{"proposal_id", stringSchema("The proposal_id returned by the write tool")}}, "proposal_id")),
-			OutputSchema: resultSchemaJSON(objectSchema(props{{"success", object{{"type", "boolean"}}}, {"proposal_id", object{{"type", "string"}}}, {"discarded", object{{"type", "boolean"}}}}, "success", "proposal_id", "discarded")),
+			OutputSchema: resultSchemaJSON(discardResultSchema()),
 			Annotations:  annotations("Discard a proposal", schemadoc.Hints{Idempotent: true}),
 		}, r.discardHandler})
 	}
@@ -241,17 +240,21 @@ func (r *registry) validateHandler(ctx context.Context, req *mcp.CallToolRequest
 	if payload == nil {
 		payload = &mcpwriteimpl.Object{}
 	}
-	ctl, body := wt.splitControl(payload)
-	m, es, class := r.prepare(ctx, wt, body, rc, hasRC, ctl.key, true)
+	c := r.newCall(ctx, wt, rc, hasRC)
+	c.ctl, c.body = wt.splitControl(payload)
+	c.ctl.dryRun = true // what the write tool does with dry_run
+	var class errClass
+	c.m, es, class = c.prepare(nil)
 	if class == classInternal {
-		return r.errorResult(ctx, wt.doc.Name, m, es), nil
+		return c.fail(es), nil
 	}
-	return toolResult(r.render(ctx, name, r.validateResult(ctx, wt, m, append(ctl.errs, es...), body)), false), nil
+	return toolResult(r.render(ctx, name, c.validateResult(append(c.ctl.errs, es...))), false), nil
 }
 
 // validateResult is the dry-run answer: valid, every error, warnings,
 // suggestions and, when valid, the complete request the handler would get.
-func (r *registry) validateResult(ctx context.Context, wt *writeTool, m proto.Message, es Errors, body *mcpwriteimpl.Object) object {
+func (c *call) validateResult(es Errors) object {
+	r, wt, ctx, m := c.r, c.wt, c.ctx, c.m
 	name := wt.doc.Name
 	if r.cfg.errorHook != nil {
 		for _, e := range es {
@@ -276,7 +279,7 @@ func (r *registry) validateResult(ctx context.Context, wt *writeTool, m proto.Me
 	suggestions := []string{}
 	// success: the check itself ran (a bad payload is not a failed call);
 	// valid: whether the write would be accepted.
-	o := object{{"success", true}, {"valid", valid}, {"errors", entriesJSON(es)}, {"warnings", r.warnings(wt, body)}}
+	o := object{{"success", true}, {"valid", valid}, {"errors", entriesJSON(es)}, {"warnings", r.warnings(wt, c.body)}}
 	if !valid {
 		return append(o, member{"suggestions", suggestions})
 	}
@@ -478,155 +481,6 @@ func (r *registry) discoveryHandler(d *schemadoc.Discovery, groups []string) mcp
 	}
 }
 
-// The service tools' schemas stay in the portable subset every vendor
-// accepts: object types with properties, required and additionalProperties
-// false, string enums, no $ref, anyOf, oneOf, allOf or type arrays.
-
-// prop is one named property schema.
-type prop struct {
-	name   string
-	schema object
-}
-
-// props keeps properties in declaration order.
-type props []prop
-
-// MarshalJSON writes the properties as one object, in order.
-func (ps props) MarshalJSON() ([]byte, error) {
-	o := make(object, len(ps))
-	for i, p := range ps {
-		o[i] = member{p.name, p.schema}
-	}
-	return o.MarshalJSON()
-}
-
-// objectSchema is a closed object schema.
-func objectSchema(ps props, required ...string) object {
-	o := objectSchemaOpen(ps, required...)
-	return append(o, member{"additionalProperties", false})
-}
-
-// objectSchemaOpen is an object schema that allows more properties (for
-// results whose shape depends on the tool they came from).
-func objectSchemaOpen(ps props, required ...string) object {
-	if ps == nil {
-		ps = props{}
-	}
-	o := object{{"type", "object"}, {"properties", ps}}
-	if len(required) > 0 {
-		o = append(o, member{"required", required})
-	}
-	return o
-}
-
-func stringSchema(desc string) object {
-	return object{{"type", "string"}, {"description", desc}}
-}
-
-func enumSchema(desc string, values []string) object {
-	return object{{"type", "string"}, {"description", desc}, {"enum", nonNil(values)}}
-}
-
-func arraySchema(items object) object {
-	return object{{"type", "array"}, {"items", items}}
-}
-
-// schemaJSON renders a schema for mcp.Tool; the builders only produce
-// marshalable values.
-// resultSchemaJSON is a service tool's output schema: its success shape,
-// opened so the error envelope (success false, error, errors) that every tool
-// answers a bad call with also conforms. Clients validate structuredContent
-// against the output schema even for isError results.
-func resultSchemaJSON(o object) json.RawMessage {
-	var ps props
-	for _, m := range o {
-		if m.Key == "properties" {
-			ps = append(ps, m.Val.(props)...)
-		}
-	}
-	has := func(name string) bool {
-		for _, p := range ps {
-			if p.name == name {
-				return true
-			}
-		}
-		return false
-	}
-	if !has("success") {
-		ps = append(props{{"success", object{{"type", "boolean"}}}}, ps...)
-	}
-	ps = append(ps,
-		prop{"error", object{{"type", "object"}, {"description", "The first problem, when the call failed."}}},
-		prop{"errors", object{{"type", "array"}, {"items", object{{"type", "object"}}}, {"description", "Every problem, when the call failed."}}})
-	return schemaJSON(objectSchemaOpen(ps))
-}
-
-func schemaJSON(o object) json.RawMessage {
-	b, err := marshalJSON(o)
-	if err != nil {
-		panic(err) // unreachable: static schema values
-	}
-	return b
-}
-
-var (
-	typeString  = object{{"type", "string"}}
-	typeBoolean = object{{"type", "boolean"}}
-	typeObject  = object{{"type", "object"}}
-)
-
-func errorEntrySchema() object {
-	return objectSchemaOpen(props{
-		{"code", typeString}, {"message", typeString}, {"field", typeString},
-		{"details", typeObject}, {"trace_id", typeString}, {"suggestions", typeObject},
-	}, "code", "message")
-}
-
-func warningSchema() object {
-	return objectSchema(props{
-		{"code", typeString}, {"message", typeString}, {"field", typeString}, {"suggestion", typeString},
-	}, "code", "message")
-}
-
-func validateOutputSchema() object {
-	return objectSchema(props{
-		{"valid", typeBoolean},
-		{"errors", arraySchema(errorEntrySchema())},
-		{"warnings", arraySchema(warningSchema())},
-		{"suggestions", arraySchema(typeString)},
-		{"preview", objectSchema(props{
-			{"request", typeObject},
-			{"server_filled", arraySchema(typeString)},
-			{"domain", typeObject},
-		}, "request", "server_filled")},
-	}, "valid", "errors", "warnings", "suggestions")
-}
-
-func schemaOutputSchema() object {
-	return objectSchema(props{
-		{"operation", typeString},
-		{"schema_hash", object{{"type", "string"}, {"description", "Identifies this tool's schema; changes exactly when the tool does"}}},
-		{"schema_version", object{{"type", "string"}, {"description", "Identifies the whole service's schema, the same on every tool's _meta mcpwrite/schema_version; cache what you learned by it"}}},
-		{"description", typeString}, {"kind", typeString},
-		{"classification", typeString}, {"confirmation", typeString},
-		{"input_schema", typeObject}, {"output_schema", typeObject},
-		{"examples", arraySchema(objectSchema(props{{"description", typeString}, {"input", typeObject}}, "description", "input"))},
-		{"required_fields", arraySchema(typeString)},
-		{"optional_fields", arraySchema(typeString)},
-		{"server_fills", arraySchema(objectSchema(props{
-			{"field", typeString}, {"proto_field", typeString}, {"source", typeString}, {"how", typeString}, {"overridable", typeBoolean},
-		}, "field", "source", "how"))},
-		{"field_naming", object{{"type", "string"}, {"description", "JSON_NAME when every field name is the protojson name (parentId); absent for proto names"}}},
-		{"rules", arraySchema(objectSchema(props{
-			{"field", typeString}, {"proto_field", typeString}, {"filled_by", typeString},
-			{"rules", arraySchema(objectSchema(props{
-				{"rule", typeString}, {"value", typeString}, {"id", typeString}, {"message", typeString}, {"checked_by", typeString},
-			}, "rule", "checked_by"))},
-		}, "filled_by", "rules"))},
-	}, "operation", "schema_hash", "schema_version", "description", "kind", "classification", "confirmation", "input_schema", "output_schema",
-		"examples", "required_fields", "optional_fields", "server_fills")
-}
-
 // pairEnds lists the source/target types a discovery's valid pairs use.
 func pairEnds(d *schemadoc.Discovery) []string {
 	var out []string
@@ -660,18 +514,4 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-func discoveryOutputSchema(grouped, paired bool) object {
-	item := props{{"value", typeString}, {"description", typeString}, {"group", typeString}}
-	if paired {
-		item = append(item, prop{"valid_pairs", arraySchema(objectSchema(props{{"source", typeString}, {"target", typeString}}, "source", "target"))})
-	}
-	ps := props{{"values", arraySchema(objectSchema(item, "value"))}}
-	req := []string{"values"}
-	if grouped {
-		ps = append(ps, prop{"groups", object{{"type", "object"}, {"additionalProperties", arraySchema(typeString)}}})
-		req = append(req, "groups")
-	}
-	return objectSchema(ps, req...)
 }

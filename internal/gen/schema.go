@@ -376,8 +376,9 @@ func wktSchema(name protoreflect.FullName) *jsonschema.Schema {
 // valid, preview, ...) are described once, in docs/architecture.md, not in
 // every tool of tools/list; the object stays open to them.
 func outputSchema(t *toolModel) *jsonschema.Schema {
-	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties(), Required: []string{"success"}}
-	s.Properties.Set("success", &jsonschema.Schema{Type: "boolean"})
+	success := schemadoc.AnswerEnvelope().Success
+	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties(), Required: []string{success.Name}}
+	s.Properties.Set(success.Name, &jsonschema.Schema{Type: success.Type})
 	resp := responseSchema(t.method.Output, t.svc.jsonNames, map[protoreflect.FullName]bool{})
 	for p := resp.Properties.Oldest(); p != nil; p = p.Next() {
 		s.Properties.Set(p.Key, p.Value)

@@ -1,0 +1,221 @@
+package runtime
+
+// The idempotency claim of a write call: taken at one place in the pipeline
+// (call.run), then completed with the call's answer or released.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+)
+
+// claim is a call's hold on its idempotency key.
+type claim struct {
+	held bool
+	key  idempotency.Key
+	fp   string
+	// failed: the outcome being recorded is a business error, not a write.
+	failed bool
+}
+
+// claimKey takes the idempotency key for lease, or answers the call from
+// the record that holds it: a replay, a reused key or a call still in
+// flight. Without a client_request_id or a store there is nothing to claim.
+func (c *call) claimKey(lease time.Duration) *mcp.CallToolResult {
+	r, name, key := c.r, c.name(), c.ctl.key
+	if key == "" || r.cfg.idem == nil {
+		return nil
+	}
+	fp, err := c.fingerprint()
+	if err != nil {
+		return c.fail(Errors{r.internal(c.ctx, name, fmt.Errorf("fingerprint: %w", err))})
+	}
+	k := idempotency.ScopedKey(c.rc.TenantID, c.rc.PrincipalID, name, key)
+	cr, err := r.cfg.idem.Claim(c.ctx, k, fp, r.now(), lease)
+	if err != nil {
+		return c.fail(Errors{r.storeUnavailable(c.ctx, name, "claim", k, key, err)})
+	}
+	if cr.Claimed {
+		c.claim = claim{held: true, key: k, fp: fp}
+		return nil
+	}
+	return c.answerExisting(fp, cr.Existing)
+}
+
+// fingerprint is the idempotency fingerprint of the call's arguments: from
+// the parsed arguments when the call has them, else from the raw bytes.
+func (c *call) fingerprint() (string, error) {
+	if c.args != nil {
+		return argumentsFingerprint(c.args), nil
+	}
+	return idempotency.Fingerprint(c.raw)
+}
+
+// peek answers a call from the record its idempotency key already holds
+// (replay, reused key, in flight) without claiming the key; nil means the
+// key is free (or the call has none).
+func (c *call) peek() *mcp.CallToolResult {
+	r, name, key := c.r, c.name(), c.ctl.key
+	if key == "" || r.cfg.idem == nil {
+		return nil
+	}
+	fp, err := c.fingerprint()
+	if err != nil {
+		return c.fail(Errors{r.internal(c.ctx, name, fmt.Errorf("fingerprint: %w", err))})
+	}
+	k := idempotency.ScopedKey(c.rc.TenantID, c.rc.PrincipalID, name, key)
+	rec, err := r.cfg.idem.Get(c.ctx, k, r.now())
+	switch {
+	case errors.Is(err, idempotency.ErrNotFound):
+		return nil
+	case err != nil:
+		return c.fail(Errors{r.storeUnavailable(c.ctx, name, "lookup", k, key, err)})
+	}
+	return c.answerExisting(fp, rec)
+}
+
+// answerExisting is the answer to a call whose key is held by ex.
+func (c *call) answerExisting(fp string, ex *idempotency.Record) *mcp.CallToolResult {
+	r, name, key := c.r, c.name(), c.ctl.key
+	switch {
+	case ex == nil:
+		return c.fail(Errors{r.internal(c.ctx, name, errors.New("idempotency claim refused without a record"))})
+	case ex.Fingerprint != fp:
+		return c.fail(Errors{{
+			Code: mcpwriteimpl.CodeIdempotencyKeyReused, Field: argClientRequestID,
+			Message:     fmt.Sprintf("client_request_id %q was already used for a different request", key),
+			Details:     map[string]any{"client_request_id": key},
+			Suggestions: &Suggestions{Hint: "Use a new client_request_id for a new request; resend the original arguments unchanged to get the original result."},
+		}})
+	case ex.State == idempotency.StateCompleted:
+		return r.replay(c.ctx, name, ex.Response, ex.IsError, ex.CreatedAt)
+	default:
+		return c.fail(Errors{{
+			Code: mcpwriteimpl.CodeIdempotencyInProgress, Field: argClientRequestID,
+			Message:     fmt.Sprintf("a request with client_request_id %q is still being processed", key),
+			Details:     map[string]any{"client_request_id": key},
+			Suggestions: &Suggestions{Hint: "Wait a few seconds and retry with the same client_request_id and arguments; it will return the result."},
+		}})
+	}
+}
+
+// replay returns a stored result verbatim, marked as a replay.
+func (r *registry) replay(ctx context.Context, tool string, stored []byte, isError bool, created time.Time) *mcp.CallToolResult {
+	o, err := parseObject(stored)
+	if err != nil {
+		return r.errorResult(ctx, tool, nil, Errors{r.internal(ctx, tool, fmt.Errorf("stored result: %w", err))})
+	}
+	o.set("idempotent_replay", true)
+	if !created.IsZero() {
+		o.set("original_request_time", created.UTC().Format(time.RFC3339))
+	}
+	return toolResult(r.render(ctx, tool, o), isError)
+}
+
+// recordAttempts is how many times the outcome of a keyed call is written
+// before the call answers that it could not be recorded; recordBackoff is
+// the pause before each retry.
+var (
+	recordAttempts = 3
+	recordBackoff  = []time.Duration{20 * time.Millisecond, 100 * time.Millisecond}
+)
+
+// complete stores the outcome under the claimed key, retrying a failed
+// write. When it cannot be stored the failure is logged and returned: the
+// caller answers UNAVAILABLE rather than success, since a retry of the key
+// would execute the call again once the claim's lease ends.
+func (c *call) complete(body []byte, isError bool) error {
+	if !c.claim.held {
+		return nil
+	}
+	c.claim.held, c.claim.failed = false, isError
+	r, k := c.r, c.claim.key
+	if max := r.cfg.maxStoredResponse; len(body) > max {
+		body = tooLargeToReplay(k.Tool, len(body), max)
+		isError = true
+	}
+	size := len(body)
+	var err error
+	for attempt := 0; attempt < recordAttempts; attempt++ {
+		if attempt > 0 {
+			time.Sleep(recordBackoff[min(attempt-1, len(recordBackoff)-1)])
+		}
+		if err = r.cfg.idem.Complete(context.WithoutCancel(c.ctx), k, c.claim.fp, body, isError, r.now(), r.cfg.idemTTL); err == nil {
+			return nil
+		}
+		// A store bounded below the result keeps the marker instead.
+		var tl *idempotency.RecordTooLargeError
+		if errors.As(err, &tl) && !isError {
+			body, isError = tooLargeToReplay(k.Tool, size, tl.Limit), true
+			attempt-- // refusing a size is an answer, not a failed write
+		}
+	}
+	return err
+}
+
+// tooLargeToReplay is what a key whose result exceeded max bytes replays:
+// an error saying the original call ran, so the retry never executes it again.
+func tooLargeToReplay(tool string, size, max int) []byte {
+	b, _ := marshalJSON(errorEnvelope(Errors{{
+		Code: mcpwriteimpl.CodeResourceExhausted,
+		Message: fmt.Sprintf("the original %s call with this client_request_id completed, but its result (%d bytes) was larger than the %d bytes kept for replays, so it cannot be shown again",
+			tool, size, max),
+		Details:     map[string]any{"result_bytes": size, "limit_bytes": max, "completed": true},
+		Suggestions: &Suggestions{Hint: "Do not retry: the write was applied. Read the current state to see its result."},
+	}}))
+	return b
+}
+
+// unrecorded is the answer to a call that ran but whose outcome could not
+// be stored under its key (result is what it would have answered); the
+// failure is logged with the entry's trace_id. A write that was applied is
+// said to be applied; a business error (nothing written) is said to be
+// one, and its claim is released so that a retry runs the call again.
+func (c *call) unrecorded(result []byte, err error) *mcp.CallToolResult {
+	r, name, key := c.r, c.name(), c.ctl.key
+	e := &ErrorEntry{
+		Code:  mcpwriteimpl.CodeUnavailable,
+		Field: argClientRequestID,
+		Message: fmt.Sprintf("%s ran, but its outcome could not be recorded under client_request_id %q: a retry with this key after %s may run it again",
+			name, key, r.cfg.idemLease),
+		Details:     map[string]any{"applied": true},
+		Suggestions: &Suggestions{Hint: "The write was applied; details.result is its result. Check the current state before retrying."},
+		TraceID:     r.traceID(),
+	}
+	if c.claim.failed {
+		e.Message = fmt.Sprintf("%s answered an error and wrote nothing, but that outcome could not be recorded under client_request_id %q, so a retry with this key runs the call again",
+			name, key)
+		e.Details["applied"] = false
+		e.Suggestions.Hint = "Nothing was written; details.result is the error the call answered. Fix the request, or retry with the same client_request_id and arguments."
+	}
+	if o, perr := parseObject(result); perr == nil {
+		e.Details["result"] = o
+	}
+	r.cfg.logger.ErrorContext(c.ctx, "mcpwrite: idempotency outcome not recorded; a retry with this key may execute the call again",
+		"tool", name, "tenant", c.claim.key.Tenant, "client_request_id", key, "applied", !c.claim.failed, "attempts", recordAttempts,
+		"lease", r.cfg.idemLease.String(), "trace_id", e.TraceID, "error", err)
+	if c.claim.failed {
+		c.claim.held = true
+		c.release()
+	}
+	return toolResult(r.render(c.ctx, name, errorEnvelope(Errors{e})), true)
+}
+
+// release gives up the claim so that a retry executes.
+func (c *call) release() {
+	if !c.claim.held {
+		return
+	}
+	c.claim.held = false
+	k := c.claim.key
+	if err := c.r.cfg.idem.Release(context.WithoutCancel(c.ctx), k, c.claim.fp); err != nil {
+		c.r.cfg.logger.WarnContext(c.ctx, "mcpwrite: idempotency release failed; a retry with this key waits for the lease to end",
+			"tool", k.Tool, "tenant", k.Tenant, "client_request_id", c.ctl.key, "lease", c.r.cfg.idemLease.String(), "error", err)
+	}
+}
