@@ -9,19 +9,6 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
-// Import paths of the packages generated code uses.
-const (
-	runtimePkg   = protogen.GoImportPath("github.com/mcpwrite/protoc-gen-mcpwrite/runtime")
-	pvcheckPkg   = protogen.GoImportPath("github.com/mcpwrite/protoc-gen-mcpwrite/runtime/pvcheck")
-	mcpPkg       = protogen.GoImportPath("github.com/modelcontextprotocol/go-sdk/mcp")
-	protoPkg     = protogen.GoImportPath("google.golang.org/protobuf/proto")
-	contextPkg   = protogen.GoImportPath("context")
-	regexpPkg    = protogen.GoImportPath("regexp")
-	strconvPkg   = protogen.GoImportPath("strconv")
-	timestampPkg = protogen.GoImportPath("google.golang.org/protobuf/types/known/timestamppb")
-	wrappersPkg  = protogen.GoImportPath("google.golang.org/protobuf/types/known/wrapperspb")
-)
-
 // emitter writes one .mcpwrite.go file.
 type emitter struct {
 	g  *protogen.GeneratedFile
@@ -29,8 +16,6 @@ type emitter struct {
 	// patterns are the compiled pattern variables, by variable name.
 	patterns map[string]string
 }
-
-func (e *emitter) rt(name string) string { return e.g.QualifiedGoIdent(runtimePkg.Ident(name)) }
 
 func emitGo(plugin *protogen.Plugin, fm *fileModel, connect bool) {
 	importPath := fm.proto.GoImportPath + protogen.GoImportPath("/"+fm.pkgName)
@@ -45,7 +30,7 @@ func emitGo(plugin *protogen.Plugin, fm *fileModel, connect bool) {
 	g.Import("embed")
 	g.P("// The generated code asserts at compile time that the runtime it links")
 	g.P("// against is new enough.")
-	g.P("const _ = ", e.rt("IsAtLeastVersion0_1_0"))
+	g.P("const _ = ", e.g.QualifiedGoIdent(rt("IsAtLeastVersion0_1_0")))
 	g.P()
 	g.P("// writeSchema is the getWriteSchema document of every tool in this file.")
 	g.P("//")
@@ -122,7 +107,7 @@ func (e *emitter) handler(sm *serviceModel) {
 func (e *emitter) resolverSignature(r *resolverModel) string {
 	if r.reference {
 		return r.method + "(ctx " + e.g.QualifiedGoIdent(contextPkg.Ident("Context")) + ", in " + e.g.QualifiedGoIdent(protoPkg.Ident("Message")) +
-			", ref string) (" + e.g.QualifiedGoIdent(runtimePkg.Ident("Reference")) + ", error)"
+			", ref string) (" + e.g.QualifiedGoIdent(rt("Reference")) + ", error)"
 	}
 	return r.method + "(ctx " + e.g.QualifiedGoIdent(contextPkg.Ident("Context")) + ", in " + e.g.QualifiedGoIdent(protoPkg.Ident("Message")) + ") (" + e.goType(r.field) + ", error)"
 }
@@ -153,26 +138,26 @@ func (e *emitter) register(sm *serviceModel) {
 	for _, line := range vocabularyComment(sm) {
 		g.P("// ", line)
 	}
-	g.P("func ", name, "(s *", mcpPkg.Ident("Server"), ", h ", handlerName(sm), ", opts ...", runtimePkg.Ident("Option"), ") error {")
-	g.P("return ", runtimePkg.Ident("Register"), "(s, ", serviceCtorName(sm), "(h), opts...)")
+	g.P("func ", name, "(s *", mcpPkg.Ident("Server"), ", h ", handlerName(sm), ", opts ...", rt("Option"), ") error {")
+	g.P("return ", rt("Register"), "(s, ", serviceCtorName(sm), "(h), opts...)")
 	g.P("}")
 	g.P()
 	docComment(g, "", serviceCtorName(sm)+" binds the generated tool code of "+string(sm.proto.Desc.FullName())+" to h, for Register"+sm.proto.GoName+"Tools or runtime.NewPreparer.")
-	g.P("func ", serviceCtorName(sm), "(h ", handlerName(sm), ") *", runtimePkg.Ident("Service"), " {")
-	g.P("return &", runtimePkg.Ident("Service"), "{")
+	g.P("func ", serviceCtorName(sm), "(h ", handlerName(sm), ") *", rt("Service"), " {")
+	g.P("return &", rt("Service"), "{")
 	g.P("Name: ", strconv.Quote(string(sm.proto.Desc.FullName())), ",")
 	g.P("Doc: writeSchema,")
-	g.P("Tools: []*", runtimePkg.Ident("Tool"), "{")
+	g.P("Tools: []*", rt("Tool"), "{")
 	for _, t := range sm.tools {
 		in := t.method.Input.GoIdent
 		decode := "nil"
 		if t.input.agentFacing {
 			decode = "decode" + t.input.proto.GoIdent.GoName
 		}
-		g.P(runtimePkg.Ident("NewTool"), "[", in, "](", strconv.Quote(t.name), ", ", decode, ",")
+		g.P(rt("NewTool"), "[", in, "](", strconv.Quote(t.name), ", ", decode, ",")
 		switch pc := t.pairCheck; {
 		case pc != nil:
-			g.P("func(c *", runtimePkg.Ident("Call"), ", m *", in, ") error {")
+			g.P("func(c *", rt("Call"), ", m *", in, ") error {")
 			if t.input.serverFilled {
 				g.P("if err := ", enrichName(sm, t.input), "(c, h, m, m); err != nil {")
 				g.P("return err")
@@ -181,7 +166,7 @@ func (e *emitter) register(sm *serviceModel) {
 			g.P("return ", pc.varName, ".Check(", quote(fieldAgentName(t.input, pc.typ)), ", int32(m.Get", pc.typ.GoName, "()), int32(m.Get", pc.source.GoName, "()), int32(m.Get", pc.target.GoName, "()))")
 			g.P("},")
 		case t.input.serverFilled:
-			g.P("func(c *", runtimePkg.Ident("Call"), ", m *", in, ") error { return ", enrichName(sm, t.input), "(c, h, m, m) },")
+			g.P("func(c *", rt("Call"), ", m *", in, ") error { return ", enrichName(sm, t.input), "(c, h, m, m) },")
 		default:
 			g.P("nil,")
 		}
@@ -214,7 +199,7 @@ func (e *emitter) register(sm *serviceModel) {
 	if importsValidate(sm) {
 		// One protovalidate validator per registration, with every
 		// request's rules compiled up front.
-		g.P("NewChecker: func() (", runtimePkg.Ident("RequestChecker"), ", error) {")
+		g.P("NewChecker: func() (", rt("RequestChecker"), ", error) {")
 		g.P("return ", pvcheckPkg.Ident("New"), "(")
 		for _, t := range sm.tools {
 			g.P("new(", t.method.Input.GoIdent, "),")
@@ -228,7 +213,7 @@ func (e *emitter) register(sm *serviceModel) {
 			names = append(names, string(n))
 		}
 		sort.Strings(names)
-		g.P("Enums: map[string]*", runtimePkg.Ident("EnumTable"), "{")
+		g.P("Enums: map[string]*", rt("EnumTable"), "{")
 		for _, n := range names {
 			g.P(strconv.Quote(n), ": ", sm.outputEnums[protoreflect.FullName(n)].varName, ",")
 		}
@@ -241,7 +226,7 @@ func (e *emitter) register(sm *serviceModel) {
 
 func (e *emitter) enumTable(t *enumTable) {
 	g := e.g
-	g.P("var ", t.varName, " = ", runtimePkg.Ident("NewEnumTable"), "(", strconv.Quote(string(t.enum.Desc.FullName())), ", []", runtimePkg.Ident("EnumValue"), "{")
+	g.P("var ", t.varName, " = ", rt("NewEnumTable"), "(", strconv.Quote(string(t.enum.Desc.FullName())), ", []", rt("EnumValue"), "{")
 	for _, v := range t.values {
 		line := "{Number: " + strconv.Itoa(int(v.value.Desc.Number())) + ", Name: " + strconv.Quote(string(v.value.Desc.Name())) + ", Alias: " + strconv.Quote(v.alias)
 		if len(v.synonyms) > 0 {
@@ -275,7 +260,7 @@ func (e *emitter) set(f *protogen.Field, v string) string {
 	case realOneof(f):
 		return "m." + f.Oneof.GoName + " = &" + e.g.QualifiedGoIdent(f.GoIdent) + "{" + f.GoName + ": " + v + "}"
 	case isPtr(f):
-		return "m." + f.GoName + " = " + e.rt("Ptr") + "(" + v + ")"
+		return "m." + f.GoName + " = " + e.g.QualifiedGoIdent(rt("Ptr")) + "(" + v + ")"
 	}
 	return "m." + f.GoName + " = " + v
 }

@@ -1,9 +1,5 @@
 package gen
 
-import "google.golang.org/protobuf/compiler/protogen"
-
-const grpcPkg = protogen.GoImportPath("google.golang.org/grpc")
-
 // adapter emits the gRPC client adapter of a service: the client interface
 // protoc-gen-go-grpc generates (the exposed methods only), an interface of
 // the service's resolvers, and a Handler forwarding every tool call to the
@@ -51,16 +47,11 @@ func (e *emitter) adapter(sm *serviceModel) {
 	for _, t := range sm.tools {
 		m := t.method
 		g.P("func (a *", impl, ") ", m.GoName, "(ctx ", contextPkg.Ident("Context"), ", in *", m.Input.GoIdent, ") (*", m.Output.GoIdent, ", error) {")
-		g.P("return a.client.", m.GoName, "(", runtimePkg.Ident("OutgoingGRPCContext"), "(ctx), in)")
+		g.P("return a.client.", m.GoName, "(", rt("OutgoingGRPCContext"), "(ctx), in)")
 		g.P("}")
 		g.P()
 	}
 }
-
-const (
-	connectPkg    = protogen.GoImportPath("connectrpc.com/connect")
-	connectMCPPkg = protogen.GoImportPath("github.com/mcpwrite/protoc-gen-mcpwrite/runtime/connectmcp")
-)
 
 // connectAdapter emits the adapter for connect-go clients: the client
 // interface protoc-gen-connect-go generates (the exposed methods only) and
@@ -103,7 +94,7 @@ func (e *emitter) connectAdapter(sm *serviceModel) {
 		m := t.method
 		g.P("func (a *", impl, ") ", m.GoName, "(ctx ", contextPkg.Ident("Context"), ", in *", m.Input.GoIdent, ") (*", m.Output.GoIdent, ", error) {")
 		g.P("req := ", connectPkg.Ident("NewRequest"), "(in)")
-		g.P("for k, v := range ", runtimePkg.Ident("OutgoingHeaders"), "(ctx) {")
+		g.P("for k, v := range ", rt("OutgoingHeaders"), "(ctx) {")
 		g.P("req.Header().Set(k, v)")
 		g.P("}")
 		g.P("res, err := a.client.", m.GoName, "(ctx, req)")

@@ -21,7 +21,7 @@ func (e *emitter) decodeFunc(m *messageModel) {
 	}
 	g.P("var ", fieldsVar, " = []string{", strings.Join(names, ", "), "}")
 	g.P()
-	g.P("func ", decodeName(m.proto), "(d *", runtimePkg.Ident("Decoder"), ", obj *", runtimePkg.Ident("Object"), ", m *", m.proto.GoIdent, ") {")
+	g.P("func ", decodeName(m.proto), "(d *", rt("Decoder"), ", obj *", rt("Object"), ", m *", m.proto.GoIdent, ") {")
 	g.P("d.Known(obj, ", fieldsVar, ")")
 	for _, f := range m.agentFields() {
 		e.decodeField(f)
@@ -35,7 +35,7 @@ func (e *emitter) decodeFunc(m *messageModel) {
 func (e *emitter) decodeField(f *fieldModel) {
 	g := e.g
 	key := strconv.Quote(f.agentName)
-	g.P("if v := obj.Get(", key, "); v != nil && v.Kind != ", runtimePkg.Ident("KindNull"), " {")
+	g.P("if v := obj.Get(", key, "); v != nil && v.Kind != ", rt("KindNull"), " {")
 	pf := f.proto
 	switch {
 	case pf.Desc.IsList():
@@ -57,7 +57,7 @@ func (e *emitter) decodeField(f *fieldModel) {
 		g.P("}")
 		g.P("d.Leave()")
 		if f.pv != nil && f.pv.unique {
-			g.P(runtimePkg.Ident("UniqueItems"), "(d, ", key, ", m.", pf.GoName, ")")
+			g.P(rt("UniqueItems"), "(d, ", key, ", m.", pf.GoName, ")")
 		}
 		g.P("}")
 	case pf.Desc.IsMap():

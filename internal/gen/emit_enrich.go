@@ -35,7 +35,7 @@ func (e *emitter) enrichFuncs(sm *serviceModel, m *messageModel, done map[*messa
 	}
 	done[m] = true
 	g := e.g
-	g.P("func ", enrichName(sm, m), "(c *", runtimePkg.Ident("Call"), ", h ", handlerName(sm), ", root ", protoPkg.Ident("Message"), ", m *", m.proto.GoIdent, ") error {")
+	g.P("func ", enrichName(sm, m), "(c *", rt("Call"), ", h ", handlerName(sm), ", root ", protoPkg.Ident("Message"), ", m *", m.proto.GoIdent, ") error {")
 	for _, f := range m.fields {
 		if f.mode == modeGenerated && f.generated.GetKind() != mcpwritev1.Generated_CONTENT_HASH {
 			e.guard(f, func(string) { g.P(e.set(f.proto, e.generatedExpr(f))) })
@@ -47,7 +47,7 @@ func (e *emitter) enrichFuncs(sm *serviceModel, m *messageModel, done map[*messa
 				e.guard(f, func(string) { g.P(e.set(f.proto, e.literal(lit))) })
 			case *mcpwritev1.Derived_Context:
 				e.guard(f, func(v string) {
-					g.P(v, ", err := c.ContextValue(", runtimePkg.Ident(contextKeys[src.Context]), ", ", strconv.Quote(f.agentName), ")")
+					g.P(v, ", err := c.ContextValue(", rt(contextKeys[src.Context]), ", ", strconv.Quote(f.agentName), ")")
 					g.P("if err != nil {")
 					g.P("return err")
 					g.P("}")
@@ -154,7 +154,7 @@ func (e *emitter) enrichFuncs(sm *serviceModel, m *messageModel, done map[*messa
 		e.resolveReferences(m)
 		if resolvers > 0 {
 			g.P("if len(errs) > 0 {")
-			g.P("return ", runtimePkg.Ident("JoinResolverErrors"), "(errs...)")
+			g.P("return ", rt("JoinResolverErrors"), "(errs...)")
 			g.P("}")
 		}
 	}
@@ -178,7 +178,7 @@ func (e *emitter) enrichFuncs(sm *serviceModel, m *messageModel, done map[*messa
 		})
 	}
 	if collect {
-		g.P("return ", runtimePkg.Ident("JoinResolverErrors"), "(errs...)")
+		g.P("return ", rt("JoinResolverErrors"), "(errs...)")
 	} else {
 		g.P("return nil")
 	}
@@ -233,7 +233,7 @@ func (e *emitter) generatedExpr(f *fieldModel) string {
 		case f.proto.Desc.Kind() == protoreflect.Int64Kind:
 			return "c.Now().UnixMilli()"
 		default:
-			expr = e.rt("FormatRFC3339") + "(c.Now())"
+			expr = e.g.QualifiedGoIdent(rt("FormatRFC3339")) + "(c.Now())"
 		}
 	}
 	if g.Prefix != nil {

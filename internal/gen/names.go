@@ -2,100 +2,45 @@ package gen
 
 import (
 	"strings"
-	"unicode"
 
 	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/naming"
 )
 
-// Every emitted identifier and tool name is derived here.
-
-// words splits CamelCase, snake_case, kebab-case and SCREAMING_CASE into
-// lower-case words: "CreateElement" -> [create element], "HTTPServer" ->
-// [http server], "APPLICATION_COMPONENT" -> [application component].
-func words(s string) []string {
-	var out []string
-	var cur []rune
-	rs := []rune(s)
-	flush := func() {
-		if len(cur) > 0 {
-			out = append(out, strings.ToLower(string(cur)))
-			cur = cur[:0]
-		}
-	}
-	for i, r := range rs {
-		switch {
-		case r == '_' || r == '-' || r == ' ' || r == '.':
-			flush()
-		case unicode.IsUpper(r):
-			if len(cur) > 0 {
-				prev := rs[i-1]
-				nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
-				if unicode.IsLower(prev) || unicode.IsDigit(prev) || (unicode.IsUpper(prev) && nextLower) {
-					flush()
-				}
-			}
-			cur = append(cur, r)
-		default:
-			cur = append(cur, r)
-		}
-	}
-	flush()
-	return out
-}
-
-func pascal(ws []string) string {
-	var b strings.Builder
-	for _, w := range ws {
-		if w == "" {
-			continue
-		}
-		rs := []rune(w)
-		rs[0] = unicode.ToUpper(rs[0])
-		b.WriteString(string(rs))
-	}
-	return b.String()
-}
-
-func camel(ws []string) string {
-	p := pascal(ws)
-	if p == "" {
-		return p
-	}
-	rs := []rune(p)
-	rs[0] = unicode.ToLower(rs[0])
-	return string(rs)
-}
-
-func snake(ws []string) string { return strings.Join(ws, "_") }
+// Every emitted identifier and tool name is derived here, from the shared
+// vocabulary of internal/naming (word splitting, casing, enum prefixes).
 
 // toolName applies the service's naming style to a method or service-tool name.
-func toolName(naming mcpwritev1.ServiceRules_ToolNaming, prefix, name string) string {
-	switch naming {
+func toolName(style mcpwritev1.ServiceRules_ToolNaming, prefix, name string) string {
+	switch style {
 	case mcpwritev1.ServiceRules_CAMEL_CASE:
-		return prefix + camel(words(name))
+		return prefix + naming.Camel(naming.Words(name))
 	case mcpwritev1.ServiceRules_AS_IS:
 		return prefix + name
 	default:
-		return prefix + snake(words(name))
+		return prefix + naming.Snake(naming.Words(name))
 	}
 }
 
 // aliasFor renders an enum value name (prefix already stripped) in a style.
 func aliasFor(style mcpwritev1.EnumAlias_Style, stripped string) string {
-	ws := words(stripped)
+	ws := naming.Words(stripped)
 	switch style {
 	case mcpwritev1.EnumAlias_SNAKE:
-		return snake(ws)
+		return naming.Snake(ws)
 	case mcpwritev1.EnumAlias_KEBAB:
-		return strings.Join(ws, "-")
+		return naming.Kebab(ws)
 	default:
-		return pascal(ws)
+		return naming.Pascal(ws)
 	}
 }
 
-// enumPrefix is the conventional value prefix of an enum: ElementType -> ELEMENT_TYPE_.
-func enumPrefix(enumName string) string {
-	return strings.ToUpper(snake(words(enumName))) + "_"
+// valueAlias is the alias an enum value is offered under when no
+// annotation names one: the value's name without the enum's conventional
+// prefix (naming.EnumPrefix), in style. The runtime derives the same PASCAL
+// alias for a table built without aliases (runtime.NewEnumTable).
+func valueAlias(style mcpwritev1.EnumAlias_Style, enumName, valueName string) string {
+	return aliasFor(style, strings.TrimPrefix(valueName, naming.EnumPrefix(enumName)))
 }
 
 // plural makes a discovery tool noun plural: ElementType -> ElementTypes.
@@ -110,7 +55,7 @@ func plural(s string) string {
 }
 
 // resolverMethod renders the Handler method of a resolver: active_model -> ResolveActiveModel.
-func resolverMethod(name string) string { return "Resolve" + pascal(words(name)) }
+func resolverMethod(name string) string { return "Resolve" + naming.Pascal(naming.Words(name)) }
 
 // isSnakeName reports whether s is lower snake_case (resolver names).
 func isSnakeName(s string) bool {

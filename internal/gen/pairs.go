@@ -135,7 +135,7 @@ func (b *builder) pairCheck(t *toolModel, pc *mcpwritev1.PairCheck) *pairCheckMo
 
 func (e *emitter) pairTable(pc *pairCheckModel) {
 	g := e.g
-	g.P("var ", pc.varName, " = ", runtimePkg.Ident("NewPairTable"), "(", pc.rule.types.varName, ", ", pc.rule.ends.varName, ", []", runtimePkg.Ident("Pair"), "{")
+	g.P("var ", pc.varName, " = ", rt("NewPairTable"), "(", pc.rule.types.varName, ", ", pc.rule.ends.varName, ", []", rt("Pair"), "{")
 	for _, p := range pc.rule.pairs {
 		g.P("{Type: int32(", p.typ.GoIdent, "), Source: int32(", p.source.GoIdent, "), Target: int32(", p.target.GoIdent, ")}, // ", pc.rule.types.aliasOf(p.typ), ": ", pc.rule.ends.aliasOf(p.source), " -> ", pc.rule.ends.aliasOf(p.target))
 	}

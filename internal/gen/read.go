@@ -8,6 +8,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/naming"
 )
 
 // Read tools (kind READ) share the write tools' decoding, enrichment and
@@ -107,7 +108,7 @@ const (
 // pagingName is a paging field's name as agents see it.
 func pagingName(jsonNames bool, field string) string {
 	if jsonNames {
-		return camel(words(field))
+		return naming.Camel(naming.Words(field))
 	}
 	return field
 }

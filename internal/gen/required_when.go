@@ -176,14 +176,14 @@ func (e *emitter) requiredWhenChecks(m *messageModel) {
 			continue
 		}
 		key := strconv.Quote(f.agentName)
-		g.P("if v := obj.Get(", key, "); v == nil || v.Kind == ", runtimePkg.Ident("KindNull"), " {")
+		g.P("if v := obj.Get(", key, "); v == nil || v.Kind == ", rt("KindNull"), " {")
 		g.P("switch m.Get", rw.when.proto.GoName, "() {")
 		for _, v := range rw.values {
 			msg := f.agentName + " is required when " + rw.when.agentName + " is " + v.quoted()
 			hint := "send " + f.agentName + ", or set " + rw.when.agentName + " to another value"
 			g.P("case ", e.literal(v.lit), ":")
-			g.P("d.Add(&", runtimePkg.Ident("ErrorEntry"), "{Code: ", runtimePkg.Ident("CodeMissingRequired"), ", Field: ", key, ", Message: ", strconv.Quote(msg),
-				", Suggestions: &", runtimePkg.Ident("Suggestions"), "{Hint: ", strconv.Quote(hint), "}})")
+			g.P("d.Add(&", rt("ErrorEntry"), "{Code: ", rt("CodeMissingRequired"), ", Field: ", key, ", Message: ", strconv.Quote(msg),
+				", Suggestions: &", rt("Suggestions"), "{Hint: ", strconv.Quote(hint), "}})")
 		}
 		g.P("}")
 		g.P("}")
