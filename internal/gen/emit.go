@@ -112,28 +112,12 @@ func (e *emitter) resolverSignature(r *resolverModel) string {
 	return r.method + "(ctx " + e.g.QualifiedGoIdent(contextPkg.Ident("Context")) + ", in " + e.g.QualifiedGoIdent(protoPkg.Ident("Message")) + ") (" + e.goType(r.field) + ", error)"
 }
 
-// goType renders a field's Go type with imports.
-func (e *emitter) goType(f *protogen.Field) string {
-	var t string
-	switch {
-	case f.Desc.IsMap():
-		return "map[" + e.goType(f.Message.Fields[0]) + "]" + e.goType(f.Message.Fields[1])
-	case f.Message != nil:
-		t = "*" + e.g.QualifiedGoIdent(f.Message.GoIdent)
-	case f.Enum != nil:
-		t = e.g.QualifiedGoIdent(f.Enum.GoIdent)
-	default:
-		t = scalarGoType(f)
-	}
-	if f.Desc.IsList() {
-		return "[]" + t
-	}
-	return t
-}
+// goType renders a field's Go type with its imports resolved.
+func (e *emitter) goType(f *protogen.Field) string { return goType(f, e.g.QualifiedGoIdent) }
 
 func (e *emitter) register(sm *serviceModel) {
 	g := e.g
-	name := "Register" + sm.proto.GoName + "Tools"
+	name := registerName(sm)
 	docComment(g, "", name+" registers the "+string(sm.proto.Desc.FullName())+" write tools, the service tools and the discovery tools on s. Options configure idempotency, governance, limits and request context.")
 	for _, line := range vocabularyComment(sm) {
 		g.P("// ", line)
@@ -142,7 +126,7 @@ func (e *emitter) register(sm *serviceModel) {
 	g.P("return ", rt("Register"), "(s, ", serviceCtorName(sm), "(h), opts...)")
 	g.P("}")
 	g.P()
-	docComment(g, "", serviceCtorName(sm)+" binds the generated tool code of "+string(sm.proto.Desc.FullName())+" to h, for Register"+sm.proto.GoName+"Tools or runtime.NewPreparer.")
+	docComment(g, "", serviceCtorName(sm)+" binds the generated tool code of "+string(sm.proto.Desc.FullName())+" to h, for "+registerName(sm)+" or runtime.NewPreparer.")
 	g.P("func ", serviceCtorName(sm), "(h ", handlerName(sm), ") *", rt("Service"), " {")
 	g.P("return &", rt("Service"), "{")
 	g.P("Name: ", strconv.Quote(string(sm.proto.Desc.FullName())), ",")
@@ -152,7 +136,7 @@ func (e *emitter) register(sm *serviceModel) {
 		in := t.method.Input.GoIdent
 		decode := "nil"
 		if t.input.agentFacing {
-			decode = "decode" + t.input.proto.GoIdent.GoName
+			decode = decodeName(t.input.proto)
 		}
 		g.P(rt("NewTool"), "[", in, "](", strconv.Quote(t.name), ", ", decode, ",")
 		switch pc := t.pairCheck; {

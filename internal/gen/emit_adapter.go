@@ -6,8 +6,8 @@ package gen
 // client, so the MCP server can run apart from the domain service.
 func (e *emitter) adapter(sm *serviceModel) {
 	g := e.g
-	svc := sm.proto.GoName
-	client := svc + "Client"
+	n := grpcAdapterNames(sm)
+	client, resolvers, impl := n.client, n.resolvers, n.impl
 	docComment(g, "", client+" is the part of the gRPC client of "+string(sm.proto.Desc.FullName())+" that the tools call; the client protoc-gen-go-grpc generates satisfies it.")
 	g.P("type ", client, " interface {")
 	for _, t := range sm.tools {
@@ -16,7 +16,6 @@ func (e *emitter) adapter(sm *serviceModel) {
 	}
 	g.P("}")
 	g.P()
-	resolvers := svc + "Resolvers"
 	if len(sm.resolvers) > 0 {
 		docComment(g, "", resolvers+" derives the fields the server fills by resolver, for a Handler that forwards to a gRPC client.")
 		g.P("type ", resolvers, " interface {")
@@ -26,13 +25,12 @@ func (e *emitter) adapter(sm *serviceModel) {
 		g.P("}")
 		g.P()
 	}
-	impl := "clientAdapter" + svc
-	docComment(g, "", "New"+svc+"ClientAdapter returns a "+handlerName(sm)+" that forwards every tool call to client (the enriched request, unchanged).")
+	docComment(g, "", n.ctor+" returns a "+handlerName(sm)+" that forwards every tool call to client (the enriched request, unchanged).")
 	if len(sm.resolvers) > 0 {
-		g.P("func New", svc, "ClientAdapter(client ", client, ", resolvers ", resolvers, ") ", handlerName(sm), " {")
+		g.P("func ", n.ctor, "(client ", client, ", resolvers ", resolvers, ") ", handlerName(sm), " {")
 		g.P("return &", impl, "{client: client, ", resolvers, ": resolvers}")
 	} else {
-		g.P("func New", svc, "ClientAdapter(client ", client, ") ", handlerName(sm), " {")
+		g.P("func ", n.ctor, "(client ", client, ") ", handlerName(sm), " {")
 		g.P("return &", impl, "{client: client}")
 	}
 	g.P("}")
@@ -61,8 +59,8 @@ func (e *emitter) adapter(sm *serviceModel) {
 // (connectmcp.Error).
 func (e *emitter) connectAdapter(sm *serviceModel) {
 	g := e.g
-	svc := sm.proto.GoName
-	client := svc + "ConnectClient"
+	n := connectAdapterNames(sm)
+	client, resolvers, impl := n.client, n.resolvers, n.impl
 	docComment(g, "", client+" is the part of the connect-go client of "+string(sm.proto.Desc.FullName())+" that the tools call; the client protoc-gen-connect-go generates satisfies it.")
 	g.P("type ", client, " interface {")
 	for _, t := range sm.tools {
@@ -71,14 +69,12 @@ func (e *emitter) connectAdapter(sm *serviceModel) {
 	}
 	g.P("}")
 	g.P()
-	resolvers := svc + "Resolvers"
-	impl := "connectAdapter" + svc
-	docComment(g, "", "New"+svc+"ConnectAdapter returns a "+handlerName(sm)+" that forwards every tool call to a connect-go client (the enriched request, unchanged, with the request context as headers).")
+	docComment(g, "", n.ctor+" returns a "+handlerName(sm)+" that forwards every tool call to a connect-go client (the enriched request, unchanged, with the request context as headers).")
 	if len(sm.resolvers) > 0 {
-		g.P("func New", svc, "ConnectAdapter(client ", client, ", resolvers ", resolvers, ") ", handlerName(sm), " {")
+		g.P("func ", n.ctor, "(client ", client, ", resolvers ", resolvers, ") ", handlerName(sm), " {")
 		g.P("return &", impl, "{client: client, ", resolvers, ": resolvers}")
 	} else {
-		g.P("func New", svc, "ConnectAdapter(client ", client, ") ", handlerName(sm), " {")
+		g.P("func ", n.ctor, "(client ", client, ") ", handlerName(sm), " {")
 		g.P("return &", impl, "{client: client}")
 	}
 	g.P("}")

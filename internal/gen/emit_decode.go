@@ -8,13 +8,11 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
-func decodeName(m *protogen.Message) string { return "decode" + m.GoIdent.GoName }
-
 // decodeFunc emits the strict, typed decoder of one agent-facing message: it
 // reads every exposed field, checks constraints and reports every problem.
 func (e *emitter) decodeFunc(m *messageModel) {
 	g := e.g
-	fieldsVar := "fields" + m.proto.GoIdent.GoName
+	fieldsVar := fieldsVarName(m.proto)
 	var names []string
 	for _, f := range m.agentFields() {
 		names = append(names, strconv.Quote(f.agentName))
@@ -284,7 +282,7 @@ func (e *emitter) keyConstraints(f *fieldModel) {
 		g.P("d.MaxLength(k, mk, ", *k.maxLen, ")")
 	}
 	if k.pattern != "" {
-		name := "pattern" + f.msg.proto.GoIdent.GoName + f.proto.GoName + "Key"
+		name := patternVarName(f.msg.proto, f.proto, true)
 		e.patterns[name] = k.pattern
 		g.P("d.Pattern(k, mk, ", name, ")")
 	}
@@ -305,7 +303,7 @@ func (e *emitter) constraints(f *fieldModel, vf *protogen.Field, key string) {
 		g.P("d.MaxLength(", key, ", x, ", a.GetMaxLength(), ")")
 	}
 	if a.Pattern != nil {
-		name := "pattern" + f.msg.proto.GoIdent.GoName + f.proto.GoName
+		name := patternVarName(f.msg.proto, f.proto, false)
 		e.patterns[name] = a.GetPattern()
 		g.P("d.Pattern(", key, ", x, ", name, ")")
 	}

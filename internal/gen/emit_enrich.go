@@ -10,10 +10,6 @@ import (
 	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
 )
 
-func enrichName(sm *serviceModel, m *messageModel) string {
-	return "enrich" + sm.proto.GoName + m.proto.GoIdent.GoName
-}
-
 var contextKeys = map[mcpwritev1.Derived_ContextKey]string{
 	mcpwritev1.Derived_TENANT_ID:         "ContextTenantID",
 	mcpwritev1.Derived_PRINCIPAL_ID:      "ContextPrincipalID",
@@ -197,7 +193,7 @@ func (e *emitter) enrichFuncs(sm *serviceModel, m *messageModel, done map[*messa
 // guard, a name of the field's own outside it, so fills do not collide.
 func (e *emitter) guard(f *fieldModel, body func(v string)) {
 	if !f.overridable {
-		body("v" + f.proto.GoName)
+		body(fillVarName(f.proto))
 		return
 	}
 	e.g.P("if ", e.unset(f.proto), " {")

@@ -30,13 +30,11 @@ func (b *builder) table(e *protogen.Enum, rules *mcpwritev1.EnumAlias, f *protog
 	if t, ok := b.tables[key]; ok {
 		return t
 	}
-	name := "enum" + e.GoIdent.GoName
-	if style != mcpwritev1.EnumAlias_PASCAL {
-		name += naming.Pascal(naming.Words(style.String()))
-	}
+	var extraOf *protogen.Field
 	if len(extra) > 0 {
-		name += "For" + naming.Pascal(naming.Words(string(f.Desc.Name())))
+		extraOf = f
 	}
+	name := enumTableVarName(e, style, extraOf)
 	er := ext[*mcpwritev1.EnumRules](e.Desc.Options(), mcpwritev1.E_Enum)
 	t := &enumTable{enum: e, varName: name, style: style, extra: extra, hint: er.GetHint()}
 	byValue := map[string][]string{}

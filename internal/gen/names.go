@@ -3,6 +3,9 @@ package gen
 import (
 	"strings"
 
+	"google.golang.org/protobuf/compiler/protogen"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
 	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/naming"
 )
@@ -91,4 +94,120 @@ func handlerName(sm *serviceModel) string { return sm.proto.GoName + "Handler" }
 // NewPlannerService for Planner.
 func serviceCtorName(sm *serviceModel) string {
 	return "New" + strings.TrimSuffix(sm.proto.GoName, "Service") + "Service"
+}
+
+// registerName is a service's registration function: RegisterPlannerTools.
+func registerName(sm *serviceModel) string { return "Register" + sm.proto.GoName + "Tools" }
+
+// decodeName is the decoder of an agent-facing message: decodeCreateElementRequest.
+func decodeName(m *protogen.Message) string { return "decode" + m.GoIdent.GoName }
+
+// fieldsVarName is the variable listing a message's agent fields, for the
+// decoder's unknown-field check.
+func fieldsVarName(m *protogen.Message) string { return "fields" + m.GoIdent.GoName }
+
+// patternVarName is the compiled pattern of a field's values, or of its map
+// keys (key).
+func patternVarName(m *protogen.Message, f *protogen.Field, key bool) string {
+	name := "pattern" + m.GoIdent.GoName + f.GoName
+	if key {
+		name += "Key"
+	}
+	return name
+}
+
+// enrichName is the function that fills the server-supplied fields of a
+// message for one service: enrichPlannerCreateTaskRequest.
+func enrichName(sm *serviceModel, m *messageModel) string {
+	return "enrich" + sm.proto.GoName + m.proto.GoIdent.GoName
+}
+
+// fillVarName is the variable an unconditional fill reads a value into.
+func fillVarName(f *protogen.Field) string { return "v" + f.GoName }
+
+// enumTableVarName is the variable of an alias table: enumElementType for
+// the default style, enumElementTypeSnake for another, ...ForKind when a
+// field's extra aliases make the table its own.
+func enumTableVarName(e *protogen.Enum, style mcpwritev1.EnumAlias_Style, extraOf *protogen.Field) string {
+	name := "enum" + e.GoIdent.GoName
+	if style != mcpwritev1.EnumAlias_PASCAL {
+		name += naming.Pascal(naming.Words(style.String()))
+	}
+	if extraOf != nil {
+		name += "For" + naming.Pascal(naming.Words(string(extraOf.Desc.Name())))
+	}
+	return name
+}
+
+// pairTableVarName is the pair table a method's pair_check reads.
+func pairTableVarName(m *protogen.Method) string { return "pairs" + m.GoName }
+
+// adapterNames are the identifiers of a service's gRPC or connect-go
+// client adapter.
+type adapterNames struct {
+	client    string // the client interface: PlannerClient, PlannerConnectClient
+	resolvers string // the resolvers interface: PlannerResolvers
+	impl      string // the adapter type: clientAdapterPlanner, connectAdapterPlanner
+	ctor      string // its constructor: NewPlannerClientAdapter, NewPlannerConnectAdapter
+}
+
+func grpcAdapterNames(sm *serviceModel) adapterNames {
+	svc := sm.proto.GoName
+	return adapterNames{client: svc + "Client", resolvers: svc + "Resolvers", impl: "clientAdapter" + svc, ctor: "New" + svc + "ClientAdapter"}
+}
+
+func connectAdapterNames(sm *serviceModel) adapterNames {
+	svc := sm.proto.GoName
+	return adapterNames{client: svc + "ConnectClient", resolvers: svc + "Resolvers", impl: "connectAdapter" + svc, ctor: "New" + svc + "ConnectAdapter"}
+}
+
+// goType is the one renderer of a field's Go type; qual renders a named
+// type (the generated file's import-resolving QualifiedGoIdent, or
+// fullGoIdent where the type is only compared).
+func goType(f *protogen.Field, qual func(protogen.GoIdent) string) string {
+	var t string
+	switch {
+	case f.Desc.IsMap():
+		return "map[" + goType(f.Message.Fields[0], qual) + "]" + goType(f.Message.Fields[1], qual)
+	case f.Message != nil:
+		t = "*" + qual(f.Message.GoIdent)
+	case f.Enum != nil:
+		t = qual(f.Enum.GoIdent)
+	default:
+		t = scalarGoType(f)
+	}
+	if f.Desc.IsList() {
+		return "[]" + t
+	}
+	return t
+}
+
+// fullGoIdent renders a Go identifier with its whole import path.
+func fullGoIdent(id protogen.GoIdent) string { return string(id.GoImportPath) + "." + id.GoName }
+
+// scalarGoType is the Go type of a scalar field.
+func scalarGoType(f *protogen.Field) string {
+	switch f.Desc.Kind() {
+	case protoreflect.BoolKind:
+		return "bool"
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+		return "int32"
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return "uint32"
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		return "int64"
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return "uint64"
+	case protoreflect.FloatKind:
+		return "float32"
+	case protoreflect.DoubleKind:
+		return "float64"
+	case protoreflect.StringKind:
+		return "string"
+	case protoreflect.BytesKind:
+		return "[]byte"
+	case protoreflect.EnumKind:
+		return string(f.Enum.GoIdent.GoImportPath) + "." + f.Enum.GoIdent.GoName
+	}
+	return "any"
 }

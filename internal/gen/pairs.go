@@ -130,7 +130,7 @@ func (b *builder) pairCheck(t *toolModel, pc *mcpwritev1.PairCheck) *pairCheckMo
 			return nil
 		}
 	}
-	return &pairCheckModel{typ: typ, source: src, target: dst, rule: rule, varName: "pairs" + m.GoName}
+	return &pairCheckModel{typ: typ, source: src, target: dst, rule: rule, varName: pairTableVarName(m)}
 }
 
 func (e *emitter) pairTable(pc *pairCheckModel) {
