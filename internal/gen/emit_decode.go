@@ -38,12 +38,12 @@ func (e *emitter) decodeField(f *fieldModel) {
 	switch {
 	case pf.Desc.IsList():
 		g.P("if arr, ok := d.Array(v, ", key, "); ok {")
-		if a := f.agent; a != nil && f.mode == modeAgent {
-			if a.MinItems != nil {
-				g.P("d.MinItems(", key, ", len(arr), ", a.GetMinItems(), ")")
+		if r := f.value; r != nil {
+			if r.minItems != nil {
+				g.P("d.MinItems(", key, ", len(arr), ", *r.minItems, ")")
 			}
-			if a.MaxItems != nil {
-				g.P("d.MaxItems(", key, ", len(arr), ", a.GetMaxItems(), ")")
+			if r.maxItems != nil {
+				g.P("d.MaxItems(", key, ", len(arr), ", *r.maxItems, ")")
 			}
 		}
 		e.counts(f, key, "len(arr)")
@@ -90,12 +90,10 @@ func (e *emitter) absent(f *fieldModel) string {
 	switch {
 	case f.required && !f.overridable:
 		return " else {\nd.Missing(" + key + ")\n}"
-	case f.agent != nil && f.agent.Default != nil && f.mode == modeAgent:
-		lit, _ := goLiteral(f, f.agent.GetDefault())
-		return " else {\n" + e.set(f.proto, e.literal(lit)) + "\n}"
-	case f.alias != nil && f.alias.Default != nil:
-		v, _ := f.enumTable.lookup(f.alias.GetDefault())
-		return " else {\n" + e.set(f.proto, e.g.QualifiedGoIdent(v.value.GoIdent)) + "\n}"
+	case f.value != nil && f.value.deflt != nil:
+		return " else {\n" + e.set(f.proto, e.literal(*f.value.deflt)) + "\n}"
+	case f.enumDefault != nil:
+		return " else {\n" + e.set(f.proto, e.g.QualifiedGoIdent(f.enumDefault.value.GoIdent)) + "\n}"
 	}
 	return ""
 }
@@ -291,27 +289,27 @@ func (e *emitter) keyConstraints(f *fieldModel) {
 // constraints emits the agent rules that apply to one scalar value.
 func (e *emitter) constraints(f *fieldModel, vf *protogen.Field, key string) {
 	e.pvConstraints(f, key)
-	a := f.agent
-	if a == nil || f.mode != modeAgent {
+	r := f.value
+	if r == nil {
 		return
 	}
 	g := e.g
-	if a.MinLength != nil {
-		g.P("d.MinLength(", key, ", x, ", a.GetMinLength(), ")")
+	if r.minLength != nil {
+		g.P("d.MinLength(", key, ", x, ", *r.minLength, ")")
 	}
-	if a.MaxLength != nil {
-		g.P("d.MaxLength(", key, ", x, ", a.GetMaxLength(), ")")
+	if r.maxLength != nil {
+		g.P("d.MaxLength(", key, ", x, ", *r.maxLength, ")")
 	}
-	if a.Pattern != nil {
+	if r.pattern != nil {
 		name := patternVarName(f.msg.proto, f.proto, false)
-		e.patterns[name] = a.GetPattern()
+		e.patterns[name] = *r.pattern
 		g.P("d.Pattern(", key, ", x, ", name, ")")
 	}
-	if a.Minimum != nil {
-		g.P("d.Minimum(", key, ", float64(x), ", strconv.FormatFloat(a.GetMinimum(), 'g', -1, 64), ")")
+	if r.minimum != nil {
+		g.P("d.Minimum(", key, ", float64(x), ", strconv.FormatFloat(*r.minimum, 'g', -1, 64), ")")
 	}
-	if a.Maximum != nil {
-		g.P("d.Maximum(", key, ", float64(x), ", strconv.FormatFloat(a.GetMaximum(), 'g', -1, 64), ")")
+	if r.maximum != nil {
+		g.P("d.Maximum(", key, ", float64(x), ", strconv.FormatFloat(*r.maximum, 'g', -1, 64), ")")
 	}
 }
 

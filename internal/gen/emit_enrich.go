@@ -6,20 +6,7 @@ import (
 
 	"google.golang.org/protobuf/compiler/protogen"
 	"google.golang.org/protobuf/reflect/protoreflect"
-
-	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
 )
-
-var contextKeys = map[mcpwritev1.Derived_ContextKey]string{
-	mcpwritev1.Derived_TENANT_ID:         "ContextTenantID",
-	mcpwritev1.Derived_PRINCIPAL_ID:      "ContextPrincipalID",
-	mcpwritev1.Derived_CORRELATION_ID:    "ContextCorrelationID",
-	mcpwritev1.Derived_CAUSATION_ID:      "ContextCausationID",
-	mcpwritev1.Derived_TRACEPARENT:       "ContextTraceParent",
-	mcpwritev1.Derived_CLIENT_REQUEST_ID: "ContextClientRequestID",
-	mcpwritev1.Derived_SESSION_ID:        "ContextSessionID",
-	mcpwritev1.Derived_TOOL_NAME:         "ContextToolName",
-}
 
 // enrichFuncs emits, once per service and message, the function that fills
 // every server-supplied field: generated values, constants, context values
@@ -33,41 +20,42 @@ func (e *emitter) enrichFuncs(sm *serviceModel, m *messageModel, done map[*messa
 	g := e.g
 	g.P("func ", enrichName(sm, m), "(c *", rt("Call"), ", h ", handlerName(sm), ", root ", protoPkg.Ident("Message"), ", m *", m.proto.GoIdent, ") error {")
 	for _, f := range m.fields {
-		if f.mode == modeGenerated && f.generated.GetKind() != mcpwritev1.Generated_CONTENT_HASH {
+		fl := f.fill
+		if fl == nil {
+			continue
+		}
+		if fl.source == fillGenerated && fl.gen != genContentHash {
 			e.guard(f, func(string) { g.P(e.set(f.proto, e.generatedExpr(f))) })
 		}
-		if f.mode == modeDerived {
-			switch src := f.derived.GetSource().(type) {
-			case *mcpwritev1.Derived_Constant:
-				lit, _ := goLiteral(f, src.Constant)
-				e.guard(f, func(string) { g.P(e.set(f.proto, e.literal(lit))) })
-			case *mcpwritev1.Derived_Context:
-				e.guard(f, func(v string) {
-					g.P(v, ", err := c.ContextValue(", rt(contextKeys[src.Context]), ", ", strconv.Quote(f.agentName), ")")
-					g.P("if err != nil {")
-					g.P("return err")
-					g.P("}")
-					g.P(e.set(f.proto, v))
-				})
-			case *mcpwritev1.Derived_FromEnum:
-				e.guard(f, func(string) {
-					g.P("switch m.Get", f.fromEnum.proto.GoName, "() {")
-					// One case per implied value, in first-use order.
-					var targets []*protogen.EnumValue
-					sources := map[*protogen.EnumValue][]string{}
-					for _, iv := range f.implies {
-						if sources[iv.target] == nil {
-							targets = append(targets, iv.target)
-						}
-						sources[iv.target] = append(sources[iv.target], g.QualifiedGoIdent(iv.source.GoIdent))
+		switch fl.source {
+		case fillConstant:
+			e.guard(f, func(string) { g.P(e.set(f.proto, e.literal(fl.constant))) })
+		case fillContext:
+			e.guard(f, func(v string) {
+				g.P(v, ", err := c.ContextValue(", rt(fl.contextIdent), ", ", strconv.Quote(f.agentName), ")")
+				g.P("if err != nil {")
+				g.P("return err")
+				g.P("}")
+				g.P(e.set(f.proto, v))
+			})
+		case fillFromEnum:
+			e.guard(f, func(string) {
+				g.P("switch m.Get", f.fromEnum.proto.GoName, "() {")
+				// One case per implied value, in first-use order.
+				var targets []*protogen.EnumValue
+				sources := map[*protogen.EnumValue][]string{}
+				for _, iv := range f.implies {
+					if sources[iv.target] == nil {
+						targets = append(targets, iv.target)
 					}
-					for _, t := range targets {
-						g.P("case ", strings.Join(sources[t], ", "), ":")
-						g.P(e.set(f.proto, g.QualifiedGoIdent(t.GoIdent)))
-					}
-					g.P("}")
-				})
-			}
+					sources[iv.target] = append(sources[iv.target], g.QualifiedGoIdent(iv.source.GoIdent))
+				}
+				for _, t := range targets {
+					g.P("case ", strings.Join(sources[t], ", "), ":")
+					g.P(e.set(f.proto, g.QualifiedGoIdent(t.GoIdent)))
+				}
+				g.P("}")
+			})
 		}
 	}
 	for _, f := range m.fields {
@@ -125,7 +113,7 @@ func (e *emitter) enrichFuncs(sm *serviceModel, m *messageModel, done map[*messa
 		}
 	}
 	for _, f := range m.fields {
-		if f.mode == modeGenerated && f.generated.GetKind() == mcpwritev1.Generated_CONTENT_HASH {
+		if f.fill != nil && f.fill.source == fillGenerated && f.fill.gen == genContentHash {
 			e.guard(f, func(string) { g.P(e.set(f.proto, e.generatedExpr(f))) })
 		}
 	}
@@ -202,18 +190,18 @@ func (e *emitter) guard(f *fieldModel, body func(v string)) {
 }
 
 func (e *emitter) generatedExpr(f *fieldModel) string {
-	g := f.generated
+	fl := f.fill
 	var expr string
-	switch g.GetKind() {
-	case mcpwritev1.Generated_UUID_V4:
+	switch fl.gen {
+	case genUUIDv4:
 		expr = "c.UUIDv4()"
-	case mcpwritev1.Generated_UUID_V7:
+	case genUUIDv7:
 		expr = "c.UUIDv7()"
-	case mcpwritev1.Generated_ULID:
+	case genULID:
 		expr = "c.ULID()"
-	case mcpwritev1.Generated_REQUEST_SCOPED:
+	case genRequestScoped:
 		expr = "c.RequestScopedID()"
-	case mcpwritev1.Generated_CONTENT_HASH:
+	case genContentHash:
 		expr = "c.ContentHash("
 		for i, s := range f.hashFrom {
 			if i > 0 {
@@ -222,7 +210,7 @@ func (e *emitter) generatedExpr(f *fieldModel) string {
 			expr += e.hashPart(s.proto)
 		}
 		expr += ")"
-	case mcpwritev1.Generated_NOW:
+	case genNow:
 		switch {
 		case f.proto.Message != nil:
 			return e.g.QualifiedGoIdent(timestampPkg.Ident("New")) + "(c.Now())"
@@ -232,8 +220,8 @@ func (e *emitter) generatedExpr(f *fieldModel) string {
 			expr = e.g.QualifiedGoIdent(rt("FormatRFC3339")) + "(c.Now())"
 		}
 	}
-	if g.Prefix != nil {
-		expr = strconv.Quote(g.GetPrefix()) + " + " + expr
+	if fl.prefix != nil {
+		expr = strconv.Quote(*fl.prefix) + " + " + expr
 	}
 	return expr
 }

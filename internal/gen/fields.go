@@ -237,6 +237,7 @@ func (b *builder) field(mm *messageModel, f *protogen.Field) *fieldModel {
 	if fm.overridable && vf.Enum != nil {
 		fm.enumTable = b.table(vf.Enum, nil, f)
 	}
+	b.resolveField(fm)
 	return fm
 }
 

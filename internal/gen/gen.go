@@ -80,8 +80,9 @@ func Generate(p *protogen.Plugin, cfg Config) error {
 			outs = append(outs, &out{f: f, fm: fm})
 		}
 	}
-	// Each file's document, its JSON and its lint depend on that file alone:
-	// they run in parallel, and their problems and warnings are reported in
+	// Each file's last walk step (resolveDocs: the rule docs and examples
+	// its document lists, checked), its document, its JSON and its lint
+	// depend on that file alone: they run in parallel, and their problems and warnings are reported in
 	// file order, so the output stays byte-stable.
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, goruntime.GOMAXPROCS(0))
@@ -91,7 +92,8 @@ func Generate(p *protogen.Plugin, cfg Config) error {
 		go func() {
 			defer func() { <-sem; wg.Done() }()
 			b := &builder{plugin: p, file: o.fm, probs: &o.probs}
-			o.doc = b.document(o.fm)
+			b.resolveDocs(o.fm)
+			o.doc = document(o.fm)
 			o.raw = marshalDoc(o.doc)
 			o.warns = append(lintDocument(o.doc), lintIDs(o.fm)...)
 		}()
