@@ -122,7 +122,9 @@ func Generate(p *protogen.Plugin, cfg Config) error {
 		return errors.New(strings.Join(probs.list, "\n"))
 	}
 	for _, o := range outs {
-		emitGo(p, o.fm, cfg.Connect)
+		if err := emitGo(p, o.fm, cfg.Connect); err != nil {
+			return err
+		}
 		j := p.NewGeneratedFile(o.fm.jsonPath, "")
 		if _, err := j.Write(o.raw); err != nil {
 			return err

@@ -132,13 +132,3 @@ func (b *builder) pairCheck(t *toolModel, pc *mcpwritev1.PairCheck) *pairCheckMo
 	}
 	return &pairCheckModel{typ: typ, source: src, target: dst, rule: rule, varName: pairTableVarName(m)}
 }
-
-func (e *emitter) pairTable(pc *pairCheckModel) {
-	g := e.g
-	g.P("var ", pc.varName, " = ", rt("NewPairTable"), "(", pc.rule.types.varName, ", ", pc.rule.ends.varName, ", []", rt("Pair"), "{")
-	for _, p := range pc.rule.pairs {
-		g.P("{Type: int32(", p.typ.GoIdent, "), Source: int32(", p.source.GoIdent, "), Target: int32(", p.target.GoIdent, ")}, // ", pc.rule.types.aliasOf(p.typ), ": ", pc.rule.ends.aliasOf(p.source), " -> ", pc.rule.ends.aliasOf(p.target))
-	}
-	g.P("}, ", quote(pc.rule.types.hint), ")")
-	g.P()
-}
