@@ -227,9 +227,9 @@ func (e *emitter) toolBinding(sm *serviceModel, t *toolModel) *jen.Statement {
 			}
 			b.Return(jen.Id(pc.varName).Dot("Check").Call(
 				jen.Lit(fieldAgentName(t.input, pc.typ)),
-				jen.Int32().Call(jen.Id("m").Dot("Get"+pc.typ.GoName).Call()),
-				jen.Int32().Call(jen.Id("m").Dot("Get"+pc.source.GoName).Call()),
-				jen.Int32().Call(jen.Id("m").Dot("Get"+pc.target.GoName).Call()),
+				jen.Int32().Call(jen.Id("m").Dot(getterName(pc.typ)).Call()),
+				jen.Int32().Call(jen.Id("m").Dot(getterName(pc.source)).Call()),
+				jen.Int32().Call(jen.Id("m").Dot(getterName(pc.target)).Call()),
 			))
 		})
 	case t.input.serverFilled:

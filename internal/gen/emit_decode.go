@@ -376,7 +376,7 @@ func (e *emitter) requiredWhenChecks(g *jen.Group, m *messageModel) {
 		}
 		key := jen.Lit(f.agentName)
 		g.If(jen.Id("v").Op(":=").Id("obj").Dot("Get").Call(key), jen.Id("v").Op("==").Nil().Op("||").Id("v").Dot("Kind").Op("==").Add(e.rt("KindNull"))).Block(
-			jen.Switch(jen.Id("m").Dot("Get" + rw.when.proto.GoName).Call()).BlockFunc(func(s *jen.Group) {
+			jen.Switch(jen.Id("m").Dot(getterName(rw.when.proto)).Call()).BlockFunc(func(s *jen.Group) {
 				for _, v := range rw.values {
 					msg := f.agentName + " is required when " + rw.when.agentName + " is " + v.quoted()
 					hint := "send " + f.agentName + ", or set " + rw.when.agentName + " to another value"

@@ -64,7 +64,7 @@ func (e *emitter) enrichBody(g *jen.Group, sm *serviceModel, m *messageModel) {
 					}
 					sources[iv.target] = append(sources[iv.target], e.q(iv.source.GoIdent))
 				}
-				g.Switch(jen.Id("m").Dot("Get" + f.fromEnum.proto.GoName).Call()).BlockFunc(func(s *jen.Group) {
+				g.Switch(jen.Id("m").Dot(getterName(f.fromEnum.proto)).Call()).BlockFunc(func(s *jen.Group) {
 					for _, t := range targets {
 						s.Case(sources[t]...).Block(e.set(f.proto, e.q(t.GoIdent)))
 					}
@@ -80,7 +80,7 @@ func (e *emitter) enrichBody(g *jen.Group, sm *serviceModel, m *messageModel) {
 		pf := f.proto
 		field := jen.Id("m").Dot(pf.GoName)
 		call := func(x jen.Code) *jen.Statement { return jen.Id(fn).Call(jen.Id("c"), jen.Id("h"), jen.Id("root"), x) }
-		get := jen.Id("m").Dot("Get" + pf.GoName).Call()
+		get := jen.Id("m").Dot(getterName(pf)).Call()
 		switch {
 		case !f.child.agentFacing && !pf.Desc.IsList() && !pf.Desc.IsMap() && !realOneof(pf):
 			g.If(jen.Id("m").Dot(pf.GoName).Op("==").Nil()).Block(
@@ -175,7 +175,7 @@ func (e *emitter) resolveReferences(g *jen.Group, m *messageModel) {
 		if f.resolver == nil || !f.resolver.reference {
 			continue
 		}
-		g.If(jen.Id("ref").Op(":=").Id("m").Dot("Get"+f.proto.GoName).Call(), jen.Id("ref").Op("!=").Lit("")).Block(
+		g.If(jen.Id("ref").Op(":=").Id("m").Dot(getterName(f.proto)).Call(), jen.Id("ref").Op("!=").Lit("")).Block(
 			jen.List(jen.Id("r"), jen.Id("rerr")).Op(":=").Id("h").Dot(f.resolver.method).Call(jen.Id("c").Dot("Ctx"), jen.Id("root"), jen.Id("ref")),
 			jen.If(
 				jen.List(jen.Id("id"), jen.Err()).Op(":=").Id("c").Dot("ResolveReference").Call(jen.Lit(f.agentName), jen.Lit(f.resolver.kind), jen.Id("ref"), jen.Id("r"), jen.Id("rerr")),
@@ -236,7 +236,7 @@ func (e *emitter) generatedExpr(f *fieldModel) *jen.Statement {
 
 // hashPart is a scalar field as the string CONTENT_HASH hashes.
 func (e *emitter) hashPart(f *protogen.Field) *jen.Statement {
-	get := func() *jen.Statement { return jen.Id("m").Dot("Get" + f.GoName).Call() }
+	get := func() *jen.Statement { return jen.Id("m").Dot(getterName(f)).Call() }
 	conv := func(name string) *jen.Statement { return e.q(strconvPkg.Ident(name)) }
 	switch f.Desc.Kind() {
 	case protoreflect.StringKind:

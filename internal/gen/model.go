@@ -1,7 +1,9 @@
-// Package gen turns annotated proto files into MCP write tools: it walks the
-// descriptors into a model (model.go, fields.go), validates the annotations,
-// and emits the Go registration code (emit_*.go) and the getWriteSchema
-// document (schema.go, schema_document.go).
+// Package gen turns annotated proto files into MCP write tools in three
+// stages: the walk (build.go, fields.go, resolve.go, ...) checks every
+// annotation and resolves it into the model (model.go), whose names come
+// from names.go; the emitters read only the model: the Go registration code
+// as jennifer code rendered into protogen's generated file (emit*.go) and
+// the getWriteSchema document (schema.go, schema_document.go).
 package gen
 
 import (

@@ -96,6 +96,9 @@ func serviceCtorName(sm *serviceModel) string {
 	return "New" + strings.TrimSuffix(sm.proto.GoName, "Service") + "Service"
 }
 
+// getterName is the generated getter of a message field: GetTitle.
+func getterName(f *protogen.Field) string { return "Get" + f.GoName }
+
 // registerName is a service's registration function: RegisterPlannerTools.
 func registerName(sm *serviceModel) string { return "Register" + sm.proto.GoName + "Tools" }
 
