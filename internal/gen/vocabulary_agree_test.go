@@ -24,6 +24,7 @@ func TestPluginAndRuntimeDeriveTheSameAliases(t *testing.T) {
 		{"OAuth2Flow", []string{"O_AUTH2_FLOW_CLIENT_CREDENTIALS", "O_AUTH2_FLOW_DEVICE_CODE"}, []string{"ClientCredentials", "DeviceCode"}},
 		{"Status", []string{"STATUS_IN_PROGRESS", "STATUS_DONE"}, []string{"InProgress", "Done"}},
 		{"Color", []string{"RED", "GREEN", "DARK_BLUE"}, []string{"Red", "Green", "DarkBlue"}},
+		{"Shade", []string{"light", "darkBlue"}, []string{"Light", "DarkBlue"}},
 		{"Phase", []string{"PHASE_ALPHA"}, []string{"Alpha"}},
 	} {
 		var plugin []string
