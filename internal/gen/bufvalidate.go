@@ -708,11 +708,3 @@ func ruleKindFor(fd protoreflect.FieldDescriptor, prefix string) string {
 	}
 	return fd.Kind().String()
 }
-
-func quoteAll(ss []string) string {
-	qs := make([]string, len(ss))
-	for i, s := range ss {
-		qs[i] = strconv.Quote(s)
-	}
-	return strings.Join(qs, ", ")
-}

@@ -135,3 +135,12 @@ func isUnsigned(k protoreflect.Kind) bool {
 	}
 	return false
 }
+
+// quoteAll quotes each string as Go and JSON do and joins them with ", ".
+func quoteAll(ss []string) string {
+	qs := make([]string, len(ss))
+	for i, s := range ss {
+		qs[i] = strconv.Quote(s)
+	}
+	return strings.Join(qs, ", ")
+}
