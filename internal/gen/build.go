@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/naming"
 )
 
 // problems collects the user's annotation mistakes; each names file,
@@ -251,10 +252,10 @@ func (b *builder) serviceTools(sm *serviceModel) {
 func (b *builder) discovery(sm *serviceModel, t *enumTable, er *mcpwritev1.EnumRules) *discoveryModel {
 	name := er.GetDiscoveryTool()
 	if name == "" {
-		name = toolName(sm.naming, sm.rules.GetToolPrefix(), "get_"+snake(words(plural(string(t.enum.Desc.Name())))))
+		name = toolName(sm.naming, sm.rules.GetToolPrefix(), "get_"+naming.Snake(naming.Words(plural(string(t.enum.Desc.Name())))))
 	}
 	d := &discoveryModel{tool: name, table: t}
-	d.desc = "List the valid " + strings.Join(words(plural(string(t.enum.Desc.Name()))), " ")
+	d.desc = "List the valid " + strings.Join(naming.Words(plural(string(t.enum.Desc.Name()))), " ")
 	if g := er.GetGroupBy(); g != "" {
 		ge, ok := b.enums[protoreflect.FullName(g)]
 		if !ok {
@@ -262,7 +263,7 @@ func (b *builder) discovery(sm *serviceModel, t *enumTable, er *mcpwritev1.EnumR
 			return d
 		}
 		d.groupBy = ge
-		d.desc += ", grouped by " + strings.Join(words(string(ge.Desc.Name())), " ")
+		d.desc += ", grouped by " + strings.Join(naming.Words(string(ge.Desc.Name())), " ")
 		for _, v := range t.values {
 			if impliedIn(v.value, ge) == nil {
 				b.probs.enumf(t.enum, "value %s: group_by %s needs an implies entry naming one of its values", v.value.Desc.Name(), g)
@@ -342,7 +343,7 @@ func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.Tool
 	}
 	t.title = tr.GetTitle()
 	if t.title == "" {
-		t.title = strings.Join(capitalFirst(words(string(m.Desc.Name()))), " ")
+		t.title = strings.Join(capitalFirst(naming.Words(string(m.Desc.Name()))), " ")
 	}
 	t.description = tr.GetDescription()
 	if t.description == "" {
@@ -527,7 +528,7 @@ func (b *builder) collectResolvers(sm *serviceModel, m *messageModel, seen map[*
 }
 
 func kindFromName(name string) mcpwritev1.ToolRules_Kind {
-	ws := words(name)
+	ws := naming.Words(name)
 	if len(ws) == 0 {
 		return mcpwritev1.ToolRules_ACTION
 	}

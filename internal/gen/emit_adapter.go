@@ -1,66 +1,68 @@
 package gen
 
-import "google.golang.org/protobuf/compiler/protogen"
-
-const grpcPkg = protogen.GoImportPath("google.golang.org/grpc")
+import "github.com/dave/jennifer/jen"
 
 // adapter emits the gRPC client adapter of a service: the client interface
 // protoc-gen-go-grpc generates (the exposed methods only), an interface of
 // the service's resolvers, and a Handler forwarding every tool call to the
 // client, so the MCP server can run apart from the domain service.
 func (e *emitter) adapter(sm *serviceModel) {
-	g := e.g
-	svc := sm.proto.GoName
-	client := svc + "Client"
-	docComment(g, "", client+" is the part of the gRPC client of "+string(sm.proto.Desc.FullName())+" that the tools call; the client protoc-gen-go-grpc generates satisfies it.")
-	g.P("type ", client, " interface {")
+	n := grpcAdapterNames(sm)
+	e.decl(docComment("", n.client+" is the part of the gRPC client of "+string(sm.proto.Desc.FullName())+" that the tools call; the client protoc-gen-go-grpc generates satisfies it."),
+		jen.Type().Id(n.client).InterfaceFunc(func(g *jen.Group) {
+			for _, t := range sm.tools {
+				m := t.method
+				g.Id(m.GoName).Params(
+					jen.Id("ctx").Add(e.q(contextPkg.Ident("Context"))),
+					jen.Id("in").Op("*").Add(e.q(m.Input.GoIdent)),
+					jen.Id("opts").Op("...").Add(e.q(grpcPkg.Ident("CallOption"))),
+				).Params(jen.Op("*").Add(e.q(m.Output.GoIdent)), jen.Error())
+			}
+		}))
+	if len(sm.resolvers) > 0 {
+		e.decl(docComment("", n.resolvers+" derives the fields the server fills by resolver, for a Handler that forwards to a gRPC client."),
+			jen.Type().Id(n.resolvers).InterfaceFunc(func(g *jen.Group) {
+				for _, r := range sm.resolvers {
+					g.Add(e.resolverSignature(r))
+				}
+			}))
+	}
+	e.adapterCtor(sm, n, docComment("", n.ctor+" returns a "+handlerName(sm)+" that forwards every tool call to client (the enriched request, unchanged)."))
 	for _, t := range sm.tools {
 		m := t.method
-		g.P(m.GoName, "(ctx ", contextPkg.Ident("Context"), ", in *", m.Input.GoIdent, ", opts ...", grpcPkg.Ident("CallOption"), ") (*", m.Output.GoIdent, ", error)")
-	}
-	g.P("}")
-	g.P()
-	resolvers := svc + "Resolvers"
-	if len(sm.resolvers) > 0 {
-		docComment(g, "", resolvers+" derives the fields the server fills by resolver, for a Handler that forwards to a gRPC client.")
-		g.P("type ", resolvers, " interface {")
-		for _, r := range sm.resolvers {
-			g.P(e.resolverSignature(r))
-		}
-		g.P("}")
-		g.P()
-	}
-	impl := "clientAdapter" + svc
-	docComment(g, "", "New"+svc+"ClientAdapter returns a "+handlerName(sm)+" that forwards every tool call to client (the enriched request, unchanged).")
-	if len(sm.resolvers) > 0 {
-		g.P("func New", svc, "ClientAdapter(client ", client, ", resolvers ", resolvers, ") ", handlerName(sm), " {")
-		g.P("return &", impl, "{client: client, ", resolvers, ": resolvers}")
-	} else {
-		g.P("func New", svc, "ClientAdapter(client ", client, ") ", handlerName(sm), " {")
-		g.P("return &", impl, "{client: client}")
-	}
-	g.P("}")
-	g.P()
-	g.P("type ", impl, " struct {")
-	g.P("client ", client)
-	if len(sm.resolvers) > 0 {
-		g.P(resolvers)
-	}
-	g.P("}")
-	g.P()
-	for _, t := range sm.tools {
-		m := t.method
-		g.P("func (a *", impl, ") ", m.GoName, "(ctx ", contextPkg.Ident("Context"), ", in *", m.Input.GoIdent, ") (*", m.Output.GoIdent, ", error) {")
-		g.P("return a.client.", m.GoName, "(", implPkg.Ident("OutgoingGRPCContext"), "(ctx), in)")
-		g.P("}")
-		g.P()
+		e.decl(e.adapterMethod(n, t).Block(
+			jen.Return(jen.Id("a").Dot("client").Dot(m.GoName).Call(e.rt("OutgoingGRPCContext").Call(jen.Id("ctx")), jen.Id("in"))),
+		))
 	}
 }
 
-const (
-	connectPkg    = protogen.GoImportPath("connectrpc.com/connect")
-	connectMCPPkg = protogen.GoImportPath("github.com/mcpwrite/protoc-gen-mcpwrite/runtime/connectmcp")
-)
+// adapterCtor emits an adapter's constructor and type.
+func (e *emitter) adapterCtor(sm *serviceModel, n adapterNames, doc *jen.Statement) {
+	params := []jen.Code{jen.Id("client").Id(n.client)}
+	fields := []jen.Code{jen.Id("client").Op(":").Id("client")}
+	if len(sm.resolvers) > 0 {
+		params = append(params, jen.Id("resolvers").Id(n.resolvers))
+		fields = append(fields, jen.Id(n.resolvers).Op(":").Id("resolvers"))
+	}
+	e.decl(doc, jen.Func().Id(n.ctor).Params(params...).Id(handlerName(sm)).Block(
+		jen.Return(jen.Op("&").Id(n.impl).Values(fields...)),
+	))
+	e.decl(jen.Type().Id(n.impl).StructFunc(func(g *jen.Group) {
+		g.Id("client").Id(n.client)
+		if len(sm.resolvers) > 0 {
+			g.Id(n.resolvers)
+		}
+	}))
+}
+
+// adapterMethod is the signature of an adapter's method for a tool.
+func (e *emitter) adapterMethod(n adapterNames, t *toolModel) *jen.Statement {
+	m := t.method
+	return jen.Func().Params(jen.Id("a").Op("*").Id(n.impl)).Id(m.GoName).Params(
+		jen.Id("ctx").Add(e.q(contextPkg.Ident("Context"))),
+		jen.Id("in").Op("*").Add(e.q(m.Input.GoIdent)),
+	).Params(jen.Op("*").Add(e.q(m.Output.GoIdent)), jen.Error())
+}
 
 // connectAdapter emits the adapter for connect-go clients: the client
 // interface protoc-gen-connect-go generates (the exposed methods only) and
@@ -69,49 +71,30 @@ const (
 // into the gRPC statuses the runtime maps for agents, details included
 // (connectmcp.Error).
 func (e *emitter) connectAdapter(sm *serviceModel) {
-	g := e.g
-	svc := sm.proto.GoName
-	client := svc + "ConnectClient"
-	docComment(g, "", client+" is the part of the connect-go client of "+string(sm.proto.Desc.FullName())+" that the tools call; the client protoc-gen-connect-go generates satisfies it.")
-	g.P("type ", client, " interface {")
+	n := connectAdapterNames(sm)
+	e.decl(docComment("", n.client+" is the part of the connect-go client of "+string(sm.proto.Desc.FullName())+" that the tools call; the client protoc-gen-connect-go generates satisfies it."),
+		jen.Type().Id(n.client).InterfaceFunc(func(g *jen.Group) {
+			for _, t := range sm.tools {
+				m := t.method
+				g.Id(m.GoName).Params(
+					jen.Id("ctx").Add(e.q(contextPkg.Ident("Context"))),
+					jen.Id("in").Op("*").Add(e.q(connectPkg.Ident("Request"))).Index(e.q(m.Input.GoIdent)),
+				).Params(jen.Op("*").Add(e.q(connectPkg.Ident("Response"))).Index(e.q(m.Output.GoIdent)), jen.Error())
+			}
+		}))
+	e.adapterCtor(sm, n, docComment("", n.ctor+" returns a "+handlerName(sm)+" that forwards every tool call to a connect-go client (the enriched request, unchanged, with the request context as headers)."))
 	for _, t := range sm.tools {
 		m := t.method
-		g.P(m.GoName, "(ctx ", contextPkg.Ident("Context"), ", in *", connectPkg.Ident("Request"), "[", m.Input.GoIdent, "]) (*", connectPkg.Ident("Response"), "[", m.Output.GoIdent, "], error)")
-	}
-	g.P("}")
-	g.P()
-	resolvers := svc + "Resolvers"
-	impl := "connectAdapter" + svc
-	docComment(g, "", "New"+svc+"ConnectAdapter returns a "+handlerName(sm)+" that forwards every tool call to a connect-go client (the enriched request, unchanged, with the request context as headers).")
-	if len(sm.resolvers) > 0 {
-		g.P("func New", svc, "ConnectAdapter(client ", client, ", resolvers ", resolvers, ") ", handlerName(sm), " {")
-		g.P("return &", impl, "{client: client, ", resolvers, ": resolvers}")
-	} else {
-		g.P("func New", svc, "ConnectAdapter(client ", client, ") ", handlerName(sm), " {")
-		g.P("return &", impl, "{client: client}")
-	}
-	g.P("}")
-	g.P()
-	g.P("type ", impl, " struct {")
-	g.P("client ", client)
-	if len(sm.resolvers) > 0 {
-		g.P(resolvers)
-	}
-	g.P("}")
-	g.P()
-	for _, t := range sm.tools {
-		m := t.method
-		g.P("func (a *", impl, ") ", m.GoName, "(ctx ", contextPkg.Ident("Context"), ", in *", m.Input.GoIdent, ") (*", m.Output.GoIdent, ", error) {")
-		g.P("req := ", connectPkg.Ident("NewRequest"), "(in)")
-		g.P("for k, v := range ", implPkg.Ident("OutgoingHeaders"), "(ctx) {")
-		g.P("req.Header().Set(k, v)")
-		g.P("}")
-		g.P("res, err := a.client.", m.GoName, "(ctx, req)")
-		g.P("if err != nil {")
-		g.P("return nil, ", connectMCPPkg.Ident("Error"), "(err)")
-		g.P("}")
-		g.P("return res.Msg, nil")
-		g.P("}")
-		g.P()
+		e.decl(e.adapterMethod(n, t).Block(
+			jen.Id("req").Op(":=").Add(e.q(connectPkg.Ident("NewRequest"))).Call(jen.Id("in")),
+			jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Add(e.rt("OutgoingHeaders")).Call(jen.Id("ctx"))).Block(
+				jen.Id("req").Dot("Header").Call().Dot("Set").Call(jen.Id("k"), jen.Id("v")),
+			),
+			jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("a").Dot("client").Dot(m.GoName).Call(jen.Id("ctx"), jen.Id("req")),
+			jen.If(jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Nil(), e.q(connectMCPPkg.Ident("Error")).Call(jen.Err())),
+			),
+			jen.Return(jen.Id("res").Dot("Msg"), jen.Nil()),
+		))
 	}
 }

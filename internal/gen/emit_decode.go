@@ -1,105 +1,114 @@
 package gen
 
 import (
+	"fmt"
 	"strconv"
-	"strings"
 
+	"github.com/dave/jennifer/jen"
 	"google.golang.org/protobuf/compiler/protogen"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
-func decodeName(m *protogen.Message) string { return "decode" + m.GoIdent.GoName }
-
 // decodeFunc emits the strict, typed decoder of one agent-facing message: it
 // reads every exposed field, checks constraints and reports every problem.
 func (e *emitter) decodeFunc(m *messageModel) {
-	g := e.g
-	fieldsVar := "fields" + m.proto.GoIdent.GoName
-	var names []string
+	fieldsVar := fieldsVarName(m.proto)
+	var names []jen.Code
 	for _, f := range m.agentFields() {
-		names = append(names, strconv.Quote(f.agentName))
+		names = append(names, jen.Lit(f.agentName))
 	}
-	g.P("var ", fieldsVar, " = []string{", strings.Join(names, ", "), "}")
-	g.P()
-	g.P("func ", decodeName(m.proto), "(d *", implPkg.Ident("Decoder"), ", obj *", implPkg.Ident("Object"), ", m *", m.proto.GoIdent, ") {")
-	g.P("d.Known(obj, ", fieldsVar, ")")
-	for _, f := range m.agentFields() {
-		e.decodeField(f)
-	}
-	e.oneofChecks(m)
-	e.requiredWhenChecks(m)
-	g.P("}")
-	g.P()
+	e.decl(jen.Var().Id(fieldsVar).Op("=").Index().String().Values(names...))
+	params := jen.Params(jen.Id("d").Op("*").Add(e.rt("Decoder")), jen.Id("obj").Op("*").Add(e.rt("Object")), jen.Id("m").Op("*").Add(e.q(m.proto.GoIdent)))
+	e.decl(jen.Func().Id(decodeName(m.proto)).Add(params).BlockFunc(func(g *jen.Group) {
+		g.Id("d").Dot("Known").Call(jen.Id("obj"), jen.Id(fieldsVar))
+		for _, f := range m.agentFields() {
+			e.decodeField(g, f)
+		}
+		e.oneofChecks(g, m)
+		e.requiredWhenChecks(g, m)
+	}))
 }
 
-func (e *emitter) decodeField(f *fieldModel) {
-	g := e.g
-	key := strconv.Quote(f.agentName)
-	g.P("if v := obj.Get(", key, "); v != nil && v.Kind != ", implPkg.Ident("KindNull"), " {")
+// d is a call of a decoder method: d.Name(args...).
+func d(name string, args ...jen.Code) *jen.Statement { return jen.Id("d").Dot(name).Call(args...) }
+
+// code is a value as Go source, as fmt prints it.
+func code(x any) *jen.Statement { return jen.Id(fmt.Sprint(x)) }
+
+// float is a float64 constant as the shortest Go literal.
+func float(x float64) *jen.Statement { return jen.Id(strconv.FormatFloat(x, 'g', -1, 64)) }
+
+func (e *emitter) decodeField(g *jen.Group, f *fieldModel) {
+	key := jen.Lit(f.agentName)
 	pf := f.proto
-	switch {
-	case pf.Desc.IsList():
-		g.P("if arr, ok := d.Array(v, ", key, "); ok {")
-		if a := f.agent; a != nil && f.mode == modeAgent {
-			if a.MinItems != nil {
-				g.P("d.MinItems(", key, ", len(arr), ", a.GetMinItems(), ")")
-			}
-			if a.MaxItems != nil {
-				g.P("d.MaxItems(", key, ", len(arr), ", a.GetMaxItems(), ")")
-			}
+	body := func(b *jen.Group) {
+		switch {
+		case pf.Desc.IsList():
+			b.If(jen.List(jen.Id("arr"), jen.Id("ok")).Op(":=").Add(d("Array", jen.Id("v"), key)), jen.Id("ok")).BlockFunc(func(b *jen.Group) {
+				if r := f.value; r != nil {
+					if r.minItems != nil {
+						b.Add(d("MinItems", key, jen.Len(jen.Id("arr")), code(*r.minItems)))
+					}
+					if r.maxItems != nil {
+						b.Add(d("MaxItems", key, jen.Len(jen.Id("arr")), code(*r.maxItems)))
+					}
+				}
+				e.counts(b, f, key, jen.Len(jen.Id("arr")))
+				b.Add(d("Enter", key))
+				b.For(jen.List(jen.Id("i"), jen.Id("ev")).Op(":=").Range().Id("arr")).BlockFunc(func(b *jen.Group) {
+					b.Add(d("EnterIndex", jen.Id("i")))
+					e.readValue(b, f, pf, jen.Id("ev"), jen.Lit(""), false, func(x jen.Code) jen.Code {
+						return jen.Id("m").Dot(pf.GoName).Op("=").Append(jen.Id("m").Dot(pf.GoName), x)
+					})
+					b.Add(d("Leave"))
+				})
+				b.Add(d("Leave"))
+				if f.pv != nil && f.pv.unique {
+					b.Add(e.rt("UniqueItems").Call(jen.Id("d"), key, jen.Id("m").Dot(pf.GoName)))
+				}
+			})
+		case pf.Desc.IsMap():
+			kf, vf := pf.Message.Fields[0], pf.Message.Fields[1]
+			b.If(jen.List(jen.Id("ks"), jen.Id("vs"), jen.Id("ok")).Op(":=").Add(d("MapEntries", jen.Id("v"), key)), jen.Id("ok")).BlockFunc(func(b *jen.Group) {
+				e.counts(b, f, key, jen.Len(jen.Id("ks")))
+				b.Id("m").Dot(pf.GoName).Op("=").Make(e.goType(pf), jen.Len(jen.Id("ks")))
+				b.Add(d("Enter", key))
+				b.For(jen.List(jen.Id("i"), jen.Id("k")).Op(":=").Range().Id("ks")).BlockFunc(func(b *jen.Group) {
+					if kf.Desc.Kind() == protoreflect.StringKind {
+						b.Id("mk").Op(":=").Id("k")
+						e.keyConstraints(b, f)
+					} else {
+						b.List(jen.Id("mk"), jen.Id("ok")).Op(":=").Add(d(mapKeyReader(kf.Desc.Kind()), jen.Id("k")))
+						b.If(jen.Op("!").Id("ok")).Block(jen.Continue())
+					}
+					e.readValue(b, f, vf, jen.Id("vs").Index(jen.Id("i")), jen.Id("k"), true, func(x jen.Code) jen.Code {
+						return jen.Id("m").Dot(pf.GoName).Index(jen.Id("mk")).Op("=").Add(x)
+					})
+				})
+				b.Add(d("Leave"))
+			})
+		default:
+			e.readValue(b, f, pf, jen.Id("v"), key, true, func(x jen.Code) jen.Code { return e.set(pf, x) })
 		}
-		e.counts(f, key, "len(arr)")
-		g.P("d.Enter(", key, ")")
-		g.P("for i, ev := range arr {")
-		g.P("d.EnterIndex(i)")
-		e.readValue(f, pf, "ev", `""`, func(x string) { g.P("m.", pf.GoName, " = append(m.", pf.GoName, ", ", x, ")") })
-		g.P("d.Leave()")
-		g.P("}")
-		g.P("d.Leave()")
-		if f.pv != nil && f.pv.unique {
-			g.P(implPkg.Ident("UniqueItems"), "(d, ", key, ", m.", pf.GoName, ")")
-		}
-		g.P("}")
-	case pf.Desc.IsMap():
-		kf, vf := pf.Message.Fields[0], pf.Message.Fields[1]
-		g.P("if ks, vs, ok := d.MapEntries(v, ", key, "); ok {")
-		e.counts(f, key, "len(ks)")
-		g.P("m.", pf.GoName, " = make(", e.goType(pf), ", len(ks))")
-		g.P("d.Enter(", key, ")")
-		g.P("for i, k := range ks {")
-		if kf.Desc.Kind() == protoreflect.StringKind {
-			g.P("mk := k")
-			e.keyConstraints(f)
-		} else {
-			g.P("mk, ok := d.", mapKeyReader(kf.Desc.Kind()), "(k)")
-			g.P("if !ok {")
-			g.P("continue")
-			g.P("}")
-		}
-		e.readValue(f, vf, "vs[i]", "k", func(x string) { g.P("m.", pf.GoName, "[mk] = ", x) })
-		g.P("}")
-		g.P("d.Leave()")
-		g.P("}")
-	default:
-		e.readValue(f, pf, "v", key, func(x string) { g.P(e.set(pf, x)) })
 	}
-	g.P("}", e.absent(f))
+	stmt := g.If(jen.Id("v").Op(":=").Id("obj").Dot("Get").Call(key), jen.Id("v").Op("!=").Nil().Op("&&").Id("v").Dot("Kind").Op("!=").Add(e.rt("KindNull"))).BlockFunc(body)
+	if absent := e.absent(f); absent != nil {
+		stmt.Else().Block(absent)
+	}
 }
 
-// absent renders the else branch for an omitted field: required, default or nothing.
-func (e *emitter) absent(f *fieldModel) string {
-	key := strconv.Quote(f.agentName)
+// absent is what an omitted field gets: reported missing, its default, or
+// nothing (nil).
+func (e *emitter) absent(f *fieldModel) jen.Code {
 	switch {
 	case f.required && !f.overridable:
-		return " else {\nd.Missing(" + key + ")\n}"
-	case f.agent != nil && f.agent.Default != nil && f.mode == modeAgent:
-		lit, _ := goLiteral(f, f.agent.GetDefault())
-		return " else {\n" + e.set(f.proto, e.literal(lit)) + "\n}"
-	case f.alias != nil && f.alias.Default != nil:
-		v, _ := f.enumTable.lookup(f.alias.GetDefault())
-		return " else {\n" + e.set(f.proto, e.g.QualifiedGoIdent(v.value.GoIdent)) + "\n}"
+		return d("Missing", jen.Lit(f.agentName))
+	case f.value != nil && f.value.deflt != nil:
+		return e.set(f.proto, e.literal(*f.value.deflt))
+	case f.enumDefault != nil:
+		return e.set(f.proto, e.q(f.enumDefault.value.GoIdent))
 	}
-	return ""
+	return nil
 }
 
 func mapKeyReader(k protoreflect.Kind) string {
@@ -159,167 +168,171 @@ func scalarReader(k protoreflect.Kind) string {
 	return "String"
 }
 
-// readValue emits the read of one JSON value src of type vf into x and
-// calls assign with the expression to store.
-func (e *emitter) readValue(f *fieldModel, vf *protogen.Field, src, key string, assign func(x string)) {
-	g := e.g
+// readValue emits the read of one JSON value src of type vf and the
+// statement assign makes of the expression to store; a nested message
+// value is entered at key unless it is a list item (nested false).
+func (e *emitter) readValue(g *jen.Group, f *fieldModel, vf *protogen.Field, src, key jen.Code, nested bool, assign func(x jen.Code) jen.Code) {
+	ok := jen.Id("ok")
+	xok := jen.List(jen.Id("x"), jen.Id("ok")).Op(":=")
 	switch {
 	case vf.Enum != nil:
-		g.P("if x, ok := d.Enum(", src, ", ", key, ", ", f.enumTable.varName, "); ok {")
-		if f.pv != nil && len(f.pv.enumAllowed) > 0 {
-			g.P("d.EnumIn(", key, ", x, ", f.enumTable.varName, ", ", int32Args(f.pv.enumAllowed), ")")
-		}
-		assign(e.g.QualifiedGoIdent(vf.Enum.GoIdent) + "(x)")
-		g.P("}")
+		g.If(xok.Add(d("Enum", src, key, jen.Id(f.enumTable.varName))), ok).BlockFunc(func(b *jen.Group) {
+			if f.pv != nil && len(f.pv.enumAllowed) > 0 {
+				args := []jen.Code{key, jen.Id("x"), jen.Id(f.enumTable.varName)}
+				for _, n := range f.pv.enumAllowed {
+					args = append(args, jen.Lit(int(n)))
+				}
+				b.Add(d("EnumIn", args...))
+			}
+			b.Add(assign(e.q(vf.Enum.GoIdent).Call(jen.Id("x"))))
+		})
 	case vf.Message != nil && wrapperCtor[vf.Message.Desc.FullName()][0] != "":
 		w := wrapperCtor[vf.Message.Desc.FullName()]
-		g.P("if x, ok := d.", w[0], "(", src, ", ", key, "); ok {")
-		assign(g.QualifiedGoIdent(wrappersPkg.Ident(w[1])) + "(x)")
-		g.P("}")
+		g.If(xok.Add(d(w[0], src, key)), ok).Block(
+			assign(e.q(wrappersPkg.Ident(w[1])).Call(jen.Id("x"))),
+		)
 	case vf.Message != nil && wktReader[vf.Message.Desc.FullName()] != "":
-		g.P("if x, ok := d.", wktReader[vf.Message.Desc.FullName()], "(", src, ", ", key, "); ok {")
-		assign("x")
-		g.P("}")
+		g.If(xok.Add(d(wktReader[vf.Message.Desc.FullName()], src, key)), ok).Block(
+			assign(jen.Id("x")),
+		)
 	case vf.Message != nil:
-		g.P("if o, ok := d.Object(", src, ", ", key, "); ok {")
-		g.P("x := new(", vf.Message.GoIdent, ")")
-		if key != `""` {
-			g.P("d.Enter(", key, ")")
-		}
-		g.P(decodeName(vf.Message), "(d, o, x)")
-		if key != `""` {
-			g.P("d.Leave()")
-		}
-		assign("x")
-		g.P("}")
+		g.If(jen.List(jen.Id("o"), jen.Id("ok")).Op(":=").Add(d("Object", src, key)), ok).BlockFunc(func(b *jen.Group) {
+			b.Id("x").Op(":=").New(e.q(vf.Message.GoIdent))
+			if nested {
+				b.Add(d("Enter", key))
+			}
+			b.Id(decodeName(vf.Message)).Call(jen.Id("d"), jen.Id("o"), jen.Id("x"))
+			if nested {
+				b.Add(d("Leave"))
+			}
+			b.Add(assign(jen.Id("x")))
+		})
 	default:
+		read := d(scalarReader(vf.Desc.Kind()), src, key)
 		if f.vocab != nil {
 			// A live vocabulary's value, canonical once read.
-			g.P("if x, ok := d.Vocabulary(", src, ", ", key, ", ", strconv.Quote(f.vocab.name), "); ok {")
-		} else {
-			g.P("if x, ok := d.", scalarReader(vf.Desc.Kind()), "(", src, ", ", key, "); ok {")
+			read = d("Vocabulary", src, key, jen.Lit(f.vocab.name))
 		}
-		e.constraints(f, vf, key)
-		assign("x")
-		g.P("}")
+		g.If(xok.Add(read), ok).BlockFunc(func(b *jen.Group) {
+			e.constraints(b, f, key)
+			b.Add(assign(jen.Id("x")))
+		})
 	}
 }
 
 // counts emits the item or pair counts of a list or map of n entries that
 // the buf.validate rules set beyond AgentSupplied (map pairs, enum_alias
 // lists).
-func (e *emitter) counts(f *fieldModel, key, n string) {
+func (e *emitter) counts(g *jen.Group, f *fieldModel, key, n jen.Code) {
 	if f.pv == nil {
 		return
 	}
 	if f.pv.minCount != nil {
-		e.g.P("d.MinItems(", key, ", ", n, ", ", *f.pv.minCount, ")")
+		g.Add(d("MinItems", key, n, code(*f.pv.minCount)))
 	}
 	if f.pv.maxCount != nil {
-		e.g.P("d.MaxItems(", key, ", ", n, ", ", *f.pv.maxCount, ")")
+		g.Add(d("MaxItems", key, n, code(*f.pv.maxCount)))
 	}
-}
-
-func int32Args(xs []int32) string {
-	parts := make([]string, len(xs))
-	for i, x := range xs {
-		parts[i] = strconv.Itoa(int(x))
-	}
-	return strings.Join(parts, ", ")
-}
-
-func floatArgs(xs []float64) string {
-	parts := make([]string, len(xs))
-	for i, x := range xs {
-		parts[i] = strconv.FormatFloat(x, 'g', -1, 64)
-	}
-	return strings.Join(parts, ", ")
 }
 
 // pvConstraints emits the buf.validate rules without an mcpwrite
 // counterpart that apply to one scalar value.
-func (e *emitter) pvConstraints(f *fieldModel, key string) {
+func (e *emitter) pvConstraints(g *jen.Group, f *fieldModel, key jen.Code) {
 	pv := f.pv
 	if pv == nil || f.mode != modeAgent {
 		return
 	}
-	g := e.g
+	x, fx := jen.Id("x"), jen.Float64().Call(jen.Id("x"))
 	if pv.exclusiveMin != nil {
-		g.P("d.ExclusiveMinimum(", key, ", float64(x), ", strconv.FormatFloat(*pv.exclusiveMin, 'g', -1, 64), ")")
+		g.Add(d("ExclusiveMinimum", key, fx, float(*pv.exclusiveMin)))
 	}
 	if pv.exclusiveMax != nil {
-		g.P("d.ExclusiveMaximum(", key, ", float64(x), ", strconv.FormatFloat(*pv.exclusiveMax, 'g', -1, 64), ")")
+		g.Add(d("ExclusiveMaximum", key, fx, float(*pv.exclusiveMax)))
+	}
+	strs := func(name string, ss []string) {
+		args := []jen.Code{key, x}
+		for _, s := range ss {
+			args = append(args, jen.Lit(s))
+		}
+		g.Add(d(name, args...))
+	}
+	nums := func(name string, xs []float64) {
+		args := []jen.Code{key, fx}
+		for _, n := range xs {
+			args = append(args, float(n))
+		}
+		g.Add(d(name, args...))
 	}
 	if len(pv.strIn) > 0 {
-		g.P("d.StringIn(", key, ", x, ", quoteAll(pv.strIn), ")")
+		strs("StringIn", pv.strIn)
 	}
 	if len(pv.strNotIn) > 0 {
-		g.P("d.StringNotIn(", key, ", x, ", quoteAll(pv.strNotIn), ")")
+		strs("StringNotIn", pv.strNotIn)
 	}
 	if len(pv.numIn) > 0 {
-		g.P("d.NumberIn(", key, ", float64(x), ", floatArgs(pv.numIn), ")")
+		nums("NumberIn", pv.numIn)
 	}
 	if len(pv.numNotIn) > 0 {
-		g.P("d.NumberNotIn(", key, ", float64(x), ", floatArgs(pv.numNotIn), ")")
+		nums("NumberNotIn", pv.numNotIn)
 	}
 	if pv.format != "" {
-		g.P("d.Format(", key, ", x, ", strconv.Quote(pv.format), ")")
+		g.Add(d("Format", key, x, jen.Lit(pv.format)))
 	}
 	for _, a := range pv.affixes {
-		g.P("d.", affixCheck[a.rule][0], "(", key, ", x, ", strconv.Quote(a.value), ")")
+		g.Add(d(affixCheck[a.rule][0], key, x, jen.Lit(a.value)))
 	}
 }
 
 // keyConstraints emits the buf.validate rules of a map's string keys; a
 // broken rule is reported at the entry's path.
-func (e *emitter) keyConstraints(f *fieldModel) {
+func (e *emitter) keyConstraints(g *jen.Group, f *fieldModel) {
 	if f.pv == nil || f.mode != modeAgent {
 		return
 	}
-	k, g := f.pv.keys, e.g
+	k, mk := f.pv.keys, jen.Id("mk")
 	if k.minLen != nil {
-		g.P("d.MinLength(k, mk, ", *k.minLen, ")")
+		g.Add(d("MinLength", jen.Id("k"), mk, code(*k.minLen)))
 	}
 	if k.maxLen != nil {
-		g.P("d.MaxLength(k, mk, ", *k.maxLen, ")")
+		g.Add(d("MaxLength", jen.Id("k"), mk, code(*k.maxLen)))
 	}
 	if k.pattern != "" {
-		name := "pattern" + f.msg.proto.GoIdent.GoName + f.proto.GoName + "Key"
+		name := patternVarName(f.msg.proto, f.proto, true)
 		e.patterns[name] = k.pattern
-		g.P("d.Pattern(k, mk, ", name, ")")
+		g.Add(d("Pattern", jen.Id("k"), mk, jen.Id(name)))
 	}
 }
 
 // constraints emits the agent rules that apply to one scalar value.
-func (e *emitter) constraints(f *fieldModel, vf *protogen.Field, key string) {
-	e.pvConstraints(f, key)
-	a := f.agent
-	if a == nil || f.mode != modeAgent {
+func (e *emitter) constraints(g *jen.Group, f *fieldModel, key jen.Code) {
+	e.pvConstraints(g, f, key)
+	r := f.value
+	if r == nil {
 		return
 	}
-	g := e.g
-	if a.MinLength != nil {
-		g.P("d.MinLength(", key, ", x, ", a.GetMinLength(), ")")
+	x, fx := jen.Id("x"), jen.Float64().Call(jen.Id("x"))
+	if r.minLength != nil {
+		g.Add(d("MinLength", key, x, code(*r.minLength)))
 	}
-	if a.MaxLength != nil {
-		g.P("d.MaxLength(", key, ", x, ", a.GetMaxLength(), ")")
+	if r.maxLength != nil {
+		g.Add(d("MaxLength", key, x, code(*r.maxLength)))
 	}
-	if a.Pattern != nil {
-		name := "pattern" + f.msg.proto.GoIdent.GoName + f.proto.GoName
-		e.patterns[name] = a.GetPattern()
-		g.P("d.Pattern(", key, ", x, ", name, ")")
+	if r.pattern != nil {
+		name := patternVarName(f.msg.proto, f.proto, false)
+		e.patterns[name] = *r.pattern
+		g.Add(d("Pattern", key, x, jen.Id(name)))
 	}
-	if a.Minimum != nil {
-		g.P("d.Minimum(", key, ", float64(x), ", strconv.FormatFloat(a.GetMinimum(), 'g', -1, 64), ")")
+	if r.minimum != nil {
+		g.Add(d("Minimum", key, fx, float(*r.minimum)))
 	}
-	if a.Maximum != nil {
-		g.P("d.Maximum(", key, ", float64(x), ", strconv.FormatFloat(a.GetMaximum(), 'g', -1, 64), ")")
+	if r.maximum != nil {
+		g.Add(d("Maximum", key, fx, float(*r.maximum)))
 	}
 }
 
 // oneofChecks reports agents that set two members of one oneof (or of a
 // (buf.validate.message).oneof rule), and none of a required one.
-func (e *emitter) oneofChecks(m *messageModel) {
+func (e *emitter) oneofChecks(g *jen.Group, m *messageModel) {
 	for _, od := range m.proto.Oneofs {
 		if od.Desc.IsSynthetic() {
 			continue
@@ -334,25 +347,49 @@ func (e *emitter) oneofChecks(m *messageModel) {
 		if len(keys) == 0 || len(keys) < 2 && !required {
 			continue
 		}
-		e.exactlyOne(keys, required)
+		exactlyOne(g, keys, required)
 	}
 	for _, mo := range m.msgOneofs {
 		if mo.agentKeys != nil {
-			e.exactlyOne(mo.agentKeys, mo.required)
+			exactlyOne(g, mo.agentKeys, mo.required)
 		}
 	}
 }
 
 // exactlyOne emits the check that at most one of keys is sent, and at
 // least one when required.
-func (e *emitter) exactlyOne(keys []string, required bool) {
-	e.g.P("d.OneOf(obj, ", strconv.FormatBool(required), ", ", quoteAll(keys), ")")
+func exactlyOne(g *jen.Group, keys []string, required bool) {
+	args := []jen.Code{jen.Id("obj"), jen.Lit(required)}
+	for _, k := range keys {
+		args = append(args, jen.Lit(k))
+	}
+	g.Add(d("OneOf", args...))
 }
 
-func quoteAll(ss []string) string {
-	qs := make([]string, len(ss))
-	for i, s := range ss {
-		qs[i] = strconv.Quote(s)
+// requiredWhenChecks reports each conditionally required field the agent
+// omitted while its condition holds, naming the value that holds.
+func (e *emitter) requiredWhenChecks(g *jen.Group, m *messageModel) {
+	for _, f := range m.agentFields() {
+		rw := f.requiredWhen
+		if rw == nil {
+			continue
+		}
+		key := jen.Lit(f.agentName)
+		g.If(jen.Id("v").Op(":=").Id("obj").Dot("Get").Call(key), jen.Id("v").Op("==").Nil().Op("||").Id("v").Dot("Kind").Op("==").Add(e.rt("KindNull"))).Block(
+			jen.Switch(jen.Id("m").Dot(getterName(rw.when.proto)).Call()).BlockFunc(func(s *jen.Group) {
+				for _, v := range rw.values {
+					msg := f.agentName + " is required when " + rw.when.agentName + " is " + v.quoted()
+					hint := "send " + f.agentName + ", or set " + rw.when.agentName + " to another value"
+					s.Case(e.literal(v.lit)).Block(
+						d("Add", jen.Op("&").Add(e.rt("ErrorEntry")).Values(
+							jen.Id("Code").Op(":").Add(e.rt("CodeMissingRequired")),
+							jen.Id("Field").Op(":").Add(key),
+							jen.Id("Message").Op(":").Lit(msg),
+							jen.Id("Suggestions").Op(":").Op("&").Add(e.rt("Suggestions")).Values(jen.Id("Hint").Op(":").Lit(hint)),
+						)),
+					)
+				}
+			}),
+		)
 	}
-	return strings.Join(qs, ", ")
 }

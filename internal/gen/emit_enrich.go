@@ -1,28 +1,14 @@
 package gen
 
 import (
-	"strconv"
-	"strings"
-
+	"github.com/dave/jennifer/jen"
 	"google.golang.org/protobuf/compiler/protogen"
 	"google.golang.org/protobuf/reflect/protoreflect"
-
-	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
 )
 
-func enrichName(sm *serviceModel, m *messageModel) string {
-	return "enrich" + sm.proto.GoName + m.proto.GoIdent.GoName
-}
-
-var contextKeys = map[mcpwritev1.Derived_ContextKey]string{
-	mcpwritev1.Derived_TENANT_ID:         "ContextTenantID",
-	mcpwritev1.Derived_PRINCIPAL_ID:      "ContextPrincipalID",
-	mcpwritev1.Derived_CORRELATION_ID:    "ContextCorrelationID",
-	mcpwritev1.Derived_CAUSATION_ID:      "ContextCausationID",
-	mcpwritev1.Derived_TRACEPARENT:       "ContextTraceParent",
-	mcpwritev1.Derived_CLIENT_REQUEST_ID: "ContextClientRequestID",
-	mcpwritev1.Derived_SESSION_ID:        "ContextSessionID",
-	mcpwritev1.Derived_TOOL_NAME:         "ContextToolName",
+// returnIfErr is "if err != nil { return err }".
+func returnIfErr() *jen.Statement {
+	return jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
 }
 
 // enrichFuncs emits, once per service and message, the function that fills
@@ -34,44 +20,56 @@ func (e *emitter) enrichFuncs(sm *serviceModel, m *messageModel, done map[*messa
 		return
 	}
 	done[m] = true
-	g := e.g
-	g.P("func ", enrichName(sm, m), "(c *", implPkg.Ident("Call"), ", h ", handlerName(sm), ", root ", protoPkg.Ident("Message"), ", m *", m.proto.GoIdent, ") error {")
+	params := jen.Params(
+		jen.Id("c").Op("*").Add(e.rt("Call")),
+		jen.Id("h").Id(handlerName(sm)),
+		jen.Id("root").Add(e.q(protoPkg.Ident("Message"))),
+		jen.Id("m").Op("*").Add(e.q(m.proto.GoIdent)),
+	).Error()
+	e.decl(jen.Func().Id(enrichName(sm, m)).Add(params).BlockFunc(func(g *jen.Group) {
+		e.enrichBody(g, sm, m)
+	}))
 	for _, f := range m.fields {
-		if f.mode == modeGenerated && f.generated.GetKind() != mcpwritev1.Generated_CONTENT_HASH {
-			e.guard(f, func(string) { g.P(e.set(f.proto, e.generatedExpr(f))) })
+		if f.child != nil {
+			e.enrichFuncs(sm, f.child, done)
 		}
-		if f.mode == modeDerived {
-			switch src := f.derived.GetSource().(type) {
-			case *mcpwritev1.Derived_Constant:
-				lit, _ := goLiteral(f, src.Constant)
-				e.guard(f, func(string) { g.P(e.set(f.proto, e.literal(lit))) })
-			case *mcpwritev1.Derived_Context:
-				e.guard(f, func(v string) {
-					g.P(v, ", err := c.ContextValue(", implPkg.Ident(contextKeys[src.Context]), ", ", strconv.Quote(f.agentName), ")")
-					g.P("if err != nil {")
-					g.P("return err")
-					g.P("}")
-					g.P(e.set(f.proto, v))
-				})
-			case *mcpwritev1.Derived_FromEnum:
-				e.guard(f, func(string) {
-					g.P("switch m.Get", f.fromEnum.proto.GoName, "() {")
-					// One case per implied value, in first-use order.
-					var targets []*protogen.EnumValue
-					sources := map[*protogen.EnumValue][]string{}
-					for _, iv := range f.implies {
-						if sources[iv.target] == nil {
-							targets = append(targets, iv.target)
-						}
-						sources[iv.target] = append(sources[iv.target], g.QualifiedGoIdent(iv.source.GoIdent))
+	}
+}
+
+func (e *emitter) enrichBody(g *jen.Group, sm *serviceModel, m *messageModel) {
+	for _, f := range m.fields {
+		fl := f.fill
+		if fl == nil {
+			continue
+		}
+		switch {
+		case fl.source == fillGenerated && fl.gen != genContentHash:
+			e.guard(g, f, func(g *jen.Group, _ string) { g.Add(e.set(f.proto, e.generatedExpr(f))) })
+		case fl.source == fillConstant:
+			e.guard(g, f, func(g *jen.Group, _ string) { g.Add(e.set(f.proto, e.literal(fl.constant))) })
+		case fl.source == fillContext:
+			e.guard(g, f, func(g *jen.Group, v string) {
+				g.List(jen.Id(v), jen.Err()).Op(":=").Id("c").Dot("ContextValue").Call(e.rt(fl.contextIdent), jen.Lit(f.agentName))
+				g.Add(returnIfErr())
+				g.Add(e.set(f.proto, jen.Id(v)))
+			})
+		case fl.source == fillFromEnum:
+			e.guard(g, f, func(g *jen.Group, _ string) {
+				// One case per implied value, in first-use order.
+				var targets []*protogen.EnumValue
+				sources := map[*protogen.EnumValue][]jen.Code{}
+				for _, iv := range f.implies {
+					if sources[iv.target] == nil {
+						targets = append(targets, iv.target)
 					}
+					sources[iv.target] = append(sources[iv.target], e.q(iv.source.GoIdent))
+				}
+				g.Switch(jen.Id("m").Dot(getterName(f.fromEnum.proto)).Call()).BlockFunc(func(s *jen.Group) {
 					for _, t := range targets {
-						g.P("case ", strings.Join(sources[t], ", "), ":")
-						g.P(e.set(f.proto, g.QualifiedGoIdent(t.GoIdent)))
+						s.Case(sources[t]...).Block(e.set(f.proto, e.q(t.GoIdent)))
 					}
-					g.P("}")
 				})
-			}
+			})
 		}
 	}
 	for _, f := range m.fields {
@@ -80,57 +78,46 @@ func (e *emitter) enrichFuncs(sm *serviceModel, m *messageModel, done map[*messa
 		}
 		fn := enrichName(sm, f.child)
 		pf := f.proto
+		field := jen.Id("m").Dot(pf.GoName)
+		call := func(x jen.Code) *jen.Statement { return jen.Id(fn).Call(jen.Id("c"), jen.Id("h"), jen.Id("root"), x) }
+		get := jen.Id("m").Dot(getterName(pf)).Call()
 		switch {
 		case !f.child.agentFacing && !pf.Desc.IsList() && !pf.Desc.IsMap() && !realOneof(pf):
-			g.P("if m.", pf.GoName, " == nil {")
-			g.P("m.", pf.GoName, " = new(", f.child.proto.GoIdent, ")")
-			g.P("}")
-			g.P("if err := ", fn, "(c, h, root, m.", pf.GoName, "); err != nil {")
-			g.P("return err")
-			g.P("}")
+			g.If(jen.Id("m").Dot(pf.GoName).Op("==").Nil()).Block(
+				jen.Id("m").Dot(pf.GoName).Op("=").New(e.q(f.child.proto.GoIdent)),
+			)
+			g.If(jen.Err().Op(":=").Add(call(field)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
 		case f.child.hasReferences:
 			// References below name their field by its whole agent path.
-			key := strconv.Quote(f.agentName)
+			key := jen.Lit(f.agentName)
+			enter, leave := jen.Id("c").Dot("Enter").Call(key), jen.Id("c").Dot("Leave").Call()
+			var head *jen.Statement
+			var body []jen.Code
 			switch {
 			case pf.Desc.IsList():
-				g.P("for i, x := range m.", pf.GoName, " {")
-				g.P("c.Enter(", key, ")")
-				g.P("c.EnterIndex(i)")
-				g.P("err := ", fn, "(c, h, root, x)")
-				g.P("c.Leave()")
-				g.P("c.Leave()")
+				head = jen.For(jen.List(jen.Id("i"), jen.Id("x")).Op(":=").Range().Add(field))
+				body = []jen.Code{enter, jen.Id("c").Dot("EnterIndex").Call(jen.Id("i")), jen.Err().Op(":=").Add(call(jen.Id("x"))), leave, jen.Id("c").Dot("Leave").Call()}
 			case pf.Desc.IsMap():
-				g.P("for _, x := range m.", pf.GoName, " {")
-				g.P("c.Enter(", key, ")")
-				g.P("err := ", fn, "(c, h, root, x)")
-				g.P("c.Leave()")
+				head = jen.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Add(field))
+				body = []jen.Code{enter, jen.Err().Op(":=").Add(call(jen.Id("x"))), leave}
 			default:
-				g.P("if x := m.Get", pf.GoName, "(); x != nil {")
-				g.P("c.Enter(", key, ")")
-				g.P("err := ", fn, "(c, h, root, x)")
-				g.P("c.Leave()")
+				head = jen.If(jen.Id("x").Op(":=").Add(get), jen.Id("x").Op("!=").Nil())
+				body = []jen.Code{enter, jen.Err().Op(":=").Add(call(jen.Id("x"))), leave}
 			}
-			g.P("if err != nil {")
-			g.P("return err")
-			g.P("}")
-			g.P("}")
+			g.Add(head.Block(append(body, returnIfErr())...))
 		case pf.Desc.IsList() || pf.Desc.IsMap():
-			g.P("for _, x := range m.", pf.GoName, " {")
-			g.P("if err := ", fn, "(c, h, root, x); err != nil {")
-			g.P("return err")
-			g.P("}")
-			g.P("}")
+			g.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Add(field)).Block(
+				jen.If(jen.Err().Op(":=").Add(call(jen.Id("x"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			)
 		default:
-			g.P("if x := m.Get", pf.GoName, "(); x != nil {")
-			g.P("if err := ", fn, "(c, h, root, x); err != nil {")
-			g.P("return err")
-			g.P("}")
-			g.P("}")
+			g.If(jen.Id("x").Op(":=").Add(get), jen.Id("x").Op("!=").Nil()).Block(
+				jen.If(jen.Err().Op(":=").Add(call(jen.Id("x"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			)
 		}
 	}
 	for _, f := range m.fields {
-		if f.mode == modeGenerated && f.generated.GetKind() == mcpwritev1.Generated_CONTENT_HASH {
-			e.guard(f, func(string) { g.P(e.set(f.proto, e.generatedExpr(f))) })
+		if f.fill != nil && f.fill.source == fillGenerated && f.fill.gen == genContentHash {
+			e.guard(g, f, func(g *jen.Group, _ string) { g.Add(e.set(f.proto, e.generatedExpr(f))) })
 		}
 	}
 	// Every resolver runs, so all missing references are reported at once.
@@ -147,47 +134,56 @@ func (e *emitter) enrichFuncs(sm *serviceModel, m *messageModel, done map[*messa
 		}
 	}
 	collect := resolvers > 1 || refs > 0
+	joined := func() *jen.Statement { return jen.Return(e.rt("JoinResolverErrors").Call(jen.Id("errs").Op("..."))) }
 	if collect {
-		g.P("var errs []error")
+		g.Var().Id("errs").Index().Error()
 	}
 	if refs > 0 {
-		e.resolveReferences(m)
+		e.resolveReferences(g, m)
 		if resolvers > 0 {
-			g.P("if len(errs) > 0 {")
-			g.P("return ", implPkg.Ident("JoinResolverErrors"), "(errs...)")
-			g.P("}")
+			g.If(jen.Len(jen.Id("errs")).Op(">").Lit(0)).Block(joined())
 		}
 	}
 	for _, f := range m.fields {
 		if f.resolver == nil || f.resolver.reference {
 			continue
 		}
-		e.guard(f, func(v string) {
-			g.P(v, ", err := h.", f.resolver.method, "(c.Ctx, root)")
-			g.P("if err != nil {")
+		e.guard(g, f, func(g *jen.Group, v string) {
+			g.List(jen.Id(v), jen.Err()).Op(":=").Id("h").Dot(f.resolver.method).Call(jen.Id("c").Dot("Ctx"), jen.Id("root"))
+			resolverErr := jen.Id("c").Dot("ResolverError").Call(jen.Lit(f.agentName), jen.Err())
 			if collect {
-				g.P("errs = append(errs, c.ResolverError(", strconv.Quote(f.agentName), ", err))")
-				g.P("} else {")
-				g.P(e.set(f.proto, v))
-				g.P("}")
+				g.If(jen.Err().Op("!=").Nil()).Block(
+					jen.Id("errs").Op("=").Append(jen.Id("errs"), resolverErr),
+				).Else().Block(e.set(f.proto, jen.Id(v)))
 			} else {
-				g.P("return c.ResolverError(", strconv.Quote(f.agentName), ", err)")
-				g.P("}")
-				g.P(e.set(f.proto, v))
+				g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(resolverErr))
+				g.Add(e.set(f.proto, jen.Id(v)))
 			}
 		})
 	}
 	if collect {
-		g.P("return ", implPkg.Ident("JoinResolverErrors"), "(errs...)")
+		g.Add(joined())
 	} else {
-		g.P("return nil")
+		g.Return(jen.Nil())
 	}
-	g.P("}")
-	g.P()
+}
+
+// resolveReferences emits the resolution of every reference field of m,
+// appending failures to errs so all of them are reported at once.
+func (e *emitter) resolveReferences(g *jen.Group, m *messageModel) {
 	for _, f := range m.fields {
-		if f.child != nil {
-			e.enrichFuncs(sm, f.child, done)
+		if f.resolver == nil || !f.resolver.reference {
+			continue
 		}
+		g.If(jen.Id("ref").Op(":=").Id("m").Dot(getterName(f.proto)).Call(), jen.Id("ref").Op("!=").Lit("")).Block(
+			jen.List(jen.Id("r"), jen.Id("rerr")).Op(":=").Id("h").Dot(f.resolver.method).Call(jen.Id("c").Dot("Ctx"), jen.Id("root"), jen.Id("ref")),
+			jen.If(
+				jen.List(jen.Id("id"), jen.Err()).Op(":=").Id("c").Dot("ResolveReference").Call(jen.Lit(f.agentName), jen.Lit(f.resolver.kind), jen.Id("ref"), jen.Id("r"), jen.Id("rerr")),
+				jen.Err().Op("!=").Nil(),
+			).Block(
+				jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Err()),
+			).Else().Block(e.set(f.proto, jen.Id("id"))),
+		)
 	}
 }
 
@@ -195,68 +191,64 @@ func (e *emitter) enrichFuncs(sm *serviceModel, m *messageModel, done map[*messa
 // unconditional fill is emitted as it is. body gets the name of the
 // variable a fill that reads a value first may declare: "v" inside the
 // guard, a name of the field's own outside it, so fills do not collide.
-func (e *emitter) guard(f *fieldModel, body func(v string)) {
+func (e *emitter) guard(g *jen.Group, f *fieldModel, body func(g *jen.Group, v string)) {
 	if !f.overridable {
-		body("v" + f.proto.GoName)
+		body(g, fillVarName(f.proto))
 		return
 	}
-	e.g.P("if ", e.unset(f.proto), " {")
-	body("v")
-	e.g.P("}")
+	g.If(e.unset(f.proto)).BlockFunc(func(g *jen.Group) { body(g, "v") })
 }
 
-func (e *emitter) generatedExpr(f *fieldModel) string {
-	g := f.generated
-	var expr string
-	switch g.GetKind() {
-	case mcpwritev1.Generated_UUID_V4:
-		expr = "c.UUIDv4()"
-	case mcpwritev1.Generated_UUID_V7:
-		expr = "c.UUIDv7()"
-	case mcpwritev1.Generated_ULID:
-		expr = "c.ULID()"
-	case mcpwritev1.Generated_REQUEST_SCOPED:
-		expr = "c.RequestScopedID()"
-	case mcpwritev1.Generated_CONTENT_HASH:
-		expr = "c.ContentHash("
-		for i, s := range f.hashFrom {
-			if i > 0 {
-				expr += ", "
-			}
-			expr += e.hashPart(s.proto)
+func (e *emitter) generatedExpr(f *fieldModel) *jen.Statement {
+	fl := f.fill
+	c := func(method string, args ...jen.Code) *jen.Statement { return jen.Id("c").Dot(method).Call(args...) }
+	var expr *jen.Statement
+	switch fl.gen {
+	case genUUIDv4:
+		expr = c("UUIDv4")
+	case genUUIDv7:
+		expr = c("UUIDv7")
+	case genULID:
+		expr = c("ULID")
+	case genRequestScoped:
+		expr = c("RequestScopedID")
+	case genContentHash:
+		var parts []jen.Code
+		for _, s := range f.hashFrom {
+			parts = append(parts, e.hashPart(s.proto))
 		}
-		expr += ")"
-	case mcpwritev1.Generated_NOW:
+		expr = c("ContentHash", parts...)
+	case genNow:
 		switch {
 		case f.proto.Message != nil:
-			return e.g.QualifiedGoIdent(timestampPkg.Ident("New")) + "(c.Now())"
+			return e.q(timestampPkg.Ident("New")).Call(c("Now"))
 		case f.proto.Desc.Kind() == protoreflect.Int64Kind:
-			return "c.Now().UnixMilli()"
+			return c("Now").Dot("UnixMilli").Call()
 		default:
-			expr = e.impl("FormatRFC3339") + "(c.Now())"
+			expr = e.rt("FormatRFC3339").Call(c("Now"))
 		}
 	}
-	if g.Prefix != nil {
-		expr = strconv.Quote(g.GetPrefix()) + " + " + expr
+	if fl.prefix != nil {
+		return jen.Lit(*fl.prefix).Op("+").Add(expr)
 	}
 	return expr
 }
 
-// hashPart renders a scalar field as the string CONTENT_HASH hashes.
-func (e *emitter) hashPart(f *protogen.Field) string {
-	get := "m.Get" + f.GoName + "()"
-	conv := func(name string) string { return e.g.QualifiedGoIdent(strconvPkg.Ident(name)) }
+// hashPart is a scalar field as the string CONTENT_HASH hashes.
+func (e *emitter) hashPart(f *protogen.Field) *jen.Statement {
+	get := func() *jen.Statement { return jen.Id("m").Dot(getterName(f)).Call() }
+	conv := func(name string) *jen.Statement { return e.q(strconvPkg.Ident(name)) }
 	switch f.Desc.Kind() {
 	case protoreflect.StringKind:
-		return get
+		return get()
 	case protoreflect.EnumKind:
-		return get + ".String()"
+		return get().Dot("String").Call()
 	case protoreflect.BoolKind:
-		return conv("FormatBool") + "(" + get + ")"
+		return conv("FormatBool").Call(get())
 	case protoreflect.FloatKind, protoreflect.DoubleKind:
-		return conv("FormatFloat") + "(float64(" + get + "), 'g', -1, 64)"
+		return conv("FormatFloat").Call(jen.Float64().Call(get()), jen.LitRune('g'), jen.Lit(-1), jen.Lit(64))
 	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind, protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
-		return conv("FormatUint") + "(uint64(" + get + "), 10)"
+		return conv("FormatUint").Call(jen.Uint64().Call(get()), jen.Lit(10))
 	}
-	return conv("FormatInt") + "(int64(" + get + "), 10)"
+	return conv("FormatInt").Call(jen.Int64().Call(get()), jen.Lit(10))
 }

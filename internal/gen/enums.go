@@ -8,7 +8,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/suggest"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/naming"
 )
 
 // table returns the alias table of an enum as a field presents it; fields
@@ -30,13 +30,11 @@ func (b *builder) table(e *protogen.Enum, rules *mcpwritev1.EnumAlias, f *protog
 	if t, ok := b.tables[key]; ok {
 		return t
 	}
-	name := "enum" + e.GoIdent.GoName
-	if style != mcpwritev1.EnumAlias_PASCAL {
-		name += pascal(words(style.String()))
-	}
+	var extraOf *protogen.Field
 	if len(extra) > 0 {
-		name += "For" + pascal(words(string(f.Desc.Name())))
+		extraOf = f
 	}
+	name := enumTableVarName(e, style, extraOf)
 	er := ext[*mcpwritev1.EnumRules](e.Desc.Options(), mcpwritev1.E_Enum)
 	t := &enumTable{enum: e, varName: name, style: style, extra: extra, hint: er.GetHint()}
 	byValue := map[string][]string{}
@@ -52,7 +50,6 @@ func (b *builder) table(e *protogen.Enum, rules *mcpwritev1.EnumAlias, f *protog
 			b.probs.fieldf(f, "extra alias %q names %q, which is not a value of %s", alias, extra[alias], e.Desc.FullName())
 		}
 	}
-	prefix := enumPrefix(string(e.Desc.Name()))
 	for _, v := range e.Values {
 		vr := valueRules(v)
 		vname := string(v.Desc.Name())
@@ -73,7 +70,7 @@ func (b *builder) table(e *protogen.Enum, rules *mcpwritev1.EnumAlias, f *protog
 		case vr.GetAlias() != "":
 			av.alias = vr.GetAlias()
 		default:
-			av.alias = aliasFor(style, strings.TrimPrefix(vname, prefix))
+			av.alias = valueAlias(style, string(e.Desc.Name()), vname)
 		}
 		t.values = append(t.values, av)
 	}
@@ -83,7 +80,7 @@ func (b *builder) table(e *protogen.Enum, rules *mcpwritev1.EnumAlias, f *protog
 	seen := map[string]string{}
 	for _, v := range t.values {
 		for _, n := range append([]string{v.alias}, v.synonyms...) {
-			k := suggest.Normalize(n) // as the runtime matches
+			k := naming.Normalize(n) // as the runtime matches
 			if prev, ok := seen[k]; ok && prev != string(v.value.Desc.Name()) {
 				b.probs.enumf(e, "alias or synonym %q of %s collides with %s", n, v.value.Desc.Name(), prev)
 			}
@@ -136,7 +133,7 @@ func groupAlias(v *protogen.EnumValue) string {
 	if a := valueRules(v).GetAlias(); a != "" {
 		return a
 	}
-	return aliasFor(mcpwritev1.EnumAlias_PASCAL, strings.TrimPrefix(string(v.Desc.Name()), enumPrefix(string(v.Parent.Desc.Name()))))
+	return valueAlias(mcpwritev1.EnumAlias_PASCAL, string(v.Parent.Desc.Name()), string(v.Desc.Name()))
 }
 
 // sortTables orders tables by variable name for byte-stable output.

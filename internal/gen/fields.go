@@ -2,7 +2,6 @@ package gen
 
 import (
 	"encoding/json"
-	"fmt"
 	"regexp"
 	"strings"
 
@@ -238,6 +237,7 @@ func (b *builder) field(mm *messageModel, f *protogen.Field) *fieldModel {
 	if fm.overridable && vf.Enum != nil {
 		fm.enumTable = b.table(vf.Enum, nil, f)
 	}
+	b.resolveField(fm)
 	return fm
 }
 
@@ -407,7 +407,7 @@ func (b *builder) derivedField(fm *fieldModel) bool {
 			b.probs.fieldf(f, "resolver name %q must be snake_case, e.g. active_model", src.Resolver)
 			return false
 		}
-		goType := b.goTypeString(f)
+		goType := goType(f, fullGoIdent)
 		if r, ok := b.findResolver(src.Resolver); ok {
 			if r.reference {
 				b.probs.fieldf(f, "resolver %q resolves references for %s; a value resolver needs its own name", src.Resolver, r.firstUse)
@@ -594,49 +594,4 @@ func kindName(f *protogen.Field) string {
 		return "an " + k + " field"
 	}
 	return "a " + k + " field"
-}
-
-// goTypeString renders the Go type of a field for resolver signatures.
-func (b *builder) goTypeString(f *protogen.Field) string {
-	var t string
-	switch {
-	case f.Desc.IsMap():
-		return fmt.Sprintf("map[%s]%s", scalarGoType(f.Message.Fields[0]), b.goTypeString(f.Message.Fields[1]))
-	case f.Message != nil:
-		t = "*" + string(f.Message.GoIdent.GoImportPath) + "." + f.Message.GoIdent.GoName
-	case f.Enum != nil:
-		t = string(f.Enum.GoIdent.GoImportPath) + "." + f.Enum.GoIdent.GoName
-	default:
-		t = scalarGoType(f)
-	}
-	if f.Desc.IsList() {
-		return "[]" + t
-	}
-	return t
-}
-
-func scalarGoType(f *protogen.Field) string {
-	switch f.Desc.Kind() {
-	case protoreflect.BoolKind:
-		return "bool"
-	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
-		return "int32"
-	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
-		return "uint32"
-	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
-		return "int64"
-	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
-		return "uint64"
-	case protoreflect.FloatKind:
-		return "float32"
-	case protoreflect.DoubleKind:
-		return "float64"
-	case protoreflect.StringKind:
-		return "string"
-	case protoreflect.BytesKind:
-		return "[]byte"
-	case protoreflect.EnumKind:
-		return string(f.Enum.GoIdent.GoImportPath) + "." + f.Enum.GoIdent.GoName
-	}
-	return "any"
 }

@@ -80,8 +80,9 @@ func Generate(p *protogen.Plugin, cfg Config) error {
 			outs = append(outs, &out{f: f, fm: fm})
 		}
 	}
-	// Each file's document, its JSON and its lint depend on that file alone:
-	// they run in parallel, and their problems and warnings are reported in
+	// Each file's last walk step (resolveDocs: the rule docs and examples
+	// its document lists, checked), its document, its JSON and its lint
+	// depend on that file alone: they run in parallel, and their problems and warnings are reported in
 	// file order, so the output stays byte-stable.
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, goruntime.GOMAXPROCS(0))
@@ -91,7 +92,8 @@ func Generate(p *protogen.Plugin, cfg Config) error {
 		go func() {
 			defer func() { <-sem; wg.Done() }()
 			b := &builder{plugin: p, file: o.fm, probs: &o.probs}
-			o.doc = b.document(o.fm)
+			b.resolveDocs(o.fm)
+			o.doc = document(o.fm)
 			o.raw = marshalDoc(o.doc)
 			o.warns = append(lintDocument(o.doc), lintIDs(o.fm)...)
 		}()
@@ -120,7 +122,9 @@ func Generate(p *protogen.Plugin, cfg Config) error {
 		return errors.New(strings.Join(probs.list, "\n"))
 	}
 	for _, o := range outs {
-		emitGo(p, o.fm, cfg.Connect)
+		if err := emitGo(p, o.fm, cfg.Connect); err != nil {
+			return err
+		}
 		j := p.NewGeneratedFile(o.fm.jsonPath, "")
 		if _, err := j.Write(o.raw); err != nil {
 			return err

@@ -26,7 +26,7 @@ type literal struct {
 // literals.
 func goLiteral(fm *fieldModel, lit string) (literal, error) {
 	l, err := untypedLiteral(fm, lit)
-	// A numeric constant passed to runtime.Ptr would default to int or
+	// A numeric constant passed to mcpwriteimpl.Ptr would default to int or
 	// float64; convert it to the field's type.
 	if err == nil && l.ident == nil && isPtr(fm.proto) && isNumeric(fm.proto.Desc.Kind()) {
 		l.code = scalarGoType(fm.proto) + "(" + l.code + ")"
@@ -134,4 +134,13 @@ func isUnsigned(k protoreflect.Kind) bool {
 		return true
 	}
 	return false
+}
+
+// quoteAll quotes each string as Go and JSON do and joins them with ", ".
+func quoteAll(ss []string) string {
+	qs := make([]string, len(ss))
+	for i, s := range ss {
+		qs[i] = strconv.Quote(s)
+	}
+	return strings.Join(qs, ", ")
 }

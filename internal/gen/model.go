@@ -1,7 +1,9 @@
-// Package gen turns annotated proto files into MCP write tools: it walks the
-// descriptors into a model (model.go, fields.go), validates the annotations,
-// and emits the Go registration code (emit_*.go) and the getWriteSchema
-// document (schema.go, schema_document.go).
+// Package gen turns annotated proto files into MCP write tools in three
+// stages: the walk (build.go, fields.go, resolve.go, ...) checks every
+// annotation and resolves it into the model (model.go), whose names come
+// from names.go; the emitters read only the model: the Go registration code
+// as jennifer code rendered into protogen's generated file (emit*.go) and
+// the getWriteSchema document (schema.go, schema_document.go).
 package gen
 
 import (
@@ -9,6 +11,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
 // fieldMode is who supplies a request field.
@@ -88,6 +91,9 @@ type toolModel struct {
 	retry         uint32
 	input         *messageModel
 	pairCheck     *pairCheckModel
+	// examples are the tool's documented examples, checked against its
+	// input fields.
+	examples []schemadoc.Example
 }
 
 // messageModel is a request message or a message nested in one.
@@ -127,6 +133,17 @@ type fieldModel struct {
 	// server rules
 	derived   *mcpwritev1.Derived
 	generated *mcpwritev1.Generated
+	// Resolved once from the rules above, for the emitters and the schema
+	// builders, which read nothing else of the annotations:
+	// value are an agent field's value rules (modeAgent), nil otherwise.
+	value *valueConstraints
+	// enumDefault is an enum_alias field's default, nil when none.
+	enumDefault *enumDefault
+	// fill is how the server fills the field (modeDerived, modeGenerated).
+	fill *fillModel
+	// ruleDocs are the field's buf.validate rules as getWriteSchema lists
+	// them.
+	ruleDocs []ruleDoc
 	// overridable: a server field the agent may supply.
 	overridable bool
 	// child is the message model of a non-well-known message field.
@@ -255,4 +272,104 @@ func (f *fieldModel) exposed() bool {
 		return f.overridable
 	}
 	return false
+}
+
+// valueConstraints are an agent field's value rules (AgentSupplied, with the
+// buf.validate rules that map onto them folded in), resolved once: the
+// decoder checks them and the input schema states them. Length, pattern and
+// range rules apply to each item of a list and each value of a map.
+type valueConstraints struct {
+	minLength, maxLength *uint32
+	pattern              *string
+	minimum, maximum     *float64
+	minItems, maxItems   *uint32
+	// deflt is the value an omitted field takes, nil when none;
+	// defaultText is the default as written, trimmed.
+	deflt       *literal
+	defaultText string
+	// examples are the field's example values, decoded.
+	examples []any
+}
+
+// enumDefault is the value an omitted enum_alias field takes.
+type enumDefault struct {
+	text  string // as written: an alias or synonym
+	value *protogen.EnumValue
+}
+
+// fillKind is where the server takes a field's value from.
+type fillKind int
+
+const (
+	fillGenerated fillKind = iota + 1
+	fillFromEnum
+	fillContext
+	fillResolver
+	fillConstant
+)
+
+// generatedKind is what a generated field holds.
+type generatedKind int
+
+const (
+	genUUIDv4 generatedKind = iota + 1
+	genUUIDv7
+	genULID
+	genNow
+	genContentHash
+	genRequestScoped
+)
+
+// fillModel is a resolved derived or generated rule.
+type fillModel struct {
+	source fillKind
+	// generated: the kind, an optional prefix and, for a content hash, the
+	// fields it hashes as written.
+	gen      generatedKind
+	prefix   *string
+	hashFrom []string
+	// fromEnum: the sibling enum field's name as written.
+	fromEnum string
+	// context: the runtime identifier of the key (ContextTenantID) and the
+	// key in words ("tenant id").
+	contextIdent, contextWords string
+	// resolver: the resolver's name.
+	resolver string
+	// constant: the literal and its text as written.
+	constant     literal
+	constantText string
+}
+
+// Tool facts resolved from the annotation enums, for the schema builders.
+
+func (t *toolModel) kindName() string           { return t.kind.String() }
+func (t *toolModel) classificationName() string { return t.classification.String() }
+func (t *toolModel) confirmationName() string   { return t.confirmation.String() }
+
+// destructiveClass reports a DESTRUCTIVE_UPDATE or DESTRUCTIVE_DELETE
+// classification.
+func (t *toolModel) destructiveClass() bool {
+	return t.classification == mcpwritev1.ToolRules_DESTRUCTIVE_UPDATE || t.classification == mcpwritev1.ToolRules_DESTRUCTIVE_DELETE
+}
+
+// refusesUnconfirmed reports an elicit_fallback of REFUSE: a confirmation
+// the client cannot show refuses the write instead of proposing it.
+func (t *toolModel) refusesUnconfirmed() bool {
+	return t.elicitFallback == mcpwritev1.ToolRules_REFUSE
+}
+
+// mayPropose reports whether the write's confirmation can be a proposal:
+// PROPOSAL, or ELICIT falling back to one.
+func (t *toolModel) mayPropose() bool {
+	return t.confirmation == mcpwritev1.ToolRules_PROPOSAL ||
+		t.confirmation == mcpwritev1.ToolRules_ELICIT && t.elicitFallback != mcpwritev1.ToolRules_REFUSE
+}
+
+// fieldNaming is the document's field_naming: "JSON_NAME" when agents see
+// protojson names, else "".
+func (sm *serviceModel) fieldNaming() string {
+	if sm.jsonNames {
+		return mcpwritev1.ServiceRules_JSON_NAME.String()
+	}
+	return ""
 }

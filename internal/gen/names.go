@@ -2,100 +2,48 @@ package gen
 
 import (
 	"strings"
-	"unicode"
+
+	"google.golang.org/protobuf/compiler/protogen"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/naming"
 )
 
-// Every emitted identifier and tool name is derived here.
-
-// words splits CamelCase, snake_case, kebab-case and SCREAMING_CASE into
-// lower-case words: "CreateElement" -> [create element], "HTTPServer" ->
-// [http server], "APPLICATION_COMPONENT" -> [application component].
-func words(s string) []string {
-	var out []string
-	var cur []rune
-	rs := []rune(s)
-	flush := func() {
-		if len(cur) > 0 {
-			out = append(out, strings.ToLower(string(cur)))
-			cur = cur[:0]
-		}
-	}
-	for i, r := range rs {
-		switch {
-		case r == '_' || r == '-' || r == ' ' || r == '.':
-			flush()
-		case unicode.IsUpper(r):
-			if len(cur) > 0 {
-				prev := rs[i-1]
-				nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
-				if unicode.IsLower(prev) || unicode.IsDigit(prev) || (unicode.IsUpper(prev) && nextLower) {
-					flush()
-				}
-			}
-			cur = append(cur, r)
-		default:
-			cur = append(cur, r)
-		}
-	}
-	flush()
-	return out
-}
-
-func pascal(ws []string) string {
-	var b strings.Builder
-	for _, w := range ws {
-		if w == "" {
-			continue
-		}
-		rs := []rune(w)
-		rs[0] = unicode.ToUpper(rs[0])
-		b.WriteString(string(rs))
-	}
-	return b.String()
-}
-
-func camel(ws []string) string {
-	p := pascal(ws)
-	if p == "" {
-		return p
-	}
-	rs := []rune(p)
-	rs[0] = unicode.ToLower(rs[0])
-	return string(rs)
-}
-
-func snake(ws []string) string { return strings.Join(ws, "_") }
+// Every emitted identifier and tool name is derived here, from the shared
+// vocabulary of internal/naming (word splitting, casing, enum prefixes).
 
 // toolName applies the service's naming style to a method or service-tool name.
-func toolName(naming mcpwritev1.ServiceRules_ToolNaming, prefix, name string) string {
-	switch naming {
+func toolName(style mcpwritev1.ServiceRules_ToolNaming, prefix, name string) string {
+	switch style {
 	case mcpwritev1.ServiceRules_CAMEL_CASE:
-		return prefix + camel(words(name))
+		return prefix + naming.Camel(naming.Words(name))
 	case mcpwritev1.ServiceRules_AS_IS:
 		return prefix + name
 	default:
-		return prefix + snake(words(name))
+		return prefix + naming.Snake(naming.Words(name))
 	}
 }
 
 // aliasFor renders an enum value name (prefix already stripped) in a style.
 func aliasFor(style mcpwritev1.EnumAlias_Style, stripped string) string {
-	ws := words(stripped)
+	ws := naming.Words(stripped)
 	switch style {
 	case mcpwritev1.EnumAlias_SNAKE:
-		return snake(ws)
+		return naming.Snake(ws)
 	case mcpwritev1.EnumAlias_KEBAB:
-		return strings.Join(ws, "-")
+		return naming.Kebab(ws)
 	default:
-		return pascal(ws)
+		return naming.Pascal(ws)
 	}
 }
 
-// enumPrefix is the conventional value prefix of an enum: ElementType -> ELEMENT_TYPE_.
-func enumPrefix(enumName string) string {
-	return strings.ToUpper(snake(words(enumName))) + "_"
+// valueAlias is the alias an enum value is offered under when no
+// annotation names one: the value's name without the enum's conventional
+// prefix (naming.EnumPrefix), in style. The runtime derives the same PASCAL
+// alias for a table built without aliases (runtime.NewEnumTable).
+func valueAlias(style mcpwritev1.EnumAlias_Style, enumName, valueName string) string {
+	return aliasFor(style, strings.TrimPrefix(valueName, naming.EnumPrefix(enumName)))
 }
 
 // plural makes a discovery tool noun plural: ElementType -> ElementTypes.
@@ -110,7 +58,7 @@ func plural(s string) string {
 }
 
 // resolverMethod renders the Handler method of a resolver: active_model -> ResolveActiveModel.
-func resolverMethod(name string) string { return "Resolve" + pascal(words(name)) }
+func resolverMethod(name string) string { return "Resolve" + naming.Pascal(naming.Words(name)) }
 
 // isSnakeName reports whether s is lower snake_case (resolver names).
 func isSnakeName(s string) bool {
@@ -141,9 +89,128 @@ func isToolName(s string) bool {
 // handlerName is the generated Handler interface of a service.
 func handlerName(sm *serviceModel) string { return sm.proto.GoName + "Handler" }
 
-// serviceCtorName is the constructor of a service's runtime.Service:
+// serviceCtorName is the constructor of a service's mcpwriteimpl.Service:
 // NewArchitectureService for ArchitectureService (no stutter),
 // NewPlannerService for Planner.
 func serviceCtorName(sm *serviceModel) string {
 	return "New" + strings.TrimSuffix(sm.proto.GoName, "Service") + "Service"
+}
+
+// getterName is the generated getter of a message field: GetTitle.
+func getterName(f *protogen.Field) string { return "Get" + f.GoName }
+
+// registerName is a service's registration function: RegisterPlannerTools.
+func registerName(sm *serviceModel) string { return "Register" + sm.proto.GoName + "Tools" }
+
+// decodeName is the decoder of an agent-facing message: decodeCreateElementRequest.
+func decodeName(m *protogen.Message) string { return "decode" + m.GoIdent.GoName }
+
+// fieldsVarName is the variable listing a message's agent fields, for the
+// decoder's unknown-field check.
+func fieldsVarName(m *protogen.Message) string { return "fields" + m.GoIdent.GoName }
+
+// patternVarName is the compiled pattern of a field's values, or of its map
+// keys (key).
+func patternVarName(m *protogen.Message, f *protogen.Field, key bool) string {
+	name := "pattern" + m.GoIdent.GoName + f.GoName
+	if key {
+		name += "Key"
+	}
+	return name
+}
+
+// enrichName is the function that fills the server-supplied fields of a
+// message for one service: enrichPlannerCreateTaskRequest.
+func enrichName(sm *serviceModel, m *messageModel) string {
+	return "enrich" + sm.proto.GoName + m.proto.GoIdent.GoName
+}
+
+// fillVarName is the variable an unconditional fill reads a value into.
+func fillVarName(f *protogen.Field) string { return "v" + f.GoName }
+
+// enumTableVarName is the variable of an alias table: enumElementType for
+// the default style, enumElementTypeSnake for another, ...ForKind when a
+// field's extra aliases make the table its own.
+func enumTableVarName(e *protogen.Enum, style mcpwritev1.EnumAlias_Style, extraOf *protogen.Field) string {
+	name := "enum" + e.GoIdent.GoName
+	if style != mcpwritev1.EnumAlias_PASCAL {
+		name += naming.Pascal(naming.Words(style.String()))
+	}
+	if extraOf != nil {
+		name += "For" + naming.Pascal(naming.Words(string(extraOf.Desc.Name())))
+	}
+	return name
+}
+
+// pairTableVarName is the pair table a method's pair_check reads.
+func pairTableVarName(m *protogen.Method) string { return "pairs" + m.GoName }
+
+// adapterNames are the identifiers of a service's gRPC or connect-go
+// client adapter.
+type adapterNames struct {
+	client    string // the client interface: PlannerClient, PlannerConnectClient
+	resolvers string // the resolvers interface: PlannerResolvers
+	impl      string // the adapter type: clientAdapterPlanner, connectAdapterPlanner
+	ctor      string // its constructor: NewPlannerClientAdapter, NewPlannerConnectAdapter
+}
+
+func grpcAdapterNames(sm *serviceModel) adapterNames {
+	svc := sm.proto.GoName
+	return adapterNames{client: svc + "Client", resolvers: svc + "Resolvers", impl: "clientAdapter" + svc, ctor: "New" + svc + "ClientAdapter"}
+}
+
+func connectAdapterNames(sm *serviceModel) adapterNames {
+	svc := sm.proto.GoName
+	return adapterNames{client: svc + "ConnectClient", resolvers: svc + "Resolvers", impl: "connectAdapter" + svc, ctor: "New" + svc + "ConnectAdapter"}
+}
+
+// goType is the one renderer of a field's Go type; qual renders a named
+// type (the generated file's import-resolving QualifiedGoIdent, or
+// fullGoIdent where the type is only compared).
+func goType(f *protogen.Field, qual func(protogen.GoIdent) string) string {
+	var t string
+	switch {
+	case f.Desc.IsMap():
+		return "map[" + goType(f.Message.Fields[0], qual) + "]" + goType(f.Message.Fields[1], qual)
+	case f.Message != nil:
+		t = "*" + qual(f.Message.GoIdent)
+	case f.Enum != nil:
+		t = qual(f.Enum.GoIdent)
+	default:
+		t = scalarGoType(f)
+	}
+	if f.Desc.IsList() {
+		return "[]" + t
+	}
+	return t
+}
+
+// fullGoIdent renders a Go identifier with its whole import path.
+func fullGoIdent(id protogen.GoIdent) string { return string(id.GoImportPath) + "." + id.GoName }
+
+// scalarGoType is the Go type of a scalar field.
+func scalarGoType(f *protogen.Field) string {
+	switch f.Desc.Kind() {
+	case protoreflect.BoolKind:
+		return "bool"
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+		return "int32"
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return "uint32"
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		return "int64"
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return "uint64"
+	case protoreflect.FloatKind:
+		return "float32"
+	case protoreflect.DoubleKind:
+		return "float64"
+	case protoreflect.StringKind:
+		return "string"
+	case protoreflect.BytesKind:
+		return "[]byte"
+	case protoreflect.EnumKind:
+		return string(f.Enum.GoIdent.GoImportPath) + "." + f.Enum.GoIdent.GoName
+	}
+	return "any"
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/naming"
 )
 
 func TestWordsSplitsEveryNamingStyle(t *testing.T) {
@@ -28,8 +29,8 @@ func TestWordsSplitsEveryNamingStyle(t *testing.T) {
 		{"", nil},
 	}
 	for _, tc := range cases {
-		if got := words(tc.in); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("words(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := naming.Words(tc.in); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("naming.Words(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }
@@ -112,8 +113,8 @@ func TestEnumPrefixIsTheConventionalValuePrefix(t *testing.T) {
 		"V2Status":         "V2_STATUS_",
 	}
 	for in, want := range cases {
-		if got := enumPrefix(in); got != want {
-			t.Errorf("enumPrefix(%q) = %q, want %q", in, got, want)
+		if got := naming.EnumPrefix(in); got != want {
+			t.Errorf("naming.EnumPrefix(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

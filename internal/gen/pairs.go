@@ -130,15 +130,5 @@ func (b *builder) pairCheck(t *toolModel, pc *mcpwritev1.PairCheck) *pairCheckMo
 			return nil
 		}
 	}
-	return &pairCheckModel{typ: typ, source: src, target: dst, rule: rule, varName: "pairs" + m.GoName}
-}
-
-func (e *emitter) pairTable(pc *pairCheckModel) {
-	g := e.g
-	g.P("var ", pc.varName, " = ", implPkg.Ident("NewPairTable"), "(", pc.rule.types.varName, ", ", pc.rule.ends.varName, ", []", implPkg.Ident("Pair"), "{")
-	for _, p := range pc.rule.pairs {
-		g.P("{Type: int32(", p.typ.GoIdent, "), Source: int32(", p.source.GoIdent, "), Target: int32(", p.target.GoIdent, ")}, // ", pc.rule.types.aliasOf(p.typ), ": ", pc.rule.ends.aliasOf(p.source), " -> ", pc.rule.ends.aliasOf(p.target))
-	}
-	g.P("}, ", quote(pc.rule.types.hint), ")")
-	g.P()
+	return &pairCheckModel{typ: typ, source: src, target: dst, rule: rule, varName: pairTableVarName(m)}
 }

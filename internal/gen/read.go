@@ -1,13 +1,8 @@
 package gen
 
 import (
-	"strconv"
-	"strings"
-
-	"github.com/invopop/jsonschema"
-	"google.golang.org/protobuf/reflect/protoreflect"
-
 	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/naming"
 )
 
 // Read tools (kind READ) share the write tools' decoding, enrichment and
@@ -107,7 +102,7 @@ const (
 // pagingName is a paging field's name as agents see it.
 func pagingName(jsonNames bool, field string) string {
 	if jsonNames {
-		return camel(words(field))
+		return naming.Camel(naming.Words(field))
 	}
 	return field
 }
@@ -118,43 +113,4 @@ func pageTokenDesc(jsonNames bool) string {
 
 func nextPageTokenDesc(jsonNames bool) string {
 	return "Pass as " + pagingName(jsonNames, pageTokenField) + " to get the next page; empty on the last page."
-}
-
-// describePaging gives a read's undocumented page_size and page_token
-// properties their standard descriptions.
-func describePaging(t *toolModel, s *jsonschema.Schema) {
-	for _, f := range t.input.fields {
-		if !f.exposed() || f.desc != "" || f.mode != modeAgent || f.proto.Desc.IsList() || f.proto.Desc.IsMap() {
-			continue
-		}
-		ps, ok := s.Properties.Get(f.agentName)
-		if !ok {
-			continue
-		}
-		switch name, k := string(f.proto.Desc.Name()), f.proto.Desc.Kind(); {
-		case name == pageSizeField && isNumeric(k):
-			ps.Description = pageSizeDesc(f.agent)
-		case name == pageTokenField && k == protoreflect.StringKind:
-			ps.Description = pageTokenDesc(t.svc.jsonNames)
-		}
-	}
-}
-
-// pageSizeDesc is "Maximum results per page, 1-100; default 50." from the
-// field's own bounds and default.
-func pageSizeDesc(a *mcpwritev1.AgentSupplied) string {
-	d := "Maximum results per page"
-	n := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-	switch {
-	case a.Minimum != nil && a.Maximum != nil:
-		d += ", " + n(a.GetMinimum()) + "-" + n(a.GetMaximum())
-	case a.Maximum != nil:
-		d += ", at most " + n(a.GetMaximum())
-	case a.Minimum != nil:
-		d += ", at least " + n(a.GetMinimum())
-	}
-	if a.Default != nil {
-		d += "; default " + strings.TrimSpace(a.GetDefault())
-	}
-	return d + "."
 }

@@ -1,8 +1,6 @@
 package gen
 
 import (
-	"strconv"
-
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
@@ -43,24 +41,4 @@ func (b *builder) referenceField(fm *fieldModel, ref *mcpwritev1.Reference) bool
 // referenceNote is the sentence a reference field's description ends with.
 func referenceNote(f *fieldModel) string {
 	return "The " + f.resolver.kind + "'s id, or its name when no other " + f.resolver.kind + " has it."
-}
-
-// resolveReferences emits the resolution of every reference field of m,
-// appending failures to errs so all of them are reported at once.
-func (e *emitter) resolveReferences(m *messageModel) {
-	g := e.g
-	for _, f := range m.fields {
-		if f.resolver == nil || !f.resolver.reference {
-			continue
-		}
-		getter := "m.Get" + f.proto.GoName + "()"
-		g.P("if ref := ", getter, "; ref != \"\" {")
-		g.P("r, rerr := h.", f.resolver.method, "(c.Ctx, root, ref)")
-		g.P("if id, err := c.ResolveReference(", strconv.Quote(f.agentName), ", ", strconv.Quote(f.resolver.kind), ", ref, r, rerr); err != nil {")
-		g.P("errs = append(errs, err)")
-		g.P("} else {")
-		g.P(e.set(f.proto, "id"))
-		g.P("}")
-		g.P("}")
-	}
 }

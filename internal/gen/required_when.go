@@ -165,27 +165,3 @@ func requiredWhenRule(field, when string, vs []condValue) string {
 	}
 	return field + " is required when " + when + " is " + orList(qs)
 }
-
-// requiredWhenChecks reports each conditionally required field the agent
-// omitted while its condition holds, naming the value that holds.
-func (e *emitter) requiredWhenChecks(m *messageModel) {
-	g := e.g
-	for _, f := range m.agentFields() {
-		rw := f.requiredWhen
-		if rw == nil {
-			continue
-		}
-		key := strconv.Quote(f.agentName)
-		g.P("if v := obj.Get(", key, "); v == nil || v.Kind == ", implPkg.Ident("KindNull"), " {")
-		g.P("switch m.Get", rw.when.proto.GoName, "() {")
-		for _, v := range rw.values {
-			msg := f.agentName + " is required when " + rw.when.agentName + " is " + v.quoted()
-			hint := "send " + f.agentName + ", or set " + rw.when.agentName + " to another value"
-			g.P("case ", e.literal(v.lit), ":")
-			g.P("d.Add(&", implPkg.Ident("ErrorEntry"), "{Code: ", implPkg.Ident("CodeMissingRequired"), ", Field: ", key, ", Message: ", strconv.Quote(msg),
-				", Suggestions: &", implPkg.Ident("Suggestions"), "{Hint: ", strconv.Quote(hint), "}})")
-		}
-		g.P("}")
-		g.P("}")
-	}
-}

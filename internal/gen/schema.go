@@ -10,7 +10,6 @@ import (
 	"google.golang.org/protobuf/compiler/protogen"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
-	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
@@ -58,9 +57,7 @@ func agentSummaryArg(t *toolModel) string {
 	if t.isRead() || t.svc.applyTool == "" || hasAgentField(t.input, schemadoc.AgentSummaryArgument) {
 		return ""
 	}
-	switch {
-	case t.confirmation == mcpwritev1.ToolRules_PROPOSAL,
-		t.confirmation == mcpwritev1.ToolRules_ELICIT && t.elicitFallback != mcpwritev1.ToolRules_REFUSE:
+	if t.mayPropose() {
 		return schemadoc.AgentSummaryArgument
 	}
 	return ""
@@ -148,42 +145,35 @@ func fieldSchema(f *fieldModel) *jsonschema.Schema {
 	case f.proto.Desc.IsList():
 		v = s.Items
 	}
-	if a := f.agent; a != nil && f.mode == modeAgent {
-		if a.MinLength != nil {
-			v.MinLength = u64(uint64(a.GetMinLength()))
+	if r := f.value; r != nil {
+		if r.minLength != nil {
+			v.MinLength = u64(uint64(*r.minLength))
 		}
-		if a.MaxLength != nil {
-			v.MaxLength = u64(uint64(a.GetMaxLength()))
+		if r.maxLength != nil {
+			v.MaxLength = u64(uint64(*r.maxLength))
 		}
-		if a.Pattern != nil {
-			v.Pattern = a.GetPattern()
+		if r.pattern != nil {
+			v.Pattern = *r.pattern
 		}
-		if a.Minimum != nil {
-			v.Minimum = num(a.GetMinimum())
+		if r.minimum != nil {
+			v.Minimum = num(*r.minimum)
 		}
-		if a.Maximum != nil {
-			v.Maximum = num(a.GetMaximum())
+		if r.maximum != nil {
+			v.Maximum = num(*r.maximum)
 		}
-		if a.MinItems != nil {
-			s.MinItems = u64(uint64(a.GetMinItems()))
+		if r.minItems != nil {
+			s.MinItems = u64(uint64(*r.minItems))
 		}
-		if a.MaxItems != nil {
-			s.MaxItems = u64(uint64(a.GetMaxItems()))
+		if r.maxItems != nil {
+			s.MaxItems = u64(uint64(*r.maxItems))
 		}
-		if a.Default != nil {
-			if lit, err := goLiteral(f, a.GetDefault()); err == nil {
-				s.Default = lit.jsonValue
-			}
+		if r.deflt != nil {
+			s.Default = r.deflt.jsonValue
 		}
-		for _, ex := range a.GetExamples() {
-			var v any
-			if json.Unmarshal([]byte(ex), &v) == nil {
-				s.Examples = append(s.Examples, v)
-			}
-		}
+		s.Examples = append(s.Examples, r.examples...)
 	}
-	if f.alias != nil && f.alias.Default != nil {
-		s.Default = f.alias.GetDefault()
+	if d := f.enumDefault; d != nil {
+		s.Default = d.text
 	}
 	pvSchema(f, s, v)
 	return s
@@ -446,47 +436,51 @@ func outValue(f *protogen.Field, jsonNames bool, seen map[protoreflect.FullName]
 
 // fillHow says, for people, how the server fills a field.
 func fillHow(f *fieldModel) string {
-	if g := f.generated; g != nil {
-		how := map[mcpwritev1.Generated_Kind]string{
-			mcpwritev1.Generated_UUID_V4:        "generated UUID v4",
-			mcpwritev1.Generated_UUID_V7:        "generated UUID v7",
-			mcpwritev1.Generated_ULID:           "generated ULID",
-			mcpwritev1.Generated_NOW:            "the current time",
-			mcpwritev1.Generated_CONTENT_HASH:   "deterministic id hashed from " + strings.Join(g.GetFrom(), ", "),
-			mcpwritev1.Generated_REQUEST_SCOPED: "deterministic UUID from tenant, tool and client_request_id",
-		}[g.GetKind()]
-		if g.Prefix != nil {
-			how += " with prefix " + strconv.Quote(g.GetPrefix())
+	fl := f.fill
+	if fl == nil {
+		return "filled by the server"
+	}
+	switch fl.source {
+	case fillGenerated:
+		how := map[generatedKind]string{
+			genUUIDv4:        "generated UUID v4",
+			genUUIDv7:        "generated UUID v7",
+			genULID:          "generated ULID",
+			genNow:           "the current time",
+			genContentHash:   "deterministic id hashed from " + strings.Join(fl.hashFrom, ", "),
+			genRequestScoped: "deterministic UUID from tenant, tool and client_request_id",
+		}[fl.gen]
+		if fl.prefix != nil {
+			how += " with prefix " + strconv.Quote(*fl.prefix)
 		}
 		return how
-	}
-	d := f.derived
-	switch src := d.GetSource().(type) {
-	case *mcpwritev1.Derived_FromEnum:
-		return "derived from " + src.FromEnum
-	case *mcpwritev1.Derived_Context:
-		return strings.ToLower(strings.ReplaceAll(src.Context.String(), "_", " ")) + " from the request context"
-	case *mcpwritev1.Derived_Resolver:
-		return "resolved by the server (" + src.Resolver + ")"
-	case *mcpwritev1.Derived_Constant:
-		return "constant " + src.Constant
+	case fillFromEnum:
+		return "derived from " + fl.fromEnum
+	case fillContext:
+		return fl.contextWords + " from the request context"
+	case fillResolver:
+		return "resolved by the server (" + fl.resolver + ")"
+	case fillConstant:
+		return "constant " + fl.constantText
 	}
 	return "filled by the server"
 }
 
 // fillSource is the machine-readable source of a server fill.
 func fillSource(f *fieldModel) string {
-	if f.generated != nil {
-		return "generated"
+	if f.fill == nil {
+		return "server"
 	}
-	switch f.derived.GetSource().(type) {
-	case *mcpwritev1.Derived_FromEnum:
+	switch f.fill.source {
+	case fillGenerated:
+		return "generated"
+	case fillFromEnum:
 		return "from_enum"
-	case *mcpwritev1.Derived_Context:
+	case fillContext:
 		return "context"
-	case *mcpwritev1.Derived_Resolver:
+	case fillResolver:
 		return "resolver"
-	case *mcpwritev1.Derived_Constant:
+	case fillConstant:
 		return "constant"
 	}
 	return "server"
@@ -510,4 +504,43 @@ func oneOfNote(names []string, required bool) string {
 		return "Set exactly one of: " + strings.Join(names, ", ") + "."
 	}
 	return "Set at most one of: " + strings.Join(names, ", ") + "."
+}
+
+// describePaging gives a read's undocumented page_size and page_token
+// properties their standard descriptions.
+func describePaging(t *toolModel, s *jsonschema.Schema) {
+	for _, f := range t.input.fields {
+		if !f.exposed() || f.desc != "" || f.mode != modeAgent || f.proto.Desc.IsList() || f.proto.Desc.IsMap() {
+			continue
+		}
+		ps, ok := s.Properties.Get(f.agentName)
+		if !ok {
+			continue
+		}
+		switch name, k := string(f.proto.Desc.Name()), f.proto.Desc.Kind(); {
+		case name == pageSizeField && isNumeric(k):
+			ps.Description = pageSizeDesc(f.value)
+		case name == pageTokenField && k == protoreflect.StringKind:
+			ps.Description = pageTokenDesc(t.svc.jsonNames)
+		}
+	}
+}
+
+// pageSizeDesc is "Maximum results per page, 1-100; default 50." from the
+// field's own bounds and default.
+func pageSizeDesc(r *valueConstraints) string {
+	d := "Maximum results per page"
+	n := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	switch {
+	case r.minimum != nil && r.maximum != nil:
+		d += ", " + n(*r.minimum) + "-" + n(*r.maximum)
+	case r.maximum != nil:
+		d += ", at most " + n(*r.maximum)
+	case r.minimum != nil:
+		d += ", at least " + n(*r.minimum)
+	}
+	if r.deflt != nil {
+		d += "; default " + r.defaultText
+	}
+	return d + "."
 }

@@ -7,12 +7,12 @@ import (
 	"sort"
 	"strings"
 
-	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
-// document builds the getWriteSchema document of a file.
-func (b *builder) document(fm *fileModel) schemadoc.Document {
+// document builds the getWriteSchema document of a file: a plain function
+// of the resolved model.
+func document(fm *fileModel) schemadoc.Document {
 	doc := schemadoc.Document{Source: fm.proto.Desc.Path()}
 	for _, sm := range fm.services {
 		sd := schemadoc.Service{
@@ -22,11 +22,9 @@ func (b *builder) document(fm *fileModel) schemadoc.Document {
 			ApplyTool:    sm.applyTool,
 			DiscardTool:  sm.discardTool,
 		}
-		if sm.jsonNames {
-			sd.FieldNaming = mcpwritev1.ServiceRules_JSON_NAME.String()
-		}
+		sd.FieldNaming = sm.fieldNaming()
 		for _, t := range sm.tools {
-			sd.Tools = append(sd.Tools, b.toolDoc(t))
+			sd.Tools = append(sd.Tools, toolDoc(t))
 		}
 		for _, d := range sm.discovery {
 			dd := schemadoc.Discovery{Tool: d.tool, Enum: string(d.table.enum.Desc.FullName()), Description: d.desc}
@@ -59,15 +57,15 @@ func (b *builder) document(fm *fileModel) schemadoc.Document {
 	return doc
 }
 
-func (b *builder) toolDoc(t *toolModel) schemadoc.Tool {
+func toolDoc(t *toolModel) schemadoc.Tool {
 	td := schemadoc.Tool{
 		Name:                t.name,
 		Method:              string(t.method.Desc.FullName()),
 		Title:               t.title,
 		Description:         toolDescription(t),
-		Kind:                t.kind.String(),
-		Classification:      t.classification.String(),
-		Confirmation:        t.confirmation.String(),
+		Kind:                t.kindName(),
+		Classification:      t.classificationName(),
+		Confirmation:        t.confirmationName(),
 		ElicitFallback:      elicitFallback(t),
 		ConfirmationMessage: t.confirmationMessage,
 		PreviewUnless:       previewUnless(t),
@@ -94,7 +92,7 @@ func (b *builder) toolDoc(t *toolModel) schemadoc.Tool {
 		for _, f := range m.fields {
 			name := prefix + f.agentName
 			pname := protoPrefix + string(f.proto.Desc.Name())
-			if rs := b.fieldRuleDocs(f); len(rs) > 0 {
+			if rs := f.ruleDocs; len(rs) > 0 {
 				fr := schemadoc.FieldRules{ProtoField: pname, FilledBy: "server", Rules: rs}
 				if f.mode == modeAgent || f.mode == modeEnumAlias {
 					fr.Field, fr.FilledBy = name, "agent"
@@ -143,7 +141,7 @@ func (b *builder) toolDoc(t *toolModel) schemadoc.Tool {
 		}
 	}
 	walk(t.input, "", "", map[*messageModel]bool{})
-	td.Examples = b.examples(t)
+	td.Examples = examples(t)
 	return td
 }
 
@@ -159,11 +157,10 @@ func toolDescription(t *toolModel) string {
 	if t.isRead() {
 		return d + " Read-only: changes nothing."
 	}
-	switch t.classification {
-	case mcpwritev1.ToolRules_DESTRUCTIVE_UPDATE, mcpwritev1.ToolRules_DESTRUCTIVE_DELETE:
-		d += " Classification: " + t.classification.String() + "."
+	if t.destructiveClass() {
+		d += " Classification: " + t.classificationName() + "."
 	}
-	switch t.confirmation.String() {
+	switch t.confirmationName() {
 	case "PROPOSAL":
 		d += " Returns a proposal; nothing is written until it is applied by proposal_id."
 	case "ELICIT":
@@ -175,27 +172,10 @@ func toolDescription(t *toolModel) string {
 	return d
 }
 
-// examples are the tool's documented examples plus one minimal example made
-// from field examples, when every required field has one.
-func (b *builder) examples(t *toolModel) []schemadoc.Example {
-	var out []schemadoc.Example
-	for i, ex := range t.rules.GetExamples() {
-		var obj map[string]any
-		if err := json.Unmarshal([]byte(ex.GetInput()), &obj); err != nil {
-			b.probs.methodf(t.method, "example %d: input is not a JSON object", i+1)
-			continue
-		}
-		for _, k := range sortedAnyKeys(obj) {
-			if !hasAgentField(t.input, k) && (t.isRead() || k != "client_request_id" && k != "dry_run" && k != agentSummaryArg(t)) {
-				b.probs.methodf(t.method, "example %d: %q is not an input field of %s", i+1, k, t.name)
-			}
-		}
-		desc := ex.GetDescription()
-		if desc == "" {
-			desc = fmt.Sprintf("Example %d", i+1)
-		}
-		out = append(out, schemadoc.Example{Description: desc, Input: mustJSON(obj)})
-	}
+// examples are the tool's documented examples, or one minimal example made
+// from field examples when every required field has one.
+func examples(t *toolModel) []schemadoc.Example {
+	out := t.examples
 	if len(out) > 0 {
 		return out
 	}
@@ -226,11 +206,8 @@ func exampleValue(f *fieldModel) (any, bool) {
 		}
 		return f.enumTable.values[0].alias, true
 	}
-	if a := f.agent; a != nil && len(a.GetExamples()) > 0 {
-		var v any
-		if json.Unmarshal([]byte(a.GetExamples()[0]), &v) == nil {
-			return v, true
-		}
+	if v := f.value; v != nil && len(v.examples) > 0 {
+		return v.examples[0], true
 	}
 	return nil, false
 }
@@ -276,8 +253,8 @@ func marshalDoc(doc schemadoc.Document) []byte {
 // elicitFallback is the document's elicit_fallback: "REFUSE", or "" for the
 // default (a proposal), which the document leaves out.
 func elicitFallback(t *toolModel) string {
-	if s := t.elicitFallback.String(); s == "REFUSE" {
-		return s
+	if t.refusesUnconfirmed() {
+		return "REFUSE"
 	}
 	return ""
 }

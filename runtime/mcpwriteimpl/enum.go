@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/naming"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/suggest"
 )
 
@@ -33,7 +34,7 @@ func NewEnumTable(fullName string, values []EnumValue, hint string) *EnumTable {
 			continue
 		}
 		if v.Alias == "" {
-			v.Alias = pascalOf(strings.TrimPrefix(v.Name, prefix))
+			v.Alias = naming.PascalOf(strings.TrimPrefix(v.Name, prefix))
 		}
 		t.Values = append(t.Values, v)
 	}
@@ -141,7 +142,7 @@ func enumValuePrefix(fullName string, values []EnumValue) string {
 		return ""
 	}
 	short := fullName[strings.LastIndexByte(fullName, '.')+1:]
-	if p := upperSnake(short) + "_"; p != "_" && allHavePrefix(values, p) {
+	if p := naming.EnumPrefix(short); p != "_" && allHavePrefix(values, p) {
 		return p
 	}
 	if len(values) < 2 {
@@ -173,39 +174,4 @@ func allHavePrefix(values []EnumValue, p string) bool {
 		}
 	}
 	return true
-}
-
-// upperSnake converts CamelCase to UPPER_SNAKE_CASE: ElementType ->
-// ELEMENT_TYPE, HTTPMethod -> HTTP_METHOD.
-func upperSnake(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 'A' && c <= 'Z' && i > 0 {
-			prev := s[i-1]
-			nextLower := i+1 < len(s) && s[i+1] >= 'a' && s[i+1] <= 'z'
-			if prev >= 'a' && prev <= 'z' || isDigit(prev) || (prev >= 'A' && prev <= 'Z' && nextLower) {
-				b.WriteByte('_')
-			}
-		}
-		if c >= 'a' && c <= 'z' {
-			c -= 'a' - 'A'
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
-}
-
-// pascalOf converts UPPER_SNAKE_CASE to PascalCase: APPLICATION_COMPONENT ->
-// ApplicationComponent.
-func pascalOf(s string) string {
-	var b strings.Builder
-	for _, w := range strings.Split(s, "_") {
-		if w == "" {
-			continue
-		}
-		b.WriteString(w[:1])
-		b.WriteString(strings.ToLower(w[1:]))
-	}
-	return b.String()
 }

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/naming"
 )
 
 // Candidate is one valid name; Also lists synonyms that also match (the Name is what is suggested).
@@ -60,17 +62,10 @@ func ClosestCandidates(input string, cands []Candidate, max int) []string {
 }
 
 // Normalize folds case and drops separators ('_', '-', ' ', '.'): "Application_Component" -> "applicationcomponent".
-// Every rune that is neither a letter nor a digit counts as a separator.
-func Normalize(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			b.WriteRune(unicode.ToLower(r))
-		}
-	}
-	return b.String()
-}
+// Every rune that is neither a letter nor a digit counts as a separator. It is
+// the vocabulary's one normalisation (naming.Normalize), which the plugin
+// uses too.
+func Normalize(s string) string { return naming.Normalize(s) }
 
 // Tokens splits a name into lower-case words at separators, camel-case humps and letter/digit
 // boundaries: "parentTaskID" -> [parent task id], "HTTPServer2" -> [http server 2].
