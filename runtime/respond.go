@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -510,14 +511,27 @@ func lowerFirst(s string) string {
 	if s == "" {
 		return s
 	}
-	r := []rune(s)
-	if len(r) > 1 && isUpper(r[1]) {
-		return s // an acronym: keep "MCP ..."
+	if !utf8.ValidString(s) {
+		// Through runes, so invalid bytes read as U+FFFD.
+		r := []rune(s)
+		if len(r) > 1 && isUpper(r[1]) {
+			return s
+		}
+		if isUpper(r[0]) {
+			r[0] += 'a' - 'A'
+		}
+		return string(r)
 	}
-	if isUpper(r[0]) {
-		r[0] += 'a' - 'A'
+	r0, n := utf8.DecodeRuneInString(s)
+	if n < len(s) {
+		if r1, _ := utf8.DecodeRuneInString(s[n:]); isUpper(r1) {
+			return s // an acronym: keep "MCP ..."
+		}
 	}
-	return string(r)
+	if isUpper(r0) {
+		return string(r0+'a'-'A') + s[n:]
+	}
+	return s
 }
 
 func isUpper(r rune) bool { return r >= 'A' && r <= 'Z' }
