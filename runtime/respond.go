@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -36,31 +38,22 @@ func (o *object) set(key string, val any) {
 
 // MarshalJSON writes the members in order without HTML escaping.
 func (o object) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, m := range o {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, err := marshalJSON(m.Key)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(k)
-		b.WriteByte(':')
-		v, err := marshalJSON(m.Val)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(v)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return appendObjectJSON(make([]byte, 0, 256), o)
 }
 
 // marshalJSON is json.Marshal without HTML escaping ("<" stays "<"), since the
-// output is read by agents, not embedded in HTML.
+// output is read by agents, not embedded in HTML. An envelope (object) is
+// written directly, its members in order, with the bytes encoding/json
+// writes for the same values.
 func marshalJSON(v any) ([]byte, error) {
+	if o, ok := v.(object); ok {
+		return appendObjectJSON(make([]byte, 0, 512), o)
+	}
+	return marshalJSONStd(v)
+}
+
+// marshalJSONStd is marshalJSON through encoding/json.
+func marshalJSONStd(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -68,6 +61,136 @@ func marshalJSON(v any) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// appendObjectJSON appends o as encoding/json writes it (without HTML
+// escaping): ownJSON as it is, the envelope's own value types directly,
+// anything else through encoding/json.
+func appendObjectJSON(b []byte, o object) ([]byte, error) {
+	b = append(b, '{')
+	for i, m := range o {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = appendEnvString(b, m.Key); err != nil {
+			return nil, err
+		}
+		b = append(b, ':')
+		if b, err = appendEnvValue(b, m.Val); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, '}'), nil
+}
+
+// appendEnvValue appends one member value as encoding/json writes it.
+func appendEnvValue(b []byte, v any) ([]byte, error) {
+	switch v := v.(type) {
+	case ownJSON:
+		return append(b, v...), nil
+	case object:
+		return appendObjectJSON(b, v) // a nil object is {}, as its MarshalJSON writes it
+	case []object:
+		if v == nil {
+			return append(b, "null"...), nil
+		}
+		b = append(b, '[')
+		for i, o := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = appendEnvValue(b, o); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, ']'), nil
+	case bool:
+		return strconv.AppendBool(b, v), nil
+	case string:
+		return appendEnvString(b, v)
+	case []string:
+		if v == nil {
+			return append(b, "null"...), nil
+		}
+		b = append(b, '[')
+		for i, s := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = appendEnvString(b, s); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, ']'), nil
+	case []mcpwriteimpl.Warning:
+		if v == nil {
+			return append(b, "null"...), nil
+		}
+		b = append(b, '[')
+		for i := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = appendWarning(b, &v[i]); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, ']'), nil
+	}
+	raw, err := marshalJSONStd(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, raw...), nil
+}
+
+// appendWarning appends w as encoding/json writes it (by its tags).
+func appendWarning(b []byte, w *mcpwriteimpl.Warning) ([]byte, error) {
+	var err error
+	b = append(b, `{"code":`...)
+	if b, err = appendEnvString(b, w.Code); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"message":`...)
+	if b, err = appendEnvString(b, w.Message); err != nil {
+		return nil, err
+	}
+	if w.Field != "" {
+		b = append(b, `,"field":`...)
+		if b, err = appendEnvString(b, w.Field); err != nil {
+			return nil, err
+		}
+	}
+	if w.Suggestion != "" {
+		b = append(b, `,"suggestion":`...)
+		if b, err = appendEnvString(b, w.Suggestion); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, '}'), nil
+}
+
+// appendEnvString appends s as encoding/json writes it without HTML
+// escaping: printable ASCII other than '"' and '\\' literally, anything
+// else through encoding/json (its escapes, U+2028 and U+2029 escaped,
+// invalid UTF-8 replaced).
+func appendEnvString(b []byte, s string) ([]byte, error) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			raw, err := marshalJSONStd(s)
+			if err != nil {
+				return nil, err
+			}
+			return append(b, raw...), nil
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"'), nil
 }
 
 // parseObject reads a JSON object keeping its key order; values stay raw.
@@ -278,9 +401,16 @@ var reservedKeys = map[string]bool{
 // response field named warnings (strings, or objects with code and message)
 // joins the envelope's warnings instead of being dropped.
 func successEnvelope(resp proto.Message, resultKey string, suggestions []string, warnings []mcpwriteimpl.Warning, enums map[string]*mcpwriteimpl.EnumTable, jsonNames bool) (object, error) {
-	o := object{{"success", true}}
+	return successEnvelopeWith(responseFields, resp, resultKey, suggestions, warnings, enums, jsonNames)
+}
+
+// successEnvelopeWith is successEnvelope with the response rendered by
+// fields.
+func successEnvelopeWith(fieldsOf func(proto.Message, map[string]*mcpwriteimpl.EnumTable, bool) (object, json.RawMessage, error), resp proto.Message, resultKey string, suggestions []string, warnings []mcpwriteimpl.Warning, enums map[string]*mcpwriteimpl.EnumTable, jsonNames bool) (object, error) {
+	o := make(object, 1, 8)
+	o[0] = member{"success", true}
 	if resp != nil {
-		fields, raw, err := responseFields(resp, enums, jsonNames)
+		fields, raw, err := fieldsOf(resp, enums, jsonNames)
 		if err != nil {
 			return nil, err
 		}
@@ -307,11 +437,23 @@ func successEnvelope(resp proto.Message, resultKey string, suggestions []string,
 	return o, nil
 }
 
-// responseFields renders a response as the envelope's members: protojson
-// once, parsed once, enum values aliased in the tree, and each top-level
-// field written out as its member. A response that is not a JSON object
-// (a wrapper type) comes back whole, as raw, with nil fields.
+// responseFields renders a response as the envelope's members, each
+// top-level field written out as its member with enum values aliased. A
+// response that is not a JSON object (a wrapper type) comes back whole, as
+// raw, with nil fields. The encoder writes it in one pass; what it leaves
+// to protojson (respond_encode.go) takes responseFieldsProtojson.
 func responseFields(resp proto.Message, enums map[string]*mcpwriteimpl.EnumTable, jsonNames bool) (object, json.RawMessage, error) {
+	fields, err := encodeResponseFields(resp, enums, jsonNames)
+	if err == nil {
+		return fields, nil, nil
+	}
+	return responseFieldsProtojson(resp, enums, jsonNames)
+}
+
+// responseFieldsProtojson is responseFields through protojson: rendered
+// once, parsed once, enum values aliased in the tree, and each top-level
+// field written out as its member.
+func responseFieldsProtojson(resp proto.Message, enums map[string]*mcpwriteimpl.EnumTable, jsonNames bool) (object, json.RawMessage, error) {
 	b, err := jsonOptions(jsonNames).Marshal(resp)
 	if err != nil {
 		return nil, nil, err
@@ -354,14 +496,27 @@ func lowerFirst(s string) string {
 	if s == "" {
 		return s
 	}
-	r := []rune(s)
-	if len(r) > 1 && isUpper(r[1]) {
-		return s // an acronym: keep "MCP ..."
+	if !utf8.ValidString(s) {
+		// Through runes, so invalid bytes read as U+FFFD.
+		r := []rune(s)
+		if len(r) > 1 && isUpper(r[1]) {
+			return s
+		}
+		if isUpper(r[0]) {
+			r[0] += 'a' - 'A'
+		}
+		return string(r)
 	}
-	if isUpper(r[0]) {
-		r[0] += 'a' - 'A'
+	r0, n := utf8.DecodeRuneInString(s)
+	if n < len(s) {
+		if r1, _ := utf8.DecodeRuneInString(s[n:]); isUpper(r1) {
+			return s // an acronym: keep "MCP ..."
+		}
 	}
-	return string(r)
+	if isUpper(r0) {
+		return string(r0+'a'-'A') + s[n:]
+	}
+	return s
 }
 
 func isUpper(r rune) bool { return r >= 'A' && r <= 'Z' }

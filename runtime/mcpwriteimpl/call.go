@@ -105,7 +105,7 @@ func (c *Call) UUIDv4() string {
 	var u [16]byte
 	c.random(u[:])
 	setVersion(&u, 4)
-	return formatUUID(u)
+	return c.uuidText(&u)
 }
 
 // UUIDv7 returns a time-ordered UUID (RFC 9562 version 7): the call's Now in
@@ -115,7 +115,7 @@ func (c *Call) UUIDv7() string {
 	putMillis(&u, unixMillis(c.Now()))
 	c.random(u[6:])
 	setVersion(&u, 7)
-	return formatUUID(u)
+	return c.uuidText(&u)
 }
 
 // ULID returns a ULID: the call's Now in Unix milliseconds (48 bits) and 80
@@ -124,7 +124,12 @@ func (c *Call) ULID() string {
 	var u [16]byte
 	putMillis(&u, unixMillis(c.Now()))
 	c.random(u[6:])
-	return formatULID(u)
+	if c.block == nil {
+		return formatULID(u)
+	}
+	b := c.block.text.take(26)
+	putULID(b, &u)
+	return seal(b)
 }
 
 // RequestScopedID returns an ID only this server can compute: a UUID
@@ -143,14 +148,16 @@ func (c *Call) RequestScopedID() string {
 	if secret == nil {
 		secret = processIDSecret()
 	}
-	return formatUUID(requestScopedUUID(secret, rc.TenantID, c.Tool, c.ClientRequestID))
+	u := requestScopedUUID(secret, rc.TenantID, c.Tool, c.ClientRequestID)
+	return c.uuidText(&u)
 }
 
 // ContentHash returns a deterministic UUID-shaped ID (RFC 9562 version 8)
 // from the SHA-256 of the parts, each length-prefixed, so equal content
 // gives equal IDs and ("ab","c") differs from ("a","bc").
 func (c *Call) ContentHash(parts ...string) string {
-	return formatUUID(uuidV8SHA256(parts))
+	u := uuidV8SHA256(parts)
+	return c.uuidText(&u)
 }
 
 // requestContext returns the call's RequestMetadata, falling back to the one

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"hash"
 	"strconv"
 	"sync"
@@ -33,23 +32,29 @@ var processIDSecret = sync.OnceValue(func() []byte {
 // live in randomBlocks, so concurrent calls never share one and none waits
 // on a lock; bytes handed out are wiped, so no byte is handed out twice.
 type randomBlock struct {
-	b    [512]byte
+	b    [randomBlockSize]byte
 	used int
+	// text holds the ID strings of the calls that use this block (a
+	// scratch's); unused by the shared blocks of cryptoRandom.
+	text idText
 }
+
+// randomBlockSize is how many crypto/rand bytes one read fetches.
+const randomBlockSize = 2048
 
 var randomBlocks = sync.Pool{New: func() any { return newRandomBlock() }}
 
 // newRandomBlock returns an empty block: the first read fills it.
-func newRandomBlock() *randomBlock { return &randomBlock{used: 512} }
+func newRandomBlock() *randomBlock { return &randomBlock{used: randomBlockSize} }
 
-// cryptoRandom fills p (at most 512 bytes) with bytes from crypto/rand.
+// cryptoRandom fills p (at most randomBlockSize bytes) with bytes from crypto/rand.
 func cryptoRandom(p []byte) {
 	rb := randomBlocks.Get().(*randomBlock)
 	rb.read(p)
 	randomBlocks.Put(rb)
 }
 
-// read fills p (at most 512 bytes) from the block, refilling it first when
+// read fills p (at most randomBlockSize bytes) from the block, refilling it first when
 // too few bytes are left. One caller at a time.
 func (rb *randomBlock) read(p []byte) {
 	if len(rb.b)-rb.used < len(p) {
@@ -108,15 +113,7 @@ func setVersion(u *[16]byte, v byte) {
 // formatUUID renders the canonical 8-4-4-4-12 lower-case form.
 func formatUUID(u [16]byte) string {
 	var b [36]byte
-	hex.Encode(b[0:8], u[0:4])
-	b[8] = '-'
-	hex.Encode(b[9:13], u[4:6])
-	b[13] = '-'
-	hex.Encode(b[14:18], u[6:8])
-	b[18] = '-'
-	hex.Encode(b[19:23], u[8:10])
-	b[23] = '-'
-	hex.Encode(b[24:36], u[10:16])
+	putUUID(b[:], &u)
 	return string(b[:])
 }
 
@@ -141,15 +138,21 @@ const crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
 // formatULID renders 128 bits as 26 Crockford base32 characters.
 func formatULID(u [16]byte) string {
+	var b [26]byte
+	putULID(b[:], &u)
+	return string(b[:])
+}
+
+// putULID writes the 26 characters of u into b.
+func putULID(b []byte, u *[16]byte) {
+	_ = b[25]
 	hi := binary.BigEndian.Uint64(u[0:8])
 	lo := binary.BigEndian.Uint64(u[8:16])
-	var b [26]byte
 	for i := 25; i >= 0; i-- {
 		b[i] = crockford[lo&31]
 		lo = lo>>5 | hi<<59
 		hi >>= 5
 	}
-	return string(b[:])
 }
 
 // FormatRFC3339 renders t in UTC as protobuf JSON does: fractional seconds

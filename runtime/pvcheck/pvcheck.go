@@ -9,7 +9,10 @@ package pvcheck
 
 import (
 	"errors"
+	"fmt"
+	goruntime "runtime"
 	"strconv"
+	"sync"
 
 	"buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
 	"buf.build/go/protovalidate"
@@ -21,6 +24,21 @@ import (
 // checker is one protovalidate validator, shared by every call.
 type checker struct{ v protovalidate.Validator }
 
+// job is one request handed to a check goroutine.
+type job struct {
+	c    *checker
+	req  proto.Message
+	vs   []mcpwriteimpl.Violation
+	err  error
+	done chan struct{}
+}
+
+// checkInline runs every check on the caller's goroutine (benchmarks
+// compare the two).
+var checkInline = false
+
+var jobs = sync.Pool{New: func() any { return &job{done: make(chan struct{}, 1)} }}
+
 // New builds the validator once, compiling the rules of msgs (the request
 // messages) up front so no call pays for it and a rule that does not
 // compile fails registration.
@@ -29,12 +47,60 @@ func New(msgs ...proto.Message) (mcpwriteimpl.RequestChecker, error) {
 	if err != nil {
 		return nil, err
 	}
-	return checker{v: v}, nil
+	return &checker{v: v}, nil
 }
 
-// Check validates req and returns its violations.
-func (c checker) Check(req proto.Message) ([]mcpwriteimpl.Violation, error) {
-	err := c.v.Validate(req)
+// checkJobs hands requests to the check goroutines, one per processor,
+// shared by every checker of the process and started with the first.
+var checkJobs = sync.OnceValue(func() chan *job {
+	ch := make(chan *job)
+	for range max(2, goruntime.GOMAXPROCS(0)) {
+		go serve(ch)
+	}
+	return ch
+})
+
+// serve runs the checks handed to it. A tool call runs on a goroutine
+// made for it, whose stack would grow (copied, frame by frame) to hold
+// protovalidate's evaluation; the stack of a check goroutine has grown
+// once and stays grown, so a check costs a hand-over instead.
+func serve(ch chan *job) {
+	for j := range ch {
+		j.vs, j.err = j.c.check(j.req)
+		j.done <- struct{}{}
+	}
+}
+
+// Check validates req and returns its violations: on a check goroutine
+// when one is free, else on the caller's.
+func (c *checker) Check(req proto.Message) ([]mcpwriteimpl.Violation, error) {
+	j := jobs.Get().(*job)
+	j.c, j.req = c, req
+	ch := checkJobs()
+	if checkInline {
+		ch = nil // a nil channel never takes the job
+	}
+	select {
+	case ch <- j:
+		<-j.done
+	default:
+		j.vs, j.err = c.check(req)
+	}
+	vs, err := j.vs, j.err
+	*j = job{done: j.done}
+	jobs.Put(j)
+	return vs, err
+}
+
+// check validates req; a panic in the validator is an error, not a crash
+// of the check goroutine.
+func (c *checker) check(req proto.Message) (vs []mcpwriteimpl.Violation, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			vs, err = nil, fmt.Errorf("protovalidate panicked: %v", p)
+		}
+	}()
+	err = c.v.Validate(req)
 	if err == nil {
 		return nil, nil
 	}

@@ -1,0 +1,85 @@
+package mcpwriteimpl
+
+import (
+	"encoding/hex"
+	"unsafe"
+
+	"google.golang.org/protobuf/types/known/timestamppb"
+)
+
+// idTextChunk is how many bytes of ID text one allocation holds: the IDs
+// of several calls (a UUID is 36 bytes).
+const idTextChunk = 512
+
+// idText is storage the ID strings of the calls of one scratch are carved
+// from, so an ID costs no allocation of its own. Each string is written
+// once, before it is made, and its bytes are never written again: the
+// storage only grows into its unused tail, and a full chunk is left to
+// the collector (kept alive by the strings still referring to it).
+type idText struct {
+	buf []byte
+	// times are Timestamps not handed out yet (NowTimestamp).
+	times []timestamppb.Timestamp
+}
+
+// timesChunk is how many Timestamps one allocation holds.
+const timesChunk = 8
+
+// take returns n fresh bytes no string refers to yet.
+func (t *idText) take(n int) []byte {
+	if cap(t.buf)-len(t.buf) < n {
+		t.buf = make([]byte, 0, idTextChunk)
+	}
+	start := len(t.buf)
+	t.buf = t.buf[:start+n]
+	return t.buf[start : start+n : start+n]
+}
+
+// seal makes the string of b, which take returned and which is never
+// written again.
+func seal(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+// putUUID writes the canonical 8-4-4-4-12 lower-case form of u into b
+// (36 bytes).
+func putUUID(b []byte, u *[16]byte) {
+	_ = b[35]
+	hex.Encode(b[0:8], u[0:4])
+	b[8] = '-'
+	hex.Encode(b[9:13], u[4:6])
+	b[13] = '-'
+	hex.Encode(b[14:18], u[6:8])
+	b[18] = '-'
+	hex.Encode(b[19:23], u[8:10])
+	b[23] = '-'
+	hex.Encode(b[24:36], u[10:16])
+}
+
+// uuidText renders u as formatUUID does, from the scratch's ID storage
+// when the call has one.
+func (c *Call) uuidText(u *[16]byte) string {
+	if c.block == nil {
+		return formatUUID(*u)
+	}
+	b := c.block.text.take(36)
+	putUUID(b, u)
+	return seal(b)
+}
+
+// NowTimestamp returns the call's Now as a new Timestamp: what
+// timestamppb.New(c.Now()) returns, taken from storage the calls of one
+// scratch share, so it costs no allocation of its own. Each Timestamp is
+// handed out once; the caller owns it. For use by generated code.
+func (c *Call) NowTimestamp() *timestamppb.Timestamp {
+	t := c.Now()
+	if c.block == nil {
+		return timestamppb.New(t)
+	}
+	x := &c.block.text
+	if len(x.times) == 0 {
+		x.times = make([]timestamppb.Timestamp, timesChunk)
+	}
+	ts := &x.times[0]
+	x.times = x.times[1:]
+	ts.Seconds, ts.Nanos = t.Unix(), int32(t.Nanosecond())
+	return ts
+}
