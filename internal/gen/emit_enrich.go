@@ -221,7 +221,7 @@ func (e *emitter) generatedExpr(f *fieldModel) *jen.Statement {
 	case genNow:
 		switch {
 		case f.proto.Message != nil:
-			return e.q(timestampPkg.Ident("New")).Call(c("Now"))
+			return c("NowTimestamp")
 		case f.proto.Desc.Kind() == protoreflect.Int64Kind:
 			return c("Now").Dot("UnixMilli").Call()
 		default:

@@ -15,7 +15,6 @@ const (
 	contextPkg    = protogen.GoImportPath("context")
 	regexpPkg     = protogen.GoImportPath("regexp")
 	strconvPkg    = protogen.GoImportPath("strconv")
-	timestampPkg  = protogen.GoImportPath("google.golang.org/protobuf/types/known/timestamppb")
 	wrappersPkg   = protogen.GoImportPath("google.golang.org/protobuf/types/known/wrapperspb")
 )
 

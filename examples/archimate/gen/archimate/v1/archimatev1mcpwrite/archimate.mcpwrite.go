@@ -16,7 +16,6 @@ import (
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
-	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 )
 
 // The generated code asserts at compile time that the runtime it links
@@ -768,7 +767,7 @@ func enrichArchitectureServiceMessageMeta(c *mcpwriteimpl.Call, h ArchitectureSe
 		return err
 	}
 	m.TenantId = vTenantId
-	m.OccurredAt = timestamppb.New(c.Now())
+	m.OccurredAt = c.NowTimestamp()
 	vClientRequestId, err := c.ContextValue(mcpwriteimpl.ContextClientRequestID, "client_request_id")
 	if err != nil {
 		return err

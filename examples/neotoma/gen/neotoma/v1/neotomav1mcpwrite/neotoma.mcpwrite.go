@@ -14,7 +14,6 @@ import (
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
-	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 	regexp "regexp"
 )
 
@@ -1428,7 +1427,7 @@ func enrichMemoryServiceStoreRequest(c *mcpwriteimpl.Call, h MemoryServiceHandle
 		return err
 	}
 	m.UserId = vUserId
-	m.StoredAt = timestamppb.New(c.Now())
+	m.StoredAt = c.NowTimestamp()
 	vCorrelationId, err := c.ContextValue(mcpwriteimpl.ContextCorrelationID, "correlation_id")
 	if err != nil {
 		return err
@@ -1444,7 +1443,7 @@ func enrichMemoryServiceStoreRequest(c *mcpwriteimpl.Call, h MemoryServiceHandle
 
 func enrichMemoryServiceProvenance(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.Provenance) error {
 	if m.ExtractedAt == nil {
-		m.ExtractedAt = timestamppb.New(c.Now())
+		m.ExtractedAt = c.NowTimestamp()
 	}
 	return nil
 }
@@ -1455,7 +1454,7 @@ func enrichMemoryServiceReinterpretRequest(c *mcpwriteimpl.Call, h MemoryService
 		return err
 	}
 	m.UserId = vUserId
-	m.RequestedAt = timestamppb.New(c.Now())
+	m.RequestedAt = c.NowTimestamp()
 	return nil
 }
 
@@ -1467,7 +1466,7 @@ func enrichMemoryServiceCorrectRequest(c *mcpwriteimpl.Call, h MemoryServiceHand
 	m.UserId = vUserId
 	m.ObservationId = "obs_" + c.UUIDv7()
 	m.Priority = 1000
-	m.CorrectedAt = timestamppb.New(c.Now())
+	m.CorrectedAt = c.NowTimestamp()
 	return nil
 }
 
@@ -1491,7 +1490,7 @@ func enrichMemoryServiceCreateRelationshipRequest(c *mcpwriteimpl.Call, h Memory
 		return err
 	}
 	m.UserId = vUserId
-	m.CreatedAt = timestamppb.New(c.Now())
+	m.CreatedAt = c.NowTimestamp()
 	m.Id = "rel_" + c.ContentHash(m.GetUserId(), m.GetRelationshipType().String(), m.GetSourceEntityId(), m.GetTargetEntityId())
 	return nil
 }
@@ -1502,7 +1501,7 @@ func enrichMemoryServiceRegisterSchemaRequest(c *mcpwriteimpl.Call, h MemoryServ
 		return err
 	}
 	m.UserId = vUserId
-	m.RegisteredAt = timestamppb.New(c.Now())
+	m.RegisteredAt = c.NowTimestamp()
 	return nil
 }
 
@@ -1512,7 +1511,7 @@ func enrichMemoryServiceUpdateSchemaIncrementalRequest(c *mcpwriteimpl.Call, h M
 		return err
 	}
 	m.UserId = vUserId
-	m.UpdatedAt = timestamppb.New(c.Now())
+	m.UpdatedAt = c.NowTimestamp()
 	return nil
 }
 

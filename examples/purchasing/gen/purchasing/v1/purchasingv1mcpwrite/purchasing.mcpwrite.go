@@ -15,7 +15,6 @@ import (
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
-	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 	regexp "regexp"
 )
 
@@ -640,13 +639,13 @@ func enrichPurchasingServiceRequestMeta(c *mcpwriteimpl.Call, h PurchasingServic
 		return err
 	}
 	m.ClientRequestId = vClientRequestId
-	m.RequestedAt = timestamppb.New(c.Now())
+	m.RequestedAt = c.NowTimestamp()
 	return nil
 }
 
 func enrichPurchasingServiceReceivePurchaseOrderRequest(c *mcpwriteimpl.Call, h PurchasingServiceHandler, root proto.Message, m *v1.ReceivePurchaseOrderRequest) error {
 	if m.ReceivedAt == nil {
-		m.ReceivedAt = timestamppb.New(c.Now())
+		m.ReceivedAt = c.NowTimestamp()
 	}
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)

@@ -14,7 +14,6 @@ import (
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
-	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 	regexp "regexp"
 )
 
@@ -910,7 +909,7 @@ func enrichTaskServiceRequestMeta(c *mcpwriteimpl.Call, h TaskServiceHandler, ro
 		return err
 	}
 	m.ClientRequestId = vClientRequestId
-	m.RequestedAt = timestamppb.New(c.Now())
+	m.RequestedAt = c.NowTimestamp()
 	return nil
 }
 

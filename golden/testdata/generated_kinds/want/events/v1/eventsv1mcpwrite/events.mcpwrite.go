@@ -14,7 +14,6 @@ import (
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
-	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 	strconv "strconv"
 )
 
@@ -147,7 +146,7 @@ func enrichEventServiceAppendEventRequest(c *mcpwriteimpl.Call, h EventServiceHa
 	m.EventId = "evt_" + c.UUIDv7()
 	m.TraceId = c.UUIDv4()
 	m.SortKey = c.ULID()
-	m.CreatedAt = timestamppb.New(c.Now())
+	m.CreatedAt = c.NowTimestamp()
 	m.CreatedAtText = "at:" + mcpwriteimpl.FormatRFC3339(c.Now())
 	m.CreatedAtMillis = c.Now().UnixMilli()
 	m.CommandId = c.RequestScopedID()
@@ -155,7 +154,7 @@ func enrichEventServiceAppendEventRequest(c *mcpwriteimpl.Call, h EventServiceHa
 		m.ExternalId = c.UUIDv7()
 	}
 	if m.EffectiveAt == nil {
-		m.EffectiveAt = timestamppb.New(c.Now())
+		m.EffectiveAt = c.NowTimestamp()
 	}
 	m.DedupKey = c.ContentHash(m.GetTopic().String(), m.GetSubject(), strconv.FormatInt(int64(m.GetSequence()), 10), strconv.FormatBool(m.GetReplay()), strconv.FormatFloat(float64(m.GetWeight()), 'g', -1, 64), strconv.FormatUint(uint64(m.GetOffset()), 10))
 	return nil

@@ -14,7 +14,6 @@ import (
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
-	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 )
 
 // The generated code asserts at compile time that the runtime it links
@@ -265,7 +264,7 @@ func enrichPlannerServiceAudit(c *mcpwriteimpl.Call, h PlannerServiceHandler, ro
 		return err
 	}
 	m.TenantId = vTenantId
-	m.CreatedAt = timestamppb.New(c.Now())
+	m.CreatedAt = c.NowTimestamp()
 	return nil
 }
 

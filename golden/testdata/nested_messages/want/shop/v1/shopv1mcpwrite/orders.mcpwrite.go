@@ -13,7 +13,6 @@ import (
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
-	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 )
 
 // The generated code asserts at compile time that the runtime it links
@@ -244,7 +243,7 @@ func enrichOrderServiceMeta(c *mcpwriteimpl.Call, h OrderServiceHandler, root pr
 		return err
 	}
 	m.TenantId = vTenantId
-	m.OccurredAt = timestamppb.New(c.Now())
+	m.OccurredAt = c.NowTimestamp()
 	if m.Audit == nil {
 		m.Audit = new(v1.Audit)
 	}

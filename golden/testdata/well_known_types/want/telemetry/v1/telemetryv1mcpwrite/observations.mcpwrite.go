@@ -15,7 +15,6 @@ import (
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
 	structpb "google.golang.org/protobuf/types/known/structpb"
-	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 	wrapperspb "google.golang.org/protobuf/types/known/wrapperspb"
 )
 
@@ -207,6 +206,6 @@ func decodeRecordObservationRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.O
 
 func enrichObservationServiceRecordObservationRequest(c *mcpwriteimpl.Call, h ObservationServiceHandler, root proto.Message, m *v1.RecordObservationRequest) error {
 	m.Id = c.UUIDv7()
-	m.RecordedAt = timestamppb.New(c.Now())
+	m.RecordedAt = c.NowTimestamp()
 	return nil
 }
