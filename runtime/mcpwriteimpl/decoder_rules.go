@@ -7,12 +7,14 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
 
-// The checks below enforce the buf.validate rules the plugin maps onto
-// agent-supplied fields, with the same codes as the mcpwrite rules.
+// The checks below enforce the value rules of agent-supplied fields: the
+// mcpwrite rules (lengths, pattern, bounds, item counts) and the
+// buf.validate rules the plugin maps onto them, with the same codes.
 
 // ExclusiveMinimum reports x not above min (buf.validate gt).
 func (d *Decoder) ExclusiveMinimum(key string, x, min float64) {
@@ -226,3 +228,70 @@ func (d *Decoder) OneOf(obj *Object, required bool, keys ...string) {
 		d.Add(&ErrorEntry{Code: CodeValidation, Field: second, Message: "set only one of " + strings.Join(keys, ", ") + ", not " + first + " and " + second})
 	}
 }
+
+// MinLength reports s shorter than n characters (Unicode code points).
+func (d *Decoder) MinLength(key, s string, n int) {
+	if len(s) >= utf8.UTFMax*n {
+		return // even four-byte characters make n
+	}
+	if c := utf8.RuneCountInString(s); c < n {
+		d.violation(key, fmt.Sprintf("must be at least %s, got %d", countOf(n, "character"), c))
+	}
+}
+
+// MaxLength reports s longer than n characters (Unicode code points).
+func (d *Decoder) MaxLength(key, s string, n int) {
+	if len(s) <= n {
+		return // no more characters than bytes
+	}
+	if c := utf8.RuneCountInString(s); c > n {
+		d.violation(key, fmt.Sprintf("must be at most %s, got %d", countOf(n, "character"), c))
+	}
+}
+
+// Pattern reports s not matching re (a search, as in JSON Schema: anchor
+// the pattern to match the whole string).
+func (d *Decoder) Pattern(key, s string, re *regexp.Regexp) {
+	if re != nil && !re.MatchString(s) {
+		// The value is not echoed: free text may carry personal data, and
+		// error envelopes are logged and replayed.
+		d.violation(key, fmt.Sprintf("must match the pattern %s (got %d characters that do not)", re.String(), utf8.RuneCountInString(s)))
+	}
+}
+
+// Minimum reports x below min.
+func (d *Decoder) Minimum(key string, x, min float64) {
+	if x < min {
+		d.violation(key, fmt.Sprintf("must be at least %s, got %s", formatNumber(min), formatNumber(x)))
+	}
+}
+
+// Maximum reports x above max.
+func (d *Decoder) Maximum(key string, x, max float64) {
+	if x > max {
+		d.violation(key, fmt.Sprintf("must be at most %s, got %s", formatNumber(max), formatNumber(x)))
+	}
+}
+
+// MinItems reports a list of n items shorter than min.
+func (d *Decoder) MinItems(key string, n, min int) {
+	if n < min {
+		d.violation(key, fmt.Sprintf("must have at least %s, got %d", countOf(min, "item"), n))
+	}
+}
+
+// MaxItems reports a list of n items longer than max.
+func (d *Decoder) MaxItems(key string, n, max int) {
+	if n > max {
+		d.violation(key, fmt.Sprintf("must have at most %s, got %d", countOf(max, "item"), n))
+	}
+}
+
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+func formatNumber(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
