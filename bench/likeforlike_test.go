@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -186,25 +187,75 @@ func TestContendersDecodeTheSameInformation(t *testing.T) {
 // tenant and trace metadata, derived layer, model resolver), protojson
 // (parse only, no checks), encoding-json and json-v2 (into a struct with
 // unknown members rejected, then the same checks and the request built).
+//
+// The contenders are interleaved: one op runs a batch of each, in an order
+// that rotates every op, so garbage collection, frequency and load from
+// elsewhere on the machine fall on all of them alike instead of on whichever
+// ran while they lasted. <name>-ns/op is that contender's time per call.
+// BenchmarkPerCallAllocs reports the allocations of each.
 func BenchmarkPerCall(b *testing.B) {
-	raw := []byte(sameArgs)
-	for _, c := range contenders {
-		b.Run(c.name, func(b *testing.B) {
+	runs := perCallRuns(b)
+	const batch = 64
+	total := make([]time.Duration, len(runs))
+	ops := 0
+	for b.Loop() {
+		for k := range runs {
+			i := (k + ops) % len(runs)
+			start := time.Now()
+			for range batch {
+				runs[i].run()
+			}
+			total[i] += time.Since(start)
+		}
+		ops++
+	}
+	for i, r := range runs {
+		b.ReportMetric(float64(total[i].Nanoseconds())/float64(ops*batch), r.name+"-ns/op")
+	}
+}
+
+// BenchmarkPerCallAllocs runs each contender of BenchmarkPerCall alone, for
+// its allocations per call.
+func BenchmarkPerCallAllocs(b *testing.B) {
+	for _, r := range perCallRuns(b) {
+		b.Run(r.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := c.decode(raw); err != nil {
-					b.Fatal(err)
-				}
+				r.run()
 			}
 		})
 	}
-	b.Run("ours-prepare", func(b *testing.B) {
-		p := preparer(b, nil, nil)
-		b.ReportAllocs()
-		for b.Loop() {
-			if m, es := prepareCreate(p, raw); len(es) > 0 || m.GetLayer() != archimatev1.Layer_LAYER_APPLICATION {
-				b.Fatalf("prepare: %v", es)
+}
+
+// perCallRuns is every contender of BenchmarkPerCall on sameArgs; a run
+// that fails to build the request fails the benchmark.
+func perCallRuns(b *testing.B) []struct {
+	name string
+	run  func()
+} {
+	raw := []byte(sameArgs)
+	var runs []struct {
+		name string
+		run  func()
+	}
+	for _, c := range contenders {
+		runs = append(runs, struct {
+			name string
+			run  func()
+		}{c.name, func() {
+			if _, err := c.decode(raw); err != nil {
+				b.Fatal(err)
 			}
+		}})
+	}
+	p := preparer(b, nil, nil)
+	runs = append(runs, struct {
+		name string
+		run  func()
+	}{"ours-prepare", func() {
+		if m, es := prepareCreate(p, raw); len(es) > 0 || m.GetLayer() != archimatev1.Layer_LAYER_APPLICATION {
+			b.Fatalf("prepare: %v", es)
 		}
-	})
+	}})
+	return runs
 }

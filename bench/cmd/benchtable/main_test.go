@@ -13,11 +13,8 @@ const sample = `goos: linux
 BenchmarkGenerate-2   	       1	6000000000 ns/op	1500000000 baseline-ns/op	1400000000 ours-ns/op	1400000000 baseline-cpu-ns/op	1600000000 ours-cpu-ns/op
 BenchmarkGenerate-2   	       1	6000000000 ns/op	1500000000 baseline-ns/op	1600000000 ours-ns/op	1400000000 baseline-cpu-ns/op	1600000000 ours-cpu-ns/op
 BenchmarkGenerate-2   	       1	6000000000 ns/op	1500000000 baseline-ns/op	1450000000 ours-ns/op	1400000000 baseline-cpu-ns/op	1600000000 ours-cpu-ns/op
-BenchmarkPerCall/ours-decode-2          	  473976	      1000 ns/op	    1232 B/op	       8 allocs/op
-BenchmarkPerCall/protojson-2             	  198928	      2000 ns/op	     552 B/op	      18 allocs/op
-BenchmarkPerCall/encoding-json-2         	  198928	      2500 ns/op	    1288 B/op	      15 allocs/op
-BenchmarkPerCall/json-v2-2               	  198928	       500 ns/op	     224 B/op	       4 allocs/op
-BenchmarkPerCall/ours-prepare-2          	  198928	      1200 ns/op	    1976 B/op	      18 allocs/op
+BenchmarkPerCall-2   	    3003	    338081 ns/op	      2500 encoding-json-ns/op	       500 json-v2-ns/op	      1000 ours-decode-ns/op	      1200 ours-prepare-ns/op	      2000 protojson-ns/op	  195636 B/op	    2834 allocs/op
+BenchmarkPerCallAllocs/ours-decode-2          	  473976	      1000 ns/op	    1232 B/op	       8 allocs/op
     some_test.go:12: a log line that mentions BenchmarkPerCall/ours-decode 3 ns/op
 BenchmarkInProcessCall/no-key-2  	    1509	    710796 ns/op	    100000 baseline-ns/op	    110000 ours-ns/op
 BenchmarkInProcessCall/keyed-2   	    1509	    710796 ns/op	    100000 baseline-ns/op	    130000 ours-ns/op
