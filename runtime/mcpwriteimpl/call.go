@@ -21,7 +21,7 @@ type Call struct {
 	ClientRequestID string
 	DryRun          bool
 	Clock           func() time.Time // nil = time.Now; the pipeline sets it from options
-	Rand            io.Reader        // nil = crypto/rand; tests inject a deterministic reader
+	Rand            io.Reader        // nil = cryptographically strong bytes (randomBlock); tests inject a deterministic reader
 	// IDSecret keys RequestScopedID; nil = the process's random secret.
 	// The pipeline sets it from runtime.WithSecrets.
 	IDSecret []byte
@@ -34,7 +34,7 @@ type Call struct {
 	// rnd receives random bytes: a reader may keep the slice it is given,
 	// so a buffer on the stack would be moved to the heap for every ID.
 	rnd [16]byte
-	// block, when set, is the crypto/rand block of the call's scratch.
+	// block, when set, is the random block of the call's scratch.
 	block *randomBlock
 }
 
@@ -76,7 +76,7 @@ func (c *Call) Now() time.Time {
 	return c.now
 }
 
-// random fills b from Rand, or from crypto/rand when Rand is nil or fails
+// random fills b from Rand, or from a random block (seeded from crypto/rand) when Rand is nil or fails
 // (an exhausted test reader must not yield a predictable ID).
 func (c *Call) random(b []byte) {
 	if c.Rand == nil || c.Rand == crand.Reader {
@@ -90,8 +90,8 @@ func (c *Call) random(b []byte) {
 	copy(b, r)
 }
 
-// cryptoRandom fills b from crypto/rand, through the block of the call's
-// scratch when it has one.
+// cryptoRandom fills b from a random block: the call's scratch's when it
+// has one, else a pooled one.
 func (c *Call) cryptoRandom(b []byte) {
 	if c.block != nil {
 		c.block.read(b)

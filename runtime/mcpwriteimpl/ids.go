@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"hash"
+	mrand "math/rand/v2"
 	"strconv"
 	"sync"
 	"time"
@@ -27,27 +28,40 @@ var processIDSecret = sync.OnceValue(func() []byte {
 	return b
 })
 
-// randomBlock holds crypto/rand bytes read ahead: an ID takes its bytes
-// from a block instead of asking the operating system each time. Blocks
-// live in randomBlocks, so concurrent calls never share one and none waits
-// on a lock; bytes handed out are wiped, so no byte is handed out twice.
+// randomBlock holds random bytes read ahead: an ID takes its bytes from a
+// block instead of asking the operating system each time. A block is
+// filled by its own ChaCha8 generator (math/rand/v2: cryptographically
+// strong, rekeying itself as it goes), seeded from crypto/rand when the
+// block is first filled and again every reseedEvery fills, so a fill costs
+// a quarter of a crypto/rand read of the same size. Blocks live in
+// randomBlocks or in a scratch, so concurrent calls never share one and
+// none waits on a lock; bytes handed out are wiped, so no byte is handed
+// out twice.
 type randomBlock struct {
 	b    [randomBlockSize]byte
 	used int
+	// src fills b; fills counts down to its next seeding from crypto/rand
+	// (0: seed before the next fill).
+	src   mrand.ChaCha8
+	fills int
 	// text holds the ID strings of the calls that use this block (a
 	// scratch's); unused by the shared blocks of cryptoRandom.
 	text idText
 }
 
-// randomBlockSize is how many crypto/rand bytes one read fetches.
+// randomBlockSize is how many random bytes one fill makes.
 const randomBlockSize = 2048
+
+// reseedEvery is how many fills a block's generator makes from one
+// crypto/rand seed (64 KiB of output).
+const reseedEvery = 32
 
 var randomBlocks = sync.Pool{New: func() any { return newRandomBlock() }}
 
 // newRandomBlock returns an empty block: the first read fills it.
 func newRandomBlock() *randomBlock { return &randomBlock{used: randomBlockSize} }
 
-// cryptoRandom fills p (at most randomBlockSize bytes) with bytes from crypto/rand.
+// cryptoRandom fills p (at most randomBlockSize bytes) with bytes of a pooled random block.
 func cryptoRandom(p []byte) {
 	rb := randomBlocks.Get().(*randomBlock)
 	rb.read(p)
@@ -58,7 +72,15 @@ func cryptoRandom(p []byte) {
 // too few bytes are left. One caller at a time.
 func (rb *randomBlock) read(p []byte) {
 	if len(rb.b)-rb.used < len(p) {
-		_, _ = rand.Read(rb.b[:]) // never fails: crypto/rand aborts the program instead
+		if rb.fills == 0 {
+			var seed [32]byte
+			_, _ = rand.Read(seed[:]) // never fails: crypto/rand aborts the program instead
+			rb.src.Seed(seed)
+			clear(seed[:])
+			rb.fills = reseedEvery
+		}
+		_, _ = rb.src.Read(rb.b[:]) // never fails
+		rb.fills--
 		rb.used = 0
 	}
 	taken := rb.b[rb.used : rb.used+len(p)]

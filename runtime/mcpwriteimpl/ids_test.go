@@ -2,6 +2,7 @@ package mcpwriteimpl
 
 import (
 	"bytes"
+	mrand "math/rand/v2"
 	"testing"
 	"time"
 
@@ -112,5 +113,46 @@ func TestUUIDv4TakesTheReadersBytesInOrder(t *testing.T) {
 		if want := formatUUID(u); id != want {
 			t.Errorf("ID %d = %s, want %s", i, id, want)
 		}
+	}
+}
+
+// Each block's generator is seeded from crypto/rand: two blocks never give
+// the same bytes, and a block seeds again after reseedEvery fills, so its
+// next fill is not what its old generator would have made.
+func TestRandomBlocksAreSeededAndReseeded(t *testing.T) {
+	a, b := newRandomBlock(), newRandomBlock()
+	var x, y [16]byte
+	a.read(x[:])
+	b.read(y[:])
+	if x == y {
+		t.Fatalf("two blocks gave the same bytes %x", x)
+	}
+	if a.fills != reseedEvery-1 {
+		t.Fatalf("fills = %d after the first fill, want %d", a.fills, reseedEvery-1)
+	}
+	for range reseedEvery - 1 {
+		a.used = len(a.b) // spent: the next read fills
+		a.read(x[:])
+	}
+	if a.fills != 0 {
+		t.Fatalf("fills = %d after %d fills, want 0", a.fills, reseedEvery)
+	}
+	state, err := a.src.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var old mrand.ChaCha8
+	if err := old.UnmarshalBinary(state); err != nil {
+		t.Fatal(err)
+	}
+	var unseeded [randomBlockSize]byte
+	_, _ = old.Read(unseeded[:])
+	a.used = len(a.b)
+	a.read(x[:])
+	if a.fills != reseedEvery-1 {
+		t.Fatalf("fills = %d after the reseeding fill, want %d", a.fills, reseedEvery-1)
+	}
+	if [16]byte(unseeded[:16]) == x {
+		t.Fatal("the fill after reseedEvery fills came from the old seed")
 	}
 }

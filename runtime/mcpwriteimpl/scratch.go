@@ -18,7 +18,7 @@ type Scratch struct {
 	call Call
 	// callUsed: call was set, and holds the call's context.
 	callUsed bool
-	// rand is the call's crypto/rand block, kept with the scratch so an ID
+	// rand is the call's random block (ids.go), kept with the scratch so an ID
 	// takes no trip to a pool.
 	rand randomBlock
 }
@@ -75,6 +75,6 @@ func (s *Scratch) Call() *Call {
 	return &s.call
 }
 
-// LendRandom makes the scratch's Call read crypto/rand through the
+// LendRandom makes the scratch's Call read its random bytes through the
 // scratch's block; call it after the Call is set.
 func (s *Scratch) LendRandom() { s.call.block = &s.rand }
