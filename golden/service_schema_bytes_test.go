@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -215,5 +216,71 @@ func TestServiceToolSchemaBytes(t *testing.T) {
 				t.Fatalf("service tool schemas differ from %s at line %d:\n got: %s\nwant: %s", path, i+1, g, w)
 			}
 		}
+	}
+}
+
+// No object in what tools/list sends states a key twice, for any tool of
+// any example: a duplicate key is not valid JSON Schema for many clients,
+// and the ones that accept it keep one of the two silently.
+func TestToolsListStatesEveryKeyOnce(t *testing.T) {
+	names := make([]string, 0, len(exampleServers))
+	for n := range exampleServers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		s := mcp.NewServer(&mcp.Implementation{Name: name, Version: "test"}, nil)
+		if err := exampleServers[name](s); err != nil {
+			t.Fatalf("%s: register: %v", name, err)
+		}
+		if dups := duplicateKeys(t, rawToolsList(t, s)); len(dups) > 0 {
+			t.Errorf("%s: tools/list states keys twice: %s", name, strings.Join(dups, "; "))
+		}
+	}
+}
+
+// duplicateKeys lists every object key raw states twice in one object, as
+// path: key.
+func duplicateKeys(t *testing.T, raw []byte) []string {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	var dups []string
+	var walk func(path string) // reads one value
+	walk = func(path string) {
+		tok, err := dec.Token()
+		if err != nil {
+			t.Fatalf("token at %s: %v", path, err)
+		}
+		switch tok {
+		case json.Delim('{'):
+			seen := map[string]bool{}
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					t.Fatalf("key at %s: %v", path, err)
+				}
+				k := kt.(string)
+				if seen[k] {
+					dups = append(dups, path+": "+k)
+				}
+				seen[k] = true
+				walk(path + "/" + k)
+			}
+			_, _ = dec.Token() // '}'
+		case json.Delim('['):
+			for i := 0; dec.More(); i++ {
+				walk(fmt.Sprintf("%s/%d", path, i))
+			}
+			_, _ = dec.Token() // ']'
+		}
+	}
+	walk("")
+	return dups
+}
+
+func TestDuplicateKeysFindsAKeyStatedTwice(t *testing.T) {
+	got := duplicateKeys(t, []byte(`{"a":{"x":1,"y":[{"k":1,"k":2}],"x":2},"b":[1,{"c":1}]}`))
+	if strings.Join(got, "; ") != "/a/y/0: k; /a: x" {
+		t.Fatalf("duplicateKeys = %q", got)
 	}
 }

@@ -200,20 +200,33 @@ func envelopeSchema(k schemadoc.EnvelopeKey) prop {
 // tool answers a bad call with also conforms. Clients validate
 // structuredContent against the output schema even for isError results.
 // The success shape's own required keys are dropped, since a failure has
-// none of them. The envelope's error and errors always follow the success
-// shape's properties, so validate_write, whose success shape lists the
-// payload's problems as errors, states errors twice.
+// none of them. The envelope's error and errors follow the success shape's
+// properties unless the success shape has them: validate_write lists the
+// payload's problems as errors (error entries, as the envelope's are), so
+// its schema states errors once, as the tool describes it.
 func resultSchemaJSON(success jsonSchema) json.RawMessage {
 	env := schemadoc.AnswerEnvelope()
 	ps := success.Properties
-	has := false
-	for _, p := range ps {
-		has = has || p.name == env.Success.Name
+	// A member the tool's own answer describes (validate_write's errors:
+	// the payload's problems, error entries either way) is described once,
+	// by the tool; the envelope adds only what the answer lacks.
+	has := func(name string) bool {
+		for _, p := range ps {
+			if p.name == name {
+				return true
+			}
+		}
+		return false
 	}
-	if !has {
+	if !has(env.Success.Name) {
 		ps = append(props{envelopeSchema(env.Success)}, ps...)
 	}
-	ps = append(ps[:len(ps):len(ps)], envelopeSchema(env.Error), envelopeSchema(env.Errors))
+	ps = ps[:len(ps):len(ps)]
+	for _, k := range []schemadoc.EnvelopeKey{env.Error, env.Errors} {
+		if !has(k.Name) {
+			ps = append(ps, envelopeSchema(k))
+		}
+	}
 	return schemaJSON(jsonSchema{Type: "object", Properties: ps})
 }
 
