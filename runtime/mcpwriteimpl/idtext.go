@@ -1,7 +1,6 @@
 package mcpwriteimpl
 
 import (
-	"encoding/hex"
 	"unsafe"
 
 	"google.golang.org/protobuf/types/known/timestamppb"
@@ -43,16 +42,19 @@ func seal(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 // (36 bytes).
 func putUUID(b []byte, u *[16]byte) {
 	_ = b[35]
-	hex.Encode(b[0:8], u[0:4])
-	b[8] = '-'
-	hex.Encode(b[9:13], u[4:6])
-	b[13] = '-'
-	hex.Encode(b[14:18], u[6:8])
-	b[18] = '-'
-	hex.Encode(b[19:23], u[8:10])
-	b[23] = '-'
-	hex.Encode(b[24:36], u[10:16])
+	for i, x := range u {
+		p := uuidTextPos[i]
+		b[p], b[p+1] = lowerHex[x>>4], lowerHex[x&0x0f]
+	}
+	b[8], b[13], b[18], b[23] = '-', '-', '-', '-'
 }
+
+// uuidTextPos is where the two hex digits of each byte of a UUID start in
+// its 36-character text (8-4-4-4-12, dashes between).
+var uuidTextPos = [16]uint8{0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34}
+
+// lowerHex is the digits of a UUID's text.
+const lowerHex = "0123456789abcdef"
 
 // uuidText renders u as formatUUID does, from the scratch's ID storage
 // when the call has one.

@@ -1,7 +1,9 @@
 package mcpwriteimpl
 
 import (
+	"encoding/hex"
 	"math/rand/v2"
+	mrand "math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -69,5 +71,27 @@ func TestNowTimestamp(t *testing.T) {
 	}
 	if ts := (&Call{Clock: c.Clock}).NowTimestamp(); !proto.Equal(ts, timestamppb.New(at)) {
 		t.Fatalf("without a scratch: %v", ts)
+	}
+}
+
+// putUUID writes the RFC 9562 text form: lower-case hex in 8-4-4-4-12
+// groups, the same as hex-encoding each group.
+func TestPutUUIDIsTheHexGroups(t *testing.T) {
+	r := mrand.New(mrand.NewPCG(1, 2))
+	for i := 0; i < 1000; i++ {
+		var u [16]byte
+		for j := range u {
+			u[j] = byte(r.Uint32())
+		}
+		if i == 0 {
+			u = [16]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
+		}
+		h := hex.EncodeToString(u[:])
+		want := h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
+		var b [36]byte
+		putUUID(b[:], &u)
+		if string(b[:]) != want {
+			t.Fatalf("putUUID(%x) = %s, want %s", u, b[:], want)
+		}
 	}
 }
