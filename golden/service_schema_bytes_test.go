@@ -144,12 +144,7 @@ func TestServiceToolSchemaBytes(t *testing.T) {
 		}
 	}
 	var got bytes.Buffer
-	names := make([]string, 0, len(exampleServers))
-	for n := range exampleServers {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range exampleServerNames() {
 		s := mcp.NewServer(&mcp.Implementation{Name: name, Version: "test"}, nil)
 		if err := exampleServers[name](s); err != nil {
 			t.Fatalf("%s: register: %v", name, err)
@@ -223,12 +218,7 @@ func TestServiceToolSchemaBytes(t *testing.T) {
 // any example: a duplicate key is not valid JSON Schema for many clients,
 // and the ones that accept it keep one of the two silently.
 func TestToolsListStatesEveryKeyOnce(t *testing.T) {
-	names := make([]string, 0, len(exampleServers))
-	for n := range exampleServers {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range exampleServerNames() {
 		s := mcp.NewServer(&mcp.Implementation{Name: name, Version: "test"}, nil)
 		if err := exampleServers[name](s); err != nil {
 			t.Fatalf("%s: register: %v", name, err)
@@ -283,4 +273,14 @@ func TestDuplicateKeysFindsAKeyStatedTwice(t *testing.T) {
 	if strings.Join(got, "; ") != "/a/y/0: k; /a: x" {
 		t.Fatalf("duplicateKeys = %q", got)
 	}
+}
+
+// exampleServerNames is the names of exampleServers, sorted.
+func exampleServerNames() []string {
+	names := make([]string, 0, len(exampleServers))
+	for n := range exampleServers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
 }

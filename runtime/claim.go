@@ -29,14 +29,10 @@ type claim struct {
 // flight. Without a client_request_id or a store there is nothing to claim.
 func (c *call) claimKey(lease time.Duration) *mcp.CallToolResult {
 	r, name, key := c.r, c.name(), c.ctl.key
-	if key == "" || r.cfg.idem == nil {
-		return nil
+	k, fp, res, ok := c.scopedKey()
+	if !ok {
+		return res
 	}
-	fp, err := c.fingerprint()
-	if err != nil {
-		return c.fail(Errors{r.internal(c.ctx, name, fmt.Errorf("fingerprint: %w", err))})
-	}
-	k := idempotency.ScopedKey(c.rc.TenantID, c.rc.PrincipalID, name, key)
 	cr, err := r.cfg.idem.Claim(c.ctx, k, fp, r.now(), lease)
 	if err != nil {
 		return c.fail(Errors{r.storeUnavailable(c.ctx, name, "claim", k, key, err)})
@@ -46,6 +42,22 @@ func (c *call) claimKey(lease time.Duration) *mcp.CallToolResult {
 		return nil
 	}
 	return c.answerExisting(fp, cr.Existing)
+}
+
+// scopedKey is the call's idempotency key, scoped to its caller and tool,
+// and the fingerprint of its arguments. ok is false when there is nothing
+// to claim (no client_request_id or no store; res nil) or the fingerprint
+// failed (res answers it).
+func (c *call) scopedKey() (k idempotency.Key, fp string, res *mcp.CallToolResult, ok bool) {
+	r, name, key := c.r, c.name(), c.ctl.key
+	if key == "" || r.cfg.idem == nil {
+		return k, "", nil, false
+	}
+	fp, err := c.fingerprint()
+	if err != nil {
+		return k, "", c.fail(Errors{r.internal(c.ctx, name, fmt.Errorf("fingerprint: %w", err))}), false
+	}
+	return idempotency.ScopedKey(c.rc.TenantID, c.rc.PrincipalID, name, key), fp, nil, true
 }
 
 // fingerprint is the idempotency fingerprint of the call's arguments: from
@@ -62,14 +74,10 @@ func (c *call) fingerprint() (string, error) {
 // key is free (or the call has none).
 func (c *call) peek() *mcp.CallToolResult {
 	r, name, key := c.r, c.name(), c.ctl.key
-	if key == "" || r.cfg.idem == nil {
-		return nil
+	k, fp, res, ok := c.scopedKey()
+	if !ok {
+		return res
 	}
-	fp, err := c.fingerprint()
-	if err != nil {
-		return c.fail(Errors{r.internal(c.ctx, name, fmt.Errorf("fingerprint: %w", err))})
-	}
-	k := idempotency.ScopedKey(c.rc.TenantID, c.rc.PrincipalID, name, key)
 	rec, err := r.cfg.idem.Get(c.ctx, k, r.now())
 	switch {
 	case errors.Is(err, idempotency.ErrNotFound):
