@@ -3,7 +3,6 @@ package mcpwriteimpl
 import (
 	"encoding/hex"
 	"math/rand/v2"
-	mrand "math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -77,7 +76,7 @@ func TestNowTimestamp(t *testing.T) {
 // putUUID writes the RFC 9562 text form: lower-case hex in 8-4-4-4-12
 // groups, the same as hex-encoding each group.
 func TestPutUUIDIsTheHexGroups(t *testing.T) {
-	r := mrand.New(mrand.NewPCG(1, 2))
+	r := rand.New(rand.NewPCG(1, 2))
 	for i := 0; i < 1000; i++ {
 		var u [16]byte
 		for j := range u {
