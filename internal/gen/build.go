@@ -585,8 +585,9 @@ func fieldBehaviors(f *protogen.Field) (outputOnly, required bool) {
 	return outputOnly, required
 }
 
-// sortedKeys returns map keys in order, for byte-stable output.
-func sortedKeys(m map[string]string) []string {
+// sortedKeys returns map keys in order (encoding/json's), for byte-stable
+// output.
+func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 
+	"github.com/invopop/jsonschema"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
@@ -221,17 +221,15 @@ func hasAgentField(m *messageModel, name string) bool {
 	return false
 }
 
-func sortedAnyKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // mustJSON marshals generator-built values, which always marshal.
 func mustJSON(v any) json.RawMessage {
+	if s, ok := v.(*jsonschema.Schema); ok {
+		b, err := schemaJSON(s)
+		if err != nil {
+			panic(fmt.Sprintf("marshal generated schema: %v", err))
+		}
+		return b
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
