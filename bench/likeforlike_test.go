@@ -227,32 +227,26 @@ func BenchmarkPerCallAllocs(b *testing.B) {
 	}
 }
 
-// perCallRuns is every contender of BenchmarkPerCall on sameArgs; a run
-// that fails to build the request fails the benchmark.
-func perCallRuns(b *testing.B) []struct {
+// perCallRun is one contender of BenchmarkPerCall: one call on sameArgs.
+type perCallRun struct {
 	name string
 	run  func()
-} {
+}
+
+// perCallRuns is every contender of BenchmarkPerCall on sameArgs; a run
+// that fails to build the request fails the benchmark.
+func perCallRuns(b *testing.B) []perCallRun {
 	raw := []byte(sameArgs)
-	var runs []struct {
-		name string
-		run  func()
-	}
+	var runs []perCallRun
 	for _, c := range contenders {
-		runs = append(runs, struct {
-			name string
-			run  func()
-		}{c.name, func() {
+		runs = append(runs, perCallRun{c.name, func() {
 			if _, err := c.decode(raw); err != nil {
 				b.Fatal(err)
 			}
 		}})
 	}
 	p := preparer(b, nil, nil)
-	runs = append(runs, struct {
-		name string
-		run  func()
-	}{"ours-prepare", func() {
+	runs = append(runs, perCallRun{"ours-prepare", func() {
 		if m, es := prepareCreate(p, raw); len(es) > 0 || m.GetLayer() != archimatev1.Layer_LAYER_APPLICATION {
 			b.Fatalf("prepare: %v", es)
 		}

@@ -33,16 +33,3 @@ const (
 	CodeUnknownField     = mcpwriteimpl.CodeUnknownField
 	CodeInvalidEnumValue = mcpwriteimpl.CodeInvalidEnumValue
 )
-
-// Unexported names of mcpwriteimpl helpers the pipeline shares.
-const (
-	maxListed     = mcpwriteimpl.MaxListed
-	maxDidYouMean = mcpwriteimpl.MaxDidYouMean
-)
-
-type scratch = mcpwriteimpl.Scratch
-
-func getScratch() *scratch                { return mcpwriteimpl.GetScratch() }
-func clipQuote(s string) string           { return mcpwriteimpl.ClipQuote(s) }
-func boundList(names []string) []string   { return mcpwriteimpl.BoundList(names) }
-func jsonKind(k mcpwriteimpl.Kind) string { return mcpwriteimpl.JSONKind(k) }

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
@@ -100,7 +101,7 @@ func hintServerFilled(es Errors, fills []schemadoc.ServerFill) {
 				e.Suggestions = &Suggestions{}
 			}
 			e.Suggestions.Hint = fmt.Sprintf("%s is filled by the server (%s); leave it out", name, f.How)
-			e.Message = fmt.Sprintf("unknown field %s: the server fills %s itself", clipQuote(e.Field), name)
+			e.Message = fmt.Sprintf("unknown field %s: the server fills %s itself", mcpwriteimpl.ClipQuote(e.Field), name)
 			hinted = true
 			break
 		}
@@ -131,7 +132,7 @@ func hintServerFilledMessage(e *ErrorEntry, fills []schemadoc.ServerFill) {
 		e.Suggestions = &Suggestions{}
 	}
 	e.Suggestions.Hint = fmt.Sprintf("%s is filled by the server (%s); leave it out", parent, strings.Join(inside, ", "))
-	e.Message = fmt.Sprintf("unknown field %s: the server fills %s itself", clipQuote(e.Field), parent)
+	e.Message = fmt.Sprintf("unknown field %s: the server fills %s itself", mcpwriteimpl.ClipQuote(e.Field), parent)
 }
 
 // foldName compares field names across case and underscores.

@@ -89,6 +89,9 @@ func (r *registry) observe(tool string, h mcp.ToolHandler) mcp.ToolHandler {
 	}
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		rc, hasRC := r.requestContext(ctx, req)
+		// The handler reads the same request context instead of resolving
+		// it again: WithRequestContextFunc runs once per call.
+		ctx = context.WithValue(ctx, resolvedKey{}, resolvedContext{rc, hasRC})
 		ctx = obs.CallStarted(ctx, CallStart{Tool: tool, RequestContext: rc, HasRequestContext: hasRC})
 		start := time.Now()
 		res, err := h(ctx, req)
@@ -97,6 +100,16 @@ func (r *registry) observe(tool string, h mcp.ToolHandler) mcp.ToolHandler {
 		obs.CallEnded(ctx, end)
 		return res, err
 	}
+}
+
+// resolvedKey carries, under an observer, the request context observe
+// resolved for the call (resolvedContext), so requestContext answers it
+// instead of resolving it a second time.
+type resolvedKey struct{}
+
+type resolvedContext struct {
+	rc RequestContext
+	ok bool
 }
 
 // callEnd reads what happened from the result the agent receives.

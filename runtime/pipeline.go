@@ -40,6 +40,11 @@ func (r *registry) now() time.Time { return r.cfg.clock() }
 // requestContext establishes who is calling: the option hook when set, else
 // the context the embedding server attached.
 func (r *registry) requestContext(ctx context.Context, req *mcp.CallToolRequest) (RequestContext, bool) {
+	if r.cfg.observer != nil { // observe resolved it for this call already
+		if v, ok := ctx.Value(resolvedKey{}).(resolvedContext); ok {
+			return v.rc, v.ok
+		}
+	}
 	if r.cfg.rcFunc != nil {
 		return r.cfg.rcFunc(ctx, req)
 	}
@@ -61,7 +66,7 @@ func (r *registry) parseArgs(raw []byte) (*mcpwriteimpl.Object, Errors) {
 
 // parseArgsInto is parseArgs with the tree carved from s (nil: allocated);
 // the tree is valid until s is released.
-func (r *registry) parseArgsInto(raw []byte, s *scratch) (*mcpwriteimpl.Object, Errors) {
+func (r *registry) parseArgsInto(raw []byte, s *mcpwriteimpl.Scratch) (*mcpwriteimpl.Object, Errors) {
 	if len(raw) == 0 || raw[0] != '{' { // arguments are almost always an object
 		if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
 			return &mcpwriteimpl.Object{}, nil
@@ -100,7 +105,7 @@ func splitControl(obj *mcpwriteimpl.Object, summaryArg string) (control, *mcpwri
 				c.errs = append(c.errs, &ErrorEntry{
 					Code: mcpwriteimpl.CodeInvalidType, Field: k,
 					Message: "client_request_id must be a string",
-					Details: map[string]any{"expected": "string", "got": jsonKind(v.Kind)},
+					Details: map[string]any{"expected": "string", "got": mcpwriteimpl.JSONKind(v.Kind)},
 				})
 			default:
 				if err := idempotency.ValidateKey(v.Str); err != nil {
@@ -118,7 +123,7 @@ func splitControl(obj *mcpwriteimpl.Object, summaryArg string) (control, *mcpwri
 			case v.Kind != mcpwriteimpl.KindBool:
 				c.errs = append(c.errs, &ErrorEntry{
 					Code: mcpwriteimpl.CodeInvalidType, Field: k, Message: "dry_run must be a boolean",
-					Details: map[string]any{"expected": "boolean", "got": jsonKind(v.Kind)},
+					Details: map[string]any{"expected": "boolean", "got": mcpwriteimpl.JSONKind(v.Kind)},
 				})
 			default:
 				c.dryRun = v.Bool
@@ -141,8 +146,8 @@ func agentSummary(k string, v *mcpwriteimpl.Value, errs Errors) (string, Errors)
 		return "", errs
 	case v.Kind != mcpwriteimpl.KindString:
 		return "", append(errs, &ErrorEntry{
-			Code: mcpwriteimpl.CodeInvalidType, Field: k, Message: "expected string, got " + jsonKind(v.Kind),
-			Details: map[string]any{"expected": "string", "got": jsonKind(v.Kind)},
+			Code: mcpwriteimpl.CodeInvalidType, Field: k, Message: "expected string, got " + mcpwriteimpl.JSONKind(v.Kind),
+			Details: map[string]any{"expected": "string", "got": mcpwriteimpl.JSONKind(v.Kind)},
 		})
 	}
 	s := strings.TrimSpace(v.Str)
@@ -202,7 +207,7 @@ func (c *call) name() string { return c.wt.doc.Name }
 // which must not be released before the request is complete; nil:
 // allocated). Enrichment sees c.ctl's client_request_id and dry_run. A
 // failure returns the entries and their class.
-func (c *call) prepare(s *scratch) (proto.Message, Errors, errClass) {
+func (c *call) prepare(s *mcpwriteimpl.Scratch) (proto.Message, Errors, errClass) {
 	r, wt, ctx := c.r, c.wt, c.ctx
 	m := wt.bind.NewRequest()
 	var d *mcpwriteimpl.Decoder
@@ -300,7 +305,7 @@ func (c *call) run() *mcp.CallToolResult {
 	// Decode: the arguments are parsed strictly and the control arguments
 	// taken out. The parsed arguments live until the answer is rendered,
 	// which is before run returns.
-	s := getScratch()
+	s := mcpwriteimpl.GetScratch()
 	defer s.Release()
 	c.raw = arguments(c.req)
 	obj, es := r.parseArgsInto(c.raw, s)

@@ -31,7 +31,7 @@ func (p *Preparer) Prepare(ctx context.Context, tool string, args []byte, rc Req
 	if !ok {
 		return nil, Errors{{Code: mcpwriteimpl.CodeUnknownOperation, Message: fmt.Sprintf("unknown tool %q", tool)}}
 	}
-	s := getScratch()
+	s := mcpwriteimpl.GetScratch()
 	defer s.Release()
 	obj, es := p.r.parseArgsInto(args, s)
 	if len(es) > 0 {
@@ -59,7 +59,7 @@ func (p *Preparer) Decode(tool string, args []byte) (proto.Message, Errors) {
 	if !ok {
 		return nil, Errors{{Code: mcpwriteimpl.CodeUnknownOperation, Message: fmt.Sprintf("unknown tool %q", tool)}}
 	}
-	s := getScratch()
+	s := mcpwriteimpl.GetScratch()
 	defer s.Release()
 	obj, es := p.r.parseArgsInto(args, s)
 	if len(es) > 0 {

@@ -24,7 +24,7 @@ func (r *registry) readHandler(wt *writeTool) mcp.ToolHandler {
 		if hasRC {
 			ctx = WithRequestContext(ctx, rc)
 		}
-		s := getScratch()
+		s := mcpwriteimpl.GetScratch()
 		defer s.Release()
 		body, es := r.parseArgsInto(arguments(req), s)
 		if len(es) > 0 {

@@ -143,13 +143,13 @@ func (r *registry) readArgs(raw []byte, specs ...argSpec) (map[string]*mcpwritei
 			case len(pes) > 0:
 				es = append(es, &ErrorEntry{
 					Code: mcpwriteimpl.CodeInvalidJSON, Field: k,
-					Message: fmt.Sprintf("%s must be JSON text of %s %s (%s)", k, article(jsonKind(spec.kind)), jsonKind(spec.kind), pes[0].Message),
+					Message: fmt.Sprintf("%s must be JSON text of %s %s (%s)", k, article(mcpwriteimpl.JSONKind(spec.kind)), mcpwriteimpl.JSONKind(spec.kind), pes[0].Message),
 				})
 			case parsed.Kind != spec.kind:
 				es = append(es, &ErrorEntry{
 					Code: mcpwriteimpl.CodeInvalidType, Field: k,
-					Message: fmt.Sprintf("%s must be JSON text of %s %s, got %s %s", k, article(jsonKind(spec.kind)), jsonKind(spec.kind), article(jsonKind(parsed.Kind)), jsonKind(parsed.Kind)),
-					Details: map[string]any{"expected": jsonKind(spec.kind), "got": jsonKind(parsed.Kind)},
+					Message: fmt.Sprintf("%s must be JSON text of %s %s, got %s %s", k, article(mcpwriteimpl.JSONKind(spec.kind)), mcpwriteimpl.JSONKind(spec.kind), article(mcpwriteimpl.JSONKind(parsed.Kind)), mcpwriteimpl.JSONKind(parsed.Kind)),
+					Details: map[string]any{"expected": mcpwriteimpl.JSONKind(spec.kind), "got": mcpwriteimpl.JSONKind(parsed.Kind)},
 				})
 			default:
 				vals[k] = parsed
@@ -157,8 +157,8 @@ func (r *registry) readArgs(raw []byte, specs ...argSpec) (map[string]*mcpwritei
 		case v.Kind != spec.kind:
 			es = append(es, &ErrorEntry{
 				Code: mcpwriteimpl.CodeInvalidType, Field: k,
-				Message: fmt.Sprintf("%s must be %s %s", k, article(jsonKind(spec.kind)), jsonKind(spec.kind)),
-				Details: map[string]any{"expected": jsonKind(spec.kind), "got": jsonKind(v.Kind)},
+				Message: fmt.Sprintf("%s must be %s %s", k, article(mcpwriteimpl.JSONKind(spec.kind)), mcpwriteimpl.JSONKind(spec.kind)),
+				Details: map[string]any{"expected": mcpwriteimpl.JSONKind(spec.kind), "got": mcpwriteimpl.JSONKind(v.Kind)},
 			})
 		default:
 			vals[k] = v

@@ -367,17 +367,17 @@ func (cv *callVocabularies) LookupVocabulary(d *mcpwriteimpl.Decoder, key, name,
 		field = d.Path("")
 	}
 	sg := &Suggestions{
-		ValidValues: boundList(set.listed),
+		ValidValues: mcpwriteimpl.BoundList(set.listed),
 		Hint:        fmt.Sprintf("the %s values of this tenant; %s lists them", name, cv.r.listedBy(name)),
 	}
-	if len(set.listed) > maxListed {
-		sg.Hint += fmt.Sprintf(" (showing %d of %d values)", maxListed, len(set.listed))
+	if len(set.listed) > mcpwriteimpl.MaxListed {
+		sg.Hint += fmt.Sprintf(" (showing %d of %d values)", mcpwriteimpl.MaxListed, len(set.listed))
 	}
 	if len(set.listed) == 0 {
 		sg.Hint = fmt.Sprintf("this tenant has no %s values yet", name)
 	}
-	sg.DidYouMean = set.names.Closest(s, maxDidYouMean)
-	msg := fmt.Sprintf("invalid value %s for %s", clipQuote(s), field)
+	sg.DidYouMean = set.names.Closest(s, mcpwriteimpl.MaxDidYouMean)
+	msg := fmt.Sprintf("invalid value %s for %s", mcpwriteimpl.ClipQuote(s), field)
 	if len(sg.DidYouMean) > 0 {
 		msg += fmt.Sprintf("; did you mean %q?", sg.DidYouMean[0])
 	}

@@ -33,10 +33,6 @@ type job struct {
 	done chan struct{}
 }
 
-// checkInline runs every check on the caller's goroutine (benchmarks
-// compare the two).
-var checkInline = false
-
 var jobs = sync.Pool{New: func() any { return &job{done: make(chan struct{}, 1)} }}
 
 // New builds the validator once, compiling the rules of msgs (the request
@@ -76,12 +72,8 @@ func serve(ch chan *job) {
 func (c *checker) Check(req proto.Message) ([]mcpwriteimpl.Violation, error) {
 	j := jobs.Get().(*job)
 	j.c, j.req = c, req
-	ch := checkJobs()
-	if checkInline {
-		ch = nil // a nil channel never takes the job
-	}
 	select {
-	case ch <- j:
+	case checkJobs() <- j:
 		<-j.done
 	default:
 		j.vs, j.err = c.check(req)
