@@ -367,10 +367,10 @@ func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.Tool
 		}
 	}
 	t.kind = tr.GetKind()
-	if t.kind == mcpwritev1.ToolRules_KIND_UNSPECIFIED {
-		t.kind = kindFromName(string(m.Desc.Name()))
-	}
 	t.classification = tr.GetClassification()
+	if t.kind == mcpwritev1.ToolRules_KIND_UNSPECIFIED {
+		b.classifyTool(t)
+	}
 	if t.classification == mcpwritev1.ToolRules_CLASSIFICATION_UNSPECIFIED {
 		switch t.kind {
 		case mcpwritev1.ToolRules_CREATE:

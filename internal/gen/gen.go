@@ -111,6 +111,9 @@ func Generate(p *protogen.Plugin, cfg Config) error {
 		if cfg.VendorNotes && cfg.Warn != nil {
 			for _, s := range o.doc.Services {
 				for _, t := range s.Tools {
+					if t.DecidedBy != "" {
+						fmt.Fprintf(cfg.Warn, "protoc-gen-mcpwrite: note: %s: tool %s: %s %s from %s\n", o.f.Desc.Path(), t.Name, t.Kind, t.Classification, t.DecidedBy)
+					}
 					for _, n := range VendorNotes(t.Name, t.InputSchema) {
 						fmt.Fprintf(cfg.Warn, "protoc-gen-mcpwrite: note: %s: %s\n", o.f.Desc.Path(), n)
 					}

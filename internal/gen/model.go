@@ -74,7 +74,10 @@ type toolModel struct {
 	description    string
 	kind           mcpwritev1.ToolRules_Kind
 	classification mcpwritev1.ToolRules_Classification
-	confirmation   mcpwritev1.ToolRules_Confirmation
+	// decidedBy names the signal that decided kind and classification when
+	// the tool option sets no kind (aip_classify.go); "" otherwise.
+	decidedBy    string
+	confirmation mcpwritev1.ToolRules_Confirmation
 	// elicitFallback: what an elicitation the client cannot show becomes.
 	elicitFallback mcpwritev1.ToolRules_ElicitFallback
 	// confirmationMessage: the template of the question the user is asked.

@@ -66,6 +66,7 @@ func toolDoc(t *toolModel) schemadoc.Tool {
 		Kind:                t.kindName(),
 		Classification:      t.classificationName(),
 		Confirmation:        t.confirmationName(),
+		DecidedBy:           t.decidedBy,
 		ElicitFallback:      elicitFallback(t),
 		ConfirmationMessage: t.confirmationMessage,
 		PreviewUnless:       previewUnless(t),

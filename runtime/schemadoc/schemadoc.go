@@ -65,6 +65,12 @@ type Tool struct {
 	Kind           string `json:"kind"`           // CREATE, UPDATE, DELETE, ACTION
 	Classification string `json:"classification"` // SAFE_CREATE, ...
 	Confirmation   string `json:"confirmation"`   // DIRECT, PROPOSAL, ELICIT
+	// DecidedBy names the proto signal that decided Kind and
+	// Classification when the tool option sets no kind (an
+	// idempotency_level, a google.api.http binding, an AIP standard-method
+	// shape, an irreversible verb, or the method name); "" when the tool
+	// option sets the kind.
+	DecidedBy string `json:"decided_by,omitempty"`
 	// ElicitFallback is "REFUSE" when a confirmation the client cannot show
 	// refuses the call instead of storing a proposal (the default, "").
 	ElicitFallback string `json:"elicit_fallback,omitempty"`
