@@ -56,6 +56,9 @@ type builder struct {
 	// jsonNames: the file's services speak protojson field names
 	// (field_naming: JSON_NAME); every message model follows.
 	jsonNames bool
+	// updateResource is the resource field of the Update tool whose
+	// request is being built (aip_update.go), nil otherwise.
+	updateResource *protogen.Field
 }
 
 func ext[T proto.Message](opts proto.Message, xt protoreflect.ExtensionType) T {
@@ -465,7 +468,7 @@ func (b *builder) toolBody(t *toolModel) *toolModel {
 			b.probs.methodf(m, "result %q is not a field of %s", t.result, m.Output.Desc.FullName())
 		}
 	}
-	t.input = b.message(m.Input, nil)
+	t.input = b.requestModel(t)
 	if t.input == nil {
 		return nil
 	}

@@ -47,17 +47,22 @@ func valueField(f *protogen.Field) *protogen.Field {
 // message builds (once) the model of a message reached from agent input.
 // path is the chain of fields from the request root, for cycle messages.
 func (b *builder) message(m *protogen.Message, via *protogen.Field) *messageModel {
-	name := m.Desc.FullName()
+	return b.messageAs(m, via, b.variantOf(via))
+}
+
+// messageAs builds (once) the model of m in one variant (aip_identity.go).
+func (b *builder) messageAs(m *protogen.Message, via *protogen.Field, variant string) *messageModel {
+	name := m.Desc.FullName() + protoreflect.FullName(variant)
 	if mm, ok := b.messages[name]; ok {
 		return mm
 	}
 	if b.building[name] {
-		b.probs.fieldf(via, "message %s is recursive and cannot be part of an agent request; mark the field hidden", name)
+		b.probs.fieldf(via, "message %s is recursive and cannot be part of an agent request; mark the field hidden", m.Desc.FullName())
 		return nil
 	}
 	b.building[name] = true
 	defer delete(b.building, name)
-	mm := &messageModel{proto: m}
+	mm := &messageModel{proto: m, variant: variant}
 	for _, f := range m.Fields {
 		if fm := b.field(mm, f); fm != nil {
 			mm.fields = append(mm.fields, fm)
@@ -170,6 +175,7 @@ func (b *builder) fieldName(f *protogen.Field) string {
 func (b *builder) field(mm *messageModel, f *protogen.Field) *fieldModel {
 	rules := ext[*mcpwritev1.FieldRules](f.Desc.Options(), mcpwritev1.E_Field)
 	outputOnly, requiredBehavior := fieldBehaviors(f)
+	outputOnly, requiredBehavior = b.identityBehavior(mm, f, outputOnly, requiredBehavior)
 	fm := &fieldModel{proto: f, msg: mm, agentName: b.fieldName(f), required: requiredBehavior}
 	fm.desc = cleanComment(f.Comments.Leading.String())
 	if fm.desc == "" {

@@ -101,7 +101,16 @@ type toolModel struct {
 
 // messageModel is a request message or a message nested in one.
 type messageModel struct {
-	proto  *protogen.Message
+	proto *protogen.Message
+	// variant is "" or the standard method whose resource this model is
+	// (aip_identity.go): its Go names carry it.
+	variant string
+	// owned are the fields the server owns, which the agent is told so
+	// when it sends one (aip_identity.go).
+	owned []ownedField
+	// mask: the request of an Update tool whose update_mask is checked
+	// against its resource (aip_update.go); nil otherwise.
+	mask   *maskCheck
 	fields []*fieldModel
 	// agentFacing: at least one field (transitively) is agent-supplied.
 	agentFacing bool

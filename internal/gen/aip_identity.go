@@ -1,0 +1,120 @@
+package gen
+
+import (
+	"slices"
+
+	"github.com/dave/jennifer/jen"
+	"google.golang.org/genproto/googleapis/api/annotations"
+	"google.golang.org/protobuf/compiler/protogen"
+	"google.golang.org/protobuf/proto"
+
+	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
+)
+
+// Resource identity (docs/existing-apis.md). The resource message of an
+// Update tool (the request's resource field beside its update_mask) is
+// modelled apart from the same message elsewhere, as the variant
+// variantUpdate: there the resource's name (its IDENTIFIER field, or the
+// field google.api.resource's name_field names, "name" by default) is the
+// agent's to set and required, since it says which resource to update,
+// even when it is OUTPUT_ONLY; and IMMUTABLE fields are absent, since an
+// update cannot change them. Elsewhere (Create) an IDENTIFIER field is the
+// server's, like an OUTPUT_ONLY one. A key naming a field the server owns
+// is refused with the reason, not as a bare unknown field.
+
+// variantUpdate is the variant of an Update tool's resource message; it is
+// the suffix of its generated Go names (decodeBookForUpdate).
+const variantUpdate = "ForUpdate"
+
+// ownedField is a field the server owns, with why, for the agent.
+type ownedField struct {
+	name string // agent-facing name
+	why  string
+}
+
+// goName is the message model's part of generated Go names.
+func (m *messageModel) goName() string { return m.proto.GoIdent.GoName + m.variant }
+
+// updateResourceOf returns the resource field of an UPDATE tool's request:
+// a resource field beside a FieldMask update_mask; nil for other tools.
+func updateResourceOf(t *toolModel) *protogen.Field {
+	if t.kind != mcpwritev1.ToolRules_UPDATE || updateMaskField(t.method.Input) == nil {
+		return nil
+	}
+	return resourceField(t.method, "Update")
+}
+
+// variantOf is the variant of the message a field leads to.
+func (b *builder) variantOf(via *protogen.Field) string {
+	if via != nil && via == b.updateResource {
+		return variantUpdate
+	}
+	return ""
+}
+
+// behaviors returns f's google.api.field_behavior values.
+func behaviors(f *protogen.Field) []annotations.FieldBehavior {
+	opts := f.Desc.Options()
+	if opts == nil || !proto.HasExtension(opts, annotations.E_FieldBehavior) {
+		return nil
+	}
+	bs, _ := proto.GetExtension(opts, annotations.E_FieldBehavior).([]annotations.FieldBehavior)
+	return bs
+}
+
+// isIdentity reports whether f names the resource m: an IDENTIFIER field,
+// or the string field google.api.resource's name_field names ("name" by
+// default, also for a resource message without google.api.resource).
+func isIdentity(m *protogen.Message, f *protogen.Field) bool {
+	if slices.Contains(behaviors(f), annotations.FieldBehavior_IDENTIFIER) {
+		return true
+	}
+	name := "name"
+	if rd := ext[*annotations.ResourceDescriptor](m.Desc.Options(), annotations.E_Resource); rd.GetNameField() != "" {
+		name = rd.GetNameField()
+	}
+	return string(f.Desc.Name()) == name && stringField(m, f.Desc.Name()) != nil
+}
+
+// identityBehavior adjusts f's field behaviour in mm for resource identity
+// and records the fields the server owns; it returns whether the server
+// owns f (hidden from the agent) and whether the agent must set it.
+func (b *builder) identityBehavior(mm *messageModel, f *protogen.Field, outputOnly, required bool) (bool, bool) {
+	bs := behaviors(f)
+	rules := ext[*mcpwritev1.FieldRules](f.Desc.Options(), mcpwritev1.E_Field)
+	owned := func(why string) (bool, bool) {
+		if rules.GetKind() == nil || rules.GetHidden() {
+			mm.owned = append(mm.owned, ownedField{name: b.fieldName(f), why: why})
+		}
+		return true, false
+	}
+	switch {
+	case mm.variant == variantUpdate && isIdentity(mm.proto, f):
+		return false, true
+	case mm.variant == variantUpdate && slices.Contains(bs, annotations.FieldBehavior_IMMUTABLE):
+		return owned("IMMUTABLE: set when the resource is created and never updated")
+	case slices.Contains(bs, annotations.FieldBehavior_IDENTIFIER):
+		return owned("IDENTIFIER: the server names the resource on create")
+	case outputOnly:
+		return owned("OUTPUT_ONLY: the server sets it")
+	}
+	return outputOnly, required
+}
+
+// ownedVarName is the variable listing a message's server-owned fields.
+func ownedVarName(m *messageModel) string { return "owned" + m.goName() }
+
+// knownCall emits the decoder's unknown-key check: Known, or KnownOwned
+// with the fields the server owns and why.
+func (e *emitter) knownCall(g *jen.Group, m *messageModel, fieldsVar string) {
+	if len(m.owned) == 0 {
+		g.Id("d").Dot("Known").Call(jen.Id("obj"), jen.Id(fieldsVar))
+		return
+	}
+	var kv []jen.Code
+	for _, o := range m.owned {
+		kv = append(kv, item(jen.Lit(o.name).Op(":").Lit(o.why)))
+	}
+	e.decl(jen.Var().Id(ownedVarName(m)).Op("=").Map(jen.String()).String().Add(multi(kv...)))
+	g.Id("d").Dot("KnownOwned").Call(jen.Id("obj"), jen.Id(fieldsVar), jen.Id(ownedVarName(m)))
+}

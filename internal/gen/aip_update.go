@@ -1,0 +1,62 @@
+package gen
+
+import (
+	"github.com/dave/jennifer/jen"
+)
+
+// Update masks (AIP-134). The request of an Update tool whose resource
+// field and update_mask the agent both set is decoded with a call of
+// mcpwriteimpl.CheckUpdateMask after its fields: every path is checked
+// against the resource message, and a missing mask is derived from the
+// fields the agent set.
+
+// maskCheck is what the decoder of an Update request checks.
+type maskCheck struct {
+	mask     *fieldModel // the update_mask field
+	resource *fieldModel // the resource field (its model is variantUpdate)
+	identity string      // proto name of the resource's identity field
+}
+
+// requestModel builds the request model of t; an Update tool's resource
+// is built as variantUpdate and its mask is checked.
+func (b *builder) requestModel(t *toolModel) *messageModel {
+	rf := updateResourceOf(t)
+	b.updateResource = rf
+	in := b.message(t.method.Input, nil)
+	b.updateResource = nil
+	if in == nil || rf == nil {
+		return in
+	}
+	mc := &maskCheck{}
+	for _, f := range in.fields {
+		switch {
+		case f.proto == rf && f.mode == modeAgent && f.child != nil:
+			mc.resource = f
+		case f.proto.Desc.Name() == "update_mask" && f.mode == modeAgent:
+			mc.mask = f
+		}
+	}
+	if mc.resource == nil || mc.mask == nil {
+		return in
+	}
+	for _, f := range rf.Message.Fields {
+		if isIdentity(rf.Message, f) {
+			mc.identity = string(f.Desc.Name())
+		}
+	}
+	in.mask = mc
+	return in
+}
+
+// updateMaskCheck emits the update_mask check of an Update request.
+func (e *emitter) updateMaskCheck(g *jen.Group, m *messageModel) {
+	mc := m.mask
+	if mc == nil {
+		return
+	}
+	field := jen.Id("m").Dot(mc.mask.proto.GoName)
+	g.Add(field.Clone().Op("=").Add(e.rt("CheckUpdateMask")).Call(
+		jen.Id("d"), jen.Lit(mc.mask.agentName), field.Clone(),
+		jen.Id("m").Dot(getterName(mc.resource.proto)).Call(), jen.Lit(mc.identity),
+	))
+}
