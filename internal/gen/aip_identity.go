@@ -1,7 +1,9 @@
 package gen
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"google.golang.org/genproto/googleapis/api/annotations"
@@ -46,7 +48,7 @@ func updateResourceOf(t *toolModel) *protogen.Field {
 
 // variantOf is the variant of the message a field leads to.
 func (b *builder) variantOf(via *protogen.Field) string {
-	if via != nil && via == b.updateResource {
+	if via != nil && via == b.aip.updateResource {
 		return variantUpdate
 	}
 	return ""
@@ -97,8 +99,41 @@ func (b *builder) identityBehavior(mm *messageModel, f *protogen.Field, outputOn
 		return owned("IDENTIFIER: the server names the resource on create")
 	case outputOnly:
 		return owned("OUTPUT_ONLY: the server sets it")
+	case rules.GetKind() == nil && commentOutputOnly(f):
+		b.file.commentOutputOnly = append(b.file.commentOutputOnly, f)
+		return owned("OUTPUT_ONLY: the server sets it")
 	}
 	return outputOnly, required
+}
+
+// commentOutputOnly reports a field documented "Output only." (the AIP-203
+// comment prefix) without field_behavior: it is the server's, as documented.
+func commentOutputOnly(f *protogen.Field) bool {
+	return behaviors(f) == nil && strings.HasPrefix(strings.ToLower(cleanComment(f.Comments.Leading.String())), "output only.")
+}
+
+// commentOutputOnlyWarnings list, per message, the fields taken as
+// OUTPUT_ONLY from their comment alone.
+func commentOutputOnlyWarnings(fm *fileModel) []string {
+	var out []string
+	byMsg := map[*protogen.Message][]string{}
+	var order []*protogen.Message
+	seen := map[*protogen.Field]bool{}
+	for _, f := range fm.commentOutputOnly {
+		if seen[f] {
+			continue
+		}
+		seen[f] = true
+		if byMsg[f.Parent] == nil {
+			order = append(order, f.Parent)
+		}
+		byMsg[f.Parent] = append(byMsg[f.Parent], string(f.Desc.Name()))
+	}
+	for _, m := range order {
+		out = append(out, fmt.Sprintf("message %s (%s): %s documented \"Output only.\" without google.api.field_behavior; the agent does not set them (annotate them OUTPUT_ONLY to make it explicit)",
+			m.Desc.FullName(), m.Desc.ParentFile().Path(), strings.Join(byMsg[m], ", ")))
+	}
+	return out
 }
 
 // ownedVarName is the variable listing a message's server-owned fields.

@@ -21,9 +21,9 @@ type maskCheck struct {
 // is built as variantUpdate and its mask is checked.
 func (b *builder) requestModel(t *toolModel) *messageModel {
 	rf := updateResourceOf(t)
-	b.updateResource = rf
+	b.aip = aipState{updateResource: rf, tool: t.name, service: t.svc.proto}
 	in := b.message(t.method.Input, nil)
-	b.updateResource = nil
+	b.aip = aipState{}
 	if in == nil || rf == nil {
 		return in
 	}

@@ -56,9 +56,8 @@ type builder struct {
 	// jsonNames: the file's services speak protojson field names
 	// (field_naming: JSON_NAME); every message model follows.
 	jsonNames bool
-	// updateResource is the resource field of the Update tool whose
-	// request is being built (aip_update.go), nil otherwise.
-	updateResource *protogen.Field
+	// aip is the context of the request being built (aip_*.go).
+	aip aipState
 }
 
 func ext[T proto.Message](opts proto.Message, xt protoreflect.ExtensionType) T {
@@ -350,7 +349,7 @@ func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.Tool
 	}
 	t.description = tr.GetDescription()
 	if t.description == "" {
-		t.description = cleanComment(m.Comments.Leading.String())
+		t.description = plainLinks(cleanComment(m.Comments.Leading.String()))
 	}
 	if t.description == "" {
 		t.description = t.title + "."

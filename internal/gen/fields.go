@@ -2,6 +2,7 @@ package gen
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -57,7 +58,7 @@ func (b *builder) messageAs(m *protogen.Message, via *protogen.Field, variant st
 		return mm
 	}
 	if b.building[name] {
-		b.probs.fieldf(via, "message %s is recursive and cannot be part of an agent request; mark the field hidden", m.Desc.FullName())
+		b.refuse(via, fmt.Sprintf("message %s is recursive and cannot be part of an agent request", m.Desc.FullName()), "mark the field hidden")
 		return nil
 	}
 	b.building[name] = true
@@ -181,6 +182,7 @@ func (b *builder) field(mm *messageModel, f *protogen.Field) *fieldModel {
 	if fm.desc == "" {
 		fm.desc = cleanComment(f.Comments.Trailing.String())
 	}
+	fm.desc = agentDesc(f, fm.desc)
 	vf := valueField(f)
 	switch k := rules.GetKind().(type) {
 	case nil:
@@ -282,11 +284,13 @@ func (b *builder) agentField(fm *fieldModel) bool {
 	if vf.Message != nil {
 		switch {
 		case vf.Message.Desc.FullName() == "google.protobuf.Any":
-			b.probs.fieldf(f, "google.protobuf.Any cannot be agent-supplied; mark the field hidden or derived with a resolver")
+			b.refuse(f, "google.protobuf.Any cannot be agent-supplied", "mark the field hidden or derived with a resolver")
 			return false
 		case isWKT(vf):
 		default:
+			b.aip.path = append(b.aip.path, f)
 			fm.child = b.message(vf.Message, f)
+			b.aip.path = b.aip.path[:len(b.aip.path)-1]
 			if fm.child == nil {
 				return false
 			}

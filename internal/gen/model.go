@@ -37,6 +37,9 @@ type fileModel struct {
 	messages  []*messageModel
 	enums     []*enumTable
 	resolvers []*resolverModel
+	// commentOutputOnly are the fields taken as OUTPUT_ONLY from their
+	// "Output only." comment (aip_identity.go), warned about.
+	commentOutputOnly []*protogen.Field
 	// firstTable is the first alias table made for each enum: responses
 	// render an enum the way inputs spell it.
 	firstTable map[protoreflect.FullName]*enumTable

@@ -133,11 +133,12 @@ func (a *clientAdapterShelfService) ReplaceSign(ctx context.Context, in *v1.Repl
 	return a.client.ReplaceSign(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
-var fieldsShelf = []string{"theme", "floor"}
+var fieldsShelf = []string{"theme", "floor", "colour"}
 
 var ownedShelf = map[string]string{
 	"name":   "IDENTIFIER: the server names the resource on create",
 	"dusted": "OUTPUT_ONLY: the server sets it",
+	"built":  "OUTPUT_ONLY: the server sets it",
 }
 
 func decodeShelf(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Shelf) {
@@ -152,6 +153,11 @@ func decodeShelf(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Shelf)
 	if v := obj.Get("floor"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "floor"); ok {
 			m.Floor = x
+		}
+	}
+	if v := obj.Get("colour"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if x, ok := d.String(v, "colour"); ok {
+			m.Colour = x
 		}
 	}
 }
@@ -180,11 +186,12 @@ func decodeCreateShelfRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 	}
 }
 
-var fieldsShelfForUpdate = []string{"name", "theme"}
+var fieldsShelfForUpdate = []string{"name", "theme", "colour"}
 
 var ownedShelfForUpdate = map[string]string{
 	"floor":  "IMMUTABLE: set when the resource is created and never updated",
 	"dusted": "OUTPUT_ONLY: the server sets it",
+	"built":  "OUTPUT_ONLY: the server sets it",
 }
 
 func decodeShelfForUpdate(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Shelf) {
@@ -202,6 +209,11 @@ func decodeShelfForUpdate(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *
 		}
 	} else {
 		d.Missing("theme")
+	}
+	if v := obj.Get("colour"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if x, ok := d.String(v, "colour"); ok {
+			m.Colour = x
+		}
 	}
 }
 
