@@ -15,12 +15,13 @@ import (
 // A method without a kind in its tool option is classified from what its
 // proto already says, in this order (docs/existing-apis.md):
 //
-//  1. idempotency_level = NO_SIDE_EFFECTS, or a google.api.http get
-//     binding: READ.
+//  1. idempotency_level = NO_SIDE_EFFECTS, a google.api.http get
+//     binding, or an IAM read request (iamReads): READ.
 //  2. The HTTP verb and the AIP standard-method shape: a delete binding,
 //     or Delete* taking a name: DELETE; Create* taking a resource (and
 //     its parent): CREATE; Update* taking a resource and an update_mask:
-//     UPDATE; a patch or put binding: UPDATE.
+//     UPDATE; Create* bound to post or put: CREATE; another patch or put
+//     binding: UPDATE.
 //  3. Irreversible custom methods (irreversibleVerbs, Set*Policy):
 //     destructive, so confirmed.
 //  4. Only with the service's infer_reads_from_names: Get*, List*,
@@ -33,6 +34,13 @@ import (
 // undone; Set...Policy methods (SetIamPolicy) replace a whole policy and
 // are irreversible too.
 var irreversibleVerbs = []string{"destroy", "purge", "expunge", "erase", "wipe", "shred", "truncate", "revoke", "drop"}
+
+// iamReads are the google.iam.v1 requests of reads that AIP APIs bind to
+// post (AIP-211 mixins): their type says they change nothing.
+var iamReads = map[protoreflect.FullName]bool{
+	"google.iam.v1.GetIamPolicyRequest":       true,
+	"google.iam.v1.TestIamPermissionsRequest": true,
+}
 
 // readVerbs are the first words name-only read inference accepts.
 var readVerbs = map[string]bool{"get": true, "list": true, "search": true, "batch get": true}
@@ -83,12 +91,16 @@ func classify(sm *serviceModel, m *protogen.Method) signal {
 		s = signal{kind: mcpwritev1.ToolRules_READ, why: "idempotency_level NO_SIDE_EFFECTS"}
 	case verb == "get":
 		s = signal{kind: mcpwritev1.ToolRules_READ, why: "google.api.http get: " + path}
+	case iamReads[m.Input.Desc.FullName()]:
+		s = signal{kind: mcpwritev1.ToolRules_READ, why: "request " + string(m.Input.Desc.FullName()) + " (an IAM read bound to post)"}
 	case verb == "delete":
 		s = signal{kind: mcpwritev1.ToolRules_DELETE, why: "google.api.http delete: " + path}
 	case hasPrefixWord(words, "delete") && stringField(m.Input, "name") != nil:
 		s = signal{kind: mcpwritev1.ToolRules_DELETE, why: "AIP-135 Delete shape (Delete* with name)"}
 	case hasPrefixWord(words, "create") && createResource(m) != nil:
 		s = signal{kind: mcpwritev1.ToolRules_CREATE, why: "AIP-133 Create shape (Create* with parent and resource)"}
+	case hasPrefixWord(words, "create") && (verb == "post" || verb == "put"):
+		s = signal{kind: mcpwritev1.ToolRules_CREATE, why: "google.api.http " + verb + " on Create*: " + path}
 	case hasPrefixWord(words, "update") && updateResource(m) != nil:
 		s = signal{kind: mcpwritev1.ToolRules_UPDATE, why: "AIP-134 Update shape (Update* with resource and update_mask)"}
 	case verb == "patch" || verb == "put":

@@ -40,6 +40,8 @@ type ShelfServiceHandler interface {
 	UpdateLabel(context.Context, *v1.UpdateLabelRequest) (*v1.Label, error)
 	// Deletes a label; no HTTP binding, the Delete shape decides.
 	DeleteLabel(context.Context, *v1.DeleteLabelRequest) (*v1.Label, error)
+	// Creates a badge at the name the agent picks: a Create* bound to put.
+	CreateBadge(context.Context, *v1.Badge) (*v1.Badge, error)
 	// Replaces the shelf's sign; a put binding without a standard shape.
 	ReplaceSign(context.Context, *v1.ReplaceSignRequest) (*v1.Shelf, error)
 }
@@ -76,6 +78,9 @@ func NewShelfService(h ShelfServiceHandler) *mcpwriteimpl.Service {
 			mcpwriteimpl.NewTool[v1.DeleteLabelRequest]("delete_label", decodeDeleteLabelRequest,
 				nil,
 				func(ctx context.Context, m *v1.DeleteLabelRequest) (*v1.Label, error) { return h.DeleteLabel(ctx, m) }),
+			mcpwriteimpl.NewTool[v1.Badge]("create_badge", decodeBadge,
+				nil,
+				func(ctx context.Context, m *v1.Badge) (*v1.Badge, error) { return h.CreateBadge(ctx, m) }),
 			mcpwriteimpl.NewTool[v1.ReplaceSignRequest]("replace_sign", decodeReplaceSignRequest,
 				nil,
 				func(ctx context.Context, m *v1.ReplaceSignRequest) (*v1.Shelf, error) { return h.ReplaceSign(ctx, m) }),
@@ -92,6 +97,7 @@ type ShelfServiceClient interface {
 	CreateLabel(ctx context.Context, in *v1.CreateLabelRequest, opts ...grpc.CallOption) (*v1.Label, error)
 	UpdateLabel(ctx context.Context, in *v1.UpdateLabelRequest, opts ...grpc.CallOption) (*v1.Label, error)
 	DeleteLabel(ctx context.Context, in *v1.DeleteLabelRequest, opts ...grpc.CallOption) (*v1.Label, error)
+	CreateBadge(ctx context.Context, in *v1.Badge, opts ...grpc.CallOption) (*v1.Badge, error)
 	ReplaceSign(ctx context.Context, in *v1.ReplaceSignRequest, opts ...grpc.CallOption) (*v1.Shelf, error)
 }
 
@@ -127,6 +133,10 @@ func (a *clientAdapterShelfService) UpdateLabel(ctx context.Context, in *v1.Upda
 
 func (a *clientAdapterShelfService) DeleteLabel(ctx context.Context, in *v1.DeleteLabelRequest) (*v1.Label, error) {
 	return a.client.DeleteLabel(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterShelfService) CreateBadge(ctx context.Context, in *v1.Badge) (*v1.Badge, error) {
+	return a.client.CreateBadge(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterShelfService) ReplaceSign(ctx context.Context, in *v1.ReplaceSignRequest) (*v1.Shelf, error) {
@@ -335,6 +345,19 @@ func decodeDeleteLabelRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 		if x, ok := d.String(v, "name"); ok {
 			m.Name = x
 		}
+	}
+}
+
+var fieldsBadge = []string{"name"}
+
+func decodeBadge(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Badge) {
+	d.Known(obj, fieldsBadge)
+	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if x, ok := d.String(v, "name"); ok {
+			m.Name = x
+		}
+	} else {
+		d.Missing("name")
 	}
 }
 
