@@ -1,6 +1,7 @@
 package realworld
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path"
@@ -83,7 +84,38 @@ func TestRealworldCodeCompiles(t *testing.T) {
 		cmd := exec.Command(goTool, verb, pattern)
 		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Errorf("go %s %s: %v\n%s", verb, pattern, err, out)
+			t.Fatalf("go %s %s: %v\n%s", verb, pattern, err, out)
+		}
+	}
+	serveSecretManager(t, goTool, root, dir, base)
+}
+
+// serveSecretManager runs testdata/secretmanager_e2e_test.go.txt in the
+// generated Secret Manager package: the adopted API served by the runtime
+// and called by the MCP Go SDK client (update identity, masks, server-owned
+// fields).
+func serveSecretManager(t *testing.T, goTool, root, dir, base string) {
+	t.Helper()
+	src, err := os.ReadFile("testdata/secretmanager_e2e_test.go.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const pkg = "google/cloud/secretmanager/v1"
+	src = bytes.ReplaceAll(src, []byte("PBPKG"), []byte(base+"/"+pkg))
+	src = bytes.ReplaceAll(src, []byte("GENPKG"), []byte(base+"/"+pkg+"/secretmanagerpbmcpwrite"))
+	if err := os.WriteFile(filepath.Join(dir, pkg, "secretmanagerpbmcpwrite", "e2e_test.go"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	target := "./realworld/" + filepath.ToSlash(dir) + "/" + pkg + "/secretmanagerpbmcpwrite"
+	cmd := exec.Command(goTool, "test", "-count=1", "-v", target)
+	cmd.Dir = root
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go test %s: %v\n%s", target, err, out)
+	}
+	for _, name := range []string{"TestUpdateNamesItsResource", "TestUpdateDerivesTheMask", "TestUpdateRefusesABadMask", "TestServerOwnedFieldsAreRefusedSayingSo"} {
+		if !bytes.Contains(out, []byte("--- PASS: "+name+" ")) {
+			t.Errorf("%s did not pass:\n%s", name, out)
 		}
 	}
 }

@@ -1,6 +1,8 @@
 package gen
 
 import (
+	"strings"
+
 	"github.com/dave/jennifer/jen"
 )
 
@@ -8,7 +10,8 @@ import (
 // field and update_mask the agent both set is decoded with a call of
 // mcpwriteimpl.CheckUpdateMask after its fields: every path is checked
 // against the resource message, and a missing mask is derived from the
-// fields the agent set.
+// fields the agent set, so update_mask is optional for the agent even
+// where the API marks it REQUIRED.
 
 // maskCheck is what the decoder of an Update request checks.
 type maskCheck struct {
@@ -45,6 +48,15 @@ func (b *builder) requestModel(t *toolModel) *messageModel {
 		}
 	}
 	in.mask = mc
+	// The decoder derives a missing mask, so the agent may omit it even
+	// where the API requires one.
+	mc.mask.required = false
+	hint := "Omit it to update exactly the fields set in " + mc.resource.agentName + "."
+	if mc.mask.desc == "" {
+		mc.mask.desc = hint
+	} else {
+		mc.mask.desc = strings.TrimRight(mc.mask.desc, " ") + " " + hint
+	}
 	return in
 }
 
