@@ -78,4 +78,3 @@ func request(t *testing.T, file string) *pluginpb.CodeGeneratorRequest {
 	}
 	return req
 }
-
