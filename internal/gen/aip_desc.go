@@ -4,7 +4,9 @@ import (
 	"regexp"
 	"strings"
 
+	"google.golang.org/genproto/googleapis/api/annotations"
 	"google.golang.org/protobuf/compiler/protogen"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/descriptorpb"
 )
 
@@ -30,9 +32,13 @@ func plainLinks(s string) string {
 	return linkRE.ReplaceAllString(s, "$1")
 }
 
-// agentDesc is the description agents read for field f, from its comment.
-func agentDesc(f *protogen.Field, comment string) string {
+// agentDesc is the description agents read for field f, from its comment;
+// a google.api.resource_reference adds the name's pattern.
+func (b *builder) agentDesc(f *protogen.Field, comment string) string {
 	s := behaviourPrefixRE.ReplaceAllString(plainLinks(comment), "")
+	if note := b.referenceNote(f); note != "" && !strings.Contains(s, note) {
+		s = strings.TrimSpace(s + " " + note)
+	}
 	if opts, ok := f.Desc.Options().(*descriptorpb.FieldOptions); ok && opts.GetDeprecated() {
 		if s == "" {
 			return "Deprecated."
@@ -40,4 +46,51 @@ func agentDesc(f *protogen.Field, comment string) string {
 		return "Deprecated. " + s
 	}
 	return s
+}
+
+// referenceNote describes the resource name a google.api.resource_reference
+// field takes: "A library.example.com/Shelf name: branches/{branch}/shelves/{shelf}."
+// (the pattern when a message of this build declares the type), "The
+// parent of a library.example.com/Shelf." for a child_type; "" otherwise.
+func (b *builder) referenceNote(f *protogen.Field) string {
+	ref := ext[*annotations.ResourceReference](f.Desc.Options(), annotations.E_ResourceReference)
+	switch {
+	case ref.GetType() != "" && ref.GetType() != "*":
+		if ps := b.resourcePatterns()[ref.GetType()]; len(ps) > 0 {
+			return "A " + ref.GetType() + " name: " + strings.Join(ps, " or ") + "."
+		}
+		return "A " + ref.GetType() + " name."
+	case ref.GetChildType() != "":
+		return "The parent of a " + ref.GetChildType() + "."
+	}
+	return ""
+}
+
+// resourcePatterns indexes the google.api.resource patterns of every
+// message of the build by resource type, once.
+func (b *builder) resourcePatterns() map[string][]string {
+	if b.resources != nil {
+		return b.resources
+	}
+	b.resources = map[string][]string{}
+	var walk func(ms []*protogen.Message)
+	walk = func(ms []*protogen.Message) {
+		for _, m := range ms {
+			if rd := ext[*annotations.ResourceDescriptor](m.Desc.Options(), annotations.E_Resource); rd != nil {
+				b.resources[rd.GetType()] = rd.GetPattern()
+			}
+			walk(m.Messages)
+		}
+	}
+	for _, f := range b.plugin.Files {
+		walk(f.Messages)
+		// Resources declared at file level (google.api.resource_definition).
+		if opts := f.Desc.Options(); opts != nil && proto.HasExtension(opts, annotations.E_ResourceDefinition) {
+			rds, _ := proto.GetExtension(opts, annotations.E_ResourceDefinition).([]*annotations.ResourceDescriptor)
+			for _, rd := range rds {
+				b.resources[rd.GetType()] = rd.GetPattern()
+			}
+		}
+	}
+	return b.resources
 }

@@ -58,6 +58,8 @@ type builder struct {
 	jsonNames bool
 	// aip is the context of the request being built (aip_*.go).
 	aip aipState
+	// resources are the google.api.resource patterns by type (aip_desc.go).
+	resources map[string][]string
 }
 
 func ext[T proto.Message](opts proto.Message, xt protoreflect.ExtensionType) T {

@@ -182,7 +182,7 @@ func (b *builder) field(mm *messageModel, f *protogen.Field) *fieldModel {
 	if fm.desc == "" {
 		fm.desc = cleanComment(f.Comments.Trailing.String())
 	}
-	fm.desc = agentDesc(f, fm.desc)
+	fm.desc = b.agentDesc(f, fm.desc)
 	vf := valueField(f)
 	switch k := rules.GetKind().(type) {
 	case nil:
