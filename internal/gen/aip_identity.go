@@ -46,12 +46,26 @@ func updateResourceOf(t *toolModel) *protogen.Field {
 	return resourceField(t.method, "Update")
 }
 
-// variantOf is the variant of the message a field leads to.
+// variantOf is the variant of the message a field leads to. A build
+// with a message whose Go name is the variant's (BookForUpdate beside
+// Book) is refused: their generated decoders would share a name.
 func (b *builder) variantOf(via *protogen.Field) string {
-	if via != nil && via == b.aip.updateResource {
-		return variantUpdate
+	if via == nil || via != b.aip.updateResource {
+		return ""
 	}
-	return ""
+	name := via.Message.GoIdent.GoName + variantUpdate
+	for _, f := range b.plugin.Files {
+		if f.GoImportPath != via.Message.GoIdent.GoImportPath {
+			continue
+		}
+		for _, m := range f.Messages {
+			if m.GoIdent.GoName == name {
+				b.probs.fieldf(via, "the update tool's model of %s would share generated names with message %s; rename %s, or set the tool's kind with (mcpwrite.v1.tool)", via.Message.Desc.Name(), m.Desc.FullName(), m.Desc.Name())
+				return ""
+			}
+		}
+	}
+	return variantUpdate
 }
 
 // behaviors returns f's google.api.field_behavior values.

@@ -109,3 +109,25 @@ message Resp { string id = 1; }`
 		t.Errorf("notes:\n got: %q\nwant: %q", got, want)
 	}
 }
+
+// The update tool's resource model is named BookForUpdate in generated
+// code; a message of that name in the same Go package is refused.
+func TestUpdateVariantNameClashIsRefused(t *testing.T) {
+	src := `
+import "google/protobuf/field_mask.proto";
+service S {
+  option (mcpwrite.v1.service) = {expose: ALL};
+  rpc UpdateBook(UpdateBookRequest) returns (Book);
+}
+message Book { string name = 1; string title = 2; }
+message BookForUpdate { string x = 1; }
+message UpdateBookRequest {
+  Book book = 1;
+  google.protobuf.FieldMask update_mask = 2;
+}`
+	_, msg := runWarn(t, src, gen.Config{})
+	want := "bad.proto: message bad.v1.UpdateBookRequest: field book: the update tool's model of Book would share generated names with message bad.v1.BookForUpdate; rename BookForUpdate, or set the tool's kind with (mcpwrite.v1.tool)"
+	if msg != want {
+		t.Errorf("error:\n got: %s\nwant: %s", msg, want)
+	}
+}
