@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/invopop/jsonschema"
 	"google.golang.org/genproto/googleapis/api/annotations"
 	"google.golang.org/protobuf/compiler/protogen"
 	"google.golang.org/protobuf/proto"
@@ -93,4 +94,64 @@ func (b *builder) resourcePatterns() map[string][]string {
 		}
 	}
 	return b.resources
+}
+
+// maxDescription bounds a schema description agents read in tools/list;
+// the full text stays in get_write_schema's long_descriptions.
+const maxDescription = 500
+
+// moreNote ends a cut description.
+const moreNote = " (more in get_write_schema)"
+
+// agentDescriptions renders every description of s, a tool's input or
+// output schema under path, for agents: protodoc links as text, no
+// field-behaviour prefix, at most maxDescription bytes. The full text of
+// each cut description goes to long by path. It returns s.
+func agentDescriptions(s *jsonschema.Schema, path string, long map[string]string) *jsonschema.Schema {
+	var walk func(s *jsonschema.Schema, path string)
+	seen := map[*jsonschema.Schema]bool{}
+	walk = func(s *jsonschema.Schema, path string) {
+		if s == nil || seen[s] {
+			return
+		}
+		seen[s] = true
+		if s.Description != "" {
+			d := behaviourPrefixRE.ReplaceAllString(plainLinks(s.Description), "")
+			if cut := cutDescription(d); cut != d {
+				long[path] = d
+				d = cut
+			}
+			s.Description = d
+		}
+		if s.Properties != nil {
+			for p := s.Properties.Oldest(); p != nil; p = p.Next() {
+				walk(p.Value, path+"."+p.Key)
+			}
+		}
+		walk(s.Items, path)
+		walk(s.AdditionalProperties, path)
+		for _, sub := range [][]*jsonschema.Schema{s.AnyOf, s.OneOf, s.AllOf} {
+			for _, x := range sub {
+				walk(x, path)
+			}
+		}
+	}
+	walk(s, path)
+	return s
+}
+
+// cutDescription returns d, or its sentences that fit maxDescription (its
+// words when the first sentence does not fit) and moreNote.
+func cutDescription(d string) string {
+	if len(d) <= maxDescription {
+		return d
+	}
+	room := d[:maxDescription-len(moreNote)-len("…")]
+	if i := strings.LastIndex(room, ". "); i > 0 {
+		return d[:i+1] + moreNote
+	}
+	if i := strings.LastIndex(room, " "); i > 0 {
+		return d[:i] + "…" + moreNote
+	}
+	return room + "…" + moreNote
 }

@@ -91,11 +91,15 @@ type Tool struct {
 	NextSteps       []string        `json:"next_steps,omitempty"`
 	RetryOnConflict uint32          `json:"retry_on_conflict,omitempty"`
 	InputSchema     json.RawMessage `json:"input_schema"`
-	OutputSchema    json.RawMessage `json:"output_schema"`
-	Examples        []Example       `json:"examples,omitempty"`
-	RequiredFields  []string        `json:"required_fields"`
-	OptionalFields  []string        `json:"optional_fields"`
-	ServerFills     []ServerFill    `json:"server_fills,omitempty"`
+	// LongDescriptions holds the full text of each schema description cut
+	// to its first sentences for agents, by schema path
+	// ("input.task.http_request.headers", "output.name").
+	LongDescriptions map[string]string `json:"long_descriptions,omitempty"`
+	OutputSchema     json.RawMessage   `json:"output_schema"`
+	Examples         []Example         `json:"examples,omitempty"`
+	RequiredFields   []string          `json:"required_fields"`
+	OptionalFields   []string          `json:"optional_fields"`
+	ServerFills      []ServerFill      `json:"server_fills,omitempty"`
 	// RequiredWhen lists the optional fields that become required when
 	// another field holds one of some values.
 	RequiredWhen []RequiredWhen `json:"required_when,omitempty"`

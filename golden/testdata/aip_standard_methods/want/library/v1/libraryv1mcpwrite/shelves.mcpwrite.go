@@ -143,7 +143,7 @@ func (a *clientAdapterShelfService) ReplaceSign(ctx context.Context, in *v1.Repl
 	return a.client.ReplaceSign(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
-var fieldsShelf = []string{"theme", "floor", "colour"}
+var fieldsShelf = []string{"theme", "floor", "colour", "notes"}
 
 var ownedShelf = map[string]string{
 	"name":   "IDENTIFIER: the server names the resource on create",
@@ -168,6 +168,11 @@ func decodeShelf(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Shelf)
 	if v := obj.Get("colour"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "colour"); ok {
 			m.Colour = x
+		}
+	}
+	if v := obj.Get("notes"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if x, ok := d.String(v, "notes"); ok {
+			m.Notes = x
 		}
 	}
 }
@@ -196,7 +201,7 @@ func decodeCreateShelfRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 	}
 }
 
-var fieldsShelfForUpdate = []string{"name", "theme", "colour"}
+var fieldsShelfForUpdate = []string{"name", "theme", "colour", "notes"}
 
 var ownedShelfForUpdate = map[string]string{
 	"floor":  "IMMUTABLE: set when the resource is created and never updated",
@@ -223,6 +228,11 @@ func decodeShelfForUpdate(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *
 	if v := obj.Get("colour"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "colour"); ok {
 			m.Colour = x
+		}
+	}
+	if v := obj.Get("notes"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if x, ok := d.String(v, "notes"); ok {
+			m.Notes = x
 		}
 	}
 }
