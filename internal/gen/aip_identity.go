@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/dave/jennifer/jen"
 	"google.golang.org/genproto/googleapis/api/annotations"
 	"google.golang.org/protobuf/compiler/protogen"
 	"google.golang.org/protobuf/proto"
@@ -148,22 +147,4 @@ func commentOutputOnlyWarnings(fm *fileModel) []string {
 			m.Desc.FullName(), m.Desc.ParentFile().Path(), strings.Join(byMsg[m], ", ")))
 	}
 	return out
-}
-
-// ownedVarName is the variable listing a message's server-owned fields.
-func ownedVarName(m *messageModel) string { return "owned" + m.goName() }
-
-// knownCall emits the decoder's unknown-key check: Known, or KnownOwned
-// with the fields the server owns and why.
-func (e *emitter) knownCall(g *jen.Group, m *messageModel, fieldsVar string) {
-	if len(m.owned) == 0 {
-		g.Id("d").Dot("Known").Call(jen.Id("obj"), jen.Id(fieldsVar))
-		return
-	}
-	var kv []jen.Code
-	for _, o := range m.owned {
-		kv = append(kv, item(jen.Lit(o.name).Op(":").Lit(o.why)))
-	}
-	e.decl(jen.Var().Id(ownedVarName(m)).Op("=").Map(jen.String()).String().Add(multi(kv...)))
-	g.Id("d").Dot("KnownOwned").Call(jen.Id("obj"), jen.Id(fieldsVar), jen.Id(ownedVarName(m)))
 }

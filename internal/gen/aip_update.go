@@ -1,10 +1,6 @@
 package gen
 
-import (
-	"strings"
-
-	"github.com/dave/jennifer/jen"
-)
+import "strings"
 
 // Update masks (AIP-134). The request of an Update tool whose resource
 // field and update_mask the agent both set is decoded with a call of
@@ -58,17 +54,4 @@ func (b *builder) requestModel(t *toolModel) *messageModel {
 		mc.mask.desc = strings.TrimRight(mc.mask.desc, " ") + " " + hint
 	}
 	return in
-}
-
-// updateMaskCheck emits the update_mask check of an Update request.
-func (e *emitter) updateMaskCheck(g *jen.Group, m *messageModel) {
-	mc := m.mask
-	if mc == nil {
-		return
-	}
-	field := jen.Id("m").Dot(mc.mask.proto.GoName)
-	g.Add(field.Clone().Op("=").Add(e.rt("CheckUpdateMask")).Call(
-		jen.Id("d"), jen.Lit(mc.mask.agentName), field.Clone(),
-		jen.Id("m").Dot(getterName(mc.resource.proto)).Call(), jen.Lit(mc.identity),
-	))
 }
