@@ -47,13 +47,16 @@ message CreateTaskRequest {
   string parent = 1;
   Task task = 2;
 }`
-	warn, msg := runWarn(t, src, gen.Config{})
-	if msg != "" {
-		t.Fatalf("Generate: %s", msg)
-	}
 	want := `protoc-gen-mcpwrite: warning: bad.proto: message bad.v1.Task (bad.proto): last_attempt documented "Output only." without google.api.field_behavior; the agent does not set them (annotate them OUTPUT_ONLY to make it explicit)` + "\n"
-	if warn != want {
-		t.Errorf("warnings:\n got: %q\nwant: %q", warn, want)
+	// strict=true turns portability warnings into errors, not this one.
+	for _, strict := range []bool{false, true} {
+		warn, msg := runWarn(t, src, gen.Config{Strict: strict})
+		if msg != "" {
+			t.Fatalf("strict=%t: Generate: %s", strict, msg)
+		}
+		if warn != want {
+			t.Errorf("strict=%t: warnings:\n got: %q\nwant: %q", strict, warn, want)
+		}
 	}
 }
 

@@ -95,12 +95,19 @@ func Generate(p *protogen.Plugin, cfg Config) error {
 			b.resolveDocs(o.fm)
 			o.doc = document(o.fm)
 			o.raw = marshalDoc(o.doc)
-			o.warns = append(append(lintDocument(o.doc), lintIDs(o.fm)...), commentOutputOnlyWarnings(o.fm)...)
+			o.warns = append(lintDocument(o.doc), lintIDs(o.fm)...)
 		}()
 	}
 	wg.Wait()
 	for _, o := range outs {
 		probs.list = append(probs.list, o.probs.list...)
+		// Fields taken as OUTPUT_ONLY from their comment are warned about
+		// even under strict: the schema is as the API documents it.
+		for _, w := range commentOutputOnlyWarnings(o.fm) {
+			if cfg.Warn != nil {
+				fmt.Fprintf(cfg.Warn, "protoc-gen-mcpwrite: warning: %s: %s\n", o.f.Desc.Path(), w)
+			}
+		}
 		for _, w := range o.warns {
 			if cfg.Strict {
 				probs.addf("%s: %s", o.f.Desc.Path(), w)
