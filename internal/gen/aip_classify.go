@@ -211,9 +211,17 @@ func updateMaskField(m *protogen.Message) *protogen.Field {
 }
 
 // classifyTool sets the kind of t, whose tool option sets none, and its
-// classification unless the option sets one, and records the signal.
-func (b *builder) classifyTool(t *toolModel) {
+// classification unless the option sets one, and records the signal. A
+// method its proto makes a read whose tool option sets what only a write
+// takes is refused with both fixes.
+func (b *builder) classifyTool(t *toolModel) bool {
 	s := classify(t.svc, t.method)
+	if s.kind == mcpwritev1.ToolRules_READ {
+		if opt := writeOnlyOption(t.rules); opt != "" {
+			b.probs.methodf(t.method, "%s makes it a read (kind READ), but its tool option sets %s, which only a write takes; set kind (CREATE, UPDATE, DELETE or ACTION) to keep it a write, or remove %s", s.why, opt, opt)
+			return false
+		}
+	}
 	t.kind = s.kind
 	t.decidedBy = s.why
 	if t.classification == mcpwritev1.ToolRules_CLASSIFICATION_UNSPECIFIED {
@@ -221,4 +229,26 @@ func (b *builder) classifyTool(t *toolModel) {
 	} else {
 		t.decidedBy += "; classification from the tool option"
 	}
+	return true
+}
+
+// writeOnlyOption names the first option of tr only a write takes, or "".
+func writeOnlyOption(tr *mcpwritev1.ToolRules) string {
+	switch {
+	case tr == nil:
+		return ""
+	case tr.Classification != nil && tr.GetClassification() != mcpwritev1.ToolRules_READ_ONLY:
+		return "classification " + tr.GetClassification().String()
+	case tr.Confirmation != nil:
+		return "confirmation"
+	case tr.ConfirmationMessage != nil:
+		return "confirmation_message"
+	case tr.PreviewUnless != nil:
+		return "preview_unless"
+	case tr.ElicitFallback != nil:
+		return "elicit_fallback"
+	case tr.RetryOnConflict != nil || tr.MaxConflictRetries != nil:
+		return "retry_on_conflict"
+	}
+	return ""
 }

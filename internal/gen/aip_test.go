@@ -134,3 +134,23 @@ message UpdateBookRequest {
 		t.Errorf("error:\n got: %s\nwant: %s", msg, want)
 	}
 }
+
+// A method its proto makes a read, with a tool option only a write takes,
+// is refused naming the signal and both fixes.
+func TestReadSignalWithWriteOptionIsRefused(t *testing.T) {
+	src := `
+service S {
+  option (mcpwrite.v1.service) = {expose: ALL};
+  rpc TouchTask(Req) returns (Resp) {
+    option idempotency_level = NO_SIDE_EFFECTS;
+    option (mcpwrite.v1.tool) = {confirmation: PROPOSAL};
+  }
+}
+message Req { string name = 1; }
+message Resp { string id = 1; }`
+	_, msg := runWarn(t, src, gen.Config{})
+	want := "bad.proto: method bad.v1.S.TouchTask: idempotency_level NO_SIDE_EFFECTS makes it a read (kind READ), but its tool option sets confirmation, which only a write takes; set kind (CREATE, UPDATE, DELETE or ACTION) to keep it a write, or remove confirmation"
+	if msg != want {
+		t.Errorf("error:\n got: %s\nwant: %s", msg, want)
+	}
+}

@@ -372,8 +372,8 @@ func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.Tool
 	}
 	t.kind = tr.GetKind()
 	t.classification = tr.GetClassification()
-	if t.kind == mcpwritev1.ToolRules_KIND_UNSPECIFIED {
-		b.classifyTool(t)
+	if t.kind == mcpwritev1.ToolRules_KIND_UNSPECIFIED && !b.classifyTool(t) {
+		return nil
 	}
 	if t.classification == mcpwritev1.ToolRules_CLASSIFICATION_UNSPECIFIED {
 		switch t.kind {
