@@ -37,12 +37,18 @@ type ownedField struct {
 func (m *messageModel) goName() string { return m.proto.GoIdent.GoName + m.variant }
 
 // updateResourceOf returns the resource field of an UPDATE tool's request:
-// a resource field beside a FieldMask update_mask; nil for other tools.
+// a resource field beside a FieldMask update_mask, or a field whose message
+// carries google.api.resource (an update that replaces the resource); nil
+// for other tools.
 func updateResourceOf(t *toolModel) *protogen.Field {
-	if t.kind != mcpwritev1.ToolRules_UPDATE || updateMaskField(t.method.Input) == nil {
+	if t.kind != mcpwritev1.ToolRules_UPDATE {
 		return nil
 	}
-	return resourceField(t.method, "Update")
+	rf := resourceField(t.method, "Update")
+	if rf == nil || updateMaskField(t.method.Input) == nil && ext[*annotations.ResourceDescriptor](rf.Message.Desc.Options(), annotations.E_Resource) == nil {
+		return nil
+	}
+	return rf
 }
 
 // variantOf is the variant of the message a field leads to. A build

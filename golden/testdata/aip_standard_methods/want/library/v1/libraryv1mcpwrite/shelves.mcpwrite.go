@@ -42,6 +42,8 @@ type ShelfServiceHandler interface {
 	DeleteLabel(context.Context, *v1.DeleteLabelRequest) (*v1.Label, error)
 	// Creates a badge at the name the agent picks: a Create* bound to put.
 	CreateBadge(context.Context, *v1.Badge) (*v1.Badge, error)
+	// Replaces a shelf whole: an update without a mask still names its shelf.
+	UpdateShelfWhole(context.Context, *v1.ReplaceShelfRequest) (*v1.Shelf, error)
 	// Replaces the shelf's sign; a put binding without a standard shape.
 	ReplaceSign(context.Context, *v1.ReplaceSignRequest) (*v1.Shelf, error)
 }
@@ -81,6 +83,11 @@ func NewShelfService(h ShelfServiceHandler) *mcpwriteimpl.Service {
 			mcpwriteimpl.NewTool[v1.Badge]("create_badge", decodeBadge,
 				nil,
 				func(ctx context.Context, m *v1.Badge) (*v1.Badge, error) { return h.CreateBadge(ctx, m) }),
+			mcpwriteimpl.NewTool[v1.ReplaceShelfRequest]("update_shelf_whole", decodeReplaceShelfRequest,
+				nil,
+				func(ctx context.Context, m *v1.ReplaceShelfRequest) (*v1.Shelf, error) {
+					return h.UpdateShelfWhole(ctx, m)
+				}),
 			mcpwriteimpl.NewTool[v1.ReplaceSignRequest]("replace_sign", decodeReplaceSignRequest,
 				nil,
 				func(ctx context.Context, m *v1.ReplaceSignRequest) (*v1.Shelf, error) { return h.ReplaceSign(ctx, m) }),
@@ -98,6 +105,7 @@ type ShelfServiceClient interface {
 	UpdateLabel(ctx context.Context, in *v1.UpdateLabelRequest, opts ...grpc.CallOption) (*v1.Label, error)
 	DeleteLabel(ctx context.Context, in *v1.DeleteLabelRequest, opts ...grpc.CallOption) (*v1.Label, error)
 	CreateBadge(ctx context.Context, in *v1.Badge, opts ...grpc.CallOption) (*v1.Badge, error)
+	UpdateShelfWhole(ctx context.Context, in *v1.ReplaceShelfRequest, opts ...grpc.CallOption) (*v1.Shelf, error)
 	ReplaceSign(ctx context.Context, in *v1.ReplaceSignRequest, opts ...grpc.CallOption) (*v1.Shelf, error)
 }
 
@@ -137,6 +145,10 @@ func (a *clientAdapterShelfService) DeleteLabel(ctx context.Context, in *v1.Dele
 
 func (a *clientAdapterShelfService) CreateBadge(ctx context.Context, in *v1.Badge) (*v1.Badge, error) {
 	return a.client.CreateBadge(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterShelfService) UpdateShelfWhole(ctx context.Context, in *v1.ReplaceShelfRequest) (*v1.Shelf, error) {
+	return a.client.UpdateShelfWhole(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterShelfService) ReplaceSign(ctx context.Context, in *v1.ReplaceSignRequest) (*v1.Shelf, error) {
@@ -368,6 +380,21 @@ func decodeBadge(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Badge)
 		}
 	} else {
 		d.Missing("name")
+	}
+}
+
+var fieldsReplaceShelfRequest = []string{"shelf"}
+
+func decodeReplaceShelfRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ReplaceShelfRequest) {
+	d.Known(obj, fieldsReplaceShelfRequest)
+	if v := obj.Get("shelf"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if o, ok := d.Object(v, "shelf"); ok {
+			x := new(v1.Shelf)
+			d.Enter("shelf")
+			decodeShelfForUpdate(d, o, x)
+			d.Leave()
+			m.Shelf = x
+		}
 	}
 }
 
