@@ -100,7 +100,7 @@ func serveSecretManager(t *testing.T, goTool, root, dir, base string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const pkg = "google/cloud/secretmanager/v1"
+	const pkg = "google/cloud/secretmanager/v1/secretmanagerpb"
 	src = bytes.ReplaceAll(src, []byte("PBPKG"), []byte(base+"/"+pkg))
 	src = bytes.ReplaceAll(src, []byte("GENPKG"), []byte(base+"/"+pkg+"/secretmanagerpbmcpwrite"))
 	if err := os.WriteFile(filepath.Join(dir, pkg, "secretmanagerpbmcpwrite", "e2e_test.go"), src, 0o644); err != nil {
@@ -121,7 +121,7 @@ func serveSecretManager(t *testing.T, goTool, root, dir, base string) {
 }
 
 // remap generates every file of req this module does not link, each in a
-// Go package below base named by its proto directory.
+// Go package below base named by its proto directory and package name.
 func remap(req *pluginpb.CodeGeneratorRequest, base string) {
 	req.Parameter = nil
 	req.FileToGenerate = nil
@@ -143,6 +143,8 @@ func remap(req *pluginpb.CodeGeneratorRequest, base string) {
 		if fd.Options == nil {
 			fd.Options = &descriptorpb.FileOptions{}
 		}
-		fd.Options.GoPackage = proto.String(base + "/" + filepath.ToSlash(filepath.Dir(name)) + ";" + pkgName)
+		// One directory per Go package: google/type's files declare
+		// several (dayofweek, timeofday, ...).
+		fd.Options.GoPackage = proto.String(base + "/" + path.Dir(name) + "/" + pkgName + ";" + pkgName)
 	}
 }

@@ -25,8 +25,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/report.txt from this run")
 
-// corpus are the adopted files: six public Google Cloud APIs written to
-// the AIPs (standard methods, field_behavior, resources, update masks).
+// corpus are the adopted files: nine public Google Cloud APIs written to
+// the AIPs (standard methods, field_behavior, resources, update masks,
+// long-running operations).
 var corpus = []string{
 	"google/cloud/secretmanager/v1/service.proto",
 	"google/cloud/kms/v1/service.proto",
@@ -34,6 +35,9 @@ var corpus = []string{
 	"google/cloud/scheduler/v1/cloudscheduler.proto",
 	"google/cloud/workflows/v1/workflows.proto",
 	"google/pubsub/v1/pubsub.proto",
+	"google/cloud/resourcemanager/v3/projects.proto",
+	"google/cloud/run/v2/service.proto",
+	"google/cloud/redis/v1/cloud_redis.proto",
 }
 
 // doc is what the checks read of a generated .mcpwrite.json.
