@@ -99,19 +99,27 @@ func isIdentity(m *protogen.Message, f *protogen.Field) bool {
 
 // identityBehavior adjusts f's field behaviour in mm for resource identity
 // and records the fields the server owns; it returns whether the server
-// owns f (hidden from the agent) and whether the agent must set it.
-func (b *builder) identityBehavior(mm *messageModel, f *protogen.Field, outputOnly, required bool) (bool, bool) {
+// owns f (hidden from the agent), whether the agent must set it, and
+// whether f is hidden whatever its annotation says: the server-owned name
+// of a resource whose agent annotation (a reference, say) is for the
+// update that names it.
+func (b *builder) identityBehavior(mm *messageModel, f *protogen.Field, outputOnly, required bool) (bool, bool, bool) {
 	bs := behaviors(f)
 	rules := ext[*mcpwritev1.FieldRules](f.Desc.Options(), mcpwritev1.E_Field)
-	owned := func(why string) (bool, bool) {
+	serverNamed := outputOnly || slices.Contains(bs, annotations.FieldBehavior_IDENTIFIER)
+	owned := func(why string) (bool, bool, bool) {
 		if rules.GetKind() == nil || rules.GetHidden() {
 			mm.owned = append(mm.owned, ownedField{name: b.fieldName(f), why: why})
 		}
-		return true, false
+		return true, false, false
 	}
 	switch {
 	case mm.variant == variantUpdate && isIdentity(mm.proto, f):
-		return false, true
+		return false, true, false
+	case mm.variant == "" && serverNamed && rules.GetAgent() != nil && isIdentity(mm.proto, f) &&
+		ext[*annotations.ResourceDescriptor](mm.proto.Desc.Options(), annotations.E_Resource) != nil:
+		mm.owned = append(mm.owned, ownedField{name: b.fieldName(f), why: "the server names the resource on create"})
+		return true, false, true
 	case mm.variant == variantUpdate && slices.Contains(bs, annotations.FieldBehavior_IMMUTABLE):
 		return owned("IMMUTABLE: set when the resource is created and never updated")
 	case slices.Contains(bs, annotations.FieldBehavior_IDENTIFIER):
@@ -122,7 +130,7 @@ func (b *builder) identityBehavior(mm *messageModel, f *protogen.Field, outputOn
 		b.file.commentOutputOnly = append(b.file.commentOutputOnly, f)
 		return owned("OUTPUT_ONLY: the server sets it")
 	}
-	return outputOnly, required
+	return outputOnly, required, false
 }
 
 // commentOutputOnly reports a field documented "Output only." (the AIP-203

@@ -176,8 +176,12 @@ func (b *builder) fieldName(f *protogen.Field) string {
 func (b *builder) field(mm *messageModel, f *protogen.Field) *fieldModel {
 	rules := ext[*mcpwritev1.FieldRules](f.Desc.Options(), mcpwritev1.E_Field)
 	outputOnly, requiredBehavior := fieldBehaviors(f)
-	outputOnly, requiredBehavior = b.identityBehavior(mm, f, outputOnly, requiredBehavior)
+	outputOnly, requiredBehavior, hide := b.identityBehavior(mm, f, outputOnly, requiredBehavior)
 	fm := &fieldModel{proto: f, msg: mm, agentName: b.fieldName(f), required: requiredBehavior}
+	if hide {
+		fm.mode = modeHidden
+		return fm
+	}
 	fm.desc = cleanComment(f.Comments.Leading.String())
 	if fm.desc == "" {
 		fm.desc = cleanComment(f.Comments.Trailing.String())
