@@ -44,6 +44,16 @@ func (c *call) claimKey(lease time.Duration) *mcp.CallToolResult {
 	return c.answerExisting(fp, cr.Existing)
 }
 
+// deferClaim leaves the call's key to the handler, which claims it in its
+// own transaction (IdempotencyOptions.ClaimInHandler).
+func (c *call) deferClaim() *mcp.CallToolResult {
+	k, fp, res, ok := c.scopedKey()
+	if ok {
+		c.txClaim = claim{held: true, key: k, fp: fp}
+	}
+	return res
+}
+
 // scopedKey is the call's idempotency key, scoped to its caller and tool,
 // and the fingerprint of its arguments. ok is false when there is nothing
 // to claim (no client_request_id or no store; res nil) or the fingerprint

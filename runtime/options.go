@@ -43,6 +43,8 @@ type config struct {
 	idemSet        bool
 	idemTTL        time.Duration
 	idemLease      time.Duration
+	// claimInHandler: IdempotencyOptions.ClaimInHandler.
+	claimInHandler bool
 	// maxStoredResponse bounds the result bytes kept for one replay.
 	maxStoredResponse int
 	proposals         proposal.Store
@@ -162,6 +164,14 @@ type IdempotencyOptions struct {
 	// that says the call completed and its result was too large to keep,
 	// so a retry never runs the call again.
 	MaxStoredResponse int
+	// ClaimInHandler lets the handler claim the key of a write that needs
+	// no confirmation inside its own transaction (Outcome.ClaimInTx), so
+	// the claim, the write and the recorded outcome commit together: one
+	// commit per keyed write, and a crash before it leaves no claim behind.
+	// Set it only for handlers that do (the handler must claim through the
+	// authoritative store before writing); the runtime then does not claim
+	// those keys itself.
+	ClaimInHandler bool
 }
 
 // WithIdempotency configures client_request_id handling. Zero fields keep
@@ -182,6 +192,9 @@ func WithIdempotency(o IdempotencyOptions) Option {
 		}
 		if o.MaxStoredResponse > 0 {
 			c.maxStoredResponse = o.MaxStoredResponse
+		}
+		if o.ClaimInHandler {
+			c.claimInHandler = true
 		}
 	}
 }
