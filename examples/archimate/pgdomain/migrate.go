@@ -177,4 +177,3 @@ func moveStateToRows(ctx context.Context, tx pgx.Tx, r *Repository) error {
 	}
 	return nil
 }
-
