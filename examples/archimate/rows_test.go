@@ -40,6 +40,18 @@ type rowsDB struct {
 // traces every statement of the pool.
 func newRowsDB(t *testing.T, tracer pgx.QueryTracer, propOpts ...proposalpg.Option) *rowsDB {
 	t.Helper()
+	db := openRowsDB(t, tracer, propOpts...)
+	for _, m := range []func(context.Context) error{db.idem.Migrate, db.props.Migrate, db.repo.Migrate} {
+		if err := m(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db
+}
+
+// openRowsDB is newRowsDB before any migration.
+func openRowsDB(t *testing.T, tracer pgx.QueryTracer, propOpts ...proposalpg.Option) *rowsDB {
+	t.Helper()
 	dsn := os.Getenv("MCPWRITE_TEST_POSTGRES_DSN")
 	if dsn == "" {
 		t.Skip("set MCPWRITE_TEST_POSTGRES_DSN to run against PostgreSQL")
@@ -62,11 +74,6 @@ func newRowsDB(t *testing.T, tracer pgx.QueryTracer, propOpts ...proposalpg.Opti
 	t.Cleanup(func() { dropRows(pool, prefix) })
 	if db.repo, err = pgdomain.New(pool, db.idem, prefix, pgdomain.WithProposals(db.props)); err != nil {
 		t.Fatal(err)
-	}
-	for _, m := range []func(context.Context) error{db.idem.Migrate, db.props.Migrate, db.repo.Migrate} {
-		if err := m(ctx); err != nil {
-			t.Fatal(err)
-		}
 	}
 	return db
 }
