@@ -43,9 +43,10 @@ type Repository struct {
 	prefix    string
 	sql       sqlText
 	// Fault, when set, is called at "before-claim" and "after-claim" (a key
-	// claimed in the write's transaction), "inside-tx" (the write done,
-	// before the commit), "after-commit" (before the answer) and "locked"
-	// (the footprint read and locked): crash tests kill the process there.
+	// claimed in the write's transaction), "before-read" and "locked" (before
+	// and after the write reads and locks its rows), "inside-tx" (the write
+	// done, before the commit) and "after-commit" (before the answer): crash
+	// tests kill the process there, stall tests hold a write there.
 	Fault func(point string)
 }
 
@@ -106,6 +107,7 @@ func write[Resp proto.Message](ctx context.Context, r *Repository, tool string, 
 		}
 		r.fault("after-claim")
 	}
+	r.fault("before-read")
 	fp := footprintOf(req, applying && out.StateDigest != "")
 	before, err := r.load(ctx, tx, tenant, fp)
 	if err != nil {
