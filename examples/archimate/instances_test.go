@@ -77,7 +77,7 @@ func newClusterWith(t testing.TB, n int, signingKeys [][]byte) *cluster {
 	c := &cluster{hits: make([]atomic.Int64, n), pool: pool, table: prefix}
 	var backends []*url.URL
 	for i := range n {
-		repo, err := pgdomain.New(pool, idem, prefix)
+		repo, err := pgdomain.New(pool, idem, prefix, pgdomain.WithProposals(props))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,7 +89,7 @@ func newClusterWith(t testing.TB, n int, signingKeys [][]byte) *cluster {
 		cache := idempotency.NewLayered(idempotency.NewMemoryStore(), redisstore.New(rdb, redisstore.WithPrefix(prefix+":")))
 		s, err := server.New(repo,
 			runtime.WithRequestContextFunc(runtime.StaticRequestContext(devRC)),
-			runtime.WithIdempotency(runtime.IdempotencyOptions{Store: idempotency.NewLayered(cache, idem)}),
+			runtime.WithIdempotency(runtime.IdempotencyOptions{Store: idempotency.NewLayered(cache, idem), ClaimInHandler: true}),
 			runtime.WithProposals(props, 0),
 			runtime.WithSecrets(nil, signingKeys[i%len(signingKeys)]))
 		if err != nil {
