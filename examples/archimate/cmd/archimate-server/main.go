@@ -56,9 +56,10 @@ func serve() (exitCode int) {
 	secretFile := flag.String("id-secret-file", "", "file holding the secret (at least 32 bytes) that keys request-scoped ids (default: $MCPWRITE_ID_SECRET, else random per process)")
 	pgPrefix := flag.String("pg-prefix", "", "with -postgres: name every table <prefix>_elements, _relationships, _properties, _outbox, _schema_migrations, _idem, _proposals (default: archimate_elements, ... and the stores' default tables)")
 	lease := flag.Duration("lease", 0, "how long a claimed client_request_id stays in progress before a retry takes it over (default 30s)")
+	applyLease := flag.Duration("apply-lease", 0, "with -postgres: how long a proposal's apply may run before another apply takes it over (default 2m; the one taken over cannot commit)")
 	otelStdout := flag.Bool("otel-stdout", false, "export OpenTelemetry traces and metrics of every tool call as JSON to standard output (standard error when serving stdio, whose standard output carries the protocol)")
 	flag.Parse()
-	repo, stores, err := durableStores(context.Background(), *pgDSN, *redisAddr, *pgPrefix)
+	repo, stores, err := durableStores(context.Background(), *pgDSN, *redisAddr, *pgPrefix, *applyLease)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -121,7 +122,7 @@ func idSecret(file, env string) ([]byte, error) {
 // transaction), an in-process cache, optionally Redis shared by instances,
 // and PostgreSQL as the authoritative idempotency store (7 days);
 // proposals live in PostgreSQL too.
-func durableStores(ctx context.Context, dsn, redisAddr, prefix string) (server.Domain, []runtime.Option, error) {
+func durableStores(ctx context.Context, dsn, redisAddr, prefix string, applyLease time.Duration) (server.Domain, []runtime.Option, error) {
 	if dsn == "" {
 		if redisAddr != "" {
 			return nil, nil, fmt.Errorf("-redis is a cache in front of PostgreSQL: set -postgres too")
@@ -142,7 +143,7 @@ func durableStores(ctx context.Context, dsn, redisAddr, prefix string) (server.D
 		return nil, nil, fmt.Errorf("-postgres: %w", err)
 	}
 	var idemOpts []idempg.Option
-	var propOpts []proposalpg.Option
+	propOpts := []proposalpg.Option{proposalpg.WithApplyLease(applyLease)}
 	domainPrefix := "archimate"
 	if prefix != "" {
 		idemOpts = append(idemOpts, idempg.WithTable(prefix+"_idem"))
