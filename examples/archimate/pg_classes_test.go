@@ -33,14 +33,6 @@ func permanentEntry(t *testing.T, out map[string]any, code, field, sqlstate stri
 	}
 }
 
-func transientEntry(t *testing.T, out map[string]any) {
-	t.Helper()
-	e, _ := out["error"].(map[string]any)
-	if e["code"] != "UNAVAILABLE" || e["message"] != "the architecture repository is unavailable; retry with the same client_request_id" {
-		t.Fatalf("want UNAVAILABLE with a retry hint: %v", out)
-	}
-}
-
 // Class 22 (22021): a NUL character in a name cannot be stored in text.
 // The answer names the field and is the key's outcome: the retry replays
 // it, the database holds nothing.
