@@ -136,11 +136,23 @@ func write[Resp proto.Message](ctx context.Context, r *Repository, tool string, 
 	reqJSON, _ := protojson.Marshal(req)
 	respJSON, _ := protojson.Marshal(resp)
 	b.Queue(r.sql.insertOutbox, tenant, tool, reqJSON, respJSON)
+	if keyed {
+		// The outcome goes in the same round trip as the rows.
+		body, err := out.Render(resp)
+		if err != nil {
+			return zero, err
+		}
+		if err := r.idem.WithTx(tx).QueueComplete(b, out.Key, out.Fingerprint, body, false, out.Now, out.TTL); err != nil {
+			return zero, err
+		}
+	}
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return zero, r.storeError(ctx, req, err)
 	}
-	if err := r.recordOutcome(ctx, tx, req, resp, out, keyed, applying); err != nil {
-		return zero, err
+	if applying {
+		if err := r.recordApply(ctx, tx, req, resp, out); err != nil {
+			return zero, err
+		}
 	}
 	r.fault("inside-tx")
 	if err := tx.Commit(ctx); err != nil {
@@ -153,29 +165,18 @@ func write[Resp proto.Message](ctx context.Context, r *Repository, tool string, 
 	return resp, nil
 }
 
-// recordOutcome records, in tx, the apply's outcome on the proposal or
-// the keyed call's outcome under its key.
-func (r *Repository) recordOutcome(ctx context.Context, tx pgx.Tx, req, resp proto.Message, out *runtime.Outcome, keyed, applying bool) error {
-	switch {
-	case applying:
-		body, err := out.Render(resp)
-		if err != nil {
-			return err
+// recordApply records the apply's outcome on the proposal, fenced by its
+// token.
+func (r *Repository) recordApply(ctx context.Context, tx pgx.Tx, req, resp proto.Message, out *runtime.Outcome) error {
+	body, err := out.Render(resp)
+	if err != nil {
+		return err
+	}
+	if err := r.proposals.WithTx(tx).FinishApply(ctx, out.ProposalID, out.ApplyToken, body, false); err != nil {
+		if errors.Is(err, proposal.ErrNotApplying) {
+			return err // another apply took this one over: roll back
 		}
-		if err := r.proposals.WithTx(tx).FinishApply(ctx, out.ProposalID, out.ApplyToken, body, false); err != nil {
-			if errors.Is(err, proposal.ErrNotApplying) {
-				return err // another apply took this one over: roll back
-			}
-			return r.storeError(ctx, req, err)
-		}
-	case keyed:
-		body, err := out.Render(resp)
-		if err != nil {
-			return err
-		}
-		if err := r.idem.WithTx(tx).Complete(ctx, out.Key, out.Fingerprint, body, false, out.Now, out.TTL); err != nil {
-			return r.storeError(ctx, req, err)
-		}
+		return r.storeError(ctx, req, err)
 	}
 	return nil
 }
