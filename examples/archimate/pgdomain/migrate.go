@@ -68,11 +68,7 @@ func loadMigrations(prefix string) ([]migration, error) {
 // version 1 (one jsonb state row per tenant, no migrations table) is
 // upgraded: its state rows are moved into the element, property and
 // relationship tables and the state table is dropped, all or nothing.
-func (r *Repository) Migrate(ctx context.Context) error { return r.MigrateTo(ctx, SchemaVersion) }
-
-// MigrateTo applies the migrations up to version (for tests of upgrades);
-// the repository reads and writes only a schema at SchemaVersion.
-func (r *Repository) MigrateTo(ctx context.Context, version int) error {
+func (r *Repository) Migrate(ctx context.Context) error {
 	ms, err := loadMigrations(r.prefix)
 	if err != nil {
 		return fmt.Errorf("pgdomain: migrations: %w", err)
@@ -100,7 +96,7 @@ func (r *Repository) MigrateTo(ctx context.Context, version int) error {
 			return fmt.Errorf("the database is at schema version %d, newer than this server's %d: run the newer server", n, SchemaVersion)
 		}
 		for _, m := range ms {
-			if m.version > version || slices.Contains(done, int32(m.version)) {
+			if slices.Contains(done, int32(m.version)) {
 				continue
 			}
 			// No arguments: the simple protocol runs a multi-statement script.
