@@ -122,9 +122,15 @@ type sqlText struct {
 func newSQL(p string) sqlText {
 	cols := fmt.Sprintf(elementColumns, p)
 	return sqlText{
-		loadElements: `SELECT ` + cols + ` FROM ` + p + `_elements e WHERE e.tenant = $1 AND (e.id = ANY($2)
- OR (e.model_id = $3 AND (e.name_key = ANY($4) OR e.name_norm = ANY($6)))
- OR (e.name_key = ANY($5) AND e.model_id IN (SELECT m.model_id FROM ` + p + `_elements m WHERE m.tenant = $1 AND m.id = ANY($2))))`,
+		// Each part of the union is one index scan, whatever the tenant's
+		// size: by id, by name key or normalised name in the model, and by
+		// name key in the model of the ids (a rename).
+		loadElements: `SELECT ` + cols + ` FROM ` + p + `_elements e WHERE e.tenant = $1 AND e.id IN (
+   SELECT i.id FROM ` + p + `_elements i WHERE i.tenant = $1 AND i.id = ANY($2)
+   UNION ALL SELECT k.id FROM ` + p + `_elements k WHERE k.tenant = $1 AND k.model_id = $3 AND k.name_key = ANY($4)
+   UNION ALL SELECT o.id FROM ` + p + `_elements o WHERE o.tenant = $1 AND o.model_id = $3 AND o.name_norm = ANY($6)
+   UNION ALL SELECT n.id FROM ` + p + `_elements m JOIN ` + p + `_elements n ON n.tenant = m.tenant AND n.model_id = m.model_id
+     WHERE m.tenant = $1 AND m.id = ANY($2) AND n.name_key = ANY($5))`,
 		loadRelationships: `SELECT id, type, source_id, target_id, name, description FROM ` + p + `_relationships
  WHERE tenant = $1 AND (id = ANY($2) OR source_id = ANY($3) OR target_id = ANY($3))`,
 		allElements: `SELECT id, model_id, type, name FROM ` + p + `_elements WHERE tenant = $1`,
