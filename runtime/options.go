@@ -168,9 +168,11 @@ type IdempotencyOptions struct {
 	// no confirmation inside its own transaction (Outcome.ClaimInTx), so
 	// the claim, the write and the recorded outcome commit together: one
 	// commit per keyed write, and a crash before it leaves no claim behind.
-	// Set it only for handlers that do (the handler must claim through the
-	// authoritative store before writing); the runtime then does not claim
-	// those keys itself.
+	// Set it for handlers that do (the handler claims through the
+	// authoritative store before writing). A business error rolls the
+	// claim back; the runtime then claims the key to record the error. A
+	// handler that answers a keyed write without recording it is logged
+	// once and its tool's keys are claimed by the runtime from then on.
 	ClaimInHandler bool
 }
 

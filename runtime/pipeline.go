@@ -370,7 +370,7 @@ func (c *call) run() *mcp.CallToolResult {
 	if route == routeInCall {
 		lease += r.cfg.elicitTimeout
 	}
-	if route == routeDirect && r.cfg.claimInHandler {
+	if route == routeDirect && r.cfg.claimInHandler && !c.wt.noTxClaim.Load() {
 		if res := c.deferClaim(); res != nil {
 			return res
 		}
@@ -484,10 +484,14 @@ func (c *call) execute() answer {
 	if held != nil {
 		return answer{res: c.answerExisting(c.txClaim.fp, held)}
 	}
+	if c.txClaim.held && len(es) == 0 && !out.recorded && !wt.noTxClaim.Swap(true) {
+		r.cfg.logger.ErrorContext(c.ctx, "mcpwrite: IdempotencyOptions.ClaimInHandler is set but the handler does not record keyed writes in its transaction; the runtime claims this tool's keys from now on",
+			"tool", name)
+	}
 	if c.txClaim.held && (len(es) == 0 && !out.recorded || len(es) > 0 && class == classBusiness) {
 		// The handler's transaction did not record this outcome (a business
 		// error rolls back with the claim): the runtime records it.
-		c.claim, c.txClaim.held = c.txClaim, false
+		c.adoptTxClaim()
 	}
 	if len(es) > 0 {
 		// A business error is an outcome; a transient or internal one is not.
