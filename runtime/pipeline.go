@@ -482,6 +482,7 @@ func (c *call) execute() answer {
 	}
 	resp, es, class, held := c.invoke()
 	if held != nil {
+		c.txClaim.held = false
 		return answer{res: c.answerExisting(c.txClaim.fp, held)}
 	}
 	if c.txClaim.held && len(es) == 0 && !out.recorded && !wt.noTxClaim.Swap(true) {
@@ -516,7 +517,7 @@ func (c *call) execute() answer {
 // outcome; an internal one is logged with its cause and trace_id).
 //
 // held is the record that holds the key when the handler's own claim found
-// it taken (Outcome.Existing).
+// it taken (idempotency.HeldError).
 func (c *call) invoke() (resp proto.Message, es Errors, class errClass, held *idempotency.Record) {
 	r, wt, m := c.r, c.wt, c.m
 	for attempt := uint32(0); ; attempt++ {
