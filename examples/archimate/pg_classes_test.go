@@ -293,3 +293,20 @@ func TestStoreErrorTerminatedBackendIsTransient(t *testing.T) {
 		t.Fatalf("retry: %v", err)
 	}
 }
+
+// A string that is not UTF-8 (possible from Go callers, never from JSON)
+// cannot be kept in the outbox's jsonb: a permanent error naming the field,
+// and nothing is written.
+func TestStoreErrorInvalidUTF8IsPermanent(t *testing.T) {
+	db := newRowsDB(t, nil)
+	req := nodeRequest("el-1", "db", "")
+	req.Description = "bad \xff"
+	_, err := db.repo.CreateElement(context.Background(), req)
+	var e *runtime.ErrorEntry
+	if !errors.As(err, &e) || e.Code != "VALIDATION_ERROR" || e.Field != "description" || e.Details["retryable"] != false {
+		t.Fatalf("CreateElement = %v", err)
+	}
+	if n := db.count(t, `SELECT count(*) FROM $P_elements`) + db.count(t, `SELECT count(*) FROM $P_outbox`); n != 0 {
+		t.Fatalf("%d rows written", n)
+	}
+}

@@ -133,8 +133,14 @@ func write[Resp proto.Message](ctx context.Context, r *Repository, tool string, 
 	}
 	b := &pgx.Batch{}
 	r.queueChanges(b, tenant, before, mem.Rows(tenant))
-	reqJSON, _ := protojson.Marshal(req)
-	respJSON, _ := protojson.Marshal(resp)
+	reqJSON, err := protojson.Marshal(req)
+	if err != nil {
+		return zero, notText(req, err)
+	}
+	respJSON, err := protojson.Marshal(resp)
+	if err != nil {
+		return zero, notText(req, err)
+	}
 	b.Queue(r.sql.insertOutbox, tenant, tool, reqJSON, respJSON)
 	if keyed {
 		// The outcome goes in the same round trip as the rows.

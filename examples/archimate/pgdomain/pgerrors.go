@@ -60,6 +60,16 @@ func (r *Repository) storeError(ctx context.Context, req proto.Message, err erro
 	return &runtime.ErrorEntry{Code: mcpwriteimpl.CodeInternal, Message: "the architecture repository failed; nothing was written"}
 }
 
+// notText answers a request the outbox cannot record as JSON (a string
+// that is not valid UTF-8): permanent, naming the field.
+func notText(req proto.Message, err error) error {
+	field := fieldWhere(req, func(_ string, s string) bool { return !utf8.ValidString(s) })
+	return &runtime.ErrorEntry{Code: mcpwriteimpl.CodeValidation, Field: field,
+		Message:     nameOr(field) + " is not valid UTF-8 text, which the store cannot hold",
+		Details:     map[string]any{"retryable": false, "cause": err.Error()},
+		Suggestions: &runtime.Suggestions{Hint: "Send " + nameOr(field) + " as UTF-8 text; the same request always fails"}}
+}
+
 // permanent is a deterministic store error: retrying the same request
 // fails the same way.
 func permanent(pe *pgconn.PgError, field, msg, hint string) error {

@@ -61,3 +61,14 @@ func TestStoreErrorTable(t *testing.T) {
 		}
 	}
 }
+
+// A string that is not UTF-8 cannot go into the outbox's JSON: permanent,
+// naming the field, before anything is sent.
+func TestInvalidUTF8IsPermanent(t *testing.T) {
+	req := &archimatev1.CreateElementRequest{Id: "el-1", Name: "ok", Description: "bad \xff"}
+	var e *runtime.ErrorEntry
+	if err := notText(req, errors.New("invalid UTF-8")); !errors.As(err, &e) || e.Code != "VALIDATION_ERROR" || e.Field != "description" ||
+		e.Message != "description is not valid UTF-8 text, which the store cannot hold" || e.Details["retryable"] != false {
+		t.Fatalf("notText = %v", err)
+	}
+}
