@@ -246,5 +246,15 @@ func TestStatementsAndCommitsPerKeyedWrite(t *testing.T) {
 	if want := map[string]int{"begin": 1, "with": 1, "rollback": 1}; total != 3 || fmt.Sprint(byWord) != fmt.Sprint(want) {
 		t.Fatalf("replay: %d statements %v; want 3 %v:\n%s", total, byWord, want, strings.Join(log, "\n"))
 	}
-	t.Logf("keyed createElement: 7 statements (begin, claim, footprint read, element insert, outbox insert, outcome, commit) in 5 round trips, 1 commit, 0 Redis commands; replay: 3 (begin, claim, rollback)")
+	// A keyed updateElement: the version it applies to is resolved first
+	// (one read of the element), then the transaction: begin, claim,
+	// footprint read, then the element row, its changed property, the
+	// outbox row and the outcome in one batch, commit.
+	total, byWord, log = st.measure(func() {
+		mustOK(t, cs, "updateElement", `{"id":"`+createdIDOf(out)+`","description":"d","properties":{"tier":"gold"},"client_request_id":"k-2"}`)
+	})
+	if want := map[string]int{"begin": 1, "with": 1, "select": 2, "update": 1, "insert": 3, "commit": 1}; total != 9 || fmt.Sprint(byWord) != fmt.Sprint(want) || st.trips != 6 {
+		t.Fatalf("keyed update: %d statements %v in %d round trips; want 9 %v in 6:\n%s", total, byWord, st.trips, want, strings.Join(log, "\n"))
+	}
+	t.Logf("keyed createElement: 7 statements (begin, claim, footprint read, element insert, outbox insert, outcome, commit) in 5 round trips, 1 commit, 0 Redis commands; replay: 3 (begin, claim, rollback); keyed updateElement with a property: 9 in 6 round trips, 1 commit")
 }

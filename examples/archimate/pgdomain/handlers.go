@@ -56,20 +56,31 @@ func (r *Repository) ResolveActiveModel(ctx context.Context, in proto.Message) (
 	return domain.New().ResolveActiveModel(ctx, in)
 }
 
+// ResolveCurrentVersion reads the one element an update names.
 func (r *Repository) ResolveCurrentVersion(ctx context.Context, in proto.Message) (int32, error) {
-	return read(ctx, r, tenantOf(in), in, func(m *domain.Repository) (int32, error) { return m.ResolveCurrentVersion(ctx, in) })
+	return readRows(ctx, r, tenantOf(in), in, footprintOf(in, false), func(m *domain.Repository) (int32, error) { return m.ResolveCurrentVersion(ctx, in) })
 }
 
+// ResolveSourceElementType reads the relationship's ends only.
 func (r *Repository) ResolveSourceElementType(ctx context.Context, in proto.Message) (archimatev1.ElementType, error) {
-	return read(ctx, r, tenantOf(in), in, func(m *domain.Repository) (archimatev1.ElementType, error) {
+	return readRows(ctx, r, tenantOf(in), in, endsOf(in), func(m *domain.Repository) (archimatev1.ElementType, error) {
 		return m.ResolveSourceElementType(ctx, in)
 	})
 }
 
+// ResolveTargetElementType reads the relationship's ends only.
 func (r *Repository) ResolveTargetElementType(ctx context.Context, in proto.Message) (archimatev1.ElementType, error) {
-	return read(ctx, r, tenantOf(in), in, func(m *domain.Repository) (archimatev1.ElementType, error) {
+	return readRows(ctx, r, tenantOf(in), in, endsOf(in), func(m *domain.Repository) (archimatev1.ElementType, error) {
 		return m.ResolveTargetElementType(ctx, in)
 	})
+}
+
+// endsOf is the footprint of a relationship's ends, without the
+// relationships.
+func endsOf(in proto.Message) footprint {
+	f := footprintOf(in, false)
+	f.relIDs, f.attached = nil, nil
+	return f
 }
 
 // ResolveElementRef reads the elements with the id ref, or a name like it
