@@ -44,6 +44,7 @@ build: ## Build the plugin into .tools/bin
 generate: tools build ## Regenerate the annotations, every example and the golden files
 	cd annotations && $(BUF) generate
 	@for ex in $(EXAMPLES); do echo "buf generate examples/$$ex"; $(BUF) generate examples/$$ex/proto --template examples/$$ex/buf.gen.yaml; done
+	$(BUF) generate golden/e2e/outline/proto --template golden/e2e/outline/buf.gen.yaml
 	go test ./golden -run '^TestGolden$$' -update >/dev/null
 
 .PHONY: checkgenerate

@@ -49,10 +49,11 @@ type builder struct {
 	file     *fileModel
 	probs    *problems
 	messages map[protoreflect.FullName]*messageModel
-	building map[protoreflect.FullName]bool
-	tables   map[string]*enumTable
-	enums    map[protoreflect.FullName]*protogen.Enum
-	pairs    map[*enumTable]*pairRule
+	// stack holds the message models being built, outermost first.
+	stack  []*messageModel
+	tables map[string]*enumTable
+	enums  map[protoreflect.FullName]*protogen.Enum
+	pairs  map[*enumTable]*pairRule
 	// jsonNames: the file's services speak protojson field names
 	// (field_naming: JSON_NAME); every message model follows.
 	jsonNames bool
@@ -84,7 +85,6 @@ func buildFile(plugin *protogen.Plugin, f *protogen.File, probs *problems) *file
 		file:     fm,
 		probs:    probs,
 		messages: map[protoreflect.FullName]*messageModel{},
-		building: map[protoreflect.FullName]bool{},
 		tables:   map[string]*enumTable{},
 		enums:    map[protoreflect.FullName]*protogen.Enum{},
 		pairs:    map[*enumTable]*pairRule{},

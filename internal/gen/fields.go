@@ -45,19 +45,19 @@ func valueField(f *protogen.Field) *protogen.Field {
 }
 
 // message builds (once) the model of a message reached from agent input.
-// path is the chain of fields from the request root, for cycle messages.
+// A message that contains itself gets one model, marked recursive
+// (recursion.go); the schema spells out a bounded number of its levels.
 func (b *builder) message(m *protogen.Message, via *protogen.Field) *messageModel {
 	name := m.Desc.FullName()
 	if mm, ok := b.messages[name]; ok {
 		return mm
 	}
-	if b.building[name] {
-		b.probs.fieldf(via, "message %s is recursive and cannot be part of an agent request; mark the field hidden", name)
-		return nil
+	if mm := b.inProgress(name); mm != nil {
+		return b.recur(mm)
 	}
-	b.building[name] = true
-	defer delete(b.building, name)
 	mm := &messageModel{proto: m}
+	b.stack = append(b.stack, mm)
+	defer b.pop()
 	for _, f := range m.Fields {
 		if fm := b.field(mm, f); fm != nil {
 			mm.fields = append(mm.fields, fm)
@@ -285,6 +285,9 @@ func (b *builder) agentField(fm *fieldModel) bool {
 				return false
 			}
 		}
+	}
+	if !b.checkRecursionDepth(fm) {
+		return false
 	}
 	if vf.Enum != nil {
 		fm.enumTable = b.table(vf.Enum, fm.alias, f)
