@@ -500,7 +500,9 @@ func (b *builder) previewField(m *protogen.Method, in *messageModel, name string
 		}
 		return nil
 	}
-	b.probs.methodf(m, "preview_unless names %q, which is not a field of %s", name, m.Input.Desc.FullName())
+	if !refused(in, name) {
+		b.probs.methodf(m, "preview_unless names %q, which is not a field of %s", name, m.Input.Desc.FullName())
+	}
 	return nil
 }
 

@@ -107,7 +107,9 @@ func (b *builder) messageOneofs(mm *messageModel) {
 				}
 			}
 			if fm == nil {
-				b.probs.messagef(mm.proto, "(buf.validate.message).oneof names %q, which is not a field of %s", name, mm.proto.Desc.FullName())
+				if !refused(mm, name) {
+					b.probs.messagef(mm.proto, "(buf.validate.message).oneof names %q, which is not a field of %s", name, mm.proto.Desc.FullName())
+				}
 				keys = nil
 				break
 			}
@@ -502,6 +504,7 @@ func (b *builder) resolveSiblings(mm *messageModel) {
 		if src := f.derived.GetFromEnum(); src != "" {
 			s, ok := byName[src]
 			switch {
+			case !ok && refused(mm, src):
 			case !ok:
 				b.probs.fieldf(f.proto, "from_enum names %q, which is not a field of %s", src, mm.proto.Desc.FullName())
 			case s.proto.Enum == nil || s.proto.Desc.IsList() || s.proto.Desc.IsMap():
@@ -526,6 +529,7 @@ func (b *builder) resolveSiblings(mm *messageModel) {
 			for _, name := range f.generated.GetFrom() {
 				s, ok := byName[name]
 				switch {
+				case !ok && refused(mm, name):
 				case !ok:
 					b.probs.fieldf(f.proto, "CONTENT_HASH from names %q, which is not a field of %s", name, mm.proto.Desc.FullName())
 				case s.proto.Desc.IsList() || s.proto.Desc.IsMap() || s.proto.Message != nil || s.proto.Desc.Kind() == protoreflect.BytesKind:
