@@ -12,6 +12,7 @@ import (
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
+	annotations "google.golang.org/genproto/googleapis/api/annotations"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
 )
@@ -33,6 +34,9 @@ type CatalogServiceHandler interface {
 	SaveSearch(context.Context, *v1.SaveSearchRequest) (*v1.SaveSearchResponse, error)
 	// Create a category tree in one call.
 	CreateCategoryTree(context.Context, *v1.CreateCategoryTreeRequest) (*v1.CreateCategoryTreeResponse, error)
+	// Publish a route: a google.api.HttpRule, whose additional_bindings are
+	// HttpRules again (a recursive message of a dependency).
+	PublishRoute(context.Context, *v1.PublishRouteRequest) (*v1.PublishRouteResponse, error)
 	// Set a routing policy: rules hold conditions, which hold rules again.
 	SetPolicy(context.Context, *v1.SetPolicyRequest) (*v1.SetPolicyResponse, error)
 }
@@ -65,6 +69,11 @@ func NewCatalogService(h CatalogServiceHandler) *mcpwriteimpl.Service {
 				func(ctx context.Context, m *v1.CreateCategoryTreeRequest) (*v1.CreateCategoryTreeResponse, error) {
 					return h.CreateCategoryTree(ctx, m)
 				}),
+			mcpwriteimpl.NewTool[v1.PublishRouteRequest]("publish_route", decodePublishRouteRequest,
+				nil,
+				func(ctx context.Context, m *v1.PublishRouteRequest) (*v1.PublishRouteResponse, error) {
+					return h.PublishRoute(ctx, m)
+				}),
 			mcpwriteimpl.NewTool[v1.SetPolicyRequest]("set_policy", decodeSetPolicyRequest,
 				nil,
 				func(ctx context.Context, m *v1.SetPolicyRequest) (*v1.SetPolicyResponse, error) {
@@ -80,6 +89,7 @@ func NewCatalogService(h CatalogServiceHandler) *mcpwriteimpl.Service {
 type CatalogServiceClient interface {
 	SaveSearch(ctx context.Context, in *v1.SaveSearchRequest, opts ...grpc.CallOption) (*v1.SaveSearchResponse, error)
 	CreateCategoryTree(ctx context.Context, in *v1.CreateCategoryTreeRequest, opts ...grpc.CallOption) (*v1.CreateCategoryTreeResponse, error)
+	PublishRoute(ctx context.Context, in *v1.PublishRouteRequest, opts ...grpc.CallOption) (*v1.PublishRouteResponse, error)
 	SetPolicy(ctx context.Context, in *v1.SetPolicyRequest, opts ...grpc.CallOption) (*v1.SetPolicyResponse, error)
 }
 
@@ -99,6 +109,10 @@ func (a *clientAdapterCatalogService) SaveSearch(ctx context.Context, in *v1.Sav
 
 func (a *clientAdapterCatalogService) CreateCategoryTree(ctx context.Context, in *v1.CreateCategoryTreeRequest) (*v1.CreateCategoryTreeResponse, error) {
 	return a.client.CreateCategoryTree(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterCatalogService) PublishRoute(ctx context.Context, in *v1.PublishRouteRequest) (*v1.PublishRouteResponse, error) {
+	return a.client.PublishRoute(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterCatalogService) SetPolicy(ctx context.Context, in *v1.SetPolicyRequest) (*v1.SetPolicyResponse, error) {
@@ -229,6 +243,117 @@ func decodeCreateCategoryTreeRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.
 		}
 	} else {
 		d.Missing("root")
+	}
+}
+
+var fieldsCustomHttpPattern = []string{"kind", "path"}
+
+func decodeCustomHttpPattern(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *annotations.CustomHttpPattern) {
+	d.Known(obj, fieldsCustomHttpPattern)
+	if v := obj.Get("kind"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if x, ok := d.String(v, "kind"); ok {
+			m.Kind = x
+		}
+	}
+	if v := obj.Get("path"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if x, ok := d.String(v, "path"); ok {
+			m.Path = x
+		}
+	}
+}
+
+var fieldsHttpRule = []string{"selector", "get", "put", "post", "delete", "patch", "custom", "body", "response_body", "additional_bindings"}
+
+func decodeHttpRule(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *annotations.HttpRule) {
+	d.Known(obj, fieldsHttpRule)
+	if v := obj.Get("selector"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if x, ok := d.String(v, "selector"); ok {
+			m.Selector = x
+		}
+	}
+	if v := obj.Get("get"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if x, ok := d.String(v, "get"); ok {
+			m.Pattern = &annotations.HttpRule_Get{Get: x}
+		}
+	}
+	if v := obj.Get("put"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if x, ok := d.String(v, "put"); ok {
+			m.Pattern = &annotations.HttpRule_Put{Put: x}
+		}
+	}
+	if v := obj.Get("post"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if x, ok := d.String(v, "post"); ok {
+			m.Pattern = &annotations.HttpRule_Post{Post: x}
+		}
+	}
+	if v := obj.Get("delete"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if x, ok := d.String(v, "delete"); ok {
+			m.Pattern = &annotations.HttpRule_Delete{Delete: x}
+		}
+	}
+	if v := obj.Get("patch"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if x, ok := d.String(v, "patch"); ok {
+			m.Pattern = &annotations.HttpRule_Patch{Patch: x}
+		}
+	}
+	if v := obj.Get("custom"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if o, ok := d.Object(v, "custom"); ok {
+			x := new(annotations.CustomHttpPattern)
+			d.Enter("custom")
+			decodeCustomHttpPattern(d, o, x)
+			d.Leave()
+			m.Pattern = &annotations.HttpRule_Custom{Custom: x}
+		}
+	}
+	if v := obj.Get("body"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if x, ok := d.String(v, "body"); ok {
+			m.Body = x
+		}
+	}
+	if v := obj.Get("response_body"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if x, ok := d.String(v, "response_body"); ok {
+			m.ResponseBody = x
+		}
+	}
+	if v := obj.Get("additional_bindings"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if arr, ok := d.Array(v, "additional_bindings"); ok {
+			d.Enter("additional_bindings")
+			for i, ev := range arr {
+				d.EnterIndex(i)
+				if o, ok := d.Subtree(ev, ""); ok {
+					x := new(annotations.HttpRule)
+					decodeHttpRule(d, o, x)
+					m.AdditionalBindings = append(m.AdditionalBindings, x)
+				}
+				d.Leave()
+			}
+			d.Leave()
+		}
+	}
+	d.OneOf(obj, false, "get", "put", "post", "delete", "patch", "custom")
+}
+
+var fieldsPublishRouteRequest = []string{"route_id", "binding"}
+
+func decodePublishRouteRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.PublishRouteRequest) {
+	d.Known(obj, fieldsPublishRouteRequest)
+	if v := obj.Get("route_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if x, ok := d.String(v, "route_id"); ok {
+			m.RouteId = x
+		}
+	} else {
+		d.Missing("route_id")
+	}
+	if v := obj.Get("binding"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if o, ok := d.Subtree(v, "binding"); ok {
+			x := new(annotations.HttpRule)
+			d.Enter("binding")
+			decodeHttpRule(d, o, x)
+			d.Leave()
+			m.Binding = x
+		}
+	} else {
+		d.Missing("binding")
 	}
 }
 
