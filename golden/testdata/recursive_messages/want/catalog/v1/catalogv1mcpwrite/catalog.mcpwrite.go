@@ -75,7 +75,9 @@ func NewCatalogService(h CatalogServiceHandler) *mcpwriteimpl.Service {
 					return h.PublishRoute(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.SetPolicyRequest]("set_policy", decodeSetPolicyRequest,
-				nil,
+				func(c *mcpwriteimpl.Call, m *v1.SetPolicyRequest) error {
+					return enrichCatalogServiceSetPolicyRequest(c, h, m, m)
+				},
 				func(ctx context.Context, m *v1.SetPolicyRequest) (*v1.SetPolicyResponse, error) {
 					return h.SetPolicy(ctx, m)
 				}),
@@ -451,6 +453,34 @@ func enrichCatalogServiceCategory(c *mcpwriteimpl.Call, h CatalogServiceHandler,
 	m.CategoryId = c.UUIDv7()
 	for _, x := range m.Children {
 		if err := enrichCatalogServiceCategory(c, h, root, x); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func enrichCatalogServiceSetPolicyRequest(c *mcpwriteimpl.Call, h CatalogServiceHandler, root proto.Message, m *v1.SetPolicyRequest) error {
+	for _, x := range m.Rules {
+		if err := enrichCatalogServiceRule(c, h, root, x); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func enrichCatalogServiceRule(c *mcpwriteimpl.Call, h CatalogServiceHandler, root proto.Message, m *v1.Rule) error {
+	m.RuleId = c.UUIDv7()
+	if x := m.GetWhen(); x != nil {
+		if err := enrichCatalogServiceCondition(c, h, root, x); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func enrichCatalogServiceCondition(c *mcpwriteimpl.Call, h CatalogServiceHandler, root proto.Message, m *v1.Condition) error {
+	for _, x := range m.Rules {
+		if err := enrichCatalogServiceRule(c, h, root, x); err != nil {
 			return err
 		}
 	}
