@@ -74,7 +74,7 @@ func TestReadmeTimingsAreMeasured(t *testing.T) {
 }
 
 // signature is a Go signature the README quotes for generated code.
-var signature = regexp.MustCompile("`((?:New|Register)[A-Za-z<>]*(?:ClientAdapter|ConnectAdapter|Tools)\\([^`)]* [^`)]*\\)[^`]*)`")
+var signature = regexp.MustCompile("`((?:New|Register|Resolve)[A-Za-z<>]*\\([^`)]* [^`)]*\\)[^`]*)`")
 
 // TestReadmeSignaturesAreGenerated: every signature of generated code the
 // README quotes is what the plugin generates: for a named service, in the
@@ -88,18 +88,23 @@ func TestReadmeSignaturesAreGenerated(t *testing.T) {
 	}
 	sort.Strings(services)
 	sigs := signature.FindAllStringSubmatch(readRoot(t, "README.md"), -1)
-	if len(sigs) < 4 {
-		t.Fatalf("README.md quotes %d signatures of generated code; want the Register and both ClientAdapter forms", len(sigs))
+	if len(sigs) < 5 {
+		t.Fatalf("README.md quotes %d signatures of generated code; want the Register, both ClientAdapter forms and a Resolve method", len(sigs))
 	}
 	for _, m := range sigs {
 		sig := m[1]
+		// Constructors are functions; Resolve methods belong to the
+		// Handler and Resolvers interfaces.
+		declared := func(s string) bool {
+			return strings.Contains(generated, "func "+s+" {") || strings.Contains(generated, "\t"+s+"\n")
+		}
 		found := false
 		if strings.Contains(sig, "<Service>") {
 			for _, svc := range services {
-				found = found || strings.Contains(generated, "func "+strings.ReplaceAll(sig, "<Service>", svc)+" {")
+				found = found || declared(strings.ReplaceAll(sig, "<Service>", svc))
 			}
 		} else {
-			found = strings.Contains(generated, "func "+sig+" {")
+			found = declared(sig)
 		}
 		if !found {
 			t.Errorf("README.md quotes `%s`, which no generated code declares (services: %v)", sig, services)
