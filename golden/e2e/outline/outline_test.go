@@ -293,3 +293,27 @@ func TestBadTextLevel(t *testing.T) {
 		t.Fatal("the handler was called with a bad tree")
 	}
 }
+
+// TestPreparerAppliesTheConfiguredLimits: runtime.NewPreparer (decode,
+// validate and enrich without MCP) reads the text levels under the limits
+// it was given, as the tool path does, and enriches every level.
+func TestPreparerAppliesTheConfiguredLimits(t *testing.T) {
+	p, err := runtime.NewPreparer(outlinev1mcpwrite.NewOutlineService(&handler{}), runtime.WithLimits(runtime.Limits{MaxDepth: 10}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, es := p.Decode("create_outline", []byte(`{"title":"Five","sections":[`+deep(5)+`]}`))
+	if len(es) != 1 || es[0].Code != "CONSTRAINT_VIOLATION" || es[0].Field != "sections[0].sections[0].sections[0]" || es[0].Message != fmt.Sprintf(tooDeep, 10) {
+		t.Fatalf("Decode of 5 levels under MaxDepth 10: %v", es)
+	}
+	m, es := p.Prepare(context.Background(), "create_outline", []byte(`{"title":"Four","sections":[`+deep(4)+`]}`), runtime.RequestContext{TenantID: "acme", PrincipalID: "ada"})
+	if len(es) > 0 {
+		t.Fatalf("Prepare of 4 levels: %v", es)
+	}
+	req := m.(*outlinev1.CreateOutlineRequest)
+	seen := map[string]int{}
+	ids(req.GetSections(), seen)
+	if render(req.GetSections()) != "l1(l2(l3(l4)))" || len(seen) != 4 || seen[""] != 0 {
+		t.Fatalf("Prepare: tree %s, ids %v", render(req.GetSections()), seen)
+	}
+}
