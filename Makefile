@@ -44,6 +44,7 @@ build: ## Build the plugin into .tools/bin
 generate: tools build ## Regenerate the annotations, every example and the golden files
 	cd annotations && $(BUF) generate
 	@for ex in $(EXAMPLES); do echo "buf generate examples/$$ex"; $(BUF) generate examples/$$ex/proto --template examples/$$ex/buf.gen.yaml; done
+	$(BUF) generate golden/e2e/outline/proto --template golden/e2e/outline/buf.gen.yaml
 	go test ./golden -run '^TestGolden$$' -update >/dev/null
 
 .PHONY: checkgenerate
@@ -53,9 +54,15 @@ checkgenerate: generate ## Fail if generated code differs from what is committed
 		git status --porcelain -- annotations examples golden; git diff --stat -- annotations examples golden; exit 1; fi
 	@echo "generated code is up to date"
 
+# GOTESTFLAGS adds go test flags (.ci/run: -race); TESTREPORT_FLAGS makes the
+# report strict (.ci/run: -require-stores, -allow-skips, -min-tests). Neither
+# is read from the environment's CI variable.
+GOTESTFLAGS ?=
+TESTREPORT_FLAGS ?=
+
 .PHONY: test
-test: build ## Run every test and count skips (PostgreSQL/Redis tests need MCPWRITE_TEST_POSTGRES_DSN / MCPWRITE_TEST_REDIS_ADDR; CI fails if they skip)
-	go test -race -count=1 -json ./... | go run ./internal/testreport $(if $(CI),-require-stores)
+test: build ## Run every test: one line per package, then failures, skips by reason and counts (full output in .test-output/test.json)
+	go test $(GOTESTFLAGS) -count=1 -json ./... 2>&1 | go run ./internal/testreport -json .test-output/test.json $(TESTREPORT_FLAGS)
 
 .PHONY: lint
 lint: tools ## go vet, gofmt, staticcheck and buf lint

@@ -221,6 +221,7 @@ func (c *call) prepare(s *mcpwriteimpl.Scratch) (proto.Message, Errors, errClass
 	} else {
 		d, gc = mcpwriteimpl.NewDecoder(r.cfg.limits), new(mcpwriteimpl.Call)
 	}
+	d.SetLimits(r.cfg.limits)
 	vocabs := r.newCallVocabularies(ctx, c.rc)
 	d.Vocabularies = vocabs.lookup()
 	wt.bind.Decode(d, c.body, m)

@@ -68,6 +68,7 @@ func (p *Preparer) Decode(tool string, args []byte) (proto.Message, Errors) {
 	ctl, body := wt.splitControl(obj)
 	m := wt.bind.NewRequest()
 	d := s.Decoder()
+	d.SetLimits(p.r.cfg.limits)
 	wt.bind.Decode(d, body, m)
 	if es := append(ctl.errs, d.Errors()...); len(es) > 0 {
 		wt.hint(es)

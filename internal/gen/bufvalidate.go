@@ -624,7 +624,19 @@ func importsValidate(sm *serviceModel) bool {
 // agentPaths lists, in field order, the dotted proto path and agent path of
 // every field of m (and its nested messages) the agent may set; the third
 // element is "overridable" for a field the server fills when it is left out.
+//
+// A recursive message is listed once per path: the names below its first
+// level repeat those above it.
 func agentPaths(m *messageModel, protoPrefix, agentPrefix string) [][3]string {
+	return agentPathsOnce(m, protoPrefix, agentPrefix, map[*messageModel]bool{})
+}
+
+func agentPathsOnce(m *messageModel, protoPrefix, agentPrefix string, open map[*messageModel]bool) [][3]string {
+	if open[m] {
+		return nil
+	}
+	open[m] = true
+	defer delete(open, m)
 	var out [][3]string
 	for _, f := range m.fields {
 		if !f.exposed() {
@@ -637,7 +649,7 @@ func agentPaths(m *messageModel, protoPrefix, agentPrefix string) [][3]string {
 		}
 		out = append(out, [3]string{p, a, over})
 		if f.child != nil {
-			out = append(out, agentPaths(f.child, p+".", a+".")...)
+			out = append(out, agentPathsOnce(f.child, p+".", a+".", open)...)
 		}
 	}
 	return out

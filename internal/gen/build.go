@@ -49,10 +49,11 @@ type builder struct {
 	file     *fileModel
 	probs    *problems
 	messages map[protoreflect.FullName]*messageModel
-	building map[protoreflect.FullName]bool
-	tables   map[string]*enumTable
-	enums    map[protoreflect.FullName]*protogen.Enum
-	pairs    map[*enumTable]*pairRule
+	// stack holds the message models being built, outermost first.
+	stack  []*messageModel
+	tables map[string]*enumTable
+	enums  map[protoreflect.FullName]*protogen.Enum
+	pairs  map[*enumTable]*pairRule
 	// jsonNames: the file's services speak protojson field names
 	// (field_naming: JSON_NAME); every message model follows.
 	jsonNames bool
@@ -88,7 +89,6 @@ func buildFile(plugin *protogen.Plugin, f *protogen.File, probs *problems) *file
 		file:     fm,
 		probs:    probs,
 		messages: map[protoreflect.FullName]*messageModel{},
-		building: map[protoreflect.FullName]bool{},
 		tables:   map[string]*enumTable{},
 		enums:    map[protoreflect.FullName]*protogen.Enum{},
 		pairs:    map[*enumTable]*pairRule{},
@@ -504,7 +504,9 @@ func (b *builder) previewField(m *protogen.Method, in *messageModel, name string
 		}
 		return nil
 	}
-	b.probs.methodf(m, "preview_unless names %q, which is not a field of %s", name, m.Input.Desc.FullName())
+	if !refused(in, name) {
+		b.probs.methodf(m, "preview_unless names %q, which is not a field of %s", name, m.Input.Desc.FullName())
+	}
 	return nil
 }
 

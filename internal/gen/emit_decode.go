@@ -197,7 +197,13 @@ func (e *emitter) readValue(g *jen.Group, f *fieldModel, vf *protogen.Field, src
 			assign(jen.Id("x")),
 		)
 	case vf.Message != nil:
-		g.If(jen.List(jen.Id("o"), jen.Id("ok")).Op(":=").Add(d("Object", src, key)), ok).BlockFunc(func(b *jen.Group) {
+		// A recursive message also comes as JSON text of the object, at
+		// every level (recursion.go).
+		read := "Object"
+		if f.child != nil && f.child.recursive {
+			read = "Subtree"
+		}
+		g.If(jen.List(jen.Id("o"), jen.Id("ok")).Op(":=").Add(d(read, src, key)), ok).BlockFunc(func(b *jen.Group) {
 			b.Id("x").Op(":=").New(e.q(vf.Message.GoIdent))
 			if nested {
 				b.Add(d("Enter", key))

@@ -2,7 +2,6 @@ package gen
 
 import (
 	"encoding/json"
-	"fmt"
 	"regexp"
 	"strings"
 
@@ -46,7 +45,8 @@ func valueField(f *protogen.Field) *protogen.Field {
 }
 
 // message builds (once) the model of a message reached from agent input.
-// path is the chain of fields from the request root, for cycle messages.
+// A message that contains itself gets one model, marked recursive
+// (recursion.go); the schema spells out a bounded number of its levels.
 func (b *builder) message(m *protogen.Message, via *protogen.Field) *messageModel {
 	return b.messageAs(m, via, b.variantOf(via))
 }
@@ -57,13 +57,12 @@ func (b *builder) messageAs(m *protogen.Message, via *protogen.Field, variant st
 	if mm, ok := b.messages[name]; ok {
 		return mm
 	}
-	if b.building[name] {
-		b.refuse(via, fmt.Sprintf("message %s is recursive and cannot be part of an agent request", m.Desc.FullName()), "mark the field hidden")
-		return nil
+	if mm := b.inProgress(name); mm != nil {
+		return b.recur(mm)
 	}
-	b.building[name] = true
-	defer delete(b.building, name)
 	mm := &messageModel{proto: m, variant: variant}
+	b.stack = append(b.stack, mm)
+	defer b.pop()
 	for _, f := range m.Fields {
 		if fm := b.field(mm, f); fm != nil {
 			mm.fields = append(mm.fields, fm)
@@ -113,7 +112,9 @@ func (b *builder) messageOneofs(mm *messageModel) {
 				}
 			}
 			if fm == nil {
-				b.probs.messagef(mm.proto, "(buf.validate.message).oneof names %q, which is not a field of %s", name, mm.proto.Desc.FullName())
+				if !refused(mm, name) {
+					b.probs.messagef(mm.proto, "(buf.validate.message).oneof names %q, which is not a field of %s", name, mm.proto.Desc.FullName())
+				}
 				keys = nil
 				break
 			}
@@ -299,6 +300,9 @@ func (b *builder) agentField(fm *fieldModel) bool {
 				return false
 			}
 		}
+	}
+	if !b.checkRecursionDepth(fm) {
+		return false
 	}
 	if vf.Enum != nil {
 		fm.enumTable = b.table(vf.Enum, fm.alias, f)
@@ -513,6 +517,7 @@ func (b *builder) resolveSiblings(mm *messageModel) {
 		if src := f.derived.GetFromEnum(); src != "" {
 			s, ok := byName[src]
 			switch {
+			case !ok && refused(mm, src):
 			case !ok:
 				b.probs.fieldf(f.proto, "from_enum names %q, which is not a field of %s", src, mm.proto.Desc.FullName())
 			case s.proto.Enum == nil || s.proto.Desc.IsList() || s.proto.Desc.IsMap():
@@ -537,6 +542,7 @@ func (b *builder) resolveSiblings(mm *messageModel) {
 			for _, name := range f.generated.GetFrom() {
 				s, ok := byName[name]
 				switch {
+				case !ok && refused(mm, name):
 				case !ok:
 					b.probs.fieldf(f.proto, "CONTENT_HASH from names %q, which is not a field of %s", name, mm.proto.Desc.FullName())
 				case s.proto.Desc.IsList() || s.proto.Desc.IsMap() || s.proto.Message != nil || s.proto.Desc.Kind() == protoreflect.BytesKind:

@@ -507,16 +507,47 @@ message Req {
 			want: `bad.proto: tool do: payload: google.protobuf.Any cannot be agent-supplied (declared in bad.proto, message bad.v1.Req); mark bad.v1.Req.payload hidden or derived with a resolver`,
 		},
 		{
-			name: "a recursive message agent-supplied",
+			name: "recursion_depth on a message that does not contain itself",
+			src: service + `
+message Leaf {
+  string name = 1;
+}
+message Req {
+  Leaf leaf = 1 [(mcpwrite.v1.field).agent = {recursion_depth: 2}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field leaf: recursion_depth applies to a field of a recursive message; bad.v1.Leaf does not contain itself, so its schema is complete without it: drop recursion_depth`,
+		},
+		{
+			name: "recursion_depth on a scalar",
+			src: service + `
+message Req {
+  string name = 1 [(mcpwrite.v1.field).agent = {recursion_depth: 2}];
+}`,
+			want: `bad.proto: message bad.v1.Req: field name: recursion_depth applies to a field of a recursive message, not a string field`,
+		},
+		{
+			name: "recursion_depth past the maximum",
 			src: service + `
 message Node {
   string name = 1;
-  repeated Node children = 2;
+  repeated Node children = 2 [(mcpwrite.v1.field).agent = {recursion_depth: 9}];
 }
 message Req {
   Node root = 1;
 }`,
-			want: `bad.proto: tool do: root.children: message bad.v1.Node is recursive and cannot be part of an agent request (declared in bad.proto, message bad.v1.Node); mark bad.v1.Node.children hidden`,
+			want: `bad.proto: message bad.v1.Node: field children: recursion_depth 9 is out of range: use 1 to 8 (the schema spells out that many levels of bad.v1.Node)`,
+		},
+		{
+			name: "recursion_depth zero",
+			src: service + `
+message Node {
+  string name = 1;
+  repeated Node children = 2 [(mcpwrite.v1.field).agent = {recursion_depth: 0}];
+}
+message Req {
+  Node root = 1;
+}`,
+			want: `bad.proto: message bad.v1.Node: field children: recursion_depth 0 is out of range: use 1 to 8 (the schema spells out that many levels of bad.v1.Node)`,
 		},
 		{
 			name: "a tool option on a streaming method",

@@ -128,6 +128,9 @@ type messageModel struct {
 	requiredOneofs map[*protogen.Oneof]bool
 	// msgOneofs are the message's (buf.validate.message).oneof rules.
 	msgOneofs []msgOneof
+	// recursive: the message contains itself, directly or through other
+	// messages; the input schema spells out a bounded number of its levels.
+	recursive bool
 }
 
 // fieldModel is one field with its resolved rules.

@@ -30,7 +30,12 @@ func num(x float64) json.Number { return json.Number(strconv.FormatFloat(x, 'g',
 // inputSchema is the agent-facing schema of a tool: a write also takes
 // client_request_id and dry_run; a read's paging fields are described.
 func inputSchema(t *toolModel) *jsonschema.Schema {
-	s := objectSchema(t.input)
+	x := newExpansion()
+	if t.input.recursive {
+		leave, _, _ := x.enter(nil, t.input)
+		defer leave()
+	}
+	s := objectSchema(t.input, x)
 	s.Description = ""
 	if t.isRead() {
 		describePaging(t, s)
@@ -63,14 +68,14 @@ func agentSummaryArg(t *toolModel) string {
 	return ""
 }
 
-func objectSchema(m *messageModel) *jsonschema.Schema {
+func objectSchema(m *messageModel, x *expansion) *jsonschema.Schema {
 	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties(), AdditionalProperties: jsonschema.FalseSchema}
 	s.Description = cleanComment(m.proto.Comments.Leading.String())
 	for _, f := range m.fields {
 		if !f.exposed() {
 			continue
 		}
-		fs := fieldSchema(f)
+		fs := fieldSchema(f, x)
 		if od := f.proto.Oneof; od != nil && !od.Desc.IsSynthetic() && len(od.Fields) > 1 {
 			var names []string
 			for _, o := range od.Fields {
@@ -93,7 +98,7 @@ func objectSchema(m *messageModel) *jsonschema.Schema {
 	return s
 }
 
-func fieldSchema(f *fieldModel) *jsonschema.Schema {
+func fieldSchema(f *fieldModel, x *expansion) *jsonschema.Schema {
 	var s *jsonschema.Schema
 	switch {
 	case f.proto.Desc.IsMap():
@@ -110,18 +115,26 @@ func fieldSchema(f *fieldModel) *jsonschema.Schema {
 		}
 		entry := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties(), Required: []string{"key", "value"}, AdditionalProperties: jsonschema.FalseSchema}
 		entry.Properties.Set("key", key)
-		entry.Properties.Set("value", valueSchema(f, f.proto.Message.Fields[1]))
+		entry.Properties.Set("value", valueSchema(f, f.proto.Message.Fields[1], x))
 		s = &jsonschema.Schema{Type: "array", Items: entry}
 	case f.proto.Desc.IsList():
-		s = &jsonschema.Schema{Type: "array", Items: valueSchema(f, f.proto)}
+		s = &jsonschema.Schema{Type: "array", Items: valueSchema(f, f.proto, x)}
 	default:
-		s = valueSchema(f, f.proto)
+		s = valueSchema(f, f.proto, x)
+	}
+	// A recursive message past the schema's levels is JSON text; its note
+	// follows the field's own description.
+	var textNote string
+	if f.child != nil && s.Type == "string" && !f.proto.Desc.IsList() && !f.proto.Desc.IsMap() {
+		textNote = s.Description
 	}
 	s.Description = f.desc
 	if f.proto.Desc.IsMap() {
 		s.Description = strings.TrimSpace(s.Description + " Entries of {key, value}, each key at most once.")
 	} else if note := jsonTextNote(f.proto); note != "" {
 		s.Description = strings.TrimSpace(s.Description + " " + note)
+	} else if textNote != "" {
+		s.Description = appendSentence(s.Description, textNote)
 	}
 	if f.overridable {
 		s.Description = strings.TrimSpace(s.Description + " Optional: " + fillHow(f) + " when omitted.")
@@ -244,7 +257,7 @@ func pvSchema(f *fieldModel, s, v *jsonschema.Schema) {
 
 // valueSchema is the schema of one JSON value of field vf (a list element or
 // map value when f is repeated or a map).
-func valueSchema(f *fieldModel, vf *protogen.Field) *jsonschema.Schema {
+func valueSchema(f *fieldModel, vf *protogen.Field, x *expansion) *jsonschema.Schema {
 	if vf.Enum != nil {
 		t := f.enumTable
 		var vals []any
@@ -257,7 +270,10 @@ func valueSchema(f *fieldModel, vf *protogen.Field) *jsonschema.Schema {
 		if s := wktInputSchema(vf.Message.Desc.FullName()); s != nil {
 			return s
 		}
-		return objectSchema(f.child)
+		if f.child.recursive {
+			return x.childSchema(f, f.child)
+		}
+		return objectSchema(f.child, x)
 	}
 	if vf.Desc.Kind() == protoreflect.BytesKind {
 		return bytesInputSchema()

@@ -1,160 +1,208 @@
-// Command testreport reads `go test -json` on standard input, prints the
-// ordinary test output, and closes with a count of passed, failed and skipped
-// tests and the reason of every skip, so a run that skipped tests never looks
-// like a run that ran them.
+// Command testreport reads `go test -json` on standard input and prints one
+// line per package as it finishes, then the output of every failed test, the
+// skipped tests by reason and a closing count, so a run that skipped tests
+// never looks like a run that ran them. The complete event stream goes to the
+// -json file, for the verbose output of any test.
 //
-// With -require-stores (CI sets it) a test skipped because a store
-// (PostgreSQL or Redis) was not configured fails the run.
+// CI makes the run strict with explicit flags (nothing is read from the
+// environment):
 //
-//	go test -json ./... | go run ./internal/testreport -require-stores
+//	-require-stores      a test skipped because PostgreSQL or Redis was not configured fails the run
+//	-allow-skips FILE    any skip whose reason matches no line of FILE (a regular expression a line) fails the run
+//	-min-tests FILE|N    fewer tests run (passed or failed) than the floor fails the run
+//
+//	go test -json ./... | go run ./internal/testreport -json .test-output/test.json -require-stores
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
-	"sort"
+	"strconv"
 	"strings"
 )
 
 // storeSkip matches the skip messages of tests that need a configured store.
 var storeSkip = regexp.MustCompile(`MCPWRITE_TEST_(POSTGRES_DSN|REDIS_ADDR)`)
 
-type event struct {
-	Action  string
-	Package string
-	Test    string
-	Output  string
-}
-
-type skip struct {
-	name   string
-	reason string
-}
-
-type summary struct {
-	passed, failed int
-	skips          []skip
-	// brokenPackages failed without a failing test: a build or set-up
-	// failure, or a panic outside any test.
-	brokenPackages []string
+// rules are what makes a run strict.
+type rules struct {
+	requireStores bool
+	// allowSkips are the reasons a skip may have; nil allows every skip.
+	allowSkips []*regexp.Regexp
+	// minTests is the least number of tests a run must run; 0: no floor.
+	minTests int
+	// jsonOut is where the complete output went, named before the count.
+	jsonOut string
 }
 
 func main() {
 	requireStores := flag.Bool("require-stores", false, "fail when a test skipped because PostgreSQL or Redis was not configured")
+	allowSkips := flag.String("allow-skips", "", "file of regular expressions, one a line: fail on a skip whose reason matches none")
+	minTests := flag.String("min-tests", "", "a number, or a file holding one: fail when fewer tests ran")
+	jsonOut := flag.String("json", "", "write the complete go test -json stream to this file")
 	flag.Parse()
-	s, err := report(os.Stdin, os.Stdout)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "testreport:", err)
-		os.Exit(2)
+	r := rules{requireStores: *requireStores, jsonOut: *jsonOut}
+	var err error
+	if *allowSkips != "" {
+		if r.allowSkips, err = readPatterns(*allowSkips); err != nil {
+			fail(err)
+		}
 	}
-	os.Exit(s.verdict(os.Stdout, *requireStores))
+	if *minTests != "" {
+		if r.minTests, err = readFloor(*minTests); err != nil {
+			fail(err)
+		}
+	}
+	in := io.Reader(os.Stdin)
+	if *jsonOut != "" {
+		if err := os.MkdirAll(filepath.Dir(*jsonOut), 0o755); err != nil {
+			fail(err)
+		}
+		f, err := os.Create(*jsonOut)
+		if err != nil {
+			fail(err)
+		}
+		defer f.Close()
+		in = io.TeeReader(os.Stdin, f)
+	}
+	s, err := report(in, os.Stdout)
+	if err != nil {
+		fail(err)
+	}
+	os.Exit(s.verdict(os.Stdout, r))
 }
 
-// report copies the test output to w and counts the outcomes.
-func report(r io.Reader, w io.Writer) (*summary, error) {
-	s := &summary{}
-	// The last output line of a test before its skip event is the reason.
-	last := map[string]string{}
-	failedTests := map[string]int{}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		line := sc.Bytes()
-		var ev event
-		if err := json.Unmarshal(line, &ev); err != nil || ev.Action == "" {
-			// Non-JSON lines pass through unchanged.
-			fmt.Fprintln(w, string(line))
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "testreport:", err)
+	os.Exit(2)
+}
+
+// readPatterns reads one regular expression a line; blank lines and lines
+// starting with # are comments.
+func readPatterns(file string) ([]*regexp.Regexp, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	out := []*regexp.Regexp{}
+	for i, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		id := ev.Package + " " + ev.Test
-		switch ev.Action {
-		case "output", "build-output":
-			io.WriteString(w, ev.Output)
-			if ev.Test != "" {
-				if t := strings.TrimSpace(ev.Output); t != "" && !strings.HasPrefix(t, "=== ") && !strings.HasPrefix(t, "--- ") {
-					last[id] = t
-				}
-			}
-		case "pass":
-			if ev.Test != "" {
-				s.passed++
-			}
-		case "fail":
-			if ev.Test != "" {
-				s.failed++
-				failedTests[ev.Package]++
-			} else if failedTests[ev.Package] == 0 {
-				s.brokenPackages = append(s.brokenPackages, ev.Package)
-			}
-		case "skip":
-			if ev.Test != "" {
-				s.skips = append(s.skips, skip{name: ev.Package + "." + ev.Test, reason: reason(last[id])})
-			}
+		re, err := regexp.Compile(line)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", file, i+1, err)
 		}
+		out = append(out, re)
 	}
-	return s, sc.Err()
+	return out, nil
 }
 
-// reason strips the file:line prefix that t.Skip output carries.
-func reason(out string) string {
-	if i := strings.Index(out, ": "); i > 0 && strings.Contains(out[:i], ".go:") {
-		return out[i+2:]
+// readFloor reads the test floor: a number, or a file whose first line
+// that is not a comment is one.
+func readFloor(arg string) (int, error) {
+	if n, err := strconv.Atoi(arg); err == nil {
+		if n < 1 {
+			return 0, fmt.Errorf("-min-tests %d: the floor must be at least 1", n)
+		}
+		return n, nil
 	}
-	if out == "" {
-		return "(no reason given)"
+	b, err := os.ReadFile(arg)
+	if err != nil {
+		return 0, err
 	}
-	return out
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		n, err := strconv.Atoi(line)
+		if err != nil || n < 1 {
+			return 0, fmt.Errorf("%s: %q is not a test floor (a number of at least 1)", arg, line)
+		}
+		return n, nil
+	}
+	return 0, fmt.Errorf("%s holds no test floor", arg)
 }
 
-// verdict prints the closing lines and returns the exit code.
-func (s *summary) verdict(w io.Writer, requireStores bool) int {
+// verdict prints the failures, the skips and the closing count, and
+// returns the exit code.
+func (s *summary) verdict(w io.Writer, r rules) int {
 	code := 0
 	if s.failed > 0 || len(s.brokenPackages) > 0 {
 		code = 1
 	}
-	if len(s.skips) > 0 {
-		byReason := map[string][]string{}
-		for _, sk := range s.skips {
-			byReason[sk.reason] = append(byReason[sk.reason], sk.name)
-		}
-		reasons := make([]string, 0, len(byReason))
-		for r := range byReason {
-			reasons = append(reasons, r)
-		}
-		sort.Strings(reasons)
-		fmt.Fprintf(w, "\nskipped tests, by reason:\n")
-		for _, r := range reasons {
-			fmt.Fprintf(w, "  %d × %s\n", len(byReason[r]), r)
-			if requireStores && storeSkip.MatchString(r) {
-				for _, n := range byReason[r] {
-					fmt.Fprintf(w, "    %s\n", n)
-				}
-				code = 1
-			}
-		}
+	s.printFailures(w)
+	if s.skipVerdict(w, r) {
+		code = 1
 	}
-	if requireStores && s.storeSkips() > 0 {
-		fmt.Fprintf(w, "%d store tests skipped: set MCPWRITE_TEST_POSTGRES_DSN and MCPWRITE_TEST_REDIS_ADDR\n", s.storeSkips())
+	if ran := s.passed + s.failed; r.minTests > 0 && ran < r.minTests {
+		fmt.Fprintf(w, "only %d tests ran; the floor is %d (an empty or mis-selected run, or lost tests; lower the floor only when tests were removed on purpose)\n", ran, r.minTests)
+		code = 1
 	}
 	for _, p := range s.brokenPackages {
 		fmt.Fprintf(w, "package %s failed outside any test (build or set-up failure)\n", p)
 	}
-	fmt.Fprintf(w, "tests: %d passed, %d failed, %d skipped\n", s.passed, s.failed, len(s.skips))
+	if r.jsonOut != "" {
+		fmt.Fprintf(w, "full output: %s (go test -json events)\n", r.jsonOut)
+	}
+	fmt.Fprintf(w, "tests: %d passed, %d failed, %d skipped in %d packages\n", s.passed, s.failed, len(s.skips), s.packages)
 	return code
 }
 
-// storeSkips counts the tests skipped for want of a configured store.
-func (s *summary) storeSkips() int {
-	n := 0
+// skipVerdict lists the skips by reason, marks those the rules do not
+// allow, and reports whether any of them fails the run.
+func (s *summary) skipVerdict(w io.Writer, r rules) bool {
+	if len(s.skips) == 0 {
+		return false
+	}
+	bad := false
+	byReason := map[string][]string{}
+	var reasons []string
 	for _, sk := range s.skips {
-		if storeSkip.MatchString(sk.reason) {
-			n++
+		if byReason[sk.reason] == nil {
+			reasons = append(reasons, sk.reason)
+		}
+		byReason[sk.reason] = append(byReason[sk.reason], sk.name)
+	}
+	sortStrings(reasons)
+	fmt.Fprintf(w, "\nskipped tests, by reason:\n")
+	stores := 0
+	for _, reason := range reasons {
+		names := byReason[reason]
+		var why string
+		switch {
+		case r.requireStores && storeSkip.MatchString(reason):
+			why, stores = "store tests must run", stores+len(names)
+		case r.allowSkips != nil && !allowed(r.allowSkips, reason):
+			why = "not an expected skip"
+		}
+		if why == "" {
+			fmt.Fprintf(w, "  %d × %s\n", len(names), reason)
+			continue
+		}
+		bad = true
+		fmt.Fprintf(w, "  %d × %s  [FAIL: %s]\n", len(names), reason, why)
+		for _, n := range names {
+			fmt.Fprintf(w, "    %s\n", n)
 		}
 	}
-	return n
+	if stores > 0 {
+		fmt.Fprintf(w, "%d store tests skipped: set MCPWRITE_TEST_POSTGRES_DSN and MCPWRITE_TEST_REDIS_ADDR\n", stores)
+	}
+	return bad
+}
+
+func allowed(res []*regexp.Regexp, reason string) bool {
+	for _, re := range res {
+		if re.MatchString(reason) {
+			return true
+		}
+	}
+	return false
 }

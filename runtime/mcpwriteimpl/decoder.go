@@ -37,12 +37,15 @@ type Decoder struct {
 	// Vocabularies are the call's live vocabularies (nil outside a tool
 	// call); Vocabulary reads through them.
 	Vocabularies VocabularyLookup
+	// lim are the limits the arguments were parsed with (SetLimits); JSON
+	// text inside them is read within the same ones.
+	lim Limits
 }
 
 // NewDecoder returns a decoder for one call. The limits are those the
 // arguments were parsed with; parsed values already respect them.
-func NewDecoder(_ Limits) *Decoder {
-	d := &Decoder{}
+func NewDecoder(l Limits) *Decoder {
+	d := &Decoder{lim: l.WithDefaults()}
 	d.segs = d.segBuf[:0]
 	return d
 }
@@ -55,6 +58,7 @@ func (d *Decoder) reset() {
 	d.root = nil
 	d.dropped = 0
 	d.Vocabularies = nil
+	d.lim = Limits{}
 }
 
 // emptied returns s cleared and empty, or nil when it grew beyond what a

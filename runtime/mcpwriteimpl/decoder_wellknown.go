@@ -213,7 +213,7 @@ func (d *Decoder) jsonText(v *Value, key string, want Kind) (*Value, bool) {
 	if v == nil || v.Kind != KindString {
 		return v, true
 	}
-	parsed, es := ParseValue([]byte(v.Str), Limits{})
+	parsed, es := ParseValue([]byte(v.Str), d.limits())
 	if len(es) > 0 {
 		d.report(key, &ErrorEntry{
 			Code:    CodeInvalidJSON,

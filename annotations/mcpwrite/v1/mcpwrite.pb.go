@@ -1399,9 +1399,21 @@ type AgentSupplied struct {
 	// cannot be combined with reference or default.
 	//
 	//	string entity_type = 2 [(mcpwrite.v1.field).agent = {required: true vocabulary: {name: "entity_type" discovery_tool: "list_entity_types"}}];
-	Vocabulary    *Vocabulary `protobuf:"bytes,15,opt,name=vocabulary" json:"vocabulary,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Vocabulary *Vocabulary `protobuf:"bytes,15,opt,name=vocabulary" json:"vocabulary,omitempty"`
+	// For a field whose message contains itself, directly or through other
+	// messages (a tree's children, a nested filter, google.api.HttpRule's
+	// additional_bindings): how many levels of that message the input schema
+	// spells out, counting the message's first level on the path. A deeper
+	// level takes a string holding JSON text of the same object, which the
+	// decoder reads with the same rules and within the same depth and size
+	// limits as the arguments. It applies to the levels below this field
+	// until a field of the same message sets its own. Default 3; 1 to 8.
+	// Applies only to fields of a recursive message.
+	//
+	//	repeated Section sections = 3 [(mcpwrite.v1.field).agent = {recursion_depth: 2}];
+	RecursionDepth *uint32 `protobuf:"varint,50,opt,name=recursion_depth,json=recursionDepth" json:"recursion_depth,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *AgentSupplied) Reset() {
@@ -1537,6 +1549,13 @@ func (x *AgentSupplied) GetVocabulary() *Vocabulary {
 		return x.Vocabulary
 	}
 	return nil
+}
+
+func (x *AgentSupplied) GetRecursionDepth() uint32 {
+	if x != nil && x.RecursionDepth != nil {
+		return *x.RecursionDepth
+	}
+	return 0
 }
 
 // Vocabulary names the live vocabulary a string field takes its values from.
@@ -2575,7 +2594,7 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\n" +
 	"enum_alias\x18\x04 \x01(\v2\x16.mcpwrite.v1.EnumAliasH\x00R\tenumAlias\x12\x18\n" +
 	"\x06hidden\x18\x05 \x01(\bH\x00R\x06hiddenB\x06\n" +
-	"\x04kind\"\x8c\x04\n" +
+	"\x04kind\"\xb5\x04\n" +
 	"\rAgentSupplied\x12\x1a\n" +
 	"\brequired\x18\x01 \x01(\bR\brequired\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12\x1a\n" +
@@ -2596,7 +2615,8 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\treference\x18\x0e \x01(\v2\x16.mcpwrite.v1.ReferenceR\treference\x127\n" +
 	"\n" +
 	"vocabulary\x18\x0f \x01(\v2\x17.mcpwrite.v1.VocabularyR\n" +
-	"vocabulary\"G\n" +
+	"vocabulary\x12'\n" +
+	"\x0frecursion_depth\x182 \x01(\rR\x0erecursionDepth\"G\n" +
 	"\n" +
 	"Vocabulary\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12%\n" +
