@@ -60,6 +60,8 @@ type httpConfig struct {
 	idleTimeout            time.Duration
 	maxHeaderBytes         int
 	maxBodyBytes           int64
+	maxConns               int
+	maxConnsPerAddr        int
 	logger                 *slog.Logger
 }
 
@@ -73,6 +75,8 @@ func newHTTPConfig(opts []Option) httpConfig {
 		idleTimeout:            DefaultIdleTimeout,
 		maxHeaderBytes:         DefaultMaxHeaderBytes,
 		maxBodyBytes:           DefaultMaxRequestBodyBytes,
+		maxConns:               DefaultMaxConnections,
+		maxConnsPerAddr:        DefaultMaxConnectionsPerAddress,
 	}
 	for _, o := range opts {
 		if o != nil {
@@ -169,24 +173,84 @@ func WithLogger(l *slog.Logger) Option {
 
 // NewServer returns an http.Server for h with the bounds of opts: header
 // and body read timeouts, keep-alive idle timeout, header and body size
-// limits. It sets no ReadTimeout or WriteTimeout, which would cut the long
+// limits, and caps on concurrent connections in total (WithMaxConnections)
+// and per remote address (WithMaxConnectionsPerAddress), answered 503 past
+// them. It sets no ReadTimeout or WriteTimeout, which would cut the long
 // response streams of streamable HTTP: the body read deadline is set per
-// request instead and lifted once the body is read. Set Addr, or call Serve
-// with a listener.
+// request instead and lifted once the body is read. It never reads a body
+// itself, so middleware such as BearerAuth answers before any body byte is
+// read. Set Addr, or call Serve with a listener.
 func NewServer(h http.Handler, opts ...Option) *http.Server {
 	c := newHTTPConfig(opts)
+	cc := newConnCap(c)
 	return &http.Server{
-		Handler:           readBodyWithin(h, c.requestReadTimeout, c.maxBodyBytes),
+		Handler:           cc.guard(bodyWithin(h, c.requestReadTimeout, c.maxBodyBytes)),
 		ReadHeaderTimeout: c.readHeaderTimeout,
 		IdleTimeout:       c.idleTimeout,
 		MaxHeaderBytes:    c.maxHeaderBytes,
+		ConnContext:       cc.connContext,
+		ConnState:         cc.connState,
 	}
 }
+
+// bodyWithin gives the request body a read deadline of timeout from the end
+// of its headers and a size limit of max, without reading it: h reads it
+// when (and if) it wants it, which lifts the deadline at the end of the body
+// so a response stream is not cut. If h's read failed and h answered
+// nothing, a slow body is answered 408 and an oversized one 413, and the
+// connection is closed.
+func bodyWithin(h http.Handler, timeout time.Duration, max int64) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body == nil || r.Body == http.NoBody {
+			h.ServeHTTP(w, r)
+			return
+		}
+		rc := http.NewResponseController(w)
+		b := &deadlineBody{src: http.MaxBytesReader(w, r.Body, max), rc: rc}
+		b.deadline = rc.SetReadDeadline(time.Now().Add(timeout)) == nil
+		r.Body = b
+		tw := &trackingWriter{ResponseWriter: w}
+		h.ServeHTTP(tw, r)
+		if tw.wrote || b.err == nil || errors.Is(b.err, io.EOF) {
+			return
+		}
+		w.Header().Set("Connection", "close")
+		if mbe, ok := errors.AsType[*http.MaxBytesError](b.err); ok {
+			http.Error(w, fmt.Sprintf("request body exceeds %d bytes", mbe.Limit), http.StatusRequestEntityTooLarge)
+			return
+		}
+		http.Error(w, fmt.Sprintf("request body not received within %s", timeout), http.StatusRequestTimeout)
+	})
+}
+
+// deadlineBody lifts the connection's read deadline once the body has been
+// read to its end, and remembers the first read error.
+type deadlineBody struct {
+	src      io.ReadCloser
+	rc       *http.ResponseController
+	deadline bool
+	err      error
+}
+
+func (b *deadlineBody) Read(p []byte) (int, error) {
+	n, err := b.src.Read(p)
+	if err != nil && b.err == nil {
+		b.err = err
+		if errors.Is(err, io.EOF) && b.deadline {
+			_ = b.rc.SetReadDeadline(time.Time{})
+		}
+	}
+	return n, err
+}
+
+func (b *deadlineBody) Close() error { return b.src.Close() }
 
 // readBodyWithin reads the whole request body (at most max bytes) before h
 // runs, with a read deadline of timeout from now, then lifts the deadline so
 // a response stream is not cut. A slow body is answered 408, an oversized
-// one 413, and the connection is closed.
+// one 413, and the connection is closed. Handler places it after the
+// middleware that wraps it (BearerAuth), so no body is read before the
+// caller is authenticated.
 func readBodyWithin(h http.Handler, timeout time.Duration, max int64) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Body == nil || r.Body == http.NoBody {
@@ -198,8 +262,7 @@ func readBodyWithin(h http.Handler, timeout time.Duration, max int64) http.Handl
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
 		if err != nil {
 			w.Header().Set("Connection", "close")
-			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
+			if mbe, ok := errors.AsType[*http.MaxBytesError](err); ok {
 				http.Error(w, fmt.Sprintf("request body exceeds %d bytes", mbe.Limit), http.StatusRequestEntityTooLarge)
 				return
 			}
@@ -214,6 +277,32 @@ func readBodyWithin(h http.Handler, timeout time.Duration, max int64) http.Handl
 		h.ServeHTTP(w, r)
 	})
 }
+
+// trackingWriter records whether the handler answered.
+type trackingWriter struct {
+	http.ResponseWriter
+	wrote bool
+}
+
+func (w *trackingWriter) WriteHeader(code int) {
+	w.wrote = true
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *trackingWriter) Write(b []byte) (int, error) {
+	w.wrote = true
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *trackingWriter) Flush() {
+	w.wrote = true
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (w *trackingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // sessionCap refuses a request that would open a new session of s while s
 // already holds max sessions, or while its identity (the bearer token's
@@ -252,6 +341,7 @@ func (c *sessionCap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if held >= c.max {
 		c.mu.Unlock()
 		c.logger.WarnContext(r.Context(), "mcpwrite: new session refused: session limit reached", "limit", c.max, "remote", r.RemoteAddr)
+		refuseUnread(w)
 		w.Header().Set("Retry-After", "60")
 		http.Error(w, fmt.Sprintf("too many sessions: the server holds its limit of %d; retry later, or end an unused session with DELETE and its Mcp-Session-Id", c.max), http.StatusServiceUnavailable)
 		return
@@ -259,6 +349,7 @@ func (c *sessionCap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if identity != "" && mine >= c.perIdentity {
 		c.mu.Unlock()
 		c.logger.WarnContext(r.Context(), "mcpwrite: new session refused: per-identity session limit reached", "limit", c.perIdentity, "identity", identity, "remote", r.RemoteAddr)
+		refuseUnread(w)
 		w.Header().Set("Retry-After", "60")
 		http.Error(w, fmt.Sprintf("too many sessions for this identity: it holds its limit of %d; end an unused session with DELETE and its Mcp-Session-Id, or reuse one", c.perIdentity), http.StatusTooManyRequests)
 		return
