@@ -45,10 +45,25 @@ func (r *registry) requestContext(ctx context.Context, req *mcp.CallToolRequest)
 			return v.rc, v.ok
 		}
 	}
+	var rc RequestContext
+	var ok bool
 	if r.cfg.rcFunc != nil {
-		return r.cfg.rcFunc(ctx, req)
+		rc, ok = r.cfg.rcFunc(ctx, req)
+	} else {
+		rc, ok = RequestContextFrom(ctx)
 	}
-	return RequestContextFrom(ctx)
+	r.cleanTraceIDs(ctx, &rc)
+	return rc, ok
+}
+
+// cleanTraceIDs replaces invalid correlation, causation and trace ids (from
+// _meta, headers or the embedding server) before they reach answers, logs
+// or outgoing headers, and logs each replacement without the refused value.
+func (r *registry) cleanTraceIDs(ctx context.Context, rc *RequestContext) {
+	for _, x := range mcpwriteimpl.CleanTraceIDs((*mcpwriteimpl.RequestMetadata)(rc)) {
+		r.cfg.logger.WarnContext(ctx, "mcpwrite: invalid "+x.Field+" replaced by a server id",
+			"field", x.Field, "reason", x.Reason, "replacement", x.Replacement, "allowed", mcpwriteimpl.TraceIDCharset)
+	}
 }
 
 // arguments returns the raw arguments of a call; absent means {}.

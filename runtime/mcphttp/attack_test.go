@@ -7,7 +7,9 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -17,6 +19,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // serveOn runs NewServer(h, opts...) on a fresh 127.0.0.1 listener until the
@@ -217,5 +221,39 @@ func TestConnectionCapDefaults(t *testing.T) {
 	c = newHTTPConfig([]Option{WithMaxConnections(7), WithMaxConnectionsPerAddress(3), WithMaxConnections(-1)})
 	if c.maxConns != 7 || c.maxConnsPerAddr != 3 {
 		t.Fatalf("options %d %d, want 7 3", c.maxConns, c.maxConnsPerAddr)
+	}
+}
+
+// TraceHeaders neither uses nor echoes an invalid X-Correlation-Id, and
+// drops an invalid X-Causation-Id: a generated id replaces the correlation.
+func TestTraceHeadersReplaceInvalidIDs(t *testing.T) {
+	var seen http.Header
+	ts := httptest.NewServer(TraceHeaders(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { seen = r.Header.Clone() })))
+	defer ts.Close()
+	hexID := regexp.MustCompile(`^[0-9a-f]{32}$`)
+	for _, v := range []string{"corr-\u202e1", strings.Repeat("a", 10<<10), "corr 1", `corr"1`} {
+		req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, ts.URL, nil)
+		req.Header.Set(mcpwriteimpl.HeaderCorrelationID, v)
+		req.Header.Set(mcpwriteimpl.HeaderCausationID, v)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		echoed := resp.Header.Get(mcpwriteimpl.HeaderCorrelationID)
+		if !hexID.MatchString(echoed) || seen.Get(mcpwriteimpl.HeaderGeneratedCorrelationID) != echoed ||
+			seen.Get(mcpwriteimpl.HeaderCorrelationID) != "" || seen.Get(mcpwriteimpl.HeaderCausationID) != "" {
+			t.Fatalf("%.40q: echoed %q, handler saw %v", v, echoed, seen)
+		}
+	}
+	req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, ts.URL, nil)
+	req.Header.Set(mcpwriteimpl.HeaderCorrelationID, "corr-ok-1")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.Header.Get(mcpwriteimpl.HeaderCorrelationID) != "corr-ok-1" || seen.Get(mcpwriteimpl.HeaderCorrelationID) != "corr-ok-1" {
+		t.Fatalf("a valid id was not kept: %v", resp.Header)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"strings"
@@ -133,9 +134,18 @@ func TraceHeaders(next http.Handler) http.Handler {
 			r.Header.Set(mcpwriteimpl.HeaderGeneratedTraceParent, tp)
 		}
 		corr := r.Header.Get(mcpwriteimpl.HeaderCorrelationID)
-		if corr == "" {
+		if !mcpwriteimpl.ValidTraceID(corr) {
+			// An invalid id (control bytes, too long, ...) is neither used
+			// nor echoed: a generated one replaces it.
+			if corr != "" {
+				slog.Default().WarnContext(r.Context(), "mcpwrite: invalid X-Correlation-Id header replaced by a server id", "length", len(corr), "allowed", mcpwriteimpl.TraceIDCharset)
+			}
+			r.Header.Del(mcpwriteimpl.HeaderCorrelationID)
 			corr = randomHex(16)
 			r.Header.Set(mcpwriteimpl.HeaderGeneratedCorrelationID, corr)
+		}
+		if c := r.Header.Get(mcpwriteimpl.HeaderCausationID); c != "" && !mcpwriteimpl.ValidTraceID(c) {
+			r.Header.Del(mcpwriteimpl.HeaderCausationID)
 		}
 		w.Header().Set(mcpwriteimpl.HeaderTraceParent, tp)
 		w.Header().Set(mcpwriteimpl.HeaderCorrelationID, corr)
