@@ -54,6 +54,8 @@ type config struct {
 	logger            *slog.Logger
 	// elicitTimeout bounds a confirmation: in-call waits and round-trip state.
 	elicitTimeout time.Duration
+	// elicitQuotas bound the in-call confirmations waiting (quota.go).
+	elicitQuotas elicitationQuotas
 	// signingKey signs confirmation state that travels through the client;
 	// signingKeyErr is set when the configured key is unusable.
 	signingKey    []byte
@@ -77,8 +79,11 @@ const defaultMaxStoredResponse = 1 << 20
 
 func newConfig(opts []Option) *config {
 	c := &config{
-		clock:     time.Now,
-		rand:      rand.Reader,
+		clock: time.Now,
+		rand:  rand.Reader,
+		elicitQuotas: elicitationQuotas{
+			perTenant: defaultMaxElicitationsPerTenant, perPrincipal: defaultMaxElicitationsPerPrincipal,
+		},
 		idemTTL:   idempotency.DefaultCacheTTL,
 		idemLease: idempotency.DefaultLease,
 

@@ -379,6 +379,14 @@ func (c *call) run() *mcp.CallToolResult {
 	// instead of a second write.
 	lease := r.cfg.idemLease
 	if route == routeInCall {
+		// A caller past its quota of waiting confirmations is refused
+		// before it claims a key for the length of a wait.
+		release, e := r.holdElicitation(c.rc, c.name())
+		if e != nil {
+			r.cfg.logger.WarnContext(c.ctx, "mcpwrite: confirmation refused: quota of waiting confirmations reached", "tool", c.name(), "tenant", c.rc.TenantID, "principal", c.rc.PrincipalID)
+			return c.fail(Errors{e})
+		}
+		defer release()
 		lease += r.cfg.elicitTimeout
 	}
 	if res := c.claimKey(lease); res != nil {

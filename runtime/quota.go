@@ -3,6 +3,7 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
@@ -48,4 +49,85 @@ func (r *registry) proposalQuotaError(tool string, err error) *ErrorEntry {
 			"Retry after details.retry_after_seconds.")
 	}
 	return nil
+}
+
+// Default quotas of in-call confirmations waiting at once, per registered
+// service. Each wait holds its idempotency claim for the elicitation
+// timeout, so without a bound one caller could hold many.
+const (
+	defaultMaxElicitationsPerTenant    = 100
+	defaultMaxElicitationsPerPrincipal = 10
+)
+
+// elicitationQuotas bound the in-call confirmations of one tenant and of
+// one principal waiting at once.
+type elicitationQuotas struct {
+	perTenant, perPrincipal int
+}
+
+// WithElicitationQuotas bounds the in-call confirmations (elicitation/create
+// while the call waits, holding its idempotency claim) that one tenant and
+// one principal may have waiting at once in a registered service (defaults
+// 100 per tenant, 10 per principal; a value <= 0 keeps its default). A call
+// past a quota is answered a retryable RESOURCE_EXHAUSTED naming the quota,
+// before it claims its client_request_id.
+func WithElicitationQuotas(perTenant, perPrincipal int) Option {
+	return func(c *config) {
+		if perTenant > 0 {
+			c.elicitQuotas.perTenant = perTenant
+		}
+		if perPrincipal > 0 {
+			c.elicitQuotas.perPrincipal = perPrincipal
+		}
+	}
+}
+
+// Quotas named in RESOURCE_EXHAUSTED answers for waiting confirmations.
+const (
+	quotaElicitationsPerPrincipal = "waiting_confirmations_per_principal"
+	quotaElicitationsPerTenant    = "waiting_confirmations_per_tenant"
+)
+
+// waits counts the in-call confirmations waiting, by tenant and principal.
+type waits struct {
+	mu       sync.Mutex
+	byTenant map[string]int
+	byOwner  map[[2]string]int
+}
+
+// holdElicitation counts one more waiting confirmation of rc, or answers
+// the RESOURCE_EXHAUSTED entry of the quota it would exceed; release ends
+// the wait.
+func (r *registry) holdElicitation(rc RequestContext, tool string) (release func(), e *ErrorEntry) {
+	q, w := r.cfg.elicitQuotas, &r.waits
+	owner := [2]string{rc.TenantID, rc.PrincipalID}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.byTenant == nil {
+		w.byTenant, w.byOwner = map[string]int{}, map[[2]string]int{}
+	}
+	hint := fmt.Sprintf("Answer or cancel a confirmation the user is being asked, or retry after details.retry_after_seconds, when the longest wait ends (%s).", r.cfg.elicitTimeout)
+	switch {
+	case w.byOwner[owner] >= q.perPrincipal:
+		return nil, exhausted(quotaElicitationsPerPrincipal, q.perPrincipal, r.cfg.elicitTimeout,
+			fmt.Sprintf("%s was not run: you have the quota of %d confirmations waiting for an answer; nothing was written", tool, q.perPrincipal), hint)
+	case w.byTenant[rc.TenantID] >= q.perTenant:
+		return nil, exhausted(quotaElicitationsPerTenant, q.perTenant, r.cfg.elicitTimeout,
+			fmt.Sprintf("%s was not run: your tenant has the quota of %d confirmations waiting for an answer; nothing was written", tool, q.perTenant), hint)
+	}
+	w.byOwner[owner]++
+	w.byTenant[rc.TenantID]++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			w.mu.Lock()
+			defer w.mu.Unlock()
+			if w.byOwner[owner]--; w.byOwner[owner] <= 0 {
+				delete(w.byOwner, owner)
+			}
+			if w.byTenant[rc.TenantID]--; w.byTenant[rc.TenantID] <= 0 {
+				delete(w.byTenant, rc.TenantID)
+			}
+		})
+	}, nil
 }

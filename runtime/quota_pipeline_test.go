@@ -2,8 +2,11 @@ package runtime_test
 
 import (
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
@@ -72,5 +75,71 @@ func TestProposalQuotaIsolatesTenants(t *testing.T) {
 	}
 	if got := propose(mallory, "n3"); got.isError {
 		t.Fatalf("mallory after a discard: %s", got.text)
+	}
+}
+
+// Many long confirmations of one tenant, each holding its idempotency claim
+// while the user is asked: past the caller's quota of waiting confirmations
+// a call is refused before it claims its key, and another tenant is still
+// asked and writes.
+func TestWaitingConfirmationQuotaIsolatesTenants(t *testing.T) {
+	b := &blockingAsker{asked: make(chan string, 8), answers: make(chan *mcp.ElicitResult, 8)}
+	h := newHarness(t, harnessOpts{
+		opts:          []runtime.Option{runtime.WithElicitationQuotas(3, 2)},
+		client:        &mcp.ClientOptions{ElicitationHandler: b.handle},
+		clientSession: &mcp.ClientSessionOptions{ProtocolVersion: inCallProtocol},
+	})
+	for _, id := range []string{"n1", "n2", "n3", "n4", "n5", "n6"} {
+		h.seedNote(id)
+	}
+	mallory, eve := caller{"globex", "mallory"}, caller{"globex", "eve"}
+	var wg sync.WaitGroup
+	waiting := make(chan result, 8)
+	wait := func(who caller, note string) {
+		t.Helper()
+		wg.Go(func() { waiting <- h.call(who, "delete_note", `{"id":"`+note+`","client_request_id":"k-`+note+`"}`) })
+		select {
+		case <-b.asked:
+		case <-time.After(3 * time.Second):
+			t.Fatalf("%v was not asked to confirm %s", who, note)
+		}
+	}
+	refused := func(who, quota string, limit int) string {
+		l := map[int]string{2: "2", 3: "3"}[limit]
+		e := `{"code":"RESOURCE_EXHAUSTED","message":"delete_note was not run: ` + who + ` the quota of ` + l + ` confirmations waiting for an answer; nothing was written",` +
+			`"details":{"limit":` + l + `,"quota":"` + quota + `","retry_after_seconds":300},` +
+			`"suggestions":{"hint":"Answer or cancel a confirmation the user is being asked, or retry after details.retry_after_seconds, when the longest wait ends (5m0s)."}}`
+		return `{"success":false,"error":` + e + `,"errors":[` + e + `]}`
+	}
+	wait(mallory, "n1")
+	wait(mallory, "n2")
+	if got, want := h.call(mallory, "delete_note", `{"id":"n3","client_request_id":"k-n3"}`), refused("you have", "waiting_confirmations_per_principal", 2); got.text != want {
+		t.Fatalf("mallory's third wait:\n%s\nwant\n%s", got.text, want)
+	}
+	wait(eve, "n3")
+	if got, want := h.call(eve, "delete_note", `{"id":"n4","client_request_id":"k-n4"}`), refused("your tenant has", "waiting_confirmations_per_tenant", 3); got.text != want {
+		t.Fatalf("eve past the tenant's quota:\n%s\nwant\n%s", got.text, want)
+	}
+	// Another tenant is asked while globex waits, and its write goes through.
+	wait(alice, "n5")
+	for range 4 {
+		b.answers <- yes
+	}
+	wg.Wait()
+	close(waiting)
+	deleted := 0
+	for r := range waiting {
+		if !r.isError && strings.Contains(r.text, `"deleted":true`) {
+			deleted++
+		}
+	}
+	if deleted != 4 || h.dom.count("delete_note") != 4 {
+		t.Fatalf("%d confirmed deletes answered, %d handler calls; want 4 and 4", deleted, h.dom.count("delete_note"))
+	}
+	// The refused call never claimed its key: once a wait ended it runs.
+	h.seedNote("n3") // eve deleted it meanwhile
+	go func() { b.answers <- yes }()
+	if got := h.call(mallory, "delete_note", `{"id":"n3","client_request_id":"k-n3"}`); got.text != `{"success":true,"id":"n3","deleted":true,"suggestions":[],"warnings":[]}` {
+		t.Fatalf("mallory's retry after the waits ended: %s", got.text)
 	}
 }

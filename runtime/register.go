@@ -50,6 +50,8 @@ type registry struct {
 	writes []string
 	// checker is the request check, built once here (Service.NewChecker).
 	checker mcpwriteimpl.RequestChecker
+	// waits counts the in-call confirmations waiting (quota.go).
+	waits waits
 }
 
 // writeTool joins a tool's document entry with its generated code.
