@@ -257,3 +257,33 @@ func TestTraceHeadersReplaceInvalidIDs(t *testing.T) {
 		t.Fatalf("a valid id was not kept: %v", resp.Header)
 	}
 }
+
+// One tenant's principals together hold at most the per-tenant number of
+// sessions; another tenant still opens its own.
+func TestSessionCapPerTenant(t *testing.T) {
+	s, ts := newTestHTTPServer(t, WithMaxSessions(10), WithMaxSessionsPerIdentity(5), WithMaxSessionsPerTenant(3))
+	(&peer{t: t, url: ts.URL, token: "tok-a-alice"}).open()
+	bob := &peer{t: t, url: ts.URL, token: "tok-a-bob"}
+	bob.open()
+	(&peer{t: t, url: ts.URL, token: "tok-a-alice"}).open()
+	again := &peer{t: t, url: ts.URL, token: "tok-a-bob"}
+	resp := again.send(http.MethodPost, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"peer","version":"1"}}}`, nil)
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	want := "too many sessions for your tenant: it holds its limit of 3; end unused sessions with DELETE and their Mcp-Session-Id, or reuse one\n"
+	if resp.StatusCode != http.StatusTooManyRequests || string(body) != want || resp.Header.Get("Retry-After") != "60" {
+		t.Fatalf("fourth session of tenant a: status %d Retry-After %q body %q", resp.StatusCode, resp.Header.Get("Retry-After"), body)
+	}
+	(&peer{t: t, url: ts.URL, token: "tok-b-alice"}).open()
+	if n := countSessions(s); n != 4 {
+		t.Fatalf("sessions: %d, want 4", n)
+	}
+	if code, _ := bob.answer(http.MethodDelete, ""); code != http.StatusNoContent {
+		t.Fatalf("DELETE: status %d", code)
+	}
+	waitSessions(t, s, 3)
+	again.open()
+	if c := newHTTPConfig(nil); c.maxSessionsPerTenant != 250 {
+		t.Fatalf("default per tenant %d, want 250", c.maxSessionsPerTenant)
+	}
+}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // Defaults of the HTTP bounds. Every one can be changed with its Option;
@@ -28,6 +30,10 @@ const (
 	// identity (tenant and principal) may hold, so that one token cannot
 	// take every session; a new one beyond it is refused with 429.
 	DefaultMaxSessionsPerIdentity = 100
+	// DefaultMaxSessionsPerTenant is how many of them the identities of one
+	// tenant may hold together, so that one tenant cannot take every
+	// session; a new one beyond it is refused with 429.
+	DefaultMaxSessionsPerTenant = 250
 	// DefaultReadHeaderTimeout is how long a client has to send the request
 	// line and headers.
 	DefaultReadHeaderTimeout = 10 * time.Second
@@ -55,6 +61,7 @@ type httpConfig struct {
 	stateless              bool
 	maxSessions            int
 	maxSessionsPerIdentity int
+	maxSessionsPerTenant   int
 	readHeaderTimeout      time.Duration
 	requestReadTimeout     time.Duration
 	idleTimeout            time.Duration
@@ -70,6 +77,7 @@ func newHTTPConfig(opts []Option) httpConfig {
 		sessionIdleTimeout:     DefaultSessionIdleTimeout,
 		maxSessions:            DefaultMaxSessions,
 		maxSessionsPerIdentity: DefaultMaxSessionsPerIdentity,
+		maxSessionsPerTenant:   DefaultMaxSessionsPerTenant,
 		readHeaderTimeout:      DefaultReadHeaderTimeout,
 		requestReadTimeout:     DefaultRequestReadTimeout,
 		idleTimeout:            DefaultIdleTimeout,
@@ -126,6 +134,14 @@ func WithMaxSessions(n int) Option {
 // one more is answered 429 with Retry-After.
 func WithMaxSessionsPerIdentity(n int) Option {
 	return func(c *httpConfig) { positive(&c.maxSessionsPerIdentity, n) }
+}
+
+// WithMaxSessionsPerTenant sets how many streamable HTTP sessions the
+// identities of one tenant (from BearerAuth) hold together (default 250;
+// non-positive keeps the default). A request that would open one more is
+// answered 429 with Retry-After.
+func WithMaxSessionsPerTenant(n int) Option {
+	return func(c *httpConfig) { positive(&c.maxSessionsPerTenant, n) }
 }
 
 // WithReadHeaderTimeout sets how long a client has to send its request
@@ -313,17 +329,22 @@ type sessionCap struct {
 	server      *mcp.Server
 	max         int
 	perIdentity int
+	perTenant   int
 	logger      *slog.Logger
 
 	mu      sync.Mutex
-	opening map[string]int    // identity -> sessions being opened
-	owner   map[string]string // session id -> identity, for sessions opened here
+	opening map[sessionOwner]int    // who -> sessions being opened
+	owner   map[string]sessionOwner // session id -> who, for sessions opened here
 }
+
+// sessionOwner is who opened a session: the identity (tenant and principal)
+// and its tenant; both empty without authentication.
+type sessionOwner struct{ identity, tenant string }
 
 func newSessionCap(next http.Handler, s *mcp.Server, cfg httpConfig) *sessionCap {
 	return &sessionCap{
-		next: next, server: s, max: cfg.maxSessions, perIdentity: cfg.maxSessionsPerIdentity, logger: cfg.logger,
-		opening: map[string]int{}, owner: map[string]string{},
+		next: next, server: s, max: cfg.maxSessions, perIdentity: cfg.maxSessionsPerIdentity, perTenant: cfg.maxSessionsPerTenant, logger: cfg.logger,
+		opening: map[sessionOwner]int{}, owner: map[string]sessionOwner{},
 	}
 }
 
@@ -332,12 +353,14 @@ func (c *sessionCap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.next.ServeHTTP(w, r)
 		return
 	}
-	identity := ""
+	var who sessionOwner
 	if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
-		identity = ti.UserID
+		who.identity = ti.UserID
+		who.tenant, _ = ti.Extra[mcpwriteimpl.TokenTenantKey].(string)
 	}
+	identity := who.identity
 	c.mu.Lock()
-	held, mine := c.countLocked(identity)
+	held, mine, tenants := c.countLocked(who)
 	if held >= c.max {
 		c.mu.Unlock()
 		c.logger.WarnContext(r.Context(), "mcpwrite: new session refused: session limit reached", "limit", c.max, "remote", r.RemoteAddr)
@@ -354,7 +377,15 @@ func (c *sessionCap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("too many sessions for this identity: it holds its limit of %d; end an unused session with DELETE and its Mcp-Session-Id, or reuse one", c.perIdentity), http.StatusTooManyRequests)
 		return
 	}
-	c.opening[identity]++
+	if who.tenant != "" && tenants >= c.perTenant {
+		c.mu.Unlock()
+		c.logger.WarnContext(r.Context(), "mcpwrite: new session refused: per-tenant session limit reached", "limit", c.perTenant, "tenant", who.tenant, "remote", r.RemoteAddr)
+		refuseUnread(w)
+		w.Header().Set("Retry-After", "60")
+		http.Error(w, fmt.Sprintf("too many sessions for your tenant: it holds its limit of %d; end unused sessions with DELETE and their Mcp-Session-Id, or reuse one", c.perTenant), http.StatusTooManyRequests)
+		return
+	}
+	c.opening[who]++
 	c.mu.Unlock()
 	// The session counts as opening until its response headers go out: by
 	// then it is live in the server (or the request failed), and the client
@@ -362,11 +393,11 @@ func (c *sessionCap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ow := &openingWriter{ResponseWriter: w, done: func() {
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		if c.opening[identity]--; c.opening[identity] == 0 {
-			delete(c.opening, identity)
+		if c.opening[who]--; c.opening[who] == 0 {
+			delete(c.opening, who)
 		}
 		if id := w.Header().Get("Mcp-Session-Id"); id != "" {
-			c.owner[id] = identity
+			c.owner[id] = who
 		}
 	}}
 	defer ow.finish()
@@ -408,27 +439,33 @@ func (w *openingWriter) Flush() {
 // Unwrap lets http.ResponseController reach the connection's writer.
 func (w *openingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// countLocked returns how many sessions s holds or is opening, and how many
-// of them belong to identity; it forgets sessions that have closed.
-func (c *sessionCap) countLocked(identity string) (held, mine int) {
+// countLocked returns how many sessions s holds or is opening, how many of
+// them belong to me's identity and how many to me's tenant; it forgets
+// sessions that have closed.
+func (c *sessionCap) countLocked(me sessionOwner) (held, mine, tenant int) {
 	live := map[string]bool{}
 	for ss := range c.server.Sessions() {
 		live[ss.ID()] = true
 	}
-	for id, who := range c.owner {
-		switch {
-		case !live[id]:
-			delete(c.owner, id)
-		case who == identity:
-			mine++
+	count := func(who sessionOwner, n int) {
+		if who.identity == me.identity {
+			mine += n
 		}
+		if me.tenant != "" && who.tenant == me.tenant {
+			tenant += n
+		}
+	}
+	for id, who := range c.owner {
+		if !live[id] {
+			delete(c.owner, id)
+			continue
+		}
+		count(who, 1)
 	}
 	held = len(live)
 	for who, n := range c.opening {
 		held += n
-		if who == identity {
-			mine += n
-		}
+		count(who, n)
 	}
-	return held, mine
+	return held, mine, tenant
 }
