@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
 )
@@ -15,6 +16,7 @@ const (
 	quotaProposalsPerPrincipal = "pending_proposals_per_principal"
 	quotaProposalsPerTenant    = "pending_proposals_per_tenant"
 	quotaProposalsServer       = "pending_proposals_server"
+	quotaIdempotencyPerTenant  = "idempotency_records_per_tenant"
 )
 
 // exhausted is the retryable RESOURCE_EXHAUSTED entry of a call refused
@@ -130,4 +132,17 @@ func (r *registry) holdElicitation(rc RequestContext, tool string) (release func
 			}
 		})
 	}, nil
+}
+
+// idempotencyQuotaError is the RESOURCE_EXHAUSTED entry of a claim the
+// store refused because the caller's tenant holds its quota of records;
+// nil for other errors.
+func idempotencyQuotaError(tool string, err error) *ErrorEntry {
+	qe, ok := errors.AsType[*idempotency.QuotaError](err)
+	if !ok {
+		return nil
+	}
+	return exhausted(quotaIdempotencyPerTenant, qe.Limit, qe.RetryAfter,
+		fmt.Sprintf("%s was not run: your tenant holds the quota of %d idempotency records (client_request_id keys); nothing was written", tool, qe.Limit),
+		"Retry after details.retry_after_seconds, when the earliest record expires, or retry an earlier call with its own client_request_id.")
 }

@@ -1,6 +1,7 @@
 package runtime_test
 
 import (
+	"context"
 	"strings"
 	"sync"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
 )
 
@@ -141,5 +143,39 @@ func TestWaitingConfirmationQuotaIsolatesTenants(t *testing.T) {
 	go func() { b.answers <- yes }()
 	if got := h.call(mallory, "delete_note", `{"id":"n3","client_request_id":"k-n3"}`); got.text != `{"success":true,"id":"n3","deleted":true,"suggestions":[],"warnings":[]}` {
 		t.Fatalf("mallory's retry after the waits ended: %s", got.text)
+	}
+}
+
+// quotaStore refuses new keys of one tenant as a store at its quota does.
+type quotaStore struct {
+	idempotency.Store
+	full string
+}
+
+func (q quotaStore) Claim(ctx context.Context, k idempotency.Key, fp string, now time.Time, lease time.Duration) (idempotency.ClaimResult, error) {
+	if k.Tenant == q.full {
+		return idempotency.ClaimResult{}, &idempotency.QuotaError{Limit: 5, RetryAfter: 90 * time.Second}
+	}
+	return q.Store.Claim(ctx, k, fp, now, lease)
+}
+
+// A store's quota refusal is the caller's RESOURCE_EXHAUSTED, not
+// UNAVAILABLE or INTERNAL; another tenant's keyed write runs.
+func TestIdempotencyQuotaIsResourceExhausted(t *testing.T) {
+	h := newHarness(t, harnessOpts{opts: []runtime.Option{
+		runtime.WithIdempotency(runtime.IdempotencyOptions{Store: quotaStore{Store: idempotency.NewMemoryStore(), full: "globex"}}),
+	}})
+	e := `{"code":"RESOURCE_EXHAUSTED","message":"create_note was not run: your tenant holds the quota of 5 idempotency records (client_request_id keys); nothing was written",` +
+		`"details":{"limit":5,"quota":"idempotency_records_per_tenant","retry_after_seconds":90},` +
+		`"suggestions":{"hint":"Retry after details.retry_after_seconds, when the earliest record expires, or retry an earlier call with its own client_request_id."}}`
+	want := `{"success":false,"error":` + e + `,"errors":[` + e + `]}`
+	if got := h.call(caller{"globex", "mallory"}, "create_note", `{"title":"x","client_request_id":"k1"}`); got.text != want {
+		t.Fatalf("over quota:\n%s\nwant\n%s", got.text, want)
+	}
+	if got := h.call(alice, "create_note", `{"title":"x","description":"y","client_request_id":"k1"}`); got.isError {
+		t.Fatalf("another tenant: %s", got.text)
+	}
+	if h.dom.count("create_note") != 1 {
+		t.Fatalf("handler calls %d, want 1", h.dom.count("create_note"))
 	}
 }
