@@ -71,8 +71,8 @@ type MemoryStore struct {
 	// quotas bound the open records of one tenant (byTenant) and of one
 	// principal (byOwner).
 	quotas   Quotas
-	byTenant map[string]int
-	byOwner  map[ownerKey]int
+	byTenant map[string]map[*memRecord]struct{}
+	byOwner  map[ownerKey]map[*memRecord]struct{}
 }
 
 type memRecord struct {
@@ -93,8 +93,8 @@ func NewMemoryStore(opts ...MemoryOption) *MemoryStore {
 		clock:      time.Now,
 		recs:       make(map[string]*memRecord),
 		quotas:     Quotas{}.withDefaults(),
-		byTenant:   make(map[string]int),
-		byOwner:    make(map[ownerKey]int),
+		byTenant:   make(map[string]map[*memRecord]struct{}),
+		byOwner:    make(map[ownerKey]map[*memRecord]struct{}),
 	}
 	for _, o := range opts {
 		if o != nil {
@@ -142,7 +142,7 @@ func (s *MemoryStore) Create(ctx context.Context, p *Proposal) error {
 	r := &memRecord{p: *rec, open: true}
 	s.recs[rec.ID] = r
 	s.open++
-	s.countLocked(r, 1)
+	s.countLocked(r, true)
 	p.ID, p.State = rec.ID, StatePending
 	return nil
 }
@@ -296,7 +296,7 @@ func (s *MemoryStore) close(r *memRecord) {
 	if r.open {
 		r.open = false
 		s.open--
-		s.countLocked(r, -1)
+		s.countLocked(r, false)
 	}
 }
 

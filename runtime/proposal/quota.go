@@ -100,27 +100,33 @@ func WithQuotas(q Quotas) MemoryOption {
 }
 
 // quotaLocked refuses a new open proposal of p's tenant or principal past
-// their quota, after dropping expired proposals from the counts once.
+// their quota. It looks at the caller's own open proposals only (at most
+// its quota of them): expired ones stop counting, and the earliest expiry
+// of the rest says when to retry. Another tenant's proposals are never
+// scanned for it.
 func (s *MemoryStore) quotaLocked(p *Proposal, now time.Time) error {
 	owner := ownerKey{p.Tenant, p.Principal}
-	if s.byTenant[p.Tenant] >= s.quotas.PerTenant || s.byOwner[owner] >= s.quotas.PerPrincipal {
-		s.sweep(now)
-	}
-	scope, limit := "", 0
+	scope, limit, set := "", 0, map[*memRecord]struct{}(nil)
 	switch {
-	case s.byOwner[owner] >= s.quotas.PerPrincipal:
-		scope, limit = ScopePrincipal, s.quotas.PerPrincipal
-	case s.byTenant[p.Tenant] >= s.quotas.PerTenant:
-		scope, limit = ScopeTenant, s.quotas.PerTenant
+	case len(s.byOwner[owner]) >= s.quotas.PerPrincipal:
+		scope, limit, set = ScopePrincipal, s.quotas.PerPrincipal, s.byOwner[owner]
+	case len(s.byTenant[p.Tenant]) >= s.quotas.PerTenant:
+		scope, limit, set = ScopeTenant, s.quotas.PerTenant, s.byTenant[p.Tenant]
 	default:
 		return nil
 	}
 	var earliest time.Time
-	for _, r := range s.recs {
-		if r.open && r.p.Tenant == p.Tenant && (scope == ScopeTenant || r.p.Principal == p.Principal) &&
-			(earliest.IsZero() || r.p.ExpiresAt.Before(earliest)) {
+	for r := range set {
+		if r.p.Expired(now) {
+			s.close(r) // removes r from set: safe while ranging over a map
+			continue
+		}
+		if earliest.IsZero() || r.p.ExpiresAt.Before(earliest) {
 			earliest = r.p.ExpiresAt
 		}
+	}
+	if len(set) < limit {
+		return s.quotaLocked(p, now) // the other scope may still be full
 	}
 	return &QuotaError{Scope: scope, Limit: limit, RetryAfter: retryAfter(earliest, now)}
 }
@@ -136,13 +142,27 @@ func (s *MemoryStore) fullLocked(now time.Time) error {
 	return &FullError{Limit: s.maxOpen, RetryAfter: retryAfter(earliest, now)}
 }
 
-// countLocked adds d to the open counts of r's tenant and principal.
-func (s *MemoryStore) countLocked(r *memRecord, d int) {
+// countLocked adds r to (add) or removes it from the open proposals of its
+// tenant and principal.
+func (s *MemoryStore) countLocked(r *memRecord, add bool) {
 	owner := ownerKey{r.p.Tenant, r.p.Principal}
-	if s.byTenant[r.p.Tenant] += d; s.byTenant[r.p.Tenant] <= 0 {
+	if add {
+		if s.byTenant[r.p.Tenant] == nil {
+			s.byTenant[r.p.Tenant] = map[*memRecord]struct{}{}
+		}
+		if s.byOwner[owner] == nil {
+			s.byOwner[owner] = map[*memRecord]struct{}{}
+		}
+		s.byTenant[r.p.Tenant][r] = struct{}{}
+		s.byOwner[owner][r] = struct{}{}
+		return
+	}
+	delete(s.byTenant[r.p.Tenant], r)
+	if len(s.byTenant[r.p.Tenant]) == 0 {
 		delete(s.byTenant, r.p.Tenant)
 	}
-	if s.byOwner[owner] += d; s.byOwner[owner] <= 0 {
+	delete(s.byOwner[owner], r)
+	if len(s.byOwner[owner]) == 0 {
 		delete(s.byOwner, owner)
 	}
 }
