@@ -3,6 +3,7 @@ package mcphttp
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net"
@@ -285,5 +286,49 @@ func TestSessionCapPerTenant(t *testing.T) {
 	again.open()
 	if c := newHTTPConfig(nil); c.maxSessionsPerTenant != 250 {
 		t.Fatalf("default per tenant %d, want 250", c.maxSessionsPerTenant)
+	}
+}
+
+// bearerTransport adds a bearer token to every request.
+type bearerTransport struct{ token string }
+
+func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// The official MCP client works through the whole stack as deployed
+// (NewServer, BearerAuth, Handler): bodies read after authentication, the
+// response stream of an in-call elicitation not cut by the body deadline,
+// and the identity taken from the token.
+func TestSDKClientThroughNewServerBearerAuthAndHandler(t *testing.T) {
+	s, _ := newTestHTTPServer(t)
+	quiet := WithLogger(slog.New(slog.DiscardHandler))
+	addr := serveOn(t, BearerAuth(testAuthHook, quiet)(Handler(s, quiet, WithRequestReadTimeout(time.Second))), quiet, WithRequestReadTimeout(time.Second))
+	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			time.Sleep(1500 * time.Millisecond) // longer than the body deadline
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"ok": true}}, nil
+		},
+	})
+	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{
+		Endpoint: "http://" + addr, HTTPClient: &http.Client{Transport: bearerTransport{"tok-b-alice"}},
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "whoami", Arguments: map[string]any{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var who map[string]string
+	if err := json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &who); err != nil || who["tenant"] != "tenant-b" || who["principal"] != "alice" {
+		t.Fatalf("whoami: %v %v", who, err)
+	}
+	res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "confirm", Arguments: map[string]any{}})
+	if err != nil || res.Content[0].(*mcp.TextContent).Text != "accept" {
+		t.Fatalf("confirm: %v %+v", err, res)
 	}
 }
