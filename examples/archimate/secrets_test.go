@@ -9,7 +9,8 @@ import (
 
 // archimate-server reads its secrets by one rule (runtime/secret): white
 // space, short and patterned values are refused with the reason, wherever
-// they come from, and -stateless refuses to start without shared secrets.
+// they come from, and -postgres and -stateless refuse to start without
+// shared secrets.
 func TestServerRefusesWeakOrMissingSharedSecrets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the server binary")
@@ -39,6 +40,10 @@ func TestServerRefusesWeakOrMissingSharedSecrets(t *testing.T) {
 		{"stateless without the signing key", []string{"MCPWRITE_ID_SECRET=" + good}, []string{"-stateless", "-http", "127.0.0.1:1", "-postgres", "postgres://127.0.0.1:1/none"},
 			"signing key: secret not given (-stateless: any instance serves any request, so every instance needs the same secrets): " + keyFix},
 		{"stateless without -postgres", nil, []string{"-stateless", "-http", "127.0.0.1:1"}, "-stateless serves HTTP from several instances sharing their stores: set -http and -postgres too"},
+		{"-postgres without secrets", nil, []string{"-postgres", "postgres://127.0.0.1:1/none"},
+			"ID secret: secret not given (-postgres: instances and restarts share the stores, so every process needs the same secrets): " + idFix},
+		{"-postgres without the signing key", []string{"MCPWRITE_ID_SECRET=" + good}, []string{"-postgres", "postgres://127.0.0.1:1/none"},
+			"signing key: secret not given (-postgres: instances and restarts share the stores, so every process needs the same secrets): " + keyFix},
 	}
 	for _, c := range cases {
 		cmd := exec.Command(bin, c.args...)

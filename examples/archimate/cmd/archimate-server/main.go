@@ -13,8 +13,9 @@
 // signed with a key: -signing-key-file, else MCPWRITE_SIGNING_KEY, else a
 // random key per process. Both are at least 32 random bytes (package
 // runtime/secret refuses white space, short and patterned values). Give
-// every instance and restart the same secrets; -stateless (any instance
-// serves any request) refuses to start without them.
+// every instance and restart the same secrets; -postgres (stores shared by
+// instances and restarts) and -stateless (any instance serves any request)
+// refuse to start without them.
 package main
 
 import (
@@ -105,16 +106,19 @@ func serve() (exitCode int) {
 }
 
 // loadSecrets reads the id secret and the signing key (package
-// runtime/secret). Missing ones are reported with the fix; -stateless, where
-// every instance must verify what another signed, refuses to start without
-// them, and without -http and -postgres.
+// runtime/secret). Missing ones are reported with the fix where the process
+// keeps its state to itself; with -postgres (instances and restarts share
+// the stores, so each must verify what another signed and key ids alike)
+// and -stateless the server refuses to start without them.
 func loadSecrets(f *secret.Flags, stateless bool, httpAddr, dsn string) (runtime.Option, error) {
 	required := ""
-	if stateless {
-		if httpAddr == "" || dsn == "" {
-			return nil, fmt.Errorf("-stateless serves HTTP from several instances sharing their stores: set -http and -postgres too")
-		}
+	switch {
+	case stateless && (httpAddr == "" || dsn == ""):
+		return nil, fmt.Errorf("-stateless serves HTTP from several instances sharing their stores: set -http and -postgres too")
+	case stateless:
 		required = "-stateless: any instance serves any request, so every instance needs the same secrets"
+	case dsn != "":
+		required = "-postgres: instances and restarts share the stores, so every process needs the same secrets"
 	}
 	return f.RuntimeOption(os.Getenv, required, func(n string) { fmt.Fprintln(os.Stderr, "archimate-server: "+n) })
 }
