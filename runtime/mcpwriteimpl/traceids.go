@@ -69,16 +69,17 @@ type TraceIDReplacement struct {
 	Field, Reason, Replacement string
 }
 
-// CleanTraceIDs replaces each invalid trace field of md (a correlation or
-// causation id outside ValidTraceID, a traceparent outside
+// CleanTraceIDs replaces each invalid trace field of md (a correlation,
+// causation or session id outside ValidTraceID, a traceparent outside
 // ValidTraceParent) with a server-generated one, and reports what it
-// replaced. Empty fields stay empty.
+// replaced. Empty fields stay empty. The session id is checked too: a
+// stateless transport takes it from the client's Mcp-Session-Id header.
 func CleanTraceIDs(md *RequestMetadata) []TraceIDReplacement {
 	var out []TraceIDReplacement
 	for _, f := range []struct {
 		name string
 		v    *string
-	}{{"correlation_id", &md.CorrelationID}, {"causation_id", &md.CausationID}} {
+	}{{"correlation_id", &md.CorrelationID}, {"causation_id", &md.CausationID}, {"session_id", &md.SessionID}} {
 		if *f.v == "" {
 			continue
 		}

@@ -46,12 +46,12 @@ var hexID = regexp.MustCompile(`^[0-9a-f]{32}$`)
 
 func TestCleanTraceIDsReplacesInvalidIDs(t *testing.T) {
 	for name, v := range hostileIDs {
-		md := RequestMetadata{TenantID: "t", PrincipalID: "p", CorrelationID: v, CausationID: v, TraceParent: "00-" + v}
+		md := RequestMetadata{TenantID: "t", PrincipalID: "p", CorrelationID: v, CausationID: v, SessionID: v, TraceParent: "00-" + v}
 		got := CleanTraceIDs(&md)
-		if len(got) != 3 || got[0].Field != "correlation_id" || got[1].Field != "causation_id" || got[2].Field != "traceparent" {
+		if len(got) != 4 || got[0].Field != "correlation_id" || got[1].Field != "causation_id" || got[2].Field != "session_id" || got[3].Field != "traceparent" {
 			t.Fatalf("%s: replacements %+v", name, got)
 		}
-		if !hexID.MatchString(md.CorrelationID) || !hexID.MatchString(md.CausationID) || md.CorrelationID == md.CausationID ||
+		if !hexID.MatchString(md.CorrelationID) || !hexID.MatchString(md.CausationID) || !hexID.MatchString(md.SessionID) || md.CorrelationID == md.CausationID ||
 			!ValidTraceParent(md.TraceParent) || got[0].Replacement != md.CorrelationID {
 			t.Fatalf("%s: cleaned to %+v", name, md)
 		}
@@ -61,7 +61,7 @@ func TestCleanTraceIDsReplacesInvalidIDs(t *testing.T) {
 			}
 		}
 	}
-	md := RequestMetadata{CorrelationID: "corr-1", CausationID: "", TraceParent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}
+	md := RequestMetadata{CorrelationID: "corr-1", CausationID: "", SessionID: "QWERTY234567ABCDEFGHIJKLMN", TraceParent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}
 	want := md
 	if got := CleanTraceIDs(&md); got != nil || md != want {
 		t.Fatalf("valid ids changed: %+v %+v", got, md)
