@@ -179,3 +179,20 @@ func TestIdempotencyQuotaIsResourceExhausted(t *testing.T) {
 		t.Fatalf("handler calls %d, want 1", h.dom.count("create_note"))
 	}
 }
+
+// A store full for every tenant answers RESOURCE_EXHAUSTED naming the
+// server's bound, never INTERNAL.
+func TestFullProposalStoreIsResourceExhausted(t *testing.T) {
+	var h *harness
+	store := proposal.NewMemoryStore(proposal.WithMaxPending(1), proposal.WithClock(func() time.Time { return h.clock.Now() }))
+	h = newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithProposals(store, 0)}})
+	h.seedNote("n1")
+	if got := h.call(alice, "delete_note", `{"id":"n1"}`); got.isError {
+		t.Fatalf("first proposal: %s", got.text)
+	}
+	e := `{"code":"RESOURCE_EXHAUSTED","message":"delete_note was not proposed: the server holds its limit of 1 pending proposals; nothing was written",` +
+		`"details":{"limit":1,"quota":"pending_proposals_server","retry_after_seconds":900},"suggestions":{"hint":"Retry after details.retry_after_seconds."}}`
+	if got, want := h.call(caller{"globex", "eve"}, "delete_note", `{"id":"n1"}`), `{"success":false,"error":`+e+`,"errors":[`+e+`]}`; got.text != want {
+		t.Fatalf("full store:\n%s\nwant\n%s", got.text, want)
+	}
+}
