@@ -132,8 +132,10 @@ func newRegistry(svc *mcpwriteimpl.Service, opts []Option) (*registry, error) {
 		// computed from the entry as read.
 		r.version = schemadoc.Version(*sd)
 	}
-	if err := r.cfg.idSecretErr; err != nil {
-		return nil, fmt.Errorf("runtime: service %s: WithSecrets: %w", svc.Name, err)
+	for _, err := range []error{r.cfg.idSecretErr, r.cfg.signingKeyErr} {
+		if err != nil {
+			return nil, fmt.Errorf("runtime: service %s: WithSecrets: %w", svc.Name, err)
+		}
 	}
 	if err := r.bind(svc); err != nil {
 		return nil, fmt.Errorf("runtime: service %s: %w", svc.Name, err)

@@ -13,13 +13,12 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // MinLength is the shortest secret accepted, in bytes.
-const MinLength = 32
-
-// minDistinct is the fewest distinct byte values a secret must hold.
-const minDistinct = 8
+const MinLength = mcpwriteimpl.MinIDSecretLength
 
 // Spec is one secret and where it may come from.
 type Spec struct {
@@ -80,52 +79,14 @@ func Load(s Spec, getenv func(string) string) (value []byte, notice string, err 
 }
 
 // Check reports why raw (before surrounding white space is removed) is not
-// an acceptable secret, or nil: only white space, shorter than MinLength
-// bytes, fewer than 8 distinct byte values (one repeated character, say),
-// or a short pattern repeated (a period of at most half its length, such
-// as "abcd" eight times).
+// an acceptable secret, or nil: only white space, or, once trimmed, what
+// mcpwriteimpl.CheckSecret refuses (shorter than MinLength bytes, fewer
+// than 8 distinct byte values, a short pattern repeated). runtime.WithSecrets
+// applies the same rule.
 func Check(raw string) error {
 	v := strings.TrimSpace(raw)
-	switch {
-	case raw != "" && v == "":
+	if raw != "" && v == "" {
 		return errors.New("it is only white space")
-	case len(v) < MinLength:
-		return fmt.Errorf("it has %d bytes, want at least %d", len(v), MinLength)
 	}
-	var seen [256]bool
-	distinct := 0
-	for i := 0; i < len(v); i++ {
-		if !seen[v[i]] {
-			seen[v[i]] = true
-			distinct++
-		}
-	}
-	if distinct < minDistinct {
-		return fmt.Errorf("it has only %d distinct byte values, want at least %d: it is not random", distinct, minDistinct)
-	}
-	if p := period(v); p <= len(v)/2 {
-		return fmt.Errorf("it repeats a %d-byte pattern: it is not random", p)
-	}
-	return nil
-}
-
-// period is the smallest p such that s[i] == s[i-p] for every i >= p
-// (len(s) when there is none).
-func period(s string) int {
-	// Knuth-Morris-Pratt failure function: the longest proper border.
-	fail := make([]int, len(s))
-	k := 0
-	for i := 1; i < len(s); i++ {
-		for k > 0 && s[i] != s[k] {
-			k = fail[k-1]
-		}
-		if s[i] == s[k] {
-			k++
-		}
-		fail[i] = k
-	}
-	if len(s) == 0 {
-		return 0
-	}
-	return len(s) - fail[len(s)-1]
+	return mcpwriteimpl.CheckSecret([]byte(v))
 }
