@@ -9,7 +9,7 @@ import (
 
 // maxRuntimeAPI bounds the exported names of package runtime: it is what
 // users call, and what only generated code needs lives in mcpwriteimpl.
-const maxRuntimeAPI = 60
+const maxRuntimeAPI = 61
 
 // runtimeAPI is the exported API of package runtime, sorted.
 var runtimeAPI = []string{
@@ -58,6 +58,7 @@ var runtimeAPI = []string{
 	"VocabularyOptions",
 	"VocabularyValue",
 	"WithClock",
+	"WithElicitationQuotas",
 	"WithElicitationTimeout",
 	"WithErrorHook",
 	"WithIdempotency",

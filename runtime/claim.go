@@ -34,6 +34,10 @@ func (c *call) claimKey(lease time.Duration) *mcp.CallToolResult {
 		return res
 	}
 	cr, err := r.cfg.idem.Claim(c.ctx, k, fp, r.now(), lease)
+	if e := idempotencyQuotaError(name, err); e != nil {
+		r.cfg.logger.WarnContext(c.ctx, "mcpwrite: claim refused: quota of idempotency records reached", "tool", name, "tenant", c.rc.TenantID, "error", err)
+		return c.fail(Errors{e})
+	}
 	if err != nil {
 		return c.fail(Errors{r.storeUnavailable(c.ctx, name, "claim", k, key, err)})
 	}

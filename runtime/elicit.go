@@ -425,6 +425,9 @@ func (c *call) confirmAnswered() confirmDecision {
 		return d
 	}
 	used, err := c.consumeConfirmation(*st)
+	if e := idempotencyQuotaError(name, err); e != nil {
+		return refused(e)
+	}
 	if err != nil {
 		return refused(r.storeUnavailable(ctx, name, "confirmation", idempotency.Key{Tenant: c.rc.TenantID, Tool: name}, c.ctl.key, err))
 	}

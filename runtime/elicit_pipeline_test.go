@@ -413,7 +413,7 @@ func TestRoundTripConfirmationOfAChangedWorldIsStale(t *testing.T) {
 }
 
 func TestSigningKeyLetsAnotherInstanceVerify(t *testing.T) {
-	shared := []byte("0123456789abcdef0123456789abcdef")
+	shared := []byte("9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08")
 	tests := []struct {
 		name    string
 		second  []runtime.Option
@@ -421,7 +421,7 @@ func TestSigningKeyLetsAnotherInstanceVerify(t *testing.T) {
 		wantLog string
 	}{
 		{"same key verifies on another instance", []runtime.Option{runtime.WithSecrets(nil, shared)}, deletedN1, ""},
-		{"another key does not", []runtime.Option{runtime.WithSecrets(nil, []byte("fedcba9876543210fedcba9876543210"))},
+		{"another key does not", []runtime.Option{runtime.WithSecrets(nil, []byte("60303ae22b998861bce3b28f33eec1be758a213c86c93c076dbe9f558c11c752"))},
 			invalidEntry("altered", "The confirmation state does not verify: it was altered, or issued for another tool, caller or client_request_id. Nothing was written."), ""},
 		{"default keys are per instance", nil,
 			invalidEntry("altered", "The confirmation state does not verify: it was altered, or issued for another tool, caller or client_request_id. Nothing was written."), ""},
@@ -443,18 +443,19 @@ func TestSigningKeyLetsAnotherInstanceVerify(t *testing.T) {
 	}
 }
 
-func TestShortSigningKeyFailsLoudly(t *testing.T) {
-	h := manualRoundTrip(t, runtime.WithSecrets(nil, []byte("short")))
-	h.seedNote("n1")
-	got := text(t, h.rawCall(alice, "delete_note", `{"id":"n1"}`, "", nil))
-	id := field(t, got, "error.trace_id")
-	want := envelope(`{"code":"INTERNAL","message":"internal error","trace_id":"` + id + `",
-		"suggestions":{"hint":"This is a server problem, not a problem with the arguments. Retry later; quote the trace_id when reporting it."}}`)
-	if got != want {
-		t.Fatalf("got\n%s\nwant\n%s", got, want)
-	}
-	if !logLineHas(h.logs(), "trace_id="+id, "signing key has 5 bytes, want at least 32") {
-		t.Fatalf("cause not logged with the trace_id:\n%s", h.logs())
+func TestWeakSigningKeyFailsRegistration(t *testing.T) {
+	for key, why := range map[string]string{
+		"short":                            "it has 5 bytes, want at least 32",
+		strings.Repeat("k", 32):            "it has only 1 distinct byte values, want at least 8: it is not random",
+		"0123456789abcdef0123456789abcdef": "it repeats a 16-byte pattern: it is not random",
+		strings.Repeat(" ", 40):            "it is only white space",
+	} {
+		s := mcp.NewServer(&mcp.Implementation{Name: "notes", Version: "v0.0.1"}, nil)
+		err := runtime.Register(s, newDomain().service(), runtime.WithSecrets(nil, []byte(key)))
+		want := "runtime: service notes.v1.NoteService: WithSecrets: signing key refused: " + why
+		if err == nil || err.Error() != want {
+			t.Errorf("key %q: Register = %v, want %q", key, err, want)
+		}
 	}
 }
 

@@ -222,6 +222,10 @@ func (c *call) storeProposal() ([]byte, Errors) {
 		p.Target, p.StateDigest, p.StateSummary = loss.state.Target, loss.state.Digest, loss.state.Summary
 	}
 	if err := r.cfg.proposals.Create(ctx, p); err != nil {
+		if e := r.proposalQuotaError(name, err); e != nil {
+			r.cfg.logger.WarnContext(ctx, "mcpwrite: proposal refused: quota reached", "tool", name, "tenant", c.rc.TenantID, "principal", c.rc.PrincipalID, "error", err)
+			return nil, Errors{e}
+		}
 		return nil, Errors{r.internal(ctx, name, fmt.Errorf("store proposal: %w", err))}
 	}
 	po := object{

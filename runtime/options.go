@@ -56,6 +56,8 @@ type config struct {
 	logger            *slog.Logger
 	// elicitTimeout bounds a confirmation: in-call waits and round-trip state.
 	elicitTimeout time.Duration
+	// elicitQuotas bound the in-call confirmations waiting (quota.go).
+	elicitQuotas elicitationQuotas
 	// signingKey signs confirmation state that travels through the client;
 	// signingKeyErr is set when the configured key is unusable.
 	signingKey    []byte
@@ -79,8 +81,11 @@ const defaultMaxStoredResponse = 1 << 20
 
 func newConfig(opts []Option) *config {
 	c := &config{
-		clock:     time.Now,
-		rand:      rand.Reader,
+		clock: time.Now,
+		rand:  rand.Reader,
+		elicitQuotas: elicitationQuotas{
+			perTenant: defaultMaxElicitationsPerTenant, perPrincipal: defaultMaxElicitationsPerPrincipal,
+		},
 		idemTTL:   idempotency.DefaultCacheTTL,
 		idemLease: idempotency.DefaultLease,
 
@@ -269,30 +274,34 @@ func WithElicitationTimeout(d time.Duration) Option {
 // of it, the same secret of at least 32 random bytes when a retry may reach
 // another process after the idempotency records were lost: by default each
 // process makes its own random secret, and a retry that reaches a different
-// process gets a different ID. Register fails on a shorter secret.
+// process gets a different ID.
 //
 // signingKey is the HMAC-SHA256 key that signs the confirmation state a
 // client carries between the rounds of an input-request round trip
 // (protocol 2026-07-28). Give every instance of a server the same secret
 // key of at least 32 random bytes when a retried call may reach another
-// instance; by default each registry makes its own random key. A shorter
-// key makes every round-trip confirmation fail with INTERNAL (and a logged
-// cause) rather than sign with a guessable key.
+// instance; by default each registry makes its own random key.
+//
+// Both are checked by one rule (mcpwriteimpl.CheckSecret, the same as the
+// example servers' runtime/secret): white space only, under 32 bytes,
+// fewer than 8 distinct byte values or a short repeated pattern makes
+// Register fail with the reason, rather than key or sign with a guessable
+// secret.
 func WithSecrets(idSecret, signingKey []byte) Option {
 	return func(c *config) {
-		switch {
-		case idSecret == nil:
-		case len(idSecret) < mcpwriteimpl.MinIDSecretLength:
-			c.idSecret, c.idSecretErr = nil, fmt.Errorf("ID secret has %d bytes, want at least %d", len(idSecret), mcpwriteimpl.MinIDSecretLength)
-		default:
-			c.idSecret, c.idSecretErr = append([]byte(nil), idSecret...), nil
+		if idSecret != nil {
+			if err := mcpwriteimpl.CheckSecret(idSecret); err != nil {
+				c.idSecret, c.idSecretErr = nil, fmt.Errorf("ID secret refused: %w", err)
+			} else {
+				c.idSecret, c.idSecretErr = append([]byte(nil), idSecret...), nil
+			}
 		}
-		switch {
-		case signingKey == nil:
-		case len(signingKey) < minSigningKeyLength:
-			c.signingKey, c.signingKeyErr = nil, fmt.Errorf("signing key has %d bytes, want at least %d", len(signingKey), minSigningKeyLength)
-		default:
-			c.signingKey, c.signingKeyErr = append([]byte(nil), signingKey...), nil
+		if signingKey != nil {
+			if err := mcpwriteimpl.CheckSecret(signingKey); err != nil {
+				c.signingKey, c.signingKeyErr = nil, fmt.Errorf("signing key refused: %w", err)
+			} else {
+				c.signingKey, c.signingKeyErr = append([]byte(nil), signingKey...), nil
+			}
 		}
 	}
 }

@@ -46,10 +46,25 @@ func (r *registry) requestContext(ctx context.Context, req *mcp.CallToolRequest)
 			return v.rc, v.ok
 		}
 	}
+	var rc RequestContext
+	var ok bool
 	if r.cfg.rcFunc != nil {
-		return r.cfg.rcFunc(ctx, req)
+		rc, ok = r.cfg.rcFunc(ctx, req)
+	} else {
+		rc, ok = RequestContextFrom(ctx)
 	}
-	return RequestContextFrom(ctx)
+	r.cleanTraceIDs(ctx, &rc)
+	return rc, ok
+}
+
+// cleanTraceIDs replaces invalid correlation, causation and trace ids (from
+// _meta, headers or the embedding server) before they reach answers, logs
+// or outgoing headers, and logs each replacement without the refused value.
+func (r *registry) cleanTraceIDs(ctx context.Context, rc *RequestContext) {
+	for _, x := range mcpwriteimpl.CleanTraceIDs((*mcpwriteimpl.RequestMetadata)(rc)) {
+		r.cfg.logger.WarnContext(ctx, "mcpwrite: invalid "+x.Field+" replaced by a server id",
+			"field", x.Field, "reason", x.Reason, "replacement", x.Replacement, "allowed", mcpwriteimpl.TraceIDCharset)
+	}
 }
 
 // arguments returns the raw arguments of a call; absent means {}.
@@ -369,6 +384,14 @@ func (c *call) run() *mcp.CallToolResult {
 	// instead of a second write.
 	lease := r.cfg.idemLease
 	if route == routeInCall {
+		// A caller past its quota of waiting confirmations is refused
+		// before it claims a key for the length of a wait.
+		release, e := r.holdElicitation(c.rc, c.name())
+		if e != nil {
+			r.cfg.logger.WarnContext(c.ctx, "mcpwrite: confirmation refused: quota of waiting confirmations reached", "tool", c.name(), "tenant", c.rc.TenantID, "principal", c.rc.PrincipalID)
+			return c.fail(Errors{e})
+		}
+		defer release()
 		lease += r.cfg.elicitTimeout
 	}
 	if route == routeDirect && r.cfg.claimInHandler && !c.wt.noTxClaim.Load() {

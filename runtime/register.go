@@ -51,6 +51,8 @@ type registry struct {
 	writes []string
 	// checker is the request check, built once here (Service.NewChecker).
 	checker mcpwriteimpl.RequestChecker
+	// waits counts the in-call confirmations waiting (quota.go).
+	waits waits
 }
 
 // writeTool joins a tool's document entry with its generated code.
@@ -135,8 +137,10 @@ func newRegistry(svc *mcpwriteimpl.Service, opts []Option) (*registry, error) {
 		// computed from the entry as read.
 		r.version = schemadoc.Version(*sd)
 	}
-	if err := r.cfg.idSecretErr; err != nil {
-		return nil, fmt.Errorf("runtime: service %s: WithSecrets: %w", svc.Name, err)
+	for _, err := range []error{r.cfg.idSecretErr, r.cfg.signingKeyErr} {
+		if err != nil {
+			return nil, fmt.Errorf("runtime: service %s: WithSecrets: %w", svc.Name, err)
+		}
 	}
 	if err := r.bind(svc); err != nil {
 		return nil, fmt.Errorf("runtime: service %s: %w", svc.Name, err)

@@ -36,7 +36,9 @@ func startCrashServer(t *testing.T, bin, dsn, prefix, crashAt string) *crashServ
 	addr := ln.Addr().String()
 	ln.Close()
 	cmd := exec.Command(bin, "-http", addr, "-postgres", dsn, "-pg-prefix", prefix, "-lease", "1s")
-	cmd.Env = append(os.Environ(), "MCPWRITE_CRASH_AT="+crashAt)
+	cmd.Env = append(os.Environ(), "MCPWRITE_CRASH_AT="+crashAt,
+		"MCPWRITE_ID_SECRET=crash-id-secret-4e07408562bedb8b60ce05c1decfe3ad",
+		"MCPWRITE_SIGNING_KEY=crash-signing-key-6b86b273ff34fce19d6b804eff5a3f57")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {

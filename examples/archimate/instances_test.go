@@ -148,7 +148,7 @@ func structured(t *testing.T, res *mcp.CallToolResult) map[string]any {
 	return out
 }
 
-var sharedKey = []byte("0123456789abcdef0123456789abcdef")
+var sharedKey = []byte("9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08")
 
 // Thirty same-key calls spread over three instances execute once: one
 // element, one outbox row, one completed key in the database.
@@ -237,7 +237,7 @@ func TestConfirmationRoundTripAcrossInstances(t *testing.T) {
 		wantCode string
 	}{
 		{"shared key", [][]byte{sharedKey}, ""},
-		{"another key", [][]byte{sharedKey, []byte("fedcba9876543210fedcba9876543210"), []byte("ffffffffffffffffffffffffffffffff")}, "CONFIRMATION_INVALID"},
+		{"another key", [][]byte{sharedKey, []byte("60303ae22b998861bce3b28f33eec1be758a213c86c93c076dbe9f558c11c752"), []byte("d4735e3a265e16eee03f59718b9b5d03019c07d8b6c51f90da3a666eec13ab35")}, "CONFIRMATION_INVALID"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c := newCluster(t, 3, tt.keys)

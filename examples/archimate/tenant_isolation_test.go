@@ -263,7 +263,7 @@ func TestRequestScopedIDsAcrossProcessesFollowTheSecret(t *testing.T) {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
 	secretFile := filepath.Join(t.TempDir(), "id-secret")
-	if err := os.WriteFile(secretFile, []byte("0123456789abcdef0123456789abcdef\n"), 0o600); err != nil {
+	if err := os.WriteFile(secretFile, []byte("3a7bd3e2360a3d29eea436fcfb7e44c735d117c42d1c1835420b6b9942dd4f1b\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	run := func(env string, args ...string) string {
@@ -279,21 +279,21 @@ func TestRequestScopedIDsAcrossProcessesFollowTheSecret(t *testing.T) {
 		r := ok(t, cs, "createCapabilityStructure", `{"name":"Fulfillment","client_request_id":"retry-1"}`)
 		return r.Body["capability"].(map[string]any)["id"].(string)
 	}
-	withEnv := run("0123456789abcdef0123456789abcdef")
-	if again := run("0123456789abcdef0123456789abcdef"); again != withEnv {
+	withEnv := run("3a7bd3e2360a3d29eea436fcfb7e44c735d117c42d1c1835420b6b9942dd4f1b")
+	if again := run("3a7bd3e2360a3d29eea436fcfb7e44c735d117c42d1c1835420b6b9942dd4f1b"); again != withEnv {
 		t.Errorf("same secret, different ids: %s, %s", withEnv, again)
 	}
 	if fromFile := run("", "-id-secret-file", secretFile); fromFile != withEnv {
 		t.Errorf("the secret from -id-secret-file gives %s, from the environment %s", fromFile, withEnv)
 	}
-	if other := run("fedcba9876543210fedcba9876543210"); other == withEnv {
+	if other := run("5feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9"); other == withEnv {
 		t.Errorf("another secret gives the same id %s", other)
 	}
 	if x, y := run(""), run(""); x == y || x == withEnv {
 		t.Errorf("without a secret each process must key its own: %s, %s", x, y)
 	}
 	out, err := exec.Command(bin, "-id-secret-file", os.DevNull).CombinedOutput()
-	if want := "runtime: service archimate.v1.ArchitectureService: WithSecrets: ID secret has 0 bytes, want at least 32\n"; err == nil || !strings.HasSuffix(string(out), want) {
+	if want := "ID secret from -id-secret-file /dev/null refused: it has 0 bytes, want at least 32; write at least 32 random bytes (e.g. `openssl rand -hex 32`) to a file and pass -id-secret-file <file>, or set MCPWRITE_ID_SECRET\n"; err == nil || !strings.HasSuffix(string(out), want) {
 		t.Errorf("empty secret: %v, %q; want exit with ...%q", err, out, want)
 	}
 }

@@ -166,7 +166,8 @@ func TestReplayAcrossServerProcessRestart(t *testing.T) {
 	var results []map[string]any
 	for range 2 {
 		cmd := exec.Command(bin, "-tenant", "tenant-restart", "-postgres", dsn, "-pg-prefix", prefix)
-		cmd.Env = append(os.Environ(), "MCPWRITE_ID_SECRET=restart-secret-0123456789abcdef0123456789")
+		cmd.Env = append(os.Environ(), "MCPWRITE_ID_SECRET=restart-secret-0123456789abcdef0123456789",
+			"MCPWRITE_SIGNING_KEY=restart-signing-key-9f86d081884c7d659a2feaa0c55ad015")
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "restart", Version: "test"}, nil).
 			Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
 		if err != nil {

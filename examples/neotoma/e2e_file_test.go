@@ -19,11 +19,12 @@ import (
 )
 
 // fileSource is the source ID and content hash the server must derive for
-// a file: the SHA-256 of its bytes.
+// a file of ada's tenant: the SHA-256 of its bytes, the id scoped to the
+// tenant (tenantSourceID).
 func fileSource(content string) (src, hash string) {
 	sum := sha256.Sum256([]byte(content))
 	hash = hex.EncodeToString(sum[:])
-	return "src_" + hash[:32], hash
+	return tenantSourceID(ada.TenantID, hash), hash
 }
 
 // runOf is the run ID of interpreting src with a configuration, given as

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -192,10 +193,19 @@ func codes(out map[string]any) []string {
 }
 
 // entityID is the ID the server must derive for a stored entity,
-// recomputed here from the documented rule: the hash of the user, the type
-// and the identifying key (field=value without case, or the canonical_name).
+// recomputed here from the documented rule: the hash of the tenant, the
+// user, the type and the identifying key (field=value without case, or the
+// canonical_name). Every user of these tests is in ada's tenant.
 func entityID(user, typ, key string) string {
-	return "ent_" + (&mcpwriteimpl.Call{}).ContentHash(user, typ, key)
+	return "ent_" + (&mcpwriteimpl.Call{}).ContentHash(ada.TenantID, user, typ, key)
+}
+
+// tenantSourceID recomputes the documented source id rule: "src_" and the
+// first 32 hex digits of SHA-256("neotoma/source-id/v1\n" + len(tenant) +
+// ":" + tenant + "\n" + content hash).
+func tenantSourceID(tenant, hash string) string {
+	sum := sha256.Sum256([]byte("neotoma/source-id/v1\n" + strconv.Itoa(len(tenant)) + ":" + tenant + "\n" + hash))
+	return "src_" + hex.EncodeToString(sum[:])[:32]
 }
 
 // relationshipID is the ID the server must derive for a relationship.
@@ -254,14 +264,14 @@ func TestToolsListNeverOffersUserID(t *testing.T) {
 }
 
 // sourceOf is the source ID, content hash, run ID and first observation ID
-// the server must derive for structured material, recomputed from the
+// the server must derive for ada's structured material, recomputed from the
 // documented rules: the SHA-256 of the entities as canonical JSON, the
-// source named by its first 32 hex digits, the run and observation IDs
-// hashed from them.
+// source id scoped to the tenant (tenantSourceID), the run and observation
+// IDs hashed from them.
 func sourceOf(canonical string) (src, hash, run, obs string) {
 	sum := sha256.Sum256([]byte(canonical))
 	hash = hex.EncodeToString(sum[:])
-	src = "src_" + hash[:32]
+	src = tenantSourceID(ada.TenantID, hash)
 	run = "run_" + (&mcpwriteimpl.Call{}).ContentHash(src, "structured")
 	return src, hash, run, "obs_" + (&mcpwriteimpl.Call{}).ContentHash(run, "0")
 }

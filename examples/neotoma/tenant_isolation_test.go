@@ -138,15 +138,23 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 		}
 	}
 
-	// The same material stored by B computes A's entity ids and makes B's
-	// own entities: created, not deduplicated into A's.
+	// The same material stored by B makes B's own entities: created, not
+	// deduplicated into A's, under ids of B's tenant that cannot be linked
+	// to A's (source and entity ids are scoped to the tenant; the content
+	// hash is the content's).
+	aOut := mustSucceed(t, a, "store", invoice)
 	out := mustSucceed(t, b, "store", invoice)
 	e := out["entities"].([]any)[0].(map[string]any)
-	if e["entity_id"] != inv || e["created"] != true || out["deduplicated"] != nil {
-		t.Errorf("B's store of A's material: %v", out)
+	bInv, _ := e["entity_id"].(string)
+	if bInv == "" || bInv == inv || e["created"] != true || out["deduplicated"] != nil ||
+		out["source_id"] == aOut["source_id"] || out["content_hash"] != aOut["content_hash"] {
+		t.Errorf("B's store of A's material: %v (A's: %v)", out, aOut)
 	}
-	if snap, _ := mem.Snapshot(isoB.TenantID, isoB.PrincipalID, inv); !cmp.Equal(snap, map[string]any{"invoice_number": "INV-9", "amount": 1250.5}) {
-		t.Errorf("B's entity %s = %v", inv, snap)
+	if snap, _ := mem.Snapshot(isoB.TenantID, isoB.PrincipalID, bInv); !cmp.Equal(snap, map[string]any{"invoice_number": "INV-9", "amount": 1250.5}) {
+		t.Errorf("B's entity %s = %v", bInv, snap)
+	}
+	if snap, found := mem.Snapshot(isoB.TenantID, isoB.PrincipalID, inv); found {
+		t.Errorf("B holds A's entity id %s: %v", inv, snap)
 	}
 	// B's timeline holds none of A's events.
 	covered["list_timeline_events"] = true

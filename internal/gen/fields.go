@@ -197,6 +197,7 @@ func (b *builder) field(mm *messageModel, f *protogen.Field) *fieldModel {
 		}
 		fm.mode = modeAgent
 		fm.agent = &mcpwritev1.AgentSupplied{}
+		fm.implicitAgent = true
 	case *mcpwritev1.FieldRules_Hidden:
 		if k.Hidden || outputOnly {
 			fm.mode = modeHidden
@@ -205,6 +206,7 @@ func (b *builder) field(mm *messageModel, f *protogen.Field) *fieldModel {
 		// hidden = false: the field is agent-supplied, as if unannotated.
 		fm.mode = modeAgent
 		fm.agent = &mcpwritev1.AgentSupplied{}
+		fm.implicitAgent = true
 		rules = nil
 	case *mcpwritev1.FieldRules_Agent:
 		fm.mode = modeAgent

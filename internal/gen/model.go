@@ -141,6 +141,9 @@ type fieldModel struct {
 	agentName string // name in the input schema
 	required  bool
 	desc      string
+	// implicitAgent: agent-supplied for want of an annotation (none, or
+	// hidden = false), not by an explicit agent annotation.
+	implicitAgent bool
 	// agent rules (modeAgent) and enum alias rules (modeEnumAlias)
 	agent     *mcpwritev1.AgentSupplied
 	alias     *mcpwritev1.EnumAlias

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"strings"
@@ -99,9 +100,20 @@ func bearerToken(r *http.Request) (string, bool) {
 	return fields[1], true
 }
 
+// unauthorized answers 401 at once, without reading the request body, and
+// closes the connection: the body still on the wire is never read (an
+// expired read deadline stops the server from draining it).
 func unauthorized(w http.ResponseWriter, challenge, body string) {
+	refuseUnread(w)
 	w.Header().Set("WWW-Authenticate", challenge)
 	http.Error(w, body, http.StatusUnauthorized)
+}
+
+// refuseUnread makes the answer about to be written the connection's last
+// and stops the server from reading what remains of the request body.
+func refuseUnread(w http.ResponseWriter) {
+	w.Header().Set("Connection", "close")
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now())
 }
 
 // TraceHeaders is HTTP middleware that gives every request a W3C traceparent
@@ -122,9 +134,18 @@ func TraceHeaders(next http.Handler) http.Handler {
 			r.Header.Set(mcpwriteimpl.HeaderGeneratedTraceParent, tp)
 		}
 		corr := r.Header.Get(mcpwriteimpl.HeaderCorrelationID)
-		if corr == "" {
+		if !mcpwriteimpl.ValidTraceID(corr) {
+			// An invalid id (control bytes, too long, ...) is neither used
+			// nor echoed: a generated one replaces it.
+			if corr != "" {
+				slog.Default().WarnContext(r.Context(), "mcpwrite: invalid X-Correlation-Id header replaced by a server id", "length", len(corr), "allowed", mcpwriteimpl.TraceIDCharset)
+			}
+			r.Header.Del(mcpwriteimpl.HeaderCorrelationID)
 			corr = randomHex(16)
 			r.Header.Set(mcpwriteimpl.HeaderGeneratedCorrelationID, corr)
+		}
+		if c := r.Header.Get(mcpwriteimpl.HeaderCausationID); c != "" && !mcpwriteimpl.ValidTraceID(c) {
+			r.Header.Del(mcpwriteimpl.HeaderCausationID)
 		}
 		w.Header().Set(mcpwriteimpl.HeaderTraceParent, tp)
 		w.Header().Set(mcpwriteimpl.HeaderCorrelationID, corr)
@@ -152,13 +173,16 @@ func randomHex(n int) string {
 // WithRequestContextFunc(RequestContextFromCall).
 func Handler(s *mcp.Server, opts ...Option) http.Handler {
 	cfg := newHTTPConfig(opts)
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
+	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
 		EventStore:          mcp.NewMemoryEventStore(nil),
 		SessionTimeout:      cfg.sessionIdleTimeout,
 		MaxRequestBodyBytes: cfg.maxBodyBytes,
 		Logger:              cfg.logger,
 		Stateless:           cfg.stateless,
 	})
+	// The body is read here, inside whatever authenticates the request
+	// (BearerAuth wraps Handler), never before.
+	h := readBodyWithin(sdk, cfg.requestReadTimeout, cfg.maxBodyBytes)
 	if cfg.stateless {
 		return TraceHeaders(http.NewCrossOriginProtection().Handler(h))
 	}

@@ -56,8 +56,10 @@ func RequestMetadataFromCall(ctx context.Context, req *mcp.CallToolRequest) (Req
 	return rc, rc.TenantID != "" && rc.PrincipalID != ""
 }
 
+// setIfEmpty fills an unset field. Values are taken as sent: the runtime
+// checks every id (CleanTraceIDs) and logs the replacement of an invalid one.
 func setIfEmpty(dst *string, v string) {
-	if *dst == "" && len(v) <= 512 {
+	if *dst == "" {
 		*dst = v
 	}
 }

@@ -62,8 +62,8 @@ func createdThing(t *testing.T, cs *mcp.ClientSession) string {
 // restarted) give a retried call the same ID; different secrets give
 // different IDs, so an ID cannot be computed without the server's secret.
 func TestRequestScopedIDsFollowTheConfiguredSecret(t *testing.T) {
-	secret := []byte("0123456789abcdef0123456789abcdef")
-	other := []byte("fedcba9876543210fedcba9876543210")
+	secret := []byte("9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08")
+	other := []byte("60303ae22b998861bce3b28f33eec1be758a213c86c93c076dbe9f558c11c752")
 	a := createdThing(t, idServer(t, runtime.WithSecrets(secret, nil)))
 	b := createdThing(t, idServer(t, runtime.WithSecrets(append([]byte(nil), secret...), nil)))
 	c := createdThing(t, idServer(t, runtime.WithSecrets(other, nil)))
@@ -83,7 +83,7 @@ func TestShortIDSecretFailsRegistration(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "ids", Version: "test"}, nil)
 	svc := &mcpwriteimpl.Service{Name: "ids.v1.Ids", Doc: []byte(`{"source":"x.proto","services":[{"name":"ids.v1.Ids","tools":[]}]}`)}
 	err := runtime.Register(s, svc, runtime.WithSecrets([]byte("short"), nil))
-	want := "runtime: service ids.v1.Ids: WithSecrets: ID secret has 5 bytes, want at least 32"
+	want := "runtime: service ids.v1.Ids: WithSecrets: ID secret refused: it has 5 bytes, want at least 32"
 	if err == nil || err.Error() != want {
 		t.Fatalf("err = %v, want %q", err, want)
 	}

@@ -18,11 +18,16 @@ func OutgoingHeaders(ctx context.Context) map[string]string {
 	if tp, ok := ctx.Value(outgoingTraceParentKey{}).(string); ok && tp != "" {
 		rc.TraceParent = tp
 	}
+	// A value that is not a valid id is never forwarded, whoever put it in
+	// the context (the runtime has replaced invalid ones already).
 	h := map[string]string{}
+	if ValidTraceParent(rc.TraceParent) {
+		h[HeaderTraceParent] = rc.TraceParent
+	}
 	// The headers the inbound HTTP transport reads, so the domain service
 	// sees the trace and the correlation of the tool call it serves.
-	for k, v := range map[string]string{HeaderTraceParent: rc.TraceParent, HeaderCorrelationID: rc.CorrelationID, HeaderCausationID: rc.CausationID} {
-		if v != "" {
+	for k, v := range map[string]string{HeaderCorrelationID: rc.CorrelationID, HeaderCausationID: rc.CausationID} {
+		if ValidTraceID(v) {
 			h[k] = v
 		}
 	}

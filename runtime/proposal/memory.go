@@ -2,7 +2,6 @@ package proposal
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -69,6 +68,11 @@ type MemoryStore struct {
 	clock      func() time.Time
 	recs       map[string]*memRecord
 	open       int // records with memRecord.open set
+	// quotas bound the open records of one tenant (byTenant) and of one
+	// principal (byOwner).
+	quotas   Quotas
+	byTenant map[string]map[*memRecord]struct{}
+	byOwner  map[ownerKey]map[*memRecord]struct{}
 }
 
 type memRecord struct {
@@ -88,6 +92,9 @@ func NewMemoryStore(opts ...MemoryOption) *MemoryStore {
 		applyLease: DefaultApplyLease,
 		clock:      time.Now,
 		recs:       make(map[string]*memRecord),
+		quotas:     Quotas{}.withDefaults(),
+		byTenant:   make(map[string]map[*memRecord]struct{}),
+		byOwner:    make(map[ownerKey]map[*memRecord]struct{}),
 	}
 	for _, o := range opts {
 		if o != nil {
@@ -98,7 +105,9 @@ func NewMemoryStore(opts ...MemoryOption) *MemoryStore {
 }
 
 // Create stores a copy of p as pending. It fills p.ID with NewID when empty
-// and sets p.State to StatePending. Errors: ErrInvalid, ErrDuplicate, ErrFull.
+// and sets p.State to StatePending. Errors: ErrInvalid, ErrDuplicate, a
+// *QuotaError (ErrQuota) past the caller's quota, a *FullError (ErrFull)
+// when the whole store is full.
 func (s *MemoryStore) Create(ctx context.Context, p *Proposal) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -117,17 +126,23 @@ func (s *MemoryStore) Create(ctx context.Context, p *Proposal) error {
 	if _, ok := s.recs[rec.ID]; ok {
 		return ErrDuplicate
 	}
+	now := s.clock()
+	if err := s.quotaLocked(rec, now); err != nil {
+		return err
+	}
 	if s.open >= s.maxOpen || len(s.recs) >= 2*s.maxOpen {
-		s.sweep(s.clock())
+		s.sweep(now)
 	}
 	if s.open >= s.maxOpen {
-		return fmt.Errorf("%w (limit %d)", ErrFull, s.maxOpen)
+		return s.fullLocked(now)
 	}
 	if len(s.recs) >= 2*s.maxOpen {
 		s.evictClosed()
 	}
-	s.recs[rec.ID] = &memRecord{p: *rec, open: true}
+	r := &memRecord{p: *rec, open: true}
+	s.recs[rec.ID] = r
 	s.open++
+	s.countLocked(r, true)
 	p.ID, p.State = rec.ID, StatePending
 	return nil
 }
@@ -281,6 +296,7 @@ func (s *MemoryStore) close(r *memRecord) {
 	if r.open {
 		r.open = false
 		s.open--
+		s.countLocked(r, false)
 	}
 }
 

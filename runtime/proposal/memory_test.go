@@ -37,7 +37,7 @@ func TestMemoryStoreRefusesCreateWhenFullOfOpenProposals(t *testing.T) {
 		}
 	}
 	err := s.Create(ctx, newProposal("d", t0, time.Minute))
-	if !errors.Is(err, proposal.ErrFull) || err.Error() != "proposal: too many pending proposals (limit 3)" {
+	if !errors.Is(err, proposal.ErrFull) || err.Error() != "proposal: too many pending proposals (limit 3); one frees within 1m0s" {
 		t.Fatalf("Create(d) = %v, want ErrFull naming the limit", err)
 	}
 	if _, err := s.Get(ctx, "d", "t", "p", t0); !errors.Is(err, proposal.ErrNotFound) {
@@ -203,5 +203,21 @@ func TestStateStringNamesEachState(t *testing.T) {
 		if got := tc.s.String(); got != tc.want {
 			t.Errorf("State(%d).String() = %q, want %q", tc.s, got, tc.want)
 		}
+	}
+}
+
+func TestMemoryStoreQuotas(t *testing.T) {
+	storetest.RunQuotas(t, func(t *testing.T, q proposal.Quotas) proposal.Store {
+		return proposal.NewMemoryStore(proposal.WithQuotas(q))
+	})
+}
+
+func TestQuotaDefaults(t *testing.T) {
+	if q := (proposal.Quotas{}).Resolved(); q.PerTenant != 1000 || q.PerPrincipal != 100 {
+		t.Fatalf("defaults %+v, want 1000 per tenant and 100 per principal", q)
+	}
+	err := &proposal.QuotaError{Scope: proposal.ScopeTenant, Limit: 7, RetryAfter: 90 * time.Second}
+	if err.Error() != "proposal: the tenant holds its quota of 7 open proposals; one frees within 1m30s" {
+		t.Fatalf("message %q", err.Error())
 	}
 }

@@ -52,9 +52,10 @@ type Identity struct{ Tenant, Principal string }
 // HTTPHandler is the HTTP stack in front of s: trace headers, bearer
 // authentication against tokens, Origin checks, then streamable HTTP. The
 // server must use mcphttp.RequestContextFromCall to read the identity. With
-// no tokens there is no authentication (local development only).
-func HTTPHandler(s *mcp.Server, tokens map[string]Identity) http.Handler {
-	h := mcphttp.Handler(s)
+// no tokens there is no authentication (local development only). opts
+// configure the transport (mcphttp.WithStateless, its bounds).
+func HTTPHandler(s *mcp.Server, tokens map[string]Identity, opts ...mcphttp.Option) http.Handler {
+	h := mcphttp.Handler(s, opts...)
 	if len(tokens) == 0 {
 		return h
 	}

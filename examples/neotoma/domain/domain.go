@@ -240,7 +240,7 @@ func (m *Memory) storeStructured(who owner, req *neotomav1.StoreRequest) (*neoto
 	if s, ok := u.sources[hash]; ok {
 		return m.storeAnswer(who, u, s, true), nil
 	}
-	s := &source{id: "src_" + hash[:32], hash: hash, runs: map[string]*run{}, at: req.GetStoredAt().AsTime()}
+	s := &source{id: SourceID(who.tenant, hash), hash: hash, runs: map[string]*run{}, at: req.GetStoredAt().AsTime()}
 	r := m.observe(who, u, s, "run_"+(&mcpwriteimpl.Call{}).ContentHash(s.id, "structured"), ins, req.GetSourcePriority(), req.GetStoredAt().AsTime())
 	s.first = r
 	u.sources[hash] = s
@@ -318,7 +318,7 @@ func (m *Memory) observe(who owner, u *userMemory, s *source, runID string, ins 
 	for i, in := range ins {
 		sc := m.active(who, in.typ)
 		name, key := identify(sc, in)
-		id := "ent_" + (&mcpwriteimpl.Call{}).ContentHash(who.user, in.typ, key)
+		id := "ent_" + (&mcpwriteimpl.Call{}).ContentHash(who.tenant, who.user, in.typ, key)
 		e, created := u.entities[id], false
 		if e == nil {
 			e = &entity{id: id, typ: in.typ, canonicalName: name, rawFragments: map[string]*structpb.Value{}, order: m.next()}

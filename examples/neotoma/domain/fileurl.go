@@ -42,12 +42,15 @@ func (m *Memory) SetURLKey(key []byte) {
 }
 
 // FileURLSignature is the signature of a file URL: HMAC-SHA256 under key of
-// the tenant, the user, the source ID and the expiry (Unix seconds), one a
-// line, hex-encoded. A URL signed for one user of one tenant never verifies
-// for another.
+// a label, the tenant, the user, the source ID and the expiry (Unix
+// seconds), each length-prefixed so no other values give the same input,
+// hex-encoded. A URL signed for one user of one tenant never verifies for
+// another (OpenFileURL).
 func FileURLSignature(key []byte, tenant, user, sourceID string, expires int64) string {
 	mac := hmac.New(sha256.New, key)
-	mac.Write([]byte(tenant + "\n" + user + "\n" + sourceID + "\n" + strconv.FormatInt(expires, 10)))
+	for _, part := range []string{"neotoma/file-url/v1", tenant, user, sourceID, strconv.FormatInt(expires, 10)} {
+		mac.Write([]byte(strconv.Itoa(len(part)) + ":" + part + "\n"))
+	}
 	return hex.EncodeToString(mac.Sum(nil))
 }
 

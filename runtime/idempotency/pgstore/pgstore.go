@@ -51,6 +51,8 @@ type Store struct {
 	doneSQL  string
 	relSQL   string
 	getSQL   string
+	// maxPerTenant bounds a tenant's live records (quota.go); 0: none.
+	maxPerTenant int
 }
 
 // Option configures New.
@@ -292,6 +294,9 @@ func (s *Store) claim(ctx context.Context, q querier, k idempotency.Key, fingerp
 	}
 	now = idempotency.TruncateTime(now)
 	until := idempotency.TruncateTime(now.Add(lease))
+	if err := s.checkQuota(ctx, q, k, now); err != nil {
+		return idempotency.ClaimResult{}, err
+	}
 	for range claimRetries {
 		var (
 			claimed bool

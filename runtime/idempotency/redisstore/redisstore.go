@@ -30,6 +30,8 @@ type Store struct {
 	prefix  string
 	maxTTL  time.Duration
 	breaker breaker
+	// maxPerTenant bounds a tenant's live records (quota.go); 0: none.
+	maxPerTenant int
 }
 
 // Option configures New.
@@ -156,6 +158,9 @@ func (s *Store) call(op string, f func() error) error {
 func (s *Store) Claim(ctx context.Context, k idempotency.Key, fingerprint string, now time.Time, lease time.Duration) (idempotency.ClaimResult, error) {
 	now = idempotency.TruncateTime(now)
 	until := idempotency.TruncateTime(now.Add(lease))
+	if err := s.checkQuota(ctx, k, now); err != nil {
+		return idempotency.ClaimResult{}, err
+	}
 	var res []any
 	err := s.call("claim", func() (err error) {
 		res, err = claimScript.Run(ctx, s.client, []string{s.RedisKey(k)}, fingerprint, micros(now), micros(until), pexpire(until.Sub(now))).Slice()
@@ -168,6 +173,9 @@ func (s *Store) Claim(ctx context.Context, k idempotency.Key, fingerprint string
 		return idempotency.ClaimResult{}, fmt.Errorf("redisstore: claim: %w", err)
 	}
 	if len(res) == 1 && res[0] == int64(1) {
+		if err := s.track(ctx, k, now, until, false); err != nil {
+			return idempotency.ClaimResult{}, fmt.Errorf("redisstore: claim: quota: %w", err)
+		}
 		return idempotency.ClaimResult{Claimed: true}, nil
 	}
 	if len(res) != 8 {
@@ -221,6 +229,9 @@ func (s *Store) CompleteRecord(ctx context.Context, k idempotency.Key, fingerpri
 	if !ok || err != nil {
 		return nil, fmt.Errorf("redisstore: complete: unexpected reply %v", res)
 	}
+	if err := s.track(ctx, k, now, now.Add(keep), false); err != nil {
+		return nil, fmt.Errorf("redisstore: complete: quota: %w", err)
+	}
 	return &idempotency.Record{
 		Key: k, Fingerprint: fingerprint, State: idempotency.StateCompleted,
 		Response: append([]byte(nil), response...), IsError: isError,
@@ -230,12 +241,22 @@ func (s *Store) CompleteRecord(ctx context.Context, k idempotency.Key, fingerpri
 
 // Release implements idempotency.Store.
 func (s *Store) Release(ctx context.Context, k idempotency.Key, fingerprint string) error {
-	err := s.call("release", func() error { return releaseScript.Run(ctx, s.client, []string{s.RedisKey(k)}, fingerprint).Err() })
+	var deleted int64
+	err := s.call("release", func() (err error) {
+		deleted, err = releaseScript.Run(ctx, s.client, []string{s.RedisKey(k)}, fingerprint).Int64()
+		return err
+	})
 	if errors.Is(err, ErrUnavailable) {
 		return err
 	}
 	if err != nil {
 		return fmt.Errorf("redisstore: release: %w", err)
+	}
+	if deleted == 0 {
+		return nil
+	}
+	if err := s.track(ctx, k, time.Time{}, time.Time{}, true); err != nil {
+		return fmt.Errorf("redisstore: release: quota: %w", err)
 	}
 	return nil
 }

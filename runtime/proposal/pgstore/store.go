@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
@@ -86,7 +85,8 @@ type Store struct {
 	// applyLease: an apply unfinished for this long may be begun again.
 	applyLease time.Duration
 	clock      func() time.Time
-	err        error // a configuration error, returned by every method
+	quotas     proposal.Quotas // per tenant and principal (quota.go)
+	err        error           // a configuration error, returned by every method
 
 	qInsert, qGet, qBegin, qDiscard, qFinish, qAbort, qState, qCleanup string
 }
@@ -100,7 +100,8 @@ const columns = `id, tenant, principal, tool, classification, summary, request,
 // New returns a Store on pool. A bad option (an invalid table name, a nil
 // pool) does not panic: every method then returns the error.
 func New(pool *pgxpool.Pool, opts ...Option) *Store {
-	s := &Store{pool: pool, table: DefaultTable, retention: proposal.DefaultRetention, applyLease: proposal.DefaultApplyLease, clock: time.Now}
+	s := &Store{pool: pool, table: DefaultTable, retention: proposal.DefaultRetention, applyLease: proposal.DefaultApplyLease, clock: time.Now,
+		quotas: proposal.Quotas{}.Resolved()}
 	for _, o := range opts {
 		if o != nil {
 			o(s)
@@ -184,7 +185,8 @@ func (s *Store) Cleanup(ctx context.Context) (int64, error) {
 
 // Create stores p as pending. It fills p.ID with proposal.NewID when empty
 // and sets p.State to StatePending. Errors: proposal.ErrInvalid,
-// proposal.ErrDuplicate.
+// proposal.ErrDuplicate, a *proposal.QuotaError past the caller's tenant or
+// principal quota (WithQuotas).
 func (s *Store) Create(ctx context.Context, p *proposal.Proposal) error {
 	if s.err != nil {
 		return s.err
@@ -196,14 +198,8 @@ func (s *Store) Create(ctx context.Context, p *proposal.Proposal) error {
 	if c.ID == "" {
 		c.ID = proposal.NewID()
 	}
-	_, err := s.pool.Exec(ctx, s.qInsert, c.ID, c.Tenant, c.Principal, c.Tool, c.Classification,
-		c.Summary, c.Request, jsonArg(c.Arguments), jsonArg(c.Preview), c.CreatedAt, c.ExpiresAt,
-		c.Target, c.StateDigest, c.StateSummary)
-	if err != nil {
-		if pgErr, ok := errors.AsType[*pgconn.PgError](err); ok && pgErr.Code == "23505" {
-			return proposal.ErrDuplicate
-		}
-		return fmt.Errorf("pgstore: create: %w", err)
+	if err := s.createWithinQuota(ctx, c, s.clock()); err != nil {
+		return err
 	}
 	p.ID, p.State = c.ID, proposal.StatePending
 	return nil

@@ -277,3 +277,11 @@ func TestBadConfigurationFailsEveryMethod(t *testing.T) {
 		})
 	}
 }
+
+func TestStoreQuotas(t *testing.T) {
+	pool := testPool(t)
+	storetest.RunQuotas(t, func(t *testing.T, q proposal.Quotas) proposal.Store {
+		s, _ := newStore(t, pool, pgstore.WithQuotas(q))
+		return s
+	})
+}

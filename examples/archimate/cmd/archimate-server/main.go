@@ -9,9 +9,13 @@
 //
 // Request-scoped ids (createRelationship, the template tools) are keyed with
 // a secret: -id-secret-file, else the MCPWRITE_ID_SECRET environment
-// variable (at least 32 bytes), else a random secret per process. Give every
-// instance and restart the same secret when a retry must get the same id
-// after the idempotency records are gone.
+// variable, else a random secret per process. Confirmation round trips are
+// signed with a key: -signing-key-file, else MCPWRITE_SIGNING_KEY, else a
+// random key per process. Both are at least 32 random bytes (package
+// runtime/secret refuses white space, short and patterned values). Give
+// every instance and restart the same secrets; -postgres (stores shared by
+// instances and restarts) and -stateless (any instance serves any request)
+// refuse to start without them.
 package main
 
 import (
@@ -40,6 +44,7 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency/redisstore"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcphttp"
 	proposalpg "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal/pgstore"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/secret"
 )
 
 func main() { os.Exit(serve()) }
@@ -53,27 +58,25 @@ func serve() (exitCode int) {
 	tokens := flag.String("tokens", "", "HTTP: bearer tokens as token=tenant:principal, comma-separated (empty: every call acts as -tenant/-principal)")
 	pgDSN := flag.String("postgres", "", "PostgreSQL DSN for the durable idempotency and proposal stores (empty: in memory)")
 	redisAddr := flag.String("redis", "", "Redis address of the idempotency cache shared by instances (needs -postgres)")
-	secretFile := flag.String("id-secret-file", "", "file holding the secret (at least 32 bytes) that keys request-scoped ids (default: $MCPWRITE_ID_SECRET, else random per process)")
+	var secrets secret.Flags
+	secrets.Register(flag.CommandLine)
+	stateless := flag.Bool("stateless", false, "HTTP: serve without sessions, so a load balancer may send each request to any instance (needs -http, -postgres and the shared -id-secret-file and -signing-key-file)")
 	pgPrefix := flag.String("pg-prefix", "", "with -postgres: name every table <prefix>_elements, _relationships, _properties, _outbox, _schema_migrations, _idem, _proposals (default: archimate_elements, ... and the stores' default tables)")
 	lease := flag.Duration("lease", 0, "how long a claimed client_request_id stays in progress before a retry takes it over (default 30s)")
 	applyLease := flag.Duration("apply-lease", 0, "with -postgres: how long a proposal's apply may run before another apply takes it over (default 2m; the one taken over cannot commit)")
 	otelStdout := flag.Bool("otel-stdout", false, "export OpenTelemetry traces and metrics of every tool call as JSON to standard output (standard error when serving stdio, whose standard output carries the protocol)")
 	flag.Parse()
+	secretOpt, err := loadSecrets(&secrets, *stateless, *httpAddr, *pgDSN)
+	if err != nil {
+		log.Fatal(err)
+	}
 	repo, stores, err := durableStores(context.Background(), *pgDSN, *redisAddr, *pgPrefix, *applyLease)
 	if err != nil {
 		log.Fatal(err)
 	}
+	stores = append(stores, secretOpt)
 	if *lease > 0 {
 		stores = append(stores, runtime.WithIdempotency(runtime.IdempotencyOptions{Lease: *lease}))
-	}
-	secret, err := idSecret(*secretFile, os.Getenv("MCPWRITE_ID_SECRET"))
-	if err != nil {
-		log.Fatal(err)
-	}
-	if secret != nil {
-		stores = append(stores, runtime.WithSecrets(secret, nil))
-	} else if *pgDSN != "" {
-		fmt.Fprintln(os.Stderr, "archimate-server: no -id-secret-file or MCPWRITE_ID_SECRET: request-scoped ids are keyed with a random secret of this process, so a retry after a restart whose idempotency record is gone gets a new id")
 	}
 	if *otelStdout {
 		out := os.Stdout
@@ -90,7 +93,11 @@ func serve() (exitCode int) {
 	if *httpAddr == "" {
 		err = serveStdio(repo, runtime.RequestContext{TenantID: *tenant, PrincipalID: *principal}, stores)
 	} else {
-		err = serveHTTP(repo, *httpAddr, *tokens, runtime.RequestContext{TenantID: *tenant, PrincipalID: *principal}, stores)
+		var httpOpts []mcphttp.Option
+		if *stateless {
+			httpOpts = append(httpOpts, mcphttp.WithStateless())
+		}
+		err = serveHTTP(repo, *httpAddr, *tokens, runtime.RequestContext{TenantID: *tenant, PrincipalID: *principal}, stores, httpOpts...)
 	}
 	if err != nil {
 		log.Print(err)
@@ -99,21 +106,22 @@ func serve() (exitCode int) {
 	return 0
 }
 
-// idSecret is the secret of request-scoped ids: the file's content, else
-// env, without surrounding white space; nil when neither is set. A secret
-// shorter than 32 bytes is refused when the tools register.
-func idSecret(file, env string) ([]byte, error) {
-	if file != "" {
-		b, err := os.ReadFile(file)
-		if err != nil {
-			return nil, fmt.Errorf("-id-secret-file: %w", err)
-		}
-		return []byte(strings.TrimSpace(string(b))), nil
+// loadSecrets reads the id secret and the signing key (package
+// runtime/secret). Missing ones are reported with the fix where the process
+// keeps its state to itself; with -postgres (instances and restarts share
+// the stores, so each must verify what another signed and key ids alike)
+// and -stateless the server refuses to start without them.
+func loadSecrets(f *secret.Flags, stateless bool, httpAddr, dsn string) (runtime.Option, error) {
+	required := ""
+	switch {
+	case stateless && (httpAddr == "" || dsn == ""):
+		return nil, fmt.Errorf("-stateless serves HTTP from several instances sharing their stores: set -http and -postgres too")
+	case stateless:
+		required = "-stateless: any instance serves any request, so every instance needs the same secrets"
+	case dsn != "":
+		required = "-postgres: instances and restarts share the stores, so every process needs the same secrets"
 	}
-	if env = strings.TrimSpace(env); env != "" {
-		return []byte(env), nil
-	}
-	return nil, nil
+	return f.RuntimeOption(os.Getenv, required, func(n string) { fmt.Fprintln(os.Stderr, "archimate-server: "+n) })
 }
 
 // durableStores wires the repository and the two-layer idempotency of the
@@ -234,7 +242,7 @@ func serveStdio(repo server.Domain, rc runtime.RequestContext, stores []runtime.
 	return s.Run(context.Background(), &mcp.StdioTransport{})
 }
 
-func serveHTTP(repo server.Domain, addr, tokens string, dev runtime.RequestContext, stores []runtime.Option) error {
+func serveHTTP(repo server.Domain, addr, tokens string, dev runtime.RequestContext, stores []runtime.Option, opts ...mcphttp.Option) error {
 	if err := mcphttp.CheckLoopback(addr); err != nil {
 		return fmt.Errorf("-http: %w", err)
 	}
@@ -244,7 +252,7 @@ func serveHTTP(repo server.Domain, addr, tokens string, dev runtime.RequestConte
 			return err
 		}
 		fmt.Fprintf(os.Stderr, "archimate MCP server on http://%s (development: every call acts as %s/%s)\n", addr, dev.TenantID, dev.PrincipalID)
-		return mcphttp.ServeLoopback(context.Background(), addr, server.HTTPHandler(s, nil))
+		return mcphttp.ServeLoopback(context.Background(), addr, server.HTTPHandler(s, nil, opts...))
 	}
 	table, err := server.ParseTokens(tokens)
 	if err != nil {
@@ -255,5 +263,5 @@ func serveHTTP(repo server.Domain, addr, tokens string, dev runtime.RequestConte
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "archimate MCP server on http://%s (bearer tokens: %d)\n", addr, len(table))
-	return mcphttp.ServeLoopback(context.Background(), addr, server.HTTPHandler(s, table))
+	return mcphttp.ServeLoopback(context.Background(), addr, server.HTTPHandler(s, table, opts...))
 }

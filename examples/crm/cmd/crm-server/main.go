@@ -20,6 +20,7 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/crm/gen/crm/v1/crmv1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcphttp"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/secret"
 )
 
 func main() {
@@ -27,19 +28,26 @@ func main() {
 	tenant := flag.String("tenant", "tenant-dev", "tenant of every call (development only)")
 	principal := flag.String("principal", "user-dev", "acting CRM user of every call (development only)")
 	tokens := flag.String("tokens", "", "HTTP: bearer tokens as token=tenant:principal, comma-separated (empty: every call acts as -tenant/-principal, development only)")
+	var secrets secret.Flags
+	secrets.Register(flag.CommandLine)
 	flag.Parse()
-	if err := run(*httpAddr, *tokens, runtime.RequestContext{TenantID: *tenant, PrincipalID: *principal}); err != nil {
+	// Missing secrets are reported with the fix; weak ones are refused.
+	secretOpt, err := secrets.RuntimeOption(nil, "", func(n string) { log.Print("crm-server: " + n) })
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := run(*httpAddr, *tokens, runtime.RequestContext{TenantID: *tenant, PrincipalID: *principal}, secretOpt); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(httpAddr, tokens string, rc runtime.RequestContext) error {
+func run(httpAddr, tokens string, rc runtime.RequestContext, secrets runtime.Option) error {
 	server := mcp.NewServer(&mcp.Implementation{Name: "crm", Version: runtime.Version}, nil)
 	crm := domain.New(nil)
 	err := crmv1mcpwrite.RegisterCrmServiceTools(server, crm,
 		runtime.WithErrorHook(domain.ErrorHook),
 		runtime.WithPreviews(runtime.Previews{State: crm.StatePreview, Loss: crm.PreviewLoss}),
-		runtime.WithRequestContextFunc(contextFunc(httpAddr, tokens, rc)))
+		runtime.WithRequestContextFunc(contextFunc(httpAddr, tokens, rc)), secrets)
 	if err != nil {
 		return err
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/purchasing/gen/purchasing/v1/purchasingv1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcphttp"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/secret"
 )
 
 func main() {
@@ -28,16 +29,23 @@ func main() {
 	tenant := flag.String("tenant", "dev-tenant", "tenant every call is made for (development only)")
 	principal := flag.String("principal", "dev-user", "principal every call is made by (development only)")
 	tokens := flag.String("tokens", "", "HTTP: bearer tokens as token=tenant:principal, comma-separated (empty: every call acts as -tenant/-principal, development only)")
+	var secrets secret.Flags
+	secrets.Register(flag.CommandLine)
 	flag.Parse()
+	// Missing secrets are reported with the fix; weak ones are refused.
+	secretOpt, err := secrets.RuntimeOption(nil, "", func(n string) { log.Print("purchasing-server: " + n) })
+	if err != nil {
+		log.Fatal(err)
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *httpAddr, *tokens, *tenant, *principal); err != nil {
+	if err := run(ctx, *httpAddr, *tokens, *tenant, *principal, secretOpt); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(ctx context.Context, httpAddr, tokens, tenant, principal string) error {
+func run(ctx context.Context, httpAddr, tokens, tenant, principal string, secrets runtime.Option) error {
 	server := mcp.NewServer(&mcp.Implementation{Name: "purchasing-server", Version: "0.1.0"}, nil)
 	// A development server has no authentication, so every call acts for the
 	// tenant and principal given on the command line; a production server
@@ -59,7 +67,7 @@ func run(ctx context.Context, httpAddr, tokens, tenant, principal string) error 
 	}
 	if err := purchasingv1mcpwrite.RegisterPurchasingServiceTools(server, store,
 		runtime.WithRequestContextFunc(ctxFunc), runtime.WithErrorHook(domain.ErrorHook),
-		runtime.WithPreviews(runtime.Previews{Check: store.Check})); err != nil {
+		runtime.WithPreviews(runtime.Previews{Check: store.Check}), secrets); err != nil {
 		return fmt.Errorf("register tools: %w", err)
 	}
 	if httpAddr == "" {

@@ -19,6 +19,7 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/gen/tasks/v1/tasksv1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcphttp"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/secret"
 )
 
 func main() {
@@ -27,16 +28,23 @@ func main() {
 	principal := flag.String("principal", "dev-user", "principal every call is made by (development only)")
 	root := flag.String("root", "/projects", "base directory of the tenants' project roots")
 	tokens := flag.String("tokens", "", "HTTP: bearer tokens as token=tenant:principal, comma-separated (empty: every call acts as -tenant/-principal, development only)")
+	var secrets secret.Flags
+	secrets.Register(flag.CommandLine)
 	flag.Parse()
+	// Missing secrets are reported with the fix; weak ones are refused.
+	secretOpt, err := secrets.RuntimeOption(nil, "", func(n string) { log.Print("tasks-server: " + n) })
+	if err != nil {
+		log.Fatal(err)
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *httpAddr, *tokens, *tenant, *principal, *root); err != nil {
+	if err := run(ctx, *httpAddr, *tokens, *tenant, *principal, *root, secretOpt); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(ctx context.Context, httpAddr, tokens, tenant, principal, root string) error {
+func run(ctx context.Context, httpAddr, tokens, tenant, principal, root string, secrets runtime.Option) error {
 	server := mcp.NewServer(&mcp.Implementation{Name: "tasks-server", Version: "0.1.0"}, nil)
 	// A development server has no authentication, so every call acts for the
 	// tenant and principal given on the command line; a production server
@@ -52,7 +60,7 @@ func run(ctx context.Context, httpAddr, tokens, tenant, principal, root string) 
 	if httpAddr != "" && tokens != "" {
 		ctxFunc = mcphttp.RequestContextFromCall // identity from the bearer token
 	}
-	if err := tasksv1mcpwrite.RegisterTaskServiceTools(server, domain.New(root), runtime.WithRequestContextFunc(ctxFunc)); err != nil {
+	if err := tasksv1mcpwrite.RegisterTaskServiceTools(server, domain.New(root), runtime.WithRequestContextFunc(ctxFunc), secrets); err != nil {
 		return fmt.Errorf("register tools: %w", err)
 	}
 	if httpAddr == "" {
