@@ -9,7 +9,9 @@ import (
 
 // maxRuntimeAPI bounds the exported names of package runtime: it is what
 // users call, and what only generated code needs lives in mcpwriteimpl.
-const maxRuntimeAPI = 60
+// 62: ToolAdder (Register serves go-sdk servers and the adapters of other
+// MCP libraries) and WithToolNames (one service registered twice).
+const maxRuntimeAPI = 62
 
 // runtimeAPI is the exported API of package runtime, sorted.
 var runtimeAPI = []string{
@@ -50,6 +52,7 @@ var runtimeAPI = []string{
 	"RequestContextFrom",
 	"StaticRequestContext",
 	"Suggestions",
+	"ToolAdder",
 	"Version",
 	"Vocabulary",
 	"Vocabulary.Invalidate",
@@ -71,6 +74,7 @@ var runtimeAPI = []string{
 	"WithRequestContext",
 	"WithRequestContextFunc",
 	"WithSecrets",
+	"WithToolNames",
 	"WithVocabulary",
 	"WithoutRequestCheck",
 }

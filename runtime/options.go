@@ -70,6 +70,8 @@ type config struct {
 	// is set when an option was unusable.
 	vocabs   map[string]*Vocabulary
 	vocabErr error
+	// namePrefix and nameSuffix wrap every tool name (WithToolNames).
+	namePrefix, nameSuffix string
 }
 
 // defaultMaxStoredResponse is the largest result kept for a replay.

@@ -196,11 +196,16 @@ func (r *registry) operation(op string, names []string) (*writeTool, *ErrorEntry
 	} else if ok && wt.read {
 		return nil, r.notAWrite(op)
 	}
+	dym := suggest.Closest(op, names, 3)
+	if full := r.cfg.toolName(op); full != op && contains(names, full) {
+		// The generated name without the registration's prefix or suffix.
+		dym = []string{full}
+	}
 	return nil, &ErrorEntry{
 		Code: mcpwriteimpl.CodeUnknownOperation, Field: "operation",
 		Message: fmt.Sprintf("unknown operation %q", op),
 		Suggestions: &Suggestions{
-			DidYouMean:  suggest.Closest(op, names, 3),
+			DidYouMean:  dym,
 			ValidValues: append([]string{}, names...),
 		},
 	}
