@@ -126,7 +126,7 @@ func (c *call) route() (confirmRoute, *ErrorEntry) {
 	if isRoundTripAnswer(c.req) {
 		return routeAnswer, nil
 	}
-	switch elicitationMode(c.req) {
+	switch elicitationMode(c.ctx, c.req) {
 	case elicitRoundTrip:
 		return routeAsk, nil
 	case elicitInCall:
