@@ -9,9 +9,10 @@ import (
 
 // maxRuntimeAPI bounds the exported names of package runtime: it is what
 // users call, and what only generated code needs lives in mcpwriteimpl.
-// 62: ToolAdder (Register serves go-sdk servers and the adapters of other
-// MCP libraries) and WithToolNames (one service registered twice).
-const maxRuntimeAPI = 62
+// 63: ToolAdder (Register serves go-sdk servers and the adapters of other
+// MCP libraries), WithToolNames (one service registered twice) and
+// WithCompactList (services with hundreds of methods).
+const maxRuntimeAPI = 63
 
 // runtimeAPI is the exported API of package runtime, sorted.
 var runtimeAPI = []string{
@@ -61,6 +62,7 @@ var runtimeAPI = []string{
 	"VocabularyOptions",
 	"VocabularyValue",
 	"WithClock",
+	"WithCompactList",
 	"WithElicitationTimeout",
 	"WithErrorHook",
 	"WithIdempotency",

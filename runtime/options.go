@@ -72,6 +72,8 @@ type config struct {
 	vocabErr error
 	// namePrefix and nameSuffix wrap every tool name (WithToolNames).
 	namePrefix, nameSuffix string
+	// compact: tools/list carries the compact surface (WithCompactList).
+	compact bool
 }
 
 // defaultMaxStoredResponse is the largest result kept for a replay.

@@ -284,6 +284,9 @@ func (r *registry) toolSpecs() ([]toolSpec, error) {
 		if len(d.OutputSchema) > 0 {
 			t.OutputSchema = d.OutputSchema
 		}
+		if r.cfg.compact {
+			t = compactTool(d, wt.hash)
+		}
 		if wt.read {
 			specs = append(specs, toolSpec{t, r.readHandler(wt)})
 			continue
