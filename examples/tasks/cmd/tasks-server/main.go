@@ -28,17 +28,18 @@ func main() {
 	principal := flag.String("principal", "dev-user", "principal every call is made by (development only)")
 	root := flag.String("root", "/projects", "base directory of the tenants' project roots")
 	mcpGo := flag.Bool("mcp-go", false, "serve from a github.com/mark3labs/mcp-go server instead of the official go-sdk")
+	compact := flag.Bool("compact", false, "list the write tools compactly (runtime.WithCompactList); get_write_schema describes each in full")
 	tokens := flag.String("tokens", "", "HTTP: bearer tokens as token=tenant:principal, comma-separated (empty: every call acts as -tenant/-principal, development only)")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *mcpGo, *httpAddr, *tokens, *tenant, *principal, *root); err != nil {
+	if err := run(ctx, *mcpGo, *compact, *httpAddr, *tokens, *tenant, *principal, *root); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(ctx context.Context, mcpGo bool, httpAddr, tokens, tenant, principal, root string) error {
+func run(ctx context.Context, mcpGo, compact bool, httpAddr, tokens, tenant, principal, root string) error {
 	// A development server has no authentication, so every call acts for the
 	// tenant and principal given on the command line; a production server
 	// derives them from its auth layer instead.
@@ -53,11 +54,15 @@ func run(ctx context.Context, mcpGo bool, httpAddr, tokens, tenant, principal, r
 	if httpAddr != "" && tokens != "" {
 		ctxFunc = mcphttp.RequestContextFromCall // identity from the bearer token
 	}
+	opts := []runtime.Option{runtime.WithRequestContextFunc(ctxFunc)}
+	if compact {
+		opts = append(opts, runtime.WithCompactList())
+	}
 	if mcpGo {
-		return runMCPGo(ctx, httpAddr, tokens, root, ctxFunc)
+		return runMCPGo(ctx, httpAddr, tokens, root, opts)
 	}
 	server := mcp.NewServer(&mcp.Implementation{Name: "tasks-server", Version: "0.1.0"}, nil)
-	if err := tasksv1mcpwrite.RegisterTaskServiceTools(server, domain.New(root), runtime.WithRequestContextFunc(ctxFunc)); err != nil {
+	if err := tasksv1mcpwrite.RegisterTaskServiceTools(server, domain.New(root), opts...); err != nil {
 		return fmt.Errorf("register tools: %w", err)
 	}
 	if httpAddr == "" {

@@ -8,7 +8,6 @@ import (
 	"os"
 
 	"github.com/mark3labs/mcp-go/server"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/domain"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/gen/tasks/v1/tasksv1mcpwrite"
@@ -20,9 +19,9 @@ import (
 // runMCPGo serves the same tools from a mark3labs/mcp-go server: the
 // generated service registered through runtime/mcpgo, over stdio or
 // streamable HTTP behind the same bearer authentication.
-func runMCPGo(ctx context.Context, httpAddr, tokens, root string, ctxFunc func(context.Context, *mcp.CallToolRequest) (runtime.RequestContext, bool)) error {
+func runMCPGo(ctx context.Context, httpAddr, tokens, root string, opts []runtime.Option) error {
 	s := server.NewMCPServer("tasks-server", "0.1.0", server.WithToolCapabilities(false))
-	if err := mcpgo.Register(s, tasksv1mcpwrite.NewTaskService(domain.New(root)), runtime.WithRequestContextFunc(ctxFunc)); err != nil {
+	if err := mcpgo.Register(s, tasksv1mcpwrite.NewTaskService(domain.New(root)), opts...); err != nil {
 		return fmt.Errorf("register tools: %w", err)
 	}
 	if httpAddr == "" {
