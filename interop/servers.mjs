@@ -12,7 +12,7 @@
 //     tool's outputSchema on every call) and one agent typo answered with
 //     did-you-mean.
 //
-//   node servers.mjs <dir holding {archimate,crm,neotoma,purchasing,tasks}-server>
+//   node servers.mjs <dir holding {archimate,crm,neotoma,purchasing,tasks}-server> [server name...]
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -186,7 +186,10 @@ async function scenario(name, spec, kind, checks, listed) {
 const started = Date.now();
 const checks = new Checks('servers');
 const listed = {};
+// Optional server names after the directory drive only those.
+const only = process.argv.slice(3);
 for (const [name, spec] of Object.entries(SERVERS)) {
+  if (only.length && !only.includes(name)) continue;
   await checks.run(`${name} inspector tools/list --strict`, async () => {
     const r = await inspectorList([path.join(dir, `${spec.bin ?? name}-server`), ...spec.args]);
     assertInspectorList(r, spec.tools);
@@ -202,4 +205,4 @@ for (const [name, spec] of Object.entries(SERVERS)) {
   }
 }
 console.log(`  tools listed: ${Object.entries(listed).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-process.exit(checks.summary(`${Object.keys(SERVERS).length} servers, stdio and bearer HTTP, @modelcontextprotocol/sdk ${sdkVersion}, ${((Date.now() - started) / 1000).toFixed(1)} s`));
+process.exit(checks.summary(`${only.length || Object.keys(SERVERS).length} servers, stdio and bearer HTTP, @modelcontextprotocol/sdk ${sdkVersion}, ${((Date.now() - started) / 1000).toFixed(1)} s`));
