@@ -130,3 +130,27 @@ func TestRegisterRefusesTakenAndUnportableToolNames(t *testing.T) {
 		t.Fatalf("Register with a suffix: %v", err)
 	}
 }
+
+func TestPrefixedProposalIsAppliedByItsOwnApplyTool(t *testing.T) {
+	eu, us := newRegionsHarness(t)
+	eu.seedNote("n1")
+	us.seedNote("n1")
+	prop := eu.call(alice, "eu_delete_note", `{"id":"n1"}`)
+	id := field(t, prop.text, "proposal.proposal_id")
+	if got := field(t, prop.text, "proposal.apply_with"); got != "eu_apply_proposal" {
+		t.Fatalf("apply_with %q in %s", got, prop.text)
+	}
+	if got, want := field(t, prop.text, "proposal.tool"), "eu_delete_note"; got != want {
+		t.Fatalf("proposal.tool %q, want %q", got, want)
+	}
+	if r := us.call(alice, "us_apply_proposal", `{"proposal_id":"`+id+`"}`); !r.isError || !strings.Contains(r.text, `"code":"PROPOSAL_NOT_FOUND"`) {
+		t.Fatalf("the other registration applied it: %s", r.text)
+	}
+	applied := eu.call(alice, "eu_apply_proposal", `{"proposal_id":"`+id+`"}`)
+	if want := `{"success":true,"id":"n1","deleted":true,"suggestions":[],"warnings":[]}`; applied.isError || applied.text != want {
+		t.Fatalf("eu_apply_proposal:\n%s\nwant\n%s", applied.text, want)
+	}
+	if eu.dom.count("delete_note") != 1 || us.dom.count("delete_note") != 0 {
+		t.Fatalf("deletes: eu %d, us %d; want 1 and 0", eu.dom.count("delete_note"), us.dom.count("delete_note"))
+	}
+}
