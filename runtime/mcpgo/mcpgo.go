@@ -169,7 +169,7 @@ func resultOf(res *mcp.CallToolResult) (*mgo.CallToolResult, error) {
 	if res == nil {
 		return nil, errors.New("mcpgo: the tool handler returned no result")
 	}
-	if res.NeedsInput() {
+	if len(res.InputRequests) > 0 || res.RequestState != "" {
 		// Only a go-sdk session on protocol 2026-07-28 gets input requests.
 		return nil, errors.New("mcpgo: the tool asked for an input round trip, which mcp-go sessions do not serve")
 	}
