@@ -10,11 +10,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
 )
 
 // newRegionsHarness registers the notes service twice on one server, as
 // eu_* and us_*, each with its own domain.
-func newRegionsHarness(t *testing.T) (eu, us *harness) {
+func newRegionsHarness(t *testing.T, extra ...runtime.Option) (eu, us *harness) {
 	t.Helper()
 	clock := &fakeClock{t: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)}
 	log, mu := &strings.Builder{}, &sync.Mutex{}
@@ -25,9 +26,9 @@ func newRegionsHarness(t *testing.T) (eu, us *harness) {
 		h      *harness
 		prefix string
 	}{{eu, "eu_"}, {us, "us_"}} {
-		err := runtime.Register(server, reg.h.dom.service(),
-			runtime.WithClock(clock.Now), runtime.WithRequestContextFunc(metaContext),
-			runtime.WithLogger(slogTo(log, mu)), runtime.WithToolNames(reg.prefix, ""))
+		opts := append([]runtime.Option{runtime.WithClock(clock.Now), runtime.WithRequestContextFunc(metaContext),
+			runtime.WithLogger(slogTo(log, mu)), runtime.WithToolNames(reg.prefix, "")}, extra...)
+		err := runtime.Register(server, reg.h.dom.service(), opts...)
 		if err != nil {
 			t.Fatalf("Register %s: %v", reg.prefix, err)
 		}
@@ -149,6 +150,31 @@ func TestPrefixedProposalIsAppliedByItsOwnApplyTool(t *testing.T) {
 	applied := eu.call(alice, "eu_apply_proposal", `{"proposal_id":"`+id+`"}`)
 	if want := `{"success":true,"id":"n1","deleted":true,"suggestions":[],"warnings":[]}`; applied.isError || applied.text != want {
 		t.Fatalf("eu_apply_proposal:\n%s\nwant\n%s", applied.text, want)
+	}
+	if eu.dom.count("delete_note") != 1 || us.dom.count("delete_note") != 0 {
+		t.Fatalf("deletes: eu %d, us %d; want 1 and 0", eu.dom.count("delete_note"), us.dom.count("delete_note"))
+	}
+}
+
+// Two registrations sharing one proposal store (one database for both
+// regions): each apply tool applies its own registration's proposals and
+// names the other's maker for the rest, without consuming them.
+func TestSharedProposalStoreLeavesAProposalToItsOwnRegistration(t *testing.T) {
+	eu, us := newRegionsHarness(t, runtime.WithProposals(proposal.NewMemoryStore(), 0))
+	eu.seedNote("n1")
+	id := field(t, eu.call(alice, "eu_delete_note", `{"id":"n1"}`).text, "proposal.proposal_id")
+	r := us.call(alice, "us_apply_proposal", `{"proposal_id":"`+id+`"}`)
+	entry := `{"code":"PROPOSAL_NOT_FOUND","message":"proposal \"` + id + `\" was made by eu_delete_note, which us_apply_proposal does not serve","field":"proposal_id","details":{"proposal_id":"` + id + `","tool":"eu_delete_note"},"suggestions":{"hint":"Apply it with the apply tool registered beside eu_delete_note."}}`
+	if want := `{"success":false,"error":` + entry + `,"errors":[` + entry + `]}`; !r.isError || r.text != want {
+		t.Fatalf("us_apply_proposal of an eu proposal:\n%s\nwant\n%s", r.text, want)
+	}
+	applied := eu.call(alice, "eu_apply_proposal", `{"proposal_id":"`+id+`"}`)
+	if want := `{"success":true,"id":"n1","deleted":true,"suggestions":[],"warnings":[]}`; applied.isError || applied.text != want {
+		t.Fatalf("eu_apply_proposal after the refused one:\n%s\nwant\n%s", applied.text, want)
+	}
+	// Once applied, the other registration still does not replay it.
+	if r := us.call(alice, "us_apply_proposal", `{"proposal_id":"`+id+`"}`); !r.isError || !strings.Contains(r.text, `which us_apply_proposal does not serve`) {
+		t.Fatalf("us_apply_proposal of an applied eu proposal: %s", r.text)
 	}
 	if eu.dom.count("delete_note") != 1 || us.dom.count("delete_note") != 0 {
 		t.Fatalf("deletes: eu %d, us %d; want 1 and 0", eu.dom.count("delete_note"), us.dom.count("delete_note"))
