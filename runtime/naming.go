@@ -23,8 +23,9 @@ const maxToolName = 64
 // WithToolNames("eu_", "") serves eu_create_task, eu_validate_write, ...
 // Every name a tool answers with (next steps, validate_write's and
 // get_write_schema's operations, proposals' apply_with) is the prefixed
-// one. Register refuses a prefix or suffix outside [A-Za-z0-9_-], and a
-// name longer than 64 characters.
+// one, and so is what is keyed or derived by tool name: idempotency keys,
+// REQUEST_SCOPED ids and TOOL_NAME fields. Register refuses a prefix or
+// suffix outside [A-Za-z0-9_-], and a name longer than 64 characters.
 func WithToolNames(prefix, suffix string) Option {
 	return func(c *config) { c.namePrefix, c.nameSuffix = prefix, suffix }
 }
