@@ -219,7 +219,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
-func TestMCPGoServerBehindBearerAuthActsForTheTokensTenant(t *testing.T) {
+func TestMCPGoServerBehindBearerAuthActsForTheTokensTenantAndProposes(t *testing.T) {
 	s := server.NewMCPServer("tasks-server", "test", server.WithToolCapabilities(false))
 	err := mcpgo.Register(s, tasksv1mcpwrite.NewTaskService(domain.New("/projects")),
 		runtime.WithRequestContextFunc(mcphttp.RequestContextFromCall),
@@ -234,17 +234,38 @@ func TestMCPGoServerBehindBearerAuthActsForTheTokensTenant(t *testing.T) {
 	hs := httptest.NewServer(mcphttp.BearerAuth(hook)(server.NewStreamableHTTPServer(s)))
 	t.Cleanup(hs.Close)
 	for _, tc := range []struct{ token, tenant string }{{"tok-a", "acme"}, {"tok-b", "globex"}} {
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "test"}, nil).Connect(context.Background(),
-			&mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp", HTTPClient: &http.Client{Transport: bearer{tc.token}}}, nil)
+		user := mcptest.Accept(true)
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "test"}, &mcp.ClientOptions{ElicitationHandler: user.Handler}).Connect(context.Background(),
+			&mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp", HTTPClient: &http.Client{Transport: bearer{tc.token}}},
+			&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}) // a protocol on which mcp-go asks inside a call
 		if err != nil {
 			t.Fatalf("connect with %s: %v", tc.token, err)
 		}
 		r := mcptest.Call(t, cs, "task_create", `{"title":"Add OAuth login","type":"feature"}`)
-		_ = cs.Close()
 		data, _ := r.Body["data"].(map[string]any)
+		id, _ := data["id"].(string)
 		if path, _ := data["path"].(string); r.IsError || !strings.HasPrefix(path, "/projects/"+tc.tenant+"/.tasks/backlog/") {
 			t.Fatalf("%s: created for the wrong tenant: %s", tc.token, r.Text)
 		}
+		// mcp-go does not bind the session to the token, so an
+		// authenticated call is not asked in the call: it is proposed,
+		// and only its caller can apply it.
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		del, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "task_delete", Arguments: json.RawMessage(`{"id":"` + id + `"}`)})
+		cancel()
+		if err != nil {
+			t.Fatalf("%s: task_delete: %v (asked %q)", tc.token, err, user.Asked())
+		}
+		var body struct {
+			Proposal *struct {
+				ApplyWith string `json:"apply_with"`
+			} `json:"proposal"`
+		}
+		raw, _ := json.Marshal(del.StructuredContent)
+		if err := json.Unmarshal(raw, &body); err != nil || del.IsError || body.Proposal == nil || body.Proposal.ApplyWith != "apply_proposal" || len(user.Asked()) != 0 {
+			t.Fatalf("%s: task_delete was not proposed (asked %q): %s", tc.token, user.Asked(), raw)
+		}
+		_ = cs.Close()
 	}
 	res, err := http.Post(hs.URL+"/mcp", "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
 	if err != nil {

@@ -10,10 +10,11 @@
 //		runtime.WithRequestContextFunc(rcFunc))
 //
 // Confirmation: an mcp-go client that declared form elicitation is asked
-// inside the call (elicitation/create); one that did not, or a session that
-// cannot send server requests, gets the documented fallback of a go-sdk
-// client without elicitation: a proposal to apply with apply_proposal (or
-// the refusal a tool with elicit_fallback REFUSE asks for). The 2026-07-28
+// inside the call (elicitation/create); one that did not, a session that
+// cannot send server requests, or a call authenticated by a bearer token
+// (mcp-go does not bind sessions to tokens) gets the documented fallback of
+// a go-sdk client without elicitation: a proposal to apply with
+// apply_proposal (or the refusal a tool with elicit_fallback REFUSE asks for). The 2026-07-28
 // input-request round trip is served on go-sdk servers only.
 //
 // The request context comes, as on go-sdk, from runtime.WithRequestContextFunc
@@ -135,7 +136,8 @@ func handlerOf(s *server.MCPServer, h mcp.ToolHandler) server.ToolHandlerFunc {
 		// TokenInfo: what mcphttp.BearerAuth verified for this very HTTP
 		// request, which mcphttp.RequestContextFromCall reads.
 		sreq := &mcp.CallToolRequest{Params: p, Extra: &mcp.RequestExtra{Header: req.Header, TokenInfo: auth.TokenInfoFromContext(ctx)}}
-		res, err := h(mcpwriteimpl.WithAsker(ctx, asker{s: s, ctx: ctx}), sreq)
+		a := asker{s: s, ctx: ctx, authenticated: sreq.Extra.TokenInfo != nil}
+		res, err := h(mcpwriteimpl.WithAsker(ctx, a), sreq)
 		if err != nil {
 			return nil, err
 		}
@@ -188,11 +190,21 @@ func resultOf(res *mcp.CallToolResult) (*mgo.CallToolResult, error) {
 type asker struct {
 	s   *server.MCPServer
 	ctx context.Context // the call's: it holds the client session
+	// authenticated: the call carries a verified bearer token.
+	authenticated bool
 }
 
-// CanAsk: the session can send requests and the client declared form
-// elicitation (form, or elicitation without modes, as 2025-06-18 clients do).
+// CanAsk: the call is not authenticated per identity, the session can send
+// requests and the client declared form elicitation (form, or elicitation
+// without modes, as 2025-06-18 clients do). mcp-go does not bind an HTTP
+// session to the token that opened it, and a question sent on a session
+// can reach any stream listening on it: a caller with another's session id
+// could have that user confirm its write. So an authenticated call is never
+// asked in the call; it becomes a proposal, which only its caller can apply.
 func (a asker) CanAsk() bool {
+	if a.authenticated {
+		return false
+	}
 	sess := server.ClientSessionFromContext(a.ctx)
 	if _, ok := sess.(server.SessionWithElicitation); !ok {
 		return false
