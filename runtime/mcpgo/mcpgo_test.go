@@ -1,6 +1,7 @@
 package mcpgo
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 
@@ -102,5 +103,14 @@ func TestContentOfReadsTheFormAnswer(t *testing.T) {
 		if b, _ := json.Marshal(got); !tc.err && string(b) != tc.want {
 			t.Fatalf("contentOf(%v) = %s, want %s", tc.in, b, tc.want)
 		}
+	}
+}
+
+func TestAskerNeverAsksAnAuthenticatedCallOrASessionlessOne(t *testing.T) {
+	if (asker{authenticated: true, ctx: context.Background()}).CanAsk() {
+		t.Error("an authenticated call may be asked in the call")
+	}
+	if (asker{ctx: context.Background()}).CanAsk() {
+		t.Error("a call without a client session may be asked")
 	}
 }
