@@ -2,7 +2,7 @@
 // included) against the reference server over streamable HTTP, with the
 // committed baseline of expected failures.
 //
-//   node conformance.mjs <archimate-server binary>     (Node >= 22)
+//   node conformance.mjs <server binary> [server arguments]     (Node >= 22)
 //
 // The suite itself enforces the baseline: it exits 1 on any failure (or
 // warning) of a scenario not in conformance-baseline.yml and on a baseline
@@ -17,7 +17,8 @@ import { startHttpServer } from './lib/harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CLI = path.join(here, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
-const BASELINE = path.join(here, 'conformance-baseline.yml');
+// CONFORMANCE_BASELINE names another baseline file in interop/ (the mcp-go server's).
+const BASELINE = path.join(here, process.env.CONFORMANCE_BASELINE || 'conformance-baseline.yml');
 const version = JSON.parse(readFileSync(path.join(here, 'node_modules/@modelcontextprotocol/conformance/package.json'))).version;
 const server = process.argv[2];
 if (!server) {
@@ -28,7 +29,8 @@ if (!server) {
 const outDir = mkdtempSync(path.join(tmpdir(), 'mcpwrite-conformance-'));
 let keepOutDir = false;
 process.on('exit', () => { if (!keepOutDir) rmSync(outDir, { recursive: true, force: true }); });
-const http = await startHttpServer(server);
+// Arguments after the binary are the server's own (tasks-server -mcp-go).
+const http = await startHttpServer(server, process.argv.slice(3));
 let code;
 let log = '';
 try {

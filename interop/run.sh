@@ -30,12 +30,13 @@ trap 'echo "interop: interrupted" >&2; exit 130' INT TERM
 summary=()
 status=0
 
-# run NAME NODE SCRIPT [ARG]: runs one driver (ARG defaults to the server
-# binary), keeps its summary lines.
+# run NAME NODE SCRIPT [ARG [SERVER ARGS...]]: runs one driver (ARG defaults
+# to the server binary), keeps its summary lines.
 run() {
   local name=$1 node=$2 script=$3 arg=${4:-$server} rc lines
+  shift $(($# < 4 ? $# : 4)) # the rest: the server's own arguments
   echo "== $name (node $("$node" --version))"
-  "$node" "$here/$script" "$arg" 2>&1 | tee "$log"
+  "$node" "$here/$script" "$arg" "$@" 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
   lines=$(grep -E '^(inspector|sdk [a-z]+|conformance|servers|vendors): (PASS|FAIL) ' "$log" | sed "s/^conformance:/$name:/" || true)
   if [[ -z $lines ]]; then
@@ -53,6 +54,8 @@ run conformance "$node22" conformance.mjs
 for other in crm neotoma purchasing tasks; do
   run "conformance $other" "$node22" conformance.mjs "$(dirname "$server")/$other-server"
 done
+# The tasks server on mark3labs/mcp-go (runtime/mcpgo), with its own baseline.
+CONFORMANCE_BASELINE=conformance-baseline-mcpgo.yml run "conformance tasks-mcpgo" "$node22" conformance.mjs "$(dirname "$server")/tasks-server" -mcp-go
 run servers "$sdk_node" servers.mjs "$(dirname "$server")"
 run vendors "$node22" vendors.mjs "$(dirname "$server")"
 

@@ -1,4 +1,5 @@
-// Drives all five example servers, over stdio and over streamable HTTP with
+// Drives all five example servers, and the tasks server on mark3labs/mcp-go
+// (tasks-server -mcp-go), over stdio and over streamable HTTP with
 // a bearer token, with the official TypeScript SDK client and the MCP
 // Inspector CLI. For each server and transport:
 //   - tools/list through the SDK client (whose listTools validates the result
@@ -11,7 +12,7 @@
 //     tool's outputSchema on every call) and one agent typo answered with
 //     did-you-mean.
 //
-//   node servers.mjs <dir holding {archimate,crm,neotoma,purchasing,tasks}-server>
+//   node servers.mjs <dir holding {archimate,crm,neotoma,purchasing,tasks}-server> [server name...]
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -64,6 +65,12 @@ const SERVERS = {
     write: ['task_create', { title: 'Add OAuth login', type: 'feature', area: 'auth' }],
     typo: ['task_create', { title: 'X', type: 'featur' }, 'INVALID_ENUM_VALUE', 'type', 'feature'],
   },
+  // The same generated service on a mark3labs/mcp-go server (runtime/mcpgo).
+  'tasks-mcpgo': {
+    bin: 'tasks', tools: 11, args: ['-mcp-go', '-root', path.join(tmpdir(), 'mcpwrite-interop-tasks-mcpgo')],
+    write: ['task_create', { title: 'Add OAuth login', type: 'feature', area: 'auth' }],
+    typo: ['task_create', { title: 'X', type: 'featur' }, 'INVALID_ENUM_VALUE', 'type', 'feature'],
+  },
 };
 
 const state = mkdtempSync(path.join(tmpdir(), 'mcpwrite-servers-'));
@@ -101,7 +108,7 @@ async function callTool(client, name, args) {
 }
 
 async function scenario(name, spec, kind, checks, listed) {
-  const bin = path.join(dir, `${name}-server`);
+  const bin = path.join(dir, `${spec.bin ?? name}-server`);
   let http;
   const tag = (s) => `${name} ${kind} ${s}`;
   let transport;
@@ -179,9 +186,12 @@ async function scenario(name, spec, kind, checks, listed) {
 const started = Date.now();
 const checks = new Checks('servers');
 const listed = {};
+// Optional server names after the directory drive only those.
+const only = process.argv.slice(3);
 for (const [name, spec] of Object.entries(SERVERS)) {
+  if (only.length && !only.includes(name)) continue;
   await checks.run(`${name} inspector tools/list --strict`, async () => {
-    const r = await inspectorList([path.join(dir, `${name}-server`), ...spec.args]);
+    const r = await inspectorList([path.join(dir, `${spec.bin ?? name}-server`), ...spec.args]);
     assertInspectorList(r, spec.tools);
     listed[`${name} inspector stdio`] = r.out.result.tools.length;
   });
@@ -195,4 +205,4 @@ for (const [name, spec] of Object.entries(SERVERS)) {
   }
 }
 console.log(`  tools listed: ${Object.entries(listed).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-process.exit(checks.summary(`5 servers, stdio and bearer HTTP, @modelcontextprotocol/sdk ${sdkVersion}, ${((Date.now() - started) / 1000).toFixed(1)} s`));
+process.exit(checks.summary(`${only.length || Object.keys(SERVERS).length} servers, stdio and bearer HTTP, @modelcontextprotocol/sdk ${sdkVersion}, ${((Date.now() - started) / 1000).toFixed(1)} s`));

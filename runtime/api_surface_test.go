@@ -9,7 +9,12 @@ import (
 
 // maxRuntimeAPI bounds the exported names of package runtime: it is what
 // users call, and what only generated code needs lives in mcpwriteimpl.
-const maxRuntimeAPI = 61
+// 63: ToolAdder (Register serves go-sdk servers and the adapters of other
+// MCP libraries), WithToolNames (one service registered twice) and
+// WithCompactList (services with hundreds of methods); 64:
+// WithElicitationQuotas (in-call confirmations bounded per tenant and
+// principal).
+const maxRuntimeAPI = 64
 
 // runtimeAPI is the exported API of package runtime, sorted.
 var runtimeAPI = []string{
@@ -50,6 +55,7 @@ var runtimeAPI = []string{
 	"RequestContextFrom",
 	"StaticRequestContext",
 	"Suggestions",
+	"ToolAdder",
 	"Version",
 	"Vocabulary",
 	"Vocabulary.Invalidate",
@@ -58,6 +64,7 @@ var runtimeAPI = []string{
 	"VocabularyOptions",
 	"VocabularyValue",
 	"WithClock",
+	"WithCompactList",
 	"WithElicitationQuotas",
 	"WithElicitationTimeout",
 	"WithErrorHook",
@@ -72,6 +79,7 @@ var runtimeAPI = []string{
 	"WithRequestContext",
 	"WithRequestContextFunc",
 	"WithSecrets",
+	"WithToolNames",
 	"WithVocabulary",
 	"WithoutRequestCheck",
 }

@@ -78,7 +78,13 @@ const (
 // elicitationMode reads the session's protocol version (as the SDK does to
 // decide whether input requests are allowed) and the client's capabilities,
 // preferring those sent with this very request.
-func elicitationMode(req *mcp.CallToolRequest) elicitMode {
+func elicitationMode(ctx context.Context, req *mcp.CallToolRequest) elicitMode {
+	if req != nil && req.Session == nil {
+		// Served by an adapter for another MCP library (mcpwriteimpl.Asker).
+		if a := mcpwriteimpl.AskerFrom(ctx); a != nil && a.CanAsk() {
+			return elicitInCall
+		}
+	}
 	if req == nil || req.Session == nil {
 		return elicitNone
 	}
@@ -310,7 +316,7 @@ func (c *call) confirmInCall() confirmDecision {
 func (r *registry) askInCall(ctx context.Context, req *mcp.CallToolRequest, tool, msg string) elicitOutcome {
 	ectx, cancel := context.WithTimeout(ctx, r.cfg.elicitTimeout)
 	defer cancel()
-	res, err := req.Session.Elicit(ectx, &mcp.ElicitParams{Message: msg, RequestedSchema: confirmSchema})
+	res, err := elicit(ectx, req, msg)
 	if err != nil {
 		if ectx.Err() != nil {
 			r.cfg.logger.InfoContext(ctx, "mcpwrite: confirmation unanswered", "tool", tool, "error", err)
@@ -326,6 +332,23 @@ func (r *registry) askInCall(ctx context.Context, req *mcp.CallToolRequest, tool
 		return elicitCancelled
 	}
 	return elicitDeclined
+}
+
+// elicit asks through the call's go-sdk session, else through the
+// adapter's Asker.
+func elicit(ctx context.Context, req *mcp.CallToolRequest, msg string) (*mcp.ElicitResult, error) {
+	if req.Session != nil {
+		return req.Session.Elicit(ctx, &mcp.ElicitParams{Message: msg, RequestedSchema: confirmSchema})
+	}
+	a := mcpwriteimpl.AskerFrom(ctx)
+	if a == nil {
+		return nil, errors.New("the call has no session to elicit through")
+	}
+	action, content, err := a.Ask(ctx, msg, confirmSchema)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ElicitResult{Action: action, Content: content}, nil
 }
 
 // askRoundTrip is the first round of a 2026-07-28 call: the confirmation

@@ -126,7 +126,7 @@ func (c *call) route() (confirmRoute, *ErrorEntry) {
 	if isRoundTripAnswer(c.req) {
 		return routeAnswer, nil
 	}
-	switch elicitationMode(c.req) {
+	switch elicitationMode(c.ctx, c.req) {
 	case elicitRoundTrip:
 		return routeAsk, nil
 	case elicitInCall:
@@ -436,6 +436,20 @@ func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (
 	if err != nil {
 		return r.errorResult(ctx, name, nil, Errors{r.proposalError(ctx, name, id, err)}), nil
 	}
+	if _, ok := r.tools[p.Tool]; !ok {
+		// Made by another registration sharing the store (another service,
+		// or this one under other names): left for its own apply tool.
+		if p.State != proposal.StateApplied {
+			if err := r.cfg.proposals.AbortApply(context.WithoutCancel(ctx), p.ID); err != nil {
+				r.cfg.logger.WarnContext(ctx, "mcpwrite: proposal abort failed", "proposal_id", p.ID, "error", err)
+			}
+		}
+		return r.errorResult(ctx, name, nil, Errors{{
+			Code: mcpwriteimpl.CodeProposalNotFound, Field: "proposal_id", Details: map[string]any{"proposal_id": id, "tool": p.Tool},
+			Message:     fmt.Sprintf("proposal %q was made by %s, which %s does not serve", id, p.Tool, name),
+			Suggestions: &Suggestions{Hint: fmt.Sprintf("Apply it with the apply tool registered beside %s.", p.Tool)},
+		}}), nil
+	}
 	if p.State == proposal.StateApplied {
 		return r.replay(ctx, name, p.Result, p.ResultIsError, time.Time{}), nil
 	}
@@ -484,11 +498,7 @@ func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (
 		return r.errorResult(ctx, name, nil, Errors{e})
 	}
 
-	wt, ok := r.tools[p.Tool]
-	if !ok {
-		abort()
-		return r.errorResult(ctx, name, nil, Errors{r.internal(ctx, name, fmt.Errorf("proposal %s names unknown tool %q", p.ID, p.Tool))}), nil
-	}
+	wt := r.tools[p.Tool] // known: checked above
 	c := r.newCall(ctx, wt, rc, hasRC)
 	stored := wt.bind.NewRequest()
 	if err := proto.Unmarshal(p.Request, stored); err != nil {

@@ -74,6 +74,10 @@ type config struct {
 	// is set when an option was unusable.
 	vocabs   map[string]*Vocabulary
 	vocabErr error
+	// namePrefix and nameSuffix wrap every tool name (WithToolNames).
+	namePrefix, nameSuffix string
+	// compact: tools/list carries the compact surface (WithCompactList).
+	compact bool
 }
 
 // defaultMaxStoredResponse is the largest result kept for a replay.

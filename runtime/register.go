@@ -86,14 +86,25 @@ func schemaHash(d *schemadoc.Tool) string {
 	return "sha256:" + hex.EncodeToString(sum[:8])
 }
 
+// ToolAdder is where Register adds tools: a go-sdk *mcp.Server, or an
+// adapter that serves the same tools and handlers on another MCP library
+// (runtime/mcpgo for mark3labs/mcp-go).
+type ToolAdder interface {
+	AddTool(t *mcp.Tool, h mcp.ToolHandler)
+}
+
 // Register adds the tools of one proto service to s: one write tool per entry
 // of the service's schema document, bound by name to svc.Tools, plus the
 // service tools the document names (validate, schema, apply, discard) and one
 // read-only discovery tool per discovery entry. It fails, registering
-// nothing, when the document and the bindings disagree.
-func Register(s *mcp.Server, svc *mcpwriteimpl.Service, opts ...Option) error {
-	if s == nil {
-		return errors.New("runtime: Register: nil *mcp.Server")
+// nothing, when the document and the bindings disagree, when a tool name is
+// not portable ([A-Za-z0-9_-], at most 64 characters), or when another
+// Register on the same *mcp.Server took one of its names (WithToolNames
+// registers a service again under other names).
+func Register(s ToolAdder, svc *mcpwriteimpl.Service, opts ...Option) error {
+	srv, isSDK := s.(*mcp.Server)
+	if s == nil || isSDK && srv == nil {
+		return errors.New("runtime: Register: nil server")
 	}
 	r, err := newRegistry(svc, opts)
 	if err != nil {
@@ -105,6 +116,11 @@ func Register(s *mcp.Server, svc *mcpwriteimpl.Service, opts ...Option) error {
 	specs, err := r.toolSpecs()
 	if err != nil {
 		return fmt.Errorf("runtime: service %s: %w", svc.Name, err)
+	}
+	if isSDK {
+		if err := claimNames(srv, svc.Name, specs); err != nil {
+			return fmt.Errorf("runtime: service %s: %w", svc.Name, err)
+		}
 	}
 	for _, sp := range specs {
 		s.AddTool(sp.tool, r.observe(sp.tool.Name, r.guard(sp.tool.Name, sp.handler)))
@@ -136,6 +152,9 @@ func newRegistry(svc *mcpwriteimpl.Service, opts []Option) (*registry, error) {
 		// A document generated before schema versions: the same hash,
 		// computed from the entry as read.
 		r.version = schemadoc.Version(*sd)
+	}
+	if err := r.cfg.applyToolNames(sd); err != nil {
+		return nil, fmt.Errorf("runtime: service %s: %w", svc.Name, err)
 	}
 	for _, err := range []error{r.cfg.idSecretErr, r.cfg.signingKeyErr} {
 		if err != nil {
@@ -170,10 +189,11 @@ func (r *registry) bind(svc *mcpwriteimpl.Service) error {
 		case t.NewRequest == nil || t.Decode == nil || t.Enrich == nil || t.Invoke == nil:
 			return fmt.Errorf("tool %q: binding lacks NewRequest, Decode, Enrich or Invoke", t.Name)
 		}
-		if _, dup := binds[t.Name]; dup {
+		name := r.cfg.toolName(t.Name)
+		if _, dup := binds[name]; dup {
 			return fmt.Errorf("tool %q is bound twice", t.Name)
 		}
-		binds[t.Name] = t
+		binds[name] = t
 	}
 	for i := range r.svc.Tools {
 		d := &r.svc.Tools[i]
@@ -202,7 +222,7 @@ func (r *registry) bind(svc *mcpwriteimpl.Service) error {
 		}
 	}
 	for _, t := range svc.Tools {
-		if _, ok := r.tools[t.Name]; !ok {
+		if _, ok := r.tools[r.cfg.toolName(t.Name)]; !ok {
 			return fmt.Errorf("tool %q is bound but not in the schema document", t.Name)
 		}
 	}
@@ -273,6 +293,9 @@ func (r *registry) toolSpecs() ([]toolSpec, error) {
 		if len(d.OutputSchema) > 0 {
 			t.OutputSchema = d.OutputSchema
 		}
+		if r.cfg.compact {
+			t = compactTool(d, wt.hash)
+		}
 		if wt.read {
 			specs = append(specs, toolSpec{t, r.readHandler(wt)})
 			continue
@@ -283,12 +306,8 @@ func (r *registry) toolSpecs() ([]toolSpec, error) {
 		sp.tool.Meta = mcp.Meta{metaSchemaVersion: r.version}
 		specs = append(specs, sp)
 	}
-	seen := map[string]bool{}
-	for _, sp := range specs {
-		if seen[sp.tool.Name] {
-			return nil, fmt.Errorf("tool name %q is used twice", sp.tool.Name)
-		}
-		seen[sp.tool.Name] = true
+	if err := checkNames(specs); err != nil {
+		return nil, err
 	}
 	return specs, nil
 }

@@ -26,7 +26,7 @@ func (r *registry) serviceToolSpecs() []toolSpec {
 				"warnings and a preview of the complete request the server would send. Call this BEFORE write operations.",
 			InputSchema: schemaJSON(objectSchema(
 				props{
-					{"operation", enumSchema("The write tool to validate", r.writes)},
+					{"operation", r.operationSchema("The write tool to validate", r.writes)},
 					{"payload", stringSchema(`The arguments that would be sent to the write tool, as JSON text of an object, e.g. "{\"name\":\"OrderService\"}"`)},
 				}, "operation", "payload")),
 			OutputSchema: resultSchemaJSON(validateOutputSchema()),
@@ -38,12 +38,16 @@ func (r *registry) serviceToolSpecs() []toolSpec {
 		if len(r.writes) < len(r.order) {
 			what, opDesc = "a write or read operation", "The write or read tool to describe"
 		}
+		desc := "Get the JSON schema of " + what + " with examples, required and optional fields, " +
+			"and the fields the server fills itself."
+		if r.cfg.compact {
+			desc += " tools/list shows tools compactly: call this before a tool's first call, again when its schema_hash changes."
+		}
 		specs = append(specs, toolSpec{&mcp.Tool{
-			Name:  n,
-			Title: "Get a write schema",
-			Description: "Get the JSON schema of " + what + " with examples, required and optional fields, " +
-				"and the fields the server fills itself.",
-			InputSchema:  schemaJSON(objectSchema(props{{"operation", enumSchema(opDesc, r.order)}}, "operation")),
+			Name:         n,
+			Title:        "Get a write schema",
+			Description:  desc,
+			InputSchema:  schemaJSON(objectSchema(props{{"operation", r.operationSchema(opDesc, r.order)}}, "operation")),
 			OutputSchema: resultSchemaJSON(schemaOutputSchema()),
 			Annotations:  annotations("Get a write schema", readOnly),
 		}, r.schemaHandler})
@@ -196,11 +200,16 @@ func (r *registry) operation(op string, names []string) (*writeTool, *ErrorEntry
 	} else if ok && wt.read {
 		return nil, r.notAWrite(op)
 	}
+	dym := suggest.Closest(op, names, 3)
+	if full := r.cfg.toolName(op); full != op && contains(names, full) {
+		// The generated name without the registration's prefix or suffix.
+		dym = []string{full}
+	}
 	return nil, &ErrorEntry{
 		Code: mcpwriteimpl.CodeUnknownOperation, Field: "operation",
 		Message: fmt.Sprintf("unknown operation %q", op),
 		Suggestions: &Suggestions{
-			DidYouMean:  suggest.Closest(op, names, 3),
+			DidYouMean:  dym,
 			ValidValues: append([]string{}, names...),
 		},
 	}

@@ -308,7 +308,12 @@ func (b *builder) checkToolNames(sm *serviceModel) {
 		if name == "" {
 			return
 		}
-		if !isToolName(name) {
+		switch {
+		case len(name) > 64 && isToolName(name[:64]):
+			// Refused, not shortened: agents, next_steps and proposals name
+			// tools by the name the author can read in the proto.
+			b.probs.servicef(sm.proto, "tool name %q (%s) has %d characters, at most 64 are allowed; name it with a shorter name option ((mcpwrite.v1.tool).name for a method) or a shorter tool_prefix", name, what, len(name))
+		case !isToolName(name):
 			b.probs.servicef(sm.proto, "tool name %q (%s) must match ^[a-zA-Z0-9_-]{1,64}$", name, what)
 		}
 		if prev, ok := names[name]; ok {

@@ -1,6 +1,7 @@
 // Command tasks-server serves the task tracker's MCP write tools over stdio
 // (the default) or streamable HTTP (-http), with an in-memory store and a
-// fixed development tenant and principal.
+// fixed development tenant and principal, from a go-sdk server or, with
+// -mcp-go, from a mark3labs/mcp-go server (runtime/mcpgo).
 package main
 
 import (
@@ -27,6 +28,8 @@ func main() {
 	tenant := flag.String("tenant", "dev-tenant", "tenant every call is made for (development only)")
 	principal := flag.String("principal", "dev-user", "principal every call is made by (development only)")
 	root := flag.String("root", "/projects", "base directory of the tenants' project roots")
+	mcpGo := flag.Bool("mcp-go", false, "serve from a github.com/mark3labs/mcp-go server instead of the official go-sdk")
+	compact := flag.Bool("compact", false, "list the write tools compactly (runtime.WithCompactList); get_write_schema describes each in full")
 	tokens := flag.String("tokens", "", "HTTP: bearer tokens as token=tenant:principal, comma-separated (empty: every call acts as -tenant/-principal, development only)")
 	var secrets secret.Flags
 	secrets.Register(flag.CommandLine)
@@ -39,13 +42,12 @@ func main() {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *httpAddr, *tokens, *tenant, *principal, *root, secretOpt); err != nil {
+	if err := run(ctx, *mcpGo, *compact, *httpAddr, *tokens, *tenant, *principal, *root, secretOpt); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(ctx context.Context, httpAddr, tokens, tenant, principal, root string, secrets runtime.Option) error {
-	server := mcp.NewServer(&mcp.Implementation{Name: "tasks-server", Version: "0.1.0"}, nil)
+func run(ctx context.Context, mcpGo, compact bool, httpAddr, tokens, tenant, principal, root string, secrets runtime.Option) error {
 	// A development server has no authentication, so every call acts for the
 	// tenant and principal given on the command line; a production server
 	// derives them from its auth layer instead.
@@ -60,7 +62,15 @@ func run(ctx context.Context, httpAddr, tokens, tenant, principal, root string, 
 	if httpAddr != "" && tokens != "" {
 		ctxFunc = mcphttp.RequestContextFromCall // identity from the bearer token
 	}
-	if err := tasksv1mcpwrite.RegisterTaskServiceTools(server, domain.New(root), runtime.WithRequestContextFunc(ctxFunc), secrets); err != nil {
+	opts := []runtime.Option{runtime.WithRequestContextFunc(ctxFunc), secrets}
+	if compact {
+		opts = append(opts, runtime.WithCompactList())
+	}
+	if mcpGo {
+		return runMCPGo(ctx, httpAddr, tokens, root, opts)
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "tasks-server", Version: "0.1.0"}, nil)
+	if err := tasksv1mcpwrite.RegisterTaskServiceTools(server, domain.New(root), opts...); err != nil {
 		return fmt.Errorf("register tools: %w", err)
 	}
 	if httpAddr == "" {

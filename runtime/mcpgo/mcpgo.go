@@ -1,0 +1,254 @@
+// Package mcpgo registers the write tools of a generated service into a
+// github.com/mark3labs/mcp-go server, as runtime.Register does into a
+// go-sdk one: the same tools, schemas, output schemas and annotations, the
+// same handlers (envelope, idempotency, proposals, structured content), so
+// a team with an existing mcp-go server imports the generated package
+// unchanged.
+//
+//	s := server.NewMCPServer("tasks", "1.0.0", server.WithToolCapabilities(false))
+//	err := mcpgo.Register(s, tasksv1mcpwrite.NewTaskService(handler),
+//		runtime.WithRequestContextFunc(rcFunc))
+//
+// Confirmation: an mcp-go client that declared form elicitation is asked
+// inside the call (elicitation/create); one that did not, a session that
+// cannot send server requests, or a call authenticated by a bearer token
+// (mcp-go does not bind sessions to tokens) gets the documented fallback of
+// a go-sdk client without elicitation: a proposal to apply with
+// apply_proposal (or the refusal a tool with elicit_fallback REFUSE asks for). The 2026-07-28
+// input-request round trip is served on go-sdk servers only.
+//
+// The request context comes, as on go-sdk, from runtime.WithRequestContextFunc
+// (its *mcp.CallToolRequest carries the call's arguments, _meta, HTTP
+// headers and the token mcphttp.BearerAuth verified for the request, no
+// session: mcphttp.RequestContextFromCall works unchanged) or from
+// runtime.WithRequestContext on the context mcp-go hands the handler
+// (server.WithHTTPContextFunc). mcp-go does not bind an HTTP session to the
+// token that opened it: each call acts for the token it carries.
+package mcpgo
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	mgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+)
+
+// Register adds the tools of one generated service (New<Service>(handler))
+// to s, with the options runtime.Register takes (runtime.WithToolNames
+// registers a service twice). It fails, adding nothing, where
+// runtime.Register fails, and when s already serves a tool of the same name.
+func Register(s *server.MCPServer, svc *mcpwriteimpl.Service, opts ...runtime.Option) error {
+	if s == nil {
+		return errors.New("mcpgo: Register: nil *server.MCPServer")
+	}
+	var c collector
+	if err := runtime.Register(&c, svc, opts...); err != nil {
+		return err
+	}
+	tools := make([]server.ServerTool, 0, len(c.tools))
+	for _, t := range c.tools {
+		if s.GetTool(t.tool.Name) != nil {
+			return fmt.Errorf("mcpgo: service %s: tool %q is already registered on this server; register the service again with runtime.WithToolNames(prefix, suffix) to give its tools other names", svc.Name, t.tool.Name)
+		}
+		mt, err := toolOf(t.tool)
+		if err != nil {
+			return fmt.Errorf("mcpgo: service %s: %w", svc.Name, err)
+		}
+		tools = append(tools, server.ServerTool{Tool: mt, Handler: handlerOf(s, t.handler)})
+	}
+	s.AddTools(tools...)
+	return nil
+}
+
+// collector is the runtime.ToolAdder Register fills.
+type collector struct {
+	tools []collected
+}
+
+type collected struct {
+	tool    *mcp.Tool
+	handler mcp.ToolHandler
+}
+
+func (c *collector) AddTool(t *mcp.Tool, h mcp.ToolHandler) {
+	c.tools = append(c.tools, collected{t, h})
+}
+
+// toolOf is the go-sdk tool as mcp-go lists it: the same schemas (raw),
+// annotations, all four hints spelled out, and _meta.
+func toolOf(t *mcp.Tool) (mgo.Tool, error) {
+	in, err := rawJSON(t.InputSchema)
+	if err != nil {
+		return mgo.Tool{}, fmt.Errorf("tool %q: input schema: %w", t.Name, err)
+	}
+	mt := mgo.Tool{Name: t.Name, Title: t.Title, Description: t.Description, RawInputSchema: in}
+	if t.OutputSchema != nil {
+		out, err := rawJSON(t.OutputSchema)
+		if err != nil {
+			return mgo.Tool{}, fmt.Errorf("tool %q: output schema: %w", t.Name, err)
+		}
+		mt.RawOutputSchema = out
+	}
+	if a := t.Annotations; a != nil {
+		readOnly, idempotent := a.ReadOnlyHint, a.IdempotentHint
+		mt.Annotations = mgo.ToolAnnotation{Title: a.Title, ReadOnlyHint: &readOnly, DestructiveHint: a.DestructiveHint, IdempotentHint: &idempotent, OpenWorldHint: a.OpenWorldHint}
+	}
+	if len(t.Meta) > 0 {
+		mt.Meta = &mgo.Meta{AdditionalFields: map[string]any(t.Meta)}
+	}
+	return mt, nil
+}
+
+func rawJSON(v any) (json.RawMessage, error) {
+	if raw, ok := v.(json.RawMessage); ok {
+		return raw, nil
+	}
+	return json.Marshal(v)
+}
+
+// handlerOf runs the runtime's handler for an mcp-go call: the arguments,
+// _meta and HTTP headers as a go-sdk request without a session, the
+// client's elicitation through s, the result back as mcp-go's.
+func handlerOf(s *server.MCPServer, h mcp.ToolHandler) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mgo.CallToolRequest) (*mgo.CallToolResult, error) {
+		args, err := arguments(req)
+		if err != nil {
+			return nil, err
+		}
+		p := &mcp.CallToolParamsRaw{Name: req.Params.Name, Arguments: args}
+		if m := req.Params.Meta; m != nil {
+			p.Meta = mcp.Meta{}
+			for k, v := range m.AdditionalFields {
+				p.Meta[k] = v
+			}
+			if m.ProgressToken != nil {
+				p.Meta["progressToken"] = m.ProgressToken
+			}
+		}
+		// TokenInfo: what mcphttp.BearerAuth verified for this very HTTP
+		// request, which mcphttp.RequestContextFromCall reads.
+		sreq := &mcp.CallToolRequest{Params: p, Extra: &mcp.RequestExtra{Header: req.Header, TokenInfo: auth.TokenInfoFromContext(ctx)}}
+		a := asker{s: s, ctx: ctx, authenticated: sreq.Extra.TokenInfo != nil}
+		res, err := h(mcpwriteimpl.WithAsker(ctx, a), sreq)
+		if err != nil {
+			return nil, err
+		}
+		return resultOf(res)
+	}
+}
+
+// arguments are the call's arguments as the client sent them: the raw
+// bytes when mcp-go kept them, else the decoded value marshalled again.
+func arguments(req mgo.CallToolRequest) (json.RawMessage, error) {
+	if len(req.Params.RawArguments) > 0 {
+		return req.Params.RawArguments, nil
+	}
+	switch a := req.Params.Arguments.(type) {
+	case nil:
+		return nil, nil
+	case json.RawMessage:
+		return a, nil
+	default:
+		b, err := json.Marshal(a)
+		if err != nil {
+			return nil, fmt.Errorf("mcpgo: arguments of %s: %w", req.Params.Name, err)
+		}
+		return b, nil
+	}
+}
+
+// resultOf is the runtime's result as mcp-go sends it: text content, the
+// same JSON as structured content, the error flag.
+func resultOf(res *mcp.CallToolResult) (*mgo.CallToolResult, error) {
+	if res == nil {
+		return nil, errors.New("mcpgo: the tool handler returned no result")
+	}
+	if len(res.InputRequests) > 0 || res.RequestState != "" {
+		// Only a go-sdk session on protocol 2026-07-28 gets input requests.
+		return nil, errors.New("mcpgo: the tool asked for an input round trip, which mcp-go sessions do not serve")
+	}
+	out := &mgo.CallToolResult{IsError: res.IsError, StructuredContent: res.StructuredContent}
+	for _, c := range res.Content {
+		tc, ok := c.(*mcp.TextContent)
+		if !ok {
+			return nil, fmt.Errorf("mcpgo: unexpected %T content in a tool result", c)
+		}
+		out.Content = append(out.Content, mgo.NewTextContent(tc.Text))
+	}
+	return out, nil
+}
+
+// asker asks the calling client through mcp-go's elicitation.
+type asker struct {
+	s   *server.MCPServer
+	ctx context.Context // the call's: it holds the client session
+	// authenticated: the call carries a verified bearer token.
+	authenticated bool
+}
+
+// CanAsk: the call is not authenticated per identity, the session can send
+// requests and the client declared form elicitation (form, or elicitation
+// without modes, as 2025-06-18 clients do). mcp-go does not bind an HTTP
+// session to the token that opened it, and a question sent on a session
+// can reach any stream listening on it: a caller with another's session id
+// could have that user confirm its write. So an authenticated call is never
+// asked in the call; it becomes a proposal, which only its caller can apply.
+func (a asker) CanAsk() bool {
+	if a.authenticated {
+		return false
+	}
+	sess := server.ClientSessionFromContext(a.ctx)
+	if _, ok := sess.(server.SessionWithElicitation); !ok {
+		return false
+	}
+	ci, ok := sess.(server.SessionWithClientInfo)
+	if !ok {
+		return false
+	}
+	e := ci.GetClientCapabilities().Elicitation
+	return e != nil && (e.Form != nil || e.URL == nil)
+}
+
+func (a asker) Ask(ctx context.Context, message string, schema json.RawMessage) (string, map[string]any, error) {
+	var sch map[string]any
+	if err := json.Unmarshal(schema, &sch); err != nil {
+		return "", nil, fmt.Errorf("mcpgo: confirmation schema: %w", err)
+	}
+	res, err := a.s.RequestElicitation(ctx, mgo.ElicitationRequest{Params: mgo.ElicitationParams{Message: message, RequestedSchema: sch}})
+	if err != nil {
+		return "", nil, err
+	}
+	content, err := contentOf(res.Content)
+	if err != nil {
+		return "", nil, err
+	}
+	return string(res.Action), content, nil
+}
+
+// contentOf reads the form's answer, whatever shape mcp-go decoded it to.
+func contentOf(v any) (map[string]any, error) {
+	switch c := v.(type) {
+	case nil:
+		return nil, nil
+	case map[string]any:
+		return c, nil
+	default:
+		b, err := json.Marshal(c)
+		if err != nil {
+			return nil, fmt.Errorf("mcpgo: elicitation content: %w", err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			return nil, fmt.Errorf("mcpgo: elicitation content is not an object: %w", err)
+		}
+		return m, nil
+	}
+}
