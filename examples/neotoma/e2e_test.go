@@ -486,11 +486,11 @@ func TestCorrectAgentMistakes(t *testing.T) {
 			wantMessage: "amount of an invoice must be a number",
 		},
 		{
-			name:      "value that is not JSON text",
+			name:      "number sent as bare text",
 			args:      `{"entity_id":"` + invoiceID + `","entity_type":"invoice","field":"amount","value":"EUR 1,300"}`,
-			wantCodes: []string{"INVALID_JSON@value"},
-			wantField: "value", wantTop: `Send the value as JSON text in a string, e.g. "{\"team\":\"payments\"}" for an object or "\"text\"" for a string.`,
-			wantMessage: `value must be JSON text (invalid JSON at byte 0: unexpected word "EUR"; strings must be in double quotes)`,
+			wantCodes: []string{"VALIDATION_ERROR@value"},
+			wantField: "value", wantTop: "Send the value as a JSON number, not quoted or formatted.",
+			wantMessage: "amount of an invoice must be a number",
 		},
 		{
 			name:      "wrong entity type",

@@ -271,7 +271,7 @@ func valueSchema(f *fieldModel, vf *protogen.Field) *jsonschema.Schema {
 // takes the value itself.
 var jsonTextWKT = map[protoreflect.FullName]string{
 	"google.protobuf.Struct":    `JSON text of an object, e.g. "{\"key\":\"value\"}".`,
-	"google.protobuf.Value":     `JSON text of any value, e.g. "42", "\"text\"", "null" or "{\"key\":1}".`,
+	"google.protobuf.Value":     `JSON text of any value, e.g. "42", "\"text\"", "null" or "{\"key\":1}"; text that is not JSON is taken as a string.`,
 	"google.protobuf.ListValue": `JSON text of an array, e.g. "[1,\"two\"]".`,
 }
 
