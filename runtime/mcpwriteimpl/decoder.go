@@ -540,6 +540,10 @@ func (d *Decoder) Bytes(v *Value, key string) ([]byte, bool) {
 		return nil, false
 	}
 	s := strings.TrimRight(v.Str, "=")
+	if pad := len(v.Str) - len(s); len(s)%4 == 1 || pad > 0 && (len(v.Str)%4 != 0 || pad > 2) {
+		d.report(key, &ErrorEntry{Code: CodeInvalidType, Message: fmt.Sprintf("expected base64 data, got %d characters (base64 is groups of 4, the last padded with = or cut to 2 or 3)", len(v.Str))})
+		return nil, false
+	}
 	enc := base64.RawStdEncoding
 	if strings.ContainsAny(s, "-_") {
 		enc = base64.RawURLEncoding
