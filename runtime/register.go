@@ -66,6 +66,8 @@ type writeTool struct {
 	// read: a read tool (kind READ), which changes nothing and is never
 	// keyed, confirmed or proposed.
 	read bool
+	// names are the control arguments in the service's field naming.
+	names controlNames
 }
 
 // schemaHash is "sha256:" and the first 8 bytes, in hex, of the tool's
@@ -186,7 +188,7 @@ func (r *registry) bind(svc *mcpwriteimpl.Service) error {
 		if read && d.Confirmation != "" && Confirmation(d.Confirmation) != ConfirmDirect {
 			return fmt.Errorf("tool %q is a read (kind READ) but asks for %s confirmation; a read is never confirmed", d.Name, d.Confirmation)
 		}
-		r.tools[d.Name] = &writeTool{bind: b, doc: d, optionalDescription: opt, nested: nestedPaths(d.InputSchema), hash: schemaHash(d), read: read}
+		r.tools[d.Name] = &writeTool{bind: b, doc: d, optionalDescription: opt, nested: nestedPaths(d.InputSchema), hash: schemaHash(d), read: read, names: controlNamesFor(r.jsonNames())}
 		r.order = append(r.order, d.Name)
 		if !read {
 			r.writes = append(r.writes, d.Name)

@@ -280,6 +280,7 @@ func schemaOutputSchema() jsonSchema {
 		{"server_fills", arraySchema(objectSchema(props{
 			{"field", typeString}, {"proto_field", typeString}, {"source", typeString}, {"how", typeString}, {"overridable", typeBoolean},
 		}, "field", "source", "how"))},
+		{"control_arguments", arraySchema(stringSchema("An argument that steers the call, not the request (idempotency key, dry run, the agent's summary), in the service's field naming; the other spelling is accepted too"))},
 		{"field_naming", stringSchema("JSON_NAME when every field name is the protojson name (parentId); absent for proto names")},
 		{"rules", arraySchema(objectSchema(props{
 			{"field", typeString}, {"proto_field", typeString}, {"filled_by", typeString},
@@ -288,7 +289,7 @@ func schemaOutputSchema() jsonSchema {
 			}, "rule", "checked_by"))},
 		}, "filled_by", "rules"))},
 	}, "operation", "schema_hash", "schema_version", "description", "kind", "classification", "confirmation", "input_schema", "output_schema",
-		"examples", "required_fields", "optional_fields", "server_fills")
+		"examples", "required_fields", "optional_fields", "server_fills", "control_arguments")
 }
 
 func discoveryOutputSchema(grouped, paired bool) jsonSchema {

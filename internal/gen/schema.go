@@ -27,8 +27,9 @@ func u64(n uint64) *uint64 { return &n }
 
 func num(x float64) json.Number { return json.Number(strconv.FormatFloat(x, 'g', -1, 64)) }
 
-// inputSchema is the agent-facing schema of a tool: a write also takes
-// client_request_id and dry_run; a read's paging fields are described.
+// inputSchema is the agent-facing schema of a tool: a write also takes the
+// control arguments client_request_id and dry_run, named as the service
+// names its fields (control_args.go); a read's paging fields are described.
 func inputSchema(t *toolModel) *jsonschema.Schema {
 	s := objectSchema(t.input)
 	s.Description = ""
@@ -36,11 +37,12 @@ func inputSchema(t *toolModel) *jsonschema.Schema {
 		describePaging(t, s)
 		return s
 	}
-	s.Properties.Set("client_request_id", &jsonschema.Schema{
+	names := t.svc.control()
+	s.Properties.Set(names.clientRequestID, &jsonschema.Schema{
 		Type: "string", MinLength: u64(1), MaxLength: u64(255), Pattern: "^[A-Za-z0-9_-]+$",
 		Description: clientRequestIDDesc,
 	})
-	s.Properties.Set("dry_run", &jsonschema.Schema{Type: "boolean", Description: dryRunDesc})
+	s.Properties.Set(names.dryRun, &jsonschema.Schema{Type: "boolean", Description: dryRunDesc})
 	if a := agentSummaryArg(t); a != "" {
 		s.Properties.Set(a, &jsonschema.Schema{
 			Type: "string", MinLength: u64(1), MaxLength: u64(schemadoc.AgentSummaryMaxLength),

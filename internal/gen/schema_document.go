@@ -162,7 +162,7 @@ func toolDescription(t *toolModel) string {
 	}
 	switch t.confirmationName() {
 	case "PROPOSAL":
-		d += " Returns a proposal; nothing is written until it is applied by proposal_id."
+		d += " Returns a proposal; nothing is written until it is applied by " + t.svc.control().proposalID + "."
 	case "ELICIT":
 		d += " Asks the user to confirm before writing."
 	}
