@@ -469,7 +469,7 @@ func (c *call) execute() answer {
 	if c.claim.held {
 		// The handler may record the outcome in its own transaction.
 		out = &Outcome{Key: c.claim.key, Fingerprint: c.claim.fp, Now: r.now(), TTL: r.cfg.idemTTL, render: func(resp proto.Message) ([]byte, error) {
-			o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), r.warnings(wt, c.body), r.enums, r.jsonNames())
+			o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), r.warnings(wt, c.body), r.enums, r.shape())
 			if err != nil {
 				return nil, err
 			}
@@ -486,7 +486,7 @@ func (c *call) execute() answer {
 		c.claim.held = false // committed with the write
 		return answer{body: out.body}
 	}
-	o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), r.warnings(wt, c.body), r.enums, r.jsonNames())
+	o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), r.warnings(wt, c.body), r.enums, r.shape())
 	if err != nil {
 		return c.failure(Errors{r.internal(c.ctx, name, fmt.Errorf("marshal response: %w", err))}, false)
 	}

@@ -41,7 +41,7 @@ func (r *registry) readHandler(wt *writeTool) mcp.ToolHandler {
 			es, _ := r.classify(ctx, name, err)
 			return r.errorResult(ctx, name, m, es), nil
 		}
-		o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), []mcpwriteimpl.Warning{}, r.enums, r.jsonNames())
+		o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), []mcpwriteimpl.Warning{}, r.enums, r.shape())
 		if err != nil {
 			return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("marshal response: %w", err))}), nil
 		}

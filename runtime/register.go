@@ -50,6 +50,8 @@ type registry struct {
 	writes []string
 	// checker is the request check, built once here (Service.NewChecker).
 	checker mcpwriteimpl.RequestChecker
+	// answers is the service's answer shape (answer_shape.go), made once.
+	answers *answerShape
 }
 
 // writeTool joins a tool's document entry with its generated code.
@@ -127,6 +129,8 @@ func newRegistry(svc *mcpwriteimpl.Service, opts []Option) (*registry, error) {
 		return nil, fmt.Errorf("runtime: service %s: not in the schema document of %q", svc.Name, doc.Source)
 	}
 	r := &registry{cfg: newConfig(opts), svc: sd, version: sd.SchemaVersion, enums: svc.Enums, tools: map[string]*writeTool{}}
+	shape := shapeOf(sd)
+	r.answers = &shape
 	if r.version == "" {
 		// A document generated before schema versions: the same hash,
 		// computed from the entry as read.

@@ -277,6 +277,7 @@ func TestStoreCreatesEntityWithContentHashID(t *testing.T) {
 		"success": true,
 		"source_id": "`+src+`",
 		"content_hash": "`+hash+`",
+		"deduplicated": false,
 		"interpretation": {"run_id": "`+run+`", "entities_created": 1, "observations_created": 1},
 		"entities": [{"entity_id": "`+invoiceID+`", "entity_type": "invoice", "observation_id": "`+obs+`", "created": true, "canonical_name": "INV-2024-001"}],
 		"unknown_fields_count": 1,

@@ -371,9 +371,15 @@ func outputSchema(t *toolModel) *jsonschema.Schema {
 	success := schemadoc.AnswerEnvelope().Success
 	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties(), Required: []string{success.Name}}
 	s.Properties.Set(success.Name, &jsonschema.Schema{Type: success.Type})
-	resp := responseSchema(t.method.Output, t.svc.jsonNames, map[protoreflect.FullName]bool{})
+	resp := responseSchema(t.method.Output, outputShape{t.svc.jsonNames, t.svc.zeroFields}, map[protoreflect.FullName]bool{})
 	for p := resp.Properties.Oldest(); p != nil; p = p.Next() {
 		s.Properties.Set(p.Key, p.Value)
+	}
+	// An error or a dry run answers without the response's fields, so at
+	// the top they are stated in words, not required.
+	for _, name := range resp.Required {
+		p, _ := s.Properties.Get(name)
+		p.Description = appendSentence(p.Description, "Always present when the call succeeds.")
 	}
 	if t.isRead() {
 		if np, ok := s.Properties.Get(pagingName(t.svc.jsonNames, nextPageTokenField)); ok && np.Type == "string" && np.Description == "" {
@@ -387,9 +393,17 @@ func outputSchema(t *toolModel) *jsonschema.Schema {
 	return s
 }
 
+// outputShape is how answers are written: protojson names (jsonNames) or
+// proto names, and the fields written even at their zero value (zero,
+// zero_values.go).
+type outputShape struct {
+	jsonNames bool
+	zero      map[protoreflect.FullName]bool
+}
+
 // responseSchema follows protojson for output messages: proto field names,
-// or protojson names when jsonNames.
-func responseSchema(m *protogen.Message, jsonNames bool, seen map[protoreflect.FullName]bool) *jsonschema.Schema {
+// or protojson names when jsonNames; a field always written is required.
+func responseSchema(m *protogen.Message, o outputShape, seen map[protoreflect.FullName]bool) *jsonschema.Schema {
 	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties()}
 	if seen[m.Desc.FullName()] {
 		return s
@@ -402,25 +416,28 @@ func responseSchema(m *protogen.Message, jsonNames bool, seen map[protoreflect.F
 		var fs *jsonschema.Schema
 		switch {
 		case f.Desc.IsMap():
-			fs = &jsonschema.Schema{Type: "object", AdditionalProperties: outValue(f.Message.Fields[1], jsonNames, seen)}
+			fs = &jsonschema.Schema{Type: "object", AdditionalProperties: outValue(f.Message.Fields[1], o, seen)}
 		case f.Desc.IsList():
-			fs = &jsonschema.Schema{Type: "array", Items: outValue(f, jsonNames, seen)}
+			fs = &jsonschema.Schema{Type: "array", Items: outValue(f, o, seen)}
 		default:
-			fs = outValue(f, jsonNames, seen)
+			fs = outValue(f, o, seen)
 		}
 		if d := cleanComment(f.Comments.Leading.String()); d != "" {
 			fs.Description = d
 		}
 		name := string(f.Desc.Name())
-		if jsonNames {
+		if o.jsonNames {
 			name = f.Desc.JSONName()
 		}
 		s.Properties.Set(name, fs)
+		if o.zero[f.Desc.FullName()] {
+			s.Required = append(s.Required, name)
+		}
 	}
 	return s
 }
 
-func outValue(f *protogen.Field, jsonNames bool, seen map[protoreflect.FullName]bool) *jsonschema.Schema {
+func outValue(f *protogen.Field, o outputShape, seen map[protoreflect.FullName]bool) *jsonschema.Schema {
 	switch {
 	case f.Enum != nil:
 		return &jsonschema.Schema{Type: "string"}
@@ -431,7 +448,7 @@ func outValue(f *protogen.Field, jsonNames bool, seen map[protoreflect.FullName]
 		if f.Message.Desc.FullName() == "google.protobuf.Any" {
 			return anyOutputSchema()
 		}
-		return responseSchema(f.Message, jsonNames, seen)
+		return responseSchema(f.Message, o, seen)
 	}
 	return scalarSchema(f.Desc.Kind())
 }

@@ -23,6 +23,8 @@ func document(fm *fileModel) schemadoc.Document {
 			DiscardTool:  sm.discardTool,
 		}
 		sd.FieldNaming = sm.fieldNaming()
+		sd.ZeroValues = sm.rules.GetEmitZeroValues()
+		sd.ZeroValueFields = sm.zeroFieldNames()
 		for _, t := range sm.tools {
 			sd.Tools = append(sd.Tools, toolDoc(t))
 		}

@@ -766,8 +766,15 @@ type ServiceRules struct {
 	// The elicit_fallback of tools that do not set one.
 	// Example: `default_elicit_fallback: REFUSE`.
 	DefaultElicitFallback *ToolRules_ElicitFallback `protobuf:"varint,14,opt,name=default_elicit_fallback,json=defaultElicitFallback,enum=mcpwrite.v1.ToolRules_ElicitFallback" json:"default_elicit_fallback,omitempty"`
-	unknownFields         protoimpl.UnknownFields
-	sizeCache             protoimpl.SizeCache
+	// Answers write every response field without presence (a scalar that is
+	// not optional, a list, a map) even at its zero value (false, 0, "", [],
+	// {}), as APIs that always return them do; output schemas then list those
+	// fields as required. Off by default: protojson leaves zero values out.
+	// Fields with presence (messages, optional scalars, oneof members) are
+	// written only when set. Example: `emit_zero_values: true`.
+	EmitZeroValues *bool `protobuf:"varint,40,opt,name=emit_zero_values,json=emitZeroValues" json:"emit_zero_values,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *ServiceRules) Reset() {
@@ -889,6 +896,13 @@ func (x *ServiceRules) GetDefaultElicitFallback() ToolRules_ElicitFallback {
 		return *x.DefaultElicitFallback
 	}
 	return ToolRules_ELICIT_FALLBACK_UNSPECIFIED
+}
+
+func (x *ServiceRules) GetEmitZeroValues() bool {
+	if x != nil && x.EmitZeroValues != nil {
+		return *x.EmitZeroValues
+	}
+	return false
 }
 
 // ToolRules describe one tool: a write, or a read (kind READ).
@@ -1197,7 +1211,13 @@ type FieldRules struct {
 	//	*FieldRules_Generated
 	//	*FieldRules_EnumAlias
 	//	*FieldRules_Hidden
-	Kind          isFieldRules_Kind `protobuf_oneof:"kind"`
+	Kind isFieldRules_Kind `protobuf_oneof:"kind"`
+	// On a response field without presence (a scalar that is not optional, a
+	// list, a map): answers write it even at its zero value (false, 0, "",
+	// [], {}), as the API it mirrors always returns it, and the output schema
+	// lists it as required. ServiceRules emit_zero_values does this for every
+	// response field. Example: `(mcpwrite.v1.field).emit_zero_value = true`.
+	EmitZeroValue *bool `protobuf:"varint,40,opt,name=emit_zero_value,json=emitZeroValue" json:"emit_zero_value,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1280,6 +1300,13 @@ func (x *FieldRules) GetHidden() bool {
 		if x, ok := x.Kind.(*FieldRules_Hidden); ok {
 			return x.Hidden
 		}
+	}
+	return false
+}
+
+func (x *FieldRules) GetEmitZeroValue() bool {
+	if x != nil && x.EmitZeroValue != nil {
+		return *x.EmitZeroValue
 	}
 	return false
 }
@@ -2455,7 +2482,7 @@ var File_mcpwrite_v1_mcpwrite_proto protoreflect.FileDescriptor
 
 const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\n" +
-	"\x1amcpwrite/v1/mcpwrite.proto\x12\vmcpwrite.v1\x1a google/protobuf/descriptor.proto\"\x95\a\n" +
+	"\x1amcpwrite/v1/mcpwrite.proto\x12\vmcpwrite.v1\x1a google/protobuf/descriptor.proto\"\xbf\a\n" +
 	"\fServiceRules\x128\n" +
 	"\x06expose\x18\x01 \x01(\x0e2 .mcpwrite.v1.ServiceRules.ExposeR\x06expose\x12E\n" +
 	"\vtool_naming\x18\x02 \x01(\x0e2$.mcpwrite.v1.ServiceRules.ToolNamingR\n" +
@@ -2474,7 +2501,8 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\x0fomit_apply_tool\x18\n" +
 	" \x01(\bR\romitApplyTool\x12!\n" +
 	"\fdiscard_tool\x18\v \x01(\tR\vdiscardTool\x12]\n" +
-	"\x17default_elicit_fallback\x18\x0e \x01(\x0e2%.mcpwrite.v1.ToolRules.ElicitFallbackR\x15defaultElicitFallback\"8\n" +
+	"\x17default_elicit_fallback\x18\x0e \x01(\x0e2%.mcpwrite.v1.ToolRules.ElicitFallbackR\x15defaultElicitFallback\x12(\n" +
+	"\x10emit_zero_values\x18( \x01(\bR\x0eemitZeroValues\"8\n" +
 	"\x06Expose\x12\x16\n" +
 	"\x12EXPOSE_UNSPECIFIED\x10\x00\x12\r\n" +
 	"\tANNOTATED\x10\x01\x12\a\n" +
@@ -2552,7 +2580,7 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\tPairCheck\x12\x12\n" +
 	"\x04type\x18\x01 \x01(\tR\x04type\x12\x16\n" +
 	"\x06source\x18\x02 \x01(\tR\x06source\x12\x16\n" +
-	"\x06target\x18\x03 \x01(\tR\x06target\"\x85\x02\n" +
+	"\x06target\x18\x03 \x01(\tR\x06target\"\xad\x02\n" +
 	"\n" +
 	"FieldRules\x122\n" +
 	"\x05agent\x18\x01 \x01(\v2\x1a.mcpwrite.v1.AgentSuppliedH\x00R\x05agent\x120\n" +
@@ -2560,7 +2588,8 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\tgenerated\x18\x03 \x01(\v2\x16.mcpwrite.v1.GeneratedH\x00R\tgenerated\x127\n" +
 	"\n" +
 	"enum_alias\x18\x04 \x01(\v2\x16.mcpwrite.v1.EnumAliasH\x00R\tenumAlias\x12\x18\n" +
-	"\x06hidden\x18\x05 \x01(\bH\x00R\x06hiddenB\x06\n" +
+	"\x06hidden\x18\x05 \x01(\bH\x00R\x06hidden\x12&\n" +
+	"\x0femit_zero_value\x18( \x01(\bR\remitZeroValueB\x06\n" +
 	"\x04kind\"\x8c\x04\n" +
 	"\rAgentSupplied\x12\x1a\n" +
 	"\brequired\x18\x01 \x01(\bR\brequired\x12 \n" +
