@@ -245,7 +245,7 @@ func (c *call) prepare(s *mcpwriteimpl.Scratch) (proto.Message, Errors, errClass
 	if es := d.Errors(); len(es) > 0 {
 		wt.hint(es)
 		r.hintGroups(es)
-		return m, es, classBusiness
+		return m, r.earlyRequestCheck(wt, c.body, m, es), classBusiness
 	}
 	*gc = mcpwriteimpl.Call{
 		Ctx: ctx, Tool: wt.doc.Name, RC: mcpwriteimpl.RequestMetadata(c.rc), HasRC: c.hasRC,
