@@ -1,6 +1,7 @@
 package golden_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"regexp"
@@ -261,4 +262,9 @@ func genRegexp(r *rand.Rand, re *syntax.Regexp, b *strings.Builder) {
 			genRegexp(r, re.Sub[0], b)
 		}
 	}
+}
+
+// unmarshalVia decodes v (a schema value) into out through JSON.
+func unmarshalVia(v any, out any) error {
+	return json.Unmarshal([]byte(mustMarshal(v)), out)
 }

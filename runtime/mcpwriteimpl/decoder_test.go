@@ -256,6 +256,19 @@ func TestDecoderPathsFollowEnterAndLeave(t *testing.T) {
 	}
 }
 
+// An unknown key is never offered a field the agent already set: an agent
+// taking the first suggestion would overwrite that field's value.
+func TestKnownOffersOnlyFieldsNotYetSet(t *testing.T) {
+	fields := []string{"notes", "note_id", "name"}
+	obj, _ := Parse([]byte(`{"notes":"keep","notez":"x"}`), Limits{})
+	d := NewDecoder(Limits{})
+	d.Known(obj, fields)
+	es := d.Errors()
+	if len(es) != 1 || es[0].Message != `unknown field "notez"; did you mean "note_id"?` || !reflect.DeepEqual(es[0].Suggestions.DidYouMean, []string{"note_id"}) {
+		t.Errorf("errors = %+v", es)
+	}
+}
+
 func TestKnownReportsUnknownFieldsWithDidYouMean(t *testing.T) {
 	fields := []string{"name", "parent_id", "description", "type"}
 	obj, _ := Parse([]byte(`{"name":"x","parentId":"p","Name":"y","zqxj":1}`), Limits{})
@@ -272,7 +285,8 @@ func TestKnownReportsUnknownFieldsWithDidYouMean(t *testing.T) {
 	}
 	want := []got{
 		{errLine{CodeUnknownField, `unknown field "parentId"; did you mean "parent_id"?`, "parentId"}, []string{"parent_id"}, fields},
-		{errLine{CodeUnknownField, `unknown field "Name"; keys are case-sensitive, did you mean "name"?`, "Name"}, []string{"name"}, fields},
+		// name is set already: offering it would overwrite it.
+		{errLine{CodeUnknownField, `unknown field "Name"; keys are case-sensitive, and "name" is already set`, "Name"}, nil, fields},
 		{errLine{CodeUnknownField, `unknown field "zqxj"`, "zqxj"}, nil, fields},
 	}
 	if !reflect.DeepEqual(gs, want) {
