@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
+	"google.golang.org/protobuf/compiler/protogen"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
@@ -28,6 +29,9 @@ func (b *builder) zeroValueRequired(fm *fieldModel) bool {
 	}
 	if ig := r.GetIgnore(); ig == validate.Ignore_IGNORE_ALWAYS || ig == validate.Ignore_IGNORE_IF_ZERO_VALUE {
 		return true
+	}
+	if !r.HasIgnore() && inMessageOneof(pf) {
+		return true // a (buf.validate.message).oneof member is IGNORE_IF_ZERO_VALUE
 	}
 	rule := zeroFails(r, pf.Desc)
 	if rule == "" {
@@ -221,4 +225,19 @@ func numberZeroFails(msg protoreflect.Message, kind string) string {
 		return kind + " range"
 	}
 	return ""
+}
+
+// inMessageOneof reports whether f is named by a (buf.validate.message).oneof
+// rule of its message, which makes it IGNORE_IF_ZERO_VALUE unless it sets
+// ignore itself.
+func inMessageOneof(f *protogen.Field) bool {
+	if f.Parent == nil {
+		return false
+	}
+	for _, o := range ext[*validate.MessageRules](f.Parent.Desc.Options(), validate.E_Message).GetOneof() {
+		if slices.Contains(o.GetFields(), string(f.Desc.Name())) {
+			return true
+		}
+	}
+	return false
 }

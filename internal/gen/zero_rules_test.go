@@ -31,6 +31,9 @@ message Req {
   repeated string ids = 12 [(buf.validate.field).repeated.max_items = 3];
   string country = 13 [(buf.validate.field).string = {in: ["DE", "FR"]}];
   string size = 14 [(mcpwrite.v1.field).agent = {default: "\"M\""}, (buf.validate.field).string.min_len = 1];
+  option (buf.validate.message).oneof = {fields: ["phone", "fax"]};
+  string phone = 15 [(buf.validate.field).string.min_len = 5];
+  string fax = 16 [(buf.validate.field).string.min_len = 5, (buf.validate.field).ignore = IGNORE_UNSPECIFIED];
 }
 `
 	resp, err := plugintest.Run(request(t, src, ""))
@@ -51,7 +54,9 @@ message Req {
 	if err := json.Unmarshal(doc.Services[0].Tools[0].InputSchema, &in); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"tags", "labels", "discount", "email", "vat", "beyond", "country"}
+	// phone is in a message oneof (IGNORE_IF_ZERO_VALUE implied); fax sets
+	// ignore itself, so its rule applies to the zero value.
+	want := []string{"tags", "labels", "discount", "email", "vat", "beyond", "country", "fax"}
 	if !reflect.DeepEqual(in.Required, want) {
 		t.Errorf("required = %q, want %q", in.Required, want)
 	}
