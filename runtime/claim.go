@@ -121,25 +121,25 @@ func (c *call) peek() *mcp.CallToolResult {
 
 // answerExisting is the answer to a call whose key is held by ex.
 func (c *call) answerExisting(fp string, ex *idempotency.Record) *mcp.CallToolResult {
-	r, name, key := c.r, c.name(), c.ctl.key
+	r, name, key, kn := c.r, c.name(), c.ctl.key, c.wt.names.clientRequestID
 	switch {
 	case ex == nil:
 		return c.fail(Errors{r.internal(c.ctx, name, errors.New("idempotency claim refused without a record"))})
 	case ex.Fingerprint != fp:
 		return c.fail(Errors{{
-			Code: mcpwriteimpl.CodeIdempotencyKeyReused, Field: argClientRequestID,
-			Message:     fmt.Sprintf("client_request_id %q was already used for a different request", key),
-			Details:     map[string]any{"client_request_id": key},
-			Suggestions: &Suggestions{Hint: "Use a new client_request_id for a new request; resend the original arguments unchanged to get the original result."},
+			Code: mcpwriteimpl.CodeIdempotencyKeyReused, Field: kn,
+			Message:     fmt.Sprintf("%s %q was already used for a different request", kn, key),
+			Details:     map[string]any{kn: key},
+			Suggestions: &Suggestions{Hint: fmt.Sprintf("Use a new %s for a new request; resend the original arguments unchanged to get the original result.", kn)},
 		}})
 	case ex.State == idempotency.StateCompleted:
 		return r.replay(c.ctx, name, ex.Response, ex.IsError, ex.CreatedAt)
 	default:
 		return c.fail(Errors{{
-			Code: mcpwriteimpl.CodeIdempotencyInProgress, Field: argClientRequestID,
-			Message:     fmt.Sprintf("a request with client_request_id %q is still being processed", key),
-			Details:     map[string]any{"client_request_id": key},
-			Suggestions: &Suggestions{Hint: "Wait a few seconds and retry with the same client_request_id and arguments; it will return the result."},
+			Code: mcpwriteimpl.CodeIdempotencyInProgress, Field: kn,
+			Message:     fmt.Sprintf("a request with %s %q is still being processed", kn, key),
+			Details:     map[string]any{kn: key},
+			Suggestions: &Suggestions{Hint: fmt.Sprintf("Wait a few seconds and retry with the same %s and arguments; it will return the result.", kn)},
 		}})
 	}
 }
@@ -220,9 +220,9 @@ func (c *call) unrecorded(result []byte, err error) *mcp.CallToolResult {
 	r, name, key := c.r, c.name(), c.ctl.key
 	e := &ErrorEntry{
 		Code:  mcpwriteimpl.CodeUnavailable,
-		Field: argClientRequestID,
-		Message: fmt.Sprintf("%s ran, but its outcome could not be recorded under client_request_id %q: a retry with this key after %s may run it again",
-			name, key, r.cfg.idemLease),
+		Field: c.wt.names.clientRequestID,
+		Message: fmt.Sprintf("%s ran, but its outcome could not be recorded under %s %q: a retry with this key after %s may run it again",
+			name, c.wt.names.clientRequestID, key, r.cfg.idemLease),
 		Details:     map[string]any{"applied": true},
 		Suggestions: &Suggestions{Hint: "The write was applied; details.result is its result. Check the current state before retrying."},
 		TraceID:     r.traceID(),

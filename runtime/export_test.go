@@ -6,14 +6,34 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
+
+// ZeroForTest chooses the fields written at their zero value: All (the
+// service's emit_zero_values) or the Fields listed (emit_zero_value).
+type ZeroForTest struct {
+	All    bool
+	Fields []string
+}
+
+func zeroShape(jsonNames bool, zero []ZeroForTest) answerShape {
+	svc := &schemadoc.Service{}
+	if jsonNames {
+		svc.FieldNaming = "JSON_NAME"
+	}
+	if len(zero) > 0 {
+		svc.ZeroValues, svc.ZeroValueFields = zero[0].All, zero[0].Fields
+	}
+	return shapeOf(svc)
+}
 
 // RenderSuccessForTest renders the success envelope of resp as a tool
 // call does, and reports whether the one-pass encoder wrote it (false: it
 // took the protojson path).
-func RenderSuccessForTest(resp proto.Message, suggestions []string, warnings []mcpwriteimpl.Warning, enums map[string]*mcpwriteimpl.EnumTable, jsonNames bool) (body []byte, encoded bool, err error) {
-	_, encErr := encodeResponseFields(resp, enums, jsonNames)
-	o, err := successEnvelope(resp, "result", suggestions, warnings, enums, jsonNames)
+func RenderSuccessForTest(resp proto.Message, suggestions []string, warnings []mcpwriteimpl.Warning, enums map[string]*mcpwriteimpl.EnumTable, jsonNames bool, zero ...ZeroForTest) (body []byte, encoded bool, err error) {
+	shape := zeroShape(jsonNames, zero)
+	_, encErr := encodeResponseFields(resp, enums, shape)
+	o, err := successEnvelope(resp, "result", suggestions, warnings, enums, shape)
 	if err != nil {
 		return nil, encErr == nil, err
 	}
@@ -24,8 +44,9 @@ func RenderSuccessForTest(resp proto.Message, suggestions []string, warnings []m
 // RenderSuccessOracleForTest renders the same envelope the reference way:
 // protojson, parsed, aliased in the tree, and the envelope marshalled by
 // encoding/json.
-func RenderSuccessOracleForTest(resp proto.Message, suggestions []string, warnings []mcpwriteimpl.Warning, enums map[string]*mcpwriteimpl.EnumTable, jsonNames bool) ([]byte, error) {
-	o, err := successEnvelopeWith(responseFieldsProtojson, resp, "result", suggestions, warnings, enums, jsonNames)
+func RenderSuccessOracleForTest(resp proto.Message, suggestions []string, warnings []mcpwriteimpl.Warning, enums map[string]*mcpwriteimpl.EnumTable, jsonNames bool, zero ...ZeroForTest) ([]byte, error) {
+	shape := zeroShape(jsonNames, zero)
+	o, err := successEnvelopeWith(responseFieldsProtojson, resp, "result", suggestions, warnings, enums, shape)
 	if err != nil {
 		return nil, err
 	}

@@ -10,9 +10,9 @@ import (
 
 // argumentsFingerprint is idempotency.Fingerprint of the arguments obj was
 // parsed from, computed from the parsed tree instead of parsing the bytes
-// again: the same canonical JSON (client_request_id and dry_run left out at
-// the top, keys sorted at every level, strings escaped one way, numbers as
-// written), so fingerprints stored by either agree.
+// again: the same canonical JSON (the idempotency key and dry_run, in either
+// spelling, left out at the top, keys sorted at every level, strings escaped
+// one way, numbers as written), so fingerprints stored by either agree.
 func argumentsFingerprint(obj *mcpwriteimpl.Object) string {
 	return idempotency.FingerprintCanonical(appendCanonicalObject(make([]byte, 0, 256), obj, true))
 }
@@ -23,7 +23,7 @@ func appendCanonicalObject(out []byte, o *mcpwriteimpl.Object, top bool) []byte 
 	}
 	idx := make([]int, 0, len(o.Keys))
 	for i, k := range o.Keys {
-		if top && (k == argClientRequestID || k == argDryRun) {
+		if top && isWriteControl(k) {
 			continue
 		}
 		idx = append(idx, i)

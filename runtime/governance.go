@@ -271,8 +271,8 @@ func (c *call) storeProposal() ([]byte, Errors) {
 		{"success", true},
 		{"proposal", po},
 		{"suggestions", []string{fmt.Sprintf(
-			"Nothing was written yet. Show the summary and preview to the user; if they confirm, call %s with proposal_id %q before it expires.",
-			r.svc.ApplyTool, p.ID)}},
+			"Nothing was written yet. Show the summary and preview to the user; if they confirm, call %s with %s %q before it expires.",
+			r.svc.ApplyTool, r.control().proposalID, p.ID)}},
 		{"warnings", warningsJSON(ws)},
 	}
 	return r.render(ctx, name, o), nil
@@ -401,19 +401,19 @@ func (r *registry) proposalError(ctx context.Context, tool, id string, err error
 	details := map[string]any{"proposal_id": id}
 	switch {
 	case errors.Is(err, proposal.ErrNotFound):
-		return &ErrorEntry{Code: mcpwriteimpl.CodeProposalNotFound, Field: "proposal_id", Message: fmt.Sprintf("proposal %q not found", id), Details: details,
+		return &ErrorEntry{Code: mcpwriteimpl.CodeProposalNotFound, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q not found", id), Details: details,
 			Suggestions: &Suggestions{Hint: "Proposals can only be applied by the tenant and principal that made them. Call the write tool again to make a new proposal."}}
 	case errors.Is(err, proposal.ErrDiscarded):
-		return &ErrorEntry{Code: mcpwriteimpl.CodeProposalNotFound, Field: "proposal_id", Message: fmt.Sprintf("proposal %q was discarded", id), Details: details,
+		return &ErrorEntry{Code: mcpwriteimpl.CodeProposalNotFound, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q was discarded", id), Details: details,
 			Suggestions: &Suggestions{Hint: "Call the write tool again to make a new proposal."}}
 	case errors.Is(err, proposal.ErrExpired):
-		return &ErrorEntry{Code: mcpwriteimpl.CodeProposalExpired, Field: "proposal_id", Message: fmt.Sprintf("proposal %q has expired", id), Details: details,
+		return &ErrorEntry{Code: mcpwriteimpl.CodeProposalExpired, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q has expired", id), Details: details,
 			Suggestions: &Suggestions{Hint: "Call the write tool again to make a fresh proposal and ask the user again."}}
 	case errors.Is(err, proposal.ErrBusy):
-		return &ErrorEntry{Code: mcpwriteimpl.CodeConflict, Field: "proposal_id", Message: fmt.Sprintf("proposal %q is being applied by another call", id), Details: details,
+		return &ErrorEntry{Code: mcpwriteimpl.CodeConflict, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q is being applied by another call", id), Details: details,
 			Suggestions: &Suggestions{Hint: "Wait a few seconds and apply again to get its result."}}
 	case errors.Is(err, proposal.ErrApplied):
-		return &ErrorEntry{Code: mcpwriteimpl.CodeConflict, Field: "proposal_id", Message: fmt.Sprintf("proposal %q was already applied", id), Details: details}
+		return &ErrorEntry{Code: mcpwriteimpl.CodeConflict, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q was already applied", id), Details: details}
 	}
 	return r.internal(ctx, tool, err)
 }
@@ -423,11 +423,11 @@ func (r *registry) proposalError(ctx context.Context, tool, id string, err error
 // request (otherwise the user confirmed something that no longer holds).
 func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 	name := r.svc.ApplyTool
-	vals, es := r.readArgs(arguments(req), argSpec{name: "proposal_id", kind: mcpwriteimpl.KindString, required: true})
+	vals, es := r.readArgs(arguments(req), r.proposalIDArg())
 	if len(es) > 0 {
 		return r.errorResult(ctx, name, nil, es), nil
 	}
-	id := vals["proposal_id"].Str
+	id := vals[r.control().proposalID].Str
 	rc, hasRC := r.requestContext(ctx, req)
 	if hasRC {
 		ctx = WithRequestContext(ctx, rc)
@@ -486,7 +486,7 @@ func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (
 			return toolResult(body, isError)
 		}
 		e := &ErrorEntry{
-			Code: mcpwriteimpl.CodeUnavailable, Field: "proposal_id", TraceID: r.traceID(),
+			Code: mcpwriteimpl.CodeUnavailable, Field: r.control().proposalID, TraceID: r.traceID(),
 			Message:     fmt.Sprintf("proposal %q was applied, but its result could not be saved: do not apply it again", p.ID),
 			Details:     map[string]any{"proposal_id": p.ID, "applied": true},
 			Suggestions: &Suggestions{Hint: "The write happened; details.result is its result. Read the current state instead of applying again."},
@@ -515,7 +515,7 @@ func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (
 		}
 		if len(es) > 0 || !ok || now.Digest != p.StateDigest {
 			abort()
-			e := staleState("proposal_id", fmt.Sprintf("Proposal %q", p.ID), EntityState{Target: p.Target, Summary: p.StateSummary}, now, ok && len(es) == 0)
+			e := staleState(r.control().proposalID, fmt.Sprintf("Proposal %q", p.ID), EntityState{Target: p.Target, Summary: p.StateSummary}, now, ok && len(es) == 0)
 			e.Details["proposal_id"] = p.ID
 			c.offerFreshProposal(p, e)
 			return r.errorResult(ctx, name, stored, Errors{e}), nil
@@ -546,7 +546,7 @@ func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (
 		ws = r.warnings(wt, b)
 	}
 	ap := &Outcome{ProposalID: p.ID, ApplyToken: p.ApplyStartedAt, StateDigest: p.StateDigest, Now: r.now(), render: func(resp proto.Message) ([]byte, error) {
-		o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), ws, r.enums, r.jsonNames())
+		o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), ws, r.enums, r.shape())
 		if err != nil {
 			return nil, err
 		}
@@ -580,7 +580,7 @@ func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (
 		abort()
 		return toolResult(body, true), nil
 	}
-	o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), ws, r.enums, r.jsonNames())
+	o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), ws, r.enums, r.shape())
 	if err != nil {
 		abort()
 		return r.errorResult(ctx, name, stored, Errors{r.internal(ctx, name, fmt.Errorf("marshal response: %w", err))}), nil
@@ -619,7 +619,7 @@ func (c *call) staleness(p *proposal.Proposal, stored proto.Message) (proto.Mess
 	}
 	if len(es) > 0 {
 		stale := &ErrorEntry{
-			Code: mcpwriteimpl.CodeProposalStale, Field: "proposal_id",
+			Code: mcpwriteimpl.CodeProposalStale, Field: r.control().proposalID,
 			Message:     fmt.Sprintf("proposal %q no longer validates against the current state", p.ID),
 			Details:     map[string]any{"proposal_id": p.ID},
 			Suggestions: &Suggestions{Hint: "Nothing was written. Call the write tool again to make a fresh proposal."},
@@ -631,7 +631,7 @@ func (c *call) staleness(p *proposal.Proposal, stored proto.Message) (proto.Mess
 		return fresh, nil
 	}
 	return nil, Errors{{
-		Code: mcpwriteimpl.CodeProposalStale, Field: "proposal_id",
+		Code: mcpwriteimpl.CodeProposalStale, Field: r.control().proposalID,
 		Message:     fmt.Sprintf("proposal %q is stale: the server would now fill it differently", p.ID),
 		Details:     map[string]any{"proposal_id": p.ID, "changed_fields": changedFields(a.ProtoReflect(), b.ProtoReflect())},
 		Suggestions: &Suggestions{Hint: "Nothing was written. Call the write tool again to make a fresh proposal and show it to the user."},
@@ -726,11 +726,11 @@ func changedFields(a, b protoreflect.Message) []string {
 // discardHandler drops a proposal the user rejected; discarding twice succeeds.
 func (r *registry) discardHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	name := r.svc.DiscardTool
-	vals, es := r.readArgs(arguments(req), argSpec{name: "proposal_id", kind: mcpwriteimpl.KindString, required: true})
+	vals, es := r.readArgs(arguments(req), r.proposalIDArg())
 	if len(es) > 0 {
 		return r.errorResult(ctx, name, nil, es), nil
 	}
-	id := vals["proposal_id"].Str
+	id := vals[r.control().proposalID].Str
 	rc, _ := r.requestContext(ctx, req)
 	if err := r.cfg.proposals.Discard(ctx, id, rc.TenantID, rc.PrincipalID, r.now()); err != nil && !errors.Is(err, proposal.ErrDiscarded) {
 		return r.errorResult(ctx, name, nil, Errors{r.proposalError(ctx, name, id, err)}), nil

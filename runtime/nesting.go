@@ -85,8 +85,8 @@ func (wt *writeTool) hint(es Errors) {
 // without underscores (tenantId, TENANT_ID).
 func hintServerFilled(es Errors, fills []schemadoc.ServerFill) {
 	for _, e := range es {
-		if e == nil || e.Code != CodeUnknownField || strings.ContainsAny(e.Field, ".[") {
-			continue
+		if e == nil || e.Code != CodeUnknownField || strings.ContainsAny(e.Field, ".[") || alias(e.Field) != "" {
+			continue // a control argument is never a server-filled field
 		}
 		hinted := false
 		for _, f := range fills {
@@ -100,7 +100,10 @@ func hintServerFilled(es Errors, fills []schemadoc.ServerFill) {
 			if e.Suggestions == nil {
 				e.Suggestions = &Suggestions{}
 			}
+			// Leave it out, and nothing else: a different field offered
+			// beside the hint is where an agent would send the value.
 			e.Suggestions.Hint = fmt.Sprintf("%s is filled by the server (%s); leave it out", name, f.How)
+			e.Suggestions.DidYouMean = nil
 			e.Message = fmt.Sprintf("unknown field %s: the server fills %s itself", mcpwriteimpl.ClipQuote(e.Field), name)
 			hinted = true
 			break
@@ -132,6 +135,7 @@ func hintServerFilledMessage(e *ErrorEntry, fills []schemadoc.ServerFill) {
 		e.Suggestions = &Suggestions{}
 	}
 	e.Suggestions.Hint = fmt.Sprintf("%s is filled by the server (%s); leave it out", parent, strings.Join(inside, ", "))
+	e.Suggestions.DidYouMean = nil
 	e.Message = fmt.Sprintf("unknown field %s: the server fills %s itself", mcpwriteimpl.ClipQuote(e.Field), parent)
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -98,53 +99,46 @@ func (r *registry) parseArgsInto(raw []byte, s *mcpwriteimpl.Scratch) (*mcpwrite
 	return obj, nil
 }
 
-// splitControl removes client_request_id, dry_run and, when the tool takes
-// one, the agent's summary argument (summaryArg) from the arguments (they
-// steer the pipeline, not the request) and checks them.
-func splitControl(obj *mcpwriteimpl.Object, summaryArg string) (control, *mcpwriteimpl.Object) {
+// splitControl removes the control arguments (the idempotency key and
+// dry_run under either spelling of names, and, when the tool takes one, the
+// agent's summary argument summaryArg) from the arguments (they steer the
+// pipeline, not the request) and checks them.
+func splitControl(obj *mcpwriteimpl.Object, summaryArg string, names controlNames) (control, *mcpwriteimpl.Object) {
 	var c control
 	hasControl := false
 	for _, k := range obj.Keys {
-		hasControl = hasControl || k == argClientRequestID || k == argDryRun || summaryArg != "" && k == summaryArg
+		hasControl = hasControl || isWriteControl(k) || summaryArg != "" && k == summaryArg
 	}
 	if !hasControl {
 		return c, obj // the common call: nothing to split, nothing to copy
 	}
 	body := &mcpwriteimpl.Object{Keys: make([]string, 0, len(obj.Keys)), Vals: make([]*mcpwriteimpl.Value, 0, len(obj.Keys))}
+	var seen []string
 	for i, k := range obj.Keys {
 		v := obj.Vals[i]
-		switch k {
-		case argClientRequestID:
-			switch {
-			case v == nil || v.Kind == mcpwriteimpl.KindNull:
-			case v.Kind != mcpwriteimpl.KindString:
-				c.errs = append(c.errs, &ErrorEntry{
-					Code: mcpwriteimpl.CodeInvalidType, Field: k,
-					Message: "client_request_id must be a string",
-					Details: map[string]any{"expected": "string", "got": mcpwriteimpl.JSONKind(v.Kind)},
-				})
-			default:
-				if err := idempotency.ValidateKey(v.Str); err != nil {
-					c.errs = append(c.errs, &ErrorEntry{
-						Code: mcpwriteimpl.CodeInvalidIdempotencyKey, Field: k, Message: err.Error(),
-						Suggestions: &Suggestions{Hint: "Use 1-255 characters of A-Z, a-z, 0-9, '_' and '-', e.g. create_element-7f3a9c."},
-					})
-				} else {
-					c.key = v.Str
-				}
+		name := names.canonical(k)
+		if name != "" {
+			if slices.Contains(seen, name) {
+				c.errs = append(c.errs, bothSpellings(name))
+				continue
 			}
-		case argDryRun:
+			seen = append(seen, name)
+		}
+		switch {
+		case name == names.clientRequestID:
+			c.key, c.errs = clientRequestID(k, v, c.errs)
+		case name == names.dryRun:
 			switch {
 			case v == nil || v.Kind == mcpwriteimpl.KindNull:
 			case v.Kind != mcpwriteimpl.KindBool:
 				c.errs = append(c.errs, &ErrorEntry{
-					Code: mcpwriteimpl.CodeInvalidType, Field: k, Message: "dry_run must be a boolean",
+					Code: mcpwriteimpl.CodeInvalidType, Field: k, Message: k + " must be a boolean",
 					Details: map[string]any{"expected": "boolean", "got": mcpwriteimpl.JSONKind(v.Kind)},
 				})
 			default:
 				c.dryRun = v.Bool
 			}
-		case summaryArg:
+		case summaryArg != "" && k == summaryArg:
 			c.summary, c.errs = agentSummary(k, v, c.errs)
 		default:
 			body.Keys = append(body.Keys, k)
@@ -152,6 +146,29 @@ func splitControl(obj *mcpwriteimpl.Object, summaryArg string) (control, *mcpwri
 		}
 	}
 	return c, body
+}
+
+// clientRequestID checks the idempotency key sent as k: a string of the
+// key rule; null is as if not sent.
+func clientRequestID(k string, v *mcpwriteimpl.Value, errs Errors) (string, Errors) {
+	switch {
+	case v == nil || v.Kind == mcpwriteimpl.KindNull:
+	case v.Kind != mcpwriteimpl.KindString:
+		errs = append(errs, &ErrorEntry{
+			Code: mcpwriteimpl.CodeInvalidType, Field: k,
+			Message: k + " must be a string",
+			Details: map[string]any{"expected": "string", "got": mcpwriteimpl.JSONKind(v.Kind)},
+		})
+	default:
+		if err := idempotency.ValidateKey(v.Str); err != nil {
+			return "", append(errs, &ErrorEntry{
+				Code: mcpwriteimpl.CodeInvalidIdempotencyKey, Field: k, Message: err.Error(),
+				Suggestions: &Suggestions{Hint: "Use 1-255 characters of A-Z, a-z, 0-9, '_' and '-', e.g. create_element-7f3a9c."},
+			})
+		}
+		return v.Str, errs
+	}
+	return "", errs
 }
 
 // agentSummary checks the agent's summary of a change: a string of 1 to
@@ -248,7 +265,7 @@ func (c *call) prepare(s *mcpwriteimpl.Scratch) (proto.Message, Errors, errClass
 	if es := d.Errors(); len(es) > 0 {
 		wt.hint(es)
 		r.hintGroups(es)
-		return m, es, classBusiness
+		return m, r.earlyRequestCheck(wt, c.body, m, es), classBusiness
 	}
 	*gc = mcpwriteimpl.Call{
 		Ctx: ctx, Tool: wt.doc.Name, RC: mcpwriteimpl.RequestMetadata(c.rc), HasRC: c.hasRC,
@@ -496,7 +513,7 @@ func (c *call) execute() answer {
 		}
 		out = &Outcome{Key: k.key, Fingerprint: k.fp, Now: r.now(), TTL: r.cfg.idemTTL, Lease: r.cfg.idemLease, ClaimInTx: c.txClaim.held,
 			render: func(resp proto.Message) ([]byte, error) {
-				o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), r.warnings(wt, c.body), r.enums, r.jsonNames())
+				o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), r.warnings(wt, c.body), r.enums, r.shape())
 				if err != nil {
 					return nil, err
 				}
@@ -526,7 +543,7 @@ func (c *call) execute() answer {
 		c.claim.held = false // committed with the write
 		return answer{body: out.body}
 	}
-	o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), r.warnings(wt, c.body), r.enums, r.jsonNames())
+	o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), r.warnings(wt, c.body), r.enums, r.shape())
 	if err != nil {
 		return c.failure(Errors{r.internal(c.ctx, name, fmt.Errorf("marshal response: %w", err))}, false)
 	}

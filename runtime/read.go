@@ -41,7 +41,7 @@ func (r *registry) readHandler(wt *writeTool) mcp.ToolHandler {
 			es, _ := r.classify(ctx, name, err)
 			return r.errorResult(ctx, name, m, es), nil
 		}
-		o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), []mcpwriteimpl.Warning{}, r.enums, r.jsonNames())
+		o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), []mcpwriteimpl.Warning{}, r.enums, r.shape())
 		if err != nil {
 			return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("marshal response: %w", err))}), nil
 		}
@@ -49,20 +49,21 @@ func (r *registry) readHandler(wt *writeTool) mcp.ToolHandler {
 	}
 }
 
-// hintReadControl answers an agent that sends a write's control argument to
-// a read: "list_people is a read tool and takes no client_request_id".
+// hintReadControl answers an agent that sends a write's control argument, in
+// either spelling, to a read: "list_people is a read tool and takes no
+// client_request_id".
 func hintReadControl(tool string, es Errors) {
 	for _, e := range es {
 		if e == nil || e.Code != CodeUnknownField {
 			continue
 		}
 		switch e.Field {
-		case argClientRequestID:
-			e.Message = fmt.Sprintf("unknown field %q: %s is a read tool and takes no client_request_id", e.Field, tool)
-			e.Suggestions = &Suggestions{Hint: "A read changes nothing and is safe to repeat; leave client_request_id out."}
-		case argDryRun:
-			e.Message = fmt.Sprintf("unknown field %q: %s is a read tool and takes no dry_run", e.Field, tool)
-			e.Suggestions = &Suggestions{Hint: "A read changes nothing; call it without dry_run."}
+		case argClientRequestID, camelControl.clientRequestID:
+			e.Message = fmt.Sprintf("unknown field %q: %s is a read tool and takes no %s", e.Field, tool, e.Field)
+			e.Suggestions = &Suggestions{Hint: fmt.Sprintf("A read changes nothing and is safe to repeat; leave %s out.", e.Field)}
+		case argDryRun, camelControl.dryRun:
+			e.Message = fmt.Sprintf("unknown field %q: %s is a read tool and takes no %s", e.Field, tool, e.Field)
+			e.Suggestions = &Suggestions{Hint: fmt.Sprintf("A read changes nothing; call it without %s.", e.Field)}
 		}
 	}
 }
@@ -74,5 +75,5 @@ func (wt *writeTool) splitControl(obj *mcpwriteimpl.Object) (control, *mcpwritei
 	if wt.read {
 		return control{}, obj
 	}
-	return splitControl(obj, wt.doc.AgentSummary)
+	return splitControl(obj, wt.doc.AgentSummary, wt.names)
 }

@@ -53,6 +53,8 @@ type registry struct {
 	checker mcpwriteimpl.RequestChecker
 	// waits counts the in-call confirmations waiting (quota.go).
 	waits waits
+	// answers is the service's answer shape (answer_shape.go), made once.
+	answers *answerShape
 }
 
 // writeTool joins a tool's document entry with its generated code.
@@ -73,6 +75,8 @@ type writeTool struct {
 	// read: a read tool (kind READ), which changes nothing and is never
 	// keyed, confirmed or proposed.
 	read bool
+	// names are the control arguments in the service's field naming.
+	names controlNames
 }
 
 // schemaHash is "sha256:" and the first 8 bytes, in hex, of the tool's
@@ -148,6 +152,8 @@ func newRegistry(svc *mcpwriteimpl.Service, opts []Option) (*registry, error) {
 		return nil, fmt.Errorf("runtime: service %s: not in the schema document of %q", svc.Name, doc.Source)
 	}
 	r := &registry{cfg: newConfig(opts), svc: sd, version: sd.SchemaVersion, enums: svc.Enums, tools: map[string]*writeTool{}}
+	shape := shapeOf(sd)
+	r.answers = &shape
 	if r.version == "" {
 		// A document generated before schema versions: the same hash,
 		// computed from the entry as read.
@@ -215,7 +221,7 @@ func (r *registry) bind(svc *mcpwriteimpl.Service) error {
 		if read && d.Confirmation != "" && Confirmation(d.Confirmation) != ConfirmDirect {
 			return fmt.Errorf("tool %q is a read (kind READ) but asks for %s confirmation; a read is never confirmed", d.Name, d.Confirmation)
 		}
-		r.tools[d.Name] = &writeTool{bind: b, doc: d, optionalDescription: opt, nested: nestedPaths(d.InputSchema), hash: schemaHash(d), read: read}
+		r.tools[d.Name] = &writeTool{bind: b, doc: d, optionalDescription: opt, nested: nestedPaths(d.InputSchema), hash: schemaHash(d), read: read, names: controlNamesFor(r.jsonNames())}
 		r.order = append(r.order, d.Name)
 		if !read {
 			r.writes = append(r.writes, d.Name)

@@ -122,3 +122,24 @@ func TestRequestCheckThatCannotBeBuiltFailsRegistration(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// One round of repair: when the decoder refuses the arguments, the request
+// check still runs on what decoded, and its violations on fields the agent
+// sent come in the same answer; a field in error and a rule of the whole
+// message wait for the full check.
+func TestRequestCheckViolationsJoinDecodeProblems(t *testing.T) {
+	h := newHarness(t, harnessOpts{service: func(svc *mcpwriteimpl.Service) {
+		svc.Tools[0].AgentPaths = map[string]string{"title": "title", "description": "description", "priority": "priority"}
+		svc.NewChecker = func() (mcpwriteimpl.RequestChecker, error) { return fakeChecker{}, nil }
+	}})
+	bad := h.call(alice, "create_note", `{"title":"shout","priority":"high"}`)
+	want := `[map[code:INVALID_TYPE field:priority message:expected integer, got string] ` +
+		`map[code:CONSTRAINT_VIOLATION details:map[rule_id:title.no_shouting] field:title message:title must not be all capitals]]`
+	if !bad.isError || valueAt(t, bad.text, "errors") != want {
+		t.Fatalf("one round:\n got %s\nwant errors %s", bad.text, want)
+	}
+	// Fixing both at once succeeds on the next call.
+	if ok := h.call(alice, "create_note", `{"title":"fine","priority":2}`); ok.isError {
+		t.Fatalf("repaired call: %s", ok.text)
+	}
+}

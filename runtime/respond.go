@@ -400,17 +400,17 @@ var reservedKeys = map[string]bool{
 // Enum values are shown by their agent-facing aliases (enums), and a
 // response field named warnings (strings, or objects with code and message)
 // joins the envelope's warnings instead of being dropped.
-func successEnvelope(resp proto.Message, resultKey string, suggestions []string, warnings []mcpwriteimpl.Warning, enums map[string]*mcpwriteimpl.EnumTable, jsonNames bool) (object, error) {
-	return successEnvelopeWith(responseFields, resp, resultKey, suggestions, warnings, enums, jsonNames)
+func successEnvelope(resp proto.Message, resultKey string, suggestions []string, warnings []mcpwriteimpl.Warning, enums map[string]*mcpwriteimpl.EnumTable, shape answerShape) (object, error) {
+	return successEnvelopeWith(responseFields, resp, resultKey, suggestions, warnings, enums, shape)
 }
 
 // successEnvelopeWith is successEnvelope with the response rendered by
 // fields.
-func successEnvelopeWith(fieldsOf func(proto.Message, map[string]*mcpwriteimpl.EnumTable, bool) (object, json.RawMessage, error), resp proto.Message, resultKey string, suggestions []string, warnings []mcpwriteimpl.Warning, enums map[string]*mcpwriteimpl.EnumTable, jsonNames bool) (object, error) {
+func successEnvelopeWith(fieldsOf func(proto.Message, map[string]*mcpwriteimpl.EnumTable, answerShape) (object, json.RawMessage, error), resp proto.Message, resultKey string, suggestions []string, warnings []mcpwriteimpl.Warning, enums map[string]*mcpwriteimpl.EnumTable, shape answerShape) (object, error) {
 	o := make(object, 1, 8)
 	o[0] = member{"success", true}
 	if resp != nil {
-		fields, raw, err := fieldsOf(resp, enums, jsonNames)
+		fields, raw, err := fieldsOf(resp, enums, shape)
 		if err != nil {
 			return nil, err
 		}
@@ -442,19 +442,19 @@ func successEnvelopeWith(fieldsOf func(proto.Message, map[string]*mcpwriteimpl.E
 // response that is not a JSON object (a wrapper type) comes back whole, as
 // raw, with nil fields. The encoder writes it in one pass; what it leaves
 // to protojson (respond_encode.go) takes responseFieldsProtojson.
-func responseFields(resp proto.Message, enums map[string]*mcpwriteimpl.EnumTable, jsonNames bool) (object, json.RawMessage, error) {
-	fields, err := encodeResponseFields(resp, enums, jsonNames)
+func responseFields(resp proto.Message, enums map[string]*mcpwriteimpl.EnumTable, shape answerShape) (object, json.RawMessage, error) {
+	fields, err := encodeResponseFields(resp, enums, shape)
 	if err == nil {
 		return fields, nil, nil
 	}
-	return responseFieldsProtojson(resp, enums, jsonNames)
+	return responseFieldsProtojson(resp, enums, shape)
 }
 
 // responseFieldsProtojson is responseFields through protojson: rendered
 // once, parsed once, enum values aliased in the tree, and each top-level
 // field written out as its member.
-func responseFieldsProtojson(resp proto.Message, enums map[string]*mcpwriteimpl.EnumTable, jsonNames bool) (object, json.RawMessage, error) {
-	b, err := jsonOptions(jsonNames).Marshal(resp)
+func responseFieldsProtojson(resp proto.Message, enums map[string]*mcpwriteimpl.EnumTable, shape answerShape) (object, json.RawMessage, error) {
+	b, err := shape.protojson().Marshal(resp)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -463,6 +463,7 @@ func responseFieldsProtojson(resp proto.Message, enums map[string]*mcpwriteimpl.
 		raw, err := compactJSON(b)
 		return nil, raw, err
 	}
+	shape.prune(obj, resp.ProtoReflect())
 	if len(enums) > 0 {
 		aliasObject(obj, resp.ProtoReflect().Descriptor(), enums)
 	}

@@ -169,13 +169,15 @@ type respEncoder struct {
 	buf    []byte
 	enums  map[string]*mcpwriteimpl.EnumTable
 	naming int // 0 proto names, 1 JSON names
-	depth  int
+	// shape says which unset fields are written at their zero value.
+	shape answerShape
+	depth int
 }
 
 // encodeResponseFields is responseFieldsProtojson in one pass: the
 // response's populated fields as envelope members, each value written
 // once. errEncodeFallback means the response takes the protojson path.
-func encodeResponseFields(resp proto.Message, enums map[string]*mcpwriteimpl.EnumTable, jsonNames bool) (object, error) {
+func encodeResponseFields(resp proto.Message, enums map[string]*mcpwriteimpl.EnumTable, shape answerShape) (object, error) {
 	m := resp.ProtoReflect()
 	if !m.IsValid() {
 		return nil, errEncodeFallback
@@ -184,22 +186,22 @@ func encodeResponseFields(resp proto.Message, enums map[string]*mcpwriteimpl.Enu
 	if p.wk != wkNone || p.unsupported {
 		return nil, errEncodeFallback
 	}
-	e := respEncoder{enums: enums, buf: make([]byte, 0, 256)}
-	if jsonNames {
+	e := respEncoder{enums: enums, buf: make([]byte, 0, 256), shape: shape}
+	if shape.jsonNames {
 		e.naming = 1
 	}
 	alias := len(enums) > 0 && !p.noAlias
 	e.depth = 1
 	n := 0
 	for i := range p.fields {
-		if m.Has(p.fields[i].fd) {
+		if e.present(m, p.fields[i].fd) {
 			n++
 		}
 	}
 	fields := make(object, 0, n)
 	for i := range p.fields {
 		f := &p.fields[i]
-		if !m.Has(f.fd) {
+		if !e.present(m, f.fd) {
 			continue
 		}
 		fa, err := e.fieldAlias(f, alias)
@@ -213,6 +215,13 @@ func encodeResponseFields(resp proto.Message, enums map[string]*mcpwriteimpl.Enu
 		fields = append(fields, member{f.name[e.naming], ownJSON(e.buf[start:len(e.buf):len(e.buf)])})
 	}
 	return fields, nil
+}
+
+// present reports whether fd is written: when set, or when the shape
+// writes it at its zero value (a field without presence; protojson's
+// EmitDefaultValues for the whole message).
+func (e *respEncoder) present(m protoreflect.Message, fd protoreflect.FieldDescriptor) bool {
+	return m.Has(fd) || e.shape.writesZero(fd)
 }
 
 // fieldAlias reports whether the alias pass reaches f's value.
@@ -278,7 +287,7 @@ func (e *respEncoder) message(m protoreflect.Message, alias bool) error {
 	first := true
 	for i := range p.fields {
 		f := &p.fields[i]
-		if !m.Has(f.fd) {
+		if !e.present(m, f.fd) {
 			continue
 		}
 		if !first {
@@ -554,7 +563,7 @@ func (e *respEncoder) knownValue(m protoreflect.Message) error {
 // delegate writes m as protojson renders it, compacted as the protojson
 // path compacts it (Any, FieldMask; never aliased).
 func (e *respEncoder) delegate(m protoreflect.Message) error {
-	b, err := jsonOptions(e.naming == 1).Marshal(m.Interface())
+	b, err := e.shape.protojson().Marshal(m.Interface())
 	if err != nil {
 		return errEncodeFallback
 	}

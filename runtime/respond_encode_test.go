@@ -332,24 +332,29 @@ func (f *filler) scalar(fd protoreflect.FieldDescriptor) protoreflect.Value {
 
 // checkSame renders resp both ways and fails on any difference, in bytes
 // or in the error.
-func checkSame(t testing.TB, what string, resp proto.Message, enums map[string]*mcpwriteimpl.EnumTable, jsonNames bool) bool {
+func checkSame(t testing.TB, what string, resp proto.Message, enums map[string]*mcpwriteimpl.EnumTable, jsonNames bool, zeroValues ...runtime.ZeroForTest) bool {
 	t.Helper()
+	var zero runtime.ZeroForTest
+	if len(zeroValues) > 0 {
+		zero = zeroValues[0]
+	}
 	sugg := []string{"Call get_element to read it back.", "unicode \u2028 <tag> & \"q\""}
 	ws := []mcpwriteimpl.Warning{{Code: "W", Message: "note\nnew line", Field: "name"}, {Code: "X", Message: "é"}}
-	got, encoded, gerr := runtime.RenderSuccessForTest(resp, sugg, ws, enums, jsonNames)
-	want, werr := runtime.RenderSuccessOracleForTest(resp, sugg, ws, enums, jsonNames)
+	got, encoded, gerr := runtime.RenderSuccessForTest(resp, sugg, ws, enums, jsonNames, zero)
+	want, werr := runtime.RenderSuccessOracleForTest(resp, sugg, ws, enums, jsonNames, zero)
 	if (gerr == nil) != (werr == nil) {
-		t.Fatalf("%s (json names %v): error %v, the protojson path's %v", what, jsonNames, gerr, werr)
+		t.Fatalf("%s (json names %v, zero values %v): error %v, the protojson path's %v", what, jsonNames, zero, gerr, werr)
 	}
 	if !bytes.Equal(got, want) {
-		t.Fatalf("%s (json names %v): envelope differs\n got: %s\nwant: %s", what, jsonNames, got, want)
+		t.Fatalf("%s (json names %v, zero values %v): envelope differs\n got: %s\nwant: %s", what, jsonNames, zero, got, want)
 	}
 	return encoded
 }
 
 // Every response type of the five examples, with random values, renders
 // byte for byte as protojson-parse-alias-write renders it, with proto and
-// with JSON field names, and with and without alias tables.
+// with JSON field names, with and without alias tables, and with and without
+// zero values (EmitDefaultValues).
 func TestResponseEncoderMatchesProtojsonPath(t *testing.T) {
 	for _, svc := range exampleServices() {
 		t.Run(svc.name, func(t *testing.T) {
@@ -365,7 +370,10 @@ func TestResponseEncoderMatchesProtojsonPath(t *testing.T) {
 						for _, jsonNames := range []bool{false, true} {
 							for _, enums := range []map[string]*mcpwriteimpl.EnumTable{svc.enums, nil} {
 								total++
-								if checkSame(t, string(mt.Descriptor().FullName()), m.Interface(), enums, jsonNames) {
+								// Zero values (none, all, or every
+								// other field) by turns keep the run as
+								// short as before.
+								if checkSame(t, string(mt.Descriptor().FullName()), m.Interface(), enums, jsonNames, zeroTurn(i, mt.Descriptor())) {
 									encoded++
 								}
 							}
@@ -464,4 +472,39 @@ func FuzzResponseEncoder(f *testing.F) {
 
 func protoregistryFind(n protoreflect.FullName) (protoreflect.MessageType, error) {
 	return protoregistry.GlobalTypes.FindMessageByName(n)
+}
+
+// zeroTurn is the zero-value shape of the i-th message of a run: none, all
+// fields, or every other field of md and the messages below it.
+func zeroTurn(i int, md protoreflect.MessageDescriptor) runtime.ZeroForTest {
+	switch i % 3 {
+	case 1:
+		return runtime.ZeroForTest{All: true}
+	case 2:
+		var names []string
+		seen := map[protoreflect.FullName]bool{}
+		var walk func(md protoreflect.MessageDescriptor)
+		walk = func(md protoreflect.MessageDescriptor) {
+			if seen[md.FullName()] {
+				return
+			}
+			seen[md.FullName()] = true
+			fields := md.Fields()
+			for j := range fields.Len() {
+				fd := fields.Get(j)
+				if j%2 == 0 {
+					names = append(names, string(fd.FullName()))
+				}
+				if fd.IsMap() {
+					fd = fd.MapValue()
+				}
+				if fd.Message() != nil {
+					walk(fd.Message())
+				}
+			}
+		}
+		walk(md)
+		return runtime.ZeroForTest{Fields: names}
+	}
+	return runtime.ZeroForTest{}
 }

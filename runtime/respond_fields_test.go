@@ -15,7 +15,7 @@ func TestSuccessEnvelopeWritesTheResponseAsProtojsonDoes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := successEnvelope(resp, "", nil, nil, nil, false)
+	o, err := successEnvelope(resp, "", nil, nil, nil, answerShape{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +27,7 @@ func TestSuccessEnvelopeWritesTheResponseAsProtojsonDoes(t *testing.T) {
 	if string(got) != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
-	o, err = successEnvelope(wrapperspb.String("x<y"), "value", nil, nil, nil, false)
+	o, err = successEnvelope(wrapperspb.String("x<y"), "value", nil, nil, nil, answerShape{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -280,6 +280,7 @@ func schemaOutputSchema() jsonSchema {
 		{"server_fills", arraySchema(objectSchema(props{
 			{"field", typeString}, {"proto_field", typeString}, {"source", typeString}, {"how", typeString}, {"overridable", typeBoolean},
 		}, "field", "source", "how"))},
+		{"control_arguments", arraySchema(stringSchema("An argument that steers the call, not the request (idempotency key, dry run, the agent's summary), in the service's field naming; the other spelling is accepted too"))},
 		{"field_naming", stringSchema("JSON_NAME when every field name is the protojson name (parentId); absent for proto names")},
 		{"rules", arraySchema(objectSchema(props{
 			{"field", typeString}, {"proto_field", typeString}, {"filled_by", typeString},
@@ -290,7 +291,7 @@ func schemaOutputSchema() jsonSchema {
 		{"decided_by", stringSchema("The proto signal that decided kind and classification (an idempotency_level, a google.api.http binding, an AIP standard-method shape, a method name); absent when the tool option sets the kind")},
 		{"long_descriptions", arraySchema(objectSchema(props{{"path", typeString}, {"description", typeString}}, "path", "description"))},
 	}, "operation", "schema_hash", "schema_version", "description", "kind", "classification", "confirmation", "input_schema", "output_schema",
-		"examples", "required_fields", "optional_fields", "server_fills")
+		"examples", "required_fields", "optional_fields", "server_fills", "control_arguments")
 }
 
 func discoveryOutputSchema(grouped, paired bool) jsonSchema {

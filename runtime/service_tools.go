@@ -84,9 +84,9 @@ func (r *registry) serviceToolSpecs() []toolSpec {
 		specs = append(specs, toolSpec{&mcp.Tool{
 			Name:  n,
 			Title: "Apply a proposal",
-			Description: "Commit a proposed write by its proposal_id, after the user confirmed it. " +
+			Description: "Commit a proposed write by its " + r.control().proposalID + ", after the user confirmed it. " +
 				"Only the caller who made the proposal can apply it, once, before it expires.",
-			InputSchema:  schemaJSON(objectSchema(props{{"proposal_id", stringSchema("The proposal_id returned by the write tool")}}, "proposal_id")),
+			InputSchema:  schemaJSON(r.proposalIDSchema()),
 			OutputSchema: resultSchemaJSON(proposalResultSchema()),
 			Annotations:  annotations("Apply a proposal", h),
 		}, r.applyHandler})
@@ -96,7 +96,7 @@ func (r *registry) serviceToolSpecs() []toolSpec {
 			Name:         n,
 			Title:        "Discard a proposal",
 			Description:  "Discard a proposed write the user rejected; it can no longer be applied.",
-			InputSchema:  schemaJSON(objectSchema(props{{"proposal_id", stringSchema("The proposal_id returned by the write tool")}}, "proposal_id")),
+			InputSchema:  schemaJSON(r.proposalIDSchema()),
 			OutputSchema: resultSchemaJSON(discardResultSchema()),
 			Annotations:  annotations("Discard a proposal", schemadoc.Hints{Idempotent: true}),
 		}, r.discardHandler})
@@ -106,7 +106,10 @@ func (r *registry) serviceToolSpecs() []toolSpec {
 
 // argSpec is one argument of a service tool.
 type argSpec struct {
-	name     string
+	name string
+	// alias is another accepted spelling of name ("" for none); both at
+	// once is an error.
+	alias    string
 	kind     mcpwriteimpl.Kind
 	required bool
 	// text: the argument may also be a string holding JSON text of kind
@@ -130,9 +133,16 @@ func (r *registry) readArgs(raw []byte, specs ...argSpec) (map[string]*mcpwritei
 		v := obj.Vals[i]
 		var spec *argSpec
 		for j := range specs {
-			if specs[j].name == k {
+			if specs[j].name == k || specs[j].alias != "" && specs[j].alias == k {
 				spec = &specs[j]
 			}
+		}
+		if spec != nil && spec.alias != "" {
+			if _, dup := vals[spec.name]; dup || hasError(es, spec.name) {
+				es = append(es, bothSpellings(spec.name))
+				continue
+			}
+			k = spec.name
 		}
 		switch {
 		case spec == nil:
@@ -343,6 +353,7 @@ func (r *registry) schemaHandler(ctx context.Context, req *mcp.CallToolRequest) 
 		{"required_fields", nonNil(d.RequiredFields)},
 		{"optional_fields", nonNil(d.OptionalFields)},
 		{"server_fills", fills},
+		{"control_arguments", controlArguments(wt)},
 	}
 	if r.jsonNames() {
 		// Every field name above is the protojson name.

@@ -106,7 +106,8 @@ func TestGetWriteSchemaReturnsTheDocumentEntry(t *testing.T) {
 		                {"field":"model_id","source":"resolver","how":"resolver active_model","overridable":true},
 		                {"field":"meta.tenant_id","source":"context","how":"tenant from the request context"},
 		                {"field":"meta.correlation_id","source":"context","how":"correlation from the request context"},
-		                {"field":"meta.created_at","source":"generated","how":"NOW"}]}`)
+		                {"field":"meta.created_at","source":"generated","how":"NOW"}],
+		"control_arguments": ["client_request_id", "dry_run"]}`)
 	if got.isError || got.text != want {
 		t.Fatalf("got\n%s\nwant\n%s", got.text, want)
 	}

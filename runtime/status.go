@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"sort"
 
@@ -232,9 +233,9 @@ func (r *registry) storeUnavailable(ctx context.Context, tool, op string, k idem
 	r.cfg.logger.ErrorContext(ctx, "mcpwrite: idempotency store failed", "tool", tool, "op", op,
 		"tenant", k.Tenant, "client_request_id", clientKey, "trace_id", id, "error", err)
 	return &ErrorEntry{
-		Code: mcpwriteimpl.CodeUnavailable, Field: argClientRequestID, TraceID: id,
+		Code: mcpwriteimpl.CodeUnavailable, Field: r.control().clientRequestID, TraceID: id,
 		Message:     "the idempotency store is unavailable, so nothing was run or written",
-		Suggestions: &Suggestions{Hint: "Retry in a few seconds with the same client_request_id and arguments."},
+		Suggestions: &Suggestions{Hint: fmt.Sprintf("Retry in a few seconds with the same %s and arguments.", r.control().clientRequestID)},
 	}
 }
 

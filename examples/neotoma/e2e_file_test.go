@@ -53,6 +53,7 @@ func TestStoreFileIsInterpreted(t *testing.T) {
 		"success": true,
 		"source_id": "`+src+`",
 		"content_hash": "`+hash+`",
+		"deduplicated": false,
 		"file_size": 23,
 		"interpretation": {"run_id": "`+run+`", "entities_created": 1, "observations_created": 1},
 		"entities": [{"entity_id": "`+note+`", "entity_type": "note", "observation_id": "`+obsOf(run, "0")+`", "created": true, "canonical_name": "sample_invoice.pdf"}],
@@ -76,7 +77,7 @@ func TestStoreWithoutInterpretationThenReinterpret(t *testing.T) {
 	out := mustSucceed(t, cs, "store", args)
 	src, hash := fileSource(text)
 	assertJSON(t, out, `{
-		"success": true, "source_id": "`+src+`", "content_hash": "`+hash+`", "file_size": 30,
+		"success": true, "source_id": "`+src+`", "content_hash": "`+hash+`", "deduplicated": false, "file_size": 30,
 		"suggestions": ["Call create_relationship to create a typed relationship between two entities", "Call correct to correct one field of an entity"],
 		"warnings": []
 	}`)

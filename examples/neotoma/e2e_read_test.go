@@ -394,7 +394,7 @@ func TestGetSchemaRecommendations(t *testing.T) {
 		"success": true,
 		"recommendations": [{
 			"id": "rec_`+(&mcpwriteimpl.Call{}).ContentHash(ada.TenantID, "user-ada", "invoice", "raw_fragments")+`", "entity_type": "invoice",
-			"fields": [{"field_name": "approver", "field_type": "string"}], "source": "raw_fragments", "confidence_score": 1,
+			"fields": [{"field_name": "approver", "field_type": "string", "required": false}], "source": "raw_fragments", "confidence_score": 1,
 			"reasoning": "1 raw-fragment field(s) carried by at least 5 invoice entities with consistent types", "status": "pending"
 		}],
 		"total": 1, "entity_type": "invoice",
@@ -407,7 +407,7 @@ func TestGetSchemaRecommendations(t *testing.T) {
 	}
 	applied := mustSucceed(t, cs, "get_schema_recommendations", `{"entity_type":"invoice","status":"applied","source":"agent"}`)
 	recs := applied["recommendations"].([]any)
-	if len(recs) != 1 || !cmp.Equal(recs[0].(map[string]any)["fields"], []any{map[string]any{"field_name": "approver", "field_type": "string"}}) || recs[0].(map[string]any)["reasoning"] != "added by update_schema_incremental as global version 1.1" {
+	if len(recs) != 1 || !cmp.Equal(recs[0].(map[string]any)["fields"], []any{map[string]any{"field_name": "approver", "field_type": "string", "required": false}}) || recs[0].(map[string]any)["reasoning"] != "added by update_schema_incremental as global version 1.1" {
 		t.Errorf("applied = %v", applied)
 	}
 	bad, isErr := call(t, cs, "get_schema_recommendations", `{"entity_type":"invoices","source":"agent","status":"applied"}`)

@@ -287,6 +287,7 @@ func TestStoreCreatesEntityWithContentHashID(t *testing.T) {
 		"success": true,
 		"source_id": "`+src+`",
 		"content_hash": "`+hash+`",
+		"deduplicated": false,
 		"interpretation": {"run_id": "`+run+`", "entities_created": 1, "observations_created": 1},
 		"entities": [{"entity_id": "`+invoiceID+`", "entity_type": "invoice", "observation_id": "`+obs+`", "created": true, "canonical_name": "INV-2024-001"}],
 		"unknown_fields_count": 1,
@@ -496,11 +497,11 @@ func TestCorrectAgentMistakes(t *testing.T) {
 			wantMessage: "amount of an invoice must be a number",
 		},
 		{
-			name:      "value that is not JSON text",
+			name:      "number sent as bare text",
 			args:      `{"entity_id":"` + invoiceID + `","entity_type":"invoice","field":"amount","value":"EUR 1,300"}`,
-			wantCodes: []string{"INVALID_JSON@value"},
-			wantField: "value", wantTop: `Send the value as JSON text in a string, e.g. "{\"team\":\"payments\"}" for an object or "\"text\"" for a string.`,
-			wantMessage: `value must be JSON text (invalid JSON at byte 0: unexpected word "EUR"; strings must be in double quotes)`,
+			wantCodes: []string{"VALIDATION_ERROR@value"},
+			wantField: "value", wantTop: "Send the value as a JSON number, not quoted or formatted.",
+			wantMessage: "amount of an invoice must be a number",
 		},
 		{
 			name:      "wrong entity type",

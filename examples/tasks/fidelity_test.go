@@ -180,7 +180,7 @@ func schemaLines(prefix string, s map[string]any, required bool) []string {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		if prefix == "" && (n == "client_request_id" || n == "dry_run") {
+		if prefix == "" && (n == "clientRequestId" || n == "dryRun") {
 			continue // the product's own inputs on every write tool
 		}
 		p := n

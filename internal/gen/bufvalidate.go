@@ -593,6 +593,7 @@ func pvDescription(f *fieldModel) string {
 	if len(pv.numNotIn) > 0 {
 		words = append(words, "Must not be any of "+strings.Trim(floatList(pv.numNotIn), "[]")+".")
 	}
+	words = append(words, limitWords(f)...)
 	return strings.Join(words, " ")
 }
 

@@ -196,6 +196,7 @@ func (b *builder) service(s *protogen.Service) *serviceModel {
 		b.outputEnums(sm, t.method.Input, seen)
 		b.outputEnums(sm, t.method.Output, seen)
 	}
+	b.zeroValueFields(sm)
 	b.serviceTools(sm)
 	b.checkToolNames(sm)
 	return sm

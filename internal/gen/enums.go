@@ -157,11 +157,9 @@ func (b *builder) outputEnums(sm *serviceModel, m *protogen.Message, seen map[pr
 			if _, ok := sm.outputEnums[name]; ok {
 				continue
 			}
-			t, ok := b.file.firstTable[name]
-			if !ok {
-				t = b.table(vf.Enum, nil, f)
+			if t := b.outputTable(sm, vf.Enum, f); t != nil {
+				sm.outputEnums[name] = t
 			}
-			sm.outputEnums[name] = t
 		case vf.Message != nil && !wellKnown[vf.Message.Desc.FullName()]:
 			b.outputEnums(sm, vf.Message, seen)
 		}

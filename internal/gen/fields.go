@@ -309,7 +309,7 @@ func (b *builder) agentField(fm *fieldModel) bool {
 	if vf.Enum != nil {
 		fm.enumTable = b.table(vf.Enum, fm.alias, f)
 	}
-	if !b.bufValidate(fm) {
+	if !b.bufValidate(fm) || !b.zeroValueRequired(fm) {
 		return false
 	}
 	a = fm.agent

@@ -60,7 +60,10 @@ type serviceModel struct {
 	// vocabNames are the live vocabularies the tools take, first use first.
 	vocabNames []string
 	// outputEnums are the alias tables responses render enums with, by enum.
-	outputEnums  map[protoreflect.FullName]*enumTable
+	outputEnums map[protoreflect.FullName]*enumTable
+	// zeroFields are the response fields answers write at their zero value
+	// (zero_values.go).
+	zeroFields   map[protoreflect.FullName]bool
 	validateTool string
 	schemaTool   string
 	applyTool    string

@@ -125,7 +125,7 @@ func (b *builder) toolExamples(t *toolModel) []schemadoc.Example {
 			continue
 		}
 		for _, k := range sortedKeys(obj) {
-			if !hasAgentField(t.input, k) && !refusedKey(t.input, k) && (t.isRead() || k != "client_request_id" && k != "dry_run" && k != agentSummaryArg(t)) {
+			if !hasAgentField(t.input, k) && !refusedKey(t.input, k) && (t.isRead() || !isControlArg(k) && k != agentSummaryArg(t)) {
 				b.probs.methodf(t.method, "example %d: %q is not an input field of %s", i+1, k, t.name)
 			}
 		}

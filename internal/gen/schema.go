@@ -27,8 +27,9 @@ func u64(n uint64) *uint64 { return &n }
 
 func num(x float64) json.Number { return json.Number(strconv.FormatFloat(x, 'g', -1, 64)) }
 
-// inputSchema is the agent-facing schema of a tool: a write also takes
-// client_request_id and dry_run; a read's paging fields are described.
+// inputSchema is the agent-facing schema of a tool: a write also takes the
+// control arguments client_request_id and dry_run, named as the service
+// names its fields (control_args.go); a read's paging fields are described.
 func inputSchema(t *toolModel) *jsonschema.Schema {
 	x := newExpansion()
 	if t.input.recursive {
@@ -41,11 +42,12 @@ func inputSchema(t *toolModel) *jsonschema.Schema {
 		describePaging(t, s)
 		return s
 	}
-	s.Properties.Set("client_request_id", &jsonschema.Schema{
+	names := t.svc.control()
+	s.Properties.Set(names.clientRequestID, &jsonschema.Schema{
 		Type: "string", MinLength: u64(1), MaxLength: u64(255), Pattern: "^[A-Za-z0-9_-]+$",
 		Description: clientRequestIDDesc,
 	})
-	s.Properties.Set("dry_run", &jsonschema.Schema{Type: "boolean", Description: dryRunDesc})
+	s.Properties.Set(names.dryRun, &jsonschema.Schema{Type: "boolean", Description: dryRunDesc})
 	if a := agentSummaryArg(t); a != "" {
 		s.Properties.Set(a, &jsonschema.Schema{
 			Type: "string", MinLength: u64(1), MaxLength: u64(schemadoc.AgentSummaryMaxLength),
@@ -287,7 +289,7 @@ func valueSchema(f *fieldModel, vf *protogen.Field, x *expansion) *jsonschema.Sc
 // takes the value itself.
 var jsonTextWKT = map[protoreflect.FullName]string{
 	"google.protobuf.Struct":    `JSON text of an object, e.g. "{\"key\":\"value\"}".`,
-	"google.protobuf.Value":     `JSON text of any value, e.g. "42", "\"text\"", "null" or "{\"key\":1}".`,
+	"google.protobuf.Value":     `JSON text of any value, e.g. "42", "\"text\"", "null" or "{\"key\":1}"; text that is not JSON is taken as a string.`,
 	"google.protobuf.ListValue": `JSON text of an array, e.g. "[1,\"two\"]".`,
 }
 
@@ -385,9 +387,15 @@ func outputSchema(t *toolModel) *jsonschema.Schema {
 	success := schemadoc.AnswerEnvelope().Success
 	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties(), Required: []string{success.Name}}
 	s.Properties.Set(success.Name, &jsonschema.Schema{Type: success.Type})
-	resp := responseSchema(t.method.Output, t.svc.jsonNames, map[protoreflect.FullName]bool{})
+	resp := responseSchema(t.method.Output, outputShape{t.svc.jsonNames, t.svc.zeroFields}, map[protoreflect.FullName]bool{})
 	for p := resp.Properties.Oldest(); p != nil; p = p.Next() {
 		s.Properties.Set(p.Key, p.Value)
+	}
+	// An error or a dry run answers without the response's fields, so at
+	// the top they are stated in words, not required.
+	for _, name := range resp.Required {
+		p, _ := s.Properties.Get(name)
+		p.Description = appendSentence(p.Description, "Always present when the call succeeds.")
 	}
 	if t.isRead() {
 		if np, ok := s.Properties.Get(pagingName(t.svc.jsonNames, nextPageTokenField)); ok && np.Type == "string" && np.Description == "" {
@@ -401,9 +409,17 @@ func outputSchema(t *toolModel) *jsonschema.Schema {
 	return s
 }
 
+// outputShape is how answers are written: protojson names (jsonNames) or
+// proto names, and the fields written even at their zero value (zero,
+// zero_values.go).
+type outputShape struct {
+	jsonNames bool
+	zero      map[protoreflect.FullName]bool
+}
+
 // responseSchema follows protojson for output messages: proto field names,
-// or protojson names when jsonNames.
-func responseSchema(m *protogen.Message, jsonNames bool, seen map[protoreflect.FullName]bool) *jsonschema.Schema {
+// or protojson names when jsonNames; a field always written is required.
+func responseSchema(m *protogen.Message, o outputShape, seen map[protoreflect.FullName]bool) *jsonschema.Schema {
 	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties()}
 	if seen[m.Desc.FullName()] {
 		return s
@@ -416,25 +432,28 @@ func responseSchema(m *protogen.Message, jsonNames bool, seen map[protoreflect.F
 		var fs *jsonschema.Schema
 		switch {
 		case f.Desc.IsMap():
-			fs = &jsonschema.Schema{Type: "object", AdditionalProperties: outValue(f.Message.Fields[1], jsonNames, seen)}
+			fs = &jsonschema.Schema{Type: "object", AdditionalProperties: outValue(f.Message.Fields[1], o, seen)}
 		case f.Desc.IsList():
-			fs = &jsonschema.Schema{Type: "array", Items: outValue(f, jsonNames, seen)}
+			fs = &jsonschema.Schema{Type: "array", Items: outValue(f, o, seen)}
 		default:
-			fs = outValue(f, jsonNames, seen)
+			fs = outValue(f, o, seen)
 		}
 		if d := cleanComment(f.Comments.Leading.String()); d != "" {
 			fs.Description = d
 		}
 		name := string(f.Desc.Name())
-		if jsonNames {
+		if o.jsonNames {
 			name = f.Desc.JSONName()
 		}
 		s.Properties.Set(name, fs)
+		if o.zero[f.Desc.FullName()] {
+			s.Required = append(s.Required, name)
+		}
 	}
 	return s
 }
 
-func outValue(f *protogen.Field, jsonNames bool, seen map[protoreflect.FullName]bool) *jsonschema.Schema {
+func outValue(f *protogen.Field, o outputShape, seen map[protoreflect.FullName]bool) *jsonschema.Schema {
 	switch {
 	case f.Enum != nil:
 		return &jsonschema.Schema{Type: "string"}
@@ -445,7 +464,7 @@ func outValue(f *protogen.Field, jsonNames bool, seen map[protoreflect.FullName]
 		if f.Message.Desc.FullName() == "google.protobuf.Any" {
 			return anyOutputSchema()
 		}
-		return responseSchema(f.Message, jsonNames, seen)
+		return responseSchema(f.Message, o, seen)
 	}
 	return scalarSchema(f.Desc.Kind())
 }

@@ -10,9 +10,11 @@ func anyOutputSchema() *jsonschema.Schema {
 	return s
 }
 
-// base64Pattern is what the decoder takes for bytes: base64 in the standard
-// or URL alphabet, with or without padding.
-const base64Pattern = `^[A-Za-z0-9+/_-]*={0,2}$`
+// base64Pattern is exactly what the decoder takes for bytes: base64 in the
+// standard or the URL alphabet (one of them per value), with or without
+// padding. A body of 4-character groups ends in 2 or 3 more characters or
+// none, so no length of 4n+1 (which no base64 has) matches.
+const base64Pattern = `^(?:(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}(?:==)?|[A-Za-z0-9+/]{3}=?)?|(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2}(?:==)?|[A-Za-z0-9_-]{3}=?)?)$`
 
 // bytesInputSchema is how an agent sends bytes (and BytesValue): a string
 // with the base64 pattern. contentEncoding, which output schemas use, is a

@@ -23,6 +23,8 @@ func document(fm *fileModel) schemadoc.Document {
 			DiscardTool:  sm.discardTool,
 		}
 		sd.FieldNaming = sm.fieldNaming()
+		sd.ZeroValues = sm.rules.GetEmitZeroValues()
+		sd.ZeroValueFields = sm.zeroFieldNames()
 		for _, t := range sm.tools {
 			sd.Tools = append(sd.Tools, toolDoc(t))
 		}
@@ -167,7 +169,7 @@ func toolDescription(t *toolModel) string {
 	}
 	switch t.confirmationName() {
 	case "PROPOSAL":
-		d += " Returns a proposal; nothing is written until it is applied by proposal_id."
+		d += " Returns a proposal; nothing is written until it is applied by " + t.svc.control().proposalID + "."
 	case "ELICIT":
 		d += " Asks the user to confirm before writing."
 	}

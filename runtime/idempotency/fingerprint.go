@@ -36,7 +36,8 @@ func FingerprintCanonical(canon []byte) string {
 }
 
 // CanonicalArguments returns the canonical JSON that Fingerprint hashes: the
-// tool arguments object without its top-level KeyField and DryRunField,
+// tool arguments object without its top-level KeyField and DryRunField (in
+// either spelling, IsControlField),
 // object keys sorted (byte order of their UTF-8) at every level, no
 // insignificant whitespace, strings re-escaped in one way (only '"', '\\' and
 // control characters escaped; everything else literal UTF-8). Numbers keep
@@ -151,7 +152,7 @@ func (c *canonicalizer) object(out *bytes.Buffer, depth int, top bool) error {
 		if err := c.value(&val, vtok, depth); err != nil {
 			return err
 		}
-		if top && (key == KeyField || key == DryRunField) {
+		if top && IsControlField(key) {
 			continue
 		}
 		members = append(members, member{key: key, val: val.Bytes()})

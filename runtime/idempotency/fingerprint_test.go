@@ -24,6 +24,7 @@ func TestCanonicalArgumentsExactOutput(t *testing.T) {
 		{"empty input is an empty object", "", `{}`},
 		{"null is an empty object", " null ", `{}`},
 		{"only the key is an empty object", `{"client_request_id":"k"}`, `{}`},
+		{"key and dry run in JSON naming removed too", `{"clientRequestId":"k1","dryRun":true,"name":"x"}`, `{"name":"x"}`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -13,6 +13,11 @@ const (
 	// DryRunField is the tool argument that asks for validation only; it does
 	// not change what the call would write, so it is not part of the fingerprint.
 	DryRunField = "dry_run"
+	// KeyFieldJSON and DryRunFieldJSON are the same arguments in a service
+	// whose agents see protojson field names (field_naming: JSON_NAME);
+	// either spelling is accepted in every service.
+	KeyFieldJSON    = "clientRequestId"
+	DryRunFieldJSON = "dryRun"
 	// MaxKeyLength is the longest accepted key, in characters.
 	MaxKeyLength = 255
 	// KeyRule is the human-readable rule, used in schema descriptions and errors.
@@ -69,4 +74,10 @@ func keyChar(r rune) bool {
 // so that no principal and key pair can spell another pair's key.
 func ScopedKey(tenant, principal, tool, key string) Key {
 	return Key{Tenant: tenant, Tool: tool, Key: fmt.Sprintf("%d:%s:%s", len(principal), principal, key)}
+}
+
+// IsControlField reports whether a top-level argument is the key or the
+// dry-run switch, in either spelling: arguments the fingerprint leaves out.
+func IsControlField(k string) bool {
+	return k == KeyField || k == DryRunField || k == KeyFieldJSON || k == DryRunFieldJSON
 }

@@ -290,6 +290,17 @@ func parsePath(p string) []pathSeg {
 // valid_values. Keys are case-sensitive; a key differing from a field only
 // in case says so. The first call at the top level also fixes the object
 // whose key order orders Errors.
+// unsent are the fields obj does not set.
+func unsent(obj *Object, fields []string) []string {
+	out := make([]string, 0, len(fields))
+	for _, f := range fields {
+		if obj.Get(f) == nil {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 func (d *Decoder) Known(obj *Object, fields []string) {
 	if obj == nil {
 		return
@@ -307,6 +318,9 @@ func (d *Decoder) Known(obj *Object, fields []string) {
 			continue
 		}
 		e := &ErrorEntry{Code: CodeUnknownField, Suggestions: &Suggestions{ValidValues: BoundList(fields)}}
+		// A field the agent already sent is never offered: moving the
+		// value there would overwrite it.
+		open := unsent(obj, fields)
 		var fold string
 		for _, f := range fields {
 			if strings.EqualFold(f, k) {
@@ -314,7 +328,9 @@ func (d *Decoder) Known(obj *Object, fields []string) {
 				break
 			}
 		}
-		switch dym := suggest.Closest(k, fields, MaxDidYouMean); {
+		switch dym := suggest.Closest(k, open, MaxDidYouMean); {
+		case fold != "" && obj.Get(fold) != nil:
+			e.Message = fmt.Sprintf("unknown field %s; keys are case-sensitive, and %q is already set", ClipQuote(k), fold)
 		case fold != "":
 			e.Message = fmt.Sprintf("unknown field %s; keys are case-sensitive, did you mean %q?", ClipQuote(k), fold)
 			e.Suggestions.DidYouMean = []string{fold}
@@ -544,6 +560,10 @@ func (d *Decoder) Bytes(v *Value, key string) ([]byte, bool) {
 		return nil, false
 	}
 	s := strings.TrimRight(v.Str, "=")
+	if pad := len(v.Str) - len(s); len(s)%4 == 1 || pad > 0 && (len(v.Str)%4 != 0 || pad > 2) {
+		d.report(key, &ErrorEntry{Code: CodeInvalidType, Message: fmt.Sprintf("expected base64 data, got %d characters (base64 is groups of 4, the last padded with = or cut to 2 or 3)", len(v.Str))})
+		return nil, false
+	}
 	enc := base64.RawStdEncoding
 	if strings.ContainsAny(s, "-_") {
 		enc = base64.RawURLEncoding

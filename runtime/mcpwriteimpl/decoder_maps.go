@@ -11,7 +11,7 @@ import (
 // MapEntries reads a map field: an array of {"key": ..., "value": ...}
 // objects (what the schema asks for, so strict clients can send it), or a
 // JSON object. It returns the keys and values in input order; a key given
-// twice is an error.
+// twice and an entry without "key" or "value" are errors.
 func (d *Decoder) MapEntries(v *Value, key string) ([]string, []*Value, bool) {
 	if v != nil && v.Kind == KindObject {
 		return v.Obj.Keys, v.Obj.Vals, true
@@ -43,6 +43,11 @@ func (d *Decoder) MapEntries(v *Value, key string) ([]string, []*Value, bool) {
 			ok = false
 		case seen[k.Str]:
 			d.report("key", &ErrorEntry{Code: CodeValidation, Message: fmt.Sprintf("key %s is given twice", ClipQuote(k.Str))})
+			ok = false
+		case o.Get("value") == nil:
+			// The entry schema requires value, as the key; an entry without
+			// one would otherwise vanish from the map.
+			d.Missing("value")
 			ok = false
 		default:
 			seen[k.Str] = true

@@ -87,6 +87,11 @@ func TestDecoderReadersReportExactErrors(t *testing.T) {
 		{"bytes url unpadded", `"aGk_Pw"`, byt, []byte("hi??"), true, nil},
 		{"bytes empty", `""`, byt, []byte{}, true, nil},
 		{"bytes invalid", `"a$b"`, byt, []byte(nil), false, it("expected base64 data, got an invalid character at offset 1")},
+		{"bytes of length 4n+1", `"aGk/P"`, byt, []byte(nil), false, it("expected base64 data, got 5 characters (base64 is groups of 4, the last padded with = or cut to 2 or 3)")},
+		{"bytes padded to no group", `"aGk="`, byt, []byte("hi"), true, nil},
+		{"bytes with too much padding", `"aGk/Pw="`, byt, []byte(nil), false, it("expected base64 data, got 7 characters (base64 is groups of 4, the last padded with = or cut to 2 or 3)")},
+		{"bytes with padding alone", `"=="`, byt, []byte(nil), false, it("expected base64 data, got 2 characters (base64 is groups of 4, the last padded with = or cut to 2 or 3)")},
+		{"bytes mixing alphabets", `"a+b_"`, byt, []byte(nil), false, it("expected base64 data, got an invalid character at offset 1")},
 		{"array", `[1,2,3]`, arr, 3, true, nil},
 		{"array given an object", `{}`, arr, 0, false, it("expected array, got object")},
 		{"object", `{"k":"x"}`, obj, "x", true, nil},
@@ -147,7 +152,12 @@ func TestDecoderWellKnownTypes(t *testing.T) {
 		{"struct value as JSON text of an object", `"{\"a\":[1,null]}"`, readStructValue, structpb.NewStructValue(mustStruct(t, map[string]any{"a": []any{1, nil}})), nil},
 		{"struct value as JSON text null is a null value", `"null"`, readStructValue, structpb.NewNullValue(), nil},
 		{"struct value given directly", `{"a":true}`, readStructValue, structpb.NewStructValue(mustStruct(t, map[string]any{"a": true})), nil},
-		{"struct value text that is not JSON", `"x"`, readStructValue, nil,
+		{"struct value text that is not JSON is that string", `"OK"`, readStructValue, structpb.NewStringValue("OK"), nil},
+		{"struct value JSON text of a string is that string", `"\"OK\""`, readStructValue, structpb.NewStringValue("OK"), nil},
+		{"struct value e-mail address is a string", `"ada@new.org"`, readStructValue, structpb.NewStringValue("ada@new.org"), nil},
+		{"struct value broken JSON is a string", `"{\"a\":"`, readStructValue, structpb.NewStringValue(`{"a":`), nil},
+		{"struct value text that parses as JSON is that JSON", `"42"`, readStructValue, structpb.NewNumberValue(42), nil},
+		{"struct text that is not JSON", `"x"`, readStruct, nil,
 			[]errLine{{CodeInvalidJSON, "v must be JSON text (invalid JSON at byte 0: unexpected word \"x\"; strings must be in double quotes)", "v"}}},
 		{"struct as JSON text", `"{\"k\":\"v\"}"`, readStruct, mustStruct(t, map[string]any{"k": "v"}), nil},
 		{"struct as JSON text of an array", `"[]"`, readStruct, nil,
@@ -246,6 +256,19 @@ func TestDecoderPathsFollowEnterAndLeave(t *testing.T) {
 	}
 }
 
+// An unknown key is never offered a field the agent already set: an agent
+// taking the first suggestion would overwrite that field's value.
+func TestKnownOffersOnlyFieldsNotYetSet(t *testing.T) {
+	fields := []string{"notes", "note_id", "name"}
+	obj, _ := Parse([]byte(`{"notes":"keep","notez":"x"}`), Limits{})
+	d := NewDecoder(Limits{})
+	d.Known(obj, fields)
+	es := d.Errors()
+	if len(es) != 1 || es[0].Message != `unknown field "notez"; did you mean "note_id"?` || !reflect.DeepEqual(es[0].Suggestions.DidYouMean, []string{"note_id"}) {
+		t.Errorf("errors = %+v", es)
+	}
+}
+
 func TestKnownReportsUnknownFieldsWithDidYouMean(t *testing.T) {
 	fields := []string{"name", "parent_id", "description", "type"}
 	obj, _ := Parse([]byte(`{"name":"x","parentId":"p","Name":"y","zqxj":1}`), Limits{})
@@ -262,7 +285,8 @@ func TestKnownReportsUnknownFieldsWithDidYouMean(t *testing.T) {
 	}
 	want := []got{
 		{errLine{CodeUnknownField, `unknown field "parentId"; did you mean "parent_id"?`, "parentId"}, []string{"parent_id"}, fields},
-		{errLine{CodeUnknownField, `unknown field "Name"; keys are case-sensitive, did you mean "name"?`, "Name"}, []string{"name"}, fields},
+		// name is set already: offering it would overwrite it.
+		{errLine{CodeUnknownField, `unknown field "Name"; keys are case-sensitive, and "name" is already set`, "Name"}, nil, fields},
 		{errLine{CodeUnknownField, `unknown field "zqxj"`, "zqxj"}, nil, fields},
 	}
 	if !reflect.DeepEqual(gs, want) {

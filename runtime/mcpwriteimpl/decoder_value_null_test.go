@@ -1,6 +1,7 @@
 package mcpwriteimpl
 
 import (
+	"reflect"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -46,5 +47,23 @@ func TestMapOfValueKeepsNulls(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The entry schema requires "key" and "value"; the decoder refuses an entry
+// without either (an entry without a value would otherwise vanish from the
+// map), naming the entry's path.
+func TestMapEntryRequiresKeyAndValue(t *testing.T) {
+	d := NewDecoder(Limits{})
+	_, _, ok := d.MapEntries(valueOf(t, `[{"key":"a"},{"value":"x"},{"key":"b","value":"y"}]`), "labels")
+	if ok {
+		t.Fatal("MapEntries accepted entries without a key or a value")
+	}
+	want := []errLine{
+		{CodeMissingRequired, `missing required field "value"`, "labels[0].value"},
+		{CodeMissingRequired, `missing required field "key"`, "labels[1].key"},
+	}
+	if got := linesOf(d.Errors()); !reflect.DeepEqual(got, want) {
+		t.Errorf("errors = %q\nwant %q", got, want)
 	}
 }

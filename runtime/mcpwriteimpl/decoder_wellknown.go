@@ -208,12 +208,19 @@ func (d *Decoder) ListValue(v *Value, key string) (*structpb.ListValue, bool) {
 
 // jsonText parses a string holding JSON text for a free-form field; any
 // other value is returned as it is. want (0: any kind) names the kind the
-// text must hold.
+// text must hold. In a google.protobuf.Value position (want 0), text that is
+// not JSON is the string itself: agents send "OK" as often as "\"OK\"" for a
+// text value, and both mean the string OK. Text that parses as JSON is that
+// JSON ("42" is a number, "null" a null value): the one ambiguity, stated in
+// docs/schemas.md.
 func (d *Decoder) jsonText(v *Value, key string, want Kind) (*Value, bool) {
 	if v == nil || v.Kind != KindString {
 		return v, true
 	}
 	parsed, es := ParseValue([]byte(v.Str), d.limits())
+	if len(es) > 0 && want == 0 {
+		return &Value{Kind: KindString, Str: v.Str}, true
+	}
 	if len(es) > 0 {
 		d.report(key, &ErrorEntry{
 			Code:    CodeInvalidJSON,

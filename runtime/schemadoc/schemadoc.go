@@ -35,6 +35,14 @@ type Service struct {
 	// (parentId) in arguments, answers, error paths and this document;
 	// "" for proto names (parent_id).
 	FieldNaming string `json:"field_naming,omitempty"`
+	// ZeroValues: answers write every response field without presence at
+	// its zero value (ServiceRules emit_zero_values); false leaves zero
+	// values out, as protojson does.
+	ZeroValues bool `json:"zero_values,omitempty"`
+	// ZeroValueFields are the response fields (full proto names) answers
+	// write at their zero value when ZeroValues is false (FieldRules
+	// emit_zero_value).
+	ZeroValueFields []string `json:"zero_value_fields,omitempty"`
 	// Tools are the exposed methods in declaration order.
 	Tools []Tool `json:"tools"`
 	// Discovery lists the read-only enum discovery tools.

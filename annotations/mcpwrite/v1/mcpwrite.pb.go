@@ -733,6 +733,80 @@ func (EnumAlias_Style) EnumDescriptor() ([]byte, []int) {
 	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{10, 0}
 }
 
+// How answers spell an enum's values.
+type EnumRules_Output int32
+
+const (
+	EnumRules_OUTPUT_UNSPECIFIED EnumRules_Output = 0
+	// The agent-facing aliases, as arguments take them (the default): the
+	// style of the field that takes the enum, or, for an enum only answers
+	// carry, the style the file's enum_alias fields share.
+	EnumRules_ALIAS EnumRules_Output = 1
+	// The value names as the proto writes them: RELATIONSHIP_TYPE_PART_OF.
+	EnumRules_PROTO_NAME EnumRules_Output = 2
+	// The value names in lower snake case, the enum's prefix stripped
+	// (an explicit alias still wins): part_of.
+	EnumRules_LOWER_SNAKE EnumRules_Output = 3
+	// The value names without the enum's prefix (an explicit alias still
+	// wins): PART_OF.
+	EnumRules_UPPER_SNAKE EnumRules_Output = 4
+)
+
+// Enum value maps for EnumRules_Output.
+var (
+	EnumRules_Output_name = map[int32]string{
+		0: "OUTPUT_UNSPECIFIED",
+		1: "ALIAS",
+		2: "PROTO_NAME",
+		3: "LOWER_SNAKE",
+		4: "UPPER_SNAKE",
+	}
+	EnumRules_Output_value = map[string]int32{
+		"OUTPUT_UNSPECIFIED": 0,
+		"ALIAS":              1,
+		"PROTO_NAME":         2,
+		"LOWER_SNAKE":        3,
+		"UPPER_SNAKE":        4,
+	}
+)
+
+func (x EnumRules_Output) Enum() *EnumRules_Output {
+	p := new(EnumRules_Output)
+	*p = x
+	return p
+}
+
+func (x EnumRules_Output) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (EnumRules_Output) Descriptor() protoreflect.EnumDescriptor {
+	return file_mcpwrite_v1_mcpwrite_proto_enumTypes[10].Descriptor()
+}
+
+func (EnumRules_Output) Type() protoreflect.EnumType {
+	return &file_mcpwrite_v1_mcpwrite_proto_enumTypes[10]
+}
+
+func (x EnumRules_Output) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Do not use.
+func (x *EnumRules_Output) UnmarshalJSON(b []byte) error {
+	num, err := protoimpl.X.UnmarshalJSONEnum(x.Descriptor(), b)
+	if err != nil {
+		return err
+	}
+	*x = EnumRules_Output(num)
+	return nil
+}
+
+// Deprecated: Use EnumRules_Output.Descriptor instead.
+func (EnumRules_Output) EnumDescriptor() ([]byte, []int) {
+	return file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP(), []int{11, 0}
+}
+
 // ServiceRules govern every method of a service.
 type ServiceRules struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -772,8 +846,19 @@ type ServiceRules struct {
 	// says so. Off by default: a name is a guess. See docs/existing-apis.md.
 	// Example: `infer_reads_from_names: true`.
 	InferReadsFromNames *bool `protobuf:"varint,30,opt,name=infer_reads_from_names,json=inferReadsFromNames" json:"infer_reads_from_names,omitempty"`
-	unknownFields       protoimpl.UnknownFields
-	sizeCache           protoimpl.SizeCache
+	// Answers write every response field without presence (a scalar that is
+	// not optional, a list, a map) even at its zero value (false, 0, "", [],
+	// {}), as APIs that always return them do; output schemas then list those
+	// fields as required. Off by default: protojson leaves zero values out.
+	// Fields with presence (messages, optional scalars, oneof members) are
+	// written only when set. Example: `emit_zero_values: true`.
+	EmitZeroValues *bool `protobuf:"varint,40,opt,name=emit_zero_values,json=emitZeroValues" json:"emit_zero_values,omitempty"`
+	// How answers spell enum values, for every enum the service's answers
+	// carry (EnumRules output overrides it per enum), so one answer spells
+	// them one way. Example: `enum_output: LOWER_SNAKE`.
+	EnumOutput    *EnumRules_Output `protobuf:"varint,41,opt,name=enum_output,json=enumOutput,enum=mcpwrite.v1.EnumRules_Output" json:"enum_output,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ServiceRules) Reset() {
@@ -902,6 +987,20 @@ func (x *ServiceRules) GetInferReadsFromNames() bool {
 		return *x.InferReadsFromNames
 	}
 	return false
+}
+
+func (x *ServiceRules) GetEmitZeroValues() bool {
+	if x != nil && x.EmitZeroValues != nil {
+		return *x.EmitZeroValues
+	}
+	return false
+}
+
+func (x *ServiceRules) GetEnumOutput() EnumRules_Output {
+	if x != nil && x.EnumOutput != nil {
+		return *x.EnumOutput
+	}
+	return EnumRules_OUTPUT_UNSPECIFIED
 }
 
 // ToolRules describe one tool: a write, or a read (kind READ).
@@ -1210,7 +1309,13 @@ type FieldRules struct {
 	//	*FieldRules_Generated
 	//	*FieldRules_EnumAlias
 	//	*FieldRules_Hidden
-	Kind          isFieldRules_Kind `protobuf_oneof:"kind"`
+	Kind isFieldRules_Kind `protobuf_oneof:"kind"`
+	// On a response field without presence (a scalar that is not optional, a
+	// list, a map): answers write it even at its zero value (false, 0, "",
+	// [], {}), as the API it mirrors always returns it, and the output schema
+	// lists it as required. ServiceRules emit_zero_values does this for every
+	// response field. Example: `(mcpwrite.v1.field).emit_zero_value = true`.
+	EmitZeroValue *bool `protobuf:"varint,40,opt,name=emit_zero_value,json=emitZeroValue" json:"emit_zero_value,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1293,6 +1398,13 @@ func (x *FieldRules) GetHidden() bool {
 		if x, ok := x.Kind.(*FieldRules_Hidden); ok {
 			return x.Hidden
 		}
+	}
+	return false
+}
+
+func (x *FieldRules) GetEmitZeroValue() bool {
+	if x != nil && x.EmitZeroValue != nil {
+		return *x.EmitZeroValue
 	}
 	return false
 }
@@ -2045,7 +2157,10 @@ type EnumRules struct {
 	Hint *string `protobuf:"bytes,4,opt,name=hint" json:"hint,omitempty"`
 	// Full name of the enum whose aliases this enum's valid_pairs name.
 	// Example: `pairs_of: "archimate.v1.ElementType"`.
-	PairsOf       *string `protobuf:"bytes,5,opt,name=pairs_of,json=pairsOf" json:"pairs_of,omitempty"`
+	PairsOf *string `protobuf:"bytes,5,opt,name=pairs_of,json=pairsOf" json:"pairs_of,omitempty"`
+	// This enum's spelling in answers, over the service's enum_output.
+	// Example: `output: PROTO_NAME`.
+	Output        *EnumRules_Output `protobuf:"varint,40,opt,name=output,enum=mcpwrite.v1.EnumRules_Output" json:"output,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2113,6 +2228,13 @@ func (x *EnumRules) GetPairsOf() string {
 		return *x.PairsOf
 	}
 	return ""
+}
+
+func (x *EnumRules) GetOutput() EnumRules_Output {
+	if x != nil && x.Output != nil {
+		return *x.Output
+	}
+	return EnumRules_OUTPUT_UNSPECIFIED
 }
 
 // EnumValueRules describe one enum value to agents.
@@ -2487,7 +2609,7 @@ var File_mcpwrite_v1_mcpwrite_proto protoreflect.FileDescriptor
 
 const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\n" +
-	"\x1amcpwrite/v1/mcpwrite.proto\x12\vmcpwrite.v1\x1a google/protobuf/descriptor.proto\"\xca\a\n" +
+	"\x1amcpwrite/v1/mcpwrite.proto\x12\vmcpwrite.v1\x1a google/protobuf/descriptor.proto\"\xb4\b\n" +
 	"\fServiceRules\x128\n" +
 	"\x06expose\x18\x01 \x01(\x0e2 .mcpwrite.v1.ServiceRules.ExposeR\x06expose\x12E\n" +
 	"\vtool_naming\x18\x02 \x01(\x0e2$.mcpwrite.v1.ServiceRules.ToolNamingR\n" +
@@ -2507,7 +2629,10 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	" \x01(\bR\romitApplyTool\x12!\n" +
 	"\fdiscard_tool\x18\v \x01(\tR\vdiscardTool\x12]\n" +
 	"\x17default_elicit_fallback\x18\x0e \x01(\x0e2%.mcpwrite.v1.ToolRules.ElicitFallbackR\x15defaultElicitFallback\x123\n" +
-	"\x16infer_reads_from_names\x18\x1e \x01(\bR\x13inferReadsFromNames\"8\n" +
+	"\x16infer_reads_from_names\x18\x1e \x01(\bR\x13inferReadsFromNames\x12(\n" +
+	"\x10emit_zero_values\x18( \x01(\bR\x0eemitZeroValues\x12>\n" +
+	"\venum_output\x18) \x01(\x0e2\x1d.mcpwrite.v1.EnumRules.OutputR\n" +
+	"enumOutput\"8\n" +
 	"\x06Expose\x12\x16\n" +
 	"\x12EXPOSE_UNSPECIFIED\x10\x00\x12\r\n" +
 	"\tANNOTATED\x10\x01\x12\a\n" +
@@ -2585,7 +2710,7 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\tPairCheck\x12\x12\n" +
 	"\x04type\x18\x01 \x01(\tR\x04type\x12\x16\n" +
 	"\x06source\x18\x02 \x01(\tR\x06source\x12\x16\n" +
-	"\x06target\x18\x03 \x01(\tR\x06target\"\x85\x02\n" +
+	"\x06target\x18\x03 \x01(\tR\x06target\"\xad\x02\n" +
 	"\n" +
 	"FieldRules\x122\n" +
 	"\x05agent\x18\x01 \x01(\v2\x1a.mcpwrite.v1.AgentSuppliedH\x00R\x05agent\x120\n" +
@@ -2593,7 +2718,8 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\tgenerated\x18\x03 \x01(\v2\x16.mcpwrite.v1.GeneratedH\x00R\tgenerated\x127\n" +
 	"\n" +
 	"enum_alias\x18\x04 \x01(\v2\x16.mcpwrite.v1.EnumAliasH\x00R\tenumAlias\x12\x18\n" +
-	"\x06hidden\x18\x05 \x01(\bH\x00R\x06hiddenB\x06\n" +
+	"\x06hidden\x18\x05 \x01(\bH\x00R\x06hidden\x12&\n" +
+	"\x0femit_zero_value\x18( \x01(\bR\remitZeroValueB\x06\n" +
 	"\x04kind\"\xb5\x04\n" +
 	"\rAgentSupplied\x12\x1a\n" +
 	"\brequired\x18\x01 \x01(\bR\brequired\x12 \n" +
@@ -2675,13 +2801,21 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\n" +
 	"\x06PASCAL\x10\x01\x12\t\n" +
 	"\x05SNAKE\x10\x02\x12\t\n" +
-	"\x05KEBAB\x10\x03\"\x9a\x01\n" +
+	"\x05KEBAB\x10\x03\"\xb0\x02\n" +
 	"\tEnumRules\x12\x1c\n" +
 	"\tdiscovery\x18\x01 \x01(\bR\tdiscovery\x12\x19\n" +
 	"\bgroup_by\x18\x02 \x01(\tR\agroupBy\x12%\n" +
 	"\x0ediscovery_tool\x18\x03 \x01(\tR\rdiscoveryTool\x12\x12\n" +
 	"\x04hint\x18\x04 \x01(\tR\x04hint\x12\x19\n" +
-	"\bpairs_of\x18\x05 \x01(\tR\apairsOf\"\x91\x02\n" +
+	"\bpairs_of\x18\x05 \x01(\tR\apairsOf\x125\n" +
+	"\x06output\x18( \x01(\x0e2\x1d.mcpwrite.v1.EnumRules.OutputR\x06output\"]\n" +
+	"\x06Output\x12\x16\n" +
+	"\x12OUTPUT_UNSPECIFIED\x10\x00\x12\t\n" +
+	"\x05ALIAS\x10\x01\x12\x0e\n" +
+	"\n" +
+	"PROTO_NAME\x10\x02\x12\x0f\n" +
+	"\vLOWER_SNAKE\x10\x03\x12\x0f\n" +
+	"\vUPPER_SNAKE\x10\x04\"\x91\x02\n" +
 	"\x0eEnumValueRules\x12\x14\n" +
 	"\x05alias\x18\x01 \x01(\tR\x05alias\x12\x1a\n" +
 	"\bsynonyms\x18\x02 \x03(\tR\bsynonyms\x12 \n" +
@@ -2715,7 +2849,7 @@ func file_mcpwrite_v1_mcpwrite_proto_rawDescGZIP() []byte {
 	return file_mcpwrite_v1_mcpwrite_proto_rawDescData
 }
 
-var file_mcpwrite_v1_mcpwrite_proto_enumTypes = make([]protoimpl.EnumInfo, 10)
+var file_mcpwrite_v1_mcpwrite_proto_enumTypes = make([]protoimpl.EnumInfo, 11)
 var file_mcpwrite_v1_mcpwrite_proto_msgTypes = make([]protoimpl.MessageInfo, 17)
 var file_mcpwrite_v1_mcpwrite_proto_goTypes = []any{
 	(ServiceRules_Expose)(0),              // 0: mcpwrite.v1.ServiceRules.Expose
@@ -2728,29 +2862,30 @@ var file_mcpwrite_v1_mcpwrite_proto_goTypes = []any{
 	(Derived_ContextKey)(0),               // 7: mcpwrite.v1.Derived.ContextKey
 	(Generated_Kind)(0),                   // 8: mcpwrite.v1.Generated.Kind
 	(EnumAlias_Style)(0),                  // 9: mcpwrite.v1.EnumAlias.Style
-	(*ServiceRules)(nil),                  // 10: mcpwrite.v1.ServiceRules
-	(*ToolRules)(nil),                     // 11: mcpwrite.v1.ToolRules
-	(*PairCheck)(nil),                     // 12: mcpwrite.v1.PairCheck
-	(*FieldRules)(nil),                    // 13: mcpwrite.v1.FieldRules
-	(*AgentSupplied)(nil),                 // 14: mcpwrite.v1.AgentSupplied
-	(*Vocabulary)(nil),                    // 15: mcpwrite.v1.Vocabulary
-	(*Reference)(nil),                     // 16: mcpwrite.v1.Reference
-	(*RequiredWhen)(nil),                  // 17: mcpwrite.v1.RequiredWhen
-	(*Derived)(nil),                       // 18: mcpwrite.v1.Derived
-	(*Generated)(nil),                     // 19: mcpwrite.v1.Generated
-	(*EnumAlias)(nil),                     // 20: mcpwrite.v1.EnumAlias
-	(*EnumRules)(nil),                     // 21: mcpwrite.v1.EnumRules
-	(*EnumValueRules)(nil),                // 22: mcpwrite.v1.EnumValueRules
-	(*OneofRules)(nil),                    // 23: mcpwrite.v1.OneofRules
-	(*ToolRules_Example)(nil),             // 24: mcpwrite.v1.ToolRules.Example
-	nil,                                   // 25: mcpwrite.v1.EnumAlias.ExtraEntry
-	(*EnumValueRules_Pair)(nil),           // 26: mcpwrite.v1.EnumValueRules.Pair
-	(*descriptorpb.ServiceOptions)(nil),   // 27: google.protobuf.ServiceOptions
-	(*descriptorpb.MethodOptions)(nil),    // 28: google.protobuf.MethodOptions
-	(*descriptorpb.FieldOptions)(nil),     // 29: google.protobuf.FieldOptions
-	(*descriptorpb.OneofOptions)(nil),     // 30: google.protobuf.OneofOptions
-	(*descriptorpb.EnumOptions)(nil),      // 31: google.protobuf.EnumOptions
-	(*descriptorpb.EnumValueOptions)(nil), // 32: google.protobuf.EnumValueOptions
+	(EnumRules_Output)(0),                 // 10: mcpwrite.v1.EnumRules.Output
+	(*ServiceRules)(nil),                  // 11: mcpwrite.v1.ServiceRules
+	(*ToolRules)(nil),                     // 12: mcpwrite.v1.ToolRules
+	(*PairCheck)(nil),                     // 13: mcpwrite.v1.PairCheck
+	(*FieldRules)(nil),                    // 14: mcpwrite.v1.FieldRules
+	(*AgentSupplied)(nil),                 // 15: mcpwrite.v1.AgentSupplied
+	(*Vocabulary)(nil),                    // 16: mcpwrite.v1.Vocabulary
+	(*Reference)(nil),                     // 17: mcpwrite.v1.Reference
+	(*RequiredWhen)(nil),                  // 18: mcpwrite.v1.RequiredWhen
+	(*Derived)(nil),                       // 19: mcpwrite.v1.Derived
+	(*Generated)(nil),                     // 20: mcpwrite.v1.Generated
+	(*EnumAlias)(nil),                     // 21: mcpwrite.v1.EnumAlias
+	(*EnumRules)(nil),                     // 22: mcpwrite.v1.EnumRules
+	(*EnumValueRules)(nil),                // 23: mcpwrite.v1.EnumValueRules
+	(*OneofRules)(nil),                    // 24: mcpwrite.v1.OneofRules
+	(*ToolRules_Example)(nil),             // 25: mcpwrite.v1.ToolRules.Example
+	nil,                                   // 26: mcpwrite.v1.EnumAlias.ExtraEntry
+	(*EnumValueRules_Pair)(nil),           // 27: mcpwrite.v1.EnumValueRules.Pair
+	(*descriptorpb.ServiceOptions)(nil),   // 28: google.protobuf.ServiceOptions
+	(*descriptorpb.MethodOptions)(nil),    // 29: google.protobuf.MethodOptions
+	(*descriptorpb.FieldOptions)(nil),     // 30: google.protobuf.FieldOptions
+	(*descriptorpb.OneofOptions)(nil),     // 31: google.protobuf.OneofOptions
+	(*descriptorpb.EnumOptions)(nil),      // 32: google.protobuf.EnumOptions
+	(*descriptorpb.EnumValueOptions)(nil), // 33: google.protobuf.EnumValueOptions
 }
 var file_mcpwrite_v1_mcpwrite_proto_depIdxs = []int32{
 	0,  // 0: mcpwrite.v1.ServiceRules.expose:type_name -> mcpwrite.v1.ServiceRules.Expose
@@ -2758,41 +2893,43 @@ var file_mcpwrite_v1_mcpwrite_proto_depIdxs = []int32{
 	2,  // 2: mcpwrite.v1.ServiceRules.field_naming:type_name -> mcpwrite.v1.ServiceRules.FieldNaming
 	5,  // 3: mcpwrite.v1.ServiceRules.default_confirmation:type_name -> mcpwrite.v1.ToolRules.Confirmation
 	6,  // 4: mcpwrite.v1.ServiceRules.default_elicit_fallback:type_name -> mcpwrite.v1.ToolRules.ElicitFallback
-	3,  // 5: mcpwrite.v1.ToolRules.kind:type_name -> mcpwrite.v1.ToolRules.Kind
-	4,  // 6: mcpwrite.v1.ToolRules.classification:type_name -> mcpwrite.v1.ToolRules.Classification
-	5,  // 7: mcpwrite.v1.ToolRules.confirmation:type_name -> mcpwrite.v1.ToolRules.Confirmation
-	24, // 8: mcpwrite.v1.ToolRules.examples:type_name -> mcpwrite.v1.ToolRules.Example
-	12, // 9: mcpwrite.v1.ToolRules.pair_check:type_name -> mcpwrite.v1.PairCheck
-	6,  // 10: mcpwrite.v1.ToolRules.elicit_fallback:type_name -> mcpwrite.v1.ToolRules.ElicitFallback
-	14, // 11: mcpwrite.v1.FieldRules.agent:type_name -> mcpwrite.v1.AgentSupplied
-	18, // 12: mcpwrite.v1.FieldRules.derived:type_name -> mcpwrite.v1.Derived
-	19, // 13: mcpwrite.v1.FieldRules.generated:type_name -> mcpwrite.v1.Generated
-	20, // 14: mcpwrite.v1.FieldRules.enum_alias:type_name -> mcpwrite.v1.EnumAlias
-	17, // 15: mcpwrite.v1.AgentSupplied.required_when:type_name -> mcpwrite.v1.RequiredWhen
-	16, // 16: mcpwrite.v1.AgentSupplied.reference:type_name -> mcpwrite.v1.Reference
-	15, // 17: mcpwrite.v1.AgentSupplied.vocabulary:type_name -> mcpwrite.v1.Vocabulary
-	7,  // 18: mcpwrite.v1.Derived.context:type_name -> mcpwrite.v1.Derived.ContextKey
-	8,  // 19: mcpwrite.v1.Generated.kind:type_name -> mcpwrite.v1.Generated.Kind
-	9,  // 20: mcpwrite.v1.EnumAlias.style:type_name -> mcpwrite.v1.EnumAlias.Style
-	25, // 21: mcpwrite.v1.EnumAlias.extra:type_name -> mcpwrite.v1.EnumAlias.ExtraEntry
-	26, // 22: mcpwrite.v1.EnumValueRules.valid_pairs:type_name -> mcpwrite.v1.EnumValueRules.Pair
-	27, // 23: mcpwrite.v1.service:extendee -> google.protobuf.ServiceOptions
-	28, // 24: mcpwrite.v1.tool:extendee -> google.protobuf.MethodOptions
-	29, // 25: mcpwrite.v1.field:extendee -> google.protobuf.FieldOptions
-	30, // 26: mcpwrite.v1.oneof:extendee -> google.protobuf.OneofOptions
-	31, // 27: mcpwrite.v1.enum:extendee -> google.protobuf.EnumOptions
-	32, // 28: mcpwrite.v1.value:extendee -> google.protobuf.EnumValueOptions
-	10, // 29: mcpwrite.v1.service:type_name -> mcpwrite.v1.ServiceRules
-	11, // 30: mcpwrite.v1.tool:type_name -> mcpwrite.v1.ToolRules
-	13, // 31: mcpwrite.v1.field:type_name -> mcpwrite.v1.FieldRules
-	23, // 32: mcpwrite.v1.oneof:type_name -> mcpwrite.v1.OneofRules
-	21, // 33: mcpwrite.v1.enum:type_name -> mcpwrite.v1.EnumRules
-	22, // 34: mcpwrite.v1.value:type_name -> mcpwrite.v1.EnumValueRules
-	35, // [35:35] is the sub-list for method output_type
-	35, // [35:35] is the sub-list for method input_type
-	29, // [29:35] is the sub-list for extension type_name
-	23, // [23:29] is the sub-list for extension extendee
-	0,  // [0:23] is the sub-list for field type_name
+	10, // 5: mcpwrite.v1.ServiceRules.enum_output:type_name -> mcpwrite.v1.EnumRules.Output
+	3,  // 6: mcpwrite.v1.ToolRules.kind:type_name -> mcpwrite.v1.ToolRules.Kind
+	4,  // 7: mcpwrite.v1.ToolRules.classification:type_name -> mcpwrite.v1.ToolRules.Classification
+	5,  // 8: mcpwrite.v1.ToolRules.confirmation:type_name -> mcpwrite.v1.ToolRules.Confirmation
+	25, // 9: mcpwrite.v1.ToolRules.examples:type_name -> mcpwrite.v1.ToolRules.Example
+	13, // 10: mcpwrite.v1.ToolRules.pair_check:type_name -> mcpwrite.v1.PairCheck
+	6,  // 11: mcpwrite.v1.ToolRules.elicit_fallback:type_name -> mcpwrite.v1.ToolRules.ElicitFallback
+	15, // 12: mcpwrite.v1.FieldRules.agent:type_name -> mcpwrite.v1.AgentSupplied
+	19, // 13: mcpwrite.v1.FieldRules.derived:type_name -> mcpwrite.v1.Derived
+	20, // 14: mcpwrite.v1.FieldRules.generated:type_name -> mcpwrite.v1.Generated
+	21, // 15: mcpwrite.v1.FieldRules.enum_alias:type_name -> mcpwrite.v1.EnumAlias
+	18, // 16: mcpwrite.v1.AgentSupplied.required_when:type_name -> mcpwrite.v1.RequiredWhen
+	17, // 17: mcpwrite.v1.AgentSupplied.reference:type_name -> mcpwrite.v1.Reference
+	16, // 18: mcpwrite.v1.AgentSupplied.vocabulary:type_name -> mcpwrite.v1.Vocabulary
+	7,  // 19: mcpwrite.v1.Derived.context:type_name -> mcpwrite.v1.Derived.ContextKey
+	8,  // 20: mcpwrite.v1.Generated.kind:type_name -> mcpwrite.v1.Generated.Kind
+	9,  // 21: mcpwrite.v1.EnumAlias.style:type_name -> mcpwrite.v1.EnumAlias.Style
+	26, // 22: mcpwrite.v1.EnumAlias.extra:type_name -> mcpwrite.v1.EnumAlias.ExtraEntry
+	10, // 23: mcpwrite.v1.EnumRules.output:type_name -> mcpwrite.v1.EnumRules.Output
+	27, // 24: mcpwrite.v1.EnumValueRules.valid_pairs:type_name -> mcpwrite.v1.EnumValueRules.Pair
+	28, // 25: mcpwrite.v1.service:extendee -> google.protobuf.ServiceOptions
+	29, // 26: mcpwrite.v1.tool:extendee -> google.protobuf.MethodOptions
+	30, // 27: mcpwrite.v1.field:extendee -> google.protobuf.FieldOptions
+	31, // 28: mcpwrite.v1.oneof:extendee -> google.protobuf.OneofOptions
+	32, // 29: mcpwrite.v1.enum:extendee -> google.protobuf.EnumOptions
+	33, // 30: mcpwrite.v1.value:extendee -> google.protobuf.EnumValueOptions
+	11, // 31: mcpwrite.v1.service:type_name -> mcpwrite.v1.ServiceRules
+	12, // 32: mcpwrite.v1.tool:type_name -> mcpwrite.v1.ToolRules
+	14, // 33: mcpwrite.v1.field:type_name -> mcpwrite.v1.FieldRules
+	24, // 34: mcpwrite.v1.oneof:type_name -> mcpwrite.v1.OneofRules
+	22, // 35: mcpwrite.v1.enum:type_name -> mcpwrite.v1.EnumRules
+	23, // 36: mcpwrite.v1.value:type_name -> mcpwrite.v1.EnumValueRules
+	37, // [37:37] is the sub-list for method output_type
+	37, // [37:37] is the sub-list for method input_type
+	31, // [31:37] is the sub-list for extension type_name
+	25, // [25:31] is the sub-list for extension extendee
+	0,  // [0:25] is the sub-list for field type_name
 }
 
 func init() { file_mcpwrite_v1_mcpwrite_proto_init() }
@@ -2818,7 +2955,7 @@ func file_mcpwrite_v1_mcpwrite_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mcpwrite_v1_mcpwrite_proto_rawDesc), len(file_mcpwrite_v1_mcpwrite_proto_rawDesc)),
-			NumEnums:      10,
+			NumEnums:      11,
 			NumMessages:   17,
 			NumExtensions: 6,
 			NumServices:   0,

@@ -5679,11 +5679,11 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x11observation_count\x18\x05 \x01(\x05R\x10observationCount\x12J\n" +
 	"\x13last_observation_at\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\x11lastObservationAt\x12\x1f\n" +
 	"\vmerged_into\x18\a \x01(\tR\n" +
-	"mergedInto\"\xca\x03\n" +
+	"mergedInto\"\xd3\x03\n" +
 	"\rStoreResponse\x12\x1b\n" +
 	"\tsource_id\x18\x01 \x01(\tR\bsourceId\x12!\n" +
-	"\fcontent_hash\x18\x02 \x01(\tR\vcontentHash\x12\"\n" +
-	"\fdeduplicated\x18\x03 \x01(\bR\fdeduplicated\x124\n" +
+	"\fcontent_hash\x18\x02 \x01(\tR\vcontentHash\x12+\n" +
+	"\fdeduplicated\x18\x03 \x01(\bB\a\xea\xbb\x1c\x03\xc0\x02\x01R\fdeduplicated\x124\n" +
 	"\bentities\x18\x04 \x03(\v2\x18.neotoma.v1.StoredEntityR\bentities\x120\n" +
 	"\x14unknown_fields_count\x18\x05 \x01(\x05R\x12unknownFieldsCount\x12\x1b\n" +
 	"\tfile_size\x18\x06 \x01(\x05R\bfileSize\x12B\n" +
@@ -5858,10 +5858,10 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x16ListEntityTypesRequest\x12!\n" +
 	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12^\n" +
 	"\akeyword\x18\x02 \x01(\tBD\xea\xbb\x1c@\n" +
-	">\x12:Keep types whose name or field names contain it, e.g. date0dR\akeyword\">\n" +
+	">\x12:Keep types whose name or field names contain it, e.g. date0dR\akeyword\"G\n" +
 	"\fFieldSummary\x12\x12\n" +
-	"\x04type\x18\x01 \x01(\tR\x04type\x12\x1a\n" +
-	"\brequired\x18\x02 \x01(\bR\brequired\"\x87\x03\n" +
+	"\x04type\x18\x01 \x01(\tR\x04type\x12#\n" +
+	"\brequired\x18\x02 \x01(\bB\a\xea\xbb\x1c\x03\xc0\x02\x01R\brequired\"\x87\x03\n" +
 	"\x0eEntityTypeInfo\x12\x1f\n" +
 	"\ventity_type\x18\x01 \x01(\tR\n" +
 	"entityType\x12%\n" +
@@ -5875,10 +5875,10 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x05scope\x18\a \x01(\tR\x05scope\x1aY\n" +
 	"\x11FieldSummaryEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12.\n" +
-	"\x05value\x18\x02 \x01(\v2\x18.neotoma.v1.FieldSummaryR\x05value:\x028\x01\"\xad\x01\n" +
+	"\x05value\x18\x02 \x01(\v2\x18.neotoma.v1.FieldSummaryR\x05value:\x028\x01\"\xb6\x01\n" +
 	"\x17ListEntityTypesResponse\x12=\n" +
-	"\fentity_types\x18\x01 \x03(\v2\x1a.neotoma.v1.EntityTypeInfoR\ventityTypes\x12\x14\n" +
-	"\x05total\x18\x02 \x01(\x05R\x05total\x12\x18\n" +
+	"\fentity_types\x18\x01 \x03(\v2\x1a.neotoma.v1.EntityTypeInfoR\ventityTypes\x12\x1d\n" +
+	"\x05total\x18\x02 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x05total\x12\x18\n" +
 	"\akeyword\x18\x03 \x01(\tR\akeyword\x12#\n" +
 	"\rsearch_method\x18\x04 \x01(\tR\fsearchMethod\"\xf2\x01\n" +
 	"\x1dRetrieveEntitySnapshotRequest\x12!\n" +
@@ -5917,10 +5917,10 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x11include_snapshots\x18\x05 \x01(\bB,\xea\xbb\x1c(\n" +
 	"&\x12\x1eInclude each entity's snapshot\"\x04trueR\x10includeSnapshots\x12Y\n" +
 	"\x0einclude_merged\x18\x06 \x01(\bB2\xea\xbb\x1c.\n" +
-	",\x12#Include entities merged into others\"\x05falseR\rincludeMerged\"\x89\x01\n" +
+	",\x12#Include entities merged into others\"\x05falseR\rincludeMerged\"\x92\x01\n" +
 	"\x18RetrieveEntitiesResponse\x12.\n" +
-	"\bentities\x18\x01 \x03(\v2\x12.neotoma.v1.EntityR\bentities\x12\x14\n" +
-	"\x05total\x18\x02 \x01(\x05R\x05total\x12'\n" +
+	"\bentities\x18\x01 \x03(\v2\x12.neotoma.v1.EntityR\bentities\x12\x1d\n" +
+	"\x05total\x18\x02 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x05total\x12'\n" +
 	"\x0fexcluded_merged\x18\x03 \x01(\bR\x0eexcludedMerged\"\xfd\x01\n" +
 	"\x17ListObservationsRequest\x12!\n" +
 	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12<\n" +
@@ -5944,10 +5944,10 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x06fields\x18\t \x01(\v2\x17.google.protobuf.StructR\x06fields\x129\n" +
 	"\n" +
 	"created_at\x18\n" +
-	" \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\x9b\x01\n" +
+	" \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\xa4\x01\n" +
 	"\x18ListObservationsResponse\x12;\n" +
-	"\fobservations\x18\x01 \x03(\v2\x17.neotoma.v1.ObservationR\fobservations\x12\x14\n" +
-	"\x05total\x18\x02 \x01(\x05R\x05total\x12\x14\n" +
+	"\fobservations\x18\x01 \x03(\v2\x17.neotoma.v1.ObservationR\fobservations\x12\x1d\n" +
+	"\x05total\x18\x02 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x05total\x12\x14\n" +
 	"\x05limit\x18\x03 \x01(\x05R\x05limit\x12\x16\n" +
 	"\x06offset\x18\x04 \x01(\x05R\x06offset\"\xd4\x03\n" +
 	"\x18ListRelationshipsRequest\x12!\n" +
@@ -5959,10 +5959,10 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x05limit\x18\x05 \x01(\x05B.\xea\xbb\x1c*\n" +
 	"(\x12\x0fMaximum results\"\x03100A\x00\x00\x00\x00\x00\x00\xf0?I\x00\x00\x00\x00\x00@\x8f@R\x05limit\x12;\n" +
 	"\x06offset\x18\x06 \x01(\x05B#\xea\xbb\x1c\x1f\n" +
-	"\x1d\x12\x0fResults to skip\"\x010A\x00\x00\x00\x00\x00\x00\x00\x00R\x06offset\"\x9f\x01\n" +
+	"\x1d\x12\x0fResults to skip\"\x010A\x00\x00\x00\x00\x00\x00\x00\x00R\x06offset\"\xa8\x01\n" +
 	"\x19ListRelationshipsResponse\x12>\n" +
-	"\rrelationships\x18\x01 \x03(\v2\x18.neotoma.v1.RelationshipR\rrelationships\x12\x14\n" +
-	"\x05total\x18\x02 \x01(\x05R\x05total\x12\x14\n" +
+	"\rrelationships\x18\x01 \x03(\v2\x18.neotoma.v1.RelationshipR\rrelationships\x12\x1d\n" +
+	"\x05total\x18\x02 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x05total\x12\x14\n" +
 	"\x05limit\x18\x03 \x01(\x05R\x05limit\x12\x16\n" +
 	"\x06offset\x18\x04 \x01(\x05R\x06offset\"\x80\x02\n" +
 	"!RetrieveEntityByIdentifierRequest\x12!\n" +
@@ -5974,10 +5974,10 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\ventity_type\x18\x03 \x01(\tB3\xea\xbb\x1c/\n" +
 	"-\x12\x1aOnly entities of this type0@z\r\n" +
 	"\ventity_typeR\n" +
-	"entityType\"j\n" +
+	"entityType\"s\n" +
 	"\"RetrieveEntityByIdentifierResponse\x12.\n" +
-	"\bentities\x18\x01 \x03(\v2\x12.neotoma.v1.EntityR\bentities\x12\x14\n" +
-	"\x05total\x18\x02 \x01(\x05R\x05total\"\xa3\x04\n" +
+	"\bentities\x18\x01 \x03(\v2\x12.neotoma.v1.EntityR\bentities\x12\x1d\n" +
+	"\x05total\x18\x02 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x05total\"\xa3\x04\n" +
 	"\x1eRetrieveRelatedEntitiesRequest\x12!\n" +
 	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12E\n" +
 	"\tentity_id\x18\x02 \x01(\tB(\xea\xbb\x1c$\n" +
@@ -6157,10 +6157,10 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x05limit\x18\x06 \x01(\x05B.\xea\xbb\x1c*\n" +
 	"(\x12\x0fMaximum results\"\x03100A\x00\x00\x00\x00\x00\x00\xf0?I\x00\x00\x00\x00\x00@\x8f@R\x05limit\x12;\n" +
 	"\x06offset\x18\a \x01(\x05B#\xea\xbb\x1c\x1f\n" +
-	"\x1d\x12\x0fResults to skip\"\x010A\x00\x00\x00\x00\x00\x00\x00\x00R\x06offset\"e\n" +
+	"\x1d\x12\x0fResults to skip\"\x010A\x00\x00\x00\x00\x00\x00\x00\x00R\x06offset\"n\n" +
 	"\x1aListTimelineEventsResponse\x121\n" +
-	"\x06events\x18\x01 \x03(\v2\x19.neotoma.v1.TimelineEventR\x06events\x12\x14\n" +
-	"\x05total\x18\x02 \x01(\x05R\x05total\"\x83\x03\n" +
+	"\x06events\x18\x01 \x03(\v2\x19.neotoma.v1.TimelineEventR\x06events\x12\x1d\n" +
+	"\x05total\x18\x02 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x05total\"\x83\x03\n" +
 	"\x1fGetSchemaRecommendationsRequest\x12!\n" +
 	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12W\n" +
 	"\ventity_type\x18\x02 \x01(\tB6\xea\xbb\x1c2\n" +
@@ -6168,13 +6168,13 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\ventity_typeR\n" +
 	"entityType\x12o\n" +
 	"\x06source\x18\x03 \x01(\x0e2 .neotoma.v1.RecommendationSourceB5\xea\xbb\x1c1\"/\x12&raw_fragments, agent, inference or all\x18\x02*\x03allR\x06source\x12s\n" +
-	"\x06status\x18\x04 \x01(\x0e2 .neotoma.v1.RecommendationStatusB9\xea\xbb\x1c5\"3\x12&pending, approved, rejected or applied\x18\x02*\apendingR\x06status\"l\n" +
+	"\x06status\x18\x04 \x01(\x0e2 .neotoma.v1.RecommendationStatusB9\xea\xbb\x1c5\"3\x12&pending, approved, rejected or applied\x18\x02*\apendingR\x06status\"u\n" +
 	"\x10RecommendedField\x12\x1d\n" +
 	"\n" +
 	"field_name\x18\x01 \x01(\tR\tfieldName\x12\x1d\n" +
 	"\n" +
-	"field_type\x18\x02 \x01(\tR\tfieldType\x12\x1a\n" +
-	"\brequired\x18\x03 \x01(\bR\brequired\"\xf6\x01\n" +
+	"field_type\x18\x02 \x01(\tR\tfieldType\x12#\n" +
+	"\brequired\x18\x03 \x01(\bB\a\xea\xbb\x1c\x03\xc0\x02\x01R\brequired\"\xf6\x01\n" +
 	"\x14StoredRecommendation\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1f\n" +
 	"\ventity_type\x18\x02 \x01(\tR\n" +
@@ -6183,10 +6183,10 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x06source\x18\x04 \x01(\tR\x06source\x12)\n" +
 	"\x10confidence_score\x18\x05 \x01(\x01R\x0fconfidenceScore\x12\x1c\n" +
 	"\treasoning\x18\x06 \x01(\tR\treasoning\x12\x16\n" +
-	"\x06status\x18\a \x01(\tR\x06status\"\xa5\x01\n" +
+	"\x06status\x18\a \x01(\tR\x06status\"\xae\x01\n" +
 	" GetSchemaRecommendationsResponse\x12J\n" +
-	"\x0frecommendations\x18\x01 \x03(\v2 .neotoma.v1.StoredRecommendationR\x0frecommendations\x12\x14\n" +
-	"\x05total\x18\x02 \x01(\x05R\x05total\x12\x1f\n" +
+	"\x0frecommendations\x18\x01 \x03(\v2 .neotoma.v1.StoredRecommendationR\x0frecommendations\x12\x1d\n" +
+	"\x05total\x18\x02 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x05total\x12\x1f\n" +
 	"\ventity_type\x18\x03 \x01(\tR\n" +
 	"entityType*\x83\x05\n" +
 	"\x10RelationshipType\x12!\n" +

@@ -139,24 +139,32 @@ func decodeRegisterVendorRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 			d.Pattern("vat_id", x, patternRegisterVendorRequestTaxId)
 			m.TaxId = x
 		}
+	} else {
+		d.Missing("vat_id")
 	}
 	if v := obj.Get("email"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "email"); ok {
 			d.Format("email", x, "email")
 			m.Email = x
 		}
+	} else {
+		d.Missing("email")
 	}
 	if v := obj.Get("website"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "website"); ok {
 			d.Format("website", x, "uri")
 			m.Website = x
 		}
+	} else {
+		d.Missing("website")
 	}
 	if v := obj.Get("country"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "country"); ok {
 			d.StringIn("country", x, "DE", "FR", "NL")
 			m.Country = x
 		}
+	} else {
+		d.Missing("country")
 	}
 	if v := obj.Get("code"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "code"); ok {
@@ -169,6 +177,8 @@ func decodeRegisterVendorRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 			d.Format("callback_ip", x, "ip")
 			m.CallbackIp = x
 		}
+	} else {
+		d.Missing("callback_ip")
 	}
 	if v := obj.Get("tier"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Enum(v, "tier", enumTier); ok {
@@ -189,12 +199,16 @@ func decodeRegisterVendorRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 			d.ExclusiveMaximum("discount", float64(x), 1)
 			m.Discount = x
 		}
+	} else {
+		d.Missing("discount")
 	}
 	if v := obj.Get("priority"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Uint32(v, "priority"); ok {
 			d.NumberIn("priority", float64(x), 1, 2, 3)
 			m.Priority = x
 		}
+	} else {
+		d.Missing("priority")
 	}
 	if v := obj.Get("categories"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if arr, ok := d.Array(v, "categories"); ok {
@@ -213,6 +227,8 @@ func decodeRegisterVendorRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 			d.Leave()
 			mcpwriteimpl.UniqueItems(d, "categories", m.Categories)
 		}
+	} else {
+		d.Missing("categories")
 	}
 	if v := obj.Get("labels"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if ks, vs, ok := d.MapEntries(v, "labels"); ok {
@@ -250,6 +266,8 @@ func decodeRegisterVendorRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 			d.NotContains("reference", x, " ")
 			m.Reference = x
 		}
+	} else {
+		d.Missing("reference")
 	}
 	if v := obj.Get("quotas"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if ks, vs, ok := d.MapEntries(v, "quotas"); ok {

@@ -1,0 +1,99 @@
+package gen
+
+import (
+	"strings"
+
+	"google.golang.org/protobuf/compiler/protogen"
+
+	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
+)
+
+// An answer spells every enum value one way, chosen per enum (EnumRules
+// output) or for the service (ServiceRules enum_output): the agent aliases
+// (the default), the value names as the proto writes them, or the value
+// names in upper or lower snake case without the enum's prefix. The choice
+// is made here, as the table the service renders the enum with: none for
+// proto names (the encoder writes the value name), a table of the chosen
+// spelling otherwise.
+
+// outputSpelling is how answers spell enum e in sm.
+func outputSpelling(sm *serviceModel, e *protogen.Enum) mcpwritev1.EnumRules_Output {
+	if o := ext[*mcpwritev1.EnumRules](e.Desc.Options(), mcpwritev1.E_Enum).GetOutput(); o != mcpwritev1.EnumRules_OUTPUT_UNSPECIFIED {
+		return o
+	}
+	if o := sm.rules.GetEnumOutput(); o != mcpwritev1.EnumRules_OUTPUT_UNSPECIFIED {
+		return o
+	}
+	return mcpwritev1.EnumRules_ALIAS
+}
+
+// outputTable is the table answers render e with (nil: the value names as
+// the proto writes them). f is the field that carries e, for problems.
+func (b *builder) outputTable(sm *serviceModel, e *protogen.Enum, f *protogen.Field) *enumTable {
+	switch o := outputSpelling(sm, e); o {
+	case mcpwritev1.EnumRules_PROTO_NAME:
+		return nil
+	case mcpwritev1.EnumRules_LOWER_SNAKE, mcpwritev1.EnumRules_UPPER_SNAKE:
+		return b.snakeTable(e, o == mcpwritev1.EnumRules_UPPER_SNAKE)
+	case mcpwritev1.EnumRules_ALIAS:
+	default:
+		b.probs.fieldf(f, "unknown enum output %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)", int32(o))
+		return nil
+	}
+	if t, ok := b.file.firstTable[e.Desc.FullName()]; ok {
+		return t // the aliases agents send
+	}
+	// An enum only answers carry takes the style the file's agent enums
+	// share, so one answer does not mix ApplicationComponent and part_of.
+	return b.table(e, &mcpwritev1.EnumAlias{Style: b.fileStyle().Enum()}, f)
+}
+
+// fileStyle is the alias style every enum table of the file so far uses,
+// PASCAL when they differ or there is none.
+func (b *builder) fileStyle() mcpwritev1.EnumAlias_Style {
+	style := mcpwritev1.EnumAlias_STYLE_UNSPECIFIED
+	for _, t := range b.file.enums {
+		switch {
+		case style == mcpwritev1.EnumAlias_STYLE_UNSPECIFIED:
+			style = t.style
+		case style != t.style:
+			return mcpwritev1.EnumAlias_PASCAL
+		}
+	}
+	if style == mcpwritev1.EnumAlias_STYLE_UNSPECIFIED {
+		return mcpwritev1.EnumAlias_PASCAL
+	}
+	return style
+}
+
+// snakeTable spells e's values in snake case without the enum's prefix,
+// upper or lower; an explicit alias of a value wins.
+func (b *builder) snakeTable(e *protogen.Enum, upper bool) *enumTable {
+	key := string(e.Desc.FullName()) + "|output-lower"
+	suffix := "LowerSnake"
+	if upper {
+		key, suffix = string(e.Desc.FullName())+"|output-upper", "UpperSnake"
+	}
+	if t, ok := b.tables[key]; ok {
+		return t
+	}
+	t := &enumTable{enum: e, varName: "enum" + e.GoIdent.GoName + "Output" + suffix, style: mcpwritev1.EnumAlias_SNAKE}
+	for _, v := range e.Values {
+		vr := valueRules(v)
+		vname := string(v.Desc.Name())
+		if vr.GetHidden() || strings.HasSuffix(vname, "UNSPECIFIED") {
+			continue
+		}
+		alias := vr.GetAlias()
+		if alias == "" {
+			alias = valueAlias(mcpwritev1.EnumAlias_SNAKE, string(e.Desc.Name()), vname)
+			if upper {
+				alias = strings.ToUpper(alias)
+			}
+		}
+		t.values = append(t.values, aliasValue{value: v, alias: alias})
+	}
+	b.tables[key] = t
+	b.file.enums = append(b.file.enums, t)
+	return t
+}
