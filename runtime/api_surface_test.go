@@ -9,7 +9,9 @@ import (
 
 // maxRuntimeAPI bounds the exported names of package runtime: it is what
 // users call, and what only generated code needs lives in mcpwriteimpl.
-const maxRuntimeAPI = 60
+// 61, not 60: PreparerOption types the options NewPreparer applies, so one
+// it would ignore (WithObserver, WithPolicy, ...) does not compile there.
+const maxRuntimeAPI = 61
 
 // runtimeAPI is the exported API of package runtime, sorted.
 var runtimeAPI = []string{
@@ -42,6 +44,7 @@ var runtimeAPI = []string{
 	"Preparer",
 	"Preparer.Decode",
 	"Preparer.Prepare",
+	"PreparerOption",
 	"Previews",
 	"Reference",
 	"Referent",
