@@ -14,16 +14,17 @@ import (
 // exported declaration, sorted by name, so a pinned list catches a changed
 // signature or a new exported field, not only a new name:
 //
-//	Limits struct
+//	Preparer struct (has unexported fields)
 //	Limits.MaxBytes int
 //	NewPreparer func(svc *mcpwriteimpl.Service, opts ...PreparerOption) (*Preparer, error)
 //	(*Preparer).Prepare func(ctx context.Context, ...) (proto.Message, Errors)
-//	Option interface
+//	Option interface (has unexported methods)
 //	Observer.CallStart func(ctx context.Context, c CallStart) context.Context
 //	CodeNotFound const = "NOT_FOUND"
 //	Version var
 //
-// A pointer receiver shows as (*T).M. A struct's exported fields show as
+// A pointer receiver shows as (*T).M; a struct with unexported fields or an
+// interface with unexported methods says so. A struct's exported fields show as
 // T.Field type (an embedded field as T.Name embedded), an interface's
 // exported methods as T.Method func(...). Test files are left out.
 func Signatures(dir string) ([]string, error) {
@@ -88,10 +89,10 @@ func typeLines(fset *token.FileSet, ls *lines, ty *doc.Type) {
 		name := ty.Name + typeParams(fset, ts)
 		switch t := ts.Type.(type) {
 		case *ast.StructType:
-			ls.add(ty.Name, name+" struct")
+			ls.add(ty.Name, name+" struct"+hidden(t.Incomplete, "fields"))
 			members(fset, ls, ty.Name, t.Fields)
 		case *ast.InterfaceType:
-			ls.add(ty.Name, name+" interface")
+			ls.add(ty.Name, name+" interface"+hidden(t.Incomplete, "methods"))
 			members(fset, ls, ty.Name, t.Methods)
 		default:
 			if ts.Assign.IsValid() {
@@ -101,6 +102,16 @@ func typeLines(fset *token.FileSet, ls *lines, ty *doc.Type) {
 			}
 		}
 	}
+}
+
+// hidden says when a struct has unexported fields (no keyless literal
+// outside the package) or an interface unexported methods (no implementation
+// outside it), as go doc does.
+func hidden(incomplete bool, what string) string {
+	if incomplete { // go/doc dropped the unexported ones
+		return " (has unexported " + what + ")"
+	}
+	return ""
 }
 
 // members adds the exported fields of a struct or methods of an interface.
