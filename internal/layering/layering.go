@@ -32,7 +32,8 @@ type Report struct {
 	// Files are the hand-written files, by name, with their line counts.
 	Files map[string]int
 	// Uses maps "from -> to" file pairs to the identifiers of to that from
-	// references, sorted (a method as T.m, a field as T.f).
+	// references, sorted (a method as T.m, a field as T.f, a field of an
+	// unnamed struct as .f).
 	Uses map[[2]string][]string
 	// Pairs are the pairs of files that reference each other, each pair
 	// sorted and the list sorted.
@@ -138,9 +139,10 @@ func Analyze(p Package, exports map[string]string) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("type-check %s: %w", p.ImportPath, err)
 	}
+	owners := fieldOwners(pkg)
 	uses := map[[2]string]map[string]bool{}
 	for id, obj := range info.Uses {
-		to, name, ok := topLevel(fset, pkg, obj)
+		to, name, ok := topLevel(fset, pkg, obj, owners)
 		if !ok {
 			continue
 		}
@@ -177,7 +179,7 @@ func Analyze(p Package, exports map[string]string) (*Report, error) {
 
 // topLevel reports the file and display name of obj when it is a top-level
 // definition of pkg: a package-level name, a method or a struct field.
-func topLevel(fset *token.FileSet, pkg *types.Package, obj types.Object) (file, name string, ok bool) {
+func topLevel(fset *token.FileSet, pkg *types.Package, obj types.Object, owners map[*types.Var]string) (file, name string, ok bool) {
 	if obj == nil || obj.Pkg() != pkg || !obj.Pos().IsValid() {
 		return "", "", false
 	}
@@ -194,7 +196,7 @@ func topLevel(fset *token.FileSet, pkg *types.Package, obj types.Object) (file, 
 			return "", "", false
 		}
 		if o.IsField() {
-			name = "." + name // the owner is not known from the object
+			name = owners[o] + "." + name // "" for a field of an unnamed struct
 		}
 	default:
 		if obj.Parent() != pkg.Scope() {
@@ -202,6 +204,24 @@ func topLevel(fset *token.FileSet, pkg *types.Package, obj types.Object) (file, 
 		}
 	}
 	return filepath.Base(fset.Position(obj.Pos()).Filename), name, true
+}
+
+// fieldOwners maps the fields of pkg's package-level struct types to their
+// type's name.
+func fieldOwners(pkg *types.Package) map[*types.Var]string {
+	owners := map[*types.Var]string{}
+	for _, n := range pkg.Scope().Names() {
+		tn, ok := pkg.Scope().Lookup(n).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		if st, ok := tn.Type().Underlying().(*types.Struct); ok {
+			for f := range st.Fields() {
+				owners[f] = n
+			}
+		}
+	}
+	return owners
 }
 
 func typeName(t types.Type) string {
