@@ -7,9 +7,10 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/apisurface"
 )
 
-// runtimeSignatures is the exported API of package runtime declaration by declaration
-// (apisurface.Signatures): every function and method signature, every
-// exported struct field and interface method, every constant's value.
+// runtimeSignatures is the exported API of package runtime, declaration by
+// declaration (apisurface.Signatures): every function and method
+// signature, every exported struct field and interface method, every
+// constant's value.
 var runtimeSignatures = []string{
 	"CallEnd struct",
 	"CallEnd.Confirmation string",
@@ -129,9 +130,9 @@ var runtimeSignatures = []string{
 	"WithoutRequestCheck func() PreparerOption",
 }
 
-// The exported declarations of package runtime are exactly runtimeSignatures: a changed
-// signature or a new exported field is as deliberate as a new name. Update
-// runtimeSignatures in runtime/api_signatures_test.go in the same change.
+// The exported declarations of package runtime are exactly runtimeSignatures:
+// a changed signature or a new exported field is as deliberate as a new
+// name. Update runtimeSignatures in runtime/api_signatures_test.go in the same change.
 func TestRuntimeAPISignatures(t *testing.T) {
 	got, err := apisurface.Signatures(".")
 	if err != nil {

@@ -7,9 +7,10 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/apisurface"
 )
 
-// mcphttpSignatures is the exported API of package mcphttp declaration by declaration
-// (apisurface.Signatures): every function and method signature, every
-// exported struct field and interface method, every constant's value.
+// mcphttpSignatures is the exported API of package mcphttp, declaration by
+// declaration (apisurface.Signatures): every function and method
+// signature, every exported struct field and interface method, every
+// constant's value.
 var mcphttpSignatures = []string{
 	"AuthHook func(ctx context.Context, token string) (tenant, principal string, err error)",
 	"BearerAuth func(hook AuthHook, opts ...Option) func(http.Handler) http.Handler",
@@ -42,9 +43,9 @@ var mcphttpSignatures = []string{
 	"WithStateless func() Option",
 }
 
-// The exported declarations of package mcphttp are exactly mcphttpSignatures: a changed
-// signature or a new exported field is as deliberate as a new name. Update
-// mcphttpSignatures in runtime/mcphttp/api_signatures_test.go in the same change.
+// The exported declarations of package mcphttp are exactly mcphttpSignatures:
+// a changed signature or a new exported field is as deliberate as a new
+// name. Update mcphttpSignatures in runtime/mcphttp/api_signatures_test.go in the same change.
 func TestMCPHTTPAPISignatures(t *testing.T) {
 	got, err := apisurface.Signatures(".")
 	if err != nil {
