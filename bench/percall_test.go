@@ -75,7 +75,7 @@ func connectInMemory(t testing.TB, server *mcp.Server) *mcp.ClientSession {
 // path without MCP, as a tool call does before the handler.
 func preparer(tb testing.TB, clock func() time.Time, entropy *rand.ChaCha8) *runtime.Preparer {
 	tb.Helper()
-	opts := []runtime.Option{}
+	opts := []runtime.PreparerOption{}
 	if clock != nil {
 		opts = append(opts, runtime.WithClock(clock))
 	}

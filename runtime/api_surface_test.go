@@ -14,7 +14,9 @@ import (
 // WithCompactList (services with hundreds of methods); 64:
 // WithElicitationQuotas (in-call confirmations bounded per tenant and
 // principal).
-const maxRuntimeAPI = 64
+// 65: PreparerOption types the options NewPreparer applies, so one it
+// would ignore (WithObserver, WithPolicy, ...) does not compile there.
+const maxRuntimeAPI = 65
 
 // runtimeAPI is the exported API of package runtime, sorted.
 var runtimeAPI = []string{
@@ -47,6 +49,7 @@ var runtimeAPI = []string{
 	"Preparer",
 	"Preparer.Decode",
 	"Preparer.Prepare",
+	"PreparerOption",
 	"Previews",
 	"Reference",
 	"Referent",

@@ -22,7 +22,7 @@ import (
 // does not grow with the service either. Strict-mode function calling
 // (OpenAI strict, Anthropic strict tool use) cannot apply to a compact
 // tool: its arguments are not in the list (docs/compact.md).
-func WithCompactList() Option { return func(c *config) { c.compact = true } }
+func WithCompactList() Option { return option(func(c *config) { c.compact = true }) }
 
 // compactInput is a compact tool's input schema: an object schema, as every
 // client requires, explicitly open, so that no client narrows the

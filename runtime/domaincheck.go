@@ -41,7 +41,7 @@ type Previews struct {
 // WithPreviews sets the domain's answers about a write before it happens
 // (see Previews). A nil field keeps what an earlier WithPreviews set.
 func WithPreviews(p Previews) Option {
-	return func(c *config) {
+	return option(func(c *config) {
 		if p.Check != nil {
 			c.domainCheck = p.Check
 		}
@@ -51,7 +51,7 @@ func WithPreviews(p Previews) Option {
 		if p.State != nil {
 			c.statePreview = p.State
 		}
-	}
+	})
 }
 
 // domainCheck runs the domain's check of m: its preview, or the envelope

@@ -27,7 +27,7 @@ const maxToolName = 64
 // REQUEST_SCOPED ids and TOOL_NAME fields. Register refuses a prefix or
 // suffix outside [A-Za-z0-9_-], and a name longer than 64 characters.
 func WithToolNames(prefix, suffix string) Option {
-	return func(c *config) { c.namePrefix, c.nameSuffix = prefix, suffix }
+	return option(func(c *config) { c.namePrefix, c.nameSuffix = prefix, suffix })
 }
 
 // validToolName reports why name is not a portable tool name: 1 to 64

@@ -78,7 +78,7 @@ type CallEnd struct {
 
 // WithObserver reports every tool call to o (see runtime/otelmcp).
 func WithObserver(o Observer) Option {
-	return func(c *config) { c.observer = o }
+	return option(func(c *config) { c.observer = o })
 }
 
 // observe wraps a handler with the configured observer.

@@ -30,8 +30,31 @@ const defaultElicitationTimeout = 5 * time.Minute
 // (the HMAC-SHA256 block of security).
 const minSigningKeyLength = 32
 
-// Option configures Register.
-type Option func(*config)
+// Option configures Register. The options that configure NewPreparer as
+// well are PreparerOptions.
+type Option interface{ apply(*config) }
+
+// PreparerOption configures NewPreparer as well as Register: the options
+// that change what decode, validate and enrich do (WithLimits, WithClock,
+// WithRand, WithSecrets, WithVocabulary, WithoutRequestCheck, WithLogger).
+// An option only a tool call uses (an observer, a policy, idempotency,
+// proposals, previews, an error hook) is an Option only, so passing it to
+// NewPreparer does not compile rather than being ignored.
+type PreparerOption interface {
+	Option
+	preparerOption()
+}
+
+// option is an Option that only Register uses.
+type option func(*config)
+
+func (o option) apply(c *config) { o(c) }
+
+// sharedOption is an Option that NewPreparer uses too.
+type sharedOption func(*config)
+
+func (o sharedOption) apply(c *config) { o(c) }
+func (sharedOption) preparerOption()   {}
 
 type config struct {
 	// noRequestCheck: WithoutRequestCheck.
@@ -100,7 +123,7 @@ func newConfig(opts []Option) *config {
 	}
 	for _, o := range opts {
 		if o != nil {
-			o(c)
+			o.apply(c)
 		}
 	}
 	if c.signingKey == nil && c.signingKeyErr == nil {
@@ -129,26 +152,26 @@ func newConfig(opts []Option) *config {
 
 // WithLimits bounds what the strict decoder accepts (payload size, depth,
 // string and array lengths); zero fields keep their defaults.
-func WithLimits(l Limits) Option { return func(c *config) { c.limits = l } }
+func WithLimits(l Limits) PreparerOption { return sharedOption(func(c *config) { c.limits = l }) }
 
 // WithClock replaces time.Now for generated timestamps, idempotency windows and
 // proposal expiry, so tests and replays are deterministic.
-func WithClock(now func() time.Time) Option {
-	return func(c *config) {
+func WithClock(now func() time.Time) PreparerOption {
+	return sharedOption(func(c *config) {
 		if now != nil {
 			c.clock = now
 		}
-	}
+	})
 }
 
 // WithRand replaces crypto/rand as the source of generated IDs and trace IDs,
 // so tests can pin them.
-func WithRand(r io.Reader) Option {
-	return func(c *config) {
+func WithRand(r io.Reader) PreparerOption {
+	return sharedOption(func(c *config) {
 		if r != nil {
 			c.rand = r
 		}
-	}
+	})
 }
 
 // IdempotencyOptions configure client_request_id handling (WithIdempotency).
@@ -188,7 +211,7 @@ type IdempotencyOptions struct {
 // WithIdempotency configures client_request_id handling. Zero fields keep
 // what an earlier WithIdempotency, or the default, set.
 func WithIdempotency(o IdempotencyOptions) Option {
-	return func(c *config) {
+	return option(func(c *config) {
 		switch {
 		case o.Disable:
 			c.idem, c.idemSet = nil, true
@@ -207,7 +230,7 @@ func WithIdempotency(o IdempotencyOptions) Option {
 		if o.ClaimInHandler {
 			c.claimInHandler = true
 		}
-	}
+	})
 }
 
 // WithProposals sets where proposals wait for apply_proposal (default: a
@@ -216,21 +239,21 @@ func WithIdempotency(o IdempotencyOptions) Option {
 // nil store or a zero ttl keeps what an earlier WithProposals, or the
 // default, set.
 func WithProposals(s proposal.Store, ttl time.Duration) Option {
-	return func(c *config) {
+	return option(func(c *config) {
 		if s != nil {
 			c.proposals = s
 		}
 		if ttl > 0 {
 			c.proposalTTL = ttl
 		}
-	}
+	})
 }
 
 // WithPolicy decides the confirmation of each call, e.g. letting admins commit
 // destructive writes directly or forcing proposals for one tenant. Returning
 // "" keeps the tool's default.
 func WithPolicy(fn func(ctx context.Context, pc PolicyCall) Confirmation) Option {
-	return func(c *config) { c.policy = fn }
+	return option(func(c *config) { c.policy = fn })
 }
 
 // WithRequestContextFunc derives the request context (tenant, principal,
@@ -238,14 +261,14 @@ func WithPolicy(fn func(ctx context.Context, pc PolicyCall) Confirmation) Option
 // When set it replaces the default lookup, RequestContextFrom(ctx); it may call
 // that itself. Returning false means the call has no request context.
 func WithRequestContextFunc(fn func(ctx context.Context, req *mcp.CallToolRequest) (RequestContext, bool)) Option {
-	return func(c *config) { c.rcFunc, c.rcSet = fn, true }
+	return option(func(c *config) { c.rcFunc, c.rcSet = fn, true })
 }
 
 // WithErrorHook lets the domain enrich every error entry before it is sent
 // (add suggestions, hints, similar entities). req is the decoded request, or
 // nil when the call failed before a request existed.
 func WithErrorHook(fn func(ctx context.Context, tool string, req proto.Message, e *ErrorEntry)) Option {
-	return func(c *config) { c.errorHook = fn }
+	return option(func(c *config) { c.errorHook = fn })
 }
 
 // WithLogger receives internal errors and panics with their trace_id, since
@@ -253,7 +276,7 @@ func WithErrorHook(fn func(ctx context.Context, tool string, req proto.Message, 
 // told in full (an outcome that could not be recorded, a store that failed).
 // Default: slog.Default(), which writes to stderr unless the program set
 // another default logger; pass slog.New(slog.DiscardHandler) to drop them.
-func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+func WithLogger(l *slog.Logger) PreparerOption { return sharedOption(func(c *config) { c.logger = l }) }
 
 // WithElicitationTimeout sets how long a user has to confirm a write
 // (default 5 min). An in-call confirmation still unanswered then is treated as
@@ -262,11 +285,11 @@ func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l }
 // long plus the normal lease, so a retry meanwhile waits instead of writing
 // twice.
 func WithElicitationTimeout(d time.Duration) Option {
-	return func(c *config) {
+	return option(func(c *config) {
 		if d > 0 {
 			c.elicitTimeout = d
 		}
-	}
+	})
 }
 
 // WithSecrets sets the secrets every instance of a server must share; nil
@@ -291,8 +314,8 @@ func WithElicitationTimeout(d time.Duration) Option {
 // fewer than 8 distinct byte values or a short repeated pattern makes
 // Register fail with the reason, rather than key or sign with a guessable
 // secret.
-func WithSecrets(idSecret, signingKey []byte) Option {
-	return func(c *config) {
+func WithSecrets(idSecret, signingKey []byte) PreparerOption {
+	return sharedOption(func(c *config) {
 		if idSecret != nil {
 			if err := mcpwriteimpl.CheckSecret(idSecret); err != nil {
 				c.idSecret, c.idSecretErr = nil, fmt.Errorf("ID secret refused: %w", err)
@@ -307,5 +330,5 @@ func WithSecrets(idSecret, signingKey []byte) Option {
 				c.signingKey, c.signingKeyErr = append([]byte(nil), signingKey...), nil
 			}
 		}
-	}
+	})
 }

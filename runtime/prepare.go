@@ -15,9 +15,13 @@ import (
 type Preparer struct{ r *registry }
 
 // NewPreparer binds svc (as generated New<Service>Service returns it) with
-// the same options Register takes.
-func NewPreparer(svc *mcpwriteimpl.Service, opts ...Option) (*Preparer, error) {
-	r, err := newRegistry(svc, opts)
+// the options of Register that apply without a tool call.
+func NewPreparer(svc *mcpwriteimpl.Service, opts ...PreparerOption) (*Preparer, error) {
+	all := make([]Option, len(opts))
+	for i, o := range opts {
+		all[i] = o
+	}
+	r, err := newRegistry(svc, all)
 	if err != nil {
 		return nil, err
 	}

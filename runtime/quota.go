@@ -74,14 +74,14 @@ type elicitationQuotas struct {
 // past a quota is answered a retryable RESOURCE_EXHAUSTED naming the quota,
 // before it claims its client_request_id.
 func WithElicitationQuotas(perTenant, perPrincipal int) Option {
-	return func(c *config) {
+	return option(func(c *config) {
 		if perTenant > 0 {
 			c.elicitQuotas.perTenant = perTenant
 		}
 		if perPrincipal > 0 {
 			c.elicitQuotas.perPrincipal = perPrincipal
 		}
-	}
+	})
 }
 
 // Quotas named in RESOURCE_EXHAUSTED answers for waiting confirmations.

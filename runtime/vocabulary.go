@@ -259,8 +259,8 @@ func (s *vocabSet) lookup(text string) (string, bool) {
 // take its values ((mcpwrite.v1.field).agent.vocabulary with v's name).
 // Register fails when a tool needs a vocabulary no option serves, or when
 // two options serve the same name.
-func WithVocabulary(v *Vocabulary) Option {
-	return func(c *config) {
+func WithVocabulary(v *Vocabulary) PreparerOption {
+	return sharedOption(func(c *config) {
 		switch {
 		case v == nil:
 			c.vocabErr = errors.New("WithVocabulary(nil)")
@@ -274,7 +274,7 @@ func WithVocabulary(v *Vocabulary) Option {
 			}
 			c.vocabs[v.name] = v
 		}
-	}
+	})
 }
 
 // checkVocabularies fails when a tool takes values of a vocabulary that no

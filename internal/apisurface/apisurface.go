@@ -1,5 +1,6 @@
 // Package apisurface lists the exported API of a Go package as go doc -all
-// shows it, for tests that pin a package's API name by name.
+// shows it, for tests that pin a package's API name by name (Exported) and
+// declaration by declaration (Signatures).
 package apisurface
 
 import (
@@ -18,24 +19,7 @@ import (
 // left out), sorted: every const and var name, func, type, and method of an
 // exported type as Type.Method. A type alias lists no methods.
 func Exported(dir string) ([]string, error) {
-	fset := token.NewFileSet()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	var files []*ast.File
-	for _, e := range entries {
-		n := e.Name()
-		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, parser.ParseComments)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, f)
-	}
-	p, err := doc.NewFromFiles(fset, files, "example.com/pkg")
+	_, p, err := load(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -67,6 +51,32 @@ func Exported(dir string) ([]string, error) {
 	}
 	sort.Strings(names)
 	return names, nil
+}
+
+// load parses the non-test Go files of dir into their go/doc package.
+func load(dir string) (*token.FileSet, *doc.Package, error) {
+	fset := token.NewFileSet()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	var files []*ast.File
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, parser.ParseComments)
+		if err != nil {
+			return nil, nil, err
+		}
+		files = append(files, f)
+	}
+	p, err := doc.NewFromFiles(fset, files, "example.com/pkg")
+	if err != nil {
+		return nil, nil, err
+	}
+	return fset, p, nil
 }
 
 // Diff says which names of want are missing from got and which names of got

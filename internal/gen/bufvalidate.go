@@ -597,7 +597,7 @@ func pvDescription(f *fieldModel) string {
 	return strings.Join(words, " ")
 }
 
-// formatWordsFor mirrors runtime.FormatWords for description text.
+// formatWordsFor mirrors mcpwriteimpl.FormatWords for description text.
 func formatWordsFor(format string) string {
 	switch format {
 	case "ip":

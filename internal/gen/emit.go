@@ -205,7 +205,7 @@ func (e *emitter) register(sm *serviceModel) {
 	))
 }
 
-// toolBinding is a tool's runtime.NewTool call: its decoder, its
+// toolBinding is a tool's mcpwriteimpl.NewTool call: its decoder, its
 // enrichment and pair check, its handler call and, with buf.validate, the
 // agent paths of its fields.
 func (e *emitter) toolBinding(sm *serviceModel, t *toolModel) *jen.Statement {

@@ -41,7 +41,7 @@ func aliasFor(style mcpwritev1.EnumAlias_Style, stripped string) string {
 // valueAlias is the alias an enum value is offered under when no
 // annotation names one: the value's name without the enum's conventional
 // prefix (naming.EnumPrefix), in style. The runtime derives the same PASCAL
-// alias for a table built without aliases (runtime.NewEnumTable).
+// alias for a table built without aliases (mcpwriteimpl.NewEnumTable).
 func valueAlias(style mcpwritev1.EnumAlias_Style, enumName, valueName string) string {
 	return aliasFor(style, strings.TrimPrefix(valueName, naming.EnumPrefix(enumName)))
 }

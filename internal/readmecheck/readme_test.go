@@ -28,6 +28,23 @@ type harness struct {
 
 // harnesses are keyed by the first line of the example they compile.
 var harnesses = map[string]harness{
+	"tasksv1mcpwrite.RegisterTaskServiceTools(sdkServer, handler, opts...)           // github.com/modelcontextprotocol/go-sdk": {
+		imports: []string{
+			"github.com/mark3labs/mcp-go/server",
+			"github.com/modelcontextprotocol/go-sdk/mcp",
+			"github.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/gen/tasks/v1/tasksv1mcpwrite",
+			"github.com/mcpwrite/protoc-gen-mcpwrite/runtime",
+			"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpgo",
+		},
+		decls: `
+var (
+	sdkServer   *mcp.Server
+	mcpgoServer *server.MCPServer
+	handler     tasksv1mcpwrite.TaskServiceHandler
+	opts        []runtime.Option
+)
+`,
+	},
 	`types := runtime.NewVocabulary("entity_type", func(ctx context.Context, tenant string) ([]runtime.VocabularyValue, error) {`: {
 		imports: []string{"context", "github.com/modelcontextprotocol/go-sdk/mcp", "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"},
 		decls: `

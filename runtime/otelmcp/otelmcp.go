@@ -98,7 +98,7 @@ func New(opts ...Option) (*Observer, error) {
 
 // CallStarted starts the call's span, continuing the active span or else
 // the request context's traceparent, and makes the span the traceparent the
-// generated client adapters send (runtime.WithOutgoingTraceParent).
+// generated client adapters send (mcpwriteimpl.WithOutgoingTraceParent).
 func (o *Observer) CallStarted(ctx context.Context, call runtime.CallStart) context.Context {
 	if !trace.SpanContextFromContext(ctx).IsValid() && call.RequestContext.TraceParent != "" {
 		ctx = propagation.TraceContext{}.Extract(ctx, propagation.MapCarrier{"traceparent": call.RequestContext.TraceParent})

@@ -58,7 +58,8 @@ var prefixRE = regexp.MustCompile(`^[a-z][a-z0-9_]{0,40}$`)
 type Option func(*Repository)
 
 // WithProposals records the outcome of a proposal's apply in the write's
-// transaction (runtime.Apply), in props, which must be the proposal store
+// transaction (proposalpg.Store.FinishApply, fenced by
+// runtime.Outcome.ApplyToken), in props, which must be the proposal store
 // the tools use, on the same database.
 func WithProposals(props *proposalpg.Store) Option {
 	return func(r *Repository) { r.proposals = props }

@@ -1,0 +1,171 @@
+package layering
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/baseline.txt from the current code")
+
+// measured are the packages the ratchet keeps, by path inside the module.
+var measured = []string{"internal/gen", "runtime", "runtime/mcpwriteimpl"}
+
+const baselineFile = "testdata/baseline.txt"
+
+func analyzeAll(t *testing.T, root string, paths []string) map[string]*Report {
+	t.Helper()
+	var patterns []string
+	for _, p := range paths {
+		patterns = append(patterns, "./"+p)
+	}
+	pkgs, exports, err := List(root, patterns...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pkgs) != len(paths) {
+		t.Fatalf("go list found %d packages for %v", len(pkgs), paths)
+	}
+	out := map[string]*Report{}
+	for _, p := range pkgs { // go list lists dependencies first
+		for _, path := range paths {
+			if strings.HasSuffix(filepath.ToSlash(p.Dir), "/"+path) {
+				r, err := Analyze(p, exports)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out[path] = r
+			}
+		}
+	}
+	if len(out) != len(paths) {
+		t.Fatalf("analysed %d of the packages %v", len(out), paths)
+	}
+	return out
+}
+
+// The structure of runtime, runtime/mcpwriteimpl and internal/gen does not
+// get worse than testdata/baseline.txt: no new pair of hand-written files
+// that reference each other, no new file over 500 lines, no new function
+// over 100 lines. go test ./internal/layering -update rewrites the baseline
+// (after a merge, or to lower it); go test -v prints the figures.
+func TestStructureRatchet(t *testing.T) {
+	reports := analyzeAll(t, "../..", measured)
+	for _, pkg := range measured {
+		t.Log(Figures(pkg, reports[pkg]))
+		r := reports[pkg]
+		t.Logf("%s: files bottom first: %s", pkg, strings.Join(r.Order, " "))
+		for _, p := range r.Pairs {
+			t.Logf("%s: %s uses %s of %s; %s uses %s of %s", pkg, p[0], strings.Join(r.Uses[p], ", "), p[1],
+				p[1], strings.Join(r.Uses[[2]string{p[1], p[0]}], ", "), p[0])
+		}
+	}
+	if *update {
+		if err := os.WriteFile(baselineFile, []byte(Format(reports)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote %s", baselineFile)
+		return
+	}
+	text, err := os.ReadFile(baselineFile)
+	if err != nil {
+		t.Fatalf("%v (go test ./internal/layering -update writes it)", err)
+	}
+	b, err := ParseBaseline(string(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	failures, notes := Check(b, reports)
+	for _, n := range notes {
+		t.Log("note: " + n)
+	}
+	for _, f := range failures {
+		t.Error(f)
+	}
+	if len(failures) > 0 {
+		t.Log("if the change is intended (e.g. after a merge), go test ./internal/layering -update rewrites the baseline")
+	}
+}
+
+// The fixture: a.go and b.go use each other (one pair), c.go uses a.go and
+// the generated gen.go (not counted), test files are not measured.
+func TestAnalyzeFindsMutualPairsAndSizes(t *testing.T) {
+	r := analyzeAll(t, ".", []string{"testdata/cycle"})["testdata/cycle"]
+	if want := map[string]int{"a.go": 17, "b.go": 6, "c.go": 3}; !reflect.DeepEqual(r.Files, want) {
+		t.Errorf("Files = %v, want %v", r.Files, want)
+	}
+	if want := [][2]string{{"a.go", "b.go"}}; !reflect.DeepEqual(r.Pairs, want) {
+		t.Errorf("Pairs = %v, want %v", r.Pairs, want)
+	}
+	wantUses := map[[2]string][]string{
+		{"a.go", "b.go"}: {"B"},
+		{"b.go", "a.go"}: {"A", "A.grow"},
+		{"c.go", "a.go"}: {"A", "A.N"},
+	}
+	if !reflect.DeepEqual(r.Uses, wantUses) {
+		t.Errorf("Uses = %v, want %v", r.Uses, wantUses)
+	}
+	if want := []string{"b.go", "a.go", "c.go"}; !reflect.DeepEqual(r.Order, want) || r.BackArrows != 1 {
+		t.Errorf("Order = %v with %d back-arrows, want %v with 1", r.Order, r.BackArrows, want)
+	}
+	if want := map[string]int{"A.grow": 1, "Long": 7, "useA": 1, "useField": 1}; !reflect.DeepEqual(r.Funcs, want) {
+		t.Errorf("Funcs = %v, want %v", r.Funcs, want)
+	}
+	if r.Exported != 4 { // A, B, Generated, Long
+		t.Errorf("Exported = %d, want 4", r.Exported)
+	}
+}
+
+// A new mutual pair fails with both files and the identifiers each uses;
+// a pair, file or function the baseline allows that is gone is a note.
+func TestCheckNamesNewPairsAndNotesLowerBaseline(t *testing.T) {
+	r := &Report{
+		Files: map[string]int{"a.go": 600, "b.go": 10, "c.go": 10},
+		Uses: map[[2]string][]string{
+			{"a.go", "b.go"}: {"B"},
+			{"b.go", "a.go"}: {"A", "A.grow"},
+		},
+		Pairs: [][2]string{{"a.go", "b.go"}},
+		Funcs: map[string]int{"big": 150, "T.huge": 101, "ok": 100},
+	}
+	b, err := ParseBaseline("# c\npair p b.go c.go\nbigfile p c.go 501\nlongfunc p T.huge 120\nlongfunc p gone 200\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	failures, notes := Check(b, map[string]*Report{"p": r})
+	wantF := []string{
+		"p: new mutual pair a.go <-> b.go: a.go uses B of b.go; b.go uses A, A.grow of a.go. Make the references run one way (move what both need into a file below both).",
+		"p: file a.go has 600 lines, over the limit of 500 for new code: split it.",
+		"p: function big has 150 lines, over the limit of 100 for new code: split it.",
+	}
+	wantN := []string{
+		"p: b.go and c.go no longer reference each other: lower the baseline (go test ./internal/layering -update).",
+		"p: file c.go is no longer over 500 lines (or is gone): lower the baseline (go test ./internal/layering -update).",
+		"p: function gone is no longer over 100 lines (or is gone): lower the baseline (go test ./internal/layering -update).",
+	}
+	if !reflect.DeepEqual(failures, wantF) {
+		t.Errorf("failures =\n%s\nwant\n%s", strings.Join(failures, "\n"), strings.Join(wantF, "\n"))
+	}
+	if !reflect.DeepEqual(notes, wantN) {
+		t.Errorf("notes =\n%s\nwant\n%s", strings.Join(notes, "\n"), strings.Join(wantN, "\n"))
+	}
+	// The baseline written from r passes it.
+	b2, err := ParseBaseline(Format(map[string]*Report{"p": r}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, n := Check(b2, map[string]*Report{"p": r}); len(f)+len(n) != 0 {
+		t.Errorf("own baseline: failures %q, notes %q", f, n)
+	}
+}
+
+func TestParseBaselineRejectsBadLines(t *testing.T) {
+	for _, line := range []string{"pair p a.go", "bigfile p a.go many", "cycle p a.go b.go"} {
+		if _, err := ParseBaseline(line + "\n"); err == nil || !strings.Contains(err.Error(), "baseline line 1") {
+			t.Errorf("ParseBaseline(%q) = %v, want a baseline line 1 error", line, err)
+		}
+	}
+}

@@ -1,0 +1,3 @@
+package cycle
+
+func useField(a A) int { return a.N + Generated() }

@@ -1,0 +1,63 @@
+package mcphttp_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/apisurface"
+)
+
+// mcphttpSignatures is the exported API of package mcphttp, declaration by
+// declaration (apisurface.Signatures): every function and method
+// signature, every exported struct field and interface method, every
+// constant's value.
+var mcphttpSignatures = []string{
+	"AuthHook func(ctx context.Context, token string) (tenant, principal string, err error)",
+	"BearerAuth func(hook AuthHook, opts ...Option) func(http.Handler) http.Handler",
+	"CheckLoopback func(addr string) error",
+	"DefaultIdleTimeout const = 2 * time.Minute",
+	"DefaultMaxConnections const = 1024",
+	"DefaultMaxConnectionsPerAddress const = 256",
+	"DefaultMaxHeaderBytes const = 64 << 10",
+	"DefaultMaxRequestBodyBytes const = 2 << 20",
+	"DefaultMaxSessions const = 1000",
+	"DefaultMaxSessionsPerIdentity const = 100",
+	"DefaultMaxSessionsPerTenant const = 250",
+	"DefaultReadHeaderTimeout const = 10 * time.Second",
+	"DefaultRequestReadTimeout const = 30 * time.Second",
+	"DefaultSessionIdleTimeout const = 30 * time.Minute",
+	"Handler func(s *mcp.Server, opts ...Option) http.Handler",
+	"NewServer func(h http.Handler, opts ...Option) *http.Server",
+	"Option func(*httpConfig)",
+	"RequestContextFromCall func(ctx context.Context, req *mcp.CallToolRequest) (runtime.RequestContext, bool)",
+	"ServeLoopback func(ctx context.Context, addr string, h http.Handler, opts ...Option) error",
+	"SessionUserID func(tenant, principal string) string",
+	"StaticTokens func(spec string) (AuthHook, error)",
+	"TraceHeaders func(next http.Handler) http.Handler",
+	"WithIdleTimeout func(d time.Duration) Option",
+	"WithLogger func(l *slog.Logger) Option",
+	"WithMaxConnections func(n int) Option",
+	"WithMaxConnectionsPerAddress func(n int) Option",
+	"WithMaxHeaderBytes func(n int) Option",
+	"WithMaxRequestBodyBytes func(n int64) Option",
+	"WithMaxSessions func(n int) Option",
+	"WithMaxSessionsPerIdentity func(n int) Option",
+	"WithMaxSessionsPerTenant func(n int) Option",
+	"WithReadHeaderTimeout func(d time.Duration) Option",
+	"WithRequestReadTimeout func(d time.Duration) Option",
+	"WithSessionIdleTimeout func(d time.Duration) Option",
+	"WithStateless func() Option",
+}
+
+// The exported declarations of package mcphttp are exactly mcphttpSignatures:
+// a changed signature or a new exported field is as deliberate as a new
+// name. Update mcphttpSignatures in runtime/mcphttp/api_signatures_test.go in the same change.
+func TestMCPHTTPAPISignatures(t *testing.T) {
+	got, err := apisurface.Signatures(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, "\n") != strings.Join(mcphttpSignatures, "\n") {
+		t.Errorf("package mcphttp declares:\n%sUpdate mcphttpSignatures in runtime/mcphttp/api_signatures_test.go to the new list if the change is intended.", apisurface.Diff(got, mcphttpSignatures))
+	}
+}
