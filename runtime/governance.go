@@ -196,7 +196,7 @@ func (c *call) storeProposal() ([]byte, Errors) {
 	if err != nil {
 		return nil, Errors{r.internal(ctx, name, fmt.Errorf("marshal proposal request: %w", err))}
 	}
-	preview, err := r.agentJSON(m)
+	preview, err := r.personRequest(wt.doc, m, c.body)
 	if err != nil {
 		return nil, Errors{r.internal(ctx, name, fmt.Errorf("marshal proposal preview: %w", err))}
 	}

@@ -85,7 +85,7 @@ func TestAddNoteToPersonIsProposedThenApplied(t *testing.T) {
 			"entity": {"type": "note", "id": "`+note+`"},
 			"classification": "SAFE_CREATE",
 			"summary": "Add note to person: person_id=\"{{ada}}\", body=\"Prefers email over calls\"",
-			"preview": {"user_id": "user-ada", "id": "`+note+`", "person_id": "{{ada}}", "body": "Prefers email over calls", "subject_kind": "Person"},
+			"preview": {"id": "`+note+`", "person_id": "{{ada}}", "body": "Prefers email over calls", "subject_kind": "Person"},
 			"expires_at": "2026-06-28T20:07:15Z",
 			"apply_with": "apply_proposal"
 		},

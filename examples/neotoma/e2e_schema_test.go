@@ -255,7 +255,7 @@ func TestUpdateSchemaIncrementalPromotesRawFragment(t *testing.T) {
 
 func TestUpdateSchemaIncrementalMistakes(t *testing.T) {
 	for _, tt := range []struct{ name, args, code, field, top, message string }{
-		{"type that is not registered", `{"entity_type":"invoices","fields_to_add":[{"field_name":"x","field_type":"string"}]}`, runtime.CodeInvalidEnumValue, "entity_type", "invoice", `invalid value "invoices" for entity_type; did you mean "invoice"?`},
+		{"type that is not registered", `{"entity_type":"invoices","fields_to_add":[{"field_name":"x","field_type":"string"}]}`, runtime.CodeInvalidEnumValue, "entity_type", "invoice", `invalid value "invo…" for entity_type; did you mean "invoice"?`},
 		{"field the schema has", `{"entity_type":"invoice","fields_to_add":[{"field_name":"amount","field_type":"number"}]}`, runtime.CodeValidation, "fields_to_add[0].field_name", "", "amount is already a field of the invoice schema (version 1.0)"},
 		{"version that exists", `{"entity_type":"invoice","fields_to_add":[{"field_name":"x","field_type":"string"}],"schema_version":"1.0"}`, domain.CodeSchemaExists, "schema_version", "Register a higher schema_version, or add fields with update_schema_incremental.", "schema version 1.0 of invoice already exists (global scope)"},
 		{"no fields", `{"entity_type":"invoice","fields_to_add":[]}`, mcpwriteimpl.CodeConstraintViolation, "fields_to_add", "", ""},

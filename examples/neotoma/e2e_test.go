@@ -490,7 +490,7 @@ func TestCorrectAgentMistakes(t *testing.T) {
 			args:      `{"entity_id":"` + invoiceID + `","entity_type":"invoice","field":"amount","value":"EUR 1,300"}`,
 			wantCodes: []string{"INVALID_JSON@value"},
 			wantField: "value", wantTop: `Send the value as JSON text in a string, e.g. "{\"team\":\"payments\"}" for an object or "\"text\"" for a string.`,
-			wantMessage: `value must be JSON text (invalid JSON at byte 0: unexpected word "EUR"; strings must be in double quotes)`,
+			wantMessage: `value must be JSON text (invalid JSON at byte 0: unexpected word "E…"; strings must be in double quotes)`,
 		},
 		{
 			name:      "wrong entity type",
@@ -667,7 +667,7 @@ func TestMergeEntitiesWithoutElicitationProposesThenApplies(t *testing.T) {
 			"tool": "merge_entities",
 			"classification": "DESTRUCTIVE_UPDATE",
 			"summary": "Merge duplicate entities: from_entity_id=\"`+from+`\", to_entity_id=\"`+to+`\", merge_reason=\"same email address\"",
-			"preview": {"user_id": "user-ada", "from_entity_id": "`+from+`", "to_entity_id": "`+to+`", "merge_reason": "same email address", "observations_to_move": 1},
+			"preview": {"from_entity_id": "`+from+`", "to_entity_id": "`+to+`", "merge_reason": "same email address", "observations_to_move": 1},
 			"expires_at": "2026-03-01T09:15:00Z",
 			"apply_with": "apply_proposal"
 		},

@@ -23,7 +23,7 @@ const oauthParent = `{"title":"OAuth login","type":"feature","overviewContent":"
 const (
 	suggestParentOps = "Call parent_operations to reorganise a parent's subtasks: resequence them, run several in parallel, or add a new one"
 	parentMeta       = `"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0"}`
-	parentDir        = "/projects/acme/.tasks/backlog/" + firstID + "/"
+	parentDir        = ".tasks/backlog/" + firstID + "/"
 )
 
 func TestParentCreate(t *testing.T) {
@@ -36,7 +36,7 @@ func TestParentCreate(t *testing.T) {
 		args: oauthParent,
 		want: `{"success":true,
 			"data":{"id":"` + firstID + `","title":"OAuth login","type":"feature","workflowState":"backlog",
-				"path":"/projects/acme/.tasks/backlog/` + firstID + `.task.md","subtaskCount":3,
+				"path":".tasks/backlog/` + firstID + `.task.md","subtaskCount":3,
 				"createdSubtasks":[{"id":"` + sub1 + `","title":"Design the flow","sequence":"01"},
 					{"id":"` + sub2 + `","title":"Build the callback","sequence":"02"},
 					{"id":"` + sub3 + `","title":"Write token tests","sequence":"02"}]},
@@ -51,28 +51,28 @@ func TestParentCreate(t *testing.T) {
 		args: `{"title":"Token storage","type":"spike","overviewContent":"Where do refresh tokens live?","tags":["auth","auth"]}`,
 		want: `{"success":true,
 			"data":{"id":"` + firstID + `","title":"Token storage","type":"spike","workflowState":"backlog",
-				"path":"/projects/acme/.tasks/backlog/` + firstID + `.task.md","subtaskCount":0},
+				"path":".tasks/backlog/` + firstID + `.task.md","subtaskCount":0},
 			"message":"Parent task created with 0 subtask(s)",
 			"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0","warnings":["duplicate tags removed: auth"]},
 			"suggestions":["` + suggestParentOps + `","` + suggestUpdate + `"],"warnings":[]}`,
 		check: `{"id":"` + firstID + `","updates":{"assignee":"bob"}}`,
 		checkWant: `{"id":"` + firstID + `","title":"Token storage","type":"spike","status":"todo","priority":"medium",
 			"workflowState":"backlog","area":"general","assignee":"bob","tags":["auth"],"instruction":"Where do refresh tokens live?",
-			"path":"/projects/acme/.tasks/backlog/` + firstID + `.task.md","createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:00Z"}`,
+			"path":".tasks/backlog/` + firstID + `.task.md","createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:00Z"}`,
 	}, {
 		name: "explicit sequences and the parent's folder",
 		args: `{"title":"Billing export","type":"feature","workflowState":"current","priority":"high","area":"billing",
 			"subtasks":[{"title":"Schema","sequence":"05"},{"title":"Writer"}]}`,
 		want: `{"success":true,
 			"data":{"id":"` + firstID + `","title":"Billing export","type":"feature","workflowState":"current",
-				"path":"/projects/acme/.tasks/current/` + firstID + `.task.md","subtaskCount":2,
+				"path":".tasks/current/` + firstID + `.task.md","subtaskCount":2,
 				"createdSubtasks":[{"id":"` + sub1 + `","title":"Schema","sequence":"05"},{"id":"` + sub2 + `","title":"Writer","sequence":"06"}]},
 			"message":"Parent task created with 2 subtask(s)",` + parentMeta + `,
 			"suggestions":["` + suggestParentOps + `","` + suggestUpdate + `"],"warnings":[]}`,
 		check: `{"id":"` + sub2 + `","updates":{"assignee":"bob"}}`,
 		checkWant: `{"id":"` + sub2 + `","title":"Writer","type":"feature","status":"todo","priority":"high",
 			"workflowState":"current","area":"billing","parentId":"` + firstID + `","assignee":"bob",
-			"path":"/projects/acme/.tasks/current/` + firstID + `/` + sub2 + `.task.md","createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:00Z","sequence":"06"}`,
+			"path":".tasks/current/` + firstID + `/` + sub2 + `.task.md","createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:00Z","sequence":"06"}`,
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
