@@ -94,6 +94,7 @@ func TestLossPreviewNamesWhatIsLost(t *testing.T) {
 			id := field(t, text, "proposal.proposal_id")
 			return compact(`{"success":true,"proposal":{"proposal_id":"` + id + `","action":"create","tool":"create_note","entity":{"type":"note","id":"note-01010101"},"classification":"SAFE_CREATE",
 				"summary":"Create note: title=\"Buy milk\", description=\"2 litres\"",
+				"diff":[{"field":"description","before":null,"after":"2 litres"},{"field":"title","before":null,"after":"Buy milk"}],
 				"preview":{"id":"note-01010101","title":"Buy milk","description":"2 litres"},
 				"expires_at":"2025-01-02T03:19:05Z","apply_with":"apply_proposal"},
 				"suggestions":["Nothing was written yet. Show the summary and preview to the user; if they confirm, call apply_proposal with proposal_id \"` + id + `\" before it expires."],

@@ -25,7 +25,7 @@ type Previews struct {
 	// the write's shape, with is_preview true. Without it, validate_write
 	// and dry_run stop after decoding and enrichment.
 	Check func(ctx context.Context, tool string, req proto.Message) (preview map[string]any, err error)
-	// Loss names, in a short phrase, what an UPDATE, DELETE or destructive
+	// Loss names, in a short phrase, what a DELETE or DESTRUCTIVE_*
 	// write would remove or overwrite ("element OrderService and 2
 	// relationships"), for the user who confirms it; the text appears in
 	// proposals ("will_lose") and in the confirmation message. req is the

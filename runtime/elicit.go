@@ -157,10 +157,11 @@ type lossInfo struct {
 	domain map[string]any
 }
 
-// losesData: updates, deletes and anything classified destructive can lose
-// what exists, so the user is told what.
+// losesData: deletes and anything classified destructive can lose what
+// exists, so the user is told what. A SAFE_UPDATE by its classification
+// loses nothing, so it names no loss.
 func losesData(d *schemadoc.Tool) bool {
-	return d.Kind == "UPDATE" || d.Kind == "DELETE" || strings.HasPrefix(d.Classification, "DESTRUCTIVE")
+	return d.Kind == "DELETE" || strings.HasPrefix(d.Classification, "DESTRUCTIVE")
 }
 
 // previewLoss runs the previews a confirmation or proposal shows, into

@@ -118,6 +118,7 @@ func TestStaleProposalIsRefused(t *testing.T) {
 	entry := `{"code":"PROPOSAL_STALE","message":"proposal \"` + id + `\" is stale: the server would now fill it differently","field":"proposal_id",
 		"details":{"changed_fields":["model_id"],
 			"fresh_proposal":{"proposal_id":"` + fresh + `","action":"create","tool":"create_note","entity":{"type":"note","id":"note-04040404"},"classification":"SAFE_CREATE","summary":"Create note: title=\"Buy milk\"",
+				"diff":[{"field":"title","before":null,"after":"Buy milk"}],
 				"preview":{"id":"note-04040404","title":"Buy milk"},
 				"expires_at":"2025-01-02T03:19:05Z","apply_with":"apply_proposal"},
 			"proposal_id":"` + id + `"},

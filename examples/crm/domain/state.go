@@ -53,16 +53,17 @@ func (c *CRM) StatePreview(ctx context.Context, _ string, req proto.Message) (ru
 		st.Summary = "merge " + parts[0] + " into " + parts[1]
 		st.ID = ids[1] // a merge changes the person it keeps
 	}
-	// What an update may change, for the proposal's before/after diff.
+	// What an update may change, or a delete removes, for the proposal's
+	// before/after diff.
 	switch req.(type) {
-	case *crmv1.UpdatePersonRequest, *crmv1.LinkPersonToOrgRequest:
+	case *crmv1.UpdatePersonRequest, *crmv1.LinkPersonToOrgRequest, *crmv1.DeletePersonRequest:
 		p := a.people[ids[0]]
 		st.Fields = map[string]any{"first_name": p.GetFirstName(), "last_name": p.GetLastName(),
 			"email": p.GetEmail(), "phone": p.GetPhone(), "title": p.GetTitle(), "org_id": p.GetOrgId()}
-	case *crmv1.UpdateOrgRequest:
+	case *crmv1.UpdateOrgRequest, *crmv1.DeleteOrgRequest:
 		o := a.orgs[ids[0]]
 		st.Fields = map[string]any{"name": o.GetName(), "domain": o.GetDomain(), "industry": o.GetIndustry()}
-	case *crmv1.UpdateNoteRequest:
+	case *crmv1.UpdateNoteRequest, *crmv1.DeleteNoteRequest:
 		st.Fields = map[string]any{"body": a.notes[ids[0]].GetBody()}
 	}
 	return st, true, nil
