@@ -291,3 +291,30 @@ func TestMergePoliciesShapeTheSnapshot(t *testing.T) {
 		t.Errorf("score after correction = %v, want 9", snap["score"])
 	}
 }
+
+// The document's reconciliation: a field one user added to their own
+// variant is promoted to the global schema with update_schema_incremental
+// (user_specific false), after which every user of the tenant stores it as
+// a schema field.
+func TestUserFieldIsPromotedToTheGlobalSchema(t *testing.T) {
+	s := newServer(t)
+	cs := s.connect(ada, nil)
+	mustSucceed(t, cs, "update_schema_incremental", `{"entity_type":"invoice","fields_to_add":[{"field_name":"cost_center","field_type":"string"}],"user_specific":true}`)
+	g := s.connect(grace, nil)
+	if gi := mustSucceed(t, g, "list_entity_types", `{"keyword":"cost_center"}`); gi["total"] != nil {
+		t.Fatalf("before promotion grace sees %v", gi)
+	}
+	out := mustSucceed(t, cs, "update_schema_incremental", `{"entity_type":"invoice","fields_to_add":[{"field_name":"cost_center","field_type":"string"}]}`)
+	if out["scope"] != "global" || out["schema_version"] != "1.1" {
+		t.Fatalf("promotion = %v", out)
+	}
+	gi := mustSucceed(t, g, "list_entity_types", `{"keyword":"cost_center"}`)
+	types, _ := gi["entity_types"].([]any)
+	if gi["total"] != 1.0 || len(types) != 1 || types[0].(map[string]any)["scope"] != "global" {
+		t.Fatalf("after promotion grace sees %v", gi)
+	}
+	stored := mustSucceed(t, g, "store", `{"entities":[{"entity_type":"invoice","invoice_number":"INV-9","cost_center":"R&D"}]}`)
+	if snap, _ := s.rec.Snapshot(grace.TenantID, grace.PrincipalID, entityID("user-grace", "invoice", "invoice_number=inv-9")); snap["cost_center"] != "R&D" {
+		t.Fatalf("grace's invoice after promotion: %v (store answered %v)", snap, stored)
+	}
+}
