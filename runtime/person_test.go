@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"testing"
 
+	"google.golang.org/protobuf/types/known/structpb"
+
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
 // A person reads one "field: value" line per value: nested fields by
@@ -36,5 +39,44 @@ func TestDropPathRemovesServerFilledFields(t *testing.T) {
 	writeObject(&buf, obj)
 	if got, want := buf.String(), `{"id":"t1","items":[{"sku":"A"},{"sku":"B"}]}`; got != want {
 		t.Errorf("got %s\nwant %s", got, want)
+	}
+}
+
+// The person's view of a request: the agent's own value of a reference (a
+// name stays a name), a resolved fact kept, and the request context,
+// generated timestamps, an overridable session default and the
+// preview_unless flag left out.
+func TestPersonRequestShowsTheAgentsRequest(t *testing.T) {
+	m, err := structpb.NewStruct(map[string]any{
+		"person": "p-1", "note": "hello", "version": 3, "confirm": true, "root": "/srv/projects/acme",
+		"meta": map[string]any{"tenant_id": "acme", "requested_at": "2026-11-22T10:00:00Z"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &schemadoc.Tool{
+		Kind: "ACTION",
+		ServerFills: []schemadoc.ServerFill{
+			{Field: "meta.tenant_id", Source: "context"},
+			{Field: "meta.requested_at", Source: "generated"},
+			{Field: "root", Source: "resolver", Overridable: true},
+			{Field: "version", Source: "resolver"},
+		},
+		References:    []schemadoc.Reference{{Field: "person", Kind: "person"}},
+		PreviewUnless: &schemadoc.PreviewUnless{Field: "confirm", Argument: "confirm"},
+	}
+	body, errs := mcpwriteimpl.Parse([]byte(`{"person":"Ada Lovelace","note":"hello","confirm":true}`), mcpwriteimpl.Limits{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	got, err := (&registry{}).personRequest(d, m, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"note":"hello","person":"Ada Lovelace","version":3}`; string(got) != want {
+		t.Errorf("personRequest = %s, want %s", got, want)
+	}
+	if lines, want := personLines(got), "note: hello\nperson: Ada Lovelace\nversion: 3"; lines != want {
+		t.Errorf("personLines = %q, want %q", lines, want)
 	}
 }
