@@ -1,7 +1,6 @@
 package purchasing_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/purchasing/domain"
@@ -66,8 +65,9 @@ func TestCreateManufacturingOrderCommitsAfterTheUserConfirms(t *testing.T) {
 	if got := s.mustCall("create_manufacturing_order", confirmed(moArgs)); got != compact(moAnswer) {
 		t.Fatalf("got\n%s\nwant\n%s", got, compact(moAnswer))
 	}
-	wantAsk := `Create manufacturing order MO-1 for 10 x BRACKET-WALL with materials totaling 127.80 USD? This changes data.`
-	if len(s.asked) != 3 || !strings.HasPrefix(s.asked[2], wantAsk) {
+	wantAsk := "Create manufacturing order MO-1 for 10 x BRACKET-WALL with materials totaling 127.80 USD? This changes data.\n\n" +
+		"sku: BRACKET-WALL\nplanned_quantity: 10\nlocation_id: 1\nproduction_deadline_date: 2026-12-01"
+	if len(s.asked) != 3 || s.asked[2] != wantAsk {
 		t.Fatalf("user was asked %q", s.asked)
 	}
 	// Planning uses no stock; only fulfillment does.
