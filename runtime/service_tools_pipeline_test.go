@@ -79,8 +79,8 @@ func TestServiceToolArgumentErrors(t *testing.T) {
 		name: "unknown discovery group",
 		tool: "list_priorities", args: `{"group":"NOW"}`,
 		want: `{"success":false,
-			"error":{"code":"INVALID_ENUM_VALUE","message":"unknown group \"NOW\"","field":"group","suggestions":{"did_you_mean":["now"],"valid_values":["later","now"]}},
-			"errors":[{"code":"INVALID_ENUM_VALUE","message":"unknown group \"NOW\"","field":"group","suggestions":{"did_you_mean":["now"],"valid_values":["later","now"]}}]}`,
+			"error":{"code":"INVALID_ENUM_VALUE","message":"unknown group \"N…\"","field":"group","suggestions":{"did_you_mean":["now"],"valid_values":["later","now"]}},
+			"errors":[{"code":"INVALID_ENUM_VALUE","message":"unknown group \"N…\"","field":"group","suggestions":{"did_you_mean":["now"],"valid_values":["later","now"]}}]}`,
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
