@@ -113,8 +113,7 @@ func TestUnknownEntityTypeListsRegisteredTypes(t *testing.T) {
 	want := map[string]any{
 		"code":    "VALIDATION_ERROR",
 		"field":   "entities[0].entity_type",
-		"message": `unknown entity type "invoices"; registered types: ` + strings.Join(builtin, ", "),
-		"details": map[string]any{"entity_type": "invoices"},
+		"message": `unknown entity type "invo…"; registered types: ` + strings.Join(builtin, ", "),
 		"suggestions": map[string]any{
 			"did_you_mean": []any{"invoice"},
 			"valid_values": valid,

@@ -98,7 +98,7 @@ func TestParentCreate(t *testing.T) {
 func TestParentCreateChecksEverySubtaskBeforeStoringAnything(t *testing.T) {
 	s := newSession(t, noElicitation)
 	r := s.call("parent_create", `{"title":"OAuth login","type":"feature","subtasks":[{"title":"Design"},{"title":"Build","parallelWith":"Desing"}]}`)
-	e := `{"code":"VALIDATION_ERROR","message":"no earlier subtask is titled \"Desing\"; parallelWith names one of: \"Design\"","field":"subtasks[1].parallelWith","details":{"reason":"UNKNOWN_SUBTASK"}}`
+	e := `{"code":"VALIDATION_ERROR","message":"no earlier subtask is titled \"Des…\"; parallelWith names one of: \"Design\"","field":"subtasks[1].parallelWith","details":{"reason":"UNKNOWN_SUBTASK"}}`
 	if want := compact(`{"success":false,"error":` + e + `,"errors":[` + e + `]}`); !r.isError || r.text != want {
 		t.Fatalf("got isError=%v\n%s\nwant\n%s", r.isError, r.text, want)
 	}
@@ -238,7 +238,7 @@ func TestParentOperationsRequiresTheFieldsItsOperationNeeds(t *testing.T) {
 		name: "a template that does not exist",
 		tool: "parent_operations",
 		args: `{"parentId":"` + firstID + `","operation":"add_subtask","operationData":{"operation":"add_subtask","subtask":{"title":"x","template":"hotfix"}}}`,
-		want: one(`{"code":"VALIDATION_ERROR","message":"template \"hotfix\" is not known; use one of: bug, chore, documentation, feature, idea, spike, test","field":"operationData.subtask.template","details":{"reason":"UNKNOWN_TEMPLATE"}}`),
+		want: one(`{"code":"VALIDATION_ERROR","message":"template \"hot…\" is not known; use one of: bug, chore, documentation, feature, idea, spike, test","field":"operationData.subtask.template","details":{"reason":"UNKNOWN_TEMPLATE"}}`),
 	}, {
 		name: "resequence names a task that is not the parent's subtask",
 		tool: "parent_operations",

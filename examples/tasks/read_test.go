@@ -51,3 +51,15 @@ func TestTaskListAndTaskGetReadTheNormalizedTasks(t *testing.T) {
 		t.Fatalf("task_get of an unknown id: %s", r.text)
 	}
 }
+
+// An error quotes an excerpt of the text the agent sent, never all of it;
+// the field path says which value it was.
+func TestErrorsQuoteAnExcerptOfTheAgentsText(t *testing.T) {
+	s := newSession(t, userAccepts)
+	withFamily(s)
+	r := s.call("task_move", `{"id":"`+firstID+`","targetState":"archive","archiveDate":"2026-13"}`)
+	e := errorOf(t, r.text)
+	if want := `archiveDate "202…" is not a valid month; use YYYY-MM, e.g. 2026-11`; !r.isError || e.Field != "archiveDate" || e.Message != want {
+		t.Fatalf("got %s\nwant message %q", r.text, want)
+	}
+}
