@@ -127,8 +127,10 @@ func (a *account) shown(kind, id string) (m proto.Message, summary, bound string
 // who confirms it (pass it as runtime.WithPreviews(runtime.Previews{Loss: crm.PreviewLoss})): a
 // person's deletion loses the person, their notes and their organisation
 // link; an organisation's, its notes and its people's links; a merge, the
-// duplicate and whichever of its details the kept person overrides; an
-// update, the values it replaces. "" when nothing is lost.
+// duplicate and whichever of its details the kept person overrides; a
+// note's update (destructive_update), the text it replaces. The runtime
+// asks it for deletes and destructive writes only, so the safe_update
+// tools name no loss. "" when nothing is lost.
 func (c *CRM) PreviewLoss(ctx context.Context, _ string, req proto.Message) (string, error) {
 	user, _, _ := subjectOf(req)
 	c.mu.Lock()
@@ -202,45 +204,8 @@ func (c *CRM) PreviewLoss(ctx context.Context, _ string, req proto.Message) (str
 			lost = append(lost, fmt.Sprintf("their %d notes move to %s", len(notes), displayName(dst)))
 		}
 		return strings.Join(lost, "; "), nil
-	case *crmv1.UpdatePersonRequest:
-		p, err := a.person(r.GetPersonId())
-		if err != nil {
-			return "", err
-		}
-		return replaced("of "+displayName(p), []replacement{
-			{"first_name", p.GetFirstName(), r.FirstName}, {"last_name", p.GetLastName(), r.LastName},
-			{"email", p.GetEmail(), r.Email}, {"phone", p.GetPhone(), r.Phone}, {"title", p.GetTitle(), r.Title},
-		}), nil
-	case *crmv1.UpdateOrgRequest:
-		o, err := a.org(r.GetOrgId())
-		if err != nil {
-			return "", err
-		}
-		return replaced("of "+o.GetName(), []replacement{
-			{"name", o.GetName(), r.Name}, {"domain", o.GetDomain(), r.Domain}, {"industry", o.GetIndustry(), r.Industry},
-		}), nil
 	}
 	return "", nil
-}
-
-// replacement is one field an update sends (to nil when it does not).
-type replacement struct {
-	name, now string
-	to        *string
-}
-
-// replaced names the current values an update overwrites with others.
-func replaced(of string, rs []replacement) string {
-	var lost []string
-	for _, r := range rs {
-		if r.to != nil && r.now != "" && *r.to != r.now {
-			lost = append(lost, fmt.Sprintf("%s %q", r.name, r.now))
-		}
-	}
-	if len(lost) == 0 {
-		return ""
-	}
-	return "the current " + joinAnd(lost) + " " + of
 }
 
 // noteList is "their 2 notes (\"Met at the demo\", \"Asked about cards\")",
