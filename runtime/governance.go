@@ -6,12 +6,12 @@ package runtime
 // What is supported:
 //   - DIRECT: the handler runs.
 //   - PROPOSAL: the enriched request is stored (proto binary, the agent's
-//     arguments and a protojson preview) with an expiry; the tool answers with
+//     arguments and the preview a person is shown) with an expiry; the tool answers with
 //     the proposal, and the service's apply tool commits it for the same tenant
 //     and principal only, once, after checking it is not stale.
 //   - ELICIT: the user is asked to confirm a flat boolean form naming what
-//     will be written and, for updates and deletes, what will be lost
-//     (WithPreviews Loss). How depends on the session's protocol (elicit.go):
+//     will be written and, for deletes and DESTRUCTIVE_* writes, what will
+//     be lost (WithPreviews Loss). How depends on the session's protocol (elicit.go):
 //     up to 2025-11-25 the server sends elicitation/create inside the call;
 //     from 2026-07-28 the call answers with an input request and signed
 //     request state, and the client's retried call carries the answer, which
