@@ -17,7 +17,7 @@ func TestProposalShowsTheAgentsSummaryBesideTheServers(t *testing.T) {
 	want := compact(`{"success":true,"proposal":{"proposal_id":"` + id + `","action":"delete","tool":"delete_note","classification":"DESTRUCTIVE_DELETE",
 		"summary":"Delete note: id=\"n1\"",
 		"agent_summary":"Remove the note about the old supplier",
-		"preview":{"id":"n1","meta":{"tenant_id":"acme","correlation_id":"corr-1","created_at":"2025-01-02T03:04:05Z"}},
+		"preview":{"id":"n1"},
 		"expires_at":"2025-01-02T03:19:05Z","apply_with":"apply_proposal"},
 		"suggestions":["Nothing was written yet. Show the summary and preview to the user; if they confirm, call apply_proposal with proposal_id \"` + id + `\" before it expires."],
 		"warnings":[]}`)

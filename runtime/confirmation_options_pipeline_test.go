@@ -95,7 +95,7 @@ func TestConfirmationMessageTemplate(t *testing.T) {
 	check := runtime.WithPreviews(runtime.Previews{Check: func(_ context.Context, _ string, req proto.Message) (map[string]any, error) {
 		return map[string]any{"title": "Groceries {not a placeholder}", "totals": map[string]any{"lines": 3}}, nil
 	}})
-	const request = "\nRequest: {\"id\":\"n1\",\"meta\":{\"tenant_id\":\"acme\",\"correlation_id\":\"corr-1\",\"created_at\":\"2025-01-02T03:04:05Z\"}}"
+	const request = "\n\nid: n1"
 	tests := []struct {
 		name, tpl, want string
 		wantLog         string
@@ -170,8 +170,7 @@ func TestPreviewUnlessConfirmed(t *testing.T) {
 	h := newHarness(t, ho)
 	got := h.call(alice, "create_note", `{"title":"Buy milk","client_request_id":"k1"}`)
 	want := compact(`{"success":true,"is_preview":true,"valid":true,
-		"preview":{"request":{"id":"note-01010101","title":"Buy milk","model_id":"model-1","meta":{"tenant_id":"acme","correlation_id":"corr-1","created_at":"2025-01-02T03:04:05Z"}},
-			"server_filled":["id","model_id","meta.tenant_id","meta.correlation_id","meta.created_at"],"domain":{"words":2}},
+		"preview":{"request":{"id":"note-01010101","title":"Buy milk"},"domain":{"words":2}},
 		"suggestions":["Nothing was written. Show this preview to the user; to make the change, call create_note again with the same arguments and confirm: true."],
 		"warnings":[{"code":"MISSING_DESCRIPTION","message":"Note has no description","field":"description","suggestion":"Add a description for better discoverability"}]}`)
 	if got.isError || got.text != want {

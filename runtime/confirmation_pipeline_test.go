@@ -42,12 +42,12 @@ func proposeAll(ctx context.Context, pc runtime.PolicyCall) runtime.Confirmation
 }
 
 func TestLossPreviewNamesWhatIsLost(t *testing.T) {
-	const lossMessage = "Confirm Delete note: id=\"n1\". This permanently deletes data; it cannot be undone. What will be lost: note n1 and 2 comments.\n" +
-		`Request: {"id":"n1","meta":{"tenant_id":"acme","correlation_id":"corr-1","created_at":"2025-01-02T03:04:05Z"}}`
+	const lossMessage = "Confirm Delete note: id=\"n1\". This permanently deletes data; it cannot be undone. What will be lost: note n1 and 2 comments.\n\n" +
+		"id: n1"
 	proposal := func(id, extra, warnings string) string {
 		return compact(`{"success":true,"proposal":{"proposal_id":"` + id + `","action":"delete","tool":"delete_note","classification":"DESTRUCTIVE_DELETE",
 			"summary":"Delete note: id=\"n1\"",` + extra + `
-			"preview":{"id":"n1","meta":{"tenant_id":"acme","correlation_id":"corr-1","created_at":"2025-01-02T03:04:05Z"}},
+			"preview":{"id":"n1"},
 			"expires_at":"2025-01-02T03:19:05Z","apply_with":"apply_proposal"},
 			"suggestions":["Nothing was written yet. Show the summary and preview to the user; if they confirm, call apply_proposal with proposal_id \"` + id + `\" before it expires."],
 			"warnings":` + warnings + `}`)
@@ -94,7 +94,8 @@ func TestLossPreviewNamesWhatIsLost(t *testing.T) {
 			id := field(t, text, "proposal.proposal_id")
 			return compact(`{"success":true,"proposal":{"proposal_id":"` + id + `","action":"create","tool":"create_note","entity":{"type":"note","id":"note-01010101"},"classification":"SAFE_CREATE",
 				"summary":"Create note: title=\"Buy milk\", description=\"2 litres\"",
-				"preview":{"id":"note-01010101","title":"Buy milk","description":"2 litres","model_id":"model-1","meta":{"tenant_id":"acme","correlation_id":"corr-1","created_at":"2025-01-02T03:04:05Z"}},
+				"diff":[{"field":"description","before":null,"after":"2 litres"},{"field":"title","before":null,"after":"Buy milk"}],
+				"preview":{"id":"note-01010101","title":"Buy milk","description":"2 litres"},
 				"expires_at":"2025-01-02T03:19:05Z","apply_with":"apply_proposal"},
 				"suggestions":["Nothing was written yet. Show the summary and preview to the user; if they confirm, call apply_proposal with proposal_id \"` + id + `\" before it expires."],
 				"warnings":[]}`)

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"fmt"
 
 	"google.golang.org/protobuf/proto"
 )
@@ -17,10 +18,14 @@ type Previews struct {
 	// duplicate name is DUPLICATE_NAME from validate_write as from the
 	// write). preview, when not nil, is what the domain computes for the
 	// write (totals, derived values), shown in the validate answer and in
-	// proposals. Without it, validate_write and dry_run stop after decoding
-	// and enrichment.
+	// proposals. A member that is a proto message (the order the write
+	// would store) is rendered as answers render messages. For a
+	// preview_unless tool, the members named like fields of the tool's
+	// answer are answered where the write answers them, so the preview has
+	// the write's shape, with is_preview true. Without it, validate_write
+	// and dry_run stop after decoding and enrichment.
 	Check func(ctx context.Context, tool string, req proto.Message) (preview map[string]any, err error)
-	// Loss names, in a short phrase, what an UPDATE, DELETE or destructive
+	// Loss names, in a short phrase, what a DELETE or DESTRUCTIVE_*
 	// write would remove or overwrite ("element OrderService and 2
 	// relationships"), for the user who confirms it; the text appears in
 	// proposals ("will_lose") and in the confirmation message. req is the
@@ -64,6 +69,10 @@ func (r *registry) domainCheck(ctx context.Context, tool string, m proto.Message
 	if err != nil {
 		es, class := r.classify(ctx, tool, err)
 		return nil, es, class
+	}
+	preview, err = r.answerValues(preview)
+	if err != nil {
+		return nil, Errors{r.internal(ctx, tool, fmt.Errorf("render domain preview: %w", err))}, classInternal
 	}
 	return preview, nil, classBusiness
 }

@@ -163,10 +163,11 @@ type lossInfo struct {
 	domain map[string]any
 }
 
-// losesData: updates, deletes and anything classified destructive can lose
-// what exists, so the user is told what.
+// losesData: deletes and anything classified destructive can lose what
+// exists, so the user is told what. A SAFE_UPDATE by its classification
+// loses nothing, so it names no loss.
 func losesData(d *schemadoc.Tool) bool {
-	return d.Kind == "UPDATE" || d.Kind == "DELETE" || strings.HasPrefix(d.Classification, "DESTRUCTIVE")
+	return d.Kind == "DELETE" || strings.HasPrefix(d.Classification, "DESTRUCTIVE")
 }
 
 // previewLoss runs the previews a confirmation or proposal shows, into
@@ -260,11 +261,12 @@ func (c *call) stillAsShown(was EntityState, digest string) confirmDecision {
 }
 
 // confirmMessage is what the user reads: what will be written (the tool's
-// confirmation_message template when it has one), what that risks and, when
-// known, what will be lost (c.loss).
+// confirmation_message template when it has one), what that risks, when
+// known what will be lost (c.loss), then the request as "field: value"
+// lines (personRequest: nothing the server filled in for itself).
 func (c *call) confirmMessage() (string, error) {
 	r, wt := c.r, c.wt
-	preview, err := r.agentJSON(c.m)
+	shown, err := r.personRequest(wt.doc, c.m, c.body)
 	if err != nil {
 		return "", err
 	}
@@ -280,7 +282,10 @@ func (c *call) confirmMessage() (string, error) {
 	if loss := strings.TrimRight(neutralize(c.loss.text), ". "); loss != "" {
 		msg += " What will be lost: " + loss + "."
 	}
-	return msg + "\nRequest: " + truncateText(neutralize(string(preview)), 2000), nil
+	if lines := personLines(shown); lines != "" {
+		msg += "\n\n" + lines
+	}
+	return msg, nil
 }
 
 // confirmInCall asks through elicitation/create while the call waits, under

@@ -22,8 +22,8 @@ const (
 )
 
 // deleteN1Message is the confirmation a user reads for delete_note n1.
-const deleteN1Message = "Confirm Delete note: id=\"n1\". This permanently deletes data; it cannot be undone.\n" +
-	`Request: {"id":"n1","meta":{"tenant_id":"acme","correlation_id":"corr-1","created_at":"2025-01-02T03:04:05Z"}}`
+const deleteN1Message = "Confirm Delete note: id=\"n1\". This permanently deletes data; it cannot be undone.\n\n" +
+	"id: n1"
 
 // envelope is the error envelope around one entry.
 func envelope(entry string) string {
@@ -89,7 +89,7 @@ func TestElicitationOnBothProtocols(t *testing.T) {
 					id := field(t, got.text, "proposal.proposal_id")
 					want = compact(`{"success":true,"proposal":{"proposal_id":"` + id + `","action":"delete","tool":"delete_note","classification":"DESTRUCTIVE_DELETE",
 						"summary":"Delete note: id=\"n1\"",
-						"preview":{"id":"n1","meta":{"tenant_id":"acme","correlation_id":"corr-1","created_at":"2025-01-02T03:04:05Z"}},
+						"preview":{"id":"n1"},
 						"expires_at":"2025-01-02T03:19:05Z","apply_with":"apply_proposal"},
 						"suggestions":["Nothing was written yet. Show the summary and preview to the user; if they confirm, call apply_proposal with proposal_id \"` + id + `\" before it expires."],
 						"warnings":[]}`)
@@ -397,8 +397,8 @@ func TestRoundTripConfirmationOfAChangedWorldIsStale(t *testing.T) {
 		return ""
 	}
 	h := manualRoundTrip(t, runtime.WithPolicy(elicitCreates))
-	msg := "Confirm Create note: title=\"Buy milk\". This changes data.\n" +
-		`Request: {"id":"note-01010101","title":"Buy milk","model_id":"model-1","meta":{"tenant_id":"acme","correlation_id":"corr-1","created_at":"2025-01-02T03:04:05Z"}}`
+	msg := "Confirm Create note: title=\"Buy milk\". This changes data.\n\n" +
+		"id: note-01010101\ntitle: Buy milk"
 	state := h.ask(alice, "create_note", `{"title":"Buy milk"}`, msg)
 	h.dom.setModel("model-2") // the user confirmed a write into model-1
 	got := text(t, h.rawCall(alice, "create_note", `{"title":"Buy milk"}`, state, yes))

@@ -6,12 +6,12 @@ package runtime
 // What is supported:
 //   - DIRECT: the handler runs.
 //   - PROPOSAL: the enriched request is stored (proto binary, the agent's
-//     arguments and a protojson preview) with an expiry; the tool answers with
+//     arguments and the preview a person is shown) with an expiry; the tool answers with
 //     the proposal, and the service's apply tool commits it for the same tenant
 //     and principal only, once, after checking it is not stale.
 //   - ELICIT: the user is asked to confirm a flat boolean form naming what
-//     will be written and, for updates and deletes, what will be lost
-//     (WithPreviews Loss). How depends on the session's protocol (elicit.go):
+//     will be written and, for deletes and DESTRUCTIVE_* writes, what will
+//     be lost (WithPreviews Loss). How depends on the session's protocol (elicit.go):
 //     up to 2025-11-25 the server sends elicitation/create inside the call;
 //     from 2026-07-28 the call answers with an input request and signed
 //     request state, and the client's retried call carries the answer, which
@@ -196,7 +196,7 @@ func (c *call) storeProposal() ([]byte, Errors) {
 	if err != nil {
 		return nil, Errors{r.internal(ctx, name, fmt.Errorf("marshal proposal request: %w", err))}
 	}
-	preview, err := r.agentJSON(m)
+	preview, err := r.personRequest(wt.doc, m, c.body)
 	if err != nil {
 		return nil, Errors{r.internal(ctx, name, fmt.Errorf("marshal proposal preview: %w", err))}
 	}
@@ -243,7 +243,7 @@ func (c *call) storeProposal() ([]byte, Errors) {
 	if s := r.agentSummaryOf(wt, args); s != "" {
 		po = append(po, member{"agent_summary", s})
 	}
-	if d := proposalDiff(loss, preview); len(d) > 0 {
+	if d := proposalDiff(wt.doc, loss, preview); len(d) > 0 {
 		po = append(po, member{"diff", d})
 	}
 	if loss.hasState {
@@ -765,15 +765,31 @@ func proposalEntity(wt *writeTool, loss lossInfo, preview json.RawMessage) objec
 	return e
 }
 
-// proposalDiff lists, in name order, each field of the entity's previewed
-// state that the request sets to another value: {field, before, after}.
-func proposalDiff(loss lossInfo, preview json.RawMessage) []object {
-	if !loss.hasState || len(loss.state.Fields) == 0 {
-		return nil
-	}
+// proposalDiff is the proposal's structured diff, {field, before, after}
+// per field in name order: for a create, each field the request sets, from
+// null (but the id, which entity names); for a delete, each field
+// of the entity's previewed state, to null; otherwise each field of that
+// state the request sets to another value.
+func proposalDiff(d *schemadoc.Tool, loss lossInfo, preview json.RawMessage) []object {
 	var req map[string]json.RawMessage
 	if json.Unmarshal(preview, &req) != nil {
 		return nil
+	}
+	if d.Kind == "CREATE" && !loss.hasState {
+		delete(req, "id")
+		return diffRows(req, func(k string) (json.RawMessage, json.RawMessage) { return json.RawMessage("null"), req[k] })
+	}
+	if !loss.hasState || len(loss.state.Fields) == 0 {
+		return nil
+	}
+	if d.Kind == "DELETE" {
+		before := map[string]json.RawMessage{}
+		for k, v := range loss.state.Fields {
+			if b, err := json.Marshal(v); err == nil {
+				before[k] = b
+			}
+		}
+		return diffRows(before, func(k string) (json.RawMessage, json.RawMessage) { return before[k], json.RawMessage("null") })
 	}
 	names := make([]string, 0, len(loss.state.Fields))
 	for k := range loss.state.Fields {
@@ -791,6 +807,22 @@ func proposalDiff(loss lossInfo, preview json.RawMessage) []object {
 			continue
 		}
 		out = append(out, object{{"field", k}, {"before", json.RawMessage(before)}, {"after", after}})
+	}
+	return out
+}
+
+// diffRows is one {field, before, after} row per key of fields, in name
+// order, with the values row gives.
+func diffRows(fields map[string]json.RawMessage, row func(k string) (before, after json.RawMessage)) []object {
+	names := make([]string, 0, len(fields))
+	for k := range fields {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	out := make([]object, 0, len(names))
+	for _, k := range names {
+		before, after := row(k)
+		out = append(out, object{{"field", k}, {"before", before}, {"after", after}})
 	}
 	return out
 }

@@ -26,7 +26,7 @@ func TestProposalFlow(t *testing.T) {
 	id := field(t, prop.text, "proposal.proposal_id")
 	want := compact(`{"success":true,"proposal":{"proposal_id":"` + id + `","action":"delete","tool":"delete_note","classification":"DESTRUCTIVE_DELETE",
 		"summary":"Delete note: id=\"n1\"",
-		"preview":{"id":"n1","meta":{"tenant_id":"acme","correlation_id":"corr-1","created_at":"2025-01-02T03:04:05Z"}},
+		"preview":{"id":"n1"},
 		"expires_at":"2025-01-02T03:19:05Z","apply_with":"apply_proposal"},
 		"suggestions":["Nothing was written yet. Show the summary and preview to the user; if they confirm, call apply_proposal with proposal_id \"` + id + `\" before it expires."],
 		"warnings":[]}`)
@@ -118,7 +118,8 @@ func TestStaleProposalIsRefused(t *testing.T) {
 	entry := `{"code":"PROPOSAL_STALE","message":"proposal \"` + id + `\" is stale: the server would now fill it differently","field":"proposal_id",
 		"details":{"changed_fields":["model_id"],
 			"fresh_proposal":{"proposal_id":"` + fresh + `","action":"create","tool":"create_note","entity":{"type":"note","id":"note-04040404"},"classification":"SAFE_CREATE","summary":"Create note: title=\"Buy milk\"",
-				"preview":{"id":"note-04040404","title":"Buy milk","model_id":"model-2","meta":{"tenant_id":"acme","correlation_id":"corr-1","created_at":"2025-01-02T03:04:05Z"}},
+				"diff":[{"field":"title","before":null,"after":"Buy milk"}],
+				"preview":{"id":"note-04040404","title":"Buy milk"},
 				"expires_at":"2025-01-02T03:19:05Z","apply_with":"apply_proposal"},
 			"proposal_id":"` + id + `"},
 		"suggestions":{"hint":"Nothing was written. details.fresh_proposal is the same change against the current state: show it to the user and, if they confirm, call apply_proposal with its proposal_id."}}`

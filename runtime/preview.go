@@ -6,6 +6,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
 // boolField reports whether the top-level bool field name of m is true.
@@ -28,8 +31,12 @@ func (c *call) previewOnly() bool {
 // previewAnswer answers a call of a preview_unless tool whose agent did not
 // ask for the write: nothing is claimed, confirmed or written. The domain
 // check runs as for the write, so a write the domain would refuse answers
-// that refusal; otherwise the answer shows the complete request and the
-// domain's preview (totals, what it would change) with is_preview true.
+// that refusal. Otherwise the answer has the write's own shape with
+// is_preview true: the members of the domain's preview named like fields of
+// the tool's answer (the order as it would be, the message, next actions)
+// where the write answers them, its warnings among the answer's warnings,
+// and under preview the request as the user is shown it (personRequest)
+// and the rest of the domain's preview (totals, what it would change).
 func (c *call) previewAnswer() *mcp.CallToolResult {
 	r, wt, ctx, m := c.r, c.wt, c.ctx, c.m
 	name, pu := wt.doc.Name, wt.doc.PreviewUnless
@@ -37,29 +44,111 @@ func (c *call) previewAnswer() *mcp.CallToolResult {
 	if len(des) > 0 {
 		return c.fail(des)
 	}
-	req, err := r.agentJSON(m)
+	req, err := r.personRequest(wt.doc, m, c.body)
 	if err != nil {
 		return c.fail(Errors{r.internal(ctx, name, fmt.Errorf("marshal preview: %w", err))})
 	}
-	filled := []string{}
-	for _, f := range wt.doc.ServerFills {
-		filled = append(filled, f.Field)
-	}
-	po := object{{"request", req}, {"server_filled", filled}}
-	if dp != nil {
-		po = append(po, member{"domain", dp})
+	lifted, domainWs, rest := liftAnswerFields(wt.doc, dp)
+	po := object{{"request", req}}
+	if rest != nil {
+		po = append(po, member{"domain", rest})
 	}
 	next := fmt.Sprintf("Nothing was written. Show this preview to the user; to make the change, call %s again with the same arguments and %s: true", name, pu.Argument)
 	if defaultConfirmation(wt.doc) != ConfirmDirect {
 		next += " (the user is then asked to confirm)"
 	}
-	o := object{
-		{"success", true},
-		{"is_preview", true},
-		{"valid", true},
-		{"preview", po},
-		{"suggestions", []string{next + "."}},
-		{"warnings", warningsJSON(r.warnings(wt, c.body))},
-	}
+	o := object{{"success", true}, {"is_preview", true}}
+	o = append(o, lifted...)
+	o = append(o,
+		member{"valid", true},
+		member{"preview", po},
+		member{"suggestions", []string{next + "."}},
+		member{"warnings", warningsJSON(append(r.warnings(wt, c.body), domainWs...))},
+	)
 	return toolResult(r.render(ctx, name, o), false)
+}
+
+// answerValues renders each member of a domain preview that is a proto
+// message (the order the write would store) as answers render messages:
+// the agent's field names and enum aliases.
+func (r *registry) answerValues(dp map[string]any) (map[string]any, error) {
+	var out map[string]any
+	for k, v := range dp {
+		pm, ok := v.(proto.Message)
+		if !ok {
+			continue
+		}
+		fields, raw, err := responseFields(pm, r.enums, r.shape())
+		if err != nil {
+			return nil, err
+		}
+		if out == nil {
+			out = make(map[string]any, len(dp))
+			for k2, v2 := range dp {
+				out[k2] = v2
+			}
+		}
+		if fields != nil {
+			out[k] = fields
+		} else {
+			out[k] = raw
+		}
+	}
+	if out == nil {
+		return dp, nil
+	}
+	return out, nil
+}
+
+// liftAnswerFields splits a domain preview by the tool's output schema: the
+// members named like a field of the answer (other than success, is_preview
+// and warnings), in the answer's field order; a "warnings" member, when the
+// answer has that field, as the answer's warnings; and the rest (nil when
+// nothing is left, or when there was no preview).
+func liftAnswerFields(d *schemadoc.Tool, dp map[string]any) (object, []mcpwriteimpl.Warning, map[string]any) {
+	if dp == nil {
+		return nil, nil, nil
+	}
+	rest := make(map[string]any, len(dp))
+	for k, v := range dp {
+		rest[k] = v
+	}
+	var lifted object
+	var ws []mcpwriteimpl.Warning
+	for _, k := range answerFields(d) {
+		v, ok := rest[k]
+		if !ok {
+			continue
+		}
+		delete(rest, k)
+		if k == "warnings" {
+			ws = domainWarnings(v)
+			continue
+		}
+		lifted = append(lifted, member{k, v})
+	}
+	if len(rest) == 0 {
+		rest = nil
+	}
+	return lifted, ws, rest
+}
+
+// answerFields are the top-level properties of a tool's output schema, in
+// order, without success and is_preview.
+func answerFields(d *schemadoc.Tool) []string {
+	obj, errs := mcpwriteimpl.Parse(d.OutputSchema, ownOutputLimits(d.OutputSchema))
+	if len(errs) > 0 || obj == nil {
+		return nil
+	}
+	props := valueOf(obj, "properties")
+	if props == nil || props.Obj == nil {
+		return nil
+	}
+	var out []string
+	for _, k := range props.Obj.Keys {
+		if k != "success" && k != "is_preview" {
+			out = append(out, k)
+		}
+	}
+	return out
 }

@@ -88,20 +88,20 @@ func TestReferenceResolvesThroughTheToolCall(t *testing.T) {
 		name:    "a shared name lists every candidate",
 		args:    `{"person":"Ada Lovelace"}`,
 		isError: true,
-		want: `{"success":false,"error":{"code":"NEEDS_DISAMBIGUATION","message":"\"Ada Lovelace\" names 2 persons; send the id of the one you mean","field":"person",` +
+		want: `{"success":false,"error":{"code":"NEEDS_DISAMBIGUATION","message":"\"Ada Lo…\" names 2 persons; send the id of the one you mean","field":"person",` +
 			`"suggestions":{"valid_values":["p-1","p-2"],"hint":"ask the user which person they mean if the candidates do not tell",` +
 			`"candidates":[{"id":"p-1","name":"Ada Lovelace","type":"engineer"},{"id":"p-2","name":"Ada Lovelace","type":"manager"}]}},` +
-			`"errors":[{"code":"NEEDS_DISAMBIGUATION","message":"\"Ada Lovelace\" names 2 persons; send the id of the one you mean","field":"person",` +
+			`"errors":[{"code":"NEEDS_DISAMBIGUATION","message":"\"Ada Lo…\" names 2 persons; send the id of the one you mean","field":"person",` +
 			`"suggestions":{"valid_values":["p-1","p-2"],"hint":"ask the user which person they mean if the candidates do not tell",` +
 			`"candidates":[{"id":"p-1","name":"Ada Lovelace","type":"engineer"},{"id":"p-2","name":"Ada Lovelace","type":"manager"}]}}]}`,
 	}, {
 		name:    "an unknown name offers the people named like it",
 		args:    `{"person":"Grace Hoper"}`,
 		isError: true,
-		want: `{"success":false,"error":{"code":"NOT_FOUND","message":"no person has the id or name \"Grace Hoper\"","field":"person",` +
+		want: `{"success":false,"error":{"code":"NOT_FOUND","message":"no person has the id or name \"Grace…\"","field":"person",` +
 			`"suggestions":{"did_you_mean":["Grace Hopper"],"hint":"send the id or the exact name of one of the candidates",` +
 			`"candidates":[{"id":"p-3","name":"Grace Hopper","type":"engineer"}]}},` +
-			`"errors":[{"code":"NOT_FOUND","message":"no person has the id or name \"Grace Hoper\"","field":"person",` +
+			`"errors":[{"code":"NOT_FOUND","message":"no person has the id or name \"Grace…\"","field":"person",` +
 			`"suggestions":{"did_you_mean":["Grace Hopper"],"hint":"send the id or the exact name of one of the candidates",` +
 			`"candidates":[{"id":"p-3","name":"Grace Hopper","type":"engineer"}]}}]}`,
 	}}

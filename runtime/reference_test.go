@@ -26,14 +26,14 @@ func TestResolveReferenceAnswersTheIdOrACorrectableError(t *testing.T) {
 		name: "several matches need disambiguation",
 		text: "Billing Service",
 		ref:  Reference{Matches: []Referent{billing, billing2}},
-		want: `{"code":"NEEDS_DISAMBIGUATION","message":"\"Billing Service\" names 2 elements; send the id of the one you mean","field":"source_id",` +
+		want: `{"code":"NEEDS_DISAMBIGUATION","message":"\"Billing…\" names 2 elements; send the id of the one you mean","field":"source_id",` +
 			`"suggestions":{"valid_values":["el-1","el-2"],"hint":"ask the user which element they mean if the candidates do not tell",` +
 			`"candidates":[{"id":"el-1","name":"Billing Service","type":"ApplicationService"},{"id":"el-2","name":"Billing Service","type":"BusinessService"}]}}`,
 	}, {
 		name: "no match offers the closest names, best first",
 		text: "Biling Servce",
 		ref:  Reference{Known: []Referent{orders, billing, billing2}},
-		want: `{"code":"NOT_FOUND","message":"no element has the id or name \"Biling Servce\"","field":"source_id",` +
+		want: `{"code":"NOT_FOUND","message":"no element has the id or name \"Biling…\"","field":"source_id",` +
 			`"suggestions":{"did_you_mean":["Billing Service","Order Service"],"hint":"send the id or the exact name of one of the candidates",` +
 			`"candidates":[{"id":"el-1","name":"Billing Service","type":"ApplicationService"},{"id":"el-2","name":"Billing Service","type":"BusinessService"},` +
 			`{"id":"el-3","name":"Order Service","type":"ApplicationService"}]}}`,
@@ -41,7 +41,7 @@ func TestResolveReferenceAnswersTheIdOrACorrectableError(t *testing.T) {
 		name: "no match and nothing alike",
 		text: "zzqx",
 		ref:  Reference{Known: []Referent{orders}},
-		want: `{"code":"NOT_FOUND","message":"no element has the id or name \"zzqx\"","field":"source_id"}`,
+		want: `{"code":"NOT_FOUND","message":"no element has the id or name \"zz…\"","field":"source_id"}`,
 	}, {
 		name: "a domain error from the resolver keeps its code",
 		text: "x",
@@ -83,7 +83,7 @@ func TestResolveReferenceNamesTheNestedPath(t *testing.T) {
 	c.Leave()
 	c.Leave()
 	var e *ErrorEntry
-	if !errors.As(err, &e) || e.Field != "labels[1].owner" || e.Message != `no person has the id or name "Nobody"` {
+	if !errors.As(err, &e) || e.Field != "labels[1].owner" || e.Message != `no person has the id or name "Nob…"` {
 		t.Fatalf("got %v", err)
 	}
 	if _, err := c.ResolveReference("owner", "person", "Nobody", Reference{}, nil); !errors.As(err, &e) || e.Field != "owner" {

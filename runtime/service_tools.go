@@ -447,7 +447,7 @@ func (r *registry) discoveryHandler(d *schemadoc.Discovery, groups []string) mcp
 			}
 			if !known {
 				return r.errorResult(ctx, d.Tool, nil, Errors{{
-					Code: CodeInvalidEnumValue, Field: "group", Message: fmt.Sprintf("unknown group %q", group),
+					Code: CodeInvalidEnumValue, Field: "group", Message: "unknown group " + mcpwriteimpl.Excerpt(group),
 					Suggestions: &Suggestions{DidYouMean: suggest.Closest(group, groups, 3), ValidValues: groups},
 				}}), nil
 			}
@@ -460,7 +460,7 @@ func (r *registry) discoveryHandler(d *schemadoc.Discovery, groups []string) mcp
 			}
 			if !contains(ends, v.Str) {
 				return r.errorResult(ctx, d.Tool, nil, Errors{{
-					Code: CodeInvalidEnumValue, Field: k, Message: fmt.Sprintf("unknown %s %q", strings.ReplaceAll(k, "_", " "), v.Str),
+					Code: CodeInvalidEnumValue, Field: k, Message: fmt.Sprintf("unknown %s %s", strings.ReplaceAll(k, "_", " "), mcpwriteimpl.Excerpt(v.Str)),
 					Suggestions: &Suggestions{DidYouMean: suggest.Closest(v.Str, ends, 3), ValidValues: ends}, Rejected: v.Str,
 				}}), nil
 			}

@@ -67,8 +67,8 @@ func TestServiceToolArgumentErrors(t *testing.T) {
 		name: "payload text that is not JSON",
 		tool: "validate_write", args: `{"operation":"create_note","payload":"title=x"}`,
 		want: `{"success":false,
-			"error":{"code":"INVALID_JSON","message":"payload must be JSON text of an object (invalid JSON at byte 0: unexpected word \"title\"; strings must be in double quotes)","field":"payload"},
-			"errors":[{"code":"INVALID_JSON","message":"payload must be JSON text of an object (invalid JSON at byte 0: unexpected word \"title\"; strings must be in double quotes)","field":"payload"}]}`,
+			"error":{"code":"INVALID_JSON","message":"payload must be JSON text of an object (invalid JSON at byte 0: unexpected word \"ti…\"; strings must be in double quotes)","field":"payload"},
+			"errors":[{"code":"INVALID_JSON","message":"payload must be JSON text of an object (invalid JSON at byte 0: unexpected word \"ti…\"; strings must be in double quotes)","field":"payload"}]}`,
 	}, {
 		name: "payload text of an array",
 		tool: "validate_write", args: `{"operation":"create_note","payload":"[1]"}`,
@@ -79,8 +79,8 @@ func TestServiceToolArgumentErrors(t *testing.T) {
 		name: "unknown discovery group",
 		tool: "list_priorities", args: `{"group":"NOW"}`,
 		want: `{"success":false,
-			"error":{"code":"INVALID_ENUM_VALUE","message":"unknown group \"NOW\"","field":"group","suggestions":{"did_you_mean":["now"],"valid_values":["later","now"]}},
-			"errors":[{"code":"INVALID_ENUM_VALUE","message":"unknown group \"NOW\"","field":"group","suggestions":{"did_you_mean":["now"],"valid_values":["later","now"]}}]}`,
+			"error":{"code":"INVALID_ENUM_VALUE","message":"unknown group \"N…\"","field":"group","suggestions":{"did_you_mean":["now"],"valid_values":["later","now"]}},
+			"errors":[{"code":"INVALID_ENUM_VALUE","message":"unknown group \"N…\"","field":"group","suggestions":{"did_you_mean":["now"],"valid_values":["later","now"]}}]}`,
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

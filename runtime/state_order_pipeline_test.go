@@ -30,8 +30,8 @@ func TestRoundTripStaleAnswerNamesTheChangedState(t *testing.T) {
 		return runtime.EntityState{Target: "the active model", Digest: m, Summary: "model " + m}, true, nil
 	}
 	h = manualRoundTrip(t, runtime.WithPolicy(elicitCreates), runtime.WithPreviews(runtime.Previews{State: modelState}))
-	msg := "Confirm Create note: title=\"Buy milk\". This changes data.\n" +
-		`Request: {"id":"note-01010101","title":"Buy milk","model_id":"model-1","meta":{"tenant_id":"acme","correlation_id":"corr-1","created_at":"2025-01-02T03:04:05Z"}}`
+	msg := "Confirm Create note: title=\"Buy milk\". This changes data.\n\n" +
+		"id: note-01010101\ntitle: Buy milk"
 	state := h.ask(alice, "create_note", `{"title":"Buy milk"}`, msg)
 	h.dom.setModel("model-2")
 	got := text(t, h.rawCall(alice, "create_note", `{"title":"Buy milk"}`, state, yes))

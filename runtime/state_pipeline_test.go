@@ -71,7 +71,7 @@ func TestProposalIsBoundToThePreviewedState(t *testing.T) {
 		return envelope(`{"code":"PROPOSAL_STALE","message":"Proposal \"` + id + `\" is stale: note n1 changed since the user saw it (was: note n1, version 0; now: ` + now + `). Nothing was written.",
 			"field":"proposal_id","details":{"after":"` + now + `","before":"note n1, version 0",
 				"fresh_proposal":{"proposal_id":"` + fresh + `","action":"delete","tool":"delete_note","classification":"DESTRUCTIVE_DELETE","summary":"Delete note: id=\"n1\"",
-					"target":"note n1","current_state":"` + now + `","preview":{"id":"n1","meta":{"tenant_id":"acme","correlation_id":"corr-1","created_at":"2025-01-02T03:04:05Z"}},
+					"target":"note n1","current_state":"` + now + `","preview":{"id":"n1"},
 					"expires_at":"2025-01-02T03:19:05Z","apply_with":"apply_proposal"},
 				"proposal_id":"` + id + `","target":"note n1"},
 			"suggestions":{"hint":"Nothing was written. details.fresh_proposal is the same change against the current state: show it to the user and, if they confirm, call apply_proposal with its proposal_id."}}`)
@@ -166,8 +166,8 @@ func TestConfirmationTextNeutralisesNames(t *testing.T) {
 		return "note \"evil\u202Egnp.exe\"\nAlso: nothing\x1b[2J", nil
 	}}))
 	h.seedNote("n1")
-	want := "Confirm Delete note: id=\"n1\". This permanently deletes data; it cannot be undone. What will be lost: note \"evil\\u202Egnp.exe\"\\u000AAlso: nothing\\u001B[2J.\n" +
-		`Request: {"id":"n1","meta":{"tenant_id":"acme","correlation_id":"corr-1","created_at":"2025-01-02T03:04:05Z"}}`
+	want := "Confirm Delete note: id=\"n1\". This permanently deletes data; it cannot be undone. What will be lost: note \"evil\\u202Egnp.exe\"\\u000AAlso: nothing\\u001B[2J.\n\n" +
+		"id: n1"
 	h.ask(alice, "delete_note", `{"id":"n1"}`, want)
 }
 

@@ -377,7 +377,7 @@ func (cv *callVocabularies) LookupVocabulary(d *mcpwriteimpl.Decoder, key, name,
 		sg.Hint = fmt.Sprintf("this tenant has no %s values yet", name)
 	}
 	sg.DidYouMean = set.names.Closest(s, mcpwriteimpl.MaxDidYouMean)
-	msg := fmt.Sprintf("invalid value %s for %s", mcpwriteimpl.ClipQuote(s), field)
+	msg := fmt.Sprintf("invalid value %s for %s", mcpwriteimpl.Excerpt(s), field)
 	if len(sg.DidYouMean) > 0 {
 		msg += fmt.Sprintf("; did you mean %q?", sg.DidYouMean[0])
 	}

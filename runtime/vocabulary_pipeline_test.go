@@ -155,9 +155,9 @@ func TestVocabularyValueRegisteredAtRuntimeIsAcceptedAndListed(t *testing.T) {
 	acme, _ := storeServer(t, runtime.WithVocabulary(types), runtime.WithVocabulary(runtime.NewVocabulary("tag", tr.tagValues)))
 
 	call(t, acme, "store", `{"entity_type":"invoice"}`, true,
-		`{"success":false,"error":{"code":"INVALID_ENUM_VALUE","message":"invalid value \"invoice\" for entity_type","field":"entity_type",`+
+		`{"success":false,"error":{"code":"INVALID_ENUM_VALUE","message":"invalid value \"inv…\" for entity_type","field":"entity_type",`+
 			`"suggestions":{"valid_values":["person","company"],"hint":"the entity_type values of this tenant; list_entity_types lists them"}},`+
-			`"errors":[{"code":"INVALID_ENUM_VALUE","message":"invalid value \"invoice\" for entity_type","field":"entity_type",`+
+			`"errors":[{"code":"INVALID_ENUM_VALUE","message":"invalid value \"inv…\" for entity_type","field":"entity_type",`+
 			`"suggestions":{"valid_values":["person","company"],"hint":"the entity_type values of this tenant; list_entity_types lists them"}}]}`)
 
 	tr.register("acme", runtime.VocabularyValue{Value: "invoice", Aliases: []string{"bill"}, Description: "A bill sent to a customer"})
@@ -212,11 +212,11 @@ func TestVocabularyTypoGetsDidYouMeanForEveryField(t *testing.T) {
 	acme, _ := storeServer(t, runtime.WithVocabulary(runtime.NewVocabulary("entity_type", tr.entityTypes)),
 		runtime.WithVocabulary(runtime.NewVocabulary("tag", tr.tagValues)))
 	call(t, acme, "store", `{"entity_type":"compnay","tags":["vip","urgnet"]}`, true,
-		`{"success":false,"error":{"code":"INVALID_ENUM_VALUE","message":"invalid value \"compnay\" for entity_type; did you mean \"company\"?","field":"entity_type",`+
+		`{"success":false,"error":{"code":"INVALID_ENUM_VALUE","message":"invalid value \"com…\" for entity_type; did you mean \"company\"?","field":"entity_type",`+
 			`"suggestions":{"did_you_mean":["company"],"valid_values":["person","company"],"hint":"the entity_type values of this tenant; list_entity_types lists them"}},`+
-			`"errors":[{"code":"INVALID_ENUM_VALUE","message":"invalid value \"compnay\" for entity_type; did you mean \"company\"?","field":"entity_type",`+
+			`"errors":[{"code":"INVALID_ENUM_VALUE","message":"invalid value \"com…\" for entity_type; did you mean \"company\"?","field":"entity_type",`+
 			`"suggestions":{"did_you_mean":["company"],"valid_values":["person","company"],"hint":"the entity_type values of this tenant; list_entity_types lists them"}},`+
-			`{"code":"INVALID_ENUM_VALUE","message":"invalid value \"urgnet\" for tags[1]; did you mean \"urgent\"?","field":"tags[1]",`+
+			`{"code":"INVALID_ENUM_VALUE","message":"invalid value \"urg…\" for tags[1]; did you mean \"urgent\"?","field":"tags[1]",`+
 			`"suggestions":{"did_you_mean":["urgent"],"valid_values":["urgent","vip"],"hint":"the tag values of this tenant; get_write_schema lists them"}}]}`)
 }
 
@@ -231,15 +231,15 @@ func TestVocabularyValuesStayWithTheirTenant(t *testing.T) {
 		`{"success":true,"stored":{"entity_type":"invoice"},"suggestions":[],"warnings":[]}`)
 
 	call(t, globex, "store", `{"entity_type":"invoice"}`, true,
-		`{"success":false,"error":{"code":"INVALID_ENUM_VALUE","message":"invalid value \"invoice\" for entity_type","field":"entity_type",`+
+		`{"success":false,"error":{"code":"INVALID_ENUM_VALUE","message":"invalid value \"inv…\" for entity_type","field":"entity_type",`+
 			`"suggestions":{"valid_values":["project"],"hint":"the entity_type values of this tenant; list_entity_types lists them"}},`+
-			`"errors":[{"code":"INVALID_ENUM_VALUE","message":"invalid value \"invoice\" for entity_type","field":"entity_type",`+
+			`"errors":[{"code":"INVALID_ENUM_VALUE","message":"invalid value \"inv…\" for entity_type","field":"entity_type",`+
 			`"suggestions":{"valid_values":["project"],"hint":"the entity_type values of this tenant; list_entity_types lists them"}}]}`)
 	call(t, globex, "list_entity_types", `{}`, false, `{"vocabulary":"entity_type","values":[{"value":"project"}]}`)
 	call(t, globex, "store", `{"entity_type":"project","tags":["vip"]}`, true,
-		`{"success":false,"error":{"code":"INVALID_ENUM_VALUE","message":"invalid value \"vip\" for tags[0]","field":"tags[0]",`+
+		`{"success":false,"error":{"code":"INVALID_ENUM_VALUE","message":"invalid value \"v…\" for tags[0]","field":"tags[0]",`+
 			`"suggestions":{"hint":"this tenant has no tag values yet"}},`+
-			`"errors":[{"code":"INVALID_ENUM_VALUE","message":"invalid value \"vip\" for tags[0]","field":"tags[0]",`+
+			`"errors":[{"code":"INVALID_ENUM_VALUE","message":"invalid value \"v…\" for tags[0]","field":"tags[0]",`+
 			`"suggestions":{"hint":"this tenant has no tag values yet"}}]}`)
 	r := mcptest.Call(t, globex, "get_write_schema", `{"operation":"store"}`)
 	got, _ := r.Body["vocabularies"].([]any)

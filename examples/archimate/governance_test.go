@@ -121,8 +121,11 @@ func TestDeleteElementConfirmationNamesWhatIsLost(t *testing.T) {
 
 			out, isErr := call(t, cs, "deleteElement", `{"id":"`+id+`"}`)
 			asked := tt.answer.Asked()
-			if len(asked) != 1 || !containsAll(asked[0], `Confirm Delete element: id="`+id+`".`,
-				"This permanently deletes data; it cannot be undone. What will be lost: "+orderServiceLoss+".") {
+			// The question, what is lost, then the agent's request (and the
+			// cascade default): no meta, no resolved model.
+			want := `Confirm Delete element: id="` + id + `". This permanently deletes data; it cannot be undone. What will be lost: ` +
+				orderServiceLoss + ".\n\nid: " + id + "\ncascade: true"
+			if len(asked) != 1 || asked[0] != want {
 				t.Fatalf("asked %q", asked)
 			}
 			l, err := loss(repo, id)

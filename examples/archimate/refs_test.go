@@ -53,7 +53,7 @@ func TestAmbiguousElementNameNeedsDisambiguation(t *testing.T) {
 		t.Fatalf("ambiguous name accepted: %v", out)
 	}
 	ambiguous := map[string]any{
-		"code": "NEEDS_DISAMBIGUATION", "message": `"billing-service" names 2 elements; send the id of the one you mean`, "field": "source_id",
+		"code": "NEEDS_DISAMBIGUATION", "message": `"billing…" names 2 elements; send the id of the one you mean`, "field": "source_id",
 		"suggestions": map[string]any{
 			"valid_values": []any{first["id"], second["id"]},
 			"hint":         "ask the user which element they mean if the candidates do not tell",

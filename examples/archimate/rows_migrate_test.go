@@ -147,8 +147,10 @@ func TestMigrateFromJSONStateVersion(t *testing.T) {
 		if n := db.count(t, `SELECT count(*) FROM $P_elements WHERE tenant = $1`, tenant); n != 5 {
 			t.Fatalf("%s: %d elements, want 5", tenant, n)
 		}
-		if n := db.count(t, `SELECT count(*) FROM $P_relationships WHERE tenant = $1`, tenant); n != 3 {
-			t.Fatalf("%s: %d relationships, want 3", tenant, n)
+		// serves, the composition el-1 -> el-2 from el-2's parent_id, and
+		// the capability structure's realization and composition.
+		if n := db.count(t, `SELECT count(*) FROM $P_relationships WHERE tenant = $1`, tenant); n != 4 {
+			t.Fatalf("%s: %d relationships, want 4", tenant, n)
 		}
 		if n := db.count(t, `SELECT count(*) FROM $P_properties WHERE tenant = $1 AND element_id = 'el-1'`, tenant); n != 2 {
 			t.Fatalf("%s: %d properties, want 2", tenant, n)

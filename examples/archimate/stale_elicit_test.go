@@ -123,9 +123,10 @@ func TestConfirmationTextShowsControlCharactersInNames(t *testing.T) {
 	call(t, cs, "deleteElement", `{"id":"`+id+`"}`)
 	asked := user.Asked()
 	want := `Confirm Delete element: id="` + id + `". This permanently deletes data; it cannot be undone. What will be lost: element ` + shown + "."
-	// The question is the summary line, then the request on one line.
-	if len(asked) != 1 || strings.Count(asked[0], "\n") != 1 || !strings.HasPrefix(asked[0], want+"\nRequest: {") ||
-		strings.ContainsAny(asked[0], "\u202E\x1b") {
+	// The question is the summary line, then the request as the agent
+	// wrote it, one field a line: no meta, no model the server resolved.
+	want += "\n\nid: " + id + "\ncascade: true"
+	if len(asked) != 1 || asked[0] != want || strings.ContainsAny(asked[0], "\u202E\x1b") {
 		t.Fatalf("asked %q, want the first line %q", asked, want)
 	}
 

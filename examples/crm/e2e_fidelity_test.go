@@ -85,7 +85,9 @@ func TestAddNoteToPersonIsProposedThenApplied(t *testing.T) {
 			"entity": {"type": "note", "id": "`+note+`"},
 			"classification": "SAFE_CREATE",
 			"summary": "Add note to person: person_id=\"{{ada}}\", body=\"Prefers email over calls\"",
-			"preview": {"user_id": "user-ada", "id": "`+note+`", "person_id": "{{ada}}", "body": "Prefers email over calls", "subject_kind": "Person"},
+			"diff": [{"field": "body", "before": null, "after": "Prefers email over calls"}, {"field": "person_id", "before": null, "after": "{{ada}}"},
+				{"field": "subject_kind", "before": null, "after": "Person"}],
+			"preview": {"id": "`+note+`", "person_id": "{{ada}}", "body": "Prefers email over calls", "subject_kind": "Person"},
 			"expires_at": "2026-06-28T20:07:15Z",
 			"apply_with": "apply_proposal"
 		},
@@ -157,9 +159,9 @@ func TestAddNoteToPersonMistakesAreAnswered(t *testing.T) {
 }
 
 // Every destructive proposal names what is lost, concretely: the records
-// deleted with it, the links it removes, the values it overwrites. It
-// names the entity and the state the user confirms, so the user sees the
-// danger before confirming.
+// deleted with it, the links it removes, the values it overwrites. Every
+// proposal names the entity and the state the user confirms, so the user
+// sees the danger before confirming; a safe_update names no loss.
 func TestDestructiveProposalsNameWhatIsLost(t *testing.T) {
 	tests := []struct {
 		tool, args                      string
@@ -177,10 +179,10 @@ func TestDestructiveProposalsNameWhatIsLost(t *testing.T) {
 			`the current text of note {{adaNote}}: "Met at the Difference Engine demo"`},
 		{"merge_people", `{"source_person_id":"{{dup}}","target_person_id":"{{ada}}"}`, `{"type":"person","id":"{{ada}}"}`, "people {{dup}} and {{ada}}", "merge Ada L. (version 1, 1 note) into Ada Lovelace (version 2, 1 note)",
 			`person Ada L. ({{dup}}), deleted after the merge; their last_name "L." (Ada Lovelace keeps "Lovelace"); their note moves to Ada Lovelace`},
-		{"update_person", `{"person_id":"{{dup}}","title":"Countess"}`, `{"type":"person","id":"{{dup}}"}`, "person {{dup}}", "Ada L. (version 1, 1 note)",
-			`the current title "Analyst" of Ada L.`},
-		{"update_org", `{"org_id":"{{acme}}","industry":"Engineering"}`, `{"type":"org","id":"{{acme}}"}`, "org {{acme}}", "Analytical Engines Ltd (version 1, 1 note, 1 person)",
-			`the current industry "Computing" of Analytical Engines Ltd`},
+		// safe_update: the proposal names its entity and state but no loss,
+		// as ADR-0030 names what is lost for destructive_* only.
+		{"update_person", `{"person_id":"{{dup}}","title":"Countess"}`, `{"type":"person","id":"{{dup}}"}`, "person {{dup}}", "Ada L. (version 1, 1 note)", ""},
+		{"update_org", `{"org_id":"{{acme}}","industry":"Engineering"}`, `{"type":"org","id":"{{acme}}"}`, "org {{acme}}", "Analytical Engines Ltd (version 1, 1 note, 1 person)", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.tool+" "+tt.args, func(t *testing.T) {
@@ -189,7 +191,11 @@ func TestDestructiveProposalsNameWhatIsLost(t *testing.T) {
 			f := setup(t, cs)
 			p := propose(t, cs, tt.tool, f.expand(tt.args))
 			got, _ := json.Marshal(map[string]any{"entity": p["entity"], "target": p["target"], "current_state": p["current_state"], "will_lose": p["will_lose"]})
-			want, _ := json.Marshal(map[string]any{"entity": json.RawMessage(f.expand(tt.entity)), "target": f.expand(tt.target), "current_state": tt.state, "will_lose": f.expand(tt.willLose)})
+			var willLose any
+			if tt.willLose != "" {
+				willLose = f.expand(tt.willLose)
+			}
+			want, _ := json.Marshal(map[string]any{"entity": json.RawMessage(f.expand(tt.entity)), "target": f.expand(tt.target), "current_state": tt.state, "will_lose": willLose})
 			var g, w any
 			_ = json.Unmarshal(got, &g)
 			_ = json.Unmarshal(want, &w)
@@ -352,7 +358,7 @@ func TestUpdateProposalsDiffTheFieldsTheyChange(t *testing.T) {
 		{"update_org", `{"org_id":"{{acme}}","industry":"Engineering","name":"Analytical Engines Ltd"}`,
 			`[{"field":"industry","before":"Computing","after":"Engineering"}]`},
 		{"update_note", `{"note_id":"{{adaNote}}","body":"Met at the Analytical Engine demo"}`,
-			`[{"field":"body","before":"Met at the Difference Engine demo","after":"Met at the Analytical Engine demo"}]`},
+			`[{"after":"Met at the Analytical Engine demo","before":"Met at the Difference Engine demo","field":"body"}]`},
 		{"link_person_to_org", `{"person_id":"{{dup}}","org_id":"{{acme}}"}`,
 			`[{"field":"org_id","before":"","after":"{{acme}}"}]`},
 	}
@@ -362,6 +368,29 @@ func TestUpdateProposalsDiffTheFieldsTheyChange(t *testing.T) {
 			cs := s.connect(ada)
 			f := setup(t, cs)
 			assertJSON(t, propose(t, cs, tt.tool, f.expand(tt.args))["diff"], f.expand(tt.diff))
+		})
+	}
+}
+
+// ADR-0030's ProposedChange carries a structured diff on every proposal: a
+// create from nothing, an update from the current values, a delete to
+// nothing.
+func TestEveryProposalCarriesAStructuredDiff(t *testing.T) {
+	s := newServer(t)
+	cs := s.connect(ada)
+	f := setup(t, cs)
+	for _, tt := range []struct{ tool, args, diff string }{
+		{"create_org", `{"name":"Difference Ltd"}`, `[{"after":"Difference Ltd","before":null,"field":"name"}]`},
+		{"update_note", `{"note_id":"{{adaNote}}","body":"Met at the Analytical Engine demo"}`,
+			`[{"after":"Met at the Analytical Engine demo","before":"Met at the Difference Engine demo","field":"body"}]`},
+		{"delete_note", `{"note_id":"{{adaNote}}"}`, `[{"after":null,"before":"Met at the Difference Engine demo","field":"body"}]`},
+	} {
+		t.Run(tt.tool, func(t *testing.T) {
+			p := propose(t, cs, tt.tool, f.expand(tt.args))
+			got, _ := json.Marshal(p["diff"]) // keys in name order, as encoding/json writes a map
+			if string(got) != f.expand(tt.diff) {
+				t.Errorf("diff = %s, want %s", got, f.expand(tt.diff))
+			}
 		})
 	}
 }

@@ -315,7 +315,9 @@ func TestCreatePersonIsProposedThenAppliedByIDOnce(t *testing.T) {
 			"entity": {"type": "person", "id": "per_019f0fca-2998-76c1-90a9-12520b1c7c69"},
 			"classification": "SAFE_CREATE",
 			"summary": "Create person: first_name=\"Charles\", last_name=\"Babbage\", email=\"charles@example.org\"",
-			"preview": {"user_id": "user-ada", "id": "per_019f0fca-2998-76c1-90a9-12520b1c7c69", "first_name": "Charles", "last_name": "Babbage", "email": "charles@example.org"},
+			"diff": [{"field": "email", "before": null, "after": "charles@example.org"}, {"field": "first_name", "before": null, "after": "Charles"},
+				{"field": "last_name", "before": null, "after": "Babbage"}],
+			"preview": {"id": "per_019f0fca-2998-76c1-90a9-12520b1c7c69", "first_name": "Charles", "last_name": "Babbage", "email": "charles@example.org"},
 			"expires_at": "2026-06-28T20:07:15Z",
 			"apply_with": "apply_proposal"
 		},

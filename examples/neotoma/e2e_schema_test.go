@@ -113,8 +113,7 @@ func TestUnknownEntityTypeListsRegisteredTypes(t *testing.T) {
 	want := map[string]any{
 		"code":    "VALIDATION_ERROR",
 		"field":   "entities[0].entity_type",
-		"message": `unknown entity type "invoices"; registered types: ` + strings.Join(builtin, ", "),
-		"details": map[string]any{"entity_type": "invoices"},
+		"message": `unknown entity type "invo…"; registered types: ` + strings.Join(builtin, ", "),
 		"suggestions": map[string]any{
 			"did_you_mean": []any{"invoice"},
 			"valid_values": valid,
@@ -255,7 +254,7 @@ func TestUpdateSchemaIncrementalPromotesRawFragment(t *testing.T) {
 
 func TestUpdateSchemaIncrementalMistakes(t *testing.T) {
 	for _, tt := range []struct{ name, args, code, field, top, message string }{
-		{"type that is not registered", `{"entity_type":"invoices","fields_to_add":[{"field_name":"x","field_type":"string"}]}`, runtime.CodeInvalidEnumValue, "entity_type", "invoice", `invalid value "invoices" for entity_type; did you mean "invoice"?`},
+		{"type that is not registered", `{"entity_type":"invoices","fields_to_add":[{"field_name":"x","field_type":"string"}]}`, runtime.CodeInvalidEnumValue, "entity_type", "invoice", `invalid value "invo…" for entity_type; did you mean "invoice"?`},
 		{"field the schema has", `{"entity_type":"invoice","fields_to_add":[{"field_name":"amount","field_type":"number"}]}`, runtime.CodeValidation, "fields_to_add[0].field_name", "", "amount is already a field of the invoice schema (version 1.0)"},
 		{"version that exists", `{"entity_type":"invoice","fields_to_add":[{"field_name":"x","field_type":"string"}],"schema_version":"1.0"}`, domain.CodeSchemaExists, "schema_version", "Register a higher schema_version, or add fields with update_schema_incremental.", "schema version 1.0 of invoice already exists (global scope)"},
 		{"no fields", `{"entity_type":"invoice","fields_to_add":[]}`, mcpwriteimpl.CodeConstraintViolation, "fields_to_add", "", ""},
@@ -289,5 +288,32 @@ func TestMergePoliciesShapeTheSnapshot(t *testing.T) {
 	mustSucceed(t, cs, "correct", `{"entity_id":"`+id+`","entity_type":"reading","field":"score","value":9}`)
 	if snap, _ := s.rec.Snapshot(ada.TenantID, ada.PrincipalID, id); snap["score"] != 9.0 {
 		t.Errorf("score after correction = %v, want 9", snap["score"])
+	}
+}
+
+// The document's reconciliation: a field one user added to their own
+// variant is promoted to the global schema with update_schema_incremental
+// (user_specific false), after which every user of the tenant stores it as
+// a schema field.
+func TestUserFieldIsPromotedToTheGlobalSchema(t *testing.T) {
+	s := newServer(t)
+	cs := s.connect(ada, nil)
+	mustSucceed(t, cs, "update_schema_incremental", `{"entity_type":"invoice","fields_to_add":[{"field_name":"cost_center","field_type":"string"}],"user_specific":true}`)
+	g := s.connect(grace, nil)
+	if gi := mustSucceed(t, g, "list_entity_types", `{"keyword":"cost_center"}`); gi["total"] != nil {
+		t.Fatalf("before promotion grace sees %v", gi)
+	}
+	out := mustSucceed(t, cs, "update_schema_incremental", `{"entity_type":"invoice","fields_to_add":[{"field_name":"cost_center","field_type":"string"}]}`)
+	if out["scope"] != "global" || out["schema_version"] != "1.1" {
+		t.Fatalf("promotion = %v", out)
+	}
+	gi := mustSucceed(t, g, "list_entity_types", `{"keyword":"cost_center"}`)
+	types, _ := gi["entity_types"].([]any)
+	if gi["total"] != 1.0 || len(types) != 1 || types[0].(map[string]any)["scope"] != "global" {
+		t.Fatalf("after promotion grace sees %v", gi)
+	}
+	stored := mustSucceed(t, g, "store", `{"entities":[{"entity_type":"invoice","invoice_number":"INV-9","cost_center":"R&D"}]}`)
+	if snap, _ := s.rec.Snapshot(grace.TenantID, grace.PrincipalID, entityID("user-grace", "invoice", "invoice_number=inv-9")); snap["cost_center"] != "R&D" {
+		t.Fatalf("grace's invoice after promotion: %v (store answered %v)", snap, stored)
 	}
 }

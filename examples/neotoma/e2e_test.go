@@ -678,7 +678,7 @@ func TestMergeEntitiesWithoutElicitationProposesThenApplies(t *testing.T) {
 			"tool": "merge_entities",
 			"classification": "DESTRUCTIVE_UPDATE",
 			"summary": "Merge duplicate entities: from_entity_id=\"`+from+`\", to_entity_id=\"`+to+`\", merge_reason=\"same email address\"",
-			"preview": {"user_id": "user-ada", "from_entity_id": "`+from+`", "to_entity_id": "`+to+`", "merge_reason": "same email address", "observations_to_move": 1},
+			"preview": {"from_entity_id": "`+from+`", "to_entity_id": "`+to+`", "merge_reason": "same email address", "observations_to_move": 1},
 			"expires_at": "2026-03-01T09:15:00Z",
 			"apply_with": "apply_proposal"
 		},
@@ -741,8 +741,13 @@ func TestMergeEntitiesAsksUserThroughElicitation(t *testing.T) {
 			from, to := duplicates(t, cs)
 			out, isErr := call(t, cs, "merge_entities", `{"from_entity_id":"`+from+`","to_entity_id":"`+to+`"}`)
 			asked := user.Asked()
-			if tt.wantAsked && (len(asked) != 1 || !strings.Contains(asked[0], "This overwrites existing data; the previous values are lost.")) {
-				t.Fatalf("elicitation messages = %q, want one naming what is lost", asked)
+			// The question, then the agent's request and what the server
+			// worked out (how many observations move), but no user_id.
+			wantAsk := `Confirm Merge duplicate entities: from_entity_id="` + from + `", to_entity_id="` + to + `". ` +
+				"This overwrites existing data; the previous values are lost.\n\nfrom_entity_id: " + from + "\nto_entity_id: " + to +
+				"\nobservations_to_move: 1"
+			if tt.wantAsked && (len(asked) != 1 || asked[0] != wantAsk) {
+				t.Fatalf("elicitation messages = %q, want %q", asked, wantAsk)
 			}
 			if !tt.wantAsked && len(asked) != 0 {
 				t.Fatalf("elicitation messages = %q, want none", asked)

@@ -48,9 +48,10 @@ func typeNames(types map[string]string) []string {
 	return out
 }
 
-// invalidType is the answer to an entity_type outside the caller's types.
-func invalidType(value string, types []string, didYouMean ...string) string {
-	msg := `invalid value \"` + value + `\" for entity_type`
+// invalidType is the answer to an entity_type outside the caller's types;
+// shown is the excerpt of the value the message quotes (never all of it).
+func invalidType(shown string, types []string, didYouMean ...string) string {
+	msg := `invalid value \"` + shown + `\" for entity_type`
 	sugg := ""
 	if len(didYouMean) > 0 {
 		msg += `; did you mean \"` + didYouMean[0] + `\"?`
@@ -78,7 +79,7 @@ func TestRegisteredEntityTypeIsALiveValue(t *testing.T) {
 		t.Errorf("invoice description = %q", d)
 	}
 	out, isErr := call(t, cs, "retrieve_entities", `{"entity_type":"meal"}`)
-	assertJSON(t, out, invalidType("meal", builtin))
+	assertJSON(t, out, invalidType("me…", builtin))
 	if !isErr {
 		t.Error("want isError")
 	}
@@ -100,7 +101,7 @@ func TestRegisteredEntityTypeIsALiveValue(t *testing.T) {
 		t.Errorf("retrieve_entities MEAL total = %v, want the stored meal", n)
 	}
 	out, _ = call(t, cs, "update_schema_incremental", `{"entity_type":"meals","fields_to_add":[{"field_name":"protein","field_type":"number"}]}`)
-	assertJSON(t, out, invalidType("meals", withMeal, "meal"))
+	assertJSON(t, out, invalidType("me…", withMeal, "meal"))
 	mustSucceed(t, cs, "update_schema_incremental", `{"entity_type":"meal","fields_to_add":[{"field_name":"protein","field_type":"number"}]}`)
 	if d := liveTypes(t, cs, "correct")["meal"]; d != "Fields: calories, eaten_on, name, protein" {
 		t.Errorf("meal description after update_schema_incremental = %q", d)
@@ -132,9 +133,9 @@ func TestLiveEntityTypesStayWithTheirTenantAndUser(t *testing.T) {
 	}
 	mustSucceed(t, adaCS, "retrieve_entities", `{"entity_type":"recipe"}`)
 	out, _ := call(t, graceCS, "retrieve_entities", `{"entity_type":"recipe"}`)
-	assertJSON(t, out, invalidType("recipe", withMeal))
+	assertJSON(t, out, invalidType("rec…", withMeal))
 	out, _ = call(t, other, "retrieve_entities", `{"entity_type":"meal"}`)
-	assertJSON(t, out, invalidType("meal", builtin))
+	assertJSON(t, out, invalidType("me…", builtin))
 	if strings.Contains(out["error"].(map[string]any)["message"].(string), "recipe") {
 		t.Errorf("another tenant sees ada's type: %v", out)
 	}

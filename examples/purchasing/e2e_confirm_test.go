@@ -91,13 +91,15 @@ func TestReceivePurchaseOrderPreviewsThenAsks(t *testing.T) {
 	s := newSession(t, userAccepts)
 	s.mustCall("create_purchase_order", confirmed(orderArgs))
 	got := s.mustCall("receive_purchase_order", `{"purchase_order_id":1,"items":[{"sku":"BOLT-M8","quantity":200}]}`)
-	want := compact(`{"success":true,"is_preview":true,"valid":true,
-		"preview":{"request":{"meta":{"tenant_id":"acme","principal_id":"alice","correlation_id":"corr-1","requested_at":"2026-11-22T10:00:00Z"},
-			"purchase_order_id":1,"items":[{"sku":"BOLT-M8","quantity":200}],"received_at":"2026-11-22T10:00:00Z"},
-			"server_filled":["meta.tenant_id","meta.principal_id","meta.correlation_id","meta.client_request_id","meta.requested_at","received_at"],
-			"domain":{"message":"Received 1 line(s) on purchase order PO-1001",
-				"next_actions":["Still outstanding: 300 BOLT-M8, 500 NUT-M8; receive them with receive_purchase_order when they arrive"],
-				"order_number":"PO-1001","status_after":"PURCHASE_ORDER_STATUS_PARTIALLY_RECEIVED","warnings":[]}},
+	want := compact(`{"success":true,"is_preview":true,
+		"purchase_order":{"id":1,"order_number":"PO-1001","supplier_id":4001,"location_id":1,"status":"PartiallyReceived","currency":"USD",
+			"items":[{"sku":"BOLT-M8","quantity":500,"unit_price":0.12,"line_total":60,"received_quantity":200},{"sku":"NUT-M8","quantity":500,"unit_price":0.05,"line_total":25}],
+			"total_cost":85,"expected_delivery_date":"2026-12-15","created_by":"alice","created_at":"2026-11-22T10:00:00Z","last_received_at":"2026-11-22T10:00:00Z"},
+		"message":"Nothing was written. With confirm: true: Received 1 line(s) on purchase order PO-1001",
+		"next_actions":["Still outstanding: 300 BOLT-M8, 500 NUT-M8; receive them with receive_purchase_order when they arrive"],
+		"valid":true,
+		"preview":{"request":{"purchase_order_id":1,"items":[{"sku":"BOLT-M8","quantity":200}]},
+			"domain":{"order_number":"PO-1001","received":"Received 1 line(s) on purchase order PO-1001"}},
 		"suggestions":["Nothing was written. Show this preview to the user; to make the change, call receive_purchase_order again with the same arguments and confirm: true (the user is then asked to confirm)."],
 		"warnings":[]}`)
 	if got != want {
@@ -107,8 +109,10 @@ func TestReceivePurchaseOrderPreviewsThenAsks(t *testing.T) {
 		t.Fatalf("the preview booked a receipt or asked the user (%q)", s.asked)
 	}
 	s.mustCall("receive_purchase_order", `{"purchase_order_id":1,"items":[{"sku":"BOLT-M8","quantity":200}],"confirm":true}`)
-	wantAsk := `Receive 1 line(s) on purchase order PO-1001? Received 1 line(s) on purchase order PO-1001. This changes data.`
-	if len(s.asked) != 2 || !strings.HasPrefix(s.asked[1], wantAsk) {
+	wantAsk := "Receive 1 line(s) on purchase order PO-1001? Received 1 line(s) on purchase order PO-1001. " +
+		"This overwrites existing data; the previous values are lost.\n\n" +
+		"purchase_order_id: 1\nitems[0].sku: BOLT-M8\nitems[0].quantity: 200"
+	if len(s.asked) != 2 || s.asked[1] != wantAsk {
 		t.Fatalf("user was asked %q", s.asked)
 	}
 	if n := s.store.Stock("acme", "BOLT-M8"); n != 200 {

@@ -1,7 +1,6 @@
 package purchasing_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/purchasing/domain"
@@ -38,16 +37,20 @@ const moAnswer = `{"success":true,
 func TestCreateManufacturingOrderPreviewsUnlessConfirmed(t *testing.T) {
 	s := newSession(t, userAccepts)
 	got := s.mustCall("create_manufacturing_order", moArgs)
-	want := compact(`{"success":true,"is_preview":true,"valid":true,
-		"preview":{"request":{"meta":{"tenant_id":"acme","principal_id":"alice","correlation_id":"corr-1","requested_at":"2026-11-22T10:00:00Z"},
-			"sku":"BRACKET-WALL","planned_quantity":10,"location_id":1,"production_deadline_date":"2026-12-01"},
-			"server_filled":["meta.tenant_id","meta.principal_id","meta.correlation_id","meta.client_request_id","meta.requested_at"],
-			"domain":{"next_actions":["Buy the missing materials with create_purchase_order: 10 SHEET-2MM, 20 BOLT-M8, 20 NUT-M8, 20 WASHER-M8",
-					"When production is done, complete it with fulfill_order (order_id 1, order_type manufacturing)"],
-				"order_number":"MO-1","total":"127.80 USD","total_cost":127.8,
-				"warnings":["short 10 SHEET-2MM: 10 needed, 0 in stock","short 20 BOLT-M8: 20 needed, 0 in stock","short 20 NUT-M8: 20 needed, 0 in stock","short 20 WASHER-M8: 20 needed, 0 in stock"]}},
+	want := compact(`{"success":true,"is_preview":true,
+		"manufacturing_order":{"order_number":"MO-1","sku":"BRACKET-WALL","planned_quantity":10,"location_id":1,"status":"NotStarted",
+			"ingredients":[{"sku":"SHEET-2MM","quantity_required":10,"cost":124},{"sku":"BOLT-M8","quantity_required":20,"cost":2.4},
+				{"sku":"NUT-M8","quantity_required":20,"cost":1},{"sku":"WASHER-M8","quantity_required":20,"cost":0.4}],
+			"total_cost":127.8,"production_deadline_date":"2026-12-01","created_by":"alice","created_at":"2026-11-22T10:00:00Z"},
+		"message":"Nothing was written. With confirm: true: Manufacturing order MO-1 created: 10 x BRACKET-WALL, materials 127.80 USD",
+		"next_actions":["Buy the missing materials with create_purchase_order: 10 SHEET-2MM, 20 BOLT-M8, 20 NUT-M8, 20 WASHER-M8",
+			"When production is done, complete it with fulfill_order (order_id 1, order_type manufacturing)"],
+		"valid":true,
+		"preview":{"request":{"sku":"BRACKET-WALL","planned_quantity":10,"location_id":1,"production_deadline_date":"2026-12-01"},
+			"domain":{"order_number":"MO-1","total":"127.80 USD"}},
 		"suggestions":["Nothing was written. Show this preview to the user; to make the change, call create_manufacturing_order again with the same arguments and confirm: true (the user is then asked to confirm)."],
-		"warnings":[]}`)
+		"warnings":[{"code":"DOMAIN_WARNING","message":"short 10 SHEET-2MM: 10 needed, 0 in stock"},{"code":"DOMAIN_WARNING","message":"short 20 BOLT-M8: 20 needed, 0 in stock"},
+			{"code":"DOMAIN_WARNING","message":"short 20 NUT-M8: 20 needed, 0 in stock"},{"code":"DOMAIN_WARNING","message":"short 20 WASHER-M8: 20 needed, 0 in stock"}]}`)
 	if got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
@@ -62,8 +65,9 @@ func TestCreateManufacturingOrderCommitsAfterTheUserConfirms(t *testing.T) {
 	if got := s.mustCall("create_manufacturing_order", confirmed(moArgs)); got != compact(moAnswer) {
 		t.Fatalf("got\n%s\nwant\n%s", got, compact(moAnswer))
 	}
-	wantAsk := `Create manufacturing order MO-1 for 10 x BRACKET-WALL with materials totaling 127.80 USD? This changes data.`
-	if len(s.asked) != 3 || !strings.HasPrefix(s.asked[2], wantAsk) {
+	wantAsk := "Create manufacturing order MO-1 for 10 x BRACKET-WALL with materials totaling 127.80 USD? This changes data.\n\n" +
+		"sku: BRACKET-WALL\nplanned_quantity: 10\nlocation_id: 1\nproduction_deadline_date: 2026-12-01"
+	if len(s.asked) != 3 || s.asked[2] != wantAsk {
 		t.Fatalf("user was asked %q", s.asked)
 	}
 	// Planning uses no stock; only fulfillment does.
@@ -81,12 +85,13 @@ func TestFulfillOrderCompletesManufacturingThenShipsSales(t *testing.T) {
 	s.mustCall("create_manufacturing_order", confirmed(moArgs))
 
 	got := s.mustCall("fulfill_order", `{"order_id":1,"order_type":"manufacturing"}`)
-	want := compact(`{"success":true,"is_preview":true,"valid":true,
-		"preview":{"request":{"meta":{"tenant_id":"acme","principal_id":"alice","correlation_id":"corr-1","requested_at":"2026-11-22T10:00:00Z"},
-			"order_id":1,"order_type":"manufacturing"},
-			"server_filled":["meta.tenant_id","meta.principal_id","meta.correlation_id","meta.client_request_id","meta.requested_at"],
-			"domain":{"inventory_updates":["+10 BRACKET-WALL","-10 SHEET-2MM","-20 BOLT-M8","-20 NUT-M8","-20 WASHER-M8"],"order_number":"MO-1",
-				"plan":"Stock changes: +10 BRACKET-WALL, -10 SHEET-2MM, -20 BOLT-M8, -20 NUT-M8, -20 WASHER-M8","status_after":"Done","warnings":[]}},
+	want := compact(`{"success":true,"is_preview":true,"order_id":1,"order_type":"manufacturing","order_number":"MO-1","status":"Done",
+		"inventory_updates":["+10 BRACKET-WALL","-10 SHEET-2MM","-20 BOLT-M8","-20 NUT-M8","-20 WASHER-M8"],
+		"next_actions":["Ship sales orders waiting for BRACKET-WALL with fulfill_order (order_type sales)"],
+		"message":"Nothing was written. With confirm: true: Manufacturing order MO-1 done: 10 BRACKET-WALL added to stock",
+		"valid":true,
+		"preview":{"request":{"order_id":1,"order_type":"manufacturing"},
+			"domain":{"plan":"Stock changes: +10 BRACKET-WALL, -10 SHEET-2MM, -20 BOLT-M8, -20 NUT-M8, -20 WASHER-M8"}},
 		"suggestions":["Nothing was written. Show this preview to the user; to make the change, call fulfill_order again with the same arguments and confirm: true (the user is then asked to confirm)."],
 		"warnings":[]}`)
 	if got != want {
@@ -105,8 +110,9 @@ func TestFulfillOrderCompletesManufacturingThenShipsSales(t *testing.T) {
 	if got != want {
 		t.Fatalf("complete: got\n%s\nwant\n%s", got, want)
 	}
-	wantAsk := `Fulfill manufacturing order MO-1? Stock changes: +10 BRACKET-WALL, -10 SHEET-2MM, -20 BOLT-M8, -20 NUT-M8, -20 WASHER-M8. This changes data.`
-	if len(s.asked) != 4 || !strings.HasPrefix(s.asked[3], wantAsk) {
+	wantAsk := "Fulfill manufacturing order MO-1? Stock changes: +10 BRACKET-WALL, -10 SHEET-2MM, -20 BOLT-M8, -20 NUT-M8, -20 WASHER-M8. " +
+		"This overwrites existing data; the previous values are lost.\n\norder_id: 1\norder_type: manufacturing"
+	if len(s.asked) != 4 || s.asked[3] != wantAsk {
 		t.Fatalf("user was asked %q", s.asked)
 	}
 	for sku, want := range map[string]int32{"BRACKET-WALL": 10, "SHEET-2MM": 0, "BOLT-M8": 0, "NUT-M8": 0, "WASHER-M8": 0} {
@@ -131,8 +137,9 @@ func TestFulfillOrderCompletesManufacturingThenShipsSales(t *testing.T) {
 	if got != want {
 		t.Fatalf("ship: got\n%s\nwant\n%s", got, want)
 	}
-	wantAsk = `Fulfill sales order SO-1? Stock changes: -10 BRACKET-WALL. This changes data.`
-	if len(s.asked) != 5 || !strings.HasPrefix(s.asked[4], wantAsk) {
+	wantAsk = "Fulfill sales order SO-1? Stock changes: -10 BRACKET-WALL. This overwrites existing data; the previous values are lost." +
+		"\n\norder_id: 1\norder_type: sales"
+	if len(s.asked) != 5 || s.asked[4] != wantAsk {
 		t.Fatalf("user was asked %q", s.asked)
 	}
 

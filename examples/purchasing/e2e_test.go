@@ -202,13 +202,20 @@ func confirmed(args string) string {
 func TestCreatePurchaseOrderPreviewsUnlessConfirmed(t *testing.T) {
 	s := newSession(t, userAccepts)
 	got := s.mustCall("create_purchase_order", orderArgs)
-	want := compact(`{"success":true,"is_preview":true,"valid":true,
-		"preview":{"request":{"meta":{"tenant_id":"acme","principal_id":"alice","correlation_id":"corr-1","requested_at":"2026-11-22T10:00:00Z"},
-			"supplier_id":4001,"location_id":1,"order_number":"PO-1001",
-			"items":[{"sku":"BOLT-M8","quantity":500,"unit_price":0.12},{"sku":"NUT-M8","quantity":500,"unit_price":0.05}],
-			"currency":"USD","expected_delivery_date":"2026-12-15"},
-			"server_filled":["meta.tenant_id","meta.principal_id","meta.correlation_id","meta.client_request_id","meta.requested_at","currency"],
-			"domain":{"line_count":2,"order_number":"PO-1001","total":"85.00 USD","total_cost":85,"warnings":[]}},
+	// The source design's PurchaseOrderResponse for a preview: the order as
+	// it would be (no id yet), its status and total_cost, a message,
+	// next_actions and warnings, with is_preview true. The user is shown the
+	// agent's request only: no tenant, principal or server-resolved currency.
+	want := compact(`{"success":true,"is_preview":true,
+		"purchase_order":{"order_number":"PO-1001","supplier_id":4001,"location_id":1,"status":"NotReceived","currency":"USD",
+			"items":[{"sku":"BOLT-M8","quantity":500,"unit_price":0.12,"line_total":60},{"sku":"NUT-M8","quantity":500,"unit_price":0.05,"line_total":25}],
+			"total_cost":85,"expected_delivery_date":"2026-12-15","created_by":"alice","created_at":"2026-11-22T10:00:00Z"},
+		"message":"Nothing was written. With confirm: true: Purchase order PO-1001 created: 2 line(s), total 85.00 USD",
+		"next_actions":["Send purchase order PO-1001 to Acme Fasteners","Record the delivery with receive_purchase_order (purchase_order_id 1) when the goods arrive (expected 2026-12-15)"],
+		"valid":true,
+		"preview":{"request":{"supplier_id":4001,"location_id":1,"order_number":"PO-1001",
+			"items":[{"sku":"BOLT-M8","quantity":500,"unit_price":0.12},{"sku":"NUT-M8","quantity":500,"unit_price":0.05}],"expected_delivery_date":"2026-12-15"},
+			"domain":{"total":"85.00 USD"}},
 		"suggestions":["Nothing was written. Show this preview to the user; to make the change, call create_purchase_order again with the same arguments and confirm: true (the user is then asked to confirm)."],
 		"warnings":[]}`)
 	if got != want {
@@ -234,7 +241,12 @@ func TestCreatePurchaseOrderPreviewWithDryRunFillsCurrencyAndWritesNothing(t *te
 			"items":[{"sku":"BOLT-M8","quantity":500,"unit_price":0.12},{"sku":"NUT-M8","quantity":500,"unit_price":0.05}],
 			"currency":"USD","expected_delivery_date":"2026-12-15"},
 		"server_filled":["meta.tenant_id","meta.principal_id","meta.correlation_id","meta.client_request_id","meta.requested_at","currency"],
-		"domain":{"line_count":2,"order_number":"PO-1001","total":"85.00 USD","total_cost":85,"warnings":[]}}}`)
+		"domain":{"message":"Nothing was written. With confirm: true: Purchase order PO-1001 created: 2 line(s), total 85.00 USD",
+			"next_actions":["Send purchase order PO-1001 to Acme Fasteners","Record the delivery with receive_purchase_order (purchase_order_id 1) when the goods arrive (expected 2026-12-15)"],
+			"purchase_order":{"order_number":"PO-1001","supplier_id":4001,"location_id":1,"status":"NotReceived","currency":"USD",
+				"items":[{"sku":"BOLT-M8","quantity":500,"unit_price":0.12,"line_total":60},{"sku":"NUT-M8","quantity":500,"unit_price":0.05,"line_total":25}],
+				"total_cost":85,"expected_delivery_date":"2026-12-15","created_by":"alice","created_at":"2026-11-22T10:00:00Z"},
+			"total":"85.00 USD","warnings":[]}}}`)
 	if got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
@@ -249,8 +261,13 @@ func TestCreatePurchaseOrderCommitsAfterTheUserConfirms(t *testing.T) {
 		t.Fatalf("got\n%s\nwant\n%s", got, compact(createdAnswer))
 	}
 	// The source design's question, with the total the domain computed.
-	wantAsk := `Create purchase order PO-1001 with 2 items totaling 85.00 USD? This changes data.`
-	if len(s.asked) != 1 || !strings.HasPrefix(s.asked[0], wantAsk) || !strings.Contains(s.asked[0], `"sku":"NUT-M8","quantity":500`) {
+	// Then the agent's request, one field a line: no meta, no confirm flag.
+	wantAsk := "Create purchase order PO-1001 with 2 items totaling 85.00 USD? This changes data.\n\n" +
+		"supplier_id: 4001\nlocation_id: 1\norder_number: PO-1001\n" +
+		"items[0].sku: BOLT-M8\nitems[0].quantity: 500\nitems[0].unit_price: 0.12\n" +
+		"items[1].sku: NUT-M8\nitems[1].quantity: 500\nitems[1].unit_price: 0.05\n" +
+		"expected_delivery_date: 2026-12-15"
+	if len(s.asked) != 1 || s.asked[0] != wantAsk {
 		t.Fatalf("user was asked %q", s.asked)
 	}
 }
@@ -396,19 +413,23 @@ func TestServerListsWriteToolsWithHonestHintsAndServiceTools(t *testing.T) {
 	var got []string
 	for _, tool := range res.Tools {
 		a := tool.Annotations
-		got = append(got, fmt.Sprintf("%s readOnly=%v destructive=%v confirmation=%v", tool.Name, a.ReadOnlyHint, *a.DestructiveHint, tool.Meta["mcpwrite/confirmation"]))
+		got = append(got, fmt.Sprintf("%s readOnly=%v destructive=%v classification=%v confirmation=%v", tool.Name, a.ReadOnlyHint, *a.DestructiveHint,
+			tool.Meta["mcpwrite/classification"], tool.Meta["mcpwrite/confirmation"]))
 	}
+	// Receiving and fulfilling move stock for good: destructive, as the
+	// source design calls its elicited writes. The two creates remove and
+	// overwrite nothing, so they stay SAFE_CREATE and still ask the user.
 	want := []string{
-		"apply_proposal readOnly=false destructive=false confirmation=<nil>",
-		"create_manufacturing_order readOnly=false destructive=false confirmation=ELICIT",
-		"create_purchase_order readOnly=false destructive=false confirmation=ELICIT",
-		"discard_proposal readOnly=false destructive=false confirmation=<nil>",
-		"fulfill_order readOnly=false destructive=false confirmation=ELICIT",
-		"get_write_schema readOnly=true destructive=false confirmation=<nil>",
-		"receive_purchase_order readOnly=false destructive=false confirmation=ELICIT",
-		"search_items readOnly=true destructive=false confirmation=DIRECT",
-		"validate_write readOnly=true destructive=false confirmation=<nil>",
-		"verify_order_document readOnly=true destructive=false confirmation=DIRECT",
+		"apply_proposal readOnly=false destructive=true classification=<nil> confirmation=<nil>",
+		"create_manufacturing_order readOnly=false destructive=false classification=SAFE_CREATE confirmation=ELICIT",
+		"create_purchase_order readOnly=false destructive=false classification=SAFE_CREATE confirmation=ELICIT",
+		"discard_proposal readOnly=false destructive=false classification=<nil> confirmation=<nil>",
+		"fulfill_order readOnly=false destructive=true classification=DESTRUCTIVE_UPDATE confirmation=ELICIT",
+		"get_write_schema readOnly=true destructive=false classification=<nil> confirmation=<nil>",
+		"receive_purchase_order readOnly=false destructive=true classification=DESTRUCTIVE_UPDATE confirmation=ELICIT",
+		"search_items readOnly=true destructive=false classification=READ_ONLY confirmation=DIRECT",
+		"validate_write readOnly=true destructive=false classification=<nil> confirmation=<nil>",
+		"verify_order_document readOnly=true destructive=false classification=READ_ONLY confirmation=DIRECT",
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("tools:\n%q\nwant\n%q", got, want)

@@ -173,7 +173,7 @@ func TestTaskCreate(t *testing.T) {
 		want: `{"success":true,
 			"data":{"id":"` + firstID + `","title":"Add OAuth login","type":"feature","status":"todo",
 				"workflowState":"backlog","area":"general",
-				"path":"/projects/acme/.tasks/backlog/` + firstID + `.task.md","createdAt":"2026-11-22T10:00:00Z"},
+				"path":".tasks/backlog/` + firstID + `.task.md","createdAt":"2026-11-22T10:00:00Z"},
 			"message":"Task created successfully",
 			"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0"},
 			"suggestions":["` + suggestUpdate + `","` + suggestMove + `"],"warnings":[]}`,
@@ -184,7 +184,7 @@ func TestTaskCreate(t *testing.T) {
 		want: `{"success":true,
 			"data":{"id":"` + secondID + `","title":"Write token tests","type":"test","status":"todo",
 				"workflowState":"current","area":"general",
-				"path":"/projects/acme/.tasks/current/` + firstID + `/` + secondID + `.task.md","createdAt":"2026-11-22T10:00:00Z"},
+				"path":".tasks/current/` + firstID + `/` + secondID + `.task.md","createdAt":"2026-11-22T10:00:00Z"},
 			"message":"Task created successfully",
 			"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0",
 				"warnings":["subtasks live in their parent's folder: workflowState backlog was replaced by current","duplicate tags removed: auth"]},
@@ -211,7 +211,7 @@ func TestTaskUpdateAppliesNestedUpdatesAndAppendsTimestampedLogEntry(t *testing.
 		"data":{"id":"` + firstID + `","title":"Add OAuth login","type":"feature","status":"done","priority":"high",
 			"workflowState":"current","area":"general","assignee":"bob","tags":["auth"],"deliverable":"PR 42",
 			"log":"- 2026-11-22T10:00:00Z: Merged PR 42",
-			"path":"/projects/acme/.tasks/current/` + firstID + `.task.md","createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:00Z"},
+			"path":".tasks/current/` + firstID + `.task.md","createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:00Z"},
 		"message":"Task updated successfully",
 		"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0",
 			"warnings":["task is done but still in current; call task_move with targetState archive to archive it"]},
@@ -227,7 +227,7 @@ func TestTaskMove(t *testing.T) {
 		path             string // where the task's file is afterwards
 	}{{
 		name: "backlog to current starts the work",
-		path: "/projects/acme/.tasks/current/" + firstID + ".task.md",
+		path: ".tasks/current/" + firstID + ".task.md",
 		args: `{"id":"` + firstID + `","targetState":"current"}`,
 		want: `{"success":true,
 			"data":{"id":"` + firstID + `","previousState":"backlog","currentState":"current",
@@ -237,7 +237,7 @@ func TestTaskMove(t *testing.T) {
 			"suggestions":["` + suggestUpdate + `"],"warnings":[]}`,
 	}, {
 		name: "archive by synonym files under the month and marks the task done",
-		path: "/projects/acme/.tasks/archive/2026-11/" + firstID + ".task.md",
+		path: ".tasks/archive/2026-11/" + firstID + ".task.md",
 		args: `{"id":"` + firstID + `","targetState":"archived","archiveDate":"2026-11"}`,
 		want: `{"success":true,
 			"data":{"id":"` + firstID + `","previousState":"backlog","currentState":"archive",
@@ -247,7 +247,7 @@ func TestTaskMove(t *testing.T) {
 			"suggestions":["` + suggestUpdate + `"],"warnings":[]}`,
 	}, {
 		name: "updateStatus false keeps the status and says so",
-		path: "/projects/acme/.tasks/archive/2026-11/" + firstID + ".task.md",
+		path: ".tasks/archive/2026-11/" + firstID + ".task.md",
 		args: `{"id":"` + firstID + `","targetState":"archive","archiveDate":"2026-11","updateStatus":false}`,
 		want: `{"success":true,
 			"data":{"id":"` + firstID + `","previousState":"backlog","currentState":"archive","statusUpdated":false},
@@ -287,7 +287,11 @@ func TestTaskDeleteCascadesToSubtasksAfterTheUserConfirms(t *testing.T) {
 	if got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
-	if len(s.asked) != 1 || !strings.HasPrefix(s.asked[0], `Confirm Delete task: id="`+firstID+`", cascade=true. This permanently deletes data; it cannot be undone.`) {
+	// The user reads the request as the agent wrote it: no tenant,
+	// principal, correlation id, timestamp or server-chosen project root.
+	wantAsked := `Confirm Delete task: id="` + firstID + `", cascade=true. This permanently deletes data; it cannot be undone.` +
+		"\n\nid: " + firstID + "\ncascade: true"
+	if len(s.asked) != 1 || s.asked[0] != wantAsked {
 		t.Fatalf("user was asked %q", s.asked)
 	}
 	r := s.call("task_update", `{"id":"`+secondID+`","updates":{"title":"x"}}`)
@@ -328,8 +332,8 @@ func TestTaskDeleteWithoutElicitationBecomesAProposalAppliedById(t *testing.T) {
 	if err := json.Unmarshal([]byte(got), &p); err != nil {
 		t.Fatal(err)
 	}
-	wantPreview := compact(`{"meta":{"tenantId":"acme","principalId":"alice","correlationId":"corr-1","requestedAt":"2026-11-22T10:00:00Z"},
-		"rootDir":"/projects/acme","id":"` + secondID + `"}`)
+	// The user sees the agent's request: no meta, no server-chosen root.
+	wantPreview := `{"id":"` + secondID + `"}`
 	if p.Proposal.Tool != "task_delete" || p.Proposal.Classification != "DESTRUCTIVE_DELETE" || p.Proposal.ApplyWith != "apply_proposal" ||
 		p.Proposal.Summary != `Delete task: id="`+secondID+`"` || string(p.Proposal.Preview) != wantPreview {
 		t.Fatalf("proposal: %s", got)
@@ -408,6 +412,8 @@ func TestServerListsWriteToolsWithHonestHintsAndServiceTools(t *testing.T) {
 		"parent_operations readOnly=false destructive=false confirmation=DIRECT",
 		"task_create readOnly=false destructive=false confirmation=DIRECT",
 		"task_delete readOnly=false destructive=true confirmation=ELICIT",
+		"task_get readOnly=true destructive=false confirmation=DIRECT",
+		"task_list readOnly=true destructive=false confirmation=DIRECT",
 		"task_move readOnly=false destructive=false confirmation=DIRECT",
 		"task_transform readOnly=false destructive=false confirmation=DIRECT",
 		"task_update readOnly=false destructive=false confirmation=DIRECT",
@@ -489,7 +495,7 @@ func TestTaskUpdateIgnoresAnEmptyLogEntryWithAWarning(t *testing.T) {
 	want := compact(`{"success":true,
 		"data":{"id":"` + firstID + `","title":"Add OAuth login","type":"feature","status":"todo","priority":"medium",
 			"workflowState":"backlog","area":"general","assignee":"bob",
-			"path":"/projects/acme/.tasks/backlog/` + firstID + `.task.md","createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:00Z"},
+			"path":".tasks/backlog/` + firstID + `.task.md","createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:00Z"},
 		"message":"Task updated successfully",
 		"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0","warnings":["addLogEntry is empty and was ignored"]},
 		"suggestions":["` + suggestMove + `"],"warnings":[]}`)

@@ -23,7 +23,7 @@ const oauthParent = `{"title":"OAuth login","type":"feature","overviewContent":"
 const (
 	suggestParentOps = "Call parent_operations to reorganise a parent's subtasks: resequence them, run several in parallel, or add a new one"
 	parentMeta       = `"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0"}`
-	parentDir        = "/projects/acme/.tasks/backlog/" + firstID + "/"
+	parentDir        = ".tasks/backlog/" + firstID + "/"
 )
 
 func TestParentCreate(t *testing.T) {
@@ -36,7 +36,7 @@ func TestParentCreate(t *testing.T) {
 		args: oauthParent,
 		want: `{"success":true,
 			"data":{"id":"` + firstID + `","title":"OAuth login","type":"feature","workflowState":"backlog",
-				"path":"/projects/acme/.tasks/backlog/` + firstID + `.task.md","subtaskCount":3,
+				"path":".tasks/backlog/` + firstID + `.task.md","subtaskCount":3,
 				"createdSubtasks":[{"id":"` + sub1 + `","title":"Design the flow","sequence":"01"},
 					{"id":"` + sub2 + `","title":"Build the callback","sequence":"02"},
 					{"id":"` + sub3 + `","title":"Write token tests","sequence":"02"}]},
@@ -51,28 +51,28 @@ func TestParentCreate(t *testing.T) {
 		args: `{"title":"Token storage","type":"spike","overviewContent":"Where do refresh tokens live?","tags":["auth","auth"]}`,
 		want: `{"success":true,
 			"data":{"id":"` + firstID + `","title":"Token storage","type":"spike","workflowState":"backlog",
-				"path":"/projects/acme/.tasks/backlog/` + firstID + `.task.md","subtaskCount":0},
+				"path":".tasks/backlog/` + firstID + `.task.md","subtaskCount":0},
 			"message":"Parent task created with 0 subtask(s)",
 			"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0","warnings":["duplicate tags removed: auth"]},
 			"suggestions":["` + suggestParentOps + `","` + suggestUpdate + `"],"warnings":[]}`,
 		check: `{"id":"` + firstID + `","updates":{"assignee":"bob"}}`,
 		checkWant: `{"id":"` + firstID + `","title":"Token storage","type":"spike","status":"todo","priority":"medium",
 			"workflowState":"backlog","area":"general","assignee":"bob","tags":["auth"],"instruction":"Where do refresh tokens live?",
-			"path":"/projects/acme/.tasks/backlog/` + firstID + `.task.md","createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:00Z"}`,
+			"path":".tasks/backlog/` + firstID + `.task.md","createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:00Z"}`,
 	}, {
 		name: "explicit sequences and the parent's folder",
 		args: `{"title":"Billing export","type":"feature","workflowState":"current","priority":"high","area":"billing",
 			"subtasks":[{"title":"Schema","sequence":"05"},{"title":"Writer"}]}`,
 		want: `{"success":true,
 			"data":{"id":"` + firstID + `","title":"Billing export","type":"feature","workflowState":"current",
-				"path":"/projects/acme/.tasks/current/` + firstID + `.task.md","subtaskCount":2,
+				"path":".tasks/current/` + firstID + `.task.md","subtaskCount":2,
 				"createdSubtasks":[{"id":"` + sub1 + `","title":"Schema","sequence":"05"},{"id":"` + sub2 + `","title":"Writer","sequence":"06"}]},
 			"message":"Parent task created with 2 subtask(s)",` + parentMeta + `,
 			"suggestions":["` + suggestParentOps + `","` + suggestUpdate + `"],"warnings":[]}`,
 		check: `{"id":"` + sub2 + `","updates":{"assignee":"bob"}}`,
 		checkWant: `{"id":"` + sub2 + `","title":"Writer","type":"feature","status":"todo","priority":"high",
 			"workflowState":"current","area":"billing","parentId":"` + firstID + `","assignee":"bob",
-			"path":"/projects/acme/.tasks/current/` + firstID + `/` + sub2 + `.task.md","createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:00Z","sequence":"06"}`,
+			"path":".tasks/current/` + firstID + `/` + sub2 + `.task.md","createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:00Z","sequence":"06"}`,
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -98,7 +98,7 @@ func TestParentCreate(t *testing.T) {
 func TestParentCreateChecksEverySubtaskBeforeStoringAnything(t *testing.T) {
 	s := newSession(t, noElicitation)
 	r := s.call("parent_create", `{"title":"OAuth login","type":"feature","subtasks":[{"title":"Design"},{"title":"Build","parallelWith":"Desing"}]}`)
-	e := `{"code":"VALIDATION_ERROR","message":"no earlier subtask is titled \"Desing\"; parallelWith names one of: \"Design\"","field":"subtasks[1].parallelWith","details":{"reason":"UNKNOWN_SUBTASK"}}`
+	e := `{"code":"VALIDATION_ERROR","message":"no earlier subtask is titled \"Des…\"; parallelWith names one of: \"Design\"","field":"subtasks[1].parallelWith","details":{"reason":"UNKNOWN_SUBTASK"}}`
 	if want := compact(`{"success":false,"error":` + e + `,"errors":[` + e + `]}`); !r.isError || r.text != want {
 		t.Fatalf("got isError=%v\n%s\nwant\n%s", r.isError, r.text, want)
 	}
@@ -238,7 +238,7 @@ func TestParentOperationsRequiresTheFieldsItsOperationNeeds(t *testing.T) {
 		name: "a template that does not exist",
 		tool: "parent_operations",
 		args: `{"parentId":"` + firstID + `","operation":"add_subtask","operationData":{"operation":"add_subtask","subtask":{"title":"x","template":"hotfix"}}}`,
-		want: one(`{"code":"VALIDATION_ERROR","message":"template \"hotfix\" is not known; use one of: bug, chore, documentation, feature, idea, spike, test","field":"operationData.subtask.template","details":{"reason":"UNKNOWN_TEMPLATE"}}`),
+		want: one(`{"code":"VALIDATION_ERROR","message":"template \"hot…\" is not known; use one of: bug, chore, documentation, feature, idea, spike, test","field":"operationData.subtask.template","details":{"reason":"UNKNOWN_TEMPLATE"}}`),
 	}, {
 		name: "resequence names a task that is not the parent's subtask",
 		tool: "parent_operations",

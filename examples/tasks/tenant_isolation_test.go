@@ -101,6 +101,9 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 				probe{"task_move", `{"id":"{0}","targetState":"current"` + root + `}`, []string{id}, []string{never}},
 				probe{"task_create", `{"title":"Child","type":"test","parentId":"{0}"` + root + `}`, []string{id}, []string{never}},
 				probe{"validate_write", `{"operation":"task_update","payload":{"id":"{0}","updates":{"status":"done"}` + root + `}}`, []string{id}, []string{never}},
+				probe{"task_get", `{"id":"{0}"` + root + `}`, []string{id}, []string{never}},
+				// A's parent lists no subtasks for B, as a parent that never existed.
+				probe{"task_list", `{"parentId":"{0}"` + root + `}`, []string{id}, []string{never}},
 			)
 		}
 		probes = append(probes,
@@ -132,7 +135,7 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 		covered[p.tool] = true
 		absent := mcptest.Call(t, b, p.tool, with(p.args, p.absent))
 		got := mcptest.Call(t, b, p.tool, with(p.args, p.foreign))
-		if !got.IsError && p.tool != "validate_write" {
+		if !got.IsError && p.tool != "validate_write" && p.tool != "task_list" {
 			t.Errorf("%s %s succeeded for tenant B: %s", p.tool, with(p.args, p.foreign), got.Text)
 		}
 		if diff := cmp.Diff(isoMasked(t, absent, p.absent...), isoMasked(t, got, p.foreign...)); diff != "" {

@@ -71,7 +71,7 @@ func TestTaskTransformExtractMakesTheSubtaskStandalone(t *testing.T) {
 	want := compact(`{"success":true,
 		"data":{"operation":"extract",
 			"transformedTask":{"id":"` + secondID + `","title":"Write token tests","type":"test","status":"todo","priority":"medium",
-				"workflowState":"backlog","area":"general","path":"/projects/acme/.tasks/backlog/` + secondID + `.task.md",
+				"workflowState":"backlog","area":"general","path":".tasks/backlog/` + secondID + `.task.md",
 				"createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:00Z"},
 			"affectedTasks":["` + firstID + `"]},
 		"message":"Subtask extracted into a standalone task",
@@ -96,13 +96,13 @@ func TestTaskTransformPromoteThenAdopt(t *testing.T) {
 	s.mustCall("task_create", `{"title":"Write token tests","type":"test","workflowState":"current"}`)
 	s.mustCall("task_create", `{"title":"Document scopes","type":"documentation"}`)
 	sub1, sub2 := firstID+"-01", firstID+"-02"
-	dir := "/projects/acme/.tasks/backlog/" + firstID + "/"
+	dir := ".tasks/backlog/" + firstID + "/"
 
 	got := s.mustCall("task_transform", `{"id":"`+firstID+`","operation":"promote","initialSubtasks":["Design the flow"," Build it "]}`)
 	want := compact(`{"success":true,
 		"data":{"operation":"promote",
 			"transformedTask":{"id":"` + firstID + `","title":"Add OAuth login","type":"feature","status":"todo","priority":"high",
-				"workflowState":"backlog","area":"general","path":"/projects/acme/.tasks/backlog/` + firstID + `.task.md",
+				"workflowState":"backlog","area":"general","path":".tasks/backlog/` + firstID + `.task.md",
 				"createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:00Z"},
 			"affectedTasks":["` + sub1 + `","` + sub2 + `"]},
 		"message":"Task promoted to a parent with 2 subtask(s)",` + transformMeta + `,

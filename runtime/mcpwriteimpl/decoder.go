@@ -512,7 +512,7 @@ func (d *Decoder) int64String(v *Value, key string) (string, bool) {
 	if digits == "" || strings.TrimLeft(digits, "0123456789") != "" {
 		d.report(key, &ErrorEntry{
 			Code:        CodeInvalidType,
-			Message:     "expected a decimal integer string, got " + ClipQuote(s),
+			Message:     "expected a decimal integer string, got " + Excerpt(s),
 			Suggestions: &Suggestions{Hint: hint64},
 		})
 		return "", false
@@ -604,7 +604,7 @@ func (d *Decoder) Enum(v *Value, key string, t *EnumTable) (int32, bool) {
 	}
 	s := t.suggestions()
 	s.DidYouMean = t.closest(v.Str)
-	msg := fmt.Sprintf("invalid value %s for %s", ClipQuote(v.Str), key)
+	msg := fmt.Sprintf("invalid value %s for %s", Excerpt(v.Str), key)
 	if len(s.DidYouMean) > 0 {
 		msg += fmt.Sprintf("; did you mean %q?", s.DidYouMean[0])
 	}

@@ -49,7 +49,7 @@ func (d *Decoder) StringNotIn(key, s string, denied ...string) {
 // string.prefix).
 func (d *Decoder) HasPrefix(key, s, prefix string) {
 	if !strings.HasPrefix(s, prefix) {
-		d.violation(key, fmt.Sprintf("must start with %q, got %s", prefix, ClipQuote(s)))
+		d.violation(key, fmt.Sprintf("must start with %q, got %s", prefix, Excerpt(s)))
 	}
 }
 
@@ -57,21 +57,21 @@ func (d *Decoder) HasPrefix(key, s, prefix string) {
 // string.suffix).
 func (d *Decoder) HasSuffix(key, s, suffix string) {
 	if !strings.HasSuffix(s, suffix) {
-		d.violation(key, fmt.Sprintf("must end with %q, got %s", suffix, ClipQuote(s)))
+		d.violation(key, fmt.Sprintf("must end with %q, got %s", suffix, Excerpt(s)))
 	}
 }
 
 // Contains reports s without sub (buf.validate string.contains).
 func (d *Decoder) Contains(key, s, sub string) {
 	if !strings.Contains(s, sub) {
-		d.violation(key, fmt.Sprintf("must contain %q, got %s", sub, ClipQuote(s)))
+		d.violation(key, fmt.Sprintf("must contain %q, got %s", sub, Excerpt(s)))
 	}
 }
 
 // NotContains reports s with sub (buf.validate string.not_contains).
 func (d *Decoder) NotContains(key, s, sub string) {
 	if strings.Contains(s, sub) {
-		d.violation(key, fmt.Sprintf("must not contain %q, got %s", sub, ClipQuote(s)))
+		d.violation(key, fmt.Sprintf("must not contain %q, got %s", sub, Excerpt(s)))
 	}
 }
 

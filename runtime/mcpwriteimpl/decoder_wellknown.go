@@ -25,13 +25,13 @@ func (d *Decoder) Timestamp(v *Value, key string) (*timestamppb.Timestamp, bool)
 	if err != nil {
 		d.report(key, &ErrorEntry{
 			Code:    CodeInvalidType,
-			Message: fmt.Sprintf(`expected an RFC 3339 timestamp such as "2024-05-01T12:00:00Z", got %s`, ClipQuote(v.Str)),
+			Message: fmt.Sprintf(`expected an RFC 3339 timestamp such as "2024-05-01T12:00:00Z", got %s`, Excerpt(v.Str)),
 		})
 		return nil, false
 	}
 	ts := timestamppb.New(t)
 	if ts.CheckValid() != nil {
-		d.violation(key, fmt.Sprintf("timestamp %s is outside 0001-01-01 to 9999-12-31", ClipQuote(v.Str)))
+		d.violation(key, fmt.Sprintf("timestamp %s is outside 0001-01-01 to 9999-12-31", Excerpt(v.Str)))
 		return nil, false
 	}
 	return ts, true
@@ -49,7 +49,7 @@ func (d *Decoder) Duration(v *Value, key string) (*durationpb.Duration, bool) {
 	}
 	if dur, ok, inRange := parseProtoDuration(v.Str); ok {
 		if !inRange {
-			d.violation(key, fmt.Sprintf("duration %s is outside ±%ds", ClipQuote(v.Str), maxDurationSeconds))
+			d.violation(key, fmt.Sprintf("duration %s is outside ±%ds", Excerpt(v.Str), maxDurationSeconds))
 			return nil, false
 		}
 		return dur, true
@@ -58,7 +58,7 @@ func (d *Decoder) Duration(v *Value, key string) (*durationpb.Duration, bool) {
 	if err != nil {
 		d.report(key, &ErrorEntry{
 			Code:    CodeInvalidType,
-			Message: fmt.Sprintf(`expected a duration such as "1.5s" or "90m", got %s`, ClipQuote(v.Str)),
+			Message: fmt.Sprintf(`expected a duration such as "1.5s" or "90m", got %s`, Excerpt(v.Str)),
 		})
 		return nil, false
 	}

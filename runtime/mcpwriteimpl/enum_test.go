@@ -127,7 +127,7 @@ func TestDecoderEnumSuggestsAliases(t *testing.T) {
 	}
 	first := es[0]
 	if first.Code != CodeInvalidEnumValue || first.Field != "type" ||
-		first.Message != `invalid value "AppComponent" for type; did you mean "ApplicationComponent"?` {
+		first.Message != `invalid value "AppCom…" for type; did you mean "ApplicationComponent"?` {
 		t.Errorf("entry = %+v", first)
 	}
 	if dym := first.Suggestions.DidYouMean; len(dym) < 2 || dym[0] != "ApplicationComponent" || dym[1] != "ApplicationService" {

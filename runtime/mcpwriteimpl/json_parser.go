@@ -30,8 +30,12 @@ const (
 	slabMax = 1024
 	// maxParseErrors bounds the error list of one payload.
 	maxParseErrors = 50
-	// clipLen bounds how much of an offending token an error message repeats.
-	clipLen = 40
+	// clipLen bounds how much of a name (an unknown key) an error message
+	// repeats.
+	clipLen = 24
+	// excerptLen bounds how much of a rejected value an error message
+	// repeats (Excerpt).
+	excerptLen = 12
 )
 
 // WithDefaults returns l with every zero or negative field set to its default.
@@ -880,7 +884,7 @@ func isNumberByte(c byte) bool {
 
 // checkNumber returns why tok is not a JSON number, or "".
 func checkNumber(tok []byte) string {
-	bad := "malformed number " + ClipQuote(string(tok))
+	bad := "malformed number " + Excerpt(string(tok))
 	i := 0
 	if i < len(tok) && tok[i] == '-' {
 		i++
@@ -889,7 +893,7 @@ func checkNumber(tok []byte) string {
 	case i < len(tok) && tok[i] == '0':
 		i++
 		if i < len(tok) && isDigit(tok[i]) {
-			return "number " + ClipQuote(string(tok)) + " has a leading zero"
+			return "number " + Excerpt(string(tok)) + " has a leading zero"
 		}
 	case i < len(tok) && isDigit(tok[i]):
 		for i < len(tok) && isDigit(tok[i]) {
@@ -959,7 +963,7 @@ func (p *jsonParser) parseLiteral(depth int) *Value {
 	case "none", "nil", "undefined":
 		p.syntax(start, depth-1, string(word)+" is not a JSON literal; use null")
 	default:
-		p.syntax(start, depth-1, "unexpected word "+ClipQuote(string(word))+"; strings must be in double quotes")
+		p.syntax(start, depth-1, "unexpected word "+Excerpt(string(word))+"; strings must be in double quotes")
 	}
 	return nil
 }
@@ -990,4 +994,19 @@ func ClipQuote(s string) string {
 		}
 	}
 	return strconv.Quote(s)
+}
+
+// Excerpt quotes the start of a value the agent sent, for an error message.
+// The value may be personal data, so the message never repeats all of it:
+// at most half its characters and at most excerptLen, then "…", inside the
+// quotes ("JaneDoeSSN123" -> "JaneDo…"). The field path says which value
+// it was.
+func Excerpt(s string) string {
+	n := min(utf8.RuneCountInString(s)/2, excerptLen)
+	cut := 0
+	for ; n > 0; n-- {
+		_, size := utf8.DecodeRuneInString(s[cut:])
+		cut += size
+	}
+	return strconv.Quote(s[:cut] + "…")
 }

@@ -2,7 +2,6 @@ package mcpwriteimpl
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/suggest"
 )
@@ -57,7 +56,7 @@ func (c *Call) ResolveReference(field, kind, text string, ref Reference, err err
 	return "", &ErrorEntry{
 		Code:    CodeNeedsDisambiguation,
 		Field:   field,
-		Message: fmt.Sprintf("%s names %d %ss; send the id of the one you mean", strconv.Quote(text), len(ref.Matches), kind),
+		Message: fmt.Sprintf("%s names %d %ss; send the id of the one you mean", Excerpt(text), len(ref.Matches), kind),
 		Suggestions: &Suggestions{
 			ValidValues: ids,
 			Hint:        "ask the user which " + kind + " they mean if the candidates do not tell",
@@ -88,7 +87,7 @@ func notFoundReference(field, kind, text string, known []Referent) *ErrorEntry {
 	e := &ErrorEntry{
 		Code:    CodeNotFound,
 		Field:   field,
-		Message: fmt.Sprintf("no %s has the id or name %s", kind, strconv.Quote(text)),
+		Message: fmt.Sprintf("no %s has the id or name %s", kind, Excerpt(text)),
 	}
 	if len(similar) > 0 {
 		e.Suggestions = &Suggestions{

@@ -213,13 +213,25 @@ func (r *Repository) CreateElement(_ context.Context, req *archimatev1.CreateEle
 		}
 	}
 	r.record(req)
-	e := r.space(req.GetMeta().GetTenantId()).put(&archimatev1.Element{
+	sp = r.space(req.GetMeta().GetTenantId())
+	e := sp.put(&archimatev1.Element{
 		Id: req.GetId(), ModelId: req.GetModelId(), Type: req.GetType(), Layer: req.GetLayer(),
 		Name: req.GetName(), Description: req.GetDescription(), Properties: req.GetProperties(),
 		ParentId: req.GetParentId(), Version: 1,
 	})
+	if p := req.GetParentId(); p != "" {
+		// parent_id is the parent of a composition: the parent is
+		// composed of the new element, a relationship like any other
+		// (deleting the parent removes it). Its id derives from the
+		// element's, so a retried request names the same relationship.
+		sp.link(compositionID(e.GetId()), archimatev1.RelationshipType_RELATIONSHIP_TYPE_COMPOSITION, p, e.GetId())
+	}
 	return &archimatev1.CreateElementResponse{Element: e}, nil
 }
+
+// compositionID is the id of the Composition createElement makes from an
+// element's parent_id.
+func compositionID(element string) string { return element + "-composition" }
 
 // CreateRelationship connects two elements of the same tenant.
 func (r *Repository) CreateRelationship(_ context.Context, req *archimatev1.CreateRelationshipRequest) (*archimatev1.CreateRelationshipResponse, error) {
@@ -313,6 +325,12 @@ func (r *Repository) DeleteElement(_ context.Context, req *archimatev1.DeleteEle
 	r.record(req)
 	for _, id := range attached {
 		delete(sp.relationships, id)
+	}
+	for _, child := range sp.elements {
+		if child.GetParentId() == req.GetId() { // its composition went with the parent
+			child.ParentId = ""
+			child.Version++
+		}
 	}
 	if k := keyOf(e.GetModelId(), e.GetName()); sp.names[k] == e.GetId() {
 		delete(sp.names, k)

@@ -53,16 +53,17 @@ func (c *CRM) StatePreview(ctx context.Context, _ string, req proto.Message) (ru
 		st.Summary = "merge " + parts[0] + " into " + parts[1]
 		st.ID = ids[1] // a merge changes the person it keeps
 	}
-	// What an update may change, for the proposal's before/after diff.
+	// What an update may change, or a delete removes, for the proposal's
+	// before/after diff.
 	switch req.(type) {
-	case *crmv1.UpdatePersonRequest, *crmv1.LinkPersonToOrgRequest:
+	case *crmv1.UpdatePersonRequest, *crmv1.LinkPersonToOrgRequest, *crmv1.DeletePersonRequest:
 		p := a.people[ids[0]]
 		st.Fields = map[string]any{"first_name": p.GetFirstName(), "last_name": p.GetLastName(),
 			"email": p.GetEmail(), "phone": p.GetPhone(), "title": p.GetTitle(), "org_id": p.GetOrgId()}
-	case *crmv1.UpdateOrgRequest:
+	case *crmv1.UpdateOrgRequest, *crmv1.DeleteOrgRequest:
 		o := a.orgs[ids[0]]
 		st.Fields = map[string]any{"name": o.GetName(), "domain": o.GetDomain(), "industry": o.GetIndustry()}
-	case *crmv1.UpdateNoteRequest:
+	case *crmv1.UpdateNoteRequest, *crmv1.DeleteNoteRequest:
 		st.Fields = map[string]any{"body": a.notes[ids[0]].GetBody()}
 	}
 	return st, true, nil
@@ -126,8 +127,10 @@ func (a *account) shown(kind, id string) (m proto.Message, summary, bound string
 // who confirms it (pass it as runtime.WithPreviews(runtime.Previews{Loss: crm.PreviewLoss})): a
 // person's deletion loses the person, their notes and their organisation
 // link; an organisation's, its notes and its people's links; a merge, the
-// duplicate and whichever of its details the kept person overrides; an
-// update, the values it replaces. "" when nothing is lost.
+// duplicate and whichever of its details the kept person overrides; a
+// note's update (destructive_update), the text it replaces. The runtime
+// asks it for deletes and destructive writes only, so the safe_update
+// tools name no loss. "" when nothing is lost.
 func (c *CRM) PreviewLoss(ctx context.Context, _ string, req proto.Message) (string, error) {
 	user, _, _ := subjectOf(req)
 	c.mu.Lock()
@@ -201,45 +204,8 @@ func (c *CRM) PreviewLoss(ctx context.Context, _ string, req proto.Message) (str
 			lost = append(lost, fmt.Sprintf("their %d notes move to %s", len(notes), displayName(dst)))
 		}
 		return strings.Join(lost, "; "), nil
-	case *crmv1.UpdatePersonRequest:
-		p, err := a.person(r.GetPersonId())
-		if err != nil {
-			return "", err
-		}
-		return replaced("of "+displayName(p), []replacement{
-			{"first_name", p.GetFirstName(), r.FirstName}, {"last_name", p.GetLastName(), r.LastName},
-			{"email", p.GetEmail(), r.Email}, {"phone", p.GetPhone(), r.Phone}, {"title", p.GetTitle(), r.Title},
-		}), nil
-	case *crmv1.UpdateOrgRequest:
-		o, err := a.org(r.GetOrgId())
-		if err != nil {
-			return "", err
-		}
-		return replaced("of "+o.GetName(), []replacement{
-			{"name", o.GetName(), r.Name}, {"domain", o.GetDomain(), r.Domain}, {"industry", o.GetIndustry(), r.Industry},
-		}), nil
 	}
 	return "", nil
-}
-
-// replacement is one field an update sends (to nil when it does not).
-type replacement struct {
-	name, now string
-	to        *string
-}
-
-// replaced names the current values an update overwrites with others.
-func replaced(of string, rs []replacement) string {
-	var lost []string
-	for _, r := range rs {
-		if r.to != nil && r.now != "" && *r.to != r.now {
-			lost = append(lost, fmt.Sprintf("%s %q", r.name, r.now))
-		}
-	}
-	if len(lost) == 0 {
-		return ""
-	}
-	return "the current " + joinAnd(lost) + " " + of
 }
 
 // noteList is "their 2 notes (\"Met at the demo\", \"Asked about cards\")",

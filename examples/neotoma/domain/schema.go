@@ -205,8 +205,8 @@ func (m *Memory) checkType(who owner, typ, field string) *runtime.ErrorEntry {
 	}
 	return &runtime.ErrorEntry{
 		Code: runtime.CodeValidation, Field: field,
-		Message: fmt.Sprintf("unknown entity type %q; registered types: %s", typ, strings.Join(names, ", ")),
-		Details: map[string]any{"entity_type": typ},
+		// The agent's text is quoted as an excerpt only: no PII in errors.
+		Message: fmt.Sprintf("unknown entity type %s; registered types: %s", mcpwriteimpl.Excerpt(typ), strings.Join(names, ", ")),
 		Suggestions: &runtime.Suggestions{
 			DidYouMean:  suggest.Closest(typ, names, 3),
 			ValidValues: names,
@@ -341,8 +341,7 @@ func (m *Memory) UpdateSchemaIncremental(ctx context.Context, req *neotomav1.Upd
 		names := m.types(who)
 		return nil, &runtime.ErrorEntry{
 			Code: CodeSchemaNotFound, Field: "entity_type",
-			Message:     fmt.Sprintf("no active schema for entity type %q; registered types: %s", typ, strings.Join(names, ", ")),
-			Details:     map[string]any{"entity_type": typ},
+			Message:     fmt.Sprintf("no active schema for entity type %s; registered types: %s", mcpwriteimpl.Excerpt(typ), strings.Join(names, ", ")),
 			Suggestions: &runtime.Suggestions{DidYouMean: suggest.Closest(typ, names, 3), ValidValues: names, Hint: "Register a new type with register_schema."},
 		}
 	}

@@ -13,9 +13,11 @@ import (
 // Check is the domain's answer to a write without making it (pass it as
 // runtime.WithPreviews(runtime.Previews{Check: p.Check})): it runs the write against a scratch
 // copy of the tenant's orders, so a preview, dry_run and validate_write
-// refuse exactly what the write would refuse, and a preview shows the
-// figures the write would compute (total cost, what stays outstanding,
-// the stock a fulfillment moves).
+// refuse exactly what the write would refuse. A preview has the source
+// design's PurchaseOrderResponse form: the order as the write would leave
+// it (without an id when it would create one), status, total_cost, a
+// message, next_actions and warnings, answered where the write answers
+// them; total, plan and status_after fill the confirmation questions.
 func (p *Purchasing) Check(ctx context.Context, _ string, req proto.Message) (map[string]any, error) {
 	scratch := p.scratch(req)
 	switch r := req.(type) {
@@ -26,11 +28,11 @@ func (p *Purchasing) Check(ctx context.Context, _ string, req proto.Message) (ma
 		}
 		po := resp.GetPurchaseOrder()
 		return map[string]any{
-			"order_number": po.GetOrderNumber(),
-			"line_count":   len(po.GetItems()),
-			"total_cost":   po.GetTotalCost(),
-			"total":        fmt.Sprintf("%s %s", money(po.GetTotalCost()), currencyCode(po.GetCurrency())),
-			"warnings":     nonNil(resp.GetWarnings()),
+			"purchase_order": unsavedPO(po),
+			"message":        previewMessage(resp.GetMessage()),
+			"next_actions":   nonNil(resp.GetNextActions()),
+			"warnings":       nonNil(resp.GetWarnings()),
+			"total":          fmt.Sprintf("%s %s", money(po.GetTotalCost()), currencyCode(po.GetCurrency())),
 		}, nil
 	case *purchasingv1.ReceivePurchaseOrderRequest:
 		resp, err := scratch.ReceivePurchaseOrder(ctx, r)
@@ -39,11 +41,12 @@ func (p *Purchasing) Check(ctx context.Context, _ string, req proto.Message) (ma
 		}
 		po := resp.GetPurchaseOrder()
 		return map[string]any{
-			"order_number": po.GetOrderNumber(),
-			"status_after": po.GetStatus().String(),
-			"message":      resp.GetMessage(),
-			"next_actions": nonNil(resp.GetNextActions()),
-			"warnings":     nonNil(resp.GetWarnings()),
+			"purchase_order": po,
+			"message":        previewMessage(resp.GetMessage()),
+			"next_actions":   nonNil(resp.GetNextActions()),
+			"warnings":       nonNil(resp.GetWarnings()),
+			"order_number":   po.GetOrderNumber(),
+			"received":       resp.GetMessage(),
 		}, nil
 	case *purchasingv1.CreateManufacturingOrderRequest:
 		resp, err := scratch.CreateManufacturingOrder(ctx, r)
@@ -52,11 +55,12 @@ func (p *Purchasing) Check(ctx context.Context, _ string, req proto.Message) (ma
 		}
 		mo := resp.GetManufacturingOrder()
 		return map[string]any{
-			"order_number": mo.GetOrderNumber(),
-			"total_cost":   mo.GetTotalCost(),
-			"total":        money(mo.GetTotalCost()) + " USD",
-			"next_actions": nonNil(resp.GetNextActions()),
-			"warnings":     nonNil(resp.GetWarnings()),
+			"manufacturing_order": unsavedMO(mo),
+			"message":             previewMessage(resp.GetMessage()),
+			"next_actions":        nonNil(resp.GetNextActions()),
+			"warnings":            nonNil(resp.GetWarnings()),
+			"order_number":        mo.GetOrderNumber(),
+			"total":               money(mo.GetTotalCost()) + " USD",
 		}, nil
 	case *purchasingv1.FulfillOrderRequest:
 		resp, err := scratch.FulfillOrder(ctx, r)
@@ -64,14 +68,38 @@ func (p *Purchasing) Check(ctx context.Context, _ string, req proto.Message) (ma
 			return nil, err
 		}
 		return map[string]any{
+			"order_id":          resp.GetOrderId(),
+			"order_type":        strings.ToLower(strings.TrimPrefix(resp.GetOrderType().String(), "ORDER_TYPE_")),
 			"order_number":      resp.GetOrderNumber(),
-			"status_after":      resp.GetStatus(),
+			"status":            resp.GetStatus(),
 			"inventory_updates": nonNil(resp.GetInventoryUpdates()),
-			"plan":              "Stock changes: " + strings.Join(resp.GetInventoryUpdates(), ", "),
 			"warnings":          nonNil(resp.GetWarnings()),
+			"next_actions":      nonNil(resp.GetNextActions()),
+			"message":           previewMessage(resp.GetMessage()),
+			"plan":              "Stock changes: " + strings.Join(resp.GetInventoryUpdates(), ", "),
 		}, nil
 	}
 	return nil, nil
+}
+
+// previewMessage is the message of a preview: what the write would answer,
+// marked as not done.
+func previewMessage(written string) string {
+	return "Nothing was written. With confirm: true: " + written
+}
+
+// unsavedPO and unsavedMO are an order the write would create, without
+// the id only a stored order has.
+func unsavedPO(po *purchasingv1.PurchaseOrder) *purchasingv1.PurchaseOrder {
+	c := proto.Clone(po).(*purchasingv1.PurchaseOrder)
+	c.Id = 0
+	return c
+}
+
+func unsavedMO(mo *purchasingv1.ManufacturingOrder) *purchasingv1.ManufacturingOrder {
+	c := proto.Clone(mo).(*purchasingv1.ManufacturingOrder)
+	c.Id = 0
+	return c
 }
 
 // scratch is a copy of the store holding a deep copy of the calling

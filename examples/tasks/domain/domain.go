@@ -22,6 +22,7 @@ import (
 	tasksv1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/gen/tasks/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/gen/tasks/v1/tasksv1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // APIVersion is reported in every response's metadata.
@@ -235,7 +236,7 @@ func (t *Tracker) TaskMove(_ context.Context, req *tasksv1.TaskMoveRequest) (*ta
 	archive := target == tasksv1.WorkflowState_WORKFLOW_STATE_ARCHIVE
 	if archive {
 		if _, err := time.Parse("2006-01", req.GetArchiveDate()); err != nil {
-			return nil, badRequest("archiveDate", "INVALID_MONTH", fmt.Sprintf("archiveDate %q is not a valid month; use YYYY-MM, e.g. 2026-11", req.GetArchiveDate()))
+			return nil, badRequest("archiveDate", "INVALID_MONTH", fmt.Sprintf("archiveDate %s is not a valid month; use YYYY-MM, e.g. 2026-11", mcpwriteimpl.Excerpt(req.GetArchiveDate())))
 		}
 	}
 	t.mu.Lock()
@@ -325,9 +326,10 @@ func subtasks(p map[string]*tasksv1.Task, id string) []*tasksv1.Task {
 	return out
 }
 
-// taskPath is where the task's file lives in the project.
-func taskPath(root string, task *tasksv1.Task, archiveMonth string) string {
-	parts := []string{root, ".tasks", stateName(task.GetWorkflowState())}
+// taskPath is where the task's file lives, relative to the project root:
+// answers never show the server's directories.
+func taskPath(_ string, task *tasksv1.Task, archiveMonth string) string {
+	parts := []string{".tasks", stateName(task.GetWorkflowState())}
 	if archiveMonth != "" {
 		parts = append(parts, archiveMonth)
 	}
@@ -402,4 +404,43 @@ func (t *Tracker) Task(tenant, root, id string) (*tasksv1.Task, bool) {
 		return nil, false
 	}
 	return proto.Clone(task).(*tasksv1.Task), true
+}
+
+// TaskList answers the project's tasks in creation order (ids are ULIDs),
+// filtered by workflow folder and parent when asked.
+func (t *Tracker) TaskList(_ context.Context, req *tasksv1.TaskListRequest) (*tasksv1.TaskListResponse, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	p := t.project(req.GetMeta(), req.GetRootDir())
+	out := []*tasksv1.Task{}
+	for _, task := range p {
+		if ws := req.GetWorkflowState(); ws != tasksv1.WorkflowState_WORKFLOW_STATE_UNSPECIFIED && task.GetWorkflowState() != ws {
+			continue
+		}
+		if pid := req.GetParentId(); pid != "" && task.GetParentId() != pid {
+			continue
+		}
+		out = append(out, proto.Clone(task).(*tasksv1.Task))
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].GetId() < out[j].GetId() })
+	return &tasksv1.TaskListResponse{
+		Data:     out,
+		Message:  fmt.Sprintf("%d task(s)", len(out)),
+		Metadata: metadata(req.GetMeta().GetRequestedAt(), nil),
+	}, nil
+}
+
+// TaskGet answers one task, found as the writes find it.
+func (t *Tracker) TaskGet(_ context.Context, req *tasksv1.TaskGetRequest) (*tasksv1.TaskGetResponse, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	task, err := find(t.project(req.GetMeta(), req.GetRootDir()), req.GetId(), req.GetParentId())
+	if err != nil {
+		return nil, err
+	}
+	return &tasksv1.TaskGetResponse{
+		Data:     proto.Clone(task).(*tasksv1.Task),
+		Message:  "Task retrieved successfully",
+		Metadata: metadata(req.GetMeta().GetRequestedAt(), nil),
+	}, nil
 }

@@ -2489,15 +2489,15 @@ const file_purchasing_v1_purchasing_proto_rawDesc = "" +
 	"\x1fDISCREPANCY_TYPE_PRICE_MISMATCH\x10\x02\x1a\x14\xea\xbb\x1c\x10\n" +
 	"\x0eprice_mismatch\x127\n" +
 	"\x1eDISCREPANCY_TYPE_MISSING_IN_PO\x10\x03\x1a\x13\xea\xbb\x1c\x0f\n" +
-	"\rmissing_in_po2\xd4\x11\n" +
+	"\rmissing_in_po2\xd9\x11\n" +
 	"\x11PurchasingService\x12\x91\x04\n" +
 	"\x13CreatePurchaseOrder\x12).purchasing.v1.CreatePurchaseOrderRequest\x1a*.purchasing.v1.CreatePurchaseOrderResponse\"\xa2\x03\xea\xbb\x1c\x9d\x03\x12\x15Create purchase order \x010\x03:\x16receive_purchase_orderJ\x0epurchase_orderr\xf5\x01\n" +
-	"\x1eOrder two SKUs from a supplier\x12\xd2\x01{\"supplier_id\":4001,\"location_id\":1,\"order_number\":\"PO-1001\",\"items\":[{\"sku\":\"BOLT-M8\",\"quantity\":500,\"unit_price\":0.12},{\"sku\":\"NUT-M8\",\"quantity\":500,\"unit_price\":0.05}],\"expected_delivery_date\":\"2026-12-15\"}\x88\x01\x02\x92\x01RCreate purchase order {order_number} with {#items} items totaling {preview.total}?\x9a\x01\aconfirm\x12\xea\x02\n" +
-	"\x14ReceivePurchaseOrder\x12*.purchasing.v1.ReceivePurchaseOrderRequest\x1a+.purchasing.v1.ReceivePurchaseOrderResponse\"\xf8\x01\xea\xbb\x1c\xf3\x01\x12\x16Receive purchase order \x020\x03J\x0epurchase_orderr`\n" +
-	"\x1aReceive part of a delivery\x12B{\"purchase_order_id\":1,\"items\":[{\"sku\":\"BOLT-M8\",\"quantity\":200}]}\x88\x01\x02\x92\x01UReceive {#items} line(s) on purchase order {preview.order_number}? {preview.message}.\x9a\x01\aconfirm\x12\xd0\x03\n" +
+	"\x1eOrder two SKUs from a supplier\x12\xd2\x01{\"supplier_id\":4001,\"location_id\":1,\"order_number\":\"PO-1001\",\"items\":[{\"sku\":\"BOLT-M8\",\"quantity\":500,\"unit_price\":0.12},{\"sku\":\"NUT-M8\",\"quantity\":500,\"unit_price\":0.05}],\"expected_delivery_date\":\"2026-12-15\"}\x88\x01\x02\x92\x01RCreate purchase order {order_number} with {#items} items totaling {preview.total}?\x9a\x01\aconfirm\x12\xed\x02\n" +
+	"\x14ReceivePurchaseOrder\x12*.purchasing.v1.ReceivePurchaseOrderRequest\x1a+.purchasing.v1.ReceivePurchaseOrderResponse\"\xfb\x01\xea\xbb\x1c\xf6\x01\x12\x16Receive purchase order \x02(\x030\x03J\x0epurchase_orderr`\n" +
+	"\x1aReceive part of a delivery\x12B{\"purchase_order_id\":1,\"items\":[{\"sku\":\"BOLT-M8\",\"quantity\":200}]}\x88\x01\x02\x92\x01VReceive {#items} line(s) on purchase order {preview.order_number}? {preview.received}.\x9a\x01\aconfirm\x12\xd0\x03\n" +
 	"\x18CreateManufacturingOrder\x12..purchasing.v1.CreateManufacturingOrderRequest\x1a/.purchasing.v1.CreateManufacturingOrderResponse\"\xd2\x02\xea\xbb\x1c\xcd\x02\x12\x1aCreate manufacturing order \x010\x03:\rfulfill_orderJ\x13manufacturing_orderr~\n" +
-	"\x16Make ten wall brackets\x12d{\"sku\":\"BRACKET-WALL\",\"planned_quantity\":10,\"location_id\":1,\"production_deadline_date\":\"2026-12-01\"}\x88\x01\x02\x92\x01yCreate manufacturing order {preview.order_number} for {planned_quantity} x {sku} with materials totaling {preview.total}?\x9a\x01\aconfirm\x12\xce\x02\n" +
-	"\fFulfillOrder\x12\".purchasing.v1.FulfillOrderRequest\x1a#.purchasing.v1.FulfillOrderResponse\"\xf4\x01\xea\xbb\x1c\xef\x01\x12\rFulfill order \x040\x03rM\n" +
+	"\x16Make ten wall brackets\x12d{\"sku\":\"BRACKET-WALL\",\"planned_quantity\":10,\"location_id\":1,\"production_deadline_date\":\"2026-12-01\"}\x88\x01\x02\x92\x01yCreate manufacturing order {preview.order_number} for {planned_quantity} x {sku} with materials totaling {preview.total}?\x9a\x01\aconfirm\x12\xd0\x02\n" +
+	"\fFulfillOrder\x12\".purchasing.v1.FulfillOrderRequest\x1a#.purchasing.v1.FulfillOrderResponse\"\xf6\x01\xea\xbb\x1c\xf1\x01\x12\rFulfill order \x04(\x030\x03rM\n" +
 	"\x1eComplete a manufacturing order\x12+{\"order_id\":1,\"order_type\":\"manufacturing\"}r9\n" +
 	"\x12Ship a sales order\x12#{\"order_id\":1,\"order_type\":\"sales\"}\x88\x01\x02\x92\x01BFulfill {order_type} order {preview.order_number}? {preview.plan}.\x9a\x01\aconfirm\x12\xd0\x02\n" +
 	"\x13VerifyOrderDocument\x12).purchasing.v1.VerifyOrderDocumentRequest\x1a*.purchasing.v1.VerifyOrderDocumentResponse\"\xe1\x01\xea\xbb\x1c\xdc\x01\x12\x15Verify order document \x05:\x16receive_purchase_orderr\xa8\x01\n" +

@@ -670,6 +670,7 @@ type TaskSummary struct {
 	Status        TaskStatus             `protobuf:"varint,4,opt,name=status,proto3,enum=tasks.v1.TaskStatus" json:"status,omitempty"`
 	WorkflowState WorkflowState          `protobuf:"varint,5,opt,name=workflow_state,json=workflowState,proto3,enum=tasks.v1.WorkflowState" json:"workflow_state,omitempty"`
 	Area          string                 `protobuf:"bytes,6,opt,name=area,proto3" json:"area,omitempty"`
+	// The task's file, relative to the project root (.tasks/backlog/<id>.task.md).
 	Path          string                 `protobuf:"bytes,7,opt,name=path,proto3" json:"path,omitempty"`
 	CreatedAt     *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -953,6 +954,263 @@ func (x *TaskUpdates) GetAddLogEntry() string {
 	return ""
 }
 
+type TaskListRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Meta          *RequestMeta           `protobuf:"bytes,1,opt,name=meta,proto3" json:"meta,omitempty"`
+	RootDir       string                 `protobuf:"bytes,2,opt,name=root_dir,json=rootDir,proto3" json:"root_dir,omitempty"`
+	WorkflowState WorkflowState          `protobuf:"varint,3,opt,name=workflow_state,json=workflowState,proto3,enum=tasks.v1.WorkflowState" json:"workflow_state,omitempty"`
+	ParentId      string                 `protobuf:"bytes,4,opt,name=parent_id,json=parentId,proto3" json:"parent_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TaskListRequest) Reset() {
+	*x = TaskListRequest{}
+	mi := &file_tasks_v1_tasks_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TaskListRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TaskListRequest) ProtoMessage() {}
+
+func (x *TaskListRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_tasks_v1_tasks_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TaskListRequest.ProtoReflect.Descriptor instead.
+func (*TaskListRequest) Descriptor() ([]byte, []int) {
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *TaskListRequest) GetMeta() *RequestMeta {
+	if x != nil {
+		return x.Meta
+	}
+	return nil
+}
+
+func (x *TaskListRequest) GetRootDir() string {
+	if x != nil {
+		return x.RootDir
+	}
+	return ""
+}
+
+func (x *TaskListRequest) GetWorkflowState() WorkflowState {
+	if x != nil {
+		return x.WorkflowState
+	}
+	return WorkflowState_WORKFLOW_STATE_UNSPECIFIED
+}
+
+func (x *TaskListRequest) GetParentId() string {
+	if x != nil {
+		return x.ParentId
+	}
+	return ""
+}
+
+type TaskListResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Data          []*Task                `protobuf:"bytes,1,rep,name=data,proto3" json:"data,omitempty"`
+	Message       string                 `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	Metadata      *ResponseMetadata      `protobuf:"bytes,3,opt,name=metadata,proto3" json:"metadata,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TaskListResponse) Reset() {
+	*x = TaskListResponse{}
+	mi := &file_tasks_v1_tasks_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TaskListResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TaskListResponse) ProtoMessage() {}
+
+func (x *TaskListResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_tasks_v1_tasks_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TaskListResponse.ProtoReflect.Descriptor instead.
+func (*TaskListResponse) Descriptor() ([]byte, []int) {
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *TaskListResponse) GetData() []*Task {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
+func (x *TaskListResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *TaskListResponse) GetMetadata() *ResponseMetadata {
+	if x != nil {
+		return x.Metadata
+	}
+	return nil
+}
+
+type TaskGetRequest struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Meta    *RequestMeta           `protobuf:"bytes,1,opt,name=meta,proto3" json:"meta,omitempty"`
+	RootDir string                 `protobuf:"bytes,2,opt,name=root_dir,json=rootDir,proto3" json:"root_dir,omitempty"`
+	Id      string                 `protobuf:"bytes,3,opt,name=id,proto3" json:"id,omitempty"`
+	// Parent ID for subtask resolution.
+	ParentId      string `protobuf:"bytes,4,opt,name=parent_id,json=parentId,proto3" json:"parent_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TaskGetRequest) Reset() {
+	*x = TaskGetRequest{}
+	mi := &file_tasks_v1_tasks_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TaskGetRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TaskGetRequest) ProtoMessage() {}
+
+func (x *TaskGetRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_tasks_v1_tasks_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TaskGetRequest.ProtoReflect.Descriptor instead.
+func (*TaskGetRequest) Descriptor() ([]byte, []int) {
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *TaskGetRequest) GetMeta() *RequestMeta {
+	if x != nil {
+		return x.Meta
+	}
+	return nil
+}
+
+func (x *TaskGetRequest) GetRootDir() string {
+	if x != nil {
+		return x.RootDir
+	}
+	return ""
+}
+
+func (x *TaskGetRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *TaskGetRequest) GetParentId() string {
+	if x != nil {
+		return x.ParentId
+	}
+	return ""
+}
+
+type TaskGetResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Data          *Task                  `protobuf:"bytes,1,opt,name=data,proto3" json:"data,omitempty"`
+	Message       string                 `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	Metadata      *ResponseMetadata      `protobuf:"bytes,3,opt,name=metadata,proto3" json:"metadata,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TaskGetResponse) Reset() {
+	*x = TaskGetResponse{}
+	mi := &file_tasks_v1_tasks_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TaskGetResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TaskGetResponse) ProtoMessage() {}
+
+func (x *TaskGetResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_tasks_v1_tasks_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TaskGetResponse.ProtoReflect.Descriptor instead.
+func (*TaskGetResponse) Descriptor() ([]byte, []int) {
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *TaskGetResponse) GetData() *Task {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
+func (x *TaskGetResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *TaskGetResponse) GetMetadata() *ResponseMetadata {
+	if x != nil {
+		return x.Metadata
+	}
+	return nil
+}
+
 type TaskUpdateRequest struct {
 	state   protoimpl.MessageState `protogen:"open.v1"`
 	Meta    *RequestMeta           `protobuf:"bytes,1,opt,name=meta,proto3" json:"meta,omitempty"`
@@ -967,7 +1225,7 @@ type TaskUpdateRequest struct {
 
 func (x *TaskUpdateRequest) Reset() {
 	*x = TaskUpdateRequest{}
-	mi := &file_tasks_v1_tasks_proto_msgTypes[6]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -979,7 +1237,7 @@ func (x *TaskUpdateRequest) String() string {
 func (*TaskUpdateRequest) ProtoMessage() {}
 
 func (x *TaskUpdateRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tasks_v1_tasks_proto_msgTypes[6]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -992,7 +1250,7 @@ func (x *TaskUpdateRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskUpdateRequest.ProtoReflect.Descriptor instead.
 func (*TaskUpdateRequest) Descriptor() ([]byte, []int) {
-	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{6}
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *TaskUpdateRequest) GetMeta() *RequestMeta {
@@ -1047,9 +1305,10 @@ type Task struct {
 	Tasks         string                 `protobuf:"bytes,12,opt,name=tasks,proto3" json:"tasks,omitempty"`
 	Deliverable   string                 `protobuf:"bytes,13,opt,name=deliverable,proto3" json:"deliverable,omitempty"`
 	Log           string                 `protobuf:"bytes,14,opt,name=log,proto3" json:"log,omitempty"`
-	Path          string                 `protobuf:"bytes,15,opt,name=path,proto3" json:"path,omitempty"`
-	CreatedAt     *timestamppb.Timestamp `protobuf:"bytes,16,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
-	UpdatedAt     *timestamppb.Timestamp `protobuf:"bytes,17,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	// The task's file, relative to the project root.
+	Path      string                 `protobuf:"bytes,15,opt,name=path,proto3" json:"path,omitempty"`
+	CreatedAt *timestamppb.Timestamp `protobuf:"bytes,16,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	UpdatedAt *timestamppb.Timestamp `protobuf:"bytes,17,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
 	// A subtask's two-digit position under its parent; equal numbers run in
 	// parallel.
 	Sequence      string `protobuf:"bytes,18,opt,name=sequence,proto3" json:"sequence,omitempty"`
@@ -1059,7 +1318,7 @@ type Task struct {
 
 func (x *Task) Reset() {
 	*x = Task{}
-	mi := &file_tasks_v1_tasks_proto_msgTypes[7]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1071,7 +1330,7 @@ func (x *Task) String() string {
 func (*Task) ProtoMessage() {}
 
 func (x *Task) ProtoReflect() protoreflect.Message {
-	mi := &file_tasks_v1_tasks_proto_msgTypes[7]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1084,7 +1343,7 @@ func (x *Task) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Task.ProtoReflect.Descriptor instead.
 func (*Task) Descriptor() ([]byte, []int) {
-	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{7}
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Task) GetId() string {
@@ -1224,7 +1483,7 @@ type TaskUpdateResponse struct {
 
 func (x *TaskUpdateResponse) Reset() {
 	*x = TaskUpdateResponse{}
-	mi := &file_tasks_v1_tasks_proto_msgTypes[8]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1236,7 +1495,7 @@ func (x *TaskUpdateResponse) String() string {
 func (*TaskUpdateResponse) ProtoMessage() {}
 
 func (x *TaskUpdateResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tasks_v1_tasks_proto_msgTypes[8]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1249,7 +1508,7 @@ func (x *TaskUpdateResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskUpdateResponse.ProtoReflect.Descriptor instead.
 func (*TaskUpdateResponse) Descriptor() ([]byte, []int) {
-	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{8}
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *TaskUpdateResponse) GetData() *Task {
@@ -1287,7 +1546,7 @@ type TaskDeleteRequest struct {
 
 func (x *TaskDeleteRequest) Reset() {
 	*x = TaskDeleteRequest{}
-	mi := &file_tasks_v1_tasks_proto_msgTypes[9]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1299,7 +1558,7 @@ func (x *TaskDeleteRequest) String() string {
 func (*TaskDeleteRequest) ProtoMessage() {}
 
 func (x *TaskDeleteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tasks_v1_tasks_proto_msgTypes[9]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1312,7 +1571,7 @@ func (x *TaskDeleteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskDeleteRequest.ProtoReflect.Descriptor instead.
 func (*TaskDeleteRequest) Descriptor() ([]byte, []int) {
-	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{9}
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *TaskDeleteRequest) GetMeta() *RequestMeta {
@@ -1363,7 +1622,7 @@ type TaskDeletion struct {
 
 func (x *TaskDeletion) Reset() {
 	*x = TaskDeletion{}
-	mi := &file_tasks_v1_tasks_proto_msgTypes[10]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1375,7 +1634,7 @@ func (x *TaskDeletion) String() string {
 func (*TaskDeletion) ProtoMessage() {}
 
 func (x *TaskDeletion) ProtoReflect() protoreflect.Message {
-	mi := &file_tasks_v1_tasks_proto_msgTypes[10]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1388,7 +1647,7 @@ func (x *TaskDeletion) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskDeletion.ProtoReflect.Descriptor instead.
 func (*TaskDeletion) Descriptor() ([]byte, []int) {
-	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{10}
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *TaskDeletion) GetId() string {
@@ -1423,7 +1682,7 @@ type TaskDeleteResponse struct {
 
 func (x *TaskDeleteResponse) Reset() {
 	*x = TaskDeleteResponse{}
-	mi := &file_tasks_v1_tasks_proto_msgTypes[11]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1435,7 +1694,7 @@ func (x *TaskDeleteResponse) String() string {
 func (*TaskDeleteResponse) ProtoMessage() {}
 
 func (x *TaskDeleteResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tasks_v1_tasks_proto_msgTypes[11]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1448,7 +1707,7 @@ func (x *TaskDeleteResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskDeleteResponse.ProtoReflect.Descriptor instead.
 func (*TaskDeleteResponse) Descriptor() ([]byte, []int) {
-	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{11}
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *TaskDeleteResponse) GetData() *TaskDeletion {
@@ -1488,7 +1747,7 @@ type TaskMoveRequest struct {
 
 func (x *TaskMoveRequest) Reset() {
 	*x = TaskMoveRequest{}
-	mi := &file_tasks_v1_tasks_proto_msgTypes[12]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1500,7 +1759,7 @@ func (x *TaskMoveRequest) String() string {
 func (*TaskMoveRequest) ProtoMessage() {}
 
 func (x *TaskMoveRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tasks_v1_tasks_proto_msgTypes[12]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1513,7 +1772,7 @@ func (x *TaskMoveRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskMoveRequest.ProtoReflect.Descriptor instead.
 func (*TaskMoveRequest) Descriptor() ([]byte, []int) {
-	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{12}
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *TaskMoveRequest) GetMeta() *RequestMeta {
@@ -1581,7 +1840,7 @@ type TaskMove struct {
 
 func (x *TaskMove) Reset() {
 	*x = TaskMove{}
-	mi := &file_tasks_v1_tasks_proto_msgTypes[13]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1593,7 +1852,7 @@ func (x *TaskMove) String() string {
 func (*TaskMove) ProtoMessage() {}
 
 func (x *TaskMove) ProtoReflect() protoreflect.Message {
-	mi := &file_tasks_v1_tasks_proto_msgTypes[13]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1606,7 +1865,7 @@ func (x *TaskMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskMove.ProtoReflect.Descriptor instead.
 func (*TaskMove) Descriptor() ([]byte, []int) {
-	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{13}
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *TaskMove) GetId() string {
@@ -1655,7 +1914,7 @@ type TaskMoveResponse struct {
 
 func (x *TaskMoveResponse) Reset() {
 	*x = TaskMoveResponse{}
-	mi := &file_tasks_v1_tasks_proto_msgTypes[14]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1667,7 +1926,7 @@ func (x *TaskMoveResponse) String() string {
 func (*TaskMoveResponse) ProtoMessage() {}
 
 func (x *TaskMoveResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tasks_v1_tasks_proto_msgTypes[14]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1680,7 +1939,7 @@ func (x *TaskMoveResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskMoveResponse.ProtoReflect.Descriptor instead.
 func (*TaskMoveResponse) Descriptor() ([]byte, []int) {
-	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{14}
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *TaskMoveResponse) GetData() *TaskMove {
@@ -1731,7 +1990,7 @@ type TaskTransformRequest struct {
 
 func (x *TaskTransformRequest) Reset() {
 	*x = TaskTransformRequest{}
-	mi := &file_tasks_v1_tasks_proto_msgTypes[15]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1743,7 +2002,7 @@ func (x *TaskTransformRequest) String() string {
 func (*TaskTransformRequest) ProtoMessage() {}
 
 func (x *TaskTransformRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tasks_v1_tasks_proto_msgTypes[15]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1756,7 +2015,7 @@ func (x *TaskTransformRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskTransformRequest.ProtoReflect.Descriptor instead.
 func (*TaskTransformRequest) Descriptor() ([]byte, []int) {
-	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{15}
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *TaskTransformRequest) GetMeta() *RequestMeta {
@@ -1864,7 +2123,7 @@ type TaskTransform struct {
 
 func (x *TaskTransform) Reset() {
 	*x = TaskTransform{}
-	mi := &file_tasks_v1_tasks_proto_msgTypes[16]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1876,7 +2135,7 @@ func (x *TaskTransform) String() string {
 func (*TaskTransform) ProtoMessage() {}
 
 func (x *TaskTransform) ProtoReflect() protoreflect.Message {
-	mi := &file_tasks_v1_tasks_proto_msgTypes[16]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1889,7 +2148,7 @@ func (x *TaskTransform) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskTransform.ProtoReflect.Descriptor instead.
 func (*TaskTransform) Descriptor() ([]byte, []int) {
-	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{16}
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *TaskTransform) GetOperation() TransformOperation {
@@ -1924,7 +2183,7 @@ type TaskTransformResponse struct {
 
 func (x *TaskTransformResponse) Reset() {
 	*x = TaskTransformResponse{}
-	mi := &file_tasks_v1_tasks_proto_msgTypes[17]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1936,7 +2195,7 @@ func (x *TaskTransformResponse) String() string {
 func (*TaskTransformResponse) ProtoMessage() {}
 
 func (x *TaskTransformResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tasks_v1_tasks_proto_msgTypes[17]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1949,7 +2208,7 @@ func (x *TaskTransformResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskTransformResponse.ProtoReflect.Descriptor instead.
 func (*TaskTransformResponse) Descriptor() ([]byte, []int) {
-	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{17}
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *TaskTransformResponse) GetData() *TaskTransform {
@@ -1991,7 +2250,7 @@ type SubtaskSpec struct {
 
 func (x *SubtaskSpec) Reset() {
 	*x = SubtaskSpec{}
-	mi := &file_tasks_v1_tasks_proto_msgTypes[18]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2003,7 +2262,7 @@ func (x *SubtaskSpec) String() string {
 func (*SubtaskSpec) ProtoMessage() {}
 
 func (x *SubtaskSpec) ProtoReflect() protoreflect.Message {
-	mi := &file_tasks_v1_tasks_proto_msgTypes[18]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2016,7 +2275,7 @@ func (x *SubtaskSpec) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubtaskSpec.ProtoReflect.Descriptor instead.
 func (*SubtaskSpec) Descriptor() ([]byte, []int) {
-	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{18}
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *SubtaskSpec) GetTitle() string {
@@ -2103,7 +2362,7 @@ type ParentCreateRequest struct {
 
 func (x *ParentCreateRequest) Reset() {
 	*x = ParentCreateRequest{}
-	mi := &file_tasks_v1_tasks_proto_msgTypes[19]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2115,7 +2374,7 @@ func (x *ParentCreateRequest) String() string {
 func (*ParentCreateRequest) ProtoMessage() {}
 
 func (x *ParentCreateRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tasks_v1_tasks_proto_msgTypes[19]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2128,7 +2387,7 @@ func (x *ParentCreateRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ParentCreateRequest.ProtoReflect.Descriptor instead.
 func (*ParentCreateRequest) Descriptor() ([]byte, []int) {
-	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{19}
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ParentCreateRequest) GetMeta() *RequestMeta {
@@ -2234,7 +2493,7 @@ type CreatedSubtask struct {
 
 func (x *CreatedSubtask) Reset() {
 	*x = CreatedSubtask{}
-	mi := &file_tasks_v1_tasks_proto_msgTypes[20]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2246,7 +2505,7 @@ func (x *CreatedSubtask) String() string {
 func (*CreatedSubtask) ProtoMessage() {}
 
 func (x *CreatedSubtask) ProtoReflect() protoreflect.Message {
-	mi := &file_tasks_v1_tasks_proto_msgTypes[20]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2259,7 +2518,7 @@ func (x *CreatedSubtask) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreatedSubtask.ProtoReflect.Descriptor instead.
 func (*CreatedSubtask) Descriptor() ([]byte, []int) {
-	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{20}
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *CreatedSubtask) GetId() string {
@@ -2290,7 +2549,8 @@ type ParentCreation struct {
 	Title         string                 `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
 	Type          TaskType               `protobuf:"varint,3,opt,name=type,proto3,enum=tasks.v1.TaskType" json:"type,omitempty"`
 	WorkflowState WorkflowState          `protobuf:"varint,4,opt,name=workflow_state,json=workflowState,proto3,enum=tasks.v1.WorkflowState" json:"workflow_state,omitempty"`
-	Path          string                 `protobuf:"bytes,5,opt,name=path,proto3" json:"path,omitempty"`
+	// The parent's file, relative to the project root.
+	Path string `protobuf:"bytes,5,opt,name=path,proto3" json:"path,omitempty"`
 	// Always set, 0 for a parent without subtasks yet.
 	SubtaskCount    *int32            `protobuf:"varint,6,opt,name=subtask_count,json=subtaskCount,proto3,oneof" json:"subtask_count,omitempty"`
 	CreatedSubtasks []*CreatedSubtask `protobuf:"bytes,7,rep,name=created_subtasks,json=createdSubtasks,proto3" json:"created_subtasks,omitempty"`
@@ -2300,7 +2560,7 @@ type ParentCreation struct {
 
 func (x *ParentCreation) Reset() {
 	*x = ParentCreation{}
-	mi := &file_tasks_v1_tasks_proto_msgTypes[21]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2312,7 +2572,7 @@ func (x *ParentCreation) String() string {
 func (*ParentCreation) ProtoMessage() {}
 
 func (x *ParentCreation) ProtoReflect() protoreflect.Message {
-	mi := &file_tasks_v1_tasks_proto_msgTypes[21]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2325,7 +2585,7 @@ func (x *ParentCreation) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ParentCreation.ProtoReflect.Descriptor instead.
 func (*ParentCreation) Descriptor() ([]byte, []int) {
-	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{21}
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *ParentCreation) GetId() string {
@@ -2388,7 +2648,7 @@ type ParentCreateResponse struct {
 
 func (x *ParentCreateResponse) Reset() {
 	*x = ParentCreateResponse{}
-	mi := &file_tasks_v1_tasks_proto_msgTypes[22]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2400,7 +2660,7 @@ func (x *ParentCreateResponse) String() string {
 func (*ParentCreateResponse) ProtoMessage() {}
 
 func (x *ParentCreateResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tasks_v1_tasks_proto_msgTypes[22]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2413,7 +2673,7 @@ func (x *ParentCreateResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ParentCreateResponse.ProtoReflect.Descriptor instead.
 func (*ParentCreateResponse) Descriptor() ([]byte, []int) {
-	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{22}
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *ParentCreateResponse) GetData() *ParentCreation {
@@ -2448,7 +2708,7 @@ type SequenceAssignment struct {
 
 func (x *SequenceAssignment) Reset() {
 	*x = SequenceAssignment{}
-	mi := &file_tasks_v1_tasks_proto_msgTypes[23]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2460,7 +2720,7 @@ func (x *SequenceAssignment) String() string {
 func (*SequenceAssignment) ProtoMessage() {}
 
 func (x *SequenceAssignment) ProtoReflect() protoreflect.Message {
-	mi := &file_tasks_v1_tasks_proto_msgTypes[23]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2473,7 +2733,7 @@ func (x *SequenceAssignment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SequenceAssignment.ProtoReflect.Descriptor instead.
 func (*SequenceAssignment) Descriptor() ([]byte, []int) {
-	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{23}
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *SequenceAssignment) GetId() string {
@@ -2511,7 +2771,7 @@ type NewSubtask struct {
 
 func (x *NewSubtask) Reset() {
 	*x = NewSubtask{}
-	mi := &file_tasks_v1_tasks_proto_msgTypes[24]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2523,7 +2783,7 @@ func (x *NewSubtask) String() string {
 func (*NewSubtask) ProtoMessage() {}
 
 func (x *NewSubtask) ProtoReflect() protoreflect.Message {
-	mi := &file_tasks_v1_tasks_proto_msgTypes[24]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2536,7 +2796,7 @@ func (x *NewSubtask) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NewSubtask.ProtoReflect.Descriptor instead.
 func (*NewSubtask) Descriptor() ([]byte, []int) {
-	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{24}
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *NewSubtask) GetTitle() string {
@@ -2623,7 +2883,7 @@ type ParentOperationData struct {
 
 func (x *ParentOperationData) Reset() {
 	*x = ParentOperationData{}
-	mi := &file_tasks_v1_tasks_proto_msgTypes[25]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2635,7 +2895,7 @@ func (x *ParentOperationData) String() string {
 func (*ParentOperationData) ProtoMessage() {}
 
 func (x *ParentOperationData) ProtoReflect() protoreflect.Message {
-	mi := &file_tasks_v1_tasks_proto_msgTypes[25]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2648,7 +2908,7 @@ func (x *ParentOperationData) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ParentOperationData.ProtoReflect.Descriptor instead.
 func (*ParentOperationData) Descriptor() ([]byte, []int) {
-	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{25}
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *ParentOperationData) GetOperation() ParentOperation {
@@ -2699,7 +2959,7 @@ type ParentOperationsRequest struct {
 
 func (x *ParentOperationsRequest) Reset() {
 	*x = ParentOperationsRequest{}
-	mi := &file_tasks_v1_tasks_proto_msgTypes[26]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2711,7 +2971,7 @@ func (x *ParentOperationsRequest) String() string {
 func (*ParentOperationsRequest) ProtoMessage() {}
 
 func (x *ParentOperationsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tasks_v1_tasks_proto_msgTypes[26]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2724,7 +2984,7 @@ func (x *ParentOperationsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ParentOperationsRequest.ProtoReflect.Descriptor instead.
 func (*ParentOperationsRequest) Descriptor() ([]byte, []int) {
-	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{26}
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *ParentOperationsRequest) GetMeta() *RequestMeta {
@@ -2775,7 +3035,7 @@ type AffectedSubtask struct {
 
 func (x *AffectedSubtask) Reset() {
 	*x = AffectedSubtask{}
-	mi := &file_tasks_v1_tasks_proto_msgTypes[27]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2787,7 +3047,7 @@ func (x *AffectedSubtask) String() string {
 func (*AffectedSubtask) ProtoMessage() {}
 
 func (x *AffectedSubtask) ProtoReflect() protoreflect.Message {
-	mi := &file_tasks_v1_tasks_proto_msgTypes[27]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2800,7 +3060,7 @@ func (x *AffectedSubtask) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AffectedSubtask.ProtoReflect.Descriptor instead.
 func (*AffectedSubtask) Descriptor() ([]byte, []int) {
-	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{27}
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *AffectedSubtask) GetId() string {
@@ -2838,7 +3098,7 @@ type ParentOperationResult struct {
 
 func (x *ParentOperationResult) Reset() {
 	*x = ParentOperationResult{}
-	mi := &file_tasks_v1_tasks_proto_msgTypes[28]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2850,7 +3110,7 @@ func (x *ParentOperationResult) String() string {
 func (*ParentOperationResult) ProtoMessage() {}
 
 func (x *ParentOperationResult) ProtoReflect() protoreflect.Message {
-	mi := &file_tasks_v1_tasks_proto_msgTypes[28]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2863,7 +3123,7 @@ func (x *ParentOperationResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ParentOperationResult.ProtoReflect.Descriptor instead.
 func (*ParentOperationResult) Descriptor() ([]byte, []int) {
-	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{28}
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *ParentOperationResult) GetOperation() ParentOperation {
@@ -2905,7 +3165,7 @@ type ParentOperationsResponse struct {
 
 func (x *ParentOperationsResponse) Reset() {
 	*x = ParentOperationsResponse{}
-	mi := &file_tasks_v1_tasks_proto_msgTypes[29]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2917,7 +3177,7 @@ func (x *ParentOperationsResponse) String() string {
 func (*ParentOperationsResponse) ProtoMessage() {}
 
 func (x *ParentOperationsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tasks_v1_tasks_proto_msgTypes[29]
+	mi := &file_tasks_v1_tasks_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2930,7 +3190,7 @@ func (x *ParentOperationsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ParentOperationsResponse.ProtoReflect.Descriptor instead.
 func (*ParentOperationsResponse) Descriptor() ([]byte, []int) {
-	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{29}
+	return file_tasks_v1_tasks_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *ParentOperationsResponse) GetData() *ParentOperationResult {
@@ -3024,7 +3284,27 @@ const file_tasks_v1_tasks_proto_rawDesc = "" +
 	"\x06_tasksB\x0e\n" +
 	"\f_deliverableB\x06\n" +
 	"\x04_logB\x10\n" +
-	"\x0e_add_log_entry\"\x9d\x02\n" +
+	"\x0e_add_log_entry\"\xa8\x02\n" +
+	"\x0fTaskListRequest\x12)\n" +
+	"\x04meta\x18\x01 \x01(\v2\x15.tasks.v1.RequestMetaR\x04meta\x121\n" +
+	"\broot_dir\x18\x02 \x01(\tB\x16\xea\xbb\x1c\x12\x12\x10(\x01\x1a\fproject_rootR\arootDir\x12p\n" +
+	"\x0eworkflow_state\x18\x03 \x01(\x0e2\x17.tasks.v1.WorkflowStateB0\xea\xbb\x1c,\"*\x12&Only the tasks in this workflow folder\x18\x02R\rworkflowState\x12E\n" +
+	"\tparent_id\x18\x04 \x01(\tB(\xea\xbb\x1c$\n" +
+	"\"\x12 Only the subtasks of this parentR\bparentId\"\x88\x01\n" +
+	"\x10TaskListResponse\x12\"\n" +
+	"\x04data\x18\x01 \x03(\v2\x0e.tasks.v1.TaskR\x04data\x12\x18\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\x126\n" +
+	"\bmetadata\x18\x03 \x01(\v2\x1a.tasks.v1.ResponseMetadataR\bmetadata\"\xbd\x01\n" +
+	"\x0eTaskGetRequest\x12)\n" +
+	"\x04meta\x18\x01 \x01(\v2\x15.tasks.v1.RequestMetaR\x04meta\x121\n" +
+	"\broot_dir\x18\x02 \x01(\tB\x16\xea\xbb\x1c\x12\x12\x10(\x01\x1a\fproject_rootR\arootDir\x120\n" +
+	"\x02id\x18\x03 \x01(\tB \xea\xbb\x1c\x1c\n" +
+	"\x1a\b\x01\x12\x16ID of the task to readR\x02id\x12\x1b\n" +
+	"\tparent_id\x18\x04 \x01(\tR\bparentId\"\x87\x01\n" +
+	"\x0fTaskGetResponse\x12\"\n" +
+	"\x04data\x18\x01 \x01(\v2\x0e.tasks.v1.TaskR\x04data\x12\x18\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\x126\n" +
+	"\bmetadata\x18\x03 \x01(\v2\x1a.tasks.v1.ResponseMetadataR\bmetadata\"\x9d\x02\n" +
 	"\x11TaskUpdateRequest\x12)\n" +
 	"\x04meta\x18\x01 \x01(\v2\x15.tasks.v1.RequestMetaR\x04meta\x121\n" +
 	"\broot_dir\x18\x02 \x01(\tB\x16\xea\xbb\x1c\x12\x12\x10(\x01\x1a\fproject_rootR\arootDir\x122\n" +
@@ -3262,8 +3542,12 @@ const file_tasks_v1_tasks_proto_rawDesc = "" +
 	"\x1cPARENT_OPERATION_UNSPECIFIED\x10\x00\x12X\n" +
 	"\x1bPARENT_OPERATION_RESEQUENCE\x10\x01\x1a7\xea\xbb\x1c3\x1a1Give subtasks new sequence numbers (sequence_map)\x12^\n" +
 	"\x1cPARENT_OPERATION_PARALLELIZE\x10\x02\x1a<\xea\xbb\x1c8\x1a6Run two or more subtasks (subtask_ids) at one sequence\x12Q\n" +
-	"\x1cPARENT_OPERATION_ADD_SUBTASK\x10\x03\x1a/\xea\xbb\x1c+\x1a)Add a new subtask (subtask) to the parent2\x93\x17\n" +
-	"\vTaskService\x12\xe5\x02\n" +
+	"\x1cPARENT_OPERATION_ADD_SUBTASK\x10\x03\x1a/\xea\xbb\x1c+\x1a)Add a new subtask (subtask) to the parent2\x9f\x19\n" +
+	"\vTaskService\x12\x99\x01\n" +
+	"\bTaskList\x12\x19.tasks.v1.TaskListRequest\x1a\x1a.tasks.v1.TaskListResponse\"V\xea\xbb\x1cR\x12\n" +
+	"List tasks \x05:\btask_getr8\n" +
+	"\x19The tasks being worked on\x12\x1b{\"workflowState\":\"current\"}\x12n\n" +
+	"\aTaskGet\x12\x18.tasks.v1.TaskGetRequest\x1a\x19.tasks.v1.TaskGetResponse\".\xea\xbb\x1c*\x12\bGet task \x05:\vtask_update:\ttask_moveJ\x04data\x12\xe5\x02\n" +
 	"\n" +
 	"TaskCreate\x12\x1b.tasks.v1.TaskCreateRequest\x1a\x1c.tasks.v1.TaskCreateResponse\"\x9b\x02\xea\xbb\x1c\x96\x02\x12\vCreate task \x01:\vtask_update:\ttask_moveJ\x04datarq\n" +
 	"\x1fCreate a feature in the backlog\x12N{\"title\":\"Add OAuth login\",\"type\":\"feature\",\"area\":\"auth\",\"tags\":[\"security\"]}rt\n" +
@@ -3299,7 +3583,7 @@ func file_tasks_v1_tasks_proto_rawDescGZIP() []byte {
 }
 
 var file_tasks_v1_tasks_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
-var file_tasks_v1_tasks_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
+var file_tasks_v1_tasks_proto_msgTypes = make([]protoimpl.MessageInfo, 34)
 var file_tasks_v1_tasks_proto_goTypes = []any{
 	(TaskType)(0),                    // 0: tasks.v1.TaskType
 	(TaskStatus)(0),                  // 1: tasks.v1.TaskStatus
@@ -3313,35 +3597,39 @@ var file_tasks_v1_tasks_proto_goTypes = []any{
 	(*TaskSummary)(nil),              // 9: tasks.v1.TaskSummary
 	(*TaskCreateResponse)(nil),       // 10: tasks.v1.TaskCreateResponse
 	(*TaskUpdates)(nil),              // 11: tasks.v1.TaskUpdates
-	(*TaskUpdateRequest)(nil),        // 12: tasks.v1.TaskUpdateRequest
-	(*Task)(nil),                     // 13: tasks.v1.Task
-	(*TaskUpdateResponse)(nil),       // 14: tasks.v1.TaskUpdateResponse
-	(*TaskDeleteRequest)(nil),        // 15: tasks.v1.TaskDeleteRequest
-	(*TaskDeletion)(nil),             // 16: tasks.v1.TaskDeletion
-	(*TaskDeleteResponse)(nil),       // 17: tasks.v1.TaskDeleteResponse
-	(*TaskMoveRequest)(nil),          // 18: tasks.v1.TaskMoveRequest
-	(*TaskMove)(nil),                 // 19: tasks.v1.TaskMove
-	(*TaskMoveResponse)(nil),         // 20: tasks.v1.TaskMoveResponse
-	(*TaskTransformRequest)(nil),     // 21: tasks.v1.TaskTransformRequest
-	(*TaskTransform)(nil),            // 22: tasks.v1.TaskTransform
-	(*TaskTransformResponse)(nil),    // 23: tasks.v1.TaskTransformResponse
-	(*SubtaskSpec)(nil),              // 24: tasks.v1.SubtaskSpec
-	(*ParentCreateRequest)(nil),      // 25: tasks.v1.ParentCreateRequest
-	(*CreatedSubtask)(nil),           // 26: tasks.v1.CreatedSubtask
-	(*ParentCreation)(nil),           // 27: tasks.v1.ParentCreation
-	(*ParentCreateResponse)(nil),     // 28: tasks.v1.ParentCreateResponse
-	(*SequenceAssignment)(nil),       // 29: tasks.v1.SequenceAssignment
-	(*NewSubtask)(nil),               // 30: tasks.v1.NewSubtask
-	(*ParentOperationData)(nil),      // 31: tasks.v1.ParentOperationData
-	(*ParentOperationsRequest)(nil),  // 32: tasks.v1.ParentOperationsRequest
-	(*AffectedSubtask)(nil),          // 33: tasks.v1.AffectedSubtask
-	(*ParentOperationResult)(nil),    // 34: tasks.v1.ParentOperationResult
-	(*ParentOperationsResponse)(nil), // 35: tasks.v1.ParentOperationsResponse
-	(*timestamppb.Timestamp)(nil),    // 36: google.protobuf.Timestamp
+	(*TaskListRequest)(nil),          // 12: tasks.v1.TaskListRequest
+	(*TaskListResponse)(nil),         // 13: tasks.v1.TaskListResponse
+	(*TaskGetRequest)(nil),           // 14: tasks.v1.TaskGetRequest
+	(*TaskGetResponse)(nil),          // 15: tasks.v1.TaskGetResponse
+	(*TaskUpdateRequest)(nil),        // 16: tasks.v1.TaskUpdateRequest
+	(*Task)(nil),                     // 17: tasks.v1.Task
+	(*TaskUpdateResponse)(nil),       // 18: tasks.v1.TaskUpdateResponse
+	(*TaskDeleteRequest)(nil),        // 19: tasks.v1.TaskDeleteRequest
+	(*TaskDeletion)(nil),             // 20: tasks.v1.TaskDeletion
+	(*TaskDeleteResponse)(nil),       // 21: tasks.v1.TaskDeleteResponse
+	(*TaskMoveRequest)(nil),          // 22: tasks.v1.TaskMoveRequest
+	(*TaskMove)(nil),                 // 23: tasks.v1.TaskMove
+	(*TaskMoveResponse)(nil),         // 24: tasks.v1.TaskMoveResponse
+	(*TaskTransformRequest)(nil),     // 25: tasks.v1.TaskTransformRequest
+	(*TaskTransform)(nil),            // 26: tasks.v1.TaskTransform
+	(*TaskTransformResponse)(nil),    // 27: tasks.v1.TaskTransformResponse
+	(*SubtaskSpec)(nil),              // 28: tasks.v1.SubtaskSpec
+	(*ParentCreateRequest)(nil),      // 29: tasks.v1.ParentCreateRequest
+	(*CreatedSubtask)(nil),           // 30: tasks.v1.CreatedSubtask
+	(*ParentCreation)(nil),           // 31: tasks.v1.ParentCreation
+	(*ParentCreateResponse)(nil),     // 32: tasks.v1.ParentCreateResponse
+	(*SequenceAssignment)(nil),       // 33: tasks.v1.SequenceAssignment
+	(*NewSubtask)(nil),               // 34: tasks.v1.NewSubtask
+	(*ParentOperationData)(nil),      // 35: tasks.v1.ParentOperationData
+	(*ParentOperationsRequest)(nil),  // 36: tasks.v1.ParentOperationsRequest
+	(*AffectedSubtask)(nil),          // 37: tasks.v1.AffectedSubtask
+	(*ParentOperationResult)(nil),    // 38: tasks.v1.ParentOperationResult
+	(*ParentOperationsResponse)(nil), // 39: tasks.v1.ParentOperationsResponse
+	(*timestamppb.Timestamp)(nil),    // 40: google.protobuf.Timestamp
 }
 var file_tasks_v1_tasks_proto_depIdxs = []int32{
-	36, // 0: tasks.v1.RequestMeta.requested_at:type_name -> google.protobuf.Timestamp
-	36, // 1: tasks.v1.ResponseMetadata.timestamp:type_name -> google.protobuf.Timestamp
+	40, // 0: tasks.v1.RequestMeta.requested_at:type_name -> google.protobuf.Timestamp
+	40, // 1: tasks.v1.ResponseMetadata.timestamp:type_name -> google.protobuf.Timestamp
 	6,  // 2: tasks.v1.TaskCreateRequest.meta:type_name -> tasks.v1.RequestMeta
 	0,  // 3: tasks.v1.TaskCreateRequest.type:type_name -> tasks.v1.TaskType
 	1,  // 4: tasks.v1.TaskCreateRequest.status:type_name -> tasks.v1.TaskStatus
@@ -3350,80 +3638,91 @@ var file_tasks_v1_tasks_proto_depIdxs = []int32{
 	0,  // 7: tasks.v1.TaskSummary.type:type_name -> tasks.v1.TaskType
 	1,  // 8: tasks.v1.TaskSummary.status:type_name -> tasks.v1.TaskStatus
 	3,  // 9: tasks.v1.TaskSummary.workflow_state:type_name -> tasks.v1.WorkflowState
-	36, // 10: tasks.v1.TaskSummary.created_at:type_name -> google.protobuf.Timestamp
+	40, // 10: tasks.v1.TaskSummary.created_at:type_name -> google.protobuf.Timestamp
 	9,  // 11: tasks.v1.TaskCreateResponse.data:type_name -> tasks.v1.TaskSummary
 	7,  // 12: tasks.v1.TaskCreateResponse.metadata:type_name -> tasks.v1.ResponseMetadata
 	1,  // 13: tasks.v1.TaskUpdates.status:type_name -> tasks.v1.TaskStatus
 	2,  // 14: tasks.v1.TaskUpdates.priority:type_name -> tasks.v1.TaskPriority
-	6,  // 15: tasks.v1.TaskUpdateRequest.meta:type_name -> tasks.v1.RequestMeta
-	11, // 16: tasks.v1.TaskUpdateRequest.updates:type_name -> tasks.v1.TaskUpdates
-	0,  // 17: tasks.v1.Task.type:type_name -> tasks.v1.TaskType
-	1,  // 18: tasks.v1.Task.status:type_name -> tasks.v1.TaskStatus
-	2,  // 19: tasks.v1.Task.priority:type_name -> tasks.v1.TaskPriority
-	3,  // 20: tasks.v1.Task.workflow_state:type_name -> tasks.v1.WorkflowState
-	36, // 21: tasks.v1.Task.created_at:type_name -> google.protobuf.Timestamp
-	36, // 22: tasks.v1.Task.updated_at:type_name -> google.protobuf.Timestamp
-	13, // 23: tasks.v1.TaskUpdateResponse.data:type_name -> tasks.v1.Task
-	7,  // 24: tasks.v1.TaskUpdateResponse.metadata:type_name -> tasks.v1.ResponseMetadata
-	6,  // 25: tasks.v1.TaskDeleteRequest.meta:type_name -> tasks.v1.RequestMeta
-	16, // 26: tasks.v1.TaskDeleteResponse.data:type_name -> tasks.v1.TaskDeletion
-	7,  // 27: tasks.v1.TaskDeleteResponse.metadata:type_name -> tasks.v1.ResponseMetadata
-	6,  // 28: tasks.v1.TaskMoveRequest.meta:type_name -> tasks.v1.RequestMeta
-	3,  // 29: tasks.v1.TaskMoveRequest.target_state:type_name -> tasks.v1.WorkflowState
-	3,  // 30: tasks.v1.TaskMove.previous_state:type_name -> tasks.v1.WorkflowState
-	3,  // 31: tasks.v1.TaskMove.current_state:type_name -> tasks.v1.WorkflowState
-	1,  // 32: tasks.v1.TaskMove.new_status:type_name -> tasks.v1.TaskStatus
-	19, // 33: tasks.v1.TaskMoveResponse.data:type_name -> tasks.v1.TaskMove
-	7,  // 34: tasks.v1.TaskMoveResponse.metadata:type_name -> tasks.v1.ResponseMetadata
-	6,  // 35: tasks.v1.TaskTransformRequest.meta:type_name -> tasks.v1.RequestMeta
-	4,  // 36: tasks.v1.TaskTransformRequest.operation:type_name -> tasks.v1.TransformOperation
-	4,  // 37: tasks.v1.TaskTransform.operation:type_name -> tasks.v1.TransformOperation
-	13, // 38: tasks.v1.TaskTransform.transformed_task:type_name -> tasks.v1.Task
-	22, // 39: tasks.v1.TaskTransformResponse.data:type_name -> tasks.v1.TaskTransform
-	7,  // 40: tasks.v1.TaskTransformResponse.metadata:type_name -> tasks.v1.ResponseMetadata
-	0,  // 41: tasks.v1.SubtaskSpec.type:type_name -> tasks.v1.TaskType
-	6,  // 42: tasks.v1.ParentCreateRequest.meta:type_name -> tasks.v1.RequestMeta
-	0,  // 43: tasks.v1.ParentCreateRequest.type:type_name -> tasks.v1.TaskType
-	1,  // 44: tasks.v1.ParentCreateRequest.status:type_name -> tasks.v1.TaskStatus
-	2,  // 45: tasks.v1.ParentCreateRequest.priority:type_name -> tasks.v1.TaskPriority
-	3,  // 46: tasks.v1.ParentCreateRequest.workflow_state:type_name -> tasks.v1.WorkflowState
-	24, // 47: tasks.v1.ParentCreateRequest.subtasks:type_name -> tasks.v1.SubtaskSpec
-	0,  // 48: tasks.v1.ParentCreation.type:type_name -> tasks.v1.TaskType
-	3,  // 49: tasks.v1.ParentCreation.workflow_state:type_name -> tasks.v1.WorkflowState
-	26, // 50: tasks.v1.ParentCreation.created_subtasks:type_name -> tasks.v1.CreatedSubtask
-	27, // 51: tasks.v1.ParentCreateResponse.data:type_name -> tasks.v1.ParentCreation
-	7,  // 52: tasks.v1.ParentCreateResponse.metadata:type_name -> tasks.v1.ResponseMetadata
-	0,  // 53: tasks.v1.NewSubtask.type:type_name -> tasks.v1.TaskType
-	5,  // 54: tasks.v1.ParentOperationData.operation:type_name -> tasks.v1.ParentOperation
-	29, // 55: tasks.v1.ParentOperationData.sequence_map:type_name -> tasks.v1.SequenceAssignment
-	30, // 56: tasks.v1.ParentOperationData.subtask:type_name -> tasks.v1.NewSubtask
-	6,  // 57: tasks.v1.ParentOperationsRequest.meta:type_name -> tasks.v1.RequestMeta
-	5,  // 58: tasks.v1.ParentOperationsRequest.operation:type_name -> tasks.v1.ParentOperation
-	31, // 59: tasks.v1.ParentOperationsRequest.operation_data:type_name -> tasks.v1.ParentOperationData
-	5,  // 60: tasks.v1.ParentOperationResult.operation:type_name -> tasks.v1.ParentOperation
-	33, // 61: tasks.v1.ParentOperationResult.affected_subtasks:type_name -> tasks.v1.AffectedSubtask
-	13, // 62: tasks.v1.ParentOperationResult.new_subtask:type_name -> tasks.v1.Task
-	34, // 63: tasks.v1.ParentOperationsResponse.data:type_name -> tasks.v1.ParentOperationResult
-	7,  // 64: tasks.v1.ParentOperationsResponse.metadata:type_name -> tasks.v1.ResponseMetadata
-	8,  // 65: tasks.v1.TaskService.TaskCreate:input_type -> tasks.v1.TaskCreateRequest
-	12, // 66: tasks.v1.TaskService.TaskUpdate:input_type -> tasks.v1.TaskUpdateRequest
-	15, // 67: tasks.v1.TaskService.TaskDelete:input_type -> tasks.v1.TaskDeleteRequest
-	18, // 68: tasks.v1.TaskService.TaskMove:input_type -> tasks.v1.TaskMoveRequest
-	21, // 69: tasks.v1.TaskService.TaskTransform:input_type -> tasks.v1.TaskTransformRequest
-	25, // 70: tasks.v1.TaskService.ParentCreate:input_type -> tasks.v1.ParentCreateRequest
-	32, // 71: tasks.v1.TaskService.ParentOperations:input_type -> tasks.v1.ParentOperationsRequest
-	10, // 72: tasks.v1.TaskService.TaskCreate:output_type -> tasks.v1.TaskCreateResponse
-	14, // 73: tasks.v1.TaskService.TaskUpdate:output_type -> tasks.v1.TaskUpdateResponse
-	17, // 74: tasks.v1.TaskService.TaskDelete:output_type -> tasks.v1.TaskDeleteResponse
-	20, // 75: tasks.v1.TaskService.TaskMove:output_type -> tasks.v1.TaskMoveResponse
-	23, // 76: tasks.v1.TaskService.TaskTransform:output_type -> tasks.v1.TaskTransformResponse
-	28, // 77: tasks.v1.TaskService.ParentCreate:output_type -> tasks.v1.ParentCreateResponse
-	35, // 78: tasks.v1.TaskService.ParentOperations:output_type -> tasks.v1.ParentOperationsResponse
-	72, // [72:79] is the sub-list for method output_type
-	65, // [65:72] is the sub-list for method input_type
-	65, // [65:65] is the sub-list for extension type_name
-	65, // [65:65] is the sub-list for extension extendee
-	0,  // [0:65] is the sub-list for field type_name
+	6,  // 15: tasks.v1.TaskListRequest.meta:type_name -> tasks.v1.RequestMeta
+	3,  // 16: tasks.v1.TaskListRequest.workflow_state:type_name -> tasks.v1.WorkflowState
+	17, // 17: tasks.v1.TaskListResponse.data:type_name -> tasks.v1.Task
+	7,  // 18: tasks.v1.TaskListResponse.metadata:type_name -> tasks.v1.ResponseMetadata
+	6,  // 19: tasks.v1.TaskGetRequest.meta:type_name -> tasks.v1.RequestMeta
+	17, // 20: tasks.v1.TaskGetResponse.data:type_name -> tasks.v1.Task
+	7,  // 21: tasks.v1.TaskGetResponse.metadata:type_name -> tasks.v1.ResponseMetadata
+	6,  // 22: tasks.v1.TaskUpdateRequest.meta:type_name -> tasks.v1.RequestMeta
+	11, // 23: tasks.v1.TaskUpdateRequest.updates:type_name -> tasks.v1.TaskUpdates
+	0,  // 24: tasks.v1.Task.type:type_name -> tasks.v1.TaskType
+	1,  // 25: tasks.v1.Task.status:type_name -> tasks.v1.TaskStatus
+	2,  // 26: tasks.v1.Task.priority:type_name -> tasks.v1.TaskPriority
+	3,  // 27: tasks.v1.Task.workflow_state:type_name -> tasks.v1.WorkflowState
+	40, // 28: tasks.v1.Task.created_at:type_name -> google.protobuf.Timestamp
+	40, // 29: tasks.v1.Task.updated_at:type_name -> google.protobuf.Timestamp
+	17, // 30: tasks.v1.TaskUpdateResponse.data:type_name -> tasks.v1.Task
+	7,  // 31: tasks.v1.TaskUpdateResponse.metadata:type_name -> tasks.v1.ResponseMetadata
+	6,  // 32: tasks.v1.TaskDeleteRequest.meta:type_name -> tasks.v1.RequestMeta
+	20, // 33: tasks.v1.TaskDeleteResponse.data:type_name -> tasks.v1.TaskDeletion
+	7,  // 34: tasks.v1.TaskDeleteResponse.metadata:type_name -> tasks.v1.ResponseMetadata
+	6,  // 35: tasks.v1.TaskMoveRequest.meta:type_name -> tasks.v1.RequestMeta
+	3,  // 36: tasks.v1.TaskMoveRequest.target_state:type_name -> tasks.v1.WorkflowState
+	3,  // 37: tasks.v1.TaskMove.previous_state:type_name -> tasks.v1.WorkflowState
+	3,  // 38: tasks.v1.TaskMove.current_state:type_name -> tasks.v1.WorkflowState
+	1,  // 39: tasks.v1.TaskMove.new_status:type_name -> tasks.v1.TaskStatus
+	23, // 40: tasks.v1.TaskMoveResponse.data:type_name -> tasks.v1.TaskMove
+	7,  // 41: tasks.v1.TaskMoveResponse.metadata:type_name -> tasks.v1.ResponseMetadata
+	6,  // 42: tasks.v1.TaskTransformRequest.meta:type_name -> tasks.v1.RequestMeta
+	4,  // 43: tasks.v1.TaskTransformRequest.operation:type_name -> tasks.v1.TransformOperation
+	4,  // 44: tasks.v1.TaskTransform.operation:type_name -> tasks.v1.TransformOperation
+	17, // 45: tasks.v1.TaskTransform.transformed_task:type_name -> tasks.v1.Task
+	26, // 46: tasks.v1.TaskTransformResponse.data:type_name -> tasks.v1.TaskTransform
+	7,  // 47: tasks.v1.TaskTransformResponse.metadata:type_name -> tasks.v1.ResponseMetadata
+	0,  // 48: tasks.v1.SubtaskSpec.type:type_name -> tasks.v1.TaskType
+	6,  // 49: tasks.v1.ParentCreateRequest.meta:type_name -> tasks.v1.RequestMeta
+	0,  // 50: tasks.v1.ParentCreateRequest.type:type_name -> tasks.v1.TaskType
+	1,  // 51: tasks.v1.ParentCreateRequest.status:type_name -> tasks.v1.TaskStatus
+	2,  // 52: tasks.v1.ParentCreateRequest.priority:type_name -> tasks.v1.TaskPriority
+	3,  // 53: tasks.v1.ParentCreateRequest.workflow_state:type_name -> tasks.v1.WorkflowState
+	28, // 54: tasks.v1.ParentCreateRequest.subtasks:type_name -> tasks.v1.SubtaskSpec
+	0,  // 55: tasks.v1.ParentCreation.type:type_name -> tasks.v1.TaskType
+	3,  // 56: tasks.v1.ParentCreation.workflow_state:type_name -> tasks.v1.WorkflowState
+	30, // 57: tasks.v1.ParentCreation.created_subtasks:type_name -> tasks.v1.CreatedSubtask
+	31, // 58: tasks.v1.ParentCreateResponse.data:type_name -> tasks.v1.ParentCreation
+	7,  // 59: tasks.v1.ParentCreateResponse.metadata:type_name -> tasks.v1.ResponseMetadata
+	0,  // 60: tasks.v1.NewSubtask.type:type_name -> tasks.v1.TaskType
+	5,  // 61: tasks.v1.ParentOperationData.operation:type_name -> tasks.v1.ParentOperation
+	33, // 62: tasks.v1.ParentOperationData.sequence_map:type_name -> tasks.v1.SequenceAssignment
+	34, // 63: tasks.v1.ParentOperationData.subtask:type_name -> tasks.v1.NewSubtask
+	6,  // 64: tasks.v1.ParentOperationsRequest.meta:type_name -> tasks.v1.RequestMeta
+	5,  // 65: tasks.v1.ParentOperationsRequest.operation:type_name -> tasks.v1.ParentOperation
+	35, // 66: tasks.v1.ParentOperationsRequest.operation_data:type_name -> tasks.v1.ParentOperationData
+	5,  // 67: tasks.v1.ParentOperationResult.operation:type_name -> tasks.v1.ParentOperation
+	37, // 68: tasks.v1.ParentOperationResult.affected_subtasks:type_name -> tasks.v1.AffectedSubtask
+	17, // 69: tasks.v1.ParentOperationResult.new_subtask:type_name -> tasks.v1.Task
+	38, // 70: tasks.v1.ParentOperationsResponse.data:type_name -> tasks.v1.ParentOperationResult
+	7,  // 71: tasks.v1.ParentOperationsResponse.metadata:type_name -> tasks.v1.ResponseMetadata
+	12, // 72: tasks.v1.TaskService.TaskList:input_type -> tasks.v1.TaskListRequest
+	14, // 73: tasks.v1.TaskService.TaskGet:input_type -> tasks.v1.TaskGetRequest
+	8,  // 74: tasks.v1.TaskService.TaskCreate:input_type -> tasks.v1.TaskCreateRequest
+	16, // 75: tasks.v1.TaskService.TaskUpdate:input_type -> tasks.v1.TaskUpdateRequest
+	19, // 76: tasks.v1.TaskService.TaskDelete:input_type -> tasks.v1.TaskDeleteRequest
+	22, // 77: tasks.v1.TaskService.TaskMove:input_type -> tasks.v1.TaskMoveRequest
+	25, // 78: tasks.v1.TaskService.TaskTransform:input_type -> tasks.v1.TaskTransformRequest
+	29, // 79: tasks.v1.TaskService.ParentCreate:input_type -> tasks.v1.ParentCreateRequest
+	36, // 80: tasks.v1.TaskService.ParentOperations:input_type -> tasks.v1.ParentOperationsRequest
+	13, // 81: tasks.v1.TaskService.TaskList:output_type -> tasks.v1.TaskListResponse
+	15, // 82: tasks.v1.TaskService.TaskGet:output_type -> tasks.v1.TaskGetResponse
+	10, // 83: tasks.v1.TaskService.TaskCreate:output_type -> tasks.v1.TaskCreateResponse
+	18, // 84: tasks.v1.TaskService.TaskUpdate:output_type -> tasks.v1.TaskUpdateResponse
+	21, // 85: tasks.v1.TaskService.TaskDelete:output_type -> tasks.v1.TaskDeleteResponse
+	24, // 86: tasks.v1.TaskService.TaskMove:output_type -> tasks.v1.TaskMoveResponse
+	27, // 87: tasks.v1.TaskService.TaskTransform:output_type -> tasks.v1.TaskTransformResponse
+	32, // 88: tasks.v1.TaskService.ParentCreate:output_type -> tasks.v1.ParentCreateResponse
+	39, // 89: tasks.v1.TaskService.ParentOperations:output_type -> tasks.v1.ParentOperationsResponse
+	81, // [81:90] is the sub-list for method output_type
+	72, // [72:81] is the sub-list for method input_type
+	72, // [72:72] is the sub-list for extension type_name
+	72, // [72:72] is the sub-list for extension extendee
+	0,  // [0:72] is the sub-list for field type_name
 }
 
 func init() { file_tasks_v1_tasks_proto_init() }
@@ -3432,17 +3731,17 @@ func file_tasks_v1_tasks_proto_init() {
 		return
 	}
 	file_tasks_v1_tasks_proto_msgTypes[5].OneofWrappers = []any{}
-	file_tasks_v1_tasks_proto_msgTypes[13].OneofWrappers = []any{}
-	file_tasks_v1_tasks_proto_msgTypes[15].OneofWrappers = []any{
+	file_tasks_v1_tasks_proto_msgTypes[17].OneofWrappers = []any{}
+	file_tasks_v1_tasks_proto_msgTypes[19].OneofWrappers = []any{
 		(*TaskTransformRequest_Sequence)(nil),
 		(*TaskTransformRequest_After)(nil),
 	}
-	file_tasks_v1_tasks_proto_msgTypes[18].OneofWrappers = []any{
+	file_tasks_v1_tasks_proto_msgTypes[22].OneofWrappers = []any{
 		(*SubtaskSpec_Sequence)(nil),
 		(*SubtaskSpec_ParallelWith)(nil),
 	}
-	file_tasks_v1_tasks_proto_msgTypes[21].OneofWrappers = []any{}
-	file_tasks_v1_tasks_proto_msgTypes[24].OneofWrappers = []any{
+	file_tasks_v1_tasks_proto_msgTypes[25].OneofWrappers = []any{}
+	file_tasks_v1_tasks_proto_msgTypes[28].OneofWrappers = []any{
 		(*NewSubtask_After)(nil),
 		(*NewSubtask_Sequence)(nil),
 	}
@@ -3452,7 +3751,7 @@ func file_tasks_v1_tasks_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_tasks_v1_tasks_proto_rawDesc), len(file_tasks_v1_tasks_proto_rawDesc)),
 			NumEnums:      6,
-			NumMessages:   30,
+			NumMessages:   34,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

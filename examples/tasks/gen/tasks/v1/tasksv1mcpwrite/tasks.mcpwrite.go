@@ -30,6 +30,11 @@ var writeSchema []byte
 // methods with their gRPC server signatures, so an existing gRPC server
 // implementation satisfies it, plus the resolvers the tools use.
 type TaskServiceHandler interface {
+	// List the project's tasks in creation order; optionally only those in
+	// one workflow folder, or only the subtasks of one parent.
+	TaskList(context.Context, *v1.TaskListRequest) (*v1.TaskListResponse, error)
+	// Get one task, or one subtask with its parent_id.
+	TaskGet(context.Context, *v1.TaskGetRequest) (*v1.TaskGetResponse, error)
 	// Create a task, or a subtask when parent_id is set.
 	TaskCreate(context.Context, *v1.TaskCreateRequest) (*v1.TaskCreateResponse, error)
 	// Update a task's metadata and content sections; only the fields given in updates change.
@@ -66,6 +71,18 @@ func NewTaskService(h TaskServiceHandler) *mcpwriteimpl.Service {
 		Name: "tasks.v1.TaskService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
+			mcpwriteimpl.NewTool[v1.TaskListRequest]("task_list", decodeTaskListRequest,
+				func(c *mcpwriteimpl.Call, m *v1.TaskListRequest) error {
+					return enrichTaskServiceTaskListRequest(c, h, m, m)
+				},
+				func(ctx context.Context, m *v1.TaskListRequest) (*v1.TaskListResponse, error) {
+					return h.TaskList(ctx, m)
+				}),
+			mcpwriteimpl.NewTool[v1.TaskGetRequest]("task_get", decodeTaskGetRequest,
+				func(c *mcpwriteimpl.Call, m *v1.TaskGetRequest) error {
+					return enrichTaskServiceTaskGetRequest(c, h, m, m)
+				},
+				func(ctx context.Context, m *v1.TaskGetRequest) (*v1.TaskGetResponse, error) { return h.TaskGet(ctx, m) }),
 			mcpwriteimpl.NewTool[v1.TaskCreateRequest]("task_create", decodeTaskCreateRequest,
 				func(c *mcpwriteimpl.Call, m *v1.TaskCreateRequest) error {
 					return enrichTaskServiceTaskCreateRequest(c, h, m, m)
@@ -130,6 +147,8 @@ func NewTaskService(h TaskServiceHandler) *mcpwriteimpl.Service {
 // TaskServiceClient is the part of the gRPC client of tasks.v1.TaskService that
 // the tools call; the client protoc-gen-go-grpc generates satisfies it.
 type TaskServiceClient interface {
+	TaskList(ctx context.Context, in *v1.TaskListRequest, opts ...grpc.CallOption) (*v1.TaskListResponse, error)
+	TaskGet(ctx context.Context, in *v1.TaskGetRequest, opts ...grpc.CallOption) (*v1.TaskGetResponse, error)
 	TaskCreate(ctx context.Context, in *v1.TaskCreateRequest, opts ...grpc.CallOption) (*v1.TaskCreateResponse, error)
 	TaskUpdate(ctx context.Context, in *v1.TaskUpdateRequest, opts ...grpc.CallOption) (*v1.TaskUpdateResponse, error)
 	TaskDelete(ctx context.Context, in *v1.TaskDeleteRequest, opts ...grpc.CallOption) (*v1.TaskDeleteResponse, error)
@@ -154,6 +173,14 @@ func NewTaskServiceClientAdapter(client TaskServiceClient, resolvers TaskService
 type clientAdapterTaskService struct {
 	client TaskServiceClient
 	TaskServiceResolvers
+}
+
+func (a *clientAdapterTaskService) TaskList(ctx context.Context, in *v1.TaskListRequest) (*v1.TaskListResponse, error) {
+	return a.client.TaskList(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+}
+
+func (a *clientAdapterTaskService) TaskGet(ctx context.Context, in *v1.TaskGetRequest) (*v1.TaskGetResponse, error) {
+	return a.client.TaskGet(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
 func (a *clientAdapterTaskService) TaskCreate(ctx context.Context, in *v1.TaskCreateRequest) (*v1.TaskCreateResponse, error) {
@@ -226,6 +253,50 @@ var enumWorkflowStateSnake = mcpwriteimpl.NewEnumTable("tasks.v1.WorkflowState",
 	{Number: 2, Name: "WORKFLOW_STATE_CURRENT", Alias: "current", Synonyms: []string{"active"}, Description: "Being worked on now"},
 	{Number: 3, Name: "WORKFLOW_STATE_ARCHIVE", Alias: "archive", Synonyms: []string{"archived"}, Description: "Finished or abandoned; needs archive_date"},
 }, "")
+
+var fieldsTaskListRequest = []string{"rootDir", "workflowState", "parentId"}
+
+func decodeTaskListRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TaskListRequest) {
+	d.Known(obj, fieldsTaskListRequest)
+	if v := obj.Get("rootDir"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if x, ok := d.String(v, "rootDir"); ok {
+			m.RootDir = x
+		}
+	}
+	if v := obj.Get("workflowState"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if x, ok := d.Enum(v, "workflowState", enumWorkflowStateSnake); ok {
+			m.WorkflowState = v1.WorkflowState(x)
+		}
+	}
+	if v := obj.Get("parentId"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if x, ok := d.String(v, "parentId"); ok {
+			m.ParentId = x
+		}
+	}
+}
+
+var fieldsTaskGetRequest = []string{"rootDir", "id", "parentId"}
+
+func decodeTaskGetRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TaskGetRequest) {
+	d.Known(obj, fieldsTaskGetRequest)
+	if v := obj.Get("rootDir"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if x, ok := d.String(v, "rootDir"); ok {
+			m.RootDir = x
+		}
+	}
+	if v := obj.Get("id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if x, ok := d.String(v, "id"); ok {
+			m.Id = x
+		}
+	} else {
+		d.Missing("id")
+	}
+	if v := obj.Get("parentId"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if x, ok := d.String(v, "parentId"); ok {
+			m.ParentId = x
+		}
+	}
+}
 
 var fieldsTaskCreateRequest = []string{"rootDir", "title", "type", "area", "status", "priority", "workflowState", "parentId", "assignee", "tags", "instruction", "tasks"}
 
@@ -870,8 +941,7 @@ func decodeParentOperationsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Ob
 	}
 }
 
-func enrichTaskServiceTaskCreateRequest(c *mcpwriteimpl.Call, h TaskServiceHandler, root proto.Message, m *v1.TaskCreateRequest) error {
-	m.Id = "task-" + c.ULID()
+func enrichTaskServiceTaskListRequest(c *mcpwriteimpl.Call, h TaskServiceHandler, root proto.Message, m *v1.TaskListRequest) error {
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
@@ -910,6 +980,41 @@ func enrichTaskServiceRequestMeta(c *mcpwriteimpl.Call, h TaskServiceHandler, ro
 	}
 	m.ClientRequestId = vClientRequestId
 	m.RequestedAt = c.NowTimestamp()
+	return nil
+}
+
+func enrichTaskServiceTaskGetRequest(c *mcpwriteimpl.Call, h TaskServiceHandler, root proto.Message, m *v1.TaskGetRequest) error {
+	if m.Meta == nil {
+		m.Meta = new(v1.RequestMeta)
+	}
+	if err := enrichTaskServiceRequestMeta(c, h, root, m.Meta); err != nil {
+		return err
+	}
+	if m.RootDir == "" {
+		v, err := h.ResolveProjectRoot(c.Ctx, root)
+		if err != nil {
+			return c.ResolverError("rootDir", err)
+		}
+		m.RootDir = v
+	}
+	return nil
+}
+
+func enrichTaskServiceTaskCreateRequest(c *mcpwriteimpl.Call, h TaskServiceHandler, root proto.Message, m *v1.TaskCreateRequest) error {
+	m.Id = "task-" + c.ULID()
+	if m.Meta == nil {
+		m.Meta = new(v1.RequestMeta)
+	}
+	if err := enrichTaskServiceRequestMeta(c, h, root, m.Meta); err != nil {
+		return err
+	}
+	if m.RootDir == "" {
+		v, err := h.ResolveProjectRoot(c.Ctx, root)
+		if err != nil {
+			return c.ResolverError("rootDir", err)
+		}
+		m.RootDir = v
+	}
 	return nil
 }
 
