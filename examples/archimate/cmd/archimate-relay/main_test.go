@@ -22,8 +22,8 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	idempg "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency/pgstore"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
-	proposalpg "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal/pgstore"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/outbox/redisstream"
+	proposalpg "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal/pgstore"
 )
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
