@@ -1,0 +1,311 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/domain"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/pgdomain"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/server"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
+	idempg "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency/pgstore"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency/redisstore"
+	proposalpg "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal/pgstore"
+)
+
+// The durable benchmarks run against the PostgreSQL (and, when set, Redis)
+// of these variables, on tables of their own, dropped at the end.
+const (
+	benchDSNEnv   = "MCPWRITE_TEST_POSTGRES_DSN"
+	benchRedisEnv = "MCPWRITE_TEST_REDIS_ADDR"
+	// benchPoolSize is every pool's size: the physical floor and each
+	// instance of ours get the same.
+	benchPoolSize = 32
+)
+
+// pgCounter is a pgx tracer counting statements (every round trip pgx
+// traces, begin and commit included) and commits.
+type pgCounter struct{ stmts, commits atomic.Int64 }
+
+func (c *pgCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
+	c.stmts.Add(1)
+	if strings.EqualFold(strings.TrimSpace(d.SQL), "commit") {
+		c.commits.Add(1)
+	}
+	return ctx
+}
+
+func (c *pgCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+// redisCounter counts Redis commands (a pipeline counts each command).
+type redisCounter struct{ cmds atomic.Int64 }
+
+func (c *redisCounter) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (c *redisCounter) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error { c.cmds.Add(1); return next(ctx, cmd) }
+}
+func (c *redisCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		c.cmds.Add(int64(len(cmds)))
+		return next(ctx, cmds)
+	}
+}
+
+// durableEnv is one benchmark's database: a table prefix of its own, pools
+// that count their statements, and optionally Redis.
+type durableEnv struct {
+	dsn    string
+	prefix string
+	pg     *pgCounter
+	rdb    *redis.Client // nil without MCPWRITE_TEST_REDIS_ADDR
+	redis  *redisCounter
+	pool   *pgxpool.Pool // the floor's pool and the first instance's
+}
+
+var benchSeq atomic.Int64
+
+func newDurableEnv(b *testing.B) *durableEnv {
+	b.Helper()
+	dsn := os.Getenv(benchDSNEnv)
+	if dsn == "" {
+		b.Skipf("set %s to run the durable benchmarks on PostgreSQL", benchDSNEnv)
+	}
+	e := &durableEnv{dsn: dsn, prefix: fmt.Sprintf("bench_%d_%d", os.Getpid(), benchSeq.Add(1)), pg: &pgCounter{}}
+	e.pool = e.newPool(b, benchPoolSize)
+	if addr := os.Getenv(benchRedisEnv); addr != "" {
+		e.rdb = redis.NewClient(redisstore.ClientOptions(addr))
+		e.redis = &redisCounter{}
+		e.rdb.AddHook(e.redis)
+		b.Cleanup(func() { _ = e.rdb.Close() })
+	}
+	b.Cleanup(func() { e.dropTables() })
+	e.createFloor(b)
+	return e
+}
+
+// newPool opens a pool of size connections that counts into e.pg.
+func (e *durableEnv) newPool(b *testing.B, size int32) *pgxpool.Pool {
+	b.Helper()
+	cfg, err := pgxpool.ParseConfig(e.dsn)
+	if err != nil {
+		b.Fatalf("%s: %v", benchDSNEnv, err)
+	}
+	cfg.MaxConns = size
+	cfg.ConnConfig.Tracer = e.pg
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(pool.Close)
+	return pool
+}
+
+// dropTables drops every table of the prefix.
+func (e *durableEnv) dropTables() {
+	ctx := context.Background()
+	rows, err := e.pool.Query(ctx, `SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE $1`, e.prefix+`\_%`)
+	if err != nil {
+		return
+	}
+	names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err == nil && len(names) > 0 {
+		_, _ = e.pool.Exec(ctx, `DROP TABLE IF EXISTS `+strings.Join(names, ", ")+` CASCADE`)
+	}
+}
+
+// instance is one stateless server as archimate-server -postgres [-redis]
+// wires it: the PostgreSQL domain, its idempotency and proposal stores,
+// an in-process cache (and Redis) in front of the authoritative store.
+// The tenant of each call comes from the call's _meta.
+func (e *durableEnv) instance(b *testing.B, pool *pgxpool.Pool) *mcp.Server {
+	b.Helper()
+	ctx := context.Background()
+	idem := idempg.New(pool, idempg.WithTable(e.prefix+"_idem"))
+	props := proposalpg.New(pool, proposalpg.WithTable(e.prefix+"_proposals"))
+	if err := idem.Migrate(ctx); err != nil {
+		b.Fatal(err)
+	}
+	if err := props.Migrate(ctx); err != nil {
+		b.Fatal(err)
+	}
+	repo, err := pgdomain.New(pool, idem, e.prefix)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := repo.Migrate(ctx); err != nil {
+		b.Fatal(err)
+	}
+	var cache idempotency.Store = idempotency.NewMemoryStore()
+	if e.rdb != nil {
+		cache = idempotency.NewLayered(cache, redisstore.New(e.rdb, redisstore.WithPrefix(e.prefix+":")))
+	}
+	s, err := server.New(repo,
+		runtime.WithIdempotency(runtime.IdempotencyOptions{Store: idempotency.NewLayered(cache, idem), TTL: idempotency.DefaultDurableTTL}),
+		runtime.WithProposals(props, 0),
+		runtime.WithRequestContextFunc(tenantFromMeta))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+// tenantFromMeta reads the tenant the load driver puts in _meta.
+func tenantFromMeta(_ context.Context, req *mcp.CallToolRequest) (runtime.RequestContext, bool) {
+	t, _ := req.Params.GetMeta()["tenant"].(string)
+	return runtime.RequestContext{TenantID: t, PrincipalID: "user-bench"}, t != ""
+}
+
+// createFloor creates the physical floor's tables: an element row as the
+// relational domain stores it, the outbox row and the idempotency row.
+func (e *durableEnv) createFloor(b *testing.B) {
+	b.Helper()
+	p := e.prefix
+	_, err := e.pool.Exec(context.Background(), `
+CREATE TABLE `+p+`_floor_elements (
+    tenant text NOT NULL, id text NOT NULL, model_id text NOT NULL, type int NOT NULL, layer int NOT NULL,
+    name text NOT NULL, description text NOT NULL DEFAULT '', properties jsonb NOT NULL DEFAULT '{}',
+    version int NOT NULL DEFAULT 1, PRIMARY KEY (tenant, id));
+CREATE UNIQUE INDEX ON `+p+`_floor_elements (tenant, model_id, name);
+CREATE TABLE `+p+`_floor_outbox (
+    id bigserial PRIMARY KEY, tenant text NOT NULL, tool text NOT NULL, request jsonb NOT NULL, response jsonb NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now(), txid xid8 NOT NULL DEFAULT pg_current_xact_id(), delivered_at timestamptz);
+CREATE INDEX ON `+p+`_floor_outbox (txid, id) WHERE delivered_at IS NULL;
+CREATE TABLE `+p+`_floor_idem (
+    tenant text NOT NULL, tool text NOT NULL, key text NOT NULL, fingerprint text NOT NULL, response bytea,
+    created_at timestamptz NOT NULL DEFAULT now(), expires_at timestamptz NOT NULL, PRIMARY KEY (tenant, tool, key))`)
+	if err != nil {
+		b.Fatal(err)
+	}
+}
+
+var writeSeq atomic.Int64
+
+// floorWrite is the physical floor of a keyed createElement: one
+// transaction inserting the element, its outbox row and its idempotency
+// row, with the request and answer bodies the tool would store.
+func (e *durableEnv) floorWrite(ctx context.Context, tenant string) error {
+	n := writeSeq.Add(1)
+	id := fmt.Sprintf("floor-%d", n)
+	req := fmt.Sprintf(`{"type":"ApplicationComponent","name":"Svc-%d","description":"Handles order processing","properties":{"team":"payments"},"client_request_id":"k-%d"}`, n, n)
+	resp := fmt.Sprintf(`{"element":{"id":%q,"modelId":"model-%s","type":"ELEMENT_TYPE_APPLICATION_COMPONENT","layer":"LAYER_APPLICATION","name":"Svc-%d","description":"Handles order processing","properties":{"team":"payments"},"version":1}}`, id, tenant, n)
+	return pgx.BeginFunc(ctx, e.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO `+e.prefix+`_floor_elements (tenant, id, model_id, type, layer, name, description, properties) VALUES ($1, $2, $3, 8, 3, $4, 'Handles order processing', '{"team":"payments"}')`,
+			tenant, id, "model-"+tenant, fmt.Sprintf("Svc-%d", n)); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO `+e.prefix+`_floor_outbox (tenant, tool, request, response) VALUES ($1, 'createElement', $2, $3)`, tenant, req, resp); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO `+e.prefix+`_floor_idem (tenant, tool, key, fingerprint, response, expires_at) VALUES ($1, 'createElement', $2, 'fp', $3, now() + interval '7 days')`,
+			tenant, fmt.Sprintf("k-%d", n), []byte(resp))
+		return err
+	})
+}
+
+// oursWrite is a keyed createElement through the MCP client; a tool error
+// is an error.
+func oursWrite(ctx context.Context, cs *mcp.ClientSession, tenant string) error {
+	n := writeSeq.Add(1)
+	args := json.RawMessage(fmt.Sprintf(`{"type":"ApplicationComponent","name":"Svc-%d","description":"Handles order processing","properties":{"team":"payments"},"client_request_id":"k-%d"}`, n, n))
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "createElement", Arguments: args, Meta: mcp.Meta{"tenant": tenant}})
+	if err != nil {
+		return err
+	}
+	if res.IsError {
+		b, _ := json.Marshal(res.Content)
+		return fmt.Errorf("createElement answered an error: %s", b)
+	}
+	return nil
+}
+
+// drive runs perClient writes on each of clients goroutines; write gets
+// the client's index. It returns the wall time and the first error.
+func drive(clients, perClient int, write func(client int) error) (time.Duration, error) {
+	var wg sync.WaitGroup
+	var first atomic.Pointer[error]
+	start := time.Now()
+	for c := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range perClient {
+				if err := write(c); err != nil {
+					first.CompareAndSwap(nil, &err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if p := first.Load(); p != nil {
+		return time.Since(start), *p
+	}
+	return time.Since(start), nil
+}
+
+// tenantPicker picks tenants uniformly from n, one source per client.
+type tenantPicker struct {
+	n   int
+	rng []*rand.Rand
+	mu  []sync.Mutex
+}
+
+func newTenantPicker(n, clients int) *tenantPicker {
+	p := &tenantPicker{n: n, rng: make([]*rand.Rand, clients), mu: make([]sync.Mutex, clients)}
+	for i := range p.rng {
+		p.rng[i] = rand.New(rand.NewPCG(uint64(i), 42))
+	}
+	return p
+}
+
+func (p *tenantPicker) pick(client int) string {
+	p.mu[client].Lock()
+	defer p.mu[client].Unlock()
+	return fmt.Sprintf("tenant-%04d", p.rng[client].IntN(p.n))
+}
+
+// percentile of sorted durations (p in 0..100).
+func percentile(sorted []time.Duration, p float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(p / 100 * float64(len(sorted)-1))
+	return sorted[i]
+}
+
+func sortedCopy(d []time.Duration) []time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s
+}
+
+// bulkLoad grows tenant's stored architecture to n elements directly in
+// the domain's tables (the way an import or years of use would), so the
+// benchmark measures writes into a tenant of that size.
+func (e *durableEnv) bulkLoad(ctx context.Context, tenant string, n int) error {
+	model := domain.ActiveModel(tenant)
+	_, err := e.pool.Exec(ctx, `
+INSERT INTO `+e.prefix+`_state (tenant, state)
+SELECT $1, jsonb_build_object(
+  'elements', coalesce(jsonb_agg(jsonb_build_object('id', 'bulk-' || g, 'modelId', $2::text, 'type', 'ELEMENT_TYPE_APPLICATION_COMPONENT',
+      'layer', 'LAYER_APPLICATION', 'name', 'Bulk-' || g, 'version', 1)), '[]'::jsonb),
+  'relationships', '[]'::jsonb, 'born', '{}'::jsonb)
+FROM generate_series(1, $3::int) g
+ON CONFLICT (tenant) DO UPDATE SET state = EXCLUDED.state`, tenant, model, n)
+	return err
+}
