@@ -68,8 +68,8 @@ func BenchmarkDurableWrite(b *testing.B) {
 
 // contender accumulates one side's writes, time and store traffic.
 type contender struct {
-	writes                 int
-	elapsed                time.Duration
+	writes                int
+	elapsed               time.Duration
 	stmts, commits, rcmds int64
 }
 
