@@ -115,17 +115,33 @@ func (e *durableEnv) newPool(b *testing.B, size int32) *pgxpool.Pool {
 	return pool
 }
 
+// tables lists the tables of the prefix.
+func (e *durableEnv) tables(ctx context.Context) ([]string, error) {
+	rows, err := e.pool.Query(ctx, `SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE $1`, e.prefix+`\_%`)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
+
 // dropTables drops every table of the prefix.
 func (e *durableEnv) dropTables() {
 	ctx := context.Background()
-	rows, err := e.pool.Query(ctx, `SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE $1`, e.prefix+`\_%`)
-	if err != nil {
-		return
-	}
-	names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	names, err := e.tables(ctx)
 	if err == nil && len(names) > 0 {
 		_, _ = e.pool.Exec(ctx, `DROP TABLE IF EXISTS `+strings.Join(names, ", ")+` CASCADE`)
 	}
+}
+
+// analyze refreshes the planner statistics of the prefix's tables after a
+// bulk load, as autovacuum would shortly after.
+func (e *durableEnv) analyze(ctx context.Context) error {
+	names, err := e.tables(ctx)
+	if err != nil {
+		return err
+	}
+	_, err = e.pool.Exec(ctx, `ANALYZE `+strings.Join(names, ", "))
+	return err
 }
 
 // instance is one stateless server as archimate-server -postgres [-redis]

@@ -132,7 +132,7 @@ func BenchmarkTenantGrowth(b *testing.B) {
 	if err := e.bulkLoad(ctx, "tenant-large", large); err != nil {
 		b.Fatal(err)
 	}
-	if _, err := e.pool.Exec(ctx, `ANALYZE`); err != nil {
+	if err := e.analyze(ctx); err != nil {
 		b.Fatal(err)
 	}
 	cs := connectInMemory(b, srv)
