@@ -25,9 +25,11 @@ const DefaultStream = "mcpwrite:facts"
 
 // Publisher appends messages to Redis Streams.
 type Publisher struct {
-	client redis.Cmdable
-	stream func(tenant string) string
-	maxLen int64
+	client      redis.Cmdable
+	stream      func(tenant string) string
+	maxLen      int64
+	replicas    int
+	waitTimeout time.Duration
 }
 
 var _ outbox.Publisher = (*Publisher)(nil)
@@ -49,6 +51,15 @@ func WithStreamPerTenant(prefix string) Option {
 // WithMaxLen trims each stream to about n entries (XADD MAXLEN ~ n); 0
 // keeps everything. Trim only what every consumer has read.
 func WithMaxLen(n int64) Option { return func(p *Publisher) { p.maxLen = n } }
+
+// WithWaitReplicas makes a batch count as published only once n replicas
+// acknowledged it (WAIT n timeout after the XADDs): a failover to a replica
+// then cannot lose a fact the relay marked delivered. Without it a batch is
+// published when the primary accepted it, and only its persistence
+// (appendonly, appendfsync) keeps it across a crash.
+func WithWaitReplicas(n int, timeout time.Duration) Option {
+	return func(p *Publisher) { p.replicas, p.waitTimeout = n, timeout }
+}
 
 // New returns a publisher on client.
 func New(client redis.Cmdable, opts ...Option) *Publisher {
@@ -74,14 +85,27 @@ func (p *Publisher) Publish(ctx context.Context, msgs []outbox.Message) error {
 	for _, m := range msgs {
 		pipe.XAdd(ctx, &redis.XAddArgs{Stream: p.stream(m.Tenant), MaxLen: p.maxLen, Approx: p.maxLen > 0, Values: Fields(m)})
 	}
+	var wait *redis.Cmd
+	if p.replicas > 0 { // on the pipeline's connection: WAIT covers that connection's writes
+		wait = pipe.Do(ctx, "WAIT", p.replicas, p.waitTimeout.Milliseconds())
+	}
 	cmds, err := pipe.Exec(ctx)
 	if err != nil {
-		for i, c := range cmds {
+		for i, c := range cmds[:len(msgs)] {
 			if c.Err() != nil {
 				return fmt.Errorf("redisstream: XADD of outbox id %d (%d of %d): %w", msgs[i].ID, i+1, len(msgs), c.Err())
 			}
 		}
 		return fmt.Errorf("redisstream: XADD pipeline: %w", err)
+	}
+	if wait != nil {
+		acked, err := wait.Int64()
+		if err != nil {
+			return fmt.Errorf("redisstream: WAIT %d replicas: %w", p.replicas, err)
+		}
+		if acked < int64(p.replicas) {
+			return fmt.Errorf("redisstream: %d of %d replicas acknowledged the batch within %v; it will be published again", acked, p.replicas, p.waitTimeout)
+		}
 	}
 	return nil
 }

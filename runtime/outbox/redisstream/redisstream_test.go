@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -116,6 +117,31 @@ func TestPublishToUnreachableRedisFails(t *testing.T) {
 	err := redisstream.New(c).Publish(context.Background(), []outbox.Message{{ID: 1, Request: []byte(`{}`), Response: []byte(`{}`)}})
 	if err == nil || !errors.Is(err, syscall.ECONNREFUSED) {
 		t.Fatalf("Publish to a closed port = %v, want connection refused", err)
+	}
+}
+
+// A primary without replicas cannot acknowledge a batch on their behalf:
+// the publish fails (the relay publishes it again) though the entry is in
+// the stream.
+func TestWaitReplicasFailsWithoutReplicas(t *testing.T) {
+	ctx := context.Background()
+	c, stream := newRedis(t)
+	info, err := c.Info(ctx, "replication").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(info, "connected_slaves:0") {
+		t.Skip("the test Redis has replicas")
+	}
+	key := stream()
+	p := redisstream.New(c, redisstream.WithStream(key), redisstream.WithWaitReplicas(1, 50*time.Millisecond))
+	err = p.Publish(ctx, []outbox.Message{{ID: 1, Request: []byte(`{}`), Response: []byte(`{}`)}})
+	want := "redisstream: 0 of 1 replicas acknowledged the batch within 50ms; it will be published again"
+	if err == nil || err.Error() != want {
+		t.Fatalf("Publish = %v\nwant %s", err, want)
+	}
+	if n, err := c.XLen(ctx, key).Result(); err != nil || n != 1 {
+		t.Fatalf("stream length %d (%v), want 1", n, err)
 	}
 }
 

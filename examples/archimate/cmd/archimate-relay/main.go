@@ -55,8 +55,8 @@ func FactName(tool string) string {
 
 type config struct {
 	dsn, redisAddr, prefix, stream, perTenant string
-	batch                                     int
-	poll, backlogEvery                        time.Duration
+	batch, waitReplicas                       int
+	poll, backlogEvery, waitTimeout           time.Duration
 	maxLen                                    int64
 }
 
@@ -70,6 +70,8 @@ func main() {
 	flag.IntVar(&c.batch, "batch", outbox.DefaultBatchSize, "rows per batch")
 	flag.DurationVar(&c.poll, "poll", outbox.DefaultPollInterval, "wait between batches when the outbox is drained")
 	flag.Int64Var(&c.maxLen, "maxlen", 0, "trim each stream to about this many entries (0: keep all)")
+	flag.IntVar(&c.waitReplicas, "wait-replicas", 0, "count a batch as published only once this many Redis replicas acknowledged it (WAIT)")
+	flag.DurationVar(&c.waitTimeout, "wait-timeout", time.Second, "with -wait-replicas: how long to wait for them")
 	flag.DurationVar(&c.backlogEvery, "backlog-every", 30*time.Second, "log the undelivered backlog this often (0: never)")
 	flag.Parse()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
@@ -97,6 +99,9 @@ func run(ctx context.Context, c config, log *slog.Logger) error {
 		return fmt.Errorf("-redis %s: %w", c.redisAddr, err)
 	}
 	popts := []redisstream.Option{redisstream.WithStream(c.stream), redisstream.WithMaxLen(c.maxLen)}
+	if c.waitReplicas > 0 {
+		popts = append(popts, redisstream.WithWaitReplicas(c.waitReplicas, c.waitTimeout))
+	}
 	if c.perTenant != "" {
 		popts = append(popts, redisstream.WithStreamPerTenant(c.perTenant))
 	}
