@@ -185,7 +185,10 @@ func New(pool *pgxpool.Pool, table string, pub Publisher, opts ...Option) (*Rela
 	for _, o := range opts {
 		o(r)
 	}
-	if r.batch < 1 || r.poll <= 0 || r.timeout <= 0 || r.fact == nil || r.log == nil {
+	if r.fact == nil || r.log == nil {
+		return nil, errors.New("outbox: WithFactName and WithLogger need a non-nil argument")
+	}
+	if r.batch < 1 || r.poll <= 0 || r.timeout <= 0 {
 		return nil, fmt.Errorf("outbox: batch size (%d), poll interval (%v) and batch timeout (%v) must be positive", r.batch, r.poll, r.timeout)
 	}
 	h := fnv.New64a()

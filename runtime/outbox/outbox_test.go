@@ -370,6 +370,9 @@ func TestNewRejectsBadArguments(t *testing.T) {
 			t.Errorf("New(%q) = %v\nwant %s", tc.table, err, tc.want)
 		}
 	}
+	if _, err := outbox.New(pool, "outbox", &recorder{}, outbox.WithFactName(nil)); err == nil || err.Error() != "outbox: WithFactName and WithLogger need a non-nil argument" {
+		t.Errorf("New with a nil fact namer = %v", err)
+	}
 	if _, err := outbox.New(pool, "outbox", nil); err == nil || err.Error() != "outbox: New needs a pool and a publisher" {
 		t.Errorf("New without publisher = %v", err)
 	}
