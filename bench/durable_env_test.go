@@ -75,6 +75,8 @@ type durableEnv struct {
 	rdb    *redis.Client // nil without MCPWRITE_TEST_REDIS_ADDR
 	redis  *redisCounter
 	pool   *pgxpool.Pool // the floor's pool and the first instance's
+	// floorInsert inserts the floor's element row.
+	floorInsert string
 }
 
 var benchSeq atomic.Int64
@@ -94,7 +96,6 @@ func newDurableEnv(b *testing.B) *durableEnv {
 		b.Cleanup(func() { _ = e.rdb.Close() })
 	}
 	b.Cleanup(func() { e.dropTables() })
-	e.createFloor(b)
 	return e
 }
 
@@ -186,24 +187,32 @@ func tenantFromMeta(_ context.Context, req *mcp.CallToolRequest) (runtime.Reques
 	return runtime.RequestContext{TenantID: t, PrincipalID: "user-bench"}, t != ""
 }
 
-// createFloor creates the physical floor's tables: an element row as the
-// relational domain stores it, the outbox row and the idempotency row.
+// createFloor creates the physical floor's tables after the server's
+// migrations ran: copies (LIKE ... INCLUDING ALL: columns, defaults,
+// constraints, indexes) of the domain's element table, the outbox and the
+// idempotency table, so the floor writes the same rows into the same
+// physical shape. A domain without an element table (state documents)
+// gets a plain element table.
 func (e *durableEnv) createFloor(b *testing.B) {
 	b.Helper()
+	ctx := context.Background()
 	p := e.prefix
-	_, err := e.pool.Exec(context.Background(), `
-CREATE TABLE `+p+`_floor_elements (
-    tenant text NOT NULL, id text NOT NULL, model_id text NOT NULL, type int NOT NULL, layer int NOT NULL,
-    name text NOT NULL, description text NOT NULL DEFAULT '', properties jsonb NOT NULL DEFAULT '{}',
-    version int NOT NULL DEFAULT 1, PRIMARY KEY (tenant, id));
-CREATE UNIQUE INDEX ON `+p+`_floor_elements (tenant, model_id, name);
-CREATE TABLE `+p+`_floor_outbox (
-    id bigserial PRIMARY KEY, tenant text NOT NULL, tool text NOT NULL, request jsonb NOT NULL, response jsonb NOT NULL,
-    created_at timestamptz NOT NULL DEFAULT now(), txid xid8 NOT NULL DEFAULT pg_current_xact_id(), delivered_at timestamptz);
-CREATE INDEX ON `+p+`_floor_outbox (txid, id) WHERE delivered_at IS NULL;
-CREATE TABLE `+p+`_floor_idem (
-    tenant text NOT NULL, tool text NOT NULL, key text NOT NULL, fingerprint text NOT NULL, response bytea,
-    created_at timestamptz NOT NULL DEFAULT now(), expires_at timestamptz NOT NULL, PRIMARY KEY (tenant, tool, key))`)
+	var rows bool
+	if err := e.pool.QueryRow(ctx, `SELECT to_regclass($1) IS NOT NULL`, p+"_elements").Scan(&rows); err != nil {
+		b.Fatal(err)
+	}
+	elements := `CREATE TABLE ` + p + `_floor_elements (LIKE ` + p + `_elements INCLUDING ALL)`
+	e.floorInsert = `INSERT INTO ` + p + `_floor_elements (tenant, id, model_id, type, layer, name, name_key, name_norm, description, version)
+VALUES ($1, $2, $3, 'ELEMENT_TYPE_APPLICATION_COMPONENT', 'LAYER_APPLICATION', $4, lower($4), replace(lower($4), '-', ''), 'Handles order processing', 1)`
+	if !rows {
+		elements = `CREATE TABLE ` + p + `_floor_elements (tenant text NOT NULL, id text NOT NULL, model_id text NOT NULL, type text NOT NULL,
+    layer text NOT NULL, name text NOT NULL, name_key text NOT NULL, name_norm text NOT NULL, description text NOT NULL DEFAULT '',
+    version int NOT NULL, PRIMARY KEY (tenant, id));
+CREATE UNIQUE INDEX ON ` + p + `_floor_elements (tenant, model_id, name_key)`
+	}
+	_, err := e.pool.Exec(ctx, elements+`;
+CREATE TABLE `+p+`_floor_outbox (LIKE `+p+`_outbox INCLUDING ALL);
+CREATE TABLE `+p+`_floor_idem (LIKE `+p+`_idem INCLUDING ALL)`)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -212,23 +221,23 @@ CREATE TABLE `+p+`_floor_idem (
 var writeSeq atomic.Int64
 
 // floorWrite is the physical floor of a keyed createElement: one
-// transaction inserting the element, its outbox row and its idempotency
-// row, with the request and answer bodies the tool would store.
+// transaction inserting the element, its outbox row and its completed
+// idempotency row, with the request and answer bodies the tool stores.
 func (e *durableEnv) floorWrite(ctx context.Context, tenant string) error {
 	n := writeSeq.Add(1)
 	id := fmt.Sprintf("floor-%d", n)
-	req := fmt.Sprintf(`{"type":"ApplicationComponent","name":"Svc-%d","description":"Handles order processing","properties":{"team":"payments"},"client_request_id":"k-%d"}`, n, n)
-	resp := fmt.Sprintf(`{"element":{"id":%q,"modelId":"model-%s","type":"ELEMENT_TYPE_APPLICATION_COMPONENT","layer":"LAYER_APPLICATION","name":"Svc-%d","description":"Handles order processing","properties":{"team":"payments"},"version":1}}`, id, tenant, n)
+	name := fmt.Sprintf("Svc-%d", n)
+	req := fmt.Sprintf(`{"type":"ApplicationComponent","name":%q,"description":"Handles order processing","client_request_id":"k-%d"}`, name, n)
+	resp := fmt.Sprintf(`{"element":{"id":%q,"modelId":"model-%s","type":"ELEMENT_TYPE_APPLICATION_COMPONENT","layer":"LAYER_APPLICATION","name":%q,"description":"Handles order processing","version":1}}`, id, tenant, name)
 	return pgx.BeginFunc(ctx, e.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `INSERT INTO `+e.prefix+`_floor_elements (tenant, id, model_id, type, layer, name, description, properties) VALUES ($1, $2, $3, 8, 3, $4, 'Handles order processing', '{"team":"payments"}')`,
-			tenant, id, "model-"+tenant, fmt.Sprintf("Svc-%d", n)); err != nil {
+		if _, err := tx.Exec(ctx, e.floorInsert, tenant, id, domain.ActiveModel(tenant), name); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `INSERT INTO `+e.prefix+`_floor_outbox (tenant, tool, request, response) VALUES ($1, 'createElement', $2, $3)`, tenant, req, resp); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, `INSERT INTO `+e.prefix+`_floor_idem (tenant, tool, key, fingerprint, response, expires_at) VALUES ($1, 'createElement', $2, 'fp', $3, now() + interval '7 days')`,
-			tenant, fmt.Sprintf("k-%d", n), []byte(resp))
+		_, err := tx.Exec(ctx, `INSERT INTO `+e.prefix+`_floor_idem (tenant_id, tool, client_request_id, fingerprint, state, response_payload, expires_at)
+VALUES ($1, 'createElement', $2, 'fp', 2, $3, now() + interval '7 days')`, tenant, fmt.Sprintf("k-%d", n), []byte(resp))
 		return err
 	})
 }
@@ -237,7 +246,7 @@ func (e *durableEnv) floorWrite(ctx context.Context, tenant string) error {
 // is an error.
 func oursWrite(ctx context.Context, cs *mcp.ClientSession, tenant string) error {
 	n := writeSeq.Add(1)
-	args := json.RawMessage(fmt.Sprintf(`{"type":"ApplicationComponent","name":"Svc-%d","description":"Handles order processing","properties":{"team":"payments"},"client_request_id":"k-%d"}`, n, n))
+	args := json.RawMessage(fmt.Sprintf(`{"type":"ApplicationComponent","name":"Svc-%d","description":"Handles order processing","client_request_id":"k-%d"}`, n, n))
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "createElement", Arguments: args, Meta: mcp.Meta{"tenant": tenant}})
 	if err != nil {
 		return err

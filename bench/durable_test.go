@@ -33,6 +33,7 @@ const perClientRound = 4
 func BenchmarkDurableWrite(b *testing.B) {
 	e := newDurableEnv(b)
 	srv := e.instance(b, e.pool)
+	e.createFloor(b)
 	for _, clients := range []int{1, 8, 32} {
 		b.Run("clients="+strconv.Itoa(clients), func(b *testing.B) {
 			sessions := make([]*mcp.ClientSession, clients)
