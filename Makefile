@@ -72,7 +72,9 @@ bench: build ## Run the benchmarks, commit-ready: raw run in bench/results/raw.t
 	@mkdir -p bench/results
 	@if [ -z "$${MCPWRITE_TEST_POSTGRES_DSN:-}" ]; then echo "MCPWRITE_TEST_POSTGRES_DSN is not set: the durable benchmarks (PostgreSQL floor, tenant growth, instances) will not run"; fi
 	{ echo "# date: $$(date -u +%Y-%m-%d)"; echo "# machine: $$(nproc) cores, $$(awk '/MemTotal/ {printf "%.0f GiB", $$2/1048576}' /proc/meminfo)"; \
+	  echo "# load: load average $$(cut -d' ' -f1-3 /proc/loadavg) at the start"; \
 	  go test -run '^$$' -bench . -skip '$(DURABLE_BENCH)' -benchmem -benchtime 1s -count 5 -timeout 25m ./bench; \
+	  echo "# load: load average $$(cut -d' ' -f1-3 /proc/loadavg) before the PostgreSQL benchmarks"; \
 	  go test -run '^$$' -bench '$(DURABLE_BENCH)' -benchtime 3s -count 5 -timeout 25m ./bench; } | tee bench/results/raw.txt
 	go run ./bench/cmd/benchtable -q -readme README.md < bench/results/raw.txt
 

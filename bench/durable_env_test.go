@@ -38,19 +38,44 @@ const (
 	benchPoolSize = 32
 )
 
-// pgCounter is a pgx tracer counting statements (every round trip pgx
-// traces, begin and commit included) and commits.
-type pgCounter struct{ stmts, commits atomic.Int64 }
+// pgCounter is a pgx tracer counting round trips (a query, a batch, a
+// COPY), statements (each query, each query of a batch; begin and commit
+// included) and commits.
+type pgCounter struct{ trips, stmts, commits atomic.Int64 }
 
-func (c *pgCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
+func (c *pgCounter) statement(sql string) {
 	c.stmts.Add(1)
-	if strings.EqualFold(strings.TrimSpace(d.SQL), "commit") {
+	if strings.EqualFold(strings.TrimSpace(sql), "commit") {
 		c.commits.Add(1)
 	}
+}
+
+func (c *pgCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
+	c.trips.Add(1)
+	c.statement(d.SQL)
 	return ctx
 }
 
 func (c *pgCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+func (c *pgCounter) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
+	c.trips.Add(1)
+	return ctx
+}
+
+func (c *pgCounter) TraceBatchQuery(_ context.Context, _ *pgx.Conn, d pgx.TraceBatchQueryData) {
+	c.statement(d.SQL)
+}
+
+func (c *pgCounter) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData) {}
+
+func (c *pgCounter) TraceCopyFromStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceCopyFromStartData) context.Context {
+	c.trips.Add(1)
+	c.stmts.Add(1)
+	return ctx
+}
+
+func (c *pgCounter) TraceCopyFromEnd(context.Context, *pgx.Conn, pgx.TraceCopyFromEndData) {}
 
 // redisCounter counts Redis commands (a pipeline counts each command).
 type redisCounter struct{ cmds atomic.Int64 }
@@ -203,7 +228,7 @@ func (e *durableEnv) createFloor(b *testing.B) {
 	}
 	elements := `CREATE TABLE ` + p + `_floor_elements (LIKE ` + p + `_elements INCLUDING ALL)`
 	e.floorInsert = `INSERT INTO ` + p + `_floor_elements (tenant, id, model_id, type, layer, name, name_key, name_norm, description, version)
-VALUES ($1, $2, $3, 'ELEMENT_TYPE_APPLICATION_COMPONENT', 'LAYER_APPLICATION', $4, lower($4), replace(lower($4), '-', ''), 'Handles order processing', 1)`
+VALUES ($1, $2, $3, 'ELEMENT_TYPE_APPLICATION_COMPONENT', 'LAYER_APPLICATION', $4, $5, $6, 'Handles order processing', 1)`
 	if !rows {
 		elements = `CREATE TABLE ` + p + `_floor_elements (tenant text NOT NULL, id text NOT NULL, model_id text NOT NULL, type text NOT NULL,
     layer text NOT NULL, name text NOT NULL, name_key text NOT NULL, name_norm text NOT NULL, description text NOT NULL DEFAULT '',
@@ -230,7 +255,9 @@ func (e *durableEnv) floorWrite(ctx context.Context, tenant string) error {
 	req := fmt.Sprintf(`{"type":"ApplicationComponent","name":%q,"description":"Handles order processing","client_request_id":"k-%d"}`, name, n)
 	resp := fmt.Sprintf(`{"element":{"id":%q,"modelId":"model-%s","type":"ELEMENT_TYPE_APPLICATION_COMPONENT","layer":"LAYER_APPLICATION","name":%q,"description":"Handles order processing","version":1}}`, id, tenant, name)
 	return pgx.BeginFunc(ctx, e.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, e.floorInsert, tenant, id, domain.ActiveModel(tenant), name); err != nil {
+		// name_key and name_norm as the domain computes them for "Svc-<n>".
+		key := strings.ToLower(name)
+		if _, err := tx.Exec(ctx, e.floorInsert, tenant, id, domain.ActiveModel(tenant), name, key, strings.ReplaceAll(key, "-", "")); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `INSERT INTO `+e.prefix+`_floor_outbox (tenant, tool, request, response) VALUES ($1, 'createElement', $2, $3)`, tenant, req, resp); err != nil {

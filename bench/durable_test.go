@@ -28,8 +28,9 @@ const perClientRound = 4
 // inserting the element row, the outbox row and the idempotency row. The
 // writes spread over 1,000 tenants; clients=N runs N concurrent clients of
 // each contender; the contenders alternate in rounds of the same size.
-// Besides calls/s it reports the PostgreSQL statements (begin and commit
-// included) and commits of each, and Redis commands of ours, per write.
+// Besides calls/s it reports, per write, the PostgreSQL statements (begin
+// and commit included; each query of a batch), round trips (a batch is one)
+// and commits of each, and the Redis commands of ours.
 func BenchmarkDurableWrite(b *testing.B) {
 	e := newDurableEnv(b)
 	srv := e.instance(b, e.pool)
@@ -71,17 +72,18 @@ func BenchmarkDurableWrite(b *testing.B) {
 type contender struct {
 	writes                int
 	elapsed               time.Duration
-	stmts, commits, rcmds int64
+	trips, stmts, commits, rcmds int64
 }
 
 func (c *contender) run(b *testing.B, e *durableEnv, clients int, write func(int) error) {
-	s0, c0, r0 := e.pg.stmts.Load(), e.pg.commits.Load(), e.redisCmds()
+	t0, s0, c0, r0 := e.pg.trips.Load(), e.pg.stmts.Load(), e.pg.commits.Load(), e.redisCmds()
 	d, err := drive(clients, perClientRound, write)
 	if err != nil {
 		b.Fatal(err)
 	}
 	c.elapsed += d
 	c.writes += clients * perClientRound
+	c.trips += e.pg.trips.Load() - t0
 	c.stmts += e.pg.stmts.Load() - s0
 	c.commits += e.pg.commits.Load() - c0
 	c.rcmds += e.redisCmds() - r0
@@ -91,6 +93,7 @@ func (c *contender) report(b *testing.B, name string, redis bool) {
 	n := float64(c.writes)
 	b.ReportMetric(n/c.elapsed.Seconds(), name+"-calls/s")
 	b.ReportMetric(float64(c.stmts)/n, name+"-stmts/write")
+	b.ReportMetric(float64(c.trips)/n, name+"-trips/write")
 	b.ReportMetric(float64(c.commits)/n, name+"-commits/write")
 	if redis {
 		b.ReportMetric(float64(c.rcmds)/n, name+"-redis/write")

@@ -63,7 +63,7 @@ func section(raw string) (string, error) {
 	}
 	var where []string
 	for _, line := range strings.Split(raw, "\n") {
-		for _, p := range []string{"# date: ", "# machine: ", "goos: ", "goarch: ", "cpu: "} {
+		for _, p := range []string{"# date: ", "# machine: ", "# load: ", "goos: ", "goarch: ", "cpu: "} {
 			if v, ok := strings.CutPrefix(line, p); ok && !contains(where, strings.TrimSpace(v)) {
 				where = append(where, strings.TrimSpace(v))
 			}
@@ -227,8 +227,8 @@ var goals = []goal{
 
 // storeTraffic are the per-write store figures reported beside the ratios.
 var storeTraffic = []struct{ label, bench, prefix string }{
-	{"statements/commits per keyed write, ours (Redis commands)", "BenchmarkDurableWrite/clients=1", "ours"},
-	{"statements/commits per keyed write, PostgreSQL floor", "BenchmarkDurableWrite/clients=1", "floor"},
+	{"statements / round trips / commits per keyed write, ours (Redis commands)", "BenchmarkDurableWrite/clients=1", "ours"},
+	{"statements / round trips / commits per keyed write, PostgreSQL floor", "BenchmarkDurableWrite/clients=1", "floor"},
 }
 
 // writeToolBytesGoal is the most a write tool of an example may take in
@@ -244,11 +244,12 @@ func table(r results) [][]string {
 	}
 	for _, st := range storeTraffic {
 		stmts, ok1 := r.get(st.bench, st.prefix+"-stmts/write")
-		commits, ok2 := r.get(st.bench, st.prefix+"-commits/write")
-		if !ok1 || !ok2 {
+		trips, ok2 := r.get(st.bench, st.prefix+"-trips/write")
+		commits, ok3 := r.get(st.bench, st.prefix+"-commits/write")
+		if !ok1 || !ok2 || !ok3 {
 			continue
 		}
-		cell := fmt.Sprintf("%.3g / %.3g", stmts, commits)
+		cell := fmt.Sprintf("%.3g / %.3g / %.3g", stmts, trips, commits)
 		if rc, ok := r.get(st.bench, st.prefix+"-redis/write"); ok {
 			cell += fmt.Sprintf(" (%.3g)", rc)
 		}
