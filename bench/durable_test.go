@@ -70,8 +70,8 @@ func BenchmarkDurableWrite(b *testing.B) {
 
 // contender accumulates one side's writes, time and store traffic.
 type contender struct {
-	writes                int
-	elapsed               time.Duration
+	writes                       int
+	elapsed                      time.Duration
 	trips, stmts, commits, rcmds int64
 }
 
