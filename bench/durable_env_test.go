@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -102,9 +103,23 @@ type durableEnv struct {
 	pool   *pgxpool.Pool // the floor's pool and the first instance's
 	// floorInsert inserts the floor's element row.
 	floorInsert string
+	logs        *logCounter // what the servers logged (warnings, errors)
 }
 
 var benchSeq atomic.Int64
+
+// logCounter is the durable benchmarks' slog handler: it counts records
+// instead of writing them between benchmark result lines (a warning
+// printed there would split a result line from its values).
+type logCounter struct{ n atomic.Int64 }
+
+func (c *logCounter) Enabled(context.Context, slog.Level) bool { return true }
+func (c *logCounter) Handle(context.Context, slog.Record) error {
+	c.n.Add(1)
+	return nil
+}
+func (c *logCounter) WithAttrs([]slog.Attr) slog.Handler { return c }
+func (c *logCounter) WithGroup(string) slog.Handler      { return c }
 
 func newDurableEnv(b *testing.B) *durableEnv {
 	b.Helper()
@@ -112,7 +127,10 @@ func newDurableEnv(b *testing.B) *durableEnv {
 	if dsn == "" {
 		b.Skipf("set %s to run the durable benchmarks on PostgreSQL", benchDSNEnv)
 	}
-	e := &durableEnv{dsn: dsn, prefix: fmt.Sprintf("bench_%d_%d", os.Getpid(), benchSeq.Add(1)), pg: &pgCounter{}}
+	e := &durableEnv{dsn: dsn, prefix: fmt.Sprintf("bench_%d_%d", os.Getpid(), benchSeq.Add(1)), pg: &pgCounter{}, logs: &logCounter{}}
+	prev := slog.Default()
+	slog.SetDefault(slog.New(e.logs))
+	b.Cleanup(func() { slog.SetDefault(prev) })
 	e.pool = e.newPool(b, benchPoolSize)
 	if addr := os.Getenv(benchRedisEnv); addr != "" {
 		e.rdb = redis.NewClient(redisstore.ClientOptions(addr))
@@ -199,7 +217,8 @@ func (e *durableEnv) instance(b *testing.B, pool *pgxpool.Pool) *mcp.Server {
 	s, err := server.New(repo,
 		runtime.WithIdempotency(runtime.IdempotencyOptions{Store: idempotency.NewLayered(cache, idem), TTL: idempotency.DefaultDurableTTL}),
 		runtime.WithProposals(props, 0),
-		runtime.WithRequestContextFunc(tenantFromMeta))
+		runtime.WithRequestContextFunc(tenantFromMeta),
+		runtime.WithLogger(slog.New(e.logs)))
 	if err != nil {
 		b.Fatal(err)
 	}

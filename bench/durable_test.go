@@ -46,6 +46,7 @@ func BenchmarkDurableWrite(b *testing.B) {
 			ours := func(c int) error { return oursWrite(ctx, sessions[c], tenants.pick(c)) }
 			floor := func(c int) error { return e.floorWrite(ctx, tenants.pick(c)) }
 			var o, f contender
+			logs0 := e.logs.n.Load()
 			for _, warm := range []func(int) error{ours, floor} { // connections, plans, tenants' first rows
 				if _, err := drive(clients, perClientRound, warm); err != nil {
 					b.Fatal(err)
@@ -64,6 +65,7 @@ func BenchmarkDurableWrite(b *testing.B) {
 			}
 			o.report(b, "ours", true)
 			f.report(b, "floor", false)
+			b.ReportMetric(float64(e.logs.n.Load()-logs0), "log-records")
 		})
 	}
 }
