@@ -394,3 +394,18 @@ FROM generate_series(1, $3::int) g
 ON CONFLICT (tenant) DO UPDATE SET state = EXCLUDED.state`, tenant, model, n)
 	return err
 }
+
+// elementCount is how many elements tenant has in the domain's tables.
+func (e *durableEnv) elementCount(ctx context.Context, tenant string) (int, error) {
+	var rows bool
+	if err := e.pool.QueryRow(ctx, `SELECT to_regclass($1) IS NOT NULL`, e.prefix+"_elements").Scan(&rows); err != nil {
+		return 0, err
+	}
+	q := `SELECT count(*) FROM ` + e.prefix + `_elements WHERE tenant = $1`
+	if !rows {
+		q = `SELECT coalesce((SELECT jsonb_array_length(state->'elements') FROM ` + e.prefix + `_state WHERE tenant = $1), 0)`
+	}
+	var n int
+	err := e.pool.QueryRow(ctx, q, tenant).Scan(&n)
+	return n, err
+}

@@ -169,6 +169,18 @@ func BenchmarkTenantGrowth(b *testing.B) {
 		}
 		i++
 	}
+	// What the tenants hold after the run: the sizes the latencies are of.
+	for _, t := range []struct {
+		tenant string
+		min    int
+		unit   string
+	}{{"tenant-small", 1000, "small-elements"}, {"tenant-large", large, "large-elements"}} {
+		n, err := e.elementCount(ctx, t.tenant)
+		if err != nil || n < t.min {
+			b.Fatalf("%s holds %d elements (%v), want at least %d", t.tenant, n, err, t.min)
+		}
+		b.ReportMetric(float64(n), t.unit)
+	}
 	s, l := sortedCopy(small), sortedCopy(big)
 	ms := func(d time.Duration) float64 { return float64(d) / 1e6 }
 	b.ReportMetric(ms(percentile(s, 50)), "1k-p50-ms")
