@@ -82,6 +82,14 @@ bench: build ## Run the benchmarks, commit-ready: raw run in bench/results/raw.t
 demo: ## Run a scripted agent session against the reference example (committed code; drift is checkgenerate's job)
 	go run ./examples/archimate/cmd/demo
 
+.PHONY: realworld-deps
+realworld-deps: ## Install the pinned realworld corpus (npm google-proto-files) into realworld/node_modules
+	cd realworld && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+
+.PHONY: realworld
+realworld: realworld-deps ## Adopt public AIP APIs with the two lines only, generate, compile and check them
+	go test -count=1 ./realworld
+
 .PHONY: protoc-check
 protoc-check: build ## Generate proto3 examples (one with buf.validate) and a proto2 golden case with the system protoc and compare with the committed code
 	@command -v protoc >/dev/null || { echo "protoc not found: apt-get install protobuf-compiler"; exit 1; }

@@ -44,6 +44,33 @@ func (c *call) claimKey(lease time.Duration) *mcp.CallToolResult {
 	return c.answerExisting(fp, cr.Existing)
 }
 
+// deferClaim leaves the call's key to the handler, which claims it in its
+// own transaction (IdempotencyOptions.ClaimInHandler).
+func (c *call) deferClaim() *mcp.CallToolResult {
+	k, fp, res, ok := c.scopedKey()
+	if ok {
+		c.txClaim = claim{held: true, key: k, fp: fp}
+	}
+	return res
+}
+
+// adoptTxClaim claims the key the handler was to claim in its transaction
+// and did not record under (its business error rolled back with the
+// claim, or it does not claim keys), so the runtime records the outcome.
+// When another call holds the key by now the outcome is answered without
+// being recorded, and logged.
+func (c *call) adoptTxClaim() {
+	k := c.txClaim
+	c.txClaim.held = false
+	cr, err := c.r.cfg.idem.Claim(c.ctx, k.key, k.fp, c.r.now(), c.r.cfg.idemLease)
+	if err == nil && cr.Claimed {
+		c.claim = k
+		return
+	}
+	c.r.cfg.logger.WarnContext(c.ctx, "mcpwrite: the outcome of a call whose handler did not record it could not be recorded; a retry with this key may run it again",
+		"tool", k.key.Tool, "tenant", k.key.Tenant, "client_request_id", c.ctl.key, "error", err)
+}
+
 // scopedKey is the call's idempotency key, scoped to its caller and tool,
 // and the fingerprint of its arguments. ok is false when there is nothing
 // to claim (no client_request_id or no store; res nil) or the fingerprint

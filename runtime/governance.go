@@ -524,7 +524,39 @@ func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (
 			copyPath(stored.ProtoReflect(), fresh.ProtoReflect(), f.ProtoPath())
 		}
 	}
-	resp, err := wt.bind.Invoke(ctx, stored)
+	// The handler may check the state and record the outcome under its own
+	// lock, in its transaction (Outcome with a ProposalID).
+	var ws []mcpwriteimpl.Warning
+	if obj, es := r.parseArgs(p.Arguments); len(es) == 0 {
+		_, b := wt.splitControl(obj)
+		ws = r.warnings(wt, b)
+	}
+	ap := &Outcome{ProposalID: p.ID, ApplyToken: p.ApplyStartedAt, StateDigest: p.StateDigest, Now: r.now(), render: func(resp proto.Message) ([]byte, error) {
+		o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), ws, r.enums, r.jsonNames())
+		if err != nil {
+			return nil, err
+		}
+		return r.render(ctx, name, o), nil
+	}}
+	resp, err := wt.bind.Invoke(context.WithValue(ctx, outcomeKey{}, ap), stored)
+	if errors.Is(err, proposal.ErrStale) {
+		// The state changed after the check above, before the write locked it.
+		abort()
+		now, ok, es := r.entityState(ctx, wt.doc.Name, stored)
+		e := staleState("proposal_id", fmt.Sprintf("Proposal %q", p.ID), EntityState{Target: p.Target, Summary: p.StateSummary}, now, ok && len(es) == 0)
+		e.Details["proposal_id"] = p.ID
+		c.offerFreshProposal(p, e)
+		return r.errorResult(ctx, name, stored, Errors{e}), nil
+	}
+	if errors.Is(err, proposal.ErrNotApplying) {
+		// Another apply took this one over; its outcome is the proposal's.
+		finished = true
+		return r.supersededApply(ctx, name, p), nil
+	}
+	if err == nil && ap.recorded {
+		finished = true
+		return toolResult(ap.body, false), nil
+	}
 	if err != nil {
 		es, class := r.handlerError(ctx, wt, stored, err)
 		body := r.errorBody(ctx, name, stored, es)
@@ -534,17 +566,26 @@ func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (
 		abort()
 		return toolResult(body, true), nil
 	}
-	var ws []mcpwriteimpl.Warning
-	if obj, es := r.parseArgs(p.Arguments); len(es) == 0 {
-		_, b := wt.splitControl(obj)
-		ws = r.warnings(wt, b)
-	}
 	o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), ws, r.enums, r.jsonNames())
 	if err != nil {
 		abort()
 		return r.errorResult(ctx, name, stored, Errors{r.internal(ctx, name, fmt.Errorf("marshal response: %w", err))}), nil
 	}
 	return finish(r.render(ctx, name, o), false), nil
+}
+
+// supersededApply answers an apply that rolled back because another apply
+// of the proposal took it over: the proposal's result once that apply
+// finished, else that it is still being applied.
+func (r *registry) supersededApply(ctx context.Context, name string, p *proposal.Proposal) *mcp.CallToolResult {
+	cur, err := r.cfg.proposals.Get(ctx, p.ID, p.Tenant, p.Principal, r.now())
+	if err == nil && cur.State == proposal.StateApplied {
+		return r.replay(ctx, name, cur.Result, cur.ResultIsError, time.Time{})
+	}
+	if err == nil || errors.Is(err, proposal.ErrExpired) {
+		err = proposal.ErrBusy
+	}
+	return r.errorResult(ctx, name, nil, Errors{r.proposalError(ctx, name, p.ID, err)})
 }
 
 // staleness re-derives the request from the proposal's arguments and compares

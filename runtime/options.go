@@ -43,6 +43,8 @@ type config struct {
 	idemSet        bool
 	idemTTL        time.Duration
 	idemLease      time.Duration
+	// claimInHandler: IdempotencyOptions.ClaimInHandler.
+	claimInHandler bool
 	// maxStoredResponse bounds the result bytes kept for one replay.
 	maxStoredResponse int
 	proposals         proposal.Store
@@ -162,6 +164,16 @@ type IdempotencyOptions struct {
 	// that says the call completed and its result was too large to keep,
 	// so a retry never runs the call again.
 	MaxStoredResponse int
+	// ClaimInHandler lets the handler claim the key of a write that needs
+	// no confirmation inside its own transaction (Outcome.ClaimInTx), so
+	// the claim, the write and the recorded outcome commit together: one
+	// commit per keyed write, and a crash before it leaves no claim behind.
+	// Set it for handlers that do (the handler claims through the
+	// authoritative store before writing). A business error rolls the
+	// claim back; the runtime then claims the key to record the error. A
+	// handler that answers a keyed write without recording it is logged
+	// once and its tool's keys are claimed by the runtime from then on.
+	ClaimInHandler bool
 }
 
 // WithIdempotency configures client_request_id handling. Zero fields keep
@@ -182,6 +194,9 @@ func WithIdempotency(o IdempotencyOptions) Option {
 		}
 		if o.MaxStoredResponse > 0 {
 			c.maxStoredResponse = o.MaxStoredResponse
+		}
+		if o.ClaimInHandler {
+			c.claimInHandler = true
 		}
 	}
 }

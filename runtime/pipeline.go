@@ -3,6 +3,7 @@ package runtime
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -191,6 +192,9 @@ type call struct {
 	// the user's answer (nil otherwise).
 	answered *confirmState
 	claim    claim
+	// txClaim is the key the handler claims in its transaction
+	// (IdempotencyOptions.ClaimInHandler); held says there is one.
+	txClaim claim
 }
 
 // newCall starts the state of a call of wt by rc; ctx carries rc when
@@ -366,7 +370,11 @@ func (c *call) run() *mcp.CallToolResult {
 	if route == routeInCall {
 		lease += r.cfg.elicitTimeout
 	}
-	if res := c.claimKey(lease); res != nil {
+	if route == routeDirect && r.cfg.claimInHandler && !c.wt.noTxClaim.Load() {
+		if res := c.deferClaim(); res != nil {
+			return res
+		}
+	} else if res := c.claimKey(lease); res != nil {
 		return res
 	}
 
@@ -402,6 +410,9 @@ func (c *call) run() *mcp.CallToolResult {
 type answer struct {
 	body    []byte
 	isError bool
+	// res, when set, is the whole answer (the record holding the key); the
+	// call holds no claim.
+	res *mcp.CallToolResult
 	// keep: the answer is the call's outcome (a success, a business error,
 	// a proposal), recorded under the claim so that a retry replays it;
 	// otherwise the claim is released so that a retry runs the call again.
@@ -412,6 +423,9 @@ type answer struct {
 // releases the claim, and returns the answer. An answer that cannot be
 // stored is answered as UNAVAILABLE, never as what it was.
 func (c *call) record(a answer) *mcp.CallToolResult {
+	if a.res != nil {
+		return a.res
+	}
 	if !a.keep {
 		c.release()
 		return toolResult(a.body, a.isError)
@@ -449,18 +463,37 @@ func (c *call) conclude(d confirmDecision) *mcp.CallToolResult {
 func (c *call) execute() answer {
 	r, wt, name := c.r, c.wt, c.name()
 	var out *Outcome
-	if c.claim.held {
-		// The handler may record the outcome in its own transaction.
-		out = &Outcome{Key: c.claim.key, Fingerprint: c.claim.fp, Now: r.now(), TTL: r.cfg.idemTTL, render: func(resp proto.Message) ([]byte, error) {
-			o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), r.warnings(wt, c.body), r.enums, r.jsonNames())
-			if err != nil {
-				return nil, err
-			}
-			return r.render(c.ctx, name, o), nil
-		}}
+	if c.claim.held || c.txClaim.held {
+		// The handler may record the outcome in its own transaction (and
+		// claim the key there first).
+		k := c.claim
+		if c.txClaim.held {
+			k = c.txClaim
+		}
+		out = &Outcome{Key: k.key, Fingerprint: k.fp, Now: r.now(), TTL: r.cfg.idemTTL, Lease: r.cfg.idemLease, ClaimInTx: c.txClaim.held,
+			render: func(resp proto.Message) ([]byte, error) {
+				o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), r.warnings(wt, c.body), r.enums, r.jsonNames())
+				if err != nil {
+					return nil, err
+				}
+				return r.render(c.ctx, name, o), nil
+			}}
 		c.ctx = context.WithValue(c.ctx, outcomeKey{}, out)
 	}
-	resp, es, class := c.invoke()
+	resp, es, class, held := c.invoke()
+	if held != nil {
+		c.txClaim.held = false
+		return answer{res: c.answerExisting(c.txClaim.fp, held)}
+	}
+	if c.txClaim.held && len(es) == 0 && !out.recorded && !wt.noTxClaim.Swap(true) {
+		r.cfg.logger.ErrorContext(c.ctx, "mcpwrite: IdempotencyOptions.ClaimInHandler is set but the handler does not record keyed writes in its transaction; the runtime claims this tool's keys from now on",
+			"tool", name)
+	}
+	if c.txClaim.held && (len(es) == 0 && !out.recorded || len(es) > 0 && class == classBusiness) {
+		// The handler's transaction did not record this outcome (a business
+		// error rolls back with the claim): the runtime records it.
+		c.adoptTxClaim()
+	}
 	if len(es) > 0 {
 		// A business error is an outcome; a transient or internal one is not.
 		return c.failure(es, class == classBusiness)
@@ -482,21 +515,27 @@ func (c *call) execute() answer {
 // envelope entries with their class: a resolver that fails during the retry
 // keeps its own class (a transient lookup failure is not stored as an
 // outcome; an internal one is logged with its cause and trace_id).
-func (c *call) invoke() (proto.Message, Errors, errClass) {
+//
+// held is the record that holds the key when the handler's own claim found
+// it taken (idempotency.HeldError).
+func (c *call) invoke() (resp proto.Message, es Errors, class errClass, held *idempotency.Record) {
 	r, wt, m := c.r, c.wt, c.m
 	for attempt := uint32(0); ; attempt++ {
 		resp, err := wt.bind.Invoke(c.ctx, m)
 		if err == nil {
-			return resp, nil, classBusiness
+			return resp, nil, classBusiness, nil
+		}
+		if held := (*idempotency.HeldError)(nil); errors.As(err, &held) && c.txClaim.held {
+			return nil, nil, classBusiness, held.Record
 		}
 		if status.Code(err) != codes.Aborted || attempt >= wt.doc.RetryOnConflict {
 			es, class := r.handlerError(c.ctx, wt, m, err)
-			return nil, es, class
+			return nil, es, class, nil
 		}
 		// Only a call that is not a dry run gets here.
 		fresh, es, class := c.prepare(nil)
 		if len(es) > 0 {
-			return nil, es, class
+			return nil, es, class, nil
 		}
 		m = fresh
 	}

@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -56,6 +57,10 @@ type registry struct {
 type writeTool struct {
 	bind *mcpwriteimpl.Tool
 	doc  *schemadoc.Tool
+	// noTxClaim: the handler answered a keyed write without recording it
+	// in its transaction, so it does not claim keys there
+	// (IdempotencyOptions.ClaimInHandler); the runtime claims them.
+	noTxClaim atomic.Bool
 	// optionalDescription: the input schema has an optional "description"
 	// property, whose absence earns a MISSING_DESCRIPTION warning.
 	optionalDescription bool

@@ -355,6 +355,14 @@ func (r *registry) schemaHandler(ctx context.Context, req *mcp.CallToolRequest) 
 		// The proto's buf.validate rules, per field.
 		o = append(o, member{"rules", d.Rules})
 	}
+	if d.DecidedBy != "" {
+		// The proto signal that made the tool what it is.
+		o = append(o, member{"decided_by", d.DecidedBy})
+	}
+	if len(d.LongDescriptions) > 0 {
+		// Descriptions cut short in the schemas, in full.
+		o = append(o, member{"long_descriptions", longDescriptions(d.LongDescriptions)})
+	}
 	if len(d.Vocabularies) > 0 {
 		// Fields of live vocabularies, with the caller's values.
 		rc, _ := r.requestContext(ctx, req)

@@ -123,7 +123,7 @@ func crashRound(t *testing.T, pool *pgxpool.Pool, bin, dsn, point string, wantRe
 	ctx := context.Background()
 	prefix := fmt.Sprintf("crash_%s_%d_%d", strings.ReplaceAll(point, "-", "_"), round, time.Now().UnixNano()%1e9)
 	t.Cleanup(func() {
-		_, _ = pool.Exec(context.Background(), fmt.Sprintf("DROP TABLE IF EXISTS %[1]s_state, %[1]s_outbox, %[1]s_idem, %[1]s_proposals CASCADE", prefix))
+		_, _ = pool.Exec(context.Background(), fmt.Sprintf("DROP TABLE IF EXISTS %[1]s_relationships, %[1]s_properties, %[1]s_elements, %[1]s_state, %[1]s_outbox, %[1]s_schema_migrations, %[1]s_idem, %[1]s_proposals CASCADE", prefix))
 	})
 	keys := []string{"key-1", "key-2", "key-3"}
 	first := startCrashServer(t, bin, dsn, prefix, point+":3")
@@ -180,7 +180,7 @@ func crashRound(t *testing.T, pool *pgxpool.Pool, bin, dsn, point string, wantRe
 	}
 
 	// Counted from the database.
-	rows, err := pool.Query(ctx, fmt.Sprintf(`SELECT e->>'id' FROM %s_state, jsonb_array_elements(state->'elements') e WHERE tenant = 'tenant-dev'`, prefix))
+	rows, err := pool.Query(ctx, fmt.Sprintf(`SELECT id FROM %s_elements WHERE tenant = 'tenant-dev'`, prefix))
 	if err != nil {
 		t.Fatal(err)
 	}

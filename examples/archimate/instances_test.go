@@ -62,7 +62,7 @@ func newClusterWith(t testing.TB, n int, signingKeys [][]byte) *cluster {
 	t.Cleanup(pool.Close)
 	prefix := fmt.Sprintf("cluster_%d", time.Now().UnixNano()%1e12)
 	t.Cleanup(func() {
-		_, _ = pool.Exec(context.Background(), fmt.Sprintf("DROP TABLE IF EXISTS %[1]s_state, %[1]s_outbox, %[1]s_idem, %[1]s_proposals CASCADE", prefix))
+		_, _ = pool.Exec(context.Background(), fmt.Sprintf("DROP TABLE IF EXISTS %[1]s_relationships, %[1]s_properties, %[1]s_elements, %[1]s_state, %[1]s_outbox, %[1]s_schema_migrations, %[1]s_idem, %[1]s_proposals CASCADE", prefix))
 	})
 	idem := idempg.New(pool, idempg.WithTable(prefix+"_idem"))
 	props := proposalpg.New(pool, proposalpg.WithTable(prefix+"_proposals"))
@@ -77,7 +77,7 @@ func newClusterWith(t testing.TB, n int, signingKeys [][]byte) *cluster {
 	c := &cluster{hits: make([]atomic.Int64, n), pool: pool, table: prefix}
 	var backends []*url.URL
 	for i := range n {
-		repo, err := pgdomain.New(pool, idem, prefix)
+		repo, err := pgdomain.New(pool, idem, prefix, pgdomain.WithProposals(props))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,7 +89,7 @@ func newClusterWith(t testing.TB, n int, signingKeys [][]byte) *cluster {
 		cache := idempotency.NewLayered(idempotency.NewMemoryStore(), redisstore.New(rdb, redisstore.WithPrefix(prefix+":")))
 		s, err := server.New(repo,
 			runtime.WithRequestContextFunc(runtime.StaticRequestContext(devRC)),
-			runtime.WithIdempotency(runtime.IdempotencyOptions{Store: idempotency.NewLayered(cache, idem)}),
+			runtime.WithIdempotency(runtime.IdempotencyOptions{Store: idempotency.NewLayered(cache, idem), ClaimInHandler: true}),
 			runtime.WithProposals(props, 0),
 			runtime.WithSecrets(nil, signingKeys[i%len(signingKeys)]))
 		if err != nil {
@@ -184,7 +184,7 @@ func TestSameKeyOverThreeInstancesExecutesOnce(t *testing.T) {
 			t.Fatalf("instance %d served nothing: the proxy did not spread the calls", i)
 		}
 	}
-	elements := c.count(t, `SELECT coalesce(jsonb_array_length(state->'elements'), 0) FROM %s_state WHERE tenant = 'tenant-acme'`)
+	elements := c.count(t, `SELECT count(*) FROM %s_elements WHERE tenant = 'tenant-acme'`)
 	outbox := c.count(t, `SELECT count(*) FROM %s_outbox`)
 	if executed.Load() != 1 || elements != 1 || outbox != 1 {
 		t.Fatalf("executed %d (replayed %d, in progress %d), database: %d elements, %d outbox rows; want 1, 1, 1",
@@ -222,7 +222,7 @@ func TestProposalAcrossInstances(t *testing.T) {
 			spread++
 		}
 	}
-	if spread < 2 || c.count(t, `SELECT coalesce(jsonb_array_length(state->'elements'), 0) FROM %s_state WHERE tenant = 'tenant-acme'`) != 0 {
+	if spread < 2 || c.count(t, `SELECT count(*) FROM %s_elements WHERE tenant = 'tenant-acme'`) != 0 {
 		t.Fatalf("proposal and apply served by %d instances; element still there or not spread", spread)
 	}
 }
@@ -265,7 +265,7 @@ func TestConfirmationRoundTripAcrossInstances(t *testing.T) {
 				t.Fatalf("ask and answer served by %d instances, user asked %d times; want 2 and 1", served, asked.Load())
 			}
 			out := structured(t, res)
-			left := c.count(t, `SELECT coalesce(jsonb_array_length(state->'elements'), 0) FROM %s_state WHERE tenant = 'tenant-acme'`)
+			left := c.count(t, `SELECT count(*) FROM %s_elements WHERE tenant = 'tenant-acme'`)
 			if tt.wantCode == "" {
 				if res.IsError || out["id"] != id || left != 0 {
 					t.Fatalf("answer %v, %d elements left", out, left)

@@ -33,7 +33,7 @@ func TestPostgresAnswersInvalidTypesAndMissingElementsInContext(t *testing.T) {
 	t.Cleanup(pool.Close)
 	prefix := fmt.Sprintf("errctx_%d", time.Now().UnixNano()%1e12)
 	t.Cleanup(func() {
-		_, _ = pool.Exec(context.Background(), fmt.Sprintf("DROP TABLE IF EXISTS %[1]s_state, %[1]s_outbox, %[1]s_idem CASCADE", prefix))
+		_, _ = pool.Exec(context.Background(), fmt.Sprintf("DROP TABLE IF EXISTS %[1]s_relationships, %[1]s_properties, %[1]s_elements, %[1]s_state, %[1]s_outbox, %[1]s_schema_migrations, %[1]s_idem CASCADE", prefix))
 	})
 	idem := idempg.New(pool, idempg.WithTable(prefix+"_idem"))
 	repo, err := pgdomain.New(pool, idem, prefix)

@@ -158,7 +158,7 @@ func TestReplayAcrossServerProcessRestart(t *testing.T) {
 	t.Cleanup(func() {
 		pool, err := pgxpool.New(context.Background(), dsn)
 		if err == nil {
-			_, _ = pool.Exec(context.Background(), fmt.Sprintf("DROP TABLE IF EXISTS %[1]s_state, %[1]s_outbox, %[1]s_idem, %[1]s_proposals CASCADE", prefix))
+			_, _ = pool.Exec(context.Background(), fmt.Sprintf("DROP TABLE IF EXISTS %[1]s_relationships, %[1]s_properties, %[1]s_elements, %[1]s_state, %[1]s_outbox, %[1]s_schema_migrations, %[1]s_idem, %[1]s_proposals CASCADE", prefix))
 			pool.Close()
 		}
 	})

@@ -49,7 +49,7 @@ func pgRepo(t *testing.T) (*pgxpool.Pool, *idempg.Store, *pgdomain.Repository, s
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_, _ = pool.Exec(context.Background(), "DROP TABLE IF EXISTS "+idemTable+", "+prefix+"_state, "+prefix+"_outbox CASCADE")
+		_, _ = pool.Exec(context.Background(), "DROP TABLE IF EXISTS "+idemTable+", "+prefix+"_relationships, "+prefix+"_properties, "+prefix+"_elements, "+prefix+"_state, "+prefix+"_outbox, "+prefix+"_schema_migrations CASCADE")
 	})
 	return pool, idem, repo, idemTable
 }

@@ -56,6 +56,10 @@ type builder struct {
 	// jsonNames: the file's services speak protojson field names
 	// (field_naming: JSON_NAME); every message model follows.
 	jsonNames bool
+	// aip is the context of the request being built (aip_*.go).
+	aip aipState
+	// resources are the google.api.resource patterns by type (aip_desc.go).
+	resources map[string][]string
 }
 
 func ext[T proto.Message](opts proto.Message, xt protoreflect.ExtensionType) T {
@@ -347,7 +351,7 @@ func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.Tool
 	}
 	t.description = tr.GetDescription()
 	if t.description == "" {
-		t.description = cleanComment(m.Comments.Leading.String())
+		t.description = plainLinks(cleanComment(m.Comments.Leading.String()))
 	}
 	if t.description == "" {
 		t.description = t.title + "."
@@ -367,10 +371,10 @@ func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.Tool
 		}
 	}
 	t.kind = tr.GetKind()
-	if t.kind == mcpwritev1.ToolRules_KIND_UNSPECIFIED {
-		t.kind = kindFromName(string(m.Desc.Name()))
-	}
 	t.classification = tr.GetClassification()
+	if t.kind == mcpwritev1.ToolRules_KIND_UNSPECIFIED && !b.classifyTool(t) {
+		return nil
+	}
 	if t.classification == mcpwritev1.ToolRules_CLASSIFICATION_UNSPECIFIED {
 		switch t.kind {
 		case mcpwritev1.ToolRules_CREATE:
@@ -465,7 +469,7 @@ func (b *builder) toolBody(t *toolModel) *toolModel {
 			b.probs.methodf(m, "result %q is not a field of %s", t.result, m.Output.Desc.FullName())
 		}
 	}
-	t.input = b.message(m.Input, nil)
+	t.input = b.requestModel(t)
 	if t.input == nil {
 		return nil
 	}

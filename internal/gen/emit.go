@@ -212,7 +212,7 @@ func (e *emitter) toolBinding(sm *serviceModel, t *toolModel) *jen.Statement {
 	in := t.method.Input.GoIdent
 	decode := jen.Nil()
 	if t.input.agentFacing {
-		decode = jen.Id(decodeName(t.input.proto))
+		decode = jen.Id(decodeName(t.input))
 	}
 	call := e.rt("NewTool").Index(e.q(in))
 	var enrich jen.Code

@@ -12,19 +12,20 @@ import (
 // decodeFunc emits the strict, typed decoder of one agent-facing message: it
 // reads every exposed field, checks constraints and reports every problem.
 func (e *emitter) decodeFunc(m *messageModel) {
-	fieldsVar := fieldsVarName(m.proto)
+	fieldsVar := fieldsVarName(m)
 	var names []jen.Code
 	for _, f := range m.agentFields() {
 		names = append(names, jen.Lit(f.agentName))
 	}
 	e.decl(jen.Var().Id(fieldsVar).Op("=").Index().String().Values(names...))
 	params := jen.Params(jen.Id("d").Op("*").Add(e.rt("Decoder")), jen.Id("obj").Op("*").Add(e.rt("Object")), jen.Id("m").Op("*").Add(e.q(m.proto.GoIdent)))
-	e.decl(jen.Func().Id(decodeName(m.proto)).Add(params).BlockFunc(func(g *jen.Group) {
-		g.Id("d").Dot("Known").Call(jen.Id("obj"), jen.Id(fieldsVar))
+	e.decl(jen.Func().Id(decodeName(m)).Add(params).BlockFunc(func(g *jen.Group) {
+		e.knownCall(g, m, fieldsVar)
 		for _, f := range m.agentFields() {
 			e.decodeField(g, f)
 		}
 		e.oneofChecks(g, m)
+		e.updateMaskCheck(g, m)
 		e.requiredWhenChecks(g, m)
 	}))
 }
@@ -201,7 +202,7 @@ func (e *emitter) readValue(g *jen.Group, f *fieldModel, vf *protogen.Field, src
 			if nested {
 				b.Add(d("Enter", key))
 			}
-			b.Id(decodeName(vf.Message)).Call(jen.Id("d"), jen.Id("o"), jen.Id("x"))
+			b.Id(decodeName(f.child)).Call(jen.Id("d"), jen.Id("o"), jen.Id("x"))
 			if nested {
 				b.Add(d("Leave"))
 			}
@@ -297,7 +298,7 @@ func (e *emitter) keyConstraints(g *jen.Group, f *fieldModel) {
 		g.Add(d("MaxLength", jen.Id("k"), mk, code(*k.maxLen)))
 	}
 	if k.pattern != "" {
-		name := patternVarName(f.msg.proto, f.proto, true)
+		name := patternVarName(f.msg, f.proto, true)
 		e.patterns[name] = k.pattern
 		g.Add(d("Pattern", jen.Id("k"), mk, jen.Id(name)))
 	}
@@ -318,7 +319,7 @@ func (e *emitter) constraints(g *jen.Group, f *fieldModel, key jen.Code) {
 		g.Add(d("MaxLength", key, x, code(*r.maxLength)))
 	}
 	if r.pattern != nil {
-		name := patternVarName(f.msg.proto, f.proto, false)
+		name := patternVarName(f.msg, f.proto, false)
 		e.patterns[name] = *r.pattern
 		g.Add(d("Pattern", key, x, jen.Id(name)))
 	}

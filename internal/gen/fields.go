@@ -2,6 +2,7 @@ package gen
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -47,17 +48,22 @@ func valueField(f *protogen.Field) *protogen.Field {
 // message builds (once) the model of a message reached from agent input.
 // path is the chain of fields from the request root, for cycle messages.
 func (b *builder) message(m *protogen.Message, via *protogen.Field) *messageModel {
-	name := m.Desc.FullName()
+	return b.messageAs(m, via, b.variantOf(via))
+}
+
+// messageAs builds (once) the model of m in one variant (aip_identity.go).
+func (b *builder) messageAs(m *protogen.Message, via *protogen.Field, variant string) *messageModel {
+	name := m.Desc.FullName() + protoreflect.FullName(variant)
 	if mm, ok := b.messages[name]; ok {
 		return mm
 	}
 	if b.building[name] {
-		b.probs.fieldf(via, "message %s is recursive and cannot be part of an agent request; mark the field hidden", name)
+		b.refuse(via, fmt.Sprintf("message %s is recursive and cannot be part of an agent request", m.Desc.FullName()), "mark the field hidden")
 		return nil
 	}
 	b.building[name] = true
 	defer delete(b.building, name)
-	mm := &messageModel{proto: m}
+	mm := &messageModel{proto: m, variant: variant}
 	for _, f := range m.Fields {
 		if fm := b.field(mm, f); fm != nil {
 			mm.fields = append(mm.fields, fm)
@@ -170,11 +176,17 @@ func (b *builder) fieldName(f *protogen.Field) string {
 func (b *builder) field(mm *messageModel, f *protogen.Field) *fieldModel {
 	rules := ext[*mcpwritev1.FieldRules](f.Desc.Options(), mcpwritev1.E_Field)
 	outputOnly, requiredBehavior := fieldBehaviors(f)
+	outputOnly, requiredBehavior, hide := b.identityBehavior(mm, f, outputOnly, requiredBehavior)
 	fm := &fieldModel{proto: f, msg: mm, agentName: b.fieldName(f), required: requiredBehavior}
+	if hide {
+		fm.mode = modeHidden
+		return fm
+	}
 	fm.desc = cleanComment(f.Comments.Leading.String())
 	if fm.desc == "" {
 		fm.desc = cleanComment(f.Comments.Trailing.String())
 	}
+	fm.desc = b.agentDesc(f, fm.desc)
 	vf := valueField(f)
 	switch k := rules.GetKind().(type) {
 	case nil:
@@ -276,11 +288,13 @@ func (b *builder) agentField(fm *fieldModel) bool {
 	if vf.Message != nil {
 		switch {
 		case vf.Message.Desc.FullName() == "google.protobuf.Any":
-			b.probs.fieldf(f, "google.protobuf.Any cannot be agent-supplied; mark the field hidden or derived with a resolver")
+			b.refuse(f, "google.protobuf.Any cannot be agent-supplied", "mark the field hidden or derived with a resolver")
 			return false
 		case isWKT(vf):
 		default:
+			b.aip.path = append(b.aip.path, f)
 			fm.child = b.message(vf.Message, f)
+			b.aip.path = b.aip.path[:len(b.aip.path)-1]
 			if fm.child == nil {
 				return false
 			}

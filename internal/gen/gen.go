@@ -101,6 +101,13 @@ func Generate(p *protogen.Plugin, cfg Config) error {
 	wg.Wait()
 	for _, o := range outs {
 		probs.list = append(probs.list, o.probs.list...)
+		// Fields taken as OUTPUT_ONLY from their comment are warned about
+		// even under strict: the schema is as the API documents it.
+		for _, w := range commentOutputOnlyWarnings(o.fm) {
+			if cfg.Warn != nil {
+				fmt.Fprintf(cfg.Warn, "protoc-gen-mcpwrite: warning: %s: %s\n", o.f.Desc.Path(), w)
+			}
+		}
 		for _, w := range o.warns {
 			if cfg.Strict {
 				probs.addf("%s: %s", o.f.Desc.Path(), w)
@@ -111,6 +118,9 @@ func Generate(p *protogen.Plugin, cfg Config) error {
 		if cfg.VendorNotes && cfg.Warn != nil {
 			for _, s := range o.doc.Services {
 				for _, t := range s.Tools {
+					if t.DecidedBy != "" {
+						fmt.Fprintf(cfg.Warn, "protoc-gen-mcpwrite: note: %s: tool %s: %s %s from %s\n", o.f.Desc.Path(), t.Name, t.Kind, t.Classification, t.DecidedBy)
+					}
 					for _, n := range VendorNotes(t.Name, t.InputSchema) {
 						fmt.Fprintf(cfg.Warn, "protoc-gen-mcpwrite: note: %s: %s\n", o.f.Desc.Path(), n)
 					}

@@ -25,6 +25,7 @@ const (
 // since the emitters reach runtime identifiers through rt alone.
 var runtimeIdents = map[string]protogen.GoImportPath{
 	"Call":                   implPkg,
+	"CheckUpdateMask":        implPkg,
 	"CodeMissingRequired":    implPkg,
 	"ContextCausationID":     implPkg,
 	"ContextClientRequestID": implPkg,

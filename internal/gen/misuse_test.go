@@ -504,7 +504,7 @@ message Req { string name = 1; }`,
 message Req {
   google.protobuf.Any payload = 1;
 }`,
-			want: `bad.proto: message bad.v1.Req: field payload: google.protobuf.Any cannot be agent-supplied; mark the field hidden or derived with a resolver`,
+			want: `bad.proto: tool do: payload: google.protobuf.Any cannot be agent-supplied (declared in bad.proto, message bad.v1.Req); mark bad.v1.Req.payload hidden or derived with a resolver`,
 		},
 		{
 			name: "a recursive message agent-supplied",
@@ -516,7 +516,7 @@ message Node {
 message Req {
   Node root = 1;
 }`,
-			want: `bad.proto: message bad.v1.Node: field children: message bad.v1.Node is recursive and cannot be part of an agent request; mark the field hidden`,
+			want: `bad.proto: tool do: root.children: message bad.v1.Node is recursive and cannot be part of an agent request (declared in bad.proto, message bad.v1.Node); mark bad.v1.Node.children hidden`,
 		},
 		{
 			name: "a tool option on a streaming method",

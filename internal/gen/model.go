@@ -37,6 +37,9 @@ type fileModel struct {
 	messages  []*messageModel
 	enums     []*enumTable
 	resolvers []*resolverModel
+	// commentOutputOnly are the fields taken as OUTPUT_ONLY from their
+	// "Output only." comment (aip_identity.go), warned about.
+	commentOutputOnly []*protogen.Field
 	// firstTable is the first alias table made for each enum: responses
 	// render an enum the way inputs spell it.
 	firstTable map[protoreflect.FullName]*enumTable
@@ -74,7 +77,10 @@ type toolModel struct {
 	description    string
 	kind           mcpwritev1.ToolRules_Kind
 	classification mcpwritev1.ToolRules_Classification
-	confirmation   mcpwritev1.ToolRules_Confirmation
+	// decidedBy names the signal that decided kind and classification when
+	// the tool option sets no kind (aip_classify.go); "" otherwise.
+	decidedBy    string
+	confirmation mcpwritev1.ToolRules_Confirmation
 	// elicitFallback: what an elicitation the client cannot show becomes.
 	elicitFallback mcpwritev1.ToolRules_ElicitFallback
 	// confirmationMessage: the template of the question the user is asked.
@@ -98,7 +104,16 @@ type toolModel struct {
 
 // messageModel is a request message or a message nested in one.
 type messageModel struct {
-	proto  *protogen.Message
+	proto *protogen.Message
+	// variant is "" or the standard method whose resource this model is
+	// (aip_identity.go): its Go names carry it.
+	variant string
+	// owned are the fields the server owns, which the agent is told so
+	// when it sends one (aip_identity.go).
+	owned []ownedField
+	// mask: the request of an Update tool whose update_mask is checked
+	// against its resource (aip_update.go); nil otherwise.
+	mask   *maskCheck
 	fields []*fieldModel
 	// agentFacing: at least one field (transitively) is agent-supplied.
 	agentFacing bool

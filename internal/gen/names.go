@@ -103,16 +103,16 @@ func getterName(f *protogen.Field) string { return "Get" + f.GoName }
 func registerName(sm *serviceModel) string { return "Register" + sm.proto.GoName + "Tools" }
 
 // decodeName is the decoder of an agent-facing message: decodeCreateElementRequest.
-func decodeName(m *protogen.Message) string { return "decode" + m.GoIdent.GoName }
+func decodeName(m *messageModel) string { return "decode" + m.goName() }
 
 // fieldsVarName is the variable listing a message's agent fields, for the
 // decoder's unknown-field check.
-func fieldsVarName(m *protogen.Message) string { return "fields" + m.GoIdent.GoName }
+func fieldsVarName(m *messageModel) string { return "fields" + m.goName() }
 
 // patternVarName is the compiled pattern of a field's values, or of its map
 // keys (key).
-func patternVarName(m *protogen.Message, f *protogen.Field, key bool) string {
-	name := "pattern" + m.GoIdent.GoName + f.GoName
+func patternVarName(m *messageModel, f *protogen.Field, key bool) string {
+	name := "pattern" + m.goName() + f.GoName
 	if key {
 		name += "Key"
 	}
@@ -122,7 +122,7 @@ func patternVarName(m *protogen.Message, f *protogen.Field, key bool) string {
 // enrichName is the function that fills the server-supplied fields of a
 // message for one service: enrichPlannerCreateTaskRequest.
 func enrichName(sm *serviceModel, m *messageModel) string {
-	return "enrich" + sm.proto.GoName + m.proto.GoIdent.GoName
+	return "enrich" + sm.proto.GoName + m.goName()
 }
 
 // fillVarName is the variable an unconditional fill reads a value into.

@@ -17,6 +17,9 @@ func (t *toolModel) isRead() bool { return t.kind == mcpwritev1.ToolRules_READ }
 // are resolved.
 func (b *builder) readTool(t *toolModel) *toolModel {
 	m, tr := t.method, t.rules
+	if tr == nil { // expose: ALL, classified a read from its proto
+		tr = &mcpwritev1.ToolRules{}
+	}
 	ok := true
 	if t.classification != mcpwritev1.ToolRules_READ_ONLY {
 		b.probs.methodf(m, "kind READ is classified READ_ONLY; remove classification %s", t.classification)

@@ -58,6 +58,7 @@ func document(fm *fileModel) schemadoc.Document {
 }
 
 func toolDoc(t *toolModel) schemadoc.Tool {
+	long := map[string]string{}
 	td := schemadoc.Tool{
 		Name:                t.name,
 		Method:              string(t.method.Desc.FullName()),
@@ -66,6 +67,7 @@ func toolDoc(t *toolModel) schemadoc.Tool {
 		Kind:                t.kindName(),
 		Classification:      t.classificationName(),
 		Confirmation:        t.confirmationName(),
+		DecidedBy:           t.decidedBy,
 		ElicitFallback:      elicitFallback(t),
 		ConfirmationMessage: t.confirmationMessage,
 		PreviewUnless:       previewUnless(t),
@@ -74,10 +76,13 @@ func toolDoc(t *toolModel) schemadoc.Tool {
 		Result:              t.result,
 		NextSteps:           t.nextSteps,
 		RetryOnConflict:     t.retry,
-		InputSchema:         mustJSON(inputSchema(t)),
-		OutputSchema:        mustJSON(outputSchema(t)),
+		InputSchema:         mustJSON(agentDescriptions(inputSchema(t), "input", long)),
+		OutputSchema:        mustJSON(agentDescriptions(outputSchema(t), "output", long)),
 		RequiredFields:      []string{},
 		OptionalFields:      []string{},
+	}
+	if len(long) > 0 {
+		td.LongDescriptions = long
 	}
 	var walk func(m *messageModel, prefix, protoPrefix string, seen map[*messageModel]bool)
 	walk = func(m *messageModel, prefix, protoPrefix string, seen map[*messageModel]bool) {

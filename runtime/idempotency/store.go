@@ -149,3 +149,11 @@ type Filler interface {
 func TruncateTime(t time.Time) time.Time {
 	return t.UTC().Truncate(Precision)
 }
+
+// HeldError is what a handler that claims a key in its own transaction
+// (runtime.Outcome.ClaimInTx) returns when the key is held: Record is the
+// record that holds it, which the runtime answers (a replay, a reused key,
+// a call in progress).
+type HeldError struct{ Record *Record }
+
+func (e *HeldError) Error() string { return "idempotency: key held by an earlier call" }

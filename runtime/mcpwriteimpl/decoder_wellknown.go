@@ -114,6 +114,10 @@ func (d *Decoder) FieldMask(v *Value, key string) (*fieldmaskpb.FieldMask, bool)
 	}
 	for _, p := range strings.Split(v.Str, ",") {
 		p = strings.TrimSpace(p)
+		if p == "*" { // AIP-134: replace the whole resource
+			fm.Paths = append(fm.Paths, p)
+			continue
+		}
 		snake, ok := maskPathToSnake(p)
 		if !ok {
 			d.report(key, &ErrorEntry{

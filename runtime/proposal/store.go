@@ -108,6 +108,10 @@ var (
 	// ErrNotApplying: FinishApply or AbortApply of a proposal that is not in
 	// StateApplying (it was never begun, or was already finished or aborted).
 	ErrNotApplying = errors.New("proposal: not being applied")
+	// ErrStale: a handler applying the proposal found, under the lock its
+	// write takes, that the entity is no longer in the state the user
+	// confirmed (runtime.Outcome.StateDigest); it wrote nothing.
+	ErrStale = errors.New("proposal: the entity changed since the proposal was confirmed")
 )
 
 // IDPrefix starts every id minted by NewID, so ids are recognisable in logs

@@ -65,6 +65,12 @@ type Tool struct {
 	Kind           string `json:"kind"`           // CREATE, UPDATE, DELETE, ACTION
 	Classification string `json:"classification"` // SAFE_CREATE, ...
 	Confirmation   string `json:"confirmation"`   // DIRECT, PROPOSAL, ELICIT
+	// DecidedBy names the proto signal that decided Kind and
+	// Classification when the tool option sets no kind (an
+	// idempotency_level, a google.api.http binding, an AIP standard-method
+	// shape, an irreversible verb, or the method name); "" when the tool
+	// option sets the kind.
+	DecidedBy string `json:"decided_by,omitempty"`
 	// ElicitFallback is "REFUSE" when a confirmation the client cannot show
 	// refuses the call instead of storing a proposal (the default, "").
 	ElicitFallback string `json:"elicit_fallback,omitempty"`
@@ -85,11 +91,15 @@ type Tool struct {
 	NextSteps       []string        `json:"next_steps,omitempty"`
 	RetryOnConflict uint32          `json:"retry_on_conflict,omitempty"`
 	InputSchema     json.RawMessage `json:"input_schema"`
-	OutputSchema    json.RawMessage `json:"output_schema"`
-	Examples        []Example       `json:"examples,omitempty"`
-	RequiredFields  []string        `json:"required_fields"`
-	OptionalFields  []string        `json:"optional_fields"`
-	ServerFills     []ServerFill    `json:"server_fills,omitempty"`
+	// LongDescriptions holds the full text of each schema description cut
+	// to its first sentences for agents, by schema path
+	// ("input.task.http_request.headers", "output.name").
+	LongDescriptions map[string]string `json:"long_descriptions,omitempty"`
+	OutputSchema     json.RawMessage   `json:"output_schema"`
+	Examples         []Example         `json:"examples,omitempty"`
+	RequiredFields   []string          `json:"required_fields"`
+	OptionalFields   []string          `json:"optional_fields"`
+	ServerFills      []ServerFill      `json:"server_fills,omitempty"`
 	// RequiredWhen lists the optional fields that become required when
 	// another field holds one of some values.
 	RequiredWhen []RequiredWhen `json:"required_when,omitempty"`

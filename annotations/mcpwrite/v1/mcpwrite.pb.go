@@ -766,8 +766,14 @@ type ServiceRules struct {
 	// The elicit_fallback of tools that do not set one.
 	// Example: `default_elicit_fallback: REFUSE`.
 	DefaultElicitFallback *ToolRules_ElicitFallback `protobuf:"varint,14,opt,name=default_elicit_fallback,json=defaultElicitFallback,enum=mcpwrite.v1.ToolRules_ElicitFallback" json:"default_elicit_fallback,omitempty"`
-	unknownFields         protoimpl.UnknownFields
-	sizeCache             protoimpl.SizeCache
+	// With expose: ALL, also classify a method as a read (kind READ) from its
+	// name alone (Get*, List*, Search*, BatchGet*) when no proto-native signal
+	// (idempotency_level NO_SIDE_EFFECTS, a google.api.http get binding)
+	// says so. Off by default: a name is a guess. See docs/existing-apis.md.
+	// Example: `infer_reads_from_names: true`.
+	InferReadsFromNames *bool `protobuf:"varint,30,opt,name=infer_reads_from_names,json=inferReadsFromNames" json:"infer_reads_from_names,omitempty"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
 }
 
 func (x *ServiceRules) Reset() {
@@ -889,6 +895,13 @@ func (x *ServiceRules) GetDefaultElicitFallback() ToolRules_ElicitFallback {
 		return *x.DefaultElicitFallback
 	}
 	return ToolRules_ELICIT_FALLBACK_UNSPECIFIED
+}
+
+func (x *ServiceRules) GetInferReadsFromNames() bool {
+	if x != nil && x.InferReadsFromNames != nil {
+		return *x.InferReadsFromNames
+	}
+	return false
 }
 
 // ToolRules describe one tool: a write, or a read (kind READ).
@@ -2455,7 +2468,7 @@ var File_mcpwrite_v1_mcpwrite_proto protoreflect.FileDescriptor
 
 const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\n" +
-	"\x1amcpwrite/v1/mcpwrite.proto\x12\vmcpwrite.v1\x1a google/protobuf/descriptor.proto\"\x95\a\n" +
+	"\x1amcpwrite/v1/mcpwrite.proto\x12\vmcpwrite.v1\x1a google/protobuf/descriptor.proto\"\xca\a\n" +
 	"\fServiceRules\x128\n" +
 	"\x06expose\x18\x01 \x01(\x0e2 .mcpwrite.v1.ServiceRules.ExposeR\x06expose\x12E\n" +
 	"\vtool_naming\x18\x02 \x01(\x0e2$.mcpwrite.v1.ServiceRules.ToolNamingR\n" +
@@ -2474,7 +2487,8 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\x0fomit_apply_tool\x18\n" +
 	" \x01(\bR\romitApplyTool\x12!\n" +
 	"\fdiscard_tool\x18\v \x01(\tR\vdiscardTool\x12]\n" +
-	"\x17default_elicit_fallback\x18\x0e \x01(\x0e2%.mcpwrite.v1.ToolRules.ElicitFallbackR\x15defaultElicitFallback\"8\n" +
+	"\x17default_elicit_fallback\x18\x0e \x01(\x0e2%.mcpwrite.v1.ToolRules.ElicitFallbackR\x15defaultElicitFallback\x123\n" +
+	"\x16infer_reads_from_names\x18\x1e \x01(\bR\x13inferReadsFromNames\"8\n" +
 	"\x06Expose\x12\x16\n" +
 	"\x12EXPOSE_UNSPECIFIED\x10\x00\x12\r\n" +
 	"\tANNOTATED\x10\x01\x12\a\n" +

@@ -1,11 +1,16 @@
 // Package pgdomain keeps the reference example's architecture repository in
-// PostgreSQL. Each write runs in one transaction that locks the tenant's
-// state, applies the domain's rules (package domain), stores the new state,
-// appends an outbox row (the fact other systems consume) and, for a keyed
-// call, records the idempotency outcome (runtime.OutcomeFrom with
-// pgstore's TxStore): the write, its fact and its key commit together or
-// not at all. Writes of one tenant are serialised; tenants do not block
-// each other.
+// PostgreSQL, as rows: elements, their properties and relationships
+// (migrations/). A write runs in one transaction that claims its
+// idempotency key (when the runtime leaves the claim to it), reads and
+// locks only the rows the domain's rules look at (the write's footprint),
+// applies those rules (package domain) to them, writes the rows that
+// changed, appends an outbox row (the fact other systems consume) and
+// records the idempotency outcome (runtime.OutcomeFrom with pgstore's
+// TxStore) or, for a proposal's apply, the proposal's outcome (checked
+// against the state the user confirmed under the write's locks, fenced by
+// the apply's token: the proposal store's TxStore): claim, write, fact
+// and outcome commit together or not at all. Writes to different elements
+// of one tenant do not wait for each other.
 package pgdomain
 
 import (
@@ -14,12 +19,8 @@ import (
 	"fmt"
 	"regexp"
 
-	"log/slog"
-
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
@@ -27,18 +28,25 @@ import (
 	archimatev1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1/archimatev1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
 	idempg "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency/pgstore"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
+	proposalpg "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal/pgstore"
 )
 
 // Repository implements archimatev1mcpwrite.ArchitectureServiceHandler on
 // PostgreSQL.
 type Repository struct {
-	pool   *pgxpool.Pool
-	idem   *idempg.Store
-	prefix string
-	// Fault, when set, is called at "inside-tx" (the write done, before the
-	// commit) and "after-commit" (before the answer): crash tests kill the
-	// process there.
+	pool      *pgxpool.Pool
+	idem      *idempg.Store
+	proposals *proposalpg.Store
+	prefix    string
+	sql       sqlText
+	// Fault, when set, is called at "before-claim" and "after-claim" (a key
+	// claimed in the write's transaction), "before-read" and "locked" (before
+	// and after the write reads and locks its rows), "inside-tx" (the write
+	// done, before the commit) and "after-commit" (before the answer): crash
+	// tests kill the process there, stall tests hold a write there.
 	Fault func(point string)
 }
 
@@ -46,36 +54,29 @@ var _ archimatev1mcpwrite.ArchitectureServiceHandler = (*Repository)(nil)
 
 var prefixRE = regexp.MustCompile(`^[a-z][a-z0-9_]{0,40}$`)
 
+// Option configures New.
+type Option func(*Repository)
+
+// WithProposals records the outcome of a proposal's apply in the write's
+// transaction (runtime.Apply), in props, which must be the proposal store
+// the tools use, on the same database.
+func WithProposals(props *proposalpg.Store) Option {
+	return func(r *Repository) { r.proposals = props }
+}
+
 // New returns a repository whose tables start with prefix ("archimate"
-// gives archimate_state and archimate_outbox). idem must be the store the
-// tools claim keys in, so outcomes recorded here are the ones they replay.
-func New(pool *pgxpool.Pool, idem *idempg.Store, prefix string) (*Repository, error) {
+// gives archimate_elements, archimate_outbox, ...). idem must be the store
+// the tools claim keys in, so outcomes recorded here are the ones they
+// replay.
+func New(pool *pgxpool.Pool, idem *idempg.Store, prefix string, opts ...Option) (*Repository, error) {
 	if !prefixRE.MatchString(prefix) {
 		return nil, fmt.Errorf("pgdomain: invalid table prefix %q", prefix)
 	}
-	return &Repository{pool: pool, idem: idem, prefix: prefix}, nil
-}
-
-// Migrate creates the state and outbox tables; it is idempotent.
-func (r *Repository) Migrate(ctx context.Context) error {
-	_, err := r.pool.Exec(ctx, `
-CREATE TABLE IF NOT EXISTS `+r.prefix+`_state (
-    tenant  text   PRIMARY KEY,
-    state   jsonb  NOT NULL,
-    version bigint NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS `+r.prefix+`_outbox (
-    id          bigserial   PRIMARY KEY,
-    tenant      text        NOT NULL,
-    tool        text        NOT NULL,
-    request     jsonb       NOT NULL,
-    response    jsonb       NOT NULL,
-    occurred_at timestamptz NOT NULL DEFAULT now()
-)`)
-	if err != nil {
-		return fmt.Errorf("pgdomain: migrate: %w", err)
+	r := &Repository{pool: pool, idem: idem, prefix: prefix, sql: newSQL(prefix)}
+	for _, o := range opts {
+		o(r)
 	}
-	return nil
+	return r, nil
 }
 
 type metaRequest interface {
@@ -87,57 +88,125 @@ type metaRequest interface {
 func write[Resp proto.Message](ctx context.Context, r *Repository, tool string, req metaRequest, apply func(*domain.Repository) (Resp, error)) (Resp, error) {
 	var zero Resp
 	tenant := req.GetMeta().GetTenantId()
+	out, keyed := runtime.OutcomeFrom(ctx)
+	applying := keyed && out.ProposalID != "" && r.proposals != nil
+	keyed = keyed && out.ProposalID == ""
 	tx, err := r.pool.Begin(ctx)
 	if err != nil {
 		return zero, unavailable(err)
 	}
 	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
-	if _, err := tx.Exec(ctx, `INSERT INTO `+r.prefix+`_state (tenant, state) VALUES ($1, '{}') ON CONFLICT DO NOTHING`, tenant); err != nil {
-		return zero, unavailable(err)
+	if keyed && out.ClaimInTx {
+		r.fault("before-claim")
+		res, err := r.idem.WithTx(tx).Claim(ctx, out.Key, out.Fingerprint, out.Now, out.Lease)
+		if err != nil {
+			return zero, r.storeError(ctx, req, err)
+		}
+		if !res.Claimed {
+			return zero, &idempotency.HeldError{Record: res.Existing}
+		}
+		r.fault("after-claim")
 	}
-	var state []byte
-	if err := tx.QueryRow(ctx, `SELECT state FROM `+r.prefix+`_state WHERE tenant = $1 FOR UPDATE`, tenant).Scan(&state); err != nil {
-		return zero, unavailable(err)
+	r.fault("before-read")
+	fp := footprintOf(req, applying && out.StateDigest != "")
+	before, err := r.load(ctx, tx, tenant, fp)
+	if err != nil {
+		return zero, r.storeError(ctx, req, err)
 	}
+	r.fault("locked")
 	mem := domain.New()
-	if err := mem.Restore(tenant, state); err != nil {
-		return zero, err
+	mem.Load(tenant, before)
+	if applying && out.StateDigest != "" {
+		// The state the user confirmed, checked under the lock this write
+		// holds until it commits.
+		now, ok, err := mem.StatePreview(ctx, tool, req)
+		if err != nil {
+			return zero, err
+		}
+		if !ok || now.Digest != out.StateDigest {
+			return zero, proposal.ErrStale
+		}
 	}
 	resp, err := apply(mem)
 	if err != nil {
-		return zero, err // the domain's answer; nothing was written
+		return zero, explain(ctx, r, tx, tenant, before, apply, err)
 	}
-	next, err := mem.Snapshot(tenant)
+	b := &pgx.Batch{}
+	r.queueChanges(b, tenant, before, mem.Rows(tenant))
+	reqJSON, err := protojson.Marshal(req)
 	if err != nil {
-		return zero, err
+		return zero, notText(req, err)
 	}
-	if _, err := tx.Exec(ctx, `UPDATE `+r.prefix+`_state SET state = $2, version = version + 1 WHERE tenant = $1`, tenant, next); err != nil {
-		return zero, unavailable(err)
+	respJSON, err := protojson.Marshal(resp)
+	if err != nil {
+		return zero, notText(req, err)
 	}
-	reqJSON, _ := protojson.Marshal(req)
-	respJSON, _ := protojson.Marshal(resp)
-	if _, err := tx.Exec(ctx, `INSERT INTO `+r.prefix+`_outbox (tenant, tool, request, response) VALUES ($1, $2, $3, $4)`, tenant, tool, reqJSON, respJSON); err != nil {
-		return zero, unavailable(err)
-	}
-	out, keyed := runtime.OutcomeFrom(ctx)
+	b.Queue(r.sql.insertOutbox, tenant, tool, reqJSON, respJSON)
 	if keyed {
+		// The outcome goes in the same round trip as the rows.
 		body, err := out.Render(resp)
 		if err != nil {
 			return zero, err
 		}
-		if err := r.idem.WithTx(tx).Complete(ctx, out.Key, out.Fingerprint, body, false, out.Now, out.TTL); err != nil {
-			return zero, unavailable(err)
+		if err := r.idem.WithTx(tx).QueueComplete(b, out.Key, out.Fingerprint, body, false, out.Now, out.TTL); err != nil {
+			return zero, err
+		}
+	}
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return zero, r.storeError(ctx, req, err)
+	}
+	if applying {
+		if err := r.recordApply(ctx, tx, req, resp, out); err != nil {
+			return zero, err
 		}
 	}
 	r.fault("inside-tx")
 	if err := tx.Commit(ctx); err != nil {
-		return zero, unavailable(err)
+		return zero, r.storeError(ctx, req, err)
 	}
 	r.fault("after-commit")
-	if keyed {
+	if applying || keyed {
 		out.Recorded()
 	}
 	return resp, nil
+}
+
+// recordApply records the apply's outcome on the proposal, fenced by its
+// token.
+func (r *Repository) recordApply(ctx context.Context, tx pgx.Tx, req, resp proto.Message, out *runtime.Outcome) error {
+	body, err := out.Render(resp)
+	if err != nil {
+		return err
+	}
+	if err := r.proposals.WithTx(tx).FinishApply(ctx, out.ProposalID, out.ApplyToken, body, false); err != nil {
+		if errors.Is(err, proposal.ErrNotApplying) {
+			return err // another apply took this one over: roll back
+		}
+		return r.storeError(ctx, req, err)
+	}
+	return nil
+}
+
+// explain is the domain's answer err to a write, as the in-memory domain
+// gives it: a missing element is answered with the elements of the whole
+// tenant whose name or id is like what was sent, so that answer is
+// recomputed with every element's id, name and type (only then is the
+// tenant read beyond the write's footprint).
+func explain[Resp any](ctx context.Context, r *Repository, q querier, tenant string, before domain.Rows, apply func(*domain.Repository) (Resp, error), err error) error {
+	var e *runtime.ErrorEntry
+	if !errors.As(err, &e) || e.Code != "ELEMENT_NOT_FOUND" {
+		return err
+	}
+	all, lerr := r.withAllElements(ctx, q, tenant, before)
+	if lerr != nil {
+		return unavailable(lerr)
+	}
+	mem := domain.New()
+	mem.Load(tenant, all)
+	if _, err2 := apply(mem); err2 != nil {
+		return err2
+	}
+	return err
 }
 
 func (r *Repository) fault(point string) {
@@ -146,26 +215,26 @@ func (r *Repository) fault(point string) {
 	}
 }
 
-// read runs a read-only domain call on the tenant's committed state.
-func read[T any](ctx context.Context, r *Repository, tenant string, f func(*domain.Repository) (T, error)) (T, error) {
-	var zero T
-	var state []byte
-	err := r.pool.QueryRow(ctx, `SELECT state FROM `+r.prefix+`_state WHERE tenant = $1`, tenant).Scan(&state)
-	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return zero, unavailable(err)
-	}
-	mem := domain.New()
-	if err := mem.Restore(tenant, state); err != nil {
-		return zero, err
-	}
-	return f(mem)
+// read runs a read-only domain call on the committed rows req reads.
+func read[T any](ctx context.Context, r *Repository, tenant string, req proto.Message, f func(*domain.Repository) (T, error)) (T, error) {
+	return readRows(ctx, r, tenant, req, footprintOf(req, true), f)
 }
 
-// unavailable is a database failure: logged with its cause, answered as
-// UNAVAILABLE (the runtime releases the key, so a retry executes once).
-func unavailable(err error) error {
-	slog.Error("archimate: repository database failed", "error", err)
-	return status.Error(codes.Unavailable, "the architecture repository is unavailable; retry with the same client_request_id")
+// readRows runs f on the committed rows of footprint fp, without locks.
+func readRows[T any](ctx context.Context, r *Repository, tenant string, req proto.Message, fp footprint, f func(*domain.Repository) (T, error)) (T, error) {
+	var zero T
+	fp.lock = ""
+	rows, err := r.load(ctx, r.pool, tenant, fp)
+	if err != nil {
+		return zero, r.storeError(ctx, req, err)
+	}
+	mem := domain.New()
+	mem.Load(tenant, rows)
+	v, err := f(mem)
+	if err != nil {
+		return zero, explain(ctx, r, r.pool, tenant, rows, func(m *domain.Repository) (T, error) { return f(m) }, err)
+	}
+	return v, nil
 }
 
 func tenantOf(m proto.Message) string {
@@ -175,128 +244,4 @@ func tenantOf(m proto.Message) string {
 	return ""
 }
 
-func (r *Repository) CreateElement(ctx context.Context, req *archimatev1.CreateElementRequest) (*archimatev1.CreateElementResponse, error) {
-	return write(ctx, r, "createElement", req, func(m *domain.Repository) (*archimatev1.CreateElementResponse, error) {
-		return m.CreateElement(ctx, req)
-	})
-}
-
-func (r *Repository) CreateRelationship(ctx context.Context, req *archimatev1.CreateRelationshipRequest) (*archimatev1.CreateRelationshipResponse, error) {
-	return write(ctx, r, "createRelationship", req, func(m *domain.Repository) (*archimatev1.CreateRelationshipResponse, error) {
-		return m.CreateRelationship(ctx, req)
-	})
-}
-
-func (r *Repository) UpdateElement(ctx context.Context, req *archimatev1.UpdateElementRequest) (*archimatev1.UpdateElementResponse, error) {
-	return write(ctx, r, "updateElement", req, func(m *domain.Repository) (*archimatev1.UpdateElementResponse, error) {
-		return m.UpdateElement(ctx, req)
-	})
-}
-
-func (r *Repository) DeleteElement(ctx context.Context, req *archimatev1.DeleteElementRequest) (*archimatev1.DeleteElementResponse, error) {
-	return write(ctx, r, "deleteElement", req, func(m *domain.Repository) (*archimatev1.DeleteElementResponse, error) {
-		return m.DeleteElement(ctx, req)
-	})
-}
-
-func (r *Repository) CreateCapability(ctx context.Context, req *archimatev1.CreateCapabilityRequest) (*archimatev1.CreateCapabilityResponse, error) {
-	return write(ctx, r, "createCapability", req, func(m *domain.Repository) (*archimatev1.CreateCapabilityResponse, error) {
-		return m.CreateCapability(ctx, req)
-	})
-}
-
-func (r *Repository) CreateCapabilityStructure(ctx context.Context, req *archimatev1.CreateCapabilityStructureRequest) (*archimatev1.CreateCapabilityStructureResponse, error) {
-	return write(ctx, r, "createCapabilityStructure", req, func(m *domain.Repository) (*archimatev1.CreateCapabilityStructureResponse, error) {
-		return m.CreateCapabilityStructure(ctx, req)
-	})
-}
-
-func (r *Repository) AddComponentToCapability(ctx context.Context, req *archimatev1.AddComponentToCapabilityRequest) (*archimatev1.AddComponentToCapabilityResponse, error) {
-	return write(ctx, r, "addComponentToCapability", req, func(m *domain.Repository) (*archimatev1.AddComponentToCapabilityResponse, error) {
-		return m.AddComponentToCapability(ctx, req)
-	})
-}
-
-func (r *Repository) ResolveActiveModel(ctx context.Context, in proto.Message) (string, error) {
-	return domain.New().ResolveActiveModel(ctx, in)
-}
-
-func (r *Repository) ResolveCurrentVersion(ctx context.Context, in proto.Message) (int32, error) {
-	return read(ctx, r, tenantOf(in), func(m *domain.Repository) (int32, error) { return m.ResolveCurrentVersion(ctx, in) })
-}
-
-func (r *Repository) ResolveSourceElementType(ctx context.Context, in proto.Message) (archimatev1.ElementType, error) {
-	return read(ctx, r, tenantOf(in), func(m *domain.Repository) (archimatev1.ElementType, error) {
-		return m.ResolveSourceElementType(ctx, in)
-	})
-}
-
-func (r *Repository) ResolveTargetElementType(ctx context.Context, in proto.Message) (archimatev1.ElementType, error) {
-	return read(ctx, r, tenantOf(in), func(m *domain.Repository) (archimatev1.ElementType, error) {
-		return m.ResolveTargetElementType(ctx, in)
-	})
-}
-
-func (r *Repository) ResolveElementRef(ctx context.Context, in proto.Message, ref string) (runtime.Reference, error) {
-	return read(ctx, r, tenantOf(in), func(m *domain.Repository) (runtime.Reference, error) {
-		return m.ResolveElementRef(ctx, in, ref)
-	})
-}
-
-// PreviewLoss is domain.Repository.PreviewLoss on the committed state.
-func (r *Repository) PreviewLoss(ctx context.Context, tool string, req proto.Message) (string, error) {
-	return read(ctx, r, tenantOf(req), func(m *domain.Repository) (string, error) { return m.PreviewLoss(ctx, tool, req) })
-}
-
-// StatePreview is domain.Repository.StatePreview on the committed state.
-func (r *Repository) StatePreview(ctx context.Context, tool string, req proto.Message) (runtime.EntityState, bool, error) {
-	type result struct {
-		st runtime.EntityState
-		ok bool
-	}
-	res, err := read(ctx, r, tenantOf(req), func(m *domain.Repository) (result, error) {
-		st, ok, err := m.StatePreview(ctx, tool, req)
-		return result{st, ok}, err
-	})
-	return res.st, res.ok, err
-}
-
-// Check is domain.Repository.Check on the committed state: what the write
-// would answer, without writing.
-func (r *Repository) Check(ctx context.Context, _ string, req proto.Message) (map[string]any, error) {
-	_, err := read(ctx, r, tenantOf(req), func(m *domain.Repository) (struct{}, error) {
-		return struct{}{}, domain.Apply(ctx, m, req)
-	})
-	return nil, err
-}
-
-// EnrichError is domain.Repository.EnrichError on the committed state,
-// read only for the answers that need the tenant's elements; when the
-// database fails the error goes out without the context.
-func (r *Repository) EnrichError(ctx context.Context, tool string, req proto.Message, e *runtime.ErrorEntry) {
-	if !domain.ErrorNeedsState(tool, e) {
-		domain.New().EnrichError(ctx, tool, req, e)
-		return
-	}
-	tenant := ""
-	if rc, ok := runtime.RequestContextFrom(ctx); ok {
-		tenant = rc.TenantID
-	}
-	_, err := read(ctx, r, tenant, func(m *domain.Repository) (struct{}, error) {
-		m.EnrichError(ctx, tool, req, e)
-		return struct{}{}, nil
-	})
-	if err != nil {
-		domain.New().EnrichError(ctx, tool, req, e)
-	}
-}
-
-// Outbox returns the tools of the tenant's outbox rows in order, for tests
-// and operators.
-func (r *Repository) Outbox(ctx context.Context, tenant string) ([]string, error) {
-	rows, err := r.pool.Query(ctx, `SELECT tool FROM `+r.prefix+`_outbox WHERE tenant = $1 ORDER BY id`, tenant)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, pgx.RowTo[string])
-}
+func collectStrings(rows pgx.Rows) ([]string, error) { return pgx.CollectRows(rows, pgx.RowTo[string]) }

@@ -212,6 +212,36 @@ func (t *TxStore) CompleteRecord(ctx context.Context, k idempotency.Key, fingerp
 	return t.s.complete(ctx, t.q, k, fingerprint, response, isError, now, ttl)
 }
 
+// QueueComplete queues Complete on b, so a caller sends its write and the
+// outcome in one round trip: b must be sent in the transaction, and the
+// queued statement's error (idempotency.ErrClaimLost when the key is not
+// ours; the caller must roll back) is returned when the batch results are
+// read or closed. The error returned at once is the store's invalid
+// options; nothing is queued then.
+func (t *TxStore) QueueComplete(b *pgx.Batch, k idempotency.Key, fingerprint string, response []byte, isError bool, now time.Time, ttl time.Duration) error {
+	s := t.s
+	if s.err != nil {
+		return s.err
+	}
+	now = idempotency.TruncateTime(now)
+	expires := idempotency.TruncateTime(now.Add(ttl))
+	if response == nil {
+		response = []byte{} // NULL marks an in-progress row
+	}
+	b.Queue(s.doneSQL, k.Tenant, k.Tool, k.Key, fingerprint, response, isError, now, expires).QueryRow(func(row pgx.Row) error {
+		var created time.Time
+		err := row.Scan(&created)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return idempotency.ErrClaimLost
+		}
+		if err != nil {
+			return fmt.Errorf("pgstore: complete: %w", err)
+		}
+		return nil
+	})
+	return nil
+}
+
 // Release implements idempotency.Store inside the transaction.
 func (t *TxStore) Release(ctx context.Context, k idempotency.Key, fingerprint string) error {
 	return t.s.release(ctx, t.q, k, fingerprint)

@@ -54,11 +54,12 @@ func serve() (exitCode int) {
 	pgDSN := flag.String("postgres", "", "PostgreSQL DSN for the durable idempotency and proposal stores (empty: in memory)")
 	redisAddr := flag.String("redis", "", "Redis address of the idempotency cache shared by instances (needs -postgres)")
 	secretFile := flag.String("id-secret-file", "", "file holding the secret (at least 32 bytes) that keys request-scoped ids (default: $MCPWRITE_ID_SECRET, else random per process)")
-	pgPrefix := flag.String("pg-prefix", "", "with -postgres: name every table <prefix>_state, _outbox, _idem, _proposals (default: archimate_state, archimate_outbox and the stores' default tables)")
+	pgPrefix := flag.String("pg-prefix", "", "with -postgres: name every table <prefix>_elements, _relationships, _properties, _outbox, _schema_migrations, _idem, _proposals (default: archimate_elements, ... and the stores' default tables)")
 	lease := flag.Duration("lease", 0, "how long a claimed client_request_id stays in progress before a retry takes it over (default 30s)")
+	applyLease := flag.Duration("apply-lease", 0, "with -postgres: how long a proposal's apply may run before another apply takes it over (default 2m; the one taken over cannot commit)")
 	otelStdout := flag.Bool("otel-stdout", false, "export OpenTelemetry traces and metrics of every tool call as JSON to standard output (standard error when serving stdio, whose standard output carries the protocol)")
 	flag.Parse()
-	repo, stores, err := durableStores(context.Background(), *pgDSN, *redisAddr, *pgPrefix)
+	repo, stores, err := durableStores(context.Background(), *pgDSN, *redisAddr, *pgPrefix, *applyLease)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -117,11 +118,11 @@ func idSecret(file, env string) ([]byte, error) {
 
 // durableStores wires the repository and the two-layer idempotency of the
 // design: in memory without -postgres; with it, the repository on
-// PostgreSQL (pgdomain: write, outbox row and idempotency outcome in one
+// PostgreSQL (pgdomain: claim, write, outbox row and idempotency outcome in one
 // transaction), an in-process cache, optionally Redis shared by instances,
 // and PostgreSQL as the authoritative idempotency store (7 days);
 // proposals live in PostgreSQL too.
-func durableStores(ctx context.Context, dsn, redisAddr, prefix string) (server.Domain, []runtime.Option, error) {
+func durableStores(ctx context.Context, dsn, redisAddr, prefix string, applyLease time.Duration) (server.Domain, []runtime.Option, error) {
 	if dsn == "" {
 		if redisAddr != "" {
 			return nil, nil, fmt.Errorf("-redis is a cache in front of PostgreSQL: set -postgres too")
@@ -142,7 +143,7 @@ func durableStores(ctx context.Context, dsn, redisAddr, prefix string) (server.D
 		return nil, nil, fmt.Errorf("-postgres: %w", err)
 	}
 	var idemOpts []idempg.Option
-	var propOpts []proposalpg.Option
+	propOpts := []proposalpg.Option{proposalpg.WithApplyLease(applyLease)}
 	domainPrefix := "archimate"
 	if prefix != "" {
 		idemOpts = append(idemOpts, idempg.WithTable(prefix+"_idem"))
@@ -156,7 +157,7 @@ func durableStores(ctx context.Context, dsn, redisAddr, prefix string) (server.D
 	if err := props.Migrate(ctx); err != nil {
 		return nil, nil, fmt.Errorf("migrate proposal table: %w", err)
 	}
-	repo, err := pgdomain.New(pool, idem, domainPrefix)
+	repo, err := pgdomain.New(pool, idem, domainPrefix, pgdomain.WithProposals(props))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -173,7 +174,10 @@ func durableStores(ctx context.Context, dsn, redisAddr, prefix string) (server.D
 		cache = idempotency.NewLayered(cache, redisstore.New(redis.NewClient(redisstore.ClientOptions(redisAddr))))
 	}
 	return repo, []runtime.Option{
-		runtime.WithIdempotency(runtime.IdempotencyOptions{Store: idempotency.NewLayered(cache, authoritative), TTL: idempotency.DefaultDurableTTL}),
+		// Writes that need no confirmation claim their key in the
+		// repository's transaction: claim, write, outbox row and outcome
+		// commit once, and the caches stay off that path.
+		runtime.WithIdempotency(runtime.IdempotencyOptions{Store: idempotency.NewLayered(cache, authoritative), TTL: idempotency.DefaultDurableTTL, ClaimInHandler: true}),
 		runtime.WithProposals(props, 0),
 	}, nil
 }
@@ -205,7 +209,9 @@ func crashAt(spec string) (func(string), error) {
 	}, nil
 }
 
-// crashStore kills the process before or after claiming a key.
+// crashStore kills the process before or after claiming a key the runtime
+// claims (a write that needs confirmation); the repository calls the same
+// hook around the claims it takes in its transaction.
 type crashStore struct {
 	idempotency.Store
 	crash func(string)

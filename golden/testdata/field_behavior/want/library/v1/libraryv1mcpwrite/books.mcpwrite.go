@@ -77,8 +77,13 @@ func (a *clientAdapterLibraryService) AddBook(ctx context.Context, in *v1.AddBoo
 
 var fieldsBook = []string{"title", "isbn", "pages", "author"}
 
+var ownedBook = map[string]string{
+	"name":               "IDENTIFIER: the server names the resource on create",
+	"create_time_millis": "OUTPUT_ONLY: the server sets it",
+}
+
 func decodeBook(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Book) {
-	d.Known(obj, fieldsBook)
+	d.KnownOwned(obj, fieldsBook, ownedBook)
 	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "title"); ok {
 			m.Title = x
@@ -108,8 +113,12 @@ func decodeBook(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Book) {
 
 var fieldsAddBookRequest = []string{"book", "request_id"}
 
+var ownedAddBookRequest = map[string]string{
+	"catalogued_by": "OUTPUT_ONLY: the server sets it",
+}
+
 func decodeAddBookRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.AddBookRequest) {
-	d.Known(obj, fieldsAddBookRequest)
+	d.KnownOwned(obj, fieldsAddBookRequest, ownedAddBookRequest)
 	if v := obj.Get("book"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if o, ok := d.Object(v, "book"); ok {
 			x := new(v1.Book)

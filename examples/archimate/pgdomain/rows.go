@@ -1,0 +1,359 @@
+package pgdomain
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/jackc/pgx/v5"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/domain"
+	archimatev1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/suggest"
+)
+
+// footprint is what a request reads of its tenant: the rows the domain's
+// rules look at to decide it. A write loads (and locks) exactly these.
+type footprint struct {
+	ids       []string // elements by id
+	model     string   // the model names are looked up in
+	names     []string // name keys in model
+	norms     []string // normalised names in model (references by name)
+	sameModel []string // name keys in the model of the element ids (a rename)
+	relIDs    []string // relationships by id
+	attached  []string // relationships touching these element ids
+	lock      string   // row lock of the loaded elements ("" for reads)
+}
+
+const (
+	lockShare  = "FOR KEY SHARE OF e"     // creates: the referenced rows stay
+	lockUpdate = "FOR NO KEY UPDATE OF e" // updates: relationships may still point at them
+	lockDelete = "FOR UPDATE OF e"        // deletes
+)
+
+// refFootprint is what resolving the references refs in model reads: the
+// elements with such an id, or such a name up to case and separators.
+func refFootprint(model string, refs ...string) footprint {
+	f := footprint{model: model}
+	for _, ref := range refs {
+		if ref == "" {
+			continue
+		}
+		f.ids = append(f.ids, ref)
+		f.names = append(f.names, domain.NameKey(ref))
+		if n := suggest.Normalize(ref); n != "" {
+			f.norms = append(f.norms, n)
+		}
+	}
+	return f
+}
+
+// footprintOf is the footprint of req; withState adds what StatePreview
+// reads (the relationships of an updated element).
+func footprintOf(req proto.Message, withState bool) footprint {
+	var f footprint
+	switch req := req.(type) {
+	case *archimatev1.CreateElementRequest:
+		f = footprint{ids: []string{req.GetId()}, model: req.GetModelId(), names: []string{domain.NameKey(req.GetName())}, lock: lockShare}
+		if p := req.GetParentId(); p != "" {
+			f.ids = append(f.ids, p)
+		}
+	case *archimatev1.CreateRelationshipRequest:
+		f = footprint{ids: []string{req.GetSourceId(), req.GetTargetId()}, relIDs: []string{req.GetId()}, lock: lockShare}
+	case *archimatev1.UpdateElementRequest:
+		f = footprint{ids: []string{req.GetId()}, lock: lockUpdate}
+		if req.Name != nil {
+			f.sameModel = []string{domain.NameKey(req.GetName())}
+		}
+		if withState {
+			f.attached = []string{req.GetId()}
+		}
+	case *archimatev1.DeleteElementRequest:
+		f = footprint{ids: []string{req.GetId()}, attached: []string{req.GetId()}, lock: lockDelete}
+	case *archimatev1.CreateCapabilityRequest:
+		f = footprint{ids: []string{req.GetId()}, model: req.GetModelId(), names: []string{domain.NameKey(req.GetName())}, lock: lockShare}
+	case *archimatev1.CreateCapabilityStructureRequest:
+		f = footprint{model: req.GetModelId(), lock: lockShare}
+		f.ids = append(f.ids, req.GetId())
+		for i := range req.GetValueStreams() {
+			f.ids = append(f.ids, fmt.Sprintf("%s-vs-%d", req.GetId(), i+1))
+		}
+		for i := range req.GetSubCapabilities() {
+			f.ids = append(f.ids, fmt.Sprintf("%s-sub-%d", req.GetId(), i+1))
+		}
+		for _, n := range append(append([]string{req.GetName()}, req.GetValueStreams()...), req.GetSubCapabilities()...) {
+			f.names = append(f.names, domain.NameKey(n))
+		}
+		for _, id := range f.ids {
+			f.relIDs = append(f.relIDs, id+"-rel")
+		}
+	case *archimatev1.AddComponentToCapabilityRequest:
+		f = footprint{model: req.GetModelId(), lock: lockShare}
+		f.ids = append(f.ids, req.GetId())
+		for i := range req.GetServices() {
+			f.ids = append(f.ids, fmt.Sprintf("%s-svc-%d", req.GetId(), i+1))
+		}
+		for _, id := range f.ids {
+			f.relIDs = append(f.relIDs, id+"-rel")
+		}
+		f.ids = append(f.ids, req.GetCapabilityId())
+		for _, n := range append([]string{req.GetComponentName()}, req.GetServices()...) {
+			f.names = append(f.names, domain.NameKey(n))
+		}
+	}
+	return f
+}
+
+// elementColumns are the columns an element is read from, properties as
+// one jsonb object.
+const elementColumns = `e.id, e.model_id, e.type, e.layer, e.name, e.description, e.parent_id, e.version, e.born,
+ (SELECT coalesce(jsonb_object_agg(p.key, p.value), '{}') FROM %[1]s_properties p WHERE p.tenant = e.tenant AND p.element_id = e.id)`
+
+// sqlText holds the repository's statements, built once for its prefix.
+type sqlText struct {
+	loadElements, loadRelationships, allElements          string
+	insertElements, insertProperties, insertRelationships string
+	updateElement, deleteProperties                       string
+	deleteElements, deleteRelationships, insertOutbox     string
+}
+
+func newSQL(p string) sqlText {
+	cols := fmt.Sprintf(elementColumns, p)
+	return sqlText{
+		// Each part of the union is one index scan, whatever the tenant's
+		// size: by id, by name key or normalised name in the model, and by
+		// name key in the model of the ids (a rename).
+		loadElements: `SELECT ` + cols + ` FROM ` + p + `_elements e WHERE e.tenant = $1 AND e.id IN (
+   SELECT i.id FROM ` + p + `_elements i WHERE i.tenant = $1 AND i.id = ANY($2)
+   UNION ALL SELECT k.id FROM ` + p + `_elements k WHERE k.tenant = $1 AND k.model_id = $3 AND k.name_key = ANY($4)
+   UNION ALL SELECT o.id FROM ` + p + `_elements o WHERE o.tenant = $1 AND o.model_id = $3 AND o.name_norm = ANY($6)
+   UNION ALL SELECT n.id FROM ` + p + `_elements m JOIN ` + p + `_elements n ON n.tenant = m.tenant AND n.model_id = m.model_id
+     WHERE m.tenant = $1 AND m.id = ANY($2) AND n.name_key = ANY($5))`,
+		loadRelationships: `SELECT id, type, source_id, target_id, name, description FROM ` + p + `_relationships
+ WHERE tenant = $1 AND (id = ANY($2) OR source_id = ANY($3) OR target_id = ANY($3))`,
+		allElements: `SELECT id, model_id, type, name FROM ` + p + `_elements WHERE tenant = $1`,
+		insertElements: `INSERT INTO ` + p + `_elements (tenant, id, model_id, type, layer, name, name_key, name_norm, description, parent_id, version, born)
+ SELECT $1, u.id, u.model_id, u.type, u.layer, u.name, u.name_key, u.name_norm, u.description, u.parent_id, u.version,
+        CASE WHEN u.born > 0 THEN u.born ELSE nextval('` + p + `_births') END
+ FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::int[], $12::bigint[])
+   AS u(id, model_id, type, layer, name, name_key, name_norm, description, parent_id, version, born)`,
+		insertProperties: `INSERT INTO ` + p + `_properties (tenant, element_id, key, value)
+ SELECT $1, u.element_id, u.key, u.value FROM unnest($2::text[], $3::text[], $4::text[]) AS u(element_id, key, value)
+ ON CONFLICT (tenant, element_id, key) DO UPDATE SET value = EXCLUDED.value`,
+		insertRelationships: `INSERT INTO ` + p + `_relationships (tenant, id, type, source_id, target_id, name, description)
+ SELECT $1, u.id, u.type, u.source_id, u.target_id, u.name, u.description
+ FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS u(id, type, source_id, target_id, name, description)`,
+		updateElement: `UPDATE ` + p + `_elements SET model_id = $3, type = $4, layer = $5, name = $6, name_key = $7, name_norm = $8,
+ description = $9, parent_id = $10, version = $11 WHERE tenant = $1 AND id = $2`,
+		deleteProperties:    `DELETE FROM ` + p + `_properties WHERE tenant = $1 AND element_id = $2 AND key = ANY($3)`,
+		deleteElements:      `DELETE FROM ` + p + `_elements WHERE tenant = $1 AND id = ANY($2)`,
+		deleteRelationships: `DELETE FROM ` + p + `_relationships WHERE tenant = $1 AND id = ANY($2)`,
+		insertOutbox:        `INSERT INTO ` + p + `_outbox (tenant, tool, request, response) VALUES ($1, $2, $3, $4)`,
+	}
+}
+
+// querier is a pool or a transaction.
+type querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+// load reads the footprint's rows (locking the elements when f.lock says
+// so): the elements first, then the relationships, so a delete sees every
+// relationship committed before it locked the element.
+func (r *Repository) load(ctx context.Context, q querier, tenant string, f footprint) (domain.Rows, error) {
+	out := domain.Rows{Born: map[string]uint64{}}
+	query := r.sql.loadElements
+	if f.lock != "" {
+		query += " " + f.lock
+	}
+	rows, err := q.Query(ctx, query, tenant, nonNil(f.ids), f.model, nonNil(f.names), nonNil(f.sameModel), nonNil(f.norms))
+	if err != nil {
+		return out, err
+	}
+	for rows.Next() {
+		var (
+			e          archimatev1.Element
+			typ, layer string
+			born       int64
+			props      map[string]string
+		)
+		if err := rows.Scan(&e.Id, &e.ModelId, &typ, &layer, &e.Name, &e.Description, &e.ParentId, &e.Version, &born, &props); err != nil {
+			rows.Close()
+			return out, err
+		}
+		e.Type = archimatev1.ElementType(archimatev1.ElementType_value[typ])
+		e.Layer = archimatev1.Layer(archimatev1.Layer_value[layer])
+		if len(props) > 0 {
+			e.Properties = props
+		}
+		out.Elements = append(out.Elements, &e)
+		out.Born[e.GetId()] = uint64(born)
+	}
+	if err := rows.Err(); err != nil {
+		return out, err
+	}
+	if len(f.relIDs) == 0 && len(f.attached) == 0 {
+		return out, nil
+	}
+	rows, err = q.Query(ctx, r.sql.loadRelationships, tenant, nonNil(f.relIDs), nonNil(f.attached))
+	if err != nil {
+		return out, err
+	}
+	out.Relationships, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (*archimatev1.Relationship, error) {
+		var rel archimatev1.Relationship
+		var typ string
+		err := row.Scan(&rel.Id, &typ, &rel.SourceId, &rel.TargetId, &rel.Name, &rel.Description)
+		rel.Type = archimatev1.RelationshipType(archimatev1.RelationshipType_value[typ])
+		return &rel, err
+	})
+	return out, err
+}
+
+// withAllElements adds the tenant's other elements (id, model, type and
+// name: what a not-found answer's suggestions read) to rows.
+func (r *Repository) withAllElements(ctx context.Context, q querier, tenant string, rows domain.Rows) (domain.Rows, error) {
+	have := map[string]bool{}
+	for _, e := range rows.Elements {
+		have[e.GetId()] = true
+	}
+	res, err := q.Query(ctx, r.sql.allElements, tenant)
+	if err != nil {
+		return rows, err
+	}
+	all, err := pgx.CollectRows(res, func(row pgx.CollectableRow) (*archimatev1.Element, error) {
+		var e archimatev1.Element
+		var typ string
+		err := row.Scan(&e.Id, &e.ModelId, &typ, &e.Name)
+		e.Type = archimatev1.ElementType(archimatev1.ElementType_value[typ])
+		return &e, err
+	})
+	if err != nil {
+		return rows, err
+	}
+	out := domain.Rows{Elements: slices.Clone(rows.Elements), Born: maps.Clone(rows.Born), Relationships: rows.Relationships}
+	for _, e := range all {
+		if !have[e.GetId()] {
+			out.Elements = append(out.Elements, e)
+		}
+	}
+	return out, nil
+}
+
+// queueChanges queues the statements that turn before into after: only
+// the rows that differ are written.
+func (r *Repository) queueChanges(b *pgx.Batch, tenant string, before, after domain.Rows) {
+	oldEls := map[string]*archimatev1.Element{}
+	for _, e := range before.Elements {
+		oldEls[e.GetId()] = e
+	}
+	oldRels := map[string]*archimatev1.Relationship{}
+	for _, rel := range before.Relationships {
+		oldRels[rel.GetId()] = rel
+	}
+	var newEls []*archimatev1.Element
+	var newRels []*archimatev1.Relationship
+	keptEls, keptRels := map[string]bool{}, map[string]bool{}
+	for _, e := range after.Elements {
+		keptEls[e.GetId()] = true
+		old, ok := oldEls[e.GetId()]
+		switch {
+		case !ok:
+			newEls = append(newEls, e)
+		case !proto.Equal(old, e):
+			r.queueUpdate(b, tenant, old, e)
+		}
+	}
+	for _, rel := range after.Relationships {
+		keptRels[rel.GetId()] = true
+		if old, ok := oldRels[rel.GetId()]; !ok {
+			newRels = append(newRels, rel)
+		} else if !proto.Equal(old, rel) {
+			// The domain never changes a relationship; replace it if it did.
+			b.Queue(r.sql.deleteRelationships, tenant, []string{rel.GetId()})
+			newRels = append(newRels, rel)
+		}
+	}
+	var goneRels, goneEls []string
+	for id := range oldRels {
+		if !keptRels[id] {
+			goneRels = append(goneRels, id)
+		}
+	}
+	for id := range oldEls {
+		if !keptEls[id] {
+			goneEls = append(goneEls, id)
+		}
+	}
+	if len(goneRels) > 0 {
+		slices.Sort(goneRels)
+		b.Queue(r.sql.deleteRelationships, tenant, goneRels)
+	}
+	if len(goneEls) > 0 {
+		slices.Sort(goneEls)
+		b.Queue(r.sql.deleteElements, tenant, goneEls)
+	}
+	r.queueInsert(b, tenant, newEls, nil, newRels)
+}
+
+// queueUpdate rewrites one element's row and the properties that changed.
+func (r *Repository) queueUpdate(b *pgx.Batch, tenant string, old, e *archimatev1.Element) {
+	b.Queue(r.sql.updateElement, tenant, e.GetId(), e.GetModelId(), e.GetType().String(), e.GetLayer().String(),
+		e.GetName(), domain.NameKey(e.GetName()), suggest.Normalize(e.GetName()), e.GetDescription(), e.GetParentId(), e.GetVersion())
+	var ids, keys, vals, gone []string
+	for _, k := range slices.Sorted(maps.Keys(e.GetProperties())) {
+		if v, ok := old.GetProperties()[k]; !ok || v != e.GetProperties()[k] {
+			ids, keys, vals = append(ids, e.GetId()), append(keys, k), append(vals, e.GetProperties()[k])
+		}
+	}
+	for k := range old.GetProperties() {
+		if _, ok := e.GetProperties()[k]; !ok {
+			gone = append(gone, k)
+		}
+	}
+	if len(keys) > 0 {
+		b.Queue(r.sql.insertProperties, tenant, ids, keys, vals)
+	}
+	if len(gone) > 0 {
+		b.Queue(r.sql.deleteProperties, tenant, e.GetId(), gone)
+	}
+}
+
+// queueInsert inserts elements (born numbers from born, else from the
+// sequence), their properties and relationships, one statement each.
+func (r *Repository) queueInsert(b *pgx.Batch, tenant string, els []*archimatev1.Element, born map[string]uint64, rels []*archimatev1.Relationship) {
+	if len(els) > 0 {
+		n := len(els)
+		id, model, typ, layer, name, key, norm, desc, parent := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+		version, births := make([]int32, n), make([]int64, n)
+		var pid, pkey, pval []string
+		for i, e := range els {
+			id[i], model[i], typ[i], layer[i] = e.GetId(), e.GetModelId(), e.GetType().String(), e.GetLayer().String()
+			name[i], key[i], norm[i] = e.GetName(), domain.NameKey(e.GetName()), suggest.Normalize(e.GetName())
+			desc[i], parent[i], version[i], births[i] = e.GetDescription(), e.GetParentId(), e.GetVersion(), int64(born[e.GetId()])
+			for _, k := range slices.Sorted(maps.Keys(e.GetProperties())) {
+				pid, pkey, pval = append(pid, e.GetId()), append(pkey, k), append(pval, e.GetProperties()[k])
+			}
+		}
+		b.Queue(r.sql.insertElements, tenant, id, model, typ, layer, name, key, norm, desc, parent, version, births)
+		if len(pid) > 0 {
+			b.Queue(r.sql.insertProperties, tenant, pid, pkey, pval)
+		}
+	}
+	if len(rels) > 0 {
+		n := len(rels)
+		id, typ, src, dst, name, desc := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+		for i, rel := range rels {
+			id[i], typ[i], src[i], dst[i], name[i], desc[i] = rel.GetId(), rel.GetType().String(), rel.GetSourceId(), rel.GetTargetId(), rel.GetName(), rel.GetDescription()
+		}
+		b.Queue(r.sql.insertRelationships, tenant, id, typ, src, dst, name, desc)
+	}
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -1,0 +1,164 @@
+package gen
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"google.golang.org/genproto/googleapis/api/annotations"
+	"google.golang.org/protobuf/compiler/protogen"
+	"google.golang.org/protobuf/proto"
+
+	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
+)
+
+// Resource identity (docs/existing-apis.md). The resource message of an
+// Update tool (the request's resource field beside its update_mask) is
+// modelled apart from the same message elsewhere, as the variant
+// variantUpdate: there the resource's name (its IDENTIFIER field, or the
+// field google.api.resource's name_field names, "name" by default) is the
+// agent's to set and required, since it says which resource to update,
+// even when it is OUTPUT_ONLY; and IMMUTABLE fields are absent, since an
+// update cannot change them. Elsewhere (Create) an IDENTIFIER field is the
+// server's, like an OUTPUT_ONLY one. A key naming a field the server owns
+// is refused with the reason, not as a bare unknown field.
+
+// variantUpdate is the variant of an Update tool's resource message; it is
+// the suffix of its generated Go names (decodeBookForUpdate).
+const variantUpdate = "ForUpdate"
+
+// ownedField is a field the server owns, with why, for the agent.
+type ownedField struct {
+	name string // agent-facing name
+	why  string
+}
+
+// goName is the message model's part of generated Go names.
+func (m *messageModel) goName() string { return m.proto.GoIdent.GoName + m.variant }
+
+// updateResourceOf returns the resource field of an UPDATE tool's request:
+// a resource field beside a FieldMask update_mask, or a field whose message
+// carries google.api.resource (an update that replaces the resource); nil
+// for other tools.
+func updateResourceOf(t *toolModel) *protogen.Field {
+	if t.kind != mcpwritev1.ToolRules_UPDATE {
+		return nil
+	}
+	rf := resourceField(t.method, "Update")
+	if rf == nil || updateMaskField(t.method.Input) == nil && ext[*annotations.ResourceDescriptor](rf.Message.Desc.Options(), annotations.E_Resource) == nil {
+		return nil
+	}
+	return rf
+}
+
+// variantOf is the variant of the message a field leads to. A build
+// with a message whose Go name is the variant's (BookForUpdate beside
+// Book) is refused: their generated decoders would share a name.
+func (b *builder) variantOf(via *protogen.Field) string {
+	if via == nil || via != b.aip.updateResource {
+		return ""
+	}
+	name := via.Message.GoIdent.GoName + variantUpdate
+	for _, f := range b.plugin.Files {
+		if f.GoImportPath != via.Message.GoIdent.GoImportPath {
+			continue
+		}
+		for _, m := range f.Messages {
+			if m.GoIdent.GoName == name {
+				b.probs.fieldf(via, "the update tool's model of %s would share generated names with message %s; rename %s, or set the tool's kind with (mcpwrite.v1.tool)", via.Message.Desc.Name(), m.Desc.FullName(), m.Desc.Name())
+				return ""
+			}
+		}
+	}
+	return variantUpdate
+}
+
+// behaviors returns f's google.api.field_behavior values.
+func behaviors(f *protogen.Field) []annotations.FieldBehavior {
+	opts := f.Desc.Options()
+	if opts == nil || !proto.HasExtension(opts, annotations.E_FieldBehavior) {
+		return nil
+	}
+	bs, _ := proto.GetExtension(opts, annotations.E_FieldBehavior).([]annotations.FieldBehavior)
+	return bs
+}
+
+// isIdentity reports whether f names the resource m: an IDENTIFIER field,
+// or the string field google.api.resource's name_field names ("name" by
+// default, also for a resource message without google.api.resource).
+func isIdentity(m *protogen.Message, f *protogen.Field) bool {
+	if slices.Contains(behaviors(f), annotations.FieldBehavior_IDENTIFIER) {
+		return true
+	}
+	name := "name"
+	if rd := ext[*annotations.ResourceDescriptor](m.Desc.Options(), annotations.E_Resource); rd.GetNameField() != "" {
+		name = rd.GetNameField()
+	}
+	return string(f.Desc.Name()) == name && stringField(m, f.Desc.Name()) != nil
+}
+
+// identityBehavior adjusts f's field behaviour in mm for resource identity
+// and records the fields the server owns; it returns whether the server
+// owns f (hidden from the agent), whether the agent must set it, and
+// whether f is hidden whatever its annotation says: the server-owned name
+// of a resource whose agent annotation (a reference, say) is for the
+// update that names it.
+func (b *builder) identityBehavior(mm *messageModel, f *protogen.Field, outputOnly, required bool) (bool, bool, bool) {
+	bs := behaviors(f)
+	rules := ext[*mcpwritev1.FieldRules](f.Desc.Options(), mcpwritev1.E_Field)
+	serverNamed := outputOnly || slices.Contains(bs, annotations.FieldBehavior_IDENTIFIER)
+	owned := func(why string) (bool, bool, bool) {
+		if rules.GetKind() == nil || rules.GetHidden() {
+			mm.owned = append(mm.owned, ownedField{name: b.fieldName(f), why: why})
+		}
+		return true, false, false
+	}
+	switch {
+	case mm.variant == variantUpdate && isIdentity(mm.proto, f):
+		return false, true, false
+	case mm.variant == "" && serverNamed && rules.GetAgent() != nil && isIdentity(mm.proto, f) &&
+		ext[*annotations.ResourceDescriptor](mm.proto.Desc.Options(), annotations.E_Resource) != nil:
+		mm.owned = append(mm.owned, ownedField{name: b.fieldName(f), why: "the server names the resource on create"})
+		return true, false, true
+	case mm.variant == variantUpdate && slices.Contains(bs, annotations.FieldBehavior_IMMUTABLE):
+		return owned("IMMUTABLE: set when the resource is created and never updated")
+	case slices.Contains(bs, annotations.FieldBehavior_IDENTIFIER):
+		return owned("IDENTIFIER: the server names the resource on create")
+	case outputOnly:
+		return owned("OUTPUT_ONLY: the server sets it")
+	case rules.GetKind() == nil && commentOutputOnly(f):
+		b.file.commentOutputOnly = append(b.file.commentOutputOnly, f)
+		return owned("OUTPUT_ONLY: the server sets it")
+	}
+	return outputOnly, required, false
+}
+
+// commentOutputOnly reports a field documented "Output only." (the AIP-203
+// comment prefix) without field_behavior: it is the server's, as documented.
+func commentOutputOnly(f *protogen.Field) bool {
+	return behaviors(f) == nil && strings.HasPrefix(strings.ToLower(cleanComment(f.Comments.Leading.String())), "output only.")
+}
+
+// commentOutputOnlyWarnings list, per message, the fields taken as
+// OUTPUT_ONLY from their comment alone.
+func commentOutputOnlyWarnings(fm *fileModel) []string {
+	var out []string
+	byMsg := map[*protogen.Message][]string{}
+	var order []*protogen.Message
+	seen := map[*protogen.Field]bool{}
+	for _, f := range fm.commentOutputOnly {
+		if seen[f] {
+			continue
+		}
+		seen[f] = true
+		if byMsg[f.Parent] == nil {
+			order = append(order, f.Parent)
+		}
+		byMsg[f.Parent] = append(byMsg[f.Parent], string(f.Desc.Name()))
+	}
+	for _, m := range order {
+		out = append(out, fmt.Sprintf("message %s (%s): %s documented \"Output only.\" without google.api.field_behavior; the agent does not set them (annotate them OUTPUT_ONLY to make it explicit)",
+			m.Desc.FullName(), m.Desc.ParentFile().Path(), strings.Join(byMsg[m], ", ")))
+	}
+	return out
+}
