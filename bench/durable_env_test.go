@@ -203,7 +203,7 @@ func (e *durableEnv) instance(b *testing.B, pool *pgxpool.Pool) *mcp.Server {
 	if err := props.Migrate(ctx); err != nil {
 		b.Fatal(err)
 	}
-	repo, err := pgdomain.New(pool, idem, e.prefix)
+	repo, err := pgdomain.New(pool, idem, e.prefix, pgdomain.WithProposals(props))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -215,7 +215,7 @@ func (e *durableEnv) instance(b *testing.B, pool *pgxpool.Pool) *mcp.Server {
 		cache = idempotency.NewLayered(cache, redisstore.New(e.rdb, redisstore.WithPrefix(e.prefix+":")))
 	}
 	s, err := server.New(repo,
-		runtime.WithIdempotency(runtime.IdempotencyOptions{Store: idempotency.NewLayered(cache, idem), TTL: idempotency.DefaultDurableTTL}),
+		runtime.WithIdempotency(runtime.IdempotencyOptions{Store: idempotency.NewLayered(cache, idem), TTL: idempotency.DefaultDurableTTL, ClaimInHandler: true}),
 		runtime.WithProposals(props, 0),
 		runtime.WithRequestContextFunc(tenantFromMeta),
 		runtime.WithLogger(slog.New(e.logs)))
