@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
@@ -30,7 +31,9 @@ const perClientRound = 4
 // each contender; the contenders alternate in rounds of the same size.
 // Besides calls/s it reports, per write, the PostgreSQL statements (begin
 // and commit included; each query of a batch), round trips (a batch is one)
-// and commits of each, and the Redis commands of ours.
+// and commits of each, the Redis commands of ours, and the CPU this process
+// (load driver, MCP client and server, pgx) spent per write: on a machine
+// that also runs PostgreSQL, that CPU is taken from the database.
 func BenchmarkDurableWrite(b *testing.B) {
 	e := newDurableEnv(b)
 	srv := e.instance(b, e.pool)
@@ -75,14 +78,26 @@ type contender struct {
 	writes                       int
 	elapsed                      time.Duration
 	trips, stmts, commits, rcmds int64
+	cpu                          time.Duration // this process's CPU (client, server, pgx)
+}
+
+// processCPU is the CPU time (user and system) this process used so far.
+func processCPU(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func (c *contender) run(b *testing.B, e *durableEnv, clients int, write func(int) error) {
 	t0, s0, c0, r0 := e.pg.trips.Load(), e.pg.stmts.Load(), e.pg.commits.Load(), e.redisCmds()
+	cpu0 := processCPU(b)
 	d, err := drive(clients, perClientRound, write)
 	if err != nil {
 		b.Fatal(err)
 	}
+	c.cpu += processCPU(b) - cpu0
 	c.elapsed += d
 	c.writes += clients * perClientRound
 	c.trips += e.pg.trips.Load() - t0
@@ -96,6 +111,7 @@ func (c *contender) report(b *testing.B, name string, redis bool) {
 	b.ReportMetric(n/c.elapsed.Seconds(), name+"-calls/s")
 	b.ReportMetric(float64(c.stmts)/n, name+"-stmts/write")
 	b.ReportMetric(float64(c.trips)/n, name+"-trips/write")
+	b.ReportMetric(float64(c.cpu.Microseconds())/n, name+"-go-cpu-us/write")
 	b.ReportMetric(float64(c.commits)/n, name+"-commits/write")
 	if redis {
 		b.ReportMetric(float64(c.rcmds)/n, name+"-redis/write")

@@ -220,6 +220,7 @@ var goals = []goal{
 	{"durable keyed write calls/s, 1 client (vs PostgreSQL floor)", ref{"BenchmarkDurableWrite/clients=1", "ours-calls/s"}, ref{"BenchmarkDurableWrite/clients=1", "floor-calls/s"}, true, 0.7, count("/s")},
 	{"durable keyed write calls/s, 8 clients (vs PostgreSQL floor)", ref{"BenchmarkDurableWrite/clients=8", "ours-calls/s"}, ref{"BenchmarkDurableWrite/clients=8", "floor-calls/s"}, true, 0.7, count("/s")},
 	{"durable keyed write calls/s, 32 clients (vs PostgreSQL floor)", ref{"BenchmarkDurableWrite/clients=32", "ours-calls/s"}, ref{"BenchmarkDurableWrite/clients=32", "floor-calls/s"}, true, 0.7, count("/s")},
+	{"Go CPU per durable keyed write, 8 clients: driver, MCP client and server, pgx (vs floor)", ref{"BenchmarkDurableWrite/clients=8", "ours-go-cpu-us/write"}, ref{"BenchmarkDurableWrite/clients=8", "floor-go-cpu-us/write"}, false, 0, micros},
 	{"p50 write, tenant of 100,000 elements (vs tenant of 1,000)", ref{"BenchmarkTenantGrowth", "100k-p50-ms"}, ref{"BenchmarkTenantGrowth", "1k-p50-ms"}, false, 1.5, millis},
 	{"p95 write, tenant of 100,000 elements (vs tenant of 1,000)", ref{"BenchmarkTenantGrowth", "100k-p95-ms"}, ref{"BenchmarkTenantGrowth", "1k-p95-ms"}, false, 0, millis},
 	{"calls/s, 3 stateless instances (vs 1; same 2 cores, same connections)", ref{"BenchmarkInstances", "three-calls/s"}, ref{"BenchmarkInstances", "one-calls/s"}, true, 0.9, count("/s")},
@@ -322,6 +323,8 @@ func goalRow(r results, g goal) []string {
 }
 
 func millis(ms float64) string { return duration(ms * 1e6) }
+
+func micros(us float64) string { return duration(us * 1e3) }
 
 func sizePerTool(bytes float64) string {
 	return fmt.Sprintf("%.0f B ~%.0f tok", bytes, bytes/4)
