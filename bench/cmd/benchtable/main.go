@@ -124,34 +124,50 @@ type results map[string]map[string][]float64
 
 var procSuffix = regexp.MustCompile(`-\d+$`)
 
-// parse reads benchmark result lines, copying all input to echo.
+// parse reads benchmark result lines, copying all input to echo. A result
+// whose line a log message split (the name, the log text, then the values
+// on a later line of their own) is joined back to its name.
 func parse(r io.Reader, echo io.Writer) (results, error) {
 	res := results{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1024*1024), 1024*1024)
+	pending := "" // a benchmark name whose values have not come yet
 	for sc.Scan() {
 		line := sc.Text()
 		fmt.Fprintln(echo, line)
 		f := strings.Fields(line)
-		if len(f) < 4 || !strings.HasPrefix(f[0], "Benchmark") {
-			continue
+		var name string
+		var values []string
+		switch {
+		case len(f) > 0 && strings.HasPrefix(f[0], "Benchmark"):
+			if len(f) < 4 || !isInt(f[1]) {
+				pending = f[0] // its values follow a log message
+				continue
+			}
+			name, values, pending = f[0], f[2:], ""
+		case pending != "" && len(f) >= 3 && isInt(f[0]) && f[2] == "ns/op":
+			name, values, pending = pending, f[1:], ""
+		default:
+			continue // a log line, not a result
 		}
-		if _, err := strconv.Atoi(f[1]); err != nil {
-			continue // a benchmark's log line, not its result
-		}
-		name := procSuffix.ReplaceAllString(f[0], "")
+		name = procSuffix.ReplaceAllString(name, "")
 		if res[name] == nil {
 			res[name] = map[string][]float64{}
 		}
-		for i := 2; i+1 < len(f); i += 2 {
-			v, err := strconv.ParseFloat(f[i], 64)
+		for i := 0; i+1 < len(values); i += 2 {
+			v, err := strconv.ParseFloat(values[i], 64)
 			if err != nil {
-				return nil, fmt.Errorf("%s: value %q of %s: %v", name, f[i], f[i+1], err)
+				return nil, fmt.Errorf("%s: value %q of %s: %v", name, values[i], values[i+1], err)
 			}
-			res[name][f[i+1]] = append(res[name][f[i+1]], v)
+			res[name][values[i+1]] = append(res[name][values[i+1]], v)
 		}
 	}
 	return res, sc.Err()
+}
+
+func isInt(s string) bool {
+	_, err := strconv.Atoi(s)
+	return err == nil
 }
 
 // get returns the median of a metric, or false when it was not reported.

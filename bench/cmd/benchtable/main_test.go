@@ -120,6 +120,25 @@ BenchmarkEndToEnd-2 1 1 ns/op 100 ours-calls/s
 	}
 }
 
+// A log message printed while a benchmark runs splits its result line: the
+// name, the message, then the values on a line of their own. The values
+// still count for that benchmark; a log line alone counts for nothing.
+func TestParseJoinsAResultSplitByALogLine(t *testing.T) {
+	in := "BenchmarkEndToEnd-2   \t2026/11/27 05:44:13 WARN mcpwrite: something 3 ns/op\n" +
+		"2026/11/27 05:44:13 INFO again\n" +
+		"     292\t   3501521 ns/op\t      100 ours-calls/s\t      50 baseline-calls/s\n" +
+		"     7\t   1 ns/op\t      9 ours-calls/s\n" +
+		"BenchmarkEndToEnd-2   \t     300\t   3000000 ns/op\t      120 ours-calls/s\t      60 baseline-calls/s\n"
+	res, err := parse(strings.NewReader(in), &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := results{"BenchmarkEndToEnd": {"ns/op": {3501521, 3000000}, "ours-calls/s": {100, 120}, "baseline-calls/s": {50, 60}}}
+	if diff := cmp.Diff(want, res); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+}
+
 func TestParseRejectsMalformedValues(t *testing.T) {
 	_, err := parse(strings.NewReader("BenchmarkX-2 10 abc ns/op\n"), &bytes.Buffer{})
 	if err == nil || !strings.Contains(err.Error(), `BenchmarkX: value "abc" of ns/op`) {
