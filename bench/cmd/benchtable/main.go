@@ -1,7 +1,10 @@
 // Command benchtable reads `go test -bench` output for the bench package on
 // stdin, echoes it, and prints the goal table: each benchmark against its
 // baseline from the same run, the ratio, the goal and whether it is met.
-// Repeated runs (-count) are summarised by their median.
+// Repeated runs (-count) are paired: each run's ours/baseline comes from one
+// result line, and the table gives the median of those per-run ratios with
+// their range (the ours and baseline columns are each side's median, for
+// scale).
 //
 //	go test -run '^$' -bench . -benchmem ./bench | go run ./bench/cmd/benchtable
 package main
@@ -14,6 +17,7 @@ import (
 	"math"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -59,7 +63,7 @@ func section(raw string) (string, error) {
 	}
 	var where []string
 	for _, line := range strings.Split(raw, "\n") {
-		for _, p := range []string{"# date: ", "# machine: ", "goos: ", "goarch: ", "cpu: "} {
+		for _, p := range []string{"# date: ", "# machine: ", "# load: ", "goos: ", "goarch: ", "cpu: "} {
 			if v, ok := strings.CutPrefix(line, p); ok && !contains(where, strings.TrimSpace(v)) {
 				where = append(where, strings.TrimSpace(v))
 			}
@@ -120,39 +124,58 @@ type results map[string]map[string][]float64
 
 var procSuffix = regexp.MustCompile(`-\d+$`)
 
-// parse reads benchmark result lines, copying all input to echo.
+// parse reads benchmark result lines, copying all input to echo. A result
+// whose line a log message split (the name, the log text, then the values
+// on a later line of their own) is joined back to its name.
 func parse(r io.Reader, echo io.Writer) (results, error) {
 	res := results{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1024*1024), 1024*1024)
+	pending := "" // a benchmark name whose values have not come yet
 	for sc.Scan() {
 		line := sc.Text()
 		fmt.Fprintln(echo, line)
 		f := strings.Fields(line)
-		if len(f) < 4 || !strings.HasPrefix(f[0], "Benchmark") {
-			continue
+		var name string
+		var values []string
+		switch {
+		case len(f) > 0 && strings.HasPrefix(f[0], "Benchmark"):
+			if len(f) < 4 || !isInt(f[1]) {
+				pending = f[0] // its values follow a log message
+				continue
+			}
+			name, values, pending = f[0], f[2:], ""
+		case pending != "" && len(f) >= 3 && isInt(f[0]) && f[2] == "ns/op":
+			name, values, pending = pending, f[1:], ""
+		default:
+			continue // a log line, not a result
 		}
-		if _, err := strconv.Atoi(f[1]); err != nil {
-			continue // a benchmark's log line, not its result
-		}
-		name := procSuffix.ReplaceAllString(f[0], "")
+		name = procSuffix.ReplaceAllString(name, "")
 		if res[name] == nil {
 			res[name] = map[string][]float64{}
 		}
-		for i := 2; i+1 < len(f); i += 2 {
-			v, err := strconv.ParseFloat(f[i], 64)
+		for i := 0; i+1 < len(values); i += 2 {
+			v, err := strconv.ParseFloat(values[i], 64)
 			if err != nil {
-				return nil, fmt.Errorf("%s: value %q of %s: %v", name, f[i], f[i+1], err)
+				return nil, fmt.Errorf("%s: value %q of %s: %v", name, values[i], values[i+1], err)
 			}
-			res[name][f[i+1]] = append(res[name][f[i+1]], v)
+			res[name][values[i+1]] = append(res[name][values[i+1]], v)
 		}
 	}
 	return res, sc.Err()
 }
 
+func isInt(s string) bool {
+	_, err := strconv.Atoi(s)
+	return err == nil
+}
+
 // get returns the median of a metric, or false when it was not reported.
 func (r results) get(bench, unit string) (float64, bool) {
-	vs := r[bench][unit]
+	return median(r[bench][unit])
+}
+
+func median(vs []float64) (float64, bool) {
 	if len(vs) == 0 {
 		return 0, false
 	}
@@ -162,6 +185,24 @@ func (r results) get(bench, unit string) (float64, bool) {
 		return (s[n/2-1] + s[n/2]) / 2, true
 	}
 	return s[len(s)/2], true
+}
+
+// ratios pairs the runs of a goal: ours/baseline of each result line (both
+// metrics of a goal come from the same benchmark, so the nth value of each
+// is the nth run). It fails when the runs cannot be paired.
+func (r results) ratios(g goal) ([]float64, error) {
+	o, b := r[g.ours.bench][g.ours.unit], r[g.base.bench][g.base.unit]
+	if g.ours.bench != g.base.bench || len(o) != len(b) {
+		return nil, fmt.Errorf("%s: %d runs of %s and %d of %s cannot be paired", g.label, len(o), g.ours.unit, len(b), g.base.unit)
+	}
+	out := make([]float64, len(o))
+	for i := range o {
+		if b[i] == 0 {
+			return nil, fmt.Errorf("%s: run %d has a zero %s", g.label, i+1, g.base.unit)
+		}
+		out[i] = o[i] / b[i]
+	}
+	return out, nil
 }
 
 type ref struct{ bench, unit string }
@@ -190,32 +231,46 @@ var goals = []goal{
 	{"in-process write call with OpenTelemetry (vs without)", ref{"BenchmarkTelemetry", "ours-ns/op"}, ref{"BenchmarkTelemetry", "baseline-ns/op"}, false, 1.15, duration},
 	{"in-process read call with the buf.validate request check (vs without)", ref{"BenchmarkRequestCheck", "ours-ns/op"}, ref{"BenchmarkRequestCheck", "baseline-ns/op"}, false, 1.1, duration},
 	{"e2e streamable HTTP calls/s (vs go-sdk AddTool)", ref{"BenchmarkEndToEnd", "ours-calls/s"}, ref{"BenchmarkEndToEnd", "baseline-calls/s"}, true, 0.9, count("/s")},
+	// PostgreSQL: a keyed write through the MCP client against one pgx
+	// transaction of the same rows on the same pool, 1,000 tenants.
+	{"durable keyed write calls/s, 1 client (vs PostgreSQL floor)", ref{"BenchmarkDurableWrite/clients=1", "ours-calls/s"}, ref{"BenchmarkDurableWrite/clients=1", "floor-calls/s"}, true, 0.7, count("/s")},
+	{"durable keyed write calls/s, 8 clients (vs PostgreSQL floor)", ref{"BenchmarkDurableWrite/clients=8", "ours-calls/s"}, ref{"BenchmarkDurableWrite/clients=8", "floor-calls/s"}, true, 0.7, count("/s")},
+	{"durable keyed write calls/s, 32 clients (vs PostgreSQL floor)", ref{"BenchmarkDurableWrite/clients=32", "ours-calls/s"}, ref{"BenchmarkDurableWrite/clients=32", "floor-calls/s"}, true, 0.7, count("/s")},
+	{"Go CPU per durable keyed write, 8 clients: driver, MCP client and server, pgx (vs floor)", ref{"BenchmarkDurableWrite/clients=8", "ours-go-cpu-us/write"}, ref{"BenchmarkDurableWrite/clients=8", "floor-go-cpu-us/write"}, false, 0, micros},
+	{"p50 write, tenant of 100,000 elements (vs tenant of 1,000)", ref{"BenchmarkTenantGrowth", "100k-p50-ms"}, ref{"BenchmarkTenantGrowth", "1k-p50-ms"}, false, 1.5, millis},
+	{"p95 write, tenant of 100,000 elements (vs tenant of 1,000)", ref{"BenchmarkTenantGrowth", "100k-p95-ms"}, ref{"BenchmarkTenantGrowth", "1k-p95-ms"}, false, 0, millis},
+	{"calls/s, 3 stateless instances (vs 1; same 2 cores, same connections)", ref{"BenchmarkInstances", "three-calls/s"}, ref{"BenchmarkInstances", "one-calls/s"}, true, 0.9, count("/s")},
+}
+
+// storeTraffic are the per-write store figures reported beside the ratios.
+var storeTraffic = []struct{ label, bench, prefix string }{
+	{"statements / round trips / commits per keyed write, ours (Redis commands)", "BenchmarkDurableWrite/clients=1", "ours"},
+	{"statements / round trips / commits per keyed write, PostgreSQL floor", "BenchmarkDurableWrite/clients=1", "floor"},
 }
 
 // writeToolBytesGoal is the most a write tool of an example may take in
 // tools/list, every field keeping its description and constraints.
 var writeToolBytesGoal = map[string]int{"archimate": 2300}
 
-// table builds the rows: one per goal, then one per tools/list size.
+// table builds the rows: one per goal, the store traffic, then one per
+// tools/list size.
 func table(r results) [][]string {
-	rows := [][]string{{"benchmark", "ours", "baseline", "ratio", "goal", "met"}}
+	rows := [][]string{{"benchmark", "ours", "baseline", "ratio", "runs: min..max", "goal", "met"}}
 	for _, g := range goals {
-		op := "<="
-		if g.atLeast {
-			op = ">="
-		}
-		o, okO := r.get(g.ours.bench, g.ours.unit)
-		b, okB := r.get(g.base.bench, g.base.unit)
-		if !okO || !okB || b == 0 {
-			rows = append(rows, []string{g.label, "not run", "not run", "-", fmt.Sprintf("%s %.2fx", op, g.target), "n/a"})
+		rows = append(rows, goalRow(r, g))
+	}
+	for _, st := range storeTraffic {
+		stmts, ok1 := r.get(st.bench, st.prefix+"-stmts/write")
+		trips, ok2 := r.get(st.bench, st.prefix+"-trips/write")
+		commits, ok3 := r.get(st.bench, st.prefix+"-commits/write")
+		if !ok1 || !ok2 || !ok3 {
 			continue
 		}
-		ratio := o / b
-		met := ratio <= g.target
-		if g.atLeast {
-			met = ratio >= g.target
+		cell := fmt.Sprintf("%.3g / %.3g / %.3g", stmts, trips, commits)
+		if rc, ok := r.get(st.bench, st.prefix+"-redis/write"); ok {
+			cell += fmt.Sprintf(" (%.3g)", rc)
 		}
-		rows = append(rows, []string{g.label, g.format(o), g.format(b), fmt.Sprintf("%.2fx", ratio), fmt.Sprintf("%s %.2fx", op, g.target), yesNo(met)})
+		rows = append(rows, []string{st.label, cell, "-", "-", "-", "report", "-"})
 	}
 	var lists []string
 	for name := range r {
@@ -243,10 +298,49 @@ func table(r results) [][]string {
 				goalCell, met = fmt.Sprintf("write <= %d B", limit), yesNo(w <= float64(limit))
 			}
 		}
-		rows = append(rows, []string{fmt.Sprintf("size/tool %s (%s, %d)", parts[0], what, int(tools)), ours, "-", "-", goalCell, met})
+		rows = append(rows, []string{fmt.Sprintf("size/tool %s (%s, %d)", parts[0], what, int(tools)), ours, "-", "-", "-", goalCell, met})
 	}
 	return rows
 }
+
+// goalRow is a goal's row: each side's median, the median of the per-run
+// ratios with their range and count, and whether the median meets the goal
+// (a goal of 0 is reported, not judged).
+func goalRow(r results, g goal) []string {
+	op := "<="
+	if g.atLeast {
+		op = ">="
+	}
+	goalCell := fmt.Sprintf("%s %.2fx", op, g.target)
+	if g.target == 0 {
+		goalCell = "report"
+	}
+	o, okO := r.get(g.ours.bench, g.ours.unit)
+	b, okB := r.get(g.base.bench, g.base.unit)
+	if !okO || !okB {
+		return []string{g.label, "not run", "not run", "-", "-", goalCell, "n/a"}
+	}
+	rs, err := r.ratios(g)
+	if err != nil {
+		return []string{g.label, g.format(o), g.format(b), "unpaired", err.Error(), goalCell, "n/a"}
+	}
+	ratio, _ := median(rs)
+	lo, hi := slices.Min(rs), slices.Max(rs)
+	met := "-"
+	switch {
+	case g.target == 0:
+	case g.atLeast:
+		met = yesNo(ratio >= g.target)
+	default:
+		met = yesNo(ratio <= g.target)
+	}
+	runs := fmt.Sprintf("%d: %.2f..%.2f", len(rs), lo, hi)
+	return []string{g.label, g.format(o), g.format(b), fmt.Sprintf("%.2fx", ratio), runs, goalCell, met}
+}
+
+func millis(ms float64) string { return duration(ms * 1e6) }
+
+func micros(us float64) string { return duration(us * 1e3) }
 
 func sizePerTool(bytes float64) string {
 	return fmt.Sprintf("%.0f B ~%.0f tok", bytes, bytes/4)

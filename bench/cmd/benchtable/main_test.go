@@ -21,6 +21,9 @@ BenchmarkInProcessCall/keyed-2   	    1509	    710796 ns/op	    100000 baseline-
 BenchmarkTelemetry-2             	    1509	    710796 ns/op	    100000 baseline-ns/op	    105000 ours-ns/op
 BenchmarkRequestCheck-2          	    1509	    710796 ns/op	    200000 baseline-ns/op	    208000 ours-ns/op
 BenchmarkEndToEnd-2         	    2089	    544998 ns/op	      1500 ours-calls/s	1800 baseline-calls/s
+BenchmarkDurableWrite/clients=1-2         	       6	  54173528 ns/op	      1000 floor-calls/s	         1.000 floor-commits/write	         5.000 floor-stmts/write	        800 ours-calls/s	         1.000 ours-commits/write	         0 ours-redis/write	         6.000 ours-stmts/write	5 ours-trips/write	5 floor-trips/write
+BenchmarkDurableWrite/clients=1-2         	       6	  54173528 ns/op	      1000 floor-calls/s	         1.000 floor-commits/write	         5.000 floor-stmts/write	        700 ours-calls/s	         1.000 ours-commits/write	         0 ours-redis/write	         6.000 ours-stmts/write	5 ours-trips/write	5 floor-trips/write
+BenchmarkTenantGrowth-2                   	       1	3906408839 ns/op	      3 100k-p50-ms	      9 100k-p95-ms	        2 1k-p50-ms	        4 1k-p95-ms	         100 writes/size
 BenchmarkToolsList/archimate/live-2         	     610	   1887237 ns/op	      1855 bytes/tool	       463.7 tokens/tool	        11.00 tools	      2877 write-bytes/tool
 BenchmarkToolsList/tasks/doc-2              	    3356	    368545 ns/op	      3140 bytes/tool	       785.0 tokens/tool	         4.000 tools
 PASS
@@ -35,21 +38,31 @@ func TestTableRatiosGoalsAndMedians(t *testing.T) {
 	if echo.String() != sample {
 		t.Errorf("echo differs from input:\n%s", echo.String())
 	}
+	notRun := func(label, goal string) []string { return []string{label, "not run", "not run", "-", "-", goal, "n/a"} }
 	want := [][]string{
-		{"benchmark", "ours", "baseline", "ratio", "goal", "met"},
-		{"generate 50 files/2000 methods, wall (vs protoc-gen-go)", "1.45 s", "1.5 s", "0.97x", "<= 1.00x", "yes"},
-		{"generate 50 files/2000 methods, CPU (vs protoc-gen-go)", "1.6 s", "1.4 s", "1.14x", "<= 1.00x", "no"},
-		{"per call decode+validate (vs protojson)", "1 µs", "2 µs", "0.50x", "<= 0.40x", "no"},
-		{"per call decode+validate (vs json v2, same checks)", "1 µs", "500 ns", "2.00x", "<= 1.00x", "no"},
-		{"per call decode+validate (vs encoding/json, same checks)", "1 µs", "2.5 µs", "0.40x", "<= 1.00x", "yes"},
-		{"per call decode+validate+enrich (vs protojson)", "1.2 µs", "2 µs", "0.60x", "<= 0.70x", "yes"},
-		{"in-process write call (vs trivial go-sdk tool, same args)", "110 µs", "100 µs", "1.10x", "<= 1.20x", "yes"},
-		{"in-process write call with client_request_id (vs trivial go-sdk tool)", "130 µs", "100 µs", "1.30x", "<= 1.20x", "no"},
-		{"in-process write call with OpenTelemetry (vs without)", "105 µs", "100 µs", "1.05x", "<= 1.15x", "yes"},
-		{"in-process read call with the buf.validate request check (vs without)", "208 µs", "200 µs", "1.04x", "<= 1.10x", "yes"},
-		{"e2e streamable HTTP calls/s (vs go-sdk AddTool)", "1500/s", "1800/s", "0.83x", ">= 0.90x", "no"},
-		{"size/tool archimate (tools/list, all tools, 11)", "1855 B ~464 tok; write tools 2877 B ~719 tok", "-", "-", "write <= 2300 B", "no"},
-		{"size/tool tasks (write tools, schema doc, 4)", "3140 B ~785 tok", "-", "-", "report", "-"},
+		{"benchmark", "ours", "baseline", "ratio", "runs: min..max", "goal", "met"},
+		{"generate 50 files/2000 methods, wall (vs protoc-gen-go)", "1.45 s", "1.5 s", "0.97x", "3: 0.93..1.07", "<= 1.00x", "yes"},
+		{"generate 50 files/2000 methods, CPU (vs protoc-gen-go)", "1.6 s", "1.4 s", "1.14x", "3: 1.14..1.14", "<= 1.00x", "no"},
+		{"per call decode+validate (vs protojson)", "1 µs", "2 µs", "0.50x", "1: 0.50..0.50", "<= 0.40x", "no"},
+		{"per call decode+validate (vs json v2, same checks)", "1 µs", "500 ns", "2.00x", "1: 2.00..2.00", "<= 1.00x", "no"},
+		{"per call decode+validate (vs encoding/json, same checks)", "1 µs", "2.5 µs", "0.40x", "1: 0.40..0.40", "<= 1.00x", "yes"},
+		{"per call decode+validate+enrich (vs protojson)", "1.2 µs", "2 µs", "0.60x", "1: 0.60..0.60", "<= 0.70x", "yes"},
+		{"in-process write call (vs trivial go-sdk tool, same args)", "110 µs", "100 µs", "1.10x", "1: 1.10..1.10", "<= 1.20x", "yes"},
+		{"in-process write call with client_request_id (vs trivial go-sdk tool)", "130 µs", "100 µs", "1.30x", "1: 1.30..1.30", "<= 1.20x", "no"},
+		{"in-process write call with OpenTelemetry (vs without)", "105 µs", "100 µs", "1.05x", "1: 1.05..1.05", "<= 1.15x", "yes"},
+		{"in-process read call with the buf.validate request check (vs without)", "208 µs", "200 µs", "1.04x", "1: 1.04..1.04", "<= 1.10x", "yes"},
+		{"e2e streamable HTTP calls/s (vs go-sdk AddTool)", "1500/s", "1800/s", "0.83x", "1: 0.83..0.83", ">= 0.90x", "no"},
+		{"durable keyed write calls/s, 1 client (vs PostgreSQL floor)", "750/s", "1000/s", "0.75x", "2: 0.70..0.80", ">= 0.70x", "yes"},
+		notRun("durable keyed write calls/s, 8 clients (vs PostgreSQL floor)", ">= 0.70x"),
+		notRun("durable keyed write calls/s, 32 clients (vs PostgreSQL floor)", ">= 0.70x"),
+		notRun("Go CPU per durable keyed write, 8 clients: driver, MCP client and server, pgx (vs floor)", "report"),
+		{"p50 write, tenant of 100,000 elements (vs tenant of 1,000)", "3 ms", "2 ms", "1.50x", "1: 1.50..1.50", "<= 1.50x", "yes"},
+		{"p95 write, tenant of 100,000 elements (vs tenant of 1,000)", "9 ms", "4 ms", "2.25x", "1: 2.25..2.25", "report", "-"},
+		notRun("calls/s, 3 stateless instances (vs 1; same 2 cores, same connections)", ">= 0.90x"),
+		{"statements / round trips / commits per keyed write, ours (Redis commands)", "6 / 5 / 1 (0)", "-", "-", "-", "report", "-"},
+		{"statements / round trips / commits per keyed write, PostgreSQL floor", "5 / 5 / 1", "-", "-", "-", "report", "-"},
+		{"size/tool archimate (tools/list, all tools, 11)", "1855 B ~464 tok; write tools 2877 B ~719 tok", "-", "-", "-", "write <= 2300 B", "no"},
+		{"size/tool tasks (write tools, schema doc, 4)", "3140 B ~785 tok", "-", "-", "-", "report", "-"},
 	}
 	if diff := cmp.Diff(want, table(res)); diff != "" {
 		t.Fatalf("table (-want +got):\n%s", diff)
@@ -66,9 +79,63 @@ func TestTableMarksGoalsWithoutResultsAsNotRun(t *testing.T) {
 		t.Fatalf("got %d rows, want header + %d goals", len(rows), len(goals))
 	}
 	for _, row := range rows[1:] {
-		if diff := cmp.Diff([]string{"not run", "not run", "-", "n/a"}, []string{row[1], row[2], row[3], row[5]}); diff != "" {
+		if diff := cmp.Diff([]string{"not run", "not run", "-", "-", "n/a"}, []string{row[1], row[2], row[3], row[4], row[6]}); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", row[0], diff)
 		}
+	}
+}
+
+// The ratio is the median of each run's own ratio, not the ratio of the
+// medians: here the medians are equal (1.00x) while the runs say 0.50x.
+func TestRatioIsTheMedianOfPerRunRatios(t *testing.T) {
+	in := `BenchmarkGenerate-2 1 1 ns/op 2 baseline-ns/op 1 ours-ns/op 2 baseline-cpu-ns/op 1 ours-cpu-ns/op
+BenchmarkGenerate-2 1 1 ns/op 2 baseline-ns/op 3 ours-ns/op 2 baseline-cpu-ns/op 3 ours-cpu-ns/op
+BenchmarkGenerate-2 1 1 ns/op 10 baseline-ns/op 2 ours-ns/op 10 baseline-cpu-ns/op 2 ours-cpu-ns/op
+`
+	res, err := parse(strings.NewReader(in), &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"generate 50 files/2000 methods, wall (vs protoc-gen-go)", "2 ns", "2 ns", "0.50x", "3: 0.20..1.50", "<= 1.00x", "yes"}
+	if diff := cmp.Diff(want, table(res)[1]); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+}
+
+// A run that reported one side without the other cannot be paired: the
+// row says so instead of pairing values of different runs.
+func TestUnpairedRunsAreNotJudged(t *testing.T) {
+	in := `BenchmarkEndToEnd-2 1 1 ns/op 100 ours-calls/s 100 baseline-calls/s
+BenchmarkEndToEnd-2 1 1 ns/op 100 ours-calls/s
+`
+	res, err := parse(strings.NewReader(in), &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := table(res)[11]
+	want := []string{"e2e streamable HTTP calls/s (vs go-sdk AddTool)", "100/s", "100/s", "unpaired",
+		"e2e streamable HTTP calls/s (vs go-sdk AddTool): 2 runs of ours-calls/s and 1 of baseline-calls/s cannot be paired", ">= 0.90x", "n/a"}
+	if diff := cmp.Diff(want, row); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+}
+
+// A log message printed while a benchmark runs splits its result line: the
+// name, the message, then the values on a line of their own. The values
+// still count for that benchmark; a log line alone counts for nothing.
+func TestParseJoinsAResultSplitByALogLine(t *testing.T) {
+	in := "BenchmarkEndToEnd-2   \t2026/11/27 05:44:13 WARN mcpwrite: something 3 ns/op\n" +
+		"2026/11/27 05:44:13 INFO again\n" +
+		"     292\t   3501521 ns/op\t      100 ours-calls/s\t      50 baseline-calls/s\n" +
+		"     7\t   1 ns/op\t      9 ours-calls/s\n" +
+		"BenchmarkEndToEnd-2   \t     300\t   3000000 ns/op\t      120 ours-calls/s\t      60 baseline-calls/s\n"
+	res, err := parse(strings.NewReader(in), &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := results{"BenchmarkEndToEnd": {"ns/op": {3501521, 3000000}, "ours-calls/s": {100, 120}, "baseline-calls/s": {50, 60}}}
+	if diff := cmp.Diff(want, res); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
 	}
 }
 
