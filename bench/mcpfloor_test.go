@@ -26,7 +26,9 @@ type floorArgs struct {
 }
 
 // mcpFloorServer is a go-sdk server with one tool, floorWrite, running
-// e.floorWrite for the tenant in the call's _meta.
+// e.floorWrite for the tenant in the call's _meta and answering with the
+// response it stored (the SDK sends it as structured content and as text,
+// as ours sends its answer).
 func (e *durableEnv) mcpFloorServer() *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "mcp-floor", Version: "test"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "floorWrite", Description: "Insert an element, its outbox row and its idempotency row in one transaction."},
@@ -35,10 +37,12 @@ func (e *durableEnv) mcpFloorServer() *mcp.Server {
 			if tenant == "" || in.Name == "" || in.ClientRequestID == "" {
 				return nil, nil, errors.New("floorWrite: want a tenant in _meta, a name and a client_request_id")
 			}
-			if err := e.floorWrite(ctx, tenant); err != nil {
+			resp, err := e.floorWriteResp(ctx, tenant)
+			if err != nil {
 				return nil, nil, err
 			}
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: `{"success":true}`}}}, nil, nil
+			// The created element, as structured content and as text.
+			return nil, json.RawMessage(resp), nil
 		})
 	return s
 }
