@@ -30,14 +30,16 @@ func TestInvalidMetaIDsAreReplacedAndLogged(t *testing.T) {
 				runtime.WithRequestContextFunc(runtime.StaticRequestContext(runtime.RequestContext{TenantID: "acme", PrincipalID: "alice"})),
 			}})
 			h.seedNote("n1")
-			params := &mcp.CallToolParams{Name: "delete_note", Arguments: json.RawMessage(`{"id":"n1"}`),
+			params := &mcp.CallToolParams{Name: "delete_note", Arguments: json.RawMessage(`{"id":"n1","dry_run":true}`),
 				Meta: mcp.Meta{mcpwriteimpl.MetaCorrelationID: v, mcpwriteimpl.MetaCausationID: v}}
 			res, err := h.cs.CallTool(context.Background(), params)
 			if err != nil {
 				t.Fatal(err)
 			}
 			text := res.Content[0].(*mcp.TextContent).Text
-			corr := field(t, text, "proposal.preview.meta.correlation_id")
+			// A dry run's preview shows the enriched request the domain
+			// would receive, meta included.
+			corr := field(t, text, "preview.request.meta.correlation_id")
 			if res.IsError || !hexID.MatchString(corr) {
 				t.Fatalf("correlation id in the answer %q, want a server id:\n%.300s", corr, text)
 			}

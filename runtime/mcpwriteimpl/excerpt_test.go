@@ -34,7 +34,7 @@ func TestRejectedValuesAreExcerptedInEveryMessage(t *testing.T) {
 		t.Fatalf("parsed %+v", obj)
 	}
 	d := NewDecoder(Limits{})
-	d.StructValue(&Value{Kind: KindString, Str: "{" + secret}, "note")
+	d.Struct(&Value{Kind: KindString, Str: "{" + secret}, "note")
 	d.Enum(&Value{Kind: KindString, Str: secret}, "type", archimateTable())
 	d.HasPrefix("ref", secret, "REF-")
 	d.Timestamp(&Value{Kind: KindString, Str: secret}, "at")
