@@ -61,13 +61,13 @@ const SERVERS = {
     typo: ['create_purchase_order', { suplier_id: 4001, location_id: 1, order_number: 'PO-9', items: [{ sku: 'BOLT-M8', quantity: 1, unit_price: 0.1 }] }, 'UNKNOWN_FIELD', 'suplier_id', 'supplier_id'],
   },
   tasks: {
-    tools: 11, args: ['-root', path.join(tmpdir(), 'mcpwrite-interop-tasks')],
+    tools: 13, args: ['-root', path.join(tmpdir(), 'mcpwrite-interop-tasks')],
     write: ['task_create', { title: 'Add OAuth login', type: 'feature', area: 'auth' }],
     typo: ['task_create', { title: 'X', type: 'featur' }, 'INVALID_ENUM_VALUE', 'type', 'feature'],
   },
   // The same generated service on a mark3labs/mcp-go server (runtime/mcpgo).
   'tasks-mcpgo': {
-    bin: 'tasks', tools: 11, args: ['-mcp-go', '-root', path.join(tmpdir(), 'mcpwrite-interop-tasks-mcpgo')],
+    bin: 'tasks', tools: 13, args: ['-mcp-go', '-root', path.join(tmpdir(), 'mcpwrite-interop-tasks-mcpgo')],
     write: ['task_create', { title: 'Add OAuth login', type: 'feature', area: 'auth' }],
     typo: ['task_create', { title: 'X', type: 'featur' }, 'INVALID_ENUM_VALUE', 'type', 'feature'],
   },
