@@ -174,7 +174,11 @@ func stringOf(r *rand.Rand, s *schemaNode) string {
 	var v string
 	switch {
 	case s.Pattern != "":
+		// Padding would break the pattern: draw until the length fits.
 		v = fromPattern(r, s.Pattern)
+		for i := 0; i < 50 && !lengthFits(s, v); i++ {
+			v = fromPattern(r, s.Pattern)
+		}
 	case strings.Contains(s.Description, "JSON text of an object"):
 		v = `{"k":"v"}`
 	case strings.Contains(s.Description, "JSON text of an array"):
@@ -185,14 +189,24 @@ func stringOf(r *rand.Rand, s *schemaNode) string {
 		v = words[r.IntN(len(words))]
 	}
 	if s.MinLength != nil {
+		pad := "x"
+		if s.Pattern != "" && v != "" {
+			pad = string([]rune(v)[len([]rune(v))-1:]) // keeps [0-9]+ and its kind
+		}
 		for len([]rune(v)) < *s.MinLength {
-			v += "x"
+			v += pad
 		}
 	}
 	if s.MaxLength != nil && len([]rune(v)) > *s.MaxLength {
 		v = string([]rune(v)[:*s.MaxLength])
 	}
 	return v
+}
+
+// lengthFits reports v within s's length bounds.
+func lengthFits(s *schemaNode, v string) bool {
+	n := len([]rune(v))
+	return (s.MinLength == nil || n >= *s.MinLength) && (s.MaxLength == nil || n <= *s.MaxLength)
 }
 
 func matches(s *schemaNode, v string) bool {

@@ -97,10 +97,17 @@ func agree(t *testing.T, cs *mcp.ClientSession) agreement {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sort.Slice(tools.Tools, func(i, j int) bool { return tools.Tools[i].Name < tools.Tools[j].Name })
+	return agreeOn(t, tools.Tools, func(tool, args string) mcptest.Result { return mcptest.Call(t, cs, tool, args) })
+}
+
+// agreeOn counts the agreement of tools' input schemas with call, which
+// answers one call of a tool as the server would.
+func agreeOn(t *testing.T, tools []*mcp.Tool, call func(tool, args string) mcptest.Result) agreement {
+	t.Helper()
+	sort.Slice(tools, func(i, j int) bool { return tools[i].Name < tools[j].Name })
 	r := rand.New(rand.NewPCG(25, 2026))
 	schemas := map[string]*schemaNode{}
-	for _, tool := range tools.Tools {
+	for _, tool := range tools {
 		raw, _ := json.Marshal(tool.InputSchema)
 		var in schemaNode
 		if err := json.Unmarshal(raw, &in); err != nil {
@@ -109,7 +116,7 @@ func agree(t *testing.T, cs *mcp.ClientSession) agreement {
 		schemas[tool.Name] = &in
 	}
 	a := agreement{forms: map[string]int{}}
-	for _, tool := range tools.Tools {
+	for _, tool := range tools {
 		in := *schemas[tool.Name]
 		dry := dryRunArg(&in)
 		for _, mode := range []instanceMode{minimal, full, random, random, random} {
@@ -117,7 +124,7 @@ func agree(t *testing.T, cs *mcp.ClientSession) agreement {
 			prepare(args, dry)
 			validatePayload(r, args, schemas, mode)
 			a.valid++
-			res := mcptest.Call(t, cs, tool.Name, mustMarshal(args))
+			res := call(tool.Name, mustMarshal(args))
 			rules := &in
 			if op, _ := args["operation"].(string); args["payload"] != nil && schemas[op] != nil {
 				rules = schemas[op] // the payload's problems are the operation's
@@ -135,7 +142,7 @@ func agree(t *testing.T, cs *mcp.ClientSession) agreement {
 		prepare(base, dry)
 		for _, m := range mutations(&in, base) {
 			a.invalid++
-			res := mcptest.Call(t, cs, tool.Name, mustMarshal(m.args))
+			res := call(tool.Name, mustMarshal(m.args))
 			switch {
 			case names(res, m.field):
 				a.refused++
@@ -246,7 +253,7 @@ func refusal(res mcptest.Result, in *schemaNode, tool *mcp.Tool) string {
 		}
 		field, _ := e["field"].(string)
 		desc := fieldDescription(in, field)
-		if field == "" || !strings.Contains(field, ".") && in.Properties[field] == nil {
+		if top, _, _ := strings.Cut(strings.SplitN(field, "[", 2)[0], "."); in.Properties[top] == nil {
 			desc = tool.Description // a rule of the whole request (exactly one of ...)
 		}
 		stated := false

@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -29,21 +30,72 @@ func TestGoldenCodeCompiles(t *testing.T) {
 	if err != nil {
 		t.Skip("no go command on PATH")
 	}
+	root, dir, packages := GenerateCases(t)
+	pattern := "./golden/" + filepath.ToSlash(dir) + "/..."
+	list := exec.Command(goTool, "list", pattern)
+	list.Dir = root
+	out, err := list.CombinedOutput()
+	if err != nil || len(strings.Fields(string(out))) < 20 {
+		t.Fatalf("go list %s found too few packages (%v):\n%s", pattern, err, out)
+	}
+	for _, verb := range []string{"build", "vet"} {
+		cmd := exec.Command(goTool, verb, pattern)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("go %s %s: %v\n%s", verb, pattern, err, out)
+		}
+	}
+	t.Logf("%d generated Go files compiled and vetted", packages)
+}
+
+// generated is the one generation of the golden cases the tests of this
+// package build on, so the go command compiles each generated package once.
+var generated struct {
+	once      sync.Once
+	root, dir string
+	packages  int
+	ok        bool // the generation finished
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if generated.dir != "" {
+		os.RemoveAll(generated.dir)
+	}
+	os.Exit(code)
+}
+
+// GenerateCases generates every golden case together with protoc-gen-go,
+// once per test binary, into a new directory under testdata (removed when
+// the tests end), each at a Go package below module+"golden/"+dir, and
+// returns the module root, that directory and how many Go files it wrote.
+func GenerateCases(t *testing.T) (root, dir string, packages int) {
+	t.Helper()
+	generated.once.Do(func() {
+		generated.root, generated.dir, generated.packages = generateCases(t)
+		generated.ok = true
+	})
+	if !generated.ok {
+		t.Fatal("generating the golden cases failed (see the first test that asked for them)")
+	}
+	return generated.root, generated.dir, generated.packages
+}
+
+func generateCases(t *testing.T) (root, dir string, packages int) {
 	root, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir, err := os.MkdirTemp("testdata", "compile-")
+	dir, err = os.MkdirTemp("testdata", "compile-")
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
+	generated.dir = dir
 	base := module + "golden/" + filepath.ToSlash(dir)
 	cases, err := os.ReadDir("testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
-	packages := 0
 	for _, c := range cases {
 		if !c.IsDir() || strings.HasPrefix(c.Name(), "compile-") {
 			continue
@@ -71,21 +123,7 @@ func TestGoldenCodeCompiles(t *testing.T) {
 			}
 		}
 	}
-	pattern := "./golden/" + filepath.ToSlash(dir) + "/..."
-	list := exec.Command(goTool, "list", pattern)
-	list.Dir = root
-	out, err := list.CombinedOutput()
-	if err != nil || len(strings.Fields(string(out))) < 20 {
-		t.Fatalf("go list %s found too few packages (%v):\n%s", pattern, err, out)
-	}
-	for _, verb := range []string{"build", "vet"} {
-		cmd := exec.Command(goTool, verb, pattern)
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Errorf("go %s %s: %v\n%s", verb, pattern, err, out)
-		}
-	}
-	t.Logf("%d generated Go files compiled and vetted", packages)
+	return root, dir, packages
 }
 
 // remap points every file to generate at a Go package below base, keeping

@@ -52,7 +52,8 @@ func TestGolden(t *testing.T) {
 	}
 	var names []string
 	for _, c := range cases {
-		if c.IsDir() {
+		// compile-*: the cases generated for the tests that build them.
+		if c.IsDir() && !strings.HasPrefix(c.Name(), "compile-") {
 			names = append(names, c.Name())
 		}
 	}

@@ -261,7 +261,7 @@ func TestGetRelationshipSnapshot(t *testing.T) {
 	assertJSON(t, out, `{
 		"success": true,
 		"snapshot": {
-			"relationship_key": "part_of:`+acme+`:`+holding+`", "relationship_type": "part_of",
+			"relationship_key": "PART_OF:`+acme+`:`+holding+`", "relationship_type": "PART_OF",
 			"source_entity_id": "`+acme+`", "target_entity_id": "`+holding+`", "schema_version": "1.0",
 			"snapshot": {"since": 2019}, "computed_at": "2026-03-01T09:00:00Z", "observation_count": 1,
 			"last_observation_at": "2026-03-01T09:00:00Z", "provenance": {"since": "`+obs+`"}

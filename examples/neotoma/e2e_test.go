@@ -577,7 +577,7 @@ func TestCreateRelationshipSameInputsSameID(t *testing.T) {
 	wantID := relationshipID("user-ada", neotomav1.RelationshipType_RELATIONSHIP_TYPE_PART_OF, acme, holding)
 	assertJSON(t, first, `{
 		"success": true,
-		"id": "`+wantID+`", "relationship_type": "part_of", "source_entity_id": "`+acme+`", "target_entity_id": "`+holding+`", "metadata": {"since": 2019}, "created_at": "2026-03-01T09:00:00Z",
+		"id": "`+wantID+`", "relationship_type": "PART_OF", "source_entity_id": "`+acme+`", "target_entity_id": "`+holding+`", "metadata": {"since": 2019}, "created_at": "2026-03-01T09:00:00Z",
 		"suggestions": ["Call list_relationships to list the relationships of an entity, newest first: inbound, outbound or both"],
 		"warnings": []
 	}`)
@@ -621,7 +621,7 @@ func TestCreateRelationshipAgentMistakes(t *testing.T) {
 				return `{"relationship_type":"part_of","source_entity_id":"` + h + `","target_entity_id":"` + a + `"}`
 			},
 			wantCodes: []string{"CYCLE_DETECTED@target_entity_id"},
-			wantField: "target_entity_id", wantTop: "The target already reaches the source through part_of relationships; check the direction (source part_of target).",
+			wantField: "target_entity_id", wantTop: "The target already reaches the source through PART_OF relationships; check the direction (source PART_OF target).",
 		},
 		{
 			name: "entity related to itself",

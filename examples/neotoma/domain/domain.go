@@ -61,9 +61,11 @@ var acyclic = map[neotomav1.RelationshipType]bool{
 	neotomav1.RelationshipType_RELATIONSHIP_TYPE_SUPERSEDES: true,
 }
 
-// RelationshipTypeName is the agent-facing name of a relationship type ("part_of").
+// RelationshipTypeName is a relationship type as the API answers it
+// ("PART_OF"): the value name without the enum's prefix. Arguments also take
+// the agent-facing alias ("part_of").
 func RelationshipTypeName(t neotomav1.RelationshipType) string {
-	return strings.ToLower(strings.TrimPrefix(t.String(), "RELATIONSHIP_TYPE_"))
+	return strings.TrimPrefix(t.String(), "RELATIONSHIP_TYPE_")
 }
 
 type observation struct {

@@ -1724,7 +1724,7 @@ func (x *CreateRelationshipRequest) GetCreatedAt() *timestamppb.Timestamp {
 type Relationship struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Id    string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
-	// Agent-facing type name, e.g. settles.
+	// Relationship type as the API spells it, e.g. SETTLES.
 	RelationshipType string                 `protobuf:"bytes,2,opt,name=relationship_type,json=relationshipType,proto3" json:"relationship_type,omitempty"`
 	SourceEntityId   string                 `protobuf:"bytes,3,opt,name=source_entity_id,json=sourceEntityId,proto3" json:"source_entity_id,omitempty"`
 	TargetEntityId   string                 `protobuf:"bytes,4,opt,name=target_entity_id,json=targetEntityId,proto3" json:"target_entity_id,omitempty"`
@@ -1808,8 +1808,9 @@ func (x *Relationship) GetCreatedAt() *timestamppb.Timestamp {
 
 // CreateRelationshipResponse is the relationship, created or already there.
 type CreateRelationshipResponse struct {
-	state            protoimpl.MessageState `protogen:"open.v1"`
-	Id               string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Id    string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// Relationship type as the API spells it, e.g. PART_OF.
 	RelationshipType string                 `protobuf:"bytes,2,opt,name=relationship_type,json=relationshipType,proto3" json:"relationship_type,omitempty"`
 	SourceEntityId   string                 `protobuf:"bytes,3,opt,name=source_entity_id,json=sourceEntityId,proto3" json:"source_entity_id,omitempty"`
 	TargetEntityId   string                 `protobuf:"bytes,4,opt,name=target_entity_id,json=targetEntityId,proto3" json:"target_entity_id,omitempty"`
@@ -4294,7 +4295,8 @@ func (x *GetRelationshipSnapshotRequest) GetTargetEntityId() string {
 type RelationshipSnapshot struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// {type}:{source}:{target}.
-	RelationshipKey   string                 `protobuf:"bytes,1,opt,name=relationship_key,json=relationshipKey,proto3" json:"relationship_key,omitempty"`
+	RelationshipKey string `protobuf:"bytes,1,opt,name=relationship_key,json=relationshipKey,proto3" json:"relationship_key,omitempty"`
+	// Relationship type as the API spells it, e.g. PART_OF.
 	RelationshipType  string                 `protobuf:"bytes,2,opt,name=relationship_type,json=relationshipType,proto3" json:"relationship_type,omitempty"`
 	SourceEntityId    string                 `protobuf:"bytes,3,opt,name=source_entity_id,json=sourceEntityId,proto3" json:"source_entity_id,omitempty"`
 	TargetEntityId    string                 `protobuf:"bytes,4,opt,name=target_entity_id,json=targetEntityId,proto3" json:"target_entity_id,omitempty"`
