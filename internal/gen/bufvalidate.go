@@ -85,7 +85,7 @@ func (b *builder) bufValidate(fm *fieldModel) bool {
 	}
 	if pv != nil {
 		if a != nil {
-			fm.agent = a
+			b.ann(fm).agent = a
 		}
 		fm.pv = pv
 	}
@@ -119,8 +119,8 @@ func (b *builder) pvMap(fm *fieldModel, server bool) (*pvRules, *mcpwritev1.Agen
 	}
 	m := &pvMapper{b: b, fm: fm, pv: &pvRules{}, ok: true, server: server}
 	if fm.mode == modeAgent && !server {
-		m.a = proto.Clone(fm.agent).(*mcpwritev1.AgentSupplied)
-		m.given = fm.agent
+		m.a = proto.Clone(b.ann(fm).agent).(*mcpwritev1.AgentSupplied)
+		m.given = b.ann(fm).agent
 	}
 	if r.GetRequired() {
 		if !server {

@@ -61,6 +61,42 @@ type builder struct {
 	aip aipState
 	// resources are the google.api.resource patterns by type (aip_desc.go).
 	resources map[string][]string
+	// fieldRules are the annotation rules of the fields being built; the
+	// model holds only the typed values resolved from them.
+	fieldRules map[*fieldModel]*fieldRules
+}
+
+// fieldRules are a field's annotation rules as the walk resolves them: the
+// agent rules (modeAgent; merged with buf.validate), the enum alias rules
+// (modeEnumAlias) and the server rules (modeDerived, modeGenerated).
+type fieldRules struct {
+	agent     *mcpwritev1.AgentSupplied
+	alias     *mcpwritev1.EnumAlias
+	derived   *mcpwritev1.Derived
+	generated *mcpwritev1.Generated
+}
+
+// ann returns fm's annotation rules, empty until the walk sets them.
+func (b *builder) ann(fm *fieldModel) *fieldRules {
+	if b.fieldRules == nil {
+		b.fieldRules = map[*fieldModel]*fieldRules{}
+	}
+	r := b.fieldRules[fm]
+	if r == nil {
+		r = &fieldRules{}
+		b.fieldRules[fm] = r
+	}
+	return r
+}
+
+// serviceRules and toolRules are a service's and a method's options, which
+// the walk reads; the model holds only what it resolves from them.
+func serviceRules(sm *serviceModel) *mcpwritev1.ServiceRules {
+	return ext[*mcpwritev1.ServiceRules](sm.proto.Desc.Options(), mcpwritev1.E_Service)
+}
+
+func toolRules(t *toolModel) *mcpwritev1.ToolRules {
+	return ext[*mcpwritev1.ToolRules](t.method.Desc.Options(), mcpwritev1.E_Tool)
 }
 
 func ext[T proto.Message](opts proto.Message, xt protoreflect.ExtensionType) T {
@@ -148,7 +184,7 @@ func (b *builder) indexEnums(es []*protogen.Enum, ms []*protogen.Message) {
 
 func (b *builder) service(s *protogen.Service) *serviceModel {
 	rules := ext[*mcpwritev1.ServiceRules](s.Desc.Options(), mcpwritev1.E_Service)
-	sm := &serviceModel{proto: s, rules: rules, naming: rules.GetToolNaming(), jsonNames: b.jsonNames}
+	sm := &serviceModel{proto: s, naming: rules.GetToolNaming(), emitZeroValues: rules.GetEmitZeroValues(), jsonNames: b.jsonNames}
 	if sm.naming == mcpwritev1.ServiceRules_TOOL_NAMING_UNSPECIFIED {
 		sm.naming = mcpwritev1.ServiceRules_SNAKE_CASE
 	}
@@ -203,7 +239,7 @@ func (b *builder) service(s *protogen.Service) *serviceModel {
 }
 
 func (b *builder) serviceTools(sm *serviceModel) {
-	r := sm.rules
+	r := serviceRules(sm)
 	pick := func(set, def string, omit bool) string {
 		if omit {
 			return ""
@@ -257,7 +293,7 @@ func (b *builder) serviceTools(sm *serviceModel) {
 func (b *builder) discovery(sm *serviceModel, t *enumTable, er *mcpwritev1.EnumRules) *discoveryModel {
 	name := er.GetDiscoveryTool()
 	if name == "" {
-		name = toolName(sm.naming, sm.rules.GetToolPrefix(), "get_"+naming.Snake(naming.Words(plural(string(t.enum.Desc.Name())))))
+		name = toolName(sm.naming, serviceRules(sm).GetToolPrefix(), "get_"+naming.Snake(naming.Words(plural(string(t.enum.Desc.Name())))))
 	}
 	d := &discoveryModel{tool: name, table: t}
 	d.desc = "List the valid " + strings.Join(naming.Words(plural(string(t.enum.Desc.Name()))), " ")
@@ -346,10 +382,10 @@ func (b *builder) checkToolNames(sm *serviceModel) {
 }
 
 func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.ToolRules) *toolModel {
-	t := &toolModel{svc: sm, method: m, rules: tr}
+	t := &toolModel{svc: sm, method: m}
 	t.name = tr.GetName()
 	if t.name == "" {
-		t.name = toolName(sm.naming, sm.rules.GetToolPrefix(), string(m.Desc.Name()))
+		t.name = toolName(sm.naming, serviceRules(sm).GetToolPrefix(), string(m.Desc.Name()))
 	}
 	t.title = tr.GetTitle()
 	if t.title == "" {
@@ -403,7 +439,7 @@ func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.Tool
 	destructive := t.classification == mcpwritev1.ToolRules_DESTRUCTIVE_UPDATE || t.classification == mcpwritev1.ToolRules_DESTRUCTIVE_DELETE
 	t.confirmation = tr.GetConfirmation()
 	if t.confirmation == mcpwritev1.ToolRules_CONFIRMATION_UNSPECIFIED {
-		t.confirmation = sm.rules.GetDefaultConfirmation()
+		t.confirmation = serviceRules(sm).GetDefaultConfirmation()
 	}
 	if t.confirmation == mcpwritev1.ToolRules_CONFIRMATION_UNSPECIFIED {
 		t.confirmation = mcpwritev1.ToolRules_DIRECT
@@ -424,7 +460,7 @@ func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.Tool
 	}
 	t.elicitFallback = tr.GetElicitFallback()
 	if t.elicitFallback == mcpwritev1.ToolRules_ELICIT_FALLBACK_UNSPECIFIED {
-		t.elicitFallback = sm.rules.GetDefaultElicitFallback()
+		t.elicitFallback = serviceRules(sm).GetDefaultElicitFallback()
 	}
 	if t.elicitFallback == mcpwritev1.ToolRules_ELICIT_FALLBACK_UNSPECIFIED {
 		t.elicitFallback = mcpwritev1.ToolRules_PROPOSE
@@ -462,7 +498,7 @@ func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.Tool
 // toolBody resolves what writes and reads share: the result field, the
 // request model, its resolvers and the pair check.
 func (b *builder) toolBody(t *toolModel) *toolModel {
-	sm, m, tr := t.svc, t.method, t.rules
+	sm, m, tr := t.svc, t.method, toolRules(t)
 	t.result = tr.GetResult()
 	if t.result != "" {
 		found := false
@@ -503,7 +539,7 @@ func (b *builder) previewField(m *protogen.Method, in *messageModel, name string
 			b.probs.methodf(m, "preview_unless names %s, %s; it must name a singular bool field such as `bool confirm`", name, kindName(f.proto))
 		case f.mode != modeAgent:
 			b.probs.methodf(m, "preview_unless names %s, which the agent does not set; make it agent-supplied", name)
-		case f.agent.GetDefault() == "true":
+		case b.ann(f).agent.GetDefault() == "true":
 			b.probs.methodf(m, "preview_unless names %s, whose default is true: every call would write without a preview; drop the default", name)
 		default:
 			return f

@@ -21,7 +21,7 @@ func outputSpelling(sm *serviceModel, e *protogen.Enum) mcpwritev1.EnumRules_Out
 	if o := ext[*mcpwritev1.EnumRules](e.Desc.Options(), mcpwritev1.E_Enum).GetOutput(); o != mcpwritev1.EnumRules_OUTPUT_UNSPECIFIED {
 		return o
 	}
-	if o := sm.rules.GetEnumOutput(); o != mcpwritev1.EnumRules_OUTPUT_UNSPECIFIED {
+	if o := serviceRules(sm).GetEnumOutput(); o != mcpwritev1.EnumRules_OUTPUT_UNSPECIFIED {
 		return o
 	}
 	return mcpwritev1.EnumRules_ALIAS

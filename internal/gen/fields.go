@@ -196,7 +196,7 @@ func (b *builder) field(mm *messageModel, f *protogen.Field) *fieldModel {
 			return fm
 		}
 		fm.mode = modeAgent
-		fm.agent = &mcpwritev1.AgentSupplied{}
+		b.ann(fm).agent = &mcpwritev1.AgentSupplied{}
 		fm.implicitAgent = true
 	case *mcpwritev1.FieldRules_Hidden:
 		if k.Hidden || outputOnly {
@@ -205,26 +205,26 @@ func (b *builder) field(mm *messageModel, f *protogen.Field) *fieldModel {
 		}
 		// hidden = false: the field is agent-supplied, as if unannotated.
 		fm.mode = modeAgent
-		fm.agent = &mcpwritev1.AgentSupplied{}
+		b.ann(fm).agent = &mcpwritev1.AgentSupplied{}
 		fm.implicitAgent = true
 		rules = nil
 	case *mcpwritev1.FieldRules_Agent:
 		fm.mode = modeAgent
-		fm.agent = k.Agent
+		b.ann(fm).agent = k.Agent
 	case *mcpwritev1.FieldRules_EnumAlias:
 		fm.mode = modeEnumAlias
-		fm.alias = k.EnumAlias
+		b.ann(fm).alias = k.EnumAlias
 		if vf.Enum == nil {
 			b.probs.fieldf(f, "enum_alias needs an enum field, got %s", kindName(vf))
 			return nil
 		}
 	case *mcpwritev1.FieldRules_Derived:
 		fm.mode = modeDerived
-		fm.derived = k.Derived
+		b.ann(fm).derived = k.Derived
 		fm.overridable = k.Derived.GetOverridable()
 	case *mcpwritev1.FieldRules_Generated:
 		fm.mode = modeGenerated
-		fm.generated = k.Generated
+		b.ann(fm).generated = k.Generated
 		fm.overridable = k.Generated.GetOverridable()
 	}
 	if outputOnly && rules != nil {
@@ -260,14 +260,14 @@ func (b *builder) field(mm *messageModel, f *protogen.Field) *fieldModel {
 func (b *builder) agentField(fm *fieldModel) bool {
 	f := fm.proto
 	vf := valueField(f)
-	a := fm.agent
-	if fm.alias != nil {
+	a := b.ann(fm).agent
+	if b.ann(fm).alias != nil {
 		a = nil
-		fm.required = fm.required || fm.alias.GetRequired()
-		if d := fm.alias.GetDescription(); d != "" {
+		fm.required = fm.required || b.ann(fm).alias.GetRequired()
+		if d := b.ann(fm).alias.GetDescription(); d != "" {
 			fm.desc = d
 		}
-		if n := fm.alias.GetName(); n != "" {
+		if n := b.ann(fm).alias.GetName(); n != "" {
 			if !isToolName(n) {
 				b.probs.fieldf(f, "agent name %q must match ^[a-zA-Z0-9_-]{1,64}$", n)
 				return false
@@ -307,13 +307,13 @@ func (b *builder) agentField(fm *fieldModel) bool {
 		return false
 	}
 	if vf.Enum != nil {
-		fm.enumTable = b.table(vf.Enum, fm.alias, f)
+		fm.enumTable = b.table(vf.Enum, b.ann(fm).alias, f)
 	}
 	if !b.bufValidate(fm) || !b.zeroValueRequired(fm) {
 		return false
 	}
-	a = fm.agent
-	if fm.alias != nil {
+	a = b.ann(fm).agent
+	if b.ann(fm).alias != nil {
 		a = nil
 	}
 	if a != nil && !b.checkAgentRules(fm, a) {
@@ -325,9 +325,9 @@ func (b *builder) agentField(fm *fieldModel) bool {
 	if a.GetVocabulary() != nil && !b.vocabularyField(fm, a.GetVocabulary()) {
 		return false
 	}
-	if fm.alias != nil && fm.alias.Default != nil {
-		if _, ok := fm.enumTable.lookup(fm.alias.GetDefault()); !ok {
-			b.probs.fieldf(f, "default %q is not an alias of %s (valid: %s)", fm.alias.GetDefault(), vf.Enum.Desc.FullName(), strings.Join(fm.enumTable.aliases(), ", "))
+	if b.ann(fm).alias != nil && b.ann(fm).alias.Default != nil {
+		if _, ok := fm.enumTable.lookup(b.ann(fm).alias.GetDefault()); !ok {
+			b.probs.fieldf(f, "default %q is not an alias of %s (valid: %s)", b.ann(fm).alias.GetDefault(), vf.Enum.Desc.FullName(), strings.Join(fm.enumTable.aliases(), ", "))
 			return false
 		}
 	}
@@ -393,7 +393,7 @@ func (b *builder) checkAgentRules(fm *fieldModel, a *mcpwritev1.AgentSupplied) b
 
 func (b *builder) derivedField(fm *fieldModel) bool {
 	f := fm.proto
-	d := fm.derived
+	d := b.ann(fm).derived
 	switch src := d.GetSource().(type) {
 	case nil:
 		b.probs.fieldf(f, "derived needs a source: from_enum, context, resolver or constant")
@@ -466,7 +466,7 @@ func (b *builder) findResolver(name string) (*resolverModel, bool) {
 
 func (b *builder) generatedField(fm *fieldModel) bool {
 	f := fm.proto
-	g := fm.generated
+	g := b.ann(fm).generated
 	if f.Desc.IsList() || f.Desc.IsMap() {
 		b.probs.fieldf(f, "generated fills a singular field, not %s", kindName(f))
 		return false
@@ -516,7 +516,7 @@ func (b *builder) resolveSiblings(mm *messageModel) {
 		byName[string(f.proto.Desc.Name())] = f
 	}
 	for _, f := range mm.fields {
-		if src := f.derived.GetFromEnum(); src != "" {
+		if src := b.ann(f).derived.GetFromEnum(); src != "" {
 			s, ok := byName[src]
 			switch {
 			case !ok && refused(mm, src):
@@ -540,8 +540,8 @@ func (b *builder) resolveSiblings(mm *messageModel) {
 				b.checkImplies(s.proto.Enum)
 			}
 		}
-		if f.generated.GetKind() == mcpwritev1.Generated_CONTENT_HASH {
-			for _, name := range f.generated.GetFrom() {
+		if b.ann(f).generated.GetKind() == mcpwritev1.Generated_CONTENT_HASH {
+			for _, name := range b.ann(f).generated.GetFrom() {
 				s, ok := byName[name]
 				switch {
 				case !ok && refused(mm, name):

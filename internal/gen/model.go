@@ -48,8 +48,10 @@ type fileModel struct {
 // serviceModel is one service with at least one exposed method.
 type serviceModel struct {
 	proto  *protogen.Service
-	rules  *mcpwritev1.ServiceRules
 	naming mcpwritev1.ServiceRules_ToolNaming
+	// emitZeroValues: answers write every response field at its zero value
+	// (emit_zero_values).
+	emitZeroValues bool
 	// jsonNames: agents see protojson field names (field_naming: JSON_NAME).
 	jsonNames bool
 	tools     []*toolModel
@@ -74,7 +76,6 @@ type serviceModel struct {
 type toolModel struct {
 	svc            *serviceModel
 	method         *protogen.Method
-	rules          *mcpwritev1.ToolRules
 	name           string
 	title          string
 	description    string
@@ -147,18 +148,13 @@ type fieldModel struct {
 	// implicitAgent: agent-supplied for want of an annotation (none, or
 	// hidden = false), not by an explicit agent annotation.
 	implicitAgent bool
-	// agent rules (modeAgent) and enum alias rules (modeEnumAlias)
-	agent     *mcpwritev1.AgentSupplied
-	alias     *mcpwritev1.EnumAlias
-	enumTable *enumTable
+	enumTable     *enumTable
 	// pv are the buf.validate rules without an mcpwrite counterpart
 	// (agent-supplied and enum alias fields), nil when there are none.
 	pv *pvRules
-	// server rules
-	derived   *mcpwritev1.Derived
-	generated *mcpwritev1.Generated
-	// Resolved once from the rules above, for the emitters and the schema
-	// builders, which read nothing else of the annotations:
+	// Resolved once from the field's annotations (held by the walk, see
+	// fieldRules), for the emitters, the schema builders and the checks
+	// over the model, which never read an annotation:
 	// value are an agent field's value rules (modeAgent), nil otherwise.
 	value *valueConstraints
 	// enumDefault is an enum_alias field's default, nil when none.
@@ -168,6 +164,8 @@ type fieldModel struct {
 	// ruleDocs are the field's buf.validate rules as getWriteSchema lists
 	// them.
 	ruleDocs []ruleDoc
+	// recursionDepth is an agent field's recursion_depth, nil when unset.
+	recursionDepth *int
 	// overridable: a server field the agent may supply.
 	overridable bool
 	// child is the message model of a non-well-known message field.
@@ -365,6 +363,12 @@ type fillModel struct {
 }
 
 // Tool facts resolved from the annotation enums, for the schema builders.
+
+// creates: the tool makes what it writes (kind CREATE or classification
+// SAFE_CREATE).
+func (t *toolModel) creates() bool {
+	return t.kind == mcpwritev1.ToolRules_CREATE || t.classification == mcpwritev1.ToolRules_SAFE_CREATE
+}
 
 func (t *toolModel) kindName() string           { return t.kind.String() }
 func (t *toolModel) classificationName() string { return t.classification.String() }

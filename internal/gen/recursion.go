@@ -90,7 +90,7 @@ func (b *builder) propagateFlags() {
 // checkRecursionDepth validates an agent field's recursion_depth once its
 // message model is built.
 func (b *builder) checkRecursionDepth(fm *fieldModel) bool {
-	a := fm.agent
+	a := b.ann(fm).agent
 	if a == nil || a.RecursionDepth == nil {
 		return true
 	}
@@ -127,8 +127,8 @@ func (x *expansion) enter(f *fieldModel, m *messageModel) (leave func(), limit i
 	if limit == 0 {
 		limit = defaultRecursionDepth
 	}
-	if f != nil && f.agent != nil && f.agent.RecursionDepth != nil {
-		limit = int(f.agent.GetRecursionDepth())
+	if f != nil && f.recursionDepth != nil {
+		limit = *f.recursionDepth
 	}
 	if x.open[m]+1 > limit {
 		return nil, limit, false

@@ -30,7 +30,7 @@ func (v condValue) quoted() string { return string(mustJSON(v.json)) }
 // the agent sets, and every value is one it can hold.
 func (b *builder) requiredWhen(mm *messageModel) {
 	for _, f := range mm.fields {
-		rw := f.agent.GetRequiredWhen()
+		rw := b.ann(f).agent.GetRequiredWhen()
 		if rw == nil || f.mode != modeAgent {
 			continue
 		}
@@ -42,10 +42,10 @@ func (b *builder) requiredWhen(mm *messageModel) {
 		case len(rw.GetEquals()) == 0:
 			b.probs.fieldf(pf, "required_when needs equals: the values of %s (JSON literals, enum aliases) that make this field required", rw.GetField())
 			continue
-		case f.agent.GetRequired() || f.required:
+		case b.ann(f).agent.GetRequired() || f.required:
 			b.probs.fieldf(pf, "a required field cannot also have required_when; drop one of them")
 			continue
-		case f.agent.Default != nil:
+		case b.ann(f).agent.Default != nil:
 			b.probs.fieldf(pf, "a field with a default is never absent, so required_when cannot apply; drop one of them")
 			continue
 		case rw.GetField() == string(pf.Desc.Name()):

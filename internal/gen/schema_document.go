@@ -23,7 +23,7 @@ func document(fm *fileModel) schemadoc.Document {
 			DiscardTool:  sm.discardTool,
 		}
 		sd.FieldNaming = sm.fieldNaming()
-		sd.ZeroValues = sm.rules.GetEmitZeroValues()
+		sd.ZeroValues = sm.emitZeroValues
 		sd.ZeroValueFields = sm.zeroFieldNames()
 		for _, t := range sm.tools {
 			sd.Tools = append(sd.Tools, toolDoc(t))

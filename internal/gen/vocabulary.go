@@ -40,10 +40,10 @@ func (b *builder) vocabularyField(fm *fieldModel, v *mcpwritev1.Vocabulary) bool
 	case !isSnakeName(v.GetName()):
 		b.probs.fieldf(f, "vocabulary needs name: a snake_case name such as entity_type, got %q", v.GetName())
 		return false
-	case fm.agent.GetReference() != nil:
+	case b.ann(fm).agent.GetReference() != nil:
 		b.probs.fieldf(f, "a field cannot take both a reference and a vocabulary: a reference becomes an entity's id, a vocabulary value is kept as the agent names it")
 		return false
-	case fm.agent.Default != nil:
+	case b.ann(fm).agent.Default != nil:
 		b.probs.fieldf(f, "a vocabulary field cannot have a default: its values are known only while the server runs")
 		return false
 	case v.DiscoveryTool != nil && !isToolName(v.GetDiscoveryTool()):
