@@ -21,7 +21,7 @@ const annotationsPkg = "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpw
 
 // postModelFiles are the files of the stages that run on the resolved model:
 // the emitters, the schema builders and the checks over the model.
-var postModelFiles = []string{"emit*.go", "schema*.go", "lint.go", "lint_ids.go", "lint_identity.go", "strict.go", "vendors.go"}
+var postModelFiles = []string{"emit*.go", "schema*.go", "lint.go", "lint_ids.go", "lint_identity.go", "strict.go", "vendors.go", "validate_docs.go"}
 
 // typeCheckGen type-checks this package's non-test files against the export
 // data of its dependencies (go list -export).
