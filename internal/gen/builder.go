@@ -211,3 +211,83 @@ type aipState struct {
 	// built.
 	path []*protogen.Field
 }
+
+// wellKnown lists the google.protobuf messages decoded as JSON leaves.
+var wellKnown = map[protoreflect.FullName]bool{
+	"google.protobuf.Timestamp":   true,
+	"google.protobuf.Duration":    true,
+	"google.protobuf.FieldMask":   true,
+	"google.protobuf.Struct":      true,
+	"google.protobuf.Value":       true,
+	"google.protobuf.ListValue":   true,
+	"google.protobuf.DoubleValue": true,
+	"google.protobuf.FloatValue":  true,
+	"google.protobuf.Int64Value":  true,
+	"google.protobuf.UInt64Value": true,
+	"google.protobuf.Int32Value":  true,
+	"google.protobuf.UInt32Value": true,
+	"google.protobuf.BoolValue":   true,
+	"google.protobuf.StringValue": true,
+	"google.protobuf.BytesValue":  true,
+}
+
+// valueField is the field whose type describes the JSON value: the map value
+// for maps, the field itself otherwise.
+func valueField(f *protogen.Field) *protogen.Field {
+	if f.Desc.IsMap() {
+		return f.Message.Fields[1]
+	}
+	return f
+}
+
+// fieldName is the name agents see for f unless an annotation renames it:
+// the proto name, or the protojson name under field_naming: JSON_NAME.
+func (b *builder) fieldName(f *protogen.Field) string {
+	if b.jsonNames {
+		return f.Desc.JSONName()
+	}
+	return string(f.Desc.Name())
+}
+
+func (b *builder) findResolver(name string) (*resolverModel, bool) {
+	for _, r := range b.file.resolvers {
+		if r.name == name {
+			return r, true
+		}
+	}
+	return nil, false
+}
+
+func valueRules(v *protogen.EnumValue) *mcpwritev1.EnumValueRules {
+	return ext[*mcpwritev1.EnumValueRules](v.Desc.Options(), mcpwritev1.E_Value)
+}
+
+func isNumeric(k protoreflect.Kind) bool {
+	switch k {
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind,
+		protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind,
+		protoreflect.Uint32Kind, protoreflect.Fixed32Kind, protoreflect.Uint64Kind, protoreflect.Fixed64Kind,
+		protoreflect.FloatKind, protoreflect.DoubleKind:
+		return true
+	}
+	return false
+}
+
+// kindName describes a field's type for error messages.
+func kindName(f *protogen.Field) string {
+	switch {
+	case f.Desc.IsMap():
+		return "a map field"
+	case f.Desc.IsList():
+		return "a repeated field"
+	case f.Message != nil:
+		return "message " + string(f.Message.Desc.FullName())
+	case f.Enum != nil:
+		return "enum " + string(f.Enum.Desc.FullName())
+	}
+	k := f.Desc.Kind().String()
+	if strings.HasPrefix(k, "int") || strings.HasPrefix(k, "uint") {
+		return "an " + k + " field"
+	}
+	return "a " + k + " field"
+}
