@@ -308,13 +308,6 @@ func (e *emitter) pairTable(pc *pairCheckModel) {
 
 // Field access -----------------------------------------------------------
 
-func realOneof(f *protogen.Field) bool { return f.Oneof != nil && !f.Oneof.Desc.IsSynthetic() }
-
-func isPtr(f *protogen.Field) bool {
-	return !f.Desc.IsList() && !f.Desc.IsMap() && f.Message == nil && f.Desc.Kind() != protoreflect.BytesKind &&
-		f.Desc.HasPresence() && !realOneof(f)
-}
-
 // set is "m.X = v" for any field shape.
 func (e *emitter) set(f *protogen.Field, v jen.Code) *jen.Statement {
 	switch {

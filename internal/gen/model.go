@@ -401,3 +401,77 @@ func (sm *serviceModel) fieldNaming() string {
 	}
 	return ""
 }
+
+// pairRule is an enum's valid (source, target) pairs: which values of the
+// enum named by pairs_of each of its values may connect.
+type pairRule struct {
+	types *enumTable // the relationship enum
+	ends  *enumTable // the pairs_of enum
+	pairs []pairValue
+}
+
+type pairValue struct {
+	typ, source, target *protogen.EnumValue
+}
+
+// pairCheckModel is a tool's pair_check: the request fields it reads.
+type pairCheckModel struct {
+	typ, source, target *protogen.Field
+	rule                *pairRule
+	varName             string
+}
+
+// ownedField is a field the server owns, with why, for the agent.
+type ownedField struct {
+	name string // agent-facing name
+	why  string
+}
+
+// maskCheck is what the decoder of an Update request checks.
+type maskCheck struct {
+	mask     *fieldModel // the update_mask field
+	resource *fieldModel // the resource field (its model is variantUpdate)
+	identity string      // proto name of the resource's identity field
+}
+
+// requiredWhenModel is a resolved (mcpwrite.v1.field).agent.required_when:
+// the field is required when the sibling `when` holds one of values.
+type requiredWhenModel struct {
+	when   *fieldModel
+	values []condValue
+}
+
+// condValue is one value of a condition.
+type condValue struct {
+	lit  literal // compared with the sibling's getter
+	json any     // the JSON value, for getWriteSchema
+	text string  // how descriptions name it: the alias, else the JSON literal
+}
+
+// vocabModel links an agent.vocabulary field to the live vocabulary whose
+// values it takes.
+type vocabModel struct {
+	name string
+	// discoveryTool lists the vocabulary's values ("" for none).
+	discoveryTool string
+	// listedBy names the tools the field's description points to, with
+	// the verb: "list_entity_types and get_write_schema list" (the
+	// discovery tool and the schema tool of the first service using it).
+	listedBy string
+}
+
+// vocabToolModel is one read-only tool listing a live vocabulary.
+type vocabToolModel struct {
+	tool       string
+	vocabulary string
+	desc       string
+}
+
+// literal is a Go expression for a JSON literal from an annotation: either
+// plain code or an identifier the generated file must import.
+type literal struct {
+	code  string
+	ident *protogen.GoIdent
+	// jsonValue is the decoded literal, for schema defaults and examples.
+	jsonValue any
+}

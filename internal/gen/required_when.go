@@ -8,20 +8,6 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
-// requiredWhenModel is a resolved (mcpwrite.v1.field).agent.required_when:
-// the field is required when the sibling `when` holds one of values.
-type requiredWhenModel struct {
-	when   *fieldModel
-	values []condValue
-}
-
-// condValue is one value of a condition.
-type condValue struct {
-	lit  literal // compared with the sibling's getter
-	json any     // the JSON value, for getWriteSchema
-	text string  // how descriptions name it: the alias, else the JSON literal
-}
-
 // quoted is how error messages and rules name the value: as JSON.
 func (v condValue) quoted() string { return string(mustJSON(v.json)) }
 

@@ -579,3 +579,12 @@ func pageSizeDesc(r *valueConstraints) string {
 	}
 	return d + "."
 }
+
+func hasAgentField(m *messageModel, name string) bool {
+	for _, f := range m.agentFields() {
+		if f.agentName == name {
+			return true
+		}
+	}
+	return false
+}
