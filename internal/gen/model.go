@@ -475,3 +475,6 @@ type literal struct {
 	// jsonValue is the decoded literal, for schema defaults and examples.
 	jsonValue any
 }
+
+// isRead reports whether the tool is a read.
+func (t *toolModel) isRead() bool { return t.kind == mcpwritev1.ToolRules_READ }

@@ -10,9 +10,6 @@ import (
 // confirmed, and they take neither client_request_id nor dry_run. The
 // options that only make sense for a write are refused with the fix.
 
-// isRead reports whether the tool is a read.
-func (t *toolModel) isRead() bool { return t.kind == mcpwritev1.ToolRules_READ }
-
 // readTool finishes the model of a READ tool whose kind and classification
 // are resolved.
 func (b *builder) readTool(t *toolModel) *toolModel {
