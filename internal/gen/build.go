@@ -264,8 +264,29 @@ func (b *builder) checkToolNames(sm *serviceModel) {
 	}
 }
 
+// tool resolves one method's tool: its texts, kind and classification,
+// then a read's or a write's rules, then what both share.
 func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.ToolRules) *toolModel {
 	t := &toolModel{svc: sm, method: m}
+	toolTexts(t, tr)
+	if !b.toolKind(t, tr) {
+		return nil
+	}
+	if t.kind == mcpwritev1.ToolRules_READ {
+		return b.readTool(t)
+	}
+	if !b.toolConfirmation(t, tr) {
+		return nil
+	}
+	toolHints(t, tr)
+	b.toolRetry(t, tr)
+	return b.toolBody(t)
+}
+
+// toolTexts sets the tool's name, title and description, each from the
+// tool option or else from the method.
+func toolTexts(t *toolModel, tr *mcpwritev1.ToolRules) {
+	sm, m := t.svc, t.method
 	t.name = tr.GetName()
 	if t.name == "" {
 		t.name = toolName(sm.naming, serviceRules(sm).GetToolPrefix(), string(m.Desc.Name()))
@@ -281,6 +302,13 @@ func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.Tool
 	if t.description == "" {
 		t.description = t.title + "."
 	}
+}
+
+// toolKind checks the option's enums and resolves kind (set, or
+// classified from the method) and classification (set, or the kind's
+// default).
+func (b *builder) toolKind(t *toolModel, tr *mcpwritev1.ToolRules) bool {
+	m := t.method
 	for _, c := range []struct {
 		what  string
 		n     int32
@@ -292,13 +320,13 @@ func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.Tool
 	} {
 		if _, ok := c.known[c.n]; !ok {
 			b.probs.methodf(m, "unknown %s %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)", c.what, c.n)
-			return nil
+			return false
 		}
 	}
 	t.kind = tr.GetKind()
 	t.classification = tr.GetClassification()
 	if t.kind == mcpwritev1.ToolRules_KIND_UNSPECIFIED && !b.classifyTool(t) {
-		return nil
+		return false
 	}
 	if t.classification == mcpwritev1.ToolRules_CLASSIFICATION_UNSPECIFIED {
 		switch t.kind {
@@ -312,32 +340,35 @@ func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.Tool
 			t.classification = mcpwritev1.ToolRules_SAFE_UPDATE
 		}
 	}
-	if t.kind == mcpwritev1.ToolRules_READ {
-		return b.readTool(t)
-	}
+	return true
+}
+
+// toolConfirmation resolves a write's confirmation, confirmation message
+// and elicit fallback, the service's defaults standing in for unset ones.
+func (b *builder) toolConfirmation(t *toolModel, tr *mcpwritev1.ToolRules) bool {
+	sm, m := t.svc, t.method
 	if t.classification == mcpwritev1.ToolRules_READ_ONLY {
 		b.probs.methodf(m, "classification READ_ONLY is only for kind READ; set kind: READ, or a write classification (SAFE_CREATE, SAFE_UPDATE, DESTRUCTIVE_UPDATE, DESTRUCTIVE_DELETE)")
-		return nil
+		return false
 	}
-	destructive := t.classification == mcpwritev1.ToolRules_DESTRUCTIVE_UPDATE || t.classification == mcpwritev1.ToolRules_DESTRUCTIVE_DELETE
 	t.confirmation = tr.GetConfirmation()
 	if t.confirmation == mcpwritev1.ToolRules_CONFIRMATION_UNSPECIFIED {
 		t.confirmation = serviceRules(sm).GetDefaultConfirmation()
 	}
 	if t.confirmation == mcpwritev1.ToolRules_CONFIRMATION_UNSPECIFIED {
 		t.confirmation = mcpwritev1.ToolRules_DIRECT
-		if destructive {
+		if t.destructiveClass() {
 			t.confirmation = mcpwritev1.ToolRules_ELICIT
 		}
 	}
 	if _, ok := mcpwritev1.ToolRules_ElicitFallback_name[int32(tr.GetElicitFallback())]; !ok {
 		b.probs.methodf(m, "unknown elicit_fallback %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)", int32(tr.GetElicitFallback()))
-		return nil
+		return false
 	}
 	if tpl := tr.GetConfirmationMessage(); tpl != "" {
 		if err := checkConfirmationMessage(tpl, m.Input); err != nil {
 			b.probs.methodf(m, "confirmation_message: %v", err)
-			return nil
+			return false
 		}
 		t.confirmationMessage = tpl
 	}
@@ -348,8 +379,14 @@ func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.Tool
 	if t.elicitFallback == mcpwritev1.ToolRules_ELICIT_FALLBACK_UNSPECIFIED {
 		t.elicitFallback = mcpwritev1.ToolRules_PROPOSE
 	}
+	return true
+}
+
+// toolHints sets a write's MCP hints (the option's, else the kind's and
+// classification's) and next steps.
+func toolHints(t *toolModel, tr *mcpwritev1.ToolRules) {
 	t.readOnly = false
-	t.destructive = destructive
+	t.destructive = t.destructiveClass()
 	t.idempotent = t.kind == mcpwritev1.ToolRules_UPDATE || t.kind == mcpwritev1.ToolRules_DELETE
 	t.openWorld = false
 	if tr != nil {
@@ -367,6 +404,11 @@ func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.Tool
 		}
 	}
 	t.nextSteps = tr.GetNextSteps()
+}
+
+// toolRetry sets how often a write is retried on a conflict.
+func (b *builder) toolRetry(t *toolModel, tr *mcpwritev1.ToolRules) {
+	m := t.method
 	if tr.GetRetryOnConflict() {
 		t.retry = 3
 		if tr.MaxConflictRetries != nil {
@@ -375,5 +417,4 @@ func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.Tool
 	} else if tr != nil && tr.MaxConflictRetries != nil {
 		b.probs.methodf(m, "max_conflict_retries needs retry_on_conflict: true")
 	}
-	return b.toolBody(t)
 }
