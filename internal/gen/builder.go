@@ -291,3 +291,7 @@ func kindName(f *protogen.Field) string {
 	}
 	return "a " + k + " field"
 }
+
+func isWKT(f *protogen.Field) bool {
+	return f.Message != nil && wellKnown[f.Message.Desc.FullName()]
+}
