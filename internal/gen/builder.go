@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
 	"google.golang.org/genproto/googleapis/api/annotations"
 	"google.golang.org/protobuf/compiler/protogen"
 	"google.golang.org/protobuf/proto"
@@ -294,4 +295,14 @@ func kindName(f *protogen.Field) string {
 
 func isWKT(f *protogen.Field) bool {
 	return f.Message != nil && wellKnown[f.Message.Desc.FullName()]
+}
+
+// fieldValidate returns the buf.validate rules of f, nil when none.
+func fieldValidate(f *protogen.Field) *validate.FieldRules {
+	return ext[*validate.FieldRules](f.Desc.Options(), validate.E_Field)
+}
+
+// oneofValidateRequired reports (buf.validate.oneof).required.
+func oneofValidateRequired(od *protogen.Oneof) bool {
+	return ext[*validate.OneofRules](od.Desc.Options(), validate.E_Oneof).GetRequired()
 }

@@ -230,16 +230,6 @@ type discoveryModel struct {
 	desc    string
 }
 
-// fieldFor returns the model of f, or nil when f is not part of the model.
-func (m *messageModel) fieldFor(f *protogen.Field) *fieldModel {
-	for _, fm := range m.fields {
-		if fm.proto == f {
-			return fm
-		}
-	}
-	return nil
-}
-
 // msgOneof is one (buf.validate.message).oneof rule: at most one of its
 // fields is set, exactly one when required.
 type msgOneof struct {
@@ -249,51 +239,6 @@ type msgOneof struct {
 	// one of them, so the decoder checks the rule; nil leaves it to the
 	// protovalidate step.
 	agentKeys []string
-}
-
-// mustSend reports whether the agent must send f: a required field the
-// server does not fill when left out, or the only member of a required
-// oneof.
-func (m *messageModel) mustSend(f *fieldModel) bool {
-	if od := f.proto.Oneof; od != nil && !od.Desc.IsSynthetic() && len(od.Fields) == 1 && m.requiredOneofs[od] {
-		return true
-	}
-	return f.required && !f.overridable || m.onlyOfRequiredRule(f)
-}
-
-// onlyOfRequiredRule reports whether f is the single field of a required
-// (buf.validate.message).oneof rule the decoder checks.
-func (m *messageModel) onlyOfRequiredRule(f *fieldModel) bool {
-	for _, mo := range m.msgOneofs {
-		if mo.required && len(mo.agentKeys) == 1 && mo.agentKeys[0] == f.agentName {
-			return true
-		}
-	}
-	return false
-}
-
-func (m *messageModel) agentFields() []*fieldModel {
-	var out []*fieldModel
-	for _, f := range m.fields {
-		if f.exposed() {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// exposed reports whether the field appears in the input schema.
-func (f *fieldModel) exposed() bool {
-	switch f.mode {
-	case modeAgent, modeEnumAlias:
-		if f.child != nil && !f.child.agentFacing {
-			return false
-		}
-		return true
-	case modeDerived, modeGenerated:
-		return f.overridable
-	}
-	return false
 }
 
 // valueConstraints are an agent field's value rules (AgentSupplied, with the
@@ -363,44 +308,6 @@ type fillModel struct {
 }
 
 // Tool facts resolved from the annotation enums, for the schema builders.
-
-// creates: the tool makes what it writes (kind CREATE or classification
-// SAFE_CREATE).
-func (t *toolModel) creates() bool {
-	return t.kind == mcpwritev1.ToolRules_CREATE || t.classification == mcpwritev1.ToolRules_SAFE_CREATE
-}
-
-func (t *toolModel) kindName() string           { return t.kind.String() }
-func (t *toolModel) classificationName() string { return t.classification.String() }
-func (t *toolModel) confirmationName() string   { return t.confirmation.String() }
-
-// destructiveClass reports a DESTRUCTIVE_UPDATE or DESTRUCTIVE_DELETE
-// classification.
-func (t *toolModel) destructiveClass() bool {
-	return t.classification == mcpwritev1.ToolRules_DESTRUCTIVE_UPDATE || t.classification == mcpwritev1.ToolRules_DESTRUCTIVE_DELETE
-}
-
-// refusesUnconfirmed reports an elicit_fallback of REFUSE: a confirmation
-// the client cannot show refuses the write instead of proposing it.
-func (t *toolModel) refusesUnconfirmed() bool {
-	return t.elicitFallback == mcpwritev1.ToolRules_REFUSE
-}
-
-// mayPropose reports whether the write's confirmation can be a proposal:
-// PROPOSAL, or ELICIT falling back to one.
-func (t *toolModel) mayPropose() bool {
-	return t.confirmation == mcpwritev1.ToolRules_PROPOSAL ||
-		t.confirmation == mcpwritev1.ToolRules_ELICIT && t.elicitFallback != mcpwritev1.ToolRules_REFUSE
-}
-
-// fieldNaming is the document's field_naming: "JSON_NAME" when agents see
-// protojson names, else "".
-func (sm *serviceModel) fieldNaming() string {
-	if sm.jsonNames {
-		return mcpwritev1.ServiceRules_JSON_NAME.String()
-	}
-	return ""
-}
 
 // pairRule is an enum's valid (source, target) pairs: which values of the
 // enum named by pairs_of each of its values may connect.
@@ -475,6 +382,3 @@ type literal struct {
 	// jsonValue is the decoded literal, for schema defaults and examples.
 	jsonValue any
 }
-
-// isRead reports whether the tool is a read.
-func (t *toolModel) isRead() bool { return t.kind == mcpwritev1.ToolRules_READ }

@@ -57,19 +57,6 @@ func inputSchema(t *toolModel) *jsonschema.Schema {
 	return s
 }
 
-// agentSummaryArg is the argument in which the agent may summarise a write
-// whose confirmation can be a proposal (PROPOSAL, or ELICIT falling back to
-// one), or "" when the tool cannot propose or has a field of that name.
-func agentSummaryArg(t *toolModel) string {
-	if t.isRead() || t.svc.applyTool == "" || hasAgentField(t.input, schemadoc.AgentSummaryArgument) {
-		return ""
-	}
-	if t.mayPropose() {
-		return schemadoc.AgentSummaryArgument
-	}
-	return ""
-}
-
 func objectSchema(m *messageModel, x *expansion) *jsonschema.Schema {
 	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties(), AdditionalProperties: jsonschema.FalseSchema}
 	s.Description = cleanComment(m.proto.Comments.Leading.String())
@@ -392,15 +379,6 @@ func pageSizeDesc(r *valueConstraints) string {
 		d += "; default " + r.defaultText
 	}
 	return d + "."
-}
-
-func hasAgentField(m *messageModel, name string) bool {
-	for _, f := range m.agentFields() {
-		if f.agentName == name {
-			return true
-		}
-	}
-	return false
 }
 
 // childSchema is the schema of the recursive message m reached through f:

@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
-	"google.golang.org/protobuf/compiler/protogen"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
@@ -66,16 +64,6 @@ type ruleDoc = schemadoc.Rule
 // formatKeywords are the formats that JSON Schema draft-07 and 2020-12 both
 // name; "ip" (either family) is described in words.
 var formatKeywords = map[string]bool{"uuid": true, "email": true, "uri": true, "hostname": true, "ipv4": true, "ipv6": true}
-
-// fieldValidate returns the buf.validate rules of f, nil when none.
-func fieldValidate(f *protogen.Field) *validate.FieldRules {
-	return ext[*validate.FieldRules](f.Desc.Options(), validate.E_Field)
-}
-
-// oneofValidateRequired reports (buf.validate.oneof).required.
-func oneofValidateRequired(od *protogen.Oneof) bool {
-	return ext[*validate.OneofRules](od.Desc.Options(), validate.E_Oneof).GetRequired()
-}
 
 func isNumberRules(kind string) bool {
 	switch kind {
