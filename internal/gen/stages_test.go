@@ -15,6 +15,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/layering"
 )
 
 const annotationsPkg = "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
@@ -215,5 +217,41 @@ func TestModelHoldsNoAnnotations(t *testing.T) {
 	}
 	if structs < 10 {
 		t.Fatalf("found %d struct types in model.go, want at least 10", structs)
+	}
+}
+
+// The package's files reference each other one way: types and helpers at
+// the bottom (model.go, builder.go, emitter.go...), the walk, schema and
+// emit steps in the middle, Generate on top. A cycle of any length
+// between hand-written files fails, naming the arrows that run back up.
+func TestFilesReferenceOneWay(t *testing.T) {
+	pkgs, exports, err := layering.List(".", ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pkgs) != 1 {
+		t.Fatalf("go list found %d packages, want 1", len(pkgs))
+	}
+	r, err := layering.Analyze(pkgs[0], exports)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Files) < 40 {
+		t.Fatalf("measured %d files, want at least 40", len(r.Files))
+	}
+	for _, p := range r.Pairs {
+		t.Errorf("%s and %s reference each other: %s uses %v; %s uses %v", p[0], p[1], p[0], r.Uses[p], p[1], r.Uses[[2]string{p[1], p[0]}])
+	}
+	pos := map[string]int{}
+	for i, f := range r.Order {
+		pos[f] = i
+	}
+	for k, names := range r.Uses {
+		if pos[k[1]] > pos[k[0]] {
+			t.Errorf("%s uses %v of %s, a file above it (a cycle through other files)", k[0], names, k[1])
+		}
+	}
+	if r.BackArrows != 0 {
+		t.Errorf("%d arrows run back up the file order %v", r.BackArrows, r.Order)
 	}
 }
