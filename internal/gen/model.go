@@ -1,9 +1,11 @@
 // Package gen turns annotated proto files into MCP write tools in three
-// stages: the walk (build.go, fields.go, resolve.go, ...) checks every
-// annotation and resolves it into the model (model.go), whose names come
-// from names.go; the emitters read only the model: the Go registration code
-// as jennifer code rendered into protogen's generated file (emit*.go) and
-// the getWriteSchema document (schema.go, schema_document.go).
+// stages: the walk (build.go over builder.go, fields.go, resolve.go, ...)
+// checks every annotation and resolves it into the model (model.go, its
+// queries in model_queries.go), which holds typed values only and whose
+// names come from names.go; the emitters read only the model: the Go
+// registration code as jennifer code rendered into protogen's generated
+// file (emit*.go over emitter.go) and the getWriteSchema document
+// (schema*.go, schema_document.go).
 package gen
 
 import (
