@@ -105,7 +105,7 @@ func classify(sm *serviceModel, m *protogen.Method) signal {
 		s = signal{kind: mcpwritev1.ToolRules_UPDATE, why: "AIP-134 Update shape (Update* with resource and update_mask)"}
 	case verb == "patch" || verb == "put":
 		s = signal{kind: mcpwritev1.ToolRules_UPDATE, why: "google.api.http " + verb + ": " + path}
-	case sm.rules.GetInferReadsFromNames() && len(words) > 0 && (readVerbs[words[0]] || len(words) > 1 && readVerbs[words[0]+" "+words[1]]):
+	case serviceRules(sm).GetInferReadsFromNames() && len(words) > 0 && (readVerbs[words[0]] || len(words) > 1 && readVerbs[words[0]+" "+words[1]]):
 		s = signal{kind: mcpwritev1.ToolRules_READ, why: "method name " + name + " (infer_reads_from_names)"}
 	default:
 		s = signal{kind: kindFromName(name), why: "method name " + name}
@@ -217,7 +217,7 @@ func updateMaskField(m *protogen.Message) *protogen.Field {
 func (b *builder) classifyTool(t *toolModel) bool {
 	s := classify(t.svc, t.method)
 	if s.kind == mcpwritev1.ToolRules_READ {
-		if opt := writeOnlyOption(t.rules); opt != "" {
+		if opt := writeOnlyOption(toolRules(t)); opt != "" {
 			b.probs.methodf(t.method, "%s makes it a read (kind READ), but its tool option sets %s, which only a write takes; set kind (CREATE, UPDATE, DELETE or ACTION) to keep it a write, or remove %s", s.why, opt, opt)
 			return false
 		}

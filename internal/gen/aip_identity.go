@@ -27,12 +27,6 @@ import (
 // the suffix of its generated Go names (decodeBookForUpdate).
 const variantUpdate = "ForUpdate"
 
-// ownedField is a field the server owns, with why, for the agent.
-type ownedField struct {
-	name string // agent-facing name
-	why  string
-}
-
 // goName is the message model's part of generated Go names.
 func (m *messageModel) goName() string { return m.proto.GoIdent.GoName + m.variant }
 

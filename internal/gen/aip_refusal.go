@@ -13,18 +13,6 @@ import (
 // is declared, and the fix in the user's own files: an option on the
 // deepest field of the path declared in the service's own proto package.
 
-// aipState is the context of the request being built.
-type aipState struct {
-	// updateResource is the resource field of an Update tool's request.
-	updateResource *protogen.Field
-	// tool and service are the tool whose request is being built.
-	tool    string
-	service *protogen.Service
-	// path are the message fields from the request to the message being
-	// built.
-	path []*protogen.Field
-}
-
 // refuse reports that f cannot be agent-supplied (what), naming the tool
 // and the path when a tool's request is being built; fix is what to do
 // when f is the user's own field.

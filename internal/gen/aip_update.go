@@ -9,13 +9,6 @@ import "strings"
 // fields the agent set, so update_mask is optional for the agent even
 // where the API marks it REQUIRED.
 
-// maskCheck is what the decoder of an Update request checks.
-type maskCheck struct {
-	mask     *fieldModel // the update_mask field
-	resource *fieldModel // the resource field (its model is variantUpdate)
-	identity string      // proto name of the resource's identity field
-}
-
 // requestModel builds the request model of t; an Update tool's resource
 // is built as variantUpdate and its mask is checked.
 func (b *builder) requestModel(t *toolModel) *messageModel {

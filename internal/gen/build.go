@@ -1,76 +1,15 @@
 package gen
 
 import (
-	"fmt"
 	"path"
-	"sort"
 	"strings"
 
-	"google.golang.org/genproto/googleapis/api/annotations"
 	"google.golang.org/protobuf/compiler/protogen"
-	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/naming"
 )
-
-// problems collects the user's annotation mistakes; each names file,
-// message or method, and field.
-type problems struct{ list []string }
-
-func (p *problems) addf(format string, args ...any) {
-	p.list = append(p.list, fmt.Sprintf(format, args...))
-}
-
-func (p *problems) fieldf(f *protogen.Field, format string, args ...any) {
-	p.addf("%s: message %s: field %s: %s", f.Desc.ParentFile().Path(), f.Parent.Desc.FullName(), f.Desc.Name(), fmt.Sprintf(format, args...))
-}
-
-func (p *problems) methodf(m *protogen.Method, format string, args ...any) {
-	p.addf("%s: method %s: %s", m.Desc.ParentFile().Path(), m.Desc.FullName(), fmt.Sprintf(format, args...))
-}
-
-func (p *problems) servicef(s *protogen.Service, format string, args ...any) {
-	p.addf("%s: service %s: %s", s.Desc.ParentFile().Path(), s.Desc.FullName(), fmt.Sprintf(format, args...))
-}
-
-func (p *problems) messagef(m *protogen.Message, format string, args ...any) {
-	p.addf("%s: message %s: %s", m.Desc.ParentFile().Path(), m.Desc.FullName(), fmt.Sprintf(format, args...))
-}
-
-func (p *problems) enumf(e *protogen.Enum, format string, args ...any) {
-	p.addf("%s: enum %s: %s", e.Desc.ParentFile().Path(), e.Desc.FullName(), fmt.Sprintf(format, args...))
-}
-
-// builder walks one file's descriptors into a fileModel.
-type builder struct {
-	plugin   *protogen.Plugin
-	file     *fileModel
-	probs    *problems
-	messages map[protoreflect.FullName]*messageModel
-	// stack holds the message models being built, outermost first.
-	stack  []*messageModel
-	tables map[string]*enumTable
-	enums  map[protoreflect.FullName]*protogen.Enum
-	pairs  map[*enumTable]*pairRule
-	// jsonNames: the file's services speak protojson field names
-	// (field_naming: JSON_NAME); every message model follows.
-	jsonNames bool
-	// aip is the context of the request being built (aip_*.go).
-	aip aipState
-	// resources are the google.api.resource patterns by type (aip_desc.go).
-	resources map[string][]string
-}
-
-func ext[T proto.Message](opts proto.Message, xt protoreflect.ExtensionType) T {
-	var zero T
-	if opts == nil || !proto.HasExtension(opts, xt) {
-		return zero
-	}
-	v, _ := proto.GetExtension(opts, xt).(T)
-	return v
-}
 
 // buildFile returns nil when the file exposes no method.
 func buildFile(plugin *protogen.Plugin, f *protogen.File, probs *problems) *fileModel {
@@ -148,7 +87,7 @@ func (b *builder) indexEnums(es []*protogen.Enum, ms []*protogen.Message) {
 
 func (b *builder) service(s *protogen.Service) *serviceModel {
 	rules := ext[*mcpwritev1.ServiceRules](s.Desc.Options(), mcpwritev1.E_Service)
-	sm := &serviceModel{proto: s, rules: rules, naming: rules.GetToolNaming(), jsonNames: b.jsonNames}
+	sm := &serviceModel{proto: s, naming: rules.GetToolNaming(), emitZeroValues: rules.GetEmitZeroValues(), jsonNames: b.jsonNames}
 	if sm.naming == mcpwritev1.ServiceRules_TOOL_NAMING_UNSPECIFIED {
 		sm.naming = mcpwritev1.ServiceRules_SNAKE_CASE
 	}
@@ -203,7 +142,7 @@ func (b *builder) service(s *protogen.Service) *serviceModel {
 }
 
 func (b *builder) serviceTools(sm *serviceModel) {
-	r := sm.rules
+	r := serviceRules(sm)
 	pick := func(set, def string, omit bool) string {
 		if omit {
 			return ""
@@ -257,7 +196,7 @@ func (b *builder) serviceTools(sm *serviceModel) {
 func (b *builder) discovery(sm *serviceModel, t *enumTable, er *mcpwritev1.EnumRules) *discoveryModel {
 	name := er.GetDiscoveryTool()
 	if name == "" {
-		name = toolName(sm.naming, sm.rules.GetToolPrefix(), "get_"+naming.Snake(naming.Words(plural(string(t.enum.Desc.Name())))))
+		name = toolName(sm.naming, serviceRules(sm).GetToolPrefix(), "get_"+naming.Snake(naming.Words(plural(string(t.enum.Desc.Name())))))
 	}
 	d := &discoveryModel{tool: name, table: t}
 	d.desc = "List the valid " + strings.Join(naming.Words(plural(string(t.enum.Desc.Name()))), " ")
@@ -281,26 +220,6 @@ func (b *builder) discovery(sm *serviceModel, t *enumTable, er *mcpwritev1.EnumR
 	}
 	d.desc += "."
 	return d
-}
-
-// impliesName is how implies entries name a value: the enum's full name
-// and the value name (archimate.v1.Layer.LAYER_STRATEGY), unlike protobuf
-// scoping, which puts values beside their enum.
-func impliesName(v *protogen.EnumValue) string {
-	return string(v.Parent.Desc.FullName()) + "." + string(v.Desc.Name())
-}
-
-// impliedIn returns the value of enum e that v implies, if any.
-func impliedIn(v *protogen.EnumValue, e *protogen.Enum) *protogen.EnumValue {
-	vr := ext[*mcpwritev1.EnumValueRules](v.Desc.Options(), mcpwritev1.E_Value)
-	for _, full := range vr.GetImplies() {
-		for _, ev := range e.Values {
-			if impliesName(ev) == full {
-				return ev
-			}
-		}
-	}
-	return nil
 }
 
 func (b *builder) checkToolNames(sm *serviceModel) {
@@ -345,11 +264,32 @@ func (b *builder) checkToolNames(sm *serviceModel) {
 	}
 }
 
+// tool resolves one method's tool: its texts, kind and classification,
+// then a read's or a write's rules, then what both share.
 func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.ToolRules) *toolModel {
-	t := &toolModel{svc: sm, method: m, rules: tr}
+	t := &toolModel{svc: sm, method: m}
+	toolTexts(t, tr)
+	if !b.toolKind(t, tr) {
+		return nil
+	}
+	if t.kind == mcpwritev1.ToolRules_READ {
+		return b.readTool(t)
+	}
+	if !b.toolConfirmation(t, tr) {
+		return nil
+	}
+	toolHints(t, tr)
+	b.toolRetry(t, tr)
+	return b.toolBody(t)
+}
+
+// toolTexts sets the tool's name, title and description, each from the
+// tool option or else from the method.
+func toolTexts(t *toolModel, tr *mcpwritev1.ToolRules) {
+	sm, m := t.svc, t.method
 	t.name = tr.GetName()
 	if t.name == "" {
-		t.name = toolName(sm.naming, sm.rules.GetToolPrefix(), string(m.Desc.Name()))
+		t.name = toolName(sm.naming, serviceRules(sm).GetToolPrefix(), string(m.Desc.Name()))
 	}
 	t.title = tr.GetTitle()
 	if t.title == "" {
@@ -362,6 +302,13 @@ func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.Tool
 	if t.description == "" {
 		t.description = t.title + "."
 	}
+}
+
+// toolKind checks the option's enums and resolves kind (set, or
+// classified from the method) and classification (set, or the kind's
+// default).
+func (b *builder) toolKind(t *toolModel, tr *mcpwritev1.ToolRules) bool {
+	m := t.method
 	for _, c := range []struct {
 		what  string
 		n     int32
@@ -373,13 +320,13 @@ func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.Tool
 	} {
 		if _, ok := c.known[c.n]; !ok {
 			b.probs.methodf(m, "unknown %s %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)", c.what, c.n)
-			return nil
+			return false
 		}
 	}
 	t.kind = tr.GetKind()
 	t.classification = tr.GetClassification()
 	if t.kind == mcpwritev1.ToolRules_KIND_UNSPECIFIED && !b.classifyTool(t) {
-		return nil
+		return false
 	}
 	if t.classification == mcpwritev1.ToolRules_CLASSIFICATION_UNSPECIFIED {
 		switch t.kind {
@@ -393,44 +340,53 @@ func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.Tool
 			t.classification = mcpwritev1.ToolRules_SAFE_UPDATE
 		}
 	}
-	if t.kind == mcpwritev1.ToolRules_READ {
-		return b.readTool(t)
-	}
+	return true
+}
+
+// toolConfirmation resolves a write's confirmation, confirmation message
+// and elicit fallback, the service's defaults standing in for unset ones.
+func (b *builder) toolConfirmation(t *toolModel, tr *mcpwritev1.ToolRules) bool {
+	sm, m := t.svc, t.method
 	if t.classification == mcpwritev1.ToolRules_READ_ONLY {
 		b.probs.methodf(m, "classification READ_ONLY is only for kind READ; set kind: READ, or a write classification (SAFE_CREATE, SAFE_UPDATE, DESTRUCTIVE_UPDATE, DESTRUCTIVE_DELETE)")
-		return nil
+		return false
 	}
-	destructive := t.classification == mcpwritev1.ToolRules_DESTRUCTIVE_UPDATE || t.classification == mcpwritev1.ToolRules_DESTRUCTIVE_DELETE
 	t.confirmation = tr.GetConfirmation()
 	if t.confirmation == mcpwritev1.ToolRules_CONFIRMATION_UNSPECIFIED {
-		t.confirmation = sm.rules.GetDefaultConfirmation()
+		t.confirmation = serviceRules(sm).GetDefaultConfirmation()
 	}
 	if t.confirmation == mcpwritev1.ToolRules_CONFIRMATION_UNSPECIFIED {
 		t.confirmation = mcpwritev1.ToolRules_DIRECT
-		if destructive {
+		if t.destructiveClass() {
 			t.confirmation = mcpwritev1.ToolRules_ELICIT
 		}
 	}
 	if _, ok := mcpwritev1.ToolRules_ElicitFallback_name[int32(tr.GetElicitFallback())]; !ok {
 		b.probs.methodf(m, "unknown elicit_fallback %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)", int32(tr.GetElicitFallback()))
-		return nil
+		return false
 	}
 	if tpl := tr.GetConfirmationMessage(); tpl != "" {
 		if err := checkConfirmationMessage(tpl, m.Input); err != nil {
 			b.probs.methodf(m, "confirmation_message: %v", err)
-			return nil
+			return false
 		}
 		t.confirmationMessage = tpl
 	}
 	t.elicitFallback = tr.GetElicitFallback()
 	if t.elicitFallback == mcpwritev1.ToolRules_ELICIT_FALLBACK_UNSPECIFIED {
-		t.elicitFallback = sm.rules.GetDefaultElicitFallback()
+		t.elicitFallback = serviceRules(sm).GetDefaultElicitFallback()
 	}
 	if t.elicitFallback == mcpwritev1.ToolRules_ELICIT_FALLBACK_UNSPECIFIED {
 		t.elicitFallback = mcpwritev1.ToolRules_PROPOSE
 	}
+	return true
+}
+
+// toolHints sets a write's MCP hints (the option's, else the kind's and
+// classification's) and next steps.
+func toolHints(t *toolModel, tr *mcpwritev1.ToolRules) {
 	t.readOnly = false
-	t.destructive = destructive
+	t.destructive = t.destructiveClass()
 	t.idempotent = t.kind == mcpwritev1.ToolRules_UPDATE || t.kind == mcpwritev1.ToolRules_DELETE
 	t.openWorld = false
 	if tr != nil {
@@ -448,6 +404,11 @@ func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.Tool
 		}
 	}
 	t.nextSteps = tr.GetNextSteps()
+}
+
+// toolRetry sets how often a write is retried on a conflict.
+func (b *builder) toolRetry(t *toolModel, tr *mcpwritev1.ToolRules) {
+	m := t.method
 	if tr.GetRetryOnConflict() {
 		t.retry = 3
 		if tr.MaxConflictRetries != nil {
@@ -456,154 +417,4 @@ func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.Tool
 	} else if tr != nil && tr.MaxConflictRetries != nil {
 		b.probs.methodf(m, "max_conflict_retries needs retry_on_conflict: true")
 	}
-	return b.toolBody(t)
-}
-
-// toolBody resolves what writes and reads share: the result field, the
-// request model, its resolvers and the pair check.
-func (b *builder) toolBody(t *toolModel) *toolModel {
-	sm, m, tr := t.svc, t.method, t.rules
-	t.result = tr.GetResult()
-	if t.result != "" {
-		found := false
-		for _, f := range m.Output.Fields {
-			if string(f.Desc.Name()) == t.result {
-				found = true
-			}
-		}
-		if !found {
-			b.probs.methodf(m, "result %q is not a field of %s", t.result, m.Output.Desc.FullName())
-		}
-	}
-	t.input = b.requestModel(t)
-	if t.input == nil {
-		return nil
-	}
-	b.collectResolvers(sm, t.input, map[*messageModel]bool{})
-	if pc := tr.GetPairCheck(); pc != nil {
-		t.pairCheck = b.pairCheck(t, pc)
-	}
-	if name := tr.GetPreviewUnless(); name != "" {
-		if t.previewUnless = b.previewField(m, t.input, name); t.previewUnless == nil {
-			return nil
-		}
-	}
-	return t
-}
-
-// previewField finds preview_unless's field: a singular bool field of the
-// request the agent sets (so it can ask for the write).
-func (b *builder) previewField(m *protogen.Method, in *messageModel, name string) *fieldModel {
-	for _, f := range in.fields {
-		if string(f.proto.Desc.Name()) != name {
-			continue
-		}
-		switch {
-		case f.proto.Desc.Kind() != protoreflect.BoolKind || f.proto.Desc.IsList():
-			b.probs.methodf(m, "preview_unless names %s, %s; it must name a singular bool field such as `bool confirm`", name, kindName(f.proto))
-		case f.mode != modeAgent:
-			b.probs.methodf(m, "preview_unless names %s, which the agent does not set; make it agent-supplied", name)
-		case f.agent.GetDefault() == "true":
-			b.probs.methodf(m, "preview_unless names %s, whose default is true: every call would write without a preview; drop the default", name)
-		default:
-			return f
-		}
-		return nil
-	}
-	if !refused(in, name) {
-		b.probs.methodf(m, "preview_unless names %q, which is not a field of %s", name, m.Input.Desc.FullName())
-	}
-	return nil
-}
-
-func (b *builder) collectResolvers(sm *serviceModel, m *messageModel, seen map[*messageModel]bool) {
-	if seen[m] {
-		return
-	}
-	seen[m] = true
-	for _, f := range m.fields {
-		if r := f.resolver; r != nil {
-			dup := false
-			for _, have := range sm.resolvers {
-				if have.name == r.name {
-					dup = true
-				}
-			}
-			if !dup {
-				sm.resolvers = append(sm.resolvers, r)
-			}
-		}
-		if f.child != nil {
-			b.collectResolvers(sm, f.child, seen)
-		}
-	}
-}
-
-func kindFromName(name string) mcpwritev1.ToolRules_Kind {
-	ws := naming.Words(name)
-	if len(ws) == 0 {
-		return mcpwritev1.ToolRules_ACTION
-	}
-	switch ws[0] {
-	case "create", "add", "insert", "new", "register", "store":
-		return mcpwritev1.ToolRules_CREATE
-	case "update", "set", "patch", "edit", "rename", "modify", "correct":
-		return mcpwritev1.ToolRules_UPDATE
-	case "delete", "remove", "archive", "purge", "drop":
-		return mcpwritev1.ToolRules_DELETE
-	}
-	return mcpwritev1.ToolRules_ACTION
-}
-
-func capitalFirst(ws []string) []string {
-	out := make([]string, len(ws))
-	for i, w := range ws {
-		out[i] = w
-		if i == 0 && w != "" {
-			out[i] = strings.ToUpper(w[:1]) + w[1:]
-		}
-	}
-	return out
-}
-
-// cleanComment turns a leading comment into one paragraph of text.
-func cleanComment(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	var out []string
-	for _, l := range lines {
-		l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "//"))
-		if l != "" {
-			out = append(out, l)
-		}
-	}
-	return strings.Join(out, " ")
-}
-
-// fieldBehaviors reads google.api.field_behavior when present.
-func fieldBehaviors(f *protogen.Field) (outputOnly, required bool) {
-	opts := f.Desc.Options()
-	if opts == nil || !proto.HasExtension(opts, annotations.E_FieldBehavior) {
-		return false, false
-	}
-	bs, _ := proto.GetExtension(opts, annotations.E_FieldBehavior).([]annotations.FieldBehavior)
-	for _, fb := range bs {
-		switch fb {
-		case annotations.FieldBehavior_OUTPUT_ONLY:
-			outputOnly = true
-		case annotations.FieldBehavior_REQUIRED:
-			required = true
-		}
-	}
-	return outputOnly, required
-}
-
-// sortedKeys returns map keys in order (encoding/json's), for byte-stable
-// output.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

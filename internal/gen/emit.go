@@ -11,30 +11,6 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
-// emitter builds one .mcpwrite.go file as jennifer code. Every qualified
-// identifier is resolved by the protogen.GeneratedFile (q), so protogen
-// alone picks package names and writes the import block, as for any
-// protoc plugin; the rendered jennifer file is written into it.
-type emitter struct {
-	g    *protogen.GeneratedFile
-	fm   *fileModel
-	file *jen.File
-	// patterns are the compiled pattern variables, by variable name.
-	patterns map[string]string
-}
-
-// q is a qualified identifier, its package imported by the generated file.
-func (e *emitter) q(id protogen.GoIdent) *jen.Statement { return jen.Id(e.g.QualifiedGoIdent(id)) }
-
-// rt is a runtime identifier (see rt in idents.go).
-func (e *emitter) rt(name string) *jen.Statement { return e.q(rt(name)) }
-
-// decl adds a top-level declaration and the blank line after it.
-func (e *emitter) decl(c ...jen.Code) {
-	e.file.Add(c...)
-	e.file.Line()
-}
-
 func emitGo(plugin *protogen.Plugin, fm *fileModel, connect bool) error {
 	importPath := fm.proto.GoImportPath + protogen.GoImportPath("/"+fm.pkgName)
 	g := plugin.NewGeneratedFile(fm.goPath, importPath)
@@ -123,34 +99,6 @@ func (e *emitter) handler(sm *serviceModel) {
 				g.Add(docComment("\t", doc), e.resolverSignature(r))
 			}
 		}))
-}
-
-// resolverSignature is a resolver's method in the Handler interface.
-func (e *emitter) resolverSignature(r *resolverModel) *jen.Statement {
-	params := []jen.Code{jen.Id("ctx").Add(e.q(contextPkg.Ident("Context"))), jen.Id("in").Add(e.q(protoPkg.Ident("Message")))}
-	if r.reference {
-		return jen.Id(r.method).Params(append(params, jen.Id("ref").String())...).Params(e.rt("Reference"), jen.Error())
-	}
-	return jen.Id(r.method).Params(params...).Params(e.goType(r.field), jen.Error())
-}
-
-// goType is a field's Go type with its imports resolved.
-func (e *emitter) goType(f *protogen.Field) *jen.Statement {
-	return jen.Id(goType(f, e.g.QualifiedGoIdent))
-}
-
-// multi is a braced list with one item a line; each item carries its own
-// trailing comma (and may carry a comment after it).
-func multi(items ...jen.Code) *jen.Statement {
-	return jen.Custom(jen.Options{Open: "{", Close: "}", Multi: true}, items...)
-}
-
-// item is one line of a multi list.
-func item(c ...jen.Code) *jen.Statement { return jen.Add(c...).Op(",") }
-
-// inline is a braced block kept on one line: { return x }.
-func inline(c ...jen.Code) *jen.Statement {
-	return jen.Custom(jen.Options{Open: "{", Close: "}"}, c...)
 }
 
 func (e *emitter) register(sm *serviceModel) {
@@ -307,88 +255,3 @@ func (e *emitter) pairTable(pc *pairCheckModel) {
 }
 
 // Field access -----------------------------------------------------------
-
-func realOneof(f *protogen.Field) bool { return f.Oneof != nil && !f.Oneof.Desc.IsSynthetic() }
-
-func isPtr(f *protogen.Field) bool {
-	return !f.Desc.IsList() && !f.Desc.IsMap() && f.Message == nil && f.Desc.Kind() != protoreflect.BytesKind &&
-		f.Desc.HasPresence() && !realOneof(f)
-}
-
-// set is "m.X = v" for any field shape.
-func (e *emitter) set(f *protogen.Field, v jen.Code) *jen.Statement {
-	switch {
-	case realOneof(f):
-		return jen.Id("m").Dot(f.Oneof.GoName).Op("=").Op("&").Add(e.q(f.GoIdent)).Values(jen.Id(f.GoName).Op(":").Add(v))
-	case isPtr(f):
-		return jen.Id("m").Dot(f.GoName).Op("=").Add(e.rt("Ptr")).Call(v)
-	}
-	return jen.Id("m").Dot(f.GoName).Op("=").Add(v)
-}
-
-// unset is a condition true when the field holds no value.
-func (e *emitter) unset(f *protogen.Field) *jen.Statement {
-	x := jen.Id("m").Dot(f.GoName)
-	switch {
-	case f.Desc.IsList() || f.Desc.IsMap() || f.Desc.Kind() == protoreflect.BytesKind:
-		return jen.Len(x).Op("==").Lit(0)
-	case f.Message != nil || isPtr(f):
-		return x.Op("==").Nil()
-	case f.Desc.Kind() == protoreflect.StringKind:
-		return x.Op("==").Lit("")
-	case f.Desc.Kind() == protoreflect.BoolKind:
-		return jen.Op("!").Add(x)
-	}
-	return x.Op("==").Lit(0)
-}
-
-// literal is an annotation literal as Go code.
-func (e *emitter) literal(l literal) *jen.Statement {
-	if l.ident != nil {
-		return e.q(*l.ident)
-	}
-	return jen.Id(l.code)
-}
-
-// fieldAgentName is the name a request field has in the input schema.
-func fieldAgentName(m *messageModel, f *protogen.Field) string {
-	for _, fm := range m.fields {
-		if fm.proto == f {
-			return fm.agentName
-		}
-	}
-	return string(f.Desc.Name())
-}
-
-// docComment is text as // comment lines of at most 80 columns (a tab
-// counted as 4), each followed by a line break; indent is the lines'
-// leading tabs.
-func docComment(indent, text string) *jen.Statement {
-	s := jen.Null()
-	for _, line := range wrapComment(indent, text) {
-		s.Comment(line).Line()
-	}
-	return s
-}
-
-// wrapComment breaks text into comment lines of at most 80 columns, words
-// kept whole.
-func wrapComment(indent, text string) []string {
-	width := 80 - 3 - 4*strings.Count(indent, "\t")
-	var lines []string
-	line := ""
-	for _, w := range strings.Fields(text) {
-		if line != "" && len(line)+1+len(w) > width {
-			lines = append(lines, line)
-			line = ""
-		}
-		if line != "" {
-			line += " "
-		}
-		line += w
-	}
-	if line != "" {
-		lines = append(lines, line)
-	}
-	return lines
-}

@@ -36,7 +36,19 @@ func (e *emitter) enrichFuncs(sm *serviceModel, m *messageModel, done map[*messa
 	}
 }
 
+// enrichBody emits, in order: the fills of m's own fields, the enrichment
+// of its server-filled children, its content hashes (which read the
+// filled fields) and its resolvers.
 func (e *emitter) enrichBody(g *jen.Group, sm *serviceModel, m *messageModel) {
+	e.enrichFills(g, m)
+	e.enrichChildren(g, sm, m)
+	e.enrichHashes(g, m)
+	e.enrichResolvers(g, m)
+}
+
+// enrichFills fills m's generated (but content hash), constant, context
+// and from_enum fields.
+func (e *emitter) enrichFills(g *jen.Group, m *messageModel) {
 	for _, f := range m.fields {
 		fl := f.fill
 		if fl == nil {
@@ -72,6 +84,11 @@ func (e *emitter) enrichBody(g *jen.Group, sm *serviceModel, m *messageModel) {
 			})
 		}
 	}
+}
+
+// enrichChildren calls the enrich function of every child message the
+// server fills some field of.
+func (e *emitter) enrichChildren(g *jen.Group, sm *serviceModel, m *messageModel) {
 	for _, f := range m.fields {
 		if f.child == nil || !f.child.serverFilled {
 			continue
@@ -115,11 +132,20 @@ func (e *emitter) enrichBody(g *jen.Group, sm *serviceModel, m *messageModel) {
 			)
 		}
 	}
+}
+
+// enrichHashes fills m's content hash fields, once the fields they read
+// are filled.
+func (e *emitter) enrichHashes(g *jen.Group, m *messageModel) {
 	for _, f := range m.fields {
 		if f.fill != nil && f.fill.source == fillGenerated && f.fill.gen == genContentHash {
 			e.guard(g, f, func(g *jen.Group, _ string) { g.Add(e.set(f.proto, e.generatedExpr(f))) })
 		}
 	}
+}
+
+// enrichResolvers runs m's reference and value resolvers and returns.
+func (e *emitter) enrichResolvers(g *jen.Group, m *messageModel) {
 	// Every resolver runs, so all missing references are reported at once.
 	// Reference resolvers run first: value resolvers see ids, not names,
 	// and do not run when a reference failed.

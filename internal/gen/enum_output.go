@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"google.golang.org/protobuf/compiler/protogen"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
 )
@@ -21,7 +22,7 @@ func outputSpelling(sm *serviceModel, e *protogen.Enum) mcpwritev1.EnumRules_Out
 	if o := ext[*mcpwritev1.EnumRules](e.Desc.Options(), mcpwritev1.E_Enum).GetOutput(); o != mcpwritev1.EnumRules_OUTPUT_UNSPECIFIED {
 		return o
 	}
-	if o := sm.rules.GetEnumOutput(); o != mcpwritev1.EnumRules_OUTPUT_UNSPECIFIED {
+	if o := serviceRules(sm).GetEnumOutput(); o != mcpwritev1.EnumRules_OUTPUT_UNSPECIFIED {
 		return o
 	}
 	return mcpwritev1.EnumRules_ALIAS
@@ -96,4 +97,27 @@ func (b *builder) snakeTable(e *protogen.Enum, upper bool) *enumTable {
 	b.tables[key] = t
 	b.file.enums = append(b.file.enums, t)
 	return t
+}
+
+// outputEnums collects the alias tables of every enum a response carries.
+func (b *builder) outputEnums(sm *serviceModel, m *protogen.Message, seen map[protoreflect.FullName]bool) {
+	if seen[m.Desc.FullName()] {
+		return
+	}
+	seen[m.Desc.FullName()] = true
+	for _, f := range m.Fields {
+		vf := valueField(f)
+		switch {
+		case vf.Enum != nil:
+			name := vf.Enum.Desc.FullName()
+			if _, ok := sm.outputEnums[name]; ok {
+				continue
+			}
+			if t := b.outputTable(sm, vf.Enum, f); t != nil {
+				sm.outputEnums[name] = t
+			}
+		case vf.Message != nil && !wellKnown[vf.Message.Desc.FullName()]:
+			b.outputEnums(sm, vf.Message, seen)
+		}
+	}
 }

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"google.golang.org/protobuf/compiler/protogen"
-	"google.golang.org/protobuf/reflect/protoreflect"
 
 	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/naming"
@@ -141,27 +140,4 @@ func sortTables(ts []*enumTable) []*enumTable {
 	out := append([]*enumTable(nil), ts...)
 	sort.Slice(out, func(i, j int) bool { return out[i].varName < out[j].varName })
 	return out
-}
-
-// outputEnums collects the alias tables of every enum a response carries.
-func (b *builder) outputEnums(sm *serviceModel, m *protogen.Message, seen map[protoreflect.FullName]bool) {
-	if seen[m.Desc.FullName()] {
-		return
-	}
-	seen[m.Desc.FullName()] = true
-	for _, f := range m.Fields {
-		vf := valueField(f)
-		switch {
-		case vf.Enum != nil:
-			name := vf.Enum.Desc.FullName()
-			if _, ok := sm.outputEnums[name]; ok {
-				continue
-			}
-			if t := b.outputTable(sm, vf.Enum, f); t != nil {
-				sm.outputEnums[name] = t
-			}
-		case vf.Message != nil && !wellKnown[vf.Message.Desc.FullName()]:
-			b.outputEnums(sm, vf.Message, seen)
-		}
-	}
 }

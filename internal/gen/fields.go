@@ -12,38 +12,6 @@ import (
 	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
 )
 
-// wellKnown lists the google.protobuf messages decoded as JSON leaves.
-var wellKnown = map[protoreflect.FullName]bool{
-	"google.protobuf.Timestamp":   true,
-	"google.protobuf.Duration":    true,
-	"google.protobuf.FieldMask":   true,
-	"google.protobuf.Struct":      true,
-	"google.protobuf.Value":       true,
-	"google.protobuf.ListValue":   true,
-	"google.protobuf.DoubleValue": true,
-	"google.protobuf.FloatValue":  true,
-	"google.protobuf.Int64Value":  true,
-	"google.protobuf.UInt64Value": true,
-	"google.protobuf.Int32Value":  true,
-	"google.protobuf.UInt32Value": true,
-	"google.protobuf.BoolValue":   true,
-	"google.protobuf.StringValue": true,
-	"google.protobuf.BytesValue":  true,
-}
-
-func isWKT(f *protogen.Field) bool {
-	return f.Message != nil && wellKnown[f.Message.Desc.FullName()]
-}
-
-// valueField is the field whose type describes the JSON value: the map value
-// for maps, the field itself otherwise.
-func valueField(f *protogen.Field) *protogen.Field {
-	if f.Desc.IsMap() {
-		return f.Message.Fields[1]
-	}
-	return f
-}
-
 // message builds (once) the model of a message reached from agent input.
 // A message that contains itself gets one model, marked recursive
 // (recursion.go); the schema spells out a bounded number of its levels.
@@ -165,15 +133,6 @@ func (b *builder) requiredOneofs(mm *messageModel) {
 	}
 }
 
-// fieldName is the name agents see for f unless an annotation renames it:
-// the proto name, or the protojson name under field_naming: JSON_NAME.
-func (b *builder) fieldName(f *protogen.Field) string {
-	if b.jsonNames {
-		return f.Desc.JSONName()
-	}
-	return string(f.Desc.Name())
-}
-
 func (b *builder) field(mm *messageModel, f *protogen.Field) *fieldModel {
 	rules := ext[*mcpwritev1.FieldRules](f.Desc.Options(), mcpwritev1.E_Field)
 	outputOnly, requiredBehavior := fieldBehaviors(f)
@@ -196,7 +155,7 @@ func (b *builder) field(mm *messageModel, f *protogen.Field) *fieldModel {
 			return fm
 		}
 		fm.mode = modeAgent
-		fm.agent = &mcpwritev1.AgentSupplied{}
+		b.ann(fm).agent = &mcpwritev1.AgentSupplied{}
 		fm.implicitAgent = true
 	case *mcpwritev1.FieldRules_Hidden:
 		if k.Hidden || outputOnly {
@@ -205,26 +164,26 @@ func (b *builder) field(mm *messageModel, f *protogen.Field) *fieldModel {
 		}
 		// hidden = false: the field is agent-supplied, as if unannotated.
 		fm.mode = modeAgent
-		fm.agent = &mcpwritev1.AgentSupplied{}
+		b.ann(fm).agent = &mcpwritev1.AgentSupplied{}
 		fm.implicitAgent = true
 		rules = nil
 	case *mcpwritev1.FieldRules_Agent:
 		fm.mode = modeAgent
-		fm.agent = k.Agent
+		b.ann(fm).agent = k.Agent
 	case *mcpwritev1.FieldRules_EnumAlias:
 		fm.mode = modeEnumAlias
-		fm.alias = k.EnumAlias
+		b.ann(fm).alias = k.EnumAlias
 		if vf.Enum == nil {
 			b.probs.fieldf(f, "enum_alias needs an enum field, got %s", kindName(vf))
 			return nil
 		}
 	case *mcpwritev1.FieldRules_Derived:
 		fm.mode = modeDerived
-		fm.derived = k.Derived
+		b.ann(fm).derived = k.Derived
 		fm.overridable = k.Derived.GetOverridable()
 	case *mcpwritev1.FieldRules_Generated:
 		fm.mode = modeGenerated
-		fm.generated = k.Generated
+		b.ann(fm).generated = k.Generated
 		fm.overridable = k.Generated.GetOverridable()
 	}
 	if outputOnly && rules != nil {
@@ -260,14 +219,14 @@ func (b *builder) field(mm *messageModel, f *protogen.Field) *fieldModel {
 func (b *builder) agentField(fm *fieldModel) bool {
 	f := fm.proto
 	vf := valueField(f)
-	a := fm.agent
-	if fm.alias != nil {
+	a := b.ann(fm).agent
+	if b.ann(fm).alias != nil {
 		a = nil
-		fm.required = fm.required || fm.alias.GetRequired()
-		if d := fm.alias.GetDescription(); d != "" {
+		fm.required = fm.required || b.ann(fm).alias.GetRequired()
+		if d := b.ann(fm).alias.GetDescription(); d != "" {
 			fm.desc = d
 		}
-		if n := fm.alias.GetName(); n != "" {
+		if n := b.ann(fm).alias.GetName(); n != "" {
 			if !isToolName(n) {
 				b.probs.fieldf(f, "agent name %q must match ^[a-zA-Z0-9_-]{1,64}$", n)
 				return false
@@ -307,13 +266,13 @@ func (b *builder) agentField(fm *fieldModel) bool {
 		return false
 	}
 	if vf.Enum != nil {
-		fm.enumTable = b.table(vf.Enum, fm.alias, f)
+		fm.enumTable = b.table(vf.Enum, b.ann(fm).alias, f)
 	}
 	if !b.bufValidate(fm) || !b.zeroValueRequired(fm) {
 		return false
 	}
-	a = fm.agent
-	if fm.alias != nil {
+	a = b.ann(fm).agent
+	if b.ann(fm).alias != nil {
 		a = nil
 	}
 	if a != nil && !b.checkAgentRules(fm, a) {
@@ -325,9 +284,9 @@ func (b *builder) agentField(fm *fieldModel) bool {
 	if a.GetVocabulary() != nil && !b.vocabularyField(fm, a.GetVocabulary()) {
 		return false
 	}
-	if fm.alias != nil && fm.alias.Default != nil {
-		if _, ok := fm.enumTable.lookup(fm.alias.GetDefault()); !ok {
-			b.probs.fieldf(f, "default %q is not an alias of %s (valid: %s)", fm.alias.GetDefault(), vf.Enum.Desc.FullName(), strings.Join(fm.enumTable.aliases(), ", "))
+	if b.ann(fm).alias != nil && b.ann(fm).alias.Default != nil {
+		if _, ok := fm.enumTable.lookup(b.ann(fm).alias.GetDefault()); !ok {
+			b.probs.fieldf(f, "default %q is not an alias of %s (valid: %s)", b.ann(fm).alias.GetDefault(), vf.Enum.Desc.FullName(), strings.Join(fm.enumTable.aliases(), ", "))
 			return false
 		}
 	}
@@ -389,231 +348,4 @@ func (b *builder) checkAgentRules(fm *fieldModel, a *mcpwritev1.AgentSupplied) b
 		}
 	}
 	return ok
-}
-
-func (b *builder) derivedField(fm *fieldModel) bool {
-	f := fm.proto
-	d := fm.derived
-	switch src := d.GetSource().(type) {
-	case nil:
-		b.probs.fieldf(f, "derived needs a source: from_enum, context, resolver or constant")
-		return false
-	case *mcpwritev1.Derived_FromEnum:
-		if src.FromEnum == "" {
-			b.probs.fieldf(f, "derived.from_enum needs the name of a sibling enum field")
-			return false
-		}
-		if f.Enum == nil || f.Desc.IsList() || f.Desc.IsMap() {
-			b.probs.fieldf(f, "derived.from_enum fills an enum field, not %s", kindName(f))
-			return false
-		}
-		// Resolved against siblings once the message is built.
-		_ = src
-	case *mcpwritev1.Derived_Context:
-		if f.Desc.Kind() != protoreflect.StringKind || f.Desc.IsList() || f.Desc.IsMap() {
-			b.probs.fieldf(f, "derived.context %s fills a string field, not %s", src.Context, kindName(f))
-			return false
-		}
-		if src.Context == mcpwritev1.Derived_CONTEXT_KEY_UNSPECIFIED {
-			b.probs.fieldf(f, "derived.context needs a key such as TENANT_ID")
-			return false
-		}
-		if _, known := contextKeys[src.Context]; !known {
-			b.probs.fieldf(f, "unknown derived.context %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)", int32(src.Context))
-			return false
-		}
-	case *mcpwritev1.Derived_Resolver:
-		if !isSnakeName(src.Resolver) {
-			b.probs.fieldf(f, "resolver name %q must be snake_case, e.g. active_model", src.Resolver)
-			return false
-		}
-		goType := goType(f, fullGoIdent)
-		if r, ok := b.findResolver(src.Resolver); ok {
-			if r.reference {
-				b.probs.fieldf(f, "resolver %q resolves references for %s; a value resolver needs its own name", src.Resolver, r.firstUse)
-				return false
-			}
-			if r.goType != goType {
-				b.probs.fieldf(f, "resolver %q returns %s here but %s for %s", src.Resolver, goType, r.goType, r.firstUse)
-				return false
-			}
-			fm.resolver = r
-		} else {
-			fm.resolver = &resolverModel{name: src.Resolver, method: resolverMethod(src.Resolver), goType: goType, firstUse: string(f.Desc.FullName()), field: f}
-			b.file.resolvers = append(b.file.resolvers, fm.resolver)
-		}
-	case *mcpwritev1.Derived_Constant:
-		if _, err := goLiteral(fm, src.Constant); err != nil {
-			b.probs.fieldf(f, "constant %s: %v", src.Constant, err)
-			return false
-		}
-	}
-	if fm.overridable && f.Message != nil && !isWKT(f) {
-		b.probs.fieldf(f, "overridable applies to scalar, enum and well-known fields, not message %s", f.Message.Desc.FullName())
-		return false
-	}
-	return true
-}
-
-func (b *builder) findResolver(name string) (*resolverModel, bool) {
-	for _, r := range b.file.resolvers {
-		if r.name == name {
-			return r, true
-		}
-	}
-	return nil, false
-}
-
-func (b *builder) generatedField(fm *fieldModel) bool {
-	f := fm.proto
-	g := fm.generated
-	if f.Desc.IsList() || f.Desc.IsMap() {
-		b.probs.fieldf(f, "generated fills a singular field, not %s", kindName(f))
-		return false
-	}
-	k := f.Desc.Kind()
-	isString := k == protoreflect.StringKind
-	switch g.GetKind() {
-	case mcpwritev1.Generated_KIND_UNSPECIFIED:
-		b.probs.fieldf(f, "generated needs a kind: UUID_V4, UUID_V7, ULID, NOW, CONTENT_HASH or REQUEST_SCOPED")
-		return false
-	case mcpwritev1.Generated_UUID_V4, mcpwritev1.Generated_UUID_V7, mcpwritev1.Generated_ULID,
-		mcpwritev1.Generated_CONTENT_HASH, mcpwritev1.Generated_REQUEST_SCOPED:
-		if !isString {
-			b.probs.fieldf(f, "generated %s fills a string field, not %s", g.GetKind(), kindName(f))
-			return false
-		}
-	case mcpwritev1.Generated_NOW:
-		ts := f.Message != nil && f.Message.Desc.FullName() == "google.protobuf.Timestamp"
-		if !ts && !isString && k != protoreflect.Int64Kind {
-			b.probs.fieldf(f, "generated NOW fills a google.protobuf.Timestamp, string or int64 field, not %s", kindName(f))
-			return false
-		}
-		if g.Prefix != nil && !isString {
-			b.probs.fieldf(f, "prefix applies to string fields only")
-			return false
-		}
-	default:
-		b.probs.fieldf(f, "unknown generated kind %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)", int32(g.GetKind()))
-		return false
-	}
-	if g.GetKind() == mcpwritev1.Generated_CONTENT_HASH && len(g.GetFrom()) == 0 {
-		b.probs.fieldf(f, "generated CONTENT_HASH needs from: the sibling fields to hash")
-		return false
-	}
-	if g.GetKind() != mcpwritev1.Generated_CONTENT_HASH && len(g.GetFrom()) > 0 {
-		b.probs.fieldf(f, "from applies to CONTENT_HASH only, not %s", g.GetKind())
-		return false
-	}
-	return true
-}
-
-// resolveSiblings links from_enum sources and CONTENT_HASH inputs, which
-// name fields of the same message.
-func (b *builder) resolveSiblings(mm *messageModel) {
-	byName := map[string]*fieldModel{}
-	for _, f := range mm.fields {
-		byName[string(f.proto.Desc.Name())] = f
-	}
-	for _, f := range mm.fields {
-		if src := f.derived.GetFromEnum(); src != "" {
-			s, ok := byName[src]
-			switch {
-			case !ok && refused(mm, src):
-			case !ok:
-				b.probs.fieldf(f.proto, "from_enum names %q, which is not a field of %s", src, mm.proto.Desc.FullName())
-			case s.proto.Enum == nil || s.proto.Desc.IsList() || s.proto.Desc.IsMap():
-				b.probs.fieldf(f.proto, "from_enum names %q, which is %s, not an enum field", src, kindName(s.proto))
-			default:
-				f.fromEnum = s
-				for _, v := range s.proto.Enum.Values {
-					if v.Desc.Number() == 0 || valueRules(v).GetHidden() {
-						continue
-					}
-					t := impliedIn(v, f.proto.Enum)
-					if t == nil {
-						b.probs.fieldf(f.proto, "from_enum %q: value %s has no implies entry for %s", src, v.Desc.Name(), f.proto.Enum.Desc.FullName())
-						continue
-					}
-					f.implies = append(f.implies, impliedValue{source: v, target: t})
-				}
-				b.checkImplies(s.proto.Enum)
-			}
-		}
-		if f.generated.GetKind() == mcpwritev1.Generated_CONTENT_HASH {
-			for _, name := range f.generated.GetFrom() {
-				s, ok := byName[name]
-				switch {
-				case !ok && refused(mm, name):
-				case !ok:
-					b.probs.fieldf(f.proto, "CONTENT_HASH from names %q, which is not a field of %s", name, mm.proto.Desc.FullName())
-				case s.proto.Desc.IsList() || s.proto.Desc.IsMap() || s.proto.Message != nil || s.proto.Desc.Kind() == protoreflect.BytesKind:
-					b.probs.fieldf(f.proto, "CONTENT_HASH from names %q, which is %s; hash scalar or enum fields", name, kindName(s.proto))
-				case s == f:
-					b.probs.fieldf(f.proto, "CONTENT_HASH cannot hash the field it fills")
-				default:
-					f.hashFrom = append(f.hashFrom, s)
-				}
-			}
-		}
-	}
-}
-
-// checkImplies reports implies entries that name no known enum value.
-func (b *builder) checkImplies(e *protogen.Enum) {
-	for _, v := range e.Values {
-		for _, full := range valueRules(v).GetImplies() {
-			i := strings.LastIndex(full, ".")
-			if i < 0 {
-				b.probs.enumf(e, "value %s: implies %q must be a fully-qualified enum value such as pkg.Enum.VALUE", v.Desc.Name(), full)
-				continue
-			}
-			te, ok := b.enums[protoreflect.FullName(full[:i])]
-			found := false
-			if ok {
-				for _, tv := range te.Values {
-					if impliesName(tv) == full {
-						found = true
-					}
-				}
-			}
-			if !found {
-				b.probs.enumf(e, "value %s: implies %q is not a known enum value", v.Desc.Name(), full)
-			}
-		}
-	}
-}
-
-func valueRules(v *protogen.EnumValue) *mcpwritev1.EnumValueRules {
-	return ext[*mcpwritev1.EnumValueRules](v.Desc.Options(), mcpwritev1.E_Value)
-}
-
-func isNumeric(k protoreflect.Kind) bool {
-	switch k {
-	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind,
-		protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind,
-		protoreflect.Uint32Kind, protoreflect.Fixed32Kind, protoreflect.Uint64Kind, protoreflect.Fixed64Kind,
-		protoreflect.FloatKind, protoreflect.DoubleKind:
-		return true
-	}
-	return false
-}
-
-// kindName describes a field's type for error messages.
-func kindName(f *protogen.Field) string {
-	switch {
-	case f.Desc.IsMap():
-		return "a map field"
-	case f.Desc.IsList():
-		return "a repeated field"
-	case f.Message != nil:
-		return "message " + string(f.Message.Desc.FullName())
-	case f.Enum != nil:
-		return "enum " + string(f.Enum.Desc.FullName())
-	}
-	k := f.Desc.Kind().String()
-	if strings.HasPrefix(k, "int") || strings.HasPrefix(k, "uint") {
-		return "an " + k + " field"
-	}
-	return "a " + k + " field"
 }

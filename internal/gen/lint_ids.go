@@ -1,18 +1,14 @@
 package gen
 
-import (
-	"fmt"
-
-	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
-)
+import "fmt"
 
 // idKinds are the generated kinds that make identifiers (NOW makes a time).
-var idKinds = map[mcpwritev1.Generated_Kind]bool{
-	mcpwritev1.Generated_UUID_V4:        true,
-	mcpwritev1.Generated_UUID_V7:        true,
-	mcpwritev1.Generated_ULID:           true,
-	mcpwritev1.Generated_CONTENT_HASH:   true,
-	mcpwritev1.Generated_REQUEST_SCOPED: true,
+var idKinds = map[generatedKind]bool{
+	genUUIDv4:        true,
+	genUUIDv7:        true,
+	genULID:          true,
+	genContentHash:   true,
+	genRequestScoped: true,
 }
 
 // lintIDs warns, once per field, when a creating tool (kind CREATE or
@@ -26,7 +22,7 @@ func lintIDs(fm *fileModel) []string {
 	var out []string
 	for _, s := range fm.services {
 		for _, t := range s.tools {
-			if t.kind != mcpwritev1.ToolRules_CREATE && t.classification != mcpwritev1.ToolRules_SAFE_CREATE {
+			if !t.creates() {
 				continue
 			}
 			for _, path := range overridableIDs(t.input, "", map[*messageModel]bool{}) {
@@ -51,7 +47,7 @@ func overridableIDs(m *messageModel, prefix string, seen map[*messageModel]bool)
 		if f.proto.Desc.IsList() || f.proto.Desc.IsMap() {
 			name += "[]"
 		}
-		if f.mode == modeGenerated && f.overridable && idKinds[f.generated.GetKind()] {
+		if f.mode == modeGenerated && f.overridable && f.fill != nil && idKinds[f.fill.gen] {
 			out = append(out, name)
 		}
 		out = append(out, overridableIDs(f.child, name+".", seen)...)

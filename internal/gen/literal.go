@@ -12,15 +12,6 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
-// literal is a Go expression for a JSON literal from an annotation: either
-// plain code or an identifier the generated file must import.
-type literal struct {
-	code  string
-	ident *protogen.GoIdent
-	// jsonValue is the decoded literal, for schema defaults and examples.
-	jsonValue any
-}
-
 // goLiteral converts a JSON literal (as protojson writes the field) into a Go
 // expression of the field's type. Only singular scalar and enum fields take
 // literals.
@@ -143,4 +134,11 @@ func quoteAll(ss []string) string {
 		qs[i] = strconv.Quote(s)
 	}
 	return strings.Join(qs, ", ")
+}
+
+func realOneof(f *protogen.Field) bool { return f.Oneof != nil && !f.Oneof.Desc.IsSynthetic() }
+
+func isPtr(f *protogen.Field) bool {
+	return !f.Desc.IsList() && !f.Desc.IsMap() && f.Message == nil && f.Desc.Kind() != protoreflect.BytesKind &&
+		f.Desc.HasPresence() && !realOneof(f)
 }

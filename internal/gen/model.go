@@ -1,9 +1,11 @@
 // Package gen turns annotated proto files into MCP write tools in three
-// stages: the walk (build.go, fields.go, resolve.go, ...) checks every
-// annotation and resolves it into the model (model.go), whose names come
-// from names.go; the emitters read only the model: the Go registration code
-// as jennifer code rendered into protogen's generated file (emit*.go) and
-// the getWriteSchema document (schema.go, schema_document.go).
+// stages: the walk (build.go over builder.go, fields.go, resolve.go, ...)
+// checks every annotation and resolves it into the model (model.go, its
+// queries in model_queries.go), which holds typed values only and whose
+// names come from names.go; the emitters read only the model: the Go
+// registration code as jennifer code rendered into protogen's generated
+// file (emit*.go over emitter.go) and the getWriteSchema document
+// (schema*.go, schema_document.go).
 package gen
 
 import (
@@ -48,8 +50,10 @@ type fileModel struct {
 // serviceModel is one service with at least one exposed method.
 type serviceModel struct {
 	proto  *protogen.Service
-	rules  *mcpwritev1.ServiceRules
 	naming mcpwritev1.ServiceRules_ToolNaming
+	// emitZeroValues: answers write every response field at its zero value
+	// (emit_zero_values).
+	emitZeroValues bool
 	// jsonNames: agents see protojson field names (field_naming: JSON_NAME).
 	jsonNames bool
 	tools     []*toolModel
@@ -74,7 +78,6 @@ type serviceModel struct {
 type toolModel struct {
 	svc            *serviceModel
 	method         *protogen.Method
-	rules          *mcpwritev1.ToolRules
 	name           string
 	title          string
 	description    string
@@ -147,18 +150,13 @@ type fieldModel struct {
 	// implicitAgent: agent-supplied for want of an annotation (none, or
 	// hidden = false), not by an explicit agent annotation.
 	implicitAgent bool
-	// agent rules (modeAgent) and enum alias rules (modeEnumAlias)
-	agent     *mcpwritev1.AgentSupplied
-	alias     *mcpwritev1.EnumAlias
-	enumTable *enumTable
+	enumTable     *enumTable
 	// pv are the buf.validate rules without an mcpwrite counterpart
 	// (agent-supplied and enum alias fields), nil when there are none.
 	pv *pvRules
-	// server rules
-	derived   *mcpwritev1.Derived
-	generated *mcpwritev1.Generated
-	// Resolved once from the rules above, for the emitters and the schema
-	// builders, which read nothing else of the annotations:
+	// Resolved once from the field's annotations (held by the walk, see
+	// fieldRules), for the emitters, the schema builders and the checks
+	// over the model, which never read an annotation:
 	// value are an agent field's value rules (modeAgent), nil otherwise.
 	value *valueConstraints
 	// enumDefault is an enum_alias field's default, nil when none.
@@ -168,6 +166,8 @@ type fieldModel struct {
 	// ruleDocs are the field's buf.validate rules as getWriteSchema lists
 	// them.
 	ruleDocs []ruleDoc
+	// recursionDepth is an agent field's recursion_depth, nil when unset.
+	recursionDepth *int
 	// overridable: a server field the agent may supply.
 	overridable bool
 	// child is the message model of a non-well-known message field.
@@ -232,16 +232,6 @@ type discoveryModel struct {
 	desc    string
 }
 
-// fieldFor returns the model of f, or nil when f is not part of the model.
-func (m *messageModel) fieldFor(f *protogen.Field) *fieldModel {
-	for _, fm := range m.fields {
-		if fm.proto == f {
-			return fm
-		}
-	}
-	return nil
-}
-
 // msgOneof is one (buf.validate.message).oneof rule: at most one of its
 // fields is set, exactly one when required.
 type msgOneof struct {
@@ -251,51 +241,6 @@ type msgOneof struct {
 	// one of them, so the decoder checks the rule; nil leaves it to the
 	// protovalidate step.
 	agentKeys []string
-}
-
-// mustSend reports whether the agent must send f: a required field the
-// server does not fill when left out, or the only member of a required
-// oneof.
-func (m *messageModel) mustSend(f *fieldModel) bool {
-	if od := f.proto.Oneof; od != nil && !od.Desc.IsSynthetic() && len(od.Fields) == 1 && m.requiredOneofs[od] {
-		return true
-	}
-	return f.required && !f.overridable || m.onlyOfRequiredRule(f)
-}
-
-// onlyOfRequiredRule reports whether f is the single field of a required
-// (buf.validate.message).oneof rule the decoder checks.
-func (m *messageModel) onlyOfRequiredRule(f *fieldModel) bool {
-	for _, mo := range m.msgOneofs {
-		if mo.required && len(mo.agentKeys) == 1 && mo.agentKeys[0] == f.agentName {
-			return true
-		}
-	}
-	return false
-}
-
-func (m *messageModel) agentFields() []*fieldModel {
-	var out []*fieldModel
-	for _, f := range m.fields {
-		if f.exposed() {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// exposed reports whether the field appears in the input schema.
-func (f *fieldModel) exposed() bool {
-	switch f.mode {
-	case modeAgent, modeEnumAlias:
-		if f.child != nil && !f.child.agentFacing {
-			return false
-		}
-		return true
-	case modeDerived, modeGenerated:
-		return f.overridable
-	}
-	return false
 }
 
 // valueConstraints are an agent field's value rules (AgentSupplied, with the
@@ -366,34 +311,76 @@ type fillModel struct {
 
 // Tool facts resolved from the annotation enums, for the schema builders.
 
-func (t *toolModel) kindName() string           { return t.kind.String() }
-func (t *toolModel) classificationName() string { return t.classification.String() }
-func (t *toolModel) confirmationName() string   { return t.confirmation.String() }
-
-// destructiveClass reports a DESTRUCTIVE_UPDATE or DESTRUCTIVE_DELETE
-// classification.
-func (t *toolModel) destructiveClass() bool {
-	return t.classification == mcpwritev1.ToolRules_DESTRUCTIVE_UPDATE || t.classification == mcpwritev1.ToolRules_DESTRUCTIVE_DELETE
+// pairRule is an enum's valid (source, target) pairs: which values of the
+// enum named by pairs_of each of its values may connect.
+type pairRule struct {
+	types *enumTable // the relationship enum
+	ends  *enumTable // the pairs_of enum
+	pairs []pairValue
 }
 
-// refusesUnconfirmed reports an elicit_fallback of REFUSE: a confirmation
-// the client cannot show refuses the write instead of proposing it.
-func (t *toolModel) refusesUnconfirmed() bool {
-	return t.elicitFallback == mcpwritev1.ToolRules_REFUSE
+type pairValue struct {
+	typ, source, target *protogen.EnumValue
 }
 
-// mayPropose reports whether the write's confirmation can be a proposal:
-// PROPOSAL, or ELICIT falling back to one.
-func (t *toolModel) mayPropose() bool {
-	return t.confirmation == mcpwritev1.ToolRules_PROPOSAL ||
-		t.confirmation == mcpwritev1.ToolRules_ELICIT && t.elicitFallback != mcpwritev1.ToolRules_REFUSE
+// pairCheckModel is a tool's pair_check: the request fields it reads.
+type pairCheckModel struct {
+	typ, source, target *protogen.Field
+	rule                *pairRule
+	varName             string
 }
 
-// fieldNaming is the document's field_naming: "JSON_NAME" when agents see
-// protojson names, else "".
-func (sm *serviceModel) fieldNaming() string {
-	if sm.jsonNames {
-		return mcpwritev1.ServiceRules_JSON_NAME.String()
-	}
-	return ""
+// ownedField is a field the server owns, with why, for the agent.
+type ownedField struct {
+	name string // agent-facing name
+	why  string
+}
+
+// maskCheck is what the decoder of an Update request checks.
+type maskCheck struct {
+	mask     *fieldModel // the update_mask field
+	resource *fieldModel // the resource field (its model is variantUpdate)
+	identity string      // proto name of the resource's identity field
+}
+
+// requiredWhenModel is a resolved (mcpwrite.v1.field).agent.required_when:
+// the field is required when the sibling `when` holds one of values.
+type requiredWhenModel struct {
+	when   *fieldModel
+	values []condValue
+}
+
+// condValue is one value of a condition.
+type condValue struct {
+	lit  literal // compared with the sibling's getter
+	json any     // the JSON value, for getWriteSchema
+	text string  // how descriptions name it: the alias, else the JSON literal
+}
+
+// vocabModel links an agent.vocabulary field to the live vocabulary whose
+// values it takes.
+type vocabModel struct {
+	name string
+	// discoveryTool lists the vocabulary's values ("" for none).
+	discoveryTool string
+	// listedBy names the tools the field's description points to, with
+	// the verb: "list_entity_types and get_write_schema list" (the
+	// discovery tool and the schema tool of the first service using it).
+	listedBy string
+}
+
+// vocabToolModel is one read-only tool listing a live vocabulary.
+type vocabToolModel struct {
+	tool       string
+	vocabulary string
+	desc       string
+}
+
+// literal is a Go expression for a JSON literal from an annotation: either
+// plain code or an identifier the generated file must import.
+type literal struct {
+	code  string
+	ident *protogen.GoIdent
+	// jsonValue is the decoded literal, for schema defaults and examples.
+	jsonValue any
 }

@@ -8,25 +8,6 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
-// pairRule is an enum's valid (source, target) pairs: which values of the
-// enum named by pairs_of each of its values may connect.
-type pairRule struct {
-	types *enumTable // the relationship enum
-	ends  *enumTable // the pairs_of enum
-	pairs []pairValue
-}
-
-type pairValue struct {
-	typ, source, target *protogen.EnumValue
-}
-
-// pairCheckModel is a tool's pair_check: the request fields it reads.
-type pairCheckModel struct {
-	typ, source, target *protogen.Field
-	rule                *pairRule
-	varName             string
-}
-
 // pairRuleFor reads valid_pairs of enum e (nil when it declares pairs_of
 // nowhere). types is the table the enum is offered with.
 func (b *builder) pairRuleFor(types *enumTable) *pairRule {

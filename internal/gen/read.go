@@ -10,13 +10,10 @@ import (
 // confirmed, and they take neither client_request_id nor dry_run. The
 // options that only make sense for a write are refused with the fix.
 
-// isRead reports whether the tool is a read.
-func (t *toolModel) isRead() bool { return t.kind == mcpwritev1.ToolRules_READ }
-
 // readTool finishes the model of a READ tool whose kind and classification
 // are resolved.
 func (b *builder) readTool(t *toolModel) *toolModel {
-	m, tr := t.method, t.rules
+	m, tr := t.method, toolRules(t)
 	if tr == nil { // expose: ALL, classified a read from its proto
 		tr = &mcpwritev1.ToolRules{}
 	}
@@ -83,7 +80,7 @@ func (b *builder) checkReadFields(t *toolModel, mm *messageModel, seen map[*mess
 	seen[mm] = true
 	ok := true
 	for _, f := range mm.fields {
-		if f.generated.GetKind() == mcpwritev1.Generated_REQUEST_SCOPED {
+		if b.ann(f).generated.GetKind() == mcpwritev1.Generated_REQUEST_SCOPED {
 			b.probs.fieldf(f.proto, "REQUEST_SCOPED is derived from client_request_id, which read tool %s (method %s) does not take; use UUID_V7, or make the method a write",
 				t.name, t.method.Desc.FullName())
 			ok = false

@@ -20,7 +20,7 @@ func (b *builder) referenceField(fm *fieldModel, ref *mcpwritev1.Reference) bool
 	case ref.GetKind() == "":
 		b.probs.fieldf(f, "reference needs kind: what the field names, e.g. element")
 		return false
-	case fm.agent.Default != nil:
+	case b.ann(fm).agent.Default != nil:
 		b.probs.fieldf(f, "a reference cannot have a default; name the entity in the request")
 		return false
 	}

@@ -8,20 +8,6 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
-// requiredWhenModel is a resolved (mcpwrite.v1.field).agent.required_when:
-// the field is required when the sibling `when` holds one of values.
-type requiredWhenModel struct {
-	when   *fieldModel
-	values []condValue
-}
-
-// condValue is one value of a condition.
-type condValue struct {
-	lit  literal // compared with the sibling's getter
-	json any     // the JSON value, for getWriteSchema
-	text string  // how descriptions name it: the alias, else the JSON literal
-}
-
 // quoted is how error messages and rules name the value: as JSON.
 func (v condValue) quoted() string { return string(mustJSON(v.json)) }
 
@@ -30,7 +16,7 @@ func (v condValue) quoted() string { return string(mustJSON(v.json)) }
 // the agent sets, and every value is one it can hold.
 func (b *builder) requiredWhen(mm *messageModel) {
 	for _, f := range mm.fields {
-		rw := f.agent.GetRequiredWhen()
+		rw := b.ann(f).agent.GetRequiredWhen()
 		if rw == nil || f.mode != modeAgent {
 			continue
 		}
@@ -42,10 +28,10 @@ func (b *builder) requiredWhen(mm *messageModel) {
 		case len(rw.GetEquals()) == 0:
 			b.probs.fieldf(pf, "required_when needs equals: the values of %s (JSON literals, enum aliases) that make this field required", rw.GetField())
 			continue
-		case f.agent.GetRequired() || f.required:
+		case b.ann(f).agent.GetRequired() || f.required:
 			b.probs.fieldf(pf, "a required field cannot also have required_when; drop one of them")
 			continue
-		case f.agent.Default != nil:
+		case b.ann(f).agent.Default != nil:
 			b.probs.fieldf(pf, "a field with a default is never absent, so required_when cannot apply; drop one of them")
 			continue
 		case rw.GetField() == string(pf.Desc.Name()):

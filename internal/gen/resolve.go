@@ -37,7 +37,11 @@ var generatedKinds = map[mcpwritev1.Generated_Kind]generatedKind{
 
 // resolveField fills in the resolved rules of a checked field.
 func (b *builder) resolveField(fm *fieldModel) {
-	if a := fm.agent; a != nil && fm.mode == modeAgent {
+	if a := b.ann(fm).agent; a != nil && a.RecursionDepth != nil {
+		depth := int(a.GetRecursionDepth())
+		fm.recursionDepth = &depth
+	}
+	if a := b.ann(fm).agent; a != nil && fm.mode == modeAgent {
 		v := &valueConstraints{
 			minLength: copyOf(a.MinLength), maxLength: copyOf(a.MaxLength), pattern: copyOf(a.Pattern),
 			minimum: copyOf(a.Minimum), maximum: copyOf(a.Maximum),
@@ -56,15 +60,15 @@ func (b *builder) resolveField(fm *fieldModel) {
 		}
 		fm.value = v
 	}
-	if fm.alias != nil && fm.alias.Default != nil && fm.enumTable != nil {
-		if av, ok := fm.enumTable.lookup(fm.alias.GetDefault()); ok {
-			fm.enumDefault = &enumDefault{text: fm.alias.GetDefault(), value: av.value}
+	if b.ann(fm).alias != nil && b.ann(fm).alias.Default != nil && fm.enumTable != nil {
+		if av, ok := fm.enumTable.lookup(b.ann(fm).alias.GetDefault()); ok {
+			fm.enumDefault = &enumDefault{text: b.ann(fm).alias.GetDefault(), value: av.value}
 		}
 	}
-	if g := fm.generated; g != nil {
+	if g := b.ann(fm).generated; g != nil {
 		fm.fill = &fillModel{source: fillGenerated, gen: generatedKinds[g.GetKind()], prefix: copyOf(g.Prefix), hashFrom: g.GetFrom()}
 	}
-	if d := fm.derived; d != nil {
+	if d := b.ann(fm).derived; d != nil {
 		switch src := d.GetSource().(type) {
 		case *mcpwritev1.Derived_FromEnum:
 			fm.fill = &fillModel{source: fillFromEnum, fromEnum: src.FromEnum}
@@ -118,7 +122,7 @@ func (b *builder) resolveRuleDocs(m *messageModel, seen map[*messageModel]bool) 
 // object of the tool's input fields.
 func (b *builder) toolExamples(t *toolModel) []schemadoc.Example {
 	var out []schemadoc.Example
-	for i, ex := range t.rules.GetExamples() {
+	for i, ex := range toolRules(t).GetExamples() {
 		var obj map[string]any
 		if err := json.Unmarshal([]byte(ex.GetInput()), &obj); err != nil {
 			b.probs.methodf(t.method, "example %d: input is not a JSON object", i+1)

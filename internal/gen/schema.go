@@ -57,19 +57,6 @@ func inputSchema(t *toolModel) *jsonschema.Schema {
 	return s
 }
 
-// agentSummaryArg is the argument in which the agent may summarise a write
-// whose confirmation can be a proposal (PROPOSAL, or ELICIT falling back to
-// one), or "" when the tool cannot propose or has a field of that name.
-func agentSummaryArg(t *toolModel) string {
-	if t.isRead() || t.svc.applyTool == "" || hasAgentField(t.input, schemadoc.AgentSummaryArgument) {
-		return ""
-	}
-	if t.mayPropose() {
-		return schemadoc.AgentSummaryArgument
-	}
-	return ""
-}
-
 func objectSchema(m *messageModel, x *expansion) *jsonschema.Schema {
 	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties(), AdditionalProperties: jsonschema.FalseSchema}
 	s.Description = cleanComment(m.proto.Comments.Leading.String())
@@ -283,192 +270,6 @@ func valueSchema(f *fieldModel, vf *protogen.Field, x *expansion) *jsonschema.Sc
 	return scalarSchema(vf.Desc.Kind())
 }
 
-// jsonTextWKT are the free-form well-known types an agent sends as JSON
-// text in a string: the only lossless form that strict tool-calling modes
-// accept (they refuse open objects and typeless values). The decoder also
-// takes the value itself.
-var jsonTextWKT = map[protoreflect.FullName]string{
-	"google.protobuf.Struct":    `JSON text of an object, e.g. "{\"key\":\"value\"}".`,
-	"google.protobuf.Value":     `JSON text of any value, e.g. "42", "\"text\"", "null" or "{\"key\":1}"; text that is not JSON is taken as a string.`,
-	"google.protobuf.ListValue": `JSON text of an array, e.g. "[1,\"two\"]".`,
-}
-
-// jsonTextNote is the description note of a field (or its items) sent as
-// JSON text; "" otherwise.
-func jsonTextNote(f *protogen.Field) string {
-	if f.Message == nil {
-		return ""
-	}
-	return jsonTextWKT[f.Message.Desc.FullName()]
-}
-
-// wktInputSchema is how an agent sends a well-known type.
-func wktInputSchema(name protoreflect.FullName) *jsonschema.Schema {
-	if note, ok := jsonTextWKT[name]; ok {
-		return &jsonschema.Schema{Type: "string", Description: note}
-	}
-	if name == "google.protobuf.BytesValue" {
-		return bytesInputSchema()
-	}
-	return wktSchema(name)
-}
-
-// anyJSONValue is the output schema of google.protobuf.Value: one typed
-// branch per JSON kind, never the boolean or empty schema some clients refuse.
-func anyJSONValue() *jsonschema.Schema {
-	var branches []*jsonschema.Schema
-	for _, t := range []string{"string", "number", "boolean", "object", "array", "null"} {
-		branches = append(branches, &jsonschema.Schema{Type: t})
-	}
-	return &jsonschema.Schema{AnyOf: branches}
-}
-
-func scalarSchema(k protoreflect.Kind) *jsonschema.Schema {
-	switch k {
-	case protoreflect.BoolKind:
-		return &jsonschema.Schema{Type: "boolean"}
-	case protoreflect.StringKind:
-		return &jsonschema.Schema{Type: "string"}
-	case protoreflect.BytesKind:
-		return &jsonschema.Schema{Type: "string", ContentEncoding: "base64"}
-	case protoreflect.FloatKind, protoreflect.DoubleKind:
-		return &jsonschema.Schema{Type: "number"}
-	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
-		return &jsonschema.Schema{Type: "string", Pattern: "^-?[0-9]+$"}
-	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
-		return &jsonschema.Schema{Type: "string", Pattern: "^[0-9]+$"}
-	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
-		return &jsonschema.Schema{Type: "integer", Minimum: "0"}
-	default:
-		return &jsonschema.Schema{Type: "integer"}
-	}
-}
-
-func wktSchema(name protoreflect.FullName) *jsonschema.Schema {
-	switch name {
-	case "google.protobuf.Timestamp":
-		return &jsonschema.Schema{Type: "string", Format: "date-time"}
-	case "google.protobuf.Duration":
-		return &jsonschema.Schema{Type: "string", Pattern: `^-?[0-9]+(\.[0-9]{1,9})?s$`}
-	case "google.protobuf.FieldMask":
-		return &jsonschema.Schema{Type: "string"}
-	case "google.protobuf.Struct":
-		return &jsonschema.Schema{Type: "object"}
-	case "google.protobuf.Value":
-		return anyJSONValue()
-	case "google.protobuf.ListValue":
-		return &jsonschema.Schema{Type: "array"}
-	case "google.protobuf.DoubleValue", "google.protobuf.FloatValue":
-		return &jsonschema.Schema{Type: "number"}
-	case "google.protobuf.Int64Value":
-		return scalarSchema(protoreflect.Int64Kind)
-	case "google.protobuf.UInt64Value":
-		return scalarSchema(protoreflect.Uint64Kind)
-	case "google.protobuf.Int32Value":
-		return &jsonschema.Schema{Type: "integer"}
-	case "google.protobuf.UInt32Value":
-		return scalarSchema(protoreflect.Uint32Kind)
-	case "google.protobuf.BoolValue":
-		return &jsonschema.Schema{Type: "boolean"}
-	case "google.protobuf.StringValue":
-		return &jsonschema.Schema{Type: "string"}
-	case "google.protobuf.BytesValue":
-		return scalarSchema(protoreflect.BytesKind)
-	}
-	return nil
-}
-
-// outputSchema describes a tool's answer: success and the response
-// message's fields with their full shape. The envelope keys every tool
-// shares (suggestions, warnings, errors, idempotent_replay, proposal,
-// valid, preview, ...) are described once, in docs/architecture.md, not in
-// every tool of tools/list; the object stays open to them.
-func outputSchema(t *toolModel) *jsonschema.Schema {
-	success := schemadoc.AnswerEnvelope().Success
-	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties(), Required: []string{success.Name}}
-	s.Properties.Set(success.Name, &jsonschema.Schema{Type: success.Type})
-	resp := responseSchema(t.method.Output, outputShape{t.svc.jsonNames, t.svc.zeroFields}, map[protoreflect.FullName]bool{})
-	for p := resp.Properties.Oldest(); p != nil; p = p.Next() {
-		s.Properties.Set(p.Key, p.Value)
-	}
-	// An error or a dry run answers without the response's fields, so at
-	// the top they are stated in words, not required.
-	for _, name := range resp.Required {
-		p, _ := s.Properties.Get(name)
-		p.Description = appendSentence(p.Description, "Always present when the call succeeds.")
-	}
-	if t.isRead() {
-		if np, ok := s.Properties.Get(pagingName(t.svc.jsonNames, nextPageTokenField)); ok && np.Type == "string" && np.Description == "" {
-			np.Description = nextPageTokenDesc(t.svc.jsonNames)
-		}
-		return s
-	}
-	if pu := t.previewUnless; pu != nil {
-		s.Properties.Set("is_preview", &jsonschema.Schema{Type: "boolean", Description: "True when nothing was written: the answer previews the write; call again with " + pu.agentName + ": true to write."})
-	}
-	return s
-}
-
-// outputShape is how answers are written: protojson names (jsonNames) or
-// proto names, and the fields written even at their zero value (zero,
-// zero_values.go).
-type outputShape struct {
-	jsonNames bool
-	zero      map[protoreflect.FullName]bool
-}
-
-// responseSchema follows protojson for output messages: proto field names,
-// or protojson names when jsonNames; a field always written is required.
-func responseSchema(m *protogen.Message, o outputShape, seen map[protoreflect.FullName]bool) *jsonschema.Schema {
-	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties()}
-	if seen[m.Desc.FullName()] {
-		return s
-	}
-	seen[m.Desc.FullName()] = true
-	defer delete(seen, m.Desc.FullName())
-	// protojson writes only the message's fields: a known shape is closed.
-	s.AdditionalProperties = jsonschema.FalseSchema
-	for _, f := range m.Fields {
-		var fs *jsonschema.Schema
-		switch {
-		case f.Desc.IsMap():
-			fs = &jsonschema.Schema{Type: "object", AdditionalProperties: outValue(f.Message.Fields[1], o, seen)}
-		case f.Desc.IsList():
-			fs = &jsonschema.Schema{Type: "array", Items: outValue(f, o, seen)}
-		default:
-			fs = outValue(f, o, seen)
-		}
-		if d := cleanComment(f.Comments.Leading.String()); d != "" {
-			fs.Description = d
-		}
-		name := string(f.Desc.Name())
-		if o.jsonNames {
-			name = f.Desc.JSONName()
-		}
-		s.Properties.Set(name, fs)
-		if o.zero[f.Desc.FullName()] {
-			s.Required = append(s.Required, name)
-		}
-	}
-	return s
-}
-
-func outValue(f *protogen.Field, o outputShape, seen map[protoreflect.FullName]bool) *jsonschema.Schema {
-	switch {
-	case f.Enum != nil:
-		return &jsonschema.Schema{Type: "string"}
-	case f.Message != nil:
-		if s := wktSchema(f.Message.Desc.FullName()); s != nil {
-			return s
-		}
-		if f.Message.Desc.FullName() == "google.protobuf.Any" {
-			return anyOutputSchema()
-		}
-		return responseSchema(f.Message, o, seen)
-	}
-	return scalarSchema(f.Desc.Kind())
-}
-
 // fillHow says, for people, how the server fills a field.
 func fillHow(f *fieldModel) string {
 	fl := f.fill
@@ -578,4 +379,15 @@ func pageSizeDesc(r *valueConstraints) string {
 		d += "; default " + r.defaultText
 	}
 	return d + "."
+}
+
+// childSchema is the schema of the recursive message m reached through f:
+// its object while levels remain, JSON text past them.
+func (x *expansion) childSchema(f *fieldModel, m *messageModel) *jsonschema.Schema {
+	leave, limit, ok := x.enter(f, m)
+	if !ok {
+		return &jsonschema.Schema{Type: "string", Description: recursiveTextNote(m, limit)}
+	}
+	defer leave()
+	return objectSchema(m, x)
 }

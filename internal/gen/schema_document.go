@@ -3,10 +3,8 @@ package gen
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"strings"
 
-	"github.com/invopop/jsonschema"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
@@ -23,7 +21,7 @@ func document(fm *fileModel) schemadoc.Document {
 			DiscardTool:  sm.discardTool,
 		}
 		sd.FieldNaming = sm.fieldNaming()
-		sd.ZeroValues = sm.rules.GetEmitZeroValues()
+		sd.ZeroValues = sm.emitZeroValues
 		sd.ZeroValueFields = sm.zeroFieldNames()
 		for _, t := range sm.tools {
 			sd.Tools = append(sd.Tools, toolDoc(t))
@@ -217,33 +215,6 @@ func exampleValue(f *fieldModel) (any, bool) {
 		return v.examples[0], true
 	}
 	return nil, false
-}
-
-func hasAgentField(m *messageModel, name string) bool {
-	for _, f := range m.agentFields() {
-		if f.agentName == name {
-			return true
-		}
-	}
-	return false
-}
-
-// mustJSON marshals generator-built values, which always marshal.
-func mustJSON(v any) json.RawMessage {
-	if s, ok := v.(*jsonschema.Schema); ok {
-		b, err := schemaJSON(s)
-		if err != nil {
-			panic(fmt.Sprintf("marshal generated schema: %v", err))
-		}
-		return b
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		panic(fmt.Sprintf("marshal generated value: %v", err))
-	}
-	return bytes.TrimSpace(buf.Bytes())
 }
 
 // marshalDoc renders the document, indented and byte-stable.

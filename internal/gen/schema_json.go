@@ -45,153 +45,186 @@ func (w *schemaWriter) schema(s *jsonschema.Schema) error {
 	}
 	w.buf.WriteByte('{')
 	w.first = true
-	str := func(key, v string) {
-		if v != "" {
-			w.key(key)
-			writeJSONString(&w.buf, v)
-		}
-	}
-	num := func(key string, v json.Number) error {
-		if v == "" {
-			return nil
-		}
-		if !json.Valid([]byte(v)) {
-			return fmt.Errorf("schema: invalid number %q for %s", string(v), key)
-		}
-		w.key(key)
-		w.buf.WriteString(string(v))
-		return nil
-	}
-	count := func(key string, v *uint64) {
-		if v != nil {
-			w.key(key)
-			w.buf.WriteString(strconv.FormatUint(*v, 10))
-		}
-	}
-	flag := func(key string, v bool) {
-		if v {
-			w.key(key)
-			w.buf.WriteString("true")
-		}
-	}
-	var err error
-	sub := func(key string, v *jsonschema.Schema) {
-		if v != nil && err == nil {
-			w.key(key)
-			err = w.nested(v)
-		}
-	}
-	list := func(key string, vs []*jsonschema.Schema) {
-		if len(vs) == 0 || err != nil {
-			return
-		}
-		w.key(key)
-		w.buf.WriteByte('[')
-		for i, v := range vs {
-			if i > 0 {
-				w.buf.WriteByte(',')
-			}
-			if err = w.nested(v); err != nil {
-				return
-			}
-		}
-		w.buf.WriteByte(']')
-	}
-	schemaMap := func(key string, m map[string]*jsonschema.Schema) {
-		if len(m) == 0 || err != nil {
-			return
-		}
-		w.key(key)
-		w.buf.WriteByte('{')
-		for i, k := range sortedKeys(m) {
-			if i > 0 {
-				w.buf.WriteByte(',')
-			}
-			writeJSONString(&w.buf, k)
-			w.buf.WriteByte(':')
-			if err = w.nested(m[k]); err != nil {
-				return
-			}
-		}
-		w.buf.WriteByte('}')
-	}
-	value := func(key string, v any, omit bool) {
-		if omit || err != nil {
-			return
-		}
-		var b []byte
-		if b, err = json.Marshal(v); err == nil {
-			w.key(key)
-			w.buf.Write(b)
-		}
-	}
-
-	str("$schema", s.Version)
-	str("$id", string(s.ID))
-	str("$anchor", s.Anchor)
-	str("$ref", s.Ref)
-	str("$dynamicRef", s.DynamicRef)
-	schemaMap("$defs", s.Definitions)
-	str("$comment", s.Comments)
-	list("allOf", s.AllOf)
-	list("anyOf", s.AnyOf)
-	list("oneOf", s.OneOf)
-	sub("not", s.Not)
-	sub("if", s.If)
-	sub("then", s.Then)
-	sub("else", s.Else)
-	schemaMap("dependentSchemas", s.DependentSchemas)
-	list("prefixItems", s.PrefixItems)
-	sub("items", s.Items)
-	sub("contains", s.Contains)
-	if s.Properties != nil && err == nil {
-		w.key("properties")
-		err = w.properties(s)
-	}
-	schemaMap("patternProperties", s.PatternProperties)
-	sub("additionalProperties", s.AdditionalProperties)
-	sub("propertyNames", s.PropertyNames)
-	if err != nil {
+	o := &schemaObject{w: w}
+	if err := o.applicators(s); err != nil {
 		return err
 	}
-	str("type", s.Type)
-	value("enum", s.Enum, len(s.Enum) == 0)
-	value("const", s.Const, s.Const == nil)
+	if err := o.assertions(s); err != nil {
+		return err
+	}
+	w.buf.WriteByte('}')
+	return w.extras(s)
+}
+
+// schemaObject writes the keywords of one schema object; the first error
+// stops the schema-valued keywords and is returned by the step.
+type schemaObject struct {
+	w   *schemaWriter
+	err error
+}
+
+func (o *schemaObject) str(key, v string) {
+	if v != "" {
+		o.w.key(key)
+		writeJSONString(&o.w.buf, v)
+	}
+}
+
+func (o *schemaObject) num(key string, v json.Number) error {
+	if v == "" {
+		return nil
+	}
+	if !json.Valid([]byte(v)) {
+		return fmt.Errorf("schema: invalid number %q for %s", string(v), key)
+	}
+	o.w.key(key)
+	o.w.buf.WriteString(string(v))
+	return nil
+}
+
+func (o *schemaObject) count(key string, v *uint64) {
+	if v != nil {
+		o.w.key(key)
+		o.w.buf.WriteString(strconv.FormatUint(*v, 10))
+	}
+}
+
+func (o *schemaObject) flag(key string, v bool) {
+	if v {
+		o.w.key(key)
+		o.w.buf.WriteString("true")
+	}
+}
+
+func (o *schemaObject) sub(key string, v *jsonschema.Schema) {
+	if v != nil && o.err == nil {
+		o.w.key(key)
+		o.err = o.w.nested(v)
+	}
+}
+
+func (o *schemaObject) list(key string, vs []*jsonschema.Schema) {
+	if len(vs) == 0 || o.err != nil {
+		return
+	}
+	w := o.w
+	w.key(key)
+	w.buf.WriteByte('[')
+	for i, v := range vs {
+		if i > 0 {
+			w.buf.WriteByte(',')
+		}
+		if o.err = w.nested(v); o.err != nil {
+			return
+		}
+	}
+	w.buf.WriteByte(']')
+}
+
+func (o *schemaObject) schemaMap(key string, m map[string]*jsonschema.Schema) {
+	if len(m) == 0 || o.err != nil {
+		return
+	}
+	w := o.w
+	w.key(key)
+	w.buf.WriteByte('{')
+	for i, k := range sortedKeys(m) {
+		if i > 0 {
+			w.buf.WriteByte(',')
+		}
+		writeJSONString(&w.buf, k)
+		w.buf.WriteByte(':')
+		if o.err = w.nested(m[k]); o.err != nil {
+			return
+		}
+	}
+	w.buf.WriteByte('}')
+}
+
+func (o *schemaObject) value(key string, v any, omit bool) {
+	if omit || o.err != nil {
+		return
+	}
+	var b []byte
+	if b, o.err = json.Marshal(v); o.err == nil {
+		o.w.key(key)
+		o.w.buf.Write(b)
+	}
+}
+
+// applicators writes the core and applicator keywords, in the library's
+// order.
+func (o *schemaObject) applicators(s *jsonschema.Schema) error {
+	o.str("$schema", s.Version)
+	o.str("$id", string(s.ID))
+	o.str("$anchor", s.Anchor)
+	o.str("$ref", s.Ref)
+	o.str("$dynamicRef", s.DynamicRef)
+	o.schemaMap("$defs", s.Definitions)
+	o.str("$comment", s.Comments)
+	o.list("allOf", s.AllOf)
+	o.list("anyOf", s.AnyOf)
+	o.list("oneOf", s.OneOf)
+	o.sub("not", s.Not)
+	o.sub("if", s.If)
+	o.sub("then", s.Then)
+	o.sub("else", s.Else)
+	o.schemaMap("dependentSchemas", s.DependentSchemas)
+	o.list("prefixItems", s.PrefixItems)
+	o.sub("items", s.Items)
+	o.sub("contains", s.Contains)
+	if s.Properties != nil && o.err == nil {
+		o.w.key("properties")
+		o.err = o.w.properties(s)
+	}
+	o.schemaMap("patternProperties", s.PatternProperties)
+	o.sub("additionalProperties", s.AdditionalProperties)
+	o.sub("propertyNames", s.PropertyNames)
+	return o.err
+}
+
+// assertions writes the validation, format, content and annotation
+// keywords, in the library's order.
+func (o *schemaObject) assertions(s *jsonschema.Schema) error {
+	o.str("type", s.Type)
+	o.value("enum", s.Enum, len(s.Enum) == 0)
+	o.value("const", s.Const, s.Const == nil)
 	for _, n := range []struct {
 		key string
 		v   json.Number
 	}{{"multipleOf", s.MultipleOf}, {"maximum", s.Maximum}, {"exclusiveMaximum", s.ExclusiveMaximum}, {"minimum", s.Minimum}, {"exclusiveMinimum", s.ExclusiveMinimum}} {
-		if err := num(n.key, n.v); err != nil {
+		if err := o.num(n.key, n.v); err != nil {
 			return err
 		}
 	}
-	count("maxLength", s.MaxLength)
-	count("minLength", s.MinLength)
-	str("pattern", s.Pattern)
-	count("maxItems", s.MaxItems)
-	count("minItems", s.MinItems)
-	flag("uniqueItems", s.UniqueItems)
-	count("maxContains", s.MaxContains)
-	count("minContains", s.MinContains)
-	count("maxProperties", s.MaxProperties)
-	count("minProperties", s.MinProperties)
-	value("required", s.Required, len(s.Required) == 0)
-	value("dependentRequired", s.DependentRequired, len(s.DependentRequired) == 0)
-	str("format", s.Format)
-	str("contentEncoding", s.ContentEncoding)
-	str("contentMediaType", s.ContentMediaType)
-	sub("contentSchema", s.ContentSchema)
-	str("title", s.Title)
-	str("description", s.Description)
-	value("default", s.Default, s.Default == nil)
-	flag("deprecated", s.Deprecated)
-	flag("readOnly", s.ReadOnly)
-	flag("writeOnly", s.WriteOnly)
-	value("examples", s.Examples, len(s.Examples) == 0)
-	if err != nil {
-		return err
-	}
-	w.buf.WriteByte('}')
+	o.count("maxLength", s.MaxLength)
+	o.count("minLength", s.MinLength)
+	o.str("pattern", s.Pattern)
+	o.count("maxItems", s.MaxItems)
+	o.count("minItems", s.MinItems)
+	o.flag("uniqueItems", s.UniqueItems)
+	o.count("maxContains", s.MaxContains)
+	o.count("minContains", s.MinContains)
+	o.count("maxProperties", s.MaxProperties)
+	o.count("minProperties", s.MinProperties)
+	o.value("required", s.Required, len(s.Required) == 0)
+	o.value("dependentRequired", s.DependentRequired, len(s.DependentRequired) == 0)
+	o.str("format", s.Format)
+	o.str("contentEncoding", s.ContentEncoding)
+	o.str("contentMediaType", s.ContentMediaType)
+	o.sub("contentSchema", s.ContentSchema)
+	o.str("title", s.Title)
+	o.str("description", s.Description)
+	o.value("default", s.Default, s.Default == nil)
+	o.flag("deprecated", s.Deprecated)
+	o.flag("readOnly", s.ReadOnly)
+	o.flag("writeOnly", s.WriteOnly)
+	o.value("examples", s.Examples, len(s.Examples) == 0)
+	return o.err
+}
+
+// extras merges s.Extras into the object just closed.
+func (w *schemaWriter) extras(s *jsonschema.Schema) error {
 	if len(s.Extras) == 0 {
 		return nil
 	}
@@ -277,4 +310,22 @@ func writeJSONString(buf *bytes.Buffer, s string) {
 	buf.WriteByte('"')
 	buf.WriteString(s)
 	buf.WriteByte('"')
+}
+
+// mustJSON marshals generator-built values, which always marshal.
+func mustJSON(v any) json.RawMessage {
+	if s, ok := v.(*jsonschema.Schema); ok {
+		b, err := schemaJSON(s)
+		if err != nil {
+			panic(fmt.Sprintf("marshal generated schema: %v", err))
+		}
+		return b
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(fmt.Sprintf("marshal generated value: %v", err))
+	}
+	return bytes.TrimSpace(buf.Bytes())
 }

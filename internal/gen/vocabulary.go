@@ -9,25 +9,6 @@ import (
 	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
 )
 
-// vocabModel links an agent.vocabulary field to the live vocabulary whose
-// values it takes.
-type vocabModel struct {
-	name string
-	// discoveryTool lists the vocabulary's values ("" for none).
-	discoveryTool string
-	// listedBy names the tools the field's description points to, with
-	// the verb: "list_entity_types and get_write_schema list" (the
-	// discovery tool and the schema tool of the first service using it).
-	listedBy string
-}
-
-// vocabToolModel is one read-only tool listing a live vocabulary.
-type vocabToolModel struct {
-	tool       string
-	vocabulary string
-	desc       string
-}
-
 // vocabularyField checks an agent.vocabulary annotation: a string field or
 // a list of strings, a snake_case name, and neither a reference nor a
 // default (the values exist only while the server runs).
@@ -40,10 +21,10 @@ func (b *builder) vocabularyField(fm *fieldModel, v *mcpwritev1.Vocabulary) bool
 	case !isSnakeName(v.GetName()):
 		b.probs.fieldf(f, "vocabulary needs name: a snake_case name such as entity_type, got %q", v.GetName())
 		return false
-	case fm.agent.GetReference() != nil:
+	case b.ann(fm).agent.GetReference() != nil:
 		b.probs.fieldf(f, "a field cannot take both a reference and a vocabulary: a reference becomes an entity's id, a vocabulary value is kept as the agent names it")
 		return false
-	case fm.agent.Default != nil:
+	case b.ann(fm).agent.Default != nil:
 		b.probs.fieldf(f, "a vocabulary field cannot have a default: its values are known only while the server runs")
 		return false
 	case v.DiscoveryTool != nil && !isToolName(v.GetDiscoveryTool()):

@@ -24,7 +24,7 @@ import (
 func (b *builder) zeroValueRequired(fm *fieldModel) bool {
 	pf := fm.proto
 	r := fieldValidate(pf)
-	if r == nil || fm.required || pf.Desc.HasPresence() || fm.hasDefault() {
+	if r == nil || fm.required || pf.Desc.HasPresence() || b.hasDefault(fm) {
 		return true
 	}
 	if ig := r.GetIgnore(); ig == validate.Ignore_IGNORE_ALWAYS || ig == validate.Ignore_IGNORE_IF_ZERO_VALUE {
@@ -37,7 +37,7 @@ func (b *builder) zeroValueRequired(fm *fieldModel) bool {
 	if rule == "" {
 		return true
 	}
-	if fm.agent.GetRequiredWhen() != nil {
+	if b.ann(fm).agent.GetRequiredWhen() != nil {
 		fix := "add (buf.validate.field).ignore = IGNORE_IF_ZERO_VALUE"
 		if !pf.Desc.IsList() && !pf.Desc.IsMap() {
 			fix += " or make the field optional"
@@ -50,8 +50,8 @@ func (b *builder) zeroValueRequired(fm *fieldModel) bool {
 }
 
 // hasDefault reports whether an omitted fm gets a value other than zero.
-func (fm *fieldModel) hasDefault() bool {
-	return fm.agent.GetDefault() != "" || fm.alias.GetDefault() != ""
+func (b *builder) hasDefault(fm *fieldModel) bool {
+	return b.ann(fm).agent.GetDefault() != "" || b.ann(fm).alias.GetDefault() != ""
 }
 
 // zeroFails names the first rule of r the zero value of fd fails ("" for

@@ -21,7 +21,7 @@ import (
 // presence (a message, an optional scalar, a oneof member), which has no
 // zero value to write.
 func (b *builder) zeroValueFields(sm *serviceModel) {
-	all := sm.rules.GetEmitZeroValues()
+	all := serviceRules(sm).GetEmitZeroValues()
 	seen := map[protoreflect.FullName]bool{}
 	var walk func(m *protogen.Message)
 	walk = func(m *protogen.Message) {
@@ -56,7 +56,7 @@ func (b *builder) zeroValueFields(sm *serviceModel) {
 
 // zeroFieldNames lists sm's zero-value fields for the document, sorted.
 func (sm *serviceModel) zeroFieldNames() []string {
-	if sm.rules.GetEmitZeroValues() || len(sm.zeroFields) == 0 {
+	if sm.emitZeroValues || len(sm.zeroFields) == 0 {
 		return nil // the whole service: one switch, no list
 	}
 	out := make([]string, 0, len(sm.zeroFields))
