@@ -15,15 +15,6 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
-// claim is a call's hold on its idempotency key.
-type claim struct {
-	held bool
-	key  idempotency.Key
-	fp   string
-	// failed: the outcome being recorded is a business error, not a write.
-	failed bool
-}
-
 // claimKey takes the idempotency key for lease, or answers the call from
 // the record that holds it: a replay, a reused key or a call still in
 // flight. Without a client_request_id or a store there is nothing to claim.

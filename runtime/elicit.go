@@ -151,18 +151,6 @@ func accepted(res *mcp.ElicitResult) bool {
 	return res != nil && res.Action == "accept" && res.Content[confirmField] == true
 }
 
-// lossInfo is what a loss preview produced for one call.
-type lossInfo struct {
-	text    string                // what will be lost; "" when nothing or unknown
-	warning *mcpwriteimpl.Warning // set when the preview failed
-	// state is what the write acts on as the user is shown it (hasState
-	// false: no state preview, or the write changes no existing entity).
-	state    EntityState
-	hasState bool
-	// domain is the domain check's preview (WithPreviews), or nil.
-	domain map[string]any
-}
-
 // losesData: deletes and anything classified destructive can lose what
 // exists, so the user is told what. A SAFE_UPDATE by its classification
 // loses nothing, so it names no loss.
@@ -522,21 +510,6 @@ func anonymousConfirmation(tool string) *ErrorEntry {
 			Hint: "Reconnect with credentials that identify the tenant and the user; the identity comes from the connection, never from tool arguments.",
 		},
 	}
-}
-
-// confirmState is the signed part of the request state. Tool, tenant,
-// principal and client_request_id are bound by the signature only, so the
-// state does not show identities to whoever handles it.
-type confirmState struct {
-	Expires int64  `json:"exp"`   // Unix seconds
-	Nonce   string `json:"nonce"` // single use
-	Args    string `json:"args"`  // fingerprint of the arguments
-	Request string `json:"req"`   // digest of the enriched request
-	// State is the digest of the entity state the user was shown, with
-	// the target and summary for the answer when it changed.
-	State   string `json:"state,omitempty"`
-	Target  string `json:"target,omitempty"`
-	Summary string `json:"summary,omitempty"`
 }
 
 // errStateAltered: the state is malformed or its signature does not match

@@ -102,16 +102,6 @@ func (r *registry) observe(tool string, h mcp.ToolHandler) mcp.ToolHandler {
 	}
 }
 
-// resolvedKey carries, under an observer, the request context observe
-// resolved for the call (resolvedContext), so requestContext answers it
-// instead of resolving it a second time.
-type resolvedKey struct{}
-
-type resolvedContext struct {
-	rc RequestContext
-	ok bool
-}
-
 // callEnd reads what happened from the result the agent receives.
 func (r *registry) callEnd(tool string, req *mcp.CallToolRequest, res *mcp.CallToolResult) CallEnd {
 	end := CallEnd{Tool: tool, Outcome: outcomeSuccess}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -331,4 +332,17 @@ func WithSecrets(idSecret, signingKey []byte) PreparerOption {
 			}
 		}
 	})
+}
+
+// lockedReader serialises a caller-supplied random source, which the
+// concurrent handlers share.
+type lockedReader struct {
+	mu sync.Mutex
+	r  io.Reader
+}
+
+func (l *lockedReader) Read(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.Read(p)
 }

@@ -90,13 +90,6 @@ const (
 	quotaElicitationsPerTenant    = "waiting_confirmations_per_tenant"
 )
 
-// waits counts the in-call confirmations waiting, by tenant and principal.
-type waits struct {
-	mu       sync.Mutex
-	byTenant map[string]int
-	byOwner  map[[2]string]int
-}
-
 // holdElicitation counts one more waiting confirmation of rc, or answers
 // the RESOURCE_EXHAUSTED entry of the quota it would exceed; release ends
 // the wait.
