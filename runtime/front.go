@@ -15,6 +15,7 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/suggest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/protobuf/proto"
 )
@@ -220,4 +221,73 @@ func (c *call) prepare(s *mcpwriteimpl.Scratch) (proto.Message, Errors, errClass
 		return m, es, class
 	}
 	return m, nil, classBusiness
+}
+
+// readArgs parses a service tool's arguments strictly, reporting every
+// unknown, mistyped and missing argument at once.
+func (r *registry) readArgs(raw []byte, specs ...argSpec) (map[string]*mcpwriteimpl.Value, Errors) {
+	obj, es := r.parseArgs(raw)
+	if len(es) > 0 {
+		return nil, es
+	}
+	names := make([]string, len(specs))
+	for i, s := range specs {
+		names[i] = s.name
+	}
+	vals := map[string]*mcpwriteimpl.Value{}
+	for i, k := range obj.Keys {
+		v := obj.Vals[i]
+		var spec *argSpec
+		for j := range specs {
+			if specs[j].name == k || specs[j].alias != "" && specs[j].alias == k {
+				spec = &specs[j]
+			}
+		}
+		if spec != nil && spec.alias != "" {
+			if _, dup := vals[spec.name]; dup || hasError(es, spec.name) {
+				es = append(es, bothSpellings(spec.name))
+				continue
+			}
+			k = spec.name
+		}
+		switch {
+		case spec == nil:
+			es = append(es, &ErrorEntry{
+				Code: CodeUnknownField, Field: k, Message: fmt.Sprintf("unknown argument %q", k),
+				Suggestions: &Suggestions{DidYouMean: suggest.Closest(k, names, 3), ValidValues: names},
+			})
+		case v == nil || v.Kind == mcpwriteimpl.KindNull:
+		case spec.text && v.Kind == mcpwriteimpl.KindString && spec.kind != mcpwriteimpl.KindString:
+			parsed, pes := mcpwriteimpl.ParseValue([]byte(v.Str), r.cfg.limits)
+			switch {
+			case len(pes) > 0:
+				es = append(es, &ErrorEntry{
+					Code: mcpwriteimpl.CodeInvalidJSON, Field: k,
+					Message: fmt.Sprintf("%s must be JSON text of %s %s (%s)", k, article(mcpwriteimpl.JSONKind(spec.kind)), mcpwriteimpl.JSONKind(spec.kind), pes[0].Message),
+				})
+			case parsed.Kind != spec.kind:
+				es = append(es, &ErrorEntry{
+					Code: mcpwriteimpl.CodeInvalidType, Field: k,
+					Message: fmt.Sprintf("%s must be JSON text of %s %s, got %s %s", k, article(mcpwriteimpl.JSONKind(spec.kind)), mcpwriteimpl.JSONKind(spec.kind), article(mcpwriteimpl.JSONKind(parsed.Kind)), mcpwriteimpl.JSONKind(parsed.Kind)),
+					Details: map[string]any{"expected": mcpwriteimpl.JSONKind(spec.kind), "got": mcpwriteimpl.JSONKind(parsed.Kind)},
+				})
+			default:
+				vals[k] = parsed
+			}
+		case v.Kind != spec.kind:
+			es = append(es, &ErrorEntry{
+				Code: mcpwriteimpl.CodeInvalidType, Field: k,
+				Message: fmt.Sprintf("%s must be %s %s", k, article(mcpwriteimpl.JSONKind(spec.kind)), mcpwriteimpl.JSONKind(spec.kind)),
+				Details: map[string]any{"expected": mcpwriteimpl.JSONKind(spec.kind), "got": mcpwriteimpl.JSONKind(v.Kind)},
+			})
+		default:
+			vals[k] = v
+		}
+	}
+	for _, s := range specs {
+		if _, ok := vals[s.name]; !ok && s.required && !hasError(es, s.name) {
+			es = append(es, &ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: s.name, Message: s.name + " is required"})
+		}
+	}
+	return vals, es
 }

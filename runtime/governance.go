@@ -50,39 +50,6 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
-// Confirmation is how a write is confirmed before it commits.
-type Confirmation string
-
-// Confirmations, spelled as in the annotations.
-const (
-	ConfirmDirect   Confirmation = "DIRECT"
-	ConfirmProposal Confirmation = "PROPOSAL"
-	ConfirmElicit   Confirmation = "ELICIT"
-)
-
-// PolicyCall describes one call to the policy hook.
-type PolicyCall struct {
-	Tool           string
-	Classification string // SAFE_CREATE, SAFE_UPDATE, DESTRUCTIVE_UPDATE, DESTRUCTIVE_DELETE
-	Kind           string // CREATE, UPDATE, DELETE, ACTION
-	RequestContext RequestContext
-	// Confirmation is the tool's default, from its annotations.
-	Confirmation Confirmation
-}
-
-// defaultConfirmation is the tool's annotated confirmation, or the one its
-// classification implies: safe writes commit directly, destructive ones ask.
-func defaultConfirmation(d *schemadoc.Tool) Confirmation {
-	switch c := Confirmation(d.Confirmation); c {
-	case ConfirmDirect, ConfirmProposal, ConfirmElicit:
-		return c
-	}
-	if strings.HasPrefix(d.Classification, "DESTRUCTIVE") {
-		return ConfirmElicit
-	}
-	return ConfirmDirect
-}
-
 // confirmation applies the policy hook to the tool's default.
 func (c *call) confirmation() Confirmation {
 	r, d := c.r, c.wt.doc

@@ -237,18 +237,6 @@ func (r *registry) toolSpecs() ([]toolSpec, error) {
 	return specs, nil
 }
 
-// annotations spells out all four hints: the protocol defaults (destructive
-// and open world when absent) are the opposite of what most writes are.
-func annotations(title string, h schemadoc.Hints) *mcp.ToolAnnotations {
-	return &mcp.ToolAnnotations{
-		Title:           title,
-		ReadOnlyHint:    h.ReadOnly,
-		DestructiveHint: &h.Destructive,
-		IdempotentHint:  h.Idempotent,
-		OpenWorldHint:   &h.OpenWorld,
-	}
-}
-
 // guard turns a handler panic into an INTERNAL result with a trace_id: one
 // bad request must not take the session down or leak a stack trace.
 func (r *registry) guard(tool string, h mcp.ToolHandler) mcp.ToolHandler {

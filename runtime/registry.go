@@ -121,3 +121,28 @@ type answerShape struct {
 type controlNames struct {
 	clientRequestID, dryRun, proposalID string
 }
+
+// argSpec is one argument of a service tool.
+type argSpec struct {
+	name string
+	// alias is another accepted spelling of name ("" for none); both at
+	// once is an error.
+	alias    string
+	kind     mcpwriteimpl.Kind
+	required bool
+	// text: the argument may also be a string holding JSON text of kind
+	// (what the schema asks for, so strict clients can send free-form values).
+	text bool
+}
+
+// annotations spells out all four hints: the protocol defaults (destructive
+// and open world when absent) are the opposite of what most writes are.
+func annotations(title string, h schemadoc.Hints) *mcp.ToolAnnotations {
+	return &mcp.ToolAnnotations{
+		Title:           title,
+		ReadOnlyHint:    h.ReadOnly,
+		DestructiveHint: &h.Destructive,
+		IdempotentHint:  h.Idempotent,
+		OpenWorldHint:   &h.OpenWorld,
+	}
+}

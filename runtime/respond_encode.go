@@ -45,13 +45,6 @@ var errEncodeFallback = errors.New("response left to protojson")
 // that path and gets its answer.
 const maxEncodeDepth = 48
 
-// ownJSON is compact, valid JSON this process wrote itself: the envelope
-// copies it as it is.
-type ownJSON []byte
-
-// MarshalJSON returns j.
-func (j ownJSON) MarshalJSON() ([]byte, error) { return j, nil }
-
 // wkKind is how protojson renders a message.
 type wkKind uint8
 

@@ -105,3 +105,19 @@ func (r *registry) warnings(wt *writeTool, body *mcpwriteimpl.Object) []mcpwrite
 	}
 	return ws
 }
+
+func article(noun string) string {
+	if noun != "" && (noun[0] == 'a' || noun[0] == 'o') {
+		return "an"
+	}
+	return "a"
+}
+
+func hasError(es Errors, field string) bool {
+	for _, e := range es {
+		if e.Field == field {
+			return true
+		}
+	}
+	return false
+}
