@@ -41,11 +41,6 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
-// CodeConfirmationInvalid means the answer to a confirmation cannot be
-// trusted: its request state is missing, altered, expired, issued for another
-// call, or already used. Nothing was written.
-const codeConfirmationInvalid = "CONFIRMATION_INVALID"
-
 // confirmInputID is the id of the confirmation input request; the client's
 // retried call answers under the same id in inputResponses.
 const confirmInputID = "mcpwrite_confirm"
@@ -481,34 +476,12 @@ func (c *call) consumeConfirmation(st confirmState) (used bool, err error) {
 	return false, nil
 }
 
-// invalidConfirmation is a CONFIRMATION_INVALID entry; reason is stable for
-// programs, the message for people.
-func invalidConfirmation(reason, msg string) *ErrorEntry {
-	return &ErrorEntry{
-		Code: codeConfirmationInvalid, Message: msg,
-		Details:     map[string]any{"reason": reason},
-		Suggestions: &Suggestions{Hint: "Call the tool again without inputResponses or requestState to ask the user again."},
-	}
-}
-
 // unanswered is the answer when the user did not confirm in time.
 func (r *registry) unanswered(wt *writeTool, body *mcpwriteimpl.Object) *ErrorEntry {
 	return &ErrorEntry{
 		Code:        mcpwriteimpl.CodeConfirmationDeclined,
 		Message:     fmt.Sprintf("The user did not answer within %s: %s. Nothing was written.", r.cfg.elicitTimeout, summarize(wt, body)),
 		Suggestions: &Suggestions{Hint: "Ask the user whether to make this change, then call again."},
-	}
-}
-
-// anonymousConfirmation refuses to confirm or propose for a caller without
-// tenant and principal: the confirmation would belong to nobody (or anybody).
-func anonymousConfirmation(tool string) *ErrorEntry {
-	return &ErrorEntry{
-		Code:    mcpwriteimpl.CodePermissionDenied,
-		Message: tool + " needs the user's confirmation, which is bound to an authenticated tenant and principal; this call carries none. Nothing was written.",
-		Suggestions: &Suggestions{
-			Hint: "Reconnect with credentials that identify the tenant and the user; the identity comes from the connection, never from tool arguments.",
-		},
 	}
 }
 

@@ -1,0 +1,330 @@
+package runtime
+
+// Entry points: the apply_proposal and discard_proposal tools, which load a
+// stored proposal, check it is the caller's and still current, and apply or
+// discard it.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/protobuf/proto"
+)
+
+// proposalError maps store errors to envelope entries.
+func (r *registry) proposalError(ctx context.Context, tool, id string, err error) *ErrorEntry {
+	details := map[string]any{"proposal_id": id}
+	switch {
+	case errors.Is(err, proposal.ErrNotFound):
+		return &ErrorEntry{Code: mcpwriteimpl.CodeProposalNotFound, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q not found", id), Details: details,
+			Suggestions: &Suggestions{Hint: "Proposals can only be applied by the tenant and principal that made them. Call the write tool again to make a new proposal."}}
+	case errors.Is(err, proposal.ErrDiscarded):
+		return &ErrorEntry{Code: mcpwriteimpl.CodeProposalNotFound, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q was discarded", id), Details: details,
+			Suggestions: &Suggestions{Hint: "Call the write tool again to make a new proposal."}}
+	case errors.Is(err, proposal.ErrExpired):
+		return &ErrorEntry{Code: mcpwriteimpl.CodeProposalExpired, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q has expired", id), Details: details,
+			Suggestions: &Suggestions{Hint: "Call the write tool again to make a fresh proposal and ask the user again."}}
+	case errors.Is(err, proposal.ErrBusy):
+		return &ErrorEntry{Code: mcpwriteimpl.CodeConflict, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q is being applied by another call", id), Details: details,
+			Suggestions: &Suggestions{Hint: "Wait a few seconds and apply again to get its result."}}
+	case errors.Is(err, proposal.ErrApplied):
+		return &ErrorEntry{Code: mcpwriteimpl.CodeConflict, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q was already applied", id), Details: details}
+	}
+	return r.internal(ctx, tool, err)
+}
+
+// applyHandler commits a proposal by id: once, for its owner, after checking
+// that re-running enrichment on the original arguments still yields the same
+// request (otherwise the user confirmed something that no longer holds).
+func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+	name := r.svc.ApplyTool
+	vals, es := r.readArgs(arguments(req), r.proposalIDArg())
+	if len(es) > 0 {
+		return r.errorResult(ctx, name, nil, es), nil
+	}
+	id := vals[r.control().proposalID].Str
+	rc, hasRC := r.requestContext(ctx, req)
+	if hasRC {
+		ctx = WithRequestContext(ctx, rc)
+	}
+	p, err := r.cfg.proposals.BeginApply(ctx, id, rc.TenantID, rc.PrincipalID, r.now())
+	if err != nil {
+		return r.errorResult(ctx, name, nil, Errors{r.proposalError(ctx, name, id, err)}), nil
+	}
+	if _, ok := r.tools[p.Tool]; !ok {
+		// Made by another registration sharing the store (another service,
+		// or this one under other names): left for its own apply tool.
+		if p.State != proposal.StateApplied {
+			if err := r.cfg.proposals.AbortApply(context.WithoutCancel(ctx), p.ID); err != nil {
+				r.cfg.logger.WarnContext(ctx, "mcpwrite: proposal abort failed", "proposal_id", p.ID, "error", err)
+			}
+		}
+		return r.errorResult(ctx, name, nil, Errors{{
+			Code: mcpwriteimpl.CodeProposalNotFound, Field: "proposal_id", Details: map[string]any{"proposal_id": id, "tool": p.Tool},
+			Message:     fmt.Sprintf("proposal %q was made by %s, which %s does not serve", id, p.Tool, name),
+			Suggestions: &Suggestions{Hint: fmt.Sprintf("Apply it with the apply tool registered beside %s.", p.Tool)},
+		}}), nil
+	}
+	if p.State == proposal.StateApplied {
+		return r.replay(ctx, name, p.Result, p.ResultIsError, time.Time{}), nil
+	}
+	finished := false
+	abort := func() {
+		if !finished {
+			finished = true
+			if err := r.cfg.proposals.AbortApply(context.WithoutCancel(ctx), p.ID); err != nil {
+				r.cfg.logger.WarnContext(ctx, "mcpwrite: proposal abort failed", "proposal_id", p.ID, "error", err)
+			}
+		}
+	}
+	defer func() {
+		if x := recover(); x != nil {
+			abort()
+			panic(x)
+		}
+	}()
+	// finish saves the result; when it cannot be saved after retries the
+	// caller is told the write was applied but not recorded (never plain
+	// success), and the proposal stays applying until its apply lease ends.
+	finish := func(body []byte, isError bool) *mcp.CallToolResult {
+		finished = true
+		var err error
+		for attempt := 0; attempt < recordAttempts; attempt++ {
+			if attempt > 0 {
+				time.Sleep(recordBackoff[min(attempt-1, len(recordBackoff)-1)])
+			}
+			if err = r.cfg.proposals.FinishApply(context.WithoutCancel(ctx), p.ID, body, isError); err == nil || errors.Is(err, proposal.ErrNotApplying) {
+				break
+			}
+		}
+		if err == nil {
+			return toolResult(body, isError)
+		}
+		e := &ErrorEntry{
+			Code: mcpwriteimpl.CodeUnavailable, Field: r.control().proposalID, TraceID: r.traceID(),
+			Message:     fmt.Sprintf("proposal %q was applied, but its result could not be saved: do not apply it again", p.ID),
+			Details:     map[string]any{"proposal_id": p.ID, "applied": true},
+			Suggestions: &Suggestions{Hint: "The write happened; details.result is its result. Read the current state instead of applying again."},
+		}
+		if o, perr := parseObject(body); perr == nil {
+			e.Details["result"] = o
+		}
+		r.cfg.logger.ErrorContext(ctx, "mcpwrite: proposal result not saved", "proposal_id", p.ID, "tool", p.Tool, "trace_id", e.TraceID, "error", err)
+		return r.errorResult(ctx, name, nil, Errors{e})
+	}
+
+	wt := r.tools[p.Tool] // known: checked above
+	c := r.newCall(ctx, wt, rc, hasRC)
+	stored := wt.bind.NewRequest()
+	if err := proto.Unmarshal(p.Request, stored); err != nil {
+		abort()
+		return r.errorResult(ctx, name, nil, Errors{r.internal(ctx, name, fmt.Errorf("proposal %s request: %w", p.ID, err))}), nil
+	}
+	// The state check comes first: when the entity changed, what changed
+	// about it tells the user more than which request fields differ.
+	if p.StateDigest != "" && r.cfg.statePreview != nil {
+		now, ok, es := r.entityState(ctx, wt.doc.Name, stored)
+		if len(es) > 0 && isInternal(es) {
+			abort()
+			return r.errorResult(ctx, name, stored, es), nil
+		}
+		if len(es) > 0 || !ok || now.Digest != p.StateDigest {
+			abort()
+			e := staleState(r.control().proposalID, fmt.Sprintf("Proposal %q", p.ID), EntityState{Target: p.Target, Summary: p.StateSummary}, now, ok && len(es) == 0)
+			e.Details["proposal_id"] = p.ID
+			c.offerFreshProposal(p, e)
+			return r.errorResult(ctx, name, stored, Errors{e}), nil
+		}
+	}
+	fresh, stale := c.staleness(p, stored)
+	if stale != nil {
+		abort()
+		if len(stale) == 1 {
+			// Only a changed fill (not a refusal) can be proposed afresh.
+			c.offerFreshProposal(p, stale[0])
+		}
+		return r.errorResult(ctx, name, stored, stale), nil
+	}
+	// The write happens now: timestamps the server generates ("the current
+	// time") are taken at apply time; ids and everything else stay exactly
+	// as the user confirmed them.
+	for _, f := range wt.doc.ServerFills {
+		if f.Source == "generated" && f.How == nowFill {
+			copyPath(stored.ProtoReflect(), fresh.ProtoReflect(), f.ProtoPath())
+		}
+	}
+	// The handler may check the state and record the outcome under its own
+	// lock, in its transaction (Outcome with a ProposalID).
+	var ws []mcpwriteimpl.Warning
+	if obj, es := r.parseArgs(p.Arguments); len(es) == 0 {
+		_, b := wt.splitControl(obj)
+		ws = r.warnings(wt, b)
+	}
+	ap := &Outcome{ProposalID: p.ID, ApplyToken: p.ApplyStartedAt, StateDigest: p.StateDigest, Now: r.now(), render: func(resp proto.Message) ([]byte, error) {
+		o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), ws, r.enums, r.shape())
+		if err != nil {
+			return nil, err
+		}
+		return r.render(ctx, name, o), nil
+	}}
+	resp, err := wt.bind.Invoke(context.WithValue(ctx, outcomeKey{}, ap), stored)
+	if errors.Is(err, proposal.ErrStale) {
+		// The state changed after the check above, before the write locked it.
+		abort()
+		now, ok, es := r.entityState(ctx, wt.doc.Name, stored)
+		e := staleState("proposal_id", fmt.Sprintf("Proposal %q", p.ID), EntityState{Target: p.Target, Summary: p.StateSummary}, now, ok && len(es) == 0)
+		e.Details["proposal_id"] = p.ID
+		c.offerFreshProposal(p, e)
+		return r.errorResult(ctx, name, stored, Errors{e}), nil
+	}
+	if errors.Is(err, proposal.ErrNotApplying) {
+		// Another apply took this one over; its outcome is the proposal's.
+		finished = true
+		return r.supersededApply(ctx, name, p), nil
+	}
+	if err == nil && ap.recorded {
+		finished = true
+		return toolResult(ap.body, false), nil
+	}
+	if err != nil {
+		es, class := r.handlerError(ctx, wt, stored, err)
+		body := r.errorBody(ctx, name, stored, es)
+		if class == classBusiness {
+			return finish(body, true), nil
+		}
+		abort()
+		return toolResult(body, true), nil
+	}
+	o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), ws, r.enums, r.shape())
+	if err != nil {
+		abort()
+		return r.errorResult(ctx, name, stored, Errors{r.internal(ctx, name, fmt.Errorf("marshal response: %w", err))}), nil
+	}
+	return finish(r.render(ctx, name, o), false), nil
+}
+
+// supersededApply answers an apply that rolled back because another apply
+// of the proposal took it over: the proposal's result once that apply
+// finished, else that it is still being applied.
+func (r *registry) supersededApply(ctx context.Context, name string, p *proposal.Proposal) *mcp.CallToolResult {
+	cur, err := r.cfg.proposals.Get(ctx, p.ID, p.Tenant, p.Principal, r.now())
+	if err == nil && cur.State == proposal.StateApplied {
+		return r.replay(ctx, name, cur.Result, cur.ResultIsError, time.Time{})
+	}
+	if err == nil || errors.Is(err, proposal.ErrExpired) {
+		err = proposal.ErrBusy
+	}
+	return r.errorResult(ctx, name, nil, Errors{r.proposalError(ctx, name, p.ID, err)})
+}
+
+// staleness re-derives the request from the proposal's arguments and compares
+// it with the stored one, ignoring fields that legitimately differ per call:
+// generated values (IDs, timestamps) and request-context metadata
+// (correlation, causation, trace), which belong to the call, not to the world.
+// c is the apply call, for the proposal's tool.
+func (c *call) staleness(p *proposal.Proposal, stored proto.Message) (proto.Message, Errors) {
+	r, wt := c.r, c.wt
+	obj, es := r.parseArgs(p.Arguments)
+	var fresh proto.Message
+	if len(es) == 0 {
+		f := r.newCall(c.ctx, wt, c.rc, c.hasRC)
+		f.ctl, f.body = wt.splitControl(obj)
+		f.ctl.dryRun = false // the request the write gets
+		fresh, es, _ = f.prepare(nil)
+	}
+	if len(es) > 0 {
+		stale := &ErrorEntry{
+			Code: mcpwriteimpl.CodeProposalStale, Field: r.control().proposalID,
+			Message:     fmt.Sprintf("proposal %q no longer validates against the current state", p.ID),
+			Details:     map[string]any{"proposal_id": p.ID},
+			Suggestions: &Suggestions{Hint: "Nothing was written. Call the write tool again to make a fresh proposal."},
+		}
+		return nil, append(Errors{stale}, es...)
+	}
+	a, b := comparableRequest(wt, stored), comparableRequest(wt, fresh)
+	if proto.Equal(a, b) {
+		return fresh, nil
+	}
+	return nil, Errors{{
+		Code: mcpwriteimpl.CodeProposalStale, Field: r.control().proposalID,
+		Message:     fmt.Sprintf("proposal %q is stale: the server would now fill it differently", p.ID),
+		Details:     map[string]any{"proposal_id": p.ID, "changed_fields": changedFields(a.ProtoReflect(), b.ProtoReflect())},
+		Suggestions: &Suggestions{Hint: "Nothing was written. Call the write tool again to make a fresh proposal and show it to the user."},
+	}}
+}
+
+// discardHandler drops a proposal the user rejected; discarding twice succeeds.
+func (r *registry) discardHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	name := r.svc.DiscardTool
+	vals, es := r.readArgs(arguments(req), r.proposalIDArg())
+	if len(es) > 0 {
+		return r.errorResult(ctx, name, nil, es), nil
+	}
+	id := vals[r.control().proposalID].Str
+	rc, _ := r.requestContext(ctx, req)
+	if err := r.cfg.proposals.Discard(ctx, id, rc.TenantID, rc.PrincipalID, r.now()); err != nil && !errors.Is(err, proposal.ErrDiscarded) {
+		return r.errorResult(ctx, name, nil, Errors{r.proposalError(ctx, name, id, err)}), nil
+	}
+	return toolResult(r.render(ctx, name, object{{"success", true}, {"proposal_id", id}, {"discarded", true}}), false), nil
+}
+
+// offerFreshProposal makes a new proposal of a stale one's arguments
+// against the current state and puts it in e (details.fresh_proposal), so
+// the user can confirm what would happen now instead. When the arguments no
+// longer make a proposal (the entity is gone, the domain refuses), e is left
+// as it is and tells the agent to call the write tool again.
+// c is the apply call, for the proposal's tool; the fresh proposal is made
+// as a call without control arguments.
+func (c *call) offerFreshProposal(p *proposal.Proposal, e *ErrorEntry) {
+	r, wt, ctx, name := c.r, c.wt, c.ctx, c.name()
+	obj, es := r.parseArgs(p.Arguments)
+	if len(es) > 0 {
+		return
+	}
+	f := r.newCall(ctx, wt, c.rc, c.hasRC)
+	f.raw = p.Arguments
+	_, f.body = wt.splitControl(obj)
+	m, es, _ := f.prepare(nil)
+	if len(es) > 0 {
+		return
+	}
+	f.m = m
+	dp, des, _ := r.domainCheck(ctx, name, m)
+	if len(des) > 0 {
+		return
+	}
+	info := lossInfo{domain: dp}
+	st, ok, es := r.entityState(ctx, name, m)
+	if len(es) > 0 || (p.StateDigest != "" && !ok) {
+		return
+	}
+	info.state, info.hasState = st, ok
+	if r.cfg.lossPreview != nil && losesData(wt.doc) {
+		if text, err := r.cfg.lossPreview(ctx, name, m); err == nil {
+			info.text = neutralize(strings.TrimSpace(text))
+		}
+	}
+	f.loss = info
+	b, es := f.storeProposal()
+	if len(es) > 0 {
+		return
+	}
+	var env struct {
+		Proposal json.RawMessage `json:"proposal"`
+	}
+	if json.Unmarshal(b, &env) != nil || len(env.Proposal) == 0 {
+		return
+	}
+	if e.Details == nil {
+		e.Details = map[string]any{}
+	}
+	e.Details["fresh_proposal"] = env.Proposal
+	e.Suggestions = &Suggestions{Hint: "Nothing was written. details.fresh_proposal is the same change against the current state: show it to the user and, if they confirm, call " + r.svc.ApplyTool + " with its proposal_id."}
+}
