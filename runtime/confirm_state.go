@@ -108,3 +108,16 @@ func (r *registry) nonce() string {
 	}
 	return hex.EncodeToString(b[:])
 }
+
+const (
+	// roundTripProtocol is the first protocol version that asks the user
+	// through input requests instead of server requests inside the call.
+	roundTripProtocol = "2026-07-28"
+	// statePrefix versions the request state format.
+	statePrefix = "mcpw1."
+	// maxStateLen bounds what is parsed from the client; real states are
+	// about 200 bytes.
+	maxStateLen = 2048
+	// confirmField is the boolean the confirmation form asks for.
+	confirmField = "confirm"
+)

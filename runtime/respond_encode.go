@@ -1,8 +1,9 @@
 package runtime
 
 import (
+	"bytes"
 	"encoding/base64"
-	"errors"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -33,25 +34,7 @@ import (
 // non-finite number). Left to protojson for the sub-tree only: Any and
 // FieldMask values, rendered by protojson and compacted.
 
-// errEncodeFallback: the response is rendered by the protojson path.
-var errEncodeFallback = errors.New("response left to protojson")
-
-// maxEncodeDepth bounds the nesting the encoder writes, well below the
-// depth the protojson path's own parse accepts, so a deeper response takes
-// that path and gets its answer.
-const maxEncodeDepth = 48
-
 // protoreflect.FullName -> *msgPlan
-
-// respEncoder writes one response.
-type respEncoder struct {
-	buf    []byte
-	enums  map[string]*mcpwriteimpl.EnumTable
-	naming int // 0 proto names, 1 JSON names
-	// shape says which unset fields are written at their zero value.
-	shape answerShape
-	depth int
-}
 
 // encodeResponseFields is responseFieldsProtojson in one pass: the
 // response's populated fields as envelope members, each value written
@@ -360,5 +343,41 @@ func (e *respEncoder) str(s string) error {
 		return errEncodeFallback
 	}
 	e.buf = idempotency.AppendCanonicalString(e.buf, s)
+	return nil
+}
+
+// knownValue writes a google.protobuf.Value as its kind.
+func (e *respEncoder) knownValue(m protoreflect.Message) error {
+	md := m.Descriptor()
+	fd := m.WhichOneof(md.Oneofs().ByName("kind"))
+	if fd == nil {
+		return errEncodeFallback
+	}
+	v := m.Get(fd)
+	if fd.Kind() == protoreflect.DoubleKind {
+		if f := v.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
+			return errEncodeFallback
+		}
+	}
+	return e.singular(v, fd, false)
+}
+
+// delegate writes m as protojson renders it, compacted as the protojson
+// path compacts it (Any, FieldMask; never aliased).
+func (e *respEncoder) delegate(m protoreflect.Message) error {
+	b, err := e.shape.protojson().Marshal(m.Interface())
+	if err != nil {
+		return errEncodeFallback
+	}
+	v, errs := mcpwriteimpl.ParseValue(b, ownOutputLimits(b))
+	if len(errs) > 0 || v == nil {
+		return errEncodeFallback
+	}
+	if e.depth+valueDepth(v) > maxEncodeDepth {
+		return errEncodeFallback
+	}
+	w := bytes.NewBuffer(e.buf)
+	writeValue(w, v)
+	e.buf = w.Bytes()
 	return nil
 }

@@ -4,9 +4,11 @@ package runtime
 // member keys written out for both namings, built once and cached.
 
 import (
+	"errors"
 	"sync"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
@@ -120,4 +122,22 @@ func wellKnownKind(n protoreflect.FullName) wkKind {
 		return wkDelegate
 	}
 	return wkNone
+}
+
+// errEncodeFallback: the response is rendered by the protojson path.
+var errEncodeFallback = errors.New("response left to protojson")
+
+// maxEncodeDepth bounds the nesting the encoder writes, well below the
+// depth the protojson path's own parse accepts, so a deeper response takes
+// that path and gets its answer.
+const maxEncodeDepth = 48
+
+// respEncoder writes one response.
+type respEncoder struct {
+	buf    []byte
+	enums  map[string]*mcpwriteimpl.EnumTable
+	naming int // 0 proto names, 1 JSON names
+	// shape says which unset fields are written at their zero value.
+	shape answerShape
+	depth int
 }

@@ -5,7 +5,6 @@ package runtime
 // writes them.
 
 import (
-	"bytes"
 	"math"
 	"strconv"
 	"time"
@@ -72,42 +71,6 @@ func appendFraction(b []byte, nanos int64) []byte {
 		nanos /= 10
 	}
 	return append(b, d[:digits]...)
-}
-
-// knownValue writes a google.protobuf.Value as its kind.
-func (e *respEncoder) knownValue(m protoreflect.Message) error {
-	md := m.Descriptor()
-	fd := m.WhichOneof(md.Oneofs().ByName("kind"))
-	if fd == nil {
-		return errEncodeFallback
-	}
-	v := m.Get(fd)
-	if fd.Kind() == protoreflect.DoubleKind {
-		if f := v.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
-			return errEncodeFallback
-		}
-	}
-	return e.singular(v, fd, false)
-}
-
-// delegate writes m as protojson renders it, compacted as the protojson
-// path compacts it (Any, FieldMask; never aliased).
-func (e *respEncoder) delegate(m protoreflect.Message) error {
-	b, err := e.shape.protojson().Marshal(m.Interface())
-	if err != nil {
-		return errEncodeFallback
-	}
-	v, errs := mcpwriteimpl.ParseValue(b, ownOutputLimits(b))
-	if len(errs) > 0 || v == nil {
-		return errEncodeFallback
-	}
-	if e.depth+valueDepth(v) > maxEncodeDepth {
-		return errEncodeFallback
-	}
-	w := bytes.NewBuffer(e.buf)
-	writeValue(w, v)
-	e.buf = w.Bytes()
-	return nil
 }
 
 // valueDepth is the nesting of objects and arrays in v.
