@@ -291,3 +291,32 @@ func (r *registry) readArgs(raw []byte, specs ...argSpec) (map[string]*mcpwritei
 	}
 	return vals, es
 }
+
+// begin is the front half's first steps for a tool call: who calls (the
+// request context, carried by the call's context from here on), then the
+// arguments, parsed strictly into s, with the control arguments taken out.
+// A result is the answer instead.
+func (c *call) begin(s *mcpwriteimpl.Scratch) *mcp.CallToolResult {
+	c.rc, c.hasRC = c.r.requestContext(c.ctx, c.req)
+	if c.hasRC {
+		c.ctx = WithRequestContext(c.ctx, c.rc)
+	}
+	c.raw = arguments(c.req)
+	obj, es := c.r.parseArgsInto(c.raw, s)
+	if len(es) > 0 {
+		return c.fail(es)
+	}
+	c.args = obj
+	c.ctl, c.body = c.wt.splitControl(obj)
+	return nil
+}
+
+// splitControl is the package splitControl for a write; a read has no
+// control arguments, so its client_request_id or dry_run stays in the body
+// and is refused as an unknown field.
+func (wt *writeTool) splitControl(obj *mcpwriteimpl.Object) (control, *mcpwriteimpl.Object) {
+	if wt.read {
+		return control{}, obj
+	}
+	return splitControl(obj, wt.doc.AgentSummary, wt.names)
+}

@@ -33,28 +33,17 @@ func (r *registry) writeHandler(wt *writeTool) mcp.ToolHandler {
 // here, and the idempotency key is claimed here only.
 func (c *call) run() *mcp.CallToolResult {
 	r := c.r
-	// Request context: who calls.
-	c.rc, c.hasRC = r.requestContext(c.ctx, c.req)
-	if c.hasRC {
-		c.ctx = WithRequestContext(c.ctx, c.rc)
-	}
-
-	// Decode: the arguments are parsed strictly and the control arguments
-	// taken out. The parsed arguments live until the answer is rendered,
-	// which is before run returns.
+	// Request context and decode (front.go). The parsed arguments live
+	// until the answer is rendered, which is before run returns.
 	s := mcpwriteimpl.GetScratch()
 	defer s.Release()
-	c.raw = arguments(c.req)
-	obj, es := r.parseArgsInto(c.raw, s)
-	if len(es) > 0 {
-		return c.fail(es)
+	if res := c.begin(s); res != nil {
+		return res
 	}
-	c.args = obj
-	c.ctl, c.body = c.wt.splitControl(obj)
 
 	// Validate, enrich, request check.
-	var class errClass
-	c.m, es, class = c.prepare(s)
+	m, es, class := c.prepare(s)
+	c.m = m
 
 	// dry_run: the validate_write answer; it leads with success, so it also
 	// conforms to the write tool's own output schema. Nothing is claimed,
@@ -96,41 +85,15 @@ func (c *call) run() *mcp.CallToolResult {
 	}
 
 	// Idempotency claim, or the answer the key already holds (replay,
-	// reused key, in flight). An in-call confirmation holds the claim while
-	// the user answers, so a retry meanwhile gets IDEMPOTENCY_IN_PROGRESS
-	// instead of a second write.
-	lease := r.cfg.idemLease
-	if route == routeInCall {
-		// A caller past its quota of waiting confirmations is refused
-		// before it claims a key for the length of a wait.
-		release, e := r.holdElicitation(c.rc, c.name())
-		if e != nil {
-			r.cfg.logger.WarnContext(c.ctx, "mcpwrite: confirmation refused: quota of waiting confirmations reached", "tool", c.name(), "tenant", c.rc.TenantID, "principal", c.rc.PrincipalID)
-			return c.fail(Errors{e})
-		}
-		defer release()
-		lease += r.cfg.elicitTimeout
-	}
-	if route == routeDirect && r.cfg.claimInHandler && !c.wt.noTxClaim.Load() {
-		if res := c.deferClaim(); res != nil {
-			return res
-		}
-	} else if res := c.claimKey(lease); res != nil {
+	// reused key, in flight).
+	done, res := c.claimFor(route)
+	defer done()
+	if res != nil {
 		return res
 	}
 
-	// Confirmation, under the claim: the previews, then asking the user
-	// (up to 2025-11-25), checking the verified answer still holds
-	// (2026-07-28) or preparing the proposal.
-	d := confirmDecision{kind: proceed}
-	switch route {
-	case routePropose:
-		d = c.proposeDecision()
-	case routeInCall:
-		d = c.confirmInCall()
-	case routeAnswer:
-		d = c.confirmAnswered()
-	}
+	// Confirmation, under the claim.
+	d := c.confirmUnderClaim(route)
 
 	// Handler or stored proposal, and the answer.
 	var a answer
@@ -145,6 +108,50 @@ func (c *call) run() *mcp.CallToolResult {
 
 	// Record the answer under the claim, or release the claim.
 	return c.record(a)
+}
+
+// claimFor takes the claim the route needs: in the handler's transaction
+// for a DIRECT write whose handler claims there, else in the idempotency
+// store. An in-call confirmation holds the claim while the user answers,
+// so a retry meanwhile gets IDEMPOTENCY_IN_PROGRESS instead of a second
+// write; it first takes a place in the quota of waiting confirmations,
+// which done gives back when the call ends. A result is the answer
+// instead.
+func (c *call) claimFor(route confirmRoute) (done func(), res *mcp.CallToolResult) {
+	r := c.r
+	done = func() {}
+	lease := r.cfg.idemLease
+	if route == routeInCall {
+		// A caller past its quota of waiting confirmations is refused
+		// before it claims a key for the length of a wait.
+		release, e := r.holdElicitation(c.rc, c.name())
+		if e != nil {
+			r.cfg.logger.WarnContext(c.ctx, "mcpwrite: confirmation refused: quota of waiting confirmations reached", "tool", c.name(), "tenant", c.rc.TenantID, "principal", c.rc.PrincipalID)
+			return done, c.fail(Errors{e})
+		}
+		done = release
+		lease += r.cfg.elicitTimeout
+	}
+	if route == routeDirect && r.cfg.claimInHandler && !c.wt.noTxClaim.Load() {
+		return done, c.deferClaim()
+	}
+	return done, c.claimKey(lease)
+}
+
+// confirmUnderClaim is the confirmation step the route takes under the
+// claim: the previews, then asking the user (up to 2025-11-25), checking
+// the verified answer still holds (2026-07-28) or preparing the proposal.
+// A DIRECT write proceeds.
+func (c *call) confirmUnderClaim(route confirmRoute) confirmDecision {
+	switch route {
+	case routePropose:
+		return c.proposeDecision()
+	case routeInCall:
+		return c.confirmInCall()
+	case routeAnswer:
+		return c.confirmAnswered()
+	}
+	return confirmDecision{kind: proceed}
 }
 
 // record stores a kept answer under the claim (when the call holds one) or
