@@ -199,3 +199,22 @@ func listsAll(d *schemadoc.Discovery, values []string) bool {
 	}
 	return true
 }
+
+// hintReadControl answers an agent that sends a write's control argument, in
+// either spelling, to a read: "list_people is a read tool and takes no
+// client_request_id".
+func hintReadControl(tool string, es Errors) {
+	for _, e := range es {
+		if e == nil || e.Code != CodeUnknownField {
+			continue
+		}
+		switch e.Field {
+		case argClientRequestID, camelControl.clientRequestID:
+			e.Message = fmt.Sprintf("unknown field %q: %s is a read tool and takes no %s", e.Field, tool, e.Field)
+			e.Suggestions = &Suggestions{Hint: fmt.Sprintf("A read changes nothing and is safe to repeat; leave %s out.", e.Field)}
+		case argDryRun, camelControl.dryRun:
+			e.Message = fmt.Sprintf("unknown field %q: %s is a read tool and takes no %s", e.Field, tool, e.Field)
+			e.Suggestions = &Suggestions{Hint: fmt.Sprintf("A read changes nothing; call it without %s.", e.Field)}
+		}
+	}
+}

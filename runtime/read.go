@@ -9,9 +9,6 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
-// kindRead is the document kind of a read tool (ToolRules kind READ).
-const kindRead = "READ"
-
 // readHandler runs a read tool: decode -> validate -> enrich -> handler ->
 // respond. A read changes nothing, so it takes no client_request_id and no
 // dry_run (both are unknown fields), never touches the idempotency store,
@@ -46,24 +43,5 @@ func (r *registry) readHandler(wt *writeTool) mcp.ToolHandler {
 			return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("marshal response: %w", err))}), nil
 		}
 		return toolResult(r.render(ctx, name, o), false), nil
-	}
-}
-
-// hintReadControl answers an agent that sends a write's control argument, in
-// either spelling, to a read: "list_people is a read tool and takes no
-// client_request_id".
-func hintReadControl(tool string, es Errors) {
-	for _, e := range es {
-		if e == nil || e.Code != CodeUnknownField {
-			continue
-		}
-		switch e.Field {
-		case argClientRequestID, camelControl.clientRequestID:
-			e.Message = fmt.Sprintf("unknown field %q: %s is a read tool and takes no %s", e.Field, tool, e.Field)
-			e.Suggestions = &Suggestions{Hint: fmt.Sprintf("A read changes nothing and is safe to repeat; leave %s out.", e.Field)}
-		case argDryRun, camelControl.dryRun:
-			e.Message = fmt.Sprintf("unknown field %q: %s is a read tool and takes no %s", e.Field, tool, e.Field)
-			e.Suggestions = &Suggestions{Hint: fmt.Sprintf("A read changes nothing; call it without %s.", e.Field)}
-		}
 	}
 }

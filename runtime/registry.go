@@ -146,3 +146,6 @@ func annotations(title string, h schemadoc.Hints) *mcp.ToolAnnotations {
 		OpenWorldHint:   &h.OpenWorld,
 	}
 }
+
+// kindRead is the document kind of a read tool (ToolRules kind READ).
+const kindRead = "READ"
