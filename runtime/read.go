@@ -16,19 +16,15 @@ import (
 // are answered with the same envelope as a write's.
 func (r *registry) readHandler(wt *writeTool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		name := wt.doc.Name
-		rc, hasRC := r.requestContext(ctx, req)
-		if hasRC {
-			ctx = WithRequestContext(ctx, rc)
-		}
+		// The front half, as for a write: request context, decode (a read
+		// tool has no control arguments), validate, enrich, request check.
+		c := &call{r: r, wt: wt, ctx: ctx, req: req}
 		s := mcpwriteimpl.GetScratch()
 		defer s.Release()
-		body, es := r.parseArgsInto(arguments(req), s)
-		if len(es) > 0 {
-			return r.errorResult(ctx, name, nil, es), nil
+		if res := c.begin(s); res != nil {
+			return res, nil
 		}
-		c := r.newCall(ctx, wt, rc, hasRC)
-		c.body = body
+		ctx, name := c.ctx, c.name()
 		m, es, _ := c.prepare(s)
 		if len(es) > 0 {
 			return r.errorResult(ctx, name, m, es), nil
