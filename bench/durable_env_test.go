@@ -268,12 +268,18 @@ var writeSeq atomic.Int64
 // transaction inserting the element, its outbox row and its completed
 // idempotency row, with the request and answer bodies the tool stores.
 func (e *durableEnv) floorWrite(ctx context.Context, tenant string) error {
+	_, err := e.floorWriteResp(ctx, tenant)
+	return err
+}
+
+// floorWriteResp is floorWrite, returning the response it stored.
+func (e *durableEnv) floorWriteResp(ctx context.Context, tenant string) (string, error) {
 	n := writeSeq.Add(1)
 	id := fmt.Sprintf("floor-%d", n)
 	name := fmt.Sprintf("Svc-%d", n)
 	req := fmt.Sprintf(`{"type":"ApplicationComponent","name":%q,"description":"Handles order processing","client_request_id":"k-%d"}`, name, n)
 	resp := fmt.Sprintf(`{"element":{"id":%q,"modelId":"model-%s","type":"ELEMENT_TYPE_APPLICATION_COMPONENT","layer":"LAYER_APPLICATION","name":%q,"description":"Handles order processing","version":1}}`, id, tenant, name)
-	return pgx.BeginFunc(ctx, e.pool, func(tx pgx.Tx) error {
+	return resp, pgx.BeginFunc(ctx, e.pool, func(tx pgx.Tx) error {
 		// name_key and name_norm as the domain computes them for "Svc-<n>".
 		key := strings.ToLower(name)
 		if _, err := tx.Exec(ctx, e.floorInsert, tenant, id, domain.ActiveModel(tenant), name, key, strings.ReplaceAll(key, "-", "")); err != nil {

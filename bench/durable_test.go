@@ -26,9 +26,11 @@ const perClientRound = 4
 // BenchmarkDurableWrite is a keyed createElement through the official MCP
 // client in process, on the server as archimate-server -postgres wires it,
 // against the physical floor on the same pool: one pgx transaction
-// inserting the element row, the outbox row and the idempotency row. The
+// inserting the element row, the outbox row and the idempotency row; and
+// against that floor behind a trivial go-sdk tool through the same client
+// (mcp-floor: what any tool on the SDK pays on top of the database). The
 // writes spread over 1,000 tenants; clients=N runs N concurrent clients of
-// each contender; the contenders alternate in rounds of the same size.
+// each contender; the contenders take turns in rounds of the same size.
 // Besides calls/s it reports, per write, the PostgreSQL statements (begin
 // and commit included; each query of a batch), round trips (a batch is one)
 // and commits of each, the Redis commands of ours, and the CPU this process
@@ -38,36 +40,39 @@ func BenchmarkDurableWrite(b *testing.B) {
 	e := newDurableEnv(b)
 	srv := e.instance(b, e.pool)
 	e.createFloor(b)
+	mcpFloor := e.mcpFloorServer()
 	for _, clients := range []int{1, 8, 32} {
 		b.Run("clients="+strconv.Itoa(clients), func(b *testing.B) {
 			sessions := make([]*mcp.ClientSession, clients)
 			for i := range sessions {
 				sessions[i] = connectInMemory(b, srv)
 			}
+			floorSessions := mcpFloorSessions(b, mcpFloor, clients)
 			ctx := context.Background()
 			tenants := newTenantPicker(durableTenants, clients)
 			ours := func(c int) error { return oursWrite(ctx, sessions[c], tenants.pick(c)) }
 			floor := func(c int) error { return e.floorWrite(ctx, tenants.pick(c)) }
-			var o, f contender
+			viaMCP := func(c int) error { return mcpFloorWrite(ctx, floorSessions[c], tenants.pick(c)) }
+			var o, f, m contender
 			logs0 := e.logs.n.Load()
-			for _, warm := range []func(int) error{ours, floor} { // connections, plans, tenants' first rows
+			writes := []func(int) error{ours, floor, viaMCP}
+			for _, warm := range writes { // connections, plans, tenants' first rows
 				if _, err := drive(clients, perClientRound, warm); err != nil {
 					b.Fatal(err)
 				}
 			}
+			sides := []*contender{&o, &f, &m}
 			round := 0
 			for b.Loop() {
-				first, second := &o, &f
-				fa, fb := ours, floor
-				if round%2 == 1 {
-					first, second, fa, fb = &f, &o, floor, ours
+				for i := range sides { // each round starts with the next contender
+					j := (round + i) % len(sides)
+					sides[j].run(b, e, clients, writes[j])
 				}
-				first.run(b, e, clients, fa)
-				second.run(b, e, clients, fb)
 				round++
 			}
 			o.report(b, "ours", true)
 			f.report(b, "floor", false)
+			m.report(b, "mcp-floor", false)
 			b.ReportMetric(float64(e.logs.n.Load()-logs0), "log-records")
 		})
 	}

@@ -73,7 +73,7 @@ func TestMCPGoClientConfirmsADeleteThroughElicitation(t *testing.T) {
 			create = &list.Tools[i]
 		}
 	}
-	if len(list.Tools) != 11 || create == nil {
+	if len(list.Tools) != 13 || create == nil {
 		t.Fatalf("listed %d tools, task_create %v", len(list.Tools), create != nil)
 	}
 	b, _ := json.Marshal(create)

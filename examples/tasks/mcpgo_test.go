@@ -84,8 +84,8 @@ func toolsJSON(t *testing.T, cs *mcp.ClientSession) []string {
 func TestMCPGoServerListsTheSameToolsAsTheGoSDKServer(t *testing.T) {
 	want := toolsJSON(t, newSession(t, noElicitation).cs)
 	got := toolsJSON(t, newMCPGoSession(t, noElicitation).cs)
-	if len(want) != 11 {
-		t.Fatalf("the go-sdk server lists %d tools, want 11", len(want))
+	if len(want) != 13 {
+		t.Fatalf("the go-sdk server lists %d tools, want 13", len(want))
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("tools/list differs\nmcp-go:\n%s\ngo-sdk:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -195,7 +195,7 @@ func TestMCPGoRegisterRefusesATakenToolName(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := mcpgo.Register(s, svc(), quiet)
-	want := `mcpgo: service tasks.v1.TaskService: tool "task_create" is already registered on this server; register the service again with runtime.WithToolNames(prefix, suffix) to give its tools other names`
+	want := `mcpgo: service tasks.v1.TaskService: tool "task_list" is already registered on this server; register the service again with runtime.WithToolNames(prefix, suffix) to give its tools other names`
 	if err == nil || err.Error() != want {
 		t.Fatalf("second Register: %v\nwant %s", err, want)
 	}
@@ -221,7 +221,8 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 
 func TestMCPGoServerBehindBearerAuthActsForTheTokensTenantAndProposes(t *testing.T) {
 	s := server.NewMCPServer("tasks-server", "test", server.WithToolCapabilities(false))
-	err := mcpgo.Register(s, tasksv1mcpwrite.NewTaskService(domain.New("/projects")),
+	tracker := domain.New("/projects")
+	err := mcpgo.Register(s, tasksv1mcpwrite.NewTaskService(tracker),
 		runtime.WithRequestContextFunc(mcphttp.RequestContextFromCall),
 		runtime.WithClock(func() time.Time { return now }), runtime.WithRand(&seqReader{}))
 	if err != nil {
@@ -241,10 +242,13 @@ func TestMCPGoServerBehindBearerAuthActsForTheTokensTenantAndProposes(t *testing
 		if err != nil {
 			t.Fatalf("connect with %s: %v", tc.token, err)
 		}
+		t.Cleanup(func() { _ = cs.Close() })
 		r := mcptest.Call(t, cs, "task_create", `{"title":"Add OAuth login","type":"feature"}`)
 		data, _ := r.Body["data"].(map[string]any)
 		id, _ := data["id"].(string)
-		if path, _ := data["path"].(string); r.IsError || !strings.HasPrefix(path, "/projects/"+tc.tenant+"/.tasks/backlog/") {
+		// The answer's path is relative to the project root; the task
+		// lives in the token's tenant's project.
+		if _, ok := tracker.Task(tc.tenant, "/projects/"+tc.tenant, id); r.IsError || !ok || data["path"] != ".tasks/backlog/"+id+".task.md" {
 			t.Fatalf("%s: created for the wrong tenant: %s", tc.token, r.Text)
 		}
 		// mcp-go does not bind the session to the token, so an

@@ -44,7 +44,9 @@ type Repository struct {
 	sql       sqlText
 	// Fault, when set, is called at "before-claim" and "after-claim" (a key
 	// claimed in the write's transaction), "before-read" and "locked" (before
-	// and after the write reads and locks its rows), "inside-tx" (the write
+	// and after the write reads and locks its rows; a key claimed in the
+	// transaction is sent in the same round trip as the read, so
+	// "before-read" comes before "after-claim" then), "inside-tx" (the write
 	// done, before the commit) and "after-commit" (before the answer): crash
 	// tests kill the process there, stall tests hold a write there.
 	Fault func(point string)
@@ -97,24 +99,15 @@ func write[Resp proto.Message](ctx context.Context, r *Repository, tool string, 
 		return zero, unavailable(err)
 	}
 	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
-	if keyed && out.ClaimInTx {
-		r.fault("before-claim")
-		res, err := r.idem.WithTx(tx).Claim(ctx, out.Key, out.Fingerprint, out.Now, out.Lease)
-		if err != nil {
-			return zero, r.storeError(ctx, req, err)
-		}
-		if !res.Claimed {
-			return zero, &idempotency.HeldError{Record: res.Existing}
-		}
-		r.fault("after-claim")
-	}
-	r.fault("before-read")
 	fp := footprintOf(req, applying && out.StateDigest != "")
-	before, err := r.load(ctx, tx, tenant, fp)
+	before, err := r.claimAndLoad(ctx, tx, tenant, fp, keyed && out.ClaimInTx, out)
 	if err != nil {
+		var held *idempotency.HeldError
+		if errors.As(err, &held) {
+			return zero, err
+		}
 		return zero, r.storeError(ctx, req, err)
 	}
-	r.fault("locked")
 	mem := domain.New()
 	mem.Load(tenant, before)
 	if applying && out.StateDigest != "" {
@@ -170,6 +163,79 @@ func write[Resp proto.Message](ctx context.Context, r *Repository, tool string, 
 		out.Recorded()
 	}
 	return resp, nil
+}
+
+// claimAndLoad claims the call's key in tx when claim is set, then reads
+// and locks the footprint's rows. The claim and the elements' read go in
+// one round trip (the read runs after the claim, in the same transaction);
+// a claim that needs more (a per-tenant quota, a race lost to a concurrent
+// commit of the key) is made on its own first, and the rows read again.
+// A key held by another call is an *idempotency.HeldError.
+func (r *Repository) claimAndLoad(ctx context.Context, tx pgx.Tx, tenant string, fp footprint, claim bool, out *runtime.Outcome) (domain.Rows, error) {
+	if !claim {
+		r.fault("before-read")
+		before, err := r.load(ctx, tx, tenant, fp)
+		r.fault("locked")
+		return before, err
+	}
+	r.fault("before-claim")
+	idem := r.idem.WithTx(tx)
+	b := &pgx.Batch{}
+	pending, ok := idem.QueueClaim(b, out.Key, out.Fingerprint, out.Now, out.Lease)
+	if !ok {
+		return r.claimThenLoad(ctx, tx, tenant, fp, out, true)
+	}
+	query, args := r.elementsQuery(tenant, fp)
+	b.Queue(query, args...)
+	r.fault("before-read")
+	br := tx.SendBatch(ctx, b)
+	res, settled, err := pending.Read(br)
+	if err != nil || !settled || !res.Claimed {
+		_ = br.Close()
+		switch {
+		case err != nil:
+			return domain.Rows{}, err
+		case !settled:
+			return r.claimThenLoad(ctx, tx, tenant, fp, out, false)
+		}
+		return domain.Rows{}, &idempotency.HeldError{Record: res.Existing}
+	}
+	rows, err := br.Query()
+	if err != nil {
+		_ = br.Close()
+		return domain.Rows{}, err
+	}
+	before, err := scanElements(rows)
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return before, err
+	}
+	r.fault("after-claim")
+	before, err = r.loadRelationships(ctx, tx, tenant, fp, before)
+	r.fault("locked")
+	return before, err
+}
+
+// claimThenLoad claims the call's key in tx with a statement of its own,
+// then reads and locks the footprint's rows (faultRead: calling Fault at
+// "before-read" first, unless it was called already).
+func (r *Repository) claimThenLoad(ctx context.Context, tx pgx.Tx, tenant string, fp footprint, out *runtime.Outcome, faultRead bool) (domain.Rows, error) {
+	res, err := r.idem.WithTx(tx).Claim(ctx, out.Key, out.Fingerprint, out.Now, out.Lease)
+	if err != nil {
+		return domain.Rows{}, err
+	}
+	if !res.Claimed {
+		return domain.Rows{}, &idempotency.HeldError{Record: res.Existing}
+	}
+	r.fault("after-claim")
+	if faultRead {
+		r.fault("before-read")
+	}
+	before, err := r.load(ctx, tx, tenant, fp)
+	r.fault("locked")
+	return before, err
 }
 
 // recordApply records the apply's outcome on the proposal, fenced by its

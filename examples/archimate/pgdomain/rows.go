@@ -163,15 +163,32 @@ type querier interface {
 // so): the elements first, then the relationships, so a delete sees every
 // relationship committed before it locked the element.
 func (r *Repository) load(ctx context.Context, q querier, tenant string, f footprint) (domain.Rows, error) {
-	out := domain.Rows{Born: map[string]uint64{}}
+	query, args := r.elementsQuery(tenant, f)
+	rows, err := q.Query(ctx, query, args...)
+	if err != nil {
+		return domain.Rows{}, err
+	}
+	out, err := scanElements(rows)
+	if err != nil {
+		return out, err
+	}
+	return r.loadRelationships(ctx, q, tenant, f, out)
+}
+
+// elementsQuery is the query, and its arguments, that reads (and locks
+// when f.lock says so) the footprint's elements.
+func (r *Repository) elementsQuery(tenant string, f footprint) (string, []any) {
 	query := r.sql.loadElements
 	if f.lock != "" {
 		query += " " + f.lock
 	}
-	rows, err := q.Query(ctx, query, tenant, nonNil(f.ids), f.model, nonNil(f.names), nonNil(f.sameModel), nonNil(f.norms))
-	if err != nil {
-		return out, err
-	}
+	return query, []any{tenant, nonNil(f.ids), f.model, nonNil(f.names), nonNil(f.sameModel), nonNil(f.norms)}
+}
+
+// scanElements reads the rows of elementsQuery, and closes them.
+func scanElements(rows pgx.Rows) (domain.Rows, error) {
+	out := domain.Rows{Born: map[string]uint64{}}
+	defer rows.Close()
 	for rows.Next() {
 		var (
 			e          archimatev1.Element
@@ -180,7 +197,6 @@ func (r *Repository) load(ctx context.Context, q querier, tenant string, f footp
 			props      map[string]string
 		)
 		if err := rows.Scan(&e.Id, &e.ModelId, &typ, &layer, &e.Name, &e.Description, &e.ParentId, &e.Version, &born, &props); err != nil {
-			rows.Close()
 			return out, err
 		}
 		e.Type = archimatev1.ElementType(archimatev1.ElementType_value[typ])
@@ -191,13 +207,16 @@ func (r *Repository) load(ctx context.Context, q querier, tenant string, f footp
 		out.Elements = append(out.Elements, &e)
 		out.Born[e.GetId()] = uint64(born)
 	}
-	if err := rows.Err(); err != nil {
-		return out, err
-	}
+	return out, rows.Err()
+}
+
+// loadRelationships adds the footprint's relationships to out, read after
+// its elements.
+func (r *Repository) loadRelationships(ctx context.Context, q querier, tenant string, f footprint, out domain.Rows) (domain.Rows, error) {
 	if len(f.relIDs) == 0 && len(f.attached) == 0 {
 		return out, nil
 	}
-	rows, err = q.Query(ctx, r.sql.loadRelationships, tenant, nonNil(f.relIDs), nonNil(f.attached))
+	rows, err := q.Query(ctx, r.sql.loadRelationships, tenant, nonNil(f.relIDs), nonNil(f.attached))
 	if err != nil {
 		return out, err
 	}

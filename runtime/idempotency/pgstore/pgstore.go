@@ -244,6 +244,58 @@ func (t *TxStore) QueueComplete(b *pgx.Batch, k idempotency.Key, fingerprint str
 	return nil
 }
 
+// PendingClaim is one attempt of a claim queued on a caller's batch
+// (QueueClaim); Read reads its result.
+type PendingClaim struct {
+	k   idempotency.Key
+	now time.Time
+}
+
+// QueueClaim queues one attempt of Claim on b, so a caller sends the claim
+// and the reads that follow it in one round trip: b must be sent in the
+// transaction, and the claim's result read first, with Read. ok is false,
+// and nothing is queued, when the claim needs a query of its own before it
+// (a per-tenant quota) or the store's options are invalid: the caller
+// claims with Claim then.
+func (t *TxStore) QueueClaim(b *pgx.Batch, k idempotency.Key, fingerprint string, now time.Time, lease time.Duration) (p *PendingClaim, ok bool) {
+	s := t.s
+	if s.err != nil || s.maxPerTenant > 0 {
+		return nil, false
+	}
+	now = idempotency.TruncateTime(now)
+	until := idempotency.TruncateTime(now.Add(lease))
+	b.Queue(s.claimSQL, k.Tenant, k.Tool, k.Key, fingerprint, now, until)
+	return &PendingClaim{k: k, now: now}, true
+}
+
+// Read reads the queued attempt's result, the next one of br. settled is
+// false when the attempt lost a race to a concurrent commit of the same
+// key (Claim retries then): the caller claims again with Claim, in the same
+// transaction, once it has read or closed br.
+func (p *PendingClaim) Read(br pgx.BatchResults) (res idempotency.ClaimResult, settled bool, err error) {
+	var (
+		claimed bool
+		r       row
+	)
+	err = br.QueryRow().Scan(&claimed, &r.fingerprint, &r.state, &r.response, &r.isError, &r.created, &r.lease, &r.expires)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return res, false, nil // the conflicting row was committed after our snapshot
+	case err != nil:
+		return res, false, fmt.Errorf("pgstore: claim: %w", err)
+	case claimed:
+		return idempotency.ClaimResult{Claimed: true}, true, nil
+	}
+	rec, err := r.record(p.k)
+	if err != nil {
+		return res, false, err
+	}
+	if !rec.Live(p.now) {
+		return res, false, nil // our snapshot saw an older version than the one that won
+	}
+	return idempotency.ClaimResult{Existing: rec}, true, nil
+}
+
 // Release implements idempotency.Store inside the transaction.
 func (t *TxStore) Release(ctx context.Context, k idempotency.Key, fingerprint string) error {
 	return t.s.release(ctx, t.q, k, fingerprint)
