@@ -35,7 +35,7 @@ type control struct {
 // updates it instead of taking these values one by one.
 type call struct {
 	r   *registry
-	wt  *writeTool
+	wt  *boundTool
 	ctx context.Context
 	// req is the MCP request (nil outside a tool call: apply, Preparer).
 	req *mcp.CallToolRequest
@@ -66,7 +66,7 @@ type call struct {
 
 // newCall starts the state of a call of wt by rc; ctx carries rc when
 // hasRC.
-func (r *registry) newCall(ctx context.Context, wt *writeTool, rc RequestContext, hasRC bool) *call {
+func (r *registry) newCall(ctx context.Context, wt *boundTool, rc RequestContext, hasRC bool) *call {
 	return &call{r: r, wt: wt, ctx: ctx, rc: rc, hasRC: hasRC}
 }
 

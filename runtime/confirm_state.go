@@ -90,7 +90,7 @@ func (r *registry) stateMAC(payload string, binding []string) ([]byte, error) {
 // requestDigest identifies what the user confirms: the enriched request
 // without per-call values, so a resolver answering differently on the retry
 // (a new version, another model) is noticed.
-func requestDigest(wt *writeTool, m proto.Message) (string, error) {
+func requestDigest(wt *boundTool, m proto.Message) (string, error) {
 	b, err := proto.MarshalOptions{Deterministic: true}.Marshal(comparableRequest(wt, m))
 	if err != nil {
 		return "", fmt.Errorf("digest request: %w", err)

@@ -77,7 +77,7 @@ func (r *registry) proposalIDSchema() jsonSchema {
 
 // controlArguments lists the control arguments wt takes, in its service's
 // naming: none for a read.
-func controlArguments(wt *writeTool) []string {
+func controlArguments(wt *boundTool) []string {
 	if wt.read {
 		return []string{}
 	}

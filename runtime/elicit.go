@@ -458,7 +458,7 @@ func (c *call) consumeConfirmation(st confirmState) (used bool, err error) {
 }
 
 // unanswered is the answer when the user did not confirm in time.
-func (r *registry) unanswered(wt *writeTool, body *mcpwriteimpl.Object) *ErrorEntry {
+func (r *registry) unanswered(wt *boundTool, body *mcpwriteimpl.Object) *ErrorEntry {
 	return &ErrorEntry{
 		Code:        mcpwriteimpl.CodeConfirmationDeclined,
 		Message:     fmt.Sprintf("The user did not answer within %s: %s. Nothing was written.", r.cfg.elicitTimeout, summarize(wt, body)),

@@ -314,7 +314,7 @@ func (c *call) begin(s *mcpwriteimpl.Scratch) *mcp.CallToolResult {
 // splitControl is the package splitControl for a write; a read has no
 // control arguments, so its client_request_id or dry_run stays in the body
 // and is refused as an unknown field.
-func (wt *writeTool) splitControl(obj *mcpwriteimpl.Object) (control, *mcpwriteimpl.Object) {
+func (wt *boundTool) splitControl(obj *mcpwriteimpl.Object) (control, *mcpwriteimpl.Object) {
 	if wt.read {
 		return control{}, obj
 	}

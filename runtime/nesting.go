@@ -71,7 +71,7 @@ func hintNesting(es Errors, paths map[string][]string) {
 // hint adds to top-level UNKNOWN_FIELD errors where the field belongs: a
 // field the server fills itself (tenant_id, created_at, ...) says so and
 // that it must be left out; a nested field says where it belongs.
-func (wt *writeTool) hint(es Errors) {
+func (wt *boundTool) hint(es Errors) {
 	hintServerFilled(es, wt.doc.ServerFills)
 	hintNesting(es, wt.nested)
 	if wt.read {

@@ -15,7 +15,7 @@ import (
 )
 
 // writeHandler runs the write pipeline (call.run) for one write tool.
-func (r *registry) writeHandler(wt *writeTool) mcp.ToolHandler {
+func (r *registry) writeHandler(wt *boundTool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		c := &call{r: r, wt: wt, ctx: ctx, req: req}
 		defer func() {

@@ -134,7 +134,7 @@ func (c *call) storeProposal() ([]byte, Errors) {
 // agentSummaryOf is the agent's own summary of the change in the call's
 // arguments, made safe to show ("" when the tool takes none or it was not
 // sent). The arguments were checked before anything was proposed.
-func (r *registry) agentSummaryOf(wt *writeTool, args []byte) string {
+func (r *registry) agentSummaryOf(wt *boundTool, args []byte) string {
 	if wt.doc.AgentSummary == "" {
 		return ""
 	}
@@ -162,7 +162,7 @@ func (r *registry) proposalID() string {
 // proposalEntity names what a proposal changes: the domain's type and id
 // from its state preview or, for a create, the tool's result entity and the
 // id the server filled in the request. nil when neither is known.
-func proposalEntity(wt *writeTool, loss lossInfo, preview json.RawMessage) object {
+func proposalEntity(wt *boundTool, loss lossInfo, preview json.RawMessage) object {
 	typ, id := loss.state.Type, loss.state.ID
 	if !loss.hasState && wt.doc.Kind == "CREATE" {
 		typ = wt.doc.Result

@@ -11,7 +11,7 @@ import (
 // comparableRequest is a copy of an enriched request without the fields that
 // legitimately differ per call (generated IDs and timestamps, request-context
 // metadata), so what remains is what the user confirmed about the world.
-func comparableRequest(wt *writeTool, m proto.Message) proto.Message {
+func comparableRequest(wt *boundTool, m proto.Message) proto.Message {
 	c := proto.Clone(m)
 	for _, f := range wt.doc.ServerFills {
 		if f.Source == "generated" || f.Source == "context" {

@@ -14,7 +14,7 @@ import (
 // dry_run (both are unknown fields), never touches the idempotency store,
 // and is never confirmed or proposed; the policy hook is not asked. Errors
 // are answered with the same envelope as a write's.
-func (r *registry) readHandler(wt *writeTool) mcp.ToolHandler {
+func (r *registry) readHandler(wt *boundTool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		// The front half, as for a write: request context, decode (a read
 		// tool has no control arguments), validate, enrich, request check.

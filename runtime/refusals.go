@@ -15,7 +15,7 @@ import (
 
 // summarize is one line naming the tool and the agent's scalar arguments,
 // which is what a person needs to recognise the write.
-func summarize(wt *writeTool, body *mcpwriteimpl.Object) string {
+func summarize(wt *boundTool, body *mcpwriteimpl.Object) string {
 	title := wt.doc.Title
 	if title == "" {
 		title = wt.doc.Name
@@ -61,7 +61,7 @@ func consequence(classification string) string {
 }
 
 // declined is the answer when the user said no.
-func declined(wt *writeTool, body *mcpwriteimpl.Object) *ErrorEntry {
+func declined(wt *boundTool, body *mcpwriteimpl.Object) *ErrorEntry {
 	return &ErrorEntry{
 		Code:        mcpwriteimpl.CodeConfirmationDeclined,
 		Message:     "The user declined: " + summarize(wt, body) + ". Nothing was written.",
@@ -76,7 +76,7 @@ func refusesWithoutElicitation(d *schemadoc.Tool) bool { return d.ElicitFallback
 
 // confirmationRequired answers a write that must be confirmed by the user
 // when the client cannot ask and the tool does not fall back to a proposal.
-func confirmationRequired(wt *writeTool, body *mcpwriteimpl.Object) *ErrorEntry {
+func confirmationRequired(wt *boundTool, body *mcpwriteimpl.Object) *ErrorEntry {
 	return &ErrorEntry{
 		Code:        mcpwriteimpl.CodeConfirmationRequired,
 		Message:     "The user must confirm " + summarize(wt, body) + ", and this client cannot ask (it does not support MCP elicitation forms). Nothing was written.",
@@ -86,7 +86,7 @@ func confirmationRequired(wt *writeTool, body *mcpwriteimpl.Object) *ErrorEntry 
 
 // cancelled is the answer when the user dismissed the confirmation without
 // deciding: unlike a decline, the user may still want the change.
-func cancelled(wt *writeTool, body *mcpwriteimpl.Object) *ErrorEntry {
+func cancelled(wt *boundTool, body *mcpwriteimpl.Object) *ErrorEntry {
 	return &ErrorEntry{
 		Code:        mcpwriteimpl.CodeConfirmationCancelled,
 		Message:     "The user dismissed the confirmation without deciding: " + summarize(wt, body) + ". Nothing was written.",
@@ -96,7 +96,7 @@ func cancelled(wt *writeTool, body *mcpwriteimpl.Object) *ErrorEntry {
 
 // refusal is the answer to a confirmation that was not accepted: cancel
 // (dismissed) and decline (or an accept without confirm) differ.
-func refusal(wt *writeTool, body *mcpwriteimpl.Object, res *mcp.ElicitResult) *ErrorEntry {
+func refusal(wt *boundTool, body *mcpwriteimpl.Object, res *mcp.ElicitResult) *ErrorEntry {
 	if res != nil && res.Action == "cancel" {
 		return cancelled(wt, body)
 	}

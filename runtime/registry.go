@@ -1,7 +1,7 @@
 package runtime
 
 // Bottom layer: the types a registered service is made of (registry,
-// writeTool, toolSpec and the small value types their fields hold), with no
+// boundTool, toolSpec and the small value types their fields hold), with no
 // behaviour of their own beyond schemaHash.
 
 import (
@@ -41,7 +41,7 @@ type registry struct {
 	// version is the service's schema version (MetaSchemaVersion).
 	version string
 	enums   map[string]*mcpwriteimpl.EnumTable // alias tables for rendering responses
-	tools   map[string]*writeTool
+	tools   map[string]*boundTool
 	order   []string // tool names (writes and reads), document order
 	// writes are the write tools' names, document order: what validate
 	// checks and what a proposal can come from.
@@ -54,8 +54,9 @@ type registry struct {
 	answers *answerShape
 }
 
-// writeTool joins a tool's document entry with its generated code.
-type writeTool struct {
+// boundTool joins a tool's document entry with its generated code: a
+// write tool, or a read tool (read set).
+type boundTool struct {
 	bind *mcpwriteimpl.Tool
 	doc  *schemadoc.Tool
 	// noTxClaim: the handler answered a keyed write without recording it

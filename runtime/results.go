@@ -60,7 +60,7 @@ func (c *call) failure(es Errors, keep bool) answer {
 
 // handlerError maps a handler error; an Aborted answer gets a hint that says
 // what was already tried.
-func (r *registry) handlerError(ctx context.Context, wt *writeTool, m proto.Message, err error) (Errors, errClass) {
+func (r *registry) handlerError(ctx context.Context, wt *boundTool, m proto.Message, err error) (Errors, errClass) {
 	es, class := r.classify(ctx, wt.doc.Name, err)
 	if status.Code(err) == codes.Aborted && len(es) == 1 {
 		hint := "The target changed while writing. Read its current state and retry."
@@ -74,7 +74,7 @@ func (r *registry) handlerError(ctx context.Context, wt *writeTool, m proto.Mess
 
 // nextSteps turns the tool's next_steps into sentences an agent can act on,
 // using each next tool's own description.
-func (r *registry) nextSteps(wt *writeTool) []string {
+func (r *registry) nextSteps(wt *boundTool) []string {
 	out := []string{}
 	for _, name := range wt.doc.NextSteps {
 		if next, ok := r.tools[name]; ok && lowerFirst(next.doc.Description) != "" {
@@ -88,7 +88,7 @@ func (r *registry) nextSteps(wt *writeTool) []string {
 
 // warnings are remarks on a valid call: today an omitted optional
 // description, which makes the entity hard to find later.
-func (r *registry) warnings(wt *writeTool, body *mcpwriteimpl.Object) []mcpwriteimpl.Warning {
+func (r *registry) warnings(wt *boundTool, body *mcpwriteimpl.Object) []mcpwriteimpl.Warning {
 	ws := []mcpwriteimpl.Warning{}
 	if wt.optionalDescription {
 		if v := body.Get("description"); v == nil || v.Kind == mcpwriteimpl.KindNull || (v.Kind == mcpwriteimpl.KindString && v.Str == "") {

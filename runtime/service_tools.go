@@ -106,7 +106,7 @@ func (r *registry) serviceToolSpecs() []toolSpec {
 
 // operation resolves the tool an operation argument names, one of names
 // (the write tools for validate, every tool for the schema tool).
-func (r *registry) operation(op string, names []string) (*writeTool, *ErrorEntry) {
+func (r *registry) operation(op string, names []string) (*boundTool, *ErrorEntry) {
 	if wt, ok := r.tools[op]; ok && contains(names, op) {
 		return wt, nil
 	} else if ok && wt.read {
