@@ -297,10 +297,7 @@ func (r *registry) readArgs(raw []byte, specs ...argSpec) (map[string]*mcpwritei
 // arguments, parsed strictly into s, with the control arguments taken out.
 // A result is the answer instead.
 func (c *call) begin(s *mcpwriteimpl.Scratch) *mcp.CallToolResult {
-	c.rc, c.hasRC = c.r.requestContext(c.ctx, c.req)
-	if c.hasRC {
-		c.ctx = WithRequestContext(c.ctx, c.rc)
-	}
+	c.ctx, c.rc, c.hasRC = c.r.caller(c.ctx, c.req)
 	c.raw = arguments(c.req)
 	obj, es := c.r.parseArgsInto(c.raw, s)
 	if len(es) > 0 {
@@ -319,4 +316,25 @@ func (wt *boundTool) splitControl(obj *mcpwriteimpl.Object) (control, *mcpwritei
 		return control{}, obj
 	}
 	return splitControl(obj, wt.doc.AgentSummary, wt.names)
+}
+
+// caller resolves who calls (requestContext) and returns ctx carrying the
+// request context when one was found: the first step of the front half of
+// every MCP entry point.
+func (r *registry) caller(ctx context.Context, req *mcp.CallToolRequest) (context.Context, RequestContext, bool) {
+	rc, hasRC := r.requestContext(ctx, req)
+	if hasRC {
+		ctx = WithRequestContext(ctx, rc)
+	}
+	return ctx, rc, hasRC
+}
+
+// prepareFrom is the front half on arguments already parsed: the control
+// arguments split from obj, with dry_run as the path sets it, then
+// validate, enrich and the request check (call.prepare). The control
+// arguments' own errors stay in c.ctl.errs for the path to answer or not.
+func (c *call) prepareFrom(obj *mcpwriteimpl.Object, dryRun bool, s *mcpwriteimpl.Scratch) (proto.Message, Errors, errClass) {
+	c.ctl, c.body = c.wt.splitControl(obj)
+	c.ctl.dryRun = dryRun
+	return c.prepare(s)
 }

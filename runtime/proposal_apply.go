@@ -57,10 +57,7 @@ func (r *registry) beginApply(ctx context.Context, req *mcp.CallToolRequest) (*a
 		return nil, nil, r.errorResult(ctx, name, nil, es)
 	}
 	id := vals[r.control().proposalID].Str
-	rc, hasRC := r.requestContext(ctx, req)
-	if hasRC {
-		ctx = WithRequestContext(ctx, rc)
-	}
+	ctx, rc, hasRC := r.caller(ctx, req)
 	p, err := r.cfg.proposals.BeginApply(ctx, id, rc.TenantID, rc.PrincipalID, r.now())
 	if err != nil {
 		return nil, nil, r.errorResult(ctx, name, nil, Errors{r.proposalError(ctx, name, id, err)})

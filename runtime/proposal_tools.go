@@ -65,9 +65,7 @@ func (c *call) staleness(p *proposal.Proposal, stored proto.Message) (proto.Mess
 	var fresh proto.Message
 	if len(es) == 0 {
 		f := r.newCall(c.ctx, wt, c.rc, c.hasRC)
-		f.ctl, f.body = wt.splitControl(obj)
-		f.ctl.dryRun = false // the request the write gets
-		fresh, es, _ = f.prepare(nil)
+		fresh, es, _ = f.prepareFrom(obj, false, nil) // the request the write gets
 	}
 	if len(es) > 0 {
 		stale := &ErrorEntry{

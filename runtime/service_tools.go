@@ -153,19 +153,14 @@ func (r *registry) validateHandler(ctx context.Context, req *mcp.CallToolRequest
 	if e != nil {
 		return r.errorResult(ctx, name, nil, Errors{e}), nil
 	}
-	rc, hasRC := r.requestContext(ctx, req)
-	if hasRC {
-		ctx = WithRequestContext(ctx, rc)
-	}
+	ctx, rc, hasRC := r.caller(ctx, req)
 	payload := vals["payload"].Obj
 	if payload == nil {
 		payload = &mcpwriteimpl.Object{}
 	}
 	c := r.newCall(ctx, wt, rc, hasRC)
-	c.ctl, c.body = wt.splitControl(payload)
-	c.ctl.dryRun = true // what the write tool does with dry_run
 	var class errClass
-	c.m, es, class = c.prepare(nil)
+	c.m, es, class = c.prepareFrom(payload, true, nil) // what the write tool does with dry_run
 	if class == classInternal {
 		return c.fail(es), nil
 	}
