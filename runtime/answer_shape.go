@@ -8,17 +8,6 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
-// answerShape is how a service writes its answers: with protojson field
-// names (jsonNames, field_naming: JSON_NAME) or proto names, and which
-// fields without presence are written at their zero value: all of them
-// (zeroValues, emit_zero_values), the listed ones (zeroFields,
-// emit_zero_value), or none, as protojson does by default.
-type answerShape struct {
-	jsonNames  bool
-	zeroValues bool
-	zeroFields map[protoreflect.FullName]bool
-}
-
 // shapeOf is the answer shape of a service's document entry.
 func shapeOf(svc *schemadoc.Service) answerShape {
 	s := answerShape{jsonNames: svc.FieldNaming == "JSON_NAME", zeroValues: svc.ZeroValues}

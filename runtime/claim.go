@@ -15,15 +15,6 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
-// claim is a call's hold on its idempotency key.
-type claim struct {
-	held bool
-	key  idempotency.Key
-	fp   string
-	// failed: the outcome being recorded is a business error, not a write.
-	failed bool
-}
-
 // claimKey takes the idempotency key for lease, or answers the call from
 // the record that holds it: a replay, a reused key or a call still in
 // flight. Without a client_request_id or a store there is nothing to claim.
@@ -180,19 +171,43 @@ func (c *call) complete(body []byte, isError bool) error {
 		isError = true
 	}
 	size := len(body)
+	return recordRetrying(func() recordTry {
+		err := r.cfg.idem.Complete(context.WithoutCancel(c.ctx), k, c.claim.fp, body, isError, r.now(), r.cfg.idemTTL)
+		// A store bounded below the result keeps the marker instead.
+		var tl *idempotency.RecordTooLargeError
+		if err != nil && errors.As(err, &tl) && !isError {
+			body, isError = tooLargeToReplay(k.Tool, size, tl.Limit), true
+			return recordTry{err: err, free: true} // refusing a size is an answer, not a failed write
+		}
+		return recordTry{err: err}
+	})
+}
+
+// recordTry is one attempt of recordRetrying: its error (nil once the
+// outcome is written); final when the error ends the retries (an answer,
+// not a failed write); free when the attempt does not count (what is
+// written changed in answer to the error).
+type recordTry struct {
+	err         error
+	final, free bool
+}
+
+// recordRetrying writes an outcome, retrying a failed write up to
+// recordAttempts attempts with recordBackoff before each retry. It returns
+// the last attempt's error. Both keyed calls (call.complete) and proposal
+// applies (applying.finish) record through it.
+func recordRetrying(write func() recordTry) error {
 	var err error
 	for attempt := 0; attempt < recordAttempts; attempt++ {
 		if attempt > 0 {
 			time.Sleep(recordBackoff[min(attempt-1, len(recordBackoff)-1)])
 		}
-		if err = r.cfg.idem.Complete(context.WithoutCancel(c.ctx), k, c.claim.fp, body, isError, r.now(), r.cfg.idemTTL); err == nil {
-			return nil
+		t := write()
+		if err = t.err; err == nil || t.final {
+			return err
 		}
-		// A store bounded below the result keeps the marker instead.
-		var tl *idempotency.RecordTooLargeError
-		if errors.As(err, &tl) && !isError {
-			body, isError = tooLargeToReplay(k.Tool, size, tl.Limit), true
-			attempt-- // refusing a size is an answer, not a failed write
+		if t.free {
+			attempt--
 		}
 	}
 	return err

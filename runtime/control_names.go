@@ -7,17 +7,6 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
-// controlNames are the names of the control arguments (the idempotency key,
-// the dry-run switch, a proposal's id) in the service's field naming:
-// client_request_id, dry_run and proposal_id for proto names,
-// clientRequestId, dryRun and proposalId under field_naming: JSON_NAME.
-// The other spelling of each is accepted as an alias, so callers written
-// for either keep working; both spellings in one call is an error. The
-// agent's summary argument ("summary") is one word in both namings.
-type controlNames struct {
-	clientRequestID, dryRun, proposalID string
-}
-
 var (
 	snakeControl = controlNames{clientRequestID: argClientRequestID, dryRun: argDryRun, proposalID: "proposal_id"}
 	camelControl = controlNames{clientRequestID: "clientRequestId", dryRun: "dryRun", proposalID: "proposalId"}
@@ -88,7 +77,7 @@ func (r *registry) proposalIDSchema() jsonSchema {
 
 // controlArguments lists the control arguments wt takes, in its service's
 // naming: none for a read.
-func controlArguments(wt *writeTool) []string {
+func controlArguments(wt *boundTool) []string {
 	if wt.read {
 		return []string{}
 	}

@@ -76,3 +76,35 @@ func (r *registry) domainCheck(ctx context.Context, tool string, m proto.Message
 	}
 	return preview, nil, classBusiness
 }
+
+// answerValues renders each member of a domain preview that is a proto
+// message (the order the write would store) as answers render messages:
+// the agent's field names and enum aliases.
+func (r *registry) answerValues(dp map[string]any) (map[string]any, error) {
+	var out map[string]any
+	for k, v := range dp {
+		pm, ok := v.(proto.Message)
+		if !ok {
+			continue
+		}
+		fields, raw, err := responseFields(pm, r.enums, r.shape())
+		if err != nil {
+			return nil, err
+		}
+		if out == nil {
+			out = make(map[string]any, len(dp))
+			for k2, v2 := range dp {
+				out[k2] = v2
+			}
+		}
+		if fields != nil {
+			out[k] = fields
+		} else {
+			out[k] = raw
+		}
+	}
+	if out == nil {
+		return dp, nil
+	}
+	return out, nil
+}

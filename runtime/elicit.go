@@ -22,46 +22,22 @@ package runtime
 import (
 	"context"
 	"crypto/hmac"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
-// CodeConfirmationInvalid means the answer to a confirmation cannot be
-// trusted: its request state is missing, altered, expired, issued for another
-// call, or already used. Nothing was written.
-const codeConfirmationInvalid = "CONFIRMATION_INVALID"
-
 // confirmInputID is the id of the confirmation input request; the client's
 // retried call answers under the same id in inputResponses.
 const confirmInputID = "mcpwrite_confirm"
-
-const (
-	// roundTripProtocol is the first protocol version that asks the user
-	// through input requests instead of server requests inside the call.
-	roundTripProtocol = "2026-07-28"
-	// statePrefix versions the request state format.
-	statePrefix = "mcpw1."
-	// maxStateLen bounds what is parsed from the client; real states are
-	// about 200 bytes.
-	maxStateLen = 2048
-	// confirmField is the boolean the confirmation form asks for.
-	confirmField = "confirm"
-)
 
 // confirmSchema is the flat form shown to the user.
 var confirmSchema = json.RawMessage(`{"type":"object","properties":{"confirm":{"type":"boolean","title":"Confirm","description":"Perform this change"}},"required":["confirm"]}`)
@@ -149,18 +125,6 @@ const (
 // accepted is true only for an explicit yes: accept with confirm=true.
 func accepted(res *mcp.ElicitResult) bool {
 	return res != nil && res.Action == "accept" && res.Content[confirmField] == true
-}
-
-// lossInfo is what a loss preview produced for one call.
-type lossInfo struct {
-	text    string                // what will be lost; "" when nothing or unknown
-	warning *mcpwriteimpl.Warning // set when the preview failed
-	// state is what the write acts on as the user is shown it (hasState
-	// false: no state preview, or the write changes no existing entity).
-	state    EntityState
-	hasState bool
-	// domain is the domain check's preview (WithPreviews), or nil.
-	domain map[string]any
 }
 
 // losesData: deletes and anything classified destructive can lose what
@@ -493,139 +457,11 @@ func (c *call) consumeConfirmation(st confirmState) (used bool, err error) {
 	return false, nil
 }
 
-// invalidConfirmation is a CONFIRMATION_INVALID entry; reason is stable for
-// programs, the message for people.
-func invalidConfirmation(reason, msg string) *ErrorEntry {
-	return &ErrorEntry{
-		Code: codeConfirmationInvalid, Message: msg,
-		Details:     map[string]any{"reason": reason},
-		Suggestions: &Suggestions{Hint: "Call the tool again without inputResponses or requestState to ask the user again."},
-	}
-}
-
 // unanswered is the answer when the user did not confirm in time.
-func (r *registry) unanswered(wt *writeTool, body *mcpwriteimpl.Object) *ErrorEntry {
+func (r *registry) unanswered(wt *boundTool, body *mcpwriteimpl.Object) *ErrorEntry {
 	return &ErrorEntry{
 		Code:        mcpwriteimpl.CodeConfirmationDeclined,
 		Message:     fmt.Sprintf("The user did not answer within %s: %s. Nothing was written.", r.cfg.elicitTimeout, summarize(wt, body)),
 		Suggestions: &Suggestions{Hint: "Ask the user whether to make this change, then call again."},
 	}
-}
-
-// anonymousConfirmation refuses to confirm or propose for a caller without
-// tenant and principal: the confirmation would belong to nobody (or anybody).
-func anonymousConfirmation(tool string) *ErrorEntry {
-	return &ErrorEntry{
-		Code:    mcpwriteimpl.CodePermissionDenied,
-		Message: tool + " needs the user's confirmation, which is bound to an authenticated tenant and principal; this call carries none. Nothing was written.",
-		Suggestions: &Suggestions{
-			Hint: "Reconnect with credentials that identify the tenant and the user; the identity comes from the connection, never from tool arguments.",
-		},
-	}
-}
-
-// confirmState is the signed part of the request state. Tool, tenant,
-// principal and client_request_id are bound by the signature only, so the
-// state does not show identities to whoever handles it.
-type confirmState struct {
-	Expires int64  `json:"exp"`   // Unix seconds
-	Nonce   string `json:"nonce"` // single use
-	Args    string `json:"args"`  // fingerprint of the arguments
-	Request string `json:"req"`   // digest of the enriched request
-	// State is the digest of the entity state the user was shown, with
-	// the target and summary for the answer when it changed.
-	State   string `json:"state,omitempty"`
-	Target  string `json:"target,omitempty"`
-	Summary string `json:"summary,omitempty"`
-}
-
-// errStateAltered: the state is malformed or its signature does not match
-// this call.
-var errStateAltered = errors.New("confirmation state altered")
-
-// stateBinding is what the signature binds besides the payload.
-func stateBinding(tool string, rc RequestContext, key string) []string {
-	return []string{"confirm", tool, rc.TenantID, rc.PrincipalID, key}
-}
-
-// signState returns "mcpw1.<payload>.<mac>", both base64url.
-func (r *registry) signState(st confirmState, binding []string) (string, error) {
-	b, err := json.Marshal(st)
-	if err != nil {
-		return "", err
-	}
-	payload := statePrefix + base64.RawURLEncoding.EncodeToString(b)
-	mac, err := r.stateMAC(payload, binding)
-	if err != nil {
-		return "", err
-	}
-	return payload + "." + base64.RawURLEncoding.EncodeToString(mac), nil
-}
-
-// openState verifies token for binding and returns its payload.
-func (r *registry) openState(token string, binding []string) (confirmState, error) {
-	var st confirmState
-	if len(token) > maxStateLen || !strings.HasPrefix(token, statePrefix) {
-		return st, errStateAltered
-	}
-	i := strings.LastIndexByte(token, '.')
-	if i < len(statePrefix) {
-		return st, errStateAltered
-	}
-	payload := token[:i]
-	got, err := base64.RawURLEncoding.DecodeString(token[i+1:])
-	if err != nil {
-		return st, errStateAltered
-	}
-	want, err := r.stateMAC(payload, binding)
-	if err != nil {
-		return st, err
-	}
-	if !hmac.Equal(got, want) {
-		return st, errStateAltered
-	}
-	b, err := base64.RawURLEncoding.DecodeString(payload[len(statePrefix):])
-	if err != nil || json.Unmarshal(b, &st) != nil || st.Nonce == "" {
-		return confirmState{}, errStateAltered
-	}
-	return st, nil
-}
-
-// stateMAC is HMAC-SHA256 over the payload and the JSON-encoded binding (JSON
-// keeps the fields unambiguous whatever they contain).
-func (r *registry) stateMAC(payload string, binding []string) ([]byte, error) {
-	if r.cfg.signingKeyErr != nil {
-		return nil, r.cfg.signingKeyErr
-	}
-	bind, err := json.Marshal(binding)
-	if err != nil {
-		return nil, err
-	}
-	mac := hmac.New(sha256.New, r.cfg.signingKey)
-	mac.Write([]byte(payload))
-	mac.Write([]byte{'\n'})
-	mac.Write(bind)
-	return mac.Sum(nil), nil
-}
-
-// requestDigest identifies what the user confirms: the enriched request
-// without per-call values, so a resolver answering differently on the retry
-// (a new version, another model) is noticed.
-func requestDigest(wt *writeTool, m proto.Message) (string, error) {
-	b, err := proto.MarshalOptions{Deterministic: true}.Marshal(comparableRequest(wt, m))
-	if err != nil {
-		return "", fmt.Errorf("digest request: %w", err)
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:16]), nil
-}
-
-// nonce is 16 random bytes in hex, from the configured source (tests pin it)
-// or crypto/rand when that fails.
-func (r *registry) nonce() string {
-	var b [16]byte
-	if _, err := io.ReadFull(r.cfg.rand, b[:]); err != nil {
-		_, _ = rand.Read(b[:])
-	}
-	return hex.EncodeToString(b[:])
 }

@@ -71,7 +71,7 @@ func hintNesting(es Errors, paths map[string][]string) {
 // hint adds to top-level UNKNOWN_FIELD errors where the field belongs: a
 // field the server fills itself (tenant_id, created_at, ...) says so and
 // that it must be left out; a nested field says where it belongs.
-func (wt *writeTool) hint(es Errors) {
+func (wt *boundTool) hint(es Errors) {
 	hintServerFilled(es, wt.doc.ServerFills)
 	hintNesting(es, wt.nested)
 	if wt.read {
@@ -198,4 +198,23 @@ func listsAll(d *schemadoc.Discovery, values []string) bool {
 		}
 	}
 	return true
+}
+
+// hintReadControl answers an agent that sends a write's control argument, in
+// either spelling, to a read: "list_people is a read tool and takes no
+// client_request_id".
+func hintReadControl(tool string, es Errors) {
+	for _, e := range es {
+		if e == nil || e.Code != CodeUnknownField {
+			continue
+		}
+		switch e.Field {
+		case argClientRequestID, camelControl.clientRequestID:
+			e.Message = fmt.Sprintf("unknown field %q: %s is a read tool and takes no %s", e.Field, tool, e.Field)
+			e.Suggestions = &Suggestions{Hint: fmt.Sprintf("A read changes nothing and is safe to repeat; leave %s out.", e.Field)}
+		case argDryRun, camelControl.dryRun:
+			e.Message = fmt.Sprintf("unknown field %q: %s is a read tool and takes no %s", e.Field, tool, e.Field)
+			e.Suggestions = &Suggestions{Hint: fmt.Sprintf("A read changes nothing; call it without %s.", e.Field)}
+		}
+	}
 }

@@ -10,32 +10,8 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
-// Observer sees every tool call the runtime registers: write tools, service
-// tools (validate, schema, apply, discard) and discovery tools. Telemetry
-// lives behind it, so the runtime itself depends on no telemetry library;
-// runtime/otelmcp implements it with OpenTelemetry. Without WithObserver
-// nothing is measured and nothing is parsed.
-type Observer interface {
-	// CallStarted runs before the tool; the context it returns (carrying a
-	// span, say) is the one the tool runs with.
-	CallStarted(ctx context.Context, call CallStart) context.Context
-	// CallEnded runs after the tool answered, with what happened.
-	CallEnded(ctx context.Context, call CallEnd)
-}
-
-// CallStart is a tool call about to run.
-type CallStart struct {
-	Tool string
-	// RequestContext is the caller as the runtime resolved it (tenant,
-	// principal, correlation, the incoming traceparent); HasRequestContext
-	// is false when the call has none.
-	RequestContext    RequestContext
-	HasRequestContext bool
-}
-
 // Outcomes of a call.
 const (
-	outcomeSuccess       = "success"        // the write (or read) succeeded
 	outcomeError         = "error"          // an isError result; ErrorCode says which
 	outcomeProposed      = "proposed"       // a proposal waits for the user
 	outcomeInputRequired = "input_required" // the client must ask the user and call again
@@ -43,7 +19,6 @@ const (
 
 // Proposal and confirmation events of a call.
 const (
-	proposalCreated   = "created"
 	proposalApplied   = "applied"
 	proposalDiscarded = "discarded"
 	proposalExpired   = "expired"
@@ -54,27 +29,6 @@ const (
 	confirmationCancelled = "cancelled"
 	confirmationStale     = "stale"
 )
-
-// CallEnd is a finished tool call.
-type CallEnd struct {
-	Tool string
-	// Outcome is "success" (the write or read succeeded), "error" (an
-	// isError result; ErrorCode says which), "proposed" (a proposal waits
-	// for the user) or "input_required" (the client must ask the user and
-	// call again).
-	Outcome   string
-	ErrorCode string // the first error's code when Outcome is "error"
-	Replay    bool   // answered from an idempotency record
-	// Proposal is what happened to a proposal: "created", "applied",
-	// "discarded", "expired", or "".
-	Proposal string
-	// Confirmation is what happened to a confirmation: "asked",
-	// "accepted", "declined", "cancelled", "stale", or "".
-	Confirmation string
-	// Read: the tool is a read tool (kind READ), which changes nothing.
-	Read     bool
-	Duration time.Duration
-}
 
 // WithObserver reports every tool call to o (see runtime/otelmcp).
 func WithObserver(o Observer) Option {
@@ -100,16 +54,6 @@ func (r *registry) observe(tool string, h mcp.ToolHandler) mcp.ToolHandler {
 		obs.CallEnded(ctx, end)
 		return res, err
 	}
-}
-
-// resolvedKey carries, under an observer, the request context observe
-// resolved for the call (resolvedContext), so requestContext answers it
-// instead of resolving it a second time.
-type resolvedKey struct{}
-
-type resolvedContext struct {
-	rc RequestContext
-	ok bool
 }
 
 // callEnd reads what happened from the result the agent receives.

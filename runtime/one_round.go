@@ -21,7 +21,7 @@ import (
 // earlyRequestCheck adds to es, the decode problems, the request check's
 // violations on fields the agent sent that decoded. A checker that fails
 // adds nothing: the full check reports it once the arguments decode.
-func (r *registry) earlyRequestCheck(wt *writeTool, body *mcpwriteimpl.Object, m proto.Message, es Errors) Errors {
+func (r *registry) earlyRequestCheck(wt *boundTool, body *mcpwriteimpl.Object, m proto.Message, es Errors) Errors {
 	if r.checker == nil || m == nil {
 		return es
 	}

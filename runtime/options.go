@@ -3,9 +3,11 @@ package runtime
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -329,6 +331,55 @@ func WithSecrets(idSecret, signingKey []byte) PreparerOption {
 			} else {
 				c.signingKey, c.signingKeyErr = append([]byte(nil), signingKey...), nil
 			}
+		}
+	})
+}
+
+// lockedReader serialises a caller-supplied random source, which the
+// concurrent handlers share.
+type lockedReader struct {
+	mu sync.Mutex
+	r  io.Reader
+}
+
+func (l *lockedReader) Read(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.Read(p)
+}
+
+// Default quotas of in-call confirmations waiting at once, per registered
+// service. Each wait holds its idempotency claim for the elicitation
+// timeout, so without a bound one caller could hold many.
+const (
+	defaultMaxElicitationsPerTenant    = 100
+	defaultMaxElicitationsPerPrincipal = 10
+)
+
+// elicitationQuotas bound the in-call confirmations of one tenant and of
+// one principal waiting at once.
+type elicitationQuotas struct {
+	perTenant, perPrincipal int
+}
+
+// WithVocabulary serves the live vocabulary v to the tools whose fields
+// take its values ((mcpwrite.v1.field).agent.vocabulary with v's name).
+// Register fails when a tool needs a vocabulary no option serves, or when
+// two options serve the same name.
+func WithVocabulary(v *Vocabulary) PreparerOption {
+	return sharedOption(func(c *config) {
+		switch {
+		case v == nil:
+			c.vocabErr = errors.New("WithVocabulary(nil)")
+		case v.fn == nil:
+			c.vocabErr = fmt.Errorf("WithVocabulary: vocabulary %q has a nil resolver", v.name)
+		case c.vocabs[v.name] != nil && c.vocabs[v.name] != v:
+			c.vocabErr = fmt.Errorf("WithVocabulary: two vocabularies are named %q", v.name)
+		default:
+			if c.vocabs == nil {
+				c.vocabs = map[string]*Vocabulary{}
+			}
+			c.vocabs[v.name] = v
 		}
 	})
 }

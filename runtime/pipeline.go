@@ -1,14 +1,9 @@
 package runtime
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
-	"time"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/grpc/codes"
@@ -17,305 +12,10 @@ import (
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
-
-// Names of the arguments every write tool accepts besides its own fields.
-const (
-	argClientRequestID = "client_request_id"
-	argDryRun          = "dry_run"
-)
-
-// control is what the pipeline itself reads from the arguments.
-type control struct {
-	key    string
-	dryRun bool
-	// summary is the agent's own summary of the change, shown with a
-	// proposal ("" when not sent).
-	summary string
-	errs    Errors
-}
-
-// now is the configured clock.
-func (r *registry) now() time.Time { return r.cfg.clock() }
-
-// requestContext establishes who is calling: the option hook when set, else
-// the context the embedding server attached.
-func (r *registry) requestContext(ctx context.Context, req *mcp.CallToolRequest) (RequestContext, bool) {
-	if r.cfg.observer != nil { // observe resolved it for this call already
-		if v, ok := ctx.Value(resolvedKey{}).(resolvedContext); ok {
-			return v.rc, v.ok
-		}
-	}
-	var rc RequestContext
-	var ok bool
-	if r.cfg.rcFunc != nil {
-		rc, ok = r.cfg.rcFunc(ctx, req)
-	} else {
-		rc, ok = RequestContextFrom(ctx)
-	}
-	r.cleanTraceIDs(ctx, &rc)
-	return rc, ok
-}
-
-// cleanTraceIDs replaces invalid correlation, causation and trace ids (from
-// _meta, headers or the embedding server) before they reach answers, logs
-// or outgoing headers, and logs each replacement without the refused value.
-func (r *registry) cleanTraceIDs(ctx context.Context, rc *RequestContext) {
-	for _, x := range mcpwriteimpl.CleanTraceIDs((*mcpwriteimpl.RequestMetadata)(rc)) {
-		r.cfg.logger.WarnContext(ctx, "mcpwrite: invalid "+x.Field+" replaced by a server id",
-			"field", x.Field, "reason", x.Reason, "replacement", x.Replacement, "allowed", mcpwriteimpl.TraceIDCharset)
-	}
-}
-
-// arguments returns the raw arguments of a call; absent means {}.
-func arguments(req *mcp.CallToolRequest) []byte {
-	if req == nil || req.Params == nil {
-		return nil
-	}
-	return req.Params.Arguments
-}
-
-// parseArgs parses tool arguments strictly; empty and null mean {}.
-func (r *registry) parseArgs(raw []byte) (*mcpwriteimpl.Object, Errors) {
-	return r.parseArgsInto(raw, nil)
-}
-
-// parseArgsInto is parseArgs with the tree carved from s (nil: allocated);
-// the tree is valid until s is released.
-func (r *registry) parseArgsInto(raw []byte, s *mcpwriteimpl.Scratch) (*mcpwriteimpl.Object, Errors) {
-	if len(raw) == 0 || raw[0] != '{' { // arguments are almost always an object
-		if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
-			return &mcpwriteimpl.Object{}, nil
-		}
-	}
-	obj, es := mcpwriteimpl.ParseObjectInto(raw, r.cfg.limits, s)
-	if len(es) > 0 {
-		return nil, es
-	}
-	if obj == nil {
-		return &mcpwriteimpl.Object{}, nil
-	}
-	return obj, nil
-}
-
-// splitControl removes the control arguments (the idempotency key and
-// dry_run under either spelling of names, and, when the tool takes one, the
-// agent's summary argument summaryArg) from the arguments (they steer the
-// pipeline, not the request) and checks them.
-func splitControl(obj *mcpwriteimpl.Object, summaryArg string, names controlNames) (control, *mcpwriteimpl.Object) {
-	var c control
-	hasControl := false
-	for _, k := range obj.Keys {
-		hasControl = hasControl || isWriteControl(k) || summaryArg != "" && k == summaryArg
-	}
-	if !hasControl {
-		return c, obj // the common call: nothing to split, nothing to copy
-	}
-	body := &mcpwriteimpl.Object{Keys: make([]string, 0, len(obj.Keys)), Vals: make([]*mcpwriteimpl.Value, 0, len(obj.Keys))}
-	var seen []string
-	for i, k := range obj.Keys {
-		v := obj.Vals[i]
-		name := names.canonical(k)
-		if name != "" {
-			if slices.Contains(seen, name) {
-				c.errs = append(c.errs, bothSpellings(name))
-				continue
-			}
-			seen = append(seen, name)
-		}
-		switch {
-		case name == names.clientRequestID:
-			c.key, c.errs = clientRequestID(k, v, c.errs)
-		case name == names.dryRun:
-			switch {
-			case v == nil || v.Kind == mcpwriteimpl.KindNull:
-			case v.Kind != mcpwriteimpl.KindBool:
-				c.errs = append(c.errs, &ErrorEntry{
-					Code: mcpwriteimpl.CodeInvalidType, Field: k, Message: k + " must be a boolean",
-					Details: map[string]any{"expected": "boolean", "got": mcpwriteimpl.JSONKind(v.Kind)},
-				})
-			default:
-				c.dryRun = v.Bool
-			}
-		case summaryArg != "" && k == summaryArg:
-			c.summary, c.errs = agentSummary(k, v, c.errs)
-		default:
-			body.Keys = append(body.Keys, k)
-			body.Vals = append(body.Vals, v)
-		}
-	}
-	return c, body
-}
-
-// clientRequestID checks the idempotency key sent as k: a string of the
-// key rule; null is as if not sent.
-func clientRequestID(k string, v *mcpwriteimpl.Value, errs Errors) (string, Errors) {
-	switch {
-	case v == nil || v.Kind == mcpwriteimpl.KindNull:
-	case v.Kind != mcpwriteimpl.KindString:
-		errs = append(errs, &ErrorEntry{
-			Code: mcpwriteimpl.CodeInvalidType, Field: k,
-			Message: k + " must be a string",
-			Details: map[string]any{"expected": "string", "got": mcpwriteimpl.JSONKind(v.Kind)},
-		})
-	default:
-		if err := idempotency.ValidateKey(v.Str); err != nil {
-			return "", append(errs, &ErrorEntry{
-				Code: mcpwriteimpl.CodeInvalidIdempotencyKey, Field: k, Message: err.Error(),
-				Suggestions: &Suggestions{Hint: "Use 1-255 characters of A-Z, a-z, 0-9, '_' and '-', e.g. create_element-7f3a9c."},
-			})
-		}
-		return v.Str, errs
-	}
-	return "", errs
-}
-
-// agentSummary checks the agent's summary of a change: a string of 1 to
-// schemadoc.AgentSummaryMaxLength characters; null is as if not sent.
-func agentSummary(k string, v *mcpwriteimpl.Value, errs Errors) (string, Errors) {
-	switch {
-	case v == nil || v.Kind == mcpwriteimpl.KindNull:
-		return "", errs
-	case v.Kind != mcpwriteimpl.KindString:
-		return "", append(errs, &ErrorEntry{
-			Code: mcpwriteimpl.CodeInvalidType, Field: k, Message: "expected string, got " + mcpwriteimpl.JSONKind(v.Kind),
-			Details: map[string]any{"expected": "string", "got": mcpwriteimpl.JSONKind(v.Kind)},
-		})
-	}
-	s := strings.TrimSpace(v.Str)
-	if n := utf8.RuneCountInString(s); n == 0 || n > schemadoc.AgentSummaryMaxLength {
-		return "", append(errs, &ErrorEntry{
-			Code: mcpwriteimpl.CodeConstraintViolation, Field: k,
-			Message:     fmt.Sprintf("must be 1 to %d characters, got %d", schemadoc.AgentSummaryMaxLength, n),
-			Suggestions: &Suggestions{Hint: "Describe the change in one short line, or leave summary out."},
-		})
-	}
-	return s, errs
-}
-
-// call is the state of one tool call as it moves through the pipeline:
-// who calls, what was sent, the request built from it, and the idempotency
-// claim that must be settled whatever happens. Every stage reads and
-// updates it instead of taking these values one by one.
-type call struct {
-	r   *registry
-	wt  *writeTool
-	ctx context.Context
-	// req is the MCP request (nil outside a tool call: apply, Preparer).
-	req *mcp.CallToolRequest
-	// rc is who calls; hasRC says whether a request context was found.
-	rc    RequestContext
-	hasRC bool
-	// raw are the arguments as sent; args the parsed arguments, whose
-	// fingerprint the claim takes (nil: the raw bytes are fingerprinted).
-	raw  []byte
-	args *mcpwriteimpl.Object
-	// ctl are the control arguments (client_request_id, dry_run, summary),
-	// body the rest: the arguments of the request.
-	ctl  control
-	body *mcpwriteimpl.Object
-	// m is the request: decoded, validated and enriched.
-	m proto.Message
-	// loss is what the user is shown of what the write changes and loses
-	// (previewLoss), for a confirmation or a proposal.
-	loss lossInfo
-	// answered is the verified state a 2026-07-28 retry brought back with
-	// the user's answer (nil otherwise).
-	answered *confirmState
-	claim    claim
-	// txClaim is the key the handler claims in its transaction
-	// (IdempotencyOptions.ClaimInHandler); held says there is one.
-	txClaim claim
-}
-
-// newCall starts the state of a call of wt by rc; ctx carries rc when
-// hasRC.
-func (r *registry) newCall(ctx context.Context, wt *writeTool, rc RequestContext, hasRC bool) *call {
-	return &call{r: r, wt: wt, ctx: ctx, rc: rc, hasRC: hasRC}
-}
-
-// name is the tool's name.
-func (c *call) name() string { return c.wt.doc.Name }
-
-// prepare runs decode -> validate -> enrich -> request check on c.body and
-// returns the complete request (with the Decoder and the Call taken from s,
-// which must not be released before the request is complete; nil:
-// allocated). Enrichment sees c.ctl's client_request_id and dry_run. A
-// failure returns the entries and their class.
-func (c *call) prepare(s *mcpwriteimpl.Scratch) (proto.Message, Errors, errClass) {
-	r, wt, ctx := c.r, c.wt, c.ctx
-	m := wt.bind.NewRequest()
-	var d *mcpwriteimpl.Decoder
-	var gc *mcpwriteimpl.Call
-	if s != nil {
-		d, gc = s.Decoder(), s.Call()
-	} else {
-		d, gc = mcpwriteimpl.NewDecoder(r.cfg.limits), new(mcpwriteimpl.Call)
-	}
-	d.SetLimits(r.cfg.limits)
-	vocabs := r.newCallVocabularies(ctx, c.rc)
-	d.Vocabularies = vocabs.lookup()
-	wt.bind.Decode(d, c.body, m)
-	if vocabs != nil && vocabs.failure != nil {
-		err := vocabs.failure
-		es, class := r.classify(ctx, wt.doc.Name, err)
-		return m, es, class
-	}
-	if es := d.Errors(); len(es) > 0 {
-		wt.hint(es)
-		r.hintGroups(es)
-		return m, r.earlyRequestCheck(wt, c.body, m, es), classBusiness
-	}
-	*gc = mcpwriteimpl.Call{
-		Ctx: ctx, Tool: wt.doc.Name, RC: mcpwriteimpl.RequestMetadata(c.rc), HasRC: c.hasRC,
-		ClientRequestID: c.ctl.key, DryRun: c.ctl.dryRun,
-		Clock: r.cfg.clock, Rand: r.cfg.rand, IDSecret: r.cfg.idSecret,
-	}
-	if s != nil {
-		s.LendRandom()
-	}
-	if err := wt.bind.Enrich(gc, m); err != nil {
-		es, class := r.classify(ctx, wt.doc.Name, err)
-		return m, es, class
-	}
-	if es, class := r.requestCheck(ctx, wt, c.body, m); len(es) > 0 {
-		wt.hint(es)
-		return m, es, class
-	}
-	return m, nil, classBusiness
-}
-
-// errorBody lets the domain hook amend the entries and renders the envelope.
-func (r *registry) errorBody(ctx context.Context, tool string, req proto.Message, es Errors) []byte {
-	if r.cfg.errorHook != nil {
-		for _, e := range es {
-			if e != nil {
-				r.cfg.errorHook(ctx, tool, req, e)
-			}
-		}
-	}
-	return r.render(ctx, tool, errorEnvelope(es))
-}
-
-// errorResult is errorBody as an isError tool result.
-func (r *registry) errorResult(ctx context.Context, tool string, req proto.Message, es Errors) *mcp.CallToolResult {
-	return toolResult(r.errorBody(ctx, tool, req, es), true)
-}
-
-// render marshals an envelope; a value that cannot be marshalled is a bug,
-// answered as INTERNAL rather than a protocol error.
-func (r *registry) render(ctx context.Context, tool string, o object) []byte {
-	b, err := marshalJSON(o)
-	if err != nil {
-		e := r.internal(ctx, tool, fmt.Errorf("marshal result: %w", err))
-		b, _ = marshalJSON(errorEnvelope(Errors{e}))
-	}
-	return b
-}
 
 // writeHandler runs the write pipeline (call.run) for one write tool.
-func (r *registry) writeHandler(wt *writeTool) mcp.ToolHandler {
+func (r *registry) writeHandler(wt *boundTool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		c := &call{r: r, wt: wt, ctx: ctx, req: req}
 		defer func() {
@@ -333,28 +33,17 @@ func (r *registry) writeHandler(wt *writeTool) mcp.ToolHandler {
 // here, and the idempotency key is claimed here only.
 func (c *call) run() *mcp.CallToolResult {
 	r := c.r
-	// Request context: who calls.
-	c.rc, c.hasRC = r.requestContext(c.ctx, c.req)
-	if c.hasRC {
-		c.ctx = WithRequestContext(c.ctx, c.rc)
-	}
-
-	// Decode: the arguments are parsed strictly and the control arguments
-	// taken out. The parsed arguments live until the answer is rendered,
-	// which is before run returns.
+	// Request context and decode (front.go). The parsed arguments live
+	// until the answer is rendered, which is before run returns.
 	s := mcpwriteimpl.GetScratch()
 	defer s.Release()
-	c.raw = arguments(c.req)
-	obj, es := r.parseArgsInto(c.raw, s)
-	if len(es) > 0 {
-		return c.fail(es)
+	if res := c.begin(s); res != nil {
+		return res
 	}
-	c.args = obj
-	c.ctl, c.body = c.wt.splitControl(obj)
 
 	// Validate, enrich, request check.
-	var class errClass
-	c.m, es, class = c.prepare(s)
+	m, es, class := c.prepare(s)
+	c.m = m
 
 	// dry_run: the validate_write answer; it leads with success, so it also
 	// conforms to the write tool's own output schema. Nothing is claimed,
@@ -396,41 +85,15 @@ func (c *call) run() *mcp.CallToolResult {
 	}
 
 	// Idempotency claim, or the answer the key already holds (replay,
-	// reused key, in flight). An in-call confirmation holds the claim while
-	// the user answers, so a retry meanwhile gets IDEMPOTENCY_IN_PROGRESS
-	// instead of a second write.
-	lease := r.cfg.idemLease
-	if route == routeInCall {
-		// A caller past its quota of waiting confirmations is refused
-		// before it claims a key for the length of a wait.
-		release, e := r.holdElicitation(c.rc, c.name())
-		if e != nil {
-			r.cfg.logger.WarnContext(c.ctx, "mcpwrite: confirmation refused: quota of waiting confirmations reached", "tool", c.name(), "tenant", c.rc.TenantID, "principal", c.rc.PrincipalID)
-			return c.fail(Errors{e})
-		}
-		defer release()
-		lease += r.cfg.elicitTimeout
-	}
-	if route == routeDirect && r.cfg.claimInHandler && !c.wt.noTxClaim.Load() {
-		if res := c.deferClaim(); res != nil {
-			return res
-		}
-	} else if res := c.claimKey(lease); res != nil {
+	// reused key, in flight).
+	done, res := c.claimFor(route)
+	defer done()
+	if res != nil {
 		return res
 	}
 
-	// Confirmation, under the claim: the previews, then asking the user
-	// (up to 2025-11-25), checking the verified answer still holds
-	// (2026-07-28) or preparing the proposal.
-	d := confirmDecision{kind: proceed}
-	switch route {
-	case routePropose:
-		d = c.proposeDecision()
-	case routeInCall:
-		d = c.confirmInCall()
-	case routeAnswer:
-		d = c.confirmAnswered()
-	}
+	// Confirmation, under the claim.
+	d := c.confirmUnderClaim(route)
 
 	// Handler or stored proposal, and the answer.
 	var a answer
@@ -447,17 +110,48 @@ func (c *call) run() *mcp.CallToolResult {
 	return c.record(a)
 }
 
-// answer is what a call answers, before it is recorded.
-type answer struct {
-	body    []byte
-	isError bool
-	// res, when set, is the whole answer (the record holding the key); the
-	// call holds no claim.
-	res *mcp.CallToolResult
-	// keep: the answer is the call's outcome (a success, a business error,
-	// a proposal), recorded under the claim so that a retry replays it;
-	// otherwise the claim is released so that a retry runs the call again.
-	keep bool
+// claimFor takes the claim the route needs: in the handler's transaction
+// for a DIRECT write whose handler claims there, else in the idempotency
+// store. An in-call confirmation holds the claim while the user answers,
+// so a retry meanwhile gets IDEMPOTENCY_IN_PROGRESS instead of a second
+// write; it first takes a place in the quota of waiting confirmations,
+// which done gives back when the call ends. A result is the answer
+// instead.
+func (c *call) claimFor(route confirmRoute) (done func(), res *mcp.CallToolResult) {
+	r := c.r
+	done = func() {}
+	lease := r.cfg.idemLease
+	if route == routeInCall {
+		// A caller past its quota of waiting confirmations is refused
+		// before it claims a key for the length of a wait.
+		release, e := r.holdElicitation(c.rc, c.name())
+		if e != nil {
+			r.cfg.logger.WarnContext(c.ctx, "mcpwrite: confirmation refused: quota of waiting confirmations reached", "tool", c.name(), "tenant", c.rc.TenantID, "principal", c.rc.PrincipalID)
+			return done, c.fail(Errors{e})
+		}
+		done = release
+		lease += r.cfg.elicitTimeout
+	}
+	if route == routeDirect && r.cfg.claimInHandler && !c.wt.noTxClaim.Load() {
+		return done, c.deferClaim()
+	}
+	return done, c.claimKey(lease)
+}
+
+// confirmUnderClaim is the confirmation step the route takes under the
+// claim: the previews, then asking the user (up to 2025-11-25), checking
+// the verified answer still holds (2026-07-28) or preparing the proposal.
+// A DIRECT write proceeds.
+func (c *call) confirmUnderClaim(route confirmRoute) confirmDecision {
+	switch route {
+	case routePropose:
+		return c.proposeDecision()
+	case routeInCall:
+		return c.confirmInCall()
+	case routeAnswer:
+		return c.confirmAnswered()
+	}
+	return confirmDecision{kind: proceed}
 }
 
 // record stores a kept answer under the claim (when the call holds one) or
@@ -475,17 +169,6 @@ func (c *call) record(a answer) *mcp.CallToolResult {
 		return c.unrecorded(a.body, err)
 	}
 	return toolResult(a.body, a.isError)
-}
-
-// fail answers es for the call's request (nil before it is decoded).
-func (c *call) fail(es Errors) *mcp.CallToolResult {
-	return c.r.errorResult(c.ctx, c.name(), c.m, es)
-}
-
-// failure is the answer es for the call's request; keep says whether it is
-// an outcome to record.
-func (c *call) failure(es Errors, keep bool) answer {
-	return answer{body: c.r.errorBody(c.ctx, c.name(), c.m, es), isError: true, keep: keep}
 }
 
 // conclude answers a confirmation decision that ends the call without the
@@ -580,52 +263,4 @@ func (c *call) invoke() (resp proto.Message, es Errors, class errClass, held *id
 		}
 		m = fresh
 	}
-}
-
-// handlerError maps a handler error; an Aborted answer gets a hint that says
-// what was already tried.
-func (r *registry) handlerError(ctx context.Context, wt *writeTool, m proto.Message, err error) (Errors, errClass) {
-	es, class := r.classify(ctx, wt.doc.Name, err)
-	if status.Code(err) == codes.Aborted && len(es) == 1 {
-		hint := "The target changed while writing. Read its current state and retry."
-		if n := wt.doc.RetryOnConflict; n > 0 {
-			hint = fmt.Sprintf("The target changed while writing; the server retried %d time(s) with fresh values. Read its current state and retry.", n)
-		}
-		es[0].Suggestions = mergeHint(es[0].Suggestions, hint)
-	}
-	return es, class
-}
-
-// nextSteps turns the tool's next_steps into sentences an agent can act on,
-// using each next tool's own description.
-func (r *registry) nextSteps(wt *writeTool) []string {
-	out := []string{}
-	for _, name := range wt.doc.NextSteps {
-		if next, ok := r.tools[name]; ok && lowerFirst(next.doc.Description) != "" {
-			out = append(out, fmt.Sprintf("Call %s to %s", name, lowerFirst(next.doc.Description)))
-		} else {
-			out = append(out, fmt.Sprintf("Call %s next", name))
-		}
-	}
-	return out
-}
-
-// warnings are remarks on a valid call: today an omitted optional
-// description, which makes the entity hard to find later.
-func (r *registry) warnings(wt *writeTool, body *mcpwriteimpl.Object) []mcpwriteimpl.Warning {
-	ws := []mcpwriteimpl.Warning{}
-	if wt.optionalDescription {
-		if v := body.Get("description"); v == nil || v.Kind == mcpwriteimpl.KindNull || (v.Kind == mcpwriteimpl.KindString && v.Str == "") {
-			entity := "The request"
-			if wt.doc.Result != "" {
-				entity = humanize(wt.doc.Result)
-			}
-			ws = append(ws, mcpwriteimpl.Warning{
-				Code: "MISSING_DESCRIPTION", Field: "description",
-				Message:    entity + " has no description",
-				Suggestion: "Add a description for better discoverability",
-			})
-		}
-	}
-	return ws
 }

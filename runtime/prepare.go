@@ -43,9 +43,7 @@ func (p *Preparer) Prepare(ctx context.Context, tool string, args []byte, rc Req
 	}
 	// Resolvers read the caller from the context, as in a tool call.
 	c := p.r.newCall(WithRequestContext(ctx, rc), wt, rc, true)
-	c.ctl, c.body = wt.splitControl(obj)
-	c.ctl.dryRun = false // the request the write gets
-	m, es, _ := c.prepare(s)
+	m, es, _ := c.prepareFrom(obj, false, s) // the request the write gets
 	if es = append(c.ctl.errs, es...); len(es) > 0 {
 		return m, es
 	}

@@ -68,38 +68,6 @@ func (c *call) previewAnswer() *mcp.CallToolResult {
 	return toolResult(r.render(ctx, name, o), false)
 }
 
-// answerValues renders each member of a domain preview that is a proto
-// message (the order the write would store) as answers render messages:
-// the agent's field names and enum aliases.
-func (r *registry) answerValues(dp map[string]any) (map[string]any, error) {
-	var out map[string]any
-	for k, v := range dp {
-		pm, ok := v.(proto.Message)
-		if !ok {
-			continue
-		}
-		fields, raw, err := responseFields(pm, r.enums, r.shape())
-		if err != nil {
-			return nil, err
-		}
-		if out == nil {
-			out = make(map[string]any, len(dp))
-			for k2, v2 := range dp {
-				out[k2] = v2
-			}
-		}
-		if fields != nil {
-			out[k] = fields
-		} else {
-			out[k] = raw
-		}
-	}
-	if out == nil {
-		return dp, nil
-	}
-	return out, nil
-}
-
 // liftAnswerFields splits a domain preview by the tool's output schema: the
 // members named like a field of the answer (other than success, is_preview
 // and warnings), in the answer's field order; a "warnings" member, when the

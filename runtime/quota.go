@@ -53,20 +53,6 @@ func (r *registry) proposalQuotaError(tool string, err error) *ErrorEntry {
 	return nil
 }
 
-// Default quotas of in-call confirmations waiting at once, per registered
-// service. Each wait holds its idempotency claim for the elicitation
-// timeout, so without a bound one caller could hold many.
-const (
-	defaultMaxElicitationsPerTenant    = 100
-	defaultMaxElicitationsPerPrincipal = 10
-)
-
-// elicitationQuotas bound the in-call confirmations of one tenant and of
-// one principal waiting at once.
-type elicitationQuotas struct {
-	perTenant, perPrincipal int
-}
-
 // WithElicitationQuotas bounds the in-call confirmations (elicitation/create
 // while the call waits, holding its idempotency claim) that one tenant and
 // one principal may have waiting at once in a registered service (defaults
@@ -89,13 +75,6 @@ const (
 	quotaElicitationsPerPrincipal = "waiting_confirmations_per_principal"
 	quotaElicitationsPerTenant    = "waiting_confirmations_per_tenant"
 )
-
-// waits counts the in-call confirmations waiting, by tenant and principal.
-type waits struct {
-	mu       sync.Mutex
-	byTenant map[string]int
-	byOwner  map[[2]string]int
-}
 
 // holdElicitation counts one more waiting confirmation of rc, or answers
 // the RESOURCE_EXHAUSTED entry of the quota it would exceed; release ends

@@ -9,29 +9,22 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
-// kindRead is the document kind of a read tool (ToolRules kind READ).
-const kindRead = "READ"
-
 // readHandler runs a read tool: decode -> validate -> enrich -> handler ->
 // respond. A read changes nothing, so it takes no client_request_id and no
 // dry_run (both are unknown fields), never touches the idempotency store,
 // and is never confirmed or proposed; the policy hook is not asked. Errors
 // are answered with the same envelope as a write's.
-func (r *registry) readHandler(wt *writeTool) mcp.ToolHandler {
+func (r *registry) readHandler(wt *boundTool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		name := wt.doc.Name
-		rc, hasRC := r.requestContext(ctx, req)
-		if hasRC {
-			ctx = WithRequestContext(ctx, rc)
-		}
+		// The front half, as for a write: request context, decode (a read
+		// tool has no control arguments), validate, enrich, request check.
+		c := &call{r: r, wt: wt, ctx: ctx, req: req}
 		s := mcpwriteimpl.GetScratch()
 		defer s.Release()
-		body, es := r.parseArgsInto(arguments(req), s)
-		if len(es) > 0 {
-			return r.errorResult(ctx, name, nil, es), nil
+		if res := c.begin(s); res != nil {
+			return res, nil
 		}
-		c := r.newCall(ctx, wt, rc, hasRC)
-		c.body = body
+		ctx, name := c.ctx, c.name()
 		m, es, _ := c.prepare(s)
 		if len(es) > 0 {
 			return r.errorResult(ctx, name, m, es), nil
@@ -47,33 +40,4 @@ func (r *registry) readHandler(wt *writeTool) mcp.ToolHandler {
 		}
 		return toolResult(r.render(ctx, name, o), false), nil
 	}
-}
-
-// hintReadControl answers an agent that sends a write's control argument, in
-// either spelling, to a read: "list_people is a read tool and takes no
-// client_request_id".
-func hintReadControl(tool string, es Errors) {
-	for _, e := range es {
-		if e == nil || e.Code != CodeUnknownField {
-			continue
-		}
-		switch e.Field {
-		case argClientRequestID, camelControl.clientRequestID:
-			e.Message = fmt.Sprintf("unknown field %q: %s is a read tool and takes no %s", e.Field, tool, e.Field)
-			e.Suggestions = &Suggestions{Hint: fmt.Sprintf("A read changes nothing and is safe to repeat; leave %s out.", e.Field)}
-		case argDryRun, camelControl.dryRun:
-			e.Message = fmt.Sprintf("unknown field %q: %s is a read tool and takes no %s", e.Field, tool, e.Field)
-			e.Suggestions = &Suggestions{Hint: fmt.Sprintf("A read changes nothing; call it without %s.", e.Field)}
-		}
-	}
-}
-
-// splitControl is the package splitControl for a write; a read has no
-// control arguments, so its client_request_id or dry_run stays in the body
-// and is refused as an unknown field.
-func (wt *writeTool) splitControl(obj *mcpwriteimpl.Object) (control, *mcpwriteimpl.Object) {
-	if wt.read {
-		return control{}, obj
-	}
-	return splitControl(obj, wt.doc.AgentSummary, wt.names)
 }

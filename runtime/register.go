@@ -3,92 +3,17 @@ package runtime
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"runtime/debug"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
-
-// Meta keys every write tool carries in its tools/list _meta, so clients and
-// gateways can apply their own governance without parsing descriptions.
-const (
-	metaClassification = "mcpwrite/classification"
-	metaConfirmation   = "mcpwrite/confirmation"
-	metaKind           = "mcpwrite/kind"
-	// MetaSchemaHash identifies a write tool's whole surface (schemas,
-	// fills, confirmation): it changes exactly when the tool changes, so an
-	// agent or a host can cache what getWriteSchema answered by it.
-	metaSchemaHash = "mcpwrite/schema_hash"
-	// MetaSchemaVersion identifies the whole service's schema document
-	// (schemadoc.Service.SchemaVersion, written by the generator): every
-	// tool of the service carries the same value, get_write_schema answers
-	// it, and it changes exactly when the generated document does.
-	metaSchemaVersion = "mcpwrite/schema_version"
-)
-
-// registry is one registered service: its document, bindings and options.
-type registry struct {
-	cfg *config
-	svc *schemadoc.Service
-	// version is the service's schema version (MetaSchemaVersion).
-	version string
-	enums   map[string]*mcpwriteimpl.EnumTable // alias tables for rendering responses
-	tools   map[string]*writeTool
-	order   []string // tool names (writes and reads), document order
-	// writes are the write tools' names, document order: what validate
-	// checks and what a proposal can come from.
-	writes []string
-	// checker is the request check, built once here (Service.NewChecker).
-	checker mcpwriteimpl.RequestChecker
-	// waits counts the in-call confirmations waiting (quota.go).
-	waits waits
-	// answers is the service's answer shape (answer_shape.go), made once.
-	answers *answerShape
-}
-
-// writeTool joins a tool's document entry with its generated code.
-type writeTool struct {
-	bind *mcpwriteimpl.Tool
-	doc  *schemadoc.Tool
-	// noTxClaim: the handler answered a keyed write without recording it
-	// in its transaction, so it does not claim keys there
-	// (IdempotencyOptions.ClaimInHandler); the runtime claims them.
-	noTxClaim atomic.Bool
-	// optionalDescription: the input schema has an optional "description"
-	// property, whose absence earns a MISSING_DESCRIPTION warning.
-	optionalDescription bool
-	// nested indexes the input's nested properties by name (nestedPaths).
-	nested map[string][]string
-	// hash is the tool's schema hash (MetaSchemaHash).
-	hash string
-	// read: a read tool (kind READ), which changes nothing and is never
-	// keyed, confirmed or proposed.
-	read bool
-	// names are the control arguments in the service's field naming.
-	names controlNames
-}
-
-// schemaHash is "sha256:" and the first 8 bytes, in hex, of the tool's
-// document entry.
-func schemaHash(d *schemadoc.Tool) string {
-	b, err := json.Marshal(d)
-	if err != nil {
-		return ""
-	}
-	sum := sha256.Sum256(b)
-	return "sha256:" + hex.EncodeToString(sum[:8])
-}
 
 // ToolAdder is where Register adds tools: a go-sdk *mcp.Server, or an
 // adapter that serves the same tools and handlers on another MCP library
@@ -151,7 +76,7 @@ func newRegistry(svc *mcpwriteimpl.Service, opts []Option) (*registry, error) {
 	if sd == nil {
 		return nil, fmt.Errorf("runtime: service %s: not in the schema document of %q", svc.Name, doc.Source)
 	}
-	r := &registry{cfg: newConfig(opts), svc: sd, version: sd.SchemaVersion, enums: svc.Enums, tools: map[string]*writeTool{}}
+	r := &registry{cfg: newConfig(opts), svc: sd, version: sd.SchemaVersion, enums: svc.Enums, tools: map[string]*boundTool{}}
 	shape := shapeOf(sd)
 	r.answers = &shape
 	if r.version == "" {
@@ -221,7 +146,7 @@ func (r *registry) bind(svc *mcpwriteimpl.Service) error {
 		if read && d.Confirmation != "" && Confirmation(d.Confirmation) != ConfirmDirect {
 			return fmt.Errorf("tool %q is a read (kind READ) but asks for %s confirmation; a read is never confirmed", d.Name, d.Confirmation)
 		}
-		r.tools[d.Name] = &writeTool{bind: b, doc: d, optionalDescription: opt, nested: nestedPaths(d.InputSchema), hash: schemaHash(d), read: read, names: controlNamesFor(r.jsonNames())}
+		r.tools[d.Name] = &boundTool{bind: b, doc: d, optionalDescription: opt, nested: nestedPaths(d.InputSchema), hash: schemaHash(d), read: read, names: controlNamesFor(r.jsonNames())}
 		r.order = append(r.order, d.Name)
 		if !read {
 			r.writes = append(r.writes, d.Name)
@@ -270,12 +195,6 @@ func inspectInput(raw json.RawMessage) (optionalDescription bool, err error) {
 	return true, nil
 }
 
-// toolSpec is one tool ready for AddTool.
-type toolSpec struct {
-	tool    *mcp.Tool
-	handler mcp.ToolHandler
-}
-
 // toolSpecs builds every tool of the service, checking names are unique.
 func (r *registry) toolSpecs() ([]toolSpec, error) {
 	var specs []toolSpec
@@ -318,18 +237,6 @@ func (r *registry) toolSpecs() ([]toolSpec, error) {
 	return specs, nil
 }
 
-// annotations spells out all four hints: the protocol defaults (destructive
-// and open world when absent) are the opposite of what most writes are.
-func annotations(title string, h schemadoc.Hints) *mcp.ToolAnnotations {
-	return &mcp.ToolAnnotations{
-		Title:           title,
-		ReadOnlyHint:    h.ReadOnly,
-		DestructiveHint: &h.Destructive,
-		IdempotentHint:  h.Idempotent,
-		OpenWorldHint:   &h.OpenWorld,
-	}
-}
-
 // guard turns a handler panic into an INTERNAL result with a trace_id: one
 // bad request must not take the session down or leak a stack trace.
 func (r *registry) guard(tool string, h mcp.ToolHandler) mcp.ToolHandler {
@@ -342,19 +249,6 @@ func (r *registry) guard(tool string, h mcp.ToolHandler) mcp.ToolHandler {
 		}()
 		return h(ctx, req)
 	}
-}
-
-// lockedReader serialises a caller-supplied random source, which the
-// concurrent handlers share.
-type lockedReader struct {
-	mu sync.Mutex
-	r  io.Reader
-}
-
-func (l *lockedReader) Read(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.r.Read(p)
 }
 
 // identityTools lists the tools that take the tenant or the principal from

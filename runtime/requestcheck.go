@@ -22,7 +22,7 @@ func WithoutRequestCheck() PreparerOption {
 // A violation on a field the agent supplies is the agent's to fix, with the
 // agent-facing path; one on a field the server fills (derived, generated,
 // hidden) is a server bug, answered INTERNAL.
-func (r *registry) requestCheck(ctx context.Context, wt *writeTool, body *mcpwriteimpl.Object, m proto.Message) (Errors, errClass) {
+func (r *registry) requestCheck(ctx context.Context, wt *boundTool, body *mcpwriteimpl.Object, m proto.Message) (Errors, errClass) {
 	if r.checker == nil || m == nil {
 		return nil, classBusiness
 	}

@@ -3,13 +3,10 @@ package runtime
 import (
 	"bytes"
 	"encoding/base64"
-	"errors"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"time"
 	"unicode/utf8"
 
 	"google.golang.org/protobuf/proto"
@@ -37,142 +34,7 @@ import (
 // non-finite number). Left to protojson for the sub-tree only: Any and
 // FieldMask values, rendered by protojson and compacted.
 
-// errEncodeFallback: the response is rendered by the protojson path.
-var errEncodeFallback = errors.New("response left to protojson")
-
-// maxEncodeDepth bounds the nesting the encoder writes, well below the
-// depth the protojson path's own parse accepts, so a deeper response takes
-// that path and gets its answer.
-const maxEncodeDepth = 48
-
-// ownJSON is compact, valid JSON this process wrote itself: the envelope
-// copies it as it is.
-type ownJSON []byte
-
-// MarshalJSON returns j.
-func (j ownJSON) MarshalJSON() ([]byte, error) { return j, nil }
-
-// wkKind is how protojson renders a message.
-type wkKind uint8
-
-const (
-	wkNone wkKind = iota
-	wkTimestamp
-	wkDuration
-	wkWrapper
-	wkStruct
-	wkListValue
-	wkValue
-	wkDelegate // Any, FieldMask: rendered by protojson
-)
-
-// lookup is what the alias pass finds for a member's key: the field that
-// wrote it, no field (nothing below is aliased), or another field (the
-// encoder cannot follow; the response takes the protojson path).
-type lookup uint8
-
-const (
-	lookupSame lookup = iota
-	lookupNone
-	lookupOther
-)
-
-// fieldPlan is one field of a message, with its member key written out for
-// both namings (index 0 proto names, 1 JSON names).
-type fieldPlan struct {
-	fd     protoreflect.FieldDescriptor
-	name   [2]string
-	key    [2][]byte // quoted key and colon
-	lookup [2]lookup
-}
-
-// msgPlan is how a message type is written; made once per type.
-type msgPlan struct {
-	wk          wkKind
-	unsupported bool // may hold extensions
-	noAlias     bool // google.protobuf.*: the alias pass skips it
-	fields      []fieldPlan
-}
-
-var msgPlans sync.Map // protoreflect.FullName -> *msgPlan
-
-// planFor returns the plan of md.
-func planFor(md protoreflect.MessageDescriptor) *msgPlan {
-	if p, ok := msgPlans.Load(md.FullName()); ok {
-		if p := p.(*msgPlan); p != nil {
-			return p
-		}
-	}
-	p := newMsgPlan(md)
-	msgPlans.Store(md.FullName(), p)
-	return p
-}
-
-func newMsgPlan(md protoreflect.MessageDescriptor) *msgPlan {
-	p := &msgPlan{wk: wellKnownKind(md.FullName()), noAlias: wellKnownJSON(md.FullName())}
-	if md.ExtensionRanges().Len() > 0 {
-		p.unsupported = true
-	}
-	fields := md.Fields()
-	p.fields = make([]fieldPlan, fields.Len())
-	for i := range fields.Len() {
-		fd := fields.Get(i)
-		f := &p.fields[i]
-		f.fd = fd
-		f.name = [2]string{fd.TextName(), fd.JSONName()}
-		for n, name := range f.name {
-			f.key[n] = append(idempotency.AppendCanonicalString(nil, name), ':')
-			got := fields.ByName(protoreflect.Name(name))
-			if got == nil {
-				got = fields.ByJSONName(name)
-			}
-			switch {
-			case got == nil:
-				f.lookup[n] = lookupNone
-			case got == fd:
-				f.lookup[n] = lookupSame
-			default:
-				f.lookup[n] = lookupOther
-			}
-		}
-	}
-	return p
-}
-
-// wellKnownKind is how protojson renders the message named n.
-func wellKnownKind(n protoreflect.FullName) wkKind {
-	if n.Parent() != "google.protobuf" {
-		return wkNone
-	}
-	switch n.Name() {
-	case "Timestamp":
-		return wkTimestamp
-	case "Duration":
-		return wkDuration
-	case "BoolValue", "Int32Value", "Int64Value", "UInt32Value", "UInt64Value",
-		"FloatValue", "DoubleValue", "StringValue", "BytesValue":
-		return wkWrapper
-	case "Struct":
-		return wkStruct
-	case "ListValue":
-		return wkListValue
-	case "Value":
-		return wkValue
-	case "Any", "FieldMask":
-		return wkDelegate
-	}
-	return wkNone
-}
-
-// respEncoder writes one response.
-type respEncoder struct {
-	buf    []byte
-	enums  map[string]*mcpwriteimpl.EnumTable
-	naming int // 0 proto names, 1 JSON names
-	// shape says which unset fields are written at their zero value.
-	shape answerShape
-	depth int
-}
+// protoreflect.FullName -> *msgPlan
 
 // encodeResponseFields is responseFieldsProtojson in one pass: the
 // response's populated fields as envelope members, each value written
@@ -484,66 +346,6 @@ func (e *respEncoder) str(s string) error {
 	return nil
 }
 
-// timestamp writes RFC 3339 in UTC with 0, 3, 6 or 9 fractional digits.
-func (e *respEncoder) timestamp(m protoreflect.Message) error {
-	fds := m.Descriptor().Fields()
-	secs, nanos := m.Get(fds.ByNumber(1)).Int(), m.Get(fds.ByNumber(2)).Int()
-	// 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z, as protojson accepts.
-	if secs < -62135596800 || secs > 253402300799 || nanos < 0 || nanos >= 1e9 {
-		return errEncodeFallback
-	}
-	t := time.Unix(secs, nanos).UTC()
-	e.buf = append(e.buf, '"')
-	e.buf = t.AppendFormat(e.buf, "2006-01-02T15:04:05")
-	e.buf = appendFraction(e.buf, nanos)
-	e.buf = append(e.buf, 'Z', '"')
-	return nil
-}
-
-// duration writes seconds with 0, 3, 6 or 9 fractional digits and "s".
-func (e *respEncoder) duration(m protoreflect.Message) error {
-	fds := m.Descriptor().Fields()
-	secs, nanos := m.Get(fds.ByNumber(1)).Int(), m.Get(fds.ByNumber(2)).Int()
-	const maxSecs = 315576000000
-	if secs < -maxSecs || secs > maxSecs || nanos <= -1e9 || nanos >= 1e9 ||
-		(secs > 0 && nanos < 0) || (secs < 0 && nanos > 0) {
-		return errEncodeFallback
-	}
-	e.buf = append(e.buf, '"')
-	if secs < 0 || nanos < 0 {
-		e.buf = append(e.buf, '-')
-		secs, nanos = -secs, -nanos
-	}
-	e.buf = strconv.AppendInt(e.buf, secs, 10)
-	e.buf = appendFraction(e.buf, nanos)
-	e.buf = append(e.buf, 's', '"')
-	return nil
-}
-
-// appendFraction writes ".ddd", ".dddddd" or ".ddddddddd" for nanos in
-// [0, 1e9), the shortest without loss, or nothing for 0.
-func appendFraction(b []byte, nanos int64) []byte {
-	if nanos == 0 {
-		return b
-	}
-	digits := 9
-	switch {
-	case nanos%1e6 == 0:
-		nanos /= 1e6
-		digits = 3
-	case nanos%1e3 == 0:
-		nanos /= 1e3
-		digits = 6
-	}
-	b = append(b, '.')
-	var d [9]byte
-	for i := digits - 1; i >= 0; i-- {
-		d[i] = byte('0' + nanos%10)
-		nanos /= 10
-	}
-	return append(b, d[:digits]...)
-}
-
 // knownValue writes a google.protobuf.Value as its kind.
 func (e *respEncoder) knownValue(m protoreflect.Message) error {
 	md := m.Descriptor()
@@ -578,53 +380,4 @@ func (e *respEncoder) delegate(m protoreflect.Message) error {
 	writeValue(w, v)
 	e.buf = w.Bytes()
 	return nil
-}
-
-// valueDepth is the nesting of objects and arrays in v.
-func valueDepth(v *mcpwriteimpl.Value) int {
-	d := 0
-	switch v.Kind {
-	case mcpwriteimpl.KindArray:
-		for _, x := range v.Arr {
-			d = max(d, valueDepth(x))
-		}
-		return d + 1
-	case mcpwriteimpl.KindObject:
-		for _, x := range v.Obj.Vals {
-			d = max(d, valueDepth(x))
-		}
-		return d + 1
-	}
-	return 0
-}
-
-// appendProtoFloat writes f as protojson does: NaN and the infinities as
-// strings, otherwise the shortest form that reads back as f at bitSize,
-// with an exponent outside [1e-6, 1e21) and at least two exponent digits.
-func appendProtoFloat(b []byte, f float64, bitSize int) []byte {
-	switch {
-	case math.IsNaN(f):
-		return append(b, `"NaN"`...)
-	case math.IsInf(f, 1):
-		return append(b, `"Infinity"`...)
-	case math.IsInf(f, -1):
-		return append(b, `"-Infinity"`...)
-	}
-	format := byte('f')
-	if a := math.Abs(f); a != 0 {
-		if bitSize == 64 && (a < 1e-6 || a >= 1e21) || bitSize == 32 && (float32(a) < 1e-6 || float32(a) >= 1e21) {
-			format = 'e'
-		}
-	}
-	start := len(b)
-	b = strconv.AppendFloat(b, f, format, -1, bitSize)
-	if format == 'e' {
-		// strconv writes e-07; JSON as protojson writes it is e-7.
-		n := len(b)
-		if n-start >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
-	}
-	return b
 }

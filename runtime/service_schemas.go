@@ -319,3 +319,10 @@ func proposalResultSchema() jsonSchema {
 func discardResultSchema() jsonSchema {
 	return objectSchema(props{{"success", typeBoolean}, {"proposal_id", typeString}, {"discarded", typeBoolean}}, "success", "proposal_id", "discarded")
 }
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -104,107 +104,9 @@ func (r *registry) serviceToolSpecs() []toolSpec {
 	return specs
 }
 
-// argSpec is one argument of a service tool.
-type argSpec struct {
-	name string
-	// alias is another accepted spelling of name ("" for none); both at
-	// once is an error.
-	alias    string
-	kind     mcpwriteimpl.Kind
-	required bool
-	// text: the argument may also be a string holding JSON text of kind
-	// (what the schema asks for, so strict clients can send free-form values).
-	text bool
-}
-
-// readArgs parses a service tool's arguments strictly, reporting every
-// unknown, mistyped and missing argument at once.
-func (r *registry) readArgs(raw []byte, specs ...argSpec) (map[string]*mcpwriteimpl.Value, Errors) {
-	obj, es := r.parseArgs(raw)
-	if len(es) > 0 {
-		return nil, es
-	}
-	names := make([]string, len(specs))
-	for i, s := range specs {
-		names[i] = s.name
-	}
-	vals := map[string]*mcpwriteimpl.Value{}
-	for i, k := range obj.Keys {
-		v := obj.Vals[i]
-		var spec *argSpec
-		for j := range specs {
-			if specs[j].name == k || specs[j].alias != "" && specs[j].alias == k {
-				spec = &specs[j]
-			}
-		}
-		if spec != nil && spec.alias != "" {
-			if _, dup := vals[spec.name]; dup || hasError(es, spec.name) {
-				es = append(es, bothSpellings(spec.name))
-				continue
-			}
-			k = spec.name
-		}
-		switch {
-		case spec == nil:
-			es = append(es, &ErrorEntry{
-				Code: CodeUnknownField, Field: k, Message: fmt.Sprintf("unknown argument %q", k),
-				Suggestions: &Suggestions{DidYouMean: suggest.Closest(k, names, 3), ValidValues: names},
-			})
-		case v == nil || v.Kind == mcpwriteimpl.KindNull:
-		case spec.text && v.Kind == mcpwriteimpl.KindString && spec.kind != mcpwriteimpl.KindString:
-			parsed, pes := mcpwriteimpl.ParseValue([]byte(v.Str), r.cfg.limits)
-			switch {
-			case len(pes) > 0:
-				es = append(es, &ErrorEntry{
-					Code: mcpwriteimpl.CodeInvalidJSON, Field: k,
-					Message: fmt.Sprintf("%s must be JSON text of %s %s (%s)", k, article(mcpwriteimpl.JSONKind(spec.kind)), mcpwriteimpl.JSONKind(spec.kind), pes[0].Message),
-				})
-			case parsed.Kind != spec.kind:
-				es = append(es, &ErrorEntry{
-					Code: mcpwriteimpl.CodeInvalidType, Field: k,
-					Message: fmt.Sprintf("%s must be JSON text of %s %s, got %s %s", k, article(mcpwriteimpl.JSONKind(spec.kind)), mcpwriteimpl.JSONKind(spec.kind), article(mcpwriteimpl.JSONKind(parsed.Kind)), mcpwriteimpl.JSONKind(parsed.Kind)),
-					Details: map[string]any{"expected": mcpwriteimpl.JSONKind(spec.kind), "got": mcpwriteimpl.JSONKind(parsed.Kind)},
-				})
-			default:
-				vals[k] = parsed
-			}
-		case v.Kind != spec.kind:
-			es = append(es, &ErrorEntry{
-				Code: mcpwriteimpl.CodeInvalidType, Field: k,
-				Message: fmt.Sprintf("%s must be %s %s", k, article(mcpwriteimpl.JSONKind(spec.kind)), mcpwriteimpl.JSONKind(spec.kind)),
-				Details: map[string]any{"expected": mcpwriteimpl.JSONKind(spec.kind), "got": mcpwriteimpl.JSONKind(v.Kind)},
-			})
-		default:
-			vals[k] = v
-		}
-	}
-	for _, s := range specs {
-		if _, ok := vals[s.name]; !ok && s.required && !hasError(es, s.name) {
-			es = append(es, &ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: s.name, Message: s.name + " is required"})
-		}
-	}
-	return vals, es
-}
-
-func article(noun string) string {
-	if noun != "" && (noun[0] == 'a' || noun[0] == 'o') {
-		return "an"
-	}
-	return "a"
-}
-
-func hasError(es Errors, field string) bool {
-	for _, e := range es {
-		if e.Field == field {
-			return true
-		}
-	}
-	return false
-}
-
 // operation resolves the tool an operation argument names, one of names
 // (the write tools for validate, every tool for the schema tool).
-func (r *registry) operation(op string, names []string) (*writeTool, *ErrorEntry) {
+func (r *registry) operation(op string, names []string) (*boundTool, *ErrorEntry) {
 	if wt, ok := r.tools[op]; ok && contains(names, op) {
 		return wt, nil
 	} else if ok && wt.read {
@@ -251,19 +153,14 @@ func (r *registry) validateHandler(ctx context.Context, req *mcp.CallToolRequest
 	if e != nil {
 		return r.errorResult(ctx, name, nil, Errors{e}), nil
 	}
-	rc, hasRC := r.requestContext(ctx, req)
-	if hasRC {
-		ctx = WithRequestContext(ctx, rc)
-	}
+	ctx, rc, hasRC := r.caller(ctx, req)
 	payload := vals["payload"].Obj
 	if payload == nil {
 		payload = &mcpwriteimpl.Object{}
 	}
 	c := r.newCall(ctx, wt, rc, hasRC)
-	c.ctl, c.body = wt.splitControl(payload)
-	c.ctl.dryRun = true // what the write tool does with dry_run
 	var class errClass
-	c.m, es, class = c.prepare(nil)
+	c.m, es, class = c.prepareFrom(payload, true, nil) // what the write tool does with dry_run
 	if class == classInternal {
 		return c.fail(es), nil
 	}
@@ -401,13 +298,6 @@ func rawOrEmpty(b json.RawMessage) json.RawMessage {
 		return json.RawMessage("{}")
 	}
 	return b
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
 
 // discoveryGroups lists the groups of a discovery entry in first-seen order.

@@ -12,29 +12,6 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
-// EntityState is the state of the entity a write changes, as the user who
-// confirms the write is shown it. A proposal and a confirmation remember
-// it; applying after it changed is refused as PROPOSAL_STALE, so a user
-// never confirms one thing and gets another (an element renamed, refilled,
-// or deleted and re-created under the same id in between).
-type EntityState struct {
-	// Target names what the write changes ("element el-1").
-	Target string
-	// Digest changes whenever anything the user was shown changes: a
-	// version, or a hash of the fields shown.
-	Digest string
-	// Summary describes the state in one line ("OrderService
-	// (ApplicationComponent), 2 relationships"), shown when it changed.
-	Summary string
-	// Type and ID name the entity in proposals ("person", "per_1");
-	// optional.
-	Type, ID string
-	// Fields are the entity's current values of what the write may change,
-	// by agent-facing argument name ({"title": "Analyst"}); a proposal shows
-	// each one the request changes as a before/after diff. Optional.
-	Fields map[string]any
-}
-
 // entityState asks the domain for the state of what m changes; a business
 // error comes back as envelope entries, an internal one is logged.
 func (r *registry) entityState(ctx context.Context, tool string, m proto.Message) (EntityState, bool, Errors) {

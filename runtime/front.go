@@ -1,0 +1,340 @@
+package runtime
+
+// The front half of a call, shared by every entry point: the request
+// context, parsing the arguments, splitting the control arguments off and
+// preparing the request (decode, validate, enrich, request check).
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/suggest"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/protobuf/proto"
+)
+
+// requestContext establishes who is calling: the option hook when set, else
+// the context the embedding server attached.
+func (r *registry) requestContext(ctx context.Context, req *mcp.CallToolRequest) (RequestContext, bool) {
+	if r.cfg.observer != nil { // observe resolved it for this call already
+		if v, ok := ctx.Value(resolvedKey{}).(resolvedContext); ok {
+			return v.rc, v.ok
+		}
+	}
+	var rc RequestContext
+	var ok bool
+	if r.cfg.rcFunc != nil {
+		rc, ok = r.cfg.rcFunc(ctx, req)
+	} else {
+		rc, ok = RequestContextFrom(ctx)
+	}
+	r.cleanTraceIDs(ctx, &rc)
+	return rc, ok
+}
+
+// cleanTraceIDs replaces invalid correlation, causation and trace ids (from
+// _meta, headers or the embedding server) before they reach answers, logs
+// or outgoing headers, and logs each replacement without the refused value.
+func (r *registry) cleanTraceIDs(ctx context.Context, rc *RequestContext) {
+	for _, x := range mcpwriteimpl.CleanTraceIDs((*mcpwriteimpl.RequestMetadata)(rc)) {
+		r.cfg.logger.WarnContext(ctx, "mcpwrite: invalid "+x.Field+" replaced by a server id",
+			"field", x.Field, "reason", x.Reason, "replacement", x.Replacement, "allowed", mcpwriteimpl.TraceIDCharset)
+	}
+}
+
+// arguments returns the raw arguments of a call; absent means {}.
+func arguments(req *mcp.CallToolRequest) []byte {
+	if req == nil || req.Params == nil {
+		return nil
+	}
+	return req.Params.Arguments
+}
+
+// parseArgs parses tool arguments strictly; empty and null mean {}.
+func (r *registry) parseArgs(raw []byte) (*mcpwriteimpl.Object, Errors) {
+	return r.parseArgsInto(raw, nil)
+}
+
+// parseArgsInto is parseArgs with the tree carved from s (nil: allocated);
+// the tree is valid until s is released.
+func (r *registry) parseArgsInto(raw []byte, s *mcpwriteimpl.Scratch) (*mcpwriteimpl.Object, Errors) {
+	if len(raw) == 0 || raw[0] != '{' { // arguments are almost always an object
+		if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
+			return &mcpwriteimpl.Object{}, nil
+		}
+	}
+	obj, es := mcpwriteimpl.ParseObjectInto(raw, r.cfg.limits, s)
+	if len(es) > 0 {
+		return nil, es
+	}
+	if obj == nil {
+		return &mcpwriteimpl.Object{}, nil
+	}
+	return obj, nil
+}
+
+// splitControl removes the control arguments (the idempotency key and
+// dry_run under either spelling of names, and, when the tool takes one, the
+// agent's summary argument summaryArg) from the arguments (they steer the
+// pipeline, not the request) and checks them.
+func splitControl(obj *mcpwriteimpl.Object, summaryArg string, names controlNames) (control, *mcpwriteimpl.Object) {
+	var c control
+	hasControl := false
+	for _, k := range obj.Keys {
+		hasControl = hasControl || isWriteControl(k) || summaryArg != "" && k == summaryArg
+	}
+	if !hasControl {
+		return c, obj // the common call: nothing to split, nothing to copy
+	}
+	body := &mcpwriteimpl.Object{Keys: make([]string, 0, len(obj.Keys)), Vals: make([]*mcpwriteimpl.Value, 0, len(obj.Keys))}
+	var seen []string
+	for i, k := range obj.Keys {
+		v := obj.Vals[i]
+		name := names.canonical(k)
+		if name != "" {
+			if slices.Contains(seen, name) {
+				c.errs = append(c.errs, bothSpellings(name))
+				continue
+			}
+			seen = append(seen, name)
+		}
+		switch {
+		case name == names.clientRequestID:
+			c.key, c.errs = clientRequestID(k, v, c.errs)
+		case name == names.dryRun:
+			switch {
+			case v == nil || v.Kind == mcpwriteimpl.KindNull:
+			case v.Kind != mcpwriteimpl.KindBool:
+				c.errs = append(c.errs, &ErrorEntry{
+					Code: mcpwriteimpl.CodeInvalidType, Field: k, Message: k + " must be a boolean",
+					Details: map[string]any{"expected": "boolean", "got": mcpwriteimpl.JSONKind(v.Kind)},
+				})
+			default:
+				c.dryRun = v.Bool
+			}
+		case summaryArg != "" && k == summaryArg:
+			c.summary, c.errs = agentSummary(k, v, c.errs)
+		default:
+			body.Keys = append(body.Keys, k)
+			body.Vals = append(body.Vals, v)
+		}
+	}
+	return c, body
+}
+
+// clientRequestID checks the idempotency key sent as k: a string of the
+// key rule; null is as if not sent.
+func clientRequestID(k string, v *mcpwriteimpl.Value, errs Errors) (string, Errors) {
+	switch {
+	case v == nil || v.Kind == mcpwriteimpl.KindNull:
+	case v.Kind != mcpwriteimpl.KindString:
+		errs = append(errs, &ErrorEntry{
+			Code: mcpwriteimpl.CodeInvalidType, Field: k,
+			Message: k + " must be a string",
+			Details: map[string]any{"expected": "string", "got": mcpwriteimpl.JSONKind(v.Kind)},
+		})
+	default:
+		if err := idempotency.ValidateKey(v.Str); err != nil {
+			return "", append(errs, &ErrorEntry{
+				Code: mcpwriteimpl.CodeInvalidIdempotencyKey, Field: k, Message: err.Error(),
+				Suggestions: &Suggestions{Hint: "Use 1-255 characters of A-Z, a-z, 0-9, '_' and '-', e.g. create_element-7f3a9c."},
+			})
+		}
+		return v.Str, errs
+	}
+	return "", errs
+}
+
+// agentSummary checks the agent's summary of a change: a string of 1 to
+// schemadoc.AgentSummaryMaxLength characters; null is as if not sent.
+func agentSummary(k string, v *mcpwriteimpl.Value, errs Errors) (string, Errors) {
+	switch {
+	case v == nil || v.Kind == mcpwriteimpl.KindNull:
+		return "", errs
+	case v.Kind != mcpwriteimpl.KindString:
+		return "", append(errs, &ErrorEntry{
+			Code: mcpwriteimpl.CodeInvalidType, Field: k, Message: "expected string, got " + mcpwriteimpl.JSONKind(v.Kind),
+			Details: map[string]any{"expected": "string", "got": mcpwriteimpl.JSONKind(v.Kind)},
+		})
+	}
+	s := strings.TrimSpace(v.Str)
+	if n := utf8.RuneCountInString(s); n == 0 || n > schemadoc.AgentSummaryMaxLength {
+		return "", append(errs, &ErrorEntry{
+			Code: mcpwriteimpl.CodeConstraintViolation, Field: k,
+			Message:     fmt.Sprintf("must be 1 to %d characters, got %d", schemadoc.AgentSummaryMaxLength, n),
+			Suggestions: &Suggestions{Hint: "Describe the change in one short line, or leave summary out."},
+		})
+	}
+	return s, errs
+}
+
+// prepare runs decode -> validate -> enrich -> request check on c.body and
+// returns the complete request (with the Decoder and the Call taken from s,
+// which must not be released before the request is complete; nil:
+// allocated). Enrichment sees c.ctl's client_request_id and dry_run. A
+// failure returns the entries and their class.
+func (c *call) prepare(s *mcpwriteimpl.Scratch) (proto.Message, Errors, errClass) {
+	r, wt, ctx := c.r, c.wt, c.ctx
+	m := wt.bind.NewRequest()
+	var d *mcpwriteimpl.Decoder
+	var gc *mcpwriteimpl.Call
+	if s != nil {
+		d, gc = s.Decoder(), s.Call()
+	} else {
+		d, gc = mcpwriteimpl.NewDecoder(r.cfg.limits), new(mcpwriteimpl.Call)
+	}
+	d.SetLimits(r.cfg.limits)
+	vocabs := r.newCallVocabularies(ctx, c.rc)
+	d.Vocabularies = vocabs.lookup()
+	wt.bind.Decode(d, c.body, m)
+	if vocabs != nil && vocabs.failure != nil {
+		err := vocabs.failure
+		es, class := r.classify(ctx, wt.doc.Name, err)
+		return m, es, class
+	}
+	if es := d.Errors(); len(es) > 0 {
+		wt.hint(es)
+		r.hintGroups(es)
+		return m, r.earlyRequestCheck(wt, c.body, m, es), classBusiness
+	}
+	*gc = mcpwriteimpl.Call{
+		Ctx: ctx, Tool: wt.doc.Name, RC: mcpwriteimpl.RequestMetadata(c.rc), HasRC: c.hasRC,
+		ClientRequestID: c.ctl.key, DryRun: c.ctl.dryRun,
+		Clock: r.cfg.clock, Rand: r.cfg.rand, IDSecret: r.cfg.idSecret,
+	}
+	if s != nil {
+		s.LendRandom()
+	}
+	if err := wt.bind.Enrich(gc, m); err != nil {
+		es, class := r.classify(ctx, wt.doc.Name, err)
+		return m, es, class
+	}
+	if es, class := r.requestCheck(ctx, wt, c.body, m); len(es) > 0 {
+		wt.hint(es)
+		return m, es, class
+	}
+	return m, nil, classBusiness
+}
+
+// readArgs parses a service tool's arguments strictly, reporting every
+// unknown, mistyped and missing argument at once.
+func (r *registry) readArgs(raw []byte, specs ...argSpec) (map[string]*mcpwriteimpl.Value, Errors) {
+	obj, es := r.parseArgs(raw)
+	if len(es) > 0 {
+		return nil, es
+	}
+	names := make([]string, len(specs))
+	for i, s := range specs {
+		names[i] = s.name
+	}
+	vals := map[string]*mcpwriteimpl.Value{}
+	for i, k := range obj.Keys {
+		v := obj.Vals[i]
+		var spec *argSpec
+		for j := range specs {
+			if specs[j].name == k || specs[j].alias != "" && specs[j].alias == k {
+				spec = &specs[j]
+			}
+		}
+		if spec != nil && spec.alias != "" {
+			if _, dup := vals[spec.name]; dup || hasError(es, spec.name) {
+				es = append(es, bothSpellings(spec.name))
+				continue
+			}
+			k = spec.name
+		}
+		switch {
+		case spec == nil:
+			es = append(es, &ErrorEntry{
+				Code: CodeUnknownField, Field: k, Message: fmt.Sprintf("unknown argument %q", k),
+				Suggestions: &Suggestions{DidYouMean: suggest.Closest(k, names, 3), ValidValues: names},
+			})
+		case v == nil || v.Kind == mcpwriteimpl.KindNull:
+		case spec.text && v.Kind == mcpwriteimpl.KindString && spec.kind != mcpwriteimpl.KindString:
+			parsed, pes := mcpwriteimpl.ParseValue([]byte(v.Str), r.cfg.limits)
+			switch {
+			case len(pes) > 0:
+				es = append(es, &ErrorEntry{
+					Code: mcpwriteimpl.CodeInvalidJSON, Field: k,
+					Message: fmt.Sprintf("%s must be JSON text of %s %s (%s)", k, article(mcpwriteimpl.JSONKind(spec.kind)), mcpwriteimpl.JSONKind(spec.kind), pes[0].Message),
+				})
+			case parsed.Kind != spec.kind:
+				es = append(es, &ErrorEntry{
+					Code: mcpwriteimpl.CodeInvalidType, Field: k,
+					Message: fmt.Sprintf("%s must be JSON text of %s %s, got %s %s", k, article(mcpwriteimpl.JSONKind(spec.kind)), mcpwriteimpl.JSONKind(spec.kind), article(mcpwriteimpl.JSONKind(parsed.Kind)), mcpwriteimpl.JSONKind(parsed.Kind)),
+					Details: map[string]any{"expected": mcpwriteimpl.JSONKind(spec.kind), "got": mcpwriteimpl.JSONKind(parsed.Kind)},
+				})
+			default:
+				vals[k] = parsed
+			}
+		case v.Kind != spec.kind:
+			es = append(es, &ErrorEntry{
+				Code: mcpwriteimpl.CodeInvalidType, Field: k,
+				Message: fmt.Sprintf("%s must be %s %s", k, article(mcpwriteimpl.JSONKind(spec.kind)), mcpwriteimpl.JSONKind(spec.kind)),
+				Details: map[string]any{"expected": mcpwriteimpl.JSONKind(spec.kind), "got": mcpwriteimpl.JSONKind(v.Kind)},
+			})
+		default:
+			vals[k] = v
+		}
+	}
+	for _, s := range specs {
+		if _, ok := vals[s.name]; !ok && s.required && !hasError(es, s.name) {
+			es = append(es, &ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: s.name, Message: s.name + " is required"})
+		}
+	}
+	return vals, es
+}
+
+// begin is the front half's first steps for a tool call: who calls (the
+// request context, carried by the call's context from here on), then the
+// arguments, parsed strictly into s, with the control arguments taken out.
+// A result is the answer instead.
+func (c *call) begin(s *mcpwriteimpl.Scratch) *mcp.CallToolResult {
+	c.ctx, c.rc, c.hasRC = c.r.caller(c.ctx, c.req)
+	c.raw = arguments(c.req)
+	obj, es := c.r.parseArgsInto(c.raw, s)
+	if len(es) > 0 {
+		return c.fail(es)
+	}
+	c.args = obj
+	c.ctl, c.body = c.wt.splitControl(obj)
+	return nil
+}
+
+// splitControl is the package splitControl for a write; a read has no
+// control arguments, so its client_request_id or dry_run stays in the body
+// and is refused as an unknown field.
+func (wt *boundTool) splitControl(obj *mcpwriteimpl.Object) (control, *mcpwriteimpl.Object) {
+	if wt.read {
+		return control{}, obj
+	}
+	return splitControl(obj, wt.doc.AgentSummary, wt.names)
+}
+
+// caller resolves who calls (requestContext) and returns ctx carrying the
+// request context when one was found: the first step of the front half of
+// every MCP entry point.
+func (r *registry) caller(ctx context.Context, req *mcp.CallToolRequest) (context.Context, RequestContext, bool) {
+	rc, hasRC := r.requestContext(ctx, req)
+	if hasRC {
+		ctx = WithRequestContext(ctx, rc)
+	}
+	return ctx, rc, hasRC
+}
+
+// prepareFrom is the front half on arguments already parsed: the control
+// arguments split from obj, with dry_run as the path sets it, then
+// validate, enrich and the request check (call.prepare). The control
+// arguments' own errors stay in c.ctl.errs for the path to answer or not.
+func (c *call) prepareFrom(obj *mcpwriteimpl.Object, dryRun bool, s *mcpwriteimpl.Scratch) (proto.Message, Errors, errClass) {
+	c.ctl, c.body = c.wt.splitControl(obj)
+	c.ctl.dryRun = dryRun
+	return c.prepare(s)
+}

@@ -1,0 +1,152 @@
+package runtime
+
+// Bottom layer: the types a registered service is made of (registry,
+// boundTool, toolSpec and the small value types their fields hold), with no
+// behaviour of their own beyond schemaHash.
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// Meta keys every write tool carries in its tools/list _meta, so clients and
+// gateways can apply their own governance without parsing descriptions.
+const (
+	metaClassification = "mcpwrite/classification"
+	metaConfirmation   = "mcpwrite/confirmation"
+	metaKind           = "mcpwrite/kind"
+	// MetaSchemaHash identifies a write tool's whole surface (schemas,
+	// fills, confirmation): it changes exactly when the tool changes, so an
+	// agent or a host can cache what getWriteSchema answered by it.
+	metaSchemaHash = "mcpwrite/schema_hash"
+	// MetaSchemaVersion identifies the whole service's schema document
+	// (schemadoc.Service.SchemaVersion, written by the generator): every
+	// tool of the service carries the same value, get_write_schema answers
+	// it, and it changes exactly when the generated document does.
+	metaSchemaVersion = "mcpwrite/schema_version"
+)
+
+// registry is one registered service: its document, bindings and options.
+type registry struct {
+	cfg *config
+	svc *schemadoc.Service
+	// version is the service's schema version (MetaSchemaVersion).
+	version string
+	enums   map[string]*mcpwriteimpl.EnumTable // alias tables for rendering responses
+	tools   map[string]*boundTool
+	order   []string // tool names (writes and reads), document order
+	// writes are the write tools' names, document order: what validate
+	// checks and what a proposal can come from.
+	writes []string
+	// checker is the request check, built once here (Service.NewChecker).
+	checker mcpwriteimpl.RequestChecker
+	// waits counts the in-call confirmations waiting (quota.go).
+	waits waits
+	// answers is the service's answer shape (answer_shape.go), made once.
+	answers *answerShape
+}
+
+// boundTool joins a tool's document entry with its generated code: a
+// write tool, or a read tool (read set).
+type boundTool struct {
+	bind *mcpwriteimpl.Tool
+	doc  *schemadoc.Tool
+	// noTxClaim: the handler answered a keyed write without recording it
+	// in its transaction, so it does not claim keys there
+	// (IdempotencyOptions.ClaimInHandler); the runtime claims them.
+	noTxClaim atomic.Bool
+	// optionalDescription: the input schema has an optional "description"
+	// property, whose absence earns a MISSING_DESCRIPTION warning.
+	optionalDescription bool
+	// nested indexes the input's nested properties by name (nestedPaths).
+	nested map[string][]string
+	// hash is the tool's schema hash (MetaSchemaHash).
+	hash string
+	// read: a read tool (kind READ), which changes nothing and is never
+	// keyed, confirmed or proposed.
+	read bool
+	// names are the control arguments in the service's field naming.
+	names controlNames
+}
+
+// schemaHash is "sha256:" and the first 8 bytes, in hex, of the tool's
+// document entry.
+func schemaHash(d *schemadoc.Tool) string {
+	b, err := json.Marshal(d)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:8])
+}
+
+// toolSpec is one tool ready for AddTool.
+type toolSpec struct {
+	tool    *mcp.Tool
+	handler mcp.ToolHandler
+}
+
+// waits counts the in-call confirmations waiting, by tenant and principal.
+type waits struct {
+	mu       sync.Mutex
+	byTenant map[string]int
+	byOwner  map[[2]string]int
+}
+
+// answerShape is how a service writes its answers: with protojson field
+// names (jsonNames, field_naming: JSON_NAME) or proto names, and which
+// fields without presence are written at their zero value: all of them
+// (zeroValues, emit_zero_values), the listed ones (zeroFields,
+// emit_zero_value), or none, as protojson does by default.
+type answerShape struct {
+	jsonNames  bool
+	zeroValues bool
+	zeroFields map[protoreflect.FullName]bool
+}
+
+// controlNames are the names of the control arguments (the idempotency key,
+// the dry-run switch, a proposal's id) in the service's field naming:
+// client_request_id, dry_run and proposal_id for proto names,
+// clientRequestId, dryRun and proposalId under field_naming: JSON_NAME.
+// The other spelling of each is accepted as an alias, so callers written
+// for either keep working; both spellings in one call is an error. The
+// agent's summary argument ("summary") is one word in both namings.
+type controlNames struct {
+	clientRequestID, dryRun, proposalID string
+}
+
+// argSpec is one argument of a service tool.
+type argSpec struct {
+	name string
+	// alias is another accepted spelling of name ("" for none); both at
+	// once is an error.
+	alias    string
+	kind     mcpwriteimpl.Kind
+	required bool
+	// text: the argument may also be a string holding JSON text of kind
+	// (what the schema asks for, so strict clients can send free-form values).
+	text bool
+}
+
+// annotations spells out all four hints: the protocol defaults (destructive
+// and open world when absent) are the opposite of what most writes are.
+func annotations(title string, h schemadoc.Hints) *mcp.ToolAnnotations {
+	return &mcp.ToolAnnotations{
+		Title:           title,
+		ReadOnlyHint:    h.ReadOnly,
+		DestructiveHint: &h.Destructive,
+		IdempotentHint:  h.Idempotent,
+		OpenWorldHint:   &h.OpenWorld,
+	}
+}
+
+// kindRead is the document kind of a read tool (ToolRules kind READ).
+const kindRead = "READ"
