@@ -13,12 +13,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/emptypb"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
@@ -53,51 +53,6 @@ func readSchemaDoc(t *testing.T, path string) ([]byte, schemaDoc) {
 	return content, doc
 }
 
-// rawToolsList speaks JSON-RPC to s directly and returns the tools/list
-// result exactly as the server wrote it.
-func rawToolsList(t *testing.T, s *mcp.Server) []byte {
-	t.Helper()
-	ctx := context.Background()
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := s.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	conn, err := ct.Connect(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	send := func(id int64, method, params string) {
-		msg := &jsonrpc.Request{Method: method, Params: json.RawMessage(params)}
-		if id != 0 {
-			if msg.ID, err = jsonrpc.MakeID(float64(id)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := conn.Write(ctx, msg); err != nil {
-			t.Fatalf("%s: %v", method, err)
-		}
-	}
-	read := func(method string) []byte {
-		msg, err := conn.Read(ctx)
-		if err != nil {
-			t.Fatalf("%s: %v", method, err)
-		}
-		resp, ok := msg.(*jsonrpc.Response)
-		if !ok || resp.Error != nil {
-			t.Fatalf("%s: got %#v", method, msg)
-		}
-		return resp.Result
-	}
-	send(1, "initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}`)
-	read("initialize")
-	send(0, "notifications/initialized", `{}`)
-	send(2, "tools/list", `{}`)
-	return read("tools/list")
-}
-
 // serviceToolSchemas lists, tool by tool, the input and output schema bytes
 // of every tool tools/list sends that is not one of the document's own
 // (validate, schema, discovery, vocabulary, apply and discard tools).
@@ -110,7 +65,7 @@ func serviceToolSchemas(t *testing.T, s *mcp.Server, own map[string]bool) string
 			OutputSchema json.RawMessage `json:"outputSchema"`
 		} `json:"tools"`
 	}
-	if err := json.Unmarshal(rawToolsList(t, s), &list); err != nil {
+	if err := json.Unmarshal(mcptest.RawToolsList(t, s), &list); err != nil {
 		t.Fatal(err)
 	}
 	var b strings.Builder
@@ -223,7 +178,7 @@ func TestToolsListStatesEveryKeyOnce(t *testing.T) {
 		if err := exampleServers[name](s); err != nil {
 			t.Fatalf("%s: register: %v", name, err)
 		}
-		if dups := duplicateKeys(t, rawToolsList(t, s)); len(dups) > 0 {
+		if dups := duplicateKeys(t, mcptest.RawToolsList(t, s)); len(dups) > 0 {
 			t.Errorf("%s: tools/list states keys twice: %s", name, strings.Join(dups, "; "))
 		}
 	}

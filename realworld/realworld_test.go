@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/emptypb"
@@ -20,6 +19,7 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/gen"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/plugintest"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
@@ -269,49 +269,5 @@ func toolsListBytes(t *testing.T, name string, raw []byte) int {
 	if err := runtime.Register(s, &mcpwriteimpl.Service{Name: name, Doc: raw, Tools: binds}); err != nil {
 		t.Fatalf("register %s: %v", name, err)
 	}
-	return len(rawToolsList(t, s))
-}
-
-// rawToolsList speaks JSON-RPC to s and returns the tools/list result as
-// the server wrote it.
-func rawToolsList(t *testing.T, s *mcp.Server) []byte {
-	t.Helper()
-	ctx := context.Background()
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := s.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	conn, err := ct.Connect(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	call := func(id int64, method, params string) []byte {
-		msg := &jsonrpc.Request{Method: method, Params: json.RawMessage(params)}
-		if id != 0 {
-			if msg.ID, err = jsonrpc.MakeID(float64(id)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := conn.Write(ctx, msg); err != nil {
-			t.Fatalf("%s: %v", method, err)
-		}
-		if id == 0 {
-			return nil
-		}
-		in, err := conn.Read(ctx)
-		if err != nil {
-			t.Fatalf("%s: %v", method, err)
-		}
-		resp, ok := in.(*jsonrpc.Response)
-		if !ok || resp.Error != nil {
-			t.Fatalf("%s: got %#v", method, in)
-		}
-		return resp.Result
-	}
-	call(1, "initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}`)
-	call(0, "notifications/initialized", `{}`)
-	return call(2, "tools/list", `{}`)
+	return len(mcptest.RawToolsList(t, s))
 }
