@@ -12,7 +12,9 @@ import (
 func TestRawToolsListReturnsTheServersBytes(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "raw", Version: "1"}, nil)
 	s.AddTool(&mcp.Tool{Name: "ping", InputSchema: map[string]any{"type": "object"}},
-		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil })
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		})
 	got := string(mcptest.RawToolsList(t, s))
 	want := `{"ttlMs":0,"cacheScope":"public","tools":[{"inputSchema":{"type":"object"},"name":"ping"}]}`
 	if got != want {
