@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"strings"
+
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
@@ -10,7 +12,7 @@ import (
 
 // shapeOf is the answer shape of a service's document entry.
 func shapeOf(svc *schemadoc.Service) answerShape {
-	s := answerShape{jsonNames: svc.FieldNaming == "JSON_NAME", zeroValues: svc.ZeroValues}
+	s := answerShape{jsonNames: svc.FieldNaming == "JSON_NAME", zeroValues: svc.ZeroValues, lowerEnums: svc.EnumOutput == "LOWER_SNAKE"}
 	for _, n := range svc.ZeroValueFields {
 		if s.zeroFields == nil {
 			s.zeroFields = map[protoreflect.FullName]bool{}
@@ -30,6 +32,18 @@ func (r *registry) shape() answerShape {
 		r.answers = &s
 	}
 	return *r.answers
+}
+
+// classification is how answers spell c, a tool's canonical classification
+// (SAFE_CREATE, DESTRUCTIVE_DELETE): in lower case when the service spells
+// enum values in lower snake case, as the canonical name otherwise (the
+// classification is its own alias, upper snake and proto name). Decisions
+// read the canonical value; only what an answer writes is spelled.
+func (s answerShape) classification(c string) string {
+	if s.lowerEnums {
+		return strings.ToLower(c)
+	}
+	return c
 }
 
 // writesZero reports whether fd is written at its zero value when unset.

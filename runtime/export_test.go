@@ -84,3 +84,9 @@ func (o oracleObject) MarshalJSON() ([]byte, error) {
 	}
 	return append(b, '}'), nil
 }
+
+// ClassificationForTest is how answers of a service whose document has
+// enumOutput spell the canonical classification c.
+func ClassificationForTest(enumOutput, c string) string {
+	return shapeOf(&schemadoc.Service{EnumOutput: enumOutput}).classification(c)
+}

@@ -63,7 +63,7 @@ func (c *call) storeProposal() ([]byte, Errors) {
 		Tenant:         c.rc.TenantID,
 		Principal:      c.rc.PrincipalID,
 		Tool:           name,
-		Classification: wt.doc.Classification,
+		Classification: r.shape().classification(wt.doc.Classification),
 		Summary:        summarize(wt, c.body),
 		Request:        reqBin,
 		Arguments:      args,

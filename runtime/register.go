@@ -208,7 +208,7 @@ func (r *registry) toolSpecs() ([]toolSpec, error) {
 			InputSchema: d.InputSchema,
 			Annotations: annotations(d.Title, d.Hints),
 			Meta: mcp.Meta{
-				metaClassification: d.Classification,
+				metaClassification: r.shape().classification(d.Classification),
 				metaConfirmation:   string(defaultConfirmation(d)),
 				metaKind:           d.Kind,
 				metaSchemaHash:     wt.hash,

@@ -110,6 +110,10 @@ type answerShape struct {
 	jsonNames  bool
 	zeroValues bool
 	zeroFields map[protoreflect.FullName]bool
+	// lowerEnums: the service spells enum values in lower snake case
+	// (enum_output LOWER_SNAKE), so answers write a classification as
+	// safe_create.
+	lowerEnums bool
 }
 
 // controlNames are the names of the control arguments (the idempotency key,

@@ -242,7 +242,7 @@ func (r *registry) schemaHandler(ctx context.Context, req *mcp.CallToolRequest) 
 		{"schema_version", r.version},
 		{"description", d.Description},
 		{"kind", d.Kind},
-		{"classification", d.Classification},
+		{"classification", r.shape().classification(d.Classification)},
 		{"confirmation", string(defaultConfirmation(d))},
 		{"input_schema", d.InputSchema},
 		{"output_schema", rawOrEmpty(d.OutputSchema)},

@@ -83,7 +83,7 @@ func TestAddNoteToPersonIsProposedThenApplied(t *testing.T) {
 			"action": "create",
 			"tool": "add_note_to_person",
 			"entity": {"type": "note", "id": "`+note+`"},
-			"classification": "SAFE_CREATE",
+			"classification": "safe_create",
 			"summary": "Add note to person: person_id=\"{{ada}}\", body=\"Prefers email over calls\"",
 			"diff": [{"field": "body", "before": null, "after": "Prefers email over calls"}, {"field": "person_id", "before": null, "after": "{{ada}}"},
 				{"field": "subject_kind", "before": null, "after": "Person"}],

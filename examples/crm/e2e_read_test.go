@@ -157,7 +157,7 @@ func TestToolsListShowsEveryReadAsReadOnly(t *testing.T) {
 		if diff := cmp.Diff(want, tool.Annotations); diff != "" {
 			t.Errorf("%s annotations (-want +got):\n%s", name, diff)
 		}
-		if got := []any{tool.Meta["mcpwrite/kind"], tool.Meta["mcpwrite/classification"], tool.Meta["mcpwrite/confirmation"]}; !cmp.Equal(got, []any{"READ", "READ_ONLY", "DIRECT"}) {
+		if got := []any{tool.Meta["mcpwrite/kind"], tool.Meta["mcpwrite/classification"], tool.Meta["mcpwrite/confirmation"]}; !cmp.Equal(got, []any{"READ", "read_only", "DIRECT"}) {
 			t.Errorf("%s meta kind, classification, confirmation = %v", name, got)
 		}
 		schema, _ := json.Marshal(tool.InputSchema)
@@ -174,6 +174,6 @@ func TestToolsListShowsEveryReadAsReadOnly(t *testing.T) {
 	}
 	pageSize := out["input_schema"].(map[string]any)["properties"].(map[string]any)["page_size"]
 	got := map[string]any{"kind": out["kind"], "classification": out["classification"], "confirmation": out["confirmation"], "page_size": pageSize}
-	assertJSON(t, got, `{"kind":"READ","classification":"READ_ONLY","confirmation":"DIRECT",
+	assertJSON(t, got, `{"kind":"READ","classification":"read_only","confirmation":"DIRECT",
 		"page_size":{"type":"integer","minimum":1,"maximum":100,"default":50,"description":"Maximum results per page, 1-100; default 50."}}`)
 }

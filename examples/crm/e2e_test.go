@@ -255,12 +255,13 @@ func setup(t *testing.T, cs *mcp.ClientSession) fixture {
 	return f
 }
 
-// classification of every write tool, as the tool surface decision requires.
+// classification of every write tool, spelled as the tool surface
+// decision spells it.
 var classification = map[string]string{
-	"create_person": "SAFE_CREATE", "update_person": "SAFE_UPDATE", "delete_person": "DESTRUCTIVE_DELETE",
-	"create_org": "SAFE_CREATE", "update_org": "SAFE_UPDATE", "delete_org": "DESTRUCTIVE_DELETE",
-	"create_note": "SAFE_CREATE", "update_note": "DESTRUCTIVE_UPDATE", "delete_note": "DESTRUCTIVE_DELETE",
-	"link_person_to_org": "SAFE_UPDATE", "add_note_to_person": "SAFE_CREATE", "merge_people": "DESTRUCTIVE_UPDATE",
+	"create_person": "safe_create", "update_person": "safe_update", "delete_person": "destructive_delete",
+	"create_org": "safe_create", "update_org": "safe_update", "delete_org": "destructive_delete",
+	"create_note": "safe_create", "update_note": "destructive_update", "delete_note": "destructive_delete",
+	"link_person_to_org": "safe_update", "add_note_to_person": "safe_create", "merge_people": "destructive_update",
 }
 
 func TestToolsListClassifiesEveryWriteAndNeverOffersUserID(t *testing.T) {
@@ -286,8 +287,8 @@ func TestToolsListClassifiesEveryWriteAndNeverOffersUserID(t *testing.T) {
 		if got := tool.Meta["mcpwrite/confirmation"]; got != "PROPOSAL" {
 			t.Errorf("%s confirmation = %v, want PROPOSAL (the service default)", tool.Name, got)
 		}
-		if d := tool.Annotations.DestructiveHint; d == nil || *d != strings.HasPrefix(want, "DESTRUCTIVE") {
-			t.Errorf("%s destructiveHint = %v, want %v", tool.Name, d, strings.HasPrefix(want, "DESTRUCTIVE"))
+		if d := tool.Annotations.DestructiveHint; d == nil || *d != strings.HasPrefix(want, "destructive") {
+			t.Errorf("%s destructiveHint = %v, want %v", tool.Name, d, strings.HasPrefix(want, "destructive"))
 		}
 	}
 	sort.Strings(names)
@@ -313,7 +314,7 @@ func TestCreatePersonIsProposedThenAppliedByIDOnce(t *testing.T) {
 			"action": "create",
 			"tool": "create_person",
 			"entity": {"type": "person", "id": "per_019f0fca-2998-76c1-90a9-12520b1c7c69"},
-			"classification": "SAFE_CREATE",
+			"classification": "safe_create",
 			"summary": "Create person: first_name=\"Charles\", last_name=\"Babbage\", email=\"charles@example.org\"",
 			"diff": [{"field": "email", "before": null, "after": "charles@example.org"}, {"field": "first_name", "before": null, "after": "Charles"},
 				{"field": "last_name", "before": null, "after": "Babbage"}],

@@ -28,6 +28,15 @@ func outputSpelling(sm *serviceModel, e *protogen.Enum) mcpwritev1.EnumRules_Out
 	return mcpwritev1.EnumRules_ALIAS
 }
 
+// serviceEnumOutput is the service's enum_output for the schema document,
+// "" when the service sets none.
+func serviceEnumOutput(sm *serviceModel) string {
+	if o := serviceRules(sm).GetEnumOutput(); o != mcpwritev1.EnumRules_OUTPUT_UNSPECIFIED {
+		return o.String()
+	}
+	return ""
+}
+
 // outputTable is the table answers render e with (nil: the value names as
 // the proto writes them). f is the field that carries e, for problems.
 func (b *builder) outputTable(sm *serviceModel, e *protogen.Enum, f *protogen.Field) *enumTable {

@@ -1,10 +1,12 @@
 package gen_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/plugintest"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
 // enumOutputSrc has an enum the agent sends (SNAKE aliases), one only
@@ -86,5 +88,35 @@ func TestEnumOutputSpellingIsOneWayPerAnswer(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The schema document carries the service's enum_output, so the runtime
+// spells classifications in answers the same way; "" when the service sets
+// none (the document of such a service is unchanged).
+func TestEnumOutputIsInTheSchemaDocument(t *testing.T) {
+	for _, tt := range []struct{ option, want string }{
+		{"", ""},
+		{`option (mcpwrite.v1.service) = {enum_output: LOWER_SNAKE};`, "LOWER_SNAKE"},
+		{`option (mcpwrite.v1.service) = {enum_output: PROTO_NAME};`, "PROTO_NAME"},
+	} {
+		resp, err := plugintest.Run(request(t, strings.Replace(enumOutputSrc, "%s", tt.option, 1), ""))
+		if err != nil || resp.GetError() != "" {
+			t.Fatalf("run: %v %s", err, resp.GetError())
+		}
+		var doc schemadoc.Document
+		for _, f := range resp.File {
+			if strings.HasSuffix(f.GetName(), ".mcpwrite.json") {
+				if err := json.Unmarshal([]byte(f.GetContent()), &doc); err != nil {
+					t.Fatal(err)
+				}
+				if has := strings.Contains(f.GetContent(), `"enum_output"`); has != (tt.want != "") {
+					t.Errorf("%q: document has enum_output %v; want %v", tt.option, has, tt.want != "")
+				}
+			}
+		}
+		if len(doc.Services) != 1 || doc.Services[0].EnumOutput != tt.want {
+			t.Errorf("%q: services %+v; want one with enum_output %q", tt.option, doc.Services, tt.want)
+		}
 	}
 }

@@ -22,6 +22,7 @@ func document(fm *fileModel) schemadoc.Document {
 		}
 		sd.FieldNaming = sm.fieldNaming()
 		sd.ZeroValues = sm.emitZeroValues
+		sd.EnumOutput = serviceEnumOutput(sm)
 		sd.ZeroValueFields = sm.zeroFieldNames()
 		for _, t := range sm.tools {
 			sd.Tools = append(sd.Tools, toolDoc(t))

@@ -43,6 +43,11 @@ type Service struct {
 	// write at their zero value when ZeroValues is false (FieldRules
 	// emit_zero_value).
 	ZeroValueFields []string `json:"zero_value_fields,omitempty"`
+	// EnumOutput is how answers spell enum values (ServiceRules
+	// enum_output: ALIAS, PROTO_NAME, UPPER_SNAKE, LOWER_SNAKE); "" when
+	// the service sets none. The runtime spells each tool's Classification
+	// in answers by it: LOWER_SNAKE writes safe_create.
+	EnumOutput string `json:"enum_output,omitempty"`
 	// Tools are the exposed methods in declaration order.
 	Tools []Tool `json:"tools"`
 	// Discovery lists the read-only enum discovery tools.

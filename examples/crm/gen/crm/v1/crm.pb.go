@@ -3005,11 +3005,11 @@ const file_crm_v1_crm_proto_rawDesc = "" +
 	"\x03org\x12\x06\xea\xbb\x1c\x02\b\x01\"`\n" +
 	"\x17FindPeopleAtOrgResponse\x12\x1d\n" +
 	"\x03org\x18\x01 \x01(\v2\v.crm.v1.OrgR\x03org\x12&\n" +
-	"\x06people\x18\x02 \x03(\v2\x0e.crm.v1.PersonR\x06people*Z\n" +
+	"\x06people\x18\x02 \x03(\v2\x0e.crm.v1.PersonR\x06people*c\n" +
 	"\vSubjectKind\x12\x1c\n" +
 	"\x18SUBJECT_KIND_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13SUBJECT_KIND_PERSON\x10\x01\x12\x14\n" +
-	"\x10SUBJECT_KIND_ORG\x10\x022\xc9\x13\n" +
+	"\x10SUBJECT_KIND_ORG\x10\x02\x1a\a\xea\xbb\x1c\x03\xc0\x02\x012\xcc\x13\n" +
 	"\n" +
 	"CrmService\x12\x8d\x01\n" +
 	"\n" +
@@ -3043,7 +3043,7 @@ const file_crm_v1_crm_proto_rawDesc = "" +
 	"\x0fFindPeopleAtOrg\x12\x1e.crm.v1.FindPeopleAtOrgRequest\x1a\x1f.crm.v1.FindPeopleAtOrgResponse\"S\xea\xbb\x1cO \x05rK\n" +
 	"\"Everyone at Analytical Engines Ltd\x12%{\"org_name\":\"Analytical Engines Ltd\"}\x12\xc6\x02\n" +
 	"\vMergePeople\x12\x1a.crm.v1.MergePeopleRequest\x1a\x1b.crm.v1.MergePeopleResponse\"\xfd\x01\xea\xbb\x1c\xf8\x01 \x04(\x03J\x06personr\xe9\x01\n" +
-	".Merge a duplicate into the person that is kept\x12\xb6\x01{\"source_person_id\":\"per_019f0fca-2998-7a91-badb-776ad3a2e6ad\",\"target_person_id\":\"per_019f0fca-2998-76c1-90a9-12520b1c7c69\",\"summary\":\"Merge the duplicate Ada L. into Ada Lovelace\"}\x1a\x06\xea\xbb\x1c\x02 \x02BGZEgithub.com/mcpwrite/protoc-gen-mcpwrite/examples/crm/gen/crm/v1;crmv1b\x06proto3"
+	".Merge a duplicate into the person that is kept\x12\xb6\x01{\"source_person_id\":\"per_019f0fca-2998-7a91-badb-776ad3a2e6ad\",\"target_person_id\":\"per_019f0fca-2998-76c1-90a9-12520b1c7c69\",\"summary\":\"Merge the duplicate Ada L. into Ada Lovelace\"}\x1a\t\xea\xbb\x1c\x05 \x02\xc8\x02\x03BGZEgithub.com/mcpwrite/protoc-gen-mcpwrite/examples/crm/gen/crm/v1;crmv1b\x06proto3"
 
 var (
 	file_crm_v1_crm_proto_rawDescOnce sync.Once
