@@ -62,26 +62,24 @@ func needsLook(x uint64) bool {
 	return (control|quote|back|x)&lanes80 != 0
 }
 
+// stringScan is the state of parseStringSlow over one string.
+type stringScan struct {
+	p     *jsonParser
+	depth int
+	what  string
+	start int
+	// keep: the decoded string is wanted; escaped: p.buf holds the decoded
+	// string so far; bad: a problem was reported.
+	keep, escaped, bad bool
+	// n counts the decoded bytes so far.
+	n int
+}
+
 // parseStringSlow handles escapes, non-ASCII and errors from byte i on,
 // counting the decoded length and buffering at most the limit.
 func (p *jsonParser) parseStringSlow(depth int, what string, start, i int) (string, bool) {
 	raw := p.raw
-	keep := p.build || what != "string"
-	escaped := false
-	bad := false
-	n := i - start // decoded bytes so far
-	problem := func(off int, msg string) {
-		if !bad {
-			bad = true
-			p.syntax(off, depth-1, msg+" in "+what)
-		}
-	}
-	add := func(b ...byte) {
-		n += len(b)
-		if escaped && keep && !bad && n <= p.lim.MaxStringBytes {
-			p.buf = append(p.buf, b...)
-		}
-	}
+	s := stringScan{p: p, depth: depth, what: what, start: start, keep: p.build || what != "string", n: i - start}
 	for {
 		if i >= len(raw) {
 			p.pos = len(raw)
@@ -92,23 +90,10 @@ func (p *jsonParser) parseStringSlow(depth int, what string, start, i int) (stri
 		switch {
 		case c == '"':
 			p.pos = i + 1
-			if bad {
-				return "", false
-			}
-			if n > p.lim.MaxStringBytes {
-				p.report(start-1, CodeConstraintViolation, fmt.Sprintf("%s is %d bytes; the limit is %d bytes", what, n, p.lim.MaxStringBytes), depth-1)
-				return "", false
-			}
-			if !keep {
-				return "", true
-			}
-			if escaped {
-				return string(p.buf), true
-			}
-			return p.str(start, i), true
+			return s.finish(i)
 		case c == '\\':
-			if !escaped {
-				escaped = true
+			if !s.escaped {
+				s.escaped = true
 				p.buf = append(p.buf[:0], raw[start:i]...)
 			}
 			if i+1 >= len(raw) {
@@ -116,74 +101,113 @@ func (p *jsonParser) parseStringSlow(depth int, what string, start, i int) (stri
 				p.eof(depth-1, "in "+what)
 				return "", false
 			}
-			switch e := raw[i+1]; e {
-			case '"', '\\', '/':
-				add(e)
-				i += 2
-			case 'b':
-				add('\b')
-				i += 2
-			case 'f':
-				add('\f')
-				i += 2
-			case 'n':
-				add('\n')
-				i += 2
-			case 'r':
-				add('\r')
-				i += 2
-			case 't':
-				add('\t')
-				i += 2
-			case 'u':
-				r, ok := hex4(raw, i+2)
-				if !ok {
-					problem(i, `invalid \u escape (expected 4 hex digits)`)
-					i += 2
-					continue
-				}
-				if utf16.IsSurrogate(r) {
-					if r < 0xDC00 && i+12 <= len(raw) && raw[i+6] == '\\' && raw[i+7] == 'u' {
-						if lo, ok := hex4(raw, i+8); ok && lo >= 0xDC00 && lo <= 0xDFFF {
-							var tmp [utf8.UTFMax]byte
-							add(tmp[:utf8.EncodeRune(tmp[:], utf16.DecodeRune(r, lo))]...)
-							i += 12
-							continue
-						}
-					}
-					problem(i, "lone surrogate "+string(raw[i:i+6]))
-					i += 6
-					continue
-				}
-				var tmp [utf8.UTFMax]byte
-				add(tmp[:utf8.EncodeRune(tmp[:], r)]...)
-				i += 6
-			default:
-				if e >= 0x20 && e < 0x7f {
-					problem(i, `invalid escape \`+string(rune(e)))
-					i += 2
-				} else {
-					problem(i, "invalid escape")
-					i++
-				}
-			}
+			i = s.escape(i)
 		case c < 0x20:
-			problem(i, fmt.Sprintf("unescaped control character U+%04X", c))
+			s.problem(i, fmt.Sprintf("unescaped control character U+%04X", c))
 			i++
 		case c >= 0x80:
 			r, size := utf8.DecodeRune(raw[i:])
 			if r == utf8.RuneError && size <= 1 {
-				problem(i, "invalid UTF-8")
+				s.problem(i, "invalid UTF-8")
 				i++
 				continue
 			}
-			add(raw[i : i+size]...)
+			s.add(raw[i : i+size]...)
 			i += size
 		default:
-			add(c)
+			s.add(c)
 			i++
 		}
 	}
+}
+
+// problem reports the string's first problem, at byte off.
+func (s *stringScan) problem(off int, msg string) {
+	if !s.bad {
+		s.bad = true
+		s.p.syntax(off, s.depth-1, msg+" in "+s.what)
+	}
+}
+
+// add counts decoded bytes b, buffering them while the string is kept,
+// escaped, without problem and within the limit.
+func (s *stringScan) add(b ...byte) {
+	s.n += len(b)
+	if s.escaped && s.keep && !s.bad && s.n <= s.p.lim.MaxStringBytes {
+		s.p.buf = append(s.p.buf, b...)
+	}
+}
+
+// finish ends the string whose closing quote is at byte i.
+func (s *stringScan) finish(i int) (string, bool) {
+	p := s.p
+	if s.bad {
+		return "", false
+	}
+	if s.n > p.lim.MaxStringBytes {
+		p.report(s.start-1, CodeConstraintViolation, fmt.Sprintf("%s is %d bytes; the limit is %d bytes", s.what, s.n, p.lim.MaxStringBytes), s.depth-1)
+		return "", false
+	}
+	if !s.keep {
+		return "", true
+	}
+	if s.escaped {
+		return string(p.buf), true
+	}
+	return p.str(s.start, i), true
+}
+
+// escape decodes the escape sequence at byte i (a backslash with at least
+// one byte after it) and returns where the string goes on.
+func (s *stringScan) escape(i int) int {
+	switch e := s.p.raw[i+1]; e {
+	case '"', '\\', '/':
+		s.add(e)
+	case 'b':
+		s.add('\b')
+	case 'f':
+		s.add('\f')
+	case 'n':
+		s.add('\n')
+	case 'r':
+		s.add('\r')
+	case 't':
+		s.add('\t')
+	case 'u':
+		return s.unicodeEscape(i)
+	default:
+		if e >= 0x20 && e < 0x7f {
+			s.problem(i, `invalid escape \`+string(rune(e)))
+		} else {
+			s.problem(i, "invalid escape")
+			return i + 1
+		}
+	}
+	return i + 2
+}
+
+// unicodeEscape decodes the \u escape at byte i, joining a surrogate pair,
+// and returns where the string goes on.
+func (s *stringScan) unicodeEscape(i int) int {
+	raw := s.p.raw
+	r, ok := hex4(raw, i+2)
+	if !ok {
+		s.problem(i, `invalid \u escape (expected 4 hex digits)`)
+		return i + 2
+	}
+	var tmp [utf8.UTFMax]byte
+	if utf16.IsSurrogate(r) {
+		if r < 0xDC00 && i+12 <= len(raw) && raw[i+6] == '\\' && raw[i+7] == 'u' {
+			if lo, ok := hex4(raw, i+8); ok && lo >= 0xDC00 && lo <= 0xDFFF {
+				s.add(tmp[:utf8.EncodeRune(tmp[:], utf16.DecodeRune(r, lo))]...)
+				return i + 12
+			}
+		}
+		s.problem(i, "lone surrogate "+string(raw[i:i+6]))
+		return i + 6
+	}
+	s.add(tmp[:utf8.EncodeRune(tmp[:], r)]...)
+	return i + 6
 }
 
 // hex4 decodes the four hex digits at raw[i:].
