@@ -64,7 +64,6 @@ func needsLook(x uint64) bool {
 
 // stringScan is the state of parseStringSlow over one string.
 type stringScan struct {
-	p     *jsonParser
 	depth int
 	what  string
 	start int
@@ -79,7 +78,7 @@ type stringScan struct {
 // counting the decoded length and buffering at most the limit.
 func (p *jsonParser) parseStringSlow(depth int, what string, start, i int) (string, bool) {
 	raw := p.raw
-	s := stringScan{p: p, depth: depth, what: what, start: start, keep: p.build || what != "string", n: i - start}
+	s := stringScan{depth: depth, what: what, start: start, keep: p.build || what != "string", n: i - start}
 	for {
 		if i >= len(raw) {
 			p.pos = len(raw)
@@ -90,7 +89,7 @@ func (p *jsonParser) parseStringSlow(depth int, what string, start, i int) (stri
 		switch {
 		case c == '"':
 			p.pos = i + 1
-			return s.finish(i)
+			return p.finishString(&s, i)
 		case c == '\\':
 			if !s.escaped {
 				s.escaped = true
@@ -101,46 +100,45 @@ func (p *jsonParser) parseStringSlow(depth int, what string, start, i int) (stri
 				p.eof(depth-1, "in "+what)
 				return "", false
 			}
-			i = s.escape(i)
+			i = p.stringEscape(&s, i)
 		case c < 0x20:
-			s.problem(i, fmt.Sprintf("unescaped control character U+%04X", c))
+			p.stringProblem(&s, i, fmt.Sprintf("unescaped control character U+%04X", c))
 			i++
 		case c >= 0x80:
 			r, size := utf8.DecodeRune(raw[i:])
 			if r == utf8.RuneError && size <= 1 {
-				s.problem(i, "invalid UTF-8")
+				p.stringProblem(&s, i, "invalid UTF-8")
 				i++
 				continue
 			}
-			s.add(raw[i : i+size]...)
+			p.stringAdd(&s, raw[i:i+size]...)
 			i += size
 		default:
-			s.add(c)
+			p.stringAdd(&s, c)
 			i++
 		}
 	}
 }
 
-// problem reports the string's first problem, at byte off.
-func (s *stringScan) problem(off int, msg string) {
+// stringProblem reports the string's first problem, at byte off.
+func (p *jsonParser) stringProblem(s *stringScan, off int, msg string) {
 	if !s.bad {
 		s.bad = true
-		s.p.syntax(off, s.depth-1, msg+" in "+s.what)
+		p.syntax(off, s.depth-1, msg+" in "+s.what)
 	}
 }
 
-// add counts decoded bytes b, buffering them while the string is kept,
+// stringAdd counts decoded bytes b, buffering them while the string is kept,
 // escaped, without problem and within the limit.
-func (s *stringScan) add(b ...byte) {
+func (p *jsonParser) stringAdd(s *stringScan, b ...byte) {
 	s.n += len(b)
-	if s.escaped && s.keep && !s.bad && s.n <= s.p.lim.MaxStringBytes {
-		s.p.buf = append(s.p.buf, b...)
+	if s.escaped && s.keep && !s.bad && s.n <= p.lim.MaxStringBytes {
+		p.buf = append(p.buf, b...)
 	}
 }
 
-// finish ends the string whose closing quote is at byte i.
-func (s *stringScan) finish(i int) (string, bool) {
-	p := s.p
+// finishString ends the string whose closing quote is at byte i.
+func (p *jsonParser) finishString(s *stringScan, i int) (string, bool) {
 	if s.bad {
 		return "", false
 	}
@@ -157,29 +155,29 @@ func (s *stringScan) finish(i int) (string, bool) {
 	return p.str(s.start, i), true
 }
 
-// escape decodes the escape sequence at byte i (a backslash with at least
+// stringEscape decodes the escape sequence at byte i (a backslash with at least
 // one byte after it) and returns where the string goes on.
-func (s *stringScan) escape(i int) int {
-	switch e := s.p.raw[i+1]; e {
+func (p *jsonParser) stringEscape(s *stringScan, i int) int {
+	switch e := p.raw[i+1]; e {
 	case '"', '\\', '/':
-		s.add(e)
+		p.stringAdd(s, e)
 	case 'b':
-		s.add('\b')
+		p.stringAdd(s, '\b')
 	case 'f':
-		s.add('\f')
+		p.stringAdd(s, '\f')
 	case 'n':
-		s.add('\n')
+		p.stringAdd(s, '\n')
 	case 'r':
-		s.add('\r')
+		p.stringAdd(s, '\r')
 	case 't':
-		s.add('\t')
+		p.stringAdd(s, '\t')
 	case 'u':
-		return s.unicodeEscape(i)
+		return p.unicodeEscape(s, i)
 	default:
 		if e >= 0x20 && e < 0x7f {
-			s.problem(i, `invalid escape \`+string(rune(e)))
+			p.stringProblem(s, i, `invalid escape \`+string(rune(e)))
 		} else {
-			s.problem(i, "invalid escape")
+			p.stringProblem(s, i, "invalid escape")
 			return i + 1
 		}
 	}
@@ -188,25 +186,25 @@ func (s *stringScan) escape(i int) int {
 
 // unicodeEscape decodes the \u escape at byte i, joining a surrogate pair,
 // and returns where the string goes on.
-func (s *stringScan) unicodeEscape(i int) int {
-	raw := s.p.raw
+func (p *jsonParser) unicodeEscape(s *stringScan, i int) int {
+	raw := p.raw
 	r, ok := hex4(raw, i+2)
 	if !ok {
-		s.problem(i, `invalid \u escape (expected 4 hex digits)`)
+		p.stringProblem(s, i, `invalid \u escape (expected 4 hex digits)`)
 		return i + 2
 	}
 	var tmp [utf8.UTFMax]byte
 	if utf16.IsSurrogate(r) {
 		if r < 0xDC00 && i+12 <= len(raw) && raw[i+6] == '\\' && raw[i+7] == 'u' {
 			if lo, ok := hex4(raw, i+8); ok && lo >= 0xDC00 && lo <= 0xDFFF {
-				s.add(tmp[:utf8.EncodeRune(tmp[:], utf16.DecodeRune(r, lo))]...)
+				p.stringAdd(s, tmp[:utf8.EncodeRune(tmp[:], utf16.DecodeRune(r, lo))]...)
 				return i + 12
 			}
 		}
-		s.problem(i, "lone surrogate "+string(raw[i:i+6]))
+		p.stringProblem(s, i, "lone surrogate "+string(raw[i:i+6]))
 		return i + 6
 	}
-	s.add(tmp[:utf8.EncodeRune(tmp[:], r)]...)
+	p.stringAdd(s, tmp[:utf8.EncodeRune(tmp[:], r)]...)
 	return i + 6
 }
 
