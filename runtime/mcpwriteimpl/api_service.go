@@ -4,8 +4,6 @@ import (
 	"context"
 
 	"google.golang.org/protobuf/proto"
-
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/suggest"
 )
 
 // Tool binds one exposed method's generated code. Everything static about the
@@ -84,26 +82,4 @@ type Service struct {
 	// NewChecker builds the request check run after enrichment (set when
 	// the proto imports buf/validate/validate.proto); nil for none.
 	NewChecker func() (RequestChecker, error)
-}
-
-// EnumValue is one agent-facing enum value.
-type EnumValue struct {
-	Number      int32
-	Name        string // proto value name, e.g. ELEMENT_TYPE_APPLICATION_COMPONENT
-	Alias       string // agent-facing name, e.g. ApplicationComponent
-	Synonyms    []string
-	Description string
-}
-
-// EnumTable maps agent-facing names to enum numbers. Matching is exact on
-// alias and synonyms first, then case- and separator-insensitive.
-type EnumTable struct {
-	FullName string
-	Values   []EnumValue // offered values, declaration order; UNSPECIFIED and hidden excluded
-	Hint     string
-	exact    map[string]int32 // alias, then synonym -> number
-	index    map[string]int32 // normalised alias, synonym, name, short name -> number
-	alias    map[int32]string // number -> alias (first value with the number)
-	aliases  []string         // offered aliases, declaration order
-	names    *suggest.Index   // did-you-mean over aliases (synonyms and names also match)
 }

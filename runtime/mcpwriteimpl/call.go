@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/timestamppb"
 )
 
 // Call carries one tool call through enrichment: generated Enrich code
@@ -310,4 +311,34 @@ func JoinResolverErrors(errs ...error) error {
 		return out[0]
 	}
 	return out
+}
+
+// uuidText renders u as formatUUID does, from the scratch's ID storage
+// when the call has one.
+func (c *Call) uuidText(u *[16]byte) string {
+	if c.block == nil {
+		return formatUUID(*u)
+	}
+	b := c.block.text.take(36)
+	putUUID(b, u)
+	return seal(b)
+}
+
+// NowTimestamp returns the call's Now as a new Timestamp: what
+// timestamppb.New(c.Now()) returns, taken from storage the calls of one
+// scratch share, so it costs no allocation of its own. Each Timestamp is
+// handed out once; the caller owns it. For use by generated code.
+func (c *Call) NowTimestamp() *timestamppb.Timestamp {
+	t := c.Now()
+	if c.block == nil {
+		return timestamppb.New(t)
+	}
+	x := &c.block.text
+	if len(x.times) == 0 {
+		x.times = make([]timestamppb.Timestamp, timesChunk)
+	}
+	ts := &x.times[0]
+	x.times = x.times[1:]
+	ts.Seconds, ts.Nanos = t.Unix(), int32(t.Nanosecond())
+	return ts
 }

@@ -11,12 +11,6 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/suggest"
 )
 
-// MaxListed bounds valid_values and MaxDidYouMean did_you_mean in one error.
-const (
-	MaxListed     = 25
-	MaxDidYouMean = 3
-)
-
 // Decoder reads a parsed object into a request on behalf of generated code,
 // without reflection, and collects every problem with its JSON path.
 //
@@ -345,14 +339,6 @@ func (d *Decoder) Known(obj *Object, fields []string) {
 		}
 		d.report(k, e)
 	}
-}
-
-// BoundList returns at most maxListed names.
-func BoundList(names []string) []string {
-	if len(names) > MaxListed {
-		return names[:MaxListed:MaxListed]
-	}
-	return names
 }
 
 // Missing reports that the required field key is absent (or null).

@@ -9,6 +9,28 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/suggest"
 )
 
+// EnumValue is one agent-facing enum value.
+type EnumValue struct {
+	Number      int32
+	Name        string // proto value name, e.g. ELEMENT_TYPE_APPLICATION_COMPONENT
+	Alias       string // agent-facing name, e.g. ApplicationComponent
+	Synonyms    []string
+	Description string
+}
+
+// EnumTable maps agent-facing names to enum numbers. Matching is exact on
+// alias and synonyms first, then case- and separator-insensitive.
+type EnumTable struct {
+	FullName string
+	Values   []EnumValue // offered values, declaration order; UNSPECIFIED and hidden excluded
+	Hint     string
+	exact    map[string]int32 // alias, then synonym -> number
+	index    map[string]int32 // normalised alias, synonym, name, short name -> number
+	alias    map[int32]string // number -> alias (first value with the number)
+	aliases  []string         // offered aliases, declaration order
+	names    *suggest.Index   // did-you-mean over aliases (synonyms and names also match)
+}
+
 // NewEnumTable builds the lookup index of an agent-facing enum.
 //
 // Lookup tries, in order: an exact alias, an exact synonym, then the

@@ -55,33 +55,3 @@ var uuidTextPos = [16]uint8{0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 3
 
 // lowerHex is the digits of a UUID's text.
 const lowerHex = "0123456789abcdef"
-
-// uuidText renders u as formatUUID does, from the scratch's ID storage
-// when the call has one.
-func (c *Call) uuidText(u *[16]byte) string {
-	if c.block == nil {
-		return formatUUID(*u)
-	}
-	b := c.block.text.take(36)
-	putUUID(b, u)
-	return seal(b)
-}
-
-// NowTimestamp returns the call's Now as a new Timestamp: what
-// timestamppb.New(c.Now()) returns, taken from storage the calls of one
-// scratch share, so it costs no allocation of its own. Each Timestamp is
-// handed out once; the caller owns it. For use by generated code.
-func (c *Call) NowTimestamp() *timestamppb.Timestamp {
-	t := c.Now()
-	if c.block == nil {
-		return timestamppb.New(t)
-	}
-	x := &c.block.text
-	if len(x.times) == 0 {
-		x.times = make([]timestamppb.Timestamp, timesChunk)
-	}
-	ts := &x.times[0]
-	x.times = x.times[1:]
-	ts.Seconds, ts.Nanos = t.Unix(), int32(t.Nanosecond())
-	return ts
-}

@@ -23,11 +23,6 @@ type Scratch struct {
 	rand randomBlock
 }
 
-// scratchKeep bounds the slabs and error lists a released scratch keeps,
-// so the pool holds what typical arguments need and no more; a larger
-// payload's storage is made for it and left to the collector.
-const scratchKeep = 256
-
 var scratchPool = sync.Pool{New: func() any {
 	s := new(Scratch)
 	s.rand.used = len(s.rand.b) // empty: the first read fills it
