@@ -22,17 +22,9 @@ func shapeOf(svc *schemadoc.Service) answerShape {
 	return s
 }
 
-// shape is the answer shape of r's service.
-func (r *registry) shape() answerShape {
-	if r.svc == nil {
-		return answerShape{}
-	}
-	if r.answers == nil {
-		s := shapeOf(r.svc)
-		r.answers = &s
-	}
-	return *r.answers
-}
+// shape is the answer shape of r's service, made once by newRegistry (the
+// zero shape for a registry without a service document).
+func (r *registry) shape() answerShape { return r.answers }
 
 // classification is how answers spell c, a tool's canonical classification
 // (SAFE_CREATE, DESTRUCTIVE_DELETE): in lower case when the service spells

@@ -76,9 +76,7 @@ func newRegistry(svc *mcpwriteimpl.Service, opts []Option) (*registry, error) {
 	if sd == nil {
 		return nil, fmt.Errorf("runtime: service %s: not in the schema document of %q", svc.Name, doc.Source)
 	}
-	r := &registry{cfg: newConfig(opts), svc: sd, version: sd.SchemaVersion, enums: svc.Enums, tools: map[string]*boundTool{}}
-	shape := shapeOf(sd)
-	r.answers = &shape
+	r := &registry{cfg: newConfig(opts), svc: sd, version: sd.SchemaVersion, enums: svc.Enums, tools: map[string]*boundTool{}, answers: shapeOf(sd)}
 	if r.version == "" {
 		// A document generated before schema versions: the same hash,
 		// computed from the entry as read.

@@ -51,7 +51,7 @@ type registry struct {
 	// waits counts the in-call confirmations waiting (quota.go).
 	waits waits
 	// answers is the service's answer shape (answer_shape.go), made once.
-	answers *answerShape
+	answers answerShape
 }
 
 // boundTool joins a tool's document entry with its generated code: a
