@@ -62,6 +62,7 @@ const SERVERS = {
   // are expected to leave strict mode, and only they.
   'tasks-mcpgo': { bin: 'tasks', args: ['-mcp-go', '-root', path.join(tmpdir(), 'mcpwrite-interop-vendors-tasks-mcpgo')] },
   'tasks-compact': { bin: 'tasks', args: ['-compact', '-root', path.join(tmpdir(), 'mcpwrite-interop-vendors-tasks-compact')], compact: true },
+  'tasks-mcpgo-compact': { bin: 'tasks', args: ['-mcp-go', '-compact', '-root', path.join(tmpdir(), 'mcpwrite-interop-vendors-tasks-mcpgo-compact')], compact: true },
 };
 
 function version(pkg) {
@@ -104,7 +105,8 @@ async function measure(name, spec, checks) {
   const row = { name };
   try {
     await client.connect(transport);
-    const { tools } = await client.listTools();
+    const listed = await client.listTools();
+    const { tools } = listed;
     row.tools = tools.length;
 
     const fallbacks = [];
@@ -117,6 +119,11 @@ async function measure(name, spec, checks) {
     const open = compact ? tools.filter((t) => isDeepStrictEqual(t.inputSchema, compactInput)).map((t) => t.name) : [];
     if (compact) {
       await checks.run(`${name}: the write tools are listed compactly`, async () => eq(open.length > 0 && open.length < tools.length, true, `compact tools ${open.length} of ${tools.length}`));
+      // One schema hash for the list, in its _meta; none per compact tool.
+      await checks.run(`${name}: the list's _meta carries its schema hash, no compact tool a _meta`, async () => {
+        eq(/^sha256:[0-9a-f]{16}$/.test(listed._meta?.['mcpwrite/schema_hash'] ?? ''), true, `list _meta ${JSON.stringify(listed._meta)}`);
+        eq(tools.filter((t) => open.includes(t.name) && t._meta !== undefined).map((t) => t.name), [], 'compact tools with _meta');
+      });
     }
     await checks.run(`${name}: OpenAI Agents SDK keeps every tool strict${compact ? ' but the compact ones' : ''}`, async () => eq(fallbacks, open, 'tools downgraded to strict: false'));
 

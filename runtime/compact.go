@@ -1,23 +1,31 @@
 package runtime
 
 import (
+	"context"
 	"encoding/json"
+	goruntime "runtime"
 	"strings"
+	"sync"
 	"unicode/utf8"
+	"weak"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/compactlist"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
 // WithCompactList lists the service's write and read tools compactly, for
-// services with many methods: each tool's name, a one-line description, its
-// hints and its schema hash, with an open object as input schema and no
-// output schema. The schema tool (get_write_schema) describes a tool in
-// full on demand, and the schema hash says when a cached description is
-// stale. Calls are unchanged: the server checks every argument as it does
-// with the full list, and a wrong call gets the same errors and
-// did-you-mean answers. validate_write and get_write_schema take the
+// services with many methods: each tool's name, a one-line description and
+// the hints that differ from the protocol's defaults, with an open object
+// as input schema, no output schema and no _meta; the list's _meta carries
+// one schema hash of all its compact tools (on a go-sdk server through a
+// tools/list middleware Register adds once). The schema tool
+// (get_write_schema) describes a tool in full on demand, with the tool's
+// own schema hash; a change of the list's hash says that a cached
+// description may be stale. Calls are unchanged: the server checks every
+// argument as it does with the full list, and a wrong call gets the same
+// errors and did-you-mean answers. validate_write and get_write_schema take the
 // operation as a string rather than an enum of every tool, so their size
 // does not grow with the service either. Strict-mode function calling
 // (OpenAI strict, Anthropic strict tool use) cannot apply to a compact
@@ -33,21 +41,24 @@ var compactInput = json.RawMessage(`{"type":"object","additionalProperties":true
 // maxCompactDescription bounds a compact description, in bytes.
 const maxCompactDescription = 80
 
-// compactTool is a write or read tool as the compact list shows it.
+// compactTool is a write or read tool as the compact list shows it. Its
+// _meta holds its schema hash as a compactlist.Hash, which the list writer
+// (listCompactly; runtime/mcpgo) takes out of the tool and into the list's
+// hash. A ToolAdder of another library lists it as a per-tool hash.
 func compactTool(d *schemadoc.Tool, hash string) *mcp.Tool {
 	return &mcp.Tool{
 		Name:        d.Name,
 		Description: oneLine(d.Description, maxCompactDescription),
 		InputSchema: compactInput,
 		Annotations: compactAnnotations(d.Hints),
-		Meta:        mcp.Meta{metaSchemaHash: hash},
+		Meta:        mcp.Meta{metaSchemaHash: compactlist.Hash(hash)},
 	}
 }
 
 // compactAnnotations states the hints that differ from the protocol's
-// defaults (destructive and open world when absent): the same hints as
-// annotations, in fewer bytes. readOnlyHint and idempotentHint are always
-// sent by the SDK.
+// defaults (destructive and open world when absent). go-sdk writes
+// readOnlyHint and idempotentHint even when false; the list writer
+// (compactlist.HintsOf) leaves them out.
 func compactAnnotations(h schemadoc.Hints) *mcp.ToolAnnotations {
 	a := &mcp.ToolAnnotations{ReadOnlyHint: h.ReadOnly, IdempotentHint: h.Idempotent}
 	if !h.Destructive {
@@ -90,4 +101,81 @@ func (r *registry) operationSchema(desc string, names []string) jsonSchema {
 		return stringSchema(desc + " (a tool name from tools/list)")
 	}
 	return enumSchema(desc, names)
+}
+
+// compactServers are the go-sdk servers whose tools/list writes compact
+// tools compactly (listCompactly), held weakly.
+var compactServers = struct {
+	sync.Mutex
+	m map[weak.Pointer[mcp.Server]]bool
+}{m: map[weak.Pointer[mcp.Server]]bool{}}
+
+// listCompactly makes s write its compact tools compactly in tools/list,
+// once per server: a receiving middleware that puts the compact tools'
+// list hash in the result's _meta and writes each compact tool without
+// _meta and with only the hints that differ from the protocol's defaults.
+func listCompactly(s *mcp.Server) {
+	key := weak.Make(s)
+	compactServers.Lock()
+	done := compactServers.m[key]
+	if !done {
+		compactServers.m[key] = true
+		goruntime.AddCleanup(s, func(k weak.Pointer[mcp.Server]) {
+			compactServers.Lock()
+			delete(compactServers.m, k)
+			compactServers.Unlock()
+		}, key)
+	}
+	compactServers.Unlock()
+	if !done {
+		s.AddReceivingMiddleware(compactListMiddleware)
+	}
+}
+
+// compactListMiddleware rewrites a tools/list result that holds compact
+// tools (compactListResult); every other answer passes unchanged.
+func compactListMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		lr, ok := res.(*mcp.ListToolsResult)
+		if err != nil || method != "tools/list" || !ok || lr == nil {
+			return res, err
+		}
+		hashes := map[string]compactlist.Hash{}
+		for _, t := range lr.Tools {
+			if h, ok := compactlist.Of(t); ok {
+				hashes[t.Name] = h
+			}
+		}
+		if len(hashes) == 0 {
+			return res, nil
+		}
+		if lr.Meta == nil {
+			lr.Meta = mcp.Meta{}
+		}
+		lr.Meta[compactlist.MetaKey] = compactlist.ListHash(hashes)
+		return &compactListResult{lr}, nil
+	}
+}
+
+// compactListResult is a tools/list result that writes its compact tools
+// as compactlist.Listed does (go-sdk's ToolAnnotations always writes
+// readOnlyHint and idempotentHint); the result's other members, and the
+// other tools, as go-sdk writes them.
+type compactListResult struct{ *mcp.ListToolsResult }
+
+func (r *compactListResult) MarshalJSON() ([]byte, error) {
+	type plain mcp.ListToolsResult
+	tools := make([]any, len(r.Tools))
+	for i, t := range r.Tools {
+		if _, ok := compactlist.Of(t); ok {
+			tools[i] = compactlist.Listed(t)
+		} else {
+			tools[i] = t
+		}
+	}
+	return json.Marshal(struct {
+		*plain
+		Tools []any `json:"tools"`
+	}{(*plain)(r.ListToolsResult), tools})
 }

@@ -50,6 +50,9 @@ func Register(s ToolAdder, svc *mcpwriteimpl.Service, opts ...Option) error {
 		if err := claimNames(srv, svc.Name, specs); err != nil {
 			return fmt.Errorf("runtime: service %s: %w", svc.Name, err)
 		}
+		if r.cfg.compact {
+			listCompactly(srv)
+		}
 	}
 	for _, sp := range specs {
 		s.AddTool(sp.tool, r.observe(sp.tool.Name, r.guard(sp.tool.Name, sp.handler)))

@@ -41,7 +41,7 @@ func (r *registry) serviceToolSpecs() []toolSpec {
 		desc := "Get the JSON schema of " + what + " with examples, required and optional fields, " +
 			"and the fields the server fills itself."
 		if r.cfg.compact {
-			desc += " tools/list shows tools compactly: call this before a tool's first call, again when its schema_hash changes."
+			desc += " tools/list shows tools compactly: call this before a tool's first call, again when the schema_hash in tools/list's _meta changes."
 		}
 		specs = append(specs, toolSpec{&mcp.Tool{
 			Name:         n,

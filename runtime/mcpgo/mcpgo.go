@@ -31,6 +31,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	goruntime "runtime"
+	"sync"
+	"weak"
 
 	mgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -38,6 +41,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/compactlist"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
@@ -45,6 +49,10 @@ import (
 // to s, with the options runtime.Register takes (runtime.WithToolNames
 // registers a service twice). It fails, adding nothing, where
 // runtime.Register fails, and when s already serves a tool of the same name.
+// With runtime.WithCompactList, s lists the service's tools as a go-sdk
+// server does: the list's schema hash in the tools/list result's _meta (an
+// after-list-tools hook on s's hooks, which Register creates when s has
+// none), no per-tool _meta, only the hints that differ from the defaults.
 func Register(s *server.MCPServer, svc *mcpwriteimpl.Service, opts ...runtime.Option) error {
 	if s == nil {
 		return errors.New("mcpgo: Register: nil *server.MCPServer")
@@ -54,6 +62,7 @@ func Register(s *server.MCPServer, svc *mcpwriteimpl.Service, opts ...runtime.Op
 		return err
 	}
 	tools := make([]server.ServerTool, 0, len(c.tools))
+	compact := map[string]compactlist.Hash{}
 	for _, t := range c.tools {
 		if s.GetTool(t.tool.Name) != nil {
 			return fmt.Errorf("mcpgo: service %s: tool %q is already registered on this server; register the service again with runtime.WithToolNames(prefix, suffix) to give its tools other names", svc.Name, t.tool.Name)
@@ -63,9 +72,75 @@ func Register(s *server.MCPServer, svc *mcpwriteimpl.Service, opts ...runtime.Op
 			return fmt.Errorf("mcpgo: service %s: %w", svc.Name, err)
 		}
 		tools = append(tools, server.ServerTool{Tool: mt, Handler: handlerOf(s, t.handler)})
+		if h, ok := compactlist.Of(t.tool); ok {
+			compact[t.tool.Name] = h
+		}
+	}
+	if len(compact) > 0 {
+		listCompactly(s, compact)
 	}
 	s.AddTools(tools...)
 	return nil
+}
+
+// compactServers holds, per mcp-go server (weakly), the schema hashes of
+// the tools it lists compactly.
+var compactServers = struct {
+	sync.Mutex
+	m map[weak.Pointer[server.MCPServer]]map[string]compactlist.Hash
+}{m: map[weak.Pointer[server.MCPServer]]map[string]compactlist.Hash{}}
+
+// listCompactly records the compact tools' hashes for s and, the first
+// time, hooks s's tools/list to put their list hash in the result's _meta.
+// The hook computes it from the tools the result lists.
+func listCompactly(s *server.MCPServer, hashes map[string]compactlist.Hash) {
+	key := weak.Make(s)
+	compactServers.Lock()
+	known, hooked := compactServers.m[key]
+	if !hooked {
+		known = map[string]compactlist.Hash{}
+		compactServers.m[key] = known
+		goruntime.AddCleanup(s, func(k weak.Pointer[server.MCPServer]) {
+			compactServers.Lock()
+			delete(compactServers.m, k)
+			compactServers.Unlock()
+		}, key)
+	}
+	for n, h := range hashes {
+		known[n] = h
+	}
+	compactServers.Unlock()
+	if hooked {
+		return
+	}
+	hooks := s.GetHooks()
+	if hooks == nil {
+		hooks = &server.Hooks{}
+		server.WithHooks(hooks)(s)
+	}
+	hooks.AddAfterListTools(func(_ context.Context, _ any, _ *mgo.ListToolsRequest, res *mgo.ListToolsResult) {
+		if res == nil {
+			return
+		}
+		listed := map[string]compactlist.Hash{}
+		compactServers.Lock()
+		for _, t := range res.Tools {
+			if h, ok := known[t.Name]; ok {
+				listed[t.Name] = h
+			}
+		}
+		compactServers.Unlock()
+		if len(listed) == 0 {
+			return
+		}
+		if res.Meta == nil {
+			res.Meta = &mgo.Meta{}
+		}
+		if res.Meta.AdditionalFields == nil {
+			res.Meta.AdditionalFields = map[string]any{}
+		}
+		res.Meta.AdditionalFields[compactlist.MetaKey] = compactlist.ListHash(listed)
+	})
 }
 
 // collector is the runtime.ToolAdder Register fills.
@@ -83,8 +158,13 @@ func (c *collector) AddTool(t *mcp.Tool, h mcp.ToolHandler) {
 }
 
 // toolOf is the go-sdk tool as mcp-go lists it: the same schemas (raw),
-// annotations, all four hints spelled out, and _meta.
+// annotations, all four hints spelled out, and _meta. A compact tool has
+// only the hints that differ from the defaults, and no _meta (its hash goes
+// into the list's).
 func toolOf(t *mcp.Tool) (mgo.Tool, error) {
+	if _, ok := compactlist.Of(t); ok {
+		return compactToolOf(t)
+	}
 	in, err := rawJSON(t.InputSchema)
 	if err != nil {
 		return mgo.Tool{}, fmt.Errorf("tool %q: input schema: %w", t.Name, err)
@@ -103,6 +183,26 @@ func toolOf(t *mcp.Tool) (mgo.Tool, error) {
 	}
 	if len(t.Meta) > 0 {
 		mt.Meta = &mgo.Meta{AdditionalFields: map[string]any(t.Meta)}
+	}
+	return mt, nil
+}
+
+// compactToolOf is a compact tool as mcp-go lists it (compactlist.Listed).
+func compactToolOf(t *mcp.Tool) (mgo.Tool, error) {
+	c := compactlist.Listed(t)
+	in, err := rawJSON(c.InputSchema)
+	if err != nil {
+		return mgo.Tool{}, fmt.Errorf("tool %q: input schema: %w", t.Name, err)
+	}
+	mt := mgo.Tool{Name: c.Name, Description: c.Description, RawInputSchema: in}
+	if h := c.Annotations; h != nil {
+		mt.Annotations = mgo.ToolAnnotation{DestructiveHint: h.DestructiveHint, OpenWorldHint: h.OpenWorldHint}
+		if h.ReadOnlyHint {
+			mt.Annotations.ReadOnlyHint = &h.ReadOnlyHint
+		}
+		if h.IdempotentHint {
+			mt.Annotations.IdempotentHint = &h.IdempotentHint
+		}
 	}
 	return mt, nil
 }

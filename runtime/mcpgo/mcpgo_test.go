@@ -2,11 +2,16 @@ package mcpgo
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"testing"
 
 	mgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/compactlist"
 )
 
 func TestToolOfKeepsSchemasHintsAndMeta(t *testing.T) {
@@ -112,5 +117,48 @@ func TestAskerNeverAsksAnAuthenticatedCallOrASessionlessOne(t *testing.T) {
 	}
 	if (asker{ctx: context.Background()}).CanAsk() {
 		t.Error("a call without a client session may be asked")
+	}
+}
+
+// A compact tool is listed as on go-sdk: only the hints that differ from
+// the defaults, no _meta; the list's _meta has the hash of its compact
+// tools, and the other tools are listed in full.
+func TestCompactToolsAreListedAsOnGoSDK(t *testing.T) {
+	f, tr := false, true
+	open := json.RawMessage(`{"type":"object","additionalProperties":true}`)
+	tools := []*mcp.Tool{
+		{Name: "create_note", Description: "Create a note.", InputSchema: open,
+			Annotations: &mcp.ToolAnnotations{DestructiveHint: &f, OpenWorldHint: &f},
+			Meta:        mcp.Meta{compactlist.MetaKey: compactlist.Hash("sha256:0011223344556677")}},
+		{Name: "delete_note", Description: "Delete a note.", InputSchema: open,
+			Annotations: &mcp.ToolAnnotations{IdempotentHint: true, OpenWorldHint: &f},
+			Meta:        mcp.Meta{compactlist.MetaKey: compactlist.Hash("sha256:8899aabbccddeeff")}},
+		{Name: "get_write_schema", Description: "Describe a tool.", InputSchema: json.RawMessage(`{"type":"object"}`),
+			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: &f, OpenWorldHint: &tr},
+			Meta:        mcp.Meta{"mcpwrite/schema_version": "v1"}},
+	}
+	s := server.NewMCPServer("notes", "1.0.0", server.WithToolCapabilities(false))
+	var st []server.ServerTool
+	for _, tool := range tools {
+		mt, err := toolOf(tool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st = append(st, server.ServerTool{Tool: mt})
+	}
+	listCompactly(s, map[string]compactlist.Hash{"create_note": "sha256:0011223344556677", "delete_note": "sha256:8899aabbccddeeff"})
+	s.AddTools(st...)
+	resp := s.HandleMessage(context.Background(), json.RawMessage(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	b, err := json.Marshal(resp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte("create_note sha256:0011223344556677\ndelete_note sha256:8899aabbccddeeff\n"))
+	want := `{"jsonrpc":"2.0","id":1,"result":{"_meta":{"mcpwrite/schema_hash":"sha256:` + hex.EncodeToString(sum[:8]) + `"},"tools":[` +
+		`{"annotations":{"destructiveHint":false,"openWorldHint":false},"description":"Create a note.","inputSchema":{"type":"object","additionalProperties":true},"name":"create_note"},` +
+		`{"annotations":{"idempotentHint":true,"openWorldHint":false},"description":"Delete a note.","inputSchema":{"type":"object","additionalProperties":true},"name":"delete_note"},` +
+		`{"_meta":{"mcpwrite/schema_version":"v1"},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":true},"description":"Describe a tool.","inputSchema":{"type":"object"},"name":"get_write_schema"}]}}`
+	if string(b) != want {
+		t.Fatalf("mcp-go tools/list\n%s\nwant\n%s", b, want)
 	}
 }
