@@ -42,3 +42,42 @@ for (const mode of ['full', 'compact']) {
     console.log(`${mode}, ${fields} request fields: ${((b.bytes - a.bytes) / 290).toFixed(1)} B and ${((b.o200k - a.o200k) / 290).toFixed(1)} o200k tokens per additional write tool`);
   }
 }
+
+// What each member of a compact tool costs: the compact lists (8 request
+// fields) rewritten, each compact tool (an open-object input schema) at a
+// time, as the alternatives docs/compact.md weighs, and the cost of one more
+// write tool measured again.
+const variants = {
+  'as listed': (t) => t,
+  'with the per-tool schema hash in _meta': (t) => ({ _meta: { 'mcpwrite/schema_hash': 'sha256:' + hex16(t.name) }, ...t }),
+  'with every hint spelled out (go-sdk ToolAnnotations)': (t) => ({ ...t, annotations: { destructiveHint: t.annotations?.destructiveHint ?? true, idempotentHint: t.annotations?.idempotentHint ?? false, openWorldHint: t.annotations?.openWorldHint ?? true, readOnlyHint: t.annotations?.readOnlyHint ?? false } }),
+  'input schema {"type":"object"}': (t) => ({ ...t, inputSchema: { type: 'object' } }),
+  'description cut at 40 bytes': (t) => ({ ...t, description: cut(t.description, 40) }),
+  'without annotations': (t) => { const { annotations, ...rest } = t; return rest; },
+};
+// hex16 is a stand-in hash of the same length and spread as a real one.
+function hex16(s) {
+  let h = 2166136261n;
+  for (const c of s) h = ((h ^ BigInt(c.codePointAt(0))) * 16777619n) & 0xffffffffffffffffn;
+  return h.toString(16).padStart(16, '0');
+}
+function cut(s, max) {
+  if (Buffer.byteLength(s) <= max) return s;
+  const words = s.slice(0, max - 1).split(' ');
+  words.pop();
+  return words.join(' ') + '…';
+}
+console.log();
+console.log('| compact write tool | bytes per additional write tool | o200k tokens per additional write tool |');
+console.log('|---|---|---|');
+const open = JSON.stringify({ type: 'object', additionalProperties: true });
+for (const [name, f] of Object.entries(variants)) {
+  const cost = (writes) => {
+    const res = JSON.parse(readFileSync(path.join(dir, `compact-8-fields-${writes}.json`), 'utf8'));
+    res.tools = res.tools.map((t) => (JSON.stringify(t.inputSchema) === open ? f(t) : t));
+    const text = JSON.stringify(res);
+    return { bytes: Buffer.byteLength(text), tokens: o200k(text).length };
+  };
+  const a = cost(10), b = cost(300);
+  console.log(`| ${name} | ${((b.bytes - a.bytes) / 290).toFixed(1)} | ${((b.tokens - a.tokens) / 290).toFixed(1)} |`);
+}
