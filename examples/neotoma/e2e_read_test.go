@@ -33,7 +33,7 @@ func TestRetrieveEntitySnapshotWithProvenance(t *testing.T) {
 	}`)
 	// at: the state before anything was observed.
 	before := mustSucceed(t, cs, "retrieve_entity_snapshot", `{"entity_id":"`+invoiceID+`","at":"2026-03-01T08:00:00Z"}`)
-	if before["snapshot"] != nil && len(before["snapshot"].(map[string]any)) != 0 || before["observation_count"] != nil {
+	if before["snapshot"] != nil && len(before["snapshot"].(map[string]any)) != 0 || before["observation_count"] != 0.0 {
 		t.Errorf("snapshot at 08:00 = %v, want empty with no observations", before)
 	}
 	for _, tool := range []string{"retrieve_entity_snapshot", "list_observations", "list_relationships"} {
@@ -60,7 +60,7 @@ func TestListObservationsNewestFirst(t *testing.T) {
 			"source_id": "`+src2+`", "observed_at": "2026-03-01T09:00:00Z", "specificity_score": 1, "source_priority": 50,
 			"fields": {"invoice_number": "INV-2024-001", "status": "paid"}, "created_at": "2026-03-01T09:00:00Z"
 		}],
-		"total": 2, "limit": 1,
+		"total": 2, "limit": 1, "offset": 0,
 		"suggestions": [],
 		"warnings": []
 	}`)
@@ -133,8 +133,8 @@ func TestRetrieveEntitiesMergedAndPaged(t *testing.T) {
 	all := mustSucceed(t, cs, "retrieve_entities", `{"include_merged":true,"include_snapshots":false,"limit":1}`)
 	assertJSON(t, all, `{
 		"success": true,
-		"entities": [{"id": "`+from+`", "entity_type": "person", "canonical_name": "A. Lovelace", "merged_into": "`+to+`"}],
-		"total": 2,
+		"entities": [{"id": "`+from+`", "entity_type": "person", "canonical_name": "A. Lovelace", "merged_into": "`+to+`", "observation_count": 0}],
+		"total": 2, "excluded_merged": false,
 		"suggestions": [], "warnings": []
 	}`)
 	bad, isErr := call(t, cs, "retrieve_entities", `{"entity_type":"persons"}`)

@@ -83,7 +83,7 @@ func TestRegisteredSchemaIsInactiveByDefault(t *testing.T) {
 	s := newServer(t)
 	cs := s.connect(ada, nil)
 	out := mustSucceed(t, cs, "register_schema", strings.Replace(mealSchema, `,"activate":true`, ``, 1))
-	if _, ok := out["activated"]; ok || out["schema_version"] != "1.0" {
+	if out["activated"] != false || out["schema_version"] != "1.0" {
 		t.Errorf("register without activate = %v", out)
 	}
 	got, isErr := call(t, cs, "store", `{"entities":[{"entity_type":"meal","name":"Porridge"}]}`)
@@ -304,9 +304,15 @@ func TestUserFieldIsPromotedToTheGlobalSchema(t *testing.T) {
 		t.Fatalf("before promotion grace sees %v", gi)
 	}
 	out := mustSucceed(t, cs, "update_schema_incremental", `{"entity_type":"invoice","fields_to_add":[{"field_name":"cost_center","field_type":"string"}]}`)
-	if out["scope"] != "global" || out["schema_version"] != "1.1" {
-		t.Fatalf("promotion = %v", out)
-	}
+	// The document's update_schema_incremental response, every member
+	// present: migrated_existing false without migrate_existing.
+	assertJSON(t, out, `{
+		"success": true,
+		"entity_type": "invoice", "schema_version": "1.1", "fields_added": ["cost_center"],
+		"activated": true, "migrated_existing": false, "scope": "global",
+		"suggestions": ["Call store to store source material, a raw file for the server to interpret or structured entities, deduplicated by content hash", "Call list_entity_types to list the entity types you can store, with each type's schema fields; keyword keeps the types whose name or field names contain it"],
+		"warnings": []
+	}`)
 	gi := mustSucceed(t, g, "list_entity_types", `{"keyword":"cost_center"}`)
 	types, _ := gi["entity_types"].([]any)
 	if gi["total"] != 1.0 || len(types) != 1 || types[0].(map[string]any)["scope"] != "global" {

@@ -179,7 +179,7 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 		t.Errorf("B's entities: %v", got)
 	}
 	covered["register_schema"] = true
-	if got := mustSucceed(t, b, "register_schema", `{"entity_type":"meal","schema_definition":{"fields":{"title":{"type":"string"}}},"reducer_config":{"merge_policies":{}}}`); got["scope"] != "global" || got["activated"] != nil {
+	if got := mustSucceed(t, b, "register_schema", `{"entity_type":"meal","schema_definition":{"fields":{"title":{"type":"string"}}},"reducer_config":{"merge_policies":{}}}`); got["scope"] != "global" || got["activated"] != false {
 		t.Errorf("B's registration of meal: %v", got)
 	}
 	covered["list_entity_types"] = true
