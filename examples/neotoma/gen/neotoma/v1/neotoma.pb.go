@@ -5796,7 +5796,7 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"E\x12CMerge policy by field name; fields without one use highest_priorityR\rmergePolicies\x1aY\n" +
 	"\x12MergePoliciesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12-\n" +
-	"\x05value\x18\x02 \x01(\v2\x17.neotoma.v1.MergePolicyR\x05value:\x028\x01\"\xbe\x06\n" +
+	"\x05value\x18\x02 \x01(\v2\x17.neotoma.v1.MergePolicyR\x05value:\x028\x01\"\xc5\x06\n" +
 	"\x15RegisterSchemaRequest\x12!\n" +
 	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12i\n" +
 	"\ventity_type\x18\x02 \x01(\tBH\xea\xbb\x1cD\n" +
@@ -5807,9 +5807,9 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x0ereducer_config\x18\x04 \x01(\v2\x19.neotoma.v1.ReducerConfigB-\xea\xbb\x1c)\n" +
 	"'\b\x01\x12#How each field's observations mergeR\rreducerConfig\x12e\n" +
 	"\x0eschema_version\x18\x05 \x01(\tB>\xea\xbb\x1c:\n" +
-	"8\x12\x1bSchema version, major.minor\"\x05\"1.0\"0\x14:\x10^[0-9]+\\.[0-9]+$R\rschemaVersion\x12q\n" +
-	"\ruser_specific\x18\x06 \x01(\bBL\xea\xbb\x1cH\n" +
-	"F\x12DRegister the schema for you only instead of every user of the tenantR\fuserSpecific\x12\x96\x01\n" +
+	"8\x12\x1bSchema version, major.minor\"\x05\"1.0\"0\x14:\x10^[0-9]+\\.[0-9]+$R\rschemaVersion\x12x\n" +
+	"\ruser_specific\x18\x06 \x01(\bBS\xea\xbb\x1cO\n" +
+	"M\x12DRegister the schema for you only instead of every user of the tenant\"\x05falseR\fuserSpecific\x12\x96\x01\n" +
 	"\bactivate\x18\a \x01(\bBz\xea\xbb\x1cv\n" +
 	"t\x12kMake this version the active schema of the type at once; store accepts a type only once a version is active\"\x05falseR\bactivate\x12I\n" +
 	"\rregistered_at\x18\b \x01(\v2\x1a.google.protobuf.TimestampB\b\xea\xbb\x1c\x04\x1a\x02\b\x04R\fregisteredAt\"\xba\x01\n" +
@@ -5829,7 +5829,7 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"field_type\x18\x02 \x01(\x0e2\x15.neotoma.v1.FieldTypeB\x1c\xea\xbb\x1c\x18\"\x16\b\x01\x12\x10The field's type\x18\x02R\tfieldType\x12X\n" +
 	"\brequired\x18\x03 \x01(\bB<\xea\xbb\x1c8\n" +
 	"6\x124Every entity stored from now on must carry the fieldR\brequired\x12\x93\x01\n" +
-	"\x10reducer_strategy\x18\x04 \x01(\x0e2\x1b.neotoma.v1.ReducerStrategyBK\xea\xbb\x1cG\"E\x12AHow the field's observations merge; highest_priority when omitted\x18\x02R\x0freducerStrategy\"\xb5\x06\n" +
+	"\x10reducer_strategy\x18\x04 \x01(\x0e2\x1b.neotoma.v1.ReducerStrategyBK\xea\xbb\x1cG\"E\x12AHow the field's observations merge; highest_priority when omitted\x18\x02R\x0freducerStrategy\"\xbc\x06\n" +
 	"\x1eUpdateSchemaIncrementalRequest\x12!\n" +
 	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12m\n" +
 	"\ventity_type\x18\x02 \x01(\tBL\xea\xbb\x1cH\n" +
@@ -5839,9 +5839,9 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\rfields_to_add\x18\x03 \x03(\v2\x16.neotoma.v1.FieldToAddB\x1b\xea\xbb\x1c\x17\n" +
 	"\x15\b\x01\x12\rFields to addP\x01XdR\vfieldsToAdd\x12\x91\x01\n" +
 	"\x0eschema_version\x18\x04 \x01(\tBj\xea\xbb\x1cf\n" +
-	"d\x12NThe new version, major.minor; the active version's minor plus one when omitted0\x14:\x10^[0-9]+\\.[0-9]+$R\rschemaVersion\x12u\n" +
-	"\ruser_specific\x18\x05 \x01(\bBP\xea\xbb\x1cL\n" +
-	"J\x12HAdd the fields to your own variant of the schema instead of the tenant'sR\fuserSpecific\x12M\n" +
+	"d\x12NThe new version, major.minor; the active version's minor plus one when omitted0\x14:\x10^[0-9]+\\.[0-9]+$R\rschemaVersion\x12|\n" +
+	"\ruser_specific\x18\x05 \x01(\bBW\xea\xbb\x1cS\n" +
+	"Q\x12HAdd the fields to your own variant of the schema instead of the tenant's\"\x05falseR\fuserSpecific\x12M\n" +
 	"\bactivate\x18\x06 \x01(\bB1\xea\xbb\x1c-\n" +
 	"+\x12#Make the new version active at once\"\x04trueR\bactivate\x12\x88\x01\n" +
 	"\x10migrate_existing\x18\a \x01(\bB]\xea\xbb\x1cY\n" +
