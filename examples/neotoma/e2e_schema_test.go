@@ -257,7 +257,7 @@ func TestUpdateSchemaIncrementalPromotesRawFragment(t *testing.T) {
 
 func TestUpdateSchemaIncrementalMistakes(t *testing.T) {
 	for _, tt := range []struct{ name, args, code, field, top, message string }{
-		{"type that is not registered", `{"entity_type":"invoices","fields_to_add":[{"field_name":"x","field_type":"string"}]}`, runtime.CodeInvalidEnumValue, "entity_type", "invoice", `invalid value "invo…" for entity_type; did you mean "invoice"?`},
+		{"type that is not registered", `{"entity_type":"invoices","fields_to_add":[{"field_name":"x","field_type":"string"}]}`, domain.CodeSchemaNotFound, "entity_type", "invoice", `invalid value "invo…" for entity_type; did you mean "invoice"?`},
 		{"field the schema has", `{"entity_type":"invoice","fields_to_add":[{"field_name":"amount","field_type":"number"}]}`, runtime.CodeValidation, "fields_to_add[0].field_name", "", "amount is already a field of the invoice schema (version 1.0)"},
 		{"version that exists", `{"entity_type":"invoice","fields_to_add":[{"field_name":"x","field_type":"string"}],"schema_version":"1.0"}`, domain.CodeSchemaExists, "schema_version", "Register a higher schema_version, or add fields with update_schema_incremental.", "schema version 1.0 of invoice already exists (global scope)"},
 		{"no fields", `{"entity_type":"invoice","fields_to_add":[]}`, mcpwriteimpl.CodeConstraintViolation, "fields_to_add", "", ""},
@@ -272,6 +272,20 @@ func TestUpdateSchemaIncrementalMistakes(t *testing.T) {
 			}
 		})
 	}
+	// The document's SCHEMA_NOT_FOUND: a type registered without activate
+	// has no active schema to add fields to.
+	s := newServer(t)
+	cs := s.connect(ada, nil)
+	mustSucceed(t, cs, "register_schema", strings.Replace(mealSchema, `,"activate":true`, ``, 1))
+	out, isErr := call(t, cs, "update_schema_incremental", `{"entity_type":"meal","fields_to_add":[{"field_name":"x","field_type":"string"}]}`)
+	if !isErr {
+		t.Fatalf("update of an inactive type: %v", out)
+	}
+	got := out["error"].(map[string]any)
+	delete(got["suggestions"].(map[string]any), "valid_values")
+	assertJSON(t, got, `{"code":"SCHEMA_NOT_FOUND","field":"entity_type",
+		"message":"invalid value \"me…\" for entity_type",
+		"suggestions":{"hint":"`+domain.SchemaNotFoundHint+`"}}`)
 }
 
 // Merge policies decide the snapshot: last_write takes the latest value
