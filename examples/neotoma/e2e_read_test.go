@@ -87,10 +87,13 @@ func TestListRelationshipsAndRelatedEntities(t *testing.T) {
 		{`{"entity_id":"` + acme + `","direction":"inbound"}`, []any{refers}},
 		{`{"entity_id":"` + acme + `","direction":"outbound"}`, []any{partOf}},
 		{`{"entity_id":"` + acme + `","relationship_type":"refers_to"}`, []any{refers}},
-		{`{"entity_id":"` + holding + `","direction":"outbound"}`, nil},
+		{`{"entity_id":"` + holding + `","direction":"outbound"}`, []any{}}, // always present, [] when empty
 	} {
 		out := mustSucceed(t, cs, "list_relationships", tt.args)
-		got, _ := out["relationships"].([]any)
+		got, ok := out["relationships"].([]any)
+		if !ok {
+			t.Errorf("list_relationships %s: no relationships list: %v", tt.args, out)
+		}
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("list_relationships %s (-want +got):\n%s", tt.args, diff)
 		}
@@ -310,7 +313,7 @@ func TestAnalyzeSchemaCandidates(t *testing.T) {
 		"warnings": []
 	}`)
 	strict := mustSucceed(t, cs, "analyze_schema_candidates", `{"entity_type":"invoice"}`)
-	if strict["recommendations"] != nil || strict["min_frequency"] != 5.0 || strict["min_confidence"] != 0.8 {
+	if !cmp.Equal(strict["recommendations"], []any{}) || strict["min_frequency"] != 5.0 || strict["min_confidence"] != 0.8 {
 		t.Errorf("defaults (5 entities, 0.8) = %v, want no candidate", strict)
 	}
 }
@@ -402,7 +405,7 @@ func TestGetSchemaRecommendations(t *testing.T) {
 		"warnings": []
 	}`)
 	mustSucceed(t, cs, "update_schema_incremental", `{"entity_type":"invoice","fields_to_add":[{"field_name":"approver","field_type":"string"}],"migrate_existing":true}`)
-	if got := mustSucceed(t, cs, "get_schema_recommendations", `{"entity_type":"invoice"}`); got["recommendations"] != nil {
+	if got := mustSucceed(t, cs, "get_schema_recommendations", `{"entity_type":"invoice"}`); !cmp.Equal(got["recommendations"], []any{}) {
 		t.Errorf("pending after promotion = %v, want none", got)
 	}
 	applied := mustSucceed(t, cs, "get_schema_recommendations", `{"entity_type":"invoice","status":"applied","source":"agent"}`)

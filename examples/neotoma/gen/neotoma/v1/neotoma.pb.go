@@ -5847,12 +5847,12 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x10migrate_existing\x18\a \x01(\bB]\xea\xbb\x1cY\n" +
 	"W\x12NAlso move raw fragments of the new fields into observations of stored entities\"\x05falseR\x0fmigrateExisting\x12C\n" +
 	"\n" +
-	"updated_at\x18\b \x01(\v2\x1a.google.protobuf.TimestampB\b\xea\xbb\x1c\x04\x1a\x02\b\x04R\tupdatedAt\"\xae\x02\n" +
+	"updated_at\x18\b \x01(\v2\x1a.google.protobuf.TimestampB\b\xea\xbb\x1c\x04\x1a\x02\b\x04R\tupdatedAt\"\xb7\x02\n" +
 	"\x1fUpdateSchemaIncrementalResponse\x12\x1f\n" +
 	"\ventity_type\x18\x01 \x01(\tR\n" +
 	"entityType\x12%\n" +
-	"\x0eschema_version\x18\x02 \x01(\tR\rschemaVersion\x12!\n" +
-	"\ffields_added\x18\x03 \x03(\tR\vfieldsAdded\x12%\n" +
+	"\x0eschema_version\x18\x02 \x01(\tR\rschemaVersion\x12*\n" +
+	"\ffields_added\x18\x03 \x03(\tB\a\xea\xbb\x1c\x03\xc0\x02\x01R\vfieldsAdded\x12%\n" +
 	"\tactivated\x18\x04 \x01(\bB\a\xea\xbb\x1c\x03\xc0\x02\x01R\tactivated\x124\n" +
 	"\x11migrated_existing\x18\x05 \x01(\bB\a\xea\xbb\x1c\x03\xc0\x02\x01R\x10migratedExisting\x12\x14\n" +
 	"\x05scope\x18\x06 \x01(\tR\x05scope\x12-\n" +
@@ -5863,23 +5863,23 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	">\x12:Keep types whose name or field names contain it, e.g. date0dR\akeyword\"G\n" +
 	"\fFieldSummary\x12\x12\n" +
 	"\x04type\x18\x01 \x01(\tR\x04type\x12#\n" +
-	"\brequired\x18\x02 \x01(\bB\a\xea\xbb\x1c\x03\xc0\x02\x01R\brequired\"\x87\x03\n" +
+	"\brequired\x18\x02 \x01(\bB\a\xea\xbb\x1c\x03\xc0\x02\x01R\brequired\"\x99\x03\n" +
 	"\x0eEntityTypeInfo\x12\x1f\n" +
 	"\ventity_type\x18\x01 \x01(\tR\n" +
 	"entityType\x12%\n" +
-	"\x0eschema_version\x18\x02 \x01(\tR\rschemaVersion\x12\x1f\n" +
-	"\vfield_names\x18\x03 \x03(\tR\n" +
-	"fieldNames\x12Q\n" +
-	"\rfield_summary\x18\x04 \x03(\v2,.neotoma.v1.EntityTypeInfo.FieldSummaryEntryR\ffieldSummary\x12)\n" +
+	"\x0eschema_version\x18\x02 \x01(\tR\rschemaVersion\x12(\n" +
+	"\vfield_names\x18\x03 \x03(\tB\a\xea\xbb\x1c\x03\xc0\x02\x01R\n" +
+	"fieldNames\x12Z\n" +
+	"\rfield_summary\x18\x04 \x03(\v2,.neotoma.v1.EntityTypeInfo.FieldSummaryEntryB\a\xea\xbb\x1c\x03\xc0\x02\x01R\ffieldSummary\x12)\n" +
 	"\x10similarity_score\x18\x05 \x01(\x01R\x0fsimilarityScore\x12\x1d\n" +
 	"\n" +
 	"match_type\x18\x06 \x01(\tR\tmatchType\x12\x14\n" +
 	"\x05scope\x18\a \x01(\tR\x05scope\x1aY\n" +
 	"\x11FieldSummaryEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12.\n" +
-	"\x05value\x18\x02 \x01(\v2\x18.neotoma.v1.FieldSummaryR\x05value:\x028\x01\"\xb6\x01\n" +
-	"\x17ListEntityTypesResponse\x12=\n" +
-	"\fentity_types\x18\x01 \x03(\v2\x1a.neotoma.v1.EntityTypeInfoR\ventityTypes\x12\x1d\n" +
+	"\x05value\x18\x02 \x01(\v2\x18.neotoma.v1.FieldSummaryR\x05value:\x028\x01\"\xbf\x01\n" +
+	"\x17ListEntityTypesResponse\x12F\n" +
+	"\fentity_types\x18\x01 \x03(\v2\x1a.neotoma.v1.EntityTypeInfoB\a\xea\xbb\x1c\x03\xc0\x02\x01R\ventityTypes\x12\x1d\n" +
 	"\x05total\x18\x02 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x05total\x12\x18\n" +
 	"\akeyword\x18\x03 \x01(\tR\akeyword\x12#\n" +
 	"\rsearch_method\x18\x04 \x01(\tR\fsearchMethod\"\xf2\x01\n" +
@@ -5888,15 +5888,15 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\tentity_id\x18\x02 \x01(\tB\x1f\xea\xbb\x1c\x1b\n" +
 	"\x19\b\x01\x12\x13Entity ID (ent_...)(\x01R\bentityId\x12p\n" +
 	"\x02at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampBD\xea\xbb\x1c@\n" +
-	">\x12<Snapshot as it was at this time (only observations up to it)R\x02at\"\xbb\x04\n" +
+	">\x12<Snapshot as it was at this time (only observations up to it)R\x02at\"\xc4\x04\n" +
 	"\x1eRetrieveEntitySnapshotResponse\x12\x1b\n" +
 	"\tentity_id\x18\x01 \x01(\tR\bentityId\x12\x1f\n" +
 	"\ventity_type\x18\x02 \x01(\tR\n" +
 	"entityType\x12%\n" +
 	"\x0eschema_version\x18\x03 \x01(\tR\rschemaVersion\x123\n" +
-	"\bsnapshot\x18\x04 \x01(\v2\x17.google.protobuf.StructR\bsnapshot\x12Z\n" +
+	"\bsnapshot\x18\x04 \x01(\v2\x17.google.protobuf.StructR\bsnapshot\x12c\n" +
 	"\n" +
-	"provenance\x18\x05 \x03(\v2:.neotoma.v1.RetrieveEntitySnapshotResponse.ProvenanceEntryR\n" +
+	"provenance\x18\x05 \x03(\v2:.neotoma.v1.RetrieveEntitySnapshotResponse.ProvenanceEntryB\a\xea\xbb\x1c\x03\xc0\x02\x01R\n" +
 	"provenance\x12;\n" +
 	"\vcomputed_at\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"computedAt\x124\n" +
@@ -5919,9 +5919,9 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x11include_snapshots\x18\x05 \x01(\bB,\xea\xbb\x1c(\n" +
 	"&\x12\x1eInclude each entity's snapshot\"\x04trueR\x10includeSnapshots\x12Y\n" +
 	"\x0einclude_merged\x18\x06 \x01(\bB2\xea\xbb\x1c.\n" +
-	",\x12#Include entities merged into others\"\x05falseR\rincludeMerged\"\x9b\x01\n" +
-	"\x18RetrieveEntitiesResponse\x12.\n" +
-	"\bentities\x18\x01 \x03(\v2\x12.neotoma.v1.EntityR\bentities\x12\x1d\n" +
+	",\x12#Include entities merged into others\"\x05falseR\rincludeMerged\"\xa4\x01\n" +
+	"\x18RetrieveEntitiesResponse\x127\n" +
+	"\bentities\x18\x01 \x03(\v2\x12.neotoma.v1.EntityB\a\xea\xbb\x1c\x03\xc0\x02\x01R\bentities\x12\x1d\n" +
 	"\x05total\x18\x02 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x05total\x120\n" +
 	"\x0fexcluded_merged\x18\x03 \x01(\bB\a\xea\xbb\x1c\x03\xc0\x02\x01R\x0eexcludedMerged\"\xfd\x01\n" +
 	"\x17ListObservationsRequest\x12!\n" +
@@ -5946,9 +5946,9 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x06fields\x18\t \x01(\v2\x17.google.protobuf.StructR\x06fields\x129\n" +
 	"\n" +
 	"created_at\x18\n" +
-	" \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\xb6\x01\n" +
-	"\x18ListObservationsResponse\x12;\n" +
-	"\fobservations\x18\x01 \x03(\v2\x17.neotoma.v1.ObservationR\fobservations\x12\x1d\n" +
+	" \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\xbf\x01\n" +
+	"\x18ListObservationsResponse\x12D\n" +
+	"\fobservations\x18\x01 \x03(\v2\x17.neotoma.v1.ObservationB\a\xea\xbb\x1c\x03\xc0\x02\x01R\fobservations\x12\x1d\n" +
 	"\x05total\x18\x02 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x05total\x12\x1d\n" +
 	"\x05limit\x18\x03 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x05limit\x12\x1f\n" +
 	"\x06offset\x18\x04 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x06offset\"\xd4\x03\n" +
@@ -5961,9 +5961,9 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x05limit\x18\x05 \x01(\x05B.\xea\xbb\x1c*\n" +
 	"(\x12\x0fMaximum results\"\x03100A\x00\x00\x00\x00\x00\x00\xf0?I\x00\x00\x00\x00\x00@\x8f@R\x05limit\x12;\n" +
 	"\x06offset\x18\x06 \x01(\x05B#\xea\xbb\x1c\x1f\n" +
-	"\x1d\x12\x0fResults to skip\"\x010A\x00\x00\x00\x00\x00\x00\x00\x00R\x06offset\"\xba\x01\n" +
-	"\x19ListRelationshipsResponse\x12>\n" +
-	"\rrelationships\x18\x01 \x03(\v2\x18.neotoma.v1.RelationshipR\rrelationships\x12\x1d\n" +
+	"\x1d\x12\x0fResults to skip\"\x010A\x00\x00\x00\x00\x00\x00\x00\x00R\x06offset\"\xc3\x01\n" +
+	"\x19ListRelationshipsResponse\x12G\n" +
+	"\rrelationships\x18\x01 \x03(\v2\x18.neotoma.v1.RelationshipB\a\xea\xbb\x1c\x03\xc0\x02\x01R\rrelationships\x12\x1d\n" +
 	"\x05total\x18\x02 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x05total\x12\x1d\n" +
 	"\x05limit\x18\x03 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x05limit\x12\x1f\n" +
 	"\x06offset\x18\x04 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x06offset\"\x80\x02\n" +
@@ -5976,9 +5976,9 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\ventity_type\x18\x03 \x01(\tB3\xea\xbb\x1c/\n" +
 	"-\x12\x1aOnly entities of this type0@z\r\n" +
 	"\ventity_typeR\n" +
-	"entityType\"s\n" +
-	"\"RetrieveEntityByIdentifierResponse\x12.\n" +
-	"\bentities\x18\x01 \x03(\v2\x12.neotoma.v1.EntityR\bentities\x12\x1d\n" +
+	"entityType\"|\n" +
+	"\"RetrieveEntityByIdentifierResponse\x127\n" +
+	"\bentities\x18\x01 \x03(\v2\x12.neotoma.v1.EntityB\a\xea\xbb\x1c\x03\xc0\x02\x01R\bentities\x12\x1d\n" +
 	"\x05total\x18\x02 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x05total\"\xa3\x04\n" +
 	"\x1eRetrieveRelatedEntitiesRequest\x12!\n" +
 	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12E\n" +
@@ -5989,10 +5989,10 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\bmax_hops\x18\x05 \x01(\x05BB\xea\xbb\x1c>\n" +
 	"<\x12%Maximum hops from the starting entity\"\x011A\x00\x00\x00\x00\x00\x00\xf0?I\x00\x00\x00\x00\x00\x00\x14@R\amaxHops\x12W\n" +
 	"\x10include_entities\x18\x06 \x01(\bB,\xea\xbb\x1c(\n" +
-	"&\x12\x1eInclude each entity's snapshot\"\x04trueR\x0fincludeEntities\"\xab\x02\n" +
-	"\x1fRetrieveRelatedEntitiesResponse\x12.\n" +
-	"\bentities\x18\x01 \x03(\v2\x12.neotoma.v1.EntityR\bentities\x12>\n" +
-	"\rrelationships\x18\x02 \x03(\v2\x18.neotoma.v1.RelationshipR\rrelationships\x12.\n" +
+	"&\x12\x1eInclude each entity's snapshot\"\x04trueR\x0fincludeEntities\"\xbd\x02\n" +
+	"\x1fRetrieveRelatedEntitiesResponse\x127\n" +
+	"\bentities\x18\x01 \x03(\v2\x12.neotoma.v1.EntityB\a\xea\xbb\x1c\x03\xc0\x02\x01R\bentities\x12G\n" +
+	"\rrelationships\x18\x02 \x03(\v2\x18.neotoma.v1.RelationshipB\a\xea\xbb\x1c\x03\xc0\x02\x01R\rrelationships\x12.\n" +
 	"\x0etotal_entities\x18\x03 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\rtotalEntities\x128\n" +
 	"\x13total_relationships\x18\x04 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x12totalRelationships\x12.\n" +
 	"\x0ehops_traversed\x18\x05 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\rhopsTraversed\"\xc2\x01\n" +
@@ -6041,7 +6041,7 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x10source_entity_id\x18\x03 \x01(\tB\x1c\xea\xbb\x1c\x18\n" +
 	"\x16\b\x01\x12\x10Source entity ID(\x01R\x0esourceEntityId\x12F\n" +
 	"\x10target_entity_id\x18\x04 \x01(\tB\x1c\xea\xbb\x1c\x18\n" +
-	"\x16\b\x01\x12\x10Target entity ID(\x01R\x0etargetEntityId\"\xee\x04\n" +
+	"\x16\b\x01\x12\x10Target entity ID(\x01R\x0etargetEntityId\"\xf7\x04\n" +
 	"\x14RelationshipSnapshot\x12)\n" +
 	"\x10relationship_key\x18\x01 \x01(\tR\x0frelationshipKey\x12+\n" +
 	"\x11relationship_type\x18\x02 \x01(\tR\x10relationshipType\x12(\n" +
@@ -6052,10 +6052,10 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\vcomputed_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"computedAt\x124\n" +
 	"\x11observation_count\x18\b \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x10observationCount\x12J\n" +
-	"\x13last_observation_at\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\x11lastObservationAt\x12P\n" +
+	"\x13last_observation_at\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\x11lastObservationAt\x12Y\n" +
 	"\n" +
 	"provenance\x18\n" +
-	" \x03(\v20.neotoma.v1.RelationshipSnapshot.ProvenanceEntryR\n" +
+	" \x03(\v20.neotoma.v1.RelationshipSnapshot.ProvenanceEntryB\a\xea\xbb\x1c\x03\xc0\x02\x01R\n" +
 	"provenance\x1a=\n" +
 	"\x0fProvenanceEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
@@ -6067,10 +6067,10 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"observedAt\x124\n" +
 	"\x11specificity_score\x18\x04 \x01(\x01B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x10specificityScore\x120\n" +
 	"\x0fsource_priority\x18\x05 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x0esourcePriority\x123\n" +
-	"\bmetadata\x18\x06 \x01(\v2\x17.google.protobuf.StructR\bmetadata\"\xa8\x01\n" +
+	"\bmetadata\x18\x06 \x01(\v2\x17.google.protobuf.StructR\bmetadata\"\xb1\x01\n" +
 	"\x1fGetRelationshipSnapshotResponse\x12<\n" +
-	"\bsnapshot\x18\x01 \x01(\v2 .neotoma.v1.RelationshipSnapshotR\bsnapshot\x12G\n" +
-	"\fobservations\x18\x02 \x03(\v2#.neotoma.v1.RelationshipObservationR\fobservations\"\x80\x03\n" +
+	"\bsnapshot\x18\x01 \x01(\v2 .neotoma.v1.RelationshipSnapshotR\bsnapshot\x12P\n" +
+	"\fobservations\x18\x02 \x03(\v2#.neotoma.v1.RelationshipObservationB\a\xea\xbb\x1c\x03\xc0\x02\x01R\fobservations\"\x80\x03\n" +
 	"\x1eAnalyzeSchemaCandidatesRequest\x12!\n" +
 	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12h\n" +
 	"\ventity_type\x18\x02 \x01(\tBG\xea\xbb\x1cC\n" +
@@ -6080,7 +6080,7 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\rmin_frequency\x18\x03 \x01(\x05BM\xea\xbb\x1cI\n" +
 	"G\x129Entities that must carry a field for it to be a candidate\"\x015A\x00\x00\x00\x00\x00\x00\xf0?R\fminFrequency\x12]\n" +
 	"\x0emin_confidence\x18\x04 \x01(\x01B6\xea\xbb\x1c2\n" +
-	"0\x12\x17Minimum confidence, 0-1\"\x030.8A\x00\x00\x00\x00\x00\x00\x00\x00I\x00\x00\x00\x00\x00\x00\xf0?R\rminConfidence\"\xd8\x02\n" +
+	"0\x12\x17Minimum confidence, 0-1\"\x030.8A\x00\x00\x00\x00\x00\x00\x00\x00I\x00\x00\x00\x00\x00\x00\xf0?R\rminConfidence\"\xe1\x02\n" +
 	"\x0eFieldCandidate\x12\x1d\n" +
 	"\n" +
 	"field_name\x18\x01 \x01(\tR\tfieldName\x12\x1d\n" +
@@ -6090,19 +6090,19 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\n" +
 	"confidence\x18\x04 \x01(\x01B\a\xea\xbb\x1c\x03\xc0\x02\x01R\n" +
 	"confidence\x122\n" +
-	"\x10type_consistency\x18\x05 \x01(\x01B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x0ftypeConsistency\x12#\n" +
-	"\rsample_values\x18\x06 \x03(\tR\fsampleValues\x120\n" +
+	"\x10type_consistency\x18\x05 \x01(\x01B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x0ftypeConsistency\x12,\n" +
+	"\rsample_values\x18\x06 \x03(\tB\a\xea\xbb\x1c\x03\xc0\x02\x01R\fsampleValues\x120\n" +
 	"\x14naming_pattern_match\x18\a \x01(\bR\x12namingPatternMatch\x12-\n" +
-	"\x12format_consistency\x18\b \x01(\x01R\x11formatConsistency\"\xd5\x01\n" +
+	"\x12format_consistency\x18\b \x01(\x01R\x11formatConsistency\"\xde\x01\n" +
 	"\x14SchemaRecommendation\x12\x1f\n" +
 	"\ventity_type\x18\x01 \x01(\tR\n" +
-	"entityType\x122\n" +
-	"\x06fields\x18\x02 \x03(\v2\x1a.neotoma.v1.FieldCandidateR\x06fields\x12\x16\n" +
+	"entityType\x12;\n" +
+	"\x06fields\x18\x02 \x03(\v2\x1a.neotoma.v1.FieldCandidateB\a\xea\xbb\x1c\x03\xc0\x02\x01R\x06fields\x12\x16\n" +
 	"\x06source\x18\x03 \x01(\tR\x06source\x122\n" +
 	"\x10confidence_score\x18\x04 \x01(\x01B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x0fconfidenceScore\x12\x1c\n" +
-	"\treasoning\x18\x05 \x01(\tR\treasoning\"\xae\x02\n" +
-	"\x1fAnalyzeSchemaCandidatesResponse\x12J\n" +
-	"\x0frecommendations\x18\x01 \x03(\v2 .neotoma.v1.SchemaRecommendationR\x0frecommendations\x125\n" +
+	"\treasoning\x18\x05 \x01(\tR\treasoning\"\xb7\x02\n" +
+	"\x1fAnalyzeSchemaCandidatesResponse\x12S\n" +
+	"\x0frecommendations\x18\x01 \x03(\v2 .neotoma.v1.SchemaRecommendationB\a\xea\xbb\x1c\x03\xc0\x02\x01R\x0frecommendations\x125\n" +
 	"\x12total_entity_types\x18\x02 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x10totalEntityTypes\x12*\n" +
 	"\ftotal_fields\x18\x03 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\vtotalFields\x12,\n" +
 	"\rmin_frequency\x18\x04 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\fminFrequency\x12.\n" +
@@ -6119,15 +6119,15 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x0einclude_events\x18\x06 \x01(\bB%\xea\xbb\x1c!\n" +
 	"\x1f\x12\x17Include timeline events\"\x04trueR\rincludeEvents\x12V\n" +
 	"\x14include_observations\x18\a \x01(\bB#\xea\xbb\x1c\x1f\n" +
-	"\x1d\x12\x14Include observations\"\x05falseR\x13includeObservations\"\xf8\x01\n" +
+	"\x1d\x12\x14Include observations\"\x05falseR\x13includeObservations\"\x81\x02\n" +
 	"\rTimelineEvent\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1d\n" +
 	"\n" +
 	"event_type\x18\x02 \x01(\tR\teventType\x12C\n" +
 	"\x0fevent_timestamp\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\x0eeventTimestamp\x12\x1b\n" +
-	"\tsource_id\x18\x04 \x01(\tR\bsourceId\x12\x1d\n" +
+	"\tsource_id\x18\x04 \x01(\tR\bsourceId\x12&\n" +
 	"\n" +
-	"entity_ids\x18\x05 \x03(\tR\tentityIds\x127\n" +
+	"entity_ids\x18\x05 \x03(\tB\a\xea\xbb\x1c\x03\xc0\x02\x01R\tentityIds\x127\n" +
 	"\n" +
 	"properties\x18\x06 \x01(\v2\x17.google.protobuf.StructR\n" +
 	"properties\"\xd1\x04\n" +
@@ -6159,9 +6159,9 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x05limit\x18\x06 \x01(\x05B.\xea\xbb\x1c*\n" +
 	"(\x12\x0fMaximum results\"\x03100A\x00\x00\x00\x00\x00\x00\xf0?I\x00\x00\x00\x00\x00@\x8f@R\x05limit\x12;\n" +
 	"\x06offset\x18\a \x01(\x05B#\xea\xbb\x1c\x1f\n" +
-	"\x1d\x12\x0fResults to skip\"\x010A\x00\x00\x00\x00\x00\x00\x00\x00R\x06offset\"n\n" +
-	"\x1aListTimelineEventsResponse\x121\n" +
-	"\x06events\x18\x01 \x03(\v2\x19.neotoma.v1.TimelineEventR\x06events\x12\x1d\n" +
+	"\x1d\x12\x0fResults to skip\"\x010A\x00\x00\x00\x00\x00\x00\x00\x00R\x06offset\"w\n" +
+	"\x1aListTimelineEventsResponse\x12:\n" +
+	"\x06events\x18\x01 \x03(\v2\x19.neotoma.v1.TimelineEventB\a\xea\xbb\x1c\x03\xc0\x02\x01R\x06events\x12\x1d\n" +
 	"\x05total\x18\x02 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x05total\"\x83\x03\n" +
 	"\x1fGetSchemaRecommendationsRequest\x12!\n" +
 	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12W\n" +
@@ -6176,18 +6176,18 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"field_name\x18\x01 \x01(\tR\tfieldName\x12\x1d\n" +
 	"\n" +
 	"field_type\x18\x02 \x01(\tR\tfieldType\x12#\n" +
-	"\brequired\x18\x03 \x01(\bB\a\xea\xbb\x1c\x03\xc0\x02\x01R\brequired\"\xff\x01\n" +
+	"\brequired\x18\x03 \x01(\bB\a\xea\xbb\x1c\x03\xc0\x02\x01R\brequired\"\x88\x02\n" +
 	"\x14StoredRecommendation\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1f\n" +
 	"\ventity_type\x18\x02 \x01(\tR\n" +
-	"entityType\x124\n" +
-	"\x06fields\x18\x03 \x03(\v2\x1c.neotoma.v1.RecommendedFieldR\x06fields\x12\x16\n" +
+	"entityType\x12=\n" +
+	"\x06fields\x18\x03 \x03(\v2\x1c.neotoma.v1.RecommendedFieldB\a\xea\xbb\x1c\x03\xc0\x02\x01R\x06fields\x12\x16\n" +
 	"\x06source\x18\x04 \x01(\tR\x06source\x122\n" +
 	"\x10confidence_score\x18\x05 \x01(\x01B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x0fconfidenceScore\x12\x1c\n" +
 	"\treasoning\x18\x06 \x01(\tR\treasoning\x12\x16\n" +
-	"\x06status\x18\a \x01(\tR\x06status\"\xae\x01\n" +
-	" GetSchemaRecommendationsResponse\x12J\n" +
-	"\x0frecommendations\x18\x01 \x03(\v2 .neotoma.v1.StoredRecommendationR\x0frecommendations\x12\x1d\n" +
+	"\x06status\x18\a \x01(\tR\x06status\"\xb7\x01\n" +
+	" GetSchemaRecommendationsResponse\x12S\n" +
+	"\x0frecommendations\x18\x01 \x03(\v2 .neotoma.v1.StoredRecommendationB\a\xea\xbb\x1c\x03\xc0\x02\x01R\x0frecommendations\x12\x1d\n" +
 	"\x05total\x18\x02 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x05total\x12\x1f\n" +
 	"\ventity_type\x18\x03 \x01(\tR\n" +
 	"entityType*\x83\x05\n" +
