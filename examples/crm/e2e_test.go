@@ -368,6 +368,24 @@ func TestCreatePersonIsProposedThenAppliedByIDOnce(t *testing.T) {
 }
 
 func TestEveryWriteCommitsThroughAProposal(t *testing.T) {
+	// proposal: the ProposedChange's action, entity and structured diff.
+	props := map[string]string{
+		"create_person":      `{"action":"create","entity":{"id":"per_019f0fca-2998-7a91-badb-776ad3a2e6ad","type":"person"},"diff":[{"after":"charles@example.org","before":null,"field":"email"},{"after":"Charles","before":null,"field":"first_name"},{"after":"Babbage","before":null,"field":"last_name"},{"after":"{{acme}}","before":null,"field":"org_id"}]}`,
+		"update_person":      `{"action":"update","entity":{"id":"{{ada}}","type":"person"},"diff":[{"after":"Mathematician","before":"","field":"title"}]}`,
+		"delete_person":      `{"action":"delete","entity":{"id":"{{ada}}","type":"person"},"diff":[{"after":null,"before":"ada@example.org","field":"email"},{"after":null,"before":"Ada","field":"first_name"},{"after":null,"before":"Lovelace","field":"last_name"},{"after":null,"before":"{{acme}}","field":"org_id"},{"after":null,"before":"","field":"phone"},{"after":null,"before":"","field":"title"}]}`,
+		"create_org":         `{"action":"create","entity":{"id":"org_019f0fca-2998-7a91-badb-776ad3a2e6ad","type":"org"},"diff":[{"after":"difference.example","before":null,"field":"domain"},{"after":"Difference Engines plc","before":null,"field":"name"}]}`,
+		"update_org":         `{"action":"update","entity":{"id":"{{acme}}","type":"org"},"diff":[{"after":"Engineering","before":"Computing","field":"industry"}]}`,
+		"delete_org":         `{"action":"delete","entity":{"id":"{{acme}}","type":"org"},"diff":[{"after":null,"before":"engines.example","field":"domain"},{"after":null,"before":"Computing","field":"industry"},{"after":null,"before":"Analytical Engines Ltd","field":"name"}]}`,
+		"create_note":        `{"action":"create","entity":{"id":"note_019f0fca-2998-7a91-badb-776ad3a2e6ad","type":"note"},"diff":[{"after":"Prefers email over calls","before":null,"field":"body"},{"after":"{{acme}}","before":null,"field":"org_id"},{"after":"Org","before":null,"field":"subject_kind"}]}`,
+		"update_note":        `{"action":"update","entity":{"id":"{{adaNote}}","type":"note"},"diff":[{"after":"Met at the Analytical Engine demo","before":"Met at the Difference Engine demo","field":"body"}]}`,
+		"delete_note":        `{"action":"delete","entity":{"id":"{{orgNote}}","type":"note"},"diff":[{"after":null,"before":"Renewal due in March","field":"body"}]}`,
+		"link_person_to_org": `{"action":"link","entity":{"id":"{{dup}}","type":"person"},"diff":[{"after":"{{acme}}","before":"","field":"org_id"}]}`,
+		// A merge request names two ids and no field of the kept person,
+		// so the runtime's diff (the request's fields against the current
+		// state) has no row: what the merge changes and loses is in
+		// current_state and will_lose (TestDestructiveProposalsNameWhatIsLost).
+		"merge_people": `{"action":"merge","entity":{"id":"{{ada}}","type":"person"},"diff":null}`,
+	}
 	tests := []struct {
 		tool, args string
 		want       string
@@ -384,6 +402,9 @@ func TestEveryWriteCommitsThroughAProposal(t *testing.T) {
 		{"link_person_to_org", `{"person_id":"{{dup}}","org_id":"{{acme}}"}`, `{"person":{"created_at":"2026-06-28T19:52:15Z","first_name":"Ada","id":"{{dup}}","last_name":"L.","org_id":"{{acme}}","phone":"+44 20 7946 0000","title":"Analyst","updated_at":"2026-06-28T19:52:15Z","version":2},"success":true,"suggestions":[],"warnings":[]}`},
 		{"merge_people", `{"source_person_id":"{{dup}}","target_person_id":"{{ada}}"}`, `{"merged_person_id":"{{dup}}","moved_notes":1,"person":{"created_at":"2026-06-28T19:52:15Z","email":"ada@example.org","first_name":"Ada","id":"{{ada}}","last_name":"Lovelace","org_id":"{{acme}}","phone":"+44 20 7946 0000","title":"Analyst","updated_at":"2026-06-28T19:52:15Z","version":3},"success":true,"suggestions":[],"warnings":[]}`},
 	}
+	if len(props) != len(tests) { // add_note_to_person: TestAddNoteToPersonIsProposedThenApplied (exact)
+		t.Fatalf("%d proposals for %d writes", len(props), len(tests))
+	}
 	for _, tt := range tests {
 		t.Run(tt.tool, func(t *testing.T) {
 			s := newServer(t)
@@ -391,6 +412,15 @@ func TestEveryWriteCommitsThroughAProposal(t *testing.T) {
 			f := setup(t, cs)
 			before := len(s.rec.received())
 			p := propose(t, cs, tt.tool, f.expand(tt.args))
+			got, _ := json.Marshal(map[string]any{"action": p["action"], "entity": p["entity"], "diff": p["diff"]})
+			var g, w any
+			_ = json.Unmarshal(got, &g)
+			if err := json.Unmarshal([]byte(f.expand(props[tt.tool])), &w); err != nil {
+				t.Fatalf("want proposal: %v", err)
+			}
+			if diff := cmp.Diff(w, g); diff != "" {
+				t.Errorf("proposal action, entity and diff (-want +got):\n%s", diff)
+			}
 			if p["tool"] != tt.tool || p["classification"] != classification[tt.tool] || p["apply_with"] != "apply_proposal" {
 				t.Errorf("proposal = %v, want tool %s classified %s", p, tt.tool, classification[tt.tool])
 			}

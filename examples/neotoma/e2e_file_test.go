@@ -94,7 +94,7 @@ func TestStoreWithoutInterpretationThenReinterpret(t *testing.T) {
 		t.Errorf("same configuration again = %v, want the same run %v", again, first)
 	}
 	other := mustSucceed(t, cs, "reinterpret", `{"source_id":"`+src+`","interpretation_config":{"model_id":"gpt-4o-mini"}}`)
-	if other["run_id"] != runOf(src, `{"model_id":"gpt-4o-mini"}`) || other["entities_created"] != nil || other["observations_created"] != 1.0 {
+	if other["run_id"] != runOf(src, `{"model_id":"gpt-4o-mini"}`) || other["entities_created"] != 0.0 || other["observations_created"] != 1.0 {
 		t.Errorf("new configuration = %v, want a new run adding one observation to the existing note", other)
 	}
 	note := noteOf("user-ada", src)

@@ -83,7 +83,7 @@ func TestRegisteredSchemaIsInactiveByDefault(t *testing.T) {
 	s := newServer(t)
 	cs := s.connect(ada, nil)
 	out := mustSucceed(t, cs, "register_schema", strings.Replace(mealSchema, `,"activate":true`, ``, 1))
-	if _, ok := out["activated"]; ok || out["schema_version"] != "1.0" {
+	if out["activated"] != false || out["schema_version"] != "1.0" {
 		t.Errorf("register without activate = %v", out)
 	}
 	got, isErr := call(t, cs, "store", `{"entities":[{"entity_type":"meal","name":"Porridge"}]}`)
@@ -123,8 +123,11 @@ func TestUnknownEntityTypeListsRegisteredTypes(t *testing.T) {
 	if diff := cmp.Diff(want, e); diff != "" {
 		t.Errorf("error (-want +got):\n%s", diff)
 	}
-	if len(builtin) != 16 || !strings.Contains(e["message"].(string), "architectural_decision, codebase_entity, company, contact, contract") {
-		t.Errorf("built-in types = %v, want the document's 16", builtin)
+	// The document's types: nine domain types and the seven codebase types.
+	document := []string{"agent_decision", "agent_session", "architectural_decision", "codebase_entity", "company", "contact",
+		"contract", "feature_unit", "invoice", "note", "person", "receipt", "release", "task", "transaction", "validation_result"}
+	if diff := cmp.Diff(document, builtin); diff != "" {
+		t.Errorf("built-in types (-document +got):\n%s", diff)
 	}
 }
 
@@ -254,7 +257,7 @@ func TestUpdateSchemaIncrementalPromotesRawFragment(t *testing.T) {
 
 func TestUpdateSchemaIncrementalMistakes(t *testing.T) {
 	for _, tt := range []struct{ name, args, code, field, top, message string }{
-		{"type that is not registered", `{"entity_type":"invoices","fields_to_add":[{"field_name":"x","field_type":"string"}]}`, runtime.CodeInvalidEnumValue, "entity_type", "invoice", `invalid value "invo…" for entity_type; did you mean "invoice"?`},
+		{"type that is not registered", `{"entity_type":"invoices","fields_to_add":[{"field_name":"x","field_type":"string"}]}`, domain.CodeSchemaNotFound, "entity_type", "invoice", `invalid value "invo…" for entity_type; did you mean "invoice"?`},
 		{"field the schema has", `{"entity_type":"invoice","fields_to_add":[{"field_name":"amount","field_type":"number"}]}`, runtime.CodeValidation, "fields_to_add[0].field_name", "", "amount is already a field of the invoice schema (version 1.0)"},
 		{"version that exists", `{"entity_type":"invoice","fields_to_add":[{"field_name":"x","field_type":"string"}],"schema_version":"1.0"}`, domain.CodeSchemaExists, "schema_version", "Register a higher schema_version, or add fields with update_schema_incremental.", "schema version 1.0 of invoice already exists (global scope)"},
 		{"no fields", `{"entity_type":"invoice","fields_to_add":[]}`, mcpwriteimpl.CodeConstraintViolation, "fields_to_add", "", ""},
@@ -269,6 +272,20 @@ func TestUpdateSchemaIncrementalMistakes(t *testing.T) {
 			}
 		})
 	}
+	// The document's SCHEMA_NOT_FOUND: a type registered without activate
+	// has no active schema to add fields to.
+	s := newServer(t)
+	cs := s.connect(ada, nil)
+	mustSucceed(t, cs, "register_schema", strings.Replace(mealSchema, `,"activate":true`, ``, 1))
+	out, isErr := call(t, cs, "update_schema_incremental", `{"entity_type":"meal","fields_to_add":[{"field_name":"x","field_type":"string"}]}`)
+	if !isErr {
+		t.Fatalf("update of an inactive type: %v", out)
+	}
+	got := out["error"].(map[string]any)
+	delete(got["suggestions"].(map[string]any), "valid_values")
+	assertJSON(t, got, `{"code":"SCHEMA_NOT_FOUND","field":"entity_type",
+		"message":"invalid value \"me…\" for entity_type",
+		"suggestions":{"hint":"`+domain.SchemaNotFoundHint+`"}}`)
 }
 
 // Merge policies decide the snapshot: last_write takes the latest value
@@ -300,13 +317,19 @@ func TestUserFieldIsPromotedToTheGlobalSchema(t *testing.T) {
 	cs := s.connect(ada, nil)
 	mustSucceed(t, cs, "update_schema_incremental", `{"entity_type":"invoice","fields_to_add":[{"field_name":"cost_center","field_type":"string"}],"user_specific":true}`)
 	g := s.connect(grace, nil)
-	if gi := mustSucceed(t, g, "list_entity_types", `{"keyword":"cost_center"}`); gi["total"] != 0.0 || gi["entity_types"] != nil {
+	if gi := mustSucceed(t, g, "list_entity_types", `{"keyword":"cost_center"}`); gi["total"] != 0.0 || !cmp.Equal(gi["entity_types"], []any{}) {
 		t.Fatalf("before promotion grace sees %v", gi)
 	}
 	out := mustSucceed(t, cs, "update_schema_incremental", `{"entity_type":"invoice","fields_to_add":[{"field_name":"cost_center","field_type":"string"}]}`)
-	if out["scope"] != "global" || out["schema_version"] != "1.1" {
-		t.Fatalf("promotion = %v", out)
-	}
+	// The document's update_schema_incremental response, every member
+	// present: migrated_existing false without migrate_existing.
+	assertJSON(t, out, `{
+		"success": true,
+		"entity_type": "invoice", "schema_version": "1.1", "fields_added": ["cost_center"],
+		"activated": true, "migrated_existing": false, "scope": "global",
+		"suggestions": ["Call store to store source material, a raw file for the server to interpret or structured entities, deduplicated by content hash", "Call list_entity_types to list the entity types you can store, with each type's schema fields; keyword keeps the types whose name or field names contain it"],
+		"warnings": []
+	}`)
 	gi := mustSucceed(t, g, "list_entity_types", `{"keyword":"cost_center"}`)
 	types, _ := gi["entity_types"].([]any)
 	if gi["total"] != 1.0 || len(types) != 1 || types[0].(map[string]any)["scope"] != "global" {

@@ -159,7 +159,7 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 	// B's timeline holds none of A's events.
 	covered["list_timeline_events"] = true
 	mustSucceed(t, a, "store", `{"entities":[{"entity_type":"task","title":"File taxes","due_date":"2026-04-15"}]}`)
-	if got := mustSucceed(t, b, "list_timeline_events", `{}`); got["events"] != nil {
+	if got := mustSucceed(t, b, "list_timeline_events", `{}`); !cmp.Equal(got["events"], []any{}) {
 		t.Errorf("B sees A's events: %v", got)
 	}
 	if got := mustSucceed(t, a, "list_timeline_events", `{}`); got["total"] != 1.0 {
@@ -167,7 +167,7 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 	}
 	// B finds none of A's entities by identifier.
 	covered["retrieve_entity_by_identifier"] = true
-	if got := mustSucceed(t, b, "retrieve_entity_by_identifier", `{"identifier":"Ada Lovelace"}`); got["entities"] != nil {
+	if got := mustSucceed(t, b, "retrieve_entity_by_identifier", `{"identifier":"Ada Lovelace"}`); !cmp.Equal(got["entities"], []any{}) {
 		t.Errorf("B finds A's person: %v", got)
 	}
 	if got := mustSucceed(t, a, "retrieve_entity_by_identifier", `{"identifier":"Ada Lovelace"}`); got["total"] != 1.0 {
@@ -179,7 +179,7 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 		t.Errorf("B's entities: %v", got)
 	}
 	covered["register_schema"] = true
-	if got := mustSucceed(t, b, "register_schema", `{"entity_type":"meal","schema_definition":{"fields":{"title":{"type":"string"}}},"reducer_config":{"merge_policies":{}}}`); got["scope"] != "global" || got["activated"] != nil {
+	if got := mustSucceed(t, b, "register_schema", `{"entity_type":"meal","schema_definition":{"fields":{"title":{"type":"string"}}},"reducer_config":{"merge_policies":{}}}`); got["scope"] != "global" || got["activated"] != false {
 		t.Errorf("B's registration of meal: %v", got)
 	}
 	covered["list_entity_types"] = true
@@ -190,7 +190,7 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 		t.Errorf("tenant B's types = %v, want the built-in ones %v (its meal is not active)", got, want)
 	}
 	ta, tb := mustSucceed(t, a, "list_entity_types", `{"keyword":"meal"}`), mustSucceed(t, b, "list_entity_types", `{"keyword":"meal"}`)
-	if ta["total"] != 1.0 || tb["total"] != 0.0 || tb["entity_types"] != nil {
+	if ta["total"] != 1.0 || tb["total"] != 0.0 || !cmp.Equal(tb["entity_types"], []any{}) {
 		t.Errorf("list_entity_types meal: A %v, B %v", ta, tb)
 	}
 	for _, tc := range [][2]string{{"list_relationship_types", `{}`}, {"get_write_schema", `{"operation":"store"}`}} {

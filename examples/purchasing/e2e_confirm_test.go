@@ -6,10 +6,15 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/purchasing/domain"
+	purchasingv1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/purchasing/gen/purchasing/v1"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/purchasing/gen/purchasing/v1/purchasingv1mcpwrite"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 )
 
@@ -170,4 +175,71 @@ func TestCreatePurchaseOrderSchemaHasTheDesignsFields(t *testing.T) {
 		return
 	}
 	t.Fatal("create_purchase_order is not listed")
+}
+
+// quietOrders answers purchase orders without next actions, as a domain
+// with nothing to suggest would.
+type quietOrders struct{ *domain.Purchasing }
+
+func (q quietOrders) CreatePurchaseOrder(ctx context.Context, req *purchasingv1.CreatePurchaseOrderRequest) (*purchasingv1.CreatePurchaseOrderResponse, error) {
+	resp, err := q.Purchasing.CreatePurchaseOrder(ctx, req)
+	if resp != nil {
+		resp.NextActions = nil
+	}
+	return resp, err
+}
+
+// The source design's PurchaseOrderResponse always carries next_actions
+// (`list[str] = []`): an answer with none says "next_actions":[] rather
+// than leaving the key out, and every write's output schema says so.
+func TestNextActionsArePresentWhenEmpty(t *testing.T) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "purchasing-server", Version: "test"}, nil)
+	rc := func(context.Context, *mcp.CallToolRequest) (runtime.RequestContext, bool) {
+		return runtime.RequestContext{TenantID: "acme", PrincipalID: "alice", CorrelationID: "corr-1"}, true
+	}
+	store := domain.NewDemo()
+	if err := purchasingv1mcpwrite.RegisterPurchasingServiceTools(server, quietOrders{store},
+		runtime.WithRequestContextFunc(rc), runtime.WithClock(func() time.Time { return now }), runtime.WithRand(&seqReader{})); err != nil {
+		t.Fatal(err)
+	}
+	cs := mcptest.Connect(t, server, mcptest.Options{Protocol: "2025-11-25", Elicit: mcptest.Accept(true).Handler})
+	r := mcptest.Call(t, cs, "create_purchase_order", confirmed(orderArgs))
+	want := compact(`{"success":true,"purchase_order":` + createdOrder + `,
+		"message":"Purchase order PO-1001 created: 2 line(s), total 85.00 USD","next_actions":[],
+		"suggestions":["Call receive_purchase_order to receive delivered items of a purchase order into stock, after the user confirms"],
+		"warnings":[]}`)
+	if r.IsError || r.Text != want {
+		t.Fatalf("got\n%s\nwant\n%s", r.Text, want)
+	}
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tool := range res.Tools {
+		b, err := json.Marshal(tool.OutputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out struct {
+			Properties map[string]struct {
+				Description string `json:"description"`
+			} `json:"properties"`
+		}
+		if err := json.Unmarshal(b, &out); err != nil {
+			t.Fatal(err)
+		}
+		if p, ok := out.Properties["next_actions"]; ok {
+			got = append(got, tool.Name+": "+p.Description)
+		}
+	}
+	wantSchemas := []string{
+		"create_manufacturing_order: Always present when the call succeeds.",
+		"create_purchase_order: What the user or agent should do next. Always present when the call succeeds.",
+		"fulfill_order: Always present when the call succeeds.",
+		"receive_purchase_order: Always present when the call succeeds.",
+	}
+	if diff := cmp.Diff(wantSchemas, got); diff != "" {
+		t.Fatalf("next_actions in the output schemas (-want +got):\n%s", diff)
+	}
 }

@@ -340,3 +340,46 @@ func TestInputSchemasStateTheSeedsRules(t *testing.T) {
 		t.Fatalf("listed %d of the seed's %d tools", seen, len(want))
 	}
 }
+
+// The seed's clean break accepts only its camelCase names, so every text an
+// agent reads in tools/list (tool descriptions, field and enum value
+// descriptions, input and output schemas) names fields that way: a
+// description that said parent_id would send the agent to a name that is
+// refused as UNKNOWN_FIELD.
+func TestToolsListNamesFieldsAsTheSeedDoes(t *testing.T) {
+	snake := []string{
+		"add_log_entry", "affected_subtasks", "affected_tasks", "archive_date", "cascade_count", "created_at",
+		"created_subtasks", "current_sequence", "current_state", "initial_subtasks", "new_status", "new_subtask",
+		"operation_data", "overview_content", "parallel_with", "parent_id", "previous_sequence", "previous_state",
+		"root_dir", "sequence_map", "status_updated", "subtask_count", "subtask_ids", "target_parent_id",
+		"target_sequence", "target_state", "transformed_task", "update_status", "updated_at", "workflow_state",
+		"client_request_id", "dry_run", "proposal_id",
+	}
+	serviceTools := map[string]bool{"apply_proposal": true, "discard_proposal": true, "get_write_schema": true, "validate_write": true}
+	s := newSession(t, noElicitation)
+	res, err := s.cs.ListTools(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for _, tool := range res.Tools {
+		if serviceTools[tool.Name] {
+			// The runtime's own answers (discard_proposal's proposal_id)
+			// are not the seed's; what the agent sends is.
+			tool.OutputSchema = nil
+		}
+		raw, err := json.Marshal(tool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range snake {
+			if i := strings.Index(string(raw), name); i >= 0 {
+				found++
+				t.Errorf("%s names %s: …%s…", tool.Name, name, raw[max(0, i-60):min(len(raw), i+len(name)+20)])
+			}
+		}
+	}
+	if len(res.Tools) != 13 || found != 0 {
+		t.Fatalf("%d tools, %d snake_case names", len(res.Tools), found)
+	}
+}

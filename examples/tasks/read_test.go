@@ -27,7 +27,7 @@ func TestTaskListAndTaskGetReadTheNormalizedTasks(t *testing.T) {
 	current := `{"id":"` + third + `","title":"Rotate keys","type":"chore","status":"todo","priority":"medium",` +
 		`"workflowState":"current","area":"general","path":".tasks/current/` + third + `.task.md",` + at + `}`
 	meta := `"metadata":{"timestamp":"2026-11-22T10:00:00Z","version":"2.0"}`
-	list := `,"suggestions":["Call task_get to get one task, or one subtask with its parent_id"],"warnings":[]}`
+	list := `,"suggestions":["Call task_get to get one task, or one subtask with its parentId"],"warnings":[]}`
 	for _, tt := range []struct{ name, tool, args, want string }{
 		{"every task", "task_list", `{}`,
 			`{"success":true,"data":[` + parent + `,` + sub + `,` + current + `],"message":"3 task(s)",` + meta + list},
@@ -45,6 +45,11 @@ func TestTaskListAndTaskGetReadTheNormalizedTasks(t *testing.T) {
 				t.Fatalf("got\n%s\nwant\n%s", got, tt.want)
 			}
 		})
+	}
+	// The seed's reads always answer data: an empty folder is an empty list.
+	if got, want := s.mustCall("task_list", `{"workflowState":"archive"}`),
+		`{"success":true,"data":[],"message":"0 task(s)",`+meta+list; got != want {
+		t.Fatalf("empty list: got\n%s\nwant\n%s", got, want)
 	}
 	r := s.call("task_get", `{"id":"task-01NEVER0000000000000000000"}`)
 	if e := errorOf(t, r.text); !r.isError || e.Code != "NOT_FOUND" || e.Message != "task task-01NEVER0000000000000000000 not found" {

@@ -5667,18 +5667,18 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"entityType\x12%\n" +
 	"\x0eobservation_id\x18\x03 \x01(\tR\robservationId\x12\x18\n" +
 	"\acreated\x18\x04 \x01(\bR\acreated\x12%\n" +
-	"\x0ecanonical_name\x18\x05 \x01(\tR\rcanonicalName\"\x85\x01\n" +
+	"\x0ecanonical_name\x18\x05 \x01(\tR\rcanonicalName\"\x97\x01\n" +
 	"\x0eInterpretation\x12\x15\n" +
-	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12)\n" +
-	"\x10entities_created\x18\x02 \x01(\x05R\x0fentitiesCreated\x121\n" +
-	"\x14observations_created\x18\x03 \x01(\x05R\x13observationsCreated\"\xaf\x02\n" +
+	"\x06run_id\x18\x01 \x01(\tR\x05runId\x122\n" +
+	"\x10entities_created\x18\x02 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x0fentitiesCreated\x12:\n" +
+	"\x14observations_created\x18\x03 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x13observationsCreated\"\xb8\x02\n" +
 	"\x06Entity\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1f\n" +
 	"\ventity_type\x18\x02 \x01(\tR\n" +
 	"entityType\x12%\n" +
 	"\x0ecanonical_name\x18\x03 \x01(\tR\rcanonicalName\x123\n" +
-	"\bsnapshot\x18\x04 \x01(\v2\x17.google.protobuf.StructR\bsnapshot\x12+\n" +
-	"\x11observation_count\x18\x05 \x01(\x05R\x10observationCount\x12J\n" +
+	"\bsnapshot\x18\x04 \x01(\v2\x17.google.protobuf.StructR\bsnapshot\x124\n" +
+	"\x11observation_count\x18\x05 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x10observationCount\x12J\n" +
 	"\x13last_observation_at\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\x11lastObservationAt\x12\x1f\n" +
 	"\vmerged_into\x18\a \x01(\tR\n" +
 	"mergedInto\"\xd3\x03\n" +
@@ -5698,11 +5698,11 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"A\b\x01\x129Source to interpret again (src_...), as store returned it(\x010dR\bsourceId\x12\x81\x01\n" +
 	"\x15interpretation_config\x18\x03 \x01(\v2 .neotoma.v1.InterpretationConfigB*\xea\xbb\x1c&\n" +
 	"$\b\x01\x12 The configuration of the new runR\x14interpretationConfig\x12G\n" +
-	"\frequested_at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampB\b\xea\xbb\x1c\x04\x1a\x02\b\x04R\vrequestedAt\"\xa7\x01\n" +
+	"\frequested_at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampB\b\xea\xbb\x1c\x04\x1a\x02\b\x04R\vrequestedAt\"\xb9\x01\n" +
 	"\x13ReinterpretResponse\x12\x15\n" +
-	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12)\n" +
-	"\x10entities_created\x18\x02 \x01(\x05R\x0fentitiesCreated\x121\n" +
-	"\x14observations_created\x18\x03 \x01(\x05R\x13observationsCreated\x12\x1b\n" +
+	"\x06run_id\x18\x01 \x01(\tR\x05runId\x122\n" +
+	"\x10entities_created\x18\x02 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x0fentitiesCreated\x12:\n" +
+	"\x14observations_created\x18\x03 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x13observationsCreated\x12\x1b\n" +
 	"\tsource_id\x18\x04 \x01(\tR\bsourceId\"\xff\x04\n" +
 	"\x0eCorrectRequest\x12!\n" +
 	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12G\n" +
@@ -5735,12 +5735,12 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"toEntityId\x12K\n" +
 	"\fmerge_reason\x18\x04 \x01(\tB(\xea\xbb\x1c$\n" +
 	"\"\x12\x1dWhy the entities are the same0\xe8\aR\vmergeReason\x12N\n" +
-	"\x14observations_to_move\x18\x05 \x01(\x05B\x1c\xea\xbb\x1c\x18\x12\x16\x1a\x14observations_to_moveR\x12observationsToMove\"\xea\x01\n" +
+	"\x14observations_to_move\x18\x05 \x01(\x05B\x1c\xea\xbb\x1c\x18\x12\x16\x1a\x14observations_to_moveR\x12observationsToMove\"\xf3\x01\n" +
 	"\x15MergeEntitiesResponse\x12$\n" +
 	"\x0efrom_entity_id\x18\x01 \x01(\tR\ffromEntityId\x12 \n" +
 	"\fto_entity_id\x18\x02 \x01(\tR\n" +
-	"toEntityId\x12-\n" +
-	"\x12observations_moved\x18\x03 \x01(\x05R\x11observationsMoved\x127\n" +
+	"toEntityId\x126\n" +
+	"\x12observations_moved\x18\x03 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x11observationsMoved\x127\n" +
 	"\tmerged_at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\bmergedAt\x12!\n" +
 	"\fmerge_reason\x18\x05 \x01(\tR\vmergeReason\"\xdf\x04\n" +
 	"\x19CreateRelationshipRequest\x12!\n" +
@@ -5796,7 +5796,7 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"E\x12CMerge policy by field name; fields without one use highest_priorityR\rmergePolicies\x1aY\n" +
 	"\x12MergePoliciesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12-\n" +
-	"\x05value\x18\x02 \x01(\v2\x17.neotoma.v1.MergePolicyR\x05value:\x028\x01\"\xbe\x06\n" +
+	"\x05value\x18\x02 \x01(\v2\x17.neotoma.v1.MergePolicyR\x05value:\x028\x01\"\xc5\x06\n" +
 	"\x15RegisterSchemaRequest\x12!\n" +
 	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12i\n" +
 	"\ventity_type\x18\x02 \x01(\tBH\xea\xbb\x1cD\n" +
@@ -5807,17 +5807,17 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x0ereducer_config\x18\x04 \x01(\v2\x19.neotoma.v1.ReducerConfigB-\xea\xbb\x1c)\n" +
 	"'\b\x01\x12#How each field's observations mergeR\rreducerConfig\x12e\n" +
 	"\x0eschema_version\x18\x05 \x01(\tB>\xea\xbb\x1c:\n" +
-	"8\x12\x1bSchema version, major.minor\"\x05\"1.0\"0\x14:\x10^[0-9]+\\.[0-9]+$R\rschemaVersion\x12q\n" +
-	"\ruser_specific\x18\x06 \x01(\bBL\xea\xbb\x1cH\n" +
-	"F\x12DRegister the schema for you only instead of every user of the tenantR\fuserSpecific\x12\x96\x01\n" +
+	"8\x12\x1bSchema version, major.minor\"\x05\"1.0\"0\x14:\x10^[0-9]+\\.[0-9]+$R\rschemaVersion\x12x\n" +
+	"\ruser_specific\x18\x06 \x01(\bBS\xea\xbb\x1cO\n" +
+	"M\x12DRegister the schema for you only instead of every user of the tenant\"\x05falseR\fuserSpecific\x12\x96\x01\n" +
 	"\bactivate\x18\a \x01(\bBz\xea\xbb\x1cv\n" +
 	"t\x12kMake this version the active schema of the type at once; store accepts a type only once a version is active\"\x05falseR\bactivate\x12I\n" +
-	"\rregistered_at\x18\b \x01(\v2\x1a.google.protobuf.TimestampB\b\xea\xbb\x1c\x04\x1a\x02\b\x04R\fregisteredAt\"\xb1\x01\n" +
+	"\rregistered_at\x18\b \x01(\v2\x1a.google.protobuf.TimestampB\b\xea\xbb\x1c\x04\x1a\x02\b\x04R\fregisteredAt\"\xba\x01\n" +
 	"\x16RegisterSchemaResponse\x12\x1f\n" +
 	"\ventity_type\x18\x01 \x01(\tR\n" +
 	"entityType\x12%\n" +
-	"\x0eschema_version\x18\x02 \x01(\tR\rschemaVersion\x12\x1c\n" +
-	"\tactivated\x18\x03 \x01(\bR\tactivated\x12\x14\n" +
+	"\x0eschema_version\x18\x02 \x01(\tR\rschemaVersion\x12%\n" +
+	"\tactivated\x18\x03 \x01(\bB\a\xea\xbb\x1c\x03\xc0\x02\x01R\tactivated\x12\x14\n" +
 	"\x05scope\x18\x04 \x01(\tR\x05scope\x12\x1b\n" +
 	"\tschema_id\x18\x05 \x01(\tR\bschemaId\"\xa8\x03\n" +
 	"\n" +
@@ -5829,7 +5829,7 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"field_type\x18\x02 \x01(\x0e2\x15.neotoma.v1.FieldTypeB\x1c\xea\xbb\x1c\x18\"\x16\b\x01\x12\x10The field's type\x18\x02R\tfieldType\x12X\n" +
 	"\brequired\x18\x03 \x01(\bB<\xea\xbb\x1c8\n" +
 	"6\x124Every entity stored from now on must carry the fieldR\brequired\x12\x93\x01\n" +
-	"\x10reducer_strategy\x18\x04 \x01(\x0e2\x1b.neotoma.v1.ReducerStrategyBK\xea\xbb\x1cG\"E\x12AHow the field's observations merge; highest_priority when omitted\x18\x02R\x0freducerStrategy\"\xb5\x06\n" +
+	"\x10reducer_strategy\x18\x04 \x01(\x0e2\x1b.neotoma.v1.ReducerStrategyBK\xea\xbb\x1cG\"E\x12AHow the field's observations merge; highest_priority when omitted\x18\x02R\x0freducerStrategy\"\xbc\x06\n" +
 	"\x1eUpdateSchemaIncrementalRequest\x12!\n" +
 	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12m\n" +
 	"\ventity_type\x18\x02 \x01(\tBL\xea\xbb\x1cH\n" +
@@ -5839,22 +5839,22 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\rfields_to_add\x18\x03 \x03(\v2\x16.neotoma.v1.FieldToAddB\x1b\xea\xbb\x1c\x17\n" +
 	"\x15\b\x01\x12\rFields to addP\x01XdR\vfieldsToAdd\x12\x91\x01\n" +
 	"\x0eschema_version\x18\x04 \x01(\tBj\xea\xbb\x1cf\n" +
-	"d\x12NThe new version, major.minor; the active version's minor plus one when omitted0\x14:\x10^[0-9]+\\.[0-9]+$R\rschemaVersion\x12u\n" +
-	"\ruser_specific\x18\x05 \x01(\bBP\xea\xbb\x1cL\n" +
-	"J\x12HAdd the fields to your own variant of the schema instead of the tenant'sR\fuserSpecific\x12M\n" +
+	"d\x12NThe new version, major.minor; the active version's minor plus one when omitted0\x14:\x10^[0-9]+\\.[0-9]+$R\rschemaVersion\x12|\n" +
+	"\ruser_specific\x18\x05 \x01(\bBW\xea\xbb\x1cS\n" +
+	"Q\x12HAdd the fields to your own variant of the schema instead of the tenant's\"\x05falseR\fuserSpecific\x12M\n" +
 	"\bactivate\x18\x06 \x01(\bB1\xea\xbb\x1c-\n" +
 	"+\x12#Make the new version active at once\"\x04trueR\bactivate\x12\x88\x01\n" +
 	"\x10migrate_existing\x18\a \x01(\bB]\xea\xbb\x1cY\n" +
 	"W\x12NAlso move raw fragments of the new fields into observations of stored entities\"\x05falseR\x0fmigrateExisting\x12C\n" +
 	"\n" +
-	"updated_at\x18\b \x01(\v2\x1a.google.protobuf.TimestampB\b\xea\xbb\x1c\x04\x1a\x02\b\x04R\tupdatedAt\"\x9c\x02\n" +
+	"updated_at\x18\b \x01(\v2\x1a.google.protobuf.TimestampB\b\xea\xbb\x1c\x04\x1a\x02\b\x04R\tupdatedAt\"\xb7\x02\n" +
 	"\x1fUpdateSchemaIncrementalResponse\x12\x1f\n" +
 	"\ventity_type\x18\x01 \x01(\tR\n" +
 	"entityType\x12%\n" +
-	"\x0eschema_version\x18\x02 \x01(\tR\rschemaVersion\x12!\n" +
-	"\ffields_added\x18\x03 \x03(\tR\vfieldsAdded\x12\x1c\n" +
-	"\tactivated\x18\x04 \x01(\bR\tactivated\x12+\n" +
-	"\x11migrated_existing\x18\x05 \x01(\bR\x10migratedExisting\x12\x14\n" +
+	"\x0eschema_version\x18\x02 \x01(\tR\rschemaVersion\x12*\n" +
+	"\ffields_added\x18\x03 \x03(\tB\a\xea\xbb\x1c\x03\xc0\x02\x01R\vfieldsAdded\x12%\n" +
+	"\tactivated\x18\x04 \x01(\bB\a\xea\xbb\x1c\x03\xc0\x02\x01R\tactivated\x124\n" +
+	"\x11migrated_existing\x18\x05 \x01(\bB\a\xea\xbb\x1c\x03\xc0\x02\x01R\x10migratedExisting\x12\x14\n" +
 	"\x05scope\x18\x06 \x01(\tR\x05scope\x12-\n" +
 	"\x12fragments_migrated\x18\a \x01(\x05R\x11fragmentsMigrated\"\x9b\x01\n" +
 	"\x16ListEntityTypesRequest\x12!\n" +
@@ -5863,23 +5863,23 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	">\x12:Keep types whose name or field names contain it, e.g. date0dR\akeyword\"G\n" +
 	"\fFieldSummary\x12\x12\n" +
 	"\x04type\x18\x01 \x01(\tR\x04type\x12#\n" +
-	"\brequired\x18\x02 \x01(\bB\a\xea\xbb\x1c\x03\xc0\x02\x01R\brequired\"\x87\x03\n" +
+	"\brequired\x18\x02 \x01(\bB\a\xea\xbb\x1c\x03\xc0\x02\x01R\brequired\"\x99\x03\n" +
 	"\x0eEntityTypeInfo\x12\x1f\n" +
 	"\ventity_type\x18\x01 \x01(\tR\n" +
 	"entityType\x12%\n" +
-	"\x0eschema_version\x18\x02 \x01(\tR\rschemaVersion\x12\x1f\n" +
-	"\vfield_names\x18\x03 \x03(\tR\n" +
-	"fieldNames\x12Q\n" +
-	"\rfield_summary\x18\x04 \x03(\v2,.neotoma.v1.EntityTypeInfo.FieldSummaryEntryR\ffieldSummary\x12)\n" +
+	"\x0eschema_version\x18\x02 \x01(\tR\rschemaVersion\x12(\n" +
+	"\vfield_names\x18\x03 \x03(\tB\a\xea\xbb\x1c\x03\xc0\x02\x01R\n" +
+	"fieldNames\x12Z\n" +
+	"\rfield_summary\x18\x04 \x03(\v2,.neotoma.v1.EntityTypeInfo.FieldSummaryEntryB\a\xea\xbb\x1c\x03\xc0\x02\x01R\ffieldSummary\x12)\n" +
 	"\x10similarity_score\x18\x05 \x01(\x01R\x0fsimilarityScore\x12\x1d\n" +
 	"\n" +
 	"match_type\x18\x06 \x01(\tR\tmatchType\x12\x14\n" +
 	"\x05scope\x18\a \x01(\tR\x05scope\x1aY\n" +
 	"\x11FieldSummaryEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12.\n" +
-	"\x05value\x18\x02 \x01(\v2\x18.neotoma.v1.FieldSummaryR\x05value:\x028\x01\"\xb6\x01\n" +
-	"\x17ListEntityTypesResponse\x12=\n" +
-	"\fentity_types\x18\x01 \x03(\v2\x1a.neotoma.v1.EntityTypeInfoR\ventityTypes\x12\x1d\n" +
+	"\x05value\x18\x02 \x01(\v2\x18.neotoma.v1.FieldSummaryR\x05value:\x028\x01\"\xbf\x01\n" +
+	"\x17ListEntityTypesResponse\x12F\n" +
+	"\fentity_types\x18\x01 \x03(\v2\x1a.neotoma.v1.EntityTypeInfoB\a\xea\xbb\x1c\x03\xc0\x02\x01R\ventityTypes\x12\x1d\n" +
 	"\x05total\x18\x02 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x05total\x12\x18\n" +
 	"\akeyword\x18\x03 \x01(\tR\akeyword\x12#\n" +
 	"\rsearch_method\x18\x04 \x01(\tR\fsearchMethod\"\xf2\x01\n" +
@@ -5888,19 +5888,19 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\tentity_id\x18\x02 \x01(\tB\x1f\xea\xbb\x1c\x1b\n" +
 	"\x19\b\x01\x12\x13Entity ID (ent_...)(\x01R\bentityId\x12p\n" +
 	"\x02at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampBD\xea\xbb\x1c@\n" +
-	">\x12<Snapshot as it was at this time (only observations up to it)R\x02at\"\xb2\x04\n" +
+	">\x12<Snapshot as it was at this time (only observations up to it)R\x02at\"\xc4\x04\n" +
 	"\x1eRetrieveEntitySnapshotResponse\x12\x1b\n" +
 	"\tentity_id\x18\x01 \x01(\tR\bentityId\x12\x1f\n" +
 	"\ventity_type\x18\x02 \x01(\tR\n" +
 	"entityType\x12%\n" +
 	"\x0eschema_version\x18\x03 \x01(\tR\rschemaVersion\x123\n" +
-	"\bsnapshot\x18\x04 \x01(\v2\x17.google.protobuf.StructR\bsnapshot\x12Z\n" +
+	"\bsnapshot\x18\x04 \x01(\v2\x17.google.protobuf.StructR\bsnapshot\x12c\n" +
 	"\n" +
-	"provenance\x18\x05 \x03(\v2:.neotoma.v1.RetrieveEntitySnapshotResponse.ProvenanceEntryR\n" +
+	"provenance\x18\x05 \x03(\v2:.neotoma.v1.RetrieveEntitySnapshotResponse.ProvenanceEntryB\a\xea\xbb\x1c\x03\xc0\x02\x01R\n" +
 	"provenance\x12;\n" +
 	"\vcomputed_at\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"computedAt\x12+\n" +
-	"\x11observation_count\x18\a \x01(\x05R\x10observationCount\x12J\n" +
+	"computedAt\x124\n" +
+	"\x11observation_count\x18\a \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x10observationCount\x12J\n" +
 	"\x13last_observation_at\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\x11lastObservationAt\x12%\n" +
 	"\x0ecanonical_name\x18\t \x01(\tR\rcanonicalName\x1a=\n" +
 	"\x0fProvenanceEntry\x12\x10\n" +
@@ -5919,11 +5919,11 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x11include_snapshots\x18\x05 \x01(\bB,\xea\xbb\x1c(\n" +
 	"&\x12\x1eInclude each entity's snapshot\"\x04trueR\x10includeSnapshots\x12Y\n" +
 	"\x0einclude_merged\x18\x06 \x01(\bB2\xea\xbb\x1c.\n" +
-	",\x12#Include entities merged into others\"\x05falseR\rincludeMerged\"\x92\x01\n" +
-	"\x18RetrieveEntitiesResponse\x12.\n" +
-	"\bentities\x18\x01 \x03(\v2\x12.neotoma.v1.EntityR\bentities\x12\x1d\n" +
-	"\x05total\x18\x02 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x05total\x12'\n" +
-	"\x0fexcluded_merged\x18\x03 \x01(\bR\x0eexcludedMerged\"\xfd\x01\n" +
+	",\x12#Include entities merged into others\"\x05falseR\rincludeMerged\"\xa4\x01\n" +
+	"\x18RetrieveEntitiesResponse\x127\n" +
+	"\bentities\x18\x01 \x03(\v2\x12.neotoma.v1.EntityB\a\xea\xbb\x1c\x03\xc0\x02\x01R\bentities\x12\x1d\n" +
+	"\x05total\x18\x02 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x05total\x120\n" +
+	"\x0fexcluded_merged\x18\x03 \x01(\bB\a\xea\xbb\x1c\x03\xc0\x02\x01R\x0eexcludedMerged\"\xfd\x01\n" +
 	"\x17ListObservationsRequest\x12!\n" +
 	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12<\n" +
 	"\tentity_id\x18\x02 \x01(\tB\x1f\xea\xbb\x1c\x1b\n" +
@@ -5931,7 +5931,7 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x05limit\x18\x03 \x01(\x05B.\xea\xbb\x1c*\n" +
 	"(\x12\x0fMaximum results\"\x03100A\x00\x00\x00\x00\x00\x00\xf0?I\x00\x00\x00\x00\x00@\x8f@R\x05limit\x12;\n" +
 	"\x06offset\x18\x04 \x01(\x05B#\xea\xbb\x1c\x1f\n" +
-	"\x1d\x12\x0fResults to skip\"\x010A\x00\x00\x00\x00\x00\x00\x00\x00R\x06offset\"\x9e\x03\n" +
+	"\x1d\x12\x0fResults to skip\"\x010A\x00\x00\x00\x00\x00\x00\x00\x00R\x06offset\"\xb0\x03\n" +
 	"\vObservation\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1b\n" +
 	"\tentity_id\x18\x02 \x01(\tR\bentityId\x12\x1f\n" +
@@ -5940,18 +5940,18 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x0eschema_version\x18\x04 \x01(\tR\rschemaVersion\x12\x1b\n" +
 	"\tsource_id\x18\x05 \x01(\tR\bsourceId\x12;\n" +
 	"\vobserved_at\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"observedAt\x12+\n" +
-	"\x11specificity_score\x18\a \x01(\x01R\x10specificityScore\x12'\n" +
-	"\x0fsource_priority\x18\b \x01(\x05R\x0esourcePriority\x12/\n" +
+	"observedAt\x124\n" +
+	"\x11specificity_score\x18\a \x01(\x01B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x10specificityScore\x120\n" +
+	"\x0fsource_priority\x18\b \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x0esourcePriority\x12/\n" +
 	"\x06fields\x18\t \x01(\v2\x17.google.protobuf.StructR\x06fields\x129\n" +
 	"\n" +
 	"created_at\x18\n" +
-	" \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\xa4\x01\n" +
-	"\x18ListObservationsResponse\x12;\n" +
-	"\fobservations\x18\x01 \x03(\v2\x17.neotoma.v1.ObservationR\fobservations\x12\x1d\n" +
-	"\x05total\x18\x02 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x05total\x12\x14\n" +
-	"\x05limit\x18\x03 \x01(\x05R\x05limit\x12\x16\n" +
-	"\x06offset\x18\x04 \x01(\x05R\x06offset\"\xd4\x03\n" +
+	" \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\xbf\x01\n" +
+	"\x18ListObservationsResponse\x12D\n" +
+	"\fobservations\x18\x01 \x03(\v2\x17.neotoma.v1.ObservationB\a\xea\xbb\x1c\x03\xc0\x02\x01R\fobservations\x12\x1d\n" +
+	"\x05total\x18\x02 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x05total\x12\x1d\n" +
+	"\x05limit\x18\x03 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x05limit\x12\x1f\n" +
+	"\x06offset\x18\x04 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x06offset\"\xd4\x03\n" +
 	"\x18ListRelationshipsRequest\x12!\n" +
 	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12<\n" +
 	"\tentity_id\x18\x02 \x01(\tB\x1f\xea\xbb\x1c\x1b\n" +
@@ -5961,12 +5961,12 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x05limit\x18\x05 \x01(\x05B.\xea\xbb\x1c*\n" +
 	"(\x12\x0fMaximum results\"\x03100A\x00\x00\x00\x00\x00\x00\xf0?I\x00\x00\x00\x00\x00@\x8f@R\x05limit\x12;\n" +
 	"\x06offset\x18\x06 \x01(\x05B#\xea\xbb\x1c\x1f\n" +
-	"\x1d\x12\x0fResults to skip\"\x010A\x00\x00\x00\x00\x00\x00\x00\x00R\x06offset\"\xa8\x01\n" +
-	"\x19ListRelationshipsResponse\x12>\n" +
-	"\rrelationships\x18\x01 \x03(\v2\x18.neotoma.v1.RelationshipR\rrelationships\x12\x1d\n" +
-	"\x05total\x18\x02 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x05total\x12\x14\n" +
-	"\x05limit\x18\x03 \x01(\x05R\x05limit\x12\x16\n" +
-	"\x06offset\x18\x04 \x01(\x05R\x06offset\"\x80\x02\n" +
+	"\x1d\x12\x0fResults to skip\"\x010A\x00\x00\x00\x00\x00\x00\x00\x00R\x06offset\"\xc3\x01\n" +
+	"\x19ListRelationshipsResponse\x12G\n" +
+	"\rrelationships\x18\x01 \x03(\v2\x18.neotoma.v1.RelationshipB\a\xea\xbb\x1c\x03\xc0\x02\x01R\rrelationships\x12\x1d\n" +
+	"\x05total\x18\x02 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x05total\x12\x1d\n" +
+	"\x05limit\x18\x03 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x05limit\x12\x1f\n" +
+	"\x06offset\x18\x04 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x06offset\"\x80\x02\n" +
 	"!RetrieveEntityByIdentifierRequest\x12!\n" +
 	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12b\n" +
 	"\n" +
@@ -5976,9 +5976,9 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\ventity_type\x18\x03 \x01(\tB3\xea\xbb\x1c/\n" +
 	"-\x12\x1aOnly entities of this type0@z\r\n" +
 	"\ventity_typeR\n" +
-	"entityType\"s\n" +
-	"\"RetrieveEntityByIdentifierResponse\x12.\n" +
-	"\bentities\x18\x01 \x03(\v2\x12.neotoma.v1.EntityR\bentities\x12\x1d\n" +
+	"entityType\"|\n" +
+	"\"RetrieveEntityByIdentifierResponse\x127\n" +
+	"\bentities\x18\x01 \x03(\v2\x12.neotoma.v1.EntityB\a\xea\xbb\x1c\x03\xc0\x02\x01R\bentities\x12\x1d\n" +
 	"\x05total\x18\x02 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x05total\"\xa3\x04\n" +
 	"\x1eRetrieveRelatedEntitiesRequest\x12!\n" +
 	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12E\n" +
@@ -5989,26 +5989,26 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\bmax_hops\x18\x05 \x01(\x05BB\xea\xbb\x1c>\n" +
 	"<\x12%Maximum hops from the starting entity\"\x011A\x00\x00\x00\x00\x00\x00\xf0?I\x00\x00\x00\x00\x00\x00\x14@R\amaxHops\x12W\n" +
 	"\x10include_entities\x18\x06 \x01(\bB,\xea\xbb\x1c(\n" +
-	"&\x12\x1eInclude each entity's snapshot\"\x04trueR\x0fincludeEntities\"\x90\x02\n" +
-	"\x1fRetrieveRelatedEntitiesResponse\x12.\n" +
-	"\bentities\x18\x01 \x03(\v2\x12.neotoma.v1.EntityR\bentities\x12>\n" +
-	"\rrelationships\x18\x02 \x03(\v2\x18.neotoma.v1.RelationshipR\rrelationships\x12%\n" +
-	"\x0etotal_entities\x18\x03 \x01(\x05R\rtotalEntities\x12/\n" +
-	"\x13total_relationships\x18\x04 \x01(\x05R\x12totalRelationships\x12%\n" +
-	"\x0ehops_traversed\x18\x05 \x01(\x05R\rhopsTraversed\"\xc2\x01\n" +
+	"&\x12\x1eInclude each entity's snapshot\"\x04trueR\x0fincludeEntities\"\xbd\x02\n" +
+	"\x1fRetrieveRelatedEntitiesResponse\x127\n" +
+	"\bentities\x18\x01 \x03(\v2\x12.neotoma.v1.EntityB\a\xea\xbb\x1c\x03\xc0\x02\x01R\bentities\x12G\n" +
+	"\rrelationships\x18\x02 \x03(\v2\x18.neotoma.v1.RelationshipB\a\xea\xbb\x1c\x03\xc0\x02\x01R\rrelationships\x12.\n" +
+	"\x0etotal_entities\x18\x03 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\rtotalEntities\x128\n" +
+	"\x13total_relationships\x18\x04 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x12totalRelationships\x12.\n" +
+	"\x0ehops_traversed\x18\x05 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\rhopsTraversed\"\xc2\x01\n" +
 	"\x1eRetrieveFieldProvenanceRequest\x12!\n" +
 	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12<\n" +
 	"\tentity_id\x18\x02 \x01(\tB\x1f\xea\xbb\x1c\x1b\n" +
 	"\x19\b\x01\x12\x13Entity ID (ent_...)(\x01R\bentityId\x12?\n" +
 	"\x05field\x18\x03 \x01(\tB)\xea\xbb\x1c%\n" +
-	"#\b\x01\x12\x1bSnapshot field, e.g. amount(\x010@R\x05field\"\xd3\x01\n" +
+	"#\b\x01\x12\x1bSnapshot field, e.g. amount(\x010@R\x05field\"\xe5\x01\n" +
 	"\x11SourceObservation\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1b\n" +
 	"\tsource_id\x18\x02 \x01(\tR\bsourceId\x12;\n" +
 	"\vobserved_at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"observedAt\x12+\n" +
-	"\x11specificity_score\x18\x04 \x01(\x01R\x10specificityScore\x12'\n" +
-	"\x0fsource_priority\x18\x05 \x01(\x05R\x0esourcePriority\"\xc2\x01\n" +
+	"observedAt\x124\n" +
+	"\x11specificity_score\x18\x04 \x01(\x01B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x10specificityScore\x120\n" +
+	"\x0fsource_priority\x18\x05 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x0esourcePriority\"\xc2\x01\n" +
 	"\x0eSourceMaterial\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1b\n" +
 	"\tmime_type\x18\x02 \x01(\tR\bmimeType\x12+\n" +
@@ -6041,7 +6041,7 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x10source_entity_id\x18\x03 \x01(\tB\x1c\xea\xbb\x1c\x18\n" +
 	"\x16\b\x01\x12\x10Source entity ID(\x01R\x0esourceEntityId\x12F\n" +
 	"\x10target_entity_id\x18\x04 \x01(\tB\x1c\xea\xbb\x1c\x18\n" +
-	"\x16\b\x01\x12\x10Target entity ID(\x01R\x0etargetEntityId\"\xe5\x04\n" +
+	"\x16\b\x01\x12\x10Target entity ID(\x01R\x0etargetEntityId\"\xf7\x04\n" +
 	"\x14RelationshipSnapshot\x12)\n" +
 	"\x10relationship_key\x18\x01 \x01(\tR\x0frelationshipKey\x12+\n" +
 	"\x11relationship_type\x18\x02 \x01(\tR\x10relationshipType\x12(\n" +
@@ -6050,27 +6050,27 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x0eschema_version\x18\x05 \x01(\tR\rschemaVersion\x123\n" +
 	"\bsnapshot\x18\x06 \x01(\v2\x17.google.protobuf.StructR\bsnapshot\x12;\n" +
 	"\vcomputed_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"computedAt\x12+\n" +
-	"\x11observation_count\x18\b \x01(\x05R\x10observationCount\x12J\n" +
-	"\x13last_observation_at\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\x11lastObservationAt\x12P\n" +
+	"computedAt\x124\n" +
+	"\x11observation_count\x18\b \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x10observationCount\x12J\n" +
+	"\x13last_observation_at\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\x11lastObservationAt\x12Y\n" +
 	"\n" +
 	"provenance\x18\n" +
-	" \x03(\v20.neotoma.v1.RelationshipSnapshot.ProvenanceEntryR\n" +
+	" \x03(\v20.neotoma.v1.RelationshipSnapshot.ProvenanceEntryB\a\xea\xbb\x1c\x03\xc0\x02\x01R\n" +
 	"provenance\x1a=\n" +
 	"\x0fProvenanceEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x8e\x02\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xa0\x02\n" +
 	"\x17RelationshipObservation\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1b\n" +
 	"\tsource_id\x18\x02 \x01(\tR\bsourceId\x12;\n" +
 	"\vobserved_at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"observedAt\x12+\n" +
-	"\x11specificity_score\x18\x04 \x01(\x01R\x10specificityScore\x12'\n" +
-	"\x0fsource_priority\x18\x05 \x01(\x05R\x0esourcePriority\x123\n" +
-	"\bmetadata\x18\x06 \x01(\v2\x17.google.protobuf.StructR\bmetadata\"\xa8\x01\n" +
+	"observedAt\x124\n" +
+	"\x11specificity_score\x18\x04 \x01(\x01B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x10specificityScore\x120\n" +
+	"\x0fsource_priority\x18\x05 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x0esourcePriority\x123\n" +
+	"\bmetadata\x18\x06 \x01(\v2\x17.google.protobuf.StructR\bmetadata\"\xb1\x01\n" +
 	"\x1fGetRelationshipSnapshotResponse\x12<\n" +
-	"\bsnapshot\x18\x01 \x01(\v2 .neotoma.v1.RelationshipSnapshotR\bsnapshot\x12G\n" +
-	"\fobservations\x18\x02 \x03(\v2#.neotoma.v1.RelationshipObservationR\fobservations\"\x80\x03\n" +
+	"\bsnapshot\x18\x01 \x01(\v2 .neotoma.v1.RelationshipSnapshotR\bsnapshot\x12P\n" +
+	"\fobservations\x18\x02 \x03(\v2#.neotoma.v1.RelationshipObservationB\a\xea\xbb\x1c\x03\xc0\x02\x01R\fobservations\"\x80\x03\n" +
 	"\x1eAnalyzeSchemaCandidatesRequest\x12!\n" +
 	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12h\n" +
 	"\ventity_type\x18\x02 \x01(\tBG\xea\xbb\x1cC\n" +
@@ -6080,33 +6080,33 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\rmin_frequency\x18\x03 \x01(\x05BM\xea\xbb\x1cI\n" +
 	"G\x129Entities that must carry a field for it to be a candidate\"\x015A\x00\x00\x00\x00\x00\x00\xf0?R\fminFrequency\x12]\n" +
 	"\x0emin_confidence\x18\x04 \x01(\x01B6\xea\xbb\x1c2\n" +
-	"0\x12\x17Minimum confidence, 0-1\"\x030.8A\x00\x00\x00\x00\x00\x00\x00\x00I\x00\x00\x00\x00\x00\x00\xf0?R\rminConfidence\"\xbd\x02\n" +
+	"0\x12\x17Minimum confidence, 0-1\"\x030.8A\x00\x00\x00\x00\x00\x00\x00\x00I\x00\x00\x00\x00\x00\x00\xf0?R\rminConfidence\"\xe1\x02\n" +
 	"\x0eFieldCandidate\x12\x1d\n" +
 	"\n" +
 	"field_name\x18\x01 \x01(\tR\tfieldName\x12\x1d\n" +
 	"\n" +
-	"field_type\x18\x02 \x01(\tR\tfieldType\x12\x1c\n" +
-	"\tfrequency\x18\x03 \x01(\x05R\tfrequency\x12\x1e\n" +
+	"field_type\x18\x02 \x01(\tR\tfieldType\x12%\n" +
+	"\tfrequency\x18\x03 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\tfrequency\x12'\n" +
 	"\n" +
-	"confidence\x18\x04 \x01(\x01R\n" +
-	"confidence\x12)\n" +
-	"\x10type_consistency\x18\x05 \x01(\x01R\x0ftypeConsistency\x12#\n" +
-	"\rsample_values\x18\x06 \x03(\tR\fsampleValues\x120\n" +
+	"confidence\x18\x04 \x01(\x01B\a\xea\xbb\x1c\x03\xc0\x02\x01R\n" +
+	"confidence\x122\n" +
+	"\x10type_consistency\x18\x05 \x01(\x01B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x0ftypeConsistency\x12,\n" +
+	"\rsample_values\x18\x06 \x03(\tB\a\xea\xbb\x1c\x03\xc0\x02\x01R\fsampleValues\x120\n" +
 	"\x14naming_pattern_match\x18\a \x01(\bR\x12namingPatternMatch\x12-\n" +
-	"\x12format_consistency\x18\b \x01(\x01R\x11formatConsistency\"\xcc\x01\n" +
+	"\x12format_consistency\x18\b \x01(\x01R\x11formatConsistency\"\xde\x01\n" +
 	"\x14SchemaRecommendation\x12\x1f\n" +
 	"\ventity_type\x18\x01 \x01(\tR\n" +
-	"entityType\x122\n" +
-	"\x06fields\x18\x02 \x03(\v2\x1a.neotoma.v1.FieldCandidateR\x06fields\x12\x16\n" +
-	"\x06source\x18\x03 \x01(\tR\x06source\x12)\n" +
-	"\x10confidence_score\x18\x04 \x01(\x01R\x0fconfidenceScore\x12\x1c\n" +
-	"\treasoning\x18\x05 \x01(\tR\treasoning\"\x8a\x02\n" +
-	"\x1fAnalyzeSchemaCandidatesResponse\x12J\n" +
-	"\x0frecommendations\x18\x01 \x03(\v2 .neotoma.v1.SchemaRecommendationR\x0frecommendations\x12,\n" +
-	"\x12total_entity_types\x18\x02 \x01(\x05R\x10totalEntityTypes\x12!\n" +
-	"\ftotal_fields\x18\x03 \x01(\x05R\vtotalFields\x12#\n" +
-	"\rmin_frequency\x18\x04 \x01(\x05R\fminFrequency\x12%\n" +
-	"\x0emin_confidence\x18\x05 \x01(\x01R\rminConfidence\"\xda\x04\n" +
+	"entityType\x12;\n" +
+	"\x06fields\x18\x02 \x03(\v2\x1a.neotoma.v1.FieldCandidateB\a\xea\xbb\x1c\x03\xc0\x02\x01R\x06fields\x12\x16\n" +
+	"\x06source\x18\x03 \x01(\tR\x06source\x122\n" +
+	"\x10confidence_score\x18\x04 \x01(\x01B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x0fconfidenceScore\x12\x1c\n" +
+	"\treasoning\x18\x05 \x01(\tR\treasoning\"\xb7\x02\n" +
+	"\x1fAnalyzeSchemaCandidatesResponse\x12S\n" +
+	"\x0frecommendations\x18\x01 \x03(\v2 .neotoma.v1.SchemaRecommendationB\a\xea\xbb\x1c\x03\xc0\x02\x01R\x0frecommendations\x125\n" +
+	"\x12total_entity_types\x18\x02 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x10totalEntityTypes\x12*\n" +
+	"\ftotal_fields\x18\x03 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\vtotalFields\x12,\n" +
+	"\rmin_frequency\x18\x04 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\fminFrequency\x12.\n" +
+	"\x0emin_confidence\x18\x05 \x01(\x01B\a\xea\xbb\x1c\x03\xc0\x02\x01R\rminConfidence\"\xda\x04\n" +
 	" RetrieveGraphNeighborhoodRequest\x12!\n" +
 	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12O\n" +
 	"\anode_id\x18\x02 \x01(\tB6\xea\xbb\x1c2\n" +
@@ -6119,15 +6119,15 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x0einclude_events\x18\x06 \x01(\bB%\xea\xbb\x1c!\n" +
 	"\x1f\x12\x17Include timeline events\"\x04trueR\rincludeEvents\x12V\n" +
 	"\x14include_observations\x18\a \x01(\bB#\xea\xbb\x1c\x1f\n" +
-	"\x1d\x12\x14Include observations\"\x05falseR\x13includeObservations\"\xf8\x01\n" +
+	"\x1d\x12\x14Include observations\"\x05falseR\x13includeObservations\"\x81\x02\n" +
 	"\rTimelineEvent\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1d\n" +
 	"\n" +
 	"event_type\x18\x02 \x01(\tR\teventType\x12C\n" +
 	"\x0fevent_timestamp\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\x0eeventTimestamp\x12\x1b\n" +
-	"\tsource_id\x18\x04 \x01(\tR\bsourceId\x12\x1d\n" +
+	"\tsource_id\x18\x04 \x01(\tR\bsourceId\x12&\n" +
 	"\n" +
-	"entity_ids\x18\x05 \x03(\tR\tentityIds\x127\n" +
+	"entity_ids\x18\x05 \x03(\tB\a\xea\xbb\x1c\x03\xc0\x02\x01R\tentityIds\x127\n" +
 	"\n" +
 	"properties\x18\x06 \x01(\v2\x17.google.protobuf.StructR\n" +
 	"properties\"\xd1\x04\n" +
@@ -6159,9 +6159,9 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x05limit\x18\x06 \x01(\x05B.\xea\xbb\x1c*\n" +
 	"(\x12\x0fMaximum results\"\x03100A\x00\x00\x00\x00\x00\x00\xf0?I\x00\x00\x00\x00\x00@\x8f@R\x05limit\x12;\n" +
 	"\x06offset\x18\a \x01(\x05B#\xea\xbb\x1c\x1f\n" +
-	"\x1d\x12\x0fResults to skip\"\x010A\x00\x00\x00\x00\x00\x00\x00\x00R\x06offset\"n\n" +
-	"\x1aListTimelineEventsResponse\x121\n" +
-	"\x06events\x18\x01 \x03(\v2\x19.neotoma.v1.TimelineEventR\x06events\x12\x1d\n" +
+	"\x1d\x12\x0fResults to skip\"\x010A\x00\x00\x00\x00\x00\x00\x00\x00R\x06offset\"w\n" +
+	"\x1aListTimelineEventsResponse\x12:\n" +
+	"\x06events\x18\x01 \x03(\v2\x19.neotoma.v1.TimelineEventB\a\xea\xbb\x1c\x03\xc0\x02\x01R\x06events\x12\x1d\n" +
 	"\x05total\x18\x02 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x05total\"\x83\x03\n" +
 	"\x1fGetSchemaRecommendationsRequest\x12!\n" +
 	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12W\n" +
@@ -6176,18 +6176,18 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"field_name\x18\x01 \x01(\tR\tfieldName\x12\x1d\n" +
 	"\n" +
 	"field_type\x18\x02 \x01(\tR\tfieldType\x12#\n" +
-	"\brequired\x18\x03 \x01(\bB\a\xea\xbb\x1c\x03\xc0\x02\x01R\brequired\"\xf6\x01\n" +
+	"\brequired\x18\x03 \x01(\bB\a\xea\xbb\x1c\x03\xc0\x02\x01R\brequired\"\x88\x02\n" +
 	"\x14StoredRecommendation\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1f\n" +
 	"\ventity_type\x18\x02 \x01(\tR\n" +
-	"entityType\x124\n" +
-	"\x06fields\x18\x03 \x03(\v2\x1c.neotoma.v1.RecommendedFieldR\x06fields\x12\x16\n" +
-	"\x06source\x18\x04 \x01(\tR\x06source\x12)\n" +
-	"\x10confidence_score\x18\x05 \x01(\x01R\x0fconfidenceScore\x12\x1c\n" +
+	"entityType\x12=\n" +
+	"\x06fields\x18\x03 \x03(\v2\x1c.neotoma.v1.RecommendedFieldB\a\xea\xbb\x1c\x03\xc0\x02\x01R\x06fields\x12\x16\n" +
+	"\x06source\x18\x04 \x01(\tR\x06source\x122\n" +
+	"\x10confidence_score\x18\x05 \x01(\x01B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x0fconfidenceScore\x12\x1c\n" +
 	"\treasoning\x18\x06 \x01(\tR\treasoning\x12\x16\n" +
-	"\x06status\x18\a \x01(\tR\x06status\"\xae\x01\n" +
-	" GetSchemaRecommendationsResponse\x12J\n" +
-	"\x0frecommendations\x18\x01 \x03(\v2 .neotoma.v1.StoredRecommendationR\x0frecommendations\x12\x1d\n" +
+	"\x06status\x18\a \x01(\tR\x06status\"\xb7\x01\n" +
+	" GetSchemaRecommendationsResponse\x12S\n" +
+	"\x0frecommendations\x18\x01 \x03(\v2 .neotoma.v1.StoredRecommendationB\a\xea\xbb\x1c\x03\xc0\x02\x01R\x0frecommendations\x12\x1d\n" +
 	"\x05total\x18\x02 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x05total\x12\x1f\n" +
 	"\ventity_type\x18\x03 \x01(\tR\n" +
 	"entityType*\x83\x05\n" +

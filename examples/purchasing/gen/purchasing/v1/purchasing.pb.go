@@ -2296,11 +2296,11 @@ const file_purchasing_v1_purchasing_proto_rawDesc = "" +
 	"created_by\x18\v \x01(\tR\tcreatedBy\x129\n" +
 	"\n" +
 	"created_at\x18\f \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x12D\n" +
-	"\x10last_received_at\x18\r \x01(\v2\x1a.google.protobuf.TimestampR\x0elastReceivedAt\"\xbb\x01\n" +
+	"\x10last_received_at\x18\r \x01(\v2\x1a.google.protobuf.TimestampR\x0elastReceivedAt\"\xc4\x01\n" +
 	"\x1bCreatePurchaseOrderResponse\x12C\n" +
 	"\x0epurchase_order\x18\x01 \x01(\v2\x1c.purchasing.v1.PurchaseOrderR\rpurchaseOrder\x12\x18\n" +
-	"\amessage\x18\x02 \x01(\tR\amessage\x12!\n" +
-	"\fnext_actions\x18\x03 \x03(\tR\vnextActions\x12\x1a\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\x12*\n" +
+	"\fnext_actions\x18\x03 \x03(\tB\a\xea\xbb\x1c\x03\xc0\x02\x01R\vnextActions\x12\x1a\n" +
 	"\bwarnings\x18\x04 \x03(\tR\bwarnings\"\x85\x01\n" +
 	"\fReceivedItem\x127\n" +
 	"\x03sku\x18\x01 \x01(\tB%\xbaH\x04r\x02\x10\x01\xea\xbb\x1c\x1a\n" +
@@ -2317,11 +2317,11 @@ const file_purchasing_v1_purchasing_proto_rawDesc = "" +
 	"\xea\xbb\x1c\x06\x1a\x04\b\x04 \x01R\n" +
 	"receivedAt\x12Y\n" +
 	"\aconfirm\x18\x05 \x01(\bB?\xea\xbb\x1c;\n" +
-	"9\x127If false, returns preview. If true, receives the items.R\aconfirm\"\xbc\x01\n" +
+	"9\x127If false, returns preview. If true, receives the items.R\aconfirm\"\xc5\x01\n" +
 	"\x1cReceivePurchaseOrderResponse\x12C\n" +
 	"\x0epurchase_order\x18\x01 \x01(\v2\x1c.purchasing.v1.PurchaseOrderR\rpurchaseOrder\x12\x18\n" +
-	"\amessage\x18\x02 \x01(\tR\amessage\x12!\n" +
-	"\fnext_actions\x18\x03 \x03(\tR\vnextActions\x12\x1a\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\x12*\n" +
+	"\fnext_actions\x18\x03 \x03(\tB\a\xea\xbb\x1c\x03\xc0\x02\x01R\vnextActions\x12\x1a\n" +
 	"\bwarnings\x18\x04 \x03(\tR\bwarnings\"\x92\x05\n" +
 	"\x1fCreateManufacturingOrderRequest\x12.\n" +
 	"\x04meta\x18\x01 \x01(\v2\x1a.purchasing.v1.RequestMetaR\x04meta\x12b\n" +
@@ -2362,11 +2362,11 @@ const file_purchasing_v1_purchasing_proto_rawDesc = "" +
 	"created_by\x18\v \x01(\tR\tcreatedBy\x129\n" +
 	"\n" +
 	"created_at\x18\f \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x123\n" +
-	"\adone_at\x18\r \x01(\v2\x1a.google.protobuf.TimestampR\x06doneAt\"\xcf\x01\n" +
+	"\adone_at\x18\r \x01(\v2\x1a.google.protobuf.TimestampR\x06doneAt\"\xd8\x01\n" +
 	" CreateManufacturingOrderResponse\x12R\n" +
 	"\x13manufacturing_order\x18\x01 \x01(\v2!.purchasing.v1.ManufacturingOrderR\x12manufacturingOrder\x12\x18\n" +
-	"\amessage\x18\x02 \x01(\tR\amessage\x12!\n" +
-	"\fnext_actions\x18\x03 \x03(\tR\vnextActions\x12\x1a\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\x12*\n" +
+	"\fnext_actions\x18\x03 \x03(\tB\a\xea\xbb\x1c\x03\xc0\x02\x01R\vnextActions\x12\x1a\n" +
 	"\bwarnings\x18\x04 \x03(\tR\bwarnings\"\xd2\x02\n" +
 	"\x13FulfillOrderRequest\x12.\n" +
 	"\x04meta\x18\x01 \x01(\v2\x1a.purchasing.v1.RequestMetaR\x04meta\x12?\n" +
@@ -2376,7 +2376,7 @@ const file_purchasing_v1_purchasing_proto_rawDesc = "" +
 	"order_type\x18\x03 \x01(\x0e2\x18.purchasing.v1.OrderTypeB:\xbaH\a\x82\x01\x04\x10\x01 \x00\xea\xbb\x1c,\n" +
 	"*\b\x01\x12&Type of order (manufacturing or sales)R\torderType\x12U\n" +
 	"\aconfirm\x18\x04 \x01(\bB;\xea\xbb\x1c7\n" +
-	"5\x123If false, returns preview. If true, fulfills order.R\aconfirm\"\xab\x02\n" +
+	"5\x123If false, returns preview. If true, fulfills order.R\aconfirm\"\xb4\x02\n" +
 	"\x14FulfillOrderResponse\x12\x19\n" +
 	"\border_id\x18\x01 \x01(\x05R\aorderId\x127\n" +
 	"\n" +
@@ -2384,8 +2384,8 @@ const file_purchasing_v1_purchasing_proto_rawDesc = "" +
 	"\forder_number\x18\x03 \x01(\tR\vorderNumber\x12\x16\n" +
 	"\x06status\x18\x04 \x01(\tR\x06status\x12+\n" +
 	"\x11inventory_updates\x18\x05 \x03(\tR\x10inventoryUpdates\x12\x1a\n" +
-	"\bwarnings\x18\x06 \x03(\tR\bwarnings\x12!\n" +
-	"\fnext_actions\x18\a \x03(\tR\vnextActions\x12\x18\n" +
+	"\bwarnings\x18\x06 \x03(\tR\bwarnings\x12*\n" +
+	"\fnext_actions\x18\a \x03(\tB\a\xea\xbb\x1c\x03\xc0\x02\x01R\vnextActions\x12\x18\n" +
 	"\amessage\x18\b \x01(\tR\amessage\"\xae\x02\n" +
 	"\fDocumentItem\x12;\n" +
 	"\x03sku\x18\x01 \x01(\tB)\xbaH\x06r\x04\x10\x01\x18@\xea\xbb\x1c\x1c\n" +

@@ -839,7 +839,7 @@ type TaskUpdates struct {
 	Tasks *string `protobuf:"bytes,8,opt,name=tasks,proto3,oneof" json:"tasks,omitempty"`
 	// Replaces the deliverable section.
 	Deliverable *string `protobuf:"bytes,9,opt,name=deliverable,proto3,oneof" json:"deliverable,omitempty"`
-	// Replaces the whole log section; prefer add_log_entry.
+	// Replaces the whole log section; prefer addLogEntry.
 	Log *string `protobuf:"bytes,10,opt,name=log,proto3,oneof" json:"log,omitempty"`
 	// Append timestamped entry to log.
 	AddLogEntry   *string `protobuf:"bytes,11,opt,name=add_log_entry,json=addLogEntry,proto3,oneof" json:"add_log_entry,omitempty"`
@@ -3290,9 +3290,9 @@ const file_tasks_v1_tasks_proto_rawDesc = "" +
 	"\broot_dir\x18\x02 \x01(\tB\x16\xea\xbb\x1c\x12\x12\x10(\x01\x1a\fproject_rootR\arootDir\x12p\n" +
 	"\x0eworkflow_state\x18\x03 \x01(\x0e2\x17.tasks.v1.WorkflowStateB0\xea\xbb\x1c,\"*\x12&Only the tasks in this workflow folder\x18\x02R\rworkflowState\x12E\n" +
 	"\tparent_id\x18\x04 \x01(\tB(\xea\xbb\x1c$\n" +
-	"\"\x12 Only the subtasks of this parentR\bparentId\"\x88\x01\n" +
-	"\x10TaskListResponse\x12\"\n" +
-	"\x04data\x18\x01 \x03(\v2\x0e.tasks.v1.TaskR\x04data\x12\x18\n" +
+	"\"\x12 Only the subtasks of this parentR\bparentId\"\x91\x01\n" +
+	"\x10TaskListResponse\x12+\n" +
+	"\x04data\x18\x01 \x03(\v2\x0e.tasks.v1.TaskB\a\xea\xbb\x1c\x03\xc0\x02\x01R\x04data\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x126\n" +
 	"\bmetadata\x18\x03 \x01(\v2\x1a.tasks.v1.ResponseMetadataR\bmetadata\"\xbd\x01\n" +
 	"\x0eTaskGetRequest\x12)\n" +
@@ -3527,21 +3527,21 @@ const file_tasks_v1_tasks_proto_rawDesc = "" +
 	"\x15TASK_PRIORITY_HIGHEST\x10\x01\x12\x16\n" +
 	"\x12TASK_PRIORITY_HIGH\x10\x02\x12\x18\n" +
 	"\x14TASK_PRIORITY_MEDIUM\x10\x03\x12\x15\n" +
-	"\x11TASK_PRIORITY_LOW\x10\x04*\xfd\x01\n" +
+	"\x11TASK_PRIORITY_LOW\x10\x04*\xfc\x01\n" +
 	"\rWorkflowState\x12\x1e\n" +
 	"\x1aWORKFLOW_STATE_UNSPECIFIED\x10\x00\x126\n" +
 	"\x16WORKFLOW_STATE_BACKLOG\x10\x01\x1a\x1a\xea\xbb\x1c\x16\x1a\x14Planned, not started\x12=\n" +
-	"\x16WORKFLOW_STATE_CURRENT\x10\x02\x1a!\xea\xbb\x1c\x1d\x12\x06active\x1a\x13Being worked on now\x12U\n" +
-	"\x16WORKFLOW_STATE_ARCHIVE\x10\x03\x1a9\xea\xbb\x1c5\x12\barchived\x1a)Finished or abandoned; needs archive_date*\xfe\x02\n" +
+	"\x16WORKFLOW_STATE_CURRENT\x10\x02\x1a!\xea\xbb\x1c\x1d\x12\x06active\x1a\x13Being worked on now\x12T\n" +
+	"\x16WORKFLOW_STATE_ARCHIVE\x10\x03\x1a8\xea\xbb\x1c4\x12\barchived\x1a(Finished or abandoned; needs archiveDate*\xfa\x02\n" +
 	"\x12TransformOperation\x12#\n" +
-	"\x1fTRANSFORM_OPERATION_UNSPECIFIED\x10\x00\x12\x91\x01\n" +
-	"\x1bTRANSFORM_OPERATION_PROMOTE\x10\x01\x1ap\xea\xbb\x1cl\x1ajTurn a standalone task into a parent; initial_subtasks (else the open checklist items) become its subtasks\x12T\n" +
-	"\x1bTRANSFORM_OPERATION_EXTRACT\x10\x02\x1a3\xea\xbb\x1c/\x1a-Make a subtask of parent_id a standalone task\x12Y\n" +
-	"\x19TRANSFORM_OPERATION_ADOPT\x10\x03\x1a:\xea\xbb\x1c6\x1a4Make a standalone task a subtask of target_parent_id*\xc0\x02\n" +
+	"\x1fTRANSFORM_OPERATION_UNSPECIFIED\x10\x00\x12\x90\x01\n" +
+	"\x1bTRANSFORM_OPERATION_PROMOTE\x10\x01\x1ao\xea\xbb\x1ck\x1aiTurn a standalone task into a parent; initialSubtasks (else the open checklist items) become its subtasks\x12S\n" +
+	"\x1bTRANSFORM_OPERATION_EXTRACT\x10\x02\x1a2\xea\xbb\x1c.\x1a,Make a subtask of parentId a standalone task\x12W\n" +
+	"\x19TRANSFORM_OPERATION_ADOPT\x10\x03\x1a8\xea\xbb\x1c4\x1a2Make a standalone task a subtask of targetParentId*\xbe\x02\n" +
 	"\x0fParentOperation\x12 \n" +
-	"\x1cPARENT_OPERATION_UNSPECIFIED\x10\x00\x12X\n" +
-	"\x1bPARENT_OPERATION_RESEQUENCE\x10\x01\x1a7\xea\xbb\x1c3\x1a1Give subtasks new sequence numbers (sequence_map)\x12^\n" +
-	"\x1cPARENT_OPERATION_PARALLELIZE\x10\x02\x1a<\xea\xbb\x1c8\x1a6Run two or more subtasks (subtask_ids) at one sequence\x12Q\n" +
+	"\x1cPARENT_OPERATION_UNSPECIFIED\x10\x00\x12W\n" +
+	"\x1bPARENT_OPERATION_RESEQUENCE\x10\x01\x1a6\xea\xbb\x1c2\x1a0Give subtasks new sequence numbers (sequenceMap)\x12]\n" +
+	"\x1cPARENT_OPERATION_PARALLELIZE\x10\x02\x1a;\xea\xbb\x1c7\x1a5Run two or more subtasks (subtaskIds) at one sequence\x12Q\n" +
 	"\x1cPARENT_OPERATION_ADD_SUBTASK\x10\x03\x1a/\xea\xbb\x1c+\x1a)Add a new subtask (subtask) to the parent2\x9f\x19\n" +
 	"\vTaskService\x12\x99\x01\n" +
 	"\bTaskList\x12\x19.tasks.v1.TaskListRequest\x1a\x1a.tasks.v1.TaskListResponse\"V\xea\xbb\x1cR\x12\n" +

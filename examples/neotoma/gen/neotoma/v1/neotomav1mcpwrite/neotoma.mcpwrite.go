@@ -870,6 +870,8 @@ func decodeRegisterSchemaRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 		if x, ok := d.Bool(v, "user_specific"); ok {
 			m.UserSpecific = x
 		}
+	} else {
+		m.UserSpecific = false
 	}
 	if v := obj.Get("activate"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "activate"); ok {
@@ -955,6 +957,8 @@ func decodeUpdateSchemaIncrementalRequest(d *mcpwriteimpl.Decoder, obj *mcpwrite
 		if x, ok := d.Bool(v, "user_specific"); ok {
 			m.UserSpecific = x
 		}
+	} else {
+		m.UserSpecific = false
 	}
 	if v := obj.Get("activate"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bool(v, "activate"); ok {

@@ -33,9 +33,9 @@ type TaskServiceHandler interface {
 	// List the project's tasks in creation order; optionally only those in
 	// one workflow folder, or only the subtasks of one parent.
 	TaskList(context.Context, *v1.TaskListRequest) (*v1.TaskListResponse, error)
-	// Get one task, or one subtask with its parent_id.
+	// Get one task, or one subtask with its parentId.
 	TaskGet(context.Context, *v1.TaskGetRequest) (*v1.TaskGetResponse, error)
-	// Create a task, or a subtask when parent_id is set.
+	// Create a task, or a subtask when parentId is set.
 	TaskCreate(context.Context, *v1.TaskCreateRequest) (*v1.TaskCreateResponse, error)
 	// Update a task's metadata and content sections; only the fields given in updates change.
 	TaskUpdate(context.Context, *v1.TaskUpdateRequest) (*v1.TaskUpdateResponse, error)
@@ -212,8 +212,8 @@ func (a *clientAdapterTaskService) ParentOperations(ctx context.Context, in *v1.
 }
 
 var enumParentOperationSnake = mcpwriteimpl.NewEnumTable("tasks.v1.ParentOperation", []mcpwriteimpl.EnumValue{
-	{Number: 1, Name: "PARENT_OPERATION_RESEQUENCE", Alias: "resequence", Description: "Give subtasks new sequence numbers (sequence_map)"},
-	{Number: 2, Name: "PARENT_OPERATION_PARALLELIZE", Alias: "parallelize", Description: "Run two or more subtasks (subtask_ids) at one sequence"},
+	{Number: 1, Name: "PARENT_OPERATION_RESEQUENCE", Alias: "resequence", Description: "Give subtasks new sequence numbers (sequenceMap)"},
+	{Number: 2, Name: "PARENT_OPERATION_PARALLELIZE", Alias: "parallelize", Description: "Run two or more subtasks (subtaskIds) at one sequence"},
 	{Number: 3, Name: "PARENT_OPERATION_ADD_SUBTASK", Alias: "add_subtask", Description: "Add a new subtask (subtask) to the parent"},
 }, "")
 
@@ -243,15 +243,15 @@ var enumTaskTypeSnake = mcpwriteimpl.NewEnumTable("tasks.v1.TaskType", []mcpwrit
 }, "")
 
 var enumTransformOperationSnake = mcpwriteimpl.NewEnumTable("tasks.v1.TransformOperation", []mcpwriteimpl.EnumValue{
-	{Number: 1, Name: "TRANSFORM_OPERATION_PROMOTE", Alias: "promote", Description: "Turn a standalone task into a parent; initial_subtasks (else the open checklist items) become its subtasks"},
-	{Number: 2, Name: "TRANSFORM_OPERATION_EXTRACT", Alias: "extract", Description: "Make a subtask of parent_id a standalone task"},
-	{Number: 3, Name: "TRANSFORM_OPERATION_ADOPT", Alias: "adopt", Description: "Make a standalone task a subtask of target_parent_id"},
+	{Number: 1, Name: "TRANSFORM_OPERATION_PROMOTE", Alias: "promote", Description: "Turn a standalone task into a parent; initialSubtasks (else the open checklist items) become its subtasks"},
+	{Number: 2, Name: "TRANSFORM_OPERATION_EXTRACT", Alias: "extract", Description: "Make a subtask of parentId a standalone task"},
+	{Number: 3, Name: "TRANSFORM_OPERATION_ADOPT", Alias: "adopt", Description: "Make a standalone task a subtask of targetParentId"},
 }, "")
 
 var enumWorkflowStateSnake = mcpwriteimpl.NewEnumTable("tasks.v1.WorkflowState", []mcpwriteimpl.EnumValue{
 	{Number: 1, Name: "WORKFLOW_STATE_BACKLOG", Alias: "backlog", Description: "Planned, not started"},
 	{Number: 2, Name: "WORKFLOW_STATE_CURRENT", Alias: "current", Synonyms: []string{"active"}, Description: "Being worked on now"},
-	{Number: 3, Name: "WORKFLOW_STATE_ARCHIVE", Alias: "archive", Synonyms: []string{"archived"}, Description: "Finished or abandoned; needs archive_date"},
+	{Number: 3, Name: "WORKFLOW_STATE_ARCHIVE", Alias: "archive", Synonyms: []string{"archived"}, Description: "Finished or abandoned; needs archiveDate"},
 }, "")
 
 var fieldsTaskListRequest = []string{"rootDir", "workflowState", "parentId"}
