@@ -65,6 +65,9 @@ func objectSchema(m *messageModel, x *expansion) *jsonschema.Schema {
 			continue
 		}
 		fs := fieldSchema(f, x)
+		if m.mask != nil && m.mask.mask == f {
+			updateMaskSchema(m.mask, fs)
+		}
 		if od := f.proto.Oneof; od != nil && !od.Desc.IsSynthetic() && len(od.Fields) > 1 {
 			var names []string
 			for _, o := range od.Fields {
@@ -178,6 +181,7 @@ func fieldSchema(f *fieldModel, x *expansion) *jsonschema.Schema {
 		s.Default = d.text
 	}
 	pvSchema(f, s, v)
+	overrideSchema(f, s, v)
 	return s
 }
 

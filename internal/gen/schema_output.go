@@ -23,11 +23,15 @@ func outputSchema(t *toolModel) *jsonschema.Schema {
 	for p := resp.Properties.Oldest(); p != nil; p = p.Next() {
 		s.Properties.Set(p.Key, p.Value)
 	}
-	// An error or a dry run answers without the response's fields, so at
-	// the top they are stated in words, not required.
+	// An error, a dry run, a preview or a proposal answers without the
+	// response's fields: at the top they are required of a written answer
+	// only (alwaysPresent), and stated in words.
 	for _, name := range resp.Required {
 		p, _ := s.Properties.Get(name)
 		p.Description = appendSentence(p.Description, "Always present when the call succeeds.")
+	}
+	if len(resp.Required) > 0 {
+		s.AnyOf = alwaysPresent(success.Name, resp.Required)
 	}
 	if t.isRead() {
 		if np, ok := s.Properties.Get(pagingName(t.svc.jsonNames, nextPageTokenField)); ok && np.Type == "string" && np.Description == "" {
@@ -99,4 +103,26 @@ func outValue(f *protogen.Field, o outputShape, seen map[protoreflect.FullName]b
 		return responseSchema(f.Message, o, seen)
 	}
 	return scalarSchema(f.Desc.Kind())
+}
+
+// alwaysPresent are the answers a tool gives, as anyOf branches, so that a
+// written answer must carry the response fields always written (required):
+// an error (success false), a dry run or a preview (valid), a proposal
+// awaiting confirmation (proposal), or the written answer. Each branch is a
+// typed object, as LintOutputSchema requires of every schema.
+func alwaysPresent(success string, required []string) []*jsonschema.Schema {
+	branch := func(name string, s *jsonschema.Schema, req ...string) *jsonschema.Schema {
+		b := &jsonschema.Schema{Type: "object", Required: req}
+		if s != nil {
+			b.Properties = jsonschema.NewProperties()
+			b.Properties.Set(name, s)
+		}
+		return b
+	}
+	return []*jsonschema.Schema{
+		branch(success, &jsonschema.Schema{Type: "boolean", Const: false}, success),
+		branch("", nil, "valid"),
+		branch("", nil, "proposal"),
+		branch("", nil, required...),
+	}
 }
