@@ -31,7 +31,7 @@ func outputSchema(t *toolModel) *jsonschema.Schema {
 		p.Description = appendSentence(p.Description, "Always present when the call succeeds.")
 	}
 	if len(resp.Required) > 0 {
-		s.AnyOf = alwaysPresent(success.Name, resp.Required)
+		s.AnyOf = alwaysPresent(success.Name, resp.Required, t.isRead())
 	}
 	if t.isRead() {
 		if np, ok := s.Properties.Get(pagingName(t.svc.jsonNames, nextPageTokenField)); ok && np.Type == "string" && np.Description == "" {
@@ -107,22 +107,18 @@ func outValue(f *protogen.Field, o outputShape, seen map[protoreflect.FullName]b
 
 // alwaysPresent are the answers a tool gives, as anyOf branches, so that a
 // written answer must carry the response fields always written (required):
-// an error (success false), a dry run or a preview (valid), a proposal
-// awaiting confirmation (proposal), or the written answer. Each branch is a
-// typed object, as LintOutputSchema requires of every schema.
-func alwaysPresent(success string, required []string) []*jsonschema.Schema {
-	branch := func(name string, s *jsonschema.Schema, req ...string) *jsonschema.Schema {
-		b := &jsonschema.Schema{Type: "object", Required: req}
-		if s != nil {
-			b.Properties = jsonschema.NewProperties()
-			b.Properties.Set(name, s)
-		}
-		return b
+// an error (success false), a write's dry run or preview (valid) and its
+// proposal awaiting confirmation (proposal), or the written answer. Each
+// branch is a typed object, as LintOutputSchema requires of every schema.
+func alwaysPresent(success string, required []string, read bool) []*jsonschema.Schema {
+	branch := func(req ...string) *jsonschema.Schema {
+		return &jsonschema.Schema{Type: "object", Required: req}
 	}
-	return []*jsonschema.Schema{
-		branch(success, &jsonschema.Schema{Type: "boolean", Const: false}, success),
-		branch("", nil, "valid"),
-		branch("", nil, "proposal"),
-		branch("", nil, required...),
+	failed := branch(success)
+	failed.Properties = jsonschema.NewProperties()
+	failed.Properties.Set(success, &jsonschema.Schema{Type: "boolean", Const: false})
+	if read {
+		return []*jsonschema.Schema{failed, branch(required...)}
 	}
+	return []*jsonschema.Schema{failed, branch("valid"), branch("proposal"), branch(required...)}
 }
