@@ -19,7 +19,7 @@ func (b *builder) requestModel(t *toolModel) *messageModel {
 	if in == nil || rf == nil {
 		return in
 	}
-	mc := &maskCheck{}
+	mc := &maskCheck{jsonNames: b.jsonNames}
 	for _, f := range in.fields {
 		switch {
 		case f.proto == rf && f.mode == modeAgent && f.child != nil:

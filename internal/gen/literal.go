@@ -142,3 +142,17 @@ func isPtr(f *protogen.Field) bool {
 	return !f.Desc.IsList() && !f.Desc.IsMap() && f.Message == nil && f.Desc.Kind() != protoreflect.BytesKind &&
 		f.Desc.HasPresence() && !realOneof(f)
 }
+
+func u64(n uint64) *uint64 { return &n }
+
+// appendSentence ends desc with a period, if it has none, and adds sentence.
+func appendSentence(desc, sentence string) string {
+	desc = strings.TrimSpace(desc)
+	if desc == "" {
+		return sentence
+	}
+	if !strings.HasSuffix(desc, ".") {
+		desc += "."
+	}
+	return desc + " " + sentence
+}

@@ -341,6 +341,8 @@ type maskCheck struct {
 	mask     *fieldModel // the update_mask field
 	resource *fieldModel // the resource field (its model is variantUpdate)
 	identity string      // proto name of the resource's identity field
+	// jsonNames: the service names fields as protojson does.
+	jsonNames bool
 }
 
 // requiredWhenModel is a resolved (mcpwrite.v1.field).agent.required_when:

@@ -23,8 +23,6 @@ const (
 	agentSummaryDesc    = "Optional: the change in your own words, one line for the user who confirms it (e.g. \"Merge the duplicate Ada L. into Ada Lovelace\"). Shown beside the server's summary when the write is proposed for confirmation; it changes nothing that is written."
 )
 
-func u64(n uint64) *uint64 { return &n }
-
 func num(x float64) json.Number { return json.Number(strconv.FormatFloat(x, 'g', -1, 64)) }
 
 // inputSchema is the agent-facing schema of a tool: a write also takes the
@@ -65,6 +63,9 @@ func objectSchema(m *messageModel, x *expansion) *jsonschema.Schema {
 			continue
 		}
 		fs := fieldSchema(f, x)
+		if m.mask != nil && m.mask.mask == f {
+			updateMaskSchema(m.mask, fs)
+		}
 		if od := f.proto.Oneof; od != nil && !od.Desc.IsSynthetic() && len(od.Fields) > 1 {
 			var names []string
 			for _, o := range od.Fields {
@@ -178,6 +179,7 @@ func fieldSchema(f *fieldModel, x *expansion) *jsonschema.Schema {
 		s.Default = d.text
 	}
 	pvSchema(f, s, v)
+	overrideSchema(f, s, v)
 	return s
 }
 
@@ -320,18 +322,6 @@ func fillSource(f *fieldModel) string {
 		return "constant"
 	}
 	return "server"
-}
-
-// appendSentence ends desc with a period, if it has none, and adds sentence.
-func appendSentence(desc, sentence string) string {
-	desc = strings.TrimSpace(desc)
-	if desc == "" {
-		return sentence
-	}
-	if !strings.HasSuffix(desc, ".") {
-		desc += "."
-	}
-	return desc + " " + sentence
 }
 
 // oneOfNote states a oneof (or a buf.validate message oneof) in words.

@@ -23,11 +23,15 @@ func outputSchema(t *toolModel) *jsonschema.Schema {
 	for p := resp.Properties.Oldest(); p != nil; p = p.Next() {
 		s.Properties.Set(p.Key, p.Value)
 	}
-	// An error or a dry run answers without the response's fields, so at
-	// the top they are stated in words, not required.
+	// An error, a dry run, a preview or a proposal answers without the
+	// response's fields: at the top they are required of a written answer
+	// only (alwaysPresent), and stated in words.
 	for _, name := range resp.Required {
 		p, _ := s.Properties.Get(name)
 		p.Description = appendSentence(p.Description, "Always present when the call succeeds.")
+	}
+	if len(resp.Required) > 0 {
+		s.AnyOf = alwaysPresent(success.Name, resp.Required, t.isRead())
 	}
 	if t.isRead() {
 		if np, ok := s.Properties.Get(pagingName(t.svc.jsonNames, nextPageTokenField)); ok && np.Type == "string" && np.Description == "" {
@@ -99,4 +103,22 @@ func outValue(f *protogen.Field, o outputShape, seen map[protoreflect.FullName]b
 		return responseSchema(f.Message, o, seen)
 	}
 	return scalarSchema(f.Desc.Kind())
+}
+
+// alwaysPresent are the answers a tool gives, as anyOf branches, so that a
+// written answer must carry the response fields always written (required):
+// an error (success false), a write's dry run or preview (valid) and its
+// proposal awaiting confirmation (proposal), or the written answer. Each
+// branch is a typed object, as LintOutputSchema requires of every schema.
+func alwaysPresent(success string, required []string, read bool) []*jsonschema.Schema {
+	branch := func(req ...string) *jsonschema.Schema {
+		return &jsonschema.Schema{Type: "object", Required: req}
+	}
+	failed := branch(success)
+	failed.Properties = jsonschema.NewProperties()
+	failed.Properties.Set(success, &jsonschema.Schema{Type: "boolean", Const: false})
+	if read {
+		return []*jsonschema.Schema{failed, branch(required...)}
+	}
+	return []*jsonschema.Schema{failed, branch("valid"), branch("proposal"), branch(required...)}
 }

@@ -33,8 +33,11 @@ func wktInputSchema(name protoreflect.FullName) *jsonschema.Schema {
 	if note, ok := jsonTextWKT[name]; ok {
 		return &jsonschema.Schema{Type: "string", Description: note}
 	}
-	if name == "google.protobuf.BytesValue" {
+	switch name {
+	case "google.protobuf.BytesValue":
 		return bytesInputSchema()
+	case "google.protobuf.FieldMask":
+		return fieldMaskSchema()
 	}
 	return wktSchema(name)
 }

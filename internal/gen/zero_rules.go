@@ -14,9 +14,10 @@ import (
 // repeated field, a map) that the agent leaves out reaches the request check
 // at its zero value, and protovalidate applies the field's rules to it. A
 // rule that fails on the zero value (min_items: 1, gt: 0, min_len: 1, a
-// pattern "" does not match, an e-mail format) therefore refuses an omitted
-// field: the schema must say so, or the agent that sends the schema's
-// required fields is refused and needs a second round.
+// pattern "" does not match, an e-mail format, a CEL rule such as
+// this.size() > 0) therefore refuses an omitted field: the schema must say
+// so, or the agent that sends the schema's required fields is refused and
+// needs a second round.
 
 // zeroValueRequired makes fm required when one of its buf.validate rules
 // fails on the zero value, and reports a field whose required_when keeps it
@@ -34,6 +35,9 @@ func (b *builder) zeroValueRequired(fm *fieldModel) bool {
 		return true // a (buf.validate.message).oneof member is IGNORE_IF_ZERO_VALUE
 	}
 	rule := zeroFails(r, pf.Desc)
+	if rule == "" {
+		rule = celZeroFails(r, pf.Desc)
+	}
 	if rule == "" {
 		return true
 	}
@@ -55,7 +59,7 @@ func (b *builder) hasDefault(fm *fieldModel) bool {
 }
 
 // zeroFails names the first rule of r the zero value of fd fails ("" for
-// none). CEL expressions are not evaluated here.
+// none). The field's CEL rules are celZeroFails's (zero_cel.go).
 func zeroFails(r *validate.FieldRules, fd protoreflect.FieldDescriptor) string {
 	switch {
 	case fd.IsList():

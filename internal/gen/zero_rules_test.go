@@ -34,6 +34,11 @@ message Req {
   option (buf.validate.message).oneof = {fields: ["phone", "fax"]};
   string phone = 15 [(buf.validate.field).string.min_len = 5];
   string fax = 16 [(buf.validate.field).string.min_len = 5, (buf.validate.field).ignore = IGNORE_UNSPECIFIED];
+  string sku = 17 [(buf.validate.field).cel = {id: "sku.set" message: "sku is required" expression: "this.size() > 0"}];
+  int64 qty = 18 [(buf.validate.field).cel = {id: "qty.small" expression: "this <= 10 ? '' : 'at most 10'"}];
+  repeated string lines = 19 [(buf.validate.field).cel = {id: "lines.some" expression: "size(this) > 0"}];
+  string memo = 20 [(buf.validate.field).ignore = IGNORE_IF_ZERO_VALUE, (buf.validate.field).cel = {id: "memo.set" expression: "this != ''"}];
+  optional string ref = 21 [(buf.validate.field).cel = {id: "ref.set" expression: "this != ''"}];
 }
 `
 	resp, err := plugintest.Run(request(t, src, ""))
@@ -56,7 +61,10 @@ message Req {
 	}
 	// phone is in a message oneof (IGNORE_IF_ZERO_VALUE implied); fax sets
 	// ignore itself, so its rule applies to the zero value.
-	want := []string{"tags", "labels", "discount", "email", "vat", "beyond", "country", "fax"}
+	// A CEL rule is evaluated on the zero value as the request check does:
+	// sku and lines fail there; qty's passes at 0; memo ignores its zero
+	// value and ref has presence.
+	want := []string{"tags", "labels", "discount", "email", "vat", "beyond", "country", "fax", "sku", "lines"}
 	if !reflect.DeepEqual(in.Required, want) {
 		t.Errorf("required = %q, want %q", in.Required, want)
 	}
@@ -70,6 +78,10 @@ func TestRulesFailingOnZeroConflictWithRequiredWhen(t *testing.T) {
 		{
 			`string reason = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "mode" equals: ["\"strict\""]}}, (buf.validate.field).string.min_len = 3];`,
 			`bad.proto: message bad.v1.Req: field reason: (buf.validate.field).string.min_len 3 fails on the zero value, so the request check refuses the field whenever it is omitted, which required_when allows; add (buf.validate.field).ignore = IGNORE_IF_ZERO_VALUE or make the field optional`,
+		},
+		{
+			`string code = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "mode" equals: ["\"strict\""]}}, (buf.validate.field).cel = {id: "code.set" expression: "this != ''"}];`,
+			`bad.proto: message bad.v1.Req: field code: (buf.validate.field).cel "code.set" fails on the zero value, so the request check refuses the field whenever it is omitted, which required_when allows; add (buf.validate.field).ignore = IGNORE_IF_ZERO_VALUE or make the field optional`,
 		},
 		{
 			`repeated string reasons = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "mode" equals: ["\"strict\""]}}, (buf.validate.field).repeated.min_items = 1];`,

@@ -1,0 +1,117 @@
+package gen_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/plugintest"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
+)
+
+// toolInput is the input schema property of the named tool in the
+// document generated from src.
+func toolInput(t *testing.T, src, tool, property string) map[string]any {
+	t.Helper()
+	resp, err := plugintest.Run(request(t, src, ""))
+	if err != nil || resp.GetError() != "" {
+		t.Fatalf("run: %v %s", err, resp.GetError())
+	}
+	for _, f := range resp.File {
+		if !strings.HasSuffix(f.GetName(), ".mcpwrite.json") {
+			continue
+		}
+		var doc schemadoc.Document
+		if err := json.Unmarshal([]byte(f.GetContent()), &doc); err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range doc.Services[0].Tools {
+			if d.Name != tool {
+				continue
+			}
+			var in struct {
+				Properties map[string]map[string]any `json:"properties"`
+			}
+			if err := json.Unmarshal(d.InputSchema, &in); err != nil {
+				t.Fatal(err)
+			}
+			return in.Properties[property]
+		}
+	}
+	t.Fatalf("no tool %s", tool)
+	return nil
+}
+
+// An update_mask lists the paths the decoder's check takes: the resource's
+// fields but its identity and the OUTPUT_ONLY, IDENTIFIER and IMMUTABLE
+// ones, dotted through singular messages (a recursive one ends), a map's
+// key after the map; each in both spellings, the description in the
+// service's naming.
+func TestUpdateMaskStatesThePathsOfTheResource(t *testing.T) {
+	src := `
+import "google/protobuf/field_mask.proto";
+service S {
+  option (mcpwrite.v1.service) = {expose: ALL field_naming: JSON_NAME};
+  rpc UpdateBook(UpdateBookRequest) returns (Book);
+}
+message Book {
+  string name = 1;
+  string display_title = 2;
+  string create_time = 3 [(google.api.field_behavior) = OUTPUT_ONLY];
+  string isbn = 4 [(google.api.field_behavior) = IMMUTABLE];
+  Shelf shelf = 5;
+  map<string, string> labels = 6;
+  repeated string tags = 7;
+}
+message Shelf { string room_code = 1; Shelf parent = 2; }
+message UpdateBookRequest {
+  Book book = 1;
+  google.protobuf.FieldMask update_mask = 2;
+}`
+	got := toolInput(t, src, "update_book", "updateMask")
+	const path = `(display_title|displayTitle|shelf|shelf\.room_code|shelf\.roomCode|shelf\.parent|(labels)(\.[A-Za-z_][A-Za-z0-9_]*)?|tags)`
+	if want := `^(\*|` + path + `( *, *` + path + `)*)?$`; got["pattern"] != want {
+		t.Errorf("pattern = %v\nwant      %s", got["pattern"], want)
+	}
+	if want := `Omit it to update exactly the fields set in book. Comma-separated paths of book: displayTitle, shelf, shelf.roomCode, shelf.parent, labels[.key], tags; "*" alone replaces the whole resource.`; got["description"] != want {
+		t.Errorf("description = %v\nwant          %s", got["description"], want)
+	}
+}
+
+// A FieldMask outside an update takes any paths the decoder reads.
+func TestFieldMaskPatternIsThePathSyntax(t *testing.T) {
+	src := `import "google/protobuf/field_mask.proto";` + service + `
+message Req { google.protobuf.FieldMask fields = 1; }`
+	got := toolInput(t, src, "do", "fields")
+	const p = `[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*`
+	if want := `^(\*|` + p + `( *, *` + p + `)*)?$`; got["pattern"] != want {
+		t.Errorf("pattern = %v, want %s", got["pattern"], want)
+	}
+}
+
+// A field the server fills unless the agent sends it states the string
+// and enum rules the request check applies to the agent's value.
+func TestOverridableFieldStatesItsRules(t *testing.T) {
+	src := `import "buf/validate/validate.proto";` + service + `
+enum Tier { TIER_UNSPECIFIED = 0; TIER_FREE = 1; TIER_PRO = 2; TIER_GOLD = 3; }
+message Req {
+  string region = 1 [(mcpwrite.v1.field).derived = {constant: "\"eu\"" overridable: true}, (buf.validate.field).string = {in: ["eu", "us"]}];
+  string code = 2 [(mcpwrite.v1.field).derived = {constant: "\"AB\"" overridable: true}, (buf.validate.field).string = {min_len: 2 max_len: 4 pattern: "^[A-Z]+$" not_in: ["XX"]}];
+  Tier tier = 3 [(mcpwrite.v1.field).derived = {constant: "\"TIER_FREE\"" overridable: true}, (buf.validate.field).enum = {not_in: [3]}];
+}`
+	region := toolInput(t, src, "do", "region")
+	if got, _ := json.Marshal(region["enum"]); string(got) != `["eu","us"]` {
+		t.Errorf("region enum = %s", got)
+	}
+	code := toolInput(t, src, "do", "code")
+	if code["minLength"] != 2.0 || code["maxLength"] != 4.0 || code["pattern"] != "^[A-Z]+$" {
+		t.Errorf("code = %v", code)
+	}
+	if want := `Optional: constant "AB" when omitted. Must not be any of "XX".`; code["description"] != want {
+		t.Errorf("code description = %q, want %q", code["description"], want)
+	}
+	tier := toolInput(t, src, "do", "tier")
+	if got, _ := json.Marshal(tier["enum"]); string(got) != `["Free","Pro"]` {
+		t.Errorf("tier enum = %s", got)
+	}
+}
