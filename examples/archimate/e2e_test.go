@@ -68,7 +68,7 @@ func TestToolsListShowsTheWriteSurface(t *testing.T) {
 		byName[tool.Name] = tool
 	}
 	sort.Strings(names)
-	want := []string{"addComponentToCapability", "applyProposal", "createCapability", "createCapabilityStructure", "createElement", "createRelationship", "deleteElement", "discardProposal", "getElementTypes", "getRelationshipTypes", "getWriteSchema", "updateElement", "validateWrite"}
+	want := []string{"addComponentToCapability", "applyProposal", "createCapability", "createCapabilityStructure", "createElement", "createElements", "createRelationship", "deleteElement", "discardProposal", "getElementTypes", "getRelationshipTypes", "getWriteSchema", "updateElement", "validateWrite"}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Fatalf("tools (-want +got):\n%s", diff)
 	}

@@ -256,7 +256,7 @@ func TestSeedGetWriteSchemaExample(t *testing.T) {
 		}
 	}
 	sort.Strings(names)
-	if len(names) != 13 {
+	if len(names) != 14 {
 		t.Fatalf("tools %v", names)
 	}
 }
@@ -277,7 +277,7 @@ func TestSeedValidateWriteHintsAndTip(t *testing.T) {
 	if !a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint || !a.IdempotentHint {
 		t.Fatalf("validateWrite hints %+v", a)
 	}
-	writes := []any{"createElement", "createRelationship", "updateElement", "deleteElement", "createCapability", "createCapabilityStructure", "addComponentToCapability"}
+	writes := []any{"createElement", "createRelationship", "updateElement", "deleteElement", "createCapability", "createCapabilityStructure", "addComponentToCapability", "createElements"}
 	// §3.3, §6: operation is an enum of the write tools.
 	for _, n := range []string{"validateWrite", "getWriteSchema"} {
 		op := byName[n].InputSchema.(map[string]any)["properties"].(map[string]any)["operation"].(map[string]any)
