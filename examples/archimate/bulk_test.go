@@ -61,11 +61,12 @@ func TestBatchImportAnswersPerItemAndReplaysByItemKeyInPostgreSQL(t *testing.T) 
 }
 
 // batchImport runs the import of four items, two of which fail, then its
-// retry with the two fixed; written counts the items committed so far.
+// retry with the two fixed, then batchRefusals; written counts the items
+// committed so far.
 func batchImport(t *testing.T, cs *mcp.ClientSession, written func() int) {
 	t.Helper()
-	existing := createdID(t, mustCall(t, cs, "createElement", `{"type":"ApplicationComponent","name":"OrderService"}`))
-	first := mustCall(t, cs, "createElements", `{"elements":[
+	existing := createdID(t, mustOK(t, cs, "createElement", `{"type":"ApplicationComponent","name":"OrderService"}`))
+	first := mustOK(t, cs, "createElements", `{"elements":[
 		{"type":"ApplicationComponent","name":"OrderAPI","client_request_id":"imp-1"},
 		{"type":"ApplicationComponent","name":"OrderService","client_request_id":"imp-2"},
 		{"type":"ApplicationInterface","name":"OrderAPI REST","parent_id":"missing-parent","client_request_id":"imp-3"},
@@ -113,7 +114,7 @@ func batchImport(t *testing.T, cs *mcp.ClientSession, written func() int) {
 	// name; the parent is the OrderAPI the first import wrote). A new call
 	// (another batch id): items 0 and 3 replay, 1 and 2 are written now.
 	orderAPI := batch + "-1"
-	second := mustCall(t, cs, "createElements", `{"elements":[
+	second := mustOK(t, cs, "createElements", `{"elements":[
 		{"type":"ApplicationComponent","name":"OrderAPI","client_request_id":"imp-1"},
 		{"type":"ApplicationComponent","name":"OrderService2","client_request_id":"imp-2"},
 		{"type":"ApplicationInterface","name":"OrderAPI REST","parent_id":"`+orderAPI+`","client_request_id":"imp-3"},
@@ -149,13 +150,20 @@ func batchImport(t *testing.T, cs *mcp.ClientSession, written func() int) {
 
 	// parent_id composes the part into its parent: deleting OrderAPI names
 	// the composition among the relationships it takes.
-	del := mustCall(t, cs, "deleteElement", `{"id":"`+retry+`-3"}`)
+	del := mustOK(t, cs, "deleteElement", `{"id":"`+retry+`-3"}`)
 	if p, _ := del["proposal"].(map[string]any); p == nil || p["will_lose"] != "element OrderAPI REST and 1 relationship" {
 		t.Fatalf("delete proposal of the part: %v", del)
 	}
 
+	batchRefusals(t, cs, written)
+}
+
+// batchRefusals follows batchImport (whose keys and names it reuses): what
+// a batch refuses, per item or as a whole, writing nothing.
+func batchRefusals(t *testing.T, cs *mcp.ClientSession, written func() int) {
+	t.Helper()
 	// A key sent again with another item is refused for that item only.
-	third := mustCall(t, cs, "createElements", `{"elements":[{"type":"ApplicationComponent","name":"OrderAPI v2","client_request_id":"imp-1"}]}`)
+	third := mustOK(t, cs, "createElements", `{"elements":[{"type":"ApplicationComponent","name":"OrderAPI v2","client_request_id":"imp-1"}]}`)
 	wantThird := map[string]any{
 		"success": true, "created": float64(0), "replayed": float64(0), "failed": float64(1),
 		"results": []any{map[string]any{"index": float64(0), "client_request_id": "imp-1", "success": false, "error": map[string]any{
@@ -170,7 +178,7 @@ func batchImport(t *testing.T, cs *mcp.ClientSession, written func() int) {
 
 	// validateWrite answers a batch with the items the write would refuse,
 	// each on its item's field; items whose key was written replay.
-	v := mustCall(t, cs, "validateWrite", `{"operation":"createElements","payload":{"elements":[
+	v := mustOK(t, cs, "validateWrite", `{"operation":"createElements","payload":{"elements":[
 		{"type":"ApplicationComponent","name":"OrderAPI","client_request_id":"imp-1"},
 		{"type":"Node","name":"orderservice"}]}}`)
 	errs, _ := v["errors"].([]any)
@@ -198,15 +206,6 @@ func batchImport(t *testing.T, cs *mcp.ClientSession, written func() int) {
 	}
 }
 
-func mustCall(t *testing.T, cs *mcp.ClientSession, tool, args string) map[string]any {
-	t.Helper()
-	out, isErr := call(t, cs, tool, args)
-	if isErr {
-		t.Fatalf("%s: %v", tool, out)
-	}
-	return out
-}
-
 // With the production wiring (the call's key claimed by the handler, a
 // cache in front of PostgreSQL), a batch sent twice with the same call key
 // is answered the second time from the key, without running it: the items
@@ -225,8 +224,8 @@ func TestBatchImportWithTheCallKeyReplaysTheWholeAnswer(t *testing.T) {
 	}
 	cs := mcptest.Connect(t, s, mcptest.Options{})
 	args := `{"client_request_id":"import-7","elements":[{"type":"Node","name":"Host A","client_request_id":"host-a"},{"type":"Node","name":"Host B","client_request_id":"host-b"}]}`
-	first := mustCall(t, cs, "createElements", args)
-	again := mustCall(t, cs, "createElements", args)
+	first := mustOK(t, cs, "createElements", args)
+	again := mustOK(t, cs, "createElements", args)
 	if again["idempotent_replay"] != true || again["original_request_time"] != "2026-11-22T10:30:00Z" {
 		t.Fatalf("the repeated call: %v", again)
 	}
