@@ -5,6 +5,7 @@ import (
 	"context"
 	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -246,5 +247,44 @@ func TestBatchImportWithTheCallKeyReplaysTheWholeAnswer(t *testing.T) {
 	}
 	if log.Len() != 0 {
 		t.Fatalf("logged: %s", log.String())
+	}
+}
+
+// Concurrent batches that import the same names on PostgreSQL: each name is
+// written once, and every other item is answered on its own (the name
+// taken, whether the domain saw the winner's row or the unique index
+// refused it), never a failed call.
+func TestConcurrentBatchesWriteEachNameOnceInPostgreSQL(t *testing.T) {
+	_, idem, repo, _ := pgRepo(t)
+	cs := pgSession(t, repo, idem)
+	const calls = 6
+	var wg sync.WaitGroup
+	outs := make([]mcptest.Result, calls)
+	for c := range calls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			outs[c] = mcptest.Call(t, cs, "createElements", `{"elements":[{"type":"Node","name":"Edge 1"},{"type":"Node","name":"Edge 2"},{"type":"Node","name":"Edge 3"}]}`)
+		}()
+	}
+	wg.Wait()
+	created := 0
+	for _, out := range outs {
+		if out.IsError {
+			t.Fatalf("a concurrent batch failed as a whole: %s", out.Text)
+		}
+		created += int(out.Body["created"].(float64))
+		for _, r := range out.Body["results"].([]any) {
+			m := r.(map[string]any)
+			if m["success"] == true {
+				continue
+			}
+			if e, _ := m["error"].(map[string]any); e["code"] != "DUPLICATE_NAME" || e["field"] != "name" {
+				t.Errorf("a refused item: %v", m)
+			}
+		}
+	}
+	if created != 3 {
+		t.Fatalf("created %d elements over %d batches, want 3", created, calls)
 	}
 }

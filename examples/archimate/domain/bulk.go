@@ -31,10 +31,13 @@ import (
 // PostgreSQL domain keeps them in the idempotency table, in the item's
 // transaction.
 
-// Codes of an item's key, as the runtime answers a call's key.
+// Codes of an item's key, as the runtime answers a call's key, and of the
+// failures that are not the item's (they stop the batch).
 const (
-	codeKeyReused  = "IDEMPOTENCY_KEY_REUSED"
-	codeInProgress = "IDEMPOTENCY_IN_PROGRESS"
+	codeKeyReused   = "IDEMPOTENCY_KEY_REUSED"
+	codeInProgress  = "IDEMPOTENCY_IN_PROGRESS"
+	codeInternal    = "INTERNAL"
+	codeUnavailable = "UNAVAILABLE"
 )
 
 // itemRecord is a written item under its key.
@@ -144,6 +147,9 @@ func Replayed(req *archimatev1.CreateElementsRequest, i int, fingerprint, stored
 func Failed(req *archimatev1.CreateElementsRequest, i int, err error) (*archimatev1.ElementResult, bool) {
 	var e *runtime.ErrorEntry
 	if errors.As(err, &e) && e != nil {
+		if e.Code == codeInternal || e.Code == codeUnavailable {
+			return nil, false
+		}
 		return failed(req, i, e), true
 	}
 	code, ok := itemCodes[status.Code(err)]

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/domain"
@@ -79,8 +80,29 @@ func itemKey(req *archimatev1.CreateElementsRequest, i int) (idempotency.Key, bo
 	return domain.ItemKey(req.GetMeta(), key), true
 }
 
-// createItem writes item i in its own transaction, or replays it.
+// createItem writes item i in its own transaction, or replays it. An item
+// that a concurrent write beat to a unique row (its name, its key) is tried
+// once more, so it is answered as the domain answers it then (the name
+// taken: DUPLICATE_NAME with the existing element; the key written: a
+// replay).
 func (r *Repository) createItem(ctx context.Context, req *archimatev1.CreateElementsRequest, i int) (*archimatev1.ElementResult, error) {
+	res, err := r.createItemTx(ctx, req, i)
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "23505" {
+		res, err = r.createItemTx(ctx, req, i)
+	}
+	if errors.As(err, &pe) {
+		err = r.storeError(ctx, domain.ItemRequest(req, i), err)
+		if failed, ok := domain.Failed(req, i, err); ok {
+			return failed, nil
+		}
+	}
+	return res, err
+}
+
+// createItemTx is one attempt of createItem; a database error of the
+// write comes back as it is.
+func (r *Repository) createItemTx(ctx context.Context, req *archimatev1.CreateElementsRequest, i int) (*archimatev1.ElementResult, error) {
 	one := domain.ItemRequest(req, i)
 	tenant := req.GetMeta().GetTenantId()
 	fp := domain.ItemFingerprint(req, i)
@@ -137,11 +159,15 @@ func (r *Repository) createItem(ctx context.Context, req *archimatev1.CreateElem
 			return nil, err
 		}
 	}
-	if err := tx.SendBatch(ctx, b).Close(); err != nil {
-		return nil, r.storeError(ctx, req, err)
+	err = tx.SendBatch(ctx, b).Close()
+	if err == nil {
+		err = tx.Commit(ctx)
 	}
-	if err := tx.Commit(ctx); err != nil {
-		return nil, r.storeError(ctx, req, err)
+	if err != nil {
+		// A value the store refuses, or a row a concurrent write took
+		// first: createItem answers it.
+		_ = tx.Rollback(context.WithoutCancel(ctx))
+		return nil, err
 	}
 	return res, nil
 }
