@@ -197,6 +197,10 @@ func batchRefusals(t *testing.T, cs *mcp.ClientSession, written func() int) {
 	if be, _ := bad["error"].(map[string]any); !isErr || be["code"] != "INVALID_ELEMENT_TYPE" || be["field"] != "elements[1].type" || be["message"] != "Element type 'AppComponent' is not valid" {
 		t.Fatalf("schema-invalid item: %v", bad)
 	}
+	badKey, isErr := call(t, cs, "createElements", `{"elements":[{"type":"Node","name":"Keyed","client_request_id":"has space"}]}`)
+	if ke, _ := badKey["error"].(map[string]any); !isErr || ke["field"] != "elements[0].client_request_id" {
+		t.Fatalf("an item key outside the pattern: %v", badKey)
+	}
 	over := `{"elements":[` + strings.TrimSuffix(strings.Repeat(`{"type":"Node","name":"n"},`, 101), ",") + `]}`
 	tooMany, isErr := call(t, cs, "createElements", over)
 	if te, _ := tooMany["error"].(map[string]any); !isErr || te["field"] != "elements" {

@@ -2386,7 +2386,7 @@ const file_archimate_v1_archimate_proto_rawDesc = "" +
 	" AddComponentToCapabilityResponse\x123\n" +
 	"\tcomponent\x18\x01 \x01(\v2\x15.archimate.v1.ElementR\tcomponent\x12@\n" +
 	"\x10created_elements\x18\x02 \x03(\v2\x15.archimate.v1.ElementR\x0fcreatedElements\x12O\n" +
-	"\x15created_relationships\x18\x03 \x03(\v2\x1a.archimate.v1.RelationshipR\x14createdRelationships\"\xd9\x03\n" +
+	"\x15created_relationships\x18\x03 \x03(\v2\x1a.archimate.v1.RelationshipR\x14createdRelationships\"\xeb\x03\n" +
 	"\vElementItem\x12n\n" +
 	"\x04type\x18\x01 \x01(\x0e2\x19.archimate.v1.ElementTypeB?\xea\xbb\x1c;\"9\b\x01\x125Element type (e.g., ApplicationComponent, Capability)R\x04type\x12/\n" +
 	"\x04name\x18\x02 \x01(\tB\x1b\xea\xbb\x1c\x17\n" +
@@ -2397,9 +2397,9 @@ const file_archimate_v1_archimate_proto_rawDesc = "" +
 	"properties\x18\x04 \x03(\v2).archimate.v1.ElementItem.PropertiesEntryR\n" +
 	"properties\x12&\n" +
 	"\tparent_id\x18\x05 \x01(\tB\t\xea\xbb\x1c\x05\n" +
-	"\x030\xc8\x01R\bparentId\x125\n" +
-	"\x11client_request_id\x18\x06 \x01(\tB\t\xea\xbb\x1c\x05\n" +
-	"\x030\xc8\x01R\x0fclientRequestId\x1a=\n" +
+	"\x030\xc8\x01R\bparentId\x12G\n" +
+	"\x11client_request_id\x18\x06 \x01(\tB\x1b\xea\xbb\x1c\x17\n" +
+	"\x150\xff\x01:\x10^[A-Za-z0-9_-]+$R\x0fclientRequestId\x1a=\n" +
 	"\x0fPropertiesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xe0\x01\n" +

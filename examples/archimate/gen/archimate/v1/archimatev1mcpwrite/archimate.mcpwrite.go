@@ -16,6 +16,7 @@ import (
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
+	regexp "regexp"
 )
 
 // The generated code asserts at compile time that the runtime it links
@@ -806,7 +807,8 @@ func decodeElementItem(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.
 	}
 	if v := obj.Get("client_request_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "client_request_id"); ok {
-			d.MaxLength("client_request_id", x, 200)
+			d.MaxLength("client_request_id", x, 255)
+			d.Pattern("client_request_id", x, patternElementItemClientRequestId)
 			m.ClientRequestId = x
 		}
 	}
@@ -1063,3 +1065,7 @@ func enrichArchitectureServiceCreateElementsRequest(c *mcpwriteimpl.Call, h Arch
 	}
 	return nil
 }
+
+var (
+	patternElementItemClientRequestId = regexp.MustCompile("^[A-Za-z0-9_-]+$")
+)
