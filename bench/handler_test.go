@@ -90,3 +90,7 @@ func (echoHandler) CreateCapabilityStructure(context.Context, *archimatev1.Creat
 func (echoHandler) AddComponentToCapability(context.Context, *archimatev1.AddComponentToCapabilityRequest) (*archimatev1.AddComponentToCapabilityResponse, error) {
 	return &archimatev1.AddComponentToCapabilityResponse{}, nil
 }
+
+func (echoHandler) CreateElements(context.Context, *archimatev1.CreateElementsRequest) (*archimatev1.CreateElementsResponse, error) {
+	return &archimatev1.CreateElementsResponse{}, nil
+}

@@ -54,7 +54,7 @@ func TestSchemaAndServerAgree(t *testing.T) {
 	// The figures are exact (the seed is fixed), so a new tool, field or
 	// refusal is noticed and its figures are reviewed here.
 	want := map[string]agreement{
-		"archimate":  {valid: 65, accepted: 44, refusedByRule: 21, invalid: 98, refused: 96, lenient: 2},
+		"archimate":  {valid: 70, accepted: 49, refusedByRule: 21, invalid: 103, refused: 101, lenient: 2},
 		"crm":        {valid: 115, accepted: 23, refusedByRule: 92, invalid: 193, refused: 193, lenient: 0},
 		"neotoma":    {valid: 130, accepted: 46, refusedByRule: 84, invalid: 232, refused: 231, lenient: 1},
 		"purchasing": {valid: 50, accepted: 30, refusedByRule: 20, invalid: 86, refused: 86, lenient: 0},

@@ -47,7 +47,7 @@ const t0Root = "/tmp/mcpwrite-golden-tasks"
 // have the MCP Tool shape clients validate (no boolean or typeless
 // property schemas). Counts are exact, so a new tool is noticed.
 func TestEveryListedToolConvertsToStrictMode(t *testing.T) {
-	wantTools := map[string]int{"archimate": 13, "crm": 23, "neotoma": 26, "purchasing": 10, "tasks": 13}
+	wantTools := map[string]int{"archimate": 14, "crm": 23, "neotoma": 26, "purchasing": 10, "tasks": 13}
 	names := make([]string, 0, len(exampleServers))
 	for n := range exampleServers {
 		names = append(names, n)
@@ -87,7 +87,7 @@ func TestEveryListedToolConvertsToStrictMode(t *testing.T) {
 		}
 	}
 	t.Logf("strict mode keeps %d of %d tools", strict, total)
-	if strict != total || total != 85 {
-		t.Fatalf("strict mode keeps %d of %d tools, want 85 of 85", strict, total)
+	if strict != total || total != 86 {
+		t.Fatalf("strict mode keeps %d of %d tools, want 86 of 86", strict, total)
 	}
 }

@@ -95,7 +95,7 @@ async function scenario(kind, url, checks) {
       const sc = await good(client, 'getRelationshipTypes', {});
       eq(sc.values.map((v) => v.value), ['Realization', 'Serving', 'Composition', 'Aggregation', 'Assignment', 'Flow', 'Triggering'], 'values');
     });
-    for (const op of ['createElement', 'createRelationship', 'updateElement', 'deleteElement', 'createCapability', 'createCapabilityStructure', 'addComponentToCapability']) {
+    for (const op of ['createElement', 'createRelationship', 'updateElement', 'deleteElement', 'createCapability', 'createCapabilityStructure', 'addComponentToCapability', 'createElements']) {
       await checks.run(tag(`getWriteSchema {operation: ${op}}`), async () => {
         const sc = await good(client, 'getWriteSchema', { operation: op });
         eq(sc.operation, op, 'operation');

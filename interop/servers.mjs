@@ -40,7 +40,7 @@ const TOKEN = 'tok-interop';
 // answer must suggest.
 const SERVERS = {
   archimate: {
-    tools: 13, args: [],
+    tools: 14, args: [],
     write: ['createElement', { type: 'ApplicationComponent', name: 'OrderService', properties: [{ key: 'team', value: 'orders' }] }],
     typo: ['createElement', { type: 'AppComponent', name: 'X' }, 'INVALID_ELEMENT_TYPE', 'type', 'ApplicationComponent'],
   },

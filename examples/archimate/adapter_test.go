@@ -56,6 +56,11 @@ func (r *remote) AddComponentToCapability(ctx context.Context, in *archimatev1.A
 	return r.repo.AddComponentToCapability(ctx, in)
 }
 
+func (r *remote) CreateElements(ctx context.Context, in *archimatev1.CreateElementsRequest, _ ...grpc.CallOption) (*archimatev1.CreateElementsResponse, error) {
+	r.calls = append(r.calls, "CreateElements")
+	return r.repo.CreateElements(ctx, in)
+}
+
 func TestClientAdapterForwardsToTheGRPCClient(t *testing.T) {
 	repo := domain.New()
 	client := &remote{repo: repo}

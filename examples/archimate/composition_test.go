@@ -41,9 +41,8 @@ func TestParentIDComposesTheNewElementIntoItsParent(t *testing.T) {
 }
 
 // The same through the PostgreSQL domain, which applies writes with the
-// in-memory domain's rules. (Clearing the part's parent_id when its whole
-// is deleted is the in-memory domain's only: the PostgreSQL domain's
-// delete does not load the parts.)
+// in-memory domain's rules: its delete reads the parts of the deleted
+// element (by parent_id) and clears their parent_id, at version 2.
 func TestParentIDComposesTheNewElementIntoItsParentInPostgreSQL(t *testing.T) {
 	pool, idem, repo, idemTable := pgRepo(t)
 	prefix := strings.TrimSuffix(idemTable, "_idem")
@@ -58,6 +57,12 @@ func TestParentIDComposesTheNewElementIntoItsParentInPostgreSQL(t *testing.T) {
 	if err := pool.QueryRow(context.Background(), `SELECT count(*) FROM `+prefix+`_relationships WHERE tenant = $1 AND id = $2`,
 		devRC.TenantID, child+"-composition").Scan(&left); err != nil || left != 0 {
 		t.Fatalf("composition rows after the parent was deleted: %d (%v), want 0", left, err)
+	}
+	var parentID string
+	var version int
+	if err := pool.QueryRow(context.Background(), `SELECT parent_id, version FROM `+prefix+`_elements WHERE tenant = $1 AND id = $2`,
+		devRC.TenantID, child).Scan(&parentID, &version); err != nil || parentID != "" || version != 2 {
+		t.Fatalf("the part after its whole was deleted: parent_id %q, version %d (%v), want kept without parent_id at version 2", parentID, version, err)
 	}
 }
 

@@ -68,7 +68,7 @@ func TestToolsListShowsTheWriteSurface(t *testing.T) {
 		byName[tool.Name] = tool
 	}
 	sort.Strings(names)
-	want := []string{"addComponentToCapability", "applyProposal", "createCapability", "createCapabilityStructure", "createElement", "createRelationship", "deleteElement", "discardProposal", "getElementTypes", "getRelationshipTypes", "getWriteSchema", "updateElement", "validateWrite"}
+	want := []string{"addComponentToCapability", "applyProposal", "createCapability", "createCapabilityStructure", "createElement", "createElements", "createRelationship", "deleteElement", "discardProposal", "getElementTypes", "getRelationshipTypes", "getWriteSchema", "updateElement", "validateWrite"}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Fatalf("tools (-want +got):\n%s", diff)
 	}
@@ -258,6 +258,36 @@ func TestCreateCapabilityNeedsItsProfile(t *testing.T) {
 	e := out["error"].(map[string]any)
 	if e["code"] != mcpwriteimpl.CodeMissingRequired || e["field"] != "profile.lifecycle" {
 		t.Fatalf("error = %v, want MISSING_REQUIRED_FIELD profile.lifecycle", e)
+	}
+	// §4.5: name and the profile's owner, criticality and lifecycle are
+	// required, in the schema and by the decoder.
+	for args, field := range map[string]string{
+		`{"profile":{"owner":"Supply Chain","criticality":"High","lifecycle":"Active"}}`: "name",
+		`{"name":"Fulfillment"}`: "profile",
+		`{"name":"Fulfillment","profile":{"criticality":"High","lifecycle":"Active"}}`:   "profile.owner",
+		`{"name":"Fulfillment","profile":{"owner":"Supply Chain","lifecycle":"Active"}}`: "profile.criticality",
+	} {
+		out, isErr := call(t, cs, "createCapability", args)
+		if e, _ := out["error"].(map[string]any); !isErr || e["code"] != mcpwriteimpl.CodeMissingRequired || e["field"] != field {
+			t.Errorf("%s: %v, want MISSING_REQUIRED_FIELD %s", args, out, field)
+		}
+	}
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		if tool.Name != "createCapability" {
+			continue
+		}
+		in := tool.InputSchema.(map[string]any)
+		profile := in["properties"].(map[string]any)["profile"].(map[string]any)
+		if d := cmp.Diff([]any{"name", "profile"}, in["required"]); d != "" {
+			t.Errorf("createCapability required (-want +got):\n%s", d)
+		}
+		if d := cmp.Diff([]any{"owner", "criticality", "lifecycle"}, profile["required"]); d != "" {
+			t.Errorf("profile required (-want +got):\n%s", d)
+		}
 	}
 	out, isErr = call(t, cs, "createCapability", `{"name":"Fulfillment","description":"Ability to fulfill customer orders","profile":{"owner":"Supply Chain","criticality":"High","lifecycle":"Active"}}`)
 	if isErr {

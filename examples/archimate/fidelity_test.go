@@ -3,7 +3,9 @@ package archimate_test
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -98,7 +100,7 @@ func TestSeedUpdateElementVersionsAndMergesProperties(t *testing.T) {
 	id := createdID(t, mustOK(t, cs, "createElement", `{"type":"ApplicationComponent","name":"OrderService","properties":{"owner":"Sales"}}`))
 	out := mustOK(t, cs, "updateElement", `{"id":"`+id+`","description":"Handles order processing","properties":{"tier":"gold"}}`)
 	el := out["element"].(map[string]any)
-	if out["previous_version"] != float64(1) || out["new_version"] != float64(2) || el["version"] != float64(2) ||
+	if out["success"] != true || out["previous_version"] != float64(1) || out["new_version"] != float64(2) || el["version"] != float64(2) ||
 		!cmp.Equal(el["properties"], map[string]any{"owner": "Sales", "tier": "gold"}) || el["description"] != "Handles order processing" {
 		t.Fatalf("updateElement: %v", out)
 	}
@@ -113,7 +115,7 @@ func TestSeedRelationshipThenCascadingDelete(t *testing.T) {
 	svc := createdID(t, mustOK(t, cs, "createElement", `{"type":"ApplicationService","name":"Ordering"}`))
 	out := mustOK(t, cs, "createRelationship", `{"type":"Realization","source_id":"`+comp+`","target_id":"`+svc+`","name":"realizes"}`)
 	rel := out["relationship"].(map[string]any)
-	if rel["type"] != "Realization" || rel["source_id"] != comp || rel["target_id"] != svc || rel["id"] == "" {
+	if out["success"] != true || rel["type"] != "Realization" || rel["source_id"] != comp || rel["target_id"] != svc || rel["id"] == "" {
 		t.Fatalf("relationship %v", rel)
 	}
 	out = mustOK(t, cs, "deleteElement", `{"id":"`+comp+`"}`)
@@ -154,11 +156,15 @@ func TestSeedElementTypesByLayer(t *testing.T) {
 	if e, _ := out["error"].(map[string]any); !isErr || e["code"] != "UNKNOWN_FIELD" || e["field"] != "client_request_id" {
 		t.Fatalf("getElementTypes with a key: %v", out)
 	}
-	// §9.2: the layer every type implies is what createElement derives.
-	for layer, types := range map[string]string{"Strategy": "ValueStream", "Business": "BusinessActor", "Technology": "SystemSoftware"} {
-		el := mustOK(t, cs, "createElement", `{"type":"`+types+`","name":"`+types+` 1"}`)["element"].(map[string]any)
-		if el["layer"] != layer {
-			t.Errorf("%s derived layer %v, want %s", types, el["layer"], layer)
+	// §9.2: the layer every one of the 14 types implies is what
+	// createElement derives.
+	for layer, types := range want {
+		for _, typ := range types {
+			typ = typ[:strings.Index(typ, ":")]
+			el := mustOK(t, cs, "createElement", `{"type":"`+typ+`","name":"`+typ+` 1"}`)["element"].(map[string]any)
+			if el["layer"] != layer || el["type"] != typ {
+				t.Errorf("%s derived layer %v (type %v), want %s", typ, el["layer"], el["type"], layer)
+			}
 		}
 	}
 }
@@ -256,7 +262,7 @@ func TestSeedGetWriteSchemaExample(t *testing.T) {
 		}
 	}
 	sort.Strings(names)
-	if len(names) != 13 {
+	if len(names) != 14 {
 		t.Fatalf("tools %v", names)
 	}
 }
@@ -277,7 +283,7 @@ func TestSeedValidateWriteHintsAndTip(t *testing.T) {
 	if !a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint || !a.IdempotentHint {
 		t.Fatalf("validateWrite hints %+v", a)
 	}
-	writes := []any{"createElement", "createRelationship", "updateElement", "deleteElement", "createCapability", "createCapabilityStructure", "addComponentToCapability"}
+	writes := []any{"createElement", "createRelationship", "updateElement", "deleteElement", "createCapability", "createCapabilityStructure", "addComponentToCapability", "createElements"}
 	// §3.3, §6: operation is an enum of the write tools.
 	for _, n := range []string{"validateWrite", "getWriteSchema"} {
 		op := byName[n].InputSchema.(map[string]any)["properties"].(map[string]any)["operation"].(map[string]any)
@@ -289,6 +295,22 @@ func TestSeedValidateWriteHintsAndTip(t *testing.T) {
 		n := w.(string)
 		if d := byName[n].Description; !containsAll(d, "TIP: Call validateWrite first to check for errors before committing.") {
 			t.Errorf("%s description %q", n, d)
+		}
+		// §7.3: every write tool takes an optional client_request_id.
+		in := byName[n].InputSchema.(map[string]any)
+		key, _ := in["properties"].(map[string]any)["client_request_id"].(map[string]any)
+		required, _ := in["required"].([]any)
+		if key == nil || key["type"] != "string" || slices.Contains(required, any("client_request_id")) {
+			t.Errorf("%s client_request_id: %v (required %v)", n, key, required)
+		}
+		// A.4: hints on every write; only deleteElement is destructive.
+		if a := byName[n].Annotations; a == nil || a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint != (n == "deleteElement") {
+			t.Errorf("%s hints %+v", n, byName[n].Annotations)
+		}
+	}
+	for _, n := range []string{"getElementTypes", "getRelationshipTypes", "getWriteSchema"} {
+		if a := byName[n].Annotations; a == nil || !a.ReadOnlyHint || !a.IdempotentHint {
+			t.Errorf("%s hints %+v", n, byName[n].Annotations)
 		}
 	}
 }

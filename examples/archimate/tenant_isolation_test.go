@@ -130,6 +130,7 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 			probe{"deleteElement", `{"id":"{0}"}`, []string{id}, []string{"0190f5e2-7c1a-7000-8000-00000000dead"}},
 			probe{"deleteElement", `{"id":"{0}","cascade":false}`, []string{id}, []string{"0190f5e2-7c1a-7000-8000-00000000dead"}},
 			probe{"createElement", `{"type":"Node","name":"Child","parent_id":"{0}"}`, []string{id}, []string{"0190f5e2-7c1a-7000-8000-00000000dead"}},
+			probe{"createElements", `{"elements":[{"type":"Node","name":"Child","parent_id":"{0}"}]}`, []string{id}, []string{"0190f5e2-7c1a-7000-8000-00000000dead"}},
 			probe{"validateWrite", `{"operation":"updateElement","payload":{"id":"{0}","name":"Hijacked"}}`, []string{id}, []string{"0190f5e2-7c1a-7000-8000-00000000dead"}},
 			probe{"validateWrite", `{"operation":"deleteElement","payload":{"id":"{0}"}}`, []string{id}, []string{"0190f5e2-7c1a-7000-8000-00000000dead"}},
 		)
@@ -146,8 +147,11 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 		covered[p.tool] = true
 		never := mcptest.Call(t, b, p.tool, p.with(p.neverThere))
 		got := mcptest.Call(t, b, p.tool, p.with(p.foreign))
-		if !got.IsError && p.tool != "validateWrite" {
+		if !got.IsError && p.tool != "validateWrite" && p.tool != "createElements" {
 			t.Errorf("%s %s succeeded for tenant B: %s", p.tool, p.with(p.foreign), got.Text)
+		}
+		if p.tool == "createElements" && got.Body["failed"] != float64(1) {
+			t.Errorf("%s %s wrote for tenant B: %s", p.tool, p.with(p.foreign), got.Text)
 		}
 		if diff := cmp.Diff(masked(t, never, p.neverThere...), masked(t, got, p.foreign...)); diff != "" {
 			t.Errorf("%s %s: tenant A's ids answer differently from ids that never existed (-never +A's):\n%s", p.tool, p.args, diff)
@@ -170,6 +174,13 @@ func TestTenantIsolationThroughEveryTool(t *testing.T) {
 		t.Errorf("B's createCapability with A's id: %s", r.Text)
 	}
 	covered["createCapabilityStructure"], covered["createRelationship"], covered["addComponentToCapability"] = true, true, true
+	// A batch item's key is the tenant's own: A's key sent by B with the
+	// same item writes B's element, never replays A's.
+	itemA := ok(t, a, "createElements", `{"elements":[{"type":"Node","name":"Imported","client_request_id":"item-key"}]}`).Body["results"].([]any)[0].(map[string]any)
+	itemB := ok(t, b, "createElements", `{"elements":[{"type":"Node","name":"Imported","client_request_id":"item-key"}]}`).Body["results"].([]any)[0].(map[string]any)
+	if itemB["idempotent_replay"] != nil || itemB["success"] != true || itemB["element"].(map[string]any)["id"] == itemA["element"].(map[string]any)["id"] {
+		t.Errorf("B's batch item with A's item key: %v (A's: %v)", itemB, itemA)
+	}
 	tmplB := ok(t, b, "createCapabilityStructure", `{"name":"Billing","value_streams":["Invoice to Cash"],"client_request_id":"tmpl-key"}`).Body["capability"].(map[string]any)["id"].(string)
 	x := createdID(t, ok(t, b, "createElement", `{"type":"ApplicationComponent","name":"BComp"}`).Body)
 	y := createdID(t, ok(t, b, "createElement", `{"type":"ApplicationService","name":"BSvc"}`).Body)

@@ -118,7 +118,7 @@ func TestServerBinaryOverStdio(t *testing.T) {
 	}
 	defer cs.Close()
 	tools, err := cs.ListTools(context.Background(), nil)
-	if err != nil || len(tools.Tools) != 13 {
+	if err != nil || len(tools.Tools) != 14 {
 		t.Fatalf("tools/list: err=%v n=%d", err, len(tools.Tools))
 	}
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "createElement", Arguments: json.RawMessage(`{"type":"Capability","name":"Fulfillment"}`)})

@@ -134,10 +134,10 @@ export function ok(cond, message) {
   if (!cond) throw new Error(message);
 }
 
-/** The eleven tools of the reference server, sorted. */
+/** The tools of the reference server, sorted. */
 export const EXPECTED_TOOLS = [
   'addComponentToCapability', 'applyProposal', 'createCapability', 'createCapabilityStructure',
-  'createElement', 'createRelationship', 'deleteElement',
+  'createElement', 'createElements', 'createRelationship', 'deleteElement',
   'discardProposal', 'getElementTypes', 'getRelationshipTypes', 'getWriteSchema', 'updateElement',
   'validateWrite',
 ];

@@ -27,6 +27,7 @@ func (r *Repository) Check(ctx context.Context, _ string, req proto.Message) (ma
 	if err := scratch.Restore(tenant, snap); err != nil {
 		return nil, err
 	}
+	r.copyItemsTo(scratch, tenant)
 	return nil, Apply(ctx, scratch, req)
 }
 
@@ -49,6 +50,13 @@ func Apply(ctx context.Context, repo *Repository, req proto.Message) error {
 		_, err = repo.CreateCapabilityStructure(ctx, req)
 	case *archimatev1.AddComponentToCapabilityRequest:
 		_, err = repo.AddComponentToCapability(ctx, req)
+	case *archimatev1.CreateElementsRequest:
+		// A batch that would write some items and refuse others is
+		// answered with the items it would refuse.
+		var resp *archimatev1.CreateElementsResponse
+		if resp, err = repo.CreateElements(ctx, req); err == nil {
+			err = BatchErrors(resp)
+		}
 	}
 	return err
 }

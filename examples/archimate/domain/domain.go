@@ -32,6 +32,7 @@ type Repository struct {
 	mu       sync.Mutex
 	tenants  map[string]*space
 	received []proto.Message
+	items    itemKeys // the keys of batch items written (bulk.go)
 }
 
 // space is one tenant's elements and relationships.

@@ -111,6 +111,7 @@ func (r *Repository) EnrichError(ctx context.Context, tool string, req proto.Mes
 	}
 	switch {
 	case tool == "createElement" && e.Field == "type",
+		tool == "createElements" && strings.HasPrefix(e.Field, "elements[") && strings.HasSuffix(e.Field, "].type"),
 		tool == "getRelationshipTypes" && (e.Field == "source_type" || e.Field == "target_type"):
 		invalidElementType(e)
 	case tool == "createRelationship" && e.Field == "type":

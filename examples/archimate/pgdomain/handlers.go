@@ -123,6 +123,11 @@ func (r *Repository) StatePreview(ctx context.Context, tool string, req proto.Me
 // would answer, without writing.
 func (r *Repository) Check(ctx context.Context, _ string, req proto.Message) (map[string]any, error) {
 	_, err := read(ctx, r, tenantOf(req), req, func(m *domain.Repository) (struct{}, error) {
+		if batch, ok := req.(*archimatev1.CreateElementsRequest); ok {
+			if err := r.rememberItems(ctx, m, batch); err != nil {
+				return struct{}{}, r.storeError(ctx, req, err)
+			}
+		}
 		return struct{}{}, domain.Apply(ctx, m, req)
 	})
 	return nil, err

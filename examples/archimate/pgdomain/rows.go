@@ -24,6 +24,7 @@ type footprint struct {
 	sameModel []string // name keys in the model of the element ids (a rename)
 	relIDs    []string // relationships by id
 	attached  []string // relationships touching these element ids
+	parts     []string // elements whose parent_id is one of these (a delete)
 	lock      string   // row lock of the loaded elements ("" for reads)
 }
 
@@ -71,7 +72,7 @@ func footprintOf(req proto.Message, withState bool) footprint {
 			f.attached = []string{req.GetId()}
 		}
 	case *archimatev1.DeleteElementRequest:
-		f = footprint{ids: []string{req.GetId()}, attached: []string{req.GetId()}, lock: lockDelete}
+		f = footprint{ids: []string{req.GetId()}, attached: []string{req.GetId()}, parts: []string{req.GetId()}, lock: lockDelete}
 	case *archimatev1.CreateCapabilityRequest:
 		f = footprint{ids: []string{req.GetId()}, model: req.GetModelId(), names: []string{domain.NameKey(req.GetName())}, lock: lockShare}
 	case *archimatev1.CreateCapabilityStructureRequest:
@@ -88,6 +89,15 @@ func footprintOf(req proto.Message, withState bool) footprint {
 		}
 		for _, id := range f.ids {
 			f.relIDs = append(f.relIDs, id+"-rel")
+		}
+	case *archimatev1.CreateElementsRequest:
+		// A validation of the whole batch; each item is written with its
+		// own footprint.
+		f = footprint{model: req.GetModelId()}
+		for i := range req.GetElements() {
+			one := footprintOf(domain.ItemRequest(req, i), false)
+			f.ids = append(f.ids, one.ids...)
+			f.names = append(f.names, one.names...)
 		}
 	case *archimatev1.AddComponentToCapabilityRequest:
 		f = footprint{model: req.GetModelId(), lock: lockShare}
@@ -124,13 +134,15 @@ func newSQL(p string) sqlText {
 	return sqlText{
 		// Each part of the union is one index scan, whatever the tenant's
 		// size: by id, by name key or normalised name in the model, and by
-		// name key in the model of the ids (a rename).
+		// name key in the model of the ids (a rename), and by parent (the
+		// parts of a deleted element).
 		loadElements: `SELECT ` + cols + ` FROM ` + p + `_elements e WHERE e.tenant = $1 AND e.id IN (
    SELECT i.id FROM ` + p + `_elements i WHERE i.tenant = $1 AND i.id = ANY($2)
    UNION ALL SELECT k.id FROM ` + p + `_elements k WHERE k.tenant = $1 AND k.model_id = $3 AND k.name_key = ANY($4)
    UNION ALL SELECT o.id FROM ` + p + `_elements o WHERE o.tenant = $1 AND o.model_id = $3 AND o.name_norm = ANY($6)
    UNION ALL SELECT n.id FROM ` + p + `_elements m JOIN ` + p + `_elements n ON n.tenant = m.tenant AND n.model_id = m.model_id
-     WHERE m.tenant = $1 AND m.id = ANY($2) AND n.name_key = ANY($5))`,
+     WHERE m.tenant = $1 AND m.id = ANY($2) AND n.name_key = ANY($5)
+   UNION ALL SELECT c.id FROM ` + p + `_elements c WHERE c.tenant = $1 AND c.parent_id = ANY($7) AND c.parent_id <> '')`,
 		loadRelationships: `SELECT id, type, source_id, target_id, name, description FROM ` + p + `_relationships
  WHERE tenant = $1 AND (id = ANY($2) OR source_id = ANY($3) OR target_id = ANY($3))`,
 		allElements: `SELECT id, model_id, type, name FROM ` + p + `_elements WHERE tenant = $1`,
@@ -182,7 +194,7 @@ func (r *Repository) elementsQuery(tenant string, f footprint) (string, []any) {
 	if f.lock != "" {
 		query += " " + f.lock
 	}
-	return query, []any{tenant, nonNil(f.ids), f.model, nonNil(f.names), nonNil(f.sameModel), nonNil(f.norms)}
+	return query, []any{tenant, nonNil(f.ids), f.model, nonNil(f.names), nonNil(f.sameModel), nonNil(f.norms), nonNil(f.parts)}
 }
 
 // scanElements reads the rows of elementsQuery, and closes them.

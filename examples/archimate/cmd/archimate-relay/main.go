@@ -42,6 +42,9 @@ var factNames = map[string]string{
 	"createCapability":          "CapabilityCreated",
 	"createCapabilityStructure": "CapabilityStructureCreated",
 	"addComponentToCapability":  "ComponentAddedToCapability",
+	// A batch import commits one row per item written, each holding the
+	// createElement request and answer of that item.
+	"createElements": "ElementImported",
 }
 
 // FactName is the fact of a tool's committed write; a tool this relay does

@@ -74,8 +74,9 @@ func TestRunRefusesIncompleteConfiguration(t *testing.T) {
 // TestCommittedWritesEmitTheirFacts drives the reference server on
 // PostgreSQL through the MCP client, runs the relay command, and reads
 // every tenant's facts back from the stream: one per committed write, in
-// order, named for the write, carrying the write's answer; the refused
-// write emits nothing.
+// order, named for the write, carrying the write's answer (a batch
+// import: one per item written); the refused write, the refused item and
+// the replays emit nothing.
 func TestCommittedWritesEmitTheirFacts(t *testing.T) {
 	dsn, addr := os.Getenv("MCPWRITE_TEST_POSTGRES_DSN"), os.Getenv("MCPWRITE_TEST_REDIS_ADDR")
 	if dsn == "" || addr == "" {
@@ -117,6 +118,11 @@ func TestCommittedWritesEmitTheirFacts(t *testing.T) {
 	p := acme("deleteElement", `{"id":"`+comp+`"}`)["proposal"].(map[string]any)
 	acme("applyProposal", `{"proposal_id":"`+p["proposal_id"].(string)+`"}`)
 	acme("createElement", `{"type":"ApplicationComponent","name":"OrderService","client_request_id":"c1"}`) // a replay: no new fact
+	// A batch import: one fact per item written, none for the item refused
+	// (a taken name) nor for the item replayed from its key.
+	batch := acme("createElements", `{"elements":[{"type":"Node","name":"Host","client_request_id":"i1"},{"type":"ApplicationService","name":"Ordering"}]}`)
+	host := entityID(batch["results"].([]any)[0].(map[string]any), "element")
+	acme("createElements", `{"elements":[{"type":"Node","name":"Host","client_request_id":"i1"}]}`)
 
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
@@ -124,14 +130,14 @@ func TestCommittedWritesEmitTheirFacts(t *testing.T) {
 		done <- run(runCtx, config{dsn: dsn, redisAddr: addr, prefix: prefix, stream: stream, batch: 2, poll: 10 * time.Millisecond}, quiet)
 	}()
 	want := map[string][]string{
-		"tenant-acme":   {"ElementCreated " + comp, "ElementCreated " + svc, "RelationshipCreated " + rel, "ElementUpdated " + svc, "ElementDeleted " + comp + " cascade [" + rel + "]"},
+		"tenant-acme":   {"ElementCreated " + comp, "ElementCreated " + svc, "RelationshipCreated " + rel, "ElementUpdated " + svc, "ElementDeleted " + comp + " cascade [" + rel + "]", "ElementImported " + host},
 		"tenant-globex": {"ElementCreated"},
 	}
 	var got map[string][]string
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		got = facts(t, rdb, stream)
-		if len(got["tenant-acme"])+len(got["tenant-globex"]) >= 6 || time.Now().After(deadline) {
+		if len(got["tenant-acme"])+len(got["tenant-globex"]) >= 7 || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(20 * time.Millisecond)

@@ -66,8 +66,8 @@ func run(w io.Writer) error {
 	}
 	fmt.Fprint(w, intro)
 	fmt.Fprintf(w, "\n== tools/list: %d tools\n", len(tools.Tools))
-	if len(tools.Tools) != 13 {
-		return fmt.Errorf("tools/list: %d tools, want 13", len(tools.Tools))
+	if len(tools.Tools) != 14 {
+		return fmt.Errorf("tools/list: %d tools, want 14", len(tools.Tools))
 	}
 	for _, t := range tools.Tools {
 		a := t.Annotations

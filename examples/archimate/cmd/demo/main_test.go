@@ -14,7 +14,7 @@ func TestDemoRunsEveryStepAsClaimed(t *testing.T) {
 		t.Fatalf("demo failed: %v\n%s", err, out.String())
 	}
 	s := out.String()
-	if !strings.HasPrefix(s, intro+"\n== tools/list: 13 tools\n") {
+	if !strings.HasPrefix(s, intro+"\n== tools/list: 14 tools\n") {
 		t.Fatalf("demo does not open with the introduction and the tool list:\n%.400s", s)
 	}
 	for i := 1; i <= 9; i++ {

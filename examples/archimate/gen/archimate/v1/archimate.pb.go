@@ -14,6 +14,7 @@ import (
 	_ "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
+	structpb "google.golang.org/protobuf/types/known/structpb"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 	reflect "reflect"
 	sync "sync"
@@ -1804,11 +1805,414 @@ func (x *AddComponentToCapabilityResponse) GetCreatedRelationships() []*Relation
 	return nil
 }
 
+// ElementItem is one element of a batch import.
+type ElementItem struct {
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	Type        ElementType            `protobuf:"varint,1,opt,name=type,proto3,enum=archimate.v1.ElementType" json:"type,omitempty"`
+	Name        string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	Description string                 `protobuf:"bytes,3,opt,name=description,proto3" json:"description,omitempty"`
+	// Custom properties as key-value pairs.
+	Properties map[string]string `protobuf:"bytes,4,rep,name=properties,proto3" json:"properties,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// Parent element ID for composition relationship: the parent is composed
+	// of this element (a Composition relationship from the parent).
+	ParentId string `protobuf:"bytes,5,opt,name=parent_id,json=parentId,proto3" json:"parent_id,omitempty"`
+	// This item's idempotency key: a retry with the same key and the same item
+	// answers the element first written, without writing it again; the same
+	// key with a different item is IDEMPOTENCY_KEY_REUSED.
+	ClientRequestId string `protobuf:"bytes,6,opt,name=client_request_id,json=clientRequestId,proto3" json:"client_request_id,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *ElementItem) Reset() {
+	*x = ElementItem{}
+	mi := &file_archimate_v1_archimate_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ElementItem) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ElementItem) ProtoMessage() {}
+
+func (x *ElementItem) ProtoReflect() protoreflect.Message {
+	mi := &file_archimate_v1_archimate_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ElementItem.ProtoReflect.Descriptor instead.
+func (*ElementItem) Descriptor() ([]byte, []int) {
+	return file_archimate_v1_archimate_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *ElementItem) GetType() ElementType {
+	if x != nil {
+		return x.Type
+	}
+	return ElementType_ELEMENT_TYPE_UNSPECIFIED
+}
+
+func (x *ElementItem) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ElementItem) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+func (x *ElementItem) GetProperties() map[string]string {
+	if x != nil {
+		return x.Properties
+	}
+	return nil
+}
+
+func (x *ElementItem) GetParentId() string {
+	if x != nil {
+		return x.ParentId
+	}
+	return ""
+}
+
+func (x *ElementItem) GetClientRequestId() string {
+	if x != nil {
+		return x.ClientRequestId
+	}
+	return ""
+}
+
+type CreateElementsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Meta  *MessageMeta           `protobuf:"bytes,1,opt,name=meta,proto3" json:"meta,omitempty"`
+	// Id of the batch; item i's element id is "<id>-<i>" (from 1).
+	Id      string `protobuf:"bytes,2,opt,name=id,proto3" json:"id,omitempty"`
+	ModelId string `protobuf:"bytes,3,opt,name=model_id,json=modelId,proto3" json:"model_id,omitempty"`
+	// The elements to create, in order.
+	Elements      []*ElementItem `protobuf:"bytes,4,rep,name=elements,proto3" json:"elements,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateElementsRequest) Reset() {
+	*x = CreateElementsRequest{}
+	mi := &file_archimate_v1_archimate_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateElementsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateElementsRequest) ProtoMessage() {}
+
+func (x *CreateElementsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_archimate_v1_archimate_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateElementsRequest.ProtoReflect.Descriptor instead.
+func (*CreateElementsRequest) Descriptor() ([]byte, []int) {
+	return file_archimate_v1_archimate_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *CreateElementsRequest) GetMeta() *MessageMeta {
+	if x != nil {
+		return x.Meta
+	}
+	return nil
+}
+
+func (x *CreateElementsRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *CreateElementsRequest) GetModelId() string {
+	if x != nil {
+		return x.ModelId
+	}
+	return ""
+}
+
+func (x *CreateElementsRequest) GetElements() []*ElementItem {
+	if x != nil {
+		return x.Elements
+	}
+	return nil
+}
+
+// ItemError is why one item of a batch was not written, in the form of the
+// design's error object (code, message, field, suggestions).
+type ItemError struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Code    string                 `protobuf:"bytes,1,opt,name=code,proto3" json:"code,omitempty"`
+	Message string                 `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	// The item's field the error is about.
+	Field         string           `protobuf:"bytes,3,opt,name=field,proto3" json:"field,omitempty"`
+	Suggestions   *structpb.Struct `protobuf:"bytes,4,opt,name=suggestions,proto3" json:"suggestions,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ItemError) Reset() {
+	*x = ItemError{}
+	mi := &file_archimate_v1_archimate_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ItemError) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ItemError) ProtoMessage() {}
+
+func (x *ItemError) ProtoReflect() protoreflect.Message {
+	mi := &file_archimate_v1_archimate_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ItemError.ProtoReflect.Descriptor instead.
+func (*ItemError) Descriptor() ([]byte, []int) {
+	return file_archimate_v1_archimate_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *ItemError) GetCode() string {
+	if x != nil {
+		return x.Code
+	}
+	return ""
+}
+
+func (x *ItemError) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *ItemError) GetField() string {
+	if x != nil {
+		return x.Field
+	}
+	return ""
+}
+
+func (x *ItemError) GetSuggestions() *structpb.Struct {
+	if x != nil {
+		return x.Suggestions
+	}
+	return nil
+}
+
+// ElementResult is the outcome of one item of a batch.
+type ElementResult struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Position of the item in elements, from 0.
+	Index int32 `protobuf:"varint,1,opt,name=index,proto3" json:"index,omitempty"`
+	// The item's idempotency key, when it had one.
+	ClientRequestId string `protobuf:"bytes,2,opt,name=client_request_id,json=clientRequestId,proto3" json:"client_request_id,omitempty"`
+	Success         bool   `protobuf:"varint,3,opt,name=success,proto3" json:"success,omitempty"`
+	// The element written (or replayed), on success.
+	Element *Element `protobuf:"bytes,4,opt,name=element,proto3" json:"element,omitempty"`
+	// Why the item was not written, on failure.
+	Error *ItemError `protobuf:"bytes,5,opt,name=error,proto3" json:"error,omitempty"`
+	// True when the item's key had already been written: nothing was written again.
+	IdempotentReplay bool `protobuf:"varint,6,opt,name=idempotent_replay,json=idempotentReplay,proto3" json:"idempotent_replay,omitempty"`
+	// When a replayed item was first written (RFC 3339).
+	OriginalRequestTime string `protobuf:"bytes,7,opt,name=original_request_time,json=originalRequestTime,proto3" json:"original_request_time,omitempty"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
+}
+
+func (x *ElementResult) Reset() {
+	*x = ElementResult{}
+	mi := &file_archimate_v1_archimate_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ElementResult) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ElementResult) ProtoMessage() {}
+
+func (x *ElementResult) ProtoReflect() protoreflect.Message {
+	mi := &file_archimate_v1_archimate_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ElementResult.ProtoReflect.Descriptor instead.
+func (*ElementResult) Descriptor() ([]byte, []int) {
+	return file_archimate_v1_archimate_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *ElementResult) GetIndex() int32 {
+	if x != nil {
+		return x.Index
+	}
+	return 0
+}
+
+func (x *ElementResult) GetClientRequestId() string {
+	if x != nil {
+		return x.ClientRequestId
+	}
+	return ""
+}
+
+func (x *ElementResult) GetSuccess() bool {
+	if x != nil {
+		return x.Success
+	}
+	return false
+}
+
+func (x *ElementResult) GetElement() *Element {
+	if x != nil {
+		return x.Element
+	}
+	return nil
+}
+
+func (x *ElementResult) GetError() *ItemError {
+	if x != nil {
+		return x.Error
+	}
+	return nil
+}
+
+func (x *ElementResult) GetIdempotentReplay() bool {
+	if x != nil {
+		return x.IdempotentReplay
+	}
+	return false
+}
+
+func (x *ElementResult) GetOriginalRequestTime() string {
+	if x != nil {
+		return x.OriginalRequestTime
+	}
+	return ""
+}
+
+type CreateElementsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// One result per item, in the order sent.
+	Results []*ElementResult `protobuf:"bytes,1,rep,name=results,proto3" json:"results,omitempty"`
+	// Items written by this call.
+	Created int32 `protobuf:"varint,2,opt,name=created,proto3" json:"created,omitempty"`
+	// Items answered from their key, written by an earlier call.
+	Replayed int32 `protobuf:"varint,3,opt,name=replayed,proto3" json:"replayed,omitempty"`
+	// Items not written.
+	Failed        int32 `protobuf:"varint,4,opt,name=failed,proto3" json:"failed,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateElementsResponse) Reset() {
+	*x = CreateElementsResponse{}
+	mi := &file_archimate_v1_archimate_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateElementsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateElementsResponse) ProtoMessage() {}
+
+func (x *CreateElementsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_archimate_v1_archimate_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateElementsResponse.ProtoReflect.Descriptor instead.
+func (*CreateElementsResponse) Descriptor() ([]byte, []int) {
+	return file_archimate_v1_archimate_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *CreateElementsResponse) GetResults() []*ElementResult {
+	if x != nil {
+		return x.Results
+	}
+	return nil
+}
+
+func (x *CreateElementsResponse) GetCreated() int32 {
+	if x != nil {
+		return x.Created
+	}
+	return 0
+}
+
+func (x *CreateElementsResponse) GetReplayed() int32 {
+	if x != nil {
+		return x.Replayed
+	}
+	return 0
+}
+
+func (x *CreateElementsResponse) GetFailed() int32 {
+	if x != nil {
+		return x.Failed
+	}
+	return 0
+}
+
 var File_archimate_v1_archimate_proto protoreflect.FileDescriptor
 
 const file_archimate_v1_archimate_proto_rawDesc = "" +
 	"\n" +
-	"\x1carchimate/v1/archimate.proto\x12\farchimate.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1amcpwrite/v1/mcpwrite.proto\"\xe4\x02\n" +
+	"\x1carchimate/v1/archimate.proto\x12\farchimate.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1amcpwrite/v1/mcpwrite.proto\"\xe4\x02\n" +
 	"\vMessageMeta\x12'\n" +
 	"\n" +
 	"message_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x1a\x02\b\x01R\tmessageId\x12/\n" +
@@ -1982,7 +2386,48 @@ const file_archimate_v1_archimate_proto_rawDesc = "" +
 	" AddComponentToCapabilityResponse\x123\n" +
 	"\tcomponent\x18\x01 \x01(\v2\x15.archimate.v1.ElementR\tcomponent\x12@\n" +
 	"\x10created_elements\x18\x02 \x03(\v2\x15.archimate.v1.ElementR\x0fcreatedElements\x12O\n" +
-	"\x15created_relationships\x18\x03 \x03(\v2\x1a.archimate.v1.RelationshipR\x14createdRelationships*s\n" +
+	"\x15created_relationships\x18\x03 \x03(\v2\x1a.archimate.v1.RelationshipR\x14createdRelationships\"\xeb\x03\n" +
+	"\vElementItem\x12n\n" +
+	"\x04type\x18\x01 \x01(\x0e2\x19.archimate.v1.ElementTypeB?\xea\xbb\x1c;\"9\b\x01\x125Element type (e.g., ApplicationComponent, Capability)R\x04type\x12/\n" +
+	"\x04name\x18\x02 \x01(\tB\x1b\xea\xbb\x1c\x17\n" +
+	"\x15\b\x01\x12\fElement name(\x010\xc8\x01R\x04name\x12@\n" +
+	"\vdescription\x18\x03 \x01(\tB\x1e\xea\xbb\x1c\x1a\n" +
+	"\x18\x12\x13Element description0\xa0\x1fR\vdescription\x12I\n" +
+	"\n" +
+	"properties\x18\x04 \x03(\v2).archimate.v1.ElementItem.PropertiesEntryR\n" +
+	"properties\x12&\n" +
+	"\tparent_id\x18\x05 \x01(\tB\t\xea\xbb\x1c\x05\n" +
+	"\x030\xc8\x01R\bparentId\x12G\n" +
+	"\x11client_request_id\x18\x06 \x01(\tB\x1b\xea\xbb\x1c\x17\n" +
+	"\x150\xff\x01:\x10^[A-Za-z0-9_-]+$R\x0fclientRequestId\x1a=\n" +
+	"\x0fPropertiesEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xe0\x01\n" +
+	"\x15CreateElementsRequest\x12-\n" +
+	"\x04meta\x18\x01 \x01(\v2\x19.archimate.v1.MessageMetaR\x04meta\x12 \n" +
+	"\x02id\x18\x02 \x01(\tB\x10\xea\xbb\x1c\f\x1a\n" +
+	"\b\x06\x1a\x06batch-R\x02id\x121\n" +
+	"\bmodel_id\x18\x03 \x01(\tB\x16\xea\xbb\x1c\x12\x12\x10(\x01\x1a\factive_modelR\amodelId\x12C\n" +
+	"\belements\x18\x04 \x03(\v2\x19.archimate.v1.ElementItemB\f\xea\xbb\x1c\b\n" +
+	"\x06\b\x01P\x01XdR\belements\"\x8a\x01\n" +
+	"\tItemError\x12\x12\n" +
+	"\x04code\x18\x01 \x01(\tR\x04code\x12\x18\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\x12\x14\n" +
+	"\x05field\x18\x03 \x01(\tR\x05field\x129\n" +
+	"\vsuggestions\x18\x04 \x01(\v2\x17.google.protobuf.StructR\vsuggestions\"\xbe\x02\n" +
+	"\rElementResult\x12\x1d\n" +
+	"\x05index\x18\x01 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x05index\x12*\n" +
+	"\x11client_request_id\x18\x02 \x01(\tR\x0fclientRequestId\x12!\n" +
+	"\asuccess\x18\x03 \x01(\bB\a\xea\xbb\x1c\x03\xc0\x02\x01R\asuccess\x12/\n" +
+	"\aelement\x18\x04 \x01(\v2\x15.archimate.v1.ElementR\aelement\x12-\n" +
+	"\x05error\x18\x05 \x01(\v2\x17.archimate.v1.ItemErrorR\x05error\x12+\n" +
+	"\x11idempotent_replay\x18\x06 \x01(\bR\x10idempotentReplay\x122\n" +
+	"\x15original_request_time\x18\a \x01(\tR\x13originalRequestTime\"\xb8\x01\n" +
+	"\x16CreateElementsResponse\x125\n" +
+	"\aresults\x18\x01 \x03(\v2\x1b.archimate.v1.ElementResultR\aresults\x12!\n" +
+	"\acreated\x18\x02 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\acreated\x12#\n" +
+	"\breplayed\x18\x03 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\breplayed\x12\x1f\n" +
+	"\x06failed\x18\x04 \x01(\x05B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x06failed*s\n" +
 	"\x05Layer\x12\x15\n" +
 	"\x11LAYER_UNSPECIFIED\x10\x00\x12\x12\n" +
 	"\x0eLAYER_STRATEGY\x10\x01\x12\x12\n" +
@@ -2069,8 +2514,7 @@ const file_archimate_v1_archimate_proto_rawDesc = "" +
 	"\x15LIFECYCLE_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11LIFECYCLE_PLANNED\x10\x01\x12\x14\n" +
 	"\x10LIFECYCLE_ACTIVE\x10\x02\x12\x16\n" +
-	"\x12LIFECYCLE_RETIRING\x10\x032\xef\n" +
-	"\n" +
+	"\x12LIFECYCLE_RETIRING\x10\x032\x80\x0e\n" +
 	"\x13ArchitectureService\x12\x8e\x03\n" +
 	"\rCreateElement\x12\".archimate.v1.CreateElementRequest\x1a#.archimate.v1.CreateElementResponse\"\xb3\x02\xea\xbb\x1c\xae\x02 \x01:\x12createRelationship:\rupdateElementJ\aelementr\x81\x01\n" +
 	"\x1fCreate an application component\x12^{\"type\":\"ApplicationComponent\",\"name\":\"OrderService\",\"description\":\"Handles order processing\"}rz\n" +
@@ -2084,7 +2528,9 @@ const file_archimate_v1_archimate_proto_rawDesc = "" +
 	"\x19CreateCapabilityStructure\x12..archimate.v1.CreateCapabilityStructureRequest\x1a/.archimate.v1.CreateCapabilityStructureResponse\"\xb3\x01\xea\xbb\x1c\xae\x01 \x01J\n" +
 	"capabilityr\x9d\x01\n" +
 	"8A capability with two value streams and a sub-capability\x12a{\"name\":\"Fulfillment\",\"value_streams\":[\"Order to Cash\",\"Returns\"],\"sub_capabilities\":[\"Picking\"]}\x12\x8c\x01\n" +
-	"\x18AddComponentToCapability\x12-.archimate.v1.AddComponentToCapabilityRequest\x1a..archimate.v1.AddComponentToCapabilityResponse\"\x11\xea\xbb\x1c\r \x01J\tcomponent\x1a\x06\xea\xbb\x1c\x02\x10\x02BYZWgithub.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1;archimatev1b\x06proto3"
+	"\x18AddComponentToCapability\x12-.archimate.v1.AddComponentToCapabilityRequest\x1a..archimate.v1.AddComponentToCapabilityResponse\"\x11\xea\xbb\x1c\r \x01J\tcomponent\x12\x8e\x03\n" +
+	"\x0eCreateElements\x12#.archimate.v1.CreateElementsRequest\x1a$.archimate.v1.CreateElementsResponse\"\xb0\x02\xea\xbb\x1c\xab\x02 \x01:\x12createRelationshipJ\aresultsr\x89\x02\n" +
+	",Import two components, each with its own key\x12\xd8\x01{\"elements\":[{\"type\":\"ApplicationComponent\",\"name\":\"OrderService\",\"client_request_id\":\"import-42-OrderService\"},{\"type\":\"ApplicationComponent\",\"name\":\"BillingService\",\"client_request_id\":\"import-42-BillingService\"}]}\x1a\x06\xea\xbb\x1c\x02\x10\x02BYZWgithub.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1;archimatev1b\x06proto3"
 
 var (
 	file_archimate_v1_archimate_proto_rawDescOnce sync.Once
@@ -2099,7 +2545,7 @@ func file_archimate_v1_archimate_proto_rawDescGZIP() []byte {
 }
 
 var file_archimate_v1_archimate_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_archimate_v1_archimate_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
+var file_archimate_v1_archimate_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
 var file_archimate_v1_archimate_proto_goTypes = []any{
 	(Layer)(0),                                // 0: archimate.v1.Layer
 	(ElementType)(0),                          // 1: archimate.v1.ElementType
@@ -2125,20 +2571,27 @@ var file_archimate_v1_archimate_proto_goTypes = []any{
 	(*CreateCapabilityStructureResponse)(nil), // 21: archimate.v1.CreateCapabilityStructureResponse
 	(*AddComponentToCapabilityRequest)(nil),   // 22: archimate.v1.AddComponentToCapabilityRequest
 	(*AddComponentToCapabilityResponse)(nil),  // 23: archimate.v1.AddComponentToCapabilityResponse
-	nil,                                       // 24: archimate.v1.CreateElementRequest.PropertiesEntry
-	nil,                                       // 25: archimate.v1.Element.PropertiesEntry
-	nil,                                       // 26: archimate.v1.UpdateElementRequest.PropertiesEntry
-	(*timestamppb.Timestamp)(nil),             // 27: google.protobuf.Timestamp
+	(*ElementItem)(nil),                       // 24: archimate.v1.ElementItem
+	(*CreateElementsRequest)(nil),             // 25: archimate.v1.CreateElementsRequest
+	(*ItemError)(nil),                         // 26: archimate.v1.ItemError
+	(*ElementResult)(nil),                     // 27: archimate.v1.ElementResult
+	(*CreateElementsResponse)(nil),            // 28: archimate.v1.CreateElementsResponse
+	nil,                                       // 29: archimate.v1.CreateElementRequest.PropertiesEntry
+	nil,                                       // 30: archimate.v1.Element.PropertiesEntry
+	nil,                                       // 31: archimate.v1.UpdateElementRequest.PropertiesEntry
+	nil,                                       // 32: archimate.v1.ElementItem.PropertiesEntry
+	(*timestamppb.Timestamp)(nil),             // 33: google.protobuf.Timestamp
+	(*structpb.Struct)(nil),                   // 34: google.protobuf.Struct
 }
 var file_archimate_v1_archimate_proto_depIdxs = []int32{
-	27, // 0: archimate.v1.MessageMeta.occurred_at:type_name -> google.protobuf.Timestamp
+	33, // 0: archimate.v1.MessageMeta.occurred_at:type_name -> google.protobuf.Timestamp
 	5,  // 1: archimate.v1.CreateElementRequest.meta:type_name -> archimate.v1.MessageMeta
 	1,  // 2: archimate.v1.CreateElementRequest.type:type_name -> archimate.v1.ElementType
 	0,  // 3: archimate.v1.CreateElementRequest.layer:type_name -> archimate.v1.Layer
-	24, // 4: archimate.v1.CreateElementRequest.properties:type_name -> archimate.v1.CreateElementRequest.PropertiesEntry
+	29, // 4: archimate.v1.CreateElementRequest.properties:type_name -> archimate.v1.CreateElementRequest.PropertiesEntry
 	1,  // 5: archimate.v1.Element.type:type_name -> archimate.v1.ElementType
 	0,  // 6: archimate.v1.Element.layer:type_name -> archimate.v1.Layer
-	25, // 7: archimate.v1.Element.properties:type_name -> archimate.v1.Element.PropertiesEntry
+	30, // 7: archimate.v1.Element.properties:type_name -> archimate.v1.Element.PropertiesEntry
 	7,  // 8: archimate.v1.CreateElementResponse.element:type_name -> archimate.v1.Element
 	5,  // 9: archimate.v1.CreateRelationshipRequest.meta:type_name -> archimate.v1.MessageMeta
 	2,  // 10: archimate.v1.CreateRelationshipRequest.type:type_name -> archimate.v1.RelationshipType
@@ -2147,7 +2600,7 @@ var file_archimate_v1_archimate_proto_depIdxs = []int32{
 	2,  // 13: archimate.v1.Relationship.type:type_name -> archimate.v1.RelationshipType
 	10, // 14: archimate.v1.CreateRelationshipResponse.relationship:type_name -> archimate.v1.Relationship
 	5,  // 15: archimate.v1.UpdateElementRequest.meta:type_name -> archimate.v1.MessageMeta
-	26, // 16: archimate.v1.UpdateElementRequest.properties:type_name -> archimate.v1.UpdateElementRequest.PropertiesEntry
+	31, // 16: archimate.v1.UpdateElementRequest.properties:type_name -> archimate.v1.UpdateElementRequest.PropertiesEntry
 	7,  // 17: archimate.v1.UpdateElementResponse.element:type_name -> archimate.v1.Element
 	5,  // 18: archimate.v1.DeleteElementRequest.meta:type_name -> archimate.v1.MessageMeta
 	3,  // 19: archimate.v1.CapabilityProfile.criticality:type_name -> archimate.v1.Criticality
@@ -2166,25 +2619,35 @@ var file_archimate_v1_archimate_proto_depIdxs = []int32{
 	7,  // 32: archimate.v1.AddComponentToCapabilityResponse.component:type_name -> archimate.v1.Element
 	7,  // 33: archimate.v1.AddComponentToCapabilityResponse.created_elements:type_name -> archimate.v1.Element
 	10, // 34: archimate.v1.AddComponentToCapabilityResponse.created_relationships:type_name -> archimate.v1.Relationship
-	6,  // 35: archimate.v1.ArchitectureService.CreateElement:input_type -> archimate.v1.CreateElementRequest
-	9,  // 36: archimate.v1.ArchitectureService.CreateRelationship:input_type -> archimate.v1.CreateRelationshipRequest
-	12, // 37: archimate.v1.ArchitectureService.UpdateElement:input_type -> archimate.v1.UpdateElementRequest
-	14, // 38: archimate.v1.ArchitectureService.DeleteElement:input_type -> archimate.v1.DeleteElementRequest
-	17, // 39: archimate.v1.ArchitectureService.CreateCapability:input_type -> archimate.v1.CreateCapabilityRequest
-	20, // 40: archimate.v1.ArchitectureService.CreateCapabilityStructure:input_type -> archimate.v1.CreateCapabilityStructureRequest
-	22, // 41: archimate.v1.ArchitectureService.AddComponentToCapability:input_type -> archimate.v1.AddComponentToCapabilityRequest
-	8,  // 42: archimate.v1.ArchitectureService.CreateElement:output_type -> archimate.v1.CreateElementResponse
-	11, // 43: archimate.v1.ArchitectureService.CreateRelationship:output_type -> archimate.v1.CreateRelationshipResponse
-	13, // 44: archimate.v1.ArchitectureService.UpdateElement:output_type -> archimate.v1.UpdateElementResponse
-	15, // 45: archimate.v1.ArchitectureService.DeleteElement:output_type -> archimate.v1.DeleteElementResponse
-	19, // 46: archimate.v1.ArchitectureService.CreateCapability:output_type -> archimate.v1.CreateCapabilityResponse
-	21, // 47: archimate.v1.ArchitectureService.CreateCapabilityStructure:output_type -> archimate.v1.CreateCapabilityStructureResponse
-	23, // 48: archimate.v1.ArchitectureService.AddComponentToCapability:output_type -> archimate.v1.AddComponentToCapabilityResponse
-	42, // [42:49] is the sub-list for method output_type
-	35, // [35:42] is the sub-list for method input_type
-	35, // [35:35] is the sub-list for extension type_name
-	35, // [35:35] is the sub-list for extension extendee
-	0,  // [0:35] is the sub-list for field type_name
+	1,  // 35: archimate.v1.ElementItem.type:type_name -> archimate.v1.ElementType
+	32, // 36: archimate.v1.ElementItem.properties:type_name -> archimate.v1.ElementItem.PropertiesEntry
+	5,  // 37: archimate.v1.CreateElementsRequest.meta:type_name -> archimate.v1.MessageMeta
+	24, // 38: archimate.v1.CreateElementsRequest.elements:type_name -> archimate.v1.ElementItem
+	34, // 39: archimate.v1.ItemError.suggestions:type_name -> google.protobuf.Struct
+	7,  // 40: archimate.v1.ElementResult.element:type_name -> archimate.v1.Element
+	26, // 41: archimate.v1.ElementResult.error:type_name -> archimate.v1.ItemError
+	27, // 42: archimate.v1.CreateElementsResponse.results:type_name -> archimate.v1.ElementResult
+	6,  // 43: archimate.v1.ArchitectureService.CreateElement:input_type -> archimate.v1.CreateElementRequest
+	9,  // 44: archimate.v1.ArchitectureService.CreateRelationship:input_type -> archimate.v1.CreateRelationshipRequest
+	12, // 45: archimate.v1.ArchitectureService.UpdateElement:input_type -> archimate.v1.UpdateElementRequest
+	14, // 46: archimate.v1.ArchitectureService.DeleteElement:input_type -> archimate.v1.DeleteElementRequest
+	17, // 47: archimate.v1.ArchitectureService.CreateCapability:input_type -> archimate.v1.CreateCapabilityRequest
+	20, // 48: archimate.v1.ArchitectureService.CreateCapabilityStructure:input_type -> archimate.v1.CreateCapabilityStructureRequest
+	22, // 49: archimate.v1.ArchitectureService.AddComponentToCapability:input_type -> archimate.v1.AddComponentToCapabilityRequest
+	25, // 50: archimate.v1.ArchitectureService.CreateElements:input_type -> archimate.v1.CreateElementsRequest
+	8,  // 51: archimate.v1.ArchitectureService.CreateElement:output_type -> archimate.v1.CreateElementResponse
+	11, // 52: archimate.v1.ArchitectureService.CreateRelationship:output_type -> archimate.v1.CreateRelationshipResponse
+	13, // 53: archimate.v1.ArchitectureService.UpdateElement:output_type -> archimate.v1.UpdateElementResponse
+	15, // 54: archimate.v1.ArchitectureService.DeleteElement:output_type -> archimate.v1.DeleteElementResponse
+	19, // 55: archimate.v1.ArchitectureService.CreateCapability:output_type -> archimate.v1.CreateCapabilityResponse
+	21, // 56: archimate.v1.ArchitectureService.CreateCapabilityStructure:output_type -> archimate.v1.CreateCapabilityStructureResponse
+	23, // 57: archimate.v1.ArchitectureService.AddComponentToCapability:output_type -> archimate.v1.AddComponentToCapabilityResponse
+	28, // 58: archimate.v1.ArchitectureService.CreateElements:output_type -> archimate.v1.CreateElementsResponse
+	51, // [51:59] is the sub-list for method output_type
+	43, // [43:51] is the sub-list for method input_type
+	43, // [43:43] is the sub-list for extension type_name
+	43, // [43:43] is the sub-list for extension extendee
+	0,  // [0:43] is the sub-list for field type_name
 }
 
 func init() { file_archimate_v1_archimate_proto_init() }
@@ -2200,7 +2663,7 @@ func file_archimate_v1_archimate_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_archimate_v1_archimate_proto_rawDesc), len(file_archimate_v1_archimate_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   22,
+			NumMessages:   28,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -30,6 +30,7 @@ const (
 	ArchitectureService_CreateCapability_FullMethodName          = "/archimate.v1.ArchitectureService/CreateCapability"
 	ArchitectureService_CreateCapabilityStructure_FullMethodName = "/archimate.v1.ArchitectureService/CreateCapabilityStructure"
 	ArchitectureService_AddComponentToCapability_FullMethodName  = "/archimate.v1.ArchitectureService/AddComponentToCapability"
+	ArchitectureService_CreateElements_FullMethodName            = "/archimate.v1.ArchitectureService/CreateElements"
 )
 
 // ArchitectureServiceClient is the client API for ArchitectureService service.
@@ -56,6 +57,15 @@ type ArchitectureServiceClient interface {
 	// Add an application component that realizes a capability, with the
 	// application services it provides, in one step.
 	AddComponentToCapability(ctx context.Context, in *AddComponentToCapabilityRequest, opts ...grpc.CallOption) (*AddComponentToCapabilityResponse, error)
+	// Create many elements in one call (a batch import), at most 100. Each item
+	// is written on its own, in order: an item that fails does not stop or undo
+	// the others, and results has one entry per item, in the order sent, with
+	// its element or its error. Give every item its own client_request_id: a
+	// retry of the batch with the same item keys answers the items already
+	// written as replays (idempotent_replay, original_request_time) and writes
+	// only the rest. Retry without the call's own client_request_id, or with a
+	// new one: the same call key replays the whole first answer.
+	CreateElements(ctx context.Context, in *CreateElementsRequest, opts ...grpc.CallOption) (*CreateElementsResponse, error)
 }
 
 type architectureServiceClient struct {
@@ -136,6 +146,16 @@ func (c *architectureServiceClient) AddComponentToCapability(ctx context.Context
 	return out, nil
 }
 
+func (c *architectureServiceClient) CreateElements(ctx context.Context, in *CreateElementsRequest, opts ...grpc.CallOption) (*CreateElementsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CreateElementsResponse)
+	err := c.cc.Invoke(ctx, ArchitectureService_CreateElements_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ArchitectureServiceServer is the server API for ArchitectureService service.
 // All implementations must embed UnimplementedArchitectureServiceServer
 // for forward compatibility.
@@ -160,6 +180,15 @@ type ArchitectureServiceServer interface {
 	// Add an application component that realizes a capability, with the
 	// application services it provides, in one step.
 	AddComponentToCapability(context.Context, *AddComponentToCapabilityRequest) (*AddComponentToCapabilityResponse, error)
+	// Create many elements in one call (a batch import), at most 100. Each item
+	// is written on its own, in order: an item that fails does not stop or undo
+	// the others, and results has one entry per item, in the order sent, with
+	// its element or its error. Give every item its own client_request_id: a
+	// retry of the batch with the same item keys answers the items already
+	// written as replays (idempotent_replay, original_request_time) and writes
+	// only the rest. Retry without the call's own client_request_id, or with a
+	// new one: the same call key replays the whole first answer.
+	CreateElements(context.Context, *CreateElementsRequest) (*CreateElementsResponse, error)
 	mustEmbedUnimplementedArchitectureServiceServer()
 }
 
@@ -190,6 +219,9 @@ func (UnimplementedArchitectureServiceServer) CreateCapabilityStructure(context.
 }
 func (UnimplementedArchitectureServiceServer) AddComponentToCapability(context.Context, *AddComponentToCapabilityRequest) (*AddComponentToCapabilityResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method AddComponentToCapability not implemented")
+}
+func (UnimplementedArchitectureServiceServer) CreateElements(context.Context, *CreateElementsRequest) (*CreateElementsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CreateElements not implemented")
 }
 func (UnimplementedArchitectureServiceServer) mustEmbedUnimplementedArchitectureServiceServer() {}
 func (UnimplementedArchitectureServiceServer) testEmbeddedByValue()                             {}
@@ -338,6 +370,24 @@ func _ArchitectureService_AddComponentToCapability_Handler(srv interface{}, ctx 
 	return interceptor(ctx, in, info, handler)
 }
 
+func _ArchitectureService_CreateElements_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CreateElementsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ArchitectureServiceServer).CreateElements(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ArchitectureService_CreateElements_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ArchitectureServiceServer).CreateElements(ctx, req.(*CreateElementsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // ArchitectureService_ServiceDesc is the grpc.ServiceDesc for ArchitectureService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -372,6 +422,10 @@ var ArchitectureService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "AddComponentToCapability",
 			Handler:    _ArchitectureService_AddComponentToCapability_Handler,
+		},
+		{
+			MethodName: "CreateElements",
+			Handler:    _ArchitectureService_CreateElements_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -58,6 +58,9 @@ const (
 	// ArchitectureServiceAddComponentToCapabilityProcedure is the fully-qualified name of the
 	// ArchitectureService's AddComponentToCapability RPC.
 	ArchitectureServiceAddComponentToCapabilityProcedure = "/archimate.v1.ArchitectureService/AddComponentToCapability"
+	// ArchitectureServiceCreateElementsProcedure is the fully-qualified name of the
+	// ArchitectureService's CreateElements RPC.
+	ArchitectureServiceCreateElementsProcedure = "/archimate.v1.ArchitectureService/CreateElements"
 )
 
 // ArchitectureServiceClient is a client for the archimate.v1.ArchitectureService service.
@@ -80,6 +83,15 @@ type ArchitectureServiceClient interface {
 	// Add an application component that realizes a capability, with the
 	// application services it provides, in one step.
 	AddComponentToCapability(context.Context, *connect.Request[v1.AddComponentToCapabilityRequest]) (*connect.Response[v1.AddComponentToCapabilityResponse], error)
+	// Create many elements in one call (a batch import), at most 100. Each item
+	// is written on its own, in order: an item that fails does not stop or undo
+	// the others, and results has one entry per item, in the order sent, with
+	// its element or its error. Give every item its own client_request_id: a
+	// retry of the batch with the same item keys answers the items already
+	// written as replays (idempotent_replay, original_request_time) and writes
+	// only the rest. Retry without the call's own client_request_id, or with a
+	// new one: the same call key replays the whole first answer.
+	CreateElements(context.Context, *connect.Request[v1.CreateElementsRequest]) (*connect.Response[v1.CreateElementsResponse], error)
 }
 
 // NewArchitectureServiceClient constructs a client for the archimate.v1.ArchitectureService
@@ -135,6 +147,12 @@ func NewArchitectureServiceClient(httpClient connect.HTTPClient, baseURL string,
 			connect.WithSchema(architectureServiceMethods.ByName("AddComponentToCapability")),
 			connect.WithClientOptions(opts...),
 		),
+		createElements: connect.NewClient[v1.CreateElementsRequest, v1.CreateElementsResponse](
+			httpClient,
+			baseURL+ArchitectureServiceCreateElementsProcedure,
+			connect.WithSchema(architectureServiceMethods.ByName("CreateElements")),
+			connect.WithClientOptions(opts...),
+		),
 	}
 }
 
@@ -147,6 +165,7 @@ type architectureServiceClient struct {
 	createCapability          *connect.Client[v1.CreateCapabilityRequest, v1.CreateCapabilityResponse]
 	createCapabilityStructure *connect.Client[v1.CreateCapabilityStructureRequest, v1.CreateCapabilityStructureResponse]
 	addComponentToCapability  *connect.Client[v1.AddComponentToCapabilityRequest, v1.AddComponentToCapabilityResponse]
+	createElements            *connect.Client[v1.CreateElementsRequest, v1.CreateElementsResponse]
 }
 
 // CreateElement calls archimate.v1.ArchitectureService.CreateElement.
@@ -184,6 +203,11 @@ func (c *architectureServiceClient) AddComponentToCapability(ctx context.Context
 	return c.addComponentToCapability.CallUnary(ctx, req)
 }
 
+// CreateElements calls archimate.v1.ArchitectureService.CreateElements.
+func (c *architectureServiceClient) CreateElements(ctx context.Context, req *connect.Request[v1.CreateElementsRequest]) (*connect.Response[v1.CreateElementsResponse], error) {
+	return c.createElements.CallUnary(ctx, req)
+}
+
 // ArchitectureServiceHandler is an implementation of the archimate.v1.ArchitectureService service.
 type ArchitectureServiceHandler interface {
 	// Create an ArchiMate element.
@@ -204,6 +228,15 @@ type ArchitectureServiceHandler interface {
 	// Add an application component that realizes a capability, with the
 	// application services it provides, in one step.
 	AddComponentToCapability(context.Context, *connect.Request[v1.AddComponentToCapabilityRequest]) (*connect.Response[v1.AddComponentToCapabilityResponse], error)
+	// Create many elements in one call (a batch import), at most 100. Each item
+	// is written on its own, in order: an item that fails does not stop or undo
+	// the others, and results has one entry per item, in the order sent, with
+	// its element or its error. Give every item its own client_request_id: a
+	// retry of the batch with the same item keys answers the items already
+	// written as replays (idempotent_replay, original_request_time) and writes
+	// only the rest. Retry without the call's own client_request_id, or with a
+	// new one: the same call key replays the whole first answer.
+	CreateElements(context.Context, *connect.Request[v1.CreateElementsRequest]) (*connect.Response[v1.CreateElementsResponse], error)
 }
 
 // NewArchitectureServiceHandler builds an HTTP handler from the service implementation. It returns
@@ -255,6 +288,12 @@ func NewArchitectureServiceHandler(svc ArchitectureServiceHandler, opts ...conne
 		connect.WithSchema(architectureServiceMethods.ByName("AddComponentToCapability")),
 		connect.WithHandlerOptions(opts...),
 	)
+	architectureServiceCreateElementsHandler := connect.NewUnaryHandler(
+		ArchitectureServiceCreateElementsProcedure,
+		svc.CreateElements,
+		connect.WithSchema(architectureServiceMethods.ByName("CreateElements")),
+		connect.WithHandlerOptions(opts...),
+	)
 	return "/archimate.v1.ArchitectureService/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case ArchitectureServiceCreateElementProcedure:
@@ -271,6 +310,8 @@ func NewArchitectureServiceHandler(svc ArchitectureServiceHandler, opts ...conne
 			architectureServiceCreateCapabilityStructureHandler.ServeHTTP(w, r)
 		case ArchitectureServiceAddComponentToCapabilityProcedure:
 			architectureServiceAddComponentToCapabilityHandler.ServeHTTP(w, r)
+		case ArchitectureServiceCreateElementsProcedure:
+			architectureServiceCreateElementsHandler.ServeHTTP(w, r)
 		default:
 			http.NotFound(w, r)
 		}
@@ -306,4 +347,8 @@ func (UnimplementedArchitectureServiceHandler) CreateCapabilityStructure(context
 
 func (UnimplementedArchitectureServiceHandler) AddComponentToCapability(context.Context, *connect.Request[v1.AddComponentToCapabilityRequest]) (*connect.Response[v1.AddComponentToCapabilityResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("archimate.v1.ArchitectureService.AddComponentToCapability is not implemented"))
+}
+
+func (UnimplementedArchitectureServiceHandler) CreateElements(context.Context, *connect.Request[v1.CreateElementsRequest]) (*connect.Response[v1.CreateElementsResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("archimate.v1.ArchitectureService.CreateElements is not implemented"))
 }

@@ -16,6 +16,7 @@ import (
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
+	regexp "regexp"
 )
 
 // The generated code asserts at compile time that the runtime it links
@@ -49,6 +50,15 @@ type ArchitectureServiceHandler interface {
 	// Add an application component that realizes a capability, with the
 	// application services it provides, in one step.
 	AddComponentToCapability(context.Context, *v1.AddComponentToCapabilityRequest) (*v1.AddComponentToCapabilityResponse, error)
+	// Create many elements in one call (a batch import), at most 100. Each item
+	// is written on its own, in order: an item that fails does not stop or undo
+	// the others, and results has one entry per item, in the order sent, with
+	// its element or its error. Give every item its own client_request_id: a
+	// retry of the batch with the same item keys answers the items already
+	// written as replays (idempotent_replay, original_request_time) and writes
+	// only the rest. Retry without the call's own client_request_id, or with a
+	// new one: the same call key replays the whole first answer.
+	CreateElements(context.Context, *v1.CreateElementsRequest) (*v1.CreateElementsResponse, error)
 	// ResolveActiveModel supplies active_model when the server must derive it.
 	ResolveActiveModel(ctx context.Context, in proto.Message) (string, error)
 	// ResolveElementRef answers the elements the agent's id or name ref names
@@ -133,6 +143,13 @@ func NewArchitectureService(h ArchitectureServiceHandler) *mcpwriteimpl.Service 
 				func(ctx context.Context, m *v1.AddComponentToCapabilityRequest) (*v1.AddComponentToCapabilityResponse, error) {
 					return h.AddComponentToCapability(ctx, m)
 				}),
+			mcpwriteimpl.NewTool[v1.CreateElementsRequest]("createElements", decodeCreateElementsRequest,
+				func(c *mcpwriteimpl.Call, m *v1.CreateElementsRequest) error {
+					return enrichArchitectureServiceCreateElementsRequest(c, h, m, m)
+				},
+				func(ctx context.Context, m *v1.CreateElementsRequest) (*v1.CreateElementsResponse, error) {
+					return h.CreateElements(ctx, m)
+				}),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"archimate.v1.Criticality":      enumCriticality,
@@ -155,6 +172,7 @@ type ArchitectureServiceClient interface {
 	CreateCapability(ctx context.Context, in *v1.CreateCapabilityRequest, opts ...grpc.CallOption) (*v1.CreateCapabilityResponse, error)
 	CreateCapabilityStructure(ctx context.Context, in *v1.CreateCapabilityStructureRequest, opts ...grpc.CallOption) (*v1.CreateCapabilityStructureResponse, error)
 	AddComponentToCapability(ctx context.Context, in *v1.AddComponentToCapabilityRequest, opts ...grpc.CallOption) (*v1.AddComponentToCapabilityResponse, error)
+	CreateElements(ctx context.Context, in *v1.CreateElementsRequest, opts ...grpc.CallOption) (*v1.CreateElementsResponse, error)
 }
 
 // ArchitectureServiceResolvers derives the fields the server fills by resolver,
@@ -206,6 +224,10 @@ func (a *clientAdapterArchitectureService) AddComponentToCapability(ctx context.
 	return a.client.AddComponentToCapability(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
+func (a *clientAdapterArchitectureService) CreateElements(ctx context.Context, in *v1.CreateElementsRequest) (*v1.CreateElementsResponse, error) {
+	return a.client.CreateElements(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+}
+
 // ArchitectureServiceConnectClient is the part of the connect-go client of
 // archimate.v1.ArchitectureService that the tools call; the client
 // protoc-gen-connect-go generates satisfies it.
@@ -217,6 +239,7 @@ type ArchitectureServiceConnectClient interface {
 	CreateCapability(ctx context.Context, in *connect.Request[v1.CreateCapabilityRequest]) (*connect.Response[v1.CreateCapabilityResponse], error)
 	CreateCapabilityStructure(ctx context.Context, in *connect.Request[v1.CreateCapabilityStructureRequest]) (*connect.Response[v1.CreateCapabilityStructureResponse], error)
 	AddComponentToCapability(ctx context.Context, in *connect.Request[v1.AddComponentToCapabilityRequest]) (*connect.Response[v1.AddComponentToCapabilityResponse], error)
+	CreateElements(ctx context.Context, in *connect.Request[v1.CreateElementsRequest]) (*connect.Response[v1.CreateElementsResponse], error)
 }
 
 // NewArchitectureServiceConnectAdapter returns a ArchitectureServiceHandler
@@ -309,6 +332,18 @@ func (a *connectAdapterArchitectureService) AddComponentToCapability(ctx context
 		req.Header().Set(k, v)
 	}
 	res, err := a.client.AddComponentToCapability(ctx, req)
+	if err != nil {
+		return nil, connectmcp.Error(err)
+	}
+	return res.Msg, nil
+}
+
+func (a *connectAdapterArchitectureService) CreateElements(ctx context.Context, in *v1.CreateElementsRequest) (*v1.CreateElementsResponse, error) {
+	req := connect.NewRequest(in)
+	for k, v := range mcpwriteimpl.OutgoingHeaders(ctx) {
+		req.Header().Set(k, v)
+	}
+	res, err := a.client.CreateElements(ctx, req)
 	if err != nil {
 		return nil, connectmcp.Error(err)
 	}
@@ -725,6 +760,90 @@ func decodeAddComponentToCapabilityRequest(d *mcpwriteimpl.Decoder, obj *mcpwrit
 	}
 }
 
+var fieldsElementItem = []string{"type", "name", "description", "properties", "parent_id", "client_request_id"}
+
+func decodeElementItem(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ElementItem) {
+	d.Known(obj, fieldsElementItem)
+	if v := obj.Get("type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if x, ok := d.Enum(v, "type", enumElementType); ok {
+			m.Type = v1.ElementType(x)
+		}
+	} else {
+		d.Missing("type")
+	}
+	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if x, ok := d.String(v, "name"); ok {
+			d.MinLength("name", x, 1)
+			d.MaxLength("name", x, 200)
+			m.Name = x
+		}
+	} else {
+		d.Missing("name")
+	}
+	if v := obj.Get("description"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if x, ok := d.String(v, "description"); ok {
+			d.MaxLength("description", x, 4000)
+			m.Description = x
+		}
+	}
+	if v := obj.Get("properties"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if ks, vs, ok := d.MapEntries(v, "properties"); ok {
+			m.Properties = make(map[string]string, len(ks))
+			d.Enter("properties")
+			for i, k := range ks {
+				mk := k
+				if x, ok := d.String(vs[i], k); ok {
+					m.Properties[mk] = x
+				}
+			}
+			d.Leave()
+		}
+	}
+	if v := obj.Get("parent_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if x, ok := d.String(v, "parent_id"); ok {
+			d.MaxLength("parent_id", x, 200)
+			m.ParentId = x
+		}
+	}
+	if v := obj.Get("client_request_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if x, ok := d.String(v, "client_request_id"); ok {
+			d.MaxLength("client_request_id", x, 255)
+			d.Pattern("client_request_id", x, patternElementItemClientRequestId)
+			m.ClientRequestId = x
+		}
+	}
+}
+
+var fieldsCreateElementsRequest = []string{"model_id", "elements"}
+
+func decodeCreateElementsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateElementsRequest) {
+	d.Known(obj, fieldsCreateElementsRequest)
+	if v := obj.Get("model_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if x, ok := d.String(v, "model_id"); ok {
+			m.ModelId = x
+		}
+	}
+	if v := obj.Get("elements"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if arr, ok := d.Array(v, "elements"); ok {
+			d.MinItems("elements", len(arr), 1)
+			d.MaxItems("elements", len(arr), 100)
+			d.Enter("elements")
+			for i, ev := range arr {
+				d.EnterIndex(i)
+				if o, ok := d.Object(ev, ""); ok {
+					x := new(v1.ElementItem)
+					decodeElementItem(d, o, x)
+					m.Elements = append(m.Elements, x)
+				}
+				d.Leave()
+			}
+			d.Leave()
+		}
+	} else {
+		d.Missing("elements")
+	}
+}
+
 func enrichArchitectureServiceCreateElementRequest(c *mcpwriteimpl.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.CreateElementRequest) error {
 	if m.Id == "" {
 		m.Id = c.UUIDv7()
@@ -928,3 +1047,25 @@ func enrichArchitectureServiceAddComponentToCapabilityRequest(c *mcpwriteimpl.Ca
 	}
 	return nil
 }
+
+func enrichArchitectureServiceCreateElementsRequest(c *mcpwriteimpl.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.CreateElementsRequest) error {
+	m.Id = "batch-" + c.RequestScopedID()
+	if m.Meta == nil {
+		m.Meta = new(v1.MessageMeta)
+	}
+	if err := enrichArchitectureServiceMessageMeta(c, h, root, m.Meta); err != nil {
+		return err
+	}
+	if m.ModelId == "" {
+		v, err := h.ResolveActiveModel(c.Ctx, root)
+		if err != nil {
+			return c.ResolverError("model_id", err)
+		}
+		m.ModelId = v
+	}
+	return nil
+}
+
+var (
+	patternElementItemClientRequestId = regexp.MustCompile("^[A-Za-z0-9_-]+$")
+)
