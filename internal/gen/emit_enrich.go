@@ -20,13 +20,20 @@ func (e *emitter) enrichFuncs(sm *serviceModel, m *messageModel, done map[*messa
 		return
 	}
 	done[m] = true
-	params := jen.Params(
-		jen.Id("c").Op("*").Add(e.rt("Call")),
-		jen.Id("h").Id(handlerName(sm)),
-		jen.Id("root").Add(e.q(protoPkg.Ident("Message"))),
-		jen.Id("m").Op("*").Add(e.q(m.proto.GoIdent)),
-	).Error()
-	e.decl(jen.Func().Id(enrichName(sm, m)).Add(params).BlockFunc(func(g *jen.Group) {
+	fn := jen.Func().Id(enrichName(sm, m))
+	if m.hasResolvers {
+		// Generic over the request type R: the resolvers table of the
+		// request (emit_resolvers.go) and the request itself.
+		fn.Types(jen.Id("R").Add(e.q(protoPkg.Ident("Message")))).Params(
+			jen.Id("c").Op("*").Add(e.rt("Call")),
+			jen.Id("h").Op("*").Id(boundResolversName(sm)).Types(jen.Id("R")),
+			jen.Id("root").Id("R"),
+			jen.Id("m").Op("*").Add(e.q(m.proto.GoIdent)),
+		)
+	} else {
+		fn.Params(jen.Id("c").Op("*").Add(e.rt("Call")), jen.Id("m").Op("*").Add(e.q(m.proto.GoIdent)))
+	}
+	e.decl(fn.Error().BlockFunc(func(g *jen.Group) {
 		e.enrichBody(g, sm, m)
 	}))
 	for _, f := range m.fields {
@@ -96,7 +103,7 @@ func (e *emitter) enrichChildren(g *jen.Group, sm *serviceModel, m *messageModel
 		fn := enrichName(sm, f.child)
 		pf := f.proto
 		field := jen.Id("m").Dot(pf.GoName)
-		call := func(x jen.Code) *jen.Statement { return jen.Id(fn).Call(jen.Id("c"), jen.Id("h"), jen.Id("root"), x) }
+		call := func(x jen.Code) *jen.Statement { return enrichCall(fn, f.child, x) }
 		get := jen.Id("m").Dot(getterName(pf)).Call()
 		switch {
 		case !f.child.agentFacing && !pf.Desc.IsList() && !pf.Desc.IsMap() && !realOneof(pf):
@@ -132,6 +139,15 @@ func (e *emitter) enrichChildren(g *jen.Group, sm *serviceModel, m *messageModel
 			)
 		}
 	}
+}
+
+// enrichCall calls fn, the enrich function of m, on x: with the resolvers
+// table and the request when resolvers fill some field of m.
+func enrichCall(fn string, m *messageModel, x jen.Code) *jen.Statement {
+	if m.hasResolvers {
+		return jen.Id(fn).Call(jen.Id("c"), jen.Id("h"), jen.Id("root"), x)
+	}
+	return jen.Id(fn).Call(jen.Id("c"), x)
 }
 
 // enrichHashes fills m's content hash fields, once the fields they read

@@ -41,6 +41,7 @@ var runtimeIdents = map[string]protogen.GoImportPath{
 	"ErrorEntry":             implPkg,
 	"FormatRFC3339":          implPkg,
 	"JoinResolverErrors":     implPkg,
+	"ResolverNotImplemented": implPkg,
 	"KindNull":               implPkg,
 	"NewEnumTable":           implPkg,
 	"NewPairTable":           implPkg,
