@@ -121,11 +121,19 @@ type server struct {
 	clients atomic.Int64
 }
 
-func newServer(t *testing.T) *server {
+func newServer(t *testing.T) *server { t.Helper(); return newServerWith(t, nil) }
+
+// newServerWith is newServer with the handler wrap makes of the recorder
+// (nil: the recorder itself).
+func newServerWith(t *testing.T, wrap func(*recorder) crmv1mcpwrite.CrmServiceHandler) *server {
 	t.Helper()
 	s := &server{t: t, rec: &recorder{CRM: domain.New(func() time.Time { return fixedNow })}}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "crm", Version: "test"}, nil)
-	err := crmv1mcpwrite.RegisterCrmServiceTools(s.srv, s.rec,
+	var h crmv1mcpwrite.CrmServiceHandler = s.rec
+	if wrap != nil {
+		h = wrap(s.rec)
+	}
+	err := crmv1mcpwrite.RegisterCrmServiceTools(s.srv, h,
 		runtime.WithClock(func() time.Time { return fixedNow }),
 		runtime.WithRand(rand.NewChaCha8([32]byte{3})),
 		runtime.WithErrorHook(domain.ErrorHook),
@@ -367,24 +375,30 @@ func TestCreatePersonIsProposedThenAppliedByIDOnce(t *testing.T) {
 	}
 }
 
-func TestEveryWriteCommitsThroughAProposal(t *testing.T) {
-	tests := []struct {
-		tool, args string
-		want       string
-	}{
-		{"create_person", `{"first_name":"Charles","last_name":"Babbage","email":"charles@example.org","org_id":"{{acme}}"}`, `{"person":{"created_at":"2026-06-28T19:52:15Z","email":"charles@example.org","first_name":"Charles","id":"per_019f0fca-2998-7a91-badb-776ad3a2e6ad","last_name":"Babbage","org_id":"{{acme}}","updated_at":"2026-06-28T19:52:15Z","version":1},"success":true,"suggestions":["Call link_person_to_org to link a person to the organisation they work at, replacing any previous link","Call add_note_to_person to add a note about a person"],"warnings":[]}`},
-		{"update_person", `{"person_id":"{{ada}}","title":"Mathematician"}`, `{"person":{"created_at":"2026-06-28T19:52:15Z","email":"ada@example.org","first_name":"Ada","id":"{{ada}}","last_name":"Lovelace","org_id":"{{acme}}","title":"Mathematician","updated_at":"2026-06-28T19:52:15Z","version":3},"success":true,"suggestions":[],"warnings":[]}`},
-		{"delete_person", `{"person_id":"{{ada}}"}`, `{"deleted_notes":1,"person_id":"{{ada}}","success":true,"suggestions":[],"warnings":[]}`},
-		{"create_org", `{"name":"Difference Engines plc","domain":"difference.example"}`, `{"org":{"created_at":"2026-06-28T19:52:15Z","domain":"difference.example","id":"org_019f0fca-2998-7a91-badb-776ad3a2e6ad","name":"Difference Engines plc","updated_at":"2026-06-28T19:52:15Z","version":1},"success":true,"suggestions":["Call link_person_to_org to link a person to the organisation they work at, replacing any previous link"],"warnings":[]}`},
-		{"update_org", `{"org_id":"{{acme}}","industry":"Engineering"}`, `{"org":{"created_at":"2026-06-28T19:52:15Z","domain":"engines.example","id":"{{acme}}","industry":"Engineering","name":"Analytical Engines Ltd","updated_at":"2026-06-28T19:52:15Z","version":2},"success":true,"suggestions":[],"warnings":[]}`},
-		{"delete_org", `{"org_id":"{{acme}}"}`, `{"deleted_notes":1,"org_id":"{{acme}}","success":true,"suggestions":[],"unlinked_people":1,"warnings":[]}`},
-		{"create_note", `{"body":"Prefers email over calls","org_id":"{{acme}}"}`, `{"note":{"body":"Prefers email over calls","created_at":"2026-06-28T19:52:15Z","id":"note_019f0fca-2998-7a91-badb-776ad3a2e6ad","org_id":"{{acme}}","updated_at":"2026-06-28T19:52:15Z","version":1},"success":true,"suggestions":[],"warnings":[]}`},
-		{"update_note", `{"note_id":"{{adaNote}}","body":"Met at the Analytical Engine demo"}`, `{"note":{"body":"Met at the Analytical Engine demo","created_at":"2026-06-28T19:52:15Z","id":"{{adaNote}}","person_id":"{{ada}}","updated_at":"2026-06-28T19:52:15Z","version":2},"success":true,"suggestions":[],"warnings":[]}`},
-		{"delete_note", `{"note_id":"{{orgNote}}"}`, `{"note_id":"{{orgNote}}","success":true,"suggestions":[],"warnings":[]}`},
-		{"link_person_to_org", `{"person_id":"{{dup}}","org_id":"{{acme}}"}`, `{"person":{"created_at":"2026-06-28T19:52:15Z","first_name":"Ada","id":"{{dup}}","last_name":"L.","org_id":"{{acme}}","phone":"+44 20 7946 0000","title":"Analyst","updated_at":"2026-06-28T19:52:15Z","version":2},"success":true,"suggestions":[],"warnings":[]}`},
-		{"merge_people", `{"source_person_id":"{{dup}}","target_person_id":"{{ada}}"}`, `{"merged_person_id":"{{dup}}","moved_notes":1,"person":{"created_at":"2026-06-28T19:52:15Z","email":"ada@example.org","first_name":"Ada","id":"{{ada}}","last_name":"Lovelace","org_id":"{{acme}}","phone":"+44 20 7946 0000","title":"Analyst","updated_at":"2026-06-28T19:52:15Z","version":3},"success":true,"suggestions":[],"warnings":[]}`},
-	}
-	for _, tt := range tests {
+// everyWrite is one proposal and apply per write tool, with its answer.
+var everyWrite = []struct {
+	tool, args string
+	want       string
+}{
+	{"create_person", `{"first_name":"Charles","last_name":"Babbage","email":"charles@example.org","org_id":"{{acme}}"}`, `{"person":{"created_at":"2026-06-28T19:52:15Z","email":"charles@example.org","first_name":"Charles","id":"per_019f0fca-2998-7a91-badb-776ad3a2e6ad","last_name":"Babbage","org_id":"{{acme}}","updated_at":"2026-06-28T19:52:15Z","version":1},"success":true,"suggestions":["Call link_person_to_org to link a person to the organisation they work at, replacing any previous link","Call add_note_to_person to add a note about a person"],"warnings":[]}`},
+	{"update_person", `{"person_id":"{{ada}}","title":"Mathematician"}`, `{"person":{"created_at":"2026-06-28T19:52:15Z","email":"ada@example.org","first_name":"Ada","id":"{{ada}}","last_name":"Lovelace","org_id":"{{acme}}","title":"Mathematician","updated_at":"2026-06-28T19:52:15Z","version":3},"success":true,"suggestions":[],"warnings":[]}`},
+	{"delete_person", `{"person_id":"{{ada}}"}`, `{"deleted_notes":1,"person_id":"{{ada}}","success":true,"suggestions":[],"warnings":[]}`},
+	{"create_org", `{"name":"Difference Engines plc","domain":"difference.example"}`, `{"org":{"created_at":"2026-06-28T19:52:15Z","domain":"difference.example","id":"org_019f0fca-2998-7a91-badb-776ad3a2e6ad","name":"Difference Engines plc","updated_at":"2026-06-28T19:52:15Z","version":1},"success":true,"suggestions":["Call link_person_to_org to link a person to the organisation they work at, replacing any previous link"],"warnings":[]}`},
+	{"update_org", `{"org_id":"{{acme}}","industry":"Engineering"}`, `{"org":{"created_at":"2026-06-28T19:52:15Z","domain":"engines.example","id":"{{acme}}","industry":"Engineering","name":"Analytical Engines Ltd","updated_at":"2026-06-28T19:52:15Z","version":2},"success":true,"suggestions":[],"warnings":[]}`},
+	{"delete_org", `{"org_id":"{{acme}}"}`, `{"deleted_notes":1,"org_id":"{{acme}}","success":true,"suggestions":[],"unlinked_people":1,"warnings":[]}`},
+	{"create_note", `{"body":"Prefers email over calls","org_id":"{{acme}}"}`, `{"note":{"body":"Prefers email over calls","created_at":"2026-06-28T19:52:15Z","id":"note_019f0fca-2998-7a91-badb-776ad3a2e6ad","org_id":"{{acme}}","updated_at":"2026-06-28T19:52:15Z","version":1},"success":true,"suggestions":[],"warnings":[]}`},
+	{"update_note", `{"note_id":"{{adaNote}}","body":"Met at the Analytical Engine demo"}`, `{"note":{"body":"Met at the Analytical Engine demo","created_at":"2026-06-28T19:52:15Z","id":"{{adaNote}}","person_id":"{{ada}}","updated_at":"2026-06-28T19:52:15Z","version":2},"success":true,"suggestions":[],"warnings":[]}`},
+	{"delete_note", `{"note_id":"{{orgNote}}"}`, `{"note_id":"{{orgNote}}","success":true,"suggestions":[],"warnings":[]}`},
+	{"link_person_to_org", `{"person_id":"{{dup}}","org_id":"{{acme}}"}`, `{"person":{"created_at":"2026-06-28T19:52:15Z","first_name":"Ada","id":"{{dup}}","last_name":"L.","org_id":"{{acme}}","phone":"+44 20 7946 0000","title":"Analyst","updated_at":"2026-06-28T19:52:15Z","version":2},"success":true,"suggestions":[],"warnings":[]}`},
+	{"merge_people", `{"source_person_id":"{{dup}}","target_person_id":"{{ada}}"}`, `{"merged_person_id":"{{dup}}","moved_notes":1,"person":{"created_at":"2026-06-28T19:52:15Z","email":"ada@example.org","first_name":"Ada","id":"{{ada}}","last_name":"Lovelace","org_id":"{{acme}}","phone":"+44 20 7946 0000","title":"Analyst","updated_at":"2026-06-28T19:52:15Z","version":3},"success":true,"suggestions":[],"warnings":[]}`},
+}
+
+func TestEveryWriteCommitsThroughAProposal(t *testing.T) { everyWriteCommits(t, newServer) }
+
+// everyWriteCommits proposes and applies every write of everyWrite on a
+// server newServer makes.
+func everyWriteCommits(t *testing.T, newServer func(*testing.T) *server) {
+	for _, tt := range everyWrite {
 		t.Run(tt.tool, func(t *testing.T) {
 			s := newServer(t)
 			cs := s.connect(ada)
