@@ -60,6 +60,12 @@ func emitGo(plugin *protogen.Plugin, fm *fileModel, connect bool) error {
 		for _, t := range sm.tools {
 			e.enrichFuncs(sm, t.input, done)
 		}
+		checked := map[*messageModel]bool{}
+		for _, t := range sm.tools {
+			if t.input.hasReferences {
+				e.refCheckFuncs(sm, t.input, checked)
+			}
+		}
 	}
 	names := make([]string, 0, len(e.patterns))
 	for n := range e.patterns {
@@ -194,6 +200,9 @@ func (e *emitter) toolBinding(sm *serviceModel, t *toolModel) *jen.Statement {
 		Params(jen.Op("*").Add(e.q(t.method.Output.GoIdent)), jen.Error()).
 		Add(inline(jen.Return(jen.Id("h").Dot(t.method.GoName).Call(jen.Id("ctx"), jen.Id("m")))))
 	call.Call(jen.Lit(t.name), decode, jen.Line().Add(enrich), jen.Line().Add(invoke))
+	if check := e.refCheckBinding(sm, t); check != nil {
+		call = e.rt("WithReferenceCheck").Call(call, jen.Line().Add(check))
+	}
 	if !importsValidate(sm) {
 		return call
 	}

@@ -42,6 +42,7 @@ var runtimeIdents = map[string]protogen.GoImportPath{
 	"FormatRFC3339":          implPkg,
 	"JoinResolverErrors":     implPkg,
 	"ResolverNotImplemented": implPkg,
+	"WithReferenceCheck":     implPkg,
 	"KindNull":               implPkg,
 	"NewEnumTable":           implPkg,
 	"NewPairTable":           implPkg,

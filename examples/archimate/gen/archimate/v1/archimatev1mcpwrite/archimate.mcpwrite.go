@@ -302,7 +302,7 @@ func NewArchitectureService(h ArchitectureServiceHandler) *mcpwriteimpl.Service 
 				func(ctx context.Context, m *v1.CreateElementRequest) (*v1.CreateElementResponse, error) {
 					return h.CreateElement(ctx, m)
 				}),
-			mcpwriteimpl.NewTool[v1.CreateRelationshipRequest]("createRelationship", decodeCreateRelationshipRequest,
+			mcpwriteimpl.WithReferenceCheck(mcpwriteimpl.NewTool[v1.CreateRelationshipRequest]("createRelationship", decodeCreateRelationshipRequest,
 				func(c *mcpwriteimpl.Call, m *v1.CreateRelationshipRequest) error {
 					if err := enrichArchitectureServiceCreateRelationshipRequest(c, createRelationshipRequestResolvers, m, m); err != nil {
 						return err
@@ -311,6 +311,9 @@ func NewArchitectureService(h ArchitectureServiceHandler) *mcpwriteimpl.Service 
 				},
 				func(ctx context.Context, m *v1.CreateRelationshipRequest) (*v1.CreateRelationshipResponse, error) {
 					return h.CreateRelationship(ctx, m)
+				}),
+				func(c *mcpwriteimpl.Call, m *v1.CreateRelationshipRequest) error {
+					return checkRefsArchitectureServiceCreateRelationshipRequest(c, createRelationshipRequestResolvers, m, m)
 				}),
 			mcpwriteimpl.NewTool[v1.UpdateElementRequest]("updateElement", decodeUpdateElementRequest,
 				func(c *mcpwriteimpl.Call, m *v1.UpdateElementRequest) error {
@@ -1148,5 +1151,61 @@ func enrichArchitectureServiceAddComponentToCapabilityRequest[R proto.Message](c
 		}
 		m.ModelId = v
 	}
+	return nil
+}
+
+func checkRefsArchitectureServiceCreateRelationshipRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversArchitectureService[R], root R, m *v1.CreateRelationshipRequest) error {
+	var errs []error
+	if m.Meta == nil {
+		m.Meta = new(v1.MessageMeta)
+	}
+	if err := checkRefsArchitectureServiceMessageMeta(c, m.Meta); err != nil {
+		return err
+	}
+	if ref := m.GetSourceId(); ref != "" {
+		r, rerr := h.ResolveElementRef(c.Ctx, root, ref)
+		if id, err := c.ResolveReference("source_id", "element", ref, r, rerr); err != nil {
+			errs = append(errs, err)
+		} else {
+			m.SourceId = id
+		}
+	}
+	if ref := m.GetTargetId(); ref != "" {
+		r, rerr := h.ResolveElementRef(c.Ctx, root, ref)
+		if id, err := c.ResolveReference("target_id", "element", ref, r, rerr); err != nil {
+			errs = append(errs, err)
+		} else {
+			m.TargetId = id
+		}
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func checkRefsArchitectureServiceMessageMeta(c *mcpwriteimpl.Call, m *v1.MessageMeta) error {
+	vCorrelationId, err := c.ContextValue(mcpwriteimpl.ContextCorrelationID, "correlation_id")
+	if err != nil {
+		return err
+	}
+	m.CorrelationId = vCorrelationId
+	vTenantId, err := c.ContextValue(mcpwriteimpl.ContextTenantID, "tenant_id")
+	if err != nil {
+		return err
+	}
+	m.TenantId = vTenantId
+	vClientRequestId, err := c.ContextValue(mcpwriteimpl.ContextClientRequestID, "client_request_id")
+	if err != nil {
+		return err
+	}
+	m.ClientRequestId = vClientRequestId
+	vPrincipalId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "principal_id")
+	if err != nil {
+		return err
+	}
+	m.PrincipalId = vPrincipalId
+	vTraceparent, err := c.ContextValue(mcpwriteimpl.ContextTraceParent, "traceparent")
+	if err != nil {
+		return err
+	}
+	m.Traceparent = vTraceparent
 	return nil
 }

@@ -134,11 +134,14 @@ func NewGraphService(h GraphServiceHandler) *mcpwriteimpl.Service {
 		Name: "graph.v1.GraphService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.ConnectRequest]("connect", decodeConnectRequest,
+			mcpwriteimpl.WithReferenceCheck(mcpwriteimpl.NewTool[v1.ConnectRequest]("connect", decodeConnectRequest,
 				func(c *mcpwriteimpl.Call, m *v1.ConnectRequest) error {
 					return enrichGraphServiceConnectRequest(c, connectRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.ConnectRequest) (*v1.Edge, error) { return h.Connect(ctx, m) }),
+				func(c *mcpwriteimpl.Call, m *v1.ConnectRequest) error {
+					return checkRefsGraphServiceConnectRequest(c, connectRequestResolvers, m, m)
+				}),
 		},
 	}
 }
@@ -286,6 +289,52 @@ func enrichGraphServiceConnectRequest[R proto.Message](c *mcpwriteimpl.Call, h *
 }
 
 func enrichGraphServiceLabel[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversGraphService[R], root R, m *v1.Label) error {
+	var errs []error
+	if ref := m.GetOwner(); ref != "" {
+		r, rerr := h.ResolvePersonRef(c.Ctx, root, ref)
+		if id, err := c.ResolveReference("ownerName", "person", ref, r, rerr); err != nil {
+			errs = append(errs, err)
+		} else {
+			m.Owner = id
+		}
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func checkRefsGraphServiceConnectRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversGraphService[R], root R, m *v1.ConnectRequest) error {
+	var errs []error
+	if x := m.GetLabel(); x != nil {
+		c.Enter("label")
+		errs = append(errs, checkRefsGraphServiceLabel(c, h, root, x))
+		c.Leave()
+	}
+	for i, x := range m.MoreLabels {
+		c.Enter("more_labels")
+		c.EnterIndex(i)
+		errs = append(errs, checkRefsGraphServiceLabel(c, h, root, x))
+		c.Leave()
+		c.Leave()
+	}
+	if ref := m.GetFromId(); ref != "" {
+		r, rerr := h.ResolveNodeRef(c.Ctx, root, ref)
+		if id, err := c.ResolveReference("from_id", "node", ref, r, rerr); err != nil {
+			errs = append(errs, err)
+		} else {
+			m.FromId = id
+		}
+	}
+	if ref := m.GetToId(); ref != "" {
+		r, rerr := h.ResolveNodeRef(c.Ctx, root, ref)
+		if id, err := c.ResolveReference("to_id", "node", ref, r, rerr); err != nil {
+			errs = append(errs, err)
+		} else {
+			m.ToId = id
+		}
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func checkRefsGraphServiceLabel[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversGraphService[R], root R, m *v1.Label) error {
 	var errs []error
 	if ref := m.GetOwner(); ref != "" {
 		r, rerr := h.ResolvePersonRef(c.Ctx, root, ref)
