@@ -118,3 +118,19 @@ func TestMissingTypedResolverIsInternal(t *testing.T) {
 		t.Fatalf("update_person = %v, want INTERNAL", out)
 	}
 }
+
+// The generated client adapter hands over the resolvers it forwards to, so
+// their typed methods are found: a dry run (enrichment, no client call)
+// through the adapter resolves with the domain's typed methods, where the
+// adapter's own contract methods would reach UnimplementedCrmServiceResolvers.
+func TestClientAdapterFindsTypedResolvers(t *testing.T) {
+	s := newServerWith(t, func(rec *recorder) crmv1mcpwrite.CrmServiceHandler {
+		return crmv1mcpwrite.NewCrmServiceClientAdapter(nil, rec)
+	})
+	cs := s.connect(ada)
+	out, isErr := call(t, cs, "update_person", `{"person_id":"per_1","title":"Countess","dry_run":true}`)
+	// The typed resolver ran: the unknown person is the domain's NOT_FOUND.
+	if got := codes(out); isErr || out["valid"] != false || len(got) != 1 || got[0] != "NOT_FOUND@person_id" {
+		t.Fatalf("update_person dry run = %v, want invalid with NOT_FOUND@person_id", out)
+	}
+}
