@@ -78,13 +78,19 @@ func within(a, b string) bool {
 
 // earlyReferences adds to es, the decode problems, the reference check's
 // answers on fields the agent sent that decoded. A check that fails
-// otherwise (a resolver down, a missing tenant) adds nothing: the full
+// otherwise (a resolver down, a missing tenant, a resolver that panics, a
+// Service bound to a nil handler for its document) adds nothing: the full
 // enrichment reports it once the arguments decode.
-func (c *call) earlyReferences(m proto.Message, es Errors) Errors {
+func (c *call) earlyReferences(m proto.Message, es Errors) (out Errors) {
 	check := c.wt.bind.CheckReferences
 	if check == nil || m == nil {
 		return es
 	}
+	defer func() {
+		if recover() != nil {
+			out = es
+		}
+	}()
 	// No clock and no test random source: the check fills nothing timed
 	// or random, and must not move what the next call draws.
 	gc := &mcpwriteimpl.Call{

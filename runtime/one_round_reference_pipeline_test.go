@@ -20,6 +20,12 @@ import (
 // "hours" an integer, with the reference check generated code sets. down
 // makes the reference resolver fail as a store that is down does.
 func bookServer(t *testing.T, down *bool) *mcp.ClientSession {
+	return bookServerWith(t, down, nil)
+}
+
+// bookServerWith is bookServer with check as the reference check (nil: the
+// enrichment's resolution).
+func bookServerWith(t *testing.T, down *bool, check func(*mcpwriteimpl.Call, *wrapperspb.StringValue) error) *mcp.ClientSession {
 	doc := `{"source":"t/v1/t.proto","services":[{"name":"t.v1.T","tools":[{"name":"book","method":"t.v1.T.Book",
 	  "description":"Book a person's hours.","kind":"ACTION","classification":"SAFE_UPDATE","confirmation":"DIRECT","hints":{},
 	  "input_schema":{"type":"object","properties":{"person":{"type":"string"},"hours":{"type":"integer"}},"required":["person","hours"],"additionalProperties":false},
@@ -59,7 +65,10 @@ func bookServer(t *testing.T, down *bool) *mcp.ClientSession {
 		func(_ context.Context, m *wrapperspb.StringValue) (*structpb.Struct, error) {
 			return structpb.NewStruct(map[string]any{"booked": m.Value})
 		})
-	svc := &mcpwriteimpl.Service{Name: "t.v1.T", Doc: []byte(doc), Tools: []*mcpwriteimpl.Tool{mcpwriteimpl.WithReferenceCheck(tool, resolve)}}
+	if check == nil {
+		check = resolve
+	}
+	svc := &mcpwriteimpl.Service{Name: "t.v1.T", Doc: []byte(doc), Tools: []*mcpwriteimpl.Tool{mcpwriteimpl.WithReferenceCheck(tool, check)}}
 	server := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "v1"}, nil)
 	if err := runtime.Register(server, svc, runtime.WithRequestContextFunc(runtime.StaticRequestContext(runtime.RequestContext{TenantID: "acme", PrincipalID: "ada"}))); err != nil {
 		t.Fatal(err)
@@ -121,4 +130,16 @@ func sortedJSON(t *testing.T, s string) string {
 		t.Fatal(err)
 	}
 	return jsonOf(t, v)
+}
+
+// A reference check that panics (a resolver bug, a Service bound to a nil
+// handler) adds nothing to the decode problems and never becomes the answer.
+func TestPanickingReferenceCheckAddsNothing(t *testing.T) {
+	down := false
+	cs := bookServerWith(t, &down, func(*mcpwriteimpl.Call, *wrapperspb.StringValue) error { panic("resolver bug") })
+	r := mcptest.Call(t, cs, "book", `{"person":"Grace Hoper","hours":"two"}`)
+	want := sortedJSON(t, `[{"code":"INVALID_TYPE","message":"expected integer, got string","field":"hours"}]`)
+	if got := jsonOf(t, r.Body["errors"]); !r.IsError || got != want {
+		t.Fatalf("errors:\n got %s\nwant %s", got, want)
+	}
 }
