@@ -216,15 +216,15 @@ func decodeUpdateRoomRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 }
 
 func enrichRoomServiceUpdateRoomRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversRoomService[R], root R, m *v1.UpdateRoomRequest) error {
+	var errs []error
 	if x := m.GetRoom(); x != nil {
 		c.Enter("room")
-		err := enrichRoomServiceRoomForUpdate(c, h, root, x)
-		c.Leave()
-		if err != nil {
-			return err
+		if err := enrichRoomServiceRoomForUpdate(c, h, root, x); err != nil {
+			errs = append(errs, err)
 		}
+		c.Leave()
 	}
-	return nil
+	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
 
 func enrichRoomServiceRoomForUpdate[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversRoomService[R], root R, m *v1.Room) error {

@@ -241,25 +241,23 @@ func decodeConnectRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *
 
 func enrichGraphServiceConnectRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversGraphService[R], root R, m *v1.ConnectRequest) error {
 	m.Id = c.UUIDv7()
+	var errs []error
 	if x := m.GetLabel(); x != nil {
 		c.Enter("label")
-		err := enrichGraphServiceLabel(c, h, root, x)
-		c.Leave()
-		if err != nil {
-			return err
+		if err := enrichGraphServiceLabel(c, h, root, x); err != nil {
+			errs = append(errs, err)
 		}
+		c.Leave()
 	}
 	for i, x := range m.MoreLabels {
 		c.Enter("more_labels")
 		c.EnterIndex(i)
-		err := enrichGraphServiceLabel(c, h, root, x)
-		c.Leave()
-		c.Leave()
-		if err != nil {
-			return err
+		if err := enrichGraphServiceLabel(c, h, root, x); err != nil {
+			errs = append(errs, err)
 		}
+		c.Leave()
+		c.Leave()
 	}
-	var errs []error
 	if ref := m.GetFromId(); ref != "" {
 		r, rerr := h.ResolveNodeRef(c.Ctx, root, ref)
 		if id, err := c.ResolveReference("from_id", "node", ref, r, rerr); err != nil {
