@@ -30,6 +30,13 @@ func TestMistakesAreRepairedInOneRound(t *testing.T) {
 		"purchasing": {1: 102},
 		"tasks":      {1: 174},
 	}
+	// A decode mistake paired with a misspelt reference or live
+	// vocabulary value (agreement_repair_domain_test.go), for the
+	// examples that have such fields.
+	wantDomain := map[string]map[int]int{
+		"archimate": {1: 14},
+		"neotoma":   {1: 19},
+	}
 	for _, name := range exampleServerNames() {
 		t.Run(name, func(t *testing.T) {
 			s := mcp.NewServer(&mcp.Implementation{Name: name, Version: "test"}, nil)
@@ -41,6 +48,14 @@ func TestMistakesAreRepairedInOneRound(t *testing.T) {
 			t.Logf("%s: rounds to success %s", name, histogram(got))
 			if fmt.Sprint(got) != fmt.Sprint(want[name]) {
 				t.Errorf("rounds changed: got %v, want %v", got, want[name])
+			}
+			if _, ok := domainSetup[name]; !ok {
+				return
+			}
+			got = domainRepairRounds(t, name, cs)
+			t.Logf("%s: rounds to success with a misspelt reference or vocabulary value %s", name, histogram(got))
+			if fmt.Sprint(got) != fmt.Sprint(wantDomain[name]) {
+				t.Errorf("rounds with a misspelt reference or vocabulary value changed: got %v, want %v", got, wantDomain[name])
 			}
 		})
 	}

@@ -1,8 +1,11 @@
 package runtime
 
 import (
+	"errors"
+	"strconv"
 	"strings"
 
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
@@ -17,6 +20,14 @@ import (
 // later. What needs the whole request waits for the full check: a rule of
 // the message itself (it may read a field in error), a field in error or
 // left out, and a field the server fills (not filled yet).
+//
+// References likewise: the generated reference check resolves, on a copy
+// of what decoded, every reference the agent sent, after the fills a
+// reference resolver may read (context values, constants, from_enum), and
+// its NOT_FOUND and NEEDS_DISAMBIGUATION answers join the decode problems.
+// Value resolvers and pair checks read the whole request and wait. Live
+// vocabularies are read by the decoder itself, so their problems are
+// decode problems already.
 
 // earlyRequestCheck adds to es, the decode problems, the request check's
 // violations on fields the agent sent that decoded. A checker that fails
@@ -63,4 +74,103 @@ func overlaps(es Errors, path string) bool {
 // within reports whether path a lies inside path b (b.x, b[0]).
 func within(a, b string) bool {
 	return b != "" && len(a) > len(b) && strings.HasPrefix(a, b) && (a[len(b)] == '.' || a[len(b)] == '[')
+}
+
+// earlyReferences adds to es, the decode problems, the reference check's
+// answers on fields the agent sent that decoded. A check that fails
+// otherwise (a resolver down, a missing tenant, a resolver that panics, a
+// Service bound to a nil handler for its document) adds nothing: the full
+// enrichment reports it once the arguments decode.
+func (c *call) earlyReferences(m proto.Message, es Errors) (out Errors) {
+	check := c.wt.bind.CheckReferences
+	if check == nil || m == nil {
+		return es
+	}
+	defer func() {
+		if recover() != nil {
+			out = es
+		}
+	}()
+	// No clock and no test random source: the check fills nothing timed
+	// or random, and must not move what the next call draws.
+	gc := &mcpwriteimpl.Call{
+		Ctx: c.ctx, Tool: c.wt.doc.Name, RC: mcpwriteimpl.RequestMetadata(c.rc), HasRC: c.hasRC,
+		ClientRequestID: c.ctl.key, DryRun: c.ctl.dryRun, IDSecret: c.r.cfg.idSecret,
+	}
+	err := check(gc, proto.Clone(m))
+	if err == nil || !agentAnswer(err) {
+		return es
+	}
+	found, class := c.r.classify(c.ctx, c.wt.doc.Name, err)
+	if class != classBusiness {
+		return es
+	}
+	decoded := len(es)
+	for _, e := range found {
+		if e.Field == "" || !sentPath(c.body, e.Field) || overlaps(es[:decoded], e.Field) {
+			continue
+		}
+		es = append(es, e)
+	}
+	return es
+}
+
+// agentAnswer reports an error the agent can act on: error entries none of
+// which is INTERNAL, or a gRPC status of a non-transient user code.
+func agentAnswer(err error) bool {
+	var list Errors
+	var one *ErrorEntry
+	switch {
+	case errors.As(err, &list):
+	case errors.As(err, &one) && one != nil:
+		list = Errors{one}
+	default:
+		st, ok := status.FromError(err)
+		_, user := userCodes[st.Code()]
+		return ok && user && !transientCodes[st.Code()]
+	}
+	for _, e := range list {
+		if e == nil || e.Code == mcpwriteimpl.CodeInternal {
+			return false
+		}
+	}
+	return len(list) > 0
+}
+
+// sentPath reports whether the agent's arguments hold a value at the agent
+// path p (label.ownerName, more_labels[1].ownerName).
+func sentPath(body *mcpwriteimpl.Object, p string) bool {
+	obj := body
+	for p != "" {
+		if obj == nil {
+			return false
+		}
+		key := p
+		if i := strings.IndexByte(p, '.'); i >= 0 {
+			key, p = p[:i], p[i+1:]
+		} else {
+			p = ""
+		}
+		sub := ""
+		if i := strings.IndexByte(key, '['); i >= 0 {
+			key, sub = key[:i], key[i:]
+		}
+		v := obj.Get(key)
+		for sub != "" && v.Present() {
+			j := strings.IndexByte(sub, ']')
+			n, err := strconv.Atoi(sub[1:max(j, 1)])
+			if j < 0 || err != nil || v.Kind != mcpwriteimpl.KindArray || n < 0 || n >= len(v.Arr) {
+				return false
+			}
+			v, sub = v.Arr[n], sub[j+1:]
+		}
+		if !v.Present() || v.Kind == mcpwriteimpl.KindNull {
+			return false
+		}
+		obj = nil
+		if v.Kind == mcpwriteimpl.KindObject {
+			obj = v.Obj
+		}
+	}
+	return true
 }

@@ -121,11 +121,19 @@ type server struct {
 	clients atomic.Int64
 }
 
-func newServer(t *testing.T) *server {
+func newServer(t *testing.T) *server { t.Helper(); return newServerWith(t, nil) }
+
+// newServerWith is newServer with the handler wrap makes of the recorder
+// (nil: the recorder itself).
+func newServerWith(t *testing.T, wrap func(*recorder) crmv1mcpwrite.CrmServiceHandler) *server {
 	t.Helper()
 	s := &server{t: t, rec: &recorder{CRM: domain.New(func() time.Time { return fixedNow })}}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "crm", Version: "test"}, nil)
-	err := crmv1mcpwrite.RegisterCrmServiceTools(s.srv, s.rec,
+	var h crmv1mcpwrite.CrmServiceHandler = s.rec
+	if wrap != nil {
+		h = wrap(s.rec)
+	}
+	err := crmv1mcpwrite.RegisterCrmServiceTools(s.srv, h,
 		runtime.WithClock(func() time.Time { return fixedNow }),
 		runtime.WithRand(rand.NewChaCha8([32]byte{3})),
 		runtime.WithErrorHook(domain.ErrorHook),
@@ -367,45 +375,53 @@ func TestCreatePersonIsProposedThenAppliedByIDOnce(t *testing.T) {
 	}
 }
 
-func TestEveryWriteCommitsThroughAProposal(t *testing.T) {
-	// proposal: the ProposedChange's action, entity and structured diff.
-	props := map[string]string{
-		"create_person":      `{"action":"create","entity":{"id":"per_019f0fca-2998-7a91-badb-776ad3a2e6ad","type":"person"},"diff":[{"after":"charles@example.org","before":null,"field":"email"},{"after":"Charles","before":null,"field":"first_name"},{"after":"Babbage","before":null,"field":"last_name"},{"after":"{{acme}}","before":null,"field":"org_id"}]}`,
-		"update_person":      `{"action":"update","entity":{"id":"{{ada}}","type":"person"},"diff":[{"after":"Mathematician","before":"","field":"title"}]}`,
-		"delete_person":      `{"action":"delete","entity":{"id":"{{ada}}","type":"person"},"diff":[{"after":null,"before":"ada@example.org","field":"email"},{"after":null,"before":"Ada","field":"first_name"},{"after":null,"before":"Lovelace","field":"last_name"},{"after":null,"before":"{{acme}}","field":"org_id"},{"after":null,"before":"","field":"phone"},{"after":null,"before":"","field":"title"}]}`,
-		"create_org":         `{"action":"create","entity":{"id":"org_019f0fca-2998-7a91-badb-776ad3a2e6ad","type":"org"},"diff":[{"after":"difference.example","before":null,"field":"domain"},{"after":"Difference Engines plc","before":null,"field":"name"}]}`,
-		"update_org":         `{"action":"update","entity":{"id":"{{acme}}","type":"org"},"diff":[{"after":"Engineering","before":"Computing","field":"industry"}]}`,
-		"delete_org":         `{"action":"delete","entity":{"id":"{{acme}}","type":"org"},"diff":[{"after":null,"before":"engines.example","field":"domain"},{"after":null,"before":"Computing","field":"industry"},{"after":null,"before":"Analytical Engines Ltd","field":"name"}]}`,
-		"create_note":        `{"action":"create","entity":{"id":"note_019f0fca-2998-7a91-badb-776ad3a2e6ad","type":"note"},"diff":[{"after":"Prefers email over calls","before":null,"field":"body"},{"after":"{{acme}}","before":null,"field":"org_id"},{"after":"Org","before":null,"field":"subject_kind"}]}`,
-		"update_note":        `{"action":"update","entity":{"id":"{{adaNote}}","type":"note"},"diff":[{"after":"Met at the Analytical Engine demo","before":"Met at the Difference Engine demo","field":"body"}]}`,
-		"delete_note":        `{"action":"delete","entity":{"id":"{{orgNote}}","type":"note"},"diff":[{"after":null,"before":"Renewal due in March","field":"body"}]}`,
-		"link_person_to_org": `{"action":"link","entity":{"id":"{{dup}}","type":"person"},"diff":[{"after":"{{acme}}","before":"","field":"org_id"}]}`,
-		// A merge request names two ids and no field of the kept person,
-		// so the runtime's diff (the request's fields against the current
-		// state) has no row: what the merge changes and loses is in
-		// current_state and will_lose (TestDestructiveProposalsNameWhatIsLost).
-		"merge_people": `{"action":"merge","entity":{"id":"{{ada}}","type":"person"},"diff":null}`,
+// everyWriteProposal is the proposal of each write of everyWrite: the
+// ProposedChange's action, entity and structured diff.
+var everyWriteProposal = map[string]string{
+	"create_person":      `{"action":"create","entity":{"id":"per_019f0fca-2998-7a91-badb-776ad3a2e6ad","type":"person"},"diff":[{"after":"charles@example.org","before":null,"field":"email"},{"after":"Charles","before":null,"field":"first_name"},{"after":"Babbage","before":null,"field":"last_name"},{"after":"{{acme}}","before":null,"field":"org_id"}]}`,
+	"update_person":      `{"action":"update","entity":{"id":"{{ada}}","type":"person"},"diff":[{"after":"Mathematician","before":"","field":"title"}]}`,
+	"delete_person":      `{"action":"delete","entity":{"id":"{{ada}}","type":"person"},"diff":[{"after":null,"before":"ada@example.org","field":"email"},{"after":null,"before":"Ada","field":"first_name"},{"after":null,"before":"Lovelace","field":"last_name"},{"after":null,"before":"{{acme}}","field":"org_id"},{"after":null,"before":"","field":"phone"},{"after":null,"before":"","field":"title"}]}`,
+	"create_org":         `{"action":"create","entity":{"id":"org_019f0fca-2998-7a91-badb-776ad3a2e6ad","type":"org"},"diff":[{"after":"difference.example","before":null,"field":"domain"},{"after":"Difference Engines plc","before":null,"field":"name"}]}`,
+	"update_org":         `{"action":"update","entity":{"id":"{{acme}}","type":"org"},"diff":[{"after":"Engineering","before":"Computing","field":"industry"}]}`,
+	"delete_org":         `{"action":"delete","entity":{"id":"{{acme}}","type":"org"},"diff":[{"after":null,"before":"engines.example","field":"domain"},{"after":null,"before":"Computing","field":"industry"},{"after":null,"before":"Analytical Engines Ltd","field":"name"}]}`,
+	"create_note":        `{"action":"create","entity":{"id":"note_019f0fca-2998-7a91-badb-776ad3a2e6ad","type":"note"},"diff":[{"after":"Prefers email over calls","before":null,"field":"body"},{"after":"{{acme}}","before":null,"field":"org_id"},{"after":"Org","before":null,"field":"subject_kind"}]}`,
+	"update_note":        `{"action":"update","entity":{"id":"{{adaNote}}","type":"note"},"diff":[{"after":"Met at the Analytical Engine demo","before":"Met at the Difference Engine demo","field":"body"}]}`,
+	"delete_note":        `{"action":"delete","entity":{"id":"{{orgNote}}","type":"note"},"diff":[{"after":null,"before":"Renewal due in March","field":"body"}]}`,
+	"link_person_to_org": `{"action":"link","entity":{"id":"{{dup}}","type":"person"},"diff":[{"after":"{{acme}}","before":"","field":"org_id"}]}`,
+	// A merge request names two ids and no field of the kept person,
+	// so the runtime's diff (the request's fields against the current
+	// state) has no row: what the merge changes and loses is in
+	// current_state and will_lose (TestDestructiveProposalsNameWhatIsLost).
+	"merge_people": `{"action":"merge","entity":{"id":"{{ada}}","type":"person"},"diff":null}`,
+}
+
+// everyWrite is one proposal and apply per write tool, with its answer.
+var everyWrite = []struct {
+	tool, args string
+	want       string
+}{
+	{"create_person", `{"first_name":"Charles","last_name":"Babbage","email":"charles@example.org","org_id":"{{acme}}"}`, `{"person":{"created_at":"2026-06-28T19:52:15Z","email":"charles@example.org","first_name":"Charles","id":"per_019f0fca-2998-7a91-badb-776ad3a2e6ad","last_name":"Babbage","org_id":"{{acme}}","updated_at":"2026-06-28T19:52:15Z","version":1},"success":true,"suggestions":["Call link_person_to_org to link a person to the organisation they work at, replacing any previous link","Call add_note_to_person to add a note about a person"],"warnings":[]}`},
+	{"update_person", `{"person_id":"{{ada}}","title":"Mathematician"}`, `{"person":{"created_at":"2026-06-28T19:52:15Z","email":"ada@example.org","first_name":"Ada","id":"{{ada}}","last_name":"Lovelace","org_id":"{{acme}}","title":"Mathematician","updated_at":"2026-06-28T19:52:15Z","version":3},"success":true,"suggestions":[],"warnings":[]}`},
+	{"delete_person", `{"person_id":"{{ada}}"}`, `{"deleted_notes":1,"person_id":"{{ada}}","success":true,"suggestions":[],"warnings":[]}`},
+	{"create_org", `{"name":"Difference Engines plc","domain":"difference.example"}`, `{"org":{"created_at":"2026-06-28T19:52:15Z","domain":"difference.example","id":"org_019f0fca-2998-7a91-badb-776ad3a2e6ad","name":"Difference Engines plc","updated_at":"2026-06-28T19:52:15Z","version":1},"success":true,"suggestions":["Call link_person_to_org to link a person to the organisation they work at, replacing any previous link"],"warnings":[]}`},
+	{"update_org", `{"org_id":"{{acme}}","industry":"Engineering"}`, `{"org":{"created_at":"2026-06-28T19:52:15Z","domain":"engines.example","id":"{{acme}}","industry":"Engineering","name":"Analytical Engines Ltd","updated_at":"2026-06-28T19:52:15Z","version":2},"success":true,"suggestions":[],"warnings":[]}`},
+	{"delete_org", `{"org_id":"{{acme}}"}`, `{"deleted_notes":1,"org_id":"{{acme}}","success":true,"suggestions":[],"unlinked_people":1,"warnings":[]}`},
+	{"create_note", `{"body":"Prefers email over calls","org_id":"{{acme}}"}`, `{"note":{"body":"Prefers email over calls","created_at":"2026-06-28T19:52:15Z","id":"note_019f0fca-2998-7a91-badb-776ad3a2e6ad","org_id":"{{acme}}","updated_at":"2026-06-28T19:52:15Z","version":1},"success":true,"suggestions":[],"warnings":[]}`},
+	{"update_note", `{"note_id":"{{adaNote}}","body":"Met at the Analytical Engine demo"}`, `{"note":{"body":"Met at the Analytical Engine demo","created_at":"2026-06-28T19:52:15Z","id":"{{adaNote}}","person_id":"{{ada}}","updated_at":"2026-06-28T19:52:15Z","version":2},"success":true,"suggestions":[],"warnings":[]}`},
+	{"delete_note", `{"note_id":"{{orgNote}}"}`, `{"note_id":"{{orgNote}}","success":true,"suggestions":[],"warnings":[]}`},
+	{"link_person_to_org", `{"person_id":"{{dup}}","org_id":"{{acme}}"}`, `{"person":{"created_at":"2026-06-28T19:52:15Z","first_name":"Ada","id":"{{dup}}","last_name":"L.","org_id":"{{acme}}","phone":"+44 20 7946 0000","title":"Analyst","updated_at":"2026-06-28T19:52:15Z","version":2},"success":true,"suggestions":[],"warnings":[]}`},
+	{"merge_people", `{"source_person_id":"{{dup}}","target_person_id":"{{ada}}"}`, `{"merged_person_id":"{{dup}}","moved_notes":1,"person":{"created_at":"2026-06-28T19:52:15Z","email":"ada@example.org","first_name":"Ada","id":"{{ada}}","last_name":"Lovelace","org_id":"{{acme}}","phone":"+44 20 7946 0000","title":"Analyst","updated_at":"2026-06-28T19:52:15Z","version":3},"success":true,"suggestions":[],"warnings":[]}`},
+}
+
+func TestEveryWriteCommitsThroughAProposal(t *testing.T) { everyWriteCommits(t, newServer) }
+
+// everyWriteCommits proposes and applies every write of everyWrite on a
+// server newServer makes.
+func everyWriteCommits(t *testing.T, newServer func(*testing.T) *server) {
+	if len(everyWriteProposal) != len(everyWrite) { // add_note_to_person: TestAddNoteToPersonIsProposedThenApplied (exact)
+		t.Fatalf("%d proposals for %d writes", len(everyWriteProposal), len(everyWrite))
 	}
-	tests := []struct {
-		tool, args string
-		want       string
-	}{
-		{"create_person", `{"first_name":"Charles","last_name":"Babbage","email":"charles@example.org","org_id":"{{acme}}"}`, `{"person":{"created_at":"2026-06-28T19:52:15Z","email":"charles@example.org","first_name":"Charles","id":"per_019f0fca-2998-7a91-badb-776ad3a2e6ad","last_name":"Babbage","org_id":"{{acme}}","updated_at":"2026-06-28T19:52:15Z","version":1},"success":true,"suggestions":["Call link_person_to_org to link a person to the organisation they work at, replacing any previous link","Call add_note_to_person to add a note about a person"],"warnings":[]}`},
-		{"update_person", `{"person_id":"{{ada}}","title":"Mathematician"}`, `{"person":{"created_at":"2026-06-28T19:52:15Z","email":"ada@example.org","first_name":"Ada","id":"{{ada}}","last_name":"Lovelace","org_id":"{{acme}}","title":"Mathematician","updated_at":"2026-06-28T19:52:15Z","version":3},"success":true,"suggestions":[],"warnings":[]}`},
-		{"delete_person", `{"person_id":"{{ada}}"}`, `{"deleted_notes":1,"person_id":"{{ada}}","success":true,"suggestions":[],"warnings":[]}`},
-		{"create_org", `{"name":"Difference Engines plc","domain":"difference.example"}`, `{"org":{"created_at":"2026-06-28T19:52:15Z","domain":"difference.example","id":"org_019f0fca-2998-7a91-badb-776ad3a2e6ad","name":"Difference Engines plc","updated_at":"2026-06-28T19:52:15Z","version":1},"success":true,"suggestions":["Call link_person_to_org to link a person to the organisation they work at, replacing any previous link"],"warnings":[]}`},
-		{"update_org", `{"org_id":"{{acme}}","industry":"Engineering"}`, `{"org":{"created_at":"2026-06-28T19:52:15Z","domain":"engines.example","id":"{{acme}}","industry":"Engineering","name":"Analytical Engines Ltd","updated_at":"2026-06-28T19:52:15Z","version":2},"success":true,"suggestions":[],"warnings":[]}`},
-		{"delete_org", `{"org_id":"{{acme}}"}`, `{"deleted_notes":1,"org_id":"{{acme}}","success":true,"suggestions":[],"unlinked_people":1,"warnings":[]}`},
-		{"create_note", `{"body":"Prefers email over calls","org_id":"{{acme}}"}`, `{"note":{"body":"Prefers email over calls","created_at":"2026-06-28T19:52:15Z","id":"note_019f0fca-2998-7a91-badb-776ad3a2e6ad","org_id":"{{acme}}","updated_at":"2026-06-28T19:52:15Z","version":1},"success":true,"suggestions":[],"warnings":[]}`},
-		{"update_note", `{"note_id":"{{adaNote}}","body":"Met at the Analytical Engine demo"}`, `{"note":{"body":"Met at the Analytical Engine demo","created_at":"2026-06-28T19:52:15Z","id":"{{adaNote}}","person_id":"{{ada}}","updated_at":"2026-06-28T19:52:15Z","version":2},"success":true,"suggestions":[],"warnings":[]}`},
-		{"delete_note", `{"note_id":"{{orgNote}}"}`, `{"note_id":"{{orgNote}}","success":true,"suggestions":[],"warnings":[]}`},
-		{"link_person_to_org", `{"person_id":"{{dup}}","org_id":"{{acme}}"}`, `{"person":{"created_at":"2026-06-28T19:52:15Z","first_name":"Ada","id":"{{dup}}","last_name":"L.","org_id":"{{acme}}","phone":"+44 20 7946 0000","title":"Analyst","updated_at":"2026-06-28T19:52:15Z","version":2},"success":true,"suggestions":[],"warnings":[]}`},
-		{"merge_people", `{"source_person_id":"{{dup}}","target_person_id":"{{ada}}"}`, `{"merged_person_id":"{{dup}}","moved_notes":1,"person":{"created_at":"2026-06-28T19:52:15Z","email":"ada@example.org","first_name":"Ada","id":"{{ada}}","last_name":"Lovelace","org_id":"{{acme}}","phone":"+44 20 7946 0000","title":"Analyst","updated_at":"2026-06-28T19:52:15Z","version":3},"success":true,"suggestions":[],"warnings":[]}`},
-	}
-	if len(props) != len(tests) { // add_note_to_person: TestAddNoteToPersonIsProposedThenApplied (exact)
-		t.Fatalf("%d proposals for %d writes", len(props), len(tests))
-	}
-	for _, tt := range tests {
+	for _, tt := range everyWrite {
 		t.Run(tt.tool, func(t *testing.T) {
 			s := newServer(t)
 			cs := s.connect(ada)
@@ -415,7 +431,7 @@ func TestEveryWriteCommitsThroughAProposal(t *testing.T) {
 			got, _ := json.Marshal(map[string]any{"action": p["action"], "entity": p["entity"], "diff": p["diff"]})
 			var g, w any
 			_ = json.Unmarshal(got, &g)
-			if err := json.Unmarshal([]byte(f.expand(props[tt.tool])), &w); err != nil {
+			if err := json.Unmarshal([]byte(f.expand(everyWriteProposal[tt.tool])), &w); err != nil {
 				t.Fatalf("want proposal: %v", err)
 			}
 			if diff := cmp.Diff(w, g); diff != "" {

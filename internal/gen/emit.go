@@ -33,6 +33,7 @@ func emitGo(plugin *protogen.Plugin, fm *fileModel, connect bool) error {
 		Var().Id("writeSchema").Index().Byte())
 	for _, sm := range fm.services {
 		e.handler(sm)
+		e.typedResolvers(sm)
 		e.register(sm)
 		e.adapter(sm)
 		if connect {
@@ -58,6 +59,12 @@ func emitGo(plugin *protogen.Plugin, fm *fileModel, connect bool) error {
 		done := map[*messageModel]bool{}
 		for _, t := range sm.tools {
 			e.enrichFuncs(sm, t.input, done)
+		}
+		checked := map[*messageModel]bool{}
+		for _, t := range sm.tools {
+			if t.input.hasReferences {
+				e.refCheckFuncs(sm, t.input, checked)
+			}
 		}
 	}
 	names := make([]string, 0, len(e.patterns))
@@ -148,9 +155,10 @@ func (e *emitter) register(sm *serviceModel) {
 		}
 		fields = append(fields, item(jen.Id("Enums").Op(":").Map(jen.String()).Op("*").Add(e.rt("EnumTable")).Add(multi(enums...))))
 	}
-	e.decl(doc, jen.Func().Id(serviceCtorName(sm)).Params(jen.Id("h").Id(handlerName(sm))).Op("*").Add(service).Block(
-		jen.Return(jen.Op("&").Add(e.rt("Service")).Add(multi(fields...))),
-	))
+	e.decl(doc, jen.Func().Id(serviceCtorName(sm)).Params(jen.Id("h").Id(handlerName(sm))).Op("*").Add(service).BlockFunc(func(g *jen.Group) {
+		e.bindTables(g, sm)
+		g.Return(jen.Op("&").Add(e.rt("Service")).Add(multi(fields...)))
+	}))
 }
 
 // toolBinding is a tool's mcpwriteimpl.NewTool call: its decoder, its
@@ -169,7 +177,7 @@ func (e *emitter) toolBinding(sm *serviceModel, t *toolModel) *jen.Statement {
 		params := jen.Params(jen.Id("c").Op("*").Add(e.rt("Call")), jen.Id("m").Op("*").Add(e.q(in))).Error()
 		enrich = jen.Func().Add(params).BlockFunc(func(b *jen.Group) {
 			if t.input.serverFilled {
-				b.If(jen.Err().Op(":=").Id(enrichName(sm, t.input)).Call(jen.Id("c"), jen.Id("h"), jen.Id("m"), jen.Id("m")), jen.Err().Op("!=").Nil()).Block(
+				b.If(jen.Err().Op(":=").Add(e.enrichRoot(sm, t.input)), jen.Err().Op("!=").Nil()).Block(
 					jen.Return(jen.Err()),
 				)
 			}
@@ -182,7 +190,7 @@ func (e *emitter) toolBinding(sm *serviceModel, t *toolModel) *jen.Statement {
 		})
 	case t.input.serverFilled:
 		params := jen.Params(jen.Id("c").Op("*").Add(e.rt("Call")), jen.Id("m").Op("*").Add(e.q(in))).Error()
-		enrich = jen.Func().Add(params).Add(inline(jen.Return(jen.Id(enrichName(sm, t.input)).Call(jen.Id("c"), jen.Id("h"), jen.Id("m"), jen.Id("m")))))
+		enrich = jen.Func().Add(params).Add(inline(jen.Return(e.enrichRoot(sm, t.input))))
 	default:
 		enrich = jen.Nil()
 	}
@@ -192,6 +200,9 @@ func (e *emitter) toolBinding(sm *serviceModel, t *toolModel) *jen.Statement {
 		Params(jen.Op("*").Add(e.q(t.method.Output.GoIdent)), jen.Error()).
 		Add(inline(jen.Return(jen.Id("h").Dot(t.method.GoName).Call(jen.Id("ctx"), jen.Id("m")))))
 	call.Call(jen.Lit(t.name), decode, jen.Line().Add(enrich), jen.Line().Add(invoke))
+	if check := e.refCheckBinding(sm, t); check != nil {
+		call = e.rt("WithReferenceCheck").Call(call, jen.Line().Add(check))
+	}
 	if !importsValidate(sm) {
 		return call
 	}
@@ -207,6 +218,15 @@ func (e *emitter) toolBinding(sm *serviceModel, t *toolModel) *jen.Statement {
 		over = jen.Map(jen.String()).Bool().Add(multi(overridable...))
 	}
 	return call.Dot("WithAgentPaths").Call(jen.Map(jen.String()).String().Add(multi(paths...)), over)
+}
+
+// enrichRoot calls the enrich function of a tool's request m, with the
+// request's resolvers table (New<Service>'s variable) when it has one.
+func (e *emitter) enrichRoot(sm *serviceModel, m *messageModel) *jen.Statement {
+	if m.hasResolvers {
+		return jen.Id(enrichName(sm, m)).Call(jen.Id("c"), jen.Id(resolversVarName(m)), jen.Id("m"), jen.Id("m"))
+	}
+	return jen.Id(enrichName(sm, m)).Call(jen.Id("c"), jen.Id("m"))
 }
 
 func (e *emitter) enumTable(t *enumTable) {

@@ -53,6 +53,13 @@ func (e *emitter) adapterCtor(sm *serviceModel, n adapterNames, doc *jen.Stateme
 			g.Id(n.resolvers)
 		}
 	}))
+	if len(sm.resolvers) > 0 {
+		// New<Service> looks for typed resolver methods on what the
+		// adapter forwards to, not on the adapter.
+		e.decl(jen.Func().Params(jen.Id("a").Op("*").Id(n.impl)).Id("resolvers").Params().Any().Block(
+			jen.Return(jen.Id("a").Dot(n.resolvers)),
+		))
+	}
 }
 
 // adapterMethod is the signature of an adapter's method for a tool.

@@ -20,13 +20,20 @@ func (e *emitter) enrichFuncs(sm *serviceModel, m *messageModel, done map[*messa
 		return
 	}
 	done[m] = true
-	params := jen.Params(
-		jen.Id("c").Op("*").Add(e.rt("Call")),
-		jen.Id("h").Id(handlerName(sm)),
-		jen.Id("root").Add(e.q(protoPkg.Ident("Message"))),
-		jen.Id("m").Op("*").Add(e.q(m.proto.GoIdent)),
-	).Error()
-	e.decl(jen.Func().Id(enrichName(sm, m)).Add(params).BlockFunc(func(g *jen.Group) {
+	fn := jen.Func().Id(enrichName(sm, m))
+	if m.hasResolvers {
+		// Generic over the request type R: the resolvers table of the
+		// request (emit_resolvers.go) and the request itself.
+		fn.Types(jen.Id("R").Add(e.q(protoPkg.Ident("Message")))).Params(
+			jen.Id("c").Op("*").Add(e.rt("Call")),
+			jen.Id("h").Op("*").Id(boundResolversName(sm)).Types(jen.Id("R")),
+			jen.Id("root").Id("R"),
+			jen.Id("m").Op("*").Add(e.q(m.proto.GoIdent)),
+		)
+	} else {
+		fn.Params(jen.Id("c").Op("*").Add(e.rt("Call")), jen.Id("m").Op("*").Add(e.q(m.proto.GoIdent)))
+	}
+	e.decl(fn.Error().BlockFunc(func(g *jen.Group) {
 		e.enrichBody(g, sm, m)
 	}))
 	for _, f := range m.fields {
@@ -41,9 +48,18 @@ func (e *emitter) enrichFuncs(sm *serviceModel, m *messageModel, done map[*messa
 // filled fields) and its resolvers.
 func (e *emitter) enrichBody(g *jen.Group, sm *serviceModel, m *messageModel) {
 	e.enrichFills(g, m)
+	// A reference below is collected with m's own, so every reference
+	// problem of the request is answered at once.
+	nested := false
+	for _, f := range m.fields {
+		nested = nested || f.child != nil && f.child.hasReferences
+	}
+	if nested {
+		g.Var().Id("errs").Index().Error()
+	}
 	e.enrichChildren(g, sm, m)
 	e.enrichHashes(g, m)
-	e.enrichResolvers(g, m)
+	e.enrichResolvers(g, m, nested)
 }
 
 // enrichFills fills m's generated (but content hash), constant, context
@@ -96,7 +112,7 @@ func (e *emitter) enrichChildren(g *jen.Group, sm *serviceModel, m *messageModel
 		fn := enrichName(sm, f.child)
 		pf := f.proto
 		field := jen.Id("m").Dot(pf.GoName)
-		call := func(x jen.Code) *jen.Statement { return jen.Id(fn).Call(jen.Id("c"), jen.Id("h"), jen.Id("root"), x) }
+		call := func(x jen.Code) *jen.Statement { return enrichCall(fn, f.child, x) }
 		get := jen.Id("m").Dot(getterName(pf)).Call()
 		switch {
 		case !f.child.agentFacing && !pf.Desc.IsList() && !pf.Desc.IsMap() && !realOneof(pf):
@@ -113,15 +129,15 @@ func (e *emitter) enrichChildren(g *jen.Group, sm *serviceModel, m *messageModel
 			switch {
 			case pf.Desc.IsList():
 				head = jen.For(jen.List(jen.Id("i"), jen.Id("x")).Op(":=").Range().Add(field))
-				body = []jen.Code{enter, jen.Id("c").Dot("EnterIndex").Call(jen.Id("i")), jen.Err().Op(":=").Add(call(jen.Id("x"))), leave, jen.Id("c").Dot("Leave").Call()}
+				body = []jen.Code{enter, jen.Id("c").Dot("EnterIndex").Call(jen.Id("i")), jen.If(jen.Err().Op(":=").Add(call(jen.Id("x"))), jen.Err().Op("!=").Nil()).Block(jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Err())), leave, jen.Id("c").Dot("Leave").Call()}
 			case pf.Desc.IsMap():
 				head = jen.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Add(field))
-				body = []jen.Code{enter, jen.Err().Op(":=").Add(call(jen.Id("x"))), leave}
+				body = []jen.Code{enter, jen.If(jen.Err().Op(":=").Add(call(jen.Id("x"))), jen.Err().Op("!=").Nil()).Block(jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Err())), leave}
 			default:
 				head = jen.If(jen.Id("x").Op(":=").Add(get), jen.Id("x").Op("!=").Nil())
-				body = []jen.Code{enter, jen.Err().Op(":=").Add(call(jen.Id("x"))), leave}
+				body = []jen.Code{enter, jen.If(jen.Err().Op(":=").Add(call(jen.Id("x"))), jen.Err().Op("!=").Nil()).Block(jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Err())), leave}
 			}
-			g.Add(head.Block(append(body, returnIfErr())...))
+			g.Add(head.Block(body...))
 		case pf.Desc.IsList() || pf.Desc.IsMap():
 			g.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Add(field)).Block(
 				jen.If(jen.Err().Op(":=").Add(call(jen.Id("x"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
@@ -134,6 +150,15 @@ func (e *emitter) enrichChildren(g *jen.Group, sm *serviceModel, m *messageModel
 	}
 }
 
+// enrichCall calls fn, the enrich function of m, on x: with the resolvers
+// table and the request when resolvers fill some field of m.
+func enrichCall(fn string, m *messageModel, x jen.Code) *jen.Statement {
+	if m.hasResolvers {
+		return jen.Id(fn).Call(jen.Id("c"), jen.Id("h"), jen.Id("root"), x)
+	}
+	return jen.Id(fn).Call(jen.Id("c"), x)
+}
+
 // enrichHashes fills m's content hash fields, once the fields they read
 // are filled.
 func (e *emitter) enrichHashes(g *jen.Group, m *messageModel) {
@@ -144,8 +169,9 @@ func (e *emitter) enrichHashes(g *jen.Group, m *messageModel) {
 	}
 }
 
-// enrichResolvers runs m's reference and value resolvers and returns.
-func (e *emitter) enrichResolvers(g *jen.Group, m *messageModel) {
+// enrichResolvers runs m's reference and value resolvers and returns;
+// nested says errs is declared already, holding the references below.
+func (e *emitter) enrichResolvers(g *jen.Group, m *messageModel, nested bool) {
 	// Every resolver runs, so all missing references are reported at once.
 	// Reference resolvers run first: value resolvers see ids, not names,
 	// and do not run when a reference failed.
@@ -159,16 +185,16 @@ func (e *emitter) enrichResolvers(g *jen.Group, m *messageModel) {
 			resolvers++
 		}
 	}
-	collect := resolvers > 1 || refs > 0
+	collect := nested || resolvers > 1 || refs > 0
 	joined := func() *jen.Statement { return jen.Return(e.rt("JoinResolverErrors").Call(jen.Id("errs").Op("..."))) }
-	if collect {
+	if collect && !nested {
 		g.Var().Id("errs").Index().Error()
 	}
 	if refs > 0 {
 		e.resolveReferences(g, m)
-		if resolvers > 0 {
-			g.If(jen.Len(jen.Id("errs")).Op(">").Lit(0)).Block(joined())
-		}
+	}
+	if (refs > 0 || nested) && resolvers > 0 {
+		g.If(jen.Len(jen.Id("errs")).Op(">").Lit(0)).Block(joined())
 	}
 	for _, f := range m.fields {
 		if f.resolver == nil || f.resolver.reference {

@@ -41,6 +41,8 @@ var runtimeIdents = map[string]protogen.GoImportPath{
 	"ErrorEntry":             implPkg,
 	"FormatRFC3339":          implPkg,
 	"JoinResolverErrors":     implPkg,
+	"ResolverNotImplemented": implPkg,
+	"WithReferenceCheck":     implPkg,
 	"KindNull":               implPkg,
 	"NewEnumTable":           implPkg,
 	"NewPairTable":           implPkg,

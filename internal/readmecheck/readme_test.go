@@ -85,6 +85,14 @@ var bookingv1mcpwrite struct {
 `,
 		suffix: "_ = err",
 	},
+	"// A handler with typed resolvers embeds UnimplementedCrmServiceResolvers,": {
+		imports: []string{
+			"context",
+			"github.com/mcpwrite/protoc-gen-mcpwrite/examples/crm/gen/crm/v1",
+			"github.com/mcpwrite/protoc-gen-mcpwrite/examples/crm/gen/crm/v1/crmv1mcpwrite",
+		},
+		toplevel: true,
+	},
 	`func TestToolSurface(t *testing.T) {`: {
 		imports:  []string{"testing", "github.com/mcpwrite/protoc-gen-mcpwrite/compat"},
 		toplevel: true,

@@ -3,6 +3,10 @@ package mcpwriteimpl
 import (
 	"fmt"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/suggest"
 )
 
@@ -97,4 +101,17 @@ func notFoundReference(field, kind, text string, known []Referent) *ErrorEntry {
 		}
 	}
 	return e
+}
+
+// ResolverNotImplemented is the error of a contract resolver method a
+// handler left to the generated Unimplemented<Service>Resolvers: the
+// handler implements typed resolvers but not method's typed form for in's
+// request type. It is a server bug, answered INTERNAL and logged. For use
+// by generated code.
+func ResolverNotImplemented(method string, in proto.Message) error {
+	name := "a nil request"
+	if in != nil {
+		name = string(in.ProtoReflect().Descriptor().FullName())
+	}
+	return status.Errorf(codes.Unimplemented, "%s is not implemented for %s: implement its typed form %sFor<Request>", method, name, method)
 }

@@ -22,6 +22,7 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	crmv1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/crm/gen/crm/v1"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/crm/gen/crm/v1/crmv1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 )
 
@@ -31,8 +32,12 @@ type account struct {
 	notes  map[string]*crmv1.Note
 }
 
-// CRM is the in-memory store, safe for concurrent use.
+// CRM is the in-memory store, safe for concurrent use. Its resolvers are
+// typed (resolvers.go); the embedded struct answers the contract methods
+// of the Handler, which the tools no longer call.
 type CRM struct {
+	crmv1mcpwrite.UnimplementedCrmServiceResolvers
+
 	mu    sync.Mutex
 	now   func() time.Time
 	users map[owner]*account
@@ -526,135 +531,6 @@ func (c *CRM) MergePeople(ctx context.Context, req *crmv1.MergePeopleRequest) (*
 	dst.Version++
 	dst.UpdatedAt = c.stamp()
 	return &crmv1.MergePeopleResponse{Person: proto.Clone(dst).(*crmv1.Person), MergedPersonId: src.GetId(), MovedNotes: moved}, nil
-}
-
-// ResolvePersonVersion reads the version of the person a write is about,
-// when it is proposed: unknown people and invalid changes fail before the
-// user is asked, and a proposal whose person changed since is stale.
-func (c *CRM) ResolvePersonVersion(ctx context.Context, in proto.Message) (int32, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var user string
-	var check func(*account) (*crmv1.Person, error)
-	switch r := in.(type) {
-	case *crmv1.UpdatePersonRequest:
-		user, check = r.GetUserId(), func(a *account) (*crmv1.Person, error) { return a.checkPersonUpdate(r) }
-	case *crmv1.DeletePersonRequest:
-		user, check = r.GetUserId(), func(a *account) (*crmv1.Person, error) { return a.person(r.GetPersonId()) }
-	case *crmv1.LinkPersonToOrgRequest:
-		user, check = r.GetUserId(), func(a *account) (*crmv1.Person, error) { return a.person(r.GetPersonId()) }
-	case *crmv1.MergePeopleRequest:
-		user, check = r.GetUserId(), func(a *account) (*crmv1.Person, error) {
-			_, t, err := a.checkMerge(r)
-			return t, err
-		}
-	default:
-		return 0, status.Errorf(codes.Internal, "person_version does not apply to %T", in)
-	}
-	a, err := c.account(ctx, user)
-	if err != nil {
-		return 0, err
-	}
-	p, err := check(a)
-	if err != nil {
-		return 0, err
-	}
-	return p.GetVersion(), nil
-}
-
-// ResolveSourcePersonVersion reads the version of the duplicate of a merge.
-func (c *CRM) ResolveSourcePersonVersion(ctx context.Context, in proto.Message) (int32, error) {
-	r, ok := in.(*crmv1.MergePeopleRequest)
-	if !ok {
-		return 0, status.Errorf(codes.Internal, "source_person_version does not apply to %T", in)
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	a, err := c.account(ctx, r.GetUserId())
-	if err != nil {
-		return 0, err
-	}
-	s, _, err := a.checkMerge(r)
-	if err != nil {
-		return 0, err
-	}
-	return s.GetVersion(), nil
-}
-
-// ResolveOrgVersion reads the version of the organisation a write is about.
-func (c *CRM) ResolveOrgVersion(ctx context.Context, in proto.Message) (int32, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var user string
-	var check func(*account) (*crmv1.Org, error)
-	switch r := in.(type) {
-	case *crmv1.UpdateOrgRequest:
-		user, check = r.GetUserId(), func(a *account) (*crmv1.Org, error) { return a.checkOrgUpdate(r) }
-	case *crmv1.DeleteOrgRequest:
-		user, check = r.GetUserId(), func(a *account) (*crmv1.Org, error) { return a.org(r.GetOrgId()) }
-	case *crmv1.LinkPersonToOrgRequest:
-		user, check = r.GetUserId(), func(a *account) (*crmv1.Org, error) { return a.org(r.GetOrgId()) }
-	default:
-		return 0, status.Errorf(codes.Internal, "org_version does not apply to %T", in)
-	}
-	a, err := c.account(ctx, user)
-	if err != nil {
-		return 0, err
-	}
-	o, err := check(a)
-	if err != nil {
-		return 0, err
-	}
-	return o.GetVersion(), nil
-}
-
-// ResolveNoteVersion reads the version of the note a write is about.
-func (c *CRM) ResolveNoteVersion(ctx context.Context, in proto.Message) (int32, error) {
-	var user, id string
-	switch r := in.(type) {
-	case *crmv1.UpdateNoteRequest:
-		user, id = r.GetUserId(), r.GetNoteId()
-	case *crmv1.DeleteNoteRequest:
-		user, id = r.GetUserId(), r.GetNoteId()
-	default:
-		return 0, status.Errorf(codes.Internal, "note_version does not apply to %T", in)
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	a, err := c.account(ctx, user)
-	if err != nil {
-		return 0, err
-	}
-	n, err := a.note(id)
-	if err != nil {
-		return 0, err
-	}
-	return n.GetVersion(), nil
-}
-
-// ResolveNoteSubject checks, when a note is proposed, that it names exactly
-// one existing person or organisation (add_note_to_person: the person).
-func (c *CRM) ResolveNoteSubject(ctx context.Context, in proto.Message) (crmv1.SubjectKind, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	switch r := in.(type) {
-	case *crmv1.CreateNoteRequest:
-		a, err := c.account(ctx, r.GetUserId())
-		if err != nil {
-			return 0, err
-		}
-		return a.subject(r)
-	case *crmv1.AddNoteToPersonRequest:
-		a, err := c.account(ctx, r.GetUserId())
-		if err != nil {
-			return 0, err
-		}
-		if _, err := a.person(r.GetPersonId()); err != nil {
-			return 0, err
-		}
-		return crmv1.SubjectKind_SUBJECT_KIND_PERSON, nil
-	}
-	return 0, status.Errorf(codes.Internal, "note_subject does not apply to %T", in)
 }
 
 // UserIDHint answers agents that try to pass user_id.

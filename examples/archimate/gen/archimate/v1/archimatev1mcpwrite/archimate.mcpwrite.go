@@ -75,6 +75,228 @@ type ArchitectureServiceHandler interface {
 	ResolveCurrentVersion(ctx context.Context, in proto.Message) (int32, error)
 }
 
+// ArchitectureServiceResolveActiveModelForCreateElementRequest is
+// ResolveActiveModel typed for archimate.v1.CreateElementRequest: when the
+// handler implements it, the tools with this request call it, with the request
+// itself, instead of ResolveActiveModel.
+type ArchitectureServiceResolveActiveModelForCreateElementRequest interface {
+	ResolveActiveModelForCreateElementRequest(ctx context.Context, in *v1.CreateElementRequest) (string, error)
+}
+
+// ArchitectureServiceResolveActiveModelForCreateRelationshipRequest is
+// ResolveActiveModel typed for archimate.v1.CreateRelationshipRequest: when the
+// handler implements it, the tools with this request call it, with the request
+// itself, instead of ResolveActiveModel.
+type ArchitectureServiceResolveActiveModelForCreateRelationshipRequest interface {
+	ResolveActiveModelForCreateRelationshipRequest(ctx context.Context, in *v1.CreateRelationshipRequest) (string, error)
+}
+
+// ArchitectureServiceResolveElementRefForCreateRelationshipRequest is
+// ResolveElementRef typed for archimate.v1.CreateRelationshipRequest: when the
+// handler implements it, the tools with this request call it, with the request
+// itself, instead of ResolveElementRef.
+type ArchitectureServiceResolveElementRefForCreateRelationshipRequest interface {
+	ResolveElementRefForCreateRelationshipRequest(ctx context.Context, in *v1.CreateRelationshipRequest, ref string) (runtime.Reference, error)
+}
+
+// ArchitectureServiceResolveSourceElementTypeForCreateRelationshipRequest is
+// ResolveSourceElementType typed for archimate.v1.CreateRelationshipRequest:
+// when the handler implements it, the tools with this request call it, with the
+// request itself, instead of ResolveSourceElementType.
+type ArchitectureServiceResolveSourceElementTypeForCreateRelationshipRequest interface {
+	ResolveSourceElementTypeForCreateRelationshipRequest(ctx context.Context, in *v1.CreateRelationshipRequest) (v1.ElementType, error)
+}
+
+// ArchitectureServiceResolveTargetElementTypeForCreateRelationshipRequest is
+// ResolveTargetElementType typed for archimate.v1.CreateRelationshipRequest:
+// when the handler implements it, the tools with this request call it, with the
+// request itself, instead of ResolveTargetElementType.
+type ArchitectureServiceResolveTargetElementTypeForCreateRelationshipRequest interface {
+	ResolveTargetElementTypeForCreateRelationshipRequest(ctx context.Context, in *v1.CreateRelationshipRequest) (v1.ElementType, error)
+}
+
+// ArchitectureServiceResolveCurrentVersionForUpdateElementRequest is
+// ResolveCurrentVersion typed for archimate.v1.UpdateElementRequest: when the
+// handler implements it, the tools with this request call it, with the request
+// itself, instead of ResolveCurrentVersion.
+type ArchitectureServiceResolveCurrentVersionForUpdateElementRequest interface {
+	ResolveCurrentVersionForUpdateElementRequest(ctx context.Context, in *v1.UpdateElementRequest) (int32, error)
+}
+
+// ArchitectureServiceResolveActiveModelForCreateCapabilityRequest is
+// ResolveActiveModel typed for archimate.v1.CreateCapabilityRequest: when the
+// handler implements it, the tools with this request call it, with the request
+// itself, instead of ResolveActiveModel.
+type ArchitectureServiceResolveActiveModelForCreateCapabilityRequest interface {
+	ResolveActiveModelForCreateCapabilityRequest(ctx context.Context, in *v1.CreateCapabilityRequest) (string, error)
+}
+
+// ArchitectureServiceResolveActiveModelForCreateCapabilityStructureRequest is
+// ResolveActiveModel typed for archimate.v1.CreateCapabilityStructureRequest:
+// when the handler implements it, the tools with this request call it, with the
+// request itself, instead of ResolveActiveModel.
+type ArchitectureServiceResolveActiveModelForCreateCapabilityStructureRequest interface {
+	ResolveActiveModelForCreateCapabilityStructureRequest(ctx context.Context, in *v1.CreateCapabilityStructureRequest) (string, error)
+}
+
+// ArchitectureServiceResolveActiveModelForAddComponentToCapabilityRequest is
+// ResolveActiveModel typed for archimate.v1.AddComponentToCapabilityRequest:
+// when the handler implements it, the tools with this request call it, with the
+// request itself, instead of ResolveActiveModel.
+type ArchitectureServiceResolveActiveModelForAddComponentToCapabilityRequest interface {
+	ResolveActiveModelForAddComponentToCapabilityRequest(ctx context.Context, in *v1.AddComponentToCapabilityRequest) (string, error)
+}
+
+// ArchitectureServiceResolveActiveModelForCreateElementsRequest is
+// ResolveActiveModel typed for archimate.v1.CreateElementsRequest: when the
+// handler implements it, the tools with this request call it, with the request
+// itself, instead of ResolveActiveModel.
+type ArchitectureServiceResolveActiveModelForCreateElementsRequest interface {
+	ResolveActiveModelForCreateElementsRequest(ctx context.Context, in *v1.CreateElementsRequest) (string, error)
+}
+
+// UnimplementedArchitectureServiceResolvers answers every resolver method of
+// ArchitectureServiceHandler with an error naming the typed method to
+// implement. Embed it in a handler that implements the typed resolvers, so it
+// satisfies ArchitectureServiceHandler without the contract methods.
+type UnimplementedArchitectureServiceResolvers struct{}
+
+func (UnimplementedArchitectureServiceResolvers) ResolveActiveModel(_ context.Context, in proto.Message) (v string, err error) {
+	return v, mcpwriteimpl.ResolverNotImplemented("ResolveActiveModel", in)
+}
+
+func (UnimplementedArchitectureServiceResolvers) ResolveElementRef(_ context.Context, in proto.Message, _ string) (v runtime.Reference, err error) {
+	return v, mcpwriteimpl.ResolverNotImplemented("ResolveElementRef", in)
+}
+
+func (UnimplementedArchitectureServiceResolvers) ResolveSourceElementType(_ context.Context, in proto.Message) (v v1.ElementType, err error) {
+	return v, mcpwriteimpl.ResolverNotImplemented("ResolveSourceElementType", in)
+}
+
+func (UnimplementedArchitectureServiceResolvers) ResolveTargetElementType(_ context.Context, in proto.Message) (v v1.ElementType, err error) {
+	return v, mcpwriteimpl.ResolverNotImplemented("ResolveTargetElementType", in)
+}
+
+func (UnimplementedArchitectureServiceResolvers) ResolveCurrentVersion(_ context.Context, in proto.Message) (v int32, err error) {
+	return v, mcpwriteimpl.ResolverNotImplemented("ResolveCurrentVersion", in)
+}
+
+// boundResolversArchitectureService are the resolvers of one request type R,
+// bound to the handler once: the typed method when the handler has it, else the
+// contract method.
+type boundResolversArchitectureService[R proto.Message] struct {
+	ResolveActiveModel       func(context.Context, R) (string, error)
+	ResolveElementRef        func(context.Context, R, string) (runtime.Reference, error)
+	ResolveSourceElementType func(context.Context, R) (v1.ElementType, error)
+	ResolveTargetElementType func(context.Context, R) (v1.ElementType, error)
+	ResolveCurrentVersion    func(context.Context, R) (int32, error)
+}
+
+func bindArchitectureServiceCreateElementRequestResolvers(h ArchitectureServiceHandler, typed any) *boundResolversArchitectureService[*v1.CreateElementRequest] {
+	b := &boundResolversArchitectureService[*v1.CreateElementRequest]{}
+	if t, ok := typed.(ArchitectureServiceResolveActiveModelForCreateElementRequest); ok {
+		b.ResolveActiveModel = t.ResolveActiveModelForCreateElementRequest
+	} else {
+		b.ResolveActiveModel = func(ctx context.Context, in *v1.CreateElementRequest) (string, error) {
+			return h.ResolveActiveModel(ctx, in)
+		}
+	}
+	return b
+}
+
+func bindArchitectureServiceCreateRelationshipRequestResolvers(h ArchitectureServiceHandler, typed any) *boundResolversArchitectureService[*v1.CreateRelationshipRequest] {
+	b := &boundResolversArchitectureService[*v1.CreateRelationshipRequest]{}
+	if t, ok := typed.(ArchitectureServiceResolveActiveModelForCreateRelationshipRequest); ok {
+		b.ResolveActiveModel = t.ResolveActiveModelForCreateRelationshipRequest
+	} else {
+		b.ResolveActiveModel = func(ctx context.Context, in *v1.CreateRelationshipRequest) (string, error) {
+			return h.ResolveActiveModel(ctx, in)
+		}
+	}
+	if t, ok := typed.(ArchitectureServiceResolveElementRefForCreateRelationshipRequest); ok {
+		b.ResolveElementRef = t.ResolveElementRefForCreateRelationshipRequest
+	} else {
+		b.ResolveElementRef = func(ctx context.Context, in *v1.CreateRelationshipRequest, ref string) (runtime.Reference, error) {
+			return h.ResolveElementRef(ctx, in, ref)
+		}
+	}
+	if t, ok := typed.(ArchitectureServiceResolveSourceElementTypeForCreateRelationshipRequest); ok {
+		b.ResolveSourceElementType = t.ResolveSourceElementTypeForCreateRelationshipRequest
+	} else {
+		b.ResolveSourceElementType = func(ctx context.Context, in *v1.CreateRelationshipRequest) (v1.ElementType, error) {
+			return h.ResolveSourceElementType(ctx, in)
+		}
+	}
+	if t, ok := typed.(ArchitectureServiceResolveTargetElementTypeForCreateRelationshipRequest); ok {
+		b.ResolveTargetElementType = t.ResolveTargetElementTypeForCreateRelationshipRequest
+	} else {
+		b.ResolveTargetElementType = func(ctx context.Context, in *v1.CreateRelationshipRequest) (v1.ElementType, error) {
+			return h.ResolveTargetElementType(ctx, in)
+		}
+	}
+	return b
+}
+
+func bindArchitectureServiceUpdateElementRequestResolvers(h ArchitectureServiceHandler, typed any) *boundResolversArchitectureService[*v1.UpdateElementRequest] {
+	b := &boundResolversArchitectureService[*v1.UpdateElementRequest]{}
+	if t, ok := typed.(ArchitectureServiceResolveCurrentVersionForUpdateElementRequest); ok {
+		b.ResolveCurrentVersion = t.ResolveCurrentVersionForUpdateElementRequest
+	} else {
+		b.ResolveCurrentVersion = func(ctx context.Context, in *v1.UpdateElementRequest) (int32, error) {
+			return h.ResolveCurrentVersion(ctx, in)
+		}
+	}
+	return b
+}
+
+func bindArchitectureServiceCreateCapabilityRequestResolvers(h ArchitectureServiceHandler, typed any) *boundResolversArchitectureService[*v1.CreateCapabilityRequest] {
+	b := &boundResolversArchitectureService[*v1.CreateCapabilityRequest]{}
+	if t, ok := typed.(ArchitectureServiceResolveActiveModelForCreateCapabilityRequest); ok {
+		b.ResolveActiveModel = t.ResolveActiveModelForCreateCapabilityRequest
+	} else {
+		b.ResolveActiveModel = func(ctx context.Context, in *v1.CreateCapabilityRequest) (string, error) {
+			return h.ResolveActiveModel(ctx, in)
+		}
+	}
+	return b
+}
+
+func bindArchitectureServiceCreateCapabilityStructureRequestResolvers(h ArchitectureServiceHandler, typed any) *boundResolversArchitectureService[*v1.CreateCapabilityStructureRequest] {
+	b := &boundResolversArchitectureService[*v1.CreateCapabilityStructureRequest]{}
+	if t, ok := typed.(ArchitectureServiceResolveActiveModelForCreateCapabilityStructureRequest); ok {
+		b.ResolveActiveModel = t.ResolveActiveModelForCreateCapabilityStructureRequest
+	} else {
+		b.ResolveActiveModel = func(ctx context.Context, in *v1.CreateCapabilityStructureRequest) (string, error) {
+			return h.ResolveActiveModel(ctx, in)
+		}
+	}
+	return b
+}
+
+func bindArchitectureServiceAddComponentToCapabilityRequestResolvers(h ArchitectureServiceHandler, typed any) *boundResolversArchitectureService[*v1.AddComponentToCapabilityRequest] {
+	b := &boundResolversArchitectureService[*v1.AddComponentToCapabilityRequest]{}
+	if t, ok := typed.(ArchitectureServiceResolveActiveModelForAddComponentToCapabilityRequest); ok {
+		b.ResolveActiveModel = t.ResolveActiveModelForAddComponentToCapabilityRequest
+	} else {
+		b.ResolveActiveModel = func(ctx context.Context, in *v1.AddComponentToCapabilityRequest) (string, error) {
+			return h.ResolveActiveModel(ctx, in)
+		}
+	}
+	return b
+}
+
+func bindArchitectureServiceCreateElementsRequestResolvers(h ArchitectureServiceHandler, typed any) *boundResolversArchitectureService[*v1.CreateElementsRequest] {
+	b := &boundResolversArchitectureService[*v1.CreateElementsRequest]{}
+	if t, ok := typed.(ArchitectureServiceResolveActiveModelForCreateElementsRequest); ok {
+		b.ResolveActiveModel = t.ResolveActiveModelForCreateElementsRequest
+	} else {
+		b.ResolveActiveModel = func(ctx context.Context, in *v1.CreateElementsRequest) (string, error) {
+			return h.ResolveActiveModel(ctx, in)
+		}
+	}
+	return b
+}
+
 // RegisterArchitectureServiceTools registers the
 // archimate.v1.ArchitectureService write tools, the service tools and the
 // discovery tools on s. Options configure idempotency, governance, limits and
@@ -87,20 +309,33 @@ func RegisterArchitectureServiceTools(s *mcp.Server, h ArchitectureServiceHandle
 // archimate.v1.ArchitectureService to h, for RegisterArchitectureServiceTools
 // or runtime.NewPreparer.
 func NewArchitectureService(h ArchitectureServiceHandler) *mcpwriteimpl.Service {
+	var typed any = h
+	if a, ok := h.(interface {
+		resolvers() any
+	}); ok {
+		typed = a.resolvers()
+	}
+	createElementRequestResolvers := bindArchitectureServiceCreateElementRequestResolvers(h, typed)
+	createRelationshipRequestResolvers := bindArchitectureServiceCreateRelationshipRequestResolvers(h, typed)
+	updateElementRequestResolvers := bindArchitectureServiceUpdateElementRequestResolvers(h, typed)
+	createCapabilityRequestResolvers := bindArchitectureServiceCreateCapabilityRequestResolvers(h, typed)
+	createCapabilityStructureRequestResolvers := bindArchitectureServiceCreateCapabilityStructureRequestResolvers(h, typed)
+	addComponentToCapabilityRequestResolvers := bindArchitectureServiceAddComponentToCapabilityRequestResolvers(h, typed)
+	createElementsRequestResolvers := bindArchitectureServiceCreateElementsRequestResolvers(h, typed)
 	return &mcpwriteimpl.Service{
 		Name: "archimate.v1.ArchitectureService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
 			mcpwriteimpl.NewTool[v1.CreateElementRequest]("createElement", decodeCreateElementRequest,
 				func(c *mcpwriteimpl.Call, m *v1.CreateElementRequest) error {
-					return enrichArchitectureServiceCreateElementRequest(c, h, m, m)
+					return enrichArchitectureServiceCreateElementRequest(c, createElementRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.CreateElementRequest) (*v1.CreateElementResponse, error) {
 					return h.CreateElement(ctx, m)
 				}),
-			mcpwriteimpl.NewTool[v1.CreateRelationshipRequest]("createRelationship", decodeCreateRelationshipRequest,
+			mcpwriteimpl.WithReferenceCheck(mcpwriteimpl.NewTool[v1.CreateRelationshipRequest]("createRelationship", decodeCreateRelationshipRequest,
 				func(c *mcpwriteimpl.Call, m *v1.CreateRelationshipRequest) error {
-					if err := enrichArchitectureServiceCreateRelationshipRequest(c, h, m, m); err != nil {
+					if err := enrichArchitectureServiceCreateRelationshipRequest(c, createRelationshipRequestResolvers, m, m); err != nil {
 						return err
 					}
 					return pairsCreateRelationship.Check("type", int32(m.GetType()), int32(m.GetSourceType()), int32(m.GetTargetType()))
@@ -108,44 +343,47 @@ func NewArchitectureService(h ArchitectureServiceHandler) *mcpwriteimpl.Service 
 				func(ctx context.Context, m *v1.CreateRelationshipRequest) (*v1.CreateRelationshipResponse, error) {
 					return h.CreateRelationship(ctx, m)
 				}),
+				func(c *mcpwriteimpl.Call, m *v1.CreateRelationshipRequest) error {
+					return checkRefsArchitectureServiceCreateRelationshipRequest(c, createRelationshipRequestResolvers, m, m)
+				}),
 			mcpwriteimpl.NewTool[v1.UpdateElementRequest]("updateElement", decodeUpdateElementRequest,
 				func(c *mcpwriteimpl.Call, m *v1.UpdateElementRequest) error {
-					return enrichArchitectureServiceUpdateElementRequest(c, h, m, m)
+					return enrichArchitectureServiceUpdateElementRequest(c, updateElementRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.UpdateElementRequest) (*v1.UpdateElementResponse, error) {
 					return h.UpdateElement(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.DeleteElementRequest]("deleteElement", decodeDeleteElementRequest,
 				func(c *mcpwriteimpl.Call, m *v1.DeleteElementRequest) error {
-					return enrichArchitectureServiceDeleteElementRequest(c, h, m, m)
+					return enrichArchitectureServiceDeleteElementRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.DeleteElementRequest) (*v1.DeleteElementResponse, error) {
 					return h.DeleteElement(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.CreateCapabilityRequest]("createCapability", decodeCreateCapabilityRequest,
 				func(c *mcpwriteimpl.Call, m *v1.CreateCapabilityRequest) error {
-					return enrichArchitectureServiceCreateCapabilityRequest(c, h, m, m)
+					return enrichArchitectureServiceCreateCapabilityRequest(c, createCapabilityRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.CreateCapabilityRequest) (*v1.CreateCapabilityResponse, error) {
 					return h.CreateCapability(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.CreateCapabilityStructureRequest]("createCapabilityStructure", decodeCreateCapabilityStructureRequest,
 				func(c *mcpwriteimpl.Call, m *v1.CreateCapabilityStructureRequest) error {
-					return enrichArchitectureServiceCreateCapabilityStructureRequest(c, h, m, m)
+					return enrichArchitectureServiceCreateCapabilityStructureRequest(c, createCapabilityStructureRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.CreateCapabilityStructureRequest) (*v1.CreateCapabilityStructureResponse, error) {
 					return h.CreateCapabilityStructure(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.AddComponentToCapabilityRequest]("addComponentToCapability", decodeAddComponentToCapabilityRequest,
 				func(c *mcpwriteimpl.Call, m *v1.AddComponentToCapabilityRequest) error {
-					return enrichArchitectureServiceAddComponentToCapabilityRequest(c, h, m, m)
+					return enrichArchitectureServiceAddComponentToCapabilityRequest(c, addComponentToCapabilityRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.AddComponentToCapabilityRequest) (*v1.AddComponentToCapabilityResponse, error) {
 					return h.AddComponentToCapability(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.CreateElementsRequest]("createElements", decodeCreateElementsRequest,
 				func(c *mcpwriteimpl.Call, m *v1.CreateElementsRequest) error {
-					return enrichArchitectureServiceCreateElementsRequest(c, h, m, m)
+					return enrichArchitectureServiceCreateElementsRequest(c, createElementsRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.CreateElementsRequest) (*v1.CreateElementsResponse, error) {
 					return h.CreateElements(ctx, m)
@@ -194,6 +432,10 @@ func NewArchitectureServiceClientAdapter(client ArchitectureServiceClient, resol
 type clientAdapterArchitectureService struct {
 	client ArchitectureServiceClient
 	ArchitectureServiceResolvers
+}
+
+func (a *clientAdapterArchitectureService) resolvers() any {
+	return a.ArchitectureServiceResolvers
 }
 
 func (a *clientAdapterArchitectureService) CreateElement(ctx context.Context, in *v1.CreateElementRequest) (*v1.CreateElementResponse, error) {
@@ -252,6 +494,10 @@ func NewArchitectureServiceConnectAdapter(client ArchitectureServiceConnectClien
 type connectAdapterArchitectureService struct {
 	client ArchitectureServiceConnectClient
 	ArchitectureServiceResolvers
+}
+
+func (a *connectAdapterArchitectureService) resolvers() any {
+	return a.ArchitectureServiceResolvers
 }
 
 func (a *connectAdapterArchitectureService) CreateElement(ctx context.Context, in *v1.CreateElementRequest) (*v1.CreateElementResponse, error) {
@@ -844,7 +1090,7 @@ func decodeCreateElementsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 	}
 }
 
-func enrichArchitectureServiceCreateElementRequest(c *mcpwriteimpl.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.CreateElementRequest) error {
+func enrichArchitectureServiceCreateElementRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversArchitectureService[R], root R, m *v1.CreateElementRequest) error {
 	if m.Id == "" {
 		m.Id = c.UUIDv7()
 	}
@@ -861,7 +1107,7 @@ func enrichArchitectureServiceCreateElementRequest(c *mcpwriteimpl.Call, h Archi
 	if m.Meta == nil {
 		m.Meta = new(v1.MessageMeta)
 	}
-	if err := enrichArchitectureServiceMessageMeta(c, h, root, m.Meta); err != nil {
+	if err := enrichArchitectureServiceMessageMeta(c, m.Meta); err != nil {
 		return err
 	}
 	if m.ModelId == "" {
@@ -874,7 +1120,7 @@ func enrichArchitectureServiceCreateElementRequest(c *mcpwriteimpl.Call, h Archi
 	return nil
 }
 
-func enrichArchitectureServiceMessageMeta(c *mcpwriteimpl.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.MessageMeta) error {
+func enrichArchitectureServiceMessageMeta(c *mcpwriteimpl.Call, m *v1.MessageMeta) error {
 	m.MessageId = c.UUIDv4()
 	vCorrelationId, err := c.ContextValue(mcpwriteimpl.ContextCorrelationID, "correlation_id")
 	if err != nil {
@@ -905,12 +1151,12 @@ func enrichArchitectureServiceMessageMeta(c *mcpwriteimpl.Call, h ArchitectureSe
 	return nil
 }
 
-func enrichArchitectureServiceCreateRelationshipRequest(c *mcpwriteimpl.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.CreateRelationshipRequest) error {
+func enrichArchitectureServiceCreateRelationshipRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversArchitectureService[R], root R, m *v1.CreateRelationshipRequest) error {
 	m.Id = "rel-" + c.RequestScopedID()
 	if m.Meta == nil {
 		m.Meta = new(v1.MessageMeta)
 	}
-	if err := enrichArchitectureServiceMessageMeta(c, h, root, m.Meta); err != nil {
+	if err := enrichArchitectureServiceMessageMeta(c, m.Meta); err != nil {
 		return err
 	}
 	var errs []error
@@ -956,11 +1202,11 @@ func enrichArchitectureServiceCreateRelationshipRequest(c *mcpwriteimpl.Call, h 
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
 
-func enrichArchitectureServiceUpdateElementRequest(c *mcpwriteimpl.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.UpdateElementRequest) error {
+func enrichArchitectureServiceUpdateElementRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversArchitectureService[R], root R, m *v1.UpdateElementRequest) error {
 	if m.Meta == nil {
 		m.Meta = new(v1.MessageMeta)
 	}
-	if err := enrichArchitectureServiceMessageMeta(c, h, root, m.Meta); err != nil {
+	if err := enrichArchitectureServiceMessageMeta(c, m.Meta); err != nil {
 		return err
 	}
 	vExpectedVersion, err := h.ResolveCurrentVersion(c.Ctx, root)
@@ -971,17 +1217,17 @@ func enrichArchitectureServiceUpdateElementRequest(c *mcpwriteimpl.Call, h Archi
 	return nil
 }
 
-func enrichArchitectureServiceDeleteElementRequest(c *mcpwriteimpl.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.DeleteElementRequest) error {
+func enrichArchitectureServiceDeleteElementRequest(c *mcpwriteimpl.Call, m *v1.DeleteElementRequest) error {
 	if m.Meta == nil {
 		m.Meta = new(v1.MessageMeta)
 	}
-	if err := enrichArchitectureServiceMessageMeta(c, h, root, m.Meta); err != nil {
+	if err := enrichArchitectureServiceMessageMeta(c, m.Meta); err != nil {
 		return err
 	}
 	return nil
 }
 
-func enrichArchitectureServiceCreateCapabilityRequest(c *mcpwriteimpl.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.CreateCapabilityRequest) error {
+func enrichArchitectureServiceCreateCapabilityRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversArchitectureService[R], root R, m *v1.CreateCapabilityRequest) error {
 	if m.Id == "" {
 		m.Id = c.UUIDv7()
 	}
@@ -999,7 +1245,7 @@ func enrichArchitectureServiceCreateCapabilityRequest(c *mcpwriteimpl.Call, h Ar
 	if m.Meta == nil {
 		m.Meta = new(v1.MessageMeta)
 	}
-	if err := enrichArchitectureServiceMessageMeta(c, h, root, m.Meta); err != nil {
+	if err := enrichArchitectureServiceMessageMeta(c, m.Meta); err != nil {
 		return err
 	}
 	if m.ModelId == "" {
@@ -1012,12 +1258,12 @@ func enrichArchitectureServiceCreateCapabilityRequest(c *mcpwriteimpl.Call, h Ar
 	return nil
 }
 
-func enrichArchitectureServiceCreateCapabilityStructureRequest(c *mcpwriteimpl.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.CreateCapabilityStructureRequest) error {
+func enrichArchitectureServiceCreateCapabilityStructureRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversArchitectureService[R], root R, m *v1.CreateCapabilityStructureRequest) error {
 	m.Id = "cap-" + c.RequestScopedID()
 	if m.Meta == nil {
 		m.Meta = new(v1.MessageMeta)
 	}
-	if err := enrichArchitectureServiceMessageMeta(c, h, root, m.Meta); err != nil {
+	if err := enrichArchitectureServiceMessageMeta(c, m.Meta); err != nil {
 		return err
 	}
 	if m.ModelId == "" {
@@ -1030,12 +1276,12 @@ func enrichArchitectureServiceCreateCapabilityStructureRequest(c *mcpwriteimpl.C
 	return nil
 }
 
-func enrichArchitectureServiceAddComponentToCapabilityRequest(c *mcpwriteimpl.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.AddComponentToCapabilityRequest) error {
+func enrichArchitectureServiceAddComponentToCapabilityRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversArchitectureService[R], root R, m *v1.AddComponentToCapabilityRequest) error {
 	m.Id = "comp-" + c.RequestScopedID()
 	if m.Meta == nil {
 		m.Meta = new(v1.MessageMeta)
 	}
-	if err := enrichArchitectureServiceMessageMeta(c, h, root, m.Meta); err != nil {
+	if err := enrichArchitectureServiceMessageMeta(c, m.Meta); err != nil {
 		return err
 	}
 	if m.ModelId == "" {
@@ -1048,12 +1294,12 @@ func enrichArchitectureServiceAddComponentToCapabilityRequest(c *mcpwriteimpl.Ca
 	return nil
 }
 
-func enrichArchitectureServiceCreateElementsRequest(c *mcpwriteimpl.Call, h ArchitectureServiceHandler, root proto.Message, m *v1.CreateElementsRequest) error {
+func enrichArchitectureServiceCreateElementsRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversArchitectureService[R], root R, m *v1.CreateElementsRequest) error {
 	m.Id = "batch-" + c.RequestScopedID()
 	if m.Meta == nil {
 		m.Meta = new(v1.MessageMeta)
 	}
-	if err := enrichArchitectureServiceMessageMeta(c, h, root, m.Meta); err != nil {
+	if err := enrichArchitectureServiceMessageMeta(c, m.Meta); err != nil {
 		return err
 	}
 	if m.ModelId == "" {
@@ -1063,6 +1309,62 @@ func enrichArchitectureServiceCreateElementsRequest(c *mcpwriteimpl.Call, h Arch
 		}
 		m.ModelId = v
 	}
+	return nil
+}
+
+func checkRefsArchitectureServiceCreateRelationshipRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversArchitectureService[R], root R, m *v1.CreateRelationshipRequest) error {
+	var errs []error
+	if m.Meta == nil {
+		m.Meta = new(v1.MessageMeta)
+	}
+	if err := checkRefsArchitectureServiceMessageMeta(c, m.Meta); err != nil {
+		return err
+	}
+	if ref := m.GetSourceId(); ref != "" {
+		r, rerr := h.ResolveElementRef(c.Ctx, root, ref)
+		if id, err := c.ResolveReference("source_id", "element", ref, r, rerr); err != nil {
+			errs = append(errs, err)
+		} else {
+			m.SourceId = id
+		}
+	}
+	if ref := m.GetTargetId(); ref != "" {
+		r, rerr := h.ResolveElementRef(c.Ctx, root, ref)
+		if id, err := c.ResolveReference("target_id", "element", ref, r, rerr); err != nil {
+			errs = append(errs, err)
+		} else {
+			m.TargetId = id
+		}
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func checkRefsArchitectureServiceMessageMeta(c *mcpwriteimpl.Call, m *v1.MessageMeta) error {
+	vCorrelationId, err := c.ContextValue(mcpwriteimpl.ContextCorrelationID, "correlation_id")
+	if err != nil {
+		return err
+	}
+	m.CorrelationId = vCorrelationId
+	vTenantId, err := c.ContextValue(mcpwriteimpl.ContextTenantID, "tenant_id")
+	if err != nil {
+		return err
+	}
+	m.TenantId = vTenantId
+	vClientRequestId, err := c.ContextValue(mcpwriteimpl.ContextClientRequestID, "client_request_id")
+	if err != nil {
+		return err
+	}
+	m.ClientRequestId = vClientRequestId
+	vPrincipalId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "principal_id")
+	if err != nil {
+		return err
+	}
+	m.PrincipalId = vPrincipalId
+	vTraceparent, err := c.ContextValue(mcpwriteimpl.ContextTraceParent, "traceparent")
+	if err != nil {
+		return err
+	}
+	m.Traceparent = vTraceparent
 	return nil
 }
 

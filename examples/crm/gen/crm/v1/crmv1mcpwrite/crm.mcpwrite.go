@@ -81,6 +81,264 @@ type CrmServiceHandler interface {
 	ResolveSourcePersonVersion(ctx context.Context, in proto.Message) (int32, error)
 }
 
+// CrmServiceResolvePersonVersionForUpdatePersonRequest is ResolvePersonVersion
+// typed for crm.v1.UpdatePersonRequest: when the handler implements it, the
+// tools with this request call it, with the request itself, instead of
+// ResolvePersonVersion.
+type CrmServiceResolvePersonVersionForUpdatePersonRequest interface {
+	ResolvePersonVersionForUpdatePersonRequest(ctx context.Context, in *v1.UpdatePersonRequest) (int32, error)
+}
+
+// CrmServiceResolvePersonVersionForDeletePersonRequest is ResolvePersonVersion
+// typed for crm.v1.DeletePersonRequest: when the handler implements it, the
+// tools with this request call it, with the request itself, instead of
+// ResolvePersonVersion.
+type CrmServiceResolvePersonVersionForDeletePersonRequest interface {
+	ResolvePersonVersionForDeletePersonRequest(ctx context.Context, in *v1.DeletePersonRequest) (int32, error)
+}
+
+// CrmServiceResolveOrgVersionForUpdateOrgRequest is ResolveOrgVersion typed for
+// crm.v1.UpdateOrgRequest: when the handler implements it, the tools with this
+// request call it, with the request itself, instead of ResolveOrgVersion.
+type CrmServiceResolveOrgVersionForUpdateOrgRequest interface {
+	ResolveOrgVersionForUpdateOrgRequest(ctx context.Context, in *v1.UpdateOrgRequest) (int32, error)
+}
+
+// CrmServiceResolveOrgVersionForDeleteOrgRequest is ResolveOrgVersion typed for
+// crm.v1.DeleteOrgRequest: when the handler implements it, the tools with this
+// request call it, with the request itself, instead of ResolveOrgVersion.
+type CrmServiceResolveOrgVersionForDeleteOrgRequest interface {
+	ResolveOrgVersionForDeleteOrgRequest(ctx context.Context, in *v1.DeleteOrgRequest) (int32, error)
+}
+
+// CrmServiceResolveNoteSubjectForCreateNoteRequest is ResolveNoteSubject typed
+// for crm.v1.CreateNoteRequest: when the handler implements it, the tools with
+// this request call it, with the request itself, instead of ResolveNoteSubject.
+type CrmServiceResolveNoteSubjectForCreateNoteRequest interface {
+	ResolveNoteSubjectForCreateNoteRequest(ctx context.Context, in *v1.CreateNoteRequest) (v1.SubjectKind, error)
+}
+
+// CrmServiceResolveNoteVersionForUpdateNoteRequest is ResolveNoteVersion typed
+// for crm.v1.UpdateNoteRequest: when the handler implements it, the tools with
+// this request call it, with the request itself, instead of ResolveNoteVersion.
+type CrmServiceResolveNoteVersionForUpdateNoteRequest interface {
+	ResolveNoteVersionForUpdateNoteRequest(ctx context.Context, in *v1.UpdateNoteRequest) (int32, error)
+}
+
+// CrmServiceResolveNoteVersionForDeleteNoteRequest is ResolveNoteVersion typed
+// for crm.v1.DeleteNoteRequest: when the handler implements it, the tools with
+// this request call it, with the request itself, instead of ResolveNoteVersion.
+type CrmServiceResolveNoteVersionForDeleteNoteRequest interface {
+	ResolveNoteVersionForDeleteNoteRequest(ctx context.Context, in *v1.DeleteNoteRequest) (int32, error)
+}
+
+// CrmServiceResolvePersonVersionForLinkPersonToOrgRequest is
+// ResolvePersonVersion typed for crm.v1.LinkPersonToOrgRequest: when the
+// handler implements it, the tools with this request call it, with the request
+// itself, instead of ResolvePersonVersion.
+type CrmServiceResolvePersonVersionForLinkPersonToOrgRequest interface {
+	ResolvePersonVersionForLinkPersonToOrgRequest(ctx context.Context, in *v1.LinkPersonToOrgRequest) (int32, error)
+}
+
+// CrmServiceResolveOrgVersionForLinkPersonToOrgRequest is ResolveOrgVersion
+// typed for crm.v1.LinkPersonToOrgRequest: when the handler implements it, the
+// tools with this request call it, with the request itself, instead of
+// ResolveOrgVersion.
+type CrmServiceResolveOrgVersionForLinkPersonToOrgRequest interface {
+	ResolveOrgVersionForLinkPersonToOrgRequest(ctx context.Context, in *v1.LinkPersonToOrgRequest) (int32, error)
+}
+
+// CrmServiceResolveNoteSubjectForAddNoteToPersonRequest is ResolveNoteSubject
+// typed for crm.v1.AddNoteToPersonRequest: when the handler implements it, the
+// tools with this request call it, with the request itself, instead of
+// ResolveNoteSubject.
+type CrmServiceResolveNoteSubjectForAddNoteToPersonRequest interface {
+	ResolveNoteSubjectForAddNoteToPersonRequest(ctx context.Context, in *v1.AddNoteToPersonRequest) (v1.SubjectKind, error)
+}
+
+// CrmServiceResolvePersonVersionForMergePeopleRequest is ResolvePersonVersion
+// typed for crm.v1.MergePeopleRequest: when the handler implements it, the
+// tools with this request call it, with the request itself, instead of
+// ResolvePersonVersion.
+type CrmServiceResolvePersonVersionForMergePeopleRequest interface {
+	ResolvePersonVersionForMergePeopleRequest(ctx context.Context, in *v1.MergePeopleRequest) (int32, error)
+}
+
+// CrmServiceResolveSourcePersonVersionForMergePeopleRequest is
+// ResolveSourcePersonVersion typed for crm.v1.MergePeopleRequest: when the
+// handler implements it, the tools with this request call it, with the request
+// itself, instead of ResolveSourcePersonVersion.
+type CrmServiceResolveSourcePersonVersionForMergePeopleRequest interface {
+	ResolveSourcePersonVersionForMergePeopleRequest(ctx context.Context, in *v1.MergePeopleRequest) (int32, error)
+}
+
+// UnimplementedCrmServiceResolvers answers every resolver method of
+// CrmServiceHandler with an error naming the typed method to implement. Embed
+// it in a handler that implements the typed resolvers, so it satisfies
+// CrmServiceHandler without the contract methods.
+type UnimplementedCrmServiceResolvers struct{}
+
+func (UnimplementedCrmServiceResolvers) ResolvePersonVersion(_ context.Context, in proto.Message) (v int32, err error) {
+	return v, mcpwriteimpl.ResolverNotImplemented("ResolvePersonVersion", in)
+}
+
+func (UnimplementedCrmServiceResolvers) ResolveOrgVersion(_ context.Context, in proto.Message) (v int32, err error) {
+	return v, mcpwriteimpl.ResolverNotImplemented("ResolveOrgVersion", in)
+}
+
+func (UnimplementedCrmServiceResolvers) ResolveNoteSubject(_ context.Context, in proto.Message) (v v1.SubjectKind, err error) {
+	return v, mcpwriteimpl.ResolverNotImplemented("ResolveNoteSubject", in)
+}
+
+func (UnimplementedCrmServiceResolvers) ResolveNoteVersion(_ context.Context, in proto.Message) (v int32, err error) {
+	return v, mcpwriteimpl.ResolverNotImplemented("ResolveNoteVersion", in)
+}
+
+func (UnimplementedCrmServiceResolvers) ResolveSourcePersonVersion(_ context.Context, in proto.Message) (v int32, err error) {
+	return v, mcpwriteimpl.ResolverNotImplemented("ResolveSourcePersonVersion", in)
+}
+
+// boundResolversCrmService are the resolvers of one request type R, bound to
+// the handler once: the typed method when the handler has it, else the contract
+// method.
+type boundResolversCrmService[R proto.Message] struct {
+	ResolvePersonVersion       func(context.Context, R) (int32, error)
+	ResolveOrgVersion          func(context.Context, R) (int32, error)
+	ResolveNoteSubject         func(context.Context, R) (v1.SubjectKind, error)
+	ResolveNoteVersion         func(context.Context, R) (int32, error)
+	ResolveSourcePersonVersion func(context.Context, R) (int32, error)
+}
+
+func bindCrmServiceUpdatePersonRequestResolvers(h CrmServiceHandler, typed any) *boundResolversCrmService[*v1.UpdatePersonRequest] {
+	b := &boundResolversCrmService[*v1.UpdatePersonRequest]{}
+	if t, ok := typed.(CrmServiceResolvePersonVersionForUpdatePersonRequest); ok {
+		b.ResolvePersonVersion = t.ResolvePersonVersionForUpdatePersonRequest
+	} else {
+		b.ResolvePersonVersion = func(ctx context.Context, in *v1.UpdatePersonRequest) (int32, error) {
+			return h.ResolvePersonVersion(ctx, in)
+		}
+	}
+	return b
+}
+
+func bindCrmServiceDeletePersonRequestResolvers(h CrmServiceHandler, typed any) *boundResolversCrmService[*v1.DeletePersonRequest] {
+	b := &boundResolversCrmService[*v1.DeletePersonRequest]{}
+	if t, ok := typed.(CrmServiceResolvePersonVersionForDeletePersonRequest); ok {
+		b.ResolvePersonVersion = t.ResolvePersonVersionForDeletePersonRequest
+	} else {
+		b.ResolvePersonVersion = func(ctx context.Context, in *v1.DeletePersonRequest) (int32, error) {
+			return h.ResolvePersonVersion(ctx, in)
+		}
+	}
+	return b
+}
+
+func bindCrmServiceUpdateOrgRequestResolvers(h CrmServiceHandler, typed any) *boundResolversCrmService[*v1.UpdateOrgRequest] {
+	b := &boundResolversCrmService[*v1.UpdateOrgRequest]{}
+	if t, ok := typed.(CrmServiceResolveOrgVersionForUpdateOrgRequest); ok {
+		b.ResolveOrgVersion = t.ResolveOrgVersionForUpdateOrgRequest
+	} else {
+		b.ResolveOrgVersion = func(ctx context.Context, in *v1.UpdateOrgRequest) (int32, error) { return h.ResolveOrgVersion(ctx, in) }
+	}
+	return b
+}
+
+func bindCrmServiceDeleteOrgRequestResolvers(h CrmServiceHandler, typed any) *boundResolversCrmService[*v1.DeleteOrgRequest] {
+	b := &boundResolversCrmService[*v1.DeleteOrgRequest]{}
+	if t, ok := typed.(CrmServiceResolveOrgVersionForDeleteOrgRequest); ok {
+		b.ResolveOrgVersion = t.ResolveOrgVersionForDeleteOrgRequest
+	} else {
+		b.ResolveOrgVersion = func(ctx context.Context, in *v1.DeleteOrgRequest) (int32, error) { return h.ResolveOrgVersion(ctx, in) }
+	}
+	return b
+}
+
+func bindCrmServiceCreateNoteRequestResolvers(h CrmServiceHandler, typed any) *boundResolversCrmService[*v1.CreateNoteRequest] {
+	b := &boundResolversCrmService[*v1.CreateNoteRequest]{}
+	if t, ok := typed.(CrmServiceResolveNoteSubjectForCreateNoteRequest); ok {
+		b.ResolveNoteSubject = t.ResolveNoteSubjectForCreateNoteRequest
+	} else {
+		b.ResolveNoteSubject = func(ctx context.Context, in *v1.CreateNoteRequest) (v1.SubjectKind, error) {
+			return h.ResolveNoteSubject(ctx, in)
+		}
+	}
+	return b
+}
+
+func bindCrmServiceUpdateNoteRequestResolvers(h CrmServiceHandler, typed any) *boundResolversCrmService[*v1.UpdateNoteRequest] {
+	b := &boundResolversCrmService[*v1.UpdateNoteRequest]{}
+	if t, ok := typed.(CrmServiceResolveNoteVersionForUpdateNoteRequest); ok {
+		b.ResolveNoteVersion = t.ResolveNoteVersionForUpdateNoteRequest
+	} else {
+		b.ResolveNoteVersion = func(ctx context.Context, in *v1.UpdateNoteRequest) (int32, error) {
+			return h.ResolveNoteVersion(ctx, in)
+		}
+	}
+	return b
+}
+
+func bindCrmServiceDeleteNoteRequestResolvers(h CrmServiceHandler, typed any) *boundResolversCrmService[*v1.DeleteNoteRequest] {
+	b := &boundResolversCrmService[*v1.DeleteNoteRequest]{}
+	if t, ok := typed.(CrmServiceResolveNoteVersionForDeleteNoteRequest); ok {
+		b.ResolveNoteVersion = t.ResolveNoteVersionForDeleteNoteRequest
+	} else {
+		b.ResolveNoteVersion = func(ctx context.Context, in *v1.DeleteNoteRequest) (int32, error) {
+			return h.ResolveNoteVersion(ctx, in)
+		}
+	}
+	return b
+}
+
+func bindCrmServiceLinkPersonToOrgRequestResolvers(h CrmServiceHandler, typed any) *boundResolversCrmService[*v1.LinkPersonToOrgRequest] {
+	b := &boundResolversCrmService[*v1.LinkPersonToOrgRequest]{}
+	if t, ok := typed.(CrmServiceResolvePersonVersionForLinkPersonToOrgRequest); ok {
+		b.ResolvePersonVersion = t.ResolvePersonVersionForLinkPersonToOrgRequest
+	} else {
+		b.ResolvePersonVersion = func(ctx context.Context, in *v1.LinkPersonToOrgRequest) (int32, error) {
+			return h.ResolvePersonVersion(ctx, in)
+		}
+	}
+	if t, ok := typed.(CrmServiceResolveOrgVersionForLinkPersonToOrgRequest); ok {
+		b.ResolveOrgVersion = t.ResolveOrgVersionForLinkPersonToOrgRequest
+	} else {
+		b.ResolveOrgVersion = func(ctx context.Context, in *v1.LinkPersonToOrgRequest) (int32, error) {
+			return h.ResolveOrgVersion(ctx, in)
+		}
+	}
+	return b
+}
+
+func bindCrmServiceAddNoteToPersonRequestResolvers(h CrmServiceHandler, typed any) *boundResolversCrmService[*v1.AddNoteToPersonRequest] {
+	b := &boundResolversCrmService[*v1.AddNoteToPersonRequest]{}
+	if t, ok := typed.(CrmServiceResolveNoteSubjectForAddNoteToPersonRequest); ok {
+		b.ResolveNoteSubject = t.ResolveNoteSubjectForAddNoteToPersonRequest
+	} else {
+		b.ResolveNoteSubject = func(ctx context.Context, in *v1.AddNoteToPersonRequest) (v1.SubjectKind, error) {
+			return h.ResolveNoteSubject(ctx, in)
+		}
+	}
+	return b
+}
+
+func bindCrmServiceMergePeopleRequestResolvers(h CrmServiceHandler, typed any) *boundResolversCrmService[*v1.MergePeopleRequest] {
+	b := &boundResolversCrmService[*v1.MergePeopleRequest]{}
+	if t, ok := typed.(CrmServiceResolvePersonVersionForMergePeopleRequest); ok {
+		b.ResolvePersonVersion = t.ResolvePersonVersionForMergePeopleRequest
+	} else {
+		b.ResolvePersonVersion = func(ctx context.Context, in *v1.MergePeopleRequest) (int32, error) {
+			return h.ResolvePersonVersion(ctx, in)
+		}
+	}
+	if t, ok := typed.(CrmServiceResolveSourcePersonVersionForMergePeopleRequest); ok {
+		b.ResolveSourcePersonVersion = t.ResolveSourcePersonVersionForMergePeopleRequest
+	} else {
+		b.ResolveSourcePersonVersion = func(ctx context.Context, in *v1.MergePeopleRequest) (int32, error) {
+			return h.ResolveSourcePersonVersion(ctx, in)
+		}
+	}
+	return b
+}
+
 // RegisterCrmServiceTools registers the crm.v1.CrmService write tools, the
 // service tools and the discovery tools on s. Options configure idempotency,
 // governance, limits and request context.
@@ -91,135 +349,145 @@ func RegisterCrmServiceTools(s *mcp.Server, h CrmServiceHandler, opts ...runtime
 // NewCrmService binds the generated tool code of crm.v1.CrmService to h, for
 // RegisterCrmServiceTools or runtime.NewPreparer.
 func NewCrmService(h CrmServiceHandler) *mcpwriteimpl.Service {
+	var typed any = h
+	if a, ok := h.(interface {
+		resolvers() any
+	}); ok {
+		typed = a.resolvers()
+	}
+	updatePersonRequestResolvers := bindCrmServiceUpdatePersonRequestResolvers(h, typed)
+	deletePersonRequestResolvers := bindCrmServiceDeletePersonRequestResolvers(h, typed)
+	updateOrgRequestResolvers := bindCrmServiceUpdateOrgRequestResolvers(h, typed)
+	deleteOrgRequestResolvers := bindCrmServiceDeleteOrgRequestResolvers(h, typed)
+	createNoteRequestResolvers := bindCrmServiceCreateNoteRequestResolvers(h, typed)
+	updateNoteRequestResolvers := bindCrmServiceUpdateNoteRequestResolvers(h, typed)
+	deleteNoteRequestResolvers := bindCrmServiceDeleteNoteRequestResolvers(h, typed)
+	linkPersonToOrgRequestResolvers := bindCrmServiceLinkPersonToOrgRequestResolvers(h, typed)
+	addNoteToPersonRequestResolvers := bindCrmServiceAddNoteToPersonRequestResolvers(h, typed)
+	mergePeopleRequestResolvers := bindCrmServiceMergePeopleRequestResolvers(h, typed)
 	return &mcpwriteimpl.Service{
 		Name: "crm.v1.CrmService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
 			mcpwriteimpl.NewTool[v1.ListPeopleRequest]("list_people", decodeListPeopleRequest,
 				func(c *mcpwriteimpl.Call, m *v1.ListPeopleRequest) error {
-					return enrichCrmServiceListPeopleRequest(c, h, m, m)
+					return enrichCrmServiceListPeopleRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.ListPeopleRequest) (*v1.ListPeopleResponse, error) {
 					return h.ListPeople(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.GetPersonRequest]("get_person", decodeGetPersonRequest,
 				func(c *mcpwriteimpl.Call, m *v1.GetPersonRequest) error {
-					return enrichCrmServiceGetPersonRequest(c, h, m, m)
+					return enrichCrmServiceGetPersonRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.GetPersonRequest) (*v1.GetPersonResponse, error) {
 					return h.GetPerson(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.CreatePersonRequest]("create_person", decodeCreatePersonRequest,
 				func(c *mcpwriteimpl.Call, m *v1.CreatePersonRequest) error {
-					return enrichCrmServiceCreatePersonRequest(c, h, m, m)
+					return enrichCrmServiceCreatePersonRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.CreatePersonRequest) (*v1.CreatePersonResponse, error) {
 					return h.CreatePerson(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.UpdatePersonRequest]("update_person", decodeUpdatePersonRequest,
 				func(c *mcpwriteimpl.Call, m *v1.UpdatePersonRequest) error {
-					return enrichCrmServiceUpdatePersonRequest(c, h, m, m)
+					return enrichCrmServiceUpdatePersonRequest(c, updatePersonRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.UpdatePersonRequest) (*v1.UpdatePersonResponse, error) {
 					return h.UpdatePerson(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.DeletePersonRequest]("delete_person", decodeDeletePersonRequest,
 				func(c *mcpwriteimpl.Call, m *v1.DeletePersonRequest) error {
-					return enrichCrmServiceDeletePersonRequest(c, h, m, m)
+					return enrichCrmServiceDeletePersonRequest(c, deletePersonRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.DeletePersonRequest) (*v1.DeletePersonResponse, error) {
 					return h.DeletePerson(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.ListOrgsRequest]("list_orgs", decodeListOrgsRequest,
-				func(c *mcpwriteimpl.Call, m *v1.ListOrgsRequest) error {
-					return enrichCrmServiceListOrgsRequest(c, h, m, m)
-				},
+				func(c *mcpwriteimpl.Call, m *v1.ListOrgsRequest) error { return enrichCrmServiceListOrgsRequest(c, m) },
 				func(ctx context.Context, m *v1.ListOrgsRequest) (*v1.ListOrgsResponse, error) {
 					return h.ListOrgs(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.GetOrgRequest]("get_org", decodeGetOrgRequest,
-				func(c *mcpwriteimpl.Call, m *v1.GetOrgRequest) error {
-					return enrichCrmServiceGetOrgRequest(c, h, m, m)
-				},
+				func(c *mcpwriteimpl.Call, m *v1.GetOrgRequest) error { return enrichCrmServiceGetOrgRequest(c, m) },
 				func(ctx context.Context, m *v1.GetOrgRequest) (*v1.GetOrgResponse, error) { return h.GetOrg(ctx, m) }),
 			mcpwriteimpl.NewTool[v1.CreateOrgRequest]("create_org", decodeCreateOrgRequest,
 				func(c *mcpwriteimpl.Call, m *v1.CreateOrgRequest) error {
-					return enrichCrmServiceCreateOrgRequest(c, h, m, m)
+					return enrichCrmServiceCreateOrgRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.CreateOrgRequest) (*v1.CreateOrgResponse, error) {
 					return h.CreateOrg(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.UpdateOrgRequest]("update_org", decodeUpdateOrgRequest,
 				func(c *mcpwriteimpl.Call, m *v1.UpdateOrgRequest) error {
-					return enrichCrmServiceUpdateOrgRequest(c, h, m, m)
+					return enrichCrmServiceUpdateOrgRequest(c, updateOrgRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.UpdateOrgRequest) (*v1.UpdateOrgResponse, error) {
 					return h.UpdateOrg(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.DeleteOrgRequest]("delete_org", decodeDeleteOrgRequest,
 				func(c *mcpwriteimpl.Call, m *v1.DeleteOrgRequest) error {
-					return enrichCrmServiceDeleteOrgRequest(c, h, m, m)
+					return enrichCrmServiceDeleteOrgRequest(c, deleteOrgRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.DeleteOrgRequest) (*v1.DeleteOrgResponse, error) {
 					return h.DeleteOrg(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.ListNotesRequest]("list_notes", decodeListNotesRequest,
 				func(c *mcpwriteimpl.Call, m *v1.ListNotesRequest) error {
-					return enrichCrmServiceListNotesRequest(c, h, m, m)
+					return enrichCrmServiceListNotesRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.ListNotesRequest) (*v1.ListNotesResponse, error) {
 					return h.ListNotes(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.GetNoteRequest]("get_note", decodeGetNoteRequest,
-				func(c *mcpwriteimpl.Call, m *v1.GetNoteRequest) error {
-					return enrichCrmServiceGetNoteRequest(c, h, m, m)
-				},
+				func(c *mcpwriteimpl.Call, m *v1.GetNoteRequest) error { return enrichCrmServiceGetNoteRequest(c, m) },
 				func(ctx context.Context, m *v1.GetNoteRequest) (*v1.GetNoteResponse, error) { return h.GetNote(ctx, m) }),
 			mcpwriteimpl.NewTool[v1.CreateNoteRequest]("create_note", decodeCreateNoteRequest,
 				func(c *mcpwriteimpl.Call, m *v1.CreateNoteRequest) error {
-					return enrichCrmServiceCreateNoteRequest(c, h, m, m)
+					return enrichCrmServiceCreateNoteRequest(c, createNoteRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.CreateNoteRequest) (*v1.CreateNoteResponse, error) {
 					return h.CreateNote(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.UpdateNoteRequest]("update_note", decodeUpdateNoteRequest,
 				func(c *mcpwriteimpl.Call, m *v1.UpdateNoteRequest) error {
-					return enrichCrmServiceUpdateNoteRequest(c, h, m, m)
+					return enrichCrmServiceUpdateNoteRequest(c, updateNoteRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.UpdateNoteRequest) (*v1.UpdateNoteResponse, error) {
 					return h.UpdateNote(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.DeleteNoteRequest]("delete_note", decodeDeleteNoteRequest,
 				func(c *mcpwriteimpl.Call, m *v1.DeleteNoteRequest) error {
-					return enrichCrmServiceDeleteNoteRequest(c, h, m, m)
+					return enrichCrmServiceDeleteNoteRequest(c, deleteNoteRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.DeleteNoteRequest) (*v1.DeleteNoteResponse, error) {
 					return h.DeleteNote(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.LinkPersonToOrgRequest]("link_person_to_org", decodeLinkPersonToOrgRequest,
 				func(c *mcpwriteimpl.Call, m *v1.LinkPersonToOrgRequest) error {
-					return enrichCrmServiceLinkPersonToOrgRequest(c, h, m, m)
+					return enrichCrmServiceLinkPersonToOrgRequest(c, linkPersonToOrgRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.LinkPersonToOrgRequest) (*v1.LinkPersonToOrgResponse, error) {
 					return h.LinkPersonToOrg(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.AddNoteToPersonRequest]("add_note_to_person", decodeAddNoteToPersonRequest,
 				func(c *mcpwriteimpl.Call, m *v1.AddNoteToPersonRequest) error {
-					return enrichCrmServiceAddNoteToPersonRequest(c, h, m, m)
+					return enrichCrmServiceAddNoteToPersonRequest(c, addNoteToPersonRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.AddNoteToPersonRequest) (*v1.AddNoteToPersonResponse, error) {
 					return h.AddNoteToPerson(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.FindPeopleAtOrgRequest]("find_people_at_org", decodeFindPeopleAtOrgRequest,
 				func(c *mcpwriteimpl.Call, m *v1.FindPeopleAtOrgRequest) error {
-					return enrichCrmServiceFindPeopleAtOrgRequest(c, h, m, m)
+					return enrichCrmServiceFindPeopleAtOrgRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.FindPeopleAtOrgRequest) (*v1.FindPeopleAtOrgResponse, error) {
 					return h.FindPeopleAtOrg(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.MergePeopleRequest]("merge_people", decodeMergePeopleRequest,
 				func(c *mcpwriteimpl.Call, m *v1.MergePeopleRequest) error {
-					return enrichCrmServiceMergePeopleRequest(c, h, m, m)
+					return enrichCrmServiceMergePeopleRequest(c, mergePeopleRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.MergePeopleRequest) (*v1.MergePeopleResponse, error) {
 					return h.MergePeople(ctx, m)
@@ -274,6 +542,10 @@ func NewCrmServiceClientAdapter(client CrmServiceClient, resolvers CrmServiceRes
 type clientAdapterCrmService struct {
 	client CrmServiceClient
 	CrmServiceResolvers
+}
+
+func (a *clientAdapterCrmService) resolvers() any {
+	return a.CrmServiceResolvers
 }
 
 func (a *clientAdapterCrmService) ListPeople(ctx context.Context, in *v1.ListPeopleRequest) (*v1.ListPeopleResponse, error) {
@@ -813,7 +1085,7 @@ func decodeMergePeopleRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 	}
 }
 
-func enrichCrmServiceListPeopleRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.ListPeopleRequest) error {
+func enrichCrmServiceListPeopleRequest(c *mcpwriteimpl.Call, m *v1.ListPeopleRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -822,7 +1094,7 @@ func enrichCrmServiceListPeopleRequest(c *mcpwriteimpl.Call, h CrmServiceHandler
 	return nil
 }
 
-func enrichCrmServiceGetPersonRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.GetPersonRequest) error {
+func enrichCrmServiceGetPersonRequest(c *mcpwriteimpl.Call, m *v1.GetPersonRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -831,7 +1103,7 @@ func enrichCrmServiceGetPersonRequest(c *mcpwriteimpl.Call, h CrmServiceHandler,
 	return nil
 }
 
-func enrichCrmServiceCreatePersonRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.CreatePersonRequest) error {
+func enrichCrmServiceCreatePersonRequest(c *mcpwriteimpl.Call, m *v1.CreatePersonRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -841,7 +1113,7 @@ func enrichCrmServiceCreatePersonRequest(c *mcpwriteimpl.Call, h CrmServiceHandl
 	return nil
 }
 
-func enrichCrmServiceUpdatePersonRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.UpdatePersonRequest) error {
+func enrichCrmServiceUpdatePersonRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversCrmService[R], root R, m *v1.UpdatePersonRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -855,7 +1127,7 @@ func enrichCrmServiceUpdatePersonRequest(c *mcpwriteimpl.Call, h CrmServiceHandl
 	return nil
 }
 
-func enrichCrmServiceDeletePersonRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.DeletePersonRequest) error {
+func enrichCrmServiceDeletePersonRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversCrmService[R], root R, m *v1.DeletePersonRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -869,7 +1141,7 @@ func enrichCrmServiceDeletePersonRequest(c *mcpwriteimpl.Call, h CrmServiceHandl
 	return nil
 }
 
-func enrichCrmServiceListOrgsRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.ListOrgsRequest) error {
+func enrichCrmServiceListOrgsRequest(c *mcpwriteimpl.Call, m *v1.ListOrgsRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -878,7 +1150,7 @@ func enrichCrmServiceListOrgsRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, 
 	return nil
 }
 
-func enrichCrmServiceGetOrgRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.GetOrgRequest) error {
+func enrichCrmServiceGetOrgRequest(c *mcpwriteimpl.Call, m *v1.GetOrgRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -887,7 +1159,7 @@ func enrichCrmServiceGetOrgRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, ro
 	return nil
 }
 
-func enrichCrmServiceCreateOrgRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.CreateOrgRequest) error {
+func enrichCrmServiceCreateOrgRequest(c *mcpwriteimpl.Call, m *v1.CreateOrgRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -897,7 +1169,7 @@ func enrichCrmServiceCreateOrgRequest(c *mcpwriteimpl.Call, h CrmServiceHandler,
 	return nil
 }
 
-func enrichCrmServiceUpdateOrgRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.UpdateOrgRequest) error {
+func enrichCrmServiceUpdateOrgRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversCrmService[R], root R, m *v1.UpdateOrgRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -911,7 +1183,7 @@ func enrichCrmServiceUpdateOrgRequest(c *mcpwriteimpl.Call, h CrmServiceHandler,
 	return nil
 }
 
-func enrichCrmServiceDeleteOrgRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.DeleteOrgRequest) error {
+func enrichCrmServiceDeleteOrgRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversCrmService[R], root R, m *v1.DeleteOrgRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -925,7 +1197,7 @@ func enrichCrmServiceDeleteOrgRequest(c *mcpwriteimpl.Call, h CrmServiceHandler,
 	return nil
 }
 
-func enrichCrmServiceListNotesRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.ListNotesRequest) error {
+func enrichCrmServiceListNotesRequest(c *mcpwriteimpl.Call, m *v1.ListNotesRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -934,7 +1206,7 @@ func enrichCrmServiceListNotesRequest(c *mcpwriteimpl.Call, h CrmServiceHandler,
 	return nil
 }
 
-func enrichCrmServiceGetNoteRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.GetNoteRequest) error {
+func enrichCrmServiceGetNoteRequest(c *mcpwriteimpl.Call, m *v1.GetNoteRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -943,7 +1215,7 @@ func enrichCrmServiceGetNoteRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, r
 	return nil
 }
 
-func enrichCrmServiceCreateNoteRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.CreateNoteRequest) error {
+func enrichCrmServiceCreateNoteRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversCrmService[R], root R, m *v1.CreateNoteRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -958,7 +1230,7 @@ func enrichCrmServiceCreateNoteRequest(c *mcpwriteimpl.Call, h CrmServiceHandler
 	return nil
 }
 
-func enrichCrmServiceUpdateNoteRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.UpdateNoteRequest) error {
+func enrichCrmServiceUpdateNoteRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversCrmService[R], root R, m *v1.UpdateNoteRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -972,7 +1244,7 @@ func enrichCrmServiceUpdateNoteRequest(c *mcpwriteimpl.Call, h CrmServiceHandler
 	return nil
 }
 
-func enrichCrmServiceDeleteNoteRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.DeleteNoteRequest) error {
+func enrichCrmServiceDeleteNoteRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversCrmService[R], root R, m *v1.DeleteNoteRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -986,7 +1258,7 @@ func enrichCrmServiceDeleteNoteRequest(c *mcpwriteimpl.Call, h CrmServiceHandler
 	return nil
 }
 
-func enrichCrmServiceLinkPersonToOrgRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.LinkPersonToOrgRequest) error {
+func enrichCrmServiceLinkPersonToOrgRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversCrmService[R], root R, m *v1.LinkPersonToOrgRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -1008,7 +1280,7 @@ func enrichCrmServiceLinkPersonToOrgRequest(c *mcpwriteimpl.Call, h CrmServiceHa
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
 
-func enrichCrmServiceAddNoteToPersonRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.AddNoteToPersonRequest) error {
+func enrichCrmServiceAddNoteToPersonRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversCrmService[R], root R, m *v1.AddNoteToPersonRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -1023,7 +1295,7 @@ func enrichCrmServiceAddNoteToPersonRequest(c *mcpwriteimpl.Call, h CrmServiceHa
 	return nil
 }
 
-func enrichCrmServiceFindPeopleAtOrgRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.FindPeopleAtOrgRequest) error {
+func enrichCrmServiceFindPeopleAtOrgRequest(c *mcpwriteimpl.Call, m *v1.FindPeopleAtOrgRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -1032,7 +1304,7 @@ func enrichCrmServiceFindPeopleAtOrgRequest(c *mcpwriteimpl.Call, h CrmServiceHa
 	return nil
 }
 
-func enrichCrmServiceMergePeopleRequest(c *mcpwriteimpl.Call, h CrmServiceHandler, root proto.Message, m *v1.MergePeopleRequest) error {
+func enrichCrmServiceMergePeopleRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversCrmService[R], root R, m *v1.MergePeopleRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err

@@ -77,6 +77,43 @@ type MemoryServiceHandler interface {
 	ResolveObservationsToMove(ctx context.Context, in proto.Message) (int32, error)
 }
 
+// MemoryServiceResolveObservationsToMoveForMergeEntitiesRequest is
+// ResolveObservationsToMove typed for neotoma.v1.MergeEntitiesRequest: when the
+// handler implements it, the tools with this request call it, with the request
+// itself, instead of ResolveObservationsToMove.
+type MemoryServiceResolveObservationsToMoveForMergeEntitiesRequest interface {
+	ResolveObservationsToMoveForMergeEntitiesRequest(ctx context.Context, in *v1.MergeEntitiesRequest) (int32, error)
+}
+
+// UnimplementedMemoryServiceResolvers answers every resolver method of
+// MemoryServiceHandler with an error naming the typed method to implement.
+// Embed it in a handler that implements the typed resolvers, so it satisfies
+// MemoryServiceHandler without the contract methods.
+type UnimplementedMemoryServiceResolvers struct{}
+
+func (UnimplementedMemoryServiceResolvers) ResolveObservationsToMove(_ context.Context, in proto.Message) (v int32, err error) {
+	return v, mcpwriteimpl.ResolverNotImplemented("ResolveObservationsToMove", in)
+}
+
+// boundResolversMemoryService are the resolvers of one request type R, bound to
+// the handler once: the typed method when the handler has it, else the contract
+// method.
+type boundResolversMemoryService[R proto.Message] struct {
+	ResolveObservationsToMove func(context.Context, R) (int32, error)
+}
+
+func bindMemoryServiceMergeEntitiesRequestResolvers(h MemoryServiceHandler, typed any) *boundResolversMemoryService[*v1.MergeEntitiesRequest] {
+	b := &boundResolversMemoryService[*v1.MergeEntitiesRequest]{}
+	if t, ok := typed.(MemoryServiceResolveObservationsToMoveForMergeEntitiesRequest); ok {
+		b.ResolveObservationsToMove = t.ResolveObservationsToMoveForMergeEntitiesRequest
+	} else {
+		b.ResolveObservationsToMove = func(ctx context.Context, in *v1.MergeEntitiesRequest) (int32, error) {
+			return h.ResolveObservationsToMove(ctx, in)
+		}
+	}
+	return b
+}
+
 // RegisterMemoryServiceTools registers the neotoma.v1.MemoryService write
 // tools, the service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
@@ -90,149 +127,152 @@ func RegisterMemoryServiceTools(s *mcp.Server, h MemoryServiceHandler, opts ...r
 // NewMemoryService binds the generated tool code of neotoma.v1.MemoryService to
 // h, for RegisterMemoryServiceTools or runtime.NewPreparer.
 func NewMemoryService(h MemoryServiceHandler) *mcpwriteimpl.Service {
+	var typed any = h
+	if a, ok := h.(interface {
+		resolvers() any
+	}); ok {
+		typed = a.resolvers()
+	}
+	mergeEntitiesRequestResolvers := bindMemoryServiceMergeEntitiesRequestResolvers(h, typed)
 	return &mcpwriteimpl.Service{
 		Name: "neotoma.v1.MemoryService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
 			mcpwriteimpl.NewTool[v1.StoreRequest]("store", decodeStoreRequest,
-				func(c *mcpwriteimpl.Call, m *v1.StoreRequest) error {
-					return enrichMemoryServiceStoreRequest(c, h, m, m)
-				},
+				func(c *mcpwriteimpl.Call, m *v1.StoreRequest) error { return enrichMemoryServiceStoreRequest(c, m) },
 				func(ctx context.Context, m *v1.StoreRequest) (*v1.StoreResponse, error) { return h.Store(ctx, m) }),
 			mcpwriteimpl.NewTool[v1.ReinterpretRequest]("reinterpret", decodeReinterpretRequest,
 				func(c *mcpwriteimpl.Call, m *v1.ReinterpretRequest) error {
-					return enrichMemoryServiceReinterpretRequest(c, h, m, m)
+					return enrichMemoryServiceReinterpretRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.ReinterpretRequest) (*v1.ReinterpretResponse, error) {
 					return h.Reinterpret(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.CorrectRequest]("correct", decodeCorrectRequest,
-				func(c *mcpwriteimpl.Call, m *v1.CorrectRequest) error {
-					return enrichMemoryServiceCorrectRequest(c, h, m, m)
-				},
+				func(c *mcpwriteimpl.Call, m *v1.CorrectRequest) error { return enrichMemoryServiceCorrectRequest(c, m) },
 				func(ctx context.Context, m *v1.CorrectRequest) (*v1.CorrectResponse, error) { return h.Correct(ctx, m) }),
 			mcpwriteimpl.NewTool[v1.MergeEntitiesRequest]("merge_entities", decodeMergeEntitiesRequest,
 				func(c *mcpwriteimpl.Call, m *v1.MergeEntitiesRequest) error {
-					return enrichMemoryServiceMergeEntitiesRequest(c, h, m, m)
+					return enrichMemoryServiceMergeEntitiesRequest(c, mergeEntitiesRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.MergeEntitiesRequest) (*v1.MergeEntitiesResponse, error) {
 					return h.MergeEntities(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.CreateRelationshipRequest]("create_relationship", decodeCreateRelationshipRequest,
 				func(c *mcpwriteimpl.Call, m *v1.CreateRelationshipRequest) error {
-					return enrichMemoryServiceCreateRelationshipRequest(c, h, m, m)
+					return enrichMemoryServiceCreateRelationshipRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.CreateRelationshipRequest) (*v1.CreateRelationshipResponse, error) {
 					return h.CreateRelationship(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.RegisterSchemaRequest]("register_schema", decodeRegisterSchemaRequest,
 				func(c *mcpwriteimpl.Call, m *v1.RegisterSchemaRequest) error {
-					return enrichMemoryServiceRegisterSchemaRequest(c, h, m, m)
+					return enrichMemoryServiceRegisterSchemaRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.RegisterSchemaRequest) (*v1.RegisterSchemaResponse, error) {
 					return h.RegisterSchema(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.UpdateSchemaIncrementalRequest]("update_schema_incremental", decodeUpdateSchemaIncrementalRequest,
 				func(c *mcpwriteimpl.Call, m *v1.UpdateSchemaIncrementalRequest) error {
-					return enrichMemoryServiceUpdateSchemaIncrementalRequest(c, h, m, m)
+					return enrichMemoryServiceUpdateSchemaIncrementalRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.UpdateSchemaIncrementalRequest) (*v1.UpdateSchemaIncrementalResponse, error) {
 					return h.UpdateSchemaIncremental(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.ListEntityTypesRequest]("list_entity_types", decodeListEntityTypesRequest,
 				func(c *mcpwriteimpl.Call, m *v1.ListEntityTypesRequest) error {
-					return enrichMemoryServiceListEntityTypesRequest(c, h, m, m)
+					return enrichMemoryServiceListEntityTypesRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.ListEntityTypesRequest) (*v1.ListEntityTypesResponse, error) {
 					return h.ListEntityTypes(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.RetrieveEntitySnapshotRequest]("retrieve_entity_snapshot", decodeRetrieveEntitySnapshotRequest,
 				func(c *mcpwriteimpl.Call, m *v1.RetrieveEntitySnapshotRequest) error {
-					return enrichMemoryServiceRetrieveEntitySnapshotRequest(c, h, m, m)
+					return enrichMemoryServiceRetrieveEntitySnapshotRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.RetrieveEntitySnapshotRequest) (*v1.RetrieveEntitySnapshotResponse, error) {
 					return h.RetrieveEntitySnapshot(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.RetrieveEntitiesRequest]("retrieve_entities", decodeRetrieveEntitiesRequest,
 				func(c *mcpwriteimpl.Call, m *v1.RetrieveEntitiesRequest) error {
-					return enrichMemoryServiceRetrieveEntitiesRequest(c, h, m, m)
+					return enrichMemoryServiceRetrieveEntitiesRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.RetrieveEntitiesRequest) (*v1.RetrieveEntitiesResponse, error) {
 					return h.RetrieveEntities(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.ListObservationsRequest]("list_observations", decodeListObservationsRequest,
 				func(c *mcpwriteimpl.Call, m *v1.ListObservationsRequest) error {
-					return enrichMemoryServiceListObservationsRequest(c, h, m, m)
+					return enrichMemoryServiceListObservationsRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.ListObservationsRequest) (*v1.ListObservationsResponse, error) {
 					return h.ListObservations(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.ListRelationshipsRequest]("list_relationships", decodeListRelationshipsRequest,
 				func(c *mcpwriteimpl.Call, m *v1.ListRelationshipsRequest) error {
-					return enrichMemoryServiceListRelationshipsRequest(c, h, m, m)
+					return enrichMemoryServiceListRelationshipsRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.ListRelationshipsRequest) (*v1.ListRelationshipsResponse, error) {
 					return h.ListRelationships(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.RetrieveEntityByIdentifierRequest]("retrieve_entity_by_identifier", decodeRetrieveEntityByIdentifierRequest,
 				func(c *mcpwriteimpl.Call, m *v1.RetrieveEntityByIdentifierRequest) error {
-					return enrichMemoryServiceRetrieveEntityByIdentifierRequest(c, h, m, m)
+					return enrichMemoryServiceRetrieveEntityByIdentifierRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.RetrieveEntityByIdentifierRequest) (*v1.RetrieveEntityByIdentifierResponse, error) {
 					return h.RetrieveEntityByIdentifier(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.RetrieveRelatedEntitiesRequest]("retrieve_related_entities", decodeRetrieveRelatedEntitiesRequest,
 				func(c *mcpwriteimpl.Call, m *v1.RetrieveRelatedEntitiesRequest) error {
-					return enrichMemoryServiceRetrieveRelatedEntitiesRequest(c, h, m, m)
+					return enrichMemoryServiceRetrieveRelatedEntitiesRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.RetrieveRelatedEntitiesRequest) (*v1.RetrieveRelatedEntitiesResponse, error) {
 					return h.RetrieveRelatedEntities(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.RetrieveFieldProvenanceRequest]("retrieve_field_provenance", decodeRetrieveFieldProvenanceRequest,
 				func(c *mcpwriteimpl.Call, m *v1.RetrieveFieldProvenanceRequest) error {
-					return enrichMemoryServiceRetrieveFieldProvenanceRequest(c, h, m, m)
+					return enrichMemoryServiceRetrieveFieldProvenanceRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.RetrieveFieldProvenanceRequest) (*v1.RetrieveFieldProvenanceResponse, error) {
 					return h.RetrieveFieldProvenance(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.RetrieveFileUrlRequest]("retrieve_file_url", decodeRetrieveFileUrlRequest,
 				func(c *mcpwriteimpl.Call, m *v1.RetrieveFileUrlRequest) error {
-					return enrichMemoryServiceRetrieveFileUrlRequest(c, h, m, m)
+					return enrichMemoryServiceRetrieveFileUrlRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.RetrieveFileUrlRequest) (*v1.RetrieveFileUrlResponse, error) {
 					return h.RetrieveFileUrl(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.GetRelationshipSnapshotRequest]("get_relationship_snapshot", decodeGetRelationshipSnapshotRequest,
 				func(c *mcpwriteimpl.Call, m *v1.GetRelationshipSnapshotRequest) error {
-					return enrichMemoryServiceGetRelationshipSnapshotRequest(c, h, m, m)
+					return enrichMemoryServiceGetRelationshipSnapshotRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.GetRelationshipSnapshotRequest) (*v1.GetRelationshipSnapshotResponse, error) {
 					return h.GetRelationshipSnapshot(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.AnalyzeSchemaCandidatesRequest]("analyze_schema_candidates", decodeAnalyzeSchemaCandidatesRequest,
 				func(c *mcpwriteimpl.Call, m *v1.AnalyzeSchemaCandidatesRequest) error {
-					return enrichMemoryServiceAnalyzeSchemaCandidatesRequest(c, h, m, m)
+					return enrichMemoryServiceAnalyzeSchemaCandidatesRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.AnalyzeSchemaCandidatesRequest) (*v1.AnalyzeSchemaCandidatesResponse, error) {
 					return h.AnalyzeSchemaCandidates(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.RetrieveGraphNeighborhoodRequest]("retrieve_graph_neighborhood", decodeRetrieveGraphNeighborhoodRequest,
 				func(c *mcpwriteimpl.Call, m *v1.RetrieveGraphNeighborhoodRequest) error {
-					return enrichMemoryServiceRetrieveGraphNeighborhoodRequest(c, h, m, m)
+					return enrichMemoryServiceRetrieveGraphNeighborhoodRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.RetrieveGraphNeighborhoodRequest) (*v1.RetrieveGraphNeighborhoodResponse, error) {
 					return h.RetrieveGraphNeighborhood(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.ListTimelineEventsRequest]("list_timeline_events", decodeListTimelineEventsRequest,
 				func(c *mcpwriteimpl.Call, m *v1.ListTimelineEventsRequest) error {
-					return enrichMemoryServiceListTimelineEventsRequest(c, h, m, m)
+					return enrichMemoryServiceListTimelineEventsRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.ListTimelineEventsRequest) (*v1.ListTimelineEventsResponse, error) {
 					return h.ListTimelineEvents(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.GetSchemaRecommendationsRequest]("get_schema_recommendations", decodeGetSchemaRecommendationsRequest,
 				func(c *mcpwriteimpl.Call, m *v1.GetSchemaRecommendationsRequest) error {
-					return enrichMemoryServiceGetSchemaRecommendationsRequest(c, h, m, m)
+					return enrichMemoryServiceGetSchemaRecommendationsRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.GetSchemaRecommendationsRequest) (*v1.GetSchemaRecommendationsResponse, error) {
 					return h.GetSchemaRecommendations(ctx, m)
@@ -293,6 +333,10 @@ func NewMemoryServiceClientAdapter(client MemoryServiceClient, resolvers MemoryS
 type clientAdapterMemoryService struct {
 	client MemoryServiceClient
 	MemoryServiceResolvers
+}
+
+func (a *clientAdapterMemoryService) resolvers() any {
+	return a.MemoryServiceResolvers
 }
 
 func (a *clientAdapterMemoryService) Store(ctx context.Context, in *v1.StoreRequest) (*v1.StoreResponse, error) {
@@ -1425,7 +1469,7 @@ func decodeGetSchemaRecommendationsRequest(d *mcpwriteimpl.Decoder, obj *mcpwrit
 	}
 }
 
-func enrichMemoryServiceStoreRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.StoreRequest) error {
+func enrichMemoryServiceStoreRequest(c *mcpwriteimpl.Call, m *v1.StoreRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -1438,21 +1482,21 @@ func enrichMemoryServiceStoreRequest(c *mcpwriteimpl.Call, h MemoryServiceHandle
 	}
 	m.CorrelationId = vCorrelationId
 	if x := m.GetProvenance(); x != nil {
-		if err := enrichMemoryServiceProvenance(c, h, root, x); err != nil {
+		if err := enrichMemoryServiceProvenance(c, x); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func enrichMemoryServiceProvenance(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.Provenance) error {
+func enrichMemoryServiceProvenance(c *mcpwriteimpl.Call, m *v1.Provenance) error {
 	if m.ExtractedAt == nil {
 		m.ExtractedAt = c.NowTimestamp()
 	}
 	return nil
 }
 
-func enrichMemoryServiceReinterpretRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.ReinterpretRequest) error {
+func enrichMemoryServiceReinterpretRequest(c *mcpwriteimpl.Call, m *v1.ReinterpretRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -1462,7 +1506,7 @@ func enrichMemoryServiceReinterpretRequest(c *mcpwriteimpl.Call, h MemoryService
 	return nil
 }
 
-func enrichMemoryServiceCorrectRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.CorrectRequest) error {
+func enrichMemoryServiceCorrectRequest(c *mcpwriteimpl.Call, m *v1.CorrectRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -1474,7 +1518,7 @@ func enrichMemoryServiceCorrectRequest(c *mcpwriteimpl.Call, h MemoryServiceHand
 	return nil
 }
 
-func enrichMemoryServiceMergeEntitiesRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.MergeEntitiesRequest) error {
+func enrichMemoryServiceMergeEntitiesRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversMemoryService[R], root R, m *v1.MergeEntitiesRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -1488,7 +1532,7 @@ func enrichMemoryServiceMergeEntitiesRequest(c *mcpwriteimpl.Call, h MemoryServi
 	return nil
 }
 
-func enrichMemoryServiceCreateRelationshipRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.CreateRelationshipRequest) error {
+func enrichMemoryServiceCreateRelationshipRequest(c *mcpwriteimpl.Call, m *v1.CreateRelationshipRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -1499,7 +1543,7 @@ func enrichMemoryServiceCreateRelationshipRequest(c *mcpwriteimpl.Call, h Memory
 	return nil
 }
 
-func enrichMemoryServiceRegisterSchemaRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.RegisterSchemaRequest) error {
+func enrichMemoryServiceRegisterSchemaRequest(c *mcpwriteimpl.Call, m *v1.RegisterSchemaRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -1509,7 +1553,7 @@ func enrichMemoryServiceRegisterSchemaRequest(c *mcpwriteimpl.Call, h MemoryServ
 	return nil
 }
 
-func enrichMemoryServiceUpdateSchemaIncrementalRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.UpdateSchemaIncrementalRequest) error {
+func enrichMemoryServiceUpdateSchemaIncrementalRequest(c *mcpwriteimpl.Call, m *v1.UpdateSchemaIncrementalRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -1519,7 +1563,7 @@ func enrichMemoryServiceUpdateSchemaIncrementalRequest(c *mcpwriteimpl.Call, h M
 	return nil
 }
 
-func enrichMemoryServiceListEntityTypesRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.ListEntityTypesRequest) error {
+func enrichMemoryServiceListEntityTypesRequest(c *mcpwriteimpl.Call, m *v1.ListEntityTypesRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -1528,7 +1572,7 @@ func enrichMemoryServiceListEntityTypesRequest(c *mcpwriteimpl.Call, h MemorySer
 	return nil
 }
 
-func enrichMemoryServiceRetrieveEntitySnapshotRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveEntitySnapshotRequest) error {
+func enrichMemoryServiceRetrieveEntitySnapshotRequest(c *mcpwriteimpl.Call, m *v1.RetrieveEntitySnapshotRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -1537,7 +1581,7 @@ func enrichMemoryServiceRetrieveEntitySnapshotRequest(c *mcpwriteimpl.Call, h Me
 	return nil
 }
 
-func enrichMemoryServiceRetrieveEntitiesRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveEntitiesRequest) error {
+func enrichMemoryServiceRetrieveEntitiesRequest(c *mcpwriteimpl.Call, m *v1.RetrieveEntitiesRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -1546,7 +1590,7 @@ func enrichMemoryServiceRetrieveEntitiesRequest(c *mcpwriteimpl.Call, h MemorySe
 	return nil
 }
 
-func enrichMemoryServiceListObservationsRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.ListObservationsRequest) error {
+func enrichMemoryServiceListObservationsRequest(c *mcpwriteimpl.Call, m *v1.ListObservationsRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -1555,7 +1599,7 @@ func enrichMemoryServiceListObservationsRequest(c *mcpwriteimpl.Call, h MemorySe
 	return nil
 }
 
-func enrichMemoryServiceListRelationshipsRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.ListRelationshipsRequest) error {
+func enrichMemoryServiceListRelationshipsRequest(c *mcpwriteimpl.Call, m *v1.ListRelationshipsRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -1564,7 +1608,7 @@ func enrichMemoryServiceListRelationshipsRequest(c *mcpwriteimpl.Call, h MemoryS
 	return nil
 }
 
-func enrichMemoryServiceRetrieveEntityByIdentifierRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveEntityByIdentifierRequest) error {
+func enrichMemoryServiceRetrieveEntityByIdentifierRequest(c *mcpwriteimpl.Call, m *v1.RetrieveEntityByIdentifierRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -1573,7 +1617,7 @@ func enrichMemoryServiceRetrieveEntityByIdentifierRequest(c *mcpwriteimpl.Call, 
 	return nil
 }
 
-func enrichMemoryServiceRetrieveRelatedEntitiesRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveRelatedEntitiesRequest) error {
+func enrichMemoryServiceRetrieveRelatedEntitiesRequest(c *mcpwriteimpl.Call, m *v1.RetrieveRelatedEntitiesRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -1582,7 +1626,7 @@ func enrichMemoryServiceRetrieveRelatedEntitiesRequest(c *mcpwriteimpl.Call, h M
 	return nil
 }
 
-func enrichMemoryServiceRetrieveFieldProvenanceRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveFieldProvenanceRequest) error {
+func enrichMemoryServiceRetrieveFieldProvenanceRequest(c *mcpwriteimpl.Call, m *v1.RetrieveFieldProvenanceRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -1591,7 +1635,7 @@ func enrichMemoryServiceRetrieveFieldProvenanceRequest(c *mcpwriteimpl.Call, h M
 	return nil
 }
 
-func enrichMemoryServiceRetrieveFileUrlRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveFileUrlRequest) error {
+func enrichMemoryServiceRetrieveFileUrlRequest(c *mcpwriteimpl.Call, m *v1.RetrieveFileUrlRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -1600,7 +1644,7 @@ func enrichMemoryServiceRetrieveFileUrlRequest(c *mcpwriteimpl.Call, h MemorySer
 	return nil
 }
 
-func enrichMemoryServiceGetRelationshipSnapshotRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.GetRelationshipSnapshotRequest) error {
+func enrichMemoryServiceGetRelationshipSnapshotRequest(c *mcpwriteimpl.Call, m *v1.GetRelationshipSnapshotRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -1609,7 +1653,7 @@ func enrichMemoryServiceGetRelationshipSnapshotRequest(c *mcpwriteimpl.Call, h M
 	return nil
 }
 
-func enrichMemoryServiceAnalyzeSchemaCandidatesRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.AnalyzeSchemaCandidatesRequest) error {
+func enrichMemoryServiceAnalyzeSchemaCandidatesRequest(c *mcpwriteimpl.Call, m *v1.AnalyzeSchemaCandidatesRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -1618,7 +1662,7 @@ func enrichMemoryServiceAnalyzeSchemaCandidatesRequest(c *mcpwriteimpl.Call, h M
 	return nil
 }
 
-func enrichMemoryServiceRetrieveGraphNeighborhoodRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.RetrieveGraphNeighborhoodRequest) error {
+func enrichMemoryServiceRetrieveGraphNeighborhoodRequest(c *mcpwriteimpl.Call, m *v1.RetrieveGraphNeighborhoodRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -1627,7 +1671,7 @@ func enrichMemoryServiceRetrieveGraphNeighborhoodRequest(c *mcpwriteimpl.Call, h
 	return nil
 }
 
-func enrichMemoryServiceListTimelineEventsRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.ListTimelineEventsRequest) error {
+func enrichMemoryServiceListTimelineEventsRequest(c *mcpwriteimpl.Call, m *v1.ListTimelineEventsRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err
@@ -1636,7 +1680,7 @@ func enrichMemoryServiceListTimelineEventsRequest(c *mcpwriteimpl.Call, h Memory
 	return nil
 }
 
-func enrichMemoryServiceGetSchemaRecommendationsRequest(c *mcpwriteimpl.Call, h MemoryServiceHandler, root proto.Message, m *v1.GetSchemaRecommendationsRequest) error {
+func enrichMemoryServiceGetSchemaRecommendationsRequest(c *mcpwriteimpl.Call, m *v1.GetSchemaRecommendationsRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err

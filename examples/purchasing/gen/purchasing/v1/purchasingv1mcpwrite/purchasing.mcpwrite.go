@@ -55,6 +55,43 @@ type PurchasingServiceHandler interface {
 	ResolveSupplierCurrency(ctx context.Context, in proto.Message) (v1.Currency, error)
 }
 
+// PurchasingServiceResolveSupplierCurrencyForCreatePurchaseOrderRequest is
+// ResolveSupplierCurrency typed for purchasing.v1.CreatePurchaseOrderRequest:
+// when the handler implements it, the tools with this request call it, with the
+// request itself, instead of ResolveSupplierCurrency.
+type PurchasingServiceResolveSupplierCurrencyForCreatePurchaseOrderRequest interface {
+	ResolveSupplierCurrencyForCreatePurchaseOrderRequest(ctx context.Context, in *v1.CreatePurchaseOrderRequest) (v1.Currency, error)
+}
+
+// UnimplementedPurchasingServiceResolvers answers every resolver method of
+// PurchasingServiceHandler with an error naming the typed method to implement.
+// Embed it in a handler that implements the typed resolvers, so it satisfies
+// PurchasingServiceHandler without the contract methods.
+type UnimplementedPurchasingServiceResolvers struct{}
+
+func (UnimplementedPurchasingServiceResolvers) ResolveSupplierCurrency(_ context.Context, in proto.Message) (v v1.Currency, err error) {
+	return v, mcpwriteimpl.ResolverNotImplemented("ResolveSupplierCurrency", in)
+}
+
+// boundResolversPurchasingService are the resolvers of one request type R,
+// bound to the handler once: the typed method when the handler has it, else the
+// contract method.
+type boundResolversPurchasingService[R proto.Message] struct {
+	ResolveSupplierCurrency func(context.Context, R) (v1.Currency, error)
+}
+
+func bindPurchasingServiceCreatePurchaseOrderRequestResolvers(h PurchasingServiceHandler, typed any) *boundResolversPurchasingService[*v1.CreatePurchaseOrderRequest] {
+	b := &boundResolversPurchasingService[*v1.CreatePurchaseOrderRequest]{}
+	if t, ok := typed.(PurchasingServiceResolveSupplierCurrencyForCreatePurchaseOrderRequest); ok {
+		b.ResolveSupplierCurrency = t.ResolveSupplierCurrencyForCreatePurchaseOrderRequest
+	} else {
+		b.ResolveSupplierCurrency = func(ctx context.Context, in *v1.CreatePurchaseOrderRequest) (v1.Currency, error) {
+			return h.ResolveSupplierCurrency(ctx, in)
+		}
+	}
+	return b
+}
+
 // RegisterPurchasingServiceTools registers the purchasing.v1.PurchasingService
 // write tools, the service tools and the discovery tools on s. Options
 // configure idempotency, governance, limits and request context.
@@ -66,13 +103,20 @@ func RegisterPurchasingServiceTools(s *mcp.Server, h PurchasingServiceHandler, o
 // purchasing.v1.PurchasingService to h, for RegisterPurchasingServiceTools or
 // runtime.NewPreparer.
 func NewPurchasingService(h PurchasingServiceHandler) *mcpwriteimpl.Service {
+	var typed any = h
+	if a, ok := h.(interface {
+		resolvers() any
+	}); ok {
+		typed = a.resolvers()
+	}
+	createPurchaseOrderRequestResolvers := bindPurchasingServiceCreatePurchaseOrderRequestResolvers(h, typed)
 	return &mcpwriteimpl.Service{
 		Name: "purchasing.v1.PurchasingService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
 			mcpwriteimpl.NewTool[v1.CreatePurchaseOrderRequest]("create_purchase_order", decodeCreatePurchaseOrderRequest,
 				func(c *mcpwriteimpl.Call, m *v1.CreatePurchaseOrderRequest) error {
-					return enrichPurchasingServiceCreatePurchaseOrderRequest(c, h, m, m)
+					return enrichPurchasingServiceCreatePurchaseOrderRequest(c, createPurchaseOrderRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.CreatePurchaseOrderRequest) (*v1.CreatePurchaseOrderResponse, error) {
 					return h.CreatePurchaseOrder(ctx, m)
@@ -93,7 +137,7 @@ func NewPurchasingService(h PurchasingServiceHandler) *mcpwriteimpl.Service {
 			}),
 			mcpwriteimpl.NewTool[v1.ReceivePurchaseOrderRequest]("receive_purchase_order", decodeReceivePurchaseOrderRequest,
 				func(c *mcpwriteimpl.Call, m *v1.ReceivePurchaseOrderRequest) error {
-					return enrichPurchasingServiceReceivePurchaseOrderRequest(c, h, m, m)
+					return enrichPurchasingServiceReceivePurchaseOrderRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.ReceivePurchaseOrderRequest) (*v1.ReceivePurchaseOrderResponse, error) {
 					return h.ReceivePurchaseOrder(ctx, m)
@@ -109,7 +153,7 @@ func NewPurchasingService(h PurchasingServiceHandler) *mcpwriteimpl.Service {
 			}),
 			mcpwriteimpl.NewTool[v1.CreateManufacturingOrderRequest]("create_manufacturing_order", decodeCreateManufacturingOrderRequest,
 				func(c *mcpwriteimpl.Call, m *v1.CreateManufacturingOrderRequest) error {
-					return enrichPurchasingServiceCreateManufacturingOrderRequest(c, h, m, m)
+					return enrichPurchasingServiceCreateManufacturingOrderRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.CreateManufacturingOrderRequest) (*v1.CreateManufacturingOrderResponse, error) {
 					return h.CreateManufacturingOrder(ctx, m)
@@ -123,7 +167,7 @@ func NewPurchasingService(h PurchasingServiceHandler) *mcpwriteimpl.Service {
 			}, nil),
 			mcpwriteimpl.NewTool[v1.FulfillOrderRequest]("fulfill_order", decodeFulfillOrderRequest,
 				func(c *mcpwriteimpl.Call, m *v1.FulfillOrderRequest) error {
-					return enrichPurchasingServiceFulfillOrderRequest(c, h, m, m)
+					return enrichPurchasingServiceFulfillOrderRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.FulfillOrderRequest) (*v1.FulfillOrderResponse, error) {
 					return h.FulfillOrder(ctx, m)
@@ -134,7 +178,7 @@ func NewPurchasingService(h PurchasingServiceHandler) *mcpwriteimpl.Service {
 			}, nil),
 			mcpwriteimpl.NewTool[v1.VerifyOrderDocumentRequest]("verify_order_document", decodeVerifyOrderDocumentRequest,
 				func(c *mcpwriteimpl.Call, m *v1.VerifyOrderDocumentRequest) error {
-					return enrichPurchasingServiceVerifyOrderDocumentRequest(c, h, m, m)
+					return enrichPurchasingServiceVerifyOrderDocumentRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.VerifyOrderDocumentRequest) (*v1.VerifyOrderDocumentResponse, error) {
 					return h.VerifyOrderDocument(ctx, m)
@@ -147,7 +191,7 @@ func NewPurchasingService(h PurchasingServiceHandler) *mcpwriteimpl.Service {
 			}, nil),
 			mcpwriteimpl.NewTool[v1.SearchItemsRequest]("search_items", decodeSearchItemsRequest,
 				func(c *mcpwriteimpl.Call, m *v1.SearchItemsRequest) error {
-					return enrichPurchasingServiceSearchItemsRequest(c, h, m, m)
+					return enrichPurchasingServiceSearchItemsRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.SearchItemsRequest) (*v1.SearchItemsResponse, error) {
 					return h.SearchItems(ctx, m)
@@ -205,6 +249,10 @@ func NewPurchasingServiceClientAdapter(client PurchasingServiceClient, resolvers
 type clientAdapterPurchasingService struct {
 	client PurchasingServiceClient
 	PurchasingServiceResolvers
+}
+
+func (a *clientAdapterPurchasingService) resolvers() any {
+	return a.PurchasingServiceResolvers
 }
 
 func (a *clientAdapterPurchasingService) CreatePurchaseOrder(ctx context.Context, in *v1.CreatePurchaseOrderRequest) (*v1.CreatePurchaseOrderResponse, error) {
@@ -601,11 +649,11 @@ func decodeSearchItemsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 	}
 }
 
-func enrichPurchasingServiceCreatePurchaseOrderRequest(c *mcpwriteimpl.Call, h PurchasingServiceHandler, root proto.Message, m *v1.CreatePurchaseOrderRequest) error {
+func enrichPurchasingServiceCreatePurchaseOrderRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversPurchasingService[R], root R, m *v1.CreatePurchaseOrderRequest) error {
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichPurchasingServiceRequestMeta(c, h, root, m.Meta); err != nil {
+	if err := enrichPurchasingServiceRequestMeta(c, m.Meta); err != nil {
 		return err
 	}
 	if m.Currency == 0 {
@@ -618,7 +666,7 @@ func enrichPurchasingServiceCreatePurchaseOrderRequest(c *mcpwriteimpl.Call, h P
 	return nil
 }
 
-func enrichPurchasingServiceRequestMeta(c *mcpwriteimpl.Call, h PurchasingServiceHandler, root proto.Message, m *v1.RequestMeta) error {
+func enrichPurchasingServiceRequestMeta(c *mcpwriteimpl.Call, m *v1.RequestMeta) error {
 	vTenantId, err := c.ContextValue(mcpwriteimpl.ContextTenantID, "tenant_id")
 	if err != nil {
 		return err
@@ -643,54 +691,54 @@ func enrichPurchasingServiceRequestMeta(c *mcpwriteimpl.Call, h PurchasingServic
 	return nil
 }
 
-func enrichPurchasingServiceReceivePurchaseOrderRequest(c *mcpwriteimpl.Call, h PurchasingServiceHandler, root proto.Message, m *v1.ReceivePurchaseOrderRequest) error {
+func enrichPurchasingServiceReceivePurchaseOrderRequest(c *mcpwriteimpl.Call, m *v1.ReceivePurchaseOrderRequest) error {
 	if m.ReceivedAt == nil {
 		m.ReceivedAt = c.NowTimestamp()
 	}
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichPurchasingServiceRequestMeta(c, h, root, m.Meta); err != nil {
+	if err := enrichPurchasingServiceRequestMeta(c, m.Meta); err != nil {
 		return err
 	}
 	return nil
 }
 
-func enrichPurchasingServiceCreateManufacturingOrderRequest(c *mcpwriteimpl.Call, h PurchasingServiceHandler, root proto.Message, m *v1.CreateManufacturingOrderRequest) error {
+func enrichPurchasingServiceCreateManufacturingOrderRequest(c *mcpwriteimpl.Call, m *v1.CreateManufacturingOrderRequest) error {
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichPurchasingServiceRequestMeta(c, h, root, m.Meta); err != nil {
+	if err := enrichPurchasingServiceRequestMeta(c, m.Meta); err != nil {
 		return err
 	}
 	return nil
 }
 
-func enrichPurchasingServiceFulfillOrderRequest(c *mcpwriteimpl.Call, h PurchasingServiceHandler, root proto.Message, m *v1.FulfillOrderRequest) error {
+func enrichPurchasingServiceFulfillOrderRequest(c *mcpwriteimpl.Call, m *v1.FulfillOrderRequest) error {
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichPurchasingServiceRequestMeta(c, h, root, m.Meta); err != nil {
+	if err := enrichPurchasingServiceRequestMeta(c, m.Meta); err != nil {
 		return err
 	}
 	return nil
 }
 
-func enrichPurchasingServiceVerifyOrderDocumentRequest(c *mcpwriteimpl.Call, h PurchasingServiceHandler, root proto.Message, m *v1.VerifyOrderDocumentRequest) error {
+func enrichPurchasingServiceVerifyOrderDocumentRequest(c *mcpwriteimpl.Call, m *v1.VerifyOrderDocumentRequest) error {
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichPurchasingServiceRequestMeta(c, h, root, m.Meta); err != nil {
+	if err := enrichPurchasingServiceRequestMeta(c, m.Meta); err != nil {
 		return err
 	}
 	return nil
 }
 
-func enrichPurchasingServiceSearchItemsRequest(c *mcpwriteimpl.Call, h PurchasingServiceHandler, root proto.Message, m *v1.SearchItemsRequest) error {
+func enrichPurchasingServiceSearchItemsRequest(c *mcpwriteimpl.Call, m *v1.SearchItemsRequest) error {
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichPurchasingServiceRequestMeta(c, h, root, m.Meta); err != nil {
+	if err := enrichPurchasingServiceRequestMeta(c, m.Meta); err != nil {
 		return err
 	}
 	return nil

@@ -57,6 +57,198 @@ type TaskServiceHandler interface {
 	ResolveProjectRoot(ctx context.Context, in proto.Message) (string, error)
 }
 
+// TaskServiceResolveProjectRootForTaskListRequest is ResolveProjectRoot typed
+// for tasks.v1.TaskListRequest: when the handler implements it, the tools with
+// this request call it, with the request itself, instead of ResolveProjectRoot.
+type TaskServiceResolveProjectRootForTaskListRequest interface {
+	ResolveProjectRootForTaskListRequest(ctx context.Context, in *v1.TaskListRequest) (string, error)
+}
+
+// TaskServiceResolveProjectRootForTaskGetRequest is ResolveProjectRoot typed
+// for tasks.v1.TaskGetRequest: when the handler implements it, the tools with
+// this request call it, with the request itself, instead of ResolveProjectRoot.
+type TaskServiceResolveProjectRootForTaskGetRequest interface {
+	ResolveProjectRootForTaskGetRequest(ctx context.Context, in *v1.TaskGetRequest) (string, error)
+}
+
+// TaskServiceResolveProjectRootForTaskCreateRequest is ResolveProjectRoot typed
+// for tasks.v1.TaskCreateRequest: when the handler implements it, the tools
+// with this request call it, with the request itself, instead of
+// ResolveProjectRoot.
+type TaskServiceResolveProjectRootForTaskCreateRequest interface {
+	ResolveProjectRootForTaskCreateRequest(ctx context.Context, in *v1.TaskCreateRequest) (string, error)
+}
+
+// TaskServiceResolveProjectRootForTaskUpdateRequest is ResolveProjectRoot typed
+// for tasks.v1.TaskUpdateRequest: when the handler implements it, the tools
+// with this request call it, with the request itself, instead of
+// ResolveProjectRoot.
+type TaskServiceResolveProjectRootForTaskUpdateRequest interface {
+	ResolveProjectRootForTaskUpdateRequest(ctx context.Context, in *v1.TaskUpdateRequest) (string, error)
+}
+
+// TaskServiceResolveProjectRootForTaskDeleteRequest is ResolveProjectRoot typed
+// for tasks.v1.TaskDeleteRequest: when the handler implements it, the tools
+// with this request call it, with the request itself, instead of
+// ResolveProjectRoot.
+type TaskServiceResolveProjectRootForTaskDeleteRequest interface {
+	ResolveProjectRootForTaskDeleteRequest(ctx context.Context, in *v1.TaskDeleteRequest) (string, error)
+}
+
+// TaskServiceResolveProjectRootForTaskMoveRequest is ResolveProjectRoot typed
+// for tasks.v1.TaskMoveRequest: when the handler implements it, the tools with
+// this request call it, with the request itself, instead of ResolveProjectRoot.
+type TaskServiceResolveProjectRootForTaskMoveRequest interface {
+	ResolveProjectRootForTaskMoveRequest(ctx context.Context, in *v1.TaskMoveRequest) (string, error)
+}
+
+// TaskServiceResolveProjectRootForTaskTransformRequest is ResolveProjectRoot
+// typed for tasks.v1.TaskTransformRequest: when the handler implements it, the
+// tools with this request call it, with the request itself, instead of
+// ResolveProjectRoot.
+type TaskServiceResolveProjectRootForTaskTransformRequest interface {
+	ResolveProjectRootForTaskTransformRequest(ctx context.Context, in *v1.TaskTransformRequest) (string, error)
+}
+
+// TaskServiceResolveProjectRootForParentCreateRequest is ResolveProjectRoot
+// typed for tasks.v1.ParentCreateRequest: when the handler implements it, the
+// tools with this request call it, with the request itself, instead of
+// ResolveProjectRoot.
+type TaskServiceResolveProjectRootForParentCreateRequest interface {
+	ResolveProjectRootForParentCreateRequest(ctx context.Context, in *v1.ParentCreateRequest) (string, error)
+}
+
+// TaskServiceResolveProjectRootForParentOperationsRequest is ResolveProjectRoot
+// typed for tasks.v1.ParentOperationsRequest: when the handler implements it,
+// the tools with this request call it, with the request itself, instead of
+// ResolveProjectRoot.
+type TaskServiceResolveProjectRootForParentOperationsRequest interface {
+	ResolveProjectRootForParentOperationsRequest(ctx context.Context, in *v1.ParentOperationsRequest) (string, error)
+}
+
+// UnimplementedTaskServiceResolvers answers every resolver method of
+// TaskServiceHandler with an error naming the typed method to implement. Embed
+// it in a handler that implements the typed resolvers, so it satisfies
+// TaskServiceHandler without the contract methods.
+type UnimplementedTaskServiceResolvers struct{}
+
+func (UnimplementedTaskServiceResolvers) ResolveProjectRoot(_ context.Context, in proto.Message) (v string, err error) {
+	return v, mcpwriteimpl.ResolverNotImplemented("ResolveProjectRoot", in)
+}
+
+// boundResolversTaskService are the resolvers of one request type R, bound to
+// the handler once: the typed method when the handler has it, else the contract
+// method.
+type boundResolversTaskService[R proto.Message] struct {
+	ResolveProjectRoot func(context.Context, R) (string, error)
+}
+
+func bindTaskServiceTaskListRequestResolvers(h TaskServiceHandler, typed any) *boundResolversTaskService[*v1.TaskListRequest] {
+	b := &boundResolversTaskService[*v1.TaskListRequest]{}
+	if t, ok := typed.(TaskServiceResolveProjectRootForTaskListRequest); ok {
+		b.ResolveProjectRoot = t.ResolveProjectRootForTaskListRequest
+	} else {
+		b.ResolveProjectRoot = func(ctx context.Context, in *v1.TaskListRequest) (string, error) {
+			return h.ResolveProjectRoot(ctx, in)
+		}
+	}
+	return b
+}
+
+func bindTaskServiceTaskGetRequestResolvers(h TaskServiceHandler, typed any) *boundResolversTaskService[*v1.TaskGetRequest] {
+	b := &boundResolversTaskService[*v1.TaskGetRequest]{}
+	if t, ok := typed.(TaskServiceResolveProjectRootForTaskGetRequest); ok {
+		b.ResolveProjectRoot = t.ResolveProjectRootForTaskGetRequest
+	} else {
+		b.ResolveProjectRoot = func(ctx context.Context, in *v1.TaskGetRequest) (string, error) { return h.ResolveProjectRoot(ctx, in) }
+	}
+	return b
+}
+
+func bindTaskServiceTaskCreateRequestResolvers(h TaskServiceHandler, typed any) *boundResolversTaskService[*v1.TaskCreateRequest] {
+	b := &boundResolversTaskService[*v1.TaskCreateRequest]{}
+	if t, ok := typed.(TaskServiceResolveProjectRootForTaskCreateRequest); ok {
+		b.ResolveProjectRoot = t.ResolveProjectRootForTaskCreateRequest
+	} else {
+		b.ResolveProjectRoot = func(ctx context.Context, in *v1.TaskCreateRequest) (string, error) {
+			return h.ResolveProjectRoot(ctx, in)
+		}
+	}
+	return b
+}
+
+func bindTaskServiceTaskUpdateRequestResolvers(h TaskServiceHandler, typed any) *boundResolversTaskService[*v1.TaskUpdateRequest] {
+	b := &boundResolversTaskService[*v1.TaskUpdateRequest]{}
+	if t, ok := typed.(TaskServiceResolveProjectRootForTaskUpdateRequest); ok {
+		b.ResolveProjectRoot = t.ResolveProjectRootForTaskUpdateRequest
+	} else {
+		b.ResolveProjectRoot = func(ctx context.Context, in *v1.TaskUpdateRequest) (string, error) {
+			return h.ResolveProjectRoot(ctx, in)
+		}
+	}
+	return b
+}
+
+func bindTaskServiceTaskDeleteRequestResolvers(h TaskServiceHandler, typed any) *boundResolversTaskService[*v1.TaskDeleteRequest] {
+	b := &boundResolversTaskService[*v1.TaskDeleteRequest]{}
+	if t, ok := typed.(TaskServiceResolveProjectRootForTaskDeleteRequest); ok {
+		b.ResolveProjectRoot = t.ResolveProjectRootForTaskDeleteRequest
+	} else {
+		b.ResolveProjectRoot = func(ctx context.Context, in *v1.TaskDeleteRequest) (string, error) {
+			return h.ResolveProjectRoot(ctx, in)
+		}
+	}
+	return b
+}
+
+func bindTaskServiceTaskMoveRequestResolvers(h TaskServiceHandler, typed any) *boundResolversTaskService[*v1.TaskMoveRequest] {
+	b := &boundResolversTaskService[*v1.TaskMoveRequest]{}
+	if t, ok := typed.(TaskServiceResolveProjectRootForTaskMoveRequest); ok {
+		b.ResolveProjectRoot = t.ResolveProjectRootForTaskMoveRequest
+	} else {
+		b.ResolveProjectRoot = func(ctx context.Context, in *v1.TaskMoveRequest) (string, error) {
+			return h.ResolveProjectRoot(ctx, in)
+		}
+	}
+	return b
+}
+
+func bindTaskServiceTaskTransformRequestResolvers(h TaskServiceHandler, typed any) *boundResolversTaskService[*v1.TaskTransformRequest] {
+	b := &boundResolversTaskService[*v1.TaskTransformRequest]{}
+	if t, ok := typed.(TaskServiceResolveProjectRootForTaskTransformRequest); ok {
+		b.ResolveProjectRoot = t.ResolveProjectRootForTaskTransformRequest
+	} else {
+		b.ResolveProjectRoot = func(ctx context.Context, in *v1.TaskTransformRequest) (string, error) {
+			return h.ResolveProjectRoot(ctx, in)
+		}
+	}
+	return b
+}
+
+func bindTaskServiceParentCreateRequestResolvers(h TaskServiceHandler, typed any) *boundResolversTaskService[*v1.ParentCreateRequest] {
+	b := &boundResolversTaskService[*v1.ParentCreateRequest]{}
+	if t, ok := typed.(TaskServiceResolveProjectRootForParentCreateRequest); ok {
+		b.ResolveProjectRoot = t.ResolveProjectRootForParentCreateRequest
+	} else {
+		b.ResolveProjectRoot = func(ctx context.Context, in *v1.ParentCreateRequest) (string, error) {
+			return h.ResolveProjectRoot(ctx, in)
+		}
+	}
+	return b
+}
+
+func bindTaskServiceParentOperationsRequestResolvers(h TaskServiceHandler, typed any) *boundResolversTaskService[*v1.ParentOperationsRequest] {
+	b := &boundResolversTaskService[*v1.ParentOperationsRequest]{}
+	if t, ok := typed.(TaskServiceResolveProjectRootForParentOperationsRequest); ok {
+		b.ResolveProjectRoot = t.ResolveProjectRootForParentOperationsRequest
+	} else {
+		b.ResolveProjectRoot = func(ctx context.Context, in *v1.ParentOperationsRequest) (string, error) {
+			return h.ResolveProjectRoot(ctx, in)
+		}
+	}
+	return b
+}
+
 // RegisterTaskServiceTools registers the tasks.v1.TaskService write tools, the
 // service tools and the discovery tools on s. Options configure idempotency,
 // governance, limits and request context.
@@ -67,67 +259,82 @@ func RegisterTaskServiceTools(s *mcp.Server, h TaskServiceHandler, opts ...runti
 // NewTaskService binds the generated tool code of tasks.v1.TaskService to h,
 // for RegisterTaskServiceTools or runtime.NewPreparer.
 func NewTaskService(h TaskServiceHandler) *mcpwriteimpl.Service {
+	var typed any = h
+	if a, ok := h.(interface {
+		resolvers() any
+	}); ok {
+		typed = a.resolvers()
+	}
+	taskListRequestResolvers := bindTaskServiceTaskListRequestResolvers(h, typed)
+	taskGetRequestResolvers := bindTaskServiceTaskGetRequestResolvers(h, typed)
+	taskCreateRequestResolvers := bindTaskServiceTaskCreateRequestResolvers(h, typed)
+	taskUpdateRequestResolvers := bindTaskServiceTaskUpdateRequestResolvers(h, typed)
+	taskDeleteRequestResolvers := bindTaskServiceTaskDeleteRequestResolvers(h, typed)
+	taskMoveRequestResolvers := bindTaskServiceTaskMoveRequestResolvers(h, typed)
+	taskTransformRequestResolvers := bindTaskServiceTaskTransformRequestResolvers(h, typed)
+	parentCreateRequestResolvers := bindTaskServiceParentCreateRequestResolvers(h, typed)
+	parentOperationsRequestResolvers := bindTaskServiceParentOperationsRequestResolvers(h, typed)
 	return &mcpwriteimpl.Service{
 		Name: "tasks.v1.TaskService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
 			mcpwriteimpl.NewTool[v1.TaskListRequest]("task_list", decodeTaskListRequest,
 				func(c *mcpwriteimpl.Call, m *v1.TaskListRequest) error {
-					return enrichTaskServiceTaskListRequest(c, h, m, m)
+					return enrichTaskServiceTaskListRequest(c, taskListRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.TaskListRequest) (*v1.TaskListResponse, error) {
 					return h.TaskList(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.TaskGetRequest]("task_get", decodeTaskGetRequest,
 				func(c *mcpwriteimpl.Call, m *v1.TaskGetRequest) error {
-					return enrichTaskServiceTaskGetRequest(c, h, m, m)
+					return enrichTaskServiceTaskGetRequest(c, taskGetRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.TaskGetRequest) (*v1.TaskGetResponse, error) { return h.TaskGet(ctx, m) }),
 			mcpwriteimpl.NewTool[v1.TaskCreateRequest]("task_create", decodeTaskCreateRequest,
 				func(c *mcpwriteimpl.Call, m *v1.TaskCreateRequest) error {
-					return enrichTaskServiceTaskCreateRequest(c, h, m, m)
+					return enrichTaskServiceTaskCreateRequest(c, taskCreateRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.TaskCreateRequest) (*v1.TaskCreateResponse, error) {
 					return h.TaskCreate(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.TaskUpdateRequest]("task_update", decodeTaskUpdateRequest,
 				func(c *mcpwriteimpl.Call, m *v1.TaskUpdateRequest) error {
-					return enrichTaskServiceTaskUpdateRequest(c, h, m, m)
+					return enrichTaskServiceTaskUpdateRequest(c, taskUpdateRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.TaskUpdateRequest) (*v1.TaskUpdateResponse, error) {
 					return h.TaskUpdate(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.TaskDeleteRequest]("task_delete", decodeTaskDeleteRequest,
 				func(c *mcpwriteimpl.Call, m *v1.TaskDeleteRequest) error {
-					return enrichTaskServiceTaskDeleteRequest(c, h, m, m)
+					return enrichTaskServiceTaskDeleteRequest(c, taskDeleteRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.TaskDeleteRequest) (*v1.TaskDeleteResponse, error) {
 					return h.TaskDelete(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.TaskMoveRequest]("task_move", decodeTaskMoveRequest,
 				func(c *mcpwriteimpl.Call, m *v1.TaskMoveRequest) error {
-					return enrichTaskServiceTaskMoveRequest(c, h, m, m)
+					return enrichTaskServiceTaskMoveRequest(c, taskMoveRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.TaskMoveRequest) (*v1.TaskMoveResponse, error) {
 					return h.TaskMove(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.TaskTransformRequest]("task_transform", decodeTaskTransformRequest,
 				func(c *mcpwriteimpl.Call, m *v1.TaskTransformRequest) error {
-					return enrichTaskServiceTaskTransformRequest(c, h, m, m)
+					return enrichTaskServiceTaskTransformRequest(c, taskTransformRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.TaskTransformRequest) (*v1.TaskTransformResponse, error) {
 					return h.TaskTransform(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.ParentCreateRequest]("parent_create", decodeParentCreateRequest,
 				func(c *mcpwriteimpl.Call, m *v1.ParentCreateRequest) error {
-					return enrichTaskServiceParentCreateRequest(c, h, m, m)
+					return enrichTaskServiceParentCreateRequest(c, parentCreateRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.ParentCreateRequest) (*v1.ParentCreateResponse, error) {
 					return h.ParentCreate(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.ParentOperationsRequest]("parent_operations", decodeParentOperationsRequest,
 				func(c *mcpwriteimpl.Call, m *v1.ParentOperationsRequest) error {
-					return enrichTaskServiceParentOperationsRequest(c, h, m, m)
+					return enrichTaskServiceParentOperationsRequest(c, parentOperationsRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.ParentOperationsRequest) (*v1.ParentOperationsResponse, error) {
 					return h.ParentOperations(ctx, m)
@@ -173,6 +380,10 @@ func NewTaskServiceClientAdapter(client TaskServiceClient, resolvers TaskService
 type clientAdapterTaskService struct {
 	client TaskServiceClient
 	TaskServiceResolvers
+}
+
+func (a *clientAdapterTaskService) resolvers() any {
+	return a.TaskServiceResolvers
 }
 
 func (a *clientAdapterTaskService) TaskList(ctx context.Context, in *v1.TaskListRequest) (*v1.TaskListResponse, error) {
@@ -941,11 +1152,11 @@ func decodeParentOperationsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Ob
 	}
 }
 
-func enrichTaskServiceTaskListRequest(c *mcpwriteimpl.Call, h TaskServiceHandler, root proto.Message, m *v1.TaskListRequest) error {
+func enrichTaskServiceTaskListRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.TaskListRequest) error {
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichTaskServiceRequestMeta(c, h, root, m.Meta); err != nil {
+	if err := enrichTaskServiceRequestMeta(c, m.Meta); err != nil {
 		return err
 	}
 	if m.RootDir == "" {
@@ -958,7 +1169,7 @@ func enrichTaskServiceTaskListRequest(c *mcpwriteimpl.Call, h TaskServiceHandler
 	return nil
 }
 
-func enrichTaskServiceRequestMeta(c *mcpwriteimpl.Call, h TaskServiceHandler, root proto.Message, m *v1.RequestMeta) error {
+func enrichTaskServiceRequestMeta(c *mcpwriteimpl.Call, m *v1.RequestMeta) error {
 	vTenantId, err := c.ContextValue(mcpwriteimpl.ContextTenantID, "tenantId")
 	if err != nil {
 		return err
@@ -983,11 +1194,11 @@ func enrichTaskServiceRequestMeta(c *mcpwriteimpl.Call, h TaskServiceHandler, ro
 	return nil
 }
 
-func enrichTaskServiceTaskGetRequest(c *mcpwriteimpl.Call, h TaskServiceHandler, root proto.Message, m *v1.TaskGetRequest) error {
+func enrichTaskServiceTaskGetRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.TaskGetRequest) error {
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichTaskServiceRequestMeta(c, h, root, m.Meta); err != nil {
+	if err := enrichTaskServiceRequestMeta(c, m.Meta); err != nil {
 		return err
 	}
 	if m.RootDir == "" {
@@ -1000,12 +1211,12 @@ func enrichTaskServiceTaskGetRequest(c *mcpwriteimpl.Call, h TaskServiceHandler,
 	return nil
 }
 
-func enrichTaskServiceTaskCreateRequest(c *mcpwriteimpl.Call, h TaskServiceHandler, root proto.Message, m *v1.TaskCreateRequest) error {
+func enrichTaskServiceTaskCreateRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.TaskCreateRequest) error {
 	m.Id = "task-" + c.ULID()
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichTaskServiceRequestMeta(c, h, root, m.Meta); err != nil {
+	if err := enrichTaskServiceRequestMeta(c, m.Meta); err != nil {
 		return err
 	}
 	if m.RootDir == "" {
@@ -1018,11 +1229,11 @@ func enrichTaskServiceTaskCreateRequest(c *mcpwriteimpl.Call, h TaskServiceHandl
 	return nil
 }
 
-func enrichTaskServiceTaskUpdateRequest(c *mcpwriteimpl.Call, h TaskServiceHandler, root proto.Message, m *v1.TaskUpdateRequest) error {
+func enrichTaskServiceTaskUpdateRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.TaskUpdateRequest) error {
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichTaskServiceRequestMeta(c, h, root, m.Meta); err != nil {
+	if err := enrichTaskServiceRequestMeta(c, m.Meta); err != nil {
 		return err
 	}
 	if m.RootDir == "" {
@@ -1035,11 +1246,11 @@ func enrichTaskServiceTaskUpdateRequest(c *mcpwriteimpl.Call, h TaskServiceHandl
 	return nil
 }
 
-func enrichTaskServiceTaskDeleteRequest(c *mcpwriteimpl.Call, h TaskServiceHandler, root proto.Message, m *v1.TaskDeleteRequest) error {
+func enrichTaskServiceTaskDeleteRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.TaskDeleteRequest) error {
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichTaskServiceRequestMeta(c, h, root, m.Meta); err != nil {
+	if err := enrichTaskServiceRequestMeta(c, m.Meta); err != nil {
 		return err
 	}
 	if m.RootDir == "" {
@@ -1052,11 +1263,11 @@ func enrichTaskServiceTaskDeleteRequest(c *mcpwriteimpl.Call, h TaskServiceHandl
 	return nil
 }
 
-func enrichTaskServiceTaskMoveRequest(c *mcpwriteimpl.Call, h TaskServiceHandler, root proto.Message, m *v1.TaskMoveRequest) error {
+func enrichTaskServiceTaskMoveRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.TaskMoveRequest) error {
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichTaskServiceRequestMeta(c, h, root, m.Meta); err != nil {
+	if err := enrichTaskServiceRequestMeta(c, m.Meta); err != nil {
 		return err
 	}
 	if m.RootDir == "" {
@@ -1069,11 +1280,11 @@ func enrichTaskServiceTaskMoveRequest(c *mcpwriteimpl.Call, h TaskServiceHandler
 	return nil
 }
 
-func enrichTaskServiceTaskTransformRequest(c *mcpwriteimpl.Call, h TaskServiceHandler, root proto.Message, m *v1.TaskTransformRequest) error {
+func enrichTaskServiceTaskTransformRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.TaskTransformRequest) error {
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichTaskServiceRequestMeta(c, h, root, m.Meta); err != nil {
+	if err := enrichTaskServiceRequestMeta(c, m.Meta); err != nil {
 		return err
 	}
 	if m.RootDir == "" {
@@ -1086,12 +1297,12 @@ func enrichTaskServiceTaskTransformRequest(c *mcpwriteimpl.Call, h TaskServiceHa
 	return nil
 }
 
-func enrichTaskServiceParentCreateRequest(c *mcpwriteimpl.Call, h TaskServiceHandler, root proto.Message, m *v1.ParentCreateRequest) error {
+func enrichTaskServiceParentCreateRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.ParentCreateRequest) error {
 	m.Id = "task-" + c.ULID()
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichTaskServiceRequestMeta(c, h, root, m.Meta); err != nil {
+	if err := enrichTaskServiceRequestMeta(c, m.Meta); err != nil {
 		return err
 	}
 	if m.RootDir == "" {
@@ -1104,11 +1315,11 @@ func enrichTaskServiceParentCreateRequest(c *mcpwriteimpl.Call, h TaskServiceHan
 	return nil
 }
 
-func enrichTaskServiceParentOperationsRequest(c *mcpwriteimpl.Call, h TaskServiceHandler, root proto.Message, m *v1.ParentOperationsRequest) error {
+func enrichTaskServiceParentOperationsRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.ParentOperationsRequest) error {
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichTaskServiceRequestMeta(c, h, root, m.Meta); err != nil {
+	if err := enrichTaskServiceRequestMeta(c, m.Meta); err != nil {
 		return err
 	}
 	if m.RootDir == "" {

@@ -13,7 +13,6 @@ import (
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
-	proto "google.golang.org/protobuf/proto"
 )
 
 // The generated code asserts at compile time that the runtime it links
@@ -49,7 +48,7 @@ func NewOutlineService(h OutlineServiceHandler) *mcpwriteimpl.Service {
 		Tools: []*mcpwriteimpl.Tool{
 			mcpwriteimpl.NewTool[v1.CreateOutlineRequest]("create_outline", decodeCreateOutlineRequest,
 				func(c *mcpwriteimpl.Call, m *v1.CreateOutlineRequest) error {
-					return enrichOutlineServiceCreateOutlineRequest(c, h, m, m)
+					return enrichOutlineServiceCreateOutlineRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.CreateOutlineRequest) (*v1.CreateOutlineResponse, error) {
 					return h.CreateOutline(ctx, m)
@@ -136,20 +135,20 @@ func decodeCreateOutlineRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 	}
 }
 
-func enrichOutlineServiceCreateOutlineRequest(c *mcpwriteimpl.Call, h OutlineServiceHandler, root proto.Message, m *v1.CreateOutlineRequest) error {
+func enrichOutlineServiceCreateOutlineRequest(c *mcpwriteimpl.Call, m *v1.CreateOutlineRequest) error {
 	m.OutlineId = c.UUIDv7()
 	for _, x := range m.Sections {
-		if err := enrichOutlineServiceSection(c, h, root, x); err != nil {
+		if err := enrichOutlineServiceSection(c, x); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func enrichOutlineServiceSection(c *mcpwriteimpl.Call, h OutlineServiceHandler, root proto.Message, m *v1.Section) error {
+func enrichOutlineServiceSection(c *mcpwriteimpl.Call, m *v1.Section) error {
 	m.SectionId = c.UUIDv7()
 	for _, x := range m.Sections {
-		if err := enrichOutlineServiceSection(c, h, root, x); err != nil {
+		if err := enrichOutlineServiceSection(c, x); err != nil {
 			return err
 		}
 	}

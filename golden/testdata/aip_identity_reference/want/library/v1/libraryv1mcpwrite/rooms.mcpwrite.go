@@ -38,6 +38,42 @@ type RoomServiceHandler interface {
 	ResolveRoomRef(ctx context.Context, in proto.Message, ref string) (runtime.Reference, error)
 }
 
+// RoomServiceResolveRoomRefForUpdateRoomRequest is ResolveRoomRef typed for
+// library.v1.UpdateRoomRequest: when the handler implements it, the tools with
+// this request call it, with the request itself, instead of ResolveRoomRef.
+type RoomServiceResolveRoomRefForUpdateRoomRequest interface {
+	ResolveRoomRefForUpdateRoomRequest(ctx context.Context, in *v1.UpdateRoomRequest, ref string) (runtime.Reference, error)
+}
+
+// UnimplementedRoomServiceResolvers answers every resolver method of
+// RoomServiceHandler with an error naming the typed method to implement. Embed
+// it in a handler that implements the typed resolvers, so it satisfies
+// RoomServiceHandler without the contract methods.
+type UnimplementedRoomServiceResolvers struct{}
+
+func (UnimplementedRoomServiceResolvers) ResolveRoomRef(_ context.Context, in proto.Message, _ string) (v runtime.Reference, err error) {
+	return v, mcpwriteimpl.ResolverNotImplemented("ResolveRoomRef", in)
+}
+
+// boundResolversRoomService are the resolvers of one request type R, bound to
+// the handler once: the typed method when the handler has it, else the contract
+// method.
+type boundResolversRoomService[R proto.Message] struct {
+	ResolveRoomRef func(context.Context, R, string) (runtime.Reference, error)
+}
+
+func bindRoomServiceUpdateRoomRequestResolvers(h RoomServiceHandler, typed any) *boundResolversRoomService[*v1.UpdateRoomRequest] {
+	b := &boundResolversRoomService[*v1.UpdateRoomRequest]{}
+	if t, ok := typed.(RoomServiceResolveRoomRefForUpdateRoomRequest); ok {
+		b.ResolveRoomRef = t.ResolveRoomRefForUpdateRoomRequest
+	} else {
+		b.ResolveRoomRef = func(ctx context.Context, in *v1.UpdateRoomRequest, ref string) (runtime.Reference, error) {
+			return h.ResolveRoomRef(ctx, in, ref)
+		}
+	}
+	return b
+}
+
 // RegisterRoomServiceTools registers the library.v1.RoomService write tools,
 // the service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
@@ -48,6 +84,13 @@ func RegisterRoomServiceTools(s *mcp.Server, h RoomServiceHandler, opts ...runti
 // NewRoomService binds the generated tool code of library.v1.RoomService to h,
 // for RegisterRoomServiceTools or runtime.NewPreparer.
 func NewRoomService(h RoomServiceHandler) *mcpwriteimpl.Service {
+	var typed any = h
+	if a, ok := h.(interface {
+		resolvers() any
+	}); ok {
+		typed = a.resolvers()
+	}
+	updateRoomRequestResolvers := bindRoomServiceUpdateRoomRequestResolvers(h, typed)
 	return &mcpwriteimpl.Service{
 		Name: "library.v1.RoomService",
 		Doc:  writeSchema,
@@ -55,11 +98,14 @@ func NewRoomService(h RoomServiceHandler) *mcpwriteimpl.Service {
 			mcpwriteimpl.NewTool[v1.CreateRoomRequest]("create_room", decodeCreateRoomRequest,
 				nil,
 				func(ctx context.Context, m *v1.CreateRoomRequest) (*v1.Room, error) { return h.CreateRoom(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.UpdateRoomRequest]("update_room", decodeUpdateRoomRequest,
+			mcpwriteimpl.WithReferenceCheck(mcpwriteimpl.NewTool[v1.UpdateRoomRequest]("update_room", decodeUpdateRoomRequest,
 				func(c *mcpwriteimpl.Call, m *v1.UpdateRoomRequest) error {
-					return enrichRoomServiceUpdateRoomRequest(c, h, m, m)
+					return enrichRoomServiceUpdateRoomRequest(c, updateRoomRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.UpdateRoomRequest) (*v1.Room, error) { return h.UpdateRoom(ctx, m) }),
+				func(c *mcpwriteimpl.Call, m *v1.UpdateRoomRequest) error {
+					return checkRefsRoomServiceUpdateRoomRequest(c, updateRoomRequestResolvers, m, m)
+				}),
 		},
 	}
 }
@@ -86,6 +132,10 @@ func NewRoomServiceClientAdapter(client RoomServiceClient, resolvers RoomService
 type clientAdapterRoomService struct {
 	client RoomServiceClient
 	RoomServiceResolvers
+}
+
+func (a *clientAdapterRoomService) resolvers() any {
+	return a.RoomServiceResolvers
 }
 
 func (a *clientAdapterRoomService) CreateRoom(ctx context.Context, in *v1.CreateRoomRequest) (*v1.Room, error) {
@@ -165,19 +215,42 @@ func decodeUpdateRoomRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	m.UpdateMask = mcpwriteimpl.CheckUpdateMask(d, "update_mask", m.UpdateMask, m.GetRoom(), "name")
 }
 
-func enrichRoomServiceUpdateRoomRequest(c *mcpwriteimpl.Call, h RoomServiceHandler, root proto.Message, m *v1.UpdateRoomRequest) error {
+func enrichRoomServiceUpdateRoomRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversRoomService[R], root R, m *v1.UpdateRoomRequest) error {
+	var errs []error
 	if x := m.GetRoom(); x != nil {
 		c.Enter("room")
-		err := enrichRoomServiceRoomForUpdate(c, h, root, x)
-		c.Leave()
-		if err != nil {
-			return err
+		if err := enrichRoomServiceRoomForUpdate(c, h, root, x); err != nil {
+			errs = append(errs, err)
 		}
+		c.Leave()
 	}
-	return nil
+	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
 
-func enrichRoomServiceRoomForUpdate(c *mcpwriteimpl.Call, h RoomServiceHandler, root proto.Message, m *v1.Room) error {
+func enrichRoomServiceRoomForUpdate[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversRoomService[R], root R, m *v1.Room) error {
+	var errs []error
+	if ref := m.GetName(); ref != "" {
+		r, rerr := h.ResolveRoomRef(c.Ctx, root, ref)
+		if id, err := c.ResolveReference("name", "room", ref, r, rerr); err != nil {
+			errs = append(errs, err)
+		} else {
+			m.Name = id
+		}
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func checkRefsRoomServiceUpdateRoomRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversRoomService[R], root R, m *v1.UpdateRoomRequest) error {
+	var errs []error
+	if x := m.GetRoom(); x != nil {
+		c.Enter("room")
+		errs = append(errs, checkRefsRoomServiceRoomForUpdate(c, h, root, x))
+		c.Leave()
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func checkRefsRoomServiceRoomForUpdate[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversRoomService[R], root R, m *v1.Room) error {
 	var errs []error
 	if ref := m.GetName(); ref != "" {
 		r, rerr := h.ResolveRoomRef(c.Ctx, root, ref)

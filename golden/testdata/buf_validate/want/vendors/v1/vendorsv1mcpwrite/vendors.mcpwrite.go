@@ -14,7 +14,6 @@ import (
 	pvcheck "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/pvcheck"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
-	proto "google.golang.org/protobuf/proto"
 	regexp "regexp"
 )
 
@@ -51,7 +50,7 @@ func NewVendorService(h VendorServiceHandler) *mcpwriteimpl.Service {
 		Tools: []*mcpwriteimpl.Tool{
 			mcpwriteimpl.NewTool[v1.RegisterVendorRequest]("register_vendor", decodeRegisterVendorRequest,
 				func(c *mcpwriteimpl.Call, m *v1.RegisterVendorRequest) error {
-					return enrichVendorServiceRegisterVendorRequest(c, h, m, m)
+					return enrichVendorServiceRegisterVendorRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.RegisterVendorRequest) (*v1.RegisterVendorResponse, error) {
 					return h.RegisterVendor(ctx, m)
@@ -315,7 +314,7 @@ func decodeRegisterVendorRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 	d.OneOf(obj, false, "phone", "fax")
 }
 
-func enrichVendorServiceRegisterVendorRequest(c *mcpwriteimpl.Call, h VendorServiceHandler, root proto.Message, m *v1.RegisterVendorRequest) error {
+func enrichVendorServiceRegisterVendorRequest(c *mcpwriteimpl.Call, m *v1.RegisterVendorRequest) error {
 	m.VendorId = c.UUIDv4()
 	vTenantId, err := c.ContextValue(mcpwriteimpl.ContextTenantID, "tenant_id")
 	if err != nil {

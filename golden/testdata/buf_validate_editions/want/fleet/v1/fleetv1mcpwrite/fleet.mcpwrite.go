@@ -14,7 +14,6 @@ import (
 	pvcheck "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/pvcheck"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
-	proto "google.golang.org/protobuf/proto"
 )
 
 // The generated code asserts at compile time that the runtime it links
@@ -50,7 +49,7 @@ func NewFleetService(h FleetServiceHandler) *mcpwriteimpl.Service {
 		Tools: []*mcpwriteimpl.Tool{
 			mcpwriteimpl.NewTool[v1.RegisterVehicleRequest]("register_vehicle", decodeRegisterVehicleRequest,
 				func(c *mcpwriteimpl.Call, m *v1.RegisterVehicleRequest) error {
-					return enrichFleetServiceRegisterVehicleRequest(c, h, m, m)
+					return enrichFleetServiceRegisterVehicleRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.RegisterVehicleRequest) (*v1.RegisterVehicleResponse, error) {
 					return h.RegisterVehicle(ctx, m)
@@ -141,7 +140,7 @@ func decodeRegisterVehicleRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obj
 	d.OneOf(obj, true, "company")
 }
 
-func enrichFleetServiceRegisterVehicleRequest(c *mcpwriteimpl.Call, h FleetServiceHandler, root proto.Message, m *v1.RegisterVehicleRequest) error {
+func enrichFleetServiceRegisterVehicleRequest(c *mcpwriteimpl.Call, m *v1.RegisterVehicleRequest) error {
 	m.VehicleId = mcpwriteimpl.Ptr(c.UUIDv7())
 	return nil
 }

@@ -14,7 +14,6 @@ import (
 	pvcheck "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/pvcheck"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
-	proto "google.golang.org/protobuf/proto"
 	regexp "regexp"
 )
 
@@ -51,7 +50,7 @@ func NewJournalService(h JournalServiceHandler) *mcpwriteimpl.Service {
 		Tools: []*mcpwriteimpl.Tool{
 			mcpwriteimpl.NewTool[v1.PostLineRequest]("post_line", decodePostLineRequest,
 				func(c *mcpwriteimpl.Call, m *v1.PostLineRequest) error {
-					return enrichJournalServicePostLineRequest(c, h, m, m)
+					return enrichJournalServicePostLineRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.PostLineRequest) (*v1.PostLineResponse, error) {
 					return h.PostLine(ctx, m)
@@ -139,7 +138,7 @@ func decodePostLineRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m 
 	}
 }
 
-func enrichJournalServicePostLineRequest(c *mcpwriteimpl.Call, h JournalServiceHandler, root proto.Message, m *v1.PostLineRequest) error {
+func enrichJournalServicePostLineRequest(c *mcpwriteimpl.Call, m *v1.PostLineRequest) error {
 	m.LineId = mcpwriteimpl.Ptr("jl_" + c.ULID())
 	return nil
 }

@@ -13,7 +13,6 @@ import (
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
-	proto "google.golang.org/protobuf/proto"
 )
 
 // The generated code asserts at compile time that the runtime it links
@@ -51,7 +50,7 @@ func NewOrderService(h OrderServiceHandler) *mcpwriteimpl.Service {
 		Tools: []*mcpwriteimpl.Tool{
 			mcpwriteimpl.NewTool[v1.PlaceOrderRequest]("place_order", decodePlaceOrderRequest,
 				func(c *mcpwriteimpl.Call, m *v1.PlaceOrderRequest) error {
-					return enrichOrderServicePlaceOrderRequest(c, h, m, m)
+					return enrichOrderServicePlaceOrderRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.PlaceOrderRequest) (*v1.Order, error) { return h.PlaceOrder(ctx, m) }),
 			mcpwriteimpl.NewTool[v1.CancelOrderRequest]("cancel_order", decodeCancelOrderRequest,
@@ -148,7 +147,7 @@ func decodeCancelOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 	}
 }
 
-func enrichOrderServicePlaceOrderRequest(c *mcpwriteimpl.Call, h OrderServiceHandler, root proto.Message, m *v1.PlaceOrderRequest) error {
+func enrichOrderServicePlaceOrderRequest(c *mcpwriteimpl.Call, m *v1.PlaceOrderRequest) error {
 	m.Id = c.UUIDv7()
 	return nil
 }

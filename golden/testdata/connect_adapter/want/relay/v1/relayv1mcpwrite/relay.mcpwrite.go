@@ -38,6 +38,43 @@ type RelayServiceHandler interface {
 	ResolveDefaultChannel(ctx context.Context, in proto.Message) (string, error)
 }
 
+// RelayServiceResolveDefaultChannelForPostMessageRequest is
+// ResolveDefaultChannel typed for relay.v1.PostMessageRequest: when the handler
+// implements it, the tools with this request call it, with the request itself,
+// instead of ResolveDefaultChannel.
+type RelayServiceResolveDefaultChannelForPostMessageRequest interface {
+	ResolveDefaultChannelForPostMessageRequest(ctx context.Context, in *v1.PostMessageRequest) (string, error)
+}
+
+// UnimplementedRelayServiceResolvers answers every resolver method of
+// RelayServiceHandler with an error naming the typed method to implement. Embed
+// it in a handler that implements the typed resolvers, so it satisfies
+// RelayServiceHandler without the contract methods.
+type UnimplementedRelayServiceResolvers struct{}
+
+func (UnimplementedRelayServiceResolvers) ResolveDefaultChannel(_ context.Context, in proto.Message) (v string, err error) {
+	return v, mcpwriteimpl.ResolverNotImplemented("ResolveDefaultChannel", in)
+}
+
+// boundResolversRelayService are the resolvers of one request type R, bound to
+// the handler once: the typed method when the handler has it, else the contract
+// method.
+type boundResolversRelayService[R proto.Message] struct {
+	ResolveDefaultChannel func(context.Context, R) (string, error)
+}
+
+func bindRelayServicePostMessageRequestResolvers(h RelayServiceHandler, typed any) *boundResolversRelayService[*v1.PostMessageRequest] {
+	b := &boundResolversRelayService[*v1.PostMessageRequest]{}
+	if t, ok := typed.(RelayServiceResolveDefaultChannelForPostMessageRequest); ok {
+		b.ResolveDefaultChannel = t.ResolveDefaultChannelForPostMessageRequest
+	} else {
+		b.ResolveDefaultChannel = func(ctx context.Context, in *v1.PostMessageRequest) (string, error) {
+			return h.ResolveDefaultChannel(ctx, in)
+		}
+	}
+	return b
+}
+
 // RegisterRelayServiceTools registers the relay.v1.RelayService write tools,
 // the service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
@@ -48,13 +85,20 @@ func RegisterRelayServiceTools(s *mcp.Server, h RelayServiceHandler, opts ...run
 // NewRelayService binds the generated tool code of relay.v1.RelayService to h,
 // for RegisterRelayServiceTools or runtime.NewPreparer.
 func NewRelayService(h RelayServiceHandler) *mcpwriteimpl.Service {
+	var typed any = h
+	if a, ok := h.(interface {
+		resolvers() any
+	}); ok {
+		typed = a.resolvers()
+	}
+	postMessageRequestResolvers := bindRelayServicePostMessageRequestResolvers(h, typed)
 	return &mcpwriteimpl.Service{
 		Name: "relay.v1.RelayService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
 			mcpwriteimpl.NewTool[v1.PostMessageRequest]("post_message", decodePostMessageRequest,
 				func(c *mcpwriteimpl.Call, m *v1.PostMessageRequest) error {
-					return enrichRelayServicePostMessageRequest(c, h, m, m)
+					return enrichRelayServicePostMessageRequest(c, postMessageRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.PostMessageRequest) (*v1.PostMessageResponse, error) {
 					return h.PostMessage(ctx, m)
@@ -86,6 +130,10 @@ type clientAdapterRelayService struct {
 	RelayServiceResolvers
 }
 
+func (a *clientAdapterRelayService) resolvers() any {
+	return a.RelayServiceResolvers
+}
+
 func (a *clientAdapterRelayService) PostMessage(ctx context.Context, in *v1.PostMessageRequest) (*v1.PostMessageResponse, error) {
 	return a.client.PostMessage(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
@@ -107,6 +155,10 @@ func NewRelayServiceConnectAdapter(client RelayServiceConnectClient, resolvers R
 type connectAdapterRelayService struct {
 	client RelayServiceConnectClient
 	RelayServiceResolvers
+}
+
+func (a *connectAdapterRelayService) resolvers() any {
+	return a.RelayServiceResolvers
 }
 
 func (a *connectAdapterRelayService) PostMessage(ctx context.Context, in *v1.PostMessageRequest) (*v1.PostMessageResponse, error) {
@@ -135,7 +187,7 @@ func decodePostMessageRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 	}
 }
 
-func enrichRelayServicePostMessageRequest(c *mcpwriteimpl.Call, h RelayServiceHandler, root proto.Message, m *v1.PostMessageRequest) error {
+func enrichRelayServicePostMessageRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversRelayService[R], root R, m *v1.PostMessageRequest) error {
 	m.Id = c.UUIDv7()
 	vChannelId, err := h.ResolveDefaultChannel(c.Ctx, root)
 	if err != nil {

@@ -41,6 +41,83 @@ type InvoiceServiceHandler interface {
 	ResolveNextSequence(ctx context.Context, in proto.Message) (int64, error)
 }
 
+// InvoiceServiceResolveDefaultLedgerForIssueInvoiceRequest is
+// ResolveDefaultLedger typed for billing.v1.IssueInvoiceRequest: when the
+// handler implements it, the tools with this request call it, with the request
+// itself, instead of ResolveDefaultLedger.
+type InvoiceServiceResolveDefaultLedgerForIssueInvoiceRequest interface {
+	ResolveDefaultLedgerForIssueInvoiceRequest(ctx context.Context, in *v1.IssueInvoiceRequest) (string, error)
+}
+
+// InvoiceServiceResolveNextSequenceForIssueInvoiceRequest is
+// ResolveNextSequence typed for billing.v1.IssueInvoiceRequest: when the
+// handler implements it, the tools with this request call it, with the request
+// itself, instead of ResolveNextSequence.
+type InvoiceServiceResolveNextSequenceForIssueInvoiceRequest interface {
+	ResolveNextSequenceForIssueInvoiceRequest(ctx context.Context, in *v1.IssueInvoiceRequest) (int64, error)
+}
+
+// InvoiceServiceResolveDefaultLedgerForVoidInvoiceRequest is
+// ResolveDefaultLedger typed for billing.v1.VoidInvoiceRequest: when the
+// handler implements it, the tools with this request call it, with the request
+// itself, instead of ResolveDefaultLedger.
+type InvoiceServiceResolveDefaultLedgerForVoidInvoiceRequest interface {
+	ResolveDefaultLedgerForVoidInvoiceRequest(ctx context.Context, in *v1.VoidInvoiceRequest) (string, error)
+}
+
+// UnimplementedInvoiceServiceResolvers answers every resolver method of
+// InvoiceServiceHandler with an error naming the typed method to implement.
+// Embed it in a handler that implements the typed resolvers, so it satisfies
+// InvoiceServiceHandler without the contract methods.
+type UnimplementedInvoiceServiceResolvers struct{}
+
+func (UnimplementedInvoiceServiceResolvers) ResolveDefaultLedger(_ context.Context, in proto.Message) (v string, err error) {
+	return v, mcpwriteimpl.ResolverNotImplemented("ResolveDefaultLedger", in)
+}
+
+func (UnimplementedInvoiceServiceResolvers) ResolveNextSequence(_ context.Context, in proto.Message) (v int64, err error) {
+	return v, mcpwriteimpl.ResolverNotImplemented("ResolveNextSequence", in)
+}
+
+// boundResolversInvoiceService are the resolvers of one request type R, bound
+// to the handler once: the typed method when the handler has it, else the
+// contract method.
+type boundResolversInvoiceService[R proto.Message] struct {
+	ResolveDefaultLedger func(context.Context, R) (string, error)
+	ResolveNextSequence  func(context.Context, R) (int64, error)
+}
+
+func bindInvoiceServiceIssueInvoiceRequestResolvers(h InvoiceServiceHandler, typed any) *boundResolversInvoiceService[*v1.IssueInvoiceRequest] {
+	b := &boundResolversInvoiceService[*v1.IssueInvoiceRequest]{}
+	if t, ok := typed.(InvoiceServiceResolveDefaultLedgerForIssueInvoiceRequest); ok {
+		b.ResolveDefaultLedger = t.ResolveDefaultLedgerForIssueInvoiceRequest
+	} else {
+		b.ResolveDefaultLedger = func(ctx context.Context, in *v1.IssueInvoiceRequest) (string, error) {
+			return h.ResolveDefaultLedger(ctx, in)
+		}
+	}
+	if t, ok := typed.(InvoiceServiceResolveNextSequenceForIssueInvoiceRequest); ok {
+		b.ResolveNextSequence = t.ResolveNextSequenceForIssueInvoiceRequest
+	} else {
+		b.ResolveNextSequence = func(ctx context.Context, in *v1.IssueInvoiceRequest) (int64, error) {
+			return h.ResolveNextSequence(ctx, in)
+		}
+	}
+	return b
+}
+
+func bindInvoiceServiceVoidInvoiceRequestResolvers(h InvoiceServiceHandler, typed any) *boundResolversInvoiceService[*v1.VoidInvoiceRequest] {
+	b := &boundResolversInvoiceService[*v1.VoidInvoiceRequest]{}
+	if t, ok := typed.(InvoiceServiceResolveDefaultLedgerForVoidInvoiceRequest); ok {
+		b.ResolveDefaultLedger = t.ResolveDefaultLedgerForVoidInvoiceRequest
+	} else {
+		b.ResolveDefaultLedger = func(ctx context.Context, in *v1.VoidInvoiceRequest) (string, error) {
+			return h.ResolveDefaultLedger(ctx, in)
+		}
+	}
+	return b
+}
+
 // RegisterInvoiceServiceTools registers the billing.v1.InvoiceService write
 // tools, the service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
@@ -51,20 +128,28 @@ func RegisterInvoiceServiceTools(s *mcp.Server, h InvoiceServiceHandler, opts ..
 // NewInvoiceService binds the generated tool code of billing.v1.InvoiceService
 // to h, for RegisterInvoiceServiceTools or runtime.NewPreparer.
 func NewInvoiceService(h InvoiceServiceHandler) *mcpwriteimpl.Service {
+	var typed any = h
+	if a, ok := h.(interface {
+		resolvers() any
+	}); ok {
+		typed = a.resolvers()
+	}
+	issueInvoiceRequestResolvers := bindInvoiceServiceIssueInvoiceRequestResolvers(h, typed)
+	voidInvoiceRequestResolvers := bindInvoiceServiceVoidInvoiceRequestResolvers(h, typed)
 	return &mcpwriteimpl.Service{
 		Name: "billing.v1.InvoiceService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
 			mcpwriteimpl.NewTool[v1.IssueInvoiceRequest]("issue_invoice", decodeIssueInvoiceRequest,
 				func(c *mcpwriteimpl.Call, m *v1.IssueInvoiceRequest) error {
-					return enrichInvoiceServiceIssueInvoiceRequest(c, h, m, m)
+					return enrichInvoiceServiceIssueInvoiceRequest(c, issueInvoiceRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.IssueInvoiceRequest) (*v1.IssueInvoiceResponse, error) {
 					return h.IssueInvoice(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.VoidInvoiceRequest]("void_invoice", decodeVoidInvoiceRequest,
 				func(c *mcpwriteimpl.Call, m *v1.VoidInvoiceRequest) error {
-					return enrichInvoiceServiceVoidInvoiceRequest(c, h, m, m)
+					return enrichInvoiceServiceVoidInvoiceRequest(c, voidInvoiceRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.VoidInvoiceRequest) (*v1.VoidInvoiceResponse, error) {
 					return h.VoidInvoice(ctx, m)
@@ -102,6 +187,10 @@ func NewInvoiceServiceClientAdapter(client InvoiceServiceClient, resolvers Invoi
 type clientAdapterInvoiceService struct {
 	client InvoiceServiceClient
 	InvoiceServiceResolvers
+}
+
+func (a *clientAdapterInvoiceService) resolvers() any {
+	return a.InvoiceServiceResolvers
 }
 
 func (a *clientAdapterInvoiceService) IssueInvoice(ctx context.Context, in *v1.IssueInvoiceRequest) (*v1.IssueInvoiceResponse, error) {
@@ -207,7 +296,7 @@ func decodeVoidInvoiceRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 	}
 }
 
-func enrichInvoiceServiceIssueInvoiceRequest(c *mcpwriteimpl.Call, h InvoiceServiceHandler, root proto.Message, m *v1.IssueInvoiceRequest) error {
+func enrichInvoiceServiceIssueInvoiceRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversInvoiceService[R], root R, m *v1.IssueInvoiceRequest) error {
 	m.InvoiceId = c.UUIDv7()
 	switch m.GetCurrency() {
 	case v1.Currency_CURRENCY_EUR:
@@ -225,7 +314,7 @@ func enrichInvoiceServiceIssueInvoiceRequest(c *mcpwriteimpl.Call, h InvoiceServ
 		m.OverrideKind = v1.Kind_KIND_CREDIT_NOTE
 	}
 	if x := m.GetOrigin(); x != nil {
-		if err := enrichInvoiceServiceOrigin(c, h, root, x); err != nil {
+		if err := enrichInvoiceServiceOrigin(c, x); err != nil {
 			return err
 		}
 	}
@@ -247,7 +336,7 @@ func enrichInvoiceServiceIssueInvoiceRequest(c *mcpwriteimpl.Call, h InvoiceServ
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
 
-func enrichInvoiceServiceOrigin(c *mcpwriteimpl.Call, h InvoiceServiceHandler, root proto.Message, m *v1.Origin) error {
+func enrichInvoiceServiceOrigin(c *mcpwriteimpl.Call, m *v1.Origin) error {
 	vTenantId, err := c.ContextValue(mcpwriteimpl.ContextTenantID, "tenant_id")
 	if err != nil {
 		return err
@@ -298,9 +387,9 @@ func enrichInvoiceServiceOrigin(c *mcpwriteimpl.Call, h InvoiceServiceHandler, r
 	return nil
 }
 
-func enrichInvoiceServiceVoidInvoiceRequest(c *mcpwriteimpl.Call, h InvoiceServiceHandler, root proto.Message, m *v1.VoidInvoiceRequest) error {
+func enrichInvoiceServiceVoidInvoiceRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversInvoiceService[R], root R, m *v1.VoidInvoiceRequest) error {
 	if x := m.GetOrigin(); x != nil {
-		if err := enrichInvoiceServiceOrigin(c, h, root, x); err != nil {
+		if err := enrichInvoiceServiceOrigin(c, x); err != nil {
 			return err
 		}
 	}

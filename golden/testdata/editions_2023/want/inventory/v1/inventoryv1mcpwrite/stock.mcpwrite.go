@@ -37,6 +37,43 @@ type StockServiceHandler interface {
 	ResolveHomeWarehouse(ctx context.Context, in proto.Message) (string, error)
 }
 
+// StockServiceResolveHomeWarehouseForMoveStockRequest is ResolveHomeWarehouse
+// typed for inventory.v1.MoveStockRequest: when the handler implements it, the
+// tools with this request call it, with the request itself, instead of
+// ResolveHomeWarehouse.
+type StockServiceResolveHomeWarehouseForMoveStockRequest interface {
+	ResolveHomeWarehouseForMoveStockRequest(ctx context.Context, in *v1.MoveStockRequest) (string, error)
+}
+
+// UnimplementedStockServiceResolvers answers every resolver method of
+// StockServiceHandler with an error naming the typed method to implement. Embed
+// it in a handler that implements the typed resolvers, so it satisfies
+// StockServiceHandler without the contract methods.
+type UnimplementedStockServiceResolvers struct{}
+
+func (UnimplementedStockServiceResolvers) ResolveHomeWarehouse(_ context.Context, in proto.Message) (v string, err error) {
+	return v, mcpwriteimpl.ResolverNotImplemented("ResolveHomeWarehouse", in)
+}
+
+// boundResolversStockService are the resolvers of one request type R, bound to
+// the handler once: the typed method when the handler has it, else the contract
+// method.
+type boundResolversStockService[R proto.Message] struct {
+	ResolveHomeWarehouse func(context.Context, R) (string, error)
+}
+
+func bindStockServiceMoveStockRequestResolvers(h StockServiceHandler, typed any) *boundResolversStockService[*v1.MoveStockRequest] {
+	b := &boundResolversStockService[*v1.MoveStockRequest]{}
+	if t, ok := typed.(StockServiceResolveHomeWarehouseForMoveStockRequest); ok {
+		b.ResolveHomeWarehouse = t.ResolveHomeWarehouseForMoveStockRequest
+	} else {
+		b.ResolveHomeWarehouse = func(ctx context.Context, in *v1.MoveStockRequest) (string, error) {
+			return h.ResolveHomeWarehouse(ctx, in)
+		}
+	}
+	return b
+}
+
 // RegisterStockServiceTools registers the inventory.v1.StockService write
 // tools, the service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
@@ -47,13 +84,20 @@ func RegisterStockServiceTools(s *mcp.Server, h StockServiceHandler, opts ...run
 // NewStockService binds the generated tool code of inventory.v1.StockService to
 // h, for RegisterStockServiceTools or runtime.NewPreparer.
 func NewStockService(h StockServiceHandler) *mcpwriteimpl.Service {
+	var typed any = h
+	if a, ok := h.(interface {
+		resolvers() any
+	}); ok {
+		typed = a.resolvers()
+	}
+	moveStockRequestResolvers := bindStockServiceMoveStockRequestResolvers(h, typed)
 	return &mcpwriteimpl.Service{
 		Name: "inventory.v1.StockService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
 			mcpwriteimpl.NewTool[v1.MoveStockRequest]("move_stock", decodeMoveStockRequest,
 				func(c *mcpwriteimpl.Call, m *v1.MoveStockRequest) error {
-					return enrichStockServiceMoveStockRequest(c, h, m, m)
+					return enrichStockServiceMoveStockRequest(c, moveStockRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.MoveStockRequest) (*v1.MoveStockResponse, error) {
 					return h.MoveStock(ctx, m)
@@ -87,6 +131,10 @@ func NewStockServiceClientAdapter(client StockServiceClient, resolvers StockServ
 type clientAdapterStockService struct {
 	client StockServiceClient
 	StockServiceResolvers
+}
+
+func (a *clientAdapterStockService) resolvers() any {
+	return a.StockServiceResolvers
 }
 
 func (a *clientAdapterStockService) MoveStock(ctx context.Context, in *v1.MoveStockRequest) (*v1.MoveStockResponse, error) {
@@ -144,7 +192,7 @@ func decodeMoveStockRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m
 	}
 }
 
-func enrichStockServiceMoveStockRequest(c *mcpwriteimpl.Call, h StockServiceHandler, root proto.Message, m *v1.MoveStockRequest) error {
+func enrichStockServiceMoveStockRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversStockService[R], root R, m *v1.MoveStockRequest) error {
 	m.MovementId = mcpwriteimpl.Ptr(c.UUIDv4())
 	m.MovedAt = mcpwriteimpl.Ptr(mcpwriteimpl.FormatRFC3339(c.Now()))
 	if m.Warehouse == "" {

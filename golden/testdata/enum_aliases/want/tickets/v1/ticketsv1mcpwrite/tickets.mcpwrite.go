@@ -14,7 +14,6 @@ import (
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
-	proto "google.golang.org/protobuf/proto"
 )
 
 // The generated code asserts at compile time that the runtime it links
@@ -50,7 +49,7 @@ func NewTicketService(h TicketServiceHandler) *mcpwriteimpl.Service {
 		Tools: []*mcpwriteimpl.Tool{
 			mcpwriteimpl.NewTool[v1.OpenTicketRequest]("open_ticket", decodeOpenTicketRequest,
 				func(c *mcpwriteimpl.Call, m *v1.OpenTicketRequest) error {
-					return enrichTicketServiceOpenTicketRequest(c, h, m, m)
+					return enrichTicketServiceOpenTicketRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.OpenTicketRequest) (*v1.OpenTicketResponse, error) {
 					return h.OpenTicket(ctx, m)
@@ -163,7 +162,7 @@ func decodeOpenTicketRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	}
 }
 
-func enrichTicketServiceOpenTicketRequest(c *mcpwriteimpl.Call, h TicketServiceHandler, root proto.Message, m *v1.OpenTicketRequest) error {
+func enrichTicketServiceOpenTicketRequest(c *mcpwriteimpl.Call, m *v1.OpenTicketRequest) error {
 	m.Id = c.UUIDv7()
 	switch m.GetCategory() {
 	case v1.Category_CATEGORY_OUTAGE, v1.Category_CATEGORY_CAPACITY:

@@ -13,7 +13,6 @@ import (
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
-	proto "google.golang.org/protobuf/proto"
 	strconv "strconv"
 )
 
@@ -50,7 +49,7 @@ func NewEventService(h EventServiceHandler) *mcpwriteimpl.Service {
 		Tools: []*mcpwriteimpl.Tool{
 			mcpwriteimpl.NewTool[v1.AppendEventRequest]("append_event", decodeAppendEventRequest,
 				func(c *mcpwriteimpl.Call, m *v1.AppendEventRequest) error {
-					return enrichEventServiceAppendEventRequest(c, h, m, m)
+					return enrichEventServiceAppendEventRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.AppendEventRequest) (*v1.AppendEventResponse, error) {
 					return h.AppendEvent(ctx, m)
@@ -142,7 +141,7 @@ func decodeAppendEventRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 	}
 }
 
-func enrichEventServiceAppendEventRequest(c *mcpwriteimpl.Call, h EventServiceHandler, root proto.Message, m *v1.AppendEventRequest) error {
+func enrichEventServiceAppendEventRequest(c *mcpwriteimpl.Call, m *v1.AppendEventRequest) error {
 	m.EventId = "evt_" + c.UUIDv7()
 	m.TraceId = c.UUIDv4()
 	m.SortKey = c.ULID()

@@ -13,7 +13,6 @@ import (
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
-	proto "google.golang.org/protobuf/proto"
 )
 
 // The generated code asserts at compile time that the runtime it links
@@ -53,17 +52,17 @@ func NewPlannerService(h PlannerServiceHandler) *mcpwriteimpl.Service {
 		Tools: []*mcpwriteimpl.Tool{
 			mcpwriteimpl.NewTool[v1.CreateTaskRequest]("create_task", decodeCreateTaskRequest,
 				func(c *mcpwriteimpl.Call, m *v1.CreateTaskRequest) error {
-					return enrichPlannerServiceCreateTaskRequest(c, h, m, m)
+					return enrichPlannerServiceCreateTaskRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.CreateTaskRequest) (*v1.Task, error) { return h.CreateTask(ctx, m) }),
 			mcpwriteimpl.NewTool[v1.ArchiveTaskRequest]("archive_task", decodeArchiveTaskRequest,
 				func(c *mcpwriteimpl.Call, m *v1.ArchiveTaskRequest) error {
-					return enrichPlannerServiceArchiveTaskRequest(c, h, m, m)
+					return enrichPlannerServiceArchiveTaskRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.ArchiveTaskRequest) (*v1.Task, error) { return h.ArchiveTask(ctx, m) }),
 			mcpwriteimpl.NewTool[v1.ListTasksRequest]("list_tasks", decodeListTasksRequest,
 				func(c *mcpwriteimpl.Call, m *v1.ListTasksRequest) error {
-					return enrichPlannerServiceListTasksRequest(c, h, m, m)
+					return enrichPlannerServiceListTasksRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.ListTasksRequest) (*v1.ListTasksResponse, error) {
 					return h.ListTasks(ctx, m)
@@ -248,17 +247,17 @@ func decodeListTasksRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m
 	}
 }
 
-func enrichPlannerServiceCreateTaskRequest(c *mcpwriteimpl.Call, h PlannerServiceHandler, root proto.Message, m *v1.CreateTaskRequest) error {
+func enrichPlannerServiceCreateTaskRequest(c *mcpwriteimpl.Call, m *v1.CreateTaskRequest) error {
 	m.TaskId = "task_" + c.UUIDv7()
 	if x := m.GetAudit(); x != nil {
-		if err := enrichPlannerServiceAudit(c, h, root, x); err != nil {
+		if err := enrichPlannerServiceAudit(c, x); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func enrichPlannerServiceAudit(c *mcpwriteimpl.Call, h PlannerServiceHandler, root proto.Message, m *v1.Audit) error {
+func enrichPlannerServiceAudit(c *mcpwriteimpl.Call, m *v1.Audit) error {
 	vTenantId, err := c.ContextValue(mcpwriteimpl.ContextTenantID, "tenantId")
 	if err != nil {
 		return err
@@ -268,16 +267,16 @@ func enrichPlannerServiceAudit(c *mcpwriteimpl.Call, h PlannerServiceHandler, ro
 	return nil
 }
 
-func enrichPlannerServiceArchiveTaskRequest(c *mcpwriteimpl.Call, h PlannerServiceHandler, root proto.Message, m *v1.ArchiveTaskRequest) error {
+func enrichPlannerServiceArchiveTaskRequest(c *mcpwriteimpl.Call, m *v1.ArchiveTaskRequest) error {
 	if x := m.GetAudit(); x != nil {
-		if err := enrichPlannerServiceAudit(c, h, root, x); err != nil {
+		if err := enrichPlannerServiceAudit(c, x); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func enrichPlannerServiceListTasksRequest(c *mcpwriteimpl.Call, h PlannerServiceHandler, root proto.Message, m *v1.ListTasksRequest) error {
+func enrichPlannerServiceListTasksRequest(c *mcpwriteimpl.Call, m *v1.ListTasksRequest) error {
 	vTenantId, err := c.ContextValue(mcpwriteimpl.ContextTenantID, "tenantId")
 	if err != nil {
 		return err

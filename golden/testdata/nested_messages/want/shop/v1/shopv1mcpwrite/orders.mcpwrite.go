@@ -12,7 +12,6 @@ import (
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
-	proto "google.golang.org/protobuf/proto"
 )
 
 // The generated code asserts at compile time that the runtime it links
@@ -50,14 +49,14 @@ func NewOrderService(h OrderServiceHandler) *mcpwriteimpl.Service {
 		Tools: []*mcpwriteimpl.Tool{
 			mcpwriteimpl.NewTool[v1.PlaceOrderRequest]("place_order", decodePlaceOrderRequest,
 				func(c *mcpwriteimpl.Call, m *v1.PlaceOrderRequest) error {
-					return enrichOrderServicePlaceOrderRequest(c, h, m, m)
+					return enrichOrderServicePlaceOrderRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.PlaceOrderRequest) (*v1.PlaceOrderResponse, error) {
 					return h.PlaceOrder(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.ChangeAddressRequest]("change_address", decodeChangeAddressRequest,
 				func(c *mcpwriteimpl.Call, m *v1.ChangeAddressRequest) error {
-					return enrichOrderServiceChangeAddressRequest(c, h, m, m)
+					return enrichOrderServiceChangeAddressRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.ChangeAddressRequest) (*v1.ChangeAddressResponse, error) {
 					return h.ChangeAddress(ctx, m)
@@ -220,23 +219,23 @@ func decodeChangeAddressRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 	}
 }
 
-func enrichOrderServicePlaceOrderRequest(c *mcpwriteimpl.Call, h OrderServiceHandler, root proto.Message, m *v1.PlaceOrderRequest) error {
+func enrichOrderServicePlaceOrderRequest(c *mcpwriteimpl.Call, m *v1.PlaceOrderRequest) error {
 	m.OrderId = c.UUIDv7()
 	if m.Meta == nil {
 		m.Meta = new(v1.Meta)
 	}
-	if err := enrichOrderServiceMeta(c, h, root, m.Meta); err != nil {
+	if err := enrichOrderServiceMeta(c, m.Meta); err != nil {
 		return err
 	}
 	if x := m.GetCustomer(); x != nil {
-		if err := enrichOrderServiceCustomer(c, h, root, x); err != nil {
+		if err := enrichOrderServiceCustomer(c, x); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func enrichOrderServiceMeta(c *mcpwriteimpl.Call, h OrderServiceHandler, root proto.Message, m *v1.Meta) error {
+func enrichOrderServiceMeta(c *mcpwriteimpl.Call, m *v1.Meta) error {
 	m.MessageId = c.UUIDv4()
 	vTenantId, err := c.ContextValue(mcpwriteimpl.ContextTenantID, "tenant_id")
 	if err != nil {
@@ -247,13 +246,13 @@ func enrichOrderServiceMeta(c *mcpwriteimpl.Call, h OrderServiceHandler, root pr
 	if m.Audit == nil {
 		m.Audit = new(v1.Audit)
 	}
-	if err := enrichOrderServiceAudit(c, h, root, m.Audit); err != nil {
+	if err := enrichOrderServiceAudit(c, m.Audit); err != nil {
 		return err
 	}
 	return nil
 }
 
-func enrichOrderServiceAudit(c *mcpwriteimpl.Call, h OrderServiceHandler, root proto.Message, m *v1.Audit) error {
+func enrichOrderServiceAudit(c *mcpwriteimpl.Call, m *v1.Audit) error {
 	vPrincipalId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "principal_id")
 	if err != nil {
 		return err
@@ -267,34 +266,34 @@ func enrichOrderServiceAudit(c *mcpwriteimpl.Call, h OrderServiceHandler, root p
 	return nil
 }
 
-func enrichOrderServiceCustomer(c *mcpwriteimpl.Call, h OrderServiceHandler, root proto.Message, m *v1.Customer) error {
+func enrichOrderServiceCustomer(c *mcpwriteimpl.Call, m *v1.Customer) error {
 	if x := m.GetBilling(); x != nil {
-		if err := enrichOrderServiceAddress(c, h, root, x); err != nil {
+		if err := enrichOrderServiceAddress(c, x); err != nil {
 			return err
 		}
 	}
 	if x := m.GetShipping(); x != nil {
-		if err := enrichOrderServiceAddress(c, h, root, x); err != nil {
+		if err := enrichOrderServiceAddress(c, x); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func enrichOrderServiceAddress(c *mcpwriteimpl.Call, h OrderServiceHandler, root proto.Message, m *v1.Address) error {
+func enrichOrderServiceAddress(c *mcpwriteimpl.Call, m *v1.Address) error {
 	m.AddressId = c.UUIDv7()
 	return nil
 }
 
-func enrichOrderServiceChangeAddressRequest(c *mcpwriteimpl.Call, h OrderServiceHandler, root proto.Message, m *v1.ChangeAddressRequest) error {
+func enrichOrderServiceChangeAddressRequest(c *mcpwriteimpl.Call, m *v1.ChangeAddressRequest) error {
 	if m.Meta == nil {
 		m.Meta = new(v1.Meta)
 	}
-	if err := enrichOrderServiceMeta(c, h, root, m.Meta); err != nil {
+	if err := enrichOrderServiceMeta(c, m.Meta); err != nil {
 		return err
 	}
 	if x := m.GetAddress(); x != nil {
-		if err := enrichOrderServiceAddress(c, h, root, x); err != nil {
+		if err := enrichOrderServiceAddress(c, x); err != nil {
 			return err
 		}
 	}

@@ -13,7 +13,6 @@ import (
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
-	proto "google.golang.org/protobuf/proto"
 )
 
 // The generated code asserts at compile time that the runtime it links
@@ -49,7 +48,7 @@ func NewTaskService(h TaskServiceHandler) *mcpwriteimpl.Service {
 		Tools: []*mcpwriteimpl.Tool{
 			mcpwriteimpl.NewTool[v1.AddCommentRequest]("add_comment", decodeAddCommentRequest,
 				func(c *mcpwriteimpl.Call, m *v1.AddCommentRequest) error {
-					return enrichTaskServiceAddCommentRequest(c, h, m, m)
+					return enrichTaskServiceAddCommentRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.AddCommentRequest) (*v1.Comment, error) { return h.AddComment(ctx, m) }),
 		},
@@ -144,7 +143,7 @@ func decodeAddCommentRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	d.OneOf(obj, true, "author_name")
 }
 
-func enrichTaskServiceAddCommentRequest(c *mcpwriteimpl.Call, h TaskServiceHandler, root proto.Message, m *v1.AddCommentRequest) error {
+func enrichTaskServiceAddCommentRequest(c *mcpwriteimpl.Call, m *v1.AddCommentRequest) error {
 	m.Id = c.UUIDv7()
 	return nil
 }

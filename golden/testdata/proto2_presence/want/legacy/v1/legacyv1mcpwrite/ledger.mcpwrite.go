@@ -13,7 +13,6 @@ import (
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
-	proto "google.golang.org/protobuf/proto"
 )
 
 // The generated code asserts at compile time that the runtime it links
@@ -49,7 +48,7 @@ func NewLedgerService(h LedgerServiceHandler) *mcpwriteimpl.Service {
 		Tools: []*mcpwriteimpl.Tool{
 			mcpwriteimpl.NewTool[v1.BookEntryRequest]("book_entry", decodeBookEntryRequest,
 				func(c *mcpwriteimpl.Call, m *v1.BookEntryRequest) error {
-					return enrichLedgerServiceBookEntryRequest(c, h, m, m)
+					return enrichLedgerServiceBookEntryRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.BookEntryRequest) (*v1.BookEntryResponse, error) {
 					return h.BookEntry(ctx, m)
@@ -161,7 +160,7 @@ func decodeBookEntryRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m
 	}
 }
 
-func enrichLedgerServiceBookEntryRequest(c *mcpwriteimpl.Call, h LedgerServiceHandler, root proto.Message, m *v1.BookEntryRequest) error {
+func enrichLedgerServiceBookEntryRequest(c *mcpwriteimpl.Call, m *v1.BookEntryRequest) error {
 	m.EntryId = mcpwriteimpl.Ptr("ent_" + c.ULID())
 	vTenantId, err := c.ContextValue(mcpwriteimpl.ContextTenantID, "tenant_id")
 	if err != nil {

@@ -13,7 +13,6 @@ import (
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
-	proto "google.golang.org/protobuf/proto"
 )
 
 // The generated code asserts at compile time that the runtime it links
@@ -51,12 +50,12 @@ func NewNoteService(h NoteServiceHandler) *mcpwriteimpl.Service {
 		Tools: []*mcpwriteimpl.Tool{
 			mcpwriteimpl.NewTool[v1.CreateNoteRequest]("createNote", decodeCreateNoteRequest,
 				func(c *mcpwriteimpl.Call, m *v1.CreateNoteRequest) error {
-					return enrichNoteServiceCreateNoteRequest(c, h, m, m)
+					return enrichNoteServiceCreateNoteRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.CreateNoteRequest) (*v1.Note, error) { return h.CreateNote(ctx, m) }),
 			mcpwriteimpl.NewTool[v1.UpdateNoteRequest]("updateNote", decodeUpdateNoteRequest,
 				func(c *mcpwriteimpl.Call, m *v1.UpdateNoteRequest) error {
-					return enrichNoteServiceUpdateNoteRequest(c, h, m, m)
+					return enrichNoteServiceUpdateNoteRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.UpdateNoteRequest) (*v1.Note, error) { return h.UpdateNote(ctx, m) }),
 		},
@@ -164,7 +163,7 @@ func decodeUpdateNoteRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	}
 }
 
-func enrichNoteServiceCreateNoteRequest(c *mcpwriteimpl.Call, h NoteServiceHandler, root proto.Message, m *v1.CreateNoteRequest) error {
+func enrichNoteServiceCreateNoteRequest(c *mcpwriteimpl.Call, m *v1.CreateNoteRequest) error {
 	m.Id = c.UUIDv7()
 	vCreatedBy, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "created_by")
 	if err != nil {
@@ -175,7 +174,7 @@ func enrichNoteServiceCreateNoteRequest(c *mcpwriteimpl.Call, h NoteServiceHandl
 	return nil
 }
 
-func enrichNoteServiceUpdateNoteRequest(c *mcpwriteimpl.Call, h NoteServiceHandler, root proto.Message, m *v1.UpdateNoteRequest) error {
+func enrichNoteServiceUpdateNoteRequest(c *mcpwriteimpl.Call, m *v1.UpdateNoteRequest) error {
 	if m.UpdatedAt == nil {
 		m.UpdatedAt = mcpwriteimpl.Ptr(mcpwriteimpl.FormatRFC3339(c.Now()))
 	}

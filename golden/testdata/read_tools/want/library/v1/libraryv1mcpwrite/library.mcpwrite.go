@@ -13,7 +13,6 @@ import (
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
-	proto "google.golang.org/protobuf/proto"
 )
 
 // The generated code asserts at compile time that the runtime it links
@@ -53,17 +52,17 @@ func NewLibraryService(h LibraryServiceHandler) *mcpwriteimpl.Service {
 		Tools: []*mcpwriteimpl.Tool{
 			mcpwriteimpl.NewTool[v1.AddBookRequest]("add_book", decodeAddBookRequest,
 				func(c *mcpwriteimpl.Call, m *v1.AddBookRequest) error {
-					return enrichLibraryServiceAddBookRequest(c, h, m, m)
+					return enrichLibraryServiceAddBookRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.AddBookRequest) (*v1.Book, error) { return h.AddBook(ctx, m) }),
 			mcpwriteimpl.NewTool[v1.GetBookRequest]("get_book", decodeGetBookRequest,
 				func(c *mcpwriteimpl.Call, m *v1.GetBookRequest) error {
-					return enrichLibraryServiceGetBookRequest(c, h, m, m)
+					return enrichLibraryServiceGetBookRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.GetBookRequest) (*v1.GetBookResponse, error) { return h.GetBook(ctx, m) }),
 			mcpwriteimpl.NewTool[v1.ListBooksRequest]("list_books", decodeListBooksRequest,
 				func(c *mcpwriteimpl.Call, m *v1.ListBooksRequest) error {
-					return enrichLibraryServiceListBooksRequest(c, h, m, m)
+					return enrichLibraryServiceListBooksRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.ListBooksRequest) (*v1.ListBooksResponse, error) {
 					return h.ListBooks(ctx, m)
@@ -156,7 +155,7 @@ func decodeListBooksRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m
 	}
 }
 
-func enrichLibraryServiceAddBookRequest(c *mcpwriteimpl.Call, h LibraryServiceHandler, root proto.Message, m *v1.AddBookRequest) error {
+func enrichLibraryServiceAddBookRequest(c *mcpwriteimpl.Call, m *v1.AddBookRequest) error {
 	vTenantId, err := c.ContextValue(mcpwriteimpl.ContextTenantID, "tenant_id")
 	if err != nil {
 		return err
@@ -166,7 +165,7 @@ func enrichLibraryServiceAddBookRequest(c *mcpwriteimpl.Call, h LibraryServiceHa
 	return nil
 }
 
-func enrichLibraryServiceGetBookRequest(c *mcpwriteimpl.Call, h LibraryServiceHandler, root proto.Message, m *v1.GetBookRequest) error {
+func enrichLibraryServiceGetBookRequest(c *mcpwriteimpl.Call, m *v1.GetBookRequest) error {
 	vTenantId, err := c.ContextValue(mcpwriteimpl.ContextTenantID, "tenant_id")
 	if err != nil {
 		return err
@@ -175,7 +174,7 @@ func enrichLibraryServiceGetBookRequest(c *mcpwriteimpl.Call, h LibraryServiceHa
 	return nil
 }
 
-func enrichLibraryServiceListBooksRequest(c *mcpwriteimpl.Call, h LibraryServiceHandler, root proto.Message, m *v1.ListBooksRequest) error {
+func enrichLibraryServiceListBooksRequest(c *mcpwriteimpl.Call, m *v1.ListBooksRequest) error {
 	vTenantId, err := c.ContextValue(mcpwriteimpl.ContextTenantID, "tenant_id")
 	if err != nil {
 		return err

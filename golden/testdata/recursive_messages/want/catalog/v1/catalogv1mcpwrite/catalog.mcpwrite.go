@@ -14,7 +14,6 @@ import (
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	annotations "google.golang.org/genproto/googleapis/api/annotations"
 	grpc "google.golang.org/grpc"
-	proto "google.golang.org/protobuf/proto"
 )
 
 // The generated code asserts at compile time that the runtime it links
@@ -57,14 +56,14 @@ func NewCatalogService(h CatalogServiceHandler) *mcpwriteimpl.Service {
 		Tools: []*mcpwriteimpl.Tool{
 			mcpwriteimpl.NewTool[v1.SaveSearchRequest]("save_search", decodeSaveSearchRequest,
 				func(c *mcpwriteimpl.Call, m *v1.SaveSearchRequest) error {
-					return enrichCatalogServiceSaveSearchRequest(c, h, m, m)
+					return enrichCatalogServiceSaveSearchRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.SaveSearchRequest) (*v1.SaveSearchResponse, error) {
 					return h.SaveSearch(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.CreateCategoryTreeRequest]("create_category_tree", decodeCreateCategoryTreeRequest,
 				func(c *mcpwriteimpl.Call, m *v1.CreateCategoryTreeRequest) error {
-					return enrichCatalogServiceCreateCategoryTreeRequest(c, h, m, m)
+					return enrichCatalogServiceCreateCategoryTreeRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.CreateCategoryTreeRequest) (*v1.CreateCategoryTreeResponse, error) {
 					return h.CreateCategoryTree(ctx, m)
@@ -76,7 +75,7 @@ func NewCatalogService(h CatalogServiceHandler) *mcpwriteimpl.Service {
 				}),
 			mcpwriteimpl.NewTool[v1.SetPolicyRequest]("set_policy", decodeSetPolicyRequest,
 				func(c *mcpwriteimpl.Call, m *v1.SetPolicyRequest) error {
-					return enrichCatalogServiceSetPolicyRequest(c, h, m, m)
+					return enrichCatalogServiceSetPolicyRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.SetPolicyRequest) (*v1.SetPolicyResponse, error) {
 					return h.SetPolicy(ctx, m)
@@ -435,52 +434,52 @@ func decodeSetPolicyRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m
 	}
 }
 
-func enrichCatalogServiceSaveSearchRequest(c *mcpwriteimpl.Call, h CatalogServiceHandler, root proto.Message, m *v1.SaveSearchRequest) error {
+func enrichCatalogServiceSaveSearchRequest(c *mcpwriteimpl.Call, m *v1.SaveSearchRequest) error {
 	m.SearchId = c.UUIDv7()
 	return nil
 }
 
-func enrichCatalogServiceCreateCategoryTreeRequest(c *mcpwriteimpl.Call, h CatalogServiceHandler, root proto.Message, m *v1.CreateCategoryTreeRequest) error {
+func enrichCatalogServiceCreateCategoryTreeRequest(c *mcpwriteimpl.Call, m *v1.CreateCategoryTreeRequest) error {
 	if x := m.GetRoot(); x != nil {
-		if err := enrichCatalogServiceCategory(c, h, root, x); err != nil {
+		if err := enrichCatalogServiceCategory(c, x); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func enrichCatalogServiceCategory(c *mcpwriteimpl.Call, h CatalogServiceHandler, root proto.Message, m *v1.Category) error {
+func enrichCatalogServiceCategory(c *mcpwriteimpl.Call, m *v1.Category) error {
 	m.CategoryId = c.UUIDv7()
 	for _, x := range m.Children {
-		if err := enrichCatalogServiceCategory(c, h, root, x); err != nil {
+		if err := enrichCatalogServiceCategory(c, x); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func enrichCatalogServiceSetPolicyRequest(c *mcpwriteimpl.Call, h CatalogServiceHandler, root proto.Message, m *v1.SetPolicyRequest) error {
+func enrichCatalogServiceSetPolicyRequest(c *mcpwriteimpl.Call, m *v1.SetPolicyRequest) error {
 	for _, x := range m.Rules {
-		if err := enrichCatalogServiceRule(c, h, root, x); err != nil {
+		if err := enrichCatalogServiceRule(c, x); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func enrichCatalogServiceRule(c *mcpwriteimpl.Call, h CatalogServiceHandler, root proto.Message, m *v1.Rule) error {
+func enrichCatalogServiceRule(c *mcpwriteimpl.Call, m *v1.Rule) error {
 	m.RuleId = c.UUIDv7()
 	if x := m.GetWhen(); x != nil {
-		if err := enrichCatalogServiceCondition(c, h, root, x); err != nil {
+		if err := enrichCatalogServiceCondition(c, x); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func enrichCatalogServiceCondition(c *mcpwriteimpl.Call, h CatalogServiceHandler, root proto.Message, m *v1.Condition) error {
+func enrichCatalogServiceCondition(c *mcpwriteimpl.Call, m *v1.Condition) error {
 	for _, x := range m.Rules {
-		if err := enrichCatalogServiceRule(c, h, root, x); err != nil {
+		if err := enrichCatalogServiceRule(c, x); err != nil {
 			return err
 		}
 	}

@@ -41,6 +41,78 @@ type GraphServiceHandler interface {
 	ResolvePersonRef(ctx context.Context, in proto.Message, ref string) (runtime.Reference, error)
 }
 
+// GraphServiceResolveNodeRefForConnectRequest is ResolveNodeRef typed for
+// graph.v1.ConnectRequest: when the handler implements it, the tools with this
+// request call it, with the request itself, instead of ResolveNodeRef.
+type GraphServiceResolveNodeRefForConnectRequest interface {
+	ResolveNodeRefForConnectRequest(ctx context.Context, in *v1.ConnectRequest, ref string) (runtime.Reference, error)
+}
+
+// GraphServiceResolveFromKindForConnectRequest is ResolveFromKind typed for
+// graph.v1.ConnectRequest: when the handler implements it, the tools with this
+// request call it, with the request itself, instead of ResolveFromKind.
+type GraphServiceResolveFromKindForConnectRequest interface {
+	ResolveFromKindForConnectRequest(ctx context.Context, in *v1.ConnectRequest) (string, error)
+}
+
+// GraphServiceResolvePersonRefForConnectRequest is ResolvePersonRef typed for
+// graph.v1.ConnectRequest: when the handler implements it, the tools with this
+// request call it, with the request itself, instead of ResolvePersonRef.
+type GraphServiceResolvePersonRefForConnectRequest interface {
+	ResolvePersonRefForConnectRequest(ctx context.Context, in *v1.ConnectRequest, ref string) (runtime.Reference, error)
+}
+
+// UnimplementedGraphServiceResolvers answers every resolver method of
+// GraphServiceHandler with an error naming the typed method to implement. Embed
+// it in a handler that implements the typed resolvers, so it satisfies
+// GraphServiceHandler without the contract methods.
+type UnimplementedGraphServiceResolvers struct{}
+
+func (UnimplementedGraphServiceResolvers) ResolveNodeRef(_ context.Context, in proto.Message, _ string) (v runtime.Reference, err error) {
+	return v, mcpwriteimpl.ResolverNotImplemented("ResolveNodeRef", in)
+}
+
+func (UnimplementedGraphServiceResolvers) ResolveFromKind(_ context.Context, in proto.Message) (v string, err error) {
+	return v, mcpwriteimpl.ResolverNotImplemented("ResolveFromKind", in)
+}
+
+func (UnimplementedGraphServiceResolvers) ResolvePersonRef(_ context.Context, in proto.Message, _ string) (v runtime.Reference, err error) {
+	return v, mcpwriteimpl.ResolverNotImplemented("ResolvePersonRef", in)
+}
+
+// boundResolversGraphService are the resolvers of one request type R, bound to
+// the handler once: the typed method when the handler has it, else the contract
+// method.
+type boundResolversGraphService[R proto.Message] struct {
+	ResolveNodeRef   func(context.Context, R, string) (runtime.Reference, error)
+	ResolveFromKind  func(context.Context, R) (string, error)
+	ResolvePersonRef func(context.Context, R, string) (runtime.Reference, error)
+}
+
+func bindGraphServiceConnectRequestResolvers(h GraphServiceHandler, typed any) *boundResolversGraphService[*v1.ConnectRequest] {
+	b := &boundResolversGraphService[*v1.ConnectRequest]{}
+	if t, ok := typed.(GraphServiceResolveNodeRefForConnectRequest); ok {
+		b.ResolveNodeRef = t.ResolveNodeRefForConnectRequest
+	} else {
+		b.ResolveNodeRef = func(ctx context.Context, in *v1.ConnectRequest, ref string) (runtime.Reference, error) {
+			return h.ResolveNodeRef(ctx, in, ref)
+		}
+	}
+	if t, ok := typed.(GraphServiceResolveFromKindForConnectRequest); ok {
+		b.ResolveFromKind = t.ResolveFromKindForConnectRequest
+	} else {
+		b.ResolveFromKind = func(ctx context.Context, in *v1.ConnectRequest) (string, error) { return h.ResolveFromKind(ctx, in) }
+	}
+	if t, ok := typed.(GraphServiceResolvePersonRefForConnectRequest); ok {
+		b.ResolvePersonRef = t.ResolvePersonRefForConnectRequest
+	} else {
+		b.ResolvePersonRef = func(ctx context.Context, in *v1.ConnectRequest, ref string) (runtime.Reference, error) {
+			return h.ResolvePersonRef(ctx, in, ref)
+		}
+	}
+	return b
+}
+
 // RegisterGraphServiceTools registers the graph.v1.GraphService write tools,
 // the service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
@@ -51,15 +123,25 @@ func RegisterGraphServiceTools(s *mcp.Server, h GraphServiceHandler, opts ...run
 // NewGraphService binds the generated tool code of graph.v1.GraphService to h,
 // for RegisterGraphServiceTools or runtime.NewPreparer.
 func NewGraphService(h GraphServiceHandler) *mcpwriteimpl.Service {
+	var typed any = h
+	if a, ok := h.(interface {
+		resolvers() any
+	}); ok {
+		typed = a.resolvers()
+	}
+	connectRequestResolvers := bindGraphServiceConnectRequestResolvers(h, typed)
 	return &mcpwriteimpl.Service{
 		Name: "graph.v1.GraphService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.ConnectRequest]("connect", decodeConnectRequest,
+			mcpwriteimpl.WithReferenceCheck(mcpwriteimpl.NewTool[v1.ConnectRequest]("connect", decodeConnectRequest,
 				func(c *mcpwriteimpl.Call, m *v1.ConnectRequest) error {
-					return enrichGraphServiceConnectRequest(c, h, m, m)
+					return enrichGraphServiceConnectRequest(c, connectRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.ConnectRequest) (*v1.Edge, error) { return h.Connect(ctx, m) }),
+				func(c *mcpwriteimpl.Call, m *v1.ConnectRequest) error {
+					return checkRefsGraphServiceConnectRequest(c, connectRequestResolvers, m, m)
+				}),
 		},
 	}
 }
@@ -87,6 +169,10 @@ func NewGraphServiceClientAdapter(client GraphServiceClient, resolvers GraphServ
 type clientAdapterGraphService struct {
 	client GraphServiceClient
 	GraphServiceResolvers
+}
+
+func (a *clientAdapterGraphService) resolvers() any {
+	return a.GraphServiceResolvers
 }
 
 func (a *clientAdapterGraphService) Connect(ctx context.Context, in *v1.ConnectRequest) (*v1.Edge, error) {
@@ -153,27 +239,25 @@ func decodeConnectRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *
 	}
 }
 
-func enrichGraphServiceConnectRequest(c *mcpwriteimpl.Call, h GraphServiceHandler, root proto.Message, m *v1.ConnectRequest) error {
+func enrichGraphServiceConnectRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversGraphService[R], root R, m *v1.ConnectRequest) error {
 	m.Id = c.UUIDv7()
+	var errs []error
 	if x := m.GetLabel(); x != nil {
 		c.Enter("label")
-		err := enrichGraphServiceLabel(c, h, root, x)
-		c.Leave()
-		if err != nil {
-			return err
+		if err := enrichGraphServiceLabel(c, h, root, x); err != nil {
+			errs = append(errs, err)
 		}
+		c.Leave()
 	}
 	for i, x := range m.MoreLabels {
 		c.Enter("more_labels")
 		c.EnterIndex(i)
-		err := enrichGraphServiceLabel(c, h, root, x)
-		c.Leave()
-		c.Leave()
-		if err != nil {
-			return err
+		if err := enrichGraphServiceLabel(c, h, root, x); err != nil {
+			errs = append(errs, err)
 		}
+		c.Leave()
+		c.Leave()
 	}
-	var errs []error
 	if ref := m.GetFromId(); ref != "" {
 		r, rerr := h.ResolveNodeRef(c.Ctx, root, ref)
 		if id, err := c.ResolveReference("from_id", "node", ref, r, rerr); err != nil {
@@ -202,7 +286,53 @@ func enrichGraphServiceConnectRequest(c *mcpwriteimpl.Call, h GraphServiceHandle
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
 
-func enrichGraphServiceLabel(c *mcpwriteimpl.Call, h GraphServiceHandler, root proto.Message, m *v1.Label) error {
+func enrichGraphServiceLabel[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversGraphService[R], root R, m *v1.Label) error {
+	var errs []error
+	if ref := m.GetOwner(); ref != "" {
+		r, rerr := h.ResolvePersonRef(c.Ctx, root, ref)
+		if id, err := c.ResolveReference("ownerName", "person", ref, r, rerr); err != nil {
+			errs = append(errs, err)
+		} else {
+			m.Owner = id
+		}
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func checkRefsGraphServiceConnectRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversGraphService[R], root R, m *v1.ConnectRequest) error {
+	var errs []error
+	if x := m.GetLabel(); x != nil {
+		c.Enter("label")
+		errs = append(errs, checkRefsGraphServiceLabel(c, h, root, x))
+		c.Leave()
+	}
+	for i, x := range m.MoreLabels {
+		c.Enter("more_labels")
+		c.EnterIndex(i)
+		errs = append(errs, checkRefsGraphServiceLabel(c, h, root, x))
+		c.Leave()
+		c.Leave()
+	}
+	if ref := m.GetFromId(); ref != "" {
+		r, rerr := h.ResolveNodeRef(c.Ctx, root, ref)
+		if id, err := c.ResolveReference("from_id", "node", ref, r, rerr); err != nil {
+			errs = append(errs, err)
+		} else {
+			m.FromId = id
+		}
+	}
+	if ref := m.GetToId(); ref != "" {
+		r, rerr := h.ResolveNodeRef(c.Ctx, root, ref)
+		if id, err := c.ResolveReference("to_id", "node", ref, r, rerr); err != nil {
+			errs = append(errs, err)
+		} else {
+			m.ToId = id
+		}
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func checkRefsGraphServiceLabel[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversGraphService[R], root R, m *v1.Label) error {
 	var errs []error
 	if ref := m.GetOwner(); ref != "" {
 		r, rerr := h.ResolvePersonRef(c.Ctx, root, ref)

@@ -13,7 +13,6 @@ import (
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
-	proto "google.golang.org/protobuf/proto"
 )
 
 // The generated code asserts at compile time that the runtime it links
@@ -49,7 +48,7 @@ func NewCatalogService(h CatalogServiceHandler) *mcpwriteimpl.Service {
 		Tools: []*mcpwriteimpl.Tool{
 			mcpwriteimpl.NewTool[v1.PublishProductRequest]("publish_product", decodePublishProductRequest,
 				func(c *mcpwriteimpl.Call, m *v1.PublishProductRequest) error {
-					return enrichCatalogServicePublishProductRequest(c, h, m, m)
+					return enrichCatalogServicePublishProductRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.PublishProductRequest) (*v1.PublishProductResponse, error) {
 					return h.PublishProduct(ctx, m)
@@ -290,17 +289,17 @@ func decodePublishProductRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 	}
 }
 
-func enrichCatalogServicePublishProductRequest(c *mcpwriteimpl.Call, h CatalogServiceHandler, root proto.Message, m *v1.PublishProductRequest) error {
+func enrichCatalogServicePublishProductRequest(c *mcpwriteimpl.Call, m *v1.PublishProductRequest) error {
 	m.ProductId = c.UUIDv7()
 	for _, x := range m.Variants {
-		if err := enrichCatalogServiceVariant(c, h, root, x); err != nil {
+		if err := enrichCatalogServiceVariant(c, x); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func enrichCatalogServiceVariant(c *mcpwriteimpl.Call, h CatalogServiceHandler, root proto.Message, m *v1.Variant) error {
+func enrichCatalogServiceVariant(c *mcpwriteimpl.Call, m *v1.Variant) error {
 	m.VariantId = c.UUIDv7()
 	return nil
 }

@@ -12,7 +12,6 @@ import (
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
-	proto "google.golang.org/protobuf/proto"
 	regexp "regexp"
 )
 
@@ -53,7 +52,7 @@ func NewContactService(h ContactServiceHandler) *mcpwriteimpl.Service {
 		Tools: []*mcpwriteimpl.Tool{
 			mcpwriteimpl.NewTool[v1.AddContactRequest]("crm_AddContact", decodeAddContactRequest,
 				func(c *mcpwriteimpl.Call, m *v1.AddContactRequest) error {
-					return enrichContactServiceAddContactRequest(c, h, m, m)
+					return enrichContactServiceAddContactRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.AddContactRequest) (*v1.Contact, error) { return h.AddContact(ctx, m) }),
 			mcpwriteimpl.NewTool[v1.RenameContactRequest]("crm_rename", decodeRenameContactRequest,
@@ -224,7 +223,7 @@ func decodePurgeRecordsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object
 	}
 }
 
-func enrichContactServiceAddContactRequest(c *mcpwriteimpl.Call, h ContactServiceHandler, root proto.Message, m *v1.AddContactRequest) error {
+func enrichContactServiceAddContactRequest(c *mcpwriteimpl.Call, m *v1.AddContactRequest) error {
 	m.Id = c.UUIDv7()
 	return nil
 }

@@ -13,7 +13,6 @@ import (
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
-	proto "google.golang.org/protobuf/proto"
 )
 
 // The generated code asserts at compile time that the runtime it links
@@ -52,7 +51,7 @@ func NewCatalogService(h CatalogServiceHandler) *mcpwriteimpl.Service {
 		Tools: []*mcpwriteimpl.Tool{
 			mcpwriteimpl.NewTool[v1.StoreEntityRequest]("store_entity", decodeStoreEntityRequest,
 				func(c *mcpwriteimpl.Call, m *v1.StoreEntityRequest) error {
-					return enrichCatalogServiceStoreEntityRequest(c, h, m, m)
+					return enrichCatalogServiceStoreEntityRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.StoreEntityRequest) (*v1.Entity, error) { return h.StoreEntity(ctx, m) }),
 		},
@@ -140,7 +139,7 @@ func decodeStoreEntityRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 	}
 }
 
-func enrichCatalogServiceStoreEntityRequest(c *mcpwriteimpl.Call, h CatalogServiceHandler, root proto.Message, m *v1.StoreEntityRequest) error {
+func enrichCatalogServiceStoreEntityRequest(c *mcpwriteimpl.Call, m *v1.StoreEntityRequest) error {
 	m.Id = c.UUIDv7()
 	vTenantId, err := c.ContextValue(mcpwriteimpl.ContextTenantID, "tenant_id")
 	if err != nil {

@@ -13,7 +13,6 @@ import (
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
-	proto "google.golang.org/protobuf/proto"
 	structpb "google.golang.org/protobuf/types/known/structpb"
 	wrapperspb "google.golang.org/protobuf/types/known/wrapperspb"
 )
@@ -52,7 +51,7 @@ func NewObservationService(h ObservationServiceHandler) *mcpwriteimpl.Service {
 		Tools: []*mcpwriteimpl.Tool{
 			mcpwriteimpl.NewTool[v1.RecordObservationRequest]("record_observation", decodeRecordObservationRequest,
 				func(c *mcpwriteimpl.Call, m *v1.RecordObservationRequest) error {
-					return enrichObservationServiceRecordObservationRequest(c, h, m, m)
+					return enrichObservationServiceRecordObservationRequest(c, m)
 				},
 				func(ctx context.Context, m *v1.RecordObservationRequest) (*v1.RecordObservationResponse, error) {
 					return h.RecordObservation(ctx, m)
@@ -204,7 +203,7 @@ func decodeRecordObservationRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.O
 	}
 }
 
-func enrichObservationServiceRecordObservationRequest(c *mcpwriteimpl.Call, h ObservationServiceHandler, root proto.Message, m *v1.RecordObservationRequest) error {
+func enrichObservationServiceRecordObservationRequest(c *mcpwriteimpl.Call, m *v1.RecordObservationRequest) error {
 	m.Id = c.UUIDv7()
 	m.RecordedAt = c.NowTimestamp()
 	return nil
