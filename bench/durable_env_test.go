@@ -303,7 +303,7 @@ VALUES ($1, 'createElement', $2, 'fp', 2, $3, now() + interval '7 days')`, tenan
 func oursWrite(ctx context.Context, d *mcpDriver, tenant string) error {
 	n := writeSeq.Add(1)
 	args := fmt.Sprintf(`{"type":"ApplicationComponent","name":"Svc-%d","description":"Handles order processing","client_request_id":"k-%d"}`, n, n)
-	return d.callTool(ctx, tenantToken(tenant), "createElement", args)
+	return d.callTool(tenantToken(tenant), "createElement", args)
 }
 
 // drive runs perClient writes on each of clients goroutines; write gets

@@ -1,13 +1,15 @@
 package bench
 
 import (
+	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -24,11 +26,11 @@ import (
 // (server/discover once, then each tools/call with the protocol's _meta and
 // the Mcp-Method, Mcp-Name and Mcp-Protocol-Version headers), so the server
 // does all the work an agent's client costs it; and it decodes only the
-// answer's envelope (a JSON-RPC error or isError), the way a load generator
-// on another machine would cost the server nothing. The official client
-// would also decode the whole result into Go values in this process, on
-// the cores the server and PostgreSQL share. Ours and the trivial go-sdk
-// tool (mcp-floor) are driven by the same client over the same handler.
+// answer's envelope (a JSON-RPC error or isError). An agent's client runs on
+// another machine; this one shares the cores of the server and PostgreSQL,
+// so it does no more than that (the official client would also decode the
+// whole result into Go values here). Ours and the trivial go-sdk tool
+// (mcp-floor) are driven by the same client over the same handler.
 
 // driverProtocol is the protocol version the official Go client speaks.
 const driverProtocol = "2026-07-28"
@@ -72,32 +74,45 @@ func serveStateless(b *testing.B, s *mcp.Server) string {
 }
 
 // mcpDriver is one client: one keep-alive connection, one call at a time.
+// It writes HTTP/1.1 requests itself and reads the answers with
+// http.ReadResponse, without net/http's client machinery (connection pool,
+// per-connection goroutines), which on these shared cores would take CPU
+// from the server and the database.
 type mcpDriver struct {
-	url string
-	hc  *http.Client
-	id  atomic.Int64
-	buf bytes.Buffer
+	addr string // host:port
+	conn net.Conn
+	br   *bufio.Reader
+	id   atomic.Int64
+	req  []byte
+	buf  bytes.Buffer
 }
 
 // newDriver connects a client to url: server/discover, as the official
 // client starts, answered without an error.
 func newDriver(b *testing.B, url string) *mcpDriver {
 	b.Helper()
-	d := &mcpDriver{url: url, hc: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1}}}
-	b.Cleanup(d.hc.CloseIdleConnections)
+	d := &mcpDriver{addr: strings.TrimPrefix(url, "http://")}
+	b.Cleanup(d.close)
 	body := `{"jsonrpc":"2.0","id":` + strconv.FormatInt(d.id.Add(1), 10) + `,"method":"server/discover","params":{"_meta":{` + driverMeta + `}}}`
-	if _, err := d.post(context.Background(), tenantToken("tenant-0000"), "server/discover", "", body); err != nil {
+	if _, err := d.post(tenantToken("tenant-0000"), "server/discover", "", body); err != nil {
 		b.Fatalf("server/discover: %v", err)
 	}
 	return d
 }
 
+func (d *mcpDriver) close() {
+	if d.conn != nil {
+		_ = d.conn.Close()
+		d.conn = nil
+	}
+}
+
 // callTool calls tool with args (a JSON object) as the tenant of token; a
 // JSON-RPC error or a tool error is an error.
-func (d *mcpDriver) callTool(ctx context.Context, token, tool, args string) error {
+func (d *mcpDriver) callTool(token, tool, args string) error {
 	body := `{"jsonrpc":"2.0","id":` + strconv.FormatInt(d.id.Add(1), 10) + `,"method":"tools/call","params":{"_meta":{` + driverMeta +
 		`},"name":"` + tool + `","arguments":` + args + `}}`
-	res, err := d.post(ctx, token, "tools/call", tool, body)
+	res, err := d.post(token, "tools/call", tool, body)
 	if err != nil {
 		return fmt.Errorf("%s: %w", tool, err)
 	}
@@ -116,26 +131,45 @@ func (d *mcpDriver) callTool(ctx context.Context, token, tool, args string) erro
 
 // post sends one JSON-RPC request and returns its result: the data of the
 // server's one SSE message, or the JSON body.
-func (d *mcpDriver) post(ctx context.Context, token, method, name, body string) (json.RawMessage, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.url, bytes.NewBufferString(body))
-	if err != nil {
-		return nil, err
+func (d *mcpDriver) post(token, method, name, body string) (json.RawMessage, error) {
+	if d.conn == nil {
+		c, err := net.Dial("tcp", d.addr)
+		if err != nil {
+			return nil, err
+		}
+		d.conn, d.br = c, bufio.NewReader(c)
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Authorization", "Bearer "+token)
-	req.Header.Set("Mcp-Protocol-Version", driverProtocol)
-	req.Header.Set("Mcp-Method", method)
+	r := append(d.req[:0], "POST / HTTP/1.1\r\nHost: "...)
+	r = append(r, d.addr...)
+	r = append(r, "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nAuthorization: Bearer "...)
+	r = append(r, token...)
+	r = append(r, "\r\nMcp-Protocol-Version: "+driverProtocol+"\r\nMcp-Method: "...)
+	r = append(r, method...)
 	if name != "" {
-		req.Header.Set("Mcp-Name", name)
+		r = append(r, "\r\nMcp-Name: "...)
+		r = append(r, name...)
 	}
-	resp, err := d.hc.Do(req)
-	if err != nil {
+	r = append(r, "\r\nContent-Length: "...)
+	r = strconv.AppendInt(r, int64(len(body)), 10)
+	r = append(r, "\r\n\r\n"...)
+	r = append(r, body...)
+	d.req = r
+	if _, err := d.conn.Write(r); err != nil {
+		d.close()
 		return nil, err
 	}
-	defer resp.Body.Close()
+	resp, err := http.ReadResponse(d.br, nil)
+	if err != nil {
+		d.close()
+		return nil, err
+	}
 	d.buf.Reset()
-	if _, err := d.buf.ReadFrom(resp.Body); err != nil {
+	_, err = d.buf.ReadFrom(resp.Body)
+	_ = resp.Body.Close()
+	if err != nil || resp.Close {
+		d.close()
+	}
+	if err != nil {
 		return nil, err
 	}
 	if resp.StatusCode != http.StatusOK {

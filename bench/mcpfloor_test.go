@@ -55,5 +55,5 @@ func (e *durableEnv) mcpFloorServer() *mcp.Server {
 func mcpFloorWrite(ctx context.Context, d *mcpDriver, tenant string) error {
 	n := writeSeq.Add(1)
 	args := fmt.Sprintf(`{"type":"ApplicationComponent","name":"Svc-%d","description":"Handles order processing","client_request_id":"k-%d"}`, n, n)
-	return d.callTool(ctx, tenantToken(tenant), "floorWrite", args)
+	return d.callTool(tenantToken(tenant), "floorWrite", args)
 }
