@@ -2,7 +2,6 @@ package bench
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
@@ -26,6 +25,7 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
 	idempg "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency/pgstore"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency/redisstore"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcphttp"
 	proposalpg "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal/pgstore"
 )
 
@@ -108,6 +108,14 @@ type durableEnv struct {
 
 var benchSeq atomic.Int64
 
+// The secrets every instance shares, as -id-secret-file and
+// -signing-key-file give them to archimate-server (-postgres and
+// -stateless require both).
+var (
+	benchIDSecret   = []byte("bench id secret: 0123456789abcdefghijklmnopqrstuvwxyz")
+	benchSigningKey = []byte("bench signing key: zyxwvutsrqponmlkjihgfedcba9876543210")
+)
+
 // logCounter is the durable benchmarks' slog handler: it counts records
 // instead of writing them between benchmark result lines (a warning
 // printed there would split a result line from its values).
@@ -189,9 +197,10 @@ func (e *durableEnv) analyze(ctx context.Context) error {
 }
 
 // instance is one stateless server as archimate-server -postgres [-redis]
-// wires it: the PostgreSQL domain, its idempotency and proposal stores,
+// -tokens -id-secret-file -signing-key-file wires it (serveStateless
+// serves it as -http -stateless does): the PostgreSQL domain, its idempotency and proposal stores,
 // an in-process cache (and Redis) in front of the authoritative store.
-// The tenant of each call comes from the call's _meta.
+// The tenant of each call comes from its bearer token (serveStateless).
 func (e *durableEnv) instance(b *testing.B, pool *pgxpool.Pool) *mcp.Server {
 	b.Helper()
 	ctx := context.Background()
@@ -217,18 +226,13 @@ func (e *durableEnv) instance(b *testing.B, pool *pgxpool.Pool) *mcp.Server {
 	s, err := server.New(repo,
 		runtime.WithIdempotency(runtime.IdempotencyOptions{Store: idempotency.NewLayered(cache, idem), TTL: idempotency.DefaultDurableTTL, ClaimInHandler: true}),
 		runtime.WithProposals(props, 0),
-		runtime.WithRequestContextFunc(tenantFromMeta),
+		runtime.WithRequestContextFunc(mcphttp.RequestContextFromCall),
+		runtime.WithSecrets(benchIDSecret, benchSigningKey),
 		runtime.WithLogger(slog.New(e.logs)))
 	if err != nil {
 		b.Fatal(err)
 	}
 	return s
-}
-
-// tenantFromMeta reads the tenant the load driver puts in _meta.
-func tenantFromMeta(_ context.Context, req *mcp.CallToolRequest) (runtime.RequestContext, bool) {
-	t, _ := req.Params.GetMeta()["tenant"].(string)
-	return runtime.RequestContext{TenantID: t, PrincipalID: "user-bench"}, t != ""
 }
 
 // createFloor creates the physical floor's tables after the server's
@@ -294,20 +298,12 @@ VALUES ($1, 'createElement', $2, 'fp', 2, $3, now() + interval '7 days')`, tenan
 	})
 }
 
-// oursWrite is a keyed createElement through the MCP client; a tool error
-// is an error.
-func oursWrite(ctx context.Context, cs *mcp.ClientSession, tenant string) error {
+// oursWrite is a keyed createElement through the load driver's client
+// as tenant; a tool error is an error.
+func oursWrite(ctx context.Context, d *mcpDriver, tenant string) error {
 	n := writeSeq.Add(1)
-	args := json.RawMessage(fmt.Sprintf(`{"type":"ApplicationComponent","name":"Svc-%d","description":"Handles order processing","client_request_id":"k-%d"}`, n, n))
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "createElement", Arguments: args, Meta: mcp.Meta{"tenant": tenant}})
-	if err != nil {
-		return err
-	}
-	if res.IsError {
-		b, _ := json.Marshal(res.Content)
-		return fmt.Errorf("createElement answered an error: %s", b)
-	}
-	return nil
+	args := fmt.Sprintf(`{"type":"ApplicationComponent","name":"Svc-%d","description":"Handles order processing","client_request_id":"k-%d"}`, n, n)
+	return d.callTool(tenantToken(tenant), "createElement", args)
 }
 
 // drive runs perClient writes on each of clients goroutines; write gets

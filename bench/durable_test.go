@@ -8,8 +8,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The durable benchmarks need PostgreSQL (MCPWRITE_TEST_POSTGRES_DSN; Redis
@@ -23,31 +21,30 @@ const durableTenants = 1000
 // round; rounds alternate which contender goes first.
 const perClientRound = 4
 
-// BenchmarkDurableWrite is a keyed createElement through the official MCP
-// client in process, on the server as archimate-server -postgres wires it,
-// against the physical floor on the same pool: one pgx transaction
-// inserting the element row, the outbox row and the idempotency row; and
-// against that floor behind a trivial go-sdk tool through the same client
-// (mcp-floor: what any tool on the SDK pays on top of the database). The
-// writes spread over 1,000 tenants; clients=N runs N concurrent clients of
-// each contender; the contenders take turns in rounds of the same size.
-// Besides calls/s it reports, per write, the PostgreSQL statements (begin
-// and commit included; each query of a batch), round trips (a batch is one)
-// and commits of each, the Redis commands of ours, and the CPU this process
-// (load driver, MCP client and server, pgx) spent per write: on a machine
-// that also runs PostgreSQL, that CPU is taken from the database.
+// BenchmarkDurableWrite is a keyed createElement on the server as
+// archimate-server -http -stateless -postgres -tokens serves it (streamable
+// HTTP on a loopback port, bearer tokens naming the tenant), called by the
+// load driver's MCP client (mcpDriver), against the physical floor on the
+// same pool: one pgx transaction inserting the element row, the outbox row
+// and the idempotency row; and against that floor behind a trivial go-sdk
+// tool served and called the same way (mcp-floor: what any tool on the SDK
+// pays on top of the database). The writes spread over 1,000 tenants;
+// clients=N runs N concurrent clients of each contender; the contenders
+// take turns in rounds of the same size. Besides calls/s it reports, per
+// write, the PostgreSQL statements (begin and commit included; each query
+// of a batch), round trips (a batch is one) and commits of each, the Redis
+// commands of ours, and the CPU this process (load driver, HTTP client and
+// server, MCP server, pgx) spent per write: on a machine that also runs
+// PostgreSQL, that CPU is taken from the database.
 func BenchmarkDurableWrite(b *testing.B) {
 	e := newDurableEnv(b)
-	srv := e.instance(b, e.pool)
+	srv := serveStateless(b, e.instance(b, e.pool))
 	e.createFloor(b)
-	mcpFloor := e.mcpFloorServer()
+	mcpFloor := serveStateless(b, e.mcpFloorServer())
 	for _, clients := range []int{1, 8, 32} {
 		b.Run("clients="+strconv.Itoa(clients), func(b *testing.B) {
-			sessions := make([]*mcp.ClientSession, clients)
-			for i := range sessions {
-				sessions[i] = connectInMemory(b, srv)
-			}
-			floorSessions := mcpFloorSessions(b, mcpFloor, clients)
+			sessions := drivers(b, srv, clients)
+			floorSessions := drivers(b, mcpFloor, clients)
 			ctx := context.Background()
 			tenants := newTenantPicker(durableTenants, clients)
 			ours := func(c int) error { return oursWrite(ctx, sessions[c], tenants.pick(c)) }
@@ -152,7 +149,7 @@ func BenchmarkTenantGrowth(b *testing.B) {
 	e := newDurableEnv(b)
 	ctx := context.Background()
 	large := growthSize(b)
-	srv := e.instance(b, e.pool) // migrates the domain's tables
+	srv := serveStateless(b, e.instance(b, e.pool)) // migrates the domain's tables
 	if err := e.bulkLoad(ctx, "tenant-small", 1000); err != nil {
 		b.Fatal(err)
 	}
@@ -162,7 +159,7 @@ func BenchmarkTenantGrowth(b *testing.B) {
 	if err := e.analyze(ctx); err != nil {
 		b.Fatal(err)
 	}
-	cs := connectInMemory(b, srv)
+	cs := newDriver(b, srv)
 	for range 5 { // warm both tenants
 		for _, t := range []string{"tenant-small", "tenant-large"} {
 			if err := oursWrite(ctx, cs, t); err != nil {
@@ -228,18 +225,14 @@ const (
 func BenchmarkInstances(b *testing.B) {
 	e := newDurableEnv(b)
 	ctx := context.Background()
-	three := make([]*mcp.ClientSession, instancesClients)
+	three := make([]*mcpDriver, instancesClients)
 	for i := range 3 {
-		srv := e.instance(b, e.newPool(b, instancesConns/3))
+		srv := serveStateless(b, e.instance(b, e.newPool(b, instancesConns/3)))
 		for c := i; c < instancesClients; c += 3 {
-			three[c] = connectInMemory(b, srv)
+			three[c] = newDriver(b, srv)
 		}
 	}
-	one := make([]*mcp.ClientSession, instancesClients)
-	srv := e.instance(b, e.newPool(b, instancesConns))
-	for c := range one {
-		one[c] = connectInMemory(b, srv)
-	}
+	one := drivers(b, serveStateless(b, e.instance(b, e.newPool(b, instancesConns))), instancesClients)
 	tenants := newTenantPicker(durableTenants, instancesClients)
 	w3 := func(c int) error { return oursWrite(ctx, three[c], tenants.pick(c)) }
 	w1 := func(c int) error { return oursWrite(ctx, one[c], tenants.pick(c)) }

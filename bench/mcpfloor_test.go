@@ -5,13 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcphttp"
 )
 
 // The MCP floor: the physical floor's transaction behind a trivial go-sdk
-// tool, called through the same in-process official client as ours. What
+// tool, served and called like ours (the same stateless streamable HTTP
+// handler and bearer tokens, the same load driver client). What
 // it costs over the physical floor is what any MCP tool on this SDK pays
 // per call (JSON-RPC framing, the per-request _meta, the result's
 // decoding); what ours costs over it is the runtime's and the domain's
@@ -26,16 +28,17 @@ type floorArgs struct {
 }
 
 // mcpFloorServer is a go-sdk server with one tool, floorWrite, running
-// e.floorWrite for the tenant in the call's _meta and answering with the
+// e.floorWrite for the tenant of the call's bearer token and answering with the
 // response it stored (the SDK sends it as structured content and as text,
 // as ours sends its answer).
 func (e *durableEnv) mcpFloorServer() *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "mcp-floor", Version: "test"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "floorWrite", Description: "Insert an element, its outbox row and its idempotency row in one transaction."},
 		func(ctx context.Context, req *mcp.CallToolRequest, in floorArgs) (*mcp.CallToolResult, any, error) {
-			tenant, _ := req.Params.GetMeta()["tenant"].(string)
+			rc, _ := mcphttp.RequestContextFromCall(ctx, req)
+			tenant := rc.TenantID
 			if tenant == "" || in.Name == "" || in.ClientRequestID == "" {
-				return nil, nil, errors.New("floorWrite: want a tenant in _meta, a name and a client_request_id")
+				return nil, nil, errors.New("floorWrite: want a tenant (bearer token), a name and a client_request_id")
 			}
 			resp, err := e.floorWriteResp(ctx, tenant)
 			if err != nil {
@@ -47,27 +50,10 @@ func (e *durableEnv) mcpFloorServer() *mcp.Server {
 	return s
 }
 
-// mcpFloorWrite calls floorWrite with ours' arguments; a tool error is an
-// error.
-func mcpFloorWrite(ctx context.Context, cs *mcp.ClientSession, tenant string) error {
+// mcpFloorWrite calls floorWrite with ours' arguments as tenant; a tool
+// error is an error.
+func mcpFloorWrite(ctx context.Context, d *mcpDriver, tenant string) error {
 	n := writeSeq.Add(1)
-	args := json.RawMessage(fmt.Sprintf(`{"type":"ApplicationComponent","name":"Svc-%d","description":"Handles order processing","client_request_id":"k-%d"}`, n, n))
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "floorWrite", Arguments: args, Meta: mcp.Meta{"tenant": tenant}})
-	if err != nil {
-		return err
-	}
-	if res.IsError {
-		b, _ := json.Marshal(res.Content)
-		return fmt.Errorf("floorWrite answered an error: %s", b)
-	}
-	return nil
-}
-
-// mcpFloorSessions connects n clients to s.
-func mcpFloorSessions(b *testing.B, s *mcp.Server, n int) []*mcp.ClientSession {
-	sessions := make([]*mcp.ClientSession, n)
-	for i := range sessions {
-		sessions[i] = connectInMemory(b, s)
-	}
-	return sessions
+	args := fmt.Sprintf(`{"type":"ApplicationComponent","name":"Svc-%d","description":"Handles order processing","client_request_id":"k-%d"}`, n, n)
+	return d.callTool(tenantToken(tenant), "floorWrite", args)
 }

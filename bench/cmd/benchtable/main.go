@@ -63,7 +63,7 @@ func section(raw string) (string, error) {
 	}
 	var where []string
 	for _, line := range strings.Split(raw, "\n") {
-		for _, p := range []string{"# date: ", "# machine: ", "# load: ", "goos: ", "goarch: ", "cpu: "} {
+		for _, p := range []string{"# date: ", "# machine: ", "# load: ", "# gc: ", "goos: ", "goarch: ", "cpu: "} {
 			if v, ok := strings.CutPrefix(line, p); ok && !contains(where, strings.TrimSpace(v)) {
 				where = append(where, strings.TrimSpace(v))
 			}
@@ -231,13 +231,14 @@ var goals = []goal{
 	{"in-process write call with OpenTelemetry (vs without)", ref{"BenchmarkTelemetry", "ours-ns/op"}, ref{"BenchmarkTelemetry", "baseline-ns/op"}, false, 1.15, duration},
 	{"in-process read call with the buf.validate request check (vs without)", ref{"BenchmarkRequestCheck", "ours-ns/op"}, ref{"BenchmarkRequestCheck", "baseline-ns/op"}, false, 1.1, duration},
 	{"e2e streamable HTTP calls/s (vs go-sdk AddTool)", ref{"BenchmarkEndToEnd", "ours-calls/s"}, ref{"BenchmarkEndToEnd", "baseline-calls/s"}, true, 0.9, count("/s")},
-	// PostgreSQL: a keyed write through the MCP client against one pgx
-	// transaction of the same rows on the same pool, 1,000 tenants.
+	// PostgreSQL: a keyed write over stateless streamable HTTP through the
+	// load driver's MCP client against one pgx transaction of the same rows
+	// on the same pool, 1,000 tenants.
 	{"durable keyed write calls/s, 1 client (vs PostgreSQL floor)", ref{"BenchmarkDurableWrite/clients=1", "ours-calls/s"}, ref{"BenchmarkDurableWrite/clients=1", "floor-calls/s"}, true, 0.7, count("/s")},
 	{"durable keyed write calls/s, 8 clients (vs PostgreSQL floor)", ref{"BenchmarkDurableWrite/clients=8", "ours-calls/s"}, ref{"BenchmarkDurableWrite/clients=8", "floor-calls/s"}, true, 0.7, count("/s")},
 	{"durable keyed write calls/s, 32 clients (vs PostgreSQL floor)", ref{"BenchmarkDurableWrite/clients=32", "ours-calls/s"}, ref{"BenchmarkDurableWrite/clients=32", "floor-calls/s"}, true, 0.7, count("/s")},
 	// The same write against the floor's transaction behind a trivial
-	// go-sdk tool through the same client: ours' own cost over what any
+	// go-sdk tool, served and driven the same way: ours' own cost over what any
 	// tool on the SDK pays.
 	{"durable keyed write calls/s, 1 client (vs the floor behind a trivial go-sdk tool)", ref{"BenchmarkDurableWrite/clients=1", "ours-calls/s"}, ref{"BenchmarkDurableWrite/clients=1", "mcp-floor-calls/s"}, true, 0, count("/s")},
 	{"durable keyed write calls/s, 8 clients (vs the floor behind a trivial go-sdk tool)", ref{"BenchmarkDurableWrite/clients=8", "ours-calls/s"}, ref{"BenchmarkDurableWrite/clients=8", "mcp-floor-calls/s"}, true, 0, count("/s")},
