@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 // argumentsFingerprint is idempotency.Fingerprint of the arguments obj was
@@ -13,11 +13,11 @@ import (
 // again: the same canonical JSON (the idempotency key and dry_run, in either
 // spelling, left out at the top, keys sorted at every level, strings escaped
 // one way, numbers as written), so fingerprints stored by either agree.
-func argumentsFingerprint(obj *mcpwriteimpl.Object) string {
+func argumentsFingerprint(obj *impl.Object) string {
 	return idempotency.FingerprintCanonical(appendCanonicalObject(make([]byte, 0, 256), obj, true))
 }
 
-func appendCanonicalObject(out []byte, o *mcpwriteimpl.Object, top bool) []byte {
+func appendCanonicalObject(out []byte, o *impl.Object, top bool) []byte {
 	if o == nil {
 		return append(out, "{}"...)
 	}
@@ -41,21 +41,21 @@ func appendCanonicalObject(out []byte, o *mcpwriteimpl.Object, top bool) []byte 
 	return append(out, '}')
 }
 
-func appendCanonicalValue(out []byte, v *mcpwriteimpl.Value) []byte {
+func appendCanonicalValue(out []byte, v *impl.Value) []byte {
 	if v == nil {
 		return append(out, "null"...)
 	}
 	switch v.Kind {
-	case mcpwriteimpl.KindString:
+	case impl.KindString:
 		return idempotency.AppendCanonicalString(out, v.Str)
-	case mcpwriteimpl.KindNumber:
+	case impl.KindNumber:
 		return append(out, v.Str...)
-	case mcpwriteimpl.KindBool:
+	case impl.KindBool:
 		if v.Bool {
 			return append(out, "true"...)
 		}
 		return append(out, "false"...)
-	case mcpwriteimpl.KindArray:
+	case impl.KindArray:
 		out = append(out, '[')
 		for i, e := range v.Arr {
 			if i > 0 {
@@ -64,7 +64,7 @@ func appendCanonicalValue(out []byte, v *mcpwriteimpl.Value) []byte {
 			out = appendCanonicalValue(out, e)
 		}
 		return append(out, ']')
-	case mcpwriteimpl.KindObject:
+	case impl.KindObject:
 		return appendCanonicalObject(out, v.Obj, false)
 	}
 	return append(out, "null"...)

@@ -13,7 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/callmeta"
 )
 
 // Defaults of the HTTP bounds. Every one can be changed with its Option;
@@ -356,7 +356,7 @@ func (c *sessionCap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var who sessionOwner
 	if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
 		who.identity = ti.UserID
-		who.tenant, _ = ti.Extra[mcpwriteimpl.TokenTenantKey].(string)
+		who.tenant, _ = ti.Extra[callmeta.TokenTenantKey].(string)
 	}
 	identity := who.identity
 	c.mu.Lock()

@@ -22,7 +22,6 @@ import (
 	tasksv1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/gen/tasks/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/gen/tasks/v1/tasksv1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // APIVersion is reported in every response's metadata.
@@ -236,7 +235,7 @@ func (t *Tracker) TaskMove(_ context.Context, req *tasksv1.TaskMoveRequest) (*ta
 	archive := target == tasksv1.WorkflowState_WORKFLOW_STATE_ARCHIVE
 	if archive {
 		if _, err := time.Parse("2006-01", req.GetArchiveDate()); err != nil {
-			return nil, badRequest("archiveDate", "INVALID_MONTH", fmt.Sprintf("archiveDate %s is not a valid month; use YYYY-MM, e.g. 2026-11", mcpwriteimpl.Excerpt(req.GetArchiveDate())))
+			return nil, badRequest("archiveDate", "INVALID_MONTH", fmt.Sprintf("archiveDate %s is not a valid month; use YYYY-MM, e.g. 2026-11", runtime.Excerpt(req.GetArchiveDate())))
 		}
 	}
 	t.mu.Lock()

@@ -14,7 +14,7 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	tasksv1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/gen/tasks/v1"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 )
 
 // maxSequence is the last two-digit subtask sequence.
@@ -103,7 +103,7 @@ func specSequences(specs []*tasksv1.SubtaskSpec) ([]string, error) {
 		case spec.GetParallelWith() != "":
 			s, ok := byTitle[strings.TrimSpace(spec.GetParallelWith())]
 			if !ok {
-				return nil, badRequest(field+".parallelWith", "UNKNOWN_SUBTASK", fmt.Sprintf("no earlier subtask is titled %s; parallelWith names one of: %s", mcpwriteimpl.Excerpt(spec.GetParallelWith()), quotedList(titles)))
+				return nil, badRequest(field+".parallelWith", "UNKNOWN_SUBTASK", fmt.Sprintf("no earlier subtask is titled %s; parallelWith names one of: %s", runtime.Excerpt(spec.GetParallelWith()), quotedList(titles)))
 			}
 			n, _ = strconv.Atoi(s)
 		default:
@@ -283,7 +283,7 @@ func addSubtask(p map[string]*tasksv1.Task, parent *tasksv1.Task, root string, n
 				names = append(names, k)
 			}
 			sort.Strings(names)
-			return "", badRequest("operationData.subtask.template", "UNKNOWN_TEMPLATE", fmt.Sprintf("template %s is not known; use one of: %s", mcpwriteimpl.Excerpt(name), strings.Join(names, ", ")))
+			return "", badRequest("operationData.subtask.template", "UNKNOWN_TEMPLATE", fmt.Sprintf("template %s is not known; use one of: %s", runtime.Excerpt(name), strings.Join(names, ", ")))
 		}
 	}
 	seq, shifted, err := placeSubtask(p, parent.GetId(), "operationData.subtask.sequence", ns.GetSequence(), ns.GetAfter())
