@@ -48,10 +48,7 @@ func CheckUpdateMask(d *Decoder, key string, mask *fieldmaskpb.FieldMask, resour
 }
 
 // Enrichment: what the enrich<Service><Message> functions read.
-type (
-	Call       = impl.Call
-	ContextKey = callmeta.ContextKey
-)
+type Call = impl.Call
 
 // The request metadata a derived field can read, as in the annotations.
 const (
