@@ -85,21 +85,8 @@ func (p *jsonParser) parseObject(depth int) *Value {
 		p.pos++
 		p.skipSpace()
 		p.setSeg(depth-1, pathSeg{key: key})
-		if keyOK {
-			dup := false
-			if index != nil {
-				_, dup = index[key]
-			} else {
-				for i := range ms {
-					if ms[i].key == key {
-						dup = true
-						break
-					}
-				}
-			}
-			if dup {
-				p.report(keyOff, CodeValidation, fmt.Sprintf("duplicate key %q", key), depth)
-			}
+		if keyOK && hasMember(ms, index, key) {
+			p.report(keyOff, CodeValidation, fmt.Sprintf("duplicate key %q", key), depth)
 		}
 		v := p.parseValue(depth + 1)
 		if p.fatal {
@@ -109,15 +96,7 @@ func (p *jsonParser) parseObject(depth int) *Value {
 			p.build = false // reported below; keep no more
 		}
 		if keyOK {
-			ms = append(ms, jsonMember{key: key, val: v})
-			if index != nil {
-				index[key] = struct{}{}
-			} else if len(ms) > 16 {
-				index = make(map[string]struct{}, 2*len(ms))
-				for _, m := range ms {
-					index[m.key] = struct{}{}
-				}
-			}
+			ms, index = addMember(ms, index, key, v)
 		}
 		p.skipSpace()
 		if p.pos >= len(p.raw) {
@@ -138,6 +117,36 @@ func (p *jsonParser) parseObject(depth int) *Value {
 		p.report(start, CodeConstraintViolation, fmt.Sprintf("object has %d keys; the limit is %d", n, p.lim.MaxObjectKeys), depth-1)
 	}
 	return p.newObject(ms)
+}
+
+// hasMember reports whether the members ms of an object being parsed hold
+// key; index holds their keys once there are more than 16 of them.
+func hasMember(ms []jsonMember, index map[string]struct{}, key string) bool {
+	if index != nil {
+		_, dup := index[key]
+		return dup
+	}
+	for i := range ms {
+		if ms[i].key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// addMember appends a member, and indexes the keys once there are more
+// than 16, so a large object's duplicate check stays linear.
+func addMember(ms []jsonMember, index map[string]struct{}, key string, v *Value) ([]jsonMember, map[string]struct{}) {
+	ms = append(ms, jsonMember{key: key, val: v})
+	if index != nil {
+		index[key] = struct{}{}
+	} else if len(ms) > 16 {
+		index = make(map[string]struct{}, 2*len(ms))
+		for _, m := range ms {
+			index[m.key] = struct{}{}
+		}
+	}
+	return ms, index
 }
 
 func (p *jsonParser) parseArray(depth int) *Value {
