@@ -41,3 +41,23 @@ type Limits struct {
 	MaxArrayLen    int // one array; default 1000
 	MaxObjectKeys  int // one object; default 1000
 }
+
+// WithDefaults returns l with every zero or negative field set to its default.
+func (l Limits) WithDefaults() Limits {
+	if l.MaxBytes <= 0 {
+		l.MaxBytes = DefaultMaxBytes
+	}
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = DefaultMaxDepth
+	}
+	if l.MaxStringBytes <= 0 {
+		l.MaxStringBytes = DefaultMaxStringBytes
+	}
+	if l.MaxArrayLen <= 0 {
+		l.MaxArrayLen = DefaultMaxArrayLen
+	}
+	if l.MaxObjectKeys <= 0 {
+		l.MaxObjectKeys = DefaultMaxObjectKeys
+	}
+	return l
+}

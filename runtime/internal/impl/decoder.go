@@ -344,3 +344,14 @@ func (d *Decoder) Known(obj *Object, fields []string) {
 func (d *Decoder) Missing(key string) {
 	d.report(key, &ErrorEntry{Code: CodeMissingRequired, Message: fmt.Sprintf("missing required field %q", key)})
 }
+
+// VocabularyLookup reads the live vocabularies of one call; the runtime
+// implements it.
+type VocabularyLookup interface {
+	// LookupVocabulary returns the canonical value of s, read at key by d,
+	// in the vocabulary name. When s is not a value it returns ok false and
+	// the problem to report at key. When the vocabulary could not be read it
+	// returns ok false and no problem: the lookup keeps the failure, which
+	// answers the call instead of the decoder's problems.
+	LookupVocabulary(d *Decoder, key, name, s string) (value string, problem *ErrorEntry, ok bool)
+}

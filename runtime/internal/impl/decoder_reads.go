@@ -276,17 +276,6 @@ func (d *Decoder) Array(v *Value, key string) ([]*Value, bool) {
 	return v.Arr, true
 }
 
-// VocabularyLookup reads the live vocabularies of one call; the runtime
-// implements it.
-type VocabularyLookup interface {
-	// LookupVocabulary returns the canonical value of s, read at key by d,
-	// in the vocabulary name. When s is not a value it returns ok false and
-	// the problem to report at key. When the vocabulary could not be read it
-	// returns ok false and no problem: the lookup keeps the failure, which
-	// answers the call instead of the decoder's problems.
-	LookupVocabulary(d *Decoder, key, name, s string) (value string, problem *ErrorEntry, ok bool)
-}
-
 // Vocabulary reads a value of the live vocabulary name for the call's
 // tenant through d.Vocabularies. A decoder made outside a tool call has
 // none: it returns the string as sent (Preparer.Decode; Prepare checks it).

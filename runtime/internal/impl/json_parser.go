@@ -3,9 +3,6 @@ package impl
 import (
 	"bytes"
 	"fmt"
-	"strconv"
-	"strings"
-	"unicode/utf8"
 )
 
 // Default limits of the strict decoder; a zero Limits field takes these.
@@ -29,56 +26,6 @@ const (
 	// maxParseErrors bounds the error list of one payload.
 	maxParseErrors = 50
 )
-
-// WithDefaults returns l with every zero or negative field set to its default.
-func (l Limits) WithDefaults() Limits {
-	if l.MaxBytes <= 0 {
-		l.MaxBytes = DefaultMaxBytes
-	}
-	if l.MaxDepth <= 0 {
-		l.MaxDepth = DefaultMaxDepth
-	}
-	if l.MaxStringBytes <= 0 {
-		l.MaxStringBytes = DefaultMaxStringBytes
-	}
-	if l.MaxArrayLen <= 0 {
-		l.MaxArrayLen = DefaultMaxArrayLen
-	}
-	if l.MaxObjectKeys <= 0 {
-		l.MaxObjectKeys = DefaultMaxObjectKeys
-	}
-	return l
-}
-
-// pathSeg is one step of a JSON path: an object key or an array index.
-type pathSeg struct {
-	key   string
-	idx   int
-	isIdx bool
-}
-
-// appendPathSeg renders s after a path prefix; keys that would be ambiguous
-// in dotted form are quoted in brackets: a["x.y"][2].
-func appendPathSeg(b []byte, s pathSeg) []byte {
-	if s.isIdx {
-		b = append(b, '[')
-		b = strconv.AppendInt(b, int64(s.idx), 10)
-		return append(b, ']')
-	}
-	if plainPathKey(s.key) {
-		if len(b) > 0 {
-			b = append(b, '.')
-		}
-		return append(b, s.key...)
-	}
-	b = append(b, '[')
-	b = strconv.AppendQuote(b, s.key)
-	return append(b, ']')
-}
-
-func plainPathKey(k string) bool {
-	return k != "" && utf8.ValidString(k) && !strings.ContainsAny(k, ".[]\"")
-}
 
 // segPath renders the first n segments of the parser's path stack.
 func (p *jsonParser) segPath(n int) string {
