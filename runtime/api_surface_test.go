@@ -154,7 +154,8 @@ func errorCodes(names []string) []string {
 
 // Package runtime re-exports every error code of the envelope
 // (runtime/internal/impl), so a domain that returns or matches one names it
-// runtime.Code...; a code added to the envelope and not here fails.
+// runtime.CodeNotFound and so on; a code added to the envelope and not here
+// fails.
 func TestRuntimeExportsEveryErrorCode(t *testing.T) {
 	got, err := apisurface.Exported(".")
 	if err != nil {
