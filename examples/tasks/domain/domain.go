@@ -9,6 +9,7 @@ import (
 	"path"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -442,4 +443,24 @@ func (t *Tracker) TaskGet(_ context.Context, req *tasksv1.TaskGetRequest) (*task
 		Message:  "Task retrieved successfully",
 		Metadata: metadata(req.GetMeta().GetRequestedAt(), nil),
 	}, nil
+}
+
+// maxSequence is the last two-digit subtask sequence.
+const maxSequence = 99
+
+// lastSequence is the highest sequence among parentID's subtasks, 0 without
+// any.
+func lastSequence(p map[string]*tasksv1.Task, parentID string) int {
+	n := 0
+	for _, s := range subtasks(p, parentID) {
+		n = max(n, seqNum(s.GetSequence()))
+	}
+	return n
+}
+
+func seqString(n int) string { return fmt.Sprintf("%02d", n) }
+
+func seqNum(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }

@@ -17,9 +17,6 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 )
 
-// maxSequence is the last two-digit subtask sequence.
-const maxSequence = 99
-
 // templates are the checklists a new subtask can start from, by task type.
 var templates = map[string]string{
 	"feature":       "- [ ] Design\n- [ ] Implement\n- [ ] Test\n- [ ] Document",
@@ -347,16 +344,6 @@ func placeSubtask(p map[string]*tasksv1.Task, parentID, seqField, sequence, afte
 	return seqString(n), shifted, nil
 }
 
-// lastSequence is the highest sequence among parentID's subtasks, 0 without
-// any.
-func lastSequence(p map[string]*tasksv1.Task, parentID string) int {
-	n := 0
-	for _, s := range subtasks(p, parentID) {
-		n = max(n, seqNum(s.GetSequence()))
-	}
-	return n
-}
-
 // nextSubtaskID is the first <parent id>-<nn> no task of the project holds.
 func nextSubtaskID(p map[string]*tasksv1.Task, parentID string) string {
 	for i := 1; ; i++ {
@@ -365,13 +352,6 @@ func nextSubtaskID(p map[string]*tasksv1.Task, parentID string) string {
 			return id
 		}
 	}
-}
-
-func seqString(n int) string { return fmt.Sprintf("%02d", n) }
-
-func seqNum(s string) int {
-	n, _ := strconv.Atoi(s)
-	return n
 }
 
 func quotedList(xs []string) string {
