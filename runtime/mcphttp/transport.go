@@ -109,13 +109,6 @@ func unauthorized(w http.ResponseWriter, challenge, body string) {
 	http.Error(w, body, http.StatusUnauthorized)
 }
 
-// refuseUnread makes the answer about to be written the connection's last
-// and stops the server from reading what remains of the request body.
-func refuseUnread(w http.ResponseWriter) {
-	w.Header().Set("Connection", "close")
-	_ = http.NewResponseController(w).SetReadDeadline(time.Now())
-}
-
 // TraceHeaders is HTTP middleware that gives every request a W3C traceparent
 // and a correlation id when the client sent none, and echoes both in the
 // response so callers can correlate logs. Generated values are only a
