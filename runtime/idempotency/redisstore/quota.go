@@ -1,6 +1,5 @@
 package redisstore
 
-
 // WithMaxRecordsPerTenant bounds the live records one tenant may claim
 // through this store: a claim of a new key past it is refused with an
 // *idempotency.QuotaError (keys the tenant holds, replays and retries, are

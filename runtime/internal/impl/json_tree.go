@@ -1,6 +1,5 @@
 package impl
 
-
 // Get returns the value of key (exact, case-sensitive match), or nil when
 // the key is absent or o is nil.
 func (o *Object) Get(key string) *Value {
