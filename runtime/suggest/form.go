@@ -88,3 +88,9 @@ func Tokens(s string) []string {
 	flush(len(rs))
 	return toks
 }
+
+// Weights of tokens that say little on their own.
+const (
+	lowTokenWeight = 0.3 // filler words carry little meaning
+	idTokenWeight  = 0.5 // "id" is a suffix on many names and says little on its own
+)

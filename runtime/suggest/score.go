@@ -303,6 +303,4 @@ const (
 	tokRevPrefix     = 0.75 // candidate token abbreviates the input token (org ~ organization)
 	tokSubseq        = 0.7  // consonant-style abbreviation (svc ~ service, qty ~ quantity)
 	orderPenalty     = 0.9  // tokens matched out of order (task_create vs createTask)
-	lowTokenWeight   = 0.3  // filler words carry little meaning
-	idTokenWeight    = 0.5  // "id" is a suffix on many names and says little on its own
 )

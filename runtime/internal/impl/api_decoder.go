@@ -61,3 +61,12 @@ func (l Limits) WithDefaults() Limits {
 	}
 	return l
 }
+
+// Default limits of the strict decoder; a zero Limits field takes these.
+const (
+	DefaultMaxBytes       = 1 << 20  // whole payload: 1 MiB
+	DefaultMaxDepth       = 32       // nesting of objects and arrays
+	DefaultMaxStringBytes = 64 << 10 // one decoded string or key: 64 KiB
+	DefaultMaxArrayLen    = 1000     // elements of one array
+	DefaultMaxObjectKeys  = 1000     // keys of one object
+)

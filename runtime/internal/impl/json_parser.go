@@ -5,15 +5,6 @@ import (
 	"fmt"
 )
 
-// Default limits of the strict decoder; a zero Limits field takes these.
-const (
-	DefaultMaxBytes       = 1 << 20  // whole payload: 1 MiB
-	DefaultMaxDepth       = 32       // nesting of objects and arrays
-	DefaultMaxStringBytes = 64 << 10 // one decoded string or key: 64 KiB
-	DefaultMaxArrayLen    = 1000     // elements of one array
-	DefaultMaxObjectKeys  = 1000     // keys of one object
-)
-
 const (
 	// wholeCopyMax is the largest payload copied into one string so that
 	// keys and unescaped strings share it (one allocation instead of one per

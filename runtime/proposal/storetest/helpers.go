@@ -76,3 +76,9 @@ func assertProposal(t *testing.T, what string, got, want *proposal.Proposal) {
 	}
 	t.Fatalf("%s: proposal differs:\n%s", what, strings.Join(diffs, "\n"))
 }
+
+const (
+	tenant    = "tenant-a"
+	principal = "user-1"
+	ttl       = 15 * time.Minute
+)

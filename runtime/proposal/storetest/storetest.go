@@ -39,12 +39,6 @@ func Run(t *testing.T, newStore func(t *testing.T) proposal.Store) {
 	}
 }
 
-const (
-	tenant    = "tenant-a"
-	principal = "user-1"
-	ttl       = 15 * time.Minute
-)
-
 func testRoundTrip(t *testing.T, s proposal.Store) {
 	ctx := context.Background()
 	loc := time.FixedZone("UTC+5:30", 5*3600+1800)
