@@ -218,8 +218,49 @@ func compareSchema(add func(bool, string, ...any), at string, a, b map[string]an
 		add(true, "%s: type %v -> %v", name, ta, tb)
 		return
 	}
-	// Enum values agents may send. Aliases keep the order of the proto enum,
-	// so a value gone where a new one now stands is a renamed alias.
+	compareEnum(add, name, a, b)
+	compareBounds(add, name, a, b)
+	if ia, ok := a["items"].(map[string]any); ok {
+		if ib, ok := b["items"].(map[string]any); ok {
+			compareSchema(add, at+"[]", ia, ib)
+		}
+	}
+	propsA, _ := a["properties"].(map[string]any)
+	propsB, _ := b["properties"].(map[string]any)
+	reqA, reqB := set(a["required"]), set(b["required"])
+	for _, k := range sortedKeys(propsA) {
+		path := join(at, k)
+		sb, ok := propsB[k].(map[string]any)
+		if !ok {
+			add(true, "%s: field removed", path)
+			continue
+		}
+		if !reqA[k] && reqB[k] {
+			add(true, "%s: now required", path)
+		}
+		if reqA[k] && !reqB[k] {
+			add(false, "%s: now optional", path)
+		}
+		if sa, ok := propsA[k].(map[string]any); ok {
+			compareSchema(add, path, sa, sb)
+		}
+	}
+	for _, k := range sortedKeys(propsB) {
+		if _, ok := propsA[k]; ok {
+			continue
+		}
+		if reqB[k] {
+			add(true, "%s: new required field", join(at, k))
+		} else {
+			add(false, "%s: new optional field", join(at, k))
+		}
+	}
+}
+
+// compareEnum compares the enum values agents may send. Aliases keep the
+// order of the proto enum, so a value gone where a new one now stands is a
+// renamed alias.
+func compareEnum(add func(bool, string, ...any), name string, a, b map[string]any) {
 	if ea, ok := a["enum"].([]any); ok {
 		eb, _ := b["enum"].([]any)
 		inA, inB := strSet(ea), strSet(eb)
@@ -253,6 +294,11 @@ func compareSchema(add func(bool, string, ...any), at string, a, b map[string]an
 	} else if eb, ok := b["enum"].([]any); ok {
 		add(true, "%s: now limited to %d values", name, len(eb))
 	}
+}
+
+// compareBounds compares a schema's default, length, value and item bounds
+// and pattern: a narrower bound breaks agents, a wider one does not.
+func compareBounds(add func(bool, string, ...any), name string, a, b map[string]any) {
 	da, hadDefault := a["default"]
 	db, hasDefault := b["default"]
 	switch {
@@ -291,41 +337,6 @@ func compareSchema(add func(bool, string, ...any), at string, a, b map[string]an
 		add(true, "%s: pattern %s added", name, pb)
 	case pa != pb:
 		add(true, "%s: pattern %s -> %s", name, pa, pb)
-	}
-	if ia, ok := a["items"].(map[string]any); ok {
-		if ib, ok := b["items"].(map[string]any); ok {
-			compareSchema(add, at+"[]", ia, ib)
-		}
-	}
-	propsA, _ := a["properties"].(map[string]any)
-	propsB, _ := b["properties"].(map[string]any)
-	reqA, reqB := set(a["required"]), set(b["required"])
-	for _, k := range sortedKeys(propsA) {
-		path := join(at, k)
-		sb, ok := propsB[k].(map[string]any)
-		if !ok {
-			add(true, "%s: field removed", path)
-			continue
-		}
-		if !reqA[k] && reqB[k] {
-			add(true, "%s: now required", path)
-		}
-		if reqA[k] && !reqB[k] {
-			add(false, "%s: now optional", path)
-		}
-		if sa, ok := propsA[k].(map[string]any); ok {
-			compareSchema(add, path, sa, sb)
-		}
-	}
-	for _, k := range sortedKeys(propsB) {
-		if _, ok := propsA[k]; ok {
-			continue
-		}
-		if reqB[k] {
-			add(true, "%s: new required field", join(at, k))
-		} else {
-			add(false, "%s: new optional field", join(at, k))
-		}
 	}
 }
 

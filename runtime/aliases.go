@@ -9,7 +9,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 // agentJSON renders a request or response as agents see it: protojson with
@@ -33,11 +33,11 @@ func (r *registry) jsonNames() bool {
 // agents read back the names they write ("ApplicationComponent", not
 // "ELEMENT_TYPE_APPLICATION_COMPONENT"). Values without an alias keep their
 // protojson form. Key order and every other value are preserved.
-func aliasEnums(raw json.RawMessage, md protoreflect.MessageDescriptor, tables map[string]*mcpwriteimpl.EnumTable) json.RawMessage {
+func aliasEnums(raw json.RawMessage, md protoreflect.MessageDescriptor, tables map[string]*impl.EnumTable) json.RawMessage {
 	if len(tables) == 0 || md == nil {
 		return raw
 	}
-	obj, errs := mcpwriteimpl.Parse(raw, ownOutputLimits(raw))
+	obj, errs := impl.Parse(raw, ownOutputLimits(raw))
 	if len(errs) > 0 || obj == nil {
 		return raw
 	}
@@ -50,7 +50,7 @@ func aliasEnums(raw json.RawMessage, md protoreflect.MessageDescriptor, tables m
 }
 
 // aliasObject rewrites in place and reports whether anything changed.
-func aliasObject(o *mcpwriteimpl.Object, md protoreflect.MessageDescriptor, tables map[string]*mcpwriteimpl.EnumTable) bool {
+func aliasObject(o *impl.Object, md protoreflect.MessageDescriptor, tables map[string]*impl.EnumTable) bool {
 	if wellKnownJSON(md.FullName()) {
 		return false
 	}
@@ -67,13 +67,13 @@ func aliasObject(o *mcpwriteimpl.Object, md protoreflect.MessageDescriptor, tabl
 		v := o.Vals[i]
 		switch {
 		case fd.IsMap():
-			if v.Kind == mcpwriteimpl.KindObject {
+			if v.Kind == impl.KindObject {
 				for _, mv := range v.Obj.Vals {
 					changed = aliasValue(mv, fd.MapValue(), tables) || changed
 				}
 			}
 		case fd.IsList():
-			if v.Kind == mcpwriteimpl.KindArray {
+			if v.Kind == impl.KindArray {
 				for _, ev := range v.Arr {
 					changed = aliasValue(ev, fd, tables) || changed
 				}
@@ -85,11 +85,11 @@ func aliasObject(o *mcpwriteimpl.Object, md protoreflect.MessageDescriptor, tabl
 	return changed
 }
 
-func aliasValue(v *mcpwriteimpl.Value, fd protoreflect.FieldDescriptor, tables map[string]*mcpwriteimpl.EnumTable) bool {
+func aliasValue(v *impl.Value, fd protoreflect.FieldDescriptor, tables map[string]*impl.EnumTable) bool {
 	switch fd.Kind() {
 	case protoreflect.EnumKind:
 		t := tables[string(fd.Enum().FullName())]
-		if t == nil || v.Kind != mcpwriteimpl.KindString {
+		if t == nil || v.Kind != impl.KindString {
 			return false
 		}
 		ev := fd.Enum().Values().ByName(protoreflect.Name(v.Str))
@@ -101,7 +101,7 @@ func aliasValue(v *mcpwriteimpl.Value, fd protoreflect.FieldDescriptor, tables m
 			return true
 		}
 	case protoreflect.MessageKind, protoreflect.GroupKind:
-		if v.Kind == mcpwriteimpl.KindObject {
+		if v.Kind == impl.KindObject {
 			return aliasObject(v.Obj, fd.Message(), tables)
 		}
 	}
@@ -114,7 +114,7 @@ func wellKnownJSON(n protoreflect.FullName) bool {
 	return len(n) > 16 && n[:16] == "google.protobuf."
 }
 
-func writeObject(buf *bytes.Buffer, o *mcpwriteimpl.Object) {
+func writeObject(buf *bytes.Buffer, o *impl.Object) {
 	buf.WriteByte('{')
 	for i, k := range o.Keys {
 		if i > 0 {
@@ -127,17 +127,17 @@ func writeObject(buf *bytes.Buffer, o *mcpwriteimpl.Object) {
 	buf.WriteByte('}')
 }
 
-func writeValue(buf *bytes.Buffer, v *mcpwriteimpl.Value) {
+func writeValue(buf *bytes.Buffer, v *impl.Value) {
 	switch v.Kind {
-	case mcpwriteimpl.KindNull:
+	case impl.KindNull:
 		buf.WriteString("null")
-	case mcpwriteimpl.KindBool:
+	case impl.KindBool:
 		buf.WriteString(strconv.FormatBool(v.Bool))
-	case mcpwriteimpl.KindNumber:
+	case impl.KindNumber:
 		buf.WriteString(v.Str)
-	case mcpwriteimpl.KindString:
+	case impl.KindString:
 		writeString(buf, v.Str)
-	case mcpwriteimpl.KindArray:
+	case impl.KindArray:
 		buf.WriteByte('[')
 		for i, e := range v.Arr {
 			if i > 0 {
@@ -146,7 +146,7 @@ func writeValue(buf *bytes.Buffer, v *mcpwriteimpl.Value) {
 			writeValue(buf, e)
 		}
 		buf.WriteByte(']')
-	case mcpwriteimpl.KindObject:
+	case impl.KindObject:
 		writeObject(buf, v.Obj)
 	}
 }

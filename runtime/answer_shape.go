@@ -6,7 +6,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
@@ -54,7 +54,7 @@ func (s answerShape) protojson() protojson.MarshalOptions {
 
 // prune removes from obj, the protojson rendering of m under s.protojson(),
 // the members of unset fields s does not write at their zero value.
-func (s answerShape) prune(obj *mcpwriteimpl.Object, m protoreflect.Message) {
+func (s answerShape) prune(obj *impl.Object, m protoreflect.Message) {
 	if s.zeroValues || len(s.zeroFields) == 0 || obj == nil || wellKnownJSON(m.Descriptor().FullName()) {
 		return
 	}
@@ -77,24 +77,24 @@ func (s answerShape) prune(obj *mcpwriteimpl.Object, m protoreflect.Message) {
 }
 
 // pruneValue prunes the messages inside one field's value.
-func (s answerShape) pruneValue(v *mcpwriteimpl.Value, pv protoreflect.Value, fd protoreflect.FieldDescriptor) {
+func (s answerShape) pruneValue(v *impl.Value, pv protoreflect.Value, fd protoreflect.FieldDescriptor) {
 	switch {
-	case fd.IsList() && fd.Message() != nil && v.Kind == mcpwriteimpl.KindArray:
+	case fd.IsList() && fd.Message() != nil && v.Kind == impl.KindArray:
 		l := pv.List()
 		for i, e := range v.Arr {
-			if i < l.Len() && e.Kind == mcpwriteimpl.KindObject {
+			if i < l.Len() && e.Kind == impl.KindObject {
 				s.prune(e.Obj, l.Get(i).Message())
 			}
 		}
-	case fd.IsMap() && fd.MapValue().Message() != nil && v.Kind == mcpwriteimpl.KindObject:
+	case fd.IsMap() && fd.MapValue().Message() != nil && v.Kind == impl.KindObject:
 		mm := pv.Map()
 		mm.Range(func(k protoreflect.MapKey, mv protoreflect.Value) bool {
-			if e := v.Obj.Get(k.String()); e != nil && e.Kind == mcpwriteimpl.KindObject {
+			if e := v.Obj.Get(k.String()); e != nil && e.Kind == impl.KindObject {
 				s.prune(e.Obj, mv.Message())
 			}
 			return true
 		})
-	case !fd.IsList() && !fd.IsMap() && fd.Message() != nil && v.Kind == mcpwriteimpl.KindObject:
+	case !fd.IsList() && !fd.IsMap() && fd.Message() != nil && v.Kind == impl.KindObject:
 		s.prune(v.Obj, pv.Message())
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"context"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/protobuf/proto"
 )
@@ -45,11 +45,11 @@ type call struct {
 	// raw are the arguments as sent; args the parsed arguments, whose
 	// fingerprint the claim takes (nil: the raw bytes are fingerprinted).
 	raw  []byte
-	args *mcpwriteimpl.Object
+	args *impl.Object
 	// ctl are the control arguments (client_request_id, dry_run, summary),
 	// body the rest: the arguments of the request.
 	ctl  control
-	body *mcpwriteimpl.Object
+	body *impl.Object
 	// m is the request: decoded, validated and enriched.
 	m proto.Message
 	// loss is what the user is shown of what the write changes and loses
@@ -88,8 +88,8 @@ type answer struct {
 
 // lossInfo is what a loss preview produced for one call.
 type lossInfo struct {
-	text    string                // what will be lost; "" when nothing or unknown
-	warning *mcpwriteimpl.Warning // set when the preview failed
+	text    string        // what will be lost; "" when nothing or unknown
+	warning *impl.Warning // set when the preview failed
 	// state is what the write acts on as the user is shown it (hasState
 	// false: no state preview, or the write changes no existing entity).
 	state    EntityState

@@ -12,7 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 // claimKey takes the idempotency key for lease, or answers the call from
@@ -118,7 +118,7 @@ func (c *call) answerExisting(fp string, ex *idempotency.Record) *mcp.CallToolRe
 		return c.fail(Errors{r.internal(c.ctx, name, errors.New("idempotency claim refused without a record"))})
 	case ex.Fingerprint != fp:
 		return c.fail(Errors{{
-			Code: mcpwriteimpl.CodeIdempotencyKeyReused, Field: kn,
+			Code: impl.CodeIdempotencyKeyReused, Field: kn,
 			Message:     fmt.Sprintf("%s %q was already used for a different request", kn, key),
 			Details:     map[string]any{kn: key},
 			Suggestions: &Suggestions{Hint: fmt.Sprintf("Use a new %s for a new request; resend the original arguments unchanged to get the original result.", kn)},
@@ -127,7 +127,7 @@ func (c *call) answerExisting(fp string, ex *idempotency.Record) *mcp.CallToolRe
 		return r.replay(c.ctx, name, ex.Response, ex.IsError, ex.CreatedAt)
 	default:
 		return c.fail(Errors{{
-			Code: mcpwriteimpl.CodeIdempotencyInProgress, Field: kn,
+			Code: impl.CodeIdempotencyInProgress, Field: kn,
 			Message:     fmt.Sprintf("a request with %s %q is still being processed", kn, key),
 			Details:     map[string]any{kn: key},
 			Suggestions: &Suggestions{Hint: fmt.Sprintf("Wait a few seconds and retry with the same %s and arguments; it will return the result.", kn)},
@@ -217,7 +217,7 @@ func recordRetrying(write func() recordTry) error {
 // an error saying the original call ran, so the retry never executes it again.
 func tooLargeToReplay(tool string, size, max int) []byte {
 	b, _ := marshalJSON(errorEnvelope(Errors{{
-		Code: mcpwriteimpl.CodeResourceExhausted,
+		Code: impl.CodeResourceExhausted,
 		Message: fmt.Sprintf("the original %s call with this client_request_id completed, but its result (%d bytes) was larger than the %d bytes kept for replays, so it cannot be shown again",
 			tool, size, max),
 		Details:     map[string]any{"result_bytes": size, "limit_bytes": max, "completed": true},
@@ -234,7 +234,7 @@ func tooLargeToReplay(tool string, size, max int) []byte {
 func (c *call) unrecorded(result []byte, err error) *mcp.CallToolResult {
 	r, name, key := c.r, c.name(), c.ctl.key
 	e := &ErrorEntry{
-		Code:  mcpwriteimpl.CodeUnavailable,
+		Code:  impl.CodeUnavailable,
 		Field: c.wt.names.clientRequestID,
 		Message: fmt.Sprintf("%s ran, but its outcome could not be recorded under %s %q: a retry with this key after %s may run it again",
 			name, c.wt.names.clientRequestID, key, r.cfg.idemLease),

@@ -14,7 +14,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 // refuseWithoutElicitation gives delete_note elicit_fallback REFUSE.
@@ -138,11 +138,11 @@ func previewUnlessConfirm() harnessOpts {
 		doc: func(doc string) string {
 			return strings.Replace(doc, `"confirmation": "DIRECT",`, `"confirmation": "DIRECT", "preview_unless": {"field": "confirm", "argument": "confirm"},`, 1)
 		},
-		service: func(svc *mcpwriteimpl.Service) {
+		service: func(svc *impl.Service) {
 			create := svc.Tools[0]
 			decode := create.Decode
-			create.Decode = func(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, req proto.Message) {
-				rest := &mcpwriteimpl.Object{}
+			create.Decode = func(d *impl.Decoder, obj *impl.Object, req proto.Message) {
+				rest := &impl.Object{}
 				for i, k := range obj.Keys {
 					if k == "confirm" {
 						if b, ok := d.Bool(obj.Vals[i], "confirm"); ok {

@@ -3,7 +3,7 @@ package runtime
 import (
 	"context"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/callmeta"
 )
 
 // RequestContext is the request metadata the embedding server establishes
@@ -20,11 +20,11 @@ type RequestContext struct {
 
 // WithRequestContext returns a context carrying rc.
 func WithRequestContext(ctx context.Context, rc RequestContext) context.Context {
-	return mcpwriteimpl.WithRequestMetadata(ctx, mcpwriteimpl.RequestMetadata(rc))
+	return callmeta.WithRequestMetadata(ctx, callmeta.RequestMetadata(rc))
 }
 
 // RequestContextFrom returns the RequestContext carried by ctx, if any.
 func RequestContextFrom(ctx context.Context) (RequestContext, bool) {
-	md, ok := mcpwriteimpl.RequestMetadataFrom(ctx)
+	md, ok := callmeta.RequestMetadataFrom(ctx)
 	return RequestContext(md), ok
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 var (
@@ -55,7 +55,7 @@ func isWriteControl(k string) bool { return idempotency.IsControlField(k) }
 func bothSpellings(canonical string) *ErrorEntry {
 	other := alias(canonical)
 	return &ErrorEntry{
-		Code: mcpwriteimpl.CodeValidation, Field: canonical,
+		Code: impl.CodeValidation, Field: canonical,
 		Message:     fmt.Sprintf("%s and %s are the same argument; send it once", canonical, other),
 		Details:     map[string]any{"arguments": []string{canonical, other}},
 		Suggestions: &Suggestions{Hint: fmt.Sprintf("Send %s only.", canonical)},
@@ -65,7 +65,7 @@ func bothSpellings(canonical string) *ErrorEntry {
 // proposalIDArg is the argument of apply_proposal and discard_proposal.
 func (r *registry) proposalIDArg() argSpec {
 	n := r.control().proposalID
-	return argSpec{name: n, alias: alias(n), kind: mcpwriteimpl.KindString, required: true}
+	return argSpec{name: n, alias: alias(n), kind: impl.KindString, required: true}
 }
 
 // proposalIDSchema is the input schema of apply_proposal and

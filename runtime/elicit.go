@@ -31,7 +31,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
@@ -56,8 +56,8 @@ const (
 // preferring those sent with this very request.
 func elicitationMode(ctx context.Context, req *mcp.CallToolRequest) elicitMode {
 	if req != nil && req.Session == nil {
-		// Served by an adapter for another MCP library (mcpwriteimpl.Asker).
-		if a := mcpwriteimpl.AskerFrom(ctx); a != nil && a.CanAsk() {
+		// Served by an adapter for another MCP library (impl.Asker).
+		if a := impl.AskerFrom(ctx); a != nil && a.CanAsk() {
 			return elicitInCall
 		}
 	}
@@ -177,7 +177,7 @@ func (c *call) previewLoss() confirmDecision {
 	if class == classTransient { // internal failures were logged by classify
 		r.cfg.logger.WarnContext(ctx, "mcpwrite: loss preview failed", "tool", name, "error", err)
 	}
-	c.loss.warning = &mcpwriteimpl.Warning{
+	c.loss.warning = &impl.Warning{
 		Code:       "LOSS_PREVIEW_UNAVAILABLE",
 		Message:    "What this change would remove could not be determined",
 		Suggestion: "Review the preview with the user before applying",
@@ -196,7 +196,7 @@ func (l lossInfo) stateDigest() string {
 // isInternal reports an answer that is a server failure, not an outcome.
 func isInternal(es Errors) bool {
 	for _, e := range es {
-		if e.Code == mcpwriteimpl.CodeInternal || e.Code == mcpwriteimpl.CodeUnavailable || e.Code == mcpwriteimpl.CodeDeadlineExceeded {
+		if e.Code == impl.CodeInternal || e.Code == impl.CodeUnavailable || e.Code == impl.CodeDeadlineExceeded {
 			return true
 		}
 	}
@@ -309,7 +309,7 @@ func elicit(ctx context.Context, req *mcp.CallToolRequest, msg string) (*mcp.Eli
 	if req.Session != nil {
 		return req.Session.Elicit(ctx, &mcp.ElicitParams{Message: msg, RequestedSchema: confirmSchema})
 	}
-	a := mcpwriteimpl.AskerFrom(ctx)
+	a := impl.AskerFrom(ctx)
 	if a == nil {
 		return nil, errors.New("the call has no session to elicit through")
 	}
@@ -392,7 +392,7 @@ func (c *call) verifyAnswer() confirmDecision {
 			return d
 		}
 		return refused(&ErrorEntry{
-			Code:        mcpwriteimpl.CodeProposalStale,
+			Code:        impl.CodeProposalStale,
 			Message:     "The confirmation is stale: the server would now fill the request differently from what the user confirmed. Nothing was written.",
 			Suggestions: &Suggestions{Hint: "Call the tool again without inputResponses or requestState so the user confirms the current state."},
 		})
@@ -458,9 +458,9 @@ func (c *call) consumeConfirmation(st confirmState) (used bool, err error) {
 }
 
 // unanswered is the answer when the user did not confirm in time.
-func (r *registry) unanswered(wt *boundTool, body *mcpwriteimpl.Object) *ErrorEntry {
+func (r *registry) unanswered(wt *boundTool, body *impl.Object) *ErrorEntry {
 	return &ErrorEntry{
-		Code:        mcpwriteimpl.CodeConfirmationDeclined,
+		Code:        impl.CodeConfirmationDeclined,
 		Message:     fmt.Sprintf("The user did not answer within %s: %s. Nothing was written.", r.cfg.elicitTimeout, summarize(wt, body)),
 		Suggestions: &Suggestions{Hint: "Ask the user whether to make this change, then call again."},
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 // A request of thousands of unknown keys is answered with the first 20
@@ -63,26 +63,26 @@ func TestDecoderCountsProblemsBeyondWhatItDescribes(t *testing.T) {
 		fmt.Fprintf(&b, `"k%04d":1`, i)
 	}
 	b.WriteString("}")
-	obj, perr := mcpwriteimpl.Parse([]byte(b.String()), Limits{})
+	obj, perr := impl.Parse([]byte(b.String()), Limits{})
 	if perr != nil {
 		t.Fatalf("parse: %v", perr)
 	}
-	d := mcpwriteimpl.NewDecoder(Limits{})
+	d := impl.NewDecoder(Limits{})
 	d.Known(obj, []string{"name", "title"})
 	es := d.Errors()
-	if len(es) != mcpwriteimpl.MaxCollected+1 || es[0].Field != "k0000" || es[mcpwriteimpl.MaxCollected-1].Field != "k0199" {
+	if len(es) != impl.MaxCollected+1 || es[0].Field != "k0000" || es[impl.MaxCollected-1].Field != "k0199" {
 		t.Fatalf("%d entries, first %q", len(es), es[0].Field)
 	}
-	if last := es[mcpwriteimpl.MaxCollected]; last.Code != mcpwriteimpl.CodeTooManyErrors || last.Message != "800 more problems are not listed" {
+	if last := es[impl.MaxCollected]; last.Code != impl.CodeTooManyErrors || last.Message != "800 more problems are not listed" {
 		t.Fatalf("last entry %+v", last)
 	}
 	capped := capErrors(es)
-	if len(capped) != mcpwriteimpl.MaxErrorEntries+1 || capped[19].Field != "k0019" {
+	if len(capped) != impl.MaxErrorEntries+1 || capped[19].Field != "k0019" {
 		t.Fatalf("%d entries after capping", len(capped))
 	}
-	last := capped[mcpwriteimpl.MaxErrorEntries]
-	if last.Code != mcpwriteimpl.CodeTooManyErrors || last.Message != "980 more problems are not listed" ||
-		last.Details["listed"] != mcpwriteimpl.MaxErrorEntries || last.Details["not_listed"] != 980 {
+	last := capped[impl.MaxErrorEntries]
+	if last.Code != impl.CodeTooManyErrors || last.Message != "980 more problems are not listed" ||
+		last.Details["listed"] != impl.MaxErrorEntries || last.Details["not_listed"] != 980 {
 		t.Fatalf("last entry %+v", last)
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 // Example registers a one-tool service by hand, the way generated code
@@ -21,13 +21,13 @@ func Example() {
 	    "classification":"SAFE_CREATE","confirmation":"DIRECT","hints":{"idempotent":true},
 	    "input_schema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"],"additionalProperties":false},
 	    "output_schema":{"type":"object"},"required_fields":["name"],"optional_fields":[]}]}]}`
-	svc := &mcpwriteimpl.Service{
+	svc := &impl.Service{
 		Name: "greet.v1.Greeter",
 		Doc:  []byte(doc),
-		Tools: []*mcpwriteimpl.Tool{{
+		Tools: []*impl.Tool{{
 			Name:       "greet",
 			NewRequest: func() proto.Message { return &wrapperspb.StringValue{} },
-			Decode: func(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, req proto.Message) {
+			Decode: func(d *impl.Decoder, obj *impl.Object, req proto.Message) {
 				d.Known(obj, []string{"name"})
 				if s, ok := d.String(obj.Get("name"), "name"); ok {
 					req.(*wrapperspb.StringValue).Value = s
@@ -35,7 +35,7 @@ func Example() {
 					d.Missing("name")
 				}
 			},
-			Enrich: func(c *mcpwriteimpl.Call, req proto.Message) error { return nil },
+			Enrich: func(c *impl.Call, req proto.Message) error { return nil },
 			Invoke: func(ctx context.Context, req proto.Message) (proto.Message, error) {
 				return structpb.NewStruct(map[string]any{"greeting": "Hello, " + req.(*wrapperspb.StringValue).Value})
 			},

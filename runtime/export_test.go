@@ -5,7 +5,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
@@ -30,7 +30,7 @@ func zeroShape(jsonNames bool, zero []ZeroForTest) answerShape {
 // RenderSuccessForTest renders the success envelope of resp as a tool
 // call does, and reports whether the one-pass encoder wrote it (false: it
 // took the protojson path).
-func RenderSuccessForTest(resp proto.Message, suggestions []string, warnings []mcpwriteimpl.Warning, enums map[string]*mcpwriteimpl.EnumTable, jsonNames bool, zero ...ZeroForTest) (body []byte, encoded bool, err error) {
+func RenderSuccessForTest(resp proto.Message, suggestions []string, warnings []impl.Warning, enums map[string]*impl.EnumTable, jsonNames bool, zero ...ZeroForTest) (body []byte, encoded bool, err error) {
 	shape := zeroShape(jsonNames, zero)
 	_, encErr := encodeResponseFields(resp, enums, shape)
 	o, err := successEnvelope(resp, "result", suggestions, warnings, enums, shape)
@@ -44,7 +44,7 @@ func RenderSuccessForTest(resp proto.Message, suggestions []string, warnings []m
 // RenderSuccessOracleForTest renders the same envelope the reference way:
 // protojson, parsed, aliased in the tree, and the envelope marshalled by
 // encoding/json.
-func RenderSuccessOracleForTest(resp proto.Message, suggestions []string, warnings []mcpwriteimpl.Warning, enums map[string]*mcpwriteimpl.EnumTable, jsonNames bool, zero ...ZeroForTest) ([]byte, error) {
+func RenderSuccessOracleForTest(resp proto.Message, suggestions []string, warnings []impl.Warning, enums map[string]*impl.EnumTable, jsonNames bool, zero ...ZeroForTest) ([]byte, error) {
 	shape := zeroShape(jsonNames, zero)
 	o, err := successEnvelopeWith(responseFieldsProtojson, resp, "result", suggestions, warnings, enums, shape)
 	if err != nil {

@@ -13,7 +13,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/callmeta"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/suggest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -43,9 +44,9 @@ func (r *registry) requestContext(ctx context.Context, req *mcp.CallToolRequest)
 // _meta, headers or the embedding server) before they reach answers, logs
 // or outgoing headers, and logs each replacement without the refused value.
 func (r *registry) cleanTraceIDs(ctx context.Context, rc *RequestContext) {
-	for _, x := range mcpwriteimpl.CleanTraceIDs((*mcpwriteimpl.RequestMetadata)(rc)) {
+	for _, x := range callmeta.CleanTraceIDs((*callmeta.RequestMetadata)(rc)) {
 		r.cfg.logger.WarnContext(ctx, "mcpwrite: invalid "+x.Field+" replaced by a server id",
-			"field", x.Field, "reason", x.Reason, "replacement", x.Replacement, "allowed", mcpwriteimpl.TraceIDCharset)
+			"field", x.Field, "reason", x.Reason, "replacement", x.Replacement, "allowed", callmeta.TraceIDCharset)
 	}
 }
 
@@ -58,24 +59,24 @@ func arguments(req *mcp.CallToolRequest) []byte {
 }
 
 // parseArgs parses tool arguments strictly; empty and null mean {}.
-func (r *registry) parseArgs(raw []byte) (*mcpwriteimpl.Object, Errors) {
+func (r *registry) parseArgs(raw []byte) (*impl.Object, Errors) {
 	return r.parseArgsInto(raw, nil)
 }
 
 // parseArgsInto is parseArgs with the tree carved from s (nil: allocated);
 // the tree is valid until s is released.
-func (r *registry) parseArgsInto(raw []byte, s *mcpwriteimpl.Scratch) (*mcpwriteimpl.Object, Errors) {
+func (r *registry) parseArgsInto(raw []byte, s *impl.Scratch) (*impl.Object, Errors) {
 	if len(raw) == 0 || raw[0] != '{' { // arguments are almost always an object
 		if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
-			return &mcpwriteimpl.Object{}, nil
+			return &impl.Object{}, nil
 		}
 	}
-	obj, es := mcpwriteimpl.ParseObjectInto(raw, r.cfg.limits, s)
+	obj, es := impl.ParseObjectInto(raw, r.cfg.limits, s)
 	if len(es) > 0 {
 		return nil, es
 	}
 	if obj == nil {
-		return &mcpwriteimpl.Object{}, nil
+		return &impl.Object{}, nil
 	}
 	return obj, nil
 }
@@ -84,7 +85,7 @@ func (r *registry) parseArgsInto(raw []byte, s *mcpwriteimpl.Scratch) (*mcpwrite
 // dry_run under either spelling of names, and, when the tool takes one, the
 // agent's summary argument summaryArg) from the arguments (they steer the
 // pipeline, not the request) and checks them.
-func splitControl(obj *mcpwriteimpl.Object, summaryArg string, names controlNames) (control, *mcpwriteimpl.Object) {
+func splitControl(obj *impl.Object, summaryArg string, names controlNames) (control, *impl.Object) {
 	var c control
 	hasControl := false
 	for _, k := range obj.Keys {
@@ -93,7 +94,7 @@ func splitControl(obj *mcpwriteimpl.Object, summaryArg string, names controlName
 	if !hasControl {
 		return c, obj // the common call: nothing to split, nothing to copy
 	}
-	body := &mcpwriteimpl.Object{Keys: make([]string, 0, len(obj.Keys)), Vals: make([]*mcpwriteimpl.Value, 0, len(obj.Keys))}
+	body := &impl.Object{Keys: make([]string, 0, len(obj.Keys)), Vals: make([]*impl.Value, 0, len(obj.Keys))}
 	var seen []string
 	for i, k := range obj.Keys {
 		v := obj.Vals[i]
@@ -110,11 +111,11 @@ func splitControl(obj *mcpwriteimpl.Object, summaryArg string, names controlName
 			c.key, c.errs = clientRequestID(k, v, c.errs)
 		case name == names.dryRun:
 			switch {
-			case v == nil || v.Kind == mcpwriteimpl.KindNull:
-			case v.Kind != mcpwriteimpl.KindBool:
+			case v == nil || v.Kind == impl.KindNull:
+			case v.Kind != impl.KindBool:
 				c.errs = append(c.errs, &ErrorEntry{
-					Code: mcpwriteimpl.CodeInvalidType, Field: k, Message: k + " must be a boolean",
-					Details: map[string]any{"expected": "boolean", "got": mcpwriteimpl.JSONKind(v.Kind)},
+					Code: impl.CodeInvalidType, Field: k, Message: k + " must be a boolean",
+					Details: map[string]any{"expected": "boolean", "got": impl.JSONKind(v.Kind)},
 				})
 			default:
 				c.dryRun = v.Bool
@@ -131,19 +132,19 @@ func splitControl(obj *mcpwriteimpl.Object, summaryArg string, names controlName
 
 // clientRequestID checks the idempotency key sent as k: a string of the
 // key rule; null is as if not sent.
-func clientRequestID(k string, v *mcpwriteimpl.Value, errs Errors) (string, Errors) {
+func clientRequestID(k string, v *impl.Value, errs Errors) (string, Errors) {
 	switch {
-	case v == nil || v.Kind == mcpwriteimpl.KindNull:
-	case v.Kind != mcpwriteimpl.KindString:
+	case v == nil || v.Kind == impl.KindNull:
+	case v.Kind != impl.KindString:
 		errs = append(errs, &ErrorEntry{
-			Code: mcpwriteimpl.CodeInvalidType, Field: k,
+			Code: impl.CodeInvalidType, Field: k,
 			Message: k + " must be a string",
-			Details: map[string]any{"expected": "string", "got": mcpwriteimpl.JSONKind(v.Kind)},
+			Details: map[string]any{"expected": "string", "got": impl.JSONKind(v.Kind)},
 		})
 	default:
 		if err := idempotency.ValidateKey(v.Str); err != nil {
 			return "", append(errs, &ErrorEntry{
-				Code: mcpwriteimpl.CodeInvalidIdempotencyKey, Field: k, Message: err.Error(),
+				Code: impl.CodeInvalidIdempotencyKey, Field: k, Message: err.Error(),
 				Suggestions: &Suggestions{Hint: "Use 1-255 characters of A-Z, a-z, 0-9, '_' and '-', e.g. create_element-7f3a9c."},
 			})
 		}
@@ -154,20 +155,20 @@ func clientRequestID(k string, v *mcpwriteimpl.Value, errs Errors) (string, Erro
 
 // agentSummary checks the agent's summary of a change: a string of 1 to
 // schemadoc.AgentSummaryMaxLength characters; null is as if not sent.
-func agentSummary(k string, v *mcpwriteimpl.Value, errs Errors) (string, Errors) {
+func agentSummary(k string, v *impl.Value, errs Errors) (string, Errors) {
 	switch {
-	case v == nil || v.Kind == mcpwriteimpl.KindNull:
+	case v == nil || v.Kind == impl.KindNull:
 		return "", errs
-	case v.Kind != mcpwriteimpl.KindString:
+	case v.Kind != impl.KindString:
 		return "", append(errs, &ErrorEntry{
-			Code: mcpwriteimpl.CodeInvalidType, Field: k, Message: "expected string, got " + mcpwriteimpl.JSONKind(v.Kind),
-			Details: map[string]any{"expected": "string", "got": mcpwriteimpl.JSONKind(v.Kind)},
+			Code: impl.CodeInvalidType, Field: k, Message: "expected string, got " + impl.JSONKind(v.Kind),
+			Details: map[string]any{"expected": "string", "got": impl.JSONKind(v.Kind)},
 		})
 	}
 	s := strings.TrimSpace(v.Str)
 	if n := utf8.RuneCountInString(s); n == 0 || n > schemadoc.AgentSummaryMaxLength {
 		return "", append(errs, &ErrorEntry{
-			Code: mcpwriteimpl.CodeConstraintViolation, Field: k,
+			Code: impl.CodeConstraintViolation, Field: k,
 			Message:     fmt.Sprintf("must be 1 to %d characters, got %d", schemadoc.AgentSummaryMaxLength, n),
 			Suggestions: &Suggestions{Hint: "Describe the change in one short line, or leave summary out."},
 		})
@@ -180,15 +181,15 @@ func agentSummary(k string, v *mcpwriteimpl.Value, errs Errors) (string, Errors)
 // which must not be released before the request is complete; nil:
 // allocated). Enrichment sees c.ctl's client_request_id and dry_run. A
 // failure returns the entries and their class.
-func (c *call) prepare(s *mcpwriteimpl.Scratch) (proto.Message, Errors, errClass) {
+func (c *call) prepare(s *impl.Scratch) (proto.Message, Errors, errClass) {
 	r, wt, ctx := c.r, c.wt, c.ctx
 	m := wt.bind.NewRequest()
-	var d *mcpwriteimpl.Decoder
-	var gc *mcpwriteimpl.Call
+	var d *impl.Decoder
+	var gc *impl.Call
 	if s != nil {
 		d, gc = s.Decoder(), s.Call()
 	} else {
-		d, gc = mcpwriteimpl.NewDecoder(r.cfg.limits), new(mcpwriteimpl.Call)
+		d, gc = impl.NewDecoder(r.cfg.limits), new(impl.Call)
 	}
 	d.SetLimits(r.cfg.limits)
 	vocabs := r.newCallVocabularies(ctx, c.rc)
@@ -205,8 +206,8 @@ func (c *call) prepare(s *mcpwriteimpl.Scratch) (proto.Message, Errors, errClass
 		es = c.earlyReferences(m, es)
 		return m, r.earlyRequestCheck(wt, c.body, m, es), classBusiness
 	}
-	*gc = mcpwriteimpl.Call{
-		Ctx: ctx, Tool: wt.doc.Name, RC: mcpwriteimpl.RequestMetadata(c.rc), HasRC: c.hasRC,
+	*gc = impl.Call{
+		Ctx: ctx, Tool: wt.doc.Name, RC: callmeta.RequestMetadata(c.rc), HasRC: c.hasRC,
 		ClientRequestID: c.ctl.key, DryRun: c.ctl.dryRun,
 		Clock: r.cfg.clock, Rand: r.cfg.rand, IDSecret: r.cfg.idSecret,
 	}
@@ -226,7 +227,7 @@ func (c *call) prepare(s *mcpwriteimpl.Scratch) (proto.Message, Errors, errClass
 
 // readArgs parses a service tool's arguments strictly, reporting every
 // unknown, mistyped and missing argument at once.
-func (r *registry) readArgs(raw []byte, specs ...argSpec) (map[string]*mcpwriteimpl.Value, Errors) {
+func (r *registry) readArgs(raw []byte, specs ...argSpec) (map[string]*impl.Value, Errors) {
 	obj, es := r.parseArgs(raw)
 	if len(es) > 0 {
 		return nil, es
@@ -235,7 +236,7 @@ func (r *registry) readArgs(raw []byte, specs ...argSpec) (map[string]*mcpwritei
 	for i, s := range specs {
 		names[i] = s.name
 	}
-	vals := map[string]*mcpwriteimpl.Value{}
+	vals := map[string]*impl.Value{}
 	for i, k := range obj.Keys {
 		v := obj.Vals[i]
 		var spec *argSpec
@@ -257,29 +258,29 @@ func (r *registry) readArgs(raw []byte, specs ...argSpec) (map[string]*mcpwritei
 				Code: CodeUnknownField, Field: k, Message: fmt.Sprintf("unknown argument %q", k),
 				Suggestions: &Suggestions{DidYouMean: suggest.Closest(k, names, 3), ValidValues: names},
 			})
-		case v == nil || v.Kind == mcpwriteimpl.KindNull:
-		case spec.text && v.Kind == mcpwriteimpl.KindString && spec.kind != mcpwriteimpl.KindString:
-			parsed, pes := mcpwriteimpl.ParseValue([]byte(v.Str), r.cfg.limits)
+		case v == nil || v.Kind == impl.KindNull:
+		case spec.text && v.Kind == impl.KindString && spec.kind != impl.KindString:
+			parsed, pes := impl.ParseValue([]byte(v.Str), r.cfg.limits)
 			switch {
 			case len(pes) > 0:
 				es = append(es, &ErrorEntry{
-					Code: mcpwriteimpl.CodeInvalidJSON, Field: k,
-					Message: fmt.Sprintf("%s must be JSON text of %s %s (%s)", k, article(mcpwriteimpl.JSONKind(spec.kind)), mcpwriteimpl.JSONKind(spec.kind), pes[0].Message),
+					Code: impl.CodeInvalidJSON, Field: k,
+					Message: fmt.Sprintf("%s must be JSON text of %s %s (%s)", k, article(impl.JSONKind(spec.kind)), impl.JSONKind(spec.kind), pes[0].Message),
 				})
 			case parsed.Kind != spec.kind:
 				es = append(es, &ErrorEntry{
-					Code: mcpwriteimpl.CodeInvalidType, Field: k,
-					Message: fmt.Sprintf("%s must be JSON text of %s %s, got %s %s", k, article(mcpwriteimpl.JSONKind(spec.kind)), mcpwriteimpl.JSONKind(spec.kind), article(mcpwriteimpl.JSONKind(parsed.Kind)), mcpwriteimpl.JSONKind(parsed.Kind)),
-					Details: map[string]any{"expected": mcpwriteimpl.JSONKind(spec.kind), "got": mcpwriteimpl.JSONKind(parsed.Kind)},
+					Code: impl.CodeInvalidType, Field: k,
+					Message: fmt.Sprintf("%s must be JSON text of %s %s, got %s %s", k, article(impl.JSONKind(spec.kind)), impl.JSONKind(spec.kind), article(impl.JSONKind(parsed.Kind)), impl.JSONKind(parsed.Kind)),
+					Details: map[string]any{"expected": impl.JSONKind(spec.kind), "got": impl.JSONKind(parsed.Kind)},
 				})
 			default:
 				vals[k] = parsed
 			}
 		case v.Kind != spec.kind:
 			es = append(es, &ErrorEntry{
-				Code: mcpwriteimpl.CodeInvalidType, Field: k,
-				Message: fmt.Sprintf("%s must be %s %s", k, article(mcpwriteimpl.JSONKind(spec.kind)), mcpwriteimpl.JSONKind(spec.kind)),
-				Details: map[string]any{"expected": mcpwriteimpl.JSONKind(spec.kind), "got": mcpwriteimpl.JSONKind(v.Kind)},
+				Code: impl.CodeInvalidType, Field: k,
+				Message: fmt.Sprintf("%s must be %s %s", k, article(impl.JSONKind(spec.kind)), impl.JSONKind(spec.kind)),
+				Details: map[string]any{"expected": impl.JSONKind(spec.kind), "got": impl.JSONKind(v.Kind)},
 			})
 		default:
 			vals[k] = v
@@ -287,7 +288,7 @@ func (r *registry) readArgs(raw []byte, specs ...argSpec) (map[string]*mcpwritei
 	}
 	for _, s := range specs {
 		if _, ok := vals[s.name]; !ok && s.required && !hasError(es, s.name) {
-			es = append(es, &ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: s.name, Message: s.name + " is required"})
+			es = append(es, &ErrorEntry{Code: impl.CodeMissingRequired, Field: s.name, Message: s.name + " is required"})
 		}
 	}
 	return vals, es
@@ -297,7 +298,7 @@ func (r *registry) readArgs(raw []byte, specs ...argSpec) (map[string]*mcpwritei
 // request context, carried by the call's context from here on), then the
 // arguments, parsed strictly into s, with the control arguments taken out.
 // A result is the answer instead.
-func (c *call) begin(s *mcpwriteimpl.Scratch) *mcp.CallToolResult {
+func (c *call) begin(s *impl.Scratch) *mcp.CallToolResult {
 	c.ctx, c.rc, c.hasRC = c.r.caller(c.ctx, c.req)
 	c.raw = arguments(c.req)
 	obj, es := c.r.parseArgsInto(c.raw, s)
@@ -312,7 +313,7 @@ func (c *call) begin(s *mcpwriteimpl.Scratch) *mcp.CallToolResult {
 // splitControl is the package splitControl for a write; a read has no
 // control arguments, so its client_request_id or dry_run stays in the body
 // and is refused as an unknown field.
-func (wt *boundTool) splitControl(obj *mcpwriteimpl.Object) (control, *mcpwriteimpl.Object) {
+func (wt *boundTool) splitControl(obj *impl.Object) (control, *impl.Object) {
 	if wt.read {
 		return control{}, obj
 	}
@@ -334,7 +335,7 @@ func (r *registry) caller(ctx context.Context, req *mcp.CallToolRequest) (contex
 // arguments split from obj, with dry_run as the path sets it, then
 // validate, enrich and the request check (call.prepare). The control
 // arguments' own errors stay in c.ctl.errs for the path to answer or not.
-func (c *call) prepareFrom(obj *mcpwriteimpl.Object, dryRun bool, s *mcpwriteimpl.Scratch) (proto.Message, Errors, errClass) {
+func (c *call) prepareFrom(obj *impl.Object, dryRun bool, s *impl.Scratch) (proto.Message, Errors, errClass) {
 	c.ctl, c.body = c.wt.splitControl(obj)
 	c.ctl.dryRun = dryRun
 	return c.prepare(s)

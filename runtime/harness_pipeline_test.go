@@ -26,7 +26,7 @@ import (
 	"google.golang.org/protobuf/types/dynamicpb"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 // The test service is notes.v1.NoteService, built at run time as dynamic
@@ -94,7 +94,7 @@ func setStr(m protoreflect.Message, name, v string) {
 	}
 }
 
-func setMeta(c *mcpwriteimpl.Call, req protoreflect.Message) {
+func setMeta(c *impl.Call, req protoreflect.Message) {
 	fd := req.Descriptor().Fields().ByName("meta")
 	meta := req.Mutable(fd).Message()
 	setStr(meta, "tenant_id", c.RC.TenantID)
@@ -212,14 +212,14 @@ func (d *domain) setModel(m string) {
 	d.activeModel = m
 }
 
-func (d *domain) service() *mcpwriteimpl.Service {
-	return &mcpwriteimpl.Service{
+func (d *domain) service() *impl.Service {
+	return &impl.Service{
 		Name: "notes.v1.NoteService",
 		Doc:  []byte(notesDoc),
-		Tools: []*mcpwriteimpl.Tool{{
+		Tools: []*impl.Tool{{
 			Name:       "create_note",
 			NewRequest: func() proto.Message { return newMsg("CreateNoteRequest") },
-			Decode: func(dec *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, req proto.Message) {
+			Decode: func(dec *impl.Decoder, obj *impl.Object, req proto.Message) {
 				m := req.ProtoReflect()
 				dec.Known(obj, []string{"title", "description", "priority"})
 				if s, ok := dec.String(obj.Get("title"), "title"); ok {
@@ -234,7 +234,7 @@ func (d *domain) service() *mcpwriteimpl.Service {
 					m.Set(m.Descriptor().Fields().ByName("priority"), protoreflect.ValueOfInt32(n))
 				}
 			},
-			Enrich: func(c *mcpwriteimpl.Call, req proto.Message) error {
+			Enrich: func(c *impl.Call, req proto.Message) error {
 				m := req.ProtoReflect()
 				var b [4]byte
 				if _, err := io.ReadFull(c.Rand, b[:]); err != nil {
@@ -296,7 +296,7 @@ func (d *domain) service() *mcpwriteimpl.Service {
 		}, {
 			Name:       "delete_note",
 			NewRequest: func() proto.Message { return newMsg("DeleteNoteRequest") },
-			Decode: func(dec *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, req proto.Message) {
+			Decode: func(dec *impl.Decoder, obj *impl.Object, req proto.Message) {
 				dec.Known(obj, []string{"id"})
 				if s, ok := dec.String(obj.Get("id"), "id"); ok {
 					setStr(req.ProtoReflect(), "id", s)
@@ -304,7 +304,7 @@ func (d *domain) service() *mcpwriteimpl.Service {
 					dec.Missing("id")
 				}
 			},
-			Enrich: func(c *mcpwriteimpl.Call, req proto.Message) error {
+			Enrich: func(c *impl.Call, req proto.Message) error {
 				setMeta(c, req.ProtoReflect())
 				return nil
 			},
@@ -392,7 +392,7 @@ type harnessOpts struct {
 	// doc rewrites the service's getWriteSchema document before registration.
 	doc func(string) string
 	// service adjusts the service (its tools' bindings) before registration.
-	service       func(*mcpwriteimpl.Service)
+	service       func(*impl.Service)
 	client        *mcp.ClientOptions
 	clientSession *mcp.ClientSessionOptions
 }

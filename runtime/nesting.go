@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
@@ -104,7 +104,7 @@ func hintServerFilled(es Errors, fills []schemadoc.ServerFill) {
 			// beside the hint is where an agent would send the value.
 			e.Suggestions.Hint = fmt.Sprintf("%s is filled by the server (%s); leave it out", name, f.How)
 			e.Suggestions.DidYouMean = nil
-			e.Message = fmt.Sprintf("unknown field %s: the server fills %s itself", mcpwriteimpl.ClipQuote(e.Field), name)
+			e.Message = fmt.Sprintf("unknown field %s: the server fills %s itself", impl.ClipQuote(e.Field), name)
 			hinted = true
 			break
 		}
@@ -136,7 +136,7 @@ func hintServerFilledMessage(e *ErrorEntry, fills []schemadoc.ServerFill) {
 	}
 	e.Suggestions.Hint = fmt.Sprintf("%s is filled by the server (%s); leave it out", parent, strings.Join(inside, ", "))
 	e.Suggestions.DidYouMean = nil
-	e.Message = fmt.Sprintf("unknown field %s: the server fills %s itself", mcpwriteimpl.ClipQuote(e.Field), parent)
+	e.Message = fmt.Sprintf("unknown field %s: the server fills %s itself", impl.ClipQuote(e.Field), parent)
 }
 
 // foldName compares field names across case and underscores.

@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 )
@@ -124,7 +124,7 @@ func appendEnvValue(b []byte, v any) ([]byte, error) {
 			}
 		}
 		return append(b, ']'), nil
-	case []mcpwriteimpl.Warning:
+	case []impl.Warning:
 		if v == nil {
 			return append(b, "null"...), nil
 		}
@@ -148,7 +148,7 @@ func appendEnvValue(b []byte, v any) ([]byte, error) {
 }
 
 // appendWarning appends w as encoding/json writes it (by its tags).
-func appendWarning(b []byte, w *mcpwriteimpl.Warning) ([]byte, error) {
+func appendWarning(b []byte, w *impl.Warning) ([]byte, error) {
 	var err error
 	b = append(b, `{"code":`...)
 	if b, err = appendEnvString(b, w.Code); err != nil {

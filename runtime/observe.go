@@ -7,7 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 // Outcomes of a call.
@@ -63,7 +63,7 @@ func (r *registry) callEnd(tool string, req *mcp.CallToolRequest, res *mcp.CallT
 		end.Read = wt.read
 	}
 	if res == nil {
-		end.Outcome, end.ErrorCode = outcomeError, mcpwriteimpl.CodeInternal
+		end.Outcome, end.ErrorCode = outcomeError, impl.CodeInternal
 		return end
 	}
 	if res.NeedsInput() {
@@ -88,13 +88,13 @@ func (r *registry) callEnd(tool string, req *mcp.CallToolRequest, res *mcp.CallT
 			end.ErrorCode = body.Error.Code
 		}
 		switch end.ErrorCode {
-		case mcpwriteimpl.CodeConfirmationDeclined:
+		case impl.CodeConfirmationDeclined:
 			end.Confirmation = confirmationDeclined
-		case mcpwriteimpl.CodeConfirmationCancelled:
+		case impl.CodeConfirmationCancelled:
 			end.Confirmation = confirmationCancelled
-		case mcpwriteimpl.CodeProposalStale:
+		case impl.CodeProposalStale:
 			end.Confirmation = confirmationStale
-		case mcpwriteimpl.CodeProposalExpired:
+		case impl.CodeProposalExpired:
 			end.Proposal = proposalExpired
 		}
 	case len(body.Proposal) > 0 && string(body.Proposal) != "null":

@@ -8,7 +8,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 // An agent that applies every fix one answer offers should succeed on its
@@ -32,7 +32,7 @@ import (
 // earlyRequestCheck adds to es, the decode problems, the request check's
 // violations on fields the agent sent that decoded. A checker that fails
 // adds nothing: the full check reports it once the arguments decode.
-func (r *registry) earlyRequestCheck(wt *boundTool, body *mcpwriteimpl.Object, m proto.Message, es Errors) Errors {
+func (r *registry) earlyRequestCheck(wt *boundTool, body *impl.Object, m proto.Message, es Errors) Errors {
 	if r.checker == nil || m == nil {
 		return es
 	}

@@ -14,7 +14,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
 )
 
@@ -311,7 +311,7 @@ func WithElicitationTimeout(d time.Duration) Option {
 // key of at least 32 random bytes when a retried call may reach another
 // instance; by default each registry makes its own random key.
 //
-// Both are checked by one rule (mcpwriteimpl.CheckSecret, the same as the
+// Both are checked by one rule (impl.CheckSecret, the same as the
 // example servers' runtime/secret): white space only, under 32 bytes,
 // fewer than 8 distinct byte values or a short repeated pattern makes
 // Register fail with the reason, rather than key or sign with a guessable
@@ -319,14 +319,14 @@ func WithElicitationTimeout(d time.Duration) Option {
 func WithSecrets(idSecret, signingKey []byte) PreparerOption {
 	return sharedOption(func(c *config) {
 		if idSecret != nil {
-			if err := mcpwriteimpl.CheckSecret(idSecret); err != nil {
+			if err := impl.CheckSecret(idSecret); err != nil {
 				c.idSecret, c.idSecretErr = nil, fmt.Errorf("ID secret refused: %w", err)
 			} else {
 				c.idSecret, c.idSecretErr = append([]byte(nil), idSecret...), nil
 			}
 		}
 		if signingKey != nil {
-			if err := mcpwriteimpl.CheckSecret(signingKey); err != nil {
+			if err := impl.CheckSecret(signingKey); err != nil {
 				c.signingKey, c.signingKeyErr = nil, fmt.Errorf("signing key refused: %w", err)
 			} else {
 				c.signingKey, c.signingKeyErr = append([]byte(nil), signingKey...), nil

@@ -14,7 +14,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
@@ -29,12 +29,12 @@ const (
 // agent's field names and enum aliases, the server's own metadata removed
 // (shownFill) unless the agent sent the field, and each reference as the
 // agent wrote it (a name stays a name). body holds the agent's arguments.
-func (r *registry) personRequest(d *schemadoc.Tool, m proto.Message, body *mcpwriteimpl.Object) (json.RawMessage, error) {
+func (r *registry) personRequest(d *schemadoc.Tool, m proto.Message, body *impl.Object) (json.RawMessage, error) {
 	raw, err := r.agentJSON(m)
 	if err != nil || m == nil {
 		return raw, err
 	}
-	obj, errs := mcpwriteimpl.Parse(raw, ownOutputLimits(raw))
+	obj, errs := impl.Parse(raw, ownOutputLimits(raw))
 	if len(errs) > 0 || obj == nil {
 		return raw, nil
 	}
@@ -78,11 +78,11 @@ func shownFill(d *schemadoc.Tool, f schemadoc.ServerFill) bool {
 }
 
 // pathValue is the value at a dotted path of o (no list segments), or nil.
-func pathValue(o *mcpwriteimpl.Object, path string) *mcpwriteimpl.Value {
+func pathValue(o *impl.Object, path string) *impl.Value {
 	if o == nil || strings.Contains(path, "[]") {
 		return nil
 	}
-	var v *mcpwriteimpl.Value
+	var v *impl.Value
 	for _, seg := range strings.Split(path, ".") {
 		if o == nil {
 			return nil
@@ -96,7 +96,7 @@ func pathValue(o *mcpwriteimpl.Object, path string) *mcpwriteimpl.Value {
 }
 
 // valueOf is the value of key k in o, or nil.
-func valueOf(o *mcpwriteimpl.Object, k string) *mcpwriteimpl.Value {
+func valueOf(o *impl.Object, k string) *impl.Value {
 	for i, key := range o.Keys {
 		if key == k {
 			return o.Vals[i]
@@ -107,7 +107,7 @@ func valueOf(o *mcpwriteimpl.Object, k string) *mcpwriteimpl.Value {
 
 // dropPath removes the field at path from o, descending through lists at
 // "name[]" segments, and removes the objects the removal leaves empty.
-func dropPath(o *mcpwriteimpl.Object, path []string) {
+func dropPath(o *impl.Object, path []string) {
 	seg, list := strings.CutSuffix(path[0], "[]")
 	for i := 0; i < len(o.Keys); i++ {
 		if o.Keys[i] != seg {
@@ -115,19 +115,19 @@ func dropPath(o *mcpwriteimpl.Object, path []string) {
 		}
 		v := o.Vals[i]
 		if len(path) > 1 {
-			var kids []*mcpwriteimpl.Value
+			var kids []*impl.Value
 			switch {
-			case list && v.Kind == mcpwriteimpl.KindArray:
+			case list && v.Kind == impl.KindArray:
 				kids = v.Arr
-			case !list && v.Kind == mcpwriteimpl.KindObject:
-				kids = []*mcpwriteimpl.Value{v}
+			case !list && v.Kind == impl.KindObject:
+				kids = []*impl.Value{v}
 			}
 			for _, k := range kids {
-				if k.Kind == mcpwriteimpl.KindObject {
+				if k.Kind == impl.KindObject {
 					dropPath(k.Obj, path[1:])
 				}
 			}
-			if v.Kind != mcpwriteimpl.KindObject || len(v.Obj.Keys) > 0 {
+			if v.Kind != impl.KindObject || len(v.Obj.Keys) > 0 {
 				return
 			}
 		}
@@ -138,14 +138,14 @@ func dropPath(o *mcpwriteimpl.Object, path []string) {
 }
 
 // setPath sets the value at a dotted path of o when the path exists.
-func setPath(o *mcpwriteimpl.Object, path []string, v *mcpwriteimpl.Value) {
+func setPath(o *impl.Object, path []string, v *impl.Value) {
 	for i, k := range o.Keys {
 		if k != path[0] {
 			continue
 		}
 		if len(path) == 1 {
 			o.Vals[i] = v
-		} else if o.Vals[i].Kind == mcpwriteimpl.KindObject {
+		} else if o.Vals[i].Kind == impl.KindObject {
 			setPath(o.Vals[i].Obj, path[1:], v)
 		}
 		return
@@ -156,15 +156,15 @@ func setPath(o *mcpwriteimpl.Object, path []string, v *mcpwriteimpl.Value) {
 // line per value: nested fields by dotted path, list elements by index
 // (items[0].sku), strings as they are, made safe to show and shortened.
 func personLines(raw json.RawMessage) string {
-	obj, errs := mcpwriteimpl.Parse(raw, ownOutputLimits(raw))
+	obj, errs := impl.Parse(raw, ownOutputLimits(raw))
 	if len(errs) > 0 || obj == nil {
 		return ""
 	}
 	var lines []string
-	var walk func(prefix string, v *mcpwriteimpl.Value)
-	walk = func(prefix string, v *mcpwriteimpl.Value) {
+	var walk func(prefix string, v *impl.Value)
+	walk = func(prefix string, v *impl.Value) {
 		switch v.Kind {
-		case mcpwriteimpl.KindObject:
+		case impl.KindObject:
 			if len(v.Obj.Keys) == 0 {
 				lines = append(lines, prefix+": {}")
 			}
@@ -175,7 +175,7 @@ func personLines(raw json.RawMessage) string {
 				}
 				walk(p, v.Obj.Vals[i])
 			}
-		case mcpwriteimpl.KindArray:
+		case impl.KindArray:
 			if scalars(v.Arr) {
 				parts := make([]string, len(v.Arr))
 				for i, e := range v.Arr {
@@ -191,14 +191,14 @@ func personLines(raw json.RawMessage) string {
 			lines = append(lines, prefix+": "+truncateText(scalarLine(v), personValueLen))
 		}
 	}
-	walk("", &mcpwriteimpl.Value{Kind: mcpwriteimpl.KindObject, Obj: obj})
+	walk("", &impl.Value{Kind: impl.KindObject, Obj: obj})
 	return truncateText(strings.Join(lines, "\n"), personTextLen)
 }
 
 // scalars reports a list of scalars only (an empty list included).
-func scalars(vs []*mcpwriteimpl.Value) bool {
+func scalars(vs []*impl.Value) bool {
 	for _, v := range vs {
-		if v.Kind == mcpwriteimpl.KindObject || v.Kind == mcpwriteimpl.KindArray {
+		if v.Kind == impl.KindObject || v.Kind == impl.KindArray {
 			return false
 		}
 	}
@@ -207,16 +207,16 @@ func scalars(vs []*mcpwriteimpl.Value) bool {
 
 // scalarLine is one scalar for people: text without quotes, safe to show on
 // one line.
-func scalarLine(v *mcpwriteimpl.Value) string {
+func scalarLine(v *impl.Value) string {
 	switch v.Kind {
-	case mcpwriteimpl.KindString:
+	case impl.KindString:
 		return neutralize(v.Str)
-	case mcpwriteimpl.KindBool:
+	case impl.KindBool:
 		if v.Bool {
 			return "true"
 		}
 		return "false"
-	case mcpwriteimpl.KindNull:
+	case impl.KindNull:
 		return "null"
 	}
 	return v.Str

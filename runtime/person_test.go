@@ -6,7 +6,7 @@ import (
 
 	"google.golang.org/protobuf/types/known/structpb"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
@@ -27,8 +27,8 @@ func TestPersonLinesShowOneFieldPerLine(t *testing.T) {
 // Server-filled fields leave the view, through nested objects and lists,
 // and an object left empty goes with them.
 func TestDropPathRemovesServerFilledFields(t *testing.T) {
-	obj, errs := mcpwriteimpl.Parse([]byte(`{"id":"t1","meta":{"tenantId":"acme","principalId":"u1"},`+
-		`"items":[{"sku":"A","lineId":"l1"},{"sku":"B","lineId":"l2"}],"rootDir":"/srv/projects/acme"}`), mcpwriteimpl.Limits{})
+	obj, errs := impl.Parse([]byte(`{"id":"t1","meta":{"tenantId":"acme","principalId":"u1"},`+
+		`"items":[{"sku":"A","lineId":"l1"},{"sku":"B","lineId":"l2"}],"rootDir":"/srv/projects/acme"}`), impl.Limits{})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
@@ -65,7 +65,7 @@ func TestPersonRequestShowsTheAgentsRequest(t *testing.T) {
 		References:    []schemadoc.Reference{{Field: "person", Kind: "person"}},
 		PreviewUnless: &schemadoc.PreviewUnless{Field: "confirm", Argument: "confirm"},
 	}
-	body, errs := mcpwriteimpl.Parse([]byte(`{"person":"Ada Lovelace","note":"hello","confirm":true}`), mcpwriteimpl.Limits{})
+	body, errs := impl.Parse([]byte(`{"person":"Ada Lovelace","note":"hello","confirm":true}`), impl.Limits{})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}

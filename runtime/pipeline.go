@@ -11,7 +11,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 // writeHandler runs the write pipeline (call.run) for one write tool.
@@ -35,7 +35,7 @@ func (c *call) run() *mcp.CallToolResult {
 	r := c.r
 	// Request context and decode (front.go). The parsed arguments live
 	// until the answer is rendered, which is before run returns.
-	s := mcpwriteimpl.GetScratch()
+	s := impl.GetScratch()
 	defer s.Release()
 	if res := c.begin(s); res != nil {
 		return res

@@ -6,7 +6,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 // Preparer runs a service's decode -> validate -> enrich path without MCP:
@@ -16,7 +16,7 @@ type Preparer struct{ r *registry }
 
 // NewPreparer binds svc (as generated New<Service>Service returns it) with
 // the options of Register that apply without a tool call.
-func NewPreparer(svc *mcpwriteimpl.Service, opts ...PreparerOption) (*Preparer, error) {
+func NewPreparer(svc *impl.Service, opts ...PreparerOption) (*Preparer, error) {
 	all := make([]Option, len(opts))
 	for i, o := range opts {
 		all[i] = o
@@ -33,9 +33,9 @@ func NewPreparer(svc *mcpwriteimpl.Service, opts ...PreparerOption) (*Preparer, 
 func (p *Preparer) Prepare(ctx context.Context, tool string, args []byte, rc RequestContext) (proto.Message, Errors) {
 	wt, ok := p.r.tools[tool]
 	if !ok {
-		return nil, Errors{{Code: mcpwriteimpl.CodeUnknownOperation, Message: fmt.Sprintf("unknown tool %q", tool)}}
+		return nil, Errors{{Code: impl.CodeUnknownOperation, Message: fmt.Sprintf("unknown tool %q", tool)}}
 	}
-	s := mcpwriteimpl.GetScratch()
+	s := impl.GetScratch()
 	defer s.Release()
 	obj, es := p.r.parseArgsInto(args, s)
 	if len(es) > 0 {
@@ -59,9 +59,9 @@ func (p *Preparer) Prepare(ctx context.Context, tool string, args []byte, rc Req
 func (p *Preparer) Decode(tool string, args []byte) (proto.Message, Errors) {
 	wt, ok := p.r.tools[tool]
 	if !ok {
-		return nil, Errors{{Code: mcpwriteimpl.CodeUnknownOperation, Message: fmt.Sprintf("unknown tool %q", tool)}}
+		return nil, Errors{{Code: impl.CodeUnknownOperation, Message: fmt.Sprintf("unknown tool %q", tool)}}
 	}
-	s := mcpwriteimpl.GetScratch()
+	s := impl.GetScratch()
 	defer s.Release()
 	obj, es := p.r.parseArgsInto(args, s)
 	if len(es) > 0 {

@@ -7,7 +7,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
@@ -73,7 +73,7 @@ func (c *call) previewAnswer() *mcp.CallToolResult {
 // and warnings), in the answer's field order; a "warnings" member, when the
 // answer has that field, as the answer's warnings; and the rest (nil when
 // nothing is left, or when there was no preview).
-func liftAnswerFields(d *schemadoc.Tool, dp map[string]any) (object, []mcpwriteimpl.Warning, map[string]any) {
+func liftAnswerFields(d *schemadoc.Tool, dp map[string]any) (object, []impl.Warning, map[string]any) {
 	if dp == nil {
 		return nil, nil, nil
 	}
@@ -82,7 +82,7 @@ func liftAnswerFields(d *schemadoc.Tool, dp map[string]any) (object, []mcpwritei
 		rest[k] = v
 	}
 	var lifted object
-	var ws []mcpwriteimpl.Warning
+	var ws []impl.Warning
 	for _, k := range answerFields(d) {
 		v, ok := rest[k]
 		if !ok {
@@ -104,7 +104,7 @@ func liftAnswerFields(d *schemadoc.Tool, dp map[string]any) (object, []mcpwritei
 // answerFields are the top-level properties of a tool's output schema, in
 // order, without success and is_preview.
 func answerFields(d *schemadoc.Tool) []string {
-	obj, errs := mcpwriteimpl.Parse(d.OutputSchema, ownOutputLimits(d.OutputSchema))
+	obj, errs := impl.Parse(d.OutputSchema, ownOutputLimits(d.OutputSchema))
 	if len(errs) > 0 || obj == nil {
 		return nil
 	}

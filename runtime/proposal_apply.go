@@ -12,7 +12,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/protobuf/proto"
@@ -72,7 +72,7 @@ func (r *registry) beginApply(ctx context.Context, req *mcp.CallToolRequest) (*a
 			}
 		}
 		return nil, nil, r.errorResult(ctx, name, nil, Errors{{
-			Code: mcpwriteimpl.CodeProposalNotFound, Field: "proposal_id", Details: map[string]any{"proposal_id": id, "tool": p.Tool},
+			Code: impl.CodeProposalNotFound, Field: "proposal_id", Details: map[string]any{"proposal_id": id, "tool": p.Tool},
 			Message:     fmt.Sprintf("proposal %q was made by %s, which %s does not serve", id, p.Tool, name),
 			Suggestions: &Suggestions{Hint: fmt.Sprintf("Apply it with the apply tool registered beside %s.", p.Tool)},
 		}})
@@ -108,7 +108,7 @@ func (a *applying) finish(body []byte, isError bool) *mcp.CallToolResult {
 		return toolResult(body, isError)
 	}
 	e := &ErrorEntry{
-		Code: mcpwriteimpl.CodeUnavailable, Field: r.control().proposalID, TraceID: r.traceID(),
+		Code: impl.CodeUnavailable, Field: r.control().proposalID, TraceID: r.traceID(),
 		Message:     fmt.Sprintf("proposal %q was applied, but its result could not be saved: do not apply it again", p.ID),
 		Details:     map[string]any{"proposal_id": p.ID, "applied": true},
 		Suggestions: &Suggestions{Hint: "The write happened; details.result is its result. Read the current state instead of applying again."},
@@ -134,7 +134,7 @@ func (a *applying) apply(c *call) *mcp.CallToolResult {
 	}
 	// The handler may check the state and record the outcome under its own
 	// lock, in its transaction (Outcome with a ProposalID).
-	var ws []mcpwriteimpl.Warning
+	var ws []impl.Warning
 	if obj, es := r.parseArgs(p.Arguments); len(es) == 0 {
 		_, b := wt.splitControl(obj)
 		ws = r.warnings(wt, b)
@@ -192,7 +192,7 @@ func (a *applying) current(c *call, stored proto.Message) *mcp.CallToolResult {
 // conclude answers the handler's outcome: the result it recorded itself,
 // a business error or success saved as the proposal's result, or the
 // proposal given back (state changed under the write, internal error).
-func (a *applying) conclude(c *call, stored proto.Message, ap *Outcome, ws []mcpwriteimpl.Warning, resp proto.Message, err error) *mcp.CallToolResult {
+func (a *applying) conclude(c *call, stored proto.Message, ap *Outcome, ws []impl.Warning, resp proto.Message, err error) *mcp.CallToolResult {
 	r, ctx, name, p, wt := a.r, a.ctx, a.name, a.p, c.wt
 	if errors.Is(err, proposal.ErrStale) {
 		// The state changed after the check above, before the write locked it.

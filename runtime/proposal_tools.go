@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/protobuf/proto"
@@ -23,19 +23,19 @@ func (r *registry) proposalError(ctx context.Context, tool, id string, err error
 	details := map[string]any{"proposal_id": id}
 	switch {
 	case errors.Is(err, proposal.ErrNotFound):
-		return &ErrorEntry{Code: mcpwriteimpl.CodeProposalNotFound, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q not found", id), Details: details,
+		return &ErrorEntry{Code: impl.CodeProposalNotFound, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q not found", id), Details: details,
 			Suggestions: &Suggestions{Hint: "Proposals can only be applied by the tenant and principal that made them. Call the write tool again to make a new proposal."}}
 	case errors.Is(err, proposal.ErrDiscarded):
-		return &ErrorEntry{Code: mcpwriteimpl.CodeProposalNotFound, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q was discarded", id), Details: details,
+		return &ErrorEntry{Code: impl.CodeProposalNotFound, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q was discarded", id), Details: details,
 			Suggestions: &Suggestions{Hint: "Call the write tool again to make a new proposal."}}
 	case errors.Is(err, proposal.ErrExpired):
-		return &ErrorEntry{Code: mcpwriteimpl.CodeProposalExpired, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q has expired", id), Details: details,
+		return &ErrorEntry{Code: impl.CodeProposalExpired, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q has expired", id), Details: details,
 			Suggestions: &Suggestions{Hint: "Call the write tool again to make a fresh proposal and ask the user again."}}
 	case errors.Is(err, proposal.ErrBusy):
-		return &ErrorEntry{Code: mcpwriteimpl.CodeConflict, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q is being applied by another call", id), Details: details,
+		return &ErrorEntry{Code: impl.CodeConflict, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q is being applied by another call", id), Details: details,
 			Suggestions: &Suggestions{Hint: "Wait a few seconds and apply again to get its result."}}
 	case errors.Is(err, proposal.ErrApplied):
-		return &ErrorEntry{Code: mcpwriteimpl.CodeConflict, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q was already applied", id), Details: details}
+		return &ErrorEntry{Code: impl.CodeConflict, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q was already applied", id), Details: details}
 	}
 	return r.internal(ctx, tool, err)
 }
@@ -69,7 +69,7 @@ func (c *call) staleness(p *proposal.Proposal, stored proto.Message) (proto.Mess
 	}
 	if len(es) > 0 {
 		stale := &ErrorEntry{
-			Code: mcpwriteimpl.CodeProposalStale, Field: r.control().proposalID,
+			Code: impl.CodeProposalStale, Field: r.control().proposalID,
 			Message:     fmt.Sprintf("proposal %q no longer validates against the current state", p.ID),
 			Details:     map[string]any{"proposal_id": p.ID},
 			Suggestions: &Suggestions{Hint: "Nothing was written. Call the write tool again to make a fresh proposal."},
@@ -81,7 +81,7 @@ func (c *call) staleness(p *proposal.Proposal, stored proto.Message) (proto.Mess
 		return fresh, nil
 	}
 	return nil, Errors{{
-		Code: mcpwriteimpl.CodeProposalStale, Field: r.control().proposalID,
+		Code: impl.CodeProposalStale, Field: r.control().proposalID,
 		Message:     fmt.Sprintf("proposal %q is stale: the server would now fill it differently", p.ID),
 		Details:     map[string]any{"proposal_id": p.ID, "changed_fields": changedFields(a.ProtoReflect(), b.ProtoReflect())},
 		Suggestions: &Suggestions{Hint: "Nothing was written. Call the write tool again to make a fresh proposal and show it to the user."},

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
 )
 
@@ -25,7 +25,7 @@ const (
 func exhausted(quota string, limit int, retry time.Duration, message, hint string) *ErrorEntry {
 	secs := int64(max(retry, time.Second).Round(time.Second) / time.Second)
 	return &ErrorEntry{
-		Code:        mcpwriteimpl.CodeResourceExhausted,
+		Code:        impl.CodeResourceExhausted,
 		Message:     message,
 		Details:     map[string]any{"quota": quota, "limit": limit, "retry_after_seconds": secs},
 		Suggestions: &Suggestions{Hint: hint},

@@ -6,7 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 // readHandler runs a read tool: decode -> validate -> enrich -> handler ->
@@ -19,7 +19,7 @@ func (r *registry) readHandler(wt *boundTool) mcp.ToolHandler {
 		// The front half, as for a write: request context, decode (a read
 		// tool has no control arguments), validate, enrich, request check.
 		c := &call{r: r, wt: wt, ctx: ctx, req: req}
-		s := mcpwriteimpl.GetScratch()
+		s := impl.GetScratch()
 		defer s.Release()
 		if res := c.begin(s); res != nil {
 			return res, nil
@@ -34,7 +34,7 @@ func (r *registry) readHandler(wt *boundTool) mcp.ToolHandler {
 			es, _ := r.classify(ctx, name, err)
 			return r.errorResult(ctx, name, m, es), nil
 		}
-		o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), []mcpwriteimpl.Warning{}, r.enums, r.shape())
+		o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), []impl.Warning{}, r.enums, r.shape())
 		if err != nil {
 			return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("marshal response: %w", err))}), nil
 		}

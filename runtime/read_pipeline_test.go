@@ -17,7 +17,8 @@ import (
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/callmeta"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 // The read tool get_note reads one note of the caller's tenant. It reuses
@@ -114,14 +115,14 @@ var readNotes = map[string]map[string]string{
 
 // readService is the harness service plus the read tool get_note; reads
 // counts the read handler's calls.
-func readService(t *testing.T, d *domain, reads *int, doc string) *mcpwriteimpl.Service {
+func readService(t *testing.T, d *domain, reads *int, doc string) *impl.Service {
 	t.Helper()
 	svc := d.service()
 	svc.Doc = []byte(doc)
-	svc.Tools = append(svc.Tools, &mcpwriteimpl.Tool{
+	svc.Tools = append(svc.Tools, &impl.Tool{
 		Name:       "get_note",
 		NewRequest: func() proto.Message { return newMsg("DeleteNoteRequest") },
-		Decode: func(dec *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, req proto.Message) {
+		Decode: func(dec *impl.Decoder, obj *impl.Object, req proto.Message) {
 			dec.Known(obj, []string{"id"})
 			if s, ok := dec.String(obj.Get("id"), "id"); ok {
 				setStr(req.ProtoReflect(), "id", s)
@@ -129,8 +130,8 @@ func readService(t *testing.T, d *domain, reads *int, doc string) *mcpwriteimpl.
 				dec.Missing("id")
 			}
 		},
-		Enrich: func(c *mcpwriteimpl.Call, req proto.Message) error {
-			tenant, err := c.ContextValue(mcpwriteimpl.ContextTenantID, "meta.tenant_id")
+		Enrich: func(c *impl.Call, req proto.Message) error {
+			tenant, err := c.ContextValue(callmeta.ContextTenantID, "meta.tenant_id")
 			if err != nil {
 				return err
 			}

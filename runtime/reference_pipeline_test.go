@@ -11,8 +11,8 @@ import (
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // people is what the assign tool's reference resolver knows.
@@ -42,20 +42,20 @@ func assignServer(t *testing.T) *mcp.ClientSession {
 	  "description":"Assign a person.","kind":"ACTION","classification":"SAFE_UPDATE","confirmation":"DIRECT","hints":{},
 	  "input_schema":{"type":"object","properties":{"person":{"type":"string"}},"required":["person"],"additionalProperties":false},
 	  "output_schema":{"type":"object"},"required_fields":["person"],"optional_fields":[]}]}]}`
-	svc := &mcpwriteimpl.Service{Name: "t.v1.T", Doc: []byte(doc), Tools: []*mcpwriteimpl.Tool{{
+	svc := &impl.Service{Name: "t.v1.T", Doc: []byte(doc), Tools: []*impl.Tool{{
 		Name:       "assign",
 		NewRequest: func() proto.Message { return &wrapperspb.StringValue{} },
-		Decode: func(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, req proto.Message) {
+		Decode: func(d *impl.Decoder, obj *impl.Object, req proto.Message) {
 			d.Known(obj, []string{"person"})
 			if s, ok := d.String(obj.Get("person"), "person"); ok {
 				req.(*wrapperspb.StringValue).Value = s
 			}
 		},
-		Enrich: func(c *mcpwriteimpl.Call, req proto.Message) error {
+		Enrich: func(c *impl.Call, req proto.Message) error {
 			m := req.(*wrapperspb.StringValue)
 			id, err := c.ResolveReference("person", "person", m.Value, resolvePerson(m.Value), nil)
 			if err != nil {
-				return mcpwriteimpl.JoinResolverErrors(err)
+				return impl.JoinResolverErrors(err)
 			}
 			m.Value = id
 			return nil

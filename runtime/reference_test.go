@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 func TestResolveReferenceAnswersTheIdOrACorrectableError(t *testing.T) {
@@ -45,12 +45,12 @@ func TestResolveReferenceAnswersTheIdOrACorrectableError(t *testing.T) {
 	}, {
 		name: "a domain error from the resolver keeps its code",
 		text: "x",
-		err:  &ErrorEntry{Code: mcpwriteimpl.CodePermissionDenied, Message: "no model"},
+		err:  &ErrorEntry{Code: impl.CodePermissionDenied, Message: "no model"},
 		want: `{"code":"PERMISSION_DENIED","message":"no model","field":"source_id"}`,
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := &mcpwriteimpl.Call{}
+			c := &impl.Call{}
 			id, err := c.ResolveReference("source_id", "element", tt.text, tt.ref, tt.err)
 			if id != tt.id {
 				t.Errorf("id %q, want %q", id, tt.id)
@@ -76,7 +76,7 @@ func TestResolveReferenceAnswersTheIdOrACorrectableError(t *testing.T) {
 
 // A reference in a nested message names its whole path.
 func TestResolveReferenceNamesTheNestedPath(t *testing.T) {
-	c := &mcpwriteimpl.Call{}
+	c := &impl.Call{}
 	c.Enter("labels")
 	c.EnterIndex(1)
 	_, err := c.ResolveReference("owner", "person", "Nobody", Reference{}, nil)

@@ -8,14 +8,14 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // summarize is one line naming the tool and the agent's scalar arguments,
 // which is what a person needs to recognise the write.
-func summarize(wt *boundTool, body *mcpwriteimpl.Object) string {
+func summarize(wt *boundTool, body *impl.Object) string {
 	title := wt.doc.Title
 	if title == "" {
 		title = wt.doc.Name
@@ -31,15 +31,15 @@ func summarize(wt *boundTool, body *mcpwriteimpl.Object) string {
 		}
 		v := body.Vals[i]
 		switch v.Kind {
-		case mcpwriteimpl.KindString:
+		case impl.KindString:
 			s := v.Str
 			if r := []rune(s); len(r) > 60 {
 				s = string(r[:57]) + "..."
 			}
 			parts = append(parts, fmt.Sprintf("%s=%q", k, s))
-		case mcpwriteimpl.KindNumber:
+		case impl.KindNumber:
 			parts = append(parts, k+"="+v.Str)
-		case mcpwriteimpl.KindBool:
+		case impl.KindBool:
 			parts = append(parts, fmt.Sprintf("%s=%t", k, v.Bool))
 		}
 	}
@@ -61,9 +61,9 @@ func consequence(classification string) string {
 }
 
 // declined is the answer when the user said no.
-func declined(wt *boundTool, body *mcpwriteimpl.Object) *ErrorEntry {
+func declined(wt *boundTool, body *impl.Object) *ErrorEntry {
 	return &ErrorEntry{
-		Code:        mcpwriteimpl.CodeConfirmationDeclined,
+		Code:        impl.CodeConfirmationDeclined,
 		Message:     "The user declined: " + summarize(wt, body) + ". Nothing was written.",
 		Suggestions: &Suggestions{Hint: "Do not retry unless the user asks for the change again."},
 	}
@@ -76,9 +76,9 @@ func refusesWithoutElicitation(d *schemadoc.Tool) bool { return d.ElicitFallback
 
 // confirmationRequired answers a write that must be confirmed by the user
 // when the client cannot ask and the tool does not fall back to a proposal.
-func confirmationRequired(wt *boundTool, body *mcpwriteimpl.Object) *ErrorEntry {
+func confirmationRequired(wt *boundTool, body *impl.Object) *ErrorEntry {
 	return &ErrorEntry{
-		Code:        mcpwriteimpl.CodeConfirmationRequired,
+		Code:        impl.CodeConfirmationRequired,
 		Message:     "The user must confirm " + summarize(wt, body) + ", and this client cannot ask (it does not support MCP elicitation forms). Nothing was written.",
 		Suggestions: &Suggestions{Hint: "Tell the user this change needs their confirmation in a client that can show confirmation prompts; do not retry it here."},
 	}
@@ -86,9 +86,9 @@ func confirmationRequired(wt *boundTool, body *mcpwriteimpl.Object) *ErrorEntry 
 
 // cancelled is the answer when the user dismissed the confirmation without
 // deciding: unlike a decline, the user may still want the change.
-func cancelled(wt *boundTool, body *mcpwriteimpl.Object) *ErrorEntry {
+func cancelled(wt *boundTool, body *impl.Object) *ErrorEntry {
 	return &ErrorEntry{
-		Code:        mcpwriteimpl.CodeConfirmationCancelled,
+		Code:        impl.CodeConfirmationCancelled,
 		Message:     "The user dismissed the confirmation without deciding: " + summarize(wt, body) + ". Nothing was written.",
 		Suggestions: &Suggestions{Hint: "Ask the user whether they want this change; call again only if they say yes."},
 	}
@@ -96,7 +96,7 @@ func cancelled(wt *boundTool, body *mcpwriteimpl.Object) *ErrorEntry {
 
 // refusal is the answer to a confirmation that was not accepted: cancel
 // (dismissed) and decline (or an accept without confirm) differ.
-func refusal(wt *boundTool, body *mcpwriteimpl.Object, res *mcp.ElicitResult) *ErrorEntry {
+func refusal(wt *boundTool, body *impl.Object, res *mcp.ElicitResult) *ErrorEntry {
 	if res != nil && res.Action == "cancel" {
 		return cancelled(wt, body)
 	}
@@ -117,7 +117,7 @@ func invalidConfirmation(reason, msg string) *ErrorEntry {
 // tenant and principal: the confirmation would belong to nobody (or anybody).
 func anonymousConfirmation(tool string) *ErrorEntry {
 	return &ErrorEntry{
-		Code:    mcpwriteimpl.CodePermissionDenied,
+		Code:    impl.CodePermissionDenied,
 		Message: tool + " needs the user's confirmation, which is bound to an authenticated tenant and principal; this call carries none. Nothing was written.",
 		Suggestions: &Suggestions{
 			Hint: "Reconnect with credentials that identify the tenant and the user; the identity comes from the connection, never from tool arguments.",

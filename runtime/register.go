@@ -11,7 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
@@ -30,7 +30,7 @@ type ToolAdder interface {
 // not portable ([A-Za-z0-9_-], at most 64 characters), or when another
 // Register on the same *mcp.Server took one of its names (WithToolNames
 // registers a service again under other names).
-func Register(s ToolAdder, svc *mcpwriteimpl.Service, opts ...Option) error {
+func Register(s ToolAdder, svc *impl.Service, opts ...Option) error {
 	srv, isSDK := s.(*mcp.Server)
 	if s == nil || isSDK && srv == nil {
 		return errors.New("runtime: Register: nil server")
@@ -61,7 +61,7 @@ func Register(s ToolAdder, svc *mcpwriteimpl.Service, opts ...Option) error {
 }
 
 // newRegistry reads a service's document and binds its tools.
-func newRegistry(svc *mcpwriteimpl.Service, opts []Option) (*registry, error) {
+func newRegistry(svc *impl.Service, opts []Option) (*registry, error) {
 	if svc == nil {
 		return nil, errors.New("runtime: Register: nil *Service")
 	}
@@ -110,8 +110,8 @@ func newRegistry(svc *mcpwriteimpl.Service, opts []Option) (*registry, error) {
 }
 
 // bind checks that document tools and bindings match one to one.
-func (r *registry) bind(svc *mcpwriteimpl.Service) error {
-	binds := map[string]*mcpwriteimpl.Tool{}
+func (r *registry) bind(svc *impl.Service) error {
+	binds := map[string]*impl.Tool{}
 	for i, t := range svc.Tools {
 		switch {
 		case t == nil:

@@ -11,7 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
@@ -118,23 +118,23 @@ func TestServiceToolsHaveHonestHintsAndPortableSchemas(t *testing.T) {
 func TestRegisterRejectsMismatchedDocumentAndBindings(t *testing.T) {
 	tests := []struct {
 		name   string
-		mutate func(*mcpwriteimpl.Service)
+		mutate func(*impl.Service)
 		want   string
 	}{{
 		name:   "service missing from the document",
-		mutate: func(s *mcpwriteimpl.Service) { s.Name = "notes.v1.Other" },
+		mutate: func(s *impl.Service) { s.Name = "notes.v1.Other" },
 		want:   `runtime: service notes.v1.Other: not in the schema document of "notes/v1/notes.proto"`,
 	}, {
 		name:   "document is not JSON",
-		mutate: func(s *mcpwriteimpl.Service) { s.Doc = []byte("{") },
+		mutate: func(s *impl.Service) { s.Doc = []byte("{") },
 		want:   "runtime: service notes.v1.NoteService: parse schema document: unexpected end of JSON input",
 	}, {
 		name:   "document tool without binding",
-		mutate: func(s *mcpwriteimpl.Service) { s.Tools = s.Tools[:1] },
+		mutate: func(s *impl.Service) { s.Tools = s.Tools[:1] },
 		want:   `runtime: service notes.v1.NoteService: tool "delete_note" is in the schema document but has no binding`,
 	}, {
 		name: "binding without document tool",
-		mutate: func(s *mcpwriteimpl.Service) {
+		mutate: func(s *impl.Service) {
 			extra := *s.Tools[0]
 			extra.Name = "archive_note"
 			s.Tools = append(s.Tools, &extra)
@@ -142,21 +142,21 @@ func TestRegisterRejectsMismatchedDocumentAndBindings(t *testing.T) {
 		want: `runtime: service notes.v1.NoteService: tool "archive_note" is bound but not in the schema document`,
 	}, {
 		name:   "tool bound twice",
-		mutate: func(s *mcpwriteimpl.Service) { s.Tools = append(s.Tools, s.Tools[0]) },
+		mutate: func(s *impl.Service) { s.Tools = append(s.Tools, s.Tools[0]) },
 		want:   `runtime: service notes.v1.NoteService: tool "create_note" is bound twice`,
 	}, {
 		name:   "binding without Invoke",
-		mutate: func(s *mcpwriteimpl.Service) { s.Tools[1].Invoke = nil },
+		mutate: func(s *impl.Service) { s.Tools[1].Invoke = nil },
 		want:   `runtime: service notes.v1.NoteService: tool "delete_note": binding lacks NewRequest, Decode, Enrich or Invoke`,
 	}, {
 		name: "confirmation without an apply tool",
-		mutate: func(s *mcpwriteimpl.Service) {
+		mutate: func(s *impl.Service) {
 			s.Doc = []byte(strings.Replace(string(s.Doc), `"apply_tool": "apply_proposal",`, "", 1))
 		},
 		want: `runtime: service notes.v1.NoteService: tool "delete_note" asks for ELICIT confirmation but the service has no apply tool`,
 	}, {
 		name: "input schema that is not an object",
-		mutate: func(s *mcpwriteimpl.Service) {
+		mutate: func(s *impl.Service) {
 			s.Doc = []byte(strings.Replace(string(s.Doc), `"input_schema": {"type": "object", "properties": {
           "id"`, `"input_schema": {"type": "array", "properties": {
           "id"`, 1))
@@ -164,7 +164,7 @@ func TestRegisterRejectsMismatchedDocumentAndBindings(t *testing.T) {
 		want: `runtime: service notes.v1.NoteService: tool "delete_note": input schema: type must be "object", got array`,
 	}, {
 		name: "tool name clash with a service tool",
-		mutate: func(s *mcpwriteimpl.Service) {
+		mutate: func(s *impl.Service) {
 			s.Doc = []byte(strings.Replace(string(s.Doc), `"schema_tool": "get_write_schema"`, `"schema_tool": "create_note"`, 1))
 		},
 		want: `runtime: service notes.v1.NoteService: tool name "create_note" is used twice`,

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -40,14 +40,14 @@ type registry struct {
 	svc *schemadoc.Service
 	// version is the service's schema version (MetaSchemaVersion).
 	version string
-	enums   map[string]*mcpwriteimpl.EnumTable // alias tables for rendering responses
+	enums   map[string]*impl.EnumTable // alias tables for rendering responses
 	tools   map[string]*boundTool
 	order   []string // tool names (writes and reads), document order
 	// writes are the write tools' names, document order: what validate
 	// checks and what a proposal can come from.
 	writes []string
 	// checker is the request check, built once here (Service.NewChecker).
-	checker mcpwriteimpl.RequestChecker
+	checker impl.RequestChecker
 	// waits counts the in-call confirmations waiting (quota.go).
 	waits waits
 	// answers is the service's answer shape (answer_shape.go), made once.
@@ -57,7 +57,7 @@ type registry struct {
 // boundTool joins a tool's document entry with its generated code: a
 // write tool, or a read tool (read set).
 type boundTool struct {
-	bind *mcpwriteimpl.Tool
+	bind *impl.Tool
 	doc  *schemadoc.Tool
 	// noTxClaim: the handler answered a keyed write without recording it
 	// in its transaction, so it does not claim keys there
@@ -133,7 +133,7 @@ type argSpec struct {
 	// alias is another accepted spelling of name ("" for none); both at
 	// once is an error.
 	alias    string
-	kind     mcpwriteimpl.Kind
+	kind     impl.Kind
 	required bool
 	// text: the argument may also be a string holding JSON text of kind
 	// (what the schema asks for, so strict clients can send free-form values).

@@ -8,7 +8,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 // WithoutRequestCheck turns off the request check the generated code
@@ -22,7 +22,7 @@ func WithoutRequestCheck() PreparerOption {
 // A violation on a field the agent supplies is the agent's to fix, with the
 // agent-facing path; one on a field the server fills (derived, generated,
 // hidden) is a server bug, answered INTERNAL.
-func (r *registry) requestCheck(ctx context.Context, wt *boundTool, body *mcpwriteimpl.Object, m proto.Message) (Errors, errClass) {
+func (r *registry) requestCheck(ctx context.Context, wt *boundTool, body *impl.Object, m proto.Message) (Errors, errClass) {
 	if r.checker == nil || m == nil {
 		return nil, classBusiness
 	}
@@ -56,7 +56,7 @@ func (r *registry) requestCheck(ctx context.Context, wt *boundTool, body *mcpwri
 // agentPath renders p with the agent-facing names of paths (proto dotted
 // path to agent dotted path, every field the agent may set). agent is false
 // when a step is a field the agent does not set.
-func agentPath(paths map[string]string, p []mcpwriteimpl.PathStep) (string, bool) {
+func agentPath(paths map[string]string, p []impl.PathStep) (string, bool) {
 	var b strings.Builder
 	proto := ""
 	for i, s := range p {
@@ -89,15 +89,15 @@ func agentPath(paths map[string]string, p []mcpwriteimpl.PathStep) (string, bool
 func violationCode(ruleID string) string {
 	switch {
 	case ruleID == "required":
-		return mcpwriteimpl.CodeMissingRequired
+		return impl.CodeMissingRequired
 	case strings.HasPrefix(ruleID, "enum."):
 		return CodeInvalidEnumValue
 	}
-	return mcpwriteimpl.CodeConstraintViolation
+	return impl.CodeConstraintViolation
 }
 
 // protoPath is the dotted proto path of p without subscripts.
-func protoPath(p []mcpwriteimpl.PathStep) string {
+func protoPath(p []impl.PathStep) string {
 	names := make([]string, len(p))
 	for i, s := range p {
 		names[i] = s.Field
@@ -107,7 +107,7 @@ func protoPath(p []mcpwriteimpl.PathStep) string {
 
 // sent reports whether the agent's arguments hold the value at p. A path
 // it cannot follow (a map subscript) counts as sent.
-func sent(body *mcpwriteimpl.Object, p []mcpwriteimpl.PathStep, paths map[string]string) bool {
+func sent(body *impl.Object, p []impl.PathStep, paths map[string]string) bool {
 	obj, proto := body, ""
 	for i, s := range p {
 		if i > 0 {
@@ -124,7 +124,7 @@ func sent(body *mcpwriteimpl.Object, p []mcpwriteimpl.PathStep, paths map[string
 		}
 		if s.Subscript != "" {
 			n, err := strconv.Atoi(strings.Trim(s.Subscript, "[]"))
-			if err != nil || v.Kind != mcpwriteimpl.KindArray {
+			if err != nil || v.Kind != impl.KindArray {
 				return true
 			}
 			if n < 0 || n >= len(v.Arr) {
@@ -133,7 +133,7 @@ func sent(body *mcpwriteimpl.Object, p []mcpwriteimpl.PathStep, paths map[string
 			v = v.Arr[n]
 		}
 		obj = nil
-		if v.Kind == mcpwriteimpl.KindObject {
+		if v.Kind == impl.KindObject {
 			obj = v.Obj
 		}
 	}

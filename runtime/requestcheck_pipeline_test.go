@@ -9,29 +9,29 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 // fakeChecker breaks rules depending on the title, as a protovalidate
 // checker would report them.
 type fakeChecker struct{}
 
-func (fakeChecker) Check(req proto.Message) ([]mcpwriteimpl.Violation, error) {
+func (fakeChecker) Check(req proto.Message) ([]impl.Violation, error) {
 	m := req.ProtoReflect()
 	switch m.Get(m.Descriptor().Fields().ByName("title")).String() {
 	case "shout":
-		return []mcpwriteimpl.Violation{
-			{Path: []mcpwriteimpl.PathStep{{Field: "title"}}, RuleID: "title.no_shouting", Message: "title must not be all capitals"},
-			{Path: []mcpwriteimpl.PathStep{{Field: "priority"}}, RuleID: "int32.gte", Message: "value must be greater than or equal to 1"},
+		return []impl.Violation{
+			{Path: []impl.PathStep{{Field: "title"}}, RuleID: "title.no_shouting", Message: "title must not be all capitals"},
+			{Path: []impl.PathStep{{Field: "priority"}}, RuleID: "int32.gte", Message: "value must be greater than or equal to 1"},
 			{RuleID: "note.described", Message: "a note needs a description"},
 		}, nil
 	case "server":
-		return []mcpwriteimpl.Violation{
-			{Path: []mcpwriteimpl.PathStep{{Field: "title"}}, RuleID: "string.max_len", Message: "too long"},
-			{Path: []mcpwriteimpl.PathStep{{Field: "meta"}, {Field: "tenant_id"}}, RuleID: "string.min_len", Message: "value length must be at least 1 characters"},
+		return []impl.Violation{
+			{Path: []impl.PathStep{{Field: "title"}}, RuleID: "string.max_len", Message: "too long"},
+			{Path: []impl.PathStep{{Field: "meta"}, {Field: "tenant_id"}}, RuleID: "string.min_len", Message: "value length must be at least 1 characters"},
 		}, nil
 	case "over":
-		return []mcpwriteimpl.Violation{{Path: []mcpwriteimpl.PathStep{{Field: "description"}}, RuleID: "string.min_len", Message: "must be at least 3 characters"}}, nil
+		return []impl.Violation{{Path: []impl.PathStep{{Field: "description"}}, RuleID: "string.min_len", Message: "must be at least 3 characters"}}, nil
 	case "broken":
 		return nil, errors.New("compile rule: undeclared reference to 'x'")
 	}
@@ -44,9 +44,9 @@ func (fakeChecker) Check(req proto.Message) ([]mcpwriteimpl.Violation, error) {
 // rule is INTERNAL, not the agent's fault; the checker is built once.
 func TestRequestCheckAnswersViolationsInTheEnvelope(t *testing.T) {
 	var built atomic.Int32
-	h := newHarness(t, harnessOpts{service: func(svc *mcpwriteimpl.Service) {
+	h := newHarness(t, harnessOpts{service: func(svc *impl.Service) {
 		svc.Tools[0].AgentPaths = map[string]string{"title": "name", "description": "description", "priority": "priority"}
-		svc.NewChecker = func() (mcpwriteimpl.RequestChecker, error) {
+		svc.NewChecker = func() (impl.RequestChecker, error) {
 			built.Add(1)
 			return fakeChecker{}, nil
 		}
@@ -88,10 +88,10 @@ func TestRequestCheckAnswersViolationsInTheEnvelope(t *testing.T) {
 // A field the server fills unless the agent sends it (overridable) is the
 // agent's to fix only when the agent sent it.
 func TestRequestCheckBlamesAnOverridableFieldOnlyWhenTheAgentSentIt(t *testing.T) {
-	h := newHarness(t, harnessOpts{service: func(svc *mcpwriteimpl.Service) {
+	h := newHarness(t, harnessOpts{service: func(svc *impl.Service) {
 		svc.Tools[0].AgentPaths = map[string]string{"title": "title", "description": "description", "priority": "priority"}
 		svc.Tools[0].Overridable = map[string]bool{"description": true}
-		svc.NewChecker = func() (mcpwriteimpl.RequestChecker, error) { return fakeChecker{}, nil }
+		svc.NewChecker = func() (impl.RequestChecker, error) { return fakeChecker{}, nil }
 	}})
 	sentIt := h.call(alice, "create_note", `{"title":"over","description":"ab"}`)
 	if e := valueAt(t, sentIt.text, "errors"); !sentIt.isError || e != "[map[code:CONSTRAINT_VIOLATION details:map[rule_id:string.min_len] field:description message:must be at least 3 characters]]" {
@@ -105,8 +105,8 @@ func TestRequestCheckBlamesAnOverridableFieldOnlyWhenTheAgentSentIt(t *testing.T
 
 // WithoutRequestCheck leaves the check to the domain.
 func TestWithoutRequestCheckSkipsTheChecker(t *testing.T) {
-	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithoutRequestCheck()}, service: func(svc *mcpwriteimpl.Service) {
-		svc.NewChecker = func() (mcpwriteimpl.RequestChecker, error) { return fakeChecker{}, nil }
+	h := newHarness(t, harnessOpts{opts: []runtime.Option{runtime.WithoutRequestCheck()}, service: func(svc *impl.Service) {
+		svc.NewChecker = func() (impl.RequestChecker, error) { return fakeChecker{}, nil }
 	}})
 	if r := h.call(alice, "create_note", `{"title":"shout"}`); r.isError {
 		t.Fatalf("checked anyway: %s", r.text)
@@ -116,7 +116,7 @@ func TestWithoutRequestCheckSkipsTheChecker(t *testing.T) {
 // A checker that cannot be built fails registration, naming the service.
 func TestRequestCheckThatCannotBeBuiltFailsRegistration(t *testing.T) {
 	svc := newDomain().service()
-	svc.NewChecker = func() (mcpwriteimpl.RequestChecker, error) { return nil, errors.New("rule x does not compile") }
+	svc.NewChecker = func() (impl.RequestChecker, error) { return nil, errors.New("rule x does not compile") }
 	_, err := runtime.NewPreparer(svc)
 	if err == nil || err.Error() != "runtime: service notes.v1.NoteService: request check: rule x does not compile" {
 		t.Fatalf("err = %v", err)
@@ -128,9 +128,9 @@ func TestRequestCheckThatCannotBeBuiltFailsRegistration(t *testing.T) {
 // sent come in the same answer; a field in error and a rule of the whole
 // message wait for the full check.
 func TestRequestCheckViolationsJoinDecodeProblems(t *testing.T) {
-	h := newHarness(t, harnessOpts{service: func(svc *mcpwriteimpl.Service) {
+	h := newHarness(t, harnessOpts{service: func(svc *impl.Service) {
 		svc.Tools[0].AgentPaths = map[string]string{"title": "title", "description": "description", "priority": "priority"}
-		svc.NewChecker = func() (mcpwriteimpl.RequestChecker, error) { return fakeChecker{}, nil }
+		svc.NewChecker = func() (impl.RequestChecker, error) { return fakeChecker{}, nil }
 	}})
 	bad := h.call(alice, "create_note", `{"title":"shout","priority":"high"}`)
 	want := `[map[code:INVALID_TYPE field:priority message:expected integer, got string] ` +

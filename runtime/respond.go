@@ -9,7 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 // entryJSON renders one error entry with a fixed key order. Suggestions.Extra
@@ -68,7 +68,7 @@ const maxFieldPath = 128
 // domain error quoting a whole input value stays readable and small.
 const maxErrorMessage = 1024
 
-// capErrors keeps the first mcpwriteimpl.MaxErrorEntries problems, adds an entry that
+// capErrors keeps the first impl.MaxErrorEntries problems, adds an entry that
 // counts the rest, and clips long field paths and messages (copying what it
 // changes).
 func capErrors(es Errors) Errors {
@@ -77,7 +77,7 @@ func capErrors(es Errors) Errors {
 	for _, e := range es {
 		switch {
 		case e == nil:
-		case e.Code == mcpwriteimpl.CodeTooManyErrors:
+		case e.Code == impl.CodeTooManyErrors:
 			n, _ := e.Details["not_listed"].(int)
 			counted += n
 		default:
@@ -85,9 +85,9 @@ func capErrors(es Errors) Errors {
 		}
 	}
 	rest := counted
-	if len(kept) > mcpwriteimpl.MaxErrorEntries {
-		rest += len(kept) - mcpwriteimpl.MaxErrorEntries
-		kept = kept[:mcpwriteimpl.MaxErrorEntries:mcpwriteimpl.MaxErrorEntries]
+	if len(kept) > impl.MaxErrorEntries {
+		rest += len(kept) - impl.MaxErrorEntries
+		kept = kept[:impl.MaxErrorEntries:impl.MaxErrorEntries]
 	}
 	for i, e := range kept {
 		if len(e.Field) > maxFieldPath || len(e.Message) > maxErrorMessage {
@@ -98,7 +98,7 @@ func capErrors(es Errors) Errors {
 		}
 	}
 	if rest > 0 {
-		e := mcpwriteimpl.TooMany(rest)
+		e := impl.TooMany(rest)
 		e.Details["listed"] = len(kept)
 		kept = append(kept, e)
 	}
@@ -106,9 +106,9 @@ func capErrors(es Errors) Errors {
 }
 
 // warningsJSON renders warnings; never null.
-func warningsJSON(ws []mcpwriteimpl.Warning) []mcpwriteimpl.Warning {
+func warningsJSON(ws []impl.Warning) []impl.Warning {
 	if ws == nil {
-		return []mcpwriteimpl.Warning{}
+		return []impl.Warning{}
 	}
 	return ws
 }
@@ -116,13 +116,13 @@ func warningsJSON(ws []mcpwriteimpl.Warning) []mcpwriteimpl.Warning {
 // errorEnvelope is the failure shape of every tool: the first problem under
 // "error" for agents that read one, all of them under "errors".
 //
-// An answer lists at most mcpwriteimpl.MaxErrorEntries problems, then one
+// An answer lists at most impl.MaxErrorEntries problems, then one
 // TOO_MANY_ERRORS entry counting the rest, and field paths longer than
 // maxFieldPath bytes and messages longer than maxErrorMessage bytes are
 // clipped: a hostile request cannot make the answer larger than itself.
 func errorEnvelope(es Errors) object {
 	all := entriesJSON(capErrors(es))
-	var first any = object{{"code", mcpwriteimpl.CodeInternal}, {"message", "internal error"}}
+	var first any = object{{"code", impl.CodeInternal}, {"message", "internal error"}}
 	if len(all) > 0 {
 		first = all[0]
 	}
@@ -144,13 +144,13 @@ var reservedKeys = map[string]bool{
 // Enum values are shown by their agent-facing aliases (enums), and a
 // response field named warnings (strings, or objects with code and message)
 // joins the envelope's warnings instead of being dropped.
-func successEnvelope(resp proto.Message, resultKey string, suggestions []string, warnings []mcpwriteimpl.Warning, enums map[string]*mcpwriteimpl.EnumTable, shape answerShape) (object, error) {
+func successEnvelope(resp proto.Message, resultKey string, suggestions []string, warnings []impl.Warning, enums map[string]*impl.EnumTable, shape answerShape) (object, error) {
 	return successEnvelopeWith(responseFields, resp, resultKey, suggestions, warnings, enums, shape)
 }
 
 // successEnvelopeWith is successEnvelope with the response rendered by
 // fields.
-func successEnvelopeWith(fieldsOf func(proto.Message, map[string]*mcpwriteimpl.EnumTable, answerShape) (object, json.RawMessage, error), resp proto.Message, resultKey string, suggestions []string, warnings []mcpwriteimpl.Warning, enums map[string]*mcpwriteimpl.EnumTable, shape answerShape) (object, error) {
+func successEnvelopeWith(fieldsOf func(proto.Message, map[string]*impl.EnumTable, answerShape) (object, json.RawMessage, error), resp proto.Message, resultKey string, suggestions []string, warnings []impl.Warning, enums map[string]*impl.EnumTable, shape answerShape) (object, error) {
 	o := make(object, 1, 8)
 	o[0] = member{"success", true}
 	if resp != nil {
@@ -186,7 +186,7 @@ func successEnvelopeWith(fieldsOf func(proto.Message, map[string]*mcpwriteimpl.E
 // response that is not a JSON object (a wrapper type) comes back whole, as
 // raw, with nil fields. The encoder writes it in one pass; what it leaves
 // to protojson (respond_encode.go) takes responseFieldsProtojson.
-func responseFields(resp proto.Message, enums map[string]*mcpwriteimpl.EnumTable, shape answerShape) (object, json.RawMessage, error) {
+func responseFields(resp proto.Message, enums map[string]*impl.EnumTable, shape answerShape) (object, json.RawMessage, error) {
 	fields, err := encodeResponseFields(resp, enums, shape)
 	if err == nil {
 		return fields, nil, nil
@@ -197,12 +197,12 @@ func responseFields(resp proto.Message, enums map[string]*mcpwriteimpl.EnumTable
 // responseFieldsProtojson is responseFields through protojson: rendered
 // once, parsed once, enum values aliased in the tree, and each top-level
 // field written out as its member.
-func responseFieldsProtojson(resp proto.Message, enums map[string]*mcpwriteimpl.EnumTable, shape answerShape) (object, json.RawMessage, error) {
+func responseFieldsProtojson(resp proto.Message, enums map[string]*impl.EnumTable, shape answerShape) (object, json.RawMessage, error) {
 	b, err := shape.protojson().Marshal(resp)
 	if err != nil {
 		return nil, nil, err
 	}
-	obj, errs := mcpwriteimpl.Parse(b, ownOutputLimits(b))
+	obj, errs := impl.Parse(b, ownOutputLimits(b))
 	if len(errs) > 0 || obj == nil {
 		raw, err := compactJSON(b)
 		return nil, raw, err
@@ -281,20 +281,20 @@ func humanize(s string) string {
 
 // domainWarnings reads a response's own warnings field: a list of strings or
 // of objects shaped like Warning.
-func domainWarnings(v any) []mcpwriteimpl.Warning {
+func domainWarnings(v any) []impl.Warning {
 	raw, err := json.Marshal(v)
 	if err != nil {
 		return nil
 	}
 	var texts []string
 	if json.Unmarshal(raw, &texts) == nil {
-		out := make([]mcpwriteimpl.Warning, 0, len(texts))
+		out := make([]impl.Warning, 0, len(texts))
 		for _, t := range texts {
-			out = append(out, mcpwriteimpl.Warning{Code: "DOMAIN_WARNING", Message: t})
+			out = append(out, impl.Warning{Code: "DOMAIN_WARNING", Message: t})
 		}
 		return out
 	}
-	var ws []mcpwriteimpl.Warning
+	var ws []impl.Warning
 	if json.Unmarshal(raw, &ws) == nil {
 		for i := range ws {
 			if ws[i].Code == "" {

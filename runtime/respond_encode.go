@@ -13,7 +13,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 // The success envelope's response members are written in one pass by
@@ -39,7 +39,7 @@ import (
 // encodeResponseFields is responseFieldsProtojson in one pass: the
 // response's populated fields as envelope members, each value written
 // once. errEncodeFallback means the response takes the protojson path.
-func encodeResponseFields(resp proto.Message, enums map[string]*mcpwriteimpl.EnumTable, shape answerShape) (object, error) {
+func encodeResponseFields(resp proto.Message, enums map[string]*impl.EnumTable, shape answerShape) (object, error) {
 	m := resp.ProtoReflect()
 	if !m.IsValid() {
 		return nil, errEncodeFallback
@@ -369,7 +369,7 @@ func (e *respEncoder) delegate(m protoreflect.Message) error {
 	if err != nil {
 		return errEncodeFallback
 	}
-	v, errs := mcpwriteimpl.ParseValue(b, ownOutputLimits(b))
+	v, errs := impl.ParseValue(b, ownOutputLimits(b))
 	if len(errs) > 0 || v == nil {
 		return errEncodeFallback
 	}

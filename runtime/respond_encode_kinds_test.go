@@ -19,14 +19,14 @@ import (
 	_ "google.golang.org/protobuf/types/known/timestamppb"
 	_ "google.golang.org/protobuf/types/known/wrapperspb"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 // kindsMessage builds, at test time, a message with a field of every kind
 // protojson writes: each scalar, enums (with an alias table), lists, maps
 // with every key kind, every well-known type, a oneof, a proto3 optional,
 // a custom json_name and nested messages of its own type.
-func kindsMessage(t testing.TB) (protoreflect.MessageType, map[string]*mcpwriteimpl.EnumTable) {
+func kindsMessage(t testing.TB) (protoreflect.MessageType, map[string]*impl.EnumTable) {
 	t.Helper()
 	T := descriptorpb.FieldDescriptorProto_Type_value
 	field := func(name string, num int32, typ string, typeName string, repeated bool) *descriptorpb.FieldDescriptorProto {
@@ -119,8 +119,8 @@ func kindsMessage(t testing.TB) (protoreflect.MessageType, map[string]*mcpwritei
 	if err != nil {
 		t.Fatalf("kinds descriptor: %v", err)
 	}
-	enums := map[string]*mcpwriteimpl.EnumTable{
-		"kinds.Color": mcpwriteimpl.NewEnumTable("kinds.Color", []mcpwriteimpl.EnumValue{
+	enums := map[string]*impl.EnumTable{
+		"kinds.Color": impl.NewEnumTable("kinds.Color", []impl.EnumValue{
 			{Number: 1, Name: "COLOR_RED", Alias: "Red"},
 			{Number: 2, Name: "COLOR_DARK_BLUE", Alias: "Dark \"blue\"\n\u2028"},
 			{Number: 3, Name: "COLOR_GREEN"},
@@ -140,7 +140,7 @@ func TestResponseEncoderEveryKind(t *testing.T) {
 			m := mt.New()
 			f.fill(m, 0)
 			for _, jsonNames := range []bool{false, true} {
-				for _, tables := range []map[string]*mcpwriteimpl.EnumTable{enums, nil} {
+				for _, tables := range []map[string]*impl.EnumTable{enums, nil} {
 					total++
 					if checkSame(t, "kinds.All", m.Interface(), tables, jsonNames, zeroTurn(i, mt.Descriptor())) {
 						encoded++

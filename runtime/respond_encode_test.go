@@ -30,14 +30,14 @@ import (
 	tasksv1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/gen/tasks/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/gen/tasks/v1/tasksv1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 // exampleService is one example's proto file and its enum alias tables.
 type exampleService struct {
 	name  string
 	file  protoreflect.FileDescriptor
-	enums map[string]*mcpwriteimpl.EnumTable
+	enums map[string]*impl.EnumTable
 }
 
 func exampleServices() []exampleService {
@@ -332,14 +332,14 @@ func (f *filler) scalar(fd protoreflect.FieldDescriptor) protoreflect.Value {
 
 // checkSame renders resp both ways and fails on any difference, in bytes
 // or in the error.
-func checkSame(t testing.TB, what string, resp proto.Message, enums map[string]*mcpwriteimpl.EnumTable, jsonNames bool, zeroValues ...runtime.ZeroForTest) bool {
+func checkSame(t testing.TB, what string, resp proto.Message, enums map[string]*impl.EnumTable, jsonNames bool, zeroValues ...runtime.ZeroForTest) bool {
 	t.Helper()
 	var zero runtime.ZeroForTest
 	if len(zeroValues) > 0 {
 		zero = zeroValues[0]
 	}
 	sugg := []string{"Call get_element to read it back.", "unicode \u2028 <tag> & \"q\""}
-	ws := []mcpwriteimpl.Warning{{Code: "W", Message: "note\nnew line", Field: "name"}, {Code: "X", Message: "é"}}
+	ws := []impl.Warning{{Code: "W", Message: "note\nnew line", Field: "name"}, {Code: "X", Message: "é"}}
 	got, encoded, gerr := runtime.RenderSuccessForTest(resp, sugg, ws, enums, jsonNames, zero)
 	want, werr := runtime.RenderSuccessOracleForTest(resp, sugg, ws, enums, jsonNames, zero)
 	if (gerr == nil) != (werr == nil) {
@@ -368,7 +368,7 @@ func TestResponseEncoderMatchesProtojsonPath(t *testing.T) {
 							f.fill(m, 0)
 						}
 						for _, jsonNames := range []bool{false, true} {
-							for _, enums := range []map[string]*mcpwriteimpl.EnumTable{svc.enums, nil} {
+							for _, enums := range []map[string]*impl.EnumTable{svc.enums, nil} {
 								total++
 								// Zero values (none, all, or every
 								// other field) by turns keep the run as
@@ -444,7 +444,7 @@ func FuzzResponseEncoder(f *testing.F) {
 	svcs := exampleServices()
 	type target struct {
 		mt    protoreflect.MessageType
-		enums map[string]*mcpwriteimpl.EnumTable
+		enums map[string]*impl.EnumTable
 	}
 	var targets []target
 	for _, svc := range svcs {

@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
@@ -135,7 +135,7 @@ const maxEncodeDepth = 48
 // respEncoder writes one response.
 type respEncoder struct {
 	buf    []byte
-	enums  map[string]*mcpwriteimpl.EnumTable
+	enums  map[string]*impl.EnumTable
 	naming int // 0 proto names, 1 JSON names
 	// shape says which unset fields are written at their zero value.
 	shape answerShape

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
@@ -74,15 +74,15 @@ func appendFraction(b []byte, nanos int64) []byte {
 }
 
 // valueDepth is the nesting of objects and arrays in v.
-func valueDepth(v *mcpwriteimpl.Value) int {
+func valueDepth(v *impl.Value) int {
 	d := 0
 	switch v.Kind {
-	case mcpwriteimpl.KindArray:
+	case impl.KindArray:
 		for _, x := range v.Arr {
 			d = max(d, valueDepth(x))
 		}
 		return d + 1
-	case mcpwriteimpl.KindObject:
+	case impl.KindObject:
 		for _, x := range v.Obj.Vals {
 			d = max(d, valueDepth(x))
 		}

@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -88,15 +88,15 @@ func (r *registry) nextSteps(wt *boundTool) []string {
 
 // warnings are remarks on a valid call: today an omitted optional
 // description, which makes the entity hard to find later.
-func (r *registry) warnings(wt *boundTool, body *mcpwriteimpl.Object) []mcpwriteimpl.Warning {
-	ws := []mcpwriteimpl.Warning{}
+func (r *registry) warnings(wt *boundTool, body *impl.Object) []impl.Warning {
+	ws := []impl.Warning{}
 	if wt.optionalDescription {
-		if v := body.Get("description"); v == nil || v.Kind == mcpwriteimpl.KindNull || (v.Kind == mcpwriteimpl.KindString && v.Str == "") {
+		if v := body.Get("description"); v == nil || v.Kind == impl.KindNull || (v.Kind == impl.KindString && v.Str == "") {
 			entity := "The request"
 			if wt.doc.Result != "" {
 				entity = humanize(wt.doc.Result)
 			}
-			ws = append(ws, mcpwriteimpl.Warning{
+			ws = append(ws, impl.Warning{
 				Code: "MISSING_DESCRIPTION", Field: "description",
 				Message:    entity + " has no description",
 				Suggestion: "Add a description for better discoverability",

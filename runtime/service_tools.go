@@ -8,7 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/suggest"
 )
@@ -118,7 +118,7 @@ func (r *registry) operation(op string, names []string) (*boundTool, *ErrorEntry
 		dym = []string{full}
 	}
 	return nil, &ErrorEntry{
-		Code: mcpwriteimpl.CodeUnknownOperation, Field: "operation",
+		Code: impl.CodeUnknownOperation, Field: "operation",
 		Message: fmt.Sprintf("unknown operation %q", op),
 		Suggestions: &Suggestions{
 			DidYouMean:  dym,
@@ -131,7 +131,7 @@ func (r *registry) operation(op string, names []string) (*boundTool, *ErrorEntry
 // nothing to validate before calling it, since it changes nothing.
 func (r *registry) notAWrite(tool string) *ErrorEntry {
 	return &ErrorEntry{
-		Code: mcpwriteimpl.CodeUnknownOperation, Field: "operation",
+		Code: impl.CodeUnknownOperation, Field: "operation",
 		Message: fmt.Sprintf("%s is a read tool: %s checks writes only; call %s directly, it changes nothing", tool, r.svc.ValidateTool, tool),
 		Details: map[string]any{"operation": tool, "kind": kindRead},
 		Suggestions: &Suggestions{
@@ -145,7 +145,7 @@ func (r *registry) notAWrite(tool string) *ErrorEntry {
 // enrich steps with DryRun set; no idempotency, governance or handler.
 func (r *registry) validateHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	name := r.svc.ValidateTool
-	vals, es := r.readArgs(arguments(req), argSpec{name: "operation", kind: mcpwriteimpl.KindString, required: true}, argSpec{name: "payload", kind: mcpwriteimpl.KindObject, required: true, text: true})
+	vals, es := r.readArgs(arguments(req), argSpec{name: "operation", kind: impl.KindString, required: true}, argSpec{name: "payload", kind: impl.KindObject, required: true, text: true})
 	if len(es) > 0 {
 		return r.errorResult(ctx, name, nil, es), nil
 	}
@@ -156,7 +156,7 @@ func (r *registry) validateHandler(ctx context.Context, req *mcp.CallToolRequest
 	ctx, rc, hasRC := r.caller(ctx, req)
 	payload := vals["payload"].Obj
 	if payload == nil {
-		payload = &mcpwriteimpl.Object{}
+		payload = &impl.Object{}
 	}
 	c := r.newCall(ctx, wt, rc, hasRC)
 	var class errClass
@@ -219,7 +219,7 @@ func (c *call) validateResult(es Errors) object {
 // schemaHandler is get_write_schema: the tool's entry of the document.
 func (r *registry) schemaHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	name := r.svc.SchemaTool
-	vals, es := r.readArgs(arguments(req), argSpec{name: "operation", kind: mcpwriteimpl.KindString, required: true})
+	vals, es := r.readArgs(arguments(req), argSpec{name: "operation", kind: impl.KindString, required: true})
 	if len(es) > 0 {
 		return r.errorResult(ctx, name, nil, es), nil
 	}
@@ -318,11 +318,11 @@ func (r *registry) discoveryHandler(d *schemadoc.Discovery, groups []string) mcp
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		specs := []argSpec{}
 		if d.GroupBy != "" {
-			specs = append(specs, argSpec{name: "group", kind: mcpwriteimpl.KindString, required: false})
+			specs = append(specs, argSpec{name: "group", kind: impl.KindString, required: false})
 		}
 		ends := pairEnds(d)
 		if len(ends) > 0 {
-			specs = append(specs, argSpec{name: "source_type", kind: mcpwriteimpl.KindString, required: false}, argSpec{name: "target_type", kind: mcpwriteimpl.KindString, required: false})
+			specs = append(specs, argSpec{name: "source_type", kind: impl.KindString, required: false}, argSpec{name: "target_type", kind: impl.KindString, required: false})
 		}
 		vals, es := r.readArgs(arguments(req), specs...)
 		if len(es) > 0 {
@@ -337,7 +337,7 @@ func (r *registry) discoveryHandler(d *schemadoc.Discovery, groups []string) mcp
 			}
 			if !known {
 				return r.errorResult(ctx, d.Tool, nil, Errors{{
-					Code: CodeInvalidEnumValue, Field: "group", Message: "unknown group " + mcpwriteimpl.Excerpt(group),
+					Code: CodeInvalidEnumValue, Field: "group", Message: "unknown group " + impl.Excerpt(group),
 					Suggestions: &Suggestions{DidYouMean: suggest.Closest(group, groups, 3), ValidValues: groups},
 				}}), nil
 			}
@@ -350,7 +350,7 @@ func (r *registry) discoveryHandler(d *schemadoc.Discovery, groups []string) mcp
 			}
 			if !contains(ends, v.Str) {
 				return r.errorResult(ctx, d.Tool, nil, Errors{{
-					Code: CodeInvalidEnumValue, Field: k, Message: fmt.Sprintf("unknown %s %s", strings.ReplaceAll(k, "_", " "), mcpwriteimpl.Excerpt(v.Str)),
+					Code: CodeInvalidEnumValue, Field: k, Message: fmt.Sprintf("unknown %s %s", strings.ReplaceAll(k, "_", " "), impl.Excerpt(v.Str)),
 					Suggestions: &Suggestions{DidYouMean: suggest.Closest(v.Str, ends, 3), ValidValues: ends}, Rejected: v.Str,
 				}}), nil
 			}

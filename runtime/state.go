@@ -9,7 +9,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 // entityState asks the domain for the state of what m changes; a business
@@ -38,7 +38,7 @@ func staleState(field, what string, was EntityState, now EntityState, ok bool) *
 		after = "no longer exists"
 	}
 	return &ErrorEntry{
-		Code: mcpwriteimpl.CodeProposalStale, Field: field,
+		Code: impl.CodeProposalStale, Field: field,
 		Message: fmt.Sprintf("%s is stale: %s changed since the user saw it (was: %s; now: %s). Nothing was written.",
 			what, was.Target, orUnknown(was.Summary), orUnknown(after)),
 		Details:     map[string]any{"target": was.Target, "before": was.Summary, "after": after},

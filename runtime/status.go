@@ -13,7 +13,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 // errClass tells the pipeline what an error means for idempotency and
@@ -32,16 +32,16 @@ const (
 var userCodes = map[codes.Code]string{
 	codes.NotFound:           CodeNotFound,
 	codes.AlreadyExists:      CodeAlreadyExists,
-	codes.FailedPrecondition: mcpwriteimpl.CodeConflict,
-	codes.Aborted:            mcpwriteimpl.CodeConflict,
-	codes.PermissionDenied:   mcpwriteimpl.CodePermissionDenied,
-	codes.Unauthenticated:    mcpwriteimpl.CodeUnauthenticated,
+	codes.FailedPrecondition: impl.CodeConflict,
+	codes.Aborted:            impl.CodeConflict,
+	codes.PermissionDenied:   impl.CodePermissionDenied,
+	codes.Unauthenticated:    impl.CodeUnauthenticated,
 	codes.InvalidArgument:    CodeValidation,
-	codes.OutOfRange:         mcpwriteimpl.CodeConstraintViolation,
-	codes.ResourceExhausted:  mcpwriteimpl.CodeResourceExhausted,
-	codes.Unavailable:        mcpwriteimpl.CodeUnavailable,
-	codes.DeadlineExceeded:   mcpwriteimpl.CodeDeadlineExceeded,
-	codes.Canceled:           mcpwriteimpl.CodeUnavailable,
+	codes.OutOfRange:         impl.CodeConstraintViolation,
+	codes.ResourceExhausted:  impl.CodeResourceExhausted,
+	codes.Unavailable:        impl.CodeUnavailable,
+	codes.DeadlineExceeded:   impl.CodeDeadlineExceeded,
+	codes.Canceled:           impl.CodeUnavailable,
 }
 
 // transientCodes may succeed when retried unchanged, so their outcome is not
@@ -75,7 +75,7 @@ func (r *registry) classify(ctx context.Context, tool string, err error) (Errors
 				continue
 			}
 			e = cloneEntry(e)
-			if e.Code == mcpwriteimpl.CodeInternal {
+			if e.Code == impl.CodeInternal {
 				class = classInternal
 				if e.TraceID == "" {
 					e.TraceID = r.traceID()
@@ -92,9 +92,9 @@ func (r *registry) classify(ctx context.Context, tool string, err error) (Errors
 	if !ok {
 		switch {
 		case errors.Is(err, context.DeadlineExceeded):
-			return Errors{{Code: mcpwriteimpl.CodeDeadlineExceeded, Message: "the request took too long and was stopped"}}, classTransient
+			return Errors{{Code: impl.CodeDeadlineExceeded, Message: "the request took too long and was stopped"}}, classTransient
 		case errors.Is(err, context.Canceled):
-			return Errors{{Code: mcpwriteimpl.CodeUnavailable, Message: "the request was cancelled"}}, classTransient
+			return Errors{{Code: impl.CodeUnavailable, Message: "the request was cancelled"}}, classTransient
 		}
 		return Errors{r.internal(ctx, tool, err)}, classInternal
 	}
@@ -161,16 +161,16 @@ func (r *registry) classify(ctx context.Context, tool string, err error) (Errors
 
 // defaultMessages stand in when a status carries no message.
 var defaultMessages = map[string]string{
-	CodeNotFound:                         "not found",
-	CodeAlreadyExists:                    "already exists",
-	mcpwriteimpl.CodeConflict:            "the write conflicts with the current state",
-	mcpwriteimpl.CodePermissionDenied:    "permission denied",
-	mcpwriteimpl.CodeUnauthenticated:     "authentication required",
-	CodeValidation:                       "invalid request",
-	mcpwriteimpl.CodeConstraintViolation: "value out of range",
-	mcpwriteimpl.CodeResourceExhausted:   "rate limited; retry later",
-	mcpwriteimpl.CodeUnavailable:         "service unavailable; retry later",
-	mcpwriteimpl.CodeDeadlineExceeded:    "the request took too long and was stopped",
+	CodeNotFound:                 "not found",
+	CodeAlreadyExists:            "already exists",
+	impl.CodeConflict:            "the write conflicts with the current state",
+	impl.CodePermissionDenied:    "permission denied",
+	impl.CodeUnauthenticated:     "authentication required",
+	CodeValidation:               "invalid request",
+	impl.CodeConstraintViolation: "value out of range",
+	impl.CodeResourceExhausted:   "rate limited; retry later",
+	impl.CodeUnavailable:         "service unavailable; retry later",
+	impl.CodeDeadlineExceeded:    "the request took too long and was stopped",
 }
 
 func addDetail(e *ErrorEntry, k string, v any) {
@@ -219,7 +219,7 @@ func (r *registry) internal(ctx context.Context, tool string, err error) *ErrorE
 	id := r.traceID()
 	r.cfg.logger.ErrorContext(ctx, "mcpwrite: internal error", "tool", tool, "trace_id", id, "error", err)
 	return &ErrorEntry{
-		Code: mcpwriteimpl.CodeInternal, Message: "internal error", TraceID: id,
+		Code: impl.CodeInternal, Message: "internal error", TraceID: id,
 		Suggestions: &Suggestions{Hint: "This is a server problem, not a problem with the arguments. Retry later; quote the trace_id when reporting it."},
 	}
 }
@@ -233,7 +233,7 @@ func (r *registry) storeUnavailable(ctx context.Context, tool, op string, k idem
 	r.cfg.logger.ErrorContext(ctx, "mcpwrite: idempotency store failed", "tool", tool, "op", op,
 		"tenant", k.Tenant, "client_request_id", clientKey, "trace_id", id, "error", err)
 	return &ErrorEntry{
-		Code: mcpwriteimpl.CodeUnavailable, Field: r.control().clientRequestID, TraceID: id,
+		Code: impl.CodeUnavailable, Field: r.control().clientRequestID, TraceID: id,
 		Message:     "the idempotency store is unavailable, so nothing was run or written",
 		Suggestions: &Suggestions{Hint: fmt.Sprintf("Retry in a few seconds with the same %s and arguments.", r.control().clientRequestID)},
 	}

@@ -15,7 +15,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/durationpb"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 // zeroReader makes every trace_id 32 zeros.
@@ -67,7 +67,7 @@ func TestDomainErrorsMapToEnvelopeEntries(t *testing.T) {
 			`{"code":"INTERNAL","message":"internal error","trace_id":"00000000000000000000000000000000","suggestions":{"hint":"This is a server problem, not a problem with the arguments. Retry later; quote the trace_id when reporting it."}}`, classInternal},
 		{"unknown status hides its message", status.Error(codes.Unknown, "SELECT * FROM secrets"),
 			`{"code":"INTERNAL","message":"internal error","trace_id":"00000000000000000000000000000000","suggestions":{"hint":"This is a server problem, not a problem with the arguments. Retry later; quote the trace_id when reporting it."}}`, classInternal},
-		{"resolver failure shows its entry and logs the cause", (&mcpwriteimpl.Call{}).ResolverError("model_id", errors.New("SELECT * FROM secrets")),
+		{"resolver failure shows its entry and logs the cause", (&impl.Call{}).ResolverError("model_id", errors.New("SELECT * FROM secrets")),
 			`{"code":"INTERNAL","message":"could not resolve model_id","field":"model_id","trace_id":"00000000000000000000000000000000"}`, classInternal},
 	}
 	for _, tt := range tests {

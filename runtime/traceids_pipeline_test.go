@@ -10,7 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/callmeta"
 )
 
 // Correlation and causation ids from _meta that are not 1-128 bytes of
@@ -31,7 +31,7 @@ func TestInvalidMetaIDsAreReplacedAndLogged(t *testing.T) {
 			}})
 			h.seedNote("n1")
 			params := &mcp.CallToolParams{Name: "delete_note", Arguments: json.RawMessage(`{"id":"n1","dry_run":true}`),
-				Meta: mcp.Meta{mcpwriteimpl.MetaCorrelationID: v, mcpwriteimpl.MetaCausationID: v}}
+				Meta: mcp.Meta{callmeta.MetaCorrelationID: v, callmeta.MetaCausationID: v}}
 			res, err := h.cs.CallTool(context.Background(), params)
 			if err != nil {
 				t.Fatal(err)

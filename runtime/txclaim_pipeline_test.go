@@ -12,7 +12,7 @@ import (
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 // claimCounter counts the claims the runtime takes itself.
@@ -30,8 +30,8 @@ func (s *claimCounter) Claim(ctx context.Context, k idempotency.Key, fp string, 
 // ClaimInHandler: it claims the key itself (the "transaction" is the store
 // here), gives a held key back as idempotency.HeldError, releases the claim
 // when the write fails (a rollback) and records the outcome with the write.
-func txHandler(store *idempotency.MemoryStore, claimed *atomic.Int64) func(*mcpwriteimpl.Service) {
-	return func(svc *mcpwriteimpl.Service) {
+func txHandler(store *idempotency.MemoryStore, claimed *atomic.Int64) func(*impl.Service) {
+	return func(svc *impl.Service) {
 		tool := svc.Tools[0]
 		invoke := tool.Invoke
 		tool.Invoke = func(ctx context.Context, req proto.Message) (proto.Message, error) {

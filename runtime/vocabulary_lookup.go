@@ -7,7 +7,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 // checkVocabularies fails when a tool takes values of a vocabulary that no
@@ -78,17 +78,17 @@ func (cv *callVocabularies) set(name string) (*vocabSet, error) {
 	return s, nil
 }
 
-// LookupVocabulary implements mcpwriteimpl.VocabularyLookup for
+// LookupVocabulary implements impl.VocabularyLookup for
 // Decoder.Vocabulary: a value or one of its aliases (exactly, else ignoring
 // case and separators) is returned as the canonical value. Anything else is
 // INVALID_ENUM_VALUE with did_you_mean over the tenant's values and the
 // values as valid_values. A vocabulary that cannot be read is kept as the
 // call's failure, answered instead of the decoder's problems.
-func (cv *callVocabularies) LookupVocabulary(d *mcpwriteimpl.Decoder, key, name, s string) (string, *ErrorEntry, bool) {
+func (cv *callVocabularies) LookupVocabulary(d *impl.Decoder, key, name, s string) (string, *ErrorEntry, bool) {
 	set, err := cv.set(name)
 	if err != nil {
 		if cv.failure == nil {
-			cv.failure = (&mcpwriteimpl.Call{}).ResolverError(d.Path(key), err)
+			cv.failure = (&impl.Call{}).ResolverError(d.Path(key), err)
 		}
 		return "", nil, false
 	}
@@ -100,25 +100,25 @@ func (cv *callVocabularies) LookupVocabulary(d *mcpwriteimpl.Decoder, key, name,
 		field = d.Path("")
 	}
 	sg := &Suggestions{
-		ValidValues: mcpwriteimpl.BoundList(set.listed),
+		ValidValues: impl.BoundList(set.listed),
 		Hint:        fmt.Sprintf("the %s values of this tenant; %s lists them", name, cv.r.listedBy(name)),
 	}
-	if len(set.listed) > mcpwriteimpl.MaxListed {
-		sg.Hint += fmt.Sprintf(" (showing %d of %d values)", mcpwriteimpl.MaxListed, len(set.listed))
+	if len(set.listed) > impl.MaxListed {
+		sg.Hint += fmt.Sprintf(" (showing %d of %d values)", impl.MaxListed, len(set.listed))
 	}
 	if len(set.listed) == 0 {
 		sg.Hint = fmt.Sprintf("this tenant has no %s values yet", name)
 	}
-	sg.DidYouMean = set.names.Closest(s, mcpwriteimpl.MaxDidYouMean)
-	msg := fmt.Sprintf("invalid value %s for %s", mcpwriteimpl.Excerpt(s), field)
+	sg.DidYouMean = set.names.Closest(s, impl.MaxDidYouMean)
+	msg := fmt.Sprintf("invalid value %s for %s", impl.Excerpt(s), field)
 	if len(sg.DidYouMean) > 0 {
 		msg += fmt.Sprintf("; did you mean %q?", sg.DidYouMean[0])
 	}
-	return "", &ErrorEntry{Code: mcpwriteimpl.CodeInvalidEnumValue, Message: msg, Suggestions: sg}, false
+	return "", &ErrorEntry{Code: impl.CodeInvalidEnumValue, Message: msg, Suggestions: sg}, false
 }
 
 // lookup is cv as the decoder's VocabularyLookup: nil when cv is.
-func (cv *callVocabularies) lookup() mcpwriteimpl.VocabularyLookup {
+func (cv *callVocabularies) lookup() impl.VocabularyLookup {
 	if cv == nil {
 		return nil
 	}

@@ -16,8 +16,8 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // typeRegistry is a domain where each tenant registers its own entity
@@ -85,21 +85,21 @@ const storeDoc = `{"source":"t/v1/t.proto","services":[{"name":"t.v1.T","schema_
 
 // storeService binds the store tool the way generated code does: its
 // decoder reads both fields with Decoder.Vocabulary.
-func storeService() *mcpwriteimpl.Service {
-	return &mcpwriteimpl.Service{Name: "t.v1.T", Doc: []byte(storeDoc), Tools: []*mcpwriteimpl.Tool{{
+func storeService() *impl.Service {
+	return &impl.Service{Name: "t.v1.T", Doc: []byte(storeDoc), Tools: []*impl.Tool{{
 		Name:       "store",
 		NewRequest: func() proto.Message { return &structpb.Struct{Fields: map[string]*structpb.Value{}} },
-		Decode: func(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, req proto.Message) {
+		Decode: func(d *impl.Decoder, obj *impl.Object, req proto.Message) {
 			m := req.(*structpb.Struct)
 			d.Known(obj, []string{"entity_type", "tags"})
-			if v := obj.Get("entity_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+			if v := obj.Get("entity_type"); v != nil && v.Kind != impl.KindNull {
 				if x, ok := d.Vocabulary(v, "entity_type", "entity_type"); ok {
 					m.Fields["entity_type"] = structpb.NewStringValue(x)
 				}
 			} else {
 				d.Missing("entity_type")
 			}
-			if v := obj.Get("tags"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+			if v := obj.Get("tags"); v != nil && v.Kind != impl.KindNull {
 				if arr, ok := d.Array(v, "tags"); ok {
 					d.Enter("tags")
 					var tags []any
@@ -116,7 +116,7 @@ func storeService() *mcpwriteimpl.Service {
 				}
 			}
 		},
-		Enrich: func(*mcpwriteimpl.Call, proto.Message) error { return nil },
+		Enrich: func(*impl.Call, proto.Message) error { return nil },
 		Invoke: func(_ context.Context, req proto.Message) (proto.Message, error) {
 			return &structpb.Struct{Fields: map[string]*structpb.Value{"stored": structpb.NewStructValue(req.(*structpb.Struct))}}, nil
 		},

@@ -6,7 +6,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -23,7 +23,7 @@ func (r *registry) vocabularyListing(ctx context.Context, fields []schemadoc.Voc
 		}
 		s, err := v.load(ctx, tenant)
 		if err != nil {
-			return nil, (&mcpwriteimpl.Call{}).ResolverError(f.Field, err)
+			return nil, (&impl.Call{}).ResolverError(f.Field, err)
 		}
 		out = append(out, object{{"field", f.Field}, {"vocabulary", f.Vocabulary}, {"values", listValues(s)}})
 	}
@@ -82,7 +82,7 @@ func (r *registry) vocabularyHandler(t schemadoc.VocabularyTool) mcp.ToolHandler
 		}
 		s, err := v.load(ctx, rc.TenantID)
 		if err != nil {
-			es, _ := r.classify(ctx, t.Tool, (&mcpwriteimpl.Call{}).ResolverError("", err))
+			es, _ := r.classify(ctx, t.Tool, (&impl.Call{}).ResolverError("", err))
 			return r.errorResult(ctx, t.Tool, nil, es), nil
 		}
 		o := object{{"vocabulary", t.Vocabulary}, {"values", listValues(s)}}

@@ -25,7 +25,6 @@ import (
 	idempg "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency/pgstore"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency/redisstore"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
 	proposalpg "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal/pgstore"
 )
@@ -116,7 +115,7 @@ func TestReplayAcrossInstancesAndRestarts(t *testing.T) {
 	}
 	// Same key, other arguments: refused, never executed.
 	other, isErr := call(t, instance(t, domain.New(), layered(), props), "createElement", `{"type":"Node","name":"db","client_request_id":"create-order-service"}`)
-	if !isErr || other["error"].(map[string]any)["code"] != mcpwriteimpl.CodeIdempotencyKeyReused {
+	if !isErr || other["error"].(map[string]any)["code"] != runtime.CodeIdempotencyKeyReused {
 		t.Fatalf("key reuse: %v", other)
 	}
 }
@@ -222,7 +221,7 @@ func sixtyFourWithOneKey(t *testing.T, store idempotency.Store, props proposal.S
 	for o := range outcomes {
 		counts[o]++
 	}
-	if repo.n.Load() != 1 || counts["executed"] != 1 || counts["executed"]+counts["replay"]+counts[mcpwriteimpl.CodeIdempotencyInProgress] != 64 {
+	if repo.n.Load() != 1 || counts["executed"] != 1 || counts["executed"]+counts["replay"]+counts[runtime.CodeIdempotencyInProgress] != 64 {
 		t.Fatalf("domain executions %d, outcomes %v; want exactly one execution, the rest replays or IDEMPOTENCY_IN_PROGRESS", repo.n.Load(), counts)
 	}
 	t.Logf("64 concurrent calls: %v", counts)

@@ -21,7 +21,6 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1/archimatev1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 var fixedNow = time.Date(2026, 11, 22, 10, 30, 0, 0, time.UTC)
@@ -187,7 +186,7 @@ func TestTenantComesFromContextAndNeverFromArguments(t *testing.T) {
 	// Without an authenticated tenant, the call is refused, never defaulted.
 	cs2, repo2 := session(t, runtime.RequestContext{})
 	out, isErr = call(t, cs2, "createElement", `{"type":"ApplicationComponent","name":"Billing"}`)
-	if !isErr || out["error"].(map[string]any)["code"] != mcpwriteimpl.CodePermissionDenied {
+	if !isErr || out["error"].(map[string]any)["code"] != runtime.CodePermissionDenied {
 		t.Fatalf("no tenant: got %v, want PERMISSION_DENIED", out)
 	}
 	if n := len(repo2.Received()); n != 0 {
@@ -256,7 +255,7 @@ func TestCreateCapabilityNeedsItsProfile(t *testing.T) {
 		t.Fatalf("missing lifecycle accepted: %v", out)
 	}
 	e := out["error"].(map[string]any)
-	if e["code"] != mcpwriteimpl.CodeMissingRequired || e["field"] != "profile.lifecycle" {
+	if e["code"] != runtime.CodeMissingRequired || e["field"] != "profile.lifecycle" {
 		t.Fatalf("error = %v, want MISSING_REQUIRED_FIELD profile.lifecycle", e)
 	}
 	// §4.5: name and the profile's owner, criticality and lifecycle are

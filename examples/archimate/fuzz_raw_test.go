@@ -20,7 +20,6 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/server"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcphttp"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // rawPeer delivers bytes no MCP client would send: as raw JSON-RPC bodies
@@ -173,7 +172,7 @@ func checkAgreesWithPreparer(t *testing.T, prep *runtime.Preparer, tool string, 
 	}
 	for _, c := range codes {
 		switch c {
-		case mcpwriteimpl.CodeInvalidJSON, runtime.CodeUnknownField, mcpwriteimpl.CodeMissingRequired, mcpwriteimpl.CodeInvalidType, runtime.CodeInvalidEnumValue, mcpwriteimpl.CodeConstraintViolation, mcpwriteimpl.CodePayloadTooLarge, mcpwriteimpl.CodeInvalidIdempotencyKey:
+		case runtime.CodeInvalidJSON, runtime.CodeUnknownField, runtime.CodeMissingRequired, runtime.CodeInvalidType, runtime.CodeInvalidEnumValue, runtime.CodeConstraintViolation, runtime.CodePayloadTooLarge, runtime.CodeInvalidIdempotencyKey:
 			t.Fatalf("%s(%q): the Preparer accepts these arguments, the tool answered the decode error %s", tool, short(args), c)
 		}
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1/archimatev1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // Hostile correlation and causation ids in a call's _meta never reach the
@@ -39,7 +38,7 @@ func TestClientAdaptersNeverForwardInvalidMetaIDs(t *testing.T) {
 				cs := mcptest.Connect(t, server, mcptest.Options{})
 				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "createElement",
 					Arguments: json.RawMessage(`{"type":"DataObject","name":"Invoice"}`),
-					Meta:      mcp.Meta{mcpwriteimpl.MetaCorrelationID: v, mcpwriteimpl.MetaCausationID: v}})
+					Meta:      mcp.Meta{"io.mcpwrite/correlation_id": v, "io.mcpwrite/causation_id": v}})
 				if err != nil || res.IsError {
 					t.Fatalf("createElement: %v %v", err, res)
 				}

@@ -22,7 +22,6 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/crm/gen/crm/v1/crmv1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 var fixedNow = time.Date(2026, 6, 28, 19, 52, 15, 0, time.UTC)
@@ -340,7 +339,7 @@ func TestCreatePersonIsProposedThenAppliedByIDOnce(t *testing.T) {
 
 	// Another user cannot apply it, and learns nothing about it.
 	other, isErr := apply(t, s.connect(grace), id)
-	if code, field, _ := errorOf(t, other); !isErr || code != mcpwriteimpl.CodeProposalNotFound || field != "proposal_id" {
+	if code, field, _ := errorOf(t, other); !isErr || code != runtime.CodeProposalNotFound || field != "proposal_id" {
 		t.Fatalf("grace applying ada's proposal = %v, want PROPOSAL_NOT_FOUND", other)
 	}
 

@@ -18,7 +18,6 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/gen/neotoma/v1/neotomav1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // The document's integration test (section 10.2), with its own input.
@@ -118,7 +117,7 @@ func TestStorageFailureCarriesTraceID(t *testing.T) {
 	out := mcptest.Call(t, mcptest.Connect(t, srv, mcptest.Options{}), "store", invoiceArgs)
 	e := out.Body["error"].(map[string]any)
 	trace, _ := e["trace_id"].(string)
-	if !out.IsError || e["code"] != mcpwriteimpl.CodeInternal || len(trace) != 32 || strings.Contains(out.Text, "connection reset") {
+	if !out.IsError || e["code"] != runtime.CodeInternal || len(trace) != 32 || strings.Contains(out.Text, "connection reset") {
 		t.Errorf("storage failure = %s, want INTERNAL with a 32-digit trace_id and no error text", out.Text)
 	}
 }

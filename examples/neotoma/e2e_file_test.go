@@ -15,7 +15,6 @@ import (
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/domain"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // fileSource is the source ID and content hash the server must derive for
@@ -30,10 +29,10 @@ func fileSource(content string) (src, hash string) {
 // runOf is the run ID of interpreting src with a configuration, given as
 // canonical JSON of its fields ("{}" for none).
 func runOf(src, config string) string {
-	return "run_" + (&mcpwriteimpl.Call{}).ContentHash(src, config)
+	return "run_" + runtime.ContentHash(src, config)
 }
 
-func obsOf(run string, i string) string { return "obs_" + (&mcpwriteimpl.Call{}).ContentHash(run, i) }
+func obsOf(run string, i string) string { return "obs_" + runtime.ContentHash(run, i) }
 
 // noteOf is the entity a file interprets into: a note of its own.
 func noteOf(user, src string) string { return entityID(user, "note", "source="+src) }
@@ -324,8 +323,8 @@ func TestReinterpretMistakes(t *testing.T) {
 	for _, tt := range []struct{ args, code, field, message string }{
 		{`{"source_id":"src_00000000000000000000000000000000","interpretation_config":{}}`, domain.CodeSourceNotFound, "source_id", "source src_00000000000000000000000000000000 not found"},
 		{`{"source_id":"` + structured + `","interpretation_config":{}}`, runtime.CodeValidation, "source_id", "source " + structured + " is structured material; only files are interpreted"},
-		{`{"source_id":"` + structured + `"}`, mcpwriteimpl.CodeMissingRequired, "interpretation_config", ""},
-		{`{"source_id":"` + structured + `","interpretation_config":{"temperature":3}}`, mcpwriteimpl.CodeConstraintViolation, "interpretation_config.temperature", ""},
+		{`{"source_id":"` + structured + `"}`, runtime.CodeMissingRequired, "interpretation_config", ""},
+		{`{"source_id":"` + structured + `","interpretation_config":{"temperature":3}}`, runtime.CodeConstraintViolation, "interpretation_config.temperature", ""},
 	} {
 		out, isErr := call(t, cs, "reinterpret", tt.args)
 		e, _ := out["error"].(map[string]any)
@@ -405,7 +404,7 @@ func TestRetrieveFileURL(t *testing.T) {
 		assertJSON(t, bad, `{"success": false, "error": `+entry+`, "errors": [`+entry+`]}`)
 	}
 	bad, isErr := call(t, cs, "retrieve_file_url", `{"file_path":"neotoma://files/`+src+`","expires_in":0}`)
-	if code, field, _ := errorOf(t, bad); !isErr || code != mcpwriteimpl.CodeConstraintViolation || field != "expires_in" {
+	if code, field, _ := errorOf(t, bad); !isErr || code != runtime.CodeConstraintViolation || field != "expires_in" {
 		t.Errorf("expires_in 0 = %v, want CONSTRAINT_VIOLATION on expires_in", bad)
 	}
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/domain"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // The snapshot is the current truth with, per field, the observation it
@@ -259,7 +258,7 @@ func TestGetRelationshipSnapshot(t *testing.T) {
 	cs := s.connect(ada, nil)
 	_, acme, holding := graph(t, cs)
 	rel := relationshipOf(mustSucceed(t, cs, "create_relationship", `{"relationship_type":"part_of","source_entity_id":"`+acme+`","target_entity_id":"`+holding+`","metadata":{"since":2019}}`))
-	obs := "obs_" + (&mcpwriteimpl.Call{}).ContentHash(rel["id"].(string))
+	obs := "obs_" + runtime.ContentHash(rel["id"].(string))
 	out := mustSucceed(t, cs, "get_relationship_snapshot", `{"relationship_type":"part_of","source_entity_id":"`+acme+`","target_entity_id":"`+holding+`"}`)
 	assertJSON(t, out, `{
 		"success": true,
@@ -332,7 +331,7 @@ func TestListTimelineEvents(t *testing.T) {
 	assertJSON(t, out, `{
 		"success": true,
 		"events": [{
-			"id": "evt_`+(&mcpwriteimpl.Call{}).ContentHash(obs, "issue_date")+`", "event_type": "InvoiceIssue",
+			"id": "evt_`+runtime.ContentHash(obs, "issue_date")+`", "event_type": "InvoiceIssue",
 			"event_timestamp": "2024-01-15T00:00:00Z", "source_id": "`+src+`", "entity_ids": ["`+inv1+`"],
 			"properties": {"field": "issue_date", "value": "2024-01-15"}
 		}],
@@ -396,7 +395,7 @@ func TestGetSchemaRecommendations(t *testing.T) {
 	assertJSON(t, pending, `{
 		"success": true,
 		"recommendations": [{
-			"id": "rec_`+(&mcpwriteimpl.Call{}).ContentHash(ada.TenantID, "user-ada", "invoice", "raw_fragments")+`", "entity_type": "invoice",
+			"id": "rec_`+runtime.ContentHash(ada.TenantID, "user-ada", "invoice", "raw_fragments")+`", "entity_type": "invoice",
 			"fields": [{"field_name": "approver", "field_type": "string", "required": false}], "source": "raw_fragments", "confidence_score": 1,
 			"reasoning": "1 raw-fragment field(s) carried by at least 5 invoice entities with consistent types", "status": "pending"
 		}],

@@ -9,13 +9,12 @@ import (
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/domain"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // schemaIDOf is the schema ID the server must derive: a hash of tenant,
 // scope, user (user scope only), type and version.
 func schemaIDOf(tenant, scope, user, typ, version string) string {
-	return "sch_" + (&mcpwriteimpl.Call{}).ContentHash(tenant, scope, user, typ, version)
+	return "sch_" + runtime.ContentHash(tenant, scope, user, typ, version)
 }
 
 const mealSchema = `{"entity_type":"meal","schema_definition":{"fields":{"name":{"type":"string","required":true},"calories":{"type":"number"},"eaten_on":{"type":"date"}}},"reducer_config":{"merge_policies":{"calories":{"strategy":"last_write"}}},"activate":true}`
@@ -260,7 +259,7 @@ func TestUpdateSchemaIncrementalMistakes(t *testing.T) {
 		{"type that is not registered", `{"entity_type":"invoices","fields_to_add":[{"field_name":"x","field_type":"string"}]}`, domain.CodeSchemaNotFound, "entity_type", "invoice", `invalid value "invo…" for entity_type; did you mean "invoice"?`},
 		{"field the schema has", `{"entity_type":"invoice","fields_to_add":[{"field_name":"amount","field_type":"number"}]}`, runtime.CodeValidation, "fields_to_add[0].field_name", "", "amount is already a field of the invoice schema (version 1.0)"},
 		{"version that exists", `{"entity_type":"invoice","fields_to_add":[{"field_name":"x","field_type":"string"}],"schema_version":"1.0"}`, domain.CodeSchemaExists, "schema_version", "Register a higher schema_version, or add fields with update_schema_incremental.", "schema version 1.0 of invoice already exists (global scope)"},
-		{"no fields", `{"entity_type":"invoice","fields_to_add":[]}`, mcpwriteimpl.CodeConstraintViolation, "fields_to_add", "", ""},
+		{"no fields", `{"entity_type":"invoice","fields_to_add":[]}`, runtime.CodeConstraintViolation, "fields_to_add", "", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newServer(t)

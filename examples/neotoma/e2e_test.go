@@ -27,7 +27,6 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/gen/neotoma/v1/neotomav1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 var fixedNow = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
@@ -197,7 +196,7 @@ func codes(out map[string]any) []string {
 // user, the type and the identifying key (field=value without case, or the
 // canonical_name). Every user of these tests is in ada's tenant.
 func entityID(user, typ, key string) string {
-	return "ent_" + (&mcpwriteimpl.Call{}).ContentHash(ada.TenantID, user, typ, key)
+	return "ent_" + runtime.ContentHash(ada.TenantID, user, typ, key)
 }
 
 // tenantSourceID recomputes the documented source id rule: "src_" and the
@@ -210,7 +209,7 @@ func tenantSourceID(tenant, hash string) string {
 
 // relationshipID is the ID the server must derive for a relationship.
 func relationshipID(user string, typ neotomav1.RelationshipType, source, target string) string {
-	return "rel_" + (&mcpwriteimpl.Call{}).ContentHash(user, typ.String(), source, target)
+	return "rel_" + runtime.ContentHash(user, typ.String(), source, target)
 }
 
 const invoiceArgs = `{"entities":[{"entity_type":"invoice","invoice_number":"INV-2024-001","vendor":"Acme Supplies","amount":1250.5,"currency":"EUR","po_reference":"PO-77"}]}`
@@ -272,8 +271,8 @@ func sourceOf(canonical string) (src, hash, run, obs string) {
 	sum := sha256.Sum256([]byte(canonical))
 	hash = hex.EncodeToString(sum[:])
 	src = tenantSourceID(ada.TenantID, hash)
-	run = "run_" + (&mcpwriteimpl.Call{}).ContentHash(src, "structured")
-	return src, hash, run, "obs_" + (&mcpwriteimpl.Call{}).ContentHash(run, "0")
+	run = "run_" + runtime.ContentHash(src, "structured")
+	return src, hash, run, "obs_" + runtime.ContentHash(run, "0")
 }
 
 // The document's integration example: store an invoice as a flat entity
@@ -725,13 +724,13 @@ func TestMergeEntitiesAsksUserThroughElicitation(t *testing.T) {
 		wantCode     string
 	}{
 		{name: "user confirms", protocol: "2025-11-25", action: "accept", wantAsked: true, wantMerged: true},
-		{name: "user declines", protocol: "2025-11-25", action: "decline", wantAsked: true, wantCode: mcpwriteimpl.CodeConfirmationDeclined},
-		{name: "user cancels", protocol: "2025-11-25", action: "cancel", wantAsked: true, wantCode: mcpwriteimpl.CodeConfirmationCancelled},
+		{name: "user declines", protocol: "2025-11-25", action: "decline", wantAsked: true, wantCode: runtime.CodeConfirmationDeclined},
+		{name: "user cancels", protocol: "2025-11-25", action: "cancel", wantAsked: true, wantCode: runtime.CodeConfirmationCancelled},
 		// Protocol 2026-07-28 forbids server requests inside a call; the
 		// runtime asks through the input-request round trip instead.
 		{name: "round trip confirms", protocol: "2026-07-28", action: "accept", wantAsked: true, wantMerged: true},
-		{name: "round trip declines", protocol: "2026-07-28", action: "decline", wantAsked: true, wantCode: mcpwriteimpl.CodeConfirmationDeclined},
-		{name: "round trip cancels", protocol: "2026-07-28", action: "cancel", wantAsked: true, wantCode: mcpwriteimpl.CodeConfirmationCancelled},
+		{name: "round trip declines", protocol: "2026-07-28", action: "decline", wantAsked: true, wantCode: runtime.CodeConfirmationDeclined},
+		{name: "round trip cancels", protocol: "2026-07-28", action: "cancel", wantAsked: true, wantCode: runtime.CodeConfirmationCancelled},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -893,7 +892,7 @@ func TestMergeAlreadyMergedEntity(t *testing.T) {
 func TestCallsWithoutAnActingUserAreDenied(t *testing.T) {
 	s := newServer(t)
 	out, isErr := call(t, s.connect(runtime.RequestContext{}, nil), "store", invoiceArgs)
-	if code, field, _ := errorOf(t, out); !isErr || code != mcpwriteimpl.CodePermissionDenied || field != "user_id" {
+	if code, field, _ := errorOf(t, out); !isErr || code != runtime.CodePermissionDenied || field != "user_id" {
 		t.Fatalf("store without a user = %v, want PERMISSION_DENIED on user_id", out)
 	}
 	if len(s.rec.received()) != 0 {

@@ -19,7 +19,6 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpgo"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcphttp"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // newMCPGoSession serves the task tools from a mark3labs/mcp-go server
@@ -188,24 +187,24 @@ func TestMCPGoServerRefusesAWriteTheUserDeclined(t *testing.T) {
 }
 
 func TestMCPGoRegisterRefusesATakenToolName(t *testing.T) {
+	bind := tasksv1mcpwrite.NewTaskService
 	s := server.NewMCPServer("tasks-server", "test")
-	svc := func() *mcpwriteimpl.Service { return tasksv1mcpwrite.NewTaskService(domain.New("/projects")) }
 	quiet := runtime.WithRequestContextFunc(runtime.StaticRequestContext(runtime.RequestContext{TenantID: "t", PrincipalID: "p"}))
-	if err := mcpgo.Register(s, svc(), quiet); err != nil {
+	if err := mcpgo.Register(s, bind(domain.New("/projects")), quiet); err != nil {
 		t.Fatal(err)
 	}
-	err := mcpgo.Register(s, svc(), quiet)
+	err := mcpgo.Register(s, bind(domain.New("/projects")), quiet)
 	want := `mcpgo: service tasks.v1.TaskService: tool "task_list" is already registered on this server; register the service again with runtime.WithToolNames(prefix, suffix) to give its tools other names`
 	if err == nil || err.Error() != want {
 		t.Fatalf("second Register: %v\nwant %s", err, want)
 	}
-	if err := mcpgo.Register(s, svc(), quiet, runtime.WithToolNames("eu_", "")); err != nil {
+	if err := mcpgo.Register(s, bind(domain.New("/projects")), quiet, runtime.WithToolNames("eu_", "")); err != nil {
 		t.Fatalf("Register under a prefix: %v", err)
 	}
 	if s.GetTool("eu_task_create") == nil || s.GetTool("eu_apply_proposal") == nil || s.GetTool("task_create") == nil {
 		t.Fatalf("tools after two registrations: %v", len(s.ListTools()))
 	}
-	if err := mcpgo.Register(nil, svc(), quiet); err == nil || err.Error() != "mcpgo: Register: nil *server.MCPServer" {
+	if err := mcpgo.Register(nil, bind(domain.New("/projects")), quiet); err == nil || err.Error() != "mcpgo: Register: nil *server.MCPServer" {
 		t.Fatalf("nil server: %v", err)
 	}
 }

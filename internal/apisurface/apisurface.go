@@ -55,10 +55,16 @@ func Exported(dir string) ([]string, error) {
 
 // load parses the non-test Go files of dir into their go/doc package.
 func load(dir string) (*token.FileSet, *doc.Package, error) {
+	fset, p, _, err := loadFiles(dir)
+	return fset, p, err
+}
+
+// loadFiles is load, with the parsed files.
+func loadFiles(dir string) (*token.FileSet, *doc.Package, []*ast.File, error) {
 	fset := token.NewFileSet()
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	var files []*ast.File
 	for _, e := range entries {
@@ -68,15 +74,15 @@ func load(dir string) (*token.FileSet, *doc.Package, error) {
 		}
 		f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, parser.ParseComments)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		files = append(files, f)
 	}
 	p, err := doc.NewFromFiles(fset, files, "example.com/pkg")
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return fset, p, nil
+	return fset, p, files, nil
 }
 
 // Diff says which names of want are missing from got and which names of got

@@ -6,7 +6,10 @@ import (
 	"go/doc"
 	"go/printer"
 	"go/token"
+	"os"
+	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -20,18 +23,23 @@ import (
 //	(*Preparer).Prepare func(ctx context.Context, ...) (proto.Message, Errors)
 //	Option interface (has unexported methods)
 //	Observer.CallStart func(ctx context.Context, c CallStart) context.Context
-//	CodeNotFound const = "NOT_FOUND"
+//	CodeNotFound const = impl.CodeNotFound ("NOT_FOUND")
 //	Version var
 //
 // A pointer receiver shows as (*T).M; a struct with unexported fields or an
 // interface with unexported methods says so. A struct's exported fields show as
 // T.Field type (an embedded field as T.Name embedded), an interface's
-// exported methods as T.Method func(...). Test files are left out.
+// exported methods as T.Method func(...). An alias of a type of another
+// package of the same module lists that type's fields and methods, and a
+// constant defined as one of that package's its value there (runtime
+// re-exports the envelope of runtime/internal/impl this way), so a field
+// added behind an alias shows too. Test files are left out.
 func Signatures(dir string) ([]string, error) {
-	fset, p, err := load(dir)
+	l, err := loadFollowing(dir)
 	if err != nil {
 		return nil, err
 	}
+	fset, p := l.fset, l.p
 	var ls lines
 	values := func(vs []*doc.Value, kind string) {
 		for _, v := range vs {
@@ -46,7 +54,7 @@ func Signatures(dir string) ([]string, error) {
 						s += " " + expr(fset, vs.Type)
 					}
 					if kind == "const" && i < len(vs.Values) {
-						s += " = " + expr(fset, vs.Values[i])
+						s += " = " + l.constValue(vs.Values[i])
 					}
 					ls.add(n.Name, n.Name+" "+s)
 				}
@@ -62,45 +70,62 @@ func Signatures(dir string) ([]string, error) {
 	values(p.Vars, "var")
 	funcs(p.Funcs)
 	for _, ty := range p.Types {
-		typeLines(fset, &ls, ty)
+		l.typeLines(&ls, ty, ty.Name)
 		values(ty.Consts, "const")
 		values(ty.Vars, "var")
 		funcs(ty.Funcs)
-		for _, m := range ty.Methods {
-			key := ty.Name + "." + m.Name
-			recv := key
-			if _, ptr := m.Decl.Recv.List[0].Type.(*ast.StarExpr); ptr {
-				recv = "(*" + ty.Name + ")." + m.Name
-			}
-			ls.add(key, recv+" "+expr(fset, m.Decl.Type))
-		}
 	}
 	return ls.sorted(), nil
 }
 
-// typeLines adds the line of type ty and of its exported fields or
-// interface methods.
-func typeLines(fset *token.FileSet, ls *lines, ty *doc.Type) {
+// typeLines adds the line of type ty, listed under the name owner, and of
+// its exported fields, interface methods and methods. An alias of a type
+// of another package of the same module (runtime.ErrorEntry =
+// impl.ErrorEntry) lists the fields and methods of its target too, so a
+// field added there changes the alias's lines.
+func (l *loaded) typeLines(ls *lines, ty *doc.Type, owner string) {
+	fset := l.fset
 	for _, spec := range ty.Decl.Specs {
 		ts := spec.(*ast.TypeSpec)
 		if ts.Name.Name != ty.Name {
 			continue
 		}
-		name := ty.Name + typeParams(fset, ts)
+		name := owner + typeParams(fset, ts)
 		switch t := ts.Type.(type) {
 		case *ast.StructType:
-			ls.add(ty.Name, name+" struct"+hidden(t.Incomplete, "fields"))
-			members(fset, ls, ty.Name, t.Fields)
+			ls.add(owner, name+" struct"+hidden(t.Incomplete, "fields"))
+			members(fset, ls, owner, t.Fields)
 		case *ast.InterfaceType:
-			ls.add(ty.Name, name+" interface"+hidden(t.Incomplete, "methods"))
-			members(fset, ls, ty.Name, t.Methods)
+			ls.add(owner, name+" interface"+hidden(t.Incomplete, "methods"))
+			members(fset, ls, owner, t.Methods)
 		default:
-			if ts.Assign.IsValid() {
-				ls.add(ty.Name, name+" = "+expr(fset, ts.Type))
-			} else {
-				ls.add(ty.Name, name+" "+expr(fset, ts.Type))
+			if !ts.Assign.IsValid() {
+				ls.add(owner, name+" "+expr(fset, ts.Type))
+				break
+			}
+			target, ty2 := l.follow(ts.Type)
+			if ty2 == nil {
+				ls.add(owner, name+" = "+expr(fset, ts.Type))
+				break
+			}
+			var inner lines
+			target.typeLines(&inner, ty2, owner)
+			for i, k := range inner.keys {
+				text := inner.text[i]
+				if k == owner && !strings.Contains(text[len(owner):], ".") { // the type's own line
+					text = name + " = " + expr(fset, ts.Type) + strings.TrimPrefix(text, owner)
+				}
+				ls.add(k, text)
 			}
 		}
+	}
+	for _, m := range ty.Methods {
+		key := owner + "." + m.Name
+		recv := key
+		if _, ptr := m.Decl.Recv.List[0].Type.(*ast.StarExpr); ptr {
+			recv = "(*" + owner + ")." + m.Name
+		}
+		ls.add(key, recv+" "+expr(fset, m.Decl.Type))
 	}
 }
 
@@ -200,4 +225,123 @@ func (l *lines) sorted() []string {
 		out[i] = l.text[j]
 	}
 	return out
+}
+
+// loaded is one parsed package, with what its files import (by the name
+// they use) and where its module lives, to follow a qualified name into
+// another package of the same module.
+type loaded struct {
+	fset         *token.FileSet
+	p            *doc.Package
+	imports      map[string]string
+	module, root string // module path and directory; "" outside a module
+}
+
+func loadFollowing(dir string) (*loaded, error) {
+	fset, p, files, err := loadFiles(dir)
+	if err != nil {
+		return nil, err
+	}
+	l := &loaded{fset: fset, p: p, imports: map[string]string{}}
+	for _, f := range files {
+		for _, im := range f.Imports {
+			path, _ := strconv.Unquote(im.Path.Value)
+			name := path[strings.LastIndex(path, "/")+1:]
+			if im.Name != nil {
+				name = im.Name.Name
+			}
+			l.imports[name] = path
+		}
+	}
+	l.module, l.root = moduleOf(dir)
+	return l, nil
+}
+
+// follow resolves pkg.Name, where pkg is a package of the same module, to
+// that package and its type Name.
+func (l *loaded) follow(e ast.Expr) (*loaded, *doc.Type) {
+	target, name := l.pkgOf(e)
+	if target == nil {
+		return nil, nil
+	}
+	for _, ty := range target.p.Types {
+		if ty.Name == name {
+			return target, ty
+		}
+	}
+	return nil, nil
+}
+
+// pkgOf loads the package of a qualified name pkg.Name of the same module.
+func (l *loaded) pkgOf(e ast.Expr) (*loaded, string) {
+	sel, ok := e.(*ast.SelectorExpr)
+	if !ok || l.module == "" {
+		return nil, ""
+	}
+	x, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return nil, ""
+	}
+	path, ok := l.imports[x.Name]
+	if !ok || !strings.HasPrefix(path, l.module+"/") {
+		return nil, ""
+	}
+	target, err := loadFollowing(filepath.Join(l.root, filepath.FromSlash(strings.TrimPrefix(path, l.module+"/"))))
+	if err != nil {
+		return nil, ""
+	}
+	return target, sel.Sel.Name
+}
+
+// constValue prints a constant's value; a constant of another package of
+// the same module (CodeNotFound = impl.CodeNotFound) shows the value it
+// has there when that is a literal, so a changed value changes the line.
+func (l *loaded) constValue(e ast.Expr) string {
+	target, name := l.pkgOf(e)
+	if target == nil {
+		return expr(l.fset, e)
+	}
+	var all []*doc.Value
+	all = append(all, target.p.Consts...)
+	for _, ty := range target.p.Types {
+		all = append(all, ty.Consts...)
+	}
+	for _, v := range all {
+		for _, spec := range v.Decl.Specs {
+			vs := spec.(*ast.ValueSpec)
+			for i, n := range vs.Names {
+				if n.Name == name && i < len(vs.Values) {
+					if _, lit := vs.Values[i].(*ast.BasicLit); lit {
+						return expr(l.fset, e) + " (" + expr(target.fset, vs.Values[i]) + ")"
+					}
+					if _, sel := vs.Values[i].(*ast.SelectorExpr); sel {
+						return expr(l.fset, e) + " (" + target.constValue(vs.Values[i]) + ")"
+					}
+				}
+			}
+		}
+	}
+	return expr(l.fset, e)
+}
+
+// moduleOf finds the go.mod at or above dir: the module path and its
+// directory, or "" when there is none.
+func moduleOf(dir string) (module, root string) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", ""
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil {
+			for _, line := range strings.Split(string(b), "\n") {
+				if f := strings.Fields(line); len(f) == 2 && f[0] == "module" {
+					return f[1], d
+				}
+			}
+			return "", ""
+		}
+		if filepath.Dir(d) == d {
+			return "", ""
+		}
+	}
 }

@@ -135,3 +135,50 @@ func TestSignaturesDetectFieldAndSignatureChanges(t *testing.T) {
 		})
 	}
 }
+
+// An alias of a type of another package of the same module (as
+// runtime.ErrorEntry = impl.ErrorEntry) lists the target's fields and
+// methods under the alias, and a re-exported constant its value there: a
+// field added to the target, or a value changed, changes the alias's lines.
+func TestSignaturesFollowAliasesIntoTheModule(t *testing.T) {
+	const inner = "package impl\n\nconst Code = \"NOT_FOUND\"\n\ntype Entry struct {\n\tCode string\n\tn    int\n}\n\nfunc (*Entry) Error() string { return \"\" }\n"
+	const outer = "package p\n\nimport \"example.com/m/internal/impl\"\n\ntype Entry = impl.Entry\n\nconst Code = impl.Code\n"
+	write := func(t *testing.T, innerSrc string) []string {
+		t.Helper()
+		root := t.TempDir()
+		for name, src := range map[string]string{
+			"go.mod":                "module example.com/m\n\ngo 1.22\n",
+			"p/p.go":                outer,
+			"internal/impl/impl.go": innerSrc,
+		} {
+			path := filepath.Join(root, filepath.FromSlash(name))
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := Signatures(filepath.Join(root, "p"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	base := write(t, inner)
+	want := []string{
+		`Code const = impl.Code ("NOT_FOUND")`,
+		"Entry = impl.Entry struct (has unexported fields)",
+		"Entry.Code string",
+		"(*Entry).Error func() string",
+	}
+	if strings.Join(base, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("Signatures =\n%s\nwant\n%s", strings.Join(base, "\n"), strings.Join(want, "\n"))
+	}
+	changed := write(t, strings.Replace(strings.Replace(inner, "\tn    int", "\tN    int", 1), `"NOT_FOUND"`, `"MISSING"`, 1))
+	wantDiff := "  - Code const = impl.Code (\"NOT_FOUND\") (removed)\n  - Entry = impl.Entry struct (has unexported fields) (removed)\n" +
+		"  + Code const = impl.Code (\"MISSING\") (added)\n  + Entry = impl.Entry struct (added)\n  + Entry.N int (added)\n"
+	if d := Diff(changed, base); d != wantDiff {
+		t.Fatalf("Diff =\n%s\nwant\n%s", d, wantDiff)
+	}
+}

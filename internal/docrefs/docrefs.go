@@ -18,7 +18,7 @@ import (
 type Mention struct {
 	File string // slash-separated, relative to the scanned root
 	Line int
-	Pkg  string // the package name as written: runtime, mcpwriteimpl, mcphttp
+	Pkg  string // the package name as written: runtime, mcpwriteimpl, impl, ...
 	Name string // Name or Type.Member
 }
 
@@ -139,21 +139,27 @@ func recvName(e ast.Expr) string {
 	}
 }
 
-// mentionRE matches pkg.Name and pkg.Type.Member for the runtime's
-// packages, not inside a longer name (otelruntime.X) or a path (runtime/x).
-var mentionRE = regexp.MustCompile(`(^|[^A-Za-z0-9_./-])(runtime|mcpwriteimpl|mcphttp)\.([A-Za-z_][A-Za-z0-9_]*)(\.[A-Za-z_][A-Za-z0-9_]*)?(\*)?`)
+// mentionRE matches pkg.Name and pkg.Type.Member for the runtime's and the
+// plugin's packages, not inside a longer name (otelruntime.X) or a path
+// (runtime/x). runtime, mcpwriteimpl and mcphttp are matched with any
+// name; the other packages, whose names are also words (impl.go, a
+// proposal.), only with an exported one.
+var mentionRE = regexp.MustCompile(`(^|[^A-Za-z0-9_./-])(?:(runtime|mcpwriteimpl|mcphttp)\.([A-Za-z_][A-Za-z0-9_]*)|(impl|callmeta|mcpgo|pvcheck|schemadoc|suggest|idempotency|proposal|connectmcp|otelmcp|mcptest|secret|outbox|gen|naming)\.([A-Z][A-Za-z0-9_]*))(\.[A-Za-z_][A-Za-z0-9_]*)?(\*)?`)
 
 // Find returns the mentions in text, whose first line is line first.
 func Find(file, text string, first int) []Mention {
 	var out []Mention
 	for i, line := range strings.Split(text, "\n") {
 		for _, m := range mentionRE.FindAllStringSubmatch(line, -1) {
-			name := m[3]
-			if m[4] != "" && ast.IsExported(m[3]) {
-				name += m[4]
+			pkg, name := m[2], m[3]
+			if pkg == "" {
+				pkg, name = m[4], m[5]
 			}
-			name += m[5] // Prefix* names a family of names
-			out = append(out, Mention{File: file, Line: first + i, Pkg: m[2], Name: name})
+			if m[6] != "" && ast.IsExported(name) {
+				name += m[6]
+			}
+			name += m[7] // Prefix* names a family of names
+			out = append(out, Mention{File: file, Line: first + i, Pkg: pkg, Name: name})
 		}
 	}
 	return out

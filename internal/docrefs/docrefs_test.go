@@ -15,6 +15,21 @@ var packages = map[string]string{
 	"runtime":      "runtime",
 	"mcpwriteimpl": "runtime/mcpwriteimpl",
 	"mcphttp":      "runtime/mcphttp",
+	"impl":         "runtime/internal/impl",
+	"callmeta":     "runtime/internal/callmeta",
+	"mcpgo":        "runtime/mcpgo",
+	"pvcheck":      "runtime/pvcheck",
+	"schemadoc":    "runtime/schemadoc",
+	"suggest":      "runtime/suggest",
+	"idempotency":  "runtime/idempotency",
+	"proposal":     "runtime/proposal",
+	"connectmcp":   "runtime/connectmcp",
+	"otelmcp":      "runtime/otelmcp",
+	"mcptest":      "runtime/mcptest",
+	"secret":       "runtime/secret",
+	"outbox":       "runtime/outbox",
+	"gen":          "internal/gen",
+	"naming":       "internal/naming",
 }
 
 // skipDirs are not scanned: installed tools and vendored sources.
@@ -47,8 +62,8 @@ func readAllow(t *testing.T) map[string]bool {
 	return allow
 }
 
-// Every identifier qualified by runtime, mcpwriteimpl or mcphttp (as in
-// runtime.Register, mcpwriteimpl.Call.ContentHash) named in
+// Every identifier qualified by a package of the runtime or the plugin (as
+// in runtime.Register, mcpwriteimpl.Call.ContentHash, impl.Parse) named in
 // README.md, docs/*.md and the comments of hand-written Go files exists in
 // that package, unless testdata/allow.txt lists the mention with a reason.
 func TestDocsAndCommentsNameExistingIdentifiers(t *testing.T) {
@@ -97,13 +112,15 @@ func TestDocsAndCommentsNameExistingIdentifiers(t *testing.T) {
 }
 
 func TestFindAndHas(t *testing.T) {
-	text := "calls runtime.Register and mcpwriteimpl.Call.ContentHash,\nnot otelruntime.X, runtime/mcphttp or `runtime.Option`; mcpwriteimpl.Context* keys."
+	text := "calls runtime.Register and mcpwriteimpl.Call.ContentHash,\nnot otelruntime.X, runtime/mcphttp or `runtime.Option`; mcpwriteimpl.Context* keys.\nimpl.Parse and callmeta.RequestMetadata.TenantID, not impl.go or a proposal.store"
 	got := Find("f.md", text, 10)
 	want := []Mention{
 		{"f.md", 10, "runtime", "Register"},
 		{"f.md", 10, "mcpwriteimpl", "Call.ContentHash"},
 		{"f.md", 11, "runtime", "Option"},
 		{"f.md", 11, "mcpwriteimpl", "Context*"},
+		{"f.md", 12, "impl", "Parse"},
+		{"f.md", 12, "callmeta", "RequestMetadata.TenantID"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("Find = %+v, want %+v", got, want)

@@ -132,7 +132,7 @@ func int32List(xs []int32) string {
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
-// formatWordsFor mirrors mcpwriteimpl.FormatWords for description text.
+// formatWordsFor mirrors impl.FormatWords (runtime/internal/impl) for description text.
 func formatWordsFor(format string) string {
 	switch format {
 	case "ip":

@@ -38,6 +38,11 @@ type Report struct {
 	// Pairs are the pairs of files that reference each other, each pair
 	// sorted and the list sorted.
 	Pairs [][2]string
+	// Cycles are the strongly connected components of the file-to-file
+	// reference graph with more than one file: files that reach each
+	// other through references, in a pair or a longer cycle (a.go -> b.go
+	// -> c.go -> a.go). Each is sorted, the list sorted by first file.
+	Cycles [][]string
 	// Order is a layered file order, bottom first: each file mostly uses
 	// files below it. BackArrows counts the file-to-file arrows that point
 	// up in it.
@@ -168,6 +173,7 @@ func Analyze(p Package, exports map[string]string) (*Report, error) {
 	sort.Slice(r.Pairs, func(i, j int) bool {
 		return r.Pairs[i][0]+" "+r.Pairs[i][1] < r.Pairs[j][0]+" "+r.Pairs[j][1]
 	})
+	r.Cycles = cycles(r.Files, r.Uses)
 	r.Order, r.BackArrows = layer(r.Files, r.Uses)
 	names, err := apisurface.Exported(p.Dir)
 	if err != nil {
@@ -259,13 +265,4 @@ func funcName(fd *ast.FuncDecl) string {
 		}
 		return fd.Name.Name
 	}
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -17,19 +17,20 @@ const (
 )
 
 // Baseline is what the ratchet allows per package (keyed by the package's
-// path inside the module): the mutual pairs of files, the files over
-// MaxFileLines and the functions over MaxFuncLines.
+// path inside the module): the cycles between files (strongly connected
+// components, as "a.go b.go c.go"), the files over MaxFileLines and the
+// functions over MaxFuncLines.
 type Baseline struct {
-	Pairs     map[string]map[[2]string]bool
+	Cycles    map[string]map[string]bool
 	BigFiles  map[string]map[string]int
 	LongFuncs map[string]map[string]int
 }
 
 func newBaseline() *Baseline {
-	return &Baseline{Pairs: map[string]map[[2]string]bool{}, BigFiles: map[string]map[string]int{}, LongFuncs: map[string]map[string]int{}}
+	return &Baseline{Cycles: map[string]map[string]bool{}, BigFiles: map[string]map[string]int{}, LongFuncs: map[string]map[string]int{}}
 }
 
-// ParseBaseline reads the lines "pair PKG A B", "bigfile PKG FILE LINES"
+// ParseBaseline reads the lines "cycle PKG FILE FILE...", "bigfile PKG FILE LINES"
 // and "longfunc PKG FUNC LINES"; "#" starts a comment line.
 func ParseBaseline(text string) (*Baseline, error) {
 	b := newBaseline()
@@ -40,13 +41,13 @@ func ParseBaseline(text string) (*Baseline, error) {
 			continue
 		}
 		f := strings.Fields(line)
-		bad := fmt.Errorf("baseline line %d %q: want \"pair PKG FILE FILE\", \"bigfile PKG FILE LINES\" or \"longfunc PKG FUNC LINES\"", n, line)
-		if len(f) != 4 {
+		bad := fmt.Errorf("baseline line %d %q: want \"cycle PKG FILE FILE...\", \"bigfile PKG FILE LINES\" or \"longfunc PKG FUNC LINES\"", n, line)
+		if len(f) < 4 || f[0] != "cycle" && len(f) != 4 {
 			return nil, bad
 		}
 		switch f[0] {
-		case "pair":
-			add(b.Pairs, f[1])[[2]string{f[2], f[3]}] = true
+		case "cycle":
+			add(b.Cycles, f[1])[strings.Join(f[2:], " ")] = true
 		case "bigfile", "longfunc":
 			lines, err := strconv.Atoi(f[3])
 			if err != nil {
@@ -72,23 +73,25 @@ func add[K comparable, V any](m map[string]map[K]V, pkg string) map[K]V {
 }
 
 // Check compares the reports of packages (keyed like the baseline) with b.
-// failures name what is new: a mutual pair with both files and the
-// identifiers each uses of the other, a file or function over its limit.
+// failures name what is new: a cycle between files with the arrows in
+// it and the identifiers each uses, a file or function over its limit.
 // notes name what the baseline allows that is gone, so it can be lowered.
+// A package the baseline does not name allows nothing.
 func Check(b *Baseline, reports map[string]*Report) (failures, notes []string) {
 	for _, pkg := range sortedPkgs(reports) {
 		r := reports[pkg]
-		cur := map[[2]string]bool{}
-		for _, p := range r.Pairs {
-			cur[p] = true
-			if !b.Pairs[pkg][p] {
-				failures = append(failures, fmt.Sprintf("%s: new mutual pair %s <-> %s: %s uses %s of %s; %s uses %s of %s. Make the references run one way (move what both need into a file below both).",
-					pkg, p[0], p[1], p[0], strings.Join(r.Uses[p], ", "), p[1], p[1], strings.Join(r.Uses[[2]string{p[1], p[0]}], ", "), p[0]))
+		cur := map[string]bool{}
+		for _, c := range r.Cycles {
+			key := strings.Join(c, " ")
+			cur[key] = true
+			if !b.Cycles[pkg][key] {
+				failures = append(failures, fmt.Sprintf("%s: new cycle between files %s: %s. Make the references run one way (move what they share into a file below them).",
+					pkg, key, strings.Join(arrowsWithin(c, r.Uses), "; ")))
 			}
 		}
-		for _, p := range sortedPairs(b.Pairs[pkg]) {
-			if !cur[p] {
-				notes = append(notes, fmt.Sprintf("%s: %s and %s no longer reference each other: lower the baseline (go test ./internal/layering -update).", pkg, p[0], p[1]))
+		for _, key := range sortedKeys(b.Cycles[pkg]) {
+			if !cur[key] {
+				notes = append(notes, fmt.Sprintf("%s: %s no longer form a cycle: lower the baseline (go test ./internal/layering -update).", pkg, key))
 			}
 		}
 		failures, notes = checkSizes(pkg, "file", MaxFileLines, r.Files, b.BigFiles[pkg], failures, notes)
@@ -118,14 +121,14 @@ func Format(reports map[string]*Report) string {
 	var s strings.Builder
 	s.WriteString("# Structure of the hand-written (non-test, non-generated) files per package,\n")
 	s.WriteString("# written by: go test ./internal/layering -update\n")
-	s.WriteString("# The test fails on a mutual pair, a file over 500 lines or a function over\n")
+	s.WriteString("# The test fails on a cycle between files, a file over 500 lines or a function over\n")
 	s.WriteString("# 100 lines that is not listed here; refresh this file after a merge or a\n")
 	s.WriteString("# re-layering, and only ever to lower it otherwise.\n")
 	for _, pkg := range sortedPkgs(reports) {
 		r := reports[pkg]
 		fmt.Fprintf(&s, "\n# %s\n", Figures(pkg, r))
-		for _, p := range r.Pairs {
-			fmt.Fprintf(&s, "pair %s %s %s\n", pkg, p[0], p[1])
+		for _, c := range r.Cycles {
+			fmt.Fprintf(&s, "cycle %s %s\n", pkg, strings.Join(c, " "))
 		}
 		for _, f := range sortedNames(r.Files) {
 			if r.Files[f] > MaxFileLines {
@@ -145,8 +148,8 @@ func Format(reports map[string]*Report) string {
 func Figures(pkg string, r *Report) string {
 	bigF, bigN := largest(r.Files)
 	fn, fnN := largest(r.Funcs)
-	return fmt.Sprintf("%s: rooms %d, mutual pairs %d, back-arrows %d of %d arrows, largest file %s (%d lines), longest function %s (%d lines, %s), exported names %d",
-		pkg, len(r.Files), len(r.Pairs), r.BackArrows, len(r.Uses), bigF, bigN, fn, fnN, r.FuncFile[fn], r.Exported)
+	return fmt.Sprintf("%s: rooms %d, mutual pairs %d, cycles %d, back-arrows %d of %d arrows, largest file %s (%d lines), longest function %s (%d lines, %s), exported names %d",
+		pkg, len(r.Files), len(r.Pairs), len(r.Cycles), r.BackArrows, len(r.Uses), bigF, bigN, fn, fnN, r.FuncFile[fn], r.Exported)
 }
 
 // largest is the name with the highest count, the first name on a tie.
@@ -158,24 +161,6 @@ func largest(m map[string]int) (string, int) {
 		}
 	}
 	return best, n
-}
-
-func sortedNames(m map[string]int) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-func sortedPairs(m map[[2]string]bool) [][2]string {
-	out := make([][2]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i][0]+" "+out[i][1] < out[j][0]+" "+out[j][1] })
-	return out
 }
 
 func sortedPkgs(m map[string]*Report) []string {

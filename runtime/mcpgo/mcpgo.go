@@ -42,7 +42,7 @@ import (
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/compactlist"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 // Register adds the tools of one generated service (New<Service>(handler))
@@ -53,7 +53,7 @@ import (
 // server does: the list's schema hash in the tools/list result's _meta (an
 // after-list-tools hook on s's hooks, which Register creates when s has
 // none), no per-tool _meta, only the hints that differ from the defaults.
-func Register(s *server.MCPServer, svc *mcpwriteimpl.Service, opts ...runtime.Option) error {
+func Register(s *server.MCPServer, svc *impl.Service, opts ...runtime.Option) error {
 	if s == nil {
 		return errors.New("mcpgo: Register: nil *server.MCPServer")
 	}
@@ -237,7 +237,7 @@ func handlerOf(s *server.MCPServer, h mcp.ToolHandler) server.ToolHandlerFunc {
 		// request, which mcphttp.RequestContextFromCall reads.
 		sreq := &mcp.CallToolRequest{Params: p, Extra: &mcp.RequestExtra{Header: req.Header, TokenInfo: auth.TokenInfoFromContext(ctx)}}
 		a := asker{s: s, ctx: ctx, authenticated: sreq.Extra.TokenInfo != nil}
-		res, err := h(mcpwriteimpl.WithAsker(ctx, a), sreq)
+		res, err := h(impl.WithAsker(ctx, a), sreq)
 		if err != nil {
 			return nil, err
 		}

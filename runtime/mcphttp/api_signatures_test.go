@@ -33,6 +33,7 @@ var mcphttpSignatures = []string{
 	"ServeLoopback func(ctx context.Context, addr string, h http.Handler, opts ...Option) error",
 	"SessionUserID func(tenant, principal string) string",
 	"StaticTokens func(spec string) (AuthHook, error)",
+	"TokenIdentity func(ti *auth.TokenInfo) (tenant, principal string, ok bool)",
 	"TraceHeaders func(next http.Handler) http.Handler",
 	"WithIdleTimeout func(d time.Duration) Option",
 	"WithLogger func(l *slog.Logger) Option",

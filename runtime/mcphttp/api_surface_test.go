@@ -30,6 +30,7 @@ var mcphttpAPI = []string{
 	"ServeLoopback",
 	"SessionUserID",
 	"StaticTokens",
+	"TokenIdentity",
 	"TraceHeaders",
 	"WithIdleTimeout",
 	"WithLogger",

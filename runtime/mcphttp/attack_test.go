@@ -21,7 +21,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/callmeta"
 )
 
 // serveOn runs NewServer(h, opts...) on a fresh 127.0.0.1 listener until the
@@ -234,27 +234,27 @@ func TestTraceHeadersReplaceInvalidIDs(t *testing.T) {
 	hexID := regexp.MustCompile(`^[0-9a-f]{32}$`)
 	for _, v := range []string{"corr-\u202e1", strings.Repeat("a", 10<<10), "corr 1", `corr"1`} {
 		req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, ts.URL, nil)
-		req.Header.Set(mcpwriteimpl.HeaderCorrelationID, v)
-		req.Header.Set(mcpwriteimpl.HeaderCausationID, v)
+		req.Header.Set(callmeta.HeaderCorrelationID, v)
+		req.Header.Set(callmeta.HeaderCausationID, v)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
-		echoed := resp.Header.Get(mcpwriteimpl.HeaderCorrelationID)
-		if !hexID.MatchString(echoed) || seen.Get(mcpwriteimpl.HeaderGeneratedCorrelationID) != echoed ||
-			seen.Get(mcpwriteimpl.HeaderCorrelationID) != "" || seen.Get(mcpwriteimpl.HeaderCausationID) != "" {
+		echoed := resp.Header.Get(callmeta.HeaderCorrelationID)
+		if !hexID.MatchString(echoed) || seen.Get(callmeta.HeaderGeneratedCorrelationID) != echoed ||
+			seen.Get(callmeta.HeaderCorrelationID) != "" || seen.Get(callmeta.HeaderCausationID) != "" {
 			t.Fatalf("%.40q: echoed %q, handler saw %v", v, echoed, seen)
 		}
 	}
 	req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, ts.URL, nil)
-	req.Header.Set(mcpwriteimpl.HeaderCorrelationID, "corr-ok-1")
+	req.Header.Set(callmeta.HeaderCorrelationID, "corr-ok-1")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if resp.Header.Get(mcpwriteimpl.HeaderCorrelationID) != "corr-ok-1" || seen.Get(mcpwriteimpl.HeaderCorrelationID) != "corr-ok-1" {
+	if resp.Header.Get(callmeta.HeaderCorrelationID) != "corr-ok-1" || seen.Get(callmeta.HeaderCorrelationID) != "corr-ok-1" {
 		t.Fatalf("a valid id was not kept: %v", resp.Header)
 	}
 }

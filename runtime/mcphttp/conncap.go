@@ -9,30 +9,6 @@ import (
 	"sync"
 )
 
-// Defaults of the connection caps of NewServer.
-const (
-	// DefaultMaxConnections is how many connections a server built by
-	// NewServer holds open at once; a request on a connection beyond it is
-	// answered 503 and the connection closed.
-	DefaultMaxConnections = 1024
-	// DefaultMaxConnectionsPerAddress is how many of them one remote address
-	// (IP) may hold. Behind a proxy every connection comes from the proxy's
-	// address: raise it to the proxy's own connection limit there.
-	DefaultMaxConnectionsPerAddress = 256
-)
-
-// WithMaxConnections sets how many connections NewServer's server holds at
-// once (default 1024; non-positive keeps the default).
-func WithMaxConnections(n int) Option {
-	return func(c *httpConfig) { positive(&c.maxConns, n) }
-}
-
-// WithMaxConnectionsPerAddress sets how many connections one remote IP
-// address holds at once (default 256; non-positive keeps the default).
-func WithMaxConnectionsPerAddress(n int) Option {
-	return func(c *httpConfig) { positive(&c.maxConnsPerAddr, n) }
-}
-
 // connCap counts open connections in total and per remote IP. A connection
 // accepted past either cap is marked; its first request is answered 503
 // with Retry-After and the connection closed, before any body byte is read.

@@ -16,7 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/callmeta"
 )
 
 // AuthHook maps a bearer token to the tenant and principal acting. Return an
@@ -74,7 +74,7 @@ func BearerAuth(hook AuthHook, opts ...Option) func(http.Handler) http.Handler {
 			}
 			ti := &auth.TokenInfo{
 				UserID: SessionUserID(tenant, principal),
-				Extra:  map[string]any{mcpwriteimpl.TokenTenantKey: tenant, mcpwriteimpl.TokenPrincipalKey: principal},
+				Extra:  map[string]any{callmeta.TokenTenantKey: tenant, callmeta.TokenPrincipalKey: principal},
 			}
 			inner.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), verifiedTokenKey{}, ti)))
 		})
@@ -109,13 +109,6 @@ func unauthorized(w http.ResponseWriter, challenge, body string) {
 	http.Error(w, body, http.StatusUnauthorized)
 }
 
-// refuseUnread makes the answer about to be written the connection's last
-// and stops the server from reading what remains of the request body.
-func refuseUnread(w http.ResponseWriter) {
-	w.Header().Set("Connection", "close")
-	_ = http.NewResponseController(w).SetReadDeadline(time.Now())
-}
-
 // TraceHeaders is HTTP middleware that gives every request a W3C traceparent
 // and a correlation id when the client sent none, and echoes both in the
 // response so callers can correlate logs. Generated values are only a
@@ -125,30 +118,30 @@ func refuseUnread(w http.ResponseWriter) {
 func TraceHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// Only this middleware sets the generated headers.
-		r.Header.Del(mcpwriteimpl.HeaderGeneratedTraceParent)
-		r.Header.Del(mcpwriteimpl.HeaderGeneratedCorrelationID)
-		tp := r.Header.Get(mcpwriteimpl.HeaderTraceParent)
-		if !mcpwriteimpl.ValidTraceParent(tp) {
-			r.Header.Del(mcpwriteimpl.HeaderTraceParent)
+		r.Header.Del(callmeta.HeaderGeneratedTraceParent)
+		r.Header.Del(callmeta.HeaderGeneratedCorrelationID)
+		tp := r.Header.Get(callmeta.HeaderTraceParent)
+		if !callmeta.ValidTraceParent(tp) {
+			r.Header.Del(callmeta.HeaderTraceParent)
 			tp = newTraceParent()
-			r.Header.Set(mcpwriteimpl.HeaderGeneratedTraceParent, tp)
+			r.Header.Set(callmeta.HeaderGeneratedTraceParent, tp)
 		}
-		corr := r.Header.Get(mcpwriteimpl.HeaderCorrelationID)
-		if !mcpwriteimpl.ValidTraceID(corr) {
+		corr := r.Header.Get(callmeta.HeaderCorrelationID)
+		if !callmeta.ValidTraceID(corr) {
 			// An invalid id (control bytes, too long, ...) is neither used
 			// nor echoed: a generated one replaces it.
 			if corr != "" {
-				slog.Default().WarnContext(r.Context(), "mcpwrite: invalid X-Correlation-Id header replaced by a server id", "length", len(corr), "allowed", mcpwriteimpl.TraceIDCharset)
+				slog.Default().WarnContext(r.Context(), "mcpwrite: invalid X-Correlation-Id header replaced by a server id", "length", len(corr), "allowed", callmeta.TraceIDCharset)
 			}
-			r.Header.Del(mcpwriteimpl.HeaderCorrelationID)
+			r.Header.Del(callmeta.HeaderCorrelationID)
 			corr = randomHex(16)
-			r.Header.Set(mcpwriteimpl.HeaderGeneratedCorrelationID, corr)
+			r.Header.Set(callmeta.HeaderGeneratedCorrelationID, corr)
 		}
-		if c := r.Header.Get(mcpwriteimpl.HeaderCausationID); c != "" && !mcpwriteimpl.ValidTraceID(c) {
-			r.Header.Del(mcpwriteimpl.HeaderCausationID)
+		if c := r.Header.Get(callmeta.HeaderCausationID); c != "" && !callmeta.ValidTraceID(c) {
+			r.Header.Del(callmeta.HeaderCausationID)
 		}
-		w.Header().Set(mcpwriteimpl.HeaderTraceParent, tp)
-		w.Header().Set(mcpwriteimpl.HeaderCorrelationID, corr)
+		w.Header().Set(callmeta.HeaderTraceParent, tp)
+		w.Header().Set(callmeta.HeaderCorrelationID, corr)
 		next.ServeHTTP(w, r)
 	})
 }

@@ -17,7 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/callmeta"
 )
 
 // Three identities: two principals of tenant A and a principal of tenant B
@@ -428,7 +428,7 @@ func TestTraceMetaReachesTheRequestContextOverHTTP(t *testing.T) {
 			map[string]string{"Traceparent": "00-zz-00-01"},
 			map[string]string{"traceparent": metaTP, "correlation": "corr-meta", "causation": "cause-meta"}, "", false},
 		{"forged generated headers are ignored", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"whoami","arguments":{}}}`,
-			map[string]string{mcpwriteimpl.HeaderGeneratedTraceParent: headerTP, mcpwriteimpl.HeaderGeneratedCorrelationID: "corr-forged"},
+			map[string]string{callmeta.HeaderGeneratedTraceParent: headerTP, callmeta.HeaderGeneratedCorrelationID: "corr-forged"},
 			map[string]string{"causation": ""}, "", true},
 		{"neither: generated", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"whoami","arguments":{}}}`, nil,
 			map[string]string{"causation": ""}, "", true},
@@ -451,11 +451,11 @@ func TestTraceMetaReachesTheRequestContextOverHTTP(t *testing.T) {
 					t.Errorf("%s = %q, want %q", k, rc[k], v)
 				}
 			}
-			echoTP, echoCorr := resp.Header.Get(mcpwriteimpl.HeaderTraceParent), resp.Header.Get(mcpwriteimpl.HeaderCorrelationID)
+			echoTP, echoCorr := resp.Header.Get(callmeta.HeaderTraceParent), resp.Header.Get(callmeta.HeaderCorrelationID)
 			if c.echoTP != "" && echoTP != c.echoTP {
 				t.Errorf("echoed traceparent %q, want %q", echoTP, c.echoTP)
 			}
-			if c.echoTP == "" && (!mcpwriteimpl.ValidTraceParent(echoTP) || echoTP == headerTP || echoTP == metaTP) {
+			if c.echoTP == "" && (!callmeta.ValidTraceParent(echoTP) || echoTP == headerTP || echoTP == metaTP) {
 				t.Errorf("echoed traceparent %q, want a generated one", echoTP)
 			}
 			if c.want["traceparent"] == "" && rc["traceparent"] != echoTP {

@@ -16,7 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/callmeta"
 )
 
 func TestCheckLoopbackRefusesNetworkAddresses(t *testing.T) {
@@ -59,10 +59,10 @@ func TestHandlerRefusesCrossSiteRequestsAndAddsTraceHeaders(t *testing.T) {
 	if resp.StatusCode != http.StatusForbidden {
 		t.Fatalf("cross-site POST: status %d, want 403", resp.StatusCode)
 	}
-	if tp := resp.Header.Get(mcpwriteimpl.HeaderTraceParent); !mcpwriteimpl.ValidTraceParent(tp) {
+	if tp := resp.Header.Get(callmeta.HeaderTraceParent); !callmeta.ValidTraceParent(tp) {
 		t.Fatalf("traceparent %q not generated", tp)
 	}
-	if resp.Header.Get(mcpwriteimpl.HeaderCorrelationID) == "" {
+	if resp.Header.Get(callmeta.HeaderCorrelationID) == "" {
 		t.Fatal("no correlation id echoed")
 	}
 }

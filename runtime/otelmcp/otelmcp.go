@@ -31,7 +31,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/callmeta"
 )
 
 // ScopeName is the instrumentation scope of the tracer and meter.
@@ -98,7 +98,7 @@ func New(opts ...Option) (*Observer, error) {
 
 // CallStarted starts the call's span, continuing the active span or else
 // the request context's traceparent, and makes the span the traceparent the
-// generated client adapters send (mcpwriteimpl.WithOutgoingTraceParent).
+// generated client adapters send (callmeta.WithOutgoingTraceParent).
 func (o *Observer) CallStarted(ctx context.Context, call runtime.CallStart) context.Context {
 	if !trace.SpanContextFromContext(ctx).IsValid() && call.RequestContext.TraceParent != "" {
 		ctx = propagation.TraceContext{}.Extract(ctx, propagation.MapCarrier{"traceparent": call.RequestContext.TraceParent})
@@ -111,7 +111,7 @@ func (o *Observer) CallStarted(ctx context.Context, call runtime.CallStart) cont
 	carrier := propagation.MapCarrier{}
 	propagation.TraceContext{}.Inject(ctx, carrier)
 	if tp := carrier["traceparent"]; tp != "" {
-		ctx = mcpwriteimpl.WithOutgoingTraceParent(ctx, tp)
+		ctx = callmeta.WithOutgoingTraceParent(ctx, tp)
 	}
 	return ctx
 }

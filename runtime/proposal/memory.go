@@ -346,3 +346,78 @@ func orNow(now time.Time) time.Time {
 	}
 	return now
 }
+
+// WithQuotas sets the per-tenant and per-principal quotas of open proposals
+// (zero fields keep DefaultMaxPendingPerTenant and
+// DefaultMaxPendingPerPrincipal).
+func WithQuotas(q Quotas) MemoryOption {
+	return func(s *MemoryStore) { s.quotas = q.withDefaults() }
+}
+
+// quotaLocked refuses a new open proposal of p's tenant or principal past
+// their quota. It looks at the caller's own open proposals only (at most
+// its quota of them): expired ones stop counting, and the earliest expiry
+// of the rest says when to retry. Another tenant's proposals are never
+// scanned for it.
+func (s *MemoryStore) quotaLocked(p *Proposal, now time.Time) error {
+	owner := ownerKey{p.Tenant, p.Principal}
+	scope, limit, set := "", 0, map[*memRecord]struct{}(nil)
+	switch {
+	case len(s.byOwner[owner]) >= s.quotas.PerPrincipal:
+		scope, limit, set = ScopePrincipal, s.quotas.PerPrincipal, s.byOwner[owner]
+	case len(s.byTenant[p.Tenant]) >= s.quotas.PerTenant:
+		scope, limit, set = ScopeTenant, s.quotas.PerTenant, s.byTenant[p.Tenant]
+	default:
+		return nil
+	}
+	var earliest time.Time
+	for r := range set {
+		if r.p.Expired(now) {
+			s.close(r) // removes r from set: safe while ranging over a map
+			continue
+		}
+		if earliest.IsZero() || r.p.ExpiresAt.Before(earliest) {
+			earliest = r.p.ExpiresAt
+		}
+	}
+	if len(set) < limit {
+		return s.quotaLocked(p, now) // the other scope may still be full
+	}
+	return &QuotaError{Scope: scope, Limit: limit, RetryAfter: retryAfter(earliest, now)}
+}
+
+// fullLocked is the refusal of a store holding maxOpen open proposals.
+func (s *MemoryStore) fullLocked(now time.Time) error {
+	var earliest time.Time
+	for _, r := range s.recs {
+		if r.open && (earliest.IsZero() || r.p.ExpiresAt.Before(earliest)) {
+			earliest = r.p.ExpiresAt
+		}
+	}
+	return &FullError{Limit: s.maxOpen, RetryAfter: retryAfter(earliest, now)}
+}
+
+// countLocked adds r to (add) or removes it from the open proposals of its
+// tenant and principal.
+func (s *MemoryStore) countLocked(r *memRecord, add bool) {
+	owner := ownerKey{r.p.Tenant, r.p.Principal}
+	if add {
+		if s.byTenant[r.p.Tenant] == nil {
+			s.byTenant[r.p.Tenant] = map[*memRecord]struct{}{}
+		}
+		if s.byOwner[owner] == nil {
+			s.byOwner[owner] = map[*memRecord]struct{}{}
+		}
+		s.byTenant[r.p.Tenant][r] = struct{}{}
+		s.byOwner[owner][r] = struct{}{}
+		return
+	}
+	delete(s.byTenant[r.p.Tenant], r)
+	if len(s.byTenant[r.p.Tenant]) == 0 {
+		delete(s.byTenant, r.p.Tenant)
+	}
+	delete(s.byOwner[owner], r)
+	if len(s.byOwner[owner]) == 0 {
+		delete(s.byOwner, owner)
+	}
+}

@@ -18,7 +18,7 @@ import (
 	"buf.build/go/protovalidate"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 // checker is one protovalidate validator, shared by every call.
@@ -28,7 +28,7 @@ type checker struct{ v protovalidate.Validator }
 type job struct {
 	c    *checker
 	req  proto.Message
-	vs   []mcpwriteimpl.Violation
+	vs   []impl.Violation
 	err  error
 	done chan struct{}
 }
@@ -38,7 +38,7 @@ var jobs = sync.Pool{New: func() any { return &job{done: make(chan struct{}, 1)}
 // New builds the validator once, compiling the rules of msgs (the request
 // messages) up front so no call pays for it and a rule that does not
 // compile fails registration.
-func New(msgs ...proto.Message) (mcpwriteimpl.RequestChecker, error) {
+func New(msgs ...proto.Message) (impl.RequestChecker, error) {
 	v, err := protovalidate.New(protovalidate.WithMessages(msgs...), protovalidate.WithDisableLazy())
 	if err != nil {
 		return nil, err
@@ -69,7 +69,7 @@ func serve(ch chan *job) {
 
 // Check validates req and returns its violations: on a check goroutine
 // when one is free, else on the caller's.
-func (c *checker) Check(req proto.Message) ([]mcpwriteimpl.Violation, error) {
+func (c *checker) Check(req proto.Message) ([]impl.Violation, error) {
 	j := jobs.Get().(*job)
 	j.c, j.req = c, req
 	select {
@@ -86,7 +86,7 @@ func (c *checker) Check(req proto.Message) ([]mcpwriteimpl.Violation, error) {
 
 // check validates req; a panic in the validator is an error, not a crash
 // of the check goroutine.
-func (c *checker) check(req proto.Message) (vs []mcpwriteimpl.Violation, err error) {
+func (c *checker) check(req proto.Message) (vs []impl.Violation, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			vs, err = nil, fmt.Errorf("protovalidate panicked: %v", p)
@@ -100,19 +100,19 @@ func (c *checker) check(req proto.Message) (vs []mcpwriteimpl.Violation, err err
 	if !errors.As(err, &ve) {
 		return nil, err
 	}
-	out := make([]mcpwriteimpl.Violation, 0, len(ve.Violations))
+	out := make([]impl.Violation, 0, len(ve.Violations))
 	for _, v := range ve.Violations {
 		p := v.Proto
-		out = append(out, mcpwriteimpl.Violation{Path: steps(p.GetField()), RuleID: p.GetRuleId(), Message: p.GetMessage()})
+		out = append(out, impl.Violation{Path: steps(p.GetField()), RuleID: p.GetRuleId(), Message: p.GetMessage()})
 	}
 	return out, nil
 }
 
 // steps turns a protovalidate field path into runtime path steps.
-func steps(fp *validate.FieldPath) []mcpwriteimpl.PathStep {
-	var out []mcpwriteimpl.PathStep
+func steps(fp *validate.FieldPath) []impl.PathStep {
+	var out []impl.PathStep
 	for _, e := range fp.GetElements() {
-		s := mcpwriteimpl.PathStep{Field: e.GetFieldName()}
+		s := impl.PathStep{Field: e.GetFieldName()}
 		switch sub := e.GetSubscript().(type) {
 		case *validate.FieldPathElement_Index:
 			s.Subscript = "[" + strconv.FormatUint(sub.Index, 10) + "]"

@@ -8,7 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	purchasingv1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/purchasing/gen/purchasing/v1"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/pvcheck"
 )
 
@@ -24,10 +24,10 @@ func TestCheckConcurrent(t *testing.T) {
 	invalid.Query = strings.Repeat("x", 201)
 	invalid.Limit = 0
 	invalid.Meta.TenantId = ""
-	want := []mcpwriteimpl.Violation{
-		{Path: []mcpwriteimpl.PathStep{{Field: "meta"}, {Field: "tenant_id"}}, RuleID: "string.min_len", Message: "must be at least 1 characters"},
-		{Path: []mcpwriteimpl.PathStep{{Field: "query"}}, RuleID: "string.max_len", Message: "must be at most 200 characters"},
-		{Path: []mcpwriteimpl.PathStep{{Field: "limit"}}, RuleID: "int32.gte_lte", Message: "must be greater than or equal to 1 and less than or equal to 100"},
+	want := []impl.Violation{
+		{Path: []impl.PathStep{{Field: "meta"}, {Field: "tenant_id"}}, RuleID: "string.min_len", Message: "must be at least 1 characters"},
+		{Path: []impl.PathStep{{Field: "query"}}, RuleID: "string.max_len", Message: "must be at most 200 characters"},
+		{Path: []impl.PathStep{{Field: "limit"}}, RuleID: "int32.gte_lte", Message: "must be greater than or equal to 1 and less than or equal to 100"},
 	}
 	if vs, err := c.Check(invalid); err != nil || !cmp.Equal(vs, want) {
 		t.Fatalf("Check(invalid) = %v, %v; diff (-want +got):\n%s", vs, err, cmp.Diff(want, vs))
@@ -39,7 +39,7 @@ func TestCheckConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range 200 {
-				req, w := valid, []mcpwriteimpl.Violation(nil)
+				req, w := valid, []impl.Violation(nil)
 				if (g+i)%2 == 0 {
 					req, w = invalid, want
 				}

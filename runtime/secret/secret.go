@@ -14,11 +14,11 @@ import (
 	"os"
 	"strings"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 // MinLength is the shortest secret accepted, in bytes.
-const MinLength = mcpwriteimpl.MinIDSecretLength
+const MinLength = impl.MinIDSecretLength
 
 // Spec is one secret and where it may come from.
 type Spec struct {
@@ -80,7 +80,7 @@ func Load(s Spec, getenv func(string) string) (value []byte, notice string, err 
 
 // Check reports why raw (before surrounding white space is removed) is not
 // an acceptable secret, or nil: only white space, or, once trimmed, what
-// mcpwriteimpl.CheckSecret refuses (shorter than MinLength bytes, fewer
+// impl.CheckSecret refuses (shorter than MinLength bytes, fewer
 // than 8 distinct byte values, a short pattern repeated). runtime.WithSecrets
 // applies the same rule.
 func Check(raw string) error {
@@ -88,5 +88,5 @@ func Check(raw string) error {
 	if raw != "" && v == "" {
 		return errors.New("it is only white space")
 	}
-	return mcpwriteimpl.CheckSecret([]byte(v))
+	return impl.CheckSecret([]byte(v))
 }

@@ -19,7 +19,6 @@ import (
 	archimatev1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1/archimatev1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/suggest"
 )
 
@@ -512,7 +511,7 @@ func (r *Repository) AddComponentToCapability(_ context.Context, req *archimatev
 		return nil, sp.notFound("capability_id", req.GetCapabilityId())
 	}
 	if c.GetType() != archimatev1.ElementType_ELEMENT_TYPE_CAPABILITY {
-		return nil, &runtime.ErrorEntry{Code: mcpwriteimpl.CodeInvalidRelationship, Field: "capability_id",
+		return nil, &runtime.ErrorEntry{Code: runtime.CodeInvalidRelationship, Field: "capability_id",
 			Message:     fmt.Sprintf("Element '%s' is a %s, not a Capability", c.GetName(), aliasOf(c.GetType())),
 			Suggestions: &runtime.Suggestions{Hint: "Pass the id of a Capability element (getElementTypes lists the types)"}}
 	}

@@ -15,7 +15,6 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // storeError answers a failed database operation of a write or read of req
@@ -57,14 +56,14 @@ func (r *Repository) storeError(ctx context.Context, req proto.Message, err erro
 		return unavailable(err)
 	}
 	slog.ErrorContext(ctx, "archimate: repository database error", "code", pe.Code, "error", err)
-	return &runtime.ErrorEntry{Code: mcpwriteimpl.CodeInternal, Message: "the architecture repository failed; nothing was written"}
+	return &runtime.ErrorEntry{Code: runtime.CodeInternal, Message: "the architecture repository failed; nothing was written"}
 }
 
 // notText answers a request the outbox cannot record as JSON (a string
 // that is not valid UTF-8): permanent, naming the field.
 func notText(req proto.Message, err error) error {
 	field := fieldWhere(req, func(_ string, s string) bool { return !utf8.ValidString(s) })
-	return &runtime.ErrorEntry{Code: mcpwriteimpl.CodeValidation, Field: field,
+	return &runtime.ErrorEntry{Code: runtime.CodeValidation, Field: field,
 		Message:     nameOr(field) + " is not valid UTF-8 text, which the store cannot hold",
 		Details:     map[string]any{"retryable": false, "cause": err.Error()},
 		Suggestions: &runtime.Suggestions{Hint: "Send " + nameOr(field) + " as UTF-8 text; the same request always fails"}}
@@ -73,7 +72,7 @@ func notText(req proto.Message, err error) error {
 // permanent is a deterministic store error: retrying the same request
 // fails the same way.
 func permanent(pe *pgconn.PgError, field, msg, hint string) error {
-	return &runtime.ErrorEntry{Code: mcpwriteimpl.CodeValidation, Field: field, Message: msg,
+	return &runtime.ErrorEntry{Code: runtime.CodeValidation, Field: field, Message: msg,
 		Details:     map[string]any{"sqlstate": pe.Code, "retryable": false},
 		Suggestions: &runtime.Suggestions{Hint: hint}}
 }
@@ -89,20 +88,20 @@ func (r *Repository) constraintError(pe *pgconn.PgError) error {
 	}
 	switch c {
 	case "elements_pkey":
-		return entry(mcpwriteimpl.CodeAlreadyExists, "id", "an element with this id already exists", "Use a new id, or updateElement to change the existing element")
+		return entry(runtime.CodeAlreadyExists, "id", "an element with this id already exists", "Use a new id, or updateElement to change the existing element")
 	case "elements_name_key":
-		return entry(mcpwriteimpl.CodeAlreadyExists, "name", "an element with this name already exists in this model", "Choose a different name, or updateElement the existing element")
+		return entry(runtime.CodeAlreadyExists, "name", "an element with this name already exists in this model", "Choose a different name, or updateElement the existing element")
 	case "relationships_pkey":
-		return entry(mcpwriteimpl.CodeAlreadyExists, "id", "a relationship with this id already exists", "Use a new id")
+		return entry(runtime.CodeAlreadyExists, "id", "a relationship with this id already exists", "Use a new id")
 	case "relationships_source_fk":
-		return entry(mcpwriteimpl.CodeNotFound, "source_id", "the source element does not exist (it was deleted meanwhile)", "Use the id of an existing element")
+		return entry(runtime.CodeNotFound, "source_id", "the source element does not exist (it was deleted meanwhile)", "Use the id of an existing element")
 	case "relationships_target_fk":
-		return entry(mcpwriteimpl.CodeNotFound, "target_id", "the target element does not exist (it was deleted meanwhile)", "Use the id of an existing element")
+		return entry(runtime.CodeNotFound, "target_id", "the target element does not exist (it was deleted meanwhile)", "Use the id of an existing element")
 	case "properties_element_fk":
-		return entry(mcpwriteimpl.CodeNotFound, "id", "the element does not exist (it was deleted meanwhile)", "Use the id of an existing element")
+		return entry(runtime.CodeNotFound, "id", "the element does not exist (it was deleted meanwhile)", "Use the id of an existing element")
 	}
 	field := pe.ColumnName
-	return entry(mcpwriteimpl.CodeConstraintViolation, field, "the request breaks a rule of the store: "+pe.Message, "Correct the request; the same request always fails")
+	return entry(runtime.CodeConstraintViolation, field, "the request breaks a rule of the store: "+pe.Message, "Correct the request; the same request always fails")
 }
 
 // unavailable is a transient database failure: logged with its cause,

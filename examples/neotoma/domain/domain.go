@@ -29,7 +29,6 @@ import (
 
 	neotomav1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/gen/neotoma/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/suggest"
 )
 
@@ -243,7 +242,7 @@ func (m *Memory) storeStructured(who owner, req *neotomav1.StoreRequest) (*neoto
 		return m.storeAnswer(who, u, s, true), nil
 	}
 	s := &source{id: SourceID(who.tenant, hash), hash: hash, runs: map[string]*run{}, at: req.GetStoredAt().AsTime()}
-	r := m.observe(who, u, s, "run_"+(&mcpwriteimpl.Call{}).ContentHash(s.id, "structured"), ins, req.GetSourcePriority(), req.GetStoredAt().AsTime())
+	r := m.observe(who, u, s, "run_"+runtime.ContentHash(s.id, "structured"), ins, req.GetSourcePriority(), req.GetStoredAt().AsTime())
 	s.first = r
 	u.sources[hash] = s
 	return m.storeAnswer(who, u, s, false), nil
@@ -320,7 +319,7 @@ func (m *Memory) observe(who owner, u *userMemory, s *source, runID string, ins 
 	for i, in := range ins {
 		sc := m.active(who, in.typ)
 		name, key := identify(sc, in)
-		id := "ent_" + (&mcpwriteimpl.Call{}).ContentHash(who.tenant, who.user, in.typ, key)
+		id := "ent_" + runtime.ContentHash(who.tenant, who.user, in.typ, key)
 		e, created := u.entities[id], false
 		if e == nil {
 			e = &entity{id: id, typ: in.typ, canonicalName: name, rawFragments: map[string]*structpb.Value{}, order: m.next()}
@@ -330,7 +329,7 @@ func (m *Memory) observe(who owner, u *userMemory, s *source, runID string, ins 
 		}
 		e = u.resolve(e) // material about a merged duplicate belongs to the kept entity
 		obs := &observation{
-			id: "obs_" + (&mcpwriteimpl.Call{}).ContentHash(runID, fmt.Sprint(i)), sourceID: s.id, priority: priority,
+			id: "obs_" + runtime.ContentHash(runID, fmt.Sprint(i)), sourceID: s.id, priority: priority,
 			version: sc.version, fields: map[string]*structpb.Value{}, at: at, order: m.next(),
 		}
 		for _, k := range sortedKeys(in.fields) {

@@ -12,7 +12,6 @@ import (
 
 	neotomav1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/gen/neotoma/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // eventTypeName names the event a date field records: the type and the
@@ -68,7 +67,7 @@ func (m *Memory) events(who owner, u *userMemory, keep func(e *entity, o *observ
 				}
 				props, _ := structpb.NewStruct(map[string]any{"field": k, "value": o.fields[k].GetStringValue()})
 				out = append(out, &neotomav1.TimelineEvent{
-					Id: "evt_" + (&mcpwriteimpl.Call{}).ContentHash(o.id, k), EventType: eventTypeName(e.typ, k),
+					Id: "evt_" + runtime.ContentHash(o.id, k), EventType: eventTypeName(e.typ, k),
 					EventTimestamp: timestamppb.New(when), SourceId: o.sourceID, EntityIds: []string{e.id}, Properties: props,
 				})
 			}
@@ -257,7 +256,7 @@ func (m *Memory) GetSchemaRecommendations(ctx context.Context, req *neotomav1.Ge
 		}
 		for _, r := range cands.GetRecommendations() {
 			rec := &neotomav1.StoredRecommendation{
-				Id: "rec_" + (&mcpwriteimpl.Call{}).ContentHash(who.tenant, who.user, r.GetEntityType(), "raw_fragments"), EntityType: r.GetEntityType(),
+				Id: "rec_" + runtime.ContentHash(who.tenant, who.user, r.GetEntityType(), "raw_fragments"), EntityType: r.GetEntityType(),
 				Source: "raw_fragments", ConfidenceScore: r.GetConfidenceScore(), Reasoning: r.GetReasoning(), Status: "pending",
 			}
 			for _, f := range r.GetFields() {
@@ -283,7 +282,7 @@ func (m *Memory) GetSchemaRecommendations(ctx context.Context, req *neotomav1.Ge
 					continue
 				}
 				rec := &neotomav1.StoredRecommendation{
-					Id: "rec_" + (&mcpwriteimpl.Call{}).ContentHash(s.id), EntityType: s.typ, Source: "agent", ConfidenceScore: 1,
+					Id: "rec_" + runtime.ContentHash(s.id), EntityType: s.typ, Source: "agent", ConfidenceScore: 1,
 					Reasoning: fmt.Sprintf("added by update_schema_incremental as %s version %s", s.scope, s.version), Status: "applied",
 				}
 				for _, k := range s.added {

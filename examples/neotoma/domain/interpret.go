@@ -20,7 +20,6 @@ import (
 
 	neotomav1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/gen/neotoma/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // Error codes of unstructured material.
@@ -265,7 +264,7 @@ func runID(s *source, cfg *neotomav1.InterpretationConfig) string {
 	var canon any
 	_ = json.Unmarshal(b, &canon) // protojson's output is JSON; re-marshal sorts the keys
 	c, _ := json.Marshal(canon)
-	return "run_" + (&mcpwriteimpl.Call{}).ContentHash(s.id, string(c))
+	return "run_" + runtime.ContentHash(s.id, string(c))
 }
 
 func analysisFailed(why string) *runtime.ErrorEntry {

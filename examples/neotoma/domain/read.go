@@ -13,7 +13,6 @@ import (
 
 	neotomav1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/gen/neotoma/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/suggest"
 )
 
@@ -371,7 +370,7 @@ func (m *Memory) GetRelationshipSnapshot(ctx context.Context, req *neotomav1.Get
 		if u.relTypes[r.GetId()] != req.GetRelationshipType() || r.GetSourceEntityId() != req.GetSourceEntityId() || r.GetTargetEntityId() != req.GetTargetEntityId() {
 			continue
 		}
-		obs := "obs_" + (&mcpwriteimpl.Call{}).ContentHash(r.GetId())
+		obs := "obs_" + runtime.ContentHash(r.GetId())
 		prov := map[string]string{}
 		for k := range r.GetMetadata().GetFields() {
 			prov[k] = obs

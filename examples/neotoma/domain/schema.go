@@ -12,7 +12,6 @@ import (
 
 	neotomav1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/gen/neotoma/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/suggest"
 )
 
@@ -131,7 +130,7 @@ func schemaID(tenant, scope, user, typ, version string) string {
 	if scope == ScopeGlobal {
 		user = ""
 	}
-	return "sch_" + (&mcpwriteimpl.Call{}).ContentHash(tenant, scope, user, typ, version)
+	return "sch_" + runtime.ContentHash(tenant, scope, user, typ, version)
 }
 
 // tenant returns the tenant's schemas, seeding the built-in types.
@@ -206,7 +205,7 @@ func (m *Memory) checkType(who owner, typ, field string) *runtime.ErrorEntry {
 	return &runtime.ErrorEntry{
 		Code: runtime.CodeValidation, Field: field,
 		// The agent's text is quoted as an excerpt only: no PII in errors.
-		Message: fmt.Sprintf("unknown entity type %s; registered types: %s", mcpwriteimpl.Excerpt(typ), strings.Join(names, ", ")),
+		Message: fmt.Sprintf("unknown entity type %s; registered types: %s", runtime.Excerpt(typ), strings.Join(names, ", ")),
 		Suggestions: &runtime.Suggestions{
 			DidYouMean:  suggest.Closest(typ, names, 3),
 			ValidValues: names,
@@ -341,7 +340,7 @@ func (m *Memory) UpdateSchemaIncremental(ctx context.Context, req *neotomav1.Upd
 		names := m.types(who)
 		return nil, &runtime.ErrorEntry{
 			Code: CodeSchemaNotFound, Field: "entity_type",
-			Message:     fmt.Sprintf("no active schema for entity type %s; registered types: %s", mcpwriteimpl.Excerpt(typ), strings.Join(names, ", ")),
+			Message:     fmt.Sprintf("no active schema for entity type %s; registered types: %s", runtime.Excerpt(typ), strings.Join(names, ", ")),
 			Suggestions: &runtime.Suggestions{DidYouMean: suggest.Closest(typ, names, 3), ValidValues: names, Hint: "Register a new type with register_schema."},
 		}
 	}
@@ -422,7 +421,7 @@ func (m *Memory) migrate(who owner, scope string, s *schema, added []string, at 
 				continue
 			}
 			obs := &observation{
-				id: "obs_" + (&mcpwriteimpl.Call{}).ContentHash(s.id, e.id), sourceID: "", priority: defaultPriority,
+				id: "obs_" + runtime.ContentHash(s.id, e.id), sourceID: "", priority: defaultPriority,
 				version: s.version, fields: map[string]*structpb.Value{}, at: at, order: m.next(),
 			}
 			for _, k := range added {

@@ -159,37 +159,7 @@ func (p *Purchasing) CreatePurchaseOrder(_ context.Context, req *purchasingv1.Cr
 		o := b.orders[id]
 		return nil, status.Errorf(codes.AlreadyExists, "purchase order number %s is already used by purchase order %d", o.GetOrderNumber(), o.GetId())
 	}
-	var violations []*errdetails.BadRequest_FieldViolation
-	var warnings []string
-	rows := []*purchasingv1.PurchaseOrderRow{}
-	bySKU := map[string]*purchasingv1.PurchaseOrderRow{}
-	for i, it := range req.GetItems() {
-		if _, ok := p.items[it.GetSku()]; !ok {
-			violations = append(violations, &errdetails.BadRequest_FieldViolation{
-				Field: fmt.Sprintf("items[%d].sku", i), Reason: "UNKNOWN_SKU",
-				Description: fmt.Sprintf("SKU %s is not in the catalog", it.GetSku()),
-			})
-			continue
-		}
-		if it.GetUnitPrice() == 0 {
-			warnings = append(warnings, fmt.Sprintf("line %d (%s) has unit price 0", i+1, it.GetSku()))
-		}
-		if r, dup := bySKU[it.GetSku()]; dup {
-			if r.GetUnitPrice() != it.GetUnitPrice() {
-				violations = append(violations, &errdetails.BadRequest_FieldViolation{
-					Field: fmt.Sprintf("items[%d].unit_price", i), Reason: "CONFLICTING_PRICE",
-					Description: fmt.Sprintf("SKU %s is ordered twice at different prices (%s and %s)", it.GetSku(), money(r.GetUnitPrice()), money(it.GetUnitPrice())),
-				})
-				continue
-			}
-			r.Quantity += it.GetQuantity()
-			warnings = append(warnings, fmt.Sprintf("SKU %s appears more than once; quantities were merged into one line", it.GetSku()))
-			continue
-		}
-		r := &purchasingv1.PurchaseOrderRow{Sku: it.GetSku(), Quantity: it.GetQuantity(), UnitPrice: it.GetUnitPrice()}
-		bySKU[it.GetSku()] = r
-		rows = append(rows, r)
-	}
+	rows, violations, warnings := p.orderRows(req.GetItems())
 	now := req.GetMeta().GetRequestedAt().AsTime()
 	if d := req.GetExpectedDeliveryDate(); d != "" {
 		day, err := time.Parse(time.DateOnly, d)
@@ -244,6 +214,43 @@ func (p *Purchasing) CreatePurchaseOrder(_ context.Context, req *purchasingv1.Cr
 		},
 		Warnings: warnings,
 	}, nil
+}
+
+// orderRows checks the items of a new order against the catalog and merges
+// repeated SKUs into one row: the rows, the violations and the warnings.
+func (p *Purchasing) orderRows(items []*purchasingv1.PurchaseOrderItem) ([]*purchasingv1.PurchaseOrderRow, []*errdetails.BadRequest_FieldViolation, []string) {
+	var violations []*errdetails.BadRequest_FieldViolation
+	var warnings []string
+	rows := []*purchasingv1.PurchaseOrderRow{}
+	bySKU := map[string]*purchasingv1.PurchaseOrderRow{}
+	for i, it := range items {
+		if _, ok := p.items[it.GetSku()]; !ok {
+			violations = append(violations, &errdetails.BadRequest_FieldViolation{
+				Field: fmt.Sprintf("items[%d].sku", i), Reason: "UNKNOWN_SKU",
+				Description: fmt.Sprintf("SKU %s is not in the catalog", it.GetSku()),
+			})
+			continue
+		}
+		if it.GetUnitPrice() == 0 {
+			warnings = append(warnings, fmt.Sprintf("line %d (%s) has unit price 0", i+1, it.GetSku()))
+		}
+		if r, dup := bySKU[it.GetSku()]; dup {
+			if r.GetUnitPrice() != it.GetUnitPrice() {
+				violations = append(violations, &errdetails.BadRequest_FieldViolation{
+					Field: fmt.Sprintf("items[%d].unit_price", i), Reason: "CONFLICTING_PRICE",
+					Description: fmt.Sprintf("SKU %s is ordered twice at different prices (%s and %s)", it.GetSku(), money(r.GetUnitPrice()), money(it.GetUnitPrice())),
+				})
+				continue
+			}
+			r.Quantity += it.GetQuantity()
+			warnings = append(warnings, fmt.Sprintf("SKU %s appears more than once; quantities were merged into one line", it.GetSku()))
+			continue
+		}
+		r := &purchasingv1.PurchaseOrderRow{Sku: it.GetSku(), Quantity: it.GetQuantity(), UnitPrice: it.GetUnitPrice()}
+		bySKU[it.GetSku()] = r
+		rows = append(rows, r)
+	}
+	return rows, violations, warnings
 }
 
 // ReceivePurchaseOrder books delivered quantities against an order's lines.
@@ -421,4 +428,22 @@ func NewDemo() *Purchasing {
 			}},
 		},
 	)
+}
+
+// SalesOrder is a customer's order for products. Sales orders come from the
+// shop, not from agents: they enter the books through PlaceSalesOrder, and
+// agents ship them with fulfill_order.
+type SalesOrder struct {
+	ID          int32
+	OrderNumber string
+	Customer    string
+	Lines       []SalesLine
+	Shipped     bool
+	ShippedAt   time.Time
+}
+
+// SalesLine is one product line of a sales order.
+type SalesLine struct {
+	SKU      string
+	Quantity int32
 }

@@ -16,24 +16,6 @@ import (
 	purchasingv1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/purchasing/gen/purchasing/v1"
 )
 
-// SalesOrder is a customer's order for products. Sales orders come from the
-// shop, not from agents: they enter the books through PlaceSalesOrder, and
-// agents ship them with fulfill_order.
-type SalesOrder struct {
-	ID          int32
-	OrderNumber string
-	Customer    string
-	Lines       []SalesLine
-	Shipped     bool
-	ShippedAt   time.Time
-}
-
-// SalesLine is one product line of a sales order.
-type SalesLine struct {
-	SKU      string
-	Quantity int32
-}
-
 // PlaceSalesOrder enters a customer's order in a tenant's books and returns
 // its id. Every line must name a product of the catalog.
 func (p *Purchasing) PlaceSalesOrder(tenant, customer string, lines ...SalesLine) (int32, error) {

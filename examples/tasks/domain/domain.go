@@ -9,6 +9,7 @@ import (
 	"path"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -22,7 +23,6 @@ import (
 	tasksv1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/gen/tasks/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/gen/tasks/v1/tasksv1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // APIVersion is reported in every response's metadata.
@@ -236,7 +236,7 @@ func (t *Tracker) TaskMove(_ context.Context, req *tasksv1.TaskMoveRequest) (*ta
 	archive := target == tasksv1.WorkflowState_WORKFLOW_STATE_ARCHIVE
 	if archive {
 		if _, err := time.Parse("2006-01", req.GetArchiveDate()); err != nil {
-			return nil, badRequest("archiveDate", "INVALID_MONTH", fmt.Sprintf("archiveDate %s is not a valid month; use YYYY-MM, e.g. 2026-11", mcpwriteimpl.Excerpt(req.GetArchiveDate())))
+			return nil, badRequest("archiveDate", "INVALID_MONTH", fmt.Sprintf("archiveDate %s is not a valid month; use YYYY-MM, e.g. 2026-11", runtime.Excerpt(req.GetArchiveDate())))
 		}
 	}
 	t.mu.Lock()
@@ -443,4 +443,24 @@ func (t *Tracker) TaskGet(_ context.Context, req *tasksv1.TaskGetRequest) (*task
 		Message:  "Task retrieved successfully",
 		Metadata: metadata(req.GetMeta().GetRequestedAt(), nil),
 	}, nil
+}
+
+// maxSequence is the last two-digit subtask sequence.
+const maxSequence = 99
+
+// lastSequence is the highest sequence among parentID's subtasks, 0 without
+// any.
+func lastSequence(p map[string]*tasksv1.Task, parentID string) int {
+	n := 0
+	for _, s := range subtasks(p, parentID) {
+		n = max(n, seqNum(s.GetSequence()))
+	}
+	return n
+}
+
+func seqString(n int) string { return fmt.Sprintf("%02d", n) }
+
+func seqNum(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }

@@ -14,11 +14,8 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	tasksv1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/gen/tasks/v1"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 )
-
-// maxSequence is the last two-digit subtask sequence.
-const maxSequence = 99
 
 // templates are the checklists a new subtask can start from, by task type.
 var templates = map[string]string{
@@ -103,7 +100,7 @@ func specSequences(specs []*tasksv1.SubtaskSpec) ([]string, error) {
 		case spec.GetParallelWith() != "":
 			s, ok := byTitle[strings.TrimSpace(spec.GetParallelWith())]
 			if !ok {
-				return nil, badRequest(field+".parallelWith", "UNKNOWN_SUBTASK", fmt.Sprintf("no earlier subtask is titled %s; parallelWith names one of: %s", mcpwriteimpl.Excerpt(spec.GetParallelWith()), quotedList(titles)))
+				return nil, badRequest(field+".parallelWith", "UNKNOWN_SUBTASK", fmt.Sprintf("no earlier subtask is titled %s; parallelWith names one of: %s", runtime.Excerpt(spec.GetParallelWith()), quotedList(titles)))
 			}
 			n, _ = strconv.Atoi(s)
 		default:
@@ -283,7 +280,7 @@ func addSubtask(p map[string]*tasksv1.Task, parent *tasksv1.Task, root string, n
 				names = append(names, k)
 			}
 			sort.Strings(names)
-			return "", badRequest("operationData.subtask.template", "UNKNOWN_TEMPLATE", fmt.Sprintf("template %s is not known; use one of: %s", mcpwriteimpl.Excerpt(name), strings.Join(names, ", ")))
+			return "", badRequest("operationData.subtask.template", "UNKNOWN_TEMPLATE", fmt.Sprintf("template %s is not known; use one of: %s", runtime.Excerpt(name), strings.Join(names, ", ")))
 		}
 	}
 	seq, shifted, err := placeSubtask(p, parent.GetId(), "operationData.subtask.sequence", ns.GetSequence(), ns.GetAfter())
@@ -347,16 +344,6 @@ func placeSubtask(p map[string]*tasksv1.Task, parentID, seqField, sequence, afte
 	return seqString(n), shifted, nil
 }
 
-// lastSequence is the highest sequence among parentID's subtasks, 0 without
-// any.
-func lastSequence(p map[string]*tasksv1.Task, parentID string) int {
-	n := 0
-	for _, s := range subtasks(p, parentID) {
-		n = max(n, seqNum(s.GetSequence()))
-	}
-	return n
-}
-
 // nextSubtaskID is the first <parent id>-<nn> no task of the project holds.
 func nextSubtaskID(p map[string]*tasksv1.Task, parentID string) string {
 	for i := 1; ; i++ {
@@ -365,13 +352,6 @@ func nextSubtaskID(p map[string]*tasksv1.Task, parentID string) string {
 			return id
 		}
 	}
-}
-
-func seqString(n int) string { return fmt.Sprintf("%02d", n) }
-
-func seqNum(s string) int {
-	n, _ := strconv.Atoi(s)
-	return n
 }
 
 func quotedList(xs []string) string {

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
@@ -163,12 +162,6 @@ func (s *Store) WithTx(tx pgx.Tx) *TxStore { return &TxStore{s: s, q: tx} }
 type TxStore struct {
 	s *Store
 	q querier
-}
-
-// querier is what both a pool and a transaction offer.
-type querier interface {
-	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
 // Claim implements idempotency.Store.
@@ -346,7 +339,7 @@ func (s *Store) claim(ctx context.Context, q querier, k idempotency.Key, fingerp
 	}
 	now = idempotency.TruncateTime(now)
 	until := idempotency.TruncateTime(now.Add(lease))
-	if err := s.checkQuota(ctx, q, k, now); err != nil {
+	if err := checkQuota(ctx, q, s.ident, s.maxPerTenant, k, now); err != nil {
 		return idempotency.ClaimResult{}, err
 	}
 	for range claimRetries {
@@ -462,4 +455,19 @@ func (r *row) record(k idempotency.Key) (*idempotency.Record, error) {
 		return nil, fmt.Errorf("pgstore: row has unknown state %d", *r.state)
 	}
 	return rec, nil
+}
+
+// WithMaxRecordsPerTenant bounds the live (unexpired) records one tenant
+// may hold: a claim of a new key past it is refused with an
+// *idempotency.QuotaError (claims of keys the tenant holds, replays and
+// retries, are not). n <= 0, the default, sets no bound: the table is
+// bounded by its TTL clean-up and disk, and counting costs up to n index
+// entries for each new key of a tenant near its bound. Set it where
+// tenants are not trusted to keep their keys within reason.
+func WithMaxRecordsPerTenant(n int) Option {
+	return func(s *Store) {
+		if n > 0 {
+			s.maxPerTenant = n
+		}
+	}
 }

@@ -7,23 +7,15 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
 )
 
-// WithMaxRecordsPerTenant bounds the live (unexpired) records one tenant
-// may hold: a claim of a new key past it is refused with an
-// *idempotency.QuotaError (claims of keys the tenant holds, replays and
-// retries, are not). n <= 0, the default, sets no bound: the table is
-// bounded by its TTL clean-up and disk, and counting costs up to n index
-// entries for each new key of a tenant near its bound. Set it where
-// tenants are not trusted to keep their keys within reason.
-func WithMaxRecordsPerTenant(n int) Option {
-	return func(s *Store) {
-		if n > 0 {
-			s.maxPerTenant = n
-		}
-	}
+// querier is what both a pool and a transaction offer.
+type querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
 const (
@@ -35,23 +27,23 @@ const (
 )
 
 // checkQuota refuses a claim of a key k's tenant does not hold while the
-// tenant holds maxPerTenant live records.
-func (s *Store) checkQuota(ctx context.Context, q querier, k idempotency.Key, now time.Time) error {
-	if s.maxPerTenant <= 0 {
+// tenant holds maxPerTenant live records of the table ident (quoted).
+func checkQuota(ctx context.Context, q querier, ident string, maxPerTenant int, k idempotency.Key, now time.Time) error {
+	if maxPerTenant <= 0 {
 		return nil
 	}
 	var (
 		n        int
 		earliest *time.Time
 	)
-	if err := q.QueryRow(ctx, fmt.Sprintf(quotaCountSQL, s.ident), k.Tenant, now, s.maxPerTenant).Scan(&n, &earliest); err != nil {
+	if err := q.QueryRow(ctx, fmt.Sprintf(quotaCountSQL, ident), k.Tenant, now, maxPerTenant).Scan(&n, &earliest); err != nil {
 		return fmt.Errorf("pgstore: claim: quota count: %w", err)
 	}
-	if n < s.maxPerTenant {
+	if n < maxPerTenant {
 		return nil
 	}
 	var held bool
-	err := q.QueryRow(ctx, fmt.Sprintf(quotaHeldSQL, s.ident), k.Tenant, k.Tool, k.Key).Scan(&held)
+	err := q.QueryRow(ctx, fmt.Sprintf(quotaHeldSQL, ident), k.Tenant, k.Tool, k.Key).Scan(&held)
 	switch {
 	case err == nil:
 		return nil // a retry or replay of a key the tenant holds
@@ -62,5 +54,5 @@ func (s *Store) checkQuota(ctx context.Context, q querier, k idempotency.Key, no
 	if earliest != nil && earliest.Sub(now) > retry {
 		retry = earliest.Sub(now).Round(time.Second)
 	}
-	return &idempotency.QuotaError{Limit: s.maxPerTenant, RetryAfter: retry}
+	return &idempotency.QuotaError{Limit: maxPerTenant, RetryAfter: retry}
 }

@@ -40,12 +40,6 @@ func ClientOptions(addr string) *redis.Options {
 	}
 }
 
-// WithBreaker sets the circuit breaker: open after threshold consecutive
-// failures, for cooldown (threshold < 1 turns the breaker off).
-func WithBreaker(threshold int, cooldown time.Duration) Option {
-	return func(s *Store) { s.breaker = breaker{threshold: threshold, cooldown: cooldown} }
-}
-
 // breaker counts consecutive failures of Redis calls.
 type breaker struct {
 	threshold int
@@ -56,23 +50,6 @@ type breaker struct {
 	failures  int
 	openUntil time.Time
 	probing   bool
-}
-
-// State names what the breaker does now: "closed" (calls go through),
-// "open" (calls fail at once) or "half-open" (one probe is in flight).
-func (s *Store) BreakerState() string {
-	b := &s.breaker
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	switch {
-	case b.failures < b.threshold || b.threshold < 1:
-		return "closed"
-	case b.probing:
-		return "half-open"
-	case b.clock().Before(b.openUntil):
-		return "open"
-	}
-	return "half-open"
 }
 
 func (b *breaker) clock() time.Time {

@@ -345,3 +345,101 @@ func decode(k idempotency.Key, f []string) (*idempotency.Record, error) {
 	}
 	return rec, nil
 }
+
+// WithBreaker sets the circuit breaker: open after threshold consecutive
+// failures, for cooldown (threshold < 1 turns the breaker off).
+func WithBreaker(threshold int, cooldown time.Duration) Option {
+	return func(s *Store) { s.breaker = breaker{threshold: threshold, cooldown: cooldown} }
+}
+
+// State names what the breaker does now: "closed" (calls go through),
+// "open" (calls fail at once) or "half-open" (one probe is in flight).
+func (s *Store) BreakerState() string {
+	b := &s.breaker
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch {
+	case b.failures < b.threshold || b.threshold < 1:
+		return "closed"
+	case b.probing:
+		return "half-open"
+	case b.clock().Before(b.openUntil):
+		return "open"
+	}
+	return "half-open"
+}
+
+// tenantSetKey is the sorted set of k's tenant's live records. It has one
+// ':' after the prefix where a record's key has two, so it never names a
+// record.
+func (s *Store) tenantSetKey(k idempotency.Key) string {
+	return s.prefix + "tenant-records:" + partEscaper.Replace(k.Tenant)
+}
+
+// checkQuota refuses a claim of a key k's tenant does not hold while the
+// tenant holds maxPerTenant live records.
+func (s *Store) checkQuota(ctx context.Context, k idempotency.Key, now time.Time) error {
+	if s.maxPerTenant <= 0 {
+		return nil
+	}
+	set, member := s.tenantSetKey(k), s.RedisKey(k)
+	var (
+		card     *redis.IntCmd
+		held     *redis.FloatCmd
+		earliest *redis.ZSliceCmd
+	)
+	err := s.call("quota", func() error {
+		_, err := s.client.Pipelined(ctx, func(p redis.Pipeliner) error {
+			p.ZRemRangeByScore(ctx, set, "-inf", micros(now))
+			card = p.ZCard(ctx, set)
+			held = p.ZScore(ctx, set, member)
+			earliest = p.ZRangeWithScores(ctx, set, 0, 0)
+			return nil
+		})
+		if errors.Is(err, redis.Nil) {
+			err = nil // ZScore of an absent member
+		}
+		return err
+	})
+	if errors.Is(err, ErrUnavailable) {
+		return err
+	}
+	if err != nil {
+		return fmt.Errorf("redisstore: claim: quota: %w", err)
+	}
+	if card.Val() < int64(s.maxPerTenant) || held.Err() == nil {
+		return nil
+	}
+	retry := time.Second
+	if z := earliest.Val(); len(z) == 1 {
+		if d := time.UnixMicro(int64(z[0].Score)).Sub(now).Round(time.Second); d > retry {
+			retry = d
+		}
+	}
+	return &idempotency.QuotaError{Limit: s.maxPerTenant, RetryAfter: retry}
+}
+
+// track records that k's record is live until until (release: no longer).
+// A failure is returned; the record itself is already written.
+func (s *Store) track(ctx context.Context, k idempotency.Key, now, until time.Time, release bool) error {
+	if s.maxPerTenant <= 0 {
+		return nil
+	}
+	set, member := s.tenantSetKey(k), s.RedisKey(k)
+	return s.call("quota", func() error {
+		_, err := s.client.Pipelined(ctx, func(p redis.Pipeliner) error {
+			if release {
+				p.ZRem(ctx, set, member)
+				return nil
+			}
+			p.ZAdd(ctx, set, redis.Z{Score: float64(until.UnixMicro()), Member: member})
+			// The set lives as long as its longest-lived record: an expiry
+			// is set on a new set (NX) and only ever extended (GT).
+			ttl := until.Sub(now) + time.Second
+			p.ExpireNX(ctx, set, ttl)
+			p.ExpireGT(ctx, set, ttl)
+			return nil
+		})
+		return err
+	})
+}

@@ -8,32 +8,41 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
 )
 
-// RunFailureModes runs the failure-mode table of the two-layer design: adapter
-// instances are Layered stores with an in-memory cache over one shared
-// authoritative store. newAuthoritative must return an empty store per call.
-func RunFailureModes(t *testing.T, newAuthoritative func(t *testing.T) idempotency.Store) {
-	k := idempotency.Key{Tenant: "tenant-a", Tool: "create_element", Key: "createElement-1702656000-a1b2c3d4"}
-	const fp = "fp-first"
-	newInstance := func(auth idempotency.Store) idempotency.Store {
-		return idempotency.NewLayered(idempotency.NewMemoryStore(idempotency.WithMaxTTL(idempotency.DefaultCacheTTL)), auth)
-	}
-	type outcome int
-	const (
-		processed outcome = iota + 1 // the retry owns the key and executes
-		replayed                     // the retry gets the stored response
-		inFlight                     // the retry sees the first request still running
-	)
-	cases := []struct {
-		name string
-		// prior: what the first request did on instance 1 before the retry.
-		priorCompleted, priorClaimed bool
-		// retryOn picks the instance serving the retry.
-		retryOn func(first, auth idempotency.Store) idempotency.Store
-		at      time.Duration // retry time after the first request
-		want    outcome
-		// wantAuthClaims: authoritative claims made by the retry (0 = cache answered).
-		wantAuthClaims int64
-	}{
+// failureKey and failureFP are the key and fingerprint of the first request.
+var failureKey = idempotency.Key{Tenant: "tenant-a", Tool: "create_element", Key: "createElement-1702656000-a1b2c3d4"}
+
+const failureFP = "fp-first"
+
+// newInstance is one adapter instance: an in-memory cache over auth.
+func newInstance(auth idempotency.Store) idempotency.Store {
+	return idempotency.NewLayered(idempotency.NewMemoryStore(idempotency.WithMaxTTL(idempotency.DefaultCacheTTL)), auth)
+}
+
+// outcome is what a retry gets.
+type outcome int
+
+const (
+	processed outcome = iota + 1 // the retry owns the key and executes
+	replayed                     // the retry gets the stored response
+	inFlight                     // the retry sees the first request still running
+)
+
+// failureCase is one row of the failure-mode table.
+type failureCase struct {
+	name string
+	// prior: what the first request did on instance 1 before the retry.
+	priorCompleted, priorClaimed bool
+	// retryOn picks the instance serving the retry.
+	retryOn func(first, auth idempotency.Store) idempotency.Store
+	at      time.Duration // retry time after the first request
+	want    outcome
+	// wantAuthClaims: authoritative claims made by the retry (0 = cache answered).
+	wantAuthClaims int64
+}
+
+// failureCases is the failure-mode table of the two-layer design.
+func failureCases() []failureCase {
+	return []failureCase{
 		{name: "first request: cache miss, domain miss, process and persist",
 			retryOn: func(first, _ idempotency.Store) idempotency.Store { return first },
 			want:    processed, wantAuthClaims: 1},
@@ -62,6 +71,14 @@ func RunFailureModes(t *testing.T, newAuthoritative func(t *testing.T) idempoten
 			retryOn: func(first, _ idempotency.Store) idempotency.Store { return first },
 			at:      idempotency.DefaultDurableTTL + time.Second, want: processed, wantAuthClaims: 1},
 	}
+}
+
+// RunFailureModes runs the failure-mode table of the two-layer design: adapter
+// instances are Layered stores with an in-memory cache over one shared
+// authoritative store. newAuthoritative must return an empty store per call.
+func RunFailureModes(t *testing.T, newAuthoritative func(t *testing.T) idempotency.Store) {
+	k, fp := failureKey, failureFP
+	cases := failureCases()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()

@@ -93,15 +93,31 @@ type step struct {
 // Run runs the conformance suite. newStore must return an empty store that no
 // other test shares.
 func Run(t *testing.T, newStore func(t *testing.T) idempotency.Store) {
-	k := idempotency.Key{Tenant: "tenant-a", Tool: "create_element", Key: "req-1"}
-	other := func(tenant, tool, key string) idempotency.Key {
-		return idempotency.Key{Tenant: tenant, Tool: tool, Key: key}
+	for _, tc := range append(claimCases(), completionCases()...) {
+		t.Run(tc.name, func(t *testing.T) {
+			store := newStore(t)
+			b := base()
+			runSteps(t, store, b, tc.steps(b))
+		})
 	}
-	s, h, d := time.Second, time.Hour, 24*time.Hour
-	cases := []struct {
-		name  string
-		steps func(b time.Time) []step
-	}{
+	t.Run("tenants, tools and separators are isolated", func(t *testing.T) { testIsolation(t, newStore(t)) })
+	t.Run("64 concurrent claims of one key: exactly one wins", func(t *testing.T) { testConcurrentClaims(t, newStore(t)) })
+}
+
+// stepCase is one scenario of the suite: its steps from a base time.
+type stepCase struct {
+	name  string
+	steps func(b time.Time) []step
+}
+
+// suiteKey is the key the scenarios claim.
+var suiteKey = idempotency.Key{Tenant: "tenant-a", Tool: "create_element", Key: "req-1"}
+
+// claimCases are the scenarios of claiming, replaying and releasing a key.
+func claimCases() []stepCase {
+	k := suiteKey
+	s, h := time.Second, time.Hour
+	return []stepCase{
 		{"first claim claims", func(b time.Time) []step {
 			return []step{{op: "claim", key: k, fp: "fp1", claim: true}}
 		}},
@@ -158,6 +174,14 @@ func Run(t *testing.T, newStore func(t *testing.T) idempotency.Store) {
 		{"release of an unknown key is a no-op", func(b time.Time) []step {
 			return []step{{op: "release", key: k, fp: "fp1"}, {op: "get", key: k, err: idempotency.ErrNotFound}}
 		}},
+	}
+}
+
+// completionCases are the scenarios of leases, completion and expiry.
+func completionCases() []stepCase {
+	k := suiteKey
+	s, h, d := time.Second, time.Hour, 24*time.Hour
+	return []stepCase{
 		{"expired lease is taken over", func(b time.Time) []step {
 			return []step{
 				{op: "claim", key: k, fp: "fp1", claim: true},
@@ -209,81 +233,79 @@ func Run(t *testing.T, newStore func(t *testing.T) idempotency.Store) {
 			}
 		}},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			store := newStore(t)
-			b := base()
-			runSteps(t, store, b, tc.steps(b))
+}
+
+// testIsolation: keys that differ in tenant, tool or separators never meet.
+func testIsolation(t *testing.T, store idempotency.Store) {
+	other := func(tenant, tool, key string) idempotency.Key {
+		return idempotency.Key{Tenant: tenant, Tool: tool, Key: key}
+	}
+	s := time.Second
+	b := base()
+	keys := []idempotency.Key{
+		other("tenant-a", "tool-x", "k"),
+		other("tenant-b", "tool-x", "k"),
+		other("tenant-a", "tool-y", "k"),
+		other("t1:x", "tool", "k"),
+		other("t1", "x:tool", "k"),
+		other("t1", "x", "tool:k"),
+		other("t1%3Ax", "tool", "k"),
+		other("t{1}", "tool", "k"),
+	}
+	for i, key := range keys {
+		runSteps(t, store, b, []step{{op: "claim", key: key, fp: fmt.Sprint("fp", i), claim: true}})
+	}
+	for i, key := range keys {
+		runSteps(t, store, b, []step{{op: "complete", key: key, fp: fmt.Sprint("fp", i), at: s, resp: fmt.Appendf(nil, `{"n":%d}`, i)}})
+	}
+	for i, key := range keys {
+		runSteps(t, store, b, []step{{op: "get", key: key, at: 2 * s, want: completed(key, fmt.Sprint("fp", i), fmt.Appendf(nil, `{"n":%d}`, i), false, b, b.Add(s+ttl))}})
+	}
+}
+
+// testConcurrentClaims: of 64 concurrent claims of one key exactly one wins.
+func testConcurrentClaims(t *testing.T, store idempotency.Store) {
+	k := suiteKey
+	b := base()
+	const n = 64
+	var (
+		wg      sync.WaitGroup
+		start   = make(chan struct{})
+		results [n]idempotency.ClaimResult
+		errs    [n]error
+	)
+	for i := range n {
+		wg.Go(func() {
+			<-start
+			results[i], errs[i] = store.Claim(context.Background(), k, fmt.Sprint("fp", i), b, lease)
 		})
 	}
-
-	t.Run("tenants, tools and separators are isolated", func(t *testing.T) {
-		store := newStore(t)
-		b := base()
-		keys := []idempotency.Key{
-			other("tenant-a", "tool-x", "k"),
-			other("tenant-b", "tool-x", "k"),
-			other("tenant-a", "tool-y", "k"),
-			other("t1:x", "tool", "k"),
-			other("t1", "x:tool", "k"),
-			other("t1", "x", "tool:k"),
-			other("t1%3Ax", "tool", "k"),
-			other("t{1}", "tool", "k"),
+	close(start)
+	wg.Wait()
+	winner := -1
+	for i := range n {
+		if errs[i] != nil {
+			t.Fatalf("claim %d: %v", i, errs[i])
 		}
-		for i, key := range keys {
-			runSteps(t, store, b, []step{{op: "claim", key: key, fp: fmt.Sprint("fp", i), claim: true}})
-		}
-		for i, key := range keys {
-			runSteps(t, store, b, []step{{op: "complete", key: key, fp: fmt.Sprint("fp", i), at: s, resp: fmt.Appendf(nil, `{"n":%d}`, i)}})
-		}
-		for i, key := range keys {
-			runSteps(t, store, b, []step{{op: "get", key: key, at: 2 * s, want: completed(key, fmt.Sprint("fp", i), fmt.Appendf(nil, `{"n":%d}`, i), false, b, b.Add(s+ttl))}})
-		}
-	})
-
-	t.Run("64 concurrent claims of one key: exactly one wins", func(t *testing.T) {
-		store := newStore(t)
-		b := base()
-		const n = 64
-		var (
-			wg      sync.WaitGroup
-			start   = make(chan struct{})
-			results [n]idempotency.ClaimResult
-			errs    [n]error
-		)
-		for i := range n {
-			wg.Go(func() {
-				<-start
-				results[i], errs[i] = store.Claim(context.Background(), k, fmt.Sprint("fp", i), b, lease)
-			})
-		}
-		close(start)
-		wg.Wait()
-		winner := -1
-		for i := range n {
-			if errs[i] != nil {
-				t.Fatalf("claim %d: %v", i, errs[i])
+		if results[i].Claimed {
+			if winner >= 0 {
+				t.Fatalf("claims %d and %d both won", winner, i)
 			}
-			if results[i].Claimed {
-				if winner >= 0 {
-					t.Fatalf("claims %d and %d both won", winner, i)
-				}
-				winner = i
-			}
+			winner = i
 		}
-		if winner < 0 {
-			t.Fatal("no claim won")
+	}
+	if winner < 0 {
+		t.Fatal("no claim won")
+	}
+	want := inProgress(k, fmt.Sprint("fp", winner), b, lease)
+	for i := range n {
+		if i == winner {
+			continue
 		}
-		want := inProgress(k, fmt.Sprint("fp", winner), b, lease)
-		for i := range n {
-			if i == winner {
-				continue
-			}
-			if d := Diff(results[i].Existing, want); d != "" {
-				t.Errorf("claim %d lost with Existing: %s", i, d)
-			}
+		if d := Diff(results[i].Existing, want); d != "" {
+			t.Errorf("claim %d lost with Existing: %s", i, d)
 		}
-	})
+	}
 }
 
 // runSteps applies steps in order and checks each outcome exactly.

@@ -27,7 +27,6 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/gen/neotoma/v1/neotomav1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcphttp"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/secret"
 )
 
@@ -108,12 +107,10 @@ func contextFunc(httpAddr, tokens string, rc runtime.RequestContext) func(contex
 func readerFunc(httpAddr, tokens string, rc runtime.RequestContext) domain.Identity {
 	if httpAddr != "" && tokens != "" {
 		return func(_ context.Context, req *mcp.ReadResourceRequest) (string, string, bool) {
-			if req.Extra == nil || req.Extra.TokenInfo == nil {
+			if req.Extra == nil {
 				return "", "", false
 			}
-			t, _ := req.Extra.TokenInfo.Extra[mcpwriteimpl.TokenTenantKey].(string)
-			p, _ := req.Extra.TokenInfo.Extra[mcpwriteimpl.TokenPrincipalKey].(string)
-			return t, p, t != "" && p != ""
+			return mcphttp.TokenIdentity(req.Extra.TokenInfo)
 		}
 	}
 	return func(context.Context, *mcp.ReadResourceRequest) (string, string, bool) {

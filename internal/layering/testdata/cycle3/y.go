@@ -1,0 +1,4 @@
+package cycle3
+
+// Y is used by x.go.
+type Y struct{ Z Z }

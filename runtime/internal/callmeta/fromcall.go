@@ -1,0 +1,74 @@
+package callmeta
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// RequestMetadataFromCall is mcphttp.RequestContextFromCall (and the trace
+// part of runtime.StaticRequestContext): it starts from the metadata ctx
+// carries and takes tenant and principal from the bearer token
+// mcphttp.BearerAuth verified, never from headers or _meta. Trace fields
+// (traceparent, correlation id, causation id) come, each on its own, from
+// the first of: the context, an HTTP header the client sent, the call's
+// _meta, the value mcphttp.TraceHeaders generated. The session id
+// completes it. It reports false when no tenant or principal is known.
+func RequestMetadataFromCall(ctx context.Context, req *mcp.CallToolRequest) (RequestMetadata, bool) {
+	rc, _ := RequestMetadataFrom(ctx)
+	if req == nil {
+		return rc, rc.TenantID != "" && rc.PrincipalID != ""
+	}
+	var h http.Header
+	if ex := req.Extra; ex != nil {
+		if t, p, ok := TokenIdentity(ex.TokenInfo); ok {
+			rc.TenantID, rc.PrincipalID = t, p
+		}
+		h = ex.Header
+	}
+	if tp := h.Get(HeaderTraceParent); ValidTraceParent(tp) {
+		setIfEmpty(&rc.TraceParent, tp)
+	}
+	setIfEmpty(&rc.CorrelationID, h.Get(HeaderCorrelationID))
+	setIfEmpty(&rc.CausationID, h.Get(HeaderCausationID))
+	if req.Params != nil {
+		meta := req.Params.GetMeta()
+		if s, ok := meta[MetaTraceParent].(string); ok && ValidTraceParent(s) {
+			setIfEmpty(&rc.TraceParent, s)
+		}
+		if s, ok := meta[MetaCorrelationID].(string); ok {
+			setIfEmpty(&rc.CorrelationID, s)
+		}
+		if s, ok := meta[MetaCausationID].(string); ok {
+			setIfEmpty(&rc.CausationID, s)
+		}
+	}
+	setIfEmpty(&rc.TraceParent, h.Get(HeaderGeneratedTraceParent))
+	setIfEmpty(&rc.CorrelationID, h.Get(HeaderGeneratedCorrelationID))
+	if req.Session != nil {
+		setIfEmpty(&rc.SessionID, req.Session.ID())
+	}
+	return rc, rc.TenantID != "" && rc.PrincipalID != ""
+}
+
+// TokenIdentity is the tenant and principal of a bearer token
+// mcphttp.BearerAuth verified; ok is false for nil, another token, or an
+// empty tenant or principal.
+func TokenIdentity(ti *auth.TokenInfo) (tenant, principal string, ok bool) {
+	if ti == nil {
+		return "", "", false
+	}
+	tenant, _ = ti.Extra[TokenTenantKey].(string)
+	principal, _ = ti.Extra[TokenPrincipalKey].(string)
+	return tenant, principal, tenant != "" && principal != ""
+}
+
+// setIfEmpty fills an unset field. Values are taken as sent: the runtime
+// checks every id (CleanTraceIDs) and logs the replacement of an invalid one.
+func setIfEmpty(dst *string, v string) {
+	if *dst == "" {
+		*dst = v
+	}
+}

@@ -1,0 +1,37 @@
+package impl
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// pathSeg is one step of a JSON path: an object key or an array index.
+type pathSeg struct {
+	key   string
+	idx   int
+	isIdx bool
+}
+
+// appendPathSeg renders s after a path prefix; keys that would be ambiguous
+// in dotted form are quoted in brackets: a["x.y"][2].
+func appendPathSeg(b []byte, s pathSeg) []byte {
+	if s.isIdx {
+		b = append(b, '[')
+		b = strconv.AppendInt(b, int64(s.idx), 10)
+		return append(b, ']')
+	}
+	if plainPathKey(s.key) {
+		if len(b) > 0 {
+			b = append(b, '.')
+		}
+		return append(b, s.key...)
+	}
+	b = append(b, '[')
+	b = strconv.AppendQuote(b, s.key)
+	return append(b, ']')
+}
+
+func plainPathKey(k string) bool {
+	return k != "" && utf8.ValidString(k) && !strings.ContainsAny(k, ".[]\"")
+}

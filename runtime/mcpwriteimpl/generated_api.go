@@ -1,0 +1,111 @@
+package mcpwriteimpl
+
+import (
+	"context"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/fieldmaskpb"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/callmeta"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
+)
+
+// The binding of a generated service: what New<Service> returns and
+// runtime.Register takes.
+type (
+	Service        = impl.Service
+	Tool           = impl.Tool
+	RequestChecker = impl.RequestChecker
+)
+
+// NewTool binds one generated tool, typed by its request message Req.
+func NewTool[Req any, PReq interface {
+	*Req
+	proto.Message
+}, Res proto.Message](name string, decode func(*Decoder, *Object, PReq), enrich func(*Call, PReq) error, invoke func(context.Context, PReq) (Res, error)) *Tool {
+	return impl.NewTool(name, decode, enrich, invoke)
+}
+
+// Decoding: the parsed arguments and the typed reads of the decode<Message>
+// functions.
+type (
+	Decoder = impl.Decoder
+	Object  = impl.Object
+)
+
+// KindNull is the kind of a JSON null.
+const KindNull = impl.KindNull
+
+// UniqueItems reports the first repeated item of xs (buf.validate
+// repeated.unique), by index.
+func UniqueItems[T comparable](d *Decoder, key string, xs []T) { impl.UniqueItems(d, key, xs) }
+
+// CheckUpdateMask checks an Update tool's update_mask against its resource
+// and derives the mask from the fields set when it is absent or empty.
+func CheckUpdateMask(d *Decoder, key string, mask *fieldmaskpb.FieldMask, resource proto.Message, identity string) *fieldmaskpb.FieldMask {
+	return impl.CheckUpdateMask(d, key, mask, resource, identity)
+}
+
+// Enrichment: what the enrich<Service><Message> functions read.
+type Call = impl.Call
+
+// The request metadata a derived field can read, as in the annotations.
+const (
+	ContextTenantID        = callmeta.ContextTenantID
+	ContextPrincipalID     = callmeta.ContextPrincipalID
+	ContextCorrelationID   = callmeta.ContextCorrelationID
+	ContextCausationID     = callmeta.ContextCausationID
+	ContextTraceParent     = callmeta.ContextTraceParent
+	ContextClientRequestID = callmeta.ContextClientRequestID
+	ContextSessionID       = callmeta.ContextSessionID
+	ContextToolName        = callmeta.ContextToolName
+)
+
+// JoinResolverErrors combines the failures of the resolvers of one request
+// so the agent hears about every missing reference at once.
+func JoinResolverErrors(errs ...error) error { return impl.JoinResolverErrors(errs...) }
+
+// FormatRFC3339 renders t in UTC as protobuf JSON does.
+func FormatRFC3339(t time.Time) string { return impl.FormatRFC3339(t) }
+
+// Enum and pair tables.
+type (
+	EnumTable = impl.EnumTable
+	EnumValue = impl.EnumValue
+	Pair      = impl.Pair
+)
+
+// NewEnumTable builds the alias table of an enum from its values.
+func NewEnumTable(fullName string, values []EnumValue, hint string) *EnumTable {
+	return impl.NewEnumTable(fullName, values, hint)
+}
+
+// NewPairTable indexes pairs: types names the relationship enum, ends the
+// enum of sources and targets.
+func NewPairTable(types, ends *EnumTable, pairs []Pair, hint string) *impl.PairTable {
+	return impl.NewPairTable(types, ends, pairs, hint)
+}
+
+// The answer envelope as resolvers and decoders report problems.
+type (
+	ErrorEntry  = impl.ErrorEntry
+	Suggestions = impl.Suggestions
+)
+
+// CodeMissingRequired is the code of a required field left out.
+const CodeMissingRequired = impl.CodeMissingRequired
+
+// Ptr returns a pointer to a copy of v; generated code uses it for fields
+// with explicit presence.
+func Ptr[T any](v T) *T { return &v }
+
+// OutgoingHeaders is the request context of ctx as the headers the
+// connect-go client adapter sends (only those set).
+func OutgoingHeaders(ctx context.Context) map[string]string { return callmeta.OutgoingHeaders(ctx) }
+
+// OutgoingGRPCContext adds the request context of ctx to the outgoing gRPC
+// metadata, for the gRPC client adapter.
+func OutgoingGRPCContext(ctx context.Context) context.Context {
+	return callmeta.OutgoingGRPCContext(ctx)
+}

@@ -1,0 +1,21 @@
+package runtime
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/callmeta"
+)
+
+// StaticRequestContext is a WithRequestContextFunc for single-user servers
+// (local stdio tools, development): every call acts as rc, with trace fields
+// still taken from the call as mcphttp.RequestContextFromCall does.
+func StaticRequestContext(rc RequestContext) func(context.Context, *mcp.CallToolRequest) (RequestContext, bool) {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (RequestContext, bool) {
+		md, _ := callmeta.RequestMetadataFromCall(callmeta.WithRequestMetadata(ctx, callmeta.RequestMetadata(rc)), req)
+		got := RequestContext(md)
+		got.TenantID, got.PrincipalID = rc.TenantID, rc.PrincipalID
+		return got, rc.TenantID != "" && rc.PrincipalID != ""
+	}
+}
