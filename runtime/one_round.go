@@ -8,6 +8,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/callmeta"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
@@ -93,8 +94,8 @@ func (c *call) earlyReferences(m proto.Message, es Errors) (out Errors) {
 	}()
 	// No clock and no test random source: the check fills nothing timed
 	// or random, and must not move what the next call draws.
-	gc := &mcpwriteimpl.Call{
-		Ctx: c.ctx, Tool: c.wt.doc.Name, RC: mcpwriteimpl.RequestMetadata(c.rc), HasRC: c.hasRC,
+	gc := &impl.Call{
+		Ctx: c.ctx, Tool: c.wt.doc.Name, RC: callmeta.RequestMetadata(c.rc), HasRC: c.hasRC,
 		ClientRequestID: c.ctl.key, DryRun: c.ctl.dryRun, IDSecret: c.r.cfg.idSecret,
 	}
 	err := check(gc, proto.Clone(m))
@@ -130,7 +131,7 @@ func agentAnswer(err error) bool {
 		return ok && user && !transientCodes[st.Code()]
 	}
 	for _, e := range list {
-		if e == nil || e.Code == mcpwriteimpl.CodeInternal {
+		if e == nil || e.Code == impl.CodeInternal {
 			return false
 		}
 	}
@@ -139,7 +140,7 @@ func agentAnswer(err error) bool {
 
 // sentPath reports whether the agent's arguments hold a value at the agent
 // path p (label.ownerName, more_labels[1].ownerName).
-func sentPath(body *mcpwriteimpl.Object, p string) bool {
+func sentPath(body *impl.Object, p string) bool {
 	obj := body
 	for p != "" {
 		if obj == nil {
@@ -159,16 +160,16 @@ func sentPath(body *mcpwriteimpl.Object, p string) bool {
 		for sub != "" && v.Present() {
 			j := strings.IndexByte(sub, ']')
 			n, err := strconv.Atoi(sub[1:max(j, 1)])
-			if j < 0 || err != nil || v.Kind != mcpwriteimpl.KindArray || n < 0 || n >= len(v.Arr) {
+			if j < 0 || err != nil || v.Kind != impl.KindArray || n < 0 || n >= len(v.Arr) {
 				return false
 			}
 			v, sub = v.Arr[n], sub[j+1:]
 		}
-		if !v.Present() || v.Kind == mcpwriteimpl.KindNull {
+		if !v.Present() || v.Kind == impl.KindNull {
 			return false
 		}
 		obj = nil
-		if v.Kind == mcpwriteimpl.KindObject {
+		if v.Kind == impl.KindObject {
 			obj = v.Obj
 		}
 	}

@@ -267,7 +267,7 @@ func TestCreateCapabilityNeedsItsProfile(t *testing.T) {
 		`{"name":"Fulfillment","profile":{"owner":"Supply Chain","lifecycle":"Active"}}`: "profile.criticality",
 	} {
 		out, isErr := call(t, cs, "createCapability", args)
-		if e, _ := out["error"].(map[string]any); !isErr || e["code"] != mcpwriteimpl.CodeMissingRequired || e["field"] != field {
+		if e, _ := out["error"].(map[string]any); !isErr || e["code"] != runtime.CodeMissingRequired || e["field"] != field {
 			t.Errorf("%s: %v, want MISSING_REQUIRED_FIELD %s", args, out, field)
 		}
 	}

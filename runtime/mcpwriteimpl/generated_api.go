@@ -50,6 +50,20 @@ func CheckUpdateMask(d *Decoder, key string, mask *fieldmaskpb.FieldMask, resour
 // Enrichment: what the enrich<Service><Message> functions read.
 type Call = impl.Call
 
+// WithReferenceCheck sets t's reference check, run on the arguments that
+// decoded when others did not, so its problems join the decode problems in
+// one answer; it returns t.
+func WithReferenceCheck[PReq proto.Message](t *Tool, check func(*Call, PReq) error) *Tool {
+	return impl.WithReferenceCheck(t, check)
+}
+
+// ResolverNotImplemented is the error of a contract resolver method left
+// to Unimplemented<Service>Resolvers for a request type whose typed form
+// the handler lacks: a server bug, answered INTERNAL.
+func ResolverNotImplemented(method string, in proto.Message) error {
+	return impl.ResolverNotImplemented(method, in)
+}
+
 // The request metadata a derived field can read, as in the annotations.
 const (
 	ContextTenantID        = callmeta.ContextTenantID
