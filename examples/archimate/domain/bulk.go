@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"google.golang.org/grpc/codes"
@@ -39,20 +38,6 @@ const (
 	codeInternal    = "INTERNAL"
 	codeUnavailable = "UNAVAILABLE"
 )
-
-// itemRecord is a written item under its key.
-type itemRecord struct {
-	fingerprint string
-	result      *archimatev1.ElementResult
-	at          time.Time
-}
-
-// itemKeys are the keys of a repository's written batch items, by
-// ItemScope.
-type itemKeys struct {
-	mu   sync.Mutex // held across one keyed item: look up, write, record
-	keys map[string]itemRecord
-}
 
 func (r *Repository) itemKeys() *itemKeys {
 	r.items.mu.Lock()

@@ -7,10 +7,7 @@ package domain
 import (
 	"context"
 	"fmt"
-	"sort"
-	"strconv"
 	"strings"
-	"sync"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -19,104 +16,9 @@ import (
 	archimatev1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1/archimatev1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/suggest"
 )
 
-// Repository implements archimatev1mcpwrite.ArchitectureServiceHandler.
-// Every tenant has its own id space: an id taken in one tenant does not
-// exist in another, so no answer (not found, already exists, similar
-// elements) tells one tenant anything about another's ids, and no write of
-// one tenant can reach another's elements.
-type Repository struct {
-	mu       sync.Mutex
-	tenants  map[string]*space
-	received []proto.Message
-	items    itemKeys // the keys of batch items written (bulk.go)
-}
-
-// space is one tenant's elements and relationships.
-type space struct {
-	elements      map[string]*archimatev1.Element // by id
-	relationships map[string]*archimatev1.Relationship
-	names         map[nameKey]string // (model, folded name) -> element id
-	born          map[string]uint64  // element id -> creation number (births)
-}
-
-// nameKey indexes element names per model, case-insensitively, so a create
-// checks uniqueness without scanning the tenant's elements.
-type nameKey struct{ model, name string }
-
-func keyOf(model, name string) nameKey {
-	return nameKey{model: model, name: strings.ToLower(strings.ToUpper(name))}
-}
-
 var _ archimatev1mcpwrite.ArchitectureServiceHandler = (*Repository)(nil)
-
-// New returns an empty repository.
-func New() *Repository {
-	return &Repository{tenants: map[string]*space{}}
-}
-
-// empty is the space of a tenant that has written nothing yet; reads use it
-// so that looking up ids never allocates a space.
-var empty = &space{}
-
-// space returns the tenant's space, made on first write.
-func (r *Repository) space(tenant string) *space {
-	sp, ok := r.tenants[tenant]
-	if !ok {
-		sp = &space{elements: map[string]*archimatev1.Element{}, relationships: map[string]*archimatev1.Relationship{}, names: map[nameKey]string{}, born: map[string]uint64{}}
-		r.tenants[tenant] = sp
-	}
-	return sp
-}
-
-// read returns the tenant's space without making one.
-func (r *Repository) read(tenant string) *space {
-	if sp, ok := r.tenants[tenant]; ok {
-		return sp
-	}
-	return empty
-}
-
-// Element returns a copy of the tenant's element id, for inspection.
-func (r *Repository) Element(tenant, id string) (*archimatev1.Element, bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	e, ok := r.read(tenant).elements[id]
-	if !ok {
-		return nil, false
-	}
-	return proto.Clone(e).(*archimatev1.Element), true
-}
-
-// Relationship returns a copy of the tenant's relationship id, for inspection.
-func (r *Repository) Relationship(tenant, id string) (*archimatev1.Relationship, bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	rel, ok := r.read(tenant).relationships[id]
-	if !ok {
-		return nil, false
-	}
-	return proto.Clone(rel).(*archimatev1.Relationship), true
-}
-
-// Received returns copies of every request the domain has accepted for
-// processing, in order (what the MCP layer produced from agent input).
-func (r *Repository) Received() []proto.Message {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	out := make([]proto.Message, len(r.received))
-	for i, m := range r.received {
-		out[i] = proto.Clone(m)
-	}
-	return out
-}
-
-func (r *Repository) record(m proto.Message) { r.received = append(r.received, proto.Clone(m)) }
-
-// ActiveModel is the model a tenant writes to unless the agent names one.
-func ActiveModel(tenant string) string { return "model-" + tenant + "-main" }
 
 // ResolveActiveModel supplies model_id when the agent omits it.
 func (r *Repository) ResolveActiveModel(ctx context.Context, _ proto.Message) (string, error) {
@@ -171,29 +73,6 @@ func (r *Repository) elementType(field, id, tenant string) (archimatev1.ElementT
 		return 0, sp.notFound(field, id)
 	}
 	return e.GetType(), nil
-}
-
-// elementExists answers a create whose id the tenant already uses: a create
-// never overwrites. Only the tenant's own ids are checked, so the answer
-// says nothing about other tenants.
-func elementExists(id string) error {
-	return status.Errorf(codes.AlreadyExists, "element id %s already exists", id)
-}
-
-// duplicateName answers a create or rename to a name the model already has.
-func duplicateName(name string, e *archimatev1.Element) error {
-	return &runtime.ErrorEntry{
-		Code:    "DUPLICATE_NAME",
-		Message: fmt.Sprintf("Element '%s' already exists in this model", name),
-		Field:   "name",
-		Suggestions: &runtime.Suggestions{
-			Hint: "Use updateElement to modify the existing element, or choose a different name",
-			Extra: map[string]any{
-				"existing_element": map[string]any{"id": e.GetId(), "type": aliasOf(e.GetType())},
-				"alternatives":     []string{name + "2", name + "V2", "New" + name},
-			},
-		},
-	}
 }
 
 // CreateElement adds an element; names are unique per model.
@@ -297,18 +176,6 @@ func (r *Repository) UpdateElement(_ context.Context, req *archimatev1.UpdateEle
 	return &archimatev1.UpdateElementResponse{Element: proto.Clone(e).(*archimatev1.Element), PreviousVersion: prev, NewVersion: e.GetVersion()}, nil
 }
 
-// attached returns the ids of the relationships touching element id, sorted.
-func (sp *space) attached(id string) []string {
-	var out []string
-	for rid, rel := range sp.relationships {
-		if rel.GetSourceId() == id || rel.GetTargetId() == id {
-			out = append(out, rid)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
 // DeleteElement removes an element and, with cascade, its relationships.
 func (r *Repository) DeleteElement(_ context.Context, req *archimatev1.DeleteElementRequest) (*archimatev1.DeleteElementResponse, error) {
 	r.mu.Lock()
@@ -368,92 +235,6 @@ func (r *Repository) CreateCapability(_ context.Context, req *archimatev1.Create
 		Layer: strings.ToLower(strings.TrimPrefix(req.GetLayer().String(), "LAYER_")), Revision: 1,
 		Profile: proto.Clone(req.GetProfile()).(*archimatev1.CapabilityProfile),
 	}}, nil
-}
-
-// byName is the model's element with this name (case-insensitive), or nil.
-func (sp *space) byName(model, name string) *archimatev1.Element {
-	id, ok := sp.names[keyOf(model, name)]
-	if !ok {
-		return nil
-	}
-	return sp.elements[id]
-}
-
-// idLikeness is the lowest similarity score at which an element's id is
-// offered for what the agent sent: a mistyped, truncated or re-cased id
-// scores 0.75 and more, while ids that merely share the creation time
-// (UUIDv7 prefixes) score about 0.4-0.6 and would offer every element made
-// that second.
-const idLikeness = 0.75
-
-// notFound answers ELEMENT_NOT_FOUND with the tenant's elements whose name
-// or id is most like what the agent sent (runtime/suggest's scoring: typos,
-// abbreviations, case and separators), best first, at most three. Agents
-// often send a name where an id belongs, or mistype an id; nothing like
-// what was sent offers nothing rather than unrelated elements. Only the
-// tenant's own elements are compared, so the answer depends on nothing
-// another tenant has.
-func (sp *space) notFound(field, sent string) error {
-	byName := map[string][]string{} // name -> ids
-	var names []suggest.Candidate
-	var ids []suggest.Candidate
-	for eid, e := range sp.elements {
-		if _, seen := byName[e.GetName()]; !seen {
-			names = append(names, suggest.Candidate{Name: e.GetName()})
-		}
-		byName[e.GetName()] = append(byName[e.GetName()], eid)
-		ids = append(ids, suggest.Candidate{Name: eid})
-	}
-	// Sorted vocabularies keep equal scores in a stable order.
-	sort.Slice(names, func(i, j int) bool { return names[i].Name < names[j].Name })
-	sort.Slice(ids, func(i, j int) bool { return ids[i].Name < ids[j].Name })
-	score := map[string]float64{} // element id -> best score
-	note := func(eid string, sc float64) {
-		if sc > score[eid] {
-			score[eid] = sc
-		}
-	}
-	for _, m := range suggest.NewIndex(names).Matches(sent, len(names)) {
-		for _, eid := range byName[m.Name] {
-			note(eid, m.Score)
-		}
-	}
-	for _, m := range suggest.NewIndex(ids).Matches(sent, len(ids)) {
-		if m.Score >= idLikeness {
-			note(m.Name, m.Score)
-		}
-	}
-	picked := make([]string, 0, len(score))
-	for eid := range score {
-		picked = append(picked, eid)
-	}
-	sort.Slice(picked, func(i, j int) bool {
-		if score[picked[i]] != score[picked[j]] {
-			return score[picked[i]] > score[picked[j]]
-		}
-		return picked[i] < picked[j]
-	})
-	if len(picked) > 3 {
-		picked = picked[:3]
-	}
-	s := &runtime.Suggestions{}
-	switch exact := byName[sent]; {
-	case len(exact) == 1:
-		s.Hint = fmt.Sprintf("%q is the name of element %s; send its id", sent, exact[0])
-	case len(picked) > 0:
-		s.Hint = "Use an id returned by createElement; these elements have a name or id close to " + strconv.Quote(clip(sent))
-	default:
-		s.Hint = "Use an id returned by createElement; no element in your model has a name or id close to " + strconv.Quote(clip(sent))
-	}
-	if len(picked) > 0 {
-		similar := make([]map[string]any, 0, len(picked))
-		for _, eid := range picked {
-			e := sp.elements[eid]
-			similar = append(similar, map[string]any{"id": e.GetId(), "name": e.GetName(), "type": aliasOf(e.GetType())})
-		}
-		s.Extra = map[string]any{"similar_elements": similar}
-	}
-	return &runtime.ErrorEntry{Code: "ELEMENT_NOT_FOUND", Message: fmt.Sprintf("Element '%s' not found", clip(sent)), Field: field, Suggestions: s}
 }
 
 // CreateCapabilityStructure creates a capability, its value streams
@@ -538,47 +319,4 @@ func (r *Repository) AddComponentToCapability(_ context.Context, req *archimatev
 		resp.CreatedRelationships = append(resp.CreatedRelationships, sp.link(svc.GetId()+"-rel", archimatev1.RelationshipType_RELATIONSHIP_TYPE_REALIZATION, comp.GetId(), svc.GetId()))
 	}
 	return resp, nil
-}
-
-// checkNew refuses the whole template when any name is taken or repeated.
-func (sp *space) checkNew(model string, names []string) error {
-	seen := map[nameKey]bool{}
-	for _, n := range names {
-		k := keyOf(model, n)
-		if e := sp.byName(model, n); e != nil || seen[k] {
-			return status.Errorf(codes.AlreadyExists, "Element '%s' already exists in this model; nothing was created", n)
-		}
-		seen[k] = true
-	}
-	return nil
-}
-
-// checkFreeIDs refuses the whole template when the tenant already uses one
-// of the element ids it would create or their relationship ids (each
-// element's id + "-rel"): a template never overwrites.
-func (sp *space) checkFreeIDs(ids []string) error {
-	for _, id := range ids {
-		if _, dup := sp.elements[id]; dup {
-			return status.Errorf(codes.AlreadyExists, "element id %s already exists; nothing was created", id)
-		}
-		if _, dup := sp.relationships[id+"-rel"]; dup {
-			return status.Errorf(codes.AlreadyExists, "relationship id %s already exists; nothing was created", id+"-rel")
-		}
-	}
-	return nil
-}
-
-// put stores a new element and indexes its name; callers checked that
-// neither the id nor the name is taken.
-func (sp *space) put(e *archimatev1.Element) *archimatev1.Element {
-	sp.elements[e.GetId()] = e
-	sp.names[keyOf(e.GetModelId(), e.GetName())] = e.GetId()
-	sp.born[e.GetId()] = births.Add(1)
-	return proto.Clone(e).(*archimatev1.Element)
-}
-
-func (sp *space) link(id string, t archimatev1.RelationshipType, src, dst string) *archimatev1.Relationship {
-	rel := &archimatev1.Relationship{Id: id, Type: t, SourceId: src, TargetId: dst}
-	sp.relationships[id] = rel
-	return proto.Clone(rel).(*archimatev1.Relationship)
 }

@@ -2,18 +2,13 @@ package domain
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
-	"unicode/utf8"
 
 	"google.golang.org/protobuf/proto"
 
 	archimatev1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1/archimatev1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
 // Codes of the source design's invalid-type answers (§5.2).
@@ -24,65 +19,6 @@ const (
 	// may not connect the two elements.
 	CodeInvalidRelationshipType = "INVALID_RELATIONSHIP_TYPE"
 )
-
-// layerHints say, per layer, how its type names read (the seed's hint for
-// the application layer, and the same for the others).
-var layerHints = map[string]string{
-	"Strategy":    "Strategy layer types are Capability, Resource, CourseOfAction and ValueStream",
-	"Business":    "Business layer types start with 'Business'",
-	"Application": "Application layer types start with 'Application' or 'Data'",
-	"Technology":  "Technology layer types are Node, Device and SystemSoftware",
-}
-
-// vocabulary is what the generated schema document says about types: the
-// element types of each layer and the valid pairs of each relationship
-// type, in document order. The document is the one the tools serve, so
-// the answers never disagree with getElementTypes and getRelationshipTypes.
-type vocabulary struct {
-	layerOf  map[string]string   // element type -> layer
-	layers   map[string][]string // layer -> element types
-	relTypes []string
-	pairs    map[string][]schemadoc.Pair // relationship type -> valid pairs
-}
-
-var vocab = sync.OnceValue(func() *vocabulary {
-	v := &vocabulary{layerOf: map[string]string{}, layers: map[string][]string{}, pairs: map[string][]schemadoc.Pair{}}
-	var doc schemadoc.Document
-	if err := json.Unmarshal(archimatev1mcpwrite.NewArchitectureService(nil).Doc, &doc); err != nil {
-		panic(fmt.Sprintf("archimate: generated schema document: %v", err))
-	}
-	for _, s := range doc.Services {
-		for _, d := range s.Discovery {
-			switch d.Tool {
-			case "getElementTypes":
-				for _, val := range d.Values {
-					v.layerOf[val.Value] = val.Group
-					v.layers[val.Group] = append(v.layers[val.Group], val.Value)
-				}
-			case "getRelationshipTypes":
-				for _, val := range d.Values {
-					v.relTypes = append(v.relTypes, val.Value)
-					v.pairs[val.Value] = val.ValidPairs
-				}
-			}
-		}
-	}
-	return v
-})
-
-// between lists the relationship types valid from source to target types.
-func (v *vocabulary) between(source, target string) []string {
-	out := []string{}
-	for _, t := range v.relTypes {
-		for _, p := range v.pairs[t] {
-			if p.Source == source && p.Target == target {
-				out = append(out, t)
-				break
-			}
-		}
-	}
-	return out
-}
 
 // ErrorNeedsState reports whether EnrichError reads the tenant's elements
 // for e (a repository on a database reads them only then).
@@ -175,42 +111,4 @@ func (r *Repository) invalidRelationshipType(ctx context.Context, req *archimate
 	default:
 		s.Hint = fmt.Sprintf("From %s to %s the valid relationship types are %s", from, to, orList(valid))
 	}
-}
-
-// lookup is the one element ref names, as ResolveElementRef resolves it
-// (id, else exact name ignoring case, else name up to case and
-// separators), or nil when it names none or several.
-func (sp *space) lookup(model, ref string) *archimatev1.Element {
-	if ref == "" {
-		return nil
-	}
-	if e, ok := sp.elements[ref]; ok {
-		return e
-	}
-	exact, alike := sp.named(model, ref)
-	matches := exact
-	if len(matches) == 0 {
-		matches = alike
-	}
-	if len(matches) != 1 {
-		return nil
-	}
-	return matches[0]
-}
-
-// orList reads "A", "A or B", "A, B or C".
-func orList(xs []string) string {
-	if len(xs) < 2 {
-		return strings.Join(xs, "")
-	}
-	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
-}
-
-// clip shortens what the agent sent for an answer that quotes it.
-func clip(s string) string {
-	const max = 64
-	if utf8.RuneCountInString(s) <= max {
-		return s
-	}
-	return string([]rune(s)[:max]) + "…"
 }

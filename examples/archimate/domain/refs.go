@@ -2,8 +2,6 @@ package domain
 
 import (
 	"context"
-	"sort"
-	"strings"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -11,7 +9,6 @@ import (
 
 	archimatev1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/suggest"
 )
 
 // ResolveElementRef answers the elements an agent's source_id or target_id
@@ -51,30 +48,6 @@ func (r *Repository) ResolveElementRef(_ context.Context, in proto.Message, ref 
 		matches[i] = referent(e)
 	}
 	return runtime.Reference{Matches: matches}, nil
-}
-
-// named returns the model's elements named ref ignoring case (exact) and
-// those whose names differ from it only in case and separators (alike),
-// each sorted by id.
-func (sp *space) named(model, ref string) (exact, alike []*archimatev1.Element) {
-	norm := suggest.Normalize(ref)
-	for _, e := range sp.elements {
-		if e.GetModelId() != model {
-			continue
-		}
-		switch {
-		case strings.EqualFold(e.GetName(), ref):
-			exact = append(exact, e)
-		case norm != "" && suggest.Normalize(e.GetName()) == norm:
-			alike = append(alike, e)
-		}
-	}
-	byID := func(es []*archimatev1.Element) {
-		sort.Slice(es, func(i, j int) bool { return es[i].GetId() < es[j].GetId() })
-	}
-	byID(exact)
-	byID(alike)
-	return exact, alike
 }
 
 func referent(e *archimatev1.Element) runtime.Referent {

@@ -5,18 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"sync/atomic"
 
 	"google.golang.org/protobuf/proto"
 
 	archimatev1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 )
-
-// births numbers every element created, so an element deleted and
-// re-created under the same id is a different state even with the same
-// name and fields.
-var births atomic.Uint64
 
 // StatePreview is the state an update or delete acts on, as the person who
 // confirms it is shown it (pass it as runtime.WithPreviews(runtime.Previews{State: repo.StatePreview})):

@@ -16,11 +16,8 @@ package pgdomain
 import (
 	"context"
 	"errors"
-	"fmt"
-	"regexp"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
@@ -29,58 +26,10 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1/archimatev1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
-	idempg "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency/pgstore"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
-	proposalpg "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal/pgstore"
 )
 
-// Repository implements archimatev1mcpwrite.ArchitectureServiceHandler on
-// PostgreSQL.
-type Repository struct {
-	pool      *pgxpool.Pool
-	idem      *idempg.Store
-	proposals *proposalpg.Store
-	prefix    string
-	sql       sqlText
-	// Fault, when set, is called at "before-claim" and "after-claim" (a key
-	// claimed in the write's transaction), "before-read" and "locked" (before
-	// and after the write reads and locks its rows; a key claimed in the
-	// transaction is sent in the same round trip as the read, so
-	// "before-read" comes before "after-claim" then), "inside-tx" (the write
-	// done, before the commit) and "after-commit" (before the answer): crash
-	// tests kill the process there, stall tests hold a write there.
-	Fault func(point string)
-}
-
 var _ archimatev1mcpwrite.ArchitectureServiceHandler = (*Repository)(nil)
-
-var prefixRE = regexp.MustCompile(`^[a-z][a-z0-9_]{0,40}$`)
-
-// Option configures New.
-type Option func(*Repository)
-
-// WithProposals records the outcome of a proposal's apply in the write's
-// transaction (proposalpg.Store.FinishApply, fenced by
-// runtime.Outcome.ApplyToken), in props, which must be the proposal store
-// the tools use, on the same database.
-func WithProposals(props *proposalpg.Store) Option {
-	return func(r *Repository) { r.proposals = props }
-}
-
-// New returns a repository whose tables start with prefix ("archimate"
-// gives archimate_elements, archimate_outbox, ...). idem must be the store
-// the tools claim keys in, so outcomes recorded here are the ones they
-// replay.
-func New(pool *pgxpool.Pool, idem *idempg.Store, prefix string, opts ...Option) (*Repository, error) {
-	if !prefixRE.MatchString(prefix) {
-		return nil, fmt.Errorf("pgdomain: invalid table prefix %q", prefix)
-	}
-	r := &Repository{pool: pool, idem: idem, prefix: prefix, sql: newSQL(prefix)}
-	for _, o := range opts {
-		o(r)
-	}
-	return r, nil
-}
 
 type metaRequest interface {
 	proto.Message

@@ -2,8 +2,6 @@ package domain
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,15 +20,6 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 )
 
-// Error codes of unstructured material.
-const (
-	CodeFileNotFound        = "FILE_NOT_FOUND"
-	CodeFileReadError       = "FILE_READ_ERROR"
-	CodeFileTooLarge        = "FILE_TOO_LARGE"
-	CodeQuotaExceeded       = "QUOTA_EXCEEDED"
-	CodeUnsupportedFileType = "UNSUPPORTED_FILE_TYPE"
-)
-
 // DefaultMaxFileSize is the largest file stored: 50 MB.
 const DefaultMaxFileSize = 50 << 20
 
@@ -38,18 +27,6 @@ const DefaultMaxFileSize = 50 << 20
 var SupportedMimeTypes = []string{
 	"application/json", "application/pdf", "image/jpeg", "image/png",
 	"text/csv", "text/markdown", "text/plain",
-}
-
-// FileOptions say which local files file_path may read.
-type FileOptions struct {
-	// Root is the directory file_path is relative to; a path outside it is
-	// refused. Empty: file_path is refused (the server reads no local files).
-	Root string
-}
-
-func sha256Hex(b []byte) string {
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
 }
 
 // file is unstructured material as store received it.
@@ -166,15 +143,6 @@ func (m *Memory) readPath(p string) ([]byte, *runtime.ErrorEntry) {
 		return nil, &runtime.ErrorEntry{Code: CodeFileReadError, Field: "file_path", Message: "cannot read the file; retry later"}
 	}
 	return b, nil
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // storeFile stores a file by its content hash and, unless interpret is

@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strings"
 	"time"
-	"unicode"
 
 	"google.golang.org/protobuf/types/known/structpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
@@ -15,33 +13,6 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/suggest"
 )
-
-// lastObservation is when the entity was last observed.
-func lastObservation(e *entity) *timestamppb.Timestamp {
-	var last time.Time
-	for _, o := range e.observations {
-		if o.at.After(last) {
-			last = o.at
-		}
-	}
-	if last.IsZero() {
-		return nil
-	}
-	return timestamppb.New(last)
-}
-
-// entityView is an entity as reads answer it; the caller holds m.mu.
-func (m *Memory) entityView(who owner, e *entity, withSnapshot bool) *neotomav1.Entity {
-	out := &neotomav1.Entity{
-		Id: e.id, EntityType: e.typ, CanonicalName: e.canonicalName,
-		ObservationCount: int32(len(e.observations)), LastObservationAt: lastObservation(e), MergedInto: e.mergedInto,
-	}
-	if withSnapshot {
-		vals, _ := m.reduce(who, e, time.Time{})
-		out.Snapshot = &structpb.Struct{Fields: vals}
-	}
-	return out
-}
 
 // RetrieveEntitySnapshot answers an entity's snapshot and, per field, the
 // observation its value comes from.
@@ -103,17 +74,6 @@ func (m *Memory) RetrieveEntities(ctx context.Context, req *neotomav1.RetrieveEn
 	return out, nil
 }
 
-func page[T any](all []T, offset, limit int32) []T {
-	if int(offset) >= len(all) {
-		return nil
-	}
-	end := len(all)
-	if limit > 0 && int(offset)+int(limit) < end {
-		end = int(offset) + int(limit)
-	}
-	return all[offset:end]
-}
-
 // ListObservations lists an entity's observations, newest first.
 func (m *Memory) ListObservations(ctx context.Context, req *neotomav1.ListObservationsRequest) (*neotomav1.ListObservationsResponse, error) {
 	who, err := requireUser(ctx, req.GetUserId())
@@ -168,23 +128,6 @@ func (m *Memory) ListRelationships(ctx context.Context, req *neotomav1.ListRelat
 		}
 	}
 	return &neotomav1.ListRelationshipsResponse{Relationships: page(rels, req.GetOffset(), req.GetLimit()), Total: int32(len(rels)), Limit: req.GetLimit(), Offset: req.GetOffset()}, nil
-}
-
-// sortedRelationships are the user's relationships, newest first (the one
-// created later on equal times).
-func sortedRelationships(u *userMemory) []*neotomav1.Relationship {
-	out := make([]*neotomav1.Relationship, 0, len(u.relationships))
-	for _, r := range u.relationships {
-		out = append(out, r)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i].GetCreatedAt().AsTime(), out[j].GetCreatedAt().AsTime()
-		if !a.Equal(b) {
-			return a.After(b)
-		}
-		return u.relOrder[out[i].GetId()] > u.relOrder[out[j].GetId()]
-	})
-	return out
 }
 
 // CodeFieldNotFound answers a provenance request for a field the snapshot
@@ -390,143 +333,4 @@ func (m *Memory) GetRelationshipSnapshot(ctx context.Context, req *neotomav1.Get
 		Message:     fmt.Sprintf("no %s relationship from %s to %s", name, req.GetSourceEntityId(), req.GetTargetEntityId()),
 		Suggestions: &runtime.Suggestions{Hint: "list_relationships shows the relationships of an entity."},
 	}
-}
-
-// AnalyzeSchemaCandidates counts, per entity type, the live entities that
-// carry each raw fragment and how consistent its type is: a field carried
-// by at least min_frequency entities whose confidence (its type
-// consistency) reaches min_confidence is a candidate.
-func (m *Memory) AnalyzeSchemaCandidates(ctx context.Context, req *neotomav1.AnalyzeSchemaCandidatesRequest) (*neotomav1.AnalyzeSchemaCandidatesResponse, error) {
-	who, err := requireUser(ctx, req.GetUserId())
-	if err != nil {
-		return nil, err
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if t := req.GetEntityType(); t != "" {
-		if bad := m.checkType(who, t, "entity_type"); bad != nil {
-			return nil, bad
-		}
-	}
-	type stats struct {
-		kinds   map[string]int
-		formats map[string]map[string]int // by kind
-		samples []string
-	}
-	byType := map[string]map[string]*stats{}
-	for _, e := range m.user(who).entities {
-		if e.mergedInto != "" || (req.GetEntityType() != "" && e.typ != req.GetEntityType()) {
-			continue
-		}
-		for k, v := range e.rawFragments {
-			kind := jsonKind(v)
-			if kind == "" {
-				continue
-			}
-			if byType[e.typ] == nil {
-				byType[e.typ] = map[string]*stats{}
-			}
-			st := byType[e.typ][k]
-			if st == nil {
-				st = &stats{kinds: map[string]int{}, formats: map[string]map[string]int{}}
-				byType[e.typ][k] = st
-			}
-			st.kinds[kind]++
-			if st.formats[kind] == nil {
-				st.formats[kind] = map[string]int{}
-			}
-			st.formats[kind][valueFormat(v)]++
-			if sample := string(canonicalJSON(v)); len(st.samples) < 10 && !contains(st.samples, sample) {
-				st.samples = append(st.samples, sample)
-			}
-		}
-	}
-	out := &neotomav1.AnalyzeSchemaCandidatesResponse{MinFrequency: req.GetMinFrequency(), MinConfidence: req.GetMinConfidence()}
-	for _, typ := range sortedKeys(byType) {
-		rec := &neotomav1.SchemaRecommendation{EntityType: typ, Source: "raw_fragments"}
-		var sum float64
-		for _, k := range sortedKeys(byType[typ]) {
-			st := byType[typ][k]
-			total, best, bestKind := 0, 0, ""
-			for _, kind := range sortedKeys(st.kinds) {
-				total += st.kinds[kind]
-				if st.kinds[kind] > best {
-					best, bestKind = st.kinds[kind], kind
-				}
-			}
-			consistency := float64(best) / float64(total)
-			if int32(total) < req.GetMinFrequency() || consistency < req.GetMinConfidence() {
-				continue
-			}
-			sort.Strings(st.samples)
-			common := 0
-			for _, n := range st.formats[bestKind] {
-				common = max(common, n)
-			}
-			rec.Fields = append(rec.Fields, &neotomav1.FieldCandidate{
-				FieldName: k, FieldType: bestKind, Frequency: int32(total), Confidence: consistency, TypeConsistency: consistency, SampleValues: st.samples,
-				NamingPatternMatch: fieldName.MatchString(k), FormatConsistency: float64(common) / float64(best),
-			})
-			sum += consistency
-		}
-		if len(rec.Fields) == 0 {
-			continue
-		}
-		rec.ConfidenceScore = sum / float64(len(rec.Fields))
-		rec.Reasoning = fmt.Sprintf("%d raw-fragment field(s) carried by at least %d %s entities with consistent types", len(rec.Fields), req.GetMinFrequency(), typ)
-		out.Recommendations = append(out.Recommendations, rec)
-		out.TotalFields += int32(len(rec.Fields))
-	}
-	out.TotalEntityTypes = int32(len(out.Recommendations))
-	return out, nil
-}
-
-// valueFormat is the shape of a raw value: for strings and numbers its text
-// with letters as a and digits as 9, each run collapsed to one ("PO-12" is
-// a-9, 12.5 is 9.9); booleans, arrays and objects have one format each.
-func valueFormat(v *structpb.Value) string {
-	var text string
-	switch x := v.GetKind().(type) {
-	case *structpb.Value_StringValue:
-		text = x.StringValue
-	case *structpb.Value_NumberValue:
-		text = string(canonicalJSON(v))
-	default:
-		return jsonKind(v)
-	}
-	var b strings.Builder
-	last := rune(-1)
-	for _, r := range text {
-		switch {
-		case unicode.IsLetter(r):
-			r = 'a'
-		case unicode.IsDigit(r):
-			r = '9'
-		}
-		if r != last || (r != 'a' && r != '9') {
-			b.WriteRune(r)
-		}
-		last = r
-	}
-	return b.String()
-}
-
-// jsonKind is the schema field type a raw value would take ("" for null).
-func jsonKind(v *structpb.Value) string {
-	switch x := v.GetKind().(type) {
-	case *structpb.Value_StringValue:
-		if isDate(x.StringValue) {
-			return "date"
-		}
-		return "string"
-	case *structpb.Value_NumberValue:
-		return "number"
-	case *structpb.Value_BoolValue:
-		return "boolean"
-	case *structpb.Value_ListValue:
-		return "array"
-	case *structpb.Value_StructValue:
-		return "object"
-	}
-	return ""
 }

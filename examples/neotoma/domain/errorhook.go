@@ -1,0 +1,41 @@
+package domain
+
+import (
+	"context"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+)
+
+// UserIDHint answers agents that try to pass user_id, which Neotoma's
+// older API documentation still shows as an argument.
+const UserIDHint = "Do not send user_id: the acting user comes from the authenticated connection. Remove the argument and retry."
+
+// SchemaNotFoundHint is the way out of SCHEMA_NOT_FOUND on
+// update_schema_incremental.
+const SchemaNotFoundHint = "Add fields to one of valid_values (the types with an active schema), or register the type with register_schema and activate: true."
+
+// ErrorHook adapts runtime errors to Neotoma's conventions: the generic enum
+// error on relationship_type becomes INVALID_RELATIONSHIP_TYPE, which its
+// clients already handle, on update_schema_incremental's entity_type
+// SCHEMA_NOT_FOUND, and a user_id argument gets an explanation.
+func ErrorHook(_ context.Context, tool string, _ proto.Message, e *runtime.ErrorEntry) {
+	switch {
+	case e.Code == runtime.CodeInvalidEnumValue && e.Field == "relationship_type":
+		e.Code = CodeInvalidRelationshipType
+	case e.Code == runtime.CodeInvalidEnumValue && e.Field == "entity_type" && tool == "update_schema_incremental":
+		// The live vocabulary holds the types with an active schema, so a
+		// type outside it has none to add fields to: the document's code.
+		e.Code = CodeSchemaNotFound
+		if e.Suggestions == nil {
+			e.Suggestions = &runtime.Suggestions{}
+		}
+		e.Suggestions.Hint = SchemaNotFoundHint
+	case e.Code == runtime.CodeUnknownField && e.Field == "user_id":
+		if e.Suggestions == nil {
+			e.Suggestions = &runtime.Suggestions{}
+		}
+		e.Suggestions.Hint = UserIDHint
+	}
+}
