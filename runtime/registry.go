@@ -48,7 +48,7 @@ type registry struct {
 	writes []string
 	// checker is the request check, built once here (Service.NewChecker).
 	checker impl.RequestChecker
-	// waits counts the in-call confirmations waiting (quota.go).
+	// waits counts the in-call confirmations waiting (quota_answers.go).
 	waits waits
 	// answers is the service's answer shape (answer_shape.go), made once.
 	answers answerShape

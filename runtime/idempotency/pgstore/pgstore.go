@@ -50,7 +50,7 @@ type Store struct {
 	doneSQL  string
 	relSQL   string
 	getSQL   string
-	// maxPerTenant bounds a tenant's live records (quota.go); 0: none.
+	// maxPerTenant bounds a tenant's live records (pg_record_quota.go); 0: none.
 	maxPerTenant int
 }
 

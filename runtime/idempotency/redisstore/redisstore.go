@@ -30,7 +30,7 @@ type Store struct {
 	prefix  string
 	maxTTL  time.Duration
 	breaker breaker
-	// maxPerTenant bounds a tenant's live records (quota.go); 0: none.
+	// maxPerTenant bounds a tenant's live records (redis_record_quota.go); 0: none.
 	maxPerTenant int
 }
 

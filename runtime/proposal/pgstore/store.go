@@ -86,7 +86,7 @@ type Store struct {
 	// applyLease: an apply unfinished for this long may be begun again.
 	applyLease time.Duration
 	clock      func() time.Time
-	quotas     proposal.Quotas // per tenant and principal (quota.go)
+	quotas     proposal.Quotas // per tenant and principal (pg_proposal_quotas.go)
 	err        error           // a configuration error, returned by every method
 
 	qInsert, qGet, qBegin, qDiscard, qFinish, qAbort, qState, qCleanup string
