@@ -142,28 +142,8 @@ func repairDomain(t *testing.T, cs *mcp.ClientSession, tool string, in *schemaNo
 // meant (base's; left out when base has none: a reference may depend on
 // it, as archimate's do on model_id).
 func repairIntended(in *schemaNode, base, args map[string]any, es []map[string]any) map[string]any {
-	out := map[string]any{}
-	for k, v := range args {
-		out[k] = v
-	}
-	for _, e := range es {
-		field, _ := e["field"].(string)
-		key := field
-		if i := strings.IndexAny(key, ".["); i >= 0 {
-			key = key[:i]
-		}
-		code, _ := e["code"].(string)
-		sugg, _ := e["suggestions"].(map[string]any)
-		dym, _ := sugg["did_you_mean"].([]any)
+	return applyFixes(in, args, es, func(out map[string]any, key, code string, sugg map[string]any, dym []any) {
 		switch {
-		case code == "UNKNOWN_FIELD" && key == field:
-			v := out[key]
-			delete(out, key)
-			if len(dym) > 0 {
-				if to, _ := dym[0].(string); in.Properties[to] != nil {
-					out[to] = v
-				}
-			}
 		case !schemaCodes[code] || code == "INVALID_ENUM_VALUE" && len(dym) > 0 && base[key] != nil && out[key] != base[key] && isString(out[key]):
 			if fix := offered(sugg); fix != nil {
 				out[key] = fix
@@ -173,8 +153,7 @@ func repairIntended(in *schemaNode, base, args map[string]any, es []map[string]a
 		default:
 			delete(out, key) // the agent meant to leave it out
 		}
-	}
-	return out
+	})
 }
 
 func isString(v any) bool { _, ok := v.(string); return ok }

@@ -173,6 +173,17 @@ func clean(res mcptest.Result) []map[string]any {
 // repair applies every fix of es at once, as an agent following the
 // answer would.
 func repair(r *rand.Rand, in *schemaNode, args map[string]any, es []map[string]any) map[string]any {
+	return applyFixes(in, args, es, func(out map[string]any, key, code string, sugg map[string]any, dym []any) {
+		if in.Properties[key] != nil {
+			out[key] = instance(r, in.Properties[key], full, 1)
+		}
+	})
+}
+
+// applyFixes copies args and applies each problem of es: an unknown key
+// goes (to its did_you_mean when that is a property); any other problem on
+// key is fixed by other.
+func applyFixes(in *schemaNode, args map[string]any, es []map[string]any, other func(out map[string]any, key, code string, sugg map[string]any, dym []any)) map[string]any {
 	out := map[string]any{}
 	for k, v := range args {
 		out[k] = v
@@ -186,8 +197,7 @@ func repair(r *rand.Rand, in *schemaNode, args map[string]any, es []map[string]a
 		code, _ := e["code"].(string)
 		sugg, _ := e["suggestions"].(map[string]any)
 		dym, _ := sugg["did_you_mean"].([]any)
-		switch {
-		case code == "UNKNOWN_FIELD" && key == field:
+		if code == "UNKNOWN_FIELD" && key == field {
 			v := out[key]
 			delete(out, key)
 			if len(dym) > 0 {
@@ -195,9 +205,9 @@ func repair(r *rand.Rand, in *schemaNode, args map[string]any, es []map[string]a
 					out[to] = v
 				}
 			}
-		case in.Properties[key] != nil:
-			out[key] = instance(r, in.Properties[key], full, 1)
+			continue
 		}
+		other(out, key, code, sugg, dym)
 	}
 	return out
 }
