@@ -3,15 +3,13 @@ package runtime
 import (
 	"context"
 	"encoding/json"
-	goruntime "runtime"
 	"strings"
-	"sync"
 	"unicode/utf8"
-	"weak"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/compactlist"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/perserver"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
@@ -104,30 +102,17 @@ func (r *registry) operationSchema(desc string, names []string) jsonSchema {
 }
 
 // compactServers are the go-sdk servers whose tools/list writes compact
-// tools compactly (listCompactly), held weakly.
-var compactServers = struct {
-	sync.Mutex
-	m map[weak.Pointer[mcp.Server]]bool
-}{m: map[weak.Pointer[mcp.Server]]bool{}}
+// tools compactly (listCompactly).
+var compactServers perserver.Map[mcp.Server, struct{}]
 
 // listCompactly makes s write its compact tools compactly in tools/list,
 // once per server: a receiving middleware that puts the compact tools'
 // list hash in the result's _meta and writes each compact tool without
 // _meta and with only the hints that differ from the protocol's defaults.
 func listCompactly(s *mcp.Server) {
-	key := weak.Make(s)
-	compactServers.Lock()
-	done := compactServers.m[key]
-	if !done {
-		compactServers.m[key] = true
-		goruntime.AddCleanup(s, func(k weak.Pointer[mcp.Server]) {
-			compactServers.Lock()
-			delete(compactServers.m, k)
-			compactServers.Unlock()
-		}, key)
-	}
-	compactServers.Unlock()
-	if !done {
+	first := false
+	compactServers.Update(s, func() struct{} { return struct{}{} }, func(_ struct{}, created bool) { first = created })
+	if first {
 		s.AddReceivingMiddleware(compactListMiddleware)
 	}
 }

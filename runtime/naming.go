@@ -2,13 +2,11 @@ package runtime
 
 import (
 	"fmt"
-	goruntime "runtime"
 	"strings"
-	"sync"
-	"weak"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/perserver"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
@@ -108,35 +106,21 @@ func checkNames(specs []toolSpec) error {
 // serverNames remembers, per go-sdk server, which service registered each
 // tool name, so a second registration under the same names is refused
 // instead of silently replacing the first one's tools (AddTool replaces).
-// The server is held weakly: the entry goes when the server does.
-var serverNames = struct {
-	sync.Mutex
-	m map[weak.Pointer[mcp.Server]]map[string]string
-}{m: map[weak.Pointer[mcp.Server]]map[string]string{}}
+var serverNames perserver.Map[mcp.Server, map[string]string]
 
 // claimNames records the names of one registration on s, or reports the
 // first name another registration on s already took.
-func claimNames(s *mcp.Server, service string, specs []toolSpec) error {
-	key := weak.Make(s)
-	serverNames.Lock()
-	defer serverNames.Unlock()
-	names, ok := serverNames.m[key]
-	if !ok {
-		names = map[string]string{}
-		serverNames.m[key] = names
-		goruntime.AddCleanup(s, func(k weak.Pointer[mcp.Server]) {
-			serverNames.Lock()
-			delete(serverNames.m, k)
-			serverNames.Unlock()
-		}, key)
-	}
-	for _, sp := range specs {
-		if other, taken := names[sp.tool.Name]; taken {
-			return fmt.Errorf("tool %q is already registered on this server by service %s; register the service again with runtime.WithToolNames(prefix, suffix) to give its tools other names", sp.tool.Name, other)
+func claimNames(s *mcp.Server, service string, specs []toolSpec) (err error) {
+	serverNames.Update(s, func() map[string]string { return map[string]string{} }, func(names map[string]string, _ bool) {
+		for _, sp := range specs {
+			if other, taken := names[sp.tool.Name]; taken {
+				err = fmt.Errorf("tool %q is already registered on this server by service %s; register the service again with runtime.WithToolNames(prefix, suffix) to give its tools other names", sp.tool.Name, other)
+				return
+			}
 		}
-	}
-	for _, sp := range specs {
-		names[sp.tool.Name] = service
-	}
-	return nil
+		for _, sp := range specs {
+			names[sp.tool.Name] = service
+		}
+	})
+	return err
 }

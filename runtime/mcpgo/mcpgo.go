@@ -31,9 +31,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	goruntime "runtime"
-	"sync"
-	"weak"
 
 	mgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -43,6 +40,7 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/compactlist"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/perserver"
 )
 
 // Register adds the tools of one generated service (New<Service>(handler))
@@ -83,34 +81,24 @@ func Register(s *server.MCPServer, svc *impl.Service, opts ...runtime.Option) er
 	return nil
 }
 
-// compactServers holds, per mcp-go server (weakly), the schema hashes of
-// the tools it lists compactly.
-var compactServers = struct {
-	sync.Mutex
-	m map[weak.Pointer[server.MCPServer]]map[string]compactlist.Hash
-}{m: map[weak.Pointer[server.MCPServer]]map[string]compactlist.Hash{}}
+// compactServers holds, per mcp-go server, the schema hashes of the tools
+// it lists compactly.
+var compactServers perserver.Map[server.MCPServer, map[string]compactlist.Hash]
+
+func newHashes() map[string]compactlist.Hash { return map[string]compactlist.Hash{} }
 
 // listCompactly records the compact tools' hashes for s and, the first
 // time, hooks s's tools/list to put their list hash in the result's _meta.
 // The hook computes it from the tools the result lists.
 func listCompactly(s *server.MCPServer, hashes map[string]compactlist.Hash) {
-	key := weak.Make(s)
-	compactServers.Lock()
-	known, hooked := compactServers.m[key]
-	if !hooked {
-		known = map[string]compactlist.Hash{}
-		compactServers.m[key] = known
-		goruntime.AddCleanup(s, func(k weak.Pointer[server.MCPServer]) {
-			compactServers.Lock()
-			delete(compactServers.m, k)
-			compactServers.Unlock()
-		}, key)
-	}
-	for n, h := range hashes {
-		known[n] = h
-	}
-	compactServers.Unlock()
-	if hooked {
+	first := false
+	compactServers.Update(s, newHashes, func(known map[string]compactlist.Hash, created bool) {
+		for n, h := range hashes {
+			known[n] = h
+		}
+		first = created
+	})
+	if !first {
 		return
 	}
 	hooks := s.GetHooks()
@@ -123,13 +111,13 @@ func listCompactly(s *server.MCPServer, hashes map[string]compactlist.Hash) {
 			return
 		}
 		listed := map[string]compactlist.Hash{}
-		compactServers.Lock()
-		for _, t := range res.Tools {
-			if h, ok := known[t.Name]; ok {
-				listed[t.Name] = h
+		compactServers.Update(s, newHashes, func(known map[string]compactlist.Hash, _ bool) {
+			for _, t := range res.Tools {
+				if h, ok := known[t.Name]; ok {
+					listed[t.Name] = h
+				}
 			}
-		}
-		compactServers.Unlock()
+		})
 		if len(listed) == 0 {
 			return
 		}
