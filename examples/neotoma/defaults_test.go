@@ -3,6 +3,7 @@ package neotoma_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -55,5 +56,40 @@ func TestInputSchemasStateTheDocumentsDefaults(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("defaults (-document +schema):\n%s", diff)
+	}
+}
+
+// No read is unbounded: every tool that lists takes a limit of at most
+// 1000 (default 100), and the graph reads bound their hops.
+func TestListReadsAreBounded(t *testing.T) {
+	want := map[string]string{
+		"list_observations.limit": "100 1..1000", "retrieve_entities.limit": "100 1..1000",
+		"list_timeline_events.limit": "100 1..1000", "list_relationships.limit": "100 1..1000",
+		"retrieve_related_entities.max_hops": "1 1..5",
+	}
+	res, err := newServer(t).connect(ada, nil).ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, tool := range res.Tools {
+		b, err := json.Marshal(tool.InputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var in struct {
+			Properties map[string]map[string]any `json:"properties"`
+		}
+		if err := json.Unmarshal(b, &in); err != nil {
+			t.Fatal(err)
+		}
+		for name, p := range in.Properties {
+			if name == "limit" || name == "max_hops" {
+				got[tool.Name+"."+name] = fmt.Sprintf("%v %v..%v", p["default"], p["minimum"], p["maximum"])
+			}
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("bounds (-want +got):\n%s", diff)
 	}
 }

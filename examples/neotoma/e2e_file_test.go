@@ -171,6 +171,12 @@ func TestStoreFilePath(t *testing.T) {
 	if snap, _ := s.rec.Snapshot(ada.TenantID, ada.PrincipalID, inv); !cmp.Equal(snap, map[string]any{"invoice_number": "INV-7", "amount": 5.0}) {
 		t.Errorf("invoice snapshot = %v", snap)
 	}
+	// The stored file's MIME type is the one its extension gives, its name
+	// the path's base name.
+	material := mustSucceed(t, cs, "retrieve_field_provenance", `{"entity_id":"`+inv+`","field":"amount"}`)["source_material"]
+	if diff := cmp.Diff(map[string]any{"id": src, "mime_type": "application/json", "original_filename": "inv.json", "created_at": "2026-03-01T09:00:00Z", "file_urls": []any{"neotoma://files/" + src}}, material); diff != "" {
+		t.Errorf("source material of a file_path store (-want +got):\n%s", diff)
+	}
 
 	for _, tt := range []struct{ args, code, field, message string }{
 		{`{"file_path":"invoices/missing.pdf"}`, domain.CodeFileNotFound, "file_path", "no file at file_path"},

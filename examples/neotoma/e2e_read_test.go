@@ -271,6 +271,10 @@ func TestGetRelationshipSnapshot(t *testing.T) {
 		"observations": [{"id": "`+obs+`", "observed_at": "2026-03-01T09:00:00Z", "specificity_score": 1, "source_priority": 100, "metadata": {"since": 2019}}],
 		"suggestions": [], "warnings": []
 	}`)
+	// The document's own spelling of the type reads the same snapshot.
+	if doc := mustSucceed(t, cs, "get_relationship_snapshot", `{"relationship_type":"PART_OF","source_entity_id":"`+acme+`","target_entity_id":"`+holding+`"}`); !cmp.Equal(doc, out) {
+		t.Errorf("PART_OF = %v, want the part_of answer %v", doc, out)
+	}
 	for _, tt := range []struct{ args, code string }{
 		{`{"relationship_type":"part_of","source_entity_id":"` + holding + `","target_entity_id":"` + acme + `"}`, runtime.CodeNotFound},
 		{`{"relationship_type":"part_of","source_entity_id":"ent_x","target_entity_id":"` + acme + `"}`, domain.CodeEntityNotFound},
@@ -299,10 +303,10 @@ func TestAnalyzeSchemaCandidates(t *testing.T) {
 			"entity_type": "invoice",
 			"fields": [
 				{"field_name": "Contact Phone", "field_type": "string", "frequency": 4, "confidence": 1, "type_consistency": 1, "format_consistency": 0.75,
-					"sample_values": ["\"+44 20 7946\"", "\"555-0100\"", "\"555-0101\"", "\"555-0103\""]},
-				{"field_name": "approver", "field_type": "string", "frequency": 4, "confidence": 1, "type_consistency": 1, "naming_pattern_match": true, "format_consistency": 1, "sample_values": ["\"Grace\""]},
+					"sample_values": ["+44 20 7946", "555-0100", "555-0101", "555-0103"]},
+				{"field_name": "approver", "field_type": "string", "frequency": 4, "confidence": 1, "type_consistency": 1, "naming_pattern_match": true, "format_consistency": 1, "sample_values": ["Grace"]},
 				{"field_name": "po_reference", "field_type": "string", "frequency": 4, "confidence": 0.75, "type_consistency": 0.75, "naming_pattern_match": true, "format_consistency": 1,
-					"sample_values": ["\"PO-1\"", "\"PO-22\"", "\"PO-3\"", "17"]}
+					"sample_values": ["PO-1", "PO-22", "PO-3", 17]}
 			],
 			"source": "raw_fragments", "confidence_score": 0.9166666666666666,
 			"reasoning": "3 raw-fragment field(s) carried by at least 3 invoice entities with consistent types"

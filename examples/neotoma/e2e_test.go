@@ -604,7 +604,7 @@ func TestCreateRelationshipAgentMistakes(t *testing.T) {
 				return `{"relationship_type":"parent_of","source_entity_id":"` + a + `","target_entity_id":"` + p + `"}`
 			},
 			wantCodes: []string{"INVALID_RELATIONSHIP_TYPE@relationship_type"},
-			wantField: "relationship_type", wantTop: "part_of",
+			wantField: "relationship_type", wantTop: "PART_OF",
 		},
 		{
 			name: "made-up entity IDs",

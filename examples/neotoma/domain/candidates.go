@@ -3,7 +3,6 @@ package domain
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 	"unicode"
 
@@ -31,7 +30,8 @@ func (m *Memory) AnalyzeSchemaCandidates(ctx context.Context, req *neotomav1.Ana
 	type stats struct {
 		kinds   map[string]int
 		formats map[string]map[string]int // by kind
-		samples []string
+		// samples are the distinct values by their canonical JSON.
+		samples map[string]*structpb.Value
 	}
 	byType := map[string]map[string]*stats{}
 	for _, e := range m.user(who).entities {
@@ -48,7 +48,7 @@ func (m *Memory) AnalyzeSchemaCandidates(ctx context.Context, req *neotomav1.Ana
 			}
 			st := byType[e.typ][k]
 			if st == nil {
-				st = &stats{kinds: map[string]int{}, formats: map[string]map[string]int{}}
+				st = &stats{kinds: map[string]int{}, formats: map[string]map[string]int{}, samples: map[string]*structpb.Value{}}
 				byType[e.typ][k] = st
 			}
 			st.kinds[kind]++
@@ -56,9 +56,7 @@ func (m *Memory) AnalyzeSchemaCandidates(ctx context.Context, req *neotomav1.Ana
 				st.formats[kind] = map[string]int{}
 			}
 			st.formats[kind][valueFormat(v)]++
-			if sample := string(canonicalJSON(v)); len(st.samples) < 10 && !contains(st.samples, sample) {
-				st.samples = append(st.samples, sample)
-			}
+			st.samples[string(canonicalJSON(v))] = v
 		}
 	}
 	out := &neotomav1.AnalyzeSchemaCandidatesResponse{MinFrequency: req.GetMinFrequency(), MinConfidence: req.GetMinConfidence()}
@@ -78,13 +76,18 @@ func (m *Memory) AnalyzeSchemaCandidates(ctx context.Context, req *neotomav1.Ana
 			if int32(total) < req.GetMinFrequency() || consistency < req.GetMinConfidence() {
 				continue
 			}
-			sort.Strings(st.samples)
+			// The first 10 distinct values in canonical JSON order, the
+			// same whatever order the entities are visited in.
+			var samples []*structpb.Value
+			for _, c := range sortedKeys(st.samples)[:min(10, len(st.samples))] {
+				samples = append(samples, st.samples[c])
+			}
 			common := 0
 			for _, n := range st.formats[bestKind] {
 				common = max(common, n)
 			}
 			rec.Fields = append(rec.Fields, &neotomav1.FieldCandidate{
-				FieldName: k, FieldType: bestKind, Frequency: int32(total), Confidence: consistency, TypeConsistency: consistency, SampleValues: st.samples,
+				FieldName: k, FieldType: bestKind, Frequency: int32(total), Confidence: consistency, TypeConsistency: consistency, SampleValues: samples,
 				NamingPatternMatch: fieldName.MatchString(k), FormatConsistency: float64(common) / float64(best),
 			})
 			sum += consistency

@@ -137,6 +137,9 @@ func (m *Memory) Correct(ctx context.Context, req *neotomav1.CorrectRequest) (*n
 			Suggestions: &runtime.Suggestions{Hint: "Send the value as a JSON " + FieldTypeName(f.typ) + ", not quoted or formatted."},
 		}
 	}
+	if !f.passes(req.GetValue()) {
+		return nil, validatorFailed("value", req.GetField(), e.typ, f)
+	}
 	if last := latestCorrection(e, req.GetField()); last != nil && proto.Equal(last.fields[req.GetField()], req.GetValue()) {
 		return &neotomav1.CorrectResponse{
 			ObservationId: last.id, EntityId: e.id, Field: req.GetField(), Value: req.GetValue(),

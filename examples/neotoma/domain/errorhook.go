@@ -2,6 +2,8 @@ package domain
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"google.golang.org/protobuf/proto"
 
@@ -18,12 +20,21 @@ const SchemaNotFoundHint = "Add fields to one of valid_values (the types with an
 
 // ErrorHook adapts runtime errors to Neotoma's conventions: the generic enum
 // error on relationship_type becomes INVALID_RELATIONSHIP_TYPE, which its
-// clients already handle, on update_schema_incremental's entity_type
+// clients already handle, naming the types as the API spells them
+// (PART_OF), on update_schema_incremental's entity_type
 // SCHEMA_NOT_FOUND, and a user_id argument gets an explanation.
 func ErrorHook(_ context.Context, tool string, _ proto.Message, e *runtime.ErrorEntry) {
 	switch {
-	case e.Code == runtime.CodeInvalidEnumValue && e.Field == "relationship_type":
+	case e.Code == runtime.CodeInvalidEnumValue && strings.HasPrefix(e.Field, "relationship_type"):
 		e.Code = CodeInvalidRelationshipType
+		e.Message = "invalid value " + runtime.Excerpt(e.Rejected) + " for " + e.Field
+		if s := e.Suggestions; s != nil {
+			s.DidYouMean = upper(s.DidYouMean)
+			s.ValidValues = upper(s.ValidValues)
+			if len(s.DidYouMean) > 0 {
+				e.Message += fmt.Sprintf("; did you mean %q?", s.DidYouMean[0])
+			}
+		}
 	case e.Code == runtime.CodeInvalidEnumValue && e.Field == "entity_type" && tool == "update_schema_incremental":
 		// The live vocabulary holds the types with an active schema, so a
 		// type outside it has none to add fields to: the document's code.
@@ -38,4 +49,16 @@ func ErrorHook(_ context.Context, tool string, _ proto.Message, e *runtime.Error
 		}
 		e.Suggestions.Hint = UserIDHint
 	}
+}
+
+// upper is vs in upper case (nil stays nil).
+func upper(vs []string) []string {
+	if vs == nil {
+		return nil
+	}
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = strings.ToUpper(v)
+	}
+	return out
 }

@@ -58,6 +58,8 @@ func (m *Memory) parseEntities(who owner, items []*structpb.Value, path string) 
 					Message: fmt.Sprintf("%s of %s must be %s", k, withArticle(typ), describe(f.typ)),
 					Details: map[string]any{"reason": "FIELD_TYPE_MISMATCH"},
 				})
+			} else if ok && !f.passes(fv) {
+				es = append(es, validatorFailed(at+"."+k, k, typ, f))
 			}
 		}
 		for _, k := range sortedKeys(s.fields) {

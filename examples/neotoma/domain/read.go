@@ -41,7 +41,7 @@ func (m *Memory) RetrieveEntitySnapshot(ctx context.Context, req *neotomav1.Retr
 	return &neotomav1.RetrieveEntitySnapshotResponse{
 		EntityId: e.id, EntityType: e.typ, CanonicalName: e.canonicalName, SchemaVersion: m.active(who, e.typ).version,
 		Snapshot: &structpb.Struct{Fields: vals}, Provenance: prov, ComputedAt: timestamppb.New(m.now()),
-		ObservationCount: int32(count), LastObservationAt: lastObservation(e),
+		ObservationCount: int32(count), LastObservationAt: lastObservationUpTo(e, at),
 	}, nil
 }
 

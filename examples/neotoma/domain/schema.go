@@ -30,6 +30,9 @@ func (m *Memory) RegisterSchema(ctx context.Context, req *neotomav1.RegisterSche
 		if !fieldName.MatchString(k) {
 			es = append(es, &runtime.ErrorEntry{Code: runtime.CodeValidation, Field: "schema_definition.fields." + k, Message: fmt.Sprintf("field name %q must be snake_case (^[a-z][a-z0-9_]*$)", k)})
 		}
+		if e := checkValidator("schema_definition.fields."+k+".validator", fields[k]); e != nil {
+			es = append(es, e)
+		}
 	}
 	policies := req.GetReducerConfig().GetMergePolicies()
 	for _, k := range sortedKeys(policies) {
@@ -60,7 +63,7 @@ func (m *Memory) RegisterSchema(ctx context.Context, req *neotomav1.RegisterSche
 		fields: map[string]fieldDef{}, policies: map[string]policy{}, identity: identityOf(m.active(who, typ)),
 	}
 	for k, f := range fields {
-		s.fields[k] = fieldDef{typ: f.GetType(), required: f.GetRequired(), preserveCase: f.GetPreserveCase()}
+		s.fields[k] = fieldDef{typ: f.GetType(), required: f.GetRequired(), preserveCase: f.GetPreserveCase(), validator: f.GetValidator(), description: f.GetDescription()}
 	}
 	for k, p := range policies {
 		s.policies[k] = policy{strategy: p.GetStrategy(), tie: p.GetTieBreaker()}
@@ -209,7 +212,7 @@ func (m *Memory) ListEntityTypes(ctx context.Context, req *neotomav1.ListEntityT
 		s := m.active(who, typ)
 		info := &neotomav1.EntityTypeInfo{EntityType: typ, SchemaVersion: s.version, FieldNames: sortedKeys(s.fields), FieldSummary: map[string]*neotomav1.FieldSummary{}, Scope: s.scope}
 		for k, f := range s.fields {
-			info.FieldSummary[k] = &neotomav1.FieldSummary{Type: FieldTypeName(f.typ), Required: f.required}
+			info.FieldSummary[k] = &neotomav1.FieldSummary{Type: FieldTypeName(f.typ), Required: f.required, Validator: f.validator, Description: f.description}
 		}
 		if kw != "" {
 			info.SimilarityScore = keywordScore(kw, typ, info.FieldNames)

@@ -27,6 +27,9 @@ type fieldDef struct {
 	typ          neotomav1.FieldType
 	required     bool
 	preserveCase bool
+	// validator names the check of validators the field's strings pass.
+	validator   string
+	description string
 }
 
 // policy is how one field's observations merge.

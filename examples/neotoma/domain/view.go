@@ -12,9 +12,15 @@ import (
 
 // lastObservation is when the entity was last observed.
 func lastObservation(e *entity) *timestamppb.Timestamp {
+	return lastObservationUpTo(e, time.Time{})
+}
+
+// lastObservationUpTo is the time of e's latest observation made at or
+// before at (any when at is zero), nil when there is none.
+func lastObservationUpTo(e *entity, at time.Time) *timestamppb.Timestamp {
 	var last time.Time
 	for _, o := range e.observations {
-		if o.at.After(last) {
+		if (at.IsZero() || !o.at.After(at)) && o.at.After(last) {
 			last = o.at
 		}
 	}

@@ -2604,11 +2604,14 @@ func (x *ListEntityTypesRequest) GetKeyword() string {
 	return ""
 }
 
-// FieldSummary is a schema field's type and whether it is required.
+// FieldSummary is a schema field's type and whether it is required, with
+// the validator and description it was registered with (absent when none).
 type FieldSummary struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Type          string                 `protobuf:"bytes,1,opt,name=type,proto3" json:"type,omitempty"`
 	Required      bool                   `protobuf:"varint,2,opt,name=required,proto3" json:"required,omitempty"`
+	Validator     string                 `protobuf:"bytes,3,opt,name=validator,proto3" json:"validator,omitempty"`
+	Description   string                 `protobuf:"bytes,4,opt,name=description,proto3" json:"description,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2655,6 +2658,20 @@ func (x *FieldSummary) GetRequired() bool {
 		return x.Required
 	}
 	return false
+}
+
+func (x *FieldSummary) GetValidator() string {
+	if x != nil {
+		return x.Validator
+	}
+	return ""
+}
+
+func (x *FieldSummary) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
 }
 
 // EntityTypeInfo is one entity type with its active schema.
@@ -4627,8 +4644,8 @@ type FieldCandidate struct {
 	Confidence float64 `protobuf:"fixed64,4,opt,name=confidence,proto3" json:"confidence,omitempty"`
 	// Share of values of the most common type.
 	TypeConsistency float64 `protobuf:"fixed64,5,opt,name=type_consistency,json=typeConsistency,proto3" json:"type_consistency,omitempty"`
-	// Up to 10 distinct values, as JSON text.
-	SampleValues []string `protobuf:"bytes,6,rep,name=sample_values,json=sampleValues,proto3" json:"sample_values,omitempty"`
+	// Up to 10 distinct values, as sent.
+	SampleValues []*structpb.Value `protobuf:"bytes,6,rep,name=sample_values,json=sampleValues,proto3" json:"sample_values,omitempty"`
 	// The name follows the schema field naming pattern (lowercase letters,
 	// digits and underscores, starting with a letter), so the field can join a
 	// schema under this name; absent when it does not.
@@ -4707,7 +4724,7 @@ func (x *FieldCandidate) GetTypeConsistency() float64 {
 	return 0
 }
 
-func (x *FieldCandidate) GetSampleValues() []string {
+func (x *FieldCandidate) GetSampleValues() []*structpb.Value {
 	if x != nil {
 		return x.SampleValues
 	}
@@ -5770,13 +5787,13 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x10target_entity_id\x18\x04 \x01(\tR\x0etargetEntityId\x123\n" +
 	"\bmetadata\x18\x05 \x01(\v2\x17.google.protobuf.StructR\bmetadata\x129\n" +
 	"\n" +
-	"created_at\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\xcf\x03\n" +
+	"created_at\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\xda\x03\n" +
 	"\x0fFieldDefinition\x12G\n" +
 	"\x04type\x18\x01 \x01(\x0e2\x15.neotoma.v1.FieldTypeB\x1c\xea\xbb\x1c\x18\"\x16\b\x01\x12\x10The field's type\x18\x02R\x04type\x12X\n" +
 	"\brequired\x18\x02 \x01(\bB<\xea\xbb\x1c8\n" +
-	"6\x124Every stored entity of the type must carry the fieldR\brequired\x12_\n" +
-	"\tvalidator\x18\x03 \x01(\tBA\xea\xbb\x1c=\n" +
-	";\x127Name of a validator the field's values pass, e.g. email0dR\tvalidator\x12u\n" +
+	"6\x124Every stored entity of the type must carry the fieldR\brequired\x12j\n" +
+	"\tvalidator\x18\x03 \x01(\tBL\xea\xbb\x1cH\n" +
+	"F\x12BName of a check the field's string values pass: email, url or uuid0dR\tvalidator\x12u\n" +
 	"\rpreserve_case\x18\x04 \x01(\bBP\xea\xbb\x1cL\n" +
 	"J\x12:Keep the value's case when the field identifies the entityb\fpreserveCaseR\fpreserveCase\x12A\n" +
 	"\vdescription\x18\x05 \x01(\tB\x1f\xea\xbb\x1c\x1b\n" +
@@ -5860,10 +5877,12 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\x16ListEntityTypesRequest\x12!\n" +
 	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12^\n" +
 	"\akeyword\x18\x02 \x01(\tBD\xea\xbb\x1c@\n" +
-	">\x12:Keep types whose name or field names contain it, e.g. date0dR\akeyword\"G\n" +
+	">\x12:Keep types whose name or field names contain it, e.g. date0dR\akeyword\"\x87\x01\n" +
 	"\fFieldSummary\x12\x12\n" +
 	"\x04type\x18\x01 \x01(\tR\x04type\x12#\n" +
-	"\brequired\x18\x02 \x01(\bB\a\xea\xbb\x1c\x03\xc0\x02\x01R\brequired\"\x99\x03\n" +
+	"\brequired\x18\x02 \x01(\bB\a\xea\xbb\x1c\x03\xc0\x02\x01R\brequired\x12\x1c\n" +
+	"\tvalidator\x18\x03 \x01(\tR\tvalidator\x12 \n" +
+	"\vdescription\x18\x04 \x01(\tR\vdescription\"\x99\x03\n" +
 	"\x0eEntityTypeInfo\x12\x1f\n" +
 	"\ventity_type\x18\x01 \x01(\tR\n" +
 	"entityType\x12%\n" +
@@ -6080,7 +6099,7 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\rmin_frequency\x18\x03 \x01(\x05BM\xea\xbb\x1cI\n" +
 	"G\x129Entities that must carry a field for it to be a candidate\"\x015A\x00\x00\x00\x00\x00\x00\xf0?R\fminFrequency\x12]\n" +
 	"\x0emin_confidence\x18\x04 \x01(\x01B6\xea\xbb\x1c2\n" +
-	"0\x12\x17Minimum confidence, 0-1\"\x030.8A\x00\x00\x00\x00\x00\x00\x00\x00I\x00\x00\x00\x00\x00\x00\xf0?R\rminConfidence\"\xe1\x02\n" +
+	"0\x12\x17Minimum confidence, 0-1\"\x030.8A\x00\x00\x00\x00\x00\x00\x00\x00I\x00\x00\x00\x00\x00\x00\xf0?R\rminConfidence\"\xf9\x02\n" +
 	"\x0eFieldCandidate\x12\x1d\n" +
 	"\n" +
 	"field_name\x18\x01 \x01(\tR\tfieldName\x12\x1d\n" +
@@ -6090,8 +6109,8 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"\n" +
 	"confidence\x18\x04 \x01(\x01B\a\xea\xbb\x1c\x03\xc0\x02\x01R\n" +
 	"confidence\x122\n" +
-	"\x10type_consistency\x18\x05 \x01(\x01B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x0ftypeConsistency\x12,\n" +
-	"\rsample_values\x18\x06 \x03(\tB\a\xea\xbb\x1c\x03\xc0\x02\x01R\fsampleValues\x120\n" +
+	"\x10type_consistency\x18\x05 \x01(\x01B\a\xea\xbb\x1c\x03\xc0\x02\x01R\x0ftypeConsistency\x12D\n" +
+	"\rsample_values\x18\x06 \x03(\v2\x16.google.protobuf.ValueB\a\xea\xbb\x1c\x03\xc0\x02\x01R\fsampleValues\x120\n" +
 	"\x14naming_pattern_match\x18\a \x01(\bR\x12namingPatternMatch\x12-\n" +
 	"\x12format_consistency\x18\b \x01(\x01R\x11formatConsistency\"\xde\x01\n" +
 	"\x14SchemaRecommendation\x12\x1f\n" +
@@ -6453,74 +6472,75 @@ var file_neotoma_v1_neotoma_proto_depIdxs = []int32{
 	81,  // 70: neotoma.v1.RelationshipObservation.metadata:type_name -> google.protobuf.Struct
 	57,  // 71: neotoma.v1.GetRelationshipSnapshotResponse.snapshot:type_name -> neotoma.v1.RelationshipSnapshot
 	58,  // 72: neotoma.v1.GetRelationshipSnapshotResponse.observations:type_name -> neotoma.v1.RelationshipObservation
-	61,  // 73: neotoma.v1.SchemaRecommendation.fields:type_name -> neotoma.v1.FieldCandidate
-	62,  // 74: neotoma.v1.AnalyzeSchemaCandidatesResponse.recommendations:type_name -> neotoma.v1.SchemaRecommendation
-	4,   // 75: neotoma.v1.RetrieveGraphNeighborhoodRequest.node_type:type_name -> neotoma.v1.NodeType
-	79,  // 76: neotoma.v1.TimelineEvent.event_timestamp:type_name -> google.protobuf.Timestamp
-	81,  // 77: neotoma.v1.TimelineEvent.properties:type_name -> google.protobuf.Struct
-	13,  // 78: neotoma.v1.RetrieveGraphNeighborhoodResponse.entity:type_name -> neotoma.v1.Entity
-	81,  // 79: neotoma.v1.RetrieveGraphNeighborhoodResponse.entity_snapshot:type_name -> google.protobuf.Struct
-	52,  // 80: neotoma.v1.RetrieveGraphNeighborhoodResponse.source_material:type_name -> neotoma.v1.SourceMaterial
-	22,  // 81: neotoma.v1.RetrieveGraphNeighborhoodResponse.relationships:type_name -> neotoma.v1.Relationship
-	13,  // 82: neotoma.v1.RetrieveGraphNeighborhoodResponse.related_entities:type_name -> neotoma.v1.Entity
-	52,  // 83: neotoma.v1.RetrieveGraphNeighborhoodResponse.related_sources:type_name -> neotoma.v1.SourceMaterial
-	65,  // 84: neotoma.v1.RetrieveGraphNeighborhoodResponse.timeline_events:type_name -> neotoma.v1.TimelineEvent
-	42,  // 85: neotoma.v1.RetrieveGraphNeighborhoodResponse.observations:type_name -> neotoma.v1.Observation
-	65,  // 86: neotoma.v1.ListTimelineEventsResponse.events:type_name -> neotoma.v1.TimelineEvent
-	5,   // 87: neotoma.v1.GetSchemaRecommendationsRequest.source:type_name -> neotoma.v1.RecommendationSource
-	6,   // 88: neotoma.v1.GetSchemaRecommendationsRequest.status:type_name -> neotoma.v1.RecommendationStatus
-	70,  // 89: neotoma.v1.StoredRecommendation.fields:type_name -> neotoma.v1.RecommendedField
-	71,  // 90: neotoma.v1.GetSchemaRecommendationsResponse.recommendations:type_name -> neotoma.v1.StoredRecommendation
-	24,  // 91: neotoma.v1.SchemaDefinition.FieldsEntry.value:type_name -> neotoma.v1.FieldDefinition
-	26,  // 92: neotoma.v1.ReducerConfig.MergePoliciesEntry.value:type_name -> neotoma.v1.MergePolicy
-	34,  // 93: neotoma.v1.EntityTypeInfo.FieldSummaryEntry.value:type_name -> neotoma.v1.FieldSummary
-	10,  // 94: neotoma.v1.MemoryService.Store:input_type -> neotoma.v1.StoreRequest
-	15,  // 95: neotoma.v1.MemoryService.Reinterpret:input_type -> neotoma.v1.ReinterpretRequest
-	17,  // 96: neotoma.v1.MemoryService.Correct:input_type -> neotoma.v1.CorrectRequest
-	19,  // 97: neotoma.v1.MemoryService.MergeEntities:input_type -> neotoma.v1.MergeEntitiesRequest
-	21,  // 98: neotoma.v1.MemoryService.CreateRelationship:input_type -> neotoma.v1.CreateRelationshipRequest
-	28,  // 99: neotoma.v1.MemoryService.RegisterSchema:input_type -> neotoma.v1.RegisterSchemaRequest
-	31,  // 100: neotoma.v1.MemoryService.UpdateSchemaIncremental:input_type -> neotoma.v1.UpdateSchemaIncrementalRequest
-	33,  // 101: neotoma.v1.MemoryService.ListEntityTypes:input_type -> neotoma.v1.ListEntityTypesRequest
-	37,  // 102: neotoma.v1.MemoryService.RetrieveEntitySnapshot:input_type -> neotoma.v1.RetrieveEntitySnapshotRequest
-	39,  // 103: neotoma.v1.MemoryService.RetrieveEntities:input_type -> neotoma.v1.RetrieveEntitiesRequest
-	41,  // 104: neotoma.v1.MemoryService.ListObservations:input_type -> neotoma.v1.ListObservationsRequest
-	44,  // 105: neotoma.v1.MemoryService.ListRelationships:input_type -> neotoma.v1.ListRelationshipsRequest
-	46,  // 106: neotoma.v1.MemoryService.RetrieveEntityByIdentifier:input_type -> neotoma.v1.RetrieveEntityByIdentifierRequest
-	48,  // 107: neotoma.v1.MemoryService.RetrieveRelatedEntities:input_type -> neotoma.v1.RetrieveRelatedEntitiesRequest
-	50,  // 108: neotoma.v1.MemoryService.RetrieveFieldProvenance:input_type -> neotoma.v1.RetrieveFieldProvenanceRequest
-	54,  // 109: neotoma.v1.MemoryService.RetrieveFileUrl:input_type -> neotoma.v1.RetrieveFileUrlRequest
-	56,  // 110: neotoma.v1.MemoryService.GetRelationshipSnapshot:input_type -> neotoma.v1.GetRelationshipSnapshotRequest
-	60,  // 111: neotoma.v1.MemoryService.AnalyzeSchemaCandidates:input_type -> neotoma.v1.AnalyzeSchemaCandidatesRequest
-	64,  // 112: neotoma.v1.MemoryService.RetrieveGraphNeighborhood:input_type -> neotoma.v1.RetrieveGraphNeighborhoodRequest
-	67,  // 113: neotoma.v1.MemoryService.ListTimelineEvents:input_type -> neotoma.v1.ListTimelineEventsRequest
-	69,  // 114: neotoma.v1.MemoryService.GetSchemaRecommendations:input_type -> neotoma.v1.GetSchemaRecommendationsRequest
-	14,  // 115: neotoma.v1.MemoryService.Store:output_type -> neotoma.v1.StoreResponse
-	16,  // 116: neotoma.v1.MemoryService.Reinterpret:output_type -> neotoma.v1.ReinterpretResponse
-	18,  // 117: neotoma.v1.MemoryService.Correct:output_type -> neotoma.v1.CorrectResponse
-	20,  // 118: neotoma.v1.MemoryService.MergeEntities:output_type -> neotoma.v1.MergeEntitiesResponse
-	23,  // 119: neotoma.v1.MemoryService.CreateRelationship:output_type -> neotoma.v1.CreateRelationshipResponse
-	29,  // 120: neotoma.v1.MemoryService.RegisterSchema:output_type -> neotoma.v1.RegisterSchemaResponse
-	32,  // 121: neotoma.v1.MemoryService.UpdateSchemaIncremental:output_type -> neotoma.v1.UpdateSchemaIncrementalResponse
-	36,  // 122: neotoma.v1.MemoryService.ListEntityTypes:output_type -> neotoma.v1.ListEntityTypesResponse
-	38,  // 123: neotoma.v1.MemoryService.RetrieveEntitySnapshot:output_type -> neotoma.v1.RetrieveEntitySnapshotResponse
-	40,  // 124: neotoma.v1.MemoryService.RetrieveEntities:output_type -> neotoma.v1.RetrieveEntitiesResponse
-	43,  // 125: neotoma.v1.MemoryService.ListObservations:output_type -> neotoma.v1.ListObservationsResponse
-	45,  // 126: neotoma.v1.MemoryService.ListRelationships:output_type -> neotoma.v1.ListRelationshipsResponse
-	47,  // 127: neotoma.v1.MemoryService.RetrieveEntityByIdentifier:output_type -> neotoma.v1.RetrieveEntityByIdentifierResponse
-	49,  // 128: neotoma.v1.MemoryService.RetrieveRelatedEntities:output_type -> neotoma.v1.RetrieveRelatedEntitiesResponse
-	53,  // 129: neotoma.v1.MemoryService.RetrieveFieldProvenance:output_type -> neotoma.v1.RetrieveFieldProvenanceResponse
-	55,  // 130: neotoma.v1.MemoryService.RetrieveFileUrl:output_type -> neotoma.v1.RetrieveFileUrlResponse
-	59,  // 131: neotoma.v1.MemoryService.GetRelationshipSnapshot:output_type -> neotoma.v1.GetRelationshipSnapshotResponse
-	63,  // 132: neotoma.v1.MemoryService.AnalyzeSchemaCandidates:output_type -> neotoma.v1.AnalyzeSchemaCandidatesResponse
-	66,  // 133: neotoma.v1.MemoryService.RetrieveGraphNeighborhood:output_type -> neotoma.v1.RetrieveGraphNeighborhoodResponse
-	68,  // 134: neotoma.v1.MemoryService.ListTimelineEvents:output_type -> neotoma.v1.ListTimelineEventsResponse
-	72,  // 135: neotoma.v1.MemoryService.GetSchemaRecommendations:output_type -> neotoma.v1.GetSchemaRecommendationsResponse
-	115, // [115:136] is the sub-list for method output_type
-	94,  // [94:115] is the sub-list for method input_type
-	94,  // [94:94] is the sub-list for extension type_name
-	94,  // [94:94] is the sub-list for extension extendee
-	0,   // [0:94] is the sub-list for field type_name
+	82,  // 73: neotoma.v1.FieldCandidate.sample_values:type_name -> google.protobuf.Value
+	61,  // 74: neotoma.v1.SchemaRecommendation.fields:type_name -> neotoma.v1.FieldCandidate
+	62,  // 75: neotoma.v1.AnalyzeSchemaCandidatesResponse.recommendations:type_name -> neotoma.v1.SchemaRecommendation
+	4,   // 76: neotoma.v1.RetrieveGraphNeighborhoodRequest.node_type:type_name -> neotoma.v1.NodeType
+	79,  // 77: neotoma.v1.TimelineEvent.event_timestamp:type_name -> google.protobuf.Timestamp
+	81,  // 78: neotoma.v1.TimelineEvent.properties:type_name -> google.protobuf.Struct
+	13,  // 79: neotoma.v1.RetrieveGraphNeighborhoodResponse.entity:type_name -> neotoma.v1.Entity
+	81,  // 80: neotoma.v1.RetrieveGraphNeighborhoodResponse.entity_snapshot:type_name -> google.protobuf.Struct
+	52,  // 81: neotoma.v1.RetrieveGraphNeighborhoodResponse.source_material:type_name -> neotoma.v1.SourceMaterial
+	22,  // 82: neotoma.v1.RetrieveGraphNeighborhoodResponse.relationships:type_name -> neotoma.v1.Relationship
+	13,  // 83: neotoma.v1.RetrieveGraphNeighborhoodResponse.related_entities:type_name -> neotoma.v1.Entity
+	52,  // 84: neotoma.v1.RetrieveGraphNeighborhoodResponse.related_sources:type_name -> neotoma.v1.SourceMaterial
+	65,  // 85: neotoma.v1.RetrieveGraphNeighborhoodResponse.timeline_events:type_name -> neotoma.v1.TimelineEvent
+	42,  // 86: neotoma.v1.RetrieveGraphNeighborhoodResponse.observations:type_name -> neotoma.v1.Observation
+	65,  // 87: neotoma.v1.ListTimelineEventsResponse.events:type_name -> neotoma.v1.TimelineEvent
+	5,   // 88: neotoma.v1.GetSchemaRecommendationsRequest.source:type_name -> neotoma.v1.RecommendationSource
+	6,   // 89: neotoma.v1.GetSchemaRecommendationsRequest.status:type_name -> neotoma.v1.RecommendationStatus
+	70,  // 90: neotoma.v1.StoredRecommendation.fields:type_name -> neotoma.v1.RecommendedField
+	71,  // 91: neotoma.v1.GetSchemaRecommendationsResponse.recommendations:type_name -> neotoma.v1.StoredRecommendation
+	24,  // 92: neotoma.v1.SchemaDefinition.FieldsEntry.value:type_name -> neotoma.v1.FieldDefinition
+	26,  // 93: neotoma.v1.ReducerConfig.MergePoliciesEntry.value:type_name -> neotoma.v1.MergePolicy
+	34,  // 94: neotoma.v1.EntityTypeInfo.FieldSummaryEntry.value:type_name -> neotoma.v1.FieldSummary
+	10,  // 95: neotoma.v1.MemoryService.Store:input_type -> neotoma.v1.StoreRequest
+	15,  // 96: neotoma.v1.MemoryService.Reinterpret:input_type -> neotoma.v1.ReinterpretRequest
+	17,  // 97: neotoma.v1.MemoryService.Correct:input_type -> neotoma.v1.CorrectRequest
+	19,  // 98: neotoma.v1.MemoryService.MergeEntities:input_type -> neotoma.v1.MergeEntitiesRequest
+	21,  // 99: neotoma.v1.MemoryService.CreateRelationship:input_type -> neotoma.v1.CreateRelationshipRequest
+	28,  // 100: neotoma.v1.MemoryService.RegisterSchema:input_type -> neotoma.v1.RegisterSchemaRequest
+	31,  // 101: neotoma.v1.MemoryService.UpdateSchemaIncremental:input_type -> neotoma.v1.UpdateSchemaIncrementalRequest
+	33,  // 102: neotoma.v1.MemoryService.ListEntityTypes:input_type -> neotoma.v1.ListEntityTypesRequest
+	37,  // 103: neotoma.v1.MemoryService.RetrieveEntitySnapshot:input_type -> neotoma.v1.RetrieveEntitySnapshotRequest
+	39,  // 104: neotoma.v1.MemoryService.RetrieveEntities:input_type -> neotoma.v1.RetrieveEntitiesRequest
+	41,  // 105: neotoma.v1.MemoryService.ListObservations:input_type -> neotoma.v1.ListObservationsRequest
+	44,  // 106: neotoma.v1.MemoryService.ListRelationships:input_type -> neotoma.v1.ListRelationshipsRequest
+	46,  // 107: neotoma.v1.MemoryService.RetrieveEntityByIdentifier:input_type -> neotoma.v1.RetrieveEntityByIdentifierRequest
+	48,  // 108: neotoma.v1.MemoryService.RetrieveRelatedEntities:input_type -> neotoma.v1.RetrieveRelatedEntitiesRequest
+	50,  // 109: neotoma.v1.MemoryService.RetrieveFieldProvenance:input_type -> neotoma.v1.RetrieveFieldProvenanceRequest
+	54,  // 110: neotoma.v1.MemoryService.RetrieveFileUrl:input_type -> neotoma.v1.RetrieveFileUrlRequest
+	56,  // 111: neotoma.v1.MemoryService.GetRelationshipSnapshot:input_type -> neotoma.v1.GetRelationshipSnapshotRequest
+	60,  // 112: neotoma.v1.MemoryService.AnalyzeSchemaCandidates:input_type -> neotoma.v1.AnalyzeSchemaCandidatesRequest
+	64,  // 113: neotoma.v1.MemoryService.RetrieveGraphNeighborhood:input_type -> neotoma.v1.RetrieveGraphNeighborhoodRequest
+	67,  // 114: neotoma.v1.MemoryService.ListTimelineEvents:input_type -> neotoma.v1.ListTimelineEventsRequest
+	69,  // 115: neotoma.v1.MemoryService.GetSchemaRecommendations:input_type -> neotoma.v1.GetSchemaRecommendationsRequest
+	14,  // 116: neotoma.v1.MemoryService.Store:output_type -> neotoma.v1.StoreResponse
+	16,  // 117: neotoma.v1.MemoryService.Reinterpret:output_type -> neotoma.v1.ReinterpretResponse
+	18,  // 118: neotoma.v1.MemoryService.Correct:output_type -> neotoma.v1.CorrectResponse
+	20,  // 119: neotoma.v1.MemoryService.MergeEntities:output_type -> neotoma.v1.MergeEntitiesResponse
+	23,  // 120: neotoma.v1.MemoryService.CreateRelationship:output_type -> neotoma.v1.CreateRelationshipResponse
+	29,  // 121: neotoma.v1.MemoryService.RegisterSchema:output_type -> neotoma.v1.RegisterSchemaResponse
+	32,  // 122: neotoma.v1.MemoryService.UpdateSchemaIncremental:output_type -> neotoma.v1.UpdateSchemaIncrementalResponse
+	36,  // 123: neotoma.v1.MemoryService.ListEntityTypes:output_type -> neotoma.v1.ListEntityTypesResponse
+	38,  // 124: neotoma.v1.MemoryService.RetrieveEntitySnapshot:output_type -> neotoma.v1.RetrieveEntitySnapshotResponse
+	40,  // 125: neotoma.v1.MemoryService.RetrieveEntities:output_type -> neotoma.v1.RetrieveEntitiesResponse
+	43,  // 126: neotoma.v1.MemoryService.ListObservations:output_type -> neotoma.v1.ListObservationsResponse
+	45,  // 127: neotoma.v1.MemoryService.ListRelationships:output_type -> neotoma.v1.ListRelationshipsResponse
+	47,  // 128: neotoma.v1.MemoryService.RetrieveEntityByIdentifier:output_type -> neotoma.v1.RetrieveEntityByIdentifierResponse
+	49,  // 129: neotoma.v1.MemoryService.RetrieveRelatedEntities:output_type -> neotoma.v1.RetrieveRelatedEntitiesResponse
+	53,  // 130: neotoma.v1.MemoryService.RetrieveFieldProvenance:output_type -> neotoma.v1.RetrieveFieldProvenanceResponse
+	55,  // 131: neotoma.v1.MemoryService.RetrieveFileUrl:output_type -> neotoma.v1.RetrieveFileUrlResponse
+	59,  // 132: neotoma.v1.MemoryService.GetRelationshipSnapshot:output_type -> neotoma.v1.GetRelationshipSnapshotResponse
+	63,  // 133: neotoma.v1.MemoryService.AnalyzeSchemaCandidates:output_type -> neotoma.v1.AnalyzeSchemaCandidatesResponse
+	66,  // 134: neotoma.v1.MemoryService.RetrieveGraphNeighborhood:output_type -> neotoma.v1.RetrieveGraphNeighborhoodResponse
+	68,  // 135: neotoma.v1.MemoryService.ListTimelineEvents:output_type -> neotoma.v1.ListTimelineEventsResponse
+	72,  // 136: neotoma.v1.MemoryService.GetSchemaRecommendations:output_type -> neotoma.v1.GetSchemaRecommendationsResponse
+	116, // [116:137] is the sub-list for method output_type
+	95,  // [95:116] is the sub-list for method input_type
+	95,  // [95:95] is the sub-list for extension type_name
+	95,  // [95:95] is the sub-list for extension extendee
+	0,   // [0:95] is the sub-list for field type_name
 }
 
 func init() { file_neotoma_v1_neotoma_proto_init() }
