@@ -347,3 +347,28 @@ func TestListEntityTypesWithoutKeyword(t *testing.T) {
 		"field_names": ["decided_at", "decision", "rationale", "title"],
 		"field_summary": {"decided_at": {"type": "date", "required": false}, "decision": {"type": "string", "required": false}, "rationale": {"type": "string", "required": false}, "title": {"type": "string", "required": false}}}`)
 }
+
+// store's description gives agents the document's instructions: send the
+// raw file and let the server interpret it, include ALL fields of the
+// source data, and call list_entity_types before choosing entity_type.
+func TestStoreDescriptionCarriesTheDocumentsInstructions(t *testing.T) {
+	res, err := newServer(t).connect(ada, nil).ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "Store source material, a raw file for the server to interpret or structured entities, deduplicated by content hash. " +
+		"Unstructured: the raw file as file_content (base64) with its mime_type, or a file_path the server can read; " +
+		"do NOT extract anything from the file first, the server interprets it (interpret: false defers that). " +
+		"Structured: entities, each a flat object with entity_type and ALL fields of the source data (call list_entity_types first to choose entity_type); " +
+		"fields outside the type's schema are kept as raw fragments, never dropped. The same content always gives the same source_id. " +
+		"TIP: Call validate_write first to check for errors before committing."
+	got := ""
+	for _, tool := range res.Tools {
+		if tool.Name == "store" {
+			got = tool.Description
+		}
+	}
+	if got != want {
+		t.Errorf("store description = %q, want %q", got, want)
+	}
+}
