@@ -393,6 +393,13 @@ func TestStoreAgentMistakes(t *testing.T) {
 			wantField: "entities", wantTop: `Send an array of entity objects, e.g. [{"entity_type":"invoice","invoice_number":"INV-001","amount":100}].`,
 			wantHandlerCalled: true,
 		},
+		{
+			// The same example sent literally: refused for user_id first.
+			name:      "the document's validation example as written",
+			args:      `{"user_id":"","entities":[]}`,
+			wantCodes: []string{"UNKNOWN_FIELD@user_id"},
+			wantField: "user_id", wantTop: domain.UserIDHint,
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
