@@ -252,7 +252,11 @@ func (d *Decoder) Enum(v *Value, key string, t *EnumTable) (int32, bool) {
 	}
 	s := t.suggestions()
 	s.DidYouMean = t.closest(v.Str)
-	msg := fmt.Sprintf("invalid value %s for %s", Excerpt(v.Str), key)
+	name := key
+	if name == "" { // a list element: name it by its path (tags[2])
+		name = d.Path("")
+	}
+	msg := fmt.Sprintf("invalid value %s for %s", Excerpt(v.Str), name)
 	if len(s.DidYouMean) > 0 {
 		msg += fmt.Sprintf("; did you mean %q?", s.DidYouMean[0])
 	}

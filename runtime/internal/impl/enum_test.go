@@ -169,3 +169,20 @@ func TestNilEnumTableIsSafe(t *testing.T) {
 		t.Errorf("errors = %q", got)
 	}
 }
+
+func TestDecoderEnumInAListNamesTheElement(t *testing.T) {
+	table := archimateTable()
+	d := NewDecoder(Limits{})
+	d.Enter("types")
+	d.EnterIndex(2)
+	d.Enum(valueOf(t, `"AppComponent"`), "", table)
+	d.Leave()
+	d.Leave()
+	es := d.Errors()
+	if len(es) != 1 {
+		t.Fatalf("errors = %q", linesOf(es))
+	}
+	if es[0].Field != "types[2]" || es[0].Message != `invalid value "AppCom…" for types[2]; did you mean "ApplicationComponent"?` {
+		t.Errorf("entry = %+v", es[0])
+	}
+}
