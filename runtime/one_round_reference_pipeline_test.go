@@ -68,7 +68,7 @@ func bookServerWith(t *testing.T, down *bool, check func(*mcpwriteimpl.Call, *wr
 	if check == nil {
 		check = resolve
 	}
-	svc := &mcpwriteimpl.Service{Name: "t.v1.T", Doc: []byte(doc), Tools: []*mcpwriteimpl.Tool{mcpwriteimpl.WithReferenceCheck(tool, check)}}
+	svc := &mcpwriteimpl.Service{Name: "t.v1.T", Doc: []byte(doc), Tools: []*mcpwriteimpl.Tool{mcpwriteimpl.WithEarlyCheck(tool, check)}}
 	server := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "v1"}, nil)
 	if err := runtime.Register(server, svc, runtime.WithRequestContextFunc(runtime.StaticRequestContext(runtime.RequestContext{TenantID: "acme", PrincipalID: "ada"}))); err != nil {
 		t.Fatal(err)
