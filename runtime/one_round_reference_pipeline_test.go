@@ -143,3 +143,28 @@ func TestPanickingReferenceCheckAddsNothing(t *testing.T) {
 		t.Fatalf("errors:\n got %s\nwant %s", got, want)
 	}
 }
+
+// What a value resolver or a pair check refuses joins the decode problems
+// as a reference problem does: once (two resolvers that run one domain
+// check refuse the same value twice), and only on a field the agent sent
+// that decoded; a refusal on a field in error or left out waits.
+func TestEarlyCheckProblemsJoinOnceOnFieldsThatDecoded(t *testing.T) {
+	refused := &mcpwriteimpl.ErrorEntry{Code: "INVALID_RELATIONSHIP", Field: "person", Message: "Grace Hopper cannot be booked by the hour",
+		Suggestions: &mcpwriteimpl.Suggestions{Hint: "book a day"}}
+	check := func(*mcpwriteimpl.Call, *wrapperspb.StringValue) error {
+		return mcpwriteimpl.JoinResolverErrors(
+			refused,
+			&mcpwriteimpl.ErrorEntry{Code: "NOT_FOUND", Field: "hours", Message: "no rate for 0 hours"},
+			&mcpwriteimpl.ErrorEntry{Code: "NOT_FOUND", Field: "room", Message: "no room given"},
+			refused,
+		)
+	}
+	down := false
+	cs := bookServerWith(t, &down, check)
+	r := mcptest.Call(t, cs, "book", `{"person":"Grace Hopper","hours":"two"}`)
+	want := sortedJSON(t, `[{"code":"INVALID_TYPE","message":"expected integer, got string","field":"hours"},`+
+		`{"code":"INVALID_RELATIONSHIP","message":"Grace Hopper cannot be booked by the hour","field":"person","suggestions":{"hint":"book a day"}}]`)
+	if got := jsonOf(t, r.Body["errors"]); !r.IsError || got != want {
+		t.Fatalf("errors:\n got %s\nwant %s", got, want)
+	}
+}
