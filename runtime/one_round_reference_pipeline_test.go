@@ -17,13 +17,13 @@ import (
 )
 
 // bookServer has one tool, book, whose "person" is a reference and whose
-// "hours" an integer, with the reference check generated code sets. down
+// "hours" an integer, with the early check generated code sets. down
 // makes the reference resolver fail as a store that is down does.
 func bookServer(t *testing.T, down *bool) *mcp.ClientSession {
 	return bookServerWith(t, down, nil)
 }
 
-// bookServerWith is bookServer with check as the reference check (nil: the
+// bookServerWith is bookServer with check as the early check (nil: the
 // enrichment's resolution).
 func bookServerWith(t *testing.T, down *bool, check func(*mcpwriteimpl.Call, *wrapperspb.StringValue) error) *mcp.ClientSession {
 	doc := `{"source":"t/v1/t.proto","services":[{"name":"t.v1.T","tools":[{"name":"book","method":"t.v1.T.Book",
@@ -132,9 +132,9 @@ func sortedJSON(t *testing.T, s string) string {
 	return jsonOf(t, v)
 }
 
-// A reference check that panics (a resolver bug, a Service bound to a nil
+// An early check that panics (a resolver bug, a Service bound to a nil
 // handler) adds nothing to the decode problems and never becomes the answer.
-func TestPanickingReferenceCheckAddsNothing(t *testing.T) {
+func TestPanickingEarlyCheckAddsNothing(t *testing.T) {
 	down := false
 	cs := bookServerWith(t, &down, func(*mcpwriteimpl.Call, *wrapperspb.StringValue) error { panic("resolver bug") })
 	r := mcptest.Call(t, cs, "book", `{"person":"Grace Hoper","hours":"two"}`)
