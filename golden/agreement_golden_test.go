@@ -107,6 +107,7 @@ func TestGoldenSchemaAndDecoderAgree(t *testing.T) {
 			t.Errorf("%s: %d disagreements caused by %s, want %d", k, known[k], w.cause, w.n)
 		}
 	}
+	goldenPairsJoinDecodeProblems(t, h)
 	// A service the runtime refuses to serve has no calls to agree on.
 	if want := []string{goldenRefusedService}; !slices.Equal(refused, want) {
 		t.Errorf("services NewPreparer refuses = %q, want %q", refused, want)
@@ -162,6 +163,7 @@ var goldenAgreementWant = map[string]goldenFigures{
 	"json_naming":            {15, 14, 1, 26, 25, 1, 0},
 	"nested_messages":        {10, 10, 0, 9, 9, 0, 0},
 	"oneofs":                 {5, 1, 4, 11, 11, 0, 0},
+	"pair_checks":            {10, 4, 6, 19, 19, 0, 0},
 	"proto2_presence":        {5, 5, 0, 22, 22, 0, 0},
 	"proto3_optional":        {10, 10, 0, 18, 18, 0, 0},
 	"read_tools":             {15, 15, 0, 17, 17, 0, 0},

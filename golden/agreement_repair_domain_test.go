@@ -158,11 +158,14 @@ func repairIntended(in *schemaNode, base, args map[string]any, es []map[string]a
 
 func isString(v any) bool { _, ok := v.(string); return ok }
 
-// offered is the value an answer's suggestions offer first: did_you_mean,
-// else the id of the first candidate (candidates, similar_elements).
+// offered is the value an answer's suggestions offer first: did_you_mean
+// (else the first valid relationship of an INVALID_RELATIONSHIP), else the
+// id of the first candidate (candidates, similar_elements).
 func offered(sugg map[string]any) any {
-	if dym, _ := sugg["did_you_mean"].([]any); len(dym) > 0 {
-		return dym[0]
+	for _, k := range []string{"did_you_mean", "valid_relationships"} {
+		if vs, _ := sugg[k].([]any); len(vs) > 0 {
+			return vs[0]
+		}
 	}
 	for _, k := range []string{"candidates", "similar_elements"} {
 		if cs, _ := sugg[k].([]any); len(cs) > 0 {

@@ -37,6 +37,12 @@ func TestMistakesAreRepairedInOneRound(t *testing.T) {
 		"archimate": {1: 14},
 		"neotoma":   {1: 19},
 	}
+	// A decode mistake paired with a value a later stage refuses: an
+	// invalid relationship pair, a value a resolver refuses
+	// (agreement_repair_later_test.go).
+	wantLater := map[string]map[int]int{
+		"archimate": {1: 9},
+	}
 	for _, name := range exampleServerNames() {
 		t.Run(name, func(t *testing.T) {
 			s := mcp.NewServer(&mcp.Implementation{Name: name, Version: "test"}, nil)
@@ -56,6 +62,14 @@ func TestMistakesAreRepairedInOneRound(t *testing.T) {
 			t.Logf("%s: rounds to success with a misspelt reference or vocabulary value %s", name, histogram(got))
 			if fmt.Sprint(got) != fmt.Sprint(wantDomain[name]) {
 				t.Errorf("rounds with a misspelt reference or vocabulary value changed: got %v, want %v", got, wantDomain[name])
+			}
+			if _, ok := laterCases[name]; !ok {
+				return
+			}
+			got = laterRepairRounds(t, name, cs)
+			t.Logf("%s: rounds to success with a value a later stage refuses %s", name, histogram(got))
+			if fmt.Sprint(got) != fmt.Sprint(wantLater[name]) {
+				t.Errorf("rounds with a value a later stage refuses changed: got %v, want %v", got, wantLater[name])
 			}
 		})
 	}

@@ -22,13 +22,21 @@ import (
 // the message itself (it may read a field in error), a field in error or
 // left out, and a field the server fills (not filled yet).
 //
-// References likewise: the generated reference check resolves, on a copy
-// of what decoded, every reference the agent sent, after the fills a
-// reference resolver may read (context values, constants, from_enum), and
-// its NOT_FOUND and NEEDS_DISAMBIGUATION answers join the decode problems.
-// Value resolvers and pair checks read the whole request and wait. Live
-// vocabularies are read by the decoder itself, so their problems are
-// decode problems already.
+// References, value resolvers and the pair check likewise: the generated
+// early check resolves, on a copy of what decoded, every reference the
+// agent sent, after the fills a resolver may read (context values,
+// constants, from_enum); when every reference resolved it runs the value
+// resolvers, and when every resolver answered, the pair check. Its
+// answers on fields the agent sent that decoded (NOT_FOUND,
+// NEEDS_DISAMBIGUATION, a value a resolver refuses, INVALID_RELATIONSHIP)
+// join the decode problems, each once. A value resolver is given the
+// whole request and does not declare what it reads, so it runs on what
+// decoded, as a reference resolver does: a refusal it bases on a field in
+// error or left out names that field, or none, and waits for the full
+// enrichment. Resolvers are read-only (validate_write and dry_run already
+// run them, and retry_on_conflict runs them again). Live vocabularies are
+// read by the decoder itself, so their problems are decode problems
+// already.
 
 // earlyRequestCheck adds to es, the decode problems, the request check's
 // violations on fields the agent sent that decoded. A checker that fails
@@ -77,13 +85,13 @@ func within(a, b string) bool {
 	return b != "" && len(a) > len(b) && strings.HasPrefix(a, b) && (a[len(b)] == '.' || a[len(b)] == '[')
 }
 
-// earlyReferences adds to es, the decode problems, the reference check's
-// answers on fields the agent sent that decoded. A check that fails
+// earlyCheck adds to es, the decode problems, the early check's answers
+// on fields the agent sent that decoded, each once. A check that fails
 // otherwise (a resolver down, a missing tenant, a resolver that panics, a
 // Service bound to a nil handler for its document) adds nothing: the full
 // enrichment reports it once the arguments decode.
-func (c *call) earlyReferences(m proto.Message, es Errors) (out Errors) {
-	check := c.wt.bind.CheckReferences
+func (c *call) earlyCheck(m proto.Message, es Errors) (out Errors) {
+	check := c.wt.bind.EarlyCheck
 	if check == nil || m == nil {
 		return es
 	}
@@ -108,12 +116,23 @@ func (c *call) earlyReferences(m proto.Message, es Errors) (out Errors) {
 	}
 	decoded := len(es)
 	for _, e := range found {
-		if e.Field == "" || !sentPath(c.body, e.Field) || overlaps(es[:decoded], e.Field) {
+		if e.Field == "" || !sentPath(c.body, e.Field) || overlaps(es[:decoded], e.Field) || holds(es[decoded:], e) {
 			continue
 		}
 		es = append(es, e)
 	}
 	return es
+}
+
+// holds reports an entry of es with e's code, field and message: two
+// resolvers that run the same domain check refuse the same value once.
+func holds(es Errors, e *ErrorEntry) bool {
+	for _, x := range es {
+		if x.Code == e.Code && x.Field == e.Field && x.Message == e.Message {
+			return true
+		}
+	}
+	return false
 }
 
 // agentAnswer reports an error the agent can act on: error entries none of

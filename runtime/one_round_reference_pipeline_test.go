@@ -17,13 +17,13 @@ import (
 )
 
 // bookServer has one tool, book, whose "person" is a reference and whose
-// "hours" an integer, with the reference check generated code sets. down
+// "hours" an integer, with the early check generated code sets. down
 // makes the reference resolver fail as a store that is down does.
 func bookServer(t *testing.T, down *bool) *mcp.ClientSession {
 	return bookServerWith(t, down, nil)
 }
 
-// bookServerWith is bookServer with check as the reference check (nil: the
+// bookServerWith is bookServer with check as the early check (nil: the
 // enrichment's resolution).
 func bookServerWith(t *testing.T, down *bool, check func(*mcpwriteimpl.Call, *wrapperspb.StringValue) error) *mcp.ClientSession {
 	doc := `{"source":"t/v1/t.proto","services":[{"name":"t.v1.T","tools":[{"name":"book","method":"t.v1.T.Book",
@@ -68,7 +68,7 @@ func bookServerWith(t *testing.T, down *bool, check func(*mcpwriteimpl.Call, *wr
 	if check == nil {
 		check = resolve
 	}
-	svc := &mcpwriteimpl.Service{Name: "t.v1.T", Doc: []byte(doc), Tools: []*mcpwriteimpl.Tool{mcpwriteimpl.WithReferenceCheck(tool, check)}}
+	svc := &mcpwriteimpl.Service{Name: "t.v1.T", Doc: []byte(doc), Tools: []*mcpwriteimpl.Tool{mcpwriteimpl.WithEarlyCheck(tool, check)}}
 	server := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "v1"}, nil)
 	if err := runtime.Register(server, svc, runtime.WithRequestContextFunc(runtime.StaticRequestContext(runtime.RequestContext{TenantID: "acme", PrincipalID: "ada"}))); err != nil {
 		t.Fatal(err)
@@ -132,13 +132,38 @@ func sortedJSON(t *testing.T, s string) string {
 	return jsonOf(t, v)
 }
 
-// A reference check that panics (a resolver bug, a Service bound to a nil
+// An early check that panics (a resolver bug, a Service bound to a nil
 // handler) adds nothing to the decode problems and never becomes the answer.
-func TestPanickingReferenceCheckAddsNothing(t *testing.T) {
+func TestPanickingEarlyCheckAddsNothing(t *testing.T) {
 	down := false
 	cs := bookServerWith(t, &down, func(*mcpwriteimpl.Call, *wrapperspb.StringValue) error { panic("resolver bug") })
 	r := mcptest.Call(t, cs, "book", `{"person":"Grace Hoper","hours":"two"}`)
 	want := sortedJSON(t, `[{"code":"INVALID_TYPE","message":"expected integer, got string","field":"hours"}]`)
+	if got := jsonOf(t, r.Body["errors"]); !r.IsError || got != want {
+		t.Fatalf("errors:\n got %s\nwant %s", got, want)
+	}
+}
+
+// What a value resolver or a pair check refuses joins the decode problems
+// as a reference problem does: once (two resolvers that run one domain
+// check refuse the same value twice), and only on a field the agent sent
+// that decoded; a refusal on a field in error or left out waits.
+func TestEarlyCheckProblemsJoinOnceOnFieldsThatDecoded(t *testing.T) {
+	refused := &mcpwriteimpl.ErrorEntry{Code: "INVALID_RELATIONSHIP", Field: "person", Message: "Grace Hopper cannot be booked by the hour",
+		Suggestions: &mcpwriteimpl.Suggestions{Hint: "book a day"}}
+	check := func(*mcpwriteimpl.Call, *wrapperspb.StringValue) error {
+		return mcpwriteimpl.JoinResolverErrors(
+			refused,
+			&mcpwriteimpl.ErrorEntry{Code: "NOT_FOUND", Field: "hours", Message: "no rate for 0 hours"},
+			&mcpwriteimpl.ErrorEntry{Code: "NOT_FOUND", Field: "room", Message: "no room given"},
+			refused,
+		)
+	}
+	down := false
+	cs := bookServerWith(t, &down, check)
+	r := mcptest.Call(t, cs, "book", `{"person":"Grace Hopper","hours":"two"}`)
+	want := sortedJSON(t, `[{"code":"INVALID_TYPE","message":"expected integer, got string","field":"hours"},`+
+		`{"code":"INVALID_RELATIONSHIP","message":"Grace Hopper cannot be booked by the hour","field":"person","suggestions":{"hint":"book a day"}}]`)
 	if got := jsonOf(t, r.Body["errors"]); !r.IsError || got != want {
 		t.Fatalf("errors:\n got %s\nwant %s", got, want)
 	}

@@ -62,8 +62,8 @@ func emitGo(plugin *protogen.Plugin, fm *fileModel, connect bool) error {
 		}
 		checked := map[*messageModel]bool{}
 		for _, t := range sm.tools {
-			if t.input.hasReferences {
-				e.refCheckFuncs(sm, t.input, checked)
+			if earlyCheckRoot(t) {
+				e.earlyCheckFuncs(sm, t.input, checked)
 			}
 		}
 	}
@@ -181,12 +181,7 @@ func (e *emitter) toolBinding(sm *serviceModel, t *toolModel) *jen.Statement {
 					jen.Return(jen.Err()),
 				)
 			}
-			b.Return(jen.Id(pc.varName).Dot("Check").Call(
-				jen.Lit(fieldAgentName(t.input, pc.typ)),
-				jen.Int32().Call(jen.Id("m").Dot(getterName(pc.typ)).Call()),
-				jen.Int32().Call(jen.Id("m").Dot(getterName(pc.source)).Call()),
-				jen.Int32().Call(jen.Id("m").Dot(getterName(pc.target)).Call()),
-			))
+			b.Return(e.pairCheckCall(t))
 		})
 	case t.input.serverFilled:
 		params := jen.Params(jen.Id("c").Op("*").Add(e.rt("Call")), jen.Id("m").Op("*").Add(e.q(in))).Error()
@@ -200,8 +195,8 @@ func (e *emitter) toolBinding(sm *serviceModel, t *toolModel) *jen.Statement {
 		Params(jen.Op("*").Add(e.q(t.method.Output.GoIdent)), jen.Error()).
 		Add(inline(jen.Return(jen.Id("h").Dot(t.method.GoName).Call(jen.Id("ctx"), jen.Id("m")))))
 	call.Call(jen.Lit(t.name), decode, jen.Line().Add(enrich), jen.Line().Add(invoke))
-	if check := e.refCheckBinding(sm, t); check != nil {
-		call = e.rt("WithReferenceCheck").Call(call, jen.Line().Add(check))
+	if check := e.earlyCheckBinding(sm, t); check != nil {
+		call = e.rt("WithEarlyCheck").Call(call, jen.Line().Add(check))
 	}
 	if !importsValidate(sm) {
 		return call

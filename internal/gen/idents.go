@@ -42,7 +42,6 @@ var runtimeIdents = map[string]protogen.GoImportPath{
 	"FormatRFC3339":          implPkg,
 	"JoinResolverErrors":     implPkg,
 	"ResolverNotImplemented": implPkg,
-	"WithReferenceCheck":     implPkg,
 	"KindNull":               implPkg,
 	"NewEnumTable":           implPkg,
 	"NewPairTable":           implPkg,
@@ -57,6 +56,7 @@ var runtimeIdents = map[string]protogen.GoImportPath{
 	"Suggestions":            implPkg,
 	"Tool":                   implPkg,
 	"UniqueItems":            implPkg,
+	"WithEarlyCheck":         implPkg,
 }
 
 // rt is the runtime identifier name as generated code refers to it.

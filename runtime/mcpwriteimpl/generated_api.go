@@ -50,11 +50,11 @@ func CheckUpdateMask(d *Decoder, key string, mask *fieldmaskpb.FieldMask, resour
 // Enrichment: what the enrich<Service><Message> functions read.
 type Call = impl.Call
 
-// WithReferenceCheck sets t's reference check, run on the arguments that
+// WithEarlyCheck sets t's early check, run on the arguments that
 // decoded when others did not, so its problems join the decode problems in
 // one answer; it returns t.
-func WithReferenceCheck[PReq proto.Message](t *Tool, check func(*Call, PReq) error) *Tool {
-	return impl.WithReferenceCheck(t, check)
+func WithEarlyCheck[PReq proto.Message](t *Tool, check func(*Call, PReq) error) *Tool {
+	return impl.WithEarlyCheck(t, check)
 }
 
 // ResolverNotImplemented is the error of a contract resolver method left

@@ -27,13 +27,14 @@ type Tool struct {
 	// AgentPaths maps the dotted proto path of every field the agent may
 	// set to its agent-facing path, for the request check's violations.
 	AgentPaths map[string]string
-	// CheckReferences resolves the references among the arguments that
-	// decoded, when others did not (generated for requests with
-	// agent.reference fields; nil for none): the runtime answers its
-	// problems with the decode problems, in one round. It fills only what
-	// a reference resolver may read (context values, constants, from_enum)
-	// and calls no value resolver.
-	CheckReferences func(c *Call, req proto.Message) error
+	// EarlyCheck runs, when some arguments did not decode, what can be
+	// checked on those that did (generated for requests with resolvers or
+	// a pair_check; nil for none): it resolves the references, runs the
+	// value resolvers when every reference resolved and the pair check when
+	// every resolver answered, and the runtime answers its problems with
+	// the decode problems, in one round. It fills only what a resolver may
+	// read without drawing (context values, constants, from_enum).
+	EarlyCheck func(c *Call, req proto.Message) error
 	// Overridable are the dotted proto paths among AgentPaths that the
 	// server fills when the agent leaves them out (derived or generated
 	// with overridable): a broken rule there is the agent's only when it
@@ -69,10 +70,10 @@ func NewTool[Req any, PReq interface {
 	return t
 }
 
-// WithReferenceCheck sets t's CheckReferences to check, typed by the
+// WithEarlyCheck sets t's EarlyCheck to check, typed by the
 // request, and returns t. For use by generated code.
-func WithReferenceCheck[PReq proto.Message](t *Tool, check func(*Call, PReq) error) *Tool {
-	t.CheckReferences = func(c *Call, req proto.Message) error { return check(c, req.(PReq)) }
+func WithEarlyCheck[PReq proto.Message](t *Tool, check func(*Call, PReq) error) *Tool {
+	t.EarlyCheck = func(c *Call, req proto.Message) error { return check(c, req.(PReq)) }
 	return t
 }
 

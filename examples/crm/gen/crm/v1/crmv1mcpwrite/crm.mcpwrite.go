@@ -390,19 +390,25 @@ func NewCrmService(h CrmServiceHandler) *mcpwriteimpl.Service {
 				func(ctx context.Context, m *v1.CreatePersonRequest) (*v1.CreatePersonResponse, error) {
 					return h.CreatePerson(ctx, m)
 				}),
-			mcpwriteimpl.NewTool[v1.UpdatePersonRequest]("update_person", decodeUpdatePersonRequest,
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdatePersonRequest]("update_person", decodeUpdatePersonRequest,
 				func(c *mcpwriteimpl.Call, m *v1.UpdatePersonRequest) error {
 					return enrichCrmServiceUpdatePersonRequest(c, updatePersonRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.UpdatePersonRequest) (*v1.UpdatePersonResponse, error) {
 					return h.UpdatePerson(ctx, m)
 				}),
-			mcpwriteimpl.NewTool[v1.DeletePersonRequest]("delete_person", decodeDeletePersonRequest,
+				func(c *mcpwriteimpl.Call, m *v1.UpdatePersonRequest) error {
+					return earlyCheckCrmServiceUpdatePersonRequest(c, updatePersonRequestResolvers, m, m)
+				}),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.DeletePersonRequest]("delete_person", decodeDeletePersonRequest,
 				func(c *mcpwriteimpl.Call, m *v1.DeletePersonRequest) error {
 					return enrichCrmServiceDeletePersonRequest(c, deletePersonRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.DeletePersonRequest) (*v1.DeletePersonResponse, error) {
 					return h.DeletePerson(ctx, m)
+				}),
+				func(c *mcpwriteimpl.Call, m *v1.DeletePersonRequest) error {
+					return earlyCheckCrmServiceDeletePersonRequest(c, deletePersonRequestResolvers, m, m)
 				}),
 			mcpwriteimpl.NewTool[v1.ListOrgsRequest]("list_orgs", decodeListOrgsRequest,
 				func(c *mcpwriteimpl.Call, m *v1.ListOrgsRequest) error { return enrichCrmServiceListOrgsRequest(c, m) },
@@ -419,19 +425,25 @@ func NewCrmService(h CrmServiceHandler) *mcpwriteimpl.Service {
 				func(ctx context.Context, m *v1.CreateOrgRequest) (*v1.CreateOrgResponse, error) {
 					return h.CreateOrg(ctx, m)
 				}),
-			mcpwriteimpl.NewTool[v1.UpdateOrgRequest]("update_org", decodeUpdateOrgRequest,
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdateOrgRequest]("update_org", decodeUpdateOrgRequest,
 				func(c *mcpwriteimpl.Call, m *v1.UpdateOrgRequest) error {
 					return enrichCrmServiceUpdateOrgRequest(c, updateOrgRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.UpdateOrgRequest) (*v1.UpdateOrgResponse, error) {
 					return h.UpdateOrg(ctx, m)
 				}),
-			mcpwriteimpl.NewTool[v1.DeleteOrgRequest]("delete_org", decodeDeleteOrgRequest,
+				func(c *mcpwriteimpl.Call, m *v1.UpdateOrgRequest) error {
+					return earlyCheckCrmServiceUpdateOrgRequest(c, updateOrgRequestResolvers, m, m)
+				}),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.DeleteOrgRequest]("delete_org", decodeDeleteOrgRequest,
 				func(c *mcpwriteimpl.Call, m *v1.DeleteOrgRequest) error {
 					return enrichCrmServiceDeleteOrgRequest(c, deleteOrgRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.DeleteOrgRequest) (*v1.DeleteOrgResponse, error) {
 					return h.DeleteOrg(ctx, m)
+				}),
+				func(c *mcpwriteimpl.Call, m *v1.DeleteOrgRequest) error {
+					return earlyCheckCrmServiceDeleteOrgRequest(c, deleteOrgRequestResolvers, m, m)
 				}),
 			mcpwriteimpl.NewTool[v1.ListNotesRequest]("list_notes", decodeListNotesRequest,
 				func(c *mcpwriteimpl.Call, m *v1.ListNotesRequest) error {
@@ -443,40 +455,55 @@ func NewCrmService(h CrmServiceHandler) *mcpwriteimpl.Service {
 			mcpwriteimpl.NewTool[v1.GetNoteRequest]("get_note", decodeGetNoteRequest,
 				func(c *mcpwriteimpl.Call, m *v1.GetNoteRequest) error { return enrichCrmServiceGetNoteRequest(c, m) },
 				func(ctx context.Context, m *v1.GetNoteRequest) (*v1.GetNoteResponse, error) { return h.GetNote(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.CreateNoteRequest]("create_note", decodeCreateNoteRequest,
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateNoteRequest]("create_note", decodeCreateNoteRequest,
 				func(c *mcpwriteimpl.Call, m *v1.CreateNoteRequest) error {
 					return enrichCrmServiceCreateNoteRequest(c, createNoteRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.CreateNoteRequest) (*v1.CreateNoteResponse, error) {
 					return h.CreateNote(ctx, m)
 				}),
-			mcpwriteimpl.NewTool[v1.UpdateNoteRequest]("update_note", decodeUpdateNoteRequest,
+				func(c *mcpwriteimpl.Call, m *v1.CreateNoteRequest) error {
+					return earlyCheckCrmServiceCreateNoteRequest(c, createNoteRequestResolvers, m, m)
+				}),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdateNoteRequest]("update_note", decodeUpdateNoteRequest,
 				func(c *mcpwriteimpl.Call, m *v1.UpdateNoteRequest) error {
 					return enrichCrmServiceUpdateNoteRequest(c, updateNoteRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.UpdateNoteRequest) (*v1.UpdateNoteResponse, error) {
 					return h.UpdateNote(ctx, m)
 				}),
-			mcpwriteimpl.NewTool[v1.DeleteNoteRequest]("delete_note", decodeDeleteNoteRequest,
+				func(c *mcpwriteimpl.Call, m *v1.UpdateNoteRequest) error {
+					return earlyCheckCrmServiceUpdateNoteRequest(c, updateNoteRequestResolvers, m, m)
+				}),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.DeleteNoteRequest]("delete_note", decodeDeleteNoteRequest,
 				func(c *mcpwriteimpl.Call, m *v1.DeleteNoteRequest) error {
 					return enrichCrmServiceDeleteNoteRequest(c, deleteNoteRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.DeleteNoteRequest) (*v1.DeleteNoteResponse, error) {
 					return h.DeleteNote(ctx, m)
 				}),
-			mcpwriteimpl.NewTool[v1.LinkPersonToOrgRequest]("link_person_to_org", decodeLinkPersonToOrgRequest,
+				func(c *mcpwriteimpl.Call, m *v1.DeleteNoteRequest) error {
+					return earlyCheckCrmServiceDeleteNoteRequest(c, deleteNoteRequestResolvers, m, m)
+				}),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.LinkPersonToOrgRequest]("link_person_to_org", decodeLinkPersonToOrgRequest,
 				func(c *mcpwriteimpl.Call, m *v1.LinkPersonToOrgRequest) error {
 					return enrichCrmServiceLinkPersonToOrgRequest(c, linkPersonToOrgRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.LinkPersonToOrgRequest) (*v1.LinkPersonToOrgResponse, error) {
 					return h.LinkPersonToOrg(ctx, m)
 				}),
-			mcpwriteimpl.NewTool[v1.AddNoteToPersonRequest]("add_note_to_person", decodeAddNoteToPersonRequest,
+				func(c *mcpwriteimpl.Call, m *v1.LinkPersonToOrgRequest) error {
+					return earlyCheckCrmServiceLinkPersonToOrgRequest(c, linkPersonToOrgRequestResolvers, m, m)
+				}),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.AddNoteToPersonRequest]("add_note_to_person", decodeAddNoteToPersonRequest,
 				func(c *mcpwriteimpl.Call, m *v1.AddNoteToPersonRequest) error {
 					return enrichCrmServiceAddNoteToPersonRequest(c, addNoteToPersonRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.AddNoteToPersonRequest) (*v1.AddNoteToPersonResponse, error) {
 					return h.AddNoteToPerson(ctx, m)
+				}),
+				func(c *mcpwriteimpl.Call, m *v1.AddNoteToPersonRequest) error {
+					return earlyCheckCrmServiceAddNoteToPersonRequest(c, addNoteToPersonRequestResolvers, m, m)
 				}),
 			mcpwriteimpl.NewTool[v1.FindPeopleAtOrgRequest]("find_people_at_org", decodeFindPeopleAtOrgRequest,
 				func(c *mcpwriteimpl.Call, m *v1.FindPeopleAtOrgRequest) error {
@@ -485,12 +512,15 @@ func NewCrmService(h CrmServiceHandler) *mcpwriteimpl.Service {
 				func(ctx context.Context, m *v1.FindPeopleAtOrgRequest) (*v1.FindPeopleAtOrgResponse, error) {
 					return h.FindPeopleAtOrg(ctx, m)
 				}),
-			mcpwriteimpl.NewTool[v1.MergePeopleRequest]("merge_people", decodeMergePeopleRequest,
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.MergePeopleRequest]("merge_people", decodeMergePeopleRequest,
 				func(c *mcpwriteimpl.Call, m *v1.MergePeopleRequest) error {
 					return enrichCrmServiceMergePeopleRequest(c, mergePeopleRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.MergePeopleRequest) (*v1.MergePeopleResponse, error) {
 					return h.MergePeople(ctx, m)
+				}),
+				func(c *mcpwriteimpl.Call, m *v1.MergePeopleRequest) error {
+					return earlyCheckCrmServiceMergePeopleRequest(c, mergePeopleRequestResolvers, m, m)
 				}),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
@@ -1305,6 +1335,178 @@ func enrichCrmServiceFindPeopleAtOrgRequest(c *mcpwriteimpl.Call, m *v1.FindPeop
 }
 
 func enrichCrmServiceMergePeopleRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversCrmService[R], root R, m *v1.MergePeopleRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
+	}
+	m.UserId = vUserId
+	var errs []error
+	vSourceVersion, err := h.ResolveSourcePersonVersion(c.Ctx, root)
+	if err != nil {
+		errs = append(errs, c.ResolverError("source_version", err))
+	} else {
+		m.SourceVersion = vSourceVersion
+	}
+	vExpectedVersion, err := h.ResolvePersonVersion(c.Ctx, root)
+	if err != nil {
+		errs = append(errs, c.ResolverError("expected_version", err))
+	} else {
+		m.ExpectedVersion = vExpectedVersion
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func earlyCheckCrmServiceUpdatePersonRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversCrmService[R], root R, m *v1.UpdatePersonRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
+	}
+	m.UserId = vUserId
+	var errs []error
+	vExpectedVersion, err := h.ResolvePersonVersion(c.Ctx, root)
+	if err != nil {
+		errs = append(errs, c.ResolverError("expected_version", err))
+	} else {
+		m.ExpectedVersion = vExpectedVersion
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func earlyCheckCrmServiceDeletePersonRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversCrmService[R], root R, m *v1.DeletePersonRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
+	}
+	m.UserId = vUserId
+	var errs []error
+	vExpectedVersion, err := h.ResolvePersonVersion(c.Ctx, root)
+	if err != nil {
+		errs = append(errs, c.ResolverError("expected_version", err))
+	} else {
+		m.ExpectedVersion = vExpectedVersion
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func earlyCheckCrmServiceUpdateOrgRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversCrmService[R], root R, m *v1.UpdateOrgRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
+	}
+	m.UserId = vUserId
+	var errs []error
+	vExpectedVersion, err := h.ResolveOrgVersion(c.Ctx, root)
+	if err != nil {
+		errs = append(errs, c.ResolverError("expected_version", err))
+	} else {
+		m.ExpectedVersion = vExpectedVersion
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func earlyCheckCrmServiceDeleteOrgRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversCrmService[R], root R, m *v1.DeleteOrgRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
+	}
+	m.UserId = vUserId
+	var errs []error
+	vExpectedVersion, err := h.ResolveOrgVersion(c.Ctx, root)
+	if err != nil {
+		errs = append(errs, c.ResolverError("expected_version", err))
+	} else {
+		m.ExpectedVersion = vExpectedVersion
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func earlyCheckCrmServiceCreateNoteRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversCrmService[R], root R, m *v1.CreateNoteRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
+	}
+	m.UserId = vUserId
+	var errs []error
+	vSubjectKind, err := h.ResolveNoteSubject(c.Ctx, root)
+	if err != nil {
+		errs = append(errs, c.ResolverError("subject_kind", err))
+	} else {
+		m.SubjectKind = vSubjectKind
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func earlyCheckCrmServiceUpdateNoteRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversCrmService[R], root R, m *v1.UpdateNoteRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
+	}
+	m.UserId = vUserId
+	var errs []error
+	vExpectedVersion, err := h.ResolveNoteVersion(c.Ctx, root)
+	if err != nil {
+		errs = append(errs, c.ResolverError("expected_version", err))
+	} else {
+		m.ExpectedVersion = vExpectedVersion
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func earlyCheckCrmServiceDeleteNoteRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversCrmService[R], root R, m *v1.DeleteNoteRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
+	}
+	m.UserId = vUserId
+	var errs []error
+	vExpectedVersion, err := h.ResolveNoteVersion(c.Ctx, root)
+	if err != nil {
+		errs = append(errs, c.ResolverError("expected_version", err))
+	} else {
+		m.ExpectedVersion = vExpectedVersion
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func earlyCheckCrmServiceLinkPersonToOrgRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversCrmService[R], root R, m *v1.LinkPersonToOrgRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
+	}
+	m.UserId = vUserId
+	var errs []error
+	vExpectedVersion, err := h.ResolvePersonVersion(c.Ctx, root)
+	if err != nil {
+		errs = append(errs, c.ResolverError("expected_version", err))
+	} else {
+		m.ExpectedVersion = vExpectedVersion
+	}
+	vOrgVersion, err := h.ResolveOrgVersion(c.Ctx, root)
+	if err != nil {
+		errs = append(errs, c.ResolverError("org_version", err))
+	} else {
+		m.OrgVersion = vOrgVersion
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func earlyCheckCrmServiceAddNoteToPersonRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversCrmService[R], root R, m *v1.AddNoteToPersonRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
+	}
+	m.UserId = vUserId
+	var errs []error
+	vSubjectKind, err := h.ResolveNoteSubject(c.Ctx, root)
+	if err != nil {
+		errs = append(errs, c.ResolverError("subject_kind", err))
+	} else {
+		m.SubjectKind = vSubjectKind
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func earlyCheckCrmServiceMergePeopleRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversCrmService[R], root R, m *v1.MergePeopleRequest) error {
 	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
 	if err != nil {
 		return err

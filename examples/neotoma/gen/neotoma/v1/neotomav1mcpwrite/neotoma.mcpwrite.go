@@ -151,12 +151,15 @@ func NewMemoryService(h MemoryServiceHandler) *mcpwriteimpl.Service {
 			mcpwriteimpl.NewTool[v1.CorrectRequest]("correct", decodeCorrectRequest,
 				func(c *mcpwriteimpl.Call, m *v1.CorrectRequest) error { return enrichMemoryServiceCorrectRequest(c, m) },
 				func(ctx context.Context, m *v1.CorrectRequest) (*v1.CorrectResponse, error) { return h.Correct(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.MergeEntitiesRequest]("merge_entities", decodeMergeEntitiesRequest,
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.MergeEntitiesRequest]("merge_entities", decodeMergeEntitiesRequest,
 				func(c *mcpwriteimpl.Call, m *v1.MergeEntitiesRequest) error {
 					return enrichMemoryServiceMergeEntitiesRequest(c, mergeEntitiesRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.MergeEntitiesRequest) (*v1.MergeEntitiesResponse, error) {
 					return h.MergeEntities(ctx, m)
+				}),
+				func(c *mcpwriteimpl.Call, m *v1.MergeEntitiesRequest) error {
+					return earlyCheckMemoryServiceMergeEntitiesRequest(c, mergeEntitiesRequestResolvers, m, m)
 				}),
 			mcpwriteimpl.NewTool[v1.CreateRelationshipRequest]("create_relationship", decodeCreateRelationshipRequest,
 				func(c *mcpwriteimpl.Call, m *v1.CreateRelationshipRequest) error {
@@ -1687,6 +1690,22 @@ func enrichMemoryServiceGetSchemaRecommendationsRequest(c *mcpwriteimpl.Call, m 
 	}
 	m.UserId = vUserId
 	return nil
+}
+
+func earlyCheckMemoryServiceMergeEntitiesRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversMemoryService[R], root R, m *v1.MergeEntitiesRequest) error {
+	vUserId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "user_id")
+	if err != nil {
+		return err
+	}
+	m.UserId = vUserId
+	var errs []error
+	vObservationsToMove, err := h.ResolveObservationsToMove(c.Ctx, root)
+	if err != nil {
+		errs = append(errs, c.ResolverError("observations_to_move", err))
+	} else {
+		m.ObservationsToMove = vObservationsToMove
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
 
 var (

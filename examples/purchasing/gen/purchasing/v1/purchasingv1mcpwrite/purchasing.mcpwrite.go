@@ -114,12 +114,15 @@ func NewPurchasingService(h PurchasingServiceHandler) *mcpwriteimpl.Service {
 		Name: "purchasing.v1.PurchasingService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.CreatePurchaseOrderRequest]("create_purchase_order", decodeCreatePurchaseOrderRequest,
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreatePurchaseOrderRequest]("create_purchase_order", decodeCreatePurchaseOrderRequest,
 				func(c *mcpwriteimpl.Call, m *v1.CreatePurchaseOrderRequest) error {
 					return enrichPurchasingServiceCreatePurchaseOrderRequest(c, createPurchaseOrderRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.CreatePurchaseOrderRequest) (*v1.CreatePurchaseOrderResponse, error) {
 					return h.CreatePurchaseOrder(ctx, m)
+				}),
+				func(c *mcpwriteimpl.Call, m *v1.CreatePurchaseOrderRequest) error {
+					return earlyCheckPurchasingServiceCreatePurchaseOrderRequest(c, createPurchaseOrderRequestResolvers, m, m)
 				}).WithAgentPaths(map[string]string{
 				"supplier_id":            "supplier_id",
 				"location_id":            "location_id",
@@ -741,6 +744,49 @@ func enrichPurchasingServiceSearchItemsRequest(c *mcpwriteimpl.Call, m *v1.Searc
 	if err := enrichPurchasingServiceRequestMeta(c, m.Meta); err != nil {
 		return err
 	}
+	return nil
+}
+
+func earlyCheckPurchasingServiceCreatePurchaseOrderRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversPurchasingService[R], root R, m *v1.CreatePurchaseOrderRequest) error {
+	var errs []error
+	if m.Meta == nil {
+		m.Meta = new(v1.RequestMeta)
+	}
+	if err := earlyCheckPurchasingServiceRequestMeta(c, m.Meta); err != nil {
+		return err
+	}
+	if m.Currency == 0 {
+		v, err := h.ResolveSupplierCurrency(c.Ctx, root)
+		if err != nil {
+			errs = append(errs, c.ResolverError("currency", err))
+		} else {
+			m.Currency = v
+		}
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func earlyCheckPurchasingServiceRequestMeta(c *mcpwriteimpl.Call, m *v1.RequestMeta) error {
+	vTenantId, err := c.ContextValue(mcpwriteimpl.ContextTenantID, "tenant_id")
+	if err != nil {
+		return err
+	}
+	m.TenantId = vTenantId
+	vPrincipalId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "principal_id")
+	if err != nil {
+		return err
+	}
+	m.PrincipalId = vPrincipalId
+	vCorrelationId, err := c.ContextValue(mcpwriteimpl.ContextCorrelationID, "correlation_id")
+	if err != nil {
+		return err
+	}
+	m.CorrelationId = vCorrelationId
+	vClientRequestId, err := c.ContextValue(mcpwriteimpl.ContextClientRequestID, "client_request_id")
+	if err != nil {
+		return err
+	}
+	m.ClientRequestId = vClientRequestId
 	return nil
 }
 

@@ -278,66 +278,93 @@ func NewTaskService(h TaskServiceHandler) *mcpwriteimpl.Service {
 		Name: "tasks.v1.TaskService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.TaskListRequest]("task_list", decodeTaskListRequest,
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskListRequest]("task_list", decodeTaskListRequest,
 				func(c *mcpwriteimpl.Call, m *v1.TaskListRequest) error {
 					return enrichTaskServiceTaskListRequest(c, taskListRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.TaskListRequest) (*v1.TaskListResponse, error) {
 					return h.TaskList(ctx, m)
 				}),
-			mcpwriteimpl.NewTool[v1.TaskGetRequest]("task_get", decodeTaskGetRequest,
+				func(c *mcpwriteimpl.Call, m *v1.TaskListRequest) error {
+					return earlyCheckTaskServiceTaskListRequest(c, taskListRequestResolvers, m, m)
+				}),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskGetRequest]("task_get", decodeTaskGetRequest,
 				func(c *mcpwriteimpl.Call, m *v1.TaskGetRequest) error {
 					return enrichTaskServiceTaskGetRequest(c, taskGetRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.TaskGetRequest) (*v1.TaskGetResponse, error) { return h.TaskGet(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.TaskCreateRequest]("task_create", decodeTaskCreateRequest,
+				func(c *mcpwriteimpl.Call, m *v1.TaskGetRequest) error {
+					return earlyCheckTaskServiceTaskGetRequest(c, taskGetRequestResolvers, m, m)
+				}),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskCreateRequest]("task_create", decodeTaskCreateRequest,
 				func(c *mcpwriteimpl.Call, m *v1.TaskCreateRequest) error {
 					return enrichTaskServiceTaskCreateRequest(c, taskCreateRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.TaskCreateRequest) (*v1.TaskCreateResponse, error) {
 					return h.TaskCreate(ctx, m)
 				}),
-			mcpwriteimpl.NewTool[v1.TaskUpdateRequest]("task_update", decodeTaskUpdateRequest,
+				func(c *mcpwriteimpl.Call, m *v1.TaskCreateRequest) error {
+					return earlyCheckTaskServiceTaskCreateRequest(c, taskCreateRequestResolvers, m, m)
+				}),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskUpdateRequest]("task_update", decodeTaskUpdateRequest,
 				func(c *mcpwriteimpl.Call, m *v1.TaskUpdateRequest) error {
 					return enrichTaskServiceTaskUpdateRequest(c, taskUpdateRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.TaskUpdateRequest) (*v1.TaskUpdateResponse, error) {
 					return h.TaskUpdate(ctx, m)
 				}),
-			mcpwriteimpl.NewTool[v1.TaskDeleteRequest]("task_delete", decodeTaskDeleteRequest,
+				func(c *mcpwriteimpl.Call, m *v1.TaskUpdateRequest) error {
+					return earlyCheckTaskServiceTaskUpdateRequest(c, taskUpdateRequestResolvers, m, m)
+				}),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskDeleteRequest]("task_delete", decodeTaskDeleteRequest,
 				func(c *mcpwriteimpl.Call, m *v1.TaskDeleteRequest) error {
 					return enrichTaskServiceTaskDeleteRequest(c, taskDeleteRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.TaskDeleteRequest) (*v1.TaskDeleteResponse, error) {
 					return h.TaskDelete(ctx, m)
 				}),
-			mcpwriteimpl.NewTool[v1.TaskMoveRequest]("task_move", decodeTaskMoveRequest,
+				func(c *mcpwriteimpl.Call, m *v1.TaskDeleteRequest) error {
+					return earlyCheckTaskServiceTaskDeleteRequest(c, taskDeleteRequestResolvers, m, m)
+				}),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskMoveRequest]("task_move", decodeTaskMoveRequest,
 				func(c *mcpwriteimpl.Call, m *v1.TaskMoveRequest) error {
 					return enrichTaskServiceTaskMoveRequest(c, taskMoveRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.TaskMoveRequest) (*v1.TaskMoveResponse, error) {
 					return h.TaskMove(ctx, m)
 				}),
-			mcpwriteimpl.NewTool[v1.TaskTransformRequest]("task_transform", decodeTaskTransformRequest,
+				func(c *mcpwriteimpl.Call, m *v1.TaskMoveRequest) error {
+					return earlyCheckTaskServiceTaskMoveRequest(c, taskMoveRequestResolvers, m, m)
+				}),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskTransformRequest]("task_transform", decodeTaskTransformRequest,
 				func(c *mcpwriteimpl.Call, m *v1.TaskTransformRequest) error {
 					return enrichTaskServiceTaskTransformRequest(c, taskTransformRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.TaskTransformRequest) (*v1.TaskTransformResponse, error) {
 					return h.TaskTransform(ctx, m)
 				}),
-			mcpwriteimpl.NewTool[v1.ParentCreateRequest]("parent_create", decodeParentCreateRequest,
+				func(c *mcpwriteimpl.Call, m *v1.TaskTransformRequest) error {
+					return earlyCheckTaskServiceTaskTransformRequest(c, taskTransformRequestResolvers, m, m)
+				}),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.ParentCreateRequest]("parent_create", decodeParentCreateRequest,
 				func(c *mcpwriteimpl.Call, m *v1.ParentCreateRequest) error {
 					return enrichTaskServiceParentCreateRequest(c, parentCreateRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.ParentCreateRequest) (*v1.ParentCreateResponse, error) {
 					return h.ParentCreate(ctx, m)
 				}),
-			mcpwriteimpl.NewTool[v1.ParentOperationsRequest]("parent_operations", decodeParentOperationsRequest,
+				func(c *mcpwriteimpl.Call, m *v1.ParentCreateRequest) error {
+					return earlyCheckTaskServiceParentCreateRequest(c, parentCreateRequestResolvers, m, m)
+				}),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.ParentOperationsRequest]("parent_operations", decodeParentOperationsRequest,
 				func(c *mcpwriteimpl.Call, m *v1.ParentOperationsRequest) error {
 					return enrichTaskServiceParentOperationsRequest(c, parentOperationsRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.ParentOperationsRequest) (*v1.ParentOperationsResponse, error) {
 					return h.ParentOperations(ctx, m)
+				}),
+				func(c *mcpwriteimpl.Call, m *v1.ParentOperationsRequest) error {
+					return earlyCheckTaskServiceParentOperationsRequest(c, parentOperationsRequestResolvers, m, m)
 				}),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
@@ -1330,6 +1357,201 @@ func enrichTaskServiceParentOperationsRequest[R proto.Message](c *mcpwriteimpl.C
 		m.RootDir = v
 	}
 	return nil
+}
+
+func earlyCheckTaskServiceTaskListRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.TaskListRequest) error {
+	var errs []error
+	if m.Meta == nil {
+		m.Meta = new(v1.RequestMeta)
+	}
+	if err := earlyCheckTaskServiceRequestMeta(c, m.Meta); err != nil {
+		return err
+	}
+	if m.RootDir == "" {
+		v, err := h.ResolveProjectRoot(c.Ctx, root)
+		if err != nil {
+			errs = append(errs, c.ResolverError("rootDir", err))
+		} else {
+			m.RootDir = v
+		}
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func earlyCheckTaskServiceRequestMeta(c *mcpwriteimpl.Call, m *v1.RequestMeta) error {
+	vTenantId, err := c.ContextValue(mcpwriteimpl.ContextTenantID, "tenantId")
+	if err != nil {
+		return err
+	}
+	m.TenantId = vTenantId
+	vPrincipalId, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "principalId")
+	if err != nil {
+		return err
+	}
+	m.PrincipalId = vPrincipalId
+	vCorrelationId, err := c.ContextValue(mcpwriteimpl.ContextCorrelationID, "correlationId")
+	if err != nil {
+		return err
+	}
+	m.CorrelationId = vCorrelationId
+	vClientRequestId, err := c.ContextValue(mcpwriteimpl.ContextClientRequestID, "clientRequestId")
+	if err != nil {
+		return err
+	}
+	m.ClientRequestId = vClientRequestId
+	return nil
+}
+
+func earlyCheckTaskServiceTaskGetRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.TaskGetRequest) error {
+	var errs []error
+	if m.Meta == nil {
+		m.Meta = new(v1.RequestMeta)
+	}
+	if err := earlyCheckTaskServiceRequestMeta(c, m.Meta); err != nil {
+		return err
+	}
+	if m.RootDir == "" {
+		v, err := h.ResolveProjectRoot(c.Ctx, root)
+		if err != nil {
+			errs = append(errs, c.ResolverError("rootDir", err))
+		} else {
+			m.RootDir = v
+		}
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func earlyCheckTaskServiceTaskCreateRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.TaskCreateRequest) error {
+	var errs []error
+	if m.Meta == nil {
+		m.Meta = new(v1.RequestMeta)
+	}
+	if err := earlyCheckTaskServiceRequestMeta(c, m.Meta); err != nil {
+		return err
+	}
+	if m.RootDir == "" {
+		v, err := h.ResolveProjectRoot(c.Ctx, root)
+		if err != nil {
+			errs = append(errs, c.ResolverError("rootDir", err))
+		} else {
+			m.RootDir = v
+		}
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func earlyCheckTaskServiceTaskUpdateRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.TaskUpdateRequest) error {
+	var errs []error
+	if m.Meta == nil {
+		m.Meta = new(v1.RequestMeta)
+	}
+	if err := earlyCheckTaskServiceRequestMeta(c, m.Meta); err != nil {
+		return err
+	}
+	if m.RootDir == "" {
+		v, err := h.ResolveProjectRoot(c.Ctx, root)
+		if err != nil {
+			errs = append(errs, c.ResolverError("rootDir", err))
+		} else {
+			m.RootDir = v
+		}
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func earlyCheckTaskServiceTaskDeleteRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.TaskDeleteRequest) error {
+	var errs []error
+	if m.Meta == nil {
+		m.Meta = new(v1.RequestMeta)
+	}
+	if err := earlyCheckTaskServiceRequestMeta(c, m.Meta); err != nil {
+		return err
+	}
+	if m.RootDir == "" {
+		v, err := h.ResolveProjectRoot(c.Ctx, root)
+		if err != nil {
+			errs = append(errs, c.ResolverError("rootDir", err))
+		} else {
+			m.RootDir = v
+		}
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func earlyCheckTaskServiceTaskMoveRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.TaskMoveRequest) error {
+	var errs []error
+	if m.Meta == nil {
+		m.Meta = new(v1.RequestMeta)
+	}
+	if err := earlyCheckTaskServiceRequestMeta(c, m.Meta); err != nil {
+		return err
+	}
+	if m.RootDir == "" {
+		v, err := h.ResolveProjectRoot(c.Ctx, root)
+		if err != nil {
+			errs = append(errs, c.ResolverError("rootDir", err))
+		} else {
+			m.RootDir = v
+		}
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func earlyCheckTaskServiceTaskTransformRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.TaskTransformRequest) error {
+	var errs []error
+	if m.Meta == nil {
+		m.Meta = new(v1.RequestMeta)
+	}
+	if err := earlyCheckTaskServiceRequestMeta(c, m.Meta); err != nil {
+		return err
+	}
+	if m.RootDir == "" {
+		v, err := h.ResolveProjectRoot(c.Ctx, root)
+		if err != nil {
+			errs = append(errs, c.ResolverError("rootDir", err))
+		} else {
+			m.RootDir = v
+		}
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func earlyCheckTaskServiceParentCreateRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.ParentCreateRequest) error {
+	var errs []error
+	if m.Meta == nil {
+		m.Meta = new(v1.RequestMeta)
+	}
+	if err := earlyCheckTaskServiceRequestMeta(c, m.Meta); err != nil {
+		return err
+	}
+	if m.RootDir == "" {
+		v, err := h.ResolveProjectRoot(c.Ctx, root)
+		if err != nil {
+			errs = append(errs, c.ResolverError("rootDir", err))
+		} else {
+			m.RootDir = v
+		}
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func earlyCheckTaskServiceParentOperationsRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.ParentOperationsRequest) error {
+	var errs []error
+	if m.Meta == nil {
+		m.Meta = new(v1.RequestMeta)
+	}
+	if err := earlyCheckTaskServiceRequestMeta(c, m.Meta); err != nil {
+		return err
+	}
+	if m.RootDir == "" {
+		v, err := h.ResolveProjectRoot(c.Ctx, root)
+		if err != nil {
+			errs = append(errs, c.ResolverError("rootDir", err))
+		} else {
+			m.RootDir = v
+		}
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
 
 var (

@@ -98,13 +98,13 @@ func NewRoomService(h RoomServiceHandler) *mcpwriteimpl.Service {
 			mcpwriteimpl.NewTool[v1.CreateRoomRequest]("create_room", decodeCreateRoomRequest,
 				nil,
 				func(ctx context.Context, m *v1.CreateRoomRequest) (*v1.Room, error) { return h.CreateRoom(ctx, m) }),
-			mcpwriteimpl.WithReferenceCheck(mcpwriteimpl.NewTool[v1.UpdateRoomRequest]("update_room", decodeUpdateRoomRequest,
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdateRoomRequest]("update_room", decodeUpdateRoomRequest,
 				func(c *mcpwriteimpl.Call, m *v1.UpdateRoomRequest) error {
 					return enrichRoomServiceUpdateRoomRequest(c, updateRoomRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.UpdateRoomRequest) (*v1.Room, error) { return h.UpdateRoom(ctx, m) }),
 				func(c *mcpwriteimpl.Call, m *v1.UpdateRoomRequest) error {
-					return checkRefsRoomServiceUpdateRoomRequest(c, updateRoomRequestResolvers, m, m)
+					return earlyCheckRoomServiceUpdateRoomRequest(c, updateRoomRequestResolvers, m, m)
 				}),
 		},
 	}
@@ -240,17 +240,17 @@ func enrichRoomServiceRoomForUpdate[R proto.Message](c *mcpwriteimpl.Call, h *bo
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
 
-func checkRefsRoomServiceUpdateRoomRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversRoomService[R], root R, m *v1.UpdateRoomRequest) error {
+func earlyCheckRoomServiceUpdateRoomRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversRoomService[R], root R, m *v1.UpdateRoomRequest) error {
 	var errs []error
 	if x := m.GetRoom(); x != nil {
 		c.Enter("room")
-		errs = append(errs, checkRefsRoomServiceRoomForUpdate(c, h, root, x))
+		errs = append(errs, earlyCheckRoomServiceRoomForUpdate(c, h, root, x))
 		c.Leave()
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
 
-func checkRefsRoomServiceRoomForUpdate[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversRoomService[R], root R, m *v1.Room) error {
+func earlyCheckRoomServiceRoomForUpdate[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversRoomService[R], root R, m *v1.Room) error {
 	var errs []error
 	if ref := m.GetName(); ref != "" {
 		r, rerr := h.ResolveRoomRef(c.Ctx, root, ref)

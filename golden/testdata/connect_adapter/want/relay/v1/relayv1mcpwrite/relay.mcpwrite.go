@@ -96,12 +96,15 @@ func NewRelayService(h RelayServiceHandler) *mcpwriteimpl.Service {
 		Name: "relay.v1.RelayService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.PostMessageRequest]("post_message", decodePostMessageRequest,
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.PostMessageRequest]("post_message", decodePostMessageRequest,
 				func(c *mcpwriteimpl.Call, m *v1.PostMessageRequest) error {
 					return enrichRelayServicePostMessageRequest(c, postMessageRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.PostMessageRequest) (*v1.PostMessageResponse, error) {
 					return h.PostMessage(ctx, m)
+				}),
+				func(c *mcpwriteimpl.Call, m *v1.PostMessageRequest) error {
+					return earlyCheckRelayServicePostMessageRequest(c, postMessageRequestResolvers, m, m)
 				}),
 		},
 	}
@@ -195,4 +198,15 @@ func enrichRelayServicePostMessageRequest[R proto.Message](c *mcpwriteimpl.Call,
 	}
 	m.ChannelId = vChannelId
 	return nil
+}
+
+func earlyCheckRelayServicePostMessageRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversRelayService[R], root R, m *v1.PostMessageRequest) error {
+	var errs []error
+	vChannelId, err := h.ResolveDefaultChannel(c.Ctx, root)
+	if err != nil {
+		errs = append(errs, c.ResolverError("channel_id", err))
+	} else {
+		m.ChannelId = vChannelId
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
 }

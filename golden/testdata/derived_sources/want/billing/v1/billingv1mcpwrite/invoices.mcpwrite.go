@@ -140,19 +140,25 @@ func NewInvoiceService(h InvoiceServiceHandler) *mcpwriteimpl.Service {
 		Name: "billing.v1.InvoiceService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.IssueInvoiceRequest]("issue_invoice", decodeIssueInvoiceRequest,
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.IssueInvoiceRequest]("issue_invoice", decodeIssueInvoiceRequest,
 				func(c *mcpwriteimpl.Call, m *v1.IssueInvoiceRequest) error {
 					return enrichInvoiceServiceIssueInvoiceRequest(c, issueInvoiceRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.IssueInvoiceRequest) (*v1.IssueInvoiceResponse, error) {
 					return h.IssueInvoice(ctx, m)
 				}),
-			mcpwriteimpl.NewTool[v1.VoidInvoiceRequest]("void_invoice", decodeVoidInvoiceRequest,
+				func(c *mcpwriteimpl.Call, m *v1.IssueInvoiceRequest) error {
+					return earlyCheckInvoiceServiceIssueInvoiceRequest(c, issueInvoiceRequestResolvers, m, m)
+				}),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.VoidInvoiceRequest]("void_invoice", decodeVoidInvoiceRequest,
 				func(c *mcpwriteimpl.Call, m *v1.VoidInvoiceRequest) error {
 					return enrichInvoiceServiceVoidInvoiceRequest(c, voidInvoiceRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.VoidInvoiceRequest) (*v1.VoidInvoiceResponse, error) {
 					return h.VoidInvoice(ctx, m)
+				}),
+				func(c *mcpwriteimpl.Call, m *v1.VoidInvoiceRequest) error {
+					return earlyCheckInvoiceServiceVoidInvoiceRequest(c, voidInvoiceRequestResolvers, m, m)
 				}),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
@@ -399,4 +405,49 @@ func enrichInvoiceServiceVoidInvoiceRequest[R proto.Message](c *mcpwriteimpl.Cal
 	}
 	m.LedgerId = vLedgerId
 	return nil
+}
+
+func earlyCheckInvoiceServiceIssueInvoiceRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversInvoiceService[R], root R, m *v1.IssueInvoiceRequest) error {
+	switch m.GetCurrency() {
+	case v1.Currency_CURRENCY_EUR:
+		m.Region = v1.Region_REGION_EU
+	case v1.Currency_CURRENCY_USD, v1.Currency_CURRENCY_CAD:
+		m.Region = v1.Region_REGION_US
+	}
+	m.Schema = "invoice/v2"
+	m.Revision = 1
+	m.Taxable = true
+	m.Kind = v1.Kind_KIND_STANDARD
+	m.Discount = 0.25
+	m.Big = 18446744073709551615
+	if m.OverrideKind == 0 {
+		m.OverrideKind = v1.Kind_KIND_CREDIT_NOTE
+	}
+	var errs []error
+	if m.LedgerId == "" {
+		v, err := h.ResolveDefaultLedger(c.Ctx, root)
+		if err != nil {
+			errs = append(errs, c.ResolverError("ledger_id", err))
+		} else {
+			m.LedgerId = v
+		}
+	}
+	vSequence, err := h.ResolveNextSequence(c.Ctx, root)
+	if err != nil {
+		errs = append(errs, c.ResolverError("sequence", err))
+	} else {
+		m.Sequence = vSequence
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func earlyCheckInvoiceServiceVoidInvoiceRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversInvoiceService[R], root R, m *v1.VoidInvoiceRequest) error {
+	var errs []error
+	vLedgerId, err := h.ResolveDefaultLedger(c.Ctx, root)
+	if err != nil {
+		errs = append(errs, c.ResolverError("ledger_id", err))
+	} else {
+		m.LedgerId = vLedgerId
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
 }

@@ -95,12 +95,15 @@ func NewStockService(h StockServiceHandler) *mcpwriteimpl.Service {
 		Name: "inventory.v1.StockService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.MoveStockRequest]("move_stock", decodeMoveStockRequest,
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.MoveStockRequest]("move_stock", decodeMoveStockRequest,
 				func(c *mcpwriteimpl.Call, m *v1.MoveStockRequest) error {
 					return enrichStockServiceMoveStockRequest(c, moveStockRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.MoveStockRequest) (*v1.MoveStockResponse, error) {
 					return h.MoveStock(ctx, m)
+				}),
+				func(c *mcpwriteimpl.Call, m *v1.MoveStockRequest) error {
+					return earlyCheckStockServiceMoveStockRequest(c, moveStockRequestResolvers, m, m)
 				}),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
@@ -203,6 +206,19 @@ func enrichStockServiceMoveStockRequest[R proto.Message](c *mcpwriteimpl.Call, h
 		m.Warehouse = v
 	}
 	return nil
+}
+
+func earlyCheckStockServiceMoveStockRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversStockService[R], root R, m *v1.MoveStockRequest) error {
+	var errs []error
+	if m.Warehouse == "" {
+		v, err := h.ResolveHomeWarehouse(c.Ctx, root)
+		if err != nil {
+			errs = append(errs, c.ResolverError("warehouse", err))
+		} else {
+			m.Warehouse = v
+		}
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
 
 var (

@@ -134,13 +134,13 @@ func NewGraphService(h GraphServiceHandler) *mcpwriteimpl.Service {
 		Name: "graph.v1.GraphService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.WithReferenceCheck(mcpwriteimpl.NewTool[v1.ConnectRequest]("connect", decodeConnectRequest,
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.ConnectRequest]("connect", decodeConnectRequest,
 				func(c *mcpwriteimpl.Call, m *v1.ConnectRequest) error {
 					return enrichGraphServiceConnectRequest(c, connectRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.ConnectRequest) (*v1.Edge, error) { return h.Connect(ctx, m) }),
 				func(c *mcpwriteimpl.Call, m *v1.ConnectRequest) error {
-					return checkRefsGraphServiceConnectRequest(c, connectRequestResolvers, m, m)
+					return earlyCheckGraphServiceConnectRequest(c, connectRequestResolvers, m, m)
 				}),
 		},
 	}
@@ -299,17 +299,17 @@ func enrichGraphServiceLabel[R proto.Message](c *mcpwriteimpl.Call, h *boundReso
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
 
-func checkRefsGraphServiceConnectRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversGraphService[R], root R, m *v1.ConnectRequest) error {
+func earlyCheckGraphServiceConnectRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversGraphService[R], root R, m *v1.ConnectRequest) error {
 	var errs []error
 	if x := m.GetLabel(); x != nil {
 		c.Enter("label")
-		errs = append(errs, checkRefsGraphServiceLabel(c, h, root, x))
+		errs = append(errs, earlyCheckGraphServiceLabel(c, h, root, x))
 		c.Leave()
 	}
 	for i, x := range m.MoreLabels {
 		c.Enter("more_labels")
 		c.EnterIndex(i)
-		errs = append(errs, checkRefsGraphServiceLabel(c, h, root, x))
+		errs = append(errs, earlyCheckGraphServiceLabel(c, h, root, x))
 		c.Leave()
 		c.Leave()
 	}
@@ -329,10 +329,19 @@ func checkRefsGraphServiceConnectRequest[R proto.Message](c *mcpwriteimpl.Call, 
 			m.ToId = id
 		}
 	}
+	if len(errs) > 0 {
+		return mcpwriteimpl.JoinResolverErrors(errs...)
+	}
+	vFromKind, err := h.ResolveFromKind(c.Ctx, root)
+	if err != nil {
+		errs = append(errs, c.ResolverError("from_kind", err))
+	} else {
+		m.FromKind = vFromKind
+	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
 
-func checkRefsGraphServiceLabel[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversGraphService[R], root R, m *v1.Label) error {
+func earlyCheckGraphServiceLabel[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversGraphService[R], root R, m *v1.Label) error {
 	var errs []error
 	if ref := m.GetOwner(); ref != "" {
 		r, rerr := h.ResolvePersonRef(c.Ctx, root, ref)
