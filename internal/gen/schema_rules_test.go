@@ -44,9 +44,9 @@ func toolInput(t *testing.T, src, tool, property string) map[string]any {
 
 // An update_mask lists the paths the decoder's check takes: the resource's
 // fields but its identity and the OUTPUT_ONLY, IDENTIFIER and IMMUTABLE
-// ones, dotted through singular messages (a recursive one ends), a map's
-// key after the map; each in both spellings, the description in the
-// service's naming.
+// ones, dotted through singular messages to any depth (a recursive one and
+// a well-known type end a path), a map's key after the map; each in both
+// spellings, the description in the service's naming.
 func TestUpdateMaskStatesThePathsOfTheResource(t *testing.T) {
 	src := `
 import "google/protobuf/field_mask.proto";
@@ -63,17 +63,19 @@ message Book {
   map<string, string> labels = 6;
   repeated string tags = 7;
 }
-message Shelf { string room_code = 1; Shelf parent = 2; }
+message Shelf { string room_code = 1; Shelf parent = 2; Room room = 3; }
+message Room { Wing wing = 1; google.protobuf.FieldMask seen = 2; }
+message Wing { string floor_name = 1; }
 message UpdateBookRequest {
   Book book = 1;
   google.protobuf.FieldMask update_mask = 2;
 }`
 	got := toolInput(t, src, "update_book", "updateMask")
-	const path = `(display_title|displayTitle|shelf|shelf\.room_code|shelf\.roomCode|shelf\.parent|(labels)(\.[A-Za-z_][A-Za-z0-9_]*)?|tags)`
+	const path = `(display_title|displayTitle|shelf|shelf\.room_code|shelf\.roomCode|shelf\.parent|shelf\.room|shelf\.room\.wing|shelf\.room\.wing\.floor_name|shelf\.room\.wing\.floorName|shelf\.room\.seen|(labels)(\.[A-Za-z_][A-Za-z0-9_]*)?|tags)`
 	if want := `^(\*|` + path + `( *, *` + path + `)*)?$`; got["pattern"] != want {
 		t.Errorf("pattern = %v\nwant      %s", got["pattern"], want)
 	}
-	if want := `Omit it to update exactly the fields set in book. Comma-separated paths of book: displayTitle, shelf, shelf.roomCode, shelf.parent, labels[.key], tags; "*" alone replaces the whole resource.`; got["description"] != want {
+	if want := `Omit it to update exactly the fields set in book. Comma-separated paths of book: displayTitle, shelf, shelf.roomCode, shelf.parent, shelf.room, shelf.room.wing, shelf.room.wing.floorName, shelf.room.seen, labels[.key], tags; "*" alone replaces the whole resource.`; got["description"] != want {
 		t.Errorf("description = %v\nwant          %s", got["description"], want)
 	}
 }
