@@ -19,6 +19,7 @@ type schemaNode struct {
 	Required             []string               `json:"required"`
 	Items                *schemaNode            `json:"items"`
 	Enum                 []any                  `json:"enum"`
+	Const                any                    `json:"const"`
 	Pattern              string                 `json:"pattern"`
 	Format               string                 `json:"format"`
 	MinLength            *int                   `json:"minLength"`
@@ -60,6 +61,9 @@ const (
 // instance builds a schema-valid value of s; depth bounds the optional
 // properties of nested objects.
 func instance(r *rand.Rand, s *schemaNode, mode instanceMode, depth int) any {
+	if s.Const != nil {
+		return s.Const
+	}
 	if len(s.Enum) > 0 {
 		return s.Enum[r.IntN(len(s.Enum))]
 	}

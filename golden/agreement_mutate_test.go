@@ -82,6 +82,9 @@ func mutations(in *schemaNode, base map[string]any) []mutation {
 		if len(s.Enum) > 0 {
 			out = append(out, mutation{what: "enum value outside the list for " + k, field: k, args: with(k, "NotAValueOfThisList")})
 		}
+		if b, ok := s.Const.(bool); ok {
+			out = append(out, mutation{what: "not the const for " + k, field: k, args: with(k, !b)})
+		}
 		for _, b := range overBounds(s) {
 			out = append(out, mutation{what: b.what + " for " + k, field: k, args: with(k, b.v)})
 		}

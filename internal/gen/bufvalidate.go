@@ -68,3 +68,28 @@ func (b *builder) pvMap(fm *fieldModel, server bool) (*pvRules, *mcpwritev1.Agen
 	m.typed(r, "")
 	return m.pv, m.a, m.ok
 }
+
+// overrideRules maps the numeric rules of the overridable field fm as an
+// agent field's (pvMapper.numberRules) into fm.override: its schema states
+// them as an agent field's schema does. The request check applies them to
+// the agent's value. Rules of another kind are reported where the field's
+// rules are listed (fieldRuleDocs).
+func (b *builder) overrideRules(fm *fieldModel) {
+	r := fieldValidate(fm.proto)
+	if !fm.overridable || r == nil || r.GetIgnore() == validate.Ignore_IGNORE_ALWAYS || fm.proto.Desc.IsMap() {
+		return
+	}
+	prefix := ""
+	if fm.proto.Desc.IsList() {
+		r, prefix = r.GetRepeated().GetItems(), "repeated.items."
+	}
+	rm := r.ProtoReflect()
+	which := rm.WhichOneof(rm.Descriptor().Oneofs().ByName("type"))
+	if which == nil || !isNumberRules(string(which.Name())) || ruleKindFor(fm.proto.Desc, prefix) != string(which.Name()) {
+		return
+	}
+	m := &pvMapper{b: b, fm: fm, a: &mcpwritev1.AgentSupplied{}, given: &mcpwritev1.AgentSupplied{}, pv: &pvRules{}, ok: true}
+	m.numberRules(rm.Get(which).Message(), string(which.Name()))
+	m.pv.minimum, m.pv.maximum = m.a.Minimum, m.a.Maximum
+	fm.override = m.pv
+}

@@ -211,6 +211,7 @@ func (b *builder) field(mm *messageModel, f *protogen.Field) *fieldModel {
 	if fm.overridable && vf.Enum != nil {
 		fm.enumTable = b.table(vf.Enum, nil, f)
 	}
+	b.overrideRules(fm)
 	b.resolveField(fm)
 	return fm
 }

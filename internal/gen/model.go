@@ -170,6 +170,9 @@ type fieldModel struct {
 	recursionDepth *int
 	// overridable: a server field the agent may supply.
 	overridable bool
+	// override: the numeric buf.validate rules of an overridable field,
+	// mapped as an agent field's for its schema; nil when none.
+	override *pvRules
 	// child is the message model of a non-well-known message field.
 	child *messageModel
 	// fromEnum is the sibling enum field of a derived.from_enum field.

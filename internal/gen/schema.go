@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,8 +21,6 @@ const (
 	dryRunDesc          = "Preview the complete request; write nothing."
 	agentSummaryDesc    = "Optional: the change in your own words, one line for the user who confirms it (e.g. \"Merge the duplicate Ada L. into Ada Lovelace\"). Shown beside the server's summary when the write is proposed for confirmation; it changes nothing that is written."
 )
-
-func num(x float64) json.Number { return json.Number(strconv.FormatFloat(x, 'g', -1, 64)) }
 
 // inputSchema is the agent-facing schema of a tool: a write also takes the
 // control arguments client_request_id and dry_run, named as the service
@@ -180,6 +177,9 @@ func fieldSchema(f *fieldModel, x *expansion) *jsonschema.Schema {
 	}
 	pvSchema(f, s, v)
 	overrideSchema(f, s, v)
+	if f.mode == modeAgent || f.overridable {
+		boolBytesSchema(f, s, v)
+	}
 	return s
 }
 
@@ -227,20 +227,7 @@ func pvSchema(f *fieldModel, s, v *jsonschema.Schema) {
 	if f.mode != modeAgent {
 		return
 	}
-	if pv.exclusiveMin != nil {
-		v.ExclusiveMinimum = num(*pv.exclusiveMin)
-	}
-	if pv.exclusiveMax != nil {
-		v.ExclusiveMaximum = num(*pv.exclusiveMax)
-	}
-	if len(pv.strIn) > 0 {
-		for _, x := range pv.strIn {
-			v.Enum = append(v.Enum, x)
-		}
-	}
-	if formatKeywords[pv.format] {
-		v.Format = pv.format
-	}
+	pvKeywords(pv, v)
 	if words := pvDescription(f); words != "" {
 		s.Description = strings.TrimSpace(s.Description + " " + words)
 	}

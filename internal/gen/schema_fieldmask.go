@@ -33,12 +33,12 @@ func fieldMaskSchema() *jsonschema.Schema {
 	return &jsonschema.Schema{Type: "string", Pattern: maskListPattern(path)}
 }
 
-// maskPathsMaxDepth bounds the dotted depth of the update paths listed.
-const maskPathsMaxDepth = 3
-
 // updateMaskSchema states the paths an update_mask may name: the fields of
-// the resource an update can change, dotted through singular messages, a
-// map's key after the map.
+// the resource an update can change, dotted through singular messages to
+// any depth, a map's key after the map. A path passes through a message
+// once (a recursive message's field ends it) and ends at a well-known
+// type; the decoder refuses the paths that go on (CheckUpdateMask), so the
+// pattern lists exactly the paths it takes.
 func updateMaskSchema(mc *maskCheck, s *jsonschema.Schema) {
 	paths := updatePaths(mc.resource.proto.Message, mc.identity, nil, "", "")
 	if len(paths) == 0 {
@@ -89,7 +89,7 @@ func updatePaths(m *protogen.Message, identity string, seen []*protogen.Message,
 		p := maskPath{proto: prefix + name, camel: camelPrefix + camel, isMap: f.Desc.IsMap()}
 		out = append(out, p)
 		if f.Message == nil || f.Desc.IsList() || f.Desc.IsMap() || strings.HasPrefix(string(f.Message.Desc.FullName()), "google.protobuf.") ||
-			slices.Contains(seen, f.Message) || f.Message == m || len(seen)+2 > maskPathsMaxDepth {
+			slices.Contains(seen, f.Message) || f.Message == m {
 			continue
 		}
 		out = append(out, updatePaths(f.Message, identity, append(seen, m), p.proto+".", p.camel+".")...)

@@ -4,9 +4,12 @@ package gen
 // the field when the agent leaves it out; when the agent sends it, the
 // request check (protovalidate, after enrichment) applies the field's
 // buf.validate rules to the agent's value and blames the agent. The schema
-// states the string and enum rules of such a field as an agent field's:
-// in and const as the enum, not_in in words, lengths and pattern as
-// keywords.
+// states the rules of such a field as an agent field's: string in and const
+// as the enum, not_in in words, lengths and pattern as keywords; numeric
+// bounds as minimum, maximum and their exclusive forms, numeric const, in
+// and not_in in words (the walk maps them as an agent field's, into
+// fieldModel.override; pvKeywords and pvWords state them); 64-bit ranges,
+// Duration and Timestamp rules in words (limitWords).
 
 import (
 	"slices"
@@ -33,6 +36,11 @@ func overrideSchema(f *fieldModel, s, v *jsonschema.Schema) {
 	if e := r.GetEnum(); e != nil && f.enumTable != nil {
 		overrideEnumRules(e, f.enumTable, v)
 	}
+	if o := f.override; o != nil {
+		pvKeywords(o, v)
+		words = append(words, pvWords(o)...)
+	}
+	words = append(words, limitWords(f)...)
 	if len(words) > 0 {
 		s.Description = appendSentence(s.Description, strings.Join(words, " "))
 	}

@@ -14,10 +14,15 @@ import (
 // pvDescription is the description words of the rules without a portable
 // keyword.
 func pvDescription(f *fieldModel) string {
-	pv := f.pv
-	if pv == nil {
+	if f.pv == nil {
 		return ""
 	}
+	return strings.Join(append(pvWords(f.pv), limitWords(f)...), " ")
+}
+
+// pvWords are the words of the rules of pv without a portable keyword, but
+// the ones limitWords states.
+func pvWords(pv *pvRules) []string {
 	var words []string
 	if pv.unique {
 		// uniqueItems is outside what strict modes accept.
@@ -38,8 +43,7 @@ func pvDescription(f *fieldModel) string {
 	if len(pv.numNotIn) > 0 {
 		words = append(words, "Must not be any of "+strings.Trim(floatList(pv.numNotIn), "[]")+".")
 	}
-	words = append(words, limitWords(f)...)
-	return strings.Join(words, " ")
+	return words
 }
 
 // importsValidate reports whether the service's file imports

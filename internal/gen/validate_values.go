@@ -19,9 +19,12 @@ import (
 // bounds, item counts, required) are merged into the field's AgentSupplied.
 type pvRules struct {
 	exclusiveMin, exclusiveMax *float64
-	strIn, strNotIn            []string
-	numIn, numNotIn            []float64
-	format                     string // uuid, email, uri, hostname, ip, ipv4, ipv6
+	// minimum, maximum: an overridable field's inclusive bounds (an agent
+	// field's are merged into its AgentSupplied).
+	minimum, maximum *float64
+	strIn, strNotIn  []string
+	numIn, numNotIn  []float64
+	format           string // uuid, email, uri, hostname, ip, ipv4, ipv6
 	// keys are the string rules of a map's keys.
 	keys keyRules
 	// affixes are string.prefix, suffix, contains and not_contains, in

@@ -19,7 +19,10 @@ import (
 // receives. Every path must name a field of the resource (dotted through
 // singular messages; a map's key may follow the map) that an update can
 // change: not OUTPUT_ONLY, IDENTIFIER or IMMUTABLE, and not identity, the
-// field naming the resource. "*" (replace the whole resource) must be the
+// field naming the resource. A path passes through each message once: it
+// ends at a field whose message it has passed through already (a
+// recursive message) and at a well-known type, as the paths the schema's
+// pattern lists do. "*" (replace the whole resource) must be the
 // only path. Every bad path is reported, with did_you_mean for a misspelt
 // field. An absent or empty mask is derived from the resource's top-level
 // fields the agent set (identity aside), in field-number order; a field
@@ -63,6 +66,7 @@ func CheckUpdateMask(d *Decoder, key string, mask *fieldmaskpb.FieldMask, resour
 // when it can.
 func maskPathError(md protoreflect.MessageDescriptor, path, identity string) *ErrorEntry {
 	segs := strings.Split(path, ".")
+	passed := []protoreflect.MessageDescriptor{md}
 	for i, seg := range segs {
 		fd := md.Fields().ByName(protoreflect.Name(seg))
 		if fd == nil {
@@ -98,9 +102,28 @@ func maskPathError(md protoreflect.MessageDescriptor, path, identity string) *Er
 		case fd.IsList() || fd.Message() == nil:
 			return &ErrorEntry{Code: CodeValidation, Message: fmt.Sprintf("update_mask path %s: %s is %s, which has no fields to name", ClipQuote(path), fd.Name(), map[bool]string{true: "a repeated field", false: "not a message"}[fd.IsList()])}
 		}
+		if why := replacedWhole(fd.Message(), passed); why != "" {
+			return &ErrorEntry{Code: CodeValidation, Message: fmt.Sprintf("update_mask path %s: %s is %s, which an update replaces whole; end the path at %s", ClipQuote(path), fd.Name(), why, ClipQuote(strings.Join(segs[:i+1], ".")))}
+		}
 		md = fd.Message()
+		passed = append(passed, md)
 	}
 	return nil
+}
+
+// replacedWhole says why a mask path cannot name the fields of md, a
+// message it reaches after passing through the messages passed, or "": md
+// is a well-known type, or one of passed (a recursive message).
+func replacedWhole(md protoreflect.MessageDescriptor, passed []protoreflect.MessageDescriptor) string {
+	if strings.HasPrefix(string(md.FullName()), "google.protobuf.") {
+		return "a " + string(md.FullName())
+	}
+	for _, p := range passed {
+		if p.FullName() == md.FullName() {
+			return "a " + string(md.FullName()) + " again (a recursive message)"
+		}
+	}
+	return ""
 }
 
 // notUpdatable says why an update cannot change fd, or "".

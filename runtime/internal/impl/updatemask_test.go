@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/types/descriptorpb"
 	"google.golang.org/protobuf/types/dynamicpb"
 	"google.golang.org/protobuf/types/known/fieldmaskpb"
+	_ "google.golang.org/protobuf/types/known/timestamppb" // room.proto depends on it
 )
 
 // shelfDesc is library.v1.Shelf: name (IDENTIFIER), theme, floor
@@ -89,6 +90,61 @@ func TestCheckUpdateMaskReportsEveryBadPath(t *testing.T) {
 		`update_mask | VALIDATION_ERROR | update_mask path "sign.txt": library.v1.Sign has no field "txt"; did you mean "sign.text"? | sign.text`,
 		`update_mask | VALIDATION_ERROR | update_mask path "tags.x": tags is a repeated field, which has no fields to name`,
 		`update_mask | VALIDATION_ERROR | update_mask path "theme.x": theme is not a message, which has no fields to name`,
+	}
+	if !reflect.DeepEqual(lines, want) {
+		t.Errorf("errors:\n got %q\nwant %q", lines, want)
+	}
+}
+
+// roomDesc is library.v1.Room: a frame (Frame: wood (Wood: grain, a
+// room back to Room), painted_at a Timestamp) and a parent Room.
+func roomDesc(t *testing.T) protoreflect.MessageDescriptor {
+	t.Helper()
+	opt := descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL.Enum()
+	msg := func(name string, n int32, typ string) *descriptorpb.FieldDescriptorProto {
+		return &descriptorpb.FieldDescriptorProto{Name: proto.String(name), Number: proto.Int32(n), Type: descriptorpb.FieldDescriptorProto_TYPE_MESSAGE.Enum(), TypeName: proto.String(typ), Label: opt}
+	}
+	str := func(name string, n int32) *descriptorpb.FieldDescriptorProto {
+		return &descriptorpb.FieldDescriptorProto{Name: proto.String(name), Number: proto.Int32(n), Type: descriptorpb.FieldDescriptorProto_TYPE_STRING.Enum(), Label: opt}
+	}
+	fdp := &descriptorpb.FileDescriptorProto{
+		Name: proto.String("room.proto"), Package: proto.String("library.v1"), Syntax: proto.String("proto3"),
+		Dependency: []string{"google/protobuf/timestamp.proto"},
+		MessageType: []*descriptorpb.DescriptorProto{
+			{Name: proto.String("Room"), Field: []*descriptorpb.FieldDescriptorProto{str("name", 1), msg("frame", 2, ".library.v1.Frame"), msg("parent", 3, ".library.v1.Room")}},
+			{Name: proto.String("Frame"), Field: []*descriptorpb.FieldDescriptorProto{msg("wood", 1, ".library.v1.Wood"), msg("painted_at", 2, ".google.protobuf.Timestamp")}},
+			{Name: proto.String("Wood"), Field: []*descriptorpb.FieldDescriptorProto{str("grain", 1), msg("room", 2, ".library.v1.Room")}},
+		},
+	}
+	fd, err := protodesc.NewFile(fdp, protoregistry.GlobalFiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fd.Messages().ByName("Room")
+}
+
+// A path passes through every message once and ends at a well-known type,
+// as the schema's update_mask pattern lists the paths: deep paths through
+// different messages are taken, a path on into a recursive message or a
+// well-known type's fields is refused with the path to end at.
+func TestCheckUpdateMaskEndsAtRecursionAndWellKnownTypes(t *testing.T) {
+	md := roomDesc(t)
+	d := NewDecoder(Limits{})
+	ok := []string{"frame", "frame.wood", "frame.wood.grain", "frame.wood.room", "frame.painted_at", "parent"}
+	CheckUpdateMask(d, "update_mask", &fieldmaskpb.FieldMask{Paths: ok}, dynamicpb.NewMessage(md), "name")
+	if es := d.Errors(); len(es) != 0 {
+		t.Fatalf("paths through each message once: %v", es)
+	}
+	bad := []string{"parent.frame", "frame.wood.room.frame", "frame.painted_at.seconds"}
+	CheckUpdateMask(d, "update_mask", &fieldmaskpb.FieldMask{Paths: bad}, dynamicpb.NewMessage(md), "name")
+	var lines []string
+	for _, e := range d.Errors() {
+		lines = append(lines, e.Field+" | "+e.Code+" | "+e.Message)
+	}
+	want := []string{
+		`update_mask | VALIDATION_ERROR | update_mask path "parent.frame": parent is a library.v1.Room again (a recursive message), which an update replaces whole; end the path at "parent"`,
+		`update_mask | VALIDATION_ERROR | update_mask path "frame.wood.room.frame": room is a library.v1.Room again (a recursive message), which an update replaces whole; end the path at "frame.wood.room"`,
+		`update_mask | VALIDATION_ERROR | update_mask path "frame.painted_at.seconds": painted_at is a google.protobuf.Timestamp, which an update replaces whole; end the path at "frame.painted_at"`,
 	}
 	if !reflect.DeepEqual(lines, want) {
 		t.Errorf("errors:\n got %q\nwant %q", lines, want)

@@ -155,7 +155,53 @@ func (a *clientAdapterShelfService) ReplaceSign(ctx context.Context, in *v1.Repl
 	return a.client.ReplaceSign(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
-var fieldsShelf = []string{"theme", "floor", "colour", "notes"}
+var fieldsBay = []string{"code"}
+
+func decodeBay(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Bay) {
+	d.Known(obj, fieldsBay)
+	if v := obj.Get("code"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if x, ok := d.String(v, "code"); ok {
+			m.Code = x
+		}
+	}
+}
+
+var fieldsAisle = []string{"bay"}
+
+func decodeAisle(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Aisle) {
+	d.Known(obj, fieldsAisle)
+	if v := obj.Get("bay"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if o, ok := d.Object(v, "bay"); ok {
+			x := new(v1.Bay)
+			d.Enter("bay")
+			decodeBay(d, o, x)
+			d.Leave()
+			m.Bay = x
+		}
+	}
+}
+
+var fieldsPlacement = []string{"aisle", "placed_at"}
+
+func decodePlacement(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Placement) {
+	d.Known(obj, fieldsPlacement)
+	if v := obj.Get("aisle"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if o, ok := d.Object(v, "aisle"); ok {
+			x := new(v1.Aisle)
+			d.Enter("aisle")
+			decodeAisle(d, o, x)
+			d.Leave()
+			m.Aisle = x
+		}
+	}
+	if v := obj.Get("placed_at"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if x, ok := d.Timestamp(v, "placed_at"); ok {
+			m.PlacedAt = x
+		}
+	}
+}
+
+var fieldsShelf = []string{"theme", "floor", "colour", "notes", "placement"}
 
 var ownedShelf = map[string]string{
 	"name":   "IDENTIFIER: the server names the resource on create",
@@ -187,6 +233,15 @@ func decodeShelf(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Shelf)
 			m.Notes = x
 		}
 	}
+	if v := obj.Get("placement"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if o, ok := d.Object(v, "placement"); ok {
+			x := new(v1.Placement)
+			d.Enter("placement")
+			decodePlacement(d, o, x)
+			d.Leave()
+			m.Placement = x
+		}
+	}
 }
 
 var fieldsCreateShelfRequest = []string{"parent", "shelf"}
@@ -213,7 +268,7 @@ func decodeCreateShelfRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 	}
 }
 
-var fieldsShelfForUpdate = []string{"name", "theme", "colour", "notes"}
+var fieldsShelfForUpdate = []string{"name", "theme", "colour", "notes", "placement"}
 
 var ownedShelfForUpdate = map[string]string{
 	"floor":  "IMMUTABLE: set when the resource is created and never updated",
@@ -245,6 +300,15 @@ func decodeShelfForUpdate(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *
 	if v := obj.Get("notes"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.String(v, "notes"); ok {
 			m.Notes = x
+		}
+	}
+	if v := obj.Get("placement"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if o, ok := d.Object(v, "placement"); ok {
+			x := new(v1.Placement)
+			d.Enter("placement")
+			decodePlacement(d, o, x)
+			d.Leave()
+			m.Placement = x
 		}
 	}
 }

@@ -1,0 +1,190 @@
+package gen
+
+// The bool and bytes rules of a field's values as schema keywords. The
+// request check applies them (protovalidate); the schema states them so an
+// agent's first call meets them: bool.const as const, and the byte counts
+// of bytes.len, min_len and max_len as the base64 string lengths and a
+// pattern admitting exactly the encodings of those counts the decoder takes.
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
+	"github.com/invopop/jsonschema"
+)
+
+// oneValueRules are the buf.validate rules of one value of f: the field's own,
+// a list's items' or a map's values'; nil when none or IGNORE_ALWAYS.
+func oneValueRules(f *fieldModel) (*validate.FieldRules, string) {
+	r := fieldValidate(f.proto)
+	if r == nil || r.GetIgnore() == validate.Ignore_IGNORE_ALWAYS {
+		return nil, ""
+	}
+	switch {
+	case f.proto.Desc.IsMap():
+		r = r.GetMap().GetValues()
+		return r, "map.values."
+	case f.proto.Desc.IsList():
+		return r.GetRepeated().GetItems(), "repeated.items."
+	}
+	return r, ""
+}
+
+// boolBytesSchema puts the bool and bytes rules of f's values on v (one
+// value's schema) and their words on s (the field's).
+func boolBytesSchema(f *fieldModel, s, v *jsonschema.Schema) {
+	r, prefix := oneValueRules(f)
+	if r == nil {
+		return
+	}
+	switch ruleKindFor(f.proto.Desc, prefix) {
+	case "bool":
+		if b := r.GetBool(); b != nil && b.HasConst() {
+			v.Const = b.GetConst()
+		}
+	case "bytes":
+		if w := bytesLengthSchema(r.GetBytes(), v); w != "" {
+			s.Description = appendSentence(s.Description, w)
+		}
+	}
+}
+
+// bytesLengthSchema states bytes.len, min_len and max_len on v, the
+// schema of a base64 value, and returns their words ("" when none).
+func bytesLengthSchema(b *validate.BytesRules, v *jsonschema.Schema) string {
+	if b == nil || !b.HasLen() && !b.HasMinLen() && !b.HasMaxLen() {
+		return ""
+	}
+	lo, hi := uint64(0), int64(-1) // hi -1: no upper bound
+	if b.HasMinLen() {
+		lo = b.GetMinLen()
+	}
+	if b.HasMaxLen() {
+		hi = int64(b.GetMaxLen())
+	}
+	if b.HasLen() {
+		lo, hi = b.GetLen(), int64(b.GetLen())
+	}
+	if hi >= 0 && uint64(hi) < lo {
+		return "" // no count fits; the request check refuses every value
+	}
+	if lo > 0 {
+		v.MinLength = u64(base64Len(lo, false))
+	}
+	if hi >= 0 {
+		v.MaxLength = u64(base64Len(uint64(hi), true))
+	}
+	if p, ok := base64CountPattern(lo, hi); ok {
+		v.Pattern = p
+	}
+	switch {
+	case hi >= 0 && uint64(hi) == lo:
+		return fmt.Sprintf("Must be exactly %d bytes (base64).", lo)
+	case hi >= 0 && lo > 0:
+		return fmt.Sprintf("Must be %d to %d bytes (base64).", lo, hi)
+	case hi >= 0:
+		return fmt.Sprintf("Must be at most %d bytes (base64).", hi)
+	}
+	return fmt.Sprintf("Must be at least %d bytes (base64).", lo)
+}
+
+// base64Len is the length of the base64 of n bytes: padded to a group of
+// four, or without padding (the shortest form).
+func base64Len(n uint64, padded bool) uint64 {
+	if padded {
+		return (n + 2) / 3 * 4
+	}
+	return n/3*4 + []uint64{0, 2, 3}[n%3]
+}
+
+// maxPatternRepeat is the largest repeat count an RE2 pattern takes.
+const maxPatternRepeat = 1000
+
+// base64CountPattern is base64Pattern narrowed to the encodings of lo to hi
+// bytes (hi -1: no upper bound): k groups of four for 3k bytes, then 2
+// characters (padded with ==) for one byte more or 3 (padded with =) for
+// two. ok is false when a count is past what RE2 repeats; the lengths and
+// the words then state the bounds.
+func base64CountPattern(lo uint64, hi int64) (string, bool) {
+	var branches []string
+	for _, a := range []string{`[A-Za-z0-9+/]`, `[A-Za-z0-9_-]`} {
+		for t, tail := range []string{"", a + `{2}(?:==)?`, a + `{3}=?`} {
+			kmin := int64(0)
+			if int64(lo) > int64(t) {
+				kmin = (int64(lo) - int64(t) + 2) / 3
+			}
+			kmax := int64(-1)
+			if hi >= 0 {
+				if hi < int64(t) {
+					continue
+				}
+				kmax = (hi - int64(t)) / 3
+				if kmax < kmin {
+					continue
+				}
+			}
+			if kmin > maxPatternRepeat || kmax > maxPatternRepeat {
+				return "", false
+			}
+			if b := groups(a, kmin, kmax) + tail; !slices.Contains(branches, b) {
+				branches = append(branches, b) // "" (no bytes) once
+			}
+		}
+	}
+	return `^(?:` + strings.Join(branches, "|") + `)$`, true
+}
+
+// groups repeats a group of four characters of class a kmin to kmax times
+// (kmax -1: no upper bound).
+func groups(a string, kmin, kmax int64) string {
+	g := `(?:` + a + `{4})`
+	switch {
+	case kmax == 0:
+		return ""
+	case kmax < 0 && kmin == 0:
+		return g + "*"
+	case kmax < 0 && kmin == 1:
+		return g + "+"
+	case kmax < 0:
+		return fmt.Sprintf("%s{%d,}", g, kmin)
+	case kmin == 0 && kmax == 1:
+		return g + "?"
+	case kmin == 1 && kmax == 1:
+		return g
+	case kmin == kmax:
+		return fmt.Sprintf("%s{%d}", g, kmin)
+	}
+	return fmt.Sprintf("%s{%d,%d}", g, kmin, kmax)
+}
+
+// pvKeywords puts the rules of pv with a portable keyword on v, the schema
+// of one value: bounds, string in as the enum, a format.
+func pvKeywords(pv *pvRules, v *jsonschema.Schema) {
+	if pv.minimum != nil {
+		v.Minimum = num(*pv.minimum)
+	}
+	if pv.maximum != nil {
+		v.Maximum = num(*pv.maximum)
+	}
+	if pv.exclusiveMin != nil {
+		v.ExclusiveMinimum = num(*pv.exclusiveMin)
+	}
+	if pv.exclusiveMax != nil {
+		v.ExclusiveMaximum = num(*pv.exclusiveMax)
+	}
+	if len(pv.strIn) > 0 {
+		for _, x := range pv.strIn {
+			v.Enum = append(v.Enum, x)
+		}
+	}
+	if formatKeywords[pv.format] {
+		v.Format = pv.format
+	}
+}
+
+// num is x as a JSON number.
+func num(x float64) json.Number { return json.Number(strconv.FormatFloat(x, 'g', -1, 64)) }

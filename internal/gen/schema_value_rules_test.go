@@ -1,0 +1,91 @@
+package gen_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/plugintest"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
+)
+
+// inputSchemaOf is the input schema of the named tool generated from src:
+// each property as JSON (keys sorted) and the required list.
+func inputSchemaOf(t *testing.T, src, tool string) (map[string]string, []string) {
+	t.Helper()
+	resp, err := plugintest.Run(request(t, src, ""))
+	if err != nil || resp.GetError() != "" {
+		t.Fatalf("run: %v %s", err, resp.GetError())
+	}
+	for _, f := range resp.File {
+		if !strings.HasSuffix(f.GetName(), ".mcpwrite.json") {
+			continue
+		}
+		var doc schemadoc.Document
+		if err := json.Unmarshal([]byte(f.GetContent()), &doc); err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range doc.Services[0].Tools {
+			if d.Name != tool {
+				continue
+			}
+			var in struct {
+				Properties map[string]any `json:"properties"`
+				Required   []string       `json:"required"`
+			}
+			if err := json.Unmarshal(d.InputSchema, &in); err != nil {
+				t.Fatal(err)
+			}
+			props := map[string]string{}
+			for k, v := range in.Properties {
+				b, _ := json.Marshal(v)
+				props[k] = string(b)
+			}
+			return props, in.Required
+		}
+	}
+	t.Fatalf("no tool %s", tool)
+	return nil, nil
+}
+
+// bool.const is the schema's const; a const true on a field without
+// presence fails on the zero value, so the field is required. bytes.len,
+// min_len and max_len are the lengths of the base64 (the shortest, unpadded
+// form of the fewest bytes; the padded form of the most), a pattern
+// admitting exactly the encodings of those counts, and a sentence; on a
+// repeated field they apply to each item.
+func TestBoolConstAndByteCountsAreStated(t *testing.T) {
+	src := `import "buf/validate/validate.proto";` + service + `
+message Req {
+  bool accept = 1 [(buf.validate.field).bool.const = true];
+  optional bool archived = 2 [(buf.validate.field).bool.const = false];
+  bytes print = 3 [(buf.validate.field).bytes.len = 4];
+  optional bytes thumb = 4 [(buf.validate.field).bytes = {min_len: 3 max_len: 12}];
+  bytes tag = 5 [(buf.validate.field).bytes.max_len = 2];
+  repeated bytes keys = 6 [(buf.validate.field).repeated.items.bytes.min_len = 2];
+  bytes blob = 7 [(buf.validate.field).bytes = {min_len: 3001 max_len: 6000}, (buf.validate.field).ignore = IGNORE_IF_ZERO_VALUE];
+}`
+	props, required := inputSchemaOf(t, src, "do")
+	if got, want := strings.Join(required, ","), "accept,print"; got != want {
+		t.Errorf("required = %s, want %s", got, want)
+	}
+	const std, url = `[A-Za-z0-9+/]`, `[A-Za-z0-9_-]`
+	pattern := func(p string) string {
+		b, _ := json.Marshal(strings.NewReplacer("S", std, "U", url).Replace(p))
+		return string(b)
+	}
+	for name, want := range map[string]string{
+		"accept":   `{"const":true,"type":"boolean"}`,
+		"archived": `{"const":false,"type":"boolean"}`,
+		"print":    `{"description":"Must be exactly 4 bytes (base64).","maxLength":8,"minLength":6,"pattern":` + pattern(`^(?:(?:S{4})S{2}(?:==)?|(?:U{4})U{2}(?:==)?)$`) + `,"type":"string"}`,
+		"thumb":    `{"description":"Must be 3 to 12 bytes (base64).","maxLength":16,"minLength":4,"pattern":` + pattern(`^(?:(?:S{4}){1,4}|(?:S{4}){1,3}S{2}(?:==)?|(?:S{4}){1,3}S{3}=?|(?:U{4}){1,4}|(?:U{4}){1,3}U{2}(?:==)?|(?:U{4}){1,3}U{3}=?)$`) + `,"type":"string"}`,
+		"tag":      `{"description":"Must be at most 2 bytes (base64).","maxLength":4,"pattern":` + pattern(`^(?:|S{2}(?:==)?|S{3}=?|U{2}(?:==)?|U{3}=?)$`) + `,"type":"string"}`,
+		"keys":     `{"description":"Must be at least 2 bytes (base64).","items":{"minLength":3,"pattern":` + pattern(`^(?:(?:S{4})+|(?:S{4})+S{2}(?:==)?|(?:S{4})*S{3}=?|(?:U{4})+|(?:U{4})+U{2}(?:==)?|(?:U{4})*U{3}=?)$`) + `,"type":"string"},"type":"array"}`,
+		// Counts past what RE2 repeats: the lengths and the words.
+		"blob": `{"description":"Must be 3001 to 6000 bytes (base64).","maxLength":8000,"minLength":4002,"pattern":` + pattern(`^(?:(?:S{4})*(?:S{2}(?:==)?|S{3}=?)?|(?:U{4})*(?:U{2}(?:==)?|U{3}=?)?)$`) + `,"type":"string"}`,
+	} {
+		if props[name] != want {
+			t.Errorf("%s = %s\nwant %s", name, props[name], want)
+		}
+	}
+}
