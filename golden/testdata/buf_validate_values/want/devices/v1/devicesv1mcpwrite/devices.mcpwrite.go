@@ -124,12 +124,15 @@ func NewDeviceService(h DeviceServiceHandler) *mcpwriteimpl.Service {
 				"seen_at":  true,
 				"channel":  true,
 			}),
-			mcpwriteimpl.NewTool[v1.SetGraceRequest]("set_grace", decodeSetGraceRequest,
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.SetGraceRequest]("set_grace", decodeSetGraceRequest,
 				func(c *mcpwriteimpl.Call, m *v1.SetGraceRequest) error {
 					return enrichDeviceServiceSetGraceRequest(c, setGraceRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.SetGraceRequest) (*v1.SetGraceResponse, error) {
 					return h.SetGrace(ctx, m)
+				}),
+				func(c *mcpwriteimpl.Call, m *v1.SetGraceRequest) error {
+					return earlyCheckDeviceServiceSetGraceRequest(c, setGraceRequestResolvers, m, m)
 				}).WithAgentPaths(map[string]string{
 				"device_id": "device_id",
 				"grace":     "grace",
@@ -312,4 +315,17 @@ func enrichDeviceServiceSetGraceRequest[R proto.Message](c *mcpwriteimpl.Call, h
 		m.Grace = v
 	}
 	return nil
+}
+
+func earlyCheckDeviceServiceSetGraceRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversDeviceService[R], root R, m *v1.SetGraceRequest) error {
+	var errs []error
+	if m.Grace == nil {
+		v, err := h.ResolveFleetGrace(c.Ctx, root)
+		if err != nil {
+			errs = append(errs, c.ResolverError("grace", err))
+		} else {
+			m.Grace = v
+		}
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
