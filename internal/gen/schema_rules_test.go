@@ -145,7 +145,7 @@ message Req {
 		"quota":    `{"description":"Optional: constant 1000 when omitted. Must be at least 1 and at most 9007199254740993.","maximum":9007199254740992,"minimum":1,"pattern":"^-?[0-9]+$","type":"string"}`,
 		"seen_at":  `{"description":"Optional: the current time when omitted. Must be after 2000-01-01T00:00:00Z.","format":"date-time","type":"string"}`,
 		"grace":    `{"description":"Optional: resolved by the server (grace) when omitted. Must be at least 1s and at most 3600s.","pattern":"^-?[0-9]+(\\.[0-9]{1,9})?s$","type":"string"}`,
-		"channel":  `{"description":"Optional: constant 2 when omitted. Must be one of 2.","type":"integer"}`,
+		"channel":  `{"const":2,"description":"Optional: constant 2 when omitted. Must be 2.","type":"integer"}`,
 		"audited":  `{"const":true,"description":"Optional: constant true when omitted.","type":"boolean"}`,
 		"salt":     `{"description":"Optional: constant \"AAAA\" when omitted. Must be exactly 3 bytes (base64).","maxLength":4,"minLength":4,"pattern":"^(?:(?:[A-Za-z0-9+/]{4})|(?:[A-Za-z0-9_-]{4}))$","type":"string"}`,
 	} {

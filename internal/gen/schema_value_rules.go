@@ -181,6 +181,9 @@ func pvKeywords(pv *pvRules, v *jsonschema.Schema) {
 			v.Enum = append(v.Enum, x)
 		}
 	}
+	if pv.numConst && (v.Type == "integer" || v.Type == "number") {
+		v.Const = num(pv.numIn[0])
+	}
 	if formatKeywords[pv.format] {
 		v.Format = pv.format
 	}

@@ -37,7 +37,9 @@ func pvWords(pv *pvRules) []string {
 	for _, a := range pv.affixes {
 		words = append(words, fmt.Sprintf(affixCheck[a.rule][1], a.value))
 	}
-	if len(pv.numIn) > 0 {
+	if pv.numConst {
+		words = append(words, "Must be "+formatFloat(pv.numIn[0])+".")
+	} else if len(pv.numIn) > 0 {
 		words = append(words, "Must be one of "+strings.Trim(floatList(pv.numIn), "[]")+".")
 	}
 	if len(pv.numNotIn) > 0 {

@@ -239,10 +239,12 @@ func (m *pvMapper) numberRules(msg protoreflect.Message, rule string) {
 	}
 	if x, ok := get("const"); ok {
 		m.pv.numIn = []float64{x}
+		m.pv.numConst = true
 		m.doc(p+"const", formatFloat(x), "decoder")
 	}
 	if in := list("in"); len(in) > 0 {
 		m.pv.numIn = in
+		m.pv.numConst = false
 		m.doc(p+"in", floatList(in), "decoder")
 	}
 	if out := list("not_in"); len(out) > 0 {

@@ -24,6 +24,8 @@ type pvRules struct {
 	minimum, maximum *float64
 	strIn, strNotIn  []string
 	numIn, numNotIn  []float64
+	// numConst: numIn is a const rule's one value (stated as const)
+	numConst bool
 	format           string // uuid, email, uri, hostname, ip, ipv4, ipv6
 	// keys are the string rules of a map's keys.
 	keys keyRules
