@@ -31,8 +31,9 @@ type Call struct {
 
 	now    time.Time // the call's instant, fixed on first use
 	nowSet bool
-	// refPath is where enrichment is in the agent's input, so a reference
-	// error in a nested message names the whole path (Enter, Leave).
+	// refPath is where enrichment is in the agent's input, so an error in
+	// a nested message or item names the whole path (Enter, Leave), and an
+	// item's request-scoped ID is its own.
 	refPath []pathSeg
 	// rnd receives random bytes: a reader may keep the slice it is given,
 	// so a buffer on the stack would be moved to the heap for every ID.
@@ -41,8 +42,8 @@ type Call struct {
 	block *randomBlock
 }
 
-// Enter descends into the agent-facing field key while nested references
-// are resolved. For use by generated code.
+// Enter descends into the agent-facing field key while nested messages
+// are enriched. For use by generated code.
 func (c *Call) Enter(key string) { c.refPath = append(c.refPath, pathSeg{key: key}) }
 
 // EnterIndex descends into list element i. For use by generated code.
@@ -57,6 +58,9 @@ func (c *Call) Leave() {
 
 // path is the agent path of key at the current level.
 func (c *Call) path(key string) string {
+	if len(c.refPath) == 0 {
+		return key
+	}
 	var b []byte
 	for _, s := range c.refPath {
 		b = appendPathSeg(b, s)
@@ -140,8 +144,10 @@ func (c *Call) ULID() string {
 // tool and client_request_id, so a retry with the same key gets the same ID
 // even when every idempotency record was lost, while another tenant, who
 // knows the tenant name, the tool and perhaps the key, cannot predict or
-// recompute it. Without a ClientRequestID it is a UUIDv7. The tenant is ""
-// when no RequestMetadata was established.
+// recompute it. Without a ClientRequestID it is a UUIDv7. Inside the item
+// of a list or map (elements[2]) the item's path is hashed too, so every
+// item gets its own ID, the same on retry. The tenant is "" when no
+// RequestMetadata was established.
 func (c *Call) RequestScopedID() string {
 	if c.ClientRequestID == "" {
 		return c.UUIDv7()
@@ -151,7 +157,13 @@ func (c *Call) RequestScopedID() string {
 	if secret == nil {
 		secret = processIDSecret()
 	}
-	u := requestScopedUUID(secret, rc.TenantID, c.Tool, c.ClientRequestID)
+	var u [16]byte
+	if item, _, ok := c.itemScope(); ok {
+		// Inside an item (elements[2]) each item has an ID of its own.
+		u = keyedUUID(secret, requestScopedLabel, rc.TenantID, c.Tool, c.ClientRequestID, item)
+	} else {
+		u = requestScopedUUID(secret, rc.TenantID, c.Tool, c.ClientRequestID)
+	}
 	return c.uuidText(&u)
 }
 
@@ -179,13 +191,14 @@ func (c *Call) requestContext() (callmeta.RequestMetadata, bool) {
 }
 
 // ContextValue returns the request-context value for the derived field
-// named field. A missing tenant or principal is PERMISSION_DENIED (they are
+// named field (named by its whole path inside nested items). A missing tenant or principal is PERMISSION_DENIED (they are
 // never defaulted: a write must not land in a guessed tenant). A missing
 // correlation ID is generated once and stored in c.RC, so every field of
 // the call sees the same one. Causation ID, traceparent and session ID may
 // be empty.
 func (c *Call) ContextValue(key callmeta.ContextKey, field string) (string, error) {
 	c.requestContext()
+	field = c.path(field)
 	rc := &c.RC // not copied: a call reads several fields in a row
 	switch key {
 	case callmeta.ContextTenantID:
@@ -238,6 +251,7 @@ func (c *Call) ResolverError(field string, err error) error {
 	if err == nil {
 		return nil
 	}
+	field = c.path(field)
 	var list Errors
 	if errors.As(err, &list) {
 		out := make(Errors, len(list))

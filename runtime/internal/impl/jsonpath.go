@@ -7,10 +7,13 @@ import (
 )
 
 // pathSeg is one step of a JSON path: an object key or an array index.
+// item marks a key that is a map entry's key (its value is an item of the
+// map, as an index is an item of its list).
 type pathSeg struct {
 	key   string
 	idx   int
 	isIdx bool
+	item  bool
 }
 
 // appendPathSeg renders s after a path prefix; keys that would be ambiguous
