@@ -57,6 +57,7 @@ var runtimeIdents = map[string]protogen.GoImportPath{
 	"Suggestions":            implPkg,
 	"Tool":                   implPkg,
 	"UniqueItems":            implPkg,
+	"UniqueItemKeys":         implPkg,
 }
 
 // rt is the runtime identifier name as generated code refers to it.

@@ -1107,8 +1107,13 @@ func enrichArchitectureServiceCreateElementRequest[R proto.Message](c *mcpwritei
 	if m.Meta == nil {
 		m.Meta = new(v1.MessageMeta)
 	}
-	if err := enrichArchitectureServiceMessageMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichArchitectureServiceMessageMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	if m.ModelId == "" {
 		v, err := h.ResolveActiveModel(c.Ctx, root)
@@ -1156,8 +1161,13 @@ func enrichArchitectureServiceCreateRelationshipRequest[R proto.Message](c *mcpw
 	if m.Meta == nil {
 		m.Meta = new(v1.MessageMeta)
 	}
-	if err := enrichArchitectureServiceMessageMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichArchitectureServiceMessageMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	var errs []error
 	if ref := m.GetSourceId(); ref != "" {
@@ -1206,8 +1216,13 @@ func enrichArchitectureServiceUpdateElementRequest[R proto.Message](c *mcpwritei
 	if m.Meta == nil {
 		m.Meta = new(v1.MessageMeta)
 	}
-	if err := enrichArchitectureServiceMessageMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichArchitectureServiceMessageMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	vExpectedVersion, err := h.ResolveCurrentVersion(c.Ctx, root)
 	if err != nil {
@@ -1221,8 +1236,13 @@ func enrichArchitectureServiceDeleteElementRequest(c *mcpwriteimpl.Call, m *v1.D
 	if m.Meta == nil {
 		m.Meta = new(v1.MessageMeta)
 	}
-	if err := enrichArchitectureServiceMessageMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichArchitectureServiceMessageMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -1245,8 +1265,13 @@ func enrichArchitectureServiceCreateCapabilityRequest[R proto.Message](c *mcpwri
 	if m.Meta == nil {
 		m.Meta = new(v1.MessageMeta)
 	}
-	if err := enrichArchitectureServiceMessageMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichArchitectureServiceMessageMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	if m.ModelId == "" {
 		v, err := h.ResolveActiveModel(c.Ctx, root)
@@ -1263,8 +1288,13 @@ func enrichArchitectureServiceCreateCapabilityStructureRequest[R proto.Message](
 	if m.Meta == nil {
 		m.Meta = new(v1.MessageMeta)
 	}
-	if err := enrichArchitectureServiceMessageMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichArchitectureServiceMessageMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	if m.ModelId == "" {
 		v, err := h.ResolveActiveModel(c.Ctx, root)
@@ -1281,8 +1311,13 @@ func enrichArchitectureServiceAddComponentToCapabilityRequest[R proto.Message](c
 	if m.Meta == nil {
 		m.Meta = new(v1.MessageMeta)
 	}
-	if err := enrichArchitectureServiceMessageMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichArchitectureServiceMessageMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	if m.ModelId == "" {
 		v, err := h.ResolveActiveModel(c.Ctx, root)
@@ -1299,8 +1334,13 @@ func enrichArchitectureServiceCreateElementsRequest[R proto.Message](c *mcpwrite
 	if m.Meta == nil {
 		m.Meta = new(v1.MessageMeta)
 	}
-	if err := enrichArchitectureServiceMessageMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichArchitectureServiceMessageMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	if m.ModelId == "" {
 		v, err := h.ResolveActiveModel(c.Ctx, root)

@@ -1156,8 +1156,13 @@ func enrichTaskServiceTaskListRequest[R proto.Message](c *mcpwriteimpl.Call, h *
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichTaskServiceRequestMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichTaskServiceRequestMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)
@@ -1198,8 +1203,13 @@ func enrichTaskServiceTaskGetRequest[R proto.Message](c *mcpwriteimpl.Call, h *b
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichTaskServiceRequestMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichTaskServiceRequestMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)
@@ -1216,8 +1226,13 @@ func enrichTaskServiceTaskCreateRequest[R proto.Message](c *mcpwriteimpl.Call, h
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichTaskServiceRequestMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichTaskServiceRequestMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)
@@ -1233,8 +1248,13 @@ func enrichTaskServiceTaskUpdateRequest[R proto.Message](c *mcpwriteimpl.Call, h
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichTaskServiceRequestMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichTaskServiceRequestMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)
@@ -1250,8 +1270,13 @@ func enrichTaskServiceTaskDeleteRequest[R proto.Message](c *mcpwriteimpl.Call, h
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichTaskServiceRequestMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichTaskServiceRequestMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)
@@ -1267,8 +1292,13 @@ func enrichTaskServiceTaskMoveRequest[R proto.Message](c *mcpwriteimpl.Call, h *
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichTaskServiceRequestMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichTaskServiceRequestMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)
@@ -1284,8 +1314,13 @@ func enrichTaskServiceTaskTransformRequest[R proto.Message](c *mcpwriteimpl.Call
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichTaskServiceRequestMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichTaskServiceRequestMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)
@@ -1302,8 +1337,13 @@ func enrichTaskServiceParentCreateRequest[R proto.Message](c *mcpwriteimpl.Call,
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichTaskServiceRequestMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichTaskServiceRequestMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)
@@ -1319,8 +1359,13 @@ func enrichTaskServiceParentOperationsRequest[R proto.Message](c *mcpwriteimpl.C
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichTaskServiceRequestMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichTaskServiceRequestMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)

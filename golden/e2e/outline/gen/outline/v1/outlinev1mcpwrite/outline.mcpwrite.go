@@ -137,20 +137,32 @@ func decodeCreateOutlineRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 
 func enrichOutlineServiceCreateOutlineRequest(c *mcpwriteimpl.Call, m *v1.CreateOutlineRequest) error {
 	m.OutlineId = c.UUIDv7()
-	for _, x := range m.Sections {
-		if err := enrichOutlineServiceSection(c, x); err != nil {
+	c.Enter("sections")
+	for i, x := range m.Sections {
+		c.EnterIndex(i)
+		err := enrichOutlineServiceSection(c, x)
+		c.Leave()
+		if err != nil {
+			c.Leave()
 			return err
 		}
 	}
+	c.Leave()
 	return nil
 }
 
 func enrichOutlineServiceSection(c *mcpwriteimpl.Call, m *v1.Section) error {
 	m.SectionId = c.UUIDv7()
-	for _, x := range m.Sections {
-		if err := enrichOutlineServiceSection(c, x); err != nil {
+	c.Enter("sections")
+	for i, x := range m.Sections {
+		c.EnterIndex(i)
+		err := enrichOutlineServiceSection(c, x)
+		c.Leave()
+		if err != nil {
+			c.Leave()
 			return err
 		}
 	}
+	c.Leave()
 	return nil
 }
