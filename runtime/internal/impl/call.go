@@ -158,7 +158,7 @@ func (c *Call) RequestScopedID() string {
 		secret = processIDSecret()
 	}
 	var u [16]byte
-	if item, _, ok := c.itemScope(); ok {
+	if item, _, ok := itemScope(c.refPath); ok {
 		// Inside an item (elements[2]) each item has an ID of its own.
 		u = keyedUUID(secret, requestScopedLabel, rc.TenantID, c.Tool, c.ClientRequestID, item)
 	} else {

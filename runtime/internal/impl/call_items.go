@@ -8,27 +8,6 @@ package impl
 // code.
 func (c *Call) EnterKey(key string) { c.refPath = append(c.refPath, pathSeg{key: key, item: true}) }
 
-// itemScope is the path of the innermost list item or map value enrichment
-// is in (elements[2]) and the path of its list or map (elements); false
-// when enrichment is in no item.
-func (c *Call) itemScope() (item, list string, ok bool) {
-	last := -1
-	for i, s := range c.refPath {
-		if s.isIdx || s.item {
-			last = i
-		}
-	}
-	if last < 0 {
-		return "", "", false
-	}
-	var b []byte
-	for _, s := range c.refPath[:last] {
-		b = appendPathSeg(b, s)
-	}
-	list = string(b)
-	return string(appendPathSeg(b, c.refPath[last])), list, true
-}
-
 // ItemScopedID is the REQUEST_SCOPED ID of a field of an item that carries
 // its own idempotency key (an item_key field): the same for the same
 // tenant, tool, list and item key, whichever call carries the item, so a
@@ -36,7 +15,7 @@ func (c *Call) itemScope() (item, list string, ok bool) {
 // got first. Without an item key it is RequestScopedID. For use by
 // generated code.
 func (c *Call) ItemScopedID(key string) string {
-	_, list, ok := c.itemScope()
+	_, list, ok := itemScope(c.refPath)
 	if key == "" || !ok {
 		return c.RequestScopedID()
 	}

@@ -1084,6 +1084,9 @@ func decodeCreateElementsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 				d.Leave()
 			}
 			d.Leave()
+			if len(m.Elements) == len(arr) {
+				mcpwriteimpl.UniqueItemKeys(d, "elements", "client_request_id", m.Elements, (*v1.ElementItem).GetClientRequestId)
+			}
 		}
 	} else {
 		d.Missing("elements")
@@ -1330,7 +1333,6 @@ func enrichArchitectureServiceAddComponentToCapabilityRequest[R proto.Message](c
 }
 
 func enrichArchitectureServiceCreateElementsRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversArchitectureService[R], root R, m *v1.CreateElementsRequest) error {
-	m.Id = "batch-" + c.RequestScopedID()
 	if m.Meta == nil {
 		m.Meta = new(v1.MessageMeta)
 	}
@@ -1342,12 +1344,38 @@ func enrichArchitectureServiceCreateElementsRequest[R proto.Message](c *mcpwrite
 			return err
 		}
 	}
+	c.Enter("elements")
+	for i, x := range m.Elements {
+		c.EnterIndex(i)
+		err := enrichArchitectureServiceElementItem(c, x)
+		c.Leave()
+		if err != nil {
+			c.Leave()
+			return err
+		}
+	}
+	c.Leave()
 	if m.ModelId == "" {
 		v, err := h.ResolveActiveModel(c.Ctx, root)
 		if err != nil {
 			return c.ResolverError("model_id", err)
 		}
 		m.ModelId = v
+	}
+	return nil
+}
+
+func enrichArchitectureServiceElementItem(c *mcpwriteimpl.Call, m *v1.ElementItem) error {
+	m.Id = c.ItemScopedID(m.GetClientRequestId())
+	switch m.GetType() {
+	case v1.ElementType_ELEMENT_TYPE_CAPABILITY, v1.ElementType_ELEMENT_TYPE_RESOURCE, v1.ElementType_ELEMENT_TYPE_COURSE_OF_ACTION, v1.ElementType_ELEMENT_TYPE_VALUE_STREAM:
+		m.Layer = v1.Layer_LAYER_STRATEGY
+	case v1.ElementType_ELEMENT_TYPE_BUSINESS_PROCESS, v1.ElementType_ELEMENT_TYPE_BUSINESS_SERVICE, v1.ElementType_ELEMENT_TYPE_BUSINESS_ACTOR:
+		m.Layer = v1.Layer_LAYER_BUSINESS
+	case v1.ElementType_ELEMENT_TYPE_APPLICATION_COMPONENT, v1.ElementType_ELEMENT_TYPE_APPLICATION_SERVICE, v1.ElementType_ELEMENT_TYPE_APPLICATION_INTERFACE, v1.ElementType_ELEMENT_TYPE_DATA_OBJECT:
+		m.Layer = v1.Layer_LAYER_APPLICATION
+	case v1.ElementType_ELEMENT_TYPE_NODE, v1.ElementType_ELEMENT_TYPE_DEVICE, v1.ElementType_ELEMENT_TYPE_SYSTEM_SOFTWARE:
+		m.Layer = v1.Layer_LAYER_TECHNOLOGY
 	}
 	return nil
 }
