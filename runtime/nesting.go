@@ -85,7 +85,11 @@ func (wt *boundTool) hint(es Errors) {
 // without underscores (tenantId, TENANT_ID).
 func hintServerFilled(es Errors, fills []schemadoc.ServerFill) {
 	for _, e := range es {
-		if e == nil || e.Code != CodeUnknownField || strings.ContainsAny(e.Field, ".[") || alias(e.Field) != "" {
+		if e != nil && e.Code == CodeUnknownField && strings.ContainsAny(e.Field, ".[") {
+			hintNestedServerFilled(e, fills) // inside a message or an item
+			continue
+		}
+		if e == nil || e.Code != CodeUnknownField || alias(e.Field) != "" {
 			continue // a control argument is never a server-filled field
 		}
 		hinted := false

@@ -288,6 +288,15 @@ func TestItemErrorsNameTheItemsField(t *testing.T) {
 	if got, want := errorOf(t, mcptest.Call(t, cs, "import_notes", both)), "CONSTRAINT_VIOLATION notes[1].client_request_id: client_request_id of notes[1] is also the client_request_id of notes[0]: each item needs its own key\nUNKNOWN_FIELD notes[1].colour: unknown field \"colour\""; got != want {
 		t.Errorf("duplicate key with an unknown field:\n got %s\nwant %s", got, want)
 	}
+	// A field the server fills in each item, sent by the agent: leave it
+	// out, and no other field offered.
+	sent := mcptest.Call(t, cs, "import_notes", `{"notes":[{"kind":"Task","title":"A"},{"kind":"Task","title":"B","id":"mine"}]}`)
+	if got, want := errorOf(t, sent), `UNKNOWN_FIELD notes[1].id: unknown field "notes[1].id": the server fills id itself`; got != want {
+		t.Errorf("a server-filled item field sent:\n got %s\nwant %s", got, want)
+	}
+	if got := fmt.Sprint(sent.Body["error"].(map[string]any)["suggestions"]); got != "map[hint:id is filled by the server (generated UUID v7); leave it out valid_values:[kind title client_request_id]]" {
+		t.Errorf("suggestions: %s", got)
+	}
 	four := `{"notes":[{"kind":"Task","title":"A"},{"kind":"Task","title":"B"},{"kind":"Task","title":"C"},{"kind":"Task","title":"D"}]}`
 	if got := errorOf(t, mcptest.Call(t, cs, "import_notes", four)); got != "CONSTRAINT_VIOLATION notes: must have at most 3 items, got 4" {
 		t.Errorf("four notes: %s", got)
