@@ -118,3 +118,33 @@ message Item {
 		}
 	}
 }
+
+// A list whose items the server fills each on its own is bounded where it
+// is declared: without max_items the plugin warns, naming the tool and the
+// list's path; a list with max_items (or of items without fills) does not.
+func TestUnboundedFilledItemsWarn(t *testing.T) {
+	src := `
+service S {
+  rpc Do(Req) returns (Resp) { option (mcpwrite.v1.tool) = {kind: CREATE}; }
+}
+message Resp { string id = 1; }
+message Item {
+  string id = 1 [(mcpwrite.v1.field).generated = {kind: UUID_V7}];
+  string name = 2;
+}
+message Plain { string name = 1; }
+message Group {
+  repeated Item items = 1;
+  repeated Plain plain = 2;
+}
+message Req {
+  repeated Item bounded = 1 [(mcpwrite.v1.field).agent = {max_items: 5}];
+  repeated Item open = 2;
+  Group group = 3;
+}`
+	want := "protoc-gen-mcpwrite: warning: bad.proto: tool do: the server fills every item of open[] on its own and the list has no max_items; bound it (agent = {max_items: N} or buf.validate repeated.max_items) so one call's work is bounded\n" +
+		"protoc-gen-mcpwrite: warning: bad.proto: tool do: the server fills every item of group.items[] on its own and the list has no max_items; bound it (agent = {max_items: N} or buf.validate repeated.max_items) so one call's work is bounded\n"
+	if got := lintIDsWarnings(t, src); got != want {
+		t.Errorf("warnings:\n got: %q\nwant: %q", got, want)
+	}
+}

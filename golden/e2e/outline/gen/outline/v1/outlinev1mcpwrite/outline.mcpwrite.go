@@ -92,6 +92,7 @@ func decodeSection(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Sect
 	}
 	if v := obj.Get("sections"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if arr, ok := d.Array(v, "sections"); ok {
+			d.MaxItems("sections", len(arr), 50)
 			d.Enter("sections")
 			for i, ev := range arr {
 				d.EnterIndex(i)
@@ -120,6 +121,7 @@ func decodeCreateOutlineRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 	}
 	if v := obj.Get("sections"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if arr, ok := d.Array(v, "sections"); ok {
+			d.MaxItems("sections", len(arr), 50)
 			d.Enter("sections")
 			for i, ev := range arr {
 				d.EnterIndex(i)
