@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -10,7 +9,6 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
@@ -79,27 +77,3 @@ func mapKeySeg(k string) string {
 	}
 	return "[" + strconv.Quote(k) + "]"
 }
-
-// hintNestedServerFilled answers an agent that sends, inside a message or
-// an item, a field the server fills there (elements[0].id, the id each
-// item gets): leave it out, and nothing else.
-func hintNestedServerFilled(e *ErrorEntry, fills []schemadoc.ServerFill) {
-	shape := foldName(itemIndex.ReplaceAllString(e.Field, ""))
-	for _, f := range fills {
-		if f.Overridable || foldName(f.Field) != shape {
-			continue
-		}
-		name := f.Field[strings.LastIndex(f.Field, ".")+1:]
-		if e.Suggestions == nil {
-			e.Suggestions = &Suggestions{}
-		}
-		e.Suggestions.Hint = fmt.Sprintf("%s is filled by the server (%s); leave it out", name, f.How)
-		e.Suggestions.DidYouMean = nil
-		e.Message = fmt.Sprintf("unknown field %s: the server fills %s itself", impl.ClipQuote(e.Field), name)
-		return
-	}
-}
-
-// itemIndex is a list index in a path: elements[0].id has the shape
-// elements.id.
-var itemIndex = regexp.MustCompile(`\[[0-9]+\]`)
