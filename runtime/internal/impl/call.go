@@ -33,8 +33,10 @@ type Call struct {
 	nowSet bool
 	// refPath is where enrichment is in the agent's input, so an error in
 	// a nested message or item names the whole path (Enter, Leave), and an
-	// item's request-scoped ID is its own.
+	// item's request-scoped ID is its own. It starts in refBuf, so the
+	// usual depths cost no allocation.
 	refPath []pathSeg
+	refBuf  [6]pathSeg
 	// rnd receives random bytes: a reader may keep the slice it is given,
 	// so a buffer on the stack would be moved to the heap for every ID.
 	rnd [16]byte
@@ -44,10 +46,18 @@ type Call struct {
 
 // Enter descends into the agent-facing field key while nested messages
 // are enriched. For use by generated code.
-func (c *Call) Enter(key string) { c.refPath = append(c.refPath, pathSeg{key: key}) }
+func (c *Call) Enter(key string) { c.enter(pathSeg{key: key}) }
+
+// enter appends s to the path, in refBuf while it has room.
+func (c *Call) enter(s pathSeg) {
+	if c.refPath == nil {
+		c.refPath = c.refBuf[:0]
+	}
+	c.refPath = append(c.refPath, s)
+}
 
 // EnterIndex descends into list element i. For use by generated code.
-func (c *Call) EnterIndex(i int) { c.refPath = append(c.refPath, pathSeg{idx: i, isIdx: true}) }
+func (c *Call) EnterIndex(i int) { c.enter(pathSeg{idx: i, isIdx: true}) }
 
 // Leave returns to the enclosing level. For use by generated code.
 func (c *Call) Leave() {
@@ -198,17 +208,16 @@ func (c *Call) requestContext() (callmeta.RequestMetadata, bool) {
 // be empty.
 func (c *Call) ContextValue(key callmeta.ContextKey, field string) (string, error) {
 	c.requestContext()
-	field = c.path(field)
 	rc := &c.RC // not copied: a call reads several fields in a row
 	switch key {
 	case callmeta.ContextTenantID:
 		if rc.TenantID == "" {
-			return "", denied(field, "tenant")
+			return "", denied(c.path(field), "tenant")
 		}
 		return rc.TenantID, nil
 	case callmeta.ContextPrincipalID:
 		if rc.PrincipalID == "" {
-			return "", denied(field, "principal")
+			return "", denied(c.path(field), "principal")
 		}
 		return rc.PrincipalID, nil
 	case callmeta.ContextCorrelationID:
@@ -227,6 +236,7 @@ func (c *Call) ContextValue(key callmeta.ContextKey, field string) (string, erro
 	case callmeta.ContextToolName:
 		return c.Tool, nil
 	}
+	field = c.path(field)
 	return "", &ErrorEntry{Code: CodeInternal, Field: field, Message: fmt.Sprintf("unknown context key %d for %s", int32(key), field)}
 }
 

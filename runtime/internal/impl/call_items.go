@@ -6,7 +6,7 @@ package impl
 
 // EnterKey descends into the value of map entry key. For use by generated
 // code.
-func (c *Call) EnterKey(key string) { c.refPath = append(c.refPath, pathSeg{key: key, item: true}) }
+func (c *Call) EnterKey(key string) { c.enter(pathSeg{key: key, item: true}) }
 
 // ItemScopedID is the REQUEST_SCOPED ID of a field of an item that carries
 // its own idempotency key (an item_key field): the same for the same

@@ -110,3 +110,28 @@ func TestUniqueItemKeysNamesBothItems(t *testing.T) {
 		t.Fatalf("errors:\n got %q\nwant %q", got, want)
 	}
 }
+
+// Descending into a nested message and the items of a list, and reading
+// context values there, costs no allocation: the path lives in the Call.
+func TestEnrichmentPathsDoNotAllocate(t *testing.T) {
+	c := itemCall("req-1")
+	allocs := testing.AllocsPerRun(100, func() {
+		*c = Call{RC: callmeta.RequestMetadata{TenantID: "tenant-a"}, HasRC: true}
+		c.Enter("meta")
+		if v, err := c.ContextValue(callmeta.ContextTenantID, "tenant_id"); v != "tenant-a" || err != nil {
+			t.Fatalf("ContextValue = %q, %v", v, err)
+		}
+		c.Leave()
+		c.Enter("notes")
+		for i := range 3 {
+			c.EnterIndex(i)
+			c.Enter("meta")
+			c.Leave()
+			c.Leave()
+		}
+		c.Leave()
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per call, want 0", allocs)
+	}
+}
