@@ -604,7 +604,9 @@ const (
 	// Deterministic, from the fields named in `from`.
 	Generated_CONTENT_HASH Generated_Kind = 5
 	// Deterministic UUID from tenant + tool + client_request_id; UUID_V7
-	// without a key.
+	// without a key. In an item of a list or map, the item's position is
+	// hashed too, or the item's own item_key (with the list) replaces the
+	// call's key: every item has its own.
 	Generated_REQUEST_SCOPED Generated_Kind = 6
 )
 
