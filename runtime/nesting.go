@@ -3,6 +3,7 @@ package runtime
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -85,7 +86,11 @@ func (wt *boundTool) hint(es Errors) {
 // without underscores (tenantId, TENANT_ID).
 func hintServerFilled(es Errors, fills []schemadoc.ServerFill) {
 	for _, e := range es {
-		if e == nil || e.Code != CodeUnknownField || strings.ContainsAny(e.Field, ".[") || alias(e.Field) != "" {
+		if e != nil && e.Code == CodeUnknownField && strings.ContainsAny(e.Field, ".[") {
+			hintNestedServerFilled(e, fills) // inside a message or an item
+			continue
+		}
+		if e == nil || e.Code != CodeUnknownField || alias(e.Field) != "" {
 			continue // a control argument is never a server-filled field
 		}
 		hinted := false
@@ -218,3 +223,27 @@ func hintReadControl(tool string, es Errors) {
 		}
 	}
 }
+
+// hintNestedServerFilled answers an agent that sends, inside a message or
+// an item, a field the server fills there (elements[0].id, the id each
+// item gets): leave it out, and nothing else.
+func hintNestedServerFilled(e *ErrorEntry, fills []schemadoc.ServerFill) {
+	shape := foldName(itemIndex.ReplaceAllString(e.Field, ""))
+	for _, f := range fills {
+		if f.Overridable || foldName(f.Field) != shape {
+			continue
+		}
+		name := f.Field[strings.LastIndex(f.Field, ".")+1:]
+		if e.Suggestions == nil {
+			e.Suggestions = &Suggestions{}
+		}
+		e.Suggestions.Hint = fmt.Sprintf("%s is filled by the server (%s); leave it out", name, f.How)
+		e.Suggestions.DidYouMean = nil
+		e.Message = fmt.Sprintf("unknown field %s: the server fills %s itself", impl.ClipQuote(e.Field), name)
+		return
+	}
+}
+
+// itemIndex is a list index in a path: elements[0].id has the shape
+// elements.id.
+var itemIndex = regexp.MustCompile(`\[[0-9]+\]`)

@@ -207,7 +207,7 @@ func (c *call) validateResult(es Errors) object {
 	}
 	filled := []string{}
 	for _, f := range wt.doc.ServerFills {
-		filled = append(filled, f.Field)
+		filled = append(filled, filledPaths(m, f)...)
 	}
 	po := object{{"request", preview}, {"server_filled", filled}}
 	if domainPreview != nil {

@@ -34,7 +34,7 @@ func TestBatchImportAnswersPerItemAndReplaysByItemKey(t *testing.T) {
 	batchImport(t, mcptest.Connect(t, s, mcptest.Options{}), func() int {
 		n := 0
 		for _, m := range repo.Received() {
-			if r, ok := m.(*archimatev1.CreateElementRequest); ok && strings.HasPrefix(r.GetId(), "batch-") {
+			if r, ok := m.(*archimatev1.CreateElementRequest); ok && strings.HasPrefix(r.GetMeta().GetClientRequestId(), "imp-") {
 				n++
 			}
 		}
@@ -76,10 +76,19 @@ func batchImport(t *testing.T, cs *mcp.ClientSession, written func() int) {
 	if len(results) != 4 {
 		t.Fatalf("results: %v", first)
 	}
-	batch := strings.TrimSuffix(results[0].(map[string]any)["element"].(map[string]any)["id"].(string), "-1")
+	// Each item's id is the server's, from the item's key: the same on
+	// every retry of the item, whatever the call.
+	ids := map[string]string{}
+	for _, n := range []string{"1", "4"} {
+		i := map[string]int{"1": 0, "4": 3}[n]
+		ids[n], _ = results[i].(map[string]any)["element"].(map[string]any)["id"].(string)
+	}
+	if ids["1"] == ids["4"] || len(ids["1"]) != 36 || len(ids["4"]) != 36 {
+		t.Fatalf("item ids: %v", ids)
+	}
 	model := "model-tenant-acme-main"
 	el := func(n, typ, layer, name string, extra map[string]any) map[string]any {
-		e := map[string]any{"id": batch + "-" + n, "model_id": model, "type": typ, "layer": layer, "name": name, "version": float64(1)}
+		e := map[string]any{"id": ids[n], "model_id": model, "type": typ, "layer": layer, "name": name, "version": float64(1)}
 		for k, v := range extra {
 			e[k] = v
 		}
@@ -112,9 +121,9 @@ func batchImport(t *testing.T, cs *mcp.ClientSession, written func() int) {
 	}
 
 	// The retry: the same four keys, the two failed items fixed (a new
-	// name; the parent is the OrderAPI the first import wrote). A new call
-	// (another batch id): items 0 and 3 replay, 1 and 2 are written now.
-	orderAPI := batch + "-1"
+	// name; the parent is the OrderAPI the first import wrote). A new call:
+	// items 0 and 3 replay, 1 and 2 are written now.
+	orderAPI := ids["1"]
 	second := mustOK(t, cs, "createElements", `{"elements":[
 		{"type":"ApplicationComponent","name":"OrderAPI","client_request_id":"imp-1"},
 		{"type":"ApplicationComponent","name":"OrderService2","client_request_id":"imp-2"},
@@ -124,9 +133,12 @@ func batchImport(t *testing.T, cs *mcp.ClientSession, written func() int) {
 	if len(results) != 4 {
 		t.Fatalf("retry results: %v", second)
 	}
-	retry := strings.TrimSuffix(results[1].(map[string]any)["element"].(map[string]any)["id"].(string), "-2")
-	if retry == batch {
-		t.Fatalf("the retry reused the first batch id %s", batch)
+	for _, n := range []string{"2", "3"} {
+		i := map[string]int{"2": 1, "3": 2}[n]
+		ids[n], _ = results[i].(map[string]any)["element"].(map[string]any)["id"].(string)
+	}
+	if len(ids["2"]) != 36 || len(ids["3"]) != 36 || ids["2"] == ids["3"] || ids["2"] == ids["1"] || ids["3"] == ids["4"] {
+		t.Fatalf("item ids: %v", ids)
 	}
 	replay := func(r map[string]any) map[string]any {
 		r["idempotent_replay"] = true
@@ -137,9 +149,9 @@ func batchImport(t *testing.T, cs *mcp.ClientSession, written func() int) {
 	want["results"] = []any{
 		replay(map[string]any{"index": float64(0), "client_request_id": "imp-1", "success": true, "element": el("1", "ApplicationComponent", "Application", "OrderAPI", nil)}),
 		map[string]any{"index": float64(1), "client_request_id": "imp-2", "success": true, "element": map[string]any{
-			"id": retry + "-2", "model_id": model, "type": "ApplicationComponent", "layer": "Application", "name": "OrderService2", "version": float64(1)}},
+			"id": ids["2"], "model_id": model, "type": "ApplicationComponent", "layer": "Application", "name": "OrderService2", "version": float64(1)}},
 		map[string]any{"index": float64(2), "client_request_id": "imp-3", "success": true, "element": map[string]any{
-			"id": retry + "-3", "model_id": model, "type": "ApplicationInterface", "layer": "Application", "name": "OrderAPI REST", "parent_id": orderAPI, "version": float64(1)}},
+			"id": ids["3"], "model_id": model, "type": "ApplicationInterface", "layer": "Application", "name": "OrderAPI REST", "parent_id": orderAPI, "version": float64(1)}},
 		replay(map[string]any{"index": float64(3), "client_request_id": "imp-4", "success": true, "element": el("4", "Node", "Technology", "Host", map[string]any{"description": "Runs the order services"})}),
 	}
 	if d := cmp.Diff(want, second); d != "" {
@@ -151,7 +163,7 @@ func batchImport(t *testing.T, cs *mcp.ClientSession, written func() int) {
 
 	// parent_id composes the part into its parent: deleting OrderAPI names
 	// the composition among the relationships it takes.
-	del := mustOK(t, cs, "deleteElement", `{"id":"`+retry+`-3"}`)
+	del := mustOK(t, cs, "deleteElement", `{"id":"`+ids["3"]+`"}`)
 	if p, _ := del["proposal"].(map[string]any); p == nil || p["will_lose"] != "element OrderAPI REST and 1 relationship" {
 		t.Fatalf("delete proposal of the part: %v", del)
 	}

@@ -46,6 +46,7 @@ func buildFile(plugin *protogen.Plugin, f *protogen.File, probs *problems) *file
 	if len(fm.services) == 0 {
 		return nil
 	}
+	b.checkItemKeys()
 	return fm
 }
 

@@ -67,6 +67,14 @@ func (e *emitter) decodeField(g *jen.Group, f *fieldModel) {
 				if f.pv != nil && f.pv.unique {
 					b.Add(e.rt("UniqueItems").Call(jen.Id("d"), key, jen.Id("m").Dot(pf.GoName)))
 				}
+				if k := itemKeyOf(f); k != nil {
+					// Items that did not decode are missing from the list:
+					// its indices are the agent's only when all did.
+					b.If(jen.Len(jen.Id("m").Dot(pf.GoName)).Op("==").Len(jen.Id("arr"))).Block(
+						e.rt("UniqueItemKeys").Call(jen.Id("d"), key, jen.Lit(k.agentName), jen.Id("m").Dot(pf.GoName),
+							jen.Parens(jen.Op("*").Add(e.q(f.child.proto.GoIdent))).Dot(getterName(k.proto))),
+					)
+				}
 			})
 		case pf.Desc.IsMap():
 			kf, vf := pf.Message.Fields[0], pf.Message.Fields[1]

@@ -103,51 +103,84 @@ func (e *emitter) enrichFills(g *jen.Group, m *messageModel) {
 }
 
 // enrichChildren calls the enrich function of every child message the
-// server fills some field of.
+// server fills some field of. The call descends into each child (Enter,
+// EnterIndex, EnterKey), so an error names the field by its whole path
+// (elements[2].owner) and an item's request-scoped ID is its own.
 func (e *emitter) enrichChildren(g *jen.Group, sm *serviceModel, m *messageModel) {
 	for _, f := range m.fields {
 		if f.child == nil || !f.child.serverFilled {
 			continue
 		}
-		fn := enrichName(sm, f.child)
 		pf := f.proto
 		field := jen.Id("m").Dot(pf.GoName)
-		call := func(x jen.Code) *jen.Statement { return enrichCall(fn, f.child, x) }
-		get := jen.Id("m").Dot(getterName(pf)).Call()
-		switch {
-		case !f.child.agentFacing && !pf.Desc.IsList() && !pf.Desc.IsMap() && !realOneof(pf):
-			g.If(jen.Id("m").Dot(pf.GoName).Op("==").Nil()).Block(
-				jen.Id("m").Dot(pf.GoName).Op("=").New(e.q(f.child.proto.GoIdent)),
-			)
-			g.If(jen.Err().Op(":=").Add(call(field)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
-		case f.child.hasReferences:
-			// References below name their field by its whole agent path.
-			key := jen.Lit(f.agentName)
-			enter, leave := jen.Id("c").Dot("Enter").Call(key), jen.Id("c").Dot("Leave").Call()
-			var head *jen.Statement
-			var body []jen.Code
-			switch {
-			case pf.Desc.IsList():
-				head = jen.For(jen.List(jen.Id("i"), jen.Id("x")).Op(":=").Range().Add(field))
-				body = []jen.Code{enter, jen.Id("c").Dot("EnterIndex").Call(jen.Id("i")), jen.If(jen.Err().Op(":=").Add(call(jen.Id("x"))), jen.Err().Op("!=").Nil()).Block(jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Err())), leave, jen.Id("c").Dot("Leave").Call()}
-			case pf.Desc.IsMap():
-				head = jen.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Add(field))
-				body = []jen.Code{enter, jen.If(jen.Err().Op(":=").Add(call(jen.Id("x"))), jen.Err().Op("!=").Nil()).Block(jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Err())), leave}
-			default:
-				head = jen.If(jen.Id("x").Op(":=").Add(get), jen.Id("x").Op("!=").Nil())
-				body = []jen.Code{enter, jen.If(jen.Err().Op(":=").Add(call(jen.Id("x"))), jen.Err().Op("!=").Nil()).Block(jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Err())), leave}
+		fn := enrichName(sm, f.child)
+		call := enrichCall(fn, f.child, jen.Id("x"))
+		key := jen.Lit(f.agentName)
+		enter, leave := jen.Id("c").Dot("Enter").Call(key), jen.Id("c").Dot("Leave").Call()
+		// run calls the child's enrich and leaves it; references below are
+		// collected with m's own, so every reference problem is answered at
+		// once. Another error returns, leaving the list or map (outer) too.
+		run := func(g *jen.Group, outer bool) {
+			if f.child.hasReferences {
+				g.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Err()))
+				g.Add(leave.Clone())
+				return
 			}
-			g.Add(head.Block(body...))
-		case pf.Desc.IsList() || pf.Desc.IsMap():
-			g.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Add(field)).Block(
-				jen.If(jen.Err().Op(":=").Add(call(jen.Id("x"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-			)
+			g.Err().Op(":=").Add(call)
+			g.Add(leave.Clone())
+			g.If(jen.Err().Op("!=").Nil()).BlockFunc(func(g *jen.Group) {
+				if outer {
+					g.Add(leave.Clone())
+				}
+				g.Return(jen.Err())
+			})
+		}
+		switch {
+		case pf.Desc.IsList():
+			g.Add(enter)
+			g.For(jen.List(jen.Id("i"), jen.Id("x")).Op(":=").Range().Add(field)).BlockFunc(func(g *jen.Group) {
+				g.Id("c").Dot("EnterIndex").Call(jen.Id("i"))
+				run(g, true)
+			})
+			g.Add(leave)
+		case pf.Desc.IsMap():
+			g.Add(enter)
+			g.For(jen.List(jen.Id("k"), jen.Id("x")).Op(":=").Range().Add(field)).BlockFunc(func(g *jen.Group) {
+				g.Id("c").Dot("EnterKey").Call(e.mapKeyText(pf.Message.Fields[0], jen.Id("k")))
+				run(g, true)
+			})
+			g.Add(leave)
+		case !f.child.agentFacing && !realOneof(pf):
+			// A message of server fills only (meta) is created and filled.
+			g.If(field.Clone().Op("==").Nil()).Block(field.Clone().Op("=").New(e.q(f.child.proto.GoIdent)))
+			g.BlockFunc(func(g *jen.Group) {
+				g.Add(enter)
+				g.Err().Op(":=").Add(enrichCall(fn, f.child, field.Clone()))
+				g.Add(leave.Clone())
+				g.Add(returnIfErr())
+			})
 		default:
-			g.If(jen.Id("x").Op(":=").Add(get), jen.Id("x").Op("!=").Nil()).Block(
-				jen.If(jen.Err().Op(":=").Add(call(jen.Id("x"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-			)
+			g.If(jen.Id("x").Op(":=").Id("m").Dot(getterName(pf)).Call(), jen.Id("x").Op("!=").Nil()).BlockFunc(func(g *jen.Group) {
+				g.Add(enter)
+				run(g, false)
+			})
 		}
 	}
+}
+
+// mapKeyText is map key k as the decoder names a map value's path: the
+// key's text.
+func (e *emitter) mapKeyText(kf *protogen.Field, k *jen.Statement) *jen.Statement {
+	conv := func(name string) *jen.Statement { return e.q(strconvPkg.Ident(name)) }
+	switch kf.Desc.Kind() {
+	case protoreflect.StringKind:
+		return k
+	case protoreflect.BoolKind:
+		return conv("FormatBool").Call(k)
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind, protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return conv("FormatUint").Call(jen.Uint64().Call(k), jen.Lit(10))
+	}
+	return conv("FormatInt").Call(jen.Int64().Call(k), jen.Lit(10))
 }
 
 // enrichCall calls fn, the enrich function of m, on x: with the resolvers
@@ -264,6 +297,10 @@ func (e *emitter) generatedExpr(f *fieldModel) *jen.Statement {
 		expr = c("ULID")
 	case genRequestScoped:
 		expr = c("RequestScopedID")
+		if k := f.msg.itemKey; k != nil {
+			// An item with a key of its own: the ID derives from it.
+			expr = c("ItemScopedID", jen.Id("m").Dot(getterName(k.proto)).Call())
+		}
 	case genContentHash:
 		var parts []jen.Code
 		for _, s := range f.hashFrom {

@@ -261,6 +261,7 @@ func (b *builder) agentField(fm *fieldModel) bool {
 			if fm.child == nil {
 				return false
 			}
+			fm.child.asItem = fm.child.asItem || f.Desc.IsList()
 		}
 	}
 	if !b.checkRecursionDepth(fm) {
@@ -277,6 +278,9 @@ func (b *builder) agentField(fm *fieldModel) bool {
 		a = nil
 	}
 	if a != nil && !b.checkAgentRules(fm, a) {
+		return false
+	}
+	if a.GetItemKey() && !b.itemKeyField(fm) {
 		return false
 	}
 	if a.GetReference() != nil && !b.referenceField(fm, a.GetReference()) {

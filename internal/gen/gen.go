@@ -95,7 +95,7 @@ func Generate(p *protogen.Plugin, cfg Config) error {
 			b.resolveDocs(o.fm)
 			o.doc = document(o.fm)
 			o.raw = marshalDoc(o.doc)
-			o.warns = append(append(lintDocument(o.doc), lintIDs(o.fm)...), lintIdentity(o.fm)...)
+			o.warns = append(append(append(lintDocument(o.doc), lintIDs(o.fm)...), lintIdentity(o.fm)...), lintItemBounds(o.fm)...)
 		}()
 	}
 	wg.Wait()

@@ -56,6 +56,7 @@ var runtimeIdents = map[string]protogen.GoImportPath{
 	"Suggestions":            implPkg,
 	"Tool":                   implPkg,
 	"UniqueItems":            implPkg,
+	"UniqueItemKeys":         implPkg,
 	"WithEarlyCheck":         implPkg,
 }
 

@@ -49,7 +49,7 @@ message Item {
   string name = 2;
 }
 message Req {
-  repeated Item items = 1;
+  repeated Item items = 1 [(mcpwrite.v1.field).agent = {max_items: 10}];
 }`,
 			want: "protoc-gen-mcpwrite: warning: bad.proto: tool do: the agent may supply the id items[].item_id (overridable); the domain must check that it does not exist in the caller's tenant (answer ALREADY_EXISTS, never overwrite) and must look ids up in that tenant only, so another tenant's ids are neither overwritten nor revealed\n",
 		},

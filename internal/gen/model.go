@@ -137,6 +137,11 @@ type messageModel struct {
 	// recursive: the message contains itself, directly or through other
 	// messages; the input schema spells out a bounded number of its levels.
 	recursive bool
+	// itemKey is the field marked agent.item_key: the item's own
+	// idempotency key when the message is the item of a repeated field.
+	itemKey *fieldModel
+	// asItem: some repeated field has the message as its items.
+	asItem bool
 }
 
 // fieldModel is one field with its resolved rules.

@@ -26,7 +26,7 @@ type pvRules struct {
 	numIn, numNotIn  []float64
 	// numConst: numIn is a const rule's one value (stated as const)
 	numConst bool
-	format           string // uuid, email, uri, hostname, ip, ipv4, ipv6
+	format   string // uuid, email, uri, hostname, ip, ipv4, ipv6
 	// keys are the string rules of a map's keys.
 	keys keyRules
 	// affixes are string.prefix, suffix, contains and not_contains, in

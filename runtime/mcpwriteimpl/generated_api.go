@@ -41,6 +41,12 @@ const KindNull = impl.KindNull
 // repeated.unique), by index.
 func UniqueItems[T comparable](d *Decoder, key string, xs []T) { impl.UniqueItems(d, key, xs) }
 
+// UniqueItemKeys refuses two items of the list at key with the same item
+// key (the item's field named field, read by keyOf), naming both items.
+func UniqueItemKeys[T any](d *Decoder, key, field string, xs []T, keyOf func(T) string) {
+	impl.UniqueItemKeys(d, key, field, xs, keyOf)
+}
+
 // CheckUpdateMask checks an Update tool's update_mask against its resource
 // and derives the mask from the fields set when it is absent or empty.
 func CheckUpdateMask(d *Decoder, key string, mask *fieldmaskpb.FieldMask, resource proto.Message, identity string) *fieldmaskpb.FieldMask {

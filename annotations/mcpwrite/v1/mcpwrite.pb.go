@@ -604,7 +604,9 @@ const (
 	// Deterministic, from the fields named in `from`.
 	Generated_CONTENT_HASH Generated_Kind = 5
 	// Deterministic UUID from tenant + tool + client_request_id; UUID_V7
-	// without a key.
+	// without a key. In an item of a list or map, the item's position is
+	// hashed too, or the item's own item_key (with the list) replaces the
+	// call's key: every item has its own.
 	Generated_REQUEST_SCOPED Generated_Kind = 6
 )
 
@@ -1524,8 +1526,21 @@ type AgentSupplied struct {
 	//
 	//	repeated Section sections = 3 [(mcpwrite.v1.field).agent = {recursion_depth: 2}];
 	RecursionDepth *uint32 `protobuf:"varint,50,opt,name=recursion_depth,json=recursionDepth" json:"recursion_depth,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// The field is its item's own idempotency key, in a message used as the
+	// items of a repeated field (a batch import's client_request_id per
+	// item). The decoder refuses two items of one call with the same key,
+	// naming both (elements[3].client_request_id is also the key of
+	// elements[1]); an item without a key is allowed. A REQUEST_SCOPED field
+	// of the item derives from the item's key (with the tenant, the tool and
+	// the list) instead of the call's, so a retried batch gives each keyed
+	// item the ID it got first, whatever the call's own key. Replaying an
+	// item already written is the handler's: it keeps the key with the
+	// item's answer. Applies to a singular string field.
+	//
+	//	string client_request_id = 6 [(mcpwrite.v1.field).agent = {item_key: true max_length: 255}];
+	ItemKey       *bool `protobuf:"varint,16,opt,name=item_key,json=itemKey" json:"item_key,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *AgentSupplied) Reset() {
@@ -1668,6 +1683,13 @@ func (x *AgentSupplied) GetRecursionDepth() uint32 {
 		return *x.RecursionDepth
 	}
 	return 0
+}
+
+func (x *AgentSupplied) GetItemKey() bool {
+	if x != nil && x.ItemKey != nil {
+		return *x.ItemKey
+	}
+	return false
 }
 
 // Vocabulary names the live vocabulary a string field takes its values from.
@@ -2720,7 +2742,7 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"enum_alias\x18\x04 \x01(\v2\x16.mcpwrite.v1.EnumAliasH\x00R\tenumAlias\x12\x18\n" +
 	"\x06hidden\x18\x05 \x01(\bH\x00R\x06hidden\x12&\n" +
 	"\x0femit_zero_value\x18( \x01(\bR\remitZeroValueB\x06\n" +
-	"\x04kind\"\xb5\x04\n" +
+	"\x04kind\"\xd0\x04\n" +
 	"\rAgentSupplied\x12\x1a\n" +
 	"\brequired\x18\x01 \x01(\bR\brequired\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12\x1a\n" +
@@ -2742,7 +2764,8 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\n" +
 	"vocabulary\x18\x0f \x01(\v2\x17.mcpwrite.v1.VocabularyR\n" +
 	"vocabulary\x12'\n" +
-	"\x0frecursion_depth\x182 \x01(\rR\x0erecursionDepth\"G\n" +
+	"\x0frecursion_depth\x182 \x01(\rR\x0erecursionDepth\x12\x19\n" +
+	"\bitem_key\x18\x10 \x01(\bR\aitemKey\"G\n" +
 	"\n" +
 	"Vocabulary\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12%\n" +

@@ -65,9 +65,8 @@ func ItemScope(meta *archimatev1.MessageMeta, key string) string {
 }
 
 // ItemRequest is item i of a batch as the createElement request it is
-// written as: its id is the batch's id and its position ("<id>-<i+1>"),
-// its layer derives from its type, and its envelope is the batch's with
-// the item's key.
+// written as: the server filled the item's id (from its key) and its layer
+// (from its type), and its envelope is the batch's with the item's key.
 func ItemRequest(req *archimatev1.CreateElementsRequest, i int) *archimatev1.CreateElementRequest {
 	it := req.GetElements()[i]
 	meta := proto.Clone(req.GetMeta()).(*archimatev1.MessageMeta)
@@ -76,24 +75,18 @@ func ItemRequest(req *archimatev1.CreateElementsRequest, i int) *archimatev1.Cre
 	}
 	meta.ClientRequestId = it.GetClientRequestId()
 	return &archimatev1.CreateElementRequest{
-		Meta: meta, Id: fmt.Sprintf("%s-%d", req.GetId(), i+1), ModelId: req.GetModelId(),
-		Type: it.GetType(), Layer: LayerOf(it.GetType()), Name: it.GetName(), Description: it.GetDescription(),
+		Meta: meta, Id: it.GetId(), ModelId: req.GetModelId(),
+		Type: it.GetType(), Layer: it.GetLayer(), Name: it.GetName(), Description: it.GetDescription(),
 		Properties: it.GetProperties(), ParentId: it.GetParentId(),
 	}
 }
 
-// LayerOf is the layer an element type belongs to, as getElementTypes
-// groups it.
-func LayerOf(t archimatev1.ElementType) archimatev1.Layer {
-	group := vocab().layerOf[aliasOf(t)]
-	return archimatev1.Layer(archimatev1.Layer_value["LAYER_"+strings.ToUpper(group)])
-}
-
-// ItemFingerprint identifies what item i asks for (the model and the item,
-// its key left out): the same key with another item is a reused key.
+// ItemFingerprint identifies what item i asks for (the model and the
+// item, its key and the server's fills left out): the same key with another
+// item is a reused key.
 func ItemFingerprint(req *archimatev1.CreateElementsRequest, i int) string {
 	it := proto.Clone(req.GetElements()[i]).(*archimatev1.ElementItem)
-	it.ClientRequestId = ""
+	it.ClientRequestId, it.Id, it.Layer = "", "", archimatev1.Layer_LAYER_UNSPECIFIED
 	b, _ := proto.MarshalOptions{Deterministic: true}.Marshal(it)
 	sum := sha256.Sum256(append([]byte(req.GetModelId()+"\x00"), b...))
 	return hex.EncodeToString(sum[:])

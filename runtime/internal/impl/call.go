@@ -31,9 +31,12 @@ type Call struct {
 
 	now    time.Time // the call's instant, fixed on first use
 	nowSet bool
-	// refPath is where enrichment is in the agent's input, so a reference
-	// error in a nested message names the whole path (Enter, Leave).
+	// refPath is where enrichment is in the agent's input, so an error in
+	// a nested message or item names the whole path (Enter, Leave), and an
+	// item's request-scoped ID is its own. It starts in refBuf, so the
+	// usual depths cost no allocation.
 	refPath []pathSeg
+	refBuf  [6]pathSeg
 	// rnd receives random bytes: a reader may keep the slice it is given,
 	// so a buffer on the stack would be moved to the heap for every ID.
 	rnd [16]byte
@@ -41,12 +44,20 @@ type Call struct {
 	block *randomBlock
 }
 
-// Enter descends into the agent-facing field key while nested references
-// are resolved. For use by generated code.
-func (c *Call) Enter(key string) { c.refPath = append(c.refPath, pathSeg{key: key}) }
+// Enter descends into the agent-facing field key while nested messages
+// are enriched. For use by generated code.
+func (c *Call) Enter(key string) { c.enter(pathSeg{key: key}) }
+
+// enter appends s to the path, in refBuf while it has room.
+func (c *Call) enter(s pathSeg) {
+	if c.refPath == nil {
+		c.refPath = c.refBuf[:0]
+	}
+	c.refPath = append(c.refPath, s)
+}
 
 // EnterIndex descends into list element i. For use by generated code.
-func (c *Call) EnterIndex(i int) { c.refPath = append(c.refPath, pathSeg{idx: i, isIdx: true}) }
+func (c *Call) EnterIndex(i int) { c.enter(pathSeg{idx: i, isIdx: true}) }
 
 // Leave returns to the enclosing level. For use by generated code.
 func (c *Call) Leave() {
@@ -57,6 +68,9 @@ func (c *Call) Leave() {
 
 // path is the agent path of key at the current level.
 func (c *Call) path(key string) string {
+	if len(c.refPath) == 0 {
+		return key
+	}
 	var b []byte
 	for _, s := range c.refPath {
 		b = appendPathSeg(b, s)
@@ -140,8 +154,10 @@ func (c *Call) ULID() string {
 // tool and client_request_id, so a retry with the same key gets the same ID
 // even when every idempotency record was lost, while another tenant, who
 // knows the tenant name, the tool and perhaps the key, cannot predict or
-// recompute it. Without a ClientRequestID it is a UUIDv7. The tenant is ""
-// when no RequestMetadata was established.
+// recompute it. Without a ClientRequestID it is a UUIDv7. Inside the item
+// of a list or map (elements[2]) the item's path is hashed too, so every
+// item gets its own ID, the same on retry. The tenant is "" when no
+// RequestMetadata was established.
 func (c *Call) RequestScopedID() string {
 	if c.ClientRequestID == "" {
 		return c.UUIDv7()
@@ -151,7 +167,13 @@ func (c *Call) RequestScopedID() string {
 	if secret == nil {
 		secret = processIDSecret()
 	}
-	u := requestScopedUUID(secret, rc.TenantID, c.Tool, c.ClientRequestID)
+	var u [16]byte
+	if item, _, ok := itemScope(c.refPath); ok {
+		// Inside an item (elements[2]) each item has an ID of its own.
+		u = keyedUUID(secret, requestScopedLabel, rc.TenantID, c.Tool, c.ClientRequestID, item)
+	} else {
+		u = requestScopedUUID(secret, rc.TenantID, c.Tool, c.ClientRequestID)
+	}
 	return c.uuidText(&u)
 }
 
@@ -179,7 +201,7 @@ func (c *Call) requestContext() (callmeta.RequestMetadata, bool) {
 }
 
 // ContextValue returns the request-context value for the derived field
-// named field. A missing tenant or principal is PERMISSION_DENIED (they are
+// named field (named by its whole path inside nested items). A missing tenant or principal is PERMISSION_DENIED (they are
 // never defaulted: a write must not land in a guessed tenant). A missing
 // correlation ID is generated once and stored in c.RC, so every field of
 // the call sees the same one. Causation ID, traceparent and session ID may
@@ -190,12 +212,12 @@ func (c *Call) ContextValue(key callmeta.ContextKey, field string) (string, erro
 	switch key {
 	case callmeta.ContextTenantID:
 		if rc.TenantID == "" {
-			return "", denied(field, "tenant")
+			return "", denied(c.path(field), "tenant")
 		}
 		return rc.TenantID, nil
 	case callmeta.ContextPrincipalID:
 		if rc.PrincipalID == "" {
-			return "", denied(field, "principal")
+			return "", denied(c.path(field), "principal")
 		}
 		return rc.PrincipalID, nil
 	case callmeta.ContextCorrelationID:
@@ -214,6 +236,7 @@ func (c *Call) ContextValue(key callmeta.ContextKey, field string) (string, erro
 	case callmeta.ContextToolName:
 		return c.Tool, nil
 	}
+	field = c.path(field)
 	return "", &ErrorEntry{Code: CodeInternal, Field: field, Message: fmt.Sprintf("unknown context key %d for %s", int32(key), field)}
 }
 
@@ -238,6 +261,7 @@ func (c *Call) ResolverError(field string, err error) error {
 	if err == nil {
 		return nil
 	}
+	field = c.path(field)
 	var list Errors
 	if errors.As(err, &list) {
 		out := make(Errors, len(list))

@@ -16,6 +16,10 @@ import (
 // the same secret; it is the first length-prefixed part of the MAC input.
 const requestScopedLabel = "mcpwrite/request-scoped-id/v1"
 
+// itemScopedLabel separates the IDs of items keyed by their own item key
+// (ItemScopedID) from request-scoped IDs.
+const itemScopedLabel = "mcpwrite/item-scoped-id/v1"
+
 // MinIDSecretLength is the shortest secret runtime.WithSecrets accepts, in bytes.
 const MinIDSecretLength = 32
 
@@ -95,8 +99,14 @@ func (rb *randomBlock) read(p []byte) {
 // an input. Without the secret the ID cannot be computed, so knowing a
 // tenant's name, a tool and a guessed key reveals nothing about its IDs.
 func requestScopedUUID(secret []byte, tenant, tool, key string) [16]byte {
+	return keyedUUID(secret, requestScopedLabel, tenant, tool, key)
+}
+
+// keyedUUID is an RFC 9562 version 8 UUID holding the first 122 bits of
+// HMAC-SHA256(secret, parts), each part prefixed with its length.
+func keyedUUID(secret []byte, parts ...string) [16]byte {
 	mac := hmac.New(sha256.New, secret)
-	writeLengthPrefixed(mac, []string{requestScopedLabel, tenant, tool, key})
+	writeLengthPrefixed(mac, parts)
 	var u [16]byte
 	copy(u[:], mac.Sum(nil))
 	setVersion(&u, 8)

@@ -7,10 +7,13 @@ import (
 )
 
 // pathSeg is one step of a JSON path: an object key or an array index.
+// item marks a key that is a map entry's key (its value is an item of the
+// map, as an index is an item of its list).
 type pathSeg struct {
 	key   string
 	idx   int
 	isIdx bool
+	item  bool
 }
 
 // appendPathSeg renders s after a path prefix; keys that would be ambiguous
@@ -34,4 +37,25 @@ func appendPathSeg(b []byte, s pathSeg) []byte {
 
 func plainPathKey(k string) bool {
 	return k != "" && utf8.ValidString(k) && !strings.ContainsAny(k, ".[]\"")
+}
+
+// itemScope is the path of the innermost list item or map value of path
+// (elements[2]) and the path of its list or map (elements); false when the
+// path is in no item.
+func itemScope(path []pathSeg) (item, list string, ok bool) {
+	last := -1
+	for i, s := range path {
+		if s.isIdx || s.item {
+			last = i
+		}
+	}
+	if last < 0 {
+		return "", "", false
+	}
+	var b []byte
+	for _, s := range path[:last] {
+		b = appendPathSeg(b, s)
+	}
+	list = string(b)
+	return string(appendPathSeg(b, path[last])), list, true
 }

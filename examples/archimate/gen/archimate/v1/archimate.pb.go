@@ -1820,8 +1820,12 @@ type ElementItem struct {
 	// answers the element first written, without writing it again; the same
 	// key with a different item is IDEMPOTENCY_KEY_REUSED.
 	ClientRequestId string `protobuf:"bytes,6,opt,name=client_request_id,json=clientRequestId,proto3" json:"client_request_id,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// The element's id: from the item's key (the same on every retry of the
+	// item), or the batch's key and the item's position, or a new UUIDv7.
+	Id            string `protobuf:"bytes,7,opt,name=id,proto3" json:"id,omitempty"`
+	Layer         Layer  `protobuf:"varint,8,opt,name=layer,proto3,enum=archimate.v1.Layer" json:"layer,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ElementItem) Reset() {
@@ -1896,12 +1900,24 @@ func (x *ElementItem) GetClientRequestId() string {
 	return ""
 }
 
+func (x *ElementItem) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *ElementItem) GetLayer() Layer {
+	if x != nil {
+		return x.Layer
+	}
+	return Layer_LAYER_UNSPECIFIED
+}
+
 type CreateElementsRequest struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	Meta  *MessageMeta           `protobuf:"bytes,1,opt,name=meta,proto3" json:"meta,omitempty"`
-	// Id of the batch; item i's element id is "<id>-<i>" (from 1).
-	Id      string `protobuf:"bytes,2,opt,name=id,proto3" json:"id,omitempty"`
-	ModelId string `protobuf:"bytes,3,opt,name=model_id,json=modelId,proto3" json:"model_id,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Meta    *MessageMeta           `protobuf:"bytes,1,opt,name=meta,proto3" json:"meta,omitempty"`
+	ModelId string                 `protobuf:"bytes,3,opt,name=model_id,json=modelId,proto3" json:"model_id,omitempty"`
 	// The elements to create, in order.
 	Elements      []*ElementItem `protobuf:"bytes,4,rep,name=elements,proto3" json:"elements,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -1943,13 +1959,6 @@ func (x *CreateElementsRequest) GetMeta() *MessageMeta {
 		return x.Meta
 	}
 	return nil
-}
-
-func (x *CreateElementsRequest) GetId() string {
-	if x != nil {
-		return x.Id
-	}
-	return ""
 }
 
 func (x *CreateElementsRequest) GetModelId() string {
@@ -2386,7 +2395,7 @@ const file_archimate_v1_archimate_proto_rawDesc = "" +
 	" AddComponentToCapabilityResponse\x123\n" +
 	"\tcomponent\x18\x01 \x01(\v2\x15.archimate.v1.ElementR\tcomponent\x12@\n" +
 	"\x10created_elements\x18\x02 \x03(\v2\x15.archimate.v1.ElementR\x0fcreatedElements\x12O\n" +
-	"\x15created_relationships\x18\x03 \x03(\v2\x1a.archimate.v1.RelationshipR\x14createdRelationships\"\xeb\x03\n" +
+	"\x15created_relationships\x18\x03 \x03(\v2\x1a.archimate.v1.RelationshipR\x14createdRelationships\"\xc1\x04\n" +
 	"\vElementItem\x12n\n" +
 	"\x04type\x18\x01 \x01(\x0e2\x19.archimate.v1.ElementTypeB?\xea\xbb\x1c;\"9\b\x01\x125Element type (e.g., ApplicationComponent, Capability)R\x04type\x12/\n" +
 	"\x04name\x18\x02 \x01(\tB\x1b\xea\xbb\x1c\x17\n" +
@@ -2397,19 +2406,20 @@ const file_archimate_v1_archimate_proto_rawDesc = "" +
 	"properties\x18\x04 \x03(\v2).archimate.v1.ElementItem.PropertiesEntryR\n" +
 	"properties\x12&\n" +
 	"\tparent_id\x18\x05 \x01(\tB\t\xea\xbb\x1c\x05\n" +
-	"\x030\xc8\x01R\bparentId\x12G\n" +
-	"\x11client_request_id\x18\x06 \x01(\tB\x1b\xea\xbb\x1c\x17\n" +
-	"\x150\xff\x01:\x10^[A-Za-z0-9_-]+$R\x0fclientRequestId\x1a=\n" +
+	"\x030\xc8\x01R\bparentId\x12J\n" +
+	"\x11client_request_id\x18\x06 \x01(\tB\x1e\xea\xbb\x1c\x1a\n" +
+	"\x180\xff\x01:\x10^[A-Za-z0-9_-]+$\x80\x01\x01R\x0fclientRequestId\x12\x18\n" +
+	"\x02id\x18\a \x01(\tB\b\xea\xbb\x1c\x04\x1a\x02\b\x06R\x02id\x127\n" +
+	"\x05layer\x18\b \x01(\x0e2\x13.archimate.v1.LayerB\f\xea\xbb\x1c\b\x12\x06\n" +
+	"\x04typeR\x05layer\x1a=\n" +
 	"\x0fPropertiesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xe0\x01\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xc8\x01\n" +
 	"\x15CreateElementsRequest\x12-\n" +
-	"\x04meta\x18\x01 \x01(\v2\x19.archimate.v1.MessageMetaR\x04meta\x12 \n" +
-	"\x02id\x18\x02 \x01(\tB\x10\xea\xbb\x1c\f\x1a\n" +
-	"\b\x06\x1a\x06batch-R\x02id\x121\n" +
+	"\x04meta\x18\x01 \x01(\v2\x19.archimate.v1.MessageMetaR\x04meta\x121\n" +
 	"\bmodel_id\x18\x03 \x01(\tB\x16\xea\xbb\x1c\x12\x12\x10(\x01\x1a\factive_modelR\amodelId\x12C\n" +
 	"\belements\x18\x04 \x03(\v2\x19.archimate.v1.ElementItemB\f\xea\xbb\x1c\b\n" +
-	"\x06\b\x01P\x01XdR\belements\"\x8a\x01\n" +
+	"\x06\b\x01P\x01XdR\belementsJ\x04\b\x02\x10\x03R\x02id\"\x8a\x01\n" +
 	"\tItemError\x12\x12\n" +
 	"\x04code\x18\x01 \x01(\tR\x04code\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x12\x14\n" +
@@ -2621,33 +2631,34 @@ var file_archimate_v1_archimate_proto_depIdxs = []int32{
 	10, // 34: archimate.v1.AddComponentToCapabilityResponse.created_relationships:type_name -> archimate.v1.Relationship
 	1,  // 35: archimate.v1.ElementItem.type:type_name -> archimate.v1.ElementType
 	32, // 36: archimate.v1.ElementItem.properties:type_name -> archimate.v1.ElementItem.PropertiesEntry
-	5,  // 37: archimate.v1.CreateElementsRequest.meta:type_name -> archimate.v1.MessageMeta
-	24, // 38: archimate.v1.CreateElementsRequest.elements:type_name -> archimate.v1.ElementItem
-	34, // 39: archimate.v1.ItemError.suggestions:type_name -> google.protobuf.Struct
-	7,  // 40: archimate.v1.ElementResult.element:type_name -> archimate.v1.Element
-	26, // 41: archimate.v1.ElementResult.error:type_name -> archimate.v1.ItemError
-	27, // 42: archimate.v1.CreateElementsResponse.results:type_name -> archimate.v1.ElementResult
-	6,  // 43: archimate.v1.ArchitectureService.CreateElement:input_type -> archimate.v1.CreateElementRequest
-	9,  // 44: archimate.v1.ArchitectureService.CreateRelationship:input_type -> archimate.v1.CreateRelationshipRequest
-	12, // 45: archimate.v1.ArchitectureService.UpdateElement:input_type -> archimate.v1.UpdateElementRequest
-	14, // 46: archimate.v1.ArchitectureService.DeleteElement:input_type -> archimate.v1.DeleteElementRequest
-	17, // 47: archimate.v1.ArchitectureService.CreateCapability:input_type -> archimate.v1.CreateCapabilityRequest
-	20, // 48: archimate.v1.ArchitectureService.CreateCapabilityStructure:input_type -> archimate.v1.CreateCapabilityStructureRequest
-	22, // 49: archimate.v1.ArchitectureService.AddComponentToCapability:input_type -> archimate.v1.AddComponentToCapabilityRequest
-	25, // 50: archimate.v1.ArchitectureService.CreateElements:input_type -> archimate.v1.CreateElementsRequest
-	8,  // 51: archimate.v1.ArchitectureService.CreateElement:output_type -> archimate.v1.CreateElementResponse
-	11, // 52: archimate.v1.ArchitectureService.CreateRelationship:output_type -> archimate.v1.CreateRelationshipResponse
-	13, // 53: archimate.v1.ArchitectureService.UpdateElement:output_type -> archimate.v1.UpdateElementResponse
-	15, // 54: archimate.v1.ArchitectureService.DeleteElement:output_type -> archimate.v1.DeleteElementResponse
-	19, // 55: archimate.v1.ArchitectureService.CreateCapability:output_type -> archimate.v1.CreateCapabilityResponse
-	21, // 56: archimate.v1.ArchitectureService.CreateCapabilityStructure:output_type -> archimate.v1.CreateCapabilityStructureResponse
-	23, // 57: archimate.v1.ArchitectureService.AddComponentToCapability:output_type -> archimate.v1.AddComponentToCapabilityResponse
-	28, // 58: archimate.v1.ArchitectureService.CreateElements:output_type -> archimate.v1.CreateElementsResponse
-	51, // [51:59] is the sub-list for method output_type
-	43, // [43:51] is the sub-list for method input_type
-	43, // [43:43] is the sub-list for extension type_name
-	43, // [43:43] is the sub-list for extension extendee
-	0,  // [0:43] is the sub-list for field type_name
+	0,  // 37: archimate.v1.ElementItem.layer:type_name -> archimate.v1.Layer
+	5,  // 38: archimate.v1.CreateElementsRequest.meta:type_name -> archimate.v1.MessageMeta
+	24, // 39: archimate.v1.CreateElementsRequest.elements:type_name -> archimate.v1.ElementItem
+	34, // 40: archimate.v1.ItemError.suggestions:type_name -> google.protobuf.Struct
+	7,  // 41: archimate.v1.ElementResult.element:type_name -> archimate.v1.Element
+	26, // 42: archimate.v1.ElementResult.error:type_name -> archimate.v1.ItemError
+	27, // 43: archimate.v1.CreateElementsResponse.results:type_name -> archimate.v1.ElementResult
+	6,  // 44: archimate.v1.ArchitectureService.CreateElement:input_type -> archimate.v1.CreateElementRequest
+	9,  // 45: archimate.v1.ArchitectureService.CreateRelationship:input_type -> archimate.v1.CreateRelationshipRequest
+	12, // 46: archimate.v1.ArchitectureService.UpdateElement:input_type -> archimate.v1.UpdateElementRequest
+	14, // 47: archimate.v1.ArchitectureService.DeleteElement:input_type -> archimate.v1.DeleteElementRequest
+	17, // 48: archimate.v1.ArchitectureService.CreateCapability:input_type -> archimate.v1.CreateCapabilityRequest
+	20, // 49: archimate.v1.ArchitectureService.CreateCapabilityStructure:input_type -> archimate.v1.CreateCapabilityStructureRequest
+	22, // 50: archimate.v1.ArchitectureService.AddComponentToCapability:input_type -> archimate.v1.AddComponentToCapabilityRequest
+	25, // 51: archimate.v1.ArchitectureService.CreateElements:input_type -> archimate.v1.CreateElementsRequest
+	8,  // 52: archimate.v1.ArchitectureService.CreateElement:output_type -> archimate.v1.CreateElementResponse
+	11, // 53: archimate.v1.ArchitectureService.CreateRelationship:output_type -> archimate.v1.CreateRelationshipResponse
+	13, // 54: archimate.v1.ArchitectureService.UpdateElement:output_type -> archimate.v1.UpdateElementResponse
+	15, // 55: archimate.v1.ArchitectureService.DeleteElement:output_type -> archimate.v1.DeleteElementResponse
+	19, // 56: archimate.v1.ArchitectureService.CreateCapability:output_type -> archimate.v1.CreateCapabilityResponse
+	21, // 57: archimate.v1.ArchitectureService.CreateCapabilityStructure:output_type -> archimate.v1.CreateCapabilityStructureResponse
+	23, // 58: archimate.v1.ArchitectureService.AddComponentToCapability:output_type -> archimate.v1.AddComponentToCapabilityResponse
+	28, // 59: archimate.v1.ArchitectureService.CreateElements:output_type -> archimate.v1.CreateElementsResponse
+	52, // [52:60] is the sub-list for method output_type
+	44, // [44:52] is the sub-list for method input_type
+	44, // [44:44] is the sub-list for extension type_name
+	44, // [44:44] is the sub-list for extension extendee
+	0,  // [0:44] is the sub-list for field type_name
 }
 
 func init() { file_archimate_v1_archimate_proto_init() }

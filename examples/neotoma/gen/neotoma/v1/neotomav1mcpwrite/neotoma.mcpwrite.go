@@ -1485,7 +1485,10 @@ func enrichMemoryServiceStoreRequest(c *mcpwriteimpl.Call, m *v1.StoreRequest) e
 	}
 	m.CorrelationId = vCorrelationId
 	if x := m.GetProvenance(); x != nil {
-		if err := enrichMemoryServiceProvenance(c, x); err != nil {
+		c.Enter("provenance")
+		err := enrichMemoryServiceProvenance(c, x)
+		c.Leave()
+		if err != nil {
 			return err
 		}
 	}

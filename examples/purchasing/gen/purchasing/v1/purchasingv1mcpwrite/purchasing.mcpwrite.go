@@ -656,8 +656,13 @@ func enrichPurchasingServiceCreatePurchaseOrderRequest[R proto.Message](c *mcpwr
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichPurchasingServiceRequestMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichPurchasingServiceRequestMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	if m.Currency == 0 {
 		v, err := h.ResolveSupplierCurrency(c.Ctx, root)
@@ -701,8 +706,13 @@ func enrichPurchasingServiceReceivePurchaseOrderRequest(c *mcpwriteimpl.Call, m 
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichPurchasingServiceRequestMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichPurchasingServiceRequestMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -711,8 +721,13 @@ func enrichPurchasingServiceCreateManufacturingOrderRequest(c *mcpwriteimpl.Call
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichPurchasingServiceRequestMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichPurchasingServiceRequestMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -721,8 +736,13 @@ func enrichPurchasingServiceFulfillOrderRequest(c *mcpwriteimpl.Call, m *v1.Fulf
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichPurchasingServiceRequestMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichPurchasingServiceRequestMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -731,8 +751,13 @@ func enrichPurchasingServiceVerifyOrderDocumentRequest(c *mcpwriteimpl.Call, m *
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichPurchasingServiceRequestMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichPurchasingServiceRequestMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -741,8 +766,13 @@ func enrichPurchasingServiceSearchItemsRequest(c *mcpwriteimpl.Call, m *v1.Searc
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichPurchasingServiceRequestMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichPurchasingServiceRequestMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -1183,8 +1183,13 @@ func enrichTaskServiceTaskListRequest[R proto.Message](c *mcpwriteimpl.Call, h *
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichTaskServiceRequestMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichTaskServiceRequestMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)
@@ -1225,8 +1230,13 @@ func enrichTaskServiceTaskGetRequest[R proto.Message](c *mcpwriteimpl.Call, h *b
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichTaskServiceRequestMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichTaskServiceRequestMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)
@@ -1243,8 +1253,13 @@ func enrichTaskServiceTaskCreateRequest[R proto.Message](c *mcpwriteimpl.Call, h
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichTaskServiceRequestMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichTaskServiceRequestMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)
@@ -1260,8 +1275,13 @@ func enrichTaskServiceTaskUpdateRequest[R proto.Message](c *mcpwriteimpl.Call, h
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichTaskServiceRequestMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichTaskServiceRequestMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)
@@ -1277,8 +1297,13 @@ func enrichTaskServiceTaskDeleteRequest[R proto.Message](c *mcpwriteimpl.Call, h
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichTaskServiceRequestMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichTaskServiceRequestMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)
@@ -1294,8 +1319,13 @@ func enrichTaskServiceTaskMoveRequest[R proto.Message](c *mcpwriteimpl.Call, h *
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichTaskServiceRequestMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichTaskServiceRequestMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)
@@ -1311,8 +1341,13 @@ func enrichTaskServiceTaskTransformRequest[R proto.Message](c *mcpwriteimpl.Call
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichTaskServiceRequestMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichTaskServiceRequestMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)
@@ -1329,8 +1364,13 @@ func enrichTaskServiceParentCreateRequest[R proto.Message](c *mcpwriteimpl.Call,
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichTaskServiceRequestMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichTaskServiceRequestMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)
@@ -1346,8 +1386,13 @@ func enrichTaskServiceParentOperationsRequest[R proto.Message](c *mcpwriteimpl.C
 	if m.Meta == nil {
 		m.Meta = new(v1.RequestMeta)
 	}
-	if err := enrichTaskServiceRequestMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichTaskServiceRequestMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)

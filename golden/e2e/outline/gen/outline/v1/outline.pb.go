@@ -217,21 +217,22 @@ var File_outline_v1_outline_proto protoreflect.FileDescriptor
 const file_outline_v1_outline_proto_rawDesc = "" +
 	"\n" +
 	"\x18outline/v1/outline.proto\x12\n" +
-	"outline.v1\x1a\x1amcpwrite/v1/mcpwrite.proto\"\x90\x01\n" +
+	"outline.v1\x1a\x1amcpwrite/v1/mcpwrite.proto\"\x92\x01\n" +
 	"\aSection\x12'\n" +
 	"\n" +
 	"section_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x1a\x02\b\x02R\tsectionId\x12 \n" +
 	"\x05title\x18\x02 \x01(\tB\n" +
 	"\xea\xbb\x1c\x06\n" +
-	"\x04\b\x01(\x01R\x05title\x12:\n" +
-	"\bsections\x18\x03 \x03(\v2\x13.outline.v1.SectionB\t\xea\xbb\x1c\x05\n" +
-	"\x03\x90\x03\x02R\bsections\"\x90\x01\n" +
+	"\x04\b\x01(\x01R\x05title\x12<\n" +
+	"\bsections\x18\x03 \x03(\v2\x13.outline.v1.SectionB\v\xea\xbb\x1c\a\n" +
+	"\x05X2\x90\x03\x02R\bsections\"\x9a\x01\n" +
 	"\x14CreateOutlineRequest\x12'\n" +
 	"\n" +
 	"outline_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x1a\x02\b\x02R\toutlineId\x12\x1e\n" +
 	"\x05title\x18\x02 \x01(\tB\b\xea\xbb\x1c\x04\n" +
-	"\x02\b\x01R\x05title\x12/\n" +
-	"\bsections\x18\x03 \x03(\v2\x13.outline.v1.SectionR\bsections\"q\n" +
+	"\x02\b\x01R\x05title\x129\n" +
+	"\bsections\x18\x03 \x03(\v2\x13.outline.v1.SectionB\b\xea\xbb\x1c\x04\n" +
+	"\x02X2R\bsections\"q\n" +
 	"\x15CreateOutlineResponse\x12\x1d\n" +
 	"\n" +
 	"outline_id\x18\x01 \x01(\tR\toutlineId\x12#\n" +

@@ -92,6 +92,7 @@ func decodeSection(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Sect
 	}
 	if v := obj.Get("sections"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if arr, ok := d.Array(v, "sections"); ok {
+			d.MaxItems("sections", len(arr), 50)
 			d.Enter("sections")
 			for i, ev := range arr {
 				d.EnterIndex(i)
@@ -120,6 +121,7 @@ func decodeCreateOutlineRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 	}
 	if v := obj.Get("sections"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if arr, ok := d.Array(v, "sections"); ok {
+			d.MaxItems("sections", len(arr), 50)
 			d.Enter("sections")
 			for i, ev := range arr {
 				d.EnterIndex(i)
@@ -137,20 +139,32 @@ func decodeCreateOutlineRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 
 func enrichOutlineServiceCreateOutlineRequest(c *mcpwriteimpl.Call, m *v1.CreateOutlineRequest) error {
 	m.OutlineId = c.UUIDv7()
-	for _, x := range m.Sections {
-		if err := enrichOutlineServiceSection(c, x); err != nil {
+	c.Enter("sections")
+	for i, x := range m.Sections {
+		c.EnterIndex(i)
+		err := enrichOutlineServiceSection(c, x)
+		c.Leave()
+		if err != nil {
+			c.Leave()
 			return err
 		}
 	}
+	c.Leave()
 	return nil
 }
 
 func enrichOutlineServiceSection(c *mcpwriteimpl.Call, m *v1.Section) error {
 	m.SectionId = c.UUIDv7()
-	for _, x := range m.Sections {
-		if err := enrichOutlineServiceSection(c, x); err != nil {
+	c.Enter("sections")
+	for i, x := range m.Sections {
+		c.EnterIndex(i)
+		err := enrichOutlineServiceSection(c, x)
+		c.Leave()
+		if err != nil {
+			c.Leave()
 			return err
 		}
 	}
+	c.Leave()
 	return nil
 }

@@ -320,7 +320,10 @@ func enrichInvoiceServiceIssueInvoiceRequest[R proto.Message](c *mcpwriteimpl.Ca
 		m.OverrideKind = v1.Kind_KIND_CREDIT_NOTE
 	}
 	if x := m.GetOrigin(); x != nil {
-		if err := enrichInvoiceServiceOrigin(c, x); err != nil {
+		c.Enter("origin")
+		err := enrichInvoiceServiceOrigin(c, x)
+		c.Leave()
+		if err != nil {
 			return err
 		}
 	}
@@ -395,7 +398,10 @@ func enrichInvoiceServiceOrigin(c *mcpwriteimpl.Call, m *v1.Origin) error {
 
 func enrichInvoiceServiceVoidInvoiceRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversInvoiceService[R], root R, m *v1.VoidInvoiceRequest) error {
 	if x := m.GetOrigin(); x != nil {
-		if err := enrichInvoiceServiceOrigin(c, x); err != nil {
+		c.Enter("origin")
+		err := enrichInvoiceServiceOrigin(c, x)
+		c.Leave()
+		if err != nil {
 			return err
 		}
 	}

@@ -250,7 +250,10 @@ func decodeListTasksRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m
 func enrichPlannerServiceCreateTaskRequest(c *mcpwriteimpl.Call, m *v1.CreateTaskRequest) error {
 	m.TaskId = "task_" + c.UUIDv7()
 	if x := m.GetAudit(); x != nil {
-		if err := enrichPlannerServiceAudit(c, x); err != nil {
+		c.Enter("audit")
+		err := enrichPlannerServiceAudit(c, x)
+		c.Leave()
+		if err != nil {
 			return err
 		}
 	}
@@ -269,7 +272,10 @@ func enrichPlannerServiceAudit(c *mcpwriteimpl.Call, m *v1.Audit) error {
 
 func enrichPlannerServiceArchiveTaskRequest(c *mcpwriteimpl.Call, m *v1.ArchiveTaskRequest) error {
 	if x := m.GetAudit(); x != nil {
-		if err := enrichPlannerServiceAudit(c, x); err != nil {
+		c.Enter("audit")
+		err := enrichPlannerServiceAudit(c, x)
+		c.Leave()
+		if err != nil {
 			return err
 		}
 	}

@@ -224,11 +224,19 @@ func enrichOrderServicePlaceOrderRequest(c *mcpwriteimpl.Call, m *v1.PlaceOrderR
 	if m.Meta == nil {
 		m.Meta = new(v1.Meta)
 	}
-	if err := enrichOrderServiceMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichOrderServiceMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	if x := m.GetCustomer(); x != nil {
-		if err := enrichOrderServiceCustomer(c, x); err != nil {
+		c.Enter("customer")
+		err := enrichOrderServiceCustomer(c, x)
+		c.Leave()
+		if err != nil {
 			return err
 		}
 	}
@@ -246,8 +254,13 @@ func enrichOrderServiceMeta(c *mcpwriteimpl.Call, m *v1.Meta) error {
 	if m.Audit == nil {
 		m.Audit = new(v1.Audit)
 	}
-	if err := enrichOrderServiceAudit(c, m.Audit); err != nil {
-		return err
+	{
+		c.Enter("audit")
+		err := enrichOrderServiceAudit(c, m.Audit)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -268,12 +281,18 @@ func enrichOrderServiceAudit(c *mcpwriteimpl.Call, m *v1.Audit) error {
 
 func enrichOrderServiceCustomer(c *mcpwriteimpl.Call, m *v1.Customer) error {
 	if x := m.GetBilling(); x != nil {
-		if err := enrichOrderServiceAddress(c, x); err != nil {
+		c.Enter("billing")
+		err := enrichOrderServiceAddress(c, x)
+		c.Leave()
+		if err != nil {
 			return err
 		}
 	}
 	if x := m.GetShipping(); x != nil {
-		if err := enrichOrderServiceAddress(c, x); err != nil {
+		c.Enter("shipping")
+		err := enrichOrderServiceAddress(c, x)
+		c.Leave()
+		if err != nil {
 			return err
 		}
 	}
@@ -289,11 +308,19 @@ func enrichOrderServiceChangeAddressRequest(c *mcpwriteimpl.Call, m *v1.ChangeAd
 	if m.Meta == nil {
 		m.Meta = new(v1.Meta)
 	}
-	if err := enrichOrderServiceMeta(c, m.Meta); err != nil {
-		return err
+	{
+		c.Enter("meta")
+		err := enrichOrderServiceMeta(c, m.Meta)
+		c.Leave()
+		if err != nil {
+			return err
+		}
 	}
 	if x := m.GetAddress(); x != nil {
-		if err := enrichOrderServiceAddress(c, x); err != nil {
+		c.Enter("address")
+		err := enrichOrderServiceAddress(c, x)
+		c.Leave()
+		if err != nil {
 			return err
 		}
 	}

@@ -441,7 +441,10 @@ func enrichCatalogServiceSaveSearchRequest(c *mcpwriteimpl.Call, m *v1.SaveSearc
 
 func enrichCatalogServiceCreateCategoryTreeRequest(c *mcpwriteimpl.Call, m *v1.CreateCategoryTreeRequest) error {
 	if x := m.GetRoot(); x != nil {
-		if err := enrichCatalogServiceCategory(c, x); err != nil {
+		c.Enter("root")
+		err := enrichCatalogServiceCategory(c, x)
+		c.Leave()
+		if err != nil {
 			return err
 		}
 	}
@@ -450,27 +453,42 @@ func enrichCatalogServiceCreateCategoryTreeRequest(c *mcpwriteimpl.Call, m *v1.C
 
 func enrichCatalogServiceCategory(c *mcpwriteimpl.Call, m *v1.Category) error {
 	m.CategoryId = c.UUIDv7()
-	for _, x := range m.Children {
-		if err := enrichCatalogServiceCategory(c, x); err != nil {
+	c.Enter("children")
+	for k, x := range m.Children {
+		c.EnterKey(k)
+		err := enrichCatalogServiceCategory(c, x)
+		c.Leave()
+		if err != nil {
+			c.Leave()
 			return err
 		}
 	}
+	c.Leave()
 	return nil
 }
 
 func enrichCatalogServiceSetPolicyRequest(c *mcpwriteimpl.Call, m *v1.SetPolicyRequest) error {
-	for _, x := range m.Rules {
-		if err := enrichCatalogServiceRule(c, x); err != nil {
+	c.Enter("rules")
+	for i, x := range m.Rules {
+		c.EnterIndex(i)
+		err := enrichCatalogServiceRule(c, x)
+		c.Leave()
+		if err != nil {
+			c.Leave()
 			return err
 		}
 	}
+	c.Leave()
 	return nil
 }
 
 func enrichCatalogServiceRule(c *mcpwriteimpl.Call, m *v1.Rule) error {
 	m.RuleId = c.UUIDv7()
 	if x := m.GetWhen(); x != nil {
-		if err := enrichCatalogServiceCondition(c, x); err != nil {
+		c.Enter("when")
+		err := enrichCatalogServiceCondition(c, x)
+		c.Leave()
+		if err != nil {
 			return err
 		}
 	}
@@ -478,10 +496,16 @@ func enrichCatalogServiceRule(c *mcpwriteimpl.Call, m *v1.Rule) error {
 }
 
 func enrichCatalogServiceCondition(c *mcpwriteimpl.Call, m *v1.Condition) error {
-	for _, x := range m.Rules {
-		if err := enrichCatalogServiceRule(c, x); err != nil {
+	c.Enter("rules")
+	for i, x := range m.Rules {
+		c.EnterIndex(i)
+		err := enrichCatalogServiceRule(c, x)
+		c.Leave()
+		if err != nil {
+			c.Leave()
 			return err
 		}
 	}
+	c.Leave()
 	return nil
 }

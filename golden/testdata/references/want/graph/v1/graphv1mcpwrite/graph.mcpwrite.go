@@ -249,15 +249,15 @@ func enrichGraphServiceConnectRequest[R proto.Message](c *mcpwriteimpl.Call, h *
 		}
 		c.Leave()
 	}
+	c.Enter("more_labels")
 	for i, x := range m.MoreLabels {
-		c.Enter("more_labels")
 		c.EnterIndex(i)
 		if err := enrichGraphServiceLabel(c, h, root, x); err != nil {
 			errs = append(errs, err)
 		}
 		c.Leave()
-		c.Leave()
 	}
+	c.Leave()
 	if ref := m.GetFromId(); ref != "" {
 		r, rerr := h.ResolveNodeRef(c.Ctx, root, ref)
 		if id, err := c.ResolveReference("from_id", "node", ref, r, rerr); err != nil {

@@ -291,11 +291,17 @@ func decodePublishProductRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 
 func enrichCatalogServicePublishProductRequest(c *mcpwriteimpl.Call, m *v1.PublishProductRequest) error {
 	m.ProductId = c.UUIDv7()
-	for _, x := range m.Variants {
-		if err := enrichCatalogServiceVariant(c, x); err != nil {
+	c.Enter("variants")
+	for i, x := range m.Variants {
+		c.EnterIndex(i)
+		err := enrichCatalogServiceVariant(c, x)
+		c.Leave()
+		if err != nil {
+			c.Leave()
 			return err
 		}
 	}
+	c.Leave()
 	return nil
 }
 

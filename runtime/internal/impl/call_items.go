@@ -1,0 +1,29 @@
+package impl
+
+// Enrichment inside the items of a repeated field or the values of a map:
+// each item is filled on its own, and what names a field names it by its
+// whole agent path (elements[2].id).
+
+// EnterKey descends into the value of map entry key. For use by generated
+// code.
+func (c *Call) EnterKey(key string) { c.enter(pathSeg{key: key, item: true}) }
+
+// ItemScopedID is the REQUEST_SCOPED ID of a field of an item that carries
+// its own idempotency key (an item_key field): the same for the same
+// tenant, tool, list and item key, whichever call carries the item, so a
+// batch retried with another call key, or none, gives each item the ID it
+// got first. Without an item key it is RequestScopedID. For use by
+// generated code.
+func (c *Call) ItemScopedID(key string) string {
+	_, list, ok := itemScope(c.refPath)
+	if key == "" || !ok {
+		return c.RequestScopedID()
+	}
+	rc, _ := c.requestContext()
+	secret := c.IDSecret
+	if secret == nil {
+		secret = processIDSecret()
+	}
+	u := keyedUUID(secret, itemScopedLabel, rc.TenantID, c.Tool, list, key)
+	return c.uuidText(&u)
+}

@@ -1,0 +1,137 @@
+package impl
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/callmeta"
+)
+
+// itemCall is a call of tool import_notes for tenant-a with the test secret
+// and call key key.
+func itemCall(key string) *Call {
+	return &Call{Tool: "import_notes", ClientRequestID: key, RC: callmeta.RequestMetadata{TenantID: "tenant-a", PrincipalID: "ada"}, HasRC: true,
+		Rand: &counter{}, IDSecret: []byte("0123456789abcdef0123456789abcdef")}
+}
+
+// Inside an item, a request-scoped ID hashes the item's path too: each item
+// has its own, the same on every retry with the call's key. The expected
+// values are HMAC-SHA256(secret, len|label, len|tenant, len|tool, len|key,
+// len|path), first 16 bytes, version 8, computed outside Go.
+func TestRequestScopedIDInsideAnItemIsTheItemsOwn(t *testing.T) {
+	c := itemCall("req-1")
+	c.Enter("notes")
+	got := map[string]string{}
+	for i := range 2 {
+		c.EnterIndex(i)
+		got[c.path("id")] = c.RequestScopedID()
+		c.Leave()
+	}
+	c.Leave()
+	c.Enter("tags")
+	c.EnterKey("red")
+	got[c.path("id")] = c.RequestScopedID()
+	c.Leave()
+	c.Leave()
+	want := map[string]string{
+		"notes[0].id": "c28db9cb-1c04-808b-adc0-af2a1c6f6a69",
+		"notes[1].id": "7300e23e-0e44-847c-81b6-1e7f24f16bda",
+		"tags.red.id": "bc03f057-534f-8dba-9b36-fa1bdb64055d",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("item IDs:\n got %v\nwant %v", got, want)
+	}
+	// Outside any item (a singular nested message) the ID is the call's.
+	c.Enter("meta")
+	if id := c.RequestScopedID(); id != "f99f5c45-513a-8cd1-8a77-85e8c5191e7c" {
+		t.Errorf("request-scoped ID in meta = %q", id)
+	}
+}
+
+// An item with a key of its own gets the ID of its key, whichever call
+// carries it (another call key, none) and wherever it stands in the list.
+func TestItemScopedIDDerivesFromTheItemKey(t *testing.T) {
+	at := func(callKey string, i int, itemKey string) string {
+		c := itemCall(callKey)
+		c.Enter("notes")
+		c.EnterIndex(i)
+		return c.ItemScopedID(itemKey)
+	}
+	want := "10193f52-77a6-88c1-b4f3-3d0cbc6e3f90"
+	for _, got := range []string{at("req-1", 0, "k-1"), at("req-2", 3, "k-1"), at("", 1, "k-1")} {
+		if got != want {
+			t.Errorf("ItemScopedID(k-1) = %q, want %q", got, want)
+		}
+	}
+	if got := at("req-1", 0, ""); got != "c28db9cb-1c04-808b-adc0-af2a1c6f6a69" {
+		t.Errorf("without an item key: %q, want the item's request-scoped ID", got)
+	}
+	if got := at("req-1", 0, "k-2"); got == want {
+		t.Errorf("another item key gave the same ID %q", got)
+	}
+}
+
+// An error of a fill inside an item names the field by its whole path.
+func TestFillErrorsInsideAnItemNameTheWholePath(t *testing.T) {
+	c := &Call{}
+	c.Enter("notes")
+	c.EnterIndex(2)
+	_, err := c.ContextValue(callmeta.ContextTenantID, "owner")
+	want := &ErrorEntry{Code: CodePermissionDenied, Field: "notes[2].owner", Message: "cannot fill notes[2].owner: the request carries no authenticated tenant",
+		Suggestions: &Suggestions{Hint: "The tenant comes from the authenticated connection, never from tool arguments; reconnect with credentials that carry it."}}
+	if !reflect.DeepEqual(err, want) {
+		t.Errorf("ContextValue error:\n got %#v\nwant %#v", err, want)
+	}
+	rerr := c.ResolverError("folder", errors.New("boom"))
+	var e *ErrorEntry
+	if !errors.As(rerr, &e) || e.Field != "notes[2].folder" || e.Message != "could not resolve notes[2].folder" {
+		t.Errorf("ResolverError = %v", rerr)
+	}
+}
+
+// Two items with the same key are refused, the later one named with the
+// index of the first, however many times the key repeats; empty keys are
+// no keys.
+func TestUniqueItemKeysNamesBothItems(t *testing.T) {
+	d := NewDecoder(Limits{})
+	keys := []string{"a", "", "b", "a", "", "a"}
+	UniqueItemKeys(d, "notes", "client_request_id", keys, func(s string) string { return s })
+	UniqueItemKeys(d, "other", "key", []string{"x", "y"}, func(s string) string { return s })
+	var got []string
+	for _, e := range d.Errors() {
+		got = append(got, e.Code+" "+e.Field+": "+e.Message+" / "+e.Suggestions.Hint)
+	}
+	want := []string{
+		"CONSTRAINT_VIOLATION notes[3].client_request_id: client_request_id of notes[3] is also the client_request_id of notes[0]: each item needs its own key / Give every item of notes its own client_request_id; reuse a key only to retry the same item",
+		"CONSTRAINT_VIOLATION notes[5].client_request_id: client_request_id of notes[5] is also the client_request_id of notes[0]: each item needs its own key / Give every item of notes its own client_request_id; reuse a key only to retry the same item",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("errors:\n got %q\nwant %q", got, want)
+	}
+}
+
+// Descending into a nested message and the items of a list, and reading
+// context values there, costs no allocation: the path lives in the Call.
+func TestEnrichmentPathsDoNotAllocate(t *testing.T) {
+	c := itemCall("req-1")
+	allocs := testing.AllocsPerRun(100, func() {
+		*c = Call{RC: callmeta.RequestMetadata{TenantID: "tenant-a"}, HasRC: true}
+		c.Enter("meta")
+		if v, err := c.ContextValue(callmeta.ContextTenantID, "tenant_id"); v != "tenant-a" || err != nil {
+			t.Fatalf("ContextValue = %q, %v", v, err)
+		}
+		c.Leave()
+		c.Enter("notes")
+		for i := range 3 {
+			c.EnterIndex(i)
+			c.Enter("meta")
+			c.Leave()
+			c.Leave()
+		}
+		c.Leave()
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per call, want 0", allocs)
+	}
+}
