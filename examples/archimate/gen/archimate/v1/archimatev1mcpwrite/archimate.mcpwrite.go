@@ -326,14 +326,17 @@ func NewArchitectureService(h ArchitectureServiceHandler) *mcpwriteimpl.Service 
 		Name: "archimate.v1.ArchitectureService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.CreateElementRequest]("createElement", decodeCreateElementRequest,
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateElementRequest]("createElement", decodeCreateElementRequest,
 				func(c *mcpwriteimpl.Call, m *v1.CreateElementRequest) error {
 					return enrichArchitectureServiceCreateElementRequest(c, createElementRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.CreateElementRequest) (*v1.CreateElementResponse, error) {
 					return h.CreateElement(ctx, m)
 				}),
-			mcpwriteimpl.WithReferenceCheck(mcpwriteimpl.NewTool[v1.CreateRelationshipRequest]("createRelationship", decodeCreateRelationshipRequest,
+				func(c *mcpwriteimpl.Call, m *v1.CreateElementRequest) error {
+					return earlyCheckArchitectureServiceCreateElementRequest(c, createElementRequestResolvers, m, m)
+				}),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateRelationshipRequest]("createRelationship", decodeCreateRelationshipRequest,
 				func(c *mcpwriteimpl.Call, m *v1.CreateRelationshipRequest) error {
 					if err := enrichArchitectureServiceCreateRelationshipRequest(c, createRelationshipRequestResolvers, m, m); err != nil {
 						return err
@@ -344,14 +347,20 @@ func NewArchitectureService(h ArchitectureServiceHandler) *mcpwriteimpl.Service 
 					return h.CreateRelationship(ctx, m)
 				}),
 				func(c *mcpwriteimpl.Call, m *v1.CreateRelationshipRequest) error {
-					return checkRefsArchitectureServiceCreateRelationshipRequest(c, createRelationshipRequestResolvers, m, m)
+					if err := earlyCheckArchitectureServiceCreateRelationshipRequest(c, createRelationshipRequestResolvers, m, m); err != nil {
+						return err
+					}
+					return pairsCreateRelationship.Check("type", int32(m.GetType()), int32(m.GetSourceType()), int32(m.GetTargetType()))
 				}),
-			mcpwriteimpl.NewTool[v1.UpdateElementRequest]("updateElement", decodeUpdateElementRequest,
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdateElementRequest]("updateElement", decodeUpdateElementRequest,
 				func(c *mcpwriteimpl.Call, m *v1.UpdateElementRequest) error {
 					return enrichArchitectureServiceUpdateElementRequest(c, updateElementRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.UpdateElementRequest) (*v1.UpdateElementResponse, error) {
 					return h.UpdateElement(ctx, m)
+				}),
+				func(c *mcpwriteimpl.Call, m *v1.UpdateElementRequest) error {
+					return earlyCheckArchitectureServiceUpdateElementRequest(c, updateElementRequestResolvers, m, m)
 				}),
 			mcpwriteimpl.NewTool[v1.DeleteElementRequest]("deleteElement", decodeDeleteElementRequest,
 				func(c *mcpwriteimpl.Call, m *v1.DeleteElementRequest) error {
@@ -360,33 +369,45 @@ func NewArchitectureService(h ArchitectureServiceHandler) *mcpwriteimpl.Service 
 				func(ctx context.Context, m *v1.DeleteElementRequest) (*v1.DeleteElementResponse, error) {
 					return h.DeleteElement(ctx, m)
 				}),
-			mcpwriteimpl.NewTool[v1.CreateCapabilityRequest]("createCapability", decodeCreateCapabilityRequest,
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateCapabilityRequest]("createCapability", decodeCreateCapabilityRequest,
 				func(c *mcpwriteimpl.Call, m *v1.CreateCapabilityRequest) error {
 					return enrichArchitectureServiceCreateCapabilityRequest(c, createCapabilityRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.CreateCapabilityRequest) (*v1.CreateCapabilityResponse, error) {
 					return h.CreateCapability(ctx, m)
 				}),
-			mcpwriteimpl.NewTool[v1.CreateCapabilityStructureRequest]("createCapabilityStructure", decodeCreateCapabilityStructureRequest,
+				func(c *mcpwriteimpl.Call, m *v1.CreateCapabilityRequest) error {
+					return earlyCheckArchitectureServiceCreateCapabilityRequest(c, createCapabilityRequestResolvers, m, m)
+				}),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateCapabilityStructureRequest]("createCapabilityStructure", decodeCreateCapabilityStructureRequest,
 				func(c *mcpwriteimpl.Call, m *v1.CreateCapabilityStructureRequest) error {
 					return enrichArchitectureServiceCreateCapabilityStructureRequest(c, createCapabilityStructureRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.CreateCapabilityStructureRequest) (*v1.CreateCapabilityStructureResponse, error) {
 					return h.CreateCapabilityStructure(ctx, m)
 				}),
-			mcpwriteimpl.NewTool[v1.AddComponentToCapabilityRequest]("addComponentToCapability", decodeAddComponentToCapabilityRequest,
+				func(c *mcpwriteimpl.Call, m *v1.CreateCapabilityStructureRequest) error {
+					return earlyCheckArchitectureServiceCreateCapabilityStructureRequest(c, createCapabilityStructureRequestResolvers, m, m)
+				}),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.AddComponentToCapabilityRequest]("addComponentToCapability", decodeAddComponentToCapabilityRequest,
 				func(c *mcpwriteimpl.Call, m *v1.AddComponentToCapabilityRequest) error {
 					return enrichArchitectureServiceAddComponentToCapabilityRequest(c, addComponentToCapabilityRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.AddComponentToCapabilityRequest) (*v1.AddComponentToCapabilityResponse, error) {
 					return h.AddComponentToCapability(ctx, m)
 				}),
-			mcpwriteimpl.NewTool[v1.CreateElementsRequest]("createElements", decodeCreateElementsRequest,
+				func(c *mcpwriteimpl.Call, m *v1.AddComponentToCapabilityRequest) error {
+					return earlyCheckArchitectureServiceAddComponentToCapabilityRequest(c, addComponentToCapabilityRequestResolvers, m, m)
+				}),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateElementsRequest]("createElements", decodeCreateElementsRequest,
 				func(c *mcpwriteimpl.Call, m *v1.CreateElementsRequest) error {
 					return enrichArchitectureServiceCreateElementsRequest(c, createElementsRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.CreateElementsRequest) (*v1.CreateElementsResponse, error) {
 					return h.CreateElements(ctx, m)
+				}),
+				func(c *mcpwriteimpl.Call, m *v1.CreateElementsRequest) error {
+					return earlyCheckArchitectureServiceCreateElementsRequest(c, createElementsRequestResolvers, m, m)
 				}),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
@@ -1380,34 +1401,36 @@ func enrichArchitectureServiceElementItem(c *mcpwriteimpl.Call, m *v1.ElementIte
 	return nil
 }
 
-func checkRefsArchitectureServiceCreateRelationshipRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversArchitectureService[R], root R, m *v1.CreateRelationshipRequest) error {
+func earlyCheckArchitectureServiceCreateElementRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversArchitectureService[R], root R, m *v1.CreateElementRequest) error {
+	switch m.GetType() {
+	case v1.ElementType_ELEMENT_TYPE_CAPABILITY, v1.ElementType_ELEMENT_TYPE_RESOURCE, v1.ElementType_ELEMENT_TYPE_COURSE_OF_ACTION, v1.ElementType_ELEMENT_TYPE_VALUE_STREAM:
+		m.Layer = v1.Layer_LAYER_STRATEGY
+	case v1.ElementType_ELEMENT_TYPE_BUSINESS_PROCESS, v1.ElementType_ELEMENT_TYPE_BUSINESS_SERVICE, v1.ElementType_ELEMENT_TYPE_BUSINESS_ACTOR:
+		m.Layer = v1.Layer_LAYER_BUSINESS
+	case v1.ElementType_ELEMENT_TYPE_APPLICATION_COMPONENT, v1.ElementType_ELEMENT_TYPE_APPLICATION_SERVICE, v1.ElementType_ELEMENT_TYPE_APPLICATION_INTERFACE, v1.ElementType_ELEMENT_TYPE_DATA_OBJECT:
+		m.Layer = v1.Layer_LAYER_APPLICATION
+	case v1.ElementType_ELEMENT_TYPE_NODE, v1.ElementType_ELEMENT_TYPE_DEVICE, v1.ElementType_ELEMENT_TYPE_SYSTEM_SOFTWARE:
+		m.Layer = v1.Layer_LAYER_TECHNOLOGY
+	}
 	var errs []error
 	if m.Meta == nil {
 		m.Meta = new(v1.MessageMeta)
 	}
-	if err := checkRefsArchitectureServiceMessageMeta(c, m.Meta); err != nil {
+	if err := earlyCheckArchitectureServiceMessageMeta(c, m.Meta); err != nil {
 		return err
 	}
-	if ref := m.GetSourceId(); ref != "" {
-		r, rerr := h.ResolveElementRef(c.Ctx, root, ref)
-		if id, err := c.ResolveReference("source_id", "element", ref, r, rerr); err != nil {
-			errs = append(errs, err)
+	if m.ModelId == "" {
+		v, err := h.ResolveActiveModel(c.Ctx, root)
+		if err != nil {
+			errs = append(errs, c.ResolverError("model_id", err))
 		} else {
-			m.SourceId = id
-		}
-	}
-	if ref := m.GetTargetId(); ref != "" {
-		r, rerr := h.ResolveElementRef(c.Ctx, root, ref)
-		if id, err := c.ResolveReference("target_id", "element", ref, r, rerr); err != nil {
-			errs = append(errs, err)
-		} else {
-			m.TargetId = id
+			m.ModelId = v
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
 
-func checkRefsArchitectureServiceMessageMeta(c *mcpwriteimpl.Call, m *v1.MessageMeta) error {
+func earlyCheckArchitectureServiceMessageMeta(c *mcpwriteimpl.Call, m *v1.MessageMeta) error {
 	vCorrelationId, err := c.ContextValue(mcpwriteimpl.ContextCorrelationID, "correlation_id")
 	if err != nil {
 		return err
@@ -1434,6 +1457,160 @@ func checkRefsArchitectureServiceMessageMeta(c *mcpwriteimpl.Call, m *v1.Message
 	}
 	m.Traceparent = vTraceparent
 	return nil
+}
+
+func earlyCheckArchitectureServiceCreateRelationshipRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversArchitectureService[R], root R, m *v1.CreateRelationshipRequest) error {
+	var errs []error
+	if m.Meta == nil {
+		m.Meta = new(v1.MessageMeta)
+	}
+	if err := earlyCheckArchitectureServiceMessageMeta(c, m.Meta); err != nil {
+		return err
+	}
+	if ref := m.GetSourceId(); ref != "" {
+		r, rerr := h.ResolveElementRef(c.Ctx, root, ref)
+		if id, err := c.ResolveReference("source_id", "element", ref, r, rerr); err != nil {
+			errs = append(errs, err)
+		} else {
+			m.SourceId = id
+		}
+	}
+	if ref := m.GetTargetId(); ref != "" {
+		r, rerr := h.ResolveElementRef(c.Ctx, root, ref)
+		if id, err := c.ResolveReference("target_id", "element", ref, r, rerr); err != nil {
+			errs = append(errs, err)
+		} else {
+			m.TargetId = id
+		}
+	}
+	if len(errs) > 0 {
+		return mcpwriteimpl.JoinResolverErrors(errs...)
+	}
+	if m.ModelId == "" {
+		v, err := h.ResolveActiveModel(c.Ctx, root)
+		if err != nil {
+			errs = append(errs, c.ResolverError("model_id", err))
+		} else {
+			m.ModelId = v
+		}
+	}
+	vSourceType, err := h.ResolveSourceElementType(c.Ctx, root)
+	if err != nil {
+		errs = append(errs, c.ResolverError("source_type", err))
+	} else {
+		m.SourceType = vSourceType
+	}
+	vTargetType, err := h.ResolveTargetElementType(c.Ctx, root)
+	if err != nil {
+		errs = append(errs, c.ResolverError("target_type", err))
+	} else {
+		m.TargetType = vTargetType
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func earlyCheckArchitectureServiceUpdateElementRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversArchitectureService[R], root R, m *v1.UpdateElementRequest) error {
+	var errs []error
+	if m.Meta == nil {
+		m.Meta = new(v1.MessageMeta)
+	}
+	if err := earlyCheckArchitectureServiceMessageMeta(c, m.Meta); err != nil {
+		return err
+	}
+	vExpectedVersion, err := h.ResolveCurrentVersion(c.Ctx, root)
+	if err != nil {
+		errs = append(errs, c.ResolverError("expected_version", err))
+	} else {
+		m.ExpectedVersion = vExpectedVersion
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func earlyCheckArchitectureServiceCreateCapabilityRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversArchitectureService[R], root R, m *v1.CreateCapabilityRequest) error {
+	m.Type = v1.ElementType_ELEMENT_TYPE_CAPABILITY
+	switch m.GetType() {
+	case v1.ElementType_ELEMENT_TYPE_CAPABILITY, v1.ElementType_ELEMENT_TYPE_RESOURCE, v1.ElementType_ELEMENT_TYPE_COURSE_OF_ACTION, v1.ElementType_ELEMENT_TYPE_VALUE_STREAM:
+		m.Layer = v1.Layer_LAYER_STRATEGY
+	case v1.ElementType_ELEMENT_TYPE_BUSINESS_PROCESS, v1.ElementType_ELEMENT_TYPE_BUSINESS_SERVICE, v1.ElementType_ELEMENT_TYPE_BUSINESS_ACTOR:
+		m.Layer = v1.Layer_LAYER_BUSINESS
+	case v1.ElementType_ELEMENT_TYPE_APPLICATION_COMPONENT, v1.ElementType_ELEMENT_TYPE_APPLICATION_SERVICE, v1.ElementType_ELEMENT_TYPE_APPLICATION_INTERFACE, v1.ElementType_ELEMENT_TYPE_DATA_OBJECT:
+		m.Layer = v1.Layer_LAYER_APPLICATION
+	case v1.ElementType_ELEMENT_TYPE_NODE, v1.ElementType_ELEMENT_TYPE_DEVICE, v1.ElementType_ELEMENT_TYPE_SYSTEM_SOFTWARE:
+		m.Layer = v1.Layer_LAYER_TECHNOLOGY
+	}
+	var errs []error
+	if m.Meta == nil {
+		m.Meta = new(v1.MessageMeta)
+	}
+	if err := earlyCheckArchitectureServiceMessageMeta(c, m.Meta); err != nil {
+		return err
+	}
+	if m.ModelId == "" {
+		v, err := h.ResolveActiveModel(c.Ctx, root)
+		if err != nil {
+			errs = append(errs, c.ResolverError("model_id", err))
+		} else {
+			m.ModelId = v
+		}
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func earlyCheckArchitectureServiceCreateCapabilityStructureRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversArchitectureService[R], root R, m *v1.CreateCapabilityStructureRequest) error {
+	var errs []error
+	if m.Meta == nil {
+		m.Meta = new(v1.MessageMeta)
+	}
+	if err := earlyCheckArchitectureServiceMessageMeta(c, m.Meta); err != nil {
+		return err
+	}
+	if m.ModelId == "" {
+		v, err := h.ResolveActiveModel(c.Ctx, root)
+		if err != nil {
+			errs = append(errs, c.ResolverError("model_id", err))
+		} else {
+			m.ModelId = v
+		}
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func earlyCheckArchitectureServiceAddComponentToCapabilityRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversArchitectureService[R], root R, m *v1.AddComponentToCapabilityRequest) error {
+	var errs []error
+	if m.Meta == nil {
+		m.Meta = new(v1.MessageMeta)
+	}
+	if err := earlyCheckArchitectureServiceMessageMeta(c, m.Meta); err != nil {
+		return err
+	}
+	if m.ModelId == "" {
+		v, err := h.ResolveActiveModel(c.Ctx, root)
+		if err != nil {
+			errs = append(errs, c.ResolverError("model_id", err))
+		} else {
+			m.ModelId = v
+		}
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func earlyCheckArchitectureServiceCreateElementsRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversArchitectureService[R], root R, m *v1.CreateElementsRequest) error {
+	var errs []error
+	if m.Meta == nil {
+		m.Meta = new(v1.MessageMeta)
+	}
+	if err := earlyCheckArchitectureServiceMessageMeta(c, m.Meta); err != nil {
+		return err
+	}
+	if m.ModelId == "" {
+		v, err := h.ResolveActiveModel(c.Ctx, root)
+		if err != nil {
+			errs = append(errs, c.ResolverError("model_id", err))
+		} else {
+			m.ModelId = v
+		}
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
 
 var (

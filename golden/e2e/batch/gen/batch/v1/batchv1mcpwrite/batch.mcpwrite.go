@@ -91,12 +91,15 @@ func NewNoteService(h NoteServiceHandler) *mcpwriteimpl.Service {
 		Name: "batch.v1.NoteService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.ImportNotesRequest]("import_notes", decodeImportNotesRequest,
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.ImportNotesRequest]("import_notes", decodeImportNotesRequest,
 				func(c *mcpwriteimpl.Call, m *v1.ImportNotesRequest) error {
 					return enrichNoteServiceImportNotesRequest(c, importNotesRequestResolvers, m, m)
 				},
 				func(ctx context.Context, m *v1.ImportNotesRequest) (*v1.ImportNotesResponse, error) {
 					return h.ImportNotes(ctx, m)
+				}),
+				func(c *mcpwriteimpl.Call, m *v1.ImportNotesRequest) error {
+					return earlyCheckNoteServiceImportNotesRequest(c, importNotesRequestResolvers, m, m)
 				}),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
@@ -286,4 +289,38 @@ func enrichNoteServiceNote[R proto.Message](c *mcpwriteimpl.Call, h *boundResolv
 func enrichNoteServiceTag(c *mcpwriteimpl.Call, m *v1.Tag) error {
 	m.Id = c.RequestScopedID()
 	return nil
+}
+
+func earlyCheckNoteServiceImportNotesRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversNoteService[R], root R, m *v1.ImportNotesRequest) error {
+	var errs []error
+	for i, x := range m.Notes {
+		c.Enter("notes")
+		c.EnterIndex(i)
+		errs = append(errs, earlyCheckNoteServiceNote(c, h, root, x))
+		c.Leave()
+		c.Leave()
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
+}
+
+func earlyCheckNoteServiceNote[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversNoteService[R], root R, m *v1.Note) error {
+	vOwner, err := c.ContextValue(mcpwriteimpl.ContextPrincipalID, "owner")
+	if err != nil {
+		return err
+	}
+	m.Owner = vOwner
+	switch m.GetKind() {
+	case v1.Kind_KIND_TASK:
+		m.Area = v1.Area_AREA_WORK
+	case v1.Kind_KIND_IDEA:
+		m.Area = v1.Area_AREA_THINKING
+	}
+	var errs []error
+	vFolder, err := h.ResolveFolder(c.Ctx, root)
+	if err != nil {
+		errs = append(errs, c.ResolverError("folder", err))
+	} else {
+		m.Folder = vFolder
+	}
+	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
