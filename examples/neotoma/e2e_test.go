@@ -390,14 +390,19 @@ func TestStoreAgentMistakes(t *testing.T) {
 			name:      "no entities",
 			args:      `{"entities":[]}`,
 			wantCodes: []string{"VALIDATION_ERROR@entities"},
-			wantField: "entities", wantTop: `Send an array of entity objects, e.g. [{"entity_type":"invoice","invoice_number":"INV-001","amount":100}].`,
-			wantHandlerCalled: true,
+			wantField: "entities", wantTop: domain.EntitiesHint,
 		},
 		{
-			// The same example sent literally: refused for user_id first.
+			name:      "101 entities",
+			args:      `{"entities":[` + strings.TrimSuffix(strings.Repeat(`{"entity_type":"note","title":"t"},`, 101), ",") + `]}`,
+			wantCodes: []string{"VALIDATION_ERROR@entities"},
+			wantField: "entities", wantTop: domain.EntitiesHint,
+		},
+		{
+			// The same example sent literally: both problems in one answer.
 			name:      "the document's validation example as written",
 			args:      `{"user_id":"","entities":[]}`,
-			wantCodes: []string{"UNKNOWN_FIELD@user_id"},
+			wantCodes: []string{"UNKNOWN_FIELD@user_id", "VALIDATION_ERROR@entities"},
 			wantField: "user_id", wantTop: domain.UserIDHint,
 		},
 	}

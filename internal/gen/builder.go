@@ -297,6 +297,12 @@ func isWKT(f *protogen.Field) bool {
 	return f.Message != nil && wellKnown[f.Message.Desc.FullName()]
 }
 
+// isListValue reports a singular google.protobuf.ListValue field: an array
+// in a JSON-text position, whose item counts min_items and max_items bound.
+func isListValue(f *protogen.Field) bool {
+	return !f.Desc.IsList() && f.Message != nil && f.Message.Desc.FullName() == "google.protobuf.ListValue"
+}
+
 // fieldValidate returns the buf.validate rules of f, nil when none.
 func fieldValidate(f *protogen.Field) *validate.FieldRules {
 	return ext[*validate.FieldRules](f.Desc.Options(), validate.E_Field)

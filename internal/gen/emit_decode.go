@@ -98,6 +98,7 @@ func (e *emitter) decodeField(g *jen.Group, f *fieldModel) {
 			})
 		default:
 			e.readValue(b, f, pf, jen.Id("v"), key, true, func(x jen.Code) jen.Code { return e.set(pf, x) })
+			e.listValueCounts(b, f, key)
 		}
 	}
 	stmt := g.If(jen.Id("v").Op(":=").Id("obj").Dot("Get").Call(key), jen.Id("v").Op("!=").Nil().Op("&&").Id("v").Dot("Kind").Op("!=").Add(e.rt("KindNull"))).BlockFunc(body)
@@ -407,4 +408,22 @@ func (e *emitter) requiredWhenChecks(g *jen.Group, m *messageModel) {
 			}),
 		)
 	}
+}
+
+// listValueCounts emits the min_items and max_items of a
+// google.protobuf.ListValue field: the counts of the array it decoded to.
+func (e *emitter) listValueCounts(g *jen.Group, f *fieldModel, key jen.Code) {
+	r := f.value
+	if r == nil || !isListValue(f.proto) || (r.minItems == nil && r.maxItems == nil) {
+		return
+	}
+	n := jen.Len(jen.Id("l").Dot("GetValues").Call())
+	g.If(jen.Id("l").Op(":=").Id("m").Dot(getterName(f.proto)).Call(), jen.Id("l").Op("!=").Nil()).BlockFunc(func(b *jen.Group) {
+		if r.minItems != nil {
+			b.Add(d("MinItems", key, n, code(*r.minItems)))
+		}
+		if r.maxItems != nil {
+			b.Add(d("MaxItems", key, n, code(*r.maxItems)))
+		}
+	})
 }

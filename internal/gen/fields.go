@@ -312,8 +312,8 @@ func (b *builder) checkAgentRules(fm *fieldModel, a *mcpwritev1.AgentSupplied) b
 		b.probs.fieldf(f, "minimum and maximum apply to numeric fields, not %s", kindName(f))
 		ok = false
 	}
-	if (a.MinItems != nil || a.MaxItems != nil) && !f.Desc.IsList() {
-		b.probs.fieldf(f, "min_items and max_items apply to repeated fields, not %s", kindName(f))
+	if (a.MinItems != nil || a.MaxItems != nil) && !f.Desc.IsList() && !isListValue(f) {
+		b.probs.fieldf(f, "min_items and max_items apply to repeated and google.protobuf.ListValue fields, not %s", kindName(f))
 		ok = false
 	}
 	if a.MinLength != nil && a.MaxLength != nil && a.GetMinLength() > a.GetMaxLength() {

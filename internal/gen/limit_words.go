@@ -147,3 +147,17 @@ func fieldMaskWords(fm *validate.FieldMaskRules) []string {
 	}
 	return words
 }
+
+// itemCountWords states the item counts of an array sent as JSON text.
+func itemCountWords(min, max *uint32) string {
+	switch {
+	case min != nil && max != nil && *min == *max:
+		return fmt.Sprintf("The array holds exactly %d items.", *min)
+	case min != nil && max != nil:
+		return fmt.Sprintf("The array holds %d to %d items.", *min, *max)
+	case min != nil:
+		return fmt.Sprintf("The array holds at least %d items.", *min)
+	default:
+		return fmt.Sprintf("The array holds at most %d items.", *max)
+	}
+}

@@ -74,7 +74,7 @@ message Req {
   string phone = 2;
 }`,
 			want: []string{
-				`bad.proto: message bad.v1.Req: field email: min_items and max_items apply to repeated fields, not a string field`,
+				`bad.proto: message bad.v1.Req: field email: min_items and max_items apply to repeated and google.protobuf.ListValue fields, not a string field`,
 			},
 		},
 	}

@@ -348,7 +348,7 @@ message Req {
 message Req {
   string name = 1 [(mcpwrite.v1.field).agent = {min_items: 1}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field name: min_items and max_items apply to repeated fields, not a string field`,
+			want: `bad.proto: message bad.v1.Req: field name: min_items and max_items apply to repeated and google.protobuf.ListValue fields, not a string field`,
 		},
 		{
 			name: "min_length greater than max_length",

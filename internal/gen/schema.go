@@ -161,11 +161,18 @@ func fieldSchema(f *fieldModel, x *expansion) *jsonschema.Schema {
 		if r.maximum != nil {
 			v.Maximum = num(*r.maximum)
 		}
-		if r.minItems != nil {
-			s.MinItems = u64(uint64(*r.minItems))
-		}
-		if r.maxItems != nil {
-			s.MaxItems = u64(uint64(*r.maxItems))
+		if isListValue(f.proto) {
+			// JSON text: the counts are the array's, stated in words.
+			if r.minItems != nil || r.maxItems != nil {
+				s.Description = appendSentence(s.Description, itemCountWords(r.minItems, r.maxItems))
+			}
+		} else {
+			if r.minItems != nil {
+				s.MinItems = u64(uint64(*r.minItems))
+			}
+			if r.maxItems != nil {
+				s.MaxItems = u64(uint64(*r.maxItems))
+			}
 		}
 		if r.deflt != nil {
 			s.Default = r.deflt.jsonValue

@@ -1472,6 +1472,8 @@ type AgentSupplied struct {
 	Minimum *float64 `protobuf:"fixed64,8,opt,name=minimum" json:"minimum,omitempty"`
 	// Example: `maximum: 100`.
 	Maximum *float64 `protobuf:"fixed64,9,opt,name=maximum" json:"maximum,omitempty"`
+	// Items of a repeated field, or of the array a google.protobuf.ListValue
+	// field holds (stated in words there: its position is JSON text).
 	// Example: `min_items: 1`.
 	MinItems *uint32 `protobuf:"varint,10,opt,name=min_items,json=minItems" json:"min_items,omitempty"`
 	// Example: `max_items: 50`.

@@ -21,7 +21,7 @@ func (m *Memory) parseEntities(who owner, items []*structpb.Value, path string) 
 		return nil, &runtime.ErrorEntry{
 			Code: runtime.CodeValidation, Field: path,
 			Message:     fmt.Sprintf("%s must hold 1 to %d entities, not %d", path, MaxEntities, len(items)),
-			Suggestions: &runtime.Suggestions{Hint: `Send an array of entity objects, e.g. [{"entity_type":"invoice","invoice_number":"INV-001","amount":100}].`},
+			Suggestions: &runtime.Suggestions{Hint: EntitiesHint},
 		}
 	}
 	out := make([]entityInput, 0, len(items))

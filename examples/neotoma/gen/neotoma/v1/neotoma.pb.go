@@ -5651,11 +5651,11 @@ const file_neotoma_v1_neotoma_proto_rawDesc = "" +
 	"$\x12\"Interpreter feature flags by name.R\ffeatureFlags\x1a?\n" +
 	"\x11FeatureFlagsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\bR\x05value:\x028\x01\"\xb6\x0e\n" +
+	"\x05value\x18\x02 \x01(\bR\x05value:\x028\x01\"\xb4\x0e\n" +
 	"\fStoreRequest\x12!\n" +
-	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12\xe9\x03\n" +
-	"\bentities\x18\x02 \x01(\v2\x1a.google.protobuf.ListValueB\xae\x03\xea\xbb\x1c\xa9\x03\n" +
-	"\xa6\x03\x12\xd2\x02Structured material: an array of 1-100 entity objects, each with entity_type and ALL fields of the source data at the top level, not only the schema fields (fields outside the schema are kept as raw fragments). canonical_name, when given, names the entity; otherwise the type's identifying field does (invoice_number, email, name, title).\x1aO\"[{\\\"entity_type\\\":\\\"invoice\\\",\\\"invoice_number\\\":\\\"INV-001\\\",\\\"amount\\\":100}]\"H\x00R\bentities\x12\xa1\x01\n" +
+	"\auser_id\x18\x01 \x01(\tB\b\xea\xbb\x1c\x04\x12\x02\x10\x02R\x06userId\x12\xe7\x03\n" +
+	"\bentities\x18\x02 \x01(\v2\x1a.google.protobuf.ListValueB\xac\x03\xea\xbb\x1c\xa7\x03\n" +
+	"\xa4\x03\x12\xcc\x02Structured material: an array of entity objects, each with entity_type and ALL fields of the source data at the top level, not only the schema fields (fields outside the schema are kept as raw fragments). canonical_name, when given, names the entity; otherwise the type's identifying field does (invoice_number, email, name, title).\x1aO\"[{\\\"entity_type\\\":\\\"invoice\\\",\\\"invoice_number\\\":\\\"INV-001\\\",\\\"amount\\\":100}]\"P\x01XdH\x00R\bentities\x12\xa1\x01\n" +
 	"\ffile_content\x18\a \x01(\fB|\xea\xbb\x1cx\n" +
 	"v\x12tUnstructured material: the raw file, base64-encoded; requires mime_type. Send it as it is: the server interprets it.H\x00R\vfileContent\x12\xa5\x01\n" +
 	"\tfile_path\x18\b \x01(\tB\x85\x01\xea\xbb\x1c\x80\x01\n" +

@@ -580,6 +580,10 @@ func decodeStoreRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1
 		if x, ok := d.ListValue(v, "entities"); ok {
 			m.Material = &v1.StoreRequest_Entities{Entities: x}
 		}
+		if l := m.GetEntities(); l != nil {
+			d.MinItems("entities", len(l.GetValues()), 1)
+			d.MaxItems("entities", len(l.GetValues()), 100)
+		}
 	}
 	if v := obj.Get("file_content"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Bytes(v, "file_content"); ok {

@@ -116,6 +116,10 @@ func decodeRecordObservationRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.O
 		if x, ok := d.ListValue(v, "samples"); ok {
 			m.Samples = x
 		}
+		if l := m.GetSamples(); l != nil {
+			d.MinItems("samples", len(l.GetValues()), 1)
+			d.MaxItems("samples", len(l.GetValues()), 5)
+		}
 	}
 	if v := obj.Get("score"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Float64(v, "score"); ok {
