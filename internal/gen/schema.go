@@ -280,7 +280,7 @@ func fillHow(f *fieldModel) string {
 			genULID:          "generated ULID",
 			genNow:           "the current time",
 			genContentHash:   "deterministic id hashed from " + strings.Join(fl.hashFrom, ", "),
-			genRequestScoped: "deterministic UUID from tenant, tool and client_request_id",
+			genRequestScoped: requestScopedHow(f),
 		}[fl.gen]
 		if fl.prefix != nil {
 			how += " with prefix " + strconv.Quote(*fl.prefix)
@@ -296,6 +296,19 @@ func fillHow(f *fieldModel) string {
 		return "constant " + fl.constantText
 	}
 	return "filled by the server"
+}
+
+// requestScopedHow says what a REQUEST_SCOPED id derives from: inside an
+// item, the item's key or its position.
+func requestScopedHow(f *fieldModel) string {
+	switch {
+	case f.msg != nil && f.msg.itemKey != nil:
+		k := f.msg.itemKey.agentName
+		return "deterministic UUID from tenant, tool and the item's " + k + " (without one, client_request_id and the item's position)"
+	case f.msg != nil && f.msg.asItem:
+		return "deterministic UUID from tenant, tool, client_request_id and the item's position"
+	}
+	return "deterministic UUID from tenant, tool and client_request_id"
 }
 
 // fillSource is the machine-readable source of a server fill.
