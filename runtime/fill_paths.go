@@ -77,3 +77,37 @@ func mapKeySeg(k string) string {
 	}
 	return "[" + strconv.Quote(k) + "]"
 }
+
+// fillShapes is, for each fill, where it can appear in the arguments of a
+// request like req: a segment per field with the names agents see, and "*"
+// after a map field for the value's key ("tags.*.id"); a list's items add
+// no segment (their indices are dropped from a path, see pathShape).
+func fillShapes(req proto.Message, fills []schemadoc.ServerFill) [][]string {
+	out := make([][]string, len(fills))
+	for i, f := range fills {
+		agent := strings.Split(f.Field, ".")
+		names := strings.Split(f.ProtoPath(), ".")
+		if req == nil || len(names) != len(agent) {
+			out[i] = agent
+			continue
+		}
+		md := req.ProtoReflect().Descriptor()
+		for j, name := range agent {
+			out[i] = append(out[i], name)
+			var fd protoreflect.FieldDescriptor
+			if md != nil {
+				fd = md.Fields().ByName(protoreflect.Name(names[j]))
+			}
+			md = nil
+			switch {
+			case fd == nil:
+			case fd.IsMap():
+				out[i] = append(out[i], "*")
+				md = fd.MapValue().Message()
+			default:
+				md = fd.Message()
+			}
+		}
+	}
+	return out
+}

@@ -3,7 +3,6 @@ package runtime
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -73,7 +72,7 @@ func hintNesting(es Errors, paths map[string][]string) {
 // field the server fills itself (tenant_id, created_at, ...) says so and
 // that it must be left out; a nested field says where it belongs.
 func (wt *boundTool) hint(es Errors) {
-	hintServerFilled(es, wt.doc.ServerFills)
+	hintServerFilled(es, wt.doc.ServerFills, wt.fillShapes)
 	hintNesting(es, wt.nested)
 	if wt.read {
 		hintReadControl(wt.doc.Name, es)
@@ -84,10 +83,10 @@ func (wt *boundTool) hint(es Errors) {
 // "tenant_id is filled by the server (tenant id from the request context);
 // leave it out". Keys match the fill's field name in any case, with or
 // without underscores (tenantId, TENANT_ID).
-func hintServerFilled(es Errors, fills []schemadoc.ServerFill) {
+func hintServerFilled(es Errors, fills []schemadoc.ServerFill, shapes [][]string) {
 	for _, e := range es {
 		if e != nil && e.Code == CodeUnknownField && strings.ContainsAny(e.Field, ".[") {
-			hintNestedServerFilled(e, fills) // inside a message or an item
+			hintNestedServerFilled(e, fills, shapes) // inside a message, an item or a map value
 			continue
 		}
 		if e == nil || e.Code != CodeUnknownField || alias(e.Field) != "" {
@@ -142,11 +141,6 @@ func hintServerFilledMessage(e *ErrorEntry, fills []schemadoc.ServerFill) {
 	e.Suggestions.Hint = fmt.Sprintf("%s is filled by the server (%s); leave it out", parent, strings.Join(inside, ", "))
 	e.Suggestions.DidYouMean = nil
 	e.Message = fmt.Sprintf("unknown field %s: the server fills %s itself", impl.ClipQuote(e.Field), parent)
-}
-
-// foldName compares field names across case and underscores.
-func foldName(s string) string {
-	return strings.ToLower(strings.ReplaceAll(s, "_", ""))
 }
 
 // hintGroups adds, to an INVALID_ENUM_VALUE whose values a discovery tool
@@ -224,13 +218,14 @@ func hintReadControl(tool string, es Errors) {
 	}
 }
 
-// hintNestedServerFilled answers an agent that sends, inside a message or
-// an item, a field the server fills there (elements[0].id, the id each
-// item gets): leave it out, and nothing else.
-func hintNestedServerFilled(e *ErrorEntry, fills []schemadoc.ServerFill) {
-	shape := foldName(itemIndex.ReplaceAllString(e.Field, ""))
-	for _, f := range fills {
-		if f.Overridable || foldName(f.Field) != shape {
+// hintNestedServerFilled answers a server-filled field sent inside a
+// message, a list item or a map value (notes[1].id, tags.red.id) as the
+// top-level hint does: leave it out, and no other field offered. shapes[i]
+// is where fills[i] can appear (fillShapes).
+func hintNestedServerFilled(e *ErrorEntry, fills []schemadoc.ServerFill, shapes [][]string) {
+	at := pathShape(e.Field)
+	for i, f := range fills {
+		if f.Overridable || i >= len(shapes) || !shapeMatches(shapes[i], at) {
 			continue
 		}
 		name := f.Field[strings.LastIndex(f.Field, ".")+1:]
@@ -243,7 +238,3 @@ func hintNestedServerFilled(e *ErrorEntry, fills []schemadoc.ServerFill) {
 		return
 	}
 }
-
-// itemIndex is a list index in a path: elements[0].id has the shape
-// elements.id.
-var itemIndex = regexp.MustCompile(`\[[0-9]+\]`)

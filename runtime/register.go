@@ -147,7 +147,7 @@ func (r *registry) bind(svc *impl.Service) error {
 		if read && d.Confirmation != "" && Confirmation(d.Confirmation) != ConfirmDirect {
 			return fmt.Errorf("tool %q is a read (kind READ) but asks for %s confirmation; a read is never confirmed", d.Name, d.Confirmation)
 		}
-		r.tools[d.Name] = &boundTool{bind: b, doc: d, optionalDescription: opt, nested: nestedPaths(d.InputSchema), hash: schemaHash(d), read: read, names: controlNamesFor(r.jsonNames())}
+		r.tools[d.Name] = &boundTool{bind: b, doc: d, optionalDescription: opt, nested: nestedPaths(d.InputSchema), fillShapes: fillShapes(b.NewRequest(), d.ServerFills), hash: schemaHash(d), read: read, names: controlNamesFor(r.jsonNames())}
 		r.order = append(r.order, d.Name)
 		if !read {
 			r.writes = append(r.writes, d.Name)

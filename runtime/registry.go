@@ -68,6 +68,9 @@ type boundTool struct {
 	optionalDescription bool
 	// nested indexes the input's nested properties by name (nestedPaths).
 	nested map[string][]string
+	// fillShapes are where each of doc.ServerFills can appear in the
+	// arguments, a segment per field, "*" for a map key (fillShapes).
+	fillShapes [][]string
 	// hash is the tool's schema hash (MetaSchemaHash).
 	hash string
 	// read: a read tool (kind READ), which changes nothing and is never

@@ -262,6 +262,7 @@ func (b *builder) agentField(fm *fieldModel) bool {
 				return false
 			}
 			fm.child.asItem = fm.child.asItem || f.Desc.IsList()
+			fm.child.asMapValue = fm.child.asMapValue || f.Desc.IsMap()
 		}
 	}
 	if !b.checkRecursionDepth(fm) {

@@ -142,6 +142,8 @@ type messageModel struct {
 	itemKey *fieldModel
 	// asItem: some repeated field has the message as its items.
 	asItem bool
+	// asMapValue: some map field has the message as its values.
+	asMapValue bool
 }
 
 // fieldModel is one field with its resolved rules.

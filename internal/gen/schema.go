@@ -161,19 +161,7 @@ func fieldSchema(f *fieldModel, x *expansion) *jsonschema.Schema {
 		if r.maximum != nil {
 			v.Maximum = num(*r.maximum)
 		}
-		if isListValue(f.proto) {
-			// JSON text: the counts are the array's, stated in words.
-			if r.minItems != nil || r.maxItems != nil {
-				s.Description = appendSentence(s.Description, itemCountWords(r.minItems, r.maxItems))
-			}
-		} else {
-			if r.minItems != nil {
-				s.MinItems = u64(uint64(*r.minItems))
-			}
-			if r.maxItems != nil {
-				s.MaxItems = u64(uint64(*r.maxItems))
-			}
-		}
+		itemCounts(f, r, s)
 		if r.deflt != nil {
 			s.Default = r.deflt.jsonValue
 		}
@@ -307,6 +295,8 @@ func requestScopedHow(f *fieldModel) string {
 		return "deterministic UUID from tenant, tool and the item's " + k + " (without one, client_request_id and the item's position)"
 	case f.msg != nil && f.msg.asItem:
 		return "deterministic UUID from tenant, tool, client_request_id and the item's position"
+	case f.msg != nil && f.msg.asMapValue:
+		return "deterministic UUID from tenant, tool, client_request_id and the entry's key"
 	}
 	return "deterministic UUID from tenant, tool and client_request_id"
 }
@@ -387,4 +377,22 @@ func (x *expansion) childSchema(f *fieldModel, m *messageModel) *jsonschema.Sche
 	}
 	defer leave()
 	return objectSchema(m, x)
+}
+
+// itemCounts states min_items and max_items: minItems and maxItems on a
+// list, words on a google.protobuf.ListValue (its position is JSON text).
+func itemCounts(f *fieldModel, r *valueConstraints, s *jsonschema.Schema) {
+	if r.minItems == nil && r.maxItems == nil {
+		return
+	}
+	if isListValue(f.proto) {
+		s.Description = appendSentence(s.Description, itemCountWords(r.minItems, r.maxItems))
+		return
+	}
+	if r.minItems != nil {
+		s.MinItems = u64(uint64(*r.minItems))
+	}
+	if r.maxItems != nil {
+		s.MaxItems = u64(uint64(*r.maxItems))
+	}
 }

@@ -297,6 +297,16 @@ func TestItemErrorsNameTheItemsField(t *testing.T) {
 	if got := fmt.Sprint(sent.Body["error"].(map[string]any)["suggestions"]); got != "map[hint:id is filled by the server (generated UUID v7); leave it out valid_values:[kind title client_request_id]]" {
 		t.Errorf("suggestions: %s", got)
 	}
+	// The same inside a map value, named by its key, dotted or quoted.
+	for key, path := range map[string]string{"red": "tags.red.id", "a.b": `tags[\"a.b\"].id`} {
+		sent := mcptest.Call(t, cs, "import_notes", `{"notes":[{"kind":"Task","title":"A"}],"tags":[{"key":"`+key+`","value":{"label":"L","id":"mine"}}]}`)
+		if got, want := errorOf(t, sent), `UNKNOWN_FIELD `+strings.ReplaceAll(path, `\"`, `"`)+`: unknown field "`+path+`": the server fills id itself`; got != want {
+			t.Errorf("a server-filled map value field sent:\n got %s\nwant %s", got, want)
+		}
+		if got := fmt.Sprint(sent.Body["error"].(map[string]any)["suggestions"]); got != "map[hint:id is filled by the server (deterministic UUID from tenant, tool, client_request_id and the entry's key); leave it out valid_values:[label]]" {
+			t.Errorf("suggestions: %s", got)
+		}
+	}
 	four := `{"notes":[{"kind":"Task","title":"A"},{"kind":"Task","title":"B"},{"kind":"Task","title":"C"},{"kind":"Task","title":"D"}]}`
 	if got := errorOf(t, mcptest.Call(t, cs, "import_notes", four)); got != "CONSTRAINT_VIOLATION notes: must have at most 3 items, got 4" {
 		t.Errorf("four notes: %s", got)
