@@ -15,10 +15,10 @@ func TestSourceIDsAreScopedToTheTenant(t *testing.T) {
 	if hash == "" || other["content_hash"] != hash {
 		t.Fatalf("content hashes %v and %v, want the content's SHA-256 in both tenants", first["content_hash"], other["content_hash"])
 	}
-	if want := tenantSourceID(isoA.TenantID, hash); first["source_id"] != want || again["source_id"] != want || again["deduplicated"] != true {
+	if want := userSourceID(isoA.TenantID, isoA.PrincipalID, hash); first["source_id"] != want || again["source_id"] != want || again["deduplicated"] != true {
 		t.Errorf("tenant A: source ids %v then %v (deduplicated %v), want %s both times", first["source_id"], again["source_id"], again["deduplicated"], want)
 	}
-	if want := tenantSourceID(isoB.TenantID, hash); other["source_id"] != want || other["source_id"] == first["source_id"] {
+	if want := userSourceID(isoB.TenantID, isoB.PrincipalID, hash); other["source_id"] != want || other["source_id"] == first["source_id"] {
 		t.Errorf("tenant B: source id %v, want %s (not A's %v)", other["source_id"], want, first["source_id"])
 	}
 }

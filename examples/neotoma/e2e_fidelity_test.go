@@ -44,12 +44,13 @@ func TestInvalidRelationshipTypeNamesTheDocumentsTypes(t *testing.T) {
 }
 
 // Deduplication is per user: another user of the tenant storing the same
-// material is told it is new, and gets entities of its own.
+// material is told it is new, and gets a source, a run, observations and
+// entities of its own, their ids unrelated to the first user's.
 func TestDeduplicationIsPerUser(t *testing.T) {
 	s := newServer(t)
 	mustSucceed(t, s.connect(ada, nil), "store", invoiceArgs)
 	out := mustSucceed(t, s.connect(grace, nil), "store", invoiceArgs)
-	src, hash, run, obs := sourceOf(`[{"amount":1250.5,"currency":"EUR","entity_type":"invoice","invoice_number":"INV-2024-001","po_reference":"PO-77","vendor":"Acme Supplies"}]`)
+	src, hash, run, obs := sourceOfUser(grace, `[{"amount":1250.5,"currency":"EUR","entity_type":"invoice","invoice_number":"INV-2024-001","po_reference":"PO-77","vendor":"Acme Supplies"}]`)
 	assertJSON(t, out, `{
 		"success": true,
 		"source_id": "`+src+`",

@@ -19,11 +19,11 @@ import (
 
 // fileSource is the source ID and content hash the server must derive for
 // a file of ada's tenant: the SHA-256 of its bytes, the id scoped to the
-// tenant (tenantSourceID).
+// user (userSourceID).
 func fileSource(content string) (src, hash string) {
 	sum := sha256.Sum256([]byte(content))
 	hash = hex.EncodeToString(sum[:])
-	return tenantSourceID(ada.TenantID, hash), hash
+	return userSourceID(ada.TenantID, ada.PrincipalID, hash), hash
 }
 
 // runOf is the run ID of interpreting src with a configuration, given as

@@ -199,11 +199,11 @@ func entityID(user, typ, key string) string {
 	return "ent_" + runtime.ContentHash(ada.TenantID, user, typ, key)
 }
 
-// tenantSourceID recomputes the documented source id rule: "src_" and the
-// first 32 hex digits of SHA-256("neotoma/source-id/v1\n" + len(tenant) +
-// ":" + tenant + "\n" + content hash).
-func tenantSourceID(tenant, hash string) string {
-	sum := sha256.Sum256([]byte("neotoma/source-id/v1\n" + strconv.Itoa(len(tenant)) + ":" + tenant + "\n" + hash))
+// userSourceID recomputes the documented source id rule: "src_" and the
+// first 32 hex digits of SHA-256("neotoma/source-id/v2\n" + len(tenant) +
+// ":" + tenant + "\n" + len(user) + ":" + user + "\n" + content hash).
+func userSourceID(tenant, user, hash string) string {
+	sum := sha256.Sum256([]byte("neotoma/source-id/v2\n" + strconv.Itoa(len(tenant)) + ":" + tenant + "\n" + strconv.Itoa(len(user)) + ":" + user + "\n" + hash))
 	return "src_" + hex.EncodeToString(sum[:])[:32]
 }
 
@@ -265,12 +265,17 @@ func TestToolsListNeverOffersUserID(t *testing.T) {
 // sourceOf is the source ID, content hash, run ID and first observation ID
 // the server must derive for ada's structured material, recomputed from the
 // documented rules: the SHA-256 of the entities as canonical JSON, the
-// source id scoped to the tenant (tenantSourceID), the run and observation
+// source id scoped to the user (userSourceID), the run and observation
 // IDs hashed from them.
 func sourceOf(canonical string) (src, hash, run, obs string) {
+	return sourceOfUser(ada, canonical)
+}
+
+// sourceOfUser is sourceOf for the structured material of user rc.
+func sourceOfUser(rc runtime.RequestContext, canonical string) (src, hash, run, obs string) {
 	sum := sha256.Sum256([]byte(canonical))
 	hash = hex.EncodeToString(sum[:])
-	src = tenantSourceID(ada.TenantID, hash)
+	src = userSourceID(rc.TenantID, rc.PrincipalID, hash)
 	run = "run_" + runtime.ContentHash(src, "structured")
 	return src, hash, run, "obs_" + runtime.ContentHash(run, "0")
 }
@@ -350,6 +355,14 @@ func TestStoreIsDeterministic(t *testing.T) {
 	gid := other["entities"].([]any)[0].(map[string]any)["entity_id"]
 	if want := entityID("user-grace", "invoice", "invoice_number=inv-2024-001"); gid != want || gid == invoiceID {
 		t.Errorf("other user's entity_id = %v, want %s (not %s)", gid, want, invoiceID)
+	}
+	// Deduplication is per user: the same material is a source of grace's
+	// own, not linkable to ada's by its id or its observation's.
+	if want := userSourceID(grace.TenantID, grace.PrincipalID, other["content_hash"].(string)); other["source_id"] != want || other["source_id"] == src || other["deduplicated"] != false {
+		t.Errorf("other user's source_id = %v (deduplicated %v), want %s (not ada's %s)", other["source_id"], other["deduplicated"], want, src)
+	}
+	if gobs := other["entities"].([]any)[0].(map[string]any)["observation_id"]; gobs == obs {
+		t.Errorf("other user's observation_id = %v, the same as ada's", gobs)
 	}
 }
 

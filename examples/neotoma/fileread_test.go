@@ -107,8 +107,17 @@ func TestSignedFileURLsAreVerified(t *testing.T) {
 		}
 	}
 	// A URL another user signed for their own file reads that file only for them.
-	mustSucceed(t, grace2, "store", `{"file_content":"`+base64.StdEncoding.EncodeToString([]byte(pdf))+`","mime_type":"application/pdf"}`)
-	graceURL := mustSucceed(t, grace2, "retrieve_file_url", `{"file_path":"neotoma://files/`+src+`"}`)["signed_url"].(string)
+	// The same file is a source of grace's own, under an id of her own: ada's
+	// id names no file of hers.
+	stored := mustSucceed(t, grace2, "store", `{"file_content":"`+base64.StdEncoding.EncodeToString([]byte(pdf))+`","mime_type":"application/pdf"}`)
+	graceSrc := userSourceID(grace.TenantID, grace.PrincipalID, stored["content_hash"].(string))
+	if stored["source_id"] != graceSrc || graceSrc == src {
+		t.Fatalf("grace's source_id = %v, want %s (not ada's %s)", stored["source_id"], graceSrc, src)
+	}
+	if out, isErr := call(t, grace2, "retrieve_file_url", `{"file_path":"neotoma://files/`+src+`"}`); !isErr || codes(out)[0] != "FILE_NOT_FOUND@file_path" {
+		t.Fatalf("grace asking for ada's source id: %v", out)
+	}
+	graceURL := mustSucceed(t, grace2, "retrieve_file_url", `{"file_path":"neotoma://files/`+graceSrc+`"}`)["signed_url"].(string)
 	if got, refused := readFile(t, grace2, graceURL); refused != "" || got != pdf+"|application/pdf" {
 		t.Fatalf("grace's own URL: %q refused %q", got, refused)
 	}

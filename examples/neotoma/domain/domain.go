@@ -82,7 +82,7 @@ func (m *Memory) storeStructured(who owner, req *neotomav1.StoreRequest) (*neoto
 	if s, ok := u.sources[hash]; ok {
 		return m.storeAnswer(who, u, s, true), nil
 	}
-	s := &source{id: SourceID(who.tenant, hash), hash: hash, runs: map[string]*run{}, at: req.GetStoredAt().AsTime()}
+	s := &source{id: SourceID(who.tenant, who.user, hash), hash: hash, runs: map[string]*run{}, at: req.GetStoredAt().AsTime()}
 	r := m.observe(who, u, s, "run_"+runtime.ContentHash(s.id, "structured"), ins, req.GetSourcePriority(), req.GetStoredAt().AsTime())
 	s.first = r
 	u.sources[hash] = s

@@ -159,7 +159,7 @@ func (m *Memory) storeFile(who owner, req *neotomav1.StoreRequest) (*neotomav1.S
 	u := m.user(who)
 	s, dedup := u.sources[hash]
 	if !dedup {
-		s = &source{id: SourceID(who.tenant, hash), hash: hash, mimeType: f.mimeType, filename: f.filename, content: f.content, size: int32(len(f.content)), runs: map[string]*run{}, at: req.GetStoredAt().AsTime()}
+		s = &source{id: SourceID(who.tenant, who.user, hash), hash: hash, mimeType: f.mimeType, filename: f.filename, content: f.content, size: int32(len(f.content)), runs: map[string]*run{}, at: req.GetStoredAt().AsTime()}
 	}
 	if req.GetInterpret() && s.first == nil {
 		if err := m.checkQuota(u); err != nil {
