@@ -54,6 +54,10 @@ const variants = {
   'input schema {"type":"object"}': (t) => ({ ...t, inputSchema: { type: 'object' } }),
   'description cut at 40 bytes': (t) => ({ ...t, description: cut(t.description, 40) }),
   'without annotations': (t) => { const { annotations, ...rest } = t; return rest; },
+  // The least a tool can be listed with: its name, its one-line description
+  // and the shortest input schema, then with a single hint back.
+  'floor: {"type":"object"}, no annotations': (t) => { const { annotations, ...rest } = t; return { ...rest, inputSchema: { type: 'object' } }; },
+  'floor with its first non-default hint only': (t) => { const { annotations, ...rest } = t; const first = Object.entries(annotations ?? {})[0]; return { ...rest, inputSchema: { type: 'object' }, ...(first ? { annotations: Object.fromEntries([first]) } : {}) }; },
 };
 // hex16 is a stand-in hash of the same length and spread as a real one.
 function hex16(s) {
