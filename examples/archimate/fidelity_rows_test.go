@@ -1,14 +1,13 @@
 package archimate_test
 
 import (
-	"io/fs"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/fidelitycheck"
 )
 
 // Every test FIDELITY.md names as proof exists, and the rows are numbered
@@ -18,27 +17,7 @@ func TestFidelityRowsNameTestsThatExist(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defined := map[string]bool{}
-	funcRE := regexp.MustCompile(`(?m)^func (Test\w+)\(`)
-	err = filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) && path != "../.." {
-			return filepath.SkipDir
-		}
-		if !strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		for _, m := range funcRE.FindAllSubmatch(b, -1) {
-			defined[string(m[1])] = true
-		}
-		return nil
-	})
+	defined, _, err := fidelitycheck.TestFuncs("../..", "../../examples/archimate")
 	if err != nil {
 		t.Fatal(err)
 	}

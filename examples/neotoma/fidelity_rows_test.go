@@ -1,14 +1,14 @@
 package neotoma_test
 
 import (
-	"io/fs"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/fidelitycheck"
 )
 
 // Every test FIDELITY.md names as proof exists (a subtest as a case name in
@@ -20,37 +20,13 @@ func TestFidelityRowsNameTestsThatExist(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defined := map[string]bool{}
-	var local strings.Builder
-	funcRE := regexp.MustCompile(`(?m)^func (Test\w+)\(`)
-	err = filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) && path != "../.." {
-			return filepath.SkipDir
-		}
-		if !strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		for _, m := range funcRE.FindAllSubmatch(b, -1) {
-			defined[string(m[1])] = true
-		}
-		if filepath.Dir(path) == "../../examples/neotoma" {
-			local.Write(b)
-		}
-		return nil
-	})
+	defined, local, err := fidelitycheck.TestFuncs("../..", "../../examples/neotoma")
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := string(doc)
 	cases := map[string]bool{}
-	for _, m := range regexp.MustCompile(`"((?:[^"\\\n]|\\.)*)"`).FindAllStringSubmatch(local.String(), -1) {
+	for _, m := range regexp.MustCompile(`"((?:[^"\\\n]|\\.)*)"`).FindAllStringSubmatch(local, -1) {
 		cases[strings.ReplaceAll(m[1], " ", "_")] = true
 	}
 	for _, m := range regexp.MustCompile("`(Test[A-Z]\\w*)(/[^`]+)?`").FindAllStringSubmatch(text, -1) {
