@@ -32,7 +32,8 @@ func (l *labeler) ResolvePersonRef(_ context.Context, _ proto.Message, ref strin
 // TestMapValueReferenceIsAnsweredWithTheDecodeProblems: a reference inside
 // a map's value that names no one is answered, on labels.<key>.owner, in
 // the same round as a decode problem elsewhere, so the agent fixes both at
-// once; alone it is answered on the same path.
+// once; alone it is answered on the same path. The map is sent as an object
+// and as the {"key","value"} entries its schema asks for.
 func TestMapValueReferenceIsAnsweredWithTheDecodeProblems(t *testing.T) {
 	server := mcp.NewServer(&mcp.Implementation{Name: "labels", Version: "test"}, nil)
 	rc := func(context.Context, *mcp.CallToolRequest) (runtime.RequestContext, bool) {
@@ -46,7 +47,8 @@ func TestMapValueReferenceIsAnsweredWithTheDecodeProblems(t *testing.T) {
 	notFound := `NOT_FOUND labels.blue.owner: no person has the id or name "B…"`
 	want := `CONSTRAINT_VIOLATION title: must be at most 10 characters, got 12` + "\n" + notFound
 	for form, labels := range map[string]string{
-		"object": `"labels":{"red":{"owner":"Ada"},"blue":{"owner":"Bob"}}`,
+		"object":  `"labels":{"red":{"owner":"Ada"},"blue":{"owner":"Bob"}}`,
+		"entries": `"labels":[{"key":"red","value":{"owner":"Ada"}},{"key":"blue","value":{"owner":"Bob"}}]`,
 	} {
 		if got := errorOf(t, mcptest.Call(t, cs, "label_notes", `{`+labels+`}`)); got != notFound {
 			t.Errorf("%s, alone:\n got %s\nwant %s", form, got, notFound)
