@@ -89,3 +89,22 @@ message Req {
 		}
 	}
 }
+
+// An integer map key's pattern admits each key in its one decimal form, the
+// form the decoder reads ("07", "+7" and "-0" are refused).
+func TestIntegerMapKeyPatternsAdmitOneFormPerKey(t *testing.T) {
+	src := service + `
+message Req {
+  map<int32, string> tiers = 1;
+  map<uint64, string> counts = 2;
+}`
+	props, _ := inputSchemaOf(t, src, "do")
+	for name, want := range map[string]string{
+		"tiers":  `{"description":"Entries of {key, value}, each key at most once.","items":{"additionalProperties":false,"properties":{"key":{"pattern":"^(0|-?[1-9][0-9]*)$","type":"string"},"value":{"type":"string"}},"required":["key","value"],"type":"object"},"type":"array"}`,
+		"counts": `{"description":"Entries of {key, value}, each key at most once.","items":{"additionalProperties":false,"properties":{"key":{"pattern":"^(0|[1-9][0-9]*)$","type":"string"},"value":{"type":"string"}},"required":["key","value"],"type":"object"},"type":"array"}`,
+	} {
+		if props[name] != want {
+			t.Errorf("%s = %s\nwant %s", name, props[name], want)
+		}
+	}
+}
