@@ -156,10 +156,10 @@ func fieldSchema(f *fieldModel, x *expansion) *jsonschema.Schema {
 			v.Pattern = *r.pattern
 		}
 		if r.minimum != nil {
-			v.Minimum = num(*r.minimum)
+			v.Minimum = numOf(*r.minimum, f.pv != nil && f.pv.f32)
 		}
 		if r.maximum != nil {
-			v.Maximum = num(*r.maximum)
+			v.Maximum = numOf(*r.maximum, f.pv != nil && f.pv.f32)
 		}
 		itemCounts(f, r, s)
 		if r.deflt != nil {

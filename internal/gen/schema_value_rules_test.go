@@ -108,3 +108,29 @@ message Req {
 		}
 	}
 }
+
+// A float field's buf.validate numbers are stated as written (0.1, not the
+// float32's exact 0.10000000149011612): an agent that sends 0.1, 0.7 or the
+// const meets the schema, and the decoder, reading a float32, takes them.
+func TestFloatRulesAreStatedAsWritten(t *testing.T) {
+	src := `import "buf/validate/validate.proto";` + service + `
+message Req {
+  float a = 1 [(buf.validate.field).float.const = 0.1];
+  float b = 2 [(buf.validate.field).float = {gte: 0.1, lte: 0.7}];
+  float c = 3 [(buf.validate.field).float = {in: [0.1, 0.2], gt: 0.05, lt: 0.9}];
+  double d = 4 [(buf.validate.field).double = {gte: 0.1, const: 0.30000001192092896}];
+  repeated float e = 5 [(buf.validate.field).repeated.items.float = {not_in: [0.3]}];
+}`
+	props, _ := inputSchemaOf(t, src, "do")
+	for name, want := range map[string]string{
+		"a": `{"const":0.1,"description":"Must be 0.1.","type":"number"}`,
+		"b": `{"maximum":0.7,"minimum":0.1,"type":"number"}`,
+		"c": `{"description":"Must be one of 0.1, 0.2.","exclusiveMaximum":0.9,"exclusiveMinimum":0.05,"type":"number"}`,
+		"d": `{"const":0.30000001192092896,"description":"Must be 0.30000001192092896.","minimum":0.1,"type":"number"}`,
+		"e": `{"description":"Must not be any of 0.3.","items":{"type":"number"},"type":"array"}`,
+	} {
+		if props[name] != want {
+			t.Errorf("%s = %s\nwant %s", name, props[name], want)
+		}
+	}
+}

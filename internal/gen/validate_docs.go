@@ -38,12 +38,12 @@ func pvWords(pv *pvRules) []string {
 		words = append(words, fmt.Sprintf(affixCheck[a.rule][1], a.value))
 	}
 	if pv.numConst {
-		words = append(words, "Must be "+formatFloat(pv.numIn[0])+".")
+		words = append(words, "Must be "+floatText(pv.numIn[0], pv.f32)+".")
 	} else if len(pv.numIn) > 0 {
-		words = append(words, "Must be one of "+strings.Trim(floatList(pv.numIn), "[]")+".")
+		words = append(words, "Must be one of "+strings.Trim(floatListOf(pv.numIn, pv.f32), "[]")+".")
 	}
 	if len(pv.numNotIn) > 0 {
-		words = append(words, "Must not be any of "+strings.Trim(floatList(pv.numNotIn), "[]")+".")
+		words = append(words, "Must not be any of "+strings.Trim(floatListOf(pv.numNotIn, pv.f32), "[]")+".")
 	}
 	return words
 }

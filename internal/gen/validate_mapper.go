@@ -207,13 +207,15 @@ func (m *pvMapper) numberRules(msg protoreflect.Message, rule string) {
 		return out
 	}
 	p := rule + "."
+	f32 := strings.HasSuffix(rule, "float") // float, repeated.items.float, map.values.float
+	m.pv.f32 = f32
 	if x, ok := get("gte"); ok {
 		if m.given.Minimum != nil && m.given.GetMinimum() != x {
 			m.conflict("minimum", formatFloat(m.given.GetMinimum()), p+"gte", formatFloat(x))
 		} else {
 			m.a.Minimum = proto.Float64(x)
 		}
-		m.doc(p+"gte", formatFloat(x), "decoder")
+		m.doc(p+"gte", floatText(x, f32), "decoder")
 	}
 	if x, ok := get("lte"); ok {
 		if m.given.Maximum != nil && m.given.GetMaximum() != x {
@@ -221,35 +223,35 @@ func (m *pvMapper) numberRules(msg protoreflect.Message, rule string) {
 		} else {
 			m.a.Maximum = proto.Float64(x)
 		}
-		m.doc(p+"lte", formatFloat(x), "decoder")
+		m.doc(p+"lte", floatText(x, f32), "decoder")
 	}
 	if x, ok := get("gt"); ok {
 		if m.given.Minimum != nil && m.given.GetMinimum() <= x {
 			m.conflict("minimum", formatFloat(m.given.GetMinimum()), p+"gt", formatFloat(x))
 		}
 		m.pv.exclusiveMin = &x
-		m.doc(p+"gt", formatFloat(x), "decoder")
+		m.doc(p+"gt", floatText(x, f32), "decoder")
 	}
 	if x, ok := get("lt"); ok {
 		if m.given.Maximum != nil && m.given.GetMaximum() >= x {
 			m.conflict("maximum", formatFloat(m.given.GetMaximum()), p+"lt", formatFloat(x))
 		}
 		m.pv.exclusiveMax = &x
-		m.doc(p+"lt", formatFloat(x), "decoder")
+		m.doc(p+"lt", floatText(x, f32), "decoder")
 	}
 	if x, ok := get("const"); ok {
 		m.pv.numIn = []float64{x}
 		m.pv.numConst = true
-		m.doc(p+"const", formatFloat(x), "decoder")
+		m.doc(p+"const", floatText(x, f32), "decoder")
 	}
 	if in := list("in"); len(in) > 0 {
 		m.pv.numIn = in
 		m.pv.numConst = false
-		m.doc(p+"in", floatList(in), "decoder")
+		m.doc(p+"in", floatListOf(in, f32), "decoder")
 	}
 	if out := list("not_in"); len(out) > 0 {
 		m.pv.numNotIn = out
-		m.doc(p+"not_in", floatList(out), "decoder")
+		m.doc(p+"not_in", floatListOf(out, f32), "decoder")
 	}
 	m.others(msg, rule, map[string]bool{"gt": true, "gte": true, "lt": true, "lte": true, "const": true, "in": true, "not_in": true})
 }

@@ -26,7 +26,10 @@ type pvRules struct {
 	numIn, numNotIn  []float64
 	// numConst: numIn is a const rule's one value (stated as const)
 	numConst bool
-	format   string // uuid, email, uri, hostname, ip, ipv4, ipv6
+	// f32: the numbers are a float rule's, float32 values (stated as
+	// written, floatText)
+	f32    bool
+	format string // uuid, email, uri, hostname, ip, ipv4, ipv6
 	// keys are the string rules of a map's keys.
 	keys keyRules
 	// affixes are string.prefix, suffix, contains and not_contains, in
@@ -121,10 +124,23 @@ func numberOf(v protoreflect.Value) float64 {
 
 func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
-func floatList(xs []float64) string {
+// floatText is x as the shortest decimal that reads back as x; for a
+// float rule's value (f32), a float32, the float32's: 0.1 as written, not
+// the float64 0.10000000149011612 it widens to.
+func floatText(x float64, f32 bool) string {
+	if f32 && float64(float32(x)) == x {
+		return strconv.FormatFloat(x, 'g', -1, 32)
+	}
+	return formatFloat(x)
+}
+
+func floatList(xs []float64) string { return floatListOf(xs, false) }
+
+// floatListOf is xs in brackets, each as floatText states it.
+func floatListOf(xs []float64, f32 bool) string {
 	parts := make([]string, len(xs))
 	for i, x := range xs {
-		parts[i] = formatFloat(x)
+		parts[i] = floatText(x, f32)
 	}
 	return "[" + strings.Join(parts, ", ") + "]"
 }
