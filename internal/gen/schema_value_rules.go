@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
@@ -188,9 +187,6 @@ func pvKeywords(pv *pvRules, v *jsonschema.Schema) {
 		v.Format = pv.format
 	}
 }
-
-// num is x as a JSON number.
-func num(x float64) json.Number { return json.Number(strconv.FormatFloat(x, 'g', -1, 64)) }
 
 // numOf is x as a JSON number, a float rule's (f32) as floatText states it.
 func numOf(x float64, f32 bool) json.Number { return json.Number(floatText(x, f32)) }

@@ -134,8 +134,6 @@ func floatText(x float64, f32 bool) string {
 	return formatFloat(x)
 }
 
-func floatList(xs []float64) string { return floatListOf(xs, false) }
-
 // floatListOf is xs in brackets, each as floatText states it.
 func floatListOf(xs []float64, f32 bool) string {
 	parts := make([]string, len(xs))
