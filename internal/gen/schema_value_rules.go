@@ -181,7 +181,7 @@ func pvKeywords(pv *pvRules, v *jsonschema.Schema) {
 		}
 	}
 	if pv.numConst && (v.Type == "integer" || v.Type == "number") {
-		v.Const = numOf(pv.numIn[0], pv.f32)
+		v.Const = json.Number(pv.numInText[0])
 	}
 	if formatKeywords[pv.format] {
 		v.Format = pv.format

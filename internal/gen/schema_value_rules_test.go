@@ -134,3 +134,27 @@ message Req {
 		}
 	}
 }
+
+// An integer rule's values are stated in decimal digits, exactly: an agent
+// sends an int64 as a string of digits, so "2e+06" would be refused, and
+// 9007199254740993 is not the double 9.007199254740992e+15.
+func TestIntegerRulesAreStatedInDigits(t *testing.T) {
+	src := `import "buf/validate/validate.proto";` + service + `
+message Req {
+  int64 a = 1 [(buf.validate.field).int64.const = 9007199254740993];
+  int32 d = 2 [(buf.validate.field).int32.const = 1000000];
+  int64 e = 3 [(buf.validate.field).int64 = {in: [2000000, 3], not_in: [5000000]}];
+  uint32 u = 4 [(buf.validate.field).uint32 = {not_in: [4000000000]}];
+}`
+	props, _ := inputSchemaOf(t, src, "do")
+	for name, want := range map[string]string{
+		"a": `{"description":"Must be 9007199254740993.","pattern":"^-?[0-9]+$","type":"string"}`,
+		"d": `{"const":1000000,"description":"Must be 1000000.","type":"integer"}`,
+		"e": `{"description":"Must be one of 2000000, 3. Must not be any of 5000000.","pattern":"^-?[0-9]+$","type":"string"}`,
+		"u": `{"description":"Must not be any of 4000000000.","minimum":0,"type":"integer"}`,
+	} {
+		if props[name] != want {
+			t.Errorf("%s = %s\nwant %s", name, props[name], want)
+		}
+	}
+}

@@ -38,12 +38,12 @@ func pvWords(pv *pvRules) []string {
 		words = append(words, fmt.Sprintf(affixCheck[a.rule][1], a.value))
 	}
 	if pv.numConst {
-		words = append(words, "Must be "+floatText(pv.numIn[0], pv.f32)+".")
+		words = append(words, "Must be "+pv.numInText[0]+".")
 	} else if len(pv.numIn) > 0 {
-		words = append(words, "Must be one of "+strings.Trim(floatListOf(pv.numIn, pv.f32), "[]")+".")
+		words = append(words, "Must be one of "+strings.Join(pv.numInText, ", ")+".")
 	}
 	if len(pv.numNotIn) > 0 {
-		words = append(words, "Must not be any of "+strings.Trim(floatListOf(pv.numNotIn, pv.f32), "[]")+".")
+		words = append(words, "Must not be any of "+strings.Join(pv.numNotInText, ", ")+".")
 	}
 	return words
 }

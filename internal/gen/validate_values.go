@@ -24,6 +24,8 @@ type pvRules struct {
 	minimum, maximum *float64
 	strIn, strNotIn  []string
 	numIn, numNotIn  []float64
+	// numInText, numNotInText: their values as written (numberText)
+	numInText, numNotInText []string
 	// numConst: numIn is a const rule's one value (stated as const)
 	numConst bool
 	// f32: the numbers are a float rule's, float32 values (stated as
@@ -134,13 +136,23 @@ func floatText(x float64, f32 bool) string {
 	return formatFloat(x)
 }
 
-// floatListOf is xs in brackets, each as floatText states it.
-func floatListOf(xs []float64, f32 bool) string {
-	parts := make([]string, len(xs))
-	for i, x := range xs {
-		parts[i] = floatText(x, f32)
+// numberText is v, a numeric rule's value, as written: an integer in
+// decimal digits (1000000, not 1e+06; exact past 2^53, where a double is
+// not), a float32 as floatText states it.
+func numberText(v protoreflect.Value) string {
+	switch x := v.Interface().(type) {
+	case int32:
+		return strconv.FormatInt(int64(x), 10)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case uint32:
+		return strconv.FormatUint(uint64(x), 10)
+	case uint64:
+		return strconv.FormatUint(x, 10)
+	case float32:
+		return floatText(float64(x), true)
 	}
-	return "[" + strings.Join(parts, ", ") + "]"
+	return formatFloat(numberOf(v))
 }
 
 func int32List(xs []int32) string {
