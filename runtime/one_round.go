@@ -158,11 +158,13 @@ func agentAnswer(err error) bool {
 }
 
 // sentPath reports whether the agent's arguments hold a value at the agent
-// path p (label.ownerName, more_labels[1].ownerName).
+// path p (label.ownerName, more_labels[1].ownerName, tags.red.ownerName for
+// a map sent as an object or as {"key","value"} entries).
 func sentPath(body *impl.Object, p string) bool {
 	obj := body
+	var entries []*impl.Value // a map sent as entries: the next segment is a key
 	for p != "" {
-		if obj == nil {
+		if obj == nil && entries == nil {
 			return false
 		}
 		key := p
@@ -175,7 +177,12 @@ func sentPath(body *impl.Object, p string) bool {
 		if i := strings.IndexByte(key, '['); i >= 0 {
 			key, sub = key[:i], key[i:]
 		}
-		v := obj.Get(key)
+		var v *impl.Value
+		if entries != nil {
+			v = entryValue(entries, key)
+		} else {
+			v = obj.Get(key)
+		}
 		for sub != "" && v.Present() {
 			j := strings.IndexByte(sub, ']')
 			n, err := strconv.Atoi(sub[1:max(j, 1)])
@@ -187,10 +194,27 @@ func sentPath(body *impl.Object, p string) bool {
 		if !v.Present() || v.Kind == impl.KindNull {
 			return false
 		}
-		obj = nil
-		if v.Kind == impl.KindObject {
+		obj, entries = nil, nil
+		switch v.Kind {
+		case impl.KindObject:
 			obj = v.Obj
+		case impl.KindArray:
+			entries = v.Arr
 		}
 	}
 	return true
+}
+
+// entryValue is the value of the map entry {"key": key, "value": ...} of
+// entries, nil when none has that key.
+func entryValue(entries []*impl.Value, key string) *impl.Value {
+	for _, e := range entries {
+		if e == nil || e.Kind != impl.KindObject {
+			continue
+		}
+		if k := e.Obj.Get("key"); k != nil && k.Kind == impl.KindString && k.Str == key {
+			return e.Obj.Get("value")
+		}
+	}
+	return nil
 }

@@ -167,7 +167,12 @@ func (e *emitter) earlyCheckChildren(g *jen.Group, sm *serviceModel, m *messageM
 				enter, jen.Id("c").Dot("EnterIndex").Call(jen.Id("i")), call(jen.Id("x")), leave, jen.Id("c").Dot("Leave").Call(),
 			)
 		case pf.Desc.IsMap():
-			g.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Add(field)).Block(enter, call(jen.Id("x")), leave)
+			// A map value is named by its key (labels.blue.owner), as the
+			// enrichment names it: the runtime keeps only problems on paths
+			// the agent sent.
+			g.For(jen.List(jen.Id("k"), jen.Id("x")).Op(":=").Range().Add(field)).Block(
+				enter, jen.Id("c").Dot("EnterKey").Call(e.mapKeyText(pf.Message.Fields[0], jen.Id("k"))), call(jen.Id("x")), leave, jen.Id("c").Dot("Leave").Call(),
+			)
 		default:
 			g.If(jen.Id("x").Op(":=").Id("m").Dot(getterName(pf)).Call(), jen.Id("x").Op("!=").Nil()).Block(enter, call(jen.Id("x")), leave)
 		}

@@ -95,10 +95,10 @@ func fieldSchema(f *fieldModel, x *expansion) *jsonschema.Schema {
 		switch k := f.proto.Message.Fields[0].Desc.Kind(); {
 		case k == protoreflect.BoolKind:
 			key.Enum = []any{"true", "false"}
-		case isNumeric(k) && isUnsigned(k):
-			key.Pattern = "^[0-9]+$"
+		case isNumeric(k) && isUnsigned(k): // one decimal form per key, as the decoder reads it
+			key.Pattern = "^(0|[1-9][0-9]*)$"
 		case isNumeric(k):
-			key.Pattern = "^-?[0-9]+$"
+			key.Pattern = "^(0|-?[1-9][0-9]*)$"
 		}
 		entry := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties(), Required: []string{"key", "value"}, AdditionalProperties: jsonschema.FalseSchema}
 		entry.Properties.Set("key", key)
@@ -156,10 +156,10 @@ func fieldSchema(f *fieldModel, x *expansion) *jsonschema.Schema {
 			v.Pattern = *r.pattern
 		}
 		if r.minimum != nil {
-			v.Minimum = num(*r.minimum)
+			v.Minimum = numOf(*r.minimum, f.pv != nil && f.pv.f32)
 		}
 		if r.maximum != nil {
-			v.Maximum = num(*r.maximum)
+			v.Maximum = numOf(*r.maximum, f.pv != nil && f.pv.f32)
 		}
 		itemCounts(f, r, s)
 		if r.deflt != nil {

@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
@@ -165,16 +164,16 @@ func groups(a string, kmin, kmax int64) string {
 // of one value: bounds, string in as the enum, a format.
 func pvKeywords(pv *pvRules, v *jsonschema.Schema) {
 	if pv.minimum != nil {
-		v.Minimum = num(*pv.minimum)
+		v.Minimum = numOf(*pv.minimum, pv.f32)
 	}
 	if pv.maximum != nil {
-		v.Maximum = num(*pv.maximum)
+		v.Maximum = numOf(*pv.maximum, pv.f32)
 	}
 	if pv.exclusiveMin != nil {
-		v.ExclusiveMinimum = num(*pv.exclusiveMin)
+		v.ExclusiveMinimum = numOf(*pv.exclusiveMin, pv.f32)
 	}
 	if pv.exclusiveMax != nil {
-		v.ExclusiveMaximum = num(*pv.exclusiveMax)
+		v.ExclusiveMaximum = numOf(*pv.exclusiveMax, pv.f32)
 	}
 	if len(pv.strIn) > 0 {
 		for _, x := range pv.strIn {
@@ -182,12 +181,12 @@ func pvKeywords(pv *pvRules, v *jsonschema.Schema) {
 		}
 	}
 	if pv.numConst && (v.Type == "integer" || v.Type == "number") {
-		v.Const = num(pv.numIn[0])
+		v.Const = json.Number(pv.numInText[0])
 	}
 	if formatKeywords[pv.format] {
 		v.Format = pv.format
 	}
 }
 
-// num is x as a JSON number.
-func num(x float64) json.Number { return json.Number(strconv.FormatFloat(x, 'g', -1, 64)) }
+// numOf is x as a JSON number, a float rule's (f32) as floatText states it.
+func numOf(x float64, f32 bool) json.Number { return json.Number(floatText(x, f32)) }

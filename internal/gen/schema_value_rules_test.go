@@ -89,3 +89,72 @@ message Req {
 		}
 	}
 }
+
+// An integer map key's pattern admits each key in its one decimal form, the
+// form the decoder reads ("07", "+7" and "-0" are refused).
+func TestIntegerMapKeyPatternsAdmitOneFormPerKey(t *testing.T) {
+	src := service + `
+message Req {
+  map<int32, string> tiers = 1;
+  map<uint64, string> counts = 2;
+}`
+	props, _ := inputSchemaOf(t, src, "do")
+	for name, want := range map[string]string{
+		"tiers":  `{"description":"Entries of {key, value}, each key at most once.","items":{"additionalProperties":false,"properties":{"key":{"pattern":"^(0|-?[1-9][0-9]*)$","type":"string"},"value":{"type":"string"}},"required":["key","value"],"type":"object"},"type":"array"}`,
+		"counts": `{"description":"Entries of {key, value}, each key at most once.","items":{"additionalProperties":false,"properties":{"key":{"pattern":"^(0|[1-9][0-9]*)$","type":"string"},"value":{"type":"string"}},"required":["key","value"],"type":"object"},"type":"array"}`,
+	} {
+		if props[name] != want {
+			t.Errorf("%s = %s\nwant %s", name, props[name], want)
+		}
+	}
+}
+
+// A float field's buf.validate numbers are stated as written (0.1, not the
+// float32's exact 0.10000000149011612): an agent that sends 0.1, 0.7 or the
+// const meets the schema, and the decoder, reading a float32, takes them.
+func TestFloatRulesAreStatedAsWritten(t *testing.T) {
+	src := `import "buf/validate/validate.proto";` + service + `
+message Req {
+  float a = 1 [(buf.validate.field).float.const = 0.1];
+  float b = 2 [(buf.validate.field).float = {gte: 0.1, lte: 0.7}];
+  float c = 3 [(buf.validate.field).float = {in: [0.1, 0.2], gt: 0.05, lt: 0.9}];
+  double d = 4 [(buf.validate.field).double = {gte: 0.1, const: 0.30000001192092896}];
+  repeated float e = 5 [(buf.validate.field).repeated.items.float = {not_in: [0.3]}];
+}`
+	props, _ := inputSchemaOf(t, src, "do")
+	for name, want := range map[string]string{
+		"a": `{"const":0.1,"description":"Must be 0.1.","type":"number"}`,
+		"b": `{"maximum":0.7,"minimum":0.1,"type":"number"}`,
+		"c": `{"description":"Must be one of 0.1, 0.2.","exclusiveMaximum":0.9,"exclusiveMinimum":0.05,"type":"number"}`,
+		"d": `{"const":0.30000001192092896,"description":"Must be 0.30000001192092896.","minimum":0.1,"type":"number"}`,
+		"e": `{"description":"Must not be any of 0.3.","items":{"type":"number"},"type":"array"}`,
+	} {
+		if props[name] != want {
+			t.Errorf("%s = %s\nwant %s", name, props[name], want)
+		}
+	}
+}
+
+// An integer rule's values are stated in decimal digits, exactly: an agent
+// sends an int64 as a string of digits, so "2e+06" would be refused, and
+// 9007199254740993 is not the double 9.007199254740992e+15.
+func TestIntegerRulesAreStatedInDigits(t *testing.T) {
+	src := `import "buf/validate/validate.proto";` + service + `
+message Req {
+  int64 a = 1 [(buf.validate.field).int64.const = 9007199254740993];
+  int32 d = 2 [(buf.validate.field).int32.const = 1000000];
+  int64 e = 3 [(buf.validate.field).int64 = {in: [2000000, 3], not_in: [5000000]}];
+  uint32 u = 4 [(buf.validate.field).uint32 = {not_in: [4000000000]}];
+}`
+	props, _ := inputSchemaOf(t, src, "do")
+	for name, want := range map[string]string{
+		"a": `{"description":"Must be 9007199254740993.","pattern":"^-?[0-9]+$","type":"string"}`,
+		"d": `{"const":1000000,"description":"Must be 1000000.","type":"integer"}`,
+		"e": `{"description":"Must be one of 2000000, 3. Must not be any of 5000000.","pattern":"^-?[0-9]+$","type":"string"}`,
+		"u": `{"description":"Must not be any of 4000000000.","minimum":0,"type":"integer"}`,
+	} {
+		if props[name] != want {
+			t.Errorf("%s = %s\nwant %s", name, props[name], want)
+		}
+	}
+}

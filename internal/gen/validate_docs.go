@@ -38,12 +38,12 @@ func pvWords(pv *pvRules) []string {
 		words = append(words, fmt.Sprintf(affixCheck[a.rule][1], a.value))
 	}
 	if pv.numConst {
-		words = append(words, "Must be "+formatFloat(pv.numIn[0])+".")
+		words = append(words, "Must be "+pv.numInText[0]+".")
 	} else if len(pv.numIn) > 0 {
-		words = append(words, "Must be one of "+strings.Trim(floatList(pv.numIn), "[]")+".")
+		words = append(words, "Must be one of "+strings.Join(pv.numInText, ", ")+".")
 	}
 	if len(pv.numNotIn) > 0 {
-		words = append(words, "Must not be any of "+strings.Trim(floatList(pv.numNotIn), "[]")+".")
+		words = append(words, "Must not be any of "+strings.Join(pv.numNotInText, ", ")+".")
 	}
 	return words
 }

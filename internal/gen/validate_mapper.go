@@ -206,14 +206,31 @@ func (m *pvMapper) numberRules(msg protoreflect.Message, rule string) {
 		}
 		return out
 	}
+	// text is the values of the rule named name as written (numberText).
+	text := func(name string) []string {
+		fd := fields.ByName(protoreflect.Name(name))
+		if fd == nil || !msg.Has(fd) {
+			return nil
+		}
+		if !fd.IsList() {
+			return []string{numberText(msg.Get(fd))}
+		}
+		l := msg.Get(fd).List()
+		out := make([]string, l.Len())
+		for i := range out {
+			out[i] = numberText(l.Get(i))
+		}
+		return out
+	}
 	p := rule + "."
+	m.pv.f32 = strings.HasSuffix(rule, "float") // float, repeated.items.float, map.values.float
 	if x, ok := get("gte"); ok {
 		if m.given.Minimum != nil && m.given.GetMinimum() != x {
 			m.conflict("minimum", formatFloat(m.given.GetMinimum()), p+"gte", formatFloat(x))
 		} else {
 			m.a.Minimum = proto.Float64(x)
 		}
-		m.doc(p+"gte", formatFloat(x), "decoder")
+		m.doc(p+"gte", text("gte")[0], "decoder")
 	}
 	if x, ok := get("lte"); ok {
 		if m.given.Maximum != nil && m.given.GetMaximum() != x {
@@ -221,35 +238,35 @@ func (m *pvMapper) numberRules(msg protoreflect.Message, rule string) {
 		} else {
 			m.a.Maximum = proto.Float64(x)
 		}
-		m.doc(p+"lte", formatFloat(x), "decoder")
+		m.doc(p+"lte", text("lte")[0], "decoder")
 	}
 	if x, ok := get("gt"); ok {
 		if m.given.Minimum != nil && m.given.GetMinimum() <= x {
 			m.conflict("minimum", formatFloat(m.given.GetMinimum()), p+"gt", formatFloat(x))
 		}
 		m.pv.exclusiveMin = &x
-		m.doc(p+"gt", formatFloat(x), "decoder")
+		m.doc(p+"gt", text("gt")[0], "decoder")
 	}
 	if x, ok := get("lt"); ok {
 		if m.given.Maximum != nil && m.given.GetMaximum() >= x {
 			m.conflict("maximum", formatFloat(m.given.GetMaximum()), p+"lt", formatFloat(x))
 		}
 		m.pv.exclusiveMax = &x
-		m.doc(p+"lt", formatFloat(x), "decoder")
+		m.doc(p+"lt", text("lt")[0], "decoder")
 	}
 	if x, ok := get("const"); ok {
-		m.pv.numIn = []float64{x}
+		m.pv.numIn, m.pv.numInText = []float64{x}, text("const")
 		m.pv.numConst = true
-		m.doc(p+"const", formatFloat(x), "decoder")
+		m.doc(p+"const", text("const")[0], "decoder")
 	}
 	if in := list("in"); len(in) > 0 {
-		m.pv.numIn = in
+		m.pv.numIn, m.pv.numInText = in, text("in")
 		m.pv.numConst = false
-		m.doc(p+"in", floatList(in), "decoder")
+		m.doc(p+"in", "["+strings.Join(m.pv.numInText, ", ")+"]", "decoder")
 	}
 	if out := list("not_in"); len(out) > 0 {
-		m.pv.numNotIn = out
-		m.doc(p+"not_in", floatList(out), "decoder")
+		m.pv.numNotIn, m.pv.numNotInText = out, text("not_in")
+		m.doc(p+"not_in", "["+strings.Join(m.pv.numNotInText, ", ")+"]", "decoder")
 	}
 	m.others(msg, rule, map[string]bool{"gt": true, "gte": true, "lt": true, "lte": true, "const": true, "in": true, "not_in": true})
 }

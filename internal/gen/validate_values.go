@@ -24,9 +24,14 @@ type pvRules struct {
 	minimum, maximum *float64
 	strIn, strNotIn  []string
 	numIn, numNotIn  []float64
+	// numInText, numNotInText: their values as written (numberText)
+	numInText, numNotInText []string
 	// numConst: numIn is a const rule's one value (stated as const)
 	numConst bool
-	format   string // uuid, email, uri, hostname, ip, ipv4, ipv6
+	// f32: the numbers are a float rule's, float32 values (stated as
+	// written, floatText)
+	f32    bool
+	format string // uuid, email, uri, hostname, ip, ipv4, ipv6
 	// keys are the string rules of a map's keys.
 	keys keyRules
 	// affixes are string.prefix, suffix, contains and not_contains, in
@@ -121,12 +126,33 @@ func numberOf(v protoreflect.Value) float64 {
 
 func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
-func floatList(xs []float64) string {
-	parts := make([]string, len(xs))
-	for i, x := range xs {
-		parts[i] = formatFloat(x)
+// floatText is x as the shortest decimal that reads back as x; for a
+// float rule's value (f32), a float32, the float32's: 0.1 as written, not
+// the float64 0.10000000149011612 it widens to.
+func floatText(x float64, f32 bool) string {
+	if f32 && float64(float32(x)) == x {
+		return strconv.FormatFloat(x, 'g', -1, 32)
 	}
-	return "[" + strings.Join(parts, ", ") + "]"
+	return formatFloat(x)
+}
+
+// numberText is v, a numeric rule's value, as written: an integer in
+// decimal digits (1000000, not 1e+06; exact past 2^53, where a double is
+// not), a float32 as floatText states it.
+func numberText(v protoreflect.Value) string {
+	switch x := v.Interface().(type) {
+	case int32:
+		return strconv.FormatInt(int64(x), 10)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case uint32:
+		return strconv.FormatUint(uint64(x), 10)
+	case uint64:
+		return strconv.FormatUint(x, 10)
+	case float32:
+		return floatText(float64(x), true)
+	}
+	return formatFloat(numberOf(v))
 }
 
 func int32List(xs []int32) string {

@@ -12,11 +12,12 @@ func (c *Call) EnterKey(key string) { c.enter(pathSeg{key: key, item: true}) }
 // its own idempotency key (an item_key field): the same for the same
 // tenant, tool, list and item key, whichever call carries the item, so a
 // batch retried with another call key, or none, gives each item the ID it
-// got first. Without an item key it is RequestScopedID. For use by
-// generated code.
+// got first. Without an item key, or outside a list's item (the message as
+// a map's value or a singular field, where no key is checked unique), it
+// is RequestScopedID. For use by generated code.
 func (c *Call) ItemScopedID(key string) string {
 	_, list, ok := itemScope(c.refPath)
-	if key == "" || !ok {
+	if key == "" || !ok || !c.refPath[len(c.refPath)-1].isIdx {
 		return c.RequestScopedID()
 	}
 	rc, _ := c.requestContext()

@@ -135,3 +135,40 @@ func TestEnrichmentPathsDoNotAllocate(t *testing.T) {
 		t.Fatalf("%v allocations per call, want 0", allocs)
 	}
 }
+
+// A message with an item key that is also a map's value, or a singular
+// field inside an item, is no list item there: UniqueItemKeys checks no
+// key of it, so its ID is the request-scoped ID of where it stands, and two
+// entries that carry the same key still get IDs of their own.
+func TestItemScopedIDOutsideAListItemIsTheRequestScopedID(t *testing.T) {
+	at := func(enter func(c *Call)) (item, request string) {
+		c := itemCall("req-1")
+		enter(c)
+		return c.ItemScopedID("k-1"), c.RequestScopedID()
+	}
+	red, redWant := at(func(c *Call) { c.Enter("by_name"); c.EnterKey("red") })
+	blue, blueWant := at(func(c *Call) { c.Enter("by_name"); c.EnterKey("blue") })
+	if red != redWant || blue != blueWant {
+		t.Errorf("map values: ItemScopedID = %q and %q, want the entries' request-scoped IDs %q and %q", red, blue, redWant, blueWant)
+	}
+	if red == blue {
+		t.Errorf("two map entries with item key k-1 got one ID %q", red)
+	}
+	main, mainWant := at(func(c *Call) { c.Enter("groups"); c.EnterIndex(0); c.Enter("main") })
+	if main != mainWant {
+		t.Errorf("singular field in an item: ItemScopedID = %q, want %q", main, mainWant)
+	}
+	// A list's item inside another item keeps its item key's ID: the same
+	// with another call key.
+	nested := func(callKey string) string {
+		c := itemCall(callKey)
+		c.Enter("groups")
+		c.EnterIndex(0)
+		c.Enter("notes")
+		c.EnterIndex(1)
+		return c.ItemScopedID("k-1")
+	}
+	if a, b := nested("req-1"), nested("req-2"); a != b {
+		t.Errorf("list item inside an item: ItemScopedID %q with req-1, %q with req-2", a, b)
+	}
+}

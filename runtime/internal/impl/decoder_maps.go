@@ -66,6 +66,10 @@ func (d *Decoder) KeyInt32(key string) (int32, bool) {
 		d.keyError(key, "int32")
 		return 0, false
 	}
+	if c := strconv.FormatInt(n, 10); c != key {
+		d.keyForm(key, "int32", c)
+		return 0, false
+	}
 	return int32(n), true
 }
 
@@ -74,6 +78,10 @@ func (d *Decoder) KeyInt64(key string) (int64, bool) {
 	n, err := strconv.ParseInt(key, 10, 64)
 	if err != nil {
 		d.keyError(key, "int64")
+		return 0, false
+	}
+	if c := strconv.FormatInt(n, 10); c != key {
+		d.keyForm(key, "int64", c)
 		return 0, false
 	}
 	return n, true
@@ -86,6 +94,10 @@ func (d *Decoder) KeyUint32(key string) (uint32, bool) {
 		d.keyError(key, "uint32")
 		return 0, false
 	}
+	if c := strconv.FormatUint(n, 10); c != key {
+		d.keyForm(key, "uint32", c)
+		return 0, false
+	}
 	return uint32(n), true
 }
 
@@ -94,6 +106,10 @@ func (d *Decoder) KeyUint64(key string) (uint64, bool) {
 	n, err := strconv.ParseUint(key, 10, 64)
 	if err != nil {
 		d.keyError(key, "uint64")
+		return 0, false
+	}
+	if c := strconv.FormatUint(n, 10); c != key {
+		d.keyForm(key, "uint64", c)
 		return 0, false
 	}
 	return n, true
@@ -109,6 +125,13 @@ func (d *Decoder) KeyBool(key string) (bool, bool) {
 	}
 	d.keyError(key, "bool")
 	return false, false
+}
+
+// keyForm refuses an integer key in another form than its decimal c
+// ("07", "+7", "-0"): two forms of one key would be one entry, and one
+// value would be lost.
+func (d *Decoder) keyForm(key, typ, c string) {
+	d.report(key, &ErrorEntry{Code: CodeInvalidType, Message: fmt.Sprintf("map key %s is not a valid %s: write the number as %s", ClipQuote(key), typ, c)})
 }
 
 func (d *Decoder) keyError(key, typ string) {

@@ -2,6 +2,7 @@ package impl
 
 import (
 	"fmt"
+	"math"
 	"net"
 	"net/mail"
 	"net/url"
@@ -294,4 +295,12 @@ func countOf(n int, noun string) string {
 	return strconv.Itoa(n) + " " + noun + "s"
 }
 
-func formatNumber(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+// formatNumber writes f as the shortest decimal that reads back as f, a
+// whole number below 1e21 in digits (2000000, not 2e+06), as an agent
+// writes it (an int64 is a string of digits).
+func formatNumber(f float64) string {
+	if f == math.Trunc(f) && math.Abs(f) < 1e21 {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}

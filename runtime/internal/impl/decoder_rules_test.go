@@ -110,3 +110,24 @@ func TestDecoderOneOfReportsExactErrors(t *testing.T) {
 		t.Errorf("errors:\n got %q\nwant %q", got, want)
 	}
 }
+
+// Whole numbers in a rule's message are written in digits, as an agent
+// sends them (an int64 is a string of digits): 2000000, not 2e+06.
+func TestRuleMessagesWriteWholeNumbersInDigits(t *testing.T) {
+	d := NewDecoder(Limits{})
+	d.NumberIn("budget", 5000000, 2000000, 3)
+	d.Minimum("limit", 1234567, 10000000)
+	d.ExclusiveMaximum("ratio", 0.5, 2.5e-7)
+	var got []string
+	for _, e := range d.Errors() {
+		got = append(got, e.Field+": "+e.Message)
+	}
+	want := []string{
+		"budget: must be one of 2000000, 3, got 5000000",
+		"limit: must be at least 10000000, got 1234567",
+		"ratio: must be less than 2.5e-07, got 0.5",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("messages:\n got %q\nwant %q", got, want)
+	}
+}
