@@ -42,8 +42,15 @@ func (b *builder) itemKeyField(fm *fieldModel) bool {
 // the file's tools has as its items: the key would be checked nowhere.
 func (b *builder) checkItemKeys() {
 	for _, mm := range b.file.messages {
-		if k := mm.itemKey; k != nil && !mm.asItem {
+		k := mm.itemKey
+		switch {
+		case k == nil:
+		case !mm.asItem:
 			b.probs.fieldf(k.proto, "item_key applies to the items of a repeated field, and no repeated field of these tools has %s as its items; drop item_key or use the message as a list's items", mm.proto.Desc.FullName())
+		case mm.asMapValue:
+			// A map's entries are keyed by the map: the item key would be
+			// checked unique nowhere there, and ids would not derive from it.
+			b.probs.fieldf(k.proto, "item_key keys a list's items, and %s is also the value type of a map of these tools, where the entry's key keys it; use another message for the map's values", mm.proto.Desc.FullName())
 		}
 	}
 }

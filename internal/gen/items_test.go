@@ -64,6 +64,20 @@ message Req {
 message Item { string key = 1 [(mcpwrite.v1.field).agent = {item_key: true}]; }`,
 			want: `bad.proto: message bad.v1.Item: field key: item_key applies to the items of a repeated field, and no repeated field of these tools has bad.v1.Item as its items; drop item_key or use the message as a list's items`,
 		},
+		{
+			name: "in a message that is also a map's values",
+			src: `
+service S {
+  rpc Do(Req) returns (Resp) { option (mcpwrite.v1.tool) = {kind: CREATE}; }
+}
+message Resp { string id = 1; }
+message Req {
+  repeated Item items = 1;
+  map<string, Item> by_name = 2;
+}
+message Item { string key = 1 [(mcpwrite.v1.field).agent = {item_key: true}]; }`,
+			want: `bad.proto: message bad.v1.Item: field key: item_key keys a list's items, and bad.v1.Item is also the value type of a map of these tools, where the entry's key keys it; use another message for the map's values`,
+		},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

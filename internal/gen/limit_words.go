@@ -152,12 +152,20 @@ func fieldMaskWords(fm *validate.FieldMaskRules) []string {
 func itemCountWords(min, max *uint32) string {
 	switch {
 	case min != nil && max != nil && *min == *max:
-		return fmt.Sprintf("The array holds exactly %d items.", *min)
+		return "The array holds exactly " + counted(uint64(*min), "item") + "."
 	case min != nil && max != nil:
-		return fmt.Sprintf("The array holds %d to %d items.", *min, *max)
+		return fmt.Sprintf("The array holds %d to %s.", *min, counted(uint64(*max), "item"))
 	case min != nil:
-		return fmt.Sprintf("The array holds at least %d items.", *min)
+		return "The array holds at least " + counted(uint64(*min), "item") + "."
 	default:
-		return fmt.Sprintf("The array holds at most %d items.", *max)
+		return "The array holds at most " + counted(uint64(*max), "item") + "."
 	}
+}
+
+// counted is n and the noun, in the plural unless n is 1: "1 byte", "3 items".
+func counted(n uint64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

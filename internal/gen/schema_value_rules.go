@@ -82,13 +82,13 @@ func bytesLengthSchema(b *validate.BytesRules, v *jsonschema.Schema) string {
 	}
 	switch {
 	case hi >= 0 && uint64(hi) == lo:
-		return fmt.Sprintf("Must be exactly %d bytes (base64).", lo)
+		return "Must be exactly " + counted(lo, "byte") + " (base64)."
 	case hi >= 0 && lo > 0:
-		return fmt.Sprintf("Must be %d to %d bytes (base64).", lo, hi)
+		return fmt.Sprintf("Must be %d to %s (base64).", lo, counted(uint64(hi), "byte"))
 	case hi >= 0:
-		return fmt.Sprintf("Must be at most %d bytes (base64).", hi)
+		return "Must be at most " + counted(uint64(hi), "byte") + " (base64)."
 	}
-	return fmt.Sprintf("Must be at least %d bytes (base64).", lo)
+	return "Must be at least " + counted(lo, "byte") + " (base64)."
 }
 
 // base64Len is the length of the base64 of n bytes: padded to a group of

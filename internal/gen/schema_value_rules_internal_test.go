@@ -5,6 +5,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
+	"github.com/invopop/jsonschema"
 )
 
 // The pattern of a bytes field with length rules admits exactly the base64
@@ -64,5 +67,27 @@ func TestBase64CountPatternAdmitsExactlyTheCounts(t *testing.T) {
 	}
 	if _, ok := base64CountPattern(3001, 6000); ok {
 		t.Error("a count past what RE2 repeats must leave the pattern to base64Pattern")
+	}
+}
+
+// Counts in words say "1 byte" and "1 item", and the plural otherwise.
+func TestCountWordsAgreeWithTheirNumber(t *testing.T) {
+	u32 := func(n uint32) *uint32 { return &n }
+	rules := func(lo, hi uint64) *validate.BytesRules {
+		return validate.BytesRules_builder{MinLen: &lo, MaxLen: &hi}.Build()
+	}
+	exact := func(n uint64) *validate.BytesRules { return validate.BytesRules_builder{Len: &n}.Build() }
+	for got, want := range map[string]string{
+		itemCountWords(u32(1), u32(1)):                        "The array holds exactly 1 item.",
+		itemCountWords(u32(1), u32(100)):                      "The array holds 1 to 100 items.",
+		itemCountWords(nil, u32(1)):                           "The array holds at most 1 item.",
+		itemCountWords(u32(2), nil):                           "The array holds at least 2 items.",
+		bytesLengthSchema(exact(1), &jsonschema.Schema{}):     "Must be exactly 1 byte (base64).",
+		bytesLengthSchema(rules(0, 1), &jsonschema.Schema{}):  "Must be at most 1 byte (base64).",
+		bytesLengthSchema(rules(3, 12), &jsonschema.Schema{}): "Must be 3 to 12 bytes (base64).",
+	} {
+		if got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
 	}
 }
