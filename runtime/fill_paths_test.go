@@ -6,6 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/protobuf/types/known/structpb"
 
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
@@ -42,5 +43,32 @@ func TestPathShapeDropsIndicesAndKeepsKeys(t *testing.T) {
 	}
 	if !shapeMatches([]string{"tags", "*", "id"}, pathShape(`tags["a.b"].Id`)) || shapeMatches([]string{"tags", "*", "id"}, pathShape("tags.id")) {
 		t.Error("shapeMatches: a key matches *, and a path without the key does not match")
+	}
+}
+
+func TestSentPathFollowsListsObjectsEntriesAndQuotedKeys(t *testing.T) {
+	body, errs := impl.Parse([]byte(`{"notes":[{"id":"a"},{"title":"b"}],"tags":{"red":{"owner":"x"},"a.b":{"owner":"y"}},`+
+		`"labels":[{"key":"a.b","value":{"owner":"z"}},{"key":"blue","value":{"owner":null}}],"grid":[[1,2],[3]]}`), impl.Limits{})
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	for path, want := range map[string]bool{
+		"notes[0].id":         true,
+		"notes[1].id":         false,
+		"notes[2].id":         false,
+		"tags.red.owner":      true,
+		`tags["a.b"].owner`:   true,
+		`tags["a.c"].owner`:   false,
+		`labels["a.b"].owner`: true,
+		"labels.blue.owner":   false, // null is not sent
+		"grid[0][1]":          true,
+		"grid[1][1]":          false,
+		`tags["a.b`:           false, // unterminated: not read
+		"notes[x].id":         false,
+		"missing":             false,
+	} {
+		if got := sentPath(body, path); got != want {
+			t.Errorf("sentPath(%q) = %v, want %v", path, got, want)
+		}
 	}
 }

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"errors"
-	"strconv"
 	"strings"
 
 	"google.golang.org/grpc/status"
@@ -161,45 +160,34 @@ func agentAnswer(err error) bool {
 // path p (label.ownerName, more_labels[1].ownerName, tags.red.ownerName for
 // a map sent as an object or as {"key","value"} entries).
 func sentPath(body *impl.Object, p string) bool {
+	segs, rest := pathSegments(p)
+	if rest != "" {
+		return false
+	}
 	obj := body
-	var entries []*impl.Value // a map sent as entries: the next segment is a key
-	for p != "" {
-		if obj == nil && entries == nil {
-			return false
-		}
-		key := p
-		if i := strings.IndexByte(p, '.'); i >= 0 {
-			key, p = p[:i], p[i+1:]
-		} else {
-			p = ""
-		}
-		sub := ""
-		if i := strings.IndexByte(key, '['); i >= 0 {
-			key, sub = key[:i], key[i:]
-		}
+	var arr []*impl.Value // a list, or a map sent as entries: the next step indexes or keys it
+	for _, s := range segs {
 		var v *impl.Value
-		if entries != nil {
-			v = entryValue(entries, key)
-		} else {
-			v = obj.Get(key)
-		}
-		for sub != "" && v.Present() {
-			j := strings.IndexByte(sub, ']')
-			n, err := strconv.Atoi(sub[1:max(j, 1)])
-			if j < 0 || err != nil || v.Kind != impl.KindArray || n < 0 || n >= len(v.Arr) {
+		switch {
+		case s.isIdx:
+			if s.idx < 0 || s.idx >= len(arr) {
 				return false
 			}
-			v, sub = v.Arr[n], sub[j+1:]
+			v = arr[s.idx]
+		case obj != nil:
+			v = obj.Get(s.key)
+		case arr != nil:
+			v = entryValue(arr, s.key)
 		}
 		if !v.Present() || v.Kind == impl.KindNull {
 			return false
 		}
-		obj, entries = nil, nil
+		obj, arr = nil, nil
 		switch v.Kind {
 		case impl.KindObject:
 			obj = v.Obj
 		case impl.KindArray:
-			entries = v.Arr
+			arr = v.Arr
 		}
 	}
 	return true
