@@ -28,7 +28,7 @@ func (b *builder) messageAs(m *protogen.Message, via *protogen.Field, variant st
 	if mm := b.inProgress(name); mm != nil {
 		return b.recur(mm)
 	}
-	mm := &messageModel{proto: m, variant: variant}
+	mm := &messageModel{proto: m, variant: variant, jsonNames: b.jsonNames}
 	b.stack = append(b.stack, mm)
 	defer b.pop()
 	for _, f := range m.Fields {

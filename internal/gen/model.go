@@ -144,6 +144,9 @@ type messageModel struct {
 	asItem bool
 	// asMapValue: some map field has the message as its values.
 	asMapValue bool
+	// jsonNames: the file's services name fields (and control arguments)
+	// as protojson does.
+	jsonNames bool
 }
 
 // fieldModel is one field with its resolved rules.

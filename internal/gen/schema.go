@@ -289,16 +289,20 @@ func fillHow(f *fieldModel) string {
 // requestScopedHow says what a REQUEST_SCOPED id derives from: inside an
 // item, the item's key or its position.
 func requestScopedHow(f *fieldModel) string {
+	key := snakeControl.clientRequestID
+	if f.msg != nil && f.msg.jsonNames {
+		key = camelControl.clientRequestID
+	}
 	switch {
 	case f.msg != nil && f.msg.itemKey != nil:
 		k := f.msg.itemKey.agentName
-		return "deterministic UUID from tenant, tool and the item's " + k + " (without one, client_request_id and the item's position)"
+		return "deterministic UUID from tenant, tool and the item's " + k + " (without one, " + key + " and the item's position)"
 	case f.msg != nil && f.msg.asItem:
-		return "deterministic UUID from tenant, tool, client_request_id and the item's position"
+		return "deterministic UUID from tenant, tool, " + key + " and the item's position"
 	case f.msg != nil && f.msg.asMapValue:
-		return "deterministic UUID from tenant, tool, client_request_id and the entry's key"
+		return "deterministic UUID from tenant, tool, " + key + " and the entry's key"
 	}
-	return "deterministic UUID from tenant, tool and client_request_id"
+	return "deterministic UUID from tenant, tool and " + key
 }
 
 // fillSource is the machine-readable source of a server fill.

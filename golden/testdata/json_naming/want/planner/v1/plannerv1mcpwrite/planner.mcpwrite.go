@@ -267,6 +267,7 @@ func enrichPlannerServiceAudit(c *mcpwriteimpl.Call, m *v1.Audit) error {
 	}
 	m.TenantId = vTenantId
 	m.CreatedAt = c.NowTimestamp()
+	m.AuditId = c.RequestScopedID()
 	return nil
 }
 
