@@ -15,7 +15,8 @@ import (
 // filledPaths is where the server filled f in request m, item by item, as
 // a dry run lists them: "notes.id" in a request with three notes is
 // notes[0].id, notes[1].id and notes[2].id, a map value's field is named
-// by its key (tags.red.id), and a list or map without items fills nothing.
+// by its key (tags.red.id), and a list or map without items, or a message
+// the request does not hold, fills nothing.
 // A path through singular messages only is f.Field itself.
 func filledPaths(m proto.Message, f schemadoc.ServerFill) []string {
 	agent := strings.Split(f.Field, ".")
@@ -54,6 +55,9 @@ func filledPaths(m proto.Message, f schemadoc.ServerFill) []string {
 				walk(values[k], i+1, at+mapKeySeg(k))
 			}
 		default:
+			if !msg.Has(fd) {
+				return // a message the request does not hold: nothing filled inside
+			}
 			walk(msg.Get(fd).Message(), i+1, at)
 		}
 	}

@@ -72,3 +72,15 @@ func TestSentPathFollowsListsObjectsEntriesAndQuotedKeys(t *testing.T) {
 		}
 	}
 }
+
+// A fill inside a message the request does not hold was not made: the dry
+// run does not list it; inside one it holds, it does.
+func TestFilledPathsSkipMessagesTheRequestDoesNotHold(t *testing.T) {
+	f := schemadoc.ServerFill{Field: "structValue.fields", ProtoField: "struct_value.fields"}
+	if got := filledPaths(structpb.NewNullValue(), f); len(got) != 0 {
+		t.Errorf("without the message: %q, want none", got)
+	}
+	if got := filledPaths(structpb.NewStructValue(&structpb.Struct{}), f); !cmp.Equal(got, []string{"structValue.fields"}) {
+		t.Errorf("with the message: %q", got)
+	}
+}
