@@ -153,7 +153,7 @@ var goldenAgreementWant = map[string]goldenFigures{
 	"buf_validate":           {5, 0, 5, 49, 47, 2, 0},
 	"buf_validate_editions":  {5, 5, 0, 14, 14, 0, 0},
 	"buf_validate_proto2":    {5, 5, 0, 13, 13, 0, 0},
-	"buf_validate_values":    {10, 4, 6, 38, 38, 0, 1},
+	"buf_validate_values":    {10, 6, 4, 47, 47, 0, 3},
 	"conditional_required":   {5, 3, 2, 14, 14, 0, 0},
 	"confirmation_options":   {10, 10, 0, 11, 11, 0, 0},
 	"connect_adapter":        {5, 5, 0, 4, 4, 0, 5},

@@ -147,6 +147,15 @@ var wrapperCtor = map[protoreflect.FullName][2]string{
 	"google.protobuf.BytesValue":  {"Bytes", "Bytes"},
 }
 
+// wrappedField is the value field of a wrapper message field
+// (google.protobuf.StringValue's value), nil for any other field.
+func wrappedField(f *protogen.Field) protoreflect.FieldDescriptor {
+	if f.Message == nil || wrapperCtor[f.Message.Desc.FullName()][0] == "" {
+		return nil
+	}
+	return f.Message.Desc.Fields().ByName("value")
+}
+
 var wktReader = map[protoreflect.FullName]string{
 	"google.protobuf.Timestamp": "Timestamp",
 	"google.protobuf.Duration":  "Duration",
@@ -198,9 +207,10 @@ func (e *emitter) readValue(g *jen.Group, f *fieldModel, vf *protogen.Field, src
 		})
 	case vf.Message != nil && wrapperCtor[vf.Message.Desc.FullName()][0] != "":
 		w := wrapperCtor[vf.Message.Desc.FullName()]
-		g.If(xok.Add(d(w[0], src, key)), ok).Block(
-			assign(e.q(wrappersPkg.Ident(w[1])).Call(jen.Id("x"))),
-		)
+		g.If(xok.Add(d(w[0], src, key)), ok).BlockFunc(func(b *jen.Group) {
+			e.constraints(b, f, key) // the wrapped value's rules
+			b.Add(assign(e.q(wrappersPkg.Ident(w[1])).Call(jen.Id("x"))))
+		})
 	case vf.Message != nil && wktReader[vf.Message.Desc.FullName()] != "":
 		g.If(xok.Add(d(wktReader[vf.Message.Desc.FullName()], src, key)), ok).Block(
 			assign(jen.Id("x")),

@@ -303,8 +303,12 @@ func (b *builder) checkAgentRules(fm *fieldModel, a *mcpwritev1.AgentSupplied) b
 	f := fm.proto
 	vf := valueField(f)
 	ok := true
-	isString := vf.Desc.Kind() == protoreflect.StringKind
-	isNumber := isNumeric(vf.Desc.Kind())
+	kind := vf.Desc.Kind()
+	if w := wrappedField(vf); w != nil {
+		kind = w.Kind() // a wrapper (google.protobuf.StringValue, ...) takes its value's rules
+	}
+	isString := kind == protoreflect.StringKind
+	isNumber := isNumeric(kind)
 	if (a.MinLength != nil || a.MaxLength != nil || a.Pattern != nil) && !isString {
 		b.probs.fieldf(f, "min_length, max_length and pattern apply to string fields, not %s", kindName(f))
 		ok = false

@@ -16,6 +16,7 @@ import (
 	grpc "google.golang.org/grpc"
 	proto "google.golang.org/protobuf/proto"
 	durationpb "google.golang.org/protobuf/types/known/durationpb"
+	wrapperspb "google.golang.org/protobuf/types/known/wrapperspb"
 )
 
 // The generated code asserts at compile time that the runtime it links
@@ -116,6 +117,9 @@ func NewDeviceService(h DeviceServiceHandler) *mcpwriteimpl.Service {
 				"quota":        "quota",
 				"seen_at":      "seen_at",
 				"channel":      "channel",
+				"signal":       "signal",
+				"label":        "label",
+				"sensors":      "sensors",
 			}, map[string]bool{
 				"priority": true,
 				"ratio":    true,
@@ -186,7 +190,7 @@ func (a *clientAdapterDeviceService) SetGrace(ctx context.Context, in *v1.SetGra
 	return a.client.SetGrace(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
 }
 
-var fieldsEnrolDeviceRequest = []string{"accept_terms", "archived", "fingerprint", "thumbnail", "tag", "keys", "priority", "ratio", "tier", "quota", "seen_at", "channel"}
+var fieldsEnrolDeviceRequest = []string{"accept_terms", "archived", "fingerprint", "thumbnail", "tag", "keys", "priority", "ratio", "tier", "quota", "seen_at", "channel", "signal", "label", "sensors"}
 
 func decodeEnrolDeviceRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.EnrolDeviceRequest) {
 	d.Known(obj, fieldsEnrolDeviceRequest)
@@ -261,6 +265,26 @@ func decodeEnrolDeviceRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 	if v := obj.Get("channel"); v != nil && v.Kind != mcpwriteimpl.KindNull {
 		if x, ok := d.Int32(v, "channel"); ok {
 			m.Channel = mcpwriteimpl.Ptr(x)
+		}
+	}
+	if v := obj.Get("signal"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if x, ok := d.Float32(v, "signal"); ok {
+			d.Minimum("signal", float64(x), 0)
+			d.Maximum("signal", float64(x), 1)
+			m.Signal = wrapperspb.Float(x)
+		}
+	}
+	if v := obj.Get("label"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if x, ok := d.String(v, "label"); ok {
+			d.MinLength("label", x, 1)
+			d.MaxLength("label", x, 10)
+			m.Label = wrapperspb.String(x)
+		}
+	}
+	if v := obj.Get("sensors"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+		if x, ok := d.Uint32(v, "sensors"); ok {
+			d.Maximum("sensors", float64(x), 8)
+			m.Sensors = wrapperspb.UInt32(x)
 		}
 	}
 }
