@@ -160,24 +160,24 @@ func agentAnswer(err error) bool {
 // path p (label.ownerName, more_labels[1].ownerName, tags.red.ownerName for
 // a map sent as an object or as {"key","value"} entries).
 func sentPath(body *impl.Object, p string) bool {
-	segs, rest := pathSegments(p)
+	steps, rest := impl.FieldSteps(p)
 	if rest != "" {
 		return false
 	}
 	obj := body
 	var arr []*impl.Value // a list, or a map sent as entries: the next step indexes or keys it
-	for _, s := range segs {
+	for _, s := range steps {
 		var v *impl.Value
 		switch {
-		case s.isIdx:
-			if s.idx < 0 || s.idx >= len(arr) {
+		case s.IsIndex:
+			if s.Index < 0 || s.Index >= len(arr) {
 				return false
 			}
-			v = arr[s.idx]
+			v = arr[s.Index]
 		case obj != nil:
-			v = obj.Get(s.key)
+			v = obj.Get(s.Key)
 		case arr != nil:
-			v = entryValue(arr, s.key)
+			v = entryValue(arr, s.Key)
 		}
 		if !v.Present() || v.Kind == impl.KindNull {
 			return false

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/suggest"
@@ -238,42 +237,13 @@ func lessOrder(a, b []int) bool {
 	return len(a) < len(b)
 }
 
-// parsePath splits a path rendered by appendPathSeg back into segments.
+// parsePath splits a path rendered by appendPathSeg back into segments,
+// as far as it can be read.
 func parsePath(p string) []pathSeg {
-	var segs []pathSeg
-	for p != "" {
-		switch p[0] {
-		case '.':
-			p = p[1:]
-		case '[':
-			if strings.HasPrefix(p, `["`) {
-				q, err := strconv.QuotedPrefix(p[1:])
-				if err != nil {
-					return segs
-				}
-				k, _ := strconv.Unquote(q)
-				segs = append(segs, pathSeg{key: k})
-				p = strings.TrimPrefix(p[1+len(q):], "]")
-				continue
-			}
-			end := strings.IndexByte(p, ']')
-			if end < 0 {
-				return segs
-			}
-			n, err := strconv.Atoi(p[1:end])
-			if err != nil {
-				return segs
-			}
-			segs = append(segs, pathSeg{idx: n, isIdx: true})
-			p = p[end+1:]
-		default:
-			end := strings.IndexAny(p, ".[")
-			if end < 0 {
-				end = len(p)
-			}
-			segs = append(segs, pathSeg{key: p[:end]})
-			p = p[end:]
-		}
+	steps, _ := FieldSteps(p)
+	segs := make([]pathSeg, len(steps))
+	for i, s := range steps {
+		segs[i] = pathSeg{key: s.Key, idx: s.Index, isIdx: s.IsIndex}
 	}
 	return segs
 }

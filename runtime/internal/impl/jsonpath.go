@@ -59,3 +59,51 @@ func itemScope(path []pathSeg) (item, list string, ok bool) {
 	list = string(b)
 	return string(appendPathSeg(b, path[last])), list, true
 }
+
+// FieldStep is one step of a field path as errors name it: a key (a field
+// or a map key) or a list index.
+type FieldStep struct {
+	Key     string
+	Index   int
+	IsIndex bool
+}
+
+// FieldSteps splits a field path as the decoder writes it (notes[1].id,
+// tags["a.b"].id) into its steps; rest is what could not be read (an
+// unterminated bracket or quote, an index that is no number), "" when all
+// could.
+func FieldSteps(p string) (steps []FieldStep, rest string) {
+	for p != "" {
+		switch {
+		case p[0] == '.':
+			p = p[1:]
+		case strings.HasPrefix(p, `["`):
+			q, err := strconv.QuotedPrefix(p[1:])
+			if err != nil {
+				return steps, p
+			}
+			k, _ := strconv.Unquote(q)
+			steps = append(steps, FieldStep{Key: k})
+			p = strings.TrimPrefix(p[1+len(q):], "]")
+		case p[0] == '[':
+			end := strings.IndexByte(p, ']')
+			if end < 0 {
+				return steps, p
+			}
+			n, err := strconv.Atoi(p[1:end])
+			if err != nil {
+				return steps, p
+			}
+			steps = append(steps, FieldStep{Index: n, IsIndex: true})
+			p = p[end+1:]
+		default:
+			end := strings.IndexAny(p, ".[")
+			if end < 0 {
+				end = len(p)
+			}
+			steps = append(steps, FieldStep{Key: p[:end]})
+			p = p[end:]
+		}
+	}
+	return steps, ""
+}
