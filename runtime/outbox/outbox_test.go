@@ -152,7 +152,13 @@ func TestRelayOrderPerTenantWithConcurrentWritersAndALateCommit(t *testing.T) {
 	if err := long.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "all 112 rows", func() bool { return len(rec.snapshot()) == 112 })
+	// The relay publishes a batch, then marks it: wait for the marks too,
+	// or stopping it between the two leaves rows to publish again.
+	waitFor(t, "all 112 rows published and marked", func() bool {
+		var left int
+		err := pool.QueryRow(ctx, `SELECT count(*) FROM `+table+` WHERE delivered_at IS NULL`).Scan(&left)
+		return len(rec.snapshot()) == 112 && err == nil && left == 0
+	})
 	stop()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("Run returned %v, want context.Canceled", err)
