@@ -101,14 +101,7 @@ func hintServerFilled(es Errors, fills []schemadoc.ServerFill, shapes [][]string
 			if foldName(name) != foldName(e.Field) {
 				continue
 			}
-			if e.Suggestions == nil {
-				e.Suggestions = &Suggestions{}
-			}
-			// Leave it out, and nothing else: a different field offered
-			// beside the hint is where an agent would send the value.
-			e.Suggestions.Hint = fmt.Sprintf("%s is filled by the server (%s); leave it out", name, f.How)
-			e.Suggestions.DidYouMean = nil
-			e.Message = fmt.Sprintf("unknown field %s: the server fills %s itself", impl.ClipQuote(e.Field), name)
+			leaveOut(e, name, f.How)
 			hinted = true
 			break
 		}
@@ -228,13 +221,19 @@ func hintNestedServerFilled(e *ErrorEntry, fills []schemadoc.ServerFill, shapes 
 		if f.Overridable || i >= len(shapes) || !shapeMatches(shapes[i], at) {
 			continue
 		}
-		name := f.Field[strings.LastIndex(f.Field, ".")+1:]
-		if e.Suggestions == nil {
-			e.Suggestions = &Suggestions{}
-		}
-		e.Suggestions.Hint = fmt.Sprintf("%s is filled by the server (%s); leave it out", name, f.How)
-		e.Suggestions.DidYouMean = nil
-		e.Message = fmt.Sprintf("unknown field %s: the server fills %s itself", impl.ClipQuote(e.Field), name)
+		leaveOut(e, f.Field[strings.LastIndex(f.Field, ".")+1:], f.How)
 		return
 	}
+}
+
+// leaveOut answers e, an unknown field the server fills itself (name,
+// filled as how): leave it out, and nothing else, since a different field
+// offered beside the hint is where an agent would send the value.
+func leaveOut(e *ErrorEntry, name, how string) {
+	if e.Suggestions == nil {
+		e.Suggestions = &Suggestions{}
+	}
+	e.Suggestions.Hint = fmt.Sprintf("%s is filled by the server (%s); leave it out", name, how)
+	e.Suggestions.DidYouMean = nil
+	e.Message = fmt.Sprintf("unknown field %s: the server fills %s itself", impl.ClipQuote(e.Field), name)
 }

@@ -75,13 +75,12 @@ func (b *builder) pvMap(fm *fieldModel, server bool) (*pvRules, *mcpwritev1.Agen
 // the agent's value. Rules of another kind are reported where the field's
 // rules are listed (fieldRuleDocs).
 func (b *builder) overrideRules(fm *fieldModel) {
-	r := fieldValidate(fm.proto)
-	if !fm.overridable || r == nil || r.GetIgnore() == validate.Ignore_IGNORE_ALWAYS || fm.proto.Desc.IsMap() {
+	if !fm.overridable || fm.proto.Desc.IsMap() {
 		return
 	}
-	prefix := ""
-	if fm.proto.Desc.IsList() {
-		r, prefix = r.GetRepeated().GetItems(), "repeated.items."
+	r, prefix := oneValueRules(fm)
+	if r == nil {
+		return
 	}
 	rm := r.ProtoReflect()
 	which := rm.WhichOneof(rm.Descriptor().Oneofs().ByName("type"))

@@ -48,13 +48,6 @@ func earlyCheckFills(m *messageModel, seen map[*messageModel]bool) bool {
 	return false
 }
 
-// envelope reports a singular child message the agent sets nothing of,
-// which the enrichment creates and fills.
-func envelope(f *fieldModel) bool {
-	pf := f.proto
-	return f.child != nil && f.child.serverFilled && !f.child.agentFacing && !pf.Desc.IsList() && !pf.Desc.IsMap() && !realOneof(pf)
-}
-
 // earlyChecked reports whether the early check descends into f's child:
 // it has resolvers, or it is an envelope with fills a resolver may read.
 func earlyChecked(f *fieldModel) bool {

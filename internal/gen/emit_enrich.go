@@ -102,6 +102,13 @@ func (e *emitter) enrichFills(g *jen.Group, m *messageModel) {
 	}
 }
 
+// envelope reports a singular child message the agent sets nothing of,
+// which the enrichment creates and fills.
+func envelope(f *fieldModel) bool {
+	pf := f.proto
+	return f.child != nil && f.child.serverFilled && !f.child.agentFacing && !pf.Desc.IsList() && !pf.Desc.IsMap() && !realOneof(pf)
+}
+
 // enrichChildren calls the enrich function of every child message the
 // server fills some field of. The call descends into each child (Enter,
 // EnterIndex, EnterKey), so an error names the field by its whole path
@@ -150,7 +157,7 @@ func (e *emitter) enrichChildren(g *jen.Group, sm *serviceModel, m *messageModel
 				run(g, true)
 			})
 			g.Add(leave)
-		case !f.child.agentFacing && !realOneof(pf):
+		case envelope(f):
 			// A message of server fills only (meta) is created and filled.
 			g.If(field.Clone().Op("==").Nil()).Block(field.Clone().Op("=").New(e.q(f.child.proto.GoIdent)))
 			g.BlockFunc(func(g *jen.Group) {

@@ -22,12 +22,12 @@ import (
 // overrideSchema adds the rules of the overridable field f to its schema s
 // (v is the schema of one value: a list's items).
 func overrideSchema(f *fieldModel, s, v *jsonschema.Schema) {
-	r := fieldValidate(f.proto)
-	if !f.overridable || r == nil || r.GetIgnore() == validate.Ignore_IGNORE_ALWAYS || f.proto.Desc.IsMap() {
+	if !f.overridable || f.proto.Desc.IsMap() {
 		return
 	}
-	if f.proto.Desc.IsList() {
-		r = r.GetRepeated().GetItems()
+	r, _ := oneValueRules(f)
+	if r == nil {
+		return
 	}
 	var words []string
 	if str := r.GetString(); str != nil {

@@ -25,8 +25,7 @@ func oneValueRules(f *fieldModel) (*validate.FieldRules, string) {
 	}
 	switch {
 	case f.proto.Desc.IsMap():
-		r = r.GetMap().GetValues()
-		return r, "map.values."
+		return r.GetMap().GetValues(), "map.values."
 	case f.proto.Desc.IsList():
 		return r.GetRepeated().GetItems(), "repeated.items."
 	}

@@ -163,18 +163,23 @@ func (c *Call) RequestScopedID() string {
 		return c.UUIDv7()
 	}
 	rc, _ := c.requestContext()
-	secret := c.IDSecret
-	if secret == nil {
-		secret = processIDSecret()
-	}
 	var u [16]byte
 	if item, _, ok := itemScope(c.refPath); ok {
 		// Inside an item (elements[2]) each item has an ID of its own.
-		u = keyedUUID(secret, requestScopedLabel, rc.TenantID, c.Tool, c.ClientRequestID, item)
+		u = keyedUUID(c.idSecret(), requestScopedLabel, rc.TenantID, c.Tool, c.ClientRequestID, item)
 	} else {
-		u = requestScopedUUID(secret, rc.TenantID, c.Tool, c.ClientRequestID)
+		u = requestScopedUUID(c.idSecret(), rc.TenantID, c.Tool, c.ClientRequestID)
 	}
 	return c.uuidText(&u)
+}
+
+// idSecret keys the call's deterministic IDs: IDSecret, else the
+// process's own.
+func (c *Call) idSecret() []byte {
+	if c.IDSecret != nil {
+		return c.IDSecret
+	}
+	return processIDSecret()
 }
 
 // ContentHash returns a deterministic UUID-shaped ID (RFC 9562 version 8)

@@ -21,10 +21,6 @@ func (c *Call) ItemScopedID(key string) string {
 		return c.RequestScopedID()
 	}
 	rc, _ := c.requestContext()
-	secret := c.IDSecret
-	if secret == nil {
-		secret = processIDSecret()
-	}
-	u := keyedUUID(secret, itemScopedLabel, rc.TenantID, c.Tool, list, key)
+	u := keyedUUID(c.idSecret(), itemScopedLabel, rc.TenantID, c.Tool, list, key)
 	return c.uuidText(&u)
 }
