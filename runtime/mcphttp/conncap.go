@@ -14,15 +14,15 @@ import (
 // connCap counts open connections in total and per client address (an
 // IPv4 address, or the /64 of an IPv6 one), and keeps apart the pending
 // ones: connections that have not yet finished the headers of their first
-// request. (Behind BearerAuth, a request without a valid token is answered
-// 401 and its connection closed at once, so a connection that stays open
-// past its first request is an authenticated one.) Pending connections have a
-// budget of their own (WithMaxPendingConnections), smaller than the total:
-// a new connection past it, or past the total, closes a pending one (the
-// oldest of the address holding the most), never an authenticated one. A
-// connection accepted past a cap that nothing could make room for is
-// marked; its first request is answered 503 with Retry-After and the
-// connection closed, before any body byte is read.
+// request, and, behind BearerAuth, connections whose token has not been
+// accepted yet (BearerAuth answers a refused token 401 and closes the
+// connection). Pending connections have a budget of their own
+// (WithMaxPendingConnections), smaller than the total: a new connection
+// past it, or past the total, closes a pending one (the oldest of the
+// address holding the most), never an authenticated one. A connection
+// accepted past a cap that nothing could make room for is marked; its
+// first request is answered 503 with Retry-After and the connection
+// closed, before any body byte is read.
 type connCap struct {
 	max, perAddr, maxPending int
 	trusted                  []netip.Prefix
@@ -39,6 +39,7 @@ type connCap struct {
 }
 
 type connSlot struct {
+	owner      *connCap
 	conn       net.Conn
 	peer       netip.Addr    // the remote IP, when it parses
 	addr       string        // the address the caps count (IPv6: its /64)
@@ -47,6 +48,9 @@ type connSlot struct {
 	released   bool          // no longer counted (refused or closed to make room)
 	pendingAt  *list.Element // its place among its address's pending connections; nil when not pending
 	pendingSeq uint64
+	// authenticated: a request on it carried a token BearerAuth accepted;
+	// it is never pending again.
+	authenticated bool
 }
 
 type connSlotKey struct{}
@@ -79,7 +83,7 @@ func peerAddr(a net.Addr) (netip.Addr, bool) {
 // connContext (http.Server.ConnContext) counts a new connection, closing a
 // pending one when the new one would pass the pending budget or the total.
 func (c *connCap) connContext(ctx context.Context, conn net.Conn) context.Context {
-	slot := &connSlot{conn: conn, addr: conn.RemoteAddr().String()}
+	slot := &connSlot{owner: c, conn: conn, addr: conn.RemoteAddr().String()}
 	if ip, ok := peerAddr(conn.RemoteAddr()); ok {
 		slot.peer, slot.addr = ip, addrKey(ip)
 		slot.proxy = trustedPeer(c.trusted, ip)
@@ -136,6 +140,9 @@ func (c *connCap) evictLocked() net.Conn {
 
 // markPendingLocked counts slot as pending (newest of its address).
 func (c *connCap) markPendingLocked(slot *connSlot) {
+	if slot.pendingAt != nil || slot.released || slot.authenticated {
+		return
+	}
 	l := c.pending[slot.addr]
 	if l == nil {
 		l = list.New()
@@ -249,4 +256,27 @@ func (c *connCap) refuse(w http.ResponseWriter, r *http.Request, why string) {
 	refuseUnread(w)
 	w.Header().Set("Retry-After", "1")
 	http.Error(w, why, http.StatusServiceUnavailable)
+}
+
+// verifyingToken counts the connection of ctx as pending while BearerAuth
+// verifies its request's token, unless a token was accepted on it before:
+// a client that sends headers with a token the auth hook is slow to refuse
+// holds a pending connection, not an established one.
+func verifyingToken(ctx context.Context) {
+	if slot, ok := ctx.Value(connSlotKey{}).(*connSlot); ok {
+		slot.owner.mu.Lock()
+		slot.owner.markPendingLocked(slot)
+		slot.owner.mu.Unlock()
+	}
+}
+
+// tokenAccepted marks the connection of ctx authenticated: it is never
+// closed to make room.
+func tokenAccepted(ctx context.Context) {
+	if slot, ok := ctx.Value(connSlotKey{}).(*connSlot); ok {
+		slot.owner.mu.Lock()
+		slot.authenticated = true
+		slot.owner.unmarkPendingLocked(slot)
+		slot.owner.mu.Unlock()
+	}
 }

@@ -2,6 +2,8 @@ package mcphttp
 
 import (
 	"bufio"
+	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"net"
@@ -9,6 +11,7 @@ import (
 	"net/netip"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -239,5 +242,78 @@ func waitFor(t *testing.T, cond func() bool) {
 			t.Fatal("condition not met within 3 s")
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// Behind BearerAuth a connection stays pending until its token is
+// accepted: clients whose headers carry a token the auth hook is slow to
+// refuse hold pending connections, and a tenant's new connection at the
+// total closes one of them, never the tenant's authenticated one.
+func TestUnacceptedTokensHoldPendingConnections(t *testing.T) {
+	release := make(chan struct{})
+	var inHook atomic.Int32
+	hook := func(ctx context.Context, token string) (string, string, error) {
+		if token == "slow" {
+			inHook.Add(1)
+			select {
+			case <-release:
+			case <-ctx.Done():
+			}
+			return "", "", errors.New("refused after a while")
+		}
+		return testAuthHook(ctx, token)
+	}
+	ok := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") })
+	quiet := WithLogger(slog.New(slog.DiscardHandler))
+	addr := serveOn(t, BearerAuth(hook, quiet)(ok), quiet, WithMaxConnections(3))
+	defer close(release)
+	request := func(token string) string {
+		return "GET / HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + token + "\r\n\r\n"
+	}
+	dial := func(local string) net.Conn {
+		d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(local)}}
+		conn, err := d.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { conn.Close() })
+		return conn
+	}
+	answer := func(conn net.Conn, token string) (int, string) {
+		if _, err := io.WriteString(conn, request(token)); err != nil {
+			return 0, err.Error()
+		}
+		_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			return 0, err.Error()
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	tenant := dial("127.0.0.1")
+	if status, body := answer(tenant, "tok-a-alice"); status != 200 || body != "ok" {
+		t.Fatalf("tenant before: %d %q", status, body)
+	}
+	slow1, slow2 := dial("127.0.0.2"), dial("127.0.0.2")
+	for _, c := range []net.Conn{slow1, slow2} {
+		if _, err := io.WriteString(c, request("slow")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor(t, func() bool { return inHook.Load() == 2 })
+	// The total (3) is held: the tenant's new connection closes the oldest
+	// connection waiting on the hook.
+	if status, body := answer(dial("127.0.0.1"), "tok-a-alice"); status != 200 || body != "ok" {
+		t.Fatalf("tenant's new connection at the total: %d %q, want 200 ok", status, body)
+	}
+	// Which of the two waits longest on the hook is up to the scheduler:
+	// one of them, not both, was closed.
+	if a, b := closedByServer(slow1), closedByServer(slow2); a == b {
+		t.Fatalf("connections waiting on the hook closed: %v %v, want exactly one", a, b)
+	}
+	if status, body := answer(tenant, "tok-a-alice"); status != 200 || body != "ok" {
+		t.Fatalf("tenant's authenticated connection after: %d %q", status, body)
 	}
 }

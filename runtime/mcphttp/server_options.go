@@ -196,9 +196,9 @@ const (
 	DefaultMaxConnectionsPerAddress = 256
 	// DefaultMaxPendingConnections is how many pending connections the
 	// server holds: connections that have not yet finished the headers of
-	// their first request (behind BearerAuth, one whose request carries no
-	// valid token is answered 401 and closed at once, so the connections
-	// that stay are authenticated). A new connection beyond it closes the
+	// their first request and, behind BearerAuth, connections whose token
+	// has not been accepted yet (a refused token is answered 401 and the
+	// connection closed). A new connection beyond it closes the
 	// oldest pending connection of the address holding the most, so
 	// clients that never finish their headers take at most this share of
 	// DefaultMaxConnections and cannot lock out the clients that do.
@@ -220,7 +220,8 @@ func WithMaxConnectionsPerAddress(n int) Option {
 }
 
 // WithMaxPendingConnections sets how many pending connections (the
-// headers of the first request not finished) NewServer's server holds before a new
+// headers of the first request not finished, or behind BearerAuth no token
+// accepted yet) NewServer's server holds before a new
 // one closes the oldest of them (default 256, at most WithMaxConnections;
 // non-positive keeps the default).
 func WithMaxPendingConnections(n int) Option {

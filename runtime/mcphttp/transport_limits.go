@@ -22,9 +22,10 @@ import (
 // and per client address (WithMaxConnectionsPerAddress; an IPv6 client by
 // its /64, a client behind a trusted proxy by the forwarded address,
 // WithTrustedProxies), answered 503 past them. Connections that have not
-// finished the headers of their first request have a budget of their own
+// finished the headers of their first request, or whose token BearerAuth
+// has not accepted yet, have a budget of their own
 // (WithMaxPendingConnections): a new connection past it or past the total
-// closes the oldest of them, never one that finished its headers. It sets no ReadTimeout or WriteTimeout, which would cut the long
+// closes the oldest of them, never an authenticated one. It sets no ReadTimeout or WriteTimeout, which would cut the long
 // response streams of streamable HTTP: the body read deadline is set per
 // request instead and lifted once the body is read. It never reads a body
 // itself, so middleware such as BearerAuth answers before any body byte is
