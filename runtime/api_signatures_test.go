@@ -12,10 +12,13 @@ import (
 // signature, every exported struct field and interface method, every
 // constant's value.
 var runtimeSignatures = []string{
+	"AdapterOption = impl.ForwardOption func(*Forwarder)",
 	"CallEnd struct",
+	"CallEnd.Cause error",
 	"CallEnd.Confirmation string",
 	"CallEnd.Duration time.Duration",
 	"CallEnd.ErrorCode string",
+	"CallEnd.ErrorTraceID string",
 	"CallEnd.Outcome string",
 	"CallEnd.Proposal string",
 	"CallEnd.Read bool",
@@ -60,6 +63,7 @@ var runtimeSignatures = []string{
 	"ConfirmProposal const Confirmation = \"PROPOSAL\"",
 	"Confirmation string",
 	"ContentHash func(parts ...string) string",
+	"DefaultBackendTimeout const = impl.DefaultBackendTimeout",
 	"EntityState struct",
 	"EntityState.Digest string",
 	"EntityState.Fields map[string]any",
@@ -165,6 +169,7 @@ var runtimeSignatures = []string{
 	"VocabularyValue.Aliases []string",
 	"VocabularyValue.Description string",
 	"VocabularyValue.Value string",
+	"WithBackendTimeout func(d time.Duration) AdapterOption",
 	"WithClock func(now func() time.Time) PreparerOption",
 	"WithCompactList func() Option",
 	"WithElicitationQuotas func(perTenant, perPrincipal int) Option",

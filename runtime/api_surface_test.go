@@ -29,6 +29,7 @@ const maxRuntimeAPI = 65
 
 // runtimeAPI is the exported API of package runtime, sorted.
 var runtimeAPI = []string{
+	"AdapterOption",
 	"CallEnd",
 	"CallStart",
 	"CodeAlreadyExists",
@@ -66,6 +67,7 @@ var runtimeAPI = []string{
 	"ConfirmProposal",
 	"Confirmation",
 	"ContentHash",
+	"DefaultBackendTimeout",
 	"EntityState",
 	"ErrorEntry",
 	"Errors",
@@ -102,6 +104,7 @@ var runtimeAPI = []string{
 	"Vocabulary.Values",
 	"VocabularyOptions",
 	"VocabularyValue",
+	"WithBackendTimeout",
 	"WithClock",
 	"WithCompactList",
 	"WithElicitationQuotas",

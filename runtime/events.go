@@ -44,7 +44,13 @@ type CallEnd struct {
 	// call again).
 	Outcome   string
 	ErrorCode string // the first error's code when Outcome is "error"
-	Replay    bool   // answered from an idempotency record
+	// ErrorTraceID is the trace_id the agent was given with that error, and
+	// Cause the error behind it when the agent was not shown its text (an
+	// INTERNAL error, a backend that is unavailable or too slow): for the
+	// trace and the log, never for the agent.
+	ErrorTraceID string
+	Cause        error
+	Replay       bool // answered from an idempotency record
 	// Proposal is what happened to a proposal: "created", "applied",
 	// "discarded", "expired", or "".
 	Proposal string

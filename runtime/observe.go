@@ -47,10 +47,15 @@ func (r *registry) observe(tool string, h mcp.ToolHandler) mcp.ToolHandler {
 		// it again: WithRequestContextFunc runs once per call.
 		ctx = context.WithValue(ctx, resolvedKey{}, resolvedContext{rc, hasRC})
 		ctx = obs.CallStarted(ctx, CallStart{Tool: tool, RequestContext: rc, HasRequestContext: hasRC})
+		causes := &hiddenCauses{}
+		ctx = context.WithValue(ctx, hiddenCausesKey{}, causes)
 		start := time.Now()
 		res, err := h(ctx, req)
 		end := r.callEnd(tool, req, res)
 		end.Duration = time.Since(start)
+		if end.ErrorTraceID != "" {
+			end.Cause = causes.get(end.ErrorTraceID)
+		}
 		obs.CallEnded(ctx, end)
 		return res, err
 	}
@@ -72,7 +77,8 @@ func (r *registry) callEnd(tool string, req *mcp.CallToolRequest, res *mcp.CallT
 	}
 	var body struct {
 		Error *struct {
-			Code string `json:"code"`
+			Code    string `json:"code"`
+			TraceID string `json:"trace_id"`
 		} `json:"error"`
 		Replay   bool            `json:"idempotent_replay"`
 		Proposal json.RawMessage `json:"proposal"`
@@ -85,7 +91,7 @@ func (r *registry) callEnd(tool string, req *mcp.CallToolRequest, res *mcp.CallT
 	case res.IsError:
 		end.Outcome = outcomeError
 		if body.Error != nil {
-			end.ErrorCode = body.Error.Code
+			end.ErrorCode, end.ErrorTraceID = body.Error.Code, body.Error.TraceID
 		}
 		switch end.ErrorCode {
 		case impl.CodeConfirmationDeclined:

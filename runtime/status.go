@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"sort"
+	"syscall"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
@@ -81,6 +83,7 @@ func (r *registry) classify(ctx context.Context, tool string, err error) (Errors
 					e.TraceID = r.traceID()
 				}
 				r.cfg.logger.ErrorContext(ctx, "mcpwrite: internal error", "tool", tool, "trace_id", e.TraceID, "error", err)
+				noteCause(ctx, e.TraceID, err)
 			}
 			out = append(out, e)
 		}
@@ -88,13 +91,21 @@ func (r *registry) classify(ctx context.Context, tool string, err error) (Errors
 			return out, class
 		}
 	}
+	var timeout *impl.BackendTimeout
+	if errors.As(err, &timeout) {
+		e := r.transient(ctx, tool, impl.CodeUnavailable, fmt.Sprintf("the backend did not answer within %s", timeout.After), err)
+		addDetail(e, "retry_after_seconds", 1.0)
+		return Errors{e}, classTransient
+	}
 	st, ok := status.FromError(err)
 	if !ok {
 		switch {
 		case errors.Is(err, context.DeadlineExceeded):
-			return Errors{{Code: impl.CodeDeadlineExceeded, Message: "the request took too long and was stopped"}}, classTransient
+			return Errors{r.transient(ctx, tool, impl.CodeDeadlineExceeded, msgTooLong, err)}, classTransient
 		case errors.Is(err, context.Canceled):
-			return Errors{{Code: impl.CodeUnavailable, Message: "the request was cancelled"}}, classTransient
+			return Errors{r.transient(ctx, tool, impl.CodeUnavailable, msgCancelled, err)}, classTransient
+		case connectionError(err):
+			return Errors{r.transient(ctx, tool, impl.CodeUnavailable, msgUnavailable, err)}, classTransient
 		}
 		return Errors{r.internal(ctx, tool, err)}, classInternal
 	}
@@ -102,17 +113,32 @@ func (r *registry) classify(ctx context.Context, tool string, err error) (Errors
 	if !user {
 		return Errors{r.internal(ctx, tool, err)}, classInternal
 	}
+	if fixed, ok := fixedMessages[st.Code()]; ok {
+		e := r.transient(ctx, tool, code, fixed, err)
+		for _, d := range st.Details() {
+			if d, ok := d.(*errdetails.RetryInfo); ok && d.GetRetryDelay() != nil {
+				addDetail(e, "retry_after_seconds", d.GetRetryDelay().AsDuration().Seconds())
+			}
+		}
+		return Errors{e}, classTransient
+	}
 	class := classBusiness
 	if transientCodes[st.Code()] {
 		class = classTransient
 	}
-	base := &ErrorEntry{Code: code, Message: st.Message()}
+	return r.statusEntries(st, code), class
+}
+
+// statusEntries are the entries of a status whose message was written for
+// the caller, with what its details add; every text passes through redact.
+func (r *registry) statusEntries(st *status.Status, code string) Errors {
+	base := &ErrorEntry{Code: code, Message: redact(st.Message())}
 	var es Errors
 	for _, d := range st.Details() {
 		switch d := d.(type) {
 		case *errdetails.BadRequest:
 			for _, v := range d.GetFieldViolations() {
-				e := &ErrorEntry{Code: CodeValidation, Message: v.GetDescription(), Field: v.GetField()}
+				e := &ErrorEntry{Code: CodeValidation, Message: redact(v.GetDescription()), Field: v.GetField()}
 				if v.GetReason() != "" {
 					e.Details = map[string]any{"reason": v.GetReason()}
 				}
@@ -122,16 +148,20 @@ func (r *registry) classify(ctx context.Context, tool string, err error) (Errors
 			addDetail(base, "reason", d.GetReason())
 			addDetail(base, "domain", d.GetDomain())
 			if len(d.GetMetadata()) > 0 {
-				addDetail(base, "metadata", d.GetMetadata())
+				md := make(map[string]string, len(d.GetMetadata()))
+				for k, v := range d.GetMetadata() {
+					md[k] = redact(v)
+				}
+				addDetail(base, "metadata", md)
 			}
 		case *errdetails.ResourceInfo:
 			addDetail(base, "resource_type", d.GetResourceType())
-			addDetail(base, "resource_name", d.GetResourceName())
-			addDetail(base, "owner", d.GetOwner())
+			addDetail(base, "resource_name", redact(d.GetResourceName()))
+			addDetail(base, "owner", redact(d.GetOwner()))
 		case *errdetails.PreconditionFailure:
 			var vs []map[string]string
 			for _, v := range d.GetViolations() {
-				vs = append(vs, map[string]string{"type": v.GetType(), "subject": v.GetSubject(), "description": v.GetDescription()})
+				vs = append(vs, map[string]string{"type": v.GetType(), "subject": redact(v.GetSubject()), "description": redact(v.GetDescription())})
 			}
 			if len(vs) > 0 {
 				addDetail(base, "precondition_failures", vs)
@@ -146,17 +176,58 @@ func (r *registry) classify(ctx context.Context, tool string, err error) (Errors
 			}
 		case *errdetails.LocalizedMessage:
 			if d.GetMessage() != "" {
-				base.Message = d.GetMessage()
+				base.Message = redact(d.GetMessage())
 			}
 		}
 	}
 	if len(es) > 0 {
-		return es, class
+		return es
 	}
 	if base.Message == "" {
 		base.Message = defaultMessages[code]
 	}
-	return Errors{base}, class
+	return Errors{base}
+}
+
+// Fixed answers of transient and connection errors: what the backend or
+// the client library said goes to the log and the trace, never to the
+// agent, since it names hosts, ports, sockets and at times credentials.
+const (
+	msgUnavailable = "service unavailable; retry later"
+	msgTooLong     = "the request took too long and was stopped"
+	msgCancelled   = "the request was cancelled"
+	hintTransient  = "This is a temporary problem, not a problem with the arguments. Retry in a few seconds with the same arguments; quote the trace_id if it persists."
+)
+
+// fixedMessages are the status codes answered with fixed text.
+// ABORTED and RESOURCE_EXHAUSTED are transient too, but their messages are
+// written for the caller (which version changed, which quota): they keep
+// them, redacted.
+var fixedMessages = map[codes.Code]string{
+	codes.Unavailable:      msgUnavailable,
+	codes.DeadlineExceeded: msgTooLong,
+	codes.Canceled:         msgCancelled,
+}
+
+// transient logs err under a fresh trace_id (and hands it to the observer)
+// and returns an entry with the fixed message msg, the trace_id and a retry
+// hint.
+func (r *registry) transient(ctx context.Context, tool, code, msg string, err error) *ErrorEntry {
+	id := r.traceID()
+	r.cfg.logger.WarnContext(ctx, "mcpwrite: transient error", "tool", tool, "code", code, "trace_id", id, "error", err)
+	noteCause(ctx, id, err)
+	return &ErrorEntry{Code: code, Message: msg, TraceID: id, Suggestions: &Suggestions{Hint: hintTransient}}
+}
+
+// connectionError reports whether err is a network failure (refused,
+// reset, unreachable, a dial or read that failed): the call may succeed
+// when retried, and its text names addresses.
+func connectionError(err error) bool {
+	var ne net.Error
+	var oe *net.OpError
+	return errors.As(err, &oe) || errors.As(err, &ne) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EHOSTUNREACH) ||
+		errors.Is(err, syscall.ENETUNREACH) || errors.Is(err, syscall.EPIPE) || errors.Is(err, io.ErrUnexpectedEOF)
 }
 
 // defaultMessages stand in when a status carries no message.
@@ -218,6 +289,7 @@ func cloneEntry(e *ErrorEntry) *ErrorEntry {
 func (r *registry) internal(ctx context.Context, tool string, err error) *ErrorEntry {
 	id := r.traceID()
 	r.cfg.logger.ErrorContext(ctx, "mcpwrite: internal error", "tool", tool, "trace_id", id, "error", err)
+	noteCause(ctx, id, err)
 	return &ErrorEntry{
 		Code: impl.CodeInternal, Message: "internal error", TraceID: id,
 		Suggestions: &Suggestions{Hint: "This is a server problem, not a problem with the arguments. Retry later; quote the trace_id when reporting it."},
@@ -232,6 +304,7 @@ func (r *registry) storeUnavailable(ctx context.Context, tool, op string, k idem
 	id := r.traceID()
 	r.cfg.logger.ErrorContext(ctx, "mcpwrite: idempotency store failed", "tool", tool, "op", op,
 		"tenant", k.Tenant, "client_request_id", clientKey, "trace_id", id, "error", err)
+	noteCause(ctx, id, err)
 	return &ErrorEntry{
 		Code: impl.CodeUnavailable, Field: r.control().clientRequestID, TraceID: id,
 		Message:     "the idempotency store is unavailable, so nothing was run or written",

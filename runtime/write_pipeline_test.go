@@ -254,9 +254,10 @@ func TestResolverFailureDuringConflictRetryIsNotStored(t *testing.T) {
 	}, {
 		name: "transient failure",
 		err:  status.Error(codes.Unavailable, "model registry is restarting"),
-		want: func(string) string {
-			return envelope(`{"code":"UNAVAILABLE","message":"model registry is restarting"}`)
+		want: func(text string) string {
+			return envelope(`{"code":"UNAVAILABLE","message":"service unavailable; retry later","trace_id":"` + field(t, text, "error.trace_id") + `","suggestions":{"hint":"This is a temporary problem, not a problem with the arguments. Retry in a few seconds with the same arguments; quote the trace_id if it persists."}}`)
 		},
+		wantLog: []string{"model registry is restarting"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

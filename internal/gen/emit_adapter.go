@@ -27,13 +27,25 @@ func (e *emitter) adapter(sm *serviceModel) {
 				}
 			}))
 	}
-	e.adapterCtor(sm, n, docComment("", n.ctor+" returns a "+handlerName(sm)+" that forwards every tool call to client (the enriched request, unchanged)."))
+	e.adapterCtor(sm, n, docComment("", n.ctor+" returns a "+handlerName(sm)+" that forwards every tool call to client (the enriched request, unchanged), each within the deadline of opts (runtime.WithBackendTimeout; default runtime.DefaultBackendTimeout)."))
 	for _, t := range sm.tools {
 		m := t.method
 		e.decl(e.adapterMethod(n, t).Block(
-			jen.Return(jen.Id("a").Dot("client").Dot(m.GoName).Call(e.rt("OutgoingGRPCContext").Call(jen.Id("ctx")), jen.Id("in"))),
+			e.forwardStart(),
+			jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("a").Dot("client").Dot(m.GoName).Call(e.rt("OutgoingGRPCContext").Call(jen.Id("ctx")), jen.Id("in")),
+			jen.If(jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Nil(), jen.Id("a").Dot("forward").Dot("Err").Call(jen.Id("ctx"), jen.Err())),
+			),
+			jen.Return(jen.Id("res"), jen.Nil()),
 		))
 	}
+}
+
+// forwardStart bounds a forwarded call by the adapter's deadline
+// (runtime.WithBackendTimeout).
+func (e *emitter) forwardStart() jen.Code {
+	return jen.List(jen.Id("ctx"), jen.Id("cancel")).Op(":=").Id("a").Dot("forward").Dot("Start").Call(jen.Id("ctx")).Line().
+		Defer().Id("cancel").Call()
 }
 
 // adapterCtor emits an adapter's constructor and type.
@@ -44,6 +56,8 @@ func (e *emitter) adapterCtor(sm *serviceModel, n adapterNames, doc *jen.Stateme
 		params = append(params, jen.Id("resolvers").Id(n.resolvers))
 		fields = append(fields, jen.Id(n.resolvers).Op(":").Id("resolvers"))
 	}
+	params = append(params, jen.Id("opts").Op("...").Add(e.rt("AdapterOption")))
+	fields = append(fields, jen.Id("forward").Op(":").Add(e.rt("NewForwarder")).Call(jen.Id("opts").Op("...")))
 	e.decl(doc, jen.Func().Id(n.ctor).Params(params...).Id(handlerName(sm)).Block(
 		jen.Return(jen.Op("&").Id(n.impl).Values(fields...)),
 	))
@@ -52,6 +66,7 @@ func (e *emitter) adapterCtor(sm *serviceModel, n adapterNames, doc *jen.Stateme
 		if len(sm.resolvers) > 0 {
 			g.Id(n.resolvers)
 		}
+		g.Id("forward").Add(e.rt("Forwarder"))
 	}))
 	if len(sm.resolvers) > 0 {
 		// New<Service> looks for typed resolver methods on what the
@@ -89,17 +104,18 @@ func (e *emitter) connectAdapter(sm *serviceModel) {
 				).Params(jen.Op("*").Add(e.q(connectPkg.Ident("Response"))).Index(e.q(m.Output.GoIdent)), jen.Error())
 			}
 		}))
-	e.adapterCtor(sm, n, docComment("", n.ctor+" returns a "+handlerName(sm)+" that forwards every tool call to a connect-go client (the enriched request, unchanged, with the request context as headers)."))
+	e.adapterCtor(sm, n, docComment("", n.ctor+" returns a "+handlerName(sm)+" that forwards every tool call to a connect-go client (the enriched request, unchanged, with the request context as headers), each within the deadline of opts (runtime.WithBackendTimeout; default runtime.DefaultBackendTimeout)."))
 	for _, t := range sm.tools {
 		m := t.method
 		e.decl(e.adapterMethod(n, t).Block(
+			e.forwardStart(),
 			jen.Id("req").Op(":=").Add(e.q(connectPkg.Ident("NewRequest"))).Call(jen.Id("in")),
 			jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Add(e.rt("OutgoingHeaders")).Call(jen.Id("ctx"))).Block(
 				jen.Id("req").Dot("Header").Call().Dot("Set").Call(jen.Id("k"), jen.Id("v")),
 			),
 			jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("a").Dot("client").Dot(m.GoName).Call(jen.Id("ctx"), jen.Id("req")),
 			jen.If(jen.Err().Op("!=").Nil()).Block(
-				jen.Return(jen.Nil(), e.q(connectMCPPkg.Ident("Error")).Call(jen.Err())),
+				jen.Return(jen.Nil(), jen.Id("a").Dot("forward").Dot("Err").Call(jen.Id("ctx"), e.q(connectMCPPkg.Ident("Error")).Call(jen.Err()))),
 			),
 			jen.Return(jen.Id("res").Dot("Msg"), jen.Nil()),
 		))

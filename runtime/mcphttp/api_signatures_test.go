@@ -19,6 +19,7 @@ var mcphttpSignatures = []string{
 	"DefaultMaxConnections const = 1024",
 	"DefaultMaxConnectionsPerAddress const = 256",
 	"DefaultMaxHeaderBytes const = 64 << 10",
+	"DefaultMaxPendingConnections const = 256",
 	"DefaultMaxRequestBodyBytes const = 2 << 20",
 	"DefaultMaxSessions const = 1000",
 	"DefaultMaxSessionsPerIdentity const = 100",
@@ -40,6 +41,7 @@ var mcphttpSignatures = []string{
 	"WithMaxConnections func(n int) Option",
 	"WithMaxConnectionsPerAddress func(n int) Option",
 	"WithMaxHeaderBytes func(n int) Option",
+	"WithMaxPendingConnections func(n int) Option",
 	"WithMaxRequestBodyBytes func(n int64) Option",
 	"WithMaxSessions func(n int) Option",
 	"WithMaxSessionsPerIdentity func(n int) Option",
@@ -48,6 +50,7 @@ var mcphttpSignatures = []string{
 	"WithRequestReadTimeout func(d time.Duration) Option",
 	"WithSessionIdleTimeout func(d time.Duration) Option",
 	"WithStateless func() Option",
+	"WithTrustedProxies func(prefixes ...netip.Prefix) Option",
 }
 
 // The exported declarations of package mcphttp are exactly mcphttpSignatures:

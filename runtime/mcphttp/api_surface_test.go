@@ -16,6 +16,7 @@ var mcphttpAPI = []string{
 	"DefaultMaxConnections",
 	"DefaultMaxConnectionsPerAddress",
 	"DefaultMaxHeaderBytes",
+	"DefaultMaxPendingConnections",
 	"DefaultMaxRequestBodyBytes",
 	"DefaultMaxSessions",
 	"DefaultMaxSessionsPerIdentity",
@@ -37,6 +38,7 @@ var mcphttpAPI = []string{
 	"WithMaxConnections",
 	"WithMaxConnectionsPerAddress",
 	"WithMaxHeaderBytes",
+	"WithMaxPendingConnections",
 	"WithMaxRequestBodyBytes",
 	"WithMaxSessions",
 	"WithMaxSessionsPerIdentity",
@@ -45,6 +47,7 @@ var mcphttpAPI = []string{
 	"WithRequestReadTimeout",
 	"WithSessionIdleTimeout",
 	"WithStateless",
+	"WithTrustedProxies",
 }
 
 // The exported API of package mcphttp is exactly mcphttpAPI. A change to it

@@ -2,6 +2,7 @@ package mcphttp
 
 import (
 	"log/slog"
+	"net/netip"
 	"time"
 )
 
@@ -58,6 +59,8 @@ type httpConfig struct {
 	maxBodyBytes           int64
 	maxConns               int
 	maxConnsPerAddr        int
+	maxPendingConns        int
+	trustedProxies         []netip.Prefix
 	logger                 *slog.Logger
 }
 
@@ -74,6 +77,7 @@ func newHTTPConfig(opts []Option) httpConfig {
 		maxBodyBytes:           DefaultMaxRequestBodyBytes,
 		maxConns:               DefaultMaxConnections,
 		maxConnsPerAddr:        DefaultMaxConnectionsPerAddress,
+		maxPendingConns:        DefaultMaxPendingConnections,
 	}
 	for _, o := range opts {
 		if o != nil {
@@ -179,13 +183,26 @@ func WithLogger(l *slog.Logger) Option {
 // Defaults of the connection caps of NewServer.
 const (
 	// DefaultMaxConnections is how many connections a server built by
-	// NewServer holds open at once; a request on a connection beyond it is
-	// answered 503 and the connection closed.
+	// NewServer holds open at once. A new connection beyond it closes the
+	// oldest pending connection (see DefaultMaxPendingConnections); when
+	// none is pending, its request is answered 503 and the connection
+	// closed. An authenticated connection is never closed to make room.
 	DefaultMaxConnections = 1024
-	// DefaultMaxConnectionsPerAddress is how many of them one remote address
-	// (IP) may hold. Behind a proxy every connection comes from the proxy's
-	// address: raise it to the proxy's own connection limit there.
+	// DefaultMaxConnectionsPerAddress is how many of them one client
+	// address holds: an IPv4 address, or an IPv6 /64 (one client commonly
+	// holds a whole /64). The connections of a trusted proxy
+	// (WithTrustedProxies) are not counted per address; each request is,
+	// under the client address the proxy forwarded, as requests in flight.
 	DefaultMaxConnectionsPerAddress = 256
+	// DefaultMaxPendingConnections is how many pending connections the
+	// server holds: connections that have not yet finished the headers of
+	// their first request and, behind BearerAuth, connections whose token
+	// has not been accepted yet (a refused token is answered 401 and the
+	// connection closed). A new connection beyond it closes the
+	// oldest pending connection of the address holding the most, so
+	// clients that never finish their headers take at most this share of
+	// DefaultMaxConnections and cannot lock out the clients that do.
+	DefaultMaxPendingConnections = 256
 )
 
 // WithMaxConnections sets how many connections NewServer's server holds at
@@ -194,8 +211,36 @@ func WithMaxConnections(n int) Option {
 	return func(c *httpConfig) { positive(&c.maxConns, n) }
 }
 
-// WithMaxConnectionsPerAddress sets how many connections one remote IP
-// address holds at once (default 256; non-positive keeps the default).
+// WithMaxConnectionsPerAddress sets how many connections one client
+// address (IPv4, or IPv6 /64) holds at once, and how many requests one
+// client behind a trusted proxy has in flight (default 256; non-positive
+// keeps the default).
 func WithMaxConnectionsPerAddress(n int) Option {
 	return func(c *httpConfig) { positive(&c.maxConnsPerAddr, n) }
+}
+
+// WithMaxPendingConnections sets how many pending connections (the
+// headers of the first request not finished, or behind BearerAuth no token
+// accepted yet) NewServer's server holds before a new
+// one closes the oldest of them (default 256, at most WithMaxConnections;
+// non-positive keeps the default).
+func WithMaxPendingConnections(n int) Option {
+	return func(c *httpConfig) { positive(&c.maxPendingConns, n) }
+}
+
+// WithTrustedProxies names the proxies (load balancers) in front of
+// NewServer's server. For a connection whose peer is within one of the
+// prefixes, the client address is read from the request's Forwarded (for=)
+// or, without it, X-Forwarded-For header: the rightmost address that is not
+// itself a trusted proxy (docs/production.md, "Connections"); it becomes
+// the request's RemoteAddr and the address the per-address cap counts. The
+// headers of any other peer are ignored. Default: no trusted proxy.
+func WithTrustedProxies(prefixes ...netip.Prefix) Option {
+	return func(c *httpConfig) {
+		for _, p := range prefixes {
+			if p.IsValid() {
+				c.trustedProxies = append(c.trustedProxies, p.Masked())
+			}
+		}
+	}
 }

@@ -63,6 +63,10 @@ func BearerAuth(hook AuthHook, opts ...Option) func(http.Handler) http.Handler {
 				unauthorized(w, `Bearer realm="`+bearerRealm+`"`, msgMissingBearer)
 				return
 			}
+			// Until the token is accepted the connection is pending
+			// (NewServer's budget), so a slow refusal holds no established
+			// connection.
+			verifyingToken(r.Context())
 			tenant, principal, err := hook(r.Context(), token)
 			if err == nil && (tenant == "" || principal == "") {
 				err = errors.New("auth hook mapped the token to an empty tenant or principal")
@@ -72,6 +76,7 @@ func BearerAuth(hook AuthHook, opts ...Option) func(http.Handler) http.Handler {
 				unauthorized(w, `Bearer realm="`+bearerRealm+`", error="invalid_token"`, msgInvalidBearer)
 				return
 			}
+			tokenAccepted(r.Context())
 			ti := &auth.TokenInfo{
 				UserID: SessionUserID(tenant, principal),
 				Extra:  map[string]any{callmeta.TokenTenantKey: tenant, callmeta.TokenPrincipalKey: principal},

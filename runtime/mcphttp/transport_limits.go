@@ -19,8 +19,13 @@ import (
 // NewServer returns an http.Server for h with the bounds of opts: header
 // and body read timeouts, keep-alive idle timeout, header and body size
 // limits, and caps on concurrent connections in total (WithMaxConnections)
-// and per remote address (WithMaxConnectionsPerAddress), answered 503 past
-// them. It sets no ReadTimeout or WriteTimeout, which would cut the long
+// and per client address (WithMaxConnectionsPerAddress; an IPv6 client by
+// its /64, a client behind a trusted proxy by the forwarded address,
+// WithTrustedProxies), answered 503 past them. Connections that have not
+// finished the headers of their first request, or whose token BearerAuth
+// has not accepted yet, have a budget of their own
+// (WithMaxPendingConnections): a new connection past it or past the total
+// closes the oldest of them, never an authenticated one. It sets no ReadTimeout or WriteTimeout, which would cut the long
 // response streams of streamable HTTP: the body read deadline is set per
 // request instead and lifted once the body is read. It never reads a body
 // itself, so middleware such as BearerAuth answers before any body byte is

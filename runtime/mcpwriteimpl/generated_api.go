@@ -129,3 +129,10 @@ func OutgoingHeaders(ctx context.Context) map[string]string { return callmeta.Ou
 func OutgoingGRPCContext(ctx context.Context) context.Context {
 	return callmeta.OutgoingGRPCContext(ctx)
 }
+
+// Forwarder bounds the calls a generated client adapter forwards to its
+// backend (runtime.WithBackendTimeout, runtime.DefaultBackendTimeout).
+type Forwarder = impl.Forwarder
+
+// NewForwarder returns the Forwarder of an adapter built with opts.
+func NewForwarder(opts ...impl.ForwardOption) Forwarder { return impl.NewForwarder(opts...) }

@@ -10,7 +10,10 @@
 // (an active span in the context wins over the request context's
 // traceparent) and carry mcp.tool.name, mcpwrite.outcome,
 // mcpwrite.error.code, mcpwrite.replay, mcpwrite.proposal,
-// mcpwrite.confirmation and, on a read tool's call, mcpwrite.read. Metrics:
+// mcpwrite.confirmation and, on a read tool's call, mcpwrite.read; an error
+// the agent was not shown the text of (INTERNAL, a backend unavailable or
+// too slow) adds mcpwrite.error.trace_id, the trace_id the agent was given,
+// and is recorded on the span as an exception event. Metrics:
 //
 //	mcpwrite.tool.calls      {tool, outcome, error.code}  calls
 //	mcpwrite.tool.replays    {tool}                       idempotent replays
@@ -135,7 +138,15 @@ func (o *Observer) CallEnded(ctx context.Context, call runtime.CallEnd) {
 	if call.Read {
 		attrs = append(attrs, attribute.Bool("mcpwrite.read", true))
 	}
+	if call.ErrorTraceID != "" {
+		attrs = append(attrs, attribute.String("mcpwrite.error.trace_id", call.ErrorTraceID))
+	}
 	span.SetAttributes(attrs...)
+	if call.Cause != nil {
+		// The error the agent was not shown: the operator finds it here
+		// by the trace_id the agent quotes.
+		span.RecordError(call.Cause)
+	}
 	if call.Outcome == "error" {
 		span.SetStatus(codes.Error, call.ErrorCode)
 	}
@@ -156,9 +167,17 @@ func (o *Observer) CallEnded(ctx context.Context, call runtime.CallEnd) {
 	}
 	if o.logger != nil {
 		sc := span.SpanContext()
-		o.logger.LogAttrs(ctx, slog.LevelInfo, "mcp tool call",
+		rec := []slog.Attr{
 			slog.String("tool", call.Tool), slog.String("outcome", call.Outcome), slog.String("error_code", call.ErrorCode),
 			slog.Bool("replay", call.Replay), slog.String("proposal", call.Proposal), slog.String("confirmation", call.Confirmation),
-			slog.Duration("duration", call.Duration), slog.String("trace_id", sc.TraceID().String()), slog.String("span_id", sc.SpanID().String()))
+			slog.Duration("duration", call.Duration), slog.String("trace_id", sc.TraceID().String()), slog.String("span_id", sc.SpanID().String()),
+		}
+		if call.ErrorTraceID != "" {
+			rec = append(rec, slog.String("error_trace_id", call.ErrorTraceID))
+		}
+		if call.Cause != nil {
+			rec = append(rec, slog.String("cause", call.Cause.Error()))
+		}
+		o.logger.LogAttrs(ctx, slog.LevelInfo, "mcp tool call", rec...)
 	}
 }

@@ -445,14 +445,17 @@ type ArchitectureServiceResolvers interface {
 }
 
 // NewArchitectureServiceClientAdapter returns a ArchitectureServiceHandler that
-// forwards every tool call to client (the enriched request, unchanged).
-func NewArchitectureServiceClientAdapter(client ArchitectureServiceClient, resolvers ArchitectureServiceResolvers) ArchitectureServiceHandler {
-	return &clientAdapterArchitectureService{client: client, ArchitectureServiceResolvers: resolvers}
+// forwards every tool call to client (the enriched request, unchanged), each
+// within the deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewArchitectureServiceClientAdapter(client ArchitectureServiceClient, resolvers ArchitectureServiceResolvers, opts ...runtime.AdapterOption) ArchitectureServiceHandler {
+	return &clientAdapterArchitectureService{client: client, ArchitectureServiceResolvers: resolvers, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterArchitectureService struct {
 	client ArchitectureServiceClient
 	ArchitectureServiceResolvers
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterArchitectureService) resolvers() any {
@@ -460,35 +463,83 @@ func (a *clientAdapterArchitectureService) resolvers() any {
 }
 
 func (a *clientAdapterArchitectureService) CreateElement(ctx context.Context, in *v1.CreateElementRequest) (*v1.CreateElementResponse, error) {
-	return a.client.CreateElement(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.CreateElement(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterArchitectureService) CreateRelationship(ctx context.Context, in *v1.CreateRelationshipRequest) (*v1.CreateRelationshipResponse, error) {
-	return a.client.CreateRelationship(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.CreateRelationship(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterArchitectureService) UpdateElement(ctx context.Context, in *v1.UpdateElementRequest) (*v1.UpdateElementResponse, error) {
-	return a.client.UpdateElement(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.UpdateElement(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterArchitectureService) DeleteElement(ctx context.Context, in *v1.DeleteElementRequest) (*v1.DeleteElementResponse, error) {
-	return a.client.DeleteElement(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.DeleteElement(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterArchitectureService) CreateCapability(ctx context.Context, in *v1.CreateCapabilityRequest) (*v1.CreateCapabilityResponse, error) {
-	return a.client.CreateCapability(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.CreateCapability(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterArchitectureService) CreateCapabilityStructure(ctx context.Context, in *v1.CreateCapabilityStructureRequest) (*v1.CreateCapabilityStructureResponse, error) {
-	return a.client.CreateCapabilityStructure(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.CreateCapabilityStructure(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterArchitectureService) AddComponentToCapability(ctx context.Context, in *v1.AddComponentToCapabilityRequest) (*v1.AddComponentToCapabilityResponse, error) {
-	return a.client.AddComponentToCapability(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.AddComponentToCapability(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterArchitectureService) CreateElements(ctx context.Context, in *v1.CreateElementsRequest) (*v1.CreateElementsResponse, error) {
-	return a.client.CreateElements(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.CreateElements(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 // ArchitectureServiceConnectClient is the part of the connect-go client of
@@ -507,14 +558,16 @@ type ArchitectureServiceConnectClient interface {
 
 // NewArchitectureServiceConnectAdapter returns a ArchitectureServiceHandler
 // that forwards every tool call to a connect-go client (the enriched request,
-// unchanged, with the request context as headers).
-func NewArchitectureServiceConnectAdapter(client ArchitectureServiceConnectClient, resolvers ArchitectureServiceResolvers) ArchitectureServiceHandler {
-	return &connectAdapterArchitectureService{client: client, ArchitectureServiceResolvers: resolvers}
+// unchanged, with the request context as headers), each within the deadline of
+// opts (runtime.WithBackendTimeout; default runtime.DefaultBackendTimeout).
+func NewArchitectureServiceConnectAdapter(client ArchitectureServiceConnectClient, resolvers ArchitectureServiceResolvers, opts ...runtime.AdapterOption) ArchitectureServiceHandler {
+	return &connectAdapterArchitectureService{client: client, ArchitectureServiceResolvers: resolvers, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type connectAdapterArchitectureService struct {
 	client ArchitectureServiceConnectClient
 	ArchitectureServiceResolvers
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *connectAdapterArchitectureService) resolvers() any {
@@ -522,97 +575,113 @@ func (a *connectAdapterArchitectureService) resolvers() any {
 }
 
 func (a *connectAdapterArchitectureService) CreateElement(ctx context.Context, in *v1.CreateElementRequest) (*v1.CreateElementResponse, error) {
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
 	req := connect.NewRequest(in)
 	for k, v := range mcpwriteimpl.OutgoingHeaders(ctx) {
 		req.Header().Set(k, v)
 	}
 	res, err := a.client.CreateElement(ctx, req)
 	if err != nil {
-		return nil, connectmcp.Error(err)
+		return nil, a.forward.Err(ctx, connectmcp.Error(err))
 	}
 	return res.Msg, nil
 }
 
 func (a *connectAdapterArchitectureService) CreateRelationship(ctx context.Context, in *v1.CreateRelationshipRequest) (*v1.CreateRelationshipResponse, error) {
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
 	req := connect.NewRequest(in)
 	for k, v := range mcpwriteimpl.OutgoingHeaders(ctx) {
 		req.Header().Set(k, v)
 	}
 	res, err := a.client.CreateRelationship(ctx, req)
 	if err != nil {
-		return nil, connectmcp.Error(err)
+		return nil, a.forward.Err(ctx, connectmcp.Error(err))
 	}
 	return res.Msg, nil
 }
 
 func (a *connectAdapterArchitectureService) UpdateElement(ctx context.Context, in *v1.UpdateElementRequest) (*v1.UpdateElementResponse, error) {
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
 	req := connect.NewRequest(in)
 	for k, v := range mcpwriteimpl.OutgoingHeaders(ctx) {
 		req.Header().Set(k, v)
 	}
 	res, err := a.client.UpdateElement(ctx, req)
 	if err != nil {
-		return nil, connectmcp.Error(err)
+		return nil, a.forward.Err(ctx, connectmcp.Error(err))
 	}
 	return res.Msg, nil
 }
 
 func (a *connectAdapterArchitectureService) DeleteElement(ctx context.Context, in *v1.DeleteElementRequest) (*v1.DeleteElementResponse, error) {
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
 	req := connect.NewRequest(in)
 	for k, v := range mcpwriteimpl.OutgoingHeaders(ctx) {
 		req.Header().Set(k, v)
 	}
 	res, err := a.client.DeleteElement(ctx, req)
 	if err != nil {
-		return nil, connectmcp.Error(err)
+		return nil, a.forward.Err(ctx, connectmcp.Error(err))
 	}
 	return res.Msg, nil
 }
 
 func (a *connectAdapterArchitectureService) CreateCapability(ctx context.Context, in *v1.CreateCapabilityRequest) (*v1.CreateCapabilityResponse, error) {
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
 	req := connect.NewRequest(in)
 	for k, v := range mcpwriteimpl.OutgoingHeaders(ctx) {
 		req.Header().Set(k, v)
 	}
 	res, err := a.client.CreateCapability(ctx, req)
 	if err != nil {
-		return nil, connectmcp.Error(err)
+		return nil, a.forward.Err(ctx, connectmcp.Error(err))
 	}
 	return res.Msg, nil
 }
 
 func (a *connectAdapterArchitectureService) CreateCapabilityStructure(ctx context.Context, in *v1.CreateCapabilityStructureRequest) (*v1.CreateCapabilityStructureResponse, error) {
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
 	req := connect.NewRequest(in)
 	for k, v := range mcpwriteimpl.OutgoingHeaders(ctx) {
 		req.Header().Set(k, v)
 	}
 	res, err := a.client.CreateCapabilityStructure(ctx, req)
 	if err != nil {
-		return nil, connectmcp.Error(err)
+		return nil, a.forward.Err(ctx, connectmcp.Error(err))
 	}
 	return res.Msg, nil
 }
 
 func (a *connectAdapterArchitectureService) AddComponentToCapability(ctx context.Context, in *v1.AddComponentToCapabilityRequest) (*v1.AddComponentToCapabilityResponse, error) {
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
 	req := connect.NewRequest(in)
 	for k, v := range mcpwriteimpl.OutgoingHeaders(ctx) {
 		req.Header().Set(k, v)
 	}
 	res, err := a.client.AddComponentToCapability(ctx, req)
 	if err != nil {
-		return nil, connectmcp.Error(err)
+		return nil, a.forward.Err(ctx, connectmcp.Error(err))
 	}
 	return res.Msg, nil
 }
 
 func (a *connectAdapterArchitectureService) CreateElements(ctx context.Context, in *v1.CreateElementsRequest) (*v1.CreateElementsResponse, error) {
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
 	req := connect.NewRequest(in)
 	for k, v := range mcpwriteimpl.OutgoingHeaders(ctx) {
 		req.Header().Set(k, v)
 	}
 	res, err := a.client.CreateElements(ctx, req)
 	if err != nil {
-		return nil, connectmcp.Error(err)
+		return nil, a.forward.Err(ctx, connectmcp.Error(err))
 	}
 	return res.Msg, nil
 }

@@ -564,14 +564,17 @@ type CrmServiceResolvers interface {
 }
 
 // NewCrmServiceClientAdapter returns a CrmServiceHandler that forwards every
-// tool call to client (the enriched request, unchanged).
-func NewCrmServiceClientAdapter(client CrmServiceClient, resolvers CrmServiceResolvers) CrmServiceHandler {
-	return &clientAdapterCrmService{client: client, CrmServiceResolvers: resolvers}
+// tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewCrmServiceClientAdapter(client CrmServiceClient, resolvers CrmServiceResolvers, opts ...runtime.AdapterOption) CrmServiceHandler {
+	return &clientAdapterCrmService{client: client, CrmServiceResolvers: resolvers, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterCrmService struct {
 	client CrmServiceClient
 	CrmServiceResolvers
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterCrmService) resolvers() any {
@@ -579,79 +582,193 @@ func (a *clientAdapterCrmService) resolvers() any {
 }
 
 func (a *clientAdapterCrmService) ListPeople(ctx context.Context, in *v1.ListPeopleRequest) (*v1.ListPeopleResponse, error) {
-	return a.client.ListPeople(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.ListPeople(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterCrmService) GetPerson(ctx context.Context, in *v1.GetPersonRequest) (*v1.GetPersonResponse, error) {
-	return a.client.GetPerson(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.GetPerson(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterCrmService) CreatePerson(ctx context.Context, in *v1.CreatePersonRequest) (*v1.CreatePersonResponse, error) {
-	return a.client.CreatePerson(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.CreatePerson(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterCrmService) UpdatePerson(ctx context.Context, in *v1.UpdatePersonRequest) (*v1.UpdatePersonResponse, error) {
-	return a.client.UpdatePerson(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.UpdatePerson(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterCrmService) DeletePerson(ctx context.Context, in *v1.DeletePersonRequest) (*v1.DeletePersonResponse, error) {
-	return a.client.DeletePerson(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.DeletePerson(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterCrmService) ListOrgs(ctx context.Context, in *v1.ListOrgsRequest) (*v1.ListOrgsResponse, error) {
-	return a.client.ListOrgs(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.ListOrgs(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterCrmService) GetOrg(ctx context.Context, in *v1.GetOrgRequest) (*v1.GetOrgResponse, error) {
-	return a.client.GetOrg(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.GetOrg(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterCrmService) CreateOrg(ctx context.Context, in *v1.CreateOrgRequest) (*v1.CreateOrgResponse, error) {
-	return a.client.CreateOrg(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.CreateOrg(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterCrmService) UpdateOrg(ctx context.Context, in *v1.UpdateOrgRequest) (*v1.UpdateOrgResponse, error) {
-	return a.client.UpdateOrg(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.UpdateOrg(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterCrmService) DeleteOrg(ctx context.Context, in *v1.DeleteOrgRequest) (*v1.DeleteOrgResponse, error) {
-	return a.client.DeleteOrg(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.DeleteOrg(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterCrmService) ListNotes(ctx context.Context, in *v1.ListNotesRequest) (*v1.ListNotesResponse, error) {
-	return a.client.ListNotes(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.ListNotes(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterCrmService) GetNote(ctx context.Context, in *v1.GetNoteRequest) (*v1.GetNoteResponse, error) {
-	return a.client.GetNote(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.GetNote(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterCrmService) CreateNote(ctx context.Context, in *v1.CreateNoteRequest) (*v1.CreateNoteResponse, error) {
-	return a.client.CreateNote(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.CreateNote(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterCrmService) UpdateNote(ctx context.Context, in *v1.UpdateNoteRequest) (*v1.UpdateNoteResponse, error) {
-	return a.client.UpdateNote(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.UpdateNote(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterCrmService) DeleteNote(ctx context.Context, in *v1.DeleteNoteRequest) (*v1.DeleteNoteResponse, error) {
-	return a.client.DeleteNote(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.DeleteNote(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterCrmService) LinkPersonToOrg(ctx context.Context, in *v1.LinkPersonToOrgRequest) (*v1.LinkPersonToOrgResponse, error) {
-	return a.client.LinkPersonToOrg(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.LinkPersonToOrg(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterCrmService) AddNoteToPerson(ctx context.Context, in *v1.AddNoteToPersonRequest) (*v1.AddNoteToPersonResponse, error) {
-	return a.client.AddNoteToPerson(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.AddNoteToPerson(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterCrmService) FindPeopleAtOrg(ctx context.Context, in *v1.FindPeopleAtOrgRequest) (*v1.FindPeopleAtOrgResponse, error) {
-	return a.client.FindPeopleAtOrg(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.FindPeopleAtOrg(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterCrmService) MergePeople(ctx context.Context, in *v1.MergePeopleRequest) (*v1.MergePeopleResponse, error) {
-	return a.client.MergePeople(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.MergePeople(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var enumSubjectKind = mcpwriteimpl.NewEnumTable("crm.v1.SubjectKind", []mcpwriteimpl.EnumValue{

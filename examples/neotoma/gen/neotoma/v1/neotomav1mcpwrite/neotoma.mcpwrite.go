@@ -328,14 +328,17 @@ type MemoryServiceResolvers interface {
 }
 
 // NewMemoryServiceClientAdapter returns a MemoryServiceHandler that forwards
-// every tool call to client (the enriched request, unchanged).
-func NewMemoryServiceClientAdapter(client MemoryServiceClient, resolvers MemoryServiceResolvers) MemoryServiceHandler {
-	return &clientAdapterMemoryService{client: client, MemoryServiceResolvers: resolvers}
+// every tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewMemoryServiceClientAdapter(client MemoryServiceClient, resolvers MemoryServiceResolvers, opts ...runtime.AdapterOption) MemoryServiceHandler {
+	return &clientAdapterMemoryService{client: client, MemoryServiceResolvers: resolvers, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterMemoryService struct {
 	client MemoryServiceClient
 	MemoryServiceResolvers
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterMemoryService) resolvers() any {
@@ -343,87 +346,213 @@ func (a *clientAdapterMemoryService) resolvers() any {
 }
 
 func (a *clientAdapterMemoryService) Store(ctx context.Context, in *v1.StoreRequest) (*v1.StoreResponse, error) {
-	return a.client.Store(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.Store(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterMemoryService) Reinterpret(ctx context.Context, in *v1.ReinterpretRequest) (*v1.ReinterpretResponse, error) {
-	return a.client.Reinterpret(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.Reinterpret(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterMemoryService) Correct(ctx context.Context, in *v1.CorrectRequest) (*v1.CorrectResponse, error) {
-	return a.client.Correct(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.Correct(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterMemoryService) MergeEntities(ctx context.Context, in *v1.MergeEntitiesRequest) (*v1.MergeEntitiesResponse, error) {
-	return a.client.MergeEntities(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.MergeEntities(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterMemoryService) CreateRelationship(ctx context.Context, in *v1.CreateRelationshipRequest) (*v1.CreateRelationshipResponse, error) {
-	return a.client.CreateRelationship(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.CreateRelationship(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterMemoryService) RegisterSchema(ctx context.Context, in *v1.RegisterSchemaRequest) (*v1.RegisterSchemaResponse, error) {
-	return a.client.RegisterSchema(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.RegisterSchema(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterMemoryService) UpdateSchemaIncremental(ctx context.Context, in *v1.UpdateSchemaIncrementalRequest) (*v1.UpdateSchemaIncrementalResponse, error) {
-	return a.client.UpdateSchemaIncremental(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.UpdateSchemaIncremental(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterMemoryService) ListEntityTypes(ctx context.Context, in *v1.ListEntityTypesRequest) (*v1.ListEntityTypesResponse, error) {
-	return a.client.ListEntityTypes(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.ListEntityTypes(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterMemoryService) RetrieveEntitySnapshot(ctx context.Context, in *v1.RetrieveEntitySnapshotRequest) (*v1.RetrieveEntitySnapshotResponse, error) {
-	return a.client.RetrieveEntitySnapshot(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.RetrieveEntitySnapshot(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterMemoryService) RetrieveEntities(ctx context.Context, in *v1.RetrieveEntitiesRequest) (*v1.RetrieveEntitiesResponse, error) {
-	return a.client.RetrieveEntities(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.RetrieveEntities(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterMemoryService) ListObservations(ctx context.Context, in *v1.ListObservationsRequest) (*v1.ListObservationsResponse, error) {
-	return a.client.ListObservations(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.ListObservations(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterMemoryService) ListRelationships(ctx context.Context, in *v1.ListRelationshipsRequest) (*v1.ListRelationshipsResponse, error) {
-	return a.client.ListRelationships(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.ListRelationships(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterMemoryService) RetrieveEntityByIdentifier(ctx context.Context, in *v1.RetrieveEntityByIdentifierRequest) (*v1.RetrieveEntityByIdentifierResponse, error) {
-	return a.client.RetrieveEntityByIdentifier(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.RetrieveEntityByIdentifier(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterMemoryService) RetrieveRelatedEntities(ctx context.Context, in *v1.RetrieveRelatedEntitiesRequest) (*v1.RetrieveRelatedEntitiesResponse, error) {
-	return a.client.RetrieveRelatedEntities(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.RetrieveRelatedEntities(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterMemoryService) RetrieveFieldProvenance(ctx context.Context, in *v1.RetrieveFieldProvenanceRequest) (*v1.RetrieveFieldProvenanceResponse, error) {
-	return a.client.RetrieveFieldProvenance(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.RetrieveFieldProvenance(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterMemoryService) RetrieveFileUrl(ctx context.Context, in *v1.RetrieveFileUrlRequest) (*v1.RetrieveFileUrlResponse, error) {
-	return a.client.RetrieveFileUrl(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.RetrieveFileUrl(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterMemoryService) GetRelationshipSnapshot(ctx context.Context, in *v1.GetRelationshipSnapshotRequest) (*v1.GetRelationshipSnapshotResponse, error) {
-	return a.client.GetRelationshipSnapshot(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.GetRelationshipSnapshot(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterMemoryService) AnalyzeSchemaCandidates(ctx context.Context, in *v1.AnalyzeSchemaCandidatesRequest) (*v1.AnalyzeSchemaCandidatesResponse, error) {
-	return a.client.AnalyzeSchemaCandidates(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.AnalyzeSchemaCandidates(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterMemoryService) RetrieveGraphNeighborhood(ctx context.Context, in *v1.RetrieveGraphNeighborhoodRequest) (*v1.RetrieveGraphNeighborhoodResponse, error) {
-	return a.client.RetrieveGraphNeighborhood(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.RetrieveGraphNeighborhood(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterMemoryService) ListTimelineEvents(ctx context.Context, in *v1.ListTimelineEventsRequest) (*v1.ListTimelineEventsResponse, error) {
-	return a.client.ListTimelineEvents(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.ListTimelineEvents(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterMemoryService) GetSchemaRecommendations(ctx context.Context, in *v1.GetSchemaRecommendationsRequest) (*v1.GetSchemaRecommendationsResponse, error) {
-	return a.client.GetSchemaRecommendations(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.GetSchemaRecommendations(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var enumDirectionSnake = mcpwriteimpl.NewEnumTable("neotoma.v1.Direction", []mcpwriteimpl.EnumValue{

@@ -244,14 +244,17 @@ type PurchasingServiceResolvers interface {
 }
 
 // NewPurchasingServiceClientAdapter returns a PurchasingServiceHandler that
-// forwards every tool call to client (the enriched request, unchanged).
-func NewPurchasingServiceClientAdapter(client PurchasingServiceClient, resolvers PurchasingServiceResolvers) PurchasingServiceHandler {
-	return &clientAdapterPurchasingService{client: client, PurchasingServiceResolvers: resolvers}
+// forwards every tool call to client (the enriched request, unchanged), each
+// within the deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewPurchasingServiceClientAdapter(client PurchasingServiceClient, resolvers PurchasingServiceResolvers, opts ...runtime.AdapterOption) PurchasingServiceHandler {
+	return &clientAdapterPurchasingService{client: client, PurchasingServiceResolvers: resolvers, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterPurchasingService struct {
 	client PurchasingServiceClient
 	PurchasingServiceResolvers
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterPurchasingService) resolvers() any {
@@ -259,27 +262,63 @@ func (a *clientAdapterPurchasingService) resolvers() any {
 }
 
 func (a *clientAdapterPurchasingService) CreatePurchaseOrder(ctx context.Context, in *v1.CreatePurchaseOrderRequest) (*v1.CreatePurchaseOrderResponse, error) {
-	return a.client.CreatePurchaseOrder(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.CreatePurchaseOrder(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterPurchasingService) ReceivePurchaseOrder(ctx context.Context, in *v1.ReceivePurchaseOrderRequest) (*v1.ReceivePurchaseOrderResponse, error) {
-	return a.client.ReceivePurchaseOrder(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.ReceivePurchaseOrder(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterPurchasingService) CreateManufacturingOrder(ctx context.Context, in *v1.CreateManufacturingOrderRequest) (*v1.CreateManufacturingOrderResponse, error) {
-	return a.client.CreateManufacturingOrder(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.CreateManufacturingOrder(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterPurchasingService) FulfillOrder(ctx context.Context, in *v1.FulfillOrderRequest) (*v1.FulfillOrderResponse, error) {
-	return a.client.FulfillOrder(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.FulfillOrder(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterPurchasingService) VerifyOrderDocument(ctx context.Context, in *v1.VerifyOrderDocumentRequest) (*v1.VerifyOrderDocumentResponse, error) {
-	return a.client.VerifyOrderDocument(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.VerifyOrderDocument(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterPurchasingService) SearchItems(ctx context.Context, in *v1.SearchItemsRequest) (*v1.SearchItemsResponse, error) {
-	return a.client.SearchItems(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.SearchItems(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var enumCurrency = mcpwriteimpl.NewEnumTable("purchasing.v1.Currency", []mcpwriteimpl.EnumValue{

@@ -399,14 +399,17 @@ type TaskServiceResolvers interface {
 }
 
 // NewTaskServiceClientAdapter returns a TaskServiceHandler that forwards every
-// tool call to client (the enriched request, unchanged).
-func NewTaskServiceClientAdapter(client TaskServiceClient, resolvers TaskServiceResolvers) TaskServiceHandler {
-	return &clientAdapterTaskService{client: client, TaskServiceResolvers: resolvers}
+// tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewTaskServiceClientAdapter(client TaskServiceClient, resolvers TaskServiceResolvers, opts ...runtime.AdapterOption) TaskServiceHandler {
+	return &clientAdapterTaskService{client: client, TaskServiceResolvers: resolvers, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterTaskService struct {
 	client TaskServiceClient
 	TaskServiceResolvers
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterTaskService) resolvers() any {
@@ -414,39 +417,93 @@ func (a *clientAdapterTaskService) resolvers() any {
 }
 
 func (a *clientAdapterTaskService) TaskList(ctx context.Context, in *v1.TaskListRequest) (*v1.TaskListResponse, error) {
-	return a.client.TaskList(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.TaskList(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterTaskService) TaskGet(ctx context.Context, in *v1.TaskGetRequest) (*v1.TaskGetResponse, error) {
-	return a.client.TaskGet(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.TaskGet(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterTaskService) TaskCreate(ctx context.Context, in *v1.TaskCreateRequest) (*v1.TaskCreateResponse, error) {
-	return a.client.TaskCreate(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.TaskCreate(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterTaskService) TaskUpdate(ctx context.Context, in *v1.TaskUpdateRequest) (*v1.TaskUpdateResponse, error) {
-	return a.client.TaskUpdate(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.TaskUpdate(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterTaskService) TaskDelete(ctx context.Context, in *v1.TaskDeleteRequest) (*v1.TaskDeleteResponse, error) {
-	return a.client.TaskDelete(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.TaskDelete(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterTaskService) TaskMove(ctx context.Context, in *v1.TaskMoveRequest) (*v1.TaskMoveResponse, error) {
-	return a.client.TaskMove(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.TaskMove(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterTaskService) TaskTransform(ctx context.Context, in *v1.TaskTransformRequest) (*v1.TaskTransformResponse, error) {
-	return a.client.TaskTransform(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.TaskTransform(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterTaskService) ParentCreate(ctx context.Context, in *v1.ParentCreateRequest) (*v1.ParentCreateResponse, error) {
-	return a.client.ParentCreate(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.ParentCreate(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterTaskService) ParentOperations(ctx context.Context, in *v1.ParentOperationsRequest) (*v1.ParentOperationsResponse, error) {
-	return a.client.ParentOperations(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.ParentOperations(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var enumParentOperationSnake = mcpwriteimpl.NewEnumTable("tasks.v1.ParentOperation", []mcpwriteimpl.EnumValue{

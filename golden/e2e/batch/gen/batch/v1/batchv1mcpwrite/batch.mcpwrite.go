@@ -122,14 +122,17 @@ type NoteServiceResolvers interface {
 }
 
 // NewNoteServiceClientAdapter returns a NoteServiceHandler that forwards every
-// tool call to client (the enriched request, unchanged).
-func NewNoteServiceClientAdapter(client NoteServiceClient, resolvers NoteServiceResolvers) NoteServiceHandler {
-	return &clientAdapterNoteService{client: client, NoteServiceResolvers: resolvers}
+// tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewNoteServiceClientAdapter(client NoteServiceClient, resolvers NoteServiceResolvers, opts ...runtime.AdapterOption) NoteServiceHandler {
+	return &clientAdapterNoteService{client: client, NoteServiceResolvers: resolvers, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterNoteService struct {
 	client NoteServiceClient
 	NoteServiceResolvers
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterNoteService) resolvers() any {
@@ -137,7 +140,13 @@ func (a *clientAdapterNoteService) resolvers() any {
 }
 
 func (a *clientAdapterNoteService) ImportNotes(ctx context.Context, in *v1.ImportNotesRequest) (*v1.ImportNotesResponse, error) {
-	return a.client.ImportNotes(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.ImportNotes(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var enumArea = mcpwriteimpl.NewEnumTable("batch.v1.Area", []mcpwriteimpl.EnumValue{

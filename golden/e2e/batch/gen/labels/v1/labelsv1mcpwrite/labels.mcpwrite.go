@@ -121,14 +121,17 @@ type LabelServiceResolvers interface {
 }
 
 // NewLabelServiceClientAdapter returns a LabelServiceHandler that forwards
-// every tool call to client (the enriched request, unchanged).
-func NewLabelServiceClientAdapter(client LabelServiceClient, resolvers LabelServiceResolvers) LabelServiceHandler {
-	return &clientAdapterLabelService{client: client, LabelServiceResolvers: resolvers}
+// every tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewLabelServiceClientAdapter(client LabelServiceClient, resolvers LabelServiceResolvers, opts ...runtime.AdapterOption) LabelServiceHandler {
+	return &clientAdapterLabelService{client: client, LabelServiceResolvers: resolvers, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterLabelService struct {
 	client LabelServiceClient
 	LabelServiceResolvers
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterLabelService) resolvers() any {
@@ -136,7 +139,13 @@ func (a *clientAdapterLabelService) resolvers() any {
 }
 
 func (a *clientAdapterLabelService) LabelNotes(ctx context.Context, in *v1.LabelNotesRequest) (*v1.LabelNotesResponse, error) {
-	return a.client.LabelNotes(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.LabelNotes(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var fieldsLabel = []string{"owner", "text"}

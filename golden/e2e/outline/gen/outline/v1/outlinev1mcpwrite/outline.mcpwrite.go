@@ -65,17 +65,26 @@ type OutlineServiceClient interface {
 }
 
 // NewOutlineServiceClientAdapter returns a OutlineServiceHandler that forwards
-// every tool call to client (the enriched request, unchanged).
-func NewOutlineServiceClientAdapter(client OutlineServiceClient) OutlineServiceHandler {
-	return &clientAdapterOutlineService{client: client}
+// every tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewOutlineServiceClientAdapter(client OutlineServiceClient, opts ...runtime.AdapterOption) OutlineServiceHandler {
+	return &clientAdapterOutlineService{client: client, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterOutlineService struct {
-	client OutlineServiceClient
+	client  OutlineServiceClient
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterOutlineService) CreateOutline(ctx context.Context, in *v1.CreateOutlineRequest) (*v1.CreateOutlineResponse, error) {
-	return a.client.CreateOutline(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.CreateOutline(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var fieldsSection = []string{"title", "sections"}

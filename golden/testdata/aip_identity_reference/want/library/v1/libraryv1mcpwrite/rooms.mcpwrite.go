@@ -124,14 +124,17 @@ type RoomServiceResolvers interface {
 }
 
 // NewRoomServiceClientAdapter returns a RoomServiceHandler that forwards every
-// tool call to client (the enriched request, unchanged).
-func NewRoomServiceClientAdapter(client RoomServiceClient, resolvers RoomServiceResolvers) RoomServiceHandler {
-	return &clientAdapterRoomService{client: client, RoomServiceResolvers: resolvers}
+// tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewRoomServiceClientAdapter(client RoomServiceClient, resolvers RoomServiceResolvers, opts ...runtime.AdapterOption) RoomServiceHandler {
+	return &clientAdapterRoomService{client: client, RoomServiceResolvers: resolvers, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterRoomService struct {
 	client RoomServiceClient
 	RoomServiceResolvers
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterRoomService) resolvers() any {
@@ -139,11 +142,23 @@ func (a *clientAdapterRoomService) resolvers() any {
 }
 
 func (a *clientAdapterRoomService) CreateRoom(ctx context.Context, in *v1.CreateRoomRequest) (*v1.Room, error) {
-	return a.client.CreateRoom(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.CreateRoom(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterRoomService) UpdateRoom(ctx context.Context, in *v1.UpdateRoomRequest) (*v1.Room, error) {
-	return a.client.UpdateRoom(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.UpdateRoom(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var fieldsRoom = []string{"title"}

@@ -91,37 +91,76 @@ type ArchiveServiceClient interface {
 }
 
 // NewArchiveServiceClientAdapter returns a ArchiveServiceHandler that forwards
-// every tool call to client (the enriched request, unchanged).
-func NewArchiveServiceClientAdapter(client ArchiveServiceClient) ArchiveServiceHandler {
-	return &clientAdapterArchiveService{client: client}
+// every tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewArchiveServiceClientAdapter(client ArchiveServiceClient, opts ...runtime.AdapterOption) ArchiveServiceHandler {
+	return &clientAdapterArchiveService{client: client, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterArchiveService struct {
-	client ArchiveServiceClient
+	client  ArchiveServiceClient
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterArchiveService) RemoveCopy(ctx context.Context, in *v1.CopyRequest) (*v1.Copy, error) {
-	return a.client.RemoveCopy(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.RemoveCopy(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterArchiveService) DestroyScan(ctx context.Context, in *v1.CopyRequest) (*v1.Copy, error) {
-	return a.client.DestroyScan(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.DestroyScan(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterArchiveService) PurgeCopies(ctx context.Context, in *v1.CopyRequest) (*v1.Copy, error) {
-	return a.client.PurgeCopies(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.PurgeCopies(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterArchiveService) SetIamPolicy(ctx context.Context, in *v1.SetIamPolicyRequest) (*v1.Copy, error) {
-	return a.client.SetIamPolicy(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.SetIamPolicy(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterArchiveService) RestoreCopy(ctx context.Context, in *v1.CopyRequest) (*v1.Copy, error) {
-	return a.client.RestoreCopy(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.RestoreCopy(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterArchiveService) DestroyDraft(ctx context.Context, in *v1.CopyRequest) (*v1.Copy, error) {
-	return a.client.DestroyDraft(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.DestroyDraft(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var fieldsCopyRequest = []string{"name"}

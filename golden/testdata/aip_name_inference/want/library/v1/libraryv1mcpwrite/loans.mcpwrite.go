@@ -66,21 +66,36 @@ type LoanServiceClient interface {
 }
 
 // NewLoanServiceClientAdapter returns a LoanServiceHandler that forwards every
-// tool call to client (the enriched request, unchanged).
-func NewLoanServiceClientAdapter(client LoanServiceClient) LoanServiceHandler {
-	return &clientAdapterLoanService{client: client}
+// tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewLoanServiceClientAdapter(client LoanServiceClient, opts ...runtime.AdapterOption) LoanServiceHandler {
+	return &clientAdapterLoanService{client: client, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterLoanService struct {
-	client LoanServiceClient
+	client  LoanServiceClient
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterLoanService) GetLoan(ctx context.Context, in *v1.LoanRequest) (*v1.Loan, error) {
-	return a.client.GetLoan(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.GetLoan(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterLoanService) ListLoans(ctx context.Context, in *v1.LoanRequest) (*v1.Loan, error) {
-	return a.client.ListLoans(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.ListLoans(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 // LoanReadServiceHandler is what the library.v1.LoanReadService tools call: the
@@ -127,21 +142,36 @@ type LoanReadServiceClient interface {
 }
 
 // NewLoanReadServiceClientAdapter returns a LoanReadServiceHandler that
-// forwards every tool call to client (the enriched request, unchanged).
-func NewLoanReadServiceClientAdapter(client LoanReadServiceClient) LoanReadServiceHandler {
-	return &clientAdapterLoanReadService{client: client}
+// forwards every tool call to client (the enriched request, unchanged), each
+// within the deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewLoanReadServiceClientAdapter(client LoanReadServiceClient, opts ...runtime.AdapterOption) LoanReadServiceHandler {
+	return &clientAdapterLoanReadService{client: client, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterLoanReadService struct {
-	client LoanReadServiceClient
+	client  LoanReadServiceClient
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterLoanReadService) GetLoan(ctx context.Context, in *v1.LoanRequest) (*v1.Loan, error) {
-	return a.client.GetLoan(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.GetLoan(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterLoanReadService) SearchLoans(ctx context.Context, in *v1.LoanRequest) (*v1.Loan, error) {
-	return a.client.SearchLoans(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.SearchLoans(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var fieldsLoanRequest = []string{"name"}

@@ -75,25 +75,46 @@ type CatalogServiceClient interface {
 }
 
 // NewCatalogServiceClientAdapter returns a CatalogServiceHandler that forwards
-// every tool call to client (the enriched request, unchanged).
-func NewCatalogServiceClientAdapter(client CatalogServiceClient) CatalogServiceHandler {
-	return &clientAdapterCatalogService{client: client}
+// every tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewCatalogServiceClientAdapter(client CatalogServiceClient, opts ...runtime.AdapterOption) CatalogServiceHandler {
+	return &clientAdapterCatalogService{client: client, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterCatalogService struct {
-	client CatalogServiceClient
+	client  CatalogServiceClient
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterCatalogService) GetTitle(ctx context.Context, in *v1.GetTitleRequest) (*v1.Title, error) {
-	return a.client.GetTitle(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.GetTitle(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterCatalogService) ListTitles(ctx context.Context, in *v1.ListTitlesRequest) (*v1.ListTitlesResponse, error) {
-	return a.client.ListTitles(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.ListTitles(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterCatalogService) TouchTitle(ctx context.Context, in *v1.GetTitleRequest) (*v1.Title, error) {
-	return a.client.TouchTitle(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.TouchTitle(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var fieldsGetTitleRequest = []string{"name"}

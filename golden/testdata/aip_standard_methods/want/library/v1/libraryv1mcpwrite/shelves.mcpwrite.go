@@ -110,49 +110,106 @@ type ShelfServiceClient interface {
 }
 
 // NewShelfServiceClientAdapter returns a ShelfServiceHandler that forwards
-// every tool call to client (the enriched request, unchanged).
-func NewShelfServiceClientAdapter(client ShelfServiceClient) ShelfServiceHandler {
-	return &clientAdapterShelfService{client: client}
+// every tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewShelfServiceClientAdapter(client ShelfServiceClient, opts ...runtime.AdapterOption) ShelfServiceHandler {
+	return &clientAdapterShelfService{client: client, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterShelfService struct {
-	client ShelfServiceClient
+	client  ShelfServiceClient
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterShelfService) CreateShelf(ctx context.Context, in *v1.CreateShelfRequest) (*v1.Shelf, error) {
-	return a.client.CreateShelf(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.CreateShelf(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterShelfService) UpdateShelf(ctx context.Context, in *v1.UpdateShelfRequest) (*v1.Shelf, error) {
-	return a.client.UpdateShelf(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.UpdateShelf(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterShelfService) DeleteShelf(ctx context.Context, in *v1.DeleteShelfRequest) (*v1.Shelf, error) {
-	return a.client.DeleteShelf(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.DeleteShelf(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterShelfService) CreateLabel(ctx context.Context, in *v1.CreateLabelRequest) (*v1.Label, error) {
-	return a.client.CreateLabel(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.CreateLabel(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterShelfService) UpdateLabel(ctx context.Context, in *v1.UpdateLabelRequest) (*v1.Label, error) {
-	return a.client.UpdateLabel(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.UpdateLabel(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterShelfService) DeleteLabel(ctx context.Context, in *v1.DeleteLabelRequest) (*v1.Label, error) {
-	return a.client.DeleteLabel(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.DeleteLabel(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterShelfService) CreateBadge(ctx context.Context, in *v1.Badge) (*v1.Badge, error) {
-	return a.client.CreateBadge(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.CreateBadge(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterShelfService) UpdateShelfWhole(ctx context.Context, in *v1.ReplaceShelfRequest) (*v1.Shelf, error) {
-	return a.client.UpdateShelfWhole(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.UpdateShelfWhole(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterShelfService) ReplaceSign(ctx context.Context, in *v1.ReplaceSignRequest) (*v1.Shelf, error) {
-	return a.client.ReplaceSign(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.ReplaceSign(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var fieldsBay = []string{"code"}

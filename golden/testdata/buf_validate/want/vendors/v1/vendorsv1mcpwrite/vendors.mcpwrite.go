@@ -100,17 +100,26 @@ type VendorServiceClient interface {
 }
 
 // NewVendorServiceClientAdapter returns a VendorServiceHandler that forwards
-// every tool call to client (the enriched request, unchanged).
-func NewVendorServiceClientAdapter(client VendorServiceClient) VendorServiceHandler {
-	return &clientAdapterVendorService{client: client}
+// every tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewVendorServiceClientAdapter(client VendorServiceClient, opts ...runtime.AdapterOption) VendorServiceHandler {
+	return &clientAdapterVendorService{client: client, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterVendorService struct {
-	client VendorServiceClient
+	client  VendorServiceClient
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterVendorService) RegisterVendor(ctx context.Context, in *v1.RegisterVendorRequest) (*v1.RegisterVendorResponse, error) {
-	return a.client.RegisterVendor(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.RegisterVendor(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var enumTier = mcpwriteimpl.NewEnumTable("vendors.v1.Tier", []mcpwriteimpl.EnumValue{

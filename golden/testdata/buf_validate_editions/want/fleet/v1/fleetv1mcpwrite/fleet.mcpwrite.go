@@ -79,17 +79,26 @@ type FleetServiceClient interface {
 }
 
 // NewFleetServiceClientAdapter returns a FleetServiceHandler that forwards
-// every tool call to client (the enriched request, unchanged).
-func NewFleetServiceClientAdapter(client FleetServiceClient) FleetServiceHandler {
-	return &clientAdapterFleetService{client: client}
+// every tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewFleetServiceClientAdapter(client FleetServiceClient, opts ...runtime.AdapterOption) FleetServiceHandler {
+	return &clientAdapterFleetService{client: client, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterFleetService struct {
-	client FleetServiceClient
+	client  FleetServiceClient
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterFleetService) RegisterVehicle(ctx context.Context, in *v1.RegisterVehicleRequest) (*v1.RegisterVehicleResponse, error) {
-	return a.client.RegisterVehicle(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.RegisterVehicle(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var enumVehicleKind = mcpwriteimpl.NewEnumTable("fleet.v1.VehicleKind", []mcpwriteimpl.EnumValue{

@@ -77,17 +77,26 @@ type JournalServiceClient interface {
 }
 
 // NewJournalServiceClientAdapter returns a JournalServiceHandler that forwards
-// every tool call to client (the enriched request, unchanged).
-func NewJournalServiceClientAdapter(client JournalServiceClient) JournalServiceHandler {
-	return &clientAdapterJournalService{client: client}
+// every tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewJournalServiceClientAdapter(client JournalServiceClient, opts ...runtime.AdapterOption) JournalServiceHandler {
+	return &clientAdapterJournalService{client: client, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterJournalService struct {
-	client JournalServiceClient
+	client  JournalServiceClient
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterJournalService) PostLine(ctx context.Context, in *v1.PostLineRequest) (*v1.PostLineResponse, error) {
-	return a.client.PostLine(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.PostLine(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var fieldsPostLineRequest = []string{"account", "amount_cents", "reference", "cost_centers"}

@@ -168,14 +168,17 @@ type DeviceServiceResolvers interface {
 }
 
 // NewDeviceServiceClientAdapter returns a DeviceServiceHandler that forwards
-// every tool call to client (the enriched request, unchanged).
-func NewDeviceServiceClientAdapter(client DeviceServiceClient, resolvers DeviceServiceResolvers) DeviceServiceHandler {
-	return &clientAdapterDeviceService{client: client, DeviceServiceResolvers: resolvers}
+// every tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewDeviceServiceClientAdapter(client DeviceServiceClient, resolvers DeviceServiceResolvers, opts ...runtime.AdapterOption) DeviceServiceHandler {
+	return &clientAdapterDeviceService{client: client, DeviceServiceResolvers: resolvers, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterDeviceService struct {
 	client DeviceServiceClient
 	DeviceServiceResolvers
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterDeviceService) resolvers() any {
@@ -183,11 +186,23 @@ func (a *clientAdapterDeviceService) resolvers() any {
 }
 
 func (a *clientAdapterDeviceService) EnrolDevice(ctx context.Context, in *v1.EnrolDeviceRequest) (*v1.EnrolDeviceResponse, error) {
-	return a.client.EnrolDevice(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.EnrolDevice(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterDeviceService) SetGrace(ctx context.Context, in *v1.SetGraceRequest) (*v1.SetGraceResponse, error) {
-	return a.client.SetGrace(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.SetGrace(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var fieldsEnrolDeviceRequest = []string{"accept_terms", "archived", "fingerprint", "thumbnail", "tag", "keys", "priority", "ratio", "tier", "quota", "seen_at", "channel", "signal", "label", "sensors"}

@@ -65,17 +65,26 @@ type TaskServiceClient interface {
 }
 
 // NewTaskServiceClientAdapter returns a TaskServiceHandler that forwards every
-// tool call to client (the enriched request, unchanged).
-func NewTaskServiceClientAdapter(client TaskServiceClient) TaskServiceHandler {
-	return &clientAdapterTaskService{client: client}
+// tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewTaskServiceClientAdapter(client TaskServiceClient, opts ...runtime.AdapterOption) TaskServiceHandler {
+	return &clientAdapterTaskService{client: client, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterTaskService struct {
-	client TaskServiceClient
+	client  TaskServiceClient
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterTaskService) TransformTask(ctx context.Context, in *v1.TransformTaskRequest) (*v1.TransformTaskResponse, error) {
-	return a.client.TransformTask(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.TransformTask(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var enumOperationSnake = mcpwriteimpl.NewEnumTable("tasks.v1.Operation", []mcpwriteimpl.EnumValue{

@@ -68,21 +68,36 @@ type OrderServiceClient interface {
 }
 
 // NewOrderServiceClientAdapter returns a OrderServiceHandler that forwards
-// every tool call to client (the enriched request, unchanged).
-func NewOrderServiceClientAdapter(client OrderServiceClient) OrderServiceHandler {
-	return &clientAdapterOrderService{client: client}
+// every tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewOrderServiceClientAdapter(client OrderServiceClient, opts ...runtime.AdapterOption) OrderServiceHandler {
+	return &clientAdapterOrderService{client: client, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterOrderService struct {
-	client OrderServiceClient
+	client  OrderServiceClient
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterOrderService) PlaceOrder(ctx context.Context, in *v1.PlaceOrderRequest) (*v1.Order, error) {
-	return a.client.PlaceOrder(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.PlaceOrder(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterOrderService) CancelOrder(ctx context.Context, in *v1.CancelOrderRequest) (*v1.Order, error) {
-	return a.client.CancelOrder(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.CancelOrder(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var fieldsLine = []string{"sku", "quantity"}

@@ -123,14 +123,17 @@ type RelayServiceResolvers interface {
 }
 
 // NewRelayServiceClientAdapter returns a RelayServiceHandler that forwards
-// every tool call to client (the enriched request, unchanged).
-func NewRelayServiceClientAdapter(client RelayServiceClient, resolvers RelayServiceResolvers) RelayServiceHandler {
-	return &clientAdapterRelayService{client: client, RelayServiceResolvers: resolvers}
+// every tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewRelayServiceClientAdapter(client RelayServiceClient, resolvers RelayServiceResolvers, opts ...runtime.AdapterOption) RelayServiceHandler {
+	return &clientAdapterRelayService{client: client, RelayServiceResolvers: resolvers, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterRelayService struct {
 	client RelayServiceClient
 	RelayServiceResolvers
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterRelayService) resolvers() any {
@@ -138,7 +141,13 @@ func (a *clientAdapterRelayService) resolvers() any {
 }
 
 func (a *clientAdapterRelayService) PostMessage(ctx context.Context, in *v1.PostMessageRequest) (*v1.PostMessageResponse, error) {
-	return a.client.PostMessage(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.PostMessage(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 // RelayServiceConnectClient is the part of the connect-go client of
@@ -150,14 +159,16 @@ type RelayServiceConnectClient interface {
 
 // NewRelayServiceConnectAdapter returns a RelayServiceHandler that forwards
 // every tool call to a connect-go client (the enriched request, unchanged, with
-// the request context as headers).
-func NewRelayServiceConnectAdapter(client RelayServiceConnectClient, resolvers RelayServiceResolvers) RelayServiceHandler {
-	return &connectAdapterRelayService{client: client, RelayServiceResolvers: resolvers}
+// the request context as headers), each within the deadline of opts
+// (runtime.WithBackendTimeout; default runtime.DefaultBackendTimeout).
+func NewRelayServiceConnectAdapter(client RelayServiceConnectClient, resolvers RelayServiceResolvers, opts ...runtime.AdapterOption) RelayServiceHandler {
+	return &connectAdapterRelayService{client: client, RelayServiceResolvers: resolvers, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type connectAdapterRelayService struct {
 	client RelayServiceConnectClient
 	RelayServiceResolvers
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *connectAdapterRelayService) resolvers() any {
@@ -165,13 +176,15 @@ func (a *connectAdapterRelayService) resolvers() any {
 }
 
 func (a *connectAdapterRelayService) PostMessage(ctx context.Context, in *v1.PostMessageRequest) (*v1.PostMessageResponse, error) {
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
 	req := connect.NewRequest(in)
 	for k, v := range mcpwriteimpl.OutgoingHeaders(ctx) {
 		req.Header().Set(k, v)
 	}
 	res, err := a.client.PostMessage(ctx, req)
 	if err != nil {
-		return nil, connectmcp.Error(err)
+		return nil, a.forward.Err(ctx, connectmcp.Error(err))
 	}
 	return res.Msg, nil
 }

@@ -185,14 +185,17 @@ type InvoiceServiceResolvers interface {
 }
 
 // NewInvoiceServiceClientAdapter returns a InvoiceServiceHandler that forwards
-// every tool call to client (the enriched request, unchanged).
-func NewInvoiceServiceClientAdapter(client InvoiceServiceClient, resolvers InvoiceServiceResolvers) InvoiceServiceHandler {
-	return &clientAdapterInvoiceService{client: client, InvoiceServiceResolvers: resolvers}
+// every tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewInvoiceServiceClientAdapter(client InvoiceServiceClient, resolvers InvoiceServiceResolvers, opts ...runtime.AdapterOption) InvoiceServiceHandler {
+	return &clientAdapterInvoiceService{client: client, InvoiceServiceResolvers: resolvers, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterInvoiceService struct {
 	client InvoiceServiceClient
 	InvoiceServiceResolvers
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterInvoiceService) resolvers() any {
@@ -200,11 +203,23 @@ func (a *clientAdapterInvoiceService) resolvers() any {
 }
 
 func (a *clientAdapterInvoiceService) IssueInvoice(ctx context.Context, in *v1.IssueInvoiceRequest) (*v1.IssueInvoiceResponse, error) {
-	return a.client.IssueInvoice(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.IssueInvoice(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterInvoiceService) VoidInvoice(ctx context.Context, in *v1.VoidInvoiceRequest) (*v1.VoidInvoiceResponse, error) {
-	return a.client.VoidInvoice(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.VoidInvoice(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var enumCurrency = mcpwriteimpl.NewEnumTable("billing.v1.Currency", []mcpwriteimpl.EnumValue{

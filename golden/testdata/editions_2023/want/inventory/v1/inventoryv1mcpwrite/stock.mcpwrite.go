@@ -126,14 +126,17 @@ type StockServiceResolvers interface {
 }
 
 // NewStockServiceClientAdapter returns a StockServiceHandler that forwards
-// every tool call to client (the enriched request, unchanged).
-func NewStockServiceClientAdapter(client StockServiceClient, resolvers StockServiceResolvers) StockServiceHandler {
-	return &clientAdapterStockService{client: client, StockServiceResolvers: resolvers}
+// every tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewStockServiceClientAdapter(client StockServiceClient, resolvers StockServiceResolvers, opts ...runtime.AdapterOption) StockServiceHandler {
+	return &clientAdapterStockService{client: client, StockServiceResolvers: resolvers, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterStockService struct {
 	client StockServiceClient
 	StockServiceResolvers
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterStockService) resolvers() any {
@@ -141,7 +144,13 @@ func (a *clientAdapterStockService) resolvers() any {
 }
 
 func (a *clientAdapterStockService) MoveStock(ctx context.Context, in *v1.MoveStockRequest) (*v1.MoveStockResponse, error) {
-	return a.client.MoveStock(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.MoveStock(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var enumReason = mcpwriteimpl.NewEnumTable("inventory.v1.Reason", []mcpwriteimpl.EnumValue{

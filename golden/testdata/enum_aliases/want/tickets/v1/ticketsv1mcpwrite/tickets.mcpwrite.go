@@ -72,17 +72,26 @@ type TicketServiceClient interface {
 }
 
 // NewTicketServiceClientAdapter returns a TicketServiceHandler that forwards
-// every tool call to client (the enriched request, unchanged).
-func NewTicketServiceClientAdapter(client TicketServiceClient) TicketServiceHandler {
-	return &clientAdapterTicketService{client: client}
+// every tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewTicketServiceClientAdapter(client TicketServiceClient, opts ...runtime.AdapterOption) TicketServiceHandler {
+	return &clientAdapterTicketService{client: client, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterTicketService struct {
-	client TicketServiceClient
+	client  TicketServiceClient
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterTicketService) OpenTicket(ctx context.Context, in *v1.OpenTicketRequest) (*v1.OpenTicketResponse, error) {
-	return a.client.OpenTicket(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.OpenTicket(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var enumCategory = mcpwriteimpl.NewEnumTable("tickets.v1.Category", []mcpwriteimpl.EnumValue{

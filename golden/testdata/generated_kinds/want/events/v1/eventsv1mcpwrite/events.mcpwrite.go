@@ -68,17 +68,26 @@ type EventServiceClient interface {
 }
 
 // NewEventServiceClientAdapter returns a EventServiceHandler that forwards
-// every tool call to client (the enriched request, unchanged).
-func NewEventServiceClientAdapter(client EventServiceClient) EventServiceHandler {
-	return &clientAdapterEventService{client: client}
+// every tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewEventServiceClientAdapter(client EventServiceClient, opts ...runtime.AdapterOption) EventServiceHandler {
+	return &clientAdapterEventService{client: client, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterEventService struct {
-	client EventServiceClient
+	client  EventServiceClient
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterEventService) AppendEvent(ctx context.Context, in *v1.AppendEventRequest) (*v1.AppendEventResponse, error) {
-	return a.client.AppendEvent(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.AppendEvent(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var enumTopic = mcpwriteimpl.NewEnumTable("events.v1.Topic", []mcpwriteimpl.EnumValue{

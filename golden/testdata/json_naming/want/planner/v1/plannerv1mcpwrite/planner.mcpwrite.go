@@ -85,25 +85,46 @@ type PlannerServiceClient interface {
 }
 
 // NewPlannerServiceClientAdapter returns a PlannerServiceHandler that forwards
-// every tool call to client (the enriched request, unchanged).
-func NewPlannerServiceClientAdapter(client PlannerServiceClient) PlannerServiceHandler {
-	return &clientAdapterPlannerService{client: client}
+// every tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewPlannerServiceClientAdapter(client PlannerServiceClient, opts ...runtime.AdapterOption) PlannerServiceHandler {
+	return &clientAdapterPlannerService{client: client, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterPlannerService struct {
-	client PlannerServiceClient
+	client  PlannerServiceClient
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterPlannerService) CreateTask(ctx context.Context, in *v1.CreateTaskRequest) (*v1.Task, error) {
-	return a.client.CreateTask(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.CreateTask(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterPlannerService) ArchiveTask(ctx context.Context, in *v1.ArchiveTaskRequest) (*v1.Task, error) {
-	return a.client.ArchiveTask(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.ArchiveTask(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterPlannerService) ListTasks(ctx context.Context, in *v1.ListTasksRequest) (*v1.ListTasksResponse, error) {
-	return a.client.ListTasks(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.ListTasks(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var enumArchiveOperationSnake = mcpwriteimpl.NewEnumTable("planner.v1.ArchiveOperation", []mcpwriteimpl.EnumValue{

@@ -73,21 +73,36 @@ type OrderServiceClient interface {
 }
 
 // NewOrderServiceClientAdapter returns a OrderServiceHandler that forwards
-// every tool call to client (the enriched request, unchanged).
-func NewOrderServiceClientAdapter(client OrderServiceClient) OrderServiceHandler {
-	return &clientAdapterOrderService{client: client}
+// every tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewOrderServiceClientAdapter(client OrderServiceClient, opts ...runtime.AdapterOption) OrderServiceHandler {
+	return &clientAdapterOrderService{client: client, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterOrderService struct {
-	client OrderServiceClient
+	client  OrderServiceClient
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterOrderService) PlaceOrder(ctx context.Context, in *v1.PlaceOrderRequest) (*v1.PlaceOrderResponse, error) {
-	return a.client.PlaceOrder(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.PlaceOrder(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterOrderService) ChangeAddress(ctx context.Context, in *v1.ChangeAddressRequest) (*v1.ChangeAddressResponse, error) {
-	return a.client.ChangeAddress(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.ChangeAddress(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var fieldsGeo = []string{"lat", "lng"}

@@ -62,17 +62,26 @@ type TaskServiceClient interface {
 }
 
 // NewTaskServiceClientAdapter returns a TaskServiceHandler that forwards every
-// tool call to client (the enriched request, unchanged).
-func NewTaskServiceClientAdapter(client TaskServiceClient) TaskServiceHandler {
-	return &clientAdapterTaskService{client: client}
+// tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewTaskServiceClientAdapter(client TaskServiceClient, opts ...runtime.AdapterOption) TaskServiceHandler {
+	return &clientAdapterTaskService{client: client, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterTaskService struct {
-	client TaskServiceClient
+	client  TaskServiceClient
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterTaskService) AddComment(ctx context.Context, in *v1.AddCommentRequest) (*v1.Comment, error) {
-	return a.client.AddComment(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.AddComment(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var fieldsAttachment = []string{"url", "file_id"}

@@ -90,21 +90,36 @@ type LinkServiceClient interface {
 }
 
 // NewLinkServiceClientAdapter returns a LinkServiceHandler that forwards every
-// tool call to client (the enriched request, unchanged).
-func NewLinkServiceClientAdapter(client LinkServiceClient) LinkServiceHandler {
-	return &clientAdapterLinkService{client: client}
+// tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewLinkServiceClientAdapter(client LinkServiceClient, opts ...runtime.AdapterOption) LinkServiceHandler {
+	return &clientAdapterLinkService{client: client, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterLinkService struct {
-	client LinkServiceClient
+	client  LinkServiceClient
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterLinkService) LinkParts(ctx context.Context, in *v1.LinkPartsRequest) (*v1.LinkPartsResponse, error) {
-	return a.client.LinkParts(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.LinkParts(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterLinkService) AttachToFrame(ctx context.Context, in *v1.AttachToFrameRequest) (*v1.AttachToFrameResponse, error) {
-	return a.client.AttachToFrame(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.AttachToFrame(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var enumLinkType = mcpwriteimpl.NewEnumTable("links.v1.LinkType", []mcpwriteimpl.EnumValue{

@@ -67,17 +67,26 @@ type LedgerServiceClient interface {
 }
 
 // NewLedgerServiceClientAdapter returns a LedgerServiceHandler that forwards
-// every tool call to client (the enriched request, unchanged).
-func NewLedgerServiceClientAdapter(client LedgerServiceClient) LedgerServiceHandler {
-	return &clientAdapterLedgerService{client: client}
+// every tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewLedgerServiceClientAdapter(client LedgerServiceClient, opts ...runtime.AdapterOption) LedgerServiceHandler {
+	return &clientAdapterLedgerService{client: client, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterLedgerService struct {
-	client LedgerServiceClient
+	client  LedgerServiceClient
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterLedgerService) BookEntry(ctx context.Context, in *v1.BookEntryRequest) (*v1.BookEntryResponse, error) {
-	return a.client.BookEntry(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.BookEntry(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var enumSide = mcpwriteimpl.NewEnumTable("legacy.v1.Side", []mcpwriteimpl.EnumValue{

@@ -73,21 +73,36 @@ type NoteServiceClient interface {
 }
 
 // NewNoteServiceClientAdapter returns a NoteServiceHandler that forwards every
-// tool call to client (the enriched request, unchanged).
-func NewNoteServiceClientAdapter(client NoteServiceClient) NoteServiceHandler {
-	return &clientAdapterNoteService{client: client}
+// tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewNoteServiceClientAdapter(client NoteServiceClient, opts ...runtime.AdapterOption) NoteServiceHandler {
+	return &clientAdapterNoteService{client: client, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterNoteService struct {
-	client NoteServiceClient
+	client  NoteServiceClient
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterNoteService) CreateNote(ctx context.Context, in *v1.CreateNoteRequest) (*v1.Note, error) {
-	return a.client.CreateNote(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.CreateNote(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterNoteService) UpdateNote(ctx context.Context, in *v1.UpdateNoteRequest) (*v1.Note, error) {
-	return a.client.UpdateNote(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.UpdateNote(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var enumColor = mcpwriteimpl.NewEnumTable("notes.v1.Color", []mcpwriteimpl.EnumValue{

@@ -81,25 +81,46 @@ type LibraryServiceClient interface {
 }
 
 // NewLibraryServiceClientAdapter returns a LibraryServiceHandler that forwards
-// every tool call to client (the enriched request, unchanged).
-func NewLibraryServiceClientAdapter(client LibraryServiceClient) LibraryServiceHandler {
-	return &clientAdapterLibraryService{client: client}
+// every tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewLibraryServiceClientAdapter(client LibraryServiceClient, opts ...runtime.AdapterOption) LibraryServiceHandler {
+	return &clientAdapterLibraryService{client: client, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterLibraryService struct {
-	client LibraryServiceClient
+	client  LibraryServiceClient
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterLibraryService) AddBook(ctx context.Context, in *v1.AddBookRequest) (*v1.Book, error) {
-	return a.client.AddBook(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.AddBook(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterLibraryService) GetBook(ctx context.Context, in *v1.GetBookRequest) (*v1.GetBookResponse, error) {
-	return a.client.GetBook(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.GetBook(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterLibraryService) ListBooks(ctx context.Context, in *v1.ListBooksRequest) (*v1.ListBooksResponse, error) {
-	return a.client.ListBooks(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.ListBooks(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var fieldsAddBookRequest = []string{"title"}

@@ -95,29 +95,56 @@ type CatalogServiceClient interface {
 }
 
 // NewCatalogServiceClientAdapter returns a CatalogServiceHandler that forwards
-// every tool call to client (the enriched request, unchanged).
-func NewCatalogServiceClientAdapter(client CatalogServiceClient) CatalogServiceHandler {
-	return &clientAdapterCatalogService{client: client}
+// every tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewCatalogServiceClientAdapter(client CatalogServiceClient, opts ...runtime.AdapterOption) CatalogServiceHandler {
+	return &clientAdapterCatalogService{client: client, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterCatalogService struct {
-	client CatalogServiceClient
+	client  CatalogServiceClient
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterCatalogService) SaveSearch(ctx context.Context, in *v1.SaveSearchRequest) (*v1.SaveSearchResponse, error) {
-	return a.client.SaveSearch(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.SaveSearch(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterCatalogService) CreateCategoryTree(ctx context.Context, in *v1.CreateCategoryTreeRequest) (*v1.CreateCategoryTreeResponse, error) {
-	return a.client.CreateCategoryTree(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.CreateCategoryTree(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterCatalogService) PublishRoute(ctx context.Context, in *v1.PublishRouteRequest) (*v1.PublishRouteResponse, error) {
-	return a.client.PublishRoute(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.PublishRoute(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterCatalogService) SetPolicy(ctx context.Context, in *v1.SetPolicyRequest) (*v1.SetPolicyResponse, error) {
-	return a.client.SetPolicy(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.SetPolicy(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var fieldsFilter = []string{"attribute", "equals", "all_of", "any_of", "not"}

@@ -161,14 +161,17 @@ type GraphServiceResolvers interface {
 }
 
 // NewGraphServiceClientAdapter returns a GraphServiceHandler that forwards
-// every tool call to client (the enriched request, unchanged).
-func NewGraphServiceClientAdapter(client GraphServiceClient, resolvers GraphServiceResolvers) GraphServiceHandler {
-	return &clientAdapterGraphService{client: client, GraphServiceResolvers: resolvers}
+// every tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewGraphServiceClientAdapter(client GraphServiceClient, resolvers GraphServiceResolvers, opts ...runtime.AdapterOption) GraphServiceHandler {
+	return &clientAdapterGraphService{client: client, GraphServiceResolvers: resolvers, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterGraphService struct {
 	client GraphServiceClient
 	GraphServiceResolvers
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterGraphService) resolvers() any {
@@ -176,7 +179,13 @@ func (a *clientAdapterGraphService) resolvers() any {
 }
 
 func (a *clientAdapterGraphService) Connect(ctx context.Context, in *v1.ConnectRequest) (*v1.Edge, error) {
-	return a.client.Connect(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.Connect(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var fieldsLabel = []string{"text", "ownerName"}

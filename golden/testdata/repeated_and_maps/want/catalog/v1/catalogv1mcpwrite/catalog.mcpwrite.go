@@ -68,17 +68,26 @@ type CatalogServiceClient interface {
 }
 
 // NewCatalogServiceClientAdapter returns a CatalogServiceHandler that forwards
-// every tool call to client (the enriched request, unchanged).
-func NewCatalogServiceClientAdapter(client CatalogServiceClient) CatalogServiceHandler {
-	return &clientAdapterCatalogService{client: client}
+// every tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewCatalogServiceClientAdapter(client CatalogServiceClient, opts ...runtime.AdapterOption) CatalogServiceHandler {
+	return &clientAdapterCatalogService{client: client, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterCatalogService struct {
-	client CatalogServiceClient
+	client  CatalogServiceClient
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterCatalogService) PublishProduct(ctx context.Context, in *v1.PublishProductRequest) (*v1.PublishProductResponse, error) {
-	return a.client.PublishProduct(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.PublishProduct(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var enumChannel = mcpwriteimpl.NewEnumTable("catalog.v1.Channel", []mcpwriteimpl.EnumValue{

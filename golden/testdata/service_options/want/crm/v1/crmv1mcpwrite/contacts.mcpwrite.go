@@ -78,25 +78,46 @@ type ContactServiceClient interface {
 }
 
 // NewContactServiceClientAdapter returns a ContactServiceHandler that forwards
-// every tool call to client (the enriched request, unchanged).
-func NewContactServiceClientAdapter(client ContactServiceClient) ContactServiceHandler {
-	return &clientAdapterContactService{client: client}
+// every tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewContactServiceClientAdapter(client ContactServiceClient, opts ...runtime.AdapterOption) ContactServiceHandler {
+	return &clientAdapterContactService{client: client, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterContactService struct {
-	client ContactServiceClient
+	client  ContactServiceClient
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterContactService) AddContact(ctx context.Context, in *v1.AddContactRequest) (*v1.Contact, error) {
-	return a.client.AddContact(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.AddContact(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterContactService) RenameContact(ctx context.Context, in *v1.RenameContactRequest) (*v1.Contact, error) {
-	return a.client.RenameContact(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.RenameContact(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 func (a *clientAdapterContactService) MergeContacts(ctx context.Context, in *v1.MergeContactsRequest) (*v1.Contact, error) {
-	return a.client.MergeContacts(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.MergeContacts(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 // AuditServiceHandler is what the crm.v1.AuditService tools call: the exposed
@@ -137,17 +158,26 @@ type AuditServiceClient interface {
 }
 
 // NewAuditServiceClientAdapter returns a AuditServiceHandler that forwards
-// every tool call to client (the enriched request, unchanged).
-func NewAuditServiceClientAdapter(client AuditServiceClient) AuditServiceHandler {
-	return &clientAdapterAuditService{client: client}
+// every tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewAuditServiceClientAdapter(client AuditServiceClient, opts ...runtime.AdapterOption) AuditServiceHandler {
+	return &clientAdapterAuditService{client: client, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterAuditService struct {
-	client AuditServiceClient
+	client  AuditServiceClient
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterAuditService) PurgeRecords(ctx context.Context, in *v1.PurgeRecordsRequest) (*v1.PurgeRecordsResponse, error) {
-	return a.client.PurgeRecords(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.PurgeRecords(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var fieldsAddContactRequest = []string{"name", "email_address"}

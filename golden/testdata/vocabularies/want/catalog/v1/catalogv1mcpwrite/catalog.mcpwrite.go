@@ -66,17 +66,26 @@ type CatalogServiceClient interface {
 }
 
 // NewCatalogServiceClientAdapter returns a CatalogServiceHandler that forwards
-// every tool call to client (the enriched request, unchanged).
-func NewCatalogServiceClientAdapter(client CatalogServiceClient) CatalogServiceHandler {
-	return &clientAdapterCatalogService{client: client}
+// every tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewCatalogServiceClientAdapter(client CatalogServiceClient, opts ...runtime.AdapterOption) CatalogServiceHandler {
+	return &clientAdapterCatalogService{client: client, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterCatalogService struct {
-	client CatalogServiceClient
+	client  CatalogServiceClient
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterCatalogService) StoreEntity(ctx context.Context, in *v1.StoreEntityRequest) (*v1.Entity, error) {
-	return a.client.StoreEntity(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.StoreEntity(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var fieldsLink = []string{"target_id", "target_type"}

@@ -68,17 +68,26 @@ type ObservationServiceClient interface {
 }
 
 // NewObservationServiceClientAdapter returns a ObservationServiceHandler that
-// forwards every tool call to client (the enriched request, unchanged).
-func NewObservationServiceClientAdapter(client ObservationServiceClient) ObservationServiceHandler {
-	return &clientAdapterObservationService{client: client}
+// forwards every tool call to client (the enriched request, unchanged), each
+// within the deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewObservationServiceClientAdapter(client ObservationServiceClient, opts ...runtime.AdapterOption) ObservationServiceHandler {
+	return &clientAdapterObservationService{client: client, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterObservationService struct {
-	client ObservationServiceClient
+	client  ObservationServiceClient
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterObservationService) RecordObservation(ctx context.Context, in *v1.RecordObservationRequest) (*v1.RecordObservationResponse, error) {
-	return a.client.RecordObservation(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.RecordObservation(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var fieldsRecordObservationRequest = []string{"observed_at", "window", "update_mask", "attributes", "reading", "samples", "score", "ratio", "count", "total", "delta", "retries", "enabled", "label", "digest", "checkpoints", "labels", "extras"}
