@@ -77,7 +77,7 @@ lint: tools ## go vet, gofmt, staticcheck and buf lint
 DURABLE_BENCH := ^Benchmark(DurableWrite|TenantGrowth|Instances)$$
 DURABLE_GC := GOGC=400 GOMEMLIMIT=1GiB
 .PHONY: bench
-bench: build ## Run the benchmarks, commit-ready: raw run in bench/results/raw.txt, README proof table regenerated (the durable ones need MCPWRITE_TEST_POSTGRES_DSN and MCPWRITE_TEST_REDIS_ADDR)
+bench: build ## Run the benchmarks, commit-ready: raw run in bench/results/raw.txt, the proof table of docs/benchmarks.md regenerated (the durable ones need MCPWRITE_TEST_POSTGRES_DSN and MCPWRITE_TEST_REDIS_ADDR)
 	@$(MAKE) $(TOOLS)/protoc-gen-go
 	@mkdir -p bench/results
 	@if [ -z "$${MCPWRITE_TEST_POSTGRES_DSN:-}" ]; then echo "MCPWRITE_TEST_POSTGRES_DSN is not set: the durable benchmarks (PostgreSQL floor, tenant growth, instances) will not run"; fi
@@ -87,7 +87,7 @@ bench: build ## Run the benchmarks, commit-ready: raw run in bench/results/raw.t
 	  echo "# load: load average $$(cut -d' ' -f1-3 /proc/loadavg) before the PostgreSQL benchmarks"; \
 	  echo "# gc: $(DURABLE_GC) for the PostgreSQL benchmarks (docs/production.md)"; \
 	  $(DURABLE_GC) go test -run '^$$' -bench '$(DURABLE_BENCH)' -benchtime 3s -count 5 -timeout 25m ./bench; } | tee bench/results/raw.txt
-	go run ./bench/cmd/benchtable -q -readme README.md < bench/results/raw.txt
+	go run ./bench/cmd/benchtable -q -readme docs/benchmarks.md < bench/results/raw.txt
 
 .PHONY: demo
 demo: ## Run a scripted agent session against the reference example (committed code; drift is checkgenerate's job)
@@ -116,9 +116,13 @@ protoc-check: build ## Generate proto3 examples (one with buf.validate) and a pr
 	diff -r "$$out/purchasing/v1/purchasingv1mcpwrite" examples/purchasing/gen/purchasing/v1/purchasingv1mcpwrite; \
 	echo "protoc $$(protoc --version | cut -d' ' -f2): proto3 (archimate, purchasing with buf.validate) and proto2 (golden proto2_presence) output equal the committed code"
 
+# QUICKSTART_FLAGS=--require-stores (.ci/run) fails instead of passing over
+# the stores step when MCPWRITE_TEST_POSTGRES_DSN or MCPWRITE_TEST_REDIS_ADDR is unset.
+QUICKSTART_FLAGS ?=
+
 .PHONY: quickstart
-quickstart: tools ## Run the capability-repo quickstart in a fresh directory outside the checkout (README "Use it in your repo")
-	quickstart/run.sh
+quickstart: tools ## Run the capability-repo quickstart in a fresh directory outside the checkout (docs/getting-started.md, its CI workflow, docs/own-server.md's stores)
+	quickstart/run.sh $(QUICKSTART_FLAGS)
 
 .PHONY: interop
 interop: ## Drive the example servers with pinned third-party MCP clients (Inspector CLI, TypeScript SDK, conformance suite; all five over stdio and bearer HTTP)

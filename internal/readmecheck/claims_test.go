@@ -77,7 +77,7 @@ func TestReadmeTimingsAreMeasured(t *testing.T) {
 var signature = regexp.MustCompile("`((?:New|Register|Resolve)[A-Za-z<>]*\\([^`)]* [^`)]*\\)[^`]*)`")
 
 // TestReadmeSignaturesAreGenerated: every signature of generated code the
-// README quotes is what the plugin generates: for a named service, in the
+// README and the guides quote is what the plugin generates: for a named service, in the
 // committed examples or for quickstart/booking.proto; with <Service>, for
 // at least one committed service.
 func TestReadmeSignaturesAreGenerated(t *testing.T) {
@@ -87,9 +87,12 @@ func TestReadmeSignaturesAreGenerated(t *testing.T) {
 		services = append(services, m[1])
 	}
 	sort.Strings(services)
-	sigs := signature.FindAllStringSubmatch(readRoot(t, "README.md"), -1)
+	var sigs [][]string
+	for _, doc := range compiledDocs {
+		sigs = append(sigs, signature.FindAllStringSubmatch(readRoot(t, doc), -1)...)
+	}
 	if len(sigs) < 5 {
-		t.Fatalf("README.md quotes %d signatures of generated code; want the Register, both ClientAdapter forms and a Resolve method", len(sigs))
+		t.Fatalf("%v quote %d signatures of generated code; want the Register, both ClientAdapter forms and a Resolve method", compiledDocs, len(sigs))
 	}
 	for _, m := range sigs {
 		sig := m[1]
@@ -107,7 +110,7 @@ func TestReadmeSignaturesAreGenerated(t *testing.T) {
 			found = declared(sig)
 		}
 		if !found {
-			t.Errorf("README.md quotes `%s`, which no generated code declares (services: %v)", sig, services)
+			t.Errorf("%v quote `%s`, which no generated code declares (services: %v)", compiledDocs, sig, services)
 		}
 	}
 }
@@ -142,11 +145,11 @@ func generatedSources(t *testing.T) string {
 	return b.String()
 }
 
-// TestReadmeBufConfigIsTheQuickstarts: the buf.yaml and buf.gen.yaml the
-// README shows are the ones make quickstart writes, lints and generates
-// with.
+// TestReadmeBufConfigIsTheQuickstarts: the buf.yaml and buf.gen.yaml
+// docs/getting-started.md shows are the ones make quickstart writes, lints
+// and generates with, and its CI workflow is the one make quickstart runs.
 func TestReadmeBufConfigIsTheQuickstarts(t *testing.T) {
-	readme := readRoot(t, "README.md")
+	readme := readRoot(t, "docs/getting-started.md")
 	script := readRoot(t, "quickstart/run.sh")
 	blocks := regexp.MustCompile("(?s)\n```yaml\n(.*?)\n```").FindAllStringSubmatch(readme, -1)
 	heredocs := regexp.MustCompile(`(?s)cat > (buf(?:\.gen)?\.yaml) <<'YAML'\n(.*?)\nYAML\n`).FindAllStringSubmatch(script, -1)
@@ -159,7 +162,18 @@ func TestReadmeBufConfigIsTheQuickstarts(t *testing.T) {
 			found = found || b[1] == h[2]
 		}
 		if !found {
-			t.Errorf("README.md shows no yaml block equal to the %s quickstart/run.sh writes:\n%s", h[1], h[2])
+			t.Errorf("docs/getting-started.md shows no yaml block equal to the %s quickstart/run.sh writes:\n%s", h[1], h[2])
 		}
+	}
+	workflow := strings.TrimSuffix(readRoot(t, "quickstart/ci/mcpwrite.yml"), "\n")
+	found := false
+	for _, b := range blocks {
+		found = found || b[1] == workflow
+	}
+	if !found {
+		t.Errorf("docs/getting-started.md shows no yaml block equal to quickstart/ci/mcpwrite.yml, the workflow make quickstart runs")
+	}
+	if !strings.Contains(script, `cp "$checkout/quickstart/ci/mcpwrite.yml" .github/workflows/mcpwrite.yml`) {
+		t.Errorf("quickstart/run.sh no longer runs the workflow of quickstart/ci/mcpwrite.yml")
 	}
 }
