@@ -62,8 +62,8 @@ GOTESTFLAGS ?=
 TESTREPORT_FLAGS ?=
 
 .PHONY: test
-test: build ## Run every test: one line per package, then failures, skips by reason and counts (full output in .test-output/test.json)
-	go test $(GOTESTFLAGS) -count=1 -json ./... 2>&1 | go run ./internal/testreport -json .test-output/test.json $(TESTREPORT_FLAGS)
+test: build realworld-deps ## Run every test: one line per package, then failures, skips by reason and counts (full output in .test-output/test.json, counts in .test-output/summary.txt)
+	go test $(GOTESTFLAGS) -count=1 -json ./... 2>&1 | go run ./internal/testreport -json .test-output/test.json -summary .test-output/summary.txt $(TESTREPORT_FLAGS)
 
 .PHONY: lint
 lint: tools ## go vet, gofmt, staticcheck and buf lint
@@ -94,8 +94,12 @@ demo: ## Run a scripted agent session against the reference example (committed c
 	go run ./examples/archimate/cmd/demo
 
 .PHONY: realworld-deps
-realworld-deps: ## Install the pinned realworld corpus (npm google-proto-files) into realworld/node_modules
-	cd realworld && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+realworld-deps: ## Install the pinned realworld corpus (npm google-proto-files) into realworld/node_modules (again only when the lock file changes)
+	@stamp=realworld/node_modules/.installed; \
+	if [ ! -f $$stamp ] || [ realworld/package-lock.json -nt $$stamp ] || [ realworld/package.json -nt $$stamp ]; then \
+		echo "cd realworld && npm ci"; \
+		(cd realworld && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error) && touch $$stamp; \
+	fi
 
 .PHONY: realworld
 realworld: realworld-deps ## Adopt public AIP APIs with the two lines only, generate, compile and check them

@@ -1,6 +1,7 @@
 package readmecheck_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -24,13 +25,22 @@ func readRoot(t *testing.T, name string) string {
 // "2 s", "5 min".
 var duration = regexp.MustCompile(`\b\d+ min(?: \d+ s)?\b|\b\d+(?:\.\d+)? s\b`)
 
+// countLine is a count of make test in bench/results/commands.txt.
+var countLine = regexp.MustCompile(`^make test \((passed|failed|skipped|packages)\): (\d+)$`)
+
 // TestReadmeTimingsAreMeasured: every duration the README gives on a line
 // naming a make command (how long the command takes) is one measured in bench/results/commands.txt for
-// that command, and every measured duration is in the README.
+// that command, every measured duration is in the README, and so are the
+// recorded counts of make test.
 func TestReadmeTimingsAreMeasured(t *testing.T) {
 	measured := map[string][]string{} // command -> durations
+	counts := map[string]string{}     // passed, failed, skipped, packages -> count
 	for _, line := range strings.Split(readRoot(t, "bench/results/commands.txt"), "\n") {
 		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if m := countLine.FindStringSubmatch(line); m != nil {
+			counts[m[1]] = m[2]
 			continue
 		}
 		label, value, ok := strings.Cut(line, ": ")
@@ -40,11 +50,18 @@ func TestReadmeTimingsAreMeasured(t *testing.T) {
 		cmd, _, _ := strings.Cut(label, " (")
 		measured[cmd] = append(measured[cmd], value)
 	}
-	if len(measured["make demo"]) != 2 || len(measured["make test"]) != 1 {
-		t.Fatalf("bench/results/commands.txt: want make demo cold and warm and make test, got %v", measured)
+	if len(measured["make demo"]) != 2 || len(measured["make test"]) != 2 {
+		t.Fatalf("bench/results/commands.txt: want make demo cold and warm and make test first and warm, got %v", measured)
 	}
 	readme := readRoot(t, "README.md")
-	stated := map[string]bool{}
+	if len(counts) != 4 {
+		t.Fatalf("bench/results/commands.txt: want the passed, failed, skipped and packages counts of make test, got %v", counts)
+	}
+	stated := fmt.Sprintf("%s tests passed in %s packages, %s skipped", counts["passed"], counts["packages"], counts["skipped"])
+	if !strings.Contains(readme, stated) {
+		t.Errorf("README.md does not say %q, the counts bench/results/commands.txt records for make test", stated)
+	}
+	statedAt := map[string]bool{}
 	for _, line := range strings.Split(readme, "\n") {
 		cmds := regexp.MustCompile(`make [a-z-]+`).FindAllString(line, -1)
 		if len(cmds) == 0 {
@@ -55,7 +72,7 @@ func TestReadmeTimingsAreMeasured(t *testing.T) {
 			for _, c := range cmds {
 				for _, m := range measured[c] {
 					if m == d {
-						ok, stated[c+" "+m] = true, true
+						ok, statedAt[c+" "+m] = true, true
 					}
 				}
 			}
@@ -66,7 +83,7 @@ func TestReadmeTimingsAreMeasured(t *testing.T) {
 	}
 	for c, ms := range measured {
 		for _, m := range ms {
-			if !stated[c+" "+m] {
+			if !statedAt[c+" "+m] {
 				t.Errorf("bench/results/commands.txt measured %s at %s; the README does not say so", c, m)
 			}
 		}
