@@ -10,6 +10,9 @@ PROTOC_GEN_GO_VERSION := v1.36.12
 PROTOC_GEN_GO_GRPC_VERSION := v1.6.2
 PROTOC_GEN_CONNECT_GO_VERSION := v1.21.1
 STATICCHECK_VERSION := v0.8.2
+# benchstat (golang.org/x/perf) summarises every metric of make bench with its
+# confidence interval; run with go run at this version, outside go.mod.
+BENCHSTAT_VERSION := v0.0.0-20260908200009-22c9c6c9d4da
 EXAMPLES := $(patsubst examples/%/buf.gen.yaml,%,$(wildcard examples/*/buf.gen.yaml))
 export PATH := $(TOOLS):$(PATH)
 
@@ -83,11 +86,12 @@ bench: build ## Run the benchmarks, commit-ready: raw run in bench/results/raw.t
 	@if [ -z "$${MCPWRITE_TEST_POSTGRES_DSN:-}" ]; then echo "MCPWRITE_TEST_POSTGRES_DSN is not set: the durable benchmarks (PostgreSQL floor, tenant growth, instances) will not run"; fi
 	{ echo "# date: $$(date -u +%Y-%m-%d)"; echo "# machine: $$(nproc) cores, $$(awk '/MemTotal/ {printf "%.0f GiB", $$2/1048576}' /proc/meminfo)"; \
 	  echo "# load: load average $$(cut -d' ' -f1-3 /proc/loadavg) at the start"; \
-	  go test -run '^$$' -bench . -skip '$(DURABLE_BENCH)' -benchmem -benchtime 1s -count 5 -timeout 25m ./bench; \
+	  go test -run '^$$' -bench . -skip '$(DURABLE_BENCH)' -benchmem -benchtime 1s -count 6 -timeout 25m ./bench; \
 	  echo "# load: load average $$(cut -d' ' -f1-3 /proc/loadavg) before the PostgreSQL benchmarks"; \
 	  echo "# gc: $(DURABLE_GC) for the PostgreSQL benchmarks (docs/production.md)"; \
-	  $(DURABLE_GC) go test -run '^$$' -bench '$(DURABLE_BENCH)' -benchtime 3s -count 5 -timeout 25m ./bench; } | tee bench/results/raw.txt
+	  $(DURABLE_GC) go test -run '^$$' -bench '$(DURABLE_BENCH)' -benchtime 3s -count 6 -timeout 25m ./bench; } | tee bench/results/raw.txt
 	go run ./bench/cmd/benchtable -q -readme docs/benchmarks.md < bench/results/raw.txt
+	go run golang.org/x/perf/cmd/benchstat@$(BENCHSTAT_VERSION) bench/results/raw.txt > bench/results/benchstat.txt
 
 .PHONY: demo
 demo: ## Run a scripted agent session against the reference example (committed code; drift is checkgenerate's job)
