@@ -59,14 +59,16 @@ checkgenerate: generate ## Fail if generated code differs from what is committed
 	@echo "generated code is up to date"
 
 # GOTESTFLAGS adds go test flags (.ci/run: -race); TESTREPORT_FLAGS makes the
-# report strict (.ci/run: -require-stores, -allow-skips, -min-tests). Neither
-# is read from the environment's CI variable.
+# report strict (.ci/run: -require-stores, -allow-skips, -min-tests, -figures).
+# Neither is read from the environment's CI variable. -timeout 20m: on a
+# loaded 2-core machine examples/archimate (its kill -9 test alone took 335 s
+# at load average 35) passed go test's default 10 minutes per package.
 GOTESTFLAGS ?=
 TESTREPORT_FLAGS ?=
 
 .PHONY: test
 test: build realworld-deps ## Run every test: one line per package, then failures, skips by reason and counts (full output in .test-output/test.json, counts in .test-output/summary.txt)
-	go test $(GOTESTFLAGS) -count=1 -json ./... 2>&1 | go run ./internal/testreport -json .test-output/test.json -summary .test-output/summary.txt $(TESTREPORT_FLAGS)
+	go test $(GOTESTFLAGS) -count=1 -timeout 20m -json ./... 2>&1 | go run ./internal/testreport -json .test-output/test.json -summary .test-output/summary.txt $(TESTREPORT_FLAGS)
 
 .PHONY: lint
 lint: tools ## go vet, gofmt, staticcheck and buf lint
