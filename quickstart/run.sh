@@ -4,11 +4,19 @@
 # small booking service, generate with buf, register the tools next to a
 # hand-written tool in an existing MCP server, call both through the
 # official Go SDK client, and keep the tool surface under a golden test and
-# a breaking-change check. The steps are the README's "Use it in your repo";
-# every answer is checked exactly and the script fails otherwise.
+# a breaking-change check, run the capability repo's CI workflow, and wire the
+# PostgreSQL and Redis stores into the server. The steps are those of
+# docs/getting-started.md and docs/own-server.md; every answer is checked
+# exactly and the script fails otherwise.
 #
-#   quickstart/run.sh            (make quickstart; CI runs it)
+#   quickstart/run.sh [--require-stores]   (make quickstart; CI runs it with --require-stores)
 set -euo pipefail
+require_stores=0
+case "${1:-}" in
+  --require-stores) require_stores=1 ;;
+  "") ;;
+  *) echo "usage: quickstart/run.sh [--require-stores]" >&2; exit 2 ;;
+esac
 checkout=$(cd "$(dirname "$0")/.." && pwd)
 buf=$checkout/tools/node_modules/.bin/buf
 [[ -x $buf ]] || { echo "quickstart: buf not installed; run make tools" >&2; exit 2; }
@@ -18,14 +26,15 @@ start=$(date +%s)
 repo=$work/booking
 mkdir -p "$repo/proto/booking/v1" "$work/bin"
 export GOBIN=$work/bin PATH=$work/bin:$PATH
+ln -s "$buf" "$work/bin/buf"   # on PATH for the scripts the steps run
 buf() { "$checkout/tools/node_modules/.bin/buf" "$@"; }
 fail() { echo "quickstart: $*" >&2; exit 1; }
 # expect NAME WANT GOT: the step answered exactly WANT.
 expect() { [[ $3 == "$2" ]] || fail "$1 answered"$'\n'"$3"$'\n'"want"$'\n'"$2"; }
 
 echo "== 1. Install the plugin, mcpwrite-compat and protoc-gen-go"
-# From a checkout (or a release tag); once the module is published:
-#   go install github.com/mcpwrite/protoc-gen-mcpwrite/cmd/...@latest
+# From the checkout, so the quickstart tests the code it checks out; at a release:
+#   go install github.com/mcpwrite/protoc-gen-mcpwrite/cmd/protoc-gen-mcpwrite@v0.1.0 .../cmd/mcpwrite-compat@v0.1.0
 (cd "$checkout" && go install ./cmd/protoc-gen-mcpwrite ./cmd/mcpwrite-compat)
 go install google.golang.org/protobuf/cmd/protoc-gen-go@v1.36.12
 expect "protoc-gen-mcpwrite --version" "protoc-gen-mcpwrite $(sed -n 's/^const Version = "\(.*\)"$/\1/p' "$checkout/runtime/version.go")" "$(protoc-gen-mcpwrite --version)"
@@ -73,7 +82,7 @@ find gen -type f | sort
 
 echo "== 5. Register next to a hand-written tool and call both through the Go SDK client"
 go mod init example.com/booking >/dev/null 2>&1
-# Once the module is published: go get github.com/mcpwrite/protoc-gen-mcpwrite@latest
+# At a release: go get github.com/mcpwrite/protoc-gen-mcpwrite@v0.1.0 (docs/getting-started.md)
 go mod edit -require=github.com/mcpwrite/protoc-gen-mcpwrite@v0.0.0 -replace=github.com/mcpwrite/protoc-gen-mcpwrite="$checkout"
 mkdir -p cmd/booking-server
 cp "$checkout/quickstart/main.go.txt" cmd/booking-server/main.go
@@ -108,5 +117,66 @@ expect "mcpwrite-compat (breaking)" "1: BREAKING: tool book_room: minutes: minim
 compatible: tool book_room: notes: new optional field
 mcpwrite-compat: the new surface breaks agents prompted with the old one" "$code: $out"
 echo "$out"
+
+echo "== 7. The capability repo's CI (quickstart/ci): the workflow's steps, run as CI runs them"
+mkdir -p .github/workflows ci
+cp "$checkout/quickstart/ci/mcpwrite.yml" .github/workflows/mcpwrite.yml
+cp "$checkout/quickstart/ci/mcpwrite-check.sh" ci/mcpwrite-check.sh
+# The plugins as tools of the module, at the version of its runtime (docs/getting-started.md).
+# From a checkout (the replace of step 5): go mod edit -tool, then go mod tidy; at a release:
+#   go get -tool github.com/mcpwrite/protoc-gen-mcpwrite/cmd/protoc-gen-mcpwrite@v0.1.0 ...
+go mod edit -tool=github.com/mcpwrite/protoc-gen-mcpwrite/cmd/protoc-gen-mcpwrite \
+  -tool=github.com/mcpwrite/protoc-gen-mcpwrite/cmd/mcpwrite-compat -tool=google.golang.org/protobuf/cmd/protoc-gen-go
+go mod tidy >/dev/null 2>&1 || go mod tidy
+install=$(sed -n 's/^      - run: \(go install .*\)$/\1/p' .github/workflows/mcpwrite.yml)
+expect "the workflow's install step" "go install tool" "$install"
+eval "$install"   # (here the module's replace points at the checkout)
+expect "go install tool" "mcpwrite-compat
+protoc-gen-go
+protoc-gen-mcpwrite" "$(ls "$GOBIN" | grep -v '^buf$' | sort)"
+buf generate
+MCPWRITE_UPDATE_SURFACE=1 go test -count=1 ./... >/dev/null   # the narrowed surface, recorded
+git init -q && git add -A && git -c user.name=ci -c user.email=ci@example.invalid commit -qm "booking with a breaking change"
+echo "-- the breaking change against the release: the check fails"
+code=0; out=$(ci/mcpwrite-check.sh "$work/release-1.0" 2>&1) || code=$?
+expect "ci/mcpwrite-check.sh (breaking) exit code" 1 "$code"
+expect "ci/mcpwrite-check.sh (breaking) last line" "mcpwrite-compat: the new surface breaks agents prompted with the old one" "$(tail -1 <<<"$out")"
+echo "-- the compatible change only: the check passes"
+sed -i 's|minimum: 30 maximum: 480|minimum: 15 maximum: 480|' proto/booking/v1/booking.proto
+buf generate
+MCPWRITE_UPDATE_SURFACE=1 go test -count=1 ./... >/dev/null
+git -c user.name=ci -c user.email=ci@example.invalid commit -qam "booking: meetings of 15 minutes again"
+out=$(ci/mcpwrite-check.sh "$work/release-1.0")
+expect "ci/mcpwrite-check.sh (compatible) last line" "mcpwrite-compat: compatible (1 changes)" "$(tail -1 <<<"$out")"
+echo "-- a proto changed without buf generate: the check fails on the drift"
+sed -i 's|description: "Meeting title"|description: "Title of the meeting"|' proto/booking/v1/booking.proto
+git -c user.name=ci -c user.email=ci@example.invalid commit -qam "booking: proto only"
+code=0; out=$(ci/mcpwrite-check.sh "$work/release-1.0" 2>&1) || code=$?
+expect "ci/mcpwrite-check.sh (drift) exit code" 1 "$code"
+expect "ci/mcpwrite-check.sh (drift)" "mcpwrite-check: gen/ differs from the protos: run buf generate and commit gen/
+ M gen/booking/v1/booking.pb.go
+ M gen/booking/v1/bookingv1mcpwrite/booking.mcpwrite.json" "$(grep -v '^buf' <<<"$out")"
+git checkout -q -- proto gen
+echo "ci/mcpwrite-check.sh: a breaking change fails, a compatible one passes, drift fails"
+
+echo "== 8. Stores in your own server (docs/own-server.md): PostgreSQL, Redis, migrations, the outbox relay, secrets"
+if [[ -z ${MCPWRITE_TEST_POSTGRES_DSN:-} || -z ${MCPWRITE_TEST_REDIS_ADDR:-} ]]; then
+  [[ $require_stores == 0 ]] || fail "--require-stores: set MCPWRITE_TEST_POSTGRES_DSN and MCPWRITE_TEST_REDIS_ADDR"
+  echo "not run: set MCPWRITE_TEST_POSTGRES_DSN and MCPWRITE_TEST_REDIS_ADDR (a throwaway database) to run it; CI does"
+else
+  mkdir -p cmd/booking-stores
+  for f in main rooms checks; do cp "$checkout/quickstart/stores/$f.go.txt" "cmd/booking-stores/$f.go"; done
+  go mod tidy >/dev/null 2>&1 || go mod tidy
+  go build -o "$work/bin/booking-stores" ./cmd/booking-stores
+  # Tables and stream of this run only; the same secrets for both processes.
+  export BOOKING_PREFIX="quickstart_$$_$RANDOM"
+  MCPWRITE_ID_SECRET=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
+  MCPWRITE_SIGNING_KEY=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
+  export MCPWRITE_ID_SECRET MCPWRITE_SIGNING_KEY
+  trap 'booking-stores cleanup >/dev/null || true; rm -rf "$work"' EXIT
+  booking-stores first
+  booking-stores restart   # a second process: the cache in memory is gone, the stores are not
+  booking-stores cleanup
+fi
 
 echo "quickstart: PASS in $(( $(date +%s) - start ))s"

@@ -1,6 +1,7 @@
 package readmecheck_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -24,13 +25,22 @@ func readRoot(t *testing.T, name string) string {
 // "2 s", "5 min".
 var duration = regexp.MustCompile(`\b\d+ min(?: \d+ s)?\b|\b\d+(?:\.\d+)? s\b`)
 
+// countLine is a count of make test in bench/results/commands.txt.
+var countLine = regexp.MustCompile(`^make test \((passed|failed|skipped|packages)\): (\d+)$`)
+
 // TestReadmeTimingsAreMeasured: every duration the README gives on a line
 // naming a make command (how long the command takes) is one measured in bench/results/commands.txt for
-// that command, and every measured duration is in the README.
+// that command, every measured duration is in the README, and so are the
+// recorded counts of make test.
 func TestReadmeTimingsAreMeasured(t *testing.T) {
 	measured := map[string][]string{} // command -> durations
+	counts := map[string]string{}     // passed, failed, skipped, packages -> count
 	for _, line := range strings.Split(readRoot(t, "bench/results/commands.txt"), "\n") {
 		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if m := countLine.FindStringSubmatch(line); m != nil {
+			counts[m[1]] = m[2]
 			continue
 		}
 		label, value, ok := strings.Cut(line, ": ")
@@ -40,11 +50,18 @@ func TestReadmeTimingsAreMeasured(t *testing.T) {
 		cmd, _, _ := strings.Cut(label, " (")
 		measured[cmd] = append(measured[cmd], value)
 	}
-	if len(measured["make demo"]) != 2 || len(measured["make test"]) != 1 {
-		t.Fatalf("bench/results/commands.txt: want make demo cold and warm and make test, got %v", measured)
+	if len(measured["make demo"]) != 2 || len(measured["make test"]) != 2 {
+		t.Fatalf("bench/results/commands.txt: want make demo cold and warm and make test first and warm, got %v", measured)
 	}
 	readme := readRoot(t, "README.md")
-	stated := map[string]bool{}
+	if len(counts) != 4 {
+		t.Fatalf("bench/results/commands.txt: want the passed, failed, skipped and packages counts of make test, got %v", counts)
+	}
+	stated := fmt.Sprintf("%s tests passed in %s packages, %s skipped", counts["passed"], counts["packages"], counts["skipped"])
+	if !strings.Contains(readme, stated) {
+		t.Errorf("README.md does not say %q, the counts bench/results/commands.txt records for make test", stated)
+	}
+	statedAt := map[string]bool{}
 	for _, line := range strings.Split(readme, "\n") {
 		cmds := regexp.MustCompile(`make [a-z-]+`).FindAllString(line, -1)
 		if len(cmds) == 0 {
@@ -55,7 +72,7 @@ func TestReadmeTimingsAreMeasured(t *testing.T) {
 			for _, c := range cmds {
 				for _, m := range measured[c] {
 					if m == d {
-						ok, stated[c+" "+m] = true, true
+						ok, statedAt[c+" "+m] = true, true
 					}
 				}
 			}
@@ -66,7 +83,7 @@ func TestReadmeTimingsAreMeasured(t *testing.T) {
 	}
 	for c, ms := range measured {
 		for _, m := range ms {
-			if !stated[c+" "+m] {
+			if !statedAt[c+" "+m] {
 				t.Errorf("bench/results/commands.txt measured %s at %s; the README does not say so", c, m)
 			}
 		}
@@ -77,7 +94,7 @@ func TestReadmeTimingsAreMeasured(t *testing.T) {
 var signature = regexp.MustCompile("`((?:New|Register|Resolve)[A-Za-z<>]*\\([^`)]* [^`)]*\\)[^`]*)`")
 
 // TestReadmeSignaturesAreGenerated: every signature of generated code the
-// README quotes is what the plugin generates: for a named service, in the
+// README and the guides quote is what the plugin generates: for a named service, in the
 // committed examples or for quickstart/booking.proto; with <Service>, for
 // at least one committed service.
 func TestReadmeSignaturesAreGenerated(t *testing.T) {
@@ -87,9 +104,12 @@ func TestReadmeSignaturesAreGenerated(t *testing.T) {
 		services = append(services, m[1])
 	}
 	sort.Strings(services)
-	sigs := signature.FindAllStringSubmatch(readRoot(t, "README.md"), -1)
+	var sigs [][]string
+	for _, doc := range compiledDocs {
+		sigs = append(sigs, signature.FindAllStringSubmatch(readRoot(t, doc), -1)...)
+	}
 	if len(sigs) < 5 {
-		t.Fatalf("README.md quotes %d signatures of generated code; want the Register, both ClientAdapter forms and a Resolve method", len(sigs))
+		t.Fatalf("%v quote %d signatures of generated code; want the Register, both ClientAdapter forms and a Resolve method", compiledDocs, len(sigs))
 	}
 	for _, m := range sigs {
 		sig := m[1]
@@ -107,7 +127,7 @@ func TestReadmeSignaturesAreGenerated(t *testing.T) {
 			found = declared(sig)
 		}
 		if !found {
-			t.Errorf("README.md quotes `%s`, which no generated code declares (services: %v)", sig, services)
+			t.Errorf("%v quote `%s`, which no generated code declares (services: %v)", compiledDocs, sig, services)
 		}
 	}
 }
@@ -142,11 +162,11 @@ func generatedSources(t *testing.T) string {
 	return b.String()
 }
 
-// TestReadmeBufConfigIsTheQuickstarts: the buf.yaml and buf.gen.yaml the
-// README shows are the ones make quickstart writes, lints and generates
-// with.
+// TestReadmeBufConfigIsTheQuickstarts: the buf.yaml and buf.gen.yaml
+// docs/getting-started.md shows are the ones make quickstart writes, lints
+// and generates with, and its CI workflow is the one make quickstart runs.
 func TestReadmeBufConfigIsTheQuickstarts(t *testing.T) {
-	readme := readRoot(t, "README.md")
+	readme := readRoot(t, "docs/getting-started.md")
 	script := readRoot(t, "quickstart/run.sh")
 	blocks := regexp.MustCompile("(?s)\n```yaml\n(.*?)\n```").FindAllStringSubmatch(readme, -1)
 	heredocs := regexp.MustCompile(`(?s)cat > (buf(?:\.gen)?\.yaml) <<'YAML'\n(.*?)\nYAML\n`).FindAllStringSubmatch(script, -1)
@@ -159,7 +179,18 @@ func TestReadmeBufConfigIsTheQuickstarts(t *testing.T) {
 			found = found || b[1] == h[2]
 		}
 		if !found {
-			t.Errorf("README.md shows no yaml block equal to the %s quickstart/run.sh writes:\n%s", h[1], h[2])
+			t.Errorf("docs/getting-started.md shows no yaml block equal to the %s quickstart/run.sh writes:\n%s", h[1], h[2])
 		}
+	}
+	workflow := strings.TrimSuffix(readRoot(t, "quickstart/ci/mcpwrite.yml"), "\n")
+	found := false
+	for _, b := range blocks {
+		found = found || b[1] == workflow
+	}
+	if !found {
+		t.Errorf("docs/getting-started.md shows no yaml block equal to quickstart/ci/mcpwrite.yml, the workflow make quickstart runs")
+	}
+	if !strings.Contains(script, `cp "$checkout/quickstart/ci/mcpwrite.yml" .github/workflows/mcpwrite.yml`) {
+		t.Errorf("quickstart/run.sh no longer runs the workflow of quickstart/ci/mcpwrite.yml")
 	}
 }

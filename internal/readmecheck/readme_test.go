@@ -1,5 +1,6 @@
-// Package readmecheck_test compiles the Go examples of README.md against the
-// module, so an API change that breaks one fails here.
+// Package readmecheck_test compiles the Go examples of README.md and the
+// guides against the module, so an API change that breaks one fails here,
+// and checks the figures, signatures, links and quickstart steps they state.
 package readmecheck_test
 
 import (
@@ -44,6 +45,30 @@ var (
 	opts        []runtime.Option
 )
 `,
+	},
+	"// go-sdk (github.com/modelcontextprotocol/go-sdk)": {
+		imports: []string{
+			"github.com/mark3labs/mcp-go/server",
+			"github.com/modelcontextprotocol/go-sdk/mcp",
+			"github.com/mcpwrite/protoc-gen-mcpwrite/runtime",
+			"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpgo",
+			"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcphttp",
+			"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl",
+		},
+		decls: `
+type rooms struct{}
+
+var (
+	sdkServer   *mcp.Server
+	mcpgoServer *server.MCPServer
+	// bookingv1mcpwrite stands for the generated package of the example.
+	bookingv1mcpwrite struct {
+		RegisterBookingServiceTools func(s *mcp.Server, h *rooms, opts ...runtime.Option) error
+		NewBookingService           func(h *rooms) *mcpwriteimpl.Service
+	}
+)
+`,
+		suffix: "_ = err",
 	},
 	`types := runtime.NewVocabulary("entity_type", func(ctx context.Context, tenant string) ([]runtime.VocabularyValue, error) {`: {
 		imports: []string{"context", "github.com/modelcontextprotocol/go-sdk/mcp", "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"},
@@ -142,7 +167,13 @@ var (
 
 var goBlock = regexp.MustCompile("(?s)\n```go\n(.*?)\n```")
 
-// Every Go example of README.md compiles against the module as it is.
+// compiledDocs are the documents whose every Go example compiles here; the
+// Go examples of docs/own-server.md are excerpts of quickstart/stores,
+// which make quickstart compiles and runs (TestOwnServerGuideIsTheQuickstarts).
+var compiledDocs = []string{"README.md", "docs/getting-started.md", "docs/reference.md", "docs/examples.md"}
+
+// Every Go example of the README and the guides compiles against the module
+// as it is.
 func TestReadmeExamplesCompile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the README examples with the go command")
@@ -151,13 +182,17 @@ func TestReadmeExamplesCompile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	blocks := goBlock.FindAllStringSubmatch(string(readme), -1)
-	if len(blocks) == 0 {
-		t.Fatal("README.md has no Go examples")
+	var blocks [][]string
+	for _, doc := range compiledDocs {
+		text, err := os.ReadFile(filepath.Join(root, doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := goBlock.FindAllStringSubmatch(string(text), -1)
+		if len(found) == 0 {
+			t.Fatalf("%s has no Go examples", doc)
+		}
+		blocks = append(blocks, found...)
 	}
 	tmp := t.TempDir()
 	overlay := map[string]string{}
@@ -170,7 +205,7 @@ func TestReadmeExamplesCompile(t *testing.T) {
 		first, _, _ := strings.Cut(code, "\n")
 		h, ok := harnesses[first]
 		if !ok {
-			t.Errorf("README.md Go example %d has no harness: add one to harnesses in internal/readmecheck/readme_test.go keyed by its first line %q", i+1, first)
+			t.Errorf("Go example %d of %v has no harness: add one to harnesses in internal/readmecheck/readme_test.go keyed by its first line %q", i+1, compiledDocs, first)
 			continue
 		}
 		used[first] = true
@@ -196,7 +231,7 @@ func TestReadmeExamplesCompile(t *testing.T) {
 	}
 	for first := range harnesses {
 		if !used[first] {
-			t.Errorf("harness for %q matches no Go example of README.md: remove it", first)
+			t.Errorf("harness for %q matches no Go example of %v: remove it", first, compiledDocs)
 		}
 	}
 	if t.Failed() {
@@ -217,6 +252,6 @@ func TestReadmeExamplesCompile(t *testing.T) {
 	cmd := exec.Command("go", append([]string{"build", "-overlay", ovPath}, pkgs...)...)
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("README.md Go examples do not compile (example N is the N-th ```go block):\n%s", out)
+		t.Fatalf("Go examples of %v do not compile (example N is the N-th ```go block, counted through the files in that order):\n%s", compiledDocs, out)
 	}
 }

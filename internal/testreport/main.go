@@ -10,6 +10,10 @@
 //	-require-stores      a test skipped because PostgreSQL or Redis was not configured fails the run
 //	-allow-skips FILE    any skip whose reason matches no line of FILE (a regular expression a line) fails the run
 //	-min-tests FILE|N    fewer tests run (passed or failed) than the floor fails the run
+//	-figures FILE        a count (passed, skipped, packages) more than 2% from the one FILE records fails the run
+//
+// -summary FILE writes the closing counts in the format FILE of -figures
+// records them ("make test (passed): 2411").
 //
 //	go test -json ./... | go run ./internal/testreport -json .test-output/test.json -require-stores
 package main
@@ -37,6 +41,12 @@ type rules struct {
 	minTests int
 	// jsonOut is where the complete output went, named before the count.
 	jsonOut string
+	// figuresFile, when set, holds the committed counts (figures) the
+	// run's must be within FigureTolerance of.
+	figuresFile string
+	figures     Counts
+	// summaryOut, when set, receives the run's counts.
+	summaryOut string
 }
 
 func main() {
@@ -44,9 +54,16 @@ func main() {
 	allowSkips := flag.String("allow-skips", "", "file of regular expressions, one a line: fail on a skip whose reason matches none")
 	minTests := flag.String("min-tests", "", "a number, or a file holding one: fail when fewer tests ran")
 	jsonOut := flag.String("json", "", "write the complete go test -json stream to this file")
+	figures := flag.String("figures", "", "file of committed make test counts (bench/results/commands.txt): fail when a count of this run is more than 2% from it")
+	summaryOut := flag.String("summary", "", "write this run's counts to this file, in the format of -figures")
 	flag.Parse()
-	r := rules{requireStores: *requireStores, jsonOut: *jsonOut}
+	r := rules{requireStores: *requireStores, jsonOut: *jsonOut, figuresFile: *figures, summaryOut: *summaryOut}
 	var err error
+	if *figures != "" {
+		if r.figures, err = readFigures(*figures); err != nil {
+			fail(err)
+		}
+	}
 	if *allowSkips != "" {
 		if r.allowSkips, err = readPatterns(*allowSkips); err != nil {
 			fail(err)
@@ -147,6 +164,15 @@ func (s *summary) verdict(w io.Writer, r rules) int {
 	}
 	for _, p := range s.brokenPackages {
 		fmt.Fprintf(w, "package %s failed outside any test (build or set-up failure)\n", p)
+	}
+	if r.figuresFile != "" && compareFigures(w, r.figuresFile, r.figures, s.counts()) {
+		code = 1
+	}
+	if r.summaryOut != "" {
+		if err := writeSummary(r.summaryOut, s.counts()); err != nil {
+			fmt.Fprintf(w, "summary: %v\n", err)
+			code = 1
+		}
 	}
 	if r.jsonOut != "" {
 		fmt.Fprintf(w, "full output: %s (go test -json events)\n", r.jsonOut)

@@ -166,20 +166,20 @@ func TestReadmeProofTableIsTheCommittedRun(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the committed run: %v (make bench writes it)", err)
 	}
-	readme, err := os.ReadFile("../../../README.md")
+	readme, err := os.ReadFile("../../../docs/benchmarks.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	got, ok := readmeSection(string(readme))
 	if !ok {
-		t.Fatalf("README.md has no %q section", beginMarker)
+		t.Fatalf("docs/benchmarks.md has no %q section", beginMarker)
 	}
 	want, err := section(string(raw))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got != want {
-		t.Fatalf("README proof table differs from bench/results/raw.txt; run make bench (or go run ./bench/cmd/benchtable -q -readme README.md < bench/results/raw.txt)\n--- README\n%s\n--- raw run\n%s", got, want)
+		t.Fatalf("the proof table of docs/benchmarks.md differs from bench/results/raw.txt; run make bench (or go run ./bench/cmd/benchtable -q -readme docs/benchmarks.md < bench/results/raw.txt)\n--- docs/benchmarks.md\n%s\n--- raw run\n%s", got, want)
 	}
 }
 

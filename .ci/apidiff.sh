@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Checks the module's exported API against a release with apidiff
+# (golang.org/x/exp/cmd/apidiff, at the x/exp version go.mod already
+# requires): every incompatible change of an exported package (a removed
+# name, a changed signature, a new method on an interface users implement)
+# fails, as a v0 minor release or a v1+ patch must not make them silently.
+# Internal packages and runtime/mcpwriteimpl (no compatibility promise:
+# the names generated code calls) are left out.
+#
+#   .ci/apidiff.sh [BASE]   BASE: a tag or commit (default: the last tag;
+#                           without any tag there is nothing to compare)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+module=github.com/mcpwrite/protoc-gen-mcpwrite
+base=${1:-$(git describe --tags --abbrev=0 2>/dev/null || true)}
+if [[ -z $base ]]; then
+  echo "apidiff: no release tag yet: nothing to compare the API with"
+  exit 0
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+GOBIN="$work/bin" go install "golang.org/x/exp/cmd/apidiff@$(go list -m -f '{{.Version}}' golang.org/x/exp)"
+apidiff=$work/bin/apidiff
+mkdir "$work/base"
+git archive --format=tar "$base" | tar -x -C "$work/base"
+# The whole module in one load each (apidiff -m leaves internal packages
+# out); runtime/mcpwriteimpl's lines are dropped: no compatibility promise.
+# Checked: a changed signature of redisstream.Fields is reported as
+#   - ./runtime/outbox/redisstream.Fields: changed from func(...Message) []any to func(...Message, ...any) []any
+quiet() { grep -v '^Ignoring internal package' >&2 || true; }
+(cd "$work/base" && "$apidiff" -m -w "$work/base.api" "$module" 2> >(quiet))
+out=$("$apidiff" -m -incompatible "$work/base.api" "$module" 2> >(quiet) | grep -vE '^[-+] \./runtime/mcpwriteimpl\.' || true)
+if [[ -n $out ]]; then
+  echo "apidiff: the exported API is incompatible with $base:"
+  echo "$out" | sed 's/^/  /'
+  exit 1
+fi
+echo "apidiff: the exported API is compatible with $base"
