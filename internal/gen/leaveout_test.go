@@ -115,3 +115,25 @@ func TestToolOptionDecidesWhatExposeAllLeavesOut(t *testing.T) {
 		t.Errorf("error:\n got: %s\nwant: %s", errText, wantErr)
 	}
 }
+
+// strict=true turns portability findings into errors, not a left-out
+// method: the rest of the service is generated and the warning stays one.
+func TestStrictKeepsLeftOutMethodsWarnings(t *testing.T) {
+	src := strings.Replace(strings.Replace(adoptedService, "%s", "", 1), "%s", " { option (mcpwrite.v1.tool) = {omit: true}; }", 1)
+	p, err := protogen.Options{}.New(request(t, src, "strict=true"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warn bytes.Buffer
+	if err := gen.Generate(p, gen.Config{Strict: true, Warn: &warn}); err != nil {
+		t.Fatalf("strict run failed: %v", err)
+	}
+	want := "protoc-gen-mcpwrite: warning: bad.proto:15: method bad.v1.S.ReportStatus left out: tool report_status: detail.payload: google.protobuf.Any cannot be agent-supplied (declared in bad.proto, message bad.v1.Detail); mark bad.v1.Detail.payload hidden or derived with a resolver; to leave it out without this warning add option (mcpwrite.v1.tool) = {omit: true}; to the method\n" +
+		"protoc-gen-mcpwrite: warning: bad.proto:20: method bad.v1.S.ReceiveTriggerWebhook left out: it is an inbound webhook (its request carries the raw HTTP body in body, google.api.HttpBody); to make it a tool add option (mcpwrite.v1.tool) = {omit: false}; to the method, or option (mcpwrite.v1.tool) = {omit: true}; to leave it out without this warning\n"
+	if warn.String() != want {
+		t.Errorf("warnings:\n got: %s\nwant: %s", warn.String(), want)
+	}
+	if n := len(p.Response().File); n != 2 {
+		t.Errorf("emitted %d files; want the .mcpwrite.go and .mcpwrite.json", n)
+	}
+}
