@@ -27,6 +27,12 @@ import (
 // the suffix of its generated Go names (decodeBookForUpdate).
 const variantUpdate = "ForUpdate"
 
+// variantInUpdate is the variant of a message reached from an Update
+// tool's resource whose subtree holds an IMMUTABLE field: an update cannot
+// change those at any depth, so they leave its input as they leave the
+// resource's own fields. Messages without one keep their one model.
+const variantInUpdate = "InUpdate"
+
 // goName is the message model's part of generated Go names.
 func (m *messageModel) goName() string { return m.proto.GoIdent.GoName + m.variant }
 
@@ -49,10 +55,17 @@ func updateResourceOf(t *toolModel) *protogen.Field {
 // with a message whose Go name is the variant's (BookForUpdate beside
 // Book) is refused: their generated decoders would share a name.
 func (b *builder) variantOf(via *protogen.Field) string {
-	if via == nil || via != b.aip.updateResource {
+	if via == nil {
 		return ""
 	}
-	name := via.Message.GoIdent.GoName + variantUpdate
+	variant := variantUpdate
+	if via != b.aip.updateResource {
+		if !b.inUpdate() || !holdsImmutable(via.Message, map[*protogen.Message]bool{}) {
+			return ""
+		}
+		variant = variantInUpdate
+	}
+	name := via.Message.GoIdent.GoName + variant
 	for _, f := range b.plugin.Files {
 		if f.GoImportPath != via.Message.GoIdent.GoImportPath {
 			continue
@@ -64,7 +77,35 @@ func (b *builder) variantOf(via *protogen.Field) string {
 			}
 		}
 	}
-	return variantUpdate
+	return variant
+}
+
+// inUpdate reports whether the message being built is an Update tool's
+// resource or a message of it that holds an IMMUTABLE field.
+func (b *builder) inUpdate() bool {
+	if len(b.stack) == 0 {
+		return false
+	}
+	v := b.stack[len(b.stack)-1].variant
+	return v == variantUpdate || v == variantInUpdate
+}
+
+// holdsImmutable reports whether m or a message below it has an IMMUTABLE
+// field.
+func holdsImmutable(m *protogen.Message, seen map[*protogen.Message]bool) bool {
+	if seen[m] {
+		return false
+	}
+	seen[m] = true
+	for _, f := range m.Fields {
+		if slices.Contains(behaviors(f), annotations.FieldBehavior_IMMUTABLE) {
+			return true
+		}
+		if vf := valueField(f); vf.Message != nil && holdsImmutable(vf.Message, seen) {
+			return true
+		}
+	}
+	return false
 }
 
 // behaviors returns f's google.api.field_behavior values.
@@ -110,11 +151,11 @@ func (b *builder) identityBehavior(mm *messageModel, f *protogen.Field, outputOn
 	switch {
 	case mm.variant == variantUpdate && isIdentity(mm.proto, f):
 		return false, true, false
-	case mm.variant == "" && serverNamed && rules.GetAgent() != nil && isIdentity(mm.proto, f) &&
+	case mm.variant != variantUpdate && serverNamed && rules.GetAgent() != nil && isIdentity(mm.proto, f) &&
 		ext[*annotations.ResourceDescriptor](mm.proto.Desc.Options(), annotations.E_Resource) != nil:
 		mm.owned = append(mm.owned, ownedField{name: b.fieldName(f), why: "the server names the resource on create"})
 		return true, false, true
-	case mm.variant == variantUpdate && slices.Contains(bs, annotations.FieldBehavior_IMMUTABLE):
+	case (mm.variant == variantUpdate || mm.variant == variantInUpdate) && slices.Contains(bs, annotations.FieldBehavior_IMMUTABLE):
 		return owned("IMMUTABLE: set when the resource is created and never updated")
 	case slices.Contains(bs, annotations.FieldBehavior_IDENTIFIER):
 		return owned("IDENTIFIER: the server names the resource on create")

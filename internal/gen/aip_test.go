@@ -61,12 +61,14 @@ message CreateTaskRequest {
 }
 
 // Without that comment the refusal names the tool, the path from the
-// request, where the field is declared and the fix in the user's message.
+// request, where the field is declared and the fix in the user's message:
+// an error for a method with a tool option, a warning that leaves the
+// method out for one only expose: ALL exposes.
 func TestRefusalNamesToolPathAndOwnedFix(t *testing.T) {
 	src := `
 service S {
   option (mcpwrite.v1.service) = {expose: ALL};
-  rpc CreateTask(CreateTaskRequest) returns (Task);
+  rpc CreateTask(CreateTaskRequest) returns (Task)%s;
 }
 message Attempt { google.protobuf.Any details = 1; }
 message Task {
@@ -77,10 +79,16 @@ message CreateTaskRequest {
   string parent = 1;
   Task task = 2;
 }`
-	_, msg := runWarn(t, src, gen.Config{})
+	_, msg := runWarn(t, strings.Replace(src, "%s", " { option (mcpwrite.v1.tool) = {kind: CREATE}; }", 1), gen.Config{})
 	want := "bad.proto: tool create_task: task.last_attempt.details: google.protobuf.Any cannot be agent-supplied (declared in bad.proto, message bad.v1.Attempt); mark bad.v1.Attempt.details hidden or derived with a resolver"
 	if msg != want {
 		t.Errorf("error:\n got: %s\nwant: %s", msg, want)
+	}
+	warn, msg := runWarn(t, strings.Replace(src, "%s", "", 1), gen.Config{})
+	wantWarn := "protoc-gen-mcpwrite: warning: bad.proto:11: method bad.v1.S.CreateTask left out: " + strings.TrimPrefix(want, "bad.proto: ") +
+		"; to leave it out without this warning add option (mcpwrite.v1.tool) = {omit: true}; to the method\n"
+	if msg != "" || warn != wantWarn {
+		t.Errorf("expose: ALL: error %q, warnings:\n got: %s\nwant: %s", msg, warn, wantWarn)
 	}
 }
 
@@ -128,10 +136,11 @@ message UpdateBookRequest {
   Book book = 1;
   google.protobuf.FieldMask update_mask = 2;
 }`
-	_, msg := runWarn(t, src, gen.Config{})
-	want := "bad.proto: message bad.v1.UpdateBookRequest: field book: the update tool's model of Book would share generated names with message bad.v1.BookForUpdate; rename BookForUpdate, or set the tool's kind with (mcpwrite.v1.tool)"
-	if msg != want {
-		t.Errorf("error:\n got: %s\nwant: %s", msg, want)
+	// expose: ALL leaves the method out, naming the clash and its fixes.
+	warn, msg := runWarn(t, src, gen.Config{})
+	want := "protoc-gen-mcpwrite: warning: bad.proto:12: method bad.v1.S.UpdateBook left out: message bad.v1.UpdateBookRequest: field book: the update tool's model of Book would share generated names with message bad.v1.BookForUpdate; rename BookForUpdate, or set the tool's kind with (mcpwrite.v1.tool); to leave it out without this warning add option (mcpwrite.v1.tool) = {omit: true}; to the method\n"
+	if msg != "" || warn != want {
+		t.Errorf("error %q, warnings:\n got: %s\nwant: %s", msg, warn, want)
 	}
 }
 

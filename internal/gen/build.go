@@ -118,12 +118,30 @@ func (b *builder) service(s *protogen.Service) *serviceModel {
 			continue
 		}
 		if streaming {
-			if tr != nil {
+			if tr != nil && !tr.GetOmit() {
 				b.probs.methodf(m, "streaming methods cannot be tools; remove the (mcpwrite.v1.tool) option")
 			}
 			continue
 		}
-		if tm := b.tool(sm, m, tr); tm != nil {
+		if tr.GetOmit() {
+			continue
+		}
+		// A method expose: ALL exposes without a tool option is left out,
+		// with a warning, when it is one no agent should call or when the
+		// plugin cannot make it a tool (leaveout.go); the rest is built.
+		var mk buildMark
+		if tr == nil {
+			if why := leftOutByDefault(m); why != "" {
+				b.leaveOutByDefault(m, why)
+				continue
+			}
+			mk = b.markBuild(sm)
+		}
+		tm := b.tool(sm, m, tr)
+		if tr == nil && b.tookBack(sm, m, mk) {
+			continue
+		}
+		if tm != nil {
 			sm.tools = append(sm.tools, tm)
 		}
 	}

@@ -21,7 +21,12 @@ import (
 
 // problems collects the user's annotation mistakes; each names file,
 // message or method, and field.
-type problems struct{ list []string }
+type problems struct {
+	list []string
+	// leftOut are the warnings of the methods expose: ALL left out
+	// (leaveout.go).
+	leftOut []string
+}
 
 func (p *problems) addf(format string, args ...any) {
 	p.list = append(p.list, fmt.Sprintf(format, args...))

@@ -55,6 +55,7 @@ func (b *builder) messageAs(m *protogen.Message, via *protogen.Field, variant st
 			mm.hasReferences = true
 		}
 	}
+	ownWholeMessages(mm)
 	b.requiredOneofs(mm)
 	b.messageOneofs(mm)
 	b.requiredWhen(mm)

@@ -99,6 +99,13 @@ func Generate(p *protogen.Plugin, cfg Config) error {
 		}()
 	}
 	wg.Wait()
+	// Methods expose: ALL left out are warned about even under strict (the
+	// rest of the service is generated), also when a file keeps no tool.
+	for _, w := range probs.leftOut {
+		if cfg.Warn != nil {
+			fmt.Fprintf(cfg.Warn, "protoc-gen-mcpwrite: warning: %s\n", w)
+		}
+	}
 	for _, o := range outs {
 		probs.list = append(probs.list, o.probs.list...)
 		// Fields taken as OUTPUT_ONLY from their comment are warned about

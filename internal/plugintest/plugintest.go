@@ -22,6 +22,8 @@ import (
 
 	// Registers google/api/field_behavior.proto for protos that import it.
 	_ "google.golang.org/genproto/googleapis/api/annotations"
+	// Registers google/api/httpbody.proto (webhook and raw-body requests).
+	_ "google.golang.org/genproto/googleapis/api/httpbody"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/gen"
 )

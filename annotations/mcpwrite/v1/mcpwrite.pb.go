@@ -1068,6 +1068,14 @@ type ToolRules struct {
 	// the domain would refuse answers the write's own error.
 	// Example: `preview_unless: "confirm"`.
 	PreviewUnless *string `protobuf:"bytes,19,opt,name=preview_unless,json=previewUnless" json:"preview_unless,omitempty"`
+	// Whether the method is left out of the service's tools. true: never a
+	// tool, without a warning. false: a tool even where expose: ALL would
+	// leave it out (a method documented as internal or as an inbound webhook);
+	// then a request the plugin cannot express is an error naming the fix.
+	// Unset under expose: ALL: such methods, and methods whose request cannot
+	// be expressed, are left out with a warning naming this option (see
+	// docs/existing-apis.md). Example: `omit: true`.
+	Omit          *bool `protobuf:"varint,60,opt,name=omit" json:"omit,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1233,6 +1241,13 @@ func (x *ToolRules) GetPreviewUnless() string {
 		return *x.PreviewUnless
 	}
 	return ""
+}
+
+func (x *ToolRules) GetOmit() bool {
+	if x != nil && x.Omit != nil {
+		return *x.Omit
+	}
+	return false
 }
 
 // PairCheck names the request fields a relationship rule reads: an enum
@@ -2673,7 +2688,7 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\x18FIELD_NAMING_UNSPECIFIED\x10\x00\x12\x0e\n" +
 	"\n" +
 	"PROTO_NAME\x10\x01\x12\r\n" +
-	"\tJSON_NAME\x10\x02\"\xc3\n" +
+	"\tJSON_NAME\x10\x02\"\xd7\n" +
 	"\n" +
 	"\tToolRules\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
@@ -2697,7 +2712,8 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\x14max_conflict_retries\x18\x10 \x01(\rR\x12maxConflictRetries\x12N\n" +
 	"\x0felicit_fallback\x18\x11 \x01(\x0e2%.mcpwrite.v1.ToolRules.ElicitFallbackR\x0eelicitFallback\x121\n" +
 	"\x14confirmation_message\x18\x12 \x01(\tR\x13confirmationMessage\x12%\n" +
-	"\x0epreview_unless\x18\x13 \x01(\tR\rpreviewUnless\x1aA\n" +
+	"\x0epreview_unless\x18\x13 \x01(\tR\rpreviewUnless\x12\x12\n" +
+	"\x04omit\x18< \x01(\bR\x04omit\x1aA\n" +
 	"\aExample\x12 \n" +
 	"\vdescription\x18\x01 \x01(\tR\vdescription\x12\x14\n" +
 	"\x05input\x18\x02 \x01(\tR\x05input\"V\n" +
