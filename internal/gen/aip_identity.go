@@ -151,8 +151,8 @@ func commentOutputOnlyWarnings(fm *fileModel) []string {
 		byMsg[f.Parent] = append(byMsg[f.Parent], string(f.Desc.Name()))
 	}
 	for _, m := range order {
-		out = append(out, fmt.Sprintf("message %s (%s): %s documented \"Output only.\" without google.api.field_behavior; the agent does not set them (annotate them OUTPUT_ONLY to make it explicit)",
-			m.Desc.FullName(), m.Desc.ParentFile().Path(), strings.Join(byMsg[m], ", ")))
+		out = append(out, fmt.Sprintf("%s: message %s: %s documented \"Output only.\" without google.api.field_behavior; the agent does not set them (annotate them OUTPUT_ONLY to make it explicit: [(google.api.field_behavior) = OUTPUT_ONLY])",
+			where(m.Desc), m.Desc.FullName(), strings.Join(byMsg[m], ", ")))
 	}
 	return out
 }

@@ -47,7 +47,7 @@ message CreateTaskRequest {
   string parent = 1;
   Task task = 2;
 }`
-	want := `protoc-gen-mcpwrite: warning: bad.proto: message bad.v1.Task (bad.proto): last_attempt documented "Output only." without google.api.field_behavior; the agent does not set them (annotate them OUTPUT_ONLY to make it explicit)` + "\n"
+	want := `protoc-gen-mcpwrite: warning: bad.proto:15:1: message bad.v1.Task: last_attempt documented "Output only." without google.api.field_behavior; the agent does not set them (annotate them OUTPUT_ONLY to make it explicit: [(google.api.field_behavior) = OUTPUT_ONLY])` + "\n"
 	// strict=true turns portability warnings into errors, not this one.
 	for _, strict := range []bool{false, true} {
 		warn, msg := runWarn(t, src, gen.Config{Strict: strict})
@@ -78,7 +78,7 @@ message CreateTaskRequest {
   Task task = 2;
 }`
 	_, msg := runWarn(t, src, gen.Config{})
-	want := "bad.proto: tool create_task: task.last_attempt.details: google.protobuf.Any cannot be agent-supplied (declared in bad.proto, message bad.v1.Attempt); mark bad.v1.Attempt.details hidden or derived with a resolver"
+	want := "bad.proto:13:19: tool create_task: task.last_attempt.details: google.protobuf.Any cannot be agent-supplied (declared in bad.proto, message bad.v1.Attempt); mark bad.v1.Attempt.details hidden or derived with a resolver"
 	if msg != want {
 		t.Errorf("error:\n got: %s\nwant: %s", msg, want)
 	}
@@ -129,7 +129,7 @@ message UpdateBookRequest {
   google.protobuf.FieldMask update_mask = 2;
 }`
 	_, msg := runWarn(t, src, gen.Config{})
-	want := "bad.proto: message bad.v1.UpdateBookRequest: field book: the update tool's model of Book would share generated names with message bad.v1.BookForUpdate; rename BookForUpdate, or set the tool's kind with (mcpwrite.v1.tool)"
+	want := "bad.proto:17:3: message bad.v1.UpdateBookRequest: field book: the update tool's model of Book would share generated names with message bad.v1.BookForUpdate; rename BookForUpdate, or set the tool's kind with (mcpwrite.v1.tool)"
 	if msg != want {
 		t.Errorf("error:\n got: %s\nwant: %s", msg, want)
 	}
@@ -149,7 +149,7 @@ service S {
 message Req { string name = 1; }
 message Resp { string id = 1; }`
 	_, msg := runWarn(t, src, gen.Config{})
-	want := "bad.proto: method bad.v1.S.TouchTask: idempotency_level NO_SIDE_EFFECTS makes it a read (kind READ), but its tool option sets confirmation, which only a write takes; set kind (CREATE, UPDATE, DELETE or ACTION) to keep it a write, or remove confirmation"
+	want := "bad.proto:11:3: method bad.v1.S.TouchTask: idempotency_level NO_SIDE_EFFECTS makes it a read (kind READ), but its tool option sets confirmation, which only a write takes; set kind (CREATE, UPDATE, DELETE or ACTION) to keep it a write, or remove confirmation"
 	if msg != want {
 		t.Errorf("error:\n got: %s\nwant: %s", msg, want)
 	}
