@@ -79,7 +79,7 @@ func TestMisuseIsReportedWithFileMessageAndFieldContext(t *testing.T) {
 message Req {
   Layer layer = 1 [(mcpwrite.v1.field).derived = {from_enum: "kind"}];
 }`,
-			want: `bad.proto:21:3: message bad.v1.Req: field layer: from_enum names "kind", which is not a field of bad.v1.Req`,
+			want: `bad.proto:21:3: message bad.v1.Req: field layer: from_enum names "kind", which is not a field of bad.v1.Req; name a sibling enum field (there is none; add one)`,
 		},
 		{
 			name: "from_enum with an empty name",
@@ -87,7 +87,7 @@ message Req {
 message Req {
   Layer layer = 1 [(mcpwrite.v1.field).derived = {from_enum: ""}];
 }`,
-			want: `bad.proto:21:3: message bad.v1.Req: field layer: derived.from_enum needs the name of a sibling enum field`,
+			want: `bad.proto:21:3: message bad.v1.Req: field layer: derived.from_enum needs the name of a sibling enum field, e.g. [(mcpwrite.v1.field).derived = {from_enum: "kind"}]`,
 		},
 		{
 			name: "from_enum names a non-enum field",
@@ -157,7 +157,7 @@ message Req {
 message Req {
   string owner = 1 [(mcpwrite.v1.field).derived = {overridable: true}];
 }`,
-			want: `bad.proto:15:3: message bad.v1.Req: field owner: derived needs a source: from_enum, context, resolver or constant`,
+			want: `bad.proto:15:3: message bad.v1.Req: field owner: derived needs a source: from_enum, context, resolver or constant, e.g. [(mcpwrite.v1.field).derived = {context: TENANT_ID}]`,
 		},
 		{
 			name: "generated UUID on a bool",
@@ -181,7 +181,7 @@ message Req {
 message Req {
   string id = 1 [(mcpwrite.v1.field).generated = {prefix: "x_"}];
 }`,
-			want: `bad.proto:15:3: message bad.v1.Req: field id: generated needs a kind: UUID_V4, UUID_V7, ULID, NOW, CONTENT_HASH or REQUEST_SCOPED`,
+			want: `bad.proto:15:3: message bad.v1.Req: field id: generated needs a kind: UUID_V4, UUID_V7, ULID, NOW, CONTENT_HASH or REQUEST_SCOPED, e.g. [(mcpwrite.v1.field).generated = {kind: UUID_V7}]`,
 		},
 		{
 			name: "generated on a repeated field",
@@ -189,7 +189,7 @@ message Req {
 message Req {
   repeated string ids = 1 [(mcpwrite.v1.field).generated = {kind: UUID_V7}];
 }`,
-			want: `bad.proto:15:3: message bad.v1.Req: field ids: generated fills a singular field, not a repeated field`,
+			want: `bad.proto:15:3: message bad.v1.Req: field ids: generated fills a singular field, not a repeated field; annotate a singular field, or make the items' field generated inside the item message`,
 		},
 		{
 			name: "prefix on a NOW int64",
@@ -197,7 +197,7 @@ message Req {
 message Req {
   int64 at = 1 [(mcpwrite.v1.field).generated = {kind: NOW prefix: "t"}];
 }`,
-			want: `bad.proto:15:3: message bad.v1.Req: field at: prefix applies to string fields only`,
+			want: `bad.proto:15:3: message bad.v1.Req: field at: prefix applies to string fields only; remove prefix from its (mcpwrite.v1.field).generated option`,
 		},
 		{
 			name: "CONTENT_HASH without from",
@@ -205,7 +205,7 @@ message Req {
 message Req {
   string key = 1 [(mcpwrite.v1.field).generated = {kind: CONTENT_HASH}];
 }`,
-			want: `bad.proto:15:3: message bad.v1.Req: field key: generated CONTENT_HASH needs from: the sibling fields to hash`,
+			want: `bad.proto:15:3: message bad.v1.Req: field key: generated CONTENT_HASH needs from: the sibling fields to hash, e.g. [(mcpwrite.v1.field).generated = {kind: CONTENT_HASH, from: ["name"]}]`,
 		},
 		{
 			name: "from without CONTENT_HASH",
@@ -214,7 +214,7 @@ message Req {
   string name = 1;
   string key = 2 [(mcpwrite.v1.field).generated = {kind: ULID from: "name"}];
 }`,
-			want: `bad.proto:16:3: message bad.v1.Req: field key: from applies to CONTENT_HASH only, not ULID`,
+			want: `bad.proto:16:3: message bad.v1.Req: field key: from applies to CONTENT_HASH only, not ULID; remove from, or set kind: CONTENT_HASH`,
 		},
 		{
 			name: "CONTENT_HASH from an unknown field",
@@ -223,7 +223,7 @@ message Req {
   string name = 1;
   string key = 2 [(mcpwrite.v1.field).generated = {kind: CONTENT_HASH from: ["name", "nmae"]}];
 }`,
-			want: `bad.proto:16:3: message bad.v1.Req: field key: CONTENT_HASH from names "nmae", which is not a field of bad.v1.Req`,
+			want: `bad.proto:16:3: message bad.v1.Req: field key: CONTENT_HASH from names "nmae", which is not a field of bad.v1.Req; name sibling fields (name)`,
 		},
 		{
 			name: "CONTENT_HASH from a message field",
@@ -242,7 +242,7 @@ message Req {
   string name = 1;
   string key = 2 [(mcpwrite.v1.field).generated = {kind: CONTENT_HASH from: ["name", "key"]}];
 }`,
-			want: `bad.proto:16:3: message bad.v1.Req: field key: CONTENT_HASH cannot hash the field it fills`,
+			want: `bad.proto:16:3: message bad.v1.Req: field key: CONTENT_HASH cannot hash the field it fills; remove "key" from from`,
 		},
 		{
 			name: "a resolver used with two Go types",
@@ -332,7 +332,7 @@ message Req {
 message Req {
   int32 count = 1 [(mcpwrite.v1.field).agent = {min_length: 1}];
 }`,
-			want: `bad.proto:15:3: message bad.v1.Req: field count: min_length, max_length and pattern apply to string fields, not an int32 field`,
+			want: `bad.proto:15:3: message bad.v1.Req: field count: min_length, max_length and pattern apply to string fields, not an int32 field; remove them, or use minimum and maximum on a number`,
 		},
 		{
 			name: "minimum on a string",
@@ -340,7 +340,7 @@ message Req {
 message Req {
   string name = 1 [(mcpwrite.v1.field).agent = {minimum: 1}];
 }`,
-			want: `bad.proto:15:3: message bad.v1.Req: field name: minimum and maximum apply to numeric fields, not a string field`,
+			want: `bad.proto:15:3: message bad.v1.Req: field name: minimum and maximum apply to numeric fields, not a string field; remove them, or use min_length and max_length on a string`,
 		},
 		{
 			name: "min_items on a singular field",
@@ -348,7 +348,7 @@ message Req {
 message Req {
   string name = 1 [(mcpwrite.v1.field).agent = {min_items: 1}];
 }`,
-			want: `bad.proto:15:3: message bad.v1.Req: field name: min_items and max_items apply to repeated and google.protobuf.ListValue fields, not a string field`,
+			want: `bad.proto:15:3: message bad.v1.Req: field name: min_items and max_items apply to repeated and google.protobuf.ListValue fields, not a string field; remove them`,
 		},
 		{
 			name: "min_length greater than max_length",
@@ -356,7 +356,7 @@ message Req {
 message Req {
   string name = 1 [(mcpwrite.v1.field).agent = {min_length: 5 max_length: 2}];
 }`,
-			want: `bad.proto:15:3: message bad.v1.Req: field name: min_length 5 is greater than max_length 2`,
+			want: `bad.proto:15:3: message bad.v1.Req: field name: min_length 5 is greater than max_length 2; lower min_length or raise max_length`,
 		},
 		{
 			name: "minimum greater than maximum",
@@ -364,7 +364,7 @@ message Req {
 message Req {
   double ratio = 1 [(mcpwrite.v1.field).agent = {minimum: 1.5 maximum: 0.5}];
 }`,
-			want: `bad.proto:15:3: message bad.v1.Req: field ratio: minimum 1.5 is greater than maximum 0.5`,
+			want: `bad.proto:15:3: message bad.v1.Req: field ratio: minimum 1.5 is greater than maximum 0.5; lower minimum or raise maximum`,
 		},
 		{
 			name: "min_items greater than max_items",
@@ -372,7 +372,7 @@ message Req {
 message Req {
   repeated string tags = 1 [(mcpwrite.v1.field).agent = {min_items: 3 max_items: 1}];
 }`,
-			want: `bad.proto:15:3: message bad.v1.Req: field tags: min_items 3 is greater than max_items 1`,
+			want: `bad.proto:15:3: message bad.v1.Req: field tags: min_items 3 is greater than max_items 1; lower min_items or raise max_items`,
 		},
 		{
 			name: "an invalid RE2 pattern",
@@ -388,7 +388,7 @@ message Req {
 message Req {
   bool cascade = 1 [(mcpwrite.v1.field).agent = {required: true default: "true"}];
 }`,
-			want: `bad.proto:15:3: message bad.v1.Req: field cascade: a required field cannot have a default`,
+			want: `bad.proto:15:3: message bad.v1.Req: field cascade: a required field cannot have a default; remove default or required`,
 		},
 		{
 			name: "a default of the wrong type",
@@ -407,7 +407,7 @@ message Req {
     string name = 2;
   }
 }`,
-			want: `bad.proto:16:5: message bad.v1.Req: field id: oneof members cannot have a default`,
+			want: `bad.proto:16:5: message bad.v1.Req: field id: oneof members cannot have a default; remove default (the agent chooses a member)`,
 		},
 		{
 			name: "a field example that is not JSON",
@@ -415,7 +415,7 @@ message Req {
 message Req {
   string name = 1 [(mcpwrite.v1.field).agent = {examples: "Ada"}];
 }`,
-			want: `bad.proto:15:3: message bad.v1.Req: field name: example Ada is not a JSON literal`,
+			want: `bad.proto:15:3: message bad.v1.Req: field name: example Ada is not a JSON literal; for a string write example: "\"Ada\""`,
 		},
 		{
 			name: "an invalid agent name",
@@ -701,7 +701,7 @@ message Req {
   google.protobuf.Struct attrs = 2;
   string name = 3 [(mcpwrite.v1.field).agent = {examples: "{"}];
 }`,
-			want: `bad.proto:17:3: message bad.v1.Req: field name: example { is not a JSON literal`,
+			want: `bad.proto:17:3: message bad.v1.Req: field name: example { is not a JSON literal; for a string write example: "\"{\""`,
 		},
 		{
 			name: "a required oneof with a hidden member",
@@ -848,7 +848,7 @@ message Req {
 }`
 	want := strings.Join([]string{
 		`bad.proto:14:3: message bad.v1.Req: field id: generated UUID_V7 fills a string field, not a bool field`,
-		`bad.proto:15:3: message bad.v1.Req: field count: min_length, max_length and pattern apply to string fields, not an int32 field`,
+		`bad.proto:15:3: message bad.v1.Req: field count: min_length, max_length and pattern apply to string fields, not an int32 field; remove them, or use minimum and maximum on a number`,
 		`bad.proto:16:3: message bad.v1.Req: field schema: constant 1: want a JSON string for a string field`,
 		`bad.proto:10:3: method bad.v1.S.Do: next_steps names unknown tool "nope"`,
 	}, "\n")
