@@ -149,6 +149,12 @@ func (b *builder) field(mm *messageModel, f *protogen.Field) *fieldModel {
 	}
 	fm.desc = b.agentDesc(f, fm.desc)
 	vf := valueField(f)
+	if mm.variant == variantUpdate && isIdentity(mm.proto, f) {
+		switch rules.GetKind().(type) {
+		case *mcpwritev1.FieldRules_Derived, *mcpwritev1.FieldRules_Generated, *mcpwritev1.FieldRules_Hidden:
+			rules = nil // the server fills it on create; on update the agent names the resource by it
+		}
+	}
 	switch k := rules.GetKind().(type) {
 	case nil:
 		if outputOnly {
