@@ -19,7 +19,14 @@ import (
 
 // maskCall is a generated update_mask check: the decode function of the
 // request message, the argument key, the resource getter and the identity.
-var maskCall = regexp.MustCompile(`(?s)func decode(\w+)\(d \*mcpwriteimpl\.Decoder, obj \*mcpwriteimpl\.Object, m \*\w+\.\w+\) \{[^}]*?(?:\n\t[^\n]*)*?\n\tm\.UpdateMask = mcpwriteimpl\.CheckUpdateMask\(d, "(\w+)", m\.UpdateMask, m\.Get(\w+)\(\), "(\w*)"\)\n\}`)
+var maskCall = regexp.MustCompile(`(?s)func decode(\w+)\(d \*mcpwriteimpl\.Decoder, obj \*mcpwriteimpl\.Object, m \*\w+\.\w+\) \{[^}]*?(?:\n\t[^\n]*)*?\n\tm\.UpdateMask = mcpwriteimpl\.CheckUpdateMask(?:Owned)?\(d, "(\w+)", m\.UpdateMask, m\.Get(\w+)\(\), "(\w*)"(?:, (\w+))?\)\n\}`)
+
+// ownedVar is a generated map of the fields the server owns by the
+// project's own annotations, as CheckUpdateMaskOwned takes it.
+var ownedVar = regexp.MustCompile(`(?s)\nvar (maskOwned\w+) = map\[string\]string\{\n(.*?)\n\}`)
+
+// ownedEntry is one entry of an ownedVar map.
+var ownedEntry = regexp.MustCompile(`"([\w.]+)":\s+"([^"]*)"`)
 
 // The update_mask pattern of every AIP-134 Update tool of the golden cases
 // lists exactly the paths its decoder takes: every dotted path of the
@@ -30,24 +37,33 @@ var maskCall = regexp.MustCompile(`(?s)func decode(\w+)\(d \*mcpwriteimpl\.Decod
 // naming update_mask.
 func TestUpdateMaskPatternListsTheDecodersPaths(t *testing.T) {
 	want := map[string][2]int{ // tool: paths tried, paths taken
-		"aip_identity_reference update_room": {4, 1},
-		"aip_standard_methods update_label":  {4, 1},
-		"aip_standard_methods update_shelf":  {29, 10},
+		"aip_identity_reference update_room":         {4, 1},
+		"aip_standard_methods update_label":          {4, 1},
+		"aip_standard_methods update_shelf":          {29, 10},
+		"update_mask_googleapis update_note":         {28, 1},
+		"update_mask_own_annotations update_article": {31, 4},
 	}
 	got := map[string][2]int{}
 	refusals := map[string]string{}
-	for _, c := range []string{"aip_identity_reference", "aip_standard_methods", "well_known_types"} {
+	for _, c := range []string{"aip_identity_reference", "aip_standard_methods", "well_known_types", "update_mask_googleapis", "update_mask_own_annotations"} {
 		req := request(t, filepath.Join("testdata", c))
 		files, err := protodesc.NewFiles(&descriptorpb.FileDescriptorSet{File: req.ProtoFile})
 		if err != nil {
 			t.Fatal(err)
 		}
 		out := run(t, req)
-		calls := map[string][]string{} // request message name: key, getter, identity
+		calls := map[string][]string{} // request message name: key, getter, identity, owned
+		owned := map[string]map[string]string{}
 		var docs []string
 		for name, b := range out {
 			for _, m := range maskCall.FindAllStringSubmatch(string(b), -1) {
 				calls[m[1]] = m[2:]
+			}
+			for _, m := range ownedVar.FindAllStringSubmatch(string(b), -1) {
+				owned[m[1]] = map[string]string{}
+				for _, e := range ownedEntry.FindAllStringSubmatch(m[2], -1) {
+					owned[m[1]][e[1]] = e[2]
+				}
 			}
 			if strings.HasSuffix(name, ".mcpwrite.json") {
 				docs = append(docs, string(b))
@@ -80,7 +96,10 @@ func TestUpdateMaskPatternListsTheDecodersPaths(t *testing.T) {
 					}
 					resource := fieldByGoName(in, call[1])
 					pattern := regexp.MustCompile(tool.InputSchema.Properties[call[0]].Pattern)
-					tried, taken := agreeOnMask(t, c+" "+tool.Name, resource.Message(), pattern, call[0], call[2], refusals)
+					if call[3] != "" && owned[call[3]] == nil {
+						t.Fatalf("%s: %s names %s, which the file does not declare", c, tool.Name, call[3])
+					}
+					tried, taken := agreeOnMask(t, c+" "+tool.Name, resource.Message(), pattern, call[0], call[2], owned[call[3]], refusals)
 					got[c+" "+tool.Name] = [2]int{tried, taken}
 				}
 			}
@@ -90,9 +109,20 @@ func TestUpdateMaskPatternListsTheDecodersPaths(t *testing.T) {
 		t.Errorf("update tools (paths tried, taken) = %v\nwant %v", got, want)
 	}
 	for path, msg := range map[string]string{
-		"aip_standard_methods update_shelf placement.aisle.bay.code":    "",
-		"aip_standard_methods update_shelf placement.placedAt":          "",
-		"aip_standard_methods update_shelf placement.placed_at.seconds": `update_mask path "placement.placed_at.seco"…: placed_at is a google.protobuf.Timestamp, which an update replaces whole; end the path at "placement.placed_at"`,
+		"aip_standard_methods update_shelf placement.aisle.bay.code":        "",
+		"aip_standard_methods update_shelf placement.placedAt":              "",
+		"aip_standard_methods update_shelf placement.placed_at.seconds":     `update_mask path "placement.placed_at.seco"…: placed_at is a google.protobuf.Timestamp, which an update replaces whole; end the path at "placement.placed_at"`,
+		"update_mask_own_annotations update_article title":                  "",
+		"update_mask_own_annotations update_article stewardship.team":       "",
+		"update_mask_own_annotations update_article article_id":             "update_mask path \"article_id\": field kb.v1.ArticleChanges.article_id names the resource to update; leave it out of the mask",
+		"update_mask_own_annotations update_article created_at":             "update_mask path \"created_at\": field kb.v1.ArticleChanges.created_at is generated: set by the server; leave it out of the mask",
+		"update_mask_own_annotations update_article tenantId":               "update_mask path \"tenant_id\": field kb.v1.ArticleChanges.tenant_id is derived from the request context: set by the server; leave it out of the mask",
+		"update_mask_own_annotations update_article rank":                   "update_mask path \"rank\": field kb.v1.ArticleChanges.rank is hidden: set by the server; leave it out of the mask",
+		"update_mask_own_annotations update_article stewardship.changed_by": "update_mask path \"stewardship.changed_by\": field kb.v1.Stewardship.changed_by is derived from the request context: set by the server; leave it out of the mask",
+		"update_mask_googleapis update_note path":                           "update_mask path \"path\": field notes.v1.Note.path names the resource to update; leave it out of the mask",
+		"update_mask_googleapis update_note create_time":                    "update_mask path \"create_time\": field notes.v1.Note.create_time is OUTPUT_ONLY: the server sets it; leave it out of the mask",
+		"update_mask_googleapis update_note update_time":                    "update_mask path \"update_time\": field notes.v1.Note.update_time is generated: set by the server; leave it out of the mask",
+		"update_mask_googleapis update_note ownerId":                        "update_mask path \"owner_id\": field notes.v1.Note.owner_id is derived from the request context: set by the server; leave it out of the mask",
 	} {
 		if got, ok := refusals[path]; !ok || got != msg {
 			t.Errorf("%s: refusal %q (tried %v), want %q", path, got, ok, msg)
@@ -104,12 +134,12 @@ func TestUpdateMaskPatternListsTheDecodersPaths(t *testing.T) {
 // and the decoder's check, and returns how many it tried and how many both
 // take; refusals gets the decoder's message for every path tried ("" when it
 // takes it), under the tool and the path.
-func agreeOnMask(t *testing.T, tool string, resource protoreflect.MessageDescriptor, pattern *regexp.Regexp, key, identity string, refusals map[string]string) (int, int) {
+func agreeOnMask(t *testing.T, tool string, resource protoreflect.MessageDescriptor, pattern *regexp.Regexp, key, identity string, owned map[string]string, refusals map[string]string) (int, int) {
 	t.Helper()
 	tried, taken := 0, 0
 	for _, p := range maskCandidates(resource, "", "", 5) {
 		d := new(mcpwriteimpl.Decoder)
-		mcpwriteimpl.CheckUpdateMask(d, key, &fieldmaskpb.FieldMask{Paths: []string{p[0]}}, dynamicpb.NewMessage(resource), identity)
+		mcpwriteimpl.CheckUpdateMaskOwned(d, key, &fieldmaskpb.FieldMask{Paths: []string{p[0]}}, dynamicpb.NewMessage(resource), identity, owned)
 		es := d.Errors()
 		decoded := len(es) == 0
 		for _, spelling := range p {

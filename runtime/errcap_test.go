@@ -39,7 +39,7 @@ func TestErrorAnswersAreCapped(t *testing.T) {
 	if len(b) > 8<<10 {
 		t.Fatalf("answer is %d bytes, want at most 8 KiB", len(b))
 	}
-	if !strings.Contains(string(b), `"field":"`+strings.Repeat("a", 128)+`..."`) {
+	if !strings.Contains(string(b), `"field":"`+strings.Repeat("a", 256)+`..."`) {
 		t.Fatalf("long field path not clipped: %.400s", b)
 	}
 	if msg := entries[4]["message"]; msg != "value "+strings.Repeat("é", 509)+"..." {

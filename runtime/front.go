@@ -203,6 +203,7 @@ func (c *call) prepare(s *impl.Scratch) (proto.Message, Errors, errClass) {
 	if es := d.Errors(); len(es) > 0 {
 		wt.hint(es)
 		r.hintGroups(es)
+		r.hintConfirmFlow(wt, es)
 		es = c.earlyCheck(m, es)
 		return m, r.earlyRequestCheck(wt, c.body, m, es), classBusiness
 	}

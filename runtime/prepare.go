@@ -75,6 +75,7 @@ func (p *Preparer) Decode(tool string, args []byte) (proto.Message, Errors) {
 	if es := append(ctl.errs, d.Errors()...); len(es) > 0 {
 		wt.hint(es)
 		p.r.hintGroups(es)
+		p.r.hintConfirmFlow(wt, es)
 		return m, es
 	}
 	return m, nil

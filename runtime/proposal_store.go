@@ -93,6 +93,9 @@ func (c *call) storeProposal() ([]byte, Errors) {
 		member{"classification", p.Classification},
 		member{"summary", p.Summary},
 	)
+	if text := c.proposalConfirmation(); text != "" {
+		po = append(po, member{"confirmation_message", text})
+	}
 	if s := r.agentSummaryOf(wt, args); s != "" {
 		po = append(po, member{"agent_summary", s})
 	}
@@ -129,6 +132,24 @@ func (c *call) storeProposal() ([]byte, Errors) {
 		{"warnings", warningsJSON(ws)},
 	}
 	return r.render(ctx, name, o), nil
+}
+
+// proposalConfirmation is the tool's confirmation_message filled from the
+// call, as an elicitation of the same call shows it (confirmMessage): what
+// the user is asked to agree to; "" without a template or when it cannot
+// be filled (logged; the proposal still carries its summary and preview).
+func (c *call) proposalConfirmation() string {
+	r, wt := c.r, c.wt
+	tpl := wt.doc.ConfirmationMessage
+	if tpl == "" {
+		return ""
+	}
+	text, err := r.renderConfirmation(tpl, c.m, c.loss.domain)
+	if err != nil {
+		r.cfg.logger.WarnContext(c.ctx, "mcpwrite: confirmation message template not filled; proposing without it", "tool", wt.doc.Name, "error", err)
+		return ""
+	}
+	return text
 }
 
 // agentSummaryOf is the agent's own summary of the change in the call's

@@ -61,8 +61,11 @@ func entriesJSON(es Errors) []object {
 	return out
 }
 
-// maxFieldPath bounds a field path in an answer, in bytes.
-const maxFieldPath = 128
+// maxFieldPath bounds a field path in an answer, in bytes: the path of a
+// recursive field at the default depth limit (16 levels of
+// "sections[12]", 208 bytes) is answered whole, so a refusal at the limit
+// names the level it refuses.
+const maxFieldPath = 256
 
 // maxErrorMessage bounds an entry's message in an answer, in bytes: a
 // domain error quoting a whole input value stays readable and small.

@@ -64,7 +64,9 @@ func newSession(t *testing.T, el elicitation) *session {
 	rcFunc := func(context.Context, *mcp.CallToolRequest) (runtime.RequestContext, bool) {
 		return runtime.RequestContext{TenantID: "acme", PrincipalID: "alice", CorrelationID: "corr-1"}, true
 	}
-	err := tasksv1mcpwrite.RegisterTaskServiceTools(server, domain.New("/projects"),
+	tracker := domain.New("/projects")
+	err := tasksv1mcpwrite.RegisterTaskServiceTools(server, tracker,
+		runtime.WithPreviews(runtime.Previews{Check: tracker.Check}),
 		runtime.WithRequestContextFunc(rcFunc),
 		runtime.WithClock(func() time.Time { return now }),
 		runtime.WithRand(&seqReader{}),

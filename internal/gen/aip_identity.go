@@ -37,14 +37,19 @@ const variantInUpdate = "InUpdate"
 func (m *messageModel) goName() string { return m.proto.GoIdent.GoName + m.variant }
 
 // updateResourceOf returns the resource field of an UPDATE tool's request:
-// a resource field beside a FieldMask update_mask, or a field whose message
-// carries google.api.resource (an update that replaces the resource); nil
-// for other tools.
-func updateResourceOf(t *toolModel) *protogen.Field {
+// a resource field beside a FieldMask update_mask (named after the method,
+// or by AIP-134 shape the one message field beside the mask, whatever its
+// name: maskResource), or a field whose message carries
+// google.api.resource (an update that replaces the resource); nil for
+// other tools.
+func (b *builder) updateResourceOf(t *toolModel) *protogen.Field {
 	if t.kind != mcpwritev1.ToolRules_UPDATE {
 		return nil
 	}
 	rf := resourceField(t.method, "Update")
+	if mask := updateMaskField(t.method.Input); mask != nil && rf == nil {
+		rf = b.maskResource(t, mask)
+	}
 	if rf == nil || updateMaskField(t.method.Input) == nil && ext[*annotations.ResourceDescriptor](rf.Message.Desc.Options(), annotations.E_Resource) == nil {
 		return nil
 	}
@@ -119,17 +124,29 @@ func behaviors(f *protogen.Field) []annotations.FieldBehavior {
 }
 
 // isIdentity reports whether f names the resource m: an IDENTIFIER field,
-// or the string field google.api.resource's name_field names ("name" by
-// default, also for a resource message without google.api.resource).
+// a field annotated (mcpwrite.v1.field).identity, or, in a message that
+// annotates none, the string field google.api.resource's name_field names
+// ("name" by default, also for a resource message without
+// google.api.resource).
 func isIdentity(m *protogen.Message, f *protogen.Field) bool {
-	if slices.Contains(behaviors(f), annotations.FieldBehavior_IDENTIFIER) {
+	if slices.Contains(behaviors(f), annotations.FieldBehavior_IDENTIFIER) || identityAnnotated(f) {
 		return true
+	}
+	for _, g := range m.Fields {
+		if identityAnnotated(g) {
+			return false
+		}
 	}
 	name := "name"
 	if rd := ext[*annotations.ResourceDescriptor](m.Desc.Options(), annotations.E_Resource); rd.GetNameField() != "" {
 		name = rd.GetNameField()
 	}
 	return string(f.Desc.Name()) == name && stringField(m, f.Desc.Name()) != nil
+}
+
+// identityAnnotated reports a field annotated (mcpwrite.v1.field).identity.
+func identityAnnotated(f *protogen.Field) bool {
+	return ext[*mcpwritev1.FieldRules](f.Desc.Options(), mcpwritev1.E_Field).GetIdentity()
 }
 
 // identityBehavior adjusts f's field behaviour in mm for resource identity
@@ -192,8 +209,8 @@ func commentOutputOnlyWarnings(fm *fileModel) []string {
 		byMsg[f.Parent] = append(byMsg[f.Parent], string(f.Desc.Name()))
 	}
 	for _, m := range order {
-		out = append(out, fmt.Sprintf("message %s (%s): %s documented \"Output only.\" without google.api.field_behavior; the agent does not set them (annotate them OUTPUT_ONLY to make it explicit)",
-			m.Desc.FullName(), m.Desc.ParentFile().Path(), strings.Join(byMsg[m], ", ")))
+		out = append(out, fmt.Sprintf("%s: message %s: %s documented \"Output only.\" without google.api.field_behavior; the agent does not set them (annotate them OUTPUT_ONLY to make it explicit: [(google.api.field_behavior) = OUTPUT_ONLY])",
+			where(m.Desc), m.Desc.FullName(), strings.Join(byMsg[m], ", ")))
 	}
 	return out
 }

@@ -48,5 +48,9 @@ func (b *builder) refuse(f *protogen.Field, what, fix string) {
 	default:
 		msg += "; hide the path's first field with [(mcpwrite.v1.field).hidden = true]"
 	}
-	b.probs.addf("%s: %s", st.service.Desc.ParentFile().Path(), msg)
+	at := where(st.service.Desc)
+	if owned != nil {
+		at = where(owned.Desc)
+	}
+	b.probs.addf("%s: %s", at, msg)
 }

@@ -47,7 +47,7 @@ message CreateTaskRequest {
   string parent = 1;
   Task task = 2;
 }`
-	want := `protoc-gen-mcpwrite: warning: bad.proto: message bad.v1.Task (bad.proto): last_attempt documented "Output only." without google.api.field_behavior; the agent does not set them (annotate them OUTPUT_ONLY to make it explicit)` + "\n"
+	want := `protoc-gen-mcpwrite: warning: bad.proto:15:1: message bad.v1.Task: last_attempt documented "Output only." without google.api.field_behavior; the agent does not set them (annotate them OUTPUT_ONLY to make it explicit: [(google.api.field_behavior) = OUTPUT_ONLY])` + "\n"
 	// strict=true turns portability warnings into errors, not this one.
 	for _, strict := range []bool{false, true} {
 		warn, msg := runWarn(t, src, gen.Config{Strict: strict})
@@ -80,7 +80,7 @@ message CreateTaskRequest {
   Task task = 2;
 }`
 	_, msg := runWarn(t, strings.Replace(src, "%s", " { option (mcpwrite.v1.tool) = {kind: CREATE}; }", 1), gen.Config{})
-	want := "bad.proto: tool create_task: task.last_attempt.details: google.protobuf.Any cannot be agent-supplied (declared in bad.proto, message bad.v1.Attempt); mark bad.v1.Attempt.details hidden or derived with a resolver"
+	want := "bad.proto:13:19: tool create_task: task.last_attempt.details: google.protobuf.Any cannot be agent-supplied (declared in bad.proto, message bad.v1.Attempt); mark bad.v1.Attempt.details hidden or derived with a resolver"
 	if msg != want {
 		t.Errorf("error:\n got: %s\nwant: %s", msg, want)
 	}
@@ -138,7 +138,7 @@ message UpdateBookRequest {
 }`
 	// expose: ALL leaves the method out, naming the clash and its fixes.
 	warn, msg := runWarn(t, src, gen.Config{})
-	want := "protoc-gen-mcpwrite: warning: bad.proto:12: method bad.v1.S.UpdateBook left out: message bad.v1.UpdateBookRequest: field book: the update tool's model of Book would share generated names with message bad.v1.BookForUpdate; rename BookForUpdate, or set the tool's kind with (mcpwrite.v1.tool); to leave it out without this warning add option (mcpwrite.v1.tool) = {omit: true}; to the method\n"
+	want := "protoc-gen-mcpwrite: warning: bad.proto:12:3: method bad.v1.S.UpdateBook left out: bad.proto:17:3: message bad.v1.UpdateBookRequest: field book: the update tool's model of Book would share generated names with message bad.v1.BookForUpdate; rename BookForUpdate, or set the tool's kind with (mcpwrite.v1.tool); to leave it out without this warning add option (mcpwrite.v1.tool) = {omit: true}; to the method\n"
 	if msg != "" || warn != want {
 		t.Errorf("error %q, warnings:\n got: %s\nwant: %s", msg, warn, want)
 	}
@@ -158,7 +158,7 @@ service S {
 message Req { string name = 1; }
 message Resp { string id = 1; }`
 	_, msg := runWarn(t, src, gen.Config{})
-	want := "bad.proto: method bad.v1.S.TouchTask: idempotency_level NO_SIDE_EFFECTS makes it a read (kind READ), but its tool option sets confirmation, which only a write takes; set kind (CREATE, UPDATE, DELETE or ACTION) to keep it a write, or remove confirmation"
+	want := "bad.proto:11:3: method bad.v1.S.TouchTask: idempotency_level NO_SIDE_EFFECTS makes it a read (kind READ), but its tool option sets confirmation, which only a write takes; set kind (CREATE, UPDATE, DELETE or ACTION) to keep it a write, or remove confirmation"
 	if msg != want {
 		t.Errorf("error:\n got: %s\nwant: %s", msg, want)
 	}

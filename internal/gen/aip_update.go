@@ -12,7 +12,7 @@ import "strings"
 // requestModel builds the request model of t; an Update tool's resource
 // is built as variantUpdate and its mask is checked.
 func (b *builder) requestModel(t *toolModel) *messageModel {
-	rf := updateResourceOf(t)
+	rf := b.updateResourceOf(t)
 	b.aip = aipState{updateResource: rf, tool: t.name, service: t.svc.proto}
 	in := b.message(t.method.Input, nil)
 	b.aip = aipState{}
@@ -34,6 +34,13 @@ func (b *builder) requestModel(t *toolModel) *messageModel {
 	for _, f := range rf.Message.Fields {
 		if isIdentity(rf.Message, f) {
 			mc.identity = string(f.Desc.Name())
+		}
+	}
+	mc.owned = map[string]string{}
+	maskOwnedFields(rf.Message, nil, mc.owned)
+	for _, f := range rf.Message.Fields {
+		if isIdentity(rf.Message, f) {
+			delete(mc.owned, string(f.Desc.FullName())) // names the resource: refused as such
 		}
 	}
 	in.mask = mc

@@ -19,8 +19,9 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/naming"
 )
 
-// problems collects the user's annotation mistakes; each names file,
-// message or method, and field.
+// problems collects the user's annotation mistakes; each starts with the
+// element's position (where: file:line:col) and names message or method,
+// and field.
 type problems struct {
 	list []string
 	// leftOut are the warnings of the methods expose: ALL left out
@@ -33,23 +34,23 @@ func (p *problems) addf(format string, args ...any) {
 }
 
 func (p *problems) fieldf(f *protogen.Field, format string, args ...any) {
-	p.addf("%s: message %s: field %s: %s", f.Desc.ParentFile().Path(), f.Parent.Desc.FullName(), f.Desc.Name(), fmt.Sprintf(format, args...))
+	p.addf("%s: message %s: field %s: %s", where(f.Desc), f.Parent.Desc.FullName(), f.Desc.Name(), fmt.Sprintf(format, args...))
 }
 
 func (p *problems) methodf(m *protogen.Method, format string, args ...any) {
-	p.addf("%s: method %s: %s", m.Desc.ParentFile().Path(), m.Desc.FullName(), fmt.Sprintf(format, args...))
+	p.addf("%s: method %s: %s", where(m.Desc), m.Desc.FullName(), fmt.Sprintf(format, args...))
 }
 
 func (p *problems) servicef(s *protogen.Service, format string, args ...any) {
-	p.addf("%s: service %s: %s", s.Desc.ParentFile().Path(), s.Desc.FullName(), fmt.Sprintf(format, args...))
+	p.addf("%s: service %s: %s", where(s.Desc), s.Desc.FullName(), fmt.Sprintf(format, args...))
 }
 
 func (p *problems) messagef(m *protogen.Message, format string, args ...any) {
-	p.addf("%s: message %s: %s", m.Desc.ParentFile().Path(), m.Desc.FullName(), fmt.Sprintf(format, args...))
+	p.addf("%s: message %s: %s", where(m.Desc), m.Desc.FullName(), fmt.Sprintf(format, args...))
 }
 
 func (p *problems) enumf(e *protogen.Enum, format string, args ...any) {
-	p.addf("%s: enum %s: %s", e.Desc.ParentFile().Path(), e.Desc.FullName(), fmt.Sprintf(format, args...))
+	p.addf("%s: enum %s: %s", where(e.Desc), e.Desc.FullName(), fmt.Sprintf(format, args...))
 }
 
 // builder walks one file's descriptors into a fileModel.

@@ -1,6 +1,10 @@
 package gen
 
-import "github.com/dave/jennifer/jen"
+import (
+	"sort"
+
+	"github.com/dave/jennifer/jen"
+)
 
 // The decoder parts of adopted AIP APIs (aip_identity.go, aip_update.go):
 // the unknown-key check that names server-owned fields, and the
@@ -31,8 +35,24 @@ func (e *emitter) updateMaskCheck(g *jen.Group, m *messageModel) {
 		return
 	}
 	field := jen.Id("m").Dot(mc.mask.proto.GoName)
-	g.Add(field.Clone().Op("=").Add(e.rt("CheckUpdateMask")).Call(
+	args := []jen.Code{
 		jen.Id("d"), jen.Lit(mc.mask.agentName), field.Clone(),
 		jen.Id("m").Dot(getterName(mc.resource.proto)).Call(), jen.Lit(mc.identity),
-	))
+	}
+	if len(mc.owned) == 0 {
+		g.Add(field.Clone().Op("=").Add(e.rt("CheckUpdateMask")).Call(args...))
+		return
+	}
+	names := make([]string, 0, len(mc.owned))
+	for n := range mc.owned {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var kv []jen.Code
+	for _, n := range names {
+		kv = append(kv, item(jen.Lit(n).Op(":").Lit(mc.owned[n])))
+	}
+	v := "maskOwned" + m.goName()
+	e.decl(jen.Var().Id(v).Op("=").Map(jen.String()).String().Add(multi(kv...)))
+	g.Add(field.Clone().Op("=").Add(e.rt("CheckUpdateMaskOwned")).Call(append(args, jen.Id(v))...))
 }

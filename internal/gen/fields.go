@@ -3,6 +3,7 @@ package gen
 import (
 	"encoding/json"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
@@ -149,6 +150,12 @@ func (b *builder) field(mm *messageModel, f *protogen.Field) *fieldModel {
 	}
 	fm.desc = b.agentDesc(f, fm.desc)
 	vf := valueField(f)
+	if mm.variant == variantUpdate && isIdentity(mm.proto, f) {
+		switch rules.GetKind().(type) {
+		case *mcpwritev1.FieldRules_Derived, *mcpwritev1.FieldRules_Generated, *mcpwritev1.FieldRules_Hidden:
+			rules = nil // the server fills it on create; on update the agent names the resource by it
+		}
+	}
 	switch k := rules.GetKind().(type) {
 	case nil:
 		if outputOnly {
@@ -311,27 +318,27 @@ func (b *builder) checkAgentRules(fm *fieldModel, a *mcpwritev1.AgentSupplied) b
 	isString := kind == protoreflect.StringKind
 	isNumber := isNumeric(kind)
 	if (a.MinLength != nil || a.MaxLength != nil || a.Pattern != nil) && !isString {
-		b.probs.fieldf(f, "min_length, max_length and pattern apply to string fields, not %s", kindName(f))
+		b.probs.fieldf(f, "min_length, max_length and pattern apply to string fields, not %s; remove them, or use minimum and maximum on a number", kindName(f))
 		ok = false
 	}
 	if (a.Minimum != nil || a.Maximum != nil) && !isNumber {
-		b.probs.fieldf(f, "minimum and maximum apply to numeric fields, not %s", kindName(f))
+		b.probs.fieldf(f, "minimum and maximum apply to numeric fields, not %s; remove them, or use min_length and max_length on a string", kindName(f))
 		ok = false
 	}
 	if (a.MinItems != nil || a.MaxItems != nil) && !f.Desc.IsList() && !isListValue(f) {
-		b.probs.fieldf(f, "min_items and max_items apply to repeated and google.protobuf.ListValue fields, not %s", kindName(f))
+		b.probs.fieldf(f, "min_items and max_items apply to repeated and google.protobuf.ListValue fields, not %s; remove them", kindName(f))
 		ok = false
 	}
 	if a.MinLength != nil && a.MaxLength != nil && a.GetMinLength() > a.GetMaxLength() {
-		b.probs.fieldf(f, "min_length %d is greater than max_length %d", a.GetMinLength(), a.GetMaxLength())
+		b.probs.fieldf(f, "min_length %d is greater than max_length %d; lower min_length or raise max_length", a.GetMinLength(), a.GetMaxLength())
 		ok = false
 	}
 	if a.Minimum != nil && a.Maximum != nil && a.GetMinimum() > a.GetMaximum() {
-		b.probs.fieldf(f, "minimum %v is greater than maximum %v", a.GetMinimum(), a.GetMaximum())
+		b.probs.fieldf(f, "minimum %v is greater than maximum %v; lower minimum or raise maximum", a.GetMinimum(), a.GetMaximum())
 		ok = false
 	}
 	if a.MinItems != nil && a.MaxItems != nil && a.GetMinItems() > a.GetMaxItems() {
-		b.probs.fieldf(f, "min_items %d is greater than max_items %d", a.GetMinItems(), a.GetMaxItems())
+		b.probs.fieldf(f, "min_items %d is greater than max_items %d; lower min_items or raise max_items", a.GetMinItems(), a.GetMaxItems())
 		ok = false
 	}
 	if a.Pattern != nil {
@@ -342,10 +349,10 @@ func (b *builder) checkAgentRules(fm *fieldModel, a *mcpwritev1.AgentSupplied) b
 	}
 	if a.Default != nil {
 		if realOneof(f) {
-			b.probs.fieldf(f, "oneof members cannot have a default")
+			b.probs.fieldf(f, "oneof members cannot have a default; remove default (the agent chooses a member)")
 			ok = false
 		} else if a.GetRequired() || fm.required {
-			b.probs.fieldf(f, "a required field cannot have a default")
+			b.probs.fieldf(f, "a required field cannot have a default; remove default or required")
 			ok = false
 		} else if _, err := goLiteral(fm, a.GetDefault()); err != nil {
 			b.probs.fieldf(f, "default %s: %v", a.GetDefault(), err)
@@ -354,7 +361,7 @@ func (b *builder) checkAgentRules(fm *fieldModel, a *mcpwritev1.AgentSupplied) b
 	}
 	for _, ex := range a.GetExamples() {
 		if !json.Valid([]byte(ex)) {
-			b.probs.fieldf(f, "example %s is not a JSON literal", ex)
+			b.probs.fieldf(f, "example %s is not a JSON literal; for a string write example: %q", ex, strconv.Quote(ex))
 			ok = false
 		}
 	}

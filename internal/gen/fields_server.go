@@ -17,11 +17,11 @@ func (b *builder) derivedField(fm *fieldModel) bool {
 	d := b.ann(fm).derived
 	switch src := d.GetSource().(type) {
 	case nil:
-		b.probs.fieldf(f, "derived needs a source: from_enum, context, resolver or constant")
+		b.probs.fieldf(f, "derived needs a source: from_enum, context, resolver or constant, e.g. [(mcpwrite.v1.field).derived = {context: TENANT_ID}]")
 		return false
 	case *mcpwritev1.Derived_FromEnum:
 		if src.FromEnum == "" {
-			b.probs.fieldf(f, "derived.from_enum needs the name of a sibling enum field")
+			b.probs.fieldf(f, "derived.from_enum needs the name of a sibling enum field, e.g. [(mcpwrite.v1.field).derived = {from_enum: \"kind\"}]")
 			return false
 		}
 		if f.Enum == nil || f.Desc.IsList() || f.Desc.IsMap() {
@@ -36,7 +36,7 @@ func (b *builder) derivedField(fm *fieldModel) bool {
 			return false
 		}
 		if src.Context == mcpwritev1.Derived_CONTEXT_KEY_UNSPECIFIED {
-			b.probs.fieldf(f, "derived.context needs a key such as TENANT_ID")
+			b.probs.fieldf(f, "derived.context needs a key: [(mcpwrite.v1.field).derived = {context: TENANT_ID}]")
 			return false
 		}
 		if _, known := contextKeys[src.Context]; !known {
@@ -80,14 +80,14 @@ func (b *builder) generatedField(fm *fieldModel) bool {
 	f := fm.proto
 	g := b.ann(fm).generated
 	if f.Desc.IsList() || f.Desc.IsMap() {
-		b.probs.fieldf(f, "generated fills a singular field, not %s", kindName(f))
+		b.probs.fieldf(f, "generated fills a singular field, not %s; annotate a singular field, or make the items' field generated inside the item message", kindName(f))
 		return false
 	}
 	k := f.Desc.Kind()
 	isString := k == protoreflect.StringKind
 	switch g.GetKind() {
 	case mcpwritev1.Generated_KIND_UNSPECIFIED:
-		b.probs.fieldf(f, "generated needs a kind: UUID_V4, UUID_V7, ULID, NOW, CONTENT_HASH or REQUEST_SCOPED")
+		b.probs.fieldf(f, "generated needs a kind: UUID_V4, UUID_V7, ULID, NOW, CONTENT_HASH or REQUEST_SCOPED, e.g. [(mcpwrite.v1.field).generated = {kind: UUID_V7}]")
 		return false
 	case mcpwritev1.Generated_UUID_V4, mcpwritev1.Generated_UUID_V7, mcpwritev1.Generated_ULID,
 		mcpwritev1.Generated_CONTENT_HASH, mcpwritev1.Generated_REQUEST_SCOPED:
@@ -102,7 +102,7 @@ func (b *builder) generatedField(fm *fieldModel) bool {
 			return false
 		}
 		if g.Prefix != nil && !isString {
-			b.probs.fieldf(f, "prefix applies to string fields only")
+			b.probs.fieldf(f, "prefix applies to string fields only; remove prefix from its (mcpwrite.v1.field).generated option")
 			return false
 		}
 	default:
@@ -110,11 +110,11 @@ func (b *builder) generatedField(fm *fieldModel) bool {
 		return false
 	}
 	if g.GetKind() == mcpwritev1.Generated_CONTENT_HASH && len(g.GetFrom()) == 0 {
-		b.probs.fieldf(f, "generated CONTENT_HASH needs from: the sibling fields to hash")
+		b.probs.fieldf(f, "generated CONTENT_HASH needs from: the sibling fields to hash, e.g. [(mcpwrite.v1.field).generated = {kind: CONTENT_HASH, from: [\"name\"]}]")
 		return false
 	}
 	if g.GetKind() != mcpwritev1.Generated_CONTENT_HASH && len(g.GetFrom()) > 0 {
-		b.probs.fieldf(f, "from applies to CONTENT_HASH only, not %s", g.GetKind())
+		b.probs.fieldf(f, "from applies to CONTENT_HASH only, not %s; remove from, or set kind: CONTENT_HASH", g.GetKind())
 		return false
 	}
 	return true
@@ -133,7 +133,7 @@ func (b *builder) resolveSiblings(mm *messageModel) {
 			switch {
 			case !ok && refused(mm, src):
 			case !ok:
-				b.probs.fieldf(f.proto, "from_enum names %q, which is not a field of %s", src, mm.proto.Desc.FullName())
+				b.probs.fieldf(f.proto, "from_enum names %q, which is not a field of %s; name a sibling enum field (%s)", src, mm.proto.Desc.FullName(), siblingNames(mm, f, true))
 			case s.proto.Enum == nil || s.proto.Desc.IsList() || s.proto.Desc.IsMap():
 				b.probs.fieldf(f.proto, "from_enum names %q, which is %s, not an enum field", src, kindName(s.proto))
 			default:
@@ -158,11 +158,11 @@ func (b *builder) resolveSiblings(mm *messageModel) {
 				switch {
 				case !ok && refused(mm, name):
 				case !ok:
-					b.probs.fieldf(f.proto, "CONTENT_HASH from names %q, which is not a field of %s", name, mm.proto.Desc.FullName())
+					b.probs.fieldf(f.proto, "CONTENT_HASH from names %q, which is not a field of %s; name sibling fields (%s)", name, mm.proto.Desc.FullName(), siblingNames(mm, f, false))
 				case s.proto.Desc.IsList() || s.proto.Desc.IsMap() || s.proto.Message != nil || s.proto.Desc.Kind() == protoreflect.BytesKind:
 					b.probs.fieldf(f.proto, "CONTENT_HASH from names %q, which is %s; hash scalar or enum fields", name, kindName(s.proto))
 				case s == f:
-					b.probs.fieldf(f.proto, "CONTENT_HASH cannot hash the field it fills")
+					b.probs.fieldf(f.proto, "CONTENT_HASH cannot hash the field it fills; remove %q from from", f.proto.Desc.Name())
 				default:
 					f.hashFrom = append(f.hashFrom, s)
 				}
@@ -194,4 +194,25 @@ func (b *builder) checkImplies(e *protogen.Enum) {
 			}
 		}
 	}
+}
+
+// siblingNames lists the names of self's siblings in mm for a fix that
+// names one: the enum fields only when enums, else the scalar and enum
+// fields; "none" when there is none.
+func siblingNames(mm *messageModel, self *fieldModel, enums bool) string {
+	var names []string
+	for _, f := range mm.fields {
+		d := f.proto.Desc
+		if f == self {
+			continue
+		}
+		if d.IsList() || d.IsMap() || d.Message() != nil || (enums && d.Enum() == nil) {
+			continue
+		}
+		names = append(names, string(d.Name()))
+	}
+	if len(names) == 0 {
+		return "there is none; add one"
+	}
+	return strings.Join(names, ", ")
 }

@@ -95,7 +95,8 @@ func Generate(p *protogen.Plugin, cfg Config) error {
 			b.resolveDocs(o.fm)
 			o.doc = document(o.fm)
 			o.raw = marshalDoc(o.doc)
-			o.warns = append(append(append(lintDocument(o.doc), lintIDs(o.fm)...), lintIdentity(o.fm)...), lintItemBounds(o.fm)...)
+			o.warns = append(append(append(lintDocument(o.doc, o.fm), lintIDs(o.fm)...), lintIdentity(o.fm)...), lintItemBounds(o.fm)...)
+			o.warns = append(o.fm.warns, o.warns...)
 		}()
 	}
 	wg.Wait()
@@ -112,14 +113,14 @@ func Generate(p *protogen.Plugin, cfg Config) error {
 		// even under strict: the schema is as the API documents it.
 		for _, w := range commentOutputOnlyWarnings(o.fm) {
 			if cfg.Warn != nil {
-				fmt.Fprintf(cfg.Warn, "protoc-gen-mcpwrite: warning: %s: %s\n", o.f.Desc.Path(), w)
+				fmt.Fprintf(cfg.Warn, "protoc-gen-mcpwrite: warning: %s\n", w)
 			}
 		}
 		for _, w := range o.warns {
 			if cfg.Strict {
-				probs.addf("%s: %s", o.f.Desc.Path(), w)
+				probs.addf("%s", w)
 			} else if cfg.Warn != nil {
-				fmt.Fprintf(cfg.Warn, "protoc-gen-mcpwrite: warning: %s: %s\n", o.f.Desc.Path(), w)
+				fmt.Fprintf(cfg.Warn, "protoc-gen-mcpwrite: warning: %s\n", w)
 			}
 		}
 		if cfg.VendorNotes && cfg.Warn != nil {

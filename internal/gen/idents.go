@@ -26,6 +26,7 @@ const (
 var runtimeIdents = map[string]protogen.GoImportPath{
 	"Call":                   implPkg,
 	"CheckUpdateMask":        implPkg,
+	"CheckUpdateMaskOwned":   implPkg,
 	"CodeMissingRequired":    implPkg,
 	"ContextCausationID":     implPkg,
 	"ContextClientRequestID": implPkg,

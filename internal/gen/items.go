@@ -72,8 +72,8 @@ func lintItemBounds(fm *fileModel) []string {
 	var out []string
 	for _, s := range fm.services {
 		for _, t := range s.tools {
-			for _, path := range unboundedItems(t.input, "", map[*messageModel]bool{}) {
-				out = append(out, fmt.Sprintf("tool %s: the server fills every item of %s on its own and the list has no max_items; bound it (agent = {max_items: N} or buf.validate repeated.max_items) so one call's work is bounded", t.name, path))
+			for _, f := range unboundedItems(t.input, "", map[*messageModel]bool{}) {
+				out = append(out, fmt.Sprintf("%s: tool %s: the server fills every item of %s on its own and the list has no max_items; bound it so one call's work is bounded: [(mcpwrite.v1.field).agent = {max_items: 100}] or [(buf.validate.field).repeated.max_items = 100]", where(f.field.proto.Desc), t.name, f.path))
 			}
 		}
 	}
@@ -83,13 +83,13 @@ func lintItemBounds(fm *fileModel) []string {
 // unboundedItems lists the agent-facing paths of m's repeated fields whose
 // items carry server fills or an item key and that have no max_items,
 // descending into nested messages once each.
-func unboundedItems(m *messageModel, prefix string, seen map[*messageModel]bool) []string {
+func unboundedItems(m *messageModel, prefix string, seen map[*messageModel]bool) []identityField {
 	if m == nil || seen[m] {
 		return nil
 	}
 	seen[m] = true
 	defer delete(seen, m)
-	var out []string
+	var out []identityField
 	for _, f := range m.fields {
 		name := prefix + f.agentName
 		if f.proto.Desc.IsList() || f.proto.Desc.IsMap() {
@@ -97,7 +97,7 @@ func unboundedItems(m *messageModel, prefix string, seen map[*messageModel]bool)
 		}
 		filled := f.child != nil && (f.child.serverFilled || f.child.itemKey != nil)
 		if f.proto.Desc.IsList() && f.exposed() && filled && (f.value == nil || f.value.maxItems == nil) {
-			out = append(out, name)
+			out = append(out, identityField{f, name})
 		}
 		out = append(out, unboundedItems(f.child, name+".", seen)...)
 	}

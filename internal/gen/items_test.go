@@ -22,13 +22,13 @@ message Req { repeated Item items = 1; }
 			name: "on a number",
 			src: batch + `
 message Item { int32 key = 1 [(mcpwrite.v1.field).agent = {item_key: true}]; }`,
-			want: `bad.proto: message bad.v1.Item: field key: item_key marks a singular string field (the item's idempotency key), not an int32 field`,
+			want: `bad.proto:15:16: message bad.v1.Item: field key: item_key marks a singular string field (the item's idempotency key), not an int32 field`,
 		},
 		{
 			name: "on a list",
 			src: batch + `
 message Item { repeated string keys = 1 [(mcpwrite.v1.field).agent = {item_key: true}]; }`,
-			want: `bad.proto: message bad.v1.Item: field keys: item_key marks a singular string field (the item's idempotency key), not a repeated field`,
+			want: `bad.proto:15:16: message bad.v1.Item: field keys: item_key marks a singular string field (the item's idempotency key), not a repeated field`,
 		},
 		{
 			name: "twice in one item",
@@ -37,7 +37,7 @@ message Item {
   string a = 1 [(mcpwrite.v1.field).agent = {item_key: true}];
   string b = 2 [(mcpwrite.v1.field).agent = {item_key: true}];
 }`,
-			want: `bad.proto: message bad.v1.Item: field b: item_key is already field a of bad.v1.Item; an item has one key`,
+			want: `bad.proto:17:3: message bad.v1.Item: field b: item_key is already field a of bad.v1.Item; an item has one key`,
 		},
 		{
 			name: "on a oneof member",
@@ -48,7 +48,7 @@ message Item {
     string b = 2;
   }
 }`,
-			want: `bad.proto: message bad.v1.Item: field a: item_key cannot mark a oneof member: every item carries its key in the same field`,
+			want: `bad.proto:17:5: message bad.v1.Item: field a: item_key cannot mark a oneof member: every item carries its key in the same field`,
 		},
 		{
 			name: "in a message that is no list's items",
@@ -62,7 +62,7 @@ message Req {
   map<string, Item> by_name = 2;
 }
 message Item { string key = 1 [(mcpwrite.v1.field).agent = {item_key: true}]; }`,
-			want: `bad.proto: message bad.v1.Item: field key: item_key applies to the items of a repeated field, and no repeated field of these tools has bad.v1.Item as its items; drop item_key or use the message as a list's items`,
+			want: `bad.proto:17:16: message bad.v1.Item: field key: item_key applies to the items of a repeated field, and no repeated field of these tools has bad.v1.Item as its items; drop item_key or use the message as a list's items`,
 		},
 		{
 			name: "in a message that is also a map's values",
@@ -76,7 +76,7 @@ message Req {
   map<string, Item> by_name = 2;
 }
 message Item { string key = 1 [(mcpwrite.v1.field).agent = {item_key: true}]; }`,
-			want: `bad.proto: message bad.v1.Item: field key: item_key keys a list's items, and bad.v1.Item is also the value type of a map of these tools, where the entry's key keys it; use another message for the map's values`,
+			want: `bad.proto:17:16: message bad.v1.Item: field key: item_key keys a list's items, and bad.v1.Item is also the value type of a map of these tools, where the entry's key keys it; use another message for the map's values`,
 		},
 	}
 	for _, tc := range cases {
@@ -156,8 +156,8 @@ message Req {
   repeated Item open = 2;
   Group group = 3;
 }`
-	want := "protoc-gen-mcpwrite: warning: bad.proto: tool do: the server fills every item of open[] on its own and the list has no max_items; bound it (agent = {max_items: N} or buf.validate repeated.max_items) so one call's work is bounded\n" +
-		"protoc-gen-mcpwrite: warning: bad.proto: tool do: the server fills every item of group.items[] on its own and the list has no max_items; bound it (agent = {max_items: N} or buf.validate repeated.max_items) so one call's work is bounded\n"
+	want := "protoc-gen-mcpwrite: warning: bad.proto:24:3: tool do: the server fills every item of open[] on its own and the list has no max_items; bound it so one call's work is bounded: [(mcpwrite.v1.field).agent = {max_items: 100}] or [(buf.validate.field).repeated.max_items = 100]\n" +
+		"protoc-gen-mcpwrite: warning: bad.proto:19:3: tool do: the server fills every item of group.items[] on its own and the list has no max_items; bound it so one call's work is bounded: [(mcpwrite.v1.field).agent = {max_items: 100}] or [(buf.validate.field).repeated.max_items = 100]\n"
 	if got := lintIDsWarnings(t, src); got != want {
 		t.Errorf("warnings:\n got: %q\nwant: %q", got, want)
 	}

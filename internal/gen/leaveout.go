@@ -79,17 +79,7 @@ func (b *builder) tookBack(sm *serviceModel, m *protogen.Method, mk buildMark) b
 
 // leaveOut records the warning of a method left out.
 func (b *builder) leaveOut(m *protogen.Method, why string) {
-	b.probs.leftOut = append(b.probs.leftOut, fmt.Sprintf("%s: method %s left out: %s", declaredAt(m), m.Desc.FullName(), why))
-}
-
-// declaredAt is "file:line" of a method when the file carries source
-// info, else the file.
-func declaredAt(m *protogen.Method) string {
-	file := m.Desc.ParentFile()
-	if loc := file.SourceLocations().ByDescriptor(m.Desc); len(loc.Path) > 0 {
-		return fmt.Sprintf("%s:%d", file.Path(), loc.StartLine+1)
-	}
-	return file.Path()
+	b.probs.leftOut = append(b.probs.leftOut, fmt.Sprintf("%s: method %s left out: %s", where(m.Desc), m.Desc.FullName(), why))
 }
 
 // buildMark is how much the builder held before one tool's build.

@@ -164,14 +164,27 @@ func LintOutputSchema(tool string, raw []byte) []string {
 	return out
 }
 
-// lintDocument lints every tool of a document, input and output schemas.
-func lintDocument(doc schemadoc.Document) []string {
+// lintDocument lints every tool of a document, input and output schemas;
+// each warning starts with the position of the tool's method in fm.
+func lintDocument(doc schemadoc.Document, fm *fileModel) []string {
+	at := map[string]string{}
+	for _, s := range fm.services {
+		for _, t := range s.tools {
+			at[t.name] = where(t.method.Desc)
+		}
+	}
 	var out []string
 	for _, s := range doc.Services {
 		for _, t := range s.Tools {
-			out = append(out, LintSchema(t.Name, t.InputSchema)...)
+			ws := LintSchema(t.Name, t.InputSchema)
 			if len(t.OutputSchema) > 0 {
-				out = append(out, LintOutputSchema(t.Name, t.OutputSchema)...)
+				ws = append(ws, LintOutputSchema(t.Name, t.OutputSchema)...)
+			}
+			for _, w := range ws {
+				if a := at[t.Name]; a != "" {
+					w = a + ": " + w
+				}
+				out = append(out, w)
 			}
 		}
 	}

@@ -49,9 +49,9 @@ func lintIdentity(fm *fileModel) []string {
 		for _, t := range s.tools {
 			for _, f := range implicitIdentityFields(t.input, "", map[*messageModel]bool{}) {
 				key := identityContextKey(f.field)
-				out = append(out, fmt.Sprintf("tool %s: field %s (%s) looks like a tenant or principal but has no annotation, so the agent supplies it and could name another tenant or user; "+
+				out = append(out, fmt.Sprintf("%s: tool %s: field %s (%s) looks like a tenant or principal but has no annotation, so the agent supplies it and could name another tenant or user; "+
 					"annotate it [(mcpwrite.v1.field).derived = {context: %s}] to take it from the request context, or [(mcpwrite.v1.field).agent = {}] if the agent really chooses it",
-					t.name, f.path, f.field.proto.Desc.FullName(), key))
+					where(f.field.proto.Desc), t.name, f.path, f.field.proto.Desc.FullName(), key))
 			}
 		}
 	}

@@ -3,8 +3,9 @@ package gen_test
 import "testing"
 
 // identityWarning is the warning for an unannotated identity-like field.
-func identityWarning(tool, path, full, key string) string {
-	return "bad.proto: tool " + tool + ": field " + path + " (bad.v1." + full + ") looks like a tenant or principal but has no annotation, so the agent supplies it and could name another tenant or user; " +
+// at is the field's position in bad.proto (line:col).
+func identityWarning(at, tool, path, full, key string) string {
+	return "bad.proto:" + at + ": tool " + tool + ": field " + path + " (bad.v1." + full + ") looks like a tenant or principal but has no annotation, so the agent supplies it and could name another tenant or user; " +
 		"annotate it [(mcpwrite.v1.field).derived = {context: " + key + "}] to take it from the request context, or [(mcpwrite.v1.field).agent = {}] if the agent really chooses it"
 }
 
@@ -22,7 +23,7 @@ message Req {
   string tenant_id = 1;
   string name = 2;
 }`,
-			want: w + identityWarning("do", "tenant_id", "Req.tenant_id", "TENANT_ID") + "\n",
+			want: w + identityWarning("15:3", "do", "tenant_id", "Req.tenant_id", "TENANT_ID") + "\n",
 		},
 		{
 			name: "every identity name, proto and JSON spellings",
@@ -36,12 +37,12 @@ message Req {
   string owner_id = 6;
   string name = 7;
 }`,
-			want: w + identityWarning("do", "tenant", "Req.tenant", "TENANT_ID") + "\n" +
-				w + identityWarning("do", "org_id", "Req.org_id", "TENANT_ID") + "\n" +
-				w + identityWarning("do", "organizationId", "Req.organizationId", "TENANT_ID") + "\n" +
-				w + identityWarning("do", "principal_id", "Req.principal_id", "PRINCIPAL_ID") + "\n" +
-				w + identityWarning("do", "userId", "Req.userId", "PRINCIPAL_ID") + "\n" +
-				w + identityWarning("do", "owner_id", "Req.owner_id", "PRINCIPAL_ID") + "\n",
+			want: w + identityWarning("15:3", "do", "tenant", "Req.tenant", "TENANT_ID") + "\n" +
+				w + identityWarning("16:3", "do", "org_id", "Req.org_id", "TENANT_ID") + "\n" +
+				w + identityWarning("17:3", "do", "organizationId", "Req.organizationId", "TENANT_ID") + "\n" +
+				w + identityWarning("18:3", "do", "principal_id", "Req.principal_id", "PRINCIPAL_ID") + "\n" +
+				w + identityWarning("19:3", "do", "userId", "Req.userId", "PRINCIPAL_ID") + "\n" +
+				w + identityWarning("20:3", "do", "owner_id", "Req.owner_id", "PRINCIPAL_ID") + "\n",
 		},
 		{
 			name: "nested message, hidden = false",
@@ -53,7 +54,7 @@ message Item {
 message Req {
   repeated Item items = 1;
 }`,
-			want: w + identityWarning("do", "items[].user_id", "Item.user_id", "PRINCIPAL_ID") + "\n",
+			want: w + identityWarning("15:3", "do", "items[].user_id", "Item.user_id", "PRINCIPAL_ID") + "\n",
 		},
 		{
 			name: "an explicit agent annotation states the intent",
@@ -99,7 +100,7 @@ message Req {
   string name = 2;
 }`
 	got, files := generate(t, src, "strict=true")
-	if want := identityWarning("do", "tenant_id", "Req.tenant_id", "TENANT_ID"); got != want || files != 0 {
+	if want := identityWarning("15:3", "do", "tenant_id", "Req.tenant_id", "TENANT_ID"); got != want || files != 0 {
 		t.Errorf("strict: error %q and %d files; want %q and none", got, files, want)
 	}
 	src = service + `

@@ -25,8 +25,9 @@ func lintIDs(fm *fileModel) []string {
 			if !t.creates() {
 				continue
 			}
-			for _, path := range overridableIDs(t.input, "", map[*messageModel]bool{}) {
-				out = append(out, fmt.Sprintf("tool %s: the agent may supply the id %s (overridable); the domain must check that it does not exist in the caller's tenant (answer ALREADY_EXISTS, never overwrite) and must look ids up in that tenant only, so another tenant's ids are neither overwritten nor revealed", t.name, path))
+			for _, f := range overridableIDs(t.input, "", map[*messageModel]bool{}) {
+				out = append(out, fmt.Sprintf("%s: tool %s: the agent may supply the id %s (overridable); the domain must check that it does not exist in the caller's tenant (answer ALREADY_EXISTS, never overwrite) and must look ids up in that tenant only, so another tenant's ids are neither overwritten nor revealed; "+
+					"or let the server alone choose it: remove overridable: true from its (mcpwrite.v1.field).generated option", where(f.field.proto.Desc), t.name, f.path))
 			}
 		}
 	}
@@ -35,20 +36,20 @@ func lintIDs(fm *fileModel) []string {
 
 // overridableIDs lists the agent-facing paths of m's overridable generated
 // id fields, in field order, descending into nested messages once each.
-func overridableIDs(m *messageModel, prefix string, seen map[*messageModel]bool) []string {
+func overridableIDs(m *messageModel, prefix string, seen map[*messageModel]bool) []identityField {
 	if m == nil || seen[m] {
 		return nil
 	}
 	seen[m] = true
 	defer delete(seen, m)
-	var out []string
+	var out []identityField
 	for _, f := range m.fields {
 		name := prefix + f.agentName
 		if f.proto.Desc.IsList() || f.proto.Desc.IsMap() {
 			name += "[]"
 		}
 		if f.mode == modeGenerated && f.overridable && f.fill != nil && idKinds[f.fill.gen] {
-			out = append(out, name)
+			out = append(out, identityField{f, name})
 		}
 		out = append(out, overridableIDs(f.child, name+".", seen)...)
 	}

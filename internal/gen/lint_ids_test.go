@@ -10,7 +10,7 @@ import (
 )
 
 // idWarning is the warning of a CREATE tool whose id the agent may choose.
-const idWarning = "bad.proto: tool do: the agent may supply the id id (overridable); the domain must check that it does not exist in the caller's tenant (answer ALREADY_EXISTS, never overwrite) and must look ids up in that tenant only, so another tenant's ids are neither overwritten nor revealed"
+const idWarning = "bad.proto:15:3: tool do: the agent may supply the id id (overridable); the domain must check that it does not exist in the caller's tenant (answer ALREADY_EXISTS, never overwrite) and must look ids up in that tenant only, so another tenant's ids are neither overwritten nor revealed; or let the server alone choose it: remove overridable: true from its (mcpwrite.v1.field).generated option"
 
 // lintIDsWarnings runs the plugin leniently on src and returns its warnings.
 func lintIDsWarnings(t *testing.T, src string) string {
@@ -51,7 +51,7 @@ message Item {
 message Req {
   repeated Item items = 1 [(mcpwrite.v1.field).agent = {max_items: 10}];
 }`,
-			want: "protoc-gen-mcpwrite: warning: bad.proto: tool do: the agent may supply the id items[].item_id (overridable); the domain must check that it does not exist in the caller's tenant (answer ALREADY_EXISTS, never overwrite) and must look ids up in that tenant only, so another tenant's ids are neither overwritten nor revealed\n",
+			want: "protoc-gen-mcpwrite: warning: bad.proto:15:3: tool do: the agent may supply the id items[].item_id (overridable); the domain must check that it does not exist in the caller's tenant (answer ALREADY_EXISTS, never overwrite) and must look ids up in that tenant only, so another tenant's ids are neither overwritten nor revealed; or let the server alone choose it: remove overridable: true from its (mcpwrite.v1.field).generated option\n",
 		},
 		{
 			name: "a server-only id does not warn",

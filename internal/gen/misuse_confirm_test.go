@@ -20,7 +20,7 @@ message Resp { string id = 1; }
 }
 
 func TestConfirmationMessageMisuseIsReportedWithTheFix(t *testing.T) {
-	const at = `bad.proto: method bad.v1.S.Do: confirmation_message: `
+	const at = `bad.proto:10:3: method bad.v1.S.Do: confirmation_message: `
 	cases := []struct {
 		name, tpl, want string
 	}{
@@ -64,7 +64,7 @@ message Req {
 message Resp { string id = 1; }
 `
 	}
-	const at = `bad.proto: method bad.v1.S.Do: `
+	const at = `bad.proto:10:3: method bad.v1.S.Do: `
 	cases := []struct{ name, src, want string }{
 		{"not a field", src("confirm", ""), at + `preview_unless names "confirm", which is not a field of bad.v1.Req`},
 		{"not a bool", src("confirm", `  string confirm = 2;`), at + `preview_unless names confirm, a string field; it must name a singular bool field such as ` + "`bool confirm`"},

@@ -32,8 +32,8 @@ message ExportRequest {
   string title = 3;
 }`,
 			want: []string{
-				`bad.proto: message bad.v1.ExportRequest: field format: minimum and maximum apply to numeric fields, not a string field`,
-				`bad.proto: message bad.v1.ExportRequest: field limit: min_length, max_length and pattern apply to string fields, not an int32 field`,
+				`bad.proto:19:3: message bad.v1.ExportRequest: field format: minimum and maximum apply to numeric fields, not a string field; remove them, or use min_length and max_length on a string`,
+				`bad.proto:20:3: message bad.v1.ExportRequest: field limit: min_length, max_length and pattern apply to string fields, not an int32 field; remove them, or use minimum and maximum on a number`,
 			},
 		},
 		{
@@ -48,7 +48,7 @@ message Req {
   bool confirm = 2 [(mcpwrite.v1.field).agent = {max_length: 3}];
 }`,
 			want: []string{
-				`bad.proto: message bad.v1.Req: field confirm: min_length, max_length and pattern apply to string fields, not a bool field`,
+				`bad.proto:15:3: message bad.v1.Req: field confirm: min_length, max_length and pattern apply to string fields, not a bool field; remove them, or use minimum and maximum on a number`,
 			},
 		},
 		{
@@ -61,8 +61,8 @@ message Req {
   string hash = 4 [(mcpwrite.v1.field).generated = {kind: CONTENT_HASH from: "title"}];
 }`,
 			want: []string{
-				`bad.proto: message bad.v1.Req: field kind: minimum and maximum apply to numeric fields, not enum bad.v1.Layer`,
-				`bad.proto: message bad.v1.Req: field title: minimum and maximum apply to numeric fields, not a string field`,
+				`bad.proto:21:3: message bad.v1.Req: field kind: minimum and maximum apply to numeric fields, not enum bad.v1.Layer; remove them, or use min_length and max_length on a string`,
+				`bad.proto:22:3: message bad.v1.Req: field title: minimum and maximum apply to numeric fields, not a string field; remove them, or use min_length and max_length on a string`,
 			},
 		},
 		{
@@ -74,7 +74,7 @@ message Req {
   string phone = 2;
 }`,
 			want: []string{
-				`bad.proto: message bad.v1.Req: field email: min_items and max_items apply to repeated and google.protobuf.ListValue fields, not a string field`,
+				`bad.proto:16:3: message bad.v1.Req: field email: min_items and max_items apply to repeated and google.protobuf.ListValue fields, not a string field; remove them`,
 			},
 		},
 	}

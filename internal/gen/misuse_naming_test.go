@@ -21,7 +21,7 @@ service B {
   option (mcpwrite.v1.service) = {field_naming: PROTO_NAME};
   rpc Do(Req) returns (Resp) { option (mcpwrite.v1.tool) = {kind: CREATE}; }
 }` + msgs,
-			`bad.proto: service bad.v1.B: field_naming PROTO_NAME differs from service A's JSON_NAME in the same file; services of a file share its messages, so give them the same field_naming or move one to a file of its own`,
+			`bad.proto:13:1: service bad.v1.B: field_naming PROTO_NAME differs from service A's JSON_NAME in the same file; services of a file share its messages, so give them the same field_naming or move one to a file of its own`,
 		},
 		{
 			"the default is PROTO_NAME",
@@ -33,7 +33,7 @@ service B {
   option (mcpwrite.v1.service) = {field_naming: JSON_NAME};
   rpc Do(Req) returns (Resp) { option (mcpwrite.v1.tool) = {kind: CREATE}; }
 }` + msgs,
-			`bad.proto: service bad.v1.B: field_naming JSON_NAME differs from service A's PROTO_NAME in the same file; services of a file share its messages, so give them the same field_naming or move one to a file of its own`,
+			`bad.proto:12:1: service bad.v1.B: field_naming JSON_NAME differs from service A's PROTO_NAME in the same file; services of a file share its messages, so give them the same field_naming or move one to a file of its own`,
 		},
 		{
 			"an agent name collides with a protojson name",
@@ -47,7 +47,7 @@ message Req2 {
   string parent = 2 [(mcpwrite.v1.field).agent = {name: "parentId"}];
 }
 message Resp { string id = 1; }`,
-			`bad.proto: message bad.v1.Req2: field parent: agent name "parentId" is already used by field parent_id`,
+			`bad.proto:15:3: message bad.v1.Req2: field parent: agent name "parentId" is already used by field parent_id`,
 		},
 	}
 	for _, tc := range cases {

@@ -37,32 +37,32 @@ func TestReadMisuseIsReportedWithTheFix(t *testing.T) {
 		{
 			name: "READ with preview_unless",
 			src:  readService(`preview_unless: "id"`) + readReq,
-			want: `bad.proto: method bad.v1.S.Get: kind READ writes nothing to preview; remove preview_unless "id"`,
+			want: `bad.proto:10:3: method bad.v1.S.Get: kind READ writes nothing to preview; remove preview_unless "id"`,
 		},
 		{
 			name: "READ with a confirmation_message",
 			src:  readService(`confirmation_message: "Read {id}?"`) + readReq,
-			want: `bad.proto: method bad.v1.S.Get: kind READ is never confirmed (a read changes nothing); remove confirmation_message`,
+			want: `bad.proto:10:3: method bad.v1.S.Get: kind READ is never confirmed (a read changes nothing); remove confirmation_message`,
 		},
 		{
 			name: "READ with an elicit_fallback",
 			src:  readService("elicit_fallback: REFUSE") + readReq,
-			want: `bad.proto: method bad.v1.S.Get: kind READ is never confirmed (a read changes nothing); remove elicit_fallback REFUSE`,
+			want: `bad.proto:10:3: method bad.v1.S.Get: kind READ is never confirmed (a read changes nothing); remove elicit_fallback REFUSE`,
 		},
 		{
 			name: "READ with a confirmation",
 			src:  readService("confirmation: ELICIT") + readReq,
-			want: `bad.proto: method bad.v1.S.Get: kind READ is never confirmed (a read changes nothing); remove confirmation ELICIT`,
+			want: `bad.proto:10:3: method bad.v1.S.Get: kind READ is never confirmed (a read changes nothing); remove confirmation ELICIT`,
 		},
 		{
 			name: "READ with DIRECT confirmation spelled out",
 			src:  readService("confirmation: DIRECT") + readReq,
-			want: `bad.proto: method bad.v1.S.Get: kind READ is never confirmed (a read changes nothing); remove confirmation DIRECT`,
+			want: `bad.proto:10:3: method bad.v1.S.Get: kind READ is never confirmed (a read changes nothing); remove confirmation DIRECT`,
 		},
 		{
 			name: "READ with a write classification",
 			src:  readService("classification: DESTRUCTIVE_DELETE") + readReq,
-			want: `bad.proto: method bad.v1.S.Get: kind READ is classified READ_ONLY; remove classification DESTRUCTIVE_DELETE`,
+			want: `bad.proto:10:3: method bad.v1.S.Get: kind READ is classified READ_ONLY; remove classification DESTRUCTIVE_DELETE`,
 		},
 		{
 			name: "READ_ONLY on a write",
@@ -71,7 +71,7 @@ service S {
   rpc Do(Req) returns (Resp) { option (mcpwrite.v1.tool) = {kind: UPDATE classification: READ_ONLY}; }
 }
 ` + readReq,
-			want: `bad.proto: method bad.v1.S.Do: classification READ_ONLY is only for kind READ; set kind: READ, or a write classification (SAFE_CREATE, SAFE_UPDATE, DESTRUCTIVE_UPDATE, DESTRUCTIVE_DELETE)`,
+			want: `bad.proto:10:3: method bad.v1.S.Do: classification READ_ONLY is only for kind READ; set kind: READ, or a write classification (SAFE_CREATE, SAFE_UPDATE, DESTRUCTIVE_UPDATE, DESTRUCTIVE_DELETE)`,
 		},
 		{
 			name: "READ_ONLY on a method whose kind comes from its name",
@@ -80,27 +80,27 @@ service S {
   rpc CreateThing(Req) returns (Resp) { option (mcpwrite.v1.tool) = {classification: READ_ONLY}; }
 }
 ` + readReq,
-			want: `bad.proto: method bad.v1.S.CreateThing: classification READ_ONLY is only for kind READ; set kind: READ, or a write classification (SAFE_CREATE, SAFE_UPDATE, DESTRUCTIVE_UPDATE, DESTRUCTIVE_DELETE)`,
+			want: `bad.proto:10:3: method bad.v1.S.CreateThing: classification READ_ONLY is only for kind READ; set kind: READ, or a write classification (SAFE_CREATE, SAFE_UPDATE, DESTRUCTIVE_UPDATE, DESTRUCTIVE_DELETE)`,
 		},
 		{
 			name: "READ that says it is not read-only",
 			src:  readService("read_only_hint: false") + readReq,
-			want: `bad.proto: method bad.v1.S.Get: kind READ is read-only, not destructive and idempotent; remove read_only_hint: false`,
+			want: `bad.proto:10:3: method bad.v1.S.Get: kind READ is read-only, not destructive and idempotent; remove read_only_hint: false`,
 		},
 		{
 			name: "READ that says it is destructive",
 			src:  readService("destructive_hint: true") + readReq,
-			want: `bad.proto: method bad.v1.S.Get: kind READ is read-only, not destructive and idempotent; remove destructive_hint: true`,
+			want: `bad.proto:10:3: method bad.v1.S.Get: kind READ is read-only, not destructive and idempotent; remove destructive_hint: true`,
 		},
 		{
 			name: "READ that says it is not idempotent",
 			src:  readService("idempotent_hint: false") + readReq,
-			want: `bad.proto: method bad.v1.S.Get: kind READ is read-only, not destructive and idempotent; remove idempotent_hint: false`,
+			want: `bad.proto:10:3: method bad.v1.S.Get: kind READ is read-only, not destructive and idempotent; remove idempotent_hint: false`,
 		},
 		{
 			name: "READ with retry_on_conflict",
 			src:  readService("retry_on_conflict: true") + readReq,
-			want: `bad.proto: method bad.v1.S.Get: kind READ has no write to retry on conflict; remove retry_on_conflict and max_conflict_retries`,
+			want: `bad.proto:10:3: method bad.v1.S.Get: kind READ has no write to retry on conflict; remove retry_on_conflict and max_conflict_retries`,
 		},
 		{
 			name: "READ with a REQUEST_SCOPED id",
@@ -111,7 +111,7 @@ message Req {
 }
 message Resp { string id = 1; }
 `,
-			want: `bad.proto: message bad.v1.Req: field id: REQUEST_SCOPED is derived from client_request_id, which read tool get (method bad.v1.S.Get) does not take; use UUID_V7, or make the method a write`,
+			want: `bad.proto:14:3: message bad.v1.Req: field id: REQUEST_SCOPED is derived from client_request_id, which read tool get (method bad.v1.S.Get) does not take; use UUID_V7, or make the method a write`,
 		},
 		{
 			name: "READ with a REQUEST_SCOPED id in a nested message",
@@ -126,17 +126,17 @@ message Filter {
 }
 message Resp { string id = 1; }
 `,
-			want: `bad.proto: message bad.v1.Filter: field trace: REQUEST_SCOPED is derived from client_request_id, which read tool get (method bad.v1.S.Get) does not take; use UUID_V7, or make the method a write`,
+			want: `bad.proto:18:3: message bad.v1.Filter: field trace: REQUEST_SCOPED is derived from client_request_id, which read tool get (method bad.v1.S.Get) does not take; use UUID_V7, or make the method a write`,
 		},
 		{
 			name: "READ example sending client_request_id",
 			src:  readService(`examples: [{input: "{\"id\":\"b1\",\"client_request_id\":\"k1\"}"}]`) + readReq,
-			want: `bad.proto: method bad.v1.S.Get: example 1: "client_request_id" is not an input field of get`,
+			want: `bad.proto:10:3: method bad.v1.S.Get: example 1: "client_request_id" is not an input field of get`,
 		},
 		{
 			name: "READ example sending dry_run",
 			src:  readService(`examples: [{input: "{\"dry_run\":true}"}]`) + readReq,
-			want: `bad.proto: method bad.v1.S.Get: example 1: "dry_run" is not an input field of get`,
+			want: `bad.proto:10:3: method bad.v1.S.Get: example 1: "dry_run" is not an input field of get`,
 		},
 	}
 	for _, c := range cases {

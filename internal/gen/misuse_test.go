@@ -79,7 +79,7 @@ func TestMisuseIsReportedWithFileMessageAndFieldContext(t *testing.T) {
 message Req {
   Layer layer = 1 [(mcpwrite.v1.field).derived = {from_enum: "kind"}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field layer: from_enum names "kind", which is not a field of bad.v1.Req`,
+			want: `bad.proto:21:3: message bad.v1.Req: field layer: from_enum names "kind", which is not a field of bad.v1.Req; name a sibling enum field (there is none; add one)`,
 		},
 		{
 			name: "from_enum with an empty name",
@@ -87,7 +87,7 @@ message Req {
 message Req {
   Layer layer = 1 [(mcpwrite.v1.field).derived = {from_enum: ""}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field layer: derived.from_enum needs the name of a sibling enum field`,
+			want: `bad.proto:21:3: message bad.v1.Req: field layer: derived.from_enum needs the name of a sibling enum field, e.g. [(mcpwrite.v1.field).derived = {from_enum: "kind"}]`,
 		},
 		{
 			name: "from_enum names a non-enum field",
@@ -96,7 +96,7 @@ message Req {
   string kind = 1;
   Layer layer = 2 [(mcpwrite.v1.field).derived = {from_enum: "kind"}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field layer: from_enum names "kind", which is a string field, not an enum field`,
+			want: `bad.proto:22:3: message bad.v1.Req: field layer: from_enum names "kind", which is a string field, not an enum field`,
 		},
 		{
 			name: "from_enum fills a non-enum field",
@@ -109,7 +109,7 @@ message Req {
   Kind kind = 1;
   string layer = 2 [(mcpwrite.v1.field).derived = {from_enum: "kind"}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field layer: derived.from_enum fills an enum field, not a string field`,
+			want: `bad.proto:20:3: message bad.v1.Req: field layer: derived.from_enum fills an enum field, not a string field`,
 		},
 		{
 			name: "a source value lacks implies",
@@ -123,7 +123,7 @@ message Req {
   Kind kind = 1;
   Layer layer = 2 [(mcpwrite.v1.field).derived = {from_enum: "kind"}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field layer: from_enum "kind": value KIND_B has no implies entry for bad.v1.Layer`,
+			want: `bad.proto:27:3: message bad.v1.Req: field layer: from_enum "kind": value KIND_B has no implies entry for bad.v1.Layer`,
 		},
 		{
 			name: "implies names an unknown value",
@@ -136,7 +136,7 @@ message Req {
   Kind kind = 1;
   Layer layer = 2 [(mcpwrite.v1.field).derived = {from_enum: "kind"}];
 }`,
-			want: `bad.proto: enum bad.v1.Kind: value KIND_A: implies "bad.v1.Layer.LAYER_NOPE" is not a known enum value`,
+			want: `bad.proto:20:1: enum bad.v1.Kind: value KIND_A: implies "bad.v1.Layer.LAYER_NOPE" is not a known enum value`,
 		},
 		{
 			name: "implies is not fully qualified",
@@ -149,7 +149,7 @@ message Req {
   Kind kind = 1;
   Layer layer = 2 [(mcpwrite.v1.field).derived = {from_enum: "kind"}];
 }`,
-			want: `bad.proto: enum bad.v1.Kind: value KIND_A: implies "LAYER_Y" must be a fully-qualified enum value such as pkg.Enum.VALUE`,
+			want: `bad.proto:20:1: enum bad.v1.Kind: value KIND_A: implies "LAYER_Y" must be a fully-qualified enum value such as pkg.Enum.VALUE`,
 		},
 		{
 			name: "derived without a source",
@@ -157,7 +157,7 @@ message Req {
 message Req {
   string owner = 1 [(mcpwrite.v1.field).derived = {overridable: true}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field owner: derived needs a source: from_enum, context, resolver or constant`,
+			want: `bad.proto:15:3: message bad.v1.Req: field owner: derived needs a source: from_enum, context, resolver or constant, e.g. [(mcpwrite.v1.field).derived = {context: TENANT_ID}]`,
 		},
 		{
 			name: "generated UUID on a bool",
@@ -165,7 +165,7 @@ message Req {
 message Req {
   bool id = 1 [(mcpwrite.v1.field).generated = {kind: UUID_V4}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field id: generated UUID_V4 fills a string field, not a bool field`,
+			want: `bad.proto:15:3: message bad.v1.Req: field id: generated UUID_V4 fills a string field, not a bool field`,
 		},
 		{
 			name: "generated NOW on an int32",
@@ -173,7 +173,7 @@ message Req {
 message Req {
   int32 at = 1 [(mcpwrite.v1.field).generated = {kind: NOW}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field at: generated NOW fills a google.protobuf.Timestamp, string or int64 field, not an int32 field`,
+			want: `bad.proto:15:3: message bad.v1.Req: field at: generated NOW fills a google.protobuf.Timestamp, string or int64 field, not an int32 field`,
 		},
 		{
 			name: "generated without a kind",
@@ -181,7 +181,7 @@ message Req {
 message Req {
   string id = 1 [(mcpwrite.v1.field).generated = {prefix: "x_"}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field id: generated needs a kind: UUID_V4, UUID_V7, ULID, NOW, CONTENT_HASH or REQUEST_SCOPED`,
+			want: `bad.proto:15:3: message bad.v1.Req: field id: generated needs a kind: UUID_V4, UUID_V7, ULID, NOW, CONTENT_HASH or REQUEST_SCOPED, e.g. [(mcpwrite.v1.field).generated = {kind: UUID_V7}]`,
 		},
 		{
 			name: "generated on a repeated field",
@@ -189,7 +189,7 @@ message Req {
 message Req {
   repeated string ids = 1 [(mcpwrite.v1.field).generated = {kind: UUID_V7}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field ids: generated fills a singular field, not a repeated field`,
+			want: `bad.proto:15:3: message bad.v1.Req: field ids: generated fills a singular field, not a repeated field; annotate a singular field, or make the items' field generated inside the item message`,
 		},
 		{
 			name: "prefix on a NOW int64",
@@ -197,7 +197,7 @@ message Req {
 message Req {
   int64 at = 1 [(mcpwrite.v1.field).generated = {kind: NOW prefix: "t"}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field at: prefix applies to string fields only`,
+			want: `bad.proto:15:3: message bad.v1.Req: field at: prefix applies to string fields only; remove prefix from its (mcpwrite.v1.field).generated option`,
 		},
 		{
 			name: "CONTENT_HASH without from",
@@ -205,7 +205,7 @@ message Req {
 message Req {
   string key = 1 [(mcpwrite.v1.field).generated = {kind: CONTENT_HASH}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field key: generated CONTENT_HASH needs from: the sibling fields to hash`,
+			want: `bad.proto:15:3: message bad.v1.Req: field key: generated CONTENT_HASH needs from: the sibling fields to hash, e.g. [(mcpwrite.v1.field).generated = {kind: CONTENT_HASH, from: ["name"]}]`,
 		},
 		{
 			name: "from without CONTENT_HASH",
@@ -214,7 +214,7 @@ message Req {
   string name = 1;
   string key = 2 [(mcpwrite.v1.field).generated = {kind: ULID from: "name"}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field key: from applies to CONTENT_HASH only, not ULID`,
+			want: `bad.proto:16:3: message bad.v1.Req: field key: from applies to CONTENT_HASH only, not ULID; remove from, or set kind: CONTENT_HASH`,
 		},
 		{
 			name: "CONTENT_HASH from an unknown field",
@@ -223,7 +223,7 @@ message Req {
   string name = 1;
   string key = 2 [(mcpwrite.v1.field).generated = {kind: CONTENT_HASH from: ["name", "nmae"]}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field key: CONTENT_HASH from names "nmae", which is not a field of bad.v1.Req`,
+			want: `bad.proto:16:3: message bad.v1.Req: field key: CONTENT_HASH from names "nmae", which is not a field of bad.v1.Req; name sibling fields (name)`,
 		},
 		{
 			name: "CONTENT_HASH from a message field",
@@ -233,7 +233,7 @@ message Req {
   Addr addr = 1;
   string key = 2 [(mcpwrite.v1.field).generated = {kind: CONTENT_HASH from: "addr"}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field key: CONTENT_HASH from names "addr", which is message bad.v1.Addr; hash scalar or enum fields`,
+			want: `bad.proto:17:3: message bad.v1.Req: field key: CONTENT_HASH from names "addr", which is message bad.v1.Addr; hash scalar or enum fields`,
 		},
 		{
 			name: "CONTENT_HASH hashes itself",
@@ -242,7 +242,7 @@ message Req {
   string name = 1;
   string key = 2 [(mcpwrite.v1.field).generated = {kind: CONTENT_HASH from: ["name", "key"]}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field key: CONTENT_HASH cannot hash the field it fills`,
+			want: `bad.proto:16:3: message bad.v1.Req: field key: CONTENT_HASH cannot hash the field it fills; remove "key" from from`,
 		},
 		{
 			name: "a resolver used with two Go types",
@@ -251,7 +251,7 @@ message Req {
   string owner = 1 [(mcpwrite.v1.field).derived = {resolver: "owner"}];
   int32 owner_rank = 2 [(mcpwrite.v1.field).derived = {resolver: "owner"}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field owner_rank: resolver "owner" returns int32 here but string for bad.v1.Req.owner`,
+			want: `bad.proto:16:3: message bad.v1.Req: field owner_rank: resolver "owner" returns int32 here but string for bad.v1.Req.owner`,
 		},
 		{
 			name: "a resolver name that is not snake_case",
@@ -259,7 +259,7 @@ message Req {
 message Req {
   string model_id = 1 [(mcpwrite.v1.field).derived = {resolver: "ActiveModel"}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field model_id: resolver name "ActiveModel" must be snake_case, e.g. active_model`,
+			want: `bad.proto:15:3: message bad.v1.Req: field model_id: resolver name "ActiveModel" must be snake_case, e.g. active_model`,
 		},
 		{
 			name: "context on a non-string field",
@@ -267,7 +267,7 @@ message Req {
 message Req {
   int64 tenant = 1 [(mcpwrite.v1.field).derived = {context: TENANT_ID}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field tenant: derived.context TENANT_ID fills a string field, not an int64 field`,
+			want: `bad.proto:15:3: message bad.v1.Req: field tenant: derived.context TENANT_ID fills a string field, not an int64 field`,
 		},
 		{
 			name: "a constant that is not JSON",
@@ -275,7 +275,7 @@ message Req {
 message Req {
   string schema = 1 [(mcpwrite.v1.field).derived = {constant: "v1"}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field schema: constant v1: not a JSON literal`,
+			want: `bad.proto:15:3: message bad.v1.Req: field schema: constant v1: not a JSON literal`,
 		},
 		{
 			name: "a constant of the wrong type",
@@ -283,7 +283,7 @@ message Req {
 message Req {
   string schema = 1 [(mcpwrite.v1.field).derived = {constant: "1"}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field schema: constant 1: want a JSON string for a string field`,
+			want: `bad.proto:15:3: message bad.v1.Req: field schema: constant 1: want a JSON string for a string field`,
 		},
 		{
 			name: "a constant out of range",
@@ -291,7 +291,7 @@ message Req {
 message Req {
   int32 revision = 1 [(mcpwrite.v1.field).derived = {constant: "3000000000"}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field revision: constant 3000000000: 3000000000 is not a valid int32`,
+			want: `bad.proto:15:3: message bad.v1.Req: field revision: constant 3000000000: 3000000000 is not a valid int32`,
 		},
 		{
 			name: "a constant naming an unknown enum value",
@@ -299,7 +299,7 @@ message Req {
 message Req {
   Layer layer = 1 [(mcpwrite.v1.field).derived = {constant: "\"LAYER_Z\""}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field layer: constant "LAYER_Z": "LAYER_Z" is not a value of bad.v1.Layer`,
+			want: `bad.proto:21:3: message bad.v1.Req: field layer: constant "LAYER_Z": "LAYER_Z" is not a value of bad.v1.Layer`,
 		},
 		{
 			name: "overridable on a message",
@@ -308,7 +308,7 @@ message Owner { string id = 1; }
 message Req {
   Owner owner = 1 [(mcpwrite.v1.field).derived = {resolver: "owner" overridable: true}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field owner: overridable applies to scalar, enum and well-known fields, not message bad.v1.Owner`,
+			want: `bad.proto:16:3: message bad.v1.Req: field owner: overridable applies to scalar, enum and well-known fields, not message bad.v1.Owner`,
 		},
 		{
 			name: "enum_alias on a non-enum field",
@@ -316,7 +316,7 @@ message Req {
 message Req {
   string kind = 1 [(mcpwrite.v1.field).enum_alias = {required: true}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field kind: enum_alias needs an enum field, got a string field`,
+			want: `bad.proto:15:3: message bad.v1.Req: field kind: enum_alias needs an enum field, got a string field`,
 		},
 		{
 			name: "an enum_alias default that is no alias",
@@ -324,7 +324,7 @@ message Req {
 message Req {
   Layer layer = 1 [(mcpwrite.v1.field).enum_alias = {default: "Z"}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field layer: default "Z" is not an alias of bad.v1.Layer (valid: X, Y)`,
+			want: `bad.proto:21:3: message bad.v1.Req: field layer: default "Z" is not an alias of bad.v1.Layer (valid: X, Y)`,
 		},
 		{
 			name: "min_length on an int field",
@@ -332,7 +332,7 @@ message Req {
 message Req {
   int32 count = 1 [(mcpwrite.v1.field).agent = {min_length: 1}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field count: min_length, max_length and pattern apply to string fields, not an int32 field`,
+			want: `bad.proto:15:3: message bad.v1.Req: field count: min_length, max_length and pattern apply to string fields, not an int32 field; remove them, or use minimum and maximum on a number`,
 		},
 		{
 			name: "minimum on a string",
@@ -340,7 +340,7 @@ message Req {
 message Req {
   string name = 1 [(mcpwrite.v1.field).agent = {minimum: 1}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field name: minimum and maximum apply to numeric fields, not a string field`,
+			want: `bad.proto:15:3: message bad.v1.Req: field name: minimum and maximum apply to numeric fields, not a string field; remove them, or use min_length and max_length on a string`,
 		},
 		{
 			name: "min_items on a singular field",
@@ -348,7 +348,7 @@ message Req {
 message Req {
   string name = 1 [(mcpwrite.v1.field).agent = {min_items: 1}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field name: min_items and max_items apply to repeated and google.protobuf.ListValue fields, not a string field`,
+			want: `bad.proto:15:3: message bad.v1.Req: field name: min_items and max_items apply to repeated and google.protobuf.ListValue fields, not a string field; remove them`,
 		},
 		{
 			name: "min_length greater than max_length",
@@ -356,7 +356,7 @@ message Req {
 message Req {
   string name = 1 [(mcpwrite.v1.field).agent = {min_length: 5 max_length: 2}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field name: min_length 5 is greater than max_length 2`,
+			want: `bad.proto:15:3: message bad.v1.Req: field name: min_length 5 is greater than max_length 2; lower min_length or raise max_length`,
 		},
 		{
 			name: "minimum greater than maximum",
@@ -364,7 +364,7 @@ message Req {
 message Req {
   double ratio = 1 [(mcpwrite.v1.field).agent = {minimum: 1.5 maximum: 0.5}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field ratio: minimum 1.5 is greater than maximum 0.5`,
+			want: `bad.proto:15:3: message bad.v1.Req: field ratio: minimum 1.5 is greater than maximum 0.5; lower minimum or raise maximum`,
 		},
 		{
 			name: "min_items greater than max_items",
@@ -372,7 +372,7 @@ message Req {
 message Req {
   repeated string tags = 1 [(mcpwrite.v1.field).agent = {min_items: 3 max_items: 1}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field tags: min_items 3 is greater than max_items 1`,
+			want: `bad.proto:15:3: message bad.v1.Req: field tags: min_items 3 is greater than max_items 1; lower min_items or raise max_items`,
 		},
 		{
 			name: "an invalid RE2 pattern",
@@ -380,7 +380,7 @@ message Req {
 message Req {
   string name = 1 [(mcpwrite.v1.field).agent = {pattern: "a(b"}];
 }`,
-			want: "bad.proto: message bad.v1.Req: field name: pattern \"a(b\" is not a valid RE2 expression: error parsing regexp: missing closing ): `a(b`",
+			want: "bad.proto:15:3: message bad.v1.Req: field name: pattern \"a(b\" is not a valid RE2 expression: error parsing regexp: missing closing ): `a(b`",
 		},
 		{
 			name: "a default on a required field",
@@ -388,7 +388,7 @@ message Req {
 message Req {
   bool cascade = 1 [(mcpwrite.v1.field).agent = {required: true default: "true"}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field cascade: a required field cannot have a default`,
+			want: `bad.proto:15:3: message bad.v1.Req: field cascade: a required field cannot have a default; remove default or required`,
 		},
 		{
 			name: "a default of the wrong type",
@@ -396,7 +396,7 @@ message Req {
 message Req {
   bool cascade = 1 [(mcpwrite.v1.field).agent = {default: "\"yes\""}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field cascade: default "yes": want true or false for a bool field`,
+			want: `bad.proto:15:3: message bad.v1.Req: field cascade: default "yes": want true or false for a bool field`,
 		},
 		{
 			name: "a default on a oneof member",
@@ -407,7 +407,7 @@ message Req {
     string name = 2;
   }
 }`,
-			want: `bad.proto: message bad.v1.Req: field id: oneof members cannot have a default`,
+			want: `bad.proto:16:5: message bad.v1.Req: field id: oneof members cannot have a default; remove default (the agent chooses a member)`,
 		},
 		{
 			name: "a field example that is not JSON",
@@ -415,7 +415,7 @@ message Req {
 message Req {
   string name = 1 [(mcpwrite.v1.field).agent = {examples: "Ada"}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field name: example Ada is not a JSON literal`,
+			want: `bad.proto:15:3: message bad.v1.Req: field name: example Ada is not a JSON literal; for a string write example: "\"Ada\""`,
 		},
 		{
 			name: "an invalid agent name",
@@ -423,7 +423,7 @@ message Req {
 message Req {
   string name = 1 [(mcpwrite.v1.field).agent = {name: "full name"}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field name: agent name "full name" must match ^[a-zA-Z0-9_-]{1,64}$`,
+			want: `bad.proto:15:3: message bad.v1.Req: field name: agent name "full name" must match ^[a-zA-Z0-9_-]{1,64}$`,
 		},
 		{
 			name: "duplicate agent names",
@@ -432,7 +432,7 @@ message Req {
   string parent_id = 1;
   string parent = 2 [(mcpwrite.v1.field).agent = {name: "parent_id"}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field parent: agent name "parent_id" is already used by field parent_id`,
+			want: `bad.proto:16:3: message bad.v1.Req: field parent: agent name "parent_id" is already used by field parent_id`,
 		},
 		{
 			name: "duplicate tool names",
@@ -443,7 +443,7 @@ service S {
 }
 message Resp { string id = 1; }
 message Req { string name = 1; }`,
-			want: `bad.proto: service bad.v1.S: tool name "write" is used by both method Do and method Other`,
+			want: `bad.proto:9:1: service bad.v1.S: tool name "write" is used by both method Do and method Other`,
 		},
 		{
 			name: "a tool name that collides with a service tool",
@@ -453,7 +453,7 @@ service S {
 }
 message Resp { string id = 1; }
 message Req { string name = 1; }`,
-			want: `bad.proto: service bad.v1.S: tool name "validate_write" is used by both method ValidateWrite and the validate tool`,
+			want: `bad.proto:9:1: service bad.v1.S: tool name "validate_write" is used by both method ValidateWrite and the validate tool`,
 		},
 		{
 			name: "an invalid tool name",
@@ -463,7 +463,7 @@ service S {
 }
 message Resp { string id = 1; }
 message Req { string name = 1; }`,
-			want: `bad.proto: service bad.v1.S: tool name "do it" (method Do) must match ^[a-zA-Z0-9_-]{1,64}$`,
+			want: `bad.proto:9:1: service bad.v1.S: tool name "do it" (method Do) must match ^[a-zA-Z0-9_-]{1,64}$`,
 		},
 		{
 			name: "an invalid tool_prefix",
@@ -474,9 +474,9 @@ service S {
 }
 message Resp { string id = 1; }
 message Req { string name = 1; }`,
-			want: "bad.proto: service bad.v1.S: tool_prefix \"crm.\" must match ^[a-zA-Z0-9_-]+$\n" +
-				"bad.proto: service bad.v1.S: tool name \"crm.validate_write\" (the validate tool) must match ^[a-zA-Z0-9_-]{1,64}$\n" +
-				"bad.proto: service bad.v1.S: tool name \"crm.get_write_schema\" (the schema tool) must match ^[a-zA-Z0-9_-]{1,64}$",
+			want: "bad.proto:9:1: service bad.v1.S: tool_prefix \"crm.\" must match ^[a-zA-Z0-9_-]+$\n" +
+				"bad.proto:9:1: service bad.v1.S: tool name \"crm.validate_write\" (the validate tool) must match ^[a-zA-Z0-9_-]{1,64}$\n" +
+				"bad.proto:9:1: service bad.v1.S: tool name \"crm.get_write_schema\" (the schema tool) must match ^[a-zA-Z0-9_-]{1,64}$",
 		},
 		{
 			name: "next_steps naming an unknown tool",
@@ -486,7 +486,7 @@ service S {
 }
 message Resp { string id = 1; }
 message Req { string name = 1; }`,
-			want: `bad.proto: method bad.v1.S.Do: next_steps names unknown tool "do_more"`,
+			want: `bad.proto:10:3: method bad.v1.S.Do: next_steps names unknown tool "do_more"`,
 		},
 		{
 			name: "result naming an unknown response field",
@@ -496,7 +496,7 @@ service S {
 }
 message Resp { string id = 1; }
 message Req { string name = 1; }`,
-			want: `bad.proto: method bad.v1.S.Do: result "element" is not a field of bad.v1.Resp`,
+			want: `bad.proto:10:3: method bad.v1.S.Do: result "element" is not a field of bad.v1.Resp`,
 		},
 		{
 			name: "google.protobuf.Any agent-supplied",
@@ -504,7 +504,7 @@ message Req { string name = 1; }`,
 message Req {
   google.protobuf.Any payload = 1;
 }`,
-			want: `bad.proto: tool do: payload: google.protobuf.Any cannot be agent-supplied (declared in bad.proto, message bad.v1.Req); mark bad.v1.Req.payload hidden or derived with a resolver`,
+			want: `bad.proto:15:3: tool do: payload: google.protobuf.Any cannot be agent-supplied (declared in bad.proto, message bad.v1.Req); mark bad.v1.Req.payload hidden or derived with a resolver`,
 		},
 		{
 			name: "recursion_depth on a message that does not contain itself",
@@ -515,7 +515,7 @@ message Leaf {
 message Req {
   Leaf leaf = 1 [(mcpwrite.v1.field).agent = {recursion_depth: 2}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field leaf: recursion_depth applies to a field of a recursive message; bad.v1.Leaf does not contain itself, so its schema is complete without it: drop recursion_depth`,
+			want: `bad.proto:18:3: message bad.v1.Req: field leaf: recursion_depth applies to a field of a recursive message; bad.v1.Leaf does not contain itself, so its schema is complete without it: drop recursion_depth`,
 		},
 		{
 			name: "recursion_depth on a scalar",
@@ -523,7 +523,7 @@ message Req {
 message Req {
   string name = 1 [(mcpwrite.v1.field).agent = {recursion_depth: 2}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field name: recursion_depth applies to a field of a recursive message, not a string field`,
+			want: `bad.proto:15:3: message bad.v1.Req: field name: recursion_depth applies to a field of a recursive message, not a string field`,
 		},
 		{
 			name: "recursion_depth past the maximum",
@@ -535,7 +535,7 @@ message Node {
 message Req {
   Node root = 1;
 }`,
-			want: `bad.proto: message bad.v1.Node: field children: recursion_depth 9 is out of range: use 1 to 8 (the schema spells out that many levels of bad.v1.Node)`,
+			want: `bad.proto:16:3: message bad.v1.Node: field children: recursion_depth 9 is out of range: use 1 to 8 (the schema spells out that many levels of bad.v1.Node)`,
 		},
 		{
 			name: "recursion_depth zero",
@@ -547,7 +547,7 @@ message Node {
 message Req {
   Node root = 1;
 }`,
-			want: `bad.proto: message bad.v1.Node: field children: recursion_depth 0 is out of range: use 1 to 8 (the schema spells out that many levels of bad.v1.Node)`,
+			want: `bad.proto:16:3: message bad.v1.Node: field children: recursion_depth 0 is out of range: use 1 to 8 (the schema spells out that many levels of bad.v1.Node)`,
 		},
 		{
 			name: "a tool option on a streaming method",
@@ -558,7 +558,7 @@ service S {
 }
 message Resp { string id = 1; }
 message Req { string name = 1; }`,
-			want: `bad.proto: method bad.v1.S.Watch: streaming methods cannot be tools; remove the (mcpwrite.v1.tool) option`,
+			want: `bad.proto:11:3: method bad.v1.S.Watch: streaming methods cannot be tools; remove the (mcpwrite.v1.tool) option`,
 		},
 		{
 			name: "an extra alias naming an unknown value",
@@ -570,7 +570,7 @@ enum Status {
 message Req {
   Status status = 1 [(mcpwrite.v1.field).enum_alias = {extra: {key: "Later" value: "STATUS_LATER"}}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field status: extra alias "Later" names "STATUS_LATER", which is not a value of bad.v1.Status`,
+			want: `bad.proto:19:3: message bad.v1.Req: field status: extra alias "Later" names "STATUS_LATER", which is not a value of bad.v1.Status`,
 		},
 		{
 			name: "two values whose aliases collide",
@@ -583,7 +583,7 @@ enum Status {
 message Req {
   Status status = 1;
 }`,
-			want: `bad.proto: enum bad.v1.Status: alias or synonym "in-progress" of STATUS_ACTIVE collides with STATUS_IN_PROGRESS`,
+			want: `bad.proto:14:1: enum bad.v1.Status: alias or synonym "in-progress" of STATUS_ACTIVE collides with STATUS_IN_PROGRESS`,
 		},
 		{
 			// The plugin folds names exactly as the runtime matches them
@@ -598,7 +598,7 @@ enum Status {
 message Req {
   Status status = 1;
 }`,
-			want: `bad.proto: enum bad.v1.Status: alias or synonym "in/progress!" of STATUS_ACTIVE collides with STATUS_IN_PROGRESS`,
+			want: `bad.proto:14:1: enum bad.v1.Status: alias or synonym "in/progress!" of STATUS_ACTIVE collides with STATUS_IN_PROGRESS`,
 		},
 		{
 			name: "an enum offering no value",
@@ -610,7 +610,7 @@ enum Status {
 message Req {
   Status status = 1;
 }`,
-			want: `bad.proto: enum bad.v1.Status: offers no value to agents (every value is hidden or UNSPECIFIED)`,
+			want: `bad.proto:14:1: enum bad.v1.Status: offers no value to agents (every value is hidden or UNSPECIFIED)`,
 		},
 		{
 			name: "group_by naming an unknown enum",
@@ -623,7 +623,7 @@ enum Kind {
 message Req {
   Kind kind = 1;
 }`,
-			want: `bad.proto: enum bad.v1.Kind: group_by "bad.v1.Nope" is not an enum known to this build`,
+			want: `bad.proto:14:1: enum bad.v1.Kind: group_by "bad.v1.Nope" is not an enum known to this build`,
 		},
 		{
 			name: "group_by without implies",
@@ -637,7 +637,7 @@ enum Kind {
 message Req {
   Kind kind = 1;
 }`,
-			want: `bad.proto: enum bad.v1.Kind: value KIND_B: group_by bad.v1.Layer needs an implies entry naming one of its values`,
+			want: `bad.proto:20:1: enum bad.v1.Kind: value KIND_B: group_by bad.v1.Layer needs an implies entry naming one of its values`,
 		},
 		{
 			name: "generated on a real oneof member",
@@ -648,7 +648,7 @@ message Req {
     string name = 2;
   }
 }`,
-			want: `bad.proto: message bad.v1.Req: field id: oneof members are chosen by the agent; generated cannot fill one`,
+			want: `bad.proto:16:5: message bad.v1.Req: field id: oneof members are chosen by the agent; generated cannot fill one`,
 		},
 		{
 			name: "derived on a real oneof member",
@@ -659,7 +659,7 @@ message Req {
     string tenant = 2 [(mcpwrite.v1.field).derived = {context: TENANT_ID}];
   }
 }`,
-			want: `bad.proto: message bad.v1.Req: field tenant: oneof members are chosen by the agent; derived cannot fill one`,
+			want: `bad.proto:17:5: message bad.v1.Req: field tenant: oneof members are chosen by the agent; derived cannot fill one`,
 		},
 		{
 			name: "an example input with an unknown field",
@@ -671,7 +671,7 @@ service S {
 }
 message Resp { string id = 1; }
 message Req { string name = 1; }`,
-			want: `bad.proto: method bad.v1.S.Do: example 1: "nmae" is not an input field of do`,
+			want: `bad.proto:10:3: method bad.v1.S.Do: example 1: "nmae" is not an input field of do`,
 		},
 		{
 			name: "an example input that is not an object",
@@ -683,7 +683,7 @@ service S {
 }
 message Resp { string id = 1; }
 message Req { string name = 1; }`,
-			want: `bad.proto: method bad.v1.S.Do: example 2: input is not a JSON object`,
+			want: `bad.proto:10:3: method bad.v1.S.Do: example 2: input is not a JSON object`,
 		},
 		{
 			name: "OUTPUT_ONLY together with an annotation",
@@ -691,7 +691,7 @@ message Req { string name = 1; }`,
 message Req {
   string id = 1 [(google.api.field_behavior) = OUTPUT_ONLY, (mcpwrite.v1.field).generated = {kind: UUID_V7}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field id: field is google.api.field_behavior OUTPUT_ONLY but annotated for input; drop one of them`,
+			want: `bad.proto:15:3: message bad.v1.Req: field id: field is google.api.field_behavior OUTPUT_ONLY but annotated for input; drop one of them`,
 		},
 		{
 			name: "a field example that is not JSON beside a hidden Any",
@@ -701,7 +701,7 @@ message Req {
   google.protobuf.Struct attrs = 2;
   string name = 3 [(mcpwrite.v1.field).agent = {examples: "{"}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field name: example { is not a JSON literal`,
+			want: `bad.proto:17:3: message bad.v1.Req: field name: example { is not a JSON literal; for a string write example: "\"{\""`,
 		},
 		{
 			name: "a required oneof with a hidden member",
@@ -713,7 +713,7 @@ message Req {
     string parent_id = 2;
   }
 }`,
-			want: `bad.proto: message bad.v1.Req: field task_id: the agent cannot set this member of oneof target, which is (mcpwrite.v1.oneof).required; make every member agent-supplied, or drop required`,
+			want: `bad.proto:17:5: message bad.v1.Req: field task_id: the agent cannot set this member of oneof target, which is (mcpwrite.v1.oneof).required; make every member agent-supplied, or drop required`,
 		},
 		{
 			name: "a required oneof with a derived member",
@@ -725,7 +725,7 @@ message Req {
     string owner = 2 [(mcpwrite.v1.field).derived = {context: PRINCIPAL_ID}];
   }
 }`,
-			want: `bad.proto: message bad.v1.Req: field owner: oneof members are chosen by the agent; derived cannot fill one`,
+			want: `bad.proto:18:5: message bad.v1.Req: field owner: oneof members are chosen by the agent; derived cannot fill one`,
 		},
 		{
 			name: "a buf.validate message oneof naming a missing field",
@@ -734,7 +734,7 @@ message Req {
   option (buf.validate.message).oneof = {fields: ["email", "phone"]};
   string email = 1;
 }`,
-			want: `bad.proto: message bad.v1.Req: (buf.validate.message).oneof names "phone", which is not a field of bad.v1.Req`,
+			want: `bad.proto:14:1: message bad.v1.Req: (buf.validate.message).oneof names "phone", which is not a field of bad.v1.Req`,
 		},
 		{
 			name: "an mcpwrite max_length that contradicts buf.validate max_len",
@@ -745,7 +745,7 @@ message Req {
     (buf.validate.field).string.max_len = 100
   ];
 }`,
-			want: `bad.proto: message bad.v1.Req: field name: (mcpwrite.v1.field).agent.max_length 200 contradicts (buf.validate.field).string.max_len 100; state the rule once, in buf.validate`,
+			want: `bad.proto:15:3: message bad.v1.Req: field name: (mcpwrite.v1.field).agent.max_length 200 contradicts (buf.validate.field).string.max_len 100; state the rule once, in buf.validate`,
 		},
 		{
 			name: "an mcpwrite minimum that contradicts buf.validate gte",
@@ -756,7 +756,7 @@ message Req {
     (buf.validate.field).int32.gte = 5
   ];
 }`,
-			want: `bad.proto: message bad.v1.Req: field count: (mcpwrite.v1.field).agent.minimum 1 contradicts (buf.validate.field).int32.gte 5; state the rule once, in buf.validate`,
+			want: `bad.proto:15:3: message bad.v1.Req: field count: (mcpwrite.v1.field).agent.minimum 1 contradicts (buf.validate.field).int32.gte 5; state the rule once, in buf.validate`,
 		},
 		{
 			name: "an mcpwrite pattern that contradicts buf.validate pattern",
@@ -767,7 +767,7 @@ message Req {
     (buf.validate.field).string.pattern = "^[A-Z]+$"
   ];
 }`,
-			want: `bad.proto: message bad.v1.Req: field code: (mcpwrite.v1.field).agent.pattern "^[a-z]+$" contradicts (buf.validate.field).string.pattern "^[A-Z]+$"; state the rule once, in buf.validate`,
+			want: `bad.proto:15:3: message bad.v1.Req: field code: (mcpwrite.v1.field).agent.pattern "^[a-z]+$" contradicts (buf.validate.field).string.pattern "^[A-Z]+$"; state the rule once, in buf.validate`,
 		},
 		{
 			name: "an mcpwrite max_items that contradicts buf.validate repeated.max_items",
@@ -778,7 +778,7 @@ message Req {
     (buf.validate.field).repeated.max_items = 3
   ];
 }`,
-			want: `bad.proto: message bad.v1.Req: field tags: (mcpwrite.v1.field).agent.max_items 10 contradicts (buf.validate.field).repeated.max_items 3; state the rule once, in buf.validate`,
+			want: `bad.proto:15:3: message bad.v1.Req: field tags: (mcpwrite.v1.field).agent.max_items 10 contradicts (buf.validate.field).repeated.max_items 3; state the rule once, in buf.validate`,
 		},
 		{
 			name: "buf.validate enum rules that leave no alias",
@@ -786,7 +786,7 @@ message Req {
 message Req {
   Layer layer = 1 [(buf.validate.field).enum = {not_in: [1, 2]}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field layer: (buf.validate.field).enum leaves no alias of bad.v1.Layer the agent could send`,
+			want: `bad.proto:21:3: message bad.v1.Req: field layer: (buf.validate.field).enum leaves no alias of bad.v1.Layer the agent could send`,
 		},
 		{
 			name: "buf.validate string rules on an int32 field",
@@ -794,7 +794,7 @@ message Req {
 message Req {
   int32 count = 1 [(buf.validate.field).string.min_len = 1];
 }`,
-			want: `bad.proto: message bad.v1.Req: field count: (buf.validate.field).string rules do not apply to an int32 field; use int32 rules`,
+			want: `bad.proto:15:3: message bad.v1.Req: field count: (buf.validate.field).string rules do not apply to an int32 field; use int32 rules`,
 		},
 		{
 			name: "buf.validate number rules on the string items of a repeated field",
@@ -802,7 +802,7 @@ message Req {
 message Req {
   repeated string tags = 1 [(buf.validate.field).repeated.items.int64.gte = 1];
 }`,
-			want: `bad.proto: message bad.v1.Req: field tags: (buf.validate.field).repeated.items.int64 rules do not apply to string items; use string rules`,
+			want: `bad.proto:15:3: message bad.v1.Req: field tags: (buf.validate.field).repeated.items.int64 rules do not apply to string items; use string rules`,
 		},
 		{
 			name: "a buf.validate required oneof with a hidden member",
@@ -814,7 +814,7 @@ message Req {
     string parent_id = 2;
   }
 }`,
-			want: `bad.proto: message bad.v1.Req: field task_id: the agent cannot set this member of oneof target, which is (buf.validate.oneof).required; make every member agent-supplied, or drop required`,
+			want: `bad.proto:17:5: message bad.v1.Req: field task_id: the agent cannot set this member of oneof target, which is (buf.validate.oneof).required; make every member agent-supplied, or drop required`,
 		},
 	}
 	seen := map[string]bool{}
@@ -847,10 +847,10 @@ message Req {
   string schema = 3 [(mcpwrite.v1.field).derived = {constant: "1"}];
 }`
 	want := strings.Join([]string{
-		`bad.proto: message bad.v1.Req: field id: generated UUID_V7 fills a string field, not a bool field`,
-		`bad.proto: message bad.v1.Req: field count: min_length, max_length and pattern apply to string fields, not an int32 field`,
-		`bad.proto: message bad.v1.Req: field schema: constant 1: want a JSON string for a string field`,
-		`bad.proto: method bad.v1.S.Do: next_steps names unknown tool "nope"`,
+		`bad.proto:14:3: message bad.v1.Req: field id: generated UUID_V7 fills a string field, not a bool field`,
+		`bad.proto:15:3: message bad.v1.Req: field count: min_length, max_length and pattern apply to string fields, not an int32 field; remove them, or use minimum and maximum on a number`,
+		`bad.proto:16:3: message bad.v1.Req: field schema: constant 1: want a JSON string for a string field`,
+		`bad.proto:10:3: method bad.v1.S.Do: next_steps names unknown tool "nope"`,
 	}, "\n")
 	got, files := generate(t, src, "")
 	if got != want {
@@ -920,7 +920,7 @@ message L3 { L4 d = 1; }
 message L4 { L5 e = 1; }
 message L5 { string f = 1; }`
 
-const openStructWarning = "bad.proto: tool do: a.b.c.d.e nests objects 6 deep (portable limit 5)"
+const openStructWarning = "bad.proto:10:3: tool do: a.b.c.d.e nests objects 6 deep (portable limit 5)"
 
 func TestStrictTurnsPortabilityWarningsIntoErrors(t *testing.T) {
 	got, files := generate(t, openStruct, "strict=true")
@@ -975,7 +975,7 @@ func TestRequiredWhenMisuseIsReportedWithFieldContext(t *testing.T) {
 message Req {
   string parent_id = 1 [(mcpwrite.v1.field).agent = {required_when: {equals: "\"x\""}}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field parent_id: required_when needs field: the sibling field whose value makes this one required`,
+			want: `bad.proto:15:3: message bad.v1.Req: field parent_id: required_when needs field: the sibling field whose value makes this one required`,
 		},
 		{
 			name: "no values",
@@ -984,7 +984,7 @@ message Req {
   Op operation = 1;
   string parent_id = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "operation"}}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field parent_id: required_when needs equals: the values of operation (JSON literals, enum aliases) that make this field required`,
+			want: `bad.proto:22:3: message bad.v1.Req: field parent_id: required_when needs equals: the values of operation (JSON literals, enum aliases) that make this field required`,
 		},
 		{
 			name: "a field that is not there",
@@ -992,7 +992,7 @@ message Req {
 message Req {
   string parent_id = 1 [(mcpwrite.v1.field).agent = {required_when: {field: "operation" equals: "\"extract\""}}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field parent_id: required_when names "operation", which is not a field of bad.v1.Req`,
+			want: `bad.proto:15:3: message bad.v1.Req: field parent_id: required_when names "operation", which is not a field of bad.v1.Req`,
 		},
 		{
 			name: "the field itself",
@@ -1000,7 +1000,7 @@ message Req {
 message Req {
   string parent_id = 1 [(mcpwrite.v1.field).agent = {required_when: {field: "parent_id" equals: "\"x\""}}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field parent_id: required_when cannot name the field it belongs to`,
+			want: `bad.proto:15:3: message bad.v1.Req: field parent_id: required_when cannot name the field it belongs to`,
 		},
 		{
 			name: "a server-filled field",
@@ -1009,7 +1009,7 @@ message Req {
   string owner = 1 [(mcpwrite.v1.field).derived = {context: PRINCIPAL_ID}];
   string parent_id = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "owner" equals: "\"ada\""}}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field parent_id: required_when names "owner", which the server fills; a condition reads a field the agent sets`,
+			want: `bad.proto:16:3: message bad.v1.Req: field parent_id: required_when names "owner", which the server fills; a condition reads a field the agent sets`,
 		},
 		{
 			name: "a hidden field",
@@ -1018,7 +1018,7 @@ message Req {
   string mode = 1 [(mcpwrite.v1.field).hidden = true];
   string parent_id = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "mode" equals: "\"x\""}}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field parent_id: required_when names "mode", which is hidden; a condition reads a field the agent sets`,
+			want: `bad.proto:16:3: message bad.v1.Req: field parent_id: required_when names "mode", which is hidden; a condition reads a field the agent sets`,
 		},
 		{
 			name: "a repeated field",
@@ -1027,7 +1027,7 @@ message Req {
   repeated string tags = 1;
   string parent_id = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "tags" equals: "\"x\""}}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field parent_id: required_when names "tags", which is a repeated field; a condition reads a singular scalar or enum field`,
+			want: `bad.proto:16:3: message bad.v1.Req: field parent_id: required_when names "tags", which is a repeated field; a condition reads a singular scalar or enum field`,
 		},
 		{
 			name: "a message field",
@@ -1036,7 +1036,7 @@ message Req {
   Resp target = 1;
   string parent_id = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "target" equals: "\"x\""}}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field parent_id: required_when names "target", which is message bad.v1.Resp; a condition reads a singular scalar or enum field`,
+			want: `bad.proto:16:3: message bad.v1.Req: field parent_id: required_when names "target", which is message bad.v1.Resp; a condition reads a singular scalar or enum field`,
 		},
 		{
 			name: "an unknown alias",
@@ -1045,7 +1045,7 @@ message Req {
   Op operation = 1 [(mcpwrite.v1.field).enum_alias = {style: SNAKE}];
   string parent_id = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "operation" equals: "\"extrct\""}}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field parent_id: required_when value "extrct" is not an alias of bad.v1.Op (valid: promote, extract)`,
+			want: `bad.proto:22:3: message bad.v1.Req: field parent_id: required_when value "extrct" is not an alias of bad.v1.Op (valid: promote, extract)`,
 		},
 		{
 			name: "an enum value by its constant name",
@@ -1054,7 +1054,7 @@ message Req {
   Op operation = 1 [(mcpwrite.v1.field).enum_alias = {style: SNAKE}];
   string parent_id = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "operation" equals: "\"OP_EXTRACT\""}}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field parent_id: required_when value "OP_EXTRACT" is not an alias of bad.v1.Op (valid: promote, extract)`,
+			want: `bad.proto:22:3: message bad.v1.Req: field parent_id: required_when value "OP_EXTRACT" is not an alias of bad.v1.Op (valid: promote, extract)`,
 		},
 		{
 			name: "an enum value that is not a JSON string",
@@ -1063,7 +1063,7 @@ message Req {
   Op operation = 1;
   string parent_id = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "operation" equals: "extract"}}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field parent_id: required_when value extract: want an alias of bad.v1.Op as a JSON string, e.g. "\"Promote\""`,
+			want: `bad.proto:22:3: message bad.v1.Req: field parent_id: required_when value extract: want an alias of bad.v1.Op as a JSON string, e.g. "\"Promote\""`,
 		},
 		{
 			name: "a value of the wrong type",
@@ -1072,7 +1072,7 @@ message Req {
   bool blocked = 1;
   string reason = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "blocked" equals: "\"yes\""}}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field reason: required_when value "yes" for blocked: want true or false for a bool field`,
+			want: `bad.proto:16:3: message bad.v1.Req: field reason: required_when value "yes" for blocked: want true or false for a bool field`,
 		},
 		{
 			name: "the same value twice",
@@ -1081,7 +1081,7 @@ message Req {
   Op operation = 1 [(mcpwrite.v1.field).enum_alias = {style: SNAKE}];
   string parent_id = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "operation" equals: ["\"extract\"", "\"split\""]}}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field parent_id: required_when lists "extract" and "split", which are the same value of operation`,
+			want: `bad.proto:22:3: message bad.v1.Req: field parent_id: required_when lists "extract" and "split", which are the same value of operation`,
 		},
 		{
 			name: "also required",
@@ -1090,7 +1090,7 @@ message Req {
   Op operation = 1;
   string parent_id = 2 [(mcpwrite.v1.field).agent = {required: true required_when: {field: "operation" equals: "\"Extract\""}}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field parent_id: a required field cannot also have required_when; drop one of them`,
+			want: `bad.proto:22:3: message bad.v1.Req: field parent_id: a required field cannot also have required_when; drop one of them`,
 		},
 		{
 			name: "with a default",
@@ -1099,7 +1099,7 @@ message Req {
   Op operation = 1;
   string parent_id = 2 [(mcpwrite.v1.field).agent = {default: "\"root\"" required_when: {field: "operation" equals: "\"Extract\""}}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field parent_id: a field with a default is never absent, so required_when cannot apply; drop one of them`,
+			want: `bad.proto:22:3: message bad.v1.Req: field parent_id: a field with a default is never absent, so required_when cannot apply; drop one of them`,
 		},
 	}
 	for _, tc := range cases {
@@ -1127,7 +1127,7 @@ func TestReferenceMisuseIsReportedWithFieldContext(t *testing.T) {
 message Req {
   int64 source = 1 [(mcpwrite.v1.field).agent = {reference: {resolver: "element_ref" kind: "element"}}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field source: reference resolves a singular string field, not an int64 field`,
+			want: `bad.proto:15:3: message bad.v1.Req: field source: reference resolves a singular string field, not an int64 field`,
 		},
 		{
 			name: "on a repeated field",
@@ -1135,7 +1135,7 @@ message Req {
 message Req {
   repeated string sources = 1 [(mcpwrite.v1.field).agent = {reference: {resolver: "element_ref" kind: "element"}}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field sources: reference resolves a singular string field, not a repeated field`,
+			want: `bad.proto:15:3: message bad.v1.Req: field sources: reference resolves a singular string field, not a repeated field`,
 		},
 		{
 			name: "without a resolver",
@@ -1143,7 +1143,7 @@ message Req {
 message Req {
   string source_id = 1 [(mcpwrite.v1.field).agent = {reference: {kind: "element"}}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field source_id: reference needs resolver: a snake_case name such as element_ref, got ""`,
+			want: `bad.proto:15:3: message bad.v1.Req: field source_id: reference needs resolver: a snake_case name such as element_ref, got ""`,
 		},
 		{
 			name: "a resolver name that is not snake_case",
@@ -1151,7 +1151,7 @@ message Req {
 message Req {
   string source_id = 1 [(mcpwrite.v1.field).agent = {reference: {resolver: "ElementRef" kind: "element"}}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field source_id: reference needs resolver: a snake_case name such as element_ref, got "ElementRef"`,
+			want: `bad.proto:15:3: message bad.v1.Req: field source_id: reference needs resolver: a snake_case name such as element_ref, got "ElementRef"`,
 		},
 		{
 			name: "without a kind",
@@ -1159,7 +1159,7 @@ message Req {
 message Req {
   string source_id = 1 [(mcpwrite.v1.field).agent = {reference: {resolver: "element_ref"}}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field source_id: reference needs kind: what the field names, e.g. element`,
+			want: `bad.proto:15:3: message bad.v1.Req: field source_id: reference needs kind: what the field names, e.g. element`,
 		},
 		{
 			name: "with a default",
@@ -1167,7 +1167,7 @@ message Req {
 message Req {
   string source_id = 1 [(mcpwrite.v1.field).agent = {default: "\"x\"" reference: {resolver: "element_ref" kind: "element"}}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field source_id: a reference cannot have a default; name the entity in the request`,
+			want: `bad.proto:15:3: message bad.v1.Req: field source_id: a reference cannot have a default; name the entity in the request`,
 		},
 		{
 			name: "a value resolver's name",
@@ -1176,7 +1176,7 @@ message Req {
   string model_id = 1 [(mcpwrite.v1.field).derived = {resolver: "active_model"}];
   string source_id = 2 [(mcpwrite.v1.field).agent = {reference: {resolver: "active_model" kind: "element"}}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field source_id: resolver "active_model" fills bad.v1.Req.model_id as a value resolver; a reference resolver needs its own name`,
+			want: `bad.proto:16:3: message bad.v1.Req: field source_id: resolver "active_model" fills bad.v1.Req.model_id as a value resolver; a reference resolver needs its own name`,
 		},
 		{
 			name: "a reference resolver's name for a value",
@@ -1185,7 +1185,7 @@ message Req {
   string source_id = 1 [(mcpwrite.v1.field).agent = {reference: {resolver: "element_ref" kind: "element"}}];
   string source_type = 2 [(mcpwrite.v1.field).derived = {resolver: "element_ref"}];
 }`,
-			want: `bad.proto: message bad.v1.Req: field source_type: resolver "element_ref" resolves references for bad.v1.Req.source_id; a value resolver needs its own name`,
+			want: `bad.proto:16:3: message bad.v1.Req: field source_type: resolver "element_ref" resolves references for bad.v1.Req.source_id; a value resolver needs its own name`,
 		},
 	}
 	for _, tc := range cases {

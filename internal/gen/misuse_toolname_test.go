@@ -17,7 +17,7 @@ service A {
   option (mcpwrite.v1.service) = {tool_prefix: "enterprise_architecture_repository_"};
   rpc CreateApplicationComponentRealization(Req) returns (Resp) { option (mcpwrite.v1.tool) = {kind: CREATE}; }
 }` + msgs,
-			`bad.proto: service bad.v1.A: tool name "enterprise_architecture_repository_create_application_component_realization" (method CreateApplicationComponentRealization) has 75 characters, at most 64 are allowed; name it with a shorter name option ((mcpwrite.v1.tool).name for a method) or a shorter tool_prefix`,
+			`bad.proto:9:1: service bad.v1.A: tool name "enterprise_architecture_repository_create_application_component_realization" (method CreateApplicationComponentRealization) has 75 characters, at most 64 are allowed; name it with a shorter name option ((mcpwrite.v1.tool).name for a method) or a shorter tool_prefix`,
 		},
 		{
 			"exactly 64 characters is accepted",

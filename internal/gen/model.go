@@ -42,6 +42,8 @@ type fileModel struct {
 	// commentOutputOnly are the fields taken as OUTPUT_ONLY from their
 	// "Output only." comment (aip_identity.go), warned about.
 	commentOutputOnly []*protogen.Field
+	// warns are the walk's warnings, each starting with its position.
+	warns []string
 	// firstTable is the first alias table made for each enum: responses
 	// render an enum the way inputs spell it.
 	firstTable map[protoreflect.FullName]*enumTable
@@ -354,6 +356,10 @@ type maskCheck struct {
 	mask     *fieldModel // the update_mask field
 	resource *fieldModel // the resource field (its model is variantUpdate)
 	identity string      // proto name of the resource's identity field
+	// owned: the resource's fields (full names, at any depth a mask path
+	// reaches) that the project's own annotations give the server, with
+	// why; a mask naming one is refused like an OUTPUT_ONLY field.
+	owned map[string]string
 	// jsonNames: the service names fields as protojson does.
 	jsonNames bool
 }

@@ -59,6 +59,14 @@ func (b *builder) resolveField(fm *fieldModel) {
 			}
 		}
 		fm.value = v
+		// A field's example is checked as the decoder checks the value.
+		if d := fm.proto.Desc; !d.IsList() && !d.IsMap() {
+			for i, x := range v.examples {
+				for _, p := range exampleItemProblems(fm, x, fm.agentName) {
+					b.probs.fieldf(fm.proto, "example %s: %s; correct the example, the server would refuse it", mustJSON(v.examples[i]), p)
+				}
+			}
+		}
 	}
 	if b.ann(fm).alias != nil && b.ann(fm).alias.Default != nil && fm.enumTable != nil {
 		if av, ok := fm.enumTable.lookup(b.ann(fm).alias.GetDefault()); ok {
@@ -136,6 +144,11 @@ func (b *builder) toolExamples(t *toolModel) []schemadoc.Example {
 		desc := ex.GetDescription()
 		if desc == "" {
 			desc = fmt.Sprintf("Example %d", i+1)
+		}
+		// The example is checked as the decoder checks an agent's call:
+		// agents copy examples, and the server must not refuse one.
+		for _, p := range exampleProblems(t.input, obj, "") {
+			b.probs.methodf(t.method, "example %d (%q): %s; correct the example's input, the server would refuse it", i+1, desc, p)
 		}
 		out = append(out, schemadoc.Example{Description: desc, Input: mustJSON(obj)})
 	}

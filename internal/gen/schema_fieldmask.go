@@ -79,7 +79,7 @@ func updatePaths(m *protogen.Message, identity string, seen []*protogen.Message,
 	var out []maskPath
 	for _, f := range m.Fields {
 		name := string(f.Desc.Name())
-		if prefix == "" && name == identity || !maskUpdatable(f) {
+		if prefix == "" && name == identity || !maskUpdatable(f) || maskOwned(f) != "" {
 			continue
 		}
 		camel := f.Desc.JSONName()
@@ -98,7 +98,8 @@ func updatePaths(m *protogen.Message, identity string, seen []*protogen.Message,
 }
 
 // maskUpdatable reports whether an update mask may name f: it is not
-// OUTPUT_ONLY, IDENTIFIER or IMMUTABLE.
+// OUTPUT_ONLY, IDENTIFIER or IMMUTABLE (maskOwned: nor filled by the
+// server by the project's own annotations).
 func maskUpdatable(f *protogen.Field) bool {
 	for _, b := range behaviors(f) {
 		switch b {

@@ -77,15 +77,15 @@ func TestRulesFailingOnZeroConflictWithRequiredWhen(t *testing.T) {
 	cases := []struct{ field, want string }{
 		{
 			`string reason = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "mode" equals: ["\"strict\""]}}, (buf.validate.field).string.min_len = 3];`,
-			`bad.proto: message bad.v1.Req: field reason: (buf.validate.field).string.min_len 3 fails on the zero value, so the request check refuses the field whenever it is omitted, which required_when allows; add (buf.validate.field).ignore = IGNORE_IF_ZERO_VALUE or make the field optional`,
+			`bad.proto:16:3: message bad.v1.Req: field reason: (buf.validate.field).string.min_len 3 fails on the zero value, so the request check refuses the field whenever it is omitted, which required_when allows; add (buf.validate.field).ignore = IGNORE_IF_ZERO_VALUE or make the field optional`,
 		},
 		{
 			`string code = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "mode" equals: ["\"strict\""]}}, (buf.validate.field).cel = {id: "code.set" expression: "this != ''"}];`,
-			`bad.proto: message bad.v1.Req: field code: (buf.validate.field).cel "code.set" fails on the zero value, so the request check refuses the field whenever it is omitted, which required_when allows; add (buf.validate.field).ignore = IGNORE_IF_ZERO_VALUE or make the field optional`,
+			`bad.proto:16:3: message bad.v1.Req: field code: (buf.validate.field).cel "code.set" fails on the zero value, so the request check refuses the field whenever it is omitted, which required_when allows; add (buf.validate.field).ignore = IGNORE_IF_ZERO_VALUE or make the field optional`,
 		},
 		{
 			`repeated string reasons = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "mode" equals: ["\"strict\""]}}, (buf.validate.field).repeated.min_items = 1];`,
-			`bad.proto: message bad.v1.Req: field reasons: (buf.validate.field).repeated.min_items 1 fails on the zero value, so the request check refuses the field whenever it is omitted, which required_when allows; add (buf.validate.field).ignore = IGNORE_IF_ZERO_VALUE`,
+			`bad.proto:16:3: message bad.v1.Req: field reasons: (buf.validate.field).repeated.min_items 1 fails on the zero value, so the request check refuses the field whenever it is omitted, which required_when allows; add (buf.validate.field).ignore = IGNORE_IF_ZERO_VALUE`,
 		},
 	}
 	for _, tt := range cases {

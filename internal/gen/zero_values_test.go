@@ -77,7 +77,7 @@ service S {
 message Req { string name = 1; }
 message Resp { optional int32 total = 1 [(mcpwrite.v1.field).emit_zero_value = true]; }
 `, "")
-	want := "bad.proto: message bad.v1.Resp: field total: emit_zero_value applies to fields without presence (a scalar that is not optional, a list, a map); this field is written whenever it is set, so drop the option"
+	want := "bad.proto:13:16: message bad.v1.Resp: field total: emit_zero_value applies to fields without presence (a scalar that is not optional, a list, a map); this field is written whenever it is set, so drop the option"
 	if got != want || n != 0 {
 		t.Errorf("error = %q (%d files)\nwant %q", got, n, want)
 	}

@@ -53,6 +53,14 @@ func CheckUpdateMask(d *Decoder, key string, mask *fieldmaskpb.FieldMask, resour
 	return impl.CheckUpdateMask(d, key, mask, resource, identity)
 }
 
+// CheckUpdateMaskOwned is CheckUpdateMask for a resource with fields the
+// server fills by the project's own annotations (generated, derived,
+// hidden): owned maps their full names to why; the mask may not name them
+// and a derived mask leaves them out.
+func CheckUpdateMaskOwned(d *Decoder, key string, mask *fieldmaskpb.FieldMask, resource proto.Message, identity string, owned map[string]string) *fieldmaskpb.FieldMask {
+	return impl.CheckUpdateMaskOwned(d, key, mask, resource, identity, owned)
+}
+
 // Enrichment: what the enrich<Service><Message> functions read.
 type Call = impl.Call
 

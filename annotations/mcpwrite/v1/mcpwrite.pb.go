@@ -1333,6 +1333,16 @@ type FieldRules struct {
 	// lists it as required. ServiceRules emit_zero_values does this for every
 	// response field. Example: `(mcpwrite.v1.field).emit_zero_value = true`.
 	EmitZeroValue *bool `protobuf:"varint,40,opt,name=emit_zero_value,json=emitZeroValue" json:"emit_zero_value,omitempty"`
+	// The field names its resource, in a resource message whose name field
+	// is not `name` (nor google.api.resource's name_field): an update's
+	// request names the resource to update by it (the agent sets it, and it
+	// is required even where the field is generated on create), and an
+	// update_mask never names it, nor does a mask derived from the fields
+	// sent. Combines with the field's kind. Applies to a singular string or
+	// integer field of a message.
+	//
+	//	string article_id = 1 [(mcpwrite.v1.field) = {generated: {kind: UUID_V7} identity: true}];
+	Identity      *bool `protobuf:"varint,41,opt,name=identity" json:"identity,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1422,6 +1432,13 @@ func (x *FieldRules) GetHidden() bool {
 func (x *FieldRules) GetEmitZeroValue() bool {
 	if x != nil && x.EmitZeroValue != nil {
 		return *x.EmitZeroValue
+	}
+	return false
+}
+
+func (x *FieldRules) GetIdentity() bool {
+	if x != nil && x.Identity != nil {
+		return *x.Identity
 	}
 	return false
 }
@@ -2750,7 +2767,7 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\tPairCheck\x12\x12\n" +
 	"\x04type\x18\x01 \x01(\tR\x04type\x12\x16\n" +
 	"\x06source\x18\x02 \x01(\tR\x06source\x12\x16\n" +
-	"\x06target\x18\x03 \x01(\tR\x06target\"\xad\x02\n" +
+	"\x06target\x18\x03 \x01(\tR\x06target\"\xc9\x02\n" +
 	"\n" +
 	"FieldRules\x122\n" +
 	"\x05agent\x18\x01 \x01(\v2\x1a.mcpwrite.v1.AgentSuppliedH\x00R\x05agent\x120\n" +
@@ -2759,7 +2776,8 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\n" +
 	"enum_alias\x18\x04 \x01(\v2\x16.mcpwrite.v1.EnumAliasH\x00R\tenumAlias\x12\x18\n" +
 	"\x06hidden\x18\x05 \x01(\bH\x00R\x06hidden\x12&\n" +
-	"\x0femit_zero_value\x18( \x01(\bR\remitZeroValueB\x06\n" +
+	"\x0femit_zero_value\x18( \x01(\bR\remitZeroValue\x12\x1a\n" +
+	"\bidentity\x18) \x01(\bR\bidentityB\x06\n" +
 	"\x04kind\"\xd0\x04\n" +
 	"\rAgentSupplied\x12\x1a\n" +
 	"\brequired\x18\x01 \x01(\bR\brequired\x12 \n" +

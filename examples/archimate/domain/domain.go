@@ -207,10 +207,13 @@ func (r *Repository) DeleteElement(_ context.Context, req *archimatev1.DeleteEle
 	return &archimatev1.DeleteElementResponse{Id: req.GetId(), DeletedRelationships: attached}, nil
 }
 
-// CreateCapability creates a Capability element with its profile. The agent
-// may choose the id: one the tenant already uses is refused, never
+// CreateCapability creates a Capability element with its profile, which it
+// checks itself (checkProfile). The agent may choose the id: one the tenant already uses is refused, never
 // overwritten.
 func (r *Repository) CreateCapability(_ context.Context, req *archimatev1.CreateCapabilityRequest) (*archimatev1.CreateCapabilityResponse, error) {
+	if err := checkProfile(req.GetProfile()); err != nil {
+		return nil, err
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	sp := r.read(req.GetMeta().GetTenantId())

@@ -205,13 +205,9 @@ func (t *Tracker) TaskDelete(_ context.Context, req *tasksv1.TaskDeleteRequest) 
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	p := t.project(req.GetMeta(), req.GetRootDir())
-	task, err := find(p, req.GetId(), req.GetParentId())
+	task, children, err := deleteTarget(p, req)
 	if err != nil {
 		return nil, err
-	}
-	children := subtasks(p, task.GetId())
-	if len(children) > 0 && !req.GetCascade() {
-		return nil, precondition("HAS_SUBTASKS", task.GetId(), fmt.Sprintf("task %s has %d subtask(s); pass cascade: true to delete them as well", task.GetId(), len(children)))
 	}
 	for _, c := range children {
 		delete(p, c.GetId())
@@ -226,6 +222,21 @@ func (t *Tracker) TaskDelete(_ context.Context, req *tasksv1.TaskDeleteRequest) 
 		Message:  msg,
 		Metadata: metadata(req.GetMeta().GetRequestedAt(), nil),
 	}, nil
+}
+
+// deleteTarget is the task a delete removes and its subtasks, or the
+// error the delete answers: the task does not exist, or it has subtasks
+// and cascade is not set.
+func deleteTarget(p map[string]*tasksv1.Task, req *tasksv1.TaskDeleteRequest) (*tasksv1.Task, []*tasksv1.Task, error) {
+	task, err := find(p, req.GetId(), req.GetParentId())
+	if err != nil {
+		return nil, nil, err
+	}
+	children := subtasks(p, task.GetId())
+	if len(children) > 0 && !req.GetCascade() {
+		return nil, nil, precondition("HAS_SUBTASKS", task.GetId(), fmt.Sprintf("task %s has %d subtask(s); pass cascade: true to delete them as well", task.GetId(), len(children)))
+	}
+	return task, children, nil
 }
 
 // TaskMove moves a parent task (with its subtasks) or a standalone task to

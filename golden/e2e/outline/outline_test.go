@@ -216,6 +216,48 @@ func deep(n int) string {
 	return node("l1", false, node("l2", false, quote(s)))
 }
 
+// deepObjects is a tree of n levels, every level an object.
+func deepObjects(n int) string {
+	s := node(fmt.Sprintf("l%d", n), false)
+	for i := n - 1; i >= 1; i-- {
+		s = node(fmt.Sprintf("l%d", i), false, s)
+	}
+	return s
+}
+
+// sectionsPath is the path of the section at level n of a deep tree.
+func sectionsPath(n int) string {
+	return strings.TrimSuffix(strings.Repeat("sections[0].", n), ".")
+}
+
+// TestTreeTooDeepAsObjectsAnswersAlike: a tree past the depth limit is
+// refused with the same answer whether its levels came as objects or as
+// JSON text: the full path of the first level past the limit, how levels
+// count, details.limit and the hint to send deeper levels in further calls.
+func TestTreeTooDeepAsObjectsAnswersAlike(t *testing.T) {
+	cs, h := connect(t)
+	entry := func(args string) string {
+		r := mcptest.Call(t, cs, "create_outline", args)
+		es, _ := r.Body["errors"].([]any)
+		if !r.IsError || len(es) != 1 {
+			t.Fatalf("want one error, got %s", r.Text)
+		}
+		m := es[0].(map[string]any)
+		return fmt.Sprintf("%v %v: %v | details %v | hint %v", m["code"], m["field"], m["message"], m["details"], m["suggestions"])
+	}
+	want := "CONSTRAINT_VIOLATION " + sectionsPath(16) + ": " + fmt.Sprintf(tooDeep, 32) +
+		" | details map[limit:32] | hint map[hint:Send fewer levels in one call: write the upper levels first, then add the deeper ones in further calls.]"
+	if got := entry(`{"title":"Deep","sections":[` + deepObjects(16) + `]}`); got != want {
+		t.Errorf("as objects:\n got %s\nwant %s", got, want)
+	}
+	if got := entry(`{"title":"Deep","sections":[` + deep(16) + `]}`); got != want {
+		t.Errorf("as text:\n got %s\nwant %s", got, want)
+	}
+	if h.last() != nil {
+		t.Fatal("the handler was called with a tree past the depth limit")
+	}
+}
+
 // errorsOf returns the code, field and message of each error of an answer.
 func errorsOf(t *testing.T, r mcptest.Result) []string {
 	t.Helper()
@@ -250,9 +292,11 @@ func TestTreePastDepthLimitIsRefused(t *testing.T) {
 	h.got = nil
 	h.mu.Unlock()
 	// 16 levels reach depth 33. The text (levels 3-16, 28 levels deep on
-	// its own) would pass a parse of its own; it is refused where it sits.
+	// its own) would pass a parse of its own; it is refused where it sits,
+	// at the full path of the first level past the limit, as the same tree
+	// sent as objects is (TestTreeTooDeepAsObjectsAnswersAlike).
 	got := errorsOf(t, mcptest.Call(t, cs, "create_outline", `{"title":"Deep","sections":[`+deep(16)+`]}`))
-	want := []string{"CONSTRAINT_VIOLATION sections[0].sections[0].sections[0]: " + fmt.Sprintf(tooDeep, 32)}
+	want := []string{"CONSTRAINT_VIOLATION " + sectionsPath(16) + ": " + fmt.Sprintf(tooDeep, 32)}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("16 levels:\n got %q\nwant %q", got, want)
 	}
@@ -268,7 +312,7 @@ func TestTreePastDepthLimitIsRefused(t *testing.T) {
 		t.Fatalf("4 levels under MaxDepth 10: the handler got %d sections, %d deep", n, d)
 	}
 	got = errorsOf(t, mcptest.Call(t, cs, "create_outline", `{"title":"Five","sections":[`+deep(5)+`]}`))
-	want = []string{"CONSTRAINT_VIOLATION sections[0].sections[0].sections[0]: " + fmt.Sprintf(tooDeep, 10)}
+	want = []string{"CONSTRAINT_VIOLATION " + sectionsPath(5) + ": " + fmt.Sprintf(tooDeep, 10)}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("5 levels under MaxDepth 10:\n got %q\nwant %q", got, want)
 	}
@@ -303,7 +347,7 @@ func TestPreparerAppliesTheConfiguredLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, es := p.Decode("create_outline", []byte(`{"title":"Five","sections":[`+deep(5)+`]}`))
-	if len(es) != 1 || es[0].Code != "CONSTRAINT_VIOLATION" || es[0].Field != "sections[0].sections[0].sections[0]" || es[0].Message != fmt.Sprintf(tooDeep, 10) {
+	if len(es) != 1 || es[0].Code != "CONSTRAINT_VIOLATION" || es[0].Field != sectionsPath(5) || es[0].Message != fmt.Sprintf(tooDeep, 10) {
 		t.Fatalf("Decode of 5 levels under MaxDepth 10: %v", es)
 	}
 	m, es := p.Prepare(context.Background(), "create_outline", []byte(`{"title":"Four","sections":[`+deep(4)+`]}`), runtime.RequestContext{TenantID: "acme", PrincipalID: "ada"})

@@ -2,7 +2,6 @@ package impl
 
 import (
 	"fmt"
-	"strings"
 )
 
 // SetLimits sets the limits the arguments were parsed with; JSON text read
@@ -48,8 +47,8 @@ func (d *Decoder) Subtree(v *Value, key string) (*Object, bool) {
 	sub.MaxDepth = room
 	parsed, es := ParseValue([]byte(v.Str), sub)
 	if len(es) > 0 {
-		if strings.HasPrefix(es[0].Message, "nesting is deeper than the limit") {
-			d.tooDeep(key, lim.MaxDepth)
+		if isLimit(es[0]) {
+			d.reportTextLimit(key, es[0], lim.MaxDepth)
 			return nil, false
 		}
 		d.report(key, &ErrorEntry{
@@ -76,13 +75,4 @@ func (d *Decoder) Subtree(v *Value, key string) (*Object, bool) {
 }
 
 // tooDeep reports a recursive value nested past the depth limit.
-func (d *Decoder) tooDeep(key string, limit int) {
-	d.report(key, &ErrorEntry{
-		Code:    CodeConstraintViolation,
-		Message: fmt.Sprintf("nesting is deeper than the limit of %d levels (objects and arrays, counted from the top of the arguments, JSON text included)", limit),
-		Details: map[string]any{"limit": limit},
-		Suggestions: &Suggestions{
-			Hint: "Send fewer levels in one call: write the upper levels first, then add the deeper ones in further calls.",
-		},
-	})
-}
+func (d *Decoder) tooDeep(key string, limit int) { d.report(key, tooDeepEntry(limit)) }

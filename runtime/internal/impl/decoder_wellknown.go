@@ -218,6 +218,10 @@ func (d *Decoder) jsonText(v *Value, key string, want Kind) (*Value, bool) {
 		return v, true
 	}
 	parsed, es := ParseValue([]byte(v.Str), d.limits())
+	if len(es) > 0 && isLimit(es[0]) {
+		d.reportTextLimit(key, es[0], d.limits().MaxDepth)
+		return nil, false
+	}
 	if len(es) > 0 && want == 0 {
 		return &Value{Kind: KindString, Str: v.Str}, true
 	}

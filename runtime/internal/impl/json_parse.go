@@ -30,9 +30,10 @@ func ParseObjectInto(raw []byte, lim Limits, s *Scratch) (*Object, Errors) {
 	lim = lim.WithDefaults()
 	if len(raw) > lim.MaxBytes {
 		return nil, Errors{{
-			Code:    CodePayloadTooLarge,
-			Message: fmt.Sprintf("arguments are %d bytes; the limit is %d bytes", len(raw), lim.MaxBytes),
-			Details: map[string]any{"size": len(raw), "limit": lim.MaxBytes},
+			Code:        CodePayloadTooLarge,
+			Message:     fmt.Sprintf("arguments are %d bytes; the limit is %d bytes", len(raw), lim.MaxBytes),
+			Details:     map[string]any{"size": len(raw), "limit": lim.MaxBytes},
+			Suggestions: &Suggestions{Hint: tooLargeHint},
 		}}
 	}
 	p := jsonParser{raw: raw, lim: lim, build: true, scratch: s}
@@ -94,8 +95,10 @@ func ParseValue(raw []byte, lim Limits) (*Value, Errors) {
 	lim = lim.WithDefaults()
 	if len(raw) > lim.MaxBytes {
 		return nil, Errors{{
-			Code:    CodePayloadTooLarge,
-			Message: fmt.Sprintf("JSON text is %d bytes; the limit is %d bytes", len(raw), lim.MaxBytes),
+			Code:        CodePayloadTooLarge,
+			Message:     fmt.Sprintf("JSON text is %d bytes; the limit is %d bytes", len(raw), lim.MaxBytes),
+			Details:     map[string]any{"size": len(raw), "limit": lim.MaxBytes},
+			Suggestions: &Suggestions{Hint: tooLargeHint},
 		}}
 	}
 	p := jsonParser{raw: raw, lim: lim, build: true}

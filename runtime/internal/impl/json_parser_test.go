@@ -42,9 +42,9 @@ func TestParseRejectsHostileInputWithExactErrors(t *testing.T) {
 		want []errLine
 	}{
 		{"deep nesting stops at the depth limit", deep, Limits{},
-			[]errLine{{CodeConstraintViolation, "nesting is deeper than the limit of 32 levels", "a" + strings.Repeat("[0]", 31)}}},
+			[]errLine{{CodeConstraintViolation, "nesting is deeper than the limit of 32 levels (objects and arrays, counted from the top of the arguments, JSON text included)", "a" + strings.Repeat("[0]", 31)}}},
 		{"raised depth limit tracks longer paths", deep, Limits{MaxDepth: 40},
-			[]errLine{{CodeConstraintViolation, "nesting is deeper than the limit of 40 levels", "a" + strings.Repeat("[0]", 39)}}},
+			[]errLine{{CodeConstraintViolation, "nesting is deeper than the limit of 40 levels (objects and arrays, counted from the top of the arguments, JSON text included)", "a" + strings.Repeat("[0]", 39)}}},
 		{"10 MB string is rejected before parsing", tenMB, Limits{},
 			[]errLine{{CodePayloadTooLarge, "arguments are 10485768 bytes; the limit is 1048576 bytes", ""}}},
 		{"100k-element array", hundredK, Limits{},

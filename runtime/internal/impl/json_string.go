@@ -23,7 +23,7 @@ func (p *jsonParser) parseString(depth int, what string) (string, bool) {
 		if c == '"' {
 			p.pos = i + 1
 			if i-start > p.lim.MaxStringBytes {
-				p.report(start-1, CodeConstraintViolation, fmt.Sprintf("%s is %d bytes; the limit is %d bytes", what, i-start, p.lim.MaxStringBytes), depth-1)
+				p.limitReport(start-1, depth-1, fmt.Sprintf("%s is %d bytes; the limit is %d bytes", what, i-start, p.lim.MaxStringBytes), p.lim.MaxStringBytes, tooLongHint)
 				return "", false
 			}
 			if !p.build && what == "string" {
@@ -143,7 +143,7 @@ func (p *jsonParser) finishString(s *stringScan, i int) (string, bool) {
 		return "", false
 	}
 	if s.n > p.lim.MaxStringBytes {
-		p.report(s.start-1, CodeConstraintViolation, fmt.Sprintf("%s is %d bytes; the limit is %d bytes", s.what, s.n, p.lim.MaxStringBytes), s.depth-1)
+		p.limitReport(s.start-1, s.depth-1, fmt.Sprintf("%s is %d bytes; the limit is %d bytes", s.what, s.n, p.lim.MaxStringBytes), p.lim.MaxStringBytes, tooLongHint)
 		return "", false
 	}
 	if !s.keep {

@@ -39,8 +39,7 @@ func (p *jsonParser) parseValue(depth int) *Value {
 func (p *jsonParser) parseObject(depth int) *Value {
 	start := p.pos
 	if depth > p.lim.MaxDepth {
-		p.report(start, CodeConstraintViolation, fmt.Sprintf("nesting is deeper than the limit of %d levels", p.lim.MaxDepth), depth-1)
-		p.fatal = true
+		p.tooDeep(start, depth)
 		return nil
 	}
 	p.pos++
@@ -114,7 +113,7 @@ func (p *jsonParser) parseObject(depth int) *Value {
 		}
 	}
 	if n > p.lim.MaxObjectKeys {
-		p.report(start, CodeConstraintViolation, fmt.Sprintf("object has %d keys; the limit is %d", n, p.lim.MaxObjectKeys), depth-1)
+		p.limitReport(start, depth-1, fmt.Sprintf("object has %d keys; the limit is %d", n, p.lim.MaxObjectKeys), p.lim.MaxObjectKeys, tooManyHint)
 	}
 	return p.newObject(ms)
 }
@@ -152,8 +151,7 @@ func addMember(ms []jsonMember, index map[string]struct{}, key string, v *Value)
 func (p *jsonParser) parseArray(depth int) *Value {
 	start := p.pos
 	if depth > p.lim.MaxDepth {
-		p.report(start, CodeConstraintViolation, fmt.Sprintf("nesting is deeper than the limit of %d levels", p.lim.MaxDepth), depth-1)
-		p.fatal = true
+		p.tooDeep(start, depth)
 		return nil
 	}
 	p.pos++
@@ -199,7 +197,7 @@ func (p *jsonParser) parseArray(depth int) *Value {
 		}
 	}
 	if n > p.lim.MaxArrayLen {
-		p.report(start, CodeConstraintViolation, fmt.Sprintf("array has %d elements; the limit is %d", n, p.lim.MaxArrayLen), depth-1)
+		p.limitReport(start, depth-1, fmt.Sprintf("array has %d elements; the limit is %d", n, p.lim.MaxArrayLen), p.lim.MaxArrayLen, tooManyHint)
 	}
 	v := p.newValue(KindArray)
 	if v != nil {

@@ -29,6 +29,15 @@ import (
 // set to its zero value is not seen as set, so an agent clearing one names
 // it in the mask.
 func CheckUpdateMask(d *Decoder, key string, mask *fieldmaskpb.FieldMask, resource proto.Message, identity string) *fieldmaskpb.FieldMask {
+	return CheckUpdateMaskOwned(d, key, mask, resource, identity, nil)
+}
+
+// CheckUpdateMaskOwned is CheckUpdateMask for a resource some of whose
+// fields the server fills by the project's own annotations (generated,
+// derived, hidden): owned maps their full names to why, and a path naming
+// one is refused as an OUTPUT_ONLY one is ("set by the server"); a derived
+// mask leaves them out.
+func CheckUpdateMaskOwned(d *Decoder, key string, mask *fieldmaskpb.FieldMask, resource proto.Message, identity string, owned map[string]string) *fieldmaskpb.FieldMask {
 	rm := resource.ProtoReflect()
 	if len(mask.GetPaths()) == 0 {
 		if !rm.IsValid() {
@@ -36,7 +45,7 @@ func CheckUpdateMask(d *Decoder, key string, mask *fieldmaskpb.FieldMask, resour
 		}
 		var fds []protoreflect.FieldDescriptor
 		rm.Range(func(fd protoreflect.FieldDescriptor, _ protoreflect.Value) bool {
-			if string(fd.Name()) != identity {
+			if string(fd.Name()) != identity && owned[string(fd.FullName())] == "" {
 				fds = append(fds, fd)
 			}
 			return true
@@ -55,7 +64,7 @@ func CheckUpdateMask(d *Decoder, key string, mask *fieldmaskpb.FieldMask, resour
 			}
 			continue
 		}
-		if e := maskPathError(rm.Descriptor(), p, identity); e != nil {
+		if e := maskPathError(rm.Descriptor(), p, identity, owned); e != nil {
 			d.report(key, e)
 		}
 	}
@@ -64,7 +73,7 @@ func CheckUpdateMask(d *Decoder, key string, mask *fieldmaskpb.FieldMask, resour
 
 // maskPathError explains why path cannot be in an update mask of md; nil
 // when it can.
-func maskPathError(md protoreflect.MessageDescriptor, path, identity string) *ErrorEntry {
+func maskPathError(md protoreflect.MessageDescriptor, path, identity string, owned map[string]string) *ErrorEntry {
 	segs := strings.Split(path, ".")
 	passed := []protoreflect.MessageDescriptor{md}
 	for i, seg := range segs {
@@ -87,7 +96,7 @@ func maskPathError(md protoreflect.MessageDescriptor, path, identity string) *Er
 			}
 			return e
 		}
-		if why := notUpdatable(fd, i == 0 && string(fd.Name()) == identity); why != "" {
+		if why := notUpdatable(fd, i == 0 && string(fd.Name()) == identity, owned); why != "" {
 			return &ErrorEntry{Code: CodeValidation, Message: fmt.Sprintf("update_mask path %s: field %s %s; leave it out of the mask", ClipQuote(path), fd.FullName(), why)}
 		}
 		if i == len(segs)-1 {
@@ -127,9 +136,12 @@ func replacedWhole(md protoreflect.MessageDescriptor, passed []protoreflect.Mess
 }
 
 // notUpdatable says why an update cannot change fd, or "".
-func notUpdatable(fd protoreflect.FieldDescriptor, identity bool) string {
+func notUpdatable(fd protoreflect.FieldDescriptor, identity bool, owned map[string]string) string {
 	if identity {
 		return "names the resource to update"
+	}
+	if why := owned[string(fd.FullName())]; why != "" {
+		return why
 	}
 	opts := fd.Options()
 	if opts == nil || !proto.HasExtension(opts, annotations.E_FieldBehavior) {

@@ -203,3 +203,33 @@ func TestKnownOwnedSaysTheServerOwnsTheField(t *testing.T) {
 		t.Errorf("errors:\n got %q\nwant %q", got, want)
 	}
 }
+
+// Fields the server fills by the project's own annotations (owned) are
+// refused by name, "set by the server", and never in a derived mask, even
+// when the resource carries a value for them; a resource whose identity is
+// not "name" keeps its identity out of the derived mask too.
+func TestCheckUpdateMaskOwnedRefusesAndNeverDerivesServerFields(t *testing.T) {
+	md := shelfDesc(t)
+	owned := map[string]string{"library.v1.Shelf.theme": "is generated: set by the server", "library.v1.Sign.text": "is hidden: set by the server"}
+	d := NewDecoder(Limits{})
+	CheckUpdateMaskOwned(d, "update_mask", &fieldmaskpb.FieldMask{Paths: []string{"theme", "sign.text", "tags"}}, dynamicpb.NewMessage(md), "name", owned)
+	var got []string
+	for _, e := range d.Errors() {
+		got = append(got, e.Field+" | "+e.Message)
+	}
+	want := []string{
+		`update_mask | update_mask path "theme": field library.v1.Shelf.theme is generated: set by the server; leave it out of the mask`,
+		`update_mask | update_mask path "sign.text": field library.v1.Sign.text is hidden: set by the server; leave it out of the mask`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("errors:\n got %q\nwant %q", got, want)
+	}
+	m := dynamicpb.NewMessage(md)
+	m.Set(md.Fields().ByName("name"), protoreflect.ValueOfString("n"))
+	m.Set(md.Fields().ByName("theme"), protoreflect.ValueOfString("filled"))
+	m.Set(md.Fields().ByName("floor"), protoreflect.ValueOfString("2"))
+	d = NewDecoder(Limits{})
+	if got := CheckUpdateMaskOwned(d, "update_mask", nil, m, "floor", owned); !reflect.DeepEqual(got.GetPaths(), []string{"name"}) {
+		t.Errorf("derived mask %v, want [name] (theme owned, floor the identity)", got.GetPaths())
+	}
+}

@@ -70,7 +70,11 @@ func run(ctx context.Context, mcpGo, compact bool, httpAddr, tokens, tenant, pri
 		return runMCPGo(ctx, httpAddr, tokens, root, opts)
 	}
 	server := mcp.NewServer(&mcp.Implementation{Name: "tasks-server", Version: "0.1.0"}, nil)
-	if err := tasksv1mcpwrite.RegisterTaskServiceTools(server, domain.New(root), opts...); err != nil {
+	tracker := domain.New(root)
+	// Deleting a task that does not exist, or a parent without cascade, is
+	// refused before the user is asked to confirm it.
+	opts = append(opts, runtime.WithPreviews(runtime.Previews{Check: tracker.Check}))
+	if err := tasksv1mcpwrite.RegisterTaskServiceTools(server, tracker, opts...); err != nil {
 		return fmt.Errorf("register tools: %w", err)
 	}
 	if httpAddr == "" {

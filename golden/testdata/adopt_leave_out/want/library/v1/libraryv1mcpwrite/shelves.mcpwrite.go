@@ -63,17 +63,26 @@ type ShelfServiceClient interface {
 }
 
 // NewShelfServiceClientAdapter returns a ShelfServiceHandler that forwards
-// every tool call to client (the enriched request, unchanged).
-func NewShelfServiceClientAdapter(client ShelfServiceClient) ShelfServiceHandler {
-	return &clientAdapterShelfService{client: client}
+// every tool call to client (the enriched request, unchanged), each within the
+// deadline of opts (runtime.WithBackendTimeout; default
+// runtime.DefaultBackendTimeout).
+func NewShelfServiceClientAdapter(client ShelfServiceClient, opts ...runtime.AdapterOption) ShelfServiceHandler {
+	return &clientAdapterShelfService{client: client, forward: mcpwriteimpl.NewForwarder(opts...)}
 }
 
 type clientAdapterShelfService struct {
-	client ShelfServiceClient
+	client  ShelfServiceClient
+	forward mcpwriteimpl.Forwarder
 }
 
 func (a *clientAdapterShelfService) CreateShelf(ctx context.Context, in *v1.CreateShelfRequest) (*v1.Shelf, error) {
-	return a.client.CreateShelf(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	ctx, cancel := a.forward.Start(ctx)
+	defer cancel()
+	res, err := a.client.CreateShelf(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		return nil, a.forward.Err(ctx, err)
+	}
+	return res, nil
 }
 
 var enumGenre = mcpwriteimpl.NewEnumTable("library.v1.Genre", []mcpwriteimpl.EnumValue{
