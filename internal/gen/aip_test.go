@@ -85,7 +85,7 @@ message CreateTaskRequest {
 		t.Errorf("error:\n got: %s\nwant: %s", msg, want)
 	}
 	warn, msg := runWarn(t, strings.Replace(src, "%s", "", 1), gen.Config{})
-	wantWarn := "protoc-gen-mcpwrite: warning: bad.proto:11: method bad.v1.S.CreateTask left out: " + strings.TrimPrefix(want, "bad.proto: ") +
+	wantWarn := "protoc-gen-mcpwrite: warning: bad.proto:11:3: method bad.v1.S.CreateTask left out: " + want +
 		"; to leave it out without this warning add option (mcpwrite.v1.tool) = {omit: true}; to the method\n"
 	if msg != "" || warn != wantWarn {
 		t.Errorf("expose: ALL: error %q, warnings:\n got: %s\nwant: %s", msg, warn, wantWarn)
