@@ -297,9 +297,10 @@ func WithElicitationTimeout(d time.Duration) Option {
 // WithSecrets sets the secrets every instance of a server must share; nil
 // keeps the default of either.
 //
-// idSecret keys REQUEST_SCOPED IDs: each is an HMAC-SHA256 of tenant, tool
-// and client_request_id under this secret, so no one without it can compute
-// another tenant's IDs. Give every instance of a server, and every restart
+// idSecret keys REQUEST_SCOPED IDs: each is an HMAC-SHA256 of tenant,
+// principal, tool and client_request_id (the scope of the call's key) under
+// this secret, so no one without it can compute another tenant's IDs, and
+// two principals of a tenant who use the same key get IDs of their own. Give every instance of a server, and every restart
 // of it, the same secret of at least 32 random bytes when a retry may reach
 // another process after the idempotency records were lost: by default each
 // process makes its own random secret, and a retry that reaches a different

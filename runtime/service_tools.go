@@ -200,7 +200,7 @@ func (c *call) validateResult(es Errors) object {
 		return append(o, member{"suggestions", suggestions})
 	}
 	suggestions = append(suggestions, fmt.Sprintf("Call %s with this payload to commit the write", name))
-	preview, err := r.agentJSON(m)
+	preview, err := r.validatedRequest(wt.doc, m)
 	if err != nil {
 		e := r.internal(ctx, name, fmt.Errorf("marshal preview: %w", err))
 		return errorEnvelope(Errors{e})

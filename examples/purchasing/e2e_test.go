@@ -236,7 +236,7 @@ func TestCreatePurchaseOrderPreviewWithDryRunFillsCurrencyAndWritesNothing(t *te
 	got := s.mustCall("create_purchase_order", withDryRun(orderArgs))
 	want := compact(`{"success":true,"valid":true,"errors":[],"warnings":[],
 		"suggestions":["Call create_purchase_order with this payload to commit the write"],
-		"preview":{"request":{"meta":{"tenant_id":"acme","principal_id":"alice","correlation_id":"corr-1","requested_at":"2026-11-22T10:00:00Z"},
+		"preview":{"request":{"meta":{"correlation_id":"corr-1","requested_at":"2026-11-22T10:00:00Z"},
 			"supplier_id":4001,"location_id":1,"order_number":"PO-1001",
 			"items":[{"sku":"BOLT-M8","quantity":500,"unit_price":0.12},{"sku":"NUT-M8","quantity":500,"unit_price":0.05}],
 			"currency":"USD","expected_delivery_date":"2026-12-15"},

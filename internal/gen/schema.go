@@ -155,10 +155,13 @@ func fieldSchema(f *fieldModel, x *expansion) *jsonschema.Schema {
 		if r.pattern != nil {
 			v.Pattern = *r.pattern
 		}
-		if r.minimum != nil {
+		// A bound applies to numbers only: a 64-bit integer is a decimal
+		// string, where the description states it and the decoder checks it
+		// (a string's minimum is ignored by validators, refused by strict ones).
+		if numeric := v.Type == "number" || v.Type == "integer"; numeric && r.minimum != nil {
 			v.Minimum = numOf(*r.minimum, f.pv != nil && f.pv.f32)
 		}
-		if r.maximum != nil {
+		if numeric := v.Type == "number" || v.Type == "integer"; numeric && r.maximum != nil {
 			v.Maximum = numOf(*r.maximum, f.pv != nil && f.pv.f32)
 		}
 		itemCounts(f, r, s)

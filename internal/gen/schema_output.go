@@ -31,7 +31,7 @@ func outputSchema(t *toolModel) *jsonschema.Schema {
 		p.Description = appendSentence(p.Description, "Always present when the call succeeds.")
 	}
 	if len(resp.Required) > 0 {
-		s.AnyOf = alwaysPresent(success.Name, resp.Required, t.isRead())
+		s.AnyOf = alwaysPresent(success.Name, resp.Required, s, t.isRead())
 	}
 	if t.isRead() {
 		if np, ok := s.Properties.Get(pagingName(t.svc.jsonNames, nextPageTokenField)); ok && np.Type == "string" && np.Description == "" {
@@ -109,16 +109,30 @@ func outValue(f *protogen.Field, o outputShape, seen map[protoreflect.FullName]b
 // written answer must carry the response fields always written (required):
 // an error (success false), a write's dry run or preview (valid) and its
 // proposal awaiting confirmation (proposal), or the written answer. Each
-// branch is a typed object, as LintOutputSchema requires of every schema.
-func alwaysPresent(success string, required []string, read bool) []*jsonschema.Schema {
+// branch is a typed object, as LintOutputSchema requires of every schema,
+// and defines by type every property it requires (a response field by its
+// type in parent), as validators in strict mode (Ajv's strictRequired)
+// require of a branch.
+func alwaysPresent(success string, required []string, parent *jsonschema.Schema, read bool) []*jsonschema.Schema {
 	branch := func(req ...string) *jsonschema.Schema {
-		return &jsonschema.Schema{Type: "object", Required: req}
+		b := &jsonschema.Schema{Type: "object", Required: req, Properties: jsonschema.NewProperties()}
+		for _, name := range req {
+			def := &jsonschema.Schema{Type: "object"}
+			if p, ok := parent.Properties.Get(name); ok && p.Type != "" {
+				def = &jsonschema.Schema{Type: p.Type}
+			} else if ok {
+				def = p // untyped (a JSON value): its own anyOf types it
+			}
+			b.Properties.Set(name, def)
+		}
+		return b
 	}
 	failed := branch(success)
-	failed.Properties = jsonschema.NewProperties()
 	failed.Properties.Set(success, &jsonschema.Schema{Type: "boolean", Const: false})
 	if read {
 		return []*jsonschema.Schema{failed, branch(required...)}
 	}
-	return []*jsonschema.Schema{failed, branch("valid"), branch("proposal"), branch(required...)}
+	valid := branch("valid")
+	valid.Properties.Set("valid", &jsonschema.Schema{Type: "boolean"})
+	return []*jsonschema.Schema{failed, valid, branch("proposal"), branch(required...)}
 }

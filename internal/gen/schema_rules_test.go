@@ -142,7 +142,7 @@ message Req {
 		"priority": `{"description":"Optional: constant 3 when omitted. Must not be any of 4.","maximum":5,"minimum":1,"type":"integer"}`,
 		"ratio":    `{"description":"Optional: constant 0.5 when omitted.","exclusiveMaximum":1,"exclusiveMinimum":0,"type":"number"}`,
 		"tier":     `{"description":"Optional: constant 1 when omitted. Must be one of 1, 2, 3.","minimum":0,"type":"integer"}`,
-		"quota":    `{"description":"Optional: constant 1000 when omitted. Must be at least 1 and at most 9007199254740993.","maximum":9007199254740992,"minimum":1,"pattern":"^-?[0-9]+$","type":"string"}`,
+		"quota":    `{"description":"Optional: constant 1000 when omitted. Must be at least 1 and at most 9007199254740993.","pattern":"^-?[0-9]+$","type":"string"}`,
 		"seen_at":  `{"description":"Optional: the current time when omitted. Must be after 2000-01-01T00:00:00Z.","format":"date-time","type":"string"}`,
 		"grace":    `{"description":"Optional: resolved by the server (grace) when omitted. Must be at least 1s and at most 3600s.","pattern":"^-?[0-9]+(\\.[0-9]{1,9})?s$","type":"string"}`,
 		"channel":  `{"const":2,"description":"Optional: constant 2 when omitted. Must be 2.","type":"integer"}`,

@@ -162,17 +162,8 @@ func groups(a string, kmin, kmax int64) string {
 // pvKeywords puts the rules of pv with a portable keyword on v, the schema
 // of one value: bounds, string in as the enum, a format.
 func pvKeywords(pv *pvRules, v *jsonschema.Schema) {
-	if pv.minimum != nil {
-		v.Minimum = numOf(*pv.minimum, pv.f32)
-	}
-	if pv.maximum != nil {
-		v.Maximum = numOf(*pv.maximum, pv.f32)
-	}
-	if pv.exclusiveMin != nil {
-		v.ExclusiveMinimum = numOf(*pv.exclusiveMin, pv.f32)
-	}
-	if pv.exclusiveMax != nil {
-		v.ExclusiveMaximum = numOf(*pv.exclusiveMax, pv.f32)
+	if v.Type == "integer" || v.Type == "number" {
+		pvBounds(pv, v)
 	}
 	if len(pv.strIn) > 0 {
 		for _, x := range pv.strIn {
@@ -184,6 +175,24 @@ func pvKeywords(pv *pvRules, v *jsonschema.Schema) {
 	}
 	if formatKeywords[pv.format] {
 		v.Format = pv.format
+	}
+}
+
+// pvBounds puts pv's bounds on v, a number's schema: a 64-bit integer is
+// a decimal string, where a bound does not apply (validators ignore it,
+// strict ones refuse it); its description states the bound.
+func pvBounds(pv *pvRules, v *jsonschema.Schema) {
+	if pv.minimum != nil {
+		v.Minimum = numOf(*pv.minimum, pv.f32)
+	}
+	if pv.maximum != nil {
+		v.Maximum = numOf(*pv.maximum, pv.f32)
+	}
+	if pv.exclusiveMin != nil {
+		v.ExclusiveMinimum = numOf(*pv.exclusiveMin, pv.f32)
+	}
+	if pv.exclusiveMax != nil {
+		v.ExclusiveMaximum = numOf(*pv.exclusiveMax, pv.f32)
 	}
 }
 

@@ -11,7 +11,8 @@
 // object as structuredContent.
 //
 // The helpers use only the Helper, Cleanup and Fatalf methods of the
-// testing.TB they are given, and return right after Fatalf, so they also work
+// testing.TB they are given (and Errorf, for an answer that carries a value
+// [ForbidInAnswers] names), and return right after Fatalf, so they also work
 // with a TB that records failures instead of stopping the test.
 package mcptest
 
@@ -72,7 +73,11 @@ func Connect(tb testing.TB, s *mcp.Server, o Options) *mcp.ClientSession {
 	if o.Protocol != "" {
 		sopts = &mcp.ClientSessionOptions{ProtocolVersion: o.Protocol}
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: "test"}, copts).Connect(ctx, ct, sopts)
+	client := mcp.NewClient(&mcp.Implementation{Name: name, Version: "test"}, copts)
+	if p := forbiddenPattern(); p != nil {
+		client.AddSendingMiddleware(scanAnswers(tb, p))
+	}
+	cs, err := client.Connect(ctx, ct, sopts)
 	if err != nil {
 		tb.Fatalf("mcptest: client connect: %v", err)
 		return nil

@@ -151,13 +151,13 @@ func (c *Call) ULID() string {
 
 // RequestScopedID returns an ID only this server can compute: a UUID
 // (RFC 9562 version 8) from HMAC-SHA256 keyed with IDSecret over tenant,
-// tool and client_request_id, so a retry with the same key gets the same ID
+// principal, tool and client_request_id (the scope of the call's key), so a retry with the same key gets the same ID
 // even when every idempotency record was lost, while another tenant, who
 // knows the tenant name, the tool and perhaps the key, cannot predict or
 // recompute it. Without a ClientRequestID it is a UUIDv7. Inside the item
 // of a list or map (elements[2]) the item's path is hashed too, so every
-// item gets its own ID, the same on retry. The tenant is "" when no
-// RequestMetadata was established.
+// item gets its own ID, the same on retry. The tenant and principal are ""
+// when no RequestMetadata was established.
 func (c *Call) RequestScopedID() string {
 	if c.ClientRequestID == "" {
 		return c.UUIDv7()
@@ -166,9 +166,9 @@ func (c *Call) RequestScopedID() string {
 	var u [16]byte
 	if item, _, ok := itemScope(c.refPath); ok {
 		// Inside an item (elements[2]) each item has an ID of its own.
-		u = keyedUUID(c.idSecret(), requestScopedLabel, rc.TenantID, c.Tool, c.ClientRequestID, item)
+		u = keyedUUID(c.idSecret(), requestScopedLabel, rc.TenantID, rc.PrincipalID, c.Tool, c.ClientRequestID, item)
 	} else {
-		u = requestScopedUUID(c.idSecret(), rc.TenantID, c.Tool, c.ClientRequestID)
+		u = requestScopedUUID(c.idSecret(), rc.TenantID, rc.PrincipalID, c.Tool, c.ClientRequestID)
 	}
 	return c.uuidText(&u)
 }

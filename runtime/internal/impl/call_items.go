@@ -10,9 +10,11 @@ func (c *Call) EnterKey(key string) { c.enter(pathSeg{key: key, item: true}) }
 
 // ItemScopedID is the REQUEST_SCOPED ID of a field of an item that carries
 // its own idempotency key (an item_key field): the same for the same
-// tenant, tool, list and item key, whichever call carries the item, so a
-// batch retried with another call key, or none, gives each item the ID it
-// got first. Without an item key, or outside a list's item (the message as
+// tenant, principal, tool, list and item key (the item key's scope, as a
+// call key's), whichever call carries the item, so a batch retried with
+// another call key, or none, gives each item the ID it got first, and
+// another principal of the tenant who reuses the item key gets an ID of
+// its own rather than a conflict with the first principal's item. Without an item key, or outside a list's item (the message as
 // a map's value or a singular field, where no key is checked unique), it
 // is RequestScopedID. For use by generated code.
 func (c *Call) ItemScopedID(key string) string {
@@ -21,6 +23,6 @@ func (c *Call) ItemScopedID(key string) string {
 		return c.RequestScopedID()
 	}
 	rc, _ := c.requestContext()
-	u := keyedUUID(c.idSecret(), itemScopedLabel, rc.TenantID, c.Tool, list, key)
+	u := keyedUUID(c.idSecret(), itemScopedLabel, rc.TenantID, rc.PrincipalID, c.Tool, list, key)
 	return c.uuidText(&u)
 }

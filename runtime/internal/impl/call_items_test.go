@@ -17,8 +17,8 @@ func itemCall(key string) *Call {
 
 // Inside an item, a request-scoped ID hashes the item's path too: each item
 // has its own, the same on every retry with the call's key. The expected
-// values are HMAC-SHA256(secret, len|label, len|tenant, len|tool, len|key,
-// len|path), first 16 bytes, version 8, computed outside Go.
+// values are HMAC-SHA256(secret, len|label, len|tenant, len|principal,
+// len|tool, len|key, len|path), first 16 bytes, version 8, computed outside Go.
 func TestRequestScopedIDInsideAnItemIsTheItemsOwn(t *testing.T) {
 	c := itemCall("req-1")
 	c.Enter("notes")
@@ -35,16 +35,16 @@ func TestRequestScopedIDInsideAnItemIsTheItemsOwn(t *testing.T) {
 	c.Leave()
 	c.Leave()
 	want := map[string]string{
-		"notes[0].id": "c28db9cb-1c04-808b-adc0-af2a1c6f6a69",
-		"notes[1].id": "7300e23e-0e44-847c-81b6-1e7f24f16bda",
-		"tags.red.id": "bc03f057-534f-8dba-9b36-fa1bdb64055d",
+		"notes[0].id": "012704d8-a406-8784-becb-b269bccf065c",
+		"notes[1].id": "d9544211-8cd2-8e33-84eb-1aba0de738ee",
+		"tags.red.id": "fbb6af57-5bbd-804b-805d-f61fd8faf08a",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("item IDs:\n got %v\nwant %v", got, want)
 	}
 	// Outside any item (a singular nested message) the ID is the call's.
 	c.Enter("meta")
-	if id := c.RequestScopedID(); id != "f99f5c45-513a-8cd1-8a77-85e8c5191e7c" {
+	if id := c.RequestScopedID(); id != "e027bdc4-f96c-804a-bd6e-df8c1d624160" {
 		t.Errorf("request-scoped ID in meta = %q", id)
 	}
 }
@@ -58,13 +58,13 @@ func TestItemScopedIDDerivesFromTheItemKey(t *testing.T) {
 		c.EnterIndex(i)
 		return c.ItemScopedID(itemKey)
 	}
-	want := "10193f52-77a6-88c1-b4f3-3d0cbc6e3f90"
+	want := "2a77c663-a0a4-8bae-97bc-d0d5f250a76b"
 	for _, got := range []string{at("req-1", 0, "k-1"), at("req-2", 3, "k-1"), at("", 1, "k-1")} {
 		if got != want {
 			t.Errorf("ItemScopedID(k-1) = %q, want %q", got, want)
 		}
 	}
-	if got := at("req-1", 0, ""); got != "c28db9cb-1c04-808b-adc0-af2a1c6f6a69" {
+	if got := at("req-1", 0, ""); got != "012704d8-a406-8784-becb-b269bccf065c" {
 		t.Errorf("without an item key: %q, want the item's request-scoped ID", got)
 	}
 	if got := at("req-1", 0, "k-2"); got == want {

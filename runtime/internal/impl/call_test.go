@@ -80,14 +80,16 @@ func (eofReader) Read([]byte) (int, error) { return 0, errors.New("exhausted") }
 
 func TestRequestScopedIDIsStableAndScoped(t *testing.T) {
 	secret := []byte("0123456789abcdef0123456789abcdef")
-	id := func(tenant, tool, key string) string {
-		c := &Call{Tool: tool, ClientRequestID: key, RC: callmeta.RequestMetadata{TenantID: tenant}, HasRC: tenant != "", Rand: &counter{}, IDSecret: secret}
+	idOf := func(tenant, principal, tool, key string) string {
+		c := &Call{Tool: tool, ClientRequestID: key, RC: callmeta.RequestMetadata{TenantID: tenant, PrincipalID: principal}, HasRC: tenant != "", Rand: &counter{}, IDSecret: secret}
 		return c.RequestScopedID()
 	}
+	id := func(tenant, tool, key string) string { return idOf(tenant, "", tool, key) }
 	base := id("tenant-a", "create_element", "req-1")
 	// HMAC-SHA256(secret, len|"mcpwrite/request-scoped-id/v1", len|"tenant-a",
-	// len|"create_element", len|"req-1"), first 16 bytes, version 8.
-	if base != "d909e29e-98e3-8541-8a0a-1adce4b87888" {
+	// len|"" (the principal), len|"create_element", len|"req-1"), first 16
+	// bytes, version 8.
+	if base != "2f86fdf1-7287-8636-8556-eb0f9809cd3d" {
 		t.Errorf("RequestScopedID = %q", base)
 	}
 	if again := id("tenant-a", "create_element", "req-1"); again != base {
@@ -97,6 +99,9 @@ func TestRequestScopedIDIsStableAndScoped(t *testing.T) {
 		"tenant": id("tenant-b", "create_element", "req-1"),
 		"tool":   id("tenant-a", "update_element", "req-1"),
 		"key":    id("tenant-a", "create_element", "req-2"),
+		// the key's scope is the tenant and principal: another principal
+		// of the tenant reusing the key gets an ID of its own
+		"principal": idOf("tenant-a", "user-2", "create_element", "req-1"),
 		// length prefixes keep ("tenant-a", "create_element") from equalling ("tenant-ac", "reate_element")
 		"split": id("tenant-ac", "reate_element", "req-1"),
 		// and a separator byte inside a part from shifting the boundary
@@ -107,7 +112,7 @@ func TestRequestScopedIDIsStableAndScoped(t *testing.T) {
 			t.Errorf("changing the %s did not change the id", what)
 		}
 	}
-	if got := id("", "create_element", "req-1"); got != "a70818bf-90b6-8ddb-b79e-2ed68fcc487a" {
+	if got := id("", "create_element", "req-1"); got != "4034694c-6f57-893b-8e23-7c4e8e6ef8fb" {
 		t.Errorf("without tenant = %q", got)
 	}
 }

@@ -94,12 +94,15 @@ func (rb *randomBlock) read(p []byte) {
 }
 
 // requestScopedUUID is an RFC 9562 version 8 UUID holding the first 122
-// bits of HMAC-SHA256(secret, label, tenant, tool, key), each part prefixed
-// with its length (8 bytes, big endian) so no two different triples share
-// an input. Without the secret the ID cannot be computed, so knowing a
-// tenant's name, a tool and a guessed key reveals nothing about its IDs.
-func requestScopedUUID(secret []byte, tenant, tool, key string) [16]byte {
-	return keyedUUID(secret, requestScopedLabel, tenant, tool, key)
+// bits of HMAC-SHA256(secret, label, tenant, principal, tool, key), each
+// part prefixed with its length (8 bytes, big endian) so no two different
+// tuples share an input. The parts are the scope of the call's idempotency
+// key (idempotency.ScopedKey), so two principals of a tenant who use the
+// same key get IDs of their own, as they get records of their own. Without
+// the secret the ID cannot be computed, so knowing a tenant's name, a tool
+// and a guessed key reveals nothing about its IDs.
+func requestScopedUUID(secret []byte, tenant, principal, tool, key string) [16]byte {
+	return keyedUUID(secret, requestScopedLabel, tenant, principal, tool, key)
 }
 
 // keyedUUID is an RFC 9562 version 8 UUID holding the first 122 bits of

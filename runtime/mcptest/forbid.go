@@ -1,0 +1,83 @@
+package mcptest
+
+import (
+	"context"
+	"encoding/json"
+	"regexp"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// forbidden are the values no answer may carry (ForbidInAnswers).
+var forbidden struct {
+	sync.Mutex
+	values []string
+}
+
+// ForbidInAnswers makes every client Connect opens afterwards, in this test
+// binary, fail its test (Errorf) when a tool answer, an error result, or a
+// protocol error carries one of values as a whole token: an identifier
+// bounded by characters other than letters, digits, '-' and '_'. A test
+// package calls it from TestMain with the tenant and principal IDs its
+// request contexts carry, so every answer of every test is scanned for
+// them. Empty values are ignored.
+func ForbidInAnswers(values ...string) {
+	forbidden.Lock()
+	defer forbidden.Unlock()
+	for _, v := range values {
+		if v != "" && !slices.Contains(forbidden.values, v) {
+			forbidden.values = append(forbidden.values, v)
+		}
+	}
+}
+
+// forbiddenPattern matches any of the forbidden values as a token, nil when
+// none is forbidden.
+func forbiddenPattern() *regexp.Regexp {
+	forbidden.Lock()
+	defer forbidden.Unlock()
+	if len(forbidden.values) == 0 {
+		return nil
+	}
+	alt := ""
+	for i, v := range forbidden.values {
+		if i > 0 {
+			alt += "|"
+		}
+		alt += regexp.QuoteMeta(v)
+	}
+	return regexp.MustCompile(`(^|[^A-Za-z0-9_-])(` + alt + `)($|[^A-Za-z0-9_-])`)
+}
+
+// scanAnswers is a client middleware that reports, on tb, every tools/call
+// answer that carries a value of pattern.
+func scanAnswers(tb testing.TB, pattern *regexp.Regexp) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			if method != "tools/call" {
+				return res, err
+			}
+			tool := ""
+			switch p := req.GetParams().(type) {
+			case *mcp.CallToolParams:
+				tool = p.Name
+			case *mcp.CallToolParamsRaw:
+				tool = p.Name
+			}
+			var text string
+			if err != nil {
+				text = err.Error()
+			} else if b, mErr := json.Marshal(res); mErr == nil {
+				text = string(b)
+			}
+			if m := pattern.FindStringSubmatch(text); m != nil {
+				tb.Errorf("mcptest: the answer of %s carries the forbidden value %q: %s", tool, m[2], text)
+			}
+			return res, err
+		}
+	}
+}
