@@ -78,7 +78,7 @@ func TestExposeAllLeavesOutWhatCannotBeAToolAndGeneratesTheRest(t *testing.T) {
 		t.Fatalf("generation failed: %s", errText)
 	}
 	want := `protoc-gen-mcpwrite: warning: bad.proto:15:3: method bad.v1.S.ReportStatus left out: bad.proto:25:18: tool report_status: detail.payload: google.protobuf.Any cannot be agent-supplied (declared in bad.proto, message bad.v1.Detail); mark bad.v1.Detail.payload hidden or derived with a resolver; to leave it out without this warning add option (mcpwrite.v1.tool) = {omit: true}; to the method
-protoc-gen-mcpwrite: warning: bad.proto:18: method bad.v1.S.SyncProgress left out: it is documented as internal, not for API users; to make it a tool add option (mcpwrite.v1.tool) = {omit: false}; to the method, or option (mcpwrite.v1.tool) = {omit: true}; to leave it out without this warning
+protoc-gen-mcpwrite: warning: bad.proto:18:3: method bad.v1.S.SyncProgress left out: it is documented as internal, not for API users; to make it a tool add option (mcpwrite.v1.tool) = {omit: false}; to the method, or option (mcpwrite.v1.tool) = {omit: true}; to leave it out without this warning
 protoc-gen-mcpwrite: warning: bad.proto:20:3: method bad.v1.S.ReceiveTriggerWebhook left out: it is an inbound webhook (its request carries the raw HTTP body in body, google.api.HttpBody); to make it a tool add option (mcpwrite.v1.tool) = {omit: false}; to the method, or option (mcpwrite.v1.tool) = {omit: true}; to leave it out without this warning
 `
 	if warn != want {
