@@ -30,8 +30,8 @@ import (
 //     method name's verb (kindFromName).
 //  3. The classification of a write: destructive on any destructive
 //     evidence (destructiveEvidence: its verb, its comment, its request);
-//     else safe only on positive evidence, an AIP-133 standard Create or
-//     an AIP-134 standard Update limited to the fields of its
+//     else safe only on positive evidence, an AIP-133 standard Create (or
+//     a Create* taking the resource itself) or an AIP-134 standard Update limited to the fields of its
 //     update_mask; else destructive by default. idempotency_level
 //     IDEMPOTENT says a retry is safe, not that the write is: it is
 //     recorded, and makes idempotentHint true.
@@ -154,6 +154,8 @@ func writeKind(m *protogen.Method) signal {
 		s = signal{kind: mcpwritev1.ToolRules_DELETE, why: "AIP-135 Delete shape (Delete* with name)"}
 	case hasPrefixWord(words, "create") && createResource(m) != nil:
 		s = signal{kind: mcpwritev1.ToolRules_CREATE, classification: mcpwritev1.ToolRules_SAFE_CREATE, why: "AIP-133 Create shape (Create* with parent and resource)"}
+	case hasPrefixWord(words, "create") && (verb == "post" || verb == "put") && isResource(m.Input, strings.TrimPrefix(name, "Create")):
+		s = signal{kind: mcpwritev1.ToolRules_CREATE, classification: mcpwritev1.ToolRules_SAFE_CREATE, why: "Create* taking the resource itself, bound to " + verb + ": " + path}
 	case hasPrefixWord(words, "create") && (verb == "post" || verb == "put"):
 		s = signal{kind: mcpwritev1.ToolRules_CREATE, why: "google.api.http " + verb + " on Create*: " + path}
 	case hasPrefixWord(words, "update") && updateResource(m) != nil:

@@ -100,7 +100,8 @@ func destructiveRequestEvidence(in *protogen.Message) string {
 			etag = name
 		}
 	}
-	if filter != "" && etag == "" {
+	// A resource's own filter (a subscription's) selects nothing to change.
+	if filter != "" && etag == "" && !isResource(in, "") {
 		return "request field " + filter + " (a bulk selector without etag)"
 	}
 	return ""
