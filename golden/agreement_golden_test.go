@@ -148,7 +148,7 @@ var goldenAgreementWant = map[string]goldenFigures{
 	"aip_irreversible":       {30, 30, 0, 28, 28, 0, 0},
 	"aip_name_inference":     {20, 20, 0, 14, 14, 0, 0},
 	"aip_read_signals":       {15, 15, 0, 7, 7, 0, 0},
-	"aip_standard_methods":   {45, 45, 0, 45, 45, 0, 0},
+	"aip_standard_methods":   {45, 45, 0, 42, 42, 0, 0},
 	"batch_items":            {5, 5, 0, 5, 4, 1, 6},
 	"buf_validate":           {5, 0, 5, 49, 47, 2, 0},
 	"buf_validate_editions":  {5, 5, 0, 14, 14, 0, 0},

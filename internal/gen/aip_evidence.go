@@ -126,11 +126,12 @@ func destructiveEvidence(m *protogen.Method, words []string) string {
 // readVerbs are the verbs of AIP-136 custom methods that read: bound to
 // post (or another verb an API chose), they still change nothing unless
 // their proto says otherwise (readContrary). Generate* is not among them:
-// a generated URL or token is a credential.
+// a generated URL or token is a credential; nor is Verify*: verifying a
+// channel or a domain marks it verified.
 var readVerbs = map[string]bool{
 	"get": true, "list": true, "search": true, "query": true, "lint": true, "check": true,
 	"validate": true, "test": true, "compute": true, "preview": true, "estimate": true,
-	"lookup": true, "describe": true, "explain": true, "verify": true, "find": true,
+	"lookup": true, "describe": true, "explain": true, "find": true,
 	"count": true, "analyze": true, "retrieve": true, "batch get": true,
 }
 
@@ -150,7 +151,9 @@ func readVerb(words []string, verbs map[string]bool) string {
 }
 
 // writeWords in a read-verb name make it a write (CheckAndMutateRow,
-// ValidateAndCommit, TestAndSet).
+// ValidateAndCommit, TestAndSet); so do credential nouns and "code"
+// (RetrieveCredentials, GetNotificationChannelVerificationCode): a
+// credential handed out is not a read to run unconfirmed.
 var writeWords = map[string]bool{
 	"and": true, "or": true, "then": true, "mutate": true, "write": true, "commit": true, "apply": true,
 	"execute": true, "run": true, "start": true, "export": true, "import": true, "create": true,
@@ -174,7 +177,7 @@ var writeRequestFields = map[string]bool{
 // statements, or a comment that says the method changes something.
 func readContrary(m *protogen.Method, words []string) string {
 	for _, w := range words[1:] {
-		if writeWords[w] {
+		if writeWords[w] || credentialNouns[w] || w == "code" {
 			return "name word " + w
 		}
 	}
