@@ -182,15 +182,6 @@ func stringField(m *protogen.Message, name protoreflect.Name) *protogen.Field {
 	return nil
 }
 
-// isResource reports whether m is a resource: it carries google.api.resource,
-// or its name is the method's noun (Book for CreateBook).
-func isResource(m *protogen.Message, noun string) bool {
-	if ext[*annotations.ResourceDescriptor](m.Desc.Options(), annotations.E_Resource) != nil {
-		return true
-	}
-	return string(m.Desc.Name()) == noun
-}
-
 // resourceField returns the request field that carries the resource of a
 // standard method named verb+Noun: a singular message field whose type is
 // a resource.

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"google.golang.org/genproto/googleapis/api/annotations"
 	"google.golang.org/protobuf/compiler/protogen"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
@@ -105,6 +106,15 @@ func destructiveRequestEvidence(in *protogen.Message) string {
 		return "request field " + filter + " (a bulk selector without etag)"
 	}
 	return ""
+}
+
+// isResource reports whether m is a resource: it carries google.api.resource,
+// or its name is the method's noun (Book for CreateBook).
+func isResource(m *protogen.Message, noun string) bool {
+	if ext[*annotations.ResourceDescriptor](m.Desc.Options(), annotations.E_Resource) != nil {
+		return true
+	}
+	return string(m.Desc.Name()) == noun
 }
 
 // statementFields are request fields that carry statements a server
