@@ -25,9 +25,9 @@ func TestOneMethodNeverBlocksAService(t *testing.T) {
 		warn  string
 	}{
 		{"google/spanner/admin/database/v1/spanner_database_admin.proto", 26,
-			"protoc-gen-mcpwrite: warning: google/spanner/admin/database/v1/spanner_database_admin.proto:495: method google.spanner.admin.database.v1.DatabaseAdmin.InternalUpdateGraphOperation left out: it is documented as internal, not for API users; to make it a tool add option (mcpwrite.v1.tool) = {omit: false}; to the method, or option (mcpwrite.v1.tool) = {omit: true}; to leave it out without this warning\n"},
+			"protoc-gen-mcpwrite: warning: google/spanner/admin/database/v1/spanner_database_admin.proto:495:3: method google.spanner.admin.database.v1.DatabaseAdmin.InternalUpdateGraphOperation left out: it is documented as internal, not for API users; to make it a tool add option (mcpwrite.v1.tool) = {omit: false}; to the method, or option (mcpwrite.v1.tool) = {omit: true}; to leave it out without this warning\n"},
 		{"google/devtools/cloudbuild/v1/cloudbuild.proto", 18,
-			"protoc-gen-mcpwrite: warning: google/devtools/cloudbuild/v1/cloudbuild.proto:389: method google.devtools.cloudbuild.v1.CloudBuild.ReceiveTriggerWebhook left out: it is an inbound webhook (its request carries the raw HTTP body in body, google.api.HttpBody); to make it a tool add option (mcpwrite.v1.tool) = {omit: false}; to the method, or option (mcpwrite.v1.tool) = {omit: true}; to leave it out without this warning\n"},
+			"protoc-gen-mcpwrite: warning: google/devtools/cloudbuild/v1/cloudbuild.proto:389:3: method google.devtools.cloudbuild.v1.CloudBuild.ReceiveTriggerWebhook left out: it is an inbound webhook (its request carries the raw HTTP body in body, google.api.HttpBody); to make it a tool add option (mcpwrite.v1.tool) = {omit: false}; to the method, or option (mcpwrite.v1.tool) = {omit: true}; to leave it out without this warning\n"},
 	} {
 		p, err := protogen.Options{}.New(request(t, c.file))
 		if err != nil {

@@ -164,13 +164,24 @@ func checkStandard(method, kind, class, confirm, decidedBy string, input json.Ra
 		return want("READ", "READ_ONLY")
 	case method == "GetIamPolicy" || method == "TestIamPermissions":
 		return want("READ", "READ_ONLY")
-	case has("Create"):
+	case has("Create") && (strings.HasPrefix(decidedBy, "AIP-133 Create shape") || strings.HasPrefix(decidedBy, "Create* taking the resource itself")):
 		return want("CREATE", "SAFE_CREATE")
-	case has("Update"):
+	case has("Create"):
+		// Not a standard Create: no evidence it is safe.
+		if err := want("CREATE", "DESTRUCTIVE_UPDATE"); err != nil || confirm == "DIRECT" {
+			return fmt.Errorf("%s is %s %s %s, want a confirmed destructive create", method, kind, class, confirm)
+		}
+	case has("Update") && props["update_mask"] != nil:
 		if err := want("UPDATE", "SAFE_UPDATE"); err != nil {
 			return err
 		}
-		return namesResource(input, props["update_mask"] != nil, "name")
+		return namesResource(input, true, "name")
+	case has("Update"):
+		// No update_mask: nothing limits what it changes.
+		if err := want("UPDATE", "DESTRUCTIVE_UPDATE"); err != nil {
+			return err
+		}
+		return namesResource(input, false, "name")
 	case has("Delete"):
 		if err := want("DELETE", "DESTRUCTIVE_DELETE"); err != nil {
 			return err
@@ -182,7 +193,7 @@ func checkStandard(method, kind, class, confirm, decidedBy string, input json.Ra
 			name = m[1]
 		}
 		return namesResource(input, false, name)
-	case has("Destroy") || has("Purge") || has("Set") && strings.HasSuffix(method, "Policy"):
+	case has("Destroy") || has("Purge") || has("Disable") || has("Restore") || has("Import") || has("Set") && strings.HasSuffix(method, "Policy"):
 		if class != "DESTRUCTIVE_UPDATE" && class != "DESTRUCTIVE_DELETE" || confirm == "DIRECT" {
 			return fmt.Errorf("%s is %s %s, want destructive and confirmed", method, class, confirm)
 		}

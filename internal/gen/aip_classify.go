@@ -13,27 +13,31 @@ import (
 )
 
 // A method without a kind in its tool option is classified from what its
-// proto already says, in this order (docs/existing-apis.md):
+// proto already says, and fails closed (docs/existing-apis.md):
 //
-//  1. idempotency_level = NO_SIDE_EFFECTS, a google.api.http get
-//     binding, or an IAM read request (iamReads): READ.
-//  2. The HTTP verb and the AIP standard-method shape: a delete binding,
-//     or Delete* taking a name: DELETE; Create* taking a resource (and
-//     its parent): CREATE; Update* taking a resource and an update_mask:
-//     UPDATE; Create* bound to post or put: CREATE; another patch or put
-//     binding: UPDATE.
-//  3. Irreversible custom methods (irreversibleVerbs, Set*Policy):
-//     destructive, so confirmed.
-//  4. Only with the service's infer_reads_from_names: Get*, List*,
-//     Search*, BatchGet* are reads.
-//  5. Otherwise the method name's verb (kindFromName), as for any tool.
+//  1. Reads: idempotency_level = NO_SIDE_EFFECTS, a google.api.http get
+//     binding, an IAM read request (iamReads), or an AIP-136 custom
+//     method bound to post whose verb reads (readVerbs: Query*, Lint*,
+//     Check*, BatchGet*...) and whose proto says nothing contrary
+//     (readContrary: a write word in its name, a long-running operation,
+//     a request field only a write takes, a comment that says it changes
+//     something). With the service's infer_reads_from_names, Get*, List*,
+//     Search* and BatchGet* are reads by name alone.
+//  2. The kind of a write: a delete binding, or Delete* taking a name:
+//     DELETE; Create* taking a resource (and its parent): CREATE; Update*
+//     taking a resource and an update_mask: UPDATE; Create* bound to post
+//     or put: CREATE; another patch or put binding: UPDATE; otherwise the
+//     method name's verb (kindFromName).
+//  3. The classification of a write: destructive on any destructive
+//     evidence (destructiveEvidence: its verb, its comment, its request);
+//     else safe only on positive evidence, an AIP-133 standard Create (or
+//     a Create* taking the resource itself) or an AIP-134 standard Update limited to the fields of its
+//     update_mask; else destructive by default. idempotency_level
+//     IDEMPOTENT says a retry is safe, not that the write is: it is
+//     recorded, and makes idempotentHint true.
 //
-// A tool option's kind or classification overrides what a signal decided.
-
-// irreversibleVerbs are the first words of custom methods that cannot be
-// undone; Set...Policy methods (SetIamPolicy) replace a whole policy and
-// are irreversible too.
-var irreversibleVerbs = []string{"destroy", "purge", "expunge", "erase", "wipe", "shred", "truncate", "revoke", "drop"}
+// A tool option's kind or classification overrides what was decided;
+// decided_by records the evidence either way.
 
 // iamReads are the google.iam.v1 requests of reads that AIP APIs bind to
 // post (AIP-211 mixins): their type says they change nothing.
@@ -42,13 +46,10 @@ var iamReads = map[protoreflect.FullName]bool{
 	"google.iam.v1.TestIamPermissionsRequest": true,
 }
 
-// readVerbs are the first words name-only read inference accepts.
-var readVerbs = map[string]bool{"get": true, "list": true, "search": true, "batch get": true}
-
 // signal is what decided a tool's kind and classification.
 type signal struct {
 	kind           mcpwritev1.ToolRules_Kind
-	classification mcpwritev1.ToolRules_Classification // unspecified: the kind's default
+	classification mcpwritev1.ToolRules_Classification
 	why            string
 }
 
@@ -73,70 +74,100 @@ func httpVerb(m *protogen.Method) (verb, path string) {
 	return "", ""
 }
 
-// noSideEffects reports idempotency_level = NO_SIDE_EFFECTS.
-func noSideEffects(m *protogen.Method) bool {
+// idempotencyLevel returns a method's idempotency_level.
+func idempotencyLevel(m *protogen.Method) descriptorpb.MethodOptions_IdempotencyLevel {
 	opts, _ := m.Desc.Options().(*descriptorpb.MethodOptions)
-	return opts.GetIdempotencyLevel() == descriptorpb.MethodOptions_NO_SIDE_EFFECTS
+	return opts.GetIdempotencyLevel()
 }
 
 // classify decides the kind and classification of a method whose tool
 // option sets no kind, from its proto-native signals.
 func classify(sm *serviceModel, m *protogen.Method) signal {
+	if s, ok := classifyRead(sm, m); ok {
+		return s
+	}
+	s := writeKind(m)
+	words := naming.Words(string(m.Desc.Name()))
+	if idempotencyLevel(m) == descriptorpb.MethodOptions_IDEMPOTENT {
+		s.why += "; idempotency_level IDEMPOTENT (safe to retry, not evidence of a safe write)"
+	}
+	destructive := mcpwritev1.ToolRules_DESTRUCTIVE_UPDATE
+	if s.kind == mcpwritev1.ToolRules_DELETE {
+		destructive = mcpwritev1.ToolRules_DESTRUCTIVE_DELETE
+	}
+	switch e := destructiveEvidence(m, words); {
+	case e != "":
+		s.classification = destructive
+		s.why += "; destructive: " + e
+	case s.kind == mcpwritev1.ToolRules_DELETE:
+		s.classification = destructive
+		s.why += "; destructive: a delete"
+	case s.classification != mcpwritev1.ToolRules_CLASSIFICATION_UNSPECIFIED:
+		// Positive evidence of a safe write: a standard Create or Update.
+	default:
+		s.classification = destructive
+		s.why += "; destructive by default: no evidence it is safe (declare it with option (mcpwrite.v1.tool) = {classification: SAFE_UPDATE})"
+	}
+	return s
+}
+
+// classifyRead decides whether a method is a read, and on what evidence.
+func classifyRead(sm *serviceModel, m *protogen.Method) (signal, bool) {
+	verb, path := httpVerb(m)
+	name := string(m.Desc.Name())
+	words := naming.Words(name)
+	read := func(why string) (signal, bool) {
+		return signal{kind: mcpwritev1.ToolRules_READ, classification: mcpwritev1.ToolRules_READ_ONLY, why: why}, true
+	}
+	// A get binding on a method whose verb destroys or mints a credential,
+	// or that starts a long-running operation, is not taken as a read
+	// (RestoreDatasetVersion and GenerateAccessToken are bound to get).
+	getWrites := destructiveVerbEvidence(words) != "" || m.Output.Desc.FullName() == "google.longrunning.Operation"
+	switch {
+	case idempotencyLevel(m) == descriptorpb.MethodOptions_NO_SIDE_EFFECTS:
+		return read("idempotency_level NO_SIDE_EFFECTS")
+	case verb == "get" && !getWrites:
+		return read("google.api.http get: " + path)
+	case iamReads[m.Input.Desc.FullName()]:
+		return read("request " + string(m.Input.Desc.FullName()) + " (an IAM read bound to post)")
+	}
+	if rv := readVerb(words, readVerbs); rv != "" && verb == "post" && readContrary(m, words) == "" {
+		return read("read verb " + naming.Pascal(strings.Fields(rv)) + "* bound to post: " + path)
+	}
+	if serviceRules(sm).GetInferReadsFromNames() && readVerb(words, nameReadVerbs) != "" {
+		return read("method name " + name + " (infer_reads_from_names)")
+	}
+	return signal{}, false
+}
+
+// writeKind decides the kind of a write, and marks a standard Create or
+// Update safe: the positive evidence a safe write needs.
+func writeKind(m *protogen.Method) signal {
 	verb, path := httpVerb(m)
 	name := string(m.Desc.Name())
 	words := naming.Words(name)
 	var s signal
 	switch {
-	case noSideEffects(m):
-		s = signal{kind: mcpwritev1.ToolRules_READ, why: "idempotency_level NO_SIDE_EFFECTS"}
-	case verb == "get":
-		s = signal{kind: mcpwritev1.ToolRules_READ, why: "google.api.http get: " + path}
-	case iamReads[m.Input.Desc.FullName()]:
-		s = signal{kind: mcpwritev1.ToolRules_READ, why: "request " + string(m.Input.Desc.FullName()) + " (an IAM read bound to post)"}
 	case verb == "delete":
 		s = signal{kind: mcpwritev1.ToolRules_DELETE, why: "google.api.http delete: " + path}
 	case hasPrefixWord(words, "delete") && stringField(m.Input, "name") != nil:
 		s = signal{kind: mcpwritev1.ToolRules_DELETE, why: "AIP-135 Delete shape (Delete* with name)"}
 	case hasPrefixWord(words, "create") && createResource(m) != nil:
-		s = signal{kind: mcpwritev1.ToolRules_CREATE, why: "AIP-133 Create shape (Create* with parent and resource)"}
+		s = signal{kind: mcpwritev1.ToolRules_CREATE, classification: mcpwritev1.ToolRules_SAFE_CREATE, why: "AIP-133 Create shape (Create* with parent and resource)"}
+	case hasPrefixWord(words, "create") && (verb == "post" || verb == "put") && isResource(m.Input, strings.TrimPrefix(name, "Create")):
+		s = signal{kind: mcpwritev1.ToolRules_CREATE, classification: mcpwritev1.ToolRules_SAFE_CREATE, why: "Create* taking the resource itself, bound to " + verb + ": " + path}
 	case hasPrefixWord(words, "create") && (verb == "post" || verb == "put"):
 		s = signal{kind: mcpwritev1.ToolRules_CREATE, why: "google.api.http " + verb + " on Create*: " + path}
 	case hasPrefixWord(words, "update") && updateResource(m) != nil:
-		s = signal{kind: mcpwritev1.ToolRules_UPDATE, why: "AIP-134 Update shape (Update* with resource and update_mask)"}
+		s = signal{kind: mcpwritev1.ToolRules_UPDATE, classification: mcpwritev1.ToolRules_SAFE_UPDATE, why: "AIP-134 Update shape (Update* with resource and update_mask: changes only the named fields)"}
 	case verb == "patch" || verb == "put":
 		s = signal{kind: mcpwritev1.ToolRules_UPDATE, why: "google.api.http " + verb + ": " + path}
-	case serviceRules(sm).GetInferReadsFromNames() && len(words) > 0 && (readVerbs[words[0]] || len(words) > 1 && readVerbs[words[0]+" "+words[1]]):
-		s = signal{kind: mcpwritev1.ToolRules_READ, why: "method name " + name + " (infer_reads_from_names)"}
+	case verb != "":
+		s = signal{kind: kindFromName(name), why: "custom method " + name + " bound to " + verb + ": " + path}
 	default:
 		s = signal{kind: kindFromName(name), why: "method name " + name}
 	}
-	if s.kind != mcpwritev1.ToolRules_READ {
-		if v := irreversible(words); v != "" {
-			s.classification = mcpwritev1.ToolRules_DESTRUCTIVE_UPDATE
-			if s.kind == mcpwritev1.ToolRules_DELETE {
-				s.classification = mcpwritev1.ToolRules_DESTRUCTIVE_DELETE
-			}
-			s.why += "; irreversible " + v
-		}
-	}
 	return s
-}
-
-// irreversible names the irreversible verb a method name starts with
-// ("Destroy*", "Set*Policy"), or "".
-func irreversible(words []string) string {
-	if len(words) == 0 {
-		return ""
-	}
-	for _, v := range irreversibleVerbs {
-		if words[0] == v {
-			return naming.Pascal([]string{v}) + "*"
-		}
-	}
-	if words[0] == "set" && len(words) > 1 && words[len(words)-1] == "policy" {
-		return "Set*Policy"
-	}
-	return ""
 }
 
 func hasPrefixWord(words []string, w string) bool { return len(words) > 0 && words[0] == w }
@@ -149,15 +180,6 @@ func stringField(m *protogen.Message, name protoreflect.Name) *protogen.Field {
 		}
 	}
 	return nil
-}
-
-// isResource reports whether m is a resource: it carries google.api.resource,
-// or its name is the method's noun (Book for CreateBook).
-func isResource(m *protogen.Message, noun string) bool {
-	if ext[*annotations.ResourceDescriptor](m.Desc.Options(), annotations.E_Resource) != nil {
-		return true
-	}
-	return string(m.Desc.Name()) == noun
 }
 
 // resourceField returns the request field that carries the resource of a
@@ -227,7 +249,7 @@ func (b *builder) classifyTool(t *toolModel) bool {
 	if t.classification == mcpwritev1.ToolRules_CLASSIFICATION_UNSPECIFIED {
 		t.classification = s.classification
 	} else {
-		t.decidedBy += "; classification from the tool option"
+		t.decidedBy += "; classification " + t.classification.String() + " from the tool option"
 	}
 	return true
 }

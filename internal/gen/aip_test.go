@@ -109,7 +109,7 @@ message Resp { string id = 1; }`
 		t.Fatalf("Generate: %s", msg)
 	}
 	want := "protoc-gen-mcpwrite: note: bad.proto: tool list_tasks: READ READ_ONLY from idempotency_level NO_SIDE_EFFECTS\n" +
-		"protoc-gen-mcpwrite: note: bad.proto: tool purge_tasks: DELETE DESTRUCTIVE_DELETE from method name PurgeTasks; irreversible Purge*\n"
+		"protoc-gen-mcpwrite: note: bad.proto: tool purge_tasks: DELETE DESTRUCTIVE_DELETE from method name PurgeTasks; destructive: destructive verb Purge*\n"
 	var got string
 	for _, l := range strings.SplitAfter(warn, "\n") {
 		if !strings.Contains(l, "-strict: ") { // the vendor notes proper

@@ -6,6 +6,7 @@ import (
 
 	"google.golang.org/protobuf/compiler/protogen"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/descriptorpb"
 
 	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/naming"
@@ -406,7 +407,10 @@ func (b *builder) toolConfirmation(t *toolModel, tr *mcpwritev1.ToolRules) bool 
 func toolHints(t *toolModel, tr *mcpwritev1.ToolRules) {
 	t.readOnly = false
 	t.destructive = t.destructiveClass()
-	t.idempotent = t.kind == mcpwritev1.ToolRules_UPDATE || t.kind == mcpwritev1.ToolRules_DELETE
+	// idempotency_level IDEMPOTENT: the API says a repeated call has the
+	// effect of one.
+	t.idempotent = t.kind == mcpwritev1.ToolRules_UPDATE || t.kind == mcpwritev1.ToolRules_DELETE ||
+		idempotencyLevel(t.method) == descriptorpb.MethodOptions_IDEMPOTENT
 	t.openWorld = false
 	if tr != nil {
 		if tr.ReadOnlyHint != nil {

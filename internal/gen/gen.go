@@ -27,6 +27,12 @@ type Config struct {
 	// Connect also emits, beside the gRPC client adapter, an adapter for
 	// connect-go clients (connectrpc.com/connect).
 	Connect bool
+	// Review also emits, per file, the review report <file>.mcpwrite.review.tsv
+	// (review.go): every method's classification and its evidence.
+	Review bool
+	// ReviewOnly emits only the review report (review=only): a user reviews
+	// a service's decisions before generating its tools.
+	ReviewOnly bool
 	// Warn receives portability warnings when not strict (stderr in the plugin).
 	Warn io.Writer
 }
@@ -35,6 +41,18 @@ type Config struct {
 // bad values with the exact message a user sees.
 func (c *Config) Set(name, value string) error {
 	switch name {
+	case "review":
+		switch value {
+		case "", "true":
+			c.Review, c.ReviewOnly = true, false
+		case "only":
+			c.Review, c.ReviewOnly = true, true
+		case "false":
+			c.Review, c.ReviewOnly = false, false
+		default:
+			return fmt.Errorf("parameter review: want true, false or only, got %q", value)
+		}
+		return nil
 	case "strict", "vendor_notes", "connect":
 		var on bool
 		switch value {
@@ -55,7 +73,7 @@ func (c *Config) Set(name, value string) error {
 		}
 		return nil
 	}
-	return fmt.Errorf("unknown parameter %q (known: strict, vendor_notes, connect)", name)
+	return fmt.Errorf("unknown parameter %q (known: strict, vendor_notes, connect, review)", name)
 }
 
 // Generate emits the .mcpwrite.go and .mcpwrite.json files of every file to
@@ -93,6 +111,9 @@ func Generate(p *protogen.Plugin, cfg Config) error {
 			defer func() { <-sem; wg.Done() }()
 			b := &builder{plugin: p, file: o.fm, probs: &o.probs}
 			b.resolveDocs(o.fm)
+			if cfg.ReviewOnly {
+				return
+			}
 			o.doc = document(o.fm)
 			o.raw = marshalDoc(o.doc)
 			o.warns = append(append(append(lintDocument(o.doc, o.fm), lintIDs(o.fm)...), lintIdentity(o.fm)...), lintItemBounds(o.fm)...)
@@ -140,6 +161,15 @@ func Generate(p *protogen.Plugin, cfg Config) error {
 		return errors.New(strings.Join(probs.list, "\n"))
 	}
 	for _, o := range outs {
+		if cfg.Review {
+			r := p.NewGeneratedFile(reviewPath(o.fm), "")
+			if _, err := r.Write(review(o.fm)); err != nil {
+				return err
+			}
+		}
+		if cfg.ReviewOnly {
+			continue
+		}
 		if err := emitGo(p, o.fm, cfg.Connect); err != nil {
 			return err
 		}

@@ -476,7 +476,11 @@ message Resp { string id = 1; }
 message Req { string name = 1; }`,
 			want: "bad.proto:9:1: service bad.v1.S: tool_prefix \"crm.\" must match ^[a-zA-Z0-9_-]+$\n" +
 				"bad.proto:9:1: service bad.v1.S: tool name \"crm.validate_write\" (the validate tool) must match ^[a-zA-Z0-9_-]{1,64}$\n" +
-				"bad.proto:9:1: service bad.v1.S: tool name \"crm.get_write_schema\" (the schema tool) must match ^[a-zA-Z0-9_-]{1,64}$",
+				"bad.proto:9:1: service bad.v1.S: tool name \"crm.get_write_schema\" (the schema tool) must match ^[a-zA-Z0-9_-]{1,64}$\n" +
+				// Do is destructive by default (no evidence it is safe), so
+				// it is confirmed and the service has the proposal tools.
+				"bad.proto:9:1: service bad.v1.S: tool name \"crm.apply_proposal\" (the apply tool) must match ^[a-zA-Z0-9_-]{1,64}$\n" +
+				"bad.proto:9:1: service bad.v1.S: tool name \"crm.discard_proposal\" (the discard tool) must match ^[a-zA-Z0-9_-]{1,64}$",
 		},
 		{
 			name: "next_steps naming an unknown tool",
@@ -871,7 +875,8 @@ func TestConfigSetRejectsUnknownParametersAndBadValues(t *testing.T) {
 		{name: "strict", value: "true", strict: true},
 		{name: "strict", value: "false", strict: false},
 		{name: "strict", value: "yes", want: `parameter strict: want true or false, got "yes"`},
-		{name: "strcit", value: "true", want: `unknown parameter "strcit" (known: strict, vendor_notes, connect)`},
+		{name: "review", value: "all", want: `parameter review: want true, false or only, got "all"`},
+		{name: "strcit", value: "true", want: `unknown parameter "strcit" (known: strict, vendor_notes, connect, review)`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name+"="+tc.value, func(t *testing.T) {
@@ -894,7 +899,7 @@ func TestConfigSetRejectsUnknownParametersAndBadValues(t *testing.T) {
 func TestPluginRejectsABadParameterBeforeGenerating(t *testing.T) {
 	cases := map[string]string{
 		"strict=maybe":                    `parameter strict: want true or false, got "maybe"`,
-		"paths=source_relative,colour=on": `unknown parameter "colour" (known: strict, vendor_notes, connect)`,
+		"paths=source_relative,colour=on": `unknown parameter "colour" (known: strict, vendor_notes, connect, review)`,
 	}
 	for param, want := range cases {
 		t.Run(param, func(t *testing.T) {

@@ -36,7 +36,7 @@ type ArchiveServiceHandler interface {
 	PurgeCopies(context.Context, *v1.CopyRequest) (*v1.Copy, error)
 	// Sets the access policy of a copy.
 	SetIamPolicy(context.Context, *v1.SetIamPolicyRequest) (*v1.Copy, error)
-	// Restores a copy; a custom method with no irreversible verb.
+	// Restores a copy over its current state: Restore* is destructive.
 	RestoreCopy(context.Context, *v1.CopyRequest) (*v1.Copy, error)
 	// Destroys nothing the tool option does not allow: classified by hand.
 	DestroyDraft(context.Context, *v1.CopyRequest) (*v1.Copy, error)
