@@ -47,6 +47,7 @@ var runtimeIdents = map[string]protogen.GoImportPath{
 	"NewPairTable":           implPkg,
 	"NewTool":                implPkg,
 	"Object":                 implPkg,
+	"OperationsOf":           implPkg,
 	"OutgoingGRPCContext":    implPkg,
 	"OutgoingHeaders":        implPkg,
 	"Pair":                   implPkg,
