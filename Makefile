@@ -49,6 +49,7 @@ generate: tools build ## Regenerate the annotations, every example and the golde
 	@for ex in $(EXAMPLES); do echo "buf generate examples/$$ex"; $(BUF) generate examples/$$ex/proto --template examples/$$ex/buf.gen.yaml; done
 	$(BUF) generate golden/e2e/outline/proto --template golden/e2e/outline/buf.gen.yaml
 	$(BUF) generate golden/e2e/batch/proto --template golden/e2e/batch/buf.gen.yaml
+	$(BUF) generate golden/e2e/lro/proto --template golden/e2e/lro/buf.gen.yaml
 	go test ./golden -run '^TestGolden$$' -update >/dev/null
 
 .PHONY: checkgenerate

@@ -65,7 +65,7 @@ func (c *config) applyToolNames(sd *schemadoc.Service) error {
 			*p = c.toolName(*p)
 		}
 	}
-	for _, p := range []*string{&sd.ValidateTool, &sd.SchemaTool, &sd.ApplyTool, &sd.DiscardTool} {
+	for _, p := range []*string{&sd.ValidateTool, &sd.SchemaTool, &sd.ApplyTool, &sd.DiscardTool, &sd.OperationsTool} {
 		rename(p)
 	}
 	for i := range sd.Tools {

@@ -103,6 +103,10 @@ type config struct {
 	namePrefix, nameSuffix string
 	// compact: tools/list carries the compact surface (WithCompactList).
 	compact bool
+
+	// opWait and opPoll bound the operations tool's waits
+	// (WithOperationWait); zero for the defaults.
+	opWait, opPoll time.Duration
 }
 
 // defaultMaxStoredResponse is the largest result kept for a replay.

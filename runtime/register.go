@@ -79,7 +79,7 @@ func newRegistry(svc *impl.Service, opts []Option) (*registry, error) {
 	if sd == nil {
 		return nil, fmt.Errorf("runtime: service %s: not in the schema document of %q", svc.Name, doc.Source)
 	}
-	r := &registry{cfg: newConfig(opts), svc: sd, version: sd.SchemaVersion, enums: svc.Enums, tools: map[string]*boundTool{}, answers: shapeOf(sd)}
+	r := &registry{cfg: newConfig(opts), svc: sd, version: sd.SchemaVersion, enums: svc.Enums, tools: map[string]*boundTool{}, answers: shapeOf(sd), ops: svc.Operations}
 	if r.version == "" {
 		// A document generated before schema versions: the same hash,
 		// computed from the entry as read.
@@ -222,13 +222,14 @@ func (r *registry) toolSpecs() ([]toolSpec, error) {
 		if r.cfg.compact {
 			t = compactTool(d, wt.hash)
 		}
+		r.describeOperation(t, d)
 		if wt.read {
 			specs = append(specs, toolSpec{t, r.readHandler(wt)})
 			continue
 		}
 		specs = append(specs, toolSpec{t, r.writeHandler(wt)})
 	}
-	for _, sp := range r.serviceToolSpecs() {
+	for _, sp := range append(r.operationsToolSpecs(), r.serviceToolSpecs()...) {
 		sp.tool.Meta = mcp.Meta{metaSchemaVersion: r.version}
 		specs = append(specs, sp)
 	}

@@ -52,6 +52,9 @@ type registry struct {
 	waits waits
 	// answers is the service's answer shape (answer_shape.go), made once.
 	answers answerShape
+	// ops gets long-running operations for the operations tool
+	// (operations_tool.go); nil when the handler cannot.
+	ops impl.GetOperation
 }
 
 // boundTool joins a tool's document entry with its generated code: a

@@ -83,6 +83,9 @@ func (r *registry) nextSteps(wt *boundTool) []string {
 			out = append(out, fmt.Sprintf("Call %s next", name))
 		}
 	}
+	if s := r.operationStep(wt.doc); s != "" {
+		out = append(out, s)
+	}
 	return out
 }
 

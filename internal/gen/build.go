@@ -184,6 +184,7 @@ func (b *builder) serviceTools(sm *serviceModel) {
 	sm.schemaTool = pick(r.GetSchemaTool(), "get_write_schema", r.GetOmitSchemaTool())
 	sm.applyTool = pick(r.GetApplyTool(), "apply_proposal", r.GetOmitApplyTool() || !canPropose)
 	sm.discardTool = pick(r.GetDiscardTool(), "discard_proposal", r.GetOmitApplyTool() || !canPropose)
+	sm.operationsTool = operationsTool(sm)
 	// Discovery tools for every discoverable enum an input offers.
 	seen := map[protoreflect.FullName]bool{}
 	var visit func(m *messageModel)
@@ -269,6 +270,7 @@ func (b *builder) checkToolNames(sm *serviceModel) {
 	claim(sm.schemaTool, "the schema tool")
 	claim(sm.applyTool, "the apply tool")
 	claim(sm.discardTool, "the discard tool")
+	claim(sm.operationsTool, "the operations tool")
 	for _, d := range sm.discovery {
 		claim(d.tool, "the discovery tool of "+string(d.table.enum.Desc.FullName()))
 	}
@@ -287,7 +289,7 @@ func (b *builder) checkToolNames(sm *serviceModel) {
 // tool resolves one method's tool: its texts, kind and classification,
 // then a read's or a write's rules, then what both share.
 func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.ToolRules) *toolModel {
-	t := &toolModel{svc: sm, method: m}
+	t := &toolModel{svc: sm, method: m, operation: operationOf(m)}
 	toolTexts(t, tr)
 	if !b.toolKind(t, tr) {
 		return nil

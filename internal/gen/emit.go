@@ -36,6 +36,7 @@ func emitGo(plugin *protogen.Plugin, fm *fileModel, connect bool) error {
 		e.typedResolvers(sm)
 		e.register(sm)
 		e.adapter(sm)
+		e.operationsAdapter(sm)
 		if connect {
 			e.connectAdapter(sm)
 		}
@@ -132,6 +133,9 @@ func (e *emitter) register(sm *serviceModel) {
 		tools = append(tools, item(e.toolBinding(sm, t)))
 	}
 	fields = append(fields, item(jen.Id("Tools").Op(":").Index().Op("*").Add(e.rt("Tool")).Add(multi(tools...))))
+	if ops := e.operationsField(sm); ops != nil {
+		fields = append(fields, item(ops))
+	}
 	if importsValidate(sm) {
 		// One protovalidate validator per registration, with every
 		// request's rules compiled up front.

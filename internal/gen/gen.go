@@ -137,6 +137,13 @@ func Generate(p *protogen.Plugin, cfg Config) error {
 				fmt.Fprintf(cfg.Warn, "protoc-gen-mcpwrite: warning: %s\n", w)
 			}
 		}
+		// An operation whose eventual types are unknown is warned about
+		// even under strict: the tool says so, as the API declares it.
+		for _, w := range operationWarnings(o.fm) {
+			if cfg.Warn != nil {
+				fmt.Fprintf(cfg.Warn, "protoc-gen-mcpwrite: warning: %s: %s\n", o.f.Desc.Path(), w)
+			}
+		}
 		for _, w := range o.warns {
 			if cfg.Strict {
 				probs.addf("%s", w)

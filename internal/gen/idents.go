@@ -50,6 +50,7 @@ var runtimeIdents = map[string]protogen.GoImportPath{
 	"NewPairTable":           implPkg,
 	"NewTool":                implPkg,
 	"Object":                 implPkg,
+	"OperationsOf":           implPkg,
 	"OutgoingGRPCContext":    implPkg,
 	"OutgoingHeaders":        implPkg,
 	"Pair":                   implPkg,

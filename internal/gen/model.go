@@ -74,6 +74,9 @@ type serviceModel struct {
 	schemaTool   string
 	applyTool    string
 	discardTool  string
+	// operationsTool follows long-running operations (operations.go); ""
+	// when no tool is long-running.
+	operationsTool string
 }
 
 // toolModel is one exposed method.
@@ -108,6 +111,9 @@ type toolModel struct {
 	// examples are the tool's documented examples, checked against its
 	// input fields.
 	examples []schemadoc.Example
+	// operation is set when the method returns google.longrunning.Operation
+	// (operations.go).
+	operation *operationModel
 }
 
 // messageModel is a request message or a message nested in one.
@@ -404,4 +410,11 @@ type literal struct {
 	ident *protogen.GoIdent
 	// jsonValue is the decoded literal, for schema defaults and examples.
 	jsonValue any
+}
+
+// operationModel is what the operation a long-running method starts
+// eventually holds (operations.go).
+type operationModel struct {
+	// response and metadata are full message names; "" when unknown.
+	response, metadata string
 }

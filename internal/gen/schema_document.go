@@ -20,6 +20,7 @@ func document(fm *fileModel) schemadoc.Document {
 			ApplyTool:    sm.applyTool,
 			DiscardTool:  sm.discardTool,
 		}
+		sd.OperationsTool = sm.operationsTool
 		sd.FieldNaming = sm.fieldNaming()
 		sd.ZeroValues = sm.emitZeroValues
 		sd.EnumOutput = serviceEnumOutput(sm)
@@ -81,6 +82,7 @@ func toolDoc(t *toolModel) schemadoc.Tool {
 		OutputSchema:        mustJSON(agentDescriptions(outputSchema(t), "output", long)),
 		RequiredFields:      []string{},
 		OptionalFields:      []string{},
+		Operation:           operationDoc(t),
 	}
 	if len(long) > 0 {
 		td.LongDescriptions = long
@@ -160,6 +162,7 @@ func toolDescription(t *toolModel) string {
 	if !strings.HasSuffix(d, ".") {
 		d += "."
 	}
+	d += operationSentence(t)
 	if t.isRead() {
 		return d + " Read-only: changes nothing."
 	}

@@ -225,7 +225,7 @@ func handlerOf(s *server.MCPServer, h mcp.ToolHandler) server.ToolHandlerFunc {
 		// request, which mcphttp.RequestContextFromCall reads.
 		sreq := &mcp.CallToolRequest{Params: p, Extra: &mcp.RequestExtra{Header: req.Header, TokenInfo: auth.TokenInfoFromContext(ctx)}}
 		a := asker{s: s, ctx: ctx, authenticated: sreq.Extra.TokenInfo != nil}
-		res, err := h(impl.WithAsker(ctx, a), sreq)
+		res, err := h(impl.WithProgress(impl.WithAsker(ctx, a), progressOf(s)), sreq)
 		if err != nil {
 			return nil, err
 		}

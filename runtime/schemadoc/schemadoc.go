@@ -31,6 +31,11 @@ type Service struct {
 	SchemaTool   string `json:"schema_tool,omitempty"`
 	ApplyTool    string `json:"apply_tool,omitempty"`
 	DiscardTool  string `json:"discard_tool,omitempty"`
+	// OperationsTool is the read tool that gets or waits on a long-running
+	// operation by name (docs/operations.md); set when a tool returns
+	// google.longrunning.Operation. The runtime registers it only when the
+	// handler can get operations.
+	OperationsTool string `json:"operations_tool,omitempty"`
 	// FieldNaming is "JSON_NAME" when agents see protojson field names
 	// (parentId) in arguments, answers, error paths and this document;
 	// "" for proto names (parent_id).
@@ -123,6 +128,22 @@ type Tool struct {
 	// Vocabularies lists the fields whose values come from a live
 	// vocabulary; get_write_schema adds the caller's values.
 	Vocabularies []VocabularyField `json:"vocabularies,omitempty"`
+	// Operation is set when the method returns google.longrunning.Operation:
+	// what the operation eventually holds.
+	Operation *Operation `json:"operation,omitempty"`
+}
+
+// Operation is what a long-running operation a tool starts eventually holds,
+// from the method's google.longrunning.operation_info.
+type Operation struct {
+	// ResponseType is the full name of the message the done operation's
+	// response holds ("google.protobuf.Empty" for none); "" when unknown.
+	ResponseType string `json:"response_type"`
+	// MetadataType is the full name of the operation's metadata message;
+	// "" when unknown.
+	MetadataType string `json:"metadata_type"`
+	// Unknown says why a type is unknown; "" when both are known.
+	Unknown string `json:"unknown,omitempty"`
 }
 
 // VocabularyField is a field that takes a value of a live vocabulary.

@@ -97,4 +97,12 @@ type Service struct {
 	// NewChecker builds the request check run after enrichment (set when
 	// the proto imports buf/validate/validate.proto); nil for none.
 	NewChecker func() (RequestChecker, error)
+	// Operations gets a google.longrunning.Operation by name, for the
+	// service's operations tool; nil when the handler cannot
+	// (OperationsOf), and then the tool is not registered.
+	Operations GetOperation
 }
+
+// GetOperation gets a long-running operation (a google.longrunning.Operation)
+// by name.
+type GetOperation func(ctx context.Context, name string) (proto.Message, error)
