@@ -19,13 +19,17 @@ import (
 // ContentHash and Excerpt (a domain derives the ID a content_hash field
 // gets, and quotes an agent's value in its own error messages) took the
 // place of five error codes.
+// 68: the deadline of every forwarded call and the bounded wait of
+// get_operation, each an option with its documented defaults
+// (WithBackendTimeout, DefaultBackendTimeout; WithOperationWait,
+// DefaultOperationWait, DefaultOperationPoll).
 //
 // The error codes (Code*) are counted apart: they are the answer
 // envelope's vocabulary, which a domain returns and a client or test
 // matches, so package runtime re-exports every one of them
 // (TestRuntimeExportsEveryErrorCode) and no user needs the impl package
 // for a code; the envelope bounds them, not this number.
-const maxRuntimeAPI = 65
+const maxRuntimeAPI = 68
 
 // runtimeAPI is the exported API of package runtime, sorted.
 var runtimeAPI = []string{

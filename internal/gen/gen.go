@@ -141,7 +141,7 @@ func Generate(p *protogen.Plugin, cfg Config) error {
 		// even under strict: the tool says so, as the API declares it.
 		for _, w := range operationWarnings(o.fm) {
 			if cfg.Warn != nil {
-				fmt.Fprintf(cfg.Warn, "protoc-gen-mcpwrite: warning: %s: %s\n", o.f.Desc.Path(), w)
+				fmt.Fprintf(cfg.Warn, "protoc-gen-mcpwrite: warning: %s\n", w)
 			}
 		}
 		for _, w := range o.warns {

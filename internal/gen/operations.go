@@ -221,8 +221,8 @@ func operationWarnings(fm *fileModel) []string {
 			if d == nil || d.Unknown == "" {
 				continue
 			}
-			out = append(out, fmt.Sprintf("method %s returns google.longrunning.Operation but %s: the tool says its eventual response or metadata type is unknown; declare option (google.longrunning.operation_info) = {response_type: \"...\" metadata_type: \"...\"}",
-				t.method.Desc.FullName(), d.Unknown))
+			out = append(out, fmt.Sprintf("%s: method %s returns google.longrunning.Operation but %s: the tool says its eventual response or metadata type is unknown; declare option (google.longrunning.operation_info) = {response_type: \"...\" metadata_type: \"...\"}",
+				where(t.method.Desc), t.method.Desc.FullName(), d.Unknown))
 		}
 	}
 	return out

@@ -244,11 +244,11 @@ const file_shelf_v1_shelf_proto_rawDesc = "" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05theme\x18\x02 \x01(\tR\x05theme\"2\n" +
 	"\rBuildMetadata\x12!\n" +
-	"\fpercent_done\x18\x01 \x01(\x05R\vpercentDone2\xcd\x01\n" +
-	"\fShelfService\x12e\n" +
-	"\vCreateShelf\x12\x1c.shelf.v1.CreateShelfRequest\x1a\x1d.google.longrunning.Operation\"\x19\xcaA\x16\n" +
-	"\x05Shelf\x12\rBuildMetadata\x12N\n" +
-	"\fRepaintShelf\x12\x1d.shelf.v1.RepaintShelfRequest\x1a\x1d.google.longrunning.Operation\"\x00\x1a\x06\xea\xbb\x1c\x02\b\x02BMZKgithub.com/mcpwrite/protoc-gen-mcpwrite/golden/e2e/lro/gen/shelf/v1;shelfv1b\x06proto3"
+	"\fpercent_done\x18\x01 \x01(\x05R\vpercentDone2\xd9\x01\n" +
+	"\fShelfService\x12k\n" +
+	"\vCreateShelf\x12\x1c.shelf.v1.CreateShelfRequest\x1a\x1d.google.longrunning.Operation\"\x1f\xcaA\x16\n" +
+	"\x05Shelf\x12\rBuildMetadata\xea\xbb\x1c\x02(\x01\x12T\n" +
+	"\fRepaintShelf\x12\x1d.shelf.v1.RepaintShelfRequest\x1a\x1d.google.longrunning.Operation\"\x06\xea\xbb\x1c\x02(\x02\x1a\x06\xea\xbb\x1c\x02\b\x02BMZKgithub.com/mcpwrite/protoc-gen-mcpwrite/golden/e2e/lro/gen/shelf/v1;shelfv1b\x06proto3"
 
 var (
 	file_shelf_v1_shelf_proto_rawDescOnce sync.Once
