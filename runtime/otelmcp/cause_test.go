@@ -36,7 +36,7 @@ func TestHiddenCauseIsRecordedOnTheSpanAndTheLog(t *testing.T) {
 	}
 	attrs := map[string]string{}
 	for _, a := range ended[0].Attributes() {
-		attrs[string(a.Key)] = a.Value.Emit()
+		attrs[string(a.Key)] = a.Value.String()
 	}
 	if attrs["mcpwrite.error.trace_id"] != "0123456789abcdef0123456789abcdef" || attrs["mcpwrite.error.code"] != "UNAVAILABLE" {
 		t.Fatalf("span attributes %v", attrs)
@@ -48,7 +48,7 @@ func TestHiddenCauseIsRecordedOnTheSpanAndTheLog(t *testing.T) {
 	msg := ""
 	for _, a := range events[0].Attributes {
 		if a.Key == "exception.message" {
-			msg = a.Value.Emit()
+			msg = a.Value.String()
 		}
 	}
 	if msg != cause {
