@@ -81,21 +81,13 @@ func (c *Config) Set(name, value string) error {
 // protogen reports in the CodeGeneratorResponse; nothing is emitted then.
 func Generate(p *protogen.Plugin, cfg Config) error {
 	probs := &problems{}
-	type out struct {
-		f     *protogen.File
-		fm    *fileModel
-		doc   schemadoc.Document
-		raw   []byte
-		warns []string
-		probs problems
-	}
-	var outs []*out
+	var outs []*fileOut
 	for _, f := range p.Files {
 		if !f.Generate {
 			continue
 		}
 		if fm := buildFile(p, f, probs); fm != nil {
-			outs = append(outs, &out{f: f, fm: fm})
+			outs = append(outs, &fileOut{f: f, fm: fm})
 		}
 	}
 	// Each file's last walk step (resolveDocs: the rule docs and examples
@@ -124,49 +116,74 @@ func Generate(p *protogen.Plugin, cfg Config) error {
 	// Methods expose: ALL left out are warned about even under strict (the
 	// rest of the service is generated), also when a file keeps no tool.
 	for _, w := range probs.leftOut {
-		if cfg.Warn != nil {
-			fmt.Fprintf(cfg.Warn, "protoc-gen-mcpwrite: warning: %s\n", w)
-		}
+		cfg.warn("warning", w)
 	}
 	for _, o := range outs {
 		probs.list = append(probs.list, o.probs.list...)
-		// Fields taken as OUTPUT_ONLY from their comment are warned about
-		// even under strict: the schema is as the API documents it.
-		for _, w := range commentOutputOnlyWarnings(o.fm) {
-			if cfg.Warn != nil {
-				fmt.Fprintf(cfg.Warn, "protoc-gen-mcpwrite: warning: %s\n", w)
-			}
-		}
-		// An operation whose eventual types are unknown is warned about
-		// even under strict: the tool says so, as the API declares it.
-		for _, w := range operationWarnings(o.fm) {
-			if cfg.Warn != nil {
-				fmt.Fprintf(cfg.Warn, "protoc-gen-mcpwrite: warning: %s\n", w)
-			}
-		}
-		for _, w := range o.warns {
-			if cfg.Strict {
-				probs.addf("%s", w)
-			} else if cfg.Warn != nil {
-				fmt.Fprintf(cfg.Warn, "protoc-gen-mcpwrite: warning: %s\n", w)
-			}
-		}
-		if cfg.VendorNotes && cfg.Warn != nil {
-			for _, s := range o.doc.Services {
-				for _, t := range s.Tools {
-					if t.DecidedBy != "" {
-						fmt.Fprintf(cfg.Warn, "protoc-gen-mcpwrite: note: %s: tool %s: %s %s from %s\n", o.f.Desc.Path(), t.Name, t.Kind, t.Classification, t.DecidedBy)
-					}
-					for _, n := range VendorNotes(t.Name, t.InputSchema) {
-						fmt.Fprintf(cfg.Warn, "protoc-gen-mcpwrite: note: %s: %s\n", o.f.Desc.Path(), n)
-					}
-				}
-			}
-		}
+		o.report(cfg, probs)
 	}
 	if len(probs.list) > 0 {
 		return errors.New(strings.Join(probs.list, "\n"))
 	}
+	return emitFiles(p, cfg, outs)
+}
+
+// fileOut is one file's generation: its model, its document and JSON,
+// and the problems and warnings found after the walk.
+type fileOut struct {
+	f     *protogen.File
+	fm    *fileModel
+	doc   schemadoc.Document
+	raw   []byte
+	warns []string
+	probs problems
+}
+
+// warn writes one line of the plugin's warnings or notes, when cfg has a
+// writer for them.
+func (cfg Config) warn(kind, msg string) {
+	if cfg.Warn != nil {
+		fmt.Fprintf(cfg.Warn, "protoc-gen-mcpwrite: %s: %s\n", kind, msg)
+	}
+}
+
+// report writes o's warnings (problems under strict) and, with vendor
+// notes, what decided each tool.
+func (o *fileOut) report(cfg Config, probs *problems) {
+	// Fields taken as OUTPUT_ONLY from their comment are warned about
+	// even under strict: the schema is as the API documents it.
+	for _, w := range commentOutputOnlyWarnings(o.fm) {
+		cfg.warn("warning", w)
+	}
+	// An operation whose eventual types are unknown is warned about
+	// even under strict: the tool says so, as the API declares it.
+	for _, w := range operationWarnings(o.fm) {
+		cfg.warn("warning", w)
+	}
+	for _, w := range o.warns {
+		if cfg.Strict {
+			probs.addf("%s", w)
+		} else {
+			cfg.warn("warning", w)
+		}
+	}
+	if !cfg.VendorNotes {
+		return
+	}
+	for _, s := range o.doc.Services {
+		for _, t := range s.Tools {
+			if t.DecidedBy != "" {
+				cfg.warn("note", fmt.Sprintf("%s: tool %s: %s %s from %s", o.f.Desc.Path(), t.Name, t.Kind, t.Classification, t.DecidedBy))
+			}
+			for _, n := range VendorNotes(t.Name, t.InputSchema) {
+				cfg.warn("note", o.f.Desc.Path()+": "+n)
+			}
+		}
+	}
+}
+
+// emitFiles writes each file's review report, Go code and JSON document.
+func emitFiles(p *protogen.Plugin, cfg Config, outs []*fileOut) error {
 	for _, o := range outs {
 		if cfg.Review {
 			r := p.NewGeneratedFile(reviewPath(o.fm), "")
