@@ -68,7 +68,7 @@ GOTESTFLAGS ?=
 TESTREPORT_FLAGS ?=
 
 .PHONY: test
-test: build realworld-deps ## Run every test: one line per package, then failures, skips by reason and counts (full output in .test-output/test.json, counts in .test-output/summary.txt)
+test: build realworld-deps interop-deps ## Run every test: one line per package, then failures, skips by reason and counts (full output in .test-output/test.json, counts in .test-output/summary.txt)
 	go test $(GOTESTFLAGS) -count=1 -timeout 20m -json ./... 2>&1 | go run ./internal/testreport -json .test-output/test.json -summary .test-output/summary.txt $(TESTREPORT_FLAGS)
 
 .PHONY: lint
@@ -138,9 +138,13 @@ quickstart: tools ## Run the capability-repo quickstart in a fresh directory out
 .PHONY: interop
 interop: ## Drive the example servers with pinned third-party MCP clients (Inspector CLI, TypeScript SDK, conformance suite; all five over stdio and bearer HTTP)
 	@for ex in $(EXAMPLES); do echo "go build -o $(TOOLS)/$$ex-server ./examples/$$ex/cmd/$$ex-server"; go build -o $(TOOLS)/$$ex-server ./examples/$$ex/cmd/$$ex-server; done
+	@$(MAKE) interop-deps
+	interop/run.sh $(TOOLS)/archimate-server
+
+.PHONY: interop-deps
+interop-deps: ## Install the pinned MCP clients and validators (npm) into interop/node_modules (again only when the lock file changes); make test's Ajv strict check uses them
 	@stamp=interop/node_modules/.installed; \
 	if [ ! -f $$stamp ] || [ interop/package-lock.json -nt $$stamp ] || [ interop/package.json -nt $$stamp ]; then \
 		echo "cd interop && npm ci"; \
 		(cd interop && npm ci --include=dev --prefer-offline --no-audit --no-fund --loglevel=error) && touch $$stamp; \
 	fi
-	interop/run.sh $(TOOLS)/archimate-server
