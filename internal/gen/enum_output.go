@@ -55,7 +55,7 @@ func (b *builder) outputTable(sm *serviceModel, e *protogen.Enum, f *protogen.Fi
 	}
 	// An enum only answers carry takes the style the file's agent enums
 	// share, so one answer does not mix ApplicationComponent and part_of.
-	return b.table(e, &mcpwritev1.EnumAlias{Style: b.fileStyle().Enum()}, f)
+	return b.answerTable(sm, e, f)
 }
 
 // fileStyle is the alias style every enum table of the file so far uses,
