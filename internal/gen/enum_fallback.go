@@ -67,3 +67,21 @@ func (b *builder) answerTable(sm *serviceModel, e *protogen.Enum, f *protogen.Fi
 		sm.proto.Desc.FullName(), e.Desc.FullName(), strings.Join(whys, "; ")))
 	return nil
 }
+
+// fileStyle is the alias style every enum table of the file so far uses,
+// PASCAL when they differ or there is none.
+func (b *builder) fileStyle() mcpwritev1.EnumAlias_Style {
+	style := mcpwritev1.EnumAlias_STYLE_UNSPECIFIED
+	for _, t := range b.file.enums {
+		switch {
+		case style == mcpwritev1.EnumAlias_STYLE_UNSPECIFIED:
+			style = t.style
+		case style != t.style:
+			return mcpwritev1.EnumAlias_PASCAL
+		}
+	}
+	if style == mcpwritev1.EnumAlias_STYLE_UNSPECIFIED {
+		return mcpwritev1.EnumAlias_PASCAL
+	}
+	return style
+}

@@ -58,24 +58,6 @@ func (b *builder) outputTable(sm *serviceModel, e *protogen.Enum, f *protogen.Fi
 	return b.answerTable(sm, e, f)
 }
 
-// fileStyle is the alias style every enum table of the file so far uses,
-// PASCAL when they differ or there is none.
-func (b *builder) fileStyle() mcpwritev1.EnumAlias_Style {
-	style := mcpwritev1.EnumAlias_STYLE_UNSPECIFIED
-	for _, t := range b.file.enums {
-		switch {
-		case style == mcpwritev1.EnumAlias_STYLE_UNSPECIFIED:
-			style = t.style
-		case style != t.style:
-			return mcpwritev1.EnumAlias_PASCAL
-		}
-	}
-	if style == mcpwritev1.EnumAlias_STYLE_UNSPECIFIED {
-		return mcpwritev1.EnumAlias_PASCAL
-	}
-	return style
-}
-
 // snakeTable spells e's values in snake case without the enum's prefix,
 // upper or lower; an explicit alias of a value wins.
 func (b *builder) snakeTable(e *protogen.Enum, upper bool) *enumTable {
