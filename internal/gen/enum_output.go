@@ -55,25 +55,7 @@ func (b *builder) outputTable(sm *serviceModel, e *protogen.Enum, f *protogen.Fi
 	}
 	// An enum only answers carry takes the style the file's agent enums
 	// share, so one answer does not mix ApplicationComponent and part_of.
-	return b.table(e, &mcpwritev1.EnumAlias{Style: b.fileStyle().Enum()}, f)
-}
-
-// fileStyle is the alias style every enum table of the file so far uses,
-// PASCAL when they differ or there is none.
-func (b *builder) fileStyle() mcpwritev1.EnumAlias_Style {
-	style := mcpwritev1.EnumAlias_STYLE_UNSPECIFIED
-	for _, t := range b.file.enums {
-		switch {
-		case style == mcpwritev1.EnumAlias_STYLE_UNSPECIFIED:
-			style = t.style
-		case style != t.style:
-			return mcpwritev1.EnumAlias_PASCAL
-		}
-	}
-	if style == mcpwritev1.EnumAlias_STYLE_UNSPECIFIED {
-		return mcpwritev1.EnumAlias_PASCAL
-	}
-	return style
+	return b.answerTable(sm, e, f)
 }
 
 // snakeTable spells e's values in snake case without the enum's prefix,
