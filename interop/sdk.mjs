@@ -113,7 +113,9 @@ async function scenario(kind, url, checks) {
       eq(sc.preview.request.layer, 'Application', 'preview.request.layer (derived)');
       eq(sc.preview.request.model_id, 'model-tenant-dev-main', 'preview.request.model_id (resolved)');
       ok(sc.preview.server_filled.includes('layer') && sc.preview.server_filled.includes('id'), `server_filled: ${show(sc.preview.server_filled)}`);
-      eq(sc.preview.request.meta.tenant_id, 'tenant-dev', 'preview.request.meta.tenant_id (context)');
+      // The tenant and principal are filled but never shown to the agent.
+      eq(sc.preview.request.meta?.tenant_id, undefined, 'preview.request.meta.tenant_id (filled, not shown)');
+      ok(sc.preview.server_filled.includes('meta.tenant_id'), `server_filled lists meta.tenant_id: ${show(sc.preview.server_filled)}`);
     });
     await checks.run(tag('validateWrite (invalid payload -> valid:false, not isError)'), async () => {
       const sc = await good(client, 'validateWrite', { operation: 'createElement', payload: { type: 'AppComponent' } });
