@@ -41,9 +41,15 @@ func (r *registry) validatedRequest(d *schemadoc.Tool, m proto.Message) (json.Ra
 	return buf.Bytes(), nil
 }
 
+// Fills from the request context's tenant and principal IDs, as the
+// generator states them.
+var (
+	tenantFillHow    = schemadoc.ContextFillHow("TENANT_ID")
+	principalFillHow = schemadoc.ContextFillHow("PRINCIPAL_ID")
+)
+
 // isIdentityFill reports a fill from the request context's tenant or
-// principal ID (the generator's words: "tenant id from the request
-// context", "principal id from the request context").
+// principal ID.
 func isIdentityFill(f schemadoc.ServerFill) bool {
-	return f.Source == "context" && (strings.HasPrefix(f.How, "tenant id ") || strings.HasPrefix(f.How, "principal id "))
+	return f.Source == "context" && (f.How == tenantFillHow || f.How == principalFillHow)
 }

@@ -320,9 +320,9 @@ type fillModel struct {
 	hashFrom []string
 	// fromEnum: the sibling enum field's name as written.
 	fromEnum string
-	// context: the runtime identifier of the key (ContextTenantID) and the
-	// key in words ("tenant id").
-	contextIdent, contextWords string
+	// context: the runtime identifier of the key (ContextTenantID) and how
+	// the schema document says it is filled (schemadoc.ContextFillHow).
+	contextIdent, contextHow string
 	// resolver: the resolver's name.
 	resolver string
 	// constant: the literal and its text as written.

@@ -82,7 +82,7 @@ func (b *builder) resolveField(fm *fieldModel) {
 			fm.fill = &fillModel{source: fillFromEnum, fromEnum: src.FromEnum}
 		case *mcpwritev1.Derived_Context:
 			fm.fill = &fillModel{source: fillContext, contextIdent: contextKeys[src.Context],
-				contextWords: strings.ToLower(strings.ReplaceAll(src.Context.String(), "_", " "))}
+				contextHow: schemadoc.ContextFillHow(src.Context.String())}
 		case *mcpwritev1.Derived_Resolver:
 			fm.fill = &fillModel{source: fillResolver, resolver: src.Resolver}
 		case *mcpwritev1.Derived_Constant:

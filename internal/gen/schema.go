@@ -280,7 +280,7 @@ func fillHow(f *fieldModel) string {
 	case fillFromEnum:
 		return "derived from " + fl.fromEnum
 	case fillContext:
-		return fl.contextWords + " from the request context"
+		return fl.contextHow
 	case fillResolver:
 		return "resolved by the server (" + fl.resolver + ")"
 	case fillConstant:

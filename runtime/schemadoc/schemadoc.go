@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"strings"
 )
 
 // Document is one generated <file>.mcpwrite.json.
@@ -209,6 +210,14 @@ type Hints struct {
 type Example struct {
 	Description string          `json:"description"`
 	Input       json.RawMessage `json:"input"`
+}
+
+// ContextFillHow is a ServerFill's How for a field filled from the request
+// context's key ("TENANT_ID": "tenant id from the request context"). The
+// generator writes it and the runtime reads it back (a preview leaves out
+// the tenant and principal fills), so both use this one spelling.
+func ContextFillHow(key string) string {
+	return strings.ToLower(strings.ReplaceAll(key, "_", " ")) + " from the request context"
 }
 
 // ServerFill says how the server provides one request field.
