@@ -105,8 +105,10 @@ func valueOf(o *impl.Object, k string) *impl.Value {
 	return nil
 }
 
-// dropPath removes the field at path from o, descending through lists at
-// "name[]" segments, and removes the objects the removal leaves empty.
+// dropPath removes the field at path from o, descending through lists (at
+// "name[]" segments, and at plain segments naming a list, as ServerFill
+// paths name the fields of repeated messages' items), and removes the
+// objects the removal leaves empty.
 func dropPath(o *impl.Object, path []string) {
 	seg, list := strings.CutSuffix(path[0], "[]")
 	for i := 0; i < len(o.Keys); i++ {
@@ -117,7 +119,7 @@ func dropPath(o *impl.Object, path []string) {
 		if len(path) > 1 {
 			var kids []*impl.Value
 			switch {
-			case list && v.Kind == impl.KindArray:
+			case v.Kind == impl.KindArray: // "name[]", or a dotted path through a repeated field
 				kids = v.Arr
 			case !list && v.Kind == impl.KindObject:
 				kids = []*impl.Value{v}

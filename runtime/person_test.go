@@ -42,6 +42,22 @@ func TestDropPathRemovesServerFilledFields(t *testing.T) {
 	}
 }
 
+// A dotted path through a repeated message, as a ServerFill names the
+// field of each item ("notes.owner"), drops the field from every item.
+func TestDropPathFollowsAPlainSegmentIntoEachItem(t *testing.T) {
+	obj, errs := impl.Parse([]byte(`{"notes":[{"title":"A","owner":"ada"},{"title":"B","owner":"ada"}],"tags":["x"]}`), impl.Limits{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	dropPath(obj, []string{"notes", "owner"})
+	dropPath(obj, []string{"tags", "id"})
+	var buf bytes.Buffer
+	writeObject(&buf, obj)
+	if got, want := buf.String(), `{"notes":[{"title":"A"},{"title":"B"}],"tags":["x"]}`; got != want {
+		t.Errorf("got %s\nwant %s", got, want)
+	}
+}
+
 // The person's view of a request: the agent's own value of a reference (a
 // name stays a name), a resolved fact kept, and the request context,
 // generated timestamps, an overridable session default and the

@@ -72,7 +72,7 @@ func TestMigrateFromEmpty(t *testing.T) {
 	if err := db.repo.Migrate(context.Background()); err != nil {
 		t.Fatalf("second start: %v", err)
 	}
-	if got := db.versions(t); got != "1 001_state.sql, 2 002_rows.sql, 3 003_parents.sql" {
+	if got := db.versions(t); got != "1 001_state.sql, 2 002_rows.sql, 3 003_parents.sql, 4 004_selective_keys.sql" {
 		t.Fatalf("recorded migrations: %s", got)
 	}
 	if got := db.outboxColumns(t); got != outboxContract {
@@ -88,7 +88,7 @@ func TestMigrateFromEmpty(t *testing.T) {
 	if n := db.count(t, `SELECT count(*) FROM pg_tables WHERE tablename = '$P_state'`); n != 0 {
 		t.Fatal("a new database has a state table")
 	}
-	if got := fmt.Sprint(pgdomain.SchemaVersion); got != "3" {
+	if got := fmt.Sprint(pgdomain.SchemaVersion); got != "4" {
 		t.Fatalf("SchemaVersion %s", got)
 	}
 }
@@ -140,7 +140,7 @@ func TestMigrateFromJSONStateVersion(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got := db.versions(t); got != "1 001_state.sql, 2 002_rows.sql, 3 003_parents.sql" {
+	if got := db.versions(t); got != "1 001_state.sql, 2 002_rows.sql, 3 003_parents.sql, 4 004_selective_keys.sql" {
 		t.Fatalf("recorded migrations: %s", got)
 	}
 	for _, tenant := range []string{"tenant-a", "tenant-b"} {

@@ -99,7 +99,7 @@ func TestReceivePurchaseOrderPreviewsThenAsks(t *testing.T) {
 	want := compact(`{"success":true,"is_preview":true,
 		"purchase_order":{"id":1,"order_number":"PO-1001","supplier_id":4001,"location_id":1,"status":"PartiallyReceived","currency":"USD",
 			"items":[{"sku":"BOLT-M8","quantity":500,"unit_price":0.12,"line_total":60,"received_quantity":200},{"sku":"NUT-M8","quantity":500,"unit_price":0.05,"line_total":25}],
-			"total_cost":85,"expected_delivery_date":"2026-12-15","created_by":"alice","created_at":"2026-11-22T10:00:00Z","last_received_at":"2026-11-22T10:00:00Z"},
+			"total_cost":85,"expected_delivery_date":"2026-12-15","created_at":"2026-11-22T10:00:00Z","last_received_at":"2026-11-22T10:00:00Z"},
 		"message":"Nothing was written. With confirm: true: Received 1 line(s) on purchase order PO-1001",
 		"next_actions":["Still outstanding: 300 BOLT-M8, 500 NUT-M8; receive them with receive_purchase_order when they arrive"],
 		"valid":true,

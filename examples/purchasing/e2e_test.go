@@ -178,7 +178,7 @@ const orderArgs = `{"supplier_id":4001,"location_id":1,"order_number":"PO-1001",
 const createdOrder = `{"id":1,"order_number":"PO-1001","supplier_id":4001,"location_id":1,
 	"status":"NotReceived","currency":"USD",
 	"items":[{"sku":"BOLT-M8","quantity":500,"unit_price":0.12,"line_total":60},{"sku":"NUT-M8","quantity":500,"unit_price":0.05,"line_total":25}],
-	"total_cost":85,"expected_delivery_date":"2026-12-15","created_by":"alice","created_at":"2026-11-22T10:00:00Z"}`
+	"total_cost":85,"expected_delivery_date":"2026-12-15","created_at":"2026-11-22T10:00:00Z"}`
 
 const createdAnswer = `{"success":true,"purchase_order":` + createdOrder + `,
 	"message":"Purchase order PO-1001 created: 2 line(s), total 85.00 USD",
@@ -209,7 +209,7 @@ func TestCreatePurchaseOrderPreviewsUnlessConfirmed(t *testing.T) {
 	want := compact(`{"success":true,"is_preview":true,
 		"purchase_order":{"order_number":"PO-1001","supplier_id":4001,"location_id":1,"status":"NotReceived","currency":"USD",
 			"items":[{"sku":"BOLT-M8","quantity":500,"unit_price":0.12,"line_total":60},{"sku":"NUT-M8","quantity":500,"unit_price":0.05,"line_total":25}],
-			"total_cost":85,"expected_delivery_date":"2026-12-15","created_by":"alice","created_at":"2026-11-22T10:00:00Z"},
+			"total_cost":85,"expected_delivery_date":"2026-12-15","created_at":"2026-11-22T10:00:00Z"},
 		"message":"Nothing was written. With confirm: true: Purchase order PO-1001 created: 2 line(s), total 85.00 USD",
 		"next_actions":["Send purchase order PO-1001 to Acme Fasteners","Record the delivery with receive_purchase_order (purchase_order_id 1) when the goods arrive (expected 2026-12-15)"],
 		"valid":true,
@@ -245,7 +245,7 @@ func TestCreatePurchaseOrderPreviewWithDryRunFillsCurrencyAndWritesNothing(t *te
 			"next_actions":["Send purchase order PO-1001 to Acme Fasteners","Record the delivery with receive_purchase_order (purchase_order_id 1) when the goods arrive (expected 2026-12-15)"],
 			"purchase_order":{"order_number":"PO-1001","supplier_id":4001,"location_id":1,"status":"NotReceived","currency":"USD",
 				"items":[{"sku":"BOLT-M8","quantity":500,"unit_price":0.12,"line_total":60},{"sku":"NUT-M8","quantity":500,"unit_price":0.05,"line_total":25}],
-				"total_cost":85,"expected_delivery_date":"2026-12-15","created_by":"alice","created_at":"2026-11-22T10:00:00Z"},
+				"total_cost":85,"expected_delivery_date":"2026-12-15","created_at":"2026-11-22T10:00:00Z"},
 			"total":"85.00 USD","warnings":[]}}}`)
 	if got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
@@ -280,7 +280,7 @@ func TestCreatePurchaseOrderReturnsDomainWarningsAndNextActions(t *testing.T) {
 	want := compact(`{"success":true,
 		"purchase_order":{"id":1,"order_number":"PO-1002","supplier_id":4002,"location_id":1,
 			"status":"NotReceived","currency":"USD","items":[{"sku":"SHEET-2MM","quantity":15}],
-			"expected_delivery_date":"2026-01-15","notes":"Deliver to gate 2","created_by":"alice","created_at":"2026-11-22T10:00:00Z"},
+			"expected_delivery_date":"2026-01-15","notes":"Deliver to gate 2","created_at":"2026-11-22T10:00:00Z"},
 		"message":"Purchase order PO-1002 created: 1 line(s), total 0.00 USD",
 		"next_actions":["Send purchase order PO-1002 to Nordic Steel AB",
 			"Record the delivery with receive_purchase_order (purchase_order_id 1) when the goods arrive (expected 2026-01-15)"],
@@ -338,7 +338,7 @@ func TestReceivePurchaseOrderBooksPartialThenFullDelivery(t *testing.T) {
 		want: `{"success":true,"purchase_order":{"id":1,"order_number":"PO-1001","supplier_id":4001,"location_id":1,
 			"status":"PartiallyReceived","currency":"USD",
 			"items":[{"sku":"BOLT-M8","quantity":500,"unit_price":0.12,"line_total":60,"received_quantity":200},{"sku":"NUT-M8","quantity":500,"unit_price":0.05,"line_total":25}],
-			"total_cost":85,"expected_delivery_date":"2026-12-15","created_by":"alice","created_at":"2026-11-22T10:00:00Z","last_received_at":"2026-11-22T10:00:00Z"},
+			"total_cost":85,"expected_delivery_date":"2026-12-15","created_at":"2026-11-22T10:00:00Z","last_received_at":"2026-11-22T10:00:00Z"},
 			"message":"Received 1 line(s) on purchase order PO-1001",
 			"next_actions":["Still outstanding: 300 BOLT-M8, 500 NUT-M8; receive them with receive_purchase_order when they arrive"],
 			"suggestions":[],"warnings":[]}`,
@@ -348,7 +348,7 @@ func TestReceivePurchaseOrderBooksPartialThenFullDelivery(t *testing.T) {
 		want: `{"success":true,"purchase_order":{"id":1,"order_number":"PO-1001","supplier_id":4001,"location_id":1,
 			"status":"Received","currency":"USD",
 			"items":[{"sku":"BOLT-M8","quantity":500,"unit_price":0.12,"line_total":60,"received_quantity":500},{"sku":"NUT-M8","quantity":500,"unit_price":0.05,"line_total":25,"received_quantity":500}],
-			"total_cost":85,"expected_delivery_date":"2026-12-15","created_by":"alice","created_at":"2026-11-22T10:00:00Z","last_received_at":"2026-11-21T09:00:00Z"},
+			"total_cost":85,"expected_delivery_date":"2026-12-15","created_at":"2026-11-22T10:00:00Z","last_received_at":"2026-11-21T09:00:00Z"},
 			"message":"Received 2 line(s) on purchase order PO-1001",
 			"next_actions":["Match the supplier invoice for PO-1001 against the received quantities"],
 			"suggestions":[],"warnings":[]}`,

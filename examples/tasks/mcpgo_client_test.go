@@ -17,6 +17,7 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/gen/tasks/v1/tasksv1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpgo"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 )
 
 // mgoUser answers mcp-go elicitation requests with accept/confirm and
@@ -93,8 +94,14 @@ func TestMCPGoClientConfirmsADeleteThroughElicitation(t *testing.T) {
 		req.Params.Name, req.Params.Arguments = tool, a
 		res, err := c.CallTool(ctx, req)
 		if err != nil {
+			mcptest.CheckAnswer(t, tool, err.Error())
 			t.Fatalf("%s: %v", tool, err)
 		}
+		answer, err := json.Marshal(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mcptest.CheckAnswer(t, tool, string(answer))
 		return res
 	}
 	text := func(r *mgo.CallToolResult) string {

@@ -51,7 +51,9 @@ func newMCPGoSession(t *testing.T, el elicitation) *session {
 	if sess.user != nil {
 		copts = &mcp.ClientOptions{ElicitationHandler: sess.user.Handler}
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "test"}, copts).Connect(context.Background(),
+	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "test"}, copts)
+	mcptest.ScanAnswers(t, client)
+	cs, err := client.Connect(context.Background(),
 		&mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp"}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err != nil {
 		t.Fatalf("connect to the mcp-go server: %v", err)
@@ -189,7 +191,7 @@ func TestMCPGoServerRefusesAWriteTheUserDeclined(t *testing.T) {
 func TestMCPGoRegisterRefusesATakenToolName(t *testing.T) {
 	bind := tasksv1mcpwrite.NewTaskService
 	s := server.NewMCPServer("tasks-server", "test")
-	quiet := runtime.WithRequestContextFunc(runtime.StaticRequestContext(runtime.RequestContext{TenantID: "t", PrincipalID: "p"}))
+	quiet := runtime.WithRequestContextFunc(runtime.StaticRequestContext(runtime.RequestContext{TenantID: "tenant-quiet", PrincipalID: "user-quiet"}))
 	if err := mcpgo.Register(s, bind(domain.New("/projects")), quiet); err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +237,9 @@ func TestMCPGoServerBehindBearerAuthActsForTheTokensTenantAndProposes(t *testing
 	t.Cleanup(hs.Close)
 	for _, tc := range []struct{ token, tenant string }{{"tok-a", "acme"}, {"tok-b", "globex"}} {
 		user := mcptest.Accept(true)
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "test"}, &mcp.ClientOptions{ElicitationHandler: user.Handler}).Connect(context.Background(),
+		client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "test"}, &mcp.ClientOptions{ElicitationHandler: user.Handler})
+		mcptest.ScanAnswers(t, client)
+		cs, err := client.Connect(context.Background(),
 			&mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp", HTTPClient: &http.Client{Transport: bearer{tc.token}}},
 			&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}) // a protocol on which mcp-go asks inside a call
 		if err != nil {

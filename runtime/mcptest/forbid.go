@@ -52,6 +52,28 @@ func forbiddenPattern() *regexp.Regexp {
 	return regexp.MustCompile(`(^|[^A-Za-z0-9_-])(` + alt + `)($|[^A-Za-z0-9_-])`)
 }
 
+// ScanAnswers makes client, an MCP Go SDK client a test made itself rather
+// than with Connect, fail tb (Errorf) when a tools/call answer carries a
+// value ForbidInAnswers names, as Connect's clients do. Call it before
+// client.Connect.
+func ScanAnswers(tb testing.TB, client *mcp.Client) {
+	if p := forbiddenPattern(); p != nil {
+		client.AddSendingMiddleware(scanAnswers(tb, p))
+	}
+}
+
+// CheckAnswer fails tb (Errorf) when answer, the text of tool's answer as
+// a client other than the MCP Go SDK's received it (its JSON or its error
+// text), carries a value ForbidInAnswers names.
+func CheckAnswer(tb testing.TB, tool, answer string) {
+	tb.Helper()
+	if p := forbiddenPattern(); p != nil {
+		if m := p.FindStringSubmatch(answer); m != nil {
+			tb.Errorf("mcptest: the answer of %s carries the forbidden value %q: %s", tool, m[2], answer)
+		}
+	}
+}
+
 // scanAnswers is a client middleware that reports, on tb, every tools/call
 // answer that carries a value of pattern.
 func scanAnswers(tb testing.TB, pattern *regexp.Regexp) mcp.Middleware {

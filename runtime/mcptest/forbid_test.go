@@ -1,6 +1,7 @@
 package mcptest_test
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 	"testing"
@@ -35,6 +36,39 @@ func TestForbidInAnswersReportsAnAnswerCarryingATenantID(t *testing.T) {
 	mcptest.Call(tb, cs, "leaks", `{}`)
 	tb.runCleanups()
 	want := []string{`mcptest: the answer of leaks carries the forbidden value "tenant-zeta": {"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"forbid","version":"test"}},"content":[{"type":"text","text":"{\"meta\":{\"tenant_id\":\"tenant-zeta\"}}"}],"structuredContent":{"meta":{"tenant_id":"tenant-zeta"}},"resultType":"complete"}`}
+	if !reflect.DeepEqual(tb.errs, want) || len(tb.fatals) != 0 {
+		t.Fatalf("errors %q, fatals %q; want %q", tb.errs, tb.fatals, want)
+	}
+}
+
+// A session a test connects itself is scanned once ScanAnswers is called
+// on its client; an answer received by another client is checked with
+// CheckAnswer.
+func TestScanAnswersAndCheckAnswerReportATenantID(t *testing.T) {
+	mcptest.ForbidInAnswers("tenant-zeta")
+	s := mcp.NewServer(&mcp.Implementation{Name: "forbid", Version: "test"}, nil)
+	raw(s, "leaks", &mcp.CallToolResult{Content: text(`{"tenant":"tenant-zeta"}`), StructuredContent: map[string]any{"tenant": "tenant-zeta"}})
+	tb := &errorsTB{}
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	client := mcp.NewClient(&mcp.Implementation{Name: "own", Version: "test"}, nil)
+	mcptest.ScanAnswers(tb, client)
+	cs, err := client.Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	mcptest.Call(tb, cs, "leaks", `{}`)
+	mcptest.CheckAnswer(tb, "other_client", `{"model_id":"model-tenant-zeta-main"}`)
+	mcptest.CheckAnswer(tb, "other_client", `{"tenant":"tenant-zeta"}`)
+	want := []string{
+		`mcptest: the answer of leaks carries the forbidden value "tenant-zeta": {"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"forbid","version":"test"}},"content":[{"type":"text","text":"{\"tenant\":\"tenant-zeta\"}"}],"structuredContent":{"tenant":"tenant-zeta"},"resultType":"complete"}`,
+		`mcptest: the answer of other_client carries the forbidden value "tenant-zeta": {"tenant":"tenant-zeta"}`,
+	}
 	if !reflect.DeepEqual(tb.errs, want) || len(tb.fatals) != 0 {
 		t.Fatalf("errors %q, fatals %q; want %q", tb.errs, tb.fatals, want)
 	}

@@ -74,9 +74,7 @@ func Connect(tb testing.TB, s *mcp.Server, o Options) *mcp.ClientSession {
 		sopts = &mcp.ClientSessionOptions{ProtocolVersion: o.Protocol}
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: name, Version: "test"}, copts)
-	if p := forbiddenPattern(); p != nil {
-		client.AddSendingMiddleware(scanAnswers(tb, p))
-	}
+	ScanAnswers(tb, client)
 	cs, err := client.Connect(ctx, ct, sopts)
 	if err != nil {
 		tb.Fatalf("mcptest: client connect: %v", err)

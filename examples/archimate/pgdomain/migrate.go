@@ -22,7 +22,7 @@ import (
 var migrations embed.FS
 
 // SchemaVersion is the schema version this package reads and writes.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // migration is one versioned script, with an optional step in Go run after
 // it in the same transaction.

@@ -23,8 +23,9 @@ type sqlText struct {
 func newSQL(p string) sqlText {
 	cols := fmt.Sprintf(elementColumns, p)
 	return sqlText{
-		// Each part of the union is one index scan, whatever the tenant's
-		// size: by id, by name key or normalised name in the model, and by
+		// Each part of the union is one index lookup, whatever the tenant's
+		// size and whether or not the tables were ever analysed (no index
+		// leads with the tenant, migration 004): by id, by name key or normalised name in the model, and by
 		// name key in the model of the ids (a rename), and by parent (the
 		// parts of a deleted element).
 		loadElements: `SELECT ` + cols + ` FROM ` + p + `_elements e WHERE e.tenant = $1 AND e.id IN (
@@ -36,7 +37,10 @@ func newSQL(p string) sqlText {
    UNION ALL SELECT c.id FROM ` + p + `_elements c WHERE c.tenant = $1 AND c.parent_id = ANY($7) AND c.parent_id <> '')`,
 		loadRelationships: `SELECT id, type, source_id, target_id, name, description FROM ` + p + `_relationships
  WHERE tenant = $1 AND (id = ANY($2) OR source_id = ANY($3) OR target_id = ANY($3))`,
-		allElements: `SELECT id, model_id, type, name FROM ` + p + `_elements WHERE tenant = $1`,
+		// born > 0 holds for every row; it names the partial index
+		// elements_listing, the one index that leads with the tenant, so
+		// that no write's read can use it to walk a tenant (migration 004).
+		allElements: `SELECT id, model_id, type, name FROM ` + p + `_elements WHERE tenant = $1 AND born > 0`,
 		insertElements: `INSERT INTO ` + p + `_elements (tenant, id, model_id, type, layer, name, name_key, name_norm, description, parent_id, version, born)
  SELECT $1, u.id, u.model_id, u.type, u.layer, u.name, u.name_key, u.name_norm, u.description, u.parent_id, u.version,
         CASE WHEN u.born > 0 THEN u.born ELSE nextval('` + p + `_births') END

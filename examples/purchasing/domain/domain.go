@@ -206,7 +206,7 @@ func (p *Purchasing) CreatePurchaseOrder(_ context.Context, req *purchasingv1.Cr
 		arrival = "when the goods arrive (expected " + d + ")"
 	}
 	return &purchasingv1.CreatePurchaseOrderResponse{
-		PurchaseOrder: proto.Clone(po).(*purchasingv1.PurchaseOrder),
+		PurchaseOrder: answeredPO(po),
 		Message:       fmt.Sprintf("Purchase order %s created: %d line(s), total %s %s", po.GetOrderNumber(), len(rows), money(po.GetTotalCost()), currencyCode(po.GetCurrency())),
 		NextActions: []string{
 			fmt.Sprintf("Send purchase order %s to %s", po.GetOrderNumber(), supplier.Name),
@@ -315,14 +315,23 @@ func (p *Purchasing) ReceivePurchaseOrder(_ context.Context, req *purchasingv1.R
 		next = []string{fmt.Sprintf("Still outstanding: %s; receive them with receive_purchase_order when they arrive", strings.Join(outstanding, ", "))}
 	}
 	return &purchasingv1.ReceivePurchaseOrderResponse{
-		PurchaseOrder: proto.Clone(po).(*purchasingv1.PurchaseOrder),
+		PurchaseOrder: answeredPO(po),
 		Message:       fmt.Sprintf("Received %d line(s) on purchase order %s", len(incoming), po.GetOrderNumber()),
 		NextActions:   next,
 		Warnings:      warnings,
 	}, nil
 }
 
-// Order returns a copy of one of a tenant's orders.
+// answeredPO is po as an answer shows it: created_by, the principal ID of
+// whoever created the order, stays in the books (Order) and is left out,
+// so no answer, preview or confirmation shows a principal's ID.
+func answeredPO(po *purchasingv1.PurchaseOrder) *purchasingv1.PurchaseOrder {
+	c := proto.Clone(po).(*purchasingv1.PurchaseOrder)
+	c.CreatedBy = ""
+	return c
+}
+
+// Order returns a copy of one of a tenant's orders, created_by included.
 func (p *Purchasing) Order(tenant string, id int32) (*purchasingv1.PurchaseOrder, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()

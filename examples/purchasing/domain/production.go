@@ -61,6 +61,13 @@ func (p *Purchasing) ManufacturingOrder(tenant string, id int32) (*purchasingv1.
 	return proto.Clone(mo).(*purchasingv1.ManufacturingOrder), true
 }
 
+// answeredMO is mo as an answer shows it, without created_by (answeredPO).
+func answeredMO(mo *purchasingv1.ManufacturingOrder) *purchasingv1.ManufacturingOrder {
+	c := proto.Clone(mo).(*purchasingv1.ManufacturingOrder)
+	c.CreatedBy = ""
+	return c
+}
+
 // CreateManufacturingOrder plans production of a product: the materials of
 // its recipe, their cost and what the tenant's stock is short of.
 func (p *Purchasing) CreateManufacturingOrder(_ context.Context, req *purchasingv1.CreateManufacturingOrderRequest) (*purchasingv1.CreateManufacturingOrderResponse, error) {
@@ -137,7 +144,7 @@ func (p *Purchasing) CreateManufacturingOrder(_ context.Context, req *purchasing
 	}
 	next = append(next, fmt.Sprintf("When production is done, complete it with fulfill_order (order_id %d, order_type manufacturing)", mo.GetId()))
 	return &purchasingv1.CreateManufacturingOrderResponse{
-		ManufacturingOrder: proto.Clone(mo).(*purchasingv1.ManufacturingOrder),
+		ManufacturingOrder: answeredMO(mo),
 		Message:            fmt.Sprintf("Manufacturing order %s created: %d x %s, materials %s USD", mo.GetOrderNumber(), mo.GetPlannedQuantity(), mo.GetSku(), money(mo.GetTotalCost())),
 		NextActions:        next,
 		Warnings:           warnings,

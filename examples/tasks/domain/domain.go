@@ -37,25 +37,42 @@ type Tracker struct {
 
 var _ tasksv1mcpwrite.TaskServiceHandler = (*Tracker)(nil)
 
-// New returns an empty tracker whose default project root for a tenant is
-// rootBase/<tenant>.
+// New returns an empty tracker whose default project for a tenant
+// (SessionProject) is rootBase/<tenant>.
 func New(rootBase string) *Tracker {
 	return &Tracker{rootBase: rootBase, projects: map[string]map[string]*tasksv1.Task{}}
 }
 
-// ResolveProjectRoot answers root_dir when the agent omits it: the
-// session's project, which is the tenant's directory under the base.
+// SessionProject is the root_dir ResolveProjectRoot fills in when the
+// agent omits it: the session's project, the tenant's directory under the
+// tracker's base. The directory itself is never filled in, since it is
+// built from the tenant ID and previews show what the server fills.
+const SessionProject = "."
+
+// ResolveProjectRoot answers root_dir when the agent omits it:
+// SessionProject, once a tenant is established.
 func (t *Tracker) ResolveProjectRoot(ctx context.Context, _ proto.Message) (string, error) {
 	rc, ok := runtime.RequestContextFrom(ctx)
 	if !ok || rc.TenantID == "" {
 		return "", status.Error(codes.PermissionDenied, "no tenant established for this session")
 	}
-	return path.Join(t.rootBase, rc.TenantID), nil
+	return SessionProject, nil
+}
+
+// projectKey is the key of a tenant's project at root; SessionProject
+// (and any root that cleans to it) is the tenant's directory under the
+// base.
+func (t *Tracker) projectKey(tenant, root string) string {
+	root = path.Clean(root)
+	if root == SessionProject {
+		root = path.Join(t.rootBase, tenant)
+	}
+	return tenant + "\x00" + root
 }
 
 // project returns the tasks of one tenant's project; callers hold t.mu.
 func (t *Tracker) project(meta *tasksv1.RequestMeta, root string) map[string]*tasksv1.Task {
-	key := meta.GetTenantId() + "\x00" + path.Clean(root)
+	key := t.projectKey(meta.GetTenantId(), root)
 	p, ok := t.projects[key]
 	if !ok {
 		p = map[string]*tasksv1.Task{}
@@ -410,7 +427,7 @@ func precondition(kind, subject, desc string) error {
 func (t *Tracker) Task(tenant, root, id string) (*tasksv1.Task, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	task, ok := t.projects[tenant+"\x00"+path.Clean(root)][id]
+	task, ok := t.projects[t.projectKey(tenant, root)][id]
 	if !ok {
 		return nil, false
 	}

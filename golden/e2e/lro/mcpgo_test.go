@@ -2,6 +2,7 @@ package lro_test
 
 import (
 	"context"
+	"encoding/json"
 	"sync"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/golden/e2e/lro/gen/shelf/v1/shelfv1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpgo"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 )
 
 // mgoSession is an mcp-go client, in process, against an mcp-go server
@@ -91,8 +93,14 @@ func (ms *mgoSession) call(t *testing.T, tool string, args map[string]any, token
 	}
 	res, err := ms.c.CallTool(context.Background(), req)
 	if err != nil {
+		mcptest.CheckAnswer(t, tool, err.Error())
 		t.Fatalf("%s: protocol error: %v", tool, err)
 	}
+	answer, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mcptest.CheckAnswer(t, tool, string(answer))
 	if len(res.Content) != 1 {
 		t.Fatalf("%s: %d content blocks, want 1", tool, len(res.Content))
 	}
