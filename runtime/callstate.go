@@ -26,7 +26,7 @@ type control struct {
 	// summary is the agent's own summary of the change, shown with a
 	// proposal ("" when not sent).
 	summary string
-	errs    Errors
+	errs    impl.Errors
 }
 
 // call is the state of one tool call as it moves through the pipeline:

@@ -61,7 +61,7 @@ func (sharedOption) preparerOption()   {}
 type config struct {
 	// noRequestCheck: WithoutRequestCheck.
 	noRequestCheck bool
-	limits         Limits
+	limits         impl.Limits
 	clock          func() time.Time
 	rand           io.Reader
 	idem           idempotency.Store
@@ -77,7 +77,7 @@ type config struct {
 	policy            func(ctx context.Context, pc PolicyCall) Confirmation
 	rcFunc            func(ctx context.Context, req *mcp.CallToolRequest) (RequestContext, bool)
 	rcSet             bool // WithRequestContextFunc was given (perhaps nil)
-	errorHook         func(ctx context.Context, tool string, req proto.Message, e *ErrorEntry)
+	errorHook         func(ctx context.Context, tool string, req proto.Message, e *impl.ErrorEntry)
 	logger            *slog.Logger
 	// elicitTimeout bounds a confirmation: in-call waits and round-trip state.
 	elicitTimeout time.Duration
@@ -158,7 +158,9 @@ func newConfig(opts []Option) *config {
 
 // WithLimits bounds what the strict decoder accepts (payload size, depth,
 // string and array lengths); zero fields keep their defaults.
-func WithLimits(l Limits) PreparerOption { return sharedOption(func(c *config) { c.limits = l }) }
+func WithLimits(l Limits) PreparerOption {
+	return sharedOption(func(c *config) { c.limits = impl.Limits(l) })
+}
 
 // WithClock replaces time.Now for generated timestamps, idempotency windows and
 // proposal expiry, so tests and replays are deterministic.
@@ -274,7 +276,7 @@ func WithRequestContextFunc(fn func(ctx context.Context, req *mcp.CallToolReques
 // (add suggestions, hints, similar entities). req is the decoded request, or
 // nil when the call failed before a request existed.
 func WithErrorHook(fn func(ctx context.Context, tool string, req proto.Message, e *ErrorEntry)) Option {
-	return option(func(c *config) { c.errorHook = fn })
+	return option(func(c *config) { c.errorHook = userErrorHook(fn) })
 }
 
 // WithLogger receives internal errors and panics with their trace_id, since

@@ -7,6 +7,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // Preparer runs a service's decode -> validate -> enrich path without MCP:
@@ -16,7 +17,7 @@ type Preparer struct{ r *registry }
 
 // NewPreparer binds svc (as generated New<Service>Service returns it) with
 // the options of Register that apply without a tool call.
-func NewPreparer(svc *impl.Service, opts ...PreparerOption) (*Preparer, error) {
+func NewPreparer(svc *mcpwriteimpl.Service, opts ...PreparerOption) (*Preparer, error) {
 	all := make([]Option, len(opts))
 	for i, o := range opts {
 		all[i] = o
@@ -31,9 +32,15 @@ func NewPreparer(svc *impl.Service, opts ...PreparerOption) (*Preparer, error) {
 // Prepare turns an agent's arguments for tool into the complete domain
 // request, or every problem with them. rc is the caller's request context.
 func (p *Preparer) Prepare(ctx context.Context, tool string, args []byte, rc RequestContext) (proto.Message, Errors) {
+	m, es := p.prepare(ctx, tool, args, rc)
+	return m, userErrors(es)
+}
+
+// prepare is Prepare in the decoder's entries.
+func (p *Preparer) prepare(ctx context.Context, tool string, args []byte, rc RequestContext) (proto.Message, impl.Errors) {
 	wt, ok := p.r.tools[tool]
 	if !ok {
-		return nil, Errors{{Code: impl.CodeUnknownOperation, Message: fmt.Sprintf("unknown tool %q", tool)}}
+		return nil, impl.Errors{{Code: impl.CodeUnknownOperation, Message: fmt.Sprintf("unknown tool %q", tool)}}
 	}
 	s := impl.GetScratch()
 	defer s.Release()
@@ -57,9 +64,15 @@ func (p *Preparer) Prepare(ctx context.Context, tool string, args []byte, rc Req
 // Decode keeps a vocabulary field as sent; Prepare checks it and stores the
 // canonical value.
 func (p *Preparer) Decode(tool string, args []byte) (proto.Message, Errors) {
+	m, es := p.decode(tool, args)
+	return m, userErrors(es)
+}
+
+// decode is Decode in the decoder's entries.
+func (p *Preparer) decode(tool string, args []byte) (proto.Message, impl.Errors) {
 	wt, ok := p.r.tools[tool]
 	if !ok {
-		return nil, Errors{{Code: impl.CodeUnknownOperation, Message: fmt.Sprintf("unknown tool %q", tool)}}
+		return nil, impl.Errors{{Code: impl.CodeUnknownOperation, Message: fmt.Sprintf("unknown tool %q", tool)}}
 	}
 	s := impl.GetScratch()
 	defer s.Release()

@@ -36,7 +36,7 @@ func (r *registry) readHandler(wt *boundTool) mcp.ToolHandler {
 		}
 		o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), []impl.Warning{}, r.enums, r.shape())
 		if err != nil {
-			return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("marshal response: %w", err))}), nil
+			return r.errorResult(ctx, name, m, impl.Errors{r.internal(ctx, name, fmt.Errorf("marshal response: %w", err))}), nil
 		}
 		return toolResult(r.render(ctx, name, o), false), nil
 	}
