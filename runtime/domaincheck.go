@@ -45,22 +45,6 @@ type Previews struct {
 	State func(ctx context.Context, tool string, req proto.Message) (state EntityState, ok bool, err error)
 }
 
-// WithPreviews sets the domain's answers about a write before it happens
-// (see Previews). A nil field keeps what an earlier WithPreviews set.
-func WithPreviews(p Previews) Option {
-	return option(func(c *config) {
-		if p.Check != nil {
-			c.domainCheck = p.Check
-		}
-		if p.Loss != nil {
-			c.lossPreview = p.Loss
-		}
-		if p.State != nil {
-			c.statePreview = p.State
-		}
-	})
-}
-
 // domainCheck runs the domain's check of m: its preview, or the envelope
 // entries of its refusal with their class.
 func (r *registry) domainCheck(ctx context.Context, tool string, m proto.Message) (map[string]any, impl.Errors, errClass) {

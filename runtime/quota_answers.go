@@ -53,23 +53,6 @@ func (r *registry) proposalQuotaError(tool string, err error) *impl.ErrorEntry {
 	return nil
 }
 
-// WithElicitationQuotas bounds the in-call confirmations (elicitation/create
-// while the call waits, holding its idempotency claim) that one tenant and
-// one principal may have waiting at once in a registered service (defaults
-// 100 per tenant, 10 per principal; a value <= 0 keeps its default). A call
-// past a quota is answered a retryable RESOURCE_EXHAUSTED naming the quota,
-// before it claims its client_request_id.
-func WithElicitationQuotas(perTenant, perPrincipal int) Option {
-	return option(func(c *config) {
-		if perTenant > 0 {
-			c.elicitQuotas.perTenant = perTenant
-		}
-		if perPrincipal > 0 {
-			c.elicitQuotas.perPrincipal = perPrincipal
-		}
-	})
-}
-
 // Quotas named in RESOURCE_EXHAUSTED answers for waiting confirmations.
 const (
 	quotaElicitationsPerPrincipal = "waiting_confirmations_per_principal"

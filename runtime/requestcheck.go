@@ -11,13 +11,6 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
-// WithoutRequestCheck turns off the request check the generated code
-// enables for protos that import buf/validate/validate.proto (for a domain
-// that runs protovalidate itself and wants its own envelope).
-func WithoutRequestCheck() PreparerOption {
-	return sharedOption(func(c *config) { c.noRequestCheck = true })
-}
-
 // requestCheck runs the registration's checker on the complete request m.
 // A violation on a field the agent supplies is the agent's to fix, with the
 // agent-facing path; one on a field the server fills (derived, generated,

@@ -2,6 +2,9 @@ package layering
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -85,5 +88,44 @@ func TestMeasureRoomsCountsHandWrittenMethods(t *testing.T) {
 	}
 	if got := roomFigures(r); got != "type A: 1 methods in 1 files\n" {
 		t.Errorf("figures = %q", got)
+	}
+}
+
+// Every option of package runtime (an exported function With* returning
+// Option, PreparerOption or AdapterOption) is declared in options.go, as
+// connect keeps all of its options in option.go.
+func TestRuntimeOptionsLiveInOptionsGo(t *testing.T) {
+	dir := filepath.Join("..", "..", "runtime")
+	fset := token.NewFileSet()
+	paths, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, path := range paths {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Recv != nil || !strings.HasPrefix(fd.Name.Name, "With") || fd.Type.Results == nil || len(fd.Type.Results.List) != 1 {
+				continue
+			}
+			id, ok := fd.Type.Results.List[0].Type.(*ast.Ident)
+			if !ok || (id.Name != "Option" && id.Name != "PreparerOption" && id.Name != "AdapterOption") {
+				continue
+			}
+			n++
+			if filepath.Base(path) != "options.go" {
+				t.Errorf("option %s is declared in %s: declare it in options.go with the others", fd.Name.Name, filepath.Base(path))
+			}
+		}
+	}
+	if n < 20 {
+		t.Errorf("found %d options, want every one of runtime's (at least 20)", n)
 	}
 }
