@@ -1,6 +1,9 @@
 package runtime_test
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -187,5 +190,17 @@ func TestRuntimeExportsEveryErrorCode(t *testing.T) {
 	}
 	if strings.Join(errorCodes(got), "\n") != strings.Join(want, "\n") {
 		t.Errorf("package runtime re-exports the error codes:\n%s", apisurface.Diff(errorCodes(got), want))
+	}
+}
+
+// docs/architecture.md states the bound of runtime's API, and the figure
+// is maxRuntimeAPI.
+func TestArchitectureStatesTheAPIBound(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "docs", "architecture.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("at most %d exported names besides the error codes", maxRuntimeAPI); !strings.Contains(string(b), want) {
+		t.Errorf("docs/architecture.md does not say %q: state runtime's bound there", want)
 	}
 }
