@@ -59,6 +59,9 @@ type call struct {
 	// the user's answer (nil otherwise).
 	answered *confirmState
 	claim    claim
+	// decodeOnly stops prepare after the decode (Preparer.Decode): no
+	// caller, so no vocabulary, early check or enrichment.
+	decodeOnly bool
 	// txClaim is the key the handler claims in its transaction
 	// (IdempotencyOptions.ClaimInHandler); held says there is one.
 	txClaim claim

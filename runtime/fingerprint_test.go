@@ -39,7 +39,7 @@ func FuzzFingerprintFromTheParsedArguments(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
 		r := &registry{cfg: &config{limits: impl.Limits{}}}
-		obj, es := r.parseArgs([]byte(raw))
+		obj, es := r.parseArgs([]byte(raw), nil)
 		if len(es) > 0 {
 			return // refused before any fingerprint is taken
 		}
@@ -56,7 +56,7 @@ func FuzzFingerprintFromTheParsedArguments(f *testing.F) {
 func checkFingerprint(t *testing.T, raw string) {
 	t.Helper()
 	r := &registry{cfg: &config{limits: impl.Limits{}}}
-	obj, es := r.parseArgs([]byte(raw))
+	obj, es := r.parseArgs([]byte(raw), nil)
 	if len(es) > 0 {
 		t.Fatalf("%q: %v", raw, es)
 	}

@@ -58,14 +58,11 @@ func arguments(req *mcp.CallToolRequest) []byte {
 	return req.Params.Arguments
 }
 
-// parseArgs parses tool arguments strictly; empty and null mean {}.
-func (r *registry) parseArgs(raw []byte) (*impl.Object, impl.Errors) {
-	return r.parseArgsInto(raw, nil)
-}
-
-// parseArgsInto is parseArgs with the tree carved from s (nil: allocated);
-// the tree is valid until s is released.
-func (r *registry) parseArgsInto(raw []byte, s *impl.Scratch) (*impl.Object, impl.Errors) {
+// parseArgs parses arguments strictly, the tree carved from s (nil:
+// allocated; the tree is valid until s is released); empty and null mean
+// {}. A tool's arguments are parsed by call.begin only, a service tool's
+// by readArgs.
+func (r *registry) parseArgs(raw []byte, s *impl.Scratch) (*impl.Object, impl.Errors) {
 	if len(raw) == 0 || raw[0] != '{' { // arguments are almost always an object
 		if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
 			return &impl.Object{}, nil
@@ -192,8 +189,11 @@ func (c *call) prepare(s *impl.Scratch) (proto.Message, impl.Errors, errClass) {
 		d, gc = impl.NewDecoder(r.cfg.limits), new(impl.Call)
 	}
 	d.SetLimits(r.cfg.limits)
-	vocabs := r.newCallVocabularies(ctx, c.rc)
-	d.Vocabularies = vocabs.lookup()
+	var vocabs *callVocabularies
+	if !c.decodeOnly {
+		vocabs = r.newCallVocabularies(ctx, c.rc)
+		d.Vocabularies = vocabs.lookup()
+	}
 	wt.bind.Decode(d, c.body, m)
 	if vocabs != nil && vocabs.failure != nil {
 		err := vocabs.failure
@@ -204,8 +204,14 @@ func (c *call) prepare(s *impl.Scratch) (proto.Message, impl.Errors, errClass) {
 		wt.hint(es)
 		r.hintGroups(es)
 		r.hintConfirmFlow(wt, es)
+		if c.decodeOnly {
+			return m, es, classBusiness
+		}
 		es = c.earlyCheck(m, es)
 		return m, r.earlyRequestCheck(wt, c.body, m, es), classBusiness
+	}
+	if c.decodeOnly {
+		return m, nil, classBusiness
 	}
 	*gc = impl.Call{
 		Ctx: ctx, Tool: wt.doc.Name, RC: callmeta.RequestMetadata(c.rc), HasRC: c.hasRC,
@@ -229,7 +235,7 @@ func (c *call) prepare(s *impl.Scratch) (proto.Message, impl.Errors, errClass) {
 // readArgs parses a service tool's arguments strictly, reporting every
 // unknown, mistyped and missing argument at once.
 func (r *registry) readArgs(raw []byte, specs ...argSpec) (map[string]*impl.Value, impl.Errors) {
-	obj, es := r.parseArgs(raw)
+	obj, es := r.parseArgs(raw, nil)
 	if len(es) > 0 {
 		return nil, es
 	}
@@ -295,16 +301,25 @@ func (r *registry) readArgs(raw []byte, specs ...argSpec) (map[string]*impl.Valu
 	return vals, es
 }
 
-// begin is the front half's first steps for a tool call: who calls (the
-// request context, carried by the call's context from here on), then the
-// arguments, parsed strictly into s, with the control arguments taken out.
-// A result is the answer instead.
-func (c *call) begin(s *impl.Scratch) *mcp.CallToolResult {
-	c.ctx, c.rc, c.hasRC = c.r.caller(c.ctx, c.req)
-	c.raw = arguments(c.req)
-	obj, es := c.r.parseArgsInto(c.raw, s)
-	if len(es) > 0 {
-		return c.fail(es)
+// begin is the front door of every path that runs a tool (write, read,
+// validate_write, apply, Preparer.Prepare and Preparer.Decode), before
+// prepare: who calls, resolved from the MCP request when the call has one
+// (a Preparer, and a proposal's tool call re-made on apply, are given it),
+// carried by the call's context from here on; then the tool's arguments
+// c.raw parsed strictly into s (or obj, a payload the path parsed already:
+// validate_write's), with the control arguments split off. Errors are the
+// answer instead. TestOnlyBeginAssemblesTheFrontHalf keeps it the only
+// function that parses a tool's arguments or splits their control
+// arguments.
+func (c *call) begin(obj *impl.Object, s *impl.Scratch) impl.Errors {
+	if c.req != nil {
+		c.ctx, c.rc, c.hasRC = c.r.caller(c.ctx, c.req)
+	}
+	if obj == nil {
+		var es impl.Errors
+		if obj, es = c.r.parseArgs(c.raw, s); len(es) > 0 {
+			return es
+		}
 	}
 	c.args = obj
 	c.ctl, c.body = c.wt.splitControl(obj)
@@ -330,14 +345,4 @@ func (r *registry) caller(ctx context.Context, req *mcp.CallToolRequest) (contex
 		ctx = WithRequestContext(ctx, rc)
 	}
 	return ctx, rc, hasRC
-}
-
-// prepareFrom is the front half on arguments already parsed: the control
-// arguments split from obj, with dry_run as the path sets it, then
-// validate, enrich and the request check (call.prepare). The control
-// arguments' own errors stay in c.ctl.errs for the path to answer or not.
-func (c *call) prepareFrom(obj *impl.Object, dryRun bool, s *impl.Scratch) (proto.Message, impl.Errors, errClass) {
-	c.ctl, c.body = c.wt.splitControl(obj)
-	c.ctl.dryRun = dryRun
-	return c.prepare(s)
 }

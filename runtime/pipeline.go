@@ -17,7 +17,7 @@ import (
 // writeHandler runs the write pipeline (call.run) for one write tool.
 func (r *registry) writeHandler(wt *boundTool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
-		c := &call{r: r, wt: wt, ctx: ctx, req: req}
+		c := &call{r: r, wt: wt, ctx: ctx, req: req, raw: arguments(req)}
 		defer func() {
 			if p := recover(); p != nil {
 				c.release()
@@ -37,8 +37,8 @@ func (c *call) run() *mcp.CallToolResult {
 	// until the answer is rendered, which is before run returns.
 	s := impl.GetScratch()
 	defer s.Release()
-	if res := c.begin(s); res != nil {
-		return res
+	if es := c.begin(nil, s); len(es) > 0 {
+		return c.fail(es)
 	}
 
 	// Validate, enrich, request check.

@@ -44,13 +44,13 @@ func (p *Preparer) prepare(ctx context.Context, tool string, args []byte, rc Req
 	}
 	s := impl.GetScratch()
 	defer s.Release()
-	obj, es := p.r.parseArgsInto(args, s)
-	if len(es) > 0 {
-		return nil, es
-	}
 	// Resolvers read the caller from the context, as in a tool call.
 	c := p.r.newCall(WithRequestContext(ctx, rc), wt, rc, true)
-	m, es, _ := c.prepareFrom(obj, false, s) // the request the write gets
+	c.raw = args
+	if es := c.begin(nil, s); len(es) > 0 {
+		return nil, es
+	}
+	m, es, _ := c.prepare(s) // the request the write gets
 	if es = append(c.ctl.errs, es...); len(es) > 0 {
 		return m, es
 	}
@@ -68,7 +68,8 @@ func (p *Preparer) Decode(tool string, args []byte) (proto.Message, Errors) {
 	return m, userErrors(es)
 }
 
-// decode is Decode in the decoder's entries.
+// decode is Decode in the decoder's entries: the front door and prepare
+// of every path, stopped after the decode (decodeOnly).
 func (p *Preparer) decode(tool string, args []byte) (proto.Message, impl.Errors) {
 	wt, ok := p.r.tools[tool]
 	if !ok {
@@ -76,19 +77,13 @@ func (p *Preparer) decode(tool string, args []byte) (proto.Message, impl.Errors)
 	}
 	s := impl.GetScratch()
 	defer s.Release()
-	obj, es := p.r.parseArgsInto(args, s)
-	if len(es) > 0 {
+	c := p.r.newCall(context.Background(), wt, RequestContext{}, false)
+	c.raw, c.decodeOnly = args, true
+	if es := c.begin(nil, s); len(es) > 0 {
 		return nil, es
 	}
-	ctl, body := wt.splitControl(obj)
-	m := wt.bind.NewRequest()
-	d := s.Decoder()
-	d.SetLimits(p.r.cfg.limits)
-	wt.bind.Decode(d, body, m)
-	if es := append(ctl.errs, d.Errors()...); len(es) > 0 {
-		wt.hint(es)
-		p.r.hintGroups(es)
-		p.r.hintConfirmFlow(wt, es)
+	m, es, _ := c.prepare(s)
+	if es = append(c.ctl.errs, es...); len(es) > 0 {
 		return m, es
 	}
 	return m, nil

@@ -135,9 +135,8 @@ func (a *applying) apply(c *call) *mcp.CallToolResult {
 	// The handler may check the state and record the outcome under its own
 	// lock, in its transaction (Outcome with a ProposalID).
 	var ws []impl.Warning
-	if obj, es := r.parseArgs(p.Arguments); len(es) == 0 {
-		_, b := wt.splitControl(obj)
-		ws = r.warnings(wt, b)
+	if g := (&call{r: r, wt: wt, raw: p.Arguments}); len(g.begin(nil, nil)) == 0 {
+		ws = r.warnings(wt, g.body)
 	}
 	ap := &Outcome{ProposalID: p.ID, ApplyToken: p.ApplyStartedAt, StateDigest: p.StateDigest, Now: r.now(), render: func(resp proto.Message) ([]byte, error) {
 		o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), ws, r.enums, r.shape())

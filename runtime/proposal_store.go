@@ -161,12 +161,11 @@ func (r *registry) agentSummaryOf(wt *boundTool, args []byte) string {
 	if wt.doc.AgentSummary == "" {
 		return ""
 	}
-	obj, es := r.parseArgs(args)
-	if len(es) > 0 {
+	g := &call{r: r, wt: wt, raw: args}
+	if es := g.begin(nil, nil); len(es) > 0 {
 		return ""
 	}
-	ctl, _ := wt.splitControl(obj)
-	return neutralize(ctl.summary)
+	return neutralize(g.ctl.summary)
 }
 
 // timeFormat is how every time is written for agents.

@@ -61,11 +61,12 @@ func (r *registry) supersededApply(ctx context.Context, name string, p *proposal
 // c is the apply call, for the proposal's tool.
 func (c *call) staleness(p *proposal.Proposal, stored proto.Message) (proto.Message, impl.Errors) {
 	r, wt := c.r, c.wt
-	obj, es := r.parseArgs(p.Arguments)
+	f := r.newCall(c.ctx, wt, c.rc, c.hasRC)
+	f.raw = p.Arguments
+	es := f.begin(nil, nil)
 	var fresh proto.Message
 	if len(es) == 0 {
-		f := r.newCall(c.ctx, wt, c.rc, c.hasRC)
-		fresh, es, _ = f.prepareFrom(obj, false, nil) // the request the write gets
+		fresh, es, _ = f.prepare(nil) // the request the write gets
 	}
 	if len(es) > 0 {
 		stale := &impl.ErrorEntry{
@@ -112,13 +113,12 @@ func (r *registry) discardHandler(ctx context.Context, req *mcp.CallToolRequest)
 // as a call without control arguments.
 func (c *call) offerFreshProposal(p *proposal.Proposal, e *impl.ErrorEntry) {
 	r, wt, ctx, name := c.r, c.wt, c.ctx, c.name()
-	obj, es := r.parseArgs(p.Arguments)
-	if len(es) > 0 {
-		return
-	}
 	f := r.newCall(ctx, wt, c.rc, c.hasRC)
 	f.raw = p.Arguments
-	_, f.body = wt.splitControl(obj)
+	if es := f.begin(nil, nil); len(es) > 0 {
+		return
+	}
+	f.ctl = control{} // made afresh: no key, no dry_run
 	m, es, _ := f.prepare(nil)
 	if len(es) > 0 {
 		return

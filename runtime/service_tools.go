@@ -153,14 +153,16 @@ func (r *registry) validateHandler(ctx context.Context, req *mcp.CallToolRequest
 	if e != nil {
 		return r.errorResult(ctx, name, nil, impl.Errors{e}), nil
 	}
-	ctx, rc, hasRC := r.caller(ctx, req)
 	payload := vals["payload"].Obj
 	if payload == nil {
 		payload = &impl.Object{}
 	}
-	c := r.newCall(ctx, wt, rc, hasRC)
+	c := &call{r: r, wt: wt, ctx: ctx, req: req}
+	c.begin(payload, nil) // a parsed payload: no errors
+	ctx = c.ctx
+	c.ctl.dryRun = true // what the write tool does with dry_run
 	var class errClass
-	c.m, es, class = c.prepareFrom(payload, true, nil) // what the write tool does with dry_run
+	c.m, es, class = c.prepare(nil)
 	if class == classInternal {
 		return c.fail(es), nil
 	}
