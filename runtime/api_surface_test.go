@@ -191,6 +191,30 @@ func TestRuntimeExportsEveryErrorCode(t *testing.T) {
 	if strings.Join(errorCodes(got), "\n") != strings.Join(want, "\n") {
 		t.Errorf("package runtime re-exports the error codes:\n%s", apisurface.Diff(errorCodes(got), want))
 	}
+	// The values too: runtime spells each code out (go doc shows it), the
+	// decoder keeps its own constant, and the two are the same string.
+	ours, err := apisurface.Signatures(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs, err := apisurface.Signatures("internal/impl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := codeLines(ours), codeLines(theirs); strings.Join(a, "\n") != strings.Join(b, "\n") || len(a) != len(want) {
+		t.Errorf("the error codes' values differ from the envelope's:\n%s", apisurface.Diff(a, b))
+	}
+}
+
+// codeLines are the signature lines of the error code constants.
+func codeLines(sigs []string) []string {
+	var out []string
+	for _, s := range sigs {
+		if strings.HasPrefix(s, "Code") && strings.Contains(s, " const = ") {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // docs/architecture.md states the bound of runtime's API, and the figure

@@ -88,38 +88,38 @@ type Referent struct {
 // The error codes of the answer envelope, every one: a domain returns them
 // in an ErrorEntry, clients and tests match them, and each is described in
 // docs/architecture.md ("Errors"). TestRuntimeExportsEveryErrorCode keeps
-// this list equal to the envelope's.
+// this list equal to the envelope's, names and values.
 const (
-	CodeValidation            = impl.CodeValidation
-	CodeMissingRequired       = impl.CodeMissingRequired
-	CodeUnknownField          = impl.CodeUnknownField
-	CodeInvalidType           = impl.CodeInvalidType
-	CodeInvalidEnumValue      = impl.CodeInvalidEnumValue
-	CodeConstraintViolation   = impl.CodeConstraintViolation
-	CodeNotFound              = impl.CodeNotFound
-	CodeTooManyErrors         = impl.CodeTooManyErrors
-	CodeAlreadyExists         = impl.CodeAlreadyExists
-	CodeConflict              = impl.CodeConflict
-	CodePermissionDenied      = impl.CodePermissionDenied
-	CodeIdempotencyKeyReused  = impl.CodeIdempotencyKeyReused
-	CodeIdempotencyInProgress = impl.CodeIdempotencyInProgress
-	CodeProposalNotFound      = impl.CodeProposalNotFound
-	CodeProposalExpired       = impl.CodeProposalExpired
-	CodeProposalStale         = impl.CodeProposalStale
-	CodeConfirmationDeclined  = impl.CodeConfirmationDeclined
-	CodeConfirmationCancelled = impl.CodeConfirmationCancelled
-	CodeConfirmationRequired  = impl.CodeConfirmationRequired
-	CodeInternal              = impl.CodeInternal
-	CodeUnknownOperation      = impl.CodeUnknownOperation
-	CodeInvalidRelationship   = impl.CodeInvalidRelationship
-	CodeUnavailable           = impl.CodeUnavailable
-	CodeResourceExhausted     = impl.CodeResourceExhausted
-	CodeUnauthenticated       = impl.CodeUnauthenticated
-	CodeDeadlineExceeded      = impl.CodeDeadlineExceeded
-	CodeInvalidIdempotencyKey = impl.CodeInvalidIdempotencyKey
-	CodePayloadTooLarge       = impl.CodePayloadTooLarge
-	CodeInvalidJSON           = impl.CodeInvalidJSON
-	CodeNeedsDisambiguation   = impl.CodeNeedsDisambiguation
+	CodeValidation            = "VALIDATION_ERROR"
+	CodeMissingRequired       = "MISSING_REQUIRED_FIELD"
+	CodeUnknownField          = "UNKNOWN_FIELD"
+	CodeInvalidType           = "INVALID_TYPE"
+	CodeInvalidEnumValue      = "INVALID_ENUM_VALUE"
+	CodeConstraintViolation   = "CONSTRAINT_VIOLATION"
+	CodeNotFound              = "NOT_FOUND"
+	CodeTooManyErrors         = "TOO_MANY_ERRORS"
+	CodeAlreadyExists         = "ALREADY_EXISTS"
+	CodeConflict              = "CONFLICT"
+	CodePermissionDenied      = "PERMISSION_DENIED"
+	CodeIdempotencyKeyReused  = "IDEMPOTENCY_KEY_REUSED"
+	CodeIdempotencyInProgress = "IDEMPOTENCY_IN_PROGRESS"
+	CodeProposalNotFound      = "PROPOSAL_NOT_FOUND"
+	CodeProposalExpired       = "PROPOSAL_EXPIRED"
+	CodeProposalStale         = "PROPOSAL_STALE"
+	CodeConfirmationDeclined  = "CONFIRMATION_DECLINED"
+	CodeConfirmationCancelled = "CONFIRMATION_CANCELLED"
+	CodeConfirmationRequired  = "CONFIRMATION_REQUIRED"
+	CodeInternal              = "INTERNAL"
+	CodeUnknownOperation      = "UNKNOWN_OPERATION"
+	CodeInvalidRelationship   = "INVALID_RELATIONSHIP"
+	CodeUnavailable           = "UNAVAILABLE"
+	CodeResourceExhausted     = "RESOURCE_EXHAUSTED"
+	CodeUnauthenticated       = "UNAUTHENTICATED"
+	CodeDeadlineExceeded      = "DEADLINE_EXCEEDED"
+	CodeInvalidIdempotencyKey = "INVALID_IDEMPOTENCY_KEY"
+	CodePayloadTooLarge       = "PAYLOAD_TOO_LARGE"
+	CodeInvalidJSON           = "INVALID_JSON"
+	CodeNeedsDisambiguation   = "NEEDS_DISAMBIGUATION"
 )
 
 // ContentHash returns a deterministic UUID-shaped ID (RFC 9562 version 8)
