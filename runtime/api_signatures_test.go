@@ -1,6 +1,7 @@
 package runtime_test
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -28,36 +29,36 @@ var runtimeSignatures = []string{
 	"CallStart.HasRequestContext bool",
 	"CallStart.RequestContext RequestContext",
 	"CallStart.Tool string",
-	"CodeAlreadyExists const = impl.CodeAlreadyExists (\"ALREADY_EXISTS\")",
-	"CodeConfirmationCancelled const = impl.CodeConfirmationCancelled (\"CONFIRMATION_CANCELLED\")",
-	"CodeConfirmationDeclined const = impl.CodeConfirmationDeclined (\"CONFIRMATION_DECLINED\")",
-	"CodeConfirmationRequired const = impl.CodeConfirmationRequired (\"CONFIRMATION_REQUIRED\")",
-	"CodeConflict const = impl.CodeConflict (\"CONFLICT\")",
-	"CodeConstraintViolation const = impl.CodeConstraintViolation (\"CONSTRAINT_VIOLATION\")",
-	"CodeDeadlineExceeded const = impl.CodeDeadlineExceeded (\"DEADLINE_EXCEEDED\")",
-	"CodeIdempotencyInProgress const = impl.CodeIdempotencyInProgress (\"IDEMPOTENCY_IN_PROGRESS\")",
-	"CodeIdempotencyKeyReused const = impl.CodeIdempotencyKeyReused (\"IDEMPOTENCY_KEY_REUSED\")",
-	"CodeInternal const = impl.CodeInternal (\"INTERNAL\")",
-	"CodeInvalidEnumValue const = impl.CodeInvalidEnumValue (\"INVALID_ENUM_VALUE\")",
-	"CodeInvalidIdempotencyKey const = impl.CodeInvalidIdempotencyKey (\"INVALID_IDEMPOTENCY_KEY\")",
-	"CodeInvalidJSON const = impl.CodeInvalidJSON (\"INVALID_JSON\")",
-	"CodeInvalidRelationship const = impl.CodeInvalidRelationship (\"INVALID_RELATIONSHIP\")",
-	"CodeInvalidType const = impl.CodeInvalidType (\"INVALID_TYPE\")",
-	"CodeMissingRequired const = impl.CodeMissingRequired (\"MISSING_REQUIRED_FIELD\")",
-	"CodeNeedsDisambiguation const = impl.CodeNeedsDisambiguation (\"NEEDS_DISAMBIGUATION\")",
-	"CodeNotFound const = impl.CodeNotFound (\"NOT_FOUND\")",
-	"CodePayloadTooLarge const = impl.CodePayloadTooLarge (\"PAYLOAD_TOO_LARGE\")",
-	"CodePermissionDenied const = impl.CodePermissionDenied (\"PERMISSION_DENIED\")",
-	"CodeProposalExpired const = impl.CodeProposalExpired (\"PROPOSAL_EXPIRED\")",
-	"CodeProposalNotFound const = impl.CodeProposalNotFound (\"PROPOSAL_NOT_FOUND\")",
-	"CodeProposalStale const = impl.CodeProposalStale (\"PROPOSAL_STALE\")",
-	"CodeResourceExhausted const = impl.CodeResourceExhausted (\"RESOURCE_EXHAUSTED\")",
-	"CodeTooManyErrors const = impl.CodeTooManyErrors (\"TOO_MANY_ERRORS\")",
-	"CodeUnauthenticated const = impl.CodeUnauthenticated (\"UNAUTHENTICATED\")",
-	"CodeUnavailable const = impl.CodeUnavailable (\"UNAVAILABLE\")",
-	"CodeUnknownField const = impl.CodeUnknownField (\"UNKNOWN_FIELD\")",
-	"CodeUnknownOperation const = impl.CodeUnknownOperation (\"UNKNOWN_OPERATION\")",
-	"CodeValidation const = impl.CodeValidation (\"VALIDATION_ERROR\")",
+	"CodeAlreadyExists const = \"ALREADY_EXISTS\"",
+	"CodeConfirmationCancelled const = \"CONFIRMATION_CANCELLED\"",
+	"CodeConfirmationDeclined const = \"CONFIRMATION_DECLINED\"",
+	"CodeConfirmationRequired const = \"CONFIRMATION_REQUIRED\"",
+	"CodeConflict const = \"CONFLICT\"",
+	"CodeConstraintViolation const = \"CONSTRAINT_VIOLATION\"",
+	"CodeDeadlineExceeded const = \"DEADLINE_EXCEEDED\"",
+	"CodeIdempotencyInProgress const = \"IDEMPOTENCY_IN_PROGRESS\"",
+	"CodeIdempotencyKeyReused const = \"IDEMPOTENCY_KEY_REUSED\"",
+	"CodeInternal const = \"INTERNAL\"",
+	"CodeInvalidEnumValue const = \"INVALID_ENUM_VALUE\"",
+	"CodeInvalidIdempotencyKey const = \"INVALID_IDEMPOTENCY_KEY\"",
+	"CodeInvalidJSON const = \"INVALID_JSON\"",
+	"CodeInvalidRelationship const = \"INVALID_RELATIONSHIP\"",
+	"CodeInvalidType const = \"INVALID_TYPE\"",
+	"CodeMissingRequired const = \"MISSING_REQUIRED_FIELD\"",
+	"CodeNeedsDisambiguation const = \"NEEDS_DISAMBIGUATION\"",
+	"CodeNotFound const = \"NOT_FOUND\"",
+	"CodePayloadTooLarge const = \"PAYLOAD_TOO_LARGE\"",
+	"CodePermissionDenied const = \"PERMISSION_DENIED\"",
+	"CodeProposalExpired const = \"PROPOSAL_EXPIRED\"",
+	"CodeProposalNotFound const = \"PROPOSAL_NOT_FOUND\"",
+	"CodeProposalStale const = \"PROPOSAL_STALE\"",
+	"CodeResourceExhausted const = \"RESOURCE_EXHAUSTED\"",
+	"CodeTooManyErrors const = \"TOO_MANY_ERRORS\"",
+	"CodeUnauthenticated const = \"UNAUTHENTICATED\"",
+	"CodeUnavailable const = \"UNAVAILABLE\"",
+	"CodeUnknownField const = \"UNKNOWN_FIELD\"",
+	"CodeUnknownOperation const = \"UNKNOWN_OPERATION\"",
+	"CodeValidation const = \"VALIDATION_ERROR\"",
 	"ConfirmDirect const Confirmation = \"DIRECT\"",
 	"ConfirmElicit const Confirmation = \"ELICIT\"",
 	"ConfirmProposal const Confirmation = \"PROPOSAL\"",
@@ -73,7 +74,7 @@ var runtimeSignatures = []string{
 	"EntityState.Summary string",
 	"EntityState.Target string",
 	"EntityState.Type string",
-	"ErrorEntry = impl.ErrorEntry struct",
+	"ErrorEntry struct",
 	"ErrorEntry.Code string",
 	"ErrorEntry.Details map[string]any",
 	"(*ErrorEntry).Error func() string",
@@ -82,7 +83,7 @@ var runtimeSignatures = []string{
 	"ErrorEntry.Rejected string",
 	"ErrorEntry.Suggestions *Suggestions",
 	"ErrorEntry.TraceID string",
-	"Errors = impl.Errors []*ErrorEntry",
+	"Errors []*ErrorEntry",
 	"Errors.Error func() string",
 	"Excerpt func(s string) string",
 	"IdempotencyOptions struct",
@@ -93,14 +94,14 @@ var runtimeSignatures = []string{
 	"IdempotencyOptions.Store idempotency.Store",
 	"IdempotencyOptions.TTL time.Duration",
 	"IsAtLeastVersion0_1_0 const = true",
-	"Limits = impl.Limits struct",
+	"Limits struct",
 	"Limits.MaxArrayLen int",
 	"Limits.MaxBytes int",
 	"Limits.MaxDepth int",
 	"Limits.MaxObjectKeys int",
 	"Limits.MaxStringBytes int",
 	"Limits.WithDefaults func() Limits",
-	"NewPreparer func(svc *impl.Service, opts ...PreparerOption) (*Preparer, error)",
+	"NewPreparer func(svc *mcpwriteimpl.Service, opts ...PreparerOption) (*Preparer, error)",
 	"NewVocabulary func(name string, fn func(ctx context.Context, tenant string) ([]VocabularyValue, error), opts ...VocabularyOptions) *Vocabulary",
 	"Observer interface",
 	"Observer.CallEnded func(ctx context.Context, call CallEnd)",
@@ -134,14 +135,14 @@ var runtimeSignatures = []string{
 	"Previews.Check func(ctx context.Context, tool string, req proto.Message) (preview map[string]any, err error)",
 	"Previews.Loss func(ctx context.Context, tool string, req proto.Message) (string, error)",
 	"Previews.State func(ctx context.Context, tool string, req proto.Message) (state EntityState, ok bool, err error)",
-	"Reference = impl.Reference struct",
+	"Reference struct",
 	"Reference.Known []Referent",
 	"Reference.Matches []Referent",
-	"Referent = impl.Referent struct",
+	"Referent struct",
 	"Referent.ID string",
 	"Referent.Name string",
 	"Referent.Type string",
-	"Register func(s ToolAdder, svc *impl.Service, opts ...Option) error",
+	"Register func(s ToolAdder, svc *mcpwriteimpl.Service, opts ...Option) error",
 	"RequestContext struct",
 	"RequestContext.CausationID string",
 	"RequestContext.CorrelationID string",
@@ -151,7 +152,7 @@ var runtimeSignatures = []string{
 	"RequestContext.TraceParent string",
 	"RequestContextFrom func(ctx context.Context) (RequestContext, bool)",
 	"StaticRequestContext func(rc RequestContext) func(context.Context, *mcp.CallToolRequest) (RequestContext, bool)",
-	"Suggestions = impl.Suggestions struct",
+	"Suggestions struct",
 	"Suggestions.DidYouMean []string",
 	"Suggestions.Extra map[string]any",
 	"Suggestions.Hint string",
@@ -204,5 +205,35 @@ func TestRuntimeAPISignatures(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(runtimeSignatures, "\n") {
 		t.Errorf("package runtime declares:\n%sUpdate runtimeSignatures in runtime/api_signatures_test.go to the new list if the change is intended.", apisurface.Diff(got, runtimeSignatures))
+	}
+}
+
+// internalQualifier matches a name of a package under runtime/internal as
+// a declaration of package runtime would spell it.
+var internalQualifier = regexp.MustCompile(`\b(impl|callmeta|compactlist|perserver)\.[A-Z]`)
+
+// signaturesNamingInternals are the declarations allowed to name an
+// internal type, each for its reason: AdapterOption is an option function
+// generated client adapters pass on to mcpwriteimpl.NewForwarder as they
+// are, so it is the decoder's type; an option has no fields to show.
+var signaturesNamingInternals = map[string]bool{
+	"AdapterOption = impl.ForwardOption func(*Forwarder)": true,
+}
+
+// No exported signature, field or type of package runtime names a type of
+// runtime/internal (users cannot import it, and go doc shows such a type
+// without its fields); a constant may take its value from there.
+func TestRuntimeSignaturesNameNoInternalType(t *testing.T) {
+	got, err := apisurface.Signatures(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range got {
+		if strings.Contains(s, " const = ") || signaturesNamingInternals[s] {
+			continue
+		}
+		if internalQualifier.MatchString(s) {
+			t.Errorf("%s names a type of runtime/internal: define it in package runtime (envelope_types.go) or name it through mcpwriteimpl", s)
+		}
 	}
 }

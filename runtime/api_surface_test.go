@@ -1,6 +1,9 @@
 package runtime_test
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -23,13 +26,16 @@ import (
 // get_operation, each an option with its documented defaults
 // (WithBackendTimeout, DefaultBackendTimeout; WithOperationWait,
 // DefaultOperationWait, DefaultOperationPoll).
+// 71: the envelope types are defined in package runtime (go doc shows
+// their fields), so their methods, callable through the aliases before,
+// are listed: ErrorEntry.Error, Errors.Error, Limits.WithDefaults.
 //
 // The error codes (Code*) are counted apart: they are the answer
 // envelope's vocabulary, which a domain returns and a client or test
 // matches, so package runtime re-exports every one of them
 // (TestRuntimeExportsEveryErrorCode) and no user needs the impl package
 // for a code; the envelope bounds them, not this number.
-const maxRuntimeAPI = 68
+const maxRuntimeAPI = 71
 
 // runtimeAPI is the exported API of package runtime, sorted.
 var runtimeAPI = []string{
@@ -76,11 +82,14 @@ var runtimeAPI = []string{
 	"DefaultOperationWait",
 	"EntityState",
 	"ErrorEntry",
+	"ErrorEntry.Error",
 	"Errors",
+	"Errors.Error",
 	"Excerpt",
 	"IdempotencyOptions",
 	"IsAtLeastVersion0_1_0",
 	"Limits",
+	"Limits.WithDefaults",
 	"NewPreparer",
 	"NewVocabulary",
 	"Observer",
@@ -181,5 +190,41 @@ func TestRuntimeExportsEveryErrorCode(t *testing.T) {
 	}
 	if strings.Join(errorCodes(got), "\n") != strings.Join(want, "\n") {
 		t.Errorf("package runtime re-exports the error codes:\n%s", apisurface.Diff(errorCodes(got), want))
+	}
+	// The values too: runtime spells each code out (go doc shows it), the
+	// decoder keeps its own constant, and the two are the same string.
+	ours, err := apisurface.Signatures(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs, err := apisurface.Signatures("internal/impl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := codeLines(ours), codeLines(theirs); strings.Join(a, "\n") != strings.Join(b, "\n") || len(a) != len(want) {
+		t.Errorf("the error codes' values differ from the envelope's:\n%s", apisurface.Diff(a, b))
+	}
+}
+
+// codeLines are the signature lines of the error code constants.
+func codeLines(sigs []string) []string {
+	var out []string
+	for _, s := range sigs {
+		if strings.HasPrefix(s, "Code") && strings.Contains(s, " const = ") {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// docs/architecture.md states the bound of runtime's API, and the figure
+// is maxRuntimeAPI.
+func TestArchitectureStatesTheAPIBound(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "docs", "architecture.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("at most %d exported names besides the error codes", maxRuntimeAPI); !strings.Contains(string(b), want) {
+		t.Errorf("docs/architecture.md does not say %q: state runtime's bound there", want)
 	}
 }

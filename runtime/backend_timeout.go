@@ -3,8 +3,6 @@ package runtime
 // Bottom layer: the options of the generated client adapters.
 
 import (
-	"time"
-
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
@@ -17,8 +15,3 @@ type AdapterOption = impl.ForwardOption
 // is answered UNAVAILABLE with a retry hint (docs/production.md, "Backend
 // errors"). A tool call's own earlier deadline stays.
 const DefaultBackendTimeout = impl.DefaultBackendTimeout
-
-// WithBackendTimeout sets the deadline of the calls one adapter forwards,
-// so each backend service has its own (default DefaultBackendTimeout;
-// non-positive keeps the default).
-func WithBackendTimeout(d time.Duration) AdapterOption { return impl.WithForwardTimeout(d) }

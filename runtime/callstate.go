@@ -26,7 +26,7 @@ type control struct {
 	// summary is the agent's own summary of the change, shown with a
 	// proposal ("" when not sent).
 	summary string
-	errs    Errors
+	errs    impl.Errors
 }
 
 // call is the state of one tool call as it moves through the pipeline:
@@ -59,6 +59,9 @@ type call struct {
 	// the user's answer (nil otherwise).
 	answered *confirmState
 	claim    claim
+	// decodeOnly stops prepare after the decode (Preparer.Decode): no
+	// caller, so no vocabulary, early check or enrichment.
+	decodeOnly bool
 	// txClaim is the key the handler claims in its transaction
 	// (IdempotencyOptions.ClaimInHandler); held says there is one.
 	txClaim claim

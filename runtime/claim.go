@@ -27,10 +27,10 @@ func (c *call) claimKey(lease time.Duration) *mcp.CallToolResult {
 	cr, err := r.cfg.idem.Claim(c.ctx, k, fp, r.now(), lease)
 	if e := idempotencyQuotaError(name, err); e != nil {
 		r.cfg.logger.WarnContext(c.ctx, "mcpwrite: claim refused: quota of idempotency records reached", "tool", name, "tenant", c.rc.TenantID, "error", err)
-		return c.fail(Errors{e})
+		return c.fail(impl.Errors{e})
 	}
 	if err != nil {
-		return c.fail(Errors{r.storeUnavailable(c.ctx, name, "claim", k, key, err)})
+		return c.fail(impl.Errors{r.storeUnavailable(c.ctx, name, "claim", k, key, err)})
 	}
 	if cr.Claimed {
 		c.claim = claim{held: true, key: k, fp: fp}
@@ -77,7 +77,7 @@ func (c *call) scopedKey() (k idempotency.Key, fp string, res *mcp.CallToolResul
 	}
 	fp, err := c.fingerprint()
 	if err != nil {
-		return k, "", c.fail(Errors{r.internal(c.ctx, name, fmt.Errorf("fingerprint: %w", err))}), false
+		return k, "", c.fail(impl.Errors{r.internal(c.ctx, name, fmt.Errorf("fingerprint: %w", err))}), false
 	}
 	return idempotency.ScopedKey(c.rc.TenantID, c.rc.PrincipalID, name, key), fp, nil, true
 }
@@ -105,7 +105,7 @@ func (c *call) peek() *mcp.CallToolResult {
 	case errors.Is(err, idempotency.ErrNotFound):
 		return nil
 	case err != nil:
-		return c.fail(Errors{r.storeUnavailable(c.ctx, name, "lookup", k, key, err)})
+		return c.fail(impl.Errors{r.storeUnavailable(c.ctx, name, "lookup", k, key, err)})
 	}
 	return c.answerExisting(fp, rec)
 }
@@ -115,22 +115,22 @@ func (c *call) answerExisting(fp string, ex *idempotency.Record) *mcp.CallToolRe
 	r, name, key, kn := c.r, c.name(), c.ctl.key, c.wt.names.clientRequestID
 	switch {
 	case ex == nil:
-		return c.fail(Errors{r.internal(c.ctx, name, errors.New("idempotency claim refused without a record"))})
+		return c.fail(impl.Errors{r.internal(c.ctx, name, errors.New("idempotency claim refused without a record"))})
 	case ex.Fingerprint != fp:
-		return c.fail(Errors{{
+		return c.fail(impl.Errors{{
 			Code: impl.CodeIdempotencyKeyReused, Field: kn,
 			Message:     fmt.Sprintf("%s %q was already used for a different request", kn, key),
 			Details:     map[string]any{kn: key},
-			Suggestions: &Suggestions{Hint: fmt.Sprintf("Use a new %s for a new request; resend the original arguments unchanged to get the original result.", kn)},
+			Suggestions: &impl.Suggestions{Hint: fmt.Sprintf("Use a new %s for a new request; resend the original arguments unchanged to get the original result.", kn)},
 		}})
 	case ex.State == idempotency.StateCompleted:
 		return r.replay(c.ctx, name, ex.Response, ex.IsError, ex.CreatedAt)
 	default:
-		return c.fail(Errors{{
+		return c.fail(impl.Errors{{
 			Code: impl.CodeIdempotencyInProgress, Field: kn,
 			Message:     fmt.Sprintf("a request with %s %q is still being processed", kn, key),
 			Details:     map[string]any{kn: key},
-			Suggestions: &Suggestions{Hint: fmt.Sprintf("Wait a few seconds and retry with the same %s and arguments; it will return the result.", kn)},
+			Suggestions: &impl.Suggestions{Hint: fmt.Sprintf("Wait a few seconds and retry with the same %s and arguments; it will return the result.", kn)},
 		}})
 	}
 }
@@ -139,7 +139,7 @@ func (c *call) answerExisting(fp string, ex *idempotency.Record) *mcp.CallToolRe
 func (r *registry) replay(ctx context.Context, tool string, stored []byte, isError bool, created time.Time) *mcp.CallToolResult {
 	o, err := parseObject(stored)
 	if err != nil {
-		return r.errorResult(ctx, tool, nil, Errors{r.internal(ctx, tool, fmt.Errorf("stored result: %w", err))})
+		return r.errorResult(ctx, tool, nil, impl.Errors{r.internal(ctx, tool, fmt.Errorf("stored result: %w", err))})
 	}
 	o.set("idempotent_replay", true)
 	if !created.IsZero() {
@@ -216,12 +216,12 @@ func recordRetrying(write func() recordTry) error {
 // tooLargeToReplay is what a key whose result exceeded max bytes replays:
 // an error saying the original call ran, so the retry never executes it again.
 func tooLargeToReplay(tool string, size, max int) []byte {
-	b, _ := marshalJSON(errorEnvelope(Errors{{
+	b, _ := marshalJSON(errorEnvelope(impl.Errors{{
 		Code: impl.CodeResourceExhausted,
 		Message: fmt.Sprintf("the original %s call with this client_request_id completed, but its result (%d bytes) was larger than the %d bytes kept for replays, so it cannot be shown again",
 			tool, size, max),
 		Details:     map[string]any{"result_bytes": size, "limit_bytes": max, "completed": true},
-		Suggestions: &Suggestions{Hint: "Do not retry: the write was applied. Read the current state to see its result."},
+		Suggestions: &impl.Suggestions{Hint: "Do not retry: the write was applied. Read the current state to see its result."},
 	}}))
 	return b
 }
@@ -233,13 +233,13 @@ func tooLargeToReplay(tool string, size, max int) []byte {
 // one, and its claim is released so that a retry runs the call again.
 func (c *call) unrecorded(result []byte, err error) *mcp.CallToolResult {
 	r, name, key := c.r, c.name(), c.ctl.key
-	e := &ErrorEntry{
+	e := &impl.ErrorEntry{
 		Code:  impl.CodeUnavailable,
 		Field: c.wt.names.clientRequestID,
 		Message: fmt.Sprintf("%s ran, but its outcome could not be recorded under %s %q: a retry with this key after %s may run it again",
 			name, c.wt.names.clientRequestID, key, r.cfg.idemLease),
 		Details:     map[string]any{"applied": true},
-		Suggestions: &Suggestions{Hint: "The write was applied; details.result is its result. Check the current state before retrying."},
+		Suggestions: &impl.Suggestions{Hint: "The write was applied; details.result is its result. Check the current state before retrying."},
 		TraceID:     r.traceID(),
 	}
 	if c.claim.failed {
@@ -258,7 +258,7 @@ func (c *call) unrecorded(result []byte, err error) *mcp.CallToolResult {
 		c.claim.held = true
 		c.release()
 	}
-	return toolResult(r.render(c.ctx, name, errorEnvelope(Errors{e})), true)
+	return toolResult(r.render(c.ctx, name, errorEnvelope(impl.Errors{e})), true)
 }
 
 // release gives up the claim so that a retry executes.

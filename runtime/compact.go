@@ -13,23 +13,6 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
-// WithCompactList lists the service's write and read tools compactly, for
-// services with many methods: each tool's name, a one-line description and
-// the hints that differ from the protocol's defaults, with an open object
-// as input schema, no output schema and no _meta; the list's _meta carries
-// one schema hash of all its compact tools (on a go-sdk server through a
-// tools/list middleware Register adds once). The schema tool
-// (get_write_schema) describes a tool in full on demand, with the tool's
-// own schema hash; a change of the list's hash says that a cached
-// description may be stale. Calls are unchanged: the server checks every
-// argument as it does with the full list, and a wrong call gets the same
-// errors and did-you-mean answers. validate_write and get_write_schema take the
-// operation as a string rather than an enum of every tool, so their size
-// does not grow with the service either. Strict-mode function calling
-// (OpenAI strict, Anthropic strict tool use) cannot apply to a compact
-// tool: its arguments are not in the list (docs/compact.md).
-func WithCompactList() Option { return option(func(c *config) { c.compact = true }) }
-
 // compactInput is a compact tool's input schema: an object schema, as every
 // client requires, explicitly open, so that no client narrows the
 // arguments to none (a strict conversion of {"type":"object"} allows only

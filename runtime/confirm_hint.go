@@ -3,6 +3,8 @@ package runtime
 import (
 	"fmt"
 	"strings"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 // confirmWords are the arguments agents send to confirm a write on their
@@ -15,7 +17,7 @@ var confirmWords = map[string]bool{"confirm": true, "confirmed": true, "force": 
 // unknown field: by proposal, call it without the argument to get a
 // proposal id, then apply by id once the user agrees; by elicitation, call
 // it without the argument and the user is asked.
-func (r *registry) hintConfirmFlow(wt *boundTool, es Errors) {
+func (r *registry) hintConfirmFlow(wt *boundTool, es impl.Errors) {
 	if wt.read {
 		return
 	}
@@ -30,13 +32,13 @@ func (r *registry) hintConfirmFlow(wt *boundTool, es Errors) {
 		name := wt.doc.Name
 		if conf == ConfirmProposal && r.svc.ApplyTool != "" {
 			e.Message = fmt.Sprintf("unknown field %q: %s is confirmed by proposal, not by an argument", e.Field, name)
-			e.Suggestions = &Suggestions{Hint: fmt.Sprintf(
+			e.Suggestions = &impl.Suggestions{Hint: fmt.Sprintf(
 				"Call %s without %s: it writes nothing and answers with a proposal (%s). Show it to the user; if they confirm, call %s with that %s.",
 				name, e.Field, r.control().proposalID, r.svc.ApplyTool, r.control().proposalID)}
 			continue
 		}
 		e.Message = fmt.Sprintf("unknown field %q: %s asks the user to confirm, not an argument", e.Field, name)
-		e.Suggestions = &Suggestions{Hint: fmt.Sprintf(
+		e.Suggestions = &impl.Suggestions{Hint: fmt.Sprintf(
 			"Call %s without %s: the user is asked to confirm before anything is written.", name, e.Field)}
 	}
 }

@@ -1,5 +1,7 @@
 package runtime
 
+import "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
+
 // Governance decides, per call, whether a write commits directly, asks the
 // user through MCP elicitation, or becomes a proposal applied later by id.
 //
@@ -46,7 +48,7 @@ func (c *call) confirmation() Confirmation {
 // policy hook and, for ELICIT, how this client can be asked. An entry is
 // the answer instead: for a caller without tenant and principal, or for a
 // client that cannot ask when the tool's elicit_fallback is REFUSE.
-func (c *call) route() (confirmRoute, *ErrorEntry) {
+func (c *call) route() (confirmRoute, *impl.ErrorEntry) {
 	conf := c.confirmation()
 	if conf != ConfirmDirect && (c.rc.TenantID == "" || c.rc.PrincipalID == "") {
 		return routeDirect, anonymousConfirmation(c.name())

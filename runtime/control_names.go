@@ -52,13 +52,13 @@ func isWriteControl(k string) bool { return idempotency.IsControlField(k) }
 
 // bothSpellings is the error for a control argument sent under both of its
 // names.
-func bothSpellings(canonical string) *ErrorEntry {
+func bothSpellings(canonical string) *impl.ErrorEntry {
 	other := alias(canonical)
-	return &ErrorEntry{
+	return &impl.ErrorEntry{
 		Code: impl.CodeValidation, Field: canonical,
 		Message:     fmt.Sprintf("%s and %s are the same argument; send it once", canonical, other),
 		Details:     map[string]any{"arguments": []string{canonical, other}},
-		Suggestions: &Suggestions{Hint: fmt.Sprintf("Send %s only.", canonical)},
+		Suggestions: &impl.Suggestions{Hint: fmt.Sprintf("Send %s only.", canonical)},
 	}
 }
 

@@ -3,7 +3,11 @@ package runtime
 // Bottom layer: what a confirmation step decides (confirmDecision) and the
 // route a call's confirmation follows (confirmRoute).
 
-import "github.com/modelcontextprotocol/go-sdk/mcp"
+import (
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
+)
 
 // confirmRoute is how a write is confirmed, as the pipeline follows it.
 type confirmRoute uint8
@@ -34,11 +38,11 @@ type confirmDecision struct {
 	// es is the answer of a refusal; record says whether it is an outcome
 	// recorded under the claim (a business error of a preview) rather than
 	// a refusal that releases the claim.
-	es     Errors
+	es     impl.Errors
 	record bool
 	// res is the input request.
 	res *mcp.CallToolResult
 }
 
 // refused is a refusal that releases the claim.
-func refused(es ...*ErrorEntry) confirmDecision { return confirmDecision{kind: refuse, es: es} }
+func refused(es ...*impl.ErrorEntry) confirmDecision { return confirmDecision{kind: refuse, es: es} }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"google.golang.org/protobuf/proto"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 // Previews are the domain's answers about a write before it happens, for
@@ -43,25 +45,9 @@ type Previews struct {
 	State func(ctx context.Context, tool string, req proto.Message) (state EntityState, ok bool, err error)
 }
 
-// WithPreviews sets the domain's answers about a write before it happens
-// (see Previews). A nil field keeps what an earlier WithPreviews set.
-func WithPreviews(p Previews) Option {
-	return option(func(c *config) {
-		if p.Check != nil {
-			c.domainCheck = p.Check
-		}
-		if p.Loss != nil {
-			c.lossPreview = p.Loss
-		}
-		if p.State != nil {
-			c.statePreview = p.State
-		}
-	})
-}
-
 // domainCheck runs the domain's check of m: its preview, or the envelope
 // entries of its refusal with their class.
-func (r *registry) domainCheck(ctx context.Context, tool string, m proto.Message) (map[string]any, Errors, errClass) {
+func (r *registry) domainCheck(ctx context.Context, tool string, m proto.Message) (map[string]any, impl.Errors, errClass) {
 	if r.cfg.domainCheck == nil || m == nil {
 		return nil, nil, classBusiness
 	}
@@ -72,7 +58,7 @@ func (r *registry) domainCheck(ctx context.Context, tool string, m proto.Message
 	}
 	preview, err = r.answerValues(preview)
 	if err != nil {
-		return nil, Errors{r.internal(ctx, tool, fmt.Errorf("render domain preview: %w", err))}, classInternal
+		return nil, impl.Errors{r.internal(ctx, tool, fmt.Errorf("render domain preview: %w", err))}, classInternal
 	}
 	return preview, nil, classBusiness
 }

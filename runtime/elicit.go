@@ -144,7 +144,7 @@ func losesData(d *schemadoc.Tool) bool {
 // proposals.
 func (c *call) previewLoss() confirmDecision {
 	r, wt, ctx, m, name := c.r, c.wt, c.ctx, c.m, c.name()
-	outcome := func(es Errors) confirmDecision { return confirmDecision{kind: refuse, es: es, record: true} }
+	outcome := func(es impl.Errors) confirmDecision { return confirmDecision{kind: refuse, es: es, record: true} }
 	// The domain refuses now what the write would refuse, before anyone is
 	// asked or a proposal is stored.
 	dp, des, class := r.domainCheck(ctx, name, m)
@@ -194,7 +194,7 @@ func (l lossInfo) stateDigest() string {
 }
 
 // isInternal reports an answer that is a server failure, not an outcome.
-func isInternal(es Errors) bool {
+func isInternal(es impl.Errors) bool {
 	for _, e := range es {
 		if e.Code == impl.CodeInternal || e.Code == impl.CodeUnavailable || e.Code == impl.CodeDeadlineExceeded {
 			return true
@@ -391,10 +391,10 @@ func (c *call) verifyAnswer() confirmDecision {
 		if d := c.stillAsShown(EntityState{Target: st.Target, Summary: st.Summary}, st.State); d.kind != proceed {
 			return d
 		}
-		return refused(&ErrorEntry{
+		return refused(&impl.ErrorEntry{
 			Code:        impl.CodeProposalStale,
 			Message:     "The confirmation is stale: the server would now fill the request differently from what the user confirmed. Nothing was written.",
-			Suggestions: &Suggestions{Hint: "Call the tool again without inputResponses or requestState so the user confirms the current state."},
+			Suggestions: &impl.Suggestions{Hint: "Call the tool again without inputResponses or requestState so the user confirms the current state."},
 		})
 	}
 	er, ok := p.InputResponses[confirmInputID].(*mcp.ElicitResult)
@@ -458,10 +458,10 @@ func (c *call) consumeConfirmation(st confirmState) (used bool, err error) {
 }
 
 // unanswered is the answer when the user did not confirm in time.
-func (r *registry) unanswered(wt *boundTool, body *impl.Object) *ErrorEntry {
-	return &ErrorEntry{
+func (r *registry) unanswered(wt *boundTool, body *impl.Object) *impl.ErrorEntry {
+	return &impl.ErrorEntry{
 		Code:        impl.CodeConfirmationDeclined,
 		Message:     fmt.Sprintf("The user did not answer within %s: %s. Nothing was written.", r.cfg.elicitTimeout, summarize(wt, body)),
-		Suggestions: &Suggestions{Hint: "Ask the user whether to make this change, then call again."},
+		Suggestions: &impl.Suggestions{Hint: "Ask the user whether to make this change, then call again."},
 	}
 }

@@ -12,9 +12,9 @@ import (
 // A request of thousands of unknown keys is answered with the first 20
 // problems and a count of the rest, not one entry per key.
 func TestErrorAnswersAreCapped(t *testing.T) {
-	var es Errors
+	var es impl.Errors
 	for i := range 50_000 {
-		es = append(es, &ErrorEntry{Code: CodeUnknownField, Message: fmt.Sprintf("unknown field \"k%d\"", i), Field: fmt.Sprintf("k%d", i)})
+		es = append(es, &impl.ErrorEntry{Code: CodeUnknownField, Message: fmt.Sprintf("unknown field \"k%d\"", i), Field: fmt.Sprintf("k%d", i)})
 	}
 	es[3].Field = strings.Repeat("a", 300)
 	es[4].Message = "value " + strings.Repeat("é", 2000) + " refused"
@@ -63,11 +63,11 @@ func TestDecoderCountsProblemsBeyondWhatItDescribes(t *testing.T) {
 		fmt.Fprintf(&b, `"k%04d":1`, i)
 	}
 	b.WriteString("}")
-	obj, perr := impl.Parse([]byte(b.String()), Limits{})
+	obj, perr := impl.Parse([]byte(b.String()), impl.Limits{})
 	if perr != nil {
 		t.Fatalf("parse: %v", perr)
 	}
-	d := impl.NewDecoder(Limits{})
+	d := impl.NewDecoder(impl.Limits{})
 	d.Known(obj, []string{"name", "title"})
 	es := d.Errors()
 	if len(es) != impl.MaxCollected+1 || es[0].Field != "k0000" || es[impl.MaxCollected-1].Field != "k0199" {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 // fingerprintInputs are arguments whose fingerprint from the parsed tree
@@ -37,8 +38,8 @@ func FuzzFingerprintFromTheParsedArguments(f *testing.F) {
 		f.Add(raw)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
-		r := &registry{cfg: &config{limits: Limits{}}}
-		obj, es := r.parseArgs([]byte(raw))
+		r := &registry{cfg: &config{limits: impl.Limits{}}}
+		obj, es := r.parseArgs([]byte(raw), nil)
 		if len(es) > 0 {
 			return // refused before any fingerprint is taken
 		}
@@ -54,8 +55,8 @@ func FuzzFingerprintFromTheParsedArguments(f *testing.F) {
 
 func checkFingerprint(t *testing.T, raw string) {
 	t.Helper()
-	r := &registry{cfg: &config{limits: Limits{}}}
-	obj, es := r.parseArgs([]byte(raw))
+	r := &registry{cfg: &config{limits: impl.Limits{}}}
+	obj, es := r.parseArgs([]byte(raw), nil)
 	if len(es) > 0 {
 		t.Fatalf("%q: %v", raw, es)
 	}

@@ -58,14 +58,11 @@ func arguments(req *mcp.CallToolRequest) []byte {
 	return req.Params.Arguments
 }
 
-// parseArgs parses tool arguments strictly; empty and null mean {}.
-func (r *registry) parseArgs(raw []byte) (*impl.Object, Errors) {
-	return r.parseArgsInto(raw, nil)
-}
-
-// parseArgsInto is parseArgs with the tree carved from s (nil: allocated);
-// the tree is valid until s is released.
-func (r *registry) parseArgsInto(raw []byte, s *impl.Scratch) (*impl.Object, Errors) {
+// parseArgs parses arguments strictly, the tree carved from s (nil:
+// allocated; the tree is valid until s is released); empty and null mean
+// {}. A tool's arguments are parsed by call.begin only, a service tool's
+// by readArgs.
+func (r *registry) parseArgs(raw []byte, s *impl.Scratch) (*impl.Object, impl.Errors) {
 	if len(raw) == 0 || raw[0] != '{' { // arguments are almost always an object
 		if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
 			return &impl.Object{}, nil
@@ -113,7 +110,7 @@ func splitControl(obj *impl.Object, summaryArg string, names controlNames) (cont
 			switch {
 			case v == nil || v.Kind == impl.KindNull:
 			case v.Kind != impl.KindBool:
-				c.errs = append(c.errs, &ErrorEntry{
+				c.errs = append(c.errs, &impl.ErrorEntry{
 					Code: impl.CodeInvalidType, Field: k, Message: k + " must be a boolean",
 					Details: map[string]any{"expected": "boolean", "got": impl.JSONKind(v.Kind)},
 				})
@@ -132,20 +129,20 @@ func splitControl(obj *impl.Object, summaryArg string, names controlNames) (cont
 
 // clientRequestID checks the idempotency key sent as k: a string of the
 // key rule; null is as if not sent.
-func clientRequestID(k string, v *impl.Value, errs Errors) (string, Errors) {
+func clientRequestID(k string, v *impl.Value, errs impl.Errors) (string, impl.Errors) {
 	switch {
 	case v == nil || v.Kind == impl.KindNull:
 	case v.Kind != impl.KindString:
-		errs = append(errs, &ErrorEntry{
+		errs = append(errs, &impl.ErrorEntry{
 			Code: impl.CodeInvalidType, Field: k,
 			Message: k + " must be a string",
 			Details: map[string]any{"expected": "string", "got": impl.JSONKind(v.Kind)},
 		})
 	default:
 		if err := idempotency.ValidateKey(v.Str); err != nil {
-			return "", append(errs, &ErrorEntry{
+			return "", append(errs, &impl.ErrorEntry{
 				Code: impl.CodeInvalidIdempotencyKey, Field: k, Message: err.Error(),
-				Suggestions: &Suggestions{Hint: "Use 1-255 characters of A-Z, a-z, 0-9, '_' and '-', e.g. create_element-7f3a9c."},
+				Suggestions: &impl.Suggestions{Hint: "Use 1-255 characters of A-Z, a-z, 0-9, '_' and '-', e.g. create_element-7f3a9c."},
 			})
 		}
 		return v.Str, errs
@@ -155,22 +152,22 @@ func clientRequestID(k string, v *impl.Value, errs Errors) (string, Errors) {
 
 // agentSummary checks the agent's summary of a change: a string of 1 to
 // schemadoc.AgentSummaryMaxLength characters; null is as if not sent.
-func agentSummary(k string, v *impl.Value, errs Errors) (string, Errors) {
+func agentSummary(k string, v *impl.Value, errs impl.Errors) (string, impl.Errors) {
 	switch {
 	case v == nil || v.Kind == impl.KindNull:
 		return "", errs
 	case v.Kind != impl.KindString:
-		return "", append(errs, &ErrorEntry{
+		return "", append(errs, &impl.ErrorEntry{
 			Code: impl.CodeInvalidType, Field: k, Message: "expected string, got " + impl.JSONKind(v.Kind),
 			Details: map[string]any{"expected": "string", "got": impl.JSONKind(v.Kind)},
 		})
 	}
 	s := strings.TrimSpace(v.Str)
 	if n := utf8.RuneCountInString(s); n == 0 || n > schemadoc.AgentSummaryMaxLength {
-		return "", append(errs, &ErrorEntry{
+		return "", append(errs, &impl.ErrorEntry{
 			Code: impl.CodeConstraintViolation, Field: k,
 			Message:     fmt.Sprintf("must be 1 to %d characters, got %d", schemadoc.AgentSummaryMaxLength, n),
-			Suggestions: &Suggestions{Hint: "Describe the change in one short line, or leave summary out."},
+			Suggestions: &impl.Suggestions{Hint: "Describe the change in one short line, or leave summary out."},
 		})
 	}
 	return s, errs
@@ -181,7 +178,7 @@ func agentSummary(k string, v *impl.Value, errs Errors) (string, Errors) {
 // which must not be released before the request is complete; nil:
 // allocated). Enrichment sees c.ctl's client_request_id and dry_run. A
 // failure returns the entries and their class.
-func (c *call) prepare(s *impl.Scratch) (proto.Message, Errors, errClass) {
+func (c *call) prepare(s *impl.Scratch) (proto.Message, impl.Errors, errClass) {
 	r, wt, ctx := c.r, c.wt, c.ctx
 	m := wt.bind.NewRequest()
 	var d *impl.Decoder
@@ -192,8 +189,11 @@ func (c *call) prepare(s *impl.Scratch) (proto.Message, Errors, errClass) {
 		d, gc = impl.NewDecoder(r.cfg.limits), new(impl.Call)
 	}
 	d.SetLimits(r.cfg.limits)
-	vocabs := r.newCallVocabularies(ctx, c.rc)
-	d.Vocabularies = vocabs.lookup()
+	var vocabs *callVocabularies
+	if !c.decodeOnly {
+		vocabs = r.newCallVocabularies(ctx, c.rc)
+		d.Vocabularies = vocabs.lookup()
+	}
 	wt.bind.Decode(d, c.body, m)
 	if vocabs != nil && vocabs.failure != nil {
 		err := vocabs.failure
@@ -204,8 +204,14 @@ func (c *call) prepare(s *impl.Scratch) (proto.Message, Errors, errClass) {
 		wt.hint(es)
 		r.hintGroups(es)
 		r.hintConfirmFlow(wt, es)
+		if c.decodeOnly {
+			return m, es, classBusiness
+		}
 		es = c.earlyCheck(m, es)
 		return m, r.earlyRequestCheck(wt, c.body, m, es), classBusiness
+	}
+	if c.decodeOnly {
+		return m, nil, classBusiness
 	}
 	*gc = impl.Call{
 		Ctx: ctx, Tool: wt.doc.Name, RC: callmeta.RequestMetadata(c.rc), HasRC: c.hasRC,
@@ -228,8 +234,8 @@ func (c *call) prepare(s *impl.Scratch) (proto.Message, Errors, errClass) {
 
 // readArgs parses a service tool's arguments strictly, reporting every
 // unknown, mistyped and missing argument at once.
-func (r *registry) readArgs(raw []byte, specs ...argSpec) (map[string]*impl.Value, Errors) {
-	obj, es := r.parseArgs(raw)
+func (r *registry) readArgs(raw []byte, specs ...argSpec) (map[string]*impl.Value, impl.Errors) {
+	obj, es := r.parseArgs(raw, nil)
 	if len(es) > 0 {
 		return nil, es
 	}
@@ -255,21 +261,21 @@ func (r *registry) readArgs(raw []byte, specs ...argSpec) (map[string]*impl.Valu
 		}
 		switch {
 		case spec == nil:
-			es = append(es, &ErrorEntry{
+			es = append(es, &impl.ErrorEntry{
 				Code: CodeUnknownField, Field: k, Message: fmt.Sprintf("unknown argument %q", k),
-				Suggestions: &Suggestions{DidYouMean: suggest.Closest(k, names, 3), ValidValues: names},
+				Suggestions: &impl.Suggestions{DidYouMean: suggest.Closest(k, names, 3), ValidValues: names},
 			})
 		case v == nil || v.Kind == impl.KindNull:
 		case spec.text && v.Kind == impl.KindString && spec.kind != impl.KindString:
 			parsed, pes := impl.ParseValue([]byte(v.Str), r.cfg.limits)
 			switch {
 			case len(pes) > 0:
-				es = append(es, &ErrorEntry{
+				es = append(es, &impl.ErrorEntry{
 					Code: impl.CodeInvalidJSON, Field: k,
 					Message: fmt.Sprintf("%s must be JSON text of %s %s (%s)", k, article(impl.JSONKind(spec.kind)), impl.JSONKind(spec.kind), pes[0].Message),
 				})
 			case parsed.Kind != spec.kind:
-				es = append(es, &ErrorEntry{
+				es = append(es, &impl.ErrorEntry{
 					Code: impl.CodeInvalidType, Field: k,
 					Message: fmt.Sprintf("%s must be JSON text of %s %s, got %s %s", k, article(impl.JSONKind(spec.kind)), impl.JSONKind(spec.kind), article(impl.JSONKind(parsed.Kind)), impl.JSONKind(parsed.Kind)),
 					Details: map[string]any{"expected": impl.JSONKind(spec.kind), "got": impl.JSONKind(parsed.Kind)},
@@ -278,7 +284,7 @@ func (r *registry) readArgs(raw []byte, specs ...argSpec) (map[string]*impl.Valu
 				vals[k] = parsed
 			}
 		case v.Kind != spec.kind:
-			es = append(es, &ErrorEntry{
+			es = append(es, &impl.ErrorEntry{
 				Code: impl.CodeInvalidType, Field: k,
 				Message: fmt.Sprintf("%s must be %s %s", k, article(impl.JSONKind(spec.kind)), impl.JSONKind(spec.kind)),
 				Details: map[string]any{"expected": impl.JSONKind(spec.kind), "got": impl.JSONKind(v.Kind)},
@@ -289,22 +295,31 @@ func (r *registry) readArgs(raw []byte, specs ...argSpec) (map[string]*impl.Valu
 	}
 	for _, s := range specs {
 		if _, ok := vals[s.name]; !ok && s.required && !hasError(es, s.name) {
-			es = append(es, &ErrorEntry{Code: impl.CodeMissingRequired, Field: s.name, Message: s.name + " is required"})
+			es = append(es, &impl.ErrorEntry{Code: impl.CodeMissingRequired, Field: s.name, Message: s.name + " is required"})
 		}
 	}
 	return vals, es
 }
 
-// begin is the front half's first steps for a tool call: who calls (the
-// request context, carried by the call's context from here on), then the
-// arguments, parsed strictly into s, with the control arguments taken out.
-// A result is the answer instead.
-func (c *call) begin(s *impl.Scratch) *mcp.CallToolResult {
-	c.ctx, c.rc, c.hasRC = c.r.caller(c.ctx, c.req)
-	c.raw = arguments(c.req)
-	obj, es := c.r.parseArgsInto(c.raw, s)
-	if len(es) > 0 {
-		return c.fail(es)
+// begin is the front door of every path that runs a tool (write, read,
+// validate_write, apply, Preparer.Prepare and Preparer.Decode), before
+// prepare: who calls, resolved from the MCP request when the call has one
+// (a Preparer, and a proposal's tool call re-made on apply, are given it),
+// carried by the call's context from here on; then the tool's arguments
+// c.raw parsed strictly into s (or obj, a payload the path parsed already:
+// validate_write's), with the control arguments split off. Errors are the
+// answer instead. TestOnlyBeginAssemblesTheFrontHalf keeps it the only
+// function that parses a tool's arguments or splits their control
+// arguments.
+func (c *call) begin(obj *impl.Object, s *impl.Scratch) impl.Errors {
+	if c.req != nil {
+		c.ctx, c.rc, c.hasRC = c.r.caller(c.ctx, c.req)
+	}
+	if obj == nil {
+		var es impl.Errors
+		if obj, es = c.r.parseArgs(c.raw, s); len(es) > 0 {
+			return es
+		}
 	}
 	c.args = obj
 	c.ctl, c.body = c.wt.splitControl(obj)
@@ -330,14 +345,4 @@ func (r *registry) caller(ctx context.Context, req *mcp.CallToolRequest) (contex
 		ctx = WithRequestContext(ctx, rc)
 	}
 	return ctx, rc, hasRC
-}
-
-// prepareFrom is the front half on arguments already parsed: the control
-// arguments split from obj, with dry_run as the path sets it, then
-// validate, enrich and the request check (call.prepare). The control
-// arguments' own errors stay in c.ctl.errs for the path to answer or not.
-func (c *call) prepareFrom(obj *impl.Object, dryRun bool, s *impl.Scratch) (proto.Message, Errors, errClass) {
-	c.ctl, c.body = c.wt.splitControl(obj)
-	c.ctl.dryRun = dryRun
-	return c.prepare(s)
 }

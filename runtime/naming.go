@@ -14,20 +14,6 @@ import (
 // MCP clients and model vendors apply (64), tighter than the protocol's 128.
 const maxToolName = 64
 
-// WithToolNames puts prefix before and suffix after the name of every tool
-// the service registers, its service tools (validate, schema, apply,
-// discard, discovery, vocabulary) included, so one service can be
-// registered more than once on a server (two databases, two regions):
-// WithToolNames("eu_", "") serves eu_create_task, eu_validate_write, ...
-// Every name a tool answers with (next steps, validate_write's and
-// get_write_schema's operations, proposals' apply_with) is the prefixed
-// one, and so is what is keyed or derived by tool name: idempotency keys,
-// REQUEST_SCOPED ids and TOOL_NAME fields. Register refuses a prefix or
-// suffix outside [A-Za-z0-9_-], and a name longer than 64 characters.
-func WithToolNames(prefix, suffix string) Option {
-	return option(func(c *config) { c.namePrefix, c.nameSuffix = prefix, suffix })
-}
-
 // validToolName reports why name is not a portable tool name: 1 to 64
 // characters of [A-Za-z0-9_-].
 func validToolName(name string) error {

@@ -30,11 +30,6 @@ const (
 	confirmationStale     = "stale"
 )
 
-// WithObserver reports every tool call to o (see runtime/otelmcp).
-func WithObserver(o Observer) Option {
-	return option(func(c *config) { c.observer = o })
-}
-
 // observe wraps a handler with the configured observer.
 func (r *registry) observe(tool string, h mcp.ToolHandler) mcp.ToolHandler {
 	obs := r.cfg.observer

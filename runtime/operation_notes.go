@@ -20,14 +20,6 @@ const (
 	DefaultOperationPoll = time.Second
 )
 
-// WithOperationWait bounds the operations tool's waits: a call waits at
-// most max (its wait argument may ask less, never more) and asks the
-// handler for the operation every poll while it waits. Zero keeps a
-// default (DefaultOperationWait, DefaultOperationPoll).
-func WithOperationWait(max, poll time.Duration) Option {
-	return option(func(c *config) { c.opWait, c.opPoll = max, poll })
-}
-
 // operationBounds are the maximum wait and the poll interval in force.
 func (r *registry) operationBounds() (max, poll time.Duration) {
 	max, poll = r.cfg.opWait, r.cfg.opPoll

@@ -105,12 +105,12 @@ func (r *registry) operationsHandler(tool string) mcp.ToolHandler {
 		if v := vals["wait"]; v != nil {
 			w, e := parseWait(v.Str, max)
 			if e != nil {
-				return r.errorResult(ctx, tool, nil, Errors{e}), nil
+				return r.errorResult(ctx, tool, nil, impl.Errors{e}), nil
 			}
 			wait = w
 		}
 		if name == "" {
-			return r.errorResult(ctx, tool, nil, Errors{{Code: CodeMissingRequired, Field: "name", Message: "name must name an operation"}}), nil
+			return r.errorResult(ctx, tool, nil, impl.Errors{{Code: CodeMissingRequired, Field: "name", Message: "name must name an operation"}}), nil
 		}
 		rc, _ := r.requestContext(ctx, req)
 		ctx = WithRequestContext(ctx, rc)
@@ -145,10 +145,10 @@ func (r *registry) operationsHandler(tool string) mcp.ToolHandler {
 
 // parseWait reads the wait argument: a non-negative number of seconds with
 // an s suffix, at most max.
-func parseWait(s string, max time.Duration) (time.Duration, *ErrorEntry) {
-	bad := func(msg string) *ErrorEntry {
-		return &ErrorEntry{Code: CodeConstraintViolation, Field: "wait", Message: msg,
-			Suggestions: &Suggestions{Hint: fmt.Sprintf("Send a duration in seconds with an s suffix, from \"0s\" to %q.", formatSeconds(max))}}
+func parseWait(s string, max time.Duration) (time.Duration, *impl.ErrorEntry) {
+	bad := func(msg string) *impl.ErrorEntry {
+		return &impl.ErrorEntry{Code: CodeConstraintViolation, Field: "wait", Message: msg,
+			Suggestions: &impl.Suggestions{Hint: fmt.Sprintf("Send a duration in seconds with an s suffix, from \"0s\" to %q.", formatSeconds(max))}}
 	}
 	num, ok := strings.CutSuffix(strings.TrimSpace(s), "s")
 	if strings.HasPrefix(num, "-") {

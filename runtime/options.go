@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -17,16 +16,6 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
 )
-
-// defaultProposalTTL is how long a proposal can be applied after it was made:
-// long enough for a person to read it, short enough that the world it was
-// checked against is still recognisable.
-const defaultProposalTTL = 15 * time.Minute
-
-// defaultElicitationTimeout is how long a user has to answer a confirmation:
-// the idempotency claim is held this long (plus the normal lease) while an
-// in-call confirmation waits, and a round-trip confirmation expires after it.
-const defaultElicitationTimeout = 5 * time.Minute
 
 // minSigningKeyLength is the shortest key WithSecrets accepts, in bytes
 // (the HMAC-SHA256 block of security).
@@ -58,107 +47,11 @@ type sharedOption func(*config)
 func (o sharedOption) apply(c *config) { o(c) }
 func (sharedOption) preparerOption()   {}
 
-type config struct {
-	// noRequestCheck: WithoutRequestCheck.
-	noRequestCheck bool
-	limits         Limits
-	clock          func() time.Time
-	rand           io.Reader
-	idem           idempotency.Store
-	idemSet        bool
-	idemTTL        time.Duration
-	idemLease      time.Duration
-	// claimInHandler: IdempotencyOptions.ClaimInHandler.
-	claimInHandler bool
-	// maxStoredResponse bounds the result bytes kept for one replay.
-	maxStoredResponse int
-	proposals         proposal.Store
-	proposalTTL       time.Duration
-	policy            func(ctx context.Context, pc PolicyCall) Confirmation
-	rcFunc            func(ctx context.Context, req *mcp.CallToolRequest) (RequestContext, bool)
-	rcSet             bool // WithRequestContextFunc was given (perhaps nil)
-	errorHook         func(ctx context.Context, tool string, req proto.Message, e *ErrorEntry)
-	logger            *slog.Logger
-	// elicitTimeout bounds a confirmation: in-call waits and round-trip state.
-	elicitTimeout time.Duration
-	// elicitQuotas bound the in-call confirmations waiting (quota_answers.go).
-	elicitQuotas elicitationQuotas
-	// signingKey signs confirmation state that travels through the client;
-	// signingKeyErr is set when the configured key is unusable.
-	signingKey    []byte
-	signingKeyErr error
-	lossPreview   func(ctx context.Context, tool string, req proto.Message) (string, error)
-	statePreview  func(ctx context.Context, tool string, req proto.Message) (state EntityState, ok bool, err error)
-	observer      Observer
-	domainCheck   func(ctx context.Context, tool string, req proto.Message) (preview map[string]any, err error)
-	// idSecret keys request-scoped IDs (nil: the process's random secret);
-	// idSecretErr is set when the configured secret is unusable.
-	idSecret    []byte
-	idSecretErr error
-	// vocabs are the live vocabularies by name (WithVocabulary); vocabErr
-	// is set when an option was unusable.
-	vocabs   map[string]*Vocabulary
-	vocabErr error
-	// namePrefix and nameSuffix wrap every tool name (WithToolNames).
-	namePrefix, nameSuffix string
-	// compact: tools/list carries the compact surface (WithCompactList).
-	compact bool
-
-	// opWait and opPoll bound the operations tool's waits
-	// (WithOperationWait); zero for the defaults.
-	opWait, opPoll time.Duration
-}
-
-// defaultMaxStoredResponse is the largest result kept for a replay.
-const defaultMaxStoredResponse = 1 << 20
-
-func newConfig(opts []Option) *config {
-	c := &config{
-		clock: time.Now,
-		rand:  rand.Reader,
-		elicitQuotas: elicitationQuotas{
-			perTenant: defaultMaxElicitationsPerTenant, perPrincipal: defaultMaxElicitationsPerPrincipal,
-		},
-		idemTTL:   idempotency.DefaultCacheTTL,
-		idemLease: idempotency.DefaultLease,
-
-		maxStoredResponse: defaultMaxStoredResponse,
-		proposalTTL:       defaultProposalTTL,
-
-		elicitTimeout: defaultElicitationTimeout,
-	}
-	for _, o := range opts {
-		if o != nil {
-			o.apply(c)
-		}
-	}
-	if c.signingKey == nil && c.signingKeyErr == nil {
-		// A fresh key per registry: state signed by one process verifies in
-		// that process only. Never from c.rand, which tests make predictable.
-		c.signingKey = make([]byte, minSigningKeyLength)
-		if _, err := rand.Read(c.signingKey); err != nil {
-			c.signingKeyErr = fmt.Errorf("generate signing key: %w", err)
-		}
-	}
-	c.limits = c.limits.WithDefaults()
-	if c.rand != rand.Reader { // crypto/rand is safe for concurrent use
-		c.rand = &lockedReader{r: c.rand}
-	}
-	if !c.idemSet {
-		c.idem = idempotency.NewMemoryStore()
-	}
-	if c.proposals == nil {
-		c.proposals = proposal.NewMemoryStore(proposal.WithClock(c.clock))
-	}
-	if c.logger == nil {
-		c.logger = slog.Default() // stderr unless the program set another default
-	}
-	return c
-}
-
 // WithLimits bounds what the strict decoder accepts (payload size, depth,
 // string and array lengths); zero fields keep their defaults.
-func WithLimits(l Limits) PreparerOption { return sharedOption(func(c *config) { c.limits = l }) }
+func WithLimits(l Limits) PreparerOption {
+	return sharedOption(func(c *config) { c.limits = impl.Limits(l) })
+}
 
 // WithClock replaces time.Now for generated timestamps, idempotency windows and
 // proposal expiry, so tests and replays are deterministic.
@@ -274,7 +167,7 @@ func WithRequestContextFunc(fn func(ctx context.Context, req *mcp.CallToolReques
 // (add suggestions, hints, similar entities). req is the decoded request, or
 // nil when the call failed before a request existed.
 func WithErrorHook(fn func(ctx context.Context, tool string, req proto.Message, e *ErrorEntry)) Option {
-	return option(func(c *config) { c.errorHook = fn })
+	return option(func(c *config) { c.errorHook = userErrorHook(fn) })
 }
 
 // WithLogger receives internal errors and panics with their trace_id, since
@@ -340,33 +233,6 @@ func WithSecrets(idSecret, signingKey []byte) PreparerOption {
 	})
 }
 
-// lockedReader serialises a caller-supplied random source, which the
-// concurrent handlers share.
-type lockedReader struct {
-	mu sync.Mutex
-	r  io.Reader
-}
-
-func (l *lockedReader) Read(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.r.Read(p)
-}
-
-// Default quotas of in-call confirmations waiting at once, per registered
-// service. Each wait holds its idempotency claim for the elicitation
-// timeout, so without a bound one caller could hold many.
-const (
-	defaultMaxElicitationsPerTenant    = 100
-	defaultMaxElicitationsPerPrincipal = 10
-)
-
-// elicitationQuotas bound the in-call confirmations of one tenant and of
-// one principal waiting at once.
-type elicitationQuotas struct {
-	perTenant, perPrincipal int
-}
-
 // WithVocabulary serves the live vocabulary v to the tools whose fields
 // take its values ((mcpwrite.v1.field).agent.vocabulary with v's name).
 // Register fails when a tool needs a vocabulary no option serves, or when
@@ -387,4 +253,137 @@ func WithVocabulary(v *Vocabulary) PreparerOption {
 			c.vocabs[v.name] = v
 		}
 	})
+}
+
+// WithBackendTimeout sets the deadline of the calls one adapter forwards,
+// so each backend service has its own (default DefaultBackendTimeout;
+// non-positive keeps the default).
+func WithBackendTimeout(d time.Duration) AdapterOption { return impl.WithForwardTimeout(d) }
+
+// WithCompactList lists the service's write and read tools compactly, for
+// services with many methods: each tool's name, a one-line description and
+// the hints that differ from the protocol's defaults, with an open object
+// as input schema, no output schema and no _meta; the list's _meta carries
+// one schema hash of all its compact tools (on a go-sdk server through a
+// tools/list middleware Register adds once). The schema tool
+// (get_write_schema) describes a tool in full on demand, with the tool's
+// own schema hash; a change of the list's hash says that a cached
+// description may be stale. Calls are unchanged: the server checks every
+// argument as it does with the full list, and a wrong call gets the same
+// errors and did-you-mean answers. validate_write and get_write_schema take the
+// operation as a string rather than an enum of every tool, so their size
+// does not grow with the service either. Strict-mode function calling
+// (OpenAI strict, Anthropic strict tool use) cannot apply to a compact
+// tool: its arguments are not in the list (docs/compact.md).
+func WithCompactList() Option { return option(func(c *config) { c.compact = true }) }
+
+// WithPreviews sets the domain's answers about a write before it happens
+// (see Previews). A nil field keeps what an earlier WithPreviews set.
+func WithPreviews(p Previews) Option {
+	return option(func(c *config) {
+		if p.Check != nil {
+			c.domainCheck = p.Check
+		}
+		if p.Loss != nil {
+			c.lossPreview = p.Loss
+		}
+		if p.State != nil {
+			c.statePreview = p.State
+		}
+	})
+}
+
+// WithToolNames puts prefix before and suffix after the name of every tool
+// the service registers, its service tools (validate, schema, apply,
+// discard, discovery, vocabulary) included, so one service can be
+// registered more than once on a server (two databases, two regions):
+// WithToolNames("eu_", "") serves eu_create_task, eu_validate_write, ...
+// Every name a tool answers with (next steps, validate_write's and
+// get_write_schema's operations, proposals' apply_with) is the prefixed
+// one, and so is what is keyed or derived by tool name: idempotency keys,
+// REQUEST_SCOPED ids and TOOL_NAME fields. Register refuses a prefix or
+// suffix outside [A-Za-z0-9_-], and a name longer than 64 characters.
+func WithToolNames(prefix, suffix string) Option {
+	return option(func(c *config) { c.namePrefix, c.nameSuffix = prefix, suffix })
+}
+
+// WithObserver reports every tool call to o (see runtime/otelmcp).
+func WithObserver(o Observer) Option {
+	return option(func(c *config) { c.observer = o })
+}
+
+// WithOperationWait bounds the operations tool's waits: a call waits at
+// most max (its wait argument may ask less, never more) and asks the
+// handler for the operation every poll while it waits. Zero keeps a
+// default (DefaultOperationWait, DefaultOperationPoll).
+func WithOperationWait(max, poll time.Duration) Option {
+	return option(func(c *config) { c.opWait, c.opPoll = max, poll })
+}
+
+// WithElicitationQuotas bounds the in-call confirmations (elicitation/create
+// while the call waits, holding its idempotency claim) that one tenant and
+// one principal may have waiting at once in a registered service (defaults
+// 100 per tenant, 10 per principal; a value <= 0 keeps its default). A call
+// past a quota is answered a retryable RESOURCE_EXHAUSTED naming the quota,
+// before it claims its client_request_id.
+func WithElicitationQuotas(perTenant, perPrincipal int) Option {
+	return option(func(c *config) {
+		if perTenant > 0 {
+			c.elicitQuotas.perTenant = perTenant
+		}
+		if perPrincipal > 0 {
+			c.elicitQuotas.perPrincipal = perPrincipal
+		}
+	})
+}
+
+// WithoutRequestCheck turns off the request check the generated code
+// enables for protos that import buf/validate/validate.proto (for a domain
+// that runs protovalidate itself and wants its own envelope).
+func WithoutRequestCheck() PreparerOption {
+	return sharedOption(func(c *config) { c.noRequestCheck = true })
+}
+
+func newConfig(opts []Option) *config {
+	c := &config{
+		clock: time.Now,
+		rand:  rand.Reader,
+		elicitQuotas: elicitationQuotas{
+			perTenant: defaultMaxElicitationsPerTenant, perPrincipal: defaultMaxElicitationsPerPrincipal,
+		},
+		idemTTL:   idempotency.DefaultCacheTTL,
+		idemLease: idempotency.DefaultLease,
+
+		maxStoredResponse: defaultMaxStoredResponse,
+		proposalTTL:       defaultProposalTTL,
+
+		elicitTimeout: defaultElicitationTimeout,
+	}
+	for _, o := range opts {
+		if o != nil {
+			o.apply(c)
+		}
+	}
+	if c.signingKey == nil && c.signingKeyErr == nil {
+		// A fresh key per registry: state signed by one process verifies in
+		// that process only. Never from c.rand, which tests make predictable.
+		c.signingKey = make([]byte, minSigningKeyLength)
+		if _, err := rand.Read(c.signingKey); err != nil {
+			c.signingKeyErr = fmt.Errorf("generate signing key: %w", err)
+		}
+	}
+	c.limits = c.limits.WithDefaults()
+	if c.rand != rand.Reader { // crypto/rand is safe for concurrent use
+		c.rand = &lockedReader{r: c.rand}
+	}
+	if !c.idemSet {
+		c.idem = idempotency.NewMemoryStore()
+	}
+	if c.proposals == nil {
+		c.proposals = proposal.NewMemoryStore(proposal.WithClock(c.clock))
+	}
+	if c.logger == nil {
+		c.logger = slog.Default() // stderr unless the program set another default
+	}
+	return c
 }

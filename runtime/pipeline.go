@@ -17,7 +17,7 @@ import (
 // writeHandler runs the write pipeline (call.run) for one write tool.
 func (r *registry) writeHandler(wt *boundTool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
-		c := &call{r: r, wt: wt, ctx: ctx, req: req}
+		c := &call{r: r, wt: wt, ctx: ctx, req: req, raw: arguments(req)}
 		defer func() {
 			if p := recover(); p != nil {
 				c.release()
@@ -37,8 +37,8 @@ func (c *call) run() *mcp.CallToolResult {
 	// until the answer is rendered, which is before run returns.
 	s := impl.GetScratch()
 	defer s.Release()
-	if res := c.begin(s); res != nil {
-		return res
+	if es := c.begin(nil, s); len(es) > 0 {
+		return c.fail(es)
 	}
 
 	// Validate, enrich, request check.
@@ -65,7 +65,7 @@ func (c *call) run() *mcp.CallToolResult {
 	// can be asked.
 	route, e := c.route()
 	if e != nil {
-		return c.fail(Errors{e})
+		return c.fail(impl.Errors{e})
 	}
 
 	// ELICIT on 2026-07-28, before the claim: the first round answers the
@@ -127,7 +127,7 @@ func (c *call) claimFor(route confirmRoute) (done func(), res *mcp.CallToolResul
 		release, e := r.holdElicitation(c.rc, c.name())
 		if e != nil {
 			r.cfg.logger.WarnContext(c.ctx, "mcpwrite: confirmation refused: quota of waiting confirmations reached", "tool", c.name(), "tenant", c.rc.TenantID, "principal", c.rc.PrincipalID)
-			return done, c.fail(Errors{e})
+			return done, c.fail(impl.Errors{e})
 		}
 		done = release
 		lease += r.cfg.elicitTimeout
@@ -228,7 +228,7 @@ func (c *call) execute() answer {
 	}
 	o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), r.warnings(wt, c.body), r.enums, r.shape())
 	if err != nil {
-		return c.failure(Errors{r.internal(c.ctx, name, fmt.Errorf("marshal response: %w", err))}, false)
+		return c.failure(impl.Errors{r.internal(c.ctx, name, fmt.Errorf("marshal response: %w", err))}, false)
 	}
 	return answer{body: r.render(c.ctx, name, o), keep: true}
 }
@@ -242,7 +242,7 @@ func (c *call) execute() answer {
 //
 // held is the record that holds the key when the handler's own claim found
 // it taken (idempotency.HeldError).
-func (c *call) invoke() (resp proto.Message, es Errors, class errClass, held *idempotency.Record) {
+func (c *call) invoke() (resp proto.Message, es impl.Errors, class errClass, held *idempotency.Record) {
 	r, wt, m := c.r, c.wt, c.m
 	for attempt := uint32(0); ; attempt++ {
 		resp, err := wt.bind.Invoke(c.ctx, m)

@@ -7,6 +7,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // Preparer runs a service's decode -> validate -> enrich path without MCP:
@@ -16,7 +17,7 @@ type Preparer struct{ r *registry }
 
 // NewPreparer binds svc (as generated New<Service>Service returns it) with
 // the options of Register that apply without a tool call.
-func NewPreparer(svc *impl.Service, opts ...PreparerOption) (*Preparer, error) {
+func NewPreparer(svc *mcpwriteimpl.Service, opts ...PreparerOption) (*Preparer, error) {
 	all := make([]Option, len(opts))
 	for i, o := range opts {
 		all[i] = o
@@ -31,19 +32,25 @@ func NewPreparer(svc *impl.Service, opts ...PreparerOption) (*Preparer, error) {
 // Prepare turns an agent's arguments for tool into the complete domain
 // request, or every problem with them. rc is the caller's request context.
 func (p *Preparer) Prepare(ctx context.Context, tool string, args []byte, rc RequestContext) (proto.Message, Errors) {
+	m, es := p.prepare(ctx, tool, args, rc)
+	return m, userErrors(es)
+}
+
+// prepare is Prepare in the decoder's entries.
+func (p *Preparer) prepare(ctx context.Context, tool string, args []byte, rc RequestContext) (proto.Message, impl.Errors) {
 	wt, ok := p.r.tools[tool]
 	if !ok {
-		return nil, Errors{{Code: impl.CodeUnknownOperation, Message: fmt.Sprintf("unknown tool %q", tool)}}
+		return nil, impl.Errors{{Code: impl.CodeUnknownOperation, Message: fmt.Sprintf("unknown tool %q", tool)}}
 	}
 	s := impl.GetScratch()
 	defer s.Release()
-	obj, es := p.r.parseArgsInto(args, s)
-	if len(es) > 0 {
-		return nil, es
-	}
 	// Resolvers read the caller from the context, as in a tool call.
 	c := p.r.newCall(WithRequestContext(ctx, rc), wt, rc, true)
-	m, es, _ := c.prepareFrom(obj, false, s) // the request the write gets
+	c.raw = args
+	if es := c.begin(nil, s); len(es) > 0 {
+		return nil, es
+	}
+	m, es, _ := c.prepare(s) // the request the write gets
 	if es = append(c.ctl.errs, es...); len(es) > 0 {
 		return m, es
 	}
@@ -57,25 +64,26 @@ func (p *Preparer) Prepare(ctx context.Context, tool string, args []byte, rc Req
 // Decode keeps a vocabulary field as sent; Prepare checks it and stores the
 // canonical value.
 func (p *Preparer) Decode(tool string, args []byte) (proto.Message, Errors) {
+	m, es := p.decode(tool, args)
+	return m, userErrors(es)
+}
+
+// decode is Decode in the decoder's entries: the front door and prepare
+// of every path, stopped after the decode (decodeOnly).
+func (p *Preparer) decode(tool string, args []byte) (proto.Message, impl.Errors) {
 	wt, ok := p.r.tools[tool]
 	if !ok {
-		return nil, Errors{{Code: impl.CodeUnknownOperation, Message: fmt.Sprintf("unknown tool %q", tool)}}
+		return nil, impl.Errors{{Code: impl.CodeUnknownOperation, Message: fmt.Sprintf("unknown tool %q", tool)}}
 	}
 	s := impl.GetScratch()
 	defer s.Release()
-	obj, es := p.r.parseArgsInto(args, s)
-	if len(es) > 0 {
+	c := p.r.newCall(context.Background(), wt, RequestContext{}, false)
+	c.raw, c.decodeOnly = args, true
+	if es := c.begin(nil, s); len(es) > 0 {
 		return nil, es
 	}
-	ctl, body := wt.splitControl(obj)
-	m := wt.bind.NewRequest()
-	d := s.Decoder()
-	d.SetLimits(p.r.cfg.limits)
-	wt.bind.Decode(d, body, m)
-	if es := append(ctl.errs, d.Errors()...); len(es) > 0 {
-		wt.hint(es)
-		p.r.hintGroups(es)
-		p.r.hintConfirmFlow(wt, es)
+	m, es, _ := c.prepare(s)
+	if es = append(c.ctl.errs, es...); len(es) > 0 {
 		return m, es
 	}
 	return m, nil

@@ -46,7 +46,7 @@ func (c *call) previewAnswer() *mcp.CallToolResult {
 	}
 	req, err := r.personRequest(wt.doc, m, c.body)
 	if err != nil {
-		return c.fail(Errors{r.internal(ctx, name, fmt.Errorf("marshal preview: %w", err))})
+		return c.fail(impl.Errors{r.internal(ctx, name, fmt.Errorf("marshal preview: %w", err))})
 	}
 	lifted, domainWs, rest := liftAnswerFields(wt.doc, dp)
 	po := object{{"request", req}}

@@ -60,7 +60,7 @@ func (r *registry) beginApply(ctx context.Context, req *mcp.CallToolRequest) (*a
 	ctx, rc, hasRC := r.caller(ctx, req)
 	p, err := r.cfg.proposals.BeginApply(ctx, id, rc.TenantID, rc.PrincipalID, r.now())
 	if err != nil {
-		return nil, nil, r.errorResult(ctx, name, nil, Errors{r.proposalError(ctx, name, id, err)})
+		return nil, nil, r.errorResult(ctx, name, nil, impl.Errors{r.proposalError(ctx, name, id, err)})
 	}
 	wt, ok := r.tools[p.Tool]
 	if !ok {
@@ -71,10 +71,10 @@ func (r *registry) beginApply(ctx context.Context, req *mcp.CallToolRequest) (*a
 				r.cfg.logger.WarnContext(ctx, "mcpwrite: proposal abort failed", "proposal_id", p.ID, "error", err)
 			}
 		}
-		return nil, nil, r.errorResult(ctx, name, nil, Errors{{
+		return nil, nil, r.errorResult(ctx, name, nil, impl.Errors{{
 			Code: impl.CodeProposalNotFound, Field: "proposal_id", Details: map[string]any{"proposal_id": id, "tool": p.Tool},
 			Message:     fmt.Sprintf("proposal %q was made by %s, which %s does not serve", id, p.Tool, name),
-			Suggestions: &Suggestions{Hint: fmt.Sprintf("Apply it with the apply tool registered beside %s.", p.Tool)},
+			Suggestions: &impl.Suggestions{Hint: fmt.Sprintf("Apply it with the apply tool registered beside %s.", p.Tool)},
 		}})
 	}
 	if p.State == proposal.StateApplied {
@@ -107,17 +107,17 @@ func (a *applying) finish(body []byte, isError bool) *mcp.CallToolResult {
 	if err == nil {
 		return toolResult(body, isError)
 	}
-	e := &ErrorEntry{
+	e := &impl.ErrorEntry{
 		Code: impl.CodeUnavailable, Field: r.control().proposalID, TraceID: r.traceID(),
 		Message:     fmt.Sprintf("proposal %q was applied, but its result could not be saved: do not apply it again", p.ID),
 		Details:     map[string]any{"proposal_id": p.ID, "applied": true},
-		Suggestions: &Suggestions{Hint: "The write happened; details.result is its result. Read the current state instead of applying again."},
+		Suggestions: &impl.Suggestions{Hint: "The write happened; details.result is its result. Read the current state instead of applying again."},
 	}
 	if o, perr := parseObject(body); perr == nil {
 		e.Details["result"] = o
 	}
 	r.cfg.logger.ErrorContext(a.ctx, "mcpwrite: proposal result not saved", "proposal_id", p.ID, "tool", p.Tool, "trace_id", e.TraceID, "error", err)
-	return r.errorResult(a.ctx, a.name, nil, Errors{e})
+	return r.errorResult(a.ctx, a.name, nil, impl.Errors{e})
 }
 
 // apply decodes the stored request, checks it still holds and runs the
@@ -127,7 +127,7 @@ func (a *applying) apply(c *call) *mcp.CallToolResult {
 	stored := wt.bind.NewRequest()
 	if err := proto.Unmarshal(p.Request, stored); err != nil {
 		a.abort()
-		return r.errorResult(ctx, name, nil, Errors{r.internal(ctx, name, fmt.Errorf("proposal %s request: %w", p.ID, err))})
+		return r.errorResult(ctx, name, nil, impl.Errors{r.internal(ctx, name, fmt.Errorf("proposal %s request: %w", p.ID, err))})
 	}
 	if res := a.current(c, stored); res != nil {
 		return res
@@ -135,9 +135,8 @@ func (a *applying) apply(c *call) *mcp.CallToolResult {
 	// The handler may check the state and record the outcome under its own
 	// lock, in its transaction (Outcome with a ProposalID).
 	var ws []impl.Warning
-	if obj, es := r.parseArgs(p.Arguments); len(es) == 0 {
-		_, b := wt.splitControl(obj)
-		ws = r.warnings(wt, b)
+	if g := (&call{r: r, wt: wt, raw: p.Arguments}); len(g.begin(nil, nil)) == 0 {
+		ws = r.warnings(wt, g.body)
 	}
 	ap := &Outcome{ProposalID: p.ID, ApplyToken: p.ApplyStartedAt, StateDigest: p.StateDigest, Now: r.now(), render: func(resp proto.Message) ([]byte, error) {
 		o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), ws, r.enums, r.shape())
@@ -169,7 +168,7 @@ func (a *applying) current(c *call, stored proto.Message) *mcp.CallToolResult {
 			e := staleState(r.control().proposalID, fmt.Sprintf("Proposal %q", p.ID), EntityState{Target: p.Target, Summary: p.StateSummary}, now, ok && len(es) == 0)
 			e.Details["proposal_id"] = p.ID
 			c.offerFreshProposal(p, e)
-			return r.errorResult(ctx, name, stored, Errors{e})
+			return r.errorResult(ctx, name, stored, impl.Errors{e})
 		}
 	}
 	fresh, stale := c.staleness(p, stored)
@@ -201,7 +200,7 @@ func (a *applying) conclude(c *call, stored proto.Message, ap *Outcome, ws []imp
 		e := staleState("proposal_id", fmt.Sprintf("Proposal %q", p.ID), EntityState{Target: p.Target, Summary: p.StateSummary}, now, ok && len(es) == 0)
 		e.Details["proposal_id"] = p.ID
 		c.offerFreshProposal(p, e)
-		return r.errorResult(ctx, name, stored, Errors{e})
+		return r.errorResult(ctx, name, stored, impl.Errors{e})
 	}
 	if errors.Is(err, proposal.ErrNotApplying) {
 		// Another apply took this one over; its outcome is the proposal's.
@@ -224,7 +223,7 @@ func (a *applying) conclude(c *call, stored proto.Message, ap *Outcome, ws []imp
 	o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), ws, r.enums, r.shape())
 	if err != nil {
 		a.abort()
-		return r.errorResult(ctx, name, stored, Errors{r.internal(ctx, name, fmt.Errorf("marshal response: %w", err))})
+		return r.errorResult(ctx, name, stored, impl.Errors{r.internal(ctx, name, fmt.Errorf("marshal response: %w", err))})
 	}
 	return a.finish(r.render(ctx, name, o), false)
 }

@@ -16,6 +16,8 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 // proposeDecision prepares a proposal: the previews (domain check, state,
@@ -39,19 +41,19 @@ func (c *call) propose() answer {
 
 // storeProposal stores the call's enriched request with its previews
 // (c.loss) and renders the proposal answer.
-func (c *call) storeProposal() ([]byte, Errors) {
+func (c *call) storeProposal() ([]byte, impl.Errors) {
 	r, wt, ctx, m, loss := c.r, c.wt, c.ctx, c.m, c.loss
 	name := wt.doc.Name
 	if r.svc.ApplyTool == "" {
-		return nil, Errors{r.internal(ctx, name, fmt.Errorf("policy asked for confirmation of %s but the service has no apply tool", name))}
+		return nil, impl.Errors{r.internal(ctx, name, fmt.Errorf("policy asked for confirmation of %s but the service has no apply tool", name))}
 	}
 	reqBin, err := proto.MarshalOptions{Deterministic: true}.Marshal(m)
 	if err != nil {
-		return nil, Errors{r.internal(ctx, name, fmt.Errorf("marshal proposal request: %w", err))}
+		return nil, impl.Errors{r.internal(ctx, name, fmt.Errorf("marshal proposal request: %w", err))}
 	}
 	preview, err := r.personRequest(wt.doc, m, c.body)
 	if err != nil {
-		return nil, Errors{r.internal(ctx, name, fmt.Errorf("marshal proposal preview: %w", err))}
+		return nil, impl.Errors{r.internal(ctx, name, fmt.Errorf("marshal proposal preview: %w", err))}
 	}
 	args := json.RawMessage(c.raw)
 	if len(strings.TrimSpace(string(c.raw))) == 0 || !json.Valid(c.raw) {
@@ -77,9 +79,9 @@ func (c *call) storeProposal() ([]byte, Errors) {
 	if err := r.cfg.proposals.Create(ctx, p); err != nil {
 		if e := r.proposalQuotaError(name, err); e != nil {
 			r.cfg.logger.WarnContext(ctx, "mcpwrite: proposal refused: quota reached", "tool", name, "tenant", c.rc.TenantID, "principal", c.rc.PrincipalID, "error", err)
-			return nil, Errors{e}
+			return nil, impl.Errors{e}
 		}
-		return nil, Errors{r.internal(ctx, name, fmt.Errorf("store proposal: %w", err))}
+		return nil, impl.Errors{r.internal(ctx, name, fmt.Errorf("store proposal: %w", err))}
 	}
 	po := object{
 		{"proposal_id", p.ID},
@@ -159,12 +161,11 @@ func (r *registry) agentSummaryOf(wt *boundTool, args []byte) string {
 	if wt.doc.AgentSummary == "" {
 		return ""
 	}
-	obj, es := r.parseArgs(args)
-	if len(es) > 0 {
+	g := &call{r: r, wt: wt, raw: args}
+	if es := g.begin(nil, nil); len(es) > 0 {
 		return ""
 	}
-	ctl, _ := wt.splitControl(obj)
-	return neutralize(ctl.summary)
+	return neutralize(g.ctl.summary)
 }
 
 // timeFormat is how every time is written for agents.

@@ -19,23 +19,23 @@ import (
 )
 
 // proposalError maps store errors to envelope entries.
-func (r *registry) proposalError(ctx context.Context, tool, id string, err error) *ErrorEntry {
+func (r *registry) proposalError(ctx context.Context, tool, id string, err error) *impl.ErrorEntry {
 	details := map[string]any{"proposal_id": id}
 	switch {
 	case errors.Is(err, proposal.ErrNotFound):
-		return &ErrorEntry{Code: impl.CodeProposalNotFound, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q not found", id), Details: details,
-			Suggestions: &Suggestions{Hint: "Proposals can only be applied by the tenant and principal that made them. Call the write tool again to make a new proposal."}}
+		return &impl.ErrorEntry{Code: impl.CodeProposalNotFound, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q not found", id), Details: details,
+			Suggestions: &impl.Suggestions{Hint: "Proposals can only be applied by the tenant and principal that made them. Call the write tool again to make a new proposal."}}
 	case errors.Is(err, proposal.ErrDiscarded):
-		return &ErrorEntry{Code: impl.CodeProposalNotFound, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q was discarded", id), Details: details,
-			Suggestions: &Suggestions{Hint: "Call the write tool again to make a new proposal."}}
+		return &impl.ErrorEntry{Code: impl.CodeProposalNotFound, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q was discarded", id), Details: details,
+			Suggestions: &impl.Suggestions{Hint: "Call the write tool again to make a new proposal."}}
 	case errors.Is(err, proposal.ErrExpired):
-		return &ErrorEntry{Code: impl.CodeProposalExpired, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q has expired", id), Details: details,
-			Suggestions: &Suggestions{Hint: "Call the write tool again to make a fresh proposal and ask the user again."}}
+		return &impl.ErrorEntry{Code: impl.CodeProposalExpired, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q has expired", id), Details: details,
+			Suggestions: &impl.Suggestions{Hint: "Call the write tool again to make a fresh proposal and ask the user again."}}
 	case errors.Is(err, proposal.ErrBusy):
-		return &ErrorEntry{Code: impl.CodeConflict, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q is being applied by another call", id), Details: details,
-			Suggestions: &Suggestions{Hint: "Wait a few seconds and apply again to get its result."}}
+		return &impl.ErrorEntry{Code: impl.CodeConflict, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q is being applied by another call", id), Details: details,
+			Suggestions: &impl.Suggestions{Hint: "Wait a few seconds and apply again to get its result."}}
 	case errors.Is(err, proposal.ErrApplied):
-		return &ErrorEntry{Code: impl.CodeConflict, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q was already applied", id), Details: details}
+		return &impl.ErrorEntry{Code: impl.CodeConflict, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q was already applied", id), Details: details}
 	}
 	return r.internal(ctx, tool, err)
 }
@@ -51,7 +51,7 @@ func (r *registry) supersededApply(ctx context.Context, name string, p *proposal
 	if err == nil || errors.Is(err, proposal.ErrExpired) {
 		err = proposal.ErrBusy
 	}
-	return r.errorResult(ctx, name, nil, Errors{r.proposalError(ctx, name, p.ID, err)})
+	return r.errorResult(ctx, name, nil, impl.Errors{r.proposalError(ctx, name, p.ID, err)})
 }
 
 // staleness re-derives the request from the proposal's arguments and compares
@@ -59,32 +59,33 @@ func (r *registry) supersededApply(ctx context.Context, name string, p *proposal
 // generated values (IDs, timestamps) and request-context metadata
 // (correlation, causation, trace), which belong to the call, not to the world.
 // c is the apply call, for the proposal's tool.
-func (c *call) staleness(p *proposal.Proposal, stored proto.Message) (proto.Message, Errors) {
+func (c *call) staleness(p *proposal.Proposal, stored proto.Message) (proto.Message, impl.Errors) {
 	r, wt := c.r, c.wt
-	obj, es := r.parseArgs(p.Arguments)
+	f := r.newCall(c.ctx, wt, c.rc, c.hasRC)
+	f.raw = p.Arguments
+	es := f.begin(nil, nil)
 	var fresh proto.Message
 	if len(es) == 0 {
-		f := r.newCall(c.ctx, wt, c.rc, c.hasRC)
-		fresh, es, _ = f.prepareFrom(obj, false, nil) // the request the write gets
+		fresh, es, _ = f.prepare(nil) // the request the write gets
 	}
 	if len(es) > 0 {
-		stale := &ErrorEntry{
+		stale := &impl.ErrorEntry{
 			Code: impl.CodeProposalStale, Field: r.control().proposalID,
 			Message:     fmt.Sprintf("proposal %q no longer validates against the current state", p.ID),
 			Details:     map[string]any{"proposal_id": p.ID},
-			Suggestions: &Suggestions{Hint: "Nothing was written. Call the write tool again to make a fresh proposal."},
+			Suggestions: &impl.Suggestions{Hint: "Nothing was written. Call the write tool again to make a fresh proposal."},
 		}
-		return nil, append(Errors{stale}, es...)
+		return nil, append(impl.Errors{stale}, es...)
 	}
 	a, b := comparableRequest(wt, stored), comparableRequest(wt, fresh)
 	if proto.Equal(a, b) {
 		return fresh, nil
 	}
-	return nil, Errors{{
+	return nil, impl.Errors{{
 		Code: impl.CodeProposalStale, Field: r.control().proposalID,
 		Message:     fmt.Sprintf("proposal %q is stale: the server would now fill it differently", p.ID),
 		Details:     map[string]any{"proposal_id": p.ID, "changed_fields": changedFields(a.ProtoReflect(), b.ProtoReflect())},
-		Suggestions: &Suggestions{Hint: "Nothing was written. Call the write tool again to make a fresh proposal and show it to the user."},
+		Suggestions: &impl.Suggestions{Hint: "Nothing was written. Call the write tool again to make a fresh proposal and show it to the user."},
 	}}
 }
 
@@ -98,7 +99,7 @@ func (r *registry) discardHandler(ctx context.Context, req *mcp.CallToolRequest)
 	id := vals[r.control().proposalID].Str
 	rc, _ := r.requestContext(ctx, req)
 	if err := r.cfg.proposals.Discard(ctx, id, rc.TenantID, rc.PrincipalID, r.now()); err != nil && !errors.Is(err, proposal.ErrDiscarded) {
-		return r.errorResult(ctx, name, nil, Errors{r.proposalError(ctx, name, id, err)}), nil
+		return r.errorResult(ctx, name, nil, impl.Errors{r.proposalError(ctx, name, id, err)}), nil
 	}
 	return toolResult(r.render(ctx, name, object{{"success", true}, {"proposal_id", id}, {"discarded", true}}), false), nil
 }
@@ -110,15 +111,14 @@ func (r *registry) discardHandler(ctx context.Context, req *mcp.CallToolRequest)
 // as it is and tells the agent to call the write tool again.
 // c is the apply call, for the proposal's tool; the fresh proposal is made
 // as a call without control arguments.
-func (c *call) offerFreshProposal(p *proposal.Proposal, e *ErrorEntry) {
+func (c *call) offerFreshProposal(p *proposal.Proposal, e *impl.ErrorEntry) {
 	r, wt, ctx, name := c.r, c.wt, c.ctx, c.name()
-	obj, es := r.parseArgs(p.Arguments)
-	if len(es) > 0 {
-		return
-	}
 	f := r.newCall(ctx, wt, c.rc, c.hasRC)
 	f.raw = p.Arguments
-	_, f.body = wt.splitControl(obj)
+	if es := f.begin(nil, nil); len(es) > 0 {
+		return
+	}
+	f.ctl = control{} // made afresh: no key, no dry_run
 	m, es, _ := f.prepare(nil)
 	if len(es) > 0 {
 		return
@@ -154,5 +154,5 @@ func (c *call) offerFreshProposal(p *proposal.Proposal, e *ErrorEntry) {
 		e.Details = map[string]any{}
 	}
 	e.Details["fresh_proposal"] = env.Proposal
-	e.Suggestions = &Suggestions{Hint: "Nothing was written. details.fresh_proposal is the same change against the current state: show it to the user and, if they confirm, call " + r.svc.ApplyTool + " with its proposal_id."}
+	e.Suggestions = &impl.Suggestions{Hint: "Nothing was written. details.fresh_proposal is the same change against the current state: show it to the user and, if they confirm, call " + r.svc.ApplyTool + " with its proposal_id."}
 }

@@ -22,19 +22,19 @@ const (
 // exhausted is the retryable RESOURCE_EXHAUSTED entry of a call refused
 // because a bounded resource of its caller (or, for the server-wide bound,
 // of the server) is full: it names the quota, its limit and when to retry.
-func exhausted(quota string, limit int, retry time.Duration, message, hint string) *ErrorEntry {
+func exhausted(quota string, limit int, retry time.Duration, message, hint string) *impl.ErrorEntry {
 	secs := int64(max(retry, time.Second).Round(time.Second) / time.Second)
-	return &ErrorEntry{
+	return &impl.ErrorEntry{
 		Code:        impl.CodeResourceExhausted,
 		Message:     message,
 		Details:     map[string]any{"quota": quota, "limit": limit, "retry_after_seconds": secs},
-		Suggestions: &Suggestions{Hint: hint},
+		Suggestions: &impl.Suggestions{Hint: hint},
 	}
 }
 
 // proposalQuotaError turns a store's refusal of a new proposal for lack of
 // room into its RESOURCE_EXHAUSTED entry; it returns nil for other errors.
-func (r *registry) proposalQuotaError(tool string, err error) *ErrorEntry {
+func (r *registry) proposalQuotaError(tool string, err error) *impl.ErrorEntry {
 	free := fmt.Sprintf("Apply a pending proposal with %s or discard one with %s, or retry after details.retry_after_seconds, when the earliest pending proposal expires.",
 		r.svc.ApplyTool, r.svc.DiscardTool)
 	if qe, ok := errors.AsType[*proposal.QuotaError](err); ok {
@@ -53,23 +53,6 @@ func (r *registry) proposalQuotaError(tool string, err error) *ErrorEntry {
 	return nil
 }
 
-// WithElicitationQuotas bounds the in-call confirmations (elicitation/create
-// while the call waits, holding its idempotency claim) that one tenant and
-// one principal may have waiting at once in a registered service (defaults
-// 100 per tenant, 10 per principal; a value <= 0 keeps its default). A call
-// past a quota is answered a retryable RESOURCE_EXHAUSTED naming the quota,
-// before it claims its client_request_id.
-func WithElicitationQuotas(perTenant, perPrincipal int) Option {
-	return option(func(c *config) {
-		if perTenant > 0 {
-			c.elicitQuotas.perTenant = perTenant
-		}
-		if perPrincipal > 0 {
-			c.elicitQuotas.perPrincipal = perPrincipal
-		}
-	})
-}
-
 // Quotas named in RESOURCE_EXHAUSTED answers for waiting confirmations.
 const (
 	quotaElicitationsPerPrincipal = "waiting_confirmations_per_principal"
@@ -79,7 +62,7 @@ const (
 // holdElicitation counts one more waiting confirmation of rc, or answers
 // the RESOURCE_EXHAUSTED entry of the quota it would exceed; release ends
 // the wait.
-func (r *registry) holdElicitation(rc RequestContext, tool string) (release func(), e *ErrorEntry) {
+func (r *registry) holdElicitation(rc RequestContext, tool string) (release func(), e *impl.ErrorEntry) {
 	q, w := r.cfg.elicitQuotas, &r.waits
 	owner := [2]string{rc.TenantID, rc.PrincipalID}
 	w.mu.Lock()
@@ -116,7 +99,7 @@ func (r *registry) holdElicitation(rc RequestContext, tool string) (release func
 // idempotencyQuotaError is the RESOURCE_EXHAUSTED entry of a claim the
 // store refused because the caller's tenant holds its quota of records;
 // nil for other errors.
-func idempotencyQuotaError(tool string, err error) *ErrorEntry {
+func idempotencyQuotaError(tool string, err error) *impl.ErrorEntry {
 	qe, ok := errors.AsType[*idempotency.QuotaError](err)
 	if !ok {
 		return nil

@@ -18,11 +18,11 @@ func (r *registry) readHandler(wt *boundTool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		// The front half, as for a write: request context, decode (a read
 		// tool has no control arguments), validate, enrich, request check.
-		c := &call{r: r, wt: wt, ctx: ctx, req: req}
+		c := &call{r: r, wt: wt, ctx: ctx, req: req, raw: arguments(req)}
 		s := impl.GetScratch()
 		defer s.Release()
-		if res := c.begin(s); res != nil {
-			return res, nil
+		if es := c.begin(nil, s); len(es) > 0 {
+			return c.fail(es), nil
 		}
 		ctx, name := c.ctx, c.name()
 		m, es, _ := c.prepare(s)
@@ -36,7 +36,7 @@ func (r *registry) readHandler(wt *boundTool) mcp.ToolHandler {
 		}
 		o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), []impl.Warning{}, r.enums, r.shape())
 		if err != nil {
-			return r.errorResult(ctx, name, m, Errors{r.internal(ctx, name, fmt.Errorf("marshal response: %w", err))}), nil
+			return r.errorResult(ctx, name, m, impl.Errors{r.internal(ctx, name, fmt.Errorf("marshal response: %w", err))}), nil
 		}
 		return toolResult(r.render(ctx, name, o), false), nil
 	}

@@ -57,7 +57,7 @@ func TestResolveReferenceAnswersTheIdOrACorrectableError(t *testing.T) {
 			}
 			got := ""
 			if err != nil {
-				var e *ErrorEntry
+				var e *impl.ErrorEntry
 				if !errors.As(err, &e) {
 					t.Fatalf("error %T %v is not an entry", err, err)
 				}
@@ -82,11 +82,26 @@ func TestResolveReferenceNamesTheNestedPath(t *testing.T) {
 	_, err := c.ResolveReference("owner", "person", "Nobody", Reference{}, nil)
 	c.Leave()
 	c.Leave()
-	var e *ErrorEntry
+	var e *impl.ErrorEntry
 	if !errors.As(err, &e) || e.Field != "labels[1].owner" || e.Message != `no person has the id or name "Nob…"` {
 		t.Fatalf("got %v", err)
 	}
 	if _, err := c.ResolveReference("owner", "person", "Nobody", Reference{}, nil); !errors.As(err, &e) || e.Field != "owner" {
 		t.Fatalf("after Leave: %v", err)
+	}
+}
+
+// A resolver's answer crosses into the decoder as a runtime.Reference; one
+// of any other type is a server bug, answered INTERNAL at the field.
+func TestResolveReferenceTakesTheUsersReference(t *testing.T) {
+	c := &impl.Call{}
+	id, err := c.ResolveReference("owner", "person", "Ada", Reference{Matches: []Referent{{ID: "p1", Name: "Ada"}}}, nil)
+	if id != "p1" || err != nil {
+		t.Fatalf("got %q, %v; want p1", id, err)
+	}
+	_, err = c.ResolveReference("owner", "person", "Ada", "p1", nil)
+	var e *impl.ErrorEntry
+	if !errors.As(err, &e) || e.Code != impl.CodeInternal || e.Field != "owner" || e.Message != "could not resolve owner" {
+		t.Fatalf("got %v", err)
 	}
 }

@@ -61,11 +61,11 @@ func consequence(classification string) string {
 }
 
 // declined is the answer when the user said no.
-func declined(wt *boundTool, body *impl.Object) *ErrorEntry {
-	return &ErrorEntry{
+func declined(wt *boundTool, body *impl.Object) *impl.ErrorEntry {
+	return &impl.ErrorEntry{
 		Code:        impl.CodeConfirmationDeclined,
 		Message:     "The user declined: " + summarize(wt, body) + ". Nothing was written.",
-		Suggestions: &Suggestions{Hint: "Do not retry unless the user asks for the change again."},
+		Suggestions: &impl.Suggestions{Hint: "Do not retry unless the user asks for the change again."},
 	}
 }
 
@@ -76,27 +76,27 @@ func refusesWithoutElicitation(d *schemadoc.Tool) bool { return d.ElicitFallback
 
 // confirmationRequired answers a write that must be confirmed by the user
 // when the client cannot ask and the tool does not fall back to a proposal.
-func confirmationRequired(wt *boundTool, body *impl.Object) *ErrorEntry {
-	return &ErrorEntry{
+func confirmationRequired(wt *boundTool, body *impl.Object) *impl.ErrorEntry {
+	return &impl.ErrorEntry{
 		Code:        impl.CodeConfirmationRequired,
 		Message:     "The user must confirm " + summarize(wt, body) + ", and this client cannot ask (it does not support MCP elicitation forms). Nothing was written.",
-		Suggestions: &Suggestions{Hint: "Tell the user this change needs their confirmation in a client that can show confirmation prompts; do not retry it here."},
+		Suggestions: &impl.Suggestions{Hint: "Tell the user this change needs their confirmation in a client that can show confirmation prompts; do not retry it here."},
 	}
 }
 
 // cancelled is the answer when the user dismissed the confirmation without
 // deciding: unlike a decline, the user may still want the change.
-func cancelled(wt *boundTool, body *impl.Object) *ErrorEntry {
-	return &ErrorEntry{
+func cancelled(wt *boundTool, body *impl.Object) *impl.ErrorEntry {
+	return &impl.ErrorEntry{
 		Code:        impl.CodeConfirmationCancelled,
 		Message:     "The user dismissed the confirmation without deciding: " + summarize(wt, body) + ". Nothing was written.",
-		Suggestions: &Suggestions{Hint: "Ask the user whether they want this change; call again only if they say yes."},
+		Suggestions: &impl.Suggestions{Hint: "Ask the user whether they want this change; call again only if they say yes."},
 	}
 }
 
 // refusal is the answer to a confirmation that was not accepted: cancel
 // (dismissed) and decline (or an accept without confirm) differ.
-func refusal(wt *boundTool, body *impl.Object, res *mcp.ElicitResult) *ErrorEntry {
+func refusal(wt *boundTool, body *impl.Object, res *mcp.ElicitResult) *impl.ErrorEntry {
 	if res != nil && res.Action == "cancel" {
 		return cancelled(wt, body)
 	}
@@ -105,21 +105,21 @@ func refusal(wt *boundTool, body *impl.Object, res *mcp.ElicitResult) *ErrorEntr
 
 // invalidConfirmation is a CONFIRMATION_INVALID entry; reason is stable for
 // programs, the message for people.
-func invalidConfirmation(reason, msg string) *ErrorEntry {
-	return &ErrorEntry{
+func invalidConfirmation(reason, msg string) *impl.ErrorEntry {
+	return &impl.ErrorEntry{
 		Code: codeConfirmationInvalid, Message: msg,
 		Details:     map[string]any{"reason": reason},
-		Suggestions: &Suggestions{Hint: "Call the tool again without inputResponses or requestState to ask the user again."},
+		Suggestions: &impl.Suggestions{Hint: "Call the tool again without inputResponses or requestState to ask the user again."},
 	}
 }
 
 // anonymousConfirmation refuses to confirm or propose for a caller without
 // tenant and principal: the confirmation would belong to nobody (or anybody).
-func anonymousConfirmation(tool string) *ErrorEntry {
-	return &ErrorEntry{
+func anonymousConfirmation(tool string) *impl.ErrorEntry {
+	return &impl.ErrorEntry{
 		Code:    impl.CodePermissionDenied,
 		Message: tool + " needs the user's confirmation, which is bound to an authenticated tenant and principal; this call carries none. Nothing was written.",
-		Suggestions: &Suggestions{
+		Suggestions: &impl.Suggestions{
 			Hint: "Reconnect with credentials that identify the tenant and the user; the identity comes from the connection, never from tool arguments.",
 		},
 	}

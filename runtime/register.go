@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
@@ -30,7 +31,7 @@ type ToolAdder interface {
 // not portable ([A-Za-z0-9_-], at most 64 characters), or when another
 // Register on the same *mcp.Server took one of its names (WithToolNames
 // registers a service again under other names).
-func Register(s ToolAdder, svc *impl.Service, opts ...Option) error {
+func Register(s ToolAdder, svc *mcpwriteimpl.Service, opts ...Option) error {
 	srv, isSDK := s.(*mcp.Server)
 	if s == nil || isSDK && srv == nil {
 		return errors.New("runtime: Register: nil server")
@@ -246,7 +247,7 @@ func (r *registry) guard(tool string, h mcp.ToolHandler) mcp.ToolHandler {
 		defer func() {
 			if p := recover(); p != nil {
 				e := r.internal(ctx, tool, fmt.Errorf("panic: %v\n%s", p, debug.Stack()))
-				res, err = r.errorResult(ctx, tool, nil, Errors{e}), nil
+				res, err = r.errorResult(ctx, tool, nil, impl.Errors{e}), nil
 			}
 		}()
 		return h(ctx, req)

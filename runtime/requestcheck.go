@@ -11,26 +11,19 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
-// WithoutRequestCheck turns off the request check the generated code
-// enables for protos that import buf/validate/validate.proto (for a domain
-// that runs protovalidate itself and wants its own envelope).
-func WithoutRequestCheck() PreparerOption {
-	return sharedOption(func(c *config) { c.noRequestCheck = true })
-}
-
 // requestCheck runs the registration's checker on the complete request m.
 // A violation on a field the agent supplies is the agent's to fix, with the
 // agent-facing path; one on a field the server fills (derived, generated,
 // hidden) is a server bug, answered INTERNAL.
-func (r *registry) requestCheck(ctx context.Context, wt *boundTool, body *impl.Object, m proto.Message) (Errors, errClass) {
+func (r *registry) requestCheck(ctx context.Context, wt *boundTool, body *impl.Object, m proto.Message) (impl.Errors, errClass) {
 	if r.checker == nil || m == nil {
 		return nil, classBusiness
 	}
 	vs, err := r.checker.Check(m)
 	if err != nil {
-		return Errors{r.internal(ctx, wt.doc.Name, fmt.Errorf("request check: %w", err))}, classInternal
+		return impl.Errors{r.internal(ctx, wt.doc.Name, fmt.Errorf("request check: %w", err))}, classInternal
 	}
-	var es Errors
+	var es impl.Errors
 	var server []string
 	for _, v := range vs {
 		path, agent := agentPath(wt.bind.AgentPaths, v.Path)
@@ -41,14 +34,14 @@ func (r *registry) requestCheck(ctx context.Context, wt *boundTool, body *impl.O
 			server = append(server, fmt.Sprintf("%s: %s (%s)", path, v.Message, v.RuleID))
 			continue
 		}
-		e := &ErrorEntry{Code: violationCode(v.RuleID), Field: path, Message: v.Message}
+		e := &impl.ErrorEntry{Code: violationCode(v.RuleID), Field: path, Message: v.Message}
 		if v.RuleID != "" {
 			e.Details = map[string]any{"rule_id": v.RuleID}
 		}
 		es = append(es, e)
 	}
 	if len(server) > 0 {
-		return Errors{r.internal(ctx, wt.doc.Name, fmt.Errorf("request check: server-filled fields break their rules: %s", strings.Join(server, "; ")))}, classInternal
+		return impl.Errors{r.internal(ctx, wt.doc.Name, fmt.Errorf("request check: server-filled fields break their rules: %s", strings.Join(server, "; ")))}, classInternal
 	}
 	return es, classBusiness
 }

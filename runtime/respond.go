@@ -14,7 +14,7 @@ import (
 
 // entryJSON renders one error entry with a fixed key order. Suggestions.Extra
 // is merged into the suggestions object after the standard keys.
-func entryJSON(e *ErrorEntry) object {
+func entryJSON(e *impl.ErrorEntry) object {
 	o := object{{"code", e.Code}, {"message", e.Message}}
 	if e.Field != "" {
 		o = append(o, member{"field", e.Field})
@@ -51,7 +51,7 @@ func entryJSON(e *ErrorEntry) object {
 }
 
 // entriesJSON renders a list of entries; never null.
-func entriesJSON(es Errors) []object {
+func entriesJSON(es impl.Errors) []object {
 	out := make([]object, 0, len(es))
 	for _, e := range es {
 		if e != nil {
@@ -74,8 +74,8 @@ const maxErrorMessage = 1024
 // capErrors keeps the first impl.MaxErrorEntries problems, adds an entry that
 // counts the rest, and clips long field paths and messages (copying what it
 // changes).
-func capErrors(es Errors) Errors {
-	var kept Errors
+func capErrors(es impl.Errors) impl.Errors {
+	var kept impl.Errors
 	counted := 0 // problems only counted where they were found (Decoder)
 	for _, e := range es {
 		switch {
@@ -123,7 +123,7 @@ func warningsJSON(ws []impl.Warning) []impl.Warning {
 // TOO_MANY_ERRORS entry counting the rest, and field paths longer than
 // maxFieldPath bytes and messages longer than maxErrorMessage bytes are
 // clipped: a hostile request cannot make the answer larger than itself.
-func errorEnvelope(es Errors) object {
+func errorEnvelope(es impl.Errors) object {
 	all := entriesJSON(capErrors(es))
 	var first any = object{{"code", impl.CodeInternal}, {"message", "internal error"}}
 	if len(all) > 0 {

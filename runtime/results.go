@@ -20,7 +20,7 @@ import (
 func (r *registry) now() time.Time { return r.cfg.clock() }
 
 // errorBody lets the domain hook amend the entries and renders the envelope.
-func (r *registry) errorBody(ctx context.Context, tool string, req proto.Message, es Errors) []byte {
+func (r *registry) errorBody(ctx context.Context, tool string, req proto.Message, es impl.Errors) []byte {
 	if r.cfg.errorHook != nil {
 		for _, e := range es {
 			if e != nil {
@@ -32,7 +32,7 @@ func (r *registry) errorBody(ctx context.Context, tool string, req proto.Message
 }
 
 // errorResult is errorBody as an isError tool result.
-func (r *registry) errorResult(ctx context.Context, tool string, req proto.Message, es Errors) *mcp.CallToolResult {
+func (r *registry) errorResult(ctx context.Context, tool string, req proto.Message, es impl.Errors) *mcp.CallToolResult {
 	return toolResult(r.errorBody(ctx, tool, req, es), true)
 }
 
@@ -42,25 +42,25 @@ func (r *registry) render(ctx context.Context, tool string, o object) []byte {
 	b, err := marshalJSON(o)
 	if err != nil {
 		e := r.internal(ctx, tool, fmt.Errorf("marshal result: %w", err))
-		b, _ = marshalJSON(errorEnvelope(Errors{e}))
+		b, _ = marshalJSON(errorEnvelope(impl.Errors{e}))
 	}
 	return b
 }
 
 // fail answers es for the call's request (nil before it is decoded).
-func (c *call) fail(es Errors) *mcp.CallToolResult {
+func (c *call) fail(es impl.Errors) *mcp.CallToolResult {
 	return c.r.errorResult(c.ctx, c.name(), c.m, es)
 }
 
 // failure is the answer es for the call's request; keep says whether it is
 // an outcome to record.
-func (c *call) failure(es Errors, keep bool) answer {
+func (c *call) failure(es impl.Errors, keep bool) answer {
 	return answer{body: c.r.errorBody(c.ctx, c.name(), c.m, es), isError: true, keep: keep}
 }
 
 // handlerError maps a handler error; an Aborted answer gets a hint that says
 // what was already tried.
-func (r *registry) handlerError(ctx context.Context, wt *boundTool, m proto.Message, err error) (Errors, errClass) {
+func (r *registry) handlerError(ctx context.Context, wt *boundTool, m proto.Message, err error) (impl.Errors, errClass) {
 	es, class := r.classify(ctx, wt.doc.Name, err)
 	if status.Code(err) == codes.Aborted && len(es) == 1 {
 		hint := "The target changed while writing. Read its current state and retry."
@@ -116,7 +116,7 @@ func article(noun string) string {
 	return "a"
 }
 
-func hasError(es Errors, field string) bool {
+func hasError(es impl.Errors, field string) bool {
 	for _, e := range es {
 		if e.Field == field {
 			return true

@@ -106,7 +106,7 @@ func (r *registry) serviceToolSpecs() []toolSpec {
 
 // operation resolves the tool an operation argument names, one of names
 // (the write tools for validate, every tool for the schema tool).
-func (r *registry) operation(op string, names []string) (*boundTool, *ErrorEntry) {
+func (r *registry) operation(op string, names []string) (*boundTool, *impl.ErrorEntry) {
 	if wt, ok := r.tools[op]; ok && contains(names, op) {
 		return wt, nil
 	} else if ok && wt.read {
@@ -117,10 +117,10 @@ func (r *registry) operation(op string, names []string) (*boundTool, *ErrorEntry
 		// The generated name without the registration's prefix or suffix.
 		dym = []string{full}
 	}
-	return nil, &ErrorEntry{
+	return nil, &impl.ErrorEntry{
 		Code: impl.CodeUnknownOperation, Field: "operation",
 		Message: fmt.Sprintf("unknown operation %q", op),
-		Suggestions: &Suggestions{
+		Suggestions: &impl.Suggestions{
 			DidYouMean:  dym,
 			ValidValues: append([]string{}, names...),
 		},
@@ -129,12 +129,12 @@ func (r *registry) operation(op string, names []string) (*boundTool, *ErrorEntry
 
 // notAWrite answers validate_write asked about a read tool: there is
 // nothing to validate before calling it, since it changes nothing.
-func (r *registry) notAWrite(tool string) *ErrorEntry {
-	return &ErrorEntry{
+func (r *registry) notAWrite(tool string) *impl.ErrorEntry {
+	return &impl.ErrorEntry{
 		Code: impl.CodeUnknownOperation, Field: "operation",
 		Message: fmt.Sprintf("%s is a read tool: %s checks writes only; call %s directly, it changes nothing", tool, r.svc.ValidateTool, tool),
 		Details: map[string]any{"operation": tool, "kind": kindRead},
-		Suggestions: &Suggestions{
+		Suggestions: &impl.Suggestions{
 			ValidValues: append([]string{}, r.writes...),
 			Hint:        fmt.Sprintf("Call %s itself; use %s only before a write.", tool, r.svc.ValidateTool),
 		},
@@ -151,16 +151,18 @@ func (r *registry) validateHandler(ctx context.Context, req *mcp.CallToolRequest
 	}
 	wt, e := r.operation(vals["operation"].Str, r.writes)
 	if e != nil {
-		return r.errorResult(ctx, name, nil, Errors{e}), nil
+		return r.errorResult(ctx, name, nil, impl.Errors{e}), nil
 	}
-	ctx, rc, hasRC := r.caller(ctx, req)
 	payload := vals["payload"].Obj
 	if payload == nil {
 		payload = &impl.Object{}
 	}
-	c := r.newCall(ctx, wt, rc, hasRC)
+	c := &call{r: r, wt: wt, ctx: ctx, req: req}
+	c.begin(payload, nil) // a parsed payload: no errors
+	ctx = c.ctx
+	c.ctl.dryRun = true // what the write tool does with dry_run
 	var class errClass
-	c.m, es, class = c.prepareFrom(payload, true, nil) // what the write tool does with dry_run
+	c.m, es, class = c.prepare(nil)
 	if class == classInternal {
 		return c.fail(es), nil
 	}
@@ -169,7 +171,7 @@ func (r *registry) validateHandler(ctx context.Context, req *mcp.CallToolRequest
 
 // validateResult is the dry-run answer: valid, every error, warnings,
 // suggestions and, when valid, the complete request the handler would get.
-func (c *call) validateResult(es Errors) object {
+func (c *call) validateResult(es impl.Errors) object {
 	r, wt, ctx, m := c.r, c.wt, c.ctx, c.m
 	name := wt.doc.Name
 	if r.cfg.errorHook != nil {
@@ -203,7 +205,7 @@ func (c *call) validateResult(es Errors) object {
 	preview, err := r.validatedRequest(wt.doc, m)
 	if err != nil {
 		e := r.internal(ctx, name, fmt.Errorf("marshal preview: %w", err))
-		return errorEnvelope(Errors{e})
+		return errorEnvelope(impl.Errors{e})
 	}
 	filled := []string{}
 	for _, f := range wt.doc.ServerFills {
@@ -225,7 +227,7 @@ func (r *registry) schemaHandler(ctx context.Context, req *mcp.CallToolRequest) 
 	}
 	wt, e := r.operation(vals["operation"].Str, r.order)
 	if e != nil {
-		return r.errorResult(ctx, name, nil, Errors{e}), nil
+		return r.errorResult(ctx, name, nil, impl.Errors{e}), nil
 	}
 	d := wt.doc
 	examples := d.Examples
@@ -336,9 +338,9 @@ func (r *registry) discoveryHandler(d *schemadoc.Discovery, groups []string) mcp
 				known = known || g == group
 			}
 			if !known {
-				return r.errorResult(ctx, d.Tool, nil, Errors{{
+				return r.errorResult(ctx, d.Tool, nil, impl.Errors{{
 					Code: CodeInvalidEnumValue, Field: "group", Message: "unknown group " + impl.Excerpt(group),
-					Suggestions: &Suggestions{DidYouMean: suggest.Closest(group, groups, 3), ValidValues: groups},
+					Suggestions: &impl.Suggestions{DidYouMean: suggest.Closest(group, groups, 3), ValidValues: groups},
 				}}), nil
 			}
 		}
@@ -349,9 +351,9 @@ func (r *registry) discoveryHandler(d *schemadoc.Discovery, groups []string) mcp
 				continue
 			}
 			if !contains(ends, v.Str) {
-				return r.errorResult(ctx, d.Tool, nil, Errors{{
+				return r.errorResult(ctx, d.Tool, nil, impl.Errors{{
 					Code: CodeInvalidEnumValue, Field: k, Message: fmt.Sprintf("unknown %s %s", strings.ReplaceAll(k, "_", " "), impl.Excerpt(v.Str)),
-					Suggestions: &Suggestions{DidYouMean: suggest.Closest(v.Str, ends, 3), ValidValues: ends}, Rejected: v.Str,
+					Suggestions: &impl.Suggestions{DidYouMean: suggest.Closest(v.Str, ends, 3), ValidValues: ends}, Rejected: v.Str,
 				}}), nil
 			}
 			if k == "source_type" {

@@ -14,7 +14,7 @@ import (
 
 // entityState asks the domain for the state of what m changes; a business
 // error comes back as envelope entries, an internal one is logged.
-func (r *registry) entityState(ctx context.Context, tool string, m proto.Message) (EntityState, bool, Errors) {
+func (r *registry) entityState(ctx context.Context, tool string, m proto.Message) (EntityState, bool, impl.Errors) {
 	if r.cfg.statePreview == nil {
 		return EntityState{}, false, nil
 	}
@@ -32,17 +32,17 @@ func (r *registry) entityState(ctx context.Context, tool string, m proto.Message
 
 // staleState is the answer when the state a user confirmed changed before
 // the write; now is the current state (ok false: it no longer exists).
-func staleState(field, what string, was EntityState, now EntityState, ok bool) *ErrorEntry {
+func staleState(field, what string, was EntityState, now EntityState, ok bool) *impl.ErrorEntry {
 	after := now.Summary
 	if !ok {
 		after = "no longer exists"
 	}
-	return &ErrorEntry{
+	return &impl.ErrorEntry{
 		Code: impl.CodeProposalStale, Field: field,
 		Message: fmt.Sprintf("%s is stale: %s changed since the user saw it (was: %s; now: %s). Nothing was written.",
 			what, was.Target, orUnknown(was.Summary), orUnknown(after)),
 		Details:     map[string]any{"target": was.Target, "before": was.Summary, "after": after},
-		Suggestions: &Suggestions{Hint: "Call the write tool again so the user confirms the current state."},
+		Suggestions: &impl.Suggestions{Hint: "Call the write tool again so the user confirms the current state."},
 	}
 }
 

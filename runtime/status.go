@@ -61,17 +61,10 @@ var transientCodes = map[codes.Code]bool{
 // unchanged; gRPC statuses with user-facing codes keep their message;
 // everything else becomes INTERNAL with a fresh trace_id and is logged, never
 // shown.
-func (r *registry) classify(ctx context.Context, tool string, err error) (Errors, errClass) {
-	var list Errors
-	var one *ErrorEntry
-	switch {
-	case errors.As(err, &list) && len(list) > 0:
-	case errors.As(err, &one) && one != nil:
-		list = Errors{one}
-	}
-	if len(list) > 0 {
+func (r *registry) classify(ctx context.Context, tool string, err error) (impl.Errors, errClass) {
+	if list, _, _ := impl.EntriesOf(err); len(list) > 0 {
 		// Entries may be shared sentinels: copy before adding trace IDs or hints.
-		out, class := make(Errors, 0, len(list)), classBusiness
+		out, class := make(impl.Errors, 0, len(list)), classBusiness
 		for _, e := range list {
 			if e == nil {
 				continue
@@ -95,23 +88,23 @@ func (r *registry) classify(ctx context.Context, tool string, err error) (Errors
 	if errors.As(err, &timeout) {
 		e := r.transient(ctx, tool, impl.CodeUnavailable, fmt.Sprintf("the backend did not answer within %s", timeout.After), err)
 		addDetail(e, "retry_after_seconds", 1.0)
-		return Errors{e}, classTransient
+		return impl.Errors{e}, classTransient
 	}
 	st, ok := status.FromError(err)
 	if !ok {
 		switch {
 		case errors.Is(err, context.DeadlineExceeded):
-			return Errors{r.transient(ctx, tool, impl.CodeDeadlineExceeded, msgTooLong, err)}, classTransient
+			return impl.Errors{r.transient(ctx, tool, impl.CodeDeadlineExceeded, msgTooLong, err)}, classTransient
 		case errors.Is(err, context.Canceled):
-			return Errors{r.transient(ctx, tool, impl.CodeUnavailable, msgCancelled, err)}, classTransient
+			return impl.Errors{r.transient(ctx, tool, impl.CodeUnavailable, msgCancelled, err)}, classTransient
 		case connectionError(err):
-			return Errors{r.transient(ctx, tool, impl.CodeUnavailable, msgUnavailable, err)}, classTransient
+			return impl.Errors{r.transient(ctx, tool, impl.CodeUnavailable, msgUnavailable, err)}, classTransient
 		}
-		return Errors{r.internal(ctx, tool, err)}, classInternal
+		return impl.Errors{r.internal(ctx, tool, err)}, classInternal
 	}
 	code, user := userCodes[st.Code()]
 	if !user {
-		return Errors{r.internal(ctx, tool, err)}, classInternal
+		return impl.Errors{r.internal(ctx, tool, err)}, classInternal
 	}
 	if fixed, ok := fixedMessages[st.Code()]; ok {
 		e := r.transient(ctx, tool, code, fixed, err)
@@ -120,7 +113,7 @@ func (r *registry) classify(ctx context.Context, tool string, err error) (Errors
 				addDetail(e, "retry_after_seconds", d.GetRetryDelay().AsDuration().Seconds())
 			}
 		}
-		return Errors{e}, classTransient
+		return impl.Errors{e}, classTransient
 	}
 	class := classBusiness
 	if transientCodes[st.Code()] {
@@ -131,14 +124,14 @@ func (r *registry) classify(ctx context.Context, tool string, err error) (Errors
 
 // statusEntries are the entries of a status whose message was written for
 // the caller, with what its details add; every text passes through redact.
-func (r *registry) statusEntries(st *status.Status, code string) Errors {
-	base := &ErrorEntry{Code: code, Message: redact(st.Message())}
-	var es Errors
+func (r *registry) statusEntries(st *status.Status, code string) impl.Errors {
+	base := &impl.ErrorEntry{Code: code, Message: redact(st.Message())}
+	var es impl.Errors
 	for _, d := range st.Details() {
 		switch d := d.(type) {
 		case *errdetails.BadRequest:
 			for _, v := range d.GetFieldViolations() {
-				e := &ErrorEntry{Code: CodeValidation, Message: redact(v.GetDescription()), Field: v.GetField()}
+				e := &impl.ErrorEntry{Code: CodeValidation, Message: redact(v.GetDescription()), Field: v.GetField()}
 				if v.GetReason() != "" {
 					e.Details = map[string]any{"reason": v.GetReason()}
 				}
@@ -186,7 +179,7 @@ func (r *registry) statusEntries(st *status.Status, code string) Errors {
 	if base.Message == "" {
 		base.Message = defaultMessages[code]
 	}
-	return Errors{base}
+	return impl.Errors{base}
 }
 
 // Fixed answers of transient and connection errors: what the backend or
@@ -212,11 +205,11 @@ var fixedMessages = map[codes.Code]string{
 // transient logs err under a fresh trace_id (and hands it to the observer)
 // and returns an entry with the fixed message msg, the trace_id and a retry
 // hint.
-func (r *registry) transient(ctx context.Context, tool, code, msg string, err error) *ErrorEntry {
+func (r *registry) transient(ctx context.Context, tool, code, msg string, err error) *impl.ErrorEntry {
 	id := r.traceID()
 	r.cfg.logger.WarnContext(ctx, "mcpwrite: transient error", "tool", tool, "code", code, "trace_id", id, "error", err)
 	noteCause(ctx, id, err)
-	return &ErrorEntry{Code: code, Message: msg, TraceID: id, Suggestions: &Suggestions{Hint: hintTransient}}
+	return &impl.ErrorEntry{Code: code, Message: msg, TraceID: id, Suggestions: &impl.Suggestions{Hint: hintTransient}}
 }
 
 // connectionError reports whether err is a network failure (refused,
@@ -244,7 +237,7 @@ var defaultMessages = map[string]string{
 	impl.CodeDeadlineExceeded:    "the request took too long and was stopped",
 }
 
-func addDetail(e *ErrorEntry, k string, v any) {
+func addDetail(e *impl.ErrorEntry, k string, v any) {
 	if s, ok := v.(string); ok && s == "" {
 		return
 	}
@@ -254,9 +247,9 @@ func addDetail(e *ErrorEntry, k string, v any) {
 	e.Details[k] = v
 }
 
-func mergeHint(s *Suggestions, hint string) *Suggestions {
+func mergeHint(s *impl.Suggestions, hint string) *impl.Suggestions {
 	if s == nil {
-		s = &Suggestions{}
+		s = &impl.Suggestions{}
 	}
 	if s.Hint == "" {
 		s.Hint = hint
@@ -268,7 +261,7 @@ func mergeHint(s *Suggestions, hint string) *Suggestions {
 
 // cloneEntry copies e and its suggestions, so hooks and hints never modify
 // an entry the domain keeps.
-func cloneEntry(e *ErrorEntry) *ErrorEntry {
+func cloneEntry(e *impl.ErrorEntry) *impl.ErrorEntry {
 	cp := *e
 	if e.Suggestions != nil {
 		s := *e.Suggestions
@@ -286,13 +279,13 @@ func cloneEntry(e *ErrorEntry) *ErrorEntry {
 // internal logs err under a fresh trace_id and returns an entry that reveals
 // nothing but the trace_id: messages of unexpected errors carry SQL, paths
 // and personal data.
-func (r *registry) internal(ctx context.Context, tool string, err error) *ErrorEntry {
+func (r *registry) internal(ctx context.Context, tool string, err error) *impl.ErrorEntry {
 	id := r.traceID()
 	r.cfg.logger.ErrorContext(ctx, "mcpwrite: internal error", "tool", tool, "trace_id", id, "error", err)
 	noteCause(ctx, id, err)
-	return &ErrorEntry{
+	return &impl.ErrorEntry{
 		Code: impl.CodeInternal, Message: "internal error", TraceID: id,
-		Suggestions: &Suggestions{Hint: "This is a server problem, not a problem with the arguments. Retry later; quote the trace_id when reporting it."},
+		Suggestions: &impl.Suggestions{Hint: "This is a server problem, not a problem with the arguments. Retry later; quote the trace_id when reporting it."},
 	}
 }
 
@@ -300,15 +293,15 @@ func (r *registry) internal(ctx context.Context, tool string, err error) *ErrorE
 // the handler ran: nothing was written, and the same key may be retried.
 // The cause is logged with the entry's trace_id and the key's tenant and
 // client key.
-func (r *registry) storeUnavailable(ctx context.Context, tool, op string, k idempotency.Key, clientKey string, err error) *ErrorEntry {
+func (r *registry) storeUnavailable(ctx context.Context, tool, op string, k idempotency.Key, clientKey string, err error) *impl.ErrorEntry {
 	id := r.traceID()
 	r.cfg.logger.ErrorContext(ctx, "mcpwrite: idempotency store failed", "tool", tool, "op", op,
 		"tenant", k.Tenant, "client_request_id", clientKey, "trace_id", id, "error", err)
 	noteCause(ctx, id, err)
-	return &ErrorEntry{
+	return &impl.ErrorEntry{
 		Code: impl.CodeUnavailable, Field: r.control().clientRequestID, TraceID: id,
 		Message:     "the idempotency store is unavailable, so nothing was run or written",
-		Suggestions: &Suggestions{Hint: fmt.Sprintf("Retry in a few seconds with the same %s and arguments.", r.control().clientRequestID)},
+		Suggestions: &impl.Suggestions{Hint: fmt.Sprintf("Retry in a few seconds with the same %s and arguments.", r.control().clientRequestID)},
 	}
 }
 

@@ -84,7 +84,7 @@ func (cv *callVocabularies) set(name string) (*vocabSet, error) {
 // INVALID_ENUM_VALUE with did_you_mean over the tenant's values and the
 // values as valid_values. A vocabulary that cannot be read is kept as the
 // call's failure, answered instead of the decoder's problems.
-func (cv *callVocabularies) LookupVocabulary(d *impl.Decoder, key, name, s string) (string, *ErrorEntry, bool) {
+func (cv *callVocabularies) LookupVocabulary(d *impl.Decoder, key, name, s string) (string, *impl.ErrorEntry, bool) {
 	set, err := cv.set(name)
 	if err != nil {
 		if cv.failure == nil {
@@ -99,7 +99,7 @@ func (cv *callVocabularies) LookupVocabulary(d *impl.Decoder, key, name, s strin
 	if field == "" {
 		field = d.Path("")
 	}
-	sg := &Suggestions{
+	sg := &impl.Suggestions{
 		ValidValues: impl.BoundList(set.listed),
 		Hint:        fmt.Sprintf("the %s values of this tenant; %s lists them", name, cv.r.listedBy(name)),
 	}
@@ -114,7 +114,7 @@ func (cv *callVocabularies) LookupVocabulary(d *impl.Decoder, key, name, s strin
 	if len(sg.DidYouMean) > 0 {
 		msg += fmt.Sprintf("; did you mean %q?", sg.DidYouMean[0])
 	}
-	return "", &ErrorEntry{Code: impl.CodeInvalidEnumValue, Message: msg, Suggestions: sg}, false
+	return "", &impl.ErrorEntry{Code: impl.CodeInvalidEnumValue, Message: msg, Suggestions: sg}, false
 }
 
 // lookup is cv as the decoder's VocabularyLookup: nil when cv is.

@@ -120,7 +120,7 @@ func checkSizes(pkg, what string, limit int, cur, allowed map[string]int, failur
 func Format(reports map[string]*Report) string {
 	var s strings.Builder
 	s.WriteString("# Structure of the hand-written (non-test, non-generated) files per package,\n")
-	s.WriteString("# written by: go test ./internal/layering -update\n")
+	s.WriteString("# written by: go test ./internal/layering -update -reason 'why' (each reason kept below)\n")
 	s.WriteString("# The test fails on a cycle between files, a file over 500 lines or a function over\n")
 	s.WriteString("# 100 lines that is not listed here; refresh this file after a merge or a\n")
 	s.WriteString("# re-layering, and only ever to lower it otherwise.\n")
@@ -170,4 +170,31 @@ func sortedPkgs(m map[string]*Report) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// reasonPrefix starts a line of the baseline that records why it was
+// rewritten.
+const reasonPrefix = "# reason: "
+
+// WithReason is the baseline text formatted (Format) with the reasons the
+// old baseline records, and reason after them: the baseline is never
+// rewritten without saying why. A blank reason, or one of more than one
+// line, is an error.
+func WithReason(formatted, old, reason string) (string, error) {
+	reason = strings.TrimSpace(reason)
+	if reason == "" {
+		return "", fmt.Errorf("the baseline is rewritten only with a reason: go test ./internal/layering -update -reason 'why the structure changes'")
+	}
+	if strings.ContainsAny(reason, "\r\n") {
+		return "", fmt.Errorf("the reason must be one line, got %q", reason)
+	}
+	var reasons strings.Builder
+	for _, line := range strings.Split(old, "\n") {
+		if strings.HasPrefix(line, reasonPrefix) {
+			reasons.WriteString(line + "\n")
+		}
+	}
+	reasons.WriteString(reasonPrefix + reason + "\n")
+	head, rest, _ := strings.Cut(formatted, "\n\n")
+	return head + "\n" + reasons.String() + "\n" + rest, nil
 }

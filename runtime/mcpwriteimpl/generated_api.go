@@ -102,6 +102,7 @@ type (
 	EnumTable = impl.EnumTable
 	EnumValue = impl.EnumValue
 	Pair      = impl.Pair
+	PairTable = impl.PairTable
 )
 
 // NewEnumTable builds the alias table of an enum from its values.
@@ -111,7 +112,7 @@ func NewEnumTable(fullName string, values []EnumValue, hint string) *EnumTable {
 
 // NewPairTable indexes pairs: types names the relationship enum, ends the
 // enum of sources and targets.
-func NewPairTable(types, ends *EnumTable, pairs []Pair, hint string) *impl.PairTable {
+func NewPairTable(types, ends *EnumTable, pairs []Pair, hint string) *PairTable {
 	return impl.NewPairTable(types, ends, pairs, hint)
 }
 
@@ -139,8 +140,12 @@ func OutgoingGRPCContext(ctx context.Context) context.Context {
 }
 
 // Forwarder bounds the calls a generated client adapter forwards to its
-// backend (runtime.WithBackendTimeout, runtime.DefaultBackendTimeout).
-type Forwarder = impl.Forwarder
+// backend (runtime.WithBackendTimeout, runtime.DefaultBackendTimeout);
+// ForwardOption is what runtime.AdapterOption names.
+type (
+	Forwarder     = impl.Forwarder
+	ForwardOption = impl.ForwardOption
+)
 
 // NewForwarder returns the Forwarder of an adapter built with opts.
-func NewForwarder(opts ...impl.ForwardOption) Forwarder { return impl.NewForwarder(opts...) }
+func NewForwarder(opts ...ForwardOption) Forwarder { return impl.NewForwarder(opts...) }

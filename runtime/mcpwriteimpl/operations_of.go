@@ -9,6 +9,10 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
+// GetOperation answers the google.longrunning.Operation of a name, as
+// Service.Operations holds it.
+type GetOperation = impl.GetOperation
+
 // OperationsOf is h's GetOperation (the google.longrunning.Operations
 // server method) as Service.Operations takes it; nil when h has none. Op is
 // the google.longrunning.Operation Go type and Req GetOperationRequest, in
@@ -16,7 +20,7 @@ import (
 func OperationsOf[Op proto.Message, Req any, PReq interface {
 	*Req
 	proto.Message
-}](h any) impl.GetOperation {
+}](h any) GetOperation {
 	g, ok := h.(interface {
 		GetOperation(context.Context, PReq) (Op, error)
 	})

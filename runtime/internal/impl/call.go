@@ -267,17 +267,15 @@ func (c *Call) ResolverError(field string, err error) error {
 		return nil
 	}
 	field = c.path(field)
-	var list Errors
-	if errors.As(err, &list) {
+	if list, isList, ok := EntriesOf(err); ok {
+		if !isList {
+			return withField(list[0], field)
+		}
 		out := make(Errors, len(list))
 		for i, e := range list {
 			out[i] = withField(e, field)
 		}
 		return out
-	}
-	var one *ErrorEntry
-	if errors.As(err, &one) && one != nil {
-		return withField(one, field)
 	}
 	if _, ok := status.FromError(err); ok {
 		return err
@@ -326,18 +324,14 @@ func JoinResolverErrors(errs ...error) error {
 			continue
 		}
 		var rf *resolverFailure
-		var list Errors
-		var one *ErrorEntry
-		switch {
-		case errors.As(err, &rf):
-			return err
-		case errors.As(err, &list):
-			out = append(out, list...)
-		case errors.As(err, &one) && one != nil:
-			out = append(out, one)
-		default:
+		if errors.As(err, &rf) {
 			return err
 		}
+		list, _, ok := EntriesOf(err)
+		if !ok {
+			return err
+		}
+		out = append(out, list...)
 	}
 	switch len(out) {
 	case 0:

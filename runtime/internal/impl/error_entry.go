@@ -1,6 +1,9 @@
 package impl
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // MaxErrorEntries is the most problems one answer lists.
 const MaxErrorEntries = 20
@@ -114,4 +117,28 @@ func article(noun string) string {
 		return "an"
 	}
 	return "a"
+}
+
+// UserEntries finds, in an error from user code, the error entries of the
+// package that defines the user-facing envelope (runtime.ErrorEntry,
+// runtime.Errors) and converts them to this package's, as EntriesOf
+// reports them; that package sets it when it is loaded. Nil leaves only
+// this package's entries found.
+var UserEntries func(err error) (es Errors, list, ok bool)
+
+// EntriesOf reports the error entries err carries: an Errors (list) or an
+// *ErrorEntry in its chain, of this package or (by UserEntries) of the
+// user-facing envelope; ok is false when it carries none.
+func EntriesOf(err error) (es Errors, list, ok bool) {
+	if errors.As(err, &es) {
+		return es, true, true
+	}
+	var one *ErrorEntry
+	if errors.As(err, &one) && one != nil {
+		return Errors{one}, false, true
+	}
+	if UserEntries != nil {
+		return UserEntries(err)
+	}
+	return nil, false, false
 }

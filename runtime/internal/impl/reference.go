@@ -33,15 +33,29 @@ type Reference struct {
 	Known []Referent
 }
 
-// ResolveReference turns a reference resolver's answer into the id the
+// UserReference converts a reference resolver's answer in the user-facing
+// type (runtime.Reference) to this package's; the package that defines it
+// sets it when it is loaded.
+var UserReference func(answer any) (Reference, bool)
+
+// ResolveReference turns a reference resolver's answer (a
+// runtime.Reference, or a Reference of this package) into the id the
 // request carries, or the agent-facing error: NEEDS_DISAMBIGUATION with the
 // matches as candidates, or NOT_FOUND with the known entities whose names
-// are closest to text. A resolver error is reported as ResolverError does.
-// For use by generated code.
-func (c *Call) ResolveReference(field, kind, text string, ref Reference, err error) (string, error) {
+// are closest to text. A resolver error is reported as ResolverError does;
+// an answer of any other type is a server bug, answered INTERNAL. For use
+// by generated code.
+func (c *Call) ResolveReference(field, kind, text string, answer any, err error) (string, error) {
 	field = c.path(field)
 	if err != nil {
 		return "", c.ResolverError(field, err)
+	}
+	ref, ok := answer.(Reference)
+	if !ok && UserReference != nil {
+		ref, ok = UserReference(answer)
+	}
+	if !ok {
+		return "", c.ResolverError(field, fmt.Errorf("the resolver answered a %T, not a runtime.Reference", answer))
 	}
 	switch len(ref.Matches) {
 	case 1:

@@ -253,9 +253,9 @@ func jsonOptions(jsonNames bool) protojson.MarshalOptions {
 
 // ownOutputLimits bounds the parse of JSON this process rendered itself:
 // nothing in it may be refused for its size.
-func ownOutputLimits(raw []byte) Limits {
+func ownOutputLimits(raw []byte) impl.Limits {
 	n := len(raw) + 1
-	return Limits{MaxBytes: n, MaxDepth: 100, MaxStringBytes: n, MaxArrayLen: n, MaxObjectKeys: n}
+	return impl.Limits{MaxBytes: n, MaxDepth: 100, MaxStringBytes: n, MaxArrayLen: n, MaxObjectKeys: n}
 }
 
 // compactJSON drops protojson's deliberately unstable whitespace.

@@ -48,7 +48,7 @@ func nestedPaths(schema json.RawMessage) map[string][]string {
 
 // hintNesting adds "it belongs inside ..." to top-level UNKNOWN_FIELD errors
 // whose key is a nested field of the input.
-func hintNesting(es Errors, paths map[string][]string) {
+func hintNesting(es impl.Errors, paths map[string][]string) {
 	for _, e := range es {
 		if e == nil || e.Code != CodeUnknownField || strings.ContainsAny(e.Field, ".[") {
 			continue
@@ -58,7 +58,7 @@ func hintNesting(es Errors, paths map[string][]string) {
 			continue
 		}
 		if e.Suggestions == nil {
-			e.Suggestions = &Suggestions{}
+			e.Suggestions = &impl.Suggestions{}
 		}
 		parent := where[0][:strings.LastIndex(where[0], ".")]
 		e.Suggestions.DidYouMean = append([]string{where[0]}, e.Suggestions.DidYouMean...)
@@ -71,7 +71,7 @@ func hintNesting(es Errors, paths map[string][]string) {
 // hint adds to top-level UNKNOWN_FIELD errors where the field belongs: a
 // field the server fills itself (tenant_id, created_at, ...) says so and
 // that it must be left out; a nested field says where it belongs.
-func (wt *boundTool) hint(es Errors) {
+func (wt *boundTool) hint(es impl.Errors) {
 	hintServerFilled(es, wt.doc.ServerFills, wt.fillShapes)
 	hintNesting(es, wt.nested)
 	if wt.read {
@@ -83,7 +83,7 @@ func (wt *boundTool) hint(es Errors) {
 // "tenant_id is filled by the server (tenant id from the request context);
 // leave it out". Keys match the fill's field name in any case, with or
 // without underscores (tenantId, TENANT_ID).
-func hintServerFilled(es Errors, fills []schemadoc.ServerFill, shapes [][]string) {
+func hintServerFilled(es impl.Errors, fills []schemadoc.ServerFill, shapes [][]string) {
 	for _, e := range es {
 		if e != nil && e.Code == CodeUnknownField && strings.ContainsAny(e.Field, ".[") {
 			hintNestedServerFilled(e, fills, shapes) // inside a message, an item or a map value
@@ -114,7 +114,7 @@ func hintServerFilled(es Errors, fills []schemadoc.ServerFill, shapes [][]string
 // hintServerFilledMessage answers an agent that sends a whole message the
 // server fills (meta with its tenant, correlation and time): "meta is filled
 // by the server (tenant_id, correlation_id, created_at); leave it out".
-func hintServerFilledMessage(e *ErrorEntry, fills []schemadoc.ServerFill) {
+func hintServerFilledMessage(e *impl.ErrorEntry, fills []schemadoc.ServerFill) {
 	var parent string
 	var inside []string
 	for _, f := range fills {
@@ -129,7 +129,7 @@ func hintServerFilledMessage(e *ErrorEntry, fills []schemadoc.ServerFill) {
 		return
 	}
 	if e.Suggestions == nil {
-		e.Suggestions = &Suggestions{}
+		e.Suggestions = &impl.Suggestions{}
 	}
 	e.Suggestions.Hint = fmt.Sprintf("%s is filled by the server (%s); leave it out", parent, strings.Join(inside, ", "))
 	e.Suggestions.DidYouMean = nil
@@ -140,7 +140,7 @@ func hintServerFilledMessage(e *ErrorEntry, fills []schemadoc.ServerFill) {
 // lists in groups (element types by layer, say), the values of the group
 // the best suggestion belongs to: valid_types_for_context. An agent that
 // meant an application type sees the application types, not all of them.
-func (r *registry) hintGroups(es Errors) {
+func (r *registry) hintGroups(es impl.Errors) {
 	for _, e := range es {
 		if e == nil || e.Code != CodeInvalidEnumValue || e.Suggestions == nil || len(e.Suggestions.DidYouMean) == 0 {
 			continue
@@ -195,7 +195,7 @@ func listsAll(d *schemadoc.Discovery, values []string) bool {
 // hintReadControl answers an agent that sends a write's control argument, in
 // either spelling, to a read: "list_people is a read tool and takes no
 // client_request_id".
-func hintReadControl(tool string, es Errors) {
+func hintReadControl(tool string, es impl.Errors) {
 	for _, e := range es {
 		if e == nil || e.Code != CodeUnknownField {
 			continue
@@ -203,10 +203,10 @@ func hintReadControl(tool string, es Errors) {
 		switch e.Field {
 		case argClientRequestID, camelControl.clientRequestID:
 			e.Message = fmt.Sprintf("unknown field %q: %s is a read tool and takes no %s", e.Field, tool, e.Field)
-			e.Suggestions = &Suggestions{Hint: fmt.Sprintf("A read changes nothing and is safe to repeat; leave %s out.", e.Field)}
+			e.Suggestions = &impl.Suggestions{Hint: fmt.Sprintf("A read changes nothing and is safe to repeat; leave %s out.", e.Field)}
 		case argDryRun, camelControl.dryRun:
 			e.Message = fmt.Sprintf("unknown field %q: %s is a read tool and takes no %s", e.Field, tool, e.Field)
-			e.Suggestions = &Suggestions{Hint: fmt.Sprintf("A read changes nothing; call it without %s.", e.Field)}
+			e.Suggestions = &impl.Suggestions{Hint: fmt.Sprintf("A read changes nothing; call it without %s.", e.Field)}
 		}
 	}
 }
@@ -215,7 +215,7 @@ func hintReadControl(tool string, es Errors) {
 // message, a list item or a map value (notes[1].id, tags.red.id) as the
 // top-level hint does: leave it out, and no other field offered. shapes[i]
 // is where fills[i] can appear (fillShapes).
-func hintNestedServerFilled(e *ErrorEntry, fills []schemadoc.ServerFill, shapes [][]string) {
+func hintNestedServerFilled(e *impl.ErrorEntry, fills []schemadoc.ServerFill, shapes [][]string) {
 	at := pathShape(e.Field)
 	for i, f := range fills {
 		if f.Overridable || i >= len(shapes) || !shapeMatches(shapes[i], at) {
@@ -229,9 +229,9 @@ func hintNestedServerFilled(e *ErrorEntry, fills []schemadoc.ServerFill, shapes 
 // leaveOut answers e, an unknown field the server fills itself (name,
 // filled as how): leave it out, and nothing else, since a different field
 // offered beside the hint is where an agent would send the value.
-func leaveOut(e *ErrorEntry, name, how string) {
+func leaveOut(e *impl.ErrorEntry, name, how string) {
 	if e.Suggestions == nil {
-		e.Suggestions = &Suggestions{}
+		e.Suggestions = &impl.Suggestions{}
 	}
 	e.Suggestions.Hint = fmt.Sprintf("%s is filled by the server (%s); leave it out", name, how)
 	e.Suggestions.DidYouMean = nil

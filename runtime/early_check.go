@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"errors"
 	"strings"
 
 	"google.golang.org/grpc/status"
@@ -40,7 +39,7 @@ import (
 // earlyRequestCheck adds to es, the decode problems, the request check's
 // violations on fields the agent sent that decoded. A checker that fails
 // adds nothing: the full check reports it once the arguments decode.
-func (r *registry) earlyRequestCheck(wt *boundTool, body *impl.Object, m proto.Message, es Errors) Errors {
+func (r *registry) earlyRequestCheck(wt *boundTool, body *impl.Object, m proto.Message, es impl.Errors) impl.Errors {
 	if r.checker == nil || m == nil {
 		return es
 	}
@@ -57,7 +56,7 @@ func (r *registry) earlyRequestCheck(wt *boundTool, body *impl.Object, m proto.M
 		if !agent || !sent(body, v.Path, wt.bind.AgentPaths) || overlaps(es[:decoded], path) {
 			continue
 		}
-		e := &ErrorEntry{Code: violationCode(v.RuleID), Field: path, Message: v.Message}
+		e := &impl.ErrorEntry{Code: violationCode(v.RuleID), Field: path, Message: v.Message}
 		if v.RuleID != "" {
 			e.Details = map[string]any{"rule_id": v.RuleID}
 		}
@@ -67,7 +66,7 @@ func (r *registry) earlyRequestCheck(wt *boundTool, body *impl.Object, m proto.M
 }
 
 // overlaps reports a problem already on path, inside it or around it.
-func overlaps(es Errors, path string) bool {
+func overlaps(es impl.Errors, path string) bool {
 	for _, e := range es {
 		if e == nil {
 			continue
@@ -89,7 +88,7 @@ func within(a, b string) bool {
 // otherwise (a resolver down, a missing tenant, a resolver that panics, a
 // Service bound to a nil handler for its document) adds nothing: the full
 // enrichment reports it once the arguments decode.
-func (c *call) earlyCheck(m proto.Message, es Errors) (out Errors) {
+func (c *call) earlyCheck(m proto.Message, es impl.Errors) (out impl.Errors) {
 	check := c.wt.bind.EarlyCheck
 	if check == nil || m == nil {
 		return es
@@ -125,7 +124,7 @@ func (c *call) earlyCheck(m proto.Message, es Errors) (out Errors) {
 
 // holds reports an entry of es with e's code, field and message: two
 // resolvers that run the same domain check refuse the same value once.
-func holds(es Errors, e *ErrorEntry) bool {
+func holds(es impl.Errors, e *impl.ErrorEntry) bool {
 	for _, x := range es {
 		if x.Code == e.Code && x.Field == e.Field && x.Message == e.Message {
 			return true
@@ -137,13 +136,8 @@ func holds(es Errors, e *ErrorEntry) bool {
 // agentAnswer reports an error the agent can act on: error entries none of
 // which is INTERNAL, or a gRPC status of a non-transient user code.
 func agentAnswer(err error) bool {
-	var list Errors
-	var one *ErrorEntry
-	switch {
-	case errors.As(err, &list):
-	case errors.As(err, &one) && one != nil:
-		list = Errors{one}
-	default:
+	list, _, found := impl.EntriesOf(err)
+	if !found {
 		st, ok := status.FromError(err)
 		_, user := userCodes[st.Code()]
 		return ok && user && !transientCodes[st.Code()]

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 func TestUnknownTopLevelFieldPointsToWhereItBelongs(t *testing.T) {
@@ -14,14 +16,14 @@ func TestUnknownTopLevelFieldPointsToWhereItBelongs(t *testing.T) {
 	if diff := cmp.Diff(map[string][]string{"status": {"updates.status"}, "title": {"items[].title", "updates.title"}, "sku": {"items[].sku"}}, paths); diff != "" {
 		t.Fatalf("paths (-want +got):\n%s", diff)
 	}
-	es := Errors{
+	es := impl.Errors{
 		{Code: CodeUnknownField, Field: "status", Message: `unknown field "status"`},
-		{Code: CodeUnknownField, Field: "title", Message: `unknown field "title"`, Suggestions: &Suggestions{DidYouMean: []string{"id"}}},
+		{Code: CodeUnknownField, Field: "title", Message: `unknown field "title"`, Suggestions: &impl.Suggestions{DidYouMean: []string{"id"}}},
 		{Code: CodeUnknownField, Field: "colour", Message: `unknown field "colour"`},
 		{Code: CodeUnknownField, Field: "updates.sku", Message: `unknown field "sku"`},
 	}
 	hintNesting(es, paths)
-	want := []*Suggestions{
+	want := []*impl.Suggestions{
 		{DidYouMean: []string{"updates.status"}, Hint: "status belongs inside updates: send it as updates.status"},
 		{DidYouMean: []string{"items[].title", "id"}, Hint: "title belongs inside items[]: send it as items[].title or updates.title"},
 		nil,

@@ -1,0 +1,82 @@
+package layering
+
+import (
+	"fmt"
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+// Calls type-checks the package and reports, for every function and method
+// of its hand-written and generated non-test files (named as Report.Funcs
+// names them: f, T.m), the functions and methods of the same package it
+// calls or refers to (a method value counts), sorted. A closure's calls
+// belong to the function that holds it.
+func Calls(p Package, exports map[string]string) (map[string][]string, error) {
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, name := range p.GoFiles {
+		f, err := parser.ParseFile(fset, filepath.Join(p.Dir, name), nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+	}
+	lookup := func(path string) (io.ReadCloser, error) {
+		f, ok := exports[path]
+		if !ok || f == "" {
+			return nil, fmt.Errorf("no export data for %s", path)
+		}
+		return os.Open(f)
+	}
+	conf := types.Config{Importer: importer.ForCompiler(fset, "gc", lookup)}
+	info := &types.Info{Uses: map[*ast.Ident]types.Object{}}
+	pkg, err := conf.Check(p.ImportPath, fset, files, info)
+	if err != nil {
+		return nil, fmt.Errorf("type-check %s: %w", p.ImportPath, err)
+	}
+	out := map[string][]string{}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			caller := funcName(fd)
+			seen := map[string]bool{}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				id, ok := n.(*ast.Ident)
+				if !ok {
+					return true
+				}
+				fn, ok := info.Uses[id].(*types.Func)
+				if !ok || fn.Pkg() != pkg {
+					return true
+				}
+				name := fn.Name()
+				if recv := fn.Signature().Recv(); recv != nil {
+					t := recv.Type()
+					if ptr, ok := t.(*types.Pointer); ok {
+						t = ptr.Elem()
+					}
+					if named, ok := t.(*types.Named); ok {
+						name = named.Obj().Name() + "." + name
+					}
+				}
+				if !seen[name] {
+					seen[name] = true
+					out[caller] = append(out[caller], name)
+				}
+				return true
+			})
+			sort.Strings(out[caller])
+		}
+	}
+	return out, nil
+}
