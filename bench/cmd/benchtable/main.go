@@ -26,13 +26,27 @@ import (
 func main() {
 	quiet := flag.Bool("q", false, "do not echo the benchmark output")
 	readme := flag.String("readme", "", "rewrite the proof table between the bench markers of this file")
+	overlay := flag.String("overlay", "", "a later run of some benchmarks (make bench-sdk: bench/results/sdk.txt) whose results replace those of the same benchmarks on stdin")
 	flag.Parse()
 	echo := io.Writer(os.Stdout)
 	if *quiet {
 		echo = io.Discard
 	}
 	var raw strings.Builder
-	res, err := parse(io.TeeReader(os.Stdin, &raw), echo)
+	if _, err := parse(io.TeeReader(os.Stdin, &raw), echo); err != nil {
+		fmt.Fprintln(os.Stderr, "benchtable:", err)
+		os.Exit(1)
+	}
+	var later string
+	if *overlay != "" {
+		b, err := os.ReadFile(*overlay)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "benchtable:", err)
+			os.Exit(1)
+		}
+		later = string(b)
+	}
+	res, err := merged(raw.String(), later)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchtable:", err)
 		os.Exit(1)
@@ -40,7 +54,7 @@ func main() {
 	fmt.Println()
 	fmt.Print(render(table(res)))
 	if *readme != "" {
-		if err := rewriteReadme(*readme, raw.String()); err != nil {
+		if err := rewriteReadme(*readme, raw.String(), later); err != nil {
 			fmt.Fprintln(os.Stderr, "benchtable:", err)
 			os.Exit(1)
 		}
@@ -54,13 +68,27 @@ const (
 	endMarker   = "<!-- bench:end -->"
 )
 
-// section is the README text between the markers for one raw run: where
-// and when it ran, then the goal table.
-func section(raw string) (string, error) {
-	res, err := parse(strings.NewReader(raw), io.Discard)
+// section is the README text between the markers for one raw run and an
+// optional later run of some of its benchmarks (overlay, "" for none):
+// where and when each ran, then the goal table.
+func section(raw, overlay string) (string, error) {
+	res, err := merged(raw, overlay)
 	if err != nil {
 		return "", err
 	}
+	run := "Run: " + strings.Join(runInfo(raw), ", ") + "."
+	if overlay != "" {
+		names, err := benchmarks(overlay)
+		if err != nil {
+			return "", err
+		}
+		run += "\n" + strings.Join(names, ", ") + " from a later run (bench/results/sdk.txt, make bench-sdk): " + strings.Join(runInfo(overlay), ", ") + "."
+	}
+	return fmt.Sprintf("%s\n\n%s", run, render(table(res))), nil
+}
+
+// runInfo is where and when a raw run ran, from its header lines.
+func runInfo(raw string) []string {
 	var where []string
 	for _, line := range strings.Split(raw, "\n") {
 		for _, p := range []string{"# date: ", "# machine: ", "# load: ", "# gc: ", "goos: ", "goarch: ", "cpu: "} {
@@ -69,17 +97,61 @@ func section(raw string) (string, error) {
 			}
 		}
 	}
-	return fmt.Sprintf("Run: %s.\n\n%s", strings.Join(where, ", "), render(table(res))), nil
+	return where
+}
+
+// benchmarks are the top-level benchmark names of a run, sorted.
+func benchmarks(raw string) ([]string, error) {
+	res, err := parse(strings.NewReader(raw), io.Discard)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for name := range res {
+		top, _, _ := strings.Cut(name, "/")
+		if !contains(names, top) {
+			names = append(names, top)
+		}
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// merged is raw's results with every benchmark the overlay ran (each
+// top-level name with all its sub-benchmarks) taken from the overlay
+// instead: each ratio still pairs contenders of one run.
+func merged(raw, overlay string) (results, error) {
+	res, err := parse(strings.NewReader(raw), io.Discard)
+	if err != nil || overlay == "" {
+		return res, err
+	}
+	later, err := parse(strings.NewReader(overlay), io.Discard)
+	if err != nil {
+		return nil, err
+	}
+	tops, err := benchmarks(overlay)
+	if err != nil {
+		return nil, err
+	}
+	for name := range res {
+		if top, _, _ := strings.Cut(name, "/"); contains(tops, top) {
+			delete(res, name)
+		}
+	}
+	for name, v := range later {
+		res[name] = v
+	}
+	return res, nil
 }
 
 // rewriteReadme replaces the text between the markers of path with the
-// section of raw.
-func rewriteReadme(path, raw string) error {
+// section of raw and overlay.
+func rewriteReadme(path, raw, overlay string) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	sec, err := section(raw)
+	sec, err := section(raw, overlay)
 	if err != nil {
 		return err
 	}

@@ -186,12 +186,16 @@ func TestReadmeProofTableIsTheCommittedRun(t *testing.T) {
 	if !ok {
 		t.Fatalf("docs/benchmarks.md has no %q section", beginMarker)
 	}
-	want, err := section(string(raw))
+	overlay, err := os.ReadFile("../../results/sdk.txt")
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	want, err := section(string(raw), string(overlay))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got != want {
-		t.Fatalf("the proof table of docs/benchmarks.md differs from bench/results/raw.txt; run make bench (or go run ./bench/cmd/benchtable -q -readme docs/benchmarks.md < bench/results/raw.txt)\n--- docs/benchmarks.md\n%s\n--- raw run\n%s", got, want)
+		t.Fatalf("the proof table of docs/benchmarks.md differs from bench/results/raw.txt (and sdk.txt); run make bench (or go run ./bench/cmd/benchtable -q -readme docs/benchmarks.md -overlay bench/results/sdk.txt < bench/results/raw.txt)\n--- docs/benchmarks.md\n%s\n--- raw run\n%s", got, want)
 	}
 }
 
@@ -206,5 +210,44 @@ func TestReplaceSectionKeepsTheRestOfTheDocument(t *testing.T) {
 	}
 	if _, err := replaceSection("no markers", "x"); err == nil {
 		t.Fatal("a document without markers was accepted")
+	}
+}
+
+// A later run of some benchmarks replaces every result of those benchmarks
+// (sub-benchmarks included), never pairs its values with the earlier run's,
+// and the section says which benchmarks came from which run.
+func TestOverlayReplacesWholeBenchmarks(t *testing.T) {
+	raw := "# date: 2026-11-01\n" +
+		"BenchmarkEndToEnd-2 1 1 ns/op 100 ours-calls/s 100 baseline-calls/s\n" +
+		"BenchmarkDurableWrite/clients=1-2 1 1 ns/op 500 ours-mcpgo-calls/s 1000 mcp-floor-mcpgo-calls/s\n" +
+		"BenchmarkDurableWrite/clients=8-2 1 1 ns/op 500 ours-mcpgo-calls/s 1000 mcp-floor-mcpgo-calls/s\n"
+	overlay := "# date: 2026-11-28\n# load: load average 0.10 0.20 0.30 at the start\n" +
+		"BenchmarkDurableWrite/clients=1-2 1 1 ns/op 950 ours-mcpgo-calls/s 1000 mcp-floor-mcpgo-calls/s\n"
+	sec, err := section(raw, overlay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(sec, "\n")
+	want := []string{"Run: 2026-11-01.", "BenchmarkDurableWrite from a later run (bench/results/sdk.txt, make bench-sdk): 2026-11-28, load average 0.10 0.20 0.30 at the start."}
+	if diff := cmp.Diff(want, lines[:2]); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+	res, err := merged(raw, overlay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := table(res)
+	byLabel := map[string][]string{}
+	for _, r := range rows {
+		byLabel[r[0]] = r
+	}
+	if got := byLabel["durable keyed write on mcp-go calls/s, 1 client (vs the floor behind a trivial mcp-go tool)"]; got[3] != "0.95x" || got[6] != "yes" {
+		t.Errorf("clients=1 from the overlay: %v", got)
+	}
+	if got := byLabel["durable keyed write on mcp-go calls/s, 8 clients (vs the floor behind a trivial mcp-go tool)"]; got[1] != "not run" {
+		t.Errorf("clients=8 was only in the earlier run of an overlaid benchmark, so it is gone: %v", got)
+	}
+	if got := byLabel["e2e streamable HTTP calls/s (vs go-sdk AddTool)"]; got[3] != "1.00x" {
+		t.Errorf("a benchmark the overlay did not run keeps the earlier run: %v", got)
 	}
 }
