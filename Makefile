@@ -93,8 +93,20 @@ bench: build ## Run the benchmarks, commit-ready: raw run in bench/results/raw.t
 	  echo "# load: load average $$(cut -d' ' -f1-3 /proc/loadavg) before the PostgreSQL benchmarks"; \
 	  echo "# gc: $(DURABLE_GC) for the PostgreSQL benchmarks (docs/production.md)"; \
 	  $(DURABLE_GC) go test -run '^$$' -bench '$(DURABLE_BENCH)' -benchtime 3s -count 6 -timeout 25m ./bench; } | tee bench/results/raw.txt
+	rm -f bench/results/sdk.txt
 	go run ./bench/cmd/benchtable -q -readme docs/benchmarks.md < bench/results/raw.txt
 	go run golang.org/x/perf/cmd/benchstat@$(BENCHSTAT_VERSION) bench/results/raw.txt > bench/results/benchstat.txt
+
+.PHONY: bench-sdk
+bench-sdk: build ## Re-run only the SDK comparison (BenchmarkDurableWrite on both SDKs, BenchmarkSDKOverhead) into bench/results/sdk.txt, which replaces those benchmarks of raw.txt in docs/benchmarks.md (make bench supersedes it)
+	@if [ -z "$${MCPWRITE_TEST_POSTGRES_DSN:-}" ]; then echo "set MCPWRITE_TEST_POSTGRES_DSN (and MCPWRITE_TEST_REDIS_ADDR): BenchmarkDurableWrite needs PostgreSQL"; exit 1; fi
+	{ echo "# date: $$(date -u +%Y-%m-%d)"; echo "# machine: $$(nproc) cores, $$(awk '/MemTotal/ {printf "%.0f GiB", $$2/1048576}' /proc/meminfo)"; \
+	  echo "# load: load average $$(cut -d' ' -f1-3 /proc/loadavg) at the start"; \
+	  go test -run '^$$' -bench '^BenchmarkSDKOverhead$$' -benchmem -benchtime 1s -count 6 -timeout 25m ./bench; \
+	  echo "# gc: $(DURABLE_GC) for the PostgreSQL benchmarks (docs/production.md)"; \
+	  $(DURABLE_GC) go test -run '^$$' -bench '^BenchmarkDurableWrite$$' -benchtime 3s -count 6 -timeout 25m ./bench; \
+	  echo "# load: load average $$(cut -d' ' -f1-3 /proc/loadavg) at the end"; } | tee bench/results/sdk.txt
+	go run ./bench/cmd/benchtable -q -readme docs/benchmarks.md -overlay bench/results/sdk.txt < bench/results/raw.txt
 
 .PHONY: demo
 demo: ## Run a scripted agent session against the reference example (committed code; drift is checkgenerate's job)

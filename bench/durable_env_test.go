@@ -15,6 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	mgoserver "github.com/mark3labs/mcp-go/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/redis/go-redis/v9"
 
@@ -104,6 +105,7 @@ type durableEnv struct {
 	// floorInsert inserts the floor's element row.
 	floorInsert string
 	logs        *logCounter // what the servers logged (warnings, errors)
+	pgcpu       *pgCPU      // nil where PostgreSQL's backends cannot be read
 }
 
 var benchSeq atomic.Int64
@@ -140,6 +142,7 @@ func newDurableEnv(b *testing.B) *durableEnv {
 	slog.SetDefault(slog.New(e.logs))
 	b.Cleanup(func() { slog.SetDefault(prev) })
 	e.pool = e.newPool(b, benchPoolSize)
+	e.pgcpu = newPGCPU(b, dsn, e.prefix)
 	if addr := os.Getenv(benchRedisEnv); addr != "" {
 		e.rdb = redis.NewClient(redisstore.ClientOptions(addr))
 		e.redis = &redisCounter{}
@@ -159,6 +162,7 @@ func (e *durableEnv) newPool(b *testing.B, size int32) *pgxpool.Pool {
 	}
 	cfg.MaxConns = size
 	cfg.ConnConfig.Tracer = e.pg
+	cfg.ConnConfig.RuntimeParams["application_name"] = e.prefix // pgCPU finds the backends by it
 	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
 	if err != nil {
 		b.Fatal(err)
@@ -203,6 +207,33 @@ func (e *durableEnv) analyze(ctx context.Context) error {
 // The tenant of each call comes from its bearer token (serveStateless).
 func (e *durableEnv) instance(b *testing.B, pool *pgxpool.Pool) *mcp.Server {
 	b.Helper()
+	repo, opts := e.stack(b, pool)
+	s, err := server.New(repo, opts...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+// instanceMCPGo is instance on a mark3labs/mcp-go server
+// (archimate-server -sdk mcp-go): the same domain, stores and options over
+// pool, registered through runtime/mcpgo.
+func (e *durableEnv) instanceMCPGo(b *testing.B, pool *pgxpool.Pool) *mgoserver.MCPServer {
+	b.Helper()
+	repo, opts := e.stack(b, pool)
+	s, err := server.NewMCPGo(repo, opts...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+// stack migrates and returns the PostgreSQL domain over pool and the
+// options archimate-server gives it: its idempotency and proposal stores,
+// an in-process cache (and Redis) in front of the authoritative store, the
+// request context from the bearer token, the secrets and a counting logger.
+func (e *durableEnv) stack(b *testing.B, pool *pgxpool.Pool) (*pgdomain.Repository, []runtime.Option) {
+	b.Helper()
 	ctx := context.Background()
 	idem := idempg.New(pool, idempg.WithTable(e.prefix+"_idem"))
 	props := proposalpg.New(pool, proposalpg.WithTable(e.prefix+"_proposals"))
@@ -223,16 +254,13 @@ func (e *durableEnv) instance(b *testing.B, pool *pgxpool.Pool) *mcp.Server {
 	if e.rdb != nil {
 		cache = idempotency.NewLayered(cache, redisstore.New(e.rdb, redisstore.WithPrefix(e.prefix+":")))
 	}
-	s, err := server.New(repo,
+	return repo, []runtime.Option{
 		runtime.WithIdempotency(runtime.IdempotencyOptions{Store: idempotency.NewLayered(cache, idem), TTL: idempotency.DefaultDurableTTL, ClaimInHandler: true}),
 		runtime.WithProposals(props, 0),
 		runtime.WithRequestContextFunc(mcphttp.RequestContextFromCall),
 		runtime.WithSecrets(benchIDSecret, benchSigningKey),
-		runtime.WithLogger(slog.New(e.logs)))
-	if err != nil {
-		b.Fatal(err)
+		runtime.WithLogger(slog.New(e.logs)),
 	}
-	return s
 }
 
 // createFloor creates the physical floor's tables after the server's

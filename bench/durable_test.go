@@ -26,39 +26,52 @@ const perClientRound = 4
 // HTTP on a loopback port, bearer tokens naming the tenant), called by the
 // load driver's MCP client (mcpDriver), against the physical floor on the
 // same pool: one pgx transaction inserting the element row, the outbox row
-// and the idempotency row; and against that floor behind a trivial go-sdk
-// tool served and called the same way (mcp-floor: what any tool on the SDK
-// pays on top of the database). The writes spread over 1,000 tenants;
-// clients=N runs N concurrent clients of each contender; the contenders
-// take turns in rounds of the same size. Besides calls/s it reports, per
-// write, the PostgreSQL statements (begin and commit included; each query
-// of a batch), round trips (a batch is one) and commits of each, the Redis
-// commands of ours, and the CPU this process (load driver, HTTP client and
-// server, MCP server, pgx) spent per write: on a machine that also runs
-// PostgreSQL, that CPU is taken from the database.
+// and the idempotency row; and against that floor behind a trivial tool
+// served and called the same way (mcp-floor: what any tool on the SDK pays
+// on top of the database). Each SDK is a pair of contenders: ours and
+// mcp-floor on go-sdk, ours-mcpgo and mcp-floor-mcpgo on mark3labs/mcp-go
+// (archimate-server -sdk mcp-go: the same handler stack, stores and HTTP
+// front). The writes spread over 1,000 tenants; clients=N runs N
+// concurrent clients of each contender; the five contenders take turns in
+// rounds of the same size, each round started by the next one. Besides
+// calls/s it reports, per write, the PostgreSQL statements (begin and
+// commit included; each query of a batch), round trips (a batch is one)
+// and commits of each, the Redis commands of ours, the CPU this process
+// (load driver, HTTP client and server, MCP server, pgx) spent, and the
+// CPU PostgreSQL's backends spent (pg-cpu-us/write, from /proc: the
+// backends of this benchmark's pools; only where PostgreSQL runs on this
+// machine). On a machine that also runs PostgreSQL, this process's CPU is
+// taken from the database.
 func BenchmarkDurableWrite(b *testing.B) {
 	e := newDurableEnv(b)
 	srv := serveStateless(b, e.instance(b, e.pool))
+	srvGo := serveStatelessMCPGo(b, e.instanceMCPGo(b, e.pool))
 	e.createFloor(b)
 	mcpFloor := serveStateless(b, e.mcpFloorServer())
+	mcpFloorGo := serveStatelessMCPGo(b, e.mcpFloorServerMCPGo())
 	for _, clients := range []int{1, 8, 32} {
 		b.Run("clients="+strconv.Itoa(clients), func(b *testing.B) {
-			sessions := drivers(b, srv, clients)
-			floorSessions := drivers(b, mcpFloor, clients)
 			ctx := context.Background()
 			tenants := newTenantPicker(durableTenants, clients)
-			ours := func(c int) error { return oursWrite(ctx, sessions[c], tenants.pick(c)) }
-			floor := func(c int) error { return e.floorWrite(ctx, tenants.pick(c)) }
-			viaMCP := func(c int) error { return mcpFloorWrite(ctx, floorSessions[c], tenants.pick(c)) }
-			var o, f, m contender
+			viaDriver := func(url string, call func(context.Context, *mcpDriver, string) error) func(int) error {
+				sessions := drivers(b, url, clients)
+				return func(c int) error { return call(ctx, sessions[c], tenants.pick(c)) }
+			}
+			names := []string{"ours", "floor", "mcp-floor", "ours-mcpgo", "mcp-floor-mcpgo"}
+			writes := []func(int) error{
+				viaDriver(srv, oursWrite),
+				func(c int) error { return e.floorWrite(ctx, tenants.pick(c)) },
+				viaDriver(mcpFloor, mcpFloorWrite),
+				viaDriver(srvGo, oursWrite),
+				viaDriver(mcpFloorGo, mcpFloorWrite),
+			}
 			logs0 := e.logs.n.Load()
-			writes := []func(int) error{ours, floor, viaMCP}
 			for _, warm := range writes { // connections, plans, tenants' first rows
 				if _, err := drive(clients, perClientRound, warm); err != nil {
 					b.Fatal(err)
 				}
 			}
-			sides := []*contender{&o, &f, &m}
+			sides := make([]contender, len(writes))
 			round := 0
 			for b.Loop() {
 				for i := range sides { // each round starts with the next contender
@@ -67,9 +80,9 @@ func BenchmarkDurableWrite(b *testing.B) {
 				}
 				round++
 			}
-			o.report(b, "ours", true)
-			f.report(b, "floor", false)
-			m.report(b, "mcp-floor", false)
+			for i := range sides {
+				sides[i].report(b, e, names[i], names[i] == "ours" || names[i] == "ours-mcpgo")
+			}
 			b.ReportMetric(float64(e.logs.n.Load()-logs0), "log-records")
 		})
 	}
@@ -81,6 +94,7 @@ type contender struct {
 	elapsed                      time.Duration
 	trips, stmts, commits, rcmds int64
 	cpu                          time.Duration // this process's CPU (client, server, pgx)
+	pgcpu                        time.Duration // PostgreSQL's backends' CPU (pgCPU), when readable
 }
 
 // processCPU is the CPU time (user and system) this process used so far.
@@ -94,12 +108,19 @@ func processCPU(b *testing.B) time.Duration {
 
 func (c *contender) run(b *testing.B, e *durableEnv, clients int, write func(int) error) {
 	t0, s0, c0, r0 := e.pg.trips.Load(), e.pg.stmts.Load(), e.pg.commits.Load(), e.redisCmds()
+	var pg0 map[int]time.Duration
+	if e.pgcpu != nil {
+		pg0 = e.pgcpu.snapshot(b)
+	}
 	cpu0 := processCPU(b)
 	d, err := drive(clients, perClientRound, write)
 	if err != nil {
 		b.Fatal(err)
 	}
 	c.cpu += processCPU(b) - cpu0
+	if e.pgcpu != nil {
+		c.pgcpu += e.pgcpu.since(b, pg0)
+	}
 	c.elapsed += d
 	c.writes += clients * perClientRound
 	c.trips += e.pg.trips.Load() - t0
@@ -108,13 +129,16 @@ func (c *contender) run(b *testing.B, e *durableEnv, clients int, write func(int
 	c.rcmds += e.redisCmds() - r0
 }
 
-func (c *contender) report(b *testing.B, name string, redis bool) {
+func (c *contender) report(b *testing.B, e *durableEnv, name string, redis bool) {
 	n := float64(c.writes)
 	b.ReportMetric(n/c.elapsed.Seconds(), name+"-calls/s")
 	b.ReportMetric(float64(c.stmts)/n, name+"-stmts/write")
 	b.ReportMetric(float64(c.trips)/n, name+"-trips/write")
 	b.ReportMetric(float64(c.cpu.Microseconds())/n, name+"-go-cpu-us/write")
 	b.ReportMetric(float64(c.commits)/n, name+"-commits/write")
+	if e.pgcpu != nil {
+		b.ReportMetric(float64(c.pgcpu.Microseconds())/n, name+"-pg-cpu-us/write")
+	}
 	if redis {
 		b.ReportMetric(float64(c.rcmds)/n, name+"-redis/write")
 	}

@@ -16,13 +16,24 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/plugintest"
 )
 
-// Corpus size of the generation benchmark: 50 files x 40 methods = 2,000
-// annotated methods (and about 4,200 messages).
+// Corpus sizes of the generation benchmark, in annotated methods: files of
+// at most corpusMethodsPerFile methods each (5,000 methods: 125 files and
+// about 10,500 messages). The ratio to protoc-gen-go must hold at every size
+// and ours must grow linearly (CPU per method alike at 1,000 and 5,000).
+var generateSizes = []int{10, 100, 1000, 5000}
+
 const (
-	corpusFiles          = 50
 	corpusMethodsPerFile = 40
 	corpusParam          = "paths=source_relative"
 )
+
+// corpusShape is how many files of how many methods make methods methods.
+func corpusShape(methods int) (files, perFile int) {
+	if methods <= corpusMethodsPerFile {
+		return 1, methods
+	}
+	return (methods + corpusMethodsPerFile - 1) / corpusMethodsPerFile, corpusMethodsPerFile
+}
 
 // corpusImportPaths resolves the corpus and the annotations; the trailing ""
 // lets the compiler open the paths it has already joined with a root.
@@ -55,44 +66,56 @@ func ourPlugin(b *testing.B) string {
 	return plugin.path
 }
 
-var corpus struct {
-	once  sync.Once
+type corpusReq struct {
 	raw   []byte
 	files int
-	err   error
 }
 
-// corpusRequest writes the corpus, compiles it into a CodeGeneratorRequest
-// and marshals it, once per run; it returns the bytes and the file count.
-func corpusRequest() ([]byte, int, error) {
-	corpus.once.Do(func() {
-		dir, err := os.MkdirTemp("", "mcpwrite-corpus-")
-		if err != nil {
-			corpus.err = err
-			return
-		}
-		defer os.RemoveAll(dir)
-		files, err := writeCorpus(dir, corpusFiles, corpusMethodsPerFile)
-		if err != nil {
-			corpus.err = err
-			return
-		}
-		req, err := plugintest.Request(corpusImportPaths(dir), files, corpusParam)
-		if err != nil {
-			corpus.err = err
-			return
-		}
-		corpus.raw, corpus.err = proto.Marshal(req)
-		corpus.files = len(files)
-	})
-	return corpus.raw, corpus.files, corpus.err
+var corpora struct {
+	mu sync.Mutex
+	by map[int]corpusReq
+}
+
+// corpusRequest writes a corpus of methods annotated methods, compiles it
+// into a CodeGeneratorRequest and marshals it, once per size and run; it
+// returns the bytes and the file count.
+func corpusRequest(methods int) ([]byte, int, error) {
+	corpora.mu.Lock()
+	defer corpora.mu.Unlock()
+	if c, ok := corpora.by[methods]; ok {
+		return c.raw, c.files, nil
+	}
+	dir, err := os.MkdirTemp("", "mcpwrite-corpus-")
+	if err != nil {
+		return nil, 0, err
+	}
+	defer os.RemoveAll(dir)
+	nfiles, perFile := corpusShape(methods)
+	files, err := writeCorpus(dir, nfiles, perFile)
+	if err != nil {
+		return nil, 0, err
+	}
+	req, err := plugintest.Request(corpusImportPaths(dir), files, corpusParam)
+	if err != nil {
+		return nil, 0, err
+	}
+	raw, err := proto.Marshal(req)
+	if err != nil {
+		return nil, 0, err
+	}
+	if corpora.by == nil {
+		corpora.by = map[int]corpusReq{}
+	}
+	corpora.by[methods] = corpusReq{raw: raw, files: len(files)}
+	return raw, len(files), nil
 }
 
 // BenchmarkGenerate runs each plugin as protoc does, one process per
-// request with the CodeGeneratorRequest on stdin, on the same request bytes.
-// Baseline: protoc-gen-go, which every user runs beside this plugin.
-// ours-ns/op and baseline-ns/op are wall time per plugin run, the -cpu-
-// metrics user+system CPU time; ns/op covers two runs of each.
+// request with the CodeGeneratorRequest on stdin, on the same request bytes,
+// at each corpus size (methods=N). Baseline: protoc-gen-go, which every user
+// runs beside this plugin. ours-ns/op and baseline-ns/op are wall time per
+// plugin run, the -cpu- metrics user+system CPU time, ours-cpu-ns/method
+// ours per annotated method; ns/op covers two runs of each.
 func BenchmarkGenerate(b *testing.B) {
 	ours := ourPlugin(b)
 	base, err := filepath.Abs("../.tools/bin/protoc-gen-go")
@@ -102,7 +125,13 @@ func BenchmarkGenerate(b *testing.B) {
 	if _, err := os.Stat(base); err != nil {
 		b.Skipf("baseline %s is absent: run make tools", base)
 	}
-	raw, files, err := corpusRequest()
+	for _, methods := range generateSizes {
+		b.Run(fmt.Sprintf("methods=%d", methods), func(b *testing.B) { benchGenerate(b, ours, base, methods) })
+	}
+}
+
+func benchGenerate(b *testing.B, ours, base string, methods int) {
+	raw, files, err := corpusRequest(methods)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -138,6 +167,7 @@ func BenchmarkGenerate(b *testing.B) {
 	b.ReportMetric(float64(baseTotal.Nanoseconds())/float64(rounds), "baseline-ns/op")
 	b.ReportMetric(float64(oursCPU.Nanoseconds())/float64(rounds), "ours-cpu-ns/op")
 	b.ReportMetric(float64(baseCPU.Nanoseconds())/float64(rounds), "baseline-cpu-ns/op")
+	b.ReportMetric(float64(oursCPU.Nanoseconds())/float64(rounds)/float64(methods), "ours-cpu-ns/method")
 	b.ReportMetric(float64(oursTotal)/float64(baseTotal), "ours/baseline")
 	b.ReportMetric(float64(len(raw)), "request-bytes")
 }

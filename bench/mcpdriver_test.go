@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	mgoserver "github.com/mark3labs/mcp-go/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/server"
@@ -66,6 +67,19 @@ func benchTokens() map[string]server.Identity {
 func serveStateless(b *testing.B, s *mcp.Server) string {
 	b.Helper()
 	h := server.HTTPHandler(s, benchTokens(), mcphttp.WithStateless())
+	ts := httptest.NewUnstartedServer(h)
+	ts.Config = mcphttp.NewServer(h)
+	ts.Start()
+	b.Cleanup(ts.Close)
+	return ts.URL
+}
+
+// serveStatelessMCPGo serves s as archimate-server -sdk mcp-go -http
+// -tokens does, on a loopback port: the mcp-go stateless handler behind the
+// same bearer tokens and the same HTTP server bounds as serveStateless.
+func serveStatelessMCPGo(b *testing.B, s *mgoserver.MCPServer) string {
+	b.Helper()
+	h := server.MCPGoHTTPHandler(s, benchTokens())
 	ts := httptest.NewUnstartedServer(h)
 	ts.Config = mcphttp.NewServer(h)
 	ts.Start()

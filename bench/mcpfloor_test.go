@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 
+	mgo "github.com/mark3labs/mcp-go/mcp"
+	mgoserver "github.com/mark3labs/mcp-go/server"
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcphttp"
@@ -56,4 +59,25 @@ func mcpFloorWrite(ctx context.Context, d *mcpDriver, tenant string) error {
 	n := writeSeq.Add(1)
 	args := fmt.Sprintf(`{"type":"ApplicationComponent","name":"Svc-%d","description":"Handles order processing","client_request_id":"k-%d"}`, n, n)
 	return d.callTool(tenantToken(tenant), "floorWrite", args)
+}
+
+// mcpFloorServerMCPGo is mcpFloorServer on a mark3labs/mcp-go server: the
+// same trivial tool around the same transaction, the tenant from the same
+// bearer token, the created element as structured content and as text.
+func (e *durableEnv) mcpFloorServerMCPGo() *mgoserver.MCPServer {
+	s := mgoserver.NewMCPServer("mcp-floor", "test", mgoserver.WithToolCapabilities(false))
+	tool := mgo.NewTool("floorWrite", mgo.WithDescription("Insert an element, its outbox row and its idempotency row in one transaction."),
+		mgo.WithString("type"), mgo.WithString("name"), mgo.WithString("description"), mgo.WithString("client_request_id"))
+	s.AddTool(tool, mgo.NewStructuredToolHandler(func(ctx context.Context, req mgo.CallToolRequest, in floorArgs) (json.RawMessage, error) {
+		tenant, _, _ := mcphttp.TokenIdentity(auth.TokenInfoFromContext(ctx))
+		if tenant == "" || in.Name == "" || in.ClientRequestID == "" {
+			return nil, errors.New("floorWrite: want a tenant (bearer token), a name and a client_request_id")
+		}
+		resp, err := e.floorWriteResp(ctx, tenant)
+		if err != nil {
+			return nil, err
+		}
+		return json.RawMessage(resp), nil
+	}))
+	return s
 }

@@ -27,6 +27,7 @@ var mcphttpSignatures = []string{
 	"DefaultReadHeaderTimeout const = 10 * time.Second",
 	"DefaultRequestReadTimeout const = 30 * time.Second",
 	"DefaultSessionIdleTimeout const = 30 * time.Minute",
+	"Front func(h http.Handler, opts ...Option) http.Handler",
 	"Handler func(s *mcp.Server, opts ...Option) http.Handler",
 	"NewServer func(h http.Handler, opts ...Option) *http.Server",
 	"Option func(*httpConfig)",

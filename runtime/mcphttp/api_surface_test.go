@@ -24,6 +24,7 @@ var mcphttpAPI = []string{
 	"DefaultReadHeaderTimeout",
 	"DefaultRequestReadTimeout",
 	"DefaultSessionIdleTimeout",
+	"Front",
 	"Handler",
 	"NewServer",
 	"Option",

@@ -26,13 +26,27 @@ import (
 func main() {
 	quiet := flag.Bool("q", false, "do not echo the benchmark output")
 	readme := flag.String("readme", "", "rewrite the proof table between the bench markers of this file")
+	overlay := flag.String("overlay", "", "a later run of some benchmarks (make bench-sdk: bench/results/sdk.txt) whose results replace those of the same benchmarks on stdin")
 	flag.Parse()
 	echo := io.Writer(os.Stdout)
 	if *quiet {
 		echo = io.Discard
 	}
 	var raw strings.Builder
-	res, err := parse(io.TeeReader(os.Stdin, &raw), echo)
+	if _, err := parse(io.TeeReader(os.Stdin, &raw), echo); err != nil {
+		fmt.Fprintln(os.Stderr, "benchtable:", err)
+		os.Exit(1)
+	}
+	var later string
+	if *overlay != "" {
+		b, err := os.ReadFile(*overlay)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "benchtable:", err)
+			os.Exit(1)
+		}
+		later = string(b)
+	}
+	res, err := merged(raw.String(), later)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchtable:", err)
 		os.Exit(1)
@@ -40,7 +54,7 @@ func main() {
 	fmt.Println()
 	fmt.Print(render(table(res)))
 	if *readme != "" {
-		if err := rewriteReadme(*readme, raw.String()); err != nil {
+		if err := rewriteReadme(*readme, raw.String(), later); err != nil {
 			fmt.Fprintln(os.Stderr, "benchtable:", err)
 			os.Exit(1)
 		}
@@ -54,13 +68,27 @@ const (
 	endMarker   = "<!-- bench:end -->"
 )
 
-// section is the README text between the markers for one raw run: where
-// and when it ran, then the goal table.
-func section(raw string) (string, error) {
-	res, err := parse(strings.NewReader(raw), io.Discard)
+// section is the README text between the markers for one raw run and an
+// optional later run of some of its benchmarks (overlay, "" for none):
+// where and when each ran, then the goal table.
+func section(raw, overlay string) (string, error) {
+	res, err := merged(raw, overlay)
 	if err != nil {
 		return "", err
 	}
+	run := "Run: " + strings.Join(runInfo(raw), ", ") + "."
+	if overlay != "" {
+		names, err := benchmarks(overlay)
+		if err != nil {
+			return "", err
+		}
+		run += "\n" + strings.Join(names, ", ") + " from a later run (bench/results/sdk.txt, make bench-sdk): " + strings.Join(runInfo(overlay), ", ") + "."
+	}
+	return fmt.Sprintf("%s\n\n%s", run, render(table(res))), nil
+}
+
+// runInfo is where and when a raw run ran, from its header lines.
+func runInfo(raw string) []string {
 	var where []string
 	for _, line := range strings.Split(raw, "\n") {
 		for _, p := range []string{"# date: ", "# machine: ", "# load: ", "# gc: ", "goos: ", "goarch: ", "cpu: "} {
@@ -69,17 +97,61 @@ func section(raw string) (string, error) {
 			}
 		}
 	}
-	return fmt.Sprintf("Run: %s.\n\n%s", strings.Join(where, ", "), render(table(res))), nil
+	return where
+}
+
+// benchmarks are the top-level benchmark names of a run, sorted.
+func benchmarks(raw string) ([]string, error) {
+	res, err := parse(strings.NewReader(raw), io.Discard)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for name := range res {
+		top, _, _ := strings.Cut(name, "/")
+		if !contains(names, top) {
+			names = append(names, top)
+		}
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// merged is raw's results with every benchmark the overlay ran (each
+// top-level name with all its sub-benchmarks) taken from the overlay
+// instead: each ratio still pairs contenders of one run.
+func merged(raw, overlay string) (results, error) {
+	res, err := parse(strings.NewReader(raw), io.Discard)
+	if err != nil || overlay == "" {
+		return res, err
+	}
+	later, err := parse(strings.NewReader(overlay), io.Discard)
+	if err != nil {
+		return nil, err
+	}
+	tops, err := benchmarks(overlay)
+	if err != nil {
+		return nil, err
+	}
+	for name := range res {
+		if top, _, _ := strings.Cut(name, "/"); contains(tops, top) {
+			delete(res, name)
+		}
+	}
+	for name, v := range later {
+		res[name] = v
+	}
+	return res, nil
 }
 
 // rewriteReadme replaces the text between the markers of path with the
-// section of raw.
-func rewriteReadme(path, raw string) error {
+// section of raw and overlay.
+func rewriteReadme(path, raw, overlay string) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	sec, err := section(raw)
+	sec, err := section(raw, overlay)
 	if err != nil {
 		return err
 	}
@@ -207,6 +279,11 @@ func (r results) ratios(g goal) ([]float64, error) {
 
 type ref struct{ bench, unit string }
 
+// dw is a figure of BenchmarkDurableWrite at clients clients.
+func dw(clients int, unit string) ref {
+	return ref{fmt.Sprintf("BenchmarkDurableWrite/clients=%d", clients), unit}
+}
+
 // goal is one ratio target: ours/baseline at most (or, for throughput, at
 // least) target.
 type goal struct {
@@ -232,20 +309,33 @@ var goals = []goal{
 	{"in-process read call with the buf.validate request check (vs without)", ref{"BenchmarkRequestCheck", "ours-ns/op"}, ref{"BenchmarkRequestCheck", "baseline-ns/op"}, false, 1.1, duration},
 	{"e2e streamable HTTP calls/s (vs go-sdk AddTool)", ref{"BenchmarkEndToEnd", "ours-calls/s"}, ref{"BenchmarkEndToEnd", "baseline-calls/s"}, true, 0.9, count("/s")},
 	// PostgreSQL: a keyed write over stateless streamable HTTP through the
-	// load driver's MCP client against one pgx transaction of the same rows
-	// on the same pool, 1,000 tenants.
-	{"durable keyed write calls/s, 1 client (vs PostgreSQL floor)", ref{"BenchmarkDurableWrite/clients=1", "ours-calls/s"}, ref{"BenchmarkDurableWrite/clients=1", "floor-calls/s"}, true, 0.7, count("/s")},
-	{"durable keyed write calls/s, 8 clients (vs PostgreSQL floor)", ref{"BenchmarkDurableWrite/clients=8", "ours-calls/s"}, ref{"BenchmarkDurableWrite/clients=8", "floor-calls/s"}, true, 0.7, count("/s")},
-	{"durable keyed write calls/s, 32 clients (vs PostgreSQL floor)", ref{"BenchmarkDurableWrite/clients=32", "ours-calls/s"}, ref{"BenchmarkDurableWrite/clients=32", "floor-calls/s"}, true, 0.7, count("/s")},
-	// The same write against the floor's transaction behind a trivial
-	// go-sdk tool, served and driven the same way: ours' own cost over what any
-	// tool on the SDK pays.
-	{"durable keyed write calls/s, 1 client (vs the floor behind a trivial go-sdk tool)", ref{"BenchmarkDurableWrite/clients=1", "ours-calls/s"}, ref{"BenchmarkDurableWrite/clients=1", "mcp-floor-calls/s"}, true, 0, count("/s")},
-	{"durable keyed write calls/s, 8 clients (vs the floor behind a trivial go-sdk tool)", ref{"BenchmarkDurableWrite/clients=8", "ours-calls/s"}, ref{"BenchmarkDurableWrite/clients=8", "mcp-floor-calls/s"}, true, 0, count("/s")},
-	{"durable keyed write calls/s, 32 clients (vs the floor behind a trivial go-sdk tool)", ref{"BenchmarkDurableWrite/clients=32", "ours-calls/s"}, ref{"BenchmarkDurableWrite/clients=32", "mcp-floor-calls/s"}, true, 0, count("/s")},
-	{"the floor behind a trivial go-sdk tool, calls/s, 8 clients (vs PostgreSQL floor)", ref{"BenchmarkDurableWrite/clients=8", "mcp-floor-calls/s"}, ref{"BenchmarkDurableWrite/clients=8", "floor-calls/s"}, true, 0, count("/s")},
-	{"Go CPU per durable keyed write, 8 clients (vs the floor behind a trivial go-sdk tool)", ref{"BenchmarkDurableWrite/clients=8", "ours-go-cpu-us/write"}, ref{"BenchmarkDurableWrite/clients=8", "mcp-floor-go-cpu-us/write"}, false, 0, micros},
-	{"Go CPU per durable keyed write, 8 clients: driver, MCP client and server, pgx (vs floor)", ref{"BenchmarkDurableWrite/clients=8", "ours-go-cpu-us/write"}, ref{"BenchmarkDurableWrite/clients=8", "floor-go-cpu-us/write"}, false, 0, micros},
+	// load driver's MCP client, on each SDK, against one pgx transaction of
+	// the same rows on the same pool (floor) and against that transaction
+	// behind a trivial tool of the same SDK, served and driven the same way
+	// (mcp-floor: what any tool on the SDK pays), 1,000 tenants. The goals
+	// are on mark3labs/mcp-go, the faster stack (the mcp-go floor against
+	// the go-sdk floor says which); go-sdk's rows are reported beside them.
+	{"durable keyed write on mcp-go calls/s, 1 client (vs the floor behind a trivial mcp-go tool)", dw(1, "ours-mcpgo-calls/s"), dw(1, "mcp-floor-mcpgo-calls/s"), true, 0.9, count("/s")},
+	{"durable keyed write on mcp-go calls/s, 8 clients (vs the floor behind a trivial mcp-go tool)", dw(8, "ours-mcpgo-calls/s"), dw(8, "mcp-floor-mcpgo-calls/s"), true, 0.9, count("/s")},
+	{"durable keyed write on mcp-go calls/s, 32 clients (vs the floor behind a trivial mcp-go tool)", dw(32, "ours-mcpgo-calls/s"), dw(32, "mcp-floor-mcpgo-calls/s"), true, 0.9, count("/s")},
+	{"durable keyed write on mcp-go calls/s, 1 client (vs PostgreSQL floor)", dw(1, "ours-mcpgo-calls/s"), dw(1, "floor-calls/s"), true, 0, count("/s")},
+	{"durable keyed write on mcp-go calls/s, 8 clients (vs PostgreSQL floor)", dw(8, "ours-mcpgo-calls/s"), dw(8, "floor-calls/s"), true, 0.45, count("/s")},
+	{"durable keyed write on mcp-go calls/s, 32 clients (vs PostgreSQL floor)", dw(32, "ours-mcpgo-calls/s"), dw(32, "floor-calls/s"), true, 0.45, count("/s")},
+	{"durable keyed write on go-sdk calls/s, 1 client (vs the floor behind a trivial go-sdk tool)", dw(1, "ours-calls/s"), dw(1, "mcp-floor-calls/s"), true, 0, count("/s")},
+	{"durable keyed write on go-sdk calls/s, 8 clients (vs the floor behind a trivial go-sdk tool)", dw(8, "ours-calls/s"), dw(8, "mcp-floor-calls/s"), true, 0, count("/s")},
+	{"durable keyed write on go-sdk calls/s, 32 clients (vs the floor behind a trivial go-sdk tool)", dw(32, "ours-calls/s"), dw(32, "mcp-floor-calls/s"), true, 0, count("/s")},
+	{"durable keyed write on go-sdk calls/s, 8 clients (vs PostgreSQL floor)", dw(8, "ours-calls/s"), dw(8, "floor-calls/s"), true, 0, count("/s")},
+	{"the floor behind a trivial mcp-go tool, calls/s, 8 clients (vs the same behind go-sdk)", dw(8, "mcp-floor-mcpgo-calls/s"), dw(8, "mcp-floor-calls/s"), true, 0, count("/s")},
+	{"the floor behind a trivial mcp-go tool, calls/s, 8 clients (vs PostgreSQL floor)", dw(8, "mcp-floor-mcpgo-calls/s"), dw(8, "floor-calls/s"), true, 0, count("/s")},
+	{"Go CPU per durable keyed write on mcp-go, 8 clients (vs the floor behind a trivial mcp-go tool)", dw(8, "ours-mcpgo-go-cpu-us/write"), dw(8, "mcp-floor-mcpgo-go-cpu-us/write"), false, 0, micros},
+	{"Go CPU per durable keyed write on go-sdk, 8 clients (vs the floor behind a trivial go-sdk tool)", dw(8, "ours-go-cpu-us/write"), dw(8, "mcp-floor-go-cpu-us/write"), false, 0, micros},
+	{"PostgreSQL backend CPU per durable keyed write, 8 clients (vs PostgreSQL floor)", dw(8, "ours-mcpgo-pg-cpu-us/write"), dw(8, "floor-pg-cpu-us/write"), false, 0, micros},
+	// What each SDK costs per call apart from any tool's work (a trivial
+	// tool, one client): the schema-size-dependent part and the rest.
+	{"SDK: go-sdk trivial call with createElement's input schema (vs a four-string schema), CPU", ref{"BenchmarkSDKOverhead", "go-sdk-large-cpu-us/call"}, ref{"BenchmarkSDKOverhead", "go-sdk-small-cpu-us/call"}, false, 0, micros},
+	{"SDK: mcp-go trivial call with createElement's input schema (vs a four-string schema), CPU", ref{"BenchmarkSDKOverhead", "mcpgo-large-cpu-us/call"}, ref{"BenchmarkSDKOverhead", "mcpgo-small-cpu-us/call"}, false, 0, micros},
+	{"SDK: mcp-go trivial call (vs go-sdk), CPU", ref{"BenchmarkSDKOverhead", "mcpgo-large-cpu-us/call"}, ref{"BenchmarkSDKOverhead", "go-sdk-large-cpu-us/call"}, false, 0, micros},
+	{"SDK: mcp-go trivial call (vs go-sdk), bytes allocated", ref{"BenchmarkSDKOverhead", "mcpgo-large-B/call"}, ref{"BenchmarkSDKOverhead", "go-sdk-large-B/call"}, false, 0, count("B")},
 	{"p50 write, tenant of 100,000 elements (vs tenant of 1,000)", ref{"BenchmarkTenantGrowth", "100k-p50-ms"}, ref{"BenchmarkTenantGrowth", "1k-p50-ms"}, false, 1.5, millis},
 	{"p95 write, tenant of 100,000 elements (vs tenant of 1,000)", ref{"BenchmarkTenantGrowth", "100k-p95-ms"}, ref{"BenchmarkTenantGrowth", "1k-p95-ms"}, false, 0, millis},
 	{"calls/s, 3 stateless instances (vs 1; same 2 cores, same connections)", ref{"BenchmarkInstances", "three-calls/s"}, ref{"BenchmarkInstances", "one-calls/s"}, true, 0.9, count("/s")},
@@ -254,6 +344,7 @@ var goals = []goal{
 // storeTraffic are the per-write store figures reported beside the ratios.
 var storeTraffic = []struct{ label, bench, prefix string }{
 	{"statements / round trips / commits per keyed write, ours (Redis commands)", "BenchmarkDurableWrite/clients=1", "ours"},
+	{"statements / round trips / commits per keyed write, ours on mcp-go (Redis commands)", "BenchmarkDurableWrite/clients=1", "ours-mcpgo"},
 	{"statements / round trips / commits per keyed write, PostgreSQL floor", "BenchmarkDurableWrite/clients=1", "floor"},
 }
 

@@ -36,14 +36,18 @@ var _ Domain = (*domain.Repository)(nil)
 // New returns an MCP server with the generated tools over repo.
 func New(repo Domain, opts ...runtime.Option) (*mcp.Server, error) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "archimate", Version: runtime.Version}, nil)
-	// Confirmations and proposals of updates and deletes say what is lost
-	// and are bound to the state of the element the user was shown. Invalid
-	// types are answered in the source design's words (INVALID_ELEMENT_TYPE).
-	opts = append([]runtime.Option{runtime.WithPreviews(runtime.Previews{Loss: repo.PreviewLoss, State: repo.StatePreview, Check: repo.Check}), runtime.WithErrorHook(repo.EnrichError)}, opts...)
-	if err := archimatev1mcpwrite.RegisterArchitectureServiceTools(s, repo, opts...); err != nil {
+	if err := archimatev1mcpwrite.RegisterArchitectureServiceTools(s, repo, domainOptions(repo, opts)...); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// domainOptions puts the domain's own options before opts: confirmations
+// and proposals of updates and deletes say what is lost and are bound to the
+// state of the element the user was shown; invalid types are answered in
+// the source design's words (INVALID_ELEMENT_TYPE).
+func domainOptions(repo Domain, opts []runtime.Option) []runtime.Option {
+	return append([]runtime.Option{runtime.WithPreviews(runtime.Previews{Loss: repo.PreviewLoss, State: repo.StatePreview, Check: repo.Check}), runtime.WithErrorHook(repo.EnrichError)}, opts...)
 }
 
 // Identity is who a bearer token acts as.
@@ -55,7 +59,12 @@ type Identity struct{ Tenant, Principal string }
 // no tokens there is no authentication (local development only). opts
 // configure the transport (mcphttp.WithStateless, its bounds).
 func HTTPHandler(s *mcp.Server, tokens map[string]Identity, opts ...mcphttp.Option) http.Handler {
-	h := mcphttp.Handler(s, opts...)
+	return authenticated(mcphttp.Handler(s, opts...), tokens)
+}
+
+// authenticated wraps h with bearer authentication against tokens; with no
+// tokens it returns h (local development only).
+func authenticated(h http.Handler, tokens map[string]Identity) http.Handler {
 	if len(tokens) == 0 {
 		return h
 	}

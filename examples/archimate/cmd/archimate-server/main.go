@@ -64,8 +64,12 @@ func serve() (exitCode int) {
 	pgPrefix := flag.String("pg-prefix", "", "with -postgres: name every table <prefix>_elements, _relationships, _properties, _outbox, _schema_migrations, _idem, _proposals (default: archimate_elements, ... and the stores' default tables)")
 	lease := flag.Duration("lease", 0, "how long a claimed client_request_id stays in progress before a retry takes it over (default 30s)")
 	applyLease := flag.Duration("apply-lease", 0, "with -postgres: how long a proposal's apply may run before another apply takes it over (default 2m; the one taken over cannot commit)")
+	sdk := flag.String("sdk", "go-sdk", "the MCP SDK that serves the tools: go-sdk (the official modelcontextprotocol/go-sdk) or mcp-go (mark3labs/mcp-go through runtime/mcpgo; over HTTP always stateless)")
 	otelStdout := flag.Bool("otel-stdout", false, "export OpenTelemetry traces and metrics of every tool call as JSON to standard output (standard error when serving stdio, whose standard output carries the protocol)")
 	flag.Parse()
+	if *sdk != "go-sdk" && *sdk != "mcp-go" {
+		log.Fatalf("-sdk %q: want go-sdk or mcp-go", *sdk)
+	}
 	secretOpt, err := loadSecrets(&secrets, *stateless, *httpAddr, *pgDSN)
 	if err != nil {
 		log.Fatal(err)
@@ -90,9 +94,12 @@ func serve() (exitCode int) {
 		defer func() { _ = shutdown(context.Background()) }()
 		stores = append(stores, opt)
 	}
-	if *httpAddr == "" {
+	switch {
+	case *sdk == "mcp-go":
+		err = serveMCPGo(repo, *httpAddr, *tokens, runtime.RequestContext{TenantID: *tenant, PrincipalID: *principal}, stores)
+	case *httpAddr == "":
 		err = serveStdio(repo, runtime.RequestContext{TenantID: *tenant, PrincipalID: *principal}, stores)
-	} else {
+	default:
 		var httpOpts []mcphttp.Option
 		if *stateless {
 			httpOpts = append(httpOpts, mcphttp.WithStateless())
