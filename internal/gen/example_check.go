@@ -411,7 +411,7 @@ func requiredWhenProblems(m *messageModel, obj map[string]any, prefix string) []
 		}
 		for _, c := range rw.values {
 			if want, _ := decodedValue(rw.when, c.json); want == got {
-				out = append(out, fmt.Sprintf("%s%s: %s is required when %s is %s", prefix, f.agentName, f.agentName, rw.when.agentName, c.quoted()))
+				out = append(out, fmt.Sprintf("%s%s: %s is required when %s is %s", prefix, f.agentName, f.agentName, rw.when.agentName, mustJSON(c.json)))
 				break
 			}
 		}

@@ -148,12 +148,12 @@ func (b *builder) toolExamples(t *toolModel) []schemadoc.Example {
 	for i, ex := range toolRules(t).GetExamples() {
 		var obj map[string]any
 		if err := json.Unmarshal([]byte(ex.GetInput()), &obj); err != nil {
-			b.probs.methodf(t.method, "example %d: input is not a JSON object", i+1)
+			b.probs.methodf(t.method, "example %d: input is not a JSON object; write the tool's arguments as one, e.g. input: %q", i+1, minimalInput(t))
 			continue
 		}
 		for _, k := range sortedKeys(obj) {
 			if !hasAgentField(t.input, k) && !refusedKey(t.input, k) && (t.isRead() || !isControlArg(k) && k != agentSummaryArg(t)) {
-				b.probs.methodf(t.method, "example %d: %q is not an input field of %s", i+1, k, t.name)
+				b.probs.methodf(t.method, "example %d: %q is not an input field of %s; use its input fields (%s)", i+1, k, t.name, agentNames(t.input))
 			}
 		}
 		desc := ex.GetDescription()
