@@ -39,7 +39,8 @@ func runCorpusFile(t *testing.T, name string) string {
 	if m := regexp.MustCompile(`(?m)^// parameters: (.*)$`).FindSubmatch(src); m != nil {
 		param = string(m[1])
 	}
-	req, err := plugintest.Request([]string{corpusDir, "../../annotations", "../../third_party/protovalidate"}, []string{name}, param)
+	// google/longrunning comes from the lro suite's copy.
+	req, err := plugintest.Request([]string{corpusDir, "../../annotations", "../../third_party/protovalidate", "../../golden/e2e/lro/proto"}, []string{name}, param)
 	if err != nil {
 		t.Fatalf("%s: compile: %v", name, err)
 	}
@@ -118,20 +119,64 @@ func TestBadAnnotationMessagesNameAPositionAndAnElement(t *testing.T) {
 // the index of their format argument.
 var reporters = map[string]int{"fieldf": 1, "methodf": 1, "servicef": 1, "messagef": 1, "enumf": 1}
 
+// warningFiles build the plugin's warnings and notes with fmt.Sprintf (a
+// format starting with the position, "%s: "), and vendors.go with note.
+var warningFiles = map[string]bool{"lint_ids.go": true, "lint_identity.go": true, "operations.go": true, "aip_mask.go": true, "aip_identity.go": true, "gen.go": true}
+
+// warningFormat is the format of a warning or note call expr makes in f.
+func warningFormat(f *ast.File, call *ast.CallExpr) (string, bool) {
+	name := filepath.Base(fsetName(f))
+	switch fn := call.Fun.(type) {
+	case *ast.Ident:
+		if name == "vendors.go" && fn.Name == "note" && len(call.Args) > 1 {
+			return literal(call.Args[1])
+		}
+	case *ast.SelectorExpr:
+		if x, ok := fn.X.(*ast.Ident); ok && x.Name == "fmt" && fn.Sel.Name == "Sprintf" && warningFiles[name] && len(call.Args) > 0 {
+			if s, ok := literal(call.Args[0]); ok && strings.HasPrefix(s, "%s") {
+				return s, true
+			}
+		}
+	}
+	return "", false
+}
+
+// fileNames are the parsed files' paths.
+var fileNames = map[*ast.File]string{}
+
+func fsetName(f *ast.File) string { return fileNames[f] }
+
+// literal is the value of a string literal, or of literals joined by +.
+func literal(e ast.Expr) (string, bool) {
+	switch x := e.(type) {
+	case *ast.BasicLit:
+		if x.Kind == token.STRING {
+			s, err := strconv.Unquote(x.Value)
+			return s, err == nil
+		}
+	case *ast.BinaryExpr:
+		a, ok1 := literal(x.X)
+		b, ok2 := literal(x.Y)
+		return a + b, ok1 && ok2 && x.Op == token.ADD
+	}
+	return "", false
+}
+
 // composite are the reporters' formats that only join text made elsewhere
 // (each part is a template of its own).
-var composite = map[string]bool{"%s; %s": true, "%s: %s": true, "%s": true, "confirmation_message: %v": true}
+var composite = map[string]bool{"%s; %s": true, "%s: %s": true, "%s": true, "confirmation_message: %v": true, "%s: method %s: ": true}
 
 // unreachable are templates no proto the compiler accepts can trigger,
 // with why.
 var unreachable = map[string]string{
-	"unknown field_naming %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)":                                newerAnnotations,
-	"unknown %s %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)":                                          newerAnnotations,
-	"unknown elicit_fallback %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)":                             newerAnnotations,
-	"unknown enum output %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)":                                 newerAnnotations,
-	"unknown enum_alias style %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)":                            newerAnnotations,
-	"unknown generated kind %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)":                              newerAnnotations,
-	"unknown derived.context %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)":                             newerAnnotations,
+	"unknown field_naming %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)":     newerAnnotations,
+	"unknown %s %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)":               newerAnnotations,
+	"unknown elicit_fallback %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)":  newerAnnotations,
+	"unknown enum output %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)":      newerAnnotations,
+	"unknown enum_alias style %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)": newerAnnotations,
+	"unknown generated kind %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)":   newerAnnotations,
+	"unknown derived.context %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)":  newerAnnotations,
+	"open objects are not accepted: %s": "input schemas close every object (additionalProperties false) and send maps as {key, value} entries, so no input schema has an open object for the note to name",
 	"(mcpwrite.v1.oneof).required applies to a oneof, not to a proto3 optional field; use (mcpwrite.v1.field).agent.required": "a proto3 optional field's oneof is synthetic: compilers refuse an option on it, so only a hand-built descriptor carries one",
 }
 
@@ -151,10 +196,15 @@ func messageTemplates(t *testing.T) map[string]string {
 	}
 	out := map[string]string{}
 	for _, pkg := range pkgs {
-		for _, f := range pkg.Files {
+		for path, f := range pkg.Files {
+			fileNames[f] = path
 			ast.Inspect(f, func(n ast.Node) bool {
 				call, ok := n.(*ast.CallExpr)
 				if !ok {
+					return true
+				}
+				if s, ok := warningFormat(f, call); ok && !composite[s] {
+					out[s] = fset.Position(call.Pos()).String()
 					return true
 				}
 				sel, ok := call.Fun.(*ast.SelectorExpr)
