@@ -123,9 +123,8 @@ var reporters = map[string]int{"fieldf": 1, "methodf": 1, "servicef": 1, "messag
 // format starting with the position, "%s: "), and vendors.go with note.
 var warningFiles = map[string]bool{"lint_ids.go": true, "lint_identity.go": true, "operations.go": true, "aip_mask.go": true, "aip_identity.go": true, "gen.go": true}
 
-// warningFormat is the format of a warning or note call expr makes in f.
-func warningFormat(f *ast.File, call *ast.CallExpr) (string, bool) {
-	name := filepath.Base(fsetName(f))
+// warningFormat is the format of a warning or note call makes in file name.
+func warningFormat(name string, call *ast.CallExpr) (string, bool) {
 	switch fn := call.Fun.(type) {
 	case *ast.Ident:
 		if name == "vendors.go" && fn.Name == "note" && len(call.Args) > 1 {
@@ -140,11 +139,6 @@ func warningFormat(f *ast.File, call *ast.CallExpr) (string, bool) {
 	}
 	return "", false
 }
-
-// fileNames are the parsed files' paths.
-var fileNames = map[*ast.File]string{}
-
-func fsetName(f *ast.File) string { return fileNames[f] }
 
 // literal is the value of a string literal, or of literals joined by +.
 func literal(e ast.Expr) (string, bool) {
@@ -190,43 +184,47 @@ const newerAnnotations = "an option value only annotations newer than the plugin
 func messageTemplates(t *testing.T) map[string]string {
 	t.Helper()
 	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, ".", func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+	paths, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := map[string]string{}
-	for _, pkg := range pkgs {
-		for path, f := range pkg.Files {
-			fileNames[f] = path
-			ast.Inspect(f, func(n ast.Node) bool {
-				call, ok := n.(*ast.CallExpr)
-				if !ok {
-					return true
-				}
-				if s, ok := warningFormat(f, call); ok && !composite[s] {
-					out[s] = fset.Position(call.Pos()).String()
-					return true
-				}
-				sel, ok := call.Fun.(*ast.SelectorExpr)
-				if !ok {
-					return true
-				}
-				i, ok := reporters[sel.Sel.Name]
-				if !ok || len(call.Args) <= i {
-					return true
-				}
-				lit, ok := call.Args[i].(*ast.BasicLit)
-				if !ok || lit.Kind != token.STRING {
-					t.Errorf("%s: a report whose format is not a literal", fset.Position(call.Pos()))
-					return true
-				}
-				s, _ := strconv.Unquote(lit.Value)
-				if !composite[s] {
-					out[s] = fset.Position(call.Pos()).String()
-				}
-				return true
-			})
+	for _, path := range paths {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
 		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if s, ok := warningFormat(path, call); ok && !composite[s] {
+				out[s] = fset.Position(call.Pos()).String()
+				return true
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			i, ok := reporters[sel.Sel.Name]
+			if !ok || len(call.Args) <= i {
+				return true
+			}
+			lit, ok := call.Args[i].(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				t.Errorf("%s: a report whose format is not a literal", fset.Position(call.Pos()))
+				return true
+			}
+			s, _ := strconv.Unquote(lit.Value)
+			if !composite[s] {
+				out[s] = fset.Position(call.Pos()).String()
+			}
+			return true
+		})
 	}
 	return out
 }
