@@ -1,9 +1,13 @@
 package gen_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/plugintest"
 )
 
 // An example the server would refuse when an agent copies it is a
@@ -165,5 +169,87 @@ bad.proto:16:3: message bad.v1.Req: field sizes: example {"s":10}: sizes.s: must
 bad.proto:10:3: method bad.v1.S.Do: minimal valid input {"a":"x"}, made from the required fields' examples: d: d is required when a is "x"; correct those fields' examples or add a tool example, the server would refuse it`
 	if got != want || files != 0 {
 		t.Errorf("error (%d files):\n got: %s\nwant: %s", files, got, want)
+	}
+}
+
+// A tool example's pair_check is checked as the early check runs it (with
+// a constant the server fills as one end), and the minimal example made
+// from field examples takes a declared pair instead of the first aliases.
+func TestToolExamplePairsAreCheckedAndTheMinimalExamplePairsUp(t *testing.T) {
+	const rest = `
+enum PartKind {
+  PART_KIND_UNSPECIFIED = 0;
+  PART_KIND_BOLT = 1;
+  PART_KIND_NUT = 2;
+  PART_KIND_FRAME = 3;
+}
+enum LinkType {
+  option (mcpwrite.v1.enum) = {pairs_of: "bad.v1.PartKind"};
+  LINK_TYPE_UNSPECIFIED = 0;
+  LINK_TYPE_SCREW = 1 [(mcpwrite.v1.value) = {valid_pairs: {source: "Bolt" target: "Nut"}}];
+  LINK_TYPE_MOUNT = 2 [(mcpwrite.v1.value) = {valid_pairs: {source: "Bolt" target: "Frame"}}];
+}
+message Resp { string id = 1; }
+message LinkReq {
+  LinkType link = 1 [(mcpwrite.v1.field).enum_alias = {required: true}];
+  PartKind from_kind = 2 [(mcpwrite.v1.field).enum_alias = {required: true}];
+  PartKind to_kind = 3 [(mcpwrite.v1.field).enum_alias = {required: true}];
+}
+message AttachReq {
+  LinkType link = 1 [(mcpwrite.v1.field).enum_alias = {required: true}];
+  PartKind part_kind = 2 [(mcpwrite.v1.field).enum_alias = {required: true}];
+  PartKind frame_kind = 3 [(mcpwrite.v1.field).derived = {constant: "\"PART_KIND_FRAME\""}];
+}`
+	src := `
+service S {
+  rpc Link(LinkReq) returns (Resp) {
+    option (mcpwrite.v1.tool) = {kind: CREATE pair_check: {type: "link" source: "from_kind" target: "to_kind"}
+      examples: [{input: "{\"link\":\"Screw\",\"from_kind\":\"Bolt\",\"to_kind\":\"Nut\"}"}, {input: "{\"link\":\"Screw\",\"from_kind\":\"Nut\",\"to_kind\":\"Bolt\"}"}]};
+  }
+  rpc Attach(AttachReq) returns (Resp) {
+    option (mcpwrite.v1.tool) = {kind: CREATE pair_check: {type: "link" source: "part_kind" target: "frame_kind"}
+      examples: [{input: "{\"link\":\"Screw\",\"part_kind\":\"Bolt\"}"}]};
+  }
+}` + rest
+	got, _ := generate(t, src, "")
+	want := `bad.proto:10:3: method bad.v1.S.Link: example 2 ("Example 2"): link: Cannot create 'Screw' from Nut to Bolt; correct the example's input, the server would refuse it
+bad.proto:14:3: method bad.v1.S.Attach: example 1 ("Example 1"): link: Cannot create 'Screw' from Bolt to Frame; correct the example's input, the server would refuse it`
+	if got != want {
+		t.Errorf("error:\n got: %s\nwant: %s", got, want)
+	}
+	minimal := `
+service S {
+  rpc Link(LinkReq) returns (Resp) { option (mcpwrite.v1.tool) = {kind: CREATE pair_check: {type: "link" source: "from_kind" target: "to_kind"}}; }
+  rpc Attach(AttachReq) returns (Resp) { option (mcpwrite.v1.tool) = {kind: CREATE pair_check: {type: "link" source: "part_kind" target: "frame_kind"}}; }
+}` + rest
+	resp, err := plugintest.Run(request(t, minimal, ""))
+	if err != nil || resp.GetError() != "" {
+		t.Fatalf("minimal examples: %v %s", err, resp.GetError())
+	}
+	var doc struct {
+		Services []struct {
+			Tools []struct {
+				Name     string
+				Examples []struct{ Input json.RawMessage }
+			}
+		}
+	}
+	for _, f := range resp.File {
+		if strings.HasSuffix(f.GetName(), ".json") {
+			if err := json.Unmarshal([]byte(f.GetContent()), &doc); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var inputs []string
+	for _, tool := range doc.Services[0].Tools {
+		for _, ex := range tool.Examples {
+			var c bytes.Buffer
+			_ = json.Compact(&c, ex.Input)
+			inputs = append(inputs, tool.Name+" "+c.String())
+		}
+	}
+	if w := []string{`link {"from_kind":"Bolt","link":"Screw","to_kind":"Nut"}`, `attach {"link":"Mount","part_kind":"Bolt"}`}; strings.Join(inputs, "\n") != strings.Join(w, "\n") {
+		t.Errorf("minimal examples:\n got: %q\nwant: %q", inputs, w)
 	}
 }

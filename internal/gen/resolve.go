@@ -162,7 +162,7 @@ func (b *builder) toolExamples(t *toolModel) []schemadoc.Example {
 		}
 		// The example is checked as the decoder checks an agent's call:
 		// agents copy examples, and the server must not refuse one.
-		for _, p := range exampleProblems(t.input, obj, "") {
+		for _, p := range toolExampleProblems(t, obj) {
 			b.probs.methodf(t.method, "example %d (%q): %s; correct the example's input, the server would refuse it", i+1, desc, p)
 		}
 		out = append(out, schemadoc.Example{Description: desc, Input: mustJSON(obj)})
@@ -174,7 +174,7 @@ func (b *builder) toolExamples(t *toolModel) []schemadoc.Example {
 		for _, ex := range examples(t) {
 			var obj map[string]any
 			_ = json.Unmarshal(ex.Input, &obj)
-			for _, p := range exampleProblems(t.input, obj, "") {
+			for _, p := range toolExampleProblems(t, obj) {
 				b.probs.methodf(t.method, "%s %s, made from the required fields' examples: %s; correct those fields' examples or add a tool example, the server would refuse it", strings.ToLower(ex.Description[:1])+ex.Description[1:], ex.Input, p)
 			}
 		}
