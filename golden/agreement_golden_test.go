@@ -108,6 +108,15 @@ func TestGoldenSchemaAndDecoderAgree(t *testing.T) {
 		}
 	}
 	goldenPairsJoinDecodeProblems(t, h)
+	served := map[string]bool{}
+	for _, s := range listed {
+		served[s.Case+" "+s.Service] = s.Refused == ""
+	}
+	if n := goldenExamplesAreAccepted(t, h, served); n == 0 {
+		t.Error("no golden document shows an example")
+	} else {
+		t.Logf("%d documented examples sent", n)
+	}
 	// A service the runtime refuses to serve has no calls to agree on.
 	if want := []string{goldenRefusedService}; !slices.Equal(refused, want) {
 		t.Errorf("services NewPreparer refuses = %q, want %q", refused, want)

@@ -108,8 +108,8 @@ message Resp { string id = 1; }`
 	if msg != "" {
 		t.Fatalf("Generate: %s", msg)
 	}
-	want := "protoc-gen-mcpwrite: note: bad.proto: tool list_tasks: READ READ_ONLY from idempotency_level NO_SIDE_EFFECTS\n" +
-		"protoc-gen-mcpwrite: note: bad.proto: tool purge_tasks: DELETE DESTRUCTIVE_DELETE from method name PurgeTasks; destructive: destructive verb Purge*\n"
+	want := "protoc-gen-mcpwrite: note: bad.proto:11:3: method bad.v1.S.ListTasks: tool list_tasks: READ READ_ONLY from idempotency_level NO_SIDE_EFFECTS; to decide otherwise, set kind and classification in the method's (mcpwrite.v1.tool) option\n" +
+		"protoc-gen-mcpwrite: note: bad.proto:12:3: method bad.v1.S.PurgeTasks: tool purge_tasks: DELETE DESTRUCTIVE_DELETE from method name PurgeTasks; destructive: destructive verb Purge*; to decide otherwise, set kind and classification in the method's (mcpwrite.v1.tool) option\n"
 	var got string
 	for _, l := range strings.SplitAfter(warn, "\n") {
 		if !strings.Contains(l, "-strict: ") { // the vendor notes proper

@@ -109,7 +109,7 @@ func (b *builder) service(s *protogen.Service) *serviceModel {
 		}
 	}
 	if p := rules.GetToolPrefix(); p != "" && !isToolName(p) {
-		b.probs.servicef(s, "tool_prefix %q must match ^[a-zA-Z0-9_-]+$", p)
+		b.probs.servicef(s, "tool_prefix %q must match ^[a-zA-Z0-9_-]+$; e.g. option (mcpwrite.v1.service) = {tool_prefix: %q}", p, acceptedName(p))
 	}
 	all := rules.GetExpose() == mcpwritev1.ServiceRules_ALL
 	for _, m := range s.Methods {
@@ -224,14 +224,14 @@ func (b *builder) discovery(sm *serviceModel, t *enumTable, er *mcpwritev1.EnumR
 	if g := er.GetGroupBy(); g != "" {
 		ge, ok := b.enums[protoreflect.FullName(g)]
 		if !ok {
-			b.probs.enumf(t.enum, "group_by %q is not an enum known to this build", g)
+			b.probs.enumf(t.enum, "group_by %q is not an enum known to this build; import the file that declares it and write its full name, package.Enum", g)
 			return d
 		}
 		d.groupBy = ge
 		d.desc += ", grouped by " + strings.Join(naming.Words(string(ge.Desc.Name())), " ")
 		for _, v := range t.values {
 			if impliedIn(v.value, ge) == nil {
-				b.probs.enumf(t.enum, "value %s: group_by %s needs an implies entry naming one of its values", v.value.Desc.Name(), g)
+				b.probs.enumf(t.enum, "value %s: group_by %s needs an implies entry naming one of its values, e.g. [(mcpwrite.v1.value).implies = %s]", v.value.Desc.Name(), g, impliesExample(ge))
 			}
 		}
 	}
@@ -255,10 +255,10 @@ func (b *builder) checkToolNames(sm *serviceModel) {
 			// tools by the name the author can read in the proto.
 			b.probs.servicef(sm.proto, "tool name %q (%s) has %d characters, at most 64 are allowed; name it with a shorter name option ((mcpwrite.v1.tool).name for a method) or a shorter tool_prefix", name, what, len(name))
 		case !isToolName(name):
-			b.probs.servicef(sm.proto, "tool name %q (%s) must match ^[a-zA-Z0-9_-]{1,64}$", name, what)
+			b.probs.servicef(sm.proto, "tool name %q (%s) must match ^[a-zA-Z0-9_-]{1,64}$; use letters, digits, _ and - only in its name option or the tool_prefix, e.g. %q", name, what, acceptedName(name))
 		}
 		if prev, ok := names[name]; ok {
-			b.probs.servicef(sm.proto, "tool name %q is used by both %s and %s", name, prev, what)
+			b.probs.servicef(sm.proto, "tool name %q is used by both %s and %s; give one a name of its own, e.g. option (mcpwrite.v1.tool) = {name: %q}", name, prev, what, name+"_2")
 			return
 		}
 		names[name] = what
@@ -280,7 +280,7 @@ func (b *builder) checkToolNames(sm *serviceModel) {
 	for _, t := range sm.tools {
 		for _, n := range t.nextSteps {
 			if _, ok := names[n]; !ok {
-				b.probs.methodf(t.method, "next_steps names unknown tool %q", n)
+				b.probs.methodf(t.method, "next_steps names unknown tool %q; name a tool of service %s (%s)", n, sm.proto.Desc.Name(), toolNames(sm))
 			}
 		}
 	}
@@ -440,6 +440,6 @@ func (b *builder) toolRetry(t *toolModel, tr *mcpwritev1.ToolRules) {
 			t.retry = tr.GetMaxConflictRetries()
 		}
 	} else if tr != nil && tr.MaxConflictRetries != nil {
-		b.probs.methodf(m, "max_conflict_retries needs retry_on_conflict: true")
+		b.probs.methodf(m, "max_conflict_retries needs retry_on_conflict: true; add retry_on_conflict: true to the tool option, or remove max_conflict_retries")
 	}
 }

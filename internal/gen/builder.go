@@ -30,7 +30,15 @@ type problems struct {
 }
 
 func (p *problems) addf(format string, args ...any) {
-	p.list = append(p.list, fmt.Sprintf(format, args...))
+	msg := fmt.Sprintf(format, args...)
+	// A check that runs once per use (an enum used by two fields) reports
+	// its problem once.
+	for _, prev := range p.list {
+		if prev == msg {
+			return
+		}
+	}
+	p.list = append(p.list, msg)
 }
 
 func (p *problems) fieldf(f *protogen.Field, format string, args ...any) {

@@ -27,8 +27,8 @@ message GetControlRequest { string name = 1; }
 	if errText != "" {
 		t.Fatalf("generation failed: %s", errText)
 	}
-	want := `protoc-gen-mcpwrite: warning: bad.proto:12:3: method bad.v1.S.SetControl left out: bad.proto:16:1: enum bad.v1.ControlType: alias or synonym "Checkbox" of CHECKBOX collides with CHECK_BOX; to leave it out without this warning add option (mcpwrite.v1.tool) = {omit: true}; to the method
-protoc-gen-mcpwrite: warning: service bad.v1.S: answers spell bad.v1.ControlType as its proto value names: bad.proto:16:1: enum bad.v1.ControlType: alias or synonym "Checkbox" of CHECKBOX collides with CHECK_BOX; to choose agent aliases annotate the enum with (mcpwrite.v1.enum) and its values with (mcpwrite.v1.value)
+	want := `protoc-gen-mcpwrite: warning: bad.proto:12:3: method bad.v1.S.SetControl left out: bad.proto:16:1: enum bad.v1.ControlType: alias or synonym "Checkbox" of CHECKBOX collides with CHECK_BOX; give CHECKBOX an alias of its own, e.g. [(mcpwrite.v1.value).alias = "CHECKBOX"], or drop the synonym; to leave it out without this warning add option (mcpwrite.v1.tool) = {omit: true}; to the method
+protoc-gen-mcpwrite: warning: service bad.v1.S: answers spell bad.v1.ControlType as its proto value names: bad.proto:16:1: enum bad.v1.ControlType: alias or synonym "Checkbox" of CHECKBOX collides with CHECK_BOX; give CHECKBOX an alias of its own, e.g. [(mcpwrite.v1.value).alias = "CHECKBOX"], or drop the synonym; to choose agent aliases annotate the enum with (mcpwrite.v1.enum) and its values with (mcpwrite.v1.value)
 `
 	if warn != want {
 		t.Errorf("warnings:\n got: %s\nwant: %s", warn, want)

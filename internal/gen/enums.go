@@ -46,7 +46,7 @@ func (b *builder) table(e *protogen.Enum, rules *mcpwritev1.EnumAlias, f *protog
 	}
 	for _, alias := range sortedKeys(extra) {
 		if !known[extra[alias]] {
-			b.probs.fieldf(f, "extra alias %q names %q, which is not a value of %s", alias, extra[alias], e.Desc.FullName())
+			b.probs.fieldf(f, "extra alias %q names %q, which is not a value of %s; name one of its values (%s)", alias, extra[alias], e.Desc.FullName(), valueNames(e))
 		}
 	}
 	for _, v := range e.Values {
@@ -74,14 +74,14 @@ func (b *builder) table(e *protogen.Enum, rules *mcpwritev1.EnumAlias, f *protog
 		t.values = append(t.values, av)
 	}
 	if len(t.values) == 0 {
-		b.probs.enumf(e, "offers no value to agents (every value is hidden or UNSPECIFIED)")
+		b.probs.enumf(e, "offers no value to agents (every value is hidden or UNSPECIFIED); add a value, or remove [(mcpwrite.v1.value).hidden = true] from one")
 	}
 	seen := map[string]string{}
 	for _, v := range t.values {
 		for _, n := range append([]string{v.alias}, v.synonyms...) {
 			k := naming.Normalize(n) // as the runtime matches
 			if prev, ok := seen[k]; ok && prev != string(v.value.Desc.Name()) {
-				b.probs.enumf(e, "alias or synonym %q of %s collides with %s", n, v.value.Desc.Name(), prev)
+				b.probs.enumf(e, "alias or synonym %q of %s collides with %s; give %s an alias of its own, e.g. [(mcpwrite.v1.value).alias = %q], or drop the synonym", n, v.value.Desc.Name(), prev, v.value.Desc.Name(), string(v.value.Desc.Name()))
 			}
 			seen[k] = string(v.value.Desc.Name())
 		}

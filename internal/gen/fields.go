@@ -42,7 +42,7 @@ func (b *builder) messageAs(m *protogen.Message, via *protogen.Field, variant st
 		if f.exposed() {
 			mm.agentFacing = true
 			if prev, ok := seen[f.agentName]; ok {
-				b.probs.fieldf(f.proto, "agent name %q is already used by field %s", f.agentName, prev.proto.Desc.Name())
+				b.probs.fieldf(f.proto, "agent name %q is already used by field %s; give this field a name of its own, e.g. [(mcpwrite.v1.field).agent = {name: %q}]", f.agentName, prev.proto.Desc.Name(), f.agentName+"_"+string(f.proto.Desc.Name()))
 			}
 			seen[f.agentName] = f
 		}
@@ -83,7 +83,7 @@ func (b *builder) messageOneofs(mm *messageModel) {
 			}
 			if fm == nil {
 				if !refused(mm, name) {
-					b.probs.messagef(mm.proto, "(buf.validate.message).oneof names %q, which is not a field of %s", name, mm.proto.Desc.FullName())
+					b.probs.messagef(mm.proto, "(buf.validate.message).oneof names %q, which is not a field of %s; name fields of the message (%s)", name, mm.proto.Desc.FullName(), fieldList(mm.proto, nil))
 				}
 				keys = nil
 				break
@@ -182,7 +182,7 @@ func (b *builder) field(mm *messageModel, f *protogen.Field) *fieldModel {
 		fm.mode = modeEnumAlias
 		b.ann(fm).alias = k.EnumAlias
 		if vf.Enum == nil {
-			b.probs.fieldf(f, "enum_alias needs an enum field, got %s", kindName(vf))
+			b.probs.fieldf(f, "enum_alias needs an enum field, got %s; annotate this field with [(mcpwrite.v1.field).agent = {}] instead", kindName(vf))
 			return nil
 		}
 	case *mcpwritev1.FieldRules_Derived:
@@ -237,7 +237,7 @@ func (b *builder) agentField(fm *fieldModel) bool {
 		}
 		if n := b.ann(fm).alias.GetName(); n != "" {
 			if !isToolName(n) {
-				b.probs.fieldf(f, "agent name %q must match ^[a-zA-Z0-9_-]{1,64}$", n)
+				b.probs.fieldf(f, "agent name %q must match ^[a-zA-Z0-9_-]{1,64}$; e.g. [(mcpwrite.v1.field).agent = {name: %q}]", n, acceptedName(n))
 				return false
 			}
 			fm.agentName = n
@@ -250,7 +250,7 @@ func (b *builder) agentField(fm *fieldModel) bool {
 		}
 		if n := a.GetName(); n != "" {
 			if !isToolName(n) {
-				b.probs.fieldf(f, "agent name %q must match ^[a-zA-Z0-9_-]{1,64}$", n)
+				b.probs.fieldf(f, "agent name %q must match ^[a-zA-Z0-9_-]{1,64}$; e.g. [(mcpwrite.v1.field).agent = {name: %q}]", n, acceptedName(n))
 				return false
 			}
 			fm.agentName = n
@@ -300,7 +300,7 @@ func (b *builder) agentField(fm *fieldModel) bool {
 	}
 	if b.ann(fm).alias != nil && b.ann(fm).alias.Default != nil {
 		if _, ok := fm.enumTable.lookup(b.ann(fm).alias.GetDefault()); !ok {
-			b.probs.fieldf(f, "default %q is not an alias of %s (valid: %s)", b.ann(fm).alias.GetDefault(), vf.Enum.Desc.FullName(), strings.Join(fm.enumTable.aliases(), ", "))
+			b.probs.fieldf(f, "default %q is not an alias of %s (valid: %s); e.g. [(mcpwrite.v1.field).enum_alias = {default: %q}]", b.ann(fm).alias.GetDefault(), vf.Enum.Desc.FullName(), strings.Join(fm.enumTable.aliases(), ", "), firstAlias(fm))
 			return false
 		}
 	}
@@ -343,7 +343,7 @@ func (b *builder) checkAgentRules(fm *fieldModel, a *mcpwritev1.AgentSupplied) b
 	}
 	if a.Pattern != nil {
 		if _, err := regexp.Compile(a.GetPattern()); err != nil {
-			b.probs.fieldf(f, "pattern %q is not a valid RE2 expression: %v", a.GetPattern(), err)
+			b.probs.fieldf(f, "pattern %q is not a valid RE2 expression: %v; correct it, e.g. [(mcpwrite.v1.field).agent = {pattern: \"^[a-z0-9-]+$\"}]", a.GetPattern(), err)
 			ok = false
 		}
 	}
@@ -355,7 +355,7 @@ func (b *builder) checkAgentRules(fm *fieldModel, a *mcpwritev1.AgentSupplied) b
 			b.probs.fieldf(f, "a required field cannot have a default; remove default or required")
 			ok = false
 		} else if _, err := goLiteral(fm, a.GetDefault()); err != nil {
-			b.probs.fieldf(f, "default %s: %v", a.GetDefault(), err)
+			b.probs.fieldf(f, "default %s: %v; write it as protojson writes the field, e.g. [(mcpwrite.v1.field).agent = {default: %s}]", a.GetDefault(), err, literalExample(f))
 			ok = false
 		}
 	}

@@ -25,14 +25,14 @@ func (b *builder) derivedField(fm *fieldModel) bool {
 			return false
 		}
 		if f.Enum == nil || f.Desc.IsList() || f.Desc.IsMap() {
-			b.probs.fieldf(f, "derived.from_enum fills an enum field, not %s", kindName(f))
+			b.probs.fieldf(f, "derived.from_enum fills an enum field, not %s; fill this field from context, a resolver or a constant instead, e.g. [(mcpwrite.v1.field).derived = {resolver: %q}]", kindName(f), string(f.Desc.Name()))
 			return false
 		}
 		// Resolved against siblings once the message is built.
 		_ = src
 	case *mcpwritev1.Derived_Context:
 		if f.Desc.Kind() != protoreflect.StringKind || f.Desc.IsList() || f.Desc.IsMap() {
-			b.probs.fieldf(f, "derived.context %s fills a string field, not %s", src.Context, kindName(f))
+			b.probs.fieldf(f, "derived.context %s fills a string field, not %s; make the field a string, or fill it with a resolver, e.g. [(mcpwrite.v1.field).derived = {resolver: %q}]", src.Context, kindName(f), string(f.Desc.Name()))
 			return false
 		}
 		if src.Context == mcpwritev1.Derived_CONTEXT_KEY_UNSPECIFIED {
@@ -55,7 +55,7 @@ func (b *builder) derivedField(fm *fieldModel) bool {
 				return false
 			}
 			if r.goType != goType {
-				b.probs.fieldf(f, "resolver %q returns %s here but %s for %s", src.Resolver, goType, r.goType, r.firstUse)
+				b.probs.fieldf(f, "resolver %q returns %s here but %s for %s; give this field's resolver a name of its own, e.g. [(mcpwrite.v1.field).derived = {resolver: %q}]", src.Resolver, goType, r.goType, r.firstUse, src.Resolver+"_"+string(f.Desc.Name()))
 				return false
 			}
 			fm.resolver = r
@@ -65,12 +65,12 @@ func (b *builder) derivedField(fm *fieldModel) bool {
 		}
 	case *mcpwritev1.Derived_Constant:
 		if _, err := goLiteral(fm, src.Constant); err != nil {
-			b.probs.fieldf(f, "constant %s: %v", src.Constant, err)
+			b.probs.fieldf(f, "constant %s: %v; write it as protojson writes the field, e.g. [(mcpwrite.v1.field).derived = {constant: %s}]", src.Constant, err, literalExample(f))
 			return false
 		}
 	}
 	if fm.overridable && f.Message != nil && !isWKT(f) {
-		b.probs.fieldf(f, "overridable applies to scalar, enum and well-known fields, not message %s", f.Message.Desc.FullName())
+		b.probs.fieldf(f, "overridable applies to scalar, enum and well-known fields, not message %s; remove overridable: true", f.Message.Desc.FullName())
 		return false
 	}
 	return true
@@ -92,13 +92,13 @@ func (b *builder) generatedField(fm *fieldModel) bool {
 	case mcpwritev1.Generated_UUID_V4, mcpwritev1.Generated_UUID_V7, mcpwritev1.Generated_ULID,
 		mcpwritev1.Generated_CONTENT_HASH, mcpwritev1.Generated_REQUEST_SCOPED:
 		if !isString {
-			b.probs.fieldf(f, "generated %s fills a string field, not %s", g.GetKind(), kindName(f))
+			b.probs.fieldf(f, "generated %s fills a string field, not %s; make the field a string, or remove its generated option", g.GetKind(), kindName(f))
 			return false
 		}
 	case mcpwritev1.Generated_NOW:
 		ts := f.Message != nil && f.Message.Desc.FullName() == "google.protobuf.Timestamp"
 		if !ts && !isString && k != protoreflect.Int64Kind {
-			b.probs.fieldf(f, "generated NOW fills a google.protobuf.Timestamp, string or int64 field, not %s", kindName(f))
+			b.probs.fieldf(f, "generated NOW fills a google.protobuf.Timestamp, string or int64 field, not %s; make the field a google.protobuf.Timestamp, or remove its generated option", kindName(f))
 			return false
 		}
 		if g.Prefix != nil && !isString {
@@ -135,7 +135,7 @@ func (b *builder) resolveSiblings(mm *messageModel) {
 			case !ok:
 				b.probs.fieldf(f.proto, "from_enum names %q, which is not a field of %s; name a sibling enum field (%s)", src, mm.proto.Desc.FullName(), siblingNames(mm, f, true))
 			case s.proto.Enum == nil || s.proto.Desc.IsList() || s.proto.Desc.IsMap():
-				b.probs.fieldf(f.proto, "from_enum names %q, which is %s, not an enum field", src, kindName(s.proto))
+				b.probs.fieldf(f.proto, "from_enum names %q, which is %s, not an enum field; name a sibling enum field (%s)", src, kindName(s.proto), siblingNames(mm, f, true))
 			default:
 				f.fromEnum = s
 				for _, v := range s.proto.Enum.Values {
@@ -144,7 +144,7 @@ func (b *builder) resolveSiblings(mm *messageModel) {
 					}
 					t := impliedIn(v, f.proto.Enum)
 					if t == nil {
-						b.probs.fieldf(f.proto, "from_enum %q: value %s has no implies entry for %s", src, v.Desc.Name(), f.proto.Enum.Desc.FullName())
+						b.probs.fieldf(f.proto, "from_enum %q: value %s has no implies entry for %s; add one to %s, e.g. [(mcpwrite.v1.value).implies = %s]", src, v.Desc.Name(), f.proto.Enum.Desc.FullName(), v.Desc.Name(), impliesExample(f.proto.Enum))
 						continue
 					}
 					f.implies = append(f.implies, impliedValue{source: v, target: t})
@@ -177,7 +177,7 @@ func (b *builder) checkImplies(e *protogen.Enum) {
 		for _, full := range valueRules(v).GetImplies() {
 			i := strings.LastIndex(full, ".")
 			if i < 0 {
-				b.probs.enumf(e, "value %s: implies %q must be a fully-qualified enum value such as pkg.Enum.VALUE", v.Desc.Name(), full)
+				b.probs.enumf(e, "value %s: implies %q must be a fully-qualified enum value such as pkg.Enum.VALUE; write the enum's full name before the value, e.g. %q", v.Desc.Name(), full, string(e.Desc.ParentFile().Package())+".Enum."+full)
 				continue
 			}
 			te, ok := b.enums[protoreflect.FullName(full[:i])]
@@ -190,7 +190,7 @@ func (b *builder) checkImplies(e *protogen.Enum) {
 				}
 			}
 			if !found {
-				b.probs.enumf(e, "value %s: implies %q is not a known enum value", v.Desc.Name(), full)
+				b.probs.enumf(e, "value %s: implies %q is not a known enum value; name a value of an enum this file declares or imports, as package.Enum.VALUE", v.Desc.Name(), full)
 			}
 		}
 	}

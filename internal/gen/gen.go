@@ -170,13 +170,25 @@ func (o *fileOut) report(cfg Config, probs *problems) {
 	if !cfg.VendorNotes {
 		return
 	}
+	// Each note starts with the position of the tool's method and names
+	// it, as warnings do.
+	at := map[string]string{}
+	for _, sm := range o.fm.services {
+		for _, t := range sm.tools {
+			at[t.name] = fmt.Sprintf("%s: method %s: ", where(t.method.Desc), t.method.Desc.FullName())
+		}
+	}
 	for _, s := range o.doc.Services {
 		for _, t := range s.Tools {
+			pos := at[t.Name]
+			if pos == "" {
+				pos = o.f.Desc.Path() + ": "
+			}
 			if t.DecidedBy != "" {
-				cfg.warn("note", fmt.Sprintf("%s: tool %s: %s %s from %s", o.f.Desc.Path(), t.Name, t.Kind, t.Classification, t.DecidedBy))
+				cfg.warn("note", fmt.Sprintf("%stool %s: %s %s from %s; to decide otherwise, set kind and classification in the method's (mcpwrite.v1.tool) option", pos, t.Name, t.Kind, t.Classification, t.DecidedBy))
 			}
 			for _, n := range VendorNotes(t.Name, t.InputSchema) {
-				cfg.warn("note", o.f.Desc.Path()+": "+n)
+				cfg.warn("note", pos+n)
 			}
 		}
 	}

@@ -16,11 +16,11 @@ import (
 func (b *builder) itemKeyField(fm *fieldModel) bool {
 	f := fm.proto
 	if f.Desc.Kind() != protoreflect.StringKind || f.Desc.IsList() || f.Desc.IsMap() {
-		b.probs.fieldf(f, "item_key marks a singular string field (the item's idempotency key), not %s", kindName(f))
+		b.probs.fieldf(f, "item_key marks a singular string field (the item's idempotency key), not %s; mark a string field instead, e.g. string client_request_id = 99 [(mcpwrite.v1.field).agent = {item_key: true}];", kindName(f))
 		return false
 	}
 	if realOneof(f) {
-		b.probs.fieldf(f, "item_key cannot mark a oneof member: every item carries its key in the same field")
+		b.probs.fieldf(f, "item_key cannot mark a oneof member: every item carries its key in the same field; move the field out of the oneof, or drop item_key")
 		return false
 	}
 	if prev := fm.msg.itemKey; prev != nil {

@@ -22,13 +22,13 @@ message Req { repeated Item items = 1; }
 			name: "on a number",
 			src: batch + `
 message Item { int32 key = 1 [(mcpwrite.v1.field).agent = {item_key: true}]; }`,
-			want: `bad.proto:15:16: message bad.v1.Item: field key: item_key marks a singular string field (the item's idempotency key), not an int32 field`,
+			want: `bad.proto:15:16: message bad.v1.Item: field key: item_key marks a singular string field (the item's idempotency key), not an int32 field; mark a string field instead, e.g. string client_request_id = 99 [(mcpwrite.v1.field).agent = {item_key: true}];`,
 		},
 		{
 			name: "on a list",
 			src: batch + `
 message Item { repeated string keys = 1 [(mcpwrite.v1.field).agent = {item_key: true}]; }`,
-			want: `bad.proto:15:16: message bad.v1.Item: field keys: item_key marks a singular string field (the item's idempotency key), not a repeated field`,
+			want: `bad.proto:15:16: message bad.v1.Item: field keys: item_key marks a singular string field (the item's idempotency key), not a repeated field; mark a string field instead, e.g. string client_request_id = 99 [(mcpwrite.v1.field).agent = {item_key: true}];`,
 		},
 		{
 			name: "twice in one item",
@@ -48,7 +48,7 @@ message Item {
     string b = 2;
   }
 }`,
-			want: `bad.proto:17:5: message bad.v1.Item: field a: item_key cannot mark a oneof member: every item carries its key in the same field`,
+			want: `bad.proto:17:5: message bad.v1.Item: field a: item_key cannot mark a oneof member: every item carries its key in the same field; move the field out of the oneof, or drop item_key`,
 		},
 		{
 			name: "in a message that is no list's items",

@@ -111,7 +111,7 @@ func LintSchema(tool string, raw []byte) []string {
 		out = append(out, fmt.Sprintf("tool %s: %d properties in all (portable limit %d)", tool, props, maxToolProps))
 	}
 	if !portableName.MatchString(tool) {
-		out = append(out, fmt.Sprintf("tool name %s does not match %s", tool, portableNameExp))
+		out = append(out, fmt.Sprintf("tool %s: the name does not match %s; name the tool with letters, digits, _ and - only, e.g. option (mcpwrite.v1.tool) = {name: %q}", tool, portableNameExp, acceptedName(tool)))
 	}
 	return out
 }

@@ -139,7 +139,7 @@ func TestLintSchemaReportsEachPortabilityProblem(t *testing.T) {
 			name:   "a tool name outside the portable pattern",
 			tool:   "crm.add",
 			schema: closed(`"x":{"type":"string"}`),
-			want:   []string{"tool name crm.add does not match ^[a-zA-Z0-9_-]{1,64}$"},
+			want:   []string{`tool crm.add: the name does not match ^[a-zA-Z0-9_-]{1,64}$; name the tool with letters, digits, _ and - only, e.g. option (mcpwrite.v1.tool) = {name: "crm_add"}`},
 		},
 		{
 			name:   "not JSON",

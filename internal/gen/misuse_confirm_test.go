@@ -66,7 +66,7 @@ message Resp { string id = 1; }
 	}
 	const at = `bad.proto:10:3: method bad.v1.S.Do: `
 	cases := []struct{ name, src, want string }{
-		{"not a field", src("confirm", ""), at + `preview_unless names "confirm", which is not a field of bad.v1.Req`},
+		{"not a field", src("confirm", ""), at + `preview_unless names "confirm", which is not a field of bad.v1.Req; add one, e.g. bool confirm = 99;`},
 		{"not a bool", src("confirm", `  string confirm = 2;`), at + `preview_unless names confirm, a string field; it must name a singular bool field such as ` + "`bool confirm`"},
 		{"repeated bool", src("confirm", `  repeated bool confirm = 2;`), at + `preview_unless names confirm, a repeated field; it must name a singular bool field such as ` + "`bool confirm`"},
 		{"server-filled", src("confirm", `  bool confirm = 2 [(mcpwrite.v1.field).derived = {constant: "true"}];`), at + `preview_unless names confirm, which the agent does not set; make it agent-supplied`},

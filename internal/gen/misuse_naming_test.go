@@ -47,7 +47,7 @@ message Req2 {
   string parent = 2 [(mcpwrite.v1.field).agent = {name: "parentId"}];
 }
 message Resp { string id = 1; }`,
-			`bad.proto:15:3: message bad.v1.Req2: field parent: agent name "parentId" is already used by field parent_id`,
+			`bad.proto:15:3: message bad.v1.Req2: field parent: agent name "parentId" is already used by field parent_id; give this field a name of its own, e.g. [(mcpwrite.v1.field).agent = {name: "parentId_parent"}]`,
 		},
 	}
 	for _, tc := range cases {

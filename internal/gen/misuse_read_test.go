@@ -131,12 +131,12 @@ message Resp { string id = 1; }
 		{
 			name: "READ example sending client_request_id",
 			src:  readService(`examples: [{input: "{\"id\":\"b1\",\"client_request_id\":\"k1\"}"}]`) + readReq,
-			want: `bad.proto:10:3: method bad.v1.S.Get: example 1: "client_request_id" is not an input field of get`,
+			want: `bad.proto:10:3: method bad.v1.S.Get: example 1: "client_request_id" is not an input field of get; use its input fields (id)`,
 		},
 		{
 			name: "READ example sending dry_run",
 			src:  readService(`examples: [{input: "{\"dry_run\":true}"}]`) + readReq,
-			want: `bad.proto:10:3: method bad.v1.S.Get: example 1: "dry_run" is not an input field of get`,
+			want: `bad.proto:10:3: method bad.v1.S.Get: example 1: "dry_run" is not an input field of get; use its input fields (id)`,
 		},
 	}
 	for _, c := range cases {

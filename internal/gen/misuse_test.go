@@ -96,7 +96,7 @@ message Req {
   string kind = 1;
   Layer layer = 2 [(mcpwrite.v1.field).derived = {from_enum: "kind"}];
 }`,
-			want: `bad.proto:22:3: message bad.v1.Req: field layer: from_enum names "kind", which is a string field, not an enum field`,
+			want: `bad.proto:22:3: message bad.v1.Req: field layer: from_enum names "kind", which is a string field, not an enum field; name a sibling enum field (there is none; add one)`,
 		},
 		{
 			name: "from_enum fills a non-enum field",
@@ -109,7 +109,7 @@ message Req {
   Kind kind = 1;
   string layer = 2 [(mcpwrite.v1.field).derived = {from_enum: "kind"}];
 }`,
-			want: `bad.proto:20:3: message bad.v1.Req: field layer: derived.from_enum fills an enum field, not a string field`,
+			want: `bad.proto:20:3: message bad.v1.Req: field layer: derived.from_enum fills an enum field, not a string field; fill this field from context, a resolver or a constant instead, e.g. [(mcpwrite.v1.field).derived = {resolver: "layer"}]`,
 		},
 		{
 			name: "a source value lacks implies",
@@ -123,7 +123,7 @@ message Req {
   Kind kind = 1;
   Layer layer = 2 [(mcpwrite.v1.field).derived = {from_enum: "kind"}];
 }`,
-			want: `bad.proto:27:3: message bad.v1.Req: field layer: from_enum "kind": value KIND_B has no implies entry for bad.v1.Layer`,
+			want: `bad.proto:27:3: message bad.v1.Req: field layer: from_enum "kind": value KIND_B has no implies entry for bad.v1.Layer; add one to KIND_B, e.g. [(mcpwrite.v1.value).implies = "bad.v1.Layer.LAYER_Y"]`,
 		},
 		{
 			name: "implies names an unknown value",
@@ -136,7 +136,7 @@ message Req {
   Kind kind = 1;
   Layer layer = 2 [(mcpwrite.v1.field).derived = {from_enum: "kind"}];
 }`,
-			want: `bad.proto:20:1: enum bad.v1.Kind: value KIND_A: implies "bad.v1.Layer.LAYER_NOPE" is not a known enum value`,
+			want: `bad.proto:20:1: enum bad.v1.Kind: value KIND_A: implies "bad.v1.Layer.LAYER_NOPE" is not a known enum value; name a value of an enum this file declares or imports, as package.Enum.VALUE`,
 		},
 		{
 			name: "implies is not fully qualified",
@@ -149,7 +149,7 @@ message Req {
   Kind kind = 1;
   Layer layer = 2 [(mcpwrite.v1.field).derived = {from_enum: "kind"}];
 }`,
-			want: `bad.proto:20:1: enum bad.v1.Kind: value KIND_A: implies "LAYER_Y" must be a fully-qualified enum value such as pkg.Enum.VALUE`,
+			want: `bad.proto:20:1: enum bad.v1.Kind: value KIND_A: implies "LAYER_Y" must be a fully-qualified enum value such as pkg.Enum.VALUE; write the enum's full name before the value, e.g. "bad.v1.Enum.LAYER_Y"`,
 		},
 		{
 			name: "derived without a source",
@@ -165,7 +165,7 @@ message Req {
 message Req {
   bool id = 1 [(mcpwrite.v1.field).generated = {kind: UUID_V4}];
 }`,
-			want: `bad.proto:15:3: message bad.v1.Req: field id: generated UUID_V4 fills a string field, not a bool field`,
+			want: `bad.proto:15:3: message bad.v1.Req: field id: generated UUID_V4 fills a string field, not a bool field; make the field a string, or remove its generated option`,
 		},
 		{
 			name: "generated NOW on an int32",
@@ -173,7 +173,7 @@ message Req {
 message Req {
   int32 at = 1 [(mcpwrite.v1.field).generated = {kind: NOW}];
 }`,
-			want: `bad.proto:15:3: message bad.v1.Req: field at: generated NOW fills a google.protobuf.Timestamp, string or int64 field, not an int32 field`,
+			want: `bad.proto:15:3: message bad.v1.Req: field at: generated NOW fills a google.protobuf.Timestamp, string or int64 field, not an int32 field; make the field a google.protobuf.Timestamp, or remove its generated option`,
 		},
 		{
 			name: "generated without a kind",
@@ -251,7 +251,7 @@ message Req {
   string owner = 1 [(mcpwrite.v1.field).derived = {resolver: "owner"}];
   int32 owner_rank = 2 [(mcpwrite.v1.field).derived = {resolver: "owner"}];
 }`,
-			want: `bad.proto:16:3: message bad.v1.Req: field owner_rank: resolver "owner" returns int32 here but string for bad.v1.Req.owner`,
+			want: `bad.proto:16:3: message bad.v1.Req: field owner_rank: resolver "owner" returns int32 here but string for bad.v1.Req.owner; give this field's resolver a name of its own, e.g. [(mcpwrite.v1.field).derived = {resolver: "owner_owner_rank"}]`,
 		},
 		{
 			name: "a resolver name that is not snake_case",
@@ -267,7 +267,7 @@ message Req {
 message Req {
   int64 tenant = 1 [(mcpwrite.v1.field).derived = {context: TENANT_ID}];
 }`,
-			want: `bad.proto:15:3: message bad.v1.Req: field tenant: derived.context TENANT_ID fills a string field, not an int64 field`,
+			want: `bad.proto:15:3: message bad.v1.Req: field tenant: derived.context TENANT_ID fills a string field, not an int64 field; make the field a string, or fill it with a resolver, e.g. [(mcpwrite.v1.field).derived = {resolver: "tenant"}]`,
 		},
 		{
 			name: "a constant that is not JSON",
@@ -275,7 +275,7 @@ message Req {
 message Req {
   string schema = 1 [(mcpwrite.v1.field).derived = {constant: "v1"}];
 }`,
-			want: `bad.proto:15:3: message bad.v1.Req: field schema: constant v1: not a JSON literal`,
+			want: `bad.proto:15:3: message bad.v1.Req: field schema: constant v1: not a JSON literal; write it as protojson writes the field, e.g. [(mcpwrite.v1.field).derived = {constant: "\"text\""}]`,
 		},
 		{
 			name: "a constant of the wrong type",
@@ -283,7 +283,7 @@ message Req {
 message Req {
   string schema = 1 [(mcpwrite.v1.field).derived = {constant: "1"}];
 }`,
-			want: `bad.proto:15:3: message bad.v1.Req: field schema: constant 1: want a JSON string for a string field`,
+			want: `bad.proto:15:3: message bad.v1.Req: field schema: constant 1: want a JSON string for a string field; write it as protojson writes the field, e.g. [(mcpwrite.v1.field).derived = {constant: "\"text\""}]`,
 		},
 		{
 			name: "a constant out of range",
@@ -291,7 +291,7 @@ message Req {
 message Req {
   int32 revision = 1 [(mcpwrite.v1.field).derived = {constant: "3000000000"}];
 }`,
-			want: `bad.proto:15:3: message bad.v1.Req: field revision: constant 3000000000: 3000000000 is not a valid int32`,
+			want: `bad.proto:15:3: message bad.v1.Req: field revision: constant 3000000000: 3000000000 is not a valid int32; write it as protojson writes the field, e.g. [(mcpwrite.v1.field).derived = {constant: "1"}]`,
 		},
 		{
 			name: "a constant naming an unknown enum value",
@@ -299,7 +299,7 @@ message Req {
 message Req {
   Layer layer = 1 [(mcpwrite.v1.field).derived = {constant: "\"LAYER_Z\""}];
 }`,
-			want: `bad.proto:21:3: message bad.v1.Req: field layer: constant "LAYER_Z": "LAYER_Z" is not a value of bad.v1.Layer`,
+			want: `bad.proto:21:3: message bad.v1.Req: field layer: constant "LAYER_Z": "LAYER_Z" is not a value of bad.v1.Layer; write it as protojson writes the field, e.g. [(mcpwrite.v1.field).derived = {constant: "\"LAYER_Y\""}]`,
 		},
 		{
 			name: "overridable on a message",
@@ -308,7 +308,7 @@ message Owner { string id = 1; }
 message Req {
   Owner owner = 1 [(mcpwrite.v1.field).derived = {resolver: "owner" overridable: true}];
 }`,
-			want: `bad.proto:16:3: message bad.v1.Req: field owner: overridable applies to scalar, enum and well-known fields, not message bad.v1.Owner`,
+			want: `bad.proto:16:3: message bad.v1.Req: field owner: overridable applies to scalar, enum and well-known fields, not message bad.v1.Owner; remove overridable: true`,
 		},
 		{
 			name: "enum_alias on a non-enum field",
@@ -316,7 +316,7 @@ message Req {
 message Req {
   string kind = 1 [(mcpwrite.v1.field).enum_alias = {required: true}];
 }`,
-			want: `bad.proto:15:3: message bad.v1.Req: field kind: enum_alias needs an enum field, got a string field`,
+			want: `bad.proto:15:3: message bad.v1.Req: field kind: enum_alias needs an enum field, got a string field; annotate this field with [(mcpwrite.v1.field).agent = {}] instead`,
 		},
 		{
 			name: "an enum_alias default that is no alias",
@@ -324,7 +324,7 @@ message Req {
 message Req {
   Layer layer = 1 [(mcpwrite.v1.field).enum_alias = {default: "Z"}];
 }`,
-			want: `bad.proto:21:3: message bad.v1.Req: field layer: default "Z" is not an alias of bad.v1.Layer (valid: X, Y)`,
+			want: `bad.proto:21:3: message bad.v1.Req: field layer: default "Z" is not an alias of bad.v1.Layer (valid: X, Y); e.g. [(mcpwrite.v1.field).enum_alias = {default: "X"}]`,
 		},
 		{
 			name: "min_length on an int field",
@@ -380,7 +380,7 @@ message Req {
 message Req {
   string name = 1 [(mcpwrite.v1.field).agent = {pattern: "a(b"}];
 }`,
-			want: "bad.proto:15:3: message bad.v1.Req: field name: pattern \"a(b\" is not a valid RE2 expression: error parsing regexp: missing closing ): `a(b`",
+			want: "bad.proto:15:3: message bad.v1.Req: field name: pattern \"a(b\" is not a valid RE2 expression: error parsing regexp: missing closing ): `a(b`; correct it, e.g. [(mcpwrite.v1.field).agent = {pattern: \"^[a-z0-9-]+$\"}]",
 		},
 		{
 			name: "a default on a required field",
@@ -396,7 +396,7 @@ message Req {
 message Req {
   bool cascade = 1 [(mcpwrite.v1.field).agent = {default: "\"yes\""}];
 }`,
-			want: `bad.proto:15:3: message bad.v1.Req: field cascade: default "yes": want true or false for a bool field`,
+			want: `bad.proto:15:3: message bad.v1.Req: field cascade: default "yes": want true or false for a bool field; write it as protojson writes the field, e.g. [(mcpwrite.v1.field).agent = {default: "true"}]`,
 		},
 		{
 			name: "a default on a oneof member",
@@ -423,7 +423,7 @@ message Req {
 message Req {
   string name = 1 [(mcpwrite.v1.field).agent = {name: "full name"}];
 }`,
-			want: `bad.proto:15:3: message bad.v1.Req: field name: agent name "full name" must match ^[a-zA-Z0-9_-]{1,64}$`,
+			want: `bad.proto:15:3: message bad.v1.Req: field name: agent name "full name" must match ^[a-zA-Z0-9_-]{1,64}$; e.g. [(mcpwrite.v1.field).agent = {name: "full_name"}]`,
 		},
 		{
 			name: "duplicate agent names",
@@ -432,7 +432,7 @@ message Req {
   string parent_id = 1;
   string parent = 2 [(mcpwrite.v1.field).agent = {name: "parent_id"}];
 }`,
-			want: `bad.proto:16:3: message bad.v1.Req: field parent: agent name "parent_id" is already used by field parent_id`,
+			want: `bad.proto:16:3: message bad.v1.Req: field parent: agent name "parent_id" is already used by field parent_id; give this field a name of its own, e.g. [(mcpwrite.v1.field).agent = {name: "parent_id_parent"}]`,
 		},
 		{
 			name: "duplicate tool names",
@@ -443,7 +443,7 @@ service S {
 }
 message Resp { string id = 1; }
 message Req { string name = 1; }`,
-			want: `bad.proto:9:1: service bad.v1.S: tool name "write" is used by both method Do and method Other`,
+			want: `bad.proto:9:1: service bad.v1.S: tool name "write" is used by both method Do and method Other; give one a name of its own, e.g. option (mcpwrite.v1.tool) = {name: "write_2"}`,
 		},
 		{
 			name: "a tool name that collides with a service tool",
@@ -453,7 +453,7 @@ service S {
 }
 message Resp { string id = 1; }
 message Req { string name = 1; }`,
-			want: `bad.proto:9:1: service bad.v1.S: tool name "validate_write" is used by both method ValidateWrite and the validate tool`,
+			want: `bad.proto:9:1: service bad.v1.S: tool name "validate_write" is used by both method ValidateWrite and the validate tool; give one a name of its own, e.g. option (mcpwrite.v1.tool) = {name: "validate_write_2"}`,
 		},
 		{
 			name: "an invalid tool name",
@@ -463,7 +463,7 @@ service S {
 }
 message Resp { string id = 1; }
 message Req { string name = 1; }`,
-			want: `bad.proto:9:1: service bad.v1.S: tool name "do it" (method Do) must match ^[a-zA-Z0-9_-]{1,64}$`,
+			want: `bad.proto:9:1: service bad.v1.S: tool name "do it" (method Do) must match ^[a-zA-Z0-9_-]{1,64}$; use letters, digits, _ and - only in its name option or the tool_prefix, e.g. "do_it"`,
 		},
 		{
 			name: "an invalid tool_prefix",
@@ -474,13 +474,13 @@ service S {
 }
 message Resp { string id = 1; }
 message Req { string name = 1; }`,
-			want: "bad.proto:9:1: service bad.v1.S: tool_prefix \"crm.\" must match ^[a-zA-Z0-9_-]+$\n" +
-				"bad.proto:9:1: service bad.v1.S: tool name \"crm.validate_write\" (the validate tool) must match ^[a-zA-Z0-9_-]{1,64}$\n" +
-				"bad.proto:9:1: service bad.v1.S: tool name \"crm.get_write_schema\" (the schema tool) must match ^[a-zA-Z0-9_-]{1,64}$\n" +
+			want: "bad.proto:9:1: service bad.v1.S: tool_prefix \"crm.\" must match ^[a-zA-Z0-9_-]+$; e.g. option (mcpwrite.v1.service) = {tool_prefix: \"crm_\"}\n" +
+				"bad.proto:9:1: service bad.v1.S: tool name \"crm.validate_write\" (the validate tool) must match ^[a-zA-Z0-9_-]{1,64}$; use letters, digits, _ and - only in its name option or the tool_prefix, e.g. \"crm_validate_write\"\n" +
+				"bad.proto:9:1: service bad.v1.S: tool name \"crm.get_write_schema\" (the schema tool) must match ^[a-zA-Z0-9_-]{1,64}$; use letters, digits, _ and - only in its name option or the tool_prefix, e.g. \"crm_get_write_schema\"\n" +
 				// Do is destructive by default (no evidence it is safe), so
 				// it is confirmed and the service has the proposal tools.
-				"bad.proto:9:1: service bad.v1.S: tool name \"crm.apply_proposal\" (the apply tool) must match ^[a-zA-Z0-9_-]{1,64}$\n" +
-				"bad.proto:9:1: service bad.v1.S: tool name \"crm.discard_proposal\" (the discard tool) must match ^[a-zA-Z0-9_-]{1,64}$",
+				"bad.proto:9:1: service bad.v1.S: tool name \"crm.apply_proposal\" (the apply tool) must match ^[a-zA-Z0-9_-]{1,64}$; use letters, digits, _ and - only in its name option or the tool_prefix, e.g. \"crm_apply_proposal\"\n" +
+				"bad.proto:9:1: service bad.v1.S: tool name \"crm.discard_proposal\" (the discard tool) must match ^[a-zA-Z0-9_-]{1,64}$; use letters, digits, _ and - only in its name option or the tool_prefix, e.g. \"crm_discard_proposal\"",
 		},
 		{
 			name: "next_steps naming an unknown tool",
@@ -490,7 +490,7 @@ service S {
 }
 message Resp { string id = 1; }
 message Req { string name = 1; }`,
-			want: `bad.proto:10:3: method bad.v1.S.Do: next_steps names unknown tool "do_more"`,
+			want: `bad.proto:10:3: method bad.v1.S.Do: next_steps names unknown tool "do_more"; name a tool of service S (do)`,
 		},
 		{
 			name: "result naming an unknown response field",
@@ -500,7 +500,7 @@ service S {
 }
 message Resp { string id = 1; }
 message Req { string name = 1; }`,
-			want: `bad.proto:10:3: method bad.v1.S.Do: result "element" is not a field of bad.v1.Resp`,
+			want: `bad.proto:10:3: method bad.v1.S.Do: result "element" is not a field of bad.v1.Resp; name one of its fields (id)`,
 		},
 		{
 			name: "google.protobuf.Any agent-supplied",
@@ -527,7 +527,7 @@ message Req {
 message Req {
   string name = 1 [(mcpwrite.v1.field).agent = {recursion_depth: 2}];
 }`,
-			want: `bad.proto:15:3: message bad.v1.Req: field name: recursion_depth applies to a field of a recursive message, not a string field`,
+			want: `bad.proto:15:3: message bad.v1.Req: field name: recursion_depth applies to a field of a recursive message, not a string field; drop recursion_depth`,
 		},
 		{
 			name: "recursion_depth past the maximum",
@@ -574,7 +574,7 @@ enum Status {
 message Req {
   Status status = 1 [(mcpwrite.v1.field).enum_alias = {extra: {key: "Later" value: "STATUS_LATER"}}];
 }`,
-			want: `bad.proto:19:3: message bad.v1.Req: field status: extra alias "Later" names "STATUS_LATER", which is not a value of bad.v1.Status`,
+			want: `bad.proto:19:3: message bad.v1.Req: field status: extra alias "Later" names "STATUS_LATER", which is not a value of bad.v1.Status; name one of its values (STATUS_UNSPECIFIED, STATUS_TODO)`,
 		},
 		{
 			name: "two values whose aliases collide",
@@ -587,7 +587,7 @@ enum Status {
 message Req {
   Status status = 1;
 }`,
-			want: `bad.proto:14:1: enum bad.v1.Status: alias or synonym "in-progress" of STATUS_ACTIVE collides with STATUS_IN_PROGRESS`,
+			want: `bad.proto:14:1: enum bad.v1.Status: alias or synonym "in-progress" of STATUS_ACTIVE collides with STATUS_IN_PROGRESS; give STATUS_ACTIVE an alias of its own, e.g. [(mcpwrite.v1.value).alias = "STATUS_ACTIVE"], or drop the synonym`,
 		},
 		{
 			// The plugin folds names exactly as the runtime matches them
@@ -602,7 +602,7 @@ enum Status {
 message Req {
   Status status = 1;
 }`,
-			want: `bad.proto:14:1: enum bad.v1.Status: alias or synonym "in/progress!" of STATUS_ACTIVE collides with STATUS_IN_PROGRESS`,
+			want: `bad.proto:14:1: enum bad.v1.Status: alias or synonym "in/progress!" of STATUS_ACTIVE collides with STATUS_IN_PROGRESS; give STATUS_ACTIVE an alias of its own, e.g. [(mcpwrite.v1.value).alias = "STATUS_ACTIVE"], or drop the synonym`,
 		},
 		{
 			name: "an enum offering no value",
@@ -614,7 +614,7 @@ enum Status {
 message Req {
   Status status = 1;
 }`,
-			want: `bad.proto:14:1: enum bad.v1.Status: offers no value to agents (every value is hidden or UNSPECIFIED)`,
+			want: `bad.proto:14:1: enum bad.v1.Status: offers no value to agents (every value is hidden or UNSPECIFIED); add a value, or remove [(mcpwrite.v1.value).hidden = true] from one`,
 		},
 		{
 			name: "group_by naming an unknown enum",
@@ -627,7 +627,7 @@ enum Kind {
 message Req {
   Kind kind = 1;
 }`,
-			want: `bad.proto:14:1: enum bad.v1.Kind: group_by "bad.v1.Nope" is not an enum known to this build`,
+			want: `bad.proto:14:1: enum bad.v1.Kind: group_by "bad.v1.Nope" is not an enum known to this build; import the file that declares it and write its full name, package.Enum`,
 		},
 		{
 			name: "group_by without implies",
@@ -641,7 +641,7 @@ enum Kind {
 message Req {
   Kind kind = 1;
 }`,
-			want: `bad.proto:20:1: enum bad.v1.Kind: value KIND_B: group_by bad.v1.Layer needs an implies entry naming one of its values`,
+			want: `bad.proto:20:1: enum bad.v1.Kind: value KIND_B: group_by bad.v1.Layer needs an implies entry naming one of its values, e.g. [(mcpwrite.v1.value).implies = "bad.v1.Layer.LAYER_Y"]`,
 		},
 		{
 			name: "generated on a real oneof member",
@@ -675,7 +675,7 @@ service S {
 }
 message Resp { string id = 1; }
 message Req { string name = 1; }`,
-			want: `bad.proto:10:3: method bad.v1.S.Do: example 1: "nmae" is not an input field of do`,
+			want: `bad.proto:10:3: method bad.v1.S.Do: example 1: "nmae" is not an input field of do; use its input fields (name)`,
 		},
 		{
 			name: "an example input that is not an object",
@@ -687,7 +687,7 @@ service S {
 }
 message Resp { string id = 1; }
 message Req { string name = 1; }`,
-			want: `bad.proto:10:3: method bad.v1.S.Do: example 2: input is not a JSON object`,
+			want: `bad.proto:10:3: method bad.v1.S.Do: example 2: input is not a JSON object; write the tool's arguments as one, e.g. input: "{\"name\":\"text\"}"`,
 		},
 		{
 			name: "OUTPUT_ONLY together with an annotation",
@@ -738,7 +738,7 @@ message Req {
   option (buf.validate.message).oneof = {fields: ["email", "phone"]};
   string email = 1;
 }`,
-			want: `bad.proto:14:1: message bad.v1.Req: (buf.validate.message).oneof names "phone", which is not a field of bad.v1.Req`,
+			want: `bad.proto:14:1: message bad.v1.Req: (buf.validate.message).oneof names "phone", which is not a field of bad.v1.Req; name fields of the message (email)`,
 		},
 		{
 			name: "an mcpwrite max_length that contradicts buf.validate max_len",
@@ -790,7 +790,7 @@ message Req {
 message Req {
   Layer layer = 1 [(buf.validate.field).enum = {not_in: [1, 2]}];
 }`,
-			want: `bad.proto:21:3: message bad.v1.Req: field layer: (buf.validate.field).enum leaves no alias of bad.v1.Layer the agent could send`,
+			want: `bad.proto:21:3: message bad.v1.Req: field layer: (buf.validate.field).enum leaves no alias of bad.v1.Layer the agent could send; let the rule allow at least one offered value`,
 		},
 		{
 			name: "buf.validate string rules on an int32 field",
@@ -851,10 +851,10 @@ message Req {
   string schema = 3 [(mcpwrite.v1.field).derived = {constant: "1"}];
 }`
 	want := strings.Join([]string{
-		`bad.proto:14:3: message bad.v1.Req: field id: generated UUID_V7 fills a string field, not a bool field`,
+		`bad.proto:14:3: message bad.v1.Req: field id: generated UUID_V7 fills a string field, not a bool field; make the field a string, or remove its generated option`,
 		`bad.proto:15:3: message bad.v1.Req: field count: min_length, max_length and pattern apply to string fields, not an int32 field; remove them, or use minimum and maximum on a number`,
-		`bad.proto:16:3: message bad.v1.Req: field schema: constant 1: want a JSON string for a string field`,
-		`bad.proto:10:3: method bad.v1.S.Do: next_steps names unknown tool "nope"`,
+		`bad.proto:16:3: message bad.v1.Req: field schema: constant 1: want a JSON string for a string field; write it as protojson writes the field, e.g. [(mcpwrite.v1.field).derived = {constant: "\"text\""}]`,
+		`bad.proto:10:3: method bad.v1.S.Do: next_steps names unknown tool "nope"; name a tool of service S (do)`,
 	}, "\n")
 	got, files := generate(t, src, "")
 	if got != want {
@@ -980,7 +980,7 @@ func TestRequiredWhenMisuseIsReportedWithFieldContext(t *testing.T) {
 message Req {
   string parent_id = 1 [(mcpwrite.v1.field).agent = {required_when: {equals: "\"x\""}}];
 }`,
-			want: `bad.proto:15:3: message bad.v1.Req: field parent_id: required_when needs field: the sibling field whose value makes this one required`,
+			want: `bad.proto:15:3: message bad.v1.Req: field parent_id: required_when needs field: the sibling field whose value makes this one required, e.g. required_when: {field: "mode" equals: "\"x\""}`,
 		},
 		{
 			name: "no values",
@@ -989,7 +989,7 @@ message Req {
   Op operation = 1;
   string parent_id = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "operation"}}];
 }`,
-			want: `bad.proto:22:3: message bad.v1.Req: field parent_id: required_when needs equals: the values of operation (JSON literals, enum aliases) that make this field required`,
+			want: `bad.proto:22:3: message bad.v1.Req: field parent_id: required_when needs equals: the values of operation (JSON literals, enum aliases) that make this field required, e.g. required_when: {field: "operation" equals: "\"x\""}`,
 		},
 		{
 			name: "a field that is not there",
@@ -997,7 +997,7 @@ message Req {
 message Req {
   string parent_id = 1 [(mcpwrite.v1.field).agent = {required_when: {field: "operation" equals: "\"extract\""}}];
 }`,
-			want: `bad.proto:15:3: message bad.v1.Req: field parent_id: required_when names "operation", which is not a field of bad.v1.Req`,
+			want: `bad.proto:15:3: message bad.v1.Req: field parent_id: required_when names "operation", which is not a field of bad.v1.Req; name a sibling field (there is none; add one)`,
 		},
 		{
 			name: "the field itself",
@@ -1005,7 +1005,7 @@ message Req {
 message Req {
   string parent_id = 1 [(mcpwrite.v1.field).agent = {required_when: {field: "parent_id" equals: "\"x\""}}];
 }`,
-			want: `bad.proto:15:3: message bad.v1.Req: field parent_id: required_when cannot name the field it belongs to`,
+			want: `bad.proto:15:3: message bad.v1.Req: field parent_id: required_when cannot name the field it belongs to; name a sibling field (there is none; add one)`,
 		},
 		{
 			name: "a server-filled field",
@@ -1050,7 +1050,7 @@ message Req {
   Op operation = 1 [(mcpwrite.v1.field).enum_alias = {style: SNAKE}];
   string parent_id = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "operation" equals: "\"extrct\""}}];
 }`,
-			want: `bad.proto:22:3: message bad.v1.Req: field parent_id: required_when value "extrct" is not an alias of bad.v1.Op (valid: promote, extract)`,
+			want: `bad.proto:22:3: message bad.v1.Req: field parent_id: required_when value "extrct" is not an alias of bad.v1.Op (valid: promote, extract); e.g. equals: "\"promote\""`,
 		},
 		{
 			name: "an enum value by its constant name",
@@ -1059,7 +1059,7 @@ message Req {
   Op operation = 1 [(mcpwrite.v1.field).enum_alias = {style: SNAKE}];
   string parent_id = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "operation" equals: "\"OP_EXTRACT\""}}];
 }`,
-			want: `bad.proto:22:3: message bad.v1.Req: field parent_id: required_when value "OP_EXTRACT" is not an alias of bad.v1.Op (valid: promote, extract)`,
+			want: `bad.proto:22:3: message bad.v1.Req: field parent_id: required_when value "OP_EXTRACT" is not an alias of bad.v1.Op (valid: promote, extract); e.g. equals: "\"promote\""`,
 		},
 		{
 			name: "an enum value that is not a JSON string",
@@ -1077,7 +1077,7 @@ message Req {
   bool blocked = 1;
   string reason = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "blocked" equals: "\"yes\""}}];
 }`,
-			want: `bad.proto:16:3: message bad.v1.Req: field reason: required_when value "yes" for blocked: want true or false for a bool field`,
+			want: `bad.proto:16:3: message bad.v1.Req: field reason: required_when value "yes" for blocked: want true or false for a bool field; write it as protojson writes blocked, e.g. equals: "true"`,
 		},
 		{
 			name: "the same value twice",
@@ -1086,7 +1086,7 @@ message Req {
   Op operation = 1 [(mcpwrite.v1.field).enum_alias = {style: SNAKE}];
   string parent_id = 2 [(mcpwrite.v1.field).agent = {required_when: {field: "operation" equals: ["\"extract\"", "\"split\""]}}];
 }`,
-			want: `bad.proto:22:3: message bad.v1.Req: field parent_id: required_when lists "extract" and "split", which are the same value of operation`,
+			want: `bad.proto:22:3: message bad.v1.Req: field parent_id: required_when lists "extract" and "split", which are the same value of operation; list each value once`,
 		},
 		{
 			name: "also required",
@@ -1132,7 +1132,7 @@ func TestReferenceMisuseIsReportedWithFieldContext(t *testing.T) {
 message Req {
   int64 source = 1 [(mcpwrite.v1.field).agent = {reference: {resolver: "element_ref" kind: "element"}}];
 }`,
-			want: `bad.proto:15:3: message bad.v1.Req: field source: reference resolves a singular string field, not an int64 field`,
+			want: `bad.proto:15:3: message bad.v1.Req: field source: reference resolves a singular string field, not an int64 field; move reference to a string field that holds the entity's id`,
 		},
 		{
 			name: "on a repeated field",
@@ -1140,7 +1140,7 @@ message Req {
 message Req {
   repeated string sources = 1 [(mcpwrite.v1.field).agent = {reference: {resolver: "element_ref" kind: "element"}}];
 }`,
-			want: `bad.proto:15:3: message bad.v1.Req: field sources: reference resolves a singular string field, not a repeated field`,
+			want: `bad.proto:15:3: message bad.v1.Req: field sources: reference resolves a singular string field, not a repeated field; move reference to a string field that holds the entity's id`,
 		},
 		{
 			name: "without a resolver",
@@ -1148,7 +1148,7 @@ message Req {
 message Req {
   string source_id = 1 [(mcpwrite.v1.field).agent = {reference: {kind: "element"}}];
 }`,
-			want: `bad.proto:15:3: message bad.v1.Req: field source_id: reference needs resolver: a snake_case name such as element_ref, got ""`,
+			want: `bad.proto:15:3: message bad.v1.Req: field source_id: reference needs resolver: a snake_case name such as element_ref, got ""; e.g. [(mcpwrite.v1.field).agent = {reference: {resolver: "element_ref" kind: "element"}}]`,
 		},
 		{
 			name: "a resolver name that is not snake_case",
@@ -1156,7 +1156,7 @@ message Req {
 message Req {
   string source_id = 1 [(mcpwrite.v1.field).agent = {reference: {resolver: "ElementRef" kind: "element"}}];
 }`,
-			want: `bad.proto:15:3: message bad.v1.Req: field source_id: reference needs resolver: a snake_case name such as element_ref, got "ElementRef"`,
+			want: `bad.proto:15:3: message bad.v1.Req: field source_id: reference needs resolver: a snake_case name such as element_ref, got "ElementRef"; e.g. [(mcpwrite.v1.field).agent = {reference: {resolver: "element_ref" kind: "element"}}]`,
 		},
 		{
 			name: "without a kind",
@@ -1164,7 +1164,7 @@ message Req {
 message Req {
   string source_id = 1 [(mcpwrite.v1.field).agent = {reference: {resolver: "element_ref"}}];
 }`,
-			want: `bad.proto:15:3: message bad.v1.Req: field source_id: reference needs kind: what the field names, e.g. element`,
+			want: `bad.proto:15:3: message bad.v1.Req: field source_id: reference needs kind: what the field names, e.g. [(mcpwrite.v1.field).agent = {reference: {resolver: "element_ref" kind: "element"}}]`,
 		},
 		{
 			name: "with a default",

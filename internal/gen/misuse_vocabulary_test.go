@@ -23,7 +23,7 @@ message Req {
   int64 kind = 1 [(mcpwrite.v1.field).agent = {vocabulary: {name: "entity_type"}}];
 }
 `,
-			want: `bad.proto:15:3: message bad.v1.Req: field kind: vocabulary applies to a string field or a list of strings, not an int64 field`,
+			want: `bad.proto:15:3: message bad.v1.Req: field kind: vocabulary applies to a string field or a list of strings, not an int64 field; move vocabulary to a string field`,
 		},
 		{
 			name: "on an enum field",
@@ -32,7 +32,7 @@ message Req {
   Layer layer = 1 [(mcpwrite.v1.field).agent = {vocabulary: {name: "layer"}}];
 }
 `,
-			want: `bad.proto:21:3: message bad.v1.Req: field layer: vocabulary applies to a string field or a list of strings, not enum bad.v1.Layer`,
+			want: `bad.proto:21:3: message bad.v1.Req: field layer: vocabulary applies to a string field or a list of strings, not enum bad.v1.Layer; move vocabulary to a string field`,
 		},
 		{
 			name: "on a map field",
@@ -41,7 +41,7 @@ message Req {
   map<string, string> labels = 1 [(mcpwrite.v1.field).agent = {vocabulary: {name: "label"}}];
 }
 `,
-			want: `bad.proto:15:3: message bad.v1.Req: field labels: vocabulary applies to a string field or a list of strings, not a map field`,
+			want: `bad.proto:15:3: message bad.v1.Req: field labels: vocabulary applies to a string field or a list of strings, not a map field; move vocabulary to a string field`,
 		},
 		{
 			name: "without a name",
@@ -50,7 +50,7 @@ message Req {
   string kind = 1 [(mcpwrite.v1.field).agent = {vocabulary: {discovery_tool: "list_kinds"}}];
 }
 `,
-			want: `bad.proto:15:3: message bad.v1.Req: field kind: vocabulary needs name: a snake_case name such as entity_type, got ""`,
+			want: `bad.proto:15:3: message bad.v1.Req: field kind: vocabulary needs name: a snake_case name such as entity_type, got ""; e.g. [(mcpwrite.v1.field).agent = {vocabulary: {name: "entity_type"}}]`,
 		},
 		{
 			name: "with a name that is not snake_case",
@@ -59,7 +59,7 @@ message Req {
   string kind = 1 [(mcpwrite.v1.field).agent = {vocabulary: {name: "EntityType"}}];
 }
 `,
-			want: `bad.proto:15:3: message bad.v1.Req: field kind: vocabulary needs name: a snake_case name such as entity_type, got "EntityType"`,
+			want: `bad.proto:15:3: message bad.v1.Req: field kind: vocabulary needs name: a snake_case name such as entity_type, got "EntityType"; e.g. [(mcpwrite.v1.field).agent = {vocabulary: {name: "entity_type"}}]`,
 		},
 		{
 			name: "combined with a reference",
@@ -68,7 +68,7 @@ message Req {
   string kind = 1 [(mcpwrite.v1.field).agent = {reference: {resolver: "kind_ref" kind: "kind"} vocabulary: {name: "entity_type"}}];
 }
 `,
-			want: `bad.proto:15:3: message bad.v1.Req: field kind: a field cannot take both a reference and a vocabulary: a reference becomes an entity's id, a vocabulary value is kept as the agent names it`,
+			want: `bad.proto:15:3: message bad.v1.Req: field kind: a field cannot take both a reference and a vocabulary: a reference becomes an entity's id, a vocabulary value is kept as the agent names it; drop one of them`,
 		},
 		{
 			name: "with a default",
@@ -77,7 +77,7 @@ message Req {
   string kind = 1 [(mcpwrite.v1.field).agent = {default: "\"person\"" vocabulary: {name: "entity_type"}}];
 }
 `,
-			want: `bad.proto:15:3: message bad.v1.Req: field kind: a vocabulary field cannot have a default: its values are known only while the server runs`,
+			want: `bad.proto:15:3: message bad.v1.Req: field kind: a vocabulary field cannot have a default: its values are known only while the server runs; drop default`,
 		},
 		{
 			name: "with a discovery tool name no client accepts",
@@ -86,7 +86,7 @@ message Req {
   string kind = 1 [(mcpwrite.v1.field).agent = {vocabulary: {name: "entity_type" discovery_tool: "list entity types"}}];
 }
 `,
-			want: `bad.proto:15:3: message bad.v1.Req: field kind: vocabulary discovery_tool "list entity types" must match ^[a-zA-Z0-9_-]{1,64}$`,
+			want: `bad.proto:15:3: message bad.v1.Req: field kind: vocabulary discovery_tool "list entity types" must match ^[a-zA-Z0-9_-]{1,64}$; e.g. discovery_tool: "list_entity_types"`,
 		},
 		{
 			name: "two discovery tools for one vocabulary",
@@ -119,7 +119,7 @@ message Req {
   string kind = 1 [(mcpwrite.v1.field).agent = {vocabulary: {name: "entity_type" discovery_tool: "do"}}];
 }
 `,
-			want: `bad.proto:9:1: service bad.v1.S: tool name "do" is used by both method Do and the discovery tool of vocabulary entity_type`,
+			want: `bad.proto:9:1: service bad.v1.S: tool name "do" is used by both method Do and the discovery tool of vocabulary entity_type; give one a name of its own, e.g. option (mcpwrite.v1.tool) = {name: "do_2"}`,
 		},
 	}
 	for _, tc := range cases {

@@ -1,6 +1,8 @@
 package gen
 
 import (
+	"strings"
+
 	"github.com/dave/jennifer/jen"
 	"google.golang.org/protobuf/compiler/protogen"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -27,7 +29,7 @@ func (b *builder) readPairRule(types *enumTable) *pairRule {
 	if name == "" {
 		for _, v := range e.Values {
 			if len(valueRules(v).GetValidPairs()) > 0 {
-				b.probs.enumf(e, "value %s declares valid_pairs but the enum has no pairs_of naming the enum of its sources and targets", v.Desc.Name())
+				b.probs.enumf(e, "value %s declares valid_pairs but the enum has no pairs_of naming the enum of its sources and targets; add option (mcpwrite.v1.enum) = {pairs_of: \"package.Enum\"};", v.Desc.Name())
 				return nil
 			}
 		}
@@ -35,7 +37,7 @@ func (b *builder) readPairRule(types *enumTable) *pairRule {
 	}
 	pe, ok := b.enums[protoreflect.FullName(name)]
 	if !ok {
-		b.probs.enumf(e, "pairs_of %q is not an enum known to this build", name)
+		b.probs.enumf(e, "pairs_of %q is not an enum known to this build; import the file that declares it and write its full name, package.Enum", name)
 		return nil
 	}
 	ends, ok := b.file.firstTable[pe.Desc.FullName()]
@@ -52,7 +54,7 @@ func (b *builder) readPairRule(types *enumTable) *pairRule {
 				if ok1 {
 					bad = p.GetTarget()
 				}
-				b.probs.enumf(e, "value %s: valid_pairs names %q, which is not an alias of %s", v.Desc.Name(), bad, name)
+				b.probs.enumf(e, "value %s: valid_pairs names %q, which is not an alias of %s; name one of its aliases (%s)", v.Desc.Name(), bad, name, strings.Join(ends.aliases(), ", "))
 				continue
 			}
 			rule.pairs = append(rule.pairs, pairValue{typ: v, source: src.value, target: dst.value})
@@ -83,11 +85,11 @@ func (b *builder) pairCheck(t *toolModel, pc *mcpwritev1.PairCheck) *pairCheckMo
 		f, ok := byName[name]
 		switch {
 		case name == "":
-			b.probs.methodf(m, "pair_check needs %s: a field of %s", role, m.Input.Desc.FullName())
+			b.probs.methodf(m, "pair_check needs %s: a field of %s; e.g. pair_check: {%s: %q}", role, m.Input.Desc.FullName(), role, firstOf(fieldList(m.Input, singularEnum)))
 		case !ok:
-			b.probs.methodf(m, "pair_check %s %q is not a field of %s", role, name, m.Input.Desc.FullName())
+			b.probs.methodf(m, "pair_check %s %q is not a field of %s; name one of its enum fields (%s)", role, name, m.Input.Desc.FullName(), fieldList(m.Input, singularEnum))
 		case f.Enum == nil || f.Desc.IsList() || f.Desc.IsMap():
-			b.probs.methodf(m, "pair_check %s %q is %s, not an enum field", role, name, kindName(f))
+			b.probs.methodf(m, "pair_check %s %q is %s, not an enum field; name one of the enum fields of %s (%s)", role, name, kindName(f), m.Input.Desc.FullName(), fieldList(m.Input, singularEnum))
 		default:
 			return f
 		}
@@ -103,12 +105,12 @@ func (b *builder) pairCheck(t *toolModel, pc *mcpwritev1.PairCheck) *pairCheckMo
 	}
 	rule := b.pairRuleFor(types)
 	if rule == nil {
-		b.probs.methodf(m, "pair_check type %q: enum %s declares no pairs_of and valid_pairs", pc.GetType(), typ.Enum.Desc.FullName())
+		b.probs.methodf(m, "pair_check type %q: enum %s declares no pairs_of and valid_pairs; declare them on %s (option (mcpwrite.v1.enum) = {pairs_of: \"package.Enum\"}; and [(mcpwrite.v1.value).valid_pairs = {source: \"A\" target: \"B\"}]), or name another type field", pc.GetType(), typ.Enum.Desc.FullName(), typ.Enum.Desc.Name())
 		return nil
 	}
 	for _, f := range []*protogen.Field{src, dst} {
 		if f.Enum != rule.ends.enum {
-			b.probs.methodf(m, "pair_check %q is enum %s, but %s pairs name %s", f.Desc.Name(), f.Enum.Desc.FullName(), typ.Enum.Desc.FullName(), rule.ends.enum.Desc.FullName())
+			b.probs.methodf(m, "pair_check %q is enum %s, but %s pairs name %s; name fields of enum %s as source and target", f.Desc.Name(), f.Enum.Desc.FullName(), typ.Enum.Desc.FullName(), rule.ends.enum.Desc.FullName(), rule.ends.enum.Desc.Name())
 			return nil
 		}
 	}

@@ -93,7 +93,7 @@ func (b *builder) checkRecursionDepth(fm *fieldModel) bool {
 	n := a.GetRecursionDepth()
 	switch {
 	case fm.child == nil:
-		b.probs.fieldf(fm.proto, "recursion_depth applies to a field of a recursive message, not %s", kindName(fm.proto))
+		b.probs.fieldf(fm.proto, "recursion_depth applies to a field of a recursive message, not %s; drop recursion_depth", kindName(fm.proto))
 		return false
 	case !fm.child.recursive:
 		b.probs.fieldf(fm.proto, "recursion_depth applies to a field of a recursive message; %s does not contain itself, so its schema is complete without it: drop recursion_depth", fm.child.proto.Desc.FullName())

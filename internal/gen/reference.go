@@ -12,13 +12,13 @@ func (b *builder) referenceField(fm *fieldModel, ref *mcpwritev1.Reference) bool
 	f := fm.proto
 	switch {
 	case f.Desc.Kind() != protoreflect.StringKind || f.Desc.IsList() || f.Desc.IsMap():
-		b.probs.fieldf(f, "reference resolves a singular string field, not %s", kindName(f))
+		b.probs.fieldf(f, "reference resolves a singular string field, not %s; move reference to a string field that holds the entity's id", kindName(f))
 		return false
 	case !isSnakeName(ref.GetResolver()):
-		b.probs.fieldf(f, "reference needs resolver: a snake_case name such as element_ref, got %q", ref.GetResolver())
+		b.probs.fieldf(f, "reference needs resolver: a snake_case name such as element_ref, got %q; e.g. [(mcpwrite.v1.field).agent = {reference: {resolver: \"element_ref\" kind: \"element\"}}]", ref.GetResolver())
 		return false
 	case ref.GetKind() == "":
-		b.probs.fieldf(f, "reference needs kind: what the field names, e.g. element")
+		b.probs.fieldf(f, "reference needs kind: what the field names, e.g. [(mcpwrite.v1.field).agent = {reference: {resolver: %q kind: \"element\"}}]", ref.GetResolver())
 		return false
 	case b.ann(fm).agent.Default != nil:
 		b.probs.fieldf(f, "a reference cannot have a default; name the entity in the request")

@@ -23,10 +23,10 @@ func (b *builder) requiredWhen(mm *messageModel) {
 		pf := f.proto
 		switch {
 		case rw.GetField() == "":
-			b.probs.fieldf(pf, "required_when needs field: the sibling field whose value makes this one required")
+			b.probs.fieldf(pf, "required_when needs field: the sibling field whose value makes this one required, e.g. required_when: {field: \"mode\" equals: %q}", "\"x\"")
 			continue
 		case len(rw.GetEquals()) == 0:
-			b.probs.fieldf(pf, "required_when needs equals: the values of %s (JSON literals, enum aliases) that make this field required", rw.GetField())
+			b.probs.fieldf(pf, "required_when needs equals: the values of %s (JSON literals, enum aliases) that make this field required, e.g. required_when: {field: %q equals: %q}", rw.GetField(), rw.GetField(), "\"x\"")
 			continue
 		case b.ann(f).agent.GetRequired() || f.required:
 			b.probs.fieldf(pf, "a required field cannot also have required_when; drop one of them")
@@ -35,7 +35,7 @@ func (b *builder) requiredWhen(mm *messageModel) {
 			b.probs.fieldf(pf, "a field with a default is never absent, so required_when cannot apply; drop one of them")
 			continue
 		case rw.GetField() == string(pf.Desc.Name()):
-			b.probs.fieldf(pf, "required_when cannot name the field it belongs to")
+			b.probs.fieldf(pf, "required_when cannot name the field it belongs to; name a sibling field (%s)", siblingNames(mm, f, false))
 			continue
 		}
 		var sp *fieldModel
@@ -47,7 +47,7 @@ func (b *builder) requiredWhen(mm *messageModel) {
 			}
 		}
 		if !found {
-			b.probs.fieldf(pf, "required_when names %q, which is not a field of %s", rw.GetField(), mm.proto.Desc.FullName())
+			b.probs.fieldf(pf, "required_when names %q, which is not a field of %s; name a sibling field (%s)", rw.GetField(), mm.proto.Desc.FullName(), siblingNames(mm, f, false))
 			continue
 		}
 		if sp == nil {
@@ -81,7 +81,7 @@ func (b *builder) requiredWhen(mm *messageModel) {
 				key = v.lit.ident.GoName
 			}
 			if prev, dup := seen[key]; dup {
-				b.probs.fieldf(pf, "required_when lists %s and %s, which are the same value of %s", prev, raw, rw.GetField())
+				b.probs.fieldf(pf, "required_when lists %s and %s, which are the same value of %s; list each value once", prev, raw, rw.GetField())
 				ok = false
 				continue
 			}
@@ -104,7 +104,7 @@ func (b *builder) condValue(f, sp *fieldModel, raw string) (condValue, bool) {
 		}
 		v, ok := sp.enumTable.lookup(alias)
 		if !ok {
-			b.probs.fieldf(f.proto, "required_when value %q is not an alias of %s (valid: %s)", alias, sp.proto.Enum.Desc.FullName(), strings.Join(sp.enumTable.aliases(), ", "))
+			b.probs.fieldf(f.proto, "required_when value %q is not an alias of %s (valid: %s); e.g. equals: %q", alias, sp.proto.Enum.Desc.FullName(), strings.Join(sp.enumTable.aliases(), ", "), strconv.Quote(firstAlias(sp)))
 			return condValue{}, false
 		}
 		id := v.value.GoIdent
@@ -112,7 +112,7 @@ func (b *builder) condValue(f, sp *fieldModel, raw string) (condValue, bool) {
 	}
 	lit, err := goLiteral(sp, raw)
 	if err != nil {
-		b.probs.fieldf(f.proto, "required_when value %s for %s: %v", raw, sp.proto.Desc.Name(), err)
+		b.probs.fieldf(f.proto, "required_when value %s for %s: %v; write it as protojson writes %s, e.g. equals: %s", raw, sp.proto.Desc.Name(), err, sp.proto.Desc.Name(), literalExample(sp.proto))
 		return condValue{}, false
 	}
 	return condValue{lit: lit, json: lit.jsonValue, text: string(mustJSON(lit.jsonValue))}, true

@@ -120,8 +120,23 @@ func (b *builder) resolveRuleDocs(m *messageModel, seen map[*messageModel]bool) 
 	defer delete(seen, m)
 	for _, f := range m.fields {
 		f.ruleDocs = b.fieldRuleDocs(f)
+		b.checkWholeValueExamples(f)
 		if f.child != nil {
 			b.resolveRuleDocs(f.child, seen)
+		}
+	}
+}
+
+// checkWholeValueExamples checks the examples of a list or map field, each
+// the field's whole value, once the models of its items are complete (a
+// singular field's are checked as it is built, resolveField).
+func (b *builder) checkWholeValueExamples(f *fieldModel) {
+	if d := f.proto.Desc; f.value == nil || !d.IsList() && !d.IsMap() {
+		return
+	}
+	for _, x := range f.value.examples {
+		for _, p := range exampleValueProblems(f, x, f.agentName) {
+			b.probs.fieldf(f.proto, "example %s: %s; correct the example, the server would refuse it", mustJSON(x), p)
 		}
 	}
 }
@@ -133,12 +148,12 @@ func (b *builder) toolExamples(t *toolModel) []schemadoc.Example {
 	for i, ex := range toolRules(t).GetExamples() {
 		var obj map[string]any
 		if err := json.Unmarshal([]byte(ex.GetInput()), &obj); err != nil {
-			b.probs.methodf(t.method, "example %d: input is not a JSON object", i+1)
+			b.probs.methodf(t.method, "example %d: input is not a JSON object; write the tool's arguments as one, e.g. input: %q", i+1, minimalInput(t))
 			continue
 		}
 		for _, k := range sortedKeys(obj) {
 			if !hasAgentField(t.input, k) && !refusedKey(t.input, k) && (t.isRead() || !isControlArg(k) && k != agentSummaryArg(t)) {
-				b.probs.methodf(t.method, "example %d: %q is not an input field of %s", i+1, k, t.name)
+				b.probs.methodf(t.method, "example %d: %q is not an input field of %s; use its input fields (%s)", i+1, k, t.name, agentNames(t.input))
 			}
 		}
 		desc := ex.GetDescription()
@@ -147,10 +162,22 @@ func (b *builder) toolExamples(t *toolModel) []schemadoc.Example {
 		}
 		// The example is checked as the decoder checks an agent's call:
 		// agents copy examples, and the server must not refuse one.
-		for _, p := range exampleProblems(t.input, obj, "") {
+		for _, p := range toolExampleProblems(t, obj) {
 			b.probs.methodf(t.method, "example %d (%q): %s; correct the example's input, the server would refuse it", i+1, desc, p)
 		}
 		out = append(out, schemadoc.Example{Description: desc, Input: mustJSON(obj)})
+	}
+	if len(out) == 0 {
+		// The document's minimal example, made from the required fields'
+		// examples (examples reads t.examples, not set yet), is checked
+		// as a tool example is.
+		for _, ex := range examples(t) {
+			var obj map[string]any
+			_ = json.Unmarshal(ex.Input, &obj)
+			for _, p := range toolExampleProblems(t, obj) {
+				b.probs.methodf(t.method, "%s %s, made from the required fields' examples: %s; correct those fields' examples or add a tool example, the server would refuse it", strings.ToLower(ex.Description[:1])+ex.Description[1:], ex.Input, p)
+			}
+		}
 	}
 	return out
 }

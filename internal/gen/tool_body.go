@@ -22,7 +22,7 @@ func (b *builder) toolBody(t *toolModel) *toolModel {
 			}
 		}
 		if !found {
-			b.probs.methodf(m, "result %q is not a field of %s", t.result, m.Output.Desc.FullName())
+			b.probs.methodf(m, "result %q is not a field of %s; name one of its fields (%s)", t.result, m.Output.Desc.FullName(), fieldList(m.Output, nil))
 		}
 	}
 	t.input = b.requestModel(t)
@@ -61,7 +61,7 @@ func (b *builder) previewField(m *protogen.Method, in *messageModel, name string
 		return nil
 	}
 	if !refused(in, name) {
-		b.probs.methodf(m, "preview_unless names %q, which is not a field of %s", name, m.Input.Desc.FullName())
+		b.probs.methodf(m, "preview_unless names %q, which is not a field of %s; add one, e.g. bool %s = 99;", name, m.Input.Desc.FullName(), name)
 	}
 	return nil
 }

@@ -302,7 +302,7 @@ func (m *pvMapper) enumRules(e *validate.EnumRules, prefix string) {
 			}
 		}
 		if len(allowed) == 0 {
-			m.b.probs.fieldf(m.fm.proto, "(buf.validate.field).%s leaves no alias of %s the agent could send", strings.TrimSuffix(p, "."), t.enum.Desc.FullName())
+			m.b.probs.fieldf(m.fm.proto, "(buf.validate.field).%s leaves no alias of %s the agent could send; let the rule allow at least one offered value", strings.TrimSuffix(p, "."), t.enum.Desc.FullName())
 			m.ok = false
 			return
 		}

@@ -16,19 +16,19 @@ func (b *builder) vocabularyField(fm *fieldModel, v *mcpwritev1.Vocabulary) bool
 	f := fm.proto
 	switch {
 	case f.Desc.Kind() != protoreflect.StringKind || f.Desc.IsMap():
-		b.probs.fieldf(f, "vocabulary applies to a string field or a list of strings, not %s", kindName(f))
+		b.probs.fieldf(f, "vocabulary applies to a string field or a list of strings, not %s; move vocabulary to a string field", kindName(f))
 		return false
 	case !isSnakeName(v.GetName()):
-		b.probs.fieldf(f, "vocabulary needs name: a snake_case name such as entity_type, got %q", v.GetName())
+		b.probs.fieldf(f, "vocabulary needs name: a snake_case name such as entity_type, got %q; e.g. [(mcpwrite.v1.field).agent = {vocabulary: {name: \"entity_type\"}}]", v.GetName())
 		return false
 	case b.ann(fm).agent.GetReference() != nil:
-		b.probs.fieldf(f, "a field cannot take both a reference and a vocabulary: a reference becomes an entity's id, a vocabulary value is kept as the agent names it")
+		b.probs.fieldf(f, "a field cannot take both a reference and a vocabulary: a reference becomes an entity's id, a vocabulary value is kept as the agent names it; drop one of them")
 		return false
 	case b.ann(fm).agent.Default != nil:
-		b.probs.fieldf(f, "a vocabulary field cannot have a default: its values are known only while the server runs")
+		b.probs.fieldf(f, "a vocabulary field cannot have a default: its values are known only while the server runs; drop default")
 		return false
 	case v.DiscoveryTool != nil && !isToolName(v.GetDiscoveryTool()):
-		b.probs.fieldf(f, "vocabulary discovery_tool %q must match ^[a-zA-Z0-9_-]{1,64}$", v.GetDiscoveryTool())
+		b.probs.fieldf(f, "vocabulary discovery_tool %q must match ^[a-zA-Z0-9_-]{1,64}$; e.g. discovery_tool: %q", v.GetDiscoveryTool(), acceptedName(v.GetDiscoveryTool()))
 		return false
 	}
 	fm.vocab = &vocabModel{name: v.GetName(), discoveryTool: v.GetDiscoveryTool()}

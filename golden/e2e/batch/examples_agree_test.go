@@ -31,6 +31,13 @@ func TestToolExampleCheckAgreesWithTheDecoder(t *testing.T) {
 		{"required title left out", `{"notes":[{"kind":"Task"}]}`, false},
 		{"required notes left out", `{}`, false},
 		{"an item that is not an object", `{"notes":["Buy milk"]}`, false},
+		{"tags as {key, value} entries", `{"notes":[{"kind":"Task","title":"x"}],"tags":[{"key":"red","value":{"label":"Red"}}]}`, true},
+		{"a tag without its required label", `{"notes":[{"kind":"Task","title":"x"}],"tags":{"red":{}}}`, false},
+		{"a tag entry given twice", `{"notes":[{"kind":"Task","title":"x"}],"tags":[{"key":"red","value":{"label":"Red"}},{"key":"red","value":{"label":"Rot"}}]}`, false},
+		{"a tag entry without its value", `{"notes":[{"kind":"Task","title":"x"}],"tags":[{"key":"red"}]}`, false},
+		{"tags that are neither object nor entries", `{"notes":[{"kind":"Task","title":"x"}],"tags":"red"}`, false},
+		{"a note key the note does not have", `{"notes":[{"kind":"Task","title":"x","colour":"red"}]}`, false},
+		{"a null item, which the decoder skips", `{"notes":[{"kind":"Task","title":"x"},null]}`, true},
 	}
 	src, err := os.ReadFile(filepath.Join("proto", "batch", "v1", "batch.proto"))
 	if err != nil {
