@@ -43,7 +43,7 @@ func write[Resp proto.Message](ctx context.Context, r *Repository, tool string, 
 	out, keyed := runtime.OutcomeFrom(ctx)
 	applying := keyed && out.ProposalID != "" && r.proposals != nil
 	keyed = keyed && out.ProposalID == ""
-	tx, err := r.pool.Begin(ctx)
+	tx, err := r.begin(ctx)
 	if err != nil {
 		return zero, unavailable(err)
 	}
@@ -84,28 +84,22 @@ func write[Resp proto.Message](ctx context.Context, r *Repository, tool string, 
 	if err != nil {
 		return zero, notText(req, err)
 	}
-	b.Queue(r.sql.insertOutbox, tenant, tool, reqJSON, respJSON)
 	if keyed {
-		// The outcome goes in the same round trip as the rows.
+		// The outcome, written once and completed, is one statement with
+		// the outbox row, in the same round trip as the rows.
 		body, err := out.Render(resp)
 		if err != nil {
 			return zero, err
 		}
-		if err := r.idem.WithTx(tx).QueueComplete(b, out.Key, out.Fingerprint, body, false, out.Now, out.TTL); err != nil {
+		outbox := []any{tenant, tool, reqJSON, respJSON}
+		if err := r.idem.WithTx(tx).QueueCompleteWith(b, r.sql.insertOutbox, outbox, out.Key, out.Fingerprint, body, false, out.Now, out.TTL); err != nil {
 			return zero, err
 		}
+	} else {
+		b.Queue(r.sql.insertOutbox, tenant, tool, reqJSON, respJSON)
 	}
-	if err := tx.SendBatch(ctx, b).Close(); err != nil {
-		return zero, r.storeError(ctx, req, err)
-	}
-	if applying {
-		if err := r.recordApply(ctx, tx, req, resp, out); err != nil {
-			return zero, err
-		}
-	}
-	r.fault("inside-tx")
-	if err := tx.Commit(ctx); err != nil {
-		return zero, r.storeError(ctx, req, err)
+	if err := r.finish(ctx, tx, b, req, resp, out, applying); err != nil {
+		return zero, err
 	}
 	r.fault("after-commit")
 	if applying || keyed {
@@ -114,12 +108,37 @@ func write[Resp proto.Message](ctx context.Context, r *Repository, tool string, 
 	return resp, nil
 }
 
+// finish sends the write's rows b and commits: in one round trip, or, for
+// a proposal's apply, with the apply's outcome recorded before the commit.
+func (r *Repository) finish(ctx context.Context, tx *pipeTx, b *pgx.Batch, req, resp proto.Message, out *runtime.Outcome, applying bool) error {
+	if !applying {
+		r.fault("inside-tx")
+		if err := tx.sendAndCommit(ctx, b); err != nil {
+			return r.storeError(ctx, req, err)
+		}
+		return nil
+	}
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return r.storeError(ctx, req, err)
+	}
+	if err := r.recordApply(ctx, tx, req, resp, out); err != nil {
+		return err
+	}
+	r.fault("inside-tx")
+	if err := tx.Commit(ctx); err != nil {
+		return r.storeError(ctx, req, err)
+	}
+	return nil
+}
+
 // claimAndLoad claims the call's key in tx when claim is set, then reads
-// and locks the footprint's rows. The claim and the elements' read go in
-// one round trip (the read runs after the claim, in the same transaction);
-// a claim that needs more (a per-tenant quota, a race lost to a concurrent
-// commit of the key) is made on its own first, and the rows read again.
-// A key held by another call is an *idempotency.HeldError.
+// and locks the footprint's rows. The claim is a reservation
+// (idempg.TxStore.QueueReserve: the key's lock, then its live record; the
+// outcome is written once, completed, with the rows): BEGIN, the
+// reservation and the elements' read go in one round trip (the read runs
+// after the lock is granted, in the same transaction); a claim that needs
+// more (a per-tenant quota) is made on its own first, and the rows read
+// again. A key held by another call is an *idempotency.HeldError.
 func (r *Repository) claimAndLoad(ctx context.Context, tx pgx.Tx, tenant string, fp footprint, claim bool, out *runtime.Outcome) (domain.Rows, error) {
 	if !claim {
 		r.fault("before-read")
@@ -130,7 +149,7 @@ func (r *Repository) claimAndLoad(ctx context.Context, tx pgx.Tx, tenant string,
 	r.fault("before-claim")
 	idem := r.idem.WithTx(tx)
 	b := &pgx.Batch{}
-	pending, ok := idem.QueueClaim(b, out.Key, out.Fingerprint, out.Now, out.Lease)
+	pending, ok := idem.QueueReserve(b, out.Key, out.Now)
 	if !ok {
 		return r.claimThenLoad(ctx, tx, tenant, fp, out, true)
 	}

@@ -23,8 +23,10 @@ type Repository struct {
 	// and after the write reads and locks its rows; a key claimed in the
 	// transaction is sent in the same round trip as the read, so
 	// "before-read" comes before "after-claim" then), "inside-tx" (the write
-	// done, before the commit) and "after-commit" (before the answer): crash
-	// tests kill the process there, stall tests hold a write there.
+	// decided, its rows about to go out with the commit in one round trip;
+	// for a proposal's apply, its rows written, before the commit) and
+	// "after-commit" (before the answer): crash tests kill the process
+	// there, stall tests hold a write there.
 	Fault func(point string)
 }
 

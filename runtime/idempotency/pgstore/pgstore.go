@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -24,10 +25,16 @@ import (
 const DefaultTable = "mcpwrite_idempotency_keys"
 
 // MigrationSQL is the shipped schema (for the default table), for users who
-// apply migrations with their own tool instead of Migrate.
-//
+// apply migrations with their own tool instead of Migrate: the migrations
+// in order, each idempotent, so applying it again upgrades a database made
+// by an earlier release.
+var MigrationSQL = migration001 + "\n" + migration002
+
 //go:embed migrations/001_idempotency.sql
-var MigrationSQL string
+var migration001 string
+
+//go:embed migrations/002_reserve.sql
+var migration002 string
 
 // sharedMarker separates the per-table part of MigrationSQL from the
 // functions shared by every table.
@@ -50,6 +57,8 @@ type Store struct {
 	doneSQL  string
 	relSQL   string
 	getSQL   string
+	// completeWith caches QueueCompleteWith's statements (queue.go).
+	completeWith sync.Map
 	// maxPerTenant bounds a tenant's live records (pg_record_quota.go); 0: none.
 	maxPerTenant int
 }
@@ -107,16 +116,17 @@ func (s *Store) MigrationFor() (string, error) {
 	if s.err != nil {
 		return "", s.err
 	}
-	tablePart, shared, _ := strings.Cut(MigrationSQL, sharedMarker)
+	tablePart, shared, _ := strings.Cut(migration001, sharedMarker)
 	r := strings.NewReplacer(
 		DefaultTable+"_expires_at_idx", pgx.Identifier{s.table + "_expires_at_idx"}.Sanitize(),
 		DefaultTable, s.ident,
 	)
-	return r.Replace(tablePart) + sharedMarker + shared, nil
+	return r.Replace(tablePart) + sharedMarker + shared + "\n" + migration002, nil
 }
 
-// Migrate creates the table, its expiry index and the clean-up function if
-// they are missing. Concurrent Migrate calls (several instances starting)
+// Migrate creates the table, its expiry index and the functions (clean-up,
+// and the key reservation of reserve.go) if they are missing, and brings
+// those of an earlier release up to date. Concurrent Migrate calls (several instances starting)
 // are serialised by an advisory lock.
 func (s *Store) Migrate(ctx context.Context) error {
 	sql, err := s.MigrationFor()
@@ -205,88 +215,6 @@ func (t *TxStore) Complete(ctx context.Context, k idempotency.Key, fingerprint s
 // CompleteRecord implements idempotency.RecordCompleter inside the transaction.
 func (t *TxStore) CompleteRecord(ctx context.Context, k idempotency.Key, fingerprint string, response []byte, isError bool, now time.Time, ttl time.Duration) (*idempotency.Record, error) {
 	return t.s.complete(ctx, t.q, k, fingerprint, response, isError, now, ttl)
-}
-
-// QueueComplete queues Complete on b, so a caller sends its write and the
-// outcome in one round trip: b must be sent in the transaction, and the
-// queued statement's error (idempotency.ErrClaimLost when the key is not
-// ours; the caller must roll back) is returned when the batch results are
-// read or closed. The error returned at once is the store's invalid
-// options; nothing is queued then.
-func (t *TxStore) QueueComplete(b *pgx.Batch, k idempotency.Key, fingerprint string, response []byte, isError bool, now time.Time, ttl time.Duration) error {
-	s := t.s
-	if s.err != nil {
-		return s.err
-	}
-	now = idempotency.TruncateTime(now)
-	expires := idempotency.TruncateTime(now.Add(ttl))
-	if response == nil {
-		response = []byte{} // NULL marks an in-progress row
-	}
-	b.Queue(s.doneSQL, k.Tenant, k.Tool, k.Key, fingerprint, response, isError, now, expires).QueryRow(func(row pgx.Row) error {
-		var created time.Time
-		err := row.Scan(&created)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return idempotency.ErrClaimLost
-		}
-		if err != nil {
-			return fmt.Errorf("pgstore: complete: %w", err)
-		}
-		return nil
-	})
-	return nil
-}
-
-// PendingClaim is one attempt of a claim queued on a caller's batch
-// (QueueClaim); Read reads its result.
-type PendingClaim struct {
-	k   idempotency.Key
-	now time.Time
-}
-
-// QueueClaim queues one attempt of Claim on b, so a caller sends the claim
-// and the reads that follow it in one round trip: b must be sent in the
-// transaction, and the claim's result read first, with Read. ok is false,
-// and nothing is queued, when the claim needs a query of its own before it
-// (a per-tenant quota) or the store's options are invalid: the caller
-// claims with Claim then.
-func (t *TxStore) QueueClaim(b *pgx.Batch, k idempotency.Key, fingerprint string, now time.Time, lease time.Duration) (p *PendingClaim, ok bool) {
-	s := t.s
-	if s.err != nil || s.maxPerTenant > 0 {
-		return nil, false
-	}
-	now = idempotency.TruncateTime(now)
-	until := idempotency.TruncateTime(now.Add(lease))
-	b.Queue(s.claimSQL, k.Tenant, k.Tool, k.Key, fingerprint, now, until)
-	return &PendingClaim{k: k, now: now}, true
-}
-
-// Read reads the queued attempt's result, the next one of br. settled is
-// false when the attempt lost a race to a concurrent commit of the same
-// key (Claim retries then): the caller claims again with Claim, in the same
-// transaction, once it has read or closed br.
-func (p *PendingClaim) Read(br pgx.BatchResults) (res idempotency.ClaimResult, settled bool, err error) {
-	var (
-		claimed bool
-		r       row
-	)
-	err = br.QueryRow().Scan(&claimed, &r.fingerprint, &r.state, &r.response, &r.isError, &r.created, &r.lease, &r.expires)
-	switch {
-	case errors.Is(err, pgx.ErrNoRows):
-		return res, false, nil // the conflicting row was committed after our snapshot
-	case err != nil:
-		return res, false, fmt.Errorf("pgstore: claim: %w", err)
-	case claimed:
-		return idempotency.ClaimResult{Claimed: true}, true, nil
-	}
-	rec, err := r.record(p.k)
-	if err != nil {
-		return res, false, err
-	}
-	if !rec.Live(p.now) {
-		return res, false, nil // our snapshot saw an older version than the one that won
-	}
-	return idempotency.ClaimResult{Existing: rec}, true, nil
 }
 
 // Release implements idempotency.Store inside the transaction.
