@@ -39,10 +39,15 @@ func Register(s ToolAdder, svc *impl.Service, opts ...Option) error {
 	if err != nil {
 		return err
 	}
+	var resources []resourceSpec
 	if err := r.checkRequestContext(); err != nil {
 		return err
 	}
+	wrap := func(name string, h mcp.ToolHandler) mcp.ToolHandler { return r.observe(name, r.guard(name, h)) }
 	specs, err := r.toolSpecs()
+	if err == nil {
+		resources, err = r.resourceSpecs(wrap)
+	}
 	if err != nil {
 		return fmt.Errorf("runtime: service %s: %w", svc.Name, err)
 	}
@@ -55,8 +60,9 @@ func Register(s ToolAdder, svc *impl.Service, opts ...Option) error {
 		}
 	}
 	for _, sp := range specs {
-		s.AddTool(sp.tool, r.observe(sp.tool.Name, r.guard(sp.tool.Name, sp.handler)))
+		s.AddTool(sp.tool, wrap(sp.tool.Name, sp.handler))
 	}
+	r.addResources(s, resources)
 	return nil
 }
 
