@@ -54,7 +54,7 @@ func (b *builder) resourceTemplates(sm *serviceModel) {
 		if explicit {
 			want = tr.GetResource()
 		}
-		if !want {
+		if !want || !explicit && !standardGet(t) {
 			continue
 		}
 		rs, why := b.resourcesOf(t, scheme)
@@ -63,9 +63,9 @@ func (b *builder) resourceTemplates(sm *serviceModel) {
 			b.probs.methodf(t.method, "resource: true, but %s; remove resource: true, or see docs/resources.md for what a resource needs", why)
 			continue
 		case why != "":
-			// The service opted in: a Get that cannot be a resource is
-			// named, any other method is simply not one.
-			if t.isRead() && strings.HasPrefix(string(t.method.Desc.Name()), "Get") {
+			// The service opted in: a standard Get that cannot be a
+			// resource is named.
+			if t.isRead() {
 				b.file.warns = append(b.file.warns, fmt.Sprintf("%s: method %s: tool %s is not served as a resource: %s; to silence this, set option (mcpwrite.v1.tool) = {resource: false};",
 					where(t.method.Desc), t.method.Desc.FullName(), t.name, why))
 			}
@@ -80,6 +80,21 @@ func (b *builder) resourceTemplates(sm *serviceModel) {
 			sm.resources = append(sm.resources, r)
 		}
 	}
+}
+
+// standardGet reports whether t has the shape of an AIP-131 standard Get,
+// which resources: true serves: Get<Resource>(Get<Resource>Request)
+// returning <Resource> or a message with a google.api.resource option
+// (GetIamPolicy, whose request is a GetIamPolicyRequest answered by a
+// Policy, is not one). A method's resource: true asks less (resourcesOf).
+func standardGet(t *toolModel) bool {
+	name := string(t.method.Desc.Name())
+	res, ok := strings.CutPrefix(name, "Get")
+	if !ok || res == "" || string(t.method.Input.Desc.Name()) != name+"Request" {
+		return false
+	}
+	return string(t.method.Output.Desc.Name()) == res ||
+		ext[*annotations.ResourceDescriptor](t.method.Output.Desc.Options(), annotations.E_Resource).GetType() != ""
 }
 
 // resourcesOf is one template per usable pattern of the resource t gets,

@@ -33,7 +33,7 @@ type CatalogServiceHandler interface {
 	GetItem(context.Context, *v1.GetItemRequest) (*v1.Item, error)
 	// Gets a publisher: the type comes from the name's resource_reference to
 	// a file-level resource_definition.
-	GetPublisher(context.Context, *v1.GetPublisherRequest) (*v1.PublisherView, error)
+	GetPublisher(context.Context, *v1.GetPublisherRequest) (*v1.Publisher, error)
 	// Gets the price of an item, which is not served as a resource.
 	GetPrice(context.Context, *v1.GetPriceRequest) (*v1.Price, error)
 	// Lists the items of a store.
@@ -68,7 +68,7 @@ func NewCatalogService(h CatalogServiceHandler) *mcpwriteimpl.Service {
 				func(ctx context.Context, m *v1.GetItemRequest) (*v1.Item, error) { return h.GetItem(ctx, m) }),
 			mcpwriteimpl.NewTool[v1.GetPublisherRequest]("get_publisher", decodeGetPublisherRequest,
 				nil,
-				func(ctx context.Context, m *v1.GetPublisherRequest) (*v1.PublisherView, error) {
+				func(ctx context.Context, m *v1.GetPublisherRequest) (*v1.Publisher, error) {
 					return h.GetPublisher(ctx, m)
 				}),
 			mcpwriteimpl.NewTool[v1.GetPriceRequest]("get_price", decodeGetPriceRequest,
@@ -91,7 +91,7 @@ func NewCatalogService(h CatalogServiceHandler) *mcpwriteimpl.Service {
 // generates satisfies it.
 type CatalogServiceClient interface {
 	GetItem(ctx context.Context, in *v1.GetItemRequest, opts ...grpc.CallOption) (*v1.Item, error)
-	GetPublisher(ctx context.Context, in *v1.GetPublisherRequest, opts ...grpc.CallOption) (*v1.PublisherView, error)
+	GetPublisher(ctx context.Context, in *v1.GetPublisherRequest, opts ...grpc.CallOption) (*v1.Publisher, error)
 	GetPrice(ctx context.Context, in *v1.GetPriceRequest, opts ...grpc.CallOption) (*v1.Price, error)
 	ListItems(ctx context.Context, in *v1.ListItemsRequest, opts ...grpc.CallOption) (*v1.ListItemsResponse, error)
 	CreateItem(ctx context.Context, in *v1.CreateItemRequest, opts ...grpc.CallOption) (*v1.Item, error)
@@ -120,7 +120,7 @@ func (a *clientAdapterCatalogService) GetItem(ctx context.Context, in *v1.GetIte
 	return res, nil
 }
 
-func (a *clientAdapterCatalogService) GetPublisher(ctx context.Context, in *v1.GetPublisherRequest) (*v1.PublisherView, error) {
+func (a *clientAdapterCatalogService) GetPublisher(ctx context.Context, in *v1.GetPublisherRequest) (*v1.Publisher, error) {
 	ctx, cancel := a.forward.Start(ctx)
 	defer cancel()
 	res, err := a.client.GetPublisher(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
