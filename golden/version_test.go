@@ -18,21 +18,21 @@ func TestPluginVersionMatchesRuntime(t *testing.T) {
 }
 
 // The changelog's newest release is the version the plugin and the runtime
-// report (an "Unreleased" section above it lists changes no release has).
+// report; an "Unreleased" section above it lists changes not yet released.
 func TestChangelogNamesTheVersion(t *testing.T) {
 	b, err := os.ReadFile("../CHANGELOG.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m [][]byte
-	for _, h := range regexp.MustCompile(`(?m)^## (\S+)`).FindAllSubmatch(b, -1) {
-		if string(h[1]) != "Unreleased" {
-			m = h
+	var newest string
+	for _, m := range regexp.MustCompile(`(?m)^## (\S+)`).FindAllSubmatch(b, -1) {
+		if string(m[1]) != "Unreleased" {
+			newest = string(m[1])
 			break
 		}
 	}
-	if m == nil || string(m[1]) != runtime.Version {
-		t.Fatalf("CHANGELOG.md's newest release heading %q, want %s", m, runtime.Version)
+	if newest != runtime.Version {
+		t.Fatalf("CHANGELOG.md's newest release heading %q, want %s", newest, runtime.Version)
 	}
 }
 

@@ -58,11 +58,13 @@ func ExampleNewPreparer() {
 	}
 	m, errs := p.Prepare(context.Background(), "task_create", []byte(`{"title":"Add OAuth login","type":"feature"}`), runtime.RequestContext{TenantID: "acme", PrincipalID: "ada"})
 	req := m.(*tasksv1.TaskCreateRequest)
+	// rootDir was left out: the session's project, ".", which the domain
+	// resolves inside the tenant's own directory.
 	fmt.Println(len(errs), req.GetTitle(), req.GetType(), req.GetRootDir())
 	// Output:
 	// UNKNOWN_FIELD typ unknown field "typ"; did you mean "type"?
 	// MISSING_REQUIRED_FIELD type missing required field "type"
-	// 0 Add OAuth login TASK_TYPE_FEATURE /projects/acme
+	// 0 Add OAuth login TASK_TYPE_FEATURE .
 }
 
 // The request context says who calls: a handler reads it with

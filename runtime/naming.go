@@ -67,6 +67,10 @@ func (c *config) applyToolNames(sd *schemadoc.Service) error {
 	for i := range sd.VocabularyTools {
 		rename(&sd.VocabularyTools[i].Tool)
 	}
+	for i := range sd.Resources {
+		rename(&sd.Resources[i].Tool)
+		rename(&sd.Resources[i].Name)
+	}
 	return nil
 }
 

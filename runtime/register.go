@@ -40,10 +40,15 @@ func Register(s ToolAdder, svc *mcpwriteimpl.Service, opts ...Option) error {
 	if err != nil {
 		return err
 	}
+	var resources []resourceSpec
 	if err := r.checkRequestContext(); err != nil {
 		return err
 	}
+	wrap := func(name string, h mcp.ToolHandler) mcp.ToolHandler { return r.observe(name, r.guard(name, h)) }
 	specs, err := r.toolSpecs()
+	if err == nil {
+		resources, err = serviceResources{r}.specs(wrap)
+	}
 	if err != nil {
 		return fmt.Errorf("runtime: service %s: %w", svc.Name, err)
 	}
@@ -56,8 +61,9 @@ func Register(s ToolAdder, svc *mcpwriteimpl.Service, opts ...Option) error {
 		}
 	}
 	for _, sp := range specs {
-		s.AddTool(sp.tool, r.observe(sp.tool.Name, r.guard(sp.tool.Name, sp.handler)))
+		s.AddTool(sp.tool, wrap(sp.tool.Name, sp.handler))
 	}
+	serviceResources{r}.add(s, resources)
 	return nil
 }
 

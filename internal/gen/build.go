@@ -158,6 +158,7 @@ func (b *builder) service(s *protogen.Service) *serviceModel {
 	b.zeroValueFields(sm)
 	b.serviceTools(sm)
 	b.checkToolNames(sm)
+	b.resourceTemplates(sm)
 	return sm
 }
 

@@ -112,7 +112,7 @@ func (e *emitter) handler(sm *serviceModel) {
 func (e *emitter) register(sm *serviceModel) {
 	name := registerName(sm)
 	doc := docComment("", name+" registers the "+string(sm.proto.Desc.FullName())+" write tools, the service tools and the discovery tools on s. Options configure idempotency, governance, limits and request context.")
-	for _, line := range vocabularyComment(sm) {
+	for _, line := range append(vocabularyComment(sm), resourcesComment(sm)...) {
 		doc.Comment(line).Line()
 	}
 	e.decl(doc, jen.Func().Id(name).Params(

@@ -77,6 +77,9 @@ type serviceModel struct {
 	// operationsTool follows long-running operations (operations.go); ""
 	// when no tool is long-running.
 	operationsTool string
+	// resources are the read tools also served as MCP resource templates
+	// (resources.go).
+	resources []schemadoc.Resource
 }
 
 // toolModel is one exposed method.

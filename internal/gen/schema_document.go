@@ -53,6 +53,7 @@ func document(fm *fileModel) schemadoc.Document {
 		for _, v := range sm.vocabTools {
 			sd.VocabularyTools = append(sd.VocabularyTools, schemadoc.VocabularyTool{Tool: v.tool, Vocabulary: v.vocabulary, Description: v.desc})
 		}
+		sd.Resources = sm.resources
 		sd.SchemaVersion = schemadoc.Version(sd)
 		doc.Services = append(doc.Services, sd)
 	}

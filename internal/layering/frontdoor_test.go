@@ -55,8 +55,12 @@ func TestOnlyBeginAssemblesTheFrontHalf(t *testing.T) {
 		}
 	}
 	// Each entry path calls begin and prepare (apply through staleness, which
-	// re-makes the proposal's tool call).
-	for _, path := range []string{"call.run", "registry.readHandler", "registry.validateHandler", "call.staleness", "Preparer.prepare", "Preparer.decode"} {
+	// re-makes the proposal's tool call; a read tool and a resource read
+	// through readCall, which is all readHandler does).
+	if got := strings.Join(calls["registry.readHandler"], " "); got != "registry.readCall" {
+		t.Errorf("registry.readHandler calls %s, want only registry.readCall", got)
+	}
+	for _, path := range []string{"call.run", "registry.readCall", "registry.validateHandler", "call.staleness", "Preparer.prepare", "Preparer.decode"} {
 		has := map[string]bool{}
 		for _, c := range calls[path] {
 			has[c] = true

@@ -78,6 +78,7 @@ func Register(s *server.MCPServer, svc *impl.Service, opts ...runtime.Option) er
 		listCompactly(s, compact)
 	}
 	s.AddTools(tools...)
+	addResources(s, svc.Name, c.resources)
 	return nil
 }
 
@@ -133,7 +134,8 @@ func listCompactly(s *server.MCPServer, hashes map[string]compactlist.Hash) {
 
 // collector is the runtime.ToolAdder Register fills.
 type collector struct {
-	tools []collected
+	tools     []collected
+	resources []collectedResource
 }
 
 type collected struct {
@@ -143,6 +145,12 @@ type collected struct {
 
 func (c *collector) AddTool(t *mcp.Tool, h mcp.ToolHandler) {
 	c.tools = append(c.tools, collected{t, h})
+}
+
+// AddResourceTemplate makes the collector a server that takes resource
+// templates (mcpgo_resources.go), as a go-sdk *mcp.Server does.
+func (c *collector) AddResourceTemplate(t *mcp.ResourceTemplate, h mcp.ResourceHandler) {
+	c.resources = append(c.resources, collectedResource{t, h})
 }
 
 // toolOf is the go-sdk tool as mcp-go lists it: the same schemas (raw),

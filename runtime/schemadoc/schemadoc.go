@@ -61,6 +61,9 @@ type Service struct {
 	// VocabularyTools lists the read-only tools that list a live
 	// vocabulary's values for the caller's tenant.
 	VocabularyTools []VocabularyTool `json:"vocabulary_tools,omitempty"`
+	// Resources lists the read tools also served as MCP resource templates
+	// (ServiceRules resources, docs/resources.md).
+	Resources []Resource `json:"resources,omitempty"`
 }
 
 // Version is the schema version of a service entry: "sha256:" and the first

@@ -858,9 +858,23 @@ type ServiceRules struct {
 	// How answers spell enum values, for every enum the service's answers
 	// carry (EnumRules output overrides it per enum), so one answer spells
 	// them one way. Example: `enum_output: LOWER_SNAKE`.
-	EnumOutput    *EnumRules_Output `protobuf:"varint,41,opt,name=enum_output,json=enumOutput,enum=mcpwrite.v1.EnumRules_Output" json:"enum_output,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	EnumOutput *EnumRules_Output `protobuf:"varint,41,opt,name=enum_output,json=enumOutput,enum=mcpwrite.v1.EnumRules_Output" json:"enum_output,omitempty"`
+	// Also serve each read tool that is an AIP-131 standard Get of a
+	// google.api.resource type (GetBook, whose request's name follows the
+	// type's pattern) as an MCP resource template, so a host can attach the
+	// resource to a conversation (resources/templates/list, resources/read).
+	// The URI is the AIP-122 full resource name with resource_scheme:
+	// aip://library.example.com/shelves/{shelf}/books/{book}. A read goes
+	// through the Get tool's pipeline (request context, enrichment, error
+	// redaction) and answers the response as protojson. Off by default; a
+	// method's resource option overrides it. See docs/resources.md.
+	// Example: `resources: true`.
+	Resources *bool `protobuf:"varint,70,opt,name=resources" json:"resources,omitempty"`
+	// The scheme of the resource templates' URIs (resources). Default aip.
+	// Example: `resource_scheme: "library"`.
+	ResourceScheme *string `protobuf:"bytes,71,opt,name=resource_scheme,json=resourceScheme" json:"resource_scheme,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *ServiceRules) Reset() {
@@ -1005,6 +1019,20 @@ func (x *ServiceRules) GetEnumOutput() EnumRules_Output {
 	return EnumRules_OUTPUT_UNSPECIFIED
 }
 
+func (x *ServiceRules) GetResources() bool {
+	if x != nil && x.Resources != nil {
+		return *x.Resources
+	}
+	return false
+}
+
+func (x *ServiceRules) GetResourceScheme() string {
+	if x != nil && x.ResourceScheme != nil {
+		return *x.ResourceScheme
+	}
+	return ""
+}
+
 // ToolRules describe one tool: a write, or a read (kind READ).
 type ToolRules struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1075,7 +1103,12 @@ type ToolRules struct {
 	// Unset under expose: ALL: such methods, and methods whose request cannot
 	// be expressed, are left out with a warning naming this option (see
 	// docs/existing-apis.md). Example: `omit: true`.
-	Omit          *bool `protobuf:"varint,60,opt,name=omit" json:"omit,omitempty"`
+	Omit *bool `protobuf:"varint,60,opt,name=omit" json:"omit,omitempty"`
+	// Whether this read tool is also served as an MCP resource template (see
+	// ServiceRules resources), whatever the service says. true on a method
+	// that is not an AIP-131 Get of a google.api.resource type with a
+	// pattern is an error naming what is missing. Example: `resource: true`.
+	Resource      *bool `protobuf:"varint,70,opt,name=resource" json:"resource,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1246,6 +1279,13 @@ func (x *ToolRules) GetPreviewUnless() string {
 func (x *ToolRules) GetOmit() bool {
 	if x != nil && x.Omit != nil {
 		return *x.Omit
+	}
+	return false
+}
+
+func (x *ToolRules) GetResource() bool {
+	if x != nil && x.Resource != nil {
+		return *x.Resource
 	}
 	return false
 }
@@ -2665,7 +2705,7 @@ var File_mcpwrite_v1_mcpwrite_proto protoreflect.FileDescriptor
 
 const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\n" +
-	"\x1amcpwrite/v1/mcpwrite.proto\x12\vmcpwrite.v1\x1a google/protobuf/descriptor.proto\"\xb4\b\n" +
+	"\x1amcpwrite/v1/mcpwrite.proto\x12\vmcpwrite.v1\x1a google/protobuf/descriptor.proto\"\xfb\b\n" +
 	"\fServiceRules\x128\n" +
 	"\x06expose\x18\x01 \x01(\x0e2 .mcpwrite.v1.ServiceRules.ExposeR\x06expose\x12E\n" +
 	"\vtool_naming\x18\x02 \x01(\x0e2$.mcpwrite.v1.ServiceRules.ToolNamingR\n" +
@@ -2688,7 +2728,9 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\x16infer_reads_from_names\x18\x1e \x01(\bR\x13inferReadsFromNames\x12(\n" +
 	"\x10emit_zero_values\x18( \x01(\bR\x0eemitZeroValues\x12>\n" +
 	"\venum_output\x18) \x01(\x0e2\x1d.mcpwrite.v1.EnumRules.OutputR\n" +
-	"enumOutput\"8\n" +
+	"enumOutput\x12\x1c\n" +
+	"\tresources\x18F \x01(\bR\tresources\x12'\n" +
+	"\x0fresource_scheme\x18G \x01(\tR\x0eresourceScheme\"8\n" +
 	"\x06Expose\x12\x16\n" +
 	"\x12EXPOSE_UNSPECIFIED\x10\x00\x12\r\n" +
 	"\tANNOTATED\x10\x01\x12\a\n" +
@@ -2705,7 +2747,7 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\x18FIELD_NAMING_UNSPECIFIED\x10\x00\x12\x0e\n" +
 	"\n" +
 	"PROTO_NAME\x10\x01\x12\r\n" +
-	"\tJSON_NAME\x10\x02\"\xd7\n" +
+	"\tJSON_NAME\x10\x02\"\xf3\n" +
 	"\n" +
 	"\tToolRules\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
@@ -2730,7 +2772,8 @@ const file_mcpwrite_v1_mcpwrite_proto_rawDesc = "" +
 	"\x0felicit_fallback\x18\x11 \x01(\x0e2%.mcpwrite.v1.ToolRules.ElicitFallbackR\x0eelicitFallback\x121\n" +
 	"\x14confirmation_message\x18\x12 \x01(\tR\x13confirmationMessage\x12%\n" +
 	"\x0epreview_unless\x18\x13 \x01(\tR\rpreviewUnless\x12\x12\n" +
-	"\x04omit\x18< \x01(\bR\x04omit\x1aA\n" +
+	"\x04omit\x18< \x01(\bR\x04omit\x12\x1a\n" +
+	"\bresource\x18F \x01(\bR\bresource\x1aA\n" +
 	"\aExample\x12 \n" +
 	"\vdescription\x18\x01 \x01(\tR\vdescription\x12\x14\n" +
 	"\x05input\x18\x02 \x01(\tR\x05input\"V\n" +
