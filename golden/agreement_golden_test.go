@@ -145,6 +145,7 @@ const goldenRefusedService = `service_options: runtime: service crm.v1.AuditServ
 
 var goldenAgreementWant = map[string]goldenFigures{
 	"adopt_leave_out":             {5, 5, 0, 2, 2, 0, 0},
+	"any_input":                   {10, 10, 0, 7, 7, 0, 0},
 	"aip_identity_reference":      {10, 10, 0, 6, 6, 0, 3},
 	"aip_irreversible":            {30, 30, 0, 28, 28, 0, 0},
 	"aip_name_inference":          {20, 20, 0, 14, 14, 0, 0},

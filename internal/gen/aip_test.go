@@ -80,7 +80,7 @@ message CreateTaskRequest {
   Task task = 2;
 }`
 	_, msg := runWarn(t, strings.Replace(src, "%s", " { option (mcpwrite.v1.tool) = {kind: CREATE}; }", 1), gen.Config{})
-	want := "bad.proto:13:19: tool create_task: task.last_attempt.details: google.protobuf.Any cannot be agent-supplied (declared in bad.proto, message bad.v1.Attempt); mark bad.v1.Attempt.details hidden or derived with a resolver"
+	want := "bad.proto:13:19: tool create_task: task.last_attempt.details: google.protobuf.Any cannot be agent-supplied without a candidate type (its comment names none, and package bad.v1 declares no other message to pack) (declared in bad.proto, message bad.v1.Attempt); name the types bad.v1.Attempt.details takes in its comment (e.g. type.googleapis.com/bad.v1.Message), or mark the field hidden or derived with a resolver"
 	if msg != want {
 		t.Errorf("error:\n got: %s\nwant: %s", msg, want)
 	}

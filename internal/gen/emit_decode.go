@@ -211,6 +211,8 @@ func (e *emitter) readValue(g *jen.Group, f *fieldModel, vf *protogen.Field, src
 			e.constraints(b, f, key) // the wrapped value's rules
 			b.Add(assign(e.q(wrappersPkg.Ident(w[1])).Call(jen.Id("x"))))
 		})
+	case isAny(vf):
+		e.readAny(g, f, src, key, nested, assign)
 	case vf.Message != nil && wktReader[vf.Message.Desc.FullName()] != "":
 		g.If(xok.Add(d(wktReader[vf.Message.Desc.FullName()], src, key)), ok).Block(
 			assign(jen.Id("x")),

@@ -508,7 +508,7 @@ message Req { string name = 1; }`,
 message Req {
   google.protobuf.Any payload = 1;
 }`,
-			want: `bad.proto:15:3: tool do: payload: google.protobuf.Any cannot be agent-supplied (declared in bad.proto, message bad.v1.Req); mark bad.v1.Req.payload hidden or derived with a resolver`,
+			want: `bad.proto:15:3: tool do: payload: google.protobuf.Any cannot be agent-supplied without a candidate type (its comment names none, and package bad.v1 declares no other message to pack) (declared in bad.proto, message bad.v1.Req); name the types bad.v1.Req.payload takes in its comment (e.g. type.googleapis.com/bad.v1.Message), or mark the field hidden or derived with a resolver`,
 		},
 		{
 			name: "recursion_depth on a message that does not contain itself",

@@ -193,6 +193,9 @@ type fieldModel struct {
 	override *pvRules
 	// child is the message model of a non-well-known message field.
 	child *messageModel
+	// anyTypes are the candidates of a google.protobuf.Any field
+	// (fields_any.go), nil for any other field.
+	anyTypes []anyType
 	// fromEnum is the sibling enum field of a derived.from_enum field.
 	fromEnum *fieldModel
 	// implies maps source enum value numbers to target value Go identifiers.
@@ -417,4 +420,11 @@ type literal struct {
 type operationModel struct {
 	// response and metadata are full message names; "" when unknown.
 	response, metadata string
+}
+
+// anyType is one candidate of an Any field: its type URL and the model of
+// its message, decoded by its own generated decoder.
+type anyType struct {
+	url   string
+	model *messageModel
 }

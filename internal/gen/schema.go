@@ -118,6 +118,8 @@ func fieldSchema(f *fieldModel, x *expansion) *jsonschema.Schema {
 	s.Description = f.desc
 	if f.proto.Desc.IsMap() {
 		s.Description = strings.TrimSpace(s.Description + " Entries of {key, value}, each key at most once.")
+	} else if note := anyNote(f); note != "" {
+		s.Description = appendSentence(s.Description, note)
 	} else if note := jsonTextNote(f.proto); note != "" {
 		s.Description = strings.TrimSpace(s.Description + " " + note)
 	} else if textNote != "" {
@@ -243,6 +245,9 @@ func valueSchema(f *fieldModel, vf *protogen.Field, x *expansion) *jsonschema.Sc
 		return &jsonschema.Schema{Type: "string", Enum: vals}
 	}
 	if vf.Message != nil {
+		if isAny(vf) {
+			return anyInputSchema(f, x)
+		}
 		if s := wktInputSchema(vf.Message.Desc.FullName()); s != nil {
 			return s
 		}
@@ -402,4 +407,26 @@ func itemCounts(f *fieldModel, r *valueConstraints, s *jsonschema.Schema) {
 	if r.maxItems != nil {
 		s.MaxItems = u64(uint64(*r.maxItems))
 	}
+}
+
+// anyInputSchema is how an agent sends the google.protobuf.Any field f: one
+// closed object per candidate, "@type" (a one-value enum of its type URL)
+// first, then the candidate's own fields; several candidates are anyOf
+// branches, each requiring what its own properties define.
+func anyInputSchema(f *fieldModel, x *expansion) *jsonschema.Schema {
+	var branches []*jsonschema.Schema
+	for _, t := range f.anyTypes {
+		body := objectSchema(t.model, x)
+		s := &jsonschema.Schema{Type: "object", Description: body.Description, Properties: jsonschema.NewProperties(), AdditionalProperties: jsonschema.FalseSchema}
+		s.Properties.Set("@type", &jsonschema.Schema{Type: "string", Enum: []any{t.url}})
+		for p := body.Properties.Oldest(); p != nil; p = p.Next() {
+			s.Properties.Set(p.Key, p.Value)
+		}
+		s.Required = append([]string{"@type"}, body.Required...)
+		branches = append(branches, s)
+	}
+	if len(branches) == 1 {
+		return branches[0]
+	}
+	return &jsonschema.Schema{AnyOf: branches}
 }
