@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
 // The service tools in the compact list. They are listed with their real
@@ -60,4 +62,14 @@ func withoutPropertyDescriptions(raw json.RawMessage) json.RawMessage {
 		return raw
 	}
 	return out
+}
+
+// fullInputSchema is the complete input schema of d, which get_write_schema
+// answers: tools/list's, or the one before the plugin's schema budget gave
+// optional subtrees as JSON text.
+func fullInputSchema(d *schemadoc.Tool) json.RawMessage {
+	if len(d.FullInputSchema) > 0 {
+		return d.FullInputSchema
+	}
+	return d.InputSchema
 }

@@ -92,8 +92,8 @@ message CreateTaskRequest {
 	}
 }
 
-// vendor_notes says which signal decided each tool the tool option did
-// not classify.
+// vendor_notes says which signal decided each tool, the tool option when
+// it set the kind.
 func TestVendorNotesNameTheDecidingSignal(t *testing.T) {
 	src := `
 service S {
@@ -109,7 +109,8 @@ message Resp { string id = 1; }`
 		t.Fatalf("Generate: %s", msg)
 	}
 	want := "protoc-gen-mcpwrite: note: bad.proto: tool list_tasks: READ READ_ONLY from idempotency_level NO_SIDE_EFFECTS\n" +
-		"protoc-gen-mcpwrite: note: bad.proto: tool purge_tasks: DELETE DESTRUCTIVE_DELETE from method name PurgeTasks; destructive: destructive verb Purge*\n"
+		"protoc-gen-mcpwrite: note: bad.proto: tool purge_tasks: DELETE DESTRUCTIVE_DELETE from method name PurgeTasks; destructive: destructive verb Purge*\n" +
+		"protoc-gen-mcpwrite: note: bad.proto: tool do: CREATE SAFE_CREATE from kind CREATE from the tool option; classification SAFE_CREATE, the default of kind CREATE\n"
 	var got string
 	for _, l := range strings.SplitAfter(warn, "\n") {
 		if !strings.Contains(l, "-strict: ") { // the vendor notes proper

@@ -876,7 +876,7 @@ func TestConfigSetRejectsUnknownParametersAndBadValues(t *testing.T) {
 		{name: "strict", value: "false", strict: false},
 		{name: "strict", value: "yes", want: `parameter strict: want true or false, got "yes"`},
 		{name: "review", value: "all", want: `parameter review: want true, false or only, got "all"`},
-		{name: "strcit", value: "true", want: `unknown parameter "strcit" (known: strict, vendor_notes, connect, review)`},
+		{name: "strcit", value: "true", want: `unknown parameter "strcit" (known: strict, vendor_notes, connect, review, schema_budget)`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name+"="+tc.value, func(t *testing.T) {
@@ -899,7 +899,7 @@ func TestConfigSetRejectsUnknownParametersAndBadValues(t *testing.T) {
 func TestPluginRejectsABadParameterBeforeGenerating(t *testing.T) {
 	cases := map[string]string{
 		"strict=maybe":                    `parameter strict: want true or false, got "maybe"`,
-		"paths=source_relative,colour=on": `unknown parameter "colour" (known: strict, vendor_notes, connect, review)`,
+		"paths=source_relative,colour=on": `unknown parameter "colour" (known: strict, vendor_notes, connect, review, schema_budget)`,
 	}
 	for param, want := range cases {
 		t.Run(param, func(t *testing.T) {

@@ -81,6 +81,12 @@ type serviceModel struct {
 
 // toolModel is one exposed method.
 type toolModel struct {
+	// textFields are the optional message fields the input-schema budget
+	// gives as JSON text (schema_budget.go); nil when within it.
+	textFields map[*fieldModel]bool
+	// briefMask: the budget leaves the update_mask's path list to
+	// get_write_schema.
+	briefMask      bool
 	svc            *serviceModel
 	method         *protogen.Method
 	name           string
@@ -193,6 +199,9 @@ type fieldModel struct {
 	override *pvRules
 	// child is the message model of a non-well-known message field.
 	child *messageModel
+	// textOK: a tool's schema budget gives this message field as JSON
+	// text, so its decoder takes the object or JSON text of it.
+	textOK bool
 	// anyTypes are the candidates of a google.protobuf.Any field
 	// (fields_any.go), nil for any other field.
 	anyTypes []anyType

@@ -110,6 +110,10 @@ type Tool struct {
 	NextSteps       []string        `json:"next_steps,omitempty"`
 	RetryOnConflict uint32          `json:"retry_on_conflict,omitempty"`
 	InputSchema     json.RawMessage `json:"input_schema"`
+	// FullInputSchema is the complete input schema when InputSchema, over
+	// the plugin's schema_budget, gives optional subtrees as JSON text;
+	// get_write_schema answers it. Absent otherwise.
+	FullInputSchema json.RawMessage `json:"full_input_schema,omitempty"`
 	// LongDescriptions holds the full text of each schema description cut
 	// to its first sentences for agents, by schema path
 	// ("input.task.http_request.headers", "output.name").
