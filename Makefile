@@ -51,6 +51,7 @@ generate: tools build ## Regenerate the annotations, every example and the golde
 	$(BUF) generate golden/e2e/batch/proto --template golden/e2e/batch/buf.gen.yaml
 	$(BUF) generate golden/e2e/lro/proto --template golden/e2e/lro/buf.gen.yaml
 	$(BUF) generate golden/e2e/resources/proto --template golden/e2e/resources/buf.gen.yaml
+	$(BUF) generate golden/e2e/anyinput/proto --template golden/e2e/anyinput/buf.gen.yaml
 	go test ./golden -run '^TestGolden$$' -update >/dev/null
 
 .PHONY: checkgenerate

@@ -31,6 +31,8 @@ type schemaNode struct {
 	MinItems             *int                   `json:"minItems"`
 	MaxItems             *int                   `json:"maxItems"`
 	AdditionalProperties any                    `json:"additionalProperties"`
+	// AnyOf are the candidates of a google.protobuf.Any field.
+	AnyOf []*schemaNode `json:"anyOf"`
 }
 
 // typ is the schema's JSON type ("" when none or a list of types).
@@ -66,6 +68,9 @@ func instance(r *rand.Rand, s *schemaNode, mode instanceMode, depth int) any {
 	}
 	if len(s.Enum) > 0 {
 		return s.Enum[r.IntN(len(s.Enum))]
+	}
+	if len(s.AnyOf) > 0 {
+		return instance(r, s.AnyOf[r.IntN(len(s.AnyOf))], mode, depth)
 	}
 	switch s.typ() {
 	case "object":

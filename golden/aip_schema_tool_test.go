@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -108,5 +110,91 @@ func TestGetWriteSchemaShowsDecidingSignalAndLongDescriptions(t *testing.T) {
 	}
 	if want := []string{"input.shelf.notes", "output.notes"}; !reflect.DeepEqual(paths, want) {
 		t.Errorf("long description paths %v, want %v", paths, want)
+	}
+}
+
+// Over its schema budget, a tool lists the deepest optional subtrees as
+// JSON text, and get_write_schema answers its complete schema (golden case
+// schema_budget, schema_budget=1024).
+func TestGetWriteSchemaAnswersTheSchemaBeforeTheBudget(t *testing.T) {
+	const path = "testdata/schema_budget/want/parcels/v1/parcelsv1mcpwrite/parcels.mcpwrite.json"
+	content, doc := readSchemaDoc(t, path)
+	svc := doc.Services[0]
+	var binds []*mcpwriteimpl.Tool
+	for _, tool := range svc.Tools {
+		binds = append(binds, &mcpwriteimpl.Tool{
+			Name:       tool.Name,
+			NewRequest: func() proto.Message { return &emptypb.Empty{} },
+			Decode:     func(*mcpwriteimpl.Decoder, *mcpwriteimpl.Object, proto.Message) {},
+			Enrich:     func(*mcpwriteimpl.Call, proto.Message) error { return nil },
+			Invoke:     func(context.Context, proto.Message) (proto.Message, error) { return &emptypb.Empty{}, nil },
+		})
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "budget", Version: "test"}, nil)
+	if err := runtime.Register(s, &mcpwriteimpl.Service{Name: svc.Name, Doc: content, Tools: binds}); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	list, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	labelOf := func(schema any) string {
+		b, _ := json.Marshal(schema)
+		var in struct {
+			Properties struct {
+				Parcel struct {
+					Properties struct {
+						Label json.RawMessage `json:"label"`
+					} `json:"properties"`
+				} `json:"parcel"`
+			} `json:"properties"`
+		}
+		if err := json.Unmarshal(b, &in); err != nil {
+			t.Fatal(err)
+		}
+		var label struct {
+			Type       string         `json:"type"`
+			Properties map[string]any `json:"properties"`
+		}
+		_ = json.Unmarshal(in.Properties.Parcel.Properties.Label, &label)
+		names := make([]string, 0, len(label.Properties))
+		for n := range label.Properties {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		return label.Type + " " + strings.Join(names, ",")
+	}
+	for _, tool := range list.Tools {
+		if tool.Name == "create_parcel" {
+			if got, want := labelOf(tool.InputSchema), "string "; got != want {
+				t.Errorf("tools/list: parcel.label is %q, want %q (JSON text)", got, want)
+			}
+		}
+	}
+	r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_write_schema", Arguments: map[string]any{"operation": "create_parcel"}})
+	if err != nil || r.IsError {
+		t.Fatalf("get_write_schema: %v %v", err, r)
+	}
+	var got struct {
+		InputSchema any `json:"input_schema"`
+	}
+	body, _ := json.Marshal(r.StructuredContent)
+	if err := json.Unmarshal(body, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := labelOf(got.InputSchema), "object colour,text"; got != want {
+		t.Errorf("get_write_schema: parcel.label is %q, want %q (the complete schema)", got, want)
 	}
 }

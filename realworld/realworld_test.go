@@ -257,6 +257,13 @@ func contains(ss []string, s string) bool {
 // and returns the size of the tools/list result the MCP server sends.
 func toolsListBytes(t *testing.T, name string, raw []byte) int {
 	t.Helper()
+	return len(toolsList(t, name, raw))
+}
+
+// toolsList registers service name of a document with stub bindings and
+// opts, and returns the tools/list result the MCP server sends.
+func toolsList(t *testing.T, name string, raw []byte, opts ...runtime.Option) []byte {
+	t.Helper()
 	var d doc
 	if err := json.Unmarshal(raw, &d); err != nil {
 		t.Fatal(err)
@@ -277,8 +284,8 @@ func toolsListBytes(t *testing.T, name string, raw []byte) int {
 		}
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "realworld", Version: "test"}, nil)
-	if err := runtime.Register(s, &mcpwriteimpl.Service{Name: name, Doc: raw, Tools: binds}); err != nil {
+	if err := runtime.Register(s, &mcpwriteimpl.Service{Name: name, Doc: raw, Tools: binds}, opts...); err != nil {
 		t.Fatalf("register %s: %v", name, err)
 	}
-	return len(mcptest.RawToolsList(t, s))
+	return mcptest.RawToolsList(t, s)
 }

@@ -78,7 +78,10 @@ func (r *registry) describeOperation(t *mcp.Tool, d *schemadoc.Tool) {
 		return
 	}
 	note := " Follow it with " + r.svc.OperationsTool + "."
-	if r.ops == nil {
+	switch {
+	case r.ops == nil && r.cfg.compact:
+		return // get_write_schema's operation entry says so
+	case r.ops == nil:
 		note = " This server offers no tool to follow the operation (its handler does not implement GetOperation)."
 	}
 	// Before the validate tip, after what the operation holds.

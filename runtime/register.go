@@ -236,8 +236,12 @@ func (r *registry) toolSpecs() ([]toolSpec, error) {
 		}
 		specs = append(specs, toolSpec{t, r.writeHandler(wt)})
 	}
+	descs := r.compactServiceDescriptions()
 	for _, sp := range append(r.operationsToolSpecs(), r.serviceToolSpecs()...) {
 		sp.tool.Meta = mcp.Meta{metaSchemaVersion: r.version}
+		if r.cfg.compact {
+			r.compactServiceTool(sp.tool, descs)
+		}
 		specs = append(specs, sp)
 	}
 	if err := checkNames(specs); err != nil {

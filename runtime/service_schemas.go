@@ -288,7 +288,7 @@ func schemaOutputSchema() jsonSchema {
 				{"rule", typeString}, {"value", typeString}, {"id", typeString}, {"message", typeString}, {"checked_by", typeString},
 			}, "rule", "checked_by"))},
 		}, "filled_by", "rules"))},
-		{"decided_by", stringSchema("The proto signal that decided kind and classification (an idempotency_level, a google.api.http binding, an AIP standard-method shape, a method name); absent when the tool option sets the kind")},
+		{"decided_by", stringSchema("The evidence that decided kind and classification: a proto signal (an idempotency_level, a google.api.http binding, an AIP standard-method shape, a method name) or the tool option")},
 		{"long_descriptions", arraySchema(objectSchema(props{{"path", typeString}, {"description", typeString}}, "path", "description"))},
 	}, "operation", "schema_hash", "schema_version", "description", "kind", "classification", "confirmation", "input_schema", "output_schema",
 		"examples", "required_fields", "optional_fields", "server_fills", "control_arguments")

@@ -246,7 +246,7 @@ func (r *registry) schemaHandler(ctx context.Context, req *mcp.CallToolRequest) 
 		{"kind", d.Kind},
 		{"classification", r.shape().classification(d.Classification)},
 		{"confirmation", string(defaultConfirmation(d))},
-		{"input_schema", d.InputSchema},
+		{"input_schema", fullInputSchema(d)},
 		{"output_schema", rawOrEmpty(d.OutputSchema)},
 		{"examples", examples},
 		{"required_fields", nonNil(d.RequiredFields)},

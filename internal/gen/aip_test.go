@@ -80,7 +80,7 @@ message CreateTaskRequest {
   Task task = 2;
 }`
 	_, msg := runWarn(t, strings.Replace(src, "%s", " { option (mcpwrite.v1.tool) = {kind: CREATE}; }", 1), gen.Config{})
-	want := "bad.proto:13:19: tool create_task: task.last_attempt.details: google.protobuf.Any cannot be agent-supplied (declared in bad.proto, message bad.v1.Attempt); mark bad.v1.Attempt.details hidden or derived with a resolver"
+	want := "bad.proto:13:19: tool create_task: task.last_attempt.details: google.protobuf.Any cannot be agent-supplied without a candidate type (its comment names none, and package bad.v1 declares no other message to pack) (declared in bad.proto, message bad.v1.Attempt); name the types bad.v1.Attempt.details takes in its comment (e.g. type.googleapis.com/bad.v1.Message), or mark the field hidden or derived with a resolver"
 	if msg != want {
 		t.Errorf("error:\n got: %s\nwant: %s", msg, want)
 	}
@@ -92,8 +92,8 @@ message CreateTaskRequest {
 	}
 }
 
-// vendor_notes says which signal decided each tool the tool option did
-// not classify.
+// vendor_notes says which signal decided each tool, the tool option when
+// it set the kind.
 func TestVendorNotesNameTheDecidingSignal(t *testing.T) {
 	src := `
 service S {
@@ -109,7 +109,8 @@ message Resp { string id = 1; }`
 		t.Fatalf("Generate: %s", msg)
 	}
 	want := "protoc-gen-mcpwrite: note: bad.proto:11:3: method bad.v1.S.ListTasks: tool list_tasks: READ READ_ONLY from idempotency_level NO_SIDE_EFFECTS; to decide otherwise, set kind and classification in the method's (mcpwrite.v1.tool) option\n" +
-		"protoc-gen-mcpwrite: note: bad.proto:12:3: method bad.v1.S.PurgeTasks: tool purge_tasks: DELETE DESTRUCTIVE_DELETE from method name PurgeTasks; destructive: destructive verb Purge*; to decide otherwise, set kind and classification in the method's (mcpwrite.v1.tool) option\n"
+		"protoc-gen-mcpwrite: note: bad.proto:12:3: method bad.v1.S.PurgeTasks: tool purge_tasks: DELETE DESTRUCTIVE_DELETE from method name PurgeTasks; destructive: destructive verb Purge*; to decide otherwise, set kind and classification in the method's (mcpwrite.v1.tool) option\n" +
+		"protoc-gen-mcpwrite: note: bad.proto:13:3: method bad.v1.S.Do: tool do: CREATE SAFE_CREATE from kind CREATE from the tool option; classification SAFE_CREATE, the default of kind CREATE; to decide otherwise, set kind and classification in the method's (mcpwrite.v1.tool) option\n"
 	var got string
 	for _, l := range strings.SplitAfter(warn, "\n") {
 		if !strings.Contains(l, "-strict: ") { // the vendor notes proper

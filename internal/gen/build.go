@@ -351,6 +351,12 @@ func (b *builder) toolKind(t *toolModel, tr *mcpwritev1.ToolRules) bool {
 	if t.kind == mcpwritev1.ToolRules_KIND_UNSPECIFIED && !b.classifyTool(t) {
 		return false
 	}
+	if t.decidedBy == "" {
+		t.decidedBy = "kind " + t.kind.String() + " from the tool option"
+		if t.classification != mcpwritev1.ToolRules_CLASSIFICATION_UNSPECIFIED {
+			t.decidedBy += "; classification " + t.classification.String() + " from the tool option"
+		}
+	}
 	if t.classification == mcpwritev1.ToolRules_CLASSIFICATION_UNSPECIFIED {
 		switch t.kind {
 		case mcpwritev1.ToolRules_CREATE:
@@ -361,6 +367,9 @@ func (b *builder) toolKind(t *toolModel, tr *mcpwritev1.ToolRules) bool {
 			t.classification = mcpwritev1.ToolRules_READ_ONLY
 		default:
 			t.classification = mcpwritev1.ToolRules_SAFE_UPDATE
+		}
+		if tr.Kind != nil {
+			t.decidedBy += "; classification " + t.classification.String() + ", the default of kind " + t.kind.String()
 		}
 	}
 	return true

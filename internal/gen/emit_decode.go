@@ -211,6 +211,8 @@ func (e *emitter) readValue(g *jen.Group, f *fieldModel, vf *protogen.Field, src
 			e.constraints(b, f, key) // the wrapped value's rules
 			b.Add(assign(e.q(wrappersPkg.Ident(w[1])).Call(jen.Id("x"))))
 		})
+	case isAny(vf):
+		e.readAny(g, f, src, key, nested, assign)
 	case vf.Message != nil && wktReader[vf.Message.Desc.FullName()] != "":
 		g.If(xok.Add(d(wktReader[vf.Message.Desc.FullName()], src, key)), ok).Block(
 			assign(jen.Id("x")),
@@ -219,8 +221,8 @@ func (e *emitter) readValue(g *jen.Group, f *fieldModel, vf *protogen.Field, src
 		// A recursive message also comes as JSON text of the object, at
 		// every level (recursion.go, schema_recursion.go).
 		read := "Object"
-		if f.child != nil && f.child.recursive {
-			read = "Subtree"
+		if f.child != nil && f.child.recursive || f.textOK {
+			read = "Subtree" // also a level the schema budget gives as JSON text
 		}
 		g.If(jen.List(jen.Id("o"), jen.Id("ok")).Op(":=").Add(d(read, src, key)), ok).BlockFunc(func(b *jen.Group) {
 			b.Id("x").Op(":=").New(e.q(vf.Message.GoIdent))

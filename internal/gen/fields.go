@@ -2,6 +2,7 @@ package gen
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -258,9 +259,10 @@ func (b *builder) agentField(fm *fieldModel) bool {
 	}
 	if vf.Message != nil {
 		switch {
-		case vf.Message.Desc.FullName() == "google.protobuf.Any":
-			b.refuse(f, "google.protobuf.Any cannot be agent-supplied", "mark the field hidden or derived with a resolver")
-			return false
+		case isAny(vf):
+			if !b.anyField(fm) {
+				return false
+			}
 		case isWKT(vf):
 		default:
 			b.aip.path = append(b.aip.path, f)
@@ -366,4 +368,38 @@ func (b *builder) checkAgentRules(fm *fieldModel, a *mcpwritev1.AgentSupplied) b
 		}
 	}
 	return ok
+}
+
+// anyField links an agent-supplied Any field to the models of its
+// candidates; it refuses the field when it has none the agent can send.
+func (b *builder) anyField(fm *fieldModel) bool {
+	f := fm.proto
+	cands, why := b.anyCandidates(f)
+	if len(cands) == 0 {
+		b.refuse(f, "google.protobuf.Any cannot be agent-supplied without a candidate type ("+why+")",
+			"name the types the field takes in its comment (e.g. type.googleapis.com/"+string(f.Parent.Desc.ParentFile().Package())+".Message), or mark the field hidden or derived with a resolver")
+		return false
+	}
+	for _, c := range cands {
+		b.aip.path = append(b.aip.path, f)
+		mm := b.message(c, f)
+		b.aip.path = b.aip.path[:len(b.aip.path)-1]
+		switch {
+		case mm == nil:
+			return false
+		case mm.serverFilled || mm.hasResolvers || mm.hasReferences:
+			b.refuse(f, fmt.Sprintf("google.protobuf.Any candidate %s has fields the server fills, which a packed message cannot carry", c.Desc.FullName()),
+				"name the types the field takes in its comment, or mark the field hidden or derived with a resolver")
+			return false
+		case !mm.agentFacing:
+			continue // no field the agent sets
+		}
+		fm.anyTypes = append(fm.anyTypes, anyType{url: anyTypePrefix + string(c.Desc.FullName()), model: mm})
+	}
+	if len(fm.anyTypes) == 0 {
+		b.refuse(f, "google.protobuf.Any cannot be agent-supplied without a candidate type (its candidates have no field an agent sets)",
+			"name the types the field takes in its comment, or mark the field hidden or derived with a resolver")
+		return false
+	}
+	return true
 }

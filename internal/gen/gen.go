@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	goruntime "runtime"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -33,8 +34,23 @@ type Config struct {
 	// ReviewOnly emits only the review report (review=only): a user reviews
 	// a service's decisions before generating its tools.
 	ReviewOnly bool
+	// SchemaBudget bounds a tool's input schema, in bytes (schema_budget):
+	// past it the deepest optional subtrees are JSON text (schema_budget.go).
+	// 0 takes DefaultSchemaBudget; negative turns the budget off.
+	SchemaBudget int
 	// Warn receives portability warnings when not strict (stderr in the plugin).
 	Warn io.Writer
+}
+
+// schemaBudget is the budget in force, 0 when off.
+func (c Config) schemaBudget() int {
+	switch {
+	case c.SchemaBudget == 0:
+		return DefaultSchemaBudget
+	case c.SchemaBudget < 0:
+		return 0
+	}
+	return c.SchemaBudget
 }
 
 // Set parses one plugin parameter (name=value), rejecting unknown names and
@@ -52,6 +68,17 @@ func (c *Config) Set(name, value string) error {
 		default:
 			return fmt.Errorf("parameter review: want true, false or only, got %q", value)
 		}
+		return nil
+	case "schema_budget":
+		if value == "off" {
+			c.SchemaBudget = -1
+			return nil
+		}
+		n, err := strconv.Atoi(value)
+		if err != nil || n < 1024 {
+			return fmt.Errorf("parameter schema_budget: want a number of bytes of at least 1024, or off, got %q", value)
+		}
+		c.SchemaBudget = n
 		return nil
 	case "strict", "vendor_notes", "connect":
 		var on bool
@@ -73,7 +100,7 @@ func (c *Config) Set(name, value string) error {
 		}
 		return nil
 	}
-	return fmt.Errorf("unknown parameter %q (known: strict, vendor_notes, connect, review)", name)
+	return fmt.Errorf("unknown parameter %q (known: strict, vendor_notes, connect, review, schema_budget)", name)
 }
 
 // Generate emits the .mcpwrite.go and .mcpwrite.json files of every file to
@@ -106,6 +133,7 @@ func Generate(p *protogen.Plugin, cfg Config) error {
 			if cfg.ReviewOnly {
 				return
 			}
+			o.budget = budgetSchemas(o.fm, cfg.schemaBudget())
 			o.doc = document(o.fm)
 			o.raw = marshalDoc(o.doc)
 			o.warns = append(append(append(lintDocument(o.doc, o.fm), lintIDs(o.fm)...), lintIdentity(o.fm)...), lintItemBounds(o.fm)...)
@@ -136,7 +164,9 @@ type fileOut struct {
 	doc   schemadoc.Document
 	raw   []byte
 	warns []string
-	probs problems
+	// budget are the schema budget's warnings (schema_budget.go).
+	budget []string
+	probs  problems
 }
 
 // warn writes one line of the plugin's warnings or notes, when cfg has a
@@ -158,6 +188,11 @@ func (o *fileOut) report(cfg Config, probs *problems) {
 	// An operation whose eventual types are unknown is warned about
 	// even under strict: the tool says so, as the API declares it.
 	for _, w := range operationWarnings(o.fm) {
+		cfg.warn("warning", w)
+	}
+	// What the schema budget gave as JSON text is warned about even under
+	// strict: the schema fits, and get_write_schema has the rest.
+	for _, w := range o.budget {
 		cfg.warn("warning", w)
 	}
 	for _, w := range o.warns {

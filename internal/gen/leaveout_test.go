@@ -77,7 +77,7 @@ func TestExposeAllLeavesOutWhatCannotBeAToolAndGeneratesTheRest(t *testing.T) {
 	if errText != "" {
 		t.Fatalf("generation failed: %s", errText)
 	}
-	want := `protoc-gen-mcpwrite: warning: bad.proto:15:3: method bad.v1.S.ReportStatus left out: bad.proto:25:18: tool report_status: detail.payload: google.protobuf.Any cannot be agent-supplied (declared in bad.proto, message bad.v1.Detail); mark bad.v1.Detail.payload hidden or derived with a resolver; to leave it out without this warning add option (mcpwrite.v1.tool) = {omit: true}; to the method
+	want := `protoc-gen-mcpwrite: warning: bad.proto:15:3: method bad.v1.S.ReportStatus left out: bad.proto:25:18: tool report_status: detail.payload: google.protobuf.Any cannot be agent-supplied without a candidate type (its comment names none, and package bad.v1 declares no other message to pack) (declared in bad.proto, message bad.v1.Detail); name the types bad.v1.Detail.payload takes in its comment (e.g. type.googleapis.com/bad.v1.Message), or mark the field hidden or derived with a resolver; to leave it out without this warning add option (mcpwrite.v1.tool) = {omit: true}; to the method
 protoc-gen-mcpwrite: warning: bad.proto:18:3: method bad.v1.S.SyncProgress left out: it is documented as internal, not for API users; to make it a tool add option (mcpwrite.v1.tool) = {omit: false}; to the method, or option (mcpwrite.v1.tool) = {omit: true}; to leave it out without this warning
 protoc-gen-mcpwrite: warning: bad.proto:20:3: method bad.v1.S.ReceiveTriggerWebhook left out: it is an inbound webhook (its request carries the raw HTTP body in body, google.api.HttpBody); to make it a tool add option (mcpwrite.v1.tool) = {omit: false}; to the method, or option (mcpwrite.v1.tool) = {omit: true}; to leave it out without this warning
 `
@@ -110,7 +110,7 @@ func TestToolOptionDecidesWhatExposeAllLeavesOut(t *testing.T) {
 	}
 
 	errText, _, _ = generateWarn(t, src(` { option (mcpwrite.v1.tool) = {kind: ACTION}; }`, ""))
-	wantErr := "bad.proto:25:18: tool report_status: detail.payload: google.protobuf.Any cannot be agent-supplied (declared in bad.proto, message bad.v1.Detail); mark bad.v1.Detail.payload hidden or derived with a resolver"
+	wantErr := "bad.proto:25:18: tool report_status: detail.payload: google.protobuf.Any cannot be agent-supplied without a candidate type (its comment names none, and package bad.v1 declares no other message to pack) (declared in bad.proto, message bad.v1.Detail); name the types bad.v1.Detail.payload takes in its comment (e.g. type.googleapis.com/bad.v1.Message), or mark the field hidden or derived with a resolver"
 	if errText != wantErr {
 		t.Errorf("error:\n got: %s\nwant: %s", errText, wantErr)
 	}
@@ -128,7 +128,7 @@ func TestStrictKeepsLeftOutMethodsWarnings(t *testing.T) {
 	if err := gen.Generate(p, gen.Config{Strict: true, Warn: &warn}); err != nil {
 		t.Fatalf("strict run failed: %v", err)
 	}
-	want := "protoc-gen-mcpwrite: warning: bad.proto:15:3: method bad.v1.S.ReportStatus left out: bad.proto:25:18: tool report_status: detail.payload: google.protobuf.Any cannot be agent-supplied (declared in bad.proto, message bad.v1.Detail); mark bad.v1.Detail.payload hidden or derived with a resolver; to leave it out without this warning add option (mcpwrite.v1.tool) = {omit: true}; to the method\n" +
+	want := "protoc-gen-mcpwrite: warning: bad.proto:15:3: method bad.v1.S.ReportStatus left out: bad.proto:25:18: tool report_status: detail.payload: google.protobuf.Any cannot be agent-supplied without a candidate type (its comment names none, and package bad.v1 declares no other message to pack) (declared in bad.proto, message bad.v1.Detail); name the types bad.v1.Detail.payload takes in its comment (e.g. type.googleapis.com/bad.v1.Message), or mark the field hidden or derived with a resolver; to leave it out without this warning add option (mcpwrite.v1.tool) = {omit: true}; to the method\n" +
 		"protoc-gen-mcpwrite: warning: bad.proto:20:3: method bad.v1.S.ReceiveTriggerWebhook left out: it is an inbound webhook (its request carries the raw HTTP body in body, google.api.HttpBody); to make it a tool add option (mcpwrite.v1.tool) = {omit: false}; to the method, or option (mcpwrite.v1.tool) = {omit: true}; to leave it out without this warning\n"
 	if warn.String() != want {
 		t.Errorf("warnings:\n got: %s\nwant: %s", warn.String(), want)

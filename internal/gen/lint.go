@@ -51,7 +51,14 @@ func LintSchema(tool string, raw []byte) []string {
 				out = append(out, fmt.Sprintf("tool %s: %s has no type; OpenAI strict mode refuses typeless values", tool, at))
 			}
 		}
+		anyBranches := anyObjectBranches(s)
+		for _, b := range anyBranches {
+			walk(b, path, depth)
+		}
 		for _, k := range forbidden {
+			if k == "anyOf" && anyBranches != nil {
+				continue // the candidates of a google.protobuf.Any
+			}
 			if _, has := s[k]; has {
 				out = append(out, fmt.Sprintf("tool %s: %s uses %s, outside the portable subset", tool, at, k))
 			}
@@ -93,7 +100,7 @@ func LintSchema(tool string, raw []byte) []string {
 			sort.Strings(keys)
 			props += len(keys)
 			for _, k := range keys {
-				if !portableName.MatchString(k) {
+				if !portableName.MatchString(k) && (k != anyTypeKey || path == "" || !isAnyObject(s)) {
 					out = append(out, fmt.Sprintf("tool %s: property %s%s does not match %s", tool, path, k, portableNameExp))
 				}
 				walk(p[k], path+k+".", depth+1)
@@ -189,4 +196,36 @@ func lintDocument(doc schemadoc.Document, fm *fileModel) []string {
 		}
 	}
 	return out
+}
+
+// anyTypeKey is the key protojson gives an Any's type URL. Hosts check the
+// names of a tool's top-level properties (Anthropic's API refuses a key
+// outside ^[a-zA-Z0-9_.-]{1,64}$); "@type" is only ever nested, in the
+// object of an Any field.
+const anyTypeKey = "@type"
+
+// isAnyObject reports the object schema of one google.protobuf.Any
+// candidate: closed, "@type" required and a one-value string enum.
+func isAnyObject(s map[string]any) bool {
+	p, _ := s["properties"].(map[string]any)
+	t, _ := p[anyTypeKey].(map[string]any)
+	e, _ := t["enum"].([]any)
+	req, _ := s["required"].([]any)
+	return s["type"] == "object" && s["additionalProperties"] == false && t["type"] == "string" && len(e) == 1 &&
+		len(req) > 0 && req[0] == anyTypeKey
+}
+
+// anyObjectBranches are the branches of s when s is the anyOf of an Any
+// field's candidates (every branch an Any object), nil otherwise.
+func anyObjectBranches(s map[string]any) []any {
+	branches, ok := s["anyOf"].([]any)
+	if !ok || len(branches) < 2 {
+		return nil
+	}
+	for _, b := range branches {
+		if bs, ok := b.(map[string]any); !ok || !isAnyObject(bs) {
+			return nil
+		}
+	}
+	return branches
 }

@@ -508,7 +508,7 @@ message Req { string name = 1; }`,
 message Req {
   google.protobuf.Any payload = 1;
 }`,
-			want: `bad.proto:15:3: tool do: payload: google.protobuf.Any cannot be agent-supplied (declared in bad.proto, message bad.v1.Req); mark bad.v1.Req.payload hidden or derived with a resolver`,
+			want: `bad.proto:15:3: tool do: payload: google.protobuf.Any cannot be agent-supplied without a candidate type (its comment names none, and package bad.v1 declares no other message to pack) (declared in bad.proto, message bad.v1.Req); name the types bad.v1.Req.payload takes in its comment (e.g. type.googleapis.com/bad.v1.Message), or mark the field hidden or derived with a resolver`,
 		},
 		{
 			name: "recursion_depth on a message that does not contain itself",
@@ -876,7 +876,7 @@ func TestConfigSetRejectsUnknownParametersAndBadValues(t *testing.T) {
 		{name: "strict", value: "false", strict: false},
 		{name: "strict", value: "yes", want: `parameter strict: want true or false, got "yes"`},
 		{name: "review", value: "all", want: `parameter review: want true, false or only, got "all"`},
-		{name: "strcit", value: "true", want: `unknown parameter "strcit" (known: strict, vendor_notes, connect, review)`},
+		{name: "strcit", value: "true", want: `unknown parameter "strcit" (known: strict, vendor_notes, connect, review, schema_budget)`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name+"="+tc.value, func(t *testing.T) {
@@ -899,7 +899,7 @@ func TestConfigSetRejectsUnknownParametersAndBadValues(t *testing.T) {
 func TestPluginRejectsABadParameterBeforeGenerating(t *testing.T) {
 	cases := map[string]string{
 		"strict=maybe":                    `parameter strict: want true or false, got "maybe"`,
-		"paths=source_relative,colour=on": `unknown parameter "colour" (known: strict, vendor_notes, connect, review)`,
+		"paths=source_relative,colour=on": `unknown parameter "colour" (known: strict, vendor_notes, connect, review, schema_budget)`,
 	}
 	for param, want := range cases {
 		t.Run(param, func(t *testing.T) {

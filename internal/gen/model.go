@@ -84,6 +84,12 @@ type serviceModel struct {
 
 // toolModel is one exposed method.
 type toolModel struct {
+	// textFields are the optional message fields the input-schema budget
+	// gives as JSON text (schema_budget.go); nil when within it.
+	textFields map[*fieldModel]bool
+	// briefMask: the budget leaves the update_mask's path list to
+	// get_write_schema.
+	briefMask      bool
 	svc            *serviceModel
 	method         *protogen.Method
 	name           string
@@ -196,6 +202,12 @@ type fieldModel struct {
 	override *pvRules
 	// child is the message model of a non-well-known message field.
 	child *messageModel
+	// textOK: a tool's schema budget gives this message field as JSON
+	// text, so its decoder takes the object or JSON text of it.
+	textOK bool
+	// anyTypes are the candidates of a google.protobuf.Any field
+	// (fields_any.go), nil for any other field.
+	anyTypes []anyType
 	// fromEnum is the sibling enum field of a derived.from_enum field.
 	fromEnum *fieldModel
 	// implies maps source enum value numbers to target value Go identifiers.
@@ -420,4 +432,11 @@ type literal struct {
 type operationModel struct {
 	// response and metadata are full message names; "" when unknown.
 	response, metadata string
+}
+
+// anyType is one candidate of an Any field: its type URL and the model of
+// its message, decoded by its own generated decoder.
+type anyType struct {
+	url   string
+	model *messageModel
 }

@@ -73,7 +73,7 @@ func (b *builder) resourceTemplates(sm *serviceModel) {
 		}
 		for _, r := range rs {
 			if names[r.Name] {
-				b.probs.methodf(t.method, "resource template name %q is used twice", r.Name)
+				b.probs.methodf(t.method, "resource template name %q is used twice (a tool's second pattern is named <tool>_2); rename one tool, e.g. option (mcpwrite.v1.tool) = {name: \"%s_alt\"};, or set option (mcpwrite.v1.tool) = {resource: false}; on one of them", r.Name, t.name)
 				continue
 			}
 			names[r.Name] = true

@@ -27,6 +27,12 @@ const (
 // names its fields (control_args.go); a read's paging fields are described.
 func inputSchema(t *toolModel) *jsonschema.Schema {
 	x := newExpansion()
+	x.text, x.briefMask = t.textFields, t.briefMask
+	return inputSchemaIn(t, x)
+}
+
+// inputSchemaIn is inputSchema written with expansion x.
+func inputSchemaIn(t *toolModel, x *expansion) *jsonschema.Schema {
 	if t.input.recursive {
 		leave, _, _ := x.enter(nil, t.input)
 		defer leave()
@@ -61,7 +67,7 @@ func objectSchema(m *messageModel, x *expansion) *jsonschema.Schema {
 		}
 		fs := fieldSchema(f, x)
 		if m.mask != nil && m.mask.mask == f {
-			updateMaskSchema(m.mask, fs)
+			updateMaskSchema(m.mask, fs, x.briefMask)
 		}
 		if od := f.proto.Oneof; od != nil && !od.Desc.IsSynthetic() && len(od.Fields) > 1 {
 			var names []string
@@ -86,6 +92,7 @@ func objectSchema(m *messageModel, x *expansion) *jsonschema.Schema {
 }
 
 func fieldSchema(f *fieldModel, x *expansion) *jsonschema.Schema {
+	defer x.enterPath(f.agentName)()
 	var s *jsonschema.Schema
 	switch {
 	case f.proto.Desc.IsMap():
@@ -105,7 +112,9 @@ func fieldSchema(f *fieldModel, x *expansion) *jsonschema.Schema {
 		entry.Properties.Set("value", valueSchema(f, f.proto.Message.Fields[1], x))
 		s = &jsonschema.Schema{Type: "array", Items: entry}
 	case f.proto.Desc.IsList():
+		leave := x.enterPath("[]")
 		s = &jsonschema.Schema{Type: "array", Items: valueSchema(f, f.proto, x)}
+		leave()
 	default:
 		s = valueSchema(f, f.proto, x)
 	}
@@ -118,6 +127,8 @@ func fieldSchema(f *fieldModel, x *expansion) *jsonschema.Schema {
 	s.Description = f.desc
 	if f.proto.Desc.IsMap() {
 		s.Description = strings.TrimSpace(s.Description + " Entries of {key, value}, each key at most once.")
+	} else if note := anyNote(f); note != "" {
+		s.Description = appendSentence(s.Description, note)
 	} else if note := jsonTextNote(f.proto); note != "" {
 		s.Description = strings.TrimSpace(s.Description + " " + note)
 	} else if textNote != "" {
@@ -243,13 +254,16 @@ func valueSchema(f *fieldModel, vf *protogen.Field, x *expansion) *jsonschema.Sc
 		return &jsonschema.Schema{Type: "string", Enum: vals}
 	}
 	if vf.Message != nil {
+		if isAny(vf) {
+			return anyInputSchema(f, x)
+		}
 		if s := wktInputSchema(vf.Message.Desc.FullName()); s != nil {
 			return s
 		}
 		if f.child.recursive {
 			return x.childSchema(f, f.child)
 		}
-		return objectSchema(f.child, x)
+		return x.budgetedChild(f)
 	}
 	if vf.Desc.Kind() == protoreflect.BytesKind {
 		return bytesInputSchema()
@@ -402,4 +416,42 @@ func itemCounts(f *fieldModel, r *valueConstraints, s *jsonschema.Schema) {
 	if r.maxItems != nil {
 		s.MaxItems = u64(uint64(*r.maxItems))
 	}
+}
+
+// anyInputSchema is how an agent sends the google.protobuf.Any field f: one
+// closed object per candidate, "@type" (a one-value enum of its type URL)
+// first, then the candidate's own fields; several candidates are anyOf
+// branches, each requiring what its own properties define.
+func anyInputSchema(f *fieldModel, x *expansion) *jsonschema.Schema {
+	var branches []*jsonschema.Schema
+	for _, t := range f.anyTypes {
+		body := objectSchema(t.model, x)
+		s := &jsonschema.Schema{Type: "object", Description: body.Description, Properties: jsonschema.NewProperties(), AdditionalProperties: jsonschema.FalseSchema}
+		s.Properties.Set("@type", &jsonschema.Schema{Type: "string", Enum: []any{t.url}})
+		for p := body.Properties.Oldest(); p != nil; p = p.Next() {
+			s.Properties.Set(p.Key, p.Value)
+		}
+		s.Required = append([]string{"@type"}, body.Required...)
+		branches = append(branches, s)
+	}
+	if len(branches) == 1 {
+		return branches[0]
+	}
+	return &jsonschema.Schema{AnyOf: branches}
+}
+
+// budgetedChild is the schema of the non-recursive message field f: JSON
+// text when the tool's schema budget collapsed it, its object otherwise
+// (reported to x.seen when the budget may collapse it).
+func (x *expansion) budgetedChild(f *fieldModel) *jsonschema.Schema {
+	if x.text[f] {
+		return &jsonschema.Schema{Type: "string", Description: budgetTextNote(f.child)}
+	}
+	x.depth++
+	s := objectSchema(f.child, x)
+	x.depth--
+	if x.seen != nil && f.mode == modeAgent && !f.proto.Desc.IsMap() && !f.msg.mustSend(f) {
+		x.seen(f, x.at(), x.depth+1, s)
+	}
+	return s
 }

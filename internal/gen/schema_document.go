@@ -85,6 +85,12 @@ func toolDoc(t *toolModel) schemadoc.Tool {
 		OptionalFields:      []string{},
 		Operation:           operationDoc(t),
 	}
+	if len(t.textFields) > 0 || t.briefMask {
+		// The budget gave optional subtrees as JSON text: get_write_schema
+		// gives the complete schema.
+		x := newExpansion()
+		td.FullInputSchema = mustJSON(agentDescriptions(inputSchemaIn(t, x), "input", map[string]string{}))
+	}
 	if len(long) > 0 {
 		td.LongDescriptions = long
 	}

@@ -39,9 +39,16 @@ func fieldMaskSchema() *jsonschema.Schema {
 // once (a recursive message's field ends it) and ends at a well-known
 // type; the decoder refuses the paths that go on (CheckUpdateMask), so the
 // pattern lists exactly the paths it takes.
-func updateMaskSchema(mc *maskCheck, s *jsonschema.Schema) {
+func updateMaskSchema(mc *maskCheck, s *jsonschema.Schema, brief bool) {
 	paths := updatePaths(mc.resource.proto.Message, mc.identity, nil, "", "")
 	if len(paths) == 0 {
+		return
+	}
+	if brief {
+		// Over the schema budget: the paths are in get_write_schema's
+		// complete schema, and the decoder checks them.
+		s.Pattern = fieldMaskSchema().Pattern
+		s.Description = appendSentence(s.Description, "Comma-separated paths of "+mc.resource.agentName+` (get_write_schema lists them); "*" alone replaces the whole resource.`)
 		return
 	}
 	var alts, words []string

@@ -6,6 +6,9 @@ package gen
 import (
 	"fmt"
 	"strconv"
+	"strings"
+
+	"github.com/invopop/jsonschema"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
@@ -15,6 +18,19 @@ import (
 type expansion struct {
 	open  map[*messageModel]int
 	limit map[*messageModel]int
+	// text are the optional message fields the tool's schema budget gives
+	// as JSON text (schema_budget.go); nil for a complete schema.
+	text map[*fieldModel]bool
+	// briefMask: an update_mask names its resource's paths only in
+	// get_write_schema (the budget's last resort).
+	briefMask bool
+	// depth and path locate the value being written: objects open above
+	// it, and its agent path ("a.b[].c").
+	depth int
+	path  []string
+	// seen, when set, is told of every optional message subtree written
+	// that the budget could give as JSON text.
+	seen func(f *fieldModel, path string, depth int, s *jsonschema.Schema)
 }
 
 func newExpansion() *expansion {
@@ -55,4 +71,22 @@ func recursiveTextNote(m *messageModel, limit int) string {
 	}
 	return fmt.Sprintf("JSON text of one %s object with the same fields as the level above%s. The schema spells out %s of %s; deeper levels travel as JSON text.",
 		m.proto.Desc.Name(), example, levels, m.proto.Desc.Name())
+}
+
+// budgetTextNote describes an optional subtree the tool's schema budget
+// gives as JSON text.
+func budgetTextNote(m *messageModel) string {
+	return fmt.Sprintf("JSON text of one %s object (or the object itself); get_write_schema gives its complete schema.", m.proto.Desc.Name())
+}
+
+// at is the agent path of the value being written.
+func (x *expansion) at() string {
+	return strings.ReplaceAll(strings.Join(x.path, "."), ".[]", "[]")
+}
+
+// enterPath adds seg to the path of the value being written until the
+// returned function is called.
+func (x *expansion) enterPath(seg string) func() {
+	x.path = append(x.path, seg)
+	return func() { x.path = x.path[:len(x.path)-1] }
 }

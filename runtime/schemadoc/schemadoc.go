@@ -87,11 +87,11 @@ type Tool struct {
 	Kind           string `json:"kind"`           // CREATE, UPDATE, DELETE, ACTION
 	Classification string `json:"classification"` // SAFE_CREATE, ...
 	Confirmation   string `json:"confirmation"`   // DIRECT, PROPOSAL, ELICIT
-	// DecidedBy names the proto signal that decided Kind and
-	// Classification when the tool option sets no kind (an
+	// DecidedBy names the evidence that decided Kind and Classification:
+	// the proto signal when the tool option sets no kind (an
 	// idempotency_level, a google.api.http binding, an AIP standard-method
-	// shape, an irreversible verb, or the method name); "" when the tool
-	// option sets the kind.
+	// shape, an irreversible verb, or the method name), or the tool option
+	// ("kind DELETE from the tool option; ...").
 	DecidedBy string `json:"decided_by,omitempty"`
 	// ElicitFallback is "REFUSE" when a confirmation the client cannot show
 	// refuses the call instead of storing a proposal (the default, "").
@@ -113,6 +113,10 @@ type Tool struct {
 	NextSteps       []string        `json:"next_steps,omitempty"`
 	RetryOnConflict uint32          `json:"retry_on_conflict,omitempty"`
 	InputSchema     json.RawMessage `json:"input_schema"`
+	// FullInputSchema is the complete input schema when InputSchema, over
+	// the plugin's schema_budget, gives optional subtrees as JSON text;
+	// get_write_schema answers it. Absent otherwise.
+	FullInputSchema json.RawMessage `json:"full_input_schema,omitempty"`
 	// LongDescriptions holds the full text of each schema description cut
 	// to its first sentences for agents, by schema path
 	// ("input.task.http_request.headers", "output.name").
