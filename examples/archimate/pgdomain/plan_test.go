@@ -64,9 +64,9 @@ func TestFootprintReadsUseIndexesAtAnyTenantSize(t *testing.T) {
 			name, sql string
 			args      []any
 		}{
-			{"create", r.sql.loadElements + " " + lockShare, []any{"t", []string{"new", "el-7"}, "m", []string{"node 9"}, []string{}, []string{"node9"}, []string{}}},
-			{"rename", r.sql.loadElements + " " + lockUpdate, []any{"t", []string{"el-5"}, "", []string{}, []string{"node 9"}, []string{}, []string{}}},
-			{"delete", r.sql.loadElements + " " + lockDelete, []any{"t", []string{"el-5"}, "", []string{}, []string{}, []string{}, []string{"el-5"}}},
+			{"create", strings.Replace(r.sql.loadElements, lockMarker, lockShare, 1), []any{"t", []string{"new", "el-7"}, "m", []string{"node 9"}, []string{}, []string{"node9"}, []string{}}},
+			{"rename", strings.Replace(r.sql.loadElements, lockMarker, lockUpdate, 1), []any{"t", []string{"el-5"}, "", []string{}, []string{"node 9"}, []string{}, []string{}}},
+			{"delete", strings.Replace(r.sql.loadElements, lockMarker, lockDelete, 1), []any{"t", []string{"el-5"}, "", []string{}, []string{}, []string{}, []string{"el-5"}}},
 			{"relationships", r.sql.loadRelationships, []any{"t", []string{"rel-1"}, []string{"el-5"}}},
 		} {
 			// A prepared statement, as pgx runs it: after five runs

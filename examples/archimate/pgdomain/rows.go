@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"google.golang.org/protobuf/proto"
@@ -135,10 +136,7 @@ func (r *Repository) load(ctx context.Context, q querier, tenant string, f footp
 // elementsQuery is the query, and its arguments, that reads (and locks
 // when f.lock says so) the footprint's elements.
 func (r *Repository) elementsQuery(tenant string, f footprint) (string, []any) {
-	query := r.sql.loadElements
-	if f.lock != "" {
-		query += " " + f.lock
-	}
+	query := strings.Replace(r.sql.loadElements, lockMarker, f.lock, 1)
 	return query, []any{tenant, nonNil(f.ids), f.model, nonNil(f.names), nonNil(f.sameModel), nonNil(f.norms), nonNil(f.parts)}
 }
 

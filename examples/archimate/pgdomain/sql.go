@@ -12,6 +12,10 @@ import (
 const elementColumns = `e.id, e.model_id, e.type, e.layer, e.name, e.description, e.parent_id, e.version, e.born,
  (SELECT coalesce(jsonb_object_agg(p.key, p.value), '{}') FROM %[1]s_properties p WHERE p.tenant = e.tenant AND p.element_id = e.id)`
 
+// lockMarker stands in loadElements for the row lock of the loaded
+// elements (footprint.lock), inside the subquery that reads each one.
+const lockMarker = "/*lock*/"
+
 // sqlText holds the repository's statements, built once for its prefix.
 type sqlText struct {
 	loadElements, loadRelationships, allElements          string
@@ -27,14 +31,19 @@ func newSQL(p string) sqlText {
 		// size and whether or not the tables were ever analysed (no index
 		// leads with the tenant, migration 004): by id, by name key or normalised name in the model, and by
 		// name key in the model of the ids (a rename), and by parent (the
-		// parts of a deleted element).
-		loadElements: `SELECT ` + cols + ` FROM ` + p + `_elements e WHERE e.tenant = $1 AND e.id IN (
+		// parts of a deleted element). Each id found is then read (and
+		// locked: lockMarker) by its primary key in a lateral subquery, so
+		// no plan, custom or generic, scans the elements of a tenant to
+		// match them (a generic plan of "e.tenant = $1 AND e.id IN (...)"
+		// scanned the whole table).
+		loadElements: `SELECT x.* FROM (
    SELECT i.id FROM ` + p + `_elements i WHERE i.tenant = $1 AND i.id = ANY($2)
-   UNION ALL SELECT k.id FROM ` + p + `_elements k WHERE k.tenant = $1 AND k.model_id = $3 AND k.name_key = ANY($4)
-   UNION ALL SELECT o.id FROM ` + p + `_elements o WHERE o.tenant = $1 AND o.model_id = $3 AND o.name_norm = ANY($6)
-   UNION ALL SELECT n.id FROM ` + p + `_elements m JOIN ` + p + `_elements n ON n.tenant = m.tenant AND n.model_id = m.model_id
+   UNION SELECT k.id FROM ` + p + `_elements k WHERE k.tenant = $1 AND k.model_id = $3 AND k.name_key = ANY($4)
+   UNION SELECT o.id FROM ` + p + `_elements o WHERE o.tenant = $1 AND o.model_id = $3 AND o.name_norm = ANY($6)
+   UNION SELECT n.id FROM ` + p + `_elements m JOIN ` + p + `_elements n ON n.tenant = m.tenant AND n.model_id = m.model_id
      WHERE m.tenant = $1 AND m.id = ANY($2) AND n.name_key = ANY($5)
-   UNION ALL SELECT c.id FROM ` + p + `_elements c WHERE c.tenant = $1 AND c.parent_id = ANY($7) AND c.parent_id <> '')`,
+   UNION SELECT c.id FROM ` + p + `_elements c WHERE c.tenant = $1 AND c.parent_id = ANY($7) AND c.parent_id <> '') s(id)
+ CROSS JOIN LATERAL (SELECT ` + cols + ` FROM ` + p + `_elements e WHERE e.id = s.id AND e.tenant = $1 ` + lockMarker + `) x`,
 		loadRelationships: `SELECT id, type, source_id, target_id, name, description FROM ` + p + `_relationships
  WHERE tenant = $1 AND (id = ANY($2) OR source_id = ANY($3) OR target_id = ANY($3))`,
 		// born > 0 holds for every row; it names the partial index
