@@ -137,11 +137,21 @@ func ptr(s string) *string { return &s }
 // other tenants noStatsOthers each with the same ids.
 func loadNoStats(t *testing.T, pool *pgxpool.Pool, size int) {
 	t.Helper()
+	for _, table := range []string{"archimate_elements", "archimate_properties", "archimate_relationships"} {
+		if _, err := pool.Exec(context.Background(), `ALTER TABLE `+table+` SET (autovacuum_enabled = false)`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fillNoStats(t, pool, size)
+}
+
+// fillNoStats fills the tables as loadNoStats does, without altering them
+// (an ALTER would make PostgreSQL plan prepared statements again), and
+// checks that none has statistics.
+func fillNoStats(t *testing.T, pool *pgxpool.Pool, size int) {
+	t.Helper()
 	ctx := context.Background()
 	for _, q := range []string{
-		`ALTER TABLE archimate_elements SET (autovacuum_enabled = false)`,
-		`ALTER TABLE archimate_properties SET (autovacuum_enabled = false)`,
-		`ALTER TABLE archimate_relationships SET (autovacuum_enabled = false)`,
 		fmt.Sprintf(`INSERT INTO archimate_elements (tenant, id, model_id, type, layer, name, name_key, name_norm, version, parent_id)
 		 SELECT t, 'el-'||g, 'm', 'ELEMENT_TYPE_NODE', 'LAYER_TECHNOLOGY', 'Node '||g, 'node '||g, 'node'||g, 1,
 		        CASE WHEN g %% 10 = 0 THEN 'el-'||(g-1) ELSE '' END
@@ -217,4 +227,104 @@ func explainBuffers(t *testing.T, conn *pgxpool.Conn, name, query string, args [
 	}
 	walk(plans[0].Plan)
 	return plans[0].Plan.SharedHit + plans[0].Plan.SharedRd
+}
+
+// A footprint read planned while the tables were small stays a lookup when
+// they grow, on a pool configured by CustomPlans (as archimate-server's
+// is): planned on a table of three elements, never analysed, and run eight
+// times, then on 25,000 elements of five tenants, it reads by index lookups
+// and touches the buffers a read planned on the grown tables touches. Without CustomPlans the plan PostgreSQL keeps for a
+// prepared statement (plan_cache_mode auto or force_generic_plan) read the
+// union's branches by sequential scans and touched 1,922 buffers there.
+func TestFootprintPlanChosenOnSmallTablesStaysALookupAsTheyGrow(t *testing.T) {
+	dsn := os.Getenv("MCPWRITE_TEST_POSTGRES_DSN")
+	if dsn == "" {
+		t.Skip("set MCPWRITE_TEST_POSTGRES_DSN to run against PostgreSQL")
+	}
+	ctx := context.Background()
+	cfg := ownSchema(t, dsn, "grow").Config()
+	CustomPlans(cfg)
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	r, err := New(pool, idempg.New(pool), "archimate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, table := range []string{"archimate_elements", "archimate_properties", "archimate_relationships"} {
+		if _, err := pool.Exec(ctx, `ALTER TABLE `+table+` SET (autovacuum_enabled = false)`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := pool.Exec(ctx, `INSERT INTO archimate_elements (tenant, id, model_id, type, layer, name, name_key, name_norm, version, parent_id)
+		SELECT 'seed', 'el-'||g, 'm', 'ELEMENT_TYPE_NODE', 'LAYER_TECHNOLOGY', 'Seed '||g, 'seed '||g, 'seed'||g, 1, '' FROM generate_series(1, 3) g`); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	var mode string
+	if err := conn.QueryRow(ctx, "SHOW plan_cache_mode").Scan(&mode); err != nil || mode != "force_custom_plan" {
+		t.Fatalf("plan_cache_mode = %q (%v), want force_custom_plan from CustomPlans", mode, err)
+	}
+	query, args := r.elementsQuery("t", footprintOf(&archimatev1.CreateElementRequest{Id: "new", ModelId: "m", Name: "Node 9", ParentId: "el-7"}, false))
+	if _, err := conn.Exec(ctx, "PREPARE grown AS "+query); err != nil {
+		t.Fatal(err)
+	}
+	for range 8 { // past the five custom plans plan_cache_mode auto tries first
+		if _, err := conn.Exec(ctx, "EXECUTE grown("+literals(args)+")"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fillNoStats(t, pool, 5000)
+	// Once to set the new rows' hint bits, as any first read after a load
+	// does; the second run is measured.
+	if _, err := conn.Exec(ctx, "EXECUTE grown("+literals(args)+")"); err != nil {
+		t.Fatal(err)
+	}
+	var doc []byte
+	if err := conn.QueryRow(ctx, "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE grown("+literals(args)+")").Scan(&doc); err != nil {
+		t.Fatal(err)
+	}
+	var plans []struct {
+		Plan planNode `json:"Plan"`
+	}
+	if err := json.Unmarshal(doc, &plans); err != nil || len(plans) != 1 {
+		t.Fatalf("EXPLAIN answered %s (%v)", doc, err)
+	}
+	var walk func(n planNode)
+	walk = func(n planNode) {
+		if n.Relation != "" && n.NodeType != "Index Scan" && n.NodeType != "Index Only Scan" && n.NodeType != "Bitmap Heap Scan" {
+			t.Errorf("after the tables grew, the plan reads %s by %s:\n%s", n.Relation, n.NodeType, doc)
+		}
+		for _, c := range n.Plans {
+			walk(c)
+		}
+	}
+	walk(plans[0].Plan)
+	// The same read planned now, on the grown tables, costs the same.
+	if _, err := conn.Exec(ctx, "PREPARE fresh AS "+query); err != nil {
+		t.Fatal(err)
+	}
+	var fresh []byte
+	if err := conn.QueryRow(ctx, "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE fresh("+literals(args)+")").Scan(&fresh); err != nil {
+		t.Fatal(err)
+	}
+	var now []struct {
+		Plan planNode `json:"Plan"`
+	}
+	if err := json.Unmarshal(fresh, &now); err != nil || len(now) != 1 {
+		t.Fatalf("EXPLAIN answered %s (%v)", fresh, err)
+	}
+	got, want := plans[0].Plan.SharedHit+plans[0].Plan.SharedRd, now[0].Plan.SharedHit+now[0].Plan.SharedRd
+	if got != want || got > 2*noStatsBound["create"] {
+		t.Errorf("after the tables grew, the create read planned on small tables touches %d buffers; planned now, %d (bound %d)", got, want, 2*noStatsBound["create"])
+	}
 }

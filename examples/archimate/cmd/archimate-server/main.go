@@ -153,7 +153,12 @@ func durableStores(ctx context.Context, dsn, redisAddr, prefix string, applyLeas
 			return nil, nil, err
 		}
 	}
-	pool, err := pgxpool.New(ctx, dsn)
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, nil, fmt.Errorf("-postgres: %w", err)
+	}
+	pgdomain.CustomPlans(cfg) // a plan chosen on small tables must not stay as they grow
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, nil, fmt.Errorf("-postgres: %w", err)
 	}
