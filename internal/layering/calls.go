@@ -1,14 +1,10 @@
 package layering
 
 import (
-	"fmt"
 	"go/ast"
-	"go/importer"
 	"go/parser"
 	"go/token"
 	"go/types"
-	"io"
-	"os"
 	"path/filepath"
 	"sort"
 )
@@ -28,18 +24,9 @@ func Calls(p Package, exports map[string]string) (map[string][]string, error) {
 		}
 		files = append(files, f)
 	}
-	lookup := func(path string) (io.ReadCloser, error) {
-		f, ok := exports[path]
-		if !ok || f == "" {
-			return nil, fmt.Errorf("no export data for %s", path)
-		}
-		return os.Open(f)
-	}
-	conf := types.Config{Importer: importer.ForCompiler(fset, "gc", lookup)}
-	info := &types.Info{Uses: map[*ast.Ident]types.Object{}}
-	pkg, err := conf.Check(p.ImportPath, fset, files, info)
+	pkg, info, err := typeCheck(fset, p.ImportPath, files, exports)
 	if err != nil {
-		return nil, fmt.Errorf("type-check %s: %w", p.ImportPath, err)
+		return nil, err
 	}
 	out := map[string][]string{}
 	for _, f := range files {

@@ -131,18 +131,9 @@ func Analyze(p Package, exports map[string]string) (*Report, error) {
 			}
 		}
 	}
-	lookup := func(path string) (io.ReadCloser, error) {
-		f, ok := exports[path]
-		if !ok || f == "" {
-			return nil, fmt.Errorf("no export data for %s", path)
-		}
-		return os.Open(f)
-	}
-	conf := types.Config{Importer: importer.ForCompiler(fset, "gc", lookup)}
-	info := &types.Info{Uses: map[*ast.Ident]types.Object{}}
-	pkg, err := conf.Check(p.ImportPath, fset, files, info)
+	pkg, info, err := typeCheck(fset, p.ImportPath, files, exports)
 	if err != nil {
-		return nil, fmt.Errorf("type-check %s: %w", p.ImportPath, err)
+		return nil, err
 	}
 	owners := fieldOwners(pkg)
 	uses := map[[2]string]map[string]bool{}
@@ -265,4 +256,24 @@ func funcName(fd *ast.FuncDecl) string {
 		}
 		return fd.Name.Name
 	}
+}
+
+// typeCheck type-checks one package's parsed files against the export data
+// of its imports (exports: import path -> export file, as List gives them),
+// recording the objects identifiers use.
+func typeCheck(fset *token.FileSet, path string, files []*ast.File, exports map[string]string) (*types.Package, *types.Info, error) {
+	lookup := func(path string) (io.ReadCloser, error) {
+		f, ok := exports[path]
+		if !ok || f == "" {
+			return nil, fmt.Errorf("no export data for %s", path)
+		}
+		return os.Open(f)
+	}
+	conf := types.Config{Importer: importer.ForCompiler(fset, "gc", lookup)}
+	info := &types.Info{Uses: map[*ast.Ident]types.Object{}}
+	pkg, err := conf.Check(path, fset, files, info)
+	if err != nil {
+		return nil, nil, fmt.Errorf("type-check %s: %w", path, err)
+	}
+	return pkg, info, nil
 }
