@@ -136,7 +136,10 @@ func (r *Repository) load(ctx context.Context, q querier, tenant string, f footp
 // elementsQuery is the query, and its arguments, that reads (and locks
 // when f.lock says so) the footprint's elements.
 func (r *Repository) elementsQuery(tenant string, f footprint) (string, []any) {
-	query := strings.Replace(r.sql.loadElements, lockMarker, f.lock, 1)
+	query, ok := r.sql.loadElementsLocked[f.lock]
+	if !ok {
+		query = strings.Replace(r.sql.loadElements, lockMarker, f.lock, 1)
+	}
 	return query, []any{tenant, nonNil(f.ids), f.model, nonNil(f.names), nonNil(f.sameModel), nonNil(f.norms), nonNil(f.parts)}
 }
 

@@ -3,6 +3,7 @@ package pgdomain
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -18,13 +19,25 @@ const lockMarker = "/*lock*/"
 
 // sqlText holds the repository's statements, built once for its prefix.
 type sqlText struct {
-	loadElements, loadRelationships, allElements          string
+	loadElements, loadRelationships, allElements string
+	// loadElementsLocked is loadElements with each footprint lock ("" for
+	// reads) in place of lockMarker, built once.
+	loadElementsLocked                                    map[string]string
 	insertElements, insertProperties, insertRelationships string
 	updateElement, deleteProperties                       string
 	deleteElements, deleteRelationships, insertOutbox     string
 }
 
 func newSQL(p string) sqlText {
+	t := newSQLText(p)
+	t.loadElementsLocked = map[string]string{}
+	for _, lock := range []string{"", lockShare, lockUpdate, lockDelete} {
+		t.loadElementsLocked[lock] = strings.Replace(t.loadElements, lockMarker, lock, 1)
+	}
+	return t
+}
+
+func newSQLText(p string) sqlText {
 	cols := fmt.Sprintf(elementColumns, p)
 	return sqlText{
 		// Each part of the union is one index lookup, whatever the tenant's
