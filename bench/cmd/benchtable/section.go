@@ -53,15 +53,20 @@ func benchmarks(raw string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	return res.tops(), nil
+}
+
+// tops are the top-level benchmark names of r, sorted.
+func (r results) tops() []string {
 	var names []string
-	for name := range res {
+	for name := range r {
 		top, _, _ := strings.Cut(name, "/")
 		if !contains(names, top) {
 			names = append(names, top)
 		}
 	}
 	sort.Strings(names)
-	return names, nil
+	return names
 }
 
 // merged is raw's results with every benchmark the overlay ran (each
@@ -76,10 +81,7 @@ func merged(raw, overlay string) (results, error) {
 	if err != nil {
 		return nil, err
 	}
-	tops, err := benchmarks(overlay)
-	if err != nil {
-		return nil, err
-	}
+	tops := later.tops()
 	for name := range res {
 		if top, _, _ := strings.Cut(name, "/"); contains(tops, top) {
 			delete(res, name)

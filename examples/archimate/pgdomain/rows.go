@@ -29,12 +29,6 @@ type footprint struct {
 	lock      string   // row lock of the loaded elements ("" for reads)
 }
 
-const (
-	lockShare  = "FOR KEY SHARE OF e"     // creates: the referenced rows stay
-	lockUpdate = "FOR NO KEY UPDATE OF e" // updates: relationships may still point at them
-	lockDelete = "FOR UPDATE OF e"        // deletes
-)
-
 // refFootprint is what resolving the references refs in model reads: the
 // elements with such an id, or such a name up to case and separators.
 func refFootprint(model string, refs ...string) footprint {

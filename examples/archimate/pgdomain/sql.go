@@ -13,6 +13,13 @@ import (
 const elementColumns = `e.id, e.model_id, e.type, e.layer, e.name, e.description, e.parent_id, e.version, e.born,
  (SELECT coalesce(jsonb_object_agg(p.key, p.value), '{}') FROM %[1]s_properties p WHERE p.tenant = e.tenant AND p.element_id = e.id)`
 
+// The row locks of a footprint's loaded elements (footprint.lock).
+const (
+	lockShare  = "FOR KEY SHARE OF e"     // creates: the referenced rows stay
+	lockUpdate = "FOR NO KEY UPDATE OF e" // updates: relationships may still point at them
+	lockDelete = "FOR UPDATE OF e"        // deletes
+)
+
 // lockMarker stands in loadElements for the row lock of the loaded
 // elements (footprint.lock), inside the subquery that reads each one.
 const lockMarker = "/*lock*/"
