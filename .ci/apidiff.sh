@@ -7,14 +7,25 @@
 # Internal packages and runtime/mcpwriteimpl (no compatibility promise:
 # the names generated code calls) are left out.
 #
-#   .ci/apidiff.sh [BASE]   BASE: a tag or commit (default: the last tag;
-#                           without any tag there is nothing to compare)
+#   .ci/apidiff.sh [BASE]   BASE: a tag or commit (default: the last tag,
+#                           else the newest release .ci/releases records:
+#                           a checkout without tags still has a base)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 module=github.com/mcpwrite/protoc-gen-mcpwrite
 base=${1:-$(git describe --tags --abbrev=0 2>/dev/null || true)}
+if [[ -z $base && -s .ci/releases ]]; then
+  # "<version> <commit>" per line, newest last.
+  read -r version commit < <(grep -v '^#' .ci/releases | tail -1)
+  if ! git cat-file -e "$commit^{commit}" 2>/dev/null; then
+    echo "apidiff: release $version names commit $commit, which this checkout does not have" >&2
+    exit 1
+  fi
+  base=$commit
+  echo "apidiff: no tag in this checkout; release $version is commit $commit (.ci/releases)"
+fi
 if [[ -z $base ]]; then
-  echo "apidiff: no release tag yet: nothing to compare the API with"
+  echo "apidiff: no release yet: nothing to compare the API with"
   exit 0
 fi
 work=$(mktemp -d)
@@ -29,7 +40,10 @@ git archive --format=tar "$base" | tar -x -C "$work/base"
 #   - ./runtime/outbox/redisstream.Fields: changed from func(...Message) []any to func(...Message, ...any) []any
 quiet() { grep -v '^Ignoring internal package' >&2 || true; }
 (cd "$work/base" && "$apidiff" -m -w "$work/base.api" "$module" 2> >(quiet))
-out=$("$apidiff" -m -incompatible "$work/base.api" "$module" 2> >(quiet) | grep -vE '^[-+] \./runtime/mcpwriteimpl\.' || true)
+# The examples, golden cases, benchmarks and other test beds are not the
+# module's API: only runtime/..., compat and the annotations' Go package are.
+out=$("$apidiff" -m -incompatible "$work/base.api" "$module" 2> >(quiet) |
+  grep -vE '^[-+] \./(runtime/mcpwriteimpl|examples|golden|bench|realworld|quickstart|interop|tools)[./]' || true)
 if [[ -n $out ]]; then
   echo "apidiff: the exported API is incompatible with $base:"
   echo "$out" | sed 's/^/  /'
