@@ -52,8 +52,18 @@ func forbiddenPattern() *regexp.Regexp {
 	return regexp.MustCompile(`(^|[^A-Za-z0-9_-])(` + alt + `)($|[^A-Za-z0-9_-])`)
 }
 
+// NewClient makes an MCP Go SDK client whose tools/call answers are
+// scanned as Connect's are (ScanAnswers): the one way a test that connects
+// its own client (over HTTP, stdio or to a cluster) makes it, so that no
+// answer it receives escapes the scan.
+func NewClient(tb testing.TB, impl *mcp.Implementation, opts *mcp.ClientOptions) *mcp.Client {
+	client := mcp.NewClient(impl, opts)
+	ScanAnswers(tb, client)
+	return client
+}
+
 // ScanAnswers makes client, an MCP Go SDK client a test made itself rather
-// than with Connect, fail tb (Errorf) when a tools/call answer carries a
+// than with Connect or NewClient, fail tb (Errorf) when a tools/call answer carries a
 // value ForbidInAnswers names, as Connect's clients do. Call it before
 // client.Connect.
 func ScanAnswers(tb testing.TB, client *mcp.Client) {
