@@ -97,3 +97,22 @@ func TestNewClientScansItsAnswers(t *testing.T) {
 		t.Fatalf("errors %q, fatals %q; want %q", tb.errs, tb.fatals, want)
 	}
 }
+
+// A resource read that carries a forbidden value fails the test too.
+func TestForbidInAnswersScansResourceReads(t *testing.T) {
+	mcptest.ForbidInAnswers("tenant-zeta")
+	s := mcp.NewServer(&mcp.Implementation{Name: "forbid", Version: "test"}, nil)
+	s.AddResource(&mcp.Resource{URI: "test://owner", Name: "owner"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "test://owner", Text: "owned by tenant-zeta"}}}, nil
+	})
+	tb := &errorsTB{}
+	cs := mcptest.Connect(tb, s, mcptest.Options{})
+	if _, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "test://owner"}); err != nil {
+		t.Fatal(err)
+	}
+	tb.runCleanups()
+	want := []string{`mcptest: the answer of test://owner carries the forbidden value "tenant-zeta": {"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"forbid","version":"test"}},"ttlMs":0,"cacheScope":"public","contents":[{"uri":"test://owner","text":"owned by tenant-zeta"}],"resultType":"complete"}`}
+	if !reflect.DeepEqual(tb.errs, want) || len(tb.fatals) != 0 {
+		t.Fatalf("errors %q, fatals %q; want %q", tb.errs, tb.fatals, want)
+	}
+}
