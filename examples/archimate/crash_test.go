@@ -17,11 +17,14 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 )
 
 // crashServer is one archimate-server process on PostgreSQL over
 // streamable HTTP.
 type crashServer struct {
+	t      *testing.T // the test whose answers are scanned
 	cmd    *exec.Cmd
 	url    string
 	stderr *bytes.Buffer
@@ -44,7 +47,7 @@ func startCrashServer(t *testing.T, bin, dsn, prefix, crashAt string) *crashServ
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s := &crashServer{cmd: cmd, url: "http://" + addr, stderr: &stderr}
+	s := &crashServer{t: t, cmd: cmd, url: "http://" + addr, stderr: &stderr}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		if c, err := net.Dial("tcp", addr); err == nil {
@@ -61,7 +64,7 @@ func startCrashServer(t *testing.T, bin, dsn, prefix, crashAt string) *crashServ
 func (s *crashServer) callOnce(key string) (map[string]any, bool, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "crash-test", Version: "1"}, nil).Connect(ctx,
+	cs, err := mcptest.NewClient(s.t, &mcp.Implementation{Name: "crash-test", Version: "1"}, nil).Connect(ctx,
 		&mcp.StreamableClientTransport{Endpoint: s.url, HTTPClient: &http.Client{Timeout: 10 * time.Second}, MaxRetries: -1}, nil)
 	if err != nil {
 		return nil, false, err

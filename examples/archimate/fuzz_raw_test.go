@@ -20,6 +20,7 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/server"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcphttp"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 )
 
 // rawPeer delivers bytes no MCP client would send: as raw JSON-RPC bodies
@@ -85,14 +86,17 @@ func (p *rawPeer) post(body []byte) (int, string, http.Header) {
 	return resp.StatusCode, "", resp.Header
 }
 
-// call posts a tools/call whose arguments are args, byte for byte.
-func (p *rawPeer) call(tool string, args []byte) (int, string) {
+// call posts a tools/call whose arguments are args, byte for byte, and
+// scans the answer (mcptest.CheckAnswer, failing tb).
+func (p *rawPeer) call(tb testing.TB, tool string, args []byte) (int, string) {
+	tb.Helper()
 	p.id++
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":`, p.id, tool)
 	b.Write(args)
 	b.WriteString("}}")
 	status, body, _ := p.post(b.Bytes())
+	mcptest.CheckAnswer(tb, tool, body)
 	return status, body
 }
 
@@ -114,7 +118,10 @@ func deliverRaw(t *testing.T, p *rawPeer, tool string, args []byte) {
 			t.Fatalf("%s(%q): incomplete error entry %+v", tool, short(args), e)
 		}
 	}
-	status, body := p.call(tool, args)
+	if b, err := json.Marshal(es); err == nil {
+		mcptest.CheckAnswer(t, tool, string(b))
+	}
+	status, body := p.call(t, tool, args)
 	// Spliced into a message, the bytes may close it early and leave a
 	// message the SDK's lenient framing reads (trailing bytes ignored):
 	refused := status == http.StatusBadRequest && strings.HasPrefix(body, "malformed payload: ")
@@ -131,7 +138,7 @@ func deliverRaw(t *testing.T, p *rawPeer, tool string, args []byte) {
 	if !refused && !answered {
 		t.Fatalf("%s(%q): status %d %q, want 400 malformed payload, a JSON-RPC error or an isError result", tool, short(args), status, body)
 	}
-	status, body = p.call("createElement", []byte(`{"type":"Node","name":"probe"}`))
+	status, body = p.call(t, "createElement", []byte(`{"type":"Node","name":"probe"}`))
 	if status != http.StatusOK || !strings.Contains(body, `"result"`) {
 		t.Fatalf("after %s(%q) the session no longer serves calls: status %d: %s", tool, short(args), status, body)
 	}

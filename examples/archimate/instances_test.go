@@ -24,6 +24,7 @@ import (
 	idempg "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency/pgstore"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency/redisstore"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcphttp"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 	proposalpg "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal/pgstore"
 )
 
@@ -118,7 +119,7 @@ var asked atomic.Int64
 func (c *cluster) connect(t *testing.T) *mcp.ClientSession {
 	t.Helper()
 	asked.Store(0)
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "cluster-test", Version: "1"}, &mcp.ClientOptions{
+	cs, err := mcptest.NewClient(t, &mcp.Implementation{Name: "cluster-test", Version: "1"}, &mcp.ClientOptions{
 		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			asked.Add(1)
 			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}, nil
@@ -196,7 +197,7 @@ func TestSameKeyOverThreeInstancesExecutesOnce(t *testing.T) {
 // A proposal made on one instance is applied on another.
 func TestProposalAcrossInstances(t *testing.T) {
 	c := newCluster(t, 3, [][]byte{sharedKey})
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "cluster-test", Version: "1"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: c.url}, nil)
+	cs, err := mcptest.NewClient(t, &mcp.Implementation{Name: "cluster-test", Version: "1"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: c.url}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +289,7 @@ func BenchmarkClusterThroughput(b *testing.B) {
 	for _, n := range []int{1, 3} {
 		b.Run(fmt.Sprintf("instances-%d", n), func(b *testing.B) {
 			c := newClusterTB(b, n)
-			cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: c.url}, nil)
+			cs, err := mcptest.NewClient(b, &mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: c.url}, nil)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -13,7 +13,9 @@ import (
 func TestMain(m *testing.M) {
 	mcptest.ForbidInAnswers(
 		"tenant-acme", "tenant-fuzz", "tenant-a", "tenant-b", "tenant-mw", "tenant-globex",
-		"user-ada", "user-fuzz", "user-1", "user-2", "user-mw", "user-hank",
+		"tenant-stdio", "tenant-restart", "tenant-evil", "tenant-bad", "tenant-dev",
+		"user-ada", "user-fuzz", "user-1", "user-2", "user-mw", "user-hank", "user-bob",
+		"user-stdio", "user-dev",
 	)
 	os.Exit(m.Run())
 }

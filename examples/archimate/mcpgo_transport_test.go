@@ -16,6 +16,7 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/server"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcphttp"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 )
 
 // The mcp-go stack archimate-server -sdk mcp-go -http serves: stateless
@@ -70,7 +71,7 @@ func TestServerBinaryOverStdioOnMCPGo(t *testing.T) {
 	if out, err := exec.Command(bin, "-sdk", "mcp-sdk").CombinedOutput(); err == nil || !strings.Contains(string(out), `-sdk "mcp-sdk": want go-sdk or mcp-go`+"\n") {
 		t.Fatalf("-sdk mcp-sdk: err=%v output %q", err, out)
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "stdio-e2e", Version: "test"}, nil)
+	client := mcptest.NewClient(t, &mcp.Implementation{Name: "stdio-e2e", Version: "test"}, nil)
 	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: exec.Command(bin, "-sdk", "mcp-go", "-tenant", "tenant-stdio", "-principal", "user-stdio")}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err != nil {
 		t.Fatal(err)

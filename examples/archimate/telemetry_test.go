@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 )
 
 type lockedBuffer struct {
@@ -41,7 +43,7 @@ func TestServerBinaryExportsTelemetry(t *testing.T) {
 	var stderr lockedBuffer
 	cmd := exec.Command(bin, "-otel-stdout")
 	cmd.Stderr = &stderr
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "otel-e2e", Version: "test"}, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	cs, err := mcptest.NewClient(t, &mcp.Implementation{Name: "otel-e2e", Version: "test"}, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

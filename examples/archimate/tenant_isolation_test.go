@@ -281,7 +281,7 @@ func TestRequestScopedIDsAcrossProcessesFollowTheSecret(t *testing.T) {
 		t.Helper()
 		cmd := exec.Command(bin, append([]string{"-tenant", "tenant-a"}, args...)...)
 		cmd.Env = append(os.Environ(), "MCPWRITE_ID_SECRET="+env)
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "secret", Version: "test"}, nil).
+		cs, err := mcptest.NewClient(t, &mcp.Implementation{Name: "secret", Version: "test"}, nil).
 			Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
 		if err != nil {
 			t.Fatal(err)

@@ -43,7 +43,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 
 func httpSession(t *testing.T, url string, rt http.RoundTripper) (*mcp.ClientSession, error) {
 	t.Helper()
-	client := mcp.NewClient(&mcp.Implementation{Name: "http-e2e", Version: "test"}, nil)
+	client := mcptest.NewClient(t, &mcp.Implementation{Name: "http-e2e", Version: "test"}, nil)
 	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: rt}}, nil)
 	if err == nil {
 		t.Cleanup(func() { cs.Close() })
@@ -111,7 +111,7 @@ func TestServerBinaryOverStdio(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/archimate-server").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "stdio-e2e", Version: "test"}, nil)
+	client := mcptest.NewClient(t, &mcp.Implementation{Name: "stdio-e2e", Version: "test"}, nil)
 	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: exec.Command(bin, "-tenant", "tenant-stdio", "-principal", "user-stdio")}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -168,7 +168,7 @@ func TestReplayAcrossServerProcessRestart(t *testing.T) {
 		cmd := exec.Command(bin, "-tenant", "tenant-restart", "-postgres", dsn, "-pg-prefix", prefix)
 		cmd.Env = append(os.Environ(), "MCPWRITE_ID_SECRET=restart-secret-0123456789abcdef0123456789",
 			"MCPWRITE_SIGNING_KEY=restart-signing-key-9f86d081884c7d659a2feaa0c55ad015")
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "restart", Version: "test"}, nil).
+		cs, err := mcptest.NewClient(t, &mcp.Implementation{Name: "restart", Version: "test"}, nil).
 			Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
 		if err != nil {
 			t.Fatal(err)

@@ -11,6 +11,6 @@ import (
 // and principal IDs the tests' request contexts carry: no preview, dry
 // run, proposal, confirmation or error may show them to an agent.
 func TestMain(m *testing.M) {
-	mcptest.ForbidInAnswers("tenant-neotoma", "tenant-other", "tenant-a", "tenant-b", "user-1", "user-ada", "user-grace")
+	mcptest.ForbidInAnswers("tenant-neotoma", "tenant-other", "tenant-a", "tenant-b", "user-1", "user-ada", "user-grace", "user-bob", "tenant-dev", "user-dev")
 	os.Exit(m.Run())
 }

@@ -37,7 +37,7 @@ func TestServerSignsAndServesFileURLsWithItsKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd = exec.Command(bin, "-file-url-key-file", keyFile)
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "test"}, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	cs, err := mcptest.NewClient(t, &mcp.Implementation{Name: "agent", Version: "test"}, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

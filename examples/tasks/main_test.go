@@ -11,6 +11,6 @@ import (
 // and principal IDs the tests' request contexts carry: no preview, dry
 // run, proposal, confirmation or error may show them to an agent.
 func TestMain(m *testing.M) {
-	mcptest.ForbidInAnswers("acme", "globex", "alice", "tenant-a", "tenant-b", "tenant-quiet", "user-1", "user-quiet")
+	mcptest.ForbidInAnswers("acme", "globex", "alice", "tenant-a", "tenant-b", "tenant-quiet", "user-1", "user-quiet", "dev-tenant", "dev-user")
 	os.Exit(m.Run())
 }

@@ -51,8 +51,7 @@ func newMCPGoSession(t *testing.T, el elicitation) *session {
 	if sess.user != nil {
 		copts = &mcp.ClientOptions{ElicitationHandler: sess.user.Handler}
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "test"}, copts)
-	mcptest.ScanAnswers(t, client)
+	client := mcptest.NewClient(t, &mcp.Implementation{Name: "agent", Version: "test"}, copts)
 	cs, err := client.Connect(context.Background(),
 		&mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp"}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err != nil {
@@ -237,8 +236,7 @@ func TestMCPGoServerBehindBearerAuthActsForTheTokensTenantAndProposes(t *testing
 	t.Cleanup(hs.Close)
 	for _, tc := range []struct{ token, tenant string }{{"tok-a", "acme"}, {"tok-b", "globex"}} {
 		user := mcptest.Accept(true)
-		client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "test"}, &mcp.ClientOptions{ElicitationHandler: user.Handler})
-		mcptest.ScanAnswers(t, client)
+		client := mcptest.NewClient(t, &mcp.Implementation{Name: "agent", Version: "test"}, &mcp.ClientOptions{ElicitationHandler: user.Handler})
 		cs, err := client.Connect(context.Background(),
 			&mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp", HTTPClient: &http.Client{Transport: bearer{tc.token}}},
 			&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}) // a protocol on which mcp-go asks inside a call

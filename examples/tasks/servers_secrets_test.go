@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 )
 
 // Every example server besides archimate (which has its own test) takes the
@@ -60,7 +62,7 @@ func TestEveryExampleServerReadsItsSecretsByTheRule(t *testing.T) {
 			cmd := exec.Command(bin, "-id-secret-file", good, "-signing-key-file", good)
 			var stderr strings.Builder
 			cmd.Stderr = &stderr
-			cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "test"}, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+			cs, err := mcptest.NewClient(t, &mcp.Implementation{Name: "agent", Version: "test"}, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -17,9 +17,9 @@ var forbidden struct {
 	values []string
 }
 
-// ForbidInAnswers makes every client Connect opens afterwards, in this test
-// binary, fail its test (Errorf) when a tool answer, an error result, or a
-// protocol error carries one of values as a whole token: an identifier
+// ForbidInAnswers makes every client Connect or NewClient opens afterwards,
+// in this test binary, fail its test (Errorf) when a tool answer, a
+// resource read, an error result, or a protocol error carries one of values as a whole token: an identifier
 // bounded by characters other than letters, digits, '-' and '_'. A test
 // package calls it from TestMain with the tenant and principal IDs its
 // request contexts carry, so every answer of every test is scanned for
@@ -52,10 +52,20 @@ func forbiddenPattern() *regexp.Regexp {
 	return regexp.MustCompile(`(^|[^A-Za-z0-9_-])(` + alt + `)($|[^A-Za-z0-9_-])`)
 }
 
+// NewClient makes an MCP Go SDK client whose tools/call and resources/read
+// answers are scanned as Connect's are (ScanAnswers): the one way a test that connects
+// its own client (over HTTP, stdio or to a cluster) makes it, so that no
+// answer it receives escapes the scan.
+func NewClient(tb testing.TB, impl *mcp.Implementation, opts *mcp.ClientOptions) *mcp.Client {
+	client := mcp.NewClient(impl, opts)
+	ScanAnswers(tb, client)
+	return client
+}
+
 // ScanAnswers makes client, an MCP Go SDK client a test made itself rather
-// than with Connect, fail tb (Errorf) when a tools/call answer carries a
-// value ForbidInAnswers names, as Connect's clients do. Call it before
-// client.Connect.
+// than with Connect or NewClient, fail tb (Errorf) when a tools/call or
+// resources/read answer carries a value ForbidInAnswers names, as
+// Connect's clients do. Call it before client.Connect.
 func ScanAnswers(tb testing.TB, client *mcp.Client) {
 	if p := forbiddenPattern(); p != nil {
 		client.AddSendingMiddleware(scanAnswers(tb, p))
@@ -75,12 +85,12 @@ func CheckAnswer(tb testing.TB, tool, answer string) {
 }
 
 // scanAnswers is a client middleware that reports, on tb, every tools/call
-// answer that carries a value of pattern.
+// and resources/read answer that carries a value of pattern.
 func scanAnswers(tb testing.TB, pattern *regexp.Regexp) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			res, err := next(ctx, method, req)
-			if method != "tools/call" {
+			if method != "tools/call" && method != "resources/read" {
 				return res, err
 			}
 			tool := ""
@@ -89,6 +99,8 @@ func scanAnswers(tb testing.TB, pattern *regexp.Regexp) mcp.Middleware {
 				tool = p.Name
 			case *mcp.CallToolParamsRaw:
 				tool = p.Name
+			case *mcp.ReadResourceParams:
+				tool = p.URI
 			}
 			var text string
 			if err != nil {

@@ -73,3 +73,46 @@ func TestScanAnswersAndCheckAnswerReportATenantID(t *testing.T) {
 		t.Fatalf("errors %q, fatals %q; want %q", tb.errs, tb.fatals, want)
 	}
 }
+
+// A client made with NewClient is scanned as Connect's are.
+func TestNewClientScansItsAnswers(t *testing.T) {
+	mcptest.ForbidInAnswers("tenant-zeta")
+	s := mcp.NewServer(&mcp.Implementation{Name: "forbid", Version: "test"}, nil)
+	raw(s, "leaks", &mcp.CallToolResult{Content: text(`{"principal":"tenant-zeta"}`), StructuredContent: map[string]any{"principal": "tenant-zeta"}})
+	tb := &errorsTB{}
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcptest.NewClient(tb, &mcp.Implementation{Name: "own", Version: "test"}, nil).Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	mcptest.Call(tb, cs, "leaks", `{}`)
+	want := []string{`mcptest: the answer of leaks carries the forbidden value "tenant-zeta": {"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"forbid","version":"test"}},"content":[{"type":"text","text":"{\"principal\":\"tenant-zeta\"}"}],"structuredContent":{"principal":"tenant-zeta"},"resultType":"complete"}`}
+	if !reflect.DeepEqual(tb.errs, want) || len(tb.fatals) != 0 {
+		t.Fatalf("errors %q, fatals %q; want %q", tb.errs, tb.fatals, want)
+	}
+}
+
+// A resource read that carries a forbidden value fails the test too.
+func TestForbidInAnswersScansResourceReads(t *testing.T) {
+	mcptest.ForbidInAnswers("tenant-zeta")
+	s := mcp.NewServer(&mcp.Implementation{Name: "forbid", Version: "test"}, nil)
+	s.AddResource(&mcp.Resource{URI: "test://owner", Name: "owner"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "test://owner", Text: "owned by tenant-zeta"}}}, nil
+	})
+	tb := &errorsTB{}
+	cs := mcptest.Connect(tb, s, mcptest.Options{})
+	if _, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "test://owner"}); err != nil {
+		t.Fatal(err)
+	}
+	tb.runCleanups()
+	want := []string{`mcptest: the answer of test://owner carries the forbidden value "tenant-zeta": {"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"forbid","version":"test"}},"ttlMs":0,"cacheScope":"public","contents":[{"uri":"test://owner","text":"owned by tenant-zeta"}],"resultType":"complete"}`}
+	if !reflect.DeepEqual(tb.errs, want) || len(tb.fatals) != 0 {
+		t.Fatalf("errors %q, fatals %q; want %q", tb.errs, tb.fatals, want)
+	}
+}

@@ -73,8 +73,7 @@ func Connect(tb testing.TB, s *mcp.Server, o Options) *mcp.ClientSession {
 	if o.Protocol != "" {
 		sopts = &mcp.ClientSessionOptions{ProtocolVersion: o.Protocol}
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: name, Version: "test"}, copts)
-	ScanAnswers(tb, client)
+	client := NewClient(tb, &mcp.Implementation{Name: name, Version: "test"}, copts)
 	cs, err := client.Connect(ctx, ct, sopts)
 	if err != nil {
 		tb.Fatalf("mcptest: client connect: %v", err)

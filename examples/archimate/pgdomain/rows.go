@@ -242,7 +242,7 @@ func (r *Repository) queueChanges(b *pgx.Batch, tenant string, before, after dom
 			newRels = append(newRels, rel)
 		} else if !proto.Equal(old, rel) {
 			// The domain never changes a relationship; replace it if it did.
-			b.Queue(r.sql.deleteRelationships, tenant, []string{rel.GetId()})
+			b.Queue(r.sql.deleteRelationship, tenant, rel.GetId())
 			newRels = append(newRels, rel)
 		}
 	}
@@ -257,13 +257,13 @@ func (r *Repository) queueChanges(b *pgx.Batch, tenant string, before, after dom
 			goneEls = append(goneEls, id)
 		}
 	}
-	if len(goneRels) > 0 {
-		slices.Sort(goneRels)
-		b.Queue(r.sql.deleteRelationships, tenant, goneRels)
+	slices.Sort(goneRels)
+	for _, id := range goneRels {
+		b.Queue(r.sql.deleteRelationship, tenant, id)
 	}
-	if len(goneEls) > 0 {
-		slices.Sort(goneEls)
-		b.Queue(r.sql.deleteElements, tenant, goneEls)
+	slices.Sort(goneEls)
+	for _, id := range goneEls {
+		b.Queue(r.sql.deleteElement, tenant, id)
 	}
 	r.queueInsert(b, tenant, newEls, nil, newRels)
 }

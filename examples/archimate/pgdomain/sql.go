@@ -32,7 +32,7 @@ type sqlText struct {
 	loadElementsLocked                                    map[string]string
 	insertElements, insertProperties, insertRelationships string
 	updateElement, deleteProperties                       string
-	deleteElements, deleteRelationships, insertOutbox     string
+	deleteElement, deleteRelationship, insertOutbox       string
 }
 
 func newSQL(p string) sqlText {
@@ -47,25 +47,47 @@ func newSQL(p string) sqlText {
 func newSQLText(p string) sqlText {
 	cols := fmt.Sprintf(elementColumns, p)
 	return sqlText{
-		// Each part of the union is one index lookup, whatever the tenant's
-		// size and whether or not the tables were ever analysed (no index
-		// leads with the tenant, migration 004): by id, by name key or normalised name in the model, and by
-		// name key in the model of the ids (a rename), and by parent (the
-		// parts of a deleted element). Each id found is then read (and
-		// locked: lockMarker) by its primary key in a lateral subquery, so
-		// no plan, custom or generic, scans the elements of a tenant to
-		// match them (a generic plan of "e.tenant = $1 AND e.id IN (...)"
-		// scanned the whole table).
+		// Every read of a table is an index lookup of one value, whatever
+		// the tenant's size, whether or not the tables were ever analysed,
+		// and whether PostgreSQL runs a custom plan or a generic plan it
+		// chose while the tables were small (docs/production.md, "Planner
+		// statistics"). Each value asked for comes from unnest and is
+		// looked up in a LATERAL subquery that an index answers by
+		// equality on all its columns: LIMIT 1 on a unique key, OFFSET 0
+		// otherwise, which keeps the subquery from being flattened into a
+		// join the planner could run as a hash join over a scan of the
+		// table. Written as "tenant = $1 AND id = ANY($2)", a generic plan
+		// made on a table of a few rows scans it (an array of unknown
+		// length looks dearer to look up than a small table is to read),
+		// and keeps scanning it as it grows. The ids are the footprint's
+		// ids; then elements by name key or normalised name in the model,
+		// by name key in the model of the ids (a rename), and by parent
+		// (the parts of a deleted element). Each id found is then read
+		// (and locked: lockMarker) by its primary key, LIMIT 1 keeping that
+		// subquery too from being flattened when it locks nothing; an id
+		// that does not exist reads nothing.
 		loadElements: `SELECT x.* FROM (
-   SELECT i.id FROM ` + p + `_elements i WHERE i.tenant = $1 AND i.id = ANY($2)
-   UNION SELECT k.id FROM ` + p + `_elements k WHERE k.tenant = $1 AND k.model_id = $3 AND k.name_key = ANY($4)
-   UNION SELECT o.id FROM ` + p + `_elements o WHERE o.tenant = $1 AND o.model_id = $3 AND o.name_norm = ANY($6)
-   UNION SELECT n.id FROM ` + p + `_elements m JOIN ` + p + `_elements n ON n.tenant = m.tenant AND n.model_id = m.model_id
-     WHERE m.tenant = $1 AND m.id = ANY($2) AND n.name_key = ANY($5)
-   UNION SELECT c.id FROM ` + p + `_elements c WHERE c.tenant = $1 AND c.parent_id = ANY($7) AND c.parent_id <> '') s(id)
- CROSS JOIN LATERAL (SELECT ` + cols + ` FROM ` + p + `_elements e WHERE e.id = s.id AND e.tenant = $1 ` + lockMarker + `) x`,
-		loadRelationships: `SELECT id, type, source_id, target_id, name, description FROM ` + p + `_relationships
- WHERE tenant = $1 AND (id = ANY($2) OR source_id = ANY($3) OR target_id = ANY($3))`,
+   SELECT w.id FROM unnest($2::text[]) w(id)
+   UNION SELECT k.id FROM unnest($4::text[]) w(key) CROSS JOIN LATERAL
+     (SELECT k.id FROM ` + p + `_elements k WHERE k.name_key = w.key AND k.model_id = $3 AND k.tenant = $1 LIMIT 1) k
+   UNION SELECT o.id FROM unnest($6::text[]) w(norm) CROSS JOIN LATERAL
+     (SELECT o.id FROM ` + p + `_elements o WHERE o.name_norm = w.norm AND o.model_id = $3 AND o.tenant = $1 OFFSET 0) o
+   UNION SELECT n.id FROM unnest($2::text[]) w(id) CROSS JOIN LATERAL
+     (SELECT m.model_id FROM ` + p + `_elements m WHERE m.id = w.id AND m.tenant = $1 LIMIT 1) m
+     CROSS JOIN unnest($5::text[]) v(key) CROSS JOIN LATERAL
+     (SELECT n.id FROM ` + p + `_elements n WHERE n.name_key = v.key AND n.model_id = m.model_id AND n.tenant = $1 LIMIT 1) n
+   UNION SELECT c.id FROM unnest($7::text[]) w(parent) CROSS JOIN LATERAL
+     (SELECT c.id FROM ` + p + `_elements c WHERE c.parent_id = w.parent AND c.tenant = $1 AND c.parent_id <> '' OFFSET 0) c) s(id)
+ CROSS JOIN LATERAL (SELECT ` + cols + ` FROM ` + p + `_elements e WHERE e.id = s.id AND e.tenant = $1 LIMIT 1 ` + lockMarker + `) x`,
+		// The relationships by id, and those from or to the elements, each
+		// read by an index lookup as loadElements reads elements (the
+		// union drops a row found twice).
+		loadRelationships: `SELECT i.id, i.type, i.source_id, i.target_id, i.name, i.description FROM unnest($2::text[]) w(id) CROSS JOIN LATERAL
+     (SELECT i.* FROM ` + p + `_relationships i WHERE i.id = w.id AND i.tenant = $1 LIMIT 1) i
+ UNION SELECT s.id, s.type, s.source_id, s.target_id, s.name, s.description FROM unnest($3::text[]) w(el) CROSS JOIN LATERAL
+     (SELECT s.* FROM ` + p + `_relationships s WHERE s.source_id = w.el AND s.tenant = $1 OFFSET 0) s
+ UNION SELECT t.id, t.type, t.source_id, t.target_id, t.name, t.description FROM unnest($3::text[]) w(el) CROSS JOIN LATERAL
+     (SELECT t.* FROM ` + p + `_relationships t WHERE t.target_id = w.el AND t.tenant = $1 OFFSET 0) t`,
 		// born > 0 holds for every row; it names the partial index
 		// elements_listing, the one index that leads with the tenant, so
 		// that no write's read can use it to walk a tenant (migration 004).
@@ -83,10 +105,13 @@ func newSQLText(p string) sqlText {
  FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS u(id, type, source_id, target_id, name, description)`,
 		updateElement: `UPDATE ` + p + `_elements SET model_id = $3, type = $4, layer = $5, name = $6, name_key = $7, name_norm = $8,
  description = $9, parent_id = $10, version = $11 WHERE tenant = $1 AND id = $2`,
-		deleteProperties:    `DELETE FROM ` + p + `_properties WHERE tenant = $1 AND element_id = $2 AND key = ANY($3)`,
-		deleteElements:      `DELETE FROM ` + p + `_elements WHERE tenant = $1 AND id = ANY($2)`,
-		deleteRelationships: `DELETE FROM ` + p + `_relationships WHERE tenant = $1 AND id = ANY($2)`,
-		insertOutbox:        `INSERT INTO ` + p + `_outbox (tenant, tool, request, response) VALUES ($1, $2, $3, $4)`,
+		deleteProperties: `DELETE FROM ` + p + `_properties WHERE tenant = $1 AND element_id = $2 AND key = ANY($3)`,
+		// One row by its primary key per statement: "id = ANY($2)" has the
+		// generic-plan scan loadElements avoids, and a DELETE cannot read
+		// its target through a LATERAL lookup.
+		deleteElement:      `DELETE FROM ` + p + `_elements WHERE id = $2 AND tenant = $1`,
+		deleteRelationship: `DELETE FROM ` + p + `_relationships WHERE id = $2 AND tenant = $1`,
+		insertOutbox:       `INSERT INTO ` + p + `_outbox (tenant, tool, request, response) VALUES ($1, $2, $3, $4)`,
 	}
 }
 

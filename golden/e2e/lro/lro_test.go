@@ -74,7 +74,7 @@ func sdkServer(t *testing.T, b *backend, withOps bool) (*mcp.ClientSession, *pro
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = ss.Close() })
-	c := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "test"}, &mcp.ClientOptions{
+	c := mcptest.NewClient(t, &mcp.Implementation{Name: "agent", Version: "test"}, &mcp.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) { log.add(r.Params) },
 	})
 	cs, err := c.Connect(context.Background(), ct, nil)

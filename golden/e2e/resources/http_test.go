@@ -15,6 +15,7 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/golden/e2e/resources/gen/library/v1/libraryv1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcphttp"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 )
 
 // tokens are the bearer tokens the test's auth hook knows: tenant and
@@ -53,7 +54,7 @@ func TestReadResourceOverHTTPActsForTheToken(t *testing.T) {
 	t.Cleanup(ts.Close)
 	session := func(token string) *mcp.ClientSession {
 		tr := &mcp.StreamableClientTransport{Endpoint: ts.URL, HTTPClient: &http.Client{Transport: bearer{token}}, DisableStandaloneSSE: true}
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "host", Version: "test"}, nil).Connect(context.Background(), tr, nil)
+		cs, err := mcptest.NewClient(t, &mcp.Implementation{Name: "host", Version: "test"}, nil).Connect(context.Background(), tr, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/golden/e2e/resources/gen/library/v1/libraryv1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpgo"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 )
 
 // mgoClient is an mcp-go client, in process, against an mcp-go server
@@ -50,7 +51,7 @@ func mgoClient(t *testing.T, b *backend, more ...*backend) *mgoclient.Client {
 }
 
 // mgoRead reads uri as tenant through the mcp-go client: the contents as
-// JSON, or the error's text.
+// JSON, or the error's text, each scanned (mcptest.CheckAnswer).
 func mgoRead(t *testing.T, c *mgoclient.Client, uri, tenant string) (string, string) {
 	t.Helper()
 	req := mgo.ReadResourceRequest{}
@@ -58,12 +59,14 @@ func mgoRead(t *testing.T, c *mgoclient.Client, uri, tenant string) (string, str
 	req.Params.Meta = &mgo.Meta{AdditionalFields: map[string]any{tenantMeta: tenant}}
 	res, err := c.ReadResource(context.Background(), req)
 	if err != nil {
+		mcptest.CheckAnswer(t, uri, err.Error())
 		return "", traceIDs.ReplaceAllString(err.Error(), "TRACE")
 	}
 	b, err := json.Marshal(res.Contents)
 	if err != nil {
 		t.Fatal(err)
 	}
+	mcptest.CheckAnswer(t, uri, string(b))
 	return string(b), ""
 }
 

@@ -21,6 +21,7 @@ import (
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/golden/e2e/resources/gen/library/v1/libraryv1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 )
 
 // tenantMeta is the _meta key the test's request-context function reads
@@ -53,7 +54,7 @@ func sdkSession(t *testing.T, b *backend) *mcp.ClientSession {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "host", Version: "test"}, nil).Connect(context.Background(), ct, nil)
+	cs, err := mcptest.NewClient(t, &mcp.Implementation{Name: "host", Version: "test"}, nil).Connect(context.Background(), ct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +229,7 @@ func TestSecondRegistrationDoesNotTakeOverResources(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "host", Version: "test"}, nil).Connect(context.Background(), ct, nil)
+	cs, err := mcptest.NewClient(t, &mcp.Implementation{Name: "host", Version: "test"}, nil).Connect(context.Background(), ct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

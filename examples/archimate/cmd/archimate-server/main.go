@@ -157,7 +157,7 @@ func durableStores(ctx context.Context, dsn, redisAddr, prefix string, applyLeas
 	if err != nil {
 		return nil, nil, fmt.Errorf("-postgres: %w", err)
 	}
-	pgdomain.CustomPlans(cfg) // a plan chosen on small tables must not stay as they grow
+	pgdomain.CustomPlans(cfg) // the stores' statements were not measured under a plan chosen on small tables
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, nil, fmt.Errorf("-postgres: %w", err)

@@ -2,9 +2,19 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 )
+
+// TestMain forbids the demo's identity (and the server's development
+// default) in what it shows the agent.
+func TestMain(m *testing.M) {
+	mcptest.ForbidInAnswers("tenant-acme", "user-ada", "tenant-dev", "user-dev")
+	os.Exit(m.Run())
+}
 
 // The demo runs against the committed code, every step answers as it
 // claims, and it opens with the introduction and ends with the summary.
@@ -14,6 +24,9 @@ func TestDemoRunsEveryStepAsClaimed(t *testing.T) {
 		t.Fatalf("demo failed: %v\n%s", err, out.String())
 	}
 	s := out.String()
+	// The demo prints every answer its agent receives: none carries the
+	// tenant or principal.
+	mcptest.CheckAnswer(t, "the demo", s)
 	if !strings.HasPrefix(s, intro+"\n== tools/list: 14 tools\n") {
 		t.Fatalf("demo does not open with the introduction and the tool list:\n%.400s", s)
 	}

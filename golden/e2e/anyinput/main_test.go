@@ -1,0 +1,16 @@
+package anyinput_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
+)
+
+// TestMain scans every answer of every test of the package for the tenant
+// and principal IDs the tests' request contexts carry: no preview, dry
+// run, proposal, confirmation or error may show them to an agent.
+func TestMain(m *testing.M) {
+	mcptest.ForbidInAnswers("acme", "ada")
+	os.Exit(m.Run())
+}
