@@ -135,7 +135,7 @@ func TestClientAdaptersAgainstDeadStalledAndLeakingBackends(t *testing.T) {
 		logged string // the original text, in the log and CallEnd.Cause
 	}{
 		{"dead", unavailable, "connection refused"},
-		{"stall", stalled, "DeadlineExceeded"},
+		{"stall", stalled, "backend did not answer within 300ms"},
 		{"leak", unavailable, leakMessage},
 		{"missing", missing, ""},
 	}

@@ -66,6 +66,13 @@ func (f Forwarder) Err(ctx context.Context, err error) error {
 	if err == nil {
 		return nil
 	}
+	if d, ok := ctx.Deadline(); ok && ctx.Err() == nil && !time.Now().Before(d) {
+		// The deadline has passed but its timer has not fired yet: the
+		// backend, holding the same deadline, answered first (a server
+		// that gives up at the deadline with an error of its own). Wait
+		// for the timer, which is due, to learn whose deadline it was.
+		<-ctx.Done()
+	}
 	if errors.Is(context.Cause(ctx), errForwardDeadline) {
 		return &BackendTimeout{After: f.Timeout(), Cause: err}
 	}
