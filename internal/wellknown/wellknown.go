@@ -1,11 +1,12 @@
-// Package wellknown reads the protobuf well-known types from the text an
-// agent writes for them. The runtime's decoder (runtime/internal/impl)
+// Package wellknown reads the protobuf well-known types (and bytes) from
+// the text an agent writes for them. The runtime's decoder (runtime/internal/impl)
 // and the plugin's check of tool examples (internal/gen) both call it, so
 // an example is read by the same rules as an agent's call; each caller
 // words its own message from the error kind.
 package wellknown
 
 import (
+	"encoding/base64"
 	"errors"
 	"strconv"
 	"strings"
@@ -152,3 +153,26 @@ func allDigits(s string) bool {
 
 func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// Base64 reads bytes as an agent writes them: base64 in the standard or
+// URL alphabet, with or without padding. A string that cannot be base64
+// by its length or padding is ErrSyntax; a bad character is the
+// base64.CorruptInputError at its offset.
+func Base64(s string) ([]byte, error) {
+	body := strings.TrimRight(s, "=")
+	if pad := len(s) - len(body); len(body)%4 == 1 || pad > 0 && (len(s)%4 != 0 || pad > 2) {
+		return nil, ErrSyntax
+	}
+	enc := base64.RawStdEncoding
+	if strings.ContainsAny(body, "-_") {
+		enc = base64.RawURLEncoding
+	}
+	b, err := enc.DecodeString(body)
+	if err != nil {
+		return nil, err
+	}
+	if b == nil {
+		b = []byte{}
+	}
+	return b, nil
+}
