@@ -121,6 +121,7 @@ func (b *builder) resolveRuleDocs(m *messageModel, seen map[*messageModel]bool) 
 	for _, f := range m.fields {
 		f.ruleDocs = b.fieldRuleDocs(f)
 		b.checkWholeValueExamples(f)
+		b.checkFieldExamplesAsRequests(f)
 		if f.child != nil {
 			b.resolveRuleDocs(f.child, seen)
 		}
