@@ -395,7 +395,7 @@ func (x *exampleBuild) scalar(f *fieldModel, fd protoreflect.FieldDescriptor, v 
 		}
 		if k == protoreflect.FloatKind {
 			if math.Abs(n) > math.MaxFloat32 {
-				return bad(fmt.Sprintf("number %v is out of range for float", n))
+				return bad("number " + number(n) + " is out of range for float")
 			}
 			return protoreflect.ValueOfFloat32(float32(n)), true
 		}
@@ -407,17 +407,17 @@ func (x *exampleBuild) scalar(f *fieldModel, fd protoreflect.FieldDescriptor, v 
 		return bad("expected an integer, got " + jsonKindOf(v))
 	}
 	if n != math.Trunc(n) {
-		return bad(fmt.Sprintf("expected an integer, got %v", n))
+		return bad("expected an integer, got " + number(n))
 	}
 	switch fd.Kind() {
 	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
 		if n < 0 || n > math.MaxUint32 {
-			return bad(fmt.Sprintf("value %v is out of range for uint32 (0 to %d)", n, uint32(math.MaxUint32)))
+			return bad(fmt.Sprintf("value %s is out of range for uint32 (0 to %d)", number(n), uint32(math.MaxUint32)))
 		}
 		return protoreflect.ValueOfUint32(uint32(n)), true
 	}
 	if n < math.MinInt32 || n > math.MaxInt32 {
-		return bad(fmt.Sprintf("value %v is out of range for int32 (%d to %d)", n, math.MinInt32, math.MaxInt32))
+		return bad(fmt.Sprintf("value %s is out of range for int32 (%d to %d)", number(n), math.MinInt32, math.MaxInt32))
 	}
 	return protoreflect.ValueOfInt32(int32(n)), true
 }
@@ -441,4 +441,12 @@ func (x *exampleBuild) int64Text(k protoreflect.Kind, v any, bad func(string) (p
 		return bad(fmt.Sprintf("expected a decimal integer string in the int64 range, got %q", s))
 	}
 	return protoreflect.ValueOfInt64(n), true
+}
+
+// number writes n as an agent writes it: a whole number in digits.
+func number(n float64) string {
+	if n == math.Trunc(n) && math.Abs(n) < 1e21 {
+		return strconv.FormatFloat(n, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(n, 'g', -1, 64)
 }

@@ -71,7 +71,7 @@ func fieldExampleProblems(f *fieldModel, v any, known []string) []string {
 	}
 	skip := append(append(pathsOf(known), pathsOf(x.problems)...), x.unjudged...)
 	for _, viol := range vs {
-		if viol.FieldDescriptor == nil || len(viol.Proto.GetField().GetElements()) == 0 ||
+		if messageRule(viol) || len(viol.Proto.GetField().GetElements()) == 0 ||
 			viol.Proto.GetField().GetElements()[0].GetFieldName() != string(f.proto.Desc.Name()) {
 			continue // another field's rule, or the message's
 		}
@@ -114,12 +114,13 @@ func (x *exampleBuild) agentViolation(m *messageModel, v *protovalidate.Violatio
 	if !ok {
 		return "", false
 	}
+	msgRule := messageRule(v)
 	for _, s := range skip {
-		if under(path, s) || v.FieldDescriptor == nil && under(s, path) {
+		if under(path, s) || msgRule && under(s, path) {
 			return "", false
 		}
 	}
-	if v.FieldDescriptor == nil && at != nil && callOnly(at, map[*messageModel]bool{}) {
+	if msgRule && at != nil && callOnly(at, map[*messageModel]bool{}) {
 		return "", false // a message rule over values only a call has
 	}
 	reason := v.Proto.GetMessage()
@@ -130,6 +131,13 @@ func (x *exampleBuild) agentViolation(m *messageModel, v *protovalidate.Violatio
 		return "the request: " + reason, true
 	}
 	return path + ": " + reason, true
+}
+
+// messageRule reports whether v breaks a rule of a message (a CEL rule of
+// the message, a oneof rule) rather than of a field or its items: such a
+// violation names no field and no rule path.
+func messageRule(v *protovalidate.Violation) bool {
+	return v.FieldDescriptor == nil && len(v.Proto.GetRule().GetElements()) == 0
 }
 
 // agentPath renders the protovalidate path p with agent names, as the
