@@ -63,10 +63,14 @@ func (p *problems) enumf(e *protogen.Enum, format string, args ...any) {
 
 // builder walks one file's descriptors into a fileModel.
 type builder struct {
-	plugin   *protogen.Plugin
-	file     *fileModel
-	probs    *problems
-	messages map[protoreflect.FullName]*messageModel
+	plugin *protogen.Plugin
+	file   *fileModel
+	probs  *problems
+	// walkFailed: the walk reported problems, whose words state the
+	// causes of a request rule that does not compile better than
+	// protovalidate's (checkRequestRules).
+	walkFailed bool
+	messages   map[protoreflect.FullName]*messageModel
 	// stack holds the message models being built, outermost first.
 	stack  []*messageModel
 	tables map[string]*enumTable

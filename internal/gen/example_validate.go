@@ -23,6 +23,7 @@ import (
 	"buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
 	"buf.build/go/protovalidate"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/dynamicpb"
 )
 
 // exampleValidator is one protovalidate validator for the plugin's run; its
@@ -44,7 +45,7 @@ func requestProblems(t *toolModel, obj map[string]any, known []string) []string 
 	}
 	vs, err := validateExample(req)
 	if err != nil {
-		return append(out, err.Error())
+		return out // checkRequestRules reports it
 	}
 	skip := append(append(pathsOf(known), pathsOf(x.problems)...), x.unjudged...)
 	for _, v := range vs {
@@ -67,7 +68,7 @@ func fieldExampleProblems(f *fieldModel, v any, known []string) []string {
 	}
 	vs, err := validateExample(msg)
 	if err != nil {
-		return append(out, err.Error())
+		return out // checkRequestRules reports it
 	}
 	skip := append(append(pathsOf(known), pathsOf(x.problems)...), x.unjudged...)
 	for _, viol := range vs {
@@ -92,7 +93,7 @@ func validateExample(req proto.Message) (vs []*protovalidate.Violation, err erro
 	}()
 	v, err := exampleValidator()
 	if err != nil {
-		return nil, fmt.Errorf("protovalidate: %v", err)
+		return nil, err
 	}
 	err = v.Validate(req)
 	var ve *protovalidate.ValidationError
@@ -102,7 +103,7 @@ func validateExample(req proto.Message) (vs []*protovalidate.Violation, err erro
 	case errors.As(err, &ve):
 		return ve.Violations, nil
 	}
-	return nil, fmt.Errorf("the buf.validate rules of %s cannot be checked: %v", req.ProtoReflect().Descriptor().FullName(), err)
+	return nil, err
 }
 
 // agentViolation words violation v of a request of m as "path: message
@@ -253,5 +254,21 @@ func (b *builder) checkFieldExamplesAsRequests(f *fieldModel) {
 		for _, p := range fieldExampleProblems(f, x, known) {
 			b.probs.fieldf(f.proto, "example %s: %s; correct the example, the server would refuse it", mustJSON(x), p)
 		}
+	}
+}
+
+// checkRequestRules compiles the buf.validate rules of t's request as the
+// server's request check does when it registers the service (runtime/pvcheck
+// compiles every request's rules up front): a rule that does not compile
+// would keep the server from starting, and no example could be checked.
+func (b *builder) checkRequestRules(t *toolModel) {
+	if !importsValidate(t.svc) || b.walkFailed {
+		return
+	}
+	_, err := validateExample(dynamicpb.NewMessage(t.input.proto.Desc))
+	var ce *protovalidate.CompilationError
+	if errors.As(err, &ce) {
+		first, _, _ := strings.Cut(ce.Error(), "\n")
+		b.probs.methodf(t.method, "the buf.validate rules of %s do not compile: %s; correct the rule (the server's request check would not start)", t.input.proto.Desc.FullName(), strings.TrimSpace(first))
 	}
 }

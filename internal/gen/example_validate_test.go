@@ -181,3 +181,18 @@ bad.proto:11:3: method bad.v1.S.Do: minimal valid input {"contact":"bob"}, made 
 		t.Errorf("(%d files):\n got: %s\nwant: %s", files, got, want)
 	}
 }
+
+// A buf.validate rule that does not compile keeps the server's request
+// check from starting: generation fails naming the method and the
+// request, with or without examples.
+func TestRequestRulesThatDoNotCompileFailGeneration(t *testing.T) {
+	const msgs = `
+message Req {
+  string a = 1 [(buf.validate.field).cel = {id: "a.set" message: "a is set" expression: "this != "}];
+}`
+	got, files := generate(t, exampleTool(msgs), "")
+	want := `bad.proto:14:3: method bad.v1.S.Do: the buf.validate rules of bad.v1.Req do not compile: compilation error: failed to compile expression a.set: ERROR: <input>:1:9: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}; correct the rule (the server's request check would not start)`
+	if got != want || files != 0 {
+		t.Errorf("(%d files):\n got: %s\nwant: %s", files, got, want)
+	}
+}

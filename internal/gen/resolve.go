@@ -107,6 +107,7 @@ func (b *builder) resolveDocs(fm *fileModel) {
 	for _, sm := range fm.services {
 		for _, t := range sm.tools {
 			b.resolveRuleDocs(t.input, map[*messageModel]bool{})
+			b.checkRequestRules(t)
 			t.examples = b.toolExamples(t)
 		}
 	}
