@@ -63,14 +63,10 @@ func (p *problems) enumf(e *protogen.Enum, format string, args ...any) {
 
 // builder walks one file's descriptors into a fileModel.
 type builder struct {
-	plugin *protogen.Plugin
-	file   *fileModel
-	probs  *problems
-	// walkFailed: the walk reported problems, whose words state the
-	// causes of a request rule that does not compile better than
-	// protovalidate's (checkRequestRules).
-	walkFailed bool
-	messages   map[protoreflect.FullName]*messageModel
+	plugin   *protogen.Plugin
+	file     *fileModel
+	probs    *problems
+	messages map[protoreflect.FullName]*messageModel
 	// stack holds the message models being built, outermost first.
 	stack  []*messageModel
 	tables map[string]*enumTable
@@ -86,6 +82,10 @@ type builder struct {
 	// fieldRules are the annotation rules of the fields being built; the
 	// model holds only the typed values resolved from them.
 	fieldRules map[*fieldModel]*fieldRules
+	// walkFailed: the walk reported problems, whose words state the
+	// causes of a request rule that does not compile better than
+	// protovalidate's (checkRequestRules).
+	walkFailed bool
 }
 
 // fieldRules are a field's annotation rules as the walk resolves them: the
