@@ -213,7 +213,9 @@ func (x *exampleBuild) value(f *fieldModel, fd protoreflect.FieldDescriptor, v a
 	case fd.Message() != nil:
 		return x.messageValue(f, fd.Message(), v, path)
 	}
-	if f.vocab != nil {
+	if f.vocab != nil || f.resolver != nil {
+		// A live vocabulary's canonical value, or the id a reference
+		// resolves the agent's text to, is known only on a call.
 		x.unjudged = append(x.unjudged, path)
 	}
 	return x.scalar(f, fd, v, path)

@@ -196,3 +196,19 @@ message Req {
 		t.Errorf("(%d files):\n got: %s\nwant: %s", files, got, want)
 	}
 }
+
+// The request check judges a reference by the id the server resolves the
+// agent's text to, which only a call has: the example's name is not
+// judged by the id's rules, and the tool's other fields still are.
+func TestExampleReferencesAreJudgedByTheServer(t *testing.T) {
+	const msgs = `
+message Req {
+  string owner_id = 1 [(mcpwrite.v1.field).agent = {reference: {resolver: "owner_ref" kind: "user"}}, (buf.validate.field).string.uuid = true];
+  string email = 2 [(buf.validate.field).string.email = true];
+}`
+	got, files := generate(t, exampleTool(msgs, `{"owner_id":"Ada Lovelace","email":"ada@example.com"}`, `{"owner_id":"Ada Lovelace","email":"ada"}`), "")
+	want := `bad.proto:14:3: method bad.v1.S.Do: example 2 ("Example 2"): email: must be a valid email address (buf.validate rule string.email); correct the example's input, the server would refuse it`
+	if got != want || files != 0 {
+		t.Errorf("(%d files):\n got: %s\nwant: %s", files, got, want)
+	}
+}
