@@ -82,6 +82,10 @@ type builder struct {
 	// fieldRules are the annotation rules of the fields being built; the
 	// model holds only the typed values resolved from them.
 	fieldRules map[*fieldModel]*fieldRules
+	// walkFailed: the walk reported problems, whose words state the
+	// causes of a request rule that does not compile better than
+	// protovalidate's (checkRequestRules).
+	walkFailed bool
 }
 
 // fieldRules are a field's annotation rules as the walk resolves them: the

@@ -8,8 +8,10 @@ package gen
 // is a generation error naming the example and the field. Map entries
 // (as an object or as {key, value} entries), levels a recursive message
 // takes as JSON text, oneofs and required_when are checked as the decoder
-// checks them; values the decoder reads from text
-// (Struct, Value, well-known types) and live vocabularies are left to it.
+// checks them. Values read from text (well-known types, 64-bit integers,
+// bytes) and the request check's buf.validate rules are checked on the
+// request the example decodes to (example_build.go, example_validate.go);
+// live vocabularies are left to the server.
 
 import (
 	"encoding/json"

@@ -12,9 +12,11 @@ import (
 )
 
 // toolExampleProblems lists why the server would refuse obj as the
-// arguments of t: the decoder's checks and the tool's pair_check.
+// arguments of t: the decoder's checks, the tool's pair_check and the
+// request check on the request obj decodes to (example_validate.go).
 func toolExampleProblems(t *toolModel, obj map[string]any) []string {
-	return append(exampleProblems(t.input, obj, ""), pairProblems(t, obj)...)
+	out := append(exampleProblems(t.input, obj, ""), pairProblems(t, obj)...)
+	return append(out, requestProblems(t, obj, out)...)
 }
 
 // pairProblems checks t's pair_check over obj as the runtime's pair table

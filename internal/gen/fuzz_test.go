@@ -736,7 +736,7 @@ var fzSeeds = []struct {
 }{
 	{"proto3: one tool over an empty message (all-zero input)", []byte{}},
 	{"editions: two services, resolver, map, nested message, enum alias, elicit", fzHex("c5e75e1483196bba04223a3afd74b0c77f7aca932b208d3e572d0843bbe6b108c3aee02d61e2fe437ded848bb2c5aa46d526ec0e50287de4353b254dfc6ec7107627e2353d4b3cad250731dccbfb")},
-	{"proto3: context-derived field, required fields, tool examples, list", fzHex("3c3dda16e16fbb782d6829b1b484d496d67dd1e7cc643bb1b0bc8d027be1ba56c6736851a56a4bfb3f0f164b9280e1e5e9ac44443ef243f110135b9b410f9914b12b1161797d4703317f792fa97cfea17b09f86032e3bf515616a80f72df579b91af9709e539b53ccbaefcb2c87692")},
+	{"proto3: context-derived field, required fields, tool examples, list (a string example)", fzHex("3c3dda16e16fbb782d6829b1b484d496d67dd1e7cc643bb1b0bc8d027be1ba56c6736851a56a4bfb3f0f164b9280e1e5e9ac44443ef243f110135b9b410f9914b12b1161797d4700317f792fa97cfea17b09f86032e3bf515616a80f72df579b91af9709e539b53ccbaefcb2c87692")},
 	{"proto2: discovery tool, timestamp, map, nested message", fzHex("4052ff94cbb48c45b0b5a766a90088ae74bae1fc2c956c64135c1208fcd4b9487a78beec893b03231a8e60f59796715a9701c631517e625bbc03fb4504fe88409a75c00be7d8aad3c73fe5dceba820d28e29ad5fd2196158b688fa43d4d6d3a5e2d9c98a99")},
 	{"proto3: generated ULID, resolver, enum alias, list", fzHex("b474a8e0e51f014d2ca240ec7c52700152ed46ddff790e2549c855d08440817d56b624395328e2e13876b024987dc2991659c934227ce483ace0464149d3c3be64cccd4b8e568e")},
 	{"editions: derived constant, map, nested message", fzHex("92f134355693073308e86db37965a3a3b25e9c41eae58cb435cfd1a9b75d21976781afac4e1dc8d336aeacda3dbb837dbb7b80f6b06f4f74fc0a0b3a8f6c569ecb84cfb6aa840d")},

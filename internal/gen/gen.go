@@ -128,7 +128,7 @@ func Generate(p *protogen.Plugin, cfg Config) error {
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			b := &builder{plugin: p, file: o.fm, probs: &o.probs}
+			b := &builder{plugin: p, file: o.fm, probs: &o.probs, walkFailed: len(probs.list) > 0}
 			b.resolveDocs(o.fm)
 			if cfg.ReviewOnly {
 				return

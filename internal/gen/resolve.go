@@ -107,6 +107,7 @@ func (b *builder) resolveDocs(fm *fileModel) {
 	for _, sm := range fm.services {
 		for _, t := range sm.tools {
 			b.resolveRuleDocs(t.input, map[*messageModel]bool{})
+			b.checkRequestRules(t)
 			t.examples = b.toolExamples(t)
 		}
 	}
@@ -121,6 +122,7 @@ func (b *builder) resolveRuleDocs(m *messageModel, seen map[*messageModel]bool) 
 	for _, f := range m.fields {
 		f.ruleDocs = b.fieldRuleDocs(f)
 		b.checkWholeValueExamples(f)
+		b.checkFieldExamplesAsRequests(f)
 		if f.child != nil {
 			b.resolveRuleDocs(f.child, seen)
 		}

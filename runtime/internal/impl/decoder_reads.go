@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/wellknown"
 )
 
 // JSONKind names a JSON kind as agents know it.
@@ -207,16 +209,11 @@ func (d *Decoder) Bytes(v *Value, key string) ([]byte, bool) {
 	if !d.want(v, key, KindString) {
 		return nil, false
 	}
-	s := strings.TrimRight(v.Str, "=")
-	if pad := len(v.Str) - len(s); len(s)%4 == 1 || pad > 0 && (len(v.Str)%4 != 0 || pad > 2) {
+	b, err := wellknown.Base64(v.Str)
+	if err == wellknown.ErrSyntax {
 		d.report(key, &ErrorEntry{Code: CodeInvalidType, Message: fmt.Sprintf("expected base64 data, got %d characters (base64 is groups of 4, the last padded with = or cut to 2 or 3)", len(v.Str))})
 		return nil, false
 	}
-	enc := base64.RawStdEncoding
-	if strings.ContainsAny(s, "-_") {
-		enc = base64.RawURLEncoding
-	}
-	b, err := enc.DecodeString(s)
 	if err != nil {
 		msg := "expected base64 data, got an invalid string"
 		if ce, ok := err.(base64.CorruptInputError); ok {
@@ -224,9 +221,6 @@ func (d *Decoder) Bytes(v *Value, key string) ([]byte, bool) {
 		}
 		d.report(key, &ErrorEntry{Code: CodeInvalidType, Message: msg})
 		return nil, false
-	}
-	if b == nil {
-		b = []byte{}
 	}
 	return b, true
 }

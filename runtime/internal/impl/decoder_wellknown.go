@@ -3,163 +3,84 @@ package impl
 import (
 	"fmt"
 	"strconv"
-	"strings"
-	"time"
 
 	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/fieldmaskpb"
 	"google.golang.org/protobuf/types/known/structpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/wellknown"
 )
 
 // The readers below decode the protobuf well-known types from their agent
 // JSON forms.
 
 // Timestamp reads an RFC 3339 string ("2024-05-01T12:00:00Z", any offset,
-// up to nanoseconds) within the range of google.protobuf.Timestamp.
+// up to nanoseconds) within the range of google.protobuf.Timestamp
+// (wellknown.Timestamp).
 func (d *Decoder) Timestamp(v *Value, key string) (*timestamppb.Timestamp, bool) {
 	if !d.want(v, key, KindString) {
 		return nil, false
 	}
-	t, err := time.Parse(time.RFC3339Nano, v.Str)
-	if err != nil {
+	ts, err := wellknown.Timestamp(v.Str)
+	switch err {
+	case nil:
+		return ts, true
+	case wellknown.ErrRange:
+		d.violation(key, fmt.Sprintf("timestamp %s is outside 0001-01-01 to 9999-12-31", Excerpt(v.Str)))
+	default:
 		d.report(key, &ErrorEntry{
 			Code:    CodeInvalidType,
 			Message: fmt.Sprintf(`expected an RFC 3339 timestamp such as "2024-05-01T12:00:00Z", got %s`, Excerpt(v.Str)),
 		})
-		return nil, false
 	}
-	ts := timestamppb.New(t)
-	if ts.CheckValid() != nil {
-		d.violation(key, fmt.Sprintf("timestamp %s is outside 0001-01-01 to 9999-12-31", Excerpt(v.Str)))
-		return nil, false
-	}
-	return ts, true
+	return nil, false
 }
-
-// maxDurationSeconds is the range of google.protobuf.Duration (10000 years).
-const maxDurationSeconds = 315576000000
 
 // Duration reads a duration string. The protobuf JSON form ("1.5s", "-0.25s",
 // "3600s") is canonical; Go-style durations ("90m", "1h30m", "250ms") are
-// accepted too, because agents write them and they are unambiguous.
+// accepted too, because agents write them and they are unambiguous
+// (wellknown.Duration).
 func (d *Decoder) Duration(v *Value, key string) (*durationpb.Duration, bool) {
 	if !d.want(v, key, KindString) {
 		return nil, false
 	}
-	if dur, ok, inRange := parseProtoDuration(v.Str); ok {
-		if !inRange {
-			d.violation(key, fmt.Sprintf("duration %s is outside ±%ds", Excerpt(v.Str), maxDurationSeconds))
-			return nil, false
-		}
+	dur, err := wellknown.Duration(v.Str)
+	switch err {
+	case nil:
 		return dur, true
-	}
-	gd, err := time.ParseDuration(v.Str)
-	if err != nil {
+	case wellknown.ErrRange:
+		d.violation(key, fmt.Sprintf("duration %s is outside ±%ds", Excerpt(v.Str), wellknown.MaxDurationSeconds))
+	default:
 		d.report(key, &ErrorEntry{
 			Code:    CodeInvalidType,
 			Message: fmt.Sprintf(`expected a duration such as "1.5s" or "90m", got %s`, Excerpt(v.Str)),
 		})
-		return nil, false
 	}
-	return durationpb.New(gd), true
-}
-
-// parseProtoDuration parses -?digits(.digits{1,9})?s.
-func parseProtoDuration(s string) (dur *durationpb.Duration, ok, inRange bool) {
-	body, found := strings.CutSuffix(s, "s")
-	if !found {
-		return nil, false, false
-	}
-	neg := strings.HasPrefix(body, "-")
-	body = strings.TrimPrefix(body, "-")
-	whole, frac, hasFrac := strings.Cut(body, ".")
-	if whole == "" || !allDigits(whole) || hasFrac && (frac == "" || len(frac) > 9 || !allDigits(frac)) {
-		return nil, false, false
-	}
-	secs, err := strconv.ParseInt(whole, 10, 64)
-	if err != nil || secs > maxDurationSeconds {
-		return nil, true, false
-	}
-	var nanos int64
-	if hasFrac {
-		nanos, _ = strconv.ParseInt(frac+strings.Repeat("0", 9-len(frac)), 10, 64)
-	}
-	if neg {
-		secs, nanos = -secs, -nanos
-	}
-	return &durationpb.Duration{Seconds: secs, Nanos: int32(nanos)}, true, true
-}
-
-func allDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !isDigit(s[i]) {
-			return false
-		}
-	}
-	return true
+	return nil, false
 }
 
 // FieldMask reads a comma-separated list of paths as the protobuf JSON form
 // does ("displayName,owner.teamId"), converting lowerCamel segments to the
 // proto field names; snake_case paths are accepted as they are, and blanks
-// around commas are ignored. "" is the empty mask.
+// around commas are ignored. "" is the empty mask (wellknown.FieldMask).
 func (d *Decoder) FieldMask(v *Value, key string) (*fieldmaskpb.FieldMask, bool) {
 	if !d.want(v, key, KindString) {
 		return nil, false
 	}
-	fm := &fieldmaskpb.FieldMask{}
-	if strings.TrimSpace(v.Str) == "" {
-		return fm, true
+	paths, bad, ok := wellknown.FieldMask(v.Str)
+	if !ok {
+		d.report(key, &ErrorEntry{
+			Code:    CodeInvalidType,
+			Message: fmt.Sprintf(`expected a field mask such as "name,description", got invalid path %s`, ClipQuote(bad)),
+		})
+		return nil, false
 	}
-	for _, p := range strings.Split(v.Str, ",") {
-		p = strings.TrimSpace(p)
-		if p == "*" { // AIP-134: replace the whole resource
-			fm.Paths = append(fm.Paths, p)
-			continue
-		}
-		snake, ok := maskPathToSnake(p)
-		if !ok {
-			d.report(key, &ErrorEntry{
-				Code:    CodeInvalidType,
-				Message: fmt.Sprintf(`expected a field mask such as "name,description", got invalid path %s`, ClipQuote(p)),
-			})
-			return nil, false
-		}
-		fm.Paths = append(fm.Paths, snake)
+	fm := &fieldmaskpb.FieldMask{}
+	if len(paths) > 0 {
+		fm.Paths = paths
 	}
 	return fm, true
-}
-
-// maskPathToSnake converts one dotted path of identifiers to snake_case.
-func maskPathToSnake(p string) (string, bool) {
-	if p == "" {
-		return "", false
-	}
-	var b strings.Builder
-	for _, seg := range strings.Split(p, ".") {
-		if seg == "" || !(isLetter(seg[0]) || seg[0] == '_') {
-			return "", false
-		}
-		if b.Len() > 0 {
-			b.WriteByte('.')
-		}
-		for i := 0; i < len(seg); i++ {
-			c := seg[i]
-			switch {
-			case c >= 'A' && c <= 'Z':
-				if i > 0 {
-					b.WriteByte('_')
-				}
-				b.WriteByte(c + 'a' - 'A')
-			case c >= 'a' && c <= 'z' || isDigit(c) || c == '_':
-				b.WriteByte(c)
-			default:
-				return "", false
-			}
-		}
-	}
-	return b.String(), true
 }
 
 // Struct reads a JSON object as google.protobuf.Struct.
