@@ -43,7 +43,7 @@ func (m *messageModel) goName() string { return m.proto.GoIdent.GoName + m.varia
 // google.api.resource (an update that replaces the resource); nil for
 // other tools.
 func (b *builder) updateResourceOf(t *toolModel) *protogen.Field {
-	if t.kind != mcpwritev1.ToolRules_UPDATE {
+	if t.kind != kindUpdate {
 		return nil
 	}
 	rf := resourceField(t.method, "Update")

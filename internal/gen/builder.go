@@ -146,20 +146,20 @@ func impliedIn(v *protogen.EnumValue, e *protogen.Enum) *protogen.EnumValue {
 	return nil
 }
 
-func kindFromName(name string) mcpwritev1.ToolRules_Kind {
+func kindFromName(name string) toolKind {
 	ws := naming.Words(name)
 	if len(ws) == 0 {
-		return mcpwritev1.ToolRules_ACTION
+		return kindAction
 	}
 	switch ws[0] {
 	case "create", "add", "insert", "new", "register", "store":
-		return mcpwritev1.ToolRules_CREATE
+		return kindCreate
 	case "update", "set", "patch", "edit", "rename", "modify", "correct":
-		return mcpwritev1.ToolRules_UPDATE
+		return kindUpdate
 	case "delete", "remove", "archive", "purge", "drop":
-		return mcpwritev1.ToolRules_DELETE
+		return kindDelete
 	}
-	return mcpwritev1.ToolRules_ACTION
+	return kindAction
 }
 
 func capitalFirst(ws []string) []string {

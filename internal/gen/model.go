@@ -12,7 +12,6 @@ import (
 	"google.golang.org/protobuf/compiler/protogen"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
-	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
@@ -52,7 +51,11 @@ type fileModel struct {
 // serviceModel is one service with at least one exposed method.
 type serviceModel struct {
 	proto  *protogen.Service
-	naming mcpwritev1.ServiceRules_ToolNaming
+	naming toolNaming
+	// defaultConfirmation and defaultElicitFallback stand in for a
+	// write's unset ones (confirmUnset, fallbackUnset: none).
+	defaultConfirmation   confirmMode
+	defaultElicitFallback fallbackMode
 	// emitZeroValues: answers write every response field at its zero value
 	// (emit_zero_values).
 	emitZeroValues bool
@@ -95,14 +98,14 @@ type toolModel struct {
 	name           string
 	title          string
 	description    string
-	kind           mcpwritev1.ToolRules_Kind
-	classification mcpwritev1.ToolRules_Classification
+	kind           toolKind
+	classification toolClass
 	// decidedBy names the signal that decided kind and classification when
 	// the tool option sets no kind (aip_classify.go); "" otherwise.
 	decidedBy    string
-	confirmation mcpwritev1.ToolRules_Confirmation
+	confirmation confirmMode
 	// elicitFallback: what an elicitation the client cannot show becomes.
-	elicitFallback mcpwritev1.ToolRules_ElicitFallback
+	elicitFallback fallbackMode
 	// confirmationMessage: the template of the question the user is asked.
 	confirmationMessage string
 	// previewUnless: the bool request field that must be true to write
@@ -245,7 +248,7 @@ type resolverModel struct {
 type enumTable struct {
 	enum    *protogen.Enum
 	varName string
-	style   mcpwritev1.EnumAlias_Style
+	style   aliasStyle
 	extra   map[string]string
 	hint    string
 	values  []aliasValue

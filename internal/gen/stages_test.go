@@ -21,9 +21,10 @@ import (
 
 const annotationsPkg = "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
 
-// postModelFiles are the files of the stages that run on the resolved model:
-// the emitters, the schema builders and the checks over the model.
-var postModelFiles = []string{"emit*.go", "schema*.go", "lint.go", "lint_ids.go", "lint_identity.go", "strict.go", "vendors.go", "validate_docs.go"}
+// postModelFiles are the files of the model itself (its types, own enums,
+// queries and names) and of the stages that run on it: the emitters, the
+// schema builders and the checks over the model.
+var postModelFiles = []string{"model*.go", "names.go", "emit*.go", "schema*.go", "lint.go", "lint_ids.go", "lint_identity.go", "strict.go", "vendors.go", "validate_docs.go"}
 
 // typeCheckGen type-checks this package's non-test files against the export
 // data of its dependencies (go list -export).
