@@ -92,3 +92,19 @@ func (b *builder) overrideRules(fm *fieldModel) {
 	m.pv.minimum, m.pv.maximum = m.a.Minimum, m.a.Maximum
 	fm.override = m.pv
 }
+
+// oneValueRules are the buf.validate rules of one value of f: the field's own,
+// a list's items' or a map's values'; nil when none or IGNORE_ALWAYS.
+func oneValueRules(f *fieldModel) (*validate.FieldRules, string) {
+	r := fieldValidate(f.proto)
+	if r == nil || r.GetIgnore() == validate.Ignore_IGNORE_ALWAYS {
+		return nil, ""
+	}
+	switch {
+	case f.proto.Desc.IsMap():
+		return r.GetMap().GetValues(), "map.values."
+	case f.proto.Desc.IsList():
+		return r.GetRepeated().GetItems(), "repeated.items."
+	}
+	return r, ""
+}

@@ -277,36 +277,6 @@ func valueRules(v *protogen.EnumValue) *mcpwritev1.EnumValueRules {
 	return ext[*mcpwritev1.EnumValueRules](v.Desc.Options(), mcpwritev1.E_Value)
 }
 
-func isNumeric(k protoreflect.Kind) bool {
-	switch k {
-	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind,
-		protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind,
-		protoreflect.Uint32Kind, protoreflect.Fixed32Kind, protoreflect.Uint64Kind, protoreflect.Fixed64Kind,
-		protoreflect.FloatKind, protoreflect.DoubleKind:
-		return true
-	}
-	return false
-}
-
-// kindName describes a field's type for error messages.
-func kindName(f *protogen.Field) string {
-	switch {
-	case f.Desc.IsMap():
-		return "a map field"
-	case f.Desc.IsList():
-		return "a repeated field"
-	case f.Message != nil:
-		return "message " + string(f.Message.Desc.FullName())
-	case f.Enum != nil:
-		return "enum " + string(f.Enum.Desc.FullName())
-	}
-	k := f.Desc.Kind().String()
-	if strings.HasPrefix(k, "int") || strings.HasPrefix(k, "uint") {
-		return "an " + k + " field"
-	}
-	return "a " + k + " field"
-}
-
 func isWKT(f *protogen.Field) bool {
 	return f.Message != nil && wellKnown[f.Message.Desc.FullName()]
 }

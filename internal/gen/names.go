@@ -213,3 +213,6 @@ func scalarGoType(f *protogen.Field) string {
 	}
 	return "any"
 }
+
+// goName is the message model's part of generated Go names.
+func (m *messageModel) goName() string { return m.proto.GoIdent.GoName + m.variant }
