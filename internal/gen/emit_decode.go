@@ -198,7 +198,7 @@ func (e *emitter) readValue(g *jen.Group, f *fieldModel, vf *protogen.Field, src
 		)
 	case vf.Message != nil:
 		// A recursive message also comes as JSON text of the object, at
-		// every level (recursion.go, schema_recursion.go).
+		// every level (walk_recursion.go, schema_recursion.go).
 		read := "Object"
 		if f.child != nil && f.child.recursive || f.textOK {
 			read = "Subtree" // also a level the schema budget gives as JSON text

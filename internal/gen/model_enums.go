@@ -3,7 +3,7 @@ package gen
 import "strconv"
 
 // The model's own enums: the walk converts the annotations' enums into
-// these once (enum_convert.go), so the stages after it never read the
+// these once (walk_enum_convert.go), so the stages after it never read the
 // annotations package. Each value's String is the name the annotations
 // give it, which tool documents, review tables and messages print; the
 // zero value is the unset one, which the walk resolves away.

@@ -134,7 +134,7 @@ func (b *builder) service(s *protogen.Service) *serviceModel {
 		}
 		// A method expose: ALL exposes without a tool option is left out,
 		// with a warning, when it is one no agent should call or when the
-		// plugin cannot make it a tool (leaveout.go); the rest is built.
+		// plugin cannot make it a tool (walk_leaveout.go); the rest is built.
 		var mk buildMark
 		if tr == nil {
 			if why := leftOutByDefault(m); why != "" {

@@ -1,7 +1,7 @@
 package gen
 
 // The walk step that folds a field's buf.validate rules into its model
-// (validate_mapper.go does the mapping) and lists them for getWriteSchema.
+// (walk_validate_mapper.go does the mapping) and lists them for getWriteSchema.
 
 import (
 	"buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"

@@ -25,7 +25,7 @@ import (
 type problems struct {
 	list []string
 	// leftOut are the warnings of the methods expose: ALL left out
-	// (leaveout.go).
+	// (walk_leaveout.go).
 	leftOut []string
 }
 
@@ -77,7 +77,7 @@ type builder struct {
 	jsonNames bool
 	// aip is the context of the request being built (aip_*.go).
 	aip aipState
-	// resources are the google.api.resource patterns by type (aip_desc.go).
+	// resources are the google.api.resource patterns by type (walk_aip_desc.go).
 	resources map[string][]string
 	// fieldRules are the annotation rules of the fields being built; the
 	// model holds only the typed values resolved from them.

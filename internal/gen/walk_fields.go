@@ -16,12 +16,12 @@ import (
 
 // message builds (once) the model of a message reached from agent input.
 // A message that contains itself gets one model, marked recursive
-// (recursion.go); the schema spells out a bounded number of its levels.
+// (walk_recursion.go); the schema spells out a bounded number of its levels.
 func (b *builder) message(m *protogen.Message, via *protogen.Field) *messageModel {
 	return b.messageAs(m, via, b.variantOf(via))
 }
 
-// messageAs builds (once) the model of m in one variant (aip_identity.go).
+// messageAs builds (once) the model of m in one variant (walk_aip_identity.go).
 func (b *builder) messageAs(m *protogen.Message, via *protogen.Field, variant string) *messageModel {
 	name := m.Desc.FullName() + protoreflect.FullName(variant)
 	if mm, ok := b.messages[name]; ok {
