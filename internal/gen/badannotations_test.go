@@ -120,14 +120,14 @@ func TestBadAnnotationMessagesNameAPositionAndAnElement(t *testing.T) {
 var reporters = map[string]int{"fieldf": 1, "methodf": 1, "servicef": 1, "messagef": 1, "enumf": 1}
 
 // warningFiles build the plugin's warnings and notes with fmt.Sprintf (a
-// format starting with the position, "%s: "), and vendors.go with note.
-var warningFiles = map[string]bool{"lint_ids.go": true, "lint_identity.go": true, "operations.go": true, "aip_mask.go": true, "aip_identity.go": true, "gen.go": true}
+// format starting with the position, "%s: "), and lint_vendors.go with note.
+var warningFiles = map[string]bool{"lint_ids.go": true, "lint_identity.go": true, "walk_operations.go": true, "walk_aip_mask.go": true, "walk_aip_identity.go": true, "gen.go": true}
 
 // warningFormat is the format of a warning or note call makes in file name.
 func warningFormat(name string, call *ast.CallExpr) (string, bool) {
 	switch fn := call.Fun.(type) {
 	case *ast.Ident:
-		if name == "vendors.go" && fn.Name == "note" && len(call.Args) > 1 {
+		if name == "lint_vendors.go" && fn.Name == "note" && len(call.Args) > 1 {
 			return literal(call.Args[1])
 		}
 	case *ast.SelectorExpr:

@@ -6,7 +6,7 @@ import (
 	"github.com/dave/jennifer/jen"
 )
 
-// The decoder parts of adopted AIP APIs (aip_identity.go, aip_update.go):
+// The decoder parts of adopted AIP APIs (walk_aip_identity.go, walk_aip_update.go):
 // the unknown-key check that names server-owned fields, and the
 // update_mask check of an Update request.
 

@@ -135,27 +135,6 @@ func mapKeyReader(k protoreflect.Kind) string {
 	return "KeyInt64"
 }
 
-var wrapperCtor = map[protoreflect.FullName][2]string{
-	"google.protobuf.DoubleValue": {"Float64", "Double"},
-	"google.protobuf.FloatValue":  {"Float32", "Float"},
-	"google.protobuf.Int64Value":  {"Int64", "Int64"},
-	"google.protobuf.UInt64Value": {"Uint64", "UInt64"},
-	"google.protobuf.Int32Value":  {"Int32", "Int32"},
-	"google.protobuf.UInt32Value": {"Uint32", "UInt32"},
-	"google.protobuf.BoolValue":   {"Bool", "Bool"},
-	"google.protobuf.StringValue": {"String", "String"},
-	"google.protobuf.BytesValue":  {"Bytes", "Bytes"},
-}
-
-// wrappedField is the value field of a wrapper message field
-// (google.protobuf.StringValue's value), nil for any other field.
-func wrappedField(f *protogen.Field) protoreflect.FieldDescriptor {
-	if f.Message == nil || wrapperCtor[f.Message.Desc.FullName()][0] == "" {
-		return nil
-	}
-	return f.Message.Desc.Fields().ByName("value")
-}
-
 var wktReader = map[protoreflect.FullName]string{
 	"google.protobuf.Timestamp": "Timestamp",
 	"google.protobuf.Duration":  "Duration",
@@ -219,7 +198,7 @@ func (e *emitter) readValue(g *jen.Group, f *fieldModel, vf *protogen.Field, src
 		)
 	case vf.Message != nil:
 		// A recursive message also comes as JSON text of the object, at
-		// every level (recursion.go, schema_recursion.go).
+		// every level (walk_recursion.go, schema_recursion.go).
 		read := "Object"
 		if f.child != nil && f.child.recursive || f.textOK {
 			read = "Subtree" // also a level the schema budget gives as JSON text

@@ -1,6 +1,6 @@
 package gen
 
-// The Go side of long-running operations (operations.go): New<Service>
+// The Go side of long-running operations (walk_operations.go): New<Service>
 // binds the handler's optional GetOperation, and the gRPC client adapter
 // gains a constructor that also forwards GetOperation to an Operations
 // client.

@@ -29,7 +29,7 @@ type Config struct {
 	// connect-go clients (connectrpc.com/connect).
 	Connect bool
 	// Review also emits, per file, the review report <file>.mcpwrite.review.tsv
-	// (review.go): every method's classification and its evidence.
+	// (walk_review.go): every method's classification and its evidence.
 	Review bool
 	// ReviewOnly emits only the review report (review=only): a user reviews
 	// a service's decisions before generating its tools.

@@ -1,18 +1,20 @@
-// Package gen turns annotated proto files into MCP write tools in three
-// stages: the walk (build.go over builder.go, fields.go, resolve.go, ...)
-// checks every annotation and resolves it into the model (model.go, its
-// queries in model_queries.go), which holds typed values only and whose
-// names come from names.go; the emitters read only the model: the Go
-// registration code as jennifer code rendered into protogen's generated
-// file (emit*.go over emitter.go) and the getWriteSchema document
-// (schema*.go, schema_document.go).
+// Package gen turns annotated proto files into MCP write tools. Its files
+// are named by stage, bottom first, and use names of their own stage and
+// the stages below only (stages_test.go): model (model.go, its own enums,
+// queries, names and literals), which holds typed values only; walk
+// (walk.go over walk_builder.go, walk_fields.go, walk_resolve.go, ...),
+// the one stage that reads the annotations, checks every one and converts
+// it into the model; doc (the rule and limit words the later stages
+// print); schema (the JSON schemas and the getWriteSchema document,
+// schema_document.go); emit (the Go registration code as jennifer code
+// rendered into protogen's generated file, emit.go over emit_emitter.go);
+// lint (checks over what was generated); and gen.go, which runs them.
 package gen
 
 import (
 	"google.golang.org/protobuf/compiler/protogen"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
-	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
@@ -40,7 +42,7 @@ type fileModel struct {
 	enums     []*enumTable
 	resolvers []*resolverModel
 	// commentOutputOnly are the fields taken as OUTPUT_ONLY from their
-	// "Output only." comment (aip_identity.go), warned about.
+	// "Output only." comment (walk_aip_identity.go), warned about.
 	commentOutputOnly []*protogen.Field
 	// warns are the walk's warnings, each starting with its position.
 	warns []string
@@ -52,7 +54,11 @@ type fileModel struct {
 // serviceModel is one service with at least one exposed method.
 type serviceModel struct {
 	proto  *protogen.Service
-	naming mcpwritev1.ServiceRules_ToolNaming
+	naming toolNaming
+	// defaultConfirmation and defaultElicitFallback stand in for a
+	// write's unset ones (confirmUnset, fallbackUnset: none).
+	defaultConfirmation   confirmMode
+	defaultElicitFallback fallbackMode
 	// emitZeroValues: answers write every response field at its zero value
 	// (emit_zero_values).
 	emitZeroValues bool
@@ -68,17 +74,17 @@ type serviceModel struct {
 	// outputEnums are the alias tables responses render enums with, by enum.
 	outputEnums map[protoreflect.FullName]*enumTable
 	// zeroFields are the response fields answers write at their zero value
-	// (zero_values.go).
+	// (walk_zero_values.go).
 	zeroFields   map[protoreflect.FullName]bool
 	validateTool string
 	schemaTool   string
 	applyTool    string
 	discardTool  string
-	// operationsTool follows long-running operations (operations.go); ""
+	// operationsTool follows long-running operations (walk_operations.go); ""
 	// when no tool is long-running.
 	operationsTool string
 	// resources are the read tools also served as MCP resource templates
-	// (resources.go).
+	// (walk_resources.go).
 	resources []schemadoc.Resource
 }
 
@@ -95,14 +101,14 @@ type toolModel struct {
 	name           string
 	title          string
 	description    string
-	kind           mcpwritev1.ToolRules_Kind
-	classification mcpwritev1.ToolRules_Classification
+	kind           toolKind
+	classification toolClass
 	// decidedBy names the signal that decided kind and classification when
-	// the tool option sets no kind (aip_classify.go); "" otherwise.
+	// the tool option sets no kind (walk_aip_classify.go); "" otherwise.
 	decidedBy    string
-	confirmation mcpwritev1.ToolRules_Confirmation
+	confirmation confirmMode
 	// elicitFallback: what an elicitation the client cannot show becomes.
-	elicitFallback mcpwritev1.ToolRules_ElicitFallback
+	elicitFallback fallbackMode
 	// confirmationMessage: the template of the question the user is asked.
 	confirmationMessage string
 	// previewUnless: the bool request field that must be true to write
@@ -121,7 +127,7 @@ type toolModel struct {
 	// input fields.
 	examples []schemadoc.Example
 	// operation is set when the method returns google.longrunning.Operation
-	// (operations.go).
+	// (walk_operations.go).
 	operation *operationModel
 }
 
@@ -129,13 +135,13 @@ type toolModel struct {
 type messageModel struct {
 	proto *protogen.Message
 	// variant is "" or the standard method whose resource this model is
-	// (aip_identity.go): its Go names carry it.
+	// (walk_aip_identity.go): its Go names carry it.
 	variant string
 	// owned are the fields the server owns, which the agent is told so
-	// when it sends one (aip_identity.go).
+	// when it sends one (walk_aip_identity.go).
 	owned []ownedField
 	// mask: the request of an Update tool whose update_mask is checked
-	// against its resource (aip_update.go); nil otherwise.
+	// against its resource (walk_aip_update.go); nil otherwise.
 	mask   *maskCheck
 	fields []*fieldModel
 	// agentFacing: at least one field (transitively) is agent-supplied.
@@ -206,7 +212,7 @@ type fieldModel struct {
 	// text, so its decoder takes the object or JSON text of it.
 	textOK bool
 	// anyTypes are the candidates of a google.protobuf.Any field
-	// (fields_any.go), nil for any other field.
+	// (walk_fields_any.go), nil for any other field.
 	anyTypes []anyType
 	// fromEnum is the sibling enum field of a derived.from_enum field.
 	fromEnum *fieldModel
@@ -245,7 +251,7 @@ type resolverModel struct {
 type enumTable struct {
 	enum    *protogen.Enum
 	varName string
-	style   mcpwritev1.EnumAlias_Style
+	style   aliasStyle
 	extra   map[string]string
 	hint    string
 	values  []aliasValue
@@ -428,7 +434,7 @@ type literal struct {
 }
 
 // operationModel is what the operation a long-running method starts
-// eventually holds (operations.go).
+// eventually holds (walk_operations.go).
 type operationModel struct {
 	// response and metadata are full message names; "" when unknown.
 	response, metadata string

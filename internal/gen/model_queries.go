@@ -7,7 +7,6 @@ package gen
 import (
 	"google.golang.org/protobuf/compiler/protogen"
 
-	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
@@ -69,7 +68,7 @@ func (f *fieldModel) exposed() bool {
 // creates: the tool makes what it writes (kind CREATE or classification
 // SAFE_CREATE).
 func (t *toolModel) creates() bool {
-	return t.kind == mcpwritev1.ToolRules_CREATE || t.classification == mcpwritev1.ToolRules_SAFE_CREATE
+	return t.kind == kindCreate || t.classification == classSafeCreate
 }
 
 func (t *toolModel) kindName() string { return t.kind.String() }
@@ -81,33 +80,33 @@ func (t *toolModel) confirmationName() string { return t.confirmation.String() }
 // destructiveClass reports a DESTRUCTIVE_UPDATE or DESTRUCTIVE_DELETE
 // classification.
 func (t *toolModel) destructiveClass() bool {
-	return t.classification == mcpwritev1.ToolRules_DESTRUCTIVE_UPDATE || t.classification == mcpwritev1.ToolRules_DESTRUCTIVE_DELETE
+	return t.classification == classDestructiveUpdate || t.classification == classDestructiveDelete
 }
 
 // refusesUnconfirmed reports an elicit_fallback of REFUSE: a confirmation
 // the client cannot show refuses the write instead of proposing it.
 func (t *toolModel) refusesUnconfirmed() bool {
-	return t.elicitFallback == mcpwritev1.ToolRules_REFUSE
+	return t.elicitFallback == fallbackRefuse
 }
 
 // mayPropose reports whether the write's confirmation can be a proposal:
 // PROPOSAL, or ELICIT falling back to one.
 func (t *toolModel) mayPropose() bool {
-	return t.confirmation == mcpwritev1.ToolRules_PROPOSAL ||
-		t.confirmation == mcpwritev1.ToolRules_ELICIT && t.elicitFallback != mcpwritev1.ToolRules_REFUSE
+	return t.confirmation == confirmProposal ||
+		t.confirmation == confirmElicit && t.elicitFallback != fallbackRefuse
 }
 
 // fieldNaming is the document's field_naming: "JSON_NAME" when agents see
 // protojson names, else "".
 func (sm *serviceModel) fieldNaming() string {
 	if sm.jsonNames {
-		return mcpwritev1.ServiceRules_JSON_NAME.String()
+		return "JSON_NAME"
 	}
 	return ""
 }
 
 // isRead reports whether the tool is a read.
-func (t *toolModel) isRead() bool { return t.kind == mcpwritev1.ToolRules_READ }
+func (t *toolModel) isRead() bool { return t.kind == kindRead }
 
 // agentSummaryArg is the argument in which the agent may summarise a write
 // whose confirmation can be a proposal (PROPOSAL, or ELICIT falling back to

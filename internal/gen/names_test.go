@@ -4,7 +4,6 @@ import (
 	"reflect"
 	"testing"
 
-	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/naming"
 )
 
@@ -37,21 +36,21 @@ func TestWordsSplitsEveryNamingStyle(t *testing.T) {
 
 func TestToolNameAppliesTheServiceNaming(t *testing.T) {
 	cases := []struct {
-		naming       mcpwritev1.ServiceRules_ToolNaming
+		naming       toolNaming
 		prefix, name string
 		want         string
 	}{
-		{mcpwritev1.ServiceRules_SNAKE_CASE, "", "CreateElement", "create_element"},
-		{mcpwritev1.ServiceRules_TOOL_NAMING_UNSPECIFIED, "", "CreateElement", "create_element"},
-		{mcpwritev1.ServiceRules_SNAKE_CASE, "crm_", "AddContact", "crm_add_contact"},
-		{mcpwritev1.ServiceRules_SNAKE_CASE, "", "validate_write", "validate_write"},
-		{mcpwritev1.ServiceRules_SNAKE_CASE, "", "ImportCSVFile", "import_csv_file"},
-		{mcpwritev1.ServiceRules_CAMEL_CASE, "", "CreateElement", "createElement"},
-		{mcpwritev1.ServiceRules_CAMEL_CASE, "", "get_write_schema", "getWriteSchema"},
-		{mcpwritev1.ServiceRules_CAMEL_CASE, "crm", "AddContact", "crmaddContact"},
-		{mcpwritev1.ServiceRules_CAMEL_CASE, "", "ImportCSVFile", "importCsvFile"},
-		{mcpwritev1.ServiceRules_AS_IS, "", "CreateElement", "CreateElement"},
-		{mcpwritev1.ServiceRules_AS_IS, "crm_", "validate_write", "crm_validate_write"},
+		{namingSnake, "", "CreateElement", "create_element"},
+		{namingUnset, "", "CreateElement", "create_element"},
+		{namingSnake, "crm_", "AddContact", "crm_add_contact"},
+		{namingSnake, "", "validate_write", "validate_write"},
+		{namingSnake, "", "ImportCSVFile", "import_csv_file"},
+		{namingCamel, "", "CreateElement", "createElement"},
+		{namingCamel, "", "get_write_schema", "getWriteSchema"},
+		{namingCamel, "crm", "AddContact", "crmaddContact"},
+		{namingCamel, "", "ImportCSVFile", "importCsvFile"},
+		{namingAsIs, "", "CreateElement", "CreateElement"},
+		{namingAsIs, "crm_", "validate_write", "crm_validate_write"},
 	}
 	for _, tc := range cases {
 		if got := toolName(tc.naming, tc.prefix, tc.name); got != tc.want {
@@ -62,19 +61,19 @@ func TestToolNameAppliesTheServiceNaming(t *testing.T) {
 
 func TestAliasForRendersStrippedValueNames(t *testing.T) {
 	cases := []struct {
-		style    mcpwritev1.EnumAlias_Style
+		style    aliasStyle
 		stripped string
 		want     string
 	}{
-		{mcpwritev1.EnumAlias_PASCAL, "APPLICATION_COMPONENT", "ApplicationComponent"},
-		{mcpwritev1.EnumAlias_STYLE_UNSPECIFIED, "APPLICATION_COMPONENT", "ApplicationComponent"},
-		{mcpwritev1.EnumAlias_SNAKE, "APPLICATION_COMPONENT", "application_component"},
-		{mcpwritev1.EnumAlias_KEBAB, "APPLICATION_COMPONENT", "application-component"},
-		{mcpwritev1.EnumAlias_PASCAL, "NODE", "Node"},
-		{mcpwritev1.EnumAlias_SNAKE, "NODE", "node"},
-		{mcpwritev1.EnumAlias_PASCAL, "TIER_2", "Tier2"},
-		{mcpwritev1.EnumAlias_KEBAB, "TIER_2", "tier-2"},
-		{mcpwritev1.EnumAlias_PASCAL, "IPV6_ADDRESS", "Ipv6Address"},
+		{stylePascal, "APPLICATION_COMPONENT", "ApplicationComponent"},
+		{styleUnset, "APPLICATION_COMPONENT", "ApplicationComponent"},
+		{styleSnake, "APPLICATION_COMPONENT", "application_component"},
+		{styleKebab, "APPLICATION_COMPONENT", "application-component"},
+		{stylePascal, "NODE", "Node"},
+		{styleSnake, "NODE", "node"},
+		{stylePascal, "TIER_2", "Tier2"},
+		{styleKebab, "TIER_2", "tier-2"},
+		{stylePascal, "IPV6_ADDRESS", "Ipv6Address"},
 	}
 	for _, tc := range cases {
 		if got := aliasFor(tc.style, tc.stripped); got != tc.want {

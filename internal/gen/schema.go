@@ -24,7 +24,7 @@ const (
 
 // inputSchema is the agent-facing schema of a tool: a write also takes the
 // control arguments client_request_id and dry_run, named as the service
-// names its fields (control_args.go); a read's paging fields are described.
+// names its fields (model_control_args.go); a read's paging fields are described.
 func inputSchema(t *toolModel) *jsonschema.Schema {
 	x := newExpansion()
 	x.text, x.briefMask = t.textFields, t.briefMask

@@ -111,9 +111,9 @@ func measureInput(t *toolModel) (int, []budgetCandidate) {
 	x := newExpansion()
 	x.text, x.briefMask = t.textFields, t.briefMask
 	x.seen = func(f *fieldModel, path string, depth int, s *jsonschema.Schema) {
-		cands = append(cands, budgetCandidate{f: f, path: path, depth: depth, bytes: len(mustJSON(s))})
+		cands = append(cands, budgetCandidate{f: f, path: path, depth: depth, bytes: len(mustSchemaJSON(s))})
 	}
-	size := len(mustJSON(agentDescriptions(inputSchemaIn(t, x), "input", map[string]string{})))
+	size := len(mustSchemaJSON(agentDescriptions(inputSchemaIn(t, x), "input", map[string]string{})))
 	sort.SliceStable(cands, func(i, j int) bool {
 		a, b := cands[i], cands[j]
 		if a.depth != b.depth {

@@ -79,8 +79,8 @@ func toolDoc(t *toolModel) schemadoc.Tool {
 		Result:              t.result,
 		NextSteps:           t.nextSteps,
 		RetryOnConflict:     t.retry,
-		InputSchema:         mustJSON(agentDescriptions(inputSchema(t), "input", long)),
-		OutputSchema:        mustJSON(agentDescriptions(outputSchema(t), "output", long)),
+		InputSchema:         mustSchemaJSON(agentDescriptions(inputSchema(t), "input", long)),
+		OutputSchema:        mustSchemaJSON(agentDescriptions(outputSchema(t), "output", long)),
 		RequiredFields:      []string{},
 		OptionalFields:      []string{},
 		Operation:           operationDoc(t),
@@ -89,7 +89,7 @@ func toolDoc(t *toolModel) schemadoc.Tool {
 		// The budget gave optional subtrees as JSON text: get_write_schema
 		// gives the complete schema.
 		x := newExpansion()
-		td.FullInputSchema = mustJSON(agentDescriptions(inputSchemaIn(t, x), "input", map[string]string{}))
+		td.FullInputSchema = mustSchemaJSON(agentDescriptions(inputSchemaIn(t, x), "input", map[string]string{}))
 	}
 	if len(long) > 0 {
 		td.LongDescriptions = long

@@ -312,20 +312,11 @@ func writeJSONString(buf *bytes.Buffer, s string) {
 	buf.WriteByte('"')
 }
 
-// mustJSON marshals generator-built values, which always marshal.
-func mustJSON(v any) json.RawMessage {
-	if s, ok := v.(*jsonschema.Schema); ok {
-		b, err := schemaJSON(s)
-		if err != nil {
-			panic(fmt.Sprintf("marshal generated schema: %v", err))
-		}
-		return b
+// mustSchemaJSON writes a generator-built schema, which always marshals.
+func mustSchemaJSON(s *jsonschema.Schema) json.RawMessage {
+	b, err := schemaJSON(s)
+	if err != nil {
+		panic(fmt.Sprintf("marshal generated schema: %v", err))
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		panic(fmt.Sprintf("marshal generated value: %v", err))
-	}
-	return bytes.TrimSpace(buf.Bytes())
+	return b
 }

@@ -47,7 +47,7 @@ func outputSchema(t *toolModel) *jsonschema.Schema {
 
 // outputShape is how answers are written: protojson names (jsonNames) or
 // proto names, and the fields written even at their zero value (zero,
-// zero_values.go).
+// walk_zero_values.go).
 type outputShape struct {
 	jsonNames bool
 	zero      map[protoreflect.FullName]bool

@@ -16,22 +16,6 @@ import (
 	"github.com/invopop/jsonschema"
 )
 
-// oneValueRules are the buf.validate rules of one value of f: the field's own,
-// a list's items' or a map's values'; nil when none or IGNORE_ALWAYS.
-func oneValueRules(f *fieldModel) (*validate.FieldRules, string) {
-	r := fieldValidate(f.proto)
-	if r == nil || r.GetIgnore() == validate.Ignore_IGNORE_ALWAYS {
-		return nil, ""
-	}
-	switch {
-	case f.proto.Desc.IsMap():
-		return r.GetMap().GetValues(), "map.values."
-	case f.proto.Desc.IsList():
-		return r.GetRepeated().GetItems(), "repeated.items."
-	}
-	return r, ""
-}
-
 // boolBytesSchema puts the bool and bytes rules of f's values on v (one
 // value's schema) and their words on s (the field's).
 func boolBytesSchema(f *fieldModel, s, v *jsonschema.Schema) {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -20,10 +21,6 @@ import (
 )
 
 const annotationsPkg = "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
-
-// postModelFiles are the files of the stages that run on the resolved model:
-// the emitters, the schema builders and the checks over the model.
-var postModelFiles = []string{"emit*.go", "schema*.go", "lint.go", "lint_ids.go", "lint_identity.go", "strict.go", "vendors.go", "validate_docs.go"}
 
 // typeCheckGen type-checks this package's non-test files against the export
 // data of its dependencies (go list -export).
@@ -148,28 +145,25 @@ func annotationReads(fset *token.FileSet, info *types.Info, files map[string]boo
 	return out
 }
 
-// The emitters, the schema builders and the checks over the resolved model
-// read the model only: the annotations are interpreted once, in the walk.
-// A read through any path (the annotations package's names, a model field
-// of annotation type, a helper taking or returning one) fails.
+// Only the walk reads the annotations: the model (its types, own enums,
+// queries and names), the words, the schema builders, the emitters, the
+// lints and Generate read the model, into which the walk converted them
+// once. A read through any path (the annotations package's names, a model
+// field of annotation type, a helper taking or returning one) in a file
+// of any stage but the walk fails.
 func TestPostModelStagesReadNoAnnotations(t *testing.T) {
-	fset, _, _, info := typeCheckGen(t)
-	files := map[string]bool{}
-	for _, pattern := range postModelFiles {
-		m, err := filepath.Glob(pattern)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, name := range m {
-			if !strings.HasSuffix(name, "_test.go") {
-				files[name] = true
-			}
+	fset, parsed, _, info := typeCheckGen(t)
+	notWalk := map[string]bool{}
+	for _, f := range parsed {
+		name := filepath.Base(fset.Position(f.Pos()).Filename)
+		if stageOf(name) != 1 {
+			notWalk[name] = true
 		}
 	}
-	if len(files) < 12 {
-		t.Fatalf("found %d post-model files, want at least 12: %v", len(files), files)
+	if len(notWalk) < 35 {
+		t.Fatalf("found %d files outside the walk, want at least 35: %v", len(notWalk), notWalk)
 	}
-	for _, r := range annotationReads(fset, info, files) {
+	for _, r := range annotationReads(fset, info, notWalk) {
 		t.Errorf("%s; read the resolved model instead", r)
 	}
 }
@@ -193,15 +187,16 @@ func annotationMessage(typ types.Type) bool {
 	return false
 }
 
-// The resolved model holds typed values only: no type declared in model.go
-// has a field holding an annotation message (the walk keeps those, in
-// fieldRules, and resolves them into the model).
+// The resolved model holds typed values only, in its own words: no type
+// declared in a file of the model stage has a field holding an annotation
+// message or enum (the walk keeps the messages, in fieldRules, and
+// converts the enums into the model's, model_enums.go).
 func TestModelHoldsNoAnnotations(t *testing.T) {
 	fset, _, pkg, _ := typeCheckGen(t)
 	structs := 0
 	for _, name := range pkg.Scope().Names() {
 		tn, ok := pkg.Scope().Lookup(name).(*types.TypeName)
-		if !ok || filepath.Base(fset.Position(tn.Pos()).Filename) != "model.go" {
+		if !ok || stageOf(filepath.Base(fset.Position(tn.Pos()).Filename)) != 0 {
 			continue
 		}
 		st, ok := tn.Type().Underlying().(*types.Struct)
@@ -210,32 +205,22 @@ func TestModelHoldsNoAnnotations(t *testing.T) {
 		}
 		structs++
 		for i := range st.NumFields() {
-			if f := st.Field(i); annotationMessage(f.Type()) {
-				t.Errorf("model.go: %s.%s holds an annotation (%s); resolve it into a typed value in the walk", name, f.Name(), types.TypeString(f.Type(), nil))
+			if f := st.Field(i); annotationMessage(f.Type()) || annotationType(f.Type()) != "" {
+				t.Errorf("%s: %s.%s holds an annotation (%s); resolve it into a typed value of the model in the walk", filepath.Base(fset.Position(tn.Pos()).Filename), name, f.Name(), types.TypeString(f.Type(), nil))
 			}
 		}
 	}
 	if structs < 10 {
-		t.Fatalf("found %d struct types in model.go, want at least 10", structs)
+		t.Fatalf("found %d struct types in the model's files, want at least 10", structs)
 	}
 }
 
 // The package's files reference each other one way: types and helpers at
-// the bottom (model.go, builder.go, emitter.go...), the walk, schema and
-// emit steps in the middle, Generate on top. A cycle of any length
+// the bottom of each stage (model.go, walk_builder.go, emit_emitter.go...),
+// the steps above them, Generate on top. A cycle of any length
 // between hand-written files fails, naming the arrows that run back up.
 func TestFilesReferenceOneWay(t *testing.T) {
-	pkgs, exports, err := layering.List(".", ".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(pkgs) != 1 {
-		t.Fatalf("go list found %d packages, want 1", len(pkgs))
-	}
-	r, err := layering.Analyze(pkgs[0], exports)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := analyzeGen(t)
 	if len(r.Files) < 40 {
 		t.Fatalf("measured %d files, want at least 40", len(r.Files))
 	}
@@ -253,5 +238,127 @@ func TestFilesReferenceOneWay(t *testing.T) {
 	}
 	if r.BackArrows != 0 {
 		t.Errorf("%d arrows run back up the file order %v", r.BackArrows, r.Order)
+	}
+}
+
+// stages are the stages of the package, bottom first, each the prefix of
+// its files' names (model.go and model_*.go...): the model's types, own
+// enums, queries and names; the walk over descriptors and annotations that
+// builds the model; the words the schemas and the generated code print;
+// the JSON schemas and the getWriteSchema document; the Go emitters; the
+// checks over what was generated; Generate on top. A file uses names of
+// its own stage and the stages below it only.
+var stages = []string{"model", "walk", "doc", "schema", "emit", "lint", "gen"}
+
+// stageOf is the index in stages of a file's stage, -1 when its name has
+// no stage prefix.
+func stageOf(file string) int {
+	base := strings.TrimSuffix(file, ".go")
+	for i, s := range stages {
+		if base == s || strings.HasPrefix(base, s+"_") {
+			return i
+		}
+	}
+	return -1
+}
+
+// analyzeGen measures the package's hand-written files (internal/layering).
+func analyzeGen(t *testing.T) *layering.Report {
+	t.Helper()
+	pkgs, exports, err := layering.List(".", ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pkgs) != 1 {
+		t.Fatalf("go list found %d packages, want 1", len(pkgs))
+	}
+	r, err := layering.Analyze(pkgs[0], exports)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// stageFiles lists the package's hand-written files by stage index, and
+// the files with no stage prefix.
+func stageFiles(files map[string]int) (byStage [][]string, loose []string) {
+	byStage = make([][]string, len(stages))
+	for f := range files {
+		if i := stageOf(f); i >= 0 {
+			byStage[i] = append(byStage[i], f)
+		} else {
+			loose = append(loose, f)
+		}
+	}
+	for _, fs := range byStage {
+		sort.Strings(fs)
+	}
+	sort.Strings(loose)
+	return byStage, loose
+}
+
+// Every hand-written file is named by its stage, and no file uses a name
+// of a later stage: the walk never reaches into the schema builders or
+// the emitters, the model into the walk.
+func TestFilesAreGroupedByStage(t *testing.T) {
+	r := analyzeGen(t)
+	byStage, loose := stageFiles(r.Files)
+	for _, f := range loose {
+		t.Errorf("%s is named by no stage; prefix it with its stage (%s_), the stage of what it reads and makes (docs/architecture.md)", f, strings.Join(stages, "_, "))
+	}
+	for i, fs := range byStage {
+		if len(fs) == 0 {
+			t.Errorf("stage %s has no files", stages[i])
+		}
+	}
+	arrows := 0
+	for k, names := range r.Uses {
+		from, to := stageOf(k[0]), stageOf(k[1])
+		if from < 0 || to < 0 {
+			continue
+		}
+		arrows++
+		if from < to {
+			t.Errorf("%s (stage %s) uses %v of %s (stage %s), a later stage; move the names to the stage below both", k[0], stages[from], names, k[1], stages[to])
+		}
+	}
+	if arrows < 300 {
+		t.Fatalf("measured %d file-to-file arrows, want at least 300", arrows)
+	}
+}
+
+// The stage check fails on a file without a stage prefix and names the
+// stage of each prefixed one.
+func TestStageOfNamesEveryStage(t *testing.T) {
+	for file, want := range map[string]int{
+		"model.go": 0, "model_enums.go": 0, "walk.go": 1, "walk_fields.go": 1, "doc_limit_words.go": 2,
+		"schema.go": 3, "schema_json.go": 3, "emit_decode.go": 4, "lint_strict.go": 5, "gen.go": 6,
+		"fields.go": -1, "walker.go": -1, "models.go": -1, "emitter.go": -1, "generate.go": -1,
+	} {
+		if got := stageOf(file); got != want {
+			t.Errorf("stageOf(%q) = %d, want %d", file, got, want)
+		}
+	}
+}
+
+// docs/architecture.md draws the stages as a table, bottom first, one row
+// per stage with its file count: the table matches the files.
+func TestArchitectureDrawsTheStages(t *testing.T) {
+	raw, err := os.ReadFile("../../docs/architecture.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := regexp.MustCompile("(?m)^\\| `([a-z]+)` \\| `[a-z_*.]+`(?:, `[a-z_*.]+`)? \\| ([0-9]+) \\|")
+	var got []string
+	for _, m := range row.FindAllStringSubmatch(string(raw), -1) {
+		got = append(got, m[1]+" "+m[2])
+	}
+	byStage, _ := stageFiles(analyzeGen(t).Files)
+	var want []string
+	for i, fs := range byStage {
+		want = append(want, fmt.Sprintf("%s %d", stages[i], len(fs)))
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("docs/architecture.md's stage table lists (stage, files)\n%q\nthe package has\n%q", got, want)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"reflect"
 	"testing"
 
-	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
@@ -34,7 +33,7 @@ func TestPluginAndRuntimeDeriveTheSameAliases(t *testing.T) {
 			if v == "UNSPECIFIED" || len(v) > 12 && v[len(v)-12:] == "_UNSPECIFIED" {
 				continue
 			}
-			plugin = append(plugin, valueAlias(mcpwritev1.EnumAlias_PASCAL, tc.enum, v))
+			plugin = append(plugin, valueAlias(stylePascal, tc.enum, v))
 		}
 		got := mcpwriteimpl.NewEnumTable("pkg.v1."+tc.enum, values, "").Aliases()
 		if !reflect.DeepEqual(got, plugin) {

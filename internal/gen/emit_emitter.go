@@ -26,7 +26,7 @@ type emitter struct {
 // q is a qualified identifier, its package imported by the generated file.
 func (e *emitter) q(id protogen.GoIdent) *jen.Statement { return jen.Id(e.g.QualifiedGoIdent(id)) }
 
-// rt is a runtime identifier (see rt in idents.go).
+// rt is a runtime identifier (see rt in emit_idents.go).
 func (e *emitter) rt(name string) *jen.Statement { return e.q(rt(name)) }
 
 // decl adds a top-level declaration and the blank line after it.

@@ -16,12 +16,12 @@ import (
 
 // message builds (once) the model of a message reached from agent input.
 // A message that contains itself gets one model, marked recursive
-// (recursion.go); the schema spells out a bounded number of its levels.
+// (walk_recursion.go); the schema spells out a bounded number of its levels.
 func (b *builder) message(m *protogen.Message, via *protogen.Field) *messageModel {
 	return b.messageAs(m, via, b.variantOf(via))
 }
 
-// messageAs builds (once) the model of m in one variant (aip_identity.go).
+// messageAs builds (once) the model of m in one variant (walk_aip_identity.go).
 func (b *builder) messageAs(m *protogen.Message, via *protogen.Field, variant string) *messageModel {
 	name := m.Desc.FullName() + protoreflect.FullName(variant)
 	if mm, ok := b.messages[name]; ok {
@@ -402,4 +402,25 @@ func (b *builder) anyField(fm *fieldModel) bool {
 		return false
 	}
 	return true
+}
+
+var wrapperCtor = map[protoreflect.FullName][2]string{
+	"google.protobuf.DoubleValue": {"Float64", "Double"},
+	"google.protobuf.FloatValue":  {"Float32", "Float"},
+	"google.protobuf.Int64Value":  {"Int64", "Int64"},
+	"google.protobuf.UInt64Value": {"Uint64", "UInt64"},
+	"google.protobuf.Int32Value":  {"Int32", "Int32"},
+	"google.protobuf.UInt32Value": {"Uint32", "UInt32"},
+	"google.protobuf.BoolValue":   {"Bool", "Bool"},
+	"google.protobuf.StringValue": {"String", "String"},
+	"google.protobuf.BytesValue":  {"Bytes", "Bytes"},
+}
+
+// wrappedField is the value field of a wrapper message field
+// (google.protobuf.StringValue's value), nil for any other field.
+func wrappedField(f *protogen.Field) protoreflect.FieldDescriptor {
+	if f.Message == nil || wrapperCtor[f.Message.Desc.FullName()][0] == "" {
+		return nil
+	}
+	return f.Message.Desc.Fields().ByName("value")
 }

@@ -10,7 +10,7 @@ package gen
 // takes as JSON text, oneofs and required_when are checked as the decoder
 // checks them. Values read from text (well-known types, 64-bit integers,
 // bytes) and the request check's buf.validate rules are checked on the
-// request the example decodes to (example_build.go, example_validate.go);
+// request the example decodes to (walk_example_build.go, walk_example_validate.go);
 // live vocabularies are left to the server.
 
 import (

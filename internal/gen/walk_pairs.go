@@ -3,7 +3,6 @@ package gen
 import (
 	"strings"
 
-	"github.com/dave/jennifer/jen"
 	"google.golang.org/protobuf/compiler/protogen"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
@@ -115,16 +114,4 @@ func (b *builder) pairCheck(t *toolModel, pc *mcpwritev1.PairCheck) *pairCheckMo
 		}
 	}
 	return &pairCheckModel{typ: typ, source: src, target: dst, rule: rule, varName: pairTableVarName(m)}
-}
-
-// pairCheckCall checks the request m against a tool's pair table: the
-// INVALID_RELATIONSHIP on its type field, or nil.
-func (e *emitter) pairCheckCall(t *toolModel) *jen.Statement {
-	pc := t.pairCheck
-	return jen.Id(pc.varName).Dot("Check").Call(
-		jen.Lit(fieldAgentName(t.input, pc.typ)),
-		jen.Int32().Call(jen.Id("m").Dot(getterName(pc.typ)).Call()),
-		jen.Int32().Call(jen.Id("m").Dot(getterName(pc.source)).Call()),
-		jen.Int32().Call(jen.Id("m").Dot(getterName(pc.target)).Call()),
-	)
 }

@@ -59,7 +59,7 @@ func (b *builder) hasDefault(fm *fieldModel) bool {
 }
 
 // zeroFails names the first rule of r the zero value of fd fails ("" for
-// none). The field's CEL rules are celZeroFails's (zero_cel.go).
+// none). The field's CEL rules are celZeroFails's (walk_zero_cel.go).
 func zeroFails(r *validate.FieldRules, fd protoreflect.FieldDescriptor) string {
 	switch {
 	case fd.IsList():

@@ -1,7 +1,7 @@
 package gen
 
 // The walk step that folds a field's buf.validate rules into its model
-// (validate_mapper.go does the mapping) and lists them for getWriteSchema.
+// (walk_validate_mapper.go does the mapping) and lists them for getWriteSchema.
 
 import (
 	"buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
@@ -91,4 +91,20 @@ func (b *builder) overrideRules(fm *fieldModel) {
 	m.numberRules(rm.Get(which).Message(), string(which.Name()))
 	m.pv.minimum, m.pv.maximum = m.a.Minimum, m.a.Maximum
 	fm.override = m.pv
+}
+
+// oneValueRules are the buf.validate rules of one value of f: the field's own,
+// a list's items' or a map's values'; nil when none or IGNORE_ALWAYS.
+func oneValueRules(f *fieldModel) (*validate.FieldRules, string) {
+	r := fieldValidate(f.proto)
+	if r == nil || r.GetIgnore() == validate.Ignore_IGNORE_ALWAYS {
+		return nil, ""
+	}
+	switch {
+	case f.proto.Desc.IsMap():
+		return r.GetMap().GetValues(), "map.values."
+	case f.proto.Desc.IsList():
+		return r.GetRepeated().GetItems(), "repeated.items."
+	}
+	return r, ""
 }

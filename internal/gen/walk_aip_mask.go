@@ -2,7 +2,7 @@ package gen
 
 // The resource of an update mask found by AIP-134 shape, and the fields
 // the server owns on update by the project's own annotations (generated,
-// derived, hidden), which a mask may not name (aip_update.go,
+// derived, hidden), which a mask may not name (walk_aip_update.go,
 // schema_fieldmask.go).
 
 import (

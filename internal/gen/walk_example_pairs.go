@@ -13,7 +13,7 @@ import (
 
 // toolExampleProblems lists why the server would refuse obj as the
 // arguments of t: the decoder's checks, the tool's pair_check and the
-// request check on the request obj decodes to (example_validate.go).
+// request check on the request obj decodes to (walk_example_validate.go).
 func toolExampleProblems(t *toolModel, obj map[string]any) []string {
 	out := append(exampleProblems(t.input, obj, ""), pairProblems(t, obj)...)
 	return append(out, requestProblems(t, obj, out)...)

@@ -89,24 +89,29 @@ func (b *builder) indexEnums(es []*protogen.Enum, ms []*protogen.Message) {
 
 func (b *builder) service(s *protogen.Service) *serviceModel {
 	rules := ext[*mcpwritev1.ServiceRules](s.Desc.Options(), mcpwritev1.E_Service)
-	sm := &serviceModel{proto: s, naming: rules.GetToolNaming(), emitZeroValues: rules.GetEmitZeroValues(), jsonNames: b.jsonNames}
-	if sm.naming == mcpwritev1.ServiceRules_TOOL_NAMING_UNSPECIFIED {
-		sm.naming = mcpwritev1.ServiceRules_SNAKE_CASE
-	}
+	sm := &serviceModel{proto: s, emitZeroValues: rules.GetEmitZeroValues(), jsonNames: b.jsonNames}
+	_, exposeKnown := mcpwritev1.ServiceRules_Expose_name[int32(rules.GetExpose())]
+	var namingKnown, confirmKnown, fallbackKnown bool
+	sm.naming, namingKnown = namingOf(rules.GetToolNaming())
+	sm.defaultConfirmation, confirmKnown = confirmOf(rules.GetDefaultConfirmation())
+	sm.defaultElicitFallback, fallbackKnown = fallbackOf(rules.GetDefaultElicitFallback())
 	for _, c := range []struct {
 		what  string
 		n     int32
-		known map[int32]string
+		known bool
 	}{
-		{"expose", int32(rules.GetExpose()), mcpwritev1.ServiceRules_Expose_name},
-		{"tool_naming", int32(rules.GetToolNaming()), mcpwritev1.ServiceRules_ToolNaming_name},
-		{"default_confirmation", int32(rules.GetDefaultConfirmation()), mcpwritev1.ToolRules_Confirmation_name},
-		{"default_elicit_fallback", int32(rules.GetDefaultElicitFallback()), mcpwritev1.ToolRules_ElicitFallback_name},
+		{"expose", int32(rules.GetExpose()), exposeKnown},
+		{"tool_naming", int32(rules.GetToolNaming()), namingKnown},
+		{"default_confirmation", int32(rules.GetDefaultConfirmation()), confirmKnown},
+		{"default_elicit_fallback", int32(rules.GetDefaultElicitFallback()), fallbackKnown},
 	} {
-		if _, ok := c.known[c.n]; !ok {
+		if !c.known {
 			b.probs.servicef(s, "unknown %s %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)", c.what, c.n)
 			return nil
 		}
+	}
+	if sm.naming == namingUnset {
+		sm.naming = namingSnake
 	}
 	if p := rules.GetToolPrefix(); p != "" && !isToolName(p) {
 		b.probs.servicef(s, "tool_prefix %q must match ^[a-zA-Z0-9_-]+$; e.g. option (mcpwrite.v1.service) = {tool_prefix: %q}", p, acceptedName(p))
@@ -129,7 +134,7 @@ func (b *builder) service(s *protogen.Service) *serviceModel {
 		}
 		// A method expose: ALL exposes without a tool option is left out,
 		// with a warning, when it is one no agent should call or when the
-		// plugin cannot make it a tool (leaveout.go); the rest is built.
+		// plugin cannot make it a tool (walk_leaveout.go); the rest is built.
 		var mk buildMark
 		if tr == nil {
 			if why := leftOutByDefault(m); why != "" {
@@ -175,7 +180,7 @@ func (b *builder) serviceTools(sm *serviceModel) {
 	}
 	canPropose, writes := false, false
 	for _, t := range sm.tools {
-		if t.confirmation != mcpwritev1.ToolRules_DIRECT {
+		if t.confirmation != confirmDirect {
 			canPropose = true
 		}
 		writes = writes || !t.isRead()
@@ -295,7 +300,7 @@ func (b *builder) tool(sm *serviceModel, m *protogen.Method, tr *mcpwritev1.Tool
 	if !b.toolKind(t, tr) {
 		return nil
 	}
-	if t.kind == mcpwritev1.ToolRules_READ {
+	if t.kind == kindRead {
 		return b.readTool(t)
 	}
 	if !b.toolConfirmation(t, tr) {
@@ -332,41 +337,43 @@ func toolTexts(t *toolModel, tr *mcpwritev1.ToolRules) {
 // default).
 func (b *builder) toolKind(t *toolModel, tr *mcpwritev1.ToolRules) bool {
 	m := t.method
+	var kindKnown, classKnown, confirmKnown bool
+	t.kind, kindKnown = kindOf(tr.GetKind())
+	t.classification, classKnown = classOf(tr.GetClassification())
+	t.confirmation, confirmKnown = confirmOf(tr.GetConfirmation())
 	for _, c := range []struct {
 		what  string
 		n     int32
-		known map[int32]string
+		known bool
 	}{
-		{"kind", int32(tr.GetKind()), mcpwritev1.ToolRules_Kind_name},
-		{"classification", int32(tr.GetClassification()), mcpwritev1.ToolRules_Classification_name},
-		{"confirmation", int32(tr.GetConfirmation()), mcpwritev1.ToolRules_Confirmation_name},
+		{"kind", int32(tr.GetKind()), kindKnown},
+		{"classification", int32(tr.GetClassification()), classKnown},
+		{"confirmation", int32(tr.GetConfirmation()), confirmKnown},
 	} {
-		if _, ok := c.known[c.n]; !ok {
+		if !c.known {
 			b.probs.methodf(m, "unknown %s %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)", c.what, c.n)
 			return false
 		}
 	}
-	t.kind = tr.GetKind()
-	t.classification = tr.GetClassification()
-	if t.kind == mcpwritev1.ToolRules_KIND_UNSPECIFIED && !b.classifyTool(t) {
+	if t.kind == kindUnset && !b.classifyTool(t) {
 		return false
 	}
 	if t.decidedBy == "" {
 		t.decidedBy = "kind " + t.kind.String() + " from the tool option"
-		if t.classification != mcpwritev1.ToolRules_CLASSIFICATION_UNSPECIFIED {
+		if t.classification != classUnset {
 			t.decidedBy += "; classification " + t.classification.String() + " from the tool option"
 		}
 	}
-	if t.classification == mcpwritev1.ToolRules_CLASSIFICATION_UNSPECIFIED {
+	if t.classification == classUnset {
 		switch t.kind {
-		case mcpwritev1.ToolRules_CREATE:
-			t.classification = mcpwritev1.ToolRules_SAFE_CREATE
-		case mcpwritev1.ToolRules_DELETE:
-			t.classification = mcpwritev1.ToolRules_DESTRUCTIVE_DELETE
-		case mcpwritev1.ToolRules_READ:
-			t.classification = mcpwritev1.ToolRules_READ_ONLY
+		case kindCreate:
+			t.classification = classSafeCreate
+		case kindDelete:
+			t.classification = classDestructiveDelete
+		case kindRead:
+			t.classification = classReadOnly
 		default:
-			t.classification = mcpwritev1.ToolRules_SAFE_UPDATE
+			t.classification = classSafeUpdate
 		}
 		if tr.Kind != nil {
 			t.decidedBy += "; classification " + t.classification.String() + ", the default of kind " + t.kind.String()
@@ -379,21 +386,21 @@ func (b *builder) toolKind(t *toolModel, tr *mcpwritev1.ToolRules) bool {
 // and elicit fallback, the service's defaults standing in for unset ones.
 func (b *builder) toolConfirmation(t *toolModel, tr *mcpwritev1.ToolRules) bool {
 	sm, m := t.svc, t.method
-	if t.classification == mcpwritev1.ToolRules_READ_ONLY {
+	if t.classification == classReadOnly {
 		b.probs.methodf(m, "classification READ_ONLY is only for kind READ; set kind: READ, or a write classification (SAFE_CREATE, SAFE_UPDATE, DESTRUCTIVE_UPDATE, DESTRUCTIVE_DELETE)")
 		return false
 	}
-	t.confirmation = tr.GetConfirmation()
-	if t.confirmation == mcpwritev1.ToolRules_CONFIRMATION_UNSPECIFIED {
-		t.confirmation = serviceRules(sm).GetDefaultConfirmation()
+	if t.confirmation == confirmUnset {
+		t.confirmation = sm.defaultConfirmation
 	}
-	if t.confirmation == mcpwritev1.ToolRules_CONFIRMATION_UNSPECIFIED {
-		t.confirmation = mcpwritev1.ToolRules_DIRECT
+	if t.confirmation == confirmUnset {
+		t.confirmation = confirmDirect
 		if t.destructiveClass() {
-			t.confirmation = mcpwritev1.ToolRules_ELICIT
+			t.confirmation = confirmElicit
 		}
 	}
-	if _, ok := mcpwritev1.ToolRules_ElicitFallback_name[int32(tr.GetElicitFallback())]; !ok {
+	fallback, known := fallbackOf(tr.GetElicitFallback())
+	if !known {
 		b.probs.methodf(m, "unknown elicit_fallback %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)", int32(tr.GetElicitFallback()))
 		return false
 	}
@@ -404,12 +411,12 @@ func (b *builder) toolConfirmation(t *toolModel, tr *mcpwritev1.ToolRules) bool 
 		}
 		t.confirmationMessage = tpl
 	}
-	t.elicitFallback = tr.GetElicitFallback()
-	if t.elicitFallback == mcpwritev1.ToolRules_ELICIT_FALLBACK_UNSPECIFIED {
-		t.elicitFallback = serviceRules(sm).GetDefaultElicitFallback()
+	t.elicitFallback = fallback
+	if t.elicitFallback == fallbackUnset {
+		t.elicitFallback = sm.defaultElicitFallback
 	}
-	if t.elicitFallback == mcpwritev1.ToolRules_ELICIT_FALLBACK_UNSPECIFIED {
-		t.elicitFallback = mcpwritev1.ToolRules_PROPOSE
+	if t.elicitFallback == fallbackUnset {
+		t.elicitFallback = fallbackPropose
 	}
 	return true
 }
@@ -421,7 +428,7 @@ func toolHints(t *toolModel, tr *mcpwritev1.ToolRules) {
 	t.destructive = t.destructiveClass()
 	// idempotency_level IDEMPOTENT: the API says a repeated call has the
 	// effect of one.
-	t.idempotent = t.kind == mcpwritev1.ToolRules_UPDATE || t.kind == mcpwritev1.ToolRules_DELETE ||
+	t.idempotent = t.kind == kindUpdate || t.kind == kindDelete ||
 		idempotencyLevel(t.method) == descriptorpb.MethodOptions_IDEMPOTENT
 	t.openWorld = false
 	if tr != nil {

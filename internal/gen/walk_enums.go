@@ -13,15 +13,20 @@ import (
 // table returns the alias table of an enum as a field presents it; fields
 // with the same style and extras share one table.
 func (b *builder) table(e *protogen.Enum, rules *mcpwritev1.EnumAlias, f *protogen.Field) *enumTable {
-	style := rules.GetStyle()
-	if _, ok := mcpwritev1.EnumAlias_Style_name[int32(style)]; !ok {
-		b.probs.fieldf(f, "unknown enum_alias style %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)", int32(style))
-		style = mcpwritev1.EnumAlias_PASCAL
+	style, ok := styleOf(rules.GetStyle())
+	if !ok {
+		b.probs.fieldf(f, "unknown enum_alias style %d (annotations newer than the plugin? upgrade protoc-gen-mcpwrite)", int32(rules.GetStyle()))
+		style = stylePascal
 	}
-	if style == mcpwritev1.EnumAlias_STYLE_UNSPECIFIED {
-		style = mcpwritev1.EnumAlias_PASCAL
+	if style == styleUnset {
+		style = stylePascal
 	}
-	extra := rules.GetExtra()
+	return b.styledTable(e, style, rules.GetExtra(), f)
+}
+
+// styledTable returns the alias table of an enum in style with the extra
+// aliases of f (none when extra is empty).
+func (b *builder) styledTable(e *protogen.Enum, style aliasStyle, extra map[string]string, f *protogen.Field) *enumTable {
 	key := string(e.Desc.FullName()) + "|" + style.String()
 	for _, k := range sortedKeys(extra) {
 		key += "|" + k + "=" + extra[k]
@@ -132,7 +137,7 @@ func groupAlias(v *protogen.EnumValue) string {
 	if a := valueRules(v).GetAlias(); a != "" {
 		return a
 	}
-	return valueAlias(mcpwritev1.EnumAlias_PASCAL, string(v.Parent.Desc.Name()), string(v.Desc.Name()))
+	return valueAlias(stylePascal, string(v.Parent.Desc.Name()), string(v.Desc.Name()))
 }
 
 // sortTables orders tables by variable name for byte-stable output.

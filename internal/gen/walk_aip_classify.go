@@ -48,8 +48,8 @@ var iamReads = map[protoreflect.FullName]bool{
 
 // signal is what decided a tool's kind and classification.
 type signal struct {
-	kind           mcpwritev1.ToolRules_Kind
-	classification mcpwritev1.ToolRules_Classification
+	kind           toolKind
+	classification toolClass
 	why            string
 }
 
@@ -91,18 +91,18 @@ func classify(sm *serviceModel, m *protogen.Method) signal {
 	if idempotencyLevel(m) == descriptorpb.MethodOptions_IDEMPOTENT {
 		s.why += "; idempotency_level IDEMPOTENT (safe to retry, not evidence of a safe write)"
 	}
-	destructive := mcpwritev1.ToolRules_DESTRUCTIVE_UPDATE
-	if s.kind == mcpwritev1.ToolRules_DELETE {
-		destructive = mcpwritev1.ToolRules_DESTRUCTIVE_DELETE
+	destructive := classDestructiveUpdate
+	if s.kind == kindDelete {
+		destructive = classDestructiveDelete
 	}
 	switch e := destructiveEvidence(m, words); {
 	case e != "":
 		s.classification = destructive
 		s.why += "; destructive: " + e
-	case s.kind == mcpwritev1.ToolRules_DELETE:
+	case s.kind == kindDelete:
 		s.classification = destructive
 		s.why += "; destructive: a delete"
-	case s.classification != mcpwritev1.ToolRules_CLASSIFICATION_UNSPECIFIED:
+	case s.classification != classUnset:
 		// Positive evidence of a safe write: a standard Create or Update.
 	default:
 		s.classification = destructive
@@ -117,7 +117,7 @@ func classifyRead(sm *serviceModel, m *protogen.Method) (signal, bool) {
 	name := string(m.Desc.Name())
 	words := naming.Words(name)
 	read := func(why string) (signal, bool) {
-		return signal{kind: mcpwritev1.ToolRules_READ, classification: mcpwritev1.ToolRules_READ_ONLY, why: why}, true
+		return signal{kind: kindRead, classification: classReadOnly, why: why}, true
 	}
 	// A get binding on a method whose verb destroys or mints a credential,
 	// or that starts a long-running operation, is not taken as a read
@@ -149,19 +149,19 @@ func writeKind(m *protogen.Method) signal {
 	var s signal
 	switch {
 	case verb == "delete":
-		s = signal{kind: mcpwritev1.ToolRules_DELETE, why: "google.api.http delete: " + path}
+		s = signal{kind: kindDelete, why: "google.api.http delete: " + path}
 	case hasPrefixWord(words, "delete") && stringField(m.Input, "name") != nil:
-		s = signal{kind: mcpwritev1.ToolRules_DELETE, why: "AIP-135 Delete shape (Delete* with name)"}
+		s = signal{kind: kindDelete, why: "AIP-135 Delete shape (Delete* with name)"}
 	case hasPrefixWord(words, "create") && createResource(m) != nil:
-		s = signal{kind: mcpwritev1.ToolRules_CREATE, classification: mcpwritev1.ToolRules_SAFE_CREATE, why: "AIP-133 Create shape (Create* with parent and resource)"}
+		s = signal{kind: kindCreate, classification: classSafeCreate, why: "AIP-133 Create shape (Create* with parent and resource)"}
 	case hasPrefixWord(words, "create") && (verb == "post" || verb == "put") && isResource(m.Input, strings.TrimPrefix(name, "Create")):
-		s = signal{kind: mcpwritev1.ToolRules_CREATE, classification: mcpwritev1.ToolRules_SAFE_CREATE, why: "Create* taking the resource itself, bound to " + verb + ": " + path}
+		s = signal{kind: kindCreate, classification: classSafeCreate, why: "Create* taking the resource itself, bound to " + verb + ": " + path}
 	case hasPrefixWord(words, "create") && (verb == "post" || verb == "put"):
-		s = signal{kind: mcpwritev1.ToolRules_CREATE, why: "google.api.http " + verb + " on Create*: " + path}
+		s = signal{kind: kindCreate, why: "google.api.http " + verb + " on Create*: " + path}
 	case hasPrefixWord(words, "update") && updateResource(m) != nil:
-		s = signal{kind: mcpwritev1.ToolRules_UPDATE, classification: mcpwritev1.ToolRules_SAFE_UPDATE, why: "AIP-134 Update shape (Update* with resource and update_mask: changes only the named fields)"}
+		s = signal{kind: kindUpdate, classification: classSafeUpdate, why: "AIP-134 Update shape (Update* with resource and update_mask: changes only the named fields)"}
 	case verb == "patch" || verb == "put":
-		s = signal{kind: mcpwritev1.ToolRules_UPDATE, why: "google.api.http " + verb + ": " + path}
+		s = signal{kind: kindUpdate, why: "google.api.http " + verb + ": " + path}
 	case verb != "":
 		s = signal{kind: kindFromName(name), why: "custom method " + name + " bound to " + verb + ": " + path}
 	default:
@@ -238,7 +238,7 @@ func updateMaskField(m *protogen.Message) *protogen.Field {
 // takes is refused with both fixes.
 func (b *builder) classifyTool(t *toolModel) bool {
 	s := classify(t.svc, t.method)
-	if s.kind == mcpwritev1.ToolRules_READ {
+	if s.kind == kindRead {
 		if opt := writeOnlyOption(toolRules(t)); opt != "" {
 			b.probs.methodf(t.method, "%s makes it a read (kind READ), but its tool option sets %s, which only a write takes; set kind (CREATE, UPDATE, DELETE or ACTION) to keep it a write, or remove %s", s.why, opt, opt)
 			return false
@@ -246,7 +246,7 @@ func (b *builder) classifyTool(t *toolModel) bool {
 	}
 	t.kind = s.kind
 	t.decidedBy = s.why
-	if t.classification == mcpwritev1.ToolRules_CLASSIFICATION_UNSPECIFIED {
+	if t.classification == classUnset {
 		t.classification = s.classification
 	} else {
 		t.decidedBy += "; classification " + t.classification.String() + " from the tool option"

@@ -48,7 +48,7 @@ func review(fm *fileModel) []byte {
 				continue
 			}
 			conf := t.confirmation.String()
-			if t.kind == mcpwritev1.ToolRules_READ {
+			if t.kind == kindRead {
 				conf = "-"
 			}
 			fmt.Fprintf(&b, "%s\t%s\t%s\t%s\n", t.kind, t.classification, conf, t.decidedBy)

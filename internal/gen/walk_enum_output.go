@@ -69,7 +69,7 @@ func (b *builder) snakeTable(e *protogen.Enum, upper bool) *enumTable {
 	if t, ok := b.tables[key]; ok {
 		return t
 	}
-	t := &enumTable{enum: e, varName: "enum" + e.GoIdent.GoName + "Output" + suffix, style: mcpwritev1.EnumAlias_SNAKE}
+	t := &enumTable{enum: e, varName: "enum" + e.GoIdent.GoName + "Output" + suffix, style: styleSnake}
 	for _, v := range e.Values {
 		vr := valueRules(v)
 		vname := string(v.Desc.Name())
@@ -78,7 +78,7 @@ func (b *builder) snakeTable(e *protogen.Enum, upper bool) *enumTable {
 		}
 		alias := vr.GetAlias()
 		if alias == "" {
-			alias = valueAlias(mcpwritev1.EnumAlias_SNAKE, string(e.Desc.Name()), vname)
+			alias = valueAlias(styleSnake, string(e.Desc.Name()), vname)
 			if upper {
 				alias = strings.ToUpper(alias)
 			}

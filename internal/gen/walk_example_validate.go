@@ -2,7 +2,7 @@ package gen
 
 // Tool examples checked by protovalidate, the code the server's request
 // check runs (runtime/pvcheck): the example's request, built as the
-// decoder builds it (example_build.go), is validated with every
+// decoder builds it (walk_example_build.go), is validated with every
 // buf.validate rule (in, not_in, formats, affixes, CEL at field and
 // message level), and each violation an agent would be answered with is a
 // generation error. As on the server (requestCheck), a violation counts

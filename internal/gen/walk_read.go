@@ -18,7 +18,7 @@ func (b *builder) readTool(t *toolModel) *toolModel {
 		tr = &mcpwritev1.ToolRules{}
 	}
 	ok := true
-	if t.classification != mcpwritev1.ToolRules_READ_ONLY {
+	if t.classification != classReadOnly {
 		b.probs.methodf(m, "kind READ is classified READ_ONLY; remove classification %s", t.classification)
 		ok = false
 	}
@@ -59,7 +59,7 @@ func (b *builder) readTool(t *toolModel) *toolModel {
 	if !ok {
 		return nil
 	}
-	t.confirmation = mcpwritev1.ToolRules_DIRECT
+	t.confirmation = confirmDirect
 	t.readOnly, t.destructive, t.idempotent = true, false, true
 	t.openWorld = tr.GetOpenWorldHint()
 	t.nextSteps = tr.GetNextSteps()

@@ -34,9 +34,9 @@ func enumAnnotated(e *protogen.Enum) bool {
 // expose: ALL, for an unannotated enum whose table has problems, it takes
 // the table back, warns and returns nil (proto value names).
 func (b *builder) answerTable(sm *serviceModel, e *protogen.Enum, f *protogen.Field) *enumTable {
-	rules := &mcpwritev1.EnumAlias{Style: b.fileStyle().Enum()}
+	style := b.fileStyle()
 	if serviceRules(sm).GetExpose() != mcpwritev1.ServiceRules_ALL || enumAnnotated(e) {
-		return b.table(e, rules, f)
+		return b.styledTable(e, style, nil, f)
 	}
 	probs, enums := len(b.probs.list), len(b.file.enums)
 	had := map[string]bool{}
@@ -44,7 +44,7 @@ func (b *builder) answerTable(sm *serviceModel, e *protogen.Enum, f *protogen.Fi
 		had[k] = true
 	}
 	_, hadFirst := b.file.firstTable[e.Desc.FullName()]
-	t := b.table(e, rules, f)
+	t := b.styledTable(e, style, nil, f)
 	if len(b.probs.list) == probs {
 		return t
 	}
@@ -70,18 +70,18 @@ func (b *builder) answerTable(sm *serviceModel, e *protogen.Enum, f *protogen.Fi
 
 // fileStyle is the alias style every enum table of the file so far uses,
 // PASCAL when they differ or there is none.
-func (b *builder) fileStyle() mcpwritev1.EnumAlias_Style {
-	style := mcpwritev1.EnumAlias_STYLE_UNSPECIFIED
+func (b *builder) fileStyle() aliasStyle {
+	style := styleUnset
 	for _, t := range b.file.enums {
 		switch {
-		case style == mcpwritev1.EnumAlias_STYLE_UNSPECIFIED:
+		case style == styleUnset:
 			style = t.style
 		case style != t.style:
-			return mcpwritev1.EnumAlias_PASCAL
+			return stylePascal
 		}
 	}
-	if style == mcpwritev1.EnumAlias_STYLE_UNSPECIFIED {
-		return mcpwritev1.EnumAlias_PASCAL
+	if style == styleUnset {
+		return stylePascal
 	}
 	return style
 }

@@ -25,7 +25,7 @@ import (
 type problems struct {
 	list []string
 	// leftOut are the warnings of the methods expose: ALL left out
-	// (leaveout.go).
+	// (walk_leaveout.go).
 	leftOut []string
 }
 
@@ -77,7 +77,7 @@ type builder struct {
 	jsonNames bool
 	// aip is the context of the request being built (aip_*.go).
 	aip aipState
-	// resources are the google.api.resource patterns by type (aip_desc.go).
+	// resources are the google.api.resource patterns by type (walk_aip_desc.go).
 	resources map[string][]string
 	// fieldRules are the annotation rules of the fields being built; the
 	// model holds only the typed values resolved from them.
@@ -150,20 +150,20 @@ func impliedIn(v *protogen.EnumValue, e *protogen.Enum) *protogen.EnumValue {
 	return nil
 }
 
-func kindFromName(name string) mcpwritev1.ToolRules_Kind {
+func kindFromName(name string) toolKind {
 	ws := naming.Words(name)
 	if len(ws) == 0 {
-		return mcpwritev1.ToolRules_ACTION
+		return kindAction
 	}
 	switch ws[0] {
 	case "create", "add", "insert", "new", "register", "store":
-		return mcpwritev1.ToolRules_CREATE
+		return kindCreate
 	case "update", "set", "patch", "edit", "rename", "modify", "correct":
-		return mcpwritev1.ToolRules_UPDATE
+		return kindUpdate
 	case "delete", "remove", "archive", "purge", "drop":
-		return mcpwritev1.ToolRules_DELETE
+		return kindDelete
 	}
-	return mcpwritev1.ToolRules_ACTION
+	return kindAction
 }
 
 func capitalFirst(ws []string) []string {
@@ -279,36 +279,6 @@ func (b *builder) findResolver(name string) (*resolverModel, bool) {
 
 func valueRules(v *protogen.EnumValue) *mcpwritev1.EnumValueRules {
 	return ext[*mcpwritev1.EnumValueRules](v.Desc.Options(), mcpwritev1.E_Value)
-}
-
-func isNumeric(k protoreflect.Kind) bool {
-	switch k {
-	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind,
-		protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind,
-		protoreflect.Uint32Kind, protoreflect.Fixed32Kind, protoreflect.Uint64Kind, protoreflect.Fixed64Kind,
-		protoreflect.FloatKind, protoreflect.DoubleKind:
-		return true
-	}
-	return false
-}
-
-// kindName describes a field's type for error messages.
-func kindName(f *protogen.Field) string {
-	switch {
-	case f.Desc.IsMap():
-		return "a map field"
-	case f.Desc.IsList():
-		return "a repeated field"
-	case f.Message != nil:
-		return "message " + string(f.Message.Desc.FullName())
-	case f.Enum != nil:
-		return "enum " + string(f.Enum.Desc.FullName())
-	}
-	k := f.Desc.Kind().String()
-	if strings.HasPrefix(k, "int") || strings.HasPrefix(k, "uint") {
-		return "an " + k + " field"
-	}
-	return "a " + k + " field"
 }
 
 func isWKT(f *protogen.Field) bool {

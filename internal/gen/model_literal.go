@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -155,4 +156,46 @@ func appendSentence(desc, sentence string) string {
 		desc += "."
 	}
 	return desc + " " + sentence
+}
+
+func isNumeric(k protoreflect.Kind) bool {
+	switch k {
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind,
+		protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind,
+		protoreflect.Uint32Kind, protoreflect.Fixed32Kind, protoreflect.Uint64Kind, protoreflect.Fixed64Kind,
+		protoreflect.FloatKind, protoreflect.DoubleKind:
+		return true
+	}
+	return false
+}
+
+// kindName describes a field's type for error messages.
+func kindName(f *protogen.Field) string {
+	switch {
+	case f.Desc.IsMap():
+		return "a map field"
+	case f.Desc.IsList():
+		return "a repeated field"
+	case f.Message != nil:
+		return "message " + string(f.Message.Desc.FullName())
+	case f.Enum != nil:
+		return "enum " + string(f.Enum.Desc.FullName())
+	}
+	k := f.Desc.Kind().String()
+	if strings.HasPrefix(k, "int") || strings.HasPrefix(k, "uint") {
+		return "an " + k + " field"
+	}
+	return "a " + k + " field"
+}
+
+// mustJSON marshals generator-built values, which always marshal (a
+// schema goes through mustSchemaJSON).
+func mustJSON(v any) json.RawMessage {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(fmt.Sprintf("marshal generated value: %v", err))
+	}
+	return bytes.TrimSpace(buf.Bytes())
 }

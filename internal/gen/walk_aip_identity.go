@@ -33,9 +33,6 @@ const variantUpdate = "ForUpdate"
 // resource's own fields. Messages without one keep their one model.
 const variantInUpdate = "InUpdate"
 
-// goName is the message model's part of generated Go names.
-func (m *messageModel) goName() string { return m.proto.GoIdent.GoName + m.variant }
-
 // updateResourceOf returns the resource field of an UPDATE tool's request:
 // a resource field beside a FieldMask update_mask (named after the method,
 // or by AIP-134 shape the one message field beside the mask, whatever its
@@ -43,7 +40,7 @@ func (m *messageModel) goName() string { return m.proto.GoIdent.GoName + m.varia
 // google.api.resource (an update that replaces the resource); nil for
 // other tools.
 func (b *builder) updateResourceOf(t *toolModel) *protogen.Field {
-	if t.kind != mcpwritev1.ToolRules_UPDATE {
+	if t.kind != kindUpdate {
 		return nil
 	}
 	rf := resourceField(t.method, "Update")

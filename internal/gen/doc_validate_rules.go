@@ -48,19 +48,6 @@ func pvWords(pv *pvRules) []string {
 	return words
 }
 
-// importsValidate reports whether the service's file imports
-// buf/validate/validate.proto: its tools then run protovalidate on the
-// complete request after enrichment (runtime/pvcheck).
-func importsValidate(sm *serviceModel) bool {
-	imps := sm.proto.Desc.ParentFile().Imports()
-	for i := 0; i < imps.Len(); i++ {
-		if imps.Get(i).Path() == validateImport {
-			return true
-		}
-	}
-	return false
-}
-
 // agentPaths lists, in field order, the dotted proto path and agent path of
 // every field of m (and its nested messages) the agent may set; the third
 // element is "overridable" for a field the server fills when it is left out.

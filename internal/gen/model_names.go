@@ -6,7 +6,6 @@ import (
 	"google.golang.org/protobuf/compiler/protogen"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
-	mcpwritev1 "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/naming"
 )
 
@@ -14,11 +13,11 @@ import (
 // vocabulary of internal/naming (word splitting, casing, enum prefixes).
 
 // toolName applies the service's naming style to a method or service-tool name.
-func toolName(style mcpwritev1.ServiceRules_ToolNaming, prefix, name string) string {
+func toolName(style toolNaming, prefix, name string) string {
 	switch style {
-	case mcpwritev1.ServiceRules_CAMEL_CASE:
+	case namingCamel:
 		return prefix + naming.Camel(naming.Words(name))
-	case mcpwritev1.ServiceRules_AS_IS:
+	case namingAsIs:
 		return prefix + name
 	default:
 		return prefix + naming.Snake(naming.Words(name))
@@ -26,12 +25,12 @@ func toolName(style mcpwritev1.ServiceRules_ToolNaming, prefix, name string) str
 }
 
 // aliasFor renders an enum value name (prefix already stripped) in a style.
-func aliasFor(style mcpwritev1.EnumAlias_Style, stripped string) string {
+func aliasFor(style aliasStyle, stripped string) string {
 	ws := naming.Words(stripped)
 	switch style {
-	case mcpwritev1.EnumAlias_SNAKE:
+	case styleSnake:
 		return naming.Snake(ws)
-	case mcpwritev1.EnumAlias_KEBAB:
+	case styleKebab:
 		return naming.Kebab(ws)
 	default:
 		return naming.Pascal(ws)
@@ -42,7 +41,7 @@ func aliasFor(style mcpwritev1.EnumAlias_Style, stripped string) string {
 // annotation names one: the value's name without the enum's conventional
 // prefix (naming.EnumPrefix), in style. The runtime derives the same PASCAL
 // alias for a table built without aliases (mcpwriteimpl.NewEnumTable).
-func valueAlias(style mcpwritev1.EnumAlias_Style, enumName, valueName string) string {
+func valueAlias(style aliasStyle, enumName, valueName string) string {
 	return aliasFor(style, strings.TrimPrefix(valueName, naming.EnumPrefix(enumName)))
 }
 
@@ -131,9 +130,9 @@ func fillVarName(f *protogen.Field) string { return "v" + f.GoName }
 // enumTableVarName is the variable of an alias table: enumElementType for
 // the default style, enumElementTypeSnake for another, ...ForKind when a
 // field's extra aliases make the table its own.
-func enumTableVarName(e *protogen.Enum, style mcpwritev1.EnumAlias_Style, extraOf *protogen.Field) string {
+func enumTableVarName(e *protogen.Enum, style aliasStyle, extraOf *protogen.Field) string {
 	name := "enum" + e.GoIdent.GoName
-	if style != mcpwritev1.EnumAlias_PASCAL {
+	if style != stylePascal {
 		name += naming.Pascal(naming.Words(style.String()))
 	}
 	if extraOf != nil {
@@ -214,3 +213,6 @@ func scalarGoType(f *protogen.Field) string {
 	}
 	return "any"
 }
+
+// goName is the message model's part of generated Go names.
+func (m *messageModel) goName() string { return m.proto.GoIdent.GoName + m.variant }

@@ -8,7 +8,7 @@ package gen
 // server fills. Fields the server fills otherwise are left out: their
 // values are known only on a call. A value the decoder would refuse is
 // left out too and its reason kept; the check over the model
-// (example_check.go) words most of them already.
+// (walk_example_check.go) words most of them already.
 
 import (
 	"encoding/json"
