@@ -129,3 +129,16 @@ func hasAgentField(m *messageModel, name string) bool {
 	}
 	return false
 }
+
+// importsValidate reports whether the service's file imports
+// buf/validate/validate.proto: its tools then run protovalidate on the
+// complete request after enrichment (runtime/pvcheck).
+func importsValidate(sm *serviceModel) bool {
+	imps := sm.proto.Desc.ParentFile().Imports()
+	for i := 0; i < imps.Len(); i++ {
+		if imps.Get(i).Path() == validateImport {
+			return true
+		}
+	}
+	return false
+}

@@ -175,19 +175,6 @@ func formatWordsFor(format string) string {
 // validateImport is the file whose import switches the request check on.
 const validateImport = "buf/validate/validate.proto"
 
-// importsValidate reports whether the service's file imports
-// buf/validate/validate.proto: its tools then run protovalidate on the
-// complete request after enrichment (runtime/pvcheck).
-func importsValidate(sm *serviceModel) bool {
-	imps := sm.proto.Desc.ParentFile().Imports()
-	for i := 0; i < imps.Len(); i++ {
-		if imps.Get(i).Path() == validateImport {
-			return true
-		}
-	}
-	return false
-}
-
 func quoteEach(ss []string) []string {
 	out := make([]string, len(ss))
 	for i, s := range ss {
