@@ -101,6 +101,7 @@ var runtimeSignatures = []string{
 	"Limits.MaxObjectKeys int",
 	"Limits.MaxStringBytes int",
 	"Limits.WithDefaults func() Limits",
+	"MarshalRecordJSON func(m proto.Message) ([]byte, error)",
 	"NewPreparer func(svc *mcpwriteimpl.Service, opts ...PreparerOption) (*Preparer, error)",
 	"NewVocabulary func(name string, fn func(ctx context.Context, tenant string) ([]VocabularyValue, error), opts ...VocabularyOptions) *Vocabulary",
 	"Observer interface",

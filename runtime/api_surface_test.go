@@ -29,13 +29,15 @@ import (
 // 71: the envelope types are defined in package runtime (go doc shows
 // their fields), so their methods, callable through the aliases before,
 // are listed: ErrorEntry.Error, Errors.Error, Limits.WithDefaults.
+// 72: MarshalRecordJSON (a domain stores the request and response of a
+// write beside it, an outbox row, as protojson writes them, in one pass).
 //
 // The error codes (Code*) are counted apart: they are the answer
 // envelope's vocabulary, which a domain returns and a client or test
 // matches, so package runtime re-exports every one of them
 // (TestRuntimeExportsEveryErrorCode) and no user needs the impl package
 // for a code; the envelope bounds them, not this number.
-const maxRuntimeAPI = 71
+const maxRuntimeAPI = 72
 
 // runtimeAPI is the exported API of package runtime, sorted.
 var runtimeAPI = []string{
@@ -90,6 +92,7 @@ var runtimeAPI = []string{
 	"IsAtLeastVersion0_1_0",
 	"Limits",
 	"Limits.WithDefaults",
+	"MarshalRecordJSON",
 	"NewPreparer",
 	"NewVocabulary",
 	"Observer",

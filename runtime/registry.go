@@ -81,6 +81,9 @@ type boundTool struct {
 	read bool
 	// names are the control arguments in the service's field naming.
 	names controlNames
+	// steps caches nextSteps: the tools and their documents are fixed once
+	// registered.
+	steps atomic.Pointer[[]string]
 }
 
 // schemaHash is "sha256:" and the first 8 bytes, in hex, of the tool's

@@ -75,6 +75,9 @@ func (r *registry) handlerError(ctx context.Context, wt *boundTool, m proto.Mess
 // nextSteps turns the tool's next_steps into sentences an agent can act on,
 // using each next tool's own description.
 func (r *registry) nextSteps(wt *boundTool) []string {
+	if p := wt.steps.Load(); p != nil {
+		return *p
+	}
 	out := []string{}
 	for _, name := range wt.doc.NextSteps {
 		if next, ok := r.tools[name]; ok && lowerFirst(next.doc.Description) != "" {
@@ -86,6 +89,8 @@ func (r *registry) nextSteps(wt *boundTool) []string {
 	if s := r.operationStep(wt.doc); s != "" {
 		out = append(out, s)
 	}
+	out = out[:len(out):len(out)] // shared: an append copies
+	wt.steps.Store(&out)
 	return out
 }
 

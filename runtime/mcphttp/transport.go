@@ -91,8 +91,23 @@ func BearerAuth(hook AuthHook, opts ...Option) func(http.Handler) http.Handler {
 // tenant "a:b" with principal "c" against tenant "a" with principal "b:c",
 // yields the same value.
 func SessionUserID(tenant, principal string) string {
+	if plainJSON(tenant) && plainJSON(principal) {
+		return `["` + tenant + `","` + principal + `"]`
+	}
 	b, _ := json.Marshal([2]string{tenant, principal}) // strings always marshal
 	return string(b)
+}
+
+// plainJSON reports whether encoding/json writes s between quotes as it is:
+// printable ASCII without a quote, a backslash or an HTML character.
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c >= 0x7f, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			return false
+		}
+	}
+	return true
 }
 
 // bearerToken reads the token as the go-sdk middleware does: exactly
@@ -151,7 +166,19 @@ func TraceHeaders(next http.Handler) http.Handler {
 	})
 }
 
-func newTraceParent() string { return "00-" + randomHex(16) + "-" + randomHex(8) + "-01" }
+// newTraceParent is a random W3C traceparent: a 16-byte trace id and an
+// 8-byte parent id, from one read of the random source.
+func newTraceParent() string {
+	var b [24]byte
+	rand.Read(b[:]) // never fails: crypto/rand aborts the process instead
+	var out [3 + 32 + 1 + 16 + 3]byte
+	copy(out[:], "00-")
+	hex.Encode(out[3:35], b[:16])
+	out[35] = '-'
+	hex.Encode(out[36:52], b[16:])
+	copy(out[52:], "-01")
+	return string(out[:])
+}
 
 func randomHex(n int) string {
 	b := make([]byte, n)

@@ -20,7 +20,9 @@ type Repository struct {
 	mu       sync.Mutex
 	tenants  map[string]*space
 	received []proto.Message
-	items    itemKeys // the keys of batch items written (bulk.go)
+	// unrecorded: Received stays empty (NewWorkingCopy).
+	unrecorded bool
+	items      itemKeys // the keys of batch items written (bulk.go)
 }
 
 // space is one tenant's elements and relationships.
@@ -42,6 +44,14 @@ func keyOf(model, name string) nameKey {
 // New returns an empty repository.
 func New() *Repository {
 	return &Repository{tenants: map[string]*space{}}
+}
+
+// NewWorkingCopy returns an empty repository that keeps no copy of the
+// requests it accepts (Received stays empty): the working copy a
+// store-backed domain loads one write's rows into, applies the write to
+// and drops, which no one inspects afterwards.
+func NewWorkingCopy() *Repository {
+	return &Repository{tenants: map[string]*space{}, unrecorded: true}
 }
 
 // empty is the space of a tenant that has written nothing yet; reads use it
@@ -100,7 +110,11 @@ func (r *Repository) Received() []proto.Message {
 	return out
 }
 
-func (r *Repository) record(m proto.Message) { r.received = append(r.received, proto.Clone(m)) }
+func (r *Repository) record(m proto.Message) {
+	if !r.unrecorded {
+		r.received = append(r.received, proto.Clone(m))
+	}
+}
 
 // ActiveModel is the model a tenant writes to unless the agent names one.
 func ActiveModel(tenant string) string { return "model-" + tenant + "-main" }

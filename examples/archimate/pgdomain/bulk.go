@@ -126,7 +126,7 @@ func (r *Repository) createItemTx(ctx context.Context, req *archimatev1.CreateEl
 	if err != nil {
 		return nil, r.storeError(ctx, req, err)
 	}
-	mem := domain.New()
+	mem := domain.NewWorkingCopy()
 	mem.Load(tenant, before)
 	apply := func(m *domain.Repository) (*archimatev1.CreateElementResponse, error) {
 		return m.CreateElement(ctx, one)
@@ -141,17 +141,17 @@ func (r *Repository) createItemTx(ctx context.Context, req *archimatev1.CreateEl
 	res := domain.Written(req, i, resp.GetElement())
 	b := &pgx.Batch{}
 	r.queueChanges(b, tenant, before, mem.Rows(tenant))
-	reqJSON, err := protojson.Marshal(one)
+	reqJSON, err := runtime.MarshalRecordJSON(one)
 	if err != nil {
 		return nil, notText(req, err)
 	}
-	respJSON, err := protojson.Marshal(resp)
+	respJSON, err := runtime.MarshalRecordJSON(resp)
 	if err != nil {
 		return nil, notText(req, err)
 	}
 	b.Queue(r.sql.insertOutbox, tenant, "createElements", reqJSON, respJSON)
 	if keyed {
-		body, err := protojson.Marshal(res)
+		body, err := runtime.MarshalRecordJSON(res)
 		if err != nil {
 			return nil, notText(req, err)
 		}

@@ -18,7 +18,6 @@ import (
 	"errors"
 
 	"github.com/jackc/pgx/v5"
-	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/domain"
@@ -57,7 +56,7 @@ func write[Resp proto.Message](ctx context.Context, r *Repository, tool string, 
 		}
 		return zero, r.storeError(ctx, req, err)
 	}
-	mem := domain.New()
+	mem := domain.NewWorkingCopy()
 	mem.Load(tenant, before)
 	if applying && out.StateDigest != "" {
 		// The state the user confirmed, checked under the lock this write
@@ -76,11 +75,11 @@ func write[Resp proto.Message](ctx context.Context, r *Repository, tool string, 
 	}
 	b := &pgx.Batch{}
 	r.queueChanges(b, tenant, before, mem.Rows(tenant))
-	reqJSON, err := protojson.Marshal(req)
+	reqJSON, err := runtime.MarshalRecordJSON(req)
 	if err != nil {
 		return zero, notText(req, err)
 	}
-	respJSON, err := protojson.Marshal(resp)
+	respJSON, err := runtime.MarshalRecordJSON(resp)
 	if err != nil {
 		return zero, notText(req, err)
 	}
@@ -236,7 +235,7 @@ func explain[Resp any](ctx context.Context, r *Repository, q querier, tenant str
 	if lerr != nil {
 		return unavailable(lerr)
 	}
-	mem := domain.New()
+	mem := domain.NewWorkingCopy()
 	mem.Load(tenant, all)
 	if _, err2 := apply(mem); err2 != nil {
 		return err2
@@ -263,7 +262,7 @@ func readRows[T any](ctx context.Context, r *Repository, tenant string, req prot
 	if err != nil {
 		return zero, r.storeError(ctx, req, err)
 	}
-	mem := domain.New()
+	mem := domain.NewWorkingCopy()
 	mem.Load(tenant, rows)
 	v, err := f(mem)
 	if err != nil {

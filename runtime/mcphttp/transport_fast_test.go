@@ -1,0 +1,44 @@
+package mcphttp
+
+import (
+	"encoding/json"
+	"regexp"
+	"testing"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/callmeta"
+)
+
+// SessionUserID writes what encoding/json writes for the pair, whatever the
+// strings hold.
+func TestSessionUserIDIsJSON(t *testing.T) {
+	strs := []string{"", "tenant-a", "alice@example.com", `quo"te`, `back\slash`, "<b>", "a&b", "x>y",
+		"tab\there", "\x00", "\x7f", "héllo", "日本", "\u2028", "bad \xff utf8", "a:b", "[\"a\",\"b\"]"}
+	for _, a := range strs {
+		for _, b := range strs {
+			want, err := json.Marshal([2]string{a, b})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := SessionUserID(a, b); got != string(want) {
+				t.Errorf("SessionUserID(%q, %q) = %s, want %s", a, b, got, want)
+			}
+		}
+	}
+}
+
+var traceParentShape = regexp.MustCompile(`^00-[0-9a-f]{32}-[0-9a-f]{16}-01$`)
+
+// A generated traceparent is a valid W3C one, and each is new.
+func TestNewTraceParent(t *testing.T) {
+	seen := map[string]bool{}
+	for range 100 {
+		tp := newTraceParent()
+		if !traceParentShape.MatchString(tp) || !callmeta.ValidTraceParent(tp) {
+			t.Fatalf("newTraceParent() = %q, not a valid traceparent", tp)
+		}
+		if seen[tp] {
+			t.Fatalf("newTraceParent() repeated %q", tp)
+		}
+		seen[tp] = true
+	}
+}
