@@ -7,6 +7,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"time"
 )
 
 type event struct {
@@ -16,6 +17,7 @@ type event struct {
 	Test       string
 	Output     string
 	Elapsed    float64
+	Time       time.Time
 }
 
 type skip struct {
@@ -39,6 +41,9 @@ type summary struct {
 	// brokenOutput is the output of each broken package (build output
 	// included).
 	brokenOutput map[string]string
+	// timings are the elapsed times of packages and top-level tests, and
+	// the first and last event times of the run.
+	timings timings
 }
 
 type failure struct {
@@ -79,6 +84,7 @@ func report(r io.Reader, w io.Writer) (*summary, error) {
 			continue
 		}
 		id := ev.Package + " " + ev.Test
+		s.timings.observe(ev)
 		switch ev.Action {
 		case "build-output":
 			// ImportPath is "p" or "p [p.test]".
