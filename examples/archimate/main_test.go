@@ -15,5 +15,7 @@ func TestMain(m *testing.M) {
 		"tenant-acme", "tenant-fuzz", "tenant-a", "tenant-b", "tenant-mw", "tenant-globex",
 		"user-ada", "user-fuzz", "user-1", "user-2", "user-mw", "user-hank",
 	)
-	os.Exit(m.Run())
+	code := m.Run()
+	removeServerBinary()
+	os.Exit(code)
 }
