@@ -7,18 +7,7 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"time"
 )
-
-type event struct {
-	Action     string
-	Package    string
-	ImportPath string
-	Test       string
-	Output     string
-	Elapsed    float64
-	Time       time.Time
-}
 
 type skip struct {
 	name   string
