@@ -71,8 +71,8 @@ GOTESTFLAGS ?=
 TESTREPORT_FLAGS ?=
 
 .PHONY: test
-test: build realworld-deps interop-deps ## Run every test: one line per package, then failures, skips by reason and counts (full output in .test-output/test.json, counts in .test-output/summary.txt)
-	go test $(GOTESTFLAGS) -count=1 -timeout 20m -json ./... 2>&1 | go run ./internal/testreport -json .test-output/test.json -summary .test-output/summary.txt $(TESTREPORT_FLAGS)
+test: build realworld-deps interop-deps ## Run every test: one line per package, the slowest packages and tests, then failures, skips by reason and counts (full output in .test-output/test.json, counts in .test-output/summary.txt)
+	go test $(GOTESTFLAGS) -count=1 -timeout 20m -json ./... 2>&1 | go run ./internal/testreport -json .test-output/test.json -summary .test-output/summary.txt -slowest 10 $(TESTREPORT_FLAGS)
 
 .PHONY: lint
 lint: tools ## go vet, gofmt, staticcheck and buf lint

@@ -54,20 +54,22 @@ var generated struct {
 	once      sync.Once
 	root, dir string
 	packages  int
-	ok        bool // the generation finished
+	ok        bool   // the generation finished
+	release   func() // removes dir
 }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if generated.dir != "" {
-		os.RemoveAll(generated.dir)
+	if generated.release != nil {
+		generated.release()
 	}
 	os.Exit(code)
 }
 
 // GenerateCases generates every golden case together with protoc-gen-go,
-// once per test binary, into a new directory under testdata (removed when
-// the tests end), each at a Go package below module+"golden/"+dir, and
+// once per test binary, into testdata/compile-cache (plugintest.CompileDir:
+// the same path every run, so the go command's cache keeps what it
+// compiled; removed when the tests end), each at a Go package below module+"golden/"+dir, and
 // returns the module root, that directory and how many Go files it wrote.
 func GenerateCases(t *testing.T) (root, dir string, packages int) {
 	t.Helper()
@@ -86,11 +88,11 @@ func generateCases(t *testing.T) (root, dir string, packages int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir, err = os.MkdirTemp("testdata", "compile-")
+	dir, release, err := plugintest.CompileDir("testdata", "compile-cache")
 	if err != nil {
 		t.Fatal(err)
 	}
-	generated.dir = dir
+	generated.dir, generated.release = dir, release
 	base := module + "golden/" + filepath.ToSlash(dir)
 	cases, err := os.ReadDir("testdata")
 	if err != nil {

@@ -24,7 +24,7 @@ var linked = []string{"google/protobuf/", "google/api/", "google/rpc/", "mcpwrit
 
 // TestRealworldCodeCompiles generates every adopted corpus file, with
 // protoc-gen-go for it and its dependencies, into a directory inside this
-// module (under testdata, so ./... never sees it), then builds and vets it
+// module (under testdata/compile-cache, so ./... never sees it), then builds and vets it
 // against this runtime.
 func TestRealworldCodeCompiles(t *testing.T) {
 	skipWithoutCorpus(t)
@@ -39,11 +39,13 @@ func TestRealworldCodeCompiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir, err := os.MkdirTemp("testdata", "compile-")
+	// The same path every run, so the go command's cache keeps what it
+	// compiled.
+	dir, release, err := plugintest.CompileDir("testdata", "compile-cache")
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
+	t.Cleanup(release)
 	base := module + "realworld/" + filepath.ToSlash(dir)
 	written := map[string]bool{}
 	mcpwrite := 0

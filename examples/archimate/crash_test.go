@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -96,10 +95,7 @@ func TestKillNineAtEveryPointOfAKeyedWrite(t *testing.T) {
 	if dsn == "" {
 		t.Skip("set MCPWRITE_TEST_POSTGRES_DSN to run the crash tests against PostgreSQL")
 	}
-	bin := filepath.Join(t.TempDir(), "archimate-server")
-	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/archimate-server").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := serverBinary(t)
 	pool, err := pgxpool.New(context.Background(), dsn)
 	if err != nil {
 		t.Fatal(err)
@@ -115,6 +111,10 @@ func TestKillNineAtEveryPointOfAKeyedWrite(t *testing.T) {
 		{"after-commit", true},
 	} {
 		t.Run(tt.point, func(t *testing.T) {
+			// The points are independent (each round has its own tables and
+			// processes) and mostly wait: on the processes' start, the
+			// kill and the lease.
+			t.Parallel()
 			for round := range crashRounds {
 				crashRound(t, pool, bin, dsn, tt.point, tt.wantReplay, round)
 			}

@@ -17,5 +17,7 @@ func TestMain(m *testing.M) {
 		"user-ada", "user-fuzz", "user-1", "user-2", "user-mw", "user-hank", "user-bob",
 		"user-stdio", "user-dev",
 	)
-	os.Exit(m.Run())
+	code := m.Run()
+	removeServerBinary()
+	os.Exit(code)
 }

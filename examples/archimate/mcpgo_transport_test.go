@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http/httptest"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -64,10 +63,7 @@ func TestServerBinaryOverStdioOnMCPGo(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the server binary")
 	}
-	bin := filepath.Join(t.TempDir(), "archimate-server")
-	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/archimate-server").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := serverBinary(t)
 	if out, err := exec.Command(bin, "-sdk", "mcp-sdk").CombinedOutput(); err == nil || !strings.Contains(string(out), `-sdk "mcp-sdk": want go-sdk or mcp-go`+"\n") {
 		t.Fatalf("-sdk mcp-sdk: err=%v output %q", err, out)
 	}

@@ -2,7 +2,6 @@ package archimate_test
 
 import (
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -15,10 +14,7 @@ func TestServerRefusesWeakOrMissingSharedSecrets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the server binary")
 	}
-	bin := filepath.Join(t.TempDir(), "archimate-server")
-	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/archimate-server").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := serverBinary(t)
 	const good = "3a7bd3e2360a3d29eea436fcfb7e44c735d117c42d1c1835420b6b9942dd4f1b"
 	fix := func(flag, env string) string {
 		return "write at least 32 random bytes (e.g. `openssl rand -hex 32`) to a file and pass " + flag + " <file>, or set " + env

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -36,10 +35,7 @@ func (l *lockedBuffer) String() string {
 // metrics and a log record (to standard error over stdio, where standard
 // output carries the protocol), flushed when it stops.
 func TestServerBinaryExportsTelemetry(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "archimate-server")
-	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/archimate-server").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := serverBinary(t)
 	var stderr lockedBuffer
 	cmd := exec.Command(bin, "-otel-stdout")
 	cmd.Stderr = &stderr

@@ -269,10 +269,7 @@ func TestRequestScopedIDsAcrossProcessesFollowTheSecret(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the server binary")
 	}
-	bin := filepath.Join(t.TempDir(), "archimate-server")
-	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/archimate-server").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := serverBinary(t)
 	secretFile := filepath.Join(t.TempDir(), "id-secret")
 	if err := os.WriteFile(secretFile, []byte("3a7bd3e2360a3d29eea436fcfb7e44c735d117c42d1c1835420b6b9942dd4f1b\n"), 0o600); err != nil {
 		t.Fatal(err)

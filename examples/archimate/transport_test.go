@@ -8,7 +8,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -107,10 +106,7 @@ func TestServerBinaryOverStdio(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the server binary")
 	}
-	bin := filepath.Join(t.TempDir(), "archimate-server")
-	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/archimate-server").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := serverBinary(t)
 	client := mcptest.NewClient(t, &mcp.Implementation{Name: "stdio-e2e", Version: "test"}, nil)
 	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: exec.Command(bin, "-tenant", "tenant-stdio", "-principal", "user-stdio")}, nil)
 	if err != nil {
@@ -149,10 +145,7 @@ func TestReplayAcrossServerProcessRestart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the server binary")
 	}
-	bin := filepath.Join(t.TempDir(), "archimate-server")
-	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/archimate-server").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := serverBinary(t)
 	key := fmt.Sprintf("restart-%d", time.Now().UnixNano())
 	prefix := fmt.Sprintf("restart_%d", time.Now().UnixNano()%1e12) // tables of this run only
 	t.Cleanup(func() {

@@ -808,15 +808,13 @@ func TestSeededCasesCompile(t *testing.T) {
 		t.Fatalf("module root %s: %v", root, err)
 	}
 	// Inside testdata, so ./... patterns never see it, but inside the module,
-	// so an explicit path builds against this runtime.
-	if err := os.MkdirAll("testdata", 0o755); err != nil {
-		t.Fatal(err)
-	}
-	dir, err := os.MkdirTemp("testdata", "compile-")
+	// so an explicit path builds against this runtime; the same path every
+	// run, so the go command's cache keeps what it compiled.
+	dir, release, err := plugintest.CompileDir("testdata", "compile-cache")
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
+	t.Cleanup(release)
 	base := fzModule + "internal/gen/" + filepath.ToSlash(dir)
 	for i, sd := range fzSeeds {
 		goPkg := fmt.Sprintf("%s/s%d/fz/v1;fzv1", base, i)

@@ -3,7 +3,11 @@ package gen
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/invopop/jsonschema"
@@ -159,20 +163,60 @@ func randomSchema(r *rand.Rand, depth int) *jsonschema.Schema {
 // disagree.
 func checkSchemaJSON(t *testing.T, s *jsonschema.Schema) {
 	t.Helper()
-	want, wantErr := json.Marshal(s)
-	got, err := schemaJSON(s)
-	if (err != nil) != (wantErr != nil) {
-		t.Fatalf("schemaJSON error %v, library %v", err, wantErr)
-	}
-	if err == nil && !bytes.Equal(got, want) {
-		t.Fatalf("schemaJSON differs from the library\n got: %s\nwant: %s", got, want)
+	if msg := schemaJSONMismatch(s); msg != "" {
+		t.Fatal(msg)
 	}
 }
 
+// checkSchemasJSON is checkSchemaJSON for each schema, on GOMAXPROCS
+// goroutines; it stops at the first mismatch and names the schema's index.
+func checkSchemasJSON(t *testing.T, schemas []*jsonschema.Schema) {
+	t.Helper()
+	var next atomic.Int64
+	var failed atomic.Bool
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for !failed.Load() {
+				i := int(next.Add(1)) - 1
+				if i >= len(schemas) {
+					return
+				}
+				if msg := schemaJSONMismatch(schemas[i]); msg != "" {
+					failed.Store(true)
+					t.Errorf("schema %d of the random stream: %s", i, msg)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// schemaJSONMismatch describes how schemaJSON and the library's encoding
+// of s disagree, or is "".
+func schemaJSONMismatch(s *jsonschema.Schema) string {
+	want, wantErr := json.Marshal(s)
+	got, err := schemaJSON(s)
+	if (err != nil) != (wantErr != nil) {
+		return fmt.Sprintf("schemaJSON error %v, library %v", err, wantErr)
+	}
+	if err == nil && !bytes.Equal(got, want) {
+		return fmt.Sprintf("schemaJSON differs from the library\n got: %s\nwant: %s", got, want)
+	}
+	return ""
+}
+
 func TestSchemaJSONMatchesTheLibrary(t *testing.T) {
+	// The schemas come from one random stream, in order; the checks, which
+	// encode each schema twice, run on every core.
 	r := rand.New(rand.NewPCG(7, 11))
-	for range 5000 {
-		checkSchemaJSON(t, randomSchema(r, 0))
+	schemas := make([]*jsonschema.Schema, 5000)
+	for i := range schemas {
+		schemas[i] = randomSchema(r, 0)
+	}
+	checkSchemasJSON(t, schemas)
+	if t.Failed() {
+		return
 	}
 	// Only Extras, and a schema whose only member is an empty properties.
 	checkSchemaJSON(t, &jsonschema.Schema{Extras: map[string]any{"x-a": "<"}})

@@ -47,6 +47,9 @@ type rules struct {
 	figures     Counts
 	// summaryOut, when set, receives the run's counts.
 	summaryOut string
+	// slowest is how many of the slowest packages and tests to list; 0:
+	// none.
+	slowest int
 }
 
 func main() {
@@ -56,8 +59,9 @@ func main() {
 	jsonOut := flag.String("json", "", "write the complete go test -json stream to this file")
 	figures := flag.String("figures", "", "file of committed make test counts (bench/results/commands.txt): fail when a count of this run is more than 2% from it")
 	summaryOut := flag.String("summary", "", "write this run's counts to this file, in the format of -figures")
+	slowest := flag.Int("slowest", 0, "list the run's wall-clock time and this many of its slowest packages and top-level tests")
 	flag.Parse()
-	r := rules{requireStores: *requireStores, jsonOut: *jsonOut, figuresFile: *figures, summaryOut: *summaryOut}
+	r := rules{requireStores: *requireStores, jsonOut: *jsonOut, figuresFile: *figures, summaryOut: *summaryOut, slowest: *slowest}
 	var err error
 	if *figures != "" {
 		if r.figures, err = readFigures(*figures); err != nil {
@@ -154,6 +158,7 @@ func (s *summary) verdict(w io.Writer, r rules) int {
 	if s.failed > 0 || len(s.brokenPackages) > 0 {
 		code = 1
 	}
+	s.timings.printSlowest(w, r.slowest)
 	s.printFailures(w)
 	if s.skipVerdict(w, r) {
 		code = 1

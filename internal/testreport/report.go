@@ -9,15 +9,6 @@ import (
 	"strings"
 )
 
-type event struct {
-	Action     string
-	Package    string
-	ImportPath string
-	Test       string
-	Output     string
-	Elapsed    float64
-}
-
 type skip struct {
 	name   string
 	reason string
@@ -39,6 +30,9 @@ type summary struct {
 	// brokenOutput is the output of each broken package (build output
 	// included).
 	brokenOutput map[string]string
+	// timings are the elapsed times of packages and top-level tests, and
+	// the first and last event times of the run.
+	timings timings
 }
 
 type failure struct {
@@ -79,6 +73,7 @@ func report(r io.Reader, w io.Writer) (*summary, error) {
 			continue
 		}
 		id := ev.Package + " " + ev.Test
+		s.timings.observe(ev)
 		switch ev.Action {
 		case "build-output":
 			// ImportPath is "p" or "p [p.test]".
