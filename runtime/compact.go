@@ -161,7 +161,7 @@ func (r *registry) compactServiceDescriptions() map[string]string {
 	return map[string]string{
 		r.svc.SchemaTool:     "Describe a tool in full (schemas, examples, rules). Call before a tool's first call and when tools/list's schema_hash changes.",
 		r.svc.ValidateTool:   "Dry-run a write: payload is its arguments as JSON text. Answers errors, warnings and the request it would send.",
-		r.svc.ApplyTool:      "Commit a write the user confirmed, by its " + r.control().proposalID + "; once, by its proposer, before it expires.",
+		r.svc.ApplyTool:      "Commit a write the user confirmed, by its " + r.ans.control().proposalID + "; once, by its proposer, before it expires.",
 		r.svc.DiscardTool:    "Discard a proposed write the user rejected.",
 		r.svc.OperationsTool: "Get a long-running operation by name; wait (e.g. \"30s\") waits for it to finish. Read-only.",
 	}

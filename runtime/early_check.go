@@ -108,7 +108,7 @@ func (c *call) earlyCheck(m proto.Message, es impl.Errors) (out impl.Errors) {
 	if err == nil || !agentAnswer(err) {
 		return es
 	}
-	found, class := c.r.classify(c.ctx, c.wt.doc.Name, err)
+	found, class := c.r.ans.classify(c.ctx, c.wt.doc.Name, err)
 	if class != classBusiness {
 		return es
 	}

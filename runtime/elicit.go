@@ -147,14 +147,14 @@ func (c *call) previewLoss() confirmDecision {
 	outcome := func(es impl.Errors) confirmDecision { return confirmDecision{kind: refuse, es: es, record: true} }
 	// The domain refuses now what the write would refuse, before anyone is
 	// asked or a proposal is stored.
-	dp, des, class := r.domainCheck(ctx, name, m)
+	dp, des, class := r.ans.domainCheck(ctx, name, m)
 	if len(des) > 0 {
 		if class != classBusiness {
 			return refused(des...)
 		}
 		return outcome(des)
 	}
-	st, hasState, es := r.entityState(ctx, name, m)
+	st, hasState, es := r.ans.entityState(ctx, name, m)
 	if len(es) > 0 {
 		if isInternal(es) {
 			return refused(es...)
@@ -170,7 +170,7 @@ func (c *call) previewLoss() confirmDecision {
 		c.loss.text = neutralize(strings.TrimSpace(text))
 		return confirmDecision{kind: proceed}
 	}
-	es, class = r.classify(ctx, name, err)
+	es, class = r.ans.classify(ctx, name, err)
 	if class == classBusiness {
 		return outcome(es)
 	}
@@ -211,7 +211,7 @@ func (c *call) stillAsShown(was EntityState, digest string) confirmDecision {
 	if r.cfg.statePreview == nil || digest == "" {
 		return confirmDecision{kind: proceed}
 	}
-	now, ok, es := r.entityState(c.ctx, name, c.m)
+	now, ok, es := r.ans.entityState(c.ctx, name, c.m)
 	if len(es) > 0 && !isInternal(es) {
 		es, ok = nil, false // the entity is gone: stale, not the domain's error
 	}
@@ -263,7 +263,7 @@ func (c *call) confirmInCall() confirmDecision {
 	}
 	msg, err := c.confirmMessage()
 	if err != nil {
-		return refused(r.internal(c.ctx, name, fmt.Errorf("confirmation message: %w", err)))
+		return refused(r.ans.internal(c.ctx, name, fmt.Errorf("confirmation message: %w", err)))
 	}
 	switch r.askInCall(c.ctx, c.req, name, msg) {
 	case elicitConfirmed:
@@ -273,7 +273,7 @@ func (c *call) confirmInCall() confirmDecision {
 	case elicitCancelled:
 		return refused(cancelled(wt, c.body))
 	case elicitTimedOut:
-		return refused(r.unanswered(wt, c.body))
+		return refused(r.ans.unanswered(wt, c.body))
 	}
 	if refusesWithoutElicitation(wt.doc) {
 		return refused(confirmationRequired(wt, c.body))
@@ -330,23 +330,23 @@ func (c *call) askRoundTrip() confirmDecision {
 	}
 	msg, err := c.confirmMessage()
 	if err != nil {
-		return refused(r.internal(ctx, name, fmt.Errorf("confirmation message: %w", err)))
+		return refused(r.ans.internal(ctx, name, fmt.Errorf("confirmation message: %w", err)))
 	}
 	args, err := idempotency.Fingerprint(c.raw)
 	if err != nil {
-		return refused(r.internal(ctx, name, fmt.Errorf("fingerprint: %w", err)))
+		return refused(r.ans.internal(ctx, name, fmt.Errorf("fingerprint: %w", err)))
 	}
 	digest, err := requestDigest(wt, c.m)
 	if err != nil {
-		return refused(r.internal(ctx, name, err))
+		return refused(r.ans.internal(ctx, name, err))
 	}
 	st := confirmState{
-		Expires: r.now().Add(r.cfg.elicitTimeout).Unix(), Nonce: r.nonce(), Args: args, Request: digest,
+		Expires: r.ans.now().Add(r.cfg.elicitTimeout).Unix(), Nonce: r.nonce(), Args: args, Request: digest,
 		State: c.loss.stateDigest(), Target: c.loss.state.Target, Summary: c.loss.state.Summary,
 	}
 	token, err := r.signState(st, stateBinding(name, c.rc, c.ctl.key))
 	if err != nil {
-		return refused(r.internal(ctx, name, fmt.Errorf("sign confirmation state: %w", err)))
+		return refused(r.ans.internal(ctx, name, fmt.Errorf("sign confirmation state: %w", err)))
 	}
 	return confirmDecision{kind: answerInputRequest, res: &mcp.CallToolResult{
 		InputRequests: mcp.InputRequestMap{confirmInputID: &mcp.ElicitParams{Message: msg, RequestedSchema: confirmSchema}},
@@ -370,21 +370,21 @@ func (c *call) verifyAnswer() confirmDecision {
 	case errors.Is(err, errStateAltered):
 		return refused(invalidConfirmation("altered", "The confirmation state does not verify: it was altered, or issued for another tool, caller or client_request_id. Nothing was written."))
 	case err != nil:
-		return refused(r.internal(ctx, name, fmt.Errorf("verify confirmation state: %w", err)))
+		return refused(r.ans.internal(ctx, name, fmt.Errorf("verify confirmation state: %w", err)))
 	}
-	if !r.now().Before(time.Unix(st.Expires, 0)) {
+	if !r.ans.now().Before(time.Unix(st.Expires, 0)) {
 		return refused(invalidConfirmation("expired", fmt.Sprintf("The confirmation expired: answers are accepted for %s. Nothing was written.", r.cfg.elicitTimeout)))
 	}
 	args, err := idempotency.Fingerprint(c.raw)
 	if err != nil {
-		return refused(r.internal(ctx, name, fmt.Errorf("fingerprint: %w", err)))
+		return refused(r.ans.internal(ctx, name, fmt.Errorf("fingerprint: %w", err)))
 	}
 	if !hmac.Equal([]byte(args), []byte(st.Args)) {
 		return refused(invalidConfirmation("other_arguments", "The confirmation was given for different arguments. Nothing was written."))
 	}
 	digest, err := requestDigest(wt, c.m)
 	if err != nil {
-		return refused(r.internal(ctx, name, err))
+		return refused(r.ans.internal(ctx, name, err))
 	}
 	if digest != st.Request {
 		// When the entity itself changed, say what changed about it.
@@ -421,7 +421,7 @@ func (c *call) confirmAnswered() confirmDecision {
 		return refused(e)
 	}
 	if err != nil {
-		return refused(r.storeUnavailable(ctx, name, "confirmation", idempotency.Key{Tenant: c.rc.TenantID, Tool: name}, c.ctl.key, err))
+		return refused(r.ans.storeUnavailable(ctx, name, "confirmation", idempotency.Key{Tenant: c.rc.TenantID, Tool: name}, c.ctl.key, err))
 	}
 	if used {
 		e := invalidConfirmation("used", "This confirmation was already used for a write. Nothing was written again.")
@@ -440,7 +440,7 @@ func (c *call) consumeConfirmation(st confirmState) (used bool, err error) {
 	if store == nil {
 		return false, nil
 	}
-	now := r.now()
+	now := r.ans.now()
 	ttl := time.Unix(st.Expires, 0).Sub(now) + time.Minute
 	k := idempotency.Key{Tenant: c.rc.TenantID, Tool: c.name() + "#confirmation", Key: st.Nonce}
 	cr, err := store.Claim(ctx, k, st.Args, now, ttl)
@@ -455,13 +455,4 @@ func (c *call) consumeConfirmation(st confirmState) (used bool, err error) {
 		r.cfg.logger.WarnContext(ctx, "mcpwrite: confirmation use not recorded", "tool", c.name(), "error", err)
 	}
 	return false, nil
-}
-
-// unanswered is the answer when the user did not confirm in time.
-func (r *registry) unanswered(wt *boundTool, body *impl.Object) *impl.ErrorEntry {
-	return &impl.ErrorEntry{
-		Code:        impl.CodeConfirmationDeclined,
-		Message:     fmt.Sprintf("The user did not answer within %s: %s. Nothing was written.", r.cfg.elicitTimeout, summarize(wt, body)),
-		Suggestions: &impl.Suggestions{Hint: "Ask the user whether to make this change, then call again."},
-	}
 }

@@ -15,7 +15,7 @@ import (
 // agentJSON renders a request or response as agents see it: protojson with
 // the service's field names and enum values by their aliases.
 func (r *registry) agentJSON(m proto.Message) (json.RawMessage, error) {
-	raw, err := messageJSON(m, r.jsonNames())
+	raw, err := messageJSON(m, r.ans.jsonNames())
 	if err != nil || m == nil {
 		return raw, err
 	}
@@ -24,8 +24,8 @@ func (r *registry) agentJSON(m proto.Message) (json.RawMessage, error) {
 
 // jsonNames reports whether agents see protojson field names (the service's
 // field_naming is JSON_NAME) rather than proto names.
-func (r *registry) jsonNames() bool {
-	return r.svc != nil && r.svc.FieldNaming == "JSON_NAME"
+func (a *answers) jsonNames() bool {
+	return a.svc != nil && a.svc.FieldNaming == "JSON_NAME"
 }
 
 // aliasEnums rewrites the enum values of a protojson rendering of a message

@@ -197,13 +197,13 @@ func (c *call) prepare(s *impl.Scratch) (proto.Message, impl.Errors, errClass) {
 	wt.bind.Decode(d, c.body, m)
 	if vocabs != nil && vocabs.failure != nil {
 		err := vocabs.failure
-		es, class := r.classify(ctx, wt.doc.Name, err)
+		es, class := r.ans.classify(ctx, wt.doc.Name, err)
 		return m, es, class
 	}
 	if es := d.Errors(); len(es) > 0 {
 		wt.hint(es)
-		r.hintGroups(es)
-		r.hintConfirmFlow(wt, es)
+		r.ans.hintGroups(es)
+		r.ans.hintConfirmFlow(wt, es)
 		if c.decodeOnly {
 			return m, es, classBusiness
 		}
@@ -222,7 +222,7 @@ func (c *call) prepare(s *impl.Scratch) (proto.Message, impl.Errors, errClass) {
 		s.LendRandom()
 	}
 	if err := wt.bind.Enrich(gc, m); err != nil {
-		es, class := r.classify(ctx, wt.doc.Name, err)
+		es, class := r.ans.classify(ctx, wt.doc.Name, err)
 		return m, es, class
 	}
 	if es, class := r.requestCheck(ctx, wt, c.body, m); len(es) > 0 {

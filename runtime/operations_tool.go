@@ -50,7 +50,7 @@ func (r *registry) operationsToolSpecs() []toolSpec {
 			"service", r.svc.Name, "fix", "implement GetOperation(ctx, *longrunningpb.GetOperationRequest) (*longrunningpb.Operation, error) on the handler, or use New<Service>ClientAdapterWithOperations")
 		return nil
 	}
-	max, _ := r.operationBounds()
+	max, _ := r.ans.operationBounds()
 	return []toolSpec{{&mcp.Tool{
 		Name:  name,
 		Title: "Get a long-running operation",
@@ -100,20 +100,20 @@ func (r *registry) operationsHandler(tool string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		vals, es := r.readArgs(arguments(req), argSpec{name: "name", kind: impl.KindString, required: true}, argSpec{name: "wait", kind: impl.KindString})
 		if len(es) > 0 {
-			return r.errorResult(ctx, tool, nil, es), nil
+			return r.ans.errorResult(ctx, tool, nil, es), nil
 		}
 		name := strings.TrimSpace(vals["name"].Str)
-		max, poll := r.operationBounds()
+		max, poll := r.ans.operationBounds()
 		var wait time.Duration
 		if v := vals["wait"]; v != nil {
 			w, e := parseWait(v.Str, max)
 			if e != nil {
-				return r.errorResult(ctx, tool, nil, impl.Errors{e}), nil
+				return r.ans.errorResult(ctx, tool, nil, impl.Errors{e}), nil
 			}
 			wait = w
 		}
 		if name == "" {
-			return r.errorResult(ctx, tool, nil, impl.Errors{{Code: CodeMissingRequired, Field: "name", Message: "name must name an operation"}}), nil
+			return r.ans.errorResult(ctx, tool, nil, impl.Errors{{Code: CodeMissingRequired, Field: "name", Message: "name must name an operation"}}), nil
 		}
 		rc, _ := r.requestContext(ctx, req)
 		ctx = WithRequestContext(ctx, rc)
@@ -125,8 +125,8 @@ func (r *registry) operationsHandler(tool string) mcp.ToolHandler {
 				err = fmt.Errorf("GetOperation(%q) returned no operation", name)
 			}
 			if err != nil {
-				es, _ := r.classify(ctx, tool, err)
-				return r.errorResult(ctx, tool, nil, es), nil
+				es, _ := r.ans.classify(ctx, tool, err)
+				return r.ans.errorResult(ctx, tool, nil, es), nil
 			}
 			elapsed := time.Since(start)
 			v := readOperation(op)
@@ -138,8 +138,8 @@ func (r *registry) operationsHandler(tool string) mcp.ToolHandler {
 			select {
 			case <-ctx.Done():
 				t.Stop()
-				es, _ := r.classify(ctx, tool, ctx.Err())
-				return r.errorResult(ctx, tool, nil, es), nil
+				es, _ := r.ans.classify(ctx, tool, ctx.Err())
+				return r.ans.errorResult(ctx, tool, nil, es), nil
 			case <-t.C:
 			}
 		}
@@ -230,14 +230,14 @@ func (r *registry) operationAnswer(ctx context.Context, tool string, v operation
 		if v.err.GetCode() == int32(codes.OK) {
 			err = fmt.Errorf("operation %s is done with an error of code OK: %s", v.name, v.err.GetMessage())
 		}
-		es, _ := r.classify(ctx, tool, err)
+		es, _ := r.ans.classify(ctx, tool, err)
 		for _, e := range es {
 			addDetail(e, "operation", v.name)
 			if c := v.err.GetCode(); c != int32(codes.OK) && e.Code != impl.CodeInternal {
 				addDetail(e, "status_code", rpccode.Code(c).String())
 			}
 		}
-		return r.errorResult(ctx, tool, op, es)
+		return r.ans.errorResult(ctx, tool, op, es)
 	}
 	o := object{{"success", true}, {"name", v.name}, {"done", v.done}}
 	var warns []impl.Warning
@@ -248,7 +248,7 @@ func (r *registry) operationAnswer(ctx context.Context, tool string, v operation
 		if a.val == nil {
 			continue
 		}
-		raw, err := r.shape().protojson().Marshal(a.val)
+		raw, err := r.ans.shape.protojson().Marshal(a.val)
 		if err == nil {
 			raw, err = compactJSON(raw)
 		}
@@ -262,11 +262,11 @@ func (r *registry) operationAnswer(ctx context.Context, tool string, v operation
 	}
 	suggestions := []string{}
 	if !v.done {
-		max, _ := r.operationBounds()
+		max, _ := r.ans.operationBounds()
 		suggestions = append(suggestions, fmt.Sprintf("The operation is not done: call %s again with name %q and a wait of up to %s.", tool, v.name, formatSeconds(max)))
 	}
 	o = append(o, member{"suggestions", suggestions}, member{"warnings", warningsJSON(warns)})
-	return toolResult(r.render(ctx, tool, o), false)
+	return toolResult(r.ans.render(ctx, tool, o), false)
 }
 
 // progressNotifier sends notifications/progress for the call when the

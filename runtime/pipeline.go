@@ -49,7 +49,7 @@ func (c *call) run() *mcp.CallToolResult {
 	// conforms to the write tool's own output schema. Nothing is claimed,
 	// confirmed or written.
 	if c.ctl.dryRun && class != classInternal {
-		return toolResult(r.render(c.ctx, c.name(), c.validateResult(append(c.ctl.errs, es...))), false)
+		return toolResult(r.ans.render(c.ctx, c.name(), c.validateResult(append(c.ctl.errs, es...))), false)
 	}
 	if es = append(c.ctl.errs, es...); len(es) > 0 {
 		return c.fail(es)
@@ -194,13 +194,13 @@ func (c *call) execute() answer {
 		if c.txClaim.held {
 			k = c.txClaim
 		}
-		out = &Outcome{Key: k.key, Fingerprint: k.fp, Now: r.now(), TTL: r.cfg.idemTTL, Lease: r.cfg.idemLease, ClaimInTx: c.txClaim.held,
+		out = &Outcome{Key: k.key, Fingerprint: k.fp, Now: r.ans.now(), TTL: r.cfg.idemTTL, Lease: r.cfg.idemLease, ClaimInTx: c.txClaim.held,
 			render: func(resp proto.Message) ([]byte, error) {
-				o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), r.warnings(wt, c.body), r.enums, r.shape())
+				o, err := successEnvelope(resp, wt.doc.Result, r.ans.nextSteps(wt), r.ans.warnings(wt, c.body), r.enums, r.ans.shape)
 				if err != nil {
 					return nil, err
 				}
-				return r.render(c.ctx, name, o), nil
+				return r.ans.render(c.ctx, name, o), nil
 			}}
 		c.ctx = context.WithValue(c.ctx, outcomeKey{}, out)
 	}
@@ -226,11 +226,11 @@ func (c *call) execute() answer {
 		c.claim.held = false // committed with the write
 		return answer{body: out.body}
 	}
-	o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), r.warnings(wt, c.body), r.enums, r.shape())
+	o, err := successEnvelope(resp, wt.doc.Result, r.ans.nextSteps(wt), r.ans.warnings(wt, c.body), r.enums, r.ans.shape)
 	if err != nil {
-		return c.failure(impl.Errors{r.internal(c.ctx, name, fmt.Errorf("marshal response: %w", err))}, false)
+		return c.failure(impl.Errors{r.ans.internal(c.ctx, name, fmt.Errorf("marshal response: %w", err))}, false)
 	}
-	return answer{body: r.render(c.ctx, name, o), keep: true}
+	return answer{body: r.ans.render(c.ctx, name, o), keep: true}
 }
 
 // invoke calls the handler. When the tool allows it, an Aborted answer (an
@@ -253,7 +253,7 @@ func (c *call) invoke() (resp proto.Message, es impl.Errors, class errClass, hel
 			return nil, nil, classBusiness, held.Record
 		}
 		if status.Code(err) != codes.Aborted || attempt >= wt.doc.RetryOnConflict {
-			es, class := r.handlerError(c.ctx, wt, m, err)
+			es, class := r.ans.handlerError(c.ctx, wt, m, err)
 			return nil, es, class, nil
 		}
 		// Only a call that is not a dry run gets here.

@@ -40,13 +40,13 @@ func (c *call) previewOnly() bool {
 func (c *call) previewAnswer() *mcp.CallToolResult {
 	r, wt, ctx, m := c.r, c.wt, c.ctx, c.m
 	name, pu := wt.doc.Name, wt.doc.PreviewUnless
-	dp, des, _ := r.domainCheck(ctx, name, m)
+	dp, des, _ := r.ans.domainCheck(ctx, name, m)
 	if len(des) > 0 {
 		return c.fail(des)
 	}
 	req, err := r.personRequest(wt.doc, m, c.body)
 	if err != nil {
-		return c.fail(impl.Errors{r.internal(ctx, name, fmt.Errorf("marshal preview: %w", err))})
+		return c.fail(impl.Errors{r.ans.internal(ctx, name, fmt.Errorf("marshal preview: %w", err))})
 	}
 	lifted, domainWs, rest := liftAnswerFields(wt.doc, dp)
 	po := object{{"request", req}}
@@ -63,9 +63,9 @@ func (c *call) previewAnswer() *mcp.CallToolResult {
 		member{"valid", true},
 		member{"preview", po},
 		member{"suggestions", []string{next + "."}},
-		member{"warnings", warningsJSON(append(r.warnings(wt, c.body), domainWs...))},
+		member{"warnings", warningsJSON(append(r.ans.warnings(wt, c.body), domainWs...))},
 	)
-	return toolResult(r.render(ctx, name, o), false)
+	return toolResult(r.ans.render(ctx, name, o), false)
 }
 
 // liftAnswerFields splits a domain preview by the tool's output schema: the

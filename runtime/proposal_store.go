@@ -45,27 +45,27 @@ func (c *call) storeProposal() ([]byte, impl.Errors) {
 	r, wt, ctx, m, loss := c.r, c.wt, c.ctx, c.m, c.loss
 	name := wt.doc.Name
 	if r.svc.ApplyTool == "" {
-		return nil, impl.Errors{r.internal(ctx, name, fmt.Errorf("policy asked for confirmation of %s but the service has no apply tool", name))}
+		return nil, impl.Errors{r.ans.internal(ctx, name, fmt.Errorf("policy asked for confirmation of %s but the service has no apply tool", name))}
 	}
 	reqBin, err := proto.MarshalOptions{Deterministic: true}.Marshal(m)
 	if err != nil {
-		return nil, impl.Errors{r.internal(ctx, name, fmt.Errorf("marshal proposal request: %w", err))}
+		return nil, impl.Errors{r.ans.internal(ctx, name, fmt.Errorf("marshal proposal request: %w", err))}
 	}
 	preview, err := r.personRequest(wt.doc, m, c.body)
 	if err != nil {
-		return nil, impl.Errors{r.internal(ctx, name, fmt.Errorf("marshal proposal preview: %w", err))}
+		return nil, impl.Errors{r.ans.internal(ctx, name, fmt.Errorf("marshal proposal preview: %w", err))}
 	}
 	args := json.RawMessage(c.raw)
 	if len(strings.TrimSpace(string(c.raw))) == 0 || !json.Valid(c.raw) {
 		args = json.RawMessage("{}")
 	}
-	now := r.now()
+	now := r.ans.now()
 	p := &proposal.Proposal{
 		ID:             r.proposalID(),
 		Tenant:         c.rc.TenantID,
 		Principal:      c.rc.PrincipalID,
 		Tool:           name,
-		Classification: r.shape().classification(wt.doc.Classification),
+		Classification: r.ans.shape.classification(wt.doc.Classification),
 		Summary:        summarize(wt, c.body),
 		Request:        reqBin,
 		Arguments:      args,
@@ -77,11 +77,11 @@ func (c *call) storeProposal() ([]byte, impl.Errors) {
 		p.Target, p.StateDigest, p.StateSummary = loss.state.Target, loss.state.Digest, loss.state.Summary
 	}
 	if err := r.cfg.proposals.Create(ctx, p); err != nil {
-		if e := r.proposalQuotaError(name, err); e != nil {
+		if e := r.ans.proposalQuotaError(name, err); e != nil {
 			r.cfg.logger.WarnContext(ctx, "mcpwrite: proposal refused: quota reached", "tool", name, "tenant", c.rc.TenantID, "principal", c.rc.PrincipalID, "error", err)
 			return nil, impl.Errors{e}
 		}
-		return nil, impl.Errors{r.internal(ctx, name, fmt.Errorf("store proposal: %w", err))}
+		return nil, impl.Errors{r.ans.internal(ctx, name, fmt.Errorf("store proposal: %w", err))}
 	}
 	po := object{
 		{"proposal_id", p.ID},
@@ -121,7 +121,7 @@ func (c *call) storeProposal() ([]byte, impl.Errors) {
 		member{"expires_at", p.ExpiresAt.UTC().Format(timeFormat)},
 		member{"apply_with", r.svc.ApplyTool},
 	)
-	ws := r.warnings(wt, c.body)
+	ws := r.ans.warnings(wt, c.body)
 	if loss.warning != nil {
 		ws = append(ws, *loss.warning)
 	}
@@ -130,10 +130,10 @@ func (c *call) storeProposal() ([]byte, impl.Errors) {
 		{"proposal", po},
 		{"suggestions", []string{fmt.Sprintf(
 			"Nothing was written yet. Show the summary and preview to the user; if they confirm, call %s with %s %q before it expires.",
-			r.svc.ApplyTool, r.control().proposalID, p.ID)}},
+			r.svc.ApplyTool, r.ans.control().proposalID, p.ID)}},
 		{"warnings", warningsJSON(ws)},
 	}
-	return r.render(ctx, name, o), nil
+	return r.ans.render(ctx, name, o), nil
 }
 
 // proposalConfirmation is the tool's confirmation_message filled from the

@@ -18,40 +18,18 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// proposalError maps store errors to envelope entries.
-func (r *registry) proposalError(ctx context.Context, tool, id string, err error) *impl.ErrorEntry {
-	details := map[string]any{"proposal_id": id}
-	switch {
-	case errors.Is(err, proposal.ErrNotFound):
-		return &impl.ErrorEntry{Code: impl.CodeProposalNotFound, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q not found", id), Details: details,
-			Suggestions: &impl.Suggestions{Hint: "Proposals can only be applied by the tenant and principal that made them. Call the write tool again to make a new proposal."}}
-	case errors.Is(err, proposal.ErrDiscarded):
-		return &impl.ErrorEntry{Code: impl.CodeProposalNotFound, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q was discarded", id), Details: details,
-			Suggestions: &impl.Suggestions{Hint: "Call the write tool again to make a new proposal."}}
-	case errors.Is(err, proposal.ErrExpired):
-		return &impl.ErrorEntry{Code: impl.CodeProposalExpired, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q has expired", id), Details: details,
-			Suggestions: &impl.Suggestions{Hint: "Call the write tool again to make a fresh proposal and ask the user again."}}
-	case errors.Is(err, proposal.ErrBusy):
-		return &impl.ErrorEntry{Code: impl.CodeConflict, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q is being applied by another call", id), Details: details,
-			Suggestions: &impl.Suggestions{Hint: "Wait a few seconds and apply again to get its result."}}
-	case errors.Is(err, proposal.ErrApplied):
-		return &impl.ErrorEntry{Code: impl.CodeConflict, Field: r.control().proposalID, Message: fmt.Sprintf("proposal %q was already applied", id), Details: details}
-	}
-	return r.internal(ctx, tool, err)
-}
-
 // supersededApply answers an apply that rolled back because another apply
 // of the proposal took it over: the proposal's result once that apply
 // finished, else that it is still being applied.
 func (r *registry) supersededApply(ctx context.Context, name string, p *proposal.Proposal) *mcp.CallToolResult {
-	cur, err := r.cfg.proposals.Get(ctx, p.ID, p.Tenant, p.Principal, r.now())
+	cur, err := r.cfg.proposals.Get(ctx, p.ID, p.Tenant, p.Principal, r.ans.now())
 	if err == nil && cur.State == proposal.StateApplied {
-		return r.replay(ctx, name, cur.Result, cur.ResultIsError, time.Time{})
+		return r.ans.replay(ctx, name, cur.Result, cur.ResultIsError, time.Time{})
 	}
 	if err == nil || errors.Is(err, proposal.ErrExpired) {
 		err = proposal.ErrBusy
 	}
-	return r.errorResult(ctx, name, nil, impl.Errors{r.proposalError(ctx, name, p.ID, err)})
+	return r.ans.errorResult(ctx, name, nil, impl.Errors{r.ans.proposalError(ctx, name, p.ID, err)})
 }
 
 // staleness re-derives the request from the proposal's arguments and compares
@@ -70,7 +48,7 @@ func (c *call) staleness(p *proposal.Proposal, stored proto.Message) (proto.Mess
 	}
 	if len(es) > 0 {
 		stale := &impl.ErrorEntry{
-			Code: impl.CodeProposalStale, Field: r.control().proposalID,
+			Code: impl.CodeProposalStale, Field: r.ans.control().proposalID,
 			Message:     fmt.Sprintf("proposal %q no longer validates against the current state", p.ID),
 			Details:     map[string]any{"proposal_id": p.ID},
 			Suggestions: &impl.Suggestions{Hint: "Nothing was written. Call the write tool again to make a fresh proposal."},
@@ -82,7 +60,7 @@ func (c *call) staleness(p *proposal.Proposal, stored proto.Message) (proto.Mess
 		return fresh, nil
 	}
 	return nil, impl.Errors{{
-		Code: impl.CodeProposalStale, Field: r.control().proposalID,
+		Code: impl.CodeProposalStale, Field: r.ans.control().proposalID,
 		Message:     fmt.Sprintf("proposal %q is stale: the server would now fill it differently", p.ID),
 		Details:     map[string]any{"proposal_id": p.ID, "changed_fields": changedFields(a.ProtoReflect(), b.ProtoReflect())},
 		Suggestions: &impl.Suggestions{Hint: "Nothing was written. Call the write tool again to make a fresh proposal and show it to the user."},
@@ -92,16 +70,16 @@ func (c *call) staleness(p *proposal.Proposal, stored proto.Message) (proto.Mess
 // discardHandler drops a proposal the user rejected; discarding twice succeeds.
 func (r *registry) discardHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	name := r.svc.DiscardTool
-	vals, es := r.readArgs(arguments(req), r.proposalIDArg())
+	vals, es := r.readArgs(arguments(req), r.ans.proposalIDArg())
 	if len(es) > 0 {
-		return r.errorResult(ctx, name, nil, es), nil
+		return r.ans.errorResult(ctx, name, nil, es), nil
 	}
-	id := vals[r.control().proposalID].Str
+	id := vals[r.ans.control().proposalID].Str
 	rc, _ := r.requestContext(ctx, req)
-	if err := r.cfg.proposals.Discard(ctx, id, rc.TenantID, rc.PrincipalID, r.now()); err != nil && !errors.Is(err, proposal.ErrDiscarded) {
-		return r.errorResult(ctx, name, nil, impl.Errors{r.proposalError(ctx, name, id, err)}), nil
+	if err := r.cfg.proposals.Discard(ctx, id, rc.TenantID, rc.PrincipalID, r.ans.now()); err != nil && !errors.Is(err, proposal.ErrDiscarded) {
+		return r.ans.errorResult(ctx, name, nil, impl.Errors{r.ans.proposalError(ctx, name, id, err)}), nil
 	}
-	return toolResult(r.render(ctx, name, object{{"success", true}, {"proposal_id", id}, {"discarded", true}}), false), nil
+	return toolResult(r.ans.render(ctx, name, object{{"success", true}, {"proposal_id", id}, {"discarded", true}}), false), nil
 }
 
 // offerFreshProposal makes a new proposal of a stale one's arguments
@@ -124,12 +102,12 @@ func (c *call) offerFreshProposal(p *proposal.Proposal, e *impl.ErrorEntry) {
 		return
 	}
 	f.m = m
-	dp, des, _ := r.domainCheck(ctx, name, m)
+	dp, des, _ := r.ans.domainCheck(ctx, name, m)
 	if len(des) > 0 {
 		return
 	}
 	info := lossInfo{domain: dp}
-	st, ok, es := r.entityState(ctx, name, m)
+	st, ok, es := r.ans.entityState(ctx, name, m)
 	if len(es) > 0 || (p.StateDigest != "" && !ok) {
 		return
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
 )
 
 // Quotas named in RESOURCE_EXHAUSTED answers (details.quota).
@@ -30,27 +29,6 @@ func exhausted(quota string, limit int, retry time.Duration, message, hint strin
 		Details:     map[string]any{"quota": quota, "limit": limit, "retry_after_seconds": secs},
 		Suggestions: &impl.Suggestions{Hint: hint},
 	}
-}
-
-// proposalQuotaError turns a store's refusal of a new proposal for lack of
-// room into its RESOURCE_EXHAUSTED entry; it returns nil for other errors.
-func (r *registry) proposalQuotaError(tool string, err error) *impl.ErrorEntry {
-	free := fmt.Sprintf("Apply a pending proposal with %s or discard one with %s, or retry after details.retry_after_seconds, when the earliest pending proposal expires.",
-		r.svc.ApplyTool, r.svc.DiscardTool)
-	if qe, ok := errors.AsType[*proposal.QuotaError](err); ok {
-		quota, who := quotaProposalsPerPrincipal, "you hold"
-		if qe.Scope == proposal.ScopeTenant {
-			quota, who = quotaProposalsPerTenant, "your tenant holds"
-		}
-		return exhausted(quota, qe.Limit, qe.RetryAfter,
-			fmt.Sprintf("%s was not proposed: %s the quota of %d pending proposals; nothing was written", tool, who, qe.Limit), free)
-	}
-	if fe, ok := errors.AsType[*proposal.FullError](err); ok {
-		return exhausted(quotaProposalsServer, fe.Limit, fe.RetryAfter,
-			fmt.Sprintf("%s was not proposed: the server holds its limit of %d pending proposals; nothing was written", tool, fe.Limit),
-			"Retry after details.retry_after_seconds.")
-	}
-	return nil
 }
 
 // Quotas named in RESOURCE_EXHAUSTED answers for waiting confirmations.

@@ -40,7 +40,6 @@ type registry struct {
 	svc *schemadoc.Service
 	// version is the service's schema version (MetaSchemaVersion).
 	version string
-	enums   map[string]*impl.EnumTable // alias tables for rendering responses
 	tools   map[string]*boundTool
 	order   []string // tool names (writes and reads), document order
 	// writes are the write tools' names, document order: what validate
@@ -50,10 +49,33 @@ type registry struct {
 	checker impl.RequestChecker
 	// waits counts the in-call confirmations waiting (quota_answers.go).
 	waits waits
-	// answers is the service's answer shape (answer_shape.go), made once.
+	// enums and answers are kept until the answer views move to answerShape.
+	enums   map[string]*impl.EnumTable
 	answers answerShape
+	// ans builds the service's answers (answer.go).
+	ans *answers
 	// ops gets long-running operations for the operations tool
 	// (operations_tool.go); nil when the handler cannot.
+	ops impl.GetOperation
+}
+
+// answers builds every answer of one service, error and success, from
+// what the service declares: its document, options, enum alias tables and
+// answer shape. It holds no per-call state; a registry makes one and every
+// handler and stage of the service asks it for their answers.
+type answers struct {
+	cfg *config
+	svc *schemadoc.Service
+	// enums are the alias tables for rendering responses.
+	enums map[string]*impl.EnumTable
+	// shape is the service's answer shape (answer_shape.go), made once (the
+	// zero shape without a service document).
+	shape answerShape
+	// tools are the service's tools (the registry's map), which next steps
+	// name.
+	tools map[string]*boundTool
+	// ops gets long-running operations (operations_tool.go); nil when the
+	// handler cannot.
 	ops impl.GetOperation
 }
 

@@ -21,7 +21,7 @@ func (r *registry) requestCheck(ctx context.Context, wt *boundTool, body *impl.O
 	}
 	vs, err := r.checker.Check(m)
 	if err != nil {
-		return impl.Errors{r.internal(ctx, wt.doc.Name, fmt.Errorf("request check: %w", err))}, classInternal
+		return impl.Errors{r.ans.internal(ctx, wt.doc.Name, fmt.Errorf("request check: %w", err))}, classInternal
 	}
 	var es impl.Errors
 	var server []string
@@ -41,7 +41,7 @@ func (r *registry) requestCheck(ctx context.Context, wt *boundTool, body *impl.O
 		es = append(es, e)
 	}
 	if len(server) > 0 {
-		return impl.Errors{r.internal(ctx, wt.doc.Name, fmt.Errorf("request check: server-filled fields break their rules: %s", strings.Join(server, "; ")))}, classInternal
+		return impl.Errors{r.ans.internal(ctx, wt.doc.Name, fmt.Errorf("request check: server-filled fields break their rules: %s", strings.Join(server, "; ")))}, classInternal
 	}
 	return es, classBusiness
 }

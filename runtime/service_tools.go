@@ -84,9 +84,9 @@ func (r *registry) serviceToolSpecs() []toolSpec {
 		specs = append(specs, toolSpec{&mcp.Tool{
 			Name:  n,
 			Title: "Apply a proposal",
-			Description: "Commit a proposed write by its " + r.control().proposalID + ", after the user confirmed it. " +
+			Description: "Commit a proposed write by its " + r.ans.control().proposalID + ", after the user confirmed it. " +
 				"Only the caller who made the proposal can apply it, once, before it expires.",
-			InputSchema:  schemaJSON(r.proposalIDSchema()),
+			InputSchema:  schemaJSON(r.ans.proposalIDSchema()),
 			OutputSchema: resultSchemaJSON(proposalResultSchema()),
 			Annotations:  annotations("Apply a proposal", h),
 		}, r.applyHandler})
@@ -96,7 +96,7 @@ func (r *registry) serviceToolSpecs() []toolSpec {
 			Name:         n,
 			Title:        "Discard a proposal",
 			Description:  "Discard a proposed write the user rejected; it can no longer be applied.",
-			InputSchema:  schemaJSON(r.proposalIDSchema()),
+			InputSchema:  schemaJSON(r.ans.proposalIDSchema()),
 			OutputSchema: resultSchemaJSON(discardResultSchema()),
 			Annotations:  annotations("Discard a proposal", schemadoc.Hints{Idempotent: true}),
 		}, r.discardHandler})
@@ -147,11 +147,11 @@ func (r *registry) validateHandler(ctx context.Context, req *mcp.CallToolRequest
 	name := r.svc.ValidateTool
 	vals, es := r.readArgs(arguments(req), argSpec{name: "operation", kind: impl.KindString, required: true}, argSpec{name: "payload", kind: impl.KindObject, required: true, text: true})
 	if len(es) > 0 {
-		return r.errorResult(ctx, name, nil, es), nil
+		return r.ans.errorResult(ctx, name, nil, es), nil
 	}
 	wt, e := r.operation(vals["operation"].Str, r.writes)
 	if e != nil {
-		return r.errorResult(ctx, name, nil, impl.Errors{e}), nil
+		return r.ans.errorResult(ctx, name, nil, impl.Errors{e}), nil
 	}
 	payload := vals["payload"].Obj
 	if payload == nil {
@@ -166,7 +166,7 @@ func (r *registry) validateHandler(ctx context.Context, req *mcp.CallToolRequest
 	if class == classInternal {
 		return c.fail(es), nil
 	}
-	return toolResult(r.render(ctx, name, c.validateResult(append(c.ctl.errs, es...))), false), nil
+	return toolResult(r.ans.render(ctx, name, c.validateResult(append(c.ctl.errs, es...))), false), nil
 }
 
 // validateResult is the dry-run answer: valid, every error, warnings,
@@ -182,7 +182,7 @@ func (c *call) validateResult(es impl.Errors) object {
 	var domainPreview map[string]any
 	if len(es) == 0 {
 		// The domain answers what the write would answer, without writing.
-		dp, des, class := r.domainCheck(ctx, name, m)
+		dp, des, class := r.ans.domainCheck(ctx, name, m)
 		if class == classInternal || class == classTransient && len(des) > 0 {
 			return errorEnvelope(des)
 		}
@@ -197,14 +197,14 @@ func (c *call) validateResult(es impl.Errors) object {
 	suggestions := []string{}
 	// success: the check itself ran (a bad payload is not a failed call);
 	// valid: whether the write would be accepted.
-	o := object{{"success", true}, {"valid", valid}, {"errors", entriesJSON(es)}, {"warnings", r.warnings(wt, c.body)}}
+	o := object{{"success", true}, {"valid", valid}, {"errors", entriesJSON(es)}, {"warnings", r.ans.warnings(wt, c.body)}}
 	if !valid {
 		return append(o, member{"suggestions", suggestions})
 	}
 	suggestions = append(suggestions, fmt.Sprintf("Call %s with this payload to commit the write", name))
 	preview, err := r.validatedRequest(wt.doc, m)
 	if err != nil {
-		e := r.internal(ctx, name, fmt.Errorf("marshal preview: %w", err))
+		e := r.ans.internal(ctx, name, fmt.Errorf("marshal preview: %w", err))
 		return errorEnvelope(impl.Errors{e})
 	}
 	filled := []string{}
@@ -223,11 +223,11 @@ func (r *registry) schemaHandler(ctx context.Context, req *mcp.CallToolRequest) 
 	name := r.svc.SchemaTool
 	vals, es := r.readArgs(arguments(req), argSpec{name: "operation", kind: impl.KindString, required: true})
 	if len(es) > 0 {
-		return r.errorResult(ctx, name, nil, es), nil
+		return r.ans.errorResult(ctx, name, nil, es), nil
 	}
 	wt, e := r.operation(vals["operation"].Str, r.order)
 	if e != nil {
-		return r.errorResult(ctx, name, nil, impl.Errors{e}), nil
+		return r.ans.errorResult(ctx, name, nil, impl.Errors{e}), nil
 	}
 	d := wt.doc
 	examples := d.Examples
@@ -244,7 +244,7 @@ func (r *registry) schemaHandler(ctx context.Context, req *mcp.CallToolRequest) 
 		{"schema_version", r.version},
 		{"description", d.Description},
 		{"kind", d.Kind},
-		{"classification", r.shape().classification(d.Classification)},
+		{"classification", r.ans.shape.classification(d.Classification)},
 		{"confirmation", string(defaultConfirmation(d))},
 		{"input_schema", fullInputSchema(d)},
 		{"output_schema", rawOrEmpty(d.OutputSchema)},
@@ -254,7 +254,7 @@ func (r *registry) schemaHandler(ctx context.Context, req *mcp.CallToolRequest) 
 		{"server_fills", fills},
 		{"control_arguments", controlArguments(wt)},
 	}
-	if r.jsonNames() {
+	if r.ans.jsonNames() {
 		// Every field name above is the protojson name.
 		o = append(o, member{"field_naming", r.svc.FieldNaming})
 	}
@@ -287,12 +287,12 @@ func (r *registry) schemaHandler(ctx context.Context, req *mcp.CallToolRequest) 
 		rc, _ := r.requestContext(ctx, req)
 		vs, err := r.vocabularyListing(WithRequestContext(ctx, rc), d.Vocabularies, rc.TenantID)
 		if err != nil {
-			es, _ := r.classify(ctx, name, err)
-			return r.errorResult(ctx, name, nil, es), nil
+			es, _ := r.ans.classify(ctx, name, err)
+			return r.ans.errorResult(ctx, name, nil, es), nil
 		}
 		o = append(o, member{"vocabularies", vs})
 	}
-	return toolResult(r.render(ctx, name, o), false), nil
+	return toolResult(r.ans.render(ctx, name, o), false), nil
 }
 
 func rawOrEmpty(b json.RawMessage) json.RawMessage {
@@ -328,7 +328,7 @@ func (r *registry) discoveryHandler(d *schemadoc.Discovery, groups []string) mcp
 		}
 		vals, es := r.readArgs(arguments(req), specs...)
 		if len(es) > 0 {
-			return r.errorResult(ctx, d.Tool, nil, es), nil
+			return r.ans.errorResult(ctx, d.Tool, nil, es), nil
 		}
 		group := ""
 		if v := vals["group"]; v != nil {
@@ -338,7 +338,7 @@ func (r *registry) discoveryHandler(d *schemadoc.Discovery, groups []string) mcp
 				known = known || g == group
 			}
 			if !known {
-				return r.errorResult(ctx, d.Tool, nil, impl.Errors{{
+				return r.ans.errorResult(ctx, d.Tool, nil, impl.Errors{{
 					Code: CodeInvalidEnumValue, Field: "group", Message: "unknown group " + impl.Excerpt(group),
 					Suggestions: &impl.Suggestions{DidYouMean: suggest.Closest(group, groups, 3), ValidValues: groups},
 				}}), nil
@@ -351,7 +351,7 @@ func (r *registry) discoveryHandler(d *schemadoc.Discovery, groups []string) mcp
 				continue
 			}
 			if !contains(ends, v.Str) {
-				return r.errorResult(ctx, d.Tool, nil, impl.Errors{{
+				return r.ans.errorResult(ctx, d.Tool, nil, impl.Errors{{
 					Code: CodeInvalidEnumValue, Field: k, Message: fmt.Sprintf("unknown %s %s", strings.ReplaceAll(k, "_", " "), impl.Excerpt(v.Str)),
 					Suggestions: &impl.Suggestions{DidYouMean: suggest.Closest(v.Str, ends, 3), ValidValues: ends}, Rejected: v.Str,
 				}}), nil
@@ -397,7 +397,7 @@ func (r *registry) discoveryHandler(d *schemadoc.Discovery, groups []string) mcp
 		if d.GroupBy != "" {
 			o = append(o, member{"groups", byGroup})
 		}
-		return toolResult(r.render(ctx, d.Tool, o), false), nil
+		return toolResult(r.ans.render(ctx, d.Tool, o), false), nil
 	}
 }
 

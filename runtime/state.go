@@ -14,13 +14,13 @@ import (
 
 // entityState asks the domain for the state of what m changes; a business
 // error comes back as envelope entries, an internal one is logged.
-func (r *registry) entityState(ctx context.Context, tool string, m proto.Message) (EntityState, bool, impl.Errors) {
-	if r.cfg.statePreview == nil {
+func (a *answers) entityState(ctx context.Context, tool string, m proto.Message) (EntityState, bool, impl.Errors) {
+	if a.cfg.statePreview == nil {
 		return EntityState{}, false, nil
 	}
-	st, ok, err := r.cfg.statePreview(ctx, tool, m)
+	st, ok, err := a.cfg.statePreview(ctx, tool, m)
 	if err != nil {
-		es, _ := r.classify(ctx, tool, err)
+		es, _ := a.classify(ctx, tool, err)
 		return EntityState{}, false, es
 	}
 	if !ok {

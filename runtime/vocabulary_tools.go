@@ -71,21 +71,21 @@ func (r *registry) vocabularyToolSpecs() []toolSpec {
 func (r *registry) vocabularyHandler(t schemadoc.VocabularyTool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if _, es := r.readArgs(arguments(req)); len(es) > 0 {
-			return r.errorResult(ctx, t.Tool, nil, es), nil
+			return r.ans.errorResult(ctx, t.Tool, nil, es), nil
 		}
 		rc, _ := r.requestContext(ctx, req)
 		ctx = WithRequestContext(ctx, rc)
 		v := r.cfg.vocabs[t.Vocabulary]
 		if v == nil {
-			es, _ := r.classify(ctx, t.Tool, fmt.Errorf("no vocabulary %q is served (runtime.WithVocabulary)", t.Vocabulary))
-			return r.errorResult(ctx, t.Tool, nil, es), nil
+			es, _ := r.ans.classify(ctx, t.Tool, fmt.Errorf("no vocabulary %q is served (runtime.WithVocabulary)", t.Vocabulary))
+			return r.ans.errorResult(ctx, t.Tool, nil, es), nil
 		}
 		s, err := v.load(ctx, rc.TenantID)
 		if err != nil {
-			es, _ := r.classify(ctx, t.Tool, (&impl.Call{}).ResolverError("", err))
-			return r.errorResult(ctx, t.Tool, nil, es), nil
+			es, _ := r.ans.classify(ctx, t.Tool, (&impl.Call{}).ResolverError("", err))
+			return r.ans.errorResult(ctx, t.Tool, nil, es), nil
 		}
 		o := object{{"vocabulary", t.Vocabulary}, {"values", listValues(s)}}
-		return toolResult(r.render(ctx, t.Tool, o), false), nil
+		return toolResult(r.ans.render(ctx, t.Tool, o), false), nil
 	}
 }
