@@ -13,7 +13,7 @@ var (
 )
 
 // control is the naming of r's service.
-func (a *answers) control() controlNames { return controlNamesFor(a.jsonNames()) }
+func (a *answers) control() controlNames { return controlNamesFor(a.shape.jsonNames) }
 
 // controlNamesFor is the naming of a service whose agents see protojson
 // field names (jsonNames) or proto names.

@@ -230,13 +230,13 @@ func (c *call) stillAsShown(was EntityState, digest string) confirmDecision {
 // lines (personRequest: nothing the server filled in for itself).
 func (c *call) confirmMessage() (string, error) {
 	r, wt := c.r, c.wt
-	shown, err := r.personRequest(wt.doc, c.m, c.body)
+	shown, err := r.ans.shape.personRequest(wt.doc, c.m, c.body)
 	if err != nil {
 		return "", err
 	}
 	head := "Confirm " + summarize(wt, c.body) + "."
 	if tpl := wt.doc.ConfirmationMessage; tpl != "" {
-		if text, err := r.renderConfirmation(tpl, c.m, c.loss.domain); err == nil {
+		if text, err := r.ans.shape.renderConfirmation(tpl, c.m, c.loss.domain); err == nil {
 			head = text
 		} else {
 			r.cfg.logger.WarnContext(c.ctx, "mcpwrite: confirmation message template not filled; asking with the default text", "tool", wt.doc.Name, "error", err)

@@ -44,7 +44,7 @@ func (c *call) previewAnswer() *mcp.CallToolResult {
 	if len(des) > 0 {
 		return c.fail(des)
 	}
-	req, err := r.personRequest(wt.doc, m, c.body)
+	req, err := r.ans.shape.personRequest(wt.doc, m, c.body)
 	if err != nil {
 		return c.fail(impl.Errors{r.ans.internal(ctx, name, fmt.Errorf("marshal preview: %w", err))})
 	}

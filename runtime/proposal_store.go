@@ -51,7 +51,7 @@ func (c *call) storeProposal() ([]byte, impl.Errors) {
 	if err != nil {
 		return nil, impl.Errors{r.ans.internal(ctx, name, fmt.Errorf("marshal proposal request: %w", err))}
 	}
-	preview, err := r.personRequest(wt.doc, m, c.body)
+	preview, err := r.ans.shape.personRequest(wt.doc, m, c.body)
 	if err != nil {
 		return nil, impl.Errors{r.ans.internal(ctx, name, fmt.Errorf("marshal proposal preview: %w", err))}
 	}
@@ -146,7 +146,7 @@ func (c *call) proposalConfirmation() string {
 	if tpl == "" {
 		return ""
 	}
-	text, err := r.renderConfirmation(tpl, c.m, c.loss.domain)
+	text, err := r.ans.shape.renderConfirmation(tpl, c.m, c.loss.domain)
 	if err != nil {
 		r.cfg.logger.WarnContext(c.ctx, "mcpwrite: confirmation message template not filled; proposing without it", "tool", wt.doc.Name, "error", err)
 		return ""

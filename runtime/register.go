@@ -86,8 +86,10 @@ func newRegistry(svc *impl.Service, opts []Option) (*registry, error) {
 	if sd == nil {
 		return nil, fmt.Errorf("runtime: service %s: not in the schema document of %q", svc.Name, doc.Source)
 	}
-	r := &registry{cfg: newConfig(opts), svc: sd, version: sd.SchemaVersion, enums: svc.Enums, tools: map[string]*boundTool{}, answers: shapeOf(sd), ops: svc.Operations}
-	r.ans = &answers{cfg: r.cfg, svc: sd, enums: svc.Enums, shape: r.answers, tools: r.tools, ops: svc.Operations}
+	r := &registry{cfg: newConfig(opts), svc: sd, version: sd.SchemaVersion, tools: map[string]*boundTool{}, ops: svc.Operations}
+	shape := shapeOf(sd)
+	shape.enums = svc.Enums
+	r.ans = &answers{cfg: r.cfg, svc: sd, shape: shape, tools: r.tools, ops: svc.Operations}
 	if r.version == "" {
 		// A document generated before schema versions: the same hash,
 		// computed from the entry as read.
@@ -155,7 +157,7 @@ func (r *registry) bind(svc *impl.Service) error {
 		if read && d.Confirmation != "" && Confirmation(d.Confirmation) != ConfirmDirect {
 			return fmt.Errorf("tool %q is a read (kind READ) but asks for %s confirmation; a read is never confirmed", d.Name, d.Confirmation)
 		}
-		r.tools[d.Name] = &boundTool{bind: b, doc: d, optionalDescription: opt, nested: nestedPaths(d.InputSchema), fillShapes: fillShapes(b.NewRequest(), d.ServerFills), hash: schemaHash(d), read: read, names: controlNamesFor(r.ans.jsonNames())}
+		r.tools[d.Name] = &boundTool{bind: b, doc: d, optionalDescription: opt, nested: nestedPaths(d.InputSchema), fillShapes: fillShapes(b.NewRequest(), d.ServerFills), hash: schemaHash(d), read: read, names: controlNamesFor(r.ans.shape.jsonNames)}
 		r.order = append(r.order, d.Name)
 		if !read {
 			r.writes = append(r.writes, d.Name)

@@ -49,9 +49,6 @@ type registry struct {
 	checker impl.RequestChecker
 	// waits counts the in-call confirmations waiting (quota_answers.go).
 	waits waits
-	// enums and answers are kept until the answer views move to answerShape.
-	enums   map[string]*impl.EnumTable
-	answers answerShape
 	// ans builds the service's answers (answer.go).
 	ans *answers
 	// ops gets long-running operations for the operations tool
@@ -66,8 +63,6 @@ type registry struct {
 type answers struct {
 	cfg *config
 	svc *schemadoc.Service
-	// enums are the alias tables for rendering responses.
-	enums map[string]*impl.EnumTable
 	// shape is the service's answer shape (answer_shape.go), made once (the
 	// zero shape without a service document).
 	shape answerShape
@@ -142,6 +137,9 @@ type answerShape struct {
 	// (enum_output LOWER_SNAKE), so answers write a classification as
 	// safe_create.
 	lowerEnums bool
+	// enums are the service's enum alias tables, which answers and what a
+	// confirmation shows spell enum values with.
+	enums map[string]*impl.EnumTable
 }
 
 // controlNames are the names of the control arguments (the idempotency key,

@@ -202,7 +202,7 @@ func (c *call) validateResult(es impl.Errors) object {
 		return append(o, member{"suggestions", suggestions})
 	}
 	suggestions = append(suggestions, fmt.Sprintf("Call %s with this payload to commit the write", name))
-	preview, err := r.validatedRequest(wt.doc, m)
+	preview, err := r.ans.shape.validatedRequest(wt.doc, m)
 	if err != nil {
 		e := r.ans.internal(ctx, name, fmt.Errorf("marshal preview: %w", err))
 		return errorEnvelope(impl.Errors{e})
@@ -254,7 +254,7 @@ func (r *registry) schemaHandler(ctx context.Context, req *mcp.CallToolRequest) 
 		{"server_fills", fills},
 		{"control_arguments", controlArguments(wt)},
 	}
-	if r.ans.jsonNames() {
+	if r.ans.shape.jsonNames {
 		// Every field name above is the protojson name.
 		o = append(o, member{"field_naming", r.svc.FieldNaming})
 	}
