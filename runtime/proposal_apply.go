@@ -21,8 +21,8 @@ import (
 // applyHandler commits a proposal by id: once, for its owner, after checking
 // that re-running enrichment on the original arguments still yields the same
 // request (otherwise the user confirmed something that no longer holds).
-func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	a, c, res := r.beginApply(ctx, req)
+func (st serviceTools) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	a, c, res := st.beginApply(ctx, req)
 	if res != nil {
 		return res, nil
 	}
@@ -50,37 +50,37 @@ type applying struct {
 // proposal from the store. A result is the answer instead: bad arguments,
 // a proposal the caller cannot apply, one another registration made, or
 // the saved result of one already applied.
-func (r *registry) beginApply(ctx context.Context, req *mcp.CallToolRequest) (*applying, *call, *mcp.CallToolResult) {
-	name := r.svc.ApplyTool
-	vals, es := r.readArgs(arguments(req), r.ans.proposalIDArg())
+func (st serviceTools) beginApply(ctx context.Context, req *mcp.CallToolRequest) (*applying, *call, *mcp.CallToolResult) {
+	name := st.r.svc.ApplyTool
+	vals, es := st.r.readArgs(arguments(req), st.r.ans.proposalIDArg())
 	if len(es) > 0 {
-		return nil, nil, r.ans.errorResult(ctx, name, nil, es)
+		return nil, nil, st.r.ans.errorResult(ctx, name, nil, es)
 	}
-	id := vals[r.ans.control().proposalID].Str
-	ctx, rc, hasRC := r.caller(ctx, req)
-	p, err := r.cfg.proposals.BeginApply(ctx, id, rc.TenantID, rc.PrincipalID, r.ans.now())
+	id := vals[st.r.ans.control().proposalID].Str
+	ctx, rc, hasRC := st.r.caller(ctx, req)
+	p, err := st.r.cfg.proposals.BeginApply(ctx, id, rc.TenantID, rc.PrincipalID, st.r.ans.now())
 	if err != nil {
-		return nil, nil, r.ans.errorResult(ctx, name, nil, impl.Errors{r.ans.proposalError(ctx, name, id, err)})
+		return nil, nil, st.r.ans.errorResult(ctx, name, nil, impl.Errors{st.r.ans.proposalError(ctx, name, id, err)})
 	}
-	wt, ok := r.tools[p.Tool]
+	wt, ok := st.r.tools[p.Tool]
 	if !ok {
 		// Made by another registration sharing the store (another service,
 		// or this one under other names): left for its own apply tool.
 		if p.State != proposal.StateApplied {
-			if err := r.cfg.proposals.AbortApply(context.WithoutCancel(ctx), p.ID); err != nil {
-				r.cfg.logger.WarnContext(ctx, "mcpwrite: proposal abort failed", "proposal_id", p.ID, "error", err)
+			if err := st.r.cfg.proposals.AbortApply(context.WithoutCancel(ctx), p.ID); err != nil {
+				st.r.cfg.logger.WarnContext(ctx, "mcpwrite: proposal abort failed", "proposal_id", p.ID, "error", err)
 			}
 		}
-		return nil, nil, r.ans.errorResult(ctx, name, nil, impl.Errors{{
+		return nil, nil, st.r.ans.errorResult(ctx, name, nil, impl.Errors{{
 			Code: impl.CodeProposalNotFound, Field: "proposal_id", Details: map[string]any{"proposal_id": id, "tool": p.Tool},
 			Message:     fmt.Sprintf("proposal %q was made by %s, which %s does not serve", id, p.Tool, name),
 			Suggestions: &impl.Suggestions{Hint: fmt.Sprintf("Apply it with the apply tool registered beside %s.", p.Tool)},
 		}})
 	}
 	if p.State == proposal.StateApplied {
-		return nil, nil, r.ans.replay(ctx, name, p.Result, p.ResultIsError, time.Time{})
+		return nil, nil, st.r.ans.replay(ctx, name, p.Result, p.ResultIsError, time.Time{})
 	}
-	return &applying{r: r, ctx: ctx, name: name, p: p}, r.newCall(ctx, wt, rc, hasRC), nil
+	return &applying{r: st.r, ctx: ctx, name: name, p: p}, st.r.newCall(ctx, wt, rc, hasRC), nil
 }
 
 // abort gives the proposal back for another apply, unless it is settled.
@@ -205,7 +205,7 @@ func (a *applying) conclude(c *call, stored proto.Message, ap *Outcome, ws []imp
 	if errors.Is(err, proposal.ErrNotApplying) {
 		// Another apply took this one over; its outcome is the proposal's.
 		a.finished = true
-		return r.supersededApply(ctx, name, p)
+		return serviceTools{r}.supersededApply(ctx, name, p)
 	}
 	if err == nil && ap.recorded {
 		a.finished = true

@@ -21,15 +21,15 @@ import (
 // supersededApply answers an apply that rolled back because another apply
 // of the proposal took it over: the proposal's result once that apply
 // finished, else that it is still being applied.
-func (r *registry) supersededApply(ctx context.Context, name string, p *proposal.Proposal) *mcp.CallToolResult {
-	cur, err := r.cfg.proposals.Get(ctx, p.ID, p.Tenant, p.Principal, r.ans.now())
+func (st serviceTools) supersededApply(ctx context.Context, name string, p *proposal.Proposal) *mcp.CallToolResult {
+	cur, err := st.r.cfg.proposals.Get(ctx, p.ID, p.Tenant, p.Principal, st.r.ans.now())
 	if err == nil && cur.State == proposal.StateApplied {
-		return r.ans.replay(ctx, name, cur.Result, cur.ResultIsError, time.Time{})
+		return st.r.ans.replay(ctx, name, cur.Result, cur.ResultIsError, time.Time{})
 	}
 	if err == nil || errors.Is(err, proposal.ErrExpired) {
 		err = proposal.ErrBusy
 	}
-	return r.ans.errorResult(ctx, name, nil, impl.Errors{r.ans.proposalError(ctx, name, p.ID, err)})
+	return st.r.ans.errorResult(ctx, name, nil, impl.Errors{st.r.ans.proposalError(ctx, name, p.ID, err)})
 }
 
 // staleness re-derives the request from the proposal's arguments and compares
@@ -68,18 +68,18 @@ func (c *call) staleness(p *proposal.Proposal, stored proto.Message) (proto.Mess
 }
 
 // discardHandler drops a proposal the user rejected; discarding twice succeeds.
-func (r *registry) discardHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	name := r.svc.DiscardTool
-	vals, es := r.readArgs(arguments(req), r.ans.proposalIDArg())
+func (st serviceTools) discardHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	name := st.r.svc.DiscardTool
+	vals, es := st.r.readArgs(arguments(req), st.r.ans.proposalIDArg())
 	if len(es) > 0 {
-		return r.ans.errorResult(ctx, name, nil, es), nil
+		return st.r.ans.errorResult(ctx, name, nil, es), nil
 	}
-	id := vals[r.ans.control().proposalID].Str
-	rc, _ := r.requestContext(ctx, req)
-	if err := r.cfg.proposals.Discard(ctx, id, rc.TenantID, rc.PrincipalID, r.ans.now()); err != nil && !errors.Is(err, proposal.ErrDiscarded) {
-		return r.ans.errorResult(ctx, name, nil, impl.Errors{r.ans.proposalError(ctx, name, id, err)}), nil
+	id := vals[st.r.ans.control().proposalID].Str
+	rc, _ := st.r.requestContext(ctx, req)
+	if err := st.r.cfg.proposals.Discard(ctx, id, rc.TenantID, rc.PrincipalID, st.r.ans.now()); err != nil && !errors.Is(err, proposal.ErrDiscarded) {
+		return st.r.ans.errorResult(ctx, name, nil, impl.Errors{st.r.ans.proposalError(ctx, name, id, err)}), nil
 	}
-	return toolResult(r.ans.render(ctx, name, object{{"success", true}, {"proposal_id", id}, {"discarded", true}}), false), nil
+	return toolResult(st.r.ans.render(ctx, name, object{{"success", true}, {"proposal_id", id}, {"discarded", true}}), false), nil
 }
 
 // offerFreshProposal makes a new proposal of a stale one's arguments

@@ -232,18 +232,19 @@ func (r *registry) toolSpecs() ([]toolSpec, error) {
 		if r.cfg.compact {
 			t = compactTool(d, wt.hash)
 		}
-		r.describeOperation(t, d)
+		serviceTools{r}.describeOperation(t, d)
 		if wt.read {
 			specs = append(specs, toolSpec{t, r.readHandler(wt)})
 			continue
 		}
 		specs = append(specs, toolSpec{t, r.writeHandler(wt)})
 	}
-	descs := r.compactServiceDescriptions()
-	for _, sp := range append(r.operationsToolSpecs(), r.serviceToolSpecs()...) {
+	st := serviceTools{r}
+	descs := st.compactServiceDescriptions()
+	for _, sp := range append(st.operationsToolSpecs(), st.serviceToolSpecs()...) {
 		sp.tool.Meta = mcp.Meta{metaSchemaVersion: r.version}
 		if r.cfg.compact {
-			r.compactServiceTool(sp.tool, descs)
+			st.compactServiceTool(sp.tool, descs)
 		}
 		specs = append(specs, sp)
 	}

@@ -74,6 +74,12 @@ type answers struct {
 	ops impl.GetOperation
 }
 
+// serviceTools are the tools a service has beside its own writes and reads:
+// validate_write, get_write_schema, discovery, apply and discard of
+// proposals, the vocabulary and the operations tools. They answer from the
+// registry's tools, stores and options, and hold nothing of their own.
+type serviceTools struct{ r *registry }
+
 // boundTool joins a tool's document entry with its generated code: a
 // write tool, or a read tool (read set).
 type boundTool struct {
