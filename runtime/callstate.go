@@ -67,12 +67,6 @@ type call struct {
 	txClaim claim
 }
 
-// newCall starts the state of a call of wt by rc; ctx carries rc when
-// hasRC.
-func (r *registry) newCall(ctx context.Context, wt *boundTool, rc RequestContext, hasRC bool) *call {
-	return &call{r: r, wt: wt, ctx: ctx, rc: rc, hasRC: hasRC}
-}
-
 // name is the tool's name.
 func (c *call) name() string { return c.wt.doc.Name }
 

@@ -39,11 +39,11 @@ import (
 // earlyRequestCheck adds to es, the decode problems, the request check's
 // violations on fields the agent sent that decoded. A checker that fails
 // adds nothing: the full check reports it once the arguments decode.
-func (r *registry) earlyRequestCheck(wt *boundTool, body *impl.Object, m proto.Message, es impl.Errors) impl.Errors {
-	if r.checker == nil || m == nil {
+func (c *call) earlyRequestCheck(wt *boundTool, body *impl.Object, m proto.Message, es impl.Errors) impl.Errors {
+	if c.r.checker == nil || m == nil {
 		return es
 	}
-	vs, err := r.checker.Check(m)
+	vs, err := c.r.checker.Check(m)
 	if err != nil {
 		return es
 	}

@@ -265,7 +265,7 @@ func (c *call) confirmInCall() confirmDecision {
 	if err != nil {
 		return refused(r.ans.internal(c.ctx, name, fmt.Errorf("confirmation message: %w", err)))
 	}
-	switch r.askInCall(c.ctx, c.req, name, msg) {
+	switch c.askInCall(msg) {
 	case elicitConfirmed:
 		return c.stillAsShown(c.loss.state, c.loss.stateDigest())
 	case elicitDeclined:
@@ -282,16 +282,17 @@ func (c *call) confirmInCall() confirmDecision {
 }
 
 // askInCall sends elicitation/create, bounded by the elicitation timeout.
-func (r *registry) askInCall(ctx context.Context, req *mcp.CallToolRequest, tool, msg string) elicitOutcome {
-	ectx, cancel := context.WithTimeout(ctx, r.cfg.elicitTimeout)
+func (c *call) askInCall(msg string) elicitOutcome {
+	ctx, req, tool := c.ctx, c.req, c.name()
+	ectx, cancel := context.WithTimeout(ctx, c.r.cfg.elicitTimeout)
 	defer cancel()
 	res, err := elicit(ectx, req, msg)
 	if err != nil {
 		if ectx.Err() != nil {
-			r.cfg.logger.InfoContext(ctx, "mcpwrite: confirmation unanswered", "tool", tool, "error", err)
+			c.r.cfg.logger.InfoContext(ctx, "mcpwrite: confirmation unanswered", "tool", tool, "error", err)
 			return elicitTimedOut
 		}
-		r.cfg.logger.DebugContext(ctx, "mcpwrite: elicitation unavailable, proposing instead", "tool", tool, "error", err)
+		c.r.cfg.logger.DebugContext(ctx, "mcpwrite: elicitation unavailable, proposing instead", "tool", tool, "error", err)
 		return elicitUnavailable
 	}
 	if accepted(res) {
@@ -341,10 +342,10 @@ func (c *call) askRoundTrip() confirmDecision {
 		return refused(r.ans.internal(ctx, name, err))
 	}
 	st := confirmState{
-		Expires: r.ans.now().Add(r.cfg.elicitTimeout).Unix(), Nonce: r.nonce(), Args: args, Request: digest,
+		Expires: r.ans.now().Add(r.cfg.elicitTimeout).Unix(), Nonce: r.cfg.nonce(), Args: args, Request: digest,
 		State: c.loss.stateDigest(), Target: c.loss.state.Target, Summary: c.loss.state.Summary,
 	}
-	token, err := r.signState(st, stateBinding(name, c.rc, c.ctl.key))
+	token, err := r.cfg.signState(st, stateBinding(name, c.rc, c.ctl.key))
 	if err != nil {
 		return refused(r.ans.internal(ctx, name, fmt.Errorf("sign confirmation state: %w", err)))
 	}
@@ -365,7 +366,7 @@ func (c *call) verifyAnswer() confirmDecision {
 	if p.RequestState == "" {
 		return refused(invalidConfirmation("missing_state", "The call carries a confirmation answer but no requestState from this server. Nothing was written."))
 	}
-	st, err := r.openState(p.RequestState, stateBinding(name, c.rc, c.ctl.key))
+	st, err := r.cfg.openState(p.RequestState, stateBinding(name, c.rc, c.ctl.key))
 	switch {
 	case errors.Is(err, errStateAltered):
 		return refused(invalidConfirmation("altered", "The confirmation state does not verify: it was altered, or issued for another tool, caller or client_request_id. Nothing was written."))

@@ -208,7 +208,7 @@ func (c *call) prepare(s *impl.Scratch) (proto.Message, impl.Errors, errClass) {
 			return m, es, classBusiness
 		}
 		es = c.earlyCheck(m, es)
-		return m, r.earlyRequestCheck(wt, c.body, m, es), classBusiness
+		return m, c.earlyRequestCheck(wt, c.body, m, es), classBusiness
 	}
 	if c.decodeOnly {
 		return m, nil, classBusiness
@@ -225,7 +225,7 @@ func (c *call) prepare(s *impl.Scratch) (proto.Message, impl.Errors, errClass) {
 		es, class := r.ans.classify(ctx, wt.doc.Name, err)
 		return m, es, class
 	}
-	if es, class := r.requestCheck(ctx, wt, c.body, m); len(es) > 0 {
+	if es, class := c.requestCheck(ctx, wt, c.body, m); len(es) > 0 {
 		wt.hint(es)
 		return m, es, class
 	}
@@ -345,4 +345,10 @@ func (r *registry) caller(ctx context.Context, req *mcp.CallToolRequest) (contex
 		ctx = WithRequestContext(ctx, rc)
 	}
 	return ctx, rc, hasRC
+}
+
+// newCall starts the state of a call of wt by rc; ctx carries rc when
+// hasRC.
+func (r *registry) newCall(ctx context.Context, wt *boundTool, rc RequestContext, hasRC bool) *call {
+	return &call{r: r, wt: wt, ctx: ctx, rc: rc, hasRC: hasRC}
 }

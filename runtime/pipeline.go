@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/grpc/codes"
@@ -124,7 +125,7 @@ func (c *call) claimFor(route confirmRoute) (done func(), res *mcp.CallToolResul
 	if route == routeInCall {
 		// A caller past its quota of waiting confirmations is refused
 		// before it claims a key for the length of a wait.
-		release, e := r.holdElicitation(c.rc, c.name())
+		release, e := c.holdElicitation()
 		if e != nil {
 			r.cfg.logger.WarnContext(c.ctx, "mcpwrite: confirmation refused: quota of waiting confirmations reached", "tool", c.name(), "tenant", c.rc.TenantID, "principal", c.rc.PrincipalID)
 			return done, c.fail(impl.Errors{e})
@@ -263,4 +264,42 @@ func (c *call) invoke() (resp proto.Message, es impl.Errors, class errClass, hel
 		}
 		m = fresh
 	}
+}
+
+// holdElicitation counts one more waiting confirmation of the caller, or answers
+// the RESOURCE_EXHAUSTED entry of the quota it would exceed; release ends
+// the wait.
+func (c *call) holdElicitation() (release func(), e *impl.ErrorEntry) {
+	rc, tool := c.rc, c.name()
+	q, w := c.r.cfg.elicitQuotas, &c.r.waits
+	owner := [2]string{rc.TenantID, rc.PrincipalID}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.byTenant == nil {
+		w.byTenant, w.byOwner = map[string]int{}, map[[2]string]int{}
+	}
+	hint := fmt.Sprintf("Answer or cancel a confirmation the user is being asked, or retry after details.retry_after_seconds, when the longest wait ends (%s).", c.r.cfg.elicitTimeout)
+	switch {
+	case w.byOwner[owner] >= q.perPrincipal:
+		return nil, exhausted(quotaElicitationsPerPrincipal, q.perPrincipal, c.r.cfg.elicitTimeout,
+			fmt.Sprintf("%s was not run: you have the quota of %d confirmations waiting for an answer; nothing was written", tool, q.perPrincipal), hint)
+	case w.byTenant[rc.TenantID] >= q.perTenant:
+		return nil, exhausted(quotaElicitationsPerTenant, q.perTenant, c.r.cfg.elicitTimeout,
+			fmt.Sprintf("%s was not run: your tenant has the quota of %d confirmations waiting for an answer; nothing was written", tool, q.perTenant), hint)
+	}
+	w.byOwner[owner]++
+	w.byTenant[rc.TenantID]++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			w.mu.Lock()
+			defer w.mu.Unlock()
+			if w.byOwner[owner]--; w.byOwner[owner] <= 0 {
+				delete(w.byOwner, owner)
+			}
+			if w.byTenant[rc.TenantID]--; w.byTenant[rc.TenantID] <= 0 {
+				delete(w.byTenant, rc.TenantID)
+			}
+		})
+	}, nil
 }

@@ -61,7 +61,7 @@ func (c *call) storeProposal() ([]byte, impl.Errors) {
 	}
 	now := r.ans.now()
 	p := &proposal.Proposal{
-		ID:             r.proposalID(),
+		ID:             r.cfg.proposalID(),
 		Tenant:         c.rc.TenantID,
 		Principal:      c.rc.PrincipalID,
 		Tool:           name,
@@ -98,7 +98,7 @@ func (c *call) storeProposal() ([]byte, impl.Errors) {
 	if text := c.proposalConfirmation(); text != "" {
 		po = append(po, member{"confirmation_message", text})
 	}
-	if s := r.agentSummaryOf(wt, args); s != "" {
+	if s := c.agentSummaryOf(args); s != "" {
 		po = append(po, member{"agent_summary", s})
 	}
 	if d := proposalDiff(wt.doc, loss, preview); len(d) > 0 {
@@ -157,11 +157,11 @@ func (c *call) proposalConfirmation() string {
 // agentSummaryOf is the agent's own summary of the change in the call's
 // arguments, made safe to show ("" when the tool takes none or it was not
 // sent). The arguments were checked before anything was proposed.
-func (r *registry) agentSummaryOf(wt *boundTool, args []byte) string {
-	if wt.doc.AgentSummary == "" {
+func (c *call) agentSummaryOf(args []byte) string {
+	if c.wt.doc.AgentSummary == "" {
 		return ""
 	}
-	g := &call{r: r, wt: wt, raw: args}
+	g := &call{r: c.r, wt: c.wt, raw: args}
 	if es := g.begin(nil, nil); len(es) > 0 {
 		return ""
 	}
@@ -173,9 +173,9 @@ const timeFormat = "2006-01-02T15:04:05Z07:00"
 
 // proposalID mints an id of the same form as proposal.NewID from the
 // configured random source, so tests can pin it.
-func (r *registry) proposalID() string {
+func (cfg *config) proposalID() string {
 	var b [16]byte
-	if _, err := io.ReadFull(r.cfg.rand, b[:]); err != nil {
+	if _, err := io.ReadFull(cfg.rand, b[:]); err != nil {
 		return proposal.NewID()
 	}
 	return proposal.IDPrefix + base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:])

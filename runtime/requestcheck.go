@@ -15,13 +15,13 @@ import (
 // A violation on a field the agent supplies is the agent's to fix, with the
 // agent-facing path; one on a field the server fills (derived, generated,
 // hidden) is a server bug, answered INTERNAL.
-func (r *registry) requestCheck(ctx context.Context, wt *boundTool, body *impl.Object, m proto.Message) (impl.Errors, errClass) {
-	if r.checker == nil || m == nil {
+func (c *call) requestCheck(ctx context.Context, wt *boundTool, body *impl.Object, m proto.Message) (impl.Errors, errClass) {
+	if c.r.checker == nil || m == nil {
 		return nil, classBusiness
 	}
-	vs, err := r.checker.Check(m)
+	vs, err := c.r.checker.Check(m)
 	if err != nil {
-		return impl.Errors{r.ans.internal(ctx, wt.doc.Name, fmt.Errorf("request check: %w", err))}, classInternal
+		return impl.Errors{c.r.ans.internal(ctx, wt.doc.Name, fmt.Errorf("request check: %w", err))}, classInternal
 	}
 	var es impl.Errors
 	var server []string
@@ -41,7 +41,7 @@ func (r *registry) requestCheck(ctx context.Context, wt *boundTool, body *impl.O
 		es = append(es, e)
 	}
 	if len(server) > 0 {
-		return impl.Errors{r.ans.internal(ctx, wt.doc.Name, fmt.Errorf("request check: server-filled fields break their rules: %s", strings.Join(server, "; ")))}, classInternal
+		return impl.Errors{c.r.ans.internal(ctx, wt.doc.Name, fmt.Errorf("request check: server-filled fields break their rules: %s", strings.Join(server, "; ")))}, classInternal
 	}
 	return es, classBusiness
 }
