@@ -13,12 +13,6 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// Names of the arguments every write tool accepts besides its own fields.
-const (
-	argClientRequestID = "client_request_id"
-	argDryRun          = "dry_run"
-)
-
 // control is what the pipeline itself reads from the arguments.
 type control struct {
 	key    string
@@ -66,9 +60,6 @@ type call struct {
 	// (IdempotencyOptions.ClaimInHandler); held says there is one.
 	txClaim claim
 }
-
-// name is the tool's name.
-func (c *call) name() string { return c.wt.doc.Name }
 
 // answer is what a call answers, before it is recorded.
 type answer struct {
@@ -127,4 +118,18 @@ type resolvedKey struct{}
 type resolvedContext struct {
 	rc RequestContext
 	ok bool
+}
+
+// name is the tool's name.
+func (c *call) name() string { return c.wt.doc.Name }
+
+// fail answers es for the call's request (nil before it is decoded).
+func (c *call) fail(es impl.Errors) *mcp.CallToolResult {
+	return c.r.ans.errorResult(c.ctx, c.name(), c.m, es)
+}
+
+// failure is the answer es for the call's request; keep says whether it is
+// an outcome to record.
+func (c *call) failure(es impl.Errors, keep bool) answer {
+	return answer{body: c.r.ans.errorBody(c.ctx, c.name(), c.m, es), isError: true, keep: keep}
 }

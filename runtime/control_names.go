@@ -87,3 +87,9 @@ func controlArguments(wt *boundTool) []string {
 	}
 	return out
 }
+
+// Names of the arguments every write tool accepts besides its own fields.
+const (
+	argClientRequestID = "client_request_id"
+	argDryRun          = "dry_run"
+)

@@ -22,7 +22,6 @@ package runtime
 import (
 	"context"
 	"crypto/hmac"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -34,98 +33,6 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
-
-// confirmInputID is the id of the confirmation input request; the client's
-// retried call answers under the same id in inputResponses.
-const confirmInputID = "mcpwrite_confirm"
-
-// confirmSchema is the flat form shown to the user.
-var confirmSchema = json.RawMessage(`{"type":"object","properties":{"confirm":{"type":"boolean","title":"Confirm","description":"Perform this change"}},"required":["confirm"]}`)
-
-// elicitMode is how a call can ask its user.
-type elicitMode uint8
-
-const (
-	elicitNone      elicitMode = iota // no elicitation capability: propose instead
-	elicitInCall                      // elicitation/create inside the call
-	elicitRoundTrip                   // input request, answered in a retried call
-)
-
-// elicitationMode reads the session's protocol version (as the SDK does to
-// decide whether input requests are allowed) and the client's capabilities,
-// preferring those sent with this very request.
-func elicitationMode(ctx context.Context, req *mcp.CallToolRequest) elicitMode {
-	if req != nil && req.Session == nil {
-		// Served by an adapter for another MCP library (impl.Asker).
-		if a := impl.AskerFrom(ctx); a != nil && a.CanAsk() {
-			return elicitInCall
-		}
-	}
-	if req == nil || req.Session == nil {
-		return elicitNone
-	}
-	ip := req.Session.InitializeParams()
-	if ip == nil {
-		return elicitNone
-	}
-	caps := ip.Capabilities
-	if pc := requestCapabilities(req); pc != nil {
-		caps = pc
-	}
-	if caps == nil || caps.Elicitation == nil {
-		return elicitNone
-	}
-	if e := caps.Elicitation; e.Form == nil && e.URL != nil {
-		return elicitNone // URL-only clients cannot show the form
-	}
-	if ip.ProtocolVersion >= roundTripProtocol {
-		return elicitRoundTrip
-	}
-	return elicitInCall
-}
-
-// requestCapabilities decodes the capabilities a 2026-07-28 client sends in
-// the _meta of every request; nil when absent or unreadable.
-func requestCapabilities(req *mcp.CallToolRequest) *mcp.ClientCapabilities {
-	if req.Params == nil {
-		return nil
-	}
-	raw, ok := req.Params.GetMeta()[mcp.MetaKeyClientCapabilities]
-	if !ok || raw == nil {
-		return nil
-	}
-	b, err := json.Marshal(raw)
-	if err != nil {
-		return nil
-	}
-	var caps mcp.ClientCapabilities
-	if err := json.Unmarshal(b, &caps); err != nil {
-		return nil
-	}
-	return &caps
-}
-
-// isRoundTripAnswer reports whether the call is the retry of an input
-// request: it carries request state or input responses.
-func isRoundTripAnswer(req *mcp.CallToolRequest) bool {
-	return req != nil && req.Params != nil && (req.Params.RequestState != "" || len(req.Params.InputResponses) > 0)
-}
-
-// elicitOutcome is what asking the user produced.
-type elicitOutcome uint8
-
-const (
-	elicitConfirmed elicitOutcome = iota
-	elicitDeclined
-	elicitCancelled
-	elicitTimedOut
-	elicitUnavailable
-)
-
-// accepted is true only for an explicit yes: accept with confirm=true.
-func accepted(res *mcp.ElicitResult) bool {
-	return res != nil && res.Action == "accept" && res.Content[confirmField] == true
-}
 
 // losesData: deletes and anything classified destructive can lose what
 // exists, so the user is told what. A SAFE_UPDATE by its classification
@@ -304,23 +211,6 @@ func (c *call) askInCall(msg string) elicitOutcome {
 	return elicitDeclined
 }
 
-// elicit asks through the call's go-sdk session, else through the
-// adapter's Asker.
-func elicit(ctx context.Context, req *mcp.CallToolRequest, msg string) (*mcp.ElicitResult, error) {
-	if req.Session != nil {
-		return req.Session.Elicit(ctx, &mcp.ElicitParams{Message: msg, RequestedSchema: confirmSchema})
-	}
-	a := impl.AskerFrom(ctx)
-	if a == nil {
-		return nil, errors.New("the call has no session to elicit through")
-	}
-	action, content, err := a.Ask(ctx, msg, confirmSchema)
-	if err != nil {
-		return nil, err
-	}
-	return &mcp.ElicitResult{Action: action, Content: content}, nil
-}
-
 // askRoundTrip is the first round of a 2026-07-28 call: the confirmation
 // form as an input request and the signed state the retried call must bring
 // back. Nothing is claimed or written.
@@ -456,4 +346,48 @@ func (c *call) consumeConfirmation(st confirmState) (used bool, err error) {
 		r.cfg.logger.WarnContext(ctx, "mcpwrite: confirmation use not recorded", "tool", c.name(), "error", err)
 	}
 	return false, nil
+}
+
+// confirmation applies the policy hook to the tool's default.
+func (c *call) confirmation() Confirmation {
+	r, d := c.r, c.wt.doc
+	conf := defaultConfirmation(d)
+	if r.cfg.policy != nil {
+		pc := PolicyCall{Tool: d.Name, Classification: d.Classification, Kind: d.Kind, RequestContext: c.rc, Confirmation: conf}
+		switch p := r.cfg.policy(c.ctx, pc); p {
+		case ConfirmDirect, ConfirmProposal, ConfirmElicit:
+			conf = p
+		}
+	}
+	return conf
+}
+
+// route is the confirmation decision: the tool's confirmation after the
+// policy hook and, for ELICIT, how this client can be asked. An entry is
+// the answer instead: for a caller without tenant and principal, or for a
+// client that cannot ask when the tool's elicit_fallback is REFUSE.
+func (c *call) route() (confirmRoute, *impl.ErrorEntry) {
+	conf := c.confirmation()
+	if conf != ConfirmDirect && (c.rc.TenantID == "" || c.rc.PrincipalID == "") {
+		return routeDirect, anonymousConfirmation(c.name())
+	}
+	switch conf {
+	case ConfirmDirect:
+		return routeDirect, nil
+	case ConfirmProposal:
+		return routePropose, nil
+	}
+	if isRoundTripAnswer(c.req) {
+		return routeAnswer, nil
+	}
+	switch elicitationMode(c.ctx, c.req) {
+	case elicitRoundTrip:
+		return routeAsk, nil
+	case elicitInCall:
+		return routeInCall, nil
+	}
+	if refusesWithoutElicitation(c.wt.doc) {
+		return routeDirect, confirmationRequired(c.wt, c.body)
+	}
+	return routePropose, nil // no way to ask: a proposal waits for the user instead
 }

@@ -303,3 +303,99 @@ func (c *call) holdElicitation() (release func(), e *impl.ErrorEntry) {
 		})
 	}, nil
 }
+
+// previewOnly reports a call of a preview_unless tool whose agent did not
+// ask for the write (its bool field is not true).
+func (c *call) previewOnly() bool {
+	pu := c.wt.doc.PreviewUnless
+	return pu != nil && !boolField(c.m, pu.Field)
+}
+
+// previewAnswer answers a call of a preview_unless tool whose agent did not
+// ask for the write: nothing is claimed, confirmed or written. The domain
+// check runs as for the write, so a write the domain would refuse answers
+// that refusal. Otherwise the answer has the write's own shape with
+// is_preview true: the members of the domain's preview named like fields of
+// the tool's answer (the order as it would be, the message, next actions)
+// where the write answers them, its warnings among the answer's warnings,
+// and under preview the request as the user is shown it (personRequest)
+// and the rest of the domain's preview (totals, what it would change).
+func (c *call) previewAnswer() *mcp.CallToolResult {
+	r, wt, ctx, m := c.r, c.wt, c.ctx, c.m
+	name, pu := wt.doc.Name, wt.doc.PreviewUnless
+	dp, des, _ := r.ans.domainCheck(ctx, name, m)
+	if len(des) > 0 {
+		return c.fail(des)
+	}
+	req, err := r.ans.shape.personRequest(wt.doc, m, c.body)
+	if err != nil {
+		return c.fail(impl.Errors{r.ans.internal(ctx, name, fmt.Errorf("marshal preview: %w", err))})
+	}
+	lifted, domainWs, rest := liftAnswerFields(wt.doc, dp)
+	po := object{{"request", req}}
+	if rest != nil {
+		po = append(po, member{"domain", rest})
+	}
+	next := fmt.Sprintf("Nothing was written. Show this preview to the user; to make the change, call %s again with the same arguments and %s: true", name, pu.Argument)
+	if defaultConfirmation(wt.doc) != ConfirmDirect {
+		next += " (the user is then asked to confirm)"
+	}
+	o := object{{"success", true}, {"is_preview", true}}
+	o = append(o, lifted...)
+	o = append(o,
+		member{"valid", true},
+		member{"preview", po},
+		member{"suggestions", []string{next + "."}},
+		member{"warnings", warningsJSON(append(r.ans.warnings(wt, c.body), domainWs...))},
+	)
+	return toolResult(r.ans.render(ctx, name, o), false)
+}
+
+// validateResult is the dry-run answer: valid, every error, warnings,
+// suggestions and, when valid, the complete request the handler would get.
+func (c *call) validateResult(es impl.Errors) object {
+	r, wt, ctx, m := c.r, c.wt, c.ctx, c.m
+	name := wt.doc.Name
+	if r.cfg.errorHook != nil {
+		for _, e := range es {
+			r.cfg.errorHook(ctx, name, m, e)
+		}
+	}
+	var domainPreview map[string]any
+	if len(es) == 0 {
+		// The domain answers what the write would answer, without writing.
+		dp, des, class := r.ans.domainCheck(ctx, name, m)
+		if class == classInternal || class == classTransient && len(des) > 0 {
+			return errorEnvelope(des)
+		}
+		if len(des) > 0 && r.cfg.errorHook != nil {
+			for _, e := range des {
+				r.cfg.errorHook(ctx, name, m, e)
+			}
+		}
+		es, domainPreview = des, dp
+	}
+	valid := len(es) == 0
+	suggestions := []string{}
+	// success: the check itself ran (a bad payload is not a failed call);
+	// valid: whether the write would be accepted.
+	o := object{{"success", true}, {"valid", valid}, {"errors", entriesJSON(es)}, {"warnings", r.ans.warnings(wt, c.body)}}
+	if !valid {
+		return append(o, member{"suggestions", suggestions})
+	}
+	suggestions = append(suggestions, fmt.Sprintf("Call %s with this payload to commit the write", name))
+	preview, err := r.ans.shape.validatedRequest(wt.doc, m)
+	if err != nil {
+		e := r.ans.internal(ctx, name, fmt.Errorf("marshal preview: %w", err))
+		return errorEnvelope(impl.Errors{e})
+	}
+	filled := []string{}
+	for _, f := range wt.doc.ServerFills {
+		filled = append(filled, filledPaths(m, f)...)
+	}
+	po := object{{"request", preview}, {"server_filled", filled}}
+	if domainPreview != nil {
+		po = append(po, member{"domain", domainPreview})
+	}
+	return append(o, member{"suggestions", suggestions}, member{"preview", po})
+}

@@ -49,17 +49,6 @@ func (a *answers) render(ctx context.Context, tool string, o object) []byte {
 	return b
 }
 
-// fail answers es for the call's request (nil before it is decoded).
-func (c *call) fail(es impl.Errors) *mcp.CallToolResult {
-	return c.r.ans.errorResult(c.ctx, c.name(), c.m, es)
-}
-
-// failure is the answer es for the call's request; keep says whether it is
-// an outcome to record.
-func (c *call) failure(es impl.Errors, keep bool) answer {
-	return answer{body: c.r.ans.errorBody(c.ctx, c.name(), c.m, es), isError: true, keep: keep}
-}
-
 // handlerError maps a handler error; an Aborted answer gets a hint that says
 // what was already tried.
 func (a *answers) handlerError(ctx context.Context, wt *boundTool, m proto.Message, err error) (impl.Errors, errClass) {

@@ -169,55 +169,6 @@ func (st serviceTools) validateHandler(ctx context.Context, req *mcp.CallToolReq
 	return toolResult(st.r.ans.render(ctx, name, c.validateResult(append(c.ctl.errs, es...))), false), nil
 }
 
-// validateResult is the dry-run answer: valid, every error, warnings,
-// suggestions and, when valid, the complete request the handler would get.
-func (c *call) validateResult(es impl.Errors) object {
-	r, wt, ctx, m := c.r, c.wt, c.ctx, c.m
-	name := wt.doc.Name
-	if r.cfg.errorHook != nil {
-		for _, e := range es {
-			r.cfg.errorHook(ctx, name, m, e)
-		}
-	}
-	var domainPreview map[string]any
-	if len(es) == 0 {
-		// The domain answers what the write would answer, without writing.
-		dp, des, class := r.ans.domainCheck(ctx, name, m)
-		if class == classInternal || class == classTransient && len(des) > 0 {
-			return errorEnvelope(des)
-		}
-		if len(des) > 0 && r.cfg.errorHook != nil {
-			for _, e := range des {
-				r.cfg.errorHook(ctx, name, m, e)
-			}
-		}
-		es, domainPreview = des, dp
-	}
-	valid := len(es) == 0
-	suggestions := []string{}
-	// success: the check itself ran (a bad payload is not a failed call);
-	// valid: whether the write would be accepted.
-	o := object{{"success", true}, {"valid", valid}, {"errors", entriesJSON(es)}, {"warnings", r.ans.warnings(wt, c.body)}}
-	if !valid {
-		return append(o, member{"suggestions", suggestions})
-	}
-	suggestions = append(suggestions, fmt.Sprintf("Call %s with this payload to commit the write", name))
-	preview, err := r.ans.shape.validatedRequest(wt.doc, m)
-	if err != nil {
-		e := r.ans.internal(ctx, name, fmt.Errorf("marshal preview: %w", err))
-		return errorEnvelope(impl.Errors{e})
-	}
-	filled := []string{}
-	for _, f := range wt.doc.ServerFills {
-		filled = append(filled, filledPaths(m, f)...)
-	}
-	po := object{{"request", preview}, {"server_filled", filled}}
-	if domainPreview != nil {
-		po = append(po, member{"domain", domainPreview})
-	}
-	return append(o, member{"suggestions", suggestions}, member{"preview", po})
-}
-
 // schemaHandler is get_write_schema: the tool's entry of the document.
 func (st serviceTools) schemaHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	name := st.r.svc.SchemaTool
