@@ -20,7 +20,7 @@ import (
 //     and principal only, once, after checking it is not stale.
 //   - ELICIT: the user is asked to confirm a flat boolean form naming what
 //     will be written and, for deletes and DESTRUCTIVE_* writes, what will
-//     be lost (WithPreviews Loss). How depends on the session's protocol (elicit.go):
+//     be lost (WithPreviews Loss). How depends on the session's protocol (elicitation.go):
 //     up to 2025-11-25 the server sends elicitation/create inside the call;
 //     from 2026-07-28 the call answers with an input request and signed
 //     request state, and the client's retried call carries the answer, which

@@ -268,3 +268,8 @@ func (a *answers) hintConfirmFlow(wt *boundTool, es impl.Errors) {
 			"Call %s without %s: the user is asked to confirm before anything is written.", name, e.Field)}
 	}
 }
+
+// confirmWords are the arguments agents send to confirm a write on their
+// own (confirm: true, force: true, ...). No tool takes them: a write the
+// user must confirm is confirmed by the user, by proposal or elicitation.
+var confirmWords = map[string]bool{"confirm": true, "confirmed": true, "force": true, "yes": true}

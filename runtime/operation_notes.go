@@ -2,7 +2,7 @@ package runtime
 
 // The bounds of the operations tool's waits and what a long-running tool's
 // answer says about following its operation: below both the operations
-// tool (operations_tool.go) and the answers (results.go).
+// tool (operations_tool.go) and the answers (answer.go).
 
 import (
 	"fmt"

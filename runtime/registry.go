@@ -47,7 +47,7 @@ type registry struct {
 	writes []string
 	// checker is the request check, built once here (Service.NewChecker).
 	checker impl.RequestChecker
-	// waits counts the in-call confirmations waiting (quota_answers.go).
+	// waits counts the in-call confirmations waiting (answer.go, call.holdElicitation in pipeline.go).
 	waits waits
 	// ans builds the service's answers (answer.go).
 	ans *answers
