@@ -1,8 +1,9 @@
 package runtime
 
 // Bottom layer: the state of one call as it moves through the stages (call,
-// control, answer, claim, lossInfo, confirmState). Stages read and update it;
-// nothing here calls a stage.
+// control, answer, claim, lossInfo, confirmState), and how a call fails
+// (call.fail, with the service's answers). Stages read and update it; nothing
+// here calls a stage.
 
 import (
 	"context"

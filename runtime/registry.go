@@ -1,8 +1,10 @@
 package runtime
 
-// Bottom layer: the types a registered service is made of (registry,
-// boundTool, toolSpec and the small value types their fields hold), with no
-// behaviour of their own beyond schemaHash.
+// Bottom layer: the types a registered service is made of (registry, the
+// answers it builds with, its serviceTools, boundTool, toolSpec and the small
+// value types their fields hold), with no behaviour of their own beyond
+// schemaHash. Their methods live by what they do: see docs/architecture.md,
+// the runtime's files as layers.
 
 import (
 	"crypto/sha256"
