@@ -22,10 +22,6 @@ func shapeOf(svc *schemadoc.Service) answerShape {
 	return s
 }
 
-// shape is the answer shape of r's service, made once by newRegistry (the
-// zero shape for a registry without a service document).
-func (r *registry) shape() answerShape { return r.answers }
-
 // classification is how answers spell c, a tool's canonical classification
 // (SAFE_CREATE, DESTRUCTIVE_DELETE): in lower case when the service spells
 // enum values in lower snake case, as the canonical name otherwise (the

@@ -57,8 +57,8 @@ func TestBackendErrorsAreFixedOrRedacted(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var logs bytes.Buffer
-			r := &registry{cfg: newConfig([]Option{WithRand(zeroReader{}), WithLogger(slog.New(slog.NewTextHandler(&logs, nil)))})}
-			es, class := r.classify(context.Background(), "create_order", tt.err)
+			a := &answers{cfg: newConfig([]Option{WithRand(zeroReader{}), WithLogger(slog.New(slog.NewTextHandler(&logs, nil)))})}
+			es, class := a.classify(context.Background(), "create_order", tt.err)
 			if len(es) != 1 {
 				t.Fatalf("%d entries", len(es))
 			}

@@ -1,8 +1,9 @@
 package runtime
 
 // Bottom layer: the state of one call as it moves through the stages (call,
-// control, answer, claim, lossInfo, confirmState). Stages read and update it;
-// nothing here calls a stage.
+// control, answer, claim, lossInfo, confirmState), and how a call fails
+// (call.fail, with the service's answers). Stages read and update it; nothing
+// here calls a stage.
 
 import (
 	"context"
@@ -11,12 +12,6 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/protobuf/proto"
-)
-
-// Names of the arguments every write tool accepts besides its own fields.
-const (
-	argClientRequestID = "client_request_id"
-	argDryRun          = "dry_run"
 )
 
 // control is what the pipeline itself reads from the arguments.
@@ -66,15 +61,6 @@ type call struct {
 	// (IdempotencyOptions.ClaimInHandler); held says there is one.
 	txClaim claim
 }
-
-// newCall starts the state of a call of wt by rc; ctx carries rc when
-// hasRC.
-func (r *registry) newCall(ctx context.Context, wt *boundTool, rc RequestContext, hasRC bool) *call {
-	return &call{r: r, wt: wt, ctx: ctx, rc: rc, hasRC: hasRC}
-}
-
-// name is the tool's name.
-func (c *call) name() string { return c.wt.doc.Name }
 
 // answer is what a call answers, before it is recorded.
 type answer struct {
@@ -133,4 +119,18 @@ type resolvedKey struct{}
 type resolvedContext struct {
 	rc RequestContext
 	ok bool
+}
+
+// name is the tool's name.
+func (c *call) name() string { return c.wt.doc.Name }
+
+// fail answers es for the call's request (nil before it is decoded).
+func (c *call) fail(es impl.Errors) *mcp.CallToolResult {
+	return c.r.ans.errorResult(c.ctx, c.name(), c.m, es)
+}
+
+// failure is the answer es for the call's request; keep says whether it is
+// an outcome to record.
+func (c *call) failure(es impl.Errors, keep bool) answer {
+	return answer{body: c.r.ans.errorBody(c.ctx, c.name(), c.m, es), isError: true, keep: keep}
 }

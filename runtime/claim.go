@@ -24,13 +24,13 @@ func (c *call) claimKey(lease time.Duration) *mcp.CallToolResult {
 	if !ok {
 		return res
 	}
-	cr, err := r.cfg.idem.Claim(c.ctx, k, fp, r.now(), lease)
+	cr, err := r.cfg.idem.Claim(c.ctx, k, fp, r.ans.now(), lease)
 	if e := idempotencyQuotaError(name, err); e != nil {
 		r.cfg.logger.WarnContext(c.ctx, "mcpwrite: claim refused: quota of idempotency records reached", "tool", name, "tenant", c.rc.TenantID, "error", err)
 		return c.fail(impl.Errors{e})
 	}
 	if err != nil {
-		return c.fail(impl.Errors{r.storeUnavailable(c.ctx, name, "claim", k, key, err)})
+		return c.fail(impl.Errors{r.ans.storeUnavailable(c.ctx, name, "claim", k, key, err)})
 	}
 	if cr.Claimed {
 		c.claim = claim{held: true, key: k, fp: fp}
@@ -57,7 +57,7 @@ func (c *call) deferClaim() *mcp.CallToolResult {
 func (c *call) adoptTxClaim() {
 	k := c.txClaim
 	c.txClaim.held = false
-	cr, err := c.r.cfg.idem.Claim(c.ctx, k.key, k.fp, c.r.now(), c.r.cfg.idemLease)
+	cr, err := c.r.cfg.idem.Claim(c.ctx, k.key, k.fp, c.r.ans.now(), c.r.cfg.idemLease)
 	if err == nil && cr.Claimed {
 		c.claim = k
 		return
@@ -77,7 +77,7 @@ func (c *call) scopedKey() (k idempotency.Key, fp string, res *mcp.CallToolResul
 	}
 	fp, err := c.fingerprint()
 	if err != nil {
-		return k, "", c.fail(impl.Errors{r.internal(c.ctx, name, fmt.Errorf("fingerprint: %w", err))}), false
+		return k, "", c.fail(impl.Errors{r.ans.internal(c.ctx, name, fmt.Errorf("fingerprint: %w", err))}), false
 	}
 	return idempotency.ScopedKey(c.rc.TenantID, c.rc.PrincipalID, name, key), fp, nil, true
 }
@@ -100,12 +100,12 @@ func (c *call) peek() *mcp.CallToolResult {
 	if !ok {
 		return res
 	}
-	rec, err := r.cfg.idem.Get(c.ctx, k, r.now())
+	rec, err := r.cfg.idem.Get(c.ctx, k, r.ans.now())
 	switch {
 	case errors.Is(err, idempotency.ErrNotFound):
 		return nil
 	case err != nil:
-		return c.fail(impl.Errors{r.storeUnavailable(c.ctx, name, "lookup", k, key, err)})
+		return c.fail(impl.Errors{r.ans.storeUnavailable(c.ctx, name, "lookup", k, key, err)})
 	}
 	return c.answerExisting(fp, rec)
 }
@@ -115,7 +115,7 @@ func (c *call) answerExisting(fp string, ex *idempotency.Record) *mcp.CallToolRe
 	r, name, key, kn := c.r, c.name(), c.ctl.key, c.wt.names.clientRequestID
 	switch {
 	case ex == nil:
-		return c.fail(impl.Errors{r.internal(c.ctx, name, errors.New("idempotency claim refused without a record"))})
+		return c.fail(impl.Errors{r.ans.internal(c.ctx, name, errors.New("idempotency claim refused without a record"))})
 	case ex.Fingerprint != fp:
 		return c.fail(impl.Errors{{
 			Code: impl.CodeIdempotencyKeyReused, Field: kn,
@@ -124,7 +124,7 @@ func (c *call) answerExisting(fp string, ex *idempotency.Record) *mcp.CallToolRe
 			Suggestions: &impl.Suggestions{Hint: fmt.Sprintf("Use a new %s for a new request; resend the original arguments unchanged to get the original result.", kn)},
 		}})
 	case ex.State == idempotency.StateCompleted:
-		return r.replay(c.ctx, name, ex.Response, ex.IsError, ex.CreatedAt)
+		return r.ans.replay(c.ctx, name, ex.Response, ex.IsError, ex.CreatedAt)
 	default:
 		return c.fail(impl.Errors{{
 			Code: impl.CodeIdempotencyInProgress, Field: kn,
@@ -133,19 +133,6 @@ func (c *call) answerExisting(fp string, ex *idempotency.Record) *mcp.CallToolRe
 			Suggestions: &impl.Suggestions{Hint: fmt.Sprintf("Wait a few seconds and retry with the same %s and arguments; it will return the result.", kn)},
 		}})
 	}
-}
-
-// replay returns a stored result verbatim, marked as a replay.
-func (r *registry) replay(ctx context.Context, tool string, stored []byte, isError bool, created time.Time) *mcp.CallToolResult {
-	o, err := parseObject(stored)
-	if err != nil {
-		return r.errorResult(ctx, tool, nil, impl.Errors{r.internal(ctx, tool, fmt.Errorf("stored result: %w", err))})
-	}
-	o.set("idempotent_replay", true)
-	if !created.IsZero() {
-		o.set("original_request_time", created.UTC().Format(time.RFC3339))
-	}
-	return toolResult(r.render(ctx, tool, o), isError)
 }
 
 // recordAttempts is how many times the outcome of a keyed call is written
@@ -172,7 +159,7 @@ func (c *call) complete(body []byte, isError bool) error {
 	}
 	size := len(body)
 	return recordRetrying(func() recordTry {
-		err := r.cfg.idem.Complete(context.WithoutCancel(c.ctx), k, c.claim.fp, body, isError, r.now(), r.cfg.idemTTL)
+		err := r.cfg.idem.Complete(context.WithoutCancel(c.ctx), k, c.claim.fp, body, isError, r.ans.now(), r.cfg.idemTTL)
 		// A store bounded below the result keeps the marker instead.
 		var tl *idempotency.RecordTooLargeError
 		if err != nil && errors.As(err, &tl) && !isError {
@@ -240,7 +227,7 @@ func (c *call) unrecorded(result []byte, err error) *mcp.CallToolResult {
 			name, c.wt.names.clientRequestID, key, r.cfg.idemLease),
 		Details:     map[string]any{"applied": true},
 		Suggestions: &impl.Suggestions{Hint: "The write was applied; details.result is its result. Check the current state before retrying."},
-		TraceID:     r.traceID(),
+		TraceID:     r.ans.traceID(),
 	}
 	if c.claim.failed {
 		e.Message = fmt.Sprintf("%s answered an error and wrote nothing, but that outcome could not be recorded under client_request_id %q, so a retry with this key runs the call again",
@@ -258,7 +245,7 @@ func (c *call) unrecorded(result []byte, err error) *mcp.CallToolResult {
 		c.claim.held = true
 		c.release()
 	}
-	return toolResult(r.render(c.ctx, name, errorEnvelope(impl.Errors{e})), true)
+	return toolResult(r.ans.render(c.ctx, name, errorEnvelope(impl.Errors{e})), true)
 }
 
 // release gives up the claim so that a retry executes.

@@ -77,8 +77,8 @@ func oneLine(s string, max int) string {
 // operationSchema is the operation argument of validate_write and
 // get_write_schema: an enum of the tools, or in the compact list a string
 // (the server answers a wrong name with did-you-mean).
-func (r *registry) operationSchema(desc string, names []string) jsonSchema {
-	if r.cfg.compact {
+func (st serviceTools) operationSchema(desc string, names []string) jsonSchema {
+	if st.r.cfg.compact {
 		return stringSchema(desc + " (a tool name from tools/list)")
 	}
 	return enumSchema(desc, names)
@@ -157,18 +157,18 @@ func (r *compactListResult) MarshalJSON() ([]byte, error) {
 
 // compactServiceDescriptions are the compact list's descriptions of the
 // service tools, by role.
-func (r *registry) compactServiceDescriptions() map[string]string {
+func (st serviceTools) compactServiceDescriptions() map[string]string {
 	return map[string]string{
-		r.svc.SchemaTool:     "Describe a tool in full (schemas, examples, rules). Call before a tool's first call and when tools/list's schema_hash changes.",
-		r.svc.ValidateTool:   "Dry-run a write: payload is its arguments as JSON text. Answers errors, warnings and the request it would send.",
-		r.svc.ApplyTool:      "Commit a write the user confirmed, by its " + r.control().proposalID + "; once, by its proposer, before it expires.",
-		r.svc.DiscardTool:    "Discard a proposed write the user rejected.",
-		r.svc.OperationsTool: "Get a long-running operation by name; wait (e.g. \"30s\") waits for it to finish. Read-only.",
+		st.r.svc.SchemaTool:     "Describe a tool in full (schemas, examples, rules). Call before a tool's first call and when tools/list's schema_hash changes.",
+		st.r.svc.ValidateTool:   "Dry-run a write: payload is its arguments as JSON text. Answers errors, warnings and the request it would send.",
+		st.r.svc.ApplyTool:      "Commit a write the user confirmed, by its " + st.r.ans.control().proposalID + "; once, by its proposer, before it expires.",
+		st.r.svc.DiscardTool:    "Discard a proposed write the user rejected.",
+		st.r.svc.OperationsTool: "Get a long-running operation by name; wait (e.g. \"30s\") waits for it to finish. Read-only.",
 	}
 }
 
 // compactServiceTool trims service tool t for the compact list.
-func (r *registry) compactServiceTool(t *mcp.Tool, descs map[string]string) {
+func (st serviceTools) compactServiceTool(t *mcp.Tool, descs map[string]string) {
 	t.Title, t.OutputSchema, t.Meta = "", nil, nil
 	if d := descs[t.Name]; d != "" && t.Name != "" {
 		t.Description = d

@@ -51,7 +51,7 @@ type config struct {
 	logger            *slog.Logger
 	// elicitTimeout bounds a confirmation: in-call waits and round-trip state.
 	elicitTimeout time.Duration
-	// elicitQuotas bound the in-call confirmations waiting (quota_answers.go).
+	// elicitQuotas bound the in-call confirmations waiting (answer.go, call.holdElicitation in pipeline.go).
 	elicitQuotas elicitationQuotas
 	// signingKey signs confirmation state that travels through the client;
 	// signingKeyErr is set when the configured key is unusable.

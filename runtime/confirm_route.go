@@ -1,6 +1,13 @@
 package runtime
 
-import "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
 
 // Governance decides, per call, whether a write commits directly, asks the
 // user through MCP elicitation, or becomes a proposal applied later by id.
@@ -13,7 +20,7 @@ import "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 //     and principal only, once, after checking it is not stale.
 //   - ELICIT: the user is asked to confirm a flat boolean form naming what
 //     will be written and, for deletes and DESTRUCTIVE_* writes, what will
-//     be lost (WithPreviews Loss). How depends on the session's protocol (elicit.go):
+//     be lost (WithPreviews Loss). How depends on the session's protocol (elicitation.go):
 //     up to 2025-11-25 the server sends elicitation/create inside the call;
 //     from 2026-07-28 the call answers with an input request and signed
 //     request state, and the client's retried call carries the answer, which
@@ -30,46 +37,111 @@ import "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 // same proposal or waits instead of writing twice; a 2026-07-28 round trip
 // claims nothing until the user's answer verifies.
 
-// confirmation applies the policy hook to the tool's default.
-func (c *call) confirmation() Confirmation {
-	r, d := c.r, c.wt.doc
-	conf := defaultConfirmation(d)
-	if r.cfg.policy != nil {
-		pc := PolicyCall{Tool: d.Name, Classification: d.Classification, Kind: d.Kind, RequestContext: c.rc, Confirmation: conf}
-		switch p := r.cfg.policy(c.ctx, pc); p {
-		case ConfirmDirect, ConfirmProposal, ConfirmElicit:
-			conf = p
+// elicitMode is how a call can ask its user.
+type elicitMode uint8
+
+// elicitationMode reads the session's protocol version (as the SDK does to
+// decide whether input requests are allowed) and the client's capabilities,
+// preferring those sent with this very request.
+func elicitationMode(ctx context.Context, req *mcp.CallToolRequest) elicitMode {
+	if req != nil && req.Session == nil {
+		// Served by an adapter for another MCP library (impl.Asker).
+		if a := impl.AskerFrom(ctx); a != nil && a.CanAsk() {
+			return elicitInCall
 		}
 	}
-	return conf
+	if req == nil || req.Session == nil {
+		return elicitNone
+	}
+	ip := req.Session.InitializeParams()
+	if ip == nil {
+		return elicitNone
+	}
+	caps := ip.Capabilities
+	if pc := requestCapabilities(req); pc != nil {
+		caps = pc
+	}
+	if caps == nil || caps.Elicitation == nil {
+		return elicitNone
+	}
+	if e := caps.Elicitation; e.Form == nil && e.URL != nil {
+		return elicitNone // URL-only clients cannot show the form
+	}
+	if ip.ProtocolVersion >= roundTripProtocol {
+		return elicitRoundTrip
+	}
+	return elicitInCall
 }
 
-// route is the confirmation decision: the tool's confirmation after the
-// policy hook and, for ELICIT, how this client can be asked. An entry is
-// the answer instead: for a caller without tenant and principal, or for a
-// client that cannot ask when the tool's elicit_fallback is REFUSE.
-func (c *call) route() (confirmRoute, *impl.ErrorEntry) {
-	conf := c.confirmation()
-	if conf != ConfirmDirect && (c.rc.TenantID == "" || c.rc.PrincipalID == "") {
-		return routeDirect, anonymousConfirmation(c.name())
+// requestCapabilities decodes the capabilities a 2026-07-28 client sends in
+// the _meta of every request; nil when absent or unreadable.
+func requestCapabilities(req *mcp.CallToolRequest) *mcp.ClientCapabilities {
+	if req.Params == nil {
+		return nil
 	}
-	switch conf {
-	case ConfirmDirect:
-		return routeDirect, nil
-	case ConfirmProposal:
-		return routePropose, nil
+	raw, ok := req.Params.GetMeta()[mcp.MetaKeyClientCapabilities]
+	if !ok || raw == nil {
+		return nil
 	}
-	if isRoundTripAnswer(c.req) {
-		return routeAnswer, nil
+	b, err := json.Marshal(raw)
+	if err != nil {
+		return nil
 	}
-	switch elicitationMode(c.ctx, c.req) {
-	case elicitRoundTrip:
-		return routeAsk, nil
-	case elicitInCall:
-		return routeInCall, nil
+	var caps mcp.ClientCapabilities
+	if err := json.Unmarshal(b, &caps); err != nil {
+		return nil
 	}
-	if refusesWithoutElicitation(c.wt.doc) {
-		return routeDirect, confirmationRequired(c.wt, c.body)
-	}
-	return routePropose, nil // no way to ask: a proposal waits for the user instead
+	return &caps
 }
+
+// isRoundTripAnswer reports whether the call is the retry of an input
+// request: it carries request state or input responses.
+func isRoundTripAnswer(req *mcp.CallToolRequest) bool {
+	return req != nil && req.Params != nil && (req.Params.RequestState != "" || len(req.Params.InputResponses) > 0)
+}
+
+// elicitOutcome is what asking the user produced.
+type elicitOutcome uint8
+
+// accepted is true only for an explicit yes: accept with confirm=true.
+func accepted(res *mcp.ElicitResult) bool {
+	return res != nil && res.Action == "accept" && res.Content[confirmField] == true
+}
+
+// elicit asks through the call's go-sdk session, else through the
+// adapter's Asker.
+func elicit(ctx context.Context, req *mcp.CallToolRequest, msg string) (*mcp.ElicitResult, error) {
+	if req.Session != nil {
+		return req.Session.Elicit(ctx, &mcp.ElicitParams{Message: msg, RequestedSchema: confirmSchema})
+	}
+	a := impl.AskerFrom(ctx)
+	if a == nil {
+		return nil, errors.New("the call has no session to elicit through")
+	}
+	action, content, err := a.Ask(ctx, msg, confirmSchema)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ElicitResult{Action: action, Content: content}, nil
+}
+
+// confirmInputID is the id of the confirmation input request; the client's
+// retried call answers under the same id in inputResponses.
+const confirmInputID = "mcpwrite_confirm"
+
+// confirmSchema is the flat form shown to the user.
+var confirmSchema = json.RawMessage(`{"type":"object","properties":{"confirm":{"type":"boolean","title":"Confirm","description":"Perform this change"}},"required":["confirm"]}`)
+
+const (
+	elicitNone      elicitMode = iota // no elicitation capability: propose instead
+	elicitInCall                      // elicitation/create inside the call
+	elicitRoundTrip                   // input request, answered in a retried call
+)
+
+const (
+	elicitConfirmed elicitOutcome = iota
+	elicitDeclined
+	elicitCancelled
+	elicitTimedOut
+	elicitUnavailable
+)

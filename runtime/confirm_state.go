@@ -28,13 +28,13 @@ func stateBinding(tool string, rc RequestContext, key string) []string {
 }
 
 // signState returns "mcpw1.<payload>.<mac>", both base64url.
-func (r *registry) signState(st confirmState, binding []string) (string, error) {
+func (cfg *config) signState(st confirmState, binding []string) (string, error) {
 	b, err := json.Marshal(st)
 	if err != nil {
 		return "", err
 	}
 	payload := statePrefix + base64.RawURLEncoding.EncodeToString(b)
-	mac, err := r.stateMAC(payload, binding)
+	mac, err := cfg.stateMAC(payload, binding)
 	if err != nil {
 		return "", err
 	}
@@ -42,7 +42,7 @@ func (r *registry) signState(st confirmState, binding []string) (string, error) 
 }
 
 // openState verifies token for binding and returns its payload.
-func (r *registry) openState(token string, binding []string) (confirmState, error) {
+func (cfg *config) openState(token string, binding []string) (confirmState, error) {
 	var st confirmState
 	if len(token) > maxStateLen || !strings.HasPrefix(token, statePrefix) {
 		return st, errStateAltered
@@ -56,7 +56,7 @@ func (r *registry) openState(token string, binding []string) (confirmState, erro
 	if err != nil {
 		return st, errStateAltered
 	}
-	want, err := r.stateMAC(payload, binding)
+	want, err := cfg.stateMAC(payload, binding)
 	if err != nil {
 		return st, err
 	}
@@ -72,15 +72,15 @@ func (r *registry) openState(token string, binding []string) (confirmState, erro
 
 // stateMAC is HMAC-SHA256 over the payload and the JSON-encoded binding (JSON
 // keeps the fields unambiguous whatever they contain).
-func (r *registry) stateMAC(payload string, binding []string) ([]byte, error) {
-	if r.cfg.signingKeyErr != nil {
-		return nil, r.cfg.signingKeyErr
+func (cfg *config) stateMAC(payload string, binding []string) ([]byte, error) {
+	if cfg.signingKeyErr != nil {
+		return nil, cfg.signingKeyErr
 	}
 	bind, err := json.Marshal(binding)
 	if err != nil {
 		return nil, err
 	}
-	mac := hmac.New(sha256.New, r.cfg.signingKey)
+	mac := hmac.New(sha256.New, cfg.signingKey)
 	mac.Write([]byte(payload))
 	mac.Write([]byte{'\n'})
 	mac.Write(bind)
@@ -101,9 +101,9 @@ func requestDigest(wt *boundTool, m proto.Message) (string, error) {
 
 // nonce is 16 random bytes in hex, from the configured source (tests pin it)
 // or crypto/rand when that fails.
-func (r *registry) nonce() string {
+func (cfg *config) nonce() string {
 	var b [16]byte
-	if _, err := io.ReadFull(r.cfg.rand, b[:]); err != nil {
+	if _, err := io.ReadFull(cfg.rand, b[:]); err != nil {
 		_, _ = rand.Read(b[:])
 	}
 	return hex.EncodeToString(b[:])

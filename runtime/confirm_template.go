@@ -25,7 +25,7 @@ import (
 
 // renderConfirmation fills tpl from m and the domain preview. It reports an
 // error naming the first placeholder it cannot fill.
-func (r *registry) renderConfirmation(tpl string, m proto.Message, preview map[string]any) (string, error) {
+func (s answerShape) renderConfirmation(tpl string, m proto.Message, preview map[string]any) (string, error) {
 	var b strings.Builder
 	for i := 0; i < len(tpl); {
 		c := tpl[i]
@@ -41,7 +41,7 @@ func (r *registry) renderConfirmation(tpl string, m proto.Message, preview map[s
 			if end < 0 {
 				return "", fmt.Errorf("unclosed placeholder at byte %d", i)
 			}
-			v, err := r.placeholder(tpl[i+1:i+end], m, preview)
+			v, err := s.placeholder(tpl[i+1:i+end], m, preview)
 			if err != nil {
 				return "", err
 			}
@@ -56,7 +56,7 @@ func (r *registry) renderConfirmation(tpl string, m proto.Message, preview map[s
 }
 
 // placeholder is the text of one {name}.
-func (r *registry) placeholder(name string, m proto.Message, preview map[string]any) (string, error) {
+func (s answerShape) placeholder(name string, m proto.Message, preview map[string]any) (string, error) {
 	if rest, ok := strings.CutPrefix(name, "preview."); ok {
 		var v any = preview
 		for _, k := range strings.Split(rest, ".") {
@@ -92,7 +92,7 @@ func (r *registry) placeholder(name string, m proto.Message, preview map[string]
 			}
 			return "", fmt.Errorf("{%s}: %s is not a list or map", name, seg)
 		case last:
-			return r.scalarText(fd, msg.Get(fd))
+			return s.scalarText(fd, msg.Get(fd))
 		case fd.Message() == nil || fd.IsList() || fd.IsMap():
 			return "", fmt.Errorf("{%s}: %s is not a message to descend into", name, seg)
 		}
@@ -102,14 +102,14 @@ func (r *registry) placeholder(name string, m proto.Message, preview map[string]
 }
 
 // scalarText renders a singular scalar or enum value for people.
-func (r *registry) scalarText(fd protoreflect.FieldDescriptor, v protoreflect.Value) (string, error) {
+func (s answerShape) scalarText(fd protoreflect.FieldDescriptor, v protoreflect.Value) (string, error) {
 	if fd.IsList() || fd.IsMap() || fd.Message() != nil {
 		return "", fmt.Errorf("{%s}: not a scalar or enum field", fd.Name())
 	}
 	switch fd.Kind() {
 	case protoreflect.EnumKind:
 		n := int32(v.Enum())
-		if t := r.enums[string(fd.Enum().FullName())]; t != nil {
+		if t := s.enums[string(fd.Enum().FullName())]; t != nil {
 			if a := t.Alias(n); a != "" {
 				return a, nil
 			}

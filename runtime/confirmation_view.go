@@ -29,8 +29,8 @@ const (
 // agent's field names and enum aliases, the server's own metadata removed
 // (shownFill) unless the agent sent the field, and each reference as the
 // agent wrote it (a name stays a name). body holds the agent's arguments.
-func (r *registry) personRequest(d *schemadoc.Tool, m proto.Message, body *impl.Object) (json.RawMessage, error) {
-	raw, err := r.agentJSON(m)
+func (s answerShape) personRequest(d *schemadoc.Tool, m proto.Message, body *impl.Object) (json.RawMessage, error) {
+	raw, err := s.agentJSON(m)
 	if err != nil || m == nil {
 		return raw, err
 	}

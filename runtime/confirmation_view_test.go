@@ -85,7 +85,7 @@ func TestPersonRequestShowsTheAgentsRequest(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	got, err := (&registry{}).personRequest(d, m, body)
+	got, err := (answerShape{}).personRequest(d, m, body)
 	if err != nil {
 		t.Fatal(err)
 	}

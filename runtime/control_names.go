@@ -13,7 +13,7 @@ var (
 )
 
 // control is the naming of r's service.
-func (r *registry) control() controlNames { return controlNamesFor(r.jsonNames()) }
+func (a *answers) control() controlNames { return controlNamesFor(a.shape.jsonNames) }
 
 // controlNamesFor is the naming of a service whose agents see protojson
 // field names (jsonNames) or proto names.
@@ -63,15 +63,15 @@ func bothSpellings(canonical string) *impl.ErrorEntry {
 }
 
 // proposalIDArg is the argument of apply_proposal and discard_proposal.
-func (r *registry) proposalIDArg() argSpec {
-	n := r.control().proposalID
+func (a *answers) proposalIDArg() argSpec {
+	n := a.control().proposalID
 	return argSpec{name: n, alias: alias(n), kind: impl.KindString, required: true}
 }
 
 // proposalIDSchema is the input schema of apply_proposal and
 // discard_proposal.
-func (r *registry) proposalIDSchema() jsonSchema {
-	n := r.control().proposalID
+func (a *answers) proposalIDSchema() jsonSchema {
+	n := a.control().proposalID
 	return objectSchema(props{{n, stringSchema("The " + n + " returned by the write tool")}}, n)
 }
 
@@ -87,3 +87,9 @@ func controlArguments(wt *boundTool) []string {
 	}
 	return out
 }
+
+// Names of the arguments every write tool accepts besides its own fields.
+const (
+	argClientRequestID = "client_request_id"
+	argDryRun          = "dry_run"
+)

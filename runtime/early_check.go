@@ -4,9 +4,7 @@ import (
 	"strings"
 
 	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/proto"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/callmeta"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
@@ -36,35 +34,6 @@ import (
 // read by the decoder itself, so their problems are decode problems
 // already.
 
-// earlyRequestCheck adds to es, the decode problems, the request check's
-// violations on fields the agent sent that decoded. A checker that fails
-// adds nothing: the full check reports it once the arguments decode.
-func (r *registry) earlyRequestCheck(wt *boundTool, body *impl.Object, m proto.Message, es impl.Errors) impl.Errors {
-	if r.checker == nil || m == nil {
-		return es
-	}
-	vs, err := r.checker.Check(m)
-	if err != nil {
-		return es
-	}
-	decoded := len(es)
-	for _, v := range vs {
-		if len(v.Path) == 0 {
-			continue
-		}
-		path, agent := agentPath(wt.bind.AgentPaths, v.Path)
-		if !agent || !sent(body, v.Path, wt.bind.AgentPaths) || overlaps(es[:decoded], path) {
-			continue
-		}
-		e := &impl.ErrorEntry{Code: violationCode(v.RuleID), Field: path, Message: v.Message}
-		if v.RuleID != "" {
-			e.Details = map[string]any{"rule_id": v.RuleID}
-		}
-		es = append(es, e)
-	}
-	return es
-}
-
 // overlaps reports a problem already on path, inside it or around it.
 func overlaps(es impl.Errors, path string) bool {
 	for _, e := range es {
@@ -81,45 +50,6 @@ func overlaps(es impl.Errors, path string) bool {
 // within reports whether path a lies inside path b (b.x, b[0]).
 func within(a, b string) bool {
 	return b != "" && len(a) > len(b) && strings.HasPrefix(a, b) && (a[len(b)] == '.' || a[len(b)] == '[')
-}
-
-// earlyCheck adds to es, the decode problems, the early check's answers
-// on fields the agent sent that decoded, each once. A check that fails
-// otherwise (a resolver down, a missing tenant, a resolver that panics, a
-// Service bound to a nil handler for its document) adds nothing: the full
-// enrichment reports it once the arguments decode.
-func (c *call) earlyCheck(m proto.Message, es impl.Errors) (out impl.Errors) {
-	check := c.wt.bind.EarlyCheck
-	if check == nil || m == nil {
-		return es
-	}
-	defer func() {
-		if recover() != nil {
-			out = es
-		}
-	}()
-	// No clock and no test random source: the check fills nothing timed
-	// or random, and must not move what the next call draws.
-	gc := &impl.Call{
-		Ctx: c.ctx, Tool: c.wt.doc.Name, RC: callmeta.RequestMetadata(c.rc), HasRC: c.hasRC,
-		ClientRequestID: c.ctl.key, DryRun: c.ctl.dryRun, IDSecret: c.r.cfg.idSecret,
-	}
-	err := check(gc, proto.Clone(m))
-	if err == nil || !agentAnswer(err) {
-		return es
-	}
-	found, class := c.r.classify(c.ctx, c.wt.doc.Name, err)
-	if class != classBusiness {
-		return es
-	}
-	decoded := len(es)
-	for _, e := range found {
-		if e.Field == "" || !sentPath(c.body, e.Field) || overlaps(es[:decoded], e.Field) || holds(es[decoded:], e) {
-			continue
-		}
-		es = append(es, e)
-	}
-	return es
 }
 
 // holds reports an entry of es with e's code, field and message: two

@@ -14,18 +14,12 @@ import (
 
 // agentJSON renders a request or response as agents see it: protojson with
 // the service's field names and enum values by their aliases.
-func (r *registry) agentJSON(m proto.Message) (json.RawMessage, error) {
-	raw, err := messageJSON(m, r.jsonNames())
+func (s answerShape) agentJSON(m proto.Message) (json.RawMessage, error) {
+	raw, err := messageJSON(m, s.jsonNames)
 	if err != nil || m == nil {
 		return raw, err
 	}
-	return aliasEnums(raw, m.ProtoReflect().Descriptor(), r.enums), nil
-}
-
-// jsonNames reports whether agents see protojson field names (the service's
-// field_naming is JSON_NAME) rather than proto names.
-func (r *registry) jsonNames() bool {
-	return r.svc != nil && r.svc.FieldNaming == "JSON_NAME"
+	return aliasEnums(raw, m.ProtoReflect().Descriptor(), s.enums), nil
 }
 
 // aliasEnums rewrites the enum values of a protojson rendering of a message

@@ -197,18 +197,18 @@ func (c *call) prepare(s *impl.Scratch) (proto.Message, impl.Errors, errClass) {
 	wt.bind.Decode(d, c.body, m)
 	if vocabs != nil && vocabs.failure != nil {
 		err := vocabs.failure
-		es, class := r.classify(ctx, wt.doc.Name, err)
+		es, class := r.ans.classify(ctx, wt.doc.Name, err)
 		return m, es, class
 	}
 	if es := d.Errors(); len(es) > 0 {
 		wt.hint(es)
-		r.hintGroups(es)
-		r.hintConfirmFlow(wt, es)
+		r.ans.hintGroups(es)
+		r.ans.hintConfirmFlow(wt, es)
 		if c.decodeOnly {
 			return m, es, classBusiness
 		}
 		es = c.earlyCheck(m, es)
-		return m, r.earlyRequestCheck(wt, c.body, m, es), classBusiness
+		return m, c.earlyRequestCheck(wt, c.body, m, es), classBusiness
 	}
 	if c.decodeOnly {
 		return m, nil, classBusiness
@@ -222,10 +222,10 @@ func (c *call) prepare(s *impl.Scratch) (proto.Message, impl.Errors, errClass) {
 		s.LendRandom()
 	}
 	if err := wt.bind.Enrich(gc, m); err != nil {
-		es, class := r.classify(ctx, wt.doc.Name, err)
+		es, class := r.ans.classify(ctx, wt.doc.Name, err)
 		return m, es, class
 	}
-	if es, class := r.requestCheck(ctx, wt, c.body, m); len(es) > 0 {
+	if es, class := c.requestCheck(ctx, wt, c.body, m); len(es) > 0 {
 		wt.hint(es)
 		return m, es, class
 	}
@@ -345,4 +345,113 @@ func (r *registry) caller(ctx context.Context, req *mcp.CallToolRequest) (contex
 		ctx = WithRequestContext(ctx, rc)
 	}
 	return ctx, rc, hasRC
+}
+
+// newCall starts the state of a call of wt by rc; ctx carries rc when
+// hasRC.
+func (r *registry) newCall(ctx context.Context, wt *boundTool, rc RequestContext, hasRC bool) *call {
+	return &call{r: r, wt: wt, ctx: ctx, rc: rc, hasRC: hasRC}
+}
+
+// earlyRequestCheck adds to es, the decode problems, the request check's
+// violations on fields the agent sent that decoded. A checker that fails
+// adds nothing: the full check reports it once the arguments decode.
+func (c *call) earlyRequestCheck(wt *boundTool, body *impl.Object, m proto.Message, es impl.Errors) impl.Errors {
+	if c.r.checker == nil || m == nil {
+		return es
+	}
+	vs, err := c.r.checker.Check(m)
+	if err != nil {
+		return es
+	}
+	decoded := len(es)
+	for _, v := range vs {
+		if len(v.Path) == 0 {
+			continue
+		}
+		path, agent := agentPath(wt.bind.AgentPaths, v.Path)
+		if !agent || !sent(body, v.Path, wt.bind.AgentPaths) || overlaps(es[:decoded], path) {
+			continue
+		}
+		e := &impl.ErrorEntry{Code: violationCode(v.RuleID), Field: path, Message: v.Message}
+		if v.RuleID != "" {
+			e.Details = map[string]any{"rule_id": v.RuleID}
+		}
+		es = append(es, e)
+	}
+	return es
+}
+
+// earlyCheck adds to es, the decode problems, the early check's answers
+// on fields the agent sent that decoded, each once. A check that fails
+// otherwise (a resolver down, a missing tenant, a resolver that panics, a
+// Service bound to a nil handler for its document) adds nothing: the full
+// enrichment reports it once the arguments decode.
+func (c *call) earlyCheck(m proto.Message, es impl.Errors) (out impl.Errors) {
+	check := c.wt.bind.EarlyCheck
+	if check == nil || m == nil {
+		return es
+	}
+	defer func() {
+		if recover() != nil {
+			out = es
+		}
+	}()
+	// No clock and no test random source: the check fills nothing timed
+	// or random, and must not move what the next call draws.
+	gc := &impl.Call{
+		Ctx: c.ctx, Tool: c.wt.doc.Name, RC: callmeta.RequestMetadata(c.rc), HasRC: c.hasRC,
+		ClientRequestID: c.ctl.key, DryRun: c.ctl.dryRun, IDSecret: c.r.cfg.idSecret,
+	}
+	err := check(gc, proto.Clone(m))
+	if err == nil || !agentAnswer(err) {
+		return es
+	}
+	found, class := c.r.ans.classify(c.ctx, c.wt.doc.Name, err)
+	if class != classBusiness {
+		return es
+	}
+	decoded := len(es)
+	for _, e := range found {
+		if e.Field == "" || !sentPath(c.body, e.Field) || overlaps(es[:decoded], e.Field) || holds(es[decoded:], e) {
+			continue
+		}
+		es = append(es, e)
+	}
+	return es
+}
+
+// requestCheck runs the registration's checker on the complete request m.
+// A violation on a field the agent supplies is the agent's to fix, with the
+// agent-facing path; one on a field the server fills (derived, generated,
+// hidden) is a server bug, answered INTERNAL.
+func (c *call) requestCheck(ctx context.Context, wt *boundTool, body *impl.Object, m proto.Message) (impl.Errors, errClass) {
+	if c.r.checker == nil || m == nil {
+		return nil, classBusiness
+	}
+	vs, err := c.r.checker.Check(m)
+	if err != nil {
+		return impl.Errors{c.r.ans.internal(ctx, wt.doc.Name, fmt.Errorf("request check: %w", err))}, classInternal
+	}
+	var es impl.Errors
+	var server []string
+	for _, v := range vs {
+		path, agent := agentPath(wt.bind.AgentPaths, v.Path)
+		if agent && wt.bind.Overridable[protoPath(v.Path)] && !sent(body, v.Path, wt.bind.AgentPaths) {
+			agent = false // the server filled it: the agent left it out
+		}
+		if !agent {
+			server = append(server, fmt.Sprintf("%s: %s (%s)", path, v.Message, v.RuleID))
+			continue
+		}
+		e := &impl.ErrorEntry{Code: violationCode(v.RuleID), Field: path, Message: v.Message}
+		if v.RuleID != "" {
+			e.Details = map[string]any{"rule_id": v.RuleID}
+		}
+		es = append(es, e)
+	}
+	if len(server) > 0 {
+		return impl.Errors{c.r.ans.internal(ctx, wt.doc.Name, fmt.Errorf("request check: server-filled fields break their rules: %s", strings.Join(server, "; ")))}, classInternal
+	}
+	return es, classBusiness
 }

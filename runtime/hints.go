@@ -140,14 +140,14 @@ func hintServerFilledMessage(e *impl.ErrorEntry, fills []schemadoc.ServerFill) {
 // lists in groups (element types by layer, say), the values of the group
 // the best suggestion belongs to: valid_types_for_context. An agent that
 // meant an application type sees the application types, not all of them.
-func (r *registry) hintGroups(es impl.Errors) {
+func (a *answers) hintGroups(es impl.Errors) {
 	for _, e := range es {
 		if e == nil || e.Code != CodeInvalidEnumValue || e.Suggestions == nil || len(e.Suggestions.DidYouMean) == 0 {
 			continue
 		}
 		top := e.Suggestions.DidYouMean[0]
-		for i := range r.svc.Discovery {
-			d := &r.svc.Discovery[i]
+		for i := range a.svc.Discovery {
+			d := &a.svc.Discovery[i]
 			if d.GroupBy == "" || !listsAll(d, e.Suggestions.ValidValues) {
 				continue
 			}
@@ -237,3 +237,39 @@ func leaveOut(e *impl.ErrorEntry, name, how string) {
 	e.Suggestions.DidYouMean = nil
 	e.Message = fmt.Sprintf("unknown field %s: the server fills %s itself", impl.ClipQuote(e.Field), name)
 }
+
+// hintConfirmFlow answers such an argument, sent to a tool the user
+// confirms, with how confirmation works on that tool instead of a bare
+// unknown field: by proposal, call it without the argument to get a
+// proposal id, then apply by id once the user agrees; by elicitation, call
+// it without the argument and the user is asked.
+func (a *answers) hintConfirmFlow(wt *boundTool, es impl.Errors) {
+	if wt.read {
+		return
+	}
+	conf := defaultConfirmation(wt.doc)
+	if conf == ConfirmDirect {
+		return
+	}
+	for _, e := range es {
+		if e == nil || e.Code != CodeUnknownField || !confirmWords[strings.ToLower(e.Field)] {
+			continue
+		}
+		name := wt.doc.Name
+		if conf == ConfirmProposal && a.svc.ApplyTool != "" {
+			e.Message = fmt.Sprintf("unknown field %q: %s is confirmed by proposal, not by an argument", e.Field, name)
+			e.Suggestions = &impl.Suggestions{Hint: fmt.Sprintf(
+				"Call %s without %s: it writes nothing and answers with a proposal (%s). Show it to the user; if they confirm, call %s with that %s.",
+				name, e.Field, a.control().proposalID, a.svc.ApplyTool, a.control().proposalID)}
+			continue
+		}
+		e.Message = fmt.Sprintf("unknown field %q: %s asks the user to confirm, not an argument", e.Field, name)
+		e.Suggestions = &impl.Suggestions{Hint: fmt.Sprintf(
+			"Call %s without %s: the user is asked to confirm before anything is written.", name, e.Field)}
+	}
+}
+
+// confirmWords are the arguments agents send to confirm a write on their
+// own (confirm: true, force: true, ...). No tool takes them: a write the
+// user must confirm is confirmed by the user, by proposal or elicitation.
+var confirmWords = map[string]bool{"confirm": true, "confirmed": true, "force": true, "yes": true}

@@ -2,7 +2,7 @@ package runtime
 
 // The bounds of the operations tool's waits and what a long-running tool's
 // answer says about following its operation: below both the operations
-// tool (operations_tool.go) and the answers (results.go).
+// tool (operations_tool.go) and the answers (answer.go).
 
 import (
 	"fmt"
@@ -21,8 +21,8 @@ const (
 )
 
 // operationBounds are the maximum wait and the poll interval in force.
-func (r *registry) operationBounds() (max, poll time.Duration) {
-	max, poll = r.cfg.opWait, r.cfg.opPoll
+func (a *answers) operationBounds() (max, poll time.Duration) {
+	max, poll = a.cfg.opWait, a.cfg.opPoll
 	if max <= 0 {
 		max = DefaultOperationWait
 	}
@@ -34,7 +34,7 @@ func (r *registry) operationBounds() (max, poll time.Duration) {
 
 // operationStep is the suggestion a long-running tool's answer carries: how
 // to follow the operation and what it eventually holds.
-func (r *registry) operationStep(d *schemadoc.Tool) string {
+func (a *answers) operationStep(d *schemadoc.Tool) string {
 	op := d.Operation
 	if op == nil {
 		return ""
@@ -49,11 +49,11 @@ func (r *registry) operationStep(d *schemadoc.Tool) string {
 	if op.Unknown != "" {
 		holds += " (" + op.Unknown + ")"
 	}
-	if r.ops == nil || r.svc.OperationsTool == "" {
+	if a.ops == nil || a.svc.OperationsTool == "" {
 		return "The answer is a long-running operation, named by name; " + holds + ". This server offers no tool to follow it."
 	}
-	max, _ := r.operationBounds()
-	return fmt.Sprintf("Call %s with this answer's name to follow the long-running operation (wait up to %s per call); %s.", r.svc.OperationsTool, formatSeconds(max), holds)
+	max, _ := a.operationBounds()
+	return fmt.Sprintf("Call %s with this answer's name to follow the long-running operation (wait up to %s per call); %s.", a.svc.OperationsTool, formatSeconds(max), holds)
 }
 
 // formatSeconds writes d as seconds with an s suffix ("60s", "0.5s").

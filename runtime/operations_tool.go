@@ -27,9 +27,9 @@ import (
 )
 
 // hasOperations reports whether a tool of the service is long-running.
-func (r *registry) hasOperations() bool {
-	for _, name := range r.order {
-		if r.tools[name].doc.Operation != nil {
+func (st serviceTools) hasOperations() bool {
+	for _, name := range st.r.order {
+		if st.r.tools[name].doc.Operation != nil {
 			return true
 		}
 	}
@@ -40,17 +40,17 @@ func (r *registry) hasOperations() bool {
 // long-running and the handler can get operations. Without GetOperation the
 // tool is left out (a tool that always fails helps no agent), the
 // long-running tools say so and Register warns once.
-func (r *registry) operationsToolSpecs() []toolSpec {
-	name := r.svc.OperationsTool
-	if name == "" || !r.hasOperations() {
+func (st serviceTools) operationsToolSpecs() []toolSpec {
+	name := st.r.svc.OperationsTool
+	if name == "" || !st.hasOperations() {
 		return nil
 	}
-	if r.ops == nil {
-		r.cfg.logger.Warn("mcpwrite: the handler does not implement GetOperation, so agents cannot follow the long-running operations its tools start; "+name+" is not registered",
-			"service", r.svc.Name, "fix", "implement GetOperation(ctx, *longrunningpb.GetOperationRequest) (*longrunningpb.Operation, error) on the handler, or use New<Service>ClientAdapterWithOperations")
+	if st.r.ops == nil {
+		st.r.cfg.logger.Warn("mcpwrite: the handler does not implement GetOperation, so agents cannot follow the long-running operations its tools start; "+name+" is not registered",
+			"service", st.r.svc.Name, "fix", "implement GetOperation(ctx, *longrunningpb.GetOperationRequest) (*longrunningpb.Operation, error) on the handler, or use New<Service>ClientAdapterWithOperations")
 		return nil
 	}
-	max, _ := r.operationBounds()
+	max, _ := st.r.ans.operationBounds()
 	return []toolSpec{{&mcp.Tool{
 		Name:  name,
 		Title: "Get a long-running operation",
@@ -68,20 +68,20 @@ func (r *registry) operationsToolSpecs() []toolSpec {
 			{"response", jsonSchema{Type: "object", Description: "The done operation's response, with its type under @type."}},
 		}, "name", "done")),
 		Annotations: annotations("Get a long-running operation", schemadoc.Hints{ReadOnly: true, Idempotent: true}),
-	}, r.operationsHandler(name)}}
+	}, st.operationsHandler(name)}}
 }
 
 // describeOperation tells, in a long-running tool's description, how to
 // follow the operation it starts, or that this server cannot.
-func (r *registry) describeOperation(t *mcp.Tool, d *schemadoc.Tool) {
-	if d.Operation == nil || r.svc.OperationsTool == "" {
+func (st serviceTools) describeOperation(t *mcp.Tool, d *schemadoc.Tool) {
+	if d.Operation == nil || st.r.svc.OperationsTool == "" {
 		return
 	}
-	note := " Follow it with " + r.svc.OperationsTool + "."
+	note := " Follow it with " + st.r.svc.OperationsTool + "."
 	switch {
-	case r.ops == nil && r.cfg.compact:
+	case st.r.ops == nil && st.r.cfg.compact:
 		return // get_write_schema's operation entry says so
-	case r.ops == nil:
+	case st.r.ops == nil:
 		note = " This server offers no tool to follow the operation (its handler does not implement GetOperation)."
 	}
 	// Before the validate tip, after what the operation holds.
@@ -96,50 +96,50 @@ func (r *registry) describeOperation(t *mcp.Tool, d *schemadoc.Tool) {
 // every poll until it is done or the wait ends, sending a progress
 // notification after each unfinished look when the client sent a
 // progress token.
-func (r *registry) operationsHandler(tool string) mcp.ToolHandler {
+func (st serviceTools) operationsHandler(tool string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		vals, es := r.readArgs(arguments(req), argSpec{name: "name", kind: impl.KindString, required: true}, argSpec{name: "wait", kind: impl.KindString})
+		vals, es := st.r.readArgs(arguments(req), argSpec{name: "name", kind: impl.KindString, required: true}, argSpec{name: "wait", kind: impl.KindString})
 		if len(es) > 0 {
-			return r.errorResult(ctx, tool, nil, es), nil
+			return st.r.ans.errorResult(ctx, tool, nil, es), nil
 		}
 		name := strings.TrimSpace(vals["name"].Str)
-		max, poll := r.operationBounds()
+		max, poll := st.r.ans.operationBounds()
 		var wait time.Duration
 		if v := vals["wait"]; v != nil {
 			w, e := parseWait(v.Str, max)
 			if e != nil {
-				return r.errorResult(ctx, tool, nil, impl.Errors{e}), nil
+				return st.r.ans.errorResult(ctx, tool, nil, impl.Errors{e}), nil
 			}
 			wait = w
 		}
 		if name == "" {
-			return r.errorResult(ctx, tool, nil, impl.Errors{{Code: CodeMissingRequired, Field: "name", Message: "name must name an operation"}}), nil
+			return st.r.ans.errorResult(ctx, tool, nil, impl.Errors{{Code: CodeMissingRequired, Field: "name", Message: "name must name an operation"}}), nil
 		}
-		rc, _ := r.requestContext(ctx, req)
+		rc, _ := st.r.requestContext(ctx, req)
 		ctx = WithRequestContext(ctx, rc)
 		notify := progressNotifier(ctx, req)
 		start := time.Now()
 		for {
-			op, err := r.ops(ctx, name)
+			op, err := st.r.ops(ctx, name)
 			if err == nil && (op == nil || !op.ProtoReflect().IsValid()) {
 				err = fmt.Errorf("GetOperation(%q) returned no operation", name)
 			}
 			if err != nil {
-				es, _ := r.classify(ctx, tool, err)
-				return r.errorResult(ctx, tool, nil, es), nil
+				es, _ := st.r.ans.classify(ctx, tool, err)
+				return st.r.ans.errorResult(ctx, tool, nil, es), nil
 			}
 			elapsed := time.Since(start)
 			v := readOperation(op)
 			if v.done || elapsed >= wait {
-				return r.operationAnswer(ctx, tool, v, op), nil
+				return st.operationAnswer(ctx, tool, v, op), nil
 			}
 			notify(ctx, elapsed, wait, fmt.Sprintf("operation %s is not done yet", v.name))
 			t := time.NewTimer(min(poll, wait-elapsed))
 			select {
 			case <-ctx.Done():
 				t.Stop()
-				es, _ := r.classify(ctx, tool, ctx.Err())
-				return r.errorResult(ctx, tool, nil, es), nil
+				es, _ := st.r.ans.classify(ctx, tool, ctx.Err())
+				return st.r.ans.errorResult(ctx, tool, nil, es), nil
 			case <-t.C:
 			}
 		}
@@ -224,20 +224,20 @@ func anyOf(x protoreflect.Value, ok bool) *anypb.Any {
 // operationAnswer is the answer for an operation looked at: its error
 // through the error envelope when it failed, else its name, whether it is
 // done, its metadata and, when done, its response.
-func (r *registry) operationAnswer(ctx context.Context, tool string, v operationView, op proto.Message) *mcp.CallToolResult {
+func (st serviceTools) operationAnswer(ctx context.Context, tool string, v operationView, op proto.Message) *mcp.CallToolResult {
 	if v.done && v.err != nil {
 		err := grpcstatus.ErrorProto(v.err)
 		if v.err.GetCode() == int32(codes.OK) {
 			err = fmt.Errorf("operation %s is done with an error of code OK: %s", v.name, v.err.GetMessage())
 		}
-		es, _ := r.classify(ctx, tool, err)
+		es, _ := st.r.ans.classify(ctx, tool, err)
 		for _, e := range es {
 			addDetail(e, "operation", v.name)
 			if c := v.err.GetCode(); c != int32(codes.OK) && e.Code != impl.CodeInternal {
 				addDetail(e, "status_code", rpccode.Code(c).String())
 			}
 		}
-		return r.errorResult(ctx, tool, op, es)
+		return st.r.ans.errorResult(ctx, tool, op, es)
 	}
 	o := object{{"success", true}, {"name", v.name}, {"done", v.done}}
 	var warns []impl.Warning
@@ -248,7 +248,7 @@ func (r *registry) operationAnswer(ctx context.Context, tool string, v operation
 		if a.val == nil {
 			continue
 		}
-		raw, err := r.shape().protojson().Marshal(a.val)
+		raw, err := st.r.ans.shape.protojson().Marshal(a.val)
 		if err == nil {
 			raw, err = compactJSON(raw)
 		}
@@ -262,11 +262,11 @@ func (r *registry) operationAnswer(ctx context.Context, tool string, v operation
 	}
 	suggestions := []string{}
 	if !v.done {
-		max, _ := r.operationBounds()
+		max, _ := st.r.ans.operationBounds()
 		suggestions = append(suggestions, fmt.Sprintf("The operation is not done: call %s again with name %q and a wait of up to %s.", tool, v.name, formatSeconds(max)))
 	}
 	o = append(o, member{"suggestions", suggestions}, member{"warnings", warningsJSON(warns)})
-	return toolResult(r.render(ctx, tool, o), false)
+	return toolResult(st.r.ans.render(ctx, tool, o), false)
 }
 
 // progressNotifier sends notifications/progress for the call when the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/grpc/codes"
@@ -49,7 +50,7 @@ func (c *call) run() *mcp.CallToolResult {
 	// conforms to the write tool's own output schema. Nothing is claimed,
 	// confirmed or written.
 	if c.ctl.dryRun && class != classInternal {
-		return toolResult(r.render(c.ctx, c.name(), c.validateResult(append(c.ctl.errs, es...))), false)
+		return toolResult(r.ans.render(c.ctx, c.name(), c.validateResult(append(c.ctl.errs, es...))), false)
 	}
 	if es = append(c.ctl.errs, es...); len(es) > 0 {
 		return c.fail(es)
@@ -124,7 +125,7 @@ func (c *call) claimFor(route confirmRoute) (done func(), res *mcp.CallToolResul
 	if route == routeInCall {
 		// A caller past its quota of waiting confirmations is refused
 		// before it claims a key for the length of a wait.
-		release, e := r.holdElicitation(c.rc, c.name())
+		release, e := c.holdElicitation()
 		if e != nil {
 			r.cfg.logger.WarnContext(c.ctx, "mcpwrite: confirmation refused: quota of waiting confirmations reached", "tool", c.name(), "tenant", c.rc.TenantID, "principal", c.rc.PrincipalID)
 			return done, c.fail(impl.Errors{e})
@@ -194,13 +195,13 @@ func (c *call) execute() answer {
 		if c.txClaim.held {
 			k = c.txClaim
 		}
-		out = &Outcome{Key: k.key, Fingerprint: k.fp, Now: r.now(), TTL: r.cfg.idemTTL, Lease: r.cfg.idemLease, ClaimInTx: c.txClaim.held,
+		out = &Outcome{Key: k.key, Fingerprint: k.fp, Now: r.ans.now(), TTL: r.cfg.idemTTL, Lease: r.cfg.idemLease, ClaimInTx: c.txClaim.held,
 			render: func(resp proto.Message) ([]byte, error) {
-				o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), r.warnings(wt, c.body), r.enums, r.shape())
+				o, err := successEnvelope(resp, wt.doc.Result, r.ans.nextSteps(wt), r.ans.warnings(wt, c.body), r.ans.shape.enums, r.ans.shape)
 				if err != nil {
 					return nil, err
 				}
-				return r.render(c.ctx, name, o), nil
+				return r.ans.render(c.ctx, name, o), nil
 			}}
 		c.ctx = context.WithValue(c.ctx, outcomeKey{}, out)
 	}
@@ -226,11 +227,11 @@ func (c *call) execute() answer {
 		c.claim.held = false // committed with the write
 		return answer{body: out.body}
 	}
-	o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), r.warnings(wt, c.body), r.enums, r.shape())
+	o, err := successEnvelope(resp, wt.doc.Result, r.ans.nextSteps(wt), r.ans.warnings(wt, c.body), r.ans.shape.enums, r.ans.shape)
 	if err != nil {
-		return c.failure(impl.Errors{r.internal(c.ctx, name, fmt.Errorf("marshal response: %w", err))}, false)
+		return c.failure(impl.Errors{r.ans.internal(c.ctx, name, fmt.Errorf("marshal response: %w", err))}, false)
 	}
-	return answer{body: r.render(c.ctx, name, o), keep: true}
+	return answer{body: r.ans.render(c.ctx, name, o), keep: true}
 }
 
 // invoke calls the handler. When the tool allows it, an Aborted answer (an
@@ -253,7 +254,7 @@ func (c *call) invoke() (resp proto.Message, es impl.Errors, class errClass, hel
 			return nil, nil, classBusiness, held.Record
 		}
 		if status.Code(err) != codes.Aborted || attempt >= wt.doc.RetryOnConflict {
-			es, class := r.handlerError(c.ctx, wt, m, err)
+			es, class := r.ans.handlerError(c.ctx, wt, m, err)
 			return nil, es, class, nil
 		}
 		// Only a call that is not a dry run gets here.
@@ -263,4 +264,138 @@ func (c *call) invoke() (resp proto.Message, es impl.Errors, class errClass, hel
 		}
 		m = fresh
 	}
+}
+
+// holdElicitation counts one more waiting confirmation of the caller, or answers
+// the RESOURCE_EXHAUSTED entry of the quota it would exceed; release ends
+// the wait.
+func (c *call) holdElicitation() (release func(), e *impl.ErrorEntry) {
+	rc, tool := c.rc, c.name()
+	q, w := c.r.cfg.elicitQuotas, &c.r.waits
+	owner := [2]string{rc.TenantID, rc.PrincipalID}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.byTenant == nil {
+		w.byTenant, w.byOwner = map[string]int{}, map[[2]string]int{}
+	}
+	hint := fmt.Sprintf("Answer or cancel a confirmation the user is being asked, or retry after details.retry_after_seconds, when the longest wait ends (%s).", c.r.cfg.elicitTimeout)
+	switch {
+	case w.byOwner[owner] >= q.perPrincipal:
+		return nil, exhausted(quotaElicitationsPerPrincipal, q.perPrincipal, c.r.cfg.elicitTimeout,
+			fmt.Sprintf("%s was not run: you have the quota of %d confirmations waiting for an answer; nothing was written", tool, q.perPrincipal), hint)
+	case w.byTenant[rc.TenantID] >= q.perTenant:
+		return nil, exhausted(quotaElicitationsPerTenant, q.perTenant, c.r.cfg.elicitTimeout,
+			fmt.Sprintf("%s was not run: your tenant has the quota of %d confirmations waiting for an answer; nothing was written", tool, q.perTenant), hint)
+	}
+	w.byOwner[owner]++
+	w.byTenant[rc.TenantID]++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			w.mu.Lock()
+			defer w.mu.Unlock()
+			if w.byOwner[owner]--; w.byOwner[owner] <= 0 {
+				delete(w.byOwner, owner)
+			}
+			if w.byTenant[rc.TenantID]--; w.byTenant[rc.TenantID] <= 0 {
+				delete(w.byTenant, rc.TenantID)
+			}
+		})
+	}, nil
+}
+
+// previewOnly reports a call of a preview_unless tool whose agent did not
+// ask for the write (its bool field is not true).
+func (c *call) previewOnly() bool {
+	pu := c.wt.doc.PreviewUnless
+	return pu != nil && !boolField(c.m, pu.Field)
+}
+
+// previewAnswer answers a call of a preview_unless tool whose agent did not
+// ask for the write: nothing is claimed, confirmed or written. The domain
+// check runs as for the write, so a write the domain would refuse answers
+// that refusal. Otherwise the answer has the write's own shape with
+// is_preview true: the members of the domain's preview named like fields of
+// the tool's answer (the order as it would be, the message, next actions)
+// where the write answers them, its warnings among the answer's warnings,
+// and under preview the request as the user is shown it (personRequest)
+// and the rest of the domain's preview (totals, what it would change).
+func (c *call) previewAnswer() *mcp.CallToolResult {
+	r, wt, ctx, m := c.r, c.wt, c.ctx, c.m
+	name, pu := wt.doc.Name, wt.doc.PreviewUnless
+	dp, des, _ := r.ans.domainCheck(ctx, name, m)
+	if len(des) > 0 {
+		return c.fail(des)
+	}
+	req, err := r.ans.shape.personRequest(wt.doc, m, c.body)
+	if err != nil {
+		return c.fail(impl.Errors{r.ans.internal(ctx, name, fmt.Errorf("marshal preview: %w", err))})
+	}
+	lifted, domainWs, rest := liftAnswerFields(wt.doc, dp)
+	po := object{{"request", req}}
+	if rest != nil {
+		po = append(po, member{"domain", rest})
+	}
+	next := fmt.Sprintf("Nothing was written. Show this preview to the user; to make the change, call %s again with the same arguments and %s: true", name, pu.Argument)
+	if defaultConfirmation(wt.doc) != ConfirmDirect {
+		next += " (the user is then asked to confirm)"
+	}
+	o := object{{"success", true}, {"is_preview", true}}
+	o = append(o, lifted...)
+	o = append(o,
+		member{"valid", true},
+		member{"preview", po},
+		member{"suggestions", []string{next + "."}},
+		member{"warnings", warningsJSON(append(r.ans.warnings(wt, c.body), domainWs...))},
+	)
+	return toolResult(r.ans.render(ctx, name, o), false)
+}
+
+// validateResult is the dry-run answer: valid, every error, warnings,
+// suggestions and, when valid, the complete request the handler would get.
+func (c *call) validateResult(es impl.Errors) object {
+	r, wt, ctx, m := c.r, c.wt, c.ctx, c.m
+	name := wt.doc.Name
+	if r.cfg.errorHook != nil {
+		for _, e := range es {
+			r.cfg.errorHook(ctx, name, m, e)
+		}
+	}
+	var domainPreview map[string]any
+	if len(es) == 0 {
+		// The domain answers what the write would answer, without writing.
+		dp, des, class := r.ans.domainCheck(ctx, name, m)
+		if class == classInternal || class == classTransient && len(des) > 0 {
+			return errorEnvelope(des)
+		}
+		if len(des) > 0 && r.cfg.errorHook != nil {
+			for _, e := range des {
+				r.cfg.errorHook(ctx, name, m, e)
+			}
+		}
+		es, domainPreview = des, dp
+	}
+	valid := len(es) == 0
+	suggestions := []string{}
+	// success: the check itself ran (a bad payload is not a failed call);
+	// valid: whether the write would be accepted.
+	o := object{{"success", true}, {"valid", valid}, {"errors", entriesJSON(es)}, {"warnings", r.ans.warnings(wt, c.body)}}
+	if !valid {
+		return append(o, member{"suggestions", suggestions})
+	}
+	suggestions = append(suggestions, fmt.Sprintf("Call %s with this payload to commit the write", name))
+	preview, err := r.ans.shape.validatedRequest(wt.doc, m)
+	if err != nil {
+		e := r.ans.internal(ctx, name, fmt.Errorf("marshal preview: %w", err))
+		return errorEnvelope(impl.Errors{e})
+	}
+	filled := []string{}
+	for _, f := range wt.doc.ServerFills {
+		filled = append(filled, filledPaths(m, f)...)
+	}
+	po := object{{"request", preview}, {"server_filled", filled}}
+	if domainPreview != nil {
+		po = append(po, member{"domain", domainPreview})
+	}
+	return append(o, member{"suggestions", suggestions}, member{"preview", po})
 }

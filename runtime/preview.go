@@ -1,9 +1,6 @@
 package runtime
 
 import (
-	"fmt"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
@@ -19,53 +16,6 @@ func boolField(m proto.Message, name string) bool {
 	r := m.ProtoReflect()
 	fd := r.Descriptor().Fields().ByName(protoreflect.Name(name))
 	return fd != nil && fd.Kind() == protoreflect.BoolKind && !fd.IsList() && r.Get(fd).Bool()
-}
-
-// previewOnly reports a call of a preview_unless tool whose agent did not
-// ask for the write (its bool field is not true).
-func (c *call) previewOnly() bool {
-	pu := c.wt.doc.PreviewUnless
-	return pu != nil && !boolField(c.m, pu.Field)
-}
-
-// previewAnswer answers a call of a preview_unless tool whose agent did not
-// ask for the write: nothing is claimed, confirmed or written. The domain
-// check runs as for the write, so a write the domain would refuse answers
-// that refusal. Otherwise the answer has the write's own shape with
-// is_preview true: the members of the domain's preview named like fields of
-// the tool's answer (the order as it would be, the message, next actions)
-// where the write answers them, its warnings among the answer's warnings,
-// and under preview the request as the user is shown it (personRequest)
-// and the rest of the domain's preview (totals, what it would change).
-func (c *call) previewAnswer() *mcp.CallToolResult {
-	r, wt, ctx, m := c.r, c.wt, c.ctx, c.m
-	name, pu := wt.doc.Name, wt.doc.PreviewUnless
-	dp, des, _ := r.domainCheck(ctx, name, m)
-	if len(des) > 0 {
-		return c.fail(des)
-	}
-	req, err := r.personRequest(wt.doc, m, c.body)
-	if err != nil {
-		return c.fail(impl.Errors{r.internal(ctx, name, fmt.Errorf("marshal preview: %w", err))})
-	}
-	lifted, domainWs, rest := liftAnswerFields(wt.doc, dp)
-	po := object{{"request", req}}
-	if rest != nil {
-		po = append(po, member{"domain", rest})
-	}
-	next := fmt.Sprintf("Nothing was written. Show this preview to the user; to make the change, call %s again with the same arguments and %s: true", name, pu.Argument)
-	if defaultConfirmation(wt.doc) != ConfirmDirect {
-		next += " (the user is then asked to confirm)"
-	}
-	o := object{{"success", true}, {"is_preview", true}}
-	o = append(o, lifted...)
-	o = append(o,
-		member{"valid", true},
-		member{"preview", po},
-		member{"suggestions", []string{next + "."}},
-		member{"warnings", warningsJSON(append(r.warnings(wt, c.body), domainWs...))},
-	)
-	return toolResult(r.render(ctx, name, o), false)
 }
 
 // liftAnswerFields splits a domain preview by the tool's output schema: the

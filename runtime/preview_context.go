@@ -17,8 +17,8 @@ import (
 // calling, not what would be written: an agent never sees a tenant's or a
 // principal's identifiers, and server_filled still names the fields the
 // server fills. Correlation and trace IDs stay, for support.
-func (r *registry) validatedRequest(d *schemadoc.Tool, m proto.Message) (json.RawMessage, error) {
-	raw, err := r.agentJSON(m)
+func (s answerShape) validatedRequest(d *schemadoc.Tool, m proto.Message) (json.RawMessage, error) {
+	raw, err := s.agentJSON(m)
 	if err != nil || m == nil {
 		return raw, err
 	}

@@ -21,8 +21,8 @@ import (
 // applyHandler commits a proposal by id: once, for its owner, after checking
 // that re-running enrichment on the original arguments still yields the same
 // request (otherwise the user confirmed something that no longer holds).
-func (r *registry) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	a, c, res := r.beginApply(ctx, req)
+func (st serviceTools) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	a, c, res := st.beginApply(ctx, req)
 	if res != nil {
 		return res, nil
 	}
@@ -50,37 +50,37 @@ type applying struct {
 // proposal from the store. A result is the answer instead: bad arguments,
 // a proposal the caller cannot apply, one another registration made, or
 // the saved result of one already applied.
-func (r *registry) beginApply(ctx context.Context, req *mcp.CallToolRequest) (*applying, *call, *mcp.CallToolResult) {
-	name := r.svc.ApplyTool
-	vals, es := r.readArgs(arguments(req), r.proposalIDArg())
+func (st serviceTools) beginApply(ctx context.Context, req *mcp.CallToolRequest) (*applying, *call, *mcp.CallToolResult) {
+	name := st.r.svc.ApplyTool
+	vals, es := st.r.readArgs(arguments(req), st.r.ans.proposalIDArg())
 	if len(es) > 0 {
-		return nil, nil, r.errorResult(ctx, name, nil, es)
+		return nil, nil, st.r.ans.errorResult(ctx, name, nil, es)
 	}
-	id := vals[r.control().proposalID].Str
-	ctx, rc, hasRC := r.caller(ctx, req)
-	p, err := r.cfg.proposals.BeginApply(ctx, id, rc.TenantID, rc.PrincipalID, r.now())
+	id := vals[st.r.ans.control().proposalID].Str
+	ctx, rc, hasRC := st.r.caller(ctx, req)
+	p, err := st.r.cfg.proposals.BeginApply(ctx, id, rc.TenantID, rc.PrincipalID, st.r.ans.now())
 	if err != nil {
-		return nil, nil, r.errorResult(ctx, name, nil, impl.Errors{r.proposalError(ctx, name, id, err)})
+		return nil, nil, st.r.ans.errorResult(ctx, name, nil, impl.Errors{st.r.ans.proposalError(ctx, name, id, err)})
 	}
-	wt, ok := r.tools[p.Tool]
+	wt, ok := st.r.tools[p.Tool]
 	if !ok {
 		// Made by another registration sharing the store (another service,
 		// or this one under other names): left for its own apply tool.
 		if p.State != proposal.StateApplied {
-			if err := r.cfg.proposals.AbortApply(context.WithoutCancel(ctx), p.ID); err != nil {
-				r.cfg.logger.WarnContext(ctx, "mcpwrite: proposal abort failed", "proposal_id", p.ID, "error", err)
+			if err := st.r.cfg.proposals.AbortApply(context.WithoutCancel(ctx), p.ID); err != nil {
+				st.r.cfg.logger.WarnContext(ctx, "mcpwrite: proposal abort failed", "proposal_id", p.ID, "error", err)
 			}
 		}
-		return nil, nil, r.errorResult(ctx, name, nil, impl.Errors{{
+		return nil, nil, st.r.ans.errorResult(ctx, name, nil, impl.Errors{{
 			Code: impl.CodeProposalNotFound, Field: "proposal_id", Details: map[string]any{"proposal_id": id, "tool": p.Tool},
 			Message:     fmt.Sprintf("proposal %q was made by %s, which %s does not serve", id, p.Tool, name),
 			Suggestions: &impl.Suggestions{Hint: fmt.Sprintf("Apply it with the apply tool registered beside %s.", p.Tool)},
 		}})
 	}
 	if p.State == proposal.StateApplied {
-		return nil, nil, r.replay(ctx, name, p.Result, p.ResultIsError, time.Time{})
+		return nil, nil, st.r.ans.replay(ctx, name, p.Result, p.ResultIsError, time.Time{})
 	}
-	return &applying{r: r, ctx: ctx, name: name, p: p}, r.newCall(ctx, wt, rc, hasRC), nil
+	return &applying{r: st.r, ctx: ctx, name: name, p: p}, st.r.newCall(ctx, wt, rc, hasRC), nil
 }
 
 // abort gives the proposal back for another apply, unless it is settled.
@@ -108,7 +108,7 @@ func (a *applying) finish(body []byte, isError bool) *mcp.CallToolResult {
 		return toolResult(body, isError)
 	}
 	e := &impl.ErrorEntry{
-		Code: impl.CodeUnavailable, Field: r.control().proposalID, TraceID: r.traceID(),
+		Code: impl.CodeUnavailable, Field: r.ans.control().proposalID, TraceID: r.ans.traceID(),
 		Message:     fmt.Sprintf("proposal %q was applied, but its result could not be saved: do not apply it again", p.ID),
 		Details:     map[string]any{"proposal_id": p.ID, "applied": true},
 		Suggestions: &impl.Suggestions{Hint: "The write happened; details.result is its result. Read the current state instead of applying again."},
@@ -117,7 +117,7 @@ func (a *applying) finish(body []byte, isError bool) *mcp.CallToolResult {
 		e.Details["result"] = o
 	}
 	r.cfg.logger.ErrorContext(a.ctx, "mcpwrite: proposal result not saved", "proposal_id", p.ID, "tool", p.Tool, "trace_id", e.TraceID, "error", err)
-	return r.errorResult(a.ctx, a.name, nil, impl.Errors{e})
+	return r.ans.errorResult(a.ctx, a.name, nil, impl.Errors{e})
 }
 
 // apply decodes the stored request, checks it still holds and runs the
@@ -127,7 +127,7 @@ func (a *applying) apply(c *call) *mcp.CallToolResult {
 	stored := wt.bind.NewRequest()
 	if err := proto.Unmarshal(p.Request, stored); err != nil {
 		a.abort()
-		return r.errorResult(ctx, name, nil, impl.Errors{r.internal(ctx, name, fmt.Errorf("proposal %s request: %w", p.ID, err))})
+		return r.ans.errorResult(ctx, name, nil, impl.Errors{r.ans.internal(ctx, name, fmt.Errorf("proposal %s request: %w", p.ID, err))})
 	}
 	if res := a.current(c, stored); res != nil {
 		return res
@@ -136,14 +136,14 @@ func (a *applying) apply(c *call) *mcp.CallToolResult {
 	// lock, in its transaction (Outcome with a ProposalID).
 	var ws []impl.Warning
 	if g := (&call{r: r, wt: wt, raw: p.Arguments}); len(g.begin(nil, nil)) == 0 {
-		ws = r.warnings(wt, g.body)
+		ws = r.ans.warnings(wt, g.body)
 	}
-	ap := &Outcome{ProposalID: p.ID, ApplyToken: p.ApplyStartedAt, StateDigest: p.StateDigest, Now: r.now(), render: func(resp proto.Message) ([]byte, error) {
-		o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), ws, r.enums, r.shape())
+	ap := &Outcome{ProposalID: p.ID, ApplyToken: p.ApplyStartedAt, StateDigest: p.StateDigest, Now: r.ans.now(), render: func(resp proto.Message) ([]byte, error) {
+		o, err := successEnvelope(resp, wt.doc.Result, r.ans.nextSteps(wt), ws, r.ans.shape.enums, r.ans.shape)
 		if err != nil {
 			return nil, err
 		}
-		return r.render(ctx, name, o), nil
+		return r.ans.render(ctx, name, o), nil
 	}}
 	resp, err := wt.bind.Invoke(context.WithValue(ctx, outcomeKey{}, ap), stored)
 	return a.conclude(c, stored, ap, ws, resp, err)
@@ -158,17 +158,17 @@ func (a *applying) current(c *call, stored proto.Message) *mcp.CallToolResult {
 	// The state check comes first: when the entity changed, what changed
 	// about it tells the user more than which request fields differ.
 	if p.StateDigest != "" && r.cfg.statePreview != nil {
-		now, ok, es := r.entityState(ctx, wt.doc.Name, stored)
+		now, ok, es := r.ans.entityState(ctx, wt.doc.Name, stored)
 		if len(es) > 0 && isInternal(es) {
 			a.abort()
-			return r.errorResult(ctx, name, stored, es)
+			return r.ans.errorResult(ctx, name, stored, es)
 		}
 		if len(es) > 0 || !ok || now.Digest != p.StateDigest {
 			a.abort()
-			e := staleState(r.control().proposalID, fmt.Sprintf("Proposal %q", p.ID), EntityState{Target: p.Target, Summary: p.StateSummary}, now, ok && len(es) == 0)
+			e := staleState(r.ans.control().proposalID, fmt.Sprintf("Proposal %q", p.ID), EntityState{Target: p.Target, Summary: p.StateSummary}, now, ok && len(es) == 0)
 			e.Details["proposal_id"] = p.ID
 			c.offerFreshProposal(p, e)
-			return r.errorResult(ctx, name, stored, impl.Errors{e})
+			return r.ans.errorResult(ctx, name, stored, impl.Errors{e})
 		}
 	}
 	fresh, stale := c.staleness(p, stored)
@@ -178,7 +178,7 @@ func (a *applying) current(c *call, stored proto.Message) *mcp.CallToolResult {
 			// Only a changed fill (not a refusal) can be proposed afresh.
 			c.offerFreshProposal(p, stale[0])
 		}
-		return r.errorResult(ctx, name, stored, stale)
+		return r.ans.errorResult(ctx, name, stored, stale)
 	}
 	for _, f := range wt.doc.ServerFills {
 		if f.Source == "generated" && f.How == nowFill {
@@ -196,34 +196,34 @@ func (a *applying) conclude(c *call, stored proto.Message, ap *Outcome, ws []imp
 	if errors.Is(err, proposal.ErrStale) {
 		// The state changed after the check above, before the write locked it.
 		a.abort()
-		now, ok, es := r.entityState(ctx, wt.doc.Name, stored)
+		now, ok, es := r.ans.entityState(ctx, wt.doc.Name, stored)
 		e := staleState("proposal_id", fmt.Sprintf("Proposal %q", p.ID), EntityState{Target: p.Target, Summary: p.StateSummary}, now, ok && len(es) == 0)
 		e.Details["proposal_id"] = p.ID
 		c.offerFreshProposal(p, e)
-		return r.errorResult(ctx, name, stored, impl.Errors{e})
+		return r.ans.errorResult(ctx, name, stored, impl.Errors{e})
 	}
 	if errors.Is(err, proposal.ErrNotApplying) {
 		// Another apply took this one over; its outcome is the proposal's.
 		a.finished = true
-		return r.supersededApply(ctx, name, p)
+		return serviceTools{r}.supersededApply(ctx, name, p)
 	}
 	if err == nil && ap.recorded {
 		a.finished = true
 		return toolResult(ap.body, false)
 	}
 	if err != nil {
-		es, class := r.handlerError(ctx, wt, stored, err)
-		body := r.errorBody(ctx, name, stored, es)
+		es, class := r.ans.handlerError(ctx, wt, stored, err)
+		body := r.ans.errorBody(ctx, name, stored, es)
 		if class == classBusiness {
 			return a.finish(body, true)
 		}
 		a.abort()
 		return toolResult(body, true)
 	}
-	o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), ws, r.enums, r.shape())
+	o, err := successEnvelope(resp, wt.doc.Result, r.ans.nextSteps(wt), ws, r.ans.shape.enums, r.ans.shape)
 	if err != nil {
 		a.abort()
-		return r.errorResult(ctx, name, stored, impl.Errors{r.internal(ctx, name, fmt.Errorf("marshal response: %w", err))})
+		return r.ans.errorResult(ctx, name, stored, impl.Errors{r.ans.internal(ctx, name, fmt.Errorf("marshal response: %w", err))})
 	}
-	return a.finish(r.render(ctx, name, o), false)
+	return a.finish(r.ans.render(ctx, name, o), false)
 }

@@ -45,27 +45,27 @@ func (c *call) storeProposal() ([]byte, impl.Errors) {
 	r, wt, ctx, m, loss := c.r, c.wt, c.ctx, c.m, c.loss
 	name := wt.doc.Name
 	if r.svc.ApplyTool == "" {
-		return nil, impl.Errors{r.internal(ctx, name, fmt.Errorf("policy asked for confirmation of %s but the service has no apply tool", name))}
+		return nil, impl.Errors{r.ans.internal(ctx, name, fmt.Errorf("policy asked for confirmation of %s but the service has no apply tool", name))}
 	}
 	reqBin, err := proto.MarshalOptions{Deterministic: true}.Marshal(m)
 	if err != nil {
-		return nil, impl.Errors{r.internal(ctx, name, fmt.Errorf("marshal proposal request: %w", err))}
+		return nil, impl.Errors{r.ans.internal(ctx, name, fmt.Errorf("marshal proposal request: %w", err))}
 	}
-	preview, err := r.personRequest(wt.doc, m, c.body)
+	preview, err := r.ans.shape.personRequest(wt.doc, m, c.body)
 	if err != nil {
-		return nil, impl.Errors{r.internal(ctx, name, fmt.Errorf("marshal proposal preview: %w", err))}
+		return nil, impl.Errors{r.ans.internal(ctx, name, fmt.Errorf("marshal proposal preview: %w", err))}
 	}
 	args := json.RawMessage(c.raw)
 	if len(strings.TrimSpace(string(c.raw))) == 0 || !json.Valid(c.raw) {
 		args = json.RawMessage("{}")
 	}
-	now := r.now()
+	now := r.ans.now()
 	p := &proposal.Proposal{
-		ID:             r.proposalID(),
+		ID:             r.cfg.proposalID(),
 		Tenant:         c.rc.TenantID,
 		Principal:      c.rc.PrincipalID,
 		Tool:           name,
-		Classification: r.shape().classification(wt.doc.Classification),
+		Classification: r.ans.shape.classification(wt.doc.Classification),
 		Summary:        summarize(wt, c.body),
 		Request:        reqBin,
 		Arguments:      args,
@@ -77,11 +77,11 @@ func (c *call) storeProposal() ([]byte, impl.Errors) {
 		p.Target, p.StateDigest, p.StateSummary = loss.state.Target, loss.state.Digest, loss.state.Summary
 	}
 	if err := r.cfg.proposals.Create(ctx, p); err != nil {
-		if e := r.proposalQuotaError(name, err); e != nil {
+		if e := r.ans.proposalQuotaError(name, err); e != nil {
 			r.cfg.logger.WarnContext(ctx, "mcpwrite: proposal refused: quota reached", "tool", name, "tenant", c.rc.TenantID, "principal", c.rc.PrincipalID, "error", err)
 			return nil, impl.Errors{e}
 		}
-		return nil, impl.Errors{r.internal(ctx, name, fmt.Errorf("store proposal: %w", err))}
+		return nil, impl.Errors{r.ans.internal(ctx, name, fmt.Errorf("store proposal: %w", err))}
 	}
 	po := object{
 		{"proposal_id", p.ID},
@@ -98,7 +98,7 @@ func (c *call) storeProposal() ([]byte, impl.Errors) {
 	if text := c.proposalConfirmation(); text != "" {
 		po = append(po, member{"confirmation_message", text})
 	}
-	if s := r.agentSummaryOf(wt, args); s != "" {
+	if s := c.agentSummaryOf(args); s != "" {
 		po = append(po, member{"agent_summary", s})
 	}
 	if d := proposalDiff(wt.doc, loss, preview); len(d) > 0 {
@@ -121,7 +121,7 @@ func (c *call) storeProposal() ([]byte, impl.Errors) {
 		member{"expires_at", p.ExpiresAt.UTC().Format(timeFormat)},
 		member{"apply_with", r.svc.ApplyTool},
 	)
-	ws := r.warnings(wt, c.body)
+	ws := r.ans.warnings(wt, c.body)
 	if loss.warning != nil {
 		ws = append(ws, *loss.warning)
 	}
@@ -130,10 +130,10 @@ func (c *call) storeProposal() ([]byte, impl.Errors) {
 		{"proposal", po},
 		{"suggestions", []string{fmt.Sprintf(
 			"Nothing was written yet. Show the summary and preview to the user; if they confirm, call %s with %s %q before it expires.",
-			r.svc.ApplyTool, r.control().proposalID, p.ID)}},
+			r.svc.ApplyTool, r.ans.control().proposalID, p.ID)}},
 		{"warnings", warningsJSON(ws)},
 	}
-	return r.render(ctx, name, o), nil
+	return r.ans.render(ctx, name, o), nil
 }
 
 // proposalConfirmation is the tool's confirmation_message filled from the
@@ -146,7 +146,7 @@ func (c *call) proposalConfirmation() string {
 	if tpl == "" {
 		return ""
 	}
-	text, err := r.renderConfirmation(tpl, c.m, c.loss.domain)
+	text, err := r.ans.shape.renderConfirmation(tpl, c.m, c.loss.domain)
 	if err != nil {
 		r.cfg.logger.WarnContext(c.ctx, "mcpwrite: confirmation message template not filled; proposing without it", "tool", wt.doc.Name, "error", err)
 		return ""
@@ -157,11 +157,11 @@ func (c *call) proposalConfirmation() string {
 // agentSummaryOf is the agent's own summary of the change in the call's
 // arguments, made safe to show ("" when the tool takes none or it was not
 // sent). The arguments were checked before anything was proposed.
-func (r *registry) agentSummaryOf(wt *boundTool, args []byte) string {
-	if wt.doc.AgentSummary == "" {
+func (c *call) agentSummaryOf(args []byte) string {
+	if c.wt.doc.AgentSummary == "" {
 		return ""
 	}
-	g := &call{r: r, wt: wt, raw: args}
+	g := &call{r: c.r, wt: c.wt, raw: args}
 	if es := g.begin(nil, nil); len(es) > 0 {
 		return ""
 	}
@@ -173,9 +173,9 @@ const timeFormat = "2006-01-02T15:04:05Z07:00"
 
 // proposalID mints an id of the same form as proposal.NewID from the
 // configured random source, so tests can pin it.
-func (r *registry) proposalID() string {
+func (cfg *config) proposalID() string {
 	var b [16]byte
-	if _, err := io.ReadFull(r.cfg.rand, b[:]); err != nil {
+	if _, err := io.ReadFull(cfg.rand, b[:]); err != nil {
 		return proposal.NewID()
 	}
 	return proposal.IDPrefix + base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:])
@@ -293,4 +293,92 @@ func proposalAction(d *schemadoc.Tool) string {
 		}
 	}
 	return strings.ToLower(name)
+}
+
+// staleness re-derives the request from the proposal's arguments and compares
+// it with the stored one, ignoring fields that legitimately differ per call:
+// generated values (IDs, timestamps) and request-context metadata
+// (correlation, causation, trace), which belong to the call, not to the world.
+// c is the apply call, for the proposal's tool.
+func (c *call) staleness(p *proposal.Proposal, stored proto.Message) (proto.Message, impl.Errors) {
+	r, wt := c.r, c.wt
+	f := r.newCall(c.ctx, wt, c.rc, c.hasRC)
+	f.raw = p.Arguments
+	es := f.begin(nil, nil)
+	var fresh proto.Message
+	if len(es) == 0 {
+		fresh, es, _ = f.prepare(nil) // the request the write gets
+	}
+	if len(es) > 0 {
+		stale := &impl.ErrorEntry{
+			Code: impl.CodeProposalStale, Field: r.ans.control().proposalID,
+			Message:     fmt.Sprintf("proposal %q no longer validates against the current state", p.ID),
+			Details:     map[string]any{"proposal_id": p.ID},
+			Suggestions: &impl.Suggestions{Hint: "Nothing was written. Call the write tool again to make a fresh proposal."},
+		}
+		return nil, append(impl.Errors{stale}, es...)
+	}
+	a, b := comparableRequest(wt, stored), comparableRequest(wt, fresh)
+	if proto.Equal(a, b) {
+		return fresh, nil
+	}
+	return nil, impl.Errors{{
+		Code: impl.CodeProposalStale, Field: r.ans.control().proposalID,
+		Message:     fmt.Sprintf("proposal %q is stale: the server would now fill it differently", p.ID),
+		Details:     map[string]any{"proposal_id": p.ID, "changed_fields": changedFields(a.ProtoReflect(), b.ProtoReflect())},
+		Suggestions: &impl.Suggestions{Hint: "Nothing was written. Call the write tool again to make a fresh proposal and show it to the user."},
+	}}
+}
+
+// offerFreshProposal makes a new proposal of a stale one's arguments
+// against the current state and puts it in e (details.fresh_proposal), so
+// the user can confirm what would happen now instead. When the arguments no
+// longer make a proposal (the entity is gone, the domain refuses), e is left
+// as it is and tells the agent to call the write tool again.
+// c is the apply call, for the proposal's tool; the fresh proposal is made
+// as a call without control arguments.
+func (c *call) offerFreshProposal(p *proposal.Proposal, e *impl.ErrorEntry) {
+	r, wt, ctx, name := c.r, c.wt, c.ctx, c.name()
+	f := r.newCall(ctx, wt, c.rc, c.hasRC)
+	f.raw = p.Arguments
+	if es := f.begin(nil, nil); len(es) > 0 {
+		return
+	}
+	f.ctl = control{} // made afresh: no key, no dry_run
+	m, es, _ := f.prepare(nil)
+	if len(es) > 0 {
+		return
+	}
+	f.m = m
+	dp, des, _ := r.ans.domainCheck(ctx, name, m)
+	if len(des) > 0 {
+		return
+	}
+	info := lossInfo{domain: dp}
+	st, ok, es := r.ans.entityState(ctx, name, m)
+	if len(es) > 0 || (p.StateDigest != "" && !ok) {
+		return
+	}
+	info.state, info.hasState = st, ok
+	if r.cfg.lossPreview != nil && losesData(wt.doc) {
+		if text, err := r.cfg.lossPreview(ctx, name, m); err == nil {
+			info.text = neutralize(strings.TrimSpace(text))
+		}
+	}
+	f.loss = info
+	b, es := f.storeProposal()
+	if len(es) > 0 {
+		return
+	}
+	var env struct {
+		Proposal json.RawMessage `json:"proposal"`
+	}
+	if json.Unmarshal(b, &env) != nil || len(env.Proposal) == 0 {
+		return
+	}
+	if e.Details == nil {
+		e.Details = map[string]any{}
+	}
+	e.Details["fresh_proposal"] = env.Proposal
+	e.Suggestions = &impl.Suggestions{Hint: "Nothing was written. details.fresh_proposal is the same change against the current state: show it to the user and, if they confirm, call " + r.svc.ApplyTool + " with its proposal_id."}
 }

@@ -37,16 +37,16 @@ func (r *registry) readCall(ctx context.Context, wt *boundTool, req *mcp.CallToo
 	ctx, name := c.ctx, c.name()
 	m, es, _ := c.prepare(s)
 	if len(es) > 0 {
-		return r.errorResult(ctx, name, m, es), nil
+		return r.ans.errorResult(ctx, name, m, es), nil
 	}
 	resp, err := wt.bind.Invoke(ctx, m)
 	if err != nil {
-		es, _ := r.classify(ctx, name, err)
-		return r.errorResult(ctx, name, m, es), nil
+		es, _ := r.ans.classify(ctx, name, err)
+		return r.ans.errorResult(ctx, name, m, es), nil
 	}
-	o, err := successEnvelope(resp, wt.doc.Result, r.nextSteps(wt), []impl.Warning{}, r.enums, r.shape())
+	o, err := successEnvelope(resp, wt.doc.Result, r.ans.nextSteps(wt), []impl.Warning{}, r.ans.shape.enums, r.ans.shape)
 	if err != nil {
-		return r.errorResult(ctx, name, m, impl.Errors{r.internal(ctx, name, fmt.Errorf("marshal response: %w", err))}), nil
+		return r.ans.errorResult(ctx, name, m, impl.Errors{r.ans.internal(ctx, name, fmt.Errorf("marshal response: %w", err))}), nil
 	}
-	return toolResult(r.render(ctx, name, o), false), resp
+	return toolResult(r.ans.render(ctx, name, o), false), resp
 }

@@ -86,7 +86,10 @@ func newRegistry(svc *impl.Service, opts []Option) (*registry, error) {
 	if sd == nil {
 		return nil, fmt.Errorf("runtime: service %s: not in the schema document of %q", svc.Name, doc.Source)
 	}
-	r := &registry{cfg: newConfig(opts), svc: sd, version: sd.SchemaVersion, enums: svc.Enums, tools: map[string]*boundTool{}, answers: shapeOf(sd), ops: svc.Operations}
+	r := &registry{cfg: newConfig(opts), svc: sd, version: sd.SchemaVersion, tools: map[string]*boundTool{}, ops: svc.Operations}
+	shape := shapeOf(sd)
+	shape.enums = svc.Enums
+	r.ans = &answers{cfg: r.cfg, svc: sd, shape: shape, tools: r.tools, ops: svc.Operations}
 	if r.version == "" {
 		// A document generated before schema versions: the same hash,
 		// computed from the entry as read.
@@ -154,7 +157,7 @@ func (r *registry) bind(svc *impl.Service) error {
 		if read && d.Confirmation != "" && Confirmation(d.Confirmation) != ConfirmDirect {
 			return fmt.Errorf("tool %q is a read (kind READ) but asks for %s confirmation; a read is never confirmed", d.Name, d.Confirmation)
 		}
-		r.tools[d.Name] = &boundTool{bind: b, doc: d, optionalDescription: opt, nested: nestedPaths(d.InputSchema), fillShapes: fillShapes(b.NewRequest(), d.ServerFills), hash: schemaHash(d), read: read, names: controlNamesFor(r.jsonNames())}
+		r.tools[d.Name] = &boundTool{bind: b, doc: d, optionalDescription: opt, nested: nestedPaths(d.InputSchema), fillShapes: fillShapes(b.NewRequest(), d.ServerFills), hash: schemaHash(d), read: read, names: controlNamesFor(r.ans.shape.jsonNames)}
 		r.order = append(r.order, d.Name)
 		if !read {
 			r.writes = append(r.writes, d.Name)
@@ -216,7 +219,7 @@ func (r *registry) toolSpecs() ([]toolSpec, error) {
 			InputSchema: d.InputSchema,
 			Annotations: annotations(d.Title, d.Hints),
 			Meta: mcp.Meta{
-				metaClassification: r.shape().classification(d.Classification),
+				metaClassification: r.ans.shape.classification(d.Classification),
 				metaConfirmation:   string(defaultConfirmation(d)),
 				metaKind:           d.Kind,
 				metaSchemaHash:     wt.hash,
@@ -229,18 +232,19 @@ func (r *registry) toolSpecs() ([]toolSpec, error) {
 		if r.cfg.compact {
 			t = compactTool(d, wt.hash)
 		}
-		r.describeOperation(t, d)
+		serviceTools{r}.describeOperation(t, d)
 		if wt.read {
 			specs = append(specs, toolSpec{t, r.readHandler(wt)})
 			continue
 		}
 		specs = append(specs, toolSpec{t, r.writeHandler(wt)})
 	}
-	descs := r.compactServiceDescriptions()
-	for _, sp := range append(r.operationsToolSpecs(), r.serviceToolSpecs()...) {
+	st := serviceTools{r}
+	descs := st.compactServiceDescriptions()
+	for _, sp := range append(st.operationsToolSpecs(), st.serviceToolSpecs()...) {
 		sp.tool.Meta = mcp.Meta{metaSchemaVersion: r.version}
 		if r.cfg.compact {
-			r.compactServiceTool(sp.tool, descs)
+			st.compactServiceTool(sp.tool, descs)
 		}
 		specs = append(specs, sp)
 	}
@@ -256,8 +260,8 @@ func (r *registry) guard(tool string, h mcp.ToolHandler) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		defer func() {
 			if p := recover(); p != nil {
-				e := r.internal(ctx, tool, fmt.Errorf("panic: %v\n%s", p, debug.Stack()))
-				res, err = r.errorResult(ctx, tool, nil, impl.Errors{e}), nil
+				e := r.ans.internal(ctx, tool, fmt.Errorf("panic: %v\n%s", p, debug.Stack()))
+				res, err = r.ans.errorResult(ctx, tool, nil, impl.Errors{e}), nil
 			}
 		}()
 		return h(ctx, req)

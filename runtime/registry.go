@@ -1,8 +1,10 @@
 package runtime
 
-// Bottom layer: the types a registered service is made of (registry,
-// boundTool, toolSpec and the small value types their fields hold), with no
-// behaviour of their own beyond schemaHash.
+// Bottom layer: the types a registered service is made of (registry, the
+// answers it builds with, its serviceTools, boundTool, toolSpec and the small
+// value types their fields hold), with no behaviour of their own beyond
+// schemaHash. Their methods live by what they do: see docs/architecture.md,
+// the runtime's files as layers.
 
 import (
 	"crypto/sha256"
@@ -40,7 +42,6 @@ type registry struct {
 	svc *schemadoc.Service
 	// version is the service's schema version (MetaSchemaVersion).
 	version string
-	enums   map[string]*impl.EnumTable // alias tables for rendering responses
 	tools   map[string]*boundTool
 	order   []string // tool names (writes and reads), document order
 	// writes are the write tools' names, document order: what validate
@@ -48,14 +49,38 @@ type registry struct {
 	writes []string
 	// checker is the request check, built once here (Service.NewChecker).
 	checker impl.RequestChecker
-	// waits counts the in-call confirmations waiting (quota_answers.go).
+	// waits counts the in-call confirmations waiting (answer.go, call.holdElicitation in pipeline.go).
 	waits waits
-	// answers is the service's answer shape (answer_shape.go), made once.
-	answers answerShape
+	// ans builds the service's answers (answer.go).
+	ans *answers
 	// ops gets long-running operations for the operations tool
 	// (operations_tool.go); nil when the handler cannot.
 	ops impl.GetOperation
 }
+
+// answers builds every answer of one service, error and success, from
+// what the service declares: its document, options, enum alias tables and
+// answer shape. It holds no per-call state; a registry makes one and every
+// handler and stage of the service asks it for their answers.
+type answers struct {
+	cfg *config
+	svc *schemadoc.Service
+	// shape is the service's answer shape (answer_shape.go), made once (the
+	// zero shape without a service document).
+	shape answerShape
+	// tools are the service's tools (the registry's map), which next steps
+	// name.
+	tools map[string]*boundTool
+	// ops gets long-running operations (operations_tool.go); nil when the
+	// handler cannot.
+	ops impl.GetOperation
+}
+
+// serviceTools are the tools a service has beside its own writes and reads:
+// validate_write, get_write_schema, discovery, apply and discard of
+// proposals, the vocabulary and the operations tools. They answer from the
+// registry's tools, stores and options, and hold nothing of their own.
+type serviceTools struct{ r *registry }
 
 // boundTool joins a tool's document entry with its generated code: a
 // write tool, or a read tool (read set).
@@ -123,6 +148,9 @@ type answerShape struct {
 	// (enum_output LOWER_SNAKE), so answers write a classification as
 	// safe_create.
 	lowerEnums bool
+	// enums are the service's enum alias tables, which answers and what a
+	// confirmation shows spell enum values with.
+	enums map[string]*impl.EnumTable
 }
 
 // controlNames are the names of the control arguments (the idempotency key,

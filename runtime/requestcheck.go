@@ -1,50 +1,11 @@
 package runtime
 
 import (
-	"context"
-	"fmt"
 	"strconv"
 	"strings"
 
-	"google.golang.org/protobuf/proto"
-
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
-
-// requestCheck runs the registration's checker on the complete request m.
-// A violation on a field the agent supplies is the agent's to fix, with the
-// agent-facing path; one on a field the server fills (derived, generated,
-// hidden) is a server bug, answered INTERNAL.
-func (r *registry) requestCheck(ctx context.Context, wt *boundTool, body *impl.Object, m proto.Message) (impl.Errors, errClass) {
-	if r.checker == nil || m == nil {
-		return nil, classBusiness
-	}
-	vs, err := r.checker.Check(m)
-	if err != nil {
-		return impl.Errors{r.internal(ctx, wt.doc.Name, fmt.Errorf("request check: %w", err))}, classInternal
-	}
-	var es impl.Errors
-	var server []string
-	for _, v := range vs {
-		path, agent := agentPath(wt.bind.AgentPaths, v.Path)
-		if agent && wt.bind.Overridable[protoPath(v.Path)] && !sent(body, v.Path, wt.bind.AgentPaths) {
-			agent = false // the server filled it: the agent left it out
-		}
-		if !agent {
-			server = append(server, fmt.Sprintf("%s: %s (%s)", path, v.Message, v.RuleID))
-			continue
-		}
-		e := &impl.ErrorEntry{Code: violationCode(v.RuleID), Field: path, Message: v.Message}
-		if v.RuleID != "" {
-			e.Details = map[string]any{"rule_id": v.RuleID}
-		}
-		es = append(es, e)
-	}
-	if len(server) > 0 {
-		return impl.Errors{r.internal(ctx, wt.doc.Name, fmt.Errorf("request check: server-filled fields break their rules: %s", strings.Join(server, "; ")))}, classInternal
-	}
-	return es, classBusiness
-}
 
 // agentPath renders p with the agent-facing names of paths (proto dotted
 // path to agent dotted path, every field the agent may set). agent is false

@@ -131,7 +131,7 @@ func (sr serviceResources) handler(wt *boundTool, p resourcePattern, wrap toolWr
 		var resp proto.Message
 		inner := func(ctx context.Context, creq *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			if bad != nil {
-				return r.errorResult(ctx, tool, nil, impl.Errors{bad.impl()}), nil
+				return r.ans.errorResult(ctx, tool, nil, impl.Errors{bad.impl()}), nil
 			}
 			res, m := r.readCall(ctx, wt, creq)
 			resp = m
@@ -148,14 +148,14 @@ func (sr serviceResources) handler(wt *boundTool, p resourcePattern, wrap toolWr
 		var text []byte
 		err = fmt.Errorf("%s answered no response", wt.doc.Method)
 		if resp != nil && resp.ProtoReflect().IsValid() {
-			text, err = r.shape().protojson().Marshal(resp)
+			text, err = r.ans.shape.protojson().Marshal(resp)
 		}
 		if err == nil {
 			text, err = compactJSON(text)
 		}
 		if err != nil {
-			e := r.internal(ctx, tool, fmt.Errorf("marshal resource %s: %w", uri, err))
-			return nil, resourceError(uri, r.errorResult(ctx, tool, nil, impl.Errors{e}))
+			e := r.ans.internal(ctx, tool, fmt.Errorf("marshal resource %s: %w", uri, err))
+			return nil, resourceError(uri, r.ans.errorResult(ctx, tool, nil, impl.Errors{e}))
 		}
 		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: resourceMIMEType, Text: string(text)}}}, nil
 	}

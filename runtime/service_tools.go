@@ -15,10 +15,10 @@ import (
 
 // serviceToolSpecs builds the validate, schema, discovery, apply and discard
 // tools the document names.
-func (r *registry) serviceToolSpecs() []toolSpec {
+func (st serviceTools) serviceToolSpecs() []toolSpec {
 	var specs []toolSpec
 	readOnly := schemadoc.Hints{ReadOnly: true, Idempotent: true}
-	if n := r.svc.ValidateTool; n != "" {
+	if n := st.r.svc.ValidateTool; n != "" {
 		specs = append(specs, toolSpec{&mcp.Tool{
 			Name:  n,
 			Title: "Validate a write",
@@ -26,34 +26,34 @@ func (r *registry) serviceToolSpecs() []toolSpec {
 				"warnings and a preview of the complete request the server would send. Call this BEFORE write operations.",
 			InputSchema: schemaJSON(objectSchema(
 				props{
-					{"operation", r.operationSchema("The write tool to validate", r.writes)},
+					{"operation", st.operationSchema("The write tool to validate", st.r.writes)},
 					{"payload", stringSchema(`The arguments that would be sent to the write tool, as JSON text of an object, e.g. "{\"name\":\"OrderService\"}"`)},
 				}, "operation", "payload")),
 			OutputSchema: resultSchemaJSON(validateOutputSchema()),
 			Annotations:  annotations("Validate a write", readOnly),
-		}, r.validateHandler})
+		}, st.validateHandler})
 	}
-	if n := r.svc.SchemaTool; n != "" {
+	if n := st.r.svc.SchemaTool; n != "" {
 		what, opDesc := "a write operation", "The write tool to describe"
-		if len(r.writes) < len(r.order) {
+		if len(st.r.writes) < len(st.r.order) {
 			what, opDesc = "a write or read operation", "The write or read tool to describe"
 		}
 		desc := "Get the JSON schema of " + what + " with examples, required and optional fields, " +
 			"and the fields the server fills itself."
-		if r.cfg.compact {
+		if st.r.cfg.compact {
 			desc += " tools/list shows tools compactly: call this before a tool's first call, again when the schema_hash in tools/list's _meta changes."
 		}
 		specs = append(specs, toolSpec{&mcp.Tool{
 			Name:         n,
 			Title:        "Get a write schema",
 			Description:  desc,
-			InputSchema:  schemaJSON(objectSchema(props{{"operation", r.operationSchema(opDesc, r.order)}}, "operation")),
+			InputSchema:  schemaJSON(objectSchema(props{{"operation", st.operationSchema(opDesc, st.r.order)}}, "operation")),
 			OutputSchema: resultSchemaJSON(schemaOutputSchema()),
 			Annotations:  annotations("Get a write schema", readOnly),
-		}, r.schemaHandler})
+		}, st.schemaHandler})
 	}
-	for i := range r.svc.Discovery {
-		d := &r.svc.Discovery[i]
+	for i := range st.r.svc.Discovery {
+		d := &st.r.svc.Discovery[i]
 		var in props
 		groups := discoveryGroups(d)
 		if d.GroupBy != "" {
@@ -70,13 +70,13 @@ func (r *registry) serviceToolSpecs() []toolSpec {
 			InputSchema:  schemaJSON(objectSchema(in)),
 			OutputSchema: resultSchemaJSON(discoveryOutputSchema(d.GroupBy != "", d.PairsOf != "")),
 			Annotations:  annotations("", readOnly),
-		}, r.discoveryHandler(d, groups)})
+		}, st.discoveryHandler(d, groups)})
 	}
-	specs = append(specs, r.vocabularyToolSpecs()...)
-	if n := r.svc.ApplyTool; n != "" {
+	specs = append(specs, st.vocabularyToolSpecs()...)
+	if n := st.r.svc.ApplyTool; n != "" {
 		var h schemadoc.Hints
-		for _, name := range r.order {
-			dh := r.tools[name].doc.Hints
+		for _, name := range st.r.order {
+			dh := st.r.tools[name].doc.Hints
 			h.Destructive = h.Destructive || dh.Destructive
 			h.OpenWorld = h.OpenWorld || dh.OpenWorld
 		}
@@ -84,36 +84,36 @@ func (r *registry) serviceToolSpecs() []toolSpec {
 		specs = append(specs, toolSpec{&mcp.Tool{
 			Name:  n,
 			Title: "Apply a proposal",
-			Description: "Commit a proposed write by its " + r.control().proposalID + ", after the user confirmed it. " +
+			Description: "Commit a proposed write by its " + st.r.ans.control().proposalID + ", after the user confirmed it. " +
 				"Only the caller who made the proposal can apply it, once, before it expires.",
-			InputSchema:  schemaJSON(r.proposalIDSchema()),
+			InputSchema:  schemaJSON(st.r.ans.proposalIDSchema()),
 			OutputSchema: resultSchemaJSON(proposalResultSchema()),
 			Annotations:  annotations("Apply a proposal", h),
-		}, r.applyHandler})
+		}, st.applyHandler})
 	}
-	if n := r.svc.DiscardTool; n != "" {
+	if n := st.r.svc.DiscardTool; n != "" {
 		specs = append(specs, toolSpec{&mcp.Tool{
 			Name:         n,
 			Title:        "Discard a proposal",
 			Description:  "Discard a proposed write the user rejected; it can no longer be applied.",
-			InputSchema:  schemaJSON(r.proposalIDSchema()),
+			InputSchema:  schemaJSON(st.r.ans.proposalIDSchema()),
 			OutputSchema: resultSchemaJSON(discardResultSchema()),
 			Annotations:  annotations("Discard a proposal", schemadoc.Hints{Idempotent: true}),
-		}, r.discardHandler})
+		}, st.discardHandler})
 	}
 	return specs
 }
 
 // operation resolves the tool an operation argument names, one of names
 // (the write tools for validate, every tool for the schema tool).
-func (r *registry) operation(op string, names []string) (*boundTool, *impl.ErrorEntry) {
-	if wt, ok := r.tools[op]; ok && contains(names, op) {
+func (st serviceTools) operation(op string, names []string) (*boundTool, *impl.ErrorEntry) {
+	if wt, ok := st.r.tools[op]; ok && contains(names, op) {
 		return wt, nil
 	} else if ok && wt.read {
-		return nil, r.notAWrite(op)
+		return nil, st.notAWrite(op)
 	}
 	dym := suggest.Closest(op, names, 3)
-	if full := r.cfg.toolName(op); full != op && contains(names, full) {
+	if full := st.r.cfg.toolName(op); full != op && contains(names, full) {
 		// The generated name without the registration's prefix or suffix.
 		dym = []string{full}
 	}
@@ -129,35 +129,35 @@ func (r *registry) operation(op string, names []string) (*boundTool, *impl.Error
 
 // notAWrite answers validate_write asked about a read tool: there is
 // nothing to validate before calling it, since it changes nothing.
-func (r *registry) notAWrite(tool string) *impl.ErrorEntry {
+func (st serviceTools) notAWrite(tool string) *impl.ErrorEntry {
 	return &impl.ErrorEntry{
 		Code: impl.CodeUnknownOperation, Field: "operation",
-		Message: fmt.Sprintf("%s is a read tool: %s checks writes only; call %s directly, it changes nothing", tool, r.svc.ValidateTool, tool),
+		Message: fmt.Sprintf("%s is a read tool: %s checks writes only; call %s directly, it changes nothing", tool, st.r.svc.ValidateTool, tool),
 		Details: map[string]any{"operation": tool, "kind": kindRead},
 		Suggestions: &impl.Suggestions{
-			ValidValues: append([]string{}, r.writes...),
-			Hint:        fmt.Sprintf("Call %s itself; use %s only before a write.", tool, r.svc.ValidateTool),
+			ValidValues: append([]string{}, st.r.writes...),
+			Hint:        fmt.Sprintf("Call %s itself; use %s only before a write.", tool, st.r.svc.ValidateTool),
 		},
 	}
 }
 
 // validateHandler is validate_write: the write tool's decode, validate and
 // enrich steps with DryRun set; no idempotency, governance or handler.
-func (r *registry) validateHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	name := r.svc.ValidateTool
-	vals, es := r.readArgs(arguments(req), argSpec{name: "operation", kind: impl.KindString, required: true}, argSpec{name: "payload", kind: impl.KindObject, required: true, text: true})
+func (st serviceTools) validateHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	name := st.r.svc.ValidateTool
+	vals, es := st.r.readArgs(arguments(req), argSpec{name: "operation", kind: impl.KindString, required: true}, argSpec{name: "payload", kind: impl.KindObject, required: true, text: true})
 	if len(es) > 0 {
-		return r.errorResult(ctx, name, nil, es), nil
+		return st.r.ans.errorResult(ctx, name, nil, es), nil
 	}
-	wt, e := r.operation(vals["operation"].Str, r.writes)
+	wt, e := st.operation(vals["operation"].Str, st.r.writes)
 	if e != nil {
-		return r.errorResult(ctx, name, nil, impl.Errors{e}), nil
+		return st.r.ans.errorResult(ctx, name, nil, impl.Errors{e}), nil
 	}
 	payload := vals["payload"].Obj
 	if payload == nil {
 		payload = &impl.Object{}
 	}
-	c := &call{r: r, wt: wt, ctx: ctx, req: req}
+	c := &call{r: st.r, wt: wt, ctx: ctx, req: req}
 	c.begin(payload, nil) // a parsed payload: no errors
 	ctx = c.ctx
 	c.ctl.dryRun = true // what the write tool does with dry_run
@@ -166,68 +166,19 @@ func (r *registry) validateHandler(ctx context.Context, req *mcp.CallToolRequest
 	if class == classInternal {
 		return c.fail(es), nil
 	}
-	return toolResult(r.render(ctx, name, c.validateResult(append(c.ctl.errs, es...))), false), nil
-}
-
-// validateResult is the dry-run answer: valid, every error, warnings,
-// suggestions and, when valid, the complete request the handler would get.
-func (c *call) validateResult(es impl.Errors) object {
-	r, wt, ctx, m := c.r, c.wt, c.ctx, c.m
-	name := wt.doc.Name
-	if r.cfg.errorHook != nil {
-		for _, e := range es {
-			r.cfg.errorHook(ctx, name, m, e)
-		}
-	}
-	var domainPreview map[string]any
-	if len(es) == 0 {
-		// The domain answers what the write would answer, without writing.
-		dp, des, class := r.domainCheck(ctx, name, m)
-		if class == classInternal || class == classTransient && len(des) > 0 {
-			return errorEnvelope(des)
-		}
-		if len(des) > 0 && r.cfg.errorHook != nil {
-			for _, e := range des {
-				r.cfg.errorHook(ctx, name, m, e)
-			}
-		}
-		es, domainPreview = des, dp
-	}
-	valid := len(es) == 0
-	suggestions := []string{}
-	// success: the check itself ran (a bad payload is not a failed call);
-	// valid: whether the write would be accepted.
-	o := object{{"success", true}, {"valid", valid}, {"errors", entriesJSON(es)}, {"warnings", r.warnings(wt, c.body)}}
-	if !valid {
-		return append(o, member{"suggestions", suggestions})
-	}
-	suggestions = append(suggestions, fmt.Sprintf("Call %s with this payload to commit the write", name))
-	preview, err := r.validatedRequest(wt.doc, m)
-	if err != nil {
-		e := r.internal(ctx, name, fmt.Errorf("marshal preview: %w", err))
-		return errorEnvelope(impl.Errors{e})
-	}
-	filled := []string{}
-	for _, f := range wt.doc.ServerFills {
-		filled = append(filled, filledPaths(m, f)...)
-	}
-	po := object{{"request", preview}, {"server_filled", filled}}
-	if domainPreview != nil {
-		po = append(po, member{"domain", domainPreview})
-	}
-	return append(o, member{"suggestions", suggestions}, member{"preview", po})
+	return toolResult(st.r.ans.render(ctx, name, c.validateResult(append(c.ctl.errs, es...))), false), nil
 }
 
 // schemaHandler is get_write_schema: the tool's entry of the document.
-func (r *registry) schemaHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	name := r.svc.SchemaTool
-	vals, es := r.readArgs(arguments(req), argSpec{name: "operation", kind: impl.KindString, required: true})
+func (st serviceTools) schemaHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	name := st.r.svc.SchemaTool
+	vals, es := st.r.readArgs(arguments(req), argSpec{name: "operation", kind: impl.KindString, required: true})
 	if len(es) > 0 {
-		return r.errorResult(ctx, name, nil, es), nil
+		return st.r.ans.errorResult(ctx, name, nil, es), nil
 	}
-	wt, e := r.operation(vals["operation"].Str, r.order)
+	wt, e := st.operation(vals["operation"].Str, st.r.order)
 	if e != nil {
-		return r.errorResult(ctx, name, nil, impl.Errors{e}), nil
+		return st.r.ans.errorResult(ctx, name, nil, impl.Errors{e}), nil
 	}
 	d := wt.doc
 	examples := d.Examples
@@ -241,10 +192,10 @@ func (r *registry) schemaHandler(ctx context.Context, req *mcp.CallToolRequest) 
 	o := object{
 		{"operation", d.Name},
 		{"schema_hash", wt.hash},
-		{"schema_version", r.version},
+		{"schema_version", st.r.version},
 		{"description", d.Description},
 		{"kind", d.Kind},
-		{"classification", r.shape().classification(d.Classification)},
+		{"classification", st.r.ans.shape.classification(d.Classification)},
 		{"confirmation", string(defaultConfirmation(d))},
 		{"input_schema", fullInputSchema(d)},
 		{"output_schema", rawOrEmpty(d.OutputSchema)},
@@ -254,9 +205,9 @@ func (r *registry) schemaHandler(ctx context.Context, req *mcp.CallToolRequest) 
 		{"server_fills", fills},
 		{"control_arguments", controlArguments(wt)},
 	}
-	if r.jsonNames() {
+	if st.r.ans.shape.jsonNames {
 		// Every field name above is the protojson name.
-		o = append(o, member{"field_naming", r.svc.FieldNaming})
+		o = append(o, member{"field_naming", st.r.svc.FieldNaming})
 	}
 	if d.ElicitFallback != "" {
 		// What a confirmation the client cannot show becomes.
@@ -284,15 +235,15 @@ func (r *registry) schemaHandler(ctx context.Context, req *mcp.CallToolRequest) 
 	}
 	if len(d.Vocabularies) > 0 {
 		// Fields of live vocabularies, with the caller's values.
-		rc, _ := r.requestContext(ctx, req)
-		vs, err := r.vocabularyListing(WithRequestContext(ctx, rc), d.Vocabularies, rc.TenantID)
+		rc, _ := st.r.requestContext(ctx, req)
+		vs, err := st.vocabularyListing(WithRequestContext(ctx, rc), d.Vocabularies, rc.TenantID)
 		if err != nil {
-			es, _ := r.classify(ctx, name, err)
-			return r.errorResult(ctx, name, nil, es), nil
+			es, _ := st.r.ans.classify(ctx, name, err)
+			return st.r.ans.errorResult(ctx, name, nil, es), nil
 		}
 		o = append(o, member{"vocabularies", vs})
 	}
-	return toolResult(r.render(ctx, name, o), false), nil
+	return toolResult(st.r.ans.render(ctx, name, o), false), nil
 }
 
 func rawOrEmpty(b json.RawMessage) json.RawMessage {
@@ -316,7 +267,7 @@ func discoveryGroups(d *schemadoc.Discovery) []string {
 }
 
 // discoveryHandler lists an enum's agent-facing values, optionally one group.
-func (r *registry) discoveryHandler(d *schemadoc.Discovery, groups []string) mcp.ToolHandler {
+func (st serviceTools) discoveryHandler(d *schemadoc.Discovery, groups []string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		specs := []argSpec{}
 		if d.GroupBy != "" {
@@ -326,9 +277,9 @@ func (r *registry) discoveryHandler(d *schemadoc.Discovery, groups []string) mcp
 		if len(ends) > 0 {
 			specs = append(specs, argSpec{name: "source_type", kind: impl.KindString, required: false}, argSpec{name: "target_type", kind: impl.KindString, required: false})
 		}
-		vals, es := r.readArgs(arguments(req), specs...)
+		vals, es := st.r.readArgs(arguments(req), specs...)
 		if len(es) > 0 {
-			return r.errorResult(ctx, d.Tool, nil, es), nil
+			return st.r.ans.errorResult(ctx, d.Tool, nil, es), nil
 		}
 		group := ""
 		if v := vals["group"]; v != nil {
@@ -338,7 +289,7 @@ func (r *registry) discoveryHandler(d *schemadoc.Discovery, groups []string) mcp
 				known = known || g == group
 			}
 			if !known {
-				return r.errorResult(ctx, d.Tool, nil, impl.Errors{{
+				return st.r.ans.errorResult(ctx, d.Tool, nil, impl.Errors{{
 					Code: CodeInvalidEnumValue, Field: "group", Message: "unknown group " + impl.Excerpt(group),
 					Suggestions: &impl.Suggestions{DidYouMean: suggest.Closest(group, groups, 3), ValidValues: groups},
 				}}), nil
@@ -351,7 +302,7 @@ func (r *registry) discoveryHandler(d *schemadoc.Discovery, groups []string) mcp
 				continue
 			}
 			if !contains(ends, v.Str) {
-				return r.errorResult(ctx, d.Tool, nil, impl.Errors{{
+				return st.r.ans.errorResult(ctx, d.Tool, nil, impl.Errors{{
 					Code: CodeInvalidEnumValue, Field: k, Message: fmt.Sprintf("unknown %s %s", strings.ReplaceAll(k, "_", " "), impl.Excerpt(v.Str)),
 					Suggestions: &impl.Suggestions{DidYouMean: suggest.Closest(v.Str, ends, 3), ValidValues: ends}, Rejected: v.Str,
 				}}), nil
@@ -397,7 +348,7 @@ func (r *registry) discoveryHandler(d *schemadoc.Discovery, groups []string) mcp
 		if d.GroupBy != "" {
 			o = append(o, member{"groups", byGroup})
 		}
-		return toolResult(r.render(ctx, d.Tool, o), false), nil
+		return toolResult(st.r.ans.render(ctx, d.Tool, o), false), nil
 	}
 }
 

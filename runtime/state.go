@@ -1,34 +1,13 @@
 package runtime
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
-	"google.golang.org/protobuf/proto"
-
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
-
-// entityState asks the domain for the state of what m changes; a business
-// error comes back as envelope entries, an internal one is logged.
-func (r *registry) entityState(ctx context.Context, tool string, m proto.Message) (EntityState, bool, impl.Errors) {
-	if r.cfg.statePreview == nil {
-		return EntityState{}, false, nil
-	}
-	st, ok, err := r.cfg.statePreview(ctx, tool, m)
-	if err != nil {
-		es, _ := r.classify(ctx, tool, err)
-		return EntityState{}, false, es
-	}
-	if !ok {
-		return EntityState{}, false, nil
-	}
-	st.Target, st.Summary = neutralize(st.Target), neutralize(st.Summary)
-	return st, true, nil
-}
 
 // staleState is the answer when the state a user confirmed changed before
 // the write; now is the current state (ok false: it no longer exists).

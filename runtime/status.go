@@ -61,7 +61,7 @@ var transientCodes = map[codes.Code]bool{
 // unchanged; gRPC statuses with user-facing codes keep their message;
 // everything else becomes INTERNAL with a fresh trace_id and is logged, never
 // shown.
-func (r *registry) classify(ctx context.Context, tool string, err error) (impl.Errors, errClass) {
+func (a *answers) classify(ctx context.Context, tool string, err error) (impl.Errors, errClass) {
 	if list, _, _ := impl.EntriesOf(err); len(list) > 0 {
 		// Entries may be shared sentinels: copy before adding trace IDs or hints.
 		out, class := make(impl.Errors, 0, len(list)), classBusiness
@@ -73,9 +73,9 @@ func (r *registry) classify(ctx context.Context, tool string, err error) (impl.E
 			if e.Code == impl.CodeInternal {
 				class = classInternal
 				if e.TraceID == "" {
-					e.TraceID = r.traceID()
+					e.TraceID = a.traceID()
 				}
-				r.cfg.logger.ErrorContext(ctx, "mcpwrite: internal error", "tool", tool, "trace_id", e.TraceID, "error", err)
+				a.cfg.logger.ErrorContext(ctx, "mcpwrite: internal error", "tool", tool, "trace_id", e.TraceID, "error", err)
 				noteCause(ctx, e.TraceID, err)
 			}
 			out = append(out, e)
@@ -86,7 +86,7 @@ func (r *registry) classify(ctx context.Context, tool string, err error) (impl.E
 	}
 	var timeout *impl.BackendTimeout
 	if errors.As(err, &timeout) {
-		e := r.transient(ctx, tool, impl.CodeUnavailable, fmt.Sprintf("the backend did not answer within %s", timeout.After), err)
+		e := a.transient(ctx, tool, impl.CodeUnavailable, fmt.Sprintf("the backend did not answer within %s", timeout.After), err)
 		addDetail(e, "retry_after_seconds", 1.0)
 		return impl.Errors{e}, classTransient
 	}
@@ -94,20 +94,20 @@ func (r *registry) classify(ctx context.Context, tool string, err error) (impl.E
 	if !ok {
 		switch {
 		case errors.Is(err, context.DeadlineExceeded):
-			return impl.Errors{r.transient(ctx, tool, impl.CodeDeadlineExceeded, msgTooLong, err)}, classTransient
+			return impl.Errors{a.transient(ctx, tool, impl.CodeDeadlineExceeded, msgTooLong, err)}, classTransient
 		case errors.Is(err, context.Canceled):
-			return impl.Errors{r.transient(ctx, tool, impl.CodeUnavailable, msgCancelled, err)}, classTransient
+			return impl.Errors{a.transient(ctx, tool, impl.CodeUnavailable, msgCancelled, err)}, classTransient
 		case connectionError(err):
-			return impl.Errors{r.transient(ctx, tool, impl.CodeUnavailable, msgUnavailable, err)}, classTransient
+			return impl.Errors{a.transient(ctx, tool, impl.CodeUnavailable, msgUnavailable, err)}, classTransient
 		}
-		return impl.Errors{r.internal(ctx, tool, err)}, classInternal
+		return impl.Errors{a.internal(ctx, tool, err)}, classInternal
 	}
 	code, user := userCodes[st.Code()]
 	if !user {
-		return impl.Errors{r.internal(ctx, tool, err)}, classInternal
+		return impl.Errors{a.internal(ctx, tool, err)}, classInternal
 	}
 	if fixed, ok := fixedMessages[st.Code()]; ok {
-		e := r.transient(ctx, tool, code, fixed, err)
+		e := a.transient(ctx, tool, code, fixed, err)
 		for _, d := range st.Details() {
 			if d, ok := d.(*errdetails.RetryInfo); ok && d.GetRetryDelay() != nil {
 				addDetail(e, "retry_after_seconds", d.GetRetryDelay().AsDuration().Seconds())
@@ -119,12 +119,12 @@ func (r *registry) classify(ctx context.Context, tool string, err error) (impl.E
 	if transientCodes[st.Code()] {
 		class = classTransient
 	}
-	return r.statusEntries(st, code), class
+	return a.statusEntries(st, code), class
 }
 
 // statusEntries are the entries of a status whose message was written for
 // the caller, with what its details add; every text passes through redact.
-func (r *registry) statusEntries(st *status.Status, code string) impl.Errors {
+func (a *answers) statusEntries(st *status.Status, code string) impl.Errors {
 	base := &impl.ErrorEntry{Code: code, Message: redact(st.Message())}
 	var es impl.Errors
 	for _, d := range st.Details() {
@@ -205,9 +205,9 @@ var fixedMessages = map[codes.Code]string{
 // transient logs err under a fresh trace_id (and hands it to the observer)
 // and returns an entry with the fixed message msg, the trace_id and a retry
 // hint.
-func (r *registry) transient(ctx context.Context, tool, code, msg string, err error) *impl.ErrorEntry {
-	id := r.traceID()
-	r.cfg.logger.WarnContext(ctx, "mcpwrite: transient error", "tool", tool, "code", code, "trace_id", id, "error", err)
+func (a *answers) transient(ctx context.Context, tool, code, msg string, err error) *impl.ErrorEntry {
+	id := a.traceID()
+	a.cfg.logger.WarnContext(ctx, "mcpwrite: transient error", "tool", tool, "code", code, "trace_id", id, "error", err)
 	noteCause(ctx, id, err)
 	return &impl.ErrorEntry{Code: code, Message: msg, TraceID: id, Suggestions: &impl.Suggestions{Hint: hintTransient}}
 }
@@ -279,9 +279,9 @@ func cloneEntry(e *impl.ErrorEntry) *impl.ErrorEntry {
 // internal logs err under a fresh trace_id and returns an entry that reveals
 // nothing but the trace_id: messages of unexpected errors carry SQL, paths
 // and personal data.
-func (r *registry) internal(ctx context.Context, tool string, err error) *impl.ErrorEntry {
-	id := r.traceID()
-	r.cfg.logger.ErrorContext(ctx, "mcpwrite: internal error", "tool", tool, "trace_id", id, "error", err)
+func (a *answers) internal(ctx context.Context, tool string, err error) *impl.ErrorEntry {
+	id := a.traceID()
+	a.cfg.logger.ErrorContext(ctx, "mcpwrite: internal error", "tool", tool, "trace_id", id, "error", err)
 	noteCause(ctx, id, err)
 	return &impl.ErrorEntry{
 		Code: impl.CodeInternal, Message: "internal error", TraceID: id,
@@ -293,22 +293,22 @@ func (r *registry) internal(ctx context.Context, tool string, err error) *impl.E
 // the handler ran: nothing was written, and the same key may be retried.
 // The cause is logged with the entry's trace_id and the key's tenant and
 // client key.
-func (r *registry) storeUnavailable(ctx context.Context, tool, op string, k idempotency.Key, clientKey string, err error) *impl.ErrorEntry {
-	id := r.traceID()
-	r.cfg.logger.ErrorContext(ctx, "mcpwrite: idempotency store failed", "tool", tool, "op", op,
+func (a *answers) storeUnavailable(ctx context.Context, tool, op string, k idempotency.Key, clientKey string, err error) *impl.ErrorEntry {
+	id := a.traceID()
+	a.cfg.logger.ErrorContext(ctx, "mcpwrite: idempotency store failed", "tool", tool, "op", op,
 		"tenant", k.Tenant, "client_request_id", clientKey, "trace_id", id, "error", err)
 	noteCause(ctx, id, err)
 	return &impl.ErrorEntry{
-		Code: impl.CodeUnavailable, Field: r.control().clientRequestID, TraceID: id,
+		Code: impl.CodeUnavailable, Field: a.control().clientRequestID, TraceID: id,
 		Message:     "the idempotency store is unavailable, so nothing was run or written",
-		Suggestions: &impl.Suggestions{Hint: fmt.Sprintf("Retry in a few seconds with the same %s and arguments.", r.control().clientRequestID)},
+		Suggestions: &impl.Suggestions{Hint: fmt.Sprintf("Retry in a few seconds with the same %s and arguments.", a.control().clientRequestID)},
 	}
 }
 
 // traceID returns 16 random bytes in hex, the W3C trace-id form.
-func (r *registry) traceID() string {
+func (a *answers) traceID() string {
 	var b [16]byte
-	if _, err := io.ReadFull(r.cfg.rand, b[:]); err != nil {
+	if _, err := io.ReadFull(a.cfg.rand, b[:]); err != nil {
 		return "00000000000000000000000000000000"
 	}
 	return hex.EncodeToString(b[:])

@@ -14,10 +14,10 @@ import (
 // vocabularyListing is what get_write_schema adds for a tool with
 // vocabulary fields: each field with its vocabulary's values for the
 // caller's tenant.
-func (r *registry) vocabularyListing(ctx context.Context, fields []schemadoc.VocabularyField, tenant string) ([]object, error) {
+func (st serviceTools) vocabularyListing(ctx context.Context, fields []schemadoc.VocabularyField, tenant string) ([]object, error) {
 	out := make([]object, 0, len(fields))
 	for _, f := range fields {
-		v := r.cfg.vocabs[f.Vocabulary]
+		v := st.r.cfg.vocabs[f.Vocabulary]
 		if v == nil {
 			return nil, fmt.Errorf("no vocabulary %q is served (runtime.WithVocabulary)", f.Vocabulary)
 		}
@@ -48,9 +48,9 @@ func listValues(s *vocabSet) []object {
 
 // vocabularyToolSpecs are the read-only tools listing a live vocabulary's
 // values for the caller's tenant.
-func (r *registry) vocabularyToolSpecs() []toolSpec {
+func (st serviceTools) vocabularyToolSpecs() []toolSpec {
 	var specs []toolSpec
-	for _, t := range r.svc.VocabularyTools {
+	for _, t := range st.r.svc.VocabularyTools {
 		specs = append(specs, toolSpec{&mcp.Tool{
 			Name:        t.Tool,
 			Description: t.Description,
@@ -62,30 +62,30 @@ func (r *registry) vocabularyToolSpecs() []toolSpec {
 				}, "value"))},
 			}, "vocabulary", "values")),
 			Annotations: annotations("", schemadoc.Hints{ReadOnly: true, Idempotent: true}),
-		}, r.vocabularyHandler(t)})
+		}, st.vocabularyHandler(t)})
 	}
 	return specs
 }
 
 // vocabularyHandler lists one vocabulary's values for the caller's tenant.
-func (r *registry) vocabularyHandler(t schemadoc.VocabularyTool) mcp.ToolHandler {
+func (st serviceTools) vocabularyHandler(t schemadoc.VocabularyTool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		if _, es := r.readArgs(arguments(req)); len(es) > 0 {
-			return r.errorResult(ctx, t.Tool, nil, es), nil
+		if _, es := st.r.readArgs(arguments(req)); len(es) > 0 {
+			return st.r.ans.errorResult(ctx, t.Tool, nil, es), nil
 		}
-		rc, _ := r.requestContext(ctx, req)
+		rc, _ := st.r.requestContext(ctx, req)
 		ctx = WithRequestContext(ctx, rc)
-		v := r.cfg.vocabs[t.Vocabulary]
+		v := st.r.cfg.vocabs[t.Vocabulary]
 		if v == nil {
-			es, _ := r.classify(ctx, t.Tool, fmt.Errorf("no vocabulary %q is served (runtime.WithVocabulary)", t.Vocabulary))
-			return r.errorResult(ctx, t.Tool, nil, es), nil
+			es, _ := st.r.ans.classify(ctx, t.Tool, fmt.Errorf("no vocabulary %q is served (runtime.WithVocabulary)", t.Vocabulary))
+			return st.r.ans.errorResult(ctx, t.Tool, nil, es), nil
 		}
 		s, err := v.load(ctx, rc.TenantID)
 		if err != nil {
-			es, _ := r.classify(ctx, t.Tool, (&impl.Call{}).ResolverError("", err))
-			return r.errorResult(ctx, t.Tool, nil, es), nil
+			es, _ := st.r.ans.classify(ctx, t.Tool, (&impl.Call{}).ResolverError("", err))
+			return st.r.ans.errorResult(ctx, t.Tool, nil, es), nil
 		}
 		o := object{{"vocabulary", t.Vocabulary}, {"values", listValues(s)}}
-		return toolResult(r.render(ctx, t.Tool, o), false), nil
+		return toolResult(st.r.ans.render(ctx, t.Tool, o), false), nil
 	}
 }

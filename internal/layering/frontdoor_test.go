@@ -47,7 +47,7 @@ func TestOnlyBeginAssemblesTheFrontHalf(t *testing.T) {
 		"registry.parseArgs":     "call.begin registry.readArgs",
 		"boundTool.splitControl": "call.begin",
 		"splitControl":           "boundTool.splitControl",
-		"registry.caller":        "call.begin registry.beginApply",
+		"registry.caller":        "call.begin serviceTools.beginApply",
 	}
 	for callee, want := range allowed {
 		if got := strings.Join(callers[callee], " "); got != want {
@@ -60,7 +60,7 @@ func TestOnlyBeginAssemblesTheFrontHalf(t *testing.T) {
 	if got := strings.Join(calls["registry.readHandler"], " "); got != "registry.readCall" {
 		t.Errorf("registry.readHandler calls %s, want only registry.readCall", got)
 	}
-	for _, path := range []string{"call.run", "registry.readCall", "registry.validateHandler", "call.staleness", "Preparer.prepare", "Preparer.decode"} {
+	for _, path := range []string{"call.run", "registry.readCall", "serviceTools.validateHandler", "call.staleness", "Preparer.prepare", "Preparer.decode"} {
 		has := map[string]bool{}
 		for _, c := range calls[path] {
 			has[c] = true

@@ -22,7 +22,6 @@ package runtime
 import (
 	"context"
 	"crypto/hmac"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -34,98 +33,6 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
-
-// confirmInputID is the id of the confirmation input request; the client's
-// retried call answers under the same id in inputResponses.
-const confirmInputID = "mcpwrite_confirm"
-
-// confirmSchema is the flat form shown to the user.
-var confirmSchema = json.RawMessage(`{"type":"object","properties":{"confirm":{"type":"boolean","title":"Confirm","description":"Perform this change"}},"required":["confirm"]}`)
-
-// elicitMode is how a call can ask its user.
-type elicitMode uint8
-
-const (
-	elicitNone      elicitMode = iota // no elicitation capability: propose instead
-	elicitInCall                      // elicitation/create inside the call
-	elicitRoundTrip                   // input request, answered in a retried call
-)
-
-// elicitationMode reads the session's protocol version (as the SDK does to
-// decide whether input requests are allowed) and the client's capabilities,
-// preferring those sent with this very request.
-func elicitationMode(ctx context.Context, req *mcp.CallToolRequest) elicitMode {
-	if req != nil && req.Session == nil {
-		// Served by an adapter for another MCP library (impl.Asker).
-		if a := impl.AskerFrom(ctx); a != nil && a.CanAsk() {
-			return elicitInCall
-		}
-	}
-	if req == nil || req.Session == nil {
-		return elicitNone
-	}
-	ip := req.Session.InitializeParams()
-	if ip == nil {
-		return elicitNone
-	}
-	caps := ip.Capabilities
-	if pc := requestCapabilities(req); pc != nil {
-		caps = pc
-	}
-	if caps == nil || caps.Elicitation == nil {
-		return elicitNone
-	}
-	if e := caps.Elicitation; e.Form == nil && e.URL != nil {
-		return elicitNone // URL-only clients cannot show the form
-	}
-	if ip.ProtocolVersion >= roundTripProtocol {
-		return elicitRoundTrip
-	}
-	return elicitInCall
-}
-
-// requestCapabilities decodes the capabilities a 2026-07-28 client sends in
-// the _meta of every request; nil when absent or unreadable.
-func requestCapabilities(req *mcp.CallToolRequest) *mcp.ClientCapabilities {
-	if req.Params == nil {
-		return nil
-	}
-	raw, ok := req.Params.GetMeta()[mcp.MetaKeyClientCapabilities]
-	if !ok || raw == nil {
-		return nil
-	}
-	b, err := json.Marshal(raw)
-	if err != nil {
-		return nil
-	}
-	var caps mcp.ClientCapabilities
-	if err := json.Unmarshal(b, &caps); err != nil {
-		return nil
-	}
-	return &caps
-}
-
-// isRoundTripAnswer reports whether the call is the retry of an input
-// request: it carries request state or input responses.
-func isRoundTripAnswer(req *mcp.CallToolRequest) bool {
-	return req != nil && req.Params != nil && (req.Params.RequestState != "" || len(req.Params.InputResponses) > 0)
-}
-
-// elicitOutcome is what asking the user produced.
-type elicitOutcome uint8
-
-const (
-	elicitConfirmed elicitOutcome = iota
-	elicitDeclined
-	elicitCancelled
-	elicitTimedOut
-	elicitUnavailable
-)
-
-// accepted is true only for an explicit yes: accept with confirm=true.
-func accepted(res *mcp.ElicitResult) bool {
-	return res != nil && res.Action == "accept" && res.Content[confirmField] == true
-}
 
 // losesData: deletes and anything classified destructive can lose what
 // exists, so the user is told what. A SAFE_UPDATE by its classification
@@ -147,14 +54,14 @@ func (c *call) previewLoss() confirmDecision {
 	outcome := func(es impl.Errors) confirmDecision { return confirmDecision{kind: refuse, es: es, record: true} }
 	// The domain refuses now what the write would refuse, before anyone is
 	// asked or a proposal is stored.
-	dp, des, class := r.domainCheck(ctx, name, m)
+	dp, des, class := r.ans.domainCheck(ctx, name, m)
 	if len(des) > 0 {
 		if class != classBusiness {
 			return refused(des...)
 		}
 		return outcome(des)
 	}
-	st, hasState, es := r.entityState(ctx, name, m)
+	st, hasState, es := r.ans.entityState(ctx, name, m)
 	if len(es) > 0 {
 		if isInternal(es) {
 			return refused(es...)
@@ -170,7 +77,7 @@ func (c *call) previewLoss() confirmDecision {
 		c.loss.text = neutralize(strings.TrimSpace(text))
 		return confirmDecision{kind: proceed}
 	}
-	es, class = r.classify(ctx, name, err)
+	es, class = r.ans.classify(ctx, name, err)
 	if class == classBusiness {
 		return outcome(es)
 	}
@@ -211,7 +118,7 @@ func (c *call) stillAsShown(was EntityState, digest string) confirmDecision {
 	if r.cfg.statePreview == nil || digest == "" {
 		return confirmDecision{kind: proceed}
 	}
-	now, ok, es := r.entityState(c.ctx, name, c.m)
+	now, ok, es := r.ans.entityState(c.ctx, name, c.m)
 	if len(es) > 0 && !isInternal(es) {
 		es, ok = nil, false // the entity is gone: stale, not the domain's error
 	}
@@ -230,13 +137,13 @@ func (c *call) stillAsShown(was EntityState, digest string) confirmDecision {
 // lines (personRequest: nothing the server filled in for itself).
 func (c *call) confirmMessage() (string, error) {
 	r, wt := c.r, c.wt
-	shown, err := r.personRequest(wt.doc, c.m, c.body)
+	shown, err := r.ans.shape.personRequest(wt.doc, c.m, c.body)
 	if err != nil {
 		return "", err
 	}
 	head := "Confirm " + summarize(wt, c.body) + "."
 	if tpl := wt.doc.ConfirmationMessage; tpl != "" {
-		if text, err := r.renderConfirmation(tpl, c.m, c.loss.domain); err == nil {
+		if text, err := r.ans.shape.renderConfirmation(tpl, c.m, c.loss.domain); err == nil {
 			head = text
 		} else {
 			r.cfg.logger.WarnContext(c.ctx, "mcpwrite: confirmation message template not filled; asking with the default text", "tool", wt.doc.Name, "error", err)
@@ -263,9 +170,9 @@ func (c *call) confirmInCall() confirmDecision {
 	}
 	msg, err := c.confirmMessage()
 	if err != nil {
-		return refused(r.internal(c.ctx, name, fmt.Errorf("confirmation message: %w", err)))
+		return refused(r.ans.internal(c.ctx, name, fmt.Errorf("confirmation message: %w", err)))
 	}
-	switch r.askInCall(c.ctx, c.req, name, msg) {
+	switch c.askInCall(msg) {
 	case elicitConfirmed:
 		return c.stillAsShown(c.loss.state, c.loss.stateDigest())
 	case elicitDeclined:
@@ -273,7 +180,7 @@ func (c *call) confirmInCall() confirmDecision {
 	case elicitCancelled:
 		return refused(cancelled(wt, c.body))
 	case elicitTimedOut:
-		return refused(r.unanswered(wt, c.body))
+		return refused(r.ans.unanswered(wt, c.body))
 	}
 	if refusesWithoutElicitation(wt.doc) {
 		return refused(confirmationRequired(wt, c.body))
@@ -282,16 +189,17 @@ func (c *call) confirmInCall() confirmDecision {
 }
 
 // askInCall sends elicitation/create, bounded by the elicitation timeout.
-func (r *registry) askInCall(ctx context.Context, req *mcp.CallToolRequest, tool, msg string) elicitOutcome {
-	ectx, cancel := context.WithTimeout(ctx, r.cfg.elicitTimeout)
+func (c *call) askInCall(msg string) elicitOutcome {
+	ctx, req, tool := c.ctx, c.req, c.name()
+	ectx, cancel := context.WithTimeout(ctx, c.r.cfg.elicitTimeout)
 	defer cancel()
 	res, err := elicit(ectx, req, msg)
 	if err != nil {
 		if ectx.Err() != nil {
-			r.cfg.logger.InfoContext(ctx, "mcpwrite: confirmation unanswered", "tool", tool, "error", err)
+			c.r.cfg.logger.InfoContext(ctx, "mcpwrite: confirmation unanswered", "tool", tool, "error", err)
 			return elicitTimedOut
 		}
-		r.cfg.logger.DebugContext(ctx, "mcpwrite: elicitation unavailable, proposing instead", "tool", tool, "error", err)
+		c.r.cfg.logger.DebugContext(ctx, "mcpwrite: elicitation unavailable, proposing instead", "tool", tool, "error", err)
 		return elicitUnavailable
 	}
 	if accepted(res) {
@@ -301,23 +209,6 @@ func (r *registry) askInCall(ctx context.Context, req *mcp.CallToolRequest, tool
 		return elicitCancelled
 	}
 	return elicitDeclined
-}
-
-// elicit asks through the call's go-sdk session, else through the
-// adapter's Asker.
-func elicit(ctx context.Context, req *mcp.CallToolRequest, msg string) (*mcp.ElicitResult, error) {
-	if req.Session != nil {
-		return req.Session.Elicit(ctx, &mcp.ElicitParams{Message: msg, RequestedSchema: confirmSchema})
-	}
-	a := impl.AskerFrom(ctx)
-	if a == nil {
-		return nil, errors.New("the call has no session to elicit through")
-	}
-	action, content, err := a.Ask(ctx, msg, confirmSchema)
-	if err != nil {
-		return nil, err
-	}
-	return &mcp.ElicitResult{Action: action, Content: content}, nil
 }
 
 // askRoundTrip is the first round of a 2026-07-28 call: the confirmation
@@ -330,23 +221,23 @@ func (c *call) askRoundTrip() confirmDecision {
 	}
 	msg, err := c.confirmMessage()
 	if err != nil {
-		return refused(r.internal(ctx, name, fmt.Errorf("confirmation message: %w", err)))
+		return refused(r.ans.internal(ctx, name, fmt.Errorf("confirmation message: %w", err)))
 	}
 	args, err := idempotency.Fingerprint(c.raw)
 	if err != nil {
-		return refused(r.internal(ctx, name, fmt.Errorf("fingerprint: %w", err)))
+		return refused(r.ans.internal(ctx, name, fmt.Errorf("fingerprint: %w", err)))
 	}
 	digest, err := requestDigest(wt, c.m)
 	if err != nil {
-		return refused(r.internal(ctx, name, err))
+		return refused(r.ans.internal(ctx, name, err))
 	}
 	st := confirmState{
-		Expires: r.now().Add(r.cfg.elicitTimeout).Unix(), Nonce: r.nonce(), Args: args, Request: digest,
+		Expires: r.ans.now().Add(r.cfg.elicitTimeout).Unix(), Nonce: r.cfg.nonce(), Args: args, Request: digest,
 		State: c.loss.stateDigest(), Target: c.loss.state.Target, Summary: c.loss.state.Summary,
 	}
-	token, err := r.signState(st, stateBinding(name, c.rc, c.ctl.key))
+	token, err := r.cfg.signState(st, stateBinding(name, c.rc, c.ctl.key))
 	if err != nil {
-		return refused(r.internal(ctx, name, fmt.Errorf("sign confirmation state: %w", err)))
+		return refused(r.ans.internal(ctx, name, fmt.Errorf("sign confirmation state: %w", err)))
 	}
 	return confirmDecision{kind: answerInputRequest, res: &mcp.CallToolResult{
 		InputRequests: mcp.InputRequestMap{confirmInputID: &mcp.ElicitParams{Message: msg, RequestedSchema: confirmSchema}},
@@ -365,26 +256,26 @@ func (c *call) verifyAnswer() confirmDecision {
 	if p.RequestState == "" {
 		return refused(invalidConfirmation("missing_state", "The call carries a confirmation answer but no requestState from this server. Nothing was written."))
 	}
-	st, err := r.openState(p.RequestState, stateBinding(name, c.rc, c.ctl.key))
+	st, err := r.cfg.openState(p.RequestState, stateBinding(name, c.rc, c.ctl.key))
 	switch {
 	case errors.Is(err, errStateAltered):
 		return refused(invalidConfirmation("altered", "The confirmation state does not verify: it was altered, or issued for another tool, caller or client_request_id. Nothing was written."))
 	case err != nil:
-		return refused(r.internal(ctx, name, fmt.Errorf("verify confirmation state: %w", err)))
+		return refused(r.ans.internal(ctx, name, fmt.Errorf("verify confirmation state: %w", err)))
 	}
-	if !r.now().Before(time.Unix(st.Expires, 0)) {
+	if !r.ans.now().Before(time.Unix(st.Expires, 0)) {
 		return refused(invalidConfirmation("expired", fmt.Sprintf("The confirmation expired: answers are accepted for %s. Nothing was written.", r.cfg.elicitTimeout)))
 	}
 	args, err := idempotency.Fingerprint(c.raw)
 	if err != nil {
-		return refused(r.internal(ctx, name, fmt.Errorf("fingerprint: %w", err)))
+		return refused(r.ans.internal(ctx, name, fmt.Errorf("fingerprint: %w", err)))
 	}
 	if !hmac.Equal([]byte(args), []byte(st.Args)) {
 		return refused(invalidConfirmation("other_arguments", "The confirmation was given for different arguments. Nothing was written."))
 	}
 	digest, err := requestDigest(wt, c.m)
 	if err != nil {
-		return refused(r.internal(ctx, name, err))
+		return refused(r.ans.internal(ctx, name, err))
 	}
 	if digest != st.Request {
 		// When the entity itself changed, say what changed about it.
@@ -421,7 +312,7 @@ func (c *call) confirmAnswered() confirmDecision {
 		return refused(e)
 	}
 	if err != nil {
-		return refused(r.storeUnavailable(ctx, name, "confirmation", idempotency.Key{Tenant: c.rc.TenantID, Tool: name}, c.ctl.key, err))
+		return refused(r.ans.storeUnavailable(ctx, name, "confirmation", idempotency.Key{Tenant: c.rc.TenantID, Tool: name}, c.ctl.key, err))
 	}
 	if used {
 		e := invalidConfirmation("used", "This confirmation was already used for a write. Nothing was written again.")
@@ -440,7 +331,7 @@ func (c *call) consumeConfirmation(st confirmState) (used bool, err error) {
 	if store == nil {
 		return false, nil
 	}
-	now := r.now()
+	now := r.ans.now()
 	ttl := time.Unix(st.Expires, 0).Sub(now) + time.Minute
 	k := idempotency.Key{Tenant: c.rc.TenantID, Tool: c.name() + "#confirmation", Key: st.Nonce}
 	cr, err := store.Claim(ctx, k, st.Args, now, ttl)
@@ -457,11 +348,46 @@ func (c *call) consumeConfirmation(st confirmState) (used bool, err error) {
 	return false, nil
 }
 
-// unanswered is the answer when the user did not confirm in time.
-func (r *registry) unanswered(wt *boundTool, body *impl.Object) *impl.ErrorEntry {
-	return &impl.ErrorEntry{
-		Code:        impl.CodeConfirmationDeclined,
-		Message:     fmt.Sprintf("The user did not answer within %s: %s. Nothing was written.", r.cfg.elicitTimeout, summarize(wt, body)),
-		Suggestions: &impl.Suggestions{Hint: "Ask the user whether to make this change, then call again."},
+// confirmation applies the policy hook to the tool's default.
+func (c *call) confirmation() Confirmation {
+	r, d := c.r, c.wt.doc
+	conf := defaultConfirmation(d)
+	if r.cfg.policy != nil {
+		pc := PolicyCall{Tool: d.Name, Classification: d.Classification, Kind: d.Kind, RequestContext: c.rc, Confirmation: conf}
+		switch p := r.cfg.policy(c.ctx, pc); p {
+		case ConfirmDirect, ConfirmProposal, ConfirmElicit:
+			conf = p
+		}
 	}
+	return conf
+}
+
+// route is the confirmation decision: the tool's confirmation after the
+// policy hook and, for ELICIT, how this client can be asked. An entry is
+// the answer instead: for a caller without tenant and principal, or for a
+// client that cannot ask when the tool's elicit_fallback is REFUSE.
+func (c *call) route() (confirmRoute, *impl.ErrorEntry) {
+	conf := c.confirmation()
+	if conf != ConfirmDirect && (c.rc.TenantID == "" || c.rc.PrincipalID == "") {
+		return routeDirect, anonymousConfirmation(c.name())
+	}
+	switch conf {
+	case ConfirmDirect:
+		return routeDirect, nil
+	case ConfirmProposal:
+		return routePropose, nil
+	}
+	if isRoundTripAnswer(c.req) {
+		return routeAnswer, nil
+	}
+	switch elicitationMode(c.ctx, c.req) {
+	case elicitRoundTrip:
+		return routeAsk, nil
+	case elicitInCall:
+		return routeInCall, nil
+	}
+	if refusesWithoutElicitation(c.wt.doc) {
+		return routeDirect, confirmationRequired(c.wt, c.body)
+	}
+	return routePropose, nil // no way to ask: a proposal waits for the user instead
 }

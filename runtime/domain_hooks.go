@@ -47,18 +47,18 @@ type Previews struct {
 
 // domainCheck runs the domain's check of m: its preview, or the envelope
 // entries of its refusal with their class.
-func (r *registry) domainCheck(ctx context.Context, tool string, m proto.Message) (map[string]any, impl.Errors, errClass) {
-	if r.cfg.domainCheck == nil || m == nil {
+func (a *answers) domainCheck(ctx context.Context, tool string, m proto.Message) (map[string]any, impl.Errors, errClass) {
+	if a.cfg.domainCheck == nil || m == nil {
 		return nil, nil, classBusiness
 	}
-	preview, err := r.cfg.domainCheck(ctx, tool, m)
+	preview, err := a.cfg.domainCheck(ctx, tool, m)
 	if err != nil {
-		es, class := r.classify(ctx, tool, err)
+		es, class := a.classify(ctx, tool, err)
 		return nil, es, class
 	}
-	preview, err = r.answerValues(preview)
+	preview, err = a.shape.answerValues(preview)
 	if err != nil {
-		return nil, impl.Errors{r.internal(ctx, tool, fmt.Errorf("render domain preview: %w", err))}, classInternal
+		return nil, impl.Errors{a.internal(ctx, tool, fmt.Errorf("render domain preview: %w", err))}, classInternal
 	}
 	return preview, nil, classBusiness
 }
@@ -66,14 +66,14 @@ func (r *registry) domainCheck(ctx context.Context, tool string, m proto.Message
 // answerValues renders each member of a domain preview that is a proto
 // message (the order the write would store) as answers render messages:
 // the agent's field names and enum aliases.
-func (r *registry) answerValues(dp map[string]any) (map[string]any, error) {
+func (s answerShape) answerValues(dp map[string]any) (map[string]any, error) {
 	var out map[string]any
 	for k, v := range dp {
 		pm, ok := v.(proto.Message)
 		if !ok {
 			continue
 		}
-		fields, raw, err := responseFields(pm, r.enums, r.shape())
+		fields, raw, err := responseFields(pm, s.enums, s)
 		if err != nil {
 			return nil, err
 		}
@@ -93,4 +93,22 @@ func (r *registry) answerValues(dp map[string]any) (map[string]any, error) {
 		return dp, nil
 	}
 	return out, nil
+}
+
+// entityState asks the domain for the state of what m changes; a business
+// error comes back as envelope entries, an internal one is logged.
+func (a *answers) entityState(ctx context.Context, tool string, m proto.Message) (EntityState, bool, impl.Errors) {
+	if a.cfg.statePreview == nil {
+		return EntityState{}, false, nil
+	}
+	st, ok, err := a.cfg.statePreview(ctx, tool, m)
+	if err != nil {
+		es, _ := a.classify(ctx, tool, err)
+		return EntityState{}, false, es
+	}
+	if !ok {
+		return EntityState{}, false, nil
+	}
+	st.Target, st.Summary = neutralize(st.Target), neutralize(st.Summary)
+	return st, true, nil
 }
