@@ -31,13 +31,15 @@ import (
 // are listed: ErrorEntry.Error, Errors.Error, Limits.WithDefaults.
 // 72: MarshalRecordJSON (a domain stores the request and response of a
 // write beside it, an outbox row, as protojson writes them, in one pass).
+// 73: IsAtLeastVersion0_2_0, the compile-time check of code the 0.2.0
+// plugin generates (the 0.1.0 one stays for code generated before).
 //
 // The error codes (Code*) are counted apart: they are the answer
 // envelope's vocabulary, which a domain returns and a client or test
 // matches, so package runtime re-exports every one of them
 // (TestRuntimeExportsEveryErrorCode) and no user needs the impl package
 // for a code; the envelope bounds them, not this number.
-const maxRuntimeAPI = 72
+const maxRuntimeAPI = 73
 
 // runtimeAPI is the exported API of package runtime, sorted.
 var runtimeAPI = []string{
@@ -90,6 +92,7 @@ var runtimeAPI = []string{
 	"Excerpt",
 	"IdempotencyOptions",
 	"IsAtLeastVersion0_1_0",
+	"IsAtLeastVersion0_2_0",
 	"Limits",
 	"Limits.WithDefaults",
 	"MarshalRecordJSON",
