@@ -71,12 +71,9 @@ func (a *answers) handlerError(ctx context.Context, wt *boundTool, m proto.Messa
 	return es, class
 }
 
-// nextSteps turns the tool's next_steps into sentences an agent can act on,
+// stepsOf turns the tool's next_steps into sentences an agent can act on,
 // using each next tool's own description.
-func (a *answers) nextSteps(wt *boundTool) []string {
-	if p := wt.steps.Load(); p != nil {
-		return *p
-	}
+func (a *answers) stepsOf(wt *boundTool) []string {
 	out := []string{}
 	for _, name := range wt.doc.NextSteps {
 		if next, ok := a.tools[name]; ok && lowerFirst(next.doc.Description) != "" {
@@ -88,9 +85,7 @@ func (a *answers) nextSteps(wt *boundTool) []string {
 	if s := a.operationStep(wt.doc); s != "" {
 		out = append(out, s)
 	}
-	out = out[:len(out):len(out)] // shared: an append copies
-	wt.steps.Store(&out)
-	return out
+	return out[:len(out):len(out)] // shared by every answer: an append copies
 }
 
 // warnings are remarks on a valid call: today an omitted optional

@@ -197,7 +197,7 @@ func (c *call) execute() answer {
 		}
 		out = &Outcome{Key: k.key, Fingerprint: k.fp, Now: r.ans.now(), TTL: r.cfg.idemTTL, Lease: r.cfg.idemLease, ClaimInTx: c.txClaim.held,
 			render: func(resp proto.Message) ([]byte, error) {
-				o, err := successEnvelope(resp, wt.doc.Result, r.ans.nextSteps(wt), r.ans.warnings(wt, c.body), r.ans.shape.enums, r.ans.shape)
+				o, err := successEnvelope(resp, wt.doc.Result, wt.steps, r.ans.warnings(wt, c.body), r.ans.shape.enums, r.ans.shape)
 				if err != nil {
 					return nil, err
 				}
@@ -227,7 +227,7 @@ func (c *call) execute() answer {
 		c.claim.held = false // committed with the write
 		return answer{body: out.body}
 	}
-	o, err := successEnvelope(resp, wt.doc.Result, r.ans.nextSteps(wt), r.ans.warnings(wt, c.body), r.ans.shape.enums, r.ans.shape)
+	o, err := successEnvelope(resp, wt.doc.Result, wt.steps, r.ans.warnings(wt, c.body), r.ans.shape.enums, r.ans.shape)
 	if err != nil {
 		return c.failure(impl.Errors{r.ans.internal(c.ctx, name, fmt.Errorf("marshal response: %w", err))}, false)
 	}

@@ -139,7 +139,7 @@ func (a *applying) apply(c *call) *mcp.CallToolResult {
 		ws = r.ans.warnings(wt, g.body)
 	}
 	ap := &Outcome{ProposalID: p.ID, ApplyToken: p.ApplyStartedAt, StateDigest: p.StateDigest, Now: r.ans.now(), render: func(resp proto.Message) ([]byte, error) {
-		o, err := successEnvelope(resp, wt.doc.Result, r.ans.nextSteps(wt), ws, r.ans.shape.enums, r.ans.shape)
+		o, err := successEnvelope(resp, wt.doc.Result, wt.steps, ws, r.ans.shape.enums, r.ans.shape)
 		if err != nil {
 			return nil, err
 		}
@@ -220,7 +220,7 @@ func (a *applying) conclude(c *call, stored proto.Message, ap *Outcome, ws []imp
 		a.abort()
 		return toolResult(body, true)
 	}
-	o, err := successEnvelope(resp, wt.doc.Result, r.ans.nextSteps(wt), ws, r.ans.shape.enums, r.ans.shape)
+	o, err := successEnvelope(resp, wt.doc.Result, wt.steps, ws, r.ans.shape.enums, r.ans.shape)
 	if err != nil {
 		a.abort()
 		return r.ans.errorResult(ctx, name, stored, impl.Errors{r.ans.internal(ctx, name, fmt.Errorf("marshal response: %w", err))})

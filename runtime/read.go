@@ -44,7 +44,7 @@ func (r *registry) readCall(ctx context.Context, wt *boundTool, req *mcp.CallToo
 		es, _ := r.ans.classify(ctx, name, err)
 		return r.ans.errorResult(ctx, name, m, es), nil
 	}
-	o, err := successEnvelope(resp, wt.doc.Result, r.ans.nextSteps(wt), []impl.Warning{}, r.ans.shape.enums, r.ans.shape)
+	o, err := successEnvelope(resp, wt.doc.Result, wt.steps, []impl.Warning{}, r.ans.shape.enums, r.ans.shape)
 	if err != nil {
 		return r.ans.errorResult(ctx, name, m, impl.Errors{r.ans.internal(ctx, name, fmt.Errorf("marshal response: %w", err))}), nil
 	}

@@ -168,6 +168,10 @@ func (r *registry) bind(svc *impl.Service) error {
 			return fmt.Errorf("tool %q is bound but not in the schema document", t.Name)
 		}
 	}
+	for _, wt := range r.tools {
+		// Every tool is bound now: the sentences name the others.
+		wt.steps = r.ans.stepsOf(wt)
+	}
 	if r.svc.ApplyTool == "" {
 		for _, name := range r.writes {
 			if c := defaultConfirmation(r.tools[name].doc); c != ConfirmDirect {

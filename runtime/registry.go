@@ -106,9 +106,9 @@ type boundTool struct {
 	read bool
 	// names are the control arguments in the service's field naming.
 	names controlNames
-	// steps caches nextSteps: the tools and their documents are fixed once
-	// registered.
-	steps atomic.Pointer[[]string]
+	// steps are the next-step sentences answers carry (answers.stepsOf),
+	// made once every tool is bound.
+	steps []string
 }
 
 // schemaHash is "sha256:" and the first 8 bytes, in hex, of the tool's

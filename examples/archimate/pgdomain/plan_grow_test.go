@@ -2,7 +2,6 @@ package pgdomain
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -160,22 +159,5 @@ func growExplain(t *testing.T, conn *pgxpool.Conn, name, first, execute string) 
 	if err := tx.QueryRow(ctx, "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) "+execute).Scan(&doc); err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	var plans []struct {
-		Plan planNode `json:"Plan"`
-	}
-	if err := json.Unmarshal(doc, &plans); err != nil || len(plans) != 1 {
-		t.Fatalf("%s: EXPLAIN answered %s (%v)", name, doc, err)
-	}
-	var walk func(n planNode)
-	walk = func(n planNode) {
-		lookup := map[string]bool{"Index Scan": true, "Index Only Scan": true, "ModifyTable": true}
-		if n.Relation != "" && !lookup[n.NodeType] || strings.HasSuffix(n.Index, "_listing") {
-			t.Errorf("%s reads %s by %s %s, not an index lookup:\n%s", name, n.Relation, n.NodeType, n.Index, doc)
-		}
-		for _, c := range n.Plans {
-			walk(c)
-		}
-	}
-	walk(plans[0].Plan)
-	return plans[0].Plan.SharedHit + plans[0].Plan.SharedRd
+	return explainedBuffers(t, name, doc, "Index Scan", "Index Only Scan", "ModifyTable")
 }

@@ -224,6 +224,19 @@ func explainBuffers(t *testing.T, conn *pgxpool.Conn, name, query string, args [
 	if _, err := tx.Exec(ctx, "DEALLOCATE footprint"); err != nil {
 		t.Fatal(err)
 	}
+	return explainedBuffers(t, name, doc, "Index Scan", "Index Only Scan", "Bitmap Heap Scan")
+}
+
+// explainedBuffers reads an EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) answer:
+// it fails the test where a node reads a table other than by the node types
+// given, or through a listing index, and returns the shared buffers the
+// statement touched.
+func explainedBuffers(t *testing.T, name string, doc []byte, lookups ...string) int64 {
+	t.Helper()
+	lookup := map[string]bool{}
+	for _, l := range lookups {
+		lookup[l] = true
+	}
 	var plans []struct {
 		Plan planNode `json:"Plan"`
 	}
@@ -232,7 +245,6 @@ func explainBuffers(t *testing.T, conn *pgxpool.Conn, name, query string, args [
 	}
 	var walk func(n planNode)
 	walk = func(n planNode) {
-		lookup := map[string]bool{"Index Scan": true, "Index Only Scan": true, "Bitmap Heap Scan": true}
 		if n.Relation != "" && !lookup[n.NodeType] || strings.HasSuffix(n.Index, "_listing") {
 			t.Errorf("%s reads %s by %s %s, not an index lookup:\n%s", name, n.Relation, n.NodeType, n.Index, doc)
 		}
