@@ -162,7 +162,7 @@ func (a *applying) current(c *call, stored proto.Message) impl.Errors {
 		}
 		if len(es) > 0 || !ok || now.Digest != p.StateDigest {
 			c.release()
-			return a.stale(c, r.ans.control().proposalID, now, ok && len(es) == 0)
+			return a.stale(c, now, ok && len(es) == 0)
 		}
 	}
 	fresh, stale := c.staleness(p, stored)
@@ -186,9 +186,9 @@ func (a *applying) current(c *call, stored proto.Message) impl.Errors {
 // since the user saw it (now, ok: what it is now, whether it exists), with
 // the same change proposed afresh against the current state when it can
 // be.
-func (a *applying) stale(c *call, field string, now EntityState, ok bool) impl.Errors {
+func (a *applying) stale(c *call, now EntityState, ok bool) impl.Errors {
 	p := a.p
-	e := staleState(field, fmt.Sprintf("Proposal %q", p.ID), EntityState{Target: p.Target, Summary: p.StateSummary}, now, ok)
+	e := staleState(a.r.ans.control().proposalID, fmt.Sprintf("Proposal %q", p.ID), EntityState{Target: p.Target, Summary: p.StateSummary}, now, ok)
 	e.Details["proposal_id"] = p.ID
 	c.offerFreshProposal(p, e)
 	return impl.Errors{e}
@@ -205,7 +205,7 @@ func (a *applying) conclude(c *call, stored proto.Message, ap *Outcome, ws []imp
 		// The state changed after the check above, before the write locked it.
 		c.release()
 		now, ok, es := r.ans.entityState(ctx, wt.doc.Name, stored)
-		return a.failure(stored, a.stale(c, "proposal_id", now, ok && len(es) == 0), false)
+		return a.failure(stored, a.stale(c, now, ok && len(es) == 0), false)
 	case errors.Is(err, proposal.ErrNotApplying):
 		// Another apply took this one over; its outcome is the proposal's.
 		c.held = nil
