@@ -1,9 +1,10 @@
 package runtime
 
 // Bottom layer: the state of one call as it moves through the stages (call,
-// control, answer, claim, lossInfo, confirmState), and how a call fails
-// (call.fail, with the service's answers). Stages read and update it; nothing
-// here calls a stage.
+// control, answer, what the call holds: hold, claim, recordTry, unsaved;
+// lossInfo, confirmState), and how a call fails (call.fail, with the
+// service's answers). Stages read and update it; nothing here calls a
+// stage.
 
 import (
 	"context"
@@ -25,8 +26,8 @@ type control struct {
 }
 
 // call is the state of one tool call as it moves through the pipeline:
-// who calls, what was sent, the request built from it, and the idempotency
-// claim that must be settled whatever happens. Every stage reads and
+// who calls, what was sent, the request built from it, and what the call
+// holds that must be settled whatever happens (held). Every stage reads and
 // updates it instead of taking these values one by one.
 type call struct {
 	r   *registry
@@ -53,25 +54,29 @@ type call struct {
 	// answered is the verified state a 2026-07-28 retry brought back with
 	// the user's answer (nil otherwise).
 	answered *confirmState
-	claim    claim
+	// held is what the call must settle (nil: nothing): the idempotency
+	// claim of a keyed write, or the proposal an apply took.
+	held hold
 	// decodeOnly stops prepare after the decode (Preparer.Decode): no
 	// caller, so no vocabulary, early check or enrichment.
 	decodeOnly bool
 	// txClaim is the key the handler claims in its transaction
-	// (IdempotencyOptions.ClaimInHandler); held says there is one.
-	txClaim claim
+	// (IdempotencyOptions.ClaimInHandler); nil when there is none.
+	txClaim *claim
 }
 
 // answer is what a call answers, before it is recorded.
 type answer struct {
 	body    []byte
 	isError bool
-	// res, when set, is the whole answer (the record holding the key); the
-	// call holds no claim.
+	// res, when set, is the whole answer (the record holding the key, or
+	// an apply's answer once its proposal is settled); the call holds
+	// nothing.
 	res *mcp.CallToolResult
 	// keep: the answer is the call's outcome (a success, a business error,
-	// a proposal), recorded under the claim so that a retry replays it;
-	// otherwise the claim is released so that a retry runs the call again.
+	// a proposal), recorded on what the call holds so that a retry replays
+	// it; otherwise the hold is released so that a retry runs the call
+	// again.
 	keep bool
 }
 
@@ -102,13 +107,57 @@ type confirmState struct {
 	Summary string `json:"summary,omitempty"`
 }
 
-// claim is a call's hold on its idempotency key.
+// hold is what a call took that it must settle whatever happens: the
+// idempotency claim of a keyed write (claim, claim.go) or the proposal
+// apply_proposal took from the store with BeginApply (applying,
+// proposal_apply.go). The call settles it once, through its back half:
+// call.record writes the outcome with retries (recordRetrying) and
+// answers one that could not be written with call.unrecorded; call.release
+// gives the hold back on a refusal, a transient or internal error or a
+// panic.
+type hold interface {
+	// attempt is one attempt at writing the outcome body (an error answer
+	// when isError) to the hold.
+	attempt(ctx context.Context, body []byte, isError bool) func() recordTry
+	// release gives the hold back, so that a retry runs the call again.
+	release(ctx context.Context)
+	// unsaved words the answer to an outcome c could not write to the
+	// hold (isError: the outcome is an error answer).
+	unsaved(c *call, isError bool) unsaved
+}
+
+// recordTry is one attempt of recordRetrying: its error (nil once the
+// outcome is written); final when the error ends the retries (an answer,
+// not a failed write); free when the attempt does not count (what is
+// written changed in answer to the error).
+type recordTry struct {
+	err         error
+	final, free bool
+}
+
+// unsaved is how a hold answers an outcome that could not be written:
+// the entry's field, message, hint and details (call.unrecorded adds the
+// code UNAVAILABLE, the trace_id and details.result), the tool that
+// answers, and the log line the failure is logged with.
+type unsaved struct {
+	entry *impl.ErrorEntry
+	tool  string
+	// hooked: the error hook (WithErrorHook) sees the entry.
+	hooked bool
+	// release: the hold is given back, so that a retry runs the call
+	// again (nothing was written).
+	release bool
+	log     string
+	attrs   []any
+}
+
+// claim is a call's hold on its idempotency key: the scoped key, the
+// fingerprint of the arguments and the client_request_id as sent.
 type claim struct {
-	held bool
-	key  idempotency.Key
-	fp   string
-	// failed: the outcome being recorded is a business error, not a write.
-	failed bool
+	r   *registry
+	key idempotency.Key
+	fp  string
+	id  string
 }
 
 // resolvedKey carries, under an observer, the request context observe

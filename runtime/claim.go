@@ -1,7 +1,11 @@
 package runtime
 
-// The idempotency claim of a write call: taken at one place in the pipeline
-// (call.run), then completed with the call's answer or released.
+// The back half of a call: settling what it holds (hold). A keyed write's
+// idempotency claim is taken at one place in the pipeline (call.run); the
+// claim and the proposal an apply took are both settled here, the outcome
+// written with retries (recordRetrying, from call.record), an outcome that
+// could not be written answered as such (call.unrecorded), the hold given
+// back (call.release).
 
 import (
 	"context"
@@ -33,7 +37,7 @@ func (c *call) claimKey(lease time.Duration) *mcp.CallToolResult {
 		return c.fail(impl.Errors{r.ans.storeUnavailable(c.ctx, name, "claim", k, key, err)})
 	}
 	if cr.Claimed {
-		c.claim = claim{held: true, key: k, fp: fp}
+		c.held = &claim{r: r, key: k, fp: fp, id: key}
 		return nil
 	}
 	return c.answerExisting(fp, cr.Existing)
@@ -44,7 +48,7 @@ func (c *call) claimKey(lease time.Duration) *mcp.CallToolResult {
 func (c *call) deferClaim() *mcp.CallToolResult {
 	k, fp, res, ok := c.scopedKey()
 	if ok {
-		c.txClaim = claim{held: true, key: k, fp: fp}
+		c.txClaim = &claim{r: c.r, key: k, fp: fp, id: c.ctl.key}
 	}
 	return res
 }
@@ -56,10 +60,10 @@ func (c *call) deferClaim() *mcp.CallToolResult {
 // being recorded, and logged.
 func (c *call) adoptTxClaim() {
 	k := c.txClaim
-	c.txClaim.held = false
+	c.txClaim = nil
 	cr, err := c.r.cfg.idem.Claim(c.ctx, k.key, k.fp, c.r.ans.now(), c.r.cfg.idemLease)
 	if err == nil && cr.Claimed {
-		c.claim = k
+		c.held = k
 		return
 	}
 	c.r.cfg.logger.WarnContext(c.ctx, "mcpwrite: the outcome of a call whose handler did not record it could not be recorded; a retry with this key may run it again",
@@ -135,54 +139,18 @@ func (c *call) answerExisting(fp string, ex *idempotency.Record) *mcp.CallToolRe
 	}
 }
 
-// recordAttempts is how many times the outcome of a keyed call is written
-// before the call answers that it could not be recorded; recordBackoff is
-// the pause before each retry.
+// recordAttempts is how many times the outcome of a call is written to its
+// hold before the call answers that it could not be recorded;
+// recordBackoff is the pause before each retry.
 var (
 	recordAttempts = 3
 	recordBackoff  = []time.Duration{20 * time.Millisecond, 100 * time.Millisecond}
 )
 
-// complete stores the outcome under the claimed key, retrying a failed
-// write. When it cannot be stored the failure is logged and returned: the
-// caller answers UNAVAILABLE rather than success, since a retry of the key
-// would execute the call again once the claim's lease ends.
-func (c *call) complete(body []byte, isError bool) error {
-	if !c.claim.held {
-		return nil
-	}
-	c.claim.held, c.claim.failed = false, isError
-	r, k := c.r, c.claim.key
-	if max := r.cfg.maxStoredResponse; len(body) > max {
-		body = tooLargeToReplay(k.Tool, len(body), max)
-		isError = true
-	}
-	size := len(body)
-	return recordRetrying(func() recordTry {
-		err := r.cfg.idem.Complete(context.WithoutCancel(c.ctx), k, c.claim.fp, body, isError, r.ans.now(), r.cfg.idemTTL)
-		// A store bounded below the result keeps the marker instead.
-		var tl *idempotency.RecordTooLargeError
-		if err != nil && errors.As(err, &tl) && !isError {
-			body, isError = tooLargeToReplay(k.Tool, size, tl.Limit), true
-			return recordTry{err: err, free: true} // refusing a size is an answer, not a failed write
-		}
-		return recordTry{err: err}
-	})
-}
-
-// recordTry is one attempt of recordRetrying: its error (nil once the
-// outcome is written); final when the error ends the retries (an answer,
-// not a failed write); free when the attempt does not count (what is
-// written changed in answer to the error).
-type recordTry struct {
-	err         error
-	final, free bool
-}
-
 // recordRetrying writes an outcome, retrying a failed write up to
 // recordAttempts attempts with recordBackoff before each retry. It returns
-// the last attempt's error. Both keyed calls (call.complete) and proposal
-// applies (applying.finish) record through it.
+// the last attempt's error. call.record writes every hold's outcome
+// through it.
 func recordRetrying(write func() recordTry) error {
 	var err error
 	for attempt := 0; attempt < recordAttempts; attempt++ {
@@ -213,50 +181,87 @@ func tooLargeToReplay(tool string, size, max int) []byte {
 	return b
 }
 
-// unrecorded is the answer to a call that ran but whose outcome could not
-// be stored under its key (result is what it would have answered); the
-// failure is logged with the entry's trace_id. A write that was applied is
-// said to be applied; a business error (nothing written) is said to be
-// one, and its claim is released so that a retry runs the call again.
-func (c *call) unrecorded(result []byte, err error) *mcp.CallToolResult {
-	r, name, key := c.r, c.name(), c.ctl.key
-	e := &impl.ErrorEntry{
-		Code:  impl.CodeUnavailable,
-		Field: c.wt.names.clientRequestID,
-		Message: fmt.Sprintf("%s ran, but its outcome could not be recorded under %s %q: a retry with this key after %s may run it again",
-			name, c.wt.names.clientRequestID, key, r.cfg.idemLease),
-		Details:     map[string]any{"applied": true},
-		Suggestions: &impl.Suggestions{Hint: "The write was applied; details.result is its result. Check the current state before retrying."},
-		TraceID:     r.ans.traceID(),
-	}
-	if c.claim.failed {
-		e.Message = fmt.Sprintf("%s answered an error and wrote nothing, but that outcome could not be recorded under client_request_id %q, so a retry with this key runs the call again",
-			name, key)
-		e.Details["applied"] = false
-		e.Suggestions.Hint = "Nothing was written; details.result is the error the call answered. Fix the request, or retry with the same client_request_id and arguments."
-	}
+// unrecorded is the answer to a call that ran but whose outcome (result,
+// isError: an error answer) could not be written to its hold h: UNAVAILABLE
+// with the result, never what the outcome was; h words it (unsaved). The
+// failure is logged with the entry's trace_id.
+func (c *call) unrecorded(h hold, result []byte, isError bool, err error) *mcp.CallToolResult {
+	r, u := c.r, h.unsaved(c, isError)
+	e := u.entry
+	e.Code, e.TraceID = impl.CodeUnavailable, r.ans.traceID()
 	if o, perr := parseObject(result); perr == nil {
 		e.Details["result"] = o
 	}
-	r.cfg.logger.ErrorContext(c.ctx, "mcpwrite: idempotency outcome not recorded; a retry with this key may execute the call again",
-		"tool", name, "tenant", c.claim.key.Tenant, "client_request_id", key, "applied", !c.claim.failed, "attempts", recordAttempts,
-		"lease", r.cfg.idemLease.String(), "trace_id", e.TraceID, "error", err)
-	if c.claim.failed {
-		c.claim.held = true
-		c.release()
+	r.cfg.logger.ErrorContext(c.ctx, u.log, append(u.attrs, "trace_id", e.TraceID, "error", err)...)
+	if u.release {
+		h.release(c.ctx)
 	}
-	return toolResult(r.ans.render(c.ctx, name, errorEnvelope(impl.Errors{e})), true)
+	if u.hooked {
+		return r.ans.errorResult(c.ctx, u.tool, nil, impl.Errors{e})
+	}
+	return toolResult(r.ans.render(c.ctx, u.tool, errorEnvelope(impl.Errors{e})), true)
+}
+
+// release gives back what the call holds, if anything, so that a retry
+// runs the call again.
+func (c *call) release() {
+	if h := c.held; h != nil {
+		c.held = nil
+		h.release(c.ctx)
+	}
+}
+
+// attempt stores the outcome under the claimed key. A result larger than
+// the store keeps (WithIdempotency's maximum, or the store's own bound) is
+// stored as the marker saying the call completed (tooLargeToReplay).
+func (k *claim) attempt(ctx context.Context, body []byte, isError bool) func() recordTry {
+	r := k.r
+	if max := r.cfg.maxStoredResponse; len(body) > max {
+		body = tooLargeToReplay(k.key.Tool, len(body), max)
+		isError = true
+	}
+	size := len(body)
+	return func() recordTry {
+		err := r.cfg.idem.Complete(context.WithoutCancel(ctx), k.key, k.fp, body, isError, r.ans.now(), r.cfg.idemTTL)
+		// A store bounded below the result keeps the marker instead.
+		var tl *idempotency.RecordTooLargeError
+		if err != nil && errors.As(err, &tl) && !isError {
+			body, isError = tooLargeToReplay(k.key.Tool, size, tl.Limit), true
+			return recordTry{err: err, free: true} // refusing a size is an answer, not a failed write
+		}
+		return recordTry{err: err}
+	}
 }
 
 // release gives up the claim so that a retry executes.
-func (c *call) release() {
-	if !c.claim.held {
-		return
+func (k *claim) release(ctx context.Context) {
+	r := k.r
+	if err := r.cfg.idem.Release(context.WithoutCancel(ctx), k.key, k.fp); err != nil {
+		r.cfg.logger.WarnContext(ctx, "mcpwrite: idempotency release failed; a retry with this key waits for the lease to end",
+			"tool", k.key.Tool, "tenant", k.key.Tenant, "client_request_id", k.id, "lease", r.cfg.idemLease.String(), "error", err)
 	}
-	c.claim.held = false
-	k := c.claim.key
-	if err := c.r.cfg.idem.Release(context.WithoutCancel(c.ctx), k, c.claim.fp); err != nil {
-		c.r.cfg.logger.WarnContext(c.ctx, "mcpwrite: idempotency release failed; a retry with this key waits for the lease to end",
-			"tool", k.Tool, "tenant", k.Tenant, "client_request_id", c.ctl.key, "lease", c.r.cfg.idemLease.String(), "error", err)
+}
+
+// unsaved words a keyed call whose outcome could not be stored under its
+// key: a retry with the key may run it again once the claim's lease ends.
+// A write that was applied is said to be applied; a business error
+// (isError: nothing written) is said to be one, and its claim is released
+// so that a retry runs the call again.
+func (k *claim) unsaved(c *call, isError bool) unsaved {
+	name, kn, lease := c.name(), c.wt.names.clientRequestID, k.r.cfg.idemLease
+	e := &impl.ErrorEntry{
+		Field:       kn,
+		Message:     fmt.Sprintf("%s ran, but its outcome could not be recorded under %s %q: a retry with this key after %s may run it again", name, kn, k.id, lease),
+		Details:     map[string]any{"applied": true},
+		Suggestions: &impl.Suggestions{Hint: "The write was applied; details.result is its result. Check the current state before retrying."},
 	}
+	if isError {
+		e.Message = fmt.Sprintf("%s answered an error and wrote nothing, but that outcome could not be recorded under client_request_id %q, so a retry with this key runs the call again",
+			name, k.id)
+		e.Details["applied"] = false
+		e.Suggestions.Hint = "Nothing was written; details.result is the error the call answered. Fix the request, or retry with the same client_request_id and arguments."
+	}
+	return unsaved{entry: e, tool: name, release: isError,
+		log:   "mcpwrite: idempotency outcome not recorded; a retry with this key may execute the call again",
+		attrs: []any{"tool", name, "tenant", k.key.Tenant, "client_request_id", k.id, "applied", !isError, "attempts", recordAttempts, "lease", lease.String()}}
 }

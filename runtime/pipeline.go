@@ -155,19 +155,24 @@ func (c *call) confirmUnderClaim(route confirmRoute) confirmDecision {
 	return confirmDecision{kind: proceed}
 }
 
-// record stores a kept answer under the claim (when the call holds one) or
-// releases the claim, and returns the answer. An answer that cannot be
-// stored is answered as UNAVAILABLE, never as what it was.
+// record settles what the call holds and returns the answer: a kept answer
+// is written to the hold (the claimed key, the proposal being applied),
+// retrying a failed write; any other answer releases it. An answer that
+// cannot be written is answered as UNAVAILABLE (call.unrecorded), never as
+// what it was. Every path that holds something (write, apply_proposal)
+// settles it here.
 func (c *call) record(a answer) *mcp.CallToolResult {
 	if a.res != nil {
 		return a.res
 	}
-	if !a.keep {
+	h := c.held
+	if h == nil || !a.keep {
 		c.release()
 		return toolResult(a.body, a.isError)
 	}
-	if err := c.complete(a.body, a.isError); err != nil {
-		return c.unrecorded(a.body, err)
+	c.held = nil
+	if err := recordRetrying(h.attempt(c.ctx, a.body, a.isError)); err != nil {
+		return c.unrecorded(h, a.body, a.isError, err)
 	}
 	return toolResult(a.body, a.isError)
 }
@@ -188,14 +193,13 @@ func (c *call) conclude(d confirmDecision) *mcp.CallToolResult {
 func (c *call) execute() answer {
 	r, wt, name := c.r, c.wt, c.name()
 	var out *Outcome
-	if c.claim.held || c.txClaim.held {
+	if k, _ := c.held.(*claim); k != nil || c.txClaim != nil {
 		// The handler may record the outcome in its own transaction (and
 		// claim the key there first).
-		k := c.claim
-		if c.txClaim.held {
+		if c.txClaim != nil {
 			k = c.txClaim
 		}
-		out = &Outcome{Key: k.key, Fingerprint: k.fp, Now: r.ans.now(), TTL: r.cfg.idemTTL, Lease: r.cfg.idemLease, ClaimInTx: c.txClaim.held,
+		out = &Outcome{Key: k.key, Fingerprint: k.fp, Now: r.ans.now(), TTL: r.cfg.idemTTL, Lease: r.cfg.idemLease, ClaimInTx: c.txClaim != nil,
 			render: func(resp proto.Message) ([]byte, error) {
 				o, err := successEnvelope(resp, wt.doc.Result, wt.steps, r.ans.warnings(wt, c.body), r.ans.shape.enums, r.ans.shape)
 				if err != nil {
@@ -207,14 +211,15 @@ func (c *call) execute() answer {
 	}
 	resp, es, class, held := c.invoke()
 	if held != nil {
-		c.txClaim.held = false
-		return answer{res: c.answerExisting(c.txClaim.fp, held)}
+		fp := c.txClaim.fp
+		c.txClaim = nil
+		return answer{res: c.answerExisting(fp, held)}
 	}
-	if c.txClaim.held && len(es) == 0 && !out.recorded && !wt.noTxClaim.Swap(true) {
+	if c.txClaim != nil && len(es) == 0 && !out.recorded && !wt.noTxClaim.Swap(true) {
 		r.cfg.logger.ErrorContext(c.ctx, "mcpwrite: IdempotencyOptions.ClaimInHandler is set but the handler does not record keyed writes in its transaction; the runtime claims this tool's keys from now on",
 			"tool", name)
 	}
-	if c.txClaim.held && (len(es) == 0 && !out.recorded || len(es) > 0 && class == classBusiness) {
+	if c.txClaim != nil && (len(es) == 0 && !out.recorded || len(es) > 0 && class == classBusiness) {
 		// The handler's transaction did not record this outcome (a business
 		// error rolls back with the claim): the runtime records it.
 		c.adoptTxClaim()
@@ -224,7 +229,7 @@ func (c *call) execute() answer {
 		return c.failure(es, class == classBusiness)
 	}
 	if out != nil && out.recorded {
-		c.claim.held = false // committed with the write
+		c.held = nil // committed with the write
 		return answer{body: out.body}
 	}
 	o, err := successEnvelope(resp, wt.doc.Result, wt.steps, r.ans.warnings(wt, c.body), r.ans.shape.enums, r.ans.shape)
@@ -250,7 +255,7 @@ func (c *call) invoke() (resp proto.Message, es impl.Errors, class errClass, hel
 		if err == nil {
 			return resp, nil, classBusiness, nil
 		}
-		if held := (*idempotency.HeldError)(nil); errors.As(err, &held) && c.txClaim.held {
+		if held := (*idempotency.HeldError)(nil); errors.As(err, &held) && c.txClaim != nil {
 			return nil, nil, classBusiness, held.Record
 		}
 		if status.Code(err) != codes.Aborted || attempt >= wt.doc.RetryOnConflict {

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
 )
 
@@ -204,5 +205,59 @@ func TestUnsavedProposalResultIsAnErrorAndLogged(t *testing.T) {
 	h.logMu.Unlock()
 	if !strings.Contains(logs, "proposal result not saved") || !strings.Contains(logs, "trace_id="+field(t, got.text, "error.trace_id")) {
 		t.Fatalf("logs:\n%s", logs)
+	}
+}
+
+// A service with field_naming JSON_NAME names a proposal's id proposalId:
+// a stale proposal's answer blames that argument whether the state changed
+// before the apply's check or under the handler's write lock (the handler
+// answers proposal.ErrStale), and the proposal is pending again.
+func TestStaleProposalBlamesTheServiceNamedArgument(t *testing.T) {
+	var underLock bool
+	var st *noteStates
+	h, st := withStates(t, func(opts ...runtime.Option) *harness {
+		return newHarness(t, harnessOpts{opts: opts, doc: func(doc string) string {
+			return strings.Replace(doc, `"apply_tool": "apply_proposal",`, `"apply_tool": "apply_proposal", "field_naming": "JSON_NAME",`, 1)
+		}, service: func(svc *impl.Service) {
+			del := svc.Tools[1]
+			invoke := del.Invoke
+			del.Invoke = func(ctx context.Context, req proto.Message) (proto.Message, error) {
+				if o, ok := runtime.OutcomeFrom(ctx); ok && o.ProposalID != "" && underLock {
+					st.bump(getStr(req, "id"))
+					return nil, fmt.Errorf("note n1 changed under the lock: %w", proposal.ErrStale)
+				}
+				return invoke(ctx, req)
+			}
+		}})
+	})
+	stale := func(id, fresh string, was int) string {
+		return envelope(fmt.Sprintf(`{"code":"PROPOSAL_STALE","message":"Proposal \"%[1]s\" is stale: note n1 changed since the user saw it (was: note n1, version %[3]d; now: note n1, version %[4]d). Nothing was written.",
+			"field":"proposalId","details":{"after":"note n1, version %[4]d","before":"note n1, version %[3]d",
+				"fresh_proposal":{"proposal_id":"%[2]s","action":"delete","tool":"delete_note","classification":"DESTRUCTIVE_DELETE","summary":"Delete note: id=\"n1\"",
+					"target":"note n1","current_state":"note n1, version %[4]d","preview":{"id":"n1"},
+					"expires_at":"2025-01-02T03:19:05Z","apply_with":"apply_proposal"},
+				"proposal_id":"%[1]s","target":"note n1"},
+			"suggestions":{"hint":"Nothing was written. details.fresh_proposal is the same change against the current state: show it to the user and, if they confirm, call apply_proposal with its proposal_id."}}`, id, fresh, was, was+1))
+	}
+	h.seedNote("n1")
+	id := field(t, h.call(alice, "delete_note", `{"id":"n1"}`).text, "proposal.proposal_id")
+	st.bump("n1")
+	checked := h.call(alice, "apply_proposal", `{"proposalId":"`+id+`"}`)
+	second := field(t, checked.text, "error.details.fresh_proposal.proposal_id")
+	if want := stale(id, second, 0); !checked.isError || checked.text != want {
+		t.Fatalf("stale at the check:\n got %s\nwant %s", checked.text, want)
+	}
+	underLock = true
+	locked := h.call(alice, "apply_proposal", `{"proposalId":"`+second+`"}`)
+	third := field(t, locked.text, "error.details.fresh_proposal.proposal_id")
+	if want := stale(second, third, 1); !locked.isError || locked.text != want {
+		t.Fatalf("stale under the write lock:\n got %s\nwant %s", locked.text, want)
+	}
+	// Given back, not left applying: applying it again meets the state
+	// check instead of another apply.
+	underLock = false
+	again := h.call(alice, "apply_proposal", `{"proposalId":"`+second+`"}`)
+	if field(t, again.text, "error.code") != "PROPOSAL_STALE" || field(t, again.text, "error.field") != "proposalId" || h.dom.count("delete_note") != 0 {
+		t.Fatalf("apply again: %s (writes %d)", again.text, h.dom.count("delete_note"))
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
 	"sort"
 )
 
@@ -13,8 +14,11 @@ import (
 // of its hand-written and generated non-test files (named as Report.Funcs
 // names them: f, T.m), the functions and methods of the same package it
 // calls or refers to (a method value counts), sorted. A closure's calls
-// belong to the function that holds it.
-func Calls(p Package, exports map[string]string) (map[string][]string, error) {
+// belong to the function that holds it. Functions and methods of the
+// packages whose import paths are listed in also count too, named with
+// their package's name (proposal.Store.FinishApply; an interface's method
+// is named by the interface).
+func Calls(p Package, exports map[string]string, also ...string) (map[string][]string, error) {
 	fset := token.NewFileSet()
 	var files []*ast.File
 	for _, name := range p.GoFiles {
@@ -43,7 +47,7 @@ func Calls(p Package, exports map[string]string) (map[string][]string, error) {
 					return true
 				}
 				fn, ok := info.Uses[id].(*types.Func)
-				if !ok || fn.Pkg() != pkg {
+				if !ok || fn.Pkg() == nil || fn.Pkg() != pkg && !slices.Contains(also, fn.Pkg().Path()) {
 					return true
 				}
 				name := fn.Name()
@@ -55,6 +59,9 @@ func Calls(p Package, exports map[string]string) (map[string][]string, error) {
 					if named, ok := t.(*types.Named); ok {
 						name = named.Obj().Name() + "." + name
 					}
+				}
+				if fn.Pkg() != pkg {
+					name = fn.Pkg().Name() + "." + name
 				}
 				if !seen[name] {
 					seen[name] = true
