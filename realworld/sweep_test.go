@@ -163,14 +163,14 @@ type sweepService struct {
 // sweepDir adopts files (one directory's) and generates their review
 // reports only (review=only) in one compilation and one run; when either
 // fails it sweeps each file alone, so a failure is the failing file's.
-func sweepDir(c sweepCorpus, overlay string, files []string) ([][]sweepService, []error) {
+func sweepDir(c sweepCorpus, imports *plugintest.Imports, overlay string, files []string) ([][]sweepService, []error) {
 	outs, errs := make([][]sweepService, len(files)), make([]error, len(files))
 	for i, file := range files {
 		errs[i] = adoptInto(c, overlay, file)
 	}
 	paths := append(append([]string{overlay, c.importRoot}, c.imports...), annotationsDir, protovalidateDir)
 	if len(files) > 1 {
-		req, err := plugintest.Request(paths, files, c.param)
+		req, err := plugintest.RequestWith(imports, paths, files, c.param)
 		if err == nil {
 			resp, err := plugintest.Run(req)
 			if err == nil && resp.Error == nil {
@@ -185,7 +185,7 @@ func sweepDir(c sweepCorpus, overlay string, files []string) ([][]sweepService, 
 		if errs[i] != nil {
 			continue
 		}
-		req, err := plugintest.Request(paths, []string{file}, c.param)
+		req, err := plugintest.RequestWith(imports, paths, []string{file}, c.param)
 		if err != nil {
 			errs[i] = fmt.Errorf("compile %s: %v", file, err)
 			continue
@@ -338,6 +338,9 @@ func sweep(t *testing.T, c sweepCorpus, files []string, workers int) []sweepServ
 	}
 	results := make([][]sweepService, len(files))
 	errs := make([]error, len(files))
+	// Imports shared by directories are compiled once; the overlay's
+	// adopted files are always compiled fresh.
+	imports := plugintest.NewImports(overlay)
 	next := make(chan []int)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
@@ -349,7 +352,7 @@ func sweep(t *testing.T, c sweepCorpus, files []string, workers int) []sweepServ
 				for j, i := range g {
 					names[j] = files[i]
 				}
-				outs, es := sweepDir(c, overlay, names)
+				outs, es := sweepDir(c, imports, overlay, names)
 				for j, i := range g {
 					results[i], errs[i] = outs[j], es[j]
 				}

@@ -28,7 +28,7 @@ func serverBinary(t *testing.T) string {
 			return
 		}
 		serverBin.path = filepath.Join(serverBin.dir, "archimate-server")
-		serverBin.out, serverBin.err = exec.Command("go", "build", "-o", serverBin.path, "./cmd/archimate-server").CombinedOutput()
+		serverBin.out, serverBin.err = exec.Command("go", "build", "-ldflags=-s -w", "-o", serverBin.path, "./cmd/archimate-server").CombinedOutput()
 	})
 	if serverBin.err != nil {
 		t.Fatalf("build: %v\n%s", serverBin.err, serverBin.out)

@@ -21,7 +21,7 @@ func TestServerSignsAndServesFileURLsWithItsKey(t *testing.T) {
 		t.Skip("builds the server binary")
 	}
 	bin := filepath.Join(t.TempDir(), "neotoma-server")
-	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/neotoma-server").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-ldflags=-s -w", "-o", bin, "./cmd/neotoma-server").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
 	cmd := exec.Command(bin)

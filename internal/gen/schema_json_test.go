@@ -168,27 +168,37 @@ func checkSchemaJSON(t *testing.T, s *jsonschema.Schema) {
 	}
 }
 
-// checkSchemasJSON is checkSchemaJSON for each schema, on GOMAXPROCS
-// goroutines; it stops at the first mismatch and names the schema's index.
-func checkSchemasJSON(t *testing.T, schemas []*jsonschema.Schema) {
+// checkSchemasJSON is checkSchemaJSON for n schemas that next returns in
+// order, checked on GOMAXPROCS goroutines while next makes the following
+// ones; only a few are held at once (a random schema can take hundreds of
+// kilobytes). It stops at the first mismatch and names the schema's index.
+func checkSchemasJSON(t *testing.T, n int, next func() *jsonschema.Schema) {
 	t.Helper()
-	var next atomic.Int64
+	type indexed struct {
+		i int
+		s *jsonschema.Schema
+	}
+	workers := runtime.GOMAXPROCS(0)
+	queue := make(chan indexed, 2*workers)
 	var failed atomic.Bool
 	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
+	for range workers {
 		wg.Go(func() {
-			for !failed.Load() {
-				i := int(next.Add(1)) - 1
-				if i >= len(schemas) {
-					return
+			for q := range queue {
+				if failed.Load() {
+					continue
 				}
-				if msg := schemaJSONMismatch(schemas[i]); msg != "" {
+				if msg := schemaJSONMismatch(q.s); msg != "" {
 					failed.Store(true)
-					t.Errorf("schema %d of the random stream: %s", i, msg)
+					t.Errorf("schema %d of the random stream: %s", q.i, msg)
 				}
 			}
 		})
 	}
+	for i := 0; i < n && !failed.Load(); i++ {
+		queue <- indexed{i, next()}
+	}
+	close(queue)
 	wg.Wait()
 }
 
@@ -210,11 +220,7 @@ func TestSchemaJSONMatchesTheLibrary(t *testing.T) {
 	// The schemas come from one random stream, in order; the checks, which
 	// encode each schema twice, run on every core.
 	r := rand.New(rand.NewPCG(7, 11))
-	schemas := make([]*jsonschema.Schema, 5000)
-	for i := range schemas {
-		schemas[i] = randomSchema(r, 0)
-	}
-	checkSchemasJSON(t, schemas)
+	checkSchemasJSON(t, 5000, func() *jsonschema.Schema { return randomSchema(r, 0) })
 	if t.Failed() {
 		return
 	}

@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/layering"
@@ -22,13 +23,33 @@ import (
 
 const annotationsPkg = "github.com/mcpwrite/protoc-gen-mcpwrite/annotations/mcpwrite/v1"
 
+// typeChecked is this package's type-check, done once per test binary
+// (it runs go list): the tests only read it.
+var typeChecked struct {
+	once  sync.Once
+	fset  *token.FileSet
+	files []*ast.File
+	pkg   *types.Package
+	info  *types.Info
+	err   error
+}
+
 // typeCheckGen type-checks this package's non-test files against the export
 // data of its dependencies (go list -export).
 func typeCheckGen(t *testing.T) (*token.FileSet, []*ast.File, *types.Package, *types.Info) {
 	t.Helper()
+	tc := &typeChecked
+	tc.once.Do(func() { tc.fset, tc.files, tc.pkg, tc.info, tc.err = typeCheck() })
+	if tc.err != nil {
+		t.Fatal(tc.err)
+	}
+	return tc.fset, tc.files, tc.pkg, tc.info
+}
+
+func typeCheck() (*token.FileSet, []*ast.File, *types.Package, *types.Info, error) {
 	out, err := exec.Command("go", "list", "-export", "-deps", "-json=ImportPath,Export,GoFiles,DepOnly", ".").Output()
 	if err != nil {
-		t.Fatalf("go list: %v", err)
+		return nil, nil, nil, nil, fmt.Errorf("go list: %v", err)
 	}
 	exports := map[string]string{}
 	var goFiles []string
@@ -40,7 +61,7 @@ func typeCheckGen(t *testing.T) (*token.FileSet, []*ast.File, *types.Package, *t
 			DepOnly            bool
 		}
 		if err := dec.Decode(&p); err != nil {
-			t.Fatal(err)
+			return nil, nil, nil, nil, err
 		}
 		exports[p.ImportPath] = p.Export
 		if !p.DepOnly {
@@ -52,7 +73,7 @@ func typeCheckGen(t *testing.T) (*token.FileSet, []*ast.File, *types.Package, *t
 	for _, name := range goFiles {
 		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
 		if err != nil {
-			t.Fatal(err)
+			return nil, nil, nil, nil, err
 		}
 		files = append(files, f)
 	}
@@ -66,9 +87,9 @@ func typeCheckGen(t *testing.T) (*token.FileSet, []*ast.File, *types.Package, *t
 	info := &types.Info{Uses: map[*ast.Ident]types.Object{}, Types: map[ast.Expr]types.TypeAndValue{}}
 	pkg, err := conf.Check("github.com/mcpwrite/protoc-gen-mcpwrite/internal/gen", fset, files, info)
 	if err != nil {
-		t.Fatalf("type-check: %v", err)
+		return nil, nil, nil, nil, fmt.Errorf("type-check: %v", err)
 	}
-	return fset, files, pkg, info
+	return fset, files, pkg, info, nil
 }
 
 // annotationType names the first type of the annotations package that typ
@@ -265,18 +286,30 @@ func stageOf(file string) int {
 // analyzeGen measures the package's hand-written files (internal/layering).
 func analyzeGen(t *testing.T) *layering.Report {
 	t.Helper()
-	pkgs, exports, err := layering.List(".", ".")
-	if err != nil {
-		t.Fatal(err)
+	a := &analyzed
+	a.once.Do(func() {
+		pkgs, exports, err := layering.List(".", ".")
+		switch {
+		case err != nil:
+			a.err = err
+		case len(pkgs) != 1:
+			a.err = fmt.Errorf("go list found %d packages, want 1", len(pkgs))
+		default:
+			a.report, a.err = layering.Analyze(pkgs[0], exports)
+		}
+	})
+	if a.err != nil {
+		t.Fatal(a.err)
 	}
-	if len(pkgs) != 1 {
-		t.Fatalf("go list found %d packages, want 1", len(pkgs))
-	}
-	r, err := layering.Analyze(pkgs[0], exports)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return a.report
+}
+
+// analyzed is this package's layering analysis, made once per test
+// binary (it runs go list): the tests only read it.
+var analyzed struct {
+	once   sync.Once
+	report *layering.Report
+	err    error
 }
 
 // stageFiles lists the package's hand-written files by stage index, and

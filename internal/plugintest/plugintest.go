@@ -31,6 +31,12 @@ import (
 // Request compiles files (paths relative to one of importPaths) and builds
 // the CodeGeneratorRequest protoc would send, with parameter.
 func Request(importPaths, files []string, parameter string) (*pluginpb.CodeGeneratorRequest, error) {
+	return RequestWith(nil, importPaths, files, parameter)
+}
+
+// RequestWith is Request taking the imports it compiled before from
+// imports, and keeping there those it compiles now (nil: no cache).
+func RequestWith(imports *Imports, importPaths, files []string, parameter string) (*pluginpb.CodeGeneratorRequest, error) {
 	comp := protocompile.Compiler{
 		Resolver: protocompile.WithStandardImports(&protocompile.SourceResolver{
 			ImportPaths: importPaths,
@@ -40,9 +46,15 @@ func Request(importPaths, files []string, parameter string) (*pluginpb.CodeGener
 		SourceInfoMode: protocompile.SourceInfoStandard,
 	}
 	comp.Resolver = registryFallback{comp.Resolver}
+	if imports != nil {
+		comp.Resolver = newCachedResolver(imports, files, comp.Resolver)
+	}
 	res, err := comp.Compile(context.Background(), files...)
 	if err != nil {
 		return nil, err
+	}
+	if imports != nil {
+		imports.keep(res, files)
 	}
 	req := &pluginpb.CodeGeneratorRequest{FileToGenerate: files}
 	if parameter != "" {
