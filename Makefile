@@ -53,6 +53,7 @@ generate: tools build ## Regenerate the annotations, every example and the golde
 	$(BUF) generate golden/e2e/resources/proto --template golden/e2e/resources/buf.gen.yaml
 	$(BUF) generate golden/e2e/anyinput/proto --template golden/e2e/anyinput/buf.gen.yaml
 	$(BUF) generate golden/e2e/checked/proto --template golden/e2e/checked/buf.gen.yaml
+	$(BUF) generate golden/e2e/mcpgoonly/proto --template golden/e2e/mcpgoonly/buf.gen.yaml
 	go test ./golden -run '^TestGolden$$' -update >/dev/null
 
 .PHONY: checkgenerate

@@ -1,13 +1,16 @@
 // Command protoc-gen-mcpwrite is a protoc plugin that turns annotated
 // protobuf services into MCP write tools for AI agents: a portable JSON
 // Schema per tool, the input enrichment code, the getWriteSchema document and
-// tool registrations for the official MCP Go SDK.
+// tool registrations for the official MCP Go SDK (or mark3labs/mcp-go).
 //
 //	buf generate   # with `- local: protoc-gen-mcpwrite` in buf.gen.yaml
 //	protoc --mcpwrite_out=. --mcpwrite_opt=paths=source_relative x.proto
 //
 // Parameters: strict=true turns schema portability warnings into errors;
-// vendor_notes=true prints what each vendor's strict tool mode changes per tool.
+// vendor_notes=true prints what each vendor's strict tool mode changes per tool;
+// sdk=mcp-go registers the tools on a mark3labs/mcp-go server instead of a
+// go-sdk one (sdk=go-sdk, the default), so the generated package imports
+// nothing of go-sdk.
 package main
 
 import (

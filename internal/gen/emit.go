@@ -11,7 +11,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
-func emitGo(plugin *protogen.Plugin, fm *fileModel, connect bool) error {
+func emitGo(plugin *protogen.Plugin, fm *fileModel, connect bool, sdk SDK) error {
 	importPath := fm.proto.GoImportPath + protogen.GoImportPath("/"+fm.pkgName)
 	g := plugin.NewGeneratedFile(fm.goPath, importPath)
 	f := jen.NewFile(fm.pkgName)
@@ -22,7 +22,7 @@ func emitGo(plugin *protogen.Plugin, fm *fileModel, connect bool) error {
 	for _, line := range wrapComment("", "Package "+fm.pkgName+" registers the MCP write tools of "+fm.proto.Desc.Path()+".") {
 		f.PackageComment(line)
 	}
-	e := &emitter{g: g, fm: fm, file: f, patterns: map[string]string{}}
+	e := &emitter{g: g, fm: fm, file: f, patterns: map[string]string{}, sdk: sdk}
 	g.Import("embed")
 	e.decl(jen.Comment("The generated code asserts at compile time that the runtime it links").Line().
 		Comment("against is new enough.").Line().
@@ -111,17 +111,11 @@ func (e *emitter) handler(sm *serviceModel) {
 
 func (e *emitter) register(sm *serviceModel) {
 	name := registerName(sm)
-	doc := docComment("", name+" registers the "+string(sm.proto.Desc.FullName())+" write tools, the service tools and the discovery tools on s. Options configure idempotency, governance, limits and request context.")
+	doc := docComment("", name+" registers the "+string(sm.proto.Desc.FullName())+" write tools, the service tools and the discovery tools on "+e.registerTarget()+". Options configure idempotency, governance, limits and request context.")
 	for _, line := range append(vocabularyComment(sm), resourcesComment(sm)...) {
 		doc.Comment(line).Line()
 	}
-	e.decl(doc, jen.Func().Id(name).Params(
-		jen.Id("s").Op("*").Add(e.q(mcpPkg.Ident("Server"))),
-		jen.Id("h").Id(handlerName(sm)),
-		jen.Id("opts").Op("...").Add(e.rt("Option")),
-	).Error().Block(
-		jen.Return(e.rt("Register").Call(jen.Id("s"), jen.Id(serviceCtorName(sm)).Call(jen.Id("h")), jen.Id("opts").Op("..."))),
-	))
+	e.decl(doc, e.registerFunc(sm))
 	doc = docComment("", serviceCtorName(sm)+" binds the generated tool code of "+string(sm.proto.Desc.FullName())+" to h, for "+registerName(sm)+" or runtime.NewPreparer.")
 	fields := []jen.Code{
 		item(jen.Id("Name").Op(":").Lit(string(sm.proto.Desc.FullName()))),

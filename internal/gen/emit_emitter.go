@@ -21,6 +21,8 @@ type emitter struct {
 	file *jen.File
 	// patterns are the compiled pattern variables, by variable name.
 	patterns map[string]string
+	// sdk is the MCP server SDK Register<Service>Tools takes.
+	sdk SDK
 }
 
 // q is a qualified identifier, its package imported by the generated file.

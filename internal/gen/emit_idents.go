@@ -71,3 +71,20 @@ func rt(name string) protogen.GoIdent {
 	}
 	return runtimePkg.Ident(name)
 }
+
+// SDK names the MCP server SDK the generated registration takes (the sdk
+// parameter).
+type SDK int
+
+const (
+	// SDKGo is github.com/modelcontextprotocol/go-sdk (sdk=go-sdk, the default).
+	SDKGo SDK = iota
+	// SDKMCPGo is github.com/mark3labs/mcp-go (sdk=mcp-go).
+	SDKMCPGo
+)
+
+// With sdk=mcp-go: mark3labs/mcp-go's server and the runtime's adapter.
+const (
+	mcpGoServerPkg  = protogen.GoImportPath("github.com/mark3labs/mcp-go/server")
+	mcpGoAdapterPkg = protogen.GoImportPath("github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpgo")
+)

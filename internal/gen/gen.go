@@ -28,6 +28,11 @@ type Config struct {
 	// Connect also emits, beside the gRPC client adapter, an adapter for
 	// connect-go clients (connectrpc.com/connect).
 	Connect bool
+	// SDK is the MCP server Register<Service>Tools takes (sdk): SDKGo (the
+	// default, go-sdk's *mcp.Server) or SDKMCPGo (mark3labs/mcp-go's
+	// *server.MCPServer, registered through runtime/mcpgo: the generated
+	// package imports nothing of go-sdk).
+	SDK SDK
 	// Review also emits, per file, the review report <file>.mcpwrite.review.tsv
 	// (walk_review.go): every method's classification and its evidence.
 	Review bool
@@ -80,6 +85,16 @@ func (c *Config) Set(name, value string) error {
 		}
 		c.SchemaBudget = n
 		return nil
+	case "sdk":
+		switch value {
+		case "go-sdk":
+			c.SDK = SDKGo
+		case "mcp-go":
+			c.SDK = SDKMCPGo
+		default:
+			return fmt.Errorf("parameter sdk: want go-sdk (github.com/modelcontextprotocol/go-sdk, the default) or mcp-go (github.com/mark3labs/mcp-go), got %q", value)
+		}
+		return nil
 	case "strict", "vendor_notes", "connect":
 		var on bool
 		switch value {
@@ -100,7 +115,7 @@ func (c *Config) Set(name, value string) error {
 		}
 		return nil
 	}
-	return fmt.Errorf("unknown parameter %q (known: strict, vendor_notes, connect, review, schema_budget)", name)
+	return fmt.Errorf("unknown parameter %q (known: strict, vendor_notes, connect, review, schema_budget, sdk)", name)
 }
 
 // Generate emits the .mcpwrite.go and .mcpwrite.json files of every file to
@@ -241,7 +256,7 @@ func emitFiles(p *protogen.Plugin, cfg Config, outs []*fileOut) error {
 		if cfg.ReviewOnly {
 			continue
 		}
-		if err := emitGo(p, o.fm, cfg.Connect); err != nil {
+		if err := emitGo(p, o.fm, cfg.Connect, cfg.SDK); err != nil {
 			return err
 		}
 		j := p.NewGeneratedFile(o.fm.jsonPath, "")

@@ -876,11 +876,18 @@ func TestConfigSetRejectsUnknownParametersAndBadValues(t *testing.T) {
 		{name: "strict", value: "false", strict: false},
 		{name: "strict", value: "yes", want: `parameter strict: want true or false, got "yes"`},
 		{name: "review", value: "all", want: `parameter review: want true, false or only, got "all"`},
-		{name: "strcit", value: "true", want: `unknown parameter "strcit" (known: strict, vendor_notes, connect, review, schema_budget)`},
+		{name: "sdk", value: "go-sdk"},
+		{name: "sdk", value: "mcp-go"},
+		{name: "sdk", value: "mcpgo", want: `parameter sdk: want go-sdk (github.com/modelcontextprotocol/go-sdk, the default) or mcp-go (github.com/mark3labs/mcp-go), got "mcpgo"`},
+		{name: "sdk", value: "", want: `parameter sdk: want go-sdk (github.com/modelcontextprotocol/go-sdk, the default) or mcp-go (github.com/mark3labs/mcp-go), got ""`},
+		{name: "strcit", value: "true", want: `unknown parameter "strcit" (known: strict, vendor_notes, connect, review, schema_budget, sdk)`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name+"="+tc.value, func(t *testing.T) {
 			c := gen.Config{Strict: !tc.strict}
+			if tc.name == "sdk" && tc.value == "go-sdk" {
+				c.SDK = gen.SDKMCPGo // go-sdk must set it back
+			}
 			err := c.Set(tc.name, tc.value)
 			got := ""
 			if err != nil {
@@ -889,8 +896,11 @@ func TestConfigSetRejectsUnknownParametersAndBadValues(t *testing.T) {
 			if got != tc.want {
 				t.Fatalf("Set error = %q, want %q", got, tc.want)
 			}
-			if tc.want == "" && c.Strict != tc.strict {
+			if tc.want == "" && tc.name == "strict" && c.Strict != tc.strict {
 				t.Errorf("Strict = %v, want %v", c.Strict, tc.strict)
+			}
+			if tc.want == "" && tc.name == "sdk" && c.SDK != map[string]gen.SDK{"go-sdk": gen.SDKGo, "mcp-go": gen.SDKMCPGo}[tc.value] {
+				t.Errorf("SDK = %v after sdk=%s", c.SDK, tc.value)
 			}
 		})
 	}
@@ -898,8 +908,9 @@ func TestConfigSetRejectsUnknownParametersAndBadValues(t *testing.T) {
 
 func TestPluginRejectsABadParameterBeforeGenerating(t *testing.T) {
 	cases := map[string]string{
-		"strict=maybe":                    `parameter strict: want true or false, got "maybe"`,
-		"paths=source_relative,colour=on": `unknown parameter "colour" (known: strict, vendor_notes, connect, review, schema_budget)`,
+		"strict=maybe":                     `parameter strict: want true or false, got "maybe"`,
+		"paths=source_relative,sdk=Mcp-Go": `parameter sdk: want go-sdk (github.com/modelcontextprotocol/go-sdk, the default) or mcp-go (github.com/mark3labs/mcp-go), got "Mcp-Go"`,
+		"paths=source_relative,colour=on":  `unknown parameter "colour" (known: strict, vendor_notes, connect, review, schema_budget, sdk)`,
 	}
 	for param, want := range cases {
 		t.Run(param, func(t *testing.T) {

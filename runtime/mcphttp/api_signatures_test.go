@@ -10,27 +10,28 @@ import (
 // mcphttpSignatures is the exported API of package mcphttp, declaration by
 // declaration (apisurface.Signatures): every function and method
 // signature, every exported struct field and interface method, every
-// constant's value.
+// constant's value. The HTTP front's defaults and options are httpfront's
+// (their values pinned in runtime/httpfront/api_signatures_test.go).
 var mcphttpSignatures = []string{
 	"AuthHook func(ctx context.Context, token string) (tenant, principal string, err error)",
 	"BearerAuth func(hook AuthHook, opts ...Option) func(http.Handler) http.Handler",
 	"CheckLoopback func(addr string) error",
-	"DefaultIdleTimeout const = 2 * time.Minute",
-	"DefaultMaxConnections const = 1024",
-	"DefaultMaxConnectionsPerAddress const = 256",
-	"DefaultMaxHeaderBytes const = 64 << 10",
-	"DefaultMaxPendingConnections const = 256",
-	"DefaultMaxRequestBodyBytes const = 2 << 20",
+	"DefaultIdleTimeout const = httpfront.DefaultIdleTimeout",
+	"DefaultMaxConnections const = httpfront.DefaultMaxConnections (1024)",
+	"DefaultMaxConnectionsPerAddress const = httpfront.DefaultMaxConnectionsPerAddress (256)",
+	"DefaultMaxHeaderBytes const = httpfront.DefaultMaxHeaderBytes",
+	"DefaultMaxPendingConnections const = httpfront.DefaultMaxPendingConnections (256)",
+	"DefaultMaxRequestBodyBytes const = httpfront.DefaultMaxRequestBodyBytes",
 	"DefaultMaxSessions const = 1000",
 	"DefaultMaxSessionsPerIdentity const = 100",
 	"DefaultMaxSessionsPerTenant const = 250",
-	"DefaultReadHeaderTimeout const = 10 * time.Second",
-	"DefaultRequestReadTimeout const = 30 * time.Second",
+	"DefaultReadHeaderTimeout const = httpfront.DefaultReadHeaderTimeout",
+	"DefaultRequestReadTimeout const = httpfront.DefaultRequestReadTimeout",
 	"DefaultSessionIdleTimeout const = 30 * time.Minute",
 	"Front func(h http.Handler, opts ...Option) http.Handler",
 	"Handler func(s *mcp.Server, opts ...Option) http.Handler",
 	"NewServer func(h http.Handler, opts ...Option) *http.Server",
-	"Option func(*httpConfig)",
+	"Option func(*httpbase.Config)",
 	"RequestContextFromCall func(ctx context.Context, req *mcp.CallToolRequest) (runtime.RequestContext, bool)",
 	"ServeLoopback func(ctx context.Context, addr string, h http.Handler, opts ...Option) error",
 	"SessionUserID func(tenant, principal string) string",

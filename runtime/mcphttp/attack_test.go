@@ -8,9 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
-	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -20,8 +18,6 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/callmeta"
 )
 
 // serveOn runs NewServer(h, opts...) on a fresh 127.0.0.1 listener until the
@@ -141,121 +137,6 @@ func TestSlowUnauthenticatedBodiesGet401AtOnce(t *testing.T) {
 	}
 	if got := hookCalls.Load(); got != clients/2 {
 		t.Errorf("auth hook called %d times, want %d (once per request with a token)", got, clients/2)
-	}
-}
-
-// dialFrom opens a connection to addr from the loopback address local and
-// makes one request on it, so the server has accepted it; it returns the
-// connection (left open) and the answer's status and body.
-func dialFrom(t *testing.T, local, addr string) (net.Conn, int, string) {
-	t.Helper()
-	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(local)}}
-	conn, err := d.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	if _, err := io.WriteString(conn, "GET / HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
-		t.Fatal(err)
-	}
-	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode == http.StatusServiceUnavailable && resp.Header.Get("Retry-After") != "1" {
-		t.Errorf("503 without Retry-After: 1: %v", resp.Header)
-	}
-	return conn, resp.StatusCode, string(body)
-}
-
-// Connections past the per-address cap, then past the global cap, are
-// answered 503 with the limit they hit; a closed connection frees its slot.
-func TestNewServerCapsConnections(t *testing.T) {
-	ok := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") })
-	quiet := WithLogger(slog.New(slog.DiscardHandler))
-	addr := serveOn(t, ok, quiet, WithMaxConnections(4), WithMaxConnectionsPerAddress(2))
-	const perAddr = "too many connections from your address: it holds its limit of 2; reuse a connection or retry later\n"
-	const global = "too many connections: the server holds its limit of 4; retry later\n"
-	steps := []struct {
-		from   string
-		status int
-		body   string
-	}{
-		{"127.0.0.1", 200, "ok"},
-		{"127.0.0.1", 200, "ok"},
-		{"127.0.0.1", 503, perAddr},
-		{"127.0.0.2", 200, "ok"},
-		{"127.0.0.2", 200, "ok"},
-		{"127.0.0.3", 503, global},
-	}
-	var first net.Conn
-	for i, st := range steps {
-		conn, status, body := dialFrom(t, st.from, addr)
-		if i == 0 {
-			first = conn
-		}
-		if status != st.status || body != st.body {
-			t.Fatalf("connection %d from %s: %d %q, want %d %q", i, st.from, status, body, st.status, st.body)
-		}
-	}
-	first.Close()
-	deadline := time.Now().Add(3 * time.Second)
-	for {
-		_, status, body := dialFrom(t, "127.0.0.3", addr)
-		if status == 200 && body == "ok" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("after closing a connection: %d %q, want 200", status, body)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-func TestConnectionCapDefaults(t *testing.T) {
-	c := newHTTPConfig(nil)
-	if c.maxConns != 1024 || c.maxConnsPerAddr != 256 {
-		t.Fatalf("defaults %d %d, want 1024 256", c.maxConns, c.maxConnsPerAddr)
-	}
-	c = newHTTPConfig([]Option{WithMaxConnections(7), WithMaxConnectionsPerAddress(3), WithMaxConnections(-1)})
-	if c.maxConns != 7 || c.maxConnsPerAddr != 3 {
-		t.Fatalf("options %d %d, want 7 3", c.maxConns, c.maxConnsPerAddr)
-	}
-}
-
-// TraceHeaders neither uses nor echoes an invalid X-Correlation-Id, and
-// drops an invalid X-Causation-Id: a generated id replaces the correlation.
-func TestTraceHeadersReplaceInvalidIDs(t *testing.T) {
-	var seen http.Header
-	ts := httptest.NewServer(TraceHeaders(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { seen = r.Header.Clone() })))
-	defer ts.Close()
-	hexID := regexp.MustCompile(`^[0-9a-f]{32}$`)
-	for _, v := range []string{"corr-\u202e1", strings.Repeat("a", 10<<10), "corr 1", `corr"1`} {
-		req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, ts.URL, nil)
-		req.Header.Set(callmeta.HeaderCorrelationID, v)
-		req.Header.Set(callmeta.HeaderCausationID, v)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		echoed := resp.Header.Get(callmeta.HeaderCorrelationID)
-		if !hexID.MatchString(echoed) || seen.Get(callmeta.HeaderGeneratedCorrelationID) != echoed ||
-			seen.Get(callmeta.HeaderCorrelationID) != "" || seen.Get(callmeta.HeaderCausationID) != "" {
-			t.Fatalf("%.40q: echoed %q, handler saw %v", v, echoed, seen)
-		}
-	}
-	req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, ts.URL, nil)
-	req.Header.Set(callmeta.HeaderCorrelationID, "corr-ok-1")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.Header.Get(callmeta.HeaderCorrelationID) != "corr-ok-1" || seen.Get(callmeta.HeaderCorrelationID) != "corr-ok-1" {
-		t.Fatalf("a valid id was not kept: %v", resp.Header)
 	}
 }
 

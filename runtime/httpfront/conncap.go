@@ -1,4 +1,4 @@
-package mcphttp
+package httpfront
 
 import (
 	"container/list"
@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"net/netip"
 	"sync"
+
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/httpbase"
 )
 
 // connCap counts open connections in total and per client address (an
@@ -55,9 +57,9 @@ type connSlot struct {
 
 type connSlotKey struct{}
 
-func newConnCap(c httpConfig) *connCap {
-	return &connCap{max: c.maxConns, perAddr: c.maxConnsPerAddr, maxPending: min(c.maxPendingConns, c.maxConns), trusted: c.trustedProxies,
-		logger: c.logger, byAddr: map[string]int{}, conns: map[net.Conn]*connSlot{}, pending: map[string]*list.List{}, inFlight: map[string]int{}}
+func newConnCap(c httpbase.Config) *connCap {
+	return &connCap{max: c.MaxConns, perAddr: c.MaxConnsPerAddr, maxPending: min(c.MaxPendingConns, c.MaxConns), trusted: c.TrustedProxies,
+		logger: c.Logger, byAddr: map[string]int{}, conns: map[net.Conn]*connSlot{}, pending: map[string]*list.List{}, inFlight: map[string]int{}}
 }
 
 // addrKey is the address a cap counts for ip: IPv4 as is, IPv6 by its /64
@@ -253,7 +255,7 @@ func (c *connCap) guard(h http.Handler) http.Handler {
 // refuse answers 503 with Retry-After and closes the connection unread.
 func (c *connCap) refuse(w http.ResponseWriter, r *http.Request, why string) {
 	c.logger.WarnContext(r.Context(), "mcpwrite: connection refused: connection limit reached", "remote", r.RemoteAddr, "reason", why)
-	refuseUnread(w)
+	httpbase.RefuseUnread(w)
 	w.Header().Set("Retry-After", "1")
 	http.Error(w, why, http.StatusServiceUnavailable)
 }
