@@ -31,7 +31,7 @@ var mcphttpSignatures = []string{
 	"Front func(h http.Handler, opts ...Option) http.Handler",
 	"Handler func(s *mcp.Server, opts ...Option) http.Handler",
 	"NewServer func(h http.Handler, opts ...Option) *http.Server",
-	"Option func(*httpbase.Config)",
+	"Option func(*httpConfig)",
 	"RequestContextFromCall func(ctx context.Context, req *mcp.CallToolRequest) (runtime.RequestContext, bool)",
 	"ServeLoopback func(ctx context.Context, addr string, h http.Handler, opts ...Option) error",
 	"SessionUserID func(tenant, principal string) string",

@@ -25,7 +25,7 @@ func TestHandlerBindsSessionsBehindHTTPFrontBearerAuth(t *testing.T) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
 	})
 	quiet := httpfront.WithLogger(slog.New(slog.DiscardHandler))
-	ts := httptest.NewServer(httpfront.BearerAuth(testAuthHook, quiet)(Handler(s, quiet)))
+	ts := httptest.NewServer(httpfront.BearerAuth(testAuthHook, quiet)(Handler(s, fromFront(quiet))))
 	defer ts.Close()
 
 	owner := &peer{t: t, url: ts.URL, token: "tok-a-alice"}

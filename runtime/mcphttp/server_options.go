@@ -44,12 +44,33 @@ const (
 )
 
 // Option configures Handler, BearerAuth, NewServer and ServeLoopback. Each
-// reads the options that concern it and ignores the rest. It is
-// httpfront.Option: the options of either package configure both.
-type Option = httpfront.Option
+// reads the options that concern it and ignores the rest. The front's
+// options (WithReadHeaderTimeout ... WithTrustedProxies) are httpfront's,
+// converted: httpfront.Option has the same underlying type.
+type Option func(*httpConfig)
 
-// httpConfig is what Handler reads of its options, defaults applied.
-type httpConfig struct {
+// httpConfig is what the options set.
+type httpConfig struct{ base httpbase.Config }
+
+// fromFront is an httpfront option as Option.
+func fromFront(o httpfront.Option) Option { return func(c *httpConfig) { o(&c.base) } }
+
+// frontOptions are opts as httpfront takes them.
+func frontOptions(opts []Option) []httpfront.Option {
+	out := make([]httpfront.Option, len(opts))
+	for i, o := range opts {
+		o := o
+		out[i] = func(c *httpbase.Config) {
+			hc := httpConfig{base: *c}
+			o(&hc)
+			*c = hc.base
+		}
+	}
+	return out
+}
+
+// handlerConfig is what Handler reads of its options, defaults applied.
+type handlerConfig struct {
 	sessionIdleTimeout     time.Duration
 	stateless              bool
 	maxSessions            int
@@ -60,9 +81,15 @@ type httpConfig struct {
 	logger                 *slog.Logger
 }
 
-func newHTTPConfig(opts []Option) httpConfig {
-	c := httpbase.Apply(opts)
-	return httpConfig{
+func newHTTPConfig(opts []Option) handlerConfig {
+	var hc httpConfig
+	for _, o := range opts {
+		if o != nil {
+			o(&hc)
+		}
+	}
+	c := hc.base
+	return handlerConfig{
 		sessionIdleTimeout:     httpbase.Or(c.SessionIdleTimeout, DefaultSessionIdleTimeout),
 		stateless:              c.Stateless,
 		maxSessions:            httpbase.Or(c.MaxSessions, DefaultMaxSessions),
@@ -78,7 +105,7 @@ func newHTTPConfig(opts []Option) httpConfig {
 // without a request before it is closed (default 30 min; non-positive keeps
 // the default).
 func WithSessionIdleTimeout(d time.Duration) Option {
-	return func(c *httpbase.Config) { httpbase.Positive(&c.SessionIdleTimeout, d) }
+	return func(c *httpConfig) { httpbase.Positive(&c.base.SessionIdleTimeout, d) }
 }
 
 // WithStateless serves streamable HTTP without sessions: every request
@@ -88,7 +115,7 @@ func WithSessionIdleTimeout(d time.Duration) Option {
 // within a call (in-call elicitation) are unavailable; confirmations use the
 // input-request round trip or proposals.
 func WithStateless() Option {
-	return func(c *httpbase.Config) { c.Stateless = true }
+	return func(c *httpConfig) { c.base.Stateless = true }
 }
 
 // WithMaxSessions sets how many streamable HTTP sessions are held at once
@@ -96,7 +123,7 @@ func WithStateless() Option {
 // one more is answered 503 with Retry-After; existing sessions are never
 // evicted for it.
 func WithMaxSessions(n int) Option {
-	return func(c *httpbase.Config) { httpbase.Positive(&c.MaxSessions, n) }
+	return func(c *httpConfig) { httpbase.Positive(&c.base.MaxSessions, n) }
 }
 
 // WithMaxSessionsPerIdentity sets how many streamable HTTP sessions one
@@ -104,7 +131,7 @@ func WithMaxSessions(n int) Option {
 // (default 100; non-positive keeps the default). A request that would open
 // one more is answered 429 with Retry-After.
 func WithMaxSessionsPerIdentity(n int) Option {
-	return func(c *httpbase.Config) { httpbase.Positive(&c.MaxSessionsPerIdentity, n) }
+	return func(c *httpConfig) { httpbase.Positive(&c.base.MaxSessionsPerIdentity, n) }
 }
 
 // WithMaxSessionsPerTenant sets how many streamable HTTP sessions the
@@ -112,41 +139,49 @@ func WithMaxSessionsPerIdentity(n int) Option {
 // non-positive keeps the default). A request that would open one more is
 // answered 429 with Retry-After.
 func WithMaxSessionsPerTenant(n int) Option {
-	return func(c *httpbase.Config) { httpbase.Positive(&c.MaxSessionsPerTenant, n) }
+	return func(c *httpConfig) { httpbase.Positive(&c.base.MaxSessionsPerTenant, n) }
 }
 
 // The options of the HTTP front, as httpfront has them.
 
 // WithReadHeaderTimeout is httpfront.WithReadHeaderTimeout.
-func WithReadHeaderTimeout(d time.Duration) Option { return httpfront.WithReadHeaderTimeout(d) }
+func WithReadHeaderTimeout(d time.Duration) Option {
+	return fromFront(httpfront.WithReadHeaderTimeout(d))
+}
 
 // WithRequestReadTimeout is httpfront.WithRequestReadTimeout.
-func WithRequestReadTimeout(d time.Duration) Option { return httpfront.WithRequestReadTimeout(d) }
+func WithRequestReadTimeout(d time.Duration) Option {
+	return fromFront(httpfront.WithRequestReadTimeout(d))
+}
 
 // WithIdleTimeout is httpfront.WithIdleTimeout.
-func WithIdleTimeout(d time.Duration) Option { return httpfront.WithIdleTimeout(d) }
+func WithIdleTimeout(d time.Duration) Option { return fromFront(httpfront.WithIdleTimeout(d)) }
 
 // WithMaxHeaderBytes is httpfront.WithMaxHeaderBytes.
-func WithMaxHeaderBytes(n int) Option { return httpfront.WithMaxHeaderBytes(n) }
+func WithMaxHeaderBytes(n int) Option { return fromFront(httpfront.WithMaxHeaderBytes(n)) }
 
 // WithMaxRequestBodyBytes is httpfront.WithMaxRequestBodyBytes: it bounds
 // the body Handler reads too.
-func WithMaxRequestBodyBytes(n int64) Option { return httpfront.WithMaxRequestBodyBytes(n) }
+func WithMaxRequestBodyBytes(n int64) Option { return fromFront(httpfront.WithMaxRequestBodyBytes(n)) }
 
 // WithLogger is httpfront.WithLogger; Handler logs its refused sessions
 // there too.
-func WithLogger(l *slog.Logger) Option { return httpfront.WithLogger(l) }
+func WithLogger(l *slog.Logger) Option { return fromFront(httpfront.WithLogger(l)) }
 
 // WithMaxConnections is httpfront.WithMaxConnections.
-func WithMaxConnections(n int) Option { return httpfront.WithMaxConnections(n) }
+func WithMaxConnections(n int) Option { return fromFront(httpfront.WithMaxConnections(n)) }
 
 // WithMaxConnectionsPerAddress is httpfront.WithMaxConnectionsPerAddress.
-func WithMaxConnectionsPerAddress(n int) Option { return httpfront.WithMaxConnectionsPerAddress(n) }
+func WithMaxConnectionsPerAddress(n int) Option {
+	return fromFront(httpfront.WithMaxConnectionsPerAddress(n))
+}
 
 // WithMaxPendingConnections is httpfront.WithMaxPendingConnections.
-func WithMaxPendingConnections(n int) Option { return httpfront.WithMaxPendingConnections(n) }
+func WithMaxPendingConnections(n int) Option {
+	return fromFront(httpfront.WithMaxPendingConnections(n))
+}
 
 // WithTrustedProxies is httpfront.WithTrustedProxies.
 func WithTrustedProxies(prefixes ...netip.Prefix) Option {
-	return httpfront.WithTrustedProxies(prefixes...)
+	return fromFront(httpfront.WithTrustedProxies(prefixes...))
 }

@@ -34,7 +34,7 @@ type sessionCap struct {
 // and its tenant; both empty without authentication.
 type sessionOwner struct{ identity, tenant string }
 
-func newSessionCap(next http.Handler, s *mcp.Server, cfg httpConfig) *sessionCap {
+func newSessionCap(next http.Handler, s *mcp.Server, cfg handlerConfig) *sessionCap {
 	return &sessionCap{
 		next: next, server: s, max: cfg.maxSessions, perIdentity: cfg.maxSessionsPerIdentity, perTenant: cfg.maxSessionsPerTenant, logger: cfg.logger,
 		opening: map[sessionOwner]int{}, owner: map[string]sessionOwner{},

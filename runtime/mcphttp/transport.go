@@ -24,7 +24,7 @@ import (
 // session opened by another identity, even a principal of the same name in
 // another tenant, is refused with 403.
 func BearerAuth(hook AuthHook, opts ...Option) func(http.Handler) http.Handler {
-	front := httpfront.BearerAuth(hook, opts...)
+	front := httpfront.BearerAuth(httpfront.AuthHook(hook), frontOptions(opts)...)
 	return func(next http.Handler) http.Handler { return front(withTokenInfo(next)) }
 }
 
