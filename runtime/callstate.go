@@ -63,6 +63,9 @@ type call struct {
 	// txClaim is the key the handler claims in its transaction
 	// (IdempotencyOptions.ClaimInHandler); nil when there is none.
 	txClaim *claim
+	// key backs held or txClaim when the call claims its idempotency key
+	// (no allocation per keyed write).
+	key claim
 }
 
 // answer is what a call answers, before it is recorded.

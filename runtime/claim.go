@@ -37,7 +37,8 @@ func (c *call) claimKey(lease time.Duration) *mcp.CallToolResult {
 		return c.fail(impl.Errors{r.ans.storeUnavailable(c.ctx, name, "claim", k, key, err)})
 	}
 	if cr.Claimed {
-		c.held = &claim{r: r, key: k, fp: fp, id: key}
+		c.key = claim{r: r, key: k, fp: fp, id: key}
+		c.held = &c.key
 		return nil
 	}
 	return c.answerExisting(fp, cr.Existing)
@@ -48,7 +49,8 @@ func (c *call) claimKey(lease time.Duration) *mcp.CallToolResult {
 func (c *call) deferClaim() *mcp.CallToolResult {
 	k, fp, res, ok := c.scopedKey()
 	if ok {
-		c.txClaim = &claim{r: c.r, key: k, fp: fp, id: c.ctl.key}
+		c.key = claim{r: c.r, key: k, fp: fp, id: c.ctl.key}
+		c.txClaim = &c.key
 	}
 	return res
 }
