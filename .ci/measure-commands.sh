@@ -3,7 +3,8 @@
 # make demo with an empty Go build cache and again warm, make test with an
 # empty build cache and again warm (with the stores set, so nothing is
 # skipped), the counts of the warm make test, the date, the machine and its
-# load. Run it on an idle machine, then commit the file and put the figures
+# load. Each warm run uses its cold run's build cache, so it measures what a
+# repeated command costs, not the compiling the default cache still lacks. Run it on an idle machine, then commit the file and put the figures
 # in the README ("Try it: two commands"; internal/readmecheck says which).
 #
 #   MCPWRITE_TEST_POSTGRES_DSN=... MCPWRITE_TEST_REDIS_ADDR=... .ci/measure-commands.sh
@@ -25,9 +26,9 @@ took() {
 time_of() { local t0; t0=$(date +%s.%N); "$@" >/dev/null; echo "$(date +%s.%N) - $t0" | bc; }
 start_load=$(load)
 demo_cold=$(time_of env GOCACHE="$cache/demo" make demo)
-demo_warm=$(time_of make demo)
+demo_warm=$(time_of env GOCACHE="$cache/demo" make demo)
 test_first=$(time_of env GOCACHE="$cache/test" make test TESTREPORT_FLAGS="-require-stores")
-test_warm=$(time_of make test TESTREPORT_FLAGS="-require-stores")
+test_warm=$(time_of env GOCACHE="$cache/test" make test TESTREPORT_FLAGS="-require-stores")
 end_load=$(load)
 {
   sed -n '1,5p' "$out"
