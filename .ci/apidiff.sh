@@ -3,7 +3,10 @@
 # (golang.org/x/exp/cmd/apidiff, at the x/exp version go.mod already
 # requires): every incompatible change of an exported package (a removed
 # name, a changed signature, a new method on an interface users implement)
-# fails, as a v0 minor release or a v1+ patch must not make them silently.
+# fails, as a v0 minor release or a v1+ patch must not make them silently;
+# a new v0 minor (runtime.Version) passes when CHANGELOG.md's section of it
+# names every break. Tried: removing runtime.WithClock under 0.3.0 fails
+# until the 0.3.0 section names `runtime.WithClock`, and under 0.2.0 fails.
 # Internal packages and runtime/mcpwriteimpl (no compatibility promise:
 # the names generated code calls) are left out.
 #
@@ -44,9 +47,48 @@ quiet() { grep -v '^Ignoring internal package' >&2 || true; }
 # module's API: only runtime/..., compat and the annotations' Go package are.
 out=$("$apidiff" -m -incompatible "$work/base.api" "$module" 2> >(quiet) |
   grep -vE '^[-+] \./(runtime/mcpwriteimpl|examples|golden|bench|realworld|quickstart|interop|tools)[./]' || true)
-if [[ -n $out ]]; then
-  echo "apidiff: the exported API is incompatible with $base:"
-  echo "$out" | sed 's/^/  /'
-  exit 1
+if [[ -z $out ]]; then
+  echo "apidiff: the exported API is compatible with $base"
+  exit 0
 fi
-echo "apidiff: the exported API is compatible with $base"
+# A new minor version of v0 may break the API, but only where CHANGELOG.md's
+# section of that version names what broke: each reported package-level name
+# (runtime.Register, redisstream.Fields, runtime.Preparer for a method of it)
+# must appear in that section, so no break ships unannounced.
+version() { sed -n 's/^const Version = "\(.*\)"$/\1/p' "$1/runtime/version.go"; }
+cur=$(version .)
+was=$(version "$work/base")
+minor() { local v=${1#v}; v=${v#0.}; echo "${v%%.*}"; }
+if [[ $cur == 0.* && $was == 0.* && $(minor "$cur") -gt $(minor "$was") ]]; then
+  section=$(awk -v h="## $cur" 'index($0, h) == 1 { on = 1; next } on && /^## / { exit } on' CHANGELOG.md)
+  if [[ -z $section ]]; then
+    echo "apidiff: $cur breaks the API of $was, but CHANGELOG.md has no \"## $cur\" section naming the breaks:"
+    echo "$out" | sed 's/^/  /'
+    exit 1
+  fi
+  # The version constant itself changes with every release.
+  out=$(grep -vF -- '- ./runtime.Version: value changed' <<<"$out" || true)
+  missing=""
+  while IFS= read -r line; do
+    name=$(sed -n 's/^- \.\/\([^:]*\):.*/\1/p' <<<"$line")
+    [[ -z $name ]] && continue
+    name=${name##*/}
+    name=${name//\(\*/}
+    name=${name//)/}
+    name=$(cut -d. -f1-2 <<<"$name")
+    if ! grep -qF "$name" <<<"$section"; then
+      missing+="  $line (name $name in the section)"$'\n'
+    fi
+  done <<<"$out"
+  if [[ -n $missing ]]; then
+    echo "apidiff: $cur breaks the API of $was where CHANGELOG.md's $cur section does not say so:"
+    printf '%s' "$missing"
+    exit 1
+  fi
+  echo "apidiff: $cur breaks the API of $was; CHANGELOG.md's $cur section names every break:"
+  echo "$out" | sed 's/^/  /'
+  exit 0
+fi
+echo "apidiff: the exported API is incompatible with $base ($was; this is $cur):"
+echo "$out" | sed 's/^/  /'
+exit 1
