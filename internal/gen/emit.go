@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"bytes"
 	"fmt"
 	"sort"
 	"strings"
@@ -80,12 +79,11 @@ func emitGo(plugin *protogen.Plugin, fm *fileModel, connect bool, sdk SDK) error
 			}
 		}))
 	}
-	var buf bytes.Buffer
-	if err := f.Render(&buf); err != nil {
+	// Render writes the file into g in one piece, when it is complete.
+	if err := f.Render(g); err != nil {
 		return fmt.Errorf("%s: render: %w", fm.goPath, err)
 	}
-	_, err := g.Write(buf.Bytes())
-	return err
+	return nil
 }
 
 func (e *emitter) handler(sm *serviceModel) {

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
@@ -27,8 +29,8 @@ var forbidden = []string{"$ref", "$defs", "definitions", "anyOf", "oneOf", "allO
 // LintSchema checks one input schema against the portable profile and
 // returns one message per problem, in a stable order.
 func LintSchema(tool string, raw []byte) []string {
-	var root any
-	if err := json.Unmarshal(raw, &root); err != nil {
+	root, err := unmarshalAny(raw)
+	if err != nil {
 		return []string{fmt.Sprintf("tool %s: input schema is not JSON: %v", tool, err)}
 	}
 	var out []string
@@ -128,8 +130,8 @@ func LintSchema(tool string, raw []byte) []string {
 // schema an object with a type (or typed anyOf branches), never a boolean
 // schema. Open objects and anyOf are fine in output schemas.
 func LintOutputSchema(tool string, raw []byte) []string {
-	var root any
-	if err := json.Unmarshal(raw, &root); err != nil {
+	root, err := unmarshalAny(raw)
+	if err != nil {
 		return []string{fmt.Sprintf("tool %s: output schema is not JSON: %v", tool, err)}
 	}
 	var out []string
@@ -228,4 +230,215 @@ func anyObjectBranches(s map[string]any) []any {
 		}
 	}
 	return branches
+}
+
+// unmarshalAny is json.Unmarshal(raw, &v) into an any: the same values
+// (map[string]any, []any, string, float64, bool, nil; the last of a
+// duplicate key wins), read without reflection. The lints read every
+// generated schema back, so this is on the plugin's path once per schema.
+// A string with an escape or invalid UTF-8, and any input that is not
+// JSON, are left to encoding/json, so such values and every error are
+// exactly its own.
+func unmarshalAny(raw []byte) (any, error) {
+	r := anyReader{b: raw}
+	r.space()
+	v, ok := r.value()
+	if ok {
+		r.space()
+		ok = r.i == len(r.b)
+	}
+	if !ok {
+		var v any
+		err := json.Unmarshal(raw, &v)
+		return v, err
+	}
+	return v, nil
+}
+
+// anyReader reads one JSON value from b at i; ok false means "not the
+// simple JSON this reader takes", never a verdict on the input.
+type anyReader struct {
+	b []byte
+	i int
+}
+
+func (r *anyReader) space() {
+	for r.i < len(r.b) {
+		switch r.b[r.i] {
+		case ' ', '\t', '\n', '\r':
+			r.i++
+		default:
+			return
+		}
+	}
+}
+
+func (r *anyReader) value() (any, bool) {
+	if r.i >= len(r.b) {
+		return nil, false
+	}
+	switch c := r.b[r.i]; {
+	case c == '{':
+		return r.object()
+	case c == '[':
+		return r.array()
+	case c == '"':
+		return r.str()
+	case c == 't':
+		return true, r.word("true")
+	case c == 'f':
+		return false, r.word("false")
+	case c == 'n':
+		return nil, r.word("null")
+	case c == '-' || c >= '0' && c <= '9':
+		return r.number()
+	}
+	return nil, false
+}
+
+func (r *anyReader) word(w string) bool {
+	if len(r.b)-r.i < len(w) || string(r.b[r.i:r.i+len(w)]) != w {
+		return false
+	}
+	r.i += len(w)
+	return true
+}
+
+func (r *anyReader) object() (any, bool) {
+	r.i++ // {
+	m := map[string]any{}
+	r.space()
+	if r.i < len(r.b) && r.b[r.i] == '}' {
+		r.i++
+		return m, true
+	}
+	for {
+		r.space()
+		if r.i >= len(r.b) || r.b[r.i] != '"' {
+			return nil, false
+		}
+		k, ok := r.str()
+		if !ok {
+			return nil, false
+		}
+		r.space()
+		if r.i >= len(r.b) || r.b[r.i] != ':' {
+			return nil, false
+		}
+		r.i++
+		r.space()
+		v, ok := r.value()
+		if !ok {
+			return nil, false
+		}
+		m[k.(string)] = v
+		r.space()
+		if r.i >= len(r.b) {
+			return nil, false
+		}
+		switch r.b[r.i] {
+		case ',':
+			r.i++
+		case '}':
+			r.i++
+			return m, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+func (r *anyReader) array() (any, bool) {
+	r.i++ // [
+	a := []any{}
+	r.space()
+	if r.i < len(r.b) && r.b[r.i] == ']' {
+		r.i++
+		return a, true
+	}
+	for {
+		r.space()
+		v, ok := r.value()
+		if !ok {
+			return nil, false
+		}
+		a = append(a, v)
+		r.space()
+		if r.i >= len(r.b) {
+			return nil, false
+		}
+		switch r.b[r.i] {
+		case ',':
+			r.i++
+		case ']':
+			r.i++
+			return a, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// str reads a string without escapes or control characters, in valid
+// UTF-8: the strings the schema writer produces but for escaped ones.
+func (r *anyReader) str() (any, bool) {
+	start := r.i + 1
+	for j := start; j < len(r.b); j++ {
+		switch c := r.b[j]; {
+		case c == '"':
+			s := r.b[start:j]
+			if !utf8.Valid(s) {
+				return nil, false
+			}
+			r.i = j + 1
+			return string(s), true
+		case c == '\\' || c < 0x20:
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+// number reads a JSON number (its grammar checked) as encoding/json does:
+// strconv.ParseFloat of its text.
+func (r *anyReader) number() (any, bool) {
+	b, j := r.b, r.i
+	if b[j] == '-' {
+		j++
+	}
+	digits := func() int {
+		n := 0
+		for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+			j++
+			n++
+		}
+		return n
+	}
+	switch {
+	case j < len(b) && b[j] == '0':
+		j++
+	case digits() == 0:
+		return nil, false
+	}
+	if j < len(b) && b[j] == '.' {
+		j++
+		if digits() == 0 {
+			return nil, false
+		}
+	}
+	if j < len(b) && (b[j] == 'e' || b[j] == 'E') {
+		j++
+		if j < len(b) && (b[j] == '+' || b[j] == '-') {
+			j++
+		}
+		if digits() == 0 {
+			return nil, false
+		}
+	}
+	f, err := strconv.ParseFloat(string(b[r.i:j]), 64)
+	if err != nil {
+		return nil, false
+	}
+	r.i = j
+	return f, true
 }

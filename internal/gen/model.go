@@ -12,6 +12,8 @@
 package gen
 
 import (
+	"encoding/json"
+
 	"google.golang.org/protobuf/compiler/protogen"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
@@ -95,7 +97,13 @@ type toolModel struct {
 	textFields map[*fieldModel]bool
 	// briefMask: the budget leaves the update_mask's path list to
 	// get_write_schema.
-	briefMask      bool
+	briefMask bool
+	// inputSchema is the input schema as the document gives it (agent
+	// descriptions applied) and inputLong its long descriptions, kept by
+	// the budget's measure when it collapses nothing, so the document does
+	// not build and write the same schema again; nil otherwise.
+	inputSchema    json.RawMessage
+	inputLong      map[string]string
 	svc            *serviceModel
 	method         *protogen.Method
 	name           string

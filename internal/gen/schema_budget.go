@@ -53,8 +53,11 @@ func budgetSchemas(fm *fileModel, budget int) []string {
 
 // budgetTool collapses t's schema to budget and says what it collapsed.
 func budgetTool(t *toolModel, budget int) string {
-	before, _ := measureInput(t)
+	long := map[string]string{}
+	raw := mustSchemaJSON(agentDescriptions(inputSchema(t), "input", long))
+	before := len(raw)
 	if before <= budget {
+		t.inputSchema, t.inputLong = raw, long
 		return ""
 	}
 	text := map[*fieldModel]bool{}

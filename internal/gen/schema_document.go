@@ -62,6 +62,15 @@ func document(fm *fileModel) schemadoc.Document {
 
 func toolDoc(t *toolModel) schemadoc.Tool {
 	long := map[string]string{}
+	input := t.inputSchema
+	if input == nil {
+		// The budget is off or collapsed subtrees: the schema as it is now.
+		input = mustSchemaJSON(agentDescriptions(inputSchema(t), "input", long))
+	} else {
+		for k, v := range t.inputLong {
+			long[k] = v
+		}
+	}
 	td := schemadoc.Tool{
 		Name:                t.name,
 		Method:              string(t.method.Desc.FullName()),
@@ -79,7 +88,7 @@ func toolDoc(t *toolModel) schemadoc.Tool {
 		Result:              t.result,
 		NextSteps:           t.nextSteps,
 		RetryOnConflict:     t.retry,
-		InputSchema:         mustSchemaJSON(agentDescriptions(inputSchema(t), "input", long)),
+		InputSchema:         input,
 		OutputSchema:        mustSchemaJSON(agentDescriptions(outputSchema(t), "output", long)),
 		RequiredFields:      []string{},
 		OptionalFields:      []string{},
