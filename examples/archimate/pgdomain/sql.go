@@ -29,7 +29,12 @@ type sqlText struct {
 	loadElements, loadRelationships, allElements string
 	// loadElementsLocked is loadElements with each footprint lock ("" for
 	// reads) in place of lockMarker, built once.
-	loadElementsLocked                                    map[string]string
+	loadElementsLocked map[string]string
+	// loadElementsReserving is loadElementsLocked taking the reservation
+	// lock of the write's idempotency key first (idempg.Store.ReserveLock,
+	// its parameters after loadElements'), built by New when the
+	// idempotency store offers it; nil otherwise.
+	loadElementsReserving                                 map[string]string
 	insertElements, insertProperties, insertRelationships string
 	updateElement, deleteProperties                       string
 	deleteElement, deleteRelationship, insertOutbox       string
