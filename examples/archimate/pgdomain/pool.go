@@ -25,3 +25,15 @@ func GenericPlans(cfg *pgxpool.Config) {
 	}
 	cfg.ConnConfig.RuntimeParams["plan_cache_mode"] = "force_generic_plan"
 }
+
+// CustomPlans makes every connection of cfg plan each statement with its
+// parameters' values on every execution (plan_cache_mode
+// force_custom_plan): for a pool that also runs statements that are not
+// index lookups whatever plan they get, at the cost GenericPlans saves
+// (about 0.3 ms of the database's CPU per keyed write).
+func CustomPlans(cfg *pgxpool.Config) {
+	if cfg.ConnConfig.RuntimeParams == nil {
+		cfg.ConnConfig.RuntimeParams = map[string]string{}
+	}
+	cfg.ConnConfig.RuntimeParams["plan_cache_mode"] = "force_custom_plan"
+}
