@@ -3,7 +3,6 @@ package pgdomain
 import (
 	"fmt"
 	"regexp"
-	"strings"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -54,14 +53,7 @@ func New(pool *pgxpool.Pool, idem *idempg.Store, prefix string, opts ...Option) 
 	}
 	r := &Repository{pool: pool, idem: idem, prefix: prefix, sql: newSQL(prefix)}
 	if lock, ok := idem.ReserveLock(elementsArgs + 1); ok {
-		r.sql.loadElementsReserving = map[string]string{}
-		for mode, q := range r.sql.loadElementsLocked {
-			// The comment, at the start so that pg_stat_activity's
-			// truncated query text shows it, names the lock the statement
-			// may wait for.
-			r.sql.loadElementsReserving[mode] = strings.Replace(q, "SELECT ", "SELECT /* takes the key lock of mcpwrite_idempotency_reserve */ ", 1) +
-				"\n WHERE (SELECT " + lock + ")"
-		}
+		r.sql.reserving(lock)
 	}
 	for _, o := range opts {
 		o(r)

@@ -127,9 +127,6 @@ func (r *Repository) load(ctx context.Context, q querier, tenant string, f footp
 	return r.loadRelationships(ctx, q, tenant, f, out)
 }
 
-// elementsArgs is how many parameters elementsQuery's query takes.
-const elementsArgs = 7
-
 // elementsQuery is the query, and its arguments, that reads (and locks
 // when f.lock says so) the footprint's elements.
 func (r *Repository) elementsQuery(tenant string, f footprint) (string, []any) {

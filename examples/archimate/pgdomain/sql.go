@@ -120,6 +120,23 @@ func newSQLText(p string) sqlText {
 	}
 }
 
+// elementsArgs is how many parameters loadElements takes (elementsQuery's
+// arguments).
+const elementsArgs = 7
+
+// reserving builds loadElementsReserving: loadElementsLocked whose WHERE
+// takes the reservation lock expression lock (its parameters after
+// loadElements') before any row is read.
+func (t *sqlText) reserving(lock string) {
+	t.loadElementsReserving = map[string]string{}
+	for mode, q := range t.loadElementsLocked {
+		// The comment, at the start so that pg_stat_activity's truncated
+		// query text shows it, names the lock the statement may wait for.
+		t.loadElementsReserving[mode] = strings.Replace(q, "SELECT ", "SELECT /* takes the key lock of mcpwrite_idempotency_reserve */ ", 1) +
+			"\n WHERE (SELECT " + lock + ")"
+	}
+}
+
 // querier is a pool or a transaction.
 type querier interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
