@@ -34,11 +34,11 @@ func TestKeyedFootprintReadTakesTheKeyLockFirst(t *testing.T) {
 	}
 	fillRanges(t, pool, "('t', 1, 12)")
 	type node struct {
-		NodeType  string `json:"Node Type"`
-		Filter    string `json:"One-Time Filter"`
-		Parent    string `json:"Parent Relationship"`
-		Function  string `json:"Function Name"`
-		Plans     []node `json:"Plans"`
+		NodeType string `json:"Node Type"`
+		Filter   string `json:"One-Time Filter"`
+		Parent   string `json:"Parent Relationship"`
+		Function string `json:"Function Name"`
+		Plans    []node `json:"Plans"`
 	}
 	if len(r.sql.loadElementsReserving) != 4 {
 		t.Fatalf("%d reserving footprint reads, want one per row lock (4)", len(r.sql.loadElementsReserving))
