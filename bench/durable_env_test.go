@@ -163,7 +163,7 @@ func (e *durableEnv) newPool(b *testing.B, size int32) *pgxpool.Pool {
 	cfg.MaxConns = size
 	cfg.ConnConfig.Tracer = e.pg
 	cfg.ConnConfig.RuntimeParams["application_name"] = e.prefix // pgCPU finds the backends by it
-	pgdomain.CustomPlans(cfg)                                   // as archimate-server configures its pool
+	pgdomain.GenericPlans(cfg)                                  // as archimate-server configures its pool
 	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
 	if err != nil {
 		b.Fatal(err)

@@ -131,13 +131,15 @@ func (r *Repository) finish(ctx context.Context, tx *pipeTx, b *pgx.Batch, req, 
 }
 
 // claimAndLoad claims the call's key in tx when claim is set, then reads
-// and locks the footprint's rows. The claim is a reservation
-// (idempg.TxStore.QueueReserve: the key's lock, then its live record; the
-// outcome is written once, completed, with the rows): BEGIN, the
-// reservation and the elements' read go in one round trip (the read runs
-// after the lock is granted, in the same transaction); a claim that needs
-// more (a per-tenant quota) is made on its own first, and the rows read
-// again. A key held by another call is an *idempotency.HeldError.
+// and locks the footprint's rows. The claim is a reservation (the key's
+// lock, then its live record; the outcome is written once, completed, with
+// the rows): BEGIN, the elements' read, which takes the key's lock before
+// it reads a row (idempg.Store.ReserveLock), and the read of the key's
+// record (idempg.TxStore.QueueReserved, a statement after the lock was
+// granted, so it sees what a concurrent call of the key committed) go in
+// one round trip. A claim that needs more (a per-tenant quota) is made on
+// its own first, and the rows read after it. A key held by another call is
+// an *idempotency.HeldError.
 func (r *Repository) claimAndLoad(ctx context.Context, tx pgx.Tx, tenant string, fp footprint, claim bool, out *runtime.Outcome) (domain.Rows, error) {
 	if !claim {
 		r.fault("before-read")
@@ -146,43 +148,55 @@ func (r *Repository) claimAndLoad(ctx context.Context, tx pgx.Tx, tenant string,
 		return before, err
 	}
 	r.fault("before-claim")
-	idem := r.idem.WithTx(tx)
-	b := &pgx.Batch{}
-	pending, ok := idem.QueueReserve(b, out.Key, out.Now)
+	query, ok := r.sql.loadElementsReserving[fp.lock]
 	if !ok {
 		return r.claimThenLoad(ctx, tx, tenant, fp, out, true)
 	}
-	query, args := r.elementsQuery(tenant, fp)
-	b.Queue(query, args...)
+	_, args := r.elementsQuery(tenant, fp)
+	b := &pgx.Batch{}
+	b.Queue(query, append(args, r.idem.ReserveLockArgs(out.Key)...)...)
+	pending := r.idem.WithTx(tx).QueueReserved(b, out.Key, out.Now)
 	r.fault("before-read")
 	br := tx.SendBatch(ctx, b)
-	res, settled, err := pending.Read(br)
-	if err != nil || !settled || !res.Claimed {
-		_ = br.Close()
-		switch {
-		case err != nil:
-			return domain.Rows{}, err
-		case !settled:
-			return r.claimThenLoad(ctx, tx, tenant, fp, out, false)
-		}
-		return domain.Rows{}, &idempotency.HeldError{Record: res.Existing}
-	}
 	rows, err := br.Query()
 	if err != nil {
 		_ = br.Close()
-		return domain.Rows{}, err
+		return domain.Rows{}, r.heldOr(ctx, tx, out, err)
 	}
 	before, err := scanElements(rows)
+	if err != nil {
+		_ = br.Close()
+		return before, r.heldOr(ctx, tx, out, err)
+	}
+	res, _, err := pending.Read(br)
 	if cerr := br.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return before, err
+		return domain.Rows{}, err
+	}
+	if !res.Claimed {
+		return domain.Rows{}, &idempotency.HeldError{Record: res.Existing}
 	}
 	r.fault("after-claim")
 	before, err = r.loadRelationships(ctx, tx, tenant, fp, before)
 	r.fault("locked")
 	return before, err
+}
+
+// heldOr answers err, the failure of a keyed write's first read (which
+// takes the key's lock, so the key's record was not read): a request the
+// store refuses (a NUL in a name) fails there every time, so when a live
+// record holds the key it is answered, as the reservation would have
+// answered it (a replay, a reused key, a call in flight), else err. The
+// transaction is rolled back first, its connection released, and the
+// record read on the pool.
+func (r *Repository) heldOr(ctx context.Context, tx pgx.Tx, out *runtime.Outcome, err error) error {
+	_ = tx.Rollback(context.WithoutCancel(ctx))
+	if rec, gerr := r.idem.Get(ctx, out.Key, out.Now); gerr == nil {
+		return &idempotency.HeldError{Record: rec}
+	}
+	return err
 }
 
 // claimThenLoad claims the call's key in tx with a statement of its own,

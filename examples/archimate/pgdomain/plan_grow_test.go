@@ -3,12 +3,14 @@ package pgdomain
 import (
 	"context"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	archimatev1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
 	idempg "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency/pgstore"
 )
 
@@ -17,9 +19,10 @@ import (
 var growModes = []string{"auto", "force_generic_plan", "force_custom_plan"}
 
 // growReads are the statements of a write whose plan may scan a table:
-// the footprint reads (of a create, a rename, a delete, a reference), the
+// the footprint reads (of a create, of a keyed create, which takes its
+// key's lock first, of a rename, a delete, a reference), the
 // relationships read, and the deletes of one element and one relationship.
-var growReads = []string{"create", "rename", "delete", "reference", "relationships", "deleteElement", "deleteRelationship"}
+var growReads = []string{"create", "createKeyed", "rename", "delete", "reference", "relationships", "deleteElement", "deleteRelationship"}
 
 // growBuffers are the shared buffers (hit + read) each statement touches,
 // by plan_cache_mode, planned on the small tables and run on them, then
@@ -29,11 +32,11 @@ var growReads = []string{"create", "rename", "delete", "reference", "relationshi
 // custom plan, in fewer buffers. A read that scanned a table would touch
 // hundreds (the elements table is 381 pages when grown).
 var growBuffers = map[string]map[string][2]int64{
-	"auto": {"create": {13, 19}, "rename": {14, 20}, "delete": {8, 12}, "reference": {9, 15},
+	"auto": {"create": {13, 19}, "createKeyed": {13, 19}, "rename": {14, 20}, "delete": {8, 12}, "reference": {9, 15},
 		"relationships": {4, 6}, "deleteElement": {4, 5}, "deleteRelationship": {3, 4}},
-	"force_generic_plan": {"create": {13, 19}, "rename": {14, 20}, "delete": {6, 9}, "reference": {8, 13},
+	"force_generic_plan": {"create": {13, 19}, "createKeyed": {13, 19}, "rename": {14, 20}, "delete": {6, 9}, "reference": {8, 13},
 		"relationships": {4, 6}, "deleteElement": {4, 5}, "deleteRelationship": {3, 4}},
-	"force_custom_plan": {"create": {13, 19}, "rename": {14, 20}, "delete": {8, 12}, "reference": {9, 15},
+	"force_custom_plan": {"create": {13, 19}, "createKeyed": {13, 19}, "rename": {14, 20}, "delete": {8, 12}, "reference": {9, 15},
 		"relationships": {4, 6}, "deleteElement": {4, 5}, "deleteRelationship": {3, 4}},
 }
 
@@ -114,6 +117,14 @@ func growPlans(t *testing.T, dsn, mode string) map[string][2]int64 {
 		query, args := r.elementsQuery("t", req)
 		stmts[name] = stmt{query: query, args: args}
 	}
+	// A keyed create's footprint read takes the key's lock first (the
+	// idempotency table must exist for it).
+	if err := r.idem.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	create := stmts["create"]
+	stmts["createKeyed"] = stmt{query: r.sql.loadElementsReserving[lockShare],
+		args: append(slices.Clone(create.args), r.idem.ReserveLockArgs(idempotency.Key{Tenant: "t", Tool: "createElement", Key: "k-1"})...)}
 	for _, name := range growReads {
 		if _, err := conn.Exec(ctx, "PREPARE w_"+name+" AS "+stmts[name].query); err != nil {
 			t.Fatalf("%s: %v", name, err)

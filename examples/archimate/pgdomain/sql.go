@@ -29,7 +29,12 @@ type sqlText struct {
 	loadElements, loadRelationships, allElements string
 	// loadElementsLocked is loadElements with each footprint lock ("" for
 	// reads) in place of lockMarker, built once.
-	loadElementsLocked                                    map[string]string
+	loadElementsLocked map[string]string
+	// loadElementsReserving is loadElementsLocked taking the reservation
+	// lock of the write's idempotency key first (idempg.Store.ReserveLock,
+	// its parameters after loadElements'), built by New when the
+	// idempotency store offers it; nil otherwise.
+	loadElementsReserving                                 map[string]string
 	insertElements, insertProperties, insertRelationships string
 	updateElement, deleteProperties                       string
 	deleteElement, deleteRelationship, insertOutbox       string
@@ -112,6 +117,23 @@ func newSQLText(p string) sqlText {
 		deleteElement:      `DELETE FROM ` + p + `_elements WHERE id = $2 AND tenant = $1`,
 		deleteRelationship: `DELETE FROM ` + p + `_relationships WHERE id = $2 AND tenant = $1`,
 		insertOutbox:       `INSERT INTO ` + p + `_outbox (tenant, tool, request, response) VALUES ($1, $2, $3, $4)`,
+	}
+}
+
+// elementsArgs is how many parameters loadElements takes (elementsQuery's
+// arguments).
+const elementsArgs = 7
+
+// reserving builds loadElementsReserving: loadElementsLocked whose WHERE
+// takes the reservation lock expression lock (its parameters after
+// loadElements') before any row is read.
+func (t *sqlText) reserving(lock string) {
+	t.loadElementsReserving = map[string]string{}
+	for mode, q := range t.loadElementsLocked {
+		// The comment, at the start so that pg_stat_activity's truncated
+		// query text shows it, names the lock the statement may wait for.
+		t.loadElementsReserving[mode] = strings.Replace(q, "SELECT ", "SELECT /* takes the key lock of mcpwrite_idempotency_reserve */ ", 1) +
+			"\n WHERE (SELECT " + lock + ")"
 	}
 }
 

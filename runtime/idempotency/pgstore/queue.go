@@ -137,6 +137,45 @@ func (t *TxStore) QueueReserve(b *pgx.Batch, k idempotency.Key, now time.Time) (
 	return &PendingClaim{k: k, now: now, reserve: true}, true
 }
 
+// ReserveLock is QueueReserve's lock for a caller that takes it inside a
+// statement of its own: a boolean SQL expression (true) that takes the
+// transaction-scoped advisory lock of a key, the same lock as
+// QueueReserve's (a reservation made either way waits for one made the
+// other way), its parameters numbered from $first; ReserveLockArgs gives
+// their values for a key. The caller then reads the key's live record with
+// QueueReserved in a later statement of the same transaction: that
+// statement's snapshot is taken after the lock was granted, so it sees
+// what a concurrent call of the key committed. ok is false, as for
+// QueueReserve, when the store counts a per-tenant quota or its options
+// are invalid (the caller claims with Claim then).
+//
+// Put in the WHERE clause of a SELECT as "WHERE (SELECT <expr>)", it is
+// evaluated once, before any row of the statement is read (a one-time
+// filter): the lock is taken first even when the statement reads no row.
+func (s *Store) ReserveLock(first int) (expr string, ok bool) {
+	if s.err != nil || s.maxPerTenant > 0 {
+		return "", false
+	}
+	p := func(i int) string { return "$" + strconv.Itoa(first+i) }
+	return "true FROM pg_advisory_xact_lock(hashtextextended(concat_ws(':', " + p(0) + "::regclass::oid, length(" + p(1) + "::text), " +
+		p(1) + "::text, length(" + p(2) + "::text), " + p(2) + "::text, " + p(3) + "::text), 0))", true
+}
+
+// ReserveLockArgs are the values of ReserveLock's parameters for k.
+func (s *Store) ReserveLockArgs(k idempotency.Key) []any {
+	return []any{s.ident, k.Tenant, k.Tool, k.Key}
+}
+
+// QueueReserved queues the read of k's live record on b, for a transaction
+// that took k's lock (ReserveLock) in an earlier statement: Read answers as
+// for QueueReserve (Claimed when no live record holds k, else the record
+// that holds it), and the outcome is recorded as after QueueReserve.
+func (t *TxStore) QueueReserved(b *pgx.Batch, k idempotency.Key, now time.Time) *PendingClaim {
+	now = idempotency.TruncateTime(now)
+	b.Queue(t.s.getSQL, k.Tenant, k.Tool, k.Key, now)
+	return &PendingClaim{k: k, now: now, reserve: true}
+}
+
 // readReserve reads a queued reservation: always settled, since the row
 // was read after the lock was granted.
 func (p *PendingClaim) readReserve(br pgx.BatchResults) (idempotency.ClaimResult, bool, error) {

@@ -118,13 +118,19 @@ func New(pool *pgxpool.Pool, opts ...Option) *Store {
 	s.qInsert = `INSERT INTO ` + t + ` (id, tenant, principal, tool, classification, summary,
 		request, arguments, preview, created_at, expires_at, state, target, state_digest, state_summary)
 		VALUES ($1, $2, $3, $4, $5, $6, $7::bytea, $8::json, $9::json, $10, $11, 1, $12, $13, $14)`
-	s.qGet = `SELECT ` + columns + ` FROM ` + t + ` WHERE id = $1 AND tenant = $2 AND principal = $3`
+	// A proposal is read and changed by its id, the primary key; its tenant
+	// and principal are compared with IS NOT DISTINCT FROM (the same test:
+	// neither is ever NULL), which no index answers, so that no plan reads
+	// it by the owner index (tenant, principal) instead: on a table never
+	// analysed that index looks as selective as the key, and a plan kept
+	// from then on would read every proposal of the owner.
+	s.qGet = `SELECT ` + columns + ` FROM ` + t + ` WHERE id = $1 AND (tenant, principal) IS NOT DISTINCT FROM ($2, $3)`
 	s.qBegin = `UPDATE ` + t + ` SET state = 2, apply_started_at = $4
-		WHERE id = $1 AND tenant = $2 AND principal = $3 AND expires_at > $4
+		WHERE id = $1 AND (tenant, principal) IS NOT DISTINCT FROM ($2, $3) AND expires_at > $4
 		AND (state = 1 OR (state = 2 AND apply_started_at <= $5))
 		RETURNING ` + columns
 	s.qDiscard = `UPDATE ` + t + ` SET state = 4
-		WHERE id = $1 AND tenant = $2 AND principal = $3 AND state = 1 AND expires_at > $4`
+		WHERE id = $1 AND (tenant, principal) IS NOT DISTINCT FROM ($2, $3) AND state = 1 AND expires_at > $4`
 	s.qFinish = `UPDATE ` + t + ` SET state = 3, result = $2::bytea, result_is_error = $3, applied_at = now()
 		WHERE id = $1 AND state = 2`
 	s.qAbort = `UPDATE ` + t + ` SET state = 1 WHERE id = $1 AND state = 2`

@@ -157,7 +157,7 @@ func durableStores(ctx context.Context, dsn, redisAddr, prefix string, applyLeas
 	if err != nil {
 		return nil, nil, fmt.Errorf("-postgres: %w", err)
 	}
-	pgdomain.CustomPlans(cfg) // the stores' statements were not measured under a plan chosen on small tables
+	pgdomain.GenericPlans(cfg) // each statement planned once per connection; every statement of the pool reads by the same index under any plan
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, nil, fmt.Errorf("-postgres: %w", err)
