@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
@@ -45,7 +45,7 @@ type config struct {
 	proposals         proposal.Store
 	proposalTTL       time.Duration
 	policy            func(ctx context.Context, pc PolicyCall) Confirmation
-	rcFunc            func(ctx context.Context, req *mcp.CallToolRequest) (RequestContext, bool)
+	rcFunc            func(ctx context.Context, req *toolcall.Request) (RequestContext, bool)
 	rcSet             bool // WithRequestContextFunc was given (perhaps nil)
 	errorHook         func(ctx context.Context, tool string, req proto.Message, e *impl.ErrorEntry)
 	logger            *slog.Logger

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/protobuf/proto"
 
@@ -160,7 +161,15 @@ func WithPolicy(fn func(ctx context.Context, pc PolicyCall) Confirmation) Option
 // When set it replaces the default lookup, RequestContextFrom(ctx); it may call
 // that itself. Returning false means the call has no request context.
 func WithRequestContextFunc(fn func(ctx context.Context, req *mcp.CallToolRequest) (RequestContext, bool)) Option {
-	return option(func(c *config) { c.rcFunc, c.rcSet = fn, true })
+	return option(func(c *config) {
+		c.rcFunc, c.rcSet = nil, true
+		if fn != nil {
+			c.rcFunc = func(ctx context.Context, req *toolcall.Request) (RequestContext, bool) {
+				native, _ := req.Native.(*mcp.CallToolRequest)
+				return fn(ctx, native)
+			}
+		}
+	})
 }
 
 // WithErrorHook lets the domain enrich every error entry before it is sent

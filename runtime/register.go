@@ -9,62 +9,54 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
-// ToolAdder is where Register adds tools: a go-sdk *mcp.Server, or an
-// adapter that serves the same tools and handlers on another MCP library
-// (runtime/mcpgo for mark3labs/mcp-go).
-type ToolAdder interface {
-	AddTool(t *mcp.Tool, h mcp.ToolHandler)
+// registration is one service's tools, their handlers wrapped (observe,
+// guard), and resource templates, ready for an MCP library's adapter.
+type registration struct {
+	r         *registry
+	tools     []toolSpec
+	resources []resourceSpec
 }
 
-// Register adds the tools of one proto service to s: one write tool per entry
-// of the service's schema document, bound by name to svc.Tools, plus the
-// service tools the document names (validate, schema, apply, discard) and one
-// read-only discovery tool per discovery entry. It fails, registering
-// nothing, when the document and the bindings disagree, when a tool name is
-// not portable ([A-Za-z0-9_-], at most 64 characters), or when another
-// Register on the same *mcp.Server took one of its names (WithToolNames
-// registers a service again under other names).
-func Register(s ToolAdder, svc *mcpwriteimpl.Service, opts ...Option) error {
-	srv, isSDK := s.(*mcp.Server)
-	if s == nil || isSDK && srv == nil {
-		return errors.New("runtime: Register: nil server")
-	}
+// build reads and binds a service's document and builds its tools and
+// resource templates; it fails where Register fails before touching a
+// server.
+func build(svc *mcpwriteimpl.Service, opts []Option) (*registration, error) {
 	r, err := newRegistry(svc, opts)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	var resources []resourceSpec
 	if err := r.checkRequestContext(); err != nil {
-		return err
+		return nil, err
 	}
-	wrap := func(name string, h mcp.ToolHandler) mcp.ToolHandler { return r.observe(name, r.guard(name, h)) }
+	wrap := func(name string, h toolcall.Handler) toolcall.Handler { return r.observe(name, r.guard(name, h)) }
 	specs, err := r.toolSpecs()
+	var resources []resourceSpec
 	if err == nil {
 		resources, err = serviceResources{r}.specs(wrap)
 	}
 	if err != nil {
-		return fmt.Errorf("runtime: service %s: %w", svc.Name, err)
+		return nil, fmt.Errorf("runtime: service %s: %w", svc.Name, err)
 	}
-	if isSDK {
-		if err := claimNames(srv, svc.Name, specs); err != nil {
-			return fmt.Errorf("runtime: service %s: %w", svc.Name, err)
-		}
-		if r.cfg.compact {
-			listCompactly(srv)
-		}
+	for i := range specs {
+		specs[i].handler = wrap(specs[i].tool.Name, specs[i].handler)
 	}
-	for _, sp := range specs {
-		s.AddTool(sp.tool, wrap(sp.tool.Name, sp.handler))
+	return &registration{r: r, tools: specs, resources: resources}, nil
+}
+
+// names are the registration's tool names.
+func (g *registration) names() []string {
+	out := make([]string, len(g.tools))
+	for i, sp := range g.tools {
+		out[i] = sp.tool.Name
 	}
-	serviceResources{r}.add(s, resources)
-	return nil
+	return out
 }
 
 // newRegistry reads a service's document and binds its tools.
@@ -216,13 +208,13 @@ func (r *registry) toolSpecs() ([]toolSpec, error) {
 	for _, name := range r.order {
 		wt := r.tools[name]
 		d := wt.doc
-		t := &mcp.Tool{
+		t := &toolcall.Tool{
 			Name:        d.Name,
 			Title:       d.Title,
 			Description: d.Description,
 			InputSchema: d.InputSchema,
 			Annotations: annotations(d.Title, d.Hints),
-			Meta: mcp.Meta{
+			Meta: map[string]any{
 				metaClassification: r.ans.shape.classification(d.Classification),
 				metaConfirmation:   string(defaultConfirmation(d)),
 				metaKind:           d.Kind,
@@ -246,7 +238,7 @@ func (r *registry) toolSpecs() ([]toolSpec, error) {
 	st := serviceTools{r}
 	descs := st.compactServiceDescriptions()
 	for _, sp := range append(st.operationsToolSpecs(), st.serviceToolSpecs()...) {
-		sp.tool.Meta = mcp.Meta{metaSchemaVersion: r.version}
+		sp.tool.Meta = map[string]any{metaSchemaVersion: r.version}
 		if r.cfg.compact {
 			st.compactServiceTool(sp.tool, descs)
 		}
@@ -260,8 +252,8 @@ func (r *registry) toolSpecs() ([]toolSpec, error) {
 
 // guard turns a handler panic into an INTERNAL result with a trace_id: one
 // bad request must not take the session down or leak a stack trace.
-func (r *registry) guard(tool string, h mcp.ToolHandler) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+func (r *registry) guard(tool string, h toolcall.Handler) toolcall.Handler {
+	return func(ctx context.Context, req *toolcall.Request) (res *toolcall.Result, err error) {
 		defer func() {
 			if p := recover(); p != nil {
 				e := r.ans.internal(ctx, tool, fmt.Errorf("panic: %v\n%s", p, debug.Stack()))

@@ -3,9 +3,11 @@ package runtime
 import (
 	"context"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/callmeta"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/sdkbind"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // StaticRequestContext is a WithRequestContextFunc for single-user servers
@@ -13,7 +15,11 @@ import (
 // still taken from the call as mcphttp.RequestContextFromCall does.
 func StaticRequestContext(rc RequestContext) func(context.Context, *mcp.CallToolRequest) (RequestContext, bool) {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (RequestContext, bool) {
-		md, _ := callmeta.RequestMetadataFromCall(callmeta.WithRequestMetadata(ctx, callmeta.RequestMetadata(rc)), req)
+		var tr *toolcall.Request
+		if req != nil {
+			tr = sdkbind.Request(ctx, req)
+		}
+		md, _ := callmeta.RequestMetadataFromCall(callmeta.WithRequestMetadata(ctx, callmeta.RequestMetadata(rc)), tr)
 		got := RequestContext(md)
 		got.TenantID, got.PrincipalID = rc.TenantID, rc.PrincipalID
 		return got, rc.TenantID != "" && rc.PrincipalID != ""

@@ -41,6 +41,7 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/compactlist"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/perserver"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/sdkbind"
 )
 
 // Register adds the tools of one generated service (New<Service>(handler))
@@ -70,7 +71,7 @@ func Register(s *server.MCPServer, svc *impl.Service, opts ...runtime.Option) er
 			return fmt.Errorf("mcpgo: service %s: %w", svc.Name, err)
 		}
 		tools = append(tools, server.ServerTool{Tool: mt, Handler: handlerOf(s, t.handler)})
-		if h, ok := compactlist.Of(t.tool); ok {
+		if h, ok := compactlist.OfMeta(t.tool.Meta); ok {
 			compact[t.tool.Name] = h
 		}
 	}
@@ -158,7 +159,7 @@ func (c *collector) AddResourceTemplate(t *mcp.ResourceTemplate, h mcp.ResourceH
 // only the hints that differ from the defaults, and no _meta (its hash goes
 // into the list's).
 func toolOf(t *mcp.Tool) (mgo.Tool, error) {
-	if _, ok := compactlist.Of(t); ok {
+	if _, ok := compactlist.OfMeta(t.Meta); ok {
 		return compactToolOf(t)
 	}
 	in, err := rawJSON(t.InputSchema)
@@ -185,7 +186,7 @@ func toolOf(t *mcp.Tool) (mgo.Tool, error) {
 
 // compactToolOf is a compact tool as mcp-go lists it (compactlist.Listed).
 func compactToolOf(t *mcp.Tool) (mgo.Tool, error) {
-	c := compactlist.Listed(t)
+	c := compactlist.Listed(sdkbind.NeutralTool(t))
 	in, err := rawJSON(c.InputSchema)
 	if err != nil {
 		return mgo.Tool{}, fmt.Errorf("tool %q: input schema: %w", t.Name, err)
