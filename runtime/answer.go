@@ -18,9 +18,9 @@ import (
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"

@@ -15,9 +15,9 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/callmeta"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/suggest"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 	"google.golang.org/protobuf/proto"
 )
 

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
@@ -90,4 +89,3 @@ func checkNames(specs []toolSpec) error {
 	}
 	return nil
 }
-

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
 	"google.golang.org/protobuf/proto"
 )
 

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
 )
 
 // supersededApply answers an apply that rolled back because another apply

@@ -14,8 +14,8 @@ import (
 	"sync/atomic"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 

@@ -7,8 +7,8 @@ import (
 	"fmt"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
 // vocabularyListing is what get_write_schema adds for a tool with
