@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
@@ -471,4 +472,25 @@ func logLineHas(logs string, parts ...string) bool {
 		}
 	}
 	return false
+}
+
+// The observer sees the first round of a 2026-07-28 confirmation as an
+// input request the client must answer, and the retry as accepted.
+func TestObserverSeesTheRoundTrip(t *testing.T) {
+	obs := &endsObserver{}
+	h := manualRoundTrip(t, runtime.WithObserver(obs))
+	h.seedNote("n1")
+	state := h.ask(alice, "delete_note", `{"id":"n1"}`, deleteN1Message)
+	if got := text(t, h.rawCall(alice, "delete_note", `{"id":"n1"}`, state, yes)); got != deletedN1 {
+		t.Fatalf("answered call: %s", got)
+	}
+	want := []runtime.CallEnd{
+		{Tool: "delete_note", Outcome: "input_required", Confirmation: "asked"},
+		{Tool: "delete_note", Outcome: "success", Confirmation: "accepted"},
+	}
+	obs.mu.Lock()
+	defer obs.mu.Unlock()
+	if d := cmp.Diff(want, obs.ends); d != "" {
+		t.Errorf("call ends (-want +got):\n%s", d)
+	}
 }
