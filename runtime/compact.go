@@ -22,8 +22,8 @@ const maxCompactDescription = 80
 
 // compactTool is a write or read tool as the compact list shows it. Its
 // _meta holds its schema hash as a compactlist.Hash, which the list writer
-// (listCompactly; runtime/mcpgo) takes out of the tool and into the list's
-// hash. A ToolAdder of another library lists it as a per-tool hash.
+// (sdkbind.ListCompactly for go-sdk; runtime/mcpgo) takes out of the tool
+// and into the list's hash.
 func compactTool(d *schemadoc.Tool, hash string) *toolcall.Tool {
 	return &toolcall.Tool{
 		Name:        d.Name,

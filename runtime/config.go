@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"reflect"
 	"sync"
 	"time"
 
@@ -47,8 +48,10 @@ type config struct {
 	policy            func(ctx context.Context, pc PolicyCall) Confirmation
 	rcFunc            func(ctx context.Context, req *toolcall.Request) (RequestContext, bool)
 	rcSet             bool // WithRequestContextFunc was given (perhaps nil)
-	errorHook         func(ctx context.Context, tool string, req proto.Message, e *impl.ErrorEntry)
-	logger            *slog.Logger
+	// rcType is the request type rcFunc's function takes (nil: none).
+	rcType    reflect.Type
+	errorHook func(ctx context.Context, tool string, req proto.Message, e *impl.ErrorEntry)
+	logger    *slog.Logger
 	// elicitTimeout bounds a confirmation: in-call waits and round-trip state.
 	elicitTimeout time.Duration
 	// elicitQuotas bound the in-call confirmations waiting (answer.go, call.holdElicitation in pipeline.go).

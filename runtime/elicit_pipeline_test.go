@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 )
 
 // Protocol versions a client can pin; "" is the SDK default (2026-07-28),
@@ -452,7 +453,7 @@ func TestWeakSigningKeyFailsRegistration(t *testing.T) {
 		strings.Repeat(" ", 40):            "it is only white space",
 	} {
 		s := mcp.NewServer(&mcp.Implementation{Name: "notes", Version: "v0.0.1"}, nil)
-		err := runtime.Register(s, newDomain().service(), runtime.WithSecrets(nil, []byte(key)))
+		err := gosdk.Register(s, newDomain().service(), runtime.WithSecrets(nil, []byte(key)))
 		want := "runtime: service notes.v1.NoteService: WithSecrets: signing key refused: " + why
 		if err == nil || err.Error() != want {
 			t.Errorf("key %q: Register = %v, want %q", key, err, want)

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/served"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
@@ -24,15 +25,27 @@ type registration struct {
 	resources []resourceSpec
 }
 
+func init() {
+	served.Build = func(svc *impl.Service, opts any, native served.Native) (*served.Registration, error) {
+		os, _ := opts.([]Option)
+		g, err := build(svc, os, native)
+		if err != nil {
+			return nil, err
+		}
+		return g.served(), nil
+	}
+}
+
 // build reads and binds a service's document and builds its tools and
-// resource templates; it fails where Register fails before touching a
+// resource templates for an adapter whose requests' Native is of type
+// native; it fails where an adapter's Register fails before touching a
 // server.
-func build(svc *mcpwriteimpl.Service, opts []Option) (*registration, error) {
+func build(svc *mcpwriteimpl.Service, opts []Option, native served.Native) (*registration, error) {
 	r, err := newRegistry(svc, opts)
 	if err != nil {
 		return nil, err
 	}
-	if err := r.checkRequestContext(); err != nil {
+	if err := r.checkRequestContext(native); err != nil {
 		return nil, err
 	}
 	wrap := func(name string, h toolcall.Handler) toolcall.Handler { return r.observe(name, r.guard(name, h)) }
@@ -50,11 +63,14 @@ func build(svc *mcpwriteimpl.Service, opts []Option) (*registration, error) {
 	return &registration{r: r, tools: specs, resources: resources}, nil
 }
 
-// names are the registration's tool names.
-func (g *registration) names() []string {
-	out := make([]string, len(g.tools))
-	for i, sp := range g.tools {
-		out[i] = sp.tool.Name
+// served is g as an adapter serves it.
+func (g *registration) served() *served.Registration {
+	out := &served.Registration{Service: g.r.svc.Name, Compact: g.r.cfg.compact, Logger: g.r.cfg.logger}
+	for _, sp := range g.tools {
+		out.Tools = append(out.Tools, served.Tool{Tool: sp.tool, Handler: sp.handler})
+	}
+	for _, sp := range g.resources {
+		out.Resources = append(out.Resources, served.Resource{Template: sp.template, Handler: sp.handler})
 	}
 	return out
 }
@@ -284,7 +300,11 @@ func (r *registry) identityTools() []string {
 // WithRequestContextFunc(nil). Without the option the context may still be
 // set per call (runtime.WithRequestContext in a middleware), so it warns
 // once, with the fix.
-func (r *registry) checkRequestContext() error {
+func (r *registry) checkRequestContext(native served.Native) error {
+	if t := r.cfg.rcType; t != nil && t != neutralRequest && t != native.Type {
+		return fmt.Errorf("runtime: service %s: WithRequestContextFunc takes a function of %s, but this server's calls are %s; pass a function of %s (or runtime.StaticRequestContext)",
+			r.svc.Name, t, native.Name, native.Name)
+	}
 	tools := r.identityTools()
 	if len(tools) == 0 {
 		return nil
