@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"runtime/debug"
 	"strings"
 
@@ -303,7 +304,7 @@ func (r *registry) identityTools() []string {
 func (r *registry) checkRequestContext(native served.Native) error {
 	if t := r.cfg.rcType; t != nil && t != neutralRequest && t != native.Type {
 		return fmt.Errorf("runtime: service %s: WithRequestContextFunc takes a function of %s, but this server's calls are %s; pass a function of %s (or runtime.StaticRequestContext)",
-			r.svc.Name, t, native.Name, native.Name)
+			r.svc.Name, typeName(t), native.Name, native.Name)
 	}
 	tools := r.identityTools()
 	if len(tools) == 0 {
@@ -320,4 +321,14 @@ func (r *registry) checkRequestContext(native served.Native) error {
 			"service", r.svc.Name, "tools", strings.Join(tools, ", "), "fix", fix)
 	}
 	return nil
+}
+
+// typeName is how a WithRequestContextFunc request type is written in an
+// error: go-sdk's *mcp.CallToolRequest is an alias of a generic type, which
+// reflect spells out.
+func typeName(t reflect.Type) string {
+	if t.String() == "*mcp.ServerRequest[*github.com/modelcontextprotocol/go-sdk/mcp.CallToolParamsRaw]" {
+		return "*mcp.CallToolRequest (github.com/modelcontextprotocol/go-sdk/mcp)"
+	}
+	return t.String()
 }

@@ -35,8 +35,8 @@ func TestRegisterRefusesARequestContextFuncOfAnotherLibrary(t *testing.T) {
 		return runtime.RequestContext{}, false
 	}
 	err := gosdk.Register(s, newDomain().service(), runtime.WithRequestContextFunc(other))
-	want := "runtime: service notes.v1.NoteService: WithRequestContextFunc takes a function of *http.Request, but this server's calls are *mcp.CallToolRequest; " +
-		"pass a function of *mcp.CallToolRequest (or runtime.StaticRequestContext)"
+	want := "runtime: service notes.v1.NoteService: WithRequestContextFunc takes a function of *http.Request, but this server's calls are *mcp.CallToolRequest (github.com/modelcontextprotocol/go-sdk/mcp); " +
+		"pass a function of *mcp.CallToolRequest (github.com/modelcontextprotocol/go-sdk/mcp) (or runtime.StaticRequestContext)"
 	if err == nil || err.Error() != want {
 		t.Fatalf("err = %v\nwant %s", err, want)
 	}

@@ -60,7 +60,7 @@ func Register(s *mcp.Server, svc *mcpwriteimpl.Service, opts ...runtime.Option) 
 }
 
 // native is the type of go-sdk's requests.
-var native = served.Native{Type: reflect.TypeFor[*mcp.CallToolRequest](), Name: "*mcp.CallToolRequest"}
+var native = served.Native{Type: reflect.TypeFor[*mcp.CallToolRequest](), Name: "*mcp.CallToolRequest (github.com/modelcontextprotocol/go-sdk/mcp)"}
 
 // addResources adds the service's resource templates to s. A server keeps
 // the first registration of a URI template; a later one is logged and left

@@ -17,13 +17,14 @@
 // apply_proposal (or the refusal a tool with elicit_fallback REFUSE asks for). The 2026-07-28
 // input-request round trip is served on go-sdk servers only.
 //
-// The request context comes, as on go-sdk, from runtime.WithRequestContextFunc
-// (its *mcp.CallToolRequest carries the call's arguments, _meta, HTTP
-// headers and the token mcphttp.BearerAuth verified for the request, no
-// session: mcphttp.RequestContextFromCall works unchanged) or from
+// The request context comes from runtime.WithRequestContextFunc with a
+// function of mcp-go's CallToolRequest (RequestContextFromCall: the
+// identity httpfront.BearerAuth or mcphttp.BearerAuth verified for the
+// request) or runtime.StaticRequestContext, or from
 // runtime.WithRequestContext on the context mcp-go hands the handler
 // (server.WithHTTPContextFunc). mcp-go does not bind an HTTP session to the
-// token that opened it: each call acts for the token it carries.
+// token that opened it: each call acts for the token it carries. The
+// package links no go-sdk.
 package mcpgo
 
 import (
@@ -35,16 +36,13 @@ import (
 
 	mgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-	"github.com/modelcontextprotocol/go-sdk/auth"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/compactlist"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/perserver"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/sdkbind"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/served"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // Register adds the tools of one generated service (New<Service>(handler))
@@ -55,11 +53,11 @@ import (
 // server does: the list's schema hash in the tools/list result's _meta (an
 // after-list-tools hook on s's hooks, which Register creates when s has
 // none), no per-tool _meta, only the hints that differ from the defaults.
-func Register(s *server.MCPServer, svc *impl.Service, opts ...runtime.Option) error {
+func Register(s *server.MCPServer, svc *mcpwriteimpl.Service, opts ...runtime.Option) error {
 	if s == nil {
 		return errors.New("mcpgo: Register: nil *server.MCPServer")
 	}
-	g, err := served.Build(svc, opts, served.Native{Type: reflect.TypeFor[*mcp.CallToolRequest](), Name: "*mcp.CallToolRequest"})
+	g, err := served.Build(svc, opts, native)
 	if err != nil {
 		return err
 	}
@@ -85,6 +83,11 @@ func Register(s *server.MCPServer, svc *impl.Service, opts ...runtime.Option) er
 	addResources(s, svc.Name, g.Resources)
 	return nil
 }
+
+// native is the type of mcp-go's requests, which a
+// runtime.WithRequestContextFunc function may take (RequestContextFromCall
+// does).
+var native = served.Native{Type: reflect.TypeFor[mgo.CallToolRequest](), Name: "mcp.CallToolRequest (github.com/mark3labs/mcp-go/mcp)"}
 
 // compactServers holds, per mcp-go server, the schema hashes of the tools
 // it lists compactly.
@@ -181,54 +184,23 @@ func compactToolOf(t *toolcall.Tool) (mgo.Tool, error) {
 }
 
 // handlerOf runs the runtime's handler for an mcp-go call: the arguments,
-// _meta and HTTP headers as a go-sdk request without a session, the
-// client's elicitation through s, the result back as mcp-go's.
+// _meta, HTTP headers and the identity a bearer middleware verified as the
+// runtime's request, the client's elicitation and progress through s, the
+// result back as mcp-go's.
 func handlerOf(s *server.MCPServer, h toolcall.Handler) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mgo.CallToolRequest) (*mgo.CallToolResult, error) {
 		args, err := arguments(req)
 		if err != nil {
 			return nil, err
 		}
-		p := &mcp.CallToolParamsRaw{Name: req.Params.Name, Arguments: args}
-		if m := req.Params.Meta; m != nil {
-			p.Meta = mcp.Meta{}
-			for k, v := range m.AdditionalFields {
-				p.Meta[k] = v
-			}
-			if m.ProgressToken != nil {
-				p.Meta["progressToken"] = m.ProgressToken
-			}
-		}
-		// TokenInfo: what mcphttp.BearerAuth verified for this very HTTP
-		// request, which mcphttp.RequestContextFromCall reads.
-		sreq := &mcp.CallToolRequest{Params: p, Extra: &mcp.RequestExtra{Header: req.Header, TokenInfo: auth.TokenInfoFromContext(ctx)}}
-		a := asker{s: s, ctx: ctx, authenticated: sreq.Extra.TokenInfo != nil}
-		ctx = impl.WithProgress(impl.WithAsker(ctx, a), progressOf(s))
-		res, err := h(ctx, sdkbind.Request(ctx, sreq))
+		tr := request(ctx, req, args)
+		tr.Elicitor = asker{s: s, ctx: ctx, authenticated: tr.HasToken}
+		tr.Progress = progressOf(s)
+		res, err := h(ctx, tr)
 		if err != nil {
 			return nil, err
 		}
 		return resultOf(res)
-	}
-}
-
-// arguments are the call's arguments as the client sent them: the raw
-// bytes when mcp-go kept them, else the decoded value marshalled again.
-func arguments(req mgo.CallToolRequest) (json.RawMessage, error) {
-	if len(req.Params.RawArguments) > 0 {
-		return req.Params.RawArguments, nil
-	}
-	switch a := req.Params.Arguments.(type) {
-	case nil:
-		return nil, nil
-	case json.RawMessage:
-		return a, nil
-	default:
-		b, err := json.Marshal(a)
-		if err != nil {
-			return nil, fmt.Errorf("mcpgo: arguments of %s: %w", req.Params.Name, err)
-		}
-		return b, nil
 	}
 }
 
@@ -260,6 +232,15 @@ type asker struct {
 	authenticated bool
 }
 
+// Mode: the client is asked inside the call when it can be (CanAsk);
+// mcp-go serves no input-request round trip.
+func (a asker) Mode() toolcall.ElicitMode {
+	if a.CanAsk() {
+		return toolcall.ElicitInCall
+	}
+	return toolcall.ElicitNone
+}
+
 // CanAsk: the call is not authenticated per identity, the session can send
 // requests and the client declared form elicitation (form, or elicitation
 // without modes, as 2025-06-18 clients do). mcp-go does not bind an HTTP
@@ -283,20 +264,22 @@ func (a asker) CanAsk() bool {
 	return e != nil && (e.Form != nil || e.URL == nil)
 }
 
-func (a asker) Ask(ctx context.Context, message string, schema json.RawMessage) (string, map[string]any, error) {
+// Elicit sends elicitation/create with message and the form schema to the
+// calling client and returns the user's answer.
+func (a asker) Elicit(ctx context.Context, message string, schema json.RawMessage) (*toolcall.ElicitResult, error) {
 	var sch map[string]any
 	if err := json.Unmarshal(schema, &sch); err != nil {
-		return "", nil, fmt.Errorf("mcpgo: confirmation schema: %w", err)
+		return nil, fmt.Errorf("mcpgo: confirmation schema: %w", err)
 	}
 	res, err := a.s.RequestElicitation(ctx, mgo.ElicitationRequest{Params: mgo.ElicitationParams{Message: message, RequestedSchema: sch}})
 	if err != nil {
-		return "", nil, err
+		return nil, err
 	}
 	content, err := contentOf(res.Content)
 	if err != nil {
-		return "", nil, err
+		return nil, err
 	}
-	return string(res.Action), content, nil
+	return &toolcall.ElicitResult{Action: string(res.Action), Content: content}, nil
 }
 
 // contentOf reads the form's answer, whatever shape mcp-go decoded it to.

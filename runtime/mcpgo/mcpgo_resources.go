@@ -12,11 +12,8 @@ import (
 
 	mgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-	"github.com/modelcontextprotocol/go-sdk/auth"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/perserver"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/sdkbind"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/served"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 )
@@ -59,16 +56,10 @@ func addResources(s *server.MCPServer, service string, rs []served.Resource) {
 // text is "CODE: message"; mcp-go answers it as an internal error.
 func resourceHandlerOf(h toolcall.ResourceHandler) server.ResourceTemplateHandlerFunc {
 	return func(ctx context.Context, req mgo.ReadResourceRequest) ([]mgo.ResourceContents, error) {
-		var meta mcp.Meta
-		if m := req.Params.Meta; m != nil {
-			meta = mcp.Meta{}
-			for k, v := range m.AdditionalFields {
-				meta[k] = v
-			}
-		}
-		extra := &mcp.RequestExtra{Header: req.Header, TokenInfo: auth.TokenInfoFromContext(ctx)}
 		call := func(tool string, args json.RawMessage) *toolcall.Request {
-			return sdkbind.Request(ctx, &mcp.CallToolRequest{Extra: extra, Params: &mcp.CallToolParamsRaw{Name: tool, Arguments: args, Meta: meta}})
+			creq := mgo.CallToolRequest{Header: req.Header}
+			creq.Params.Name, creq.Params.Arguments, creq.Params.Meta = tool, args, req.Params.Meta
+			return request(ctx, creq, args)
 		}
 		res, err := h(ctx, &toolcall.ResourceRequest{URI: req.Params.URI, Call: call})
 		if err != nil {

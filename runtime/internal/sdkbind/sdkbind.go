@@ -14,7 +14,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 )
 
@@ -48,9 +47,8 @@ func Handler(h toolcall.Handler) mcp.ToolHandler {
 	}
 }
 
-// Request is req as the runtime reads it. A call without a go-sdk session
-// asks and notifies through what ctx carries (impl.WithAsker,
-// impl.WithProgress), if anything.
+// Request is req as the runtime reads it. A call without a session (a
+// resources/read outside one, a test) can neither ask nor notify.
 func Request(ctx context.Context, req *mcp.CallToolRequest) *toolcall.Request {
 	out := &toolcall.Request{Native: req}
 	if req == nil {
@@ -86,13 +84,6 @@ func Request(ctx context.Context, req *mcp.CallToolRequest) *toolcall.Request {
 		out.Progress = func(ctx context.Context, token any, progress, total float64, msg string) error {
 			return s.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: progress, Total: total, Message: msg})
 		}
-		return out
-	}
-	if a := impl.AskerFrom(ctx); a != nil {
-		out.Elicitor = askerElicitor{a}
-	}
-	if p := impl.ProgressFrom(ctx); p != nil {
-		out.Progress = p
 	}
 	return out
 }
@@ -178,24 +169,6 @@ func requestCapabilities(req *mcp.CallToolRequest) *mcp.ClientCapabilities {
 		return nil
 	}
 	return &caps
-}
-
-// askerElicitor asks through an adapter's impl.Asker.
-type askerElicitor struct{ a impl.Asker }
-
-func (e askerElicitor) Mode() toolcall.ElicitMode {
-	if e.a.CanAsk() {
-		return toolcall.ElicitInCall
-	}
-	return toolcall.ElicitNone
-}
-
-func (e askerElicitor) Elicit(ctx context.Context, msg string, schema json.RawMessage) (*toolcall.ElicitResult, error) {
-	action, content, err := e.a.Ask(ctx, msg, schema)
-	if err != nil {
-		return nil, err
-	}
-	return &toolcall.ElicitResult{Action: action, Content: content}, nil
 }
 
 // ResourceTemplate is t as go-sdk lists it.
