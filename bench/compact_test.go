@@ -16,6 +16,7 @@ import (
 	"google.golang.org/protobuf/types/known/emptypb"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
@@ -93,7 +94,7 @@ func listedBytes(t *testing.T, svc *mcpwriteimpl.Service, opts ...runtime.Option
 	t.Helper()
 	s := mcp.NewServer(&mcp.Implementation{Name: "synthetic", Version: "bench"}, nil)
 	opts = append(opts, runtime.WithRequestContextFunc(runtime.StaticRequestContext(runtime.RequestContext{TenantID: "t", PrincipalID: "p"})))
-	if err := runtime.Register(s, svc, opts...); err != nil {
+	if err := gosdk.Register(s, svc, opts...); err != nil {
 		t.Fatal(err)
 	}
 	ct, st := mcp.NewInMemoryTransports()

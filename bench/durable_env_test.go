@@ -26,6 +26,7 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
 	idempg "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency/pgstore"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency/redisstore"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpgo"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcphttp"
 	proposalpg "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal/pgstore"
 )
@@ -209,7 +210,7 @@ func (e *durableEnv) analyze(ctx context.Context) error {
 func (e *durableEnv) instance(b *testing.B, pool *pgxpool.Pool) *mcp.Server {
 	b.Helper()
 	repo, opts := e.stack(b, pool)
-	s, err := server.New(repo, opts...)
+	s, err := server.New(repo, append(opts, runtime.WithRequestContextFunc(mcphttp.RequestContextFromCall))...)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -222,7 +223,7 @@ func (e *durableEnv) instance(b *testing.B, pool *pgxpool.Pool) *mcp.Server {
 func (e *durableEnv) instanceMCPGo(b *testing.B, pool *pgxpool.Pool) *mgoserver.MCPServer {
 	b.Helper()
 	repo, opts := e.stack(b, pool)
-	s, err := server.NewMCPGo(repo, opts...)
+	s, err := server.NewMCPGo(repo, append(opts, runtime.WithRequestContextFunc(mcpgo.RequestContextFromCall))...)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -232,7 +233,8 @@ func (e *durableEnv) instanceMCPGo(b *testing.B, pool *pgxpool.Pool) *mgoserver.
 // stack migrates and returns the PostgreSQL domain over pool and the
 // options archimate-server gives it: its idempotency and proposal stores,
 // an in-process cache (and Redis) in front of the authoritative store, the
-// request context from the bearer token, the secrets and a counting logger.
+// secrets and a counting logger (each instance adds its SDK's request
+// context from the bearer token).
 func (e *durableEnv) stack(b *testing.B, pool *pgxpool.Pool) (*pgdomain.Repository, []runtime.Option) {
 	b.Helper()
 	ctx := context.Background()
@@ -258,7 +260,6 @@ func (e *durableEnv) stack(b *testing.B, pool *pgxpool.Pool) (*pgdomain.Reposito
 	return repo, []runtime.Option{
 		runtime.WithIdempotency(runtime.IdempotencyOptions{Store: idempotency.NewLayered(cache, idem), TTL: idempotency.DefaultDurableTTL, ClaimInHandler: true}),
 		runtime.WithProposals(props, 0),
-		runtime.WithRequestContextFunc(mcphttp.RequestContextFromCall),
 		runtime.WithSecrets(benchIDSecret, benchSigningKey),
 		runtime.WithLogger(slog.New(e.logs)),
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
 //IMPORTS
@@ -100,7 +101,7 @@ func advertised(c string, svc *mcpwriteimpl.Service) (tools []*mcp.Tool) {
 	for _, v := range vocabularies[c] {
 		opts = append(opts, v)
 	}
-	if err := runtime.Register(s, svc, opts...); err != nil {
+	if err := gosdk.Register(s, svc, opts...); err != nil {
 		fail(c, err)
 	}
 	ct, st := mcp.NewInMemoryTransports()

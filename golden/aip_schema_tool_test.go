@@ -14,7 +14,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/emptypb"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
@@ -36,7 +36,7 @@ func TestGetWriteSchemaShowsDecidingSignalAndLongDescriptions(t *testing.T) {
 		})
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "aip", Version: "test"}, nil)
-	if err := runtime.Register(s, &mcpwriteimpl.Service{Name: svc.Name, Doc: content, Tools: binds}); err != nil {
+	if err := gosdk.Register(s, &mcpwriteimpl.Service{Name: svc.Name, Doc: content, Tools: binds}); err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
@@ -131,7 +131,7 @@ func TestGetWriteSchemaAnswersTheSchemaBeforeTheBudget(t *testing.T) {
 		})
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "budget", Version: "test"}, nil)
-	if err := runtime.Register(s, &mcpwriteimpl.Service{Name: svc.Name, Doc: content, Tools: binds}); err != nil {
+	if err := gosdk.Register(s, &mcpwriteimpl.Service{Name: svc.Name, Doc: content, Tools: binds}); err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()

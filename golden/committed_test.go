@@ -22,6 +22,7 @@ import (
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/gen"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
@@ -438,7 +439,7 @@ func TestCommittedToolsListSize(t *testing.T) {
 				for _, v := range svc.VocabularyTools {
 					want = append(want, v.Tool)
 				}
-				if err := runtime.Register(server, &mcpwriteimpl.Service{Name: svc.Name, Doc: content, Tools: binds}, stubVocabularies(vocabs)...); err != nil {
+				if err := gosdk.Register(server, &mcpwriteimpl.Service{Name: svc.Name, Doc: content, Tools: binds}, stubVocabularies(vocabs)...); err != nil {
 					t.Fatalf("register %s: %v", svc.Name, err)
 				}
 			}

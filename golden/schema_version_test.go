@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
@@ -52,7 +53,7 @@ func servedVersions(t *testing.T, content []byte) (metas, answers map[string]str
 		for _, tool := range svc.Tools {
 			binds = append(binds, stubBinding(tool.Name))
 		}
-		if err := runtime.Register(server, &mcpwriteimpl.Service{Name: svc.Name, Doc: content, Tools: binds}, runtime.WithLogger(slog.New(slog.DiscardHandler))); err != nil {
+		if err := gosdk.Register(server, &mcpwriteimpl.Service{Name: svc.Name, Doc: content, Tools: binds}, runtime.WithLogger(slog.New(slog.DiscardHandler))); err != nil {
 			t.Fatalf("register %s: %v", svc.Name, err)
 		}
 		schemaTool = svc.SchemaTool

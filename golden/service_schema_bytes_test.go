@@ -18,6 +18,7 @@ import (
 	"google.golang.org/protobuf/types/known/emptypb"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
@@ -136,7 +137,7 @@ func TestServiceToolSchemaBytes(t *testing.T) {
 		for _, n := range vocabs {
 			opts = append(opts, runtime.WithVocabulary(runtime.NewVocabulary(n, func(context.Context, string) ([]runtime.VocabularyValue, error) { return nil, nil })))
 		}
-		if err := runtime.Register(s, &mcpwriteimpl.Service{Name: svc.Name, Doc: content, Tools: binds}, opts...); err != nil {
+		if err := gosdk.Register(s, &mcpwriteimpl.Service{Name: svc.Name, Doc: content, Tools: binds}, opts...); err != nil {
 			t.Fatalf("register %s: %v", svc.Name, err)
 		}
 	}

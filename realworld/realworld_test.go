@@ -19,6 +19,7 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/gen"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/internal/plugintest"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
@@ -284,7 +285,7 @@ func toolsList(t *testing.T, name string, raw []byte, opts ...runtime.Option) []
 		}
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "realworld", Version: "test"}, nil)
-	if err := runtime.Register(s, &mcpwriteimpl.Service{Name: name, Doc: raw, Tools: binds}, opts...); err != nil {
+	if err := gosdk.Register(s, &mcpwriteimpl.Service{Name: name, Doc: raw, Tools: binds}, opts...); err != nil {
 		t.Fatalf("register %s: %v", name, err)
 	}
 	return mcptest.RawToolsList(t, s)

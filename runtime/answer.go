@@ -18,9 +18,9 @@ import (
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
@@ -42,7 +42,7 @@ func (a *answers) errorBody(ctx context.Context, tool string, req proto.Message,
 }
 
 // errorResult is errorBody as an isError tool result.
-func (a *answers) errorResult(ctx context.Context, tool string, req proto.Message, es impl.Errors) *mcp.CallToolResult {
+func (a *answers) errorResult(ctx context.Context, tool string, req proto.Message, es impl.Errors) *toolcall.Result {
 	return toolResult(a.errorBody(ctx, tool, req, es), true)
 }
 
@@ -125,7 +125,7 @@ func hasError(es impl.Errors, field string) bool {
 }
 
 // replay returns a stored result verbatim, marked as a replay.
-func (a *answers) replay(ctx context.Context, tool string, stored []byte, isError bool, created time.Time) *mcp.CallToolResult {
+func (a *answers) replay(ctx context.Context, tool string, stored []byte, isError bool, created time.Time) *toolcall.Result {
 	o, err := parseObject(stored)
 	if err != nil {
 		return a.errorResult(ctx, tool, nil, impl.Errors{a.internal(ctx, tool, fmt.Errorf("stored result: %w", err))})
@@ -272,7 +272,7 @@ func cancelled(wt *boundTool, body *impl.Object) *impl.ErrorEntry {
 
 // refusal is the answer to a confirmation that was not accepted: cancel
 // (dismissed) and decline (or an accept without confirm) differ.
-func refusal(wt *boundTool, body *impl.Object, res *mcp.ElicitResult) *impl.ErrorEntry {
+func refusal(wt *boundTool, body *impl.Object, res *toolcall.ElicitResult) *impl.ErrorEntry {
 	if res != nil && res.Action == "cancel" {
 		return cancelled(wt, body)
 	}

@@ -144,7 +144,6 @@ var runtimeSignatures = []string{
 	"Referent.ID string",
 	"Referent.Name string",
 	"Referent.Type string",
-	"Register func(s ToolAdder, svc *mcpwriteimpl.Service, opts ...Option) error",
 	"RequestContext struct",
 	"RequestContext.CausationID string",
 	"RequestContext.CorrelationID string",
@@ -153,14 +152,12 @@ var runtimeSignatures = []string{
 	"RequestContext.TenantID string",
 	"RequestContext.TraceParent string",
 	"RequestContextFrom func(ctx context.Context) (RequestContext, bool)",
-	"StaticRequestContext func(rc RequestContext) func(context.Context, *mcp.CallToolRequest) (RequestContext, bool)",
+	"StaticRequestContext func(rc RequestContext) func(context.Context, *toolcall.Request) (RequestContext, bool)",
 	"Suggestions struct",
 	"Suggestions.DidYouMean []string",
 	"Suggestions.Extra map[string]any",
 	"Suggestions.Hint string",
 	"Suggestions.ValidValues []string",
-	"ToolAdder interface",
-	"ToolAdder.AddTool func(t *mcp.Tool, h mcp.ToolHandler)",
 	"Version const = \"0.2.0\"",
 	"Vocabulary struct (has unexported fields)",
 	"(*Vocabulary).Invalidate func(tenant string)",
@@ -190,7 +187,7 @@ var runtimeSignatures = []string{
 	"WithProposals func(s proposal.Store, ttl time.Duration) Option",
 	"WithRand func(r io.Reader) PreparerOption",
 	"WithRequestContext func(ctx context.Context, rc RequestContext) context.Context",
-	"WithRequestContextFunc func(fn func(ctx context.Context, req *mcp.CallToolRequest) (RequestContext, bool)) Option",
+	"WithRequestContextFunc func[R any](fn func(ctx context.Context, req R) (RequestContext, bool)) Option",
 	"WithSecrets func(idSecret, signingKey []byte) PreparerOption",
 	"WithToolNames func(prefix, suffix string) Option",
 	"WithVocabulary func(v *Vocabulary) PreparerOption",
@@ -212,7 +209,7 @@ func TestRuntimeAPISignatures(t *testing.T) {
 
 // internalQualifier matches a name of a package under runtime/internal as
 // a declaration of package runtime would spell it.
-var internalQualifier = regexp.MustCompile(`\b(impl|callmeta|compactlist|perserver)\.[A-Z]`)
+var internalQualifier = regexp.MustCompile(`\b(impl|callmeta|compactlist|perserver|toolcall|sdkbind|served)\.[A-Z]`)
 
 // signaturesNamingInternals are the declarations allowed to name an
 // internal type, each for its reason: AdapterOption is an option function
@@ -220,6 +217,10 @@ var internalQualifier = regexp.MustCompile(`\b(impl|callmeta|compactlist|perserv
 // are, so it is the decoder's type; an option has no fields to show.
 var signaturesNamingInternals = map[string]bool{
 	"AdapterOption = impl.ForwardOption func(*Forwarder)": true,
+	// The library-neutral request: a user passes the function on to
+	// WithRequestContextFunc, on a server of any MCP library, and never
+	// names or reads the request.
+	"StaticRequestContext func(rc RequestContext) func(context.Context, *toolcall.Request) (RequestContext, bool)": true,
 }
 
 // No exported signature, field or type of package runtime names a type of

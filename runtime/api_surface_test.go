@@ -33,13 +33,15 @@ import (
 // write beside it, an outbox row, as protojson writes them, in one pass).
 // 73: IsAtLeastVersion0_2_0, the compile-time check of code the 0.2.0
 // plugin generates (the 0.1.0 one stays for code generated before).
+// 71: Register and ToolAdder left for runtime/gosdk (go-sdk) and
+// runtime/mcpgo (mcp-go): package runtime links no MCP library.
 //
 // The error codes (Code*) are counted apart: they are the answer
 // envelope's vocabulary, which a domain returns and a client or test
 // matches, so package runtime re-exports every one of them
 // (TestRuntimeExportsEveryErrorCode) and no user needs the impl package
 // for a code; the envelope bounds them, not this number.
-const maxRuntimeAPI = 73
+const maxRuntimeAPI = 71
 
 // runtimeAPI is the exported API of package runtime, sorted.
 var runtimeAPI = []string{
@@ -112,12 +114,10 @@ var runtimeAPI = []string{
 	"Previews",
 	"Reference",
 	"Referent",
-	"Register",
 	"RequestContext",
 	"RequestContextFrom",
 	"StaticRequestContext",
 	"Suggestions",
-	"ToolAdder",
 	"Version",
 	"Vocabulary",
 	"Vocabulary.Invalidate",

@@ -11,7 +11,7 @@ import (
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -34,7 +34,7 @@ type call struct {
 	wt  *boundTool
 	ctx context.Context
 	// req is the MCP request (nil outside a tool call: apply, Preparer).
-	req *mcp.CallToolRequest
+	req *toolcall.Request
 	// rc is who calls; hasRC says whether a request context was found.
 	rc    RequestContext
 	hasRC bool
@@ -75,7 +75,7 @@ type answer struct {
 	// res, when set, is the whole answer (the record holding the key, or
 	// an apply's answer once its proposal is settled); the call holds
 	// nothing.
-	res *mcp.CallToolResult
+	res *toolcall.Result
 	// keep: the answer is the call's outcome (a success, a business error,
 	// a proposal), recorded on what the call holds so that a retry replays
 	// it; otherwise the hold is released so that a retry runs the call
@@ -177,7 +177,7 @@ type resolvedContext struct {
 func (c *call) name() string { return c.wt.doc.Name }
 
 // fail answers es for the call's request (nil before it is decoded).
-func (c *call) fail(es impl.Errors) *mcp.CallToolResult {
+func (c *call) fail(es impl.Errors) *toolcall.Result {
 	return c.r.ans.errorResult(c.ctx, c.name(), c.m, es)
 }
 

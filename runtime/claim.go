@@ -13,7 +13,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
@@ -22,7 +22,7 @@ import (
 // claimKey takes the idempotency key for lease, or answers the call from
 // the record that holds it: a replay, a reused key or a call still in
 // flight. Without a client_request_id or a store there is nothing to claim.
-func (c *call) claimKey(lease time.Duration) *mcp.CallToolResult {
+func (c *call) claimKey(lease time.Duration) *toolcall.Result {
 	r, name, key := c.r, c.name(), c.ctl.key
 	k, fp, res, ok := c.scopedKey()
 	if !ok {
@@ -46,7 +46,7 @@ func (c *call) claimKey(lease time.Duration) *mcp.CallToolResult {
 
 // deferClaim leaves the call's key to the handler, which claims it in its
 // own transaction (IdempotencyOptions.ClaimInHandler).
-func (c *call) deferClaim() *mcp.CallToolResult {
+func (c *call) deferClaim() *toolcall.Result {
 	k, fp, res, ok := c.scopedKey()
 	if ok {
 		c.key = claim{r: c.r, key: k, fp: fp, id: c.ctl.key}
@@ -76,7 +76,7 @@ func (c *call) adoptTxClaim() {
 // and the fingerprint of its arguments. ok is false when there is nothing
 // to claim (no client_request_id or no store; res nil) or the fingerprint
 // failed (res answers it).
-func (c *call) scopedKey() (k idempotency.Key, fp string, res *mcp.CallToolResult, ok bool) {
+func (c *call) scopedKey() (k idempotency.Key, fp string, res *toolcall.Result, ok bool) {
 	r, name, key := c.r, c.name(), c.ctl.key
 	if key == "" || r.cfg.idem == nil {
 		return k, "", nil, false
@@ -100,7 +100,7 @@ func (c *call) fingerprint() (string, error) {
 // peek answers a call from the record its idempotency key already holds
 // (replay, reused key, in flight) without claiming the key; nil means the
 // key is free (or the call has none).
-func (c *call) peek() *mcp.CallToolResult {
+func (c *call) peek() *toolcall.Result {
 	r, name, key := c.r, c.name(), c.ctl.key
 	k, fp, res, ok := c.scopedKey()
 	if !ok {
@@ -117,7 +117,7 @@ func (c *call) peek() *mcp.CallToolResult {
 }
 
 // answerExisting is the answer to a call whose key is held by ex.
-func (c *call) answerExisting(fp string, ex *idempotency.Record) *mcp.CallToolResult {
+func (c *call) answerExisting(fp string, ex *idempotency.Record) *toolcall.Result {
 	r, name, key, kn := c.r, c.name(), c.ctl.key, c.wt.names.clientRequestID
 	switch {
 	case ex == nil:
@@ -187,7 +187,7 @@ func tooLargeToReplay(tool string, size, max int) []byte {
 // isError: an error answer) could not be written to its hold h: UNAVAILABLE
 // with the result, never what the outcome was; h words it (unsaved). The
 // failure is logged with the entry's trace_id.
-func (c *call) unrecorded(h hold, result []byte, isError bool, err error) *mcp.CallToolResult {
+func (c *call) unrecorded(h hold, result []byte, isError bool, err error) *toolcall.Result {
 	r, u := c.r, h.unsaved(c, isError)
 	e := u.entry
 	e.Code, e.TraceID = impl.CodeUnavailable, r.ans.traceID()

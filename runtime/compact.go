@@ -1,15 +1,13 @@
 package runtime
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/compactlist"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/perserver"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
@@ -24,15 +22,15 @@ const maxCompactDescription = 80
 
 // compactTool is a write or read tool as the compact list shows it. Its
 // _meta holds its schema hash as a compactlist.Hash, which the list writer
-// (listCompactly; runtime/mcpgo) takes out of the tool and into the list's
-// hash. A ToolAdder of another library lists it as a per-tool hash.
-func compactTool(d *schemadoc.Tool, hash string) *mcp.Tool {
-	return &mcp.Tool{
+// (sdkbind.ListCompactly for go-sdk; runtime/mcpgo) takes out of the tool
+// and into the list's hash.
+func compactTool(d *schemadoc.Tool, hash string) *toolcall.Tool {
+	return &toolcall.Tool{
 		Name:        d.Name,
 		Description: oneLine(d.Description, maxCompactDescription),
 		InputSchema: compactInput,
 		Annotations: compactAnnotations(d.Hints),
-		Meta:        mcp.Meta{metaSchemaHash: compactlist.Hash(hash)},
+		Meta:        map[string]any{metaSchemaHash: compactlist.Hash(hash)},
 	}
 }
 
@@ -40,8 +38,8 @@ func compactTool(d *schemadoc.Tool, hash string) *mcp.Tool {
 // defaults (destructive and open world when absent). go-sdk writes
 // readOnlyHint and idempotentHint even when false; the list writer
 // (compactlist.HintsOf) leaves them out.
-func compactAnnotations(h schemadoc.Hints) *mcp.ToolAnnotations {
-	a := &mcp.ToolAnnotations{ReadOnlyHint: h.ReadOnly, IdempotentHint: h.Idempotent}
+func compactAnnotations(h schemadoc.Hints) *toolcall.Annotations {
+	a := &toolcall.Annotations{ReadOnlyHint: h.ReadOnly, IdempotentHint: h.Idempotent}
 	if !h.Destructive {
 		a.DestructiveHint = &h.Destructive
 	}
@@ -84,70 +82,6 @@ func (st serviceTools) operationSchema(desc string, names []string) jsonSchema {
 	return enumSchema(desc, names)
 }
 
-// compactServers are the go-sdk servers whose tools/list writes compact
-// tools compactly (listCompactly).
-var compactServers perserver.Map[mcp.Server, struct{}]
-
-// listCompactly makes s write its compact tools compactly in tools/list,
-// once per server: a receiving middleware that puts the compact tools'
-// list hash in the result's _meta and writes each compact tool without
-// _meta and with only the hints that differ from the protocol's defaults.
-func listCompactly(s *mcp.Server) {
-	first := false
-	compactServers.Update(s, func() struct{} { return struct{}{} }, func(_ struct{}, created bool) { first = created })
-	if first {
-		s.AddReceivingMiddleware(compactListMiddleware)
-	}
-}
-
-// compactListMiddleware rewrites a tools/list result that holds compact
-// tools (compactListResult); every other answer passes unchanged.
-func compactListMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		res, err := next(ctx, method, req)
-		lr, ok := res.(*mcp.ListToolsResult)
-		if err != nil || method != "tools/list" || !ok || lr == nil {
-			return res, err
-		}
-		hashes := map[string]compactlist.Hash{}
-		for _, t := range lr.Tools {
-			if h, ok := compactlist.Of(t); ok {
-				hashes[t.Name] = h
-			}
-		}
-		if len(hashes) == 0 {
-			return res, nil
-		}
-		if lr.Meta == nil {
-			lr.Meta = mcp.Meta{}
-		}
-		lr.Meta[compactlist.MetaKey] = compactlist.ListHash(hashes)
-		return &compactListResult{lr}, nil
-	}
-}
-
-// compactListResult is a tools/list result that writes its compact tools
-// as compactlist.Listed does (go-sdk's ToolAnnotations always writes
-// readOnlyHint and idempotentHint); the result's other members, and the
-// other tools, as go-sdk writes them.
-type compactListResult struct{ *mcp.ListToolsResult }
-
-func (r *compactListResult) MarshalJSON() ([]byte, error) {
-	type plain mcp.ListToolsResult
-	tools := make([]any, len(r.Tools))
-	for i, t := range r.Tools {
-		if _, ok := compactlist.Of(t); ok {
-			tools[i] = compactlist.Listed(t)
-		} else {
-			tools[i] = t
-		}
-	}
-	return json.Marshal(struct {
-		*plain
-		Tools []any `json:"tools"`
-	}{(*plain)(r.ListToolsResult), tools})
-}
-
 // The service tools in the compact list. They are listed with their real
 // input schemas (their arguments are few and fixed), but without what the
 // compact write tools also leave to get_write_schema: no output schema, no
@@ -168,7 +102,7 @@ func (st serviceTools) compactServiceDescriptions() map[string]string {
 }
 
 // compactServiceTool trims service tool t for the compact list.
-func (st serviceTools) compactServiceTool(t *mcp.Tool, descs map[string]string) {
+func (st serviceTools) compactServiceTool(t *toolcall.Tool, descs map[string]string) {
 	t.Title, t.OutputSchema, t.Meta = "", nil, nil
 	if d := descs[t.Name]; d != "" && t.Name != "" {
 		t.Description = d
@@ -179,9 +113,7 @@ func (st serviceTools) compactServiceTool(t *mcp.Tool, descs map[string]string) 
 			a.DestructiveHint = nil
 		}
 	}
-	if raw, ok := t.InputSchema.(json.RawMessage); ok {
-		t.InputSchema = withoutPropertyDescriptions(raw)
-	}
+	t.InputSchema = withoutPropertyDescriptions(t.InputSchema)
 }
 
 // withoutPropertyDescriptions is an object schema without the descriptions

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 )
 
 // lockedBuffer is a log a transport writes from its goroutines.
@@ -51,7 +52,7 @@ func registerNotes(t *testing.T, server *mcp.Server, doc func(string) string, op
 		svc.Doc = []byte(doc(string(svc.Doc)))
 	}
 	opts = append([]runtime.Option{runtime.WithRequestContextFunc(metaContext)}, opts...)
-	if err := runtime.Register(server, svc, opts...); err != nil {
+	if err := gosdk.Register(server, svc, opts...); err != nil {
 		t.Fatalf("Register: %v", err)
 	}
 }

@@ -4,10 +4,11 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"reflect"
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
@@ -45,10 +46,12 @@ type config struct {
 	proposals         proposal.Store
 	proposalTTL       time.Duration
 	policy            func(ctx context.Context, pc PolicyCall) Confirmation
-	rcFunc            func(ctx context.Context, req *mcp.CallToolRequest) (RequestContext, bool)
+	rcFunc            func(ctx context.Context, req *toolcall.Request) (RequestContext, bool)
 	rcSet             bool // WithRequestContextFunc was given (perhaps nil)
-	errorHook         func(ctx context.Context, tool string, req proto.Message, e *impl.ErrorEntry)
-	logger            *slog.Logger
+	// rcType is the request type rcFunc's function takes (nil: none).
+	rcType    reflect.Type
+	errorHook func(ctx context.Context, tool string, req proto.Message, e *impl.ErrorEntry)
+	logger    *slog.Logger
 	// elicitTimeout bounds a confirmation: in-call waits and round-trip state.
 	elicitTimeout time.Duration
 	// elicitQuotas bound the in-call confirmations waiting (answer.go, call.holdElicitation in pipeline.go).

@@ -5,8 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 )
 
 // Governance decides, per call, whether a write commits directly, asks the
@@ -40,89 +39,41 @@ import (
 // elicitMode is how a call can ask its user.
 type elicitMode uint8
 
-// elicitationMode reads the session's protocol version (as the SDK does to
-// decide whether input requests are allowed) and the client's capabilities,
-// preferring those sent with this very request.
-func elicitationMode(ctx context.Context, req *mcp.CallToolRequest) elicitMode {
-	if req != nil && req.Session == nil {
-		// Served by an adapter for another MCP library (impl.Asker).
-		if a := impl.AskerFrom(ctx); a != nil && a.CanAsk() {
-			return elicitInCall
-		}
-	}
-	if req == nil || req.Session == nil {
+// elicitationMode is how the call's client can be asked (the adapter
+// reads the session's protocol version and the client's capabilities).
+func elicitationMode(req *toolcall.Request) elicitMode {
+	if req == nil || req.Elicitor == nil {
 		return elicitNone
 	}
-	ip := req.Session.InitializeParams()
-	if ip == nil {
-		return elicitNone
-	}
-	caps := ip.Capabilities
-	if pc := requestCapabilities(req); pc != nil {
-		caps = pc
-	}
-	if caps == nil || caps.Elicitation == nil {
-		return elicitNone
-	}
-	if e := caps.Elicitation; e.Form == nil && e.URL != nil {
-		return elicitNone // URL-only clients cannot show the form
-	}
-	if ip.ProtocolVersion >= roundTripProtocol {
+	switch req.Elicitor.Mode() {
+	case toolcall.ElicitRoundTrip:
 		return elicitRoundTrip
+	case toolcall.ElicitInCall:
+		return elicitInCall
 	}
-	return elicitInCall
-}
-
-// requestCapabilities decodes the capabilities a 2026-07-28 client sends in
-// the _meta of every request; nil when absent or unreadable.
-func requestCapabilities(req *mcp.CallToolRequest) *mcp.ClientCapabilities {
-	if req.Params == nil {
-		return nil
-	}
-	raw, ok := req.Params.GetMeta()[mcp.MetaKeyClientCapabilities]
-	if !ok || raw == nil {
-		return nil
-	}
-	b, err := json.Marshal(raw)
-	if err != nil {
-		return nil
-	}
-	var caps mcp.ClientCapabilities
-	if err := json.Unmarshal(b, &caps); err != nil {
-		return nil
-	}
-	return &caps
+	return elicitNone
 }
 
 // isRoundTripAnswer reports whether the call is the retry of an input
 // request: it carries request state or input responses.
-func isRoundTripAnswer(req *mcp.CallToolRequest) bool {
-	return req != nil && req.Params != nil && (req.Params.RequestState != "" || len(req.Params.InputResponses) > 0)
+func isRoundTripAnswer(req *toolcall.Request) bool {
+	return req != nil && (req.RequestState != "" || len(req.InputResponses) > 0)
 }
 
 // elicitOutcome is what asking the user produced.
 type elicitOutcome uint8
 
 // accepted is true only for an explicit yes: accept with confirm=true.
-func accepted(res *mcp.ElicitResult) bool {
+func accepted(res *toolcall.ElicitResult) bool {
 	return res != nil && res.Action == "accept" && res.Content[confirmField] == true
 }
 
-// elicit asks through the call's go-sdk session, else through the
-// adapter's Asker.
-func elicit(ctx context.Context, req *mcp.CallToolRequest, msg string) (*mcp.ElicitResult, error) {
-	if req.Session != nil {
-		return req.Session.Elicit(ctx, &mcp.ElicitParams{Message: msg, RequestedSchema: confirmSchema})
-	}
-	a := impl.AskerFrom(ctx)
-	if a == nil {
+// elicit asks the call's user inside the call.
+func elicit(ctx context.Context, req *toolcall.Request, msg string) (*toolcall.ElicitResult, error) {
+	if req.Elicitor == nil {
 		return nil, errors.New("the call has no session to elicit through")
 	}
-	action, content, err := a.Ask(ctx, msg, confirmSchema)
-	if err != nil {
-		return nil, err
-	}
-	return &mcp.ElicitResult{Action: action, Content: content}, nil
+	return req.Elicitor.Elicit(ctx, msg, confirmSchema)
 }
 
 // confirmInputID is the id of the confirmation input request; the client's

@@ -110,9 +110,6 @@ func (cfg *config) nonce() string {
 }
 
 const (
-	// roundTripProtocol is the first protocol version that asks the user
-	// through input requests instead of server requests inside the call.
-	roundTripProtocol = "2026-07-28"
 	// statePrefix versions the request state format.
 	statePrefix = "mcpw1."
 	// maxStateLen bounds what is parsed from the client; real states are

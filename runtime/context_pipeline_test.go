@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
 )
 
@@ -20,7 +21,7 @@ func TestRequestContextComesFromTheContextByDefault(t *testing.T) {
 			return next(runtime.WithRequestContext(ctx, runtime.RequestContext{TenantID: "initech", CorrelationID: "c-9"}), method, req)
 		}
 	})
-	if err := runtime.Register(server, dom.service()); err != nil {
+	if err := gosdk.Register(server, dom.service()); err != nil {
 		t.Fatal(err)
 	}
 	ct, st := mcp.NewInMemoryTransports()

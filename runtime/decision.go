@@ -4,7 +4,7 @@ package runtime
 // route a call's confirmation follows (confirmRoute).
 
 import (
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
@@ -41,7 +41,7 @@ type confirmDecision struct {
 	es     impl.Errors
 	record bool
 	// res is the input request.
-	res *mcp.CallToolResult
+	res *toolcall.Result
 }
 
 // refused is a refusal that releases the claim.

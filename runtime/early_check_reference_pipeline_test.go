@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
@@ -70,7 +71,7 @@ func bookServerWith(t *testing.T, down *bool, check func(*mcpwriteimpl.Call, *wr
 	}
 	svc := &mcpwriteimpl.Service{Name: "t.v1.T", Doc: []byte(doc), Tools: []*mcpwriteimpl.Tool{mcpwriteimpl.WithEarlyCheck(tool, check)}}
 	server := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "v1"}, nil)
-	if err := runtime.Register(server, svc, runtime.WithRequestContextFunc(runtime.StaticRequestContext(runtime.RequestContext{TenantID: "acme", PrincipalID: "ada"}))); err != nil {
+	if err := gosdk.Register(server, svc, runtime.WithRequestContextFunc(runtime.StaticRequestContext(runtime.RequestContext{TenantID: "acme", PrincipalID: "ada"}))); err != nil {
 		t.Fatal(err)
 	}
 	return mcptest.Connect(t, server, mcptest.Options{})

@@ -9,9 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 )
 
 // Protocol versions a client can pin; "" is the SDK default (2026-07-28),
@@ -451,7 +453,7 @@ func TestWeakSigningKeyFailsRegistration(t *testing.T) {
 		strings.Repeat(" ", 40):            "it is only white space",
 	} {
 		s := mcp.NewServer(&mcp.Implementation{Name: "notes", Version: "v0.0.1"}, nil)
-		err := runtime.Register(s, newDomain().service(), runtime.WithSecrets(nil, []byte(key)))
+		err := gosdk.Register(s, newDomain().service(), runtime.WithSecrets(nil, []byte(key)))
 		want := "runtime: service notes.v1.NoteService: WithSecrets: signing key refused: " + why
 		if err == nil || err.Error() != want {
 			t.Errorf("key %q: Register = %v, want %q", key, err, want)
@@ -471,4 +473,25 @@ func logLineHas(logs string, parts ...string) bool {
 		}
 	}
 	return false
+}
+
+// The observer sees the first round of a 2026-07-28 confirmation as an
+// input request the client must answer, and the retry as accepted.
+func TestObserverSeesTheRoundTrip(t *testing.T) {
+	obs := &endsObserver{}
+	h := manualRoundTrip(t, runtime.WithObserver(obs))
+	h.seedNote("n1")
+	state := h.ask(alice, "delete_note", `{"id":"n1"}`, deleteN1Message)
+	if got := text(t, h.rawCall(alice, "delete_note", `{"id":"n1"}`, state, yes)); got != deletedN1 {
+		t.Fatalf("answered call: %s", got)
+	}
+	want := []runtime.CallEnd{
+		{Tool: "delete_note", Outcome: "input_required", Confirmation: "asked"},
+		{Tool: "delete_note", Outcome: "success", Confirmation: "accepted"},
+	}
+	obs.mu.Lock()
+	defer obs.mu.Unlock()
+	if d := cmp.Diff(want, obs.ends); d != "" {
+		t.Errorf("call ends (-want +got):\n%s", d)
+	}
 }

@@ -27,7 +27,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
@@ -239,8 +239,8 @@ func (c *call) askRoundTrip() confirmDecision {
 	if err != nil {
 		return refused(r.ans.internal(ctx, name, fmt.Errorf("sign confirmation state: %w", err)))
 	}
-	return confirmDecision{kind: answerInputRequest, res: &mcp.CallToolResult{
-		InputRequests: mcp.InputRequestMap{confirmInputID: &mcp.ElicitParams{Message: msg, RequestedSchema: confirmSchema}},
+	return confirmDecision{kind: answerInputRequest, res: &toolcall.Result{
+		InputRequests: map[string]*toolcall.ElicitRequest{confirmInputID: {Message: msg, Schema: confirmSchema}},
 		RequestState:  token,
 	}}
 }
@@ -252,7 +252,7 @@ func (c *call) askRoundTrip() confirmDecision {
 // in c.answered for confirmAnswered.
 func (c *call) verifyAnswer() confirmDecision {
 	r, wt, ctx, name := c.r, c.wt, c.ctx, c.name()
-	p := c.req.Params
+	p := c.req
 	if p.RequestState == "" {
 		return refused(invalidConfirmation("missing_state", "The call carries a confirmation answer but no requestState from this server. Nothing was written."))
 	}
@@ -288,8 +288,8 @@ func (c *call) verifyAnswer() confirmDecision {
 			Suggestions: &impl.Suggestions{Hint: "Call the tool again without inputResponses or requestState so the user confirms the current state."},
 		})
 	}
-	er, ok := p.InputResponses[confirmInputID].(*mcp.ElicitResult)
-	if !ok || er == nil {
+	er := p.InputResponses[confirmInputID]
+	if er == nil {
 		return refused(invalidConfirmation("missing_answer", fmt.Sprintf("The call carries no answer to the confirmation input request %q. Nothing was written.", confirmInputID)))
 	}
 	if !accepted(er) {
@@ -380,7 +380,7 @@ func (c *call) route() (confirmRoute, *impl.ErrorEntry) {
 	if isRoundTripAnswer(c.req) {
 		return routeAnswer, nil
 	}
-	switch elicitationMode(c.ctx, c.req) {
+	switch elicitationMode(c.req) {
 	case elicitRoundTrip:
 		return routeAsk, nil
 	case elicitInCall:

@@ -9,7 +9,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
@@ -42,7 +42,7 @@ func Example() {
 		}},
 	}
 	server := mcp.NewServer(&mcp.Implementation{Name: "greeter", Version: "v1"}, nil)
-	if err := runtime.Register(server, svc); err != nil {
+	if err := gosdk.Register(server, svc); err != nil {
 		panic(err)
 	}
 	ct, st := mcp.NewInMemoryTransports()

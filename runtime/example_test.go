@@ -11,6 +11,7 @@ import (
 	tasksv1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/gen/tasks/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/tasks/gen/tasks/v1/tasksv1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
 )
@@ -22,7 +23,7 @@ func ExampleRegister() {
 	server := mcp.NewServer(&mcp.Implementation{Name: "tasks", Version: "v1"}, nil)
 	svc := tasksv1mcpwrite.NewTaskService(tasks.New("/projects"))
 	rc := runtime.StaticRequestContext(runtime.RequestContext{TenantID: "acme", PrincipalID: "ada"})
-	if err := runtime.Register(server, svc, runtime.WithRequestContextFunc(rc)); err != nil {
+	if err := gosdk.Register(server, svc, runtime.WithRequestContextFunc(rc)); err != nil {
 		panic(err)
 	}
 	ctx := context.Background()
@@ -88,7 +89,7 @@ func ExampleRequestContextFrom() {
 // stores for several replicas).
 func ExampleWithIdempotency() {
 	server := mcp.NewServer(&mcp.Implementation{Name: "tasks", Version: "v1"}, nil)
-	err := runtime.Register(server, tasksv1mcpwrite.NewTaskService(tasks.New("/projects")),
+	err := gosdk.Register(server, tasksv1mcpwrite.NewTaskService(tasks.New("/projects")),
 		runtime.WithRequestContextFunc(runtime.StaticRequestContext(runtime.RequestContext{TenantID: "acme", PrincipalID: "ada"})),
 		runtime.WithIdempotency(runtime.IdempotencyOptions{Store: idempotency.NewMemoryStore(), TTL: 24 * time.Hour}),
 		runtime.WithProposals(proposal.NewMemoryStore(), 15*time.Minute),

@@ -15,15 +15,15 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/callmeta"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/suggest"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/protobuf/proto"
 )
 
 // requestContext establishes who is calling: the option hook when set, else
 // the context the embedding server attached.
-func (r *registry) requestContext(ctx context.Context, req *mcp.CallToolRequest) (RequestContext, bool) {
+func (r *registry) requestContext(ctx context.Context, req *toolcall.Request) (RequestContext, bool) {
 	if r.cfg.observer != nil { // observe resolved it for this call already
 		if v, ok := ctx.Value(resolvedKey{}).(resolvedContext); ok {
 			return v.rc, v.ok
@@ -51,11 +51,11 @@ func (r *registry) cleanTraceIDs(ctx context.Context, rc *RequestContext) {
 }
 
 // arguments returns the raw arguments of a call; absent means {}.
-func arguments(req *mcp.CallToolRequest) []byte {
-	if req == nil || req.Params == nil {
+func arguments(req *toolcall.Request) []byte {
+	if req == nil {
 		return nil
 	}
-	return req.Params.Arguments
+	return req.Arguments
 }
 
 // parseArgs parses arguments strictly, the tree carved from s (nil:
@@ -339,7 +339,7 @@ func (wt *boundTool) splitControl(obj *impl.Object) (control, *impl.Object) {
 // caller resolves who calls (requestContext) and returns ctx carrying the
 // request context when one was found: the first step of the front half of
 // every MCP entry point.
-func (r *registry) caller(ctx context.Context, req *mcp.CallToolRequest) (context.Context, RequestContext, bool) {
+func (r *registry) caller(ctx context.Context, req *toolcall.Request) (context.Context, RequestContext, bool) {
 	rc, hasRC := r.requestContext(ctx, req)
 	if hasRC {
 		ctx = WithRequestContext(ctx, rc)

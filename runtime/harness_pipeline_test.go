@@ -26,6 +26,7 @@ import (
 	"google.golang.org/protobuf/types/dynamicpb"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
@@ -416,7 +417,7 @@ func newHarness(t *testing.T, ho harnessOpts) *harness {
 	if ho.service != nil {
 		ho.service(svc)
 	}
-	if err := runtime.Register(server, svc, opts...); err != nil {
+	if err := gosdk.Register(server, svc, opts...); err != nil {
 		t.Fatalf("Register: %v", err)
 	}
 	ct, st := mcp.NewInMemoryTransports()

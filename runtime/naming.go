@@ -4,9 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/perserver"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
@@ -91,26 +88,4 @@ func checkNames(specs []toolSpec) error {
 		seen[sp.tool.Name] = true
 	}
 	return nil
-}
-
-// serverNames remembers, per go-sdk server, which service registered each
-// tool name, so a second registration under the same names is refused
-// instead of silently replacing the first one's tools (AddTool replaces).
-var serverNames perserver.Map[mcp.Server, map[string]string]
-
-// claimNames records the names of one registration on s, or reports the
-// first name another registration on s already took.
-func claimNames(s *mcp.Server, service string, specs []toolSpec) (err error) {
-	serverNames.Update(s, func() map[string]string { return map[string]string{} }, func(names map[string]string, _ bool) {
-		for _, sp := range specs {
-			if other, taken := names[sp.tool.Name]; taken {
-				err = fmt.Errorf("tool %q is already registered on this server by service %s; register the service again with runtime.WithToolNames(prefix, suffix) to give its tools other names", sp.tool.Name, other)
-				return
-			}
-		}
-		for _, sp := range specs {
-			names[sp.tool.Name] = service
-		}
-	})
-	return err
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
 )
 
@@ -28,7 +29,7 @@ func newRegionsHarness(t *testing.T, extra ...runtime.Option) (eu, us *harness) 
 	}{{eu, "eu_"}, {us, "us_"}} {
 		opts := append([]runtime.Option{runtime.WithClock(clock.Now), runtime.WithRequestContextFunc(metaContext),
 			runtime.WithLogger(slogTo(log, mu)), runtime.WithToolNames(reg.prefix, "")}, extra...)
-		err := runtime.Register(server, reg.h.dom.service(), opts...)
+		err := gosdk.Register(server, reg.h.dom.service(), opts...)
 		if err != nil {
 			t.Fatalf("Register %s: %v", reg.prefix, err)
 		}
@@ -101,7 +102,7 @@ func TestPrefixedServiceToolsNameThePrefixedTools(t *testing.T) {
 func TestRegisterRefusesTakenAndUnportableToolNames(t *testing.T) {
 	server := mcp.NewServer(&mcp.Implementation{Name: "notes", Version: "v0.0.1"}, nil)
 	quiet := runtime.WithRequestContextFunc(metaContext)
-	if err := runtime.Register(server, newDomain().service(), quiet, runtime.WithToolNames("eu_", "")); err != nil {
+	if err := gosdk.Register(server, newDomain().service(), quiet, runtime.WithToolNames("eu_", "")); err != nil {
 		t.Fatal(err)
 	}
 	long := strings.Repeat("x", 50)
@@ -120,14 +121,14 @@ func TestRegisterRefusesTakenAndUnportableToolNames(t *testing.T) {
 			`runtime: service notes.v1.NoteService: tool name "` + long + `get_write_schema" has 66 characters, at most 64 are allowed (a shorter runtime.WithToolNames prefix or suffix, or the service's tool_prefix, fixes it)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := runtime.Register(server, newDomain().service(), quiet, tc.opt)
+			err := gosdk.Register(server, newDomain().service(), quiet, tc.opt)
 			if err == nil || err.Error() != tc.want {
 				t.Fatalf("Register: %v\nwant %s", err, tc.want)
 			}
 		})
 	}
 	// A suffix is a second name space of its own.
-	if err := runtime.Register(server, newDomain().service(), quiet, runtime.WithToolNames("", "_2")); err != nil {
+	if err := gosdk.Register(server, newDomain().service(), quiet, runtime.WithToolNames("", "_2")); err != nil {
 		t.Fatalf("Register with a suffix: %v", err)
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
@@ -31,12 +31,12 @@ const (
 )
 
 // observe wraps a handler with the configured observer.
-func (r *registry) observe(tool string, h mcp.ToolHandler) mcp.ToolHandler {
+func (r *registry) observe(tool string, h toolcall.Handler) toolcall.Handler {
 	obs := r.cfg.observer
 	if obs == nil {
 		return h
 	}
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return func(ctx context.Context, req *toolcall.Request) (*toolcall.Result, error) {
 		rc, hasRC := r.requestContext(ctx, req)
 		// The handler reads the same request context instead of resolving
 		// it again: WithRequestContextFunc runs once per call.
@@ -57,7 +57,7 @@ func (r *registry) observe(tool string, h mcp.ToolHandler) mcp.ToolHandler {
 }
 
 // callEnd reads what happened from the result the agent receives.
-func (r *registry) callEnd(tool string, req *mcp.CallToolRequest, res *mcp.CallToolResult) CallEnd {
+func (r *registry) callEnd(tool string, req *toolcall.Request, res *toolcall.Result) CallEnd {
 	end := CallEnd{Tool: tool, Outcome: outcomeSuccess}
 	if wt, ok := r.tools[tool]; ok {
 		end.Read = wt.read
@@ -78,7 +78,7 @@ func (r *registry) callEnd(tool string, req *mcp.CallToolRequest, res *mcp.CallT
 		Replay   bool            `json:"idempotent_replay"`
 		Proposal json.RawMessage `json:"proposal"`
 	}
-	if raw, ok := res.StructuredContent.(json.RawMessage); ok {
+	if raw := res.StructuredContent; raw != nil {
 		_ = json.Unmarshal(raw, &body)
 	}
 	end.Replay = body.Replay

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 	rpccode "google.golang.org/genproto/googleapis/rpc/code"
 	"google.golang.org/genproto/googleapis/rpc/status"
 	"google.golang.org/grpc/codes"
@@ -51,7 +51,7 @@ func (st serviceTools) operationsToolSpecs() []toolSpec {
 		return nil
 	}
 	max, _ := st.r.ans.operationBounds()
-	return []toolSpec{{&mcp.Tool{
+	return []toolSpec{{&toolcall.Tool{
 		Name:  name,
 		Title: "Get a long-running operation",
 		Description: "Get a long-running operation by name, as a tool of this service answered it, and optionally wait for it to finish. " +
@@ -73,7 +73,7 @@ func (st serviceTools) operationsToolSpecs() []toolSpec {
 
 // describeOperation tells, in a long-running tool's description, how to
 // follow the operation it starts, or that this server cannot.
-func (st serviceTools) describeOperation(t *mcp.Tool, d *schemadoc.Tool) {
+func (st serviceTools) describeOperation(t *toolcall.Tool, d *schemadoc.Tool) {
 	if d.Operation == nil || st.r.svc.OperationsTool == "" {
 		return
 	}
@@ -96,8 +96,8 @@ func (st serviceTools) describeOperation(t *mcp.Tool, d *schemadoc.Tool) {
 // every poll until it is done or the wait ends, sending a progress
 // notification after each unfinished look when the client sent a
 // progress token.
-func (st serviceTools) operationsHandler(tool string) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (st serviceTools) operationsHandler(tool string) toolcall.Handler {
+	return func(ctx context.Context, req *toolcall.Request) (*toolcall.Result, error) {
 		vals, es := st.r.readArgs(arguments(req), argSpec{name: "name", kind: impl.KindString, required: true}, argSpec{name: "wait", kind: impl.KindString})
 		if len(es) > 0 {
 			return st.r.ans.errorResult(ctx, tool, nil, es), nil
@@ -117,7 +117,7 @@ func (st serviceTools) operationsHandler(tool string) mcp.ToolHandler {
 		}
 		rc, _ := st.r.requestContext(ctx, req)
 		ctx = WithRequestContext(ctx, rc)
-		notify := progressNotifier(ctx, req)
+		notify := progressNotifier(req)
 		start := time.Now()
 		for {
 			op, err := st.r.ops(ctx, name)
@@ -224,7 +224,7 @@ func anyOf(x protoreflect.Value, ok bool) *anypb.Any {
 // operationAnswer is the answer for an operation looked at: its error
 // through the error envelope when it failed, else its name, whether it is
 // done, its metadata and, when done, its response.
-func (st serviceTools) operationAnswer(ctx context.Context, tool string, v operationView, op proto.Message) *mcp.CallToolResult {
+func (st serviceTools) operationAnswer(ctx context.Context, tool string, v operationView, op proto.Message) *toolcall.Result {
 	if v.done && v.err != nil {
 		err := grpcstatus.ErrorProto(v.err)
 		if v.err.GetCode() == int32(codes.OK) {
@@ -270,27 +270,14 @@ func (st serviceTools) operationAnswer(ctx context.Context, tool string, v opera
 }
 
 // progressNotifier sends notifications/progress for the call when the
-// client sent a progress token: through the go-sdk session, or through the
-// adapter of another MCP library (impl.WithProgress). Without a token it
-// sends nothing. A notification that cannot be sent does not stop the wait.
-func progressNotifier(ctx context.Context, req *mcp.CallToolRequest) func(ctx context.Context, done, total time.Duration, msg string) {
-	var token any
-	if req != nil && req.Params != nil {
-		token = req.Params.GetProgressToken()
-	}
-	if token == nil {
+// client sent a progress token and the adapter can notify it. Without a
+// token it sends nothing. A notification that cannot be sent does not stop
+// the wait.
+func progressNotifier(req *toolcall.Request) func(ctx context.Context, done, total time.Duration, msg string) {
+	if req == nil || req.ProgressToken == nil || req.Progress == nil {
 		return func(context.Context, time.Duration, time.Duration, string) {}
 	}
-	p := impl.ProgressFrom(ctx)
-	if req.Session != nil {
-		s := req.Session
-		p = func(ctx context.Context, token any, progress, total float64, msg string) error {
-			return s.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: progress, Total: total, Message: msg})
-		}
-	}
-	if p == nil {
-		return func(context.Context, time.Duration, time.Duration, string) {}
-	}
+	token, p := req.ProgressToken, req.Progress
 	return func(ctx context.Context, done, total time.Duration, msg string) {
 		_ = p(ctx, token, done.Seconds(), total.Seconds(), msg)
 	}

@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"reflect"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
@@ -159,9 +160,32 @@ func WithPolicy(fn func(ctx context.Context, pc PolicyCall) Confirmation) Option
 // correlation, ...) of a call, e.g. from the request's _meta or the session.
 // When set it replaces the default lookup, RequestContextFrom(ctx); it may call
 // that itself. Returning false means the call has no request context.
-func WithRequestContextFunc(fn func(ctx context.Context, req *mcp.CallToolRequest) (RequestContext, bool)) Option {
-	return option(func(c *config) { c.rcFunc, c.rcSet = fn, true })
+//
+// req is the request of the MCP library serving the call: a go-sdk
+// *mcp.CallToolRequest on a server runtime/gosdk registers on (as
+// mcphttp.RequestContextFromCall takes), or the library-neutral request
+// StaticRequestContext reads on any server. A function of another library's
+// request is refused when the service is registered, naming both types.
+func WithRequestContextFunc[R any](fn func(ctx context.Context, req R) (RequestContext, bool)) Option {
+	return option(func(c *config) {
+		c.rcFunc, c.rcType, c.rcSet = nil, nil, true
+		if fn == nil {
+			return
+		}
+		c.rcType = reflect.TypeFor[R]()
+		c.rcFunc = func(ctx context.Context, req *toolcall.Request) (RequestContext, bool) {
+			if r, ok := any(req).(R); ok {
+				return fn(ctx, r)
+			}
+			native, _ := req.Native.(R)
+			return fn(ctx, native)
+		}
+	})
 }
+
+// neutralRequest is the type of the library-neutral request, which a
+// WithRequestContextFunc function may take on any server.
+var neutralRequest = reflect.TypeFor[*toolcall.Request]()
 
 // WithErrorHook lets the domain enrich every error entry before it is sent
 // (add suggestions, hints, similar entities). req is the decoded request, or

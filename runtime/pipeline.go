@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
@@ -16,8 +16,8 @@ import (
 )
 
 // writeHandler runs the write pipeline (call.run) for one write tool.
-func (r *registry) writeHandler(wt *boundTool) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+func (r *registry) writeHandler(wt *boundTool) toolcall.Handler {
+	return func(ctx context.Context, req *toolcall.Request) (res *toolcall.Result, err error) {
 		c := &call{r: r, wt: wt, ctx: ctx, req: req, raw: arguments(req)}
 		defer func() {
 			if p := recover(); p != nil {
@@ -32,7 +32,7 @@ func (r *registry) writeHandler(wt *boundTool) mcp.ToolHandler {
 // run is the write pipeline (docs/architecture.md, "The write pipeline"),
 // top to bottom: every stage is called from here, every answer returns from
 // here, and the idempotency key is claimed here only.
-func (c *call) run() *mcp.CallToolResult {
+func (c *call) run() *toolcall.Result {
 	r := c.r
 	// Request context and decode (front.go). The parsed arguments live
 	// until the answer is rendered, which is before run returns.
@@ -118,7 +118,7 @@ func (c *call) run() *mcp.CallToolResult {
 // write; it first takes a place in the quota of waiting confirmations,
 // which done gives back when the call ends. A result is the answer
 // instead.
-func (c *call) claimFor(route confirmRoute) (done func(), res *mcp.CallToolResult) {
+func (c *call) claimFor(route confirmRoute) (done func(), res *toolcall.Result) {
 	r := c.r
 	done = func() {}
 	lease := r.cfg.idemLease
@@ -161,7 +161,7 @@ func (c *call) confirmUnderClaim(route confirmRoute) confirmDecision {
 // cannot be written is answered as UNAVAILABLE (call.unrecorded), never as
 // what it was. Every path that holds something (write, apply_proposal)
 // settles it here.
-func (c *call) record(a answer) *mcp.CallToolResult {
+func (c *call) record(a answer) *toolcall.Result {
 	if a.res != nil {
 		return a.res
 	}
@@ -181,7 +181,7 @@ func (c *call) record(a answer) *mcp.CallToolResult {
 // handler: the input request, or the refusal, recorded under the claim when
 // it is an outcome (a business error of a preview), else with the claim
 // released.
-func (c *call) conclude(d confirmDecision) *mcp.CallToolResult {
+func (c *call) conclude(d confirmDecision) *toolcall.Result {
 	if d.kind == answerInputRequest {
 		return d.res
 	}
@@ -325,7 +325,7 @@ func (c *call) previewOnly() bool {
 // where the write answers them, its warnings among the answer's warnings,
 // and under preview the request as the user is shown it (personRequest)
 // and the rest of the domain's preview (totals, what it would change).
-func (c *call) previewAnswer() *mcp.CallToolResult {
+func (c *call) previewAnswer() *toolcall.Result {
 	r, wt, ctx, m := c.r, c.wt, c.ctx, c.m
 	name, pu := wt.doc.Name, wt.doc.PreviewUnless
 	dp, des, _ := r.ans.domainCheck(ctx, name, m)

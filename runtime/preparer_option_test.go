@@ -22,9 +22,9 @@ func TestPreparerRefusesRegisterOnlyOptionsAtCompileTime(t *testing.T) {
 	}
 	const rt = `"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"`
 	want := []string{
-		"main.go:27:34: cannot use runtime.WithObserver(nil) (value of interface type " + rt + ".Option) as " + rt + ".PreparerOption value in argument to runtime.NewPreparer: " + rt + ".Option does not implement " + rt + ".PreparerOption (missing method preparerOption)",
-		"main.go:28:72: cannot use runtime.WithPolicy(nil) (value of interface type " + rt + ".Option) as " + rt + ".PreparerOption value in argument to runtime.NewPreparer: " + rt + ".Option does not implement " + rt + ".PreparerOption (missing method preparerOption)",
-		"main.go:30:34: cannot use opts (variable of type []" + rt + ".Option) as []" + rt + ".PreparerOption value in argument to runtime.NewPreparer",
+		"main.go:28:34: cannot use runtime.WithObserver(nil) (value of interface type " + rt + ".Option) as " + rt + ".PreparerOption value in argument to runtime.NewPreparer: " + rt + ".Option does not implement " + rt + ".PreparerOption (missing method preparerOption)",
+		"main.go:29:72: cannot use runtime.WithPolicy(nil) (value of interface type " + rt + ".Option) as " + rt + ".PreparerOption value in argument to runtime.NewPreparer: " + rt + ".Option does not implement " + rt + ".PreparerOption (missing method preparerOption)",
+		"main.go:31:34: cannot use opts (variable of type []" + rt + ".Option) as []" + rt + ".PreparerOption value in argument to runtime.NewPreparer",
 	}
 	var got []string
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {

@@ -14,15 +14,15 @@ import (
 	"time"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/protobuf/proto"
 )
 
 // applyHandler commits a proposal by id: once, for its owner, after checking
 // that re-running enrichment on the original arguments still yields the same
 // request (otherwise the user confirmed something that no longer holds).
-func (st serviceTools) applyHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (st serviceTools) applyHandler(ctx context.Context, req *toolcall.Request) (*toolcall.Result, error) {
 	a, c, res := st.beginApply(ctx, req)
 	if res != nil {
 		return res, nil
@@ -52,7 +52,7 @@ type applying struct {
 // result is the answer instead: bad arguments, a proposal the caller cannot
 // apply, one another registration made, or the saved result of one
 // already applied.
-func (st serviceTools) beginApply(ctx context.Context, req *mcp.CallToolRequest) (*applying, *call, *mcp.CallToolResult) {
+func (st serviceTools) beginApply(ctx context.Context, req *toolcall.Request) (*applying, *call, *toolcall.Result) {
 	name := st.r.svc.ApplyTool
 	vals, es := st.r.readArgs(arguments(req), st.r.ans.proposalIDArg())
 	if len(es) > 0 {

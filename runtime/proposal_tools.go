@@ -10,14 +10,14 @@ import (
 	"time"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/proposal"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // supersededApply answers an apply that rolled back because another apply
 // of the proposal took it over: the proposal's result once that apply
 // finished, else that it is still being applied.
-func (st serviceTools) supersededApply(ctx context.Context, name string, p *proposal.Proposal) *mcp.CallToolResult {
+func (st serviceTools) supersededApply(ctx context.Context, name string, p *proposal.Proposal) *toolcall.Result {
 	cur, err := st.r.cfg.proposals.Get(ctx, p.ID, p.Tenant, p.Principal, st.r.ans.now())
 	if err == nil && cur.State == proposal.StateApplied {
 		return st.r.ans.replay(ctx, name, cur.Result, cur.ResultIsError, time.Time{})
@@ -29,7 +29,7 @@ func (st serviceTools) supersededApply(ctx context.Context, name string, p *prop
 }
 
 // discardHandler drops a proposal the user rejected; discarding twice succeeds.
-func (st serviceTools) discardHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (st serviceTools) discardHandler(ctx context.Context, req *toolcall.Request) (*toolcall.Result, error) {
 	name := st.r.svc.DiscardTool
 	vals, es := st.r.readArgs(arguments(req), st.r.ans.proposalIDArg())
 	if len(es) > 0 {

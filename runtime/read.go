@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
@@ -16,8 +16,8 @@ import (
 // and is never confirmed or proposed; the policy hook is not asked. Errors
 // are answered with the same envelope as a write's. The pipeline is
 // readCall (resource_read.go), which MCP resources share.
-func (r *registry) readHandler(wt *boundTool) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (r *registry) readHandler(wt *boundTool) toolcall.Handler {
+	return func(ctx context.Context, req *toolcall.Request) (*toolcall.Result, error) {
 		res, _ := r.readCall(ctx, wt, req)
 		return res, nil
 	}
@@ -25,7 +25,7 @@ func (r *registry) readHandler(wt *boundTool) mcp.ToolHandler {
 
 // readCall runs a read tool: decode -> validate -> enrich -> handler ->
 // respond (readHandler), and also hands back the handler's response.
-func (r *registry) readCall(ctx context.Context, wt *boundTool, req *mcp.CallToolRequest) (*mcp.CallToolResult, proto.Message) {
+func (r *registry) readCall(ctx context.Context, wt *boundTool, req *toolcall.Request) (*toolcall.Result, proto.Message) {
 	// The front half, as for a write: request context, decode (a read
 	// tool has no control arguments), validate, enrich, request check.
 	c := &call{r: r, wt: wt, ctx: ctx, req: req, raw: arguments(req)}

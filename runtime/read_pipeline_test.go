@@ -16,6 +16,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/callmeta"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
@@ -199,7 +200,7 @@ func newReadHarness(t *testing.T, opts ...runtime.Option) *readHarness {
 		runtime.WithRequestContextFunc(metaContext),
 		runtime.WithLogger(slogTo(h.log, h.logMu)),
 	}, opts...)
-	if err := runtime.Register(server, readService(t, h.dom, &h.reads, withReadTool(t, getNoteDoc)), opts...); err != nil {
+	if err := gosdk.Register(server, readService(t, h.dom, &h.reads, withReadTool(t, getNoteDoc)), opts...); err != nil {
 		t.Fatalf("Register: %v", err)
 	}
 	ct, st := mcp.NewInMemoryTransports()
@@ -426,7 +427,7 @@ func TestRegisterRefusesAConfirmedRead(t *testing.T) {
 	d := newDomain()
 	var reads int
 	doc := withReadTool(t, strings.Replace(getNoteDoc, `"confirmation": "DIRECT"`, `"confirmation": "PROPOSAL"`, 1))
-	err := runtime.Register(mcp.NewServer(&mcp.Implementation{Name: "notes", Version: "v0.0.1"}, nil), readService(t, d, &reads, doc),
+	err := gosdk.Register(mcp.NewServer(&mcp.Implementation{Name: "notes", Version: "v0.0.1"}, nil), readService(t, d, &reads, doc),
 		runtime.WithRequestContextFunc(metaContext))
 	want := `runtime: service notes.v1.NoteService: tool "get_note" is a read (kind READ) but asks for PROPOSAL confirmation; a read is never confirmed`
 	if err == nil || err.Error() != want {

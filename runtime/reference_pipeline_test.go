@@ -11,6 +11,7 @@ import (
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 )
@@ -65,7 +66,7 @@ func assignServer(t *testing.T) *mcp.ClientSession {
 		},
 	}}}
 	server := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "v1"}, nil)
-	if err := runtime.Register(server, svc, runtime.WithRequestContextFunc(runtime.StaticRequestContext(runtime.RequestContext{TenantID: "acme", PrincipalID: "ada"}))); err != nil {
+	if err := gosdk.Register(server, svc, runtime.WithRequestContextFunc(runtime.StaticRequestContext(runtime.RequestContext{TenantID: "acme", PrincipalID: "ada"}))); err != nil {
 		t.Fatal(err)
 	}
 	return mcptest.Connect(t, server, mcptest.Options{})

@@ -6,65 +6,74 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"runtime/debug"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/served"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
 
-// ToolAdder is where Register adds tools: a go-sdk *mcp.Server, or an
-// adapter that serves the same tools and handlers on another MCP library
-// (runtime/mcpgo for mark3labs/mcp-go).
-type ToolAdder interface {
-	AddTool(t *mcp.Tool, h mcp.ToolHandler)
+// registration is one service's tools, their handlers wrapped (observe,
+// guard), and resource templates, ready for an MCP library's adapter.
+type registration struct {
+	r         *registry
+	tools     []toolSpec
+	resources []resourceSpec
 }
 
-// Register adds the tools of one proto service to s: one write tool per entry
-// of the service's schema document, bound by name to svc.Tools, plus the
-// service tools the document names (validate, schema, apply, discard) and one
-// read-only discovery tool per discovery entry. It fails, registering
-// nothing, when the document and the bindings disagree, when a tool name is
-// not portable ([A-Za-z0-9_-], at most 64 characters), or when another
-// Register on the same *mcp.Server took one of its names (WithToolNames
-// registers a service again under other names).
-func Register(s ToolAdder, svc *mcpwriteimpl.Service, opts ...Option) error {
-	srv, isSDK := s.(*mcp.Server)
-	if s == nil || isSDK && srv == nil {
-		return errors.New("runtime: Register: nil server")
+func init() {
+	served.Build = func(svc *impl.Service, opts any, native served.Native) (*served.Registration, error) {
+		os, _ := opts.([]Option)
+		g, err := build(svc, os, native)
+		if err != nil {
+			return nil, err
+		}
+		return g.served(), nil
 	}
+}
+
+// build reads and binds a service's document and builds its tools and
+// resource templates for an adapter whose requests' Native is of type
+// native; it fails where an adapter's Register fails before touching a
+// server.
+func build(svc *mcpwriteimpl.Service, opts []Option, native served.Native) (*registration, error) {
 	r, err := newRegistry(svc, opts)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	var resources []resourceSpec
-	if err := r.checkRequestContext(); err != nil {
-		return err
+	if err := r.checkRequestContext(native); err != nil {
+		return nil, err
 	}
-	wrap := func(name string, h mcp.ToolHandler) mcp.ToolHandler { return r.observe(name, r.guard(name, h)) }
+	wrap := func(name string, h toolcall.Handler) toolcall.Handler { return r.observe(name, r.guard(name, h)) }
 	specs, err := r.toolSpecs()
+	var resources []resourceSpec
 	if err == nil {
 		resources, err = serviceResources{r}.specs(wrap)
 	}
 	if err != nil {
-		return fmt.Errorf("runtime: service %s: %w", svc.Name, err)
+		return nil, fmt.Errorf("runtime: service %s: %w", svc.Name, err)
 	}
-	if isSDK {
-		if err := claimNames(srv, svc.Name, specs); err != nil {
-			return fmt.Errorf("runtime: service %s: %w", svc.Name, err)
-		}
-		if r.cfg.compact {
-			listCompactly(srv)
-		}
+	for i := range specs {
+		specs[i].handler = wrap(specs[i].tool.Name, specs[i].handler)
 	}
-	for _, sp := range specs {
-		s.AddTool(sp.tool, wrap(sp.tool.Name, sp.handler))
+	return &registration{r: r, tools: specs, resources: resources}, nil
+}
+
+// served is g as an adapter serves it.
+func (g *registration) served() *served.Registration {
+	out := &served.Registration{Service: g.r.svc.Name, Compact: g.r.cfg.compact, Logger: g.r.cfg.logger}
+	for _, sp := range g.tools {
+		out.Tools = append(out.Tools, served.Tool{Tool: sp.tool, Handler: sp.handler})
 	}
-	serviceResources{r}.add(s, resources)
-	return nil
+	for _, sp := range g.resources {
+		out.Resources = append(out.Resources, served.Resource{Template: sp.template, Handler: sp.handler})
+	}
+	return out
 }
 
 // newRegistry reads a service's document and binds its tools.
@@ -216,13 +225,13 @@ func (r *registry) toolSpecs() ([]toolSpec, error) {
 	for _, name := range r.order {
 		wt := r.tools[name]
 		d := wt.doc
-		t := &mcp.Tool{
+		t := &toolcall.Tool{
 			Name:        d.Name,
 			Title:       d.Title,
 			Description: d.Description,
 			InputSchema: d.InputSchema,
 			Annotations: annotations(d.Title, d.Hints),
-			Meta: mcp.Meta{
+			Meta: map[string]any{
 				metaClassification: r.ans.shape.classification(d.Classification),
 				metaConfirmation:   string(defaultConfirmation(d)),
 				metaKind:           d.Kind,
@@ -246,7 +255,7 @@ func (r *registry) toolSpecs() ([]toolSpec, error) {
 	st := serviceTools{r}
 	descs := st.compactServiceDescriptions()
 	for _, sp := range append(st.operationsToolSpecs(), st.serviceToolSpecs()...) {
-		sp.tool.Meta = mcp.Meta{metaSchemaVersion: r.version}
+		sp.tool.Meta = map[string]any{metaSchemaVersion: r.version}
 		if r.cfg.compact {
 			st.compactServiceTool(sp.tool, descs)
 		}
@@ -260,8 +269,8 @@ func (r *registry) toolSpecs() ([]toolSpec, error) {
 
 // guard turns a handler panic into an INTERNAL result with a trace_id: one
 // bad request must not take the session down or leak a stack trace.
-func (r *registry) guard(tool string, h mcp.ToolHandler) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+func (r *registry) guard(tool string, h toolcall.Handler) toolcall.Handler {
+	return func(ctx context.Context, req *toolcall.Request) (res *toolcall.Result, err error) {
 		defer func() {
 			if p := recover(); p != nil {
 				e := r.ans.internal(ctx, tool, fmt.Errorf("panic: %v\n%s", p, debug.Stack()))
@@ -292,7 +301,11 @@ func (r *registry) identityTools() []string {
 // WithRequestContextFunc(nil). Without the option the context may still be
 // set per call (runtime.WithRequestContext in a middleware), so it warns
 // once, with the fix.
-func (r *registry) checkRequestContext() error {
+func (r *registry) checkRequestContext(native served.Native) error {
+	if t := r.cfg.rcType; t != nil && t != neutralRequest && t != native.Type {
+		return fmt.Errorf("runtime: service %s: WithRequestContextFunc takes a function of %s, but this server's calls are %s; pass a function of %s (or runtime.StaticRequestContext)",
+			r.svc.Name, typeName(t), native.Name, native.Name)
+	}
 	tools := r.identityTools()
 	if len(tools) == 0 {
 		return nil
@@ -308,4 +321,14 @@ func (r *registry) checkRequestContext() error {
 			"service", r.svc.Name, "tools", strings.Join(tools, ", "), "fix", fix)
 	}
 	return nil
+}
+
+// typeName is how a WithRequestContextFunc request type is written in an
+// error: go-sdk's *mcp.CallToolRequest is an alias of a generic type, which
+// reflect spells out.
+func typeName(t reflect.Type) string {
+	if t.String() == "*mcp.ServerRequest[*github.com/modelcontextprotocol/go-sdk/mcp.CallToolParamsRaw]" {
+		return "*mcp.CallToolRequest (github.com/modelcontextprotocol/go-sdk/mcp)"
+	}
+	return t.String()
 }

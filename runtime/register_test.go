@@ -10,7 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
@@ -174,7 +174,7 @@ func TestRegisterRejectsMismatchedDocumentAndBindings(t *testing.T) {
 			svc := newDomain().service()
 			tt.mutate(svc)
 			server := mcp.NewServer(&mcp.Implementation{Name: "notes", Version: "v0"}, nil)
-			err := runtime.Register(server, svc)
+			err := gosdk.Register(server, svc)
 			if err == nil || err.Error() != tt.want {
 				t.Fatalf("got %v\nwant %s", err, tt.want)
 			}

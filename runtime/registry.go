@@ -14,8 +14,8 @@ import (
 	"sync/atomic"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
@@ -124,8 +124,8 @@ func schemaHash(d *schemadoc.Tool) string {
 
 // toolSpec is one tool ready for AddTool.
 type toolSpec struct {
-	tool    *mcp.Tool
-	handler mcp.ToolHandler
+	tool    *toolcall.Tool
+	handler toolcall.Handler
 }
 
 // waits counts the in-call confirmations waiting, by tenant and principal.
@@ -179,8 +179,8 @@ type argSpec struct {
 
 // annotations spells out all four hints: the protocol defaults (destructive
 // and open world when absent) are the opposite of what most writes are.
-func annotations(title string, h schemadoc.Hints) *mcp.ToolAnnotations {
-	return &mcp.ToolAnnotations{
+func annotations(title string, h schemadoc.Hints) *toolcall.Annotations {
+	return &toolcall.Annotations{
 		Title:           title,
 		ReadOnlyHint:    h.ReadOnly,
 		DestructiveHint: &h.Destructive,

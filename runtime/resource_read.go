@@ -16,28 +16,20 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/perserver"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
 )
-
-// resourceAdder is a server Register also adds resource templates to: a
-// go-sdk *mcp.Server, or the mcpgo adapter.
-type resourceAdder interface {
-	AddResourceTemplate(t *mcp.ResourceTemplate, h mcp.ResourceHandler)
-}
 
 // resourceMIMEType is the type of every resource's contents.
 const resourceMIMEType = "application/json"
 
 // resourceSpec is one resource template ready for AddResourceTemplate.
 type resourceSpec struct {
-	template *mcp.ResourceTemplate
-	handler  mcp.ResourceHandler
+	template *toolcall.ResourceTemplate
+	handler  toolcall.ResourceHandler
 }
 
 // serviceResources serves a service's resource templates: the registry's
@@ -46,7 +38,7 @@ type serviceResources struct{ r *registry }
 
 // toolWrapper is what Register wraps every tool handler in (observe,
 // guard); a resource read runs wrapped as a call of its Get tool.
-type toolWrapper func(tool string, h mcp.ToolHandler) mcp.ToolHandler
+type toolWrapper func(tool string, h toolcall.Handler) toolcall.Handler
 
 // resourceSpecs builds the service's resource templates, checking each
 // names a read tool of the service and has a usable pattern.
@@ -66,70 +58,28 @@ func (sr serviceResources) specs(wrap toolWrapper) ([]resourceSpec, error) {
 			return nil, fmt.Errorf("resource %q: %w", d.Name, err)
 		}
 		specs = append(specs, resourceSpec{
-			template: &mcp.ResourceTemplate{Name: d.Name, Title: d.Title, Description: d.Description, URITemplate: d.URITemplate, MIMEType: resourceMIMEType},
+			template: &toolcall.ResourceTemplate{Name: d.Name, Title: d.Title, Description: d.Description, URITemplate: d.URITemplate, MIMEType: resourceMIMEType},
 			handler:  sr.handler(wt, p, wrap),
 		})
 	}
 	return specs, nil
 }
 
-// serverTemplates records, per go-sdk server, which service serves each
-// URI template, so a second registration of a service (WithToolNames)
-// does not silently take over the first one's resources.
-var serverTemplates perserver.Map[mcp.Server, map[string]string]
-
-// addResources adds the templates to s, the server Register was given,
-// when s serves resources. A go-sdk
-// server keeps the first registration of a URI template; a later one is
-// logged and left out.
-func (sr serviceResources) add(s any, specs []resourceSpec) {
-	r := sr.r
-	if len(specs) == 0 {
-		return
-	}
-	ra, ok := s.(resourceAdder)
-	if !ok {
-		r.cfg.logger.Warn("mcpwrite: the server takes no resource templates, so the service's resources are not served", "service", r.svc.Name, "server", fmt.Sprintf("%T", s))
-		return
-	}
-	if srv, isSDK := s.(*mcp.Server); isSDK {
-		var kept []resourceSpec
-		serverTemplates.Update(srv, func() map[string]string { return map[string]string{} }, func(taken map[string]string, _ bool) {
-			for _, sp := range specs {
-				if other, dup := taken[sp.template.URITemplate]; dup {
-					r.cfg.logger.Warn("mcpwrite: resource template already served on this server by another registration; this registration does not serve it",
-						"service", r.svc.Name, "uri_template", sp.template.URITemplate, "served_by", other)
-					continue
-				}
-				taken[sp.template.URITemplate] = r.svc.Name + " (" + sp.template.Name + ")"
-				kept = append(kept, sp)
-			}
-		})
-		specs = kept
-	}
-	for _, sp := range specs {
-		ra.AddResourceTemplate(sp.template, sp.handler)
-	}
-}
-
 // resourceHandler reads the resource a URI names through the Get tool wt:
 // the URI's name becomes the request's name field, and the call runs as a
 // call of wt (observed and guarded as one).
-func (sr serviceResources) handler(wt *boundTool, p resourcePattern, wrap toolWrapper) mcp.ResourceHandler {
+func (sr serviceResources) handler(wt *boundTool, p resourcePattern, wrap toolWrapper) toolcall.ResourceHandler {
 	r := sr.r
 	tool := wt.doc.Name
-	return func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-		if req == nil || req.Params == nil {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "resources/read without params"}
-		}
-		uri := req.Params.URI
+	return func(ctx context.Context, req *toolcall.ResourceRequest) (*toolcall.ResourceResult, error) {
+		uri := req.URI
 		name, bad := p.nameOf(uri)
 		args, err := json.Marshal(map[string]string{p.field: name})
 		if err != nil {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "INTERNAL: cannot build the request"}
+			return nil, &toolcall.Error{Code: toolcall.CodeInternalError, Message: "INTERNAL: cannot build the request"}
 		}
 		var resp proto.Message
-		inner := func(ctx context.Context, creq *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		inner := func(ctx context.Context, creq *toolcall.Request) (*toolcall.Result, error) {
 			if bad != nil {
 				return r.ans.errorResult(ctx, tool, nil, impl.Errors{bad.impl()}), nil
 			}
@@ -137,8 +87,7 @@ func (sr serviceResources) handler(wt *boundTool, p resourcePattern, wrap toolWr
 			resp = m
 			return res, nil
 		}
-		creq := &mcp.CallToolRequest{Session: req.Session, Extra: req.Extra, Params: &mcp.CallToolParamsRaw{Name: tool, Arguments: args, Meta: req.Params.Meta}}
-		res, err := wrap(tool, inner)(ctx, creq)
+		res, err := wrap(tool, inner)(ctx, req.Call(tool, args))
 		if err != nil {
 			return nil, err
 		}
@@ -157,7 +106,7 @@ func (sr serviceResources) handler(wt *boundTool, p resourcePattern, wrap toolWr
 			e := r.ans.internal(ctx, tool, fmt.Errorf("marshal resource %s: %w", uri, err))
 			return nil, resourceError(uri, r.ans.errorResult(ctx, tool, nil, impl.Errors{e}))
 		}
-		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: resourceMIMEType, Text: string(text)}}}, nil
+		return &toolcall.ResourceResult{Contents: []toolcall.ResourceContents{{URI: uri, MIMEType: resourceMIMEType, Text: string(text)}}}, nil
 	}
 }
 
@@ -166,30 +115,30 @@ func (sr serviceResources) handler(wt *boundTool, p resourcePattern, wrap toolWr
 // a URI or request the arguments' rules refuse, are invalid params
 // (-32602, which the protocol uses for a resource not found since
 // SEP-2164); anything else is an internal error.
-func resourceError(uri string, res *mcp.CallToolResult) error {
+func resourceError(uri string, res *toolcall.Result) error {
 	var env struct {
 		Error *impl.ErrorEntry `json:"error"`
 	}
 	var data json.RawMessage
 	if res != nil {
-		if raw, ok := res.StructuredContent.(json.RawMessage); ok {
+		if raw := res.StructuredContent; raw != nil {
 			data = raw
 			_ = json.Unmarshal(raw, &env)
 		}
 	}
 	if env.Error == nil {
-		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "INTERNAL: reading " + uri + " failed", Data: data}
+		return &toolcall.Error{Code: toolcall.CodeInternalError, Message: "INTERNAL: reading " + uri + " failed", Data: data}
 	}
-	code := int64(jsonrpc.CodeInternalError)
+	code := int64(toolcall.CodeInternalError)
 	switch env.Error.Code {
 	case impl.CodeNotFound, impl.CodeValidation, impl.CodeMissingRequired, impl.CodeUnknownField, impl.CodeInvalidType, impl.CodeConstraintViolation:
-		code = jsonrpc.CodeInvalidParams
+		code = toolcall.CodeInvalidParams
 	}
 	msg := env.Error.Code + ": " + env.Error.Message
 	if env.Error.TraceID != "" {
 		msg += " (trace_id " + env.Error.TraceID + ")"
 	}
-	return &jsonrpc.Error{Code: code, Message: msg, Data: data}
+	return &toolcall.Error{Code: code, Message: msg, Data: data}
 }
 
 // resourcePattern is a resource name pattern split into segments: a

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
@@ -227,9 +227,9 @@ func responseFieldsProtojson(resp proto.Message, enums map[string]*impl.EnumTabl
 // toolResult wraps an envelope as a CallToolResult whose structured content
 // and text content are the same JSON, so clients that read either see one
 // answer.
-func toolResult(body []byte, isError bool) *mcp.CallToolResult {
-	return &mcp.CallToolResult{
-		Content:           []mcp.Content{&mcp.TextContent{Text: string(body)}},
+func toolResult(body []byte, isError bool) *toolcall.Result {
+	return &toolcall.Result{
+		Content:           []string{string(body)},
 		StructuredContent: json.RawMessage(body),
 		IsError:           isError,
 	}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
@@ -19,7 +19,7 @@ func (st serviceTools) serviceToolSpecs() []toolSpec {
 	var specs []toolSpec
 	readOnly := schemadoc.Hints{ReadOnly: true, Idempotent: true}
 	if n := st.r.svc.ValidateTool; n != "" {
-		specs = append(specs, toolSpec{&mcp.Tool{
+		specs = append(specs, toolSpec{&toolcall.Tool{
 			Name:  n,
 			Title: "Validate a write",
 			Description: "Validate a write operation without committing it (dry run): returns errors with suggestions, " +
@@ -43,7 +43,7 @@ func (st serviceTools) serviceToolSpecs() []toolSpec {
 		if st.r.cfg.compact {
 			desc += " tools/list shows tools compactly: call this before a tool's first call, again when the schema_hash in tools/list's _meta changes."
 		}
-		specs = append(specs, toolSpec{&mcp.Tool{
+		specs = append(specs, toolSpec{&toolcall.Tool{
 			Name:         n,
 			Title:        "Get a write schema",
 			Description:  desc,
@@ -64,7 +64,7 @@ func (st serviceTools) serviceToolSpecs() []toolSpec {
 				prop{"source_type", enumSchema("Only list values that may start at this type", ends)},
 				prop{"target_type", enumSchema("Only list values that may end at this type", ends)})
 		}
-		specs = append(specs, toolSpec{&mcp.Tool{
+		specs = append(specs, toolSpec{&toolcall.Tool{
 			Name:         d.Tool,
 			Description:  d.Description,
 			InputSchema:  schemaJSON(objectSchema(in)),
@@ -81,7 +81,7 @@ func (st serviceTools) serviceToolSpecs() []toolSpec {
 			h.OpenWorld = h.OpenWorld || dh.OpenWorld
 		}
 		h.Idempotent = true // a second apply replays the first result
-		specs = append(specs, toolSpec{&mcp.Tool{
+		specs = append(specs, toolSpec{&toolcall.Tool{
 			Name:  n,
 			Title: "Apply a proposal",
 			Description: "Commit a proposed write by its " + st.r.ans.control().proposalID + ", after the user confirmed it. " +
@@ -92,7 +92,7 @@ func (st serviceTools) serviceToolSpecs() []toolSpec {
 		}, st.applyHandler})
 	}
 	if n := st.r.svc.DiscardTool; n != "" {
-		specs = append(specs, toolSpec{&mcp.Tool{
+		specs = append(specs, toolSpec{&toolcall.Tool{
 			Name:         n,
 			Title:        "Discard a proposal",
 			Description:  "Discard a proposed write the user rejected; it can no longer be applied.",
@@ -143,7 +143,7 @@ func (st serviceTools) notAWrite(tool string) *impl.ErrorEntry {
 
 // validateHandler is validate_write: the write tool's decode, validate and
 // enrich steps with DryRun set; no idempotency, governance or handler.
-func (st serviceTools) validateHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (st serviceTools) validateHandler(ctx context.Context, req *toolcall.Request) (*toolcall.Result, error) {
 	name := st.r.svc.ValidateTool
 	vals, es := st.r.readArgs(arguments(req), argSpec{name: "operation", kind: impl.KindString, required: true}, argSpec{name: "payload", kind: impl.KindObject, required: true, text: true})
 	if len(es) > 0 {
@@ -170,7 +170,7 @@ func (st serviceTools) validateHandler(ctx context.Context, req *mcp.CallToolReq
 }
 
 // schemaHandler is get_write_schema: the tool's entry of the document.
-func (st serviceTools) schemaHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (st serviceTools) schemaHandler(ctx context.Context, req *toolcall.Request) (*toolcall.Result, error) {
 	name := st.r.svc.SchemaTool
 	vals, es := st.r.readArgs(arguments(req), argSpec{name: "operation", kind: impl.KindString, required: true})
 	if len(es) > 0 {
@@ -267,8 +267,8 @@ func discoveryGroups(d *schemadoc.Discovery) []string {
 }
 
 // discoveryHandler lists an enum's agent-facing values, optionally one group.
-func (st serviceTools) discoveryHandler(d *schemadoc.Discovery, groups []string) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (st serviceTools) discoveryHandler(d *schemadoc.Discovery, groups []string) toolcall.Handler {
+	return func(ctx context.Context, req *toolcall.Request) (*toolcall.Result, error) {
 		specs := []argSpec{}
 		if d.GroupBy != "" {
 			specs = append(specs, argSpec{name: "group", kind: impl.KindString, required: false})

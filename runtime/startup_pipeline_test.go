@@ -2,24 +2,47 @@ package runtime_test
 
 import (
 	"bytes"
+	"context"
 	"log/slog"
+	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 )
 
 // A server whose tools need the caller's tenant and that was given a nil
 // request-context function fails to register, naming the tools and the fix.
 func TestRegisterRefusesANilRequestContextFunc(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "notes", Version: "test"}, nil)
-	err := runtime.Register(s, newDomain().service(), runtime.WithRequestContextFunc(nil))
+	err := gosdk.Register(s, newDomain().service(), runtime.WithRequestContextFunc[*mcp.CallToolRequest](nil))
 	want := "runtime: service notes.v1.NoteService: WithRequestContextFunc(nil), but create_note, delete_note take the tenant or principal from the request context, so every call would answer PERMISSION_DENIED; " +
 		"pass runtime.WithRequestContextFunc(mcphttp.RequestContextFromCall) with mcphttp.BearerAuth over HTTP, runtime.StaticRequestContext for a single-user stdio server, or your own function"
 	if err == nil || err.Error() != want {
 		t.Fatalf("err = %v\nwant %s", err, want)
+	}
+}
+
+// A request-context function of a request the server's library does not
+// hand it is refused when the service is registered, naming both types; a
+// function of the library-neutral request (StaticRequestContext) is taken.
+func TestRegisterRefusesARequestContextFuncOfAnotherLibrary(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "notes", Version: "test"}, nil)
+	other := func(context.Context, *http.Request) (runtime.RequestContext, bool) {
+		return runtime.RequestContext{}, false
+	}
+	err := gosdk.Register(s, newDomain().service(), runtime.WithRequestContextFunc(other))
+	want := "runtime: service notes.v1.NoteService: WithRequestContextFunc takes a function of *http.Request, but this server's calls are *mcp.CallToolRequest (github.com/modelcontextprotocol/go-sdk/mcp); " +
+		"pass a function of *mcp.CallToolRequest (github.com/modelcontextprotocol/go-sdk/mcp) (or runtime.StaticRequestContext)"
+	if err == nil || err.Error() != want {
+		t.Fatalf("err = %v\nwant %s", err, want)
+	}
+	s = mcp.NewServer(&mcp.Implementation{Name: "notes", Version: "test"}, nil)
+	if err := gosdk.Register(s, newDomain().service(), runtime.WithRequestContextFunc(runtime.StaticRequestContext(runtime.RequestContext{TenantID: "acme", PrincipalID: "alice"}))); err != nil {
+		t.Fatalf("StaticRequestContext: %v", err)
 	}
 }
 
@@ -28,7 +51,7 @@ func TestRegisterRefusesANilRequestContextFunc(t *testing.T) {
 func TestRegisterWarnsWithoutARequestContextSource(t *testing.T) {
 	var logs bytes.Buffer
 	s := mcp.NewServer(&mcp.Implementation{Name: "notes", Version: "test"}, nil)
-	if err := runtime.Register(s, newDomain().service(), runtime.WithLogger(slog.New(slog.NewTextHandler(&logs, nil)))); err != nil {
+	if err := gosdk.Register(s, newDomain().service(), runtime.WithLogger(slog.New(slog.NewTextHandler(&logs, nil)))); err != nil {
 		t.Fatal(err)
 	}
 	if n := strings.Count(logs.String(), "no request-context source configured"); n != 1 || !strings.Contains(logs.String(), "tools=\"create_note, delete_note\"") {
@@ -36,7 +59,7 @@ func TestRegisterWarnsWithoutARequestContextSource(t *testing.T) {
 	}
 	logs.Reset()
 	s = mcp.NewServer(&mcp.Implementation{Name: "notes", Version: "test"}, nil)
-	if err := runtime.Register(s, newDomain().service(), runtime.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))), runtime.WithRequestContextFunc(metaContext)); err != nil || logs.Len() != 0 {
+	if err := gosdk.Register(s, newDomain().service(), runtime.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))), runtime.WithRequestContextFunc(metaContext)); err != nil || logs.Len() != 0 {
 		t.Fatalf("with a source: err %v, logs %q", err, logs.String())
 	}
 }

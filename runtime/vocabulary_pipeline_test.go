@@ -16,6 +16,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 )
@@ -132,7 +133,7 @@ func storeServer(t *testing.T, opts ...runtime.Option) (acme, globex *mcp.Client
 		"acme":   {TenantID: "acme", PrincipalID: "ada"},
 		"globex": {TenantID: "globex", PrincipalID: "hank"},
 	})))
-	if err := runtime.Register(server, storeService(), opts...); err != nil {
+	if err := gosdk.Register(server, storeService(), opts...); err != nil {
 		t.Fatal(err)
 	}
 	return mcptest.Connect(t, server, mcptest.Options{ClientName: "acme"}), mcptest.Connect(t, server, mcptest.Options{ClientName: "globex"})
@@ -309,7 +310,7 @@ func TestRegisterFailsWithoutAVocabularyTheToolsNeed(t *testing.T) {
 		want: `runtime: service t.v1.T: WithVocabulary: two vocabularies are named "entity_type"`,
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := runtime.Register(server, storeService(), tc.opts...)
+			err := gosdk.Register(server, storeService(), tc.opts...)
 			if err == nil || err.Error() != tc.want {
 				t.Fatalf("Register: %v\nwant %s", err, tc.want)
 			}

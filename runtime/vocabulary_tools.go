@@ -7,8 +7,8 @@ import (
 	"fmt"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/schemadoc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // vocabularyListing is what get_write_schema adds for a tool with
@@ -51,7 +51,7 @@ func listValues(s *vocabSet) []object {
 func (st serviceTools) vocabularyToolSpecs() []toolSpec {
 	var specs []toolSpec
 	for _, t := range st.r.svc.VocabularyTools {
-		specs = append(specs, toolSpec{&mcp.Tool{
+		specs = append(specs, toolSpec{&toolcall.Tool{
 			Name:        t.Tool,
 			Description: t.Description,
 			InputSchema: schemaJSON(objectSchema(nil)),
@@ -68,8 +68,8 @@ func (st serviceTools) vocabularyToolSpecs() []toolSpec {
 }
 
 // vocabularyHandler lists one vocabulary's values for the caller's tenant.
-func (st serviceTools) vocabularyHandler(t schemadoc.VocabularyTool) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (st serviceTools) vocabularyHandler(t schemadoc.VocabularyTool) toolcall.Handler {
+	return func(ctx context.Context, req *toolcall.Request) (*toolcall.Result, error) {
 		if _, es := st.r.readArgs(arguments(req)); len(es) > 0 {
 			return st.r.ans.errorResult(ctx, t.Tool, nil, es), nil
 		}

@@ -14,7 +14,7 @@ import (
 	archimatev1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/server"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcphttp"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpgo"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 )
 
@@ -22,7 +22,7 @@ import (
 // streamable HTTP, identity from the bearer token, the same answers.
 func TestMCPGoStatelessHTTPTakesIdentityFromTheBearerToken(t *testing.T) {
 	repo := domain.New()
-	s, err := server.NewMCPGo(repo, runtime.WithRequestContextFunc(mcphttp.RequestContextFromCall))
+	s, err := server.NewMCPGo(repo, runtime.WithRequestContextFunc(mcpgo.RequestContextFromCall))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	mgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -27,7 +28,7 @@ import (
 func newMCPGoSession(t *testing.T, el elicitation) *session {
 	t.Helper()
 	s := server.NewMCPServer("tasks-server", "test", server.WithToolCapabilities(false))
-	rcFunc := func(context.Context, *mcp.CallToolRequest) (runtime.RequestContext, bool) {
+	rcFunc := func(context.Context, mgo.CallToolRequest) (runtime.RequestContext, bool) {
 		return runtime.RequestContext{TenantID: "acme", PrincipalID: "alice", CorrelationID: "corr-1"}, true
 	}
 	err := mcpgo.Register(s, tasksv1mcpwrite.NewTaskService(domain.New("/projects")),
@@ -223,7 +224,7 @@ func TestMCPGoServerBehindBearerAuthActsForTheTokensTenantAndProposes(t *testing
 	s := server.NewMCPServer("tasks-server", "test", server.WithToolCapabilities(false))
 	tracker := domain.New("/projects")
 	err := mcpgo.Register(s, tasksv1mcpwrite.NewTaskService(tracker),
-		runtime.WithRequestContextFunc(mcphttp.RequestContextFromCall),
+		runtime.WithRequestContextFunc(mcpgo.RequestContextFromCall),
 		runtime.WithClock(func() time.Time { return now }), runtime.WithRand(&seqReader{}))
 	if err != nil {
 		t.Fatal(err)
@@ -279,5 +280,22 @@ func TestMCPGoServerBehindBearerAuthActsForTheTokensTenantAndProposes(t *testing
 	_ = res.Body.Close()
 	if res.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("without a token: status %d, want 401", res.StatusCode)
+	}
+}
+
+// A request-context function of go-sdk's request is refused on an mcp-go
+// server when the service is registered, naming both types and the fix.
+func TestMCPGoRefusesAGoSDKRequestContextFunc(t *testing.T) {
+	s := server.NewMCPServer("tasks-server", "test", server.WithToolCapabilities(false))
+	err := mcpgo.Register(s, tasksv1mcpwrite.NewTaskService(domain.New("/projects")),
+		runtime.WithRequestContextFunc(mcphttp.RequestContextFromCall))
+	want := "runtime: service tasks.v1.TaskService: WithRequestContextFunc takes a function of *mcp.CallToolRequest (github.com/modelcontextprotocol/go-sdk/mcp), " +
+		"but this server's calls are mcp.CallToolRequest (github.com/mark3labs/mcp-go/mcp); " +
+		"pass a function of mcp.CallToolRequest (github.com/mark3labs/mcp-go/mcp) (or runtime.StaticRequestContext)"
+	if err == nil || err.Error() != want {
+		t.Fatalf("err = %v\nwant %s", err, want)
+	}
+	if s.GetTool("task_create") != nil {
+		t.Fatal("a refused registration added task_create")
 	}
 }

@@ -1,4 +1,4 @@
-// Package docrefs finds qualified identifiers (runtime.Register,
+// Package docrefs finds qualified identifiers (runtime.NewPreparer,
 // mcpwriteimpl.Call.ContentHash) in Markdown and Go comments and checks
 // that they exist, so docs and comments name things where they are.
 package docrefs

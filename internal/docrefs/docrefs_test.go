@@ -63,7 +63,7 @@ func readAllow(t *testing.T) map[string]bool {
 }
 
 // Every identifier qualified by a package of the runtime or the plugin (as
-// in runtime.Register, mcpwriteimpl.Call.ContentHash, impl.Parse) named in
+// in runtime.NewPreparer, mcpwriteimpl.Call.ContentHash, impl.Parse) named in
 // README.md, docs/*.md and the comments of hand-written Go files exists in
 // that package, unless testdata/allow.txt lists the mention with a reason.
 func TestDocsAndCommentsNameExistingIdentifiers(t *testing.T) {

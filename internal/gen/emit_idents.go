@@ -87,4 +87,5 @@ const (
 const (
 	mcpGoServerPkg  = protogen.GoImportPath("github.com/mark3labs/mcp-go/server")
 	mcpGoAdapterPkg = protogen.GoImportPath("github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpgo")
+	goSDKAdapterPkg = protogen.GoImportPath("github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk")
 )

@@ -3,9 +3,9 @@ package gen
 import "github.com/dave/jennifer/jen"
 
 // registerFunc is Register<Service>Tools for the SDK the file is generated
-// for (the sdk parameter): on go-sdk's *mcp.Server through
-// runtime.Register, or on mark3labs/mcp-go's *server.MCPServer through
-// runtime/mcpgo, so that package imports nothing of go-sdk.
+// for (the sdk parameter): on go-sdk's *mcp.Server through runtime/gosdk,
+// or on mark3labs/mcp-go's *server.MCPServer through runtime/mcpgo, so that
+// package imports nothing of go-sdk.
 func (e *emitter) registerFunc(sm *serviceModel) *jen.Statement {
 	// Only the chosen SDK's identifiers are qualified: qualifying one
 	// imports its package.
@@ -14,7 +14,7 @@ func (e *emitter) registerFunc(sm *serviceModel) *jen.Statement {
 	case SDKMCPGo:
 		server, register = e.q(mcpGoServerPkg.Ident("MCPServer")), e.q(mcpGoAdapterPkg.Ident("Register"))
 	default:
-		server, register = e.q(mcpPkg.Ident("Server")), e.rt("Register")
+		server, register = e.q(mcpPkg.Ident("Server")), e.q(goSDKAdapterPkg.Ident("Register"))
 	}
 	return jen.Func().Id(registerName(sm)).Params(
 		jen.Id("s").Op("*").Add(server),

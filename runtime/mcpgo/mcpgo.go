@@ -1,5 +1,5 @@
 // Package mcpgo registers the write tools of a generated service into a
-// github.com/mark3labs/mcp-go server, as runtime.Register does into a
+// github.com/mark3labs/mcp-go server, as runtime/gosdk's Register does into a
 // go-sdk one: the same tools, schemas, output schemas and annotations, the
 // same handlers (envelope, idempotency, proposals, structured content), so
 // a team with an existing mcp-go server imports the generated package
@@ -17,13 +17,14 @@
 // apply_proposal (or the refusal a tool with elicit_fallback REFUSE asks for). The 2026-07-28
 // input-request round trip is served on go-sdk servers only.
 //
-// The request context comes, as on go-sdk, from runtime.WithRequestContextFunc
-// (its *mcp.CallToolRequest carries the call's arguments, _meta, HTTP
-// headers and the token mcphttp.BearerAuth verified for the request, no
-// session: mcphttp.RequestContextFromCall works unchanged) or from
+// The request context comes from runtime.WithRequestContextFunc with a
+// function of mcp-go's CallToolRequest (RequestContextFromCall: the
+// identity httpfront.BearerAuth or mcphttp.BearerAuth verified for the
+// request) or runtime.StaticRequestContext, or from
 // runtime.WithRequestContext on the context mcp-go hands the handler
 // (server.WithHTTPContextFunc). mcp-go does not bind an HTTP session to the
-// token that opened it: each call acts for the token it carries.
+// token that opened it: each call acts for the token it carries. The
+// package links no go-sdk.
 package mcpgo
 
 import (
@@ -31,56 +32,62 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 
 	mgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-	"github.com/modelcontextprotocol/go-sdk/auth"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/compactlist"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/perserver"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/served"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 )
 
 // Register adds the tools of one generated service (New<Service>(handler))
-// to s, with the options runtime.Register takes (runtime.WithToolNames
+// to s, with the options gosdk.Register takes (runtime.WithToolNames
 // registers a service twice). It fails, adding nothing, where
-// runtime.Register fails, and when s already serves a tool of the same name.
+// gosdk.Register fails, and when s already serves a tool of the same name.
 // With runtime.WithCompactList, s lists the service's tools as a go-sdk
 // server does: the list's schema hash in the tools/list result's _meta (an
 // after-list-tools hook on s's hooks, which Register creates when s has
 // none), no per-tool _meta, only the hints that differ from the defaults.
-func Register(s *server.MCPServer, svc *impl.Service, opts ...runtime.Option) error {
+func Register(s *server.MCPServer, svc *mcpwriteimpl.Service, opts ...runtime.Option) error {
 	if s == nil {
 		return errors.New("mcpgo: Register: nil *server.MCPServer")
 	}
-	var c collector
-	if err := runtime.Register(&c, svc, opts...); err != nil {
+	g, err := served.Build(svc, opts, native)
+	if err != nil {
 		return err
 	}
-	tools := make([]server.ServerTool, 0, len(c.tools))
+	tools := make([]server.ServerTool, 0, len(g.Tools))
 	compact := map[string]compactlist.Hash{}
-	for _, t := range c.tools {
-		if s.GetTool(t.tool.Name) != nil {
-			return fmt.Errorf("mcpgo: service %s: tool %q is already registered on this server; register the service again with runtime.WithToolNames(prefix, suffix) to give its tools other names", svc.Name, t.tool.Name)
+	for _, t := range g.Tools {
+		if s.GetTool(t.Tool.Name) != nil {
+			return fmt.Errorf("mcpgo: service %s: tool %q is already registered on this server; register the service again with runtime.WithToolNames(prefix, suffix) to give its tools other names", svc.Name, t.Tool.Name)
 		}
-		mt, err := toolOf(t.tool)
+		mt, err := toolOf(t.Tool)
 		if err != nil {
 			return fmt.Errorf("mcpgo: service %s: %w", svc.Name, err)
 		}
-		tools = append(tools, server.ServerTool{Tool: mt, Handler: handlerOf(s, t.handler)})
-		if h, ok := compactlist.Of(t.tool); ok {
-			compact[t.tool.Name] = h
+		tools = append(tools, server.ServerTool{Tool: mt, Handler: handlerOf(s, t.Handler)})
+		if h, ok := compactlist.Of(t.Tool); ok {
+			compact[t.Tool.Name] = h
 		}
 	}
 	if len(compact) > 0 {
 		listCompactly(s, compact)
 	}
 	s.AddTools(tools...)
-	addResources(s, svc.Name, c.resources)
+	addResources(s, svc.Name, g.Resources)
 	return nil
 }
+
+// native is the type of mcp-go's requests, which a
+// runtime.WithRequestContextFunc function may take (RequestContextFromCall
+// does).
+var native = served.Native{Type: reflect.TypeFor[mgo.CallToolRequest](), Name: "mcp.CallToolRequest (github.com/mark3labs/mcp-go/mcp)"}
 
 // compactServers holds, per mcp-go server, the schema hashes of the tools
 // it lists compactly.
@@ -132,65 +139,38 @@ func listCompactly(s *server.MCPServer, hashes map[string]compactlist.Hash) {
 	})
 }
 
-// collector is the runtime.ToolAdder Register fills.
-type collector struct {
-	tools     []collected
-	resources []collectedResource
-}
-
-type collected struct {
-	tool    *mcp.Tool
-	handler mcp.ToolHandler
-}
-
-func (c *collector) AddTool(t *mcp.Tool, h mcp.ToolHandler) {
-	c.tools = append(c.tools, collected{t, h})
-}
-
-// AddResourceTemplate makes the collector a server that takes resource
-// templates (mcpgo_resources.go), as a go-sdk *mcp.Server does.
-func (c *collector) AddResourceTemplate(t *mcp.ResourceTemplate, h mcp.ResourceHandler) {
-	c.resources = append(c.resources, collectedResource{t, h})
-}
-
-// toolOf is the go-sdk tool as mcp-go lists it: the same schemas (raw),
+// toolOf is the runtime's tool as mcp-go lists it: the same schemas (raw),
 // annotations, all four hints spelled out, and _meta. A compact tool has
 // only the hints that differ from the defaults, and no _meta (its hash goes
 // into the list's).
-func toolOf(t *mcp.Tool) (mgo.Tool, error) {
+func toolOf(t *toolcall.Tool) (mgo.Tool, error) {
 	if _, ok := compactlist.Of(t); ok {
 		return compactToolOf(t)
 	}
-	in, err := rawJSON(t.InputSchema)
-	if err != nil {
-		return mgo.Tool{}, fmt.Errorf("tool %q: input schema: %w", t.Name, err)
+	if len(t.InputSchema) == 0 {
+		return mgo.Tool{}, fmt.Errorf("tool %q: no input schema", t.Name)
 	}
-	mt := mgo.Tool{Name: t.Name, Title: t.Title, Description: t.Description, RawInputSchema: in}
-	if t.OutputSchema != nil {
-		out, err := rawJSON(t.OutputSchema)
-		if err != nil {
-			return mgo.Tool{}, fmt.Errorf("tool %q: output schema: %w", t.Name, err)
-		}
-		mt.RawOutputSchema = out
+	mt := mgo.Tool{Name: t.Name, Title: t.Title, Description: t.Description, RawInputSchema: t.InputSchema}
+	if len(t.OutputSchema) > 0 {
+		mt.RawOutputSchema = t.OutputSchema
 	}
 	if a := t.Annotations; a != nil {
 		readOnly, idempotent := a.ReadOnlyHint, a.IdempotentHint
 		mt.Annotations = mgo.ToolAnnotation{Title: a.Title, ReadOnlyHint: &readOnly, DestructiveHint: a.DestructiveHint, IdempotentHint: &idempotent, OpenWorldHint: a.OpenWorldHint}
 	}
 	if len(t.Meta) > 0 {
-		mt.Meta = &mgo.Meta{AdditionalFields: map[string]any(t.Meta)}
+		mt.Meta = &mgo.Meta{AdditionalFields: t.Meta}
 	}
 	return mt, nil
 }
 
 // compactToolOf is a compact tool as mcp-go lists it (compactlist.Listed).
-func compactToolOf(t *mcp.Tool) (mgo.Tool, error) {
+func compactToolOf(t *toolcall.Tool) (mgo.Tool, error) {
 	c := compactlist.Listed(t)
-	in, err := rawJSON(c.InputSchema)
-	if err != nil {
-		return mgo.Tool{}, fmt.Errorf("tool %q: input schema: %w", t.Name, err)
+	if len(c.InputSchema) == 0 {
+		return mgo.Tool{}, fmt.Errorf("tool %q: no input schema", t.Name)
 	}
-	mt := mgo.Tool{Name: c.Name, Description: c.Description, RawInputSchema: in}
+	mt := mgo.Tool{Name: c.Name, Description: c.Description, RawInputSchema: c.InputSchema}
 	if h := c.Annotations; h != nil {
 		mt.Annotations = mgo.ToolAnnotation{DestructiveHint: h.DestructiveHint, OpenWorldHint: h.OpenWorldHint}
 		if h.ReadOnlyHint {
@@ -203,37 +183,20 @@ func compactToolOf(t *mcp.Tool) (mgo.Tool, error) {
 	return mt, nil
 }
 
-func rawJSON(v any) (json.RawMessage, error) {
-	if raw, ok := v.(json.RawMessage); ok {
-		return raw, nil
-	}
-	return json.Marshal(v)
-}
-
 // handlerOf runs the runtime's handler for an mcp-go call: the arguments,
-// _meta and HTTP headers as a go-sdk request without a session, the
-// client's elicitation through s, the result back as mcp-go's.
-func handlerOf(s *server.MCPServer, h mcp.ToolHandler) server.ToolHandlerFunc {
+// _meta, HTTP headers and the identity a bearer middleware verified as the
+// runtime's request, the client's elicitation and progress through s, the
+// result back as mcp-go's.
+func handlerOf(s *server.MCPServer, h toolcall.Handler) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mgo.CallToolRequest) (*mgo.CallToolResult, error) {
 		args, err := arguments(req)
 		if err != nil {
 			return nil, err
 		}
-		p := &mcp.CallToolParamsRaw{Name: req.Params.Name, Arguments: args}
-		if m := req.Params.Meta; m != nil {
-			p.Meta = mcp.Meta{}
-			for k, v := range m.AdditionalFields {
-				p.Meta[k] = v
-			}
-			if m.ProgressToken != nil {
-				p.Meta["progressToken"] = m.ProgressToken
-			}
-		}
-		// TokenInfo: what mcphttp.BearerAuth verified for this very HTTP
-		// request, which mcphttp.RequestContextFromCall reads.
-		sreq := &mcp.CallToolRequest{Params: p, Extra: &mcp.RequestExtra{Header: req.Header, TokenInfo: auth.TokenInfoFromContext(ctx)}}
-		a := asker{s: s, ctx: ctx, authenticated: sreq.Extra.TokenInfo != nil}
-		res, err := h(impl.WithProgress(impl.WithAsker(ctx, a), progressOf(s)), sreq)
+		tr := request(ctx, req, args)
+		tr.Elicitor = asker{s: s, ctx: ctx, authenticated: tr.HasToken}
+		tr.Progress = progressOf(s)
+		res, err := h(ctx, tr)
 		if err != nil {
 			return nil, err
 		}
@@ -241,29 +204,9 @@ func handlerOf(s *server.MCPServer, h mcp.ToolHandler) server.ToolHandlerFunc {
 	}
 }
 
-// arguments are the call's arguments as the client sent them: the raw
-// bytes when mcp-go kept them, else the decoded value marshalled again.
-func arguments(req mgo.CallToolRequest) (json.RawMessage, error) {
-	if len(req.Params.RawArguments) > 0 {
-		return req.Params.RawArguments, nil
-	}
-	switch a := req.Params.Arguments.(type) {
-	case nil:
-		return nil, nil
-	case json.RawMessage:
-		return a, nil
-	default:
-		b, err := json.Marshal(a)
-		if err != nil {
-			return nil, fmt.Errorf("mcpgo: arguments of %s: %w", req.Params.Name, err)
-		}
-		return b, nil
-	}
-}
-
 // resultOf is the runtime's result as mcp-go sends it: text content, the
 // same JSON as structured content, the error flag.
-func resultOf(res *mcp.CallToolResult) (*mgo.CallToolResult, error) {
+func resultOf(res *toolcall.Result) (*mgo.CallToolResult, error) {
 	if res == nil {
 		return nil, errors.New("mcpgo: the tool handler returned no result")
 	}
@@ -271,13 +214,12 @@ func resultOf(res *mcp.CallToolResult) (*mgo.CallToolResult, error) {
 		// Only a go-sdk session on protocol 2026-07-28 gets input requests.
 		return nil, errors.New("mcpgo: the tool asked for an input round trip, which mcp-go sessions do not serve")
 	}
-	out := &mgo.CallToolResult{IsError: res.IsError, StructuredContent: res.StructuredContent}
-	for _, c := range res.Content {
-		tc, ok := c.(*mcp.TextContent)
-		if !ok {
-			return nil, fmt.Errorf("mcpgo: unexpected %T content in a tool result", c)
-		}
-		out.Content = append(out.Content, mgo.NewTextContent(tc.Text))
+	out := &mgo.CallToolResult{IsError: res.IsError}
+	if res.StructuredContent != nil {
+		out.StructuredContent = res.StructuredContent
+	}
+	for _, text := range res.Content {
+		out.Content = append(out.Content, mgo.NewTextContent(text))
 	}
 	return out, nil
 }
@@ -288,6 +230,15 @@ type asker struct {
 	ctx context.Context // the call's: it holds the client session
 	// authenticated: the call carries a verified bearer token.
 	authenticated bool
+}
+
+// Mode: the client is asked inside the call when it can be (CanAsk);
+// mcp-go serves no input-request round trip.
+func (a asker) Mode() toolcall.ElicitMode {
+	if a.CanAsk() {
+		return toolcall.ElicitInCall
+	}
+	return toolcall.ElicitNone
 }
 
 // CanAsk: the call is not authenticated per identity, the session can send
@@ -313,20 +264,22 @@ func (a asker) CanAsk() bool {
 	return e != nil && (e.Form != nil || e.URL == nil)
 }
 
-func (a asker) Ask(ctx context.Context, message string, schema json.RawMessage) (string, map[string]any, error) {
+// Elicit sends elicitation/create with message and the form schema to the
+// calling client and returns the user's answer.
+func (a asker) Elicit(ctx context.Context, message string, schema json.RawMessage) (*toolcall.ElicitResult, error) {
 	var sch map[string]any
 	if err := json.Unmarshal(schema, &sch); err != nil {
-		return "", nil, fmt.Errorf("mcpgo: confirmation schema: %w", err)
+		return nil, fmt.Errorf("mcpgo: confirmation schema: %w", err)
 	}
 	res, err := a.s.RequestElicitation(ctx, mgo.ElicitationRequest{Params: mgo.ElicitationParams{Message: message, RequestedSchema: sch}})
 	if err != nil {
-		return "", nil, err
+		return nil, err
 	}
 	content, err := contentOf(res.Content)
 	if err != nil {
-		return "", nil, err
+		return nil, err
 	}
-	return string(res.Action), content, nil
+	return &toolcall.ElicitResult{Action: string(res.Action), Content: content}, nil
 }
 
 // contentOf reads the form's answer, whatever shape mcp-go decoded it to.

@@ -1,28 +1,22 @@
 package mcpgo
 
 // MCP resources (docs/resources.md) on an mcp-go server: the resource
-// templates runtime.Register adds to a go-sdk server, with the same
+// templates gosdk.Register adds to a go-sdk server, with the same
 // handlers, read requests and errors carried across.
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 
 	mgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-	"github.com/modelcontextprotocol/go-sdk/auth"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/perserver"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/served"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 )
-
-// collectedResource is one resource template runtime.Register added.
-type collectedResource struct {
-	template *mcp.ResourceTemplate
-	handler  mcp.ResourceHandler
-}
 
 // templateServers records, per mcp-go server, which service serves each
 // URI template: mcp-go replaces a template added again, so a second
@@ -34,24 +28,24 @@ var templateServers perserver.Map[server.MCPServer, map[string]string]
 // resources capability when the first one is added). As on a go-sdk
 // server, the first registration of a URI template keeps it; a later one
 // is logged (slog's default logger) and left out.
-func addResources(s *server.MCPServer, service string, rs []collectedResource) {
-	var kept []collectedResource
+func addResources(s *server.MCPServer, service string, rs []served.Resource) {
+	var kept []served.Resource
 	templateServers.Update(s, func() map[string]string { return map[string]string{} }, func(taken map[string]string, _ bool) {
 		for _, r := range rs {
-			if other, dup := taken[r.template.URITemplate]; dup {
+			if other, dup := taken[r.Template.URITemplate]; dup {
 				slog.Warn("mcpwrite: resource template already served on this server by another registration; this registration does not serve it",
-					"service", service, "uri_template", r.template.URITemplate, "served_by", other)
+					"service", service, "uri_template", r.Template.URITemplate, "served_by", other)
 				continue
 			}
-			taken[r.template.URITemplate] = service + " (" + r.template.Name + ")"
+			taken[r.Template.URITemplate] = service + " (" + r.Template.Name + ")"
 			kept = append(kept, r)
 		}
 	})
 	for _, r := range kept {
-		t := r.template
+		t := r.Template
 		mt := mgo.NewResourceTemplate(t.URITemplate, t.Name,
 			mgo.WithTemplateTitle(t.Title), mgo.WithTemplateDescription(t.Description), mgo.WithTemplateMIMEType(t.MIMEType))
-		s.AddResourceTemplate(mt, resourceHandlerOf(r.handler))
+		s.AddResourceTemplate(mt, resourceHandlerOf(r.Handler))
 	}
 }
 
@@ -60,17 +54,14 @@ func addResources(s *server.MCPServer, service string, rs []collectedResource) {
 // request without a session (what WithRequestContextFunc reads), the
 // contents back as mcp-go's. A failed read is the runtime's error, whose
 // text is "CODE: message"; mcp-go answers it as an internal error.
-func resourceHandlerOf(h mcp.ResourceHandler) server.ResourceTemplateHandlerFunc {
+func resourceHandlerOf(h toolcall.ResourceHandler) server.ResourceTemplateHandlerFunc {
 	return func(ctx context.Context, req mgo.ReadResourceRequest) ([]mgo.ResourceContents, error) {
-		p := &mcp.ReadResourceParams{URI: req.Params.URI}
-		if m := req.Params.Meta; m != nil {
-			p.Meta = mcp.Meta{}
-			for k, v := range m.AdditionalFields {
-				p.Meta[k] = v
-			}
+		call := func(tool string, args json.RawMessage) *toolcall.Request {
+			creq := mgo.CallToolRequest{Header: req.Header}
+			creq.Params.Name, creq.Params.Arguments, creq.Params.Meta = tool, args, req.Params.Meta
+			return request(ctx, creq, args)
 		}
-		sreq := &mcp.ReadResourceRequest{Params: p, Extra: &mcp.RequestExtra{Header: req.Header, TokenInfo: auth.TokenInfoFromContext(ctx)}}
-		res, err := h(ctx, sreq)
+		res, err := h(ctx, &toolcall.ResourceRequest{URI: req.Params.URI, Call: call})
 		if err != nil {
 			return nil, err
 		}
@@ -79,9 +70,6 @@ func resourceHandlerOf(h mcp.ResourceHandler) server.ResourceTemplateHandlerFunc
 		}
 		out := make([]mgo.ResourceContents, 0, len(res.Contents))
 		for _, c := range res.Contents {
-			if c.Blob != nil {
-				return nil, fmt.Errorf("mcpgo: unexpected blob contents for %s", c.URI)
-			}
 			out = append(out, mgo.TextResourceContents{URI: c.URI, MIMEType: c.MIMEType, Text: c.Text})
 		}
 		return out, nil

@@ -9,19 +9,19 @@ import (
 
 	mgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/compactlist"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 )
 
 func TestToolOfKeepsSchemasHintsAndMeta(t *testing.T) {
 	f, tr := false, true
-	got, err := toolOf(&mcp.Tool{
+	got, err := toolOf(&toolcall.Tool{
 		Name: "create_note", Title: "Create note", Description: "Create a note.",
 		InputSchema:  json.RawMessage(`{"type":"object","properties":{"title":{"type":"string"}},"additionalProperties":false}`),
 		OutputSchema: json.RawMessage(`{"type":"object","properties":{"success":{"type":"boolean"}}}`),
-		Annotations:  &mcp.ToolAnnotations{Title: "Create note", DestructiveHint: &f, OpenWorldHint: &tr, IdempotentHint: true},
-		Meta:         mcp.Meta{"mcpwrite/schema_hash": "sha256:0011223344556677"},
+		Annotations:  &toolcall.Annotations{Title: "Create note", DestructiveHint: &f, OpenWorldHint: &tr, IdempotentHint: true},
+		Meta:         map[string]any{"mcpwrite/schema_hash": "sha256:0011223344556677"},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -67,12 +67,11 @@ func TestArgumentsAreTheClientsBytes(t *testing.T) {
 func TestResultOfRefusesWhatMCPGoCannotCarry(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		res  *mcp.CallToolResult
+		res  *toolcall.Result
 		want string
 	}{
 		{"nil", nil, "mcpgo: the tool handler returned no result"},
-		{"image", &mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{}}}, "mcpgo: unexpected *mcp.ImageContent content in a tool result"},
-		{"input request", &mcp.CallToolResult{RequestState: "s", InputRequests: mcp.InputRequestMap{"x": &mcp.ElicitParams{Message: "m"}}}, "mcpgo: the tool asked for an input round trip, which mcp-go sessions do not serve"},
+		{"input request", &toolcall.Result{RequestState: "s", InputRequests: map[string]*toolcall.ElicitRequest{"x": {Message: "m"}}}, "mcpgo: the tool asked for an input round trip, which mcp-go sessions do not serve"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := resultOf(tc.res); err == nil || err.Error() != tc.want {
@@ -80,7 +79,7 @@ func TestResultOfRefusesWhatMCPGoCannotCarry(t *testing.T) {
 			}
 		})
 	}
-	got, err := resultOf(&mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: `{"success":false}`}}, StructuredContent: json.RawMessage(`{"success":false}`)})
+	got, err := resultOf(&toolcall.Result{IsError: true, Content: []string{`{"success":false}`}, StructuredContent: json.RawMessage(`{"success":false}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,16 +125,16 @@ func TestAskerNeverAsksAnAuthenticatedCallOrASessionlessOne(t *testing.T) {
 func TestCompactToolsAreListedAsOnGoSDK(t *testing.T) {
 	f, tr := false, true
 	open := json.RawMessage(`{"type":"object","additionalProperties":true}`)
-	tools := []*mcp.Tool{
+	tools := []*toolcall.Tool{
 		{Name: "create_note", Description: "Create a note.", InputSchema: open,
-			Annotations: &mcp.ToolAnnotations{DestructiveHint: &f, OpenWorldHint: &f},
-			Meta:        mcp.Meta{compactlist.MetaKey: compactlist.Hash("sha256:0011223344556677")}},
+			Annotations: &toolcall.Annotations{DestructiveHint: &f, OpenWorldHint: &f},
+			Meta:        map[string]any{compactlist.MetaKey: compactlist.Hash("sha256:0011223344556677")}},
 		{Name: "delete_note", Description: "Delete a note.", InputSchema: open,
-			Annotations: &mcp.ToolAnnotations{IdempotentHint: true, OpenWorldHint: &f},
-			Meta:        mcp.Meta{compactlist.MetaKey: compactlist.Hash("sha256:8899aabbccddeeff")}},
+			Annotations: &toolcall.Annotations{IdempotentHint: true, OpenWorldHint: &f},
+			Meta:        map[string]any{compactlist.MetaKey: compactlist.Hash("sha256:8899aabbccddeeff")}},
 		{Name: "get_write_schema", Description: "Describe a tool.", InputSchema: json.RawMessage(`{"type":"object"}`),
-			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: &f, OpenWorldHint: &tr},
-			Meta:        mcp.Meta{"mcpwrite/schema_version": "v1"}},
+			Annotations: &toolcall.Annotations{ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: &f, OpenWorldHint: &tr},
+			Meta:        map[string]any{"mcpwrite/schema_version": "v1"}},
 	}
 	s := server.NewMCPServer("notes", "1.0.0", server.WithToolCapabilities(false))
 	var st []server.ServerTool

@@ -4,13 +4,11 @@ import (
 	"context"
 
 	"github.com/mark3labs/mcp-go/server"
-
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 )
 
 // progressOf sends the runtime's progress notifications (the operations
 // tool's waits) to the calling client through s, as notifications/progress.
-func progressOf(s *server.MCPServer) impl.Progress {
+func progressOf(s *server.MCPServer) func(ctx context.Context, token any, progress, total float64, message string) error {
 	return func(ctx context.Context, token any, progress, total float64, message string) error {
 		params := map[string]any{"progressToken": token, "progress": progress}
 		if total > 0 {

@@ -4,7 +4,7 @@ import (
 	"net/http"
 
 	"github.com/mark3labs/mcp-go/server"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcphttp"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/httpfront"
 )
 
 // StatelessHTTPHandler serves s over stateless streamable HTTP (mcp-go's
@@ -15,6 +15,6 @@ import (
 // durable stores and shared secrets must be configured the same way. Wrap it
 // with httpfront.BearerAuth to authenticate callers, and serve it with
 // httpfront.NewServer or httpfront.ServeLoopback for the connection bounds.
-func StatelessHTTPHandler(s *server.MCPServer, opts ...mcphttp.Option) http.Handler {
-	return mcphttp.Front(server.NewStreamableHTTPServer(s, server.WithStateLess(true)), opts...)
+func StatelessHTTPHandler(s *server.MCPServer, opts ...httpfront.Option) http.Handler {
+	return httpfront.Front(server.NewStreamableHTTPServer(s, server.WithStateLess(true)), opts...)
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/callmeta"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/sdkbind"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 )
 
 // RequestContextFromCall is the standard runtime.WithRequestContextFunc for a server behind Handler: it starts
@@ -19,7 +21,11 @@ import (
 // _meta, the value TraceHeaders generated. The session id completes it. It
 // reports false when no tenant or principal is known.
 func RequestContextFromCall(ctx context.Context, req *mcp.CallToolRequest) (runtime.RequestContext, bool) {
-	md, ok := callmeta.RequestMetadataFromCall(ctx, req)
+	var tr *toolcall.Request
+	if req != nil {
+		tr = sdkbind.Request(ctx, req)
+	}
+	md, ok := callmeta.RequestMetadataFromCall(ctx, tr)
 	return runtime.RequestContext(md), ok
 }
 
@@ -28,5 +34,8 @@ func RequestContextFromCall(ctx context.Context, req *mcp.CallToolRequest) (runt
 // its request's TokenInfo. ok is false for nil, a token BearerAuth did not
 // make, or an empty tenant or principal.
 func TokenIdentity(ti *auth.TokenInfo) (tenant, principal string, ok bool) {
-	return callmeta.TokenIdentity(ti)
+	if ti == nil {
+		return "", "", false
+	}
+	return callmeta.TokenIdentity(ti.Extra)
 }

@@ -3,7 +3,7 @@
 // It holds exactly the names generated code calls and users never do, as
 // aliases of the runtime's internal packages (runtime/internal/impl and
 // runtime/internal/callmeta): the Service and Tool bindings a generated
-// Register<Service>Tools hands to runtime.Register, the Decoder with the
+// Register<Service>Tools hands to gosdk.Register or mcpgo.Register, the Decoder with the
 // parsed arguments it reads (Object, KindNull), the Call that enrichment
 // reads the request context, time and IDs from, enum and pair tables, the
 // context keys, Ptr, and the outgoing trace metadata of the client

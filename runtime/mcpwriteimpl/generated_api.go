@@ -12,7 +12,7 @@ import (
 )
 
 // The binding of a generated service: what New<Service> returns and
-// runtime.Register takes.
+// gosdk.Register and mcpgo.Register take.
 type (
 	Service        = impl.Service
 	Tool           = impl.Tool

@@ -7,8 +7,8 @@ import (
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1/archimatev1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/httpfront"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpgo"
-	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcphttp"
 )
 
 // NewMCPGo is New on a mark3labs/mcp-go server: the same generated tools,
@@ -26,8 +26,8 @@ func NewMCPGo(repo Domain, opts ...runtime.Option) (*mgoserver.MCPServer, error)
 // HTTP (mcpgo.StatelessHTTPHandler: trace headers, Origin checks, bounded
 // bodies). mcp-go keeps no session a bound could count: every request
 // carries its token and may reach any instance. The server must use
-// mcphttp.RequestContextFromCall to read the identity. With no tokens there
+// mcpgo.RequestContextFromCall to read the identity. With no tokens there
 // is no authentication (local development only).
-func MCPGoHTTPHandler(s *mgoserver.MCPServer, tokens map[string]Identity, opts ...mcphttp.Option) http.Handler {
+func MCPGoHTTPHandler(s *mgoserver.MCPServer, tokens map[string]Identity, opts ...httpfront.Option) http.Handler {
 	return authenticated(mcpgo.StatelessHTTPHandler(s, opts...), tokens)
 }

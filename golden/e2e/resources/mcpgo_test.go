@@ -18,17 +18,29 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 )
 
+// tenantFromMCPGoMeta is tenantFromMeta for an mcp-go call.
+func tenantFromMCPGoMeta(_ context.Context, req mgo.CallToolRequest) (runtime.RequestContext, bool) {
+	if req.Params.Meta == nil {
+		return runtime.RequestContext{}, false
+	}
+	t, _ := req.Params.Meta.AdditionalFields[tenantMeta].(string)
+	if t == "" {
+		return runtime.RequestContext{}, false
+	}
+	return runtime.RequestContext{TenantID: t, PrincipalID: "alice"}, true
+}
+
 // mgoClient is an mcp-go client, in process, against an mcp-go server
 // serving the generated service through runtime/mcpgo.
 func mgoClient(t *testing.T, b *backend, more ...*backend) *mgoclient.Client {
 	t.Helper()
 	s := server.NewMCPServer("library", "test", server.WithToolCapabilities(false))
-	if err := mcpgo.Register(s, libraryv1mcpwrite.NewBookService(b), runtime.WithRequestContextFunc(tenantFromMeta)); err != nil {
+	if err := mcpgo.Register(s, libraryv1mcpwrite.NewBookService(b), runtime.WithRequestContextFunc(tenantFromMCPGoMeta)); err != nil {
 		t.Fatal(err)
 	}
 	// More backends: the service registered again under other tool names.
 	for i, m := range more {
-		if err := mcpgo.Register(s, libraryv1mcpwrite.NewBookService(m), runtime.WithRequestContextFunc(tenantFromMeta), runtime.WithToolNames(fmt.Sprintf("mirror%d_", i+1), "")); err != nil {
+		if err := mcpgo.Register(s, libraryv1mcpwrite.NewBookService(m), runtime.WithRequestContextFunc(tenantFromMCPGoMeta), runtime.WithToolNames(fmt.Sprintf("mirror%d_", i+1), "")); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -2,10 +2,8 @@ package callmeta
 
 import (
 	"context"
-	"net/http"
 
-	"github.com/modelcontextprotocol/go-sdk/auth"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 )
 
 // RequestMetadataFromCall is mcphttp.RequestContextFromCall (and the trace
@@ -16,25 +14,21 @@ import (
 // the first of: the context, an HTTP header the client sent, the call's
 // _meta, the value mcphttp.TraceHeaders generated. The session id
 // completes it. It reports false when no tenant or principal is known.
-func RequestMetadataFromCall(ctx context.Context, req *mcp.CallToolRequest) (RequestMetadata, bool) {
+func RequestMetadataFromCall(ctx context.Context, req *toolcall.Request) (RequestMetadata, bool) {
 	rc, _ := RequestMetadataFrom(ctx)
 	if req == nil {
 		return rc, rc.TenantID != "" && rc.PrincipalID != ""
 	}
-	var h http.Header
-	if ex := req.Extra; ex != nil {
-		if t, p, ok := TokenIdentity(ex.TokenInfo); ok {
-			rc.TenantID, rc.PrincipalID = t, p
-		}
-		h = ex.Header
+	if t, p, ok := TokenIdentity(req.TokenExtra); ok {
+		rc.TenantID, rc.PrincipalID = t, p
 	}
+	h := req.Header
 	if tp := h.Get(HeaderTraceParent); ValidTraceParent(tp) {
 		setIfEmpty(&rc.TraceParent, tp)
 	}
 	setIfEmpty(&rc.CorrelationID, h.Get(HeaderCorrelationID))
 	setIfEmpty(&rc.CausationID, h.Get(HeaderCausationID))
-	if req.Params != nil {
-		meta := req.Params.GetMeta()
+	if meta := req.Meta; meta != nil {
 		if s, ok := meta[MetaTraceParent].(string); ok && ValidTraceParent(s) {
 			setIfEmpty(&rc.TraceParent, s)
 		}
@@ -47,21 +41,17 @@ func RequestMetadataFromCall(ctx context.Context, req *mcp.CallToolRequest) (Req
 	}
 	setIfEmpty(&rc.TraceParent, h.Get(HeaderGeneratedTraceParent))
 	setIfEmpty(&rc.CorrelationID, h.Get(HeaderGeneratedCorrelationID))
-	if req.Session != nil {
-		setIfEmpty(&rc.SessionID, req.Session.ID())
-	}
+	setIfEmpty(&rc.SessionID, req.SessionID)
 	return rc, rc.TenantID != "" && rc.PrincipalID != ""
 }
 
 // TokenIdentity is the tenant and principal of a bearer token
-// mcphttp.BearerAuth verified; ok is false for nil, another token, or an
-// empty tenant or principal.
-func TokenIdentity(ti *auth.TokenInfo) (tenant, principal string, ok bool) {
-	if ti == nil {
-		return "", "", false
-	}
-	tenant, _ = ti.Extra[TokenTenantKey].(string)
-	principal, _ = ti.Extra[TokenPrincipalKey].(string)
+// mcphttp.BearerAuth verified, read from its claims (auth.TokenInfo's
+// Extra); ok is false for nil claims, another token's, or an empty tenant
+// or principal.
+func TokenIdentity(extra map[string]any) (tenant, principal string, ok bool) {
+	tenant, _ = extra[TokenTenantKey].(string)
+	principal, _ = extra[TokenPrincipalKey].(string)
 	return tenant, principal, tenant != "" && principal != ""
 }
 

@@ -1,6 +1,6 @@
 // Package compactlist is what the two tools/list writers of a compact list
-// share: runtime's go-sdk middleware and runtime/mcpgo's adapter. A
-// compactly listed tool carries its schema hash in its *mcp.Tool _meta as a
+// share: the go-sdk middleware (runtime/internal/sdkbind) and runtime/mcpgo's
+// adapter. A compactly listed tool carries its schema hash in its _meta as a
 // Hash until the list is written; the writer takes it out of the tool, puts
 // one hash of all the listed compact tools in the list's _meta (ListHash),
 // and spells out only the hints that differ from the protocol's defaults.
@@ -9,26 +9,33 @@ package compactlist
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"sort"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 )
 
 // MetaKey is the _meta key of a schema hash: a tool's (in get_write_schema's
 // answer and the full list) or a compact list's (in its result's _meta).
 const MetaKey = "mcpwrite/schema_hash"
 
-// Hash is a compactly listed tool's schema hash, as its *mcp.Tool carries it
+// Hash is a compactly listed tool's schema hash, as its _meta carries it
 // under MetaKey until a writer lists it. Its type marks the tool compact.
 type Hash string
 
 // Of reports the schema hash of a compactly listed tool; ok is false for
 // any other tool.
-func Of(t *mcp.Tool) (h Hash, ok bool) {
+func Of(t *toolcall.Tool) (h Hash, ok bool) {
 	if t == nil {
 		return "", false
 	}
-	h, ok = t.Meta[MetaKey].(Hash)
+	return OfMeta(t.Meta)
+}
+
+// OfMeta reports the schema hash a compactly listed tool's _meta holds; ok
+// is false for any other tool's.
+func OfMeta(meta map[string]any) (h Hash, ok bool) {
+	h, ok = meta[MetaKey].(Hash)
 	return h, ok
 }
 
@@ -65,7 +72,7 @@ type Hints struct {
 
 // HintsOf is a's hints as a compact list spells them, nil when every hint
 // is the default.
-func HintsOf(a *mcp.ToolAnnotations) *Hints {
+func HintsOf(a *toolcall.Annotations) *Hints {
 	if a == nil {
 		return nil
 	}
@@ -85,13 +92,13 @@ func HintsOf(a *mcp.ToolAnnotations) *Hints {
 // Tool is a compact tool as a list writes it: the protocol's members it
 // needs, in go-sdk's order, and no _meta.
 type Tool struct {
-	Annotations *Hints `json:"annotations,omitempty"`
-	Description string `json:"description,omitempty"`
-	InputSchema any    `json:"inputSchema"`
-	Name        string `json:"name"`
+	Annotations *Hints          `json:"annotations,omitempty"`
+	Description string          `json:"description,omitempty"`
+	InputSchema json.RawMessage `json:"inputSchema"`
+	Name        string          `json:"name"`
 }
 
 // Listed is t as a compact list writes it.
-func Listed(t *mcp.Tool) Tool {
+func Listed(t *toolcall.Tool) Tool {
 	return Tool{Annotations: HintsOf(t.Annotations), Description: t.Description, InputSchema: t.InputSchema, Name: t.Name}
 }

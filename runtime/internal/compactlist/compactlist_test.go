@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 )
 
 func TestListHashIsOfTheSortedNameHashLines(t *testing.T) {
@@ -28,25 +28,25 @@ func TestListHashIsOfTheSortedNameHashLines(t *testing.T) {
 func TestListedSpellsOnlyTheHintsThatDifferFromTheDefaults(t *testing.T) {
 	f, tr := false, true
 	for _, tc := range []struct {
-		a    *mcp.ToolAnnotations
+		a    *toolcall.Annotations
 		want string
 	}{
-		{&mcp.ToolAnnotations{DestructiveHint: &f, OpenWorldHint: &f}, `{"annotations":{"destructiveHint":false,"openWorldHint":false},"description":"d","inputSchema":{"type":"object"},"name":"t"}`},
-		{&mcp.ToolAnnotations{IdempotentHint: true, DestructiveHint: &tr, OpenWorldHint: &tr}, `{"annotations":{"idempotentHint":true},"description":"d","inputSchema":{"type":"object"},"name":"t"}`},
-		{&mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: &f, OpenWorldHint: &f}, `{"annotations":{"destructiveHint":false,"idempotentHint":true,"openWorldHint":false,"readOnlyHint":true},"description":"d","inputSchema":{"type":"object"},"name":"t"}`},
-		{&mcp.ToolAnnotations{}, `{"description":"d","inputSchema":{"type":"object"},"name":"t"}`},
+		{&toolcall.Annotations{DestructiveHint: &f, OpenWorldHint: &f}, `{"annotations":{"destructiveHint":false,"openWorldHint":false},"description":"d","inputSchema":{"type":"object"},"name":"t"}`},
+		{&toolcall.Annotations{IdempotentHint: true, DestructiveHint: &tr, OpenWorldHint: &tr}, `{"annotations":{"idempotentHint":true},"description":"d","inputSchema":{"type":"object"},"name":"t"}`},
+		{&toolcall.Annotations{ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: &f, OpenWorldHint: &f}, `{"annotations":{"destructiveHint":false,"idempotentHint":true,"openWorldHint":false,"readOnlyHint":true},"description":"d","inputSchema":{"type":"object"},"name":"t"}`},
+		{&toolcall.Annotations{}, `{"description":"d","inputSchema":{"type":"object"},"name":"t"}`},
 		{nil, `{"description":"d","inputSchema":{"type":"object"},"name":"t"}`},
 	} {
-		tool := &mcp.Tool{Name: "t", Description: "d", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: tc.a, Meta: mcp.Meta{MetaKey: Hash("sha256:01")}}
+		tool := &toolcall.Tool{Name: "t", Description: "d", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: tc.a, Meta: map[string]any{MetaKey: Hash("sha256:01")}}
 		b, err := json.Marshal(Listed(tool))
 		if err != nil || string(b) != tc.want {
 			t.Errorf("Listed = %s, %v; want %s", b, err, tc.want)
 		}
 	}
-	if _, ok := Of(&mcp.Tool{Meta: mcp.Meta{MetaKey: "sha256:01"}}); ok {
+	if _, ok := Of(&toolcall.Tool{Meta: map[string]any{MetaKey: "sha256:01"}}); ok {
 		t.Error("a tool whose hash is a plain string is taken for a compact one")
 	}
-	if h, ok := Of(&mcp.Tool{Meta: mcp.Meta{MetaKey: Hash("sha256:01")}}); !ok || h != "sha256:01" {
+	if h, ok := Of(&toolcall.Tool{Meta: map[string]any{MetaKey: Hash("sha256:01")}}); !ok || h != "sha256:01" {
 		t.Errorf("Of = %s, %v", h, ok)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcptest"
 )
@@ -42,7 +43,7 @@ func idServer(t *testing.T, opts ...runtime.Option) *mcp.ClientSession {
 	s := mcp.NewServer(&mcp.Implementation{Name: "ids", Version: "test"}, nil)
 	rc := runtime.RequestContext{TenantID: "tenant-a", PrincipalID: "user-a"}
 	opts = append([]runtime.Option{runtime.WithRequestContextFunc(runtime.StaticRequestContext(rc))}, opts...)
-	if err := runtime.Register(s, svc, opts...); err != nil {
+	if err := gosdk.Register(s, svc, opts...); err != nil {
 		t.Fatal(err)
 	}
 	return mcptest.Connect(t, s, mcptest.Options{})
@@ -82,7 +83,7 @@ func TestRequestScopedIDsFollowTheConfiguredSecret(t *testing.T) {
 func TestShortIDSecretFailsRegistration(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "ids", Version: "test"}, nil)
 	svc := &impl.Service{Name: "ids.v1.Ids", Doc: []byte(`{"source":"x.proto","services":[{"name":"ids.v1.Ids","tools":[]}]}`)}
-	err := runtime.Register(s, svc, runtime.WithSecrets([]byte("short"), nil))
+	err := gosdk.Register(s, svc, runtime.WithSecrets([]byte("short"), nil))
 	want := "runtime: service ids.v1.Ids: WithSecrets: ID secret refused: it has 5 bytes, want at least 32"
 	if err == nil || err.Error() != want {
 		t.Fatalf("err = %v, want %q", err, want)

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 )
 
 func main() {
@@ -21,7 +22,7 @@ func main() {
 		runtime.WithLogger(slog.Default()),
 	}
 	_, _ = runtime.NewPreparer(nil, shared...)
-	_ = runtime.Register(nil, nil, runtime.WithLimits(runtime.Limits{}), runtime.WithObserver(nil))
+	_ = gosdk.Register(nil, nil, runtime.WithLimits(runtime.Limits{}), runtime.WithObserver(nil))
 
 	// Options only a tool call uses are refused.
 	_, _ = runtime.NewPreparer(nil, runtime.WithObserver(nil))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/server"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpgo"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcphttp"
 )
 
@@ -33,7 +34,7 @@ func serveMCPGo(repo server.Domain, addr, tokens string, dev runtime.RequestCont
 		if err != nil {
 			return err
 		}
-		table, rc = t, runtime.WithRequestContextFunc(mcphttp.RequestContextFromCall)
+		table, rc = t, runtime.WithRequestContextFunc(mcpgo.RequestContextFromCall)
 	}
 	s, err := server.NewMCPGo(repo, append(stores, rc)...)
 	if err != nil {

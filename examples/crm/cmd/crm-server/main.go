@@ -19,6 +19,7 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/crm/domain"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/crm/gen/crm/v1/crmv1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcphttp"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/secret"
 )
@@ -71,7 +72,7 @@ func contextFunc(httpAddr, tokens string, rc runtime.RequestContext) func(contex
 	if httpAddr != "" && tokens != "" {
 		return mcphttp.RequestContextFromCall
 	}
-	return runtime.StaticRequestContext(rc)
+	return gosdk.StaticRequestContext(rc)
 }
 
 // httpHandler serves server over streamable HTTP, behind bearer

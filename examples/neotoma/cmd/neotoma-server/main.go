@@ -26,6 +26,7 @@ import (
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/domain"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/gen/neotoma/v1/neotomav1mcpwrite"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcphttp"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/secret"
 )
@@ -99,7 +100,7 @@ func contextFunc(httpAddr, tokens string, rc runtime.RequestContext) func(contex
 	if httpAddr != "" && tokens != "" {
 		return mcphttp.RequestContextFromCall
 	}
-	return runtime.StaticRequestContext(rc)
+	return gosdk.StaticRequestContext(rc)
 }
 
 // readerFunc is who reads a file resource: the bearer token's tenant and

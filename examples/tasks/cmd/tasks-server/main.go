@@ -62,13 +62,14 @@ func run(ctx context.Context, mcpGo, compact bool, httpAddr, tokens, tenant, pri
 	if httpAddr != "" && tokens != "" {
 		ctxFunc = mcphttp.RequestContextFromCall // identity from the bearer token
 	}
-	opts := []runtime.Option{runtime.WithRequestContextFunc(ctxFunc), secrets}
+	opts := []runtime.Option{secrets}
 	if compact {
 		opts = append(opts, runtime.WithCompactList())
 	}
 	if mcpGo {
-		return runMCPGo(ctx, httpAddr, tokens, root, opts)
+		return runMCPGo(ctx, httpAddr, tokens, runtime.RequestContext{TenantID: tenant, PrincipalID: principal}, root, opts)
 	}
+	opts = append(opts, runtime.WithRequestContextFunc(ctxFunc))
 	server := mcp.NewServer(&mcp.Implementation{Name: "tasks-server", Version: "0.1.0"}, nil)
 	tracker := domain.New(root)
 	// Deleting a task that does not exist, or a parent without cascade, is

@@ -12,6 +12,7 @@ import (
 	v1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	connectmcp "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/connectmcp"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
@@ -302,7 +303,7 @@ func bindArchitectureServiceCreateElementsRequestResolvers(h ArchitectureService
 // discovery tools on s. Options configure idempotency, governance, limits and
 // request context.
 func RegisterArchitectureServiceTools(s *mcp.Server, h ArchitectureServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewArchitectureService(h), opts...)
+	return gosdk.Register(s, NewArchitectureService(h), opts...)
 }
 
 // NewArchitectureService binds the generated tool code of

@@ -9,6 +9,7 @@ import (
 	_ "embed"
 	v1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/crm/gen/crm/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
@@ -343,7 +344,7 @@ func bindCrmServiceMergePeopleRequestResolvers(h CrmServiceHandler, typed any) *
 // service tools and the discovery tools on s. Options configure idempotency,
 // governance, limits and request context.
 func RegisterCrmServiceTools(s *mcp.Server, h CrmServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewCrmService(h), opts...)
+	return gosdk.Register(s, NewCrmService(h), opts...)
 }
 
 // NewCrmService binds the generated tool code of crm.v1.CrmService to h, for

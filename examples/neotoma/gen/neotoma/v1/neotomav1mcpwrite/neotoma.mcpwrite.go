@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	v1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/neotoma/gen/neotoma/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
@@ -121,7 +122,7 @@ func bindMemoryServiceMergeEntitiesRequestResolvers(h MemoryServiceHandler, type
 // The tools take values of the live vocabulary "entity_type": pass
 // runtime.WithVocabulary for each, or registration fails.
 func RegisterMemoryServiceTools(s *mcp.Server, h MemoryServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewMemoryService(h), opts...)
+	return gosdk.Register(s, NewMemoryService(h), opts...)
 }
 
 // NewMemoryService binds the generated tool code of neotoma.v1.MemoryService to

@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	v1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/purchasing/gen/purchasing/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	pvcheck "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/pvcheck"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -96,7 +97,7 @@ func bindPurchasingServiceCreatePurchaseOrderRequestResolvers(h PurchasingServic
 // write tools, the service tools and the discovery tools on s. Options
 // configure idempotency, governance, limits and request context.
 func RegisterPurchasingServiceTools(s *mcp.Server, h PurchasingServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewPurchasingService(h), opts...)
+	return gosdk.Register(s, NewPurchasingService(h), opts...)
 }
 
 // NewPurchasingService binds the generated tool code of

@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	v1 "github.com/mcpwrite/protoc-gen-mcpwrite/golden/e2e/batch/gen/labels/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
@@ -77,7 +78,7 @@ func bindLabelServiceLabelNotesRequestResolvers(h LabelServiceHandler, typed any
 // the service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterLabelServiceTools(s *mcp.Server, h LabelServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewLabelService(h), opts...)
+	return gosdk.Register(s, NewLabelService(h), opts...)
 }
 
 // NewLabelService binds the generated tool code of labels.v1.LabelService to h,

@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	v1 "github.com/mcpwrite/protoc-gen-mcpwrite/golden/e2e/checked/gen/checked/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	pvcheck "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/pvcheck"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -38,7 +39,7 @@ type BookingServiceHandler interface {
 // tools, the service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterBookingServiceTools(s *mcp.Server, h BookingServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewBookingService(h), opts...)
+	return gosdk.Register(s, NewBookingService(h), opts...)
 }
 
 // NewBookingService binds the generated tool code of checked.v1.BookingService

@@ -11,6 +11,7 @@ import (
 	longrunning "github.com/mcpwrite/protoc-gen-mcpwrite/golden/e2e/lro/gen/google/longrunning"
 	v1 "github.com/mcpwrite/protoc-gen-mcpwrite/golden/e2e/lro/gen/shelf/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
@@ -39,7 +40,7 @@ type ShelfServiceHandler interface {
 // the service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterShelfServiceTools(s *mcp.Server, h ShelfServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewShelfService(h), opts...)
+	return gosdk.Register(s, NewShelfService(h), opts...)
 }
 
 // NewShelfService binds the generated tool code of shelf.v1.ShelfService to h,

@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	v1 "github.com/mcpwrite/protoc-gen-mcpwrite/golden/e2e/outline/gen/outline/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
@@ -36,7 +37,7 @@ type OutlineServiceHandler interface {
 // tools, the service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterOutlineServiceTools(s *mcp.Server, h OutlineServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewOutlineService(h), opts...)
+	return gosdk.Register(s, NewOutlineService(h), opts...)
 }
 
 // NewOutlineService binds the generated tool code of outline.v1.OutlineService

@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	v1 "github.com/mcpwrite/protoc-gen-mcpwrite/golden/e2e/resources/gen/library/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
@@ -47,7 +48,7 @@ type BookServiceHandler interface {
 //   - aip://library.example.com/shelves/{shelf} (read with get_shelf)
 //   - aip://library.example.com/branches/{branch}/shelves/{shelf} (read with get_shelf)
 func RegisterBookServiceTools(s *mcp.Server, h BookServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewBookService(h), opts...)
+	return gosdk.Register(s, NewBookService(h), opts...)
 }
 
 // NewBookService binds the generated tool code of library.v1.BookService to h,

@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	v1 "example.com/golden/library/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
@@ -36,7 +37,7 @@ type ShelfServiceHandler interface {
 // the service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterShelfServiceTools(s *mcp.Server, h ShelfServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewShelfService(h), opts...)
+	return gosdk.Register(s, NewShelfService(h), opts...)
 }
 
 // NewShelfService binds the generated tool code of library.v1.ShelfService to

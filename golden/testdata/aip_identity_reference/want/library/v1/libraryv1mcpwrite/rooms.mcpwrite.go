@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	v1 "example.com/golden/library/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
@@ -78,7 +79,7 @@ func bindRoomServiceUpdateRoomRequestResolvers(h RoomServiceHandler, typed any) 
 // the service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterRoomServiceTools(s *mcp.Server, h RoomServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewRoomService(h), opts...)
+	return gosdk.Register(s, NewRoomService(h), opts...)
 }
 
 // NewRoomService binds the generated tool code of library.v1.RoomService to h,

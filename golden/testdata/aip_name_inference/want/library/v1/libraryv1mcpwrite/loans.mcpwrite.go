@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	v1 "example.com/golden/library/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
@@ -38,7 +39,7 @@ type LoanServiceHandler interface {
 // the service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterLoanServiceTools(s *mcp.Server, h LoanServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewLoanService(h), opts...)
+	return gosdk.Register(s, NewLoanService(h), opts...)
 }
 
 // NewLoanService binds the generated tool code of library.v1.LoanService to h,
@@ -112,7 +113,7 @@ type LoanReadServiceHandler interface {
 // tools, the service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterLoanReadServiceTools(s *mcp.Server, h LoanReadServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewLoanReadService(h), opts...)
+	return gosdk.Register(s, NewLoanReadService(h), opts...)
 }
 
 // NewLoanReadService binds the generated tool code of

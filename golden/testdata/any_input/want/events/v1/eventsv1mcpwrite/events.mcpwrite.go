@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	v1 "example.com/golden/events/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
@@ -38,7 +39,7 @@ type EventServiceHandler interface {
 // the service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterEventServiceTools(s *mcp.Server, h EventServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewEventService(h), opts...)
+	return gosdk.Register(s, NewEventService(h), opts...)
 }
 
 // NewEventService binds the generated tool code of events.v1.EventService to h,

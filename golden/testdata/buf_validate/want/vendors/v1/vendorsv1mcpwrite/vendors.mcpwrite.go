@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	v1 "example.com/golden/vendors/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	pvcheck "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/pvcheck"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -38,7 +39,7 @@ type VendorServiceHandler interface {
 // tools, the service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterVendorServiceTools(s *mcp.Server, h VendorServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewVendorService(h), opts...)
+	return gosdk.Register(s, NewVendorService(h), opts...)
 }
 
 // NewVendorService binds the generated tool code of vendors.v1.VendorService to

@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	v1 "example.com/golden/fleet/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	pvcheck "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/pvcheck"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -37,7 +38,7 @@ type FleetServiceHandler interface {
 // the service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterFleetServiceTools(s *mcp.Server, h FleetServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewFleetService(h), opts...)
+	return gosdk.Register(s, NewFleetService(h), opts...)
 }
 
 // NewFleetService binds the generated tool code of fleet.v1.FleetService to h,

@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	v1 "example.com/golden/ledger/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	pvcheck "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/pvcheck"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -38,7 +39,7 @@ type JournalServiceHandler interface {
 // tools, the service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterJournalServiceTools(s *mcp.Server, h JournalServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewJournalService(h), opts...)
+	return gosdk.Register(s, NewJournalService(h), opts...)
 }
 
 // NewJournalService binds the generated tool code of ledger.v1.JournalService

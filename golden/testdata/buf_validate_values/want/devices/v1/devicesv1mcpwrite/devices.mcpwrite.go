@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	v1 "example.com/golden/devices/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	pvcheck "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/pvcheck"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -81,7 +82,7 @@ func bindDeviceServiceSetGraceRequestResolvers(h DeviceServiceHandler, typed any
 // tools, the service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterDeviceServiceTools(s *mcp.Server, h DeviceServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewDeviceService(h), opts...)
+	return gosdk.Register(s, NewDeviceService(h), opts...)
 }
 
 // NewDeviceService binds the generated tool code of devices.v1.DeviceService to

@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	v1 "example.com/golden/tasks/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
@@ -36,7 +37,7 @@ type TaskServiceHandler interface {
 // service tools and the discovery tools on s. Options configure idempotency,
 // governance, limits and request context.
 func RegisterTaskServiceTools(s *mcp.Server, h TaskServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewTaskService(h), opts...)
+	return gosdk.Register(s, NewTaskService(h), opts...)
 }
 
 // NewTaskService binds the generated tool code of tasks.v1.TaskService to h,

@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	v1 "example.com/golden/orders/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
@@ -38,7 +39,7 @@ type OrderServiceHandler interface {
 // the service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterOrderServiceTools(s *mcp.Server, h OrderServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewOrderService(h), opts...)
+	return gosdk.Register(s, NewOrderService(h), opts...)
 }
 
 // NewOrderService binds the generated tool code of orders.v1.OrderService to h,

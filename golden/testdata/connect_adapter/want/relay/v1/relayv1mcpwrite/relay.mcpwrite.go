@@ -12,6 +12,7 @@ import (
 	v1 "example.com/golden/relay/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	connectmcp "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/connectmcp"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
@@ -79,7 +80,7 @@ func bindRelayServicePostMessageRequestResolvers(h RelayServiceHandler, typed an
 // the service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterRelayServiceTools(s *mcp.Server, h RelayServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewRelayService(h), opts...)
+	return gosdk.Register(s, NewRelayService(h), opts...)
 }
 
 // NewRelayService binds the generated tool code of relay.v1.RelayService to h,

@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	v1 "example.com/golden/billing/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
@@ -122,7 +123,7 @@ func bindInvoiceServiceVoidInvoiceRequestResolvers(h InvoiceServiceHandler, type
 // tools, the service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterInvoiceServiceTools(s *mcp.Server, h InvoiceServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewInvoiceService(h), opts...)
+	return gosdk.Register(s, NewInvoiceService(h), opts...)
 }
 
 // NewInvoiceService binds the generated tool code of billing.v1.InvoiceService

@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	v1 "example.com/golden/inventory/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
@@ -78,7 +79,7 @@ func bindStockServiceMoveStockRequestResolvers(h StockServiceHandler, typed any)
 // tools, the service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterStockServiceTools(s *mcp.Server, h StockServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewStockService(h), opts...)
+	return gosdk.Register(s, NewStockService(h), opts...)
 }
 
 // NewStockService binds the generated tool code of inventory.v1.StockService to

@@ -11,6 +11,7 @@ import (
 	v11 "example.com/golden/thirdparty/v1"
 	v1 "example.com/golden/tickets/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
@@ -37,7 +38,7 @@ type TicketServiceHandler interface {
 // tools, the service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterTicketServiceTools(s *mcp.Server, h TicketServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewTicketService(h), opts...)
+	return gosdk.Register(s, NewTicketService(h), opts...)
 }
 
 // NewTicketService binds the generated tool code of tickets.v1.TicketService to

@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	v1 "example.com/golden/planner/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
@@ -40,7 +41,7 @@ type PlannerServiceHandler interface {
 // tools, the service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterPlannerServiceTools(s *mcp.Server, h PlannerServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewPlannerService(h), opts...)
+	return gosdk.Register(s, NewPlannerService(h), opts...)
 }
 
 // NewPlannerService binds the generated tool code of planner.v1.PlannerService

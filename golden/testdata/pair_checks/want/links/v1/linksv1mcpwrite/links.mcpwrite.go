@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	v1 "example.com/golden/links/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
@@ -38,7 +39,7 @@ type LinkServiceHandler interface {
 // service tools and the discovery tools on s. Options configure idempotency,
 // governance, limits and request context.
 func RegisterLinkServiceTools(s *mcp.Server, h LinkServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewLinkService(h), opts...)
+	return gosdk.Register(s, NewLinkService(h), opts...)
 }
 
 // NewLinkService binds the generated tool code of links.v1.LinkService to h,

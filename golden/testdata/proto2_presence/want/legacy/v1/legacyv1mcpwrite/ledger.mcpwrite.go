@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	v1 "example.com/golden/legacy/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
@@ -36,7 +37,7 @@ type LedgerServiceHandler interface {
 // the service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterLedgerServiceTools(s *mcp.Server, h LedgerServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewLedgerService(h), opts...)
+	return gosdk.Register(s, NewLedgerService(h), opts...)
 }
 
 // NewLedgerService binds the generated tool code of legacy.v1.LedgerService to

@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	v1 "example.com/golden/notes/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
@@ -38,7 +39,7 @@ type NoteServiceHandler interface {
 // service tools and the discovery tools on s. Options configure idempotency,
 // governance, limits and request context.
 func RegisterNoteServiceTools(s *mcp.Server, h NoteServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewNoteService(h), opts...)
+	return gosdk.Register(s, NewNoteService(h), opts...)
 }
 
 // NewNoteService binds the generated tool code of notes.v1.NoteService to h,

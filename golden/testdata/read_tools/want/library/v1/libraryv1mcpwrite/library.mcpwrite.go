@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	v1 "example.com/golden/library/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
@@ -40,7 +41,7 @@ type LibraryServiceHandler interface {
 // tools, the service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterLibraryServiceTools(s *mcp.Server, h LibraryServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewLibraryService(h), opts...)
+	return gosdk.Register(s, NewLibraryService(h), opts...)
 }
 
 // NewLibraryService binds the generated tool code of library.v1.LibraryService

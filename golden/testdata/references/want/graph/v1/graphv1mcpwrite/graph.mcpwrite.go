@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	v1 "example.com/golden/graph/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
@@ -117,7 +118,7 @@ func bindGraphServiceConnectRequestResolvers(h GraphServiceHandler, typed any) *
 // the service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterGraphServiceTools(s *mcp.Server, h GraphServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewGraphService(h), opts...)
+	return gosdk.Register(s, NewGraphService(h), opts...)
 }
 
 // NewGraphService binds the generated tool code of graph.v1.GraphService to h,

@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	v1 "example.com/golden/catalog/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
@@ -51,7 +52,7 @@ type CatalogServiceHandler interface {
 //   - catalog://catalog.example.com/stores/{store}/items/{item} (read with get_item)
 //   - catalog://catalog.example.com/publishers/{publisher} (read with get_publisher)
 func RegisterCatalogServiceTools(s *mcp.Server, h CatalogServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewCatalogService(h), opts...)
+	return gosdk.Register(s, NewCatalogService(h), opts...)
 }
 
 // NewCatalogService binds the generated tool code of catalog.v1.CatalogService
@@ -176,7 +177,7 @@ type ArchiveServiceHandler interface {
 // mcpgo.Register adds them to an mcp-go server), read through their Get tool:
 //   - aip://archive.example.com/vaults/{vault}/records/{record} (read with get_record)
 func RegisterArchiveServiceTools(s *mcp.Server, h ArchiveServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewArchiveService(h), opts...)
+	return gosdk.Register(s, NewArchiveService(h), opts...)
 }
 
 // NewArchiveService binds the generated tool code of catalog.v1.ArchiveService

@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	v1 "example.com/golden/parcels/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
@@ -38,7 +39,7 @@ type ParcelServiceHandler interface {
 // tools, the service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterParcelServiceTools(s *mcp.Server, h ParcelServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewParcelService(h), opts...)
+	return gosdk.Register(s, NewParcelService(h), opts...)
 }
 
 // NewParcelService binds the generated tool code of parcels.v1.ParcelService to

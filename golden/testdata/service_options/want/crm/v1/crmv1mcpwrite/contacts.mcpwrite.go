@@ -9,6 +9,7 @@ import (
 	_ "embed"
 	v1 "example.com/golden/crm/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
@@ -40,7 +41,7 @@ type ContactServiceHandler interface {
 // the service tools and the discovery tools on s. Options configure
 // idempotency, governance, limits and request context.
 func RegisterContactServiceTools(s *mcp.Server, h ContactServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewContactService(h), opts...)
+	return gosdk.Register(s, NewContactService(h), opts...)
 }
 
 // NewContactService binds the generated tool code of crm.v1.ContactService to
@@ -132,7 +133,7 @@ type AuditServiceHandler interface {
 // service tools and the discovery tools on s. Options configure idempotency,
 // governance, limits and request context.
 func RegisterAuditServiceTools(s *mcp.Server, h AuditServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewAuditService(h), opts...)
+	return gosdk.Register(s, NewAuditService(h), opts...)
 }
 
 // NewAuditService binds the generated tool code of crm.v1.AuditService to h,

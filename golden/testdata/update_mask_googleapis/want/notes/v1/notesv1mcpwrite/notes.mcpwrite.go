@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	v1 "example.com/golden/notes/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
@@ -36,7 +37,7 @@ type NotesHandler interface {
 // tools and the discovery tools on s. Options configure idempotency,
 // governance, limits and request context.
 func RegisterNotesTools(s *mcp.Server, h NotesHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewNotesService(h), opts...)
+	return gosdk.Register(s, NewNotesService(h), opts...)
 }
 
 // NewNotesService binds the generated tool code of notes.v1.Notes to h, for

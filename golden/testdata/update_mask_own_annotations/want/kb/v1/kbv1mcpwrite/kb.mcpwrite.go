@@ -9,6 +9,7 @@ import (
 	_ "embed"
 	v1 "example.com/golden/kb/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
@@ -35,7 +36,7 @@ type KnowledgeBaseHandler interface {
 // service tools and the discovery tools on s. Options configure idempotency,
 // governance, limits and request context.
 func RegisterKnowledgeBaseTools(s *mcp.Server, h KnowledgeBaseHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewKnowledgeBaseService(h), opts...)
+	return gosdk.Register(s, NewKnowledgeBaseService(h), opts...)
 }
 
 // NewKnowledgeBaseService binds the generated tool code of kb.v1.KnowledgeBase

@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	v1 "example.com/golden/catalog/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
@@ -39,7 +40,7 @@ type CatalogServiceHandler interface {
 // The tools take values of the live vocabularies "entity_type" and "tag": pass
 // runtime.WithVocabulary for each, or registration fails.
 func RegisterCatalogServiceTools(s *mcp.Server, h CatalogServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewCatalogService(h), opts...)
+	return gosdk.Register(s, NewCatalogService(h), opts...)
 }
 
 // NewCatalogService binds the generated tool code of catalog.v1.CatalogService

@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	v1 "example.com/golden/telemetry/v1"
 	runtime "github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
+	gosdk "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/gosdk"
 	mcpwriteimpl "github.com/mcpwrite/protoc-gen-mcpwrite/runtime/mcpwriteimpl"
 	mcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	grpc "google.golang.org/grpc"
@@ -38,7 +39,7 @@ type ObservationServiceHandler interface {
 // write tools, the service tools and the discovery tools on s. Options
 // configure idempotency, governance, limits and request context.
 func RegisterObservationServiceTools(s *mcp.Server, h ObservationServiceHandler, opts ...runtime.Option) error {
-	return runtime.Register(s, NewObservationService(h), opts...)
+	return gosdk.Register(s, NewObservationService(h), opts...)
 }
 
 // NewObservationService binds the generated tool code of
