@@ -34,7 +34,7 @@ expect() { [[ $3 == "$2" ]] || fail "$1 answered"$'\n'"$3"$'\n'"want"$'\n'"$2"; 
 
 echo "== 1. Install the plugin, mcpwrite-compat and protoc-gen-go"
 # From the checkout, so the quickstart tests the code it checks out; at a release:
-#   go install github.com/mcpwrite/protoc-gen-mcpwrite/cmd/protoc-gen-mcpwrite@v0.2.0 .../cmd/mcpwrite-compat@v0.2.0
+#   go install github.com/mcpwrite/protoc-gen-mcpwrite/cmd/protoc-gen-mcpwrite@v0.3.0 .../cmd/mcpwrite-compat@v0.3.0
 (cd "$checkout" && go install ./cmd/protoc-gen-mcpwrite ./cmd/mcpwrite-compat)
 go install google.golang.org/protobuf/cmd/protoc-gen-go@v1.36.12
 expect "protoc-gen-mcpwrite --version" "protoc-gen-mcpwrite $(sed -n 's/^const Version = "\(.*\)"$/\1/p' "$checkout/runtime/version.go")" "$(protoc-gen-mcpwrite --version)"
@@ -82,7 +82,7 @@ find gen -type f | sort
 
 echo "== 5. Register next to a hand-written tool and call both through the Go SDK client"
 go mod init example.com/booking >/dev/null 2>&1
-# At a release: go get github.com/mcpwrite/protoc-gen-mcpwrite@v0.2.0 (docs/getting-started.md)
+# At a release: go get github.com/mcpwrite/protoc-gen-mcpwrite@v0.3.0 (docs/getting-started.md)
 go mod edit -require=github.com/mcpwrite/protoc-gen-mcpwrite@v0.0.0 -replace=github.com/mcpwrite/protoc-gen-mcpwrite="$checkout"
 mkdir -p cmd/booking-server
 cp "$checkout/quickstart/main.go.txt" cmd/booking-server/main.go
@@ -124,7 +124,7 @@ cp "$checkout/quickstart/ci/mcpwrite.yml" .github/workflows/mcpwrite.yml
 cp "$checkout/quickstart/ci/mcpwrite-check.sh" ci/mcpwrite-check.sh
 # The plugins as tools of the module, at the version of its runtime (docs/getting-started.md).
 # From a checkout (the replace of step 5): go mod edit -tool, then go mod tidy; at a release:
-#   go get -tool github.com/mcpwrite/protoc-gen-mcpwrite/cmd/protoc-gen-mcpwrite@v0.2.0 ...
+#   go get -tool github.com/mcpwrite/protoc-gen-mcpwrite/cmd/protoc-gen-mcpwrite@v0.3.0 ...
 go mod edit -tool=github.com/mcpwrite/protoc-gen-mcpwrite/cmd/protoc-gen-mcpwrite \
   -tool=github.com/mcpwrite/protoc-gen-mcpwrite/cmd/mcpwrite-compat -tool=google.golang.org/protobuf/cmd/protoc-gen-go
 go mod tidy >/dev/null 2>&1 || go mod tidy

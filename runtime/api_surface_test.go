@@ -35,13 +35,15 @@ import (
 // plugin generates (the 0.1.0 one stays for code generated before).
 // 71: Register and ToolAdder left for runtime/gosdk (go-sdk) and
 // runtime/mcpgo (mcp-go): package runtime links no MCP library.
+// 72: IsAtLeastVersion0_3_0, the compile-time check of code the 0.3.0
+// plugin generates.
 //
 // The error codes (Code*) are counted apart: they are the answer
 // envelope's vocabulary, which a domain returns and a client or test
 // matches, so package runtime re-exports every one of them
 // (TestRuntimeExportsEveryErrorCode) and no user needs the impl package
 // for a code; the envelope bounds them, not this number.
-const maxRuntimeAPI = 71
+const maxRuntimeAPI = 72
 
 // runtimeAPI is the exported API of package runtime, sorted.
 var runtimeAPI = []string{
@@ -95,6 +97,7 @@ var runtimeAPI = []string{
 	"IdempotencyOptions",
 	"IsAtLeastVersion0_1_0",
 	"IsAtLeastVersion0_2_0",
+	"IsAtLeastVersion0_3_0",
 	"Limits",
 	"Limits.WithDefaults",
 	"MarshalRecordJSON",

@@ -25,7 +25,7 @@ func emitGo(plugin *protogen.Plugin, fm *fileModel, connect bool, sdk SDK) error
 	g.Import("embed")
 	e.decl(jen.Comment("The generated code asserts at compile time that the runtime it links").Line().
 		Comment("against is new enough.").Line().
-		Const().Id("_").Op("=").Add(e.rt("IsAtLeastVersion0_2_0")))
+		Const().Id("_").Op("=").Add(e.rt("IsAtLeastVersion0_3_0")))
 	e.decl(jen.Comment("writeSchema is the getWriteSchema document of every tool in this file.").Line().
 		Comment("//").Line().
 		Comment("//go:embed " + fm.jsonBase).Line().

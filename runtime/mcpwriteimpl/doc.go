@@ -15,5 +15,5 @@
 // whenever the generator and the runtime change together, as with
 // google.golang.org/protobuf/runtime/protoimpl. Users call package runtime
 // (and runtime/mcphttp); generated code checks at compile time that the
-// runtime it links is new enough (runtime.IsAtLeastVersion0_2_0).
+// runtime it links is new enough (runtime.IsAtLeastVersion0_3_0).
 package mcpwriteimpl

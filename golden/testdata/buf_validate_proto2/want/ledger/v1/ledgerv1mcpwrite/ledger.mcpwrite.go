@@ -20,7 +20,7 @@ import (
 
 // The generated code asserts at compile time that the runtime it links
 // against is new enough.
-const _ = runtime.IsAtLeastVersion0_2_0
+const _ = runtime.IsAtLeastVersion0_3_0
 
 // writeSchema is the getWriteSchema document of every tool in this file.
 //
