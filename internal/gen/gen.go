@@ -16,7 +16,7 @@ import (
 
 // Version is the plugin's version; it matches the runtime it generates for
 // (runtime.Version, checked by a test).
-const Version = "0.2.0"
+const Version = "0.3.0"
 
 // Config holds the plugin parameters.
 type Config struct {

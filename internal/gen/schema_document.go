@@ -60,17 +60,23 @@ func document(fm *fileModel) schemadoc.Document {
 	return doc
 }
 
-func toolDoc(t *toolModel) schemadoc.Tool {
+// toolInputDoc is a tool's input schema for the document and the long
+// descriptions taken out of it: the one the budget measured when it kept
+// it, else built as it is now.
+func toolInputDoc(t *toolModel) (json.RawMessage, map[string]string) {
 	long := map[string]string{}
-	input := t.inputSchema
-	if input == nil {
+	if t.inputSchema == nil {
 		// The budget is off or collapsed subtrees: the schema as it is now.
-		input = mustSchemaJSON(agentDescriptions(inputSchema(t), "input", long))
-	} else {
-		for k, v := range t.inputLong {
-			long[k] = v
-		}
+		return mustSchemaJSON(agentDescriptions(inputSchema(t), "input", long)), long
 	}
+	for k, v := range t.inputLong {
+		long[k] = v
+	}
+	return t.inputSchema, long
+}
+
+func toolDoc(t *toolModel) schemadoc.Tool {
+	input, long := toolInputDoc(t)
 	td := schemadoc.Tool{
 		Name:                t.name,
 		Method:              string(t.method.Desc.FullName()),
