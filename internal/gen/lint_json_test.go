@@ -59,6 +59,12 @@ func TestUnmarshalAnyDocuments(t *testing.T) {
 	var files []string
 	for _, root := range []string{"../../golden", "../../examples"} {
 		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			// testdata/compile-* are the golden tests' scratch caches
+			// (ignored by git), made and removed while other packages'
+			// tests run: nothing committed is in them.
+			if err == nil && d.IsDir() && strings.HasPrefix(d.Name(), "compile-") && filepath.Base(filepath.Dir(p)) == "testdata" {
+				return filepath.SkipDir
+			}
 			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".mcpwrite.json") {
 				files = append(files, p)
 			}
