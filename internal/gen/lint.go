@@ -332,20 +332,28 @@ func (r *anyReader) object() (any, bool) {
 			return nil, false
 		}
 		m[k.(string)] = v
-		r.space()
-		if r.i >= len(r.b) {
-			return nil, false
-		}
-		switch r.b[r.i] {
-		case ',':
-			r.i++
-		case '}':
-			r.i++
-			return m, true
-		default:
-			return nil, false
+		if done, ok := r.after('}'); !ok || done {
+			return m, ok
 		}
 	}
+}
+
+// after reads what follows a member or element: a comma (more to come) or
+// the closing byte (done), past any space; anything else is not ok.
+func (r *anyReader) after(closing byte) (done, ok bool) {
+	r.space()
+	if r.i >= len(r.b) {
+		return false, false
+	}
+	switch r.b[r.i] {
+	case ',':
+		r.i++
+		return false, true
+	case closing:
+		r.i++
+		return true, true
+	}
+	return false, false
 }
 
 func (r *anyReader) array() (any, bool) {
@@ -363,18 +371,8 @@ func (r *anyReader) array() (any, bool) {
 			return nil, false
 		}
 		a = append(a, v)
-		r.space()
-		if r.i >= len(r.b) {
-			return nil, false
-		}
-		switch r.b[r.i] {
-		case ',':
-			r.i++
-		case ']':
-			r.i++
-			return a, true
-		default:
-			return nil, false
+		if done, ok := r.after(']'); !ok || done {
+			return a, ok
 		}
 	}
 }
