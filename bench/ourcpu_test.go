@@ -3,6 +3,8 @@ package bench
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"strconv"
@@ -38,7 +40,12 @@ const phaseLabel = "mcpwrite.phase"
 // allocated per write (<code>-B/write) come from the allocation profile,
 // sampled (runtime.MemProfileRate), before and after. CPU profiling
 // itself costs a little CPU; the figures are for comparing phases and
-// changes, BenchmarkDurableWrite's are the throughput.
+// changes, BenchmarkDurableWrite's are the throughput. With
+// MCPWRITE_BENCH_PROFILES=dir each sub-benchmark's CPU profile is written
+// there (ourcpu-<sdk>-<clients>.pprof), labelled: go tool pprof
+// -tagfocus mcpwrite.phase=answer dir/ourcpu-go-sdk-8.pprof. At 100
+// samples a second a figure needs a few seconds of writes (-benchtime
+// 10s) to be read to a few microseconds.
 func BenchmarkOurCPU(b *testing.B) {
 	e := newDurableEnv(b)
 	repo, opts := e.stack(b, e.pool)
@@ -77,6 +84,12 @@ func BenchmarkOurCPU(b *testing.B) {
 				}
 				pprof.StopCPUProfile()
 				alloc1 := allocsByCode(b)
+				if dir := os.Getenv("MCPWRITE_BENCH_PROFILES"); dir != "" {
+					name := filepath.Join(dir, "ourcpu-"+sdk+"-"+strconv.Itoa(clients)+".pprof")
+					if err := os.WriteFile(name, cpu.Bytes(), 0o644); err != nil {
+						b.Fatal(err)
+					}
+				}
 				p, err := parseProfile(cpu.Bytes())
 				if err != nil {
 					b.Fatal(err)
