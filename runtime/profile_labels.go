@@ -9,23 +9,28 @@ import (
 // call's goroutine; its value is the phase the call is in.
 const profileLabelKey = "mcpwrite.phase"
 
-// The phases of a write call WithProfileLabels names.
+// writePhase is a phase of a write call WithProfileLabels names.
+type writePhase int
+
 const (
-	phaseFront   = "front"   // request context, parse, split control
-	phasePrepare = "prepare" // decode, validate, enrich, request check
-	phaseClaim   = "claim"   // route, idempotency claim, confirmation
-	phaseHandler = "handler" // the domain's handler (its database work included)
-	phaseAnswer  = "answer"  // the success envelope, recording the outcome
+	phaseFront   writePhase = iota // request context, parse, split control
+	phasePrepare                   // decode, validate, enrich, request check
+	phaseClaim                     // route, idempotency claim, confirmation
+	phaseHandler                   // the domain's handler (its database work included)
+	phaseAnswer                    // the success envelope, recording the outcome
+	numPhases
 )
+
+// phaseNames are the phases' label values.
+var phaseNames = [numPhases]string{"front", "prepare", "claim", "handler", "answer"}
 
 // phaseLabels holds one labelled context per phase, built once: switching
 // phases sets a goroutine's labels without allocating.
-var phaseLabels = func() map[string]context.Context {
-	m := map[string]context.Context{}
-	for _, p := range []string{phaseFront, phasePrepare, phaseClaim, phaseHandler, phaseAnswer} {
-		m[p] = pprof.WithLabels(context.Background(), pprof.Labels(profileLabelKey, p))
+var phaseLabels = func() (ls [numPhases]context.Context) {
+	for p, name := range phaseNames {
+		ls[p] = pprof.WithLabels(context.Background(), pprof.Labels(profileLabelKey, name))
 	}
-	return m
+	return ls
 }()
 
 // WithProfileLabels labels the CPU a write call spends with the phase it
@@ -39,7 +44,7 @@ func WithProfileLabels() Option { return option(func(c *config) { c.profileLabel
 
 // phase labels the calling goroutine with phase p when profile labels are
 // on.
-func (c *call) phase(p string) {
+func (c *call) phase(p writePhase) {
 	if c.r.cfg.profileLabels {
 		pprof.SetGoroutineLabels(phaseLabels[p])
 	}
