@@ -20,7 +20,7 @@ func (r *registry) writeHandler(wt *boundTool) toolcall.Handler {
 	return func(ctx context.Context, req *toolcall.Request) (res *toolcall.Result, err error) {
 		c := &call{r: r, wt: wt, ctx: ctx, req: req, raw: arguments(req)}
 		defer func() {
-			r.endPhases(ctx)
+			endPhases(r.cfg, ctx)
 			if p := recover(); p != nil {
 				c.release()
 				panic(p) // guard answers INTERNAL
@@ -37,7 +37,7 @@ func (c *call) run() *toolcall.Result {
 	r := c.r
 	// Request context and decode (front.go). The parsed arguments live
 	// until the answer is rendered, which is before run returns.
-	c.phase(phaseFront)
+	labelPhase(c.r.cfg, phaseFront)
 	s := impl.GetScratch()
 	defer s.Release()
 	if es := c.begin(nil, s); len(es) > 0 {
@@ -45,7 +45,7 @@ func (c *call) run() *toolcall.Result {
 	}
 
 	// Validate, enrich, request check.
-	c.phase(phasePrepare)
+	labelPhase(c.r.cfg, phasePrepare)
 	m, es, class := c.prepare(s)
 	c.m = m
 
@@ -67,7 +67,7 @@ func (c *call) run() *toolcall.Result {
 
 	// Confirmation decision: DIRECT, PROPOSAL or ELICIT, and how the user
 	// can be asked.
-	c.phase(phaseClaim)
+	labelPhase(c.r.cfg, phaseClaim)
 	route, e := c.route()
 	if e != nil {
 		return c.fail(impl.Errors{e})
@@ -112,7 +112,7 @@ func (c *call) run() *toolcall.Result {
 	}
 
 	// Record the answer under the claim, or release the claim.
-	c.phase(phaseAnswer)
+	labelPhase(c.r.cfg, phaseAnswer)
 	return c.record(a)
 }
 
@@ -214,9 +214,9 @@ func (c *call) execute() answer {
 			}}
 		c.ctx = context.WithValue(c.ctx, outcomeKey{}, out)
 	}
-	c.phase(phaseHandler)
+	labelPhase(c.r.cfg, phaseHandler)
 	resp, es, class, held := c.invoke()
-	c.phase(phaseAnswer)
+	labelPhase(c.r.cfg, phaseAnswer)
 	if held != nil {
 		fp := c.txClaim.fp
 		c.txClaim = nil

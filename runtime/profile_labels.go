@@ -33,27 +33,18 @@ var phaseLabels = func() (ls [numPhases]context.Context) {
 	return ls
 }()
 
-// WithProfileLabels labels the CPU a write call spends with the phase it
-// is in (pprof label "mcpwrite.phase": front, prepare, claim, handler,
-// answer), so a standard CPU profile splits the call's time by phase
-// (go tool pprof -tagfocus mcpwrite.phase=answer ...). The handler phase
-// includes what the handler calls (its database driver). The labels the
-// goroutine had are restored when the call returns. Off by default; when
-// off, a call pays one branch per phase.
-func WithProfileLabels() Option { return option(func(c *config) { c.profileLabels = true }) }
-
-// phase labels the calling goroutine with phase p when profile labels are
-// on.
-func (c *call) phase(p writePhase) {
-	if c.r.cfg.profileLabels {
+// labelPhase labels the calling goroutine with phase p when profile
+// labels are on (cfg.profileLabels).
+func labelPhase(cfg *config, p writePhase) {
+	if cfg.profileLabels {
 		pprof.SetGoroutineLabels(phaseLabels[p])
 	}
 }
 
 // endPhases gives the goroutine back the labels of ctx, the call's
 // context as the server passed it.
-func (r *registry) endPhases(ctx context.Context) {
-	if r.cfg.profileLabels {
+func endPhases(cfg *config, ctx context.Context) {
+	if cfg.profileLabels {
 		pprof.SetGoroutineLabels(ctx)
 	}
 }
