@@ -185,6 +185,7 @@ var runtimeSignatures = []string{
 	"WithOperationWait func(max, poll time.Duration) Option",
 	"WithPolicy func(fn func(ctx context.Context, pc PolicyCall) Confirmation) Option",
 	"WithPreviews func(p Previews) Option",
+	"WithProfileLabels func() Option",
 	"WithProposals func(s proposal.Store, ttl time.Duration) Option",
 	"WithRand func(r io.Reader) PreparerOption",
 	"WithRequestContext func(ctx context.Context, rc RequestContext) context.Context",

@@ -37,13 +37,15 @@ import (
 // runtime/mcpgo (mcp-go): package runtime links no MCP library.
 // 72: IsAtLeastVersion0_3_0, the compile-time check of code the 0.3.0
 // plugin generates.
+// 73: WithProfileLabels (a CPU profile splits a write call's time by
+// phase, pprof labels).
 //
 // The error codes (Code*) are counted apart: they are the answer
 // envelope's vocabulary, which a domain returns and a client or test
 // matches, so package runtime re-exports every one of them
 // (TestRuntimeExportsEveryErrorCode) and no user needs the impl package
 // for a code; the envelope bounds them, not this number.
-const maxRuntimeAPI = 72
+const maxRuntimeAPI = 73
 
 // runtimeAPI is the exported API of package runtime, sorted.
 var runtimeAPI = []string{
@@ -141,6 +143,7 @@ var runtimeAPI = []string{
 	"WithOperationWait",
 	"WithPolicy",
 	"WithPreviews",
+	"WithProfileLabels",
 	"WithProposals",
 	"WithRand",
 	"WithRequestContext",

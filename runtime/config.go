@@ -30,6 +30,8 @@ const defaultProposalTTL = 15 * time.Minute
 const defaultElicitationTimeout = 5 * time.Minute
 
 type config struct {
+	// profileLabels: WithProfileLabels.
+	profileLabels bool
 	// noRequestCheck: WithoutRequestCheck.
 	noRequestCheck bool
 	limits         impl.Limits

@@ -411,3 +411,12 @@ func newConfig(opts []Option) *config {
 	}
 	return c
 }
+
+// WithProfileLabels labels the CPU a write call spends with the phase it
+// is in (pprof label "mcpwrite.phase": front, prepare, claim, handler,
+// answer), so a standard CPU profile splits the call's time by phase
+// (go tool pprof -tagfocus mcpwrite.phase=answer ...). The handler phase
+// includes what the handler calls (its database driver). The labels the
+// goroutine had are restored when the call returns. Off by default; when
+// off, a call pays one branch per phase.
+func WithProfileLabels() Option { return option(func(c *config) { c.profileLabels = true }) }

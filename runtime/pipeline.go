@@ -20,6 +20,7 @@ func (r *registry) writeHandler(wt *boundTool) toolcall.Handler {
 	return func(ctx context.Context, req *toolcall.Request) (res *toolcall.Result, err error) {
 		c := &call{r: r, wt: wt, ctx: ctx, req: req, raw: arguments(req)}
 		defer func() {
+			endPhases(r.cfg, ctx)
 			if p := recover(); p != nil {
 				c.release()
 				panic(p) // guard answers INTERNAL
@@ -36,6 +37,7 @@ func (c *call) run() *toolcall.Result {
 	r := c.r
 	// Request context and decode (front.go). The parsed arguments live
 	// until the answer is rendered, which is before run returns.
+	labelPhase(c.r.cfg, phaseFront)
 	s := impl.GetScratch()
 	defer s.Release()
 	if es := c.begin(nil, s); len(es) > 0 {
@@ -43,6 +45,7 @@ func (c *call) run() *toolcall.Result {
 	}
 
 	// Validate, enrich, request check.
+	labelPhase(c.r.cfg, phasePrepare)
 	m, es, class := c.prepare(s)
 	c.m = m
 
@@ -64,6 +67,7 @@ func (c *call) run() *toolcall.Result {
 
 	// Confirmation decision: DIRECT, PROPOSAL or ELICIT, and how the user
 	// can be asked.
+	labelPhase(c.r.cfg, phaseClaim)
 	route, e := c.route()
 	if e != nil {
 		return c.fail(impl.Errors{e})
@@ -108,6 +112,7 @@ func (c *call) run() *toolcall.Result {
 	}
 
 	// Record the answer under the claim, or release the claim.
+	labelPhase(c.r.cfg, phaseAnswer)
 	return c.record(a)
 }
 
@@ -209,7 +214,9 @@ func (c *call) execute() answer {
 			}}
 		c.ctx = context.WithValue(c.ctx, outcomeKey{}, out)
 	}
+	labelPhase(c.r.cfg, phaseHandler)
 	resp, es, class, held := c.invoke()
+	labelPhase(c.r.cfg, phaseAnswer)
 	if held != nil {
 		fp := c.txClaim.fp
 		c.txClaim = nil

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // MarshalRecordJSON returns m as protojson.Marshal writes it with its
@@ -14,10 +15,27 @@ import (
 // takes protojson, whose error it returns.
 func MarshalRecordJSON(m proto.Message) ([]byte, error) {
 	if m != nil {
-		if fields, err := encodeResponseFields(m, nil, answerShape{jsonNames: true}); err == nil {
-			return appendObjectJSON(make([]byte, 0, 256), fields)
+		if b, err := encodeRecordJSON(m.ProtoReflect()); err == nil {
+			return b, nil
 		}
 	}
 	b, err := messageJSON(m, true)
 	return []byte(b), err
+}
+
+// encodeRecordJSON writes m as MarshalRecordJSON does, straight into one
+// buffer (the answers' encoder with JSON names and no enum aliases), or
+// fails with errEncodeFallback where protojson must write it.
+func encodeRecordJSON(m protoreflect.Message) ([]byte, error) {
+	if !m.IsValid() {
+		return nil, errEncodeFallback
+	}
+	if p := planFor(m.Descriptor()); p.wk != wkNone || p.unsupported {
+		return nil, errEncodeFallback
+	}
+	e := respEncoder{buf: make([]byte, 0, 256), shape: answerShape{jsonNames: true}, naming: 1}
+	if err := e.message(m, false); err != nil {
+		return nil, err
+	}
+	return e.buf, nil
 }

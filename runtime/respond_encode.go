@@ -54,13 +54,7 @@ func encodeResponseFields(resp proto.Message, enums map[string]*impl.EnumTable, 
 	}
 	alias := len(enums) > 0 && !p.noAlias
 	e.depth = 1
-	n := 0
-	for i := range p.fields {
-		if e.present(m, p.fields[i].fd) {
-			n++
-		}
-	}
-	fields := make(object, 0, n)
+	fields := make(object, 0, min(len(p.fields), 8)) // no pass to count the present ones
 	for i := range p.fields {
 		f := &p.fields[i]
 		if !e.present(m, f.fd) {

@@ -204,29 +204,34 @@ func writeCanonicalString(out *bytes.Buffer, s string) {
 // quoted, with only '"', '\\' and control characters escaped, one way.
 func AppendCanonicalString(out []byte, s string) []byte {
 	out = append(out, '"')
+	start := 0 // s[start:i] needs no escape: appended as one run
 	for i := 0; i < len(s); i++ {
 		b := s[i]
-		switch {
-		case b == '"':
+		if b >= 0x20 && b != '"' && b != '\\' {
+			continue
+		}
+		out = append(out, s[start:i]...)
+		start = i + 1
+		switch b {
+		case '"':
 			out = append(out, `\"`...)
-		case b == '\\':
+		case '\\':
 			out = append(out, `\\`...)
-		case b == '\n':
+		case '\n':
 			out = append(out, `\n`...)
-		case b == '\r':
+		case '\r':
 			out = append(out, `\r`...)
-		case b == '\t':
+		case '\t':
 			out = append(out, `\t`...)
-		case b == '\b':
+		case '\b':
 			out = append(out, `\b`...)
-		case b == '\f':
+		case '\f':
 			out = append(out, `\f`...)
-		case b < 0x20:
+		default:
 			out = append(out, `\u00`...)
 			out = append(out, hexDigits[b>>4], hexDigits[b&0xf])
-		default:
-			out = append(out, b)
 		}
 	}
+	out = append(out, s[start:]...)
 	return append(out, '"')
 }

@@ -345,3 +345,48 @@ func TestFingerprintIsInvariantUnderKeyOrderAndWhitespace(t *testing.T) {
 		}
 	}
 }
+
+// canonicalStringByByte is AppendCanonicalString's definition, one byte at
+// a time.
+func canonicalStringByByte(s string) string {
+	out := []byte{'"'}
+	for i := 0; i < len(s); i++ {
+		switch b := s[i]; {
+		case b == '"':
+			out = append(out, `\"`...)
+		case b == '\\':
+			out = append(out, `\\`...)
+		case b == '\n':
+			out = append(out, `\n`...)
+		case b == '\r':
+			out = append(out, `\r`...)
+		case b == '\t':
+			out = append(out, `\t`...)
+		case b == '\b':
+			out = append(out, `\b`...)
+		case b == '\f':
+			out = append(out, `\f`...)
+		case b < 0x20:
+			out = append(out, fmt.Sprintf(`\u%04x`, b)...)
+		default:
+			out = append(out, b)
+		}
+	}
+	return string(append(out, '"'))
+}
+
+// Every byte, alone and between runs that need no escape, and runs of
+// escapes, are written as the definition writes them.
+func TestAppendCanonicalStringEscapesEachByteOnce(t *testing.T) {
+	var cases []string
+	for b := range 256 {
+		c := string([]byte{byte(b)})
+		cases = append(cases, c, "ab"+c, c+"cd", "ab"+c+"cd", c+c, "é"+c+"€")
+	}
+	cases = append(cases, "", "plain", `say "hi"\n`, "tab\there\r\n", "\x00\x1f\x7f", "Order \"Service\" <v2>")
+	for _, s := range cases {
+		if got, want := string(AppendCanonicalString([]byte("x"), s)), "x"+canonicalStringByByte(s); got != want {
+			t.Errorf("AppendCanonicalString(%q) = %s, want %s", s, got, want)
+		}
+	}
+}

@@ -1,10 +1,5 @@
 package callmeta
 
-import (
-	"encoding/hex"
-	"strings"
-)
-
 // Headers and _meta keys that carry trace metadata. Tenant and principal are
 // never read from headers or _meta: they come from authentication only.
 const (
@@ -24,14 +19,28 @@ const (
 
 // ValidTraceParent checks the W3C version-00 shape: 00-<32 hex>-<16 hex>-<2 hex>.
 func ValidTraceParent(s string) bool {
-	parts := strings.Split(s, "-")
-	if len(parts) != 4 || len(parts[0]) != 2 || len(parts[1]) != 32 || len(parts[2]) != 16 || len(parts[3]) != 2 {
+	// Four hex fields of 2, 32, 16 and 2 digits (either case) joined by
+	// '-': 55 bytes with dashes at 2, 35 and 52; trace and parent ids
+	// not all zeros.
+	if len(s) != 55 || s[2] != '-' || s[35] != '-' || s[52] != '-' {
 		return false
 	}
-	for _, p := range parts {
-		if _, err := hex.DecodeString(p); err != nil {
+	traceZero, parentZero := true, true
+	for i := 0; i < len(s); i++ {
+		if i == 2 || i == 35 || i == 52 {
+			continue
+		}
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
 			return false
 		}
+		switch {
+		case c == '0':
+		case 3 <= i && i < 35:
+			traceZero = false
+		case 36 <= i && i < 52:
+			parentZero = false
+		}
 	}
-	return parts[1] != strings.Repeat("0", 32) && parts[2] != strings.Repeat("0", 16)
+	return !traceZero && !parentZero
 }

@@ -2,6 +2,7 @@ package callmeta
 
 import (
 	"context"
+	"encoding/hex"
 	"regexp"
 	"strings"
 	"testing"
@@ -76,6 +77,48 @@ func TestOutgoingHeadersNeverForwardInvalidIDs(t *testing.T) {
 		got := OutgoingHeaders(ctx)
 		if len(got) != 1 || got[HeaderCausationID] != "cause-1" {
 			t.Errorf("%s: headers %q, want only the valid causation id", name, got)
+		}
+	}
+}
+
+// validTraceParentBySplit is ValidTraceParent's definition: four '-'
+// separated fields of 2, 32, 16 and 2 hex digits, trace and parent ids not
+// all zeros.
+func validTraceParentBySplit(s string) bool {
+	parts := strings.Split(s, "-")
+	if len(parts) != 4 || len(parts[0]) != 2 || len(parts[1]) != 32 || len(parts[2]) != 16 || len(parts[3]) != 2 {
+		return false
+	}
+	for _, p := range parts {
+		if _, err := hex.DecodeString(p); err != nil {
+			return false
+		}
+	}
+	return parts[1] != strings.Repeat("0", 32) && parts[2] != strings.Repeat("0", 16)
+}
+
+func TestValidTraceParentIsTheDefinition(t *testing.T) {
+	const tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+	cases := []string{tp, "", "00", strings.ToUpper(tp), tp + "-", tp[:54], "-" + tp[1:],
+		"00-00000000000000000000000000000000-00f067aa0ba902b7-01",
+		"00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01",
+		"ff-00000000000000000000000000000001-0000000000000001-00",
+		"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-0-",
+		"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b-701"}
+	// Every byte value at every position of a valid traceparent.
+	for i := range len(tp) {
+		for b := range 256 {
+			cases = append(cases, tp[:i]+string([]byte{byte(b)})+tp[i+1:])
+		}
+	}
+	// One digit set in an otherwise zero traceparent, at every position.
+	const zero = "00-00000000000000000000000000000000-0000000000000000-00"
+	for i := range len(zero) {
+		cases = append(cases, zero[:i]+"1"+zero[i+1:], tp[:36]+zero[36:52]+tp[52:], zero[:36]+tp[36:])
+	}
+	for _, s := range cases {
+		if got, want := ValidTraceParent(s), validTraceParentBySplit(s); got != want {
+			t.Errorf("ValidTraceParent(%q) = %v, want %v", s, got, want)
 		}
 	}
 }
