@@ -343,6 +343,56 @@ func (r *Repository) queueProperties(b *pgx.Batch, tenant string, els []*archima
 	}
 }
 
+// shapeOf is the shape of f's read.
+func shapeOf(f footprint) readShape {
+	var s readShape
+	for _, l := range []struct {
+		values []string
+		bit    readShape
+	}{{f.names, readNames}, {f.norms, readNorms}, {f.sameModel, readRenames}, {f.parts, readParts}} {
+		if len(l.values) > 0 {
+			s |= l.bit
+		}
+	}
+	return s
+}
+
+// elementsArgsOf are the arguments of f's read by shape (elementsSQL), the
+// ids made distinct.
+func elementsArgsOf(tenant string, f footprint, shape readShape) []any {
+	args := make([]any, 2, elementsArgs)
+	args[0], args[1] = tenant, distinct(f.ids)
+	if shape&(readNames|readNorms) != 0 {
+		args = append(args, f.model)
+	}
+	for _, l := range []struct {
+		values []string
+		bit    readShape
+	}{{f.names, readNames}, {f.sameModel, readRenames}, {f.norms, readNorms}, {f.parts, readParts}} {
+		if shape&l.bit != 0 {
+			args = append(args, l.values)
+		}
+	}
+	return args
+}
+
+// distinct is ids without repeats, in their order (ids itself when it has
+// none); never nil.
+func distinct(ids []string) []string {
+	for i := 1; i < len(ids); i++ {
+		if slices.Contains(ids[:i], ids[i]) {
+			out := slices.Clone(ids[:i])
+			for _, id := range ids[i+1:] {
+				if !slices.Contains(out, id) {
+					out = append(out, id)
+				}
+			}
+			return out
+		}
+	}
+	return nonNil(ids)
+}
+
 func nonNil(s []string) []string {
 	if s == nil {
 		return []string{}

@@ -3,7 +3,6 @@ package pgdomain
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -90,18 +89,18 @@ const (
 	readAll     = readNames | readNorms | readRenames | readParts
 )
 
-// shapeOf is the shape of f's read.
-func shapeOf(f footprint) readShape {
-	var s readShape
-	for _, l := range []struct {
-		values []string
-		bit    readShape
-	}{{f.names, readNames}, {f.norms, readNorms}, {f.sameModel, readRenames}, {f.parts, readParts}} {
-		if len(l.values) > 0 {
-			s |= l.bit
+// readArgs is how many parameters a read of shape takes (elementsSQL).
+func readArgs(shape readShape) int {
+	n := 2 // the tenant, the ids
+	if shape&(readNames|readNorms) != 0 {
+		n++ // the model
+	}
+	for _, b := range []readShape{readNames, readRenames, readNorms, readParts} {
+		if shape&b != 0 {
+			n++
 		}
 	}
-	return s
+	return n
 }
 
 // elementsSQL is loadElements (lockMarker in place of its row lock) making
@@ -155,42 +154,6 @@ func elementsSQL(p, cols string, shape readShape) string {
 	}
 	return q + `) s(id)
  CROSS JOIN LATERAL (SELECT ` + cols + ` FROM ` + p + `_elements e WHERE e.id = s.id AND e.tenant = $1 LIMIT 1 ` + lockMarker + `) x`
-}
-
-// elementsArgsOf are the arguments of f's read by shape (elementsSQL), the
-// ids made distinct.
-func elementsArgsOf(tenant string, f footprint, shape readShape) []any {
-	args := make([]any, 2, elementsArgs)
-	args[0], args[1] = tenant, distinct(f.ids)
-	if shape&(readNames|readNorms) != 0 {
-		args = append(args, f.model)
-	}
-	for _, l := range []struct {
-		values []string
-		bit    readShape
-	}{{f.names, readNames}, {f.sameModel, readRenames}, {f.norms, readNorms}, {f.parts, readParts}} {
-		if shape&l.bit != 0 {
-			args = append(args, l.values)
-		}
-	}
-	return args
-}
-
-// distinct is ids without repeats, in their order (ids itself when it has
-// none); never nil.
-func distinct(ids []string) []string {
-	for i := 1; i < len(ids); i++ {
-		if slices.Contains(ids[:i], ids[i]) {
-			out := slices.Clone(ids[:i])
-			for _, id := range ids[i+1:] {
-				if !slices.Contains(out, id) {
-					out = append(out, id)
-				}
-			}
-			return out
-		}
-	}
-	return nonNil(ids)
 }
 
 func newSQLText(p string) sqlText {
@@ -278,7 +241,7 @@ func (t *sqlText) reserving(lock func(first int) string) {
 	}
 	t.readsReserving = map[readKey]string{}
 	for k, q := range t.reads {
-		t.readsReserving[k] = reserve(q, len(elementsArgsOf("", footprint{}, k.shape))+1)
+		t.readsReserving[k] = reserve(q, readArgs(k.shape)+1)
 	}
 }
 
