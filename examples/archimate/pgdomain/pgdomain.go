@@ -148,11 +148,11 @@ func (r *Repository) claimAndLoad(ctx context.Context, tx pgx.Tx, tenant string,
 		return before, err
 	}
 	r.fault("before-claim")
-	query, ok := r.sql.loadElementsReserving[fp.lock]
+	query, ok := r.sql.readsReserving[readKey{shapeOf(fp), fp.lock}]
 	if !ok {
 		return r.claimThenLoad(ctx, tx, tenant, fp, out, true)
 	}
-	_, args := r.elementsQuery(tenant, fp)
+	_, args := r.shapedRead(tenant, fp)
 	b := &pgx.Batch{}
 	b.Queue(query, append(args, r.idem.ReserveLockArgs(out.Key)...)...)
 	pending := r.idem.WithTx(tx).QueueReserved(b, out.Key, out.Now)

@@ -52,8 +52,11 @@ func New(pool *pgxpool.Pool, idem *idempg.Store, prefix string, opts ...Option) 
 		return nil, fmt.Errorf("pgdomain: invalid table prefix %q", prefix)
 	}
 	r := &Repository{pool: pool, idem: idem, prefix: prefix, sql: newSQL(prefix)}
-	if lock, ok := idem.ReserveLock(elementsArgs + 1); ok {
-		r.sql.reserving(lock)
+	if _, ok := idem.ReserveLock(elementsArgs + 1); ok {
+		r.sql.reserving(func(first int) string {
+			lock, _ := idem.ReserveLock(first)
+			return lock
+		})
 	}
 	for _, o := range opts {
 		o(r)

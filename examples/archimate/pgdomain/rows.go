@@ -137,6 +137,14 @@ func (r *Repository) elementsQuery(tenant string, f footprint) (string, []any) {
 	return query, []any{tenant, nonNil(f.ids), f.model, nonNil(f.names), nonNil(f.sameModel), nonNil(f.norms), nonNil(f.parts)}
 }
 
+// shapedRead is elementsQuery making only the lookups f needs
+// (elementsSQL), as a keyed write's read does (sqlText.readsReserving,
+// which adds the key's lock): the same rows, read and locked.
+func (r *Repository) shapedRead(tenant string, f footprint) (string, []any) {
+	shape := shapeOf(f)
+	return r.sql.reads[readKey{shape, f.lock}], elementsArgsOf(tenant, f, shape)
+}
+
 // scanElements reads the rows of elementsQuery, and closes them.
 func scanElements(rows pgx.Rows) (domain.Rows, error) {
 	out := domain.Rows{Born: map[string]uint64{}}
@@ -292,25 +300,25 @@ func (r *Repository) queueUpdate(b *pgx.Batch, tenant string, old, e *archimatev
 }
 
 // queueInsert inserts elements (born numbers from born, else from the
-// sequence), their properties and relationships, one statement each.
+// sequence), their properties and relationships, one statement each (one
+// element by insertElement).
 func (r *Repository) queueInsert(b *pgx.Batch, tenant string, els []*archimatev1.Element, born map[string]uint64, rels []*archimatev1.Relationship) {
-	if len(els) > 0 {
+	if len(els) == 1 {
+		e := els[0]
+		b.Queue(r.sql.insertElement, tenant, e.GetId(), e.GetModelId(), e.GetType().String(), e.GetLayer().String(),
+			e.GetName(), domain.NameKey(e.GetName()), suggest.Normalize(e.GetName()), e.GetDescription(), e.GetParentId(), e.GetVersion(), int64(born[e.GetId()]))
+		r.queueProperties(b, tenant, els)
+	} else if len(els) > 0 {
 		n := len(els)
 		id, model, typ, layer, name, key, norm, desc, parent := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
 		version, births := make([]int32, n), make([]int64, n)
-		var pid, pkey, pval []string
 		for i, e := range els {
 			id[i], model[i], typ[i], layer[i] = e.GetId(), e.GetModelId(), e.GetType().String(), e.GetLayer().String()
 			name[i], key[i], norm[i] = e.GetName(), domain.NameKey(e.GetName()), suggest.Normalize(e.GetName())
 			desc[i], parent[i], version[i], births[i] = e.GetDescription(), e.GetParentId(), e.GetVersion(), int64(born[e.GetId()])
-			for _, k := range slices.Sorted(maps.Keys(e.GetProperties())) {
-				pid, pkey, pval = append(pid, e.GetId()), append(pkey, k), append(pval, e.GetProperties()[k])
-			}
 		}
 		b.Queue(r.sql.insertElements, tenant, id, model, typ, layer, name, key, norm, desc, parent, version, births)
-		if len(pid) > 0 {
-			b.Queue(r.sql.insertProperties, tenant, pid, pkey, pval)
-		}
+		r.queueProperties(b, tenant, els)
 	}
 	if len(rels) > 0 {
 		n := len(rels)
@@ -320,6 +328,69 @@ func (r *Repository) queueInsert(b *pgx.Batch, tenant string, els []*archimatev1
 		}
 		b.Queue(r.sql.insertRelationships, tenant, id, typ, src, dst, name, desc)
 	}
+}
+
+// queueProperties inserts the properties of els, one statement for all.
+func (r *Repository) queueProperties(b *pgx.Batch, tenant string, els []*archimatev1.Element) {
+	var pid, pkey, pval []string
+	for _, e := range els {
+		for _, k := range slices.Sorted(maps.Keys(e.GetProperties())) {
+			pid, pkey, pval = append(pid, e.GetId()), append(pkey, k), append(pval, e.GetProperties()[k])
+		}
+	}
+	if len(pid) > 0 {
+		b.Queue(r.sql.insertProperties, tenant, pid, pkey, pval)
+	}
+}
+
+// shapeOf is the shape of f's read.
+func shapeOf(f footprint) readShape {
+	var s readShape
+	for _, l := range []struct {
+		values []string
+		bit    readShape
+	}{{f.names, readNames}, {f.norms, readNorms}, {f.sameModel, readRenames}, {f.parts, readParts}} {
+		if len(l.values) > 0 {
+			s |= l.bit
+		}
+	}
+	return s
+}
+
+// elementsArgsOf are the arguments of f's read by shape (elementsSQL), the
+// ids made distinct.
+func elementsArgsOf(tenant string, f footprint, shape readShape) []any {
+	args := make([]any, 2, elementsArgs)
+	args[0], args[1] = tenant, distinct(f.ids)
+	if shape&(readNames|readNorms) != 0 {
+		args = append(args, f.model)
+	}
+	for _, l := range []struct {
+		values []string
+		bit    readShape
+	}{{f.names, readNames}, {f.sameModel, readRenames}, {f.norms, readNorms}, {f.parts, readParts}} {
+		if shape&l.bit != 0 {
+			args = append(args, l.values)
+		}
+	}
+	return args
+}
+
+// distinct is ids without repeats, in their order (ids itself when it has
+// none); never nil.
+func distinct(ids []string) []string {
+	for i := 1; i < len(ids); i++ {
+		if slices.Contains(ids[:i], ids[i]) {
+			out := slices.Clone(ids[:i])
+			for _, id := range ids[i+1:] {
+				if !slices.Contains(out, id) {
+					out = append(out, id)
+				}
+			}
+			return out
+		}
+	}
+	return nonNil(ids)
 }
 
 func nonNil(s []string) []string {

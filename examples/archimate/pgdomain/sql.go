@@ -3,6 +3,7 @@ package pgdomain
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -34,19 +35,125 @@ type sqlText struct {
 	// lock of the write's idempotency key first (idempg.Store.ReserveLock,
 	// its parameters after loadElements'), built by New when the
 	// idempotency store offers it; nil otherwise.
-	loadElementsReserving                                 map[string]string
-	insertElements, insertProperties, insertRelationships string
-	updateElement, deleteProperties                       string
-	deleteElement, deleteRelationship, insertOutbox       string
+	loadElementsReserving map[string]string
+	// reads is loadElements by the shape of a footprint (elementsSQL) with
+	// each row lock in place of lockMarker, by shape and lock.
+	reads map[readKey]string
+	// readsReserving is reads taking the reservation lock as
+	// loadElementsReserving does (its parameters after the read's): a keyed
+	// write's footprint read.
+	readsReserving                                  map[readKey]string
+	insertElements, insertElement                   string
+	insertProperties, insertRelationships           string
+	updateElement, deleteProperties                 string
+	deleteElement, deleteRelationship, insertOutbox string
+}
+
+// readKey names a footprint read of sqlText.reads: its shape and its row
+// lock.
+type readKey struct {
+	shape readShape
+	lock  string
 }
 
 func newSQL(p string) sqlText {
 	t := newSQLText(p)
 	t.loadElementsLocked = map[string]string{}
-	for _, lock := range []string{"", lockShare, lockUpdate, lockDelete} {
+	t.reads = map[readKey]string{}
+	cols := fmt.Sprintf(elementColumns, p)
+	for _, lock := range rowLocks {
 		t.loadElementsLocked[lock] = strings.Replace(t.loadElements, lockMarker, lock, 1)
+		for shape := range readAll + 1 {
+			t.reads[readKey{shape, lock}] = strings.Replace(elementsSQL(p, cols, shape), lockMarker, lock, 1)
+		}
 	}
 	return t
+}
+
+// rowLocks are the row locks a footprint read takes ("" for none).
+var rowLocks = []string{"", lockShare, lockUpdate, lockDelete}
+
+// readShape is the set of lookups a footprint read makes besides its ids:
+// loadElements makes them all, and reads by a shape without a lookup
+// whose values are empty (elementsSQL). PostgreSQL starts every node of a
+// statement's plan each time it runs it, whether or not a node reads a
+// row; a create, which looks up its id and its name, starts a third of
+// loadElements' nodes.
+type readShape uint8
+
+const (
+	readNames   readShape = 1 << iota // names in the model (footprint.names)
+	readNorms                         // normalised names in the model (footprint.norms)
+	readRenames                       // names in the model of the ids (footprint.sameModel)
+	readParts                         // elements by parent (footprint.parts)
+	readAll     = readNames | readNorms | readRenames | readParts
+)
+
+// readArgs is how many parameters a read of shape takes (elementsSQL).
+func readArgs(shape readShape) int {
+	n := 2 // the tenant, the ids
+	if shape&(readNames|readNorms) != 0 {
+		n++ // the model
+	}
+	for _, b := range []readShape{readNames, readRenames, readNorms, readParts} {
+		if shape&b != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// elementsSQL is loadElements (lockMarker in place of its row lock) making
+// only shape's lookups besides the ids, its parameters numbered in the
+// order of loadElements' of those it uses (elementsArgsOf). Every lookup
+// is the one loadElements makes; with the ids alone there is no union to
+// drop a row found twice, and the caller passes distinct ids.
+func elementsSQL(p, cols string, shape readShape) string {
+	n := 1
+	next := func() string { n++; return "$" + strconv.Itoa(n) }
+	ids := next()
+	var model, names, same, norms, parts string
+	if shape&(readNames|readNorms) != 0 {
+		model = next()
+	}
+	if shape&readNames != 0 {
+		names = next()
+	}
+	if shape&readRenames != 0 {
+		same = next()
+	}
+	if shape&readNorms != 0 {
+		norms = next()
+	}
+	if shape&readParts != 0 {
+		parts = next()
+	}
+	q := `SELECT x.* FROM (
+   SELECT w.id FROM unnest(` + ids + `::text[]) w(id)`
+	if names != "" {
+		q += `
+   UNION SELECT k.id FROM unnest(` + names + `::text[]) w(key) CROSS JOIN LATERAL
+     (SELECT k.id FROM ` + p + `_elements k WHERE k.name_key = w.key AND k.model_id = ` + model + ` AND k.tenant = $1 LIMIT 1) k`
+	}
+	if norms != "" {
+		q += `
+   UNION SELECT o.id FROM unnest(` + norms + `::text[]) w(norm) CROSS JOIN LATERAL
+     (SELECT o.id FROM ` + p + `_elements o WHERE o.name_norm = w.norm AND o.model_id = ` + model + ` AND o.tenant = $1 OFFSET 0) o`
+	}
+	if same != "" {
+		q += `
+   UNION SELECT n.id FROM unnest(` + ids + `::text[]) w(id) CROSS JOIN LATERAL
+     (SELECT m.model_id FROM ` + p + `_elements m WHERE m.id = w.id AND m.tenant = $1 LIMIT 1) m
+     CROSS JOIN unnest(` + same + `::text[]) v(key) CROSS JOIN LATERAL
+     (SELECT n.id FROM ` + p + `_elements n WHERE n.name_key = v.key AND n.model_id = m.model_id AND n.tenant = $1 LIMIT 1) n`
+	}
+	if parts != "" {
+		q += `
+   UNION SELECT c.id FROM unnest(` + parts + `::text[]) w(parent) CROSS JOIN LATERAL
+     (SELECT c.id FROM ` + p + `_elements c WHERE c.parent_id = w.parent AND c.tenant = $1 AND c.parent_id <> '' OFFSET 0) c`
+	}
+	return q + `) s(id)
+ CROSS JOIN LATERAL (SELECT ` + cols + ` FROM ` + p + `_elements e WHERE e.id = s.id AND e.tenant = $1 LIMIT 1 ` + lockMarker + `) x`
 }
 
 func newSQLText(p string) sqlText {
@@ -71,19 +178,7 @@ func newSQLText(p string) sqlText {
 		// (and locked: lockMarker) by its primary key, LIMIT 1 keeping that
 		// subquery too from being flattened when it locks nothing; an id
 		// that does not exist reads nothing.
-		loadElements: `SELECT x.* FROM (
-   SELECT w.id FROM unnest($2::text[]) w(id)
-   UNION SELECT k.id FROM unnest($4::text[]) w(key) CROSS JOIN LATERAL
-     (SELECT k.id FROM ` + p + `_elements k WHERE k.name_key = w.key AND k.model_id = $3 AND k.tenant = $1 LIMIT 1) k
-   UNION SELECT o.id FROM unnest($6::text[]) w(norm) CROSS JOIN LATERAL
-     (SELECT o.id FROM ` + p + `_elements o WHERE o.name_norm = w.norm AND o.model_id = $3 AND o.tenant = $1 OFFSET 0) o
-   UNION SELECT n.id FROM unnest($2::text[]) w(id) CROSS JOIN LATERAL
-     (SELECT m.model_id FROM ` + p + `_elements m WHERE m.id = w.id AND m.tenant = $1 LIMIT 1) m
-     CROSS JOIN unnest($5::text[]) v(key) CROSS JOIN LATERAL
-     (SELECT n.id FROM ` + p + `_elements n WHERE n.name_key = v.key AND n.model_id = m.model_id AND n.tenant = $1 LIMIT 1) n
-   UNION SELECT c.id FROM unnest($7::text[]) w(parent) CROSS JOIN LATERAL
-     (SELECT c.id FROM ` + p + `_elements c WHERE c.parent_id = w.parent AND c.tenant = $1 AND c.parent_id <> '' OFFSET 0) c) s(id)
- CROSS JOIN LATERAL (SELECT ` + cols + ` FROM ` + p + `_elements e WHERE e.id = s.id AND e.tenant = $1 LIMIT 1 ` + lockMarker + `) x`,
+		loadElements: elementsSQL(p, cols, readAll),
 		// The relationships by id, and those from or to the elements, each
 		// read by an index lookup as loadElements reads elements (the
 		// union drops a row found twice).
@@ -102,6 +197,11 @@ func newSQLText(p string) sqlText {
         CASE WHEN u.born > 0 THEN u.born ELSE nextval('` + p + `_births') END
  FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::int[], $12::bigint[])
    AS u(id, model_id, type, layer, name, name_key, name_norm, description, parent_id, version, born)`,
+		// insertElement is insertElements for one element, its values as
+		// parameters: unnest and its projection cost PostgreSQL more than
+		// the row's insert, and a write creates one element at a time.
+		insertElement: `INSERT INTO ` + p + `_elements (tenant, id, model_id, type, layer, name, name_key, name_norm, description, parent_id, version, born)
+ VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::int, CASE WHEN $12::bigint > 0 THEN $12::bigint ELSE nextval('` + p + `_births') END)`,
 		insertProperties: `INSERT INTO ` + p + `_properties (tenant, element_id, key, value)
  SELECT $1, u.element_id, u.key, u.value FROM unnest($2::text[], $3::text[], $4::text[]) AS u(element_id, key, value)
  ON CONFLICT (tenant, element_id, key) DO UPDATE SET value = EXCLUDED.value`,
@@ -124,16 +224,24 @@ func newSQLText(p string) sqlText {
 // arguments).
 const elementsArgs = 7
 
-// reserving builds loadElementsReserving: loadElementsLocked whose WHERE
-// takes the reservation lock expression lock (its parameters after
-// loadElements') before any row is read.
-func (t *sqlText) reserving(lock string) {
+// reserving builds loadElementsReserving and readsReserving:
+// loadElementsLocked and reads whose WHERE takes the reservation lock
+// expression lock(first) (its parameters from $first, after the read's)
+// before any row is read.
+func (t *sqlText) reserving(lock func(first int) string) {
+	// The comment, at the start so that pg_stat_activity's truncated query
+	// text shows it, names the lock the statement may wait for.
+	reserve := func(q string, first int) string {
+		return strings.Replace(q, "SELECT ", "SELECT /* takes the key lock of mcpwrite_idempotency_reserve */ ", 1) +
+			"\n WHERE (SELECT " + lock(first) + ")"
+	}
 	t.loadElementsReserving = map[string]string{}
 	for mode, q := range t.loadElementsLocked {
-		// The comment, at the start so that pg_stat_activity's truncated
-		// query text shows it, names the lock the statement may wait for.
-		t.loadElementsReserving[mode] = strings.Replace(q, "SELECT ", "SELECT /* takes the key lock of mcpwrite_idempotency_reserve */ ", 1) +
-			"\n WHERE (SELECT " + lock + ")"
+		t.loadElementsReserving[mode] = reserve(q, elementsArgs+1)
+	}
+	t.readsReserving = map[readKey]string{}
+	for k, q := range t.reads {
+		t.readsReserving[k] = reserve(q, readArgs(k.shape)+1)
 	}
 }
 
