@@ -97,7 +97,7 @@ bench: build ## Run the benchmarks, commit-ready: raw run in bench/results/raw.t
 	  echo "# load: load average $$(cut -d' ' -f1-3 /proc/loadavg) before the PostgreSQL benchmarks"; \
 	  echo "# gc: $(DURABLE_GC) for the PostgreSQL benchmarks (docs/production.md)"; \
 	  $(DURABLE_GC) go test -run '^$$' -bench '$(DURABLE_BENCH)' -benchtime 3s -count 6 -timeout 25m ./bench; } | tee bench/results/raw.txt
-	rm -f bench/results/sdk.txt
+	rm -f bench/results/sdk.txt bench/results/generate.txt
 	go run ./bench/cmd/benchtable -q -readme docs/benchmarks.md < bench/results/raw.txt
 	go run golang.org/x/perf/cmd/benchstat@$(BENCHSTAT_VERSION) bench/results/raw.txt > bench/results/benchstat.txt
 
@@ -110,7 +110,16 @@ bench-sdk: build ## Re-run only the SDK comparison (BenchmarkDurableWrite on bot
 	  echo "# gc: $(DURABLE_GC) for the PostgreSQL benchmarks (docs/production.md)"; \
 	  $(DURABLE_GC) go test -run '^$$' -bench '^BenchmarkDurableWrite$$' -benchtime 3s -count 6 -timeout 25m ./bench; \
 	  echo "# load: load average $$(cut -d' ' -f1-3 /proc/loadavg) at the end"; } | tee bench/results/sdk.txt
-	go run ./bench/cmd/benchtable -q -readme docs/benchmarks.md -overlay bench/results/sdk.txt < bench/results/raw.txt
+	go run ./bench/cmd/benchtable -q -readme docs/benchmarks.md -overlay bench/results/sdk.txt -overlay bench/results/generate.txt < bench/results/raw.txt
+
+.PHONY: bench-generate
+bench-generate: build ## Re-run only BenchmarkGenerate (10 to 5,000 methods, against protoc-gen-go) into bench/results/generate.txt, which replaces it in docs/benchmarks.md (make bench supersedes it)
+	@$(MAKE) $(TOOLS)/protoc-gen-go
+	{ echo "# date: $$(date -u +%Y-%m-%d)"; echo "# machine: $$(nproc) cores, $$(awk '/MemTotal/ {printf "%.0f GiB", $$2/1048576}' /proc/meminfo)"; \
+	  echo "# load: load average $$(cut -d' ' -f1-3 /proc/loadavg) at the start"; \
+	  go test -run '^$$' -bench '^BenchmarkGenerate$$' -benchtime 1s -count 5 -timeout 25m ./bench; \
+	  echo "# load: load average $$(cut -d' ' -f1-3 /proc/loadavg) at the end"; } | tee bench/results/generate.txt
+	go run ./bench/cmd/benchtable -q -readme docs/benchmarks.md -overlay bench/results/sdk.txt -overlay bench/results/generate.txt < bench/results/raw.txt
 
 .PHONY: demo
 demo: ## Run a scripted agent session against the reference example (committed code; drift is checkgenerate's job)

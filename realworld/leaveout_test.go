@@ -47,7 +47,7 @@ func TestOneMethodNeverBlocksAService(t *testing.T) {
 			t.Errorf("%s: warnings:\n got: %s\nwant: %s", c.file, got, c.warn)
 		}
 		tools := -1
-		for _, f := range p.Response().File {
+		for _, f := range gen.Response(p).File {
 			if strings.HasSuffix(f.GetName(), ".mcpwrite.json") {
 				var d doc
 				if err := json.Unmarshal([]byte(f.GetContent()), &d); err != nil {

@@ -72,7 +72,7 @@ func TestRealworldGetsBecomeResources(t *testing.T) {
 				t.Fatal(err)
 			}
 			var templates []string
-			for _, f := range p.Response().File {
+			for _, f := range gen.Response(p).File {
 				if !strings.HasSuffix(f.GetName(), ".mcpwrite.json") {
 					continue
 				}

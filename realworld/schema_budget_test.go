@@ -39,7 +39,7 @@ func budgetRun(t *testing.T, file string, cfg gen.Config) (listed, full map[stri
 		}
 	}
 	listed, full = map[string]int{}, map[string]int{}
-	for _, f := range p.Response().File {
+	for _, f := range gen.Response(p).File {
 		if !strings.HasSuffix(f.GetName(), ".mcpwrite.json") {
 			continue
 		}

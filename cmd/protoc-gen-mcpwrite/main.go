@@ -15,10 +15,12 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"runtime/debug"
 
 	"google.golang.org/protobuf/compiler/protogen"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/descriptorpb"
 	"google.golang.org/protobuf/types/pluginpb"
 
@@ -35,13 +37,41 @@ func main() {
 		os.Exit(1)
 	}
 	tuneGC()
-	cfg := gen.Config{Warn: os.Stderr}
-	protogen.Options{ParamFunc: cfg.Set}.Run(func(p *protogen.Plugin) error {
-		p.SupportedFeatures = uint64(pluginpb.CodeGeneratorResponse_FEATURE_PROTO3_OPTIONAL | pluginpb.CodeGeneratorResponse_FEATURE_SUPPORTS_EDITIONS)
-		p.SupportedEditionsMinimum = descriptorpb.Edition_EDITION_PROTO2
-		p.SupportedEditionsMaximum = descriptorpb.Edition_EDITION_2023
-		return gen.Generate(p, cfg)
-	})
+	if err := run(os.Stdin, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintf(os.Stderr, "protoc-gen-mcpwrite: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+// run is protogen.Options.Run with gen.Response: the request from in, the
+// response to out. Annotation mistakes are the response's error; only a
+// request or I/O failure is returned.
+func run(in io.Reader, out, warn io.Writer) error {
+	raw, err := io.ReadAll(in)
+	if err != nil {
+		return err
+	}
+	req := &pluginpb.CodeGeneratorRequest{}
+	if err := proto.Unmarshal(raw, req); err != nil {
+		return err
+	}
+	cfg := gen.Config{Warn: warn}
+	p, err := protogen.Options{ParamFunc: cfg.Set}.New(req)
+	if err != nil {
+		return err
+	}
+	p.SupportedFeatures = uint64(pluginpb.CodeGeneratorResponse_FEATURE_PROTO3_OPTIONAL | pluginpb.CodeGeneratorResponse_FEATURE_SUPPORTS_EDITIONS)
+	p.SupportedEditionsMinimum = descriptorpb.Edition_EDITION_PROTO2
+	p.SupportedEditionsMaximum = descriptorpb.Edition_EDITION_2023
+	if err := gen.Generate(p, cfg); err != nil {
+		p.Error(err)
+	}
+	b, err := proto.Marshal(gen.Response(p))
+	if err != nil {
+		return err
+	}
+	_, err = out.Write(b)
+	return err
 }
 
 // tuneGC lets the heap grow to five times the live data between

@@ -4,6 +4,7 @@ package gen
 // declarations, field setters, literals and doc comments.
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -12,11 +13,11 @@ import (
 )
 
 // emitter builds one .mcpwrite.go file as jennifer code. Every qualified
-// identifier is resolved by the protogen.GeneratedFile (q), so protogen
-// alone picks package names and writes the import block, as for any
-// protoc plugin; the rendered jennifer file is written into it.
+// identifier is resolved by the protogen.GeneratedFile (q, through im), so
+// protogen alone picks package names, as for any protoc plugin; formatGo
+// writes the import block with them.
 type emitter struct {
-	g    *protogen.GeneratedFile
+	im   *imports
 	fm   *fileModel
 	file *jen.File
 	// patterns are the compiled pattern variables, by variable name.
@@ -25,8 +26,53 @@ type emitter struct {
 	sdk SDK
 }
 
+// imports records the package name protogen gives each imported path of
+// one generated file (what GeneratedFile.QualifiedGoIdent returns), and the
+// imports of side effects, as the file's import block must list them.
+type imports struct {
+	g      *protogen.GeneratedFile
+	self   protogen.GoImportPath
+	names  map[protogen.GoImportPath]string
+	manual []protogen.GoImportPath
+}
+
+func newImports(g *protogen.GeneratedFile, self protogen.GoImportPath) *imports {
+	return &imports{g: g, self: self, names: map[protogen.GoImportPath]string{}}
+}
+
+// qualified is g.QualifiedGoIdent(id), the package name recorded.
+func (im *imports) qualified(id protogen.GoIdent) string {
+	s := im.g.QualifiedGoIdent(id)
+	if id.GoImportPath != im.self {
+		im.names[id.GoImportPath] = strings.TrimSuffix(s, "."+id.GoName)
+	}
+	return s
+}
+
+// blank imports path for its side effects (g.Import).
+func (im *imports) blank(path protogen.GoImportPath) {
+	im.g.Import(path)
+	im.manual = append(im.manual, path)
+}
+
+// specs are the import block's entries sorted by path, as
+// GeneratedFile.Content lists them.
+func (im *imports) specs() [][2]string {
+	var out [][2]string
+	for path, name := range im.names {
+		out = append(out, [2]string{name, string(path)})
+	}
+	for _, path := range im.manual {
+		if _, ok := im.names[path]; !ok {
+			out = append(out, [2]string{"_", string(path)})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i][1] < out[j][1] })
+	return out
+}
+
 // q is a qualified identifier, its package imported by the generated file.
-func (e *emitter) q(id protogen.GoIdent) *jen.Statement { return jen.Id(e.g.QualifiedGoIdent(id)) }
+func (e *emitter) q(id protogen.GoIdent) *jen.Statement { return jen.Id(e.im.qualified(id)) }
 
 // rt is a runtime identifier (see rt in emit_idents.go).
 func (e *emitter) rt(name string) *jen.Statement { return e.q(rt(name)) }
@@ -48,7 +94,7 @@ func (e *emitter) resolverSignature(r *resolverModel) *jen.Statement {
 
 // goType is a field's Go type with its imports resolved.
 func (e *emitter) goType(f *protogen.Field) *jen.Statement {
-	return jen.Id(goType(f, e.g.QualifiedGoIdent))
+	return jen.Id(goType(f, e.im.qualified))
 }
 
 // multi is a braced list with one item a line; each item carries its own

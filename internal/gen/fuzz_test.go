@@ -618,7 +618,7 @@ func fzRun(req *pluginpb.CodeGeneratorRequest) (resp *pluginpb.CodeGeneratorResp
 	if err := gen.Generate(p, cfg); err != nil {
 		p.Error(err)
 	}
-	return p.Response(), true
+	return gen.Response(p), true
 }
 
 // fzMeta is the 2020-12 metaschema, compiled once per process.

@@ -45,6 +45,9 @@ type Config struct {
 	SchemaBudget int
 	// Warn receives portability warnings when not strict (stderr in the plugin).
 	Warn io.Writer
+	// protogenFormats leaves the Go files to protogen's GeneratedFile to
+	// format, the reference formatGo's output is tested against.
+	protogenFormats bool
 }
 
 // schemaBudget is the budget in force, 0 when off.
@@ -245,7 +248,12 @@ func (o *fileOut) report(cfg Config, probs *problems) {
 }
 
 // emitFiles writes each file's review report, Go code and JSON document.
+// The Go files are formatted in parallel, for Response.
 func emitFiles(p *protogen.Plugin, cfg Config, outs []*fileOut) error {
+	var files []*goFile
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, goruntime.GOMAXPROCS(0))
+	defer wg.Wait()
 	for _, o := range outs {
 		if cfg.Review {
 			r := p.NewGeneratedFile(reviewPath(o.fm), "")
@@ -256,13 +264,27 @@ func emitFiles(p *protogen.Plugin, cfg Config, outs []*fileOut) error {
 		if cfg.ReviewOnly {
 			continue
 		}
-		if err := emitGo(p, o.fm, cfg.Connect, cfg.SDK); err != nil {
+		src, im, err := emitGo(p, o.fm, cfg.Connect, cfg.SDK, cfg.protogenFormats)
+		if err != nil {
 			return err
+		}
+		if im != nil {
+			gf := &goFile{name: o.fm.goPath, next: o.fm.jsonPath}
+			files = append(files, gf)
+			specs := im.specs()
+			wg.Add(1)
+			sem <- struct{}{}
+			go func() {
+				defer func() { <-sem; wg.Done() }()
+				gf.content, gf.err = formatGo(gf.name, src, specs)
+			}()
 		}
 		j := p.NewGeneratedFile(o.fm.jsonPath, "")
 		if _, err := j.Write(o.raw); err != nil {
 			return err
 		}
 	}
+	wg.Wait()
+	goFiles.Store(p, files)
 	return nil
 }

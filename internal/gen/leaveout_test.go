@@ -49,7 +49,7 @@ func generateWarn(t *testing.T, src string) (string, string, []string) {
 		return err.Error(), warn.String(), nil
 	}
 	var tools []string
-	for _, f := range p.Response().File {
+	for _, f := range gen.Response(p).File {
 		if !strings.HasSuffix(f.GetName(), ".json") {
 			continue
 		}
@@ -133,7 +133,7 @@ func TestStrictKeepsLeftOutMethodsWarnings(t *testing.T) {
 	if warn.String() != want {
 		t.Errorf("warnings:\n got: %s\nwant: %s", warn.String(), want)
 	}
-	if n := len(p.Response().File); n != 2 {
+	if n := len(gen.Response(p).File); n != 2 {
 		t.Errorf("emitted %d files; want the .mcpwrite.go and .mcpwrite.json", n)
 	}
 }

@@ -965,7 +965,7 @@ func TestLenientRunWritesPortabilityWarnings(t *testing.T) {
 	if warn.String() != want {
 		t.Errorf("warnings:\n got: %q\nwant: %q", warn.String(), want)
 	}
-	if n := len(p.Response().File); n != 2 {
+	if n := len(gen.Response(p).File); n != 2 {
 		t.Errorf("emitted %d files; want the .mcpwrite.go and .mcpwrite.json", n)
 	}
 }

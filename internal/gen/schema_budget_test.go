@@ -75,7 +75,7 @@ message Label {
 			t.Errorf("%q: warnings\n got %q\nwant %q", c.param, got, c.warn)
 		}
 		var code, doc string
-		for _, f := range p.Response().File {
+		for _, f := range gen.Response(p).File {
 			switch {
 			case strings.HasSuffix(f.GetName(), ".mcpwrite.go"):
 				code = f.GetContent()

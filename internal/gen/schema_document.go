@@ -205,10 +205,67 @@ func toolDescription(t *toolModel) string {
 
 // marshalDoc renders the document, indented and byte-stable.
 func marshalDoc(doc schemadoc.Document) []byte {
-	raw := mustJSON(doc)
+	return append(indentCompactJSON(mustJSON(doc)), '\n')
+}
+
+// indentCompactJSON is json.Indent(src, "", "  ") for compact JSON, the
+// form the encoder writes, without json.Indent's per-byte state machine:
+// outside strings only the punctuation needs handling. Any whitespace
+// outside a string (src is not compact) goes to json.Indent instead.
+func indentCompactJSON(src []byte) []byte {
+	dst := make([]byte, 0, len(src)+len(src)/2)
+	depth := 0
+	newline := func() {
+		dst = append(dst, '\n')
+		for i := 0; i < depth; i++ {
+			dst = append(dst, ' ', ' ')
+		}
+	}
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; c {
+		case '"':
+			j := i + 1
+			for j < len(src) && src[j] != '"' {
+				if src[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(src) {
+				return slowIndentJSON(src)
+			}
+			dst = append(dst, src[i:j+1]...)
+			i = j
+		case '{', '[':
+			dst = append(dst, c)
+			if i+1 < len(src) && (src[i+1] == '}' || src[i+1] == ']') {
+				dst = append(dst, src[i+1])
+				i++
+				continue
+			}
+			depth++
+			newline()
+		case '}', ']':
+			depth--
+			newline()
+			dst = append(dst, c)
+		case ',':
+			dst = append(dst, c)
+			newline()
+		case ':':
+			dst = append(dst, c, ' ')
+		case ' ', '\t', '\n', '\r':
+			return slowIndentJSON(src)
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+func slowIndentJSON(src []byte) []byte {
 	var buf bytes.Buffer
-	_ = json.Indent(&buf, raw, "", "  ")
-	buf.WriteByte('\n')
+	_ = json.Indent(&buf, src, "", "  ")
 	return buf.Bytes()
 }
 

@@ -125,7 +125,7 @@ func Run(req *pluginpb.CodeGeneratorRequest) (*pluginpb.CodeGeneratorResponse, e
 	if err := gen.Generate(p, cfg); err != nil {
 		p.Error(err)
 	}
-	return p.Response(), nil
+	return gen.Response(p), nil
 }
 
 // RunWithGo runs protoc-gen-go and the plugin over req in one protogen run,
@@ -148,7 +148,7 @@ func RunWithGo(req *pluginpb.CodeGeneratorRequest) (map[string][]byte, error) {
 	if err := gen.Generate(p, cfg); err != nil {
 		return nil, fmt.Errorf("plugin: %v", err)
 	}
-	resp := p.Response()
+	resp := gen.Response(p)
 	if resp.Error != nil {
 		return nil, fmt.Errorf("response: %s", resp.GetError())
 	}

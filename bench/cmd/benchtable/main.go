@@ -134,9 +134,27 @@ type goal struct {
 	format     func(float64) string
 }
 
-var goals = []goal{
-	{"generate 50 files/2000 methods, wall (vs protoc-gen-go)", ref{"BenchmarkGenerate", "ours-ns/op"}, ref{"BenchmarkGenerate", "baseline-ns/op"}, false, 1.0, duration},
-	{"generate 50 files/2000 methods, CPU (vs protoc-gen-go)", ref{"BenchmarkGenerate", "ours-cpu-ns/op"}, ref{"BenchmarkGenerate", "baseline-cpu-ns/op"}, false, 1.0, duration},
+// generateSizes are the corpus sizes of BenchmarkGenerate (methods=N).
+var generateSizes = []int{10, 100, 1000, 5000}
+
+// generateGoals are CPU and wall time of a protoc-gen-mcpwrite run against
+// protoc-gen-go's on the same request, at each corpus size.
+func generateGoals() []goal {
+	var gs []goal
+	for _, what := range []struct {
+		label, unit string
+		target      float64
+	}{{"CPU", "cpu-ns/op", 0.85}, {"wall", "ns/op", 1.0}} {
+		for _, n := range generateSizes {
+			bench := fmt.Sprintf("BenchmarkGenerate/methods=%d", n)
+			label := fmt.Sprintf("generate %d methods, %s (vs protoc-gen-go)", n, what.label)
+			gs = append(gs, goal{label, ref{bench, "ours-" + what.unit}, ref{bench, "baseline-" + what.unit}, false, what.target, duration})
+		}
+	}
+	return gs
+}
+
+var goals = append(generateGoals(), []goal{
 	// Per call, every contender on the same bytes into the same request,
 	// interleaved in one benchmark.
 	{"per call decode+validate (vs protojson)", ref{"BenchmarkPerCall", "ours-decode-ns/op"}, ref{"BenchmarkPerCall", "protojson-ns/op"}, false, 0.4, duration},
@@ -179,7 +197,7 @@ var goals = []goal{
 	{"p50 write, tenant of 100,000 elements (vs tenant of 1,000)", ref{"BenchmarkTenantGrowth", "100k-p50-ms"}, ref{"BenchmarkTenantGrowth", "1k-p50-ms"}, false, 1.5, millis},
 	{"p95 write, tenant of 100,000 elements (vs tenant of 1,000)", ref{"BenchmarkTenantGrowth", "100k-p95-ms"}, ref{"BenchmarkTenantGrowth", "1k-p95-ms"}, false, 0, millis},
 	{"calls/s, 3 stateless instances (vs 1; same 2 cores, same connections)", ref{"BenchmarkInstances", "three-calls/s"}, ref{"BenchmarkInstances", "one-calls/s"}, true, 0.9, count("/s")},
-}
+}...)
 
 // storeTraffic are the per-write store figures reported beside the ratios.
 var storeTraffic = []struct{ label, bench, prefix string }{

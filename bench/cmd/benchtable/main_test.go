@@ -10,9 +10,9 @@ import (
 )
 
 const sample = `goos: linux
-BenchmarkGenerate-2   	       1	6000000000 ns/op	1500000000 baseline-ns/op	1400000000 ours-ns/op	1400000000 baseline-cpu-ns/op	1600000000 ours-cpu-ns/op
-BenchmarkGenerate-2   	       1	6000000000 ns/op	1500000000 baseline-ns/op	1600000000 ours-ns/op	1400000000 baseline-cpu-ns/op	1600000000 ours-cpu-ns/op
-BenchmarkGenerate-2   	       1	6000000000 ns/op	1500000000 baseline-ns/op	1450000000 ours-ns/op	1400000000 baseline-cpu-ns/op	1600000000 ours-cpu-ns/op
+BenchmarkGenerate/methods=1000-2   	       1	6000000000 ns/op	1500000000 baseline-ns/op	1400000000 ours-ns/op	1400000000 baseline-cpu-ns/op	1600000000 ours-cpu-ns/op
+BenchmarkGenerate/methods=1000-2   	       1	6000000000 ns/op	1500000000 baseline-ns/op	1600000000 ours-ns/op	1400000000 baseline-cpu-ns/op	1600000000 ours-cpu-ns/op
+BenchmarkGenerate/methods=1000-2   	       1	6000000000 ns/op	1500000000 baseline-ns/op	1450000000 ours-ns/op	1400000000 baseline-cpu-ns/op	1600000000 ours-cpu-ns/op
 BenchmarkPerCall-2   	    3003	    338081 ns/op	      2500 encoding-json-ns/op	       500 json-v2-ns/op	      1000 ours-decode-ns/op	      1200 ours-prepare-ns/op	      2000 protojson-ns/op	  195636 B/op	    2834 allocs/op
 BenchmarkPerCallAllocs/ours-decode-2          	  473976	      1000 ns/op	    1232 B/op	       8 allocs/op
     some_test.go:12: a log line that mentions BenchmarkPerCall/ours-decode 3 ns/op
@@ -42,8 +42,14 @@ func TestTableRatiosGoalsAndMedians(t *testing.T) {
 	notRun := func(label, goal string) []string { return []string{label, "not run", "not run", "-", "-", goal, "n/a"} }
 	want := [][]string{
 		{"benchmark", "ours", "baseline", "ratio", "runs: min..max", "goal", "met"},
-		{"generate 50 files/2000 methods, wall (vs protoc-gen-go)", "1.45 s", "1.5 s", "0.97x", "3: 0.93..1.07", "<= 1.00x", "yes"},
-		{"generate 50 files/2000 methods, CPU (vs protoc-gen-go)", "1.6 s", "1.4 s", "1.14x", "3: 1.14..1.14", "<= 1.00x", "no"},
+		notRun("generate 10 methods, CPU (vs protoc-gen-go)", "<= 0.85x"),
+		notRun("generate 100 methods, CPU (vs protoc-gen-go)", "<= 0.85x"),
+		{"generate 1000 methods, CPU (vs protoc-gen-go)", "1.6 s", "1.4 s", "1.14x", "3: 1.14..1.14", "<= 0.85x", "no"},
+		notRun("generate 5000 methods, CPU (vs protoc-gen-go)", "<= 0.85x"),
+		notRun("generate 10 methods, wall (vs protoc-gen-go)", "<= 1.00x"),
+		notRun("generate 100 methods, wall (vs protoc-gen-go)", "<= 1.00x"),
+		{"generate 1000 methods, wall (vs protoc-gen-go)", "1.45 s", "1.5 s", "0.97x", "3: 0.93..1.07", "<= 1.00x", "yes"},
+		notRun("generate 5000 methods, wall (vs protoc-gen-go)", "<= 1.00x"),
 		{"per call decode+validate (vs protojson)", "1 µs", "2 µs", "0.50x", "1: 0.50..0.50", "<= 0.40x", "no"},
 		{"per call decode+validate (vs json v2, same checks)", "1 µs", "500 ns", "2.00x", "1: 2.00..2.00", "<= 1.00x", "no"},
 		{"per call decode+validate (vs encoding/json, same checks)", "1 µs", "2.5 µs", "0.40x", "1: 0.40..0.40", "<= 1.00x", "yes"},
@@ -105,15 +111,15 @@ func TestTableMarksGoalsWithoutResultsAsNotRun(t *testing.T) {
 // The ratio is the median of each run's own ratio, not the ratio of the
 // medians: here the medians are equal (1.00x) while the runs say 0.50x.
 func TestRatioIsTheMedianOfPerRunRatios(t *testing.T) {
-	in := `BenchmarkGenerate-2 1 1 ns/op 2 baseline-ns/op 1 ours-ns/op 2 baseline-cpu-ns/op 1 ours-cpu-ns/op
-BenchmarkGenerate-2 1 1 ns/op 2 baseline-ns/op 3 ours-ns/op 2 baseline-cpu-ns/op 3 ours-cpu-ns/op
-BenchmarkGenerate-2 1 1 ns/op 10 baseline-ns/op 2 ours-ns/op 10 baseline-cpu-ns/op 2 ours-cpu-ns/op
+	in := `BenchmarkGenerate/methods=10-2 1 1 ns/op 2 baseline-ns/op 1 ours-ns/op 2 baseline-cpu-ns/op 1 ours-cpu-ns/op
+BenchmarkGenerate/methods=10-2 1 1 ns/op 2 baseline-ns/op 3 ours-ns/op 2 baseline-cpu-ns/op 3 ours-cpu-ns/op
+BenchmarkGenerate/methods=10-2 1 1 ns/op 10 baseline-ns/op 2 ours-ns/op 10 baseline-cpu-ns/op 2 ours-cpu-ns/op
 `
 	res, err := parse(strings.NewReader(in), &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"generate 50 files/2000 methods, wall (vs protoc-gen-go)", "2 ns", "2 ns", "0.50x", "3: 0.20..1.50", "<= 1.00x", "yes"}
+	want := []string{"generate 10 methods, CPU (vs protoc-gen-go)", "2 ns", "2 ns", "0.50x", "3: 0.20..1.50", "<= 0.85x", "yes"}
 	if diff := cmp.Diff(want, table(res)[1]); diff != "" {
 		t.Fatalf("(-want +got):\n%s", diff)
 	}
@@ -129,7 +135,7 @@ BenchmarkEndToEnd-2 1 1 ns/op 100 ours-calls/s
 	if err != nil {
 		t.Fatal(err)
 	}
-	row := table(res)[11]
+	row := table(res)[17]
 	want := []string{"e2e streamable HTTP calls/s (vs go-sdk AddTool)", "100/s", "100/s", "unpaired",
 		"e2e streamable HTTP calls/s (vs go-sdk AddTool): 2 runs of ours-calls/s and 1 of baseline-calls/s cannot be paired", ">= 0.90x", "n/a"}
 	if diff := cmp.Diff(want, row); diff != "" {
@@ -186,16 +192,20 @@ func TestReadmeProofTableIsTheCommittedRun(t *testing.T) {
 	if !ok {
 		t.Fatalf("docs/benchmarks.md has no %q section", beginMarker)
 	}
-	overlay, err := os.ReadFile("../../results/sdk.txt")
-	if err != nil && !os.IsNotExist(err) {
-		t.Fatal(err)
+	var overlays []overlay
+	for _, path := range []string{"bench/results/sdk.txt", "bench/results/generate.txt"} {
+		text, err := os.ReadFile("../../../" + path)
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		overlays = append(overlays, overlay{path, string(text)})
 	}
-	want, err := section(string(raw), string(overlay))
+	want, err := section(string(raw), overlays...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got != want {
-		t.Fatalf("the proof table of docs/benchmarks.md differs from bench/results/raw.txt (and sdk.txt); run make bench (or go run ./bench/cmd/benchtable -q -readme docs/benchmarks.md -overlay bench/results/sdk.txt < bench/results/raw.txt)\n--- docs/benchmarks.md\n%s\n--- raw run\n%s", got, want)
+		t.Fatalf("the proof table of docs/benchmarks.md differs from bench/results/raw.txt (and sdk.txt, generate.txt); run make bench (or go run ./bench/cmd/benchtable -q -readme docs/benchmarks.md -overlay bench/results/sdk.txt -overlay bench/results/generate.txt < bench/results/raw.txt)\n--- docs/benchmarks.md\n%s\n--- raw run\n%s", got, want)
 	}
 }
 
@@ -221,18 +231,21 @@ func TestOverlayReplacesWholeBenchmarks(t *testing.T) {
 		"BenchmarkEndToEnd-2 1 1 ns/op 100 ours-calls/s 100 baseline-calls/s\n" +
 		"BenchmarkDurableWrite/clients=1-2 1 1 ns/op 500 ours-mcpgo-calls/s 1000 mcp-floor-mcpgo-calls/s\n" +
 		"BenchmarkDurableWrite/clients=8-2 1 1 ns/op 500 ours-mcpgo-calls/s 1000 mcp-floor-mcpgo-calls/s\n"
-	overlay := "# date: 2026-11-28\n# load: load average 0.10 0.20 0.30 at the start\n" +
+	later := "# date: 2026-11-28\n# load: load average 0.10 0.20 0.30 at the start\n" +
 		"BenchmarkDurableWrite/clients=1-2 1 1 ns/op 950 ours-mcpgo-calls/s 1000 mcp-floor-mcpgo-calls/s\n"
-	sec, err := section(raw, overlay)
+	generate := "# date: 2026-11-29\n" +
+		"BenchmarkGenerate/methods=10-2 1 1 ns/op 2 baseline-ns/op 1 ours-ns/op 2 baseline-cpu-ns/op 1 ours-cpu-ns/op\n"
+	sec, err := section(raw, overlay{"bench/results/sdk.txt", later}, overlay{"bench/results/generate.txt", generate}, overlay{"bench/results/none.txt", ""})
 	if err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(sec, "\n")
-	want := []string{"Run: 2026-11-01.", "BenchmarkDurableWrite from a later run (bench/results/sdk.txt, make bench-sdk): 2026-11-28, load average 0.10 0.20 0.30 at the start."}
-	if diff := cmp.Diff(want, lines[:2]); diff != "" {
+	want := []string{"Run: 2026-11-01.", "BenchmarkDurableWrite from a later run (bench/results/sdk.txt, make bench-sdk): 2026-11-28, load average 0.10 0.20 0.30 at the start.",
+		"BenchmarkGenerate from a later run (bench/results/generate.txt, make bench-generate): 2026-11-29.", ""}
+	if diff := cmp.Diff(want, lines[:4]); diff != "" {
 		t.Fatalf("(-want +got):\n%s", diff)
 	}
-	res, err := merged(raw, overlay)
+	res, err := merged(raw, overlay{"bench/results/sdk.txt", later}, overlay{"bench/results/generate.txt", generate})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,6 +259,9 @@ func TestOverlayReplacesWholeBenchmarks(t *testing.T) {
 	}
 	if got := byLabel["durable keyed write on mcp-go calls/s, 8 clients (vs the floor behind a trivial mcp-go tool)"]; got[1] != "not run" {
 		t.Errorf("clients=8 was only in the earlier run of an overlaid benchmark, so it is gone: %v", got)
+	}
+	if got := byLabel["generate 10 methods, CPU (vs protoc-gen-go)"]; got[3] != "0.50x" {
+		t.Errorf("methods=10 from the second overlay: %v", got)
 	}
 	if got := byLabel["e2e streamable HTTP calls/s (vs go-sdk AddTool)"]; got[3] != "1.00x" {
 		t.Errorf("a benchmark the overlay did not run keeps the earlier run: %v", got)

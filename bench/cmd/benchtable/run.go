@@ -11,7 +11,15 @@ import (
 func main() {
 	quiet := flag.Bool("q", false, "do not echo the benchmark output")
 	readme := flag.String("readme", "", "rewrite the proof table between the bench markers of this file")
-	overlay := flag.String("overlay", "", "a later run of some benchmarks (make bench-sdk: bench/results/sdk.txt) whose results replace those of the same benchmarks on stdin")
+	var overlays []overlay
+	flag.Func("overlay", "a later run of some benchmarks (make bench-sdk: bench/results/sdk.txt; make bench-generate: bench/results/generate.txt) whose results replace those of the same benchmarks on stdin; repeatable, applied in order; a missing file is no run", func(path string) error {
+		b, err := os.ReadFile(path)
+		if err != nil && !os.IsNotExist(err) {
+			return err
+		}
+		overlays = append(overlays, overlay{path, string(b)})
+		return nil
+	})
 	flag.Parse()
 	echo := io.Writer(os.Stdout)
 	if *quiet {
@@ -22,16 +30,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "benchtable:", err)
 		os.Exit(1)
 	}
-	var later string
-	if *overlay != "" {
-		b, err := os.ReadFile(*overlay)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "benchtable:", err)
-			os.Exit(1)
-		}
-		later = string(b)
-	}
-	res, err := merged(raw.String(), later)
+	res, err := merged(raw.String(), overlays...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchtable:", err)
 		os.Exit(1)
@@ -39,7 +38,7 @@ func main() {
 	fmt.Println()
 	fmt.Print(render(table(res)))
 	if *readme != "" {
-		if err := rewriteReadme(*readme, raw.String(), later); err != nil {
+		if err := rewriteReadme(*readme, raw.String(), overlays...); err != nil {
 			fmt.Fprintln(os.Stderr, "benchtable:", err)
 			os.Exit(1)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -15,21 +16,38 @@ const (
 	endMarker   = "<!-- bench:end -->"
 )
 
-// section is the README text between the markers for one raw run and an
-// optional later run of some of its benchmarks (overlay, "" for none):
+// overlay is a later run of some benchmarks: its file and its text.
+type overlay struct{ path, text string }
+
+// overlayTargets are the make targets that write the overlay files.
+var overlayTargets = map[string]string{"sdk.txt": "make bench-sdk", "generate.txt": "make bench-generate"}
+
+// source is how the section names where an overlay's results come from.
+func (o overlay) source() string {
+	if t := overlayTargets[filepath.Base(o.path)]; t != "" {
+		return o.path + ", " + t
+	}
+	return o.path
+}
+
+// section is the README text between the markers for one raw run and
+// later runs of some of its benchmarks (overlays, applied in order):
 // where and when each ran, then the goal table.
-func section(raw, overlay string) (string, error) {
-	res, err := merged(raw, overlay)
+func section(raw string, overlays ...overlay) (string, error) {
+	res, err := merged(raw, overlays...)
 	if err != nil {
 		return "", err
 	}
 	run := "Run: " + strings.Join(runInfo(raw), ", ") + "."
-	if overlay != "" {
-		names, err := benchmarks(overlay)
+	for _, o := range overlays {
+		if o.text == "" {
+			continue
+		}
+		names, err := benchmarks(o.text)
 		if err != nil {
 			return "", err
 		}
-		run += "\n" + strings.Join(names, ", ") + " from a later run (bench/results/sdk.txt, make bench-sdk): " + strings.Join(runInfo(overlay), ", ") + "."
+		run += "\n" + strings.Join(names, ", ") + " from a later run (" + o.source() + "): " + strings.Join(runInfo(o.text), ", ") + "."
 	}
 	return fmt.Sprintf("%s\n\n%s", run, render(table(res))), nil
 }
@@ -69,38 +87,43 @@ func (r results) tops() []string {
 	return names
 }
 
-// merged is raw's results with every benchmark the overlay ran (each
+// merged is raw's results with every benchmark an overlay ran (each
 // top-level name with all its sub-benchmarks) taken from the overlay
-// instead: each ratio still pairs contenders of one run.
-func merged(raw, overlay string) (results, error) {
+// instead, overlays in order: each ratio still pairs contenders of one run.
+func merged(raw string, overlays ...overlay) (results, error) {
 	res, err := parse(strings.NewReader(raw), io.Discard)
-	if err != nil || overlay == "" {
-		return res, err
-	}
-	later, err := parse(strings.NewReader(overlay), io.Discard)
 	if err != nil {
 		return nil, err
 	}
-	tops := later.tops()
-	for name := range res {
-		if top, _, _ := strings.Cut(name, "/"); contains(tops, top) {
-			delete(res, name)
+	for _, o := range overlays {
+		if o.text == "" {
+			continue
 		}
-	}
-	for name, v := range later {
-		res[name] = v
+		later, err := parse(strings.NewReader(o.text), io.Discard)
+		if err != nil {
+			return nil, err
+		}
+		tops := later.tops()
+		for name := range res {
+			if top, _, _ := strings.Cut(name, "/"); contains(tops, top) {
+				delete(res, name)
+			}
+		}
+		for name, v := range later {
+			res[name] = v
+		}
 	}
 	return res, nil
 }
 
 // rewriteReadme replaces the text between the markers of path with the
-// section of raw and overlay.
-func rewriteReadme(path, raw, overlay string) error {
+// section of raw and the overlays.
+func rewriteReadme(path, raw string, overlays ...overlay) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	sec, err := section(raw, overlay)
+	sec, err := section(raw, overlays...)
 	if err != nil {
 		return err
 	}
