@@ -56,27 +56,7 @@ func TestUnmarshalAnyRandomSchemas(t *testing.T) {
 
 // Every committed document (golden and example), whole and tool by tool.
 func TestUnmarshalAnyDocuments(t *testing.T) {
-	var files []string
-	for _, root := range []string{"../../golden", "../../examples"} {
-		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-			// testdata/compile-* are the golden tests' scratch caches
-			// (ignored by git), made and removed while other packages'
-			// tests run: nothing committed is in them.
-			if err == nil && d.IsDir() && strings.HasPrefix(d.Name(), "compile-") && filepath.Base(filepath.Dir(p)) == "testdata" {
-				return filepath.SkipDir
-			}
-			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".mcpwrite.json") {
-				files = append(files, p)
-			}
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	if len(files) < 10 {
-		t.Fatalf("found %d documents, want the goldens' and examples'", len(files))
-	}
+	files := committedDocuments(t)
 	for _, p := range files {
 		raw, err := os.ReadFile(p)
 		if err != nil {
@@ -103,4 +83,32 @@ func TestUnmarshalAnyDocuments(t *testing.T) {
 			}
 		}
 	}
+}
+
+// committedDocuments lists every committed getWriteSchema document of the
+// goldens and the examples (at least ten, or the test fails).
+func committedDocuments(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	for _, root := range []string{"../../golden", "../../examples"} {
+		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			// testdata/compile-* are the golden tests' scratch caches
+			// (ignored by git), made and removed while other packages'
+			// tests run: nothing committed is in them.
+			if err == nil && d.IsDir() && strings.HasPrefix(d.Name(), "compile-") && filepath.Base(filepath.Dir(p)) == "testdata" {
+				return filepath.SkipDir
+			}
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".mcpwrite.json") {
+				files = append(files, p)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(files) < 10 {
+		t.Fatalf("found %d documents, want the goldens' and examples'", len(files))
+	}
+	return files
 }

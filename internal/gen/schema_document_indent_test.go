@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -49,24 +47,7 @@ func TestIndentCompactJSONRandomSchemas(t *testing.T) {
 // Every committed document (golden and example), compacted, indents back to
 // itself.
 func TestIndentCompactJSONDocuments(t *testing.T) {
-	var files []string
-	for _, root := range []string{"../../golden", "../../examples"} {
-		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-			if err == nil && d.IsDir() && strings.HasPrefix(d.Name(), "compile-") && filepath.Base(filepath.Dir(p)) == "testdata" {
-				return filepath.SkipDir
-			}
-			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".mcpwrite.json") {
-				files = append(files, p)
-			}
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	if len(files) < 10 {
-		t.Fatalf("found %d documents, want the goldens' and examples'", len(files))
-	}
+	files := committedDocuments(t)
 	for _, p := range files {
 		raw, err := os.ReadFile(p)
 		if err != nil {
