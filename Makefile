@@ -112,6 +112,15 @@ bench-sdk: build ## Re-run only the SDK comparison (BenchmarkDurableWrite on bot
 	  echo "# load: load average $$(cut -d' ' -f1-3 /proc/loadavg) at the end"; } | tee bench/results/sdk.txt
 	go run ./bench/cmd/benchtable -q -readme docs/benchmarks.md -overlay bench/results/sdk.txt -overlay bench/results/generate.txt < bench/results/raw.txt
 
+.PHONY: bench-ourcpu
+bench-ourcpu: build ## Re-run only BenchmarkOurCPU (this module's CPU and bytes per keyed durable write by phase, beside pgx's, the SDK's and net/http's; both SDKs, 1, 8 and 32 clients) into bench/results/ourcpu.txt
+	@if [ -z "$${MCPWRITE_TEST_POSTGRES_DSN:-}" ]; then echo "set MCPWRITE_TEST_POSTGRES_DSN (and MCPWRITE_TEST_REDIS_ADDR): BenchmarkOurCPU needs PostgreSQL"; exit 1; fi
+	{ echo "# date: $$(date -u +%Y-%m-%d)"; echo "# machine: $$(nproc) cores, $$(awk '/MemTotal/ {printf "%.0f GiB", $$2/1048576}' /proc/meminfo)"; \
+	  echo "# load: load average $$(cut -d' ' -f1-3 /proc/loadavg) at the start"; \
+	  echo "# gc: $(DURABLE_GC) (docs/production.md)"; \
+	  $(DURABLE_GC) go test -run '^$$' -bench '^BenchmarkOurCPU$$' -benchtime 8s -count 3 -timeout 25m ./bench; \
+	  echo "# load: load average $$(cut -d' ' -f1-3 /proc/loadavg) at the end"; } | tee bench/results/ourcpu.txt
+
 .PHONY: bench-generate
 bench-generate: build ## Re-run only BenchmarkGenerate (10 to 5,000 methods, against protoc-gen-go) into bench/results/generate.txt, which replaces it in docs/benchmarks.md (make bench supersedes it)
 	@$(MAKE) $(TOOLS)/protoc-gen-go
