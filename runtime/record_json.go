@@ -27,13 +27,10 @@ func MarshalRecordJSON(m proto.Message) ([]byte, error) {
 // buffer (the answers' encoder with JSON names and no enum aliases), or
 // fails with errEncodeFallback where protojson must write it.
 func encodeRecordJSON(m protoreflect.Message) ([]byte, error) {
-	if !m.IsValid() {
-		return nil, errEncodeFallback
+	_, e, err := startEncode(m, nil, answerShape{jsonNames: true})
+	if err != nil {
+		return nil, err
 	}
-	if p := planFor(m.Descriptor()); p.wk != wkNone || p.unsupported {
-		return nil, errEncodeFallback
-	}
-	e := respEncoder{buf: make([]byte, 0, 256), shape: answerShape{jsonNames: true}, naming: 1}
 	if err := e.message(m, false); err != nil {
 		return nil, err
 	}

@@ -41,16 +41,9 @@ import (
 // once. errEncodeFallback means the response takes the protojson path.
 func encodeResponseFields(resp proto.Message, enums map[string]*impl.EnumTable, shape answerShape) (object, error) {
 	m := resp.ProtoReflect()
-	if !m.IsValid() {
-		return nil, errEncodeFallback
-	}
-	p := planFor(m.Descriptor())
-	if p.wk != wkNone || p.unsupported {
-		return nil, errEncodeFallback
-	}
-	e := respEncoder{enums: enums, buf: make([]byte, 0, 256), shape: shape}
-	if shape.jsonNames {
-		e.naming = 1
+	p, e, err := startEncode(m, enums, shape)
+	if err != nil {
+		return nil, err
 	}
 	alias := len(enums) > 0 && !p.noAlias
 	e.depth = 1
@@ -374,4 +367,22 @@ func (e *respEncoder) delegate(m protoreflect.Message) error {
 	writeValue(w, v)
 	e.buf = w.Bytes()
 	return nil
+}
+
+// startEncode returns m's plan and an encoder of shape for it, or
+// errEncodeFallback where protojson must write m (an invalid message, a
+// well-known type, a message the plan does not support).
+func startEncode(m protoreflect.Message, enums map[string]*impl.EnumTable, shape answerShape) (*msgPlan, respEncoder, error) {
+	if !m.IsValid() {
+		return nil, respEncoder{}, errEncodeFallback
+	}
+	p := planFor(m.Descriptor())
+	if p.wk != wkNone || p.unsupported {
+		return nil, respEncoder{}, errEncodeFallback
+	}
+	e := respEncoder{enums: enums, buf: make([]byte, 0, 256), shape: shape}
+	if shape.jsonNames {
+		e.naming = 1
+	}
+	return p, e, nil
 }
