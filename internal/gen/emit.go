@@ -164,11 +164,23 @@ func formatGo(name string, src []byte, specs [][2]string) ([]byte, error) {
 
 // Response is p.Response() with the .mcpwrite.go files Generate formatted
 // itself, each before its JSON document, where protogen would list it.
-// Every caller of Generate builds its response with it.
+// Every caller of Generate builds its response with it, once: it takes the
+// run's files (the process keeps none of them), and a second call answers
+// an error rather than a response without them.
 func Response(p *protogen.Plugin) *pluginpb.CodeGeneratorResponse {
 	resp := p.Response()
-	v, ok := goFiles.Load(p)
-	if !ok || resp.Error != nil {
+	v, ok := goFiles.LoadAndDelete(p)
+	if resp.Error != nil {
+		return resp
+	}
+	if !ok {
+		for _, rf := range resp.File {
+			if strings.HasSuffix(rf.GetName(), ".mcpwrite.json") {
+				// The JSON documents are written, their Go files were
+				// taken by an earlier call (or never formatted).
+				return &pluginpb.CodeGeneratorResponse{Error: proto.String("gen.Response: the run has no formatted Go files for its JSON documents (Response was called twice, or Generate failed)")}
+			}
+		}
 		return resp
 	}
 	files := v.([]*goFile)

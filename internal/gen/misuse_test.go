@@ -2,6 +2,7 @@ package gen_test
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -967,6 +968,25 @@ func TestLenientRunWritesPortabilityWarnings(t *testing.T) {
 	}
 	if n := len(gen.Response(p).File); n != 2 {
 		t.Errorf("emitted %d files; want the .mcpwrite.go and .mcpwrite.json", n)
+	}
+}
+
+// Response takes a run's formatted Go files: asked again, it answers an
+// error instead of a response that lacks them.
+func TestResponseTwiceIsAnError(t *testing.T) {
+	p, err := protogen.Options{}.New(request(t, openStruct, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := gen.Generate(p, gen.Config{Warn: io.Discard}); err != nil {
+		t.Fatalf("Generate: %v", err)
+	}
+	if r := gen.Response(p); r.Error != nil || len(r.File) != 2 {
+		t.Fatalf("first Response: error %q, %d files; want the .mcpwrite.go and .mcpwrite.json", r.GetError(), len(r.File))
+	}
+	want := "gen.Response: the run has no formatted Go files for its JSON documents (Response was called twice, or Generate failed)"
+	if r := gen.Response(p); r.GetError() != want || len(r.File) != 0 {
+		t.Errorf("second Response: error %q, %d files; want %q and none", r.GetError(), len(r.File), want)
 	}
 }
 
