@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
@@ -70,24 +69,15 @@ func (r *registry) callEnd(tool string, req *toolcall.Request, res *toolcall.Res
 		end.Outcome, end.Confirmation = outcomeInputRequired, confirmationAsked
 		return end
 	}
-	var body struct {
-		Error *struct {
-			Code    string `json:"code"`
-			TraceID string `json:"trace_id"`
-		} `json:"error"`
-		Replay   bool            `json:"idempotent_replay"`
-		Proposal json.RawMessage `json:"proposal"`
-	}
+	var facts resultFacts
 	if raw := res.StructuredContent; raw != nil {
-		_ = json.Unmarshal(raw, &body)
+		facts = readResultFacts(raw)
 	}
-	end.Replay = body.Replay
+	end.Replay = facts.replay
 	switch {
 	case res.IsError:
 		end.Outcome = outcomeError
-		if body.Error != nil {
-			end.ErrorCode, end.ErrorTraceID = body.Error.Code, body.Error.TraceID
-		}
+		end.ErrorCode, end.ErrorTraceID = facts.code, facts.traceID
 		switch end.ErrorCode {
 		case impl.CodeConfirmationDeclined:
 			end.Confirmation = confirmationDeclined
@@ -98,7 +88,7 @@ func (r *registry) callEnd(tool string, req *toolcall.Request, res *toolcall.Res
 		case impl.CodeProposalExpired:
 			end.Proposal = proposalExpired
 		}
-	case len(body.Proposal) > 0 && string(body.Proposal) != "null":
+	case facts.proposal:
 		end.Outcome, end.Proposal = outcomeProposed, proposalCreated
 	case tool == r.svc.ApplyTool:
 		end.Proposal = proposalApplied
