@@ -25,6 +25,8 @@ package otelmcp
 import (
 	"context"
 	"log/slog"
+	"sync"
+	"sync/atomic"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
@@ -49,6 +51,23 @@ type Observer struct {
 	proposals     metric.Int64Counter
 	confirmations metric.Int64Counter
 	duration      metric.Float64Histogram
+
+	// attrs holds the attribute set of each (tool, outcome, error code)
+	// a call was counted under, so a call does not build and sort them
+	// again; at most maxCachedAttrs of them.
+	attrs     sync.Map // attrKey -> *callAttrs
+	attrCount atomic.Int32
+}
+
+// maxCachedAttrs bounds attrs; past it, a call builds its sets itself.
+const maxCachedAttrs = 4096
+
+type attrKey struct{ tool, outcome, code string }
+
+// callAttrs are the measurement options of one attrKey.
+type callAttrs struct {
+	calls    metric.MeasurementOption // tool, outcome, error.code
+	duration metric.MeasurementOption // tool, outcome
 }
 
 var _ runtime.Observer = (*Observer)(nil)
@@ -111,9 +130,7 @@ func (o *Observer) CallStarted(ctx context.Context, call runtime.CallStart) cont
 		trace.WithAttributes(attribute.String("mcp.method.name", "tools/call"), attribute.String("mcp.tool.name", call.Tool)))
 	// The generated client adapters send the call's span as the domain
 	// service's parent.
-	carrier := propagation.MapCarrier{}
-	propagation.TraceContext{}.Inject(ctx, carrier)
-	if tp := carrier["traceparent"]; tp != "" {
+	if tp := traceParent(ctx); tp != "" {
 		ctx = callmeta.WithOutgoingTraceParent(ctx, tp)
 	}
 	return ctx
@@ -152,10 +169,10 @@ func (o *Observer) CallEnded(ctx context.Context, call runtime.CallEnd) {
 	}
 	span.End()
 
+	a := o.callAttrs(call)
+	o.calls.Add(ctx, 1, a.calls)
+	o.duration.Record(ctx, call.Duration.Seconds(), a.duration)
 	tool := attribute.String("mcp.tool.name", call.Tool)
-	outcome := attribute.String("mcpwrite.outcome", call.Outcome)
-	o.calls.Add(ctx, 1, metric.WithAttributes(tool, outcome, attribute.String("error.code", call.ErrorCode)))
-	o.duration.Record(ctx, call.Duration.Seconds(), metric.WithAttributes(tool, outcome))
 	if call.Replay {
 		o.replays.Add(ctx, 1, metric.WithAttributes(tool))
 	}
@@ -181,3 +198,48 @@ func (o *Observer) CallEnded(ctx context.Context, call runtime.CallEnd) {
 		o.logger.LogAttrs(ctx, slog.LevelInfo, "mcp tool call", rec...)
 	}
 }
+
+// callAttrs returns the measurement options of the call's tool, outcome and
+// error code, built once per combination.
+func (o *Observer) callAttrs(call runtime.CallEnd) *callAttrs {
+	k := attrKey{call.Tool, call.Outcome, call.ErrorCode}
+	if a, ok := o.attrs.Load(k); ok {
+		return a.(*callAttrs)
+	}
+	tool := attribute.String("mcp.tool.name", call.Tool)
+	outcome := attribute.String("mcpwrite.outcome", call.Outcome)
+	a := &callAttrs{
+		calls:    metric.WithAttributeSet(attribute.NewSet(tool, outcome, attribute.String("error.code", call.ErrorCode))),
+		duration: metric.WithAttributeSet(attribute.NewSet(tool, outcome)),
+	}
+	if o.attrCount.Add(1) <= maxCachedAttrs {
+		o.attrs.Store(k, a)
+	}
+	return a
+}
+
+// traceParent is the traceparent propagation.TraceContext injects for
+// ctx's span, or "" when it has no valid span context.
+func traceParent(ctx context.Context) string {
+	var c traceParentCarrier
+	propagation.TraceContext{}.Inject(ctx, &c)
+	return c.traceParent
+}
+
+// traceParentCarrier keeps the traceparent an Inject sets (no map).
+type traceParentCarrier struct{ traceParent string }
+
+func (c *traceParentCarrier) Get(key string) string {
+	if key == "traceparent" {
+		return c.traceParent
+	}
+	return ""
+}
+
+func (c *traceParentCarrier) Set(key, value string) {
+	if key == "traceparent" {
+		c.traceParent = value
+	}
+}
+
+func (c *traceParentCarrier) Keys() []string { return []string{"traceparent"} }
