@@ -43,7 +43,12 @@ const phaseLabel = "mcpwrite.phase"
 // changes, BenchmarkDurableWrite's are the throughput. With
 // MCPWRITE_BENCH_PROFILES=dir each sub-benchmark's CPU profile is written
 // there (ourcpu-<sdk>-<clients>.pprof), labelled: go tool pprof
-// -tagfocus mcpwrite.phase=answer dir/ourcpu-go-sdk-8.pprof. At 100
+// -tagfocus mcpwrite.phase=answer dir/ourcpu-go-sdk-8.pprof. The
+// sub-benchmark sdk=mcp-floor-mcpgo is BenchmarkDurableWrite's trivial
+// mcp-go tool around the physical floor's transaction, measured the same
+// way (it has no phases: its ours-us/write is the HTTP front and the
+// bearer authentication it shares with ours), so each code's CPU and bytes
+// per write can be set beside ours on the same SDK. At 100
 // samples a second a figure needs a few seconds of writes (-benchtime
 // 10s) to be read to a few microseconds.
 func BenchmarkOurCPU(b *testing.B) {
@@ -58,14 +63,22 @@ func BenchmarkOurCPU(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	urls := map[string]string{"go-sdk": serveStateless(b, goSrv), "mcp-go": serveStatelessMCPGo(b, mgoSrv)}
-	for _, sdk := range []string{"go-sdk", "mcp-go"} {
+	e.createFloor(b)
+	urls := map[string]string{
+		"go-sdk": serveStateless(b, goSrv), "mcp-go": serveStatelessMCPGo(b, mgoSrv),
+		"mcp-floor-mcpgo": serveStatelessMCPGo(b, e.mcpFloorServerMCPGo()),
+	}
+	calls := map[string]func(context.Context, *mcpDriver, string) error{
+		"go-sdk": oursWrite, "mcp-go": oursWrite, "mcp-floor-mcpgo": mcpFloorWrite,
+	}
+	for _, sdk := range []string{"go-sdk", "mcp-go", "mcp-floor-mcpgo"} {
 		for _, clients := range []int{1, 8, 32} {
 			b.Run("sdk="+sdk+"/clients="+strconv.Itoa(clients), func(b *testing.B) {
 				ctx := context.Background()
 				tenants := newTenantPicker(durableTenants, clients)
 				sessions := drivers(b, urls[sdk], clients)
-				write := func(c int) error { return oursWrite(ctx, sessions[c], tenants.pick(c)) }
+				call := calls[sdk]
+				write := func(c int) error { return call(ctx, sessions[c], tenants.pick(c)) }
 				if _, err := drive(clients, perClientRound, write); err != nil { // connections, plans, tenants' first rows
 					b.Fatal(err)
 				}
