@@ -139,10 +139,10 @@ func listCompactly(s *server.MCPServer, hashes map[string]compactlist.Hash) {
 	})
 }
 
-// toolOf is the runtime's tool as mcp-go lists it: the same schemas (raw),
-// annotations, all four hints spelled out, and _meta. A compact tool has
-// only the hints that differ from the defaults, and no _meta (its hash goes
-// into the list's).
+// toolOf is the runtime's tool as mcp-go lists it: the same schemas (raw,
+// compact: toolcall.WireSchema), annotations, all four hints spelled out,
+// and _meta. A compact tool has only the hints that differ from the
+// defaults, and no _meta (its hash goes into the list's).
 func toolOf(t *toolcall.Tool) (mgo.Tool, error) {
 	if _, ok := compactlist.Of(t); ok {
 		return compactToolOf(t)
@@ -150,9 +150,9 @@ func toolOf(t *toolcall.Tool) (mgo.Tool, error) {
 	if len(t.InputSchema) == 0 {
 		return mgo.Tool{}, fmt.Errorf("tool %q: no input schema", t.Name)
 	}
-	mt := mgo.Tool{Name: t.Name, Title: t.Title, Description: t.Description, RawInputSchema: t.InputSchema}
+	mt := mgo.Tool{Name: t.Name, Title: t.Title, Description: t.Description, RawInputSchema: toolcall.WireSchema(t.InputSchema)}
 	if len(t.OutputSchema) > 0 {
-		mt.RawOutputSchema = t.OutputSchema
+		mt.RawOutputSchema = toolcall.WireSchema(t.OutputSchema)
 	}
 	if a := t.Annotations; a != nil {
 		readOnly, idempotent := a.ReadOnlyHint, a.IdempotentHint
@@ -170,7 +170,7 @@ func compactToolOf(t *toolcall.Tool) (mgo.Tool, error) {
 	if len(c.InputSchema) == 0 {
 		return mgo.Tool{}, fmt.Errorf("tool %q: no input schema", t.Name)
 	}
-	mt := mgo.Tool{Name: c.Name, Description: c.Description, RawInputSchema: c.InputSchema}
+	mt := mgo.Tool{Name: c.Name, Description: c.Description, RawInputSchema: toolcall.WireSchema(c.InputSchema)}
 	if h := c.Annotations; h != nil {
 		mt.Annotations = mgo.ToolAnnotation{DestructiveHint: h.DestructiveHint, OpenWorldHint: h.OpenWorldHint}
 		if h.ReadOnlyHint {

@@ -161,3 +161,31 @@ func TestCompactToolsAreListedAsOnGoSDK(t *testing.T) {
 		t.Fatalf("mcp-go tools/list\n%s\nwant\n%s", b, want)
 	}
 }
+
+// The schemas mcp-go keeps are compact (mcp-go reads the input schema
+// again on every call); on the wire they are the same bytes.
+func TestToolOfSchemasAreCompact(t *testing.T) {
+	in := json.RawMessage("{\n  \"type\": \"object\",\n  \"properties\": {\n    \"title\": { \"type\": \"string\", \"description\": \"a <b>\" }\n  }\n}")
+	out := json.RawMessage("{\n  \"type\": \"object\"\n}")
+	got, err := toolOf(&toolcall.Tool{Name: "create_note", InputSchema: in, OutputSchema: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(got.RawInputSchema); s != `{"type":"object","properties":{"title":{"type":"string","description":"a <b>"}}}` {
+		t.Errorf("RawInputSchema = %s", s)
+	}
+	if s := string(got.RawOutputSchema); s != `{"type":"object"}` {
+		t.Errorf("RawOutputSchema = %s", s)
+	}
+	listed, err := json.Marshal(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asGiven, err := json.Marshal(mgo.Tool{Name: "create_note", RawInputSchema: in, RawOutputSchema: out, Annotations: got.Annotations})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(listed) != string(asGiven) {
+		t.Errorf("listed\n%s\nwant\n%s", listed, asGiven)
+	}
+}

@@ -21,11 +21,12 @@ import (
 // through an input request answered in a retried call.
 const roundTripProtocol = "2026-07-28"
 
-// Tool is t as go-sdk lists it.
+// Tool is t as go-sdk lists it, its schemas compact
+// (toolcall.WireSchema).
 func Tool(t *toolcall.Tool) *mcp.Tool {
-	mt := &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema}
+	mt := &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: toolcall.WireSchema(t.InputSchema)}
 	if len(t.OutputSchema) > 0 {
-		mt.OutputSchema = t.OutputSchema
+		mt.OutputSchema = toolcall.WireSchema(t.OutputSchema)
 	}
 	if a := t.Annotations; a != nil {
 		mt.Annotations = &mcp.ToolAnnotations{Title: a.Title, ReadOnlyHint: a.ReadOnlyHint, DestructiveHint: a.DestructiveHint, IdempotentHint: a.IdempotentHint, OpenWorldHint: a.OpenWorldHint}

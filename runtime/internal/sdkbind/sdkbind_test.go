@@ -79,3 +79,27 @@ func TestToolRoundTrips(t *testing.T) {
 		t.Errorf("NeutralTool(Tool(t)) (-want +got):\n%s", d)
 	}
 }
+
+// The schemas go-sdk keeps are compact (go-sdk reads the input schema
+// again on every call); on the wire they are the same bytes.
+func TestToolSchemasAreCompact(t *testing.T) {
+	in := json.RawMessage("{\n  \"type\": \"object\",\n  \"properties\": {\n    \"title\": { \"type\": \"string\" }\n  }\n}")
+	mt := Tool(&toolcall.Tool{Name: "t", InputSchema: in, OutputSchema: json.RawMessage("{ \"type\": \"object\" }")})
+	if s, _ := mt.InputSchema.(json.RawMessage); string(s) != `{"type":"object","properties":{"title":{"type":"string"}}}` {
+		t.Errorf("InputSchema = %s", mt.InputSchema)
+	}
+	if s, _ := mt.OutputSchema.(json.RawMessage); string(s) != `{"type":"object"}` {
+		t.Errorf("OutputSchema = %s", mt.OutputSchema)
+	}
+	listed, err := json.Marshal(mt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asGiven, err := json.Marshal(&mcp.Tool{Name: "t", InputSchema: in, OutputSchema: json.RawMessage("{ \"type\": \"object\" }")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(listed) != string(asGiven) {
+		t.Errorf("listed\n%s\nwant\n%s", listed, asGiven)
+	}
+}

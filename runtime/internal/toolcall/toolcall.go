@@ -6,6 +6,7 @@
 package toolcall
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -23,6 +24,20 @@ type Tool struct {
 	Annotations  *Annotations
 	// Meta is the tool's _meta (nil: none).
 	Meta map[string]any
+}
+
+// WireSchema is the schema raw as an SDK sends it: without insignificant
+// whitespace, as encoding/json writes a json.RawMessage. Both SDKs
+// marshal and parse a tool's whole input schema again on every call
+// (checking x-mcp-header parameters), so the schema an adapter hands them
+// is the compact one: the same bytes on the wire, read faster. raw is
+// returned as it is when it is not valid JSON (the SDK reports it).
+func WireSchema(raw json.RawMessage) json.RawMessage {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return raw
+	}
+	return b.Bytes()
 }
 
 // Annotations are a tool's hints. ReadOnlyHint and IdempotentHint are
