@@ -47,8 +47,15 @@ func request(ctx context.Context, req mgo.CallToolRequest, args json.RawMessage)
 // the value the front generated. It reports false when no tenant or
 // principal is known.
 func RequestContextFromCall(ctx context.Context, req mgo.CallToolRequest) (runtime.RequestContext, bool) {
-	args, _ := arguments(req)
-	md, ok := callmeta.RequestMetadataFromCall(ctx, request(ctx, req, args))
+	// What request(ctx, req, args) would give RequestMetadataFromCall,
+	// read in place: the call's _meta is not copied, its arguments not
+	// looked at.
+	var meta map[string]any
+	if m := req.Params.Meta; m != nil {
+		meta = m.AdditionalFields
+	}
+	id, _ := bearer.FromContext(ctx)
+	md, ok := callmeta.RequestMetadataFromParts(ctx, id.Tenant, id.Principal, req.Header, meta, "")
 	return runtime.RequestContext(md), ok
 }
 

@@ -2,6 +2,7 @@ package mcpgo
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/bearer"
+	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/callmeta"
 )
 
 // RequestContextFromCall takes tenant and principal from the verified
@@ -30,5 +32,49 @@ func TestRequestContextFromCall(t *testing.T) {
 	want = runtime.RequestContext{TraceParent: tp, CorrelationID: "corr-h"}
 	if ok || got != want {
 		t.Fatalf("without a bearer identity = %+v, %v; want %+v, false", got, ok, want)
+	}
+}
+
+// RequestContextFromCall reads the call in place and answers what the
+// call's full runtime request (request) gives callmeta.
+func TestRequestContextFromCallAsTheRequest(t *testing.T) {
+	const tp = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
+	const tp2 = "00-1af7651916cd43dd8448eb211c80319c-c7ad6b7169203331-01"
+	ids := []bearer.Identity{{}, {Tenant: "acme"}, {Tenant: "acme", Principal: "alice"}}
+	headers := []http.Header{nil, {"X-Correlation-Id": {"corr-h"}}, {"Traceparent": {"bad"}, callmeta.HeaderCausationID: {"cause-h"}, callmeta.HeaderGeneratedTraceParent: {tp2}, callmeta.HeaderGeneratedCorrelationID: {"corr-g"}}}
+	metas := []*mgo.Meta{nil, {}, {ProgressToken: "p1"}, {AdditionalFields: map[string]any{"traceparent": tp, "io.mcpwrite/correlation_id": "corr-meta", "io.mcpwrite/causation_id": 7}}, {AdditionalFields: map[string]any{"io.mcpwrite/causation_id": "cause-m"}}}
+	for _, id := range ids {
+		for _, h := range headers {
+			for _, m := range metas {
+				req := mgo.CallToolRequest{Header: h}
+				req.Params.Name, req.Params.Meta = "task_create", m
+				ctx := context.Background()
+				if m == nil && h == nil {
+					ctx = callmeta.WithRequestMetadata(ctx, callmeta.RequestMetadata{TenantID: "in-process", PrincipalID: "p", CorrelationID: "corr-ctx"})
+				}
+				if id.Tenant != "" {
+					ctx = bearer.NewContext(ctx, id)
+				}
+				got, gotOK := RequestContextFromCall(ctx, req)
+				md, wantOK := callmeta.RequestMetadataFromCall(ctx, request(ctx, req, nil))
+				if want := runtime.RequestContext(md); got != want || gotOK != wantOK {
+					t.Errorf("%+v %v %+v: got %+v, %v; want %+v, %v", id, h, m, got, gotOK, want, wantOK)
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkRequestContextFromCall(b *testing.B) {
+	req := mgo.CallToolRequest{Header: http.Header{"Content-Type": {"application/json"}, "X-Correlation-Id": {"corr-h"}}}
+	req.Params.Name = "createElement"
+	req.Params.RawArguments = json.RawMessage(`{"type":"ApplicationComponent","name":"Svc-1","client_request_id":"k-1"}`)
+	req.Params.Meta = &mgo.Meta{AdditionalFields: map[string]any{"traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}}
+	ctx := bearer.NewContext(context.Background(), bearer.Identity{Tenant: "acme", Principal: "alice"})
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ok := RequestContextFromCall(ctx, req); !ok {
+			b.Fatal("no identity")
+		}
 	}
 }

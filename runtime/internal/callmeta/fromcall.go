@@ -2,6 +2,7 @@ package callmeta
 
 import (
 	"context"
+	"net/http"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 )
@@ -15,20 +16,29 @@ import (
 // _meta, the value mcphttp.TraceHeaders generated. The session id
 // completes it. It reports false when no tenant or principal is known.
 func RequestMetadataFromCall(ctx context.Context, req *toolcall.Request) (RequestMetadata, bool) {
-	rc, _ := RequestMetadataFrom(ctx)
 	if req == nil {
+		rc, _ := RequestMetadataFrom(ctx)
 		return rc, rc.TenantID != "" && rc.PrincipalID != ""
 	}
-	if t, p, ok := TokenIdentity(req.TokenExtra); ok {
-		rc.TenantID, rc.PrincipalID = t, p
+	t, p, _ := TokenIdentity(req.TokenExtra)
+	return RequestMetadataFromParts(ctx, t, p, req.Header, req.Meta, req.SessionID)
+}
+
+// RequestMetadataFromParts is RequestMetadataFromCall for a call whose
+// parts are at hand without a toolcall.Request: the tenant and principal
+// of the verified bearer token (taken only when both are set), the HTTP
+// headers, the call's _meta and its session id.
+func RequestMetadataFromParts(ctx context.Context, tenant, principal string, h http.Header, meta map[string]any, sessionID string) (RequestMetadata, bool) {
+	rc, _ := RequestMetadataFrom(ctx)
+	if tenant != "" && principal != "" {
+		rc.TenantID, rc.PrincipalID = tenant, principal
 	}
-	h := req.Header
 	if tp := h.Get(HeaderTraceParent); ValidTraceParent(tp) {
 		setIfEmpty(&rc.TraceParent, tp)
 	}
 	setIfEmpty(&rc.CorrelationID, h.Get(HeaderCorrelationID))
 	setIfEmpty(&rc.CausationID, h.Get(HeaderCausationID))
-	if meta := req.Meta; meta != nil {
+	if meta != nil {
 		if s, ok := meta[MetaTraceParent].(string); ok && ValidTraceParent(s) {
 			setIfEmpty(&rc.TraceParent, s)
 		}
@@ -41,7 +51,7 @@ func RequestMetadataFromCall(ctx context.Context, req *toolcall.Request) (Reques
 	}
 	setIfEmpty(&rc.TraceParent, h.Get(HeaderGeneratedTraceParent))
 	setIfEmpty(&rc.CorrelationID, h.Get(HeaderGeneratedCorrelationID))
-	setIfEmpty(&rc.SessionID, req.SessionID)
+	setIfEmpty(&rc.SessionID, sessionID)
 	return rc, rc.TenantID != "" && rc.PrincipalID != ""
 }
 
