@@ -27,12 +27,13 @@ func MarshalRecordJSON(m proto.Message) ([]byte, error) {
 // buffer (the answers' encoder with JSON names and no enum aliases), or
 // fails with errEncodeFallback where protojson must write it.
 func encodeRecordJSON(m protoreflect.Message) ([]byte, error) {
-	_, e, err := startEncode(m, nil, answerShape{jsonNames: true})
+	p, e, err := startEncode(m, nil, answerShape{jsonNames: true})
 	if err != nil {
 		return nil, err
 	}
 	if err := e.message(m, false); err != nil {
 		return nil, err
 	}
+	p.encoded(e.naming, len(e.buf))
 	return e.buf, nil
 }

@@ -63,6 +63,7 @@ func encodeResponseFields(resp proto.Message, enums map[string]*impl.EnumTable, 
 		}
 		fields = append(fields, member{f.name[e.naming], ownJSON(e.buf[start:len(e.buf):len(e.buf)])})
 	}
+	p.encoded(e.naming, len(e.buf))
 	return fields, nil
 }
 
@@ -380,9 +381,10 @@ func startEncode(m protoreflect.Message, enums map[string]*impl.EnumTable, shape
 	if p.wk != wkNone || p.unsupported {
 		return nil, respEncoder{}, errEncodeFallback
 	}
-	e := respEncoder{enums: enums, buf: make([]byte, 0, 256), shape: shape}
+	e := respEncoder{enums: enums, shape: shape}
 	if shape.jsonNames {
 		e.naming = 1
 	}
+	e.buf = make([]byte, 0, p.startCap(e.naming))
 	return p, e, nil
 }

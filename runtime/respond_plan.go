@@ -6,6 +6,7 @@ package runtime
 import (
 	"errors"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/idempotency"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
@@ -52,6 +53,30 @@ type msgPlan struct {
 	unsupported bool // may hold extensions
 	noAlias     bool // google.protobuf.*: the alias pass skips it
 	fields      []fieldPlan
+	// lastLen is, by naming, the length of the last encoding that started
+	// at this type (startEncode): the next one's buffer is made that big
+	// (startCap) instead of growing to it.
+	lastLen [2]atomic.Int32
+}
+
+// Bounds of an encoder's starting capacity.
+const (
+	minEncodeCap = 256
+	maxEncodeCap = 64 << 10
+)
+
+// startCap is the capacity an encoding of p's type with naming starts
+// with: the last one's length and an eighth (strings differ from one
+// message to the next), at least minEncodeCap and at most maxEncodeCap.
+func (p *msgPlan) startCap(naming int) int {
+	n := int(p.lastLen[naming].Load())
+	return min(max(n+n/8, minEncodeCap), maxEncodeCap)
+}
+
+// encoded records the length of an encoding of p's type for the next
+// one's startCap.
+func (p *msgPlan) encoded(naming, n int) {
+	p.lastLen[naming].Store(int32(min(n, maxEncodeCap)))
 }
 
 var msgPlans sync.Map
