@@ -50,7 +50,8 @@ func encodeResponseFields(resp proto.Message, enums map[string]*impl.EnumTable, 
 	fields := make(object, 0, min(len(p.fields), 8)) // no pass to count the present ones
 	for i := range p.fields {
 		f := &p.fields[i]
-		if !e.present(m, f.fd) {
+		v, ok := e.field(m, f)
+		if !ok {
 			continue
 		}
 		fa, err := e.fieldAlias(f, alias)
@@ -58,7 +59,7 @@ func encodeResponseFields(resp proto.Message, enums map[string]*impl.EnumTable, 
 			return nil, err
 		}
 		start := len(e.buf)
-		if err := e.value(m.Get(f.fd), f.fd, fa); err != nil {
+		if err := e.value(v, f.fd, fa); err != nil {
 			return nil, err
 		}
 		fields = append(fields, member{f.name[e.naming], ownJSON(e.buf[start:len(e.buf):len(e.buf)])})
@@ -67,11 +68,48 @@ func encodeResponseFields(resp proto.Message, enums map[string]*impl.EnumTable, 
 	return fields, nil
 }
 
-// present reports whether fd is written: when set, or when the shape
-// writes it at its zero value (a field without presence; protojson's
-// EmitDefaultValues for the whole message).
-func (e *respEncoder) present(m protoreflect.Message, fd protoreflect.FieldDescriptor) bool {
-	return m.Has(fd) || e.shape.writesZero(fd)
+// field is f's value in m and whether it is written: when set, or when
+// the shape writes it at its zero value (a field without presence;
+// protojson's EmitDefaultValues for the whole message). A singular field
+// without presence is set when its value is not the zero value (what
+// m.Has reports for it), so it is read once instead of through Has and
+// Get.
+func (e *respEncoder) field(m protoreflect.Message, f *fieldPlan) (protoreflect.Value, bool) {
+	if f.hasFirst {
+		if m.Has(f.fd) {
+			return m.Get(f.fd), true
+		}
+		if e.shape.writesZero(f.fd) {
+			return m.Get(f.fd), true
+		}
+		return protoreflect.Value{}, false
+	}
+	v := m.Get(f.fd)
+	return v, populated(v, f.fd.Kind()) || e.shape.writesZero(f.fd)
+}
+
+// populated is m.Has(fd) for a singular field without presence of kind
+// k holding v: a non-empty string or bytes, true, a non-zero number or
+// enum value, or a negative zero.
+func populated(v protoreflect.Value, k protoreflect.Kind) bool {
+	switch k {
+	case protoreflect.BoolKind:
+		return v.Bool()
+	case protoreflect.EnumKind:
+		return v.Enum() != 0
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind,
+		protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		return v.Int() != 0
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind, protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return v.Uint() != 0
+	case protoreflect.FloatKind, protoreflect.DoubleKind:
+		return v.Float() != 0 || math.Signbit(v.Float())
+	case protoreflect.StringKind:
+		return v.String() != ""
+	case protoreflect.BytesKind:
+		return len(v.Bytes()) > 0
+	}
+	return v.IsValid()
 }
 
 // fieldAlias reports whether the alias pass reaches f's value.
@@ -137,7 +175,8 @@ func (e *respEncoder) message(m protoreflect.Message, alias bool) error {
 	first := true
 	for i := range p.fields {
 		f := &p.fields[i]
-		if !e.present(m, f.fd) {
+		v, ok := e.field(m, f)
+		if !ok {
 			continue
 		}
 		if !first {
@@ -149,7 +188,7 @@ func (e *respEncoder) message(m protoreflect.Message, alias bool) error {
 		if err != nil {
 			return err
 		}
-		if err := e.value(m.Get(f.fd), f.fd, fa); err != nil {
+		if err := e.value(v, f.fd, fa); err != nil {
 			return err
 		}
 	}

@@ -45,6 +45,10 @@ type fieldPlan struct {
 	name   [2]string
 	key    [2][]byte // quoted key and colon
 	lookup [2]lookup
+	// hasFirst: m.Has is asked before m.Get (a field with presence, whose
+	// value does not tell it was set; a list or map, whose Get allocates
+	// an empty one when unset).
+	hasFirst bool
 }
 
 // msgPlan is how a message type is written; made once per type.
@@ -103,7 +107,7 @@ func newMsgPlan(md protoreflect.MessageDescriptor) *msgPlan {
 	for i := range fields.Len() {
 		fd := fields.Get(i)
 		f := &p.fields[i]
-		f.fd = fd
+		f.fd, f.hasFirst = fd, fd.HasPresence() || fd.IsList() || fd.IsMap()
 		f.name = [2]string{fd.TextName(), fd.JSONName()}
 		for n, name := range f.name {
 			f.key[n] = append(idempotency.AppendCanonicalString(nil, name), ':')
