@@ -20,8 +20,10 @@ import (
 // for this very HTTP request.
 func request(ctx context.Context, req mgo.CallToolRequest, args json.RawMessage) *toolcall.Request {
 	tr := &toolcall.Request{Name: req.Params.Name, Arguments: args, Header: req.Header, Native: req}
-	if m := req.Params.Meta; m != nil {
-		tr.Meta = map[string]any{}
+	if m := req.Params.Meta; m != nil && m.ProgressToken == nil && m.AdditionalFields != nil {
+		tr.Meta = m.AdditionalFields // read, never written: not copied
+	} else if m != nil {
+		tr.Meta = make(map[string]any, len(m.AdditionalFields)+1)
 		for k, v := range m.AdditionalFields {
 			tr.Meta[k] = v
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"reflect"
 	"testing"
 
 	mgo "github.com/mark3labs/mcp-go/mcp"
@@ -74,6 +75,58 @@ func BenchmarkRequestContextFromCall(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, ok := RequestContextFromCall(ctx, req); !ok {
+			b.Fatal("no identity")
+		}
+	}
+}
+
+// request's _meta is mcp-go's fields, with the progress token under
+// "progressToken"; without a progress token it is mcp-go's map itself.
+func TestRequestMeta(t *testing.T) {
+	fields := map[string]any{"traceparent": "tp", "k": 1.0}
+	for _, tc := range []struct {
+		name string
+		meta *mgo.Meta
+		want map[string]any
+		same bool
+	}{
+		{"none", nil, nil, false},
+		{"empty", &mgo.Meta{}, map[string]any{}, false},
+		{"fields", &mgo.Meta{AdditionalFields: fields}, map[string]any{"traceparent": "tp", "k": 1.0}, true},
+		{"progress", &mgo.Meta{ProgressToken: "p1", AdditionalFields: fields}, map[string]any{"traceparent": "tp", "k": 1.0, "progressToken": "p1"}, false},
+		{"progress only", &mgo.Meta{ProgressToken: 7}, map[string]any{"progressToken": 7}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req := mgo.CallToolRequest{}
+			req.Params.Meta = tc.meta
+			tr := request(context.Background(), req, nil)
+			if (tr.Meta == nil) != (tc.want == nil) || !reflect.DeepEqual(tr.Meta, tc.want) {
+				t.Fatalf("Meta = %#v, want %#v", tr.Meta, tc.want)
+			}
+			if tc.same && reflect.ValueOf(tr.Meta).Pointer() != reflect.ValueOf(fields).Pointer() {
+				t.Error("Meta is a copy of mcp-go's map")
+			}
+			if tc.meta != nil && tr.ProgressToken != tc.meta.ProgressToken {
+				t.Errorf("ProgressToken = %v, want %v", tr.ProgressToken, tc.meta.ProgressToken)
+			}
+		})
+	}
+	if len(fields) != 2 {
+		t.Errorf("mcp-go's map was written: %v", fields)
+	}
+}
+
+// BenchmarkRequest is the runtime's view of a call with a _meta of three
+// fields and no progress token, made once per call.
+func BenchmarkRequest(b *testing.B) {
+	req := mgo.CallToolRequest{Header: http.Header{"Content-Type": {"application/json"}}}
+	req.Params.Name = "createElement"
+	req.Params.Meta = &mgo.Meta{AdditionalFields: map[string]any{"traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", "io.mcpwrite/correlation_id": "c-1", "client": "bench"}}
+	args := json.RawMessage(`{"type":"ApplicationComponent","name":"Svc-1","client_request_id":"k-1"}`)
+	ctx := bearer.NewContext(context.Background(), bearer.Identity{Tenant: "acme", Principal: "alice"})
+	b.ReportAllocs()
+	for b.Loop() {
+		if tr := request(ctx, req, args); !tr.HasToken {
 			b.Fatal("no identity")
 		}
 	}
