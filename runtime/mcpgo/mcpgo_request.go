@@ -33,8 +33,7 @@ func request(ctx context.Context, req mgo.CallToolRequest, args json.RawMessage)
 		}
 	}
 	if id, ok := bearer.FromContext(ctx); ok {
-		tr.HasToken = true
-		tr.TokenExtra = map[string]any{callmeta.TokenTenantKey: id.Tenant, callmeta.TokenPrincipalKey: id.Principal}
+		tr.HasToken, tr.TokenTenant, tr.TokenPrincipal = true, id.Tenant, id.Principal
 	}
 	return tr
 }

@@ -20,7 +20,10 @@ func RequestMetadataFromCall(ctx context.Context, req *toolcall.Request) (Reques
 		rc, _ := RequestMetadataFrom(ctx)
 		return rc, rc.TenantID != "" && rc.PrincipalID != ""
 	}
-	t, p, _ := TokenIdentity(req.TokenExtra)
+	t, p := req.TokenTenant, req.TokenPrincipal
+	if req.TokenExtra != nil {
+		t, p, _ = TokenIdentity(req.TokenExtra)
+	}
 	return RequestMetadataFromParts(ctx, t, p, req.Header, req.Meta, req.SessionID)
 }
 

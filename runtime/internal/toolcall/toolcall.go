@@ -68,6 +68,10 @@ type Request struct {
 	// TokenExtra are the claims of the bearer token verified for the
 	// request (auth.TokenInfo's Extra); nil when no token was verified.
 	TokenExtra map[string]any
+	// TokenTenant and TokenPrincipal are the tenant and principal of the
+	// bearer token verified for the request, for an adapter that has them
+	// as such rather than as claims (TokenExtra, read first when set).
+	TokenTenant, TokenPrincipal string
 	// HasToken: a bearer token was verified for the request.
 	HasToken bool
 	// SessionID is the MCP session's id ("": none).
