@@ -35,17 +35,37 @@ func (r *Repository) Load(tenant string, rows Rows) {
 
 // Rows returns copies of the tenant's elements and relationships in id
 // order.
-func (r *Repository) Rows(tenant string) Rows {
+func (r *Repository) Rows(tenant string) Rows { return r.rows(tenant, true) }
+
+// TakeRows is Rows without the copies: the repository's own messages, for
+// a store that writes them out of a working copy (NewWorkingCopy) it then
+// drops, without applying anything to it again.
+func (r *Repository) TakeRows(tenant string) Rows { return r.rows(tenant, false) }
+
+// rows returns the tenant's elements and relationships in id order,
+// copies when clone.
+func (r *Repository) rows(tenant string, clone bool) Rows {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	sp := r.read(tenant)
-	out := Rows{Born: map[string]uint64{}}
+	out := Rows{Born: make(map[string]uint64, len(sp.elements))}
+	if len(sp.elements) > 0 {
+		out.Elements = make([]*archimatev1.Element, 0, len(sp.elements))
+	}
 	for _, id := range sortedIDs(sp.elements) {
-		out.Elements = append(out.Elements, proto.Clone(sp.elements[id]).(*archimatev1.Element))
+		e := sp.elements[id]
+		if clone {
+			e = proto.Clone(e).(*archimatev1.Element)
+		}
+		out.Elements = append(out.Elements, e)
 		out.Born[id] = sp.born[id]
 	}
 	for _, id := range sortedIDs(sp.relationships) {
-		out.Relationships = append(out.Relationships, proto.Clone(sp.relationships[id]).(*archimatev1.Relationship))
+		rel := sp.relationships[id]
+		if clone {
+			rel = proto.Clone(rel).(*archimatev1.Relationship)
+		}
+		out.Relationships = append(out.Relationships, rel)
 	}
 	return out
 }

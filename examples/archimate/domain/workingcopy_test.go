@@ -3,6 +3,8 @@ package domain_test
 import (
 	"testing"
 
+	"google.golang.org/protobuf/proto"
+
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/domain"
 	archimatev1 "github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/gen/archimate/v1"
 )
@@ -25,5 +27,59 @@ func TestWorkingCopyKeepsNoRequests(t *testing.T) {
 	}
 	if got := copyRepo.Received(); len(got) != 0 {
 		t.Errorf("NewWorkingCopy: received %v, want none", got)
+	}
+}
+
+// TakeRows holds what Rows holds, in the same order, as the working copy's
+// own messages where Rows holds copies.
+func TestTakeRowsIsRowsWithoutCopies(t *testing.T) {
+	repo := domain.NewWorkingCopy()
+	for _, e := range [][2]string{{"e-2", "Billing"}, {"e-1", "Order Service"}, {"e-3", "Ledger"}} {
+		if err := create(repo, "t1", e[0], e[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copied, own := repo.Rows("t1"), repo.TakeRows("t1")
+	if len(own.Elements) != 3 || len(copied.Elements) != 3 {
+		t.Fatalf("TakeRows %d elements, Rows %d; want 3", len(own.Elements), len(copied.Elements))
+	}
+	for i, e := range own.Elements {
+		if !proto.Equal(e, copied.Elements[i]) || own.Born[e.GetId()] != copied.Born[e.GetId()] || own.Born[e.GetId()] == 0 {
+			t.Errorf("element %d: TakeRows %v born %d, Rows %v born %d", i, e, own.Born[e.GetId()], copied.Elements[i], copied.Born[e.GetId()])
+		}
+		if e == copied.Elements[i] {
+			t.Errorf("element %d: Rows did not copy", i)
+		}
+		if again := repo.TakeRows("t1").Elements[i]; again != e {
+			t.Errorf("element %d: TakeRows copied", i)
+		}
+	}
+	if ids := []string{own.Elements[0].GetId(), own.Elements[1].GetId(), own.Elements[2].GetId()}; ids[0] != "e-1" || ids[1] != "e-2" || ids[2] != "e-3" {
+		t.Errorf("TakeRows order %v, want id order", ids)
+	}
+	if empty := repo.TakeRows("t2"); empty.Elements != nil || empty.Relationships != nil || len(empty.Born) != 0 {
+		t.Errorf("TakeRows of an empty tenant = %+v", empty)
+	}
+}
+
+// BenchmarkWriteRows is the rows a store writes after one create on a
+// working copy: copied (Rows) or the copy's own (TakeRows).
+func BenchmarkWriteRows(b *testing.B) {
+	repo := domain.NewWorkingCopy()
+	if err := create(repo, "t1", "e-1", "Order Service"); err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct {
+		name string
+		rows func(string) domain.Rows
+	}{{"Rows", repo.Rows}, {"TakeRows", repo.TakeRows}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if len(bc.rows("t1").Elements) != 1 {
+					b.Fatal("no element")
+				}
+			}
+		})
 	}
 }

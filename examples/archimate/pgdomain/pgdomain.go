@@ -74,7 +74,8 @@ func write[Resp proto.Message](ctx context.Context, r *Repository, tool string, 
 		return zero, explain(ctx, r, tx, tenant, before, apply, err)
 	}
 	b := &pgx.Batch{}
-	r.queueChanges(b, tenant, before, mem.Rows(tenant))
+	// mem is dropped after this: its own rows, not copies.
+	r.queueChanges(b, tenant, before, mem.TakeRows(tenant))
 	reqJSON, err := runtime.MarshalRecordJSON(req)
 	if err != nil {
 		return zero, notText(req, err)
