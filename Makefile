@@ -113,7 +113,7 @@ bench-sdk: build ## Re-run only the SDK comparison (BenchmarkDurableWrite on bot
 	go run ./bench/cmd/benchtable -q -readme docs/benchmarks.md -overlay bench/results/sdk.txt -overlay bench/results/generate.txt < bench/results/raw.txt
 
 .PHONY: bench-ourcpu
-bench-ourcpu: build ## Re-run only BenchmarkOurCPU (this module's CPU and bytes per keyed durable write by phase, beside pgx's, the SDK's and net/http's; both SDKs, 1, 8 and 32 clients) into bench/results/ourcpu.txt
+bench-ourcpu: build ## Re-run only BenchmarkOurCPU (this module's CPU and bytes per keyed durable write by phase, beside pgx's, the SDK's and net/http's; both SDKs and the trivial mcp-go tool for comparison, 1, 8 and 32 clients) into bench/results/ourcpu.txt
 	@if [ -z "$${MCPWRITE_TEST_POSTGRES_DSN:-}" ]; then echo "set MCPWRITE_TEST_POSTGRES_DSN (and MCPWRITE_TEST_REDIS_ADDR): BenchmarkOurCPU needs PostgreSQL"; exit 1; fi
 	{ echo "# date: $$(date -u +%Y-%m-%d)"; echo "# machine: $$(nproc) cores, $$(awk '/MemTotal/ {printf "%.0f GiB", $$2/1048576}' /proc/meminfo)"; \
 	  echo "# load: load average $$(cut -d' ' -f1-3 /proc/loadavg) at the start"; \
