@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"google.golang.org/protobuf/proto"
 
@@ -38,7 +39,20 @@ type space struct {
 type nameKey struct{ model, name string }
 
 func keyOf(model, name string) nameKey {
-	return nameKey{model: model, name: strings.ToLower(strings.ToUpper(name))}
+	return nameKey{model: model, name: foldName(name)}
+}
+
+// foldName is strings.ToLower(strings.ToUpper(name)), names folded so
+// that those differing only in case compare equal. For ASCII that is
+// strings.ToLower alone: one pass, and no copy of a name already in lower
+// case.
+func foldName(name string) string {
+	for i := 0; i < len(name); i++ {
+		if name[i] >= utf8.RuneSelf {
+			return strings.ToLower(strings.ToUpper(name))
+		}
+	}
+	return strings.ToLower(name)
 }
 
 // New returns an empty repository.

@@ -1,6 +1,8 @@
 package domain_test
 
 import (
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -81,5 +83,40 @@ func BenchmarkWriteRows(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// NameKey folds a name as strings.ToLower(strings.ToUpper(name)) does,
+// for ASCII (its one-pass path) and every other string alike.
+func TestNameKeyFolds(t *testing.T) {
+	names := []string{"", "svc", "Svc-12345", "ORDER service", "a_B-c d9", "\x00\x7f", "Straße", "ǅemal", "İstanbul", "ΟΔΟΣ", "ﬀ", "K", "\xff\xfeAb", "mixed Äb"}
+	r := rand.New(rand.NewPCG(1, 2))
+	alphabet := []rune("aZ09 -_.ßǅİıΣσςKkÄä\u0130\u212a")
+	for range 2000 {
+		n := make([]rune, r.IntN(12))
+		for i := range n {
+			n[i] = alphabet[r.IntN(len(alphabet))]
+			if r.IntN(4) > 0 {
+				n[i] = rune('!' + r.IntN(94)) // printable ASCII
+			}
+		}
+		names = append(names, string(n))
+	}
+	for _, n := range names {
+		if got, want := domain.NameKey(n), strings.ToLower(strings.ToUpper(n)); got != want {
+			t.Errorf("NameKey(%q) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// BenchmarkNameKey is the key of a created element's name, taken four
+// times per create (its footprint, the duplicate check, the index and the
+// row).
+func BenchmarkNameKey(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if domain.NameKey("Svc-12345") != "svc-12345" {
+			b.Fatal("not folded")
+		}
 	}
 }
