@@ -2,7 +2,9 @@ package runtime
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
+	"time"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -37,5 +39,30 @@ func TestPopulatedIsHas(t *testing.T) {
 	}
 	if got := populated(protoreflect.Value{}, protoreflect.MessageKind); got {
 		t.Error("populated(invalid message) = true")
+	}
+}
+
+// appendDateTime writes what AppendFormat writes with the RFC 3339 layout
+// protojson uses, over the years protojson accepts.
+func TestAppendDateTime(t *testing.T) {
+	const lo, hi = -62135596800, 253402300799
+	secs := []int64{lo, lo + 1, -1, 0, 1, 951782400, 1709164800, 4107542399, hi - 1, hi}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		secs = append(secs, lo+r.Int64N(hi-lo+1))
+	}
+	for _, s := range secs {
+		tm := time.Unix(s, 0).UTC()
+		if got, want := string(appendDateTime([]byte("x"), tm)), string(tm.AppendFormat([]byte("x"), "2006-01-02T15:04:05")); got != want {
+			t.Fatalf("%d: appendDateTime = %s, want %s", s, got, want)
+		}
+	}
+}
+
+func BenchmarkAppendDateTime(b *testing.B) {
+	tm := time.Unix(1795914123, 456000000).UTC()
+	buf := make([]byte, 0, 32)
+	for b.Loop() {
+		buf = appendDateTime(buf[:0], tm)
 	}
 }

@@ -21,12 +21,21 @@ func (e *respEncoder) timestamp(m protoreflect.Message) error {
 	if secs < -62135596800 || secs > 253402300799 || nanos < 0 || nanos >= 1e9 {
 		return errEncodeFallback
 	}
-	t := time.Unix(secs, nanos).UTC()
 	e.buf = append(e.buf, '"')
-	e.buf = t.AppendFormat(e.buf, "2006-01-02T15:04:05")
+	e.buf = appendDateTime(e.buf, time.Unix(secs, nanos).UTC())
 	e.buf = appendFraction(e.buf, nanos)
 	e.buf = append(e.buf, 'Z', '"')
 	return nil
+}
+
+// appendDateTime writes t as t.AppendFormat(b, "2006-01-02T15:04:05")
+// does for a year from 1 to 9999, without reading the layout.
+func appendDateTime(b []byte, t time.Time) []byte {
+	y, mo, d := t.Date()
+	h, mi, s := t.Clock()
+	b = append(b, byte('0'+y/1000), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10), '-')
+	b = append(b, byte('0'+int(mo)/10), byte('0'+int(mo)%10), '-', byte('0'+d/10), byte('0'+d%10), 'T')
+	return append(b, byte('0'+h/10), byte('0'+h%10), ':', byte('0'+mi/10), byte('0'+mi%10), ':', byte('0'+s/10), byte('0'+s%10))
 }
 
 // duration writes seconds with 0, 3, 6 or 9 fractional digits and "s".
