@@ -3,7 +3,6 @@ package gen
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,7 +20,20 @@ const (
 	portableNameExp = `^[a-zA-Z0-9_-]{1,64}$`
 )
 
-var portableName = regexp.MustCompile(portableNameExp)
+// portableName reports whether s matches portableNameExp: 1 to 64 ASCII
+// letters, digits, _ and -.
+func portableName(s string) bool {
+	if len(s) == 0 || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // forbidden keywords are outside the portable subset.
 var forbidden = []string{"$ref", "$defs", "definitions", "anyOf", "oneOf", "allOf", "not", "if", "then", "else", "patternProperties", "dependentSchemas", "dependencies"}
@@ -102,7 +114,7 @@ func LintSchema(tool string, raw []byte) []string {
 			sort.Strings(keys)
 			props += len(keys)
 			for _, k := range keys {
-				if !portableName.MatchString(k) && (k != anyTypeKey || path == "" || !isAnyObject(s)) {
+				if !portableName(k) && (k != anyTypeKey || path == "" || !isAnyObject(s)) {
 					out = append(out, fmt.Sprintf("tool %s: property %s%s does not match %s", tool, path, k, portableNameExp))
 				}
 				walk(p[k], path+k+".", depth+1)
@@ -119,7 +131,7 @@ func LintSchema(tool string, raw []byte) []string {
 	if props > maxToolProps {
 		out = append(out, fmt.Sprintf("tool %s: %d properties in all (portable limit %d)", tool, props, maxToolProps))
 	}
-	if !portableName.MatchString(tool) {
+	if !portableName(tool) {
 		out = append(out, fmt.Sprintf("tool %s: the name does not match %s; name the tool with letters, digits, _ and - only, e.g. option (mcpwrite.v1.tool) = {name: %q}", tool, portableNameExp, acceptedName(tool)))
 	}
 	return out

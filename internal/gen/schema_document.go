@@ -205,35 +205,29 @@ func toolDescription(t *toolModel) string {
 
 // marshalDoc renders the document, indented and byte-stable.
 func marshalDoc(doc schemadoc.Document) []byte {
-	return append(indentCompactJSON(mustJSON(doc)), '\n')
+	return append(indentCompactJSONCap(mustJSON(doc), 1), '\n')
 }
 
 // indentCompactJSON is json.Indent(src, "", "  ") for compact JSON, the
 // form the encoder writes, without json.Indent's per-byte state machine:
 // outside strings only the punctuation needs handling. Any whitespace
 // outside a string (src is not compact) goes to json.Indent instead.
-func indentCompactJSON(src []byte) []byte {
-	dst := make([]byte, 0, len(src)+len(src)/2)
-	depth := 0
-	newline := func() {
-		dst = append(dst, '\n')
-		for i := 0; i < depth; i++ {
-			dst = append(dst, ' ', ' ')
-		}
+func indentCompactJSON(src []byte) []byte { return indentCompactJSONCap(src, 0) }
+
+// indentCompactJSONCap is indentCompactJSON into a slice with room for
+// extra more bytes: its exact size is counted first, so the document is
+// written once into one allocation instead of growing (and copying) it.
+func indentCompactJSONCap(src []byte, extra int) []byte {
+	n := indentedSize(src)
+	if n < 0 {
+		return slowIndentJSON(src)
 	}
+	dst := make([]byte, 0, n+extra)
+	depth := 0
 	for i := 0; i < len(src); i++ {
 		switch c := src[i]; c {
 		case '"':
-			j := i + 1
-			for j < len(src) && src[j] != '"' {
-				if src[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			if j >= len(src) {
-				return slowIndentJSON(src)
-			}
+			j := stringEnd(src, i)
 			dst = append(dst, src[i:j+1]...)
 			i = j
 		case '{', '[':
@@ -244,21 +238,72 @@ func indentCompactJSON(src []byte) []byte {
 				continue
 			}
 			depth++
-			newline()
+			dst = indentNewline(dst, depth)
 		case '}', ']':
 			depth--
-			newline()
-			dst = append(dst, c)
+			dst = append(indentNewline(dst, depth), c)
 		case ',':
-			dst = append(dst, c)
-			newline()
+			dst = indentNewline(append(dst, c), depth)
 		case ':':
 			dst = append(dst, c, ' ')
-		case ' ', '\t', '\n', '\r':
-			return slowIndentJSON(src)
 		default:
 			dst = append(dst, c)
 		}
+	}
+	return dst
+}
+
+// indentedSize is the length of indentCompactJSON(src), or -1 when src is
+// not compact (whitespace outside a string) or ends inside a string.
+func indentedSize(src []byte) int {
+	n, depth := len(src), 0
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '"':
+			j := stringEnd(src, i)
+			if j >= len(src) {
+				return -1
+			}
+			i = j
+		case '{', '[':
+			if i+1 < len(src) && (src[i+1] == '}' || src[i+1] == ']') {
+				i++
+				continue
+			}
+			depth++
+			n += 1 + 2*depth
+		case '}', ']':
+			depth--
+			n += 1 + 2*max(depth, 0)
+		case ',':
+			n += 1 + 2*depth
+		case ':':
+			n++
+		case ' ', '\t', '\n', '\r':
+			return -1
+		}
+	}
+	return n
+}
+
+// stringEnd is the index of the quote closing the JSON string that opens
+// at src[i], or len(src) or more when it is not closed.
+func stringEnd(src []byte, i int) int {
+	j := i + 1
+	for j < len(src) && src[j] != '"' {
+		if src[j] == '\\' {
+			j++
+		}
+		j++
+	}
+	return j
+}
+
+// indentNewline appends a newline and depth levels of indentation.
+func indentNewline(dst []byte, depth int) []byte {
+	dst = append(dst, '\n')
+	for i := 0; i < depth; i++ {
+		dst = append(dst, ' ', ' ')
 	}
 	return dst
 }

@@ -9,15 +9,20 @@ import (
 	"testing"
 )
 
-// checkIndent fails t unless indentCompactJSON(raw) is json.Indent's output.
+// checkIndent fails t unless indentCompactJSON(raw) is json.Indent's output
+// and, for compact raw, indentedSize counted its length exactly.
 func checkIndent(t *testing.T, name string, raw []byte) {
 	t.Helper()
 	var want bytes.Buffer
 	if err := json.Indent(&want, raw, "", "  "); err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	if got := indentCompactJSON(raw); !bytes.Equal(got, want.Bytes()) {
+	got := indentCompactJSON(raw)
+	if !bytes.Equal(got, want.Bytes()) {
 		t.Errorf("%s: indentCompactJSON differs from json.Indent:\n%s\nwant:\n%s", name, got, want.Bytes())
+	}
+	if n := indentedSize(raw); n >= 0 && (n != len(got) || cap(got) != n) {
+		t.Errorf("%s: indentedSize = %d, the output has %d bytes in a slice of capacity %d", name, n, len(got), cap(got))
 	}
 }
 

@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/invopop/jsonschema"
@@ -20,9 +19,9 @@ import (
 
 var (
 	// linkRE matches [Text][target] and [target][] (an empty target).
-	linkRE = regexp.MustCompile(`\[([^\[\]]+)\]\[([A-Za-z0-9_.]*)\]`)
+	linkRE = lazyRegexp(`\[([^\[\]]+)\]\[([A-Za-z0-9_.]*)\]`)
 	// behaviourPrefixRE matches the field-behaviour prefixes of AIP comments.
-	behaviourPrefixRE = regexp.MustCompile(`^(?i:(?:required|optional|output only|immutable|identifier|input only)\.\s*)+`)
+	behaviourPrefixRE = lazyRegexp(`^(?i:(?:required|optional|output only|immutable|identifier|input only)\.\s*)+`)
 )
 
 // plainLinks renders protodoc link markup as its text.
@@ -30,13 +29,13 @@ func plainLinks(s string) string {
 	if !strings.Contains(s, "][") {
 		return s
 	}
-	return linkRE.ReplaceAllString(s, "$1")
+	return linkRE().ReplaceAllString(s, "$1")
 }
 
 // agentDesc is the description agents read for field f, from its comment;
 // a google.api.resource_reference adds the name's pattern.
 func (b *builder) agentDesc(f *protogen.Field, comment string) string {
-	s := behaviourPrefixRE.ReplaceAllString(plainLinks(comment), "")
+	s := behaviourPrefixRE().ReplaceAllString(plainLinks(comment), "")
 	if note := b.referenceNote(f); note != "" && !strings.Contains(s, note) {
 		s = strings.TrimSpace(s + " " + note)
 	}
@@ -116,7 +115,7 @@ func agentDescriptions(s *jsonschema.Schema, path string, long map[string]string
 		}
 		seen[s] = true
 		if s.Description != "" {
-			d := behaviourPrefixRE.ReplaceAllString(plainLinks(s.Description), "")
+			d := behaviourPrefixRE().ReplaceAllString(plainLinks(s.Description), "")
 			if cut := cutDescription(d); cut != d {
 				long[path] = d
 				d = cut

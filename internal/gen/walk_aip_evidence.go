@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"regexp"
 	"strings"
 
 	"google.golang.org/genproto/googleapis/api/annotations"
@@ -72,12 +71,12 @@ func destructiveVerbEvidence(words []string) string {
 
 // destructiveCommentRE finds what a method's comment says it destroys or
 // overwrites.
-var destructiveCommentRE = regexp.MustCompile(`(?i)\b(permanently|cannot be undone|can ?not be undone|can't be undone|irreversibl[ey]|irrevocabl[ey]|overwrit(?:es|ten|e)|deletes|drops|destroys|purges|erases|wipes|truncates|revokes)\b`)
+var destructiveCommentRE = lazyRegexp(`(?i)\b(permanently|cannot be undone|can ?not be undone|can't be undone|irreversibl[ey]|irrevocabl[ey]|overwrit(?:es|ten|e)|deletes|drops|destroys|purges|erases|wipes|truncates|revokes)\b`)
 
 // destructiveCommentEvidence quotes the first destructive word of a
 // method's leading comment.
 func destructiveCommentEvidence(m *protogen.Method) string {
-	if w := destructiveCommentRE.FindString(m.Comments.Leading.String()); w != "" {
+	if w := destructiveCommentRE().FindString(m.Comments.Leading.String()); w != "" {
 		return `comment says "` + strings.ToLower(w) + `"`
 	}
 	return ""
@@ -172,7 +171,7 @@ var writeWords = map[string]bool{
 }
 
 // stateChangeRE finds what a read-verb method's comment says it changes.
-var stateChangeRE = regexp.MustCompile(`(?i)\b(creates?|updates?|deletes?|modif(?:y|ies)|writes?|stores?|saves?|persists?|overwrit(?:es|e)|mutates?|removes?|starts?|triggers?|sends?|publish(?:es)?|acknowledges?|consumes?|commits?|applies|changes the|sets the|permanently|cannot be undone|irreversibl[ey]|drops?|purges?|exports?|imports?|generates? a signed|signs?)\b`)
+var stateChangeRE = lazyRegexp(`(?i)\b(creates?|updates?|deletes?|modif(?:y|ies)|writes?|stores?|saves?|persists?|overwrit(?:es|e)|mutates?|removes?|starts?|triggers?|sends?|publish(?:es)?|acknowledges?|consumes?|commits?|applies|changes the|sets the|permanently|cannot be undone|irreversibl[ey]|drops?|purges?|exports?|imports?|generates? a signed|signs?)\b`)
 
 // writeRequestFields in a read-verb method's request say it writes: an
 // idempotency key, a validate-only switch, a mask, an output destination.
@@ -200,7 +199,7 @@ func readContrary(m *protogen.Method, words []string) string {
 			return "request field " + name
 		}
 	}
-	if w := stateChangeRE.FindString(m.Comments.Leading.String()); w != "" {
+	if w := stateChangeRE().FindString(m.Comments.Leading.String()); w != "" {
 		return `comment says "` + strings.ToLower(w) + `"`
 	}
 	return ""

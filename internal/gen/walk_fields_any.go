@@ -12,7 +12,6 @@ package gen
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -37,8 +36,8 @@ func isAny(f *protogen.Field) bool {
 // anyNamedRE finds dotted names (full names, and type URLs, which end in
 // one) in a comment; anyTickedRE a bare message name in backticks.
 var (
-	anyNamedRE  = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+`)
-	anyTickedRE = regexp.MustCompile("`([A-Z][A-Za-z0-9_]*)`")
+	anyNamedRE  = lazyRegexp(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+`)
+	anyTickedRE = lazyRegexp("`([A-Z][A-Za-z0-9_]*)`")
 )
 
 // anyCandidates are the candidate messages of the Any field f, sorted by
@@ -48,12 +47,12 @@ func (b *builder) anyCandidates(f *protogen.Field) ([]*protogen.Message, string)
 	pkg := f.Parent.Desc.ParentFile().Package()
 	doc := f.Comments.Leading.String() + " " + f.Comments.Trailing.String()
 	named := map[protoreflect.FullName]*protogen.Message{}
-	for _, n := range anyNamedRE.FindAllString(doc, -1) {
+	for _, n := range anyNamedRE().FindAllString(doc, -1) {
 		if m := index[protoreflect.FullName(n)]; m != nil && usableAnyCandidate(m) {
 			named[m.Desc.FullName()] = m
 		}
 	}
-	for _, sub := range anyTickedRE.FindAllStringSubmatch(doc, -1) {
+	for _, sub := range anyTickedRE().FindAllStringSubmatch(doc, -1) {
 		if m := index[pkg.Append(protoreflect.Name(sub[1]))]; m != nil && usableAnyCandidate(m) {
 			named[m.Desc.FullName()] = m
 		}

@@ -10,7 +10,6 @@ package gen
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"google.golang.org/protobuf/compiler/protogen"
@@ -26,7 +25,7 @@ const (
 // API users: "This is an internal API", "An internal method called by a
 // connector", "to support Google-internal use cases", "Do not use this
 // method directly".
-var internalDocRE = regexp.MustCompile(`(?i)\binternal (api|method|rpc)\b|\binternal[- ]use\b|\bgoogle-internal\b|\bdo not (use|call) this (method|api|rpc) directly\b|\bnever need to call this\b`)
+var internalDocRE = lazyRegexp(`(?i)\binternal (api|method|rpc)\b|\binternal[- ]use\b|\bgoogle-internal\b|\bdo not (use|call) this (method|api|rpc) directly\b|\bnever need to call this\b`)
 
 // leftOutByDefault says why expose: ALL leaves m out without trying it, or
 // "": a method documented as internal (or named *Internal / Internal*), or
@@ -35,7 +34,7 @@ var internalDocRE = regexp.MustCompile(`(?i)\binternal (api|method|rpc)\b|\binte
 func leftOutByDefault(m *protogen.Method) string {
 	name := string(m.Desc.Name())
 	doc := m.Comments.Leading.String()
-	if internalDocRE.MatchString(doc) || strings.HasPrefix(name, "Internal") || strings.HasSuffix(name, "Internal") {
+	if internalDocRE().MatchString(doc) || strings.HasPrefix(name, "Internal") || strings.HasSuffix(name, "Internal") {
 		return "it is documented as internal, not for API users"
 	}
 	if !strings.Contains(strings.ToLower(name+" "+doc), "webhook") {

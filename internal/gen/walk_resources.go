@@ -9,7 +9,6 @@ package gen
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -26,13 +25,13 @@ const defaultResourceScheme = "aip"
 
 var (
 	// schemeRE is an RFC 3986 scheme, lower case.
-	schemeRE = regexp.MustCompile(`^[a-z][a-z0-9+.-]{0,31}$`)
+	schemeRE = lazyRegexp(`^[a-z][a-z0-9+.-]{0,31}$`)
 	// serviceNameRE is a resource type's service name, the URI's host.
-	serviceNameRE = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$`)
+	serviceNameRE = lazyRegexp(`^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$`)
 	// literalSegmentRE and variableSegmentRE are the pattern segments a
 	// resource URI can carry: a collection id, or one {variable}.
-	literalSegmentRE  = regexp.MustCompile(`^[A-Za-z0-9._~-]+$`)
-	variableSegmentRE = regexp.MustCompile(`^\{[a-z][a-z0-9_]*\}$`)
+	literalSegmentRE  = lazyRegexp(`^[A-Za-z0-9._~-]+$`)
+	variableSegmentRE = lazyRegexp(`^\{[a-z][a-z0-9_]*\}$`)
 )
 
 // resourceTemplates resolves the service's resource templates: each read
@@ -42,7 +41,7 @@ func (b *builder) resourceTemplates(sm *serviceModel) {
 	scheme := rules.GetResourceScheme()
 	if scheme == "" {
 		scheme = defaultResourceScheme
-	} else if !schemeRE.MatchString(scheme) {
+	} else if !schemeRE().MatchString(scheme) {
 		b.probs.servicef(sm.proto, "resource_scheme %q is not a URI scheme: use a lower-case letter followed by up to 31 letters, digits, '+', '-' or '.' (e.g. \"aip\")", scheme)
 		return
 	}
@@ -118,7 +117,7 @@ func (b *builder) resourcesOf(t *toolModel, scheme string) ([]schemadoc.Resource
 		return nil, "resource type " + typ + " declares no pattern"
 	}
 	host, kind, _ := strings.Cut(typ, "/")
-	if !serviceNameRE.MatchString(host) || kind == "" {
+	if !serviceNameRE().MatchString(host) || kind == "" {
 		return nil, "resource type " + strconv.Quote(typ) + " is not {service name}/{Kind}, so it names no URI host"
 	}
 	var out []schemadoc.Resource
@@ -200,13 +199,13 @@ func uriPattern(p string) string {
 	vars := 0
 	for _, seg := range strings.Split(p, "/") {
 		switch {
-		case variableSegmentRE.MatchString(seg):
+		case variableSegmentRE().MatchString(seg):
 			if seen[seg] {
 				return "repeats " + seg
 			}
 			seen[seg] = true
 			vars++
-		case !literalSegmentRE.MatchString(seg):
+		case !literalSegmentRE().MatchString(seg):
 			return "has the segment " + strconv.Quote(seg) + " (only collection ids and whole {variable} segments map to a URI)"
 		}
 	}
