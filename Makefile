@@ -40,8 +40,8 @@ $(BUF): tools/package.json tools/package-lock.json
 	touch $(BUF)
 
 .PHONY: build
-build: ## Build the plugin into .tools/bin
-	go build -o $(TOOLS)/protoc-gen-mcpwrite ./cmd/protoc-gen-mcpwrite
+build: ## Build the plugin into .tools/bin (static, as the install instructions build it)
+	CGO_ENABLED=0 go build -o $(TOOLS)/protoc-gen-mcpwrite ./cmd/protoc-gen-mcpwrite
 
 .PHONY: generate
 generate: tools build ## Regenerate the annotations, every example and the golden files

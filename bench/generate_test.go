@@ -46,7 +46,9 @@ var plugin struct {
 }
 
 // ourPlugin builds protoc-gen-mcpwrite from the current source once per run,
-// so the benchmark never times a stale binary.
+// so the benchmark never times a stale binary, the way the install
+// instructions build it: static (CGO_ENABLED=0), like protoc-gen-go, which
+// imports nothing that needs cgo.
 func ourPlugin(b *testing.B) string {
 	plugin.once.Do(func() {
 		dir, err := os.MkdirTemp("", "mcpwrite-bench-")
@@ -55,7 +57,9 @@ func ourPlugin(b *testing.B) string {
 			return
 		}
 		plugin.path = filepath.Join(dir, "protoc-gen-mcpwrite")
-		out, err := exec.Command("go", "build", "-o", plugin.path, "github.com/mcpwrite/protoc-gen-mcpwrite/cmd/protoc-gen-mcpwrite").CombinedOutput()
+		build := exec.Command("go", "build", "-o", plugin.path, "github.com/mcpwrite/protoc-gen-mcpwrite/cmd/protoc-gen-mcpwrite")
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		out, err := build.CombinedOutput()
 		if err != nil {
 			plugin.err = fmt.Errorf("go build: %v\n%s", err, out)
 		}

@@ -34,8 +34,8 @@ expect() { [[ $3 == "$2" ]] || fail "$1 answered"$'\n'"$3"$'\n'"want"$'\n'"$2"; 
 
 echo "== 1. Install the plugin, mcpwrite-compat and protoc-gen-go"
 # From the checkout, so the quickstart tests the code it checks out; at a release:
-#   go install github.com/mcpwrite/protoc-gen-mcpwrite/cmd/protoc-gen-mcpwrite@v0.3.0 .../cmd/mcpwrite-compat@v0.3.0
-(cd "$checkout" && go install ./cmd/protoc-gen-mcpwrite ./cmd/mcpwrite-compat)
+#   CGO_ENABLED=0 go install github.com/mcpwrite/protoc-gen-mcpwrite/cmd/protoc-gen-mcpwrite@v0.3.0 .../cmd/mcpwrite-compat@v0.3.0
+(cd "$checkout" && CGO_ENABLED=0 go install ./cmd/protoc-gen-mcpwrite ./cmd/mcpwrite-compat)
 go install google.golang.org/protobuf/cmd/protoc-gen-go@v1.36.12
 expect "protoc-gen-mcpwrite --version" "protoc-gen-mcpwrite $(sed -n 's/^const Version = "\(.*\)"$/\1/p' "$checkout/runtime/version.go")" "$(protoc-gen-mcpwrite --version)"
 protoc-gen-mcpwrite --version
