@@ -244,9 +244,9 @@ type completeWithKey struct {
 
 var paramRE = regexp.MustCompile(`\$([0-9]+)`)
 
-// completeWithSQL is stmt and completeSQL (its parameters numbered after
-// stmt's n) in one statement that fails with lostCode when the key is not
-// ours.
+// completeWithSQL is stmt and completeOrLostSQL (its parameters numbered
+// after stmt's n) in one statement, which fails with lostCode when the key
+// is not ours.
 func (s *Store) completeWithSQL(stmt string, n int) string {
 	key := completeWithKey{stmt, n}
 	if v, ok := s.completeWith.Load(key); ok {
@@ -256,10 +256,9 @@ func (s *Store) completeWithSQL(stmt string, n int) string {
 		i, _ := strconv.Atoi(m[1:])
 		return "$" + strconv.Itoa(i+n)
 	}
-	done := paramRE.ReplaceAllStringFunc(s.doneSQL, shift)
-	lost := paramRE.ReplaceAllStringFunc("mcpwrite_idempotency_lost($2, $3)", shift)
+	done := paramRE.ReplaceAllStringFunc(fmt.Sprintf(completeOrLostSQL, s.ident), shift)
 	ctes, main := splitWith(stmt)
-	q := "WITH " + ctes + "caller AS (" + main + "),\ndone AS (" + done + ")\nSELECT created_at FROM done\nUNION ALL SELECT " + lost + " WHERE NOT EXISTS (SELECT 1 FROM done)"
+	q := "WITH " + ctes + "caller AS (" + main + ")\n" + done
 	s.completeWith.Store(key, q)
 	return q
 }
