@@ -91,12 +91,13 @@ func write[Resp proto.Message](ctx context.Context, r *Repository, tool string, 
 		if err != nil {
 			return zero, err
 		}
-		outbox := []any{tenant, tool, reqJSON, respJSON}
-		if err := r.idem.WithTx(tx).QueueCompleteWith(b, r.sql.insertOutbox, outbox, out.Key, out.Fingerprint, body, false, out.Now, out.TTL); err != nil {
+		stmt, outbox := r.withLastChange(b, tenant, tool, reqJSON, respJSON)
+		if err := r.idem.WithTx(tx).QueueCompleteWith(b, stmt, outbox, out.Key, out.Fingerprint, body, false, out.Now, out.TTL); err != nil {
 			return zero, err
 		}
 	} else {
-		b.Queue(r.sql.insertOutbox, tenant, tool, reqJSON, respJSON)
+		stmt, outbox := r.withLastChange(b, tenant, tool, reqJSON, respJSON)
+		b.Queue(stmt, outbox...)
 	}
 	if err := r.finish(ctx, tx, b, req, resp, out, applying); err != nil {
 		return zero, err
@@ -106,6 +107,26 @@ func write[Resp proto.Message](ctx context.Context, r *Repository, tool string, 
 		out.Recorded()
 	}
 	return resp, nil
+}
+
+// withLastChange takes the last statement queued on b, when it changes rows
+// (sqlText.withOutbox), off b, and answers the statement that makes it
+// with the outbox row of a write (tenant, tool, request, response) and its
+// arguments: a write's rows and its outbox row take one statement fewer.
+// With nothing to take, it answers insertOutbox and the row's arguments.
+func (r *Repository) withLastChange(b *pgx.Batch, tenant, tool string, req, resp []byte) (string, []any) {
+	outbox := []any{tenant, tool, req, resp}
+	n := len(b.QueuedQueries)
+	if n == 0 {
+		return r.sql.insertOutbox, outbox
+	}
+	last := b.QueuedQueries[n-1]
+	stmt, ok := r.sql.withOutbox[last.SQL]
+	if !ok || last.Fn != nil {
+		return r.sql.insertOutbox, outbox
+	}
+	b.QueuedQueries = b.QueuedQueries[:n-1]
+	return stmt, append(outbox, last.Arguments...)
 }
 
 // finish sends the write's rows b and commits: in one round trip, or, for

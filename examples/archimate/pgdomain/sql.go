@@ -3,6 +3,7 @@ package pgdomain
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -47,6 +48,27 @@ type sqlText struct {
 	insertProperties, insertRelationships           string
 	updateElement, deleteProperties                 string
 	deleteElement, deleteRelationship, insertOutbox string
+	// withOutbox is, by each statement a write's rows are changed with,
+	// that statement and insertOutbox as one (outboxWith): a write's last
+	// change and its outbox row are one statement.
+	withOutbox map[string]string
+}
+
+// outboxArgs is how many parameters insertOutbox takes.
+const outboxArgs = 4
+
+var paramRE = regexp.MustCompile(`\$([0-9]+)`)
+
+// outboxWith is change, a data-modifying statement without RETURNING, and
+// insertOutbox as one statement: change in a WITH, its parameters
+// numbered after insertOutbox's. Both are written or neither; they share
+// one snapshot, which neither reads.
+func (t *sqlText) outboxWith(change string) string {
+	shifted := paramRE.ReplaceAllStringFunc(change, func(m string) string {
+		i, _ := strconv.Atoi(m[1:])
+		return "$" + strconv.Itoa(i+outboxArgs)
+	})
+	return "WITH change AS (" + shifted + ")\n" + t.insertOutbox
 }
 
 // readKey names a footprint read of sqlText.reads: its shape and its row
@@ -58,6 +80,11 @@ type readKey struct {
 
 func newSQL(p string) sqlText {
 	t := newSQLText(p)
+	t.withOutbox = map[string]string{}
+	for _, change := range []string{t.insertElements, t.insertElement, t.insertProperties, t.insertRelationships,
+		t.updateElement, t.deleteProperties, t.deleteElement, t.deleteRelationship} {
+		t.withOutbox[change] = t.outboxWith(change)
+	}
 	t.loadElementsLocked = map[string]string{}
 	t.reads = map[readKey]string{}
 	cols := fmt.Sprintf(elementColumns, p)

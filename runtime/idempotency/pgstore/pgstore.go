@@ -256,6 +256,21 @@ ON CONFLICT (tenant_id, tool, client_request_id) DO UPDATE
   WHERE (cur.state = 1 AND cur.fingerprint = EXCLUDED.fingerprint) OR cur.expires_at <= EXCLUDED.created_at
 RETURNING created_at`
 
+// completeOrLostSQL is completeSQL failing with lostCode
+// (mcpwrite_idempotency_lost) when the key is not ours, instead of
+// answering no row: the row it conflicts with is updated or the statement
+// fails, so that a statement it is part of (QueueCompleteWith) needs no
+// check of its own.
+const completeOrLostSQL = `INSERT INTO %[1]s AS cur (tenant_id, tool, client_request_id, fingerprint, state, response_payload, is_error, created_at, lease_until, expires_at)
+VALUES ($1, $2, $3, $4, 2, $5, $6, $7, NULL, $8)
+ON CONFLICT (tenant_id, tool, client_request_id) DO UPDATE
+  SET fingerprint = EXCLUDED.fingerprint, state = 2, response_payload = EXCLUDED.response_payload, is_error = EXCLUDED.is_error,
+      created_at = CASE WHEN cur.state = 1 AND cur.fingerprint = EXCLUDED.fingerprint THEN cur.created_at ELSE EXCLUDED.created_at END,
+      lease_until = NULL,
+      expires_at = CASE WHEN (cur.state = 1 AND cur.fingerprint = EXCLUDED.fingerprint) OR cur.expires_at <= EXCLUDED.created_at
+        THEN EXCLUDED.expires_at ELSE mcpwrite_idempotency_lost($2, $3) END
+RETURNING created_at`
+
 const releaseSQL = `DELETE FROM %[1]s WHERE tenant_id = $1 AND tool = $2 AND client_request_id = $3 AND state = 1 AND fingerprint = $4`
 
 const getSQL = `SELECT fingerprint, state, response_payload, is_error, created_at, lease_until, expires_at FROM %[1]s

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -197,7 +198,11 @@ func (p *PendingClaim) readReserve(br pgx.BatchResults) (idempotency.ClaimResult
 // QueueCompleteWith queues Complete on b as one statement together with
 // stmt, a data-modifying statement of the caller (an INSERT, UPDATE or
 // DELETE without RETURNING, its parameters $1.. taken from args): both
-// happen or neither does. b must be sent in the transaction that holds the
+// happen or neither does. stmt may begin with a WITH list of more
+// data-modifying statements ("WITH a AS (INSERT ...) INSERT ..."), which
+// join the statement's own: a caller writes several rows in the one
+// statement (they share its snapshot, so none of them may read what
+// another writes). b must be sent in the transaction that holds the
 // key (QueueReserve or a claim). When the key is no longer ours the
 // statement fails, so that a commit queued after it on b does not run
 // (the transaction is then aborted and must be rolled back), and reading
@@ -239,9 +244,9 @@ type completeWithKey struct {
 
 var paramRE = regexp.MustCompile(`\$([0-9]+)`)
 
-// completeWithSQL is stmt and completeSQL (its parameters numbered after
-// stmt's n) in one statement that fails with lostCode when the key is not
-// ours.
+// completeWithSQL is stmt and completeOrLostSQL (its parameters numbered
+// after stmt's n) in one statement, which fails with lostCode when the key
+// is not ours.
 func (s *Store) completeWithSQL(stmt string, n int) string {
 	key := completeWithKey{stmt, n}
 	if v, ok := s.completeWith.Load(key); ok {
@@ -251,9 +256,43 @@ func (s *Store) completeWithSQL(stmt string, n int) string {
 		i, _ := strconv.Atoi(m[1:])
 		return "$" + strconv.Itoa(i+n)
 	}
-	done := paramRE.ReplaceAllStringFunc(s.doneSQL, shift)
-	lost := paramRE.ReplaceAllStringFunc("mcpwrite_idempotency_lost($2, $3)", shift)
-	q := "WITH caller AS (" + stmt + "),\ndone AS (" + done + ")\nSELECT created_at FROM done\nUNION ALL SELECT " + lost + " WHERE NOT EXISTS (SELECT 1 FROM done)"
+	done := paramRE.ReplaceAllStringFunc(fmt.Sprintf(completeOrLostSQL, s.ident), shift)
+	ctes, main := splitWith(stmt)
+	q := "WITH " + ctes + "caller AS (" + main + ")\n" + done
 	s.completeWith.Store(key, q)
 	return q
+}
+
+// splitWith splits stmt's leading WITH list from its last statement: ctes
+// is the list's entries, each followed by a comma ("" when stmt has no
+// WITH), main the statement after them. Parentheses inside quoted
+// literals and identifiers are skipped.
+func splitWith(stmt string) (ctes, main string) {
+	const with = "WITH "
+	if !strings.HasPrefix(stmt, with) {
+		return "", stmt
+	}
+	depth, quote := 0, byte(0)
+	for i := len(with); i < len(stmt); i++ {
+		c := stmt[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+			if depth == 0 {
+				rest := strings.TrimLeft(stmt[i+1:], " \t\n")
+				if !strings.HasPrefix(rest, ",") {
+					return stmt[len(with):i+1] + ",\n", rest
+				}
+			}
+		}
+	}
+	return "", stmt
 }

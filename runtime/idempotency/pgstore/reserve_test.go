@@ -282,3 +282,64 @@ func TestMigrateAddsTheReservationToAnEarlierDatabase(t *testing.T) {
 		}
 	}
 }
+
+// A caller statement with a WITH list of its own writes every row of it
+// with the outcome, in one statement, and none of them when the key is no
+// longer the transaction's.
+func TestCompleteWithAStatementOfSeveralWrites(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	s := e.newTable(t)
+	side := sideTable(t, e, s)
+	now := idempotency.TruncateTime(time.Now())
+	stmt := "WITH first AS (INSERT INTO " + side + " (v) VALUES ($2 || ' (first, ''(quoted)'')')),\n second AS (INSERT INTO " + side +
+		" (v) VALUES ($2 || ' (second)'))\nINSERT INTO " + side + " (v) VALUES ($1)"
+	write := func(tx pgx.Tx, k idempotency.Key, then ...string) error {
+		b := &pgx.Batch{}
+		if err := s.WithTx(tx).QueueCompleteWith(b, stmt, []any{k.Key, k.Key + " also"}, k, "fp", []byte(k.Key), false, now, time.Hour); err != nil {
+			return err
+		}
+		for _, q := range then {
+			b.Queue(q)
+		}
+		return tx.SendBatch(ctx, b).Close()
+	}
+	k := idempotency.Key{Tenant: "t", Tool: "x", Key: "several"}
+	if err := pgx.BeginFunc(ctx, e.pool, func(tx pgx.Tx) error {
+		if res, err := reserveIn(ctx, tx, s, k, now); err != nil || !res.Claimed {
+			t.Fatalf("reservation = %+v, %v", res, err)
+		}
+		return write(tx, k)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := e.pool.Query(ctx, "SELECT v FROM "+side+" ORDER BY v")
+	got, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if want := []string{"several", "several also (first, '(quoted)')", "several also (second)"}; err != nil || strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("rows = %q, %v; want %q", got, err, want)
+	}
+	if rec, err := s.Get(ctx, k, now); err != nil || rec.State != idempotency.StateCompleted || string(rec.Response) != "several" {
+		t.Fatalf("record = %+v, %v", rec, err)
+	}
+
+	lost := idempotency.Key{Tenant: "t", Tool: "x", Key: "lost"}
+	tx, err := e.pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if res, err := reserveIn(ctx, tx, s, lost, now); err != nil || !res.Claimed {
+		t.Fatalf("reservation = %+v, %v", res, err)
+	}
+	if err := s.Complete(ctx, lost, "other", []byte("elsewhere"), false, now, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if err := write(tx, lost, "commit"); !errors.Is(err, idempotency.ErrClaimLost) {
+		t.Fatalf("outcome of a key completed elsewhere = %v, want ErrClaimLost", err)
+	}
+	_ = tx.Rollback(ctx)
+	var n int
+	if err := e.pool.QueryRow(ctx, "SELECT count(*) FROM "+side+" WHERE v LIKE 'lost%'").Scan(&n); err != nil || n != 0 {
+		t.Fatalf("rows of the lost outcome = %d, %v; want 0", n, err)
+	}
+}
