@@ -150,6 +150,27 @@ func TestReservedKeyWaitsForTheFirstTransaction(t *testing.T) {
 	}
 }
 
+// completedElsewhere reserves the key "lost" in a transaction it returns
+// (rolled back when the test ends), then has a call that does not reserve
+// complete the key meanwhile, with the response "elsewhere".
+func completedElsewhere(t *testing.T, e env, s *pgstore.Store, now time.Time) (pgx.Tx, idempotency.Key) {
+	t.Helper()
+	ctx := context.Background()
+	lost := idempotency.Key{Tenant: "t", Tool: "x", Key: "lost"}
+	tx, err := e.pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = tx.Rollback(ctx) })
+	if res, err := reserveIn(ctx, tx, s, lost, now); err != nil || !res.Claimed {
+		t.Fatalf("reservation = %+v, %v", res, err)
+	}
+	if err := s.Complete(ctx, lost, "other", []byte("elsewhere"), false, now, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	return tx, lost
+}
+
 // The reservation answers what holds the key: a live claim made outside a
 // transaction (in progress), not one past its lease, which the outcome
 // then takes over; the outcome is refused (ErrClaimLost, the write with
@@ -187,18 +208,7 @@ func TestReservationAndClaimsMadeOutsideTransactions(t *testing.T) {
 		t.Fatalf("record taken over = %+v, %v", got, err)
 	}
 
-	lost := idempotency.Key{Tenant: "t", Tool: "x", Key: "lost"}
-	tx, err := e.pool.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback(ctx)
-	if res, err := reserveIn(ctx, tx, s, lost, now); err != nil || !res.Claimed {
-		t.Fatalf("reservation = %+v, %v", res, err)
-	}
-	if err := s.Complete(ctx, lost, "other", []byte("elsewhere"), false, now, time.Hour); err != nil {
-		t.Fatal(err) // a call that does not reserve completes the key meanwhile
-	}
+	tx, lost := completedElsewhere(t, e, s, now)
 	if err := completeWith(ctx, tx, s, side, lost, "fp", "mine", now, "commit"); !errors.Is(err, idempotency.ErrClaimLost) {
 		t.Fatalf("outcome of a key completed elsewhere = %v, want ErrClaimLost", err)
 	}
@@ -322,18 +332,7 @@ func TestCompleteWithAStatementOfSeveralWrites(t *testing.T) {
 		t.Fatalf("record = %+v, %v", rec, err)
 	}
 
-	lost := idempotency.Key{Tenant: "t", Tool: "x", Key: "lost"}
-	tx, err := e.pool.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback(ctx)
-	if res, err := reserveIn(ctx, tx, s, lost, now); err != nil || !res.Claimed {
-		t.Fatalf("reservation = %+v, %v", res, err)
-	}
-	if err := s.Complete(ctx, lost, "other", []byte("elsewhere"), false, now, time.Hour); err != nil {
-		t.Fatal(err)
-	}
+	tx, lost := completedElsewhere(t, e, s, now)
 	if err := write(tx, lost, "commit"); !errors.Is(err, idempotency.ErrClaimLost) {
 		t.Fatalf("outcome of a key completed elsewhere = %v, want ErrClaimLost", err)
 	}
