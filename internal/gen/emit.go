@@ -262,9 +262,11 @@ func (e *emitter) register(sm *serviceModel) {
 		item(jen.Id("Doc").Op(":").Id("writeSchema")),
 	}
 	service := e.rt("Service")
-	var tools []jen.Code
+	var tools, locals []jen.Code
 	for _, t := range sm.tools {
-		tools = append(tools, item(e.toolBinding(sm, t)))
+		binding, funcs := e.toolBinding(sm, t)
+		tools = append(tools, item(binding))
+		locals = append(locals, funcs...)
 	}
 	fields = append(fields, item(jen.Id("Tools").Op(":").Index().Op("*").Add(e.rt("Tool")).Add(multi(tools...))))
 	if ops := e.operationsField(sm); ops != nil {
@@ -295,49 +297,60 @@ func (e *emitter) register(sm *serviceModel) {
 	}
 	e.decl(doc, jen.Func().Id(serviceCtorName(sm)).Params(jen.Id("h").Id(handlerName(sm))).Op("*").Add(service).BlockFunc(func(g *jen.Group) {
 		e.bindTables(g, sm)
+		for _, l := range locals {
+			g.Add(l)
+		}
 		g.Return(jen.Op("&").Add(e.rt("Service")).Add(multi(fields...)))
 	}))
 }
 
 // toolBinding is a tool's mcpwriteimpl.NewTool call: its decoder, its
 // enrichment and pair check, its handler call and, with buf.validate, the
-// agent paths of its fields.
-func (e *emitter) toolBinding(sm *serviceModel, t *toolModel) *jen.Statement {
+// agent paths of its fields. The functions and maps it names are the
+// statements it returns, local variables of New<Service> declared before
+// the Service literal, so the binding is one line: gofmt lays out a
+// function literal nested in a multi-line call or composite literal by
+// printing it again at each level of the nest.
+func (e *emitter) toolBinding(sm *serviceModel, t *toolModel) (*jen.Statement, []jen.Code) {
+	var locals []jen.Code
+	local := func(prefix string, v jen.Code) *jen.Statement {
+		name := prefix + t.method.GoName
+		locals = append(locals, jen.Id(name).Op(":=").Add(v))
+		return jen.Id(name)
+	}
 	in := t.method.Input.GoIdent
 	decode := jen.Nil()
 	if t.input.agentFacing {
 		decode = jen.Id(decodeName(t.input))
 	}
 	call := e.rt("NewTool").Index(e.q(in))
-	var enrich jen.Code
+	enrich := jen.Nil()
 	switch pc := t.pairCheck; {
 	case pc != nil:
 		params := jen.Params(jen.Id("c").Op("*").Add(e.rt("Call")), jen.Id("m").Op("*").Add(e.q(in))).Error()
-		enrich = jen.Func().Add(params).BlockFunc(func(b *jen.Group) {
+		enrich = local("enrich", jen.Func().Add(params).BlockFunc(func(b *jen.Group) {
 			if t.input.serverFilled {
 				b.If(jen.Err().Op(":=").Add(e.enrichRoot(sm, t.input)), jen.Err().Op("!=").Nil()).Block(
 					jen.Return(jen.Err()),
 				)
 			}
 			b.Return(e.pairCheckCall(t))
-		})
+		}))
 	case t.input.serverFilled:
 		params := jen.Params(jen.Id("c").Op("*").Add(e.rt("Call")), jen.Id("m").Op("*").Add(e.q(in))).Error()
-		enrich = jen.Func().Add(params).Add(inline(jen.Return(e.enrichRoot(sm, t.input))))
-	default:
-		enrich = jen.Nil()
+		enrich = local("enrich", jen.Func().Add(params).Add(inline(jen.Return(e.enrichRoot(sm, t.input)))))
 	}
 	// A closure, not the method value h.X, so a nil h (a Service
 	// built for its Doc) is only dereferenced when a call comes.
-	invoke := jen.Func().Params(jen.Id("ctx").Add(e.q(contextPkg.Ident("Context"))), jen.Id("m").Op("*").Add(e.q(in))).
+	invoke := local("invoke", jen.Func().Params(jen.Id("ctx").Add(e.q(contextPkg.Ident("Context"))), jen.Id("m").Op("*").Add(e.q(in))).
 		Params(jen.Op("*").Add(e.q(t.method.Output.GoIdent)), jen.Error()).
-		Add(inline(jen.Return(jen.Id("h").Dot(t.method.GoName).Call(jen.Id("ctx"), jen.Id("m")))))
-	call.Call(jen.Lit(t.name), decode, jen.Line().Add(enrich), jen.Line().Add(invoke))
+		Add(inline(jen.Return(jen.Id("h").Dot(t.method.GoName).Call(jen.Id("ctx"), jen.Id("m"))))))
+	call.Call(jen.Lit(t.name), decode, enrich, invoke)
 	if check := e.earlyCheckBinding(sm, t); check != nil {
-		call = e.rt("WithEarlyCheck").Call(call, jen.Line().Add(check))
+		call = e.rt("WithEarlyCheck").Call(call, local("earlyCheck", check))
 	}
 	if !importsValidate(sm) {
-		return call
+		return call, locals
 	}
 	var paths, overridable []jen.Code
 	for _, kv := range agentPaths(t.input, "", "") {
@@ -348,9 +361,9 @@ func (e *emitter) toolBinding(sm *serviceModel, t *toolModel) *jen.Statement {
 	}
 	over := jen.Nil()
 	if len(overridable) > 0 {
-		over = jen.Map(jen.String()).Bool().Add(multi(overridable...))
+		over = local("overridable", jen.Map(jen.String()).Bool().Add(multi(overridable...)))
 	}
-	return call.Dot("WithAgentPaths").Call(jen.Map(jen.String()).String().Add(multi(paths...)), over)
+	return call.Dot("WithAgentPaths").Call(local("paths", jen.Map(jen.String()).String().Add(multi(paths...))), over), locals
 }
 
 // enrichRoot calls the enrich function of a tool's request m, with the

@@ -323,93 +323,93 @@ func NewArchitectureService(h ArchitectureServiceHandler) *mcpwriteimpl.Service 
 	createCapabilityStructureRequestResolvers := bindArchitectureServiceCreateCapabilityStructureRequestResolvers(h, typed)
 	addComponentToCapabilityRequestResolvers := bindArchitectureServiceAddComponentToCapabilityRequestResolvers(h, typed)
 	createElementsRequestResolvers := bindArchitectureServiceCreateElementsRequestResolvers(h, typed)
+	enrichCreateElement := func(c *mcpwriteimpl.Call, m *v1.CreateElementRequest) error {
+		return enrichArchitectureServiceCreateElementRequest(c, createElementRequestResolvers, m, m)
+	}
+	invokeCreateElement := func(ctx context.Context, m *v1.CreateElementRequest) (*v1.CreateElementResponse, error) {
+		return h.CreateElement(ctx, m)
+	}
+	earlyCheckCreateElement := func(c *mcpwriteimpl.Call, m *v1.CreateElementRequest) error {
+		return earlyCheckArchitectureServiceCreateElementRequest(c, createElementRequestResolvers, m, m)
+	}
+	enrichCreateRelationship := func(c *mcpwriteimpl.Call, m *v1.CreateRelationshipRequest) error {
+		if err := enrichArchitectureServiceCreateRelationshipRequest(c, createRelationshipRequestResolvers, m, m); err != nil {
+			return err
+		}
+		return pairsCreateRelationship.Check("type", int32(m.GetType()), int32(m.GetSourceType()), int32(m.GetTargetType()))
+	}
+	invokeCreateRelationship := func(ctx context.Context, m *v1.CreateRelationshipRequest) (*v1.CreateRelationshipResponse, error) {
+		return h.CreateRelationship(ctx, m)
+	}
+	earlyCheckCreateRelationship := func(c *mcpwriteimpl.Call, m *v1.CreateRelationshipRequest) error {
+		if err := earlyCheckArchitectureServiceCreateRelationshipRequest(c, createRelationshipRequestResolvers, m, m); err != nil {
+			return err
+		}
+		return pairsCreateRelationship.Check("type", int32(m.GetType()), int32(m.GetSourceType()), int32(m.GetTargetType()))
+	}
+	enrichUpdateElement := func(c *mcpwriteimpl.Call, m *v1.UpdateElementRequest) error {
+		return enrichArchitectureServiceUpdateElementRequest(c, updateElementRequestResolvers, m, m)
+	}
+	invokeUpdateElement := func(ctx context.Context, m *v1.UpdateElementRequest) (*v1.UpdateElementResponse, error) {
+		return h.UpdateElement(ctx, m)
+	}
+	earlyCheckUpdateElement := func(c *mcpwriteimpl.Call, m *v1.UpdateElementRequest) error {
+		return earlyCheckArchitectureServiceUpdateElementRequest(c, updateElementRequestResolvers, m, m)
+	}
+	enrichDeleteElement := func(c *mcpwriteimpl.Call, m *v1.DeleteElementRequest) error {
+		return enrichArchitectureServiceDeleteElementRequest(c, m)
+	}
+	invokeDeleteElement := func(ctx context.Context, m *v1.DeleteElementRequest) (*v1.DeleteElementResponse, error) {
+		return h.DeleteElement(ctx, m)
+	}
+	enrichCreateCapability := func(c *mcpwriteimpl.Call, m *v1.CreateCapabilityRequest) error {
+		return enrichArchitectureServiceCreateCapabilityRequest(c, createCapabilityRequestResolvers, m, m)
+	}
+	invokeCreateCapability := func(ctx context.Context, m *v1.CreateCapabilityRequest) (*v1.CreateCapabilityResponse, error) {
+		return h.CreateCapability(ctx, m)
+	}
+	earlyCheckCreateCapability := func(c *mcpwriteimpl.Call, m *v1.CreateCapabilityRequest) error {
+		return earlyCheckArchitectureServiceCreateCapabilityRequest(c, createCapabilityRequestResolvers, m, m)
+	}
+	enrichCreateCapabilityStructure := func(c *mcpwriteimpl.Call, m *v1.CreateCapabilityStructureRequest) error {
+		return enrichArchitectureServiceCreateCapabilityStructureRequest(c, createCapabilityStructureRequestResolvers, m, m)
+	}
+	invokeCreateCapabilityStructure := func(ctx context.Context, m *v1.CreateCapabilityStructureRequest) (*v1.CreateCapabilityStructureResponse, error) {
+		return h.CreateCapabilityStructure(ctx, m)
+	}
+	earlyCheckCreateCapabilityStructure := func(c *mcpwriteimpl.Call, m *v1.CreateCapabilityStructureRequest) error {
+		return earlyCheckArchitectureServiceCreateCapabilityStructureRequest(c, createCapabilityStructureRequestResolvers, m, m)
+	}
+	enrichAddComponentToCapability := func(c *mcpwriteimpl.Call, m *v1.AddComponentToCapabilityRequest) error {
+		return enrichArchitectureServiceAddComponentToCapabilityRequest(c, addComponentToCapabilityRequestResolvers, m, m)
+	}
+	invokeAddComponentToCapability := func(ctx context.Context, m *v1.AddComponentToCapabilityRequest) (*v1.AddComponentToCapabilityResponse, error) {
+		return h.AddComponentToCapability(ctx, m)
+	}
+	earlyCheckAddComponentToCapability := func(c *mcpwriteimpl.Call, m *v1.AddComponentToCapabilityRequest) error {
+		return earlyCheckArchitectureServiceAddComponentToCapabilityRequest(c, addComponentToCapabilityRequestResolvers, m, m)
+	}
+	enrichCreateElements := func(c *mcpwriteimpl.Call, m *v1.CreateElementsRequest) error {
+		return enrichArchitectureServiceCreateElementsRequest(c, createElementsRequestResolvers, m, m)
+	}
+	invokeCreateElements := func(ctx context.Context, m *v1.CreateElementsRequest) (*v1.CreateElementsResponse, error) {
+		return h.CreateElements(ctx, m)
+	}
+	earlyCheckCreateElements := func(c *mcpwriteimpl.Call, m *v1.CreateElementsRequest) error {
+		return earlyCheckArchitectureServiceCreateElementsRequest(c, createElementsRequestResolvers, m, m)
+	}
 	return &mcpwriteimpl.Service{
 		Name: "archimate.v1.ArchitectureService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateElementRequest]("createElement", decodeCreateElementRequest,
-				func(c *mcpwriteimpl.Call, m *v1.CreateElementRequest) error {
-					return enrichArchitectureServiceCreateElementRequest(c, createElementRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.CreateElementRequest) (*v1.CreateElementResponse, error) {
-					return h.CreateElement(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.CreateElementRequest) error {
-					return earlyCheckArchitectureServiceCreateElementRequest(c, createElementRequestResolvers, m, m)
-				}),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateRelationshipRequest]("createRelationship", decodeCreateRelationshipRequest,
-				func(c *mcpwriteimpl.Call, m *v1.CreateRelationshipRequest) error {
-					if err := enrichArchitectureServiceCreateRelationshipRequest(c, createRelationshipRequestResolvers, m, m); err != nil {
-						return err
-					}
-					return pairsCreateRelationship.Check("type", int32(m.GetType()), int32(m.GetSourceType()), int32(m.GetTargetType()))
-				},
-				func(ctx context.Context, m *v1.CreateRelationshipRequest) (*v1.CreateRelationshipResponse, error) {
-					return h.CreateRelationship(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.CreateRelationshipRequest) error {
-					if err := earlyCheckArchitectureServiceCreateRelationshipRequest(c, createRelationshipRequestResolvers, m, m); err != nil {
-						return err
-					}
-					return pairsCreateRelationship.Check("type", int32(m.GetType()), int32(m.GetSourceType()), int32(m.GetTargetType()))
-				}),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdateElementRequest]("updateElement", decodeUpdateElementRequest,
-				func(c *mcpwriteimpl.Call, m *v1.UpdateElementRequest) error {
-					return enrichArchitectureServiceUpdateElementRequest(c, updateElementRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.UpdateElementRequest) (*v1.UpdateElementResponse, error) {
-					return h.UpdateElement(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.UpdateElementRequest) error {
-					return earlyCheckArchitectureServiceUpdateElementRequest(c, updateElementRequestResolvers, m, m)
-				}),
-			mcpwriteimpl.NewTool[v1.DeleteElementRequest]("deleteElement", decodeDeleteElementRequest,
-				func(c *mcpwriteimpl.Call, m *v1.DeleteElementRequest) error {
-					return enrichArchitectureServiceDeleteElementRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.DeleteElementRequest) (*v1.DeleteElementResponse, error) {
-					return h.DeleteElement(ctx, m)
-				}),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateCapabilityRequest]("createCapability", decodeCreateCapabilityRequest,
-				func(c *mcpwriteimpl.Call, m *v1.CreateCapabilityRequest) error {
-					return enrichArchitectureServiceCreateCapabilityRequest(c, createCapabilityRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.CreateCapabilityRequest) (*v1.CreateCapabilityResponse, error) {
-					return h.CreateCapability(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.CreateCapabilityRequest) error {
-					return earlyCheckArchitectureServiceCreateCapabilityRequest(c, createCapabilityRequestResolvers, m, m)
-				}),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateCapabilityStructureRequest]("createCapabilityStructure", decodeCreateCapabilityStructureRequest,
-				func(c *mcpwriteimpl.Call, m *v1.CreateCapabilityStructureRequest) error {
-					return enrichArchitectureServiceCreateCapabilityStructureRequest(c, createCapabilityStructureRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.CreateCapabilityStructureRequest) (*v1.CreateCapabilityStructureResponse, error) {
-					return h.CreateCapabilityStructure(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.CreateCapabilityStructureRequest) error {
-					return earlyCheckArchitectureServiceCreateCapabilityStructureRequest(c, createCapabilityStructureRequestResolvers, m, m)
-				}),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.AddComponentToCapabilityRequest]("addComponentToCapability", decodeAddComponentToCapabilityRequest,
-				func(c *mcpwriteimpl.Call, m *v1.AddComponentToCapabilityRequest) error {
-					return enrichArchitectureServiceAddComponentToCapabilityRequest(c, addComponentToCapabilityRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.AddComponentToCapabilityRequest) (*v1.AddComponentToCapabilityResponse, error) {
-					return h.AddComponentToCapability(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.AddComponentToCapabilityRequest) error {
-					return earlyCheckArchitectureServiceAddComponentToCapabilityRequest(c, addComponentToCapabilityRequestResolvers, m, m)
-				}),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateElementsRequest]("createElements", decodeCreateElementsRequest,
-				func(c *mcpwriteimpl.Call, m *v1.CreateElementsRequest) error {
-					return enrichArchitectureServiceCreateElementsRequest(c, createElementsRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.CreateElementsRequest) (*v1.CreateElementsResponse, error) {
-					return h.CreateElements(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.CreateElementsRequest) error {
-					return earlyCheckArchitectureServiceCreateElementsRequest(c, createElementsRequestResolvers, m, m)
-				}),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateElementRequest]("createElement", decodeCreateElementRequest, enrichCreateElement, invokeCreateElement), earlyCheckCreateElement),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateRelationshipRequest]("createRelationship", decodeCreateRelationshipRequest, enrichCreateRelationship, invokeCreateRelationship), earlyCheckCreateRelationship),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdateElementRequest]("updateElement", decodeUpdateElementRequest, enrichUpdateElement, invokeUpdateElement), earlyCheckUpdateElement),
+			mcpwriteimpl.NewTool[v1.DeleteElementRequest]("deleteElement", decodeDeleteElementRequest, enrichDeleteElement, invokeDeleteElement),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateCapabilityRequest]("createCapability", decodeCreateCapabilityRequest, enrichCreateCapability, invokeCreateCapability), earlyCheckCreateCapability),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateCapabilityStructureRequest]("createCapabilityStructure", decodeCreateCapabilityStructureRequest, enrichCreateCapabilityStructure, invokeCreateCapabilityStructure), earlyCheckCreateCapabilityStructure),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.AddComponentToCapabilityRequest]("addComponentToCapability", decodeAddComponentToCapabilityRequest, enrichAddComponentToCapability, invokeAddComponentToCapability), earlyCheckAddComponentToCapability),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateElementsRequest]("createElements", decodeCreateElementsRequest, enrichCreateElements, invokeCreateElements), earlyCheckCreateElements),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"archimate.v1.Criticality":      enumCriticality,

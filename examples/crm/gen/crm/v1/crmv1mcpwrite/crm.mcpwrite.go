@@ -366,163 +366,163 @@ func NewCrmService(h CrmServiceHandler) *mcpwriteimpl.Service {
 	linkPersonToOrgRequestResolvers := bindCrmServiceLinkPersonToOrgRequestResolvers(h, typed)
 	addNoteToPersonRequestResolvers := bindCrmServiceAddNoteToPersonRequestResolvers(h, typed)
 	mergePeopleRequestResolvers := bindCrmServiceMergePeopleRequestResolvers(h, typed)
+	enrichListPeople := func(c *mcpwriteimpl.Call, m *v1.ListPeopleRequest) error {
+		return enrichCrmServiceListPeopleRequest(c, m)
+	}
+	invokeListPeople := func(ctx context.Context, m *v1.ListPeopleRequest) (*v1.ListPeopleResponse, error) {
+		return h.ListPeople(ctx, m)
+	}
+	enrichGetPerson := func(c *mcpwriteimpl.Call, m *v1.GetPersonRequest) error {
+		return enrichCrmServiceGetPersonRequest(c, m)
+	}
+	invokeGetPerson := func(ctx context.Context, m *v1.GetPersonRequest) (*v1.GetPersonResponse, error) {
+		return h.GetPerson(ctx, m)
+	}
+	enrichCreatePerson := func(c *mcpwriteimpl.Call, m *v1.CreatePersonRequest) error {
+		return enrichCrmServiceCreatePersonRequest(c, m)
+	}
+	invokeCreatePerson := func(ctx context.Context, m *v1.CreatePersonRequest) (*v1.CreatePersonResponse, error) {
+		return h.CreatePerson(ctx, m)
+	}
+	enrichUpdatePerson := func(c *mcpwriteimpl.Call, m *v1.UpdatePersonRequest) error {
+		return enrichCrmServiceUpdatePersonRequest(c, updatePersonRequestResolvers, m, m)
+	}
+	invokeUpdatePerson := func(ctx context.Context, m *v1.UpdatePersonRequest) (*v1.UpdatePersonResponse, error) {
+		return h.UpdatePerson(ctx, m)
+	}
+	earlyCheckUpdatePerson := func(c *mcpwriteimpl.Call, m *v1.UpdatePersonRequest) error {
+		return earlyCheckCrmServiceUpdatePersonRequest(c, updatePersonRequestResolvers, m, m)
+	}
+	enrichDeletePerson := func(c *mcpwriteimpl.Call, m *v1.DeletePersonRequest) error {
+		return enrichCrmServiceDeletePersonRequest(c, deletePersonRequestResolvers, m, m)
+	}
+	invokeDeletePerson := func(ctx context.Context, m *v1.DeletePersonRequest) (*v1.DeletePersonResponse, error) {
+		return h.DeletePerson(ctx, m)
+	}
+	earlyCheckDeletePerson := func(c *mcpwriteimpl.Call, m *v1.DeletePersonRequest) error {
+		return earlyCheckCrmServiceDeletePersonRequest(c, deletePersonRequestResolvers, m, m)
+	}
+	enrichListOrgs := func(c *mcpwriteimpl.Call, m *v1.ListOrgsRequest) error { return enrichCrmServiceListOrgsRequest(c, m) }
+	invokeListOrgs := func(ctx context.Context, m *v1.ListOrgsRequest) (*v1.ListOrgsResponse, error) {
+		return h.ListOrgs(ctx, m)
+	}
+	enrichGetOrg := func(c *mcpwriteimpl.Call, m *v1.GetOrgRequest) error { return enrichCrmServiceGetOrgRequest(c, m) }
+	invokeGetOrg := func(ctx context.Context, m *v1.GetOrgRequest) (*v1.GetOrgResponse, error) { return h.GetOrg(ctx, m) }
+	enrichCreateOrg := func(c *mcpwriteimpl.Call, m *v1.CreateOrgRequest) error {
+		return enrichCrmServiceCreateOrgRequest(c, m)
+	}
+	invokeCreateOrg := func(ctx context.Context, m *v1.CreateOrgRequest) (*v1.CreateOrgResponse, error) {
+		return h.CreateOrg(ctx, m)
+	}
+	enrichUpdateOrg := func(c *mcpwriteimpl.Call, m *v1.UpdateOrgRequest) error {
+		return enrichCrmServiceUpdateOrgRequest(c, updateOrgRequestResolvers, m, m)
+	}
+	invokeUpdateOrg := func(ctx context.Context, m *v1.UpdateOrgRequest) (*v1.UpdateOrgResponse, error) {
+		return h.UpdateOrg(ctx, m)
+	}
+	earlyCheckUpdateOrg := func(c *mcpwriteimpl.Call, m *v1.UpdateOrgRequest) error {
+		return earlyCheckCrmServiceUpdateOrgRequest(c, updateOrgRequestResolvers, m, m)
+	}
+	enrichDeleteOrg := func(c *mcpwriteimpl.Call, m *v1.DeleteOrgRequest) error {
+		return enrichCrmServiceDeleteOrgRequest(c, deleteOrgRequestResolvers, m, m)
+	}
+	invokeDeleteOrg := func(ctx context.Context, m *v1.DeleteOrgRequest) (*v1.DeleteOrgResponse, error) {
+		return h.DeleteOrg(ctx, m)
+	}
+	earlyCheckDeleteOrg := func(c *mcpwriteimpl.Call, m *v1.DeleteOrgRequest) error {
+		return earlyCheckCrmServiceDeleteOrgRequest(c, deleteOrgRequestResolvers, m, m)
+	}
+	enrichListNotes := func(c *mcpwriteimpl.Call, m *v1.ListNotesRequest) error {
+		return enrichCrmServiceListNotesRequest(c, m)
+	}
+	invokeListNotes := func(ctx context.Context, m *v1.ListNotesRequest) (*v1.ListNotesResponse, error) {
+		return h.ListNotes(ctx, m)
+	}
+	enrichGetNote := func(c *mcpwriteimpl.Call, m *v1.GetNoteRequest) error { return enrichCrmServiceGetNoteRequest(c, m) }
+	invokeGetNote := func(ctx context.Context, m *v1.GetNoteRequest) (*v1.GetNoteResponse, error) { return h.GetNote(ctx, m) }
+	enrichCreateNote := func(c *mcpwriteimpl.Call, m *v1.CreateNoteRequest) error {
+		return enrichCrmServiceCreateNoteRequest(c, createNoteRequestResolvers, m, m)
+	}
+	invokeCreateNote := func(ctx context.Context, m *v1.CreateNoteRequest) (*v1.CreateNoteResponse, error) {
+		return h.CreateNote(ctx, m)
+	}
+	earlyCheckCreateNote := func(c *mcpwriteimpl.Call, m *v1.CreateNoteRequest) error {
+		return earlyCheckCrmServiceCreateNoteRequest(c, createNoteRequestResolvers, m, m)
+	}
+	enrichUpdateNote := func(c *mcpwriteimpl.Call, m *v1.UpdateNoteRequest) error {
+		return enrichCrmServiceUpdateNoteRequest(c, updateNoteRequestResolvers, m, m)
+	}
+	invokeUpdateNote := func(ctx context.Context, m *v1.UpdateNoteRequest) (*v1.UpdateNoteResponse, error) {
+		return h.UpdateNote(ctx, m)
+	}
+	earlyCheckUpdateNote := func(c *mcpwriteimpl.Call, m *v1.UpdateNoteRequest) error {
+		return earlyCheckCrmServiceUpdateNoteRequest(c, updateNoteRequestResolvers, m, m)
+	}
+	enrichDeleteNote := func(c *mcpwriteimpl.Call, m *v1.DeleteNoteRequest) error {
+		return enrichCrmServiceDeleteNoteRequest(c, deleteNoteRequestResolvers, m, m)
+	}
+	invokeDeleteNote := func(ctx context.Context, m *v1.DeleteNoteRequest) (*v1.DeleteNoteResponse, error) {
+		return h.DeleteNote(ctx, m)
+	}
+	earlyCheckDeleteNote := func(c *mcpwriteimpl.Call, m *v1.DeleteNoteRequest) error {
+		return earlyCheckCrmServiceDeleteNoteRequest(c, deleteNoteRequestResolvers, m, m)
+	}
+	enrichLinkPersonToOrg := func(c *mcpwriteimpl.Call, m *v1.LinkPersonToOrgRequest) error {
+		return enrichCrmServiceLinkPersonToOrgRequest(c, linkPersonToOrgRequestResolvers, m, m)
+	}
+	invokeLinkPersonToOrg := func(ctx context.Context, m *v1.LinkPersonToOrgRequest) (*v1.LinkPersonToOrgResponse, error) {
+		return h.LinkPersonToOrg(ctx, m)
+	}
+	earlyCheckLinkPersonToOrg := func(c *mcpwriteimpl.Call, m *v1.LinkPersonToOrgRequest) error {
+		return earlyCheckCrmServiceLinkPersonToOrgRequest(c, linkPersonToOrgRequestResolvers, m, m)
+	}
+	enrichAddNoteToPerson := func(c *mcpwriteimpl.Call, m *v1.AddNoteToPersonRequest) error {
+		return enrichCrmServiceAddNoteToPersonRequest(c, addNoteToPersonRequestResolvers, m, m)
+	}
+	invokeAddNoteToPerson := func(ctx context.Context, m *v1.AddNoteToPersonRequest) (*v1.AddNoteToPersonResponse, error) {
+		return h.AddNoteToPerson(ctx, m)
+	}
+	earlyCheckAddNoteToPerson := func(c *mcpwriteimpl.Call, m *v1.AddNoteToPersonRequest) error {
+		return earlyCheckCrmServiceAddNoteToPersonRequest(c, addNoteToPersonRequestResolvers, m, m)
+	}
+	enrichFindPeopleAtOrg := func(c *mcpwriteimpl.Call, m *v1.FindPeopleAtOrgRequest) error {
+		return enrichCrmServiceFindPeopleAtOrgRequest(c, m)
+	}
+	invokeFindPeopleAtOrg := func(ctx context.Context, m *v1.FindPeopleAtOrgRequest) (*v1.FindPeopleAtOrgResponse, error) {
+		return h.FindPeopleAtOrg(ctx, m)
+	}
+	enrichMergePeople := func(c *mcpwriteimpl.Call, m *v1.MergePeopleRequest) error {
+		return enrichCrmServiceMergePeopleRequest(c, mergePeopleRequestResolvers, m, m)
+	}
+	invokeMergePeople := func(ctx context.Context, m *v1.MergePeopleRequest) (*v1.MergePeopleResponse, error) {
+		return h.MergePeople(ctx, m)
+	}
+	earlyCheckMergePeople := func(c *mcpwriteimpl.Call, m *v1.MergePeopleRequest) error {
+		return earlyCheckCrmServiceMergePeopleRequest(c, mergePeopleRequestResolvers, m, m)
+	}
 	return &mcpwriteimpl.Service{
 		Name: "crm.v1.CrmService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.ListPeopleRequest]("list_people", decodeListPeopleRequest,
-				func(c *mcpwriteimpl.Call, m *v1.ListPeopleRequest) error {
-					return enrichCrmServiceListPeopleRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.ListPeopleRequest) (*v1.ListPeopleResponse, error) {
-					return h.ListPeople(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.GetPersonRequest]("get_person", decodeGetPersonRequest,
-				func(c *mcpwriteimpl.Call, m *v1.GetPersonRequest) error {
-					return enrichCrmServiceGetPersonRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.GetPersonRequest) (*v1.GetPersonResponse, error) {
-					return h.GetPerson(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.CreatePersonRequest]("create_person", decodeCreatePersonRequest,
-				func(c *mcpwriteimpl.Call, m *v1.CreatePersonRequest) error {
-					return enrichCrmServiceCreatePersonRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.CreatePersonRequest) (*v1.CreatePersonResponse, error) {
-					return h.CreatePerson(ctx, m)
-				}),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdatePersonRequest]("update_person", decodeUpdatePersonRequest,
-				func(c *mcpwriteimpl.Call, m *v1.UpdatePersonRequest) error {
-					return enrichCrmServiceUpdatePersonRequest(c, updatePersonRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.UpdatePersonRequest) (*v1.UpdatePersonResponse, error) {
-					return h.UpdatePerson(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.UpdatePersonRequest) error {
-					return earlyCheckCrmServiceUpdatePersonRequest(c, updatePersonRequestResolvers, m, m)
-				}),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.DeletePersonRequest]("delete_person", decodeDeletePersonRequest,
-				func(c *mcpwriteimpl.Call, m *v1.DeletePersonRequest) error {
-					return enrichCrmServiceDeletePersonRequest(c, deletePersonRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.DeletePersonRequest) (*v1.DeletePersonResponse, error) {
-					return h.DeletePerson(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.DeletePersonRequest) error {
-					return earlyCheckCrmServiceDeletePersonRequest(c, deletePersonRequestResolvers, m, m)
-				}),
-			mcpwriteimpl.NewTool[v1.ListOrgsRequest]("list_orgs", decodeListOrgsRequest,
-				func(c *mcpwriteimpl.Call, m *v1.ListOrgsRequest) error { return enrichCrmServiceListOrgsRequest(c, m) },
-				func(ctx context.Context, m *v1.ListOrgsRequest) (*v1.ListOrgsResponse, error) {
-					return h.ListOrgs(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.GetOrgRequest]("get_org", decodeGetOrgRequest,
-				func(c *mcpwriteimpl.Call, m *v1.GetOrgRequest) error { return enrichCrmServiceGetOrgRequest(c, m) },
-				func(ctx context.Context, m *v1.GetOrgRequest) (*v1.GetOrgResponse, error) { return h.GetOrg(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.CreateOrgRequest]("create_org", decodeCreateOrgRequest,
-				func(c *mcpwriteimpl.Call, m *v1.CreateOrgRequest) error {
-					return enrichCrmServiceCreateOrgRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.CreateOrgRequest) (*v1.CreateOrgResponse, error) {
-					return h.CreateOrg(ctx, m)
-				}),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdateOrgRequest]("update_org", decodeUpdateOrgRequest,
-				func(c *mcpwriteimpl.Call, m *v1.UpdateOrgRequest) error {
-					return enrichCrmServiceUpdateOrgRequest(c, updateOrgRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.UpdateOrgRequest) (*v1.UpdateOrgResponse, error) {
-					return h.UpdateOrg(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.UpdateOrgRequest) error {
-					return earlyCheckCrmServiceUpdateOrgRequest(c, updateOrgRequestResolvers, m, m)
-				}),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.DeleteOrgRequest]("delete_org", decodeDeleteOrgRequest,
-				func(c *mcpwriteimpl.Call, m *v1.DeleteOrgRequest) error {
-					return enrichCrmServiceDeleteOrgRequest(c, deleteOrgRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.DeleteOrgRequest) (*v1.DeleteOrgResponse, error) {
-					return h.DeleteOrg(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.DeleteOrgRequest) error {
-					return earlyCheckCrmServiceDeleteOrgRequest(c, deleteOrgRequestResolvers, m, m)
-				}),
-			mcpwriteimpl.NewTool[v1.ListNotesRequest]("list_notes", decodeListNotesRequest,
-				func(c *mcpwriteimpl.Call, m *v1.ListNotesRequest) error {
-					return enrichCrmServiceListNotesRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.ListNotesRequest) (*v1.ListNotesResponse, error) {
-					return h.ListNotes(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.GetNoteRequest]("get_note", decodeGetNoteRequest,
-				func(c *mcpwriteimpl.Call, m *v1.GetNoteRequest) error { return enrichCrmServiceGetNoteRequest(c, m) },
-				func(ctx context.Context, m *v1.GetNoteRequest) (*v1.GetNoteResponse, error) { return h.GetNote(ctx, m) }),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateNoteRequest]("create_note", decodeCreateNoteRequest,
-				func(c *mcpwriteimpl.Call, m *v1.CreateNoteRequest) error {
-					return enrichCrmServiceCreateNoteRequest(c, createNoteRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.CreateNoteRequest) (*v1.CreateNoteResponse, error) {
-					return h.CreateNote(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.CreateNoteRequest) error {
-					return earlyCheckCrmServiceCreateNoteRequest(c, createNoteRequestResolvers, m, m)
-				}),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdateNoteRequest]("update_note", decodeUpdateNoteRequest,
-				func(c *mcpwriteimpl.Call, m *v1.UpdateNoteRequest) error {
-					return enrichCrmServiceUpdateNoteRequest(c, updateNoteRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.UpdateNoteRequest) (*v1.UpdateNoteResponse, error) {
-					return h.UpdateNote(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.UpdateNoteRequest) error {
-					return earlyCheckCrmServiceUpdateNoteRequest(c, updateNoteRequestResolvers, m, m)
-				}),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.DeleteNoteRequest]("delete_note", decodeDeleteNoteRequest,
-				func(c *mcpwriteimpl.Call, m *v1.DeleteNoteRequest) error {
-					return enrichCrmServiceDeleteNoteRequest(c, deleteNoteRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.DeleteNoteRequest) (*v1.DeleteNoteResponse, error) {
-					return h.DeleteNote(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.DeleteNoteRequest) error {
-					return earlyCheckCrmServiceDeleteNoteRequest(c, deleteNoteRequestResolvers, m, m)
-				}),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.LinkPersonToOrgRequest]("link_person_to_org", decodeLinkPersonToOrgRequest,
-				func(c *mcpwriteimpl.Call, m *v1.LinkPersonToOrgRequest) error {
-					return enrichCrmServiceLinkPersonToOrgRequest(c, linkPersonToOrgRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.LinkPersonToOrgRequest) (*v1.LinkPersonToOrgResponse, error) {
-					return h.LinkPersonToOrg(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.LinkPersonToOrgRequest) error {
-					return earlyCheckCrmServiceLinkPersonToOrgRequest(c, linkPersonToOrgRequestResolvers, m, m)
-				}),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.AddNoteToPersonRequest]("add_note_to_person", decodeAddNoteToPersonRequest,
-				func(c *mcpwriteimpl.Call, m *v1.AddNoteToPersonRequest) error {
-					return enrichCrmServiceAddNoteToPersonRequest(c, addNoteToPersonRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.AddNoteToPersonRequest) (*v1.AddNoteToPersonResponse, error) {
-					return h.AddNoteToPerson(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.AddNoteToPersonRequest) error {
-					return earlyCheckCrmServiceAddNoteToPersonRequest(c, addNoteToPersonRequestResolvers, m, m)
-				}),
-			mcpwriteimpl.NewTool[v1.FindPeopleAtOrgRequest]("find_people_at_org", decodeFindPeopleAtOrgRequest,
-				func(c *mcpwriteimpl.Call, m *v1.FindPeopleAtOrgRequest) error {
-					return enrichCrmServiceFindPeopleAtOrgRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.FindPeopleAtOrgRequest) (*v1.FindPeopleAtOrgResponse, error) {
-					return h.FindPeopleAtOrg(ctx, m)
-				}),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.MergePeopleRequest]("merge_people", decodeMergePeopleRequest,
-				func(c *mcpwriteimpl.Call, m *v1.MergePeopleRequest) error {
-					return enrichCrmServiceMergePeopleRequest(c, mergePeopleRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.MergePeopleRequest) (*v1.MergePeopleResponse, error) {
-					return h.MergePeople(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.MergePeopleRequest) error {
-					return earlyCheckCrmServiceMergePeopleRequest(c, mergePeopleRequestResolvers, m, m)
-				}),
+			mcpwriteimpl.NewTool[v1.ListPeopleRequest]("list_people", decodeListPeopleRequest, enrichListPeople, invokeListPeople),
+			mcpwriteimpl.NewTool[v1.GetPersonRequest]("get_person", decodeGetPersonRequest, enrichGetPerson, invokeGetPerson),
+			mcpwriteimpl.NewTool[v1.CreatePersonRequest]("create_person", decodeCreatePersonRequest, enrichCreatePerson, invokeCreatePerson),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdatePersonRequest]("update_person", decodeUpdatePersonRequest, enrichUpdatePerson, invokeUpdatePerson), earlyCheckUpdatePerson),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.DeletePersonRequest]("delete_person", decodeDeletePersonRequest, enrichDeletePerson, invokeDeletePerson), earlyCheckDeletePerson),
+			mcpwriteimpl.NewTool[v1.ListOrgsRequest]("list_orgs", decodeListOrgsRequest, enrichListOrgs, invokeListOrgs),
+			mcpwriteimpl.NewTool[v1.GetOrgRequest]("get_org", decodeGetOrgRequest, enrichGetOrg, invokeGetOrg),
+			mcpwriteimpl.NewTool[v1.CreateOrgRequest]("create_org", decodeCreateOrgRequest, enrichCreateOrg, invokeCreateOrg),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdateOrgRequest]("update_org", decodeUpdateOrgRequest, enrichUpdateOrg, invokeUpdateOrg), earlyCheckUpdateOrg),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.DeleteOrgRequest]("delete_org", decodeDeleteOrgRequest, enrichDeleteOrg, invokeDeleteOrg), earlyCheckDeleteOrg),
+			mcpwriteimpl.NewTool[v1.ListNotesRequest]("list_notes", decodeListNotesRequest, enrichListNotes, invokeListNotes),
+			mcpwriteimpl.NewTool[v1.GetNoteRequest]("get_note", decodeGetNoteRequest, enrichGetNote, invokeGetNote),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateNoteRequest]("create_note", decodeCreateNoteRequest, enrichCreateNote, invokeCreateNote), earlyCheckCreateNote),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdateNoteRequest]("update_note", decodeUpdateNoteRequest, enrichUpdateNote, invokeUpdateNote), earlyCheckUpdateNote),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.DeleteNoteRequest]("delete_note", decodeDeleteNoteRequest, enrichDeleteNote, invokeDeleteNote), earlyCheckDeleteNote),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.LinkPersonToOrgRequest]("link_person_to_org", decodeLinkPersonToOrgRequest, enrichLinkPersonToOrg, invokeLinkPersonToOrg), earlyCheckLinkPersonToOrg),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.AddNoteToPersonRequest]("add_note_to_person", decodeAddNoteToPersonRequest, enrichAddNoteToPerson, invokeAddNoteToPerson), earlyCheckAddNoteToPerson),
+			mcpwriteimpl.NewTool[v1.FindPeopleAtOrgRequest]("find_people_at_org", decodeFindPeopleAtOrgRequest, enrichFindPeopleAtOrg, invokeFindPeopleAtOrg),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.MergePeopleRequest]("merge_people", decodeMergePeopleRequest, enrichMergePeople, invokeMergePeople), earlyCheckMergePeople),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"crm.v1.SubjectKind": enumSubjectKind,

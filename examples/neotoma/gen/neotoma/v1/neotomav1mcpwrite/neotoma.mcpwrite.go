@@ -135,152 +135,152 @@ func NewMemoryService(h MemoryServiceHandler) *mcpwriteimpl.Service {
 		typed = a.resolvers()
 	}
 	mergeEntitiesRequestResolvers := bindMemoryServiceMergeEntitiesRequestResolvers(h, typed)
+	enrichStore := func(c *mcpwriteimpl.Call, m *v1.StoreRequest) error { return enrichMemoryServiceStoreRequest(c, m) }
+	invokeStore := func(ctx context.Context, m *v1.StoreRequest) (*v1.StoreResponse, error) { return h.Store(ctx, m) }
+	enrichReinterpret := func(c *mcpwriteimpl.Call, m *v1.ReinterpretRequest) error {
+		return enrichMemoryServiceReinterpretRequest(c, m)
+	}
+	invokeReinterpret := func(ctx context.Context, m *v1.ReinterpretRequest) (*v1.ReinterpretResponse, error) {
+		return h.Reinterpret(ctx, m)
+	}
+	enrichCorrect := func(c *mcpwriteimpl.Call, m *v1.CorrectRequest) error { return enrichMemoryServiceCorrectRequest(c, m) }
+	invokeCorrect := func(ctx context.Context, m *v1.CorrectRequest) (*v1.CorrectResponse, error) { return h.Correct(ctx, m) }
+	enrichMergeEntities := func(c *mcpwriteimpl.Call, m *v1.MergeEntitiesRequest) error {
+		return enrichMemoryServiceMergeEntitiesRequest(c, mergeEntitiesRequestResolvers, m, m)
+	}
+	invokeMergeEntities := func(ctx context.Context, m *v1.MergeEntitiesRequest) (*v1.MergeEntitiesResponse, error) {
+		return h.MergeEntities(ctx, m)
+	}
+	earlyCheckMergeEntities := func(c *mcpwriteimpl.Call, m *v1.MergeEntitiesRequest) error {
+		return earlyCheckMemoryServiceMergeEntitiesRequest(c, mergeEntitiesRequestResolvers, m, m)
+	}
+	enrichCreateRelationship := func(c *mcpwriteimpl.Call, m *v1.CreateRelationshipRequest) error {
+		return enrichMemoryServiceCreateRelationshipRequest(c, m)
+	}
+	invokeCreateRelationship := func(ctx context.Context, m *v1.CreateRelationshipRequest) (*v1.CreateRelationshipResponse, error) {
+		return h.CreateRelationship(ctx, m)
+	}
+	enrichRegisterSchema := func(c *mcpwriteimpl.Call, m *v1.RegisterSchemaRequest) error {
+		return enrichMemoryServiceRegisterSchemaRequest(c, m)
+	}
+	invokeRegisterSchema := func(ctx context.Context, m *v1.RegisterSchemaRequest) (*v1.RegisterSchemaResponse, error) {
+		return h.RegisterSchema(ctx, m)
+	}
+	enrichUpdateSchemaIncremental := func(c *mcpwriteimpl.Call, m *v1.UpdateSchemaIncrementalRequest) error {
+		return enrichMemoryServiceUpdateSchemaIncrementalRequest(c, m)
+	}
+	invokeUpdateSchemaIncremental := func(ctx context.Context, m *v1.UpdateSchemaIncrementalRequest) (*v1.UpdateSchemaIncrementalResponse, error) {
+		return h.UpdateSchemaIncremental(ctx, m)
+	}
+	enrichListEntityTypes := func(c *mcpwriteimpl.Call, m *v1.ListEntityTypesRequest) error {
+		return enrichMemoryServiceListEntityTypesRequest(c, m)
+	}
+	invokeListEntityTypes := func(ctx context.Context, m *v1.ListEntityTypesRequest) (*v1.ListEntityTypesResponse, error) {
+		return h.ListEntityTypes(ctx, m)
+	}
+	enrichRetrieveEntitySnapshot := func(c *mcpwriteimpl.Call, m *v1.RetrieveEntitySnapshotRequest) error {
+		return enrichMemoryServiceRetrieveEntitySnapshotRequest(c, m)
+	}
+	invokeRetrieveEntitySnapshot := func(ctx context.Context, m *v1.RetrieveEntitySnapshotRequest) (*v1.RetrieveEntitySnapshotResponse, error) {
+		return h.RetrieveEntitySnapshot(ctx, m)
+	}
+	enrichRetrieveEntities := func(c *mcpwriteimpl.Call, m *v1.RetrieveEntitiesRequest) error {
+		return enrichMemoryServiceRetrieveEntitiesRequest(c, m)
+	}
+	invokeRetrieveEntities := func(ctx context.Context, m *v1.RetrieveEntitiesRequest) (*v1.RetrieveEntitiesResponse, error) {
+		return h.RetrieveEntities(ctx, m)
+	}
+	enrichListObservations := func(c *mcpwriteimpl.Call, m *v1.ListObservationsRequest) error {
+		return enrichMemoryServiceListObservationsRequest(c, m)
+	}
+	invokeListObservations := func(ctx context.Context, m *v1.ListObservationsRequest) (*v1.ListObservationsResponse, error) {
+		return h.ListObservations(ctx, m)
+	}
+	enrichListRelationships := func(c *mcpwriteimpl.Call, m *v1.ListRelationshipsRequest) error {
+		return enrichMemoryServiceListRelationshipsRequest(c, m)
+	}
+	invokeListRelationships := func(ctx context.Context, m *v1.ListRelationshipsRequest) (*v1.ListRelationshipsResponse, error) {
+		return h.ListRelationships(ctx, m)
+	}
+	enrichRetrieveEntityByIdentifier := func(c *mcpwriteimpl.Call, m *v1.RetrieveEntityByIdentifierRequest) error {
+		return enrichMemoryServiceRetrieveEntityByIdentifierRequest(c, m)
+	}
+	invokeRetrieveEntityByIdentifier := func(ctx context.Context, m *v1.RetrieveEntityByIdentifierRequest) (*v1.RetrieveEntityByIdentifierResponse, error) {
+		return h.RetrieveEntityByIdentifier(ctx, m)
+	}
+	enrichRetrieveRelatedEntities := func(c *mcpwriteimpl.Call, m *v1.RetrieveRelatedEntitiesRequest) error {
+		return enrichMemoryServiceRetrieveRelatedEntitiesRequest(c, m)
+	}
+	invokeRetrieveRelatedEntities := func(ctx context.Context, m *v1.RetrieveRelatedEntitiesRequest) (*v1.RetrieveRelatedEntitiesResponse, error) {
+		return h.RetrieveRelatedEntities(ctx, m)
+	}
+	enrichRetrieveFieldProvenance := func(c *mcpwriteimpl.Call, m *v1.RetrieveFieldProvenanceRequest) error {
+		return enrichMemoryServiceRetrieveFieldProvenanceRequest(c, m)
+	}
+	invokeRetrieveFieldProvenance := func(ctx context.Context, m *v1.RetrieveFieldProvenanceRequest) (*v1.RetrieveFieldProvenanceResponse, error) {
+		return h.RetrieveFieldProvenance(ctx, m)
+	}
+	enrichRetrieveFileUrl := func(c *mcpwriteimpl.Call, m *v1.RetrieveFileUrlRequest) error {
+		return enrichMemoryServiceRetrieveFileUrlRequest(c, m)
+	}
+	invokeRetrieveFileUrl := func(ctx context.Context, m *v1.RetrieveFileUrlRequest) (*v1.RetrieveFileUrlResponse, error) {
+		return h.RetrieveFileUrl(ctx, m)
+	}
+	enrichGetRelationshipSnapshot := func(c *mcpwriteimpl.Call, m *v1.GetRelationshipSnapshotRequest) error {
+		return enrichMemoryServiceGetRelationshipSnapshotRequest(c, m)
+	}
+	invokeGetRelationshipSnapshot := func(ctx context.Context, m *v1.GetRelationshipSnapshotRequest) (*v1.GetRelationshipSnapshotResponse, error) {
+		return h.GetRelationshipSnapshot(ctx, m)
+	}
+	enrichAnalyzeSchemaCandidates := func(c *mcpwriteimpl.Call, m *v1.AnalyzeSchemaCandidatesRequest) error {
+		return enrichMemoryServiceAnalyzeSchemaCandidatesRequest(c, m)
+	}
+	invokeAnalyzeSchemaCandidates := func(ctx context.Context, m *v1.AnalyzeSchemaCandidatesRequest) (*v1.AnalyzeSchemaCandidatesResponse, error) {
+		return h.AnalyzeSchemaCandidates(ctx, m)
+	}
+	enrichRetrieveGraphNeighborhood := func(c *mcpwriteimpl.Call, m *v1.RetrieveGraphNeighborhoodRequest) error {
+		return enrichMemoryServiceRetrieveGraphNeighborhoodRequest(c, m)
+	}
+	invokeRetrieveGraphNeighborhood := func(ctx context.Context, m *v1.RetrieveGraphNeighborhoodRequest) (*v1.RetrieveGraphNeighborhoodResponse, error) {
+		return h.RetrieveGraphNeighborhood(ctx, m)
+	}
+	enrichListTimelineEvents := func(c *mcpwriteimpl.Call, m *v1.ListTimelineEventsRequest) error {
+		return enrichMemoryServiceListTimelineEventsRequest(c, m)
+	}
+	invokeListTimelineEvents := func(ctx context.Context, m *v1.ListTimelineEventsRequest) (*v1.ListTimelineEventsResponse, error) {
+		return h.ListTimelineEvents(ctx, m)
+	}
+	enrichGetSchemaRecommendations := func(c *mcpwriteimpl.Call, m *v1.GetSchemaRecommendationsRequest) error {
+		return enrichMemoryServiceGetSchemaRecommendationsRequest(c, m)
+	}
+	invokeGetSchemaRecommendations := func(ctx context.Context, m *v1.GetSchemaRecommendationsRequest) (*v1.GetSchemaRecommendationsResponse, error) {
+		return h.GetSchemaRecommendations(ctx, m)
+	}
 	return &mcpwriteimpl.Service{
 		Name: "neotoma.v1.MemoryService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.StoreRequest]("store", decodeStoreRequest,
-				func(c *mcpwriteimpl.Call, m *v1.StoreRequest) error { return enrichMemoryServiceStoreRequest(c, m) },
-				func(ctx context.Context, m *v1.StoreRequest) (*v1.StoreResponse, error) { return h.Store(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.ReinterpretRequest]("reinterpret", decodeReinterpretRequest,
-				func(c *mcpwriteimpl.Call, m *v1.ReinterpretRequest) error {
-					return enrichMemoryServiceReinterpretRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.ReinterpretRequest) (*v1.ReinterpretResponse, error) {
-					return h.Reinterpret(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.CorrectRequest]("correct", decodeCorrectRequest,
-				func(c *mcpwriteimpl.Call, m *v1.CorrectRequest) error { return enrichMemoryServiceCorrectRequest(c, m) },
-				func(ctx context.Context, m *v1.CorrectRequest) (*v1.CorrectResponse, error) { return h.Correct(ctx, m) }),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.MergeEntitiesRequest]("merge_entities", decodeMergeEntitiesRequest,
-				func(c *mcpwriteimpl.Call, m *v1.MergeEntitiesRequest) error {
-					return enrichMemoryServiceMergeEntitiesRequest(c, mergeEntitiesRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.MergeEntitiesRequest) (*v1.MergeEntitiesResponse, error) {
-					return h.MergeEntities(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.MergeEntitiesRequest) error {
-					return earlyCheckMemoryServiceMergeEntitiesRequest(c, mergeEntitiesRequestResolvers, m, m)
-				}),
-			mcpwriteimpl.NewTool[v1.CreateRelationshipRequest]("create_relationship", decodeCreateRelationshipRequest,
-				func(c *mcpwriteimpl.Call, m *v1.CreateRelationshipRequest) error {
-					return enrichMemoryServiceCreateRelationshipRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.CreateRelationshipRequest) (*v1.CreateRelationshipResponse, error) {
-					return h.CreateRelationship(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.RegisterSchemaRequest]("register_schema", decodeRegisterSchemaRequest,
-				func(c *mcpwriteimpl.Call, m *v1.RegisterSchemaRequest) error {
-					return enrichMemoryServiceRegisterSchemaRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.RegisterSchemaRequest) (*v1.RegisterSchemaResponse, error) {
-					return h.RegisterSchema(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.UpdateSchemaIncrementalRequest]("update_schema_incremental", decodeUpdateSchemaIncrementalRequest,
-				func(c *mcpwriteimpl.Call, m *v1.UpdateSchemaIncrementalRequest) error {
-					return enrichMemoryServiceUpdateSchemaIncrementalRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.UpdateSchemaIncrementalRequest) (*v1.UpdateSchemaIncrementalResponse, error) {
-					return h.UpdateSchemaIncremental(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.ListEntityTypesRequest]("list_entity_types", decodeListEntityTypesRequest,
-				func(c *mcpwriteimpl.Call, m *v1.ListEntityTypesRequest) error {
-					return enrichMemoryServiceListEntityTypesRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.ListEntityTypesRequest) (*v1.ListEntityTypesResponse, error) {
-					return h.ListEntityTypes(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.RetrieveEntitySnapshotRequest]("retrieve_entity_snapshot", decodeRetrieveEntitySnapshotRequest,
-				func(c *mcpwriteimpl.Call, m *v1.RetrieveEntitySnapshotRequest) error {
-					return enrichMemoryServiceRetrieveEntitySnapshotRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.RetrieveEntitySnapshotRequest) (*v1.RetrieveEntitySnapshotResponse, error) {
-					return h.RetrieveEntitySnapshot(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.RetrieveEntitiesRequest]("retrieve_entities", decodeRetrieveEntitiesRequest,
-				func(c *mcpwriteimpl.Call, m *v1.RetrieveEntitiesRequest) error {
-					return enrichMemoryServiceRetrieveEntitiesRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.RetrieveEntitiesRequest) (*v1.RetrieveEntitiesResponse, error) {
-					return h.RetrieveEntities(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.ListObservationsRequest]("list_observations", decodeListObservationsRequest,
-				func(c *mcpwriteimpl.Call, m *v1.ListObservationsRequest) error {
-					return enrichMemoryServiceListObservationsRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.ListObservationsRequest) (*v1.ListObservationsResponse, error) {
-					return h.ListObservations(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.ListRelationshipsRequest]("list_relationships", decodeListRelationshipsRequest,
-				func(c *mcpwriteimpl.Call, m *v1.ListRelationshipsRequest) error {
-					return enrichMemoryServiceListRelationshipsRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.ListRelationshipsRequest) (*v1.ListRelationshipsResponse, error) {
-					return h.ListRelationships(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.RetrieveEntityByIdentifierRequest]("retrieve_entity_by_identifier", decodeRetrieveEntityByIdentifierRequest,
-				func(c *mcpwriteimpl.Call, m *v1.RetrieveEntityByIdentifierRequest) error {
-					return enrichMemoryServiceRetrieveEntityByIdentifierRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.RetrieveEntityByIdentifierRequest) (*v1.RetrieveEntityByIdentifierResponse, error) {
-					return h.RetrieveEntityByIdentifier(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.RetrieveRelatedEntitiesRequest]("retrieve_related_entities", decodeRetrieveRelatedEntitiesRequest,
-				func(c *mcpwriteimpl.Call, m *v1.RetrieveRelatedEntitiesRequest) error {
-					return enrichMemoryServiceRetrieveRelatedEntitiesRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.RetrieveRelatedEntitiesRequest) (*v1.RetrieveRelatedEntitiesResponse, error) {
-					return h.RetrieveRelatedEntities(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.RetrieveFieldProvenanceRequest]("retrieve_field_provenance", decodeRetrieveFieldProvenanceRequest,
-				func(c *mcpwriteimpl.Call, m *v1.RetrieveFieldProvenanceRequest) error {
-					return enrichMemoryServiceRetrieveFieldProvenanceRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.RetrieveFieldProvenanceRequest) (*v1.RetrieveFieldProvenanceResponse, error) {
-					return h.RetrieveFieldProvenance(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.RetrieveFileUrlRequest]("retrieve_file_url", decodeRetrieveFileUrlRequest,
-				func(c *mcpwriteimpl.Call, m *v1.RetrieveFileUrlRequest) error {
-					return enrichMemoryServiceRetrieveFileUrlRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.RetrieveFileUrlRequest) (*v1.RetrieveFileUrlResponse, error) {
-					return h.RetrieveFileUrl(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.GetRelationshipSnapshotRequest]("get_relationship_snapshot", decodeGetRelationshipSnapshotRequest,
-				func(c *mcpwriteimpl.Call, m *v1.GetRelationshipSnapshotRequest) error {
-					return enrichMemoryServiceGetRelationshipSnapshotRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.GetRelationshipSnapshotRequest) (*v1.GetRelationshipSnapshotResponse, error) {
-					return h.GetRelationshipSnapshot(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.AnalyzeSchemaCandidatesRequest]("analyze_schema_candidates", decodeAnalyzeSchemaCandidatesRequest,
-				func(c *mcpwriteimpl.Call, m *v1.AnalyzeSchemaCandidatesRequest) error {
-					return enrichMemoryServiceAnalyzeSchemaCandidatesRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.AnalyzeSchemaCandidatesRequest) (*v1.AnalyzeSchemaCandidatesResponse, error) {
-					return h.AnalyzeSchemaCandidates(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.RetrieveGraphNeighborhoodRequest]("retrieve_graph_neighborhood", decodeRetrieveGraphNeighborhoodRequest,
-				func(c *mcpwriteimpl.Call, m *v1.RetrieveGraphNeighborhoodRequest) error {
-					return enrichMemoryServiceRetrieveGraphNeighborhoodRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.RetrieveGraphNeighborhoodRequest) (*v1.RetrieveGraphNeighborhoodResponse, error) {
-					return h.RetrieveGraphNeighborhood(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.ListTimelineEventsRequest]("list_timeline_events", decodeListTimelineEventsRequest,
-				func(c *mcpwriteimpl.Call, m *v1.ListTimelineEventsRequest) error {
-					return enrichMemoryServiceListTimelineEventsRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.ListTimelineEventsRequest) (*v1.ListTimelineEventsResponse, error) {
-					return h.ListTimelineEvents(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.GetSchemaRecommendationsRequest]("get_schema_recommendations", decodeGetSchemaRecommendationsRequest,
-				func(c *mcpwriteimpl.Call, m *v1.GetSchemaRecommendationsRequest) error {
-					return enrichMemoryServiceGetSchemaRecommendationsRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.GetSchemaRecommendationsRequest) (*v1.GetSchemaRecommendationsResponse, error) {
-					return h.GetSchemaRecommendations(ctx, m)
-				}),
+			mcpwriteimpl.NewTool[v1.StoreRequest]("store", decodeStoreRequest, enrichStore, invokeStore),
+			mcpwriteimpl.NewTool[v1.ReinterpretRequest]("reinterpret", decodeReinterpretRequest, enrichReinterpret, invokeReinterpret),
+			mcpwriteimpl.NewTool[v1.CorrectRequest]("correct", decodeCorrectRequest, enrichCorrect, invokeCorrect),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.MergeEntitiesRequest]("merge_entities", decodeMergeEntitiesRequest, enrichMergeEntities, invokeMergeEntities), earlyCheckMergeEntities),
+			mcpwriteimpl.NewTool[v1.CreateRelationshipRequest]("create_relationship", decodeCreateRelationshipRequest, enrichCreateRelationship, invokeCreateRelationship),
+			mcpwriteimpl.NewTool[v1.RegisterSchemaRequest]("register_schema", decodeRegisterSchemaRequest, enrichRegisterSchema, invokeRegisterSchema),
+			mcpwriteimpl.NewTool[v1.UpdateSchemaIncrementalRequest]("update_schema_incremental", decodeUpdateSchemaIncrementalRequest, enrichUpdateSchemaIncremental, invokeUpdateSchemaIncremental),
+			mcpwriteimpl.NewTool[v1.ListEntityTypesRequest]("list_entity_types", decodeListEntityTypesRequest, enrichListEntityTypes, invokeListEntityTypes),
+			mcpwriteimpl.NewTool[v1.RetrieveEntitySnapshotRequest]("retrieve_entity_snapshot", decodeRetrieveEntitySnapshotRequest, enrichRetrieveEntitySnapshot, invokeRetrieveEntitySnapshot),
+			mcpwriteimpl.NewTool[v1.RetrieveEntitiesRequest]("retrieve_entities", decodeRetrieveEntitiesRequest, enrichRetrieveEntities, invokeRetrieveEntities),
+			mcpwriteimpl.NewTool[v1.ListObservationsRequest]("list_observations", decodeListObservationsRequest, enrichListObservations, invokeListObservations),
+			mcpwriteimpl.NewTool[v1.ListRelationshipsRequest]("list_relationships", decodeListRelationshipsRequest, enrichListRelationships, invokeListRelationships),
+			mcpwriteimpl.NewTool[v1.RetrieveEntityByIdentifierRequest]("retrieve_entity_by_identifier", decodeRetrieveEntityByIdentifierRequest, enrichRetrieveEntityByIdentifier, invokeRetrieveEntityByIdentifier),
+			mcpwriteimpl.NewTool[v1.RetrieveRelatedEntitiesRequest]("retrieve_related_entities", decodeRetrieveRelatedEntitiesRequest, enrichRetrieveRelatedEntities, invokeRetrieveRelatedEntities),
+			mcpwriteimpl.NewTool[v1.RetrieveFieldProvenanceRequest]("retrieve_field_provenance", decodeRetrieveFieldProvenanceRequest, enrichRetrieveFieldProvenance, invokeRetrieveFieldProvenance),
+			mcpwriteimpl.NewTool[v1.RetrieveFileUrlRequest]("retrieve_file_url", decodeRetrieveFileUrlRequest, enrichRetrieveFileUrl, invokeRetrieveFileUrl),
+			mcpwriteimpl.NewTool[v1.GetRelationshipSnapshotRequest]("get_relationship_snapshot", decodeGetRelationshipSnapshotRequest, enrichGetRelationshipSnapshot, invokeGetRelationshipSnapshot),
+			mcpwriteimpl.NewTool[v1.AnalyzeSchemaCandidatesRequest]("analyze_schema_candidates", decodeAnalyzeSchemaCandidatesRequest, enrichAnalyzeSchemaCandidates, invokeAnalyzeSchemaCandidates),
+			mcpwriteimpl.NewTool[v1.RetrieveGraphNeighborhoodRequest]("retrieve_graph_neighborhood", decodeRetrieveGraphNeighborhoodRequest, enrichRetrieveGraphNeighborhood, invokeRetrieveGraphNeighborhood),
+			mcpwriteimpl.NewTool[v1.ListTimelineEventsRequest]("list_timeline_events", decodeListTimelineEventsRequest, enrichListTimelineEvents, invokeListTimelineEvents),
+			mcpwriteimpl.NewTool[v1.GetSchemaRecommendationsRequest]("get_schema_recommendations", decodeGetSchemaRecommendationsRequest, enrichGetSchemaRecommendations, invokeGetSchemaRecommendations),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"neotoma.v1.Direction":            enumDirectionSnake,

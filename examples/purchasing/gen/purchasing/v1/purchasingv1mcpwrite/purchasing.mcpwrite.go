@@ -111,98 +111,106 @@ func NewPurchasingService(h PurchasingServiceHandler) *mcpwriteimpl.Service {
 		typed = a.resolvers()
 	}
 	createPurchaseOrderRequestResolvers := bindPurchasingServiceCreatePurchaseOrderRequestResolvers(h, typed)
+	enrichCreatePurchaseOrder := func(c *mcpwriteimpl.Call, m *v1.CreatePurchaseOrderRequest) error {
+		return enrichPurchasingServiceCreatePurchaseOrderRequest(c, createPurchaseOrderRequestResolvers, m, m)
+	}
+	invokeCreatePurchaseOrder := func(ctx context.Context, m *v1.CreatePurchaseOrderRequest) (*v1.CreatePurchaseOrderResponse, error) {
+		return h.CreatePurchaseOrder(ctx, m)
+	}
+	earlyCheckCreatePurchaseOrder := func(c *mcpwriteimpl.Call, m *v1.CreatePurchaseOrderRequest) error {
+		return earlyCheckPurchasingServiceCreatePurchaseOrderRequest(c, createPurchaseOrderRequestResolvers, m, m)
+	}
+	overridableCreatePurchaseOrder := map[string]bool{
+		"currency": true,
+	}
+	pathsCreatePurchaseOrder := map[string]string{
+		"supplier_id":            "supplier_id",
+		"location_id":            "location_id",
+		"order_number":           "order_number",
+		"items":                  "items",
+		"items.sku":              "items.sku",
+		"items.quantity":         "items.quantity",
+		"items.unit_price":       "items.unit_price",
+		"currency":               "currency",
+		"expected_delivery_date": "expected_delivery_date",
+		"notes":                  "notes",
+		"confirm":                "confirm",
+	}
+	enrichReceivePurchaseOrder := func(c *mcpwriteimpl.Call, m *v1.ReceivePurchaseOrderRequest) error {
+		return enrichPurchasingServiceReceivePurchaseOrderRequest(c, m)
+	}
+	invokeReceivePurchaseOrder := func(ctx context.Context, m *v1.ReceivePurchaseOrderRequest) (*v1.ReceivePurchaseOrderResponse, error) {
+		return h.ReceivePurchaseOrder(ctx, m)
+	}
+	overridableReceivePurchaseOrder := map[string]bool{
+		"received_at": true,
+	}
+	pathsReceivePurchaseOrder := map[string]string{
+		"purchase_order_id": "purchase_order_id",
+		"items":             "items",
+		"items.sku":         "items.sku",
+		"items.quantity":    "items.quantity",
+		"received_at":       "received_at",
+		"confirm":           "confirm",
+	}
+	enrichCreateManufacturingOrder := func(c *mcpwriteimpl.Call, m *v1.CreateManufacturingOrderRequest) error {
+		return enrichPurchasingServiceCreateManufacturingOrderRequest(c, m)
+	}
+	invokeCreateManufacturingOrder := func(ctx context.Context, m *v1.CreateManufacturingOrderRequest) (*v1.CreateManufacturingOrderResponse, error) {
+		return h.CreateManufacturingOrder(ctx, m)
+	}
+	pathsCreateManufacturingOrder := map[string]string{
+		"sku":                      "sku",
+		"planned_quantity":         "planned_quantity",
+		"location_id":              "location_id",
+		"production_deadline_date": "production_deadline_date",
+		"additional_info":          "additional_info",
+		"confirm":                  "confirm",
+	}
+	enrichFulfillOrder := func(c *mcpwriteimpl.Call, m *v1.FulfillOrderRequest) error {
+		return enrichPurchasingServiceFulfillOrderRequest(c, m)
+	}
+	invokeFulfillOrder := func(ctx context.Context, m *v1.FulfillOrderRequest) (*v1.FulfillOrderResponse, error) {
+		return h.FulfillOrder(ctx, m)
+	}
+	pathsFulfillOrder := map[string]string{
+		"order_id":   "order_id",
+		"order_type": "order_type",
+		"confirm":    "confirm",
+	}
+	enrichVerifyOrderDocument := func(c *mcpwriteimpl.Call, m *v1.VerifyOrderDocumentRequest) error {
+		return enrichPurchasingServiceVerifyOrderDocumentRequest(c, m)
+	}
+	invokeVerifyOrderDocument := func(ctx context.Context, m *v1.VerifyOrderDocumentRequest) (*v1.VerifyOrderDocumentResponse, error) {
+		return h.VerifyOrderDocument(ctx, m)
+	}
+	pathsVerifyOrderDocument := map[string]string{
+		"purchase_order_id":         "purchase_order_id",
+		"document_items":            "document_items",
+		"document_items.sku":        "document_items.sku",
+		"document_items.quantity":   "document_items.quantity",
+		"document_items.unit_price": "document_items.unit_price",
+	}
+	enrichSearchItems := func(c *mcpwriteimpl.Call, m *v1.SearchItemsRequest) error {
+		return enrichPurchasingServiceSearchItemsRequest(c, m)
+	}
+	invokeSearchItems := func(ctx context.Context, m *v1.SearchItemsRequest) (*v1.SearchItemsResponse, error) {
+		return h.SearchItems(ctx, m)
+	}
+	pathsSearchItems := map[string]string{
+		"query": "query",
+		"limit": "limit",
+	}
 	return &mcpwriteimpl.Service{
 		Name: "purchasing.v1.PurchasingService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreatePurchaseOrderRequest]("create_purchase_order", decodeCreatePurchaseOrderRequest,
-				func(c *mcpwriteimpl.Call, m *v1.CreatePurchaseOrderRequest) error {
-					return enrichPurchasingServiceCreatePurchaseOrderRequest(c, createPurchaseOrderRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.CreatePurchaseOrderRequest) (*v1.CreatePurchaseOrderResponse, error) {
-					return h.CreatePurchaseOrder(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.CreatePurchaseOrderRequest) error {
-					return earlyCheckPurchasingServiceCreatePurchaseOrderRequest(c, createPurchaseOrderRequestResolvers, m, m)
-				}).WithAgentPaths(map[string]string{
-				"supplier_id":            "supplier_id",
-				"location_id":            "location_id",
-				"order_number":           "order_number",
-				"items":                  "items",
-				"items.sku":              "items.sku",
-				"items.quantity":         "items.quantity",
-				"items.unit_price":       "items.unit_price",
-				"currency":               "currency",
-				"expected_delivery_date": "expected_delivery_date",
-				"notes":                  "notes",
-				"confirm":                "confirm",
-			}, map[string]bool{
-				"currency": true,
-			}),
-			mcpwriteimpl.NewTool[v1.ReceivePurchaseOrderRequest]("receive_purchase_order", decodeReceivePurchaseOrderRequest,
-				func(c *mcpwriteimpl.Call, m *v1.ReceivePurchaseOrderRequest) error {
-					return enrichPurchasingServiceReceivePurchaseOrderRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.ReceivePurchaseOrderRequest) (*v1.ReceivePurchaseOrderResponse, error) {
-					return h.ReceivePurchaseOrder(ctx, m)
-				}).WithAgentPaths(map[string]string{
-				"purchase_order_id": "purchase_order_id",
-				"items":             "items",
-				"items.sku":         "items.sku",
-				"items.quantity":    "items.quantity",
-				"received_at":       "received_at",
-				"confirm":           "confirm",
-			}, map[string]bool{
-				"received_at": true,
-			}),
-			mcpwriteimpl.NewTool[v1.CreateManufacturingOrderRequest]("create_manufacturing_order", decodeCreateManufacturingOrderRequest,
-				func(c *mcpwriteimpl.Call, m *v1.CreateManufacturingOrderRequest) error {
-					return enrichPurchasingServiceCreateManufacturingOrderRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.CreateManufacturingOrderRequest) (*v1.CreateManufacturingOrderResponse, error) {
-					return h.CreateManufacturingOrder(ctx, m)
-				}).WithAgentPaths(map[string]string{
-				"sku":                      "sku",
-				"planned_quantity":         "planned_quantity",
-				"location_id":              "location_id",
-				"production_deadline_date": "production_deadline_date",
-				"additional_info":          "additional_info",
-				"confirm":                  "confirm",
-			}, nil),
-			mcpwriteimpl.NewTool[v1.FulfillOrderRequest]("fulfill_order", decodeFulfillOrderRequest,
-				func(c *mcpwriteimpl.Call, m *v1.FulfillOrderRequest) error {
-					return enrichPurchasingServiceFulfillOrderRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.FulfillOrderRequest) (*v1.FulfillOrderResponse, error) {
-					return h.FulfillOrder(ctx, m)
-				}).WithAgentPaths(map[string]string{
-				"order_id":   "order_id",
-				"order_type": "order_type",
-				"confirm":    "confirm",
-			}, nil),
-			mcpwriteimpl.NewTool[v1.VerifyOrderDocumentRequest]("verify_order_document", decodeVerifyOrderDocumentRequest,
-				func(c *mcpwriteimpl.Call, m *v1.VerifyOrderDocumentRequest) error {
-					return enrichPurchasingServiceVerifyOrderDocumentRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.VerifyOrderDocumentRequest) (*v1.VerifyOrderDocumentResponse, error) {
-					return h.VerifyOrderDocument(ctx, m)
-				}).WithAgentPaths(map[string]string{
-				"purchase_order_id":         "purchase_order_id",
-				"document_items":            "document_items",
-				"document_items.sku":        "document_items.sku",
-				"document_items.quantity":   "document_items.quantity",
-				"document_items.unit_price": "document_items.unit_price",
-			}, nil),
-			mcpwriteimpl.NewTool[v1.SearchItemsRequest]("search_items", decodeSearchItemsRequest,
-				func(c *mcpwriteimpl.Call, m *v1.SearchItemsRequest) error {
-					return enrichPurchasingServiceSearchItemsRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.SearchItemsRequest) (*v1.SearchItemsResponse, error) {
-					return h.SearchItems(ctx, m)
-				}).WithAgentPaths(map[string]string{
-				"query": "query",
-				"limit": "limit",
-			}, nil),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreatePurchaseOrderRequest]("create_purchase_order", decodeCreatePurchaseOrderRequest, enrichCreatePurchaseOrder, invokeCreatePurchaseOrder), earlyCheckCreatePurchaseOrder).WithAgentPaths(pathsCreatePurchaseOrder, overridableCreatePurchaseOrder),
+			mcpwriteimpl.NewTool[v1.ReceivePurchaseOrderRequest]("receive_purchase_order", decodeReceivePurchaseOrderRequest, enrichReceivePurchaseOrder, invokeReceivePurchaseOrder).WithAgentPaths(pathsReceivePurchaseOrder, overridableReceivePurchaseOrder),
+			mcpwriteimpl.NewTool[v1.CreateManufacturingOrderRequest]("create_manufacturing_order", decodeCreateManufacturingOrderRequest, enrichCreateManufacturingOrder, invokeCreateManufacturingOrder).WithAgentPaths(pathsCreateManufacturingOrder, nil),
+			mcpwriteimpl.NewTool[v1.FulfillOrderRequest]("fulfill_order", decodeFulfillOrderRequest, enrichFulfillOrder, invokeFulfillOrder).WithAgentPaths(pathsFulfillOrder, nil),
+			mcpwriteimpl.NewTool[v1.VerifyOrderDocumentRequest]("verify_order_document", decodeVerifyOrderDocumentRequest, enrichVerifyOrderDocument, invokeVerifyOrderDocument).WithAgentPaths(pathsVerifyOrderDocument, nil),
+			mcpwriteimpl.NewTool[v1.SearchItemsRequest]("search_items", decodeSearchItemsRequest, enrichSearchItems, invokeSearchItems).WithAgentPaths(pathsSearchItems, nil),
 		},
 		NewChecker: func() (mcpwriteimpl.RequestChecker, error) {
 			return pvcheck.New(

@@ -275,98 +275,98 @@ func NewTaskService(h TaskServiceHandler) *mcpwriteimpl.Service {
 	taskTransformRequestResolvers := bindTaskServiceTaskTransformRequestResolvers(h, typed)
 	parentCreateRequestResolvers := bindTaskServiceParentCreateRequestResolvers(h, typed)
 	parentOperationsRequestResolvers := bindTaskServiceParentOperationsRequestResolvers(h, typed)
+	enrichTaskList := func(c *mcpwriteimpl.Call, m *v1.TaskListRequest) error {
+		return enrichTaskServiceTaskListRequest(c, taskListRequestResolvers, m, m)
+	}
+	invokeTaskList := func(ctx context.Context, m *v1.TaskListRequest) (*v1.TaskListResponse, error) {
+		return h.TaskList(ctx, m)
+	}
+	earlyCheckTaskList := func(c *mcpwriteimpl.Call, m *v1.TaskListRequest) error {
+		return earlyCheckTaskServiceTaskListRequest(c, taskListRequestResolvers, m, m)
+	}
+	enrichTaskGet := func(c *mcpwriteimpl.Call, m *v1.TaskGetRequest) error {
+		return enrichTaskServiceTaskGetRequest(c, taskGetRequestResolvers, m, m)
+	}
+	invokeTaskGet := func(ctx context.Context, m *v1.TaskGetRequest) (*v1.TaskGetResponse, error) { return h.TaskGet(ctx, m) }
+	earlyCheckTaskGet := func(c *mcpwriteimpl.Call, m *v1.TaskGetRequest) error {
+		return earlyCheckTaskServiceTaskGetRequest(c, taskGetRequestResolvers, m, m)
+	}
+	enrichTaskCreate := func(c *mcpwriteimpl.Call, m *v1.TaskCreateRequest) error {
+		return enrichTaskServiceTaskCreateRequest(c, taskCreateRequestResolvers, m, m)
+	}
+	invokeTaskCreate := func(ctx context.Context, m *v1.TaskCreateRequest) (*v1.TaskCreateResponse, error) {
+		return h.TaskCreate(ctx, m)
+	}
+	earlyCheckTaskCreate := func(c *mcpwriteimpl.Call, m *v1.TaskCreateRequest) error {
+		return earlyCheckTaskServiceTaskCreateRequest(c, taskCreateRequestResolvers, m, m)
+	}
+	enrichTaskUpdate := func(c *mcpwriteimpl.Call, m *v1.TaskUpdateRequest) error {
+		return enrichTaskServiceTaskUpdateRequest(c, taskUpdateRequestResolvers, m, m)
+	}
+	invokeTaskUpdate := func(ctx context.Context, m *v1.TaskUpdateRequest) (*v1.TaskUpdateResponse, error) {
+		return h.TaskUpdate(ctx, m)
+	}
+	earlyCheckTaskUpdate := func(c *mcpwriteimpl.Call, m *v1.TaskUpdateRequest) error {
+		return earlyCheckTaskServiceTaskUpdateRequest(c, taskUpdateRequestResolvers, m, m)
+	}
+	enrichTaskDelete := func(c *mcpwriteimpl.Call, m *v1.TaskDeleteRequest) error {
+		return enrichTaskServiceTaskDeleteRequest(c, taskDeleteRequestResolvers, m, m)
+	}
+	invokeTaskDelete := func(ctx context.Context, m *v1.TaskDeleteRequest) (*v1.TaskDeleteResponse, error) {
+		return h.TaskDelete(ctx, m)
+	}
+	earlyCheckTaskDelete := func(c *mcpwriteimpl.Call, m *v1.TaskDeleteRequest) error {
+		return earlyCheckTaskServiceTaskDeleteRequest(c, taskDeleteRequestResolvers, m, m)
+	}
+	enrichTaskMove := func(c *mcpwriteimpl.Call, m *v1.TaskMoveRequest) error {
+		return enrichTaskServiceTaskMoveRequest(c, taskMoveRequestResolvers, m, m)
+	}
+	invokeTaskMove := func(ctx context.Context, m *v1.TaskMoveRequest) (*v1.TaskMoveResponse, error) {
+		return h.TaskMove(ctx, m)
+	}
+	earlyCheckTaskMove := func(c *mcpwriteimpl.Call, m *v1.TaskMoveRequest) error {
+		return earlyCheckTaskServiceTaskMoveRequest(c, taskMoveRequestResolvers, m, m)
+	}
+	enrichTaskTransform := func(c *mcpwriteimpl.Call, m *v1.TaskTransformRequest) error {
+		return enrichTaskServiceTaskTransformRequest(c, taskTransformRequestResolvers, m, m)
+	}
+	invokeTaskTransform := func(ctx context.Context, m *v1.TaskTransformRequest) (*v1.TaskTransformResponse, error) {
+		return h.TaskTransform(ctx, m)
+	}
+	earlyCheckTaskTransform := func(c *mcpwriteimpl.Call, m *v1.TaskTransformRequest) error {
+		return earlyCheckTaskServiceTaskTransformRequest(c, taskTransformRequestResolvers, m, m)
+	}
+	enrichParentCreate := func(c *mcpwriteimpl.Call, m *v1.ParentCreateRequest) error {
+		return enrichTaskServiceParentCreateRequest(c, parentCreateRequestResolvers, m, m)
+	}
+	invokeParentCreate := func(ctx context.Context, m *v1.ParentCreateRequest) (*v1.ParentCreateResponse, error) {
+		return h.ParentCreate(ctx, m)
+	}
+	earlyCheckParentCreate := func(c *mcpwriteimpl.Call, m *v1.ParentCreateRequest) error {
+		return earlyCheckTaskServiceParentCreateRequest(c, parentCreateRequestResolvers, m, m)
+	}
+	enrichParentOperations := func(c *mcpwriteimpl.Call, m *v1.ParentOperationsRequest) error {
+		return enrichTaskServiceParentOperationsRequest(c, parentOperationsRequestResolvers, m, m)
+	}
+	invokeParentOperations := func(ctx context.Context, m *v1.ParentOperationsRequest) (*v1.ParentOperationsResponse, error) {
+		return h.ParentOperations(ctx, m)
+	}
+	earlyCheckParentOperations := func(c *mcpwriteimpl.Call, m *v1.ParentOperationsRequest) error {
+		return earlyCheckTaskServiceParentOperationsRequest(c, parentOperationsRequestResolvers, m, m)
+	}
 	return &mcpwriteimpl.Service{
 		Name: "tasks.v1.TaskService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskListRequest]("task_list", decodeTaskListRequest,
-				func(c *mcpwriteimpl.Call, m *v1.TaskListRequest) error {
-					return enrichTaskServiceTaskListRequest(c, taskListRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.TaskListRequest) (*v1.TaskListResponse, error) {
-					return h.TaskList(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.TaskListRequest) error {
-					return earlyCheckTaskServiceTaskListRequest(c, taskListRequestResolvers, m, m)
-				}),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskGetRequest]("task_get", decodeTaskGetRequest,
-				func(c *mcpwriteimpl.Call, m *v1.TaskGetRequest) error {
-					return enrichTaskServiceTaskGetRequest(c, taskGetRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.TaskGetRequest) (*v1.TaskGetResponse, error) { return h.TaskGet(ctx, m) }),
-				func(c *mcpwriteimpl.Call, m *v1.TaskGetRequest) error {
-					return earlyCheckTaskServiceTaskGetRequest(c, taskGetRequestResolvers, m, m)
-				}),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskCreateRequest]("task_create", decodeTaskCreateRequest,
-				func(c *mcpwriteimpl.Call, m *v1.TaskCreateRequest) error {
-					return enrichTaskServiceTaskCreateRequest(c, taskCreateRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.TaskCreateRequest) (*v1.TaskCreateResponse, error) {
-					return h.TaskCreate(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.TaskCreateRequest) error {
-					return earlyCheckTaskServiceTaskCreateRequest(c, taskCreateRequestResolvers, m, m)
-				}),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskUpdateRequest]("task_update", decodeTaskUpdateRequest,
-				func(c *mcpwriteimpl.Call, m *v1.TaskUpdateRequest) error {
-					return enrichTaskServiceTaskUpdateRequest(c, taskUpdateRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.TaskUpdateRequest) (*v1.TaskUpdateResponse, error) {
-					return h.TaskUpdate(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.TaskUpdateRequest) error {
-					return earlyCheckTaskServiceTaskUpdateRequest(c, taskUpdateRequestResolvers, m, m)
-				}),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskDeleteRequest]("task_delete", decodeTaskDeleteRequest,
-				func(c *mcpwriteimpl.Call, m *v1.TaskDeleteRequest) error {
-					return enrichTaskServiceTaskDeleteRequest(c, taskDeleteRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.TaskDeleteRequest) (*v1.TaskDeleteResponse, error) {
-					return h.TaskDelete(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.TaskDeleteRequest) error {
-					return earlyCheckTaskServiceTaskDeleteRequest(c, taskDeleteRequestResolvers, m, m)
-				}),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskMoveRequest]("task_move", decodeTaskMoveRequest,
-				func(c *mcpwriteimpl.Call, m *v1.TaskMoveRequest) error {
-					return enrichTaskServiceTaskMoveRequest(c, taskMoveRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.TaskMoveRequest) (*v1.TaskMoveResponse, error) {
-					return h.TaskMove(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.TaskMoveRequest) error {
-					return earlyCheckTaskServiceTaskMoveRequest(c, taskMoveRequestResolvers, m, m)
-				}),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskTransformRequest]("task_transform", decodeTaskTransformRequest,
-				func(c *mcpwriteimpl.Call, m *v1.TaskTransformRequest) error {
-					return enrichTaskServiceTaskTransformRequest(c, taskTransformRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.TaskTransformRequest) (*v1.TaskTransformResponse, error) {
-					return h.TaskTransform(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.TaskTransformRequest) error {
-					return earlyCheckTaskServiceTaskTransformRequest(c, taskTransformRequestResolvers, m, m)
-				}),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.ParentCreateRequest]("parent_create", decodeParentCreateRequest,
-				func(c *mcpwriteimpl.Call, m *v1.ParentCreateRequest) error {
-					return enrichTaskServiceParentCreateRequest(c, parentCreateRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.ParentCreateRequest) (*v1.ParentCreateResponse, error) {
-					return h.ParentCreate(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.ParentCreateRequest) error {
-					return earlyCheckTaskServiceParentCreateRequest(c, parentCreateRequestResolvers, m, m)
-				}),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.ParentOperationsRequest]("parent_operations", decodeParentOperationsRequest,
-				func(c *mcpwriteimpl.Call, m *v1.ParentOperationsRequest) error {
-					return enrichTaskServiceParentOperationsRequest(c, parentOperationsRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.ParentOperationsRequest) (*v1.ParentOperationsResponse, error) {
-					return h.ParentOperations(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.ParentOperationsRequest) error {
-					return earlyCheckTaskServiceParentOperationsRequest(c, parentOperationsRequestResolvers, m, m)
-				}),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskListRequest]("task_list", decodeTaskListRequest, enrichTaskList, invokeTaskList), earlyCheckTaskList),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskGetRequest]("task_get", decodeTaskGetRequest, enrichTaskGet, invokeTaskGet), earlyCheckTaskGet),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskCreateRequest]("task_create", decodeTaskCreateRequest, enrichTaskCreate, invokeTaskCreate), earlyCheckTaskCreate),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskUpdateRequest]("task_update", decodeTaskUpdateRequest, enrichTaskUpdate, invokeTaskUpdate), earlyCheckTaskUpdate),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskDeleteRequest]("task_delete", decodeTaskDeleteRequest, enrichTaskDelete, invokeTaskDelete), earlyCheckTaskDelete),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskMoveRequest]("task_move", decodeTaskMoveRequest, enrichTaskMove, invokeTaskMove), earlyCheckTaskMove),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskTransformRequest]("task_transform", decodeTaskTransformRequest, enrichTaskTransform, invokeTaskTransform), earlyCheckTaskTransform),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.ParentCreateRequest]("parent_create", decodeParentCreateRequest, enrichParentCreate, invokeParentCreate), earlyCheckParentCreate),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.ParentOperationsRequest]("parent_operations", decodeParentOperationsRequest, enrichParentOperations, invokeParentOperations), earlyCheckParentOperations),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"tasks.v1.ParentOperation":    enumParentOperationSnake,

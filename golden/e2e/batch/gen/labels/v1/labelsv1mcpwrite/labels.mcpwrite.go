@@ -91,20 +91,20 @@ func NewLabelService(h LabelServiceHandler) *mcpwriteimpl.Service {
 		typed = a.resolvers()
 	}
 	labelNotesRequestResolvers := bindLabelServiceLabelNotesRequestResolvers(h, typed)
+	enrichLabelNotes := func(c *mcpwriteimpl.Call, m *v1.LabelNotesRequest) error {
+		return enrichLabelServiceLabelNotesRequest(c, labelNotesRequestResolvers, m, m)
+	}
+	invokeLabelNotes := func(ctx context.Context, m *v1.LabelNotesRequest) (*v1.LabelNotesResponse, error) {
+		return h.LabelNotes(ctx, m)
+	}
+	earlyCheckLabelNotes := func(c *mcpwriteimpl.Call, m *v1.LabelNotesRequest) error {
+		return earlyCheckLabelServiceLabelNotesRequest(c, labelNotesRequestResolvers, m, m)
+	}
 	return &mcpwriteimpl.Service{
 		Name: "labels.v1.LabelService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.LabelNotesRequest]("label_notes", decodeLabelNotesRequest,
-				func(c *mcpwriteimpl.Call, m *v1.LabelNotesRequest) error {
-					return enrichLabelServiceLabelNotesRequest(c, labelNotesRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.LabelNotesRequest) (*v1.LabelNotesResponse, error) {
-					return h.LabelNotes(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.LabelNotesRequest) error {
-					return earlyCheckLabelServiceLabelNotesRequest(c, labelNotesRequestResolvers, m, m)
-				}),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.LabelNotesRequest]("label_notes", decodeLabelNotesRequest, enrichLabelNotes, invokeLabelNotes), earlyCheckLabelNotes),
 		},
 	}
 }

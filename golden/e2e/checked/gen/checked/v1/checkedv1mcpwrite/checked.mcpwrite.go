@@ -45,32 +45,33 @@ func RegisterBookingServiceTools(s *mcp.Server, h BookingServiceHandler, opts ..
 // NewBookingService binds the generated tool code of checked.v1.BookingService
 // to h, for RegisterBookingServiceTools or runtime.NewPreparer.
 func NewBookingService(h BookingServiceHandler) *mcpwriteimpl.Service {
+	enrichBookRoom := func(c *mcpwriteimpl.Call, m *v1.BookRoomRequest) error {
+		return enrichBookingServiceBookRoomRequest(c, m)
+	}
+	invokeBookRoom := func(ctx context.Context, m *v1.BookRoomRequest) (*v1.BookRoomResponse, error) {
+		return h.BookRoom(ctx, m)
+	}
+	pathsBookRoom := map[string]string{
+		"email":         "email",
+		"room":          "room",
+		"window":        "window",
+		"window.starts": "window.starts",
+		"window.ends":   "window.ends",
+		"length":        "length",
+		"notify":        "notify",
+		"attrs":         "attrs",
+		"budget":        "budget",
+		"seats":         "seats",
+		"badge":         "badge",
+		"color":         "color",
+		"note":          "note",
+		"tags":          "tags",
+	}
 	return &mcpwriteimpl.Service{
 		Name: "checked.v1.BookingService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.BookRoomRequest]("book_room", decodeBookRoomRequest,
-				func(c *mcpwriteimpl.Call, m *v1.BookRoomRequest) error {
-					return enrichBookingServiceBookRoomRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.BookRoomRequest) (*v1.BookRoomResponse, error) {
-					return h.BookRoom(ctx, m)
-				}).WithAgentPaths(map[string]string{
-				"email":         "email",
-				"room":          "room",
-				"window":        "window",
-				"window.starts": "window.starts",
-				"window.ends":   "window.ends",
-				"length":        "length",
-				"notify":        "notify",
-				"attrs":         "attrs",
-				"budget":        "budget",
-				"seats":         "seats",
-				"badge":         "badge",
-				"color":         "color",
-				"note":          "note",
-				"tags":          "tags",
-			}, nil),
+			mcpwriteimpl.NewTool[v1.BookRoomRequest]("book_room", decodeBookRoomRequest, enrichBookRoom, invokeBookRoom).WithAgentPaths(pathsBookRoom, nil),
 		},
 		NewChecker: func() (mcpwriteimpl.RequestChecker, error) {
 			return pvcheck.New(

@@ -46,22 +46,21 @@ func RegisterShelfServiceTools(s *mcp.Server, h ShelfServiceHandler, opts ...run
 // NewShelfService binds the generated tool code of shelf.v1.ShelfService to h,
 // for RegisterShelfServiceTools or runtime.NewPreparer.
 func NewShelfService(h ShelfServiceHandler) *mcpwriteimpl.Service {
+	enrichCreateShelf := func(c *mcpwriteimpl.Call, m *v1.CreateShelfRequest) error {
+		return enrichShelfServiceCreateShelfRequest(c, m)
+	}
+	invokeCreateShelf := func(ctx context.Context, m *v1.CreateShelfRequest) (*longrunning.Operation, error) {
+		return h.CreateShelf(ctx, m)
+	}
+	invokeRepaintShelf := func(ctx context.Context, m *v1.RepaintShelfRequest) (*longrunning.Operation, error) {
+		return h.RepaintShelf(ctx, m)
+	}
 	return &mcpwriteimpl.Service{
 		Name: "shelf.v1.ShelfService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.CreateShelfRequest]("create_shelf", decodeCreateShelfRequest,
-				func(c *mcpwriteimpl.Call, m *v1.CreateShelfRequest) error {
-					return enrichShelfServiceCreateShelfRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.CreateShelfRequest) (*longrunning.Operation, error) {
-					return h.CreateShelf(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.RepaintShelfRequest]("repaint_shelf", decodeRepaintShelfRequest,
-				nil,
-				func(ctx context.Context, m *v1.RepaintShelfRequest) (*longrunning.Operation, error) {
-					return h.RepaintShelf(ctx, m)
-				}),
+			mcpwriteimpl.NewTool[v1.CreateShelfRequest]("create_shelf", decodeCreateShelfRequest, enrichCreateShelf, invokeCreateShelf),
+			mcpwriteimpl.NewTool[v1.RepaintShelfRequest]("repaint_shelf", decodeRepaintShelfRequest, nil, invokeRepaintShelf),
 		},
 		Operations: mcpwriteimpl.OperationsOf[*longrunning.Operation, longrunning.GetOperationRequest](h),
 	}

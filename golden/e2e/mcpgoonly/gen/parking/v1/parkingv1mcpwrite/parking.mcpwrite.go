@@ -45,17 +45,17 @@ func RegisterParkingServiceTools(s *server.MCPServer, h ParkingServiceHandler, o
 // NewParkingService binds the generated tool code of parking.v1.ParkingService
 // to h, for RegisterParkingServiceTools or runtime.NewPreparer.
 func NewParkingService(h ParkingServiceHandler) *mcpwriteimpl.Service {
+	enrichReserveSpot := func(c *mcpwriteimpl.Call, m *v1.ReserveSpotRequest) error {
+		return enrichParkingServiceReserveSpotRequest(c, m)
+	}
+	invokeReserveSpot := func(ctx context.Context, m *v1.ReserveSpotRequest) (*v1.ReserveSpotResponse, error) {
+		return h.ReserveSpot(ctx, m)
+	}
 	return &mcpwriteimpl.Service{
 		Name: "parking.v1.ParkingService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.ReserveSpotRequest]("reserve_spot", decodeReserveSpotRequest,
-				func(c *mcpwriteimpl.Call, m *v1.ReserveSpotRequest) error {
-					return enrichParkingServiceReserveSpotRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.ReserveSpotRequest) (*v1.ReserveSpotResponse, error) {
-					return h.ReserveSpot(ctx, m)
-				}),
+			mcpwriteimpl.NewTool[v1.ReserveSpotRequest]("reserve_spot", decodeReserveSpotRequest, enrichReserveSpot, invokeReserveSpot),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"parking.v1.Level": enumLevel,

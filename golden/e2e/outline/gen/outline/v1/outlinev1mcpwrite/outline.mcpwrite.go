@@ -43,17 +43,17 @@ func RegisterOutlineServiceTools(s *mcp.Server, h OutlineServiceHandler, opts ..
 // NewOutlineService binds the generated tool code of outline.v1.OutlineService
 // to h, for RegisterOutlineServiceTools or runtime.NewPreparer.
 func NewOutlineService(h OutlineServiceHandler) *mcpwriteimpl.Service {
+	enrichCreateOutline := func(c *mcpwriteimpl.Call, m *v1.CreateOutlineRequest) error {
+		return enrichOutlineServiceCreateOutlineRequest(c, m)
+	}
+	invokeCreateOutline := func(ctx context.Context, m *v1.CreateOutlineRequest) (*v1.CreateOutlineResponse, error) {
+		return h.CreateOutline(ctx, m)
+	}
 	return &mcpwriteimpl.Service{
 		Name: "outline.v1.OutlineService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.CreateOutlineRequest]("create_outline", decodeCreateOutlineRequest,
-				func(c *mcpwriteimpl.Call, m *v1.CreateOutlineRequest) error {
-					return enrichOutlineServiceCreateOutlineRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.CreateOutlineRequest) (*v1.CreateOutlineResponse, error) {
-					return h.CreateOutline(ctx, m)
-				}),
+			mcpwriteimpl.NewTool[v1.CreateOutlineRequest]("create_outline", decodeCreateOutlineRequest, enrichCreateOutline, invokeCreateOutline),
 		},
 	}
 }

@@ -54,23 +54,23 @@ func RegisterBookServiceTools(s *mcp.Server, h BookServiceHandler, opts ...runti
 // NewBookService binds the generated tool code of library.v1.BookService to h,
 // for RegisterBookServiceTools or runtime.NewPreparer.
 func NewBookService(h BookServiceHandler) *mcpwriteimpl.Service {
+	enrichGetBook := func(c *mcpwriteimpl.Call, m *v1.GetBookRequest) error { return enrichBookServiceGetBookRequest(c, m) }
+	invokeGetBook := func(ctx context.Context, m *v1.GetBookRequest) (*v1.Book, error) { return h.GetBook(ctx, m) }
+	enrichGetShelf := func(c *mcpwriteimpl.Call, m *v1.GetShelfRequest) error { return enrichBookServiceGetShelfRequest(c, m) }
+	invokeGetShelf := func(ctx context.Context, m *v1.GetShelfRequest) (*v1.Shelf, error) { return h.GetShelf(ctx, m) }
+	enrichCountBooks := func(c *mcpwriteimpl.Call, m *v1.CountBooksRequest) error {
+		return enrichBookServiceCountBooksRequest(c, m)
+	}
+	invokeCountBooks := func(ctx context.Context, m *v1.CountBooksRequest) (*v1.CountBooksResponse, error) {
+		return h.CountBooks(ctx, m)
+	}
 	return &mcpwriteimpl.Service{
 		Name: "library.v1.BookService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.GetBookRequest]("get_book", decodeGetBookRequest,
-				func(c *mcpwriteimpl.Call, m *v1.GetBookRequest) error { return enrichBookServiceGetBookRequest(c, m) },
-				func(ctx context.Context, m *v1.GetBookRequest) (*v1.Book, error) { return h.GetBook(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.GetShelfRequest]("get_shelf", decodeGetShelfRequest,
-				func(c *mcpwriteimpl.Call, m *v1.GetShelfRequest) error { return enrichBookServiceGetShelfRequest(c, m) },
-				func(ctx context.Context, m *v1.GetShelfRequest) (*v1.Shelf, error) { return h.GetShelf(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.CountBooksRequest]("count_books", decodeCountBooksRequest,
-				func(c *mcpwriteimpl.Call, m *v1.CountBooksRequest) error {
-					return enrichBookServiceCountBooksRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.CountBooksRequest) (*v1.CountBooksResponse, error) {
-					return h.CountBooks(ctx, m)
-				}),
+			mcpwriteimpl.NewTool[v1.GetBookRequest]("get_book", decodeGetBookRequest, enrichGetBook, invokeGetBook),
+			mcpwriteimpl.NewTool[v1.GetShelfRequest]("get_shelf", decodeGetShelfRequest, enrichGetShelf, invokeGetShelf),
+			mcpwriteimpl.NewTool[v1.CountBooksRequest]("count_books", decodeCountBooksRequest, enrichCountBooks, invokeCountBooks),
 		},
 	}
 }

@@ -92,21 +92,20 @@ func NewRoomService(h RoomServiceHandler) *mcpwriteimpl.Service {
 		typed = a.resolvers()
 	}
 	updateRoomRequestResolvers := bindRoomServiceUpdateRoomRequestResolvers(h, typed)
+	invokeCreateRoom := func(ctx context.Context, m *v1.CreateRoomRequest) (*v1.Room, error) { return h.CreateRoom(ctx, m) }
+	enrichUpdateRoom := func(c *mcpwriteimpl.Call, m *v1.UpdateRoomRequest) error {
+		return enrichRoomServiceUpdateRoomRequest(c, updateRoomRequestResolvers, m, m)
+	}
+	invokeUpdateRoom := func(ctx context.Context, m *v1.UpdateRoomRequest) (*v1.Room, error) { return h.UpdateRoom(ctx, m) }
+	earlyCheckUpdateRoom := func(c *mcpwriteimpl.Call, m *v1.UpdateRoomRequest) error {
+		return earlyCheckRoomServiceUpdateRoomRequest(c, updateRoomRequestResolvers, m, m)
+	}
 	return &mcpwriteimpl.Service{
 		Name: "library.v1.RoomService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.CreateRoomRequest]("create_room", decodeCreateRoomRequest,
-				nil,
-				func(ctx context.Context, m *v1.CreateRoomRequest) (*v1.Room, error) { return h.CreateRoom(ctx, m) }),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdateRoomRequest]("update_room", decodeUpdateRoomRequest,
-				func(c *mcpwriteimpl.Call, m *v1.UpdateRoomRequest) error {
-					return enrichRoomServiceUpdateRoomRequest(c, updateRoomRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.UpdateRoomRequest) (*v1.Room, error) { return h.UpdateRoom(ctx, m) }),
-				func(c *mcpwriteimpl.Call, m *v1.UpdateRoomRequest) error {
-					return earlyCheckRoomServiceUpdateRoomRequest(c, updateRoomRequestResolvers, m, m)
-				}),
+			mcpwriteimpl.NewTool[v1.CreateRoomRequest]("create_room", decodeCreateRoomRequest, nil, invokeCreateRoom),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdateRoomRequest]("update_room", decodeUpdateRoomRequest, enrichUpdateRoom, invokeUpdateRoom), earlyCheckUpdateRoom),
 		},
 	}
 }

@@ -53,28 +53,22 @@ func RegisterArchiveServiceTools(s *mcp.Server, h ArchiveServiceHandler, opts ..
 // NewArchiveService binds the generated tool code of library.v1.ArchiveService
 // to h, for RegisterArchiveServiceTools or runtime.NewPreparer.
 func NewArchiveService(h ArchiveServiceHandler) *mcpwriteimpl.Service {
+	invokeRemoveCopy := func(ctx context.Context, m *v1.CopyRequest) (*v1.Copy, error) { return h.RemoveCopy(ctx, m) }
+	invokeDestroyScan := func(ctx context.Context, m *v1.CopyRequest) (*v1.Copy, error) { return h.DestroyScan(ctx, m) }
+	invokePurgeCopies := func(ctx context.Context, m *v1.CopyRequest) (*v1.Copy, error) { return h.PurgeCopies(ctx, m) }
+	invokeSetIamPolicy := func(ctx context.Context, m *v1.SetIamPolicyRequest) (*v1.Copy, error) { return h.SetIamPolicy(ctx, m) }
+	invokeRestoreCopy := func(ctx context.Context, m *v1.CopyRequest) (*v1.Copy, error) { return h.RestoreCopy(ctx, m) }
+	invokeDestroyDraft := func(ctx context.Context, m *v1.CopyRequest) (*v1.Copy, error) { return h.DestroyDraft(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "library.v1.ArchiveService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.CopyRequest]("remove_copy", decodeCopyRequest,
-				nil,
-				func(ctx context.Context, m *v1.CopyRequest) (*v1.Copy, error) { return h.RemoveCopy(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.CopyRequest]("destroy_scan", decodeCopyRequest,
-				nil,
-				func(ctx context.Context, m *v1.CopyRequest) (*v1.Copy, error) { return h.DestroyScan(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.CopyRequest]("purge_copies", decodeCopyRequest,
-				nil,
-				func(ctx context.Context, m *v1.CopyRequest) (*v1.Copy, error) { return h.PurgeCopies(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.SetIamPolicyRequest]("set_iam_policy", decodeSetIamPolicyRequest,
-				nil,
-				func(ctx context.Context, m *v1.SetIamPolicyRequest) (*v1.Copy, error) { return h.SetIamPolicy(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.CopyRequest]("restore_copy", decodeCopyRequest,
-				nil,
-				func(ctx context.Context, m *v1.CopyRequest) (*v1.Copy, error) { return h.RestoreCopy(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.CopyRequest]("destroy_draft", decodeCopyRequest,
-				nil,
-				func(ctx context.Context, m *v1.CopyRequest) (*v1.Copy, error) { return h.DestroyDraft(ctx, m) }),
+			mcpwriteimpl.NewTool[v1.CopyRequest]("remove_copy", decodeCopyRequest, nil, invokeRemoveCopy),
+			mcpwriteimpl.NewTool[v1.CopyRequest]("destroy_scan", decodeCopyRequest, nil, invokeDestroyScan),
+			mcpwriteimpl.NewTool[v1.CopyRequest]("purge_copies", decodeCopyRequest, nil, invokePurgeCopies),
+			mcpwriteimpl.NewTool[v1.SetIamPolicyRequest]("set_iam_policy", decodeSetIamPolicyRequest, nil, invokeSetIamPolicy),
+			mcpwriteimpl.NewTool[v1.CopyRequest]("restore_copy", decodeCopyRequest, nil, invokeRestoreCopy),
+			mcpwriteimpl.NewTool[v1.CopyRequest]("destroy_draft", decodeCopyRequest, nil, invokeDestroyDraft),
 		},
 	}
 }

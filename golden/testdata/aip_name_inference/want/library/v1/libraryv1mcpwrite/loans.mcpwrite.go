@@ -45,16 +45,14 @@ func RegisterLoanServiceTools(s *mcp.Server, h LoanServiceHandler, opts ...runti
 // NewLoanService binds the generated tool code of library.v1.LoanService to h,
 // for RegisterLoanServiceTools or runtime.NewPreparer.
 func NewLoanService(h LoanServiceHandler) *mcpwriteimpl.Service {
+	invokeGetLoan := func(ctx context.Context, m *v1.LoanRequest) (*v1.Loan, error) { return h.GetLoan(ctx, m) }
+	invokeListLoans := func(ctx context.Context, m *v1.LoanRequest) (*v1.Loan, error) { return h.ListLoans(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "library.v1.LoanService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.LoanRequest]("get_loan", decodeLoanRequest,
-				nil,
-				func(ctx context.Context, m *v1.LoanRequest) (*v1.Loan, error) { return h.GetLoan(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.LoanRequest]("list_loans", decodeLoanRequest,
-				nil,
-				func(ctx context.Context, m *v1.LoanRequest) (*v1.Loan, error) { return h.ListLoans(ctx, m) }),
+			mcpwriteimpl.NewTool[v1.LoanRequest]("get_loan", decodeLoanRequest, nil, invokeGetLoan),
+			mcpwriteimpl.NewTool[v1.LoanRequest]("list_loans", decodeLoanRequest, nil, invokeListLoans),
 		},
 	}
 }
@@ -120,16 +118,14 @@ func RegisterLoanReadServiceTools(s *mcp.Server, h LoanReadServiceHandler, opts 
 // library.v1.LoanReadService to h, for RegisterLoanReadServiceTools or
 // runtime.NewPreparer.
 func NewLoanReadService(h LoanReadServiceHandler) *mcpwriteimpl.Service {
+	invokeGetLoan := func(ctx context.Context, m *v1.LoanRequest) (*v1.Loan, error) { return h.GetLoan(ctx, m) }
+	invokeSearchLoans := func(ctx context.Context, m *v1.LoanRequest) (*v1.Loan, error) { return h.SearchLoans(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "library.v1.LoanReadService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.LoanRequest]("r_get_loan", decodeLoanRequest,
-				nil,
-				func(ctx context.Context, m *v1.LoanRequest) (*v1.Loan, error) { return h.GetLoan(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.LoanRequest]("r_search_loans", decodeLoanRequest,
-				nil,
-				func(ctx context.Context, m *v1.LoanRequest) (*v1.Loan, error) { return h.SearchLoans(ctx, m) }),
+			mcpwriteimpl.NewTool[v1.LoanRequest]("r_get_loan", decodeLoanRequest, nil, invokeGetLoan),
+			mcpwriteimpl.NewTool[v1.LoanRequest]("r_search_loans", decodeLoanRequest, nil, invokeSearchLoans),
 		},
 	}
 }

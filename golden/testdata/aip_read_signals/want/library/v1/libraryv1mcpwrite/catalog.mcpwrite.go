@@ -47,21 +47,18 @@ func RegisterCatalogServiceTools(s *mcp.Server, h CatalogServiceHandler, opts ..
 // NewCatalogService binds the generated tool code of library.v1.CatalogService
 // to h, for RegisterCatalogServiceTools or runtime.NewPreparer.
 func NewCatalogService(h CatalogServiceHandler) *mcpwriteimpl.Service {
+	invokeGetTitle := func(ctx context.Context, m *v1.GetTitleRequest) (*v1.Title, error) { return h.GetTitle(ctx, m) }
+	invokeListTitles := func(ctx context.Context, m *v1.ListTitlesRequest) (*v1.ListTitlesResponse, error) {
+		return h.ListTitles(ctx, m)
+	}
+	invokeTouchTitle := func(ctx context.Context, m *v1.GetTitleRequest) (*v1.Title, error) { return h.TouchTitle(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "library.v1.CatalogService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.GetTitleRequest]("get_title", decodeGetTitleRequest,
-				nil,
-				func(ctx context.Context, m *v1.GetTitleRequest) (*v1.Title, error) { return h.GetTitle(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.ListTitlesRequest]("list_titles", decodeListTitlesRequest,
-				nil,
-				func(ctx context.Context, m *v1.ListTitlesRequest) (*v1.ListTitlesResponse, error) {
-					return h.ListTitles(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.GetTitleRequest]("touch_title", decodeGetTitleRequest,
-				nil,
-				func(ctx context.Context, m *v1.GetTitleRequest) (*v1.Title, error) { return h.TouchTitle(ctx, m) }),
+			mcpwriteimpl.NewTool[v1.GetTitleRequest]("get_title", decodeGetTitleRequest, nil, invokeGetTitle),
+			mcpwriteimpl.NewTool[v1.ListTitlesRequest]("list_titles", decodeListTitlesRequest, nil, invokeListTitles),
+			mcpwriteimpl.NewTool[v1.GetTitleRequest]("touch_title", decodeGetTitleRequest, nil, invokeTouchTitle),
 		},
 	}
 }

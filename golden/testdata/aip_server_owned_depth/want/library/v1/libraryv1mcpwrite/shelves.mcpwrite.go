@@ -47,19 +47,16 @@ func RegisterShelfServiceTools(s *mcp.Server, h ShelfServiceHandler, opts ...run
 // NewShelfService binds the generated tool code of library.v1.ShelfService to
 // h, for RegisterShelfServiceTools or runtime.NewPreparer.
 func NewShelfService(h ShelfServiceHandler) *mcpwriteimpl.Service {
+	invokeCreateShelf := func(ctx context.Context, m *v1.CreateShelfRequest) (*v1.Shelf, error) { return h.CreateShelf(ctx, m) }
+	invokeUpdateShelf := func(ctx context.Context, m *v1.UpdateShelfRequest) (*v1.Shelf, error) { return h.UpdateShelf(ctx, m) }
+	invokeCreateScan := func(ctx context.Context, m *v1.CreateScanRequest) (*v1.Scan, error) { return h.CreateScan(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "library.v1.ShelfService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.CreateShelfRequest]("create_shelf", decodeCreateShelfRequest,
-				nil,
-				func(ctx context.Context, m *v1.CreateShelfRequest) (*v1.Shelf, error) { return h.CreateShelf(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.UpdateShelfRequest]("update_shelf", decodeUpdateShelfRequest,
-				nil,
-				func(ctx context.Context, m *v1.UpdateShelfRequest) (*v1.Shelf, error) { return h.UpdateShelf(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.CreateScanRequest]("create_scan", decodeCreateScanRequest,
-				nil,
-				func(ctx context.Context, m *v1.CreateScanRequest) (*v1.Scan, error) { return h.CreateScan(ctx, m) }),
+			mcpwriteimpl.NewTool[v1.CreateShelfRequest]("create_shelf", decodeCreateShelfRequest, nil, invokeCreateShelf),
+			mcpwriteimpl.NewTool[v1.UpdateShelfRequest]("update_shelf", decodeUpdateShelfRequest, nil, invokeUpdateShelf),
+			mcpwriteimpl.NewTool[v1.CreateScanRequest]("create_scan", decodeCreateScanRequest, nil, invokeCreateScan),
 		},
 	}
 }

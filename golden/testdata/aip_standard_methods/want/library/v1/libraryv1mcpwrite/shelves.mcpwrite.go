@@ -59,39 +59,30 @@ func RegisterShelfServiceTools(s *mcp.Server, h ShelfServiceHandler, opts ...run
 // NewShelfService binds the generated tool code of library.v1.ShelfService to
 // h, for RegisterShelfServiceTools or runtime.NewPreparer.
 func NewShelfService(h ShelfServiceHandler) *mcpwriteimpl.Service {
+	invokeCreateShelf := func(ctx context.Context, m *v1.CreateShelfRequest) (*v1.Shelf, error) { return h.CreateShelf(ctx, m) }
+	invokeUpdateShelf := func(ctx context.Context, m *v1.UpdateShelfRequest) (*v1.Shelf, error) { return h.UpdateShelf(ctx, m) }
+	invokeDeleteShelf := func(ctx context.Context, m *v1.DeleteShelfRequest) (*v1.Shelf, error) { return h.DeleteShelf(ctx, m) }
+	invokeCreateLabel := func(ctx context.Context, m *v1.CreateLabelRequest) (*v1.Label, error) { return h.CreateLabel(ctx, m) }
+	invokeUpdateLabel := func(ctx context.Context, m *v1.UpdateLabelRequest) (*v1.Label, error) { return h.UpdateLabel(ctx, m) }
+	invokeDeleteLabel := func(ctx context.Context, m *v1.DeleteLabelRequest) (*v1.Label, error) { return h.DeleteLabel(ctx, m) }
+	invokeCreateBadge := func(ctx context.Context, m *v1.Badge) (*v1.Badge, error) { return h.CreateBadge(ctx, m) }
+	invokeUpdateShelfWhole := func(ctx context.Context, m *v1.ReplaceShelfRequest) (*v1.Shelf, error) {
+		return h.UpdateShelfWhole(ctx, m)
+	}
+	invokeReplaceSign := func(ctx context.Context, m *v1.ReplaceSignRequest) (*v1.Shelf, error) { return h.ReplaceSign(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "library.v1.ShelfService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.CreateShelfRequest]("create_shelf", decodeCreateShelfRequest,
-				nil,
-				func(ctx context.Context, m *v1.CreateShelfRequest) (*v1.Shelf, error) { return h.CreateShelf(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.UpdateShelfRequest]("update_shelf", decodeUpdateShelfRequest,
-				nil,
-				func(ctx context.Context, m *v1.UpdateShelfRequest) (*v1.Shelf, error) { return h.UpdateShelf(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.DeleteShelfRequest]("delete_shelf", decodeDeleteShelfRequest,
-				nil,
-				func(ctx context.Context, m *v1.DeleteShelfRequest) (*v1.Shelf, error) { return h.DeleteShelf(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.CreateLabelRequest]("create_label", decodeCreateLabelRequest,
-				nil,
-				func(ctx context.Context, m *v1.CreateLabelRequest) (*v1.Label, error) { return h.CreateLabel(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.UpdateLabelRequest]("update_label", decodeUpdateLabelRequest,
-				nil,
-				func(ctx context.Context, m *v1.UpdateLabelRequest) (*v1.Label, error) { return h.UpdateLabel(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.DeleteLabelRequest]("delete_label", decodeDeleteLabelRequest,
-				nil,
-				func(ctx context.Context, m *v1.DeleteLabelRequest) (*v1.Label, error) { return h.DeleteLabel(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.Badge]("create_badge", decodeBadge,
-				nil,
-				func(ctx context.Context, m *v1.Badge) (*v1.Badge, error) { return h.CreateBadge(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.ReplaceShelfRequest]("update_shelf_whole", decodeReplaceShelfRequest,
-				nil,
-				func(ctx context.Context, m *v1.ReplaceShelfRequest) (*v1.Shelf, error) {
-					return h.UpdateShelfWhole(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.ReplaceSignRequest]("replace_sign", decodeReplaceSignRequest,
-				nil,
-				func(ctx context.Context, m *v1.ReplaceSignRequest) (*v1.Shelf, error) { return h.ReplaceSign(ctx, m) }),
+			mcpwriteimpl.NewTool[v1.CreateShelfRequest]("create_shelf", decodeCreateShelfRequest, nil, invokeCreateShelf),
+			mcpwriteimpl.NewTool[v1.UpdateShelfRequest]("update_shelf", decodeUpdateShelfRequest, nil, invokeUpdateShelf),
+			mcpwriteimpl.NewTool[v1.DeleteShelfRequest]("delete_shelf", decodeDeleteShelfRequest, nil, invokeDeleteShelf),
+			mcpwriteimpl.NewTool[v1.CreateLabelRequest]("create_label", decodeCreateLabelRequest, nil, invokeCreateLabel),
+			mcpwriteimpl.NewTool[v1.UpdateLabelRequest]("update_label", decodeUpdateLabelRequest, nil, invokeUpdateLabel),
+			mcpwriteimpl.NewTool[v1.DeleteLabelRequest]("delete_label", decodeDeleteLabelRequest, nil, invokeDeleteLabel),
+			mcpwriteimpl.NewTool[v1.Badge]("create_badge", decodeBadge, nil, invokeCreateBadge),
+			mcpwriteimpl.NewTool[v1.ReplaceShelfRequest]("update_shelf_whole", decodeReplaceShelfRequest, nil, invokeUpdateShelfWhole),
+			mcpwriteimpl.NewTool[v1.ReplaceSignRequest]("replace_sign", decodeReplaceSignRequest, nil, invokeReplaceSign),
 		},
 	}
 }

@@ -45,20 +45,18 @@ func RegisterEventServiceTools(s *mcp.Server, h EventServiceHandler, opts ...run
 // NewEventService binds the generated tool code of events.v1.EventService to h,
 // for RegisterEventServiceTools or runtime.NewPreparer.
 func NewEventService(h EventServiceHandler) *mcpwriteimpl.Service {
+	invokeRecordEvent := func(ctx context.Context, m *v1.RecordEventRequest) (*v1.RecordEventResponse, error) {
+		return h.RecordEvent(ctx, m)
+	}
+	invokeAttachNotes := func(ctx context.Context, m *v1.AttachNotesRequest) (*v1.AttachNotesResponse, error) {
+		return h.AttachNotes(ctx, m)
+	}
 	return &mcpwriteimpl.Service{
 		Name: "events.v1.EventService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.RecordEventRequest]("record_event", decodeRecordEventRequest,
-				nil,
-				func(ctx context.Context, m *v1.RecordEventRequest) (*v1.RecordEventResponse, error) {
-					return h.RecordEvent(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.AttachNotesRequest]("attach_notes", decodeAttachNotesRequest,
-				nil,
-				func(ctx context.Context, m *v1.AttachNotesRequest) (*v1.AttachNotesResponse, error) {
-					return h.AttachNotes(ctx, m)
-				}),
+			mcpwriteimpl.NewTool[v1.RecordEventRequest]("record_event", decodeRecordEventRequest, nil, invokeRecordEvent),
+			mcpwriteimpl.NewTool[v1.AttachNotesRequest]("attach_notes", decodeAttachNotesRequest, nil, invokeAttachNotes),
 		},
 	}
 }

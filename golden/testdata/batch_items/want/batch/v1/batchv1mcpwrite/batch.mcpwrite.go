@@ -88,20 +88,20 @@ func NewNoteService(h NoteServiceHandler) *mcpwriteimpl.Service {
 		typed = a.resolvers()
 	}
 	importNotesRequestResolvers := bindNoteServiceImportNotesRequestResolvers(h, typed)
+	enrichImportNotes := func(c *mcpwriteimpl.Call, m *v1.ImportNotesRequest) error {
+		return enrichNoteServiceImportNotesRequest(c, importNotesRequestResolvers, m, m)
+	}
+	invokeImportNotes := func(ctx context.Context, m *v1.ImportNotesRequest) (*v1.ImportNotesResponse, error) {
+		return h.ImportNotes(ctx, m)
+	}
+	earlyCheckImportNotes := func(c *mcpwriteimpl.Call, m *v1.ImportNotesRequest) error {
+		return earlyCheckNoteServiceImportNotesRequest(c, importNotesRequestResolvers, m, m)
+	}
 	return &mcpwriteimpl.Service{
 		Name: "batch.v1.NoteService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.ImportNotesRequest]("import_notes", decodeImportNotesRequest,
-				func(c *mcpwriteimpl.Call, m *v1.ImportNotesRequest) error {
-					return enrichNoteServiceImportNotesRequest(c, importNotesRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.ImportNotesRequest) (*v1.ImportNotesResponse, error) {
-					return h.ImportNotes(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.ImportNotesRequest) error {
-					return earlyCheckNoteServiceImportNotesRequest(c, importNotesRequestResolvers, m, m)
-				}),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.ImportNotesRequest]("import_notes", decodeImportNotesRequest, enrichImportNotes, invokeImportNotes), earlyCheckImportNotes),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"batch.v1.Area": enumArea,

@@ -45,42 +45,44 @@ func RegisterVendorServiceTools(s *mcp.Server, h VendorServiceHandler, opts ...r
 // NewVendorService binds the generated tool code of vendors.v1.VendorService to
 // h, for RegisterVendorServiceTools or runtime.NewPreparer.
 func NewVendorService(h VendorServiceHandler) *mcpwriteimpl.Service {
+	enrichRegisterVendor := func(c *mcpwriteimpl.Call, m *v1.RegisterVendorRequest) error {
+		return enrichVendorServiceRegisterVendorRequest(c, m)
+	}
+	invokeRegisterVendor := func(ctx context.Context, m *v1.RegisterVendorRequest) (*v1.RegisterVendorResponse, error) {
+		return h.RegisterVendor(ctx, m)
+	}
+	overridableRegisterVendor := map[string]bool{
+		"region": true,
+	}
+	pathsRegisterVendor := map[string]string{
+		"name":         "name",
+		"tax_id":       "vat_id",
+		"email":        "email",
+		"website":      "website",
+		"country":      "country",
+		"code":         "code",
+		"callback_ip":  "callback_ip",
+		"tier":         "tier",
+		"payment_days": "payment_days",
+		"discount":     "discount",
+		"priority":     "priority",
+		"categories":   "categories",
+		"labels":       "labels",
+		"note":         "note",
+		"region":       "region",
+		"reference":    "reference",
+		"quotas":       "quotas",
+		"contact_name": "contact_name",
+		"phone":        "phone",
+		"fax":          "fax",
+		"iban":         "iban",
+		"card_token":   "card_token",
+	}
 	return &mcpwriteimpl.Service{
 		Name: "vendors.v1.VendorService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.RegisterVendorRequest]("register_vendor", decodeRegisterVendorRequest,
-				func(c *mcpwriteimpl.Call, m *v1.RegisterVendorRequest) error {
-					return enrichVendorServiceRegisterVendorRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.RegisterVendorRequest) (*v1.RegisterVendorResponse, error) {
-					return h.RegisterVendor(ctx, m)
-				}).WithAgentPaths(map[string]string{
-				"name":         "name",
-				"tax_id":       "vat_id",
-				"email":        "email",
-				"website":      "website",
-				"country":      "country",
-				"code":         "code",
-				"callback_ip":  "callback_ip",
-				"tier":         "tier",
-				"payment_days": "payment_days",
-				"discount":     "discount",
-				"priority":     "priority",
-				"categories":   "categories",
-				"labels":       "labels",
-				"note":         "note",
-				"region":       "region",
-				"reference":    "reference",
-				"quotas":       "quotas",
-				"contact_name": "contact_name",
-				"phone":        "phone",
-				"fax":          "fax",
-				"iban":         "iban",
-				"card_token":   "card_token",
-			}, map[string]bool{
-				"region": true,
-			}),
+			mcpwriteimpl.NewTool[v1.RegisterVendorRequest]("register_vendor", decodeRegisterVendorRequest, enrichRegisterVendor, invokeRegisterVendor).WithAgentPaths(pathsRegisterVendor, overridableRegisterVendor),
 		},
 		NewChecker: func() (mcpwriteimpl.RequestChecker, error) {
 			return pvcheck.New(

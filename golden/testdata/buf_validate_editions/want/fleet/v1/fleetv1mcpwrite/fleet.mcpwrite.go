@@ -44,23 +44,24 @@ func RegisterFleetServiceTools(s *mcp.Server, h FleetServiceHandler, opts ...run
 // NewFleetService binds the generated tool code of fleet.v1.FleetService to h,
 // for RegisterFleetServiceTools or runtime.NewPreparer.
 func NewFleetService(h FleetServiceHandler) *mcpwriteimpl.Service {
+	enrichRegisterVehicle := func(c *mcpwriteimpl.Call, m *v1.RegisterVehicleRequest) error {
+		return enrichFleetServiceRegisterVehicleRequest(c, m)
+	}
+	invokeRegisterVehicle := func(ctx context.Context, m *v1.RegisterVehicleRequest) (*v1.RegisterVehicleResponse, error) {
+		return h.RegisterVehicle(ctx, m)
+	}
+	pathsRegisterVehicle := map[string]string{
+		"plate":       "plate",
+		"kind":        "kind",
+		"load_tonnes": "load_tonnes",
+		"depot_host":  "depot_host",
+		"company":     "company",
+	}
 	return &mcpwriteimpl.Service{
 		Name: "fleet.v1.FleetService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.RegisterVehicleRequest]("register_vehicle", decodeRegisterVehicleRequest,
-				func(c *mcpwriteimpl.Call, m *v1.RegisterVehicleRequest) error {
-					return enrichFleetServiceRegisterVehicleRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.RegisterVehicleRequest) (*v1.RegisterVehicleResponse, error) {
-					return h.RegisterVehicle(ctx, m)
-				}).WithAgentPaths(map[string]string{
-				"plate":       "plate",
-				"kind":        "kind",
-				"load_tonnes": "load_tonnes",
-				"depot_host":  "depot_host",
-				"company":     "company",
-			}, nil),
+			mcpwriteimpl.NewTool[v1.RegisterVehicleRequest]("register_vehicle", decodeRegisterVehicleRequest, enrichRegisterVehicle, invokeRegisterVehicle).WithAgentPaths(pathsRegisterVehicle, nil),
 		},
 		NewChecker: func() (mcpwriteimpl.RequestChecker, error) {
 			return pvcheck.New(

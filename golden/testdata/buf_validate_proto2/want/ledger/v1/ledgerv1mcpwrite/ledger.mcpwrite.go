@@ -45,22 +45,23 @@ func RegisterJournalServiceTools(s *mcp.Server, h JournalServiceHandler, opts ..
 // NewJournalService binds the generated tool code of ledger.v1.JournalService
 // to h, for RegisterJournalServiceTools or runtime.NewPreparer.
 func NewJournalService(h JournalServiceHandler) *mcpwriteimpl.Service {
+	enrichPostLine := func(c *mcpwriteimpl.Call, m *v1.PostLineRequest) error {
+		return enrichJournalServicePostLineRequest(c, m)
+	}
+	invokePostLine := func(ctx context.Context, m *v1.PostLineRequest) (*v1.PostLineResponse, error) {
+		return h.PostLine(ctx, m)
+	}
+	pathsPostLine := map[string]string{
+		"account":      "account",
+		"amount_cents": "amount_cents",
+		"reference":    "reference",
+		"cost_centers": "cost_centers",
+	}
 	return &mcpwriteimpl.Service{
 		Name: "ledger.v1.JournalService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.PostLineRequest]("post_line", decodePostLineRequest,
-				func(c *mcpwriteimpl.Call, m *v1.PostLineRequest) error {
-					return enrichJournalServicePostLineRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.PostLineRequest) (*v1.PostLineResponse, error) {
-					return h.PostLine(ctx, m)
-				}).WithAgentPaths(map[string]string{
-				"account":      "account",
-				"amount_cents": "amount_cents",
-				"reference":    "reference",
-				"cost_centers": "cost_centers",
-			}, nil),
+			mcpwriteimpl.NewTool[v1.PostLineRequest]("post_line", decodePostLineRequest, enrichPostLine, invokePostLine).WithAgentPaths(pathsPostLine, nil),
 		},
 		NewChecker: func() (mcpwriteimpl.RequestChecker, error) {
 			return pvcheck.New(

@@ -95,55 +95,59 @@ func NewDeviceService(h DeviceServiceHandler) *mcpwriteimpl.Service {
 		typed = a.resolvers()
 	}
 	setGraceRequestResolvers := bindDeviceServiceSetGraceRequestResolvers(h, typed)
+	enrichEnrolDevice := func(c *mcpwriteimpl.Call, m *v1.EnrolDeviceRequest) error {
+		return enrichDeviceServiceEnrolDeviceRequest(c, m)
+	}
+	invokeEnrolDevice := func(ctx context.Context, m *v1.EnrolDeviceRequest) (*v1.EnrolDeviceResponse, error) {
+		return h.EnrolDevice(ctx, m)
+	}
+	overridableEnrolDevice := map[string]bool{
+		"priority": true,
+		"ratio":    true,
+		"tier":     true,
+		"quota":    true,
+		"seen_at":  true,
+		"channel":  true,
+	}
+	pathsEnrolDevice := map[string]string{
+		"accept_terms": "accept_terms",
+		"archived":     "archived",
+		"fingerprint":  "fingerprint",
+		"thumbnail":    "thumbnail",
+		"tag":          "tag",
+		"keys":         "keys",
+		"priority":     "priority",
+		"ratio":        "ratio",
+		"tier":         "tier",
+		"quota":        "quota",
+		"seen_at":      "seen_at",
+		"channel":      "channel",
+		"signal":       "signal",
+		"label":        "label",
+		"sensors":      "sensors",
+	}
+	enrichSetGrace := func(c *mcpwriteimpl.Call, m *v1.SetGraceRequest) error {
+		return enrichDeviceServiceSetGraceRequest(c, setGraceRequestResolvers, m, m)
+	}
+	invokeSetGrace := func(ctx context.Context, m *v1.SetGraceRequest) (*v1.SetGraceResponse, error) {
+		return h.SetGrace(ctx, m)
+	}
+	earlyCheckSetGrace := func(c *mcpwriteimpl.Call, m *v1.SetGraceRequest) error {
+		return earlyCheckDeviceServiceSetGraceRequest(c, setGraceRequestResolvers, m, m)
+	}
+	overridableSetGrace := map[string]bool{
+		"grace": true,
+	}
+	pathsSetGrace := map[string]string{
+		"device_id": "device_id",
+		"grace":     "grace",
+	}
 	return &mcpwriteimpl.Service{
 		Name: "devices.v1.DeviceService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.EnrolDeviceRequest]("enrol_device", decodeEnrolDeviceRequest,
-				func(c *mcpwriteimpl.Call, m *v1.EnrolDeviceRequest) error {
-					return enrichDeviceServiceEnrolDeviceRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.EnrolDeviceRequest) (*v1.EnrolDeviceResponse, error) {
-					return h.EnrolDevice(ctx, m)
-				}).WithAgentPaths(map[string]string{
-				"accept_terms": "accept_terms",
-				"archived":     "archived",
-				"fingerprint":  "fingerprint",
-				"thumbnail":    "thumbnail",
-				"tag":          "tag",
-				"keys":         "keys",
-				"priority":     "priority",
-				"ratio":        "ratio",
-				"tier":         "tier",
-				"quota":        "quota",
-				"seen_at":      "seen_at",
-				"channel":      "channel",
-				"signal":       "signal",
-				"label":        "label",
-				"sensors":      "sensors",
-			}, map[string]bool{
-				"priority": true,
-				"ratio":    true,
-				"tier":     true,
-				"quota":    true,
-				"seen_at":  true,
-				"channel":  true,
-			}),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.SetGraceRequest]("set_grace", decodeSetGraceRequest,
-				func(c *mcpwriteimpl.Call, m *v1.SetGraceRequest) error {
-					return enrichDeviceServiceSetGraceRequest(c, setGraceRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.SetGraceRequest) (*v1.SetGraceResponse, error) {
-					return h.SetGrace(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.SetGraceRequest) error {
-					return earlyCheckDeviceServiceSetGraceRequest(c, setGraceRequestResolvers, m, m)
-				}).WithAgentPaths(map[string]string{
-				"device_id": "device_id",
-				"grace":     "grace",
-			}, map[string]bool{
-				"grace": true,
-			}),
+			mcpwriteimpl.NewTool[v1.EnrolDeviceRequest]("enrol_device", decodeEnrolDeviceRequest, enrichEnrolDevice, invokeEnrolDevice).WithAgentPaths(pathsEnrolDevice, overridableEnrolDevice),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.SetGraceRequest]("set_grace", decodeSetGraceRequest, enrichSetGrace, invokeSetGrace), earlyCheckSetGrace).WithAgentPaths(pathsSetGrace, overridableSetGrace),
 		},
 		NewChecker: func() (mcpwriteimpl.RequestChecker, error) {
 			return pvcheck.New(

@@ -43,15 +43,14 @@ func RegisterTaskServiceTools(s *mcp.Server, h TaskServiceHandler, opts ...runti
 // NewTaskService binds the generated tool code of tasks.v1.TaskService to h,
 // for RegisterTaskServiceTools or runtime.NewPreparer.
 func NewTaskService(h TaskServiceHandler) *mcpwriteimpl.Service {
+	invokeTransformTask := func(ctx context.Context, m *v1.TransformTaskRequest) (*v1.TransformTaskResponse, error) {
+		return h.TransformTask(ctx, m)
+	}
 	return &mcpwriteimpl.Service{
 		Name: "tasks.v1.TaskService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.TransformTaskRequest]("transform_task", decodeTransformTaskRequest,
-				nil,
-				func(ctx context.Context, m *v1.TransformTaskRequest) (*v1.TransformTaskResponse, error) {
-					return h.TransformTask(ctx, m)
-				}),
+			mcpwriteimpl.NewTool[v1.TransformTaskRequest]("transform_task", decodeTransformTaskRequest, nil, invokeTransformTask),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"tasks.v1.Operation": enumOperationSnake,

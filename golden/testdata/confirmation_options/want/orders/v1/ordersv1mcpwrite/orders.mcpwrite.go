@@ -45,18 +45,17 @@ func RegisterOrderServiceTools(s *mcp.Server, h OrderServiceHandler, opts ...run
 // NewOrderService binds the generated tool code of orders.v1.OrderService to h,
 // for RegisterOrderServiceTools or runtime.NewPreparer.
 func NewOrderService(h OrderServiceHandler) *mcpwriteimpl.Service {
+	enrichPlaceOrder := func(c *mcpwriteimpl.Call, m *v1.PlaceOrderRequest) error {
+		return enrichOrderServicePlaceOrderRequest(c, m)
+	}
+	invokePlaceOrder := func(ctx context.Context, m *v1.PlaceOrderRequest) (*v1.Order, error) { return h.PlaceOrder(ctx, m) }
+	invokeCancelOrder := func(ctx context.Context, m *v1.CancelOrderRequest) (*v1.Order, error) { return h.CancelOrder(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "orders.v1.OrderService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.PlaceOrderRequest]("place_order", decodePlaceOrderRequest,
-				func(c *mcpwriteimpl.Call, m *v1.PlaceOrderRequest) error {
-					return enrichOrderServicePlaceOrderRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.PlaceOrderRequest) (*v1.Order, error) { return h.PlaceOrder(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.CancelOrderRequest]("cancel_order", decodeCancelOrderRequest,
-				nil,
-				func(ctx context.Context, m *v1.CancelOrderRequest) (*v1.Order, error) { return h.CancelOrder(ctx, m) }),
+			mcpwriteimpl.NewTool[v1.PlaceOrderRequest]("place_order", decodePlaceOrderRequest, enrichPlaceOrder, invokePlaceOrder),
+			mcpwriteimpl.NewTool[v1.CancelOrderRequest]("cancel_order", decodeCancelOrderRequest, nil, invokeCancelOrder),
 		},
 	}
 }

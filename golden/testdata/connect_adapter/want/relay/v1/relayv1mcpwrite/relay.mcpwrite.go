@@ -93,20 +93,20 @@ func NewRelayService(h RelayServiceHandler) *mcpwriteimpl.Service {
 		typed = a.resolvers()
 	}
 	postMessageRequestResolvers := bindRelayServicePostMessageRequestResolvers(h, typed)
+	enrichPostMessage := func(c *mcpwriteimpl.Call, m *v1.PostMessageRequest) error {
+		return enrichRelayServicePostMessageRequest(c, postMessageRequestResolvers, m, m)
+	}
+	invokePostMessage := func(ctx context.Context, m *v1.PostMessageRequest) (*v1.PostMessageResponse, error) {
+		return h.PostMessage(ctx, m)
+	}
+	earlyCheckPostMessage := func(c *mcpwriteimpl.Call, m *v1.PostMessageRequest) error {
+		return earlyCheckRelayServicePostMessageRequest(c, postMessageRequestResolvers, m, m)
+	}
 	return &mcpwriteimpl.Service{
 		Name: "relay.v1.RelayService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.PostMessageRequest]("post_message", decodePostMessageRequest,
-				func(c *mcpwriteimpl.Call, m *v1.PostMessageRequest) error {
-					return enrichRelayServicePostMessageRequest(c, postMessageRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.PostMessageRequest) (*v1.PostMessageResponse, error) {
-					return h.PostMessage(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.PostMessageRequest) error {
-					return earlyCheckRelayServicePostMessageRequest(c, postMessageRequestResolvers, m, m)
-				}),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.PostMessageRequest]("post_message", decodePostMessageRequest, enrichPostMessage, invokePostMessage), earlyCheckPostMessage),
 		},
 	}
 }

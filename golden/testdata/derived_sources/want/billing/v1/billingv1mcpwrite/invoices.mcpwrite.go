@@ -137,30 +137,30 @@ func NewInvoiceService(h InvoiceServiceHandler) *mcpwriteimpl.Service {
 	}
 	issueInvoiceRequestResolvers := bindInvoiceServiceIssueInvoiceRequestResolvers(h, typed)
 	voidInvoiceRequestResolvers := bindInvoiceServiceVoidInvoiceRequestResolvers(h, typed)
+	enrichIssueInvoice := func(c *mcpwriteimpl.Call, m *v1.IssueInvoiceRequest) error {
+		return enrichInvoiceServiceIssueInvoiceRequest(c, issueInvoiceRequestResolvers, m, m)
+	}
+	invokeIssueInvoice := func(ctx context.Context, m *v1.IssueInvoiceRequest) (*v1.IssueInvoiceResponse, error) {
+		return h.IssueInvoice(ctx, m)
+	}
+	earlyCheckIssueInvoice := func(c *mcpwriteimpl.Call, m *v1.IssueInvoiceRequest) error {
+		return earlyCheckInvoiceServiceIssueInvoiceRequest(c, issueInvoiceRequestResolvers, m, m)
+	}
+	enrichVoidInvoice := func(c *mcpwriteimpl.Call, m *v1.VoidInvoiceRequest) error {
+		return enrichInvoiceServiceVoidInvoiceRequest(c, voidInvoiceRequestResolvers, m, m)
+	}
+	invokeVoidInvoice := func(ctx context.Context, m *v1.VoidInvoiceRequest) (*v1.VoidInvoiceResponse, error) {
+		return h.VoidInvoice(ctx, m)
+	}
+	earlyCheckVoidInvoice := func(c *mcpwriteimpl.Call, m *v1.VoidInvoiceRequest) error {
+		return earlyCheckInvoiceServiceVoidInvoiceRequest(c, voidInvoiceRequestResolvers, m, m)
+	}
 	return &mcpwriteimpl.Service{
 		Name: "billing.v1.InvoiceService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.IssueInvoiceRequest]("issue_invoice", decodeIssueInvoiceRequest,
-				func(c *mcpwriteimpl.Call, m *v1.IssueInvoiceRequest) error {
-					return enrichInvoiceServiceIssueInvoiceRequest(c, issueInvoiceRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.IssueInvoiceRequest) (*v1.IssueInvoiceResponse, error) {
-					return h.IssueInvoice(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.IssueInvoiceRequest) error {
-					return earlyCheckInvoiceServiceIssueInvoiceRequest(c, issueInvoiceRequestResolvers, m, m)
-				}),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.VoidInvoiceRequest]("void_invoice", decodeVoidInvoiceRequest,
-				func(c *mcpwriteimpl.Call, m *v1.VoidInvoiceRequest) error {
-					return enrichInvoiceServiceVoidInvoiceRequest(c, voidInvoiceRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.VoidInvoiceRequest) (*v1.VoidInvoiceResponse, error) {
-					return h.VoidInvoice(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.VoidInvoiceRequest) error {
-					return earlyCheckInvoiceServiceVoidInvoiceRequest(c, voidInvoiceRequestResolvers, m, m)
-				}),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.IssueInvoiceRequest]("issue_invoice", decodeIssueInvoiceRequest, enrichIssueInvoice, invokeIssueInvoice), earlyCheckIssueInvoice),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.VoidInvoiceRequest]("void_invoice", decodeVoidInvoiceRequest, enrichVoidInvoice, invokeVoidInvoice), earlyCheckVoidInvoice),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"billing.v1.Currency": enumCurrency,

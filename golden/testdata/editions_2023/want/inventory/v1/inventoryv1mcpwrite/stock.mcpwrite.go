@@ -92,20 +92,20 @@ func NewStockService(h StockServiceHandler) *mcpwriteimpl.Service {
 		typed = a.resolvers()
 	}
 	moveStockRequestResolvers := bindStockServiceMoveStockRequestResolvers(h, typed)
+	enrichMoveStock := func(c *mcpwriteimpl.Call, m *v1.MoveStockRequest) error {
+		return enrichStockServiceMoveStockRequest(c, moveStockRequestResolvers, m, m)
+	}
+	invokeMoveStock := func(ctx context.Context, m *v1.MoveStockRequest) (*v1.MoveStockResponse, error) {
+		return h.MoveStock(ctx, m)
+	}
+	earlyCheckMoveStock := func(c *mcpwriteimpl.Call, m *v1.MoveStockRequest) error {
+		return earlyCheckStockServiceMoveStockRequest(c, moveStockRequestResolvers, m, m)
+	}
 	return &mcpwriteimpl.Service{
 		Name: "inventory.v1.StockService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.MoveStockRequest]("move_stock", decodeMoveStockRequest,
-				func(c *mcpwriteimpl.Call, m *v1.MoveStockRequest) error {
-					return enrichStockServiceMoveStockRequest(c, moveStockRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.MoveStockRequest) (*v1.MoveStockResponse, error) {
-					return h.MoveStock(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.MoveStockRequest) error {
-					return earlyCheckStockServiceMoveStockRequest(c, moveStockRequestResolvers, m, m)
-				}),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.MoveStockRequest]("move_stock", decodeMoveStockRequest, enrichMoveStock, invokeMoveStock), earlyCheckMoveStock),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"inventory.v1.Reason": enumReason,

@@ -44,17 +44,17 @@ func RegisterTicketServiceTools(s *mcp.Server, h TicketServiceHandler, opts ...r
 // NewTicketService binds the generated tool code of tickets.v1.TicketService to
 // h, for RegisterTicketServiceTools or runtime.NewPreparer.
 func NewTicketService(h TicketServiceHandler) *mcpwriteimpl.Service {
+	enrichOpenTicket := func(c *mcpwriteimpl.Call, m *v1.OpenTicketRequest) error {
+		return enrichTicketServiceOpenTicketRequest(c, m)
+	}
+	invokeOpenTicket := func(ctx context.Context, m *v1.OpenTicketRequest) (*v1.OpenTicketResponse, error) {
+		return h.OpenTicket(ctx, m)
+	}
 	return &mcpwriteimpl.Service{
 		Name: "tickets.v1.TicketService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.OpenTicketRequest]("open_ticket", decodeOpenTicketRequest,
-				func(c *mcpwriteimpl.Call, m *v1.OpenTicketRequest) error {
-					return enrichTicketServiceOpenTicketRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.OpenTicketRequest) (*v1.OpenTicketResponse, error) {
-					return h.OpenTicket(ctx, m)
-				}),
+			mcpwriteimpl.NewTool[v1.OpenTicketRequest]("open_ticket", decodeOpenTicketRequest, enrichOpenTicket, invokeOpenTicket),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"thirdparty.v1.Status": enumStatusForStatus,

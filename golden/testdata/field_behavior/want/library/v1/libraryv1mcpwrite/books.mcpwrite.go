@@ -44,13 +44,12 @@ func RegisterLibraryServiceTools(s *mcp.Server, h LibraryServiceHandler, opts ..
 // NewLibraryService binds the generated tool code of library.v1.LibraryService
 // to h, for RegisterLibraryServiceTools or runtime.NewPreparer.
 func NewLibraryService(h LibraryServiceHandler) *mcpwriteimpl.Service {
+	invokeAddBook := func(ctx context.Context, m *v1.AddBookRequest) (*v1.Book, error) { return h.AddBook(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "library.v1.LibraryService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.AddBookRequest]("add_book", decodeAddBookRequest,
-				nil,
-				func(ctx context.Context, m *v1.AddBookRequest) (*v1.Book, error) { return h.AddBook(ctx, m) }),
+			mcpwriteimpl.NewTool[v1.AddBookRequest]("add_book", decodeAddBookRequest, nil, invokeAddBook),
 		},
 	}
 }

@@ -44,17 +44,17 @@ func RegisterEventServiceTools(s *mcp.Server, h EventServiceHandler, opts ...run
 // NewEventService binds the generated tool code of events.v1.EventService to h,
 // for RegisterEventServiceTools or runtime.NewPreparer.
 func NewEventService(h EventServiceHandler) *mcpwriteimpl.Service {
+	enrichAppendEvent := func(c *mcpwriteimpl.Call, m *v1.AppendEventRequest) error {
+		return enrichEventServiceAppendEventRequest(c, m)
+	}
+	invokeAppendEvent := func(ctx context.Context, m *v1.AppendEventRequest) (*v1.AppendEventResponse, error) {
+		return h.AppendEvent(ctx, m)
+	}
 	return &mcpwriteimpl.Service{
 		Name: "events.v1.EventService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.AppendEventRequest]("append_event", decodeAppendEventRequest,
-				func(c *mcpwriteimpl.Call, m *v1.AppendEventRequest) error {
-					return enrichEventServiceAppendEventRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.AppendEventRequest) (*v1.AppendEventResponse, error) {
-					return h.AppendEvent(ctx, m)
-				}),
+			mcpwriteimpl.NewTool[v1.AppendEventRequest]("append_event", decodeAppendEventRequest, enrichAppendEvent, invokeAppendEvent),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"events.v1.Topic": enumTopic,

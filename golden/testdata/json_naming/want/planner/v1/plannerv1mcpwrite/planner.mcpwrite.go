@@ -47,27 +47,27 @@ func RegisterPlannerServiceTools(s *mcp.Server, h PlannerServiceHandler, opts ..
 // NewPlannerService binds the generated tool code of planner.v1.PlannerService
 // to h, for RegisterPlannerServiceTools or runtime.NewPreparer.
 func NewPlannerService(h PlannerServiceHandler) *mcpwriteimpl.Service {
+	enrichCreateTask := func(c *mcpwriteimpl.Call, m *v1.CreateTaskRequest) error {
+		return enrichPlannerServiceCreateTaskRequest(c, m)
+	}
+	invokeCreateTask := func(ctx context.Context, m *v1.CreateTaskRequest) (*v1.Task, error) { return h.CreateTask(ctx, m) }
+	enrichArchiveTask := func(c *mcpwriteimpl.Call, m *v1.ArchiveTaskRequest) error {
+		return enrichPlannerServiceArchiveTaskRequest(c, m)
+	}
+	invokeArchiveTask := func(ctx context.Context, m *v1.ArchiveTaskRequest) (*v1.Task, error) { return h.ArchiveTask(ctx, m) }
+	enrichListTasks := func(c *mcpwriteimpl.Call, m *v1.ListTasksRequest) error {
+		return enrichPlannerServiceListTasksRequest(c, m)
+	}
+	invokeListTasks := func(ctx context.Context, m *v1.ListTasksRequest) (*v1.ListTasksResponse, error) {
+		return h.ListTasks(ctx, m)
+	}
 	return &mcpwriteimpl.Service{
 		Name: "planner.v1.PlannerService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.CreateTaskRequest]("create_task", decodeCreateTaskRequest,
-				func(c *mcpwriteimpl.Call, m *v1.CreateTaskRequest) error {
-					return enrichPlannerServiceCreateTaskRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.CreateTaskRequest) (*v1.Task, error) { return h.CreateTask(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.ArchiveTaskRequest]("archive_task", decodeArchiveTaskRequest,
-				func(c *mcpwriteimpl.Call, m *v1.ArchiveTaskRequest) error {
-					return enrichPlannerServiceArchiveTaskRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.ArchiveTaskRequest) (*v1.Task, error) { return h.ArchiveTask(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.ListTasksRequest]("list_tasks", decodeListTasksRequest,
-				func(c *mcpwriteimpl.Call, m *v1.ListTasksRequest) error {
-					return enrichPlannerServiceListTasksRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.ListTasksRequest) (*v1.ListTasksResponse, error) {
-					return h.ListTasks(ctx, m)
-				}),
+			mcpwriteimpl.NewTool[v1.CreateTaskRequest]("create_task", decodeCreateTaskRequest, enrichCreateTask, invokeCreateTask),
+			mcpwriteimpl.NewTool[v1.ArchiveTaskRequest]("archive_task", decodeArchiveTaskRequest, enrichArchiveTask, invokeArchiveTask),
+			mcpwriteimpl.NewTool[v1.ListTasksRequest]("list_tasks", decodeListTasksRequest, enrichListTasks, invokeListTasks),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"planner.v1.ArchiveOperation": enumArchiveOperationSnake,

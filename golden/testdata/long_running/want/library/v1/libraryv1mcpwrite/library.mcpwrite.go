@@ -48,25 +48,22 @@ func RegisterLibraryServiceTools(s *mcp.Server, h LibraryServiceHandler, opts ..
 // NewLibraryService binds the generated tool code of library.v1.LibraryService
 // to h, for RegisterLibraryServiceTools or runtime.NewPreparer.
 func NewLibraryService(h LibraryServiceHandler) *mcpwriteimpl.Service {
+	invokeCreateShelf := func(ctx context.Context, m *v1.CreateShelfRequest) (*longrunning.Operation, error) {
+		return h.CreateShelf(ctx, m)
+	}
+	invokeDeleteShelf := func(ctx context.Context, m *v1.DeleteShelfRequest) (*longrunning.Operation, error) {
+		return h.DeleteShelf(ctx, m)
+	}
+	invokeMergeShelves := func(ctx context.Context, m *v1.MergeShelvesRequest) (*longrunning.Operation, error) {
+		return h.MergeShelves(ctx, m)
+	}
 	return &mcpwriteimpl.Service{
 		Name: "library.v1.LibraryService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.CreateShelfRequest]("create_shelf", decodeCreateShelfRequest,
-				nil,
-				func(ctx context.Context, m *v1.CreateShelfRequest) (*longrunning.Operation, error) {
-					return h.CreateShelf(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.DeleteShelfRequest]("delete_shelf", decodeDeleteShelfRequest,
-				nil,
-				func(ctx context.Context, m *v1.DeleteShelfRequest) (*longrunning.Operation, error) {
-					return h.DeleteShelf(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.MergeShelvesRequest]("merge_shelves", decodeMergeShelvesRequest,
-				nil,
-				func(ctx context.Context, m *v1.MergeShelvesRequest) (*longrunning.Operation, error) {
-					return h.MergeShelves(ctx, m)
-				}),
+			mcpwriteimpl.NewTool[v1.CreateShelfRequest]("create_shelf", decodeCreateShelfRequest, nil, invokeCreateShelf),
+			mcpwriteimpl.NewTool[v1.DeleteShelfRequest]("delete_shelf", decodeDeleteShelfRequest, nil, invokeDeleteShelf),
+			mcpwriteimpl.NewTool[v1.MergeShelvesRequest]("merge_shelves", decodeMergeShelvesRequest, nil, invokeMergeShelves),
 		},
 		Operations: mcpwriteimpl.OperationsOf[*longrunning.Operation, longrunning.GetOperationRequest](h),
 	}

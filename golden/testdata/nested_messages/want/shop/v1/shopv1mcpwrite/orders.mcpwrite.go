@@ -44,24 +44,24 @@ func RegisterOrderServiceTools(s *mcp.Server, h OrderServiceHandler, opts ...run
 // NewOrderService binds the generated tool code of shop.v1.OrderService to h,
 // for RegisterOrderServiceTools or runtime.NewPreparer.
 func NewOrderService(h OrderServiceHandler) *mcpwriteimpl.Service {
+	enrichPlaceOrder := func(c *mcpwriteimpl.Call, m *v1.PlaceOrderRequest) error {
+		return enrichOrderServicePlaceOrderRequest(c, m)
+	}
+	invokePlaceOrder := func(ctx context.Context, m *v1.PlaceOrderRequest) (*v1.PlaceOrderResponse, error) {
+		return h.PlaceOrder(ctx, m)
+	}
+	enrichChangeAddress := func(c *mcpwriteimpl.Call, m *v1.ChangeAddressRequest) error {
+		return enrichOrderServiceChangeAddressRequest(c, m)
+	}
+	invokeChangeAddress := func(ctx context.Context, m *v1.ChangeAddressRequest) (*v1.ChangeAddressResponse, error) {
+		return h.ChangeAddress(ctx, m)
+	}
 	return &mcpwriteimpl.Service{
 		Name: "shop.v1.OrderService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.PlaceOrderRequest]("place_order", decodePlaceOrderRequest,
-				func(c *mcpwriteimpl.Call, m *v1.PlaceOrderRequest) error {
-					return enrichOrderServicePlaceOrderRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.PlaceOrderRequest) (*v1.PlaceOrderResponse, error) {
-					return h.PlaceOrder(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.ChangeAddressRequest]("change_address", decodeChangeAddressRequest,
-				func(c *mcpwriteimpl.Call, m *v1.ChangeAddressRequest) error {
-					return enrichOrderServiceChangeAddressRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.ChangeAddressRequest) (*v1.ChangeAddressResponse, error) {
-					return h.ChangeAddress(ctx, m)
-				}),
+			mcpwriteimpl.NewTool[v1.PlaceOrderRequest]("place_order", decodePlaceOrderRequest, enrichPlaceOrder, invokePlaceOrder),
+			mcpwriteimpl.NewTool[v1.ChangeAddressRequest]("change_address", decodeChangeAddressRequest, enrichChangeAddress, invokeChangeAddress),
 		},
 	}
 }

@@ -43,15 +43,15 @@ func RegisterTaskServiceTools(s *mcp.Server, h TaskServiceHandler, opts ...runti
 // NewTaskService binds the generated tool code of tasks.v1.TaskService to h,
 // for RegisterTaskServiceTools or runtime.NewPreparer.
 func NewTaskService(h TaskServiceHandler) *mcpwriteimpl.Service {
+	enrichAddComment := func(c *mcpwriteimpl.Call, m *v1.AddCommentRequest) error {
+		return enrichTaskServiceAddCommentRequest(c, m)
+	}
+	invokeAddComment := func(ctx context.Context, m *v1.AddCommentRequest) (*v1.Comment, error) { return h.AddComment(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "tasks.v1.TaskService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.AddCommentRequest]("add_comment", decodeAddCommentRequest,
-				func(c *mcpwriteimpl.Call, m *v1.AddCommentRequest) error {
-					return enrichTaskServiceAddCommentRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.AddCommentRequest) (*v1.Comment, error) { return h.AddComment(ctx, m) }),
+			mcpwriteimpl.NewTool[v1.AddCommentRequest]("add_comment", decodeAddCommentRequest, enrichAddComment, invokeAddComment),
 		},
 	}
 }

@@ -45,36 +45,36 @@ func RegisterLinkServiceTools(s *mcp.Server, h LinkServiceHandler, opts ...runti
 // NewLinkService binds the generated tool code of links.v1.LinkService to h,
 // for RegisterLinkServiceTools or runtime.NewPreparer.
 func NewLinkService(h LinkServiceHandler) *mcpwriteimpl.Service {
+	enrichLinkParts := func(c *mcpwriteimpl.Call, m *v1.LinkPartsRequest) error {
+		return pairsLinkParts.Check("link", int32(m.GetLink()), int32(m.GetFromKind()), int32(m.GetToKind()))
+	}
+	invokeLinkParts := func(ctx context.Context, m *v1.LinkPartsRequest) (*v1.LinkPartsResponse, error) {
+		return h.LinkParts(ctx, m)
+	}
+	earlyCheckLinkParts := func(c *mcpwriteimpl.Call, m *v1.LinkPartsRequest) error {
+		return pairsLinkParts.Check("link", int32(m.GetLink()), int32(m.GetFromKind()), int32(m.GetToKind()))
+	}
+	enrichAttachToFrame := func(c *mcpwriteimpl.Call, m *v1.AttachToFrameRequest) error {
+		if err := enrichLinkServiceAttachToFrameRequest(c, m); err != nil {
+			return err
+		}
+		return pairsAttachToFrame.Check("link", int32(m.GetLink()), int32(m.GetPartKind()), int32(m.GetFrameKind()))
+	}
+	invokeAttachToFrame := func(ctx context.Context, m *v1.AttachToFrameRequest) (*v1.AttachToFrameResponse, error) {
+		return h.AttachToFrame(ctx, m)
+	}
+	earlyCheckAttachToFrame := func(c *mcpwriteimpl.Call, m *v1.AttachToFrameRequest) error {
+		if err := earlyCheckLinkServiceAttachToFrameRequest(c, m); err != nil {
+			return err
+		}
+		return pairsAttachToFrame.Check("link", int32(m.GetLink()), int32(m.GetPartKind()), int32(m.GetFrameKind()))
+	}
 	return &mcpwriteimpl.Service{
 		Name: "links.v1.LinkService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.LinkPartsRequest]("link_parts", decodeLinkPartsRequest,
-				func(c *mcpwriteimpl.Call, m *v1.LinkPartsRequest) error {
-					return pairsLinkParts.Check("link", int32(m.GetLink()), int32(m.GetFromKind()), int32(m.GetToKind()))
-				},
-				func(ctx context.Context, m *v1.LinkPartsRequest) (*v1.LinkPartsResponse, error) {
-					return h.LinkParts(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.LinkPartsRequest) error {
-					return pairsLinkParts.Check("link", int32(m.GetLink()), int32(m.GetFromKind()), int32(m.GetToKind()))
-				}),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.AttachToFrameRequest]("attach_to_frame", decodeAttachToFrameRequest,
-				func(c *mcpwriteimpl.Call, m *v1.AttachToFrameRequest) error {
-					if err := enrichLinkServiceAttachToFrameRequest(c, m); err != nil {
-						return err
-					}
-					return pairsAttachToFrame.Check("link", int32(m.GetLink()), int32(m.GetPartKind()), int32(m.GetFrameKind()))
-				},
-				func(ctx context.Context, m *v1.AttachToFrameRequest) (*v1.AttachToFrameResponse, error) {
-					return h.AttachToFrame(ctx, m)
-				}),
-				func(c *mcpwriteimpl.Call, m *v1.AttachToFrameRequest) error {
-					if err := earlyCheckLinkServiceAttachToFrameRequest(c, m); err != nil {
-						return err
-					}
-					return pairsAttachToFrame.Check("link", int32(m.GetLink()), int32(m.GetPartKind()), int32(m.GetFrameKind()))
-				}),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.LinkPartsRequest]("link_parts", decodeLinkPartsRequest, enrichLinkParts, invokeLinkParts), earlyCheckLinkParts),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.AttachToFrameRequest]("attach_to_frame", decodeAttachToFrameRequest, enrichAttachToFrame, invokeAttachToFrame), earlyCheckAttachToFrame),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"links.v1.LinkType": enumLinkType,

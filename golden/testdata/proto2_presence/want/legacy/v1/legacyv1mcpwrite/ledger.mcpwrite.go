@@ -43,17 +43,17 @@ func RegisterLedgerServiceTools(s *mcp.Server, h LedgerServiceHandler, opts ...r
 // NewLedgerService binds the generated tool code of legacy.v1.LedgerService to
 // h, for RegisterLedgerServiceTools or runtime.NewPreparer.
 func NewLedgerService(h LedgerServiceHandler) *mcpwriteimpl.Service {
+	enrichBookEntry := func(c *mcpwriteimpl.Call, m *v1.BookEntryRequest) error {
+		return enrichLedgerServiceBookEntryRequest(c, m)
+	}
+	invokeBookEntry := func(ctx context.Context, m *v1.BookEntryRequest) (*v1.BookEntryResponse, error) {
+		return h.BookEntry(ctx, m)
+	}
 	return &mcpwriteimpl.Service{
 		Name: "legacy.v1.LedgerService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.BookEntryRequest]("book_entry", decodeBookEntryRequest,
-				func(c *mcpwriteimpl.Call, m *v1.BookEntryRequest) error {
-					return enrichLedgerServiceBookEntryRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.BookEntryRequest) (*v1.BookEntryResponse, error) {
-					return h.BookEntry(ctx, m)
-				}),
+			mcpwriteimpl.NewTool[v1.BookEntryRequest]("book_entry", decodeBookEntryRequest, enrichBookEntry, invokeBookEntry),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"legacy.v1.Side": enumSide,

@@ -45,20 +45,20 @@ func RegisterNoteServiceTools(s *mcp.Server, h NoteServiceHandler, opts ...runti
 // NewNoteService binds the generated tool code of notes.v1.NoteService to h,
 // for RegisterNoteServiceTools or runtime.NewPreparer.
 func NewNoteService(h NoteServiceHandler) *mcpwriteimpl.Service {
+	enrichCreateNote := func(c *mcpwriteimpl.Call, m *v1.CreateNoteRequest) error {
+		return enrichNoteServiceCreateNoteRequest(c, m)
+	}
+	invokeCreateNote := func(ctx context.Context, m *v1.CreateNoteRequest) (*v1.Note, error) { return h.CreateNote(ctx, m) }
+	enrichUpdateNote := func(c *mcpwriteimpl.Call, m *v1.UpdateNoteRequest) error {
+		return enrichNoteServiceUpdateNoteRequest(c, m)
+	}
+	invokeUpdateNote := func(ctx context.Context, m *v1.UpdateNoteRequest) (*v1.Note, error) { return h.UpdateNote(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "notes.v1.NoteService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.CreateNoteRequest]("createNote", decodeCreateNoteRequest,
-				func(c *mcpwriteimpl.Call, m *v1.CreateNoteRequest) error {
-					return enrichNoteServiceCreateNoteRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.CreateNoteRequest) (*v1.Note, error) { return h.CreateNote(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.UpdateNoteRequest]("updateNote", decodeUpdateNoteRequest,
-				func(c *mcpwriteimpl.Call, m *v1.UpdateNoteRequest) error {
-					return enrichNoteServiceUpdateNoteRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.UpdateNoteRequest) (*v1.Note, error) { return h.UpdateNote(ctx, m) }),
+			mcpwriteimpl.NewTool[v1.CreateNoteRequest]("createNote", decodeCreateNoteRequest, enrichCreateNote, invokeCreateNote),
+			mcpwriteimpl.NewTool[v1.UpdateNoteRequest]("updateNote", decodeUpdateNoteRequest, enrichUpdateNote, invokeUpdateNote),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"notes.v1.Color": enumColor,

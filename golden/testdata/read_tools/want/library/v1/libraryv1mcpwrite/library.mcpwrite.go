@@ -47,27 +47,27 @@ func RegisterLibraryServiceTools(s *mcp.Server, h LibraryServiceHandler, opts ..
 // NewLibraryService binds the generated tool code of library.v1.LibraryService
 // to h, for RegisterLibraryServiceTools or runtime.NewPreparer.
 func NewLibraryService(h LibraryServiceHandler) *mcpwriteimpl.Service {
+	enrichAddBook := func(c *mcpwriteimpl.Call, m *v1.AddBookRequest) error {
+		return enrichLibraryServiceAddBookRequest(c, m)
+	}
+	invokeAddBook := func(ctx context.Context, m *v1.AddBookRequest) (*v1.Book, error) { return h.AddBook(ctx, m) }
+	enrichGetBook := func(c *mcpwriteimpl.Call, m *v1.GetBookRequest) error {
+		return enrichLibraryServiceGetBookRequest(c, m)
+	}
+	invokeGetBook := func(ctx context.Context, m *v1.GetBookRequest) (*v1.GetBookResponse, error) { return h.GetBook(ctx, m) }
+	enrichListBooks := func(c *mcpwriteimpl.Call, m *v1.ListBooksRequest) error {
+		return enrichLibraryServiceListBooksRequest(c, m)
+	}
+	invokeListBooks := func(ctx context.Context, m *v1.ListBooksRequest) (*v1.ListBooksResponse, error) {
+		return h.ListBooks(ctx, m)
+	}
 	return &mcpwriteimpl.Service{
 		Name: "library.v1.LibraryService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.AddBookRequest]("add_book", decodeAddBookRequest,
-				func(c *mcpwriteimpl.Call, m *v1.AddBookRequest) error {
-					return enrichLibraryServiceAddBookRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.AddBookRequest) (*v1.Book, error) { return h.AddBook(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.GetBookRequest]("get_book", decodeGetBookRequest,
-				func(c *mcpwriteimpl.Call, m *v1.GetBookRequest) error {
-					return enrichLibraryServiceGetBookRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.GetBookRequest) (*v1.GetBookResponse, error) { return h.GetBook(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.ListBooksRequest]("list_books", decodeListBooksRequest,
-				func(c *mcpwriteimpl.Call, m *v1.ListBooksRequest) error {
-					return enrichLibraryServiceListBooksRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.ListBooksRequest) (*v1.ListBooksResponse, error) {
-					return h.ListBooks(ctx, m)
-				}),
+			mcpwriteimpl.NewTool[v1.AddBookRequest]("add_book", decodeAddBookRequest, enrichAddBook, invokeAddBook),
+			mcpwriteimpl.NewTool[v1.GetBookRequest]("get_book", decodeGetBookRequest, enrichGetBook, invokeGetBook),
+			mcpwriteimpl.NewTool[v1.ListBooksRequest]("list_books", decodeListBooksRequest, enrichListBooks, invokeListBooks),
 		},
 	}
 }

@@ -51,36 +51,35 @@ func RegisterCatalogServiceTools(s *mcp.Server, h CatalogServiceHandler, opts ..
 // NewCatalogService binds the generated tool code of catalog.v1.CatalogService
 // to h, for RegisterCatalogServiceTools or runtime.NewPreparer.
 func NewCatalogService(h CatalogServiceHandler) *mcpwriteimpl.Service {
+	enrichSaveSearch := func(c *mcpwriteimpl.Call, m *v1.SaveSearchRequest) error {
+		return enrichCatalogServiceSaveSearchRequest(c, m)
+	}
+	invokeSaveSearch := func(ctx context.Context, m *v1.SaveSearchRequest) (*v1.SaveSearchResponse, error) {
+		return h.SaveSearch(ctx, m)
+	}
+	enrichCreateCategoryTree := func(c *mcpwriteimpl.Call, m *v1.CreateCategoryTreeRequest) error {
+		return enrichCatalogServiceCreateCategoryTreeRequest(c, m)
+	}
+	invokeCreateCategoryTree := func(ctx context.Context, m *v1.CreateCategoryTreeRequest) (*v1.CreateCategoryTreeResponse, error) {
+		return h.CreateCategoryTree(ctx, m)
+	}
+	invokePublishRoute := func(ctx context.Context, m *v1.PublishRouteRequest) (*v1.PublishRouteResponse, error) {
+		return h.PublishRoute(ctx, m)
+	}
+	enrichSetPolicy := func(c *mcpwriteimpl.Call, m *v1.SetPolicyRequest) error {
+		return enrichCatalogServiceSetPolicyRequest(c, m)
+	}
+	invokeSetPolicy := func(ctx context.Context, m *v1.SetPolicyRequest) (*v1.SetPolicyResponse, error) {
+		return h.SetPolicy(ctx, m)
+	}
 	return &mcpwriteimpl.Service{
 		Name: "catalog.v1.CatalogService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.SaveSearchRequest]("save_search", decodeSaveSearchRequest,
-				func(c *mcpwriteimpl.Call, m *v1.SaveSearchRequest) error {
-					return enrichCatalogServiceSaveSearchRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.SaveSearchRequest) (*v1.SaveSearchResponse, error) {
-					return h.SaveSearch(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.CreateCategoryTreeRequest]("create_category_tree", decodeCreateCategoryTreeRequest,
-				func(c *mcpwriteimpl.Call, m *v1.CreateCategoryTreeRequest) error {
-					return enrichCatalogServiceCreateCategoryTreeRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.CreateCategoryTreeRequest) (*v1.CreateCategoryTreeResponse, error) {
-					return h.CreateCategoryTree(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.PublishRouteRequest]("publish_route", decodePublishRouteRequest,
-				nil,
-				func(ctx context.Context, m *v1.PublishRouteRequest) (*v1.PublishRouteResponse, error) {
-					return h.PublishRoute(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.SetPolicyRequest]("set_policy", decodeSetPolicyRequest,
-				func(c *mcpwriteimpl.Call, m *v1.SetPolicyRequest) error {
-					return enrichCatalogServiceSetPolicyRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.SetPolicyRequest) (*v1.SetPolicyResponse, error) {
-					return h.SetPolicy(ctx, m)
-				}),
+			mcpwriteimpl.NewTool[v1.SaveSearchRequest]("save_search", decodeSaveSearchRequest, enrichSaveSearch, invokeSaveSearch),
+			mcpwriteimpl.NewTool[v1.CreateCategoryTreeRequest]("create_category_tree", decodeCreateCategoryTreeRequest, enrichCreateCategoryTree, invokeCreateCategoryTree),
+			mcpwriteimpl.NewTool[v1.PublishRouteRequest]("publish_route", decodePublishRouteRequest, nil, invokePublishRoute),
+			mcpwriteimpl.NewTool[v1.SetPolicyRequest]("set_policy", decodeSetPolicyRequest, enrichSetPolicy, invokeSetPolicy),
 		},
 	}
 }

@@ -131,18 +131,18 @@ func NewGraphService(h GraphServiceHandler) *mcpwriteimpl.Service {
 		typed = a.resolvers()
 	}
 	connectRequestResolvers := bindGraphServiceConnectRequestResolvers(h, typed)
+	enrichConnect := func(c *mcpwriteimpl.Call, m *v1.ConnectRequest) error {
+		return enrichGraphServiceConnectRequest(c, connectRequestResolvers, m, m)
+	}
+	invokeConnect := func(ctx context.Context, m *v1.ConnectRequest) (*v1.Edge, error) { return h.Connect(ctx, m) }
+	earlyCheckConnect := func(c *mcpwriteimpl.Call, m *v1.ConnectRequest) error {
+		return earlyCheckGraphServiceConnectRequest(c, connectRequestResolvers, m, m)
+	}
 	return &mcpwriteimpl.Service{
 		Name: "graph.v1.GraphService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.ConnectRequest]("connect", decodeConnectRequest,
-				func(c *mcpwriteimpl.Call, m *v1.ConnectRequest) error {
-					return enrichGraphServiceConnectRequest(c, connectRequestResolvers, m, m)
-				},
-				func(ctx context.Context, m *v1.ConnectRequest) (*v1.Edge, error) { return h.Connect(ctx, m) }),
-				func(c *mcpwriteimpl.Call, m *v1.ConnectRequest) error {
-					return earlyCheckGraphServiceConnectRequest(c, connectRequestResolvers, m, m)
-				}),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.ConnectRequest]("connect", decodeConnectRequest, enrichConnect, invokeConnect), earlyCheckConnect),
 		},
 	}
 }

@@ -43,17 +43,17 @@ func RegisterCatalogServiceTools(s *mcp.Server, h CatalogServiceHandler, opts ..
 // NewCatalogService binds the generated tool code of catalog.v1.CatalogService
 // to h, for RegisterCatalogServiceTools or runtime.NewPreparer.
 func NewCatalogService(h CatalogServiceHandler) *mcpwriteimpl.Service {
+	enrichPublishProduct := func(c *mcpwriteimpl.Call, m *v1.PublishProductRequest) error {
+		return enrichCatalogServicePublishProductRequest(c, m)
+	}
+	invokePublishProduct := func(ctx context.Context, m *v1.PublishProductRequest) (*v1.PublishProductResponse, error) {
+		return h.PublishProduct(ctx, m)
+	}
 	return &mcpwriteimpl.Service{
 		Name: "catalog.v1.CatalogService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.PublishProductRequest]("publish_product", decodePublishProductRequest,
-				func(c *mcpwriteimpl.Call, m *v1.PublishProductRequest) error {
-					return enrichCatalogServicePublishProductRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.PublishProductRequest) (*v1.PublishProductResponse, error) {
-					return h.PublishProduct(ctx, m)
-				}),
+			mcpwriteimpl.NewTool[v1.PublishProductRequest]("publish_product", decodePublishProductRequest, enrichPublishProduct, invokePublishProduct),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"catalog.v1.Channel": enumChannelKebab,

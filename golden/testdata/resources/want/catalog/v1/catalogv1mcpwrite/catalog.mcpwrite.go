@@ -58,31 +58,27 @@ func RegisterCatalogServiceTools(s *mcp.Server, h CatalogServiceHandler, opts ..
 // NewCatalogService binds the generated tool code of catalog.v1.CatalogService
 // to h, for RegisterCatalogServiceTools or runtime.NewPreparer.
 func NewCatalogService(h CatalogServiceHandler) *mcpwriteimpl.Service {
+	enrichGetItem := func(c *mcpwriteimpl.Call, m *v1.GetItemRequest) error {
+		return enrichCatalogServiceGetItemRequest(c, m)
+	}
+	invokeGetItem := func(ctx context.Context, m *v1.GetItemRequest) (*v1.Item, error) { return h.GetItem(ctx, m) }
+	invokeGetPublisher := func(ctx context.Context, m *v1.GetPublisherRequest) (*v1.Publisher, error) {
+		return h.GetPublisher(ctx, m)
+	}
+	invokeGetPrice := func(ctx context.Context, m *v1.GetPriceRequest) (*v1.Price, error) { return h.GetPrice(ctx, m) }
+	invokeListItems := func(ctx context.Context, m *v1.ListItemsRequest) (*v1.ListItemsResponse, error) {
+		return h.ListItems(ctx, m)
+	}
+	invokeCreateItem := func(ctx context.Context, m *v1.CreateItemRequest) (*v1.Item, error) { return h.CreateItem(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "catalog.v1.CatalogService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.GetItemRequest]("get_item", decodeGetItemRequest,
-				func(c *mcpwriteimpl.Call, m *v1.GetItemRequest) error {
-					return enrichCatalogServiceGetItemRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.GetItemRequest) (*v1.Item, error) { return h.GetItem(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.GetPublisherRequest]("get_publisher", decodeGetPublisherRequest,
-				nil,
-				func(ctx context.Context, m *v1.GetPublisherRequest) (*v1.Publisher, error) {
-					return h.GetPublisher(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.GetPriceRequest]("get_price", decodeGetPriceRequest,
-				nil,
-				func(ctx context.Context, m *v1.GetPriceRequest) (*v1.Price, error) { return h.GetPrice(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.ListItemsRequest]("list_items", decodeListItemsRequest,
-				nil,
-				func(ctx context.Context, m *v1.ListItemsRequest) (*v1.ListItemsResponse, error) {
-					return h.ListItems(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.CreateItemRequest]("create_item", decodeCreateItemRequest,
-				nil,
-				func(ctx context.Context, m *v1.CreateItemRequest) (*v1.Item, error) { return h.CreateItem(ctx, m) }),
+			mcpwriteimpl.NewTool[v1.GetItemRequest]("get_item", decodeGetItemRequest, enrichGetItem, invokeGetItem),
+			mcpwriteimpl.NewTool[v1.GetPublisherRequest]("get_publisher", decodeGetPublisherRequest, nil, invokeGetPublisher),
+			mcpwriteimpl.NewTool[v1.GetPriceRequest]("get_price", decodeGetPriceRequest, nil, invokeGetPrice),
+			mcpwriteimpl.NewTool[v1.ListItemsRequest]("list_items", decodeListItemsRequest, nil, invokeListItems),
+			mcpwriteimpl.NewTool[v1.CreateItemRequest]("create_item", decodeCreateItemRequest, nil, invokeCreateItem),
 		},
 	}
 }
@@ -183,13 +179,12 @@ func RegisterArchiveServiceTools(s *mcp.Server, h ArchiveServiceHandler, opts ..
 // NewArchiveService binds the generated tool code of catalog.v1.ArchiveService
 // to h, for RegisterArchiveServiceTools or runtime.NewPreparer.
 func NewArchiveService(h ArchiveServiceHandler) *mcpwriteimpl.Service {
+	invokeGetRecord := func(ctx context.Context, m *v1.GetRecordRequest) (*v1.Record, error) { return h.GetRecord(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "catalog.v1.ArchiveService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.GetRecordRequest]("get_record", decodeGetRecordRequest,
-				nil,
-				func(ctx context.Context, m *v1.GetRecordRequest) (*v1.Record, error) { return h.GetRecord(ctx, m) }),
+			mcpwriteimpl.NewTool[v1.GetRecordRequest]("get_record", decodeGetRecordRequest, nil, invokeGetRecord),
 		},
 	}
 }

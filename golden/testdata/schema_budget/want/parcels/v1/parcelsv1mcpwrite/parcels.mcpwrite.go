@@ -45,20 +45,18 @@ func RegisterParcelServiceTools(s *mcp.Server, h ParcelServiceHandler, opts ...r
 // NewParcelService binds the generated tool code of parcels.v1.ParcelService to
 // h, for RegisterParcelServiceTools or runtime.NewPreparer.
 func NewParcelService(h ParcelServiceHandler) *mcpwriteimpl.Service {
+	invokeCreateParcel := func(ctx context.Context, m *v1.CreateParcelRequest) (*v1.Parcel, error) {
+		return h.CreateParcel(ctx, m)
+	}
+	invokeListDepots := func(ctx context.Context, m *v1.ListDepotsRequest) (*v1.ListDepotsResponse, error) {
+		return h.ListDepots(ctx, m)
+	}
 	return &mcpwriteimpl.Service{
 		Name: "parcels.v1.ParcelService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.CreateParcelRequest]("create_parcel", decodeCreateParcelRequest,
-				nil,
-				func(ctx context.Context, m *v1.CreateParcelRequest) (*v1.Parcel, error) {
-					return h.CreateParcel(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.ListDepotsRequest]("list_depots", decodeListDepotsRequest,
-				nil,
-				func(ctx context.Context, m *v1.ListDepotsRequest) (*v1.ListDepotsResponse, error) {
-					return h.ListDepots(ctx, m)
-				}),
+			mcpwriteimpl.NewTool[v1.CreateParcelRequest]("create_parcel", decodeCreateParcelRequest, nil, invokeCreateParcel),
+			mcpwriteimpl.NewTool[v1.ListDepotsRequest]("list_depots", decodeListDepotsRequest, nil, invokeListDepots),
 		},
 	}
 }

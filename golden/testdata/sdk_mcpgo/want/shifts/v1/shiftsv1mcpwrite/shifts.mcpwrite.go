@@ -44,17 +44,17 @@ func RegisterShiftServiceTools(s *server.MCPServer, h ShiftServiceHandler, opts 
 // NewShiftService binds the generated tool code of shifts.v1.ShiftService to h,
 // for RegisterShiftServiceTools or runtime.NewPreparer.
 func NewShiftService(h ShiftServiceHandler) *mcpwriteimpl.Service {
+	enrichPlanShift := func(c *mcpwriteimpl.Call, m *v1.PlanShiftRequest) error {
+		return enrichShiftServicePlanShiftRequest(c, m)
+	}
+	invokePlanShift := func(ctx context.Context, m *v1.PlanShiftRequest) (*v1.PlanShiftResponse, error) {
+		return h.PlanShift(ctx, m)
+	}
 	return &mcpwriteimpl.Service{
 		Name: "shifts.v1.ShiftService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.PlanShiftRequest]("plan_shift", decodePlanShiftRequest,
-				func(c *mcpwriteimpl.Call, m *v1.PlanShiftRequest) error {
-					return enrichShiftServicePlanShiftRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.PlanShiftRequest) (*v1.PlanShiftResponse, error) {
-					return h.PlanShift(ctx, m)
-				}),
+			mcpwriteimpl.NewTool[v1.PlanShiftRequest]("plan_shift", decodePlanShiftRequest, enrichPlanShift, invokePlanShift),
 		},
 	}
 }
@@ -107,17 +107,17 @@ func RegisterSwapServiceTools(s *server.MCPServer, h SwapServiceHandler, opts ..
 // NewSwapService binds the generated tool code of shifts.v1.SwapService to h,
 // for RegisterSwapServiceTools or runtime.NewPreparer.
 func NewSwapService(h SwapServiceHandler) *mcpwriteimpl.Service {
+	enrichSwapShift := func(c *mcpwriteimpl.Call, m *v1.SwapShiftRequest) error {
+		return enrichSwapServiceSwapShiftRequest(c, m)
+	}
+	invokeSwapShift := func(ctx context.Context, m *v1.SwapShiftRequest) (*v1.SwapShiftResponse, error) {
+		return h.SwapShift(ctx, m)
+	}
 	return &mcpwriteimpl.Service{
 		Name: "shifts.v1.SwapService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.SwapShiftRequest]("swap_shift", decodeSwapShiftRequest,
-				func(c *mcpwriteimpl.Call, m *v1.SwapShiftRequest) error {
-					return enrichSwapServiceSwapShiftRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.SwapShiftRequest) (*v1.SwapShiftResponse, error) {
-					return h.SwapShift(ctx, m)
-				}),
+			mcpwriteimpl.NewTool[v1.SwapShiftRequest]("swap_shift", decodeSwapShiftRequest, enrichSwapShift, invokeSwapShift),
 		},
 	}
 }

@@ -47,25 +47,23 @@ func RegisterContactServiceTools(s *mcp.Server, h ContactServiceHandler, opts ..
 // NewContactService binds the generated tool code of crm.v1.ContactService to
 // h, for RegisterContactServiceTools or runtime.NewPreparer.
 func NewContactService(h ContactServiceHandler) *mcpwriteimpl.Service {
+	enrichAddContact := func(c *mcpwriteimpl.Call, m *v1.AddContactRequest) error {
+		return enrichContactServiceAddContactRequest(c, m)
+	}
+	invokeAddContact := func(ctx context.Context, m *v1.AddContactRequest) (*v1.Contact, error) { return h.AddContact(ctx, m) }
+	invokeRenameContact := func(ctx context.Context, m *v1.RenameContactRequest) (*v1.Contact, error) {
+		return h.RenameContact(ctx, m)
+	}
+	invokeMergeContacts := func(ctx context.Context, m *v1.MergeContactsRequest) (*v1.Contact, error) {
+		return h.MergeContacts(ctx, m)
+	}
 	return &mcpwriteimpl.Service{
 		Name: "crm.v1.ContactService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.AddContactRequest]("crm_AddContact", decodeAddContactRequest,
-				func(c *mcpwriteimpl.Call, m *v1.AddContactRequest) error {
-					return enrichContactServiceAddContactRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.AddContactRequest) (*v1.Contact, error) { return h.AddContact(ctx, m) }),
-			mcpwriteimpl.NewTool[v1.RenameContactRequest]("crm_rename", decodeRenameContactRequest,
-				nil,
-				func(ctx context.Context, m *v1.RenameContactRequest) (*v1.Contact, error) {
-					return h.RenameContact(ctx, m)
-				}),
-			mcpwriteimpl.NewTool[v1.MergeContactsRequest]("crm_MergeContacts", decodeMergeContactsRequest,
-				nil,
-				func(ctx context.Context, m *v1.MergeContactsRequest) (*v1.Contact, error) {
-					return h.MergeContacts(ctx, m)
-				}),
+			mcpwriteimpl.NewTool[v1.AddContactRequest]("crm_AddContact", decodeAddContactRequest, enrichAddContact, invokeAddContact),
+			mcpwriteimpl.NewTool[v1.RenameContactRequest]("crm_rename", decodeRenameContactRequest, nil, invokeRenameContact),
+			mcpwriteimpl.NewTool[v1.MergeContactsRequest]("crm_MergeContacts", decodeMergeContactsRequest, nil, invokeMergeContacts),
 		},
 	}
 }
@@ -139,15 +137,14 @@ func RegisterAuditServiceTools(s *mcp.Server, h AuditServiceHandler, opts ...run
 // NewAuditService binds the generated tool code of crm.v1.AuditService to h,
 // for RegisterAuditServiceTools or runtime.NewPreparer.
 func NewAuditService(h AuditServiceHandler) *mcpwriteimpl.Service {
+	invokePurgeRecords := func(ctx context.Context, m *v1.PurgeRecordsRequest) (*v1.PurgeRecordsResponse, error) {
+		return h.PurgeRecords(ctx, m)
+	}
 	return &mcpwriteimpl.Service{
 		Name: "crm.v1.AuditService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.PurgeRecordsRequest]("purgeRecords", decodePurgeRecordsRequest,
-				nil,
-				func(ctx context.Context, m *v1.PurgeRecordsRequest) (*v1.PurgeRecordsResponse, error) {
-					return h.PurgeRecords(ctx, m)
-				}),
+			mcpwriteimpl.NewTool[v1.PurgeRecordsRequest]("purgeRecords", decodePurgeRecordsRequest, nil, invokePurgeRecords),
 		},
 	}
 }

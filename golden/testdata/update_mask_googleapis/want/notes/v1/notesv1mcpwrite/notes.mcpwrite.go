@@ -43,13 +43,13 @@ func RegisterNotesTools(s *mcp.Server, h NotesHandler, opts ...runtime.Option) e
 // NewNotesService binds the generated tool code of notes.v1.Notes to h, for
 // RegisterNotesTools or runtime.NewPreparer.
 func NewNotesService(h NotesHandler) *mcpwriteimpl.Service {
+	enrichUpdateNote := func(c *mcpwriteimpl.Call, m *v1.UpdateNoteRequest) error { return enrichNotesUpdateNoteRequest(c, m) }
+	invokeUpdateNote := func(ctx context.Context, m *v1.UpdateNoteRequest) (*v1.Note, error) { return h.UpdateNote(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "notes.v1.Notes",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.UpdateNoteRequest]("update_note", decodeUpdateNoteRequest,
-				func(c *mcpwriteimpl.Call, m *v1.UpdateNoteRequest) error { return enrichNotesUpdateNoteRequest(c, m) },
-				func(ctx context.Context, m *v1.UpdateNoteRequest) (*v1.Note, error) { return h.UpdateNote(ctx, m) }),
+			mcpwriteimpl.NewTool[v1.UpdateNoteRequest]("update_note", decodeUpdateNoteRequest, enrichUpdateNote, invokeUpdateNote),
 		},
 	}
 }

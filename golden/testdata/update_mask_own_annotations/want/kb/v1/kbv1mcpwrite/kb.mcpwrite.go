@@ -42,17 +42,17 @@ func RegisterKnowledgeBaseTools(s *mcp.Server, h KnowledgeBaseHandler, opts ...r
 // NewKnowledgeBaseService binds the generated tool code of kb.v1.KnowledgeBase
 // to h, for RegisterKnowledgeBaseTools or runtime.NewPreparer.
 func NewKnowledgeBaseService(h KnowledgeBaseHandler) *mcpwriteimpl.Service {
+	enrichUpdateArticle := func(c *mcpwriteimpl.Call, m *v1.UpdateArticleRequest) error {
+		return enrichKnowledgeBaseUpdateArticleRequest(c, m)
+	}
+	invokeUpdateArticle := func(ctx context.Context, m *v1.UpdateArticleRequest) (*v1.ArticleChanges, error) {
+		return h.UpdateArticle(ctx, m)
+	}
 	return &mcpwriteimpl.Service{
 		Name: "kb.v1.KnowledgeBase",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.UpdateArticleRequest]("update_article", decodeUpdateArticleRequest,
-				func(c *mcpwriteimpl.Call, m *v1.UpdateArticleRequest) error {
-					return enrichKnowledgeBaseUpdateArticleRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.UpdateArticleRequest) (*v1.ArticleChanges, error) {
-					return h.UpdateArticle(ctx, m)
-				}),
+			mcpwriteimpl.NewTool[v1.UpdateArticleRequest]("update_article", decodeUpdateArticleRequest, enrichUpdateArticle, invokeUpdateArticle),
 		},
 	}
 }

@@ -46,15 +46,15 @@ func RegisterCatalogServiceTools(s *mcp.Server, h CatalogServiceHandler, opts ..
 // NewCatalogService binds the generated tool code of catalog.v1.CatalogService
 // to h, for RegisterCatalogServiceTools or runtime.NewPreparer.
 func NewCatalogService(h CatalogServiceHandler) *mcpwriteimpl.Service {
+	enrichStoreEntity := func(c *mcpwriteimpl.Call, m *v1.StoreEntityRequest) error {
+		return enrichCatalogServiceStoreEntityRequest(c, m)
+	}
+	invokeStoreEntity := func(ctx context.Context, m *v1.StoreEntityRequest) (*v1.Entity, error) { return h.StoreEntity(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "catalog.v1.CatalogService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.StoreEntityRequest]("store_entity", decodeStoreEntityRequest,
-				func(c *mcpwriteimpl.Call, m *v1.StoreEntityRequest) error {
-					return enrichCatalogServiceStoreEntityRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.StoreEntityRequest) (*v1.Entity, error) { return h.StoreEntity(ctx, m) }),
+			mcpwriteimpl.NewTool[v1.StoreEntityRequest]("store_entity", decodeStoreEntityRequest, enrichStoreEntity, invokeStoreEntity),
 		},
 	}
 }

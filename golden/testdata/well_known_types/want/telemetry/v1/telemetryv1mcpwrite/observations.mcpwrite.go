@@ -46,17 +46,17 @@ func RegisterObservationServiceTools(s *mcp.Server, h ObservationServiceHandler,
 // telemetry.v1.ObservationService to h, for RegisterObservationServiceTools or
 // runtime.NewPreparer.
 func NewObservationService(h ObservationServiceHandler) *mcpwriteimpl.Service {
+	enrichRecordObservation := func(c *mcpwriteimpl.Call, m *v1.RecordObservationRequest) error {
+		return enrichObservationServiceRecordObservationRequest(c, m)
+	}
+	invokeRecordObservation := func(ctx context.Context, m *v1.RecordObservationRequest) (*v1.RecordObservationResponse, error) {
+		return h.RecordObservation(ctx, m)
+	}
 	return &mcpwriteimpl.Service{
 		Name: "telemetry.v1.ObservationService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.RecordObservationRequest]("record_observation", decodeRecordObservationRequest,
-				func(c *mcpwriteimpl.Call, m *v1.RecordObservationRequest) error {
-					return enrichObservationServiceRecordObservationRequest(c, m)
-				},
-				func(ctx context.Context, m *v1.RecordObservationRequest) (*v1.RecordObservationResponse, error) {
-					return h.RecordObservation(ctx, m)
-				}),
+			mcpwriteimpl.NewTool[v1.RecordObservationRequest]("record_observation", decodeRecordObservationRequest, enrichRecordObservation, invokeRecordObservation),
 		},
 	}
 }
