@@ -73,8 +73,11 @@ func TestCallAttrsCacheIsBounded(t *testing.T) {
 			t.Fatalf("call %d: cached %v, want cached only below %d", i, again == a, maxCachedAttrs)
 		}
 	}
+	if o2 := *o; o2 != *o {
+		t.Fatal("an Observer is not equal to its copy")
+	}
 	n := 0
-	o.attrs.Range(func(any, any) bool { n++; return true })
+	o.attrs.m.Range(func(any, any) bool { n++; return true })
 	if n != maxCachedAttrs {
 		t.Fatalf("%d cached sets, want %d", n, maxCachedAttrs)
 	}

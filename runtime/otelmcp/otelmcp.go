@@ -52,11 +52,17 @@ type Observer struct {
 	confirmations metric.Int64Counter
 	duration      metric.Float64Histogram
 
-	// attrs holds the attribute set of each (tool, outcome, error code)
-	// a call was counted under, so a call does not build and sort them
-	// again; at most maxCachedAttrs of them.
-	attrs     sync.Map // attrKey -> *callAttrs
-	attrCount atomic.Int32
+	// attrs holds the attribute sets calls were counted under (behind a
+	// pointer, so an Observer stays comparable).
+	attrs *attrCache
+}
+
+// attrCache holds the attribute set of each (tool, outcome, error code) a
+// call was counted under, so a call does not build and sort them again;
+// at most maxCachedAttrs of them.
+type attrCache struct {
+	m sync.Map // attrKey -> *callAttrs
+	n atomic.Int32
 }
 
 // maxCachedAttrs bounds attrs; past it, a call builds its sets itself.
@@ -98,7 +104,7 @@ func New(opts ...Option) (*Observer, error) {
 		o(&c)
 	}
 	m := c.mp.Meter(ScopeName)
-	o := &Observer{tracer: c.tp.Tracer(ScopeName), logger: c.logger}
+	o := &Observer{tracer: c.tp.Tracer(ScopeName), logger: c.logger, attrs: &attrCache{}}
 	var err error
 	if o.calls, err = m.Int64Counter("mcpwrite.tool.calls", metric.WithDescription("Tool calls by tool, outcome and error code"), metric.WithUnit("{call}")); err != nil {
 		return nil, err
@@ -203,7 +209,7 @@ func (o *Observer) CallEnded(ctx context.Context, call runtime.CallEnd) {
 // error code, built once per combination.
 func (o *Observer) callAttrs(call runtime.CallEnd) *callAttrs {
 	k := attrKey{call.Tool, call.Outcome, call.ErrorCode}
-	if a, ok := o.attrs.Load(k); ok {
+	if a, ok := o.attrs.m.Load(k); ok {
 		return a.(*callAttrs)
 	}
 	tool := attribute.String("mcp.tool.name", call.Tool)
@@ -212,8 +218,8 @@ func (o *Observer) callAttrs(call runtime.CallEnd) *callAttrs {
 		calls:    metric.WithAttributeSet(attribute.NewSet(tool, outcome, attribute.String("error.code", call.ErrorCode))),
 		duration: metric.WithAttributeSet(attribute.NewSet(tool, outcome)),
 	}
-	if o.attrCount.Add(1) <= maxCachedAttrs {
-		o.attrs.Store(k, a)
+	if o.attrs.n.Add(1) <= maxCachedAttrs {
+		o.attrs.m.Store(k, a)
 	}
 	return a
 }
