@@ -76,10 +76,7 @@ func encodeResponseFields(resp proto.Message, enums map[string]*impl.EnumTable, 
 // Get.
 func (e *respEncoder) field(m protoreflect.Message, f *fieldPlan) (protoreflect.Value, bool) {
 	if f.hasFirst {
-		if m.Has(f.fd) {
-			return m.Get(f.fd), true
-		}
-		if e.shape.writesZero(f.fd) {
+		if m.Has(f.fd) || e.shape.writesZero(f.fd) {
 			return m.Get(f.fd), true
 		}
 		return protoreflect.Value{}, false

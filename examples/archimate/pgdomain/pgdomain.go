@@ -84,6 +84,7 @@ func write[Resp proto.Message](ctx context.Context, r *Repository, tool string, 
 	if err != nil {
 		return zero, notText(req, err)
 	}
+	stmt, outbox := r.withLastChange(b, tenant, tool, reqJSON, respJSON)
 	if keyed {
 		// The outcome, written once and completed, is one statement with
 		// the outbox row, in the same round trip as the rows.
@@ -91,12 +92,10 @@ func write[Resp proto.Message](ctx context.Context, r *Repository, tool string, 
 		if err != nil {
 			return zero, err
 		}
-		stmt, outbox := r.withLastChange(b, tenant, tool, reqJSON, respJSON)
 		if err := r.idem.WithTx(tx).QueueCompleteWith(b, stmt, outbox, out.Key, out.Fingerprint, body, false, out.Now, out.TTL); err != nil {
 			return zero, err
 		}
 	} else {
-		stmt, outbox := r.withLastChange(b, tenant, tool, reqJSON, respJSON)
 		b.Queue(stmt, outbox...)
 	}
 	if err := r.finish(ctx, tx, b, req, resp, out, applying); err != nil {
