@@ -293,6 +293,17 @@ func TestStatementsAndCommitsPerKeyedWrite(t *testing.T) {
 	if db.count(t, `SELECT count(*) FROM $P_elements`) != 2 || db.count(t, `SELECT count(*) FROM $P_outbox`) != 2 {
 		t.Fatal("a create of a taken name wrote rows")
 	}
+	// A keyed create with a parent reads the parent alone (by id, with the
+	// key's lock), not its own id and name: begin, that read and the key's
+	// record, then the element row, the composition with the outbox row
+	// and the outcome, and commit: 6 statements in 2 round trips.
+	total, byWord, log = st.measure(func() {
+		mustOK(t, cs, "createElement", `{"type":"Node","name":"db-1 part","parent_id":"`+createdIDOf(out)+`","client_request_id":"k-4"}`)
+	})
+	if want := map[string]int{"begin": 1, "select": 2, "insert": 1, "with": 1, "commit": 1}; total != 6 || fmt.Sprint(byWord) != fmt.Sprint(want) || st.trips != 2 ||
+		!strings.HasPrefix(log[1], "SELECT /* takes the key lock of mcpwrite_idempotency_reserve */ x.* FROM ( SELECT w.id FROM unnest($2::text[]) w(id)) s(id)") {
+		t.Fatalf("keyed create with a parent: %d statements %v in %d round trips; want 6 %v in 2, the parent read alone:\n%s", total, byWord, st.trips, want, strings.Join(log, "\n"))
+	}
 	// A keyed updateElement: the version it applies to is resolved first
 	// (one read of the element), then the transaction: begin, reservation
 	// and footprint read in one batch, then the element row, its changed
@@ -304,5 +315,5 @@ func TestStatementsAndCommitsPerKeyedWrite(t *testing.T) {
 	if want := map[string]int{"begin": 1, "with": 1, "select": 3, "update": 1, "commit": 1}; total != 7 || fmt.Sprint(byWord) != fmt.Sprint(want) || st.trips != 3 {
 		t.Fatalf("keyed update: %d statements %v in %d round trips; want 7 %v in 3:\n%s", total, byWord, st.trips, want, strings.Join(log, "\n"))
 	}
-	t.Logf("keyed createElement: 5 statements (begin, the key's lock, the key's record, element insert with the outbox row and the outcome, commit) in 2 round trips, 1 commit, 0 Redis commands; replay: 4 (begin, the key's lock and record, rollback) in 2; a taken name: 11 in 7; keyed updateElement with a property: 7 in 3 round trips, 1 commit")
+	t.Logf("keyed createElement: 5 statements (begin, the key's lock, the key's record, element insert with the outbox row and the outcome, commit) in 2 round trips, 1 commit, 0 Redis commands; replay: 4 (begin, the key's lock and record, rollback) in 2; a taken name: 11 in 7; with a parent: 6 in 2; keyed updateElement with a property: 7 in 3 round trips, 1 commit")
 }

@@ -187,10 +187,10 @@ func (r *Repository) finish(ctx context.Context, tx *pipeTx, b *pgx.Batch, req, 
 // it reads a row (idempg.Store.ReserveLock), and the read of the key's
 // record (idempg.TxStore.QueueReserved, a statement after the lock was
 // granted, so it sees what a concurrent call of the key committed) go in
-// one round trip. With fresh set (a keyed create whose rows do not exist
-// unless it fails: footprint.fresh) nothing is read but the key's record:
-// the key's lock is a statement of its own (sqlText.reserveLock), and the
-// rows answered are none. A claim that needs more (a per-tenant quota) is
+// one round trip. With fresh set (a keyed create whose own id and name
+// are not looked up: footprint.fresh) only its other ids are read (its
+// parent, by id alone), or, with none, the key's lock is a statement of
+// its own (sqlText.reserveLock) and the rows answered are none. A claim that needs more (a per-tenant quota) is
 // made on its own first, and the rows read after it. A key held by another
 // call is an *idempotency.HeldError.
 func (r *Repository) claimAndLoad(ctx context.Context, tx pgx.Tx, tenant string, fp footprint, claim, fresh bool, out *runtime.Outcome) (domain.Rows, error) {
@@ -202,7 +202,11 @@ func (r *Repository) claimAndLoad(ctx context.Context, tx pgx.Tx, tenant string,
 	}
 	r.fault("before-claim")
 	query, args := r.sql.reserveLock, []any(nil)
-	if !fresh {
+	read := !fresh || len(fp.ids) > 1
+	switch {
+	case fresh && read:
+		query, args = r.sql.readsReserving[readKey{0, fp.lock}], elementsArgsOf(tenant, footprint{ids: fp.ids[1:]}, 0)
+	case !fresh:
 		var ok bool
 		if query, ok = r.sql.readsReserving[readKey{shapeOf(fp), fp.lock}]; !ok {
 			return r.claimThenLoad(ctx, tx, tenant, fp, out, true)
@@ -215,7 +219,7 @@ func (r *Repository) claimAndLoad(ctx context.Context, tx pgx.Tx, tenant string,
 	r.fault("before-read")
 	br := tx.SendBatch(ctx, b)
 	before, err := domain.Rows{Born: map[string]uint64{}}, error(nil)
-	if fresh {
+	if !read {
 		_, err = br.Exec()
 	} else {
 		var rows pgx.Rows

@@ -27,11 +27,11 @@ type footprint struct {
 	attached  []string // relationships touching these element ids
 	parts     []string // elements whose parent_id is one of these (a delete)
 	lock      string   // row lock of the loaded elements ("" for reads)
-	// fresh: the rows looked up do not exist unless the write fails, which
-	// a unique index of the element it inserts then tells (a create
-	// without a parent, whose id and name elements_pkey and
-	// elements_name_key check), so a keyed write may skip their read
-	// (claimAndLoad).
+	// fresh: the element looked up by ids[0] and names does not exist
+	// unless the write fails, which a unique index of the element it
+	// inserts then tells (a create: elements_pkey and elements_name_key
+	// check its id and its name), so a keyed write may read only the other
+	// ids (a parent; claimAndLoad).
 	fresh bool
 }
 
@@ -60,7 +60,7 @@ func footprintOf(req proto.Message, withState bool) footprint {
 	case *archimatev1.CreateElementRequest:
 		f = footprint{ids: []string{req.GetId()}, model: req.GetModelId(), names: []string{domain.NameKey(req.GetName())}, lock: lockShare, fresh: true}
 		if p := req.GetParentId(); p != "" {
-			f.ids, f.fresh = append(f.ids, p), false
+			f.ids = append(f.ids, p)
 		}
 	case *archimatev1.CreateRelationshipRequest:
 		f = footprint{ids: []string{req.GetSourceId(), req.GetTargetId()}, relIDs: []string{req.GetId()}, lock: lockShare}
