@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -156,6 +157,43 @@ func TestStoreErrorConstraintViolationsArePermanent(t *testing.T) {
 	}
 	if n := db.count(t, `SELECT count(*) FROM $P_relationships`); n != 0 {
 		t.Fatal("a relationship to a deleted element was stored")
+	}
+}
+
+// A keyed create reads no element (its id and name are checked by their
+// unique indexes): when a concurrent transaction inserts the same name,
+// the create's insert waits for it, is refused by the unique index when
+// it commits, and the create runs again reading its footprint, so the
+// answer is the domain's, naming the element that took the name.
+func TestKeyedCreateOfANameTakenConcurrentlyIsTheDomainsAnswer(t *testing.T) {
+	db := newRowsDB(t, nil)
+	cs := db.session(t, nil)
+	model := domain.ActiveModel(devRC.TenantID)
+	var out map[string]any
+	var isErr bool
+	if err := blockedBehind(t, db, []string{
+		`INSERT INTO $P_elements (tenant, id, model_id, type, layer, name, name_key, name_norm, version) VALUES ('` + devRC.TenantID + `', 'other', '` + model + `', 'ELEMENT_TYPE_NODE', 'LAYER_TECHNOLOGY', 'DB', 'db', 'db', 1)`,
+	}, func() error {
+		out, isErr = call(t, cs, "createElement", `{"type":"Node","name":"db","client_request_id":"race-1"}`)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{
+		"code":    "DUPLICATE_NAME",
+		"message": "Element 'db' already exists in this model",
+		"field":   "name",
+		"suggestions": map[string]any{
+			"existing_element": map[string]any{"id": "other", "type": "Node"},
+			"alternatives":     []any{"db2", "dbV2", "Newdb"},
+			"hint":             "Use updateElement to modify the existing element, or choose a different name",
+		},
+	}
+	if diff := cmp.Diff(map[string]any{"success": false, "error": want, "errors": []any{want}}, out); !isErr || diff != "" {
+		t.Fatalf("isError=%v (-want +got):\n%s", isErr, diff)
+	}
+	if n := db.count(t, `SELECT count(*) FROM $P_elements`) + db.count(t, `SELECT count(*) FROM $P_outbox`); n != 1 {
+		t.Fatalf("%d rows, want the other transaction's element alone", n)
 	}
 }
 

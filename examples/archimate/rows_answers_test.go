@@ -2,6 +2,7 @@ package archimate_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -92,5 +93,50 @@ func TestRowsAnswerLikeTheInMemoryDomain(t *testing.T) {
 				t.Fatalf("apply of change %d (-in memory +rows):\n%s", i, diff)
 			}
 		}
+	}
+}
+
+// A keyed create reads no element of its own (its id and name are checked
+// by unique indexes) and, with a parent, the parent alone; a create the
+// domain or the store refuses then runs again reading its footprint. Its
+// answers stay the in-memory domain's: a name taken in any spelling the
+// domain folds, a missing parent (with the elements named like it), a
+// parent named like an element, a parent that exists, and the part of a
+// taken name.
+func TestKeyedCreatesAnswerLikeTheInMemoryDomain(t *testing.T) {
+	db := newRowsDB(t, nil)
+	opts := func() []runtime.Option {
+		return []runtime.Option{runtime.WithClock(func() time.Time { return fixedNow }), runtime.WithRand(rand.NewChaCha8([32]byte{7}))}
+	}
+	mem, err := server.New(domain.New(), append(opts(), runtime.WithRequestContextFunc(runtime.StaticRequestContext(devRC)))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	memCS := mcptest.Connect(t, mem, mcptest.Options{})
+	pgCS := db.session(t, nil, opts()...)
+	var order string
+	for i, args := range []string{
+		`{"type":"ApplicationComponent","name":"Order Service","properties":{"tier":"gold"}}`,
+		`{"type":"ApplicationComponent","name":"order service"}`,
+		`{"type":"ApplicationComponent","name":"ORDER SERVICE"}`,
+		`{"type":"Node","name":"db","parent_id":"missing-parent"}`,
+		`{"type":"Node","name":"db","parent_id":"Order Servic"}`,
+		`{"type":"Node","name":"db","parent_id":"$order"}`,
+		`{"type":"Node","name":"DB","parent_id":"$order"}`,
+		`{"type":"Node","name":"Order Service","parent_id":"$order"}`,
+	} {
+		args = strings.Replace(args, "$order", order, 1)
+		args = strings.Replace(args, "{", fmt.Sprintf(`{"client_request_id":"keyed-%d",`, i), 1)
+		want, _ := call(t, memCS, "createElement", args)
+		got, _ := call(t, pgCS, "createElement", args)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("step %d %s (-in memory +rows):\n%s", i, args, diff)
+		}
+		if i == 0 {
+			order = createdIDOf(got)
+		}
+	}
+	if n := db.count(t, `SELECT count(*) FROM $P_elements`); n != 2 {
+		t.Fatalf("%d elements, want Order Service and its part db", n)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -202,17 +203,19 @@ func (h *redisCommands) count() int {
 }
 
 // A keyed createElement on PostgreSQL is one transaction: begin, the
-// key's reservation (its lock, then its record), the read of its footprint
-// (the id, the name in its model), the element row with the outbox row and
-// the outcome (written once, completed, in one statement), commit: 5
-// statements in 2 round trips (begin, reservation and footprint read are
-// one batch; the row, the outbox row with the outcome and the commit are
+// key's reservation (its lock, then its record), the element row with the
+// outbox row and the outcome (written once, completed, in one statement),
+// commit: 5 statements in 2 round trips (begin and the reservation are one
+// batch; the row, the outbox row with the outcome and the commit are
 // another) and 1 commit, and no Redis command (the write never asks a
 // cache that could only miss): as many statements as the physical floor
 // (begin, element, outbox, outcome, commit), the element, outbox and
-// outcome rows in one of them, and the footprint read. Its replay is begin,
-// the reservation (which finds the completed key) with the footprint read
-// in the same round trip, and rollback, and writes nothing. Before the
+// outcome rows in one of them. It reads no element: its id and its name
+// are checked by their unique indexes, and a create they refuse runs again
+// reading its footprint (the id, the name in its model), which the domain
+// answers. Until then its footprint was read with the key's lock, in the
+// same statement count. Its replay is begin, the reservation (which finds
+// the completed key), and rollback, and writes nothing. Before the
 // reservation the same write took 7 statements in 4 round trips, and 6
 // before its element row joined the outbox row's statement (the key
 // claimed in progress, then updated to completed), and before rows and
@@ -244,6 +247,12 @@ func TestStatementsAndCommitsPerKeyedWrite(t *testing.T) {
 	if db.count(t, `SELECT count(*) FROM $P_outbox WHERE tool = 'createElement'`) != 2 || db.count(t, `SELECT count(*) FROM $P_idem WHERE state = 2`) != 2 {
 		t.Fatal("the write did not commit its outbox row and its key")
 	}
+	// The create reads no element: its first batch is the key's lock
+	// alone, then the key's record.
+	if !strings.HasPrefix(log[1], "SELECT /* takes the key lock of mcpwrite_idempotency_reserve */ true FROM pg_advisory_xact_lock(") ||
+		!strings.HasPrefix(log[2], "SELECT fingerprint, state, response_payload") || strings.Contains(log[1]+log[2], "_elements") {
+		t.Fatalf("keyed write: the first batch is not the key's lock and its record:\n%s", strings.Join(log, "\n"))
+	}
 
 	total, byWord, log = st.measure(func() {
 		again := mustOK(t, cs, "createElement", `{"type":"Node","name":"db-1","client_request_id":"k-1"}`)
@@ -253,6 +262,47 @@ func TestStatementsAndCommitsPerKeyedWrite(t *testing.T) {
 	})
 	if want := map[string]int{"begin": 1, "select": 2, "rollback": 1}; total != 4 || fmt.Sprint(byWord) != fmt.Sprint(want) || st.trips != 2 {
 		t.Fatalf("replay: %d statements %v in %d round trips; want 4 %v in 2:\n%s", total, byWord, st.trips, want, strings.Join(log, "\n"))
+	}
+	// A keyed create of a name the model has: its insert fails on the
+	// name's unique index and rolls back, and the write runs again reading
+	// its footprint (begin, the read with the key's lock, the key's
+	// record), which the domain answers as it answers every create of a
+	// taken name, and rolls back; the runtime then records that answer as
+	// the key's outcome (claim, complete): 11 statements in 7 round trips,
+	// no row of the domain written. Reading the footprint first, as before
+	// the create skipped its read, took 6 in 4 here.
+	total, byWord, log = st.measure(func() {
+		taken, isErr := call(t, cs, "createElement", `{"type":"Node","name":"DB-1","client_request_id":"k-3"}`)
+		want := map[string]any{
+			"code":    "DUPLICATE_NAME",
+			"message": "Element 'DB-1' already exists in this model",
+			"field":   "name",
+			"suggestions": map[string]any{
+				"existing_element": map[string]any{"id": createdIDOf(out), "type": "Node"},
+				"alternatives":     []any{"DB-12", "DB-1V2", "NewDB-1"},
+				"hint":             "Use updateElement to modify the existing element, or choose a different name",
+			},
+		}
+		if diff := cmp.Diff(map[string]any{"success": false, "error": want, "errors": []any{want}}, taken); !isErr || diff != "" {
+			t.Errorf("a taken name: isError=%v (-want +got):\n%s", isErr, diff)
+		}
+	})
+	if want := map[string]int{"begin": 2, "select": 4, "with": 2, "insert": 1, "rollback": 2}; total != 11 || fmt.Sprint(byWord) != fmt.Sprint(want) || st.trips != 7 {
+		t.Fatalf("a taken name: %d statements %v in %d round trips; want 11 %v in 7:\n%s", total, byWord, st.trips, want, strings.Join(log, "\n"))
+	}
+	if db.count(t, `SELECT count(*) FROM $P_elements`) != 2 || db.count(t, `SELECT count(*) FROM $P_outbox`) != 2 {
+		t.Fatal("a create of a taken name wrote rows")
+	}
+	// A keyed create with a parent reads the parent alone (by id, with the
+	// key's lock), not its own id and name: begin, that read and the key's
+	// record, then the element row, the composition with the outbox row
+	// and the outcome, and commit: 6 statements in 2 round trips.
+	total, byWord, log = st.measure(func() {
+		mustOK(t, cs, "createElement", `{"type":"Node","name":"db-1 part","parent_id":"`+createdIDOf(out)+`","client_request_id":"k-4"}`)
+	})
+	if want := map[string]int{"begin": 1, "select": 2, "insert": 1, "with": 1, "commit": 1}; total != 6 || fmt.Sprint(byWord) != fmt.Sprint(want) || st.trips != 2 ||
+		!strings.HasPrefix(log[1], "SELECT /* takes the key lock of mcpwrite_idempotency_reserve */ x.* FROM ( SELECT w.id FROM unnest($2::text[]) w(id)) s(id)") {
+		t.Fatalf("keyed create with a parent: %d statements %v in %d round trips; want 6 %v in 2, the parent read alone:\n%s", total, byWord, st.trips, want, strings.Join(log, "\n"))
 	}
 	// A keyed updateElement: the version it applies to is resolved first
 	// (one read of the element), then the transaction: begin, reservation
@@ -265,5 +315,5 @@ func TestStatementsAndCommitsPerKeyedWrite(t *testing.T) {
 	if want := map[string]int{"begin": 1, "with": 1, "select": 3, "update": 1, "commit": 1}; total != 7 || fmt.Sprint(byWord) != fmt.Sprint(want) || st.trips != 3 {
 		t.Fatalf("keyed update: %d statements %v in %d round trips; want 7 %v in 3:\n%s", total, byWord, st.trips, want, strings.Join(log, "\n"))
 	}
-	t.Logf("keyed createElement: 5 statements (begin, reservation, footprint read, element insert with the outbox row and the outcome, commit) in 2 round trips, 1 commit, 0 Redis commands; replay: 4 (begin, reservation with footprint read, rollback) in 2; keyed updateElement with a property: 7 in 3 round trips, 1 commit")
+	t.Logf("keyed createElement: 5 statements (begin, the key's lock, the key's record, element insert with the outbox row and the outcome, commit) in 2 round trips, 1 commit, 0 Redis commands; replay: 4 (begin, the key's lock and record, rollback) in 2; a taken name: 11 in 7; with a parent: 6 in 2; keyed updateElement with a property: 7 in 3 round trips, 1 commit")
 }

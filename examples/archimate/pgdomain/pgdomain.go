@@ -35,8 +35,27 @@ type metaRequest interface {
 	GetMeta() *archimatev1.MessageMeta
 }
 
-// write applies one write in one transaction.
+// write applies one write in one transaction. A keyed create whose rows
+// cannot exist unless it fails (footprint.fresh) first runs without
+// reading them; when the domain or the store refuses it (its id or its
+// name taken: a unique index; refusesFresh), that transaction is rolled
+// back and the write runs again reading its footprint, so that it is
+// answered as every other write is.
 func write[Resp proto.Message](ctx context.Context, r *Repository, tool string, req metaRequest, apply func(*domain.Repository) (Resp, error)) (Resp, error) {
+	resp, err := writeOnce(ctx, r, tool, req, apply, true)
+	if errors.Is(err, errNotFresh) {
+		return writeOnce(ctx, r, tool, req, apply, false)
+	}
+	return resp, err
+}
+
+// errNotFresh is a keyed create that ran without reading its footprint
+// (fresh) and was refused: it runs again, reading it.
+var errNotFresh = errors.New("pgdomain: the create's rows exist")
+
+// writeOnce is write in one transaction; fresh lets a keyed create whose
+// footprint is fresh skip its read (errNotFresh when it is refused).
+func writeOnce[Resp proto.Message](ctx context.Context, r *Repository, tool string, req metaRequest, apply func(*domain.Repository) (Resp, error), fresh bool) (Resp, error) {
 	var zero Resp
 	tenant := req.GetMeta().GetTenantId()
 	out, keyed := runtime.OutcomeFrom(ctx)
@@ -48,7 +67,9 @@ func write[Resp proto.Message](ctx context.Context, r *Repository, tool string, 
 	}
 	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
 	fp := footprintOf(req, applying && out.StateDigest != "")
-	before, err := r.claimAndLoad(ctx, tx, tenant, fp, keyed && out.ClaimInTx, out)
+	claim := keyed && out.ClaimInTx
+	fresh = fresh && claim && fp.fresh && r.sql.reserveLock != ""
+	before, err := r.claimAndLoad(ctx, tx, tenant, fp, claim, fresh, out)
 	if err != nil {
 		var held *idempotency.HeldError
 		if errors.As(err, &held) {
@@ -71,6 +92,9 @@ func write[Resp proto.Message](ctx context.Context, r *Repository, tool string, 
 	}
 	resp, err := apply(mem)
 	if err != nil {
+		if fresh {
+			return zero, errNotFresh
+		}
 		return zero, explain(ctx, r, tx, tenant, before, apply, err)
 	}
 	b := &pgx.Batch{}
@@ -98,7 +122,7 @@ func write[Resp proto.Message](ctx context.Context, r *Repository, tool string, 
 	} else {
 		b.Queue(stmt, outbox...)
 	}
-	if err := r.finish(ctx, tx, b, req, resp, out, applying); err != nil {
+	if err := r.finish(ctx, tx, b, req, resp, out, applying, fresh); err != nil {
 		return zero, err
 	}
 	r.fault("after-commit")
@@ -130,10 +154,15 @@ func (r *Repository) withLastChange(b *pgx.Batch, tenant, tool string, req, resp
 
 // finish sends the write's rows b and commits: in one round trip, or, for
 // a proposal's apply, with the apply's outcome recorded before the commit.
-func (r *Repository) finish(ctx context.Context, tx *pipeTx, b *pgx.Batch, req, resp proto.Message, out *runtime.Outcome, applying bool) error {
+// A fresh create refused by the store (its id or its name taken: a unique
+// index of its element; refusesFresh) is errNotFresh.
+func (r *Repository) finish(ctx context.Context, tx *pipeTx, b *pgx.Batch, req, resp proto.Message, out *runtime.Outcome, applying, fresh bool) error {
 	if !applying {
 		r.fault("inside-tx")
 		if err := tx.sendAndCommit(ctx, b); err != nil {
+			if fresh && refusesFresh(err) {
+				return errNotFresh
+			}
 			return r.storeError(ctx, req, err)
 		}
 		return nil
@@ -158,10 +187,13 @@ func (r *Repository) finish(ctx context.Context, tx *pipeTx, b *pgx.Batch, req, 
 // it reads a row (idempg.Store.ReserveLock), and the read of the key's
 // record (idempg.TxStore.QueueReserved, a statement after the lock was
 // granted, so it sees what a concurrent call of the key committed) go in
-// one round trip. A claim that needs more (a per-tenant quota) is made on
-// its own first, and the rows read after it. A key held by another call is
-// an *idempotency.HeldError.
-func (r *Repository) claimAndLoad(ctx context.Context, tx pgx.Tx, tenant string, fp footprint, claim bool, out *runtime.Outcome) (domain.Rows, error) {
+// one round trip. With fresh set (a keyed create whose own id and name
+// are not looked up: footprint.fresh) only its other ids are read (its
+// parent, by id alone), or, with none, the key's lock is a statement of
+// its own (sqlText.reserveLock) and the rows answered are none. A claim that needs more (a per-tenant quota) is
+// made on its own first, and the rows read after it. A key held by another
+// call is an *idempotency.HeldError.
+func (r *Repository) claimAndLoad(ctx context.Context, tx pgx.Tx, tenant string, fp footprint, claim, fresh bool, out *runtime.Outcome) (domain.Rows, error) {
 	if !claim {
 		r.fault("before-read")
 		before, err := r.load(ctx, tx, tenant, fp)
@@ -169,25 +201,35 @@ func (r *Repository) claimAndLoad(ctx context.Context, tx pgx.Tx, tenant string,
 		return before, err
 	}
 	r.fault("before-claim")
-	query, ok := r.sql.readsReserving[readKey{shapeOf(fp), fp.lock}]
-	if !ok {
-		return r.claimThenLoad(ctx, tx, tenant, fp, out, true)
+	query, args := r.sql.reserveLock, []any(nil)
+	read := !fresh || len(fp.ids) > 1
+	switch {
+	case fresh && read:
+		query, args = r.sql.readsReserving[readKey{0, fp.lock}], elementsArgsOf(tenant, footprint{ids: fp.ids[1:]}, 0)
+	case !fresh:
+		var ok bool
+		if query, ok = r.sql.readsReserving[readKey{shapeOf(fp), fp.lock}]; !ok {
+			return r.claimThenLoad(ctx, tx, tenant, fp, out, true)
+		}
+		_, args = r.shapedRead(tenant, fp)
 	}
-	_, args := r.shapedRead(tenant, fp)
 	b := &pgx.Batch{}
 	b.Queue(query, append(args, r.idem.ReserveLockArgs(out.Key)...)...)
 	pending := r.idem.WithTx(tx).QueueReserved(b, out.Key, out.Now)
 	r.fault("before-read")
 	br := tx.SendBatch(ctx, b)
-	rows, err := br.Query()
+	before, err := domain.Rows{Born: map[string]uint64{}}, error(nil)
+	if !read {
+		_, err = br.Exec()
+	} else {
+		var rows pgx.Rows
+		if rows, err = br.Query(); err == nil {
+			before, err = scanElements(rows)
+		}
+	}
 	if err != nil {
 		_ = br.Close()
 		return domain.Rows{}, r.heldOr(ctx, tx, out, err)
-	}
-	before, err := scanElements(rows)
-	if err != nil {
-		_ = br.Close()
-		return before, r.heldOr(ctx, tx, out, err)
 	}
 	res, _, err := pending.Read(br)
 	if cerr := br.Close(); err == nil {

@@ -104,6 +104,17 @@ func (r *Repository) constraintError(pe *pgconn.PgError) error {
 	return entry(runtime.CodeConstraintViolation, field, "the request breaks a rule of the store: "+pe.Message, "Correct the request; the same request always fails")
 }
 
+// refusesFresh reports whether err, the failure of a create that did not
+// read its footprint (footprint.fresh), is one the write answers from
+// what it reads: a constraint violation (class 23: its id or its name
+// taken) or data the store cannot hold (class 22, which the footprint's
+// read meets first when a name holds it). Both are permanent; the write
+// runs again reading its footprint, and is answered as before.
+func refusesFresh(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (strings.HasPrefix(pe.Code, "22") || strings.HasPrefix(pe.Code, "23"))
+}
+
 // unavailable is a transient database failure: logged with its cause,
 // answered as UNAVAILABLE (the runtime releases the key, so a retry
 // executes once).

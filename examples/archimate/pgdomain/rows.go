@@ -27,6 +27,12 @@ type footprint struct {
 	attached  []string // relationships touching these element ids
 	parts     []string // elements whose parent_id is one of these (a delete)
 	lock      string   // row lock of the loaded elements ("" for reads)
+	// fresh: the element looked up by ids[0] and names does not exist
+	// unless the write fails, which a unique index of the element it
+	// inserts then tells (a create: elements_pkey and elements_name_key
+	// check its id and its name), so a keyed write may read only the other
+	// ids (a parent; claimAndLoad).
+	fresh bool
 }
 
 // refFootprint is what resolving the references refs in model reads: the
@@ -52,7 +58,7 @@ func footprintOf(req proto.Message, withState bool) footprint {
 	var f footprint
 	switch req := req.(type) {
 	case *archimatev1.CreateElementRequest:
-		f = footprint{ids: []string{req.GetId()}, model: req.GetModelId(), names: []string{domain.NameKey(req.GetName())}, lock: lockShare}
+		f = footprint{ids: []string{req.GetId()}, model: req.GetModelId(), names: []string{domain.NameKey(req.GetName())}, lock: lockShare, fresh: true}
 		if p := req.GetParentId(); p != "" {
 			f.ids = append(f.ids, p)
 		}

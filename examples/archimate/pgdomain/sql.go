@@ -43,7 +43,11 @@ type sqlText struct {
 	// readsReserving is reads taking the reservation lock as
 	// loadElementsReserving does (its parameters after the read's): a keyed
 	// write's footprint read.
-	readsReserving                                  map[readKey]string
+	readsReserving map[readKey]string
+	// reserveLock takes the reservation lock alone (its parameters from
+	// $1): a keyed create's first statement when it reads no row
+	// (footprint.fresh); "" when the idempotency store does not offer it.
+	reserveLock                                     string
 	insertElements, insertElement                   string
 	insertProperties, insertRelationships           string
 	updateElement, deleteProperties                 string
@@ -251,17 +255,18 @@ func newSQLText(p string) sqlText {
 // arguments).
 const elementsArgs = 7
 
-// reserving builds loadElementsReserving and readsReserving:
+// reserving builds loadElementsReserving, readsReserving and reserveLock:
 // loadElementsLocked and reads whose WHERE takes the reservation lock
 // expression lock(first) (its parameters from $first, after the read's)
 // before any row is read.
 func (t *sqlText) reserving(lock func(first int) string) {
 	// The comment, at the start so that pg_stat_activity's truncated query
 	// text shows it, names the lock the statement may wait for.
+	const comment = "SELECT /* takes the key lock of mcpwrite_idempotency_reserve */ "
 	reserve := func(q string, first int) string {
-		return strings.Replace(q, "SELECT ", "SELECT /* takes the key lock of mcpwrite_idempotency_reserve */ ", 1) +
-			"\n WHERE (SELECT " + lock(first) + ")"
+		return strings.Replace(q, "SELECT ", comment, 1) + "\n WHERE (SELECT " + lock(first) + ")"
 	}
+	t.reserveLock = comment + lock(1)
 	t.loadElementsReserving = map[string]string{}
 	for mode, q := range t.loadElementsLocked {
 		t.loadElementsReserving[mode] = reserve(q, elementsArgs+1)
