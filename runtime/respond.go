@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/toolcall"
 	"google.golang.org/protobuf/proto"
@@ -227,9 +228,13 @@ func responseFieldsProtojson(resp proto.Message, enums map[string]*impl.EnumTabl
 // toolResult wraps an envelope as a CallToolResult whose structured content
 // and text content are the same JSON, so clients that read either see one
 // answer.
+//
+// The text content and the structured content are body's bytes, shared
+// (the structured content already is body), not a copy: nothing writes
+// body once it is an answer.
 func toolResult(body []byte, isError bool) *toolcall.Result {
 	return &toolcall.Result{
-		Content:           []string{string(body)},
+		Content:           []string{unsafe.String(unsafe.SliceData(body), len(body))},
 		StructuredContent: json.RawMessage(body),
 		IsError:           isError,
 	}

@@ -3,6 +3,7 @@ package idempotency
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -73,7 +74,7 @@ func keyChar(r rune) bool {
 // never receive another principal's result. The principal is length-prefixed
 // so that no principal and key pair can spell another pair's key.
 func ScopedKey(tenant, principal, tool, key string) Key {
-	return Key{Tenant: tenant, Tool: tool, Key: fmt.Sprintf("%d:%s:%s", len(principal), principal, key)}
+	return Key{Tenant: tenant, Tool: tool, Key: strconv.Itoa(len(principal)) + ":" + principal + ":" + key}
 }
 
 // IsControlField reports whether a top-level argument is the key or the

@@ -2,6 +2,7 @@ package idempotency
 
 import (
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -67,5 +68,16 @@ func TestScopedKeySeparatesPrincipalsAndCannotBeForged(t *testing.T) {
 	// A principal containing the separator cannot spell another pair.
 	if ScopedKey("t", "a:b", "x", "c") == ScopedKey("t", "a", "x", "b:c") {
 		t.Fatal("principal/key pairs collide")
+	}
+	// The scoped key is "<principal's length in bytes>:<principal>:<key>",
+	// whatever the principal, made in one allocation.
+	for _, p := range []string{"", "a", "Ä-user", strings.Repeat("p", 9), strings.Repeat("p", 10), strings.Repeat("é", 150)} {
+		if got, want := ScopedKey("t", p, "x", "k:1").Key, fmt.Sprintf("%d:%s:%s", len(p), p, "k:1"); got != want {
+			t.Errorf("ScopedKey(%q).Key = %q, want %q", p, got, want)
+		}
+	}
+	principal, key := strings.Repeat("u", 10), strings.Repeat("k", 7) // not constants: a constant boxes for free
+	if n := testing.AllocsPerRun(100, func() { _ = ScopedKey("t", principal, "x", key) }); n != 1 {
+		t.Errorf("ScopedKey allocates %v times, want 1", n)
 	}
 }

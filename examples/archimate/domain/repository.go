@@ -32,6 +32,9 @@ type space struct {
 	relationships map[string]*archimatev1.Relationship
 	names         map[nameKey]string // (model, folded name) -> element id
 	born          map[string]uint64  // element id -> creation number (births)
+	// shared: a working copy's space (NewWorkingCopy), whose answers hold
+	// the elements and relationships it keeps instead of copies of them.
+	shared bool
 }
 
 // nameKey indexes element names per model, case-insensitively, so a create
@@ -61,9 +64,10 @@ func New() *Repository {
 }
 
 // NewWorkingCopy returns an empty repository that keeps no copy of the
-// requests it accepts (Received stays empty): the working copy a
+// requests it accepts (Received stays empty) and answers a create with the
+// element or relationship it keeps, not a copy: the working copy a
 // store-backed domain loads one write's rows into, applies the write to
-// and drops, which no one inspects afterwards.
+// and drops, which no one inspects or changes afterwards.
 func NewWorkingCopy() *Repository {
 	return &Repository{tenants: map[string]*space{}, unrecorded: true}
 }
@@ -76,7 +80,7 @@ var empty = &space{}
 func (r *Repository) space(tenant string) *space {
 	sp, ok := r.tenants[tenant]
 	if !ok {
-		sp = &space{elements: map[string]*archimatev1.Element{}, relationships: map[string]*archimatev1.Relationship{}, names: map[nameKey]string{}, born: map[string]uint64{}}
+		sp = &space{elements: map[string]*archimatev1.Element{}, relationships: map[string]*archimatev1.Relationship{}, names: map[nameKey]string{}, born: map[string]uint64{}, shared: r.unrecorded}
 		r.tenants[tenant] = sp
 	}
 	return sp

@@ -166,17 +166,24 @@ func (sp *space) checkFreeIDs(ids []string) error {
 }
 
 // put stores a new element and indexes its name; callers checked that
-// neither the id nor the name is taken.
+// neither the id nor the name is taken. It answers a copy of e, or e
+// itself in a working copy's space (shared), as link does.
 func (sp *space) put(e *archimatev1.Element) *archimatev1.Element {
 	sp.elements[e.GetId()] = e
 	sp.names[keyOf(e.GetModelId(), e.GetName())] = e.GetId()
 	sp.born[e.GetId()] = births.Add(1)
+	if sp.shared {
+		return e
+	}
 	return proto.Clone(e).(*archimatev1.Element)
 }
 
 func (sp *space) link(id string, t archimatev1.RelationshipType, src, dst string) *archimatev1.Relationship {
 	rel := &archimatev1.Relationship{Id: id, Type: t, SourceId: src, TargetId: dst}
 	sp.relationships[id] = rel
+	if sp.shared {
+		return rel
+	}
 	return proto.Clone(rel).(*archimatev1.Relationship)
 }
 

@@ -1,6 +1,7 @@
 package domain_test
 
 import (
+	"context"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -61,6 +62,65 @@ func TestTakeRowsIsRowsWithoutCopies(t *testing.T) {
 	}
 	if empty := repo.TakeRows("t2"); empty.Elements != nil || empty.Relationships != nil || len(empty.Born) != 0 {
 		t.Errorf("TakeRows of an empty tenant = %+v", empty)
+	}
+}
+
+// A working copy answers a create with the element and composition it
+// keeps (what TakeRows then holds); New's repository answers copies, so
+// a caller changing an answer changes nothing kept.
+func TestWorkingCopyAnswersItsOwnRows(t *testing.T) {
+	for _, bc := range []struct {
+		name   string
+		repo   *domain.Repository
+		shared bool
+	}{{"New", domain.New(), false}, {"NewWorkingCopy", domain.NewWorkingCopy(), true}} {
+		if err := create(bc.repo, "t1", "p-1", "Platform"); err != nil {
+			t.Fatal(err)
+		}
+		resp, err := bc.repo.CreateElement(context.Background(), &archimatev1.CreateElementRequest{
+			Meta: &archimatev1.MessageMeta{TenantId: "t1"}, Id: "e-1", ModelId: "model-1",
+			Type: archimatev1.ElementType_ELEMENT_TYPE_NODE, Name: "Order Service", ParentId: "p-1",
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		own := bc.repo.TakeRows("t1")
+		var kept *archimatev1.Element
+		for _, e := range own.Elements {
+			if e.GetId() == "e-1" {
+				kept = e
+			}
+		}
+		if kept == nil || len(own.Relationships) != 1 || own.Relationships[0].GetId() != "e-1-composition" {
+			t.Fatalf("%s: rows %v", bc.name, own)
+		}
+		if !proto.Equal(resp.GetElement(), kept) {
+			t.Errorf("%s: answered %v, keeps %v", bc.name, resp.GetElement(), kept)
+		}
+		if got := resp.GetElement() == kept; got != bc.shared {
+			t.Errorf("%s: answer is the kept element: %v, want %v", bc.name, got, bc.shared)
+		}
+	}
+}
+
+// BenchmarkWorkingCopyCreate is a keyed create's domain work on a working
+// copy: loading the write's rows (none), the create, and the rows taken
+// to be written.
+func BenchmarkWorkingCopyCreate(b *testing.B) {
+	req := &archimatev1.CreateElementRequest{
+		Meta: &archimatev1.MessageMeta{TenantId: "t1"}, Id: "e-1", ModelId: "model-1",
+		Type: archimatev1.ElementType_ELEMENT_TYPE_APPLICATION_COMPONENT, Name: "Svc-12345", Description: "Handles order processing",
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		repo := domain.NewWorkingCopy()
+		repo.Load("t1", domain.Rows{})
+		if _, err := repo.CreateElement(context.Background(), req); err != nil {
+			b.Fatal(err)
+		}
+		if len(repo.TakeRows("t1").Elements) != 1 {
+			b.Fatal("no element")
+		}
 	}
 }
 

@@ -108,7 +108,11 @@ func writeOnce[Resp proto.Message](ctx context.Context, r *Repository, tool stri
 	if err != nil {
 		return zero, notText(req, err)
 	}
-	stmt, outbox := r.withLastChange(b, tenant, tool, reqJSON, respJSON)
+	spare := 0
+	if keyed {
+		spare = completeArgs
+	}
+	stmt, outbox := r.withLastChange(b, tenant, tool, reqJSON, respJSON, spare)
 	if keyed {
 		// The outcome, written once and completed, is one statement with
 		// the outbox row, in the same round trip as the rows.
@@ -132,24 +136,39 @@ func writeOnce[Resp proto.Message](ctx context.Context, r *Repository, tool stri
 	return resp, nil
 }
 
+// completeArgs is how many arguments QueueCompleteWith adds to a keyed
+// write's last statement (the key, fingerprint, outcome and times): the
+// statement's arguments are made with room for them, so that they are
+// one slice, made once.
+const completeArgs = 8
+
 // withLastChange takes the last statement queued on b, when it changes rows
 // (sqlText.withOutbox), off b, and answers the statement that makes it
 // with the outbox row of a write (tenant, tool, request, response) and its
 // arguments: a write's rows and its outbox row take one statement fewer.
 // With nothing to take, it answers insertOutbox and the row's arguments.
-func (r *Repository) withLastChange(b *pgx.Batch, tenant, tool string, req, resp []byte) (string, []any) {
-	outbox := []any{tenant, tool, req, resp}
+// The arguments have room for spare more.
+func (r *Repository) withLastChange(b *pgx.Batch, tenant, tool string, req, resp []byte, spare int) (string, []any) {
+	const outboxArgs = 4
 	n := len(b.QueuedQueries)
-	if n == 0 {
-		return r.sql.insertOutbox, outbox
+	var last *pgx.QueuedQuery
+	stmt := r.sql.insertOutbox
+	if n > 0 {
+		q := b.QueuedQueries[n-1]
+		if s, ok := r.sql.withOutbox[q.SQL]; ok && q.Fn == nil {
+			last, stmt = q, s
+			b.QueuedQueries = b.QueuedQueries[:n-1]
+		}
 	}
-	last := b.QueuedQueries[n-1]
-	stmt, ok := r.sql.withOutbox[last.SQL]
-	if !ok || last.Fn != nil {
-		return r.sql.insertOutbox, outbox
+	size := outboxArgs + spare
+	if last != nil {
+		size += len(last.Arguments)
 	}
-	b.QueuedQueries = b.QueuedQueries[:n-1]
-	return stmt, append(outbox, last.Arguments...)
+	args := append(make([]any, 0, size), tenant, tool, req, resp)
+	if last != nil {
+		args = append(args, last.Arguments...)
+	}
+	return stmt, args
 }
 
 // finish sends the write's rows b and commits: in one round trip, or, for

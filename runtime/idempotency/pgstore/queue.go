@@ -207,7 +207,9 @@ func (p *PendingClaim) readReserve(br pgx.BatchResults) (idempotency.ClaimResult
 // statement fails, so that a commit queued after it on b does not run
 // (the transaction is then aborted and must be rolled back), and reading
 // its result gives idempotency.ErrClaimLost. The error returned at once is
-// the store's invalid options; nothing is queued then.
+// the store's invalid options; nothing is queued then. The statement's
+// arguments are args followed by the completion's, appended to args as
+// append does (in its spare capacity when it has room for the eight).
 func (t *TxStore) QueueCompleteWith(b *pgx.Batch, stmt string, args []any, k idempotency.Key, fingerprint string, response []byte, isError bool, now time.Time, ttl time.Duration) error {
 	s := t.s
 	if s.err != nil {
@@ -219,7 +221,7 @@ func (t *TxStore) QueueCompleteWith(b *pgx.Batch, stmt string, args []any, k ide
 		response = []byte{} // NULL marks an in-progress row
 	}
 	n := len(args)
-	all := append(args[:n:n], k.Tenant, k.Tool, k.Key, fingerprint, response, isError, now, expires)
+	all := append(args, k.Tenant, k.Tool, k.Key, fingerprint, response, isError, now, expires)
 	b.Queue(s.completeWithSQL(stmt, n), all...).QueryRow(func(row pgx.Row) error {
 		var created time.Time
 		err := row.Scan(&created)
