@@ -58,7 +58,7 @@ func (e *emitter) decodeField(g *jen.Group, f *fieldModel) {
 				b.Add(d("Enter", key))
 				b.For(jen.List(jen.Id("i"), jen.Id("ev")).Op(":=").Range().Id("arr")).BlockFunc(func(b *jen.Group) {
 					b.Add(d("EnterIndex", jen.Id("i")))
-					e.readValue(b, f, pf, jen.Id("ev"), jen.Lit(""), false, func(x jen.Code) jen.Code {
+					e.readValue(b, f, pf, "ev", `""`, false, func(x jen.Code) jen.Code {
 						return jen.Id("m").Dot(pf.GoName).Op("=").Append(jen.Id("m").Dot(pf.GoName), x)
 					})
 					b.Add(d("Leave"))
@@ -90,21 +90,29 @@ func (e *emitter) decodeField(g *jen.Group, f *fieldModel) {
 						b.List(jen.Id("mk"), jen.Id("ok")).Op(":=").Add(d(mapKeyReader(kf.Desc.Kind()), jen.Id("k")))
 						b.If(jen.Op("!").Id("ok")).Block(jen.Continue())
 					}
-					e.readValue(b, f, vf, jen.Id("vs").Index(jen.Id("i")), jen.Id("k"), true, func(x jen.Code) jen.Code {
+					e.readValue(b, f, vf, "vs[i]", "k", true, func(x jen.Code) jen.Code {
 						return jen.Id("m").Dot(pf.GoName).Index(jen.Id("mk")).Op("=").Add(x)
 					})
 				})
 				b.Add(d("Leave"))
 			})
 		default:
-			e.readValue(b, f, pf, jen.Id("v"), key, true, func(x jen.Code) jen.Code { return e.set(pf, x) })
+			e.readValue(b, f, pf, "v", strconv.Quote(f.agentName), true, func(x jen.Code) jen.Code { return e.set(pf, x) })
 			e.listValueCounts(b, f, key)
 		}
 	}
-	stmt := g.If(jen.Id("v").Op(":=").Id("obj").Dot("Get").Call(key), jen.Id("v").Op("!=").Nil().Op("&&").Id("v").Dot("Kind").Op("!=").Add(e.rt("KindNull"))).BlockFunc(body)
+	stmt := g.Add(readField(f, "")).BlockFunc(body)
 	if absent := e.absent(f); absent != nil {
 		stmt.Else().Block(absent)
 	}
+}
+
+// readField is the head of the if statement on f's value v in obj, when
+// present (not "" for neg "!": when absent): one token of source text, as
+// jennifer would render it, since this head starts the code of every
+// field the decoder reads.
+func readField(f *fieldModel, neg string) *jen.Statement {
+	return jen.Id("if v := obj.Get(" + strconv.Quote(f.agentName) + "); " + neg + "v.Present()")
 }
 
 // absent is what an omitted field gets: reported missing, its default, or
@@ -166,15 +174,21 @@ func scalarReader(k protoreflect.Kind) string {
 	return "String"
 }
 
-// readValue emits the read of one JSON value src of type vf and the
-// statement assign makes of the expression to store; a nested message
-// value is entered at key unless it is a list item (nested false).
-func (e *emitter) readValue(g *jen.Group, f *fieldModel, vf *protogen.Field, src, key jen.Code, nested bool, assign func(x jen.Code) jen.Code) {
-	ok := jen.Id("ok")
-	xok := jen.List(jen.Id("x"), jen.Id("ok")).Op(":=")
+// readValue emits the read of one JSON value of type vf, the Go
+// expression srcText, and the statement assign makes of the expression to
+// store; keyText is the Go expression of the value's key, and a nested
+// message value is entered at it unless it is a list item (nested false).
+// The head of each read's if statement is one token of source text (as
+// readField's).
+func (e *emitter) readValue(g *jen.Group, f *fieldModel, vf *protogen.Field, srcText, keyText string, nested bool, assign func(x jen.Code) jen.Code) {
+	src, key := jen.Id(srcText), jen.Id(keyText)
+	// head is "if <vars>, ok := d.<method>(src, key<, more>); ok".
+	head := func(vars, method, more string) *jen.Statement {
+		return jen.Id("if " + vars + ", ok := d." + method + "(" + srcText + ", " + keyText + more + "); ok")
+	}
 	switch {
 	case vf.Enum != nil:
-		g.If(xok.Add(d("Enum", src, key, jen.Id(f.enumTable.varName))), ok).BlockFunc(func(b *jen.Group) {
+		g.Add(head("x", "Enum", ", "+f.enumTable.varName)).BlockFunc(func(b *jen.Group) {
 			if f.pv != nil && len(f.pv.enumAllowed) > 0 {
 				args := []jen.Code{key, jen.Id("x"), jen.Id(f.enumTable.varName)}
 				for _, n := range f.pv.enumAllowed {
@@ -186,14 +200,14 @@ func (e *emitter) readValue(g *jen.Group, f *fieldModel, vf *protogen.Field, src
 		})
 	case vf.Message != nil && wrapperCtor[vf.Message.Desc.FullName()][0] != "":
 		w := wrapperCtor[vf.Message.Desc.FullName()]
-		g.If(xok.Add(d(w[0], src, key)), ok).BlockFunc(func(b *jen.Group) {
+		g.Add(head("x", w[0], "")).BlockFunc(func(b *jen.Group) {
 			e.constraints(b, f, key) // the wrapped value's rules
 			b.Add(assign(e.q(wrappersPkg.Ident(w[1])).Call(jen.Id("x"))))
 		})
 	case isAny(vf):
 		e.readAny(g, f, src, key, nested, assign)
 	case vf.Message != nil && wktReader[vf.Message.Desc.FullName()] != "":
-		g.If(xok.Add(d(wktReader[vf.Message.Desc.FullName()], src, key)), ok).Block(
+		g.Add(head("x", wktReader[vf.Message.Desc.FullName()], "")).Block(
 			assign(jen.Id("x")),
 		)
 	case vf.Message != nil:
@@ -203,7 +217,7 @@ func (e *emitter) readValue(g *jen.Group, f *fieldModel, vf *protogen.Field, src
 		if f.child != nil && f.child.recursive || f.textOK {
 			read = "Subtree" // also a level the schema budget gives as JSON text
 		}
-		g.If(jen.List(jen.Id("o"), jen.Id("ok")).Op(":=").Add(d(read, src, key)), ok).BlockFunc(func(b *jen.Group) {
+		g.Add(head("o", read, "")).BlockFunc(func(b *jen.Group) {
 			b.Id("x").Op(":=").New(e.q(vf.Message.GoIdent))
 			if nested {
 				b.Add(d("Enter", key))
@@ -215,12 +229,12 @@ func (e *emitter) readValue(g *jen.Group, f *fieldModel, vf *protogen.Field, src
 			b.Add(assign(jen.Id("x")))
 		})
 	default:
-		read := d(scalarReader(vf.Desc.Kind()), src, key)
+		read := head("x", scalarReader(vf.Desc.Kind()), "")
 		if f.vocab != nil {
 			// A live vocabulary's value, canonical once read.
-			read = d("Vocabulary", src, key, jen.Lit(f.vocab.name))
+			read = head("x", "Vocabulary", ", "+strconv.Quote(f.vocab.name))
 		}
-		g.If(xok.Add(read), ok).BlockFunc(func(b *jen.Group) {
+		g.Add(read).BlockFunc(func(b *jen.Group) {
 			e.constraints(b, f, key)
 			b.Add(assign(jen.Id("x")))
 		})
@@ -382,7 +396,7 @@ func (e *emitter) requiredWhenChecks(g *jen.Group, m *messageModel) {
 			continue
 		}
 		key := jen.Lit(f.agentName)
-		g.If(jen.Id("v").Op(":=").Id("obj").Dot("Get").Call(key), jen.Id("v").Op("==").Nil().Op("||").Id("v").Dot("Kind").Op("==").Add(e.rt("KindNull"))).Block(
+		g.Add(readField(f, "!")).Block(
 			jen.Switch(jen.Id("m").Dot(getterName(rw.when.proto)).Call()).BlockFunc(func(s *jen.Group) {
 				for _, v := range rw.values {
 					msg := f.agentName + " is required when " + rw.when.agentName + " is " + v.quoted()

@@ -119,7 +119,7 @@ func (e *emitter) set(f *protogen.Field, v jen.Code) *jen.Statement {
 	case isPtr(f):
 		return jen.Id("m").Dot(f.GoName).Op("=").Add(e.rt("Ptr")).Call(v)
 	}
-	return jen.Id("m").Dot(f.GoName).Op("=").Add(v)
+	return jen.Id("m." + f.GoName + " =").Add(v)
 }
 
 // unset is a condition true when the field holds no value.

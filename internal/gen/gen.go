@@ -153,7 +153,7 @@ func Generate(p *protogen.Plugin, cfg Config) error {
 			}
 			o.budget = budgetSchemas(o.fm, cfg.schemaBudget())
 			o.doc = document(o.fm)
-			o.raw = marshalDoc(o.doc)
+			o.raw = marshalDoc(&o.doc)
 			o.warns = append(append(append(lintDocument(o.doc, o.fm), lintIDs(o.fm)...), lintIdentity(o.fm)...), lintItemBounds(o.fm)...)
 			o.warns = append(o.fm.warns, o.warns...)
 		}()

@@ -2,6 +2,8 @@ package gen
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"strings"
 
@@ -54,7 +56,6 @@ func document(fm *fileModel) schemadoc.Document {
 			sd.VocabularyTools = append(sd.VocabularyTools, schemadoc.VocabularyTool{Tool: v.tool, Vocabulary: v.vocabulary, Description: v.desc})
 		}
 		sd.Resources = sm.resources
-		sd.SchemaVersion = schemadoc.Version(sd)
 		doc.Services = append(doc.Services, sd)
 	}
 	return doc
@@ -203,9 +204,44 @@ func toolDescription(t *toolModel) string {
 	return d
 }
 
-// marshalDoc renders the document, indented and byte-stable.
-func marshalDoc(doc schemadoc.Document) []byte {
-	return append(indentCompactJSONCap(mustJSON(doc), 1), '\n')
+// marshalDoc sets each service's SchemaVersion (schemadoc.Version) and
+// renders the document, indented and byte-stable. Each service is encoded
+// once, without its version: the version hashes those bytes as
+// json.Marshal writes them (HTML-escaped), and the document is the same
+// bytes with the version after the name, the field that precedes it.
+func marshalDoc(doc *schemadoc.Document) []byte {
+	compact := []byte(`{"source":`)
+	compact = append(compact, mustJSON(doc.Source)...)
+	compact = append(compact, `,"services":[`...)
+	for i := range doc.Services {
+		if i > 0 {
+			compact = append(compact, ',')
+		}
+		compact = appendVersioned(compact, &doc.Services[i])
+	}
+	compact = append(compact, "]}"...)
+	return append(indentCompactJSONCap(compact, 1), '\n')
+}
+
+// appendVersioned sets s's SchemaVersion and appends s's compact JSON, as
+// mustJSON writes it, to dst.
+func appendVersioned(dst []byte, s *schemadoc.Service) []byte {
+	s.SchemaVersion = ""
+	raw := mustJSON(*s)
+	// json.Marshal differs from mustJSON only in escaping <, > and & in
+	// strings, which JSON has nowhere else.
+	var escaped bytes.Buffer
+	json.HTMLEscape(&escaped, raw)
+	sum := sha256.Sum256(escaped.Bytes())
+	s.SchemaVersion = "sha256:" + hex.EncodeToString(sum[:8])
+	head := append([]byte(`{"name":`), mustJSON(s.Name)...)
+	if !bytes.HasPrefix(raw, head) || len(raw) == len(head) || raw[len(head)] != ',' {
+		panic("gen: a service entry does not start with its name") // schemadoc.Service's first field
+	}
+	dst = append(dst, head...)
+	dst = append(dst, `,"schema_version":`...)
+	dst = append(dst, mustJSON(s.SchemaVersion)...)
+	return append(dst, raw[len(head):]...)
 }
 
 // indentCompactJSON is json.Indent(src, "", "  ") for compact JSON, the

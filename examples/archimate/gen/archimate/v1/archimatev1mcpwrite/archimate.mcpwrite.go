@@ -775,24 +775,24 @@ var fieldsCreateElementRequest = []string{"id", "model_id", "type", "name", "des
 
 func decodeCreateElementRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateElementRequest) {
 	d.Known(obj, fieldsCreateElementRequest)
-	if v := obj.Get("id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("id"); v.Present() {
 		if x, ok := d.String(v, "id"); ok {
 			m.Id = x
 		}
 	}
-	if v := obj.Get("model_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("model_id"); v.Present() {
 		if x, ok := d.String(v, "model_id"); ok {
 			m.ModelId = x
 		}
 	}
-	if v := obj.Get("type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("type"); v.Present() {
 		if x, ok := d.Enum(v, "type", enumElementType); ok {
 			m.Type = v1.ElementType(x)
 		}
 	} else {
 		d.Missing("type")
 	}
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			d.MinLength("name", x, 1)
 			d.MaxLength("name", x, 200)
@@ -801,13 +801,13 @@ func decodeCreateElementRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("description"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("description"); v.Present() {
 		if x, ok := d.String(v, "description"); ok {
 			d.MaxLength("description", x, 4000)
 			m.Description = x
 		}
 	}
-	if v := obj.Get("properties"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("properties"); v.Present() {
 		if ks, vs, ok := d.MapEntries(v, "properties"); ok {
 			m.Properties = make(map[string]string, len(ks))
 			d.Enter("properties")
@@ -820,7 +820,7 @@ func decodeCreateElementRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 			d.Leave()
 		}
 	}
-	if v := obj.Get("parent_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("parent_id"); v.Present() {
 		if x, ok := d.String(v, "parent_id"); ok {
 			m.ParentId = x
 		}
@@ -831,38 +831,38 @@ var fieldsCreateRelationshipRequest = []string{"model_id", "type", "source_id", 
 
 func decodeCreateRelationshipRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateRelationshipRequest) {
 	d.Known(obj, fieldsCreateRelationshipRequest)
-	if v := obj.Get("model_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("model_id"); v.Present() {
 		if x, ok := d.String(v, "model_id"); ok {
 			m.ModelId = x
 		}
 	}
-	if v := obj.Get("type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("type"); v.Present() {
 		if x, ok := d.Enum(v, "type", enumRelationshipType); ok {
 			m.Type = v1.RelationshipType(x)
 		}
 	} else {
 		d.Missing("type")
 	}
-	if v := obj.Get("source_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("source_id"); v.Present() {
 		if x, ok := d.String(v, "source_id"); ok {
 			m.SourceId = x
 		}
 	} else {
 		d.Missing("source_id")
 	}
-	if v := obj.Get("target_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("target_id"); v.Present() {
 		if x, ok := d.String(v, "target_id"); ok {
 			m.TargetId = x
 		}
 	} else {
 		d.Missing("target_id")
 	}
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			m.Name = x
 		}
 	}
-	if v := obj.Get("description"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("description"); v.Present() {
 		if x, ok := d.String(v, "description"); ok {
 			m.Description = x
 		}
@@ -873,26 +873,26 @@ var fieldsUpdateElementRequest = []string{"id", "name", "description", "properti
 
 func decodeUpdateElementRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.UpdateElementRequest) {
 	d.Known(obj, fieldsUpdateElementRequest)
-	if v := obj.Get("id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("id"); v.Present() {
 		if x, ok := d.String(v, "id"); ok {
 			m.Id = x
 		}
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			d.MinLength("name", x, 1)
 			d.MaxLength("name", x, 200)
 			m.Name = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("description"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("description"); v.Present() {
 		if x, ok := d.String(v, "description"); ok {
 			m.Description = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("properties"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("properties"); v.Present() {
 		if ks, vs, ok := d.MapEntries(v, "properties"); ok {
 			m.Properties = make(map[string]string, len(ks))
 			d.Enter("properties")
@@ -911,14 +911,14 @@ var fieldsDeleteElementRequest = []string{"id", "cascade"}
 
 func decodeDeleteElementRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.DeleteElementRequest) {
 	d.Known(obj, fieldsDeleteElementRequest)
-	if v := obj.Get("id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("id"); v.Present() {
 		if x, ok := d.String(v, "id"); ok {
 			m.Id = x
 		}
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("cascade"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("cascade"); v.Present() {
 		if x, ok := d.Bool(v, "cascade"); ok {
 			m.Cascade = mcpwriteimpl.Ptr(x)
 		}
@@ -931,7 +931,7 @@ var fieldsCapabilityProfile = []string{"owner", "criticality", "lifecycle"}
 
 func decodeCapabilityProfile(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CapabilityProfile) {
 	d.Known(obj, fieldsCapabilityProfile)
-	if v := obj.Get("owner"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("owner"); v.Present() {
 		if x, ok := d.String(v, "owner"); ok {
 			d.MinLength("owner", x, 1)
 			m.Owner = x
@@ -939,14 +939,14 @@ func decodeCapabilityProfile(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		d.Missing("owner")
 	}
-	if v := obj.Get("criticality"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("criticality"); v.Present() {
 		if x, ok := d.Enum(v, "criticality", enumCriticality); ok {
 			m.Criticality = v1.Criticality(x)
 		}
 	} else {
 		d.Missing("criticality")
 	}
-	if v := obj.Get("lifecycle"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("lifecycle"); v.Present() {
 		if x, ok := d.Enum(v, "lifecycle", enumLifecycle); ok {
 			m.Lifecycle = v1.Lifecycle(x)
 		}
@@ -959,17 +959,17 @@ var fieldsCreateCapabilityRequest = []string{"id", "model_id", "name", "descript
 
 func decodeCreateCapabilityRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateCapabilityRequest) {
 	d.Known(obj, fieldsCreateCapabilityRequest)
-	if v := obj.Get("id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("id"); v.Present() {
 		if x, ok := d.String(v, "id"); ok {
 			m.Id = x
 		}
 	}
-	if v := obj.Get("model_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("model_id"); v.Present() {
 		if x, ok := d.String(v, "model_id"); ok {
 			m.ModelId = x
 		}
 	}
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			d.MinLength("name", x, 1)
 			d.MaxLength("name", x, 200)
@@ -978,12 +978,12 @@ func decodeCreateCapabilityRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Ob
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("description"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("description"); v.Present() {
 		if x, ok := d.String(v, "description"); ok {
 			m.Description = x
 		}
 	}
-	if v := obj.Get("profile"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("profile"); v.Present() {
 		if o, ok := d.Object(v, "profile"); ok {
 			x := new(v1.CapabilityProfile)
 			d.Enter("profile")
@@ -1000,12 +1000,12 @@ var fieldsCreateCapabilityStructureRequest = []string{"model_id", "name", "descr
 
 func decodeCreateCapabilityStructureRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateCapabilityStructureRequest) {
 	d.Known(obj, fieldsCreateCapabilityStructureRequest)
-	if v := obj.Get("model_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("model_id"); v.Present() {
 		if x, ok := d.String(v, "model_id"); ok {
 			m.ModelId = x
 		}
 	}
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			d.MinLength("name", x, 1)
 			d.MaxLength("name", x, 200)
@@ -1014,13 +1014,13 @@ func decodeCreateCapabilityStructureRequest(d *mcpwriteimpl.Decoder, obj *mcpwri
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("description"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("description"); v.Present() {
 		if x, ok := d.String(v, "description"); ok {
 			d.MaxLength("description", x, 4000)
 			m.Description = x
 		}
 	}
-	if v := obj.Get("value_streams"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("value_streams"); v.Present() {
 		if arr, ok := d.Array(v, "value_streams"); ok {
 			d.MaxItems("value_streams", len(arr), 20)
 			d.Enter("value_streams")
@@ -1034,7 +1034,7 @@ func decodeCreateCapabilityStructureRequest(d *mcpwriteimpl.Decoder, obj *mcpwri
 			d.Leave()
 		}
 	}
-	if v := obj.Get("sub_capabilities"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("sub_capabilities"); v.Present() {
 		if arr, ok := d.Array(v, "sub_capabilities"); ok {
 			d.MaxItems("sub_capabilities", len(arr), 20)
 			d.Enter("sub_capabilities")
@@ -1054,19 +1054,19 @@ var fieldsAddComponentToCapabilityRequest = []string{"model_id", "capability_id"
 
 func decodeAddComponentToCapabilityRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.AddComponentToCapabilityRequest) {
 	d.Known(obj, fieldsAddComponentToCapabilityRequest)
-	if v := obj.Get("model_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("model_id"); v.Present() {
 		if x, ok := d.String(v, "model_id"); ok {
 			m.ModelId = x
 		}
 	}
-	if v := obj.Get("capability_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("capability_id"); v.Present() {
 		if x, ok := d.String(v, "capability_id"); ok {
 			m.CapabilityId = x
 		}
 	} else {
 		d.Missing("capability_id")
 	}
-	if v := obj.Get("component_name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("component_name"); v.Present() {
 		if x, ok := d.String(v, "component_name"); ok {
 			d.MinLength("component_name", x, 1)
 			d.MaxLength("component_name", x, 200)
@@ -1075,13 +1075,13 @@ func decodeAddComponentToCapabilityRequest(d *mcpwriteimpl.Decoder, obj *mcpwrit
 	} else {
 		d.Missing("component_name")
 	}
-	if v := obj.Get("component_description"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("component_description"); v.Present() {
 		if x, ok := d.String(v, "component_description"); ok {
 			d.MaxLength("component_description", x, 4000)
 			m.ComponentDescription = x
 		}
 	}
-	if v := obj.Get("services"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("services"); v.Present() {
 		if arr, ok := d.Array(v, "services"); ok {
 			d.MaxItems("services", len(arr), 20)
 			d.Enter("services")
@@ -1101,14 +1101,14 @@ var fieldsElementItem = []string{"type", "name", "description", "properties", "p
 
 func decodeElementItem(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ElementItem) {
 	d.Known(obj, fieldsElementItem)
-	if v := obj.Get("type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("type"); v.Present() {
 		if x, ok := d.Enum(v, "type", enumElementType); ok {
 			m.Type = v1.ElementType(x)
 		}
 	} else {
 		d.Missing("type")
 	}
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			d.MinLength("name", x, 1)
 			d.MaxLength("name", x, 200)
@@ -1117,13 +1117,13 @@ func decodeElementItem(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("description"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("description"); v.Present() {
 		if x, ok := d.String(v, "description"); ok {
 			d.MaxLength("description", x, 4000)
 			m.Description = x
 		}
 	}
-	if v := obj.Get("properties"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("properties"); v.Present() {
 		if ks, vs, ok := d.MapEntries(v, "properties"); ok {
 			m.Properties = make(map[string]string, len(ks))
 			d.Enter("properties")
@@ -1136,13 +1136,13 @@ func decodeElementItem(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.
 			d.Leave()
 		}
 	}
-	if v := obj.Get("parent_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("parent_id"); v.Present() {
 		if x, ok := d.String(v, "parent_id"); ok {
 			d.MaxLength("parent_id", x, 200)
 			m.ParentId = x
 		}
 	}
-	if v := obj.Get("client_request_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("client_request_id"); v.Present() {
 		if x, ok := d.String(v, "client_request_id"); ok {
 			d.MaxLength("client_request_id", x, 255)
 			d.Pattern("client_request_id", x, patternElementItemClientRequestId)
@@ -1155,12 +1155,12 @@ var fieldsCreateElementsRequest = []string{"model_id", "elements"}
 
 func decodeCreateElementsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateElementsRequest) {
 	d.Known(obj, fieldsCreateElementsRequest)
-	if v := obj.Get("model_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("model_id"); v.Present() {
 		if x, ok := d.String(v, "model_id"); ok {
 			m.ModelId = x
 		}
 	}
-	if v := obj.Get("elements"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("elements"); v.Present() {
 		if arr, ok := d.Array(v, "elements"); ok {
 			d.MinItems("elements", len(arr), 1)
 			d.MaxItems("elements", len(arr), 100)

@@ -781,7 +781,7 @@ var fieldsListPeopleRequest = []string{"page_size", "page_token", "query"}
 
 func decodeListPeopleRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ListPeopleRequest) {
 	d.Known(obj, fieldsListPeopleRequest)
-	if v := obj.Get("page_size"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("page_size"); v.Present() {
 		if x, ok := d.Int32(v, "page_size"); ok {
 			d.Minimum("page_size", float64(x), 1)
 			d.Maximum("page_size", float64(x), 100)
@@ -790,12 +790,12 @@ func decodeListPeopleRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		m.PageSize = 50
 	}
-	if v := obj.Get("page_token"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("page_token"); v.Present() {
 		if x, ok := d.String(v, "page_token"); ok {
 			m.PageToken = x
 		}
 	}
-	if v := obj.Get("query"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("query"); v.Present() {
 		if x, ok := d.String(v, "query"); ok {
 			d.MaxLength("query", x, 200)
 			m.Query = x
@@ -807,7 +807,7 @@ var fieldsGetPersonRequest = []string{"person_id"}
 
 func decodeGetPersonRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.GetPersonRequest) {
 	d.Known(obj, fieldsGetPersonRequest)
-	if v := obj.Get("person_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("person_id"); v.Present() {
 		if x, ok := d.String(v, "person_id"); ok {
 			d.MinLength("person_id", x, 1)
 			m.PersonId = x
@@ -821,7 +821,7 @@ var fieldsCreatePersonRequest = []string{"first_name", "last_name", "email", "ph
 
 func decodeCreatePersonRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreatePersonRequest) {
 	d.Known(obj, fieldsCreatePersonRequest)
-	if v := obj.Get("first_name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("first_name"); v.Present() {
 		if x, ok := d.String(v, "first_name"); ok {
 			d.MinLength("first_name", x, 1)
 			d.MaxLength("first_name", x, 100)
@@ -830,32 +830,32 @@ func decodeCreatePersonRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object
 	} else {
 		d.Missing("first_name")
 	}
-	if v := obj.Get("last_name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("last_name"); v.Present() {
 		if x, ok := d.String(v, "last_name"); ok {
 			d.MaxLength("last_name", x, 100)
 			m.LastName = x
 		}
 	}
-	if v := obj.Get("email"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("email"); v.Present() {
 		if x, ok := d.String(v, "email"); ok {
 			d.MaxLength("email", x, 254)
 			d.Pattern("email", x, patternCreatePersonRequestEmail)
 			m.Email = x
 		}
 	}
-	if v := obj.Get("phone"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("phone"); v.Present() {
 		if x, ok := d.String(v, "phone"); ok {
 			d.Pattern("phone", x, patternCreatePersonRequestPhone)
 			m.Phone = x
 		}
 	}
-	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("title"); v.Present() {
 		if x, ok := d.String(v, "title"); ok {
 			d.MaxLength("title", x, 200)
 			m.Title = x
 		}
 	}
-	if v := obj.Get("org_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("org_id"); v.Present() {
 		if x, ok := d.String(v, "org_id"); ok {
 			m.OrgId = x
 		}
@@ -866,7 +866,7 @@ var fieldsUpdatePersonRequest = []string{"person_id", "first_name", "last_name",
 
 func decodeUpdatePersonRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.UpdatePersonRequest) {
 	d.Known(obj, fieldsUpdatePersonRequest)
-	if v := obj.Get("person_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("person_id"); v.Present() {
 		if x, ok := d.String(v, "person_id"); ok {
 			d.MinLength("person_id", x, 1)
 			m.PersonId = x
@@ -874,33 +874,33 @@ func decodeUpdatePersonRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object
 	} else {
 		d.Missing("person_id")
 	}
-	if v := obj.Get("first_name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("first_name"); v.Present() {
 		if x, ok := d.String(v, "first_name"); ok {
 			d.MinLength("first_name", x, 1)
 			d.MaxLength("first_name", x, 100)
 			m.FirstName = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("last_name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("last_name"); v.Present() {
 		if x, ok := d.String(v, "last_name"); ok {
 			d.MaxLength("last_name", x, 100)
 			m.LastName = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("email"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("email"); v.Present() {
 		if x, ok := d.String(v, "email"); ok {
 			d.MaxLength("email", x, 254)
 			d.Pattern("email", x, patternUpdatePersonRequestEmail)
 			m.Email = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("phone"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("phone"); v.Present() {
 		if x, ok := d.String(v, "phone"); ok {
 			d.Pattern("phone", x, patternUpdatePersonRequestPhone)
 			m.Phone = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("title"); v.Present() {
 		if x, ok := d.String(v, "title"); ok {
 			d.MaxLength("title", x, 200)
 			m.Title = mcpwriteimpl.Ptr(x)
@@ -912,7 +912,7 @@ var fieldsDeletePersonRequest = []string{"person_id"}
 
 func decodeDeletePersonRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.DeletePersonRequest) {
 	d.Known(obj, fieldsDeletePersonRequest)
-	if v := obj.Get("person_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("person_id"); v.Present() {
 		if x, ok := d.String(v, "person_id"); ok {
 			d.MinLength("person_id", x, 1)
 			m.PersonId = x
@@ -926,7 +926,7 @@ var fieldsListOrgsRequest = []string{"page_size", "page_token", "query"}
 
 func decodeListOrgsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ListOrgsRequest) {
 	d.Known(obj, fieldsListOrgsRequest)
-	if v := obj.Get("page_size"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("page_size"); v.Present() {
 		if x, ok := d.Int32(v, "page_size"); ok {
 			d.Minimum("page_size", float64(x), 1)
 			d.Maximum("page_size", float64(x), 100)
@@ -935,12 +935,12 @@ func decodeListOrgsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m 
 	} else {
 		m.PageSize = 50
 	}
-	if v := obj.Get("page_token"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("page_token"); v.Present() {
 		if x, ok := d.String(v, "page_token"); ok {
 			m.PageToken = x
 		}
 	}
-	if v := obj.Get("query"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("query"); v.Present() {
 		if x, ok := d.String(v, "query"); ok {
 			d.MaxLength("query", x, 200)
 			m.Query = x
@@ -952,7 +952,7 @@ var fieldsGetOrgRequest = []string{"org_id"}
 
 func decodeGetOrgRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.GetOrgRequest) {
 	d.Known(obj, fieldsGetOrgRequest)
-	if v := obj.Get("org_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("org_id"); v.Present() {
 		if x, ok := d.String(v, "org_id"); ok {
 			d.MinLength("org_id", x, 1)
 			m.OrgId = x
@@ -966,7 +966,7 @@ var fieldsCreateOrgRequest = []string{"name", "domain", "industry"}
 
 func decodeCreateOrgRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateOrgRequest) {
 	d.Known(obj, fieldsCreateOrgRequest)
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			d.MinLength("name", x, 1)
 			d.MaxLength("name", x, 200)
@@ -975,14 +975,14 @@ func decodeCreateOrgRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("domain"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("domain"); v.Present() {
 		if x, ok := d.String(v, "domain"); ok {
 			d.MaxLength("domain", x, 253)
 			d.Pattern("domain", x, patternCreateOrgRequestDomain)
 			m.Domain = x
 		}
 	}
-	if v := obj.Get("industry"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("industry"); v.Present() {
 		if x, ok := d.String(v, "industry"); ok {
 			d.MaxLength("industry", x, 100)
 			m.Industry = x
@@ -994,7 +994,7 @@ var fieldsUpdateOrgRequest = []string{"org_id", "name", "domain", "industry"}
 
 func decodeUpdateOrgRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.UpdateOrgRequest) {
 	d.Known(obj, fieldsUpdateOrgRequest)
-	if v := obj.Get("org_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("org_id"); v.Present() {
 		if x, ok := d.String(v, "org_id"); ok {
 			d.MinLength("org_id", x, 1)
 			m.OrgId = x
@@ -1002,21 +1002,21 @@ func decodeUpdateOrgRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m
 	} else {
 		d.Missing("org_id")
 	}
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			d.MinLength("name", x, 1)
 			d.MaxLength("name", x, 200)
 			m.Name = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("domain"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("domain"); v.Present() {
 		if x, ok := d.String(v, "domain"); ok {
 			d.MaxLength("domain", x, 253)
 			d.Pattern("domain", x, patternUpdateOrgRequestDomain)
 			m.Domain = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("industry"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("industry"); v.Present() {
 		if x, ok := d.String(v, "industry"); ok {
 			d.MaxLength("industry", x, 100)
 			m.Industry = mcpwriteimpl.Ptr(x)
@@ -1028,7 +1028,7 @@ var fieldsDeleteOrgRequest = []string{"org_id"}
 
 func decodeDeleteOrgRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.DeleteOrgRequest) {
 	d.Known(obj, fieldsDeleteOrgRequest)
-	if v := obj.Get("org_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("org_id"); v.Present() {
 		if x, ok := d.String(v, "org_id"); ok {
 			d.MinLength("org_id", x, 1)
 			m.OrgId = x
@@ -1042,7 +1042,7 @@ var fieldsListNotesRequest = []string{"page_size", "page_token", "person_id", "o
 
 func decodeListNotesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ListNotesRequest) {
 	d.Known(obj, fieldsListNotesRequest)
-	if v := obj.Get("page_size"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("page_size"); v.Present() {
 		if x, ok := d.Int32(v, "page_size"); ok {
 			d.Minimum("page_size", float64(x), 1)
 			d.Maximum("page_size", float64(x), 100)
@@ -1051,17 +1051,17 @@ func decodeListNotesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m
 	} else {
 		m.PageSize = 50
 	}
-	if v := obj.Get("page_token"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("page_token"); v.Present() {
 		if x, ok := d.String(v, "page_token"); ok {
 			m.PageToken = x
 		}
 	}
-	if v := obj.Get("person_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("person_id"); v.Present() {
 		if x, ok := d.String(v, "person_id"); ok {
 			m.Subject = &v1.ListNotesRequest_PersonId{PersonId: x}
 		}
 	}
-	if v := obj.Get("org_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("org_id"); v.Present() {
 		if x, ok := d.String(v, "org_id"); ok {
 			m.Subject = &v1.ListNotesRequest_OrgId{OrgId: x}
 		}
@@ -1073,7 +1073,7 @@ var fieldsGetNoteRequest = []string{"note_id"}
 
 func decodeGetNoteRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.GetNoteRequest) {
 	d.Known(obj, fieldsGetNoteRequest)
-	if v := obj.Get("note_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("note_id"); v.Present() {
 		if x, ok := d.String(v, "note_id"); ok {
 			d.MinLength("note_id", x, 1)
 			m.NoteId = x
@@ -1087,7 +1087,7 @@ var fieldsCreateNoteRequest = []string{"body", "person_id", "org_id"}
 
 func decodeCreateNoteRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateNoteRequest) {
 	d.Known(obj, fieldsCreateNoteRequest)
-	if v := obj.Get("body"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("body"); v.Present() {
 		if x, ok := d.String(v, "body"); ok {
 			d.MinLength("body", x, 1)
 			d.MaxLength("body", x, 10000)
@@ -1096,12 +1096,12 @@ func decodeCreateNoteRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		d.Missing("body")
 	}
-	if v := obj.Get("person_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("person_id"); v.Present() {
 		if x, ok := d.String(v, "person_id"); ok {
 			m.Subject = &v1.CreateNoteRequest_PersonId{PersonId: x}
 		}
 	}
-	if v := obj.Get("org_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("org_id"); v.Present() {
 		if x, ok := d.String(v, "org_id"); ok {
 			m.Subject = &v1.CreateNoteRequest_OrgId{OrgId: x}
 		}
@@ -1113,7 +1113,7 @@ var fieldsUpdateNoteRequest = []string{"note_id", "body"}
 
 func decodeUpdateNoteRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.UpdateNoteRequest) {
 	d.Known(obj, fieldsUpdateNoteRequest)
-	if v := obj.Get("note_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("note_id"); v.Present() {
 		if x, ok := d.String(v, "note_id"); ok {
 			d.MinLength("note_id", x, 1)
 			m.NoteId = x
@@ -1121,7 +1121,7 @@ func decodeUpdateNoteRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		d.Missing("note_id")
 	}
-	if v := obj.Get("body"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("body"); v.Present() {
 		if x, ok := d.String(v, "body"); ok {
 			d.MinLength("body", x, 1)
 			d.MaxLength("body", x, 10000)
@@ -1136,7 +1136,7 @@ var fieldsDeleteNoteRequest = []string{"note_id"}
 
 func decodeDeleteNoteRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.DeleteNoteRequest) {
 	d.Known(obj, fieldsDeleteNoteRequest)
-	if v := obj.Get("note_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("note_id"); v.Present() {
 		if x, ok := d.String(v, "note_id"); ok {
 			d.MinLength("note_id", x, 1)
 			m.NoteId = x
@@ -1150,7 +1150,7 @@ var fieldsLinkPersonToOrgRequest = []string{"person_id", "org_id"}
 
 func decodeLinkPersonToOrgRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.LinkPersonToOrgRequest) {
 	d.Known(obj, fieldsLinkPersonToOrgRequest)
-	if v := obj.Get("person_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("person_id"); v.Present() {
 		if x, ok := d.String(v, "person_id"); ok {
 			d.MinLength("person_id", x, 1)
 			m.PersonId = x
@@ -1158,7 +1158,7 @@ func decodeLinkPersonToOrgRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obj
 	} else {
 		d.Missing("person_id")
 	}
-	if v := obj.Get("org_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("org_id"); v.Present() {
 		if x, ok := d.String(v, "org_id"); ok {
 			d.MinLength("org_id", x, 1)
 			m.OrgId = x
@@ -1172,7 +1172,7 @@ var fieldsAddNoteToPersonRequest = []string{"person_id", "body"}
 
 func decodeAddNoteToPersonRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.AddNoteToPersonRequest) {
 	d.Known(obj, fieldsAddNoteToPersonRequest)
-	if v := obj.Get("person_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("person_id"); v.Present() {
 		if x, ok := d.String(v, "person_id"); ok {
 			d.MinLength("person_id", x, 1)
 			m.PersonId = x
@@ -1180,7 +1180,7 @@ func decodeAddNoteToPersonRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obj
 	} else {
 		d.Missing("person_id")
 	}
-	if v := obj.Get("body"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("body"); v.Present() {
 		if x, ok := d.String(v, "body"); ok {
 			d.MinLength("body", x, 1)
 			d.MaxLength("body", x, 10000)
@@ -1195,13 +1195,13 @@ var fieldsFindPeopleAtOrgRequest = []string{"org_id", "org_name"}
 
 func decodeFindPeopleAtOrgRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.FindPeopleAtOrgRequest) {
 	d.Known(obj, fieldsFindPeopleAtOrgRequest)
-	if v := obj.Get("org_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("org_id"); v.Present() {
 		if x, ok := d.String(v, "org_id"); ok {
 			d.MinLength("org_id", x, 1)
 			m.Org = &v1.FindPeopleAtOrgRequest_OrgId{OrgId: x}
 		}
 	}
-	if v := obj.Get("org_name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("org_name"); v.Present() {
 		if x, ok := d.String(v, "org_name"); ok {
 			d.MinLength("org_name", x, 1)
 			d.MaxLength("org_name", x, 200)
@@ -1215,7 +1215,7 @@ var fieldsMergePeopleRequest = []string{"source_person_id", "target_person_id"}
 
 func decodeMergePeopleRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.MergePeopleRequest) {
 	d.Known(obj, fieldsMergePeopleRequest)
-	if v := obj.Get("source_person_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("source_person_id"); v.Present() {
 		if x, ok := d.String(v, "source_person_id"); ok {
 			d.MinLength("source_person_id", x, 1)
 			m.SourcePersonId = x
@@ -1223,7 +1223,7 @@ func decodeMergePeopleRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 	} else {
 		d.Missing("source_person_id")
 	}
-	if v := obj.Get("target_person_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("target_person_id"); v.Present() {
 		if x, ok := d.String(v, "target_person_id"); ok {
 			d.MinLength("target_person_id", x, 1)
 			m.TargetPersonId = x

@@ -616,38 +616,38 @@ var fieldsInterpretationConfig = []string{"provider", "model_id", "temperature",
 
 func decodeInterpretationConfig(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.InterpretationConfig) {
 	d.Known(obj, fieldsInterpretationConfig)
-	if v := obj.Get("provider"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("provider"); v.Present() {
 		if x, ok := d.String(v, "provider"); ok {
 			d.MaxLength("provider", x, 100)
 			m.Provider = x
 		}
 	}
-	if v := obj.Get("model_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("model_id"); v.Present() {
 		if x, ok := d.String(v, "model_id"); ok {
 			d.MaxLength("model_id", x, 200)
 			m.ModelId = x
 		}
 	}
-	if v := obj.Get("temperature"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("temperature"); v.Present() {
 		if x, ok := d.Float64(v, "temperature"); ok {
 			d.Minimum("temperature", float64(x), 0)
 			d.Maximum("temperature", float64(x), 2)
 			m.Temperature = x
 		}
 	}
-	if v := obj.Get("prompt_hash"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("prompt_hash"); v.Present() {
 		if x, ok := d.String(v, "prompt_hash"); ok {
 			d.MaxLength("prompt_hash", x, 128)
 			m.PromptHash = x
 		}
 	}
-	if v := obj.Get("code_version"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("code_version"); v.Present() {
 		if x, ok := d.String(v, "code_version"); ok {
 			d.MaxLength("code_version", x, 100)
 			m.CodeVersion = x
 		}
 	}
-	if v := obj.Get("feature_flags"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("feature_flags"); v.Present() {
 		if ks, vs, ok := d.MapEntries(v, "feature_flags"); ok {
 			m.FeatureFlags = make(map[string]bool, len(ks))
 			d.Enter("feature_flags")
@@ -666,7 +666,7 @@ var fieldsProvenance = []string{"source_refs", "extracted_at", "extractor_versio
 
 func decodeProvenance(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Provenance) {
 	d.Known(obj, fieldsProvenance)
-	if v := obj.Get("source_refs"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("source_refs"); v.Present() {
 		if arr, ok := d.Array(v, "source_refs"); ok {
 			d.MaxItems("source_refs", len(arr), 50)
 			d.Enter("source_refs")
@@ -680,12 +680,12 @@ func decodeProvenance(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.P
 			d.Leave()
 		}
 	}
-	if v := obj.Get("extracted_at"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("extracted_at"); v.Present() {
 		if x, ok := d.Timestamp(v, "extracted_at"); ok {
 			m.ExtractedAt = x
 		}
 	}
-	if v := obj.Get("extractor_version"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("extractor_version"); v.Present() {
 		if x, ok := d.String(v, "extractor_version"); ok {
 			d.MinLength("extractor_version", x, 1)
 			d.MaxLength("extractor_version", x, 100)
@@ -694,7 +694,7 @@ func decodeProvenance(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.P
 	} else {
 		d.Missing("extractor_version")
 	}
-	if v := obj.Get("agent_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("agent_id"); v.Present() {
 		if x, ok := d.String(v, "agent_id"); ok {
 			d.MaxLength("agent_id", x, 200)
 			m.AgentId = x
@@ -706,7 +706,7 @@ var fieldsStoreRequest = []string{"entities", "file_content", "file_path", "mime
 
 func decodeStoreRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.StoreRequest) {
 	d.Known(obj, fieldsStoreRequest)
-	if v := obj.Get("entities"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("entities"); v.Present() {
 		if x, ok := d.ListValue(v, "entities"); ok {
 			m.Material = &v1.StoreRequest_Entities{Entities: x}
 		}
@@ -715,39 +715,39 @@ func decodeStoreRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1
 			d.MaxItems("entities", len(l.GetValues()), 100)
 		}
 	}
-	if v := obj.Get("file_content"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("file_content"); v.Present() {
 		if x, ok := d.Bytes(v, "file_content"); ok {
 			m.Material = &v1.StoreRequest_FileContent{FileContent: x}
 		}
 	}
-	if v := obj.Get("file_path"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("file_path"); v.Present() {
 		if x, ok := d.String(v, "file_path"); ok {
 			d.MinLength("file_path", x, 1)
 			d.MaxLength("file_path", x, 4096)
 			m.Material = &v1.StoreRequest_FilePath{FilePath: x}
 		}
 	}
-	if v := obj.Get("mime_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("mime_type"); v.Present() {
 		if x, ok := d.String(v, "mime_type"); ok {
 			d.MaxLength("mime_type", x, 255)
 			d.Pattern("mime_type", x, patternStoreRequestMimeType)
 			m.MimeType = x
 		}
 	}
-	if v := obj.Get("original_filename"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("original_filename"); v.Present() {
 		if x, ok := d.String(v, "original_filename"); ok {
 			d.MaxLength("original_filename", x, 255)
 			m.OriginalFilename = x
 		}
 	}
-	if v := obj.Get("interpret"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("interpret"); v.Present() {
 		if x, ok := d.Bool(v, "interpret"); ok {
 			m.Interpret = x
 		}
 	} else {
 		m.Interpret = true
 	}
-	if v := obj.Get("interpretation_config"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("interpretation_config"); v.Present() {
 		if o, ok := d.Object(v, "interpretation_config"); ok {
 			x := new(v1.InterpretationConfig)
 			d.Enter("interpretation_config")
@@ -756,7 +756,7 @@ func decodeStoreRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1
 			m.InterpretationConfig = x
 		}
 	}
-	if v := obj.Get("source_priority"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("source_priority"); v.Present() {
 		if x, ok := d.Int32(v, "source_priority"); ok {
 			d.Minimum("source_priority", float64(x), 0)
 			d.Maximum("source_priority", float64(x), 999)
@@ -765,7 +765,7 @@ func decodeStoreRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1
 	} else {
 		m.SourcePriority = 100
 	}
-	if v := obj.Get("provenance"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("provenance"); v.Present() {
 		if o, ok := d.Object(v, "provenance"); ok {
 			x := new(v1.Provenance)
 			d.Enter("provenance")
@@ -781,7 +781,7 @@ var fieldsReinterpretRequest = []string{"source_id", "interpretation_config"}
 
 func decodeReinterpretRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ReinterpretRequest) {
 	d.Known(obj, fieldsReinterpretRequest)
-	if v := obj.Get("source_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("source_id"); v.Present() {
 		if x, ok := d.String(v, "source_id"); ok {
 			d.MinLength("source_id", x, 1)
 			d.MaxLength("source_id", x, 100)
@@ -790,7 +790,7 @@ func decodeReinterpretRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 	} else {
 		d.Missing("source_id")
 	}
-	if v := obj.Get("interpretation_config"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("interpretation_config"); v.Present() {
 		if o, ok := d.Object(v, "interpretation_config"); ok {
 			x := new(v1.InterpretationConfig)
 			d.Enter("interpretation_config")
@@ -807,7 +807,7 @@ var fieldsCorrectRequest = []string{"entity_id", "entity_type", "field", "value"
 
 func decodeCorrectRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CorrectRequest) {
 	d.Known(obj, fieldsCorrectRequest)
-	if v := obj.Get("entity_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("entity_id"); v.Present() {
 		if x, ok := d.String(v, "entity_id"); ok {
 			d.MinLength("entity_id", x, 1)
 			m.EntityId = x
@@ -815,7 +815,7 @@ func decodeCorrectRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *
 	} else {
 		d.Missing("entity_id")
 	}
-	if v := obj.Get("entity_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("entity_type"); v.Present() {
 		if x, ok := d.Vocabulary(v, "entity_type", "entity_type"); ok {
 			d.MinLength("entity_type", x, 1)
 			d.MaxLength("entity_type", x, 64)
@@ -824,7 +824,7 @@ func decodeCorrectRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *
 	} else {
 		d.Missing("entity_type")
 	}
-	if v := obj.Get("field"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("field"); v.Present() {
 		if x, ok := d.String(v, "field"); ok {
 			d.MaxLength("field", x, 64)
 			d.Pattern("field", x, patternCorrectRequestField)
@@ -833,7 +833,7 @@ func decodeCorrectRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *
 	} else {
 		d.Missing("field")
 	}
-	if v := obj.Get("value"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("value"); v.Present() {
 		if x, ok := d.StructValue(v, "value"); ok {
 			m.Value = x
 		}
@@ -846,7 +846,7 @@ var fieldsMergeEntitiesRequest = []string{"from_entity_id", "to_entity_id", "mer
 
 func decodeMergeEntitiesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.MergeEntitiesRequest) {
 	d.Known(obj, fieldsMergeEntitiesRequest)
-	if v := obj.Get("from_entity_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("from_entity_id"); v.Present() {
 		if x, ok := d.String(v, "from_entity_id"); ok {
 			d.MinLength("from_entity_id", x, 1)
 			m.FromEntityId = x
@@ -854,7 +854,7 @@ func decodeMergeEntitiesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 	} else {
 		d.Missing("from_entity_id")
 	}
-	if v := obj.Get("to_entity_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("to_entity_id"); v.Present() {
 		if x, ok := d.String(v, "to_entity_id"); ok {
 			d.MinLength("to_entity_id", x, 1)
 			m.ToEntityId = x
@@ -862,7 +862,7 @@ func decodeMergeEntitiesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 	} else {
 		d.Missing("to_entity_id")
 	}
-	if v := obj.Get("merge_reason"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("merge_reason"); v.Present() {
 		if x, ok := d.String(v, "merge_reason"); ok {
 			d.MaxLength("merge_reason", x, 1000)
 			m.MergeReason = x
@@ -874,14 +874,14 @@ var fieldsCreateRelationshipRequest = []string{"relationship_type", "source_enti
 
 func decodeCreateRelationshipRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateRelationshipRequest) {
 	d.Known(obj, fieldsCreateRelationshipRequest)
-	if v := obj.Get("relationship_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("relationship_type"); v.Present() {
 		if x, ok := d.Enum(v, "relationship_type", enumRelationshipTypeSnake); ok {
 			m.RelationshipType = v1.RelationshipType(x)
 		}
 	} else {
 		d.Missing("relationship_type")
 	}
-	if v := obj.Get("source_entity_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("source_entity_id"); v.Present() {
 		if x, ok := d.String(v, "source_entity_id"); ok {
 			d.MinLength("source_entity_id", x, 1)
 			m.SourceEntityId = x
@@ -889,7 +889,7 @@ func decodeCreateRelationshipRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.
 	} else {
 		d.Missing("source_entity_id")
 	}
-	if v := obj.Get("target_entity_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("target_entity_id"); v.Present() {
 		if x, ok := d.String(v, "target_entity_id"); ok {
 			d.MinLength("target_entity_id", x, 1)
 			m.TargetEntityId = x
@@ -897,7 +897,7 @@ func decodeCreateRelationshipRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.
 	} else {
 		d.Missing("target_entity_id")
 	}
-	if v := obj.Get("metadata"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("metadata"); v.Present() {
 		if x, ok := d.Struct(v, "metadata"); ok {
 			m.Metadata = x
 		}
@@ -908,30 +908,30 @@ var fieldsFieldDefinition = []string{"type", "required", "validator", "preserveC
 
 func decodeFieldDefinition(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.FieldDefinition) {
 	d.Known(obj, fieldsFieldDefinition)
-	if v := obj.Get("type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("type"); v.Present() {
 		if x, ok := d.Enum(v, "type", enumFieldTypeSnake); ok {
 			m.Type = v1.FieldType(x)
 		}
 	} else {
 		d.Missing("type")
 	}
-	if v := obj.Get("required"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("required"); v.Present() {
 		if x, ok := d.Bool(v, "required"); ok {
 			m.Required = x
 		}
 	}
-	if v := obj.Get("validator"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("validator"); v.Present() {
 		if x, ok := d.String(v, "validator"); ok {
 			d.MaxLength("validator", x, 100)
 			m.Validator = x
 		}
 	}
-	if v := obj.Get("preserveCase"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("preserveCase"); v.Present() {
 		if x, ok := d.Bool(v, "preserveCase"); ok {
 			m.PreserveCase = x
 		}
 	}
-	if v := obj.Get("description"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("description"); v.Present() {
 		if x, ok := d.String(v, "description"); ok {
 			d.MaxLength("description", x, 500)
 			m.Description = x
@@ -943,7 +943,7 @@ var fieldsSchemaDefinition = []string{"fields"}
 
 func decodeSchemaDefinition(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.SchemaDefinition) {
 	d.Known(obj, fieldsSchemaDefinition)
-	if v := obj.Get("fields"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("fields"); v.Present() {
 		if ks, vs, ok := d.MapEntries(v, "fields"); ok {
 			m.Fields = make(map[string]*v1.FieldDefinition, len(ks))
 			d.Enter("fields")
@@ -966,14 +966,14 @@ var fieldsMergePolicy = []string{"strategy", "tie_breaker"}
 
 func decodeMergePolicy(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.MergePolicy) {
 	d.Known(obj, fieldsMergePolicy)
-	if v := obj.Get("strategy"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("strategy"); v.Present() {
 		if x, ok := d.Enum(v, "strategy", enumReducerStrategySnake); ok {
 			m.Strategy = v1.ReducerStrategy(x)
 		}
 	} else {
 		d.Missing("strategy")
 	}
-	if v := obj.Get("tie_breaker"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("tie_breaker"); v.Present() {
 		if x, ok := d.Enum(v, "tie_breaker", enumTieBreakerSnake); ok {
 			m.TieBreaker = v1.TieBreaker(x)
 		}
@@ -984,7 +984,7 @@ var fieldsReducerConfig = []string{"merge_policies"}
 
 func decodeReducerConfig(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ReducerConfig) {
 	d.Known(obj, fieldsReducerConfig)
-	if v := obj.Get("merge_policies"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("merge_policies"); v.Present() {
 		if ks, vs, ok := d.MapEntries(v, "merge_policies"); ok {
 			m.MergePolicies = make(map[string]*v1.MergePolicy, len(ks))
 			d.Enter("merge_policies")
@@ -1007,7 +1007,7 @@ var fieldsRegisterSchemaRequest = []string{"entity_type", "schema_definition", "
 
 func decodeRegisterSchemaRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.RegisterSchemaRequest) {
 	d.Known(obj, fieldsRegisterSchemaRequest)
-	if v := obj.Get("entity_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("entity_type"); v.Present() {
 		if x, ok := d.String(v, "entity_type"); ok {
 			d.MaxLength("entity_type", x, 64)
 			d.Pattern("entity_type", x, patternRegisterSchemaRequestEntityType)
@@ -1016,7 +1016,7 @@ func decodeRegisterSchemaRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 	} else {
 		d.Missing("entity_type")
 	}
-	if v := obj.Get("schema_definition"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("schema_definition"); v.Present() {
 		if o, ok := d.Object(v, "schema_definition"); ok {
 			x := new(v1.SchemaDefinition)
 			d.Enter("schema_definition")
@@ -1027,7 +1027,7 @@ func decodeRegisterSchemaRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 	} else {
 		d.Missing("schema_definition")
 	}
-	if v := obj.Get("reducer_config"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("reducer_config"); v.Present() {
 		if o, ok := d.Object(v, "reducer_config"); ok {
 			x := new(v1.ReducerConfig)
 			d.Enter("reducer_config")
@@ -1038,7 +1038,7 @@ func decodeRegisterSchemaRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 	} else {
 		d.Missing("reducer_config")
 	}
-	if v := obj.Get("schema_version"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("schema_version"); v.Present() {
 		if x, ok := d.String(v, "schema_version"); ok {
 			d.MaxLength("schema_version", x, 20)
 			d.Pattern("schema_version", x, patternRegisterSchemaRequestSchemaVersion)
@@ -1047,14 +1047,14 @@ func decodeRegisterSchemaRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 	} else {
 		m.SchemaVersion = "1.0"
 	}
-	if v := obj.Get("user_specific"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("user_specific"); v.Present() {
 		if x, ok := d.Bool(v, "user_specific"); ok {
 			m.UserSpecific = x
 		}
 	} else {
 		m.UserSpecific = false
 	}
-	if v := obj.Get("activate"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("activate"); v.Present() {
 		if x, ok := d.Bool(v, "activate"); ok {
 			m.Activate = x
 		}
@@ -1067,7 +1067,7 @@ var fieldsFieldToAdd = []string{"field_name", "field_type", "required", "reducer
 
 func decodeFieldToAdd(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.FieldToAdd) {
 	d.Known(obj, fieldsFieldToAdd)
-	if v := obj.Get("field_name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("field_name"); v.Present() {
 		if x, ok := d.String(v, "field_name"); ok {
 			d.MaxLength("field_name", x, 64)
 			d.Pattern("field_name", x, patternFieldToAddFieldName)
@@ -1076,19 +1076,19 @@ func decodeFieldToAdd(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.F
 	} else {
 		d.Missing("field_name")
 	}
-	if v := obj.Get("field_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("field_type"); v.Present() {
 		if x, ok := d.Enum(v, "field_type", enumFieldTypeSnake); ok {
 			m.FieldType = v1.FieldType(x)
 		}
 	} else {
 		d.Missing("field_type")
 	}
-	if v := obj.Get("required"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("required"); v.Present() {
 		if x, ok := d.Bool(v, "required"); ok {
 			m.Required = x
 		}
 	}
-	if v := obj.Get("reducer_strategy"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("reducer_strategy"); v.Present() {
 		if x, ok := d.Enum(v, "reducer_strategy", enumReducerStrategySnake); ok {
 			m.ReducerStrategy = v1.ReducerStrategy(x)
 		}
@@ -1099,7 +1099,7 @@ var fieldsUpdateSchemaIncrementalRequest = []string{"entity_type", "fields_to_ad
 
 func decodeUpdateSchemaIncrementalRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.UpdateSchemaIncrementalRequest) {
 	d.Known(obj, fieldsUpdateSchemaIncrementalRequest)
-	if v := obj.Get("entity_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("entity_type"); v.Present() {
 		if x, ok := d.Vocabulary(v, "entity_type", "entity_type"); ok {
 			d.MinLength("entity_type", x, 1)
 			d.MaxLength("entity_type", x, 64)
@@ -1108,7 +1108,7 @@ func decodeUpdateSchemaIncrementalRequest(d *mcpwriteimpl.Decoder, obj *mcpwrite
 	} else {
 		d.Missing("entity_type")
 	}
-	if v := obj.Get("fields_to_add"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("fields_to_add"); v.Present() {
 		if arr, ok := d.Array(v, "fields_to_add"); ok {
 			d.MinItems("fields_to_add", len(arr), 1)
 			d.MaxItems("fields_to_add", len(arr), 100)
@@ -1127,28 +1127,28 @@ func decodeUpdateSchemaIncrementalRequest(d *mcpwriteimpl.Decoder, obj *mcpwrite
 	} else {
 		d.Missing("fields_to_add")
 	}
-	if v := obj.Get("schema_version"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("schema_version"); v.Present() {
 		if x, ok := d.String(v, "schema_version"); ok {
 			d.MaxLength("schema_version", x, 20)
 			d.Pattern("schema_version", x, patternUpdateSchemaIncrementalRequestSchemaVersion)
 			m.SchemaVersion = x
 		}
 	}
-	if v := obj.Get("user_specific"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("user_specific"); v.Present() {
 		if x, ok := d.Bool(v, "user_specific"); ok {
 			m.UserSpecific = x
 		}
 	} else {
 		m.UserSpecific = false
 	}
-	if v := obj.Get("activate"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("activate"); v.Present() {
 		if x, ok := d.Bool(v, "activate"); ok {
 			m.Activate = x
 		}
 	} else {
 		m.Activate = true
 	}
-	if v := obj.Get("migrate_existing"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("migrate_existing"); v.Present() {
 		if x, ok := d.Bool(v, "migrate_existing"); ok {
 			m.MigrateExisting = x
 		}
@@ -1161,7 +1161,7 @@ var fieldsListEntityTypesRequest = []string{"keyword"}
 
 func decodeListEntityTypesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ListEntityTypesRequest) {
 	d.Known(obj, fieldsListEntityTypesRequest)
-	if v := obj.Get("keyword"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("keyword"); v.Present() {
 		if x, ok := d.String(v, "keyword"); ok {
 			d.MaxLength("keyword", x, 100)
 			m.Keyword = x
@@ -1173,7 +1173,7 @@ var fieldsRetrieveEntitySnapshotRequest = []string{"entity_id", "at"}
 
 func decodeRetrieveEntitySnapshotRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.RetrieveEntitySnapshotRequest) {
 	d.Known(obj, fieldsRetrieveEntitySnapshotRequest)
-	if v := obj.Get("entity_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("entity_id"); v.Present() {
 		if x, ok := d.String(v, "entity_id"); ok {
 			d.MinLength("entity_id", x, 1)
 			m.EntityId = x
@@ -1181,7 +1181,7 @@ func decodeRetrieveEntitySnapshotRequest(d *mcpwriteimpl.Decoder, obj *mcpwritei
 	} else {
 		d.Missing("entity_id")
 	}
-	if v := obj.Get("at"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("at"); v.Present() {
 		if x, ok := d.Timestamp(v, "at"); ok {
 			m.At = x
 		}
@@ -1192,13 +1192,13 @@ var fieldsRetrieveEntitiesRequest = []string{"entity_type", "limit", "offset", "
 
 func decodeRetrieveEntitiesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.RetrieveEntitiesRequest) {
 	d.Known(obj, fieldsRetrieveEntitiesRequest)
-	if v := obj.Get("entity_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("entity_type"); v.Present() {
 		if x, ok := d.Vocabulary(v, "entity_type", "entity_type"); ok {
 			d.MaxLength("entity_type", x, 64)
 			m.EntityType = x
 		}
 	}
-	if v := obj.Get("limit"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("limit"); v.Present() {
 		if x, ok := d.Int32(v, "limit"); ok {
 			d.Minimum("limit", float64(x), 1)
 			d.Maximum("limit", float64(x), 1000)
@@ -1207,7 +1207,7 @@ func decodeRetrieveEntitiesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Ob
 	} else {
 		m.Limit = 100
 	}
-	if v := obj.Get("offset"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("offset"); v.Present() {
 		if x, ok := d.Int32(v, "offset"); ok {
 			d.Minimum("offset", float64(x), 0)
 			m.Offset = x
@@ -1215,14 +1215,14 @@ func decodeRetrieveEntitiesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Ob
 	} else {
 		m.Offset = 0
 	}
-	if v := obj.Get("include_snapshots"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("include_snapshots"); v.Present() {
 		if x, ok := d.Bool(v, "include_snapshots"); ok {
 			m.IncludeSnapshots = x
 		}
 	} else {
 		m.IncludeSnapshots = true
 	}
-	if v := obj.Get("include_merged"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("include_merged"); v.Present() {
 		if x, ok := d.Bool(v, "include_merged"); ok {
 			m.IncludeMerged = x
 		}
@@ -1235,7 +1235,7 @@ var fieldsListObservationsRequest = []string{"entity_id", "limit", "offset"}
 
 func decodeListObservationsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ListObservationsRequest) {
 	d.Known(obj, fieldsListObservationsRequest)
-	if v := obj.Get("entity_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("entity_id"); v.Present() {
 		if x, ok := d.String(v, "entity_id"); ok {
 			d.MinLength("entity_id", x, 1)
 			m.EntityId = x
@@ -1243,7 +1243,7 @@ func decodeListObservationsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Ob
 	} else {
 		d.Missing("entity_id")
 	}
-	if v := obj.Get("limit"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("limit"); v.Present() {
 		if x, ok := d.Int32(v, "limit"); ok {
 			d.Minimum("limit", float64(x), 1)
 			d.Maximum("limit", float64(x), 1000)
@@ -1252,7 +1252,7 @@ func decodeListObservationsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Ob
 	} else {
 		m.Limit = 100
 	}
-	if v := obj.Get("offset"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("offset"); v.Present() {
 		if x, ok := d.Int32(v, "offset"); ok {
 			d.Minimum("offset", float64(x), 0)
 			m.Offset = x
@@ -1266,7 +1266,7 @@ var fieldsListRelationshipsRequest = []string{"entity_id", "direction", "relatio
 
 func decodeListRelationshipsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ListRelationshipsRequest) {
 	d.Known(obj, fieldsListRelationshipsRequest)
-	if v := obj.Get("entity_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("entity_id"); v.Present() {
 		if x, ok := d.String(v, "entity_id"); ok {
 			d.MinLength("entity_id", x, 1)
 			m.EntityId = x
@@ -1274,19 +1274,19 @@ func decodeListRelationshipsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.O
 	} else {
 		d.Missing("entity_id")
 	}
-	if v := obj.Get("direction"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("direction"); v.Present() {
 		if x, ok := d.Enum(v, "direction", enumDirectionSnake); ok {
 			m.Direction = v1.Direction(x)
 		}
 	} else {
 		m.Direction = v1.Direction_DIRECTION_BOTH
 	}
-	if v := obj.Get("relationship_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("relationship_type"); v.Present() {
 		if x, ok := d.Enum(v, "relationship_type", enumRelationshipTypeSnake); ok {
 			m.RelationshipType = v1.RelationshipType(x)
 		}
 	}
-	if v := obj.Get("limit"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("limit"); v.Present() {
 		if x, ok := d.Int32(v, "limit"); ok {
 			d.Minimum("limit", float64(x), 1)
 			d.Maximum("limit", float64(x), 1000)
@@ -1295,7 +1295,7 @@ func decodeListRelationshipsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.O
 	} else {
 		m.Limit = 100
 	}
-	if v := obj.Get("offset"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("offset"); v.Present() {
 		if x, ok := d.Int32(v, "offset"); ok {
 			d.Minimum("offset", float64(x), 0)
 			m.Offset = x
@@ -1309,7 +1309,7 @@ var fieldsRetrieveEntityByIdentifierRequest = []string{"identifier", "entity_typ
 
 func decodeRetrieveEntityByIdentifierRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.RetrieveEntityByIdentifierRequest) {
 	d.Known(obj, fieldsRetrieveEntityByIdentifierRequest)
-	if v := obj.Get("identifier"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("identifier"); v.Present() {
 		if x, ok := d.String(v, "identifier"); ok {
 			d.MinLength("identifier", x, 1)
 			d.MaxLength("identifier", x, 500)
@@ -1318,7 +1318,7 @@ func decodeRetrieveEntityByIdentifierRequest(d *mcpwriteimpl.Decoder, obj *mcpwr
 	} else {
 		d.Missing("identifier")
 	}
-	if v := obj.Get("entity_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("entity_type"); v.Present() {
 		if x, ok := d.Vocabulary(v, "entity_type", "entity_type"); ok {
 			d.MaxLength("entity_type", x, 64)
 			m.EntityType = x
@@ -1330,7 +1330,7 @@ var fieldsRetrieveRelatedEntitiesRequest = []string{"entity_id", "relationship_t
 
 func decodeRetrieveRelatedEntitiesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.RetrieveRelatedEntitiesRequest) {
 	d.Known(obj, fieldsRetrieveRelatedEntitiesRequest)
-	if v := obj.Get("entity_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("entity_id"); v.Present() {
 		if x, ok := d.String(v, "entity_id"); ok {
 			d.MinLength("entity_id", x, 1)
 			m.EntityId = x
@@ -1338,7 +1338,7 @@ func decodeRetrieveRelatedEntitiesRequest(d *mcpwriteimpl.Decoder, obj *mcpwrite
 	} else {
 		d.Missing("entity_id")
 	}
-	if v := obj.Get("relationship_types"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("relationship_types"); v.Present() {
 		if arr, ok := d.Array(v, "relationship_types"); ok {
 			d.Enter("relationship_types")
 			for i, ev := range arr {
@@ -1351,14 +1351,14 @@ func decodeRetrieveRelatedEntitiesRequest(d *mcpwriteimpl.Decoder, obj *mcpwrite
 			d.Leave()
 		}
 	}
-	if v := obj.Get("direction"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("direction"); v.Present() {
 		if x, ok := d.Enum(v, "direction", enumDirectionSnake); ok {
 			m.Direction = v1.Direction(x)
 		}
 	} else {
 		m.Direction = v1.Direction_DIRECTION_BOTH
 	}
-	if v := obj.Get("max_hops"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("max_hops"); v.Present() {
 		if x, ok := d.Int32(v, "max_hops"); ok {
 			d.Minimum("max_hops", float64(x), 1)
 			d.Maximum("max_hops", float64(x), 5)
@@ -1367,7 +1367,7 @@ func decodeRetrieveRelatedEntitiesRequest(d *mcpwriteimpl.Decoder, obj *mcpwrite
 	} else {
 		m.MaxHops = 1
 	}
-	if v := obj.Get("include_entities"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("include_entities"); v.Present() {
 		if x, ok := d.Bool(v, "include_entities"); ok {
 			m.IncludeEntities = x
 		}
@@ -1380,7 +1380,7 @@ var fieldsRetrieveFieldProvenanceRequest = []string{"entity_id", "field"}
 
 func decodeRetrieveFieldProvenanceRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.RetrieveFieldProvenanceRequest) {
 	d.Known(obj, fieldsRetrieveFieldProvenanceRequest)
-	if v := obj.Get("entity_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("entity_id"); v.Present() {
 		if x, ok := d.String(v, "entity_id"); ok {
 			d.MinLength("entity_id", x, 1)
 			m.EntityId = x
@@ -1388,7 +1388,7 @@ func decodeRetrieveFieldProvenanceRequest(d *mcpwriteimpl.Decoder, obj *mcpwrite
 	} else {
 		d.Missing("entity_id")
 	}
-	if v := obj.Get("field"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("field"); v.Present() {
 		if x, ok := d.String(v, "field"); ok {
 			d.MinLength("field", x, 1)
 			d.MaxLength("field", x, 64)
@@ -1403,7 +1403,7 @@ var fieldsRetrieveFileUrlRequest = []string{"file_path", "expires_in"}
 
 func decodeRetrieveFileUrlRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.RetrieveFileUrlRequest) {
 	d.Known(obj, fieldsRetrieveFileUrlRequest)
-	if v := obj.Get("file_path"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("file_path"); v.Present() {
 		if x, ok := d.String(v, "file_path"); ok {
 			d.MinLength("file_path", x, 1)
 			d.MaxLength("file_path", x, 256)
@@ -1412,7 +1412,7 @@ func decodeRetrieveFileUrlRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obj
 	} else {
 		d.Missing("file_path")
 	}
-	if v := obj.Get("expires_in"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("expires_in"); v.Present() {
 		if x, ok := d.Int32(v, "expires_in"); ok {
 			d.Minimum("expires_in", float64(x), 1)
 			d.Maximum("expires_in", float64(x), 604800)
@@ -1427,14 +1427,14 @@ var fieldsGetRelationshipSnapshotRequest = []string{"relationship_type", "source
 
 func decodeGetRelationshipSnapshotRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.GetRelationshipSnapshotRequest) {
 	d.Known(obj, fieldsGetRelationshipSnapshotRequest)
-	if v := obj.Get("relationship_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("relationship_type"); v.Present() {
 		if x, ok := d.Enum(v, "relationship_type", enumRelationshipTypeSnake); ok {
 			m.RelationshipType = v1.RelationshipType(x)
 		}
 	} else {
 		d.Missing("relationship_type")
 	}
-	if v := obj.Get("source_entity_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("source_entity_id"); v.Present() {
 		if x, ok := d.String(v, "source_entity_id"); ok {
 			d.MinLength("source_entity_id", x, 1)
 			m.SourceEntityId = x
@@ -1442,7 +1442,7 @@ func decodeGetRelationshipSnapshotRequest(d *mcpwriteimpl.Decoder, obj *mcpwrite
 	} else {
 		d.Missing("source_entity_id")
 	}
-	if v := obj.Get("target_entity_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("target_entity_id"); v.Present() {
 		if x, ok := d.String(v, "target_entity_id"); ok {
 			d.MinLength("target_entity_id", x, 1)
 			m.TargetEntityId = x
@@ -1456,13 +1456,13 @@ var fieldsAnalyzeSchemaCandidatesRequest = []string{"entity_type", "min_frequenc
 
 func decodeAnalyzeSchemaCandidatesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.AnalyzeSchemaCandidatesRequest) {
 	d.Known(obj, fieldsAnalyzeSchemaCandidatesRequest)
-	if v := obj.Get("entity_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("entity_type"); v.Present() {
 		if x, ok := d.Vocabulary(v, "entity_type", "entity_type"); ok {
 			d.MaxLength("entity_type", x, 64)
 			m.EntityType = x
 		}
 	}
-	if v := obj.Get("min_frequency"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("min_frequency"); v.Present() {
 		if x, ok := d.Int32(v, "min_frequency"); ok {
 			d.Minimum("min_frequency", float64(x), 1)
 			m.MinFrequency = x
@@ -1470,7 +1470,7 @@ func decodeAnalyzeSchemaCandidatesRequest(d *mcpwriteimpl.Decoder, obj *mcpwrite
 	} else {
 		m.MinFrequency = 5
 	}
-	if v := obj.Get("min_confidence"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("min_confidence"); v.Present() {
 		if x, ok := d.Float64(v, "min_confidence"); ok {
 			d.Minimum("min_confidence", float64(x), 0)
 			d.Maximum("min_confidence", float64(x), 1)
@@ -1485,7 +1485,7 @@ var fieldsRetrieveGraphNeighborhoodRequest = []string{"node_id", "node_type", "i
 
 func decodeRetrieveGraphNeighborhoodRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.RetrieveGraphNeighborhoodRequest) {
 	d.Known(obj, fieldsRetrieveGraphNeighborhoodRequest)
-	if v := obj.Get("node_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("node_id"); v.Present() {
 		if x, ok := d.String(v, "node_id"); ok {
 			d.MinLength("node_id", x, 1)
 			m.NodeId = x
@@ -1493,35 +1493,35 @@ func decodeRetrieveGraphNeighborhoodRequest(d *mcpwriteimpl.Decoder, obj *mcpwri
 	} else {
 		d.Missing("node_id")
 	}
-	if v := obj.Get("node_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("node_type"); v.Present() {
 		if x, ok := d.Enum(v, "node_type", enumNodeTypeSnake); ok {
 			m.NodeType = v1.NodeType(x)
 		}
 	} else {
 		m.NodeType = v1.NodeType_NODE_TYPE_ENTITY
 	}
-	if v := obj.Get("include_relationships"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("include_relationships"); v.Present() {
 		if x, ok := d.Bool(v, "include_relationships"); ok {
 			m.IncludeRelationships = x
 		}
 	} else {
 		m.IncludeRelationships = true
 	}
-	if v := obj.Get("include_sources"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("include_sources"); v.Present() {
 		if x, ok := d.Bool(v, "include_sources"); ok {
 			m.IncludeSources = x
 		}
 	} else {
 		m.IncludeSources = true
 	}
-	if v := obj.Get("include_events"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("include_events"); v.Present() {
 		if x, ok := d.Bool(v, "include_events"); ok {
 			m.IncludeEvents = x
 		}
 	} else {
 		m.IncludeEvents = true
 	}
-	if v := obj.Get("include_observations"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("include_observations"); v.Present() {
 		if x, ok := d.Bool(v, "include_observations"); ok {
 			m.IncludeObservations = x
 		}
@@ -1534,31 +1534,31 @@ var fieldsListTimelineEventsRequest = []string{"event_type", "after_date", "befo
 
 func decodeListTimelineEventsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ListTimelineEventsRequest) {
 	d.Known(obj, fieldsListTimelineEventsRequest)
-	if v := obj.Get("event_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("event_type"); v.Present() {
 		if x, ok := d.String(v, "event_type"); ok {
 			d.MaxLength("event_type", x, 100)
 			m.EventType = x
 		}
 	}
-	if v := obj.Get("after_date"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("after_date"); v.Present() {
 		if x, ok := d.String(v, "after_date"); ok {
 			d.MaxLength("after_date", x, 40)
 			m.AfterDate = x
 		}
 	}
-	if v := obj.Get("before_date"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("before_date"); v.Present() {
 		if x, ok := d.String(v, "before_date"); ok {
 			d.MaxLength("before_date", x, 40)
 			m.BeforeDate = x
 		}
 	}
-	if v := obj.Get("source_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("source_id"); v.Present() {
 		if x, ok := d.String(v, "source_id"); ok {
 			d.MaxLength("source_id", x, 100)
 			m.SourceId = x
 		}
 	}
-	if v := obj.Get("limit"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("limit"); v.Present() {
 		if x, ok := d.Int32(v, "limit"); ok {
 			d.Minimum("limit", float64(x), 1)
 			d.Maximum("limit", float64(x), 1000)
@@ -1567,7 +1567,7 @@ func decodeListTimelineEventsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.
 	} else {
 		m.Limit = 100
 	}
-	if v := obj.Get("offset"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("offset"); v.Present() {
 		if x, ok := d.Int32(v, "offset"); ok {
 			d.Minimum("offset", float64(x), 0)
 			m.Offset = x
@@ -1581,7 +1581,7 @@ var fieldsGetSchemaRecommendationsRequest = []string{"entity_type", "source", "s
 
 func decodeGetSchemaRecommendationsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.GetSchemaRecommendationsRequest) {
 	d.Known(obj, fieldsGetSchemaRecommendationsRequest)
-	if v := obj.Get("entity_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("entity_type"); v.Present() {
 		if x, ok := d.Vocabulary(v, "entity_type", "entity_type"); ok {
 			d.MinLength("entity_type", x, 1)
 			d.MaxLength("entity_type", x, 64)
@@ -1590,14 +1590,14 @@ func decodeGetSchemaRecommendationsRequest(d *mcpwriteimpl.Decoder, obj *mcpwrit
 	} else {
 		d.Missing("entity_type")
 	}
-	if v := obj.Get("source"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("source"); v.Present() {
 		if x, ok := d.Enum(v, "source", enumRecommendationSourceSnake); ok {
 			m.Source = v1.RecommendationSource(x)
 		}
 	} else {
 		m.Source = v1.RecommendationSource_RECOMMENDATION_SOURCE_ALL
 	}
-	if v := obj.Get("status"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("status"); v.Present() {
 		if x, ok := d.Enum(v, "status", enumRecommendationStatusSnake); ok {
 			m.Status = v1.RecommendationStatus(x)
 		}

@@ -375,7 +375,7 @@ var fieldsPurchaseOrderItem = []string{"sku", "quantity", "unit_price"}
 
 func decodePurchaseOrderItem(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.PurchaseOrderItem) {
 	d.Known(obj, fieldsPurchaseOrderItem)
-	if v := obj.Get("sku"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("sku"); v.Present() {
 		if x, ok := d.String(v, "sku"); ok {
 			d.MinLength("sku", x, 1)
 			d.MaxLength("sku", x, 64)
@@ -384,7 +384,7 @@ func decodePurchaseOrderItem(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		d.Missing("sku")
 	}
-	if v := obj.Get("quantity"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("quantity"); v.Present() {
 		if x, ok := d.Int32(v, "quantity"); ok {
 			d.Minimum("quantity", float64(x), 1)
 			m.Quantity = x
@@ -392,7 +392,7 @@ func decodePurchaseOrderItem(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		d.Missing("quantity")
 	}
-	if v := obj.Get("unit_price"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("unit_price"); v.Present() {
 		if x, ok := d.Float64(v, "unit_price"); ok {
 			d.Minimum("unit_price", float64(x), 0)
 			m.UnitPrice = x
@@ -406,7 +406,7 @@ var fieldsCreatePurchaseOrderRequest = []string{"supplier_id", "location_id", "o
 
 func decodeCreatePurchaseOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreatePurchaseOrderRequest) {
 	d.Known(obj, fieldsCreatePurchaseOrderRequest)
-	if v := obj.Get("supplier_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("supplier_id"); v.Present() {
 		if x, ok := d.Int32(v, "supplier_id"); ok {
 			d.Minimum("supplier_id", float64(x), 1)
 			m.SupplierId = x
@@ -414,7 +414,7 @@ func decodeCreatePurchaseOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl
 	} else {
 		d.Missing("supplier_id")
 	}
-	if v := obj.Get("location_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("location_id"); v.Present() {
 		if x, ok := d.Int32(v, "location_id"); ok {
 			d.Minimum("location_id", float64(x), 1)
 			m.LocationId = x
@@ -422,7 +422,7 @@ func decodeCreatePurchaseOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl
 	} else {
 		d.Missing("location_id")
 	}
-	if v := obj.Get("order_number"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("order_number"); v.Present() {
 		if x, ok := d.String(v, "order_number"); ok {
 			d.MinLength("order_number", x, 1)
 			d.MaxLength("order_number", x, 64)
@@ -431,7 +431,7 @@ func decodeCreatePurchaseOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl
 	} else {
 		d.Missing("order_number")
 	}
-	if v := obj.Get("items"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("items"); v.Present() {
 		if arr, ok := d.Array(v, "items"); ok {
 			d.MinItems("items", len(arr), 1)
 			d.MaxItems("items", len(arr), 100)
@@ -450,24 +450,24 @@ func decodeCreatePurchaseOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl
 	} else {
 		d.Missing("items")
 	}
-	if v := obj.Get("currency"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("currency"); v.Present() {
 		if x, ok := d.Enum(v, "currency", enumCurrency); ok {
 			m.Currency = v1.Currency(x)
 		}
 	}
-	if v := obj.Get("expected_delivery_date"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("expected_delivery_date"); v.Present() {
 		if x, ok := d.String(v, "expected_delivery_date"); ok {
 			d.Pattern("expected_delivery_date", x, patternCreatePurchaseOrderRequestExpectedDeliveryDate)
 			m.ExpectedDeliveryDate = x
 		}
 	}
-	if v := obj.Get("notes"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("notes"); v.Present() {
 		if x, ok := d.String(v, "notes"); ok {
 			d.MaxLength("notes", x, 2000)
 			m.Notes = x
 		}
 	}
-	if v := obj.Get("confirm"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("confirm"); v.Present() {
 		if x, ok := d.Bool(v, "confirm"); ok {
 			m.Confirm = x
 		}
@@ -478,7 +478,7 @@ var fieldsReceivedItem = []string{"sku", "quantity"}
 
 func decodeReceivedItem(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ReceivedItem) {
 	d.Known(obj, fieldsReceivedItem)
-	if v := obj.Get("sku"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("sku"); v.Present() {
 		if x, ok := d.String(v, "sku"); ok {
 			d.MinLength("sku", x, 1)
 			m.Sku = x
@@ -486,7 +486,7 @@ func decodeReceivedItem(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1
 	} else {
 		d.Missing("sku")
 	}
-	if v := obj.Get("quantity"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("quantity"); v.Present() {
 		if x, ok := d.Int32(v, "quantity"); ok {
 			d.Minimum("quantity", float64(x), 1)
 			m.Quantity = x
@@ -500,7 +500,7 @@ var fieldsReceivePurchaseOrderRequest = []string{"purchase_order_id", "items", "
 
 func decodeReceivePurchaseOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ReceivePurchaseOrderRequest) {
 	d.Known(obj, fieldsReceivePurchaseOrderRequest)
-	if v := obj.Get("purchase_order_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("purchase_order_id"); v.Present() {
 		if x, ok := d.Int32(v, "purchase_order_id"); ok {
 			d.Minimum("purchase_order_id", float64(x), 1)
 			m.PurchaseOrderId = x
@@ -508,7 +508,7 @@ func decodeReceivePurchaseOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimp
 	} else {
 		d.Missing("purchase_order_id")
 	}
-	if v := obj.Get("items"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("items"); v.Present() {
 		if arr, ok := d.Array(v, "items"); ok {
 			d.MinItems("items", len(arr), 1)
 			d.MaxItems("items", len(arr), 100)
@@ -527,12 +527,12 @@ func decodeReceivePurchaseOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimp
 	} else {
 		d.Missing("items")
 	}
-	if v := obj.Get("received_at"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("received_at"); v.Present() {
 		if x, ok := d.Timestamp(v, "received_at"); ok {
 			m.ReceivedAt = x
 		}
 	}
-	if v := obj.Get("confirm"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("confirm"); v.Present() {
 		if x, ok := d.Bool(v, "confirm"); ok {
 			m.Confirm = x
 		}
@@ -543,7 +543,7 @@ var fieldsCreateManufacturingOrderRequest = []string{"sku", "planned_quantity", 
 
 func decodeCreateManufacturingOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateManufacturingOrderRequest) {
 	d.Known(obj, fieldsCreateManufacturingOrderRequest)
-	if v := obj.Get("sku"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("sku"); v.Present() {
 		if x, ok := d.String(v, "sku"); ok {
 			d.MinLength("sku", x, 1)
 			d.MaxLength("sku", x, 64)
@@ -552,7 +552,7 @@ func decodeCreateManufacturingOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwrit
 	} else {
 		d.Missing("sku")
 	}
-	if v := obj.Get("planned_quantity"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("planned_quantity"); v.Present() {
 		if x, ok := d.Int32(v, "planned_quantity"); ok {
 			d.Minimum("planned_quantity", float64(x), 1)
 			d.Maximum("planned_quantity", float64(x), 100000)
@@ -561,7 +561,7 @@ func decodeCreateManufacturingOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwrit
 	} else {
 		d.Missing("planned_quantity")
 	}
-	if v := obj.Get("location_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("location_id"); v.Present() {
 		if x, ok := d.Int32(v, "location_id"); ok {
 			d.Minimum("location_id", float64(x), 1)
 			m.LocationId = x
@@ -569,19 +569,19 @@ func decodeCreateManufacturingOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwrit
 	} else {
 		d.Missing("location_id")
 	}
-	if v := obj.Get("production_deadline_date"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("production_deadline_date"); v.Present() {
 		if x, ok := d.String(v, "production_deadline_date"); ok {
 			d.Pattern("production_deadline_date", x, patternCreateManufacturingOrderRequestProductionDeadlineDate)
 			m.ProductionDeadlineDate = x
 		}
 	}
-	if v := obj.Get("additional_info"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("additional_info"); v.Present() {
 		if x, ok := d.String(v, "additional_info"); ok {
 			d.MaxLength("additional_info", x, 2000)
 			m.AdditionalInfo = x
 		}
 	}
-	if v := obj.Get("confirm"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("confirm"); v.Present() {
 		if x, ok := d.Bool(v, "confirm"); ok {
 			m.Confirm = x
 		}
@@ -592,7 +592,7 @@ var fieldsFulfillOrderRequest = []string{"order_id", "order_type", "confirm"}
 
 func decodeFulfillOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.FulfillOrderRequest) {
 	d.Known(obj, fieldsFulfillOrderRequest)
-	if v := obj.Get("order_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("order_id"); v.Present() {
 		if x, ok := d.Int32(v, "order_id"); ok {
 			d.Minimum("order_id", float64(x), 1)
 			m.OrderId = x
@@ -600,14 +600,14 @@ func decodeFulfillOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object
 	} else {
 		d.Missing("order_id")
 	}
-	if v := obj.Get("order_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("order_type"); v.Present() {
 		if x, ok := d.Enum(v, "order_type", enumOrderType); ok {
 			m.OrderType = v1.OrderType(x)
 		}
 	} else {
 		d.Missing("order_type")
 	}
-	if v := obj.Get("confirm"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("confirm"); v.Present() {
 		if x, ok := d.Bool(v, "confirm"); ok {
 			m.Confirm = x
 		}
@@ -618,7 +618,7 @@ var fieldsDocumentItem = []string{"sku", "quantity", "unit_price"}
 
 func decodeDocumentItem(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.DocumentItem) {
 	d.Known(obj, fieldsDocumentItem)
-	if v := obj.Get("sku"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("sku"); v.Present() {
 		if x, ok := d.String(v, "sku"); ok {
 			d.MinLength("sku", x, 1)
 			d.MaxLength("sku", x, 64)
@@ -627,7 +627,7 @@ func decodeDocumentItem(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1
 	} else {
 		d.Missing("sku")
 	}
-	if v := obj.Get("quantity"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("quantity"); v.Present() {
 		if x, ok := d.Int32(v, "quantity"); ok {
 			d.Minimum("quantity", float64(x), 0)
 			m.Quantity = x
@@ -635,7 +635,7 @@ func decodeDocumentItem(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1
 	} else {
 		d.Missing("quantity")
 	}
-	if v := obj.Get("unit_price"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("unit_price"); v.Present() {
 		if x, ok := d.Float64(v, "unit_price"); ok {
 			d.Minimum("unit_price", float64(x), 0)
 			m.UnitPrice = mcpwriteimpl.Ptr(x)
@@ -647,7 +647,7 @@ var fieldsVerifyOrderDocumentRequest = []string{"purchase_order_id", "document_i
 
 func decodeVerifyOrderDocumentRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.VerifyOrderDocumentRequest) {
 	d.Known(obj, fieldsVerifyOrderDocumentRequest)
-	if v := obj.Get("purchase_order_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("purchase_order_id"); v.Present() {
 		if x, ok := d.Int32(v, "purchase_order_id"); ok {
 			d.Minimum("purchase_order_id", float64(x), 1)
 			m.PurchaseOrderId = x
@@ -655,7 +655,7 @@ func decodeVerifyOrderDocumentRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl
 	} else {
 		d.Missing("purchase_order_id")
 	}
-	if v := obj.Get("document_items"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("document_items"); v.Present() {
 		if arr, ok := d.Array(v, "document_items"); ok {
 			d.MinItems("document_items", len(arr), 1)
 			d.MaxItems("document_items", len(arr), 100)
@@ -680,7 +680,7 @@ var fieldsSearchItemsRequest = []string{"query", "limit"}
 
 func decodeSearchItemsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.SearchItemsRequest) {
 	d.Known(obj, fieldsSearchItemsRequest)
-	if v := obj.Get("query"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("query"); v.Present() {
 		if x, ok := d.String(v, "query"); ok {
 			d.MinLength("query", x, 1)
 			d.MaxLength("query", x, 200)
@@ -689,7 +689,7 @@ func decodeSearchItemsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 	} else {
 		d.Missing("query")
 	}
-	if v := obj.Get("limit"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("limit"); v.Present() {
 		if x, ok := d.Int32(v, "limit"); ok {
 			d.Minimum("limit", float64(x), 1)
 			d.Maximum("limit", float64(x), 100)

@@ -554,17 +554,17 @@ var fieldsTaskListRequest = []string{"rootDir", "workflowState", "parentId"}
 
 func decodeTaskListRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TaskListRequest) {
 	d.Known(obj, fieldsTaskListRequest)
-	if v := obj.Get("rootDir"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("rootDir"); v.Present() {
 		if x, ok := d.String(v, "rootDir"); ok {
 			m.RootDir = x
 		}
 	}
-	if v := obj.Get("workflowState"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("workflowState"); v.Present() {
 		if x, ok := d.Enum(v, "workflowState", enumWorkflowStateSnake); ok {
 			m.WorkflowState = v1.WorkflowState(x)
 		}
 	}
-	if v := obj.Get("parentId"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("parentId"); v.Present() {
 		if x, ok := d.String(v, "parentId"); ok {
 			m.ParentId = x
 		}
@@ -575,19 +575,19 @@ var fieldsTaskGetRequest = []string{"rootDir", "id", "parentId"}
 
 func decodeTaskGetRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TaskGetRequest) {
 	d.Known(obj, fieldsTaskGetRequest)
-	if v := obj.Get("rootDir"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("rootDir"); v.Present() {
 		if x, ok := d.String(v, "rootDir"); ok {
 			m.RootDir = x
 		}
 	}
-	if v := obj.Get("id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("id"); v.Present() {
 		if x, ok := d.String(v, "id"); ok {
 			m.Id = x
 		}
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("parentId"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("parentId"); v.Present() {
 		if x, ok := d.String(v, "parentId"); ok {
 			m.ParentId = x
 		}
@@ -598,12 +598,12 @@ var fieldsTaskCreateRequest = []string{"rootDir", "title", "type", "area", "stat
 
 func decodeTaskCreateRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TaskCreateRequest) {
 	d.Known(obj, fieldsTaskCreateRequest)
-	if v := obj.Get("rootDir"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("rootDir"); v.Present() {
 		if x, ok := d.String(v, "rootDir"); ok {
 			m.RootDir = x
 		}
 	}
-	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("title"); v.Present() {
 		if x, ok := d.String(v, "title"); ok {
 			d.MinLength("title", x, 1)
 			d.MaxLength("title", x, 200)
@@ -612,52 +612,52 @@ func decodeTaskCreateRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		d.Missing("title")
 	}
-	if v := obj.Get("type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("type"); v.Present() {
 		if x, ok := d.Enum(v, "type", enumTaskTypeSnake); ok {
 			m.Type = v1.TaskType(x)
 		}
 	} else {
 		d.Missing("type")
 	}
-	if v := obj.Get("area"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("area"); v.Present() {
 		if x, ok := d.String(v, "area"); ok {
 			m.Area = x
 		}
 	} else {
 		m.Area = "general"
 	}
-	if v := obj.Get("status"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("status"); v.Present() {
 		if x, ok := d.Enum(v, "status", enumTaskStatusSnake); ok {
 			m.Status = v1.TaskStatus(x)
 		}
 	} else {
 		m.Status = v1.TaskStatus_TASK_STATUS_TODO
 	}
-	if v := obj.Get("priority"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("priority"); v.Present() {
 		if x, ok := d.Enum(v, "priority", enumTaskPrioritySnake); ok {
 			m.Priority = v1.TaskPriority(x)
 		}
 	} else {
 		m.Priority = v1.TaskPriority_TASK_PRIORITY_MEDIUM
 	}
-	if v := obj.Get("workflowState"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("workflowState"); v.Present() {
 		if x, ok := d.Enum(v, "workflowState", enumWorkflowStateSnake); ok {
 			m.WorkflowState = v1.WorkflowState(x)
 		}
 	} else {
 		m.WorkflowState = v1.WorkflowState_WORKFLOW_STATE_BACKLOG
 	}
-	if v := obj.Get("parentId"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("parentId"); v.Present() {
 		if x, ok := d.String(v, "parentId"); ok {
 			m.ParentId = x
 		}
 	}
-	if v := obj.Get("assignee"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("assignee"); v.Present() {
 		if x, ok := d.String(v, "assignee"); ok {
 			m.Assignee = x
 		}
 	}
-	if v := obj.Get("tags"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("tags"); v.Present() {
 		if arr, ok := d.Array(v, "tags"); ok {
 			d.Enter("tags")
 			for i, ev := range arr {
@@ -670,12 +670,12 @@ func decodeTaskCreateRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 			d.Leave()
 		}
 	}
-	if v := obj.Get("instruction"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("instruction"); v.Present() {
 		if x, ok := d.String(v, "instruction"); ok {
 			m.Instruction = x
 		}
 	}
-	if v := obj.Get("tasks"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("tasks"); v.Present() {
 		if x, ok := d.String(v, "tasks"); ok {
 			m.Tasks = x
 		}
@@ -686,34 +686,34 @@ var fieldsTaskUpdates = []string{"title", "status", "priority", "area", "assigne
 
 func decodeTaskUpdates(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TaskUpdates) {
 	d.Known(obj, fieldsTaskUpdates)
-	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("title"); v.Present() {
 		if x, ok := d.String(v, "title"); ok {
 			d.MinLength("title", x, 1)
 			d.MaxLength("title", x, 200)
 			m.Title = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("status"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("status"); v.Present() {
 		if x, ok := d.Enum(v, "status", enumTaskStatusSnake); ok {
 			m.Status = v1.TaskStatus(x)
 		}
 	}
-	if v := obj.Get("priority"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("priority"); v.Present() {
 		if x, ok := d.Enum(v, "priority", enumTaskPrioritySnake); ok {
 			m.Priority = v1.TaskPriority(x)
 		}
 	}
-	if v := obj.Get("area"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("area"); v.Present() {
 		if x, ok := d.String(v, "area"); ok {
 			m.Area = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("assignee"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("assignee"); v.Present() {
 		if x, ok := d.String(v, "assignee"); ok {
 			m.Assignee = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("tags"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("tags"); v.Present() {
 		if arr, ok := d.Array(v, "tags"); ok {
 			d.Enter("tags")
 			for i, ev := range arr {
@@ -726,27 +726,27 @@ func decodeTaskUpdates(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.
 			d.Leave()
 		}
 	}
-	if v := obj.Get("instruction"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("instruction"); v.Present() {
 		if x, ok := d.String(v, "instruction"); ok {
 			m.Instruction = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("tasks"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("tasks"); v.Present() {
 		if x, ok := d.String(v, "tasks"); ok {
 			m.Tasks = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("deliverable"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("deliverable"); v.Present() {
 		if x, ok := d.String(v, "deliverable"); ok {
 			m.Deliverable = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("log"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("log"); v.Present() {
 		if x, ok := d.String(v, "log"); ok {
 			m.Log = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("addLogEntry"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("addLogEntry"); v.Present() {
 		if x, ok := d.String(v, "addLogEntry"); ok {
 			m.AddLogEntry = mcpwriteimpl.Ptr(x)
 		}
@@ -757,24 +757,24 @@ var fieldsTaskUpdateRequest = []string{"rootDir", "id", "parentId", "updates"}
 
 func decodeTaskUpdateRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TaskUpdateRequest) {
 	d.Known(obj, fieldsTaskUpdateRequest)
-	if v := obj.Get("rootDir"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("rootDir"); v.Present() {
 		if x, ok := d.String(v, "rootDir"); ok {
 			m.RootDir = x
 		}
 	}
-	if v := obj.Get("id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("id"); v.Present() {
 		if x, ok := d.String(v, "id"); ok {
 			m.Id = x
 		}
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("parentId"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("parentId"); v.Present() {
 		if x, ok := d.String(v, "parentId"); ok {
 			m.ParentId = x
 		}
 	}
-	if v := obj.Get("updates"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("updates"); v.Present() {
 		if o, ok := d.Object(v, "updates"); ok {
 			x := new(v1.TaskUpdates)
 			d.Enter("updates")
@@ -791,24 +791,24 @@ var fieldsTaskDeleteRequest = []string{"rootDir", "id", "parentId", "cascade"}
 
 func decodeTaskDeleteRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TaskDeleteRequest) {
 	d.Known(obj, fieldsTaskDeleteRequest)
-	if v := obj.Get("rootDir"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("rootDir"); v.Present() {
 		if x, ok := d.String(v, "rootDir"); ok {
 			m.RootDir = x
 		}
 	}
-	if v := obj.Get("id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("id"); v.Present() {
 		if x, ok := d.String(v, "id"); ok {
 			m.Id = x
 		}
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("parentId"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("parentId"); v.Present() {
 		if x, ok := d.String(v, "parentId"); ok {
 			m.ParentId = x
 		}
 	}
-	if v := obj.Get("cascade"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("cascade"); v.Present() {
 		if x, ok := d.Bool(v, "cascade"); ok {
 			m.Cascade = x
 		}
@@ -821,44 +821,44 @@ var fieldsTaskMoveRequest = []string{"rootDir", "id", "parentId", "targetState",
 
 func decodeTaskMoveRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TaskMoveRequest) {
 	d.Known(obj, fieldsTaskMoveRequest)
-	if v := obj.Get("rootDir"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("rootDir"); v.Present() {
 		if x, ok := d.String(v, "rootDir"); ok {
 			m.RootDir = x
 		}
 	}
-	if v := obj.Get("id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("id"); v.Present() {
 		if x, ok := d.String(v, "id"); ok {
 			m.Id = x
 		}
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("parentId"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("parentId"); v.Present() {
 		if x, ok := d.String(v, "parentId"); ok {
 			m.ParentId = x
 		}
 	}
-	if v := obj.Get("targetState"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("targetState"); v.Present() {
 		if x, ok := d.Enum(v, "targetState", enumWorkflowStateSnake); ok {
 			m.TargetState = v1.WorkflowState(x)
 		}
 	} else {
 		d.Missing("targetState")
 	}
-	if v := obj.Get("archiveDate"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("archiveDate"); v.Present() {
 		if x, ok := d.String(v, "archiveDate"); ok {
 			d.Pattern("archiveDate", x, patternTaskMoveRequestArchiveDate)
 			m.ArchiveDate = x
 		}
 	}
-	if v := obj.Get("updateStatus"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("updateStatus"); v.Present() {
 		if x, ok := d.Bool(v, "updateStatus"); ok {
 			m.UpdateStatus = x
 		}
 	} else {
 		m.UpdateStatus = true
 	}
-	if v := obj.Get("archiveDate"); v == nil || v.Kind == mcpwriteimpl.KindNull {
+	if v := obj.Get("archiveDate"); !v.Present() {
 		switch m.GetTargetState() {
 		case v1.WorkflowState_WORKFLOW_STATE_ARCHIVE:
 			d.Add(&mcpwriteimpl.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "archiveDate", Message: "archiveDate is required when targetState is \"archive\"", Suggestions: &mcpwriteimpl.Suggestions{Hint: "send archiveDate, or set targetState to another value"}})
@@ -870,38 +870,38 @@ var fieldsTaskTransformRequest = []string{"rootDir", "id", "operation", "parentI
 
 func decodeTaskTransformRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TaskTransformRequest) {
 	d.Known(obj, fieldsTaskTransformRequest)
-	if v := obj.Get("rootDir"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("rootDir"); v.Present() {
 		if x, ok := d.String(v, "rootDir"); ok {
 			m.RootDir = x
 		}
 	}
-	if v := obj.Get("id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("id"); v.Present() {
 		if x, ok := d.String(v, "id"); ok {
 			m.Id = x
 		}
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("operation"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("operation"); v.Present() {
 		if x, ok := d.Enum(v, "operation", enumTransformOperationSnake); ok {
 			m.Operation = v1.TransformOperation(x)
 		}
 	} else {
 		d.Missing("operation")
 	}
-	if v := obj.Get("parentId"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("parentId"); v.Present() {
 		if x, ok := d.String(v, "parentId"); ok {
 			d.MinLength("parentId", x, 1)
 			m.ParentId = x
 		}
 	}
-	if v := obj.Get("targetParentId"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("targetParentId"); v.Present() {
 		if x, ok := d.String(v, "targetParentId"); ok {
 			d.MinLength("targetParentId", x, 1)
 			m.TargetParentId = x
 		}
 	}
-	if v := obj.Get("initialSubtasks"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("initialSubtasks"); v.Present() {
 		if arr, ok := d.Array(v, "initialSubtasks"); ok {
 			d.MaxItems("initialSubtasks", len(arr), 99)
 			d.Enter("initialSubtasks")
@@ -917,25 +917,25 @@ func decodeTaskTransformRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 			d.Leave()
 		}
 	}
-	if v := obj.Get("sequence"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("sequence"); v.Present() {
 		if x, ok := d.String(v, "sequence"); ok {
 			d.Pattern("sequence", x, patternTaskTransformRequestSequence)
 			m.Position = &v1.TaskTransformRequest_Sequence{Sequence: x}
 		}
 	}
-	if v := obj.Get("after"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("after"); v.Present() {
 		if x, ok := d.String(v, "after"); ok {
 			m.Position = &v1.TaskTransformRequest_After{After: x}
 		}
 	}
 	d.OneOf(obj, false, "sequence", "after")
-	if v := obj.Get("parentId"); v == nil || v.Kind == mcpwriteimpl.KindNull {
+	if v := obj.Get("parentId"); !v.Present() {
 		switch m.GetOperation() {
 		case v1.TransformOperation_TRANSFORM_OPERATION_EXTRACT:
 			d.Add(&mcpwriteimpl.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "parentId", Message: "parentId is required when operation is \"extract\"", Suggestions: &mcpwriteimpl.Suggestions{Hint: "send parentId, or set operation to another value"}})
 		}
 	}
-	if v := obj.Get("targetParentId"); v == nil || v.Kind == mcpwriteimpl.KindNull {
+	if v := obj.Get("targetParentId"); !v.Present() {
 		switch m.GetOperation() {
 		case v1.TransformOperation_TRANSFORM_OPERATION_ADOPT:
 			d.Add(&mcpwriteimpl.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "targetParentId", Message: "targetParentId is required when operation is \"adopt\"", Suggestions: &mcpwriteimpl.Suggestions{Hint: "send targetParentId, or set operation to another value"}})
@@ -947,7 +947,7 @@ var fieldsSubtaskSpec = []string{"title", "type", "sequence", "parallelWith"}
 
 func decodeSubtaskSpec(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.SubtaskSpec) {
 	d.Known(obj, fieldsSubtaskSpec)
-	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("title"); v.Present() {
 		if x, ok := d.String(v, "title"); ok {
 			d.MinLength("title", x, 1)
 			m.Title = x
@@ -955,18 +955,18 @@ func decodeSubtaskSpec(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.
 	} else {
 		d.Missing("title")
 	}
-	if v := obj.Get("type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("type"); v.Present() {
 		if x, ok := d.Enum(v, "type", enumTaskTypeSnake); ok {
 			m.Type = v1.TaskType(x)
 		}
 	}
-	if v := obj.Get("sequence"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("sequence"); v.Present() {
 		if x, ok := d.String(v, "sequence"); ok {
 			d.Pattern("sequence", x, patternSubtaskSpecSequence)
 			m.Position = &v1.SubtaskSpec_Sequence{Sequence: x}
 		}
 	}
-	if v := obj.Get("parallelWith"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("parallelWith"); v.Present() {
 		if x, ok := d.String(v, "parallelWith"); ok {
 			m.Position = &v1.SubtaskSpec_ParallelWith{ParallelWith: x}
 		}
@@ -978,12 +978,12 @@ var fieldsParentCreateRequest = []string{"rootDir", "title", "type", "area", "st
 
 func decodeParentCreateRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ParentCreateRequest) {
 	d.Known(obj, fieldsParentCreateRequest)
-	if v := obj.Get("rootDir"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("rootDir"); v.Present() {
 		if x, ok := d.String(v, "rootDir"); ok {
 			m.RootDir = x
 		}
 	}
-	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("title"); v.Present() {
 		if x, ok := d.String(v, "title"); ok {
 			d.MinLength("title", x, 1)
 			d.MaxLength("title", x, 200)
@@ -992,47 +992,47 @@ func decodeParentCreateRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object
 	} else {
 		d.Missing("title")
 	}
-	if v := obj.Get("type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("type"); v.Present() {
 		if x, ok := d.Enum(v, "type", enumTaskTypeSnake); ok {
 			m.Type = v1.TaskType(x)
 		}
 	} else {
 		d.Missing("type")
 	}
-	if v := obj.Get("area"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("area"); v.Present() {
 		if x, ok := d.String(v, "area"); ok {
 			m.Area = x
 		}
 	} else {
 		m.Area = "general"
 	}
-	if v := obj.Get("status"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("status"); v.Present() {
 		if x, ok := d.Enum(v, "status", enumTaskStatusSnake); ok {
 			m.Status = v1.TaskStatus(x)
 		}
 	} else {
 		m.Status = v1.TaskStatus_TASK_STATUS_TODO
 	}
-	if v := obj.Get("priority"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("priority"); v.Present() {
 		if x, ok := d.Enum(v, "priority", enumTaskPrioritySnake); ok {
 			m.Priority = v1.TaskPriority(x)
 		}
 	} else {
 		m.Priority = v1.TaskPriority_TASK_PRIORITY_MEDIUM
 	}
-	if v := obj.Get("workflowState"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("workflowState"); v.Present() {
 		if x, ok := d.Enum(v, "workflowState", enumWorkflowStateSnake); ok {
 			m.WorkflowState = v1.WorkflowState(x)
 		}
 	} else {
 		m.WorkflowState = v1.WorkflowState_WORKFLOW_STATE_BACKLOG
 	}
-	if v := obj.Get("overviewContent"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("overviewContent"); v.Present() {
 		if x, ok := d.String(v, "overviewContent"); ok {
 			m.OverviewContent = x
 		}
 	}
-	if v := obj.Get("subtasks"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("subtasks"); v.Present() {
 		if arr, ok := d.Array(v, "subtasks"); ok {
 			d.MaxItems("subtasks", len(arr), 99)
 			d.Enter("subtasks")
@@ -1048,12 +1048,12 @@ func decodeParentCreateRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object
 			d.Leave()
 		}
 	}
-	if v := obj.Get("assignee"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("assignee"); v.Present() {
 		if x, ok := d.String(v, "assignee"); ok {
 			m.Assignee = x
 		}
 	}
-	if v := obj.Get("tags"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("tags"); v.Present() {
 		if arr, ok := d.Array(v, "tags"); ok {
 			d.Enter("tags")
 			for i, ev := range arr {
@@ -1072,14 +1072,14 @@ var fieldsSequenceAssignment = []string{"id", "sequence"}
 
 func decodeSequenceAssignment(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.SequenceAssignment) {
 	d.Known(obj, fieldsSequenceAssignment)
-	if v := obj.Get("id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("id"); v.Present() {
 		if x, ok := d.String(v, "id"); ok {
 			m.Id = x
 		}
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("sequence"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("sequence"); v.Present() {
 		if x, ok := d.String(v, "sequence"); ok {
 			d.Pattern("sequence", x, patternSequenceAssignmentSequence)
 			m.Sequence = x
@@ -1093,7 +1093,7 @@ var fieldsNewSubtask = []string{"title", "type", "after", "sequence", "template"
 
 func decodeNewSubtask(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.NewSubtask) {
 	d.Known(obj, fieldsNewSubtask)
-	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("title"); v.Present() {
 		if x, ok := d.String(v, "title"); ok {
 			d.MinLength("title", x, 1)
 			m.Title = x
@@ -1101,23 +1101,23 @@ func decodeNewSubtask(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.N
 	} else {
 		d.Missing("title")
 	}
-	if v := obj.Get("type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("type"); v.Present() {
 		if x, ok := d.Enum(v, "type", enumTaskTypeSnake); ok {
 			m.Type = v1.TaskType(x)
 		}
 	}
-	if v := obj.Get("after"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("after"); v.Present() {
 		if x, ok := d.String(v, "after"); ok {
 			m.Position = &v1.NewSubtask_After{After: x}
 		}
 	}
-	if v := obj.Get("sequence"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("sequence"); v.Present() {
 		if x, ok := d.String(v, "sequence"); ok {
 			d.Pattern("sequence", x, patternNewSubtaskSequence)
 			m.Position = &v1.NewSubtask_Sequence{Sequence: x}
 		}
 	}
-	if v := obj.Get("template"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("template"); v.Present() {
 		if x, ok := d.String(v, "template"); ok {
 			m.Template = x
 		}
@@ -1129,14 +1129,14 @@ var fieldsParentOperationData = []string{"operation", "sequenceMap", "subtaskIds
 
 func decodeParentOperationData(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ParentOperationData) {
 	d.Known(obj, fieldsParentOperationData)
-	if v := obj.Get("operation"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("operation"); v.Present() {
 		if x, ok := d.Enum(v, "operation", enumParentOperationSnake); ok {
 			m.Operation = v1.ParentOperation(x)
 		}
 	} else {
 		d.Missing("operation")
 	}
-	if v := obj.Get("sequenceMap"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("sequenceMap"); v.Present() {
 		if arr, ok := d.Array(v, "sequenceMap"); ok {
 			d.MinItems("sequenceMap", len(arr), 1)
 			d.Enter("sequenceMap")
@@ -1152,7 +1152,7 @@ func decodeParentOperationData(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object
 			d.Leave()
 		}
 	}
-	if v := obj.Get("subtaskIds"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("subtaskIds"); v.Present() {
 		if arr, ok := d.Array(v, "subtaskIds"); ok {
 			d.MinItems("subtaskIds", len(arr), 2)
 			d.Enter("subtaskIds")
@@ -1166,13 +1166,13 @@ func decodeParentOperationData(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object
 			d.Leave()
 		}
 	}
-	if v := obj.Get("targetSequence"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("targetSequence"); v.Present() {
 		if x, ok := d.String(v, "targetSequence"); ok {
 			d.Pattern("targetSequence", x, patternParentOperationDataTargetSequence)
 			m.TargetSequence = x
 		}
 	}
-	if v := obj.Get("subtask"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("subtask"); v.Present() {
 		if o, ok := d.Object(v, "subtask"); ok {
 			x := new(v1.NewSubtask)
 			d.Enter("subtask")
@@ -1181,19 +1181,19 @@ func decodeParentOperationData(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object
 			m.Subtask = x
 		}
 	}
-	if v := obj.Get("sequenceMap"); v == nil || v.Kind == mcpwriteimpl.KindNull {
+	if v := obj.Get("sequenceMap"); !v.Present() {
 		switch m.GetOperation() {
 		case v1.ParentOperation_PARENT_OPERATION_RESEQUENCE:
 			d.Add(&mcpwriteimpl.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "sequenceMap", Message: "sequenceMap is required when operation is \"resequence\"", Suggestions: &mcpwriteimpl.Suggestions{Hint: "send sequenceMap, or set operation to another value"}})
 		}
 	}
-	if v := obj.Get("subtaskIds"); v == nil || v.Kind == mcpwriteimpl.KindNull {
+	if v := obj.Get("subtaskIds"); !v.Present() {
 		switch m.GetOperation() {
 		case v1.ParentOperation_PARENT_OPERATION_PARALLELIZE:
 			d.Add(&mcpwriteimpl.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "subtaskIds", Message: "subtaskIds is required when operation is \"parallelize\"", Suggestions: &mcpwriteimpl.Suggestions{Hint: "send subtaskIds, or set operation to another value"}})
 		}
 	}
-	if v := obj.Get("subtask"); v == nil || v.Kind == mcpwriteimpl.KindNull {
+	if v := obj.Get("subtask"); !v.Present() {
 		switch m.GetOperation() {
 		case v1.ParentOperation_PARENT_OPERATION_ADD_SUBTASK:
 			d.Add(&mcpwriteimpl.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "subtask", Message: "subtask is required when operation is \"add_subtask\"", Suggestions: &mcpwriteimpl.Suggestions{Hint: "send subtask, or set operation to another value"}})
@@ -1205,26 +1205,26 @@ var fieldsParentOperationsRequest = []string{"rootDir", "parentId", "operation",
 
 func decodeParentOperationsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ParentOperationsRequest) {
 	d.Known(obj, fieldsParentOperationsRequest)
-	if v := obj.Get("rootDir"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("rootDir"); v.Present() {
 		if x, ok := d.String(v, "rootDir"); ok {
 			m.RootDir = x
 		}
 	}
-	if v := obj.Get("parentId"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("parentId"); v.Present() {
 		if x, ok := d.String(v, "parentId"); ok {
 			m.ParentId = x
 		}
 	} else {
 		d.Missing("parentId")
 	}
-	if v := obj.Get("operation"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("operation"); v.Present() {
 		if x, ok := d.Enum(v, "operation", enumParentOperationSnake); ok {
 			m.Operation = v1.ParentOperation(x)
 		}
 	} else {
 		d.Missing("operation")
 	}
-	if v := obj.Get("operationData"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("operationData"); v.Present() {
 		if o, ok := d.Object(v, "operationData"); ok {
 			x := new(v1.ParentOperationData)
 			d.Enter("operationData")

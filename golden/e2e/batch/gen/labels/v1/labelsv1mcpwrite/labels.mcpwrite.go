@@ -153,14 +153,14 @@ var fieldsLabel = []string{"owner", "text"}
 
 func decodeLabel(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Label) {
 	d.Known(obj, fieldsLabel)
-	if v := obj.Get("owner"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("owner"); v.Present() {
 		if x, ok := d.String(v, "owner"); ok {
 			m.Owner = x
 		}
 	} else {
 		d.Missing("owner")
 	}
-	if v := obj.Get("text"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("text"); v.Present() {
 		if x, ok := d.String(v, "text"); ok {
 			d.MaxLength("text", x, 10)
 			m.Text = x
@@ -172,7 +172,7 @@ var fieldsLabelNotesRequest = []string{"labels", "title"}
 
 func decodeLabelNotesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.LabelNotesRequest) {
 	d.Known(obj, fieldsLabelNotesRequest)
-	if v := obj.Get("labels"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("labels"); v.Present() {
 		if ks, vs, ok := d.MapEntries(v, "labels"); ok {
 			m.Labels = make(map[string]*v1.Label, len(ks))
 			d.Enter("labels")
@@ -191,7 +191,7 @@ func decodeLabelNotesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		d.Missing("labels")
 	}
-	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("title"); v.Present() {
 		if x, ok := d.String(v, "title"); ok {
 			d.MaxLength("title", x, 10)
 			m.Title = x

@@ -115,12 +115,12 @@ var fieldsWindow = []string{"starts", "ends"}
 
 func decodeWindow(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Window) {
 	d.Known(obj, fieldsWindow)
-	if v := obj.Get("starts"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("starts"); v.Present() {
 		if x, ok := d.Timestamp(v, "starts"); ok {
 			m.Starts = x
 		}
 	}
-	if v := obj.Get("ends"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("ends"); v.Present() {
 		if x, ok := d.Timestamp(v, "ends"); ok {
 			m.Ends = x
 		}
@@ -131,7 +131,7 @@ var fieldsBookRoomRequest = []string{"email", "room", "window", "length", "notif
 
 func decodeBookRoomRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.BookRoomRequest) {
 	d.Known(obj, fieldsBookRoomRequest)
-	if v := obj.Get("email"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("email"); v.Present() {
 		if x, ok := d.String(v, "email"); ok {
 			d.Format("email", x, "email")
 			m.Email = x
@@ -139,7 +139,7 @@ func decodeBookRoomRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m 
 	} else {
 		d.Missing("email")
 	}
-	if v := obj.Get("room"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("room"); v.Present() {
 		if x, ok := d.String(v, "room"); ok {
 			d.HasPrefix("room", x, "R-")
 			m.Room = x
@@ -147,7 +147,7 @@ func decodeBookRoomRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m 
 	} else {
 		d.Missing("room")
 	}
-	if v := obj.Get("window"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("window"); v.Present() {
 		if o, ok := d.Object(v, "window"); ok {
 			x := new(v1.Window)
 			d.Enter("window")
@@ -156,37 +156,37 @@ func decodeBookRoomRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m 
 			m.Window = x
 		}
 	}
-	if v := obj.Get("length"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("length"); v.Present() {
 		if x, ok := d.Duration(v, "length"); ok {
 			m.Length = x
 		}
 	}
-	if v := obj.Get("notify"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("notify"); v.Present() {
 		if x, ok := d.FieldMask(v, "notify"); ok {
 			m.Notify = x
 		}
 	}
-	if v := obj.Get("attrs"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("attrs"); v.Present() {
 		if x, ok := d.Struct(v, "attrs"); ok {
 			m.Attrs = x
 		}
 	}
-	if v := obj.Get("budget"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("budget"); v.Present() {
 		if x, ok := d.Int64(v, "budget"); ok {
 			m.Budget = wrapperspb.Int64(x)
 		}
 	}
-	if v := obj.Get("seats"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("seats"); v.Present() {
 		if x, ok := d.Int64(v, "seats"); ok {
 			m.Seats = x
 		}
 	}
-	if v := obj.Get("badge"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("badge"); v.Present() {
 		if x, ok := d.Bytes(v, "badge"); ok {
 			m.Badge = x
 		}
 	}
-	if v := obj.Get("color"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("color"); v.Present() {
 		if x, ok := d.String(v, "color"); ok {
 			d.StringIn("color", x, "red", "green")
 			m.Color = x
@@ -194,12 +194,12 @@ func decodeBookRoomRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m 
 	} else {
 		d.Missing("color")
 	}
-	if v := obj.Get("note"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("note"); v.Present() {
 		if x, ok := d.StructValue(v, "note"); ok {
 			m.Note = x
 		}
 	}
-	if v := obj.Get("tags"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("tags"); v.Present() {
 		if arr, ok := d.Array(v, "tags"); ok {
 			d.Enter("tags")
 			for i, ev := range arr {

@@ -142,7 +142,7 @@ var fieldsCreateShelfRequest = []string{"theme"}
 
 func decodeCreateShelfRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateShelfRequest) {
 	d.Known(obj, fieldsCreateShelfRequest)
-	if v := obj.Get("theme"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("theme"); v.Present() {
 		if x, ok := d.String(v, "theme"); ok {
 			d.MaxLength("theme", x, 60)
 			m.Theme = x
@@ -156,14 +156,14 @@ var fieldsRepaintShelfRequest = []string{"shelf_id", "color"}
 
 func decodeRepaintShelfRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.RepaintShelfRequest) {
 	d.Known(obj, fieldsRepaintShelfRequest)
-	if v := obj.Get("shelf_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("shelf_id"); v.Present() {
 		if x, ok := d.String(v, "shelf_id"); ok {
 			m.ShelfId = x
 		}
 	} else {
 		d.Missing("shelf_id")
 	}
-	if v := obj.Get("color"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("color"); v.Present() {
 		if x, ok := d.String(v, "color"); ok {
 			m.Color = x
 		}

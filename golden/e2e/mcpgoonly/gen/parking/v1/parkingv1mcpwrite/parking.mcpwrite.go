@@ -103,14 +103,14 @@ var fieldsReserveSpotRequest = []string{"level", "day", "plate"}
 
 func decodeReserveSpotRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ReserveSpotRequest) {
 	d.Known(obj, fieldsReserveSpotRequest)
-	if v := obj.Get("level"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("level"); v.Present() {
 		if x, ok := d.Enum(v, "level", enumLevel); ok {
 			m.Level = v1.Level(x)
 		}
 	} else {
 		d.Missing("level")
 	}
-	if v := obj.Get("day"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("day"); v.Present() {
 		if x, ok := d.String(v, "day"); ok {
 			d.Pattern("day", x, patternReserveSpotRequestDay)
 			m.Day = x
@@ -118,7 +118,7 @@ func decodeReserveSpotRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 	} else {
 		d.Missing("day")
 	}
-	if v := obj.Get("plate"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("plate"); v.Present() {
 		if x, ok := d.String(v, "plate"); ok {
 			d.MinLength("plate", x, 2)
 			d.MaxLength("plate", x, 12)

@@ -92,7 +92,7 @@ var fieldsSection = []string{"title", "sections"}
 
 func decodeSection(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Section) {
 	d.Known(obj, fieldsSection)
-	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("title"); v.Present() {
 		if x, ok := d.String(v, "title"); ok {
 			d.MinLength("title", x, 1)
 			m.Title = x
@@ -100,7 +100,7 @@ func decodeSection(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Sect
 	} else {
 		d.Missing("title")
 	}
-	if v := obj.Get("sections"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("sections"); v.Present() {
 		if arr, ok := d.Array(v, "sections"); ok {
 			d.MaxItems("sections", len(arr), 50)
 			d.Enter("sections")
@@ -122,14 +122,14 @@ var fieldsCreateOutlineRequest = []string{"title", "sections"}
 
 func decodeCreateOutlineRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateOutlineRequest) {
 	d.Known(obj, fieldsCreateOutlineRequest)
-	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("title"); v.Present() {
 		if x, ok := d.String(v, "title"); ok {
 			m.Title = x
 		}
 	} else {
 		d.Missing("title")
 	}
-	if v := obj.Get("sections"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("sections"); v.Present() {
 		if arr, ok := d.Array(v, "sections"); ok {
 			d.MaxItems("sections", len(arr), 50)
 			d.Enter("sections")

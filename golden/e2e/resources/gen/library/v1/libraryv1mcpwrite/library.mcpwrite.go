@@ -130,7 +130,7 @@ var fieldsGetBookRequest = []string{"name"}
 
 func decodeGetBookRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.GetBookRequest) {
 	d.Known(obj, fieldsGetBookRequest)
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			m.Name = x
 		}
@@ -143,7 +143,7 @@ var fieldsGetShelfRequest = []string{"name"}
 
 func decodeGetShelfRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.GetShelfRequest) {
 	d.Known(obj, fieldsGetShelfRequest)
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			m.Name = x
 		}
@@ -156,7 +156,7 @@ var fieldsCountBooksRequest = []string{"parent"}
 
 func decodeCountBooksRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CountBooksRequest) {
 	d.Known(obj, fieldsCountBooksRequest)
-	if v := obj.Get("parent"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("parent"); v.Present() {
 		if x, ok := d.String(v, "parent"); ok {
 			m.Parent = x
 		}

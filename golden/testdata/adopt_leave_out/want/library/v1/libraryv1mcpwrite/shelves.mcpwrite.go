@@ -94,7 +94,7 @@ var fieldsLabel = []string{"text"}
 
 func decodeLabel(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Label) {
 	d.Known(obj, fieldsLabel)
-	if v := obj.Get("text"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("text"); v.Present() {
 		if x, ok := d.String(v, "text"); ok {
 			m.Text = x
 		}
@@ -105,17 +105,17 @@ var fieldsShelf = []string{"name", "genre", "label"}
 
 func decodeShelf(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Shelf) {
 	d.Known(obj, fieldsShelf)
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			m.Name = x
 		}
 	}
-	if v := obj.Get("genre"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("genre"); v.Present() {
 		if x, ok := d.Enum(v, "genre", enumGenre); ok {
 			m.Genre = v1.Genre(x)
 		}
 	}
-	if v := obj.Get("label"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("label"); v.Present() {
 		if o, ok := d.Object(v, "label"); ok {
 			x := new(v1.Label)
 			d.Enter("label")
@@ -130,7 +130,7 @@ var fieldsCreateShelfRequest = []string{"shelf"}
 
 func decodeCreateShelfRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateShelfRequest) {
 	d.Known(obj, fieldsCreateShelfRequest)
-	if v := obj.Get("shelf"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("shelf"); v.Present() {
 		if o, ok := d.Object(v, "shelf"); ok {
 			x := new(v1.Shelf)
 			d.Enter("shelf")

@@ -169,7 +169,7 @@ var ownedRoom = map[string]string{
 
 func decodeRoom(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Room) {
 	d.KnownOwned(obj, fieldsRoom, ownedRoom)
-	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("title"); v.Present() {
 		if x, ok := d.String(v, "title"); ok {
 			m.Title = x
 		}
@@ -180,7 +180,7 @@ var fieldsCreateRoomRequest = []string{"room"}
 
 func decodeCreateRoomRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateRoomRequest) {
 	d.Known(obj, fieldsCreateRoomRequest)
-	if v := obj.Get("room"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("room"); v.Present() {
 		if o, ok := d.Object(v, "room"); ok {
 			x := new(v1.Room)
 			d.Enter("room")
@@ -195,14 +195,14 @@ var fieldsRoomForUpdate = []string{"name", "title"}
 
 func decodeRoomForUpdate(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Room) {
 	d.Known(obj, fieldsRoomForUpdate)
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			m.Name = x
 		}
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("title"); v.Present() {
 		if x, ok := d.String(v, "title"); ok {
 			m.Title = x
 		}
@@ -213,7 +213,7 @@ var fieldsUpdateRoomRequest = []string{"room", "update_mask"}
 
 func decodeUpdateRoomRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.UpdateRoomRequest) {
 	d.Known(obj, fieldsUpdateRoomRequest)
-	if v := obj.Get("room"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("room"); v.Present() {
 		if o, ok := d.Object(v, "room"); ok {
 			x := new(v1.Room)
 			d.Enter("room")
@@ -222,7 +222,7 @@ func decodeUpdateRoomRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 			m.Room = x
 		}
 	}
-	if v := obj.Get("update_mask"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("update_mask"); v.Present() {
 		if x, ok := d.FieldMask(v, "update_mask"); ok {
 			m.UpdateMask = x
 		}

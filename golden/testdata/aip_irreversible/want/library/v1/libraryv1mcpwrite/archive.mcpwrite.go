@@ -162,7 +162,7 @@ var fieldsCopyRequest = []string{"name"}
 
 func decodeCopyRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CopyRequest) {
 	d.Known(obj, fieldsCopyRequest)
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			m.Name = x
 		}
@@ -173,12 +173,12 @@ var fieldsSetIamPolicyRequest = []string{"resource", "policy"}
 
 func decodeSetIamPolicyRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.SetIamPolicyRequest) {
 	d.Known(obj, fieldsSetIamPolicyRequest)
-	if v := obj.Get("resource"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("resource"); v.Present() {
 		if x, ok := d.String(v, "resource"); ok {
 			m.Resource = x
 		}
 	}
-	if v := obj.Get("policy"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("policy"); v.Present() {
 		if x, ok := d.String(v, "policy"); ok {
 			m.Policy = x
 		}

@@ -119,7 +119,7 @@ var fieldsGetTitleRequest = []string{"name"}
 
 func decodeGetTitleRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.GetTitleRequest) {
 	d.Known(obj, fieldsGetTitleRequest)
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			m.Name = x
 		}
@@ -130,12 +130,12 @@ var fieldsListTitlesRequest = []string{"page_size", "page_token"}
 
 func decodeListTitlesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ListTitlesRequest) {
 	d.Known(obj, fieldsListTitlesRequest)
-	if v := obj.Get("page_size"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("page_size"); v.Present() {
 		if x, ok := d.Int32(v, "page_size"); ok {
 			m.PageSize = x
 		}
 	}
-	if v := obj.Get("page_token"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("page_token"); v.Present() {
 		if x, ok := d.String(v, "page_token"); ok {
 			m.PageToken = x
 		}

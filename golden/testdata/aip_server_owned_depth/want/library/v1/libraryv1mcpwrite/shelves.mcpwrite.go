@@ -121,12 +121,12 @@ var ownedLocation = map[string]string{
 
 func decodeLocation(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Location) {
 	d.KnownOwned(obj, fieldsLocation, ownedLocation)
-	if v := obj.Get("aisle"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("aisle"); v.Present() {
 		if x, ok := d.String(v, "aisle"); ok {
 			m.Aisle = x
 		}
 	}
-	if v := obj.Get("zone"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("zone"); v.Present() {
 		if x, ok := d.String(v, "zone"); ok {
 			m.Zone = x
 		}
@@ -141,12 +141,12 @@ var ownedShelf = map[string]string{
 
 func decodeShelf(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Shelf) {
 	d.KnownOwned(obj, fieldsShelf, ownedShelf)
-	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("title"); v.Present() {
 		if x, ok := d.String(v, "title"); ok {
 			m.Title = x
 		}
 	}
-	if v := obj.Get("location"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("location"); v.Present() {
 		if o, ok := d.Object(v, "location"); ok {
 			x := new(v1.Location)
 			d.Enter("location")
@@ -161,7 +161,7 @@ var fieldsCreateShelfRequest = []string{"shelf"}
 
 func decodeCreateShelfRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateShelfRequest) {
 	d.Known(obj, fieldsCreateShelfRequest)
-	if v := obj.Get("shelf"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("shelf"); v.Present() {
 		if o, ok := d.Object(v, "shelf"); ok {
 			x := new(v1.Shelf)
 			d.Enter("shelf")
@@ -184,7 +184,7 @@ var ownedLocationInUpdate = map[string]string{
 
 func decodeLocationInUpdate(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Location) {
 	d.KnownOwned(obj, fieldsLocationInUpdate, ownedLocationInUpdate)
-	if v := obj.Get("aisle"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("aisle"); v.Present() {
 		if x, ok := d.String(v, "aisle"); ok {
 			m.Aisle = x
 		}
@@ -195,19 +195,19 @@ var fieldsShelfForUpdate = []string{"name", "title", "location"}
 
 func decodeShelfForUpdate(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Shelf) {
 	d.Known(obj, fieldsShelfForUpdate)
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			m.Name = x
 		}
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("title"); v.Present() {
 		if x, ok := d.String(v, "title"); ok {
 			m.Title = x
 		}
 	}
-	if v := obj.Get("location"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("location"); v.Present() {
 		if o, ok := d.Object(v, "location"); ok {
 			x := new(v1.Location)
 			d.Enter("location")
@@ -222,7 +222,7 @@ var fieldsUpdateShelfRequest = []string{"shelf", "update_mask"}
 
 func decodeUpdateShelfRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.UpdateShelfRequest) {
 	d.Known(obj, fieldsUpdateShelfRequest)
-	if v := obj.Get("shelf"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("shelf"); v.Present() {
 		if o, ok := d.Object(v, "shelf"); ok {
 			x := new(v1.Shelf)
 			d.Enter("shelf")
@@ -233,7 +233,7 @@ func decodeUpdateShelfRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 	} else {
 		d.Missing("shelf")
 	}
-	if v := obj.Get("update_mask"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("update_mask"); v.Present() {
 		if x, ok := d.FieldMask(v, "update_mask"); ok {
 			m.UpdateMask = x
 		}
@@ -249,7 +249,7 @@ var ownedCreateScanRequest = map[string]string{
 
 func decodeCreateScanRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateScanRequest) {
 	d.KnownOwned(obj, fieldsCreateScanRequest, ownedCreateScanRequest)
-	if v := obj.Get("parent"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("parent"); v.Present() {
 		if x, ok := d.String(v, "parent"); ok {
 			m.Parent = x
 		}

@@ -208,7 +208,7 @@ var fieldsBay = []string{"code"}
 
 func decodeBay(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Bay) {
 	d.Known(obj, fieldsBay)
-	if v := obj.Get("code"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("code"); v.Present() {
 		if x, ok := d.String(v, "code"); ok {
 			m.Code = x
 		}
@@ -219,7 +219,7 @@ var fieldsAisle = []string{"bay"}
 
 func decodeAisle(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Aisle) {
 	d.Known(obj, fieldsAisle)
-	if v := obj.Get("bay"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("bay"); v.Present() {
 		if o, ok := d.Object(v, "bay"); ok {
 			x := new(v1.Bay)
 			d.Enter("bay")
@@ -234,7 +234,7 @@ var fieldsPlacement = []string{"aisle", "placed_at"}
 
 func decodePlacement(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Placement) {
 	d.Known(obj, fieldsPlacement)
-	if v := obj.Get("aisle"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("aisle"); v.Present() {
 		if o, ok := d.Object(v, "aisle"); ok {
 			x := new(v1.Aisle)
 			d.Enter("aisle")
@@ -243,7 +243,7 @@ func decodePlacement(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Pl
 			m.Aisle = x
 		}
 	}
-	if v := obj.Get("placed_at"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("placed_at"); v.Present() {
 		if x, ok := d.Timestamp(v, "placed_at"); ok {
 			m.PlacedAt = x
 		}
@@ -260,29 +260,29 @@ var ownedShelf = map[string]string{
 
 func decodeShelf(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Shelf) {
 	d.KnownOwned(obj, fieldsShelf, ownedShelf)
-	if v := obj.Get("theme"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("theme"); v.Present() {
 		if x, ok := d.String(v, "theme"); ok {
 			m.Theme = x
 		}
 	} else {
 		d.Missing("theme")
 	}
-	if v := obj.Get("floor"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("floor"); v.Present() {
 		if x, ok := d.Int32(v, "floor"); ok {
 			m.Floor = x
 		}
 	}
-	if v := obj.Get("colour"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("colour"); v.Present() {
 		if x, ok := d.String(v, "colour"); ok {
 			m.Colour = x
 		}
 	}
-	if v := obj.Get("notes"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("notes"); v.Present() {
 		if x, ok := d.String(v, "notes"); ok {
 			m.Notes = x
 		}
 	}
-	if v := obj.Get("placement"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("placement"); v.Present() {
 		if o, ok := d.Object(v, "placement"); ok {
 			x := new(v1.Placement)
 			d.Enter("placement")
@@ -297,14 +297,14 @@ var fieldsCreateShelfRequest = []string{"parent", "shelf"}
 
 func decodeCreateShelfRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateShelfRequest) {
 	d.Known(obj, fieldsCreateShelfRequest)
-	if v := obj.Get("parent"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("parent"); v.Present() {
 		if x, ok := d.String(v, "parent"); ok {
 			m.Parent = x
 		}
 	} else {
 		d.Missing("parent")
 	}
-	if v := obj.Get("shelf"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("shelf"); v.Present() {
 		if o, ok := d.Object(v, "shelf"); ok {
 			x := new(v1.Shelf)
 			d.Enter("shelf")
@@ -327,31 +327,31 @@ var ownedShelfForUpdate = map[string]string{
 
 func decodeShelfForUpdate(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Shelf) {
 	d.KnownOwned(obj, fieldsShelfForUpdate, ownedShelfForUpdate)
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			m.Name = x
 		}
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("theme"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("theme"); v.Present() {
 		if x, ok := d.String(v, "theme"); ok {
 			m.Theme = x
 		}
 	} else {
 		d.Missing("theme")
 	}
-	if v := obj.Get("colour"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("colour"); v.Present() {
 		if x, ok := d.String(v, "colour"); ok {
 			m.Colour = x
 		}
 	}
-	if v := obj.Get("notes"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("notes"); v.Present() {
 		if x, ok := d.String(v, "notes"); ok {
 			m.Notes = x
 		}
 	}
-	if v := obj.Get("placement"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("placement"); v.Present() {
 		if o, ok := d.Object(v, "placement"); ok {
 			x := new(v1.Placement)
 			d.Enter("placement")
@@ -366,7 +366,7 @@ var fieldsUpdateShelfRequest = []string{"shelf", "update_mask"}
 
 func decodeUpdateShelfRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.UpdateShelfRequest) {
 	d.Known(obj, fieldsUpdateShelfRequest)
-	if v := obj.Get("shelf"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("shelf"); v.Present() {
 		if o, ok := d.Object(v, "shelf"); ok {
 			x := new(v1.Shelf)
 			d.Enter("shelf")
@@ -377,7 +377,7 @@ func decodeUpdateShelfRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 	} else {
 		d.Missing("shelf")
 	}
-	if v := obj.Get("update_mask"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("update_mask"); v.Present() {
 		if x, ok := d.FieldMask(v, "update_mask"); ok {
 			m.UpdateMask = x
 		}
@@ -389,7 +389,7 @@ var fieldsDeleteShelfRequest = []string{"name"}
 
 func decodeDeleteShelfRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.DeleteShelfRequest) {
 	d.Known(obj, fieldsDeleteShelfRequest)
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			m.Name = x
 		}
@@ -406,7 +406,7 @@ var ownedLabel = map[string]string{
 
 func decodeLabel(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Label) {
 	d.KnownOwned(obj, fieldsLabel, ownedLabel)
-	if v := obj.Get("text"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("text"); v.Present() {
 		if x, ok := d.String(v, "text"); ok {
 			m.Text = x
 		}
@@ -417,12 +417,12 @@ var fieldsCreateLabelRequest = []string{"parent", "label"}
 
 func decodeCreateLabelRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateLabelRequest) {
 	d.Known(obj, fieldsCreateLabelRequest)
-	if v := obj.Get("parent"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("parent"); v.Present() {
 		if x, ok := d.String(v, "parent"); ok {
 			m.Parent = x
 		}
 	}
-	if v := obj.Get("label"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("label"); v.Present() {
 		if o, ok := d.Object(v, "label"); ok {
 			x := new(v1.Label)
 			d.Enter("label")
@@ -437,14 +437,14 @@ var fieldsLabelForUpdate = []string{"name", "text"}
 
 func decodeLabelForUpdate(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Label) {
 	d.Known(obj, fieldsLabelForUpdate)
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			m.Name = x
 		}
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("text"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("text"); v.Present() {
 		if x, ok := d.String(v, "text"); ok {
 			m.Text = x
 		}
@@ -455,7 +455,7 @@ var fieldsUpdateLabelRequest = []string{"label", "update_mask"}
 
 func decodeUpdateLabelRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.UpdateLabelRequest) {
 	d.Known(obj, fieldsUpdateLabelRequest)
-	if v := obj.Get("label"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("label"); v.Present() {
 		if o, ok := d.Object(v, "label"); ok {
 			x := new(v1.Label)
 			d.Enter("label")
@@ -464,7 +464,7 @@ func decodeUpdateLabelRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 			m.Label = x
 		}
 	}
-	if v := obj.Get("update_mask"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("update_mask"); v.Present() {
 		if x, ok := d.FieldMask(v, "update_mask"); ok {
 			m.UpdateMask = x
 		}
@@ -476,7 +476,7 @@ var fieldsDeleteLabelRequest = []string{"name"}
 
 func decodeDeleteLabelRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.DeleteLabelRequest) {
 	d.Known(obj, fieldsDeleteLabelRequest)
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			m.Name = x
 		}
@@ -487,7 +487,7 @@ var fieldsBadge = []string{"name"}
 
 func decodeBadge(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Badge) {
 	d.Known(obj, fieldsBadge)
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			m.Name = x
 		}
@@ -500,7 +500,7 @@ var fieldsReplaceShelfRequest = []string{"shelf"}
 
 func decodeReplaceShelfRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ReplaceShelfRequest) {
 	d.Known(obj, fieldsReplaceShelfRequest)
-	if v := obj.Get("shelf"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("shelf"); v.Present() {
 		if o, ok := d.Object(v, "shelf"); ok {
 			x := new(v1.Shelf)
 			d.Enter("shelf")
@@ -515,12 +515,12 @@ var fieldsReplaceSignRequest = []string{"name", "sign"}
 
 func decodeReplaceSignRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ReplaceSignRequest) {
 	d.Known(obj, fieldsReplaceSignRequest)
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			m.Name = x
 		}
 	}
-	if v := obj.Get("sign"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("sign"); v.Present() {
 		if x, ok := d.String(v, "sign"); ok {
 			m.Sign = x
 		}

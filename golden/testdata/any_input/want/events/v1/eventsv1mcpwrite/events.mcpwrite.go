@@ -105,7 +105,7 @@ var fieldsParcelLost = []string{"reason"}
 
 func decodeParcelLost(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ParcelLost) {
 	d.Known(obj, fieldsParcelLost)
-	if v := obj.Get("reason"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("reason"); v.Present() {
 		if x, ok := d.String(v, "reason"); ok {
 			m.Reason = x
 		}
@@ -116,12 +116,12 @@ var fieldsParcelScanned = []string{"depot", "weight_grams"}
 
 func decodeParcelScanned(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ParcelScanned) {
 	d.Known(obj, fieldsParcelScanned)
-	if v := obj.Get("depot"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("depot"); v.Present() {
 		if x, ok := d.String(v, "depot"); ok {
 			m.Depot = x
 		}
 	}
-	if v := obj.Get("weight_grams"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("weight_grams"); v.Present() {
 		if x, ok := d.Int32(v, "weight_grams"); ok {
 			m.WeightGrams = x
 		}
@@ -132,7 +132,7 @@ var fieldsNote = []string{"text"}
 
 func decodeNote(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Note) {
 	d.Known(obj, fieldsNote)
-	if v := obj.Get("text"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("text"); v.Present() {
 		if x, ok := d.String(v, "text"); ok {
 			m.Text = x
 		}
@@ -143,12 +143,12 @@ var fieldsRecordEventRequest = []string{"parcel_id", "payload", "remark"}
 
 func decodeRecordEventRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.RecordEventRequest) {
 	d.Known(obj, fieldsRecordEventRequest)
-	if v := obj.Get("parcel_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("parcel_id"); v.Present() {
 		if x, ok := d.String(v, "parcel_id"); ok {
 			m.ParcelId = x
 		}
 	}
-	if v := obj.Get("payload"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("payload"); v.Present() {
 		if url, o, ok := d.AnyObject(v, "payload", []string{"type.googleapis.com/events.v1.ParcelLost", "type.googleapis.com/events.v1.ParcelScanned"}); ok {
 			switch url {
 			case "type.googleapis.com/events.v1.ParcelLost":
@@ -170,7 +170,7 @@ func decodeRecordEventRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 			}
 		}
 	}
-	if v := obj.Get("remark"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("remark"); v.Present() {
 		if url, o, ok := d.AnyObject(v, "remark", []string{"type.googleapis.com/events.v1.Note"}); ok {
 			switch url {
 			case "type.googleapis.com/events.v1.Note":
@@ -190,12 +190,12 @@ var fieldsAttachNotesRequest = []string{"parcel_id", "notes"}
 
 func decodeAttachNotesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.AttachNotesRequest) {
 	d.Known(obj, fieldsAttachNotesRequest)
-	if v := obj.Get("parcel_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("parcel_id"); v.Present() {
 		if x, ok := d.String(v, "parcel_id"); ok {
 			m.ParcelId = x
 		}
 	}
-	if v := obj.Get("notes"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("notes"); v.Present() {
 		if arr, ok := d.Array(v, "notes"); ok {
 			d.Enter("notes")
 			for i, ev := range arr {

@@ -164,14 +164,14 @@ var fieldsNote = []string{"kind", "title", "client_request_id"}
 
 func decodeNote(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Note) {
 	d.Known(obj, fieldsNote)
-	if v := obj.Get("kind"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("kind"); v.Present() {
 		if x, ok := d.Enum(v, "kind", enumKind); ok {
 			m.Kind = v1.Kind(x)
 		}
 	} else {
 		d.Missing("kind")
 	}
-	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("title"); v.Present() {
 		if x, ok := d.String(v, "title"); ok {
 			d.MaxLength("title", x, 100)
 			m.Title = x
@@ -179,7 +179,7 @@ func decodeNote(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Note) {
 	} else {
 		d.Missing("title")
 	}
-	if v := obj.Get("client_request_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("client_request_id"); v.Present() {
 		if x, ok := d.String(v, "client_request_id"); ok {
 			d.MaxLength("client_request_id", x, 64)
 			m.ClientRequestId = x
@@ -191,7 +191,7 @@ var fieldsTag = []string{"label"}
 
 func decodeTag(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Tag) {
 	d.Known(obj, fieldsTag)
-	if v := obj.Get("label"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("label"); v.Present() {
 		if x, ok := d.String(v, "label"); ok {
 			m.Label = x
 		}
@@ -204,7 +204,7 @@ var fieldsImportNotesRequest = []string{"notes", "tags"}
 
 func decodeImportNotesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ImportNotesRequest) {
 	d.Known(obj, fieldsImportNotesRequest)
-	if v := obj.Get("notes"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("notes"); v.Present() {
 		if arr, ok := d.Array(v, "notes"); ok {
 			d.MinItems("notes", len(arr), 1)
 			d.MaxItems("notes", len(arr), 3)
@@ -226,7 +226,7 @@ func decodeImportNotesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 	} else {
 		d.Missing("notes")
 	}
-	if v := obj.Get("tags"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("tags"); v.Present() {
 		if ks, vs, ok := d.MapEntries(v, "tags"); ok {
 			m.Tags = make(map[string]*v1.Tag, len(ks))
 			d.Enter("tags")

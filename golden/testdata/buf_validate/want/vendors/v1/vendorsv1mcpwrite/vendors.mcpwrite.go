@@ -135,7 +135,7 @@ var fieldsRegisterVendorRequest = []string{"name", "vat_id", "email", "website",
 
 func decodeRegisterVendorRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.RegisterVendorRequest) {
 	d.Known(obj, fieldsRegisterVendorRequest)
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			d.MinLength("name", x, 2)
 			d.MaxLength("name", x, 100)
@@ -144,7 +144,7 @@ func decodeRegisterVendorRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("vat_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("vat_id"); v.Present() {
 		if x, ok := d.String(v, "vat_id"); ok {
 			d.MaxLength("vat_id", x, 14)
 			d.Pattern("vat_id", x, patternRegisterVendorRequestTaxId)
@@ -153,7 +153,7 @@ func decodeRegisterVendorRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 	} else {
 		d.Missing("vat_id")
 	}
-	if v := obj.Get("email"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("email"); v.Present() {
 		if x, ok := d.String(v, "email"); ok {
 			d.Format("email", x, "email")
 			m.Email = x
@@ -161,7 +161,7 @@ func decodeRegisterVendorRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 	} else {
 		d.Missing("email")
 	}
-	if v := obj.Get("website"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("website"); v.Present() {
 		if x, ok := d.String(v, "website"); ok {
 			d.Format("website", x, "uri")
 			m.Website = x
@@ -169,7 +169,7 @@ func decodeRegisterVendorRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 	} else {
 		d.Missing("website")
 	}
-	if v := obj.Get("country"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("country"); v.Present() {
 		if x, ok := d.String(v, "country"); ok {
 			d.StringIn("country", x, "DE", "FR", "NL")
 			m.Country = x
@@ -177,13 +177,13 @@ func decodeRegisterVendorRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 	} else {
 		d.Missing("country")
 	}
-	if v := obj.Get("code"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("code"); v.Present() {
 		if x, ok := d.String(v, "code"); ok {
 			d.StringNotIn("code", x, "ADMIN", "ROOT")
 			m.Code = x
 		}
 	}
-	if v := obj.Get("callback_ip"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("callback_ip"); v.Present() {
 		if x, ok := d.String(v, "callback_ip"); ok {
 			d.Format("callback_ip", x, "ip")
 			m.CallbackIp = x
@@ -191,20 +191,20 @@ func decodeRegisterVendorRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 	} else {
 		d.Missing("callback_ip")
 	}
-	if v := obj.Get("tier"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("tier"); v.Present() {
 		if x, ok := d.Enum(v, "tier", enumTier); ok {
 			d.EnumIn("tier", x, enumTier, 1, 2)
 			m.Tier = v1.Tier(x)
 		}
 	}
-	if v := obj.Get("payment_days"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("payment_days"); v.Present() {
 		if x, ok := d.Int32(v, "payment_days"); ok {
 			d.Minimum("payment_days", float64(x), 0)
 			d.Maximum("payment_days", float64(x), 120)
 			m.PaymentDays = x
 		}
 	}
-	if v := obj.Get("discount"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("discount"); v.Present() {
 		if x, ok := d.Float64(v, "discount"); ok {
 			d.ExclusiveMinimum("discount", float64(x), 0)
 			d.ExclusiveMaximum("discount", float64(x), 1)
@@ -213,7 +213,7 @@ func decodeRegisterVendorRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 	} else {
 		d.Missing("discount")
 	}
-	if v := obj.Get("priority"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("priority"); v.Present() {
 		if x, ok := d.Uint32(v, "priority"); ok {
 			d.NumberIn("priority", float64(x), 1, 2, 3)
 			m.Priority = x
@@ -221,7 +221,7 @@ func decodeRegisterVendorRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 	} else {
 		d.Missing("priority")
 	}
-	if v := obj.Get("categories"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("categories"); v.Present() {
 		if arr, ok := d.Array(v, "categories"); ok {
 			d.MinItems("categories", len(arr), 1)
 			d.MaxItems("categories", len(arr), 5)
@@ -241,7 +241,7 @@ func decodeRegisterVendorRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 	} else {
 		d.Missing("categories")
 	}
-	if v := obj.Get("labels"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("labels"); v.Present() {
 		if ks, vs, ok := d.MapEntries(v, "labels"); ok {
 			d.MaxItems("labels", len(ks), 4)
 			m.Labels = make(map[string]string, len(ks))
@@ -259,17 +259,17 @@ func decodeRegisterVendorRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 			d.Leave()
 		}
 	}
-	if v := obj.Get("note"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("note"); v.Present() {
 		if x, ok := d.String(v, "note"); ok {
 			m.Note = x
 		}
 	}
-	if v := obj.Get("region"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("region"); v.Present() {
 		if x, ok := d.String(v, "region"); ok {
 			m.Region = x
 		}
 	}
-	if v := obj.Get("reference"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("reference"); v.Present() {
 		if x, ok := d.String(v, "reference"); ok {
 			d.HasPrefix("reference", x, "REF-")
 			d.HasSuffix("reference", x, "-X")
@@ -280,7 +280,7 @@ func decodeRegisterVendorRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 	} else {
 		d.Missing("reference")
 	}
-	if v := obj.Get("quotas"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("quotas"); v.Present() {
 		if ks, vs, ok := d.MapEntries(v, "quotas"); ok {
 			m.Quotas = make(map[string]int32, len(ks))
 			d.Enter("quotas")
@@ -295,28 +295,28 @@ func decodeRegisterVendorRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 			d.Leave()
 		}
 	}
-	if v := obj.Get("contact_name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("contact_name"); v.Present() {
 		if x, ok := d.String(v, "contact_name"); ok {
 			m.Contact = &v1.RegisterVendorRequest_ContactName{ContactName: x}
 		}
 	}
-	if v := obj.Get("phone"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("phone"); v.Present() {
 		if x, ok := d.String(v, "phone"); ok {
 			m.Phone = x
 		}
 	}
-	if v := obj.Get("fax"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("fax"); v.Present() {
 		if x, ok := d.String(v, "fax"); ok {
 			m.Fax = x
 		}
 	}
-	if v := obj.Get("iban"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("iban"); v.Present() {
 		if x, ok := d.String(v, "iban"); ok {
 			d.MinLength("iban", x, 15)
 			m.Payment = &v1.RegisterVendorRequest_Iban{Iban: x}
 		}
 	}
-	if v := obj.Get("card_token"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("card_token"); v.Present() {
 		if x, ok := d.String(v, "card_token"); ok {
 			m.Payment = &v1.RegisterVendorRequest_CardToken{CardToken: x}
 		}

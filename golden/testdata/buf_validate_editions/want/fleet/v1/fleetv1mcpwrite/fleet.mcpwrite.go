@@ -113,7 +113,7 @@ var fieldsRegisterVehicleRequest = []string{"plate", "kind", "load_tonnes", "dep
 
 func decodeRegisterVehicleRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.RegisterVehicleRequest) {
 	d.Known(obj, fieldsRegisterVehicleRequest)
-	if v := obj.Get("plate"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("plate"); v.Present() {
 		if x, ok := d.String(v, "plate"); ok {
 			d.MinLength("plate", x, 2)
 			d.MaxLength("plate", x, 10)
@@ -122,7 +122,7 @@ func decodeRegisterVehicleRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obj
 	} else {
 		d.Missing("plate")
 	}
-	if v := obj.Get("kind"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("kind"); v.Present() {
 		if x, ok := d.Enum(v, "kind", enumVehicleKind); ok {
 			d.EnumIn("kind", x, enumVehicleKind, 1, 2)
 			m.Kind = mcpwriteimpl.Ptr(v1.VehicleKind(x))
@@ -130,20 +130,20 @@ func decodeRegisterVehicleRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obj
 	} else {
 		d.Missing("kind")
 	}
-	if v := obj.Get("load_tonnes"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("load_tonnes"); v.Present() {
 		if x, ok := d.Float32(v, "load_tonnes"); ok {
 			d.ExclusiveMaximum("load_tonnes", float64(x), 40)
 			d.Minimum("load_tonnes", float64(x), 0)
 			m.LoadTonnes = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("depot_host"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("depot_host"); v.Present() {
 		if x, ok := d.String(v, "depot_host"); ok {
 			d.Format("depot_host", x, "hostname")
 			m.DepotHost = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("company"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("company"); v.Present() {
 		if x, ok := d.String(v, "company"); ok {
 			m.Owner = &v1.RegisterVehicleRequest_Company{Company: x}
 		}

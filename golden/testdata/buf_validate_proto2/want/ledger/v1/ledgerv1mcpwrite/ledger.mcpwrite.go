@@ -105,7 +105,7 @@ var fieldsPostLineRequest = []string{"account", "amount_cents", "reference", "co
 
 func decodePostLineRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.PostLineRequest) {
 	d.Known(obj, fieldsPostLineRequest)
-	if v := obj.Get("account"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("account"); v.Present() {
 		if x, ok := d.String(v, "account"); ok {
 			d.MinLength("account", x, 4)
 			d.MaxLength("account", x, 4)
@@ -115,7 +115,7 @@ func decodePostLineRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m 
 	} else {
 		d.Missing("account")
 	}
-	if v := obj.Get("amount_cents"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("amount_cents"); v.Present() {
 		if x, ok := d.Int64(v, "amount_cents"); ok {
 			d.NumberNotIn("amount_cents", float64(x), 0)
 			d.Minimum("amount_cents", float64(x), -1e+06)
@@ -125,13 +125,13 @@ func decodePostLineRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m 
 	} else {
 		d.Missing("amount_cents")
 	}
-	if v := obj.Get("reference"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("reference"); v.Present() {
 		if x, ok := d.String(v, "reference"); ok {
 			d.Format("reference", x, "uuid")
 			m.Reference = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("cost_centers"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("cost_centers"); v.Present() {
 		if arr, ok := d.Array(v, "cost_centers"); ok {
 			d.MaxItems("cost_centers", len(arr), 3)
 			d.Enter("cost_centers")

@@ -214,36 +214,36 @@ var fieldsEnrolDeviceRequest = []string{"accept_terms", "archived", "fingerprint
 
 func decodeEnrolDeviceRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.EnrolDeviceRequest) {
 	d.Known(obj, fieldsEnrolDeviceRequest)
-	if v := obj.Get("accept_terms"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("accept_terms"); v.Present() {
 		if x, ok := d.Bool(v, "accept_terms"); ok {
 			m.AcceptTerms = x
 		}
 	} else {
 		d.Missing("accept_terms")
 	}
-	if v := obj.Get("archived"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("archived"); v.Present() {
 		if x, ok := d.Bool(v, "archived"); ok {
 			m.Archived = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("fingerprint"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("fingerprint"); v.Present() {
 		if x, ok := d.Bytes(v, "fingerprint"); ok {
 			m.Fingerprint = x
 		}
 	} else {
 		d.Missing("fingerprint")
 	}
-	if v := obj.Get("thumbnail"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("thumbnail"); v.Present() {
 		if x, ok := d.Bytes(v, "thumbnail"); ok {
 			m.Thumbnail = x
 		}
 	}
-	if v := obj.Get("tag"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("tag"); v.Present() {
 		if x, ok := d.Bytes(v, "tag"); ok {
 			m.Tag = x
 		}
 	}
-	if v := obj.Get("keys"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("keys"); v.Present() {
 		if arr, ok := d.Array(v, "keys"); ok {
 			d.MaxItems("keys", len(arr), 3)
 			d.Enter("keys")
@@ -257,51 +257,51 @@ func decodeEnrolDeviceRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 			d.Leave()
 		}
 	}
-	if v := obj.Get("priority"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("priority"); v.Present() {
 		if x, ok := d.Int32(v, "priority"); ok {
 			m.Priority = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("ratio"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("ratio"); v.Present() {
 		if x, ok := d.Float64(v, "ratio"); ok {
 			m.Ratio = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("tier"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("tier"); v.Present() {
 		if x, ok := d.Uint32(v, "tier"); ok {
 			m.Tier = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("quota"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("quota"); v.Present() {
 		if x, ok := d.Int64(v, "quota"); ok {
 			m.Quota = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("seen_at"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("seen_at"); v.Present() {
 		if x, ok := d.Timestamp(v, "seen_at"); ok {
 			m.SeenAt = x
 		}
 	}
-	if v := obj.Get("channel"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("channel"); v.Present() {
 		if x, ok := d.Int32(v, "channel"); ok {
 			m.Channel = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("signal"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("signal"); v.Present() {
 		if x, ok := d.Float32(v, "signal"); ok {
 			d.Minimum("signal", float64(x), 0)
 			d.Maximum("signal", float64(x), 1)
 			m.Signal = wrapperspb.Float(x)
 		}
 	}
-	if v := obj.Get("label"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("label"); v.Present() {
 		if x, ok := d.String(v, "label"); ok {
 			d.MinLength("label", x, 1)
 			d.MaxLength("label", x, 10)
 			m.Label = wrapperspb.String(x)
 		}
 	}
-	if v := obj.Get("sensors"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("sensors"); v.Present() {
 		if x, ok := d.Uint32(v, "sensors"); ok {
 			d.Maximum("sensors", float64(x), 8)
 			m.Sensors = wrapperspb.UInt32(x)
@@ -313,14 +313,14 @@ var fieldsSetGraceRequest = []string{"device_id", "grace"}
 
 func decodeSetGraceRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.SetGraceRequest) {
 	d.Known(obj, fieldsSetGraceRequest)
-	if v := obj.Get("device_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("device_id"); v.Present() {
 		if x, ok := d.String(v, "device_id"); ok {
 			m.DeviceId = x
 		}
 	} else {
 		d.Missing("device_id")
 	}
-	if v := obj.Get("grace"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("grace"); v.Present() {
 		if x, ok := d.Duration(v, "grace"); ok {
 			m.Grace = x
 		}

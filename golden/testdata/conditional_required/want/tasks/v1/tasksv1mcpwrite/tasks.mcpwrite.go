@@ -97,17 +97,17 @@ var fieldsSchedule = []string{"recurring", "cadence"}
 
 func decodeSchedule(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Schedule) {
 	d.Known(obj, fieldsSchedule)
-	if v := obj.Get("recurring"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("recurring"); v.Present() {
 		if x, ok := d.Bool(v, "recurring"); ok {
 			m.Recurring = x
 		}
 	}
-	if v := obj.Get("cadence"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("cadence"); v.Present() {
 		if x, ok := d.String(v, "cadence"); ok {
 			m.Cadence = x
 		}
 	}
-	if v := obj.Get("cadence"); v == nil || v.Kind == mcpwriteimpl.KindNull {
+	if v := obj.Get("cadence"); !v.Present() {
 		switch m.GetRecurring() {
 		case true:
 			d.Add(&mcpwriteimpl.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "cadence", Message: "cadence is required when recurring is true", Suggestions: &mcpwriteimpl.Suggestions{Hint: "send cadence, or set recurring to another value"}})
@@ -119,61 +119,61 @@ var fieldsTransformTaskRequest = []string{"id", "operation", "parent_id", "targe
 
 func decodeTransformTaskRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TransformTaskRequest) {
 	d.Known(obj, fieldsTransformTaskRequest)
-	if v := obj.Get("id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("id"); v.Present() {
 		if x, ok := d.String(v, "id"); ok {
 			m.Id = x
 		}
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("operation"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("operation"); v.Present() {
 		if x, ok := d.Enum(v, "operation", enumOperationSnake); ok {
 			m.Operation = v1.Operation(x)
 		}
 	} else {
 		m.Operation = v1.Operation_OPERATION_PROMOTE
 	}
-	if v := obj.Get("parent_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("parent_id"); v.Present() {
 		if x, ok := d.String(v, "parent_id"); ok {
 			m.ParentId = x
 		}
 	}
-	if v := obj.Get("targetParent"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("targetParent"); v.Present() {
 		if x, ok := d.String(v, "targetParent"); ok {
 			m.TargetParentId = x
 		}
 	}
-	if v := obj.Get("reason"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("reason"); v.Present() {
 		if x, ok := d.String(v, "reason"); ok {
 			m.Reason = x
 		}
 	}
-	if v := obj.Get("blocked"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("blocked"); v.Present() {
 		if x, ok := d.Bool(v, "blocked"); ok {
 			m.Blocked = x
 		}
 	}
-	if v := obj.Get("kind"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("kind"); v.Present() {
 		if x, ok := d.String(v, "kind"); ok {
 			m.Kind = x
 		}
 	}
-	if v := obj.Get("version"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("version"); v.Present() {
 		if x, ok := d.String(v, "version"); ok {
 			m.Version = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("priority"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("priority"); v.Present() {
 		if x, ok := d.Int32(v, "priority"); ok {
 			m.Priority = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("escalation"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("escalation"); v.Present() {
 		if x, ok := d.String(v, "escalation"); ok {
 			m.Escalation = x
 		}
 	}
-	if v := obj.Get("schedule"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("schedule"); v.Present() {
 		if o, ok := d.Object(v, "schedule"); ok {
 			x := new(v1.Schedule)
 			d.Enter("schedule")
@@ -182,13 +182,13 @@ func decodeTransformTaskRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 			m.Schedule = x
 		}
 	}
-	if v := obj.Get("parent_id"); v == nil || v.Kind == mcpwriteimpl.KindNull {
+	if v := obj.Get("parent_id"); !v.Present() {
 		switch m.GetOperation() {
 		case v1.Operation_OPERATION_EXTRACT:
 			d.Add(&mcpwriteimpl.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "parent_id", Message: "parent_id is required when operation is \"extract\"", Suggestions: &mcpwriteimpl.Suggestions{Hint: "send parent_id, or set operation to another value"}})
 		}
 	}
-	if v := obj.Get("targetParent"); v == nil || v.Kind == mcpwriteimpl.KindNull {
+	if v := obj.Get("targetParent"); !v.Present() {
 		switch m.GetOperation() {
 		case v1.Operation_OPERATION_ADOPT:
 			d.Add(&mcpwriteimpl.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "targetParent", Message: "targetParent is required when operation is \"adopt\"", Suggestions: &mcpwriteimpl.Suggestions{Hint: "send targetParent, or set operation to another value"}})
@@ -196,13 +196,13 @@ func decodeTransformTaskRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 			d.Add(&mcpwriteimpl.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "targetParent", Message: "targetParent is required when operation is \"extract\"", Suggestions: &mcpwriteimpl.Suggestions{Hint: "send targetParent, or set operation to another value"}})
 		}
 	}
-	if v := obj.Get("reason"); v == nil || v.Kind == mcpwriteimpl.KindNull {
+	if v := obj.Get("reason"); !v.Present() {
 		switch m.GetBlocked() {
 		case true:
 			d.Add(&mcpwriteimpl.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "reason", Message: "reason is required when blocked is true", Suggestions: &mcpwriteimpl.Suggestions{Hint: "send reason, or set blocked to another value"}})
 		}
 	}
-	if v := obj.Get("version"); v == nil || v.Kind == mcpwriteimpl.KindNull {
+	if v := obj.Get("version"); !v.Present() {
 		switch m.GetKind() {
 		case "release":
 			d.Add(&mcpwriteimpl.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "version", Message: "version is required when kind is \"release\"", Suggestions: &mcpwriteimpl.Suggestions{Hint: "send version, or set kind to another value"}})
@@ -210,7 +210,7 @@ func decodeTransformTaskRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 			d.Add(&mcpwriteimpl.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "version", Message: "version is required when kind is \"hotfix\"", Suggestions: &mcpwriteimpl.Suggestions{Hint: "send version, or set kind to another value"}})
 		}
 	}
-	if v := obj.Get("escalation"); v == nil || v.Kind == mcpwriteimpl.KindNull {
+	if v := obj.Get("escalation"); !v.Present() {
 		switch m.GetPriority() {
 		case int32(1):
 			d.Add(&mcpwriteimpl.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "escalation", Message: "escalation is required when priority is 1", Suggestions: &mcpwriteimpl.Suggestions{Hint: "send escalation, or set priority to another value"}})

@@ -104,12 +104,12 @@ var fieldsLine = []string{"sku", "quantity"}
 
 func decodeLine(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Line) {
 	d.Known(obj, fieldsLine)
-	if v := obj.Get("sku"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("sku"); v.Present() {
 		if x, ok := d.String(v, "sku"); ok {
 			m.Sku = x
 		}
 	}
-	if v := obj.Get("quantity"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("quantity"); v.Present() {
 		if x, ok := d.Int32(v, "quantity"); ok {
 			m.Quantity = x
 		}
@@ -120,14 +120,14 @@ var fieldsPlaceOrderRequest = []string{"item", "lines", "confirm"}
 
 func decodePlaceOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.PlaceOrderRequest) {
 	d.Known(obj, fieldsPlaceOrderRequest)
-	if v := obj.Get("item"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("item"); v.Present() {
 		if x, ok := d.String(v, "item"); ok {
 			m.Item = x
 		}
 	} else {
 		d.Missing("item")
 	}
-	if v := obj.Get("lines"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("lines"); v.Present() {
 		if arr, ok := d.Array(v, "lines"); ok {
 			d.Enter("lines")
 			for i, ev := range arr {
@@ -142,7 +142,7 @@ func decodePlaceOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 			d.Leave()
 		}
 	}
-	if v := obj.Get("confirm"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("confirm"); v.Present() {
 		if x, ok := d.Bool(v, "confirm"); ok {
 			m.Confirm = x
 		}
@@ -153,7 +153,7 @@ var fieldsCancelOrderRequest = []string{"id"}
 
 func decodeCancelOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CancelOrderRequest) {
 	d.Known(obj, fieldsCancelOrderRequest)
-	if v := obj.Get("id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("id"); v.Present() {
 		if x, ok := d.String(v, "id"); ok {
 			m.Id = x
 		}

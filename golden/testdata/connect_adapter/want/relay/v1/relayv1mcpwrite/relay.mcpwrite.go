@@ -194,7 +194,7 @@ var fieldsPostMessageRequest = []string{"text"}
 
 func decodePostMessageRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.PostMessageRequest) {
 	d.Known(obj, fieldsPostMessageRequest)
-	if v := obj.Get("text"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("text"); v.Present() {
 		if x, ok := d.String(v, "text"); ok {
 			d.MaxLength("text", x, 500)
 			m.Text = x

@@ -243,7 +243,7 @@ var fieldsOrigin = []string{"on_behalf_of"}
 
 func decodeOrigin(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Origin) {
 	d.Known(obj, fieldsOrigin)
-	if v := obj.Get("on_behalf_of"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("on_behalf_of"); v.Present() {
 		if x, ok := d.String(v, "on_behalf_of"); ok {
 			m.OnBehalfOf = mcpwriteimpl.Ptr(x)
 		}
@@ -254,7 +254,7 @@ var fieldsIssueInvoiceRequest = []string{"origin", "currency", "ledger_id", "amo
 
 func decodeIssueInvoiceRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.IssueInvoiceRequest) {
 	d.Known(obj, fieldsIssueInvoiceRequest)
-	if v := obj.Get("origin"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("origin"); v.Present() {
 		if o, ok := d.Object(v, "origin"); ok {
 			x := new(v1.Origin)
 			d.Enter("origin")
@@ -263,33 +263,33 @@ func decodeIssueInvoiceRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object
 			m.Origin = x
 		}
 	}
-	if v := obj.Get("currency"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("currency"); v.Present() {
 		if x, ok := d.Enum(v, "currency", enumCurrency); ok {
 			m.Currency = v1.Currency(x)
 		}
 	} else {
 		d.Missing("currency")
 	}
-	if v := obj.Get("ledger_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("ledger_id"); v.Present() {
 		if x, ok := d.String(v, "ledger_id"); ok {
 			m.LedgerId = x
 		}
 	}
-	if v := obj.Get("amount_cents"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("amount_cents"); v.Present() {
 		if x, ok := d.Int64(v, "amount_cents"); ok {
 			m.AmountCents = x
 		}
 	} else {
 		d.Missing("amount_cents")
 	}
-	if v := obj.Get("customer_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("customer_id"); v.Present() {
 		if x, ok := d.String(v, "customer_id"); ok {
 			m.CustomerId = x
 		}
 	} else {
 		d.Missing("customer_id")
 	}
-	if v := obj.Get("override_kind"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("override_kind"); v.Present() {
 		if x, ok := d.Enum(v, "override_kind", enumKind); ok {
 			m.OverrideKind = v1.Kind(x)
 		}
@@ -300,7 +300,7 @@ var fieldsVoidInvoiceRequest = []string{"origin", "invoice_id"}
 
 func decodeVoidInvoiceRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.VoidInvoiceRequest) {
 	d.Known(obj, fieldsVoidInvoiceRequest)
-	if v := obj.Get("origin"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("origin"); v.Present() {
 		if o, ok := d.Object(v, "origin"); ok {
 			x := new(v1.Origin)
 			d.Enter("origin")
@@ -309,7 +309,7 @@ func decodeVoidInvoiceRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 			m.Origin = x
 		}
 	}
-	if v := obj.Get("invoice_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("invoice_id"); v.Present() {
 		if x, ok := d.String(v, "invoice_id"); ok {
 			m.InvoiceId = x
 		}

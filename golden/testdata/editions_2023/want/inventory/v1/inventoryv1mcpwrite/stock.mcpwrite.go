@@ -164,7 +164,7 @@ var fieldsMoveStockRequest = []string{"sku", "quantity", "reason", "warehouse", 
 
 func decodeMoveStockRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.MoveStockRequest) {
 	d.Known(obj, fieldsMoveStockRequest)
-	if v := obj.Get("sku"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("sku"); v.Present() {
 		if x, ok := d.String(v, "sku"); ok {
 			d.Pattern("sku", x, patternMoveStockRequestSku)
 			m.Sku = mcpwriteimpl.Ptr(x)
@@ -172,31 +172,31 @@ func decodeMoveStockRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m
 	} else {
 		d.Missing("sku")
 	}
-	if v := obj.Get("quantity"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("quantity"); v.Present() {
 		if x, ok := d.Int32(v, "quantity"); ok {
 			m.Quantity = mcpwriteimpl.Ptr(x)
 		}
 	} else {
 		d.Missing("quantity")
 	}
-	if v := obj.Get("reason"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("reason"); v.Present() {
 		if x, ok := d.Enum(v, "reason", enumReason); ok {
 			m.Reason = mcpwriteimpl.Ptr(v1.Reason(x))
 		}
 	} else {
 		d.Missing("reason")
 	}
-	if v := obj.Get("warehouse"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("warehouse"); v.Present() {
 		if x, ok := d.String(v, "warehouse"); ok {
 			m.Warehouse = x
 		}
 	}
-	if v := obj.Get("note"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("note"); v.Present() {
 		if x, ok := d.String(v, "note"); ok {
 			m.Note = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("urgent"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("urgent"); v.Present() {
 		if x, ok := d.Bool(v, "urgent"); ok {
 			m.Urgent = mcpwriteimpl.Ptr(x)
 		}

@@ -134,36 +134,36 @@ var fieldsOpenTicketRequest = []string{"category", "severity", "escalation", "st
 
 func decodeOpenTicketRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.OpenTicketRequest) {
 	d.Known(obj, fieldsOpenTicketRequest)
-	if v := obj.Get("category"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("category"); v.Present() {
 		if x, ok := d.Enum(v, "category", enumCategory); ok {
 			m.Category = v1.Category(x)
 		}
 	} else {
 		d.Missing("category")
 	}
-	if v := obj.Get("severity"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("severity"); v.Present() {
 		if x, ok := d.Enum(v, "severity", enumSeveritySnake); ok {
 			m.Severity = v1.Severity(x)
 		}
 	} else {
 		m.Severity = v1.Severity_SEVERITY_LOW
 	}
-	if v := obj.Get("escalation"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("escalation"); v.Present() {
 		if x, ok := d.Enum(v, "escalation", enumSeverityKebab); ok {
 			m.EscalateAt = v1.Severity(x)
 		}
 	}
-	if v := obj.Get("status"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("status"); v.Present() {
 		if x, ok := d.Enum(v, "status", enumStatusForStatus); ok {
 			m.Status = v11.Status(x)
 		}
 	}
-	if v := obj.Get("plain_status"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("plain_status"); v.Present() {
 		if x, ok := d.Enum(v, "plain_status", enumStatus); ok {
 			m.PlainStatus = v11.Status(x)
 		}
 	}
-	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("title"); v.Present() {
 		if x, ok := d.String(v, "title"); ok {
 			m.Title = x
 		}

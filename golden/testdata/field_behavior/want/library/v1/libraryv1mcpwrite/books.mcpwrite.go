@@ -93,14 +93,14 @@ var ownedBook = map[string]string{
 
 func decodeBook(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Book) {
 	d.KnownOwned(obj, fieldsBook, ownedBook)
-	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("title"); v.Present() {
 		if x, ok := d.String(v, "title"); ok {
 			m.Title = x
 		}
 	} else {
 		d.Missing("title")
 	}
-	if v := obj.Get("isbn"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("isbn"); v.Present() {
 		if x, ok := d.String(v, "isbn"); ok {
 			d.Pattern("isbn", x, patternBookIsbn)
 			m.Isbn = x
@@ -108,12 +108,12 @@ func decodeBook(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Book) {
 	} else {
 		d.Missing("isbn")
 	}
-	if v := obj.Get("pages"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("pages"); v.Present() {
 		if x, ok := d.Int32(v, "pages"); ok {
 			m.Pages = x
 		}
 	}
-	if v := obj.Get("author"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("author"); v.Present() {
 		if x, ok := d.String(v, "author"); ok {
 			m.Author = x
 		}
@@ -128,7 +128,7 @@ var ownedAddBookRequest = map[string]string{
 
 func decodeAddBookRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.AddBookRequest) {
 	d.KnownOwned(obj, fieldsAddBookRequest, ownedAddBookRequest)
-	if v := obj.Get("book"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("book"); v.Present() {
 		if o, ok := d.Object(v, "book"); ok {
 			x := new(v1.Book)
 			d.Enter("book")
@@ -139,7 +139,7 @@ func decodeAddBookRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *
 	} else {
 		d.Missing("book")
 	}
-	if v := obj.Get("request_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("request_id"); v.Present() {
 		if x, ok := d.String(v, "request_id"); ok {
 			m.RequestId = x
 		}

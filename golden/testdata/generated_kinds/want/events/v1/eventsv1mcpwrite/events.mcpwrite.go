@@ -100,51 +100,51 @@ var fieldsAppendEventRequest = []string{"external_id", "effective_at", "topic", 
 
 func decodeAppendEventRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.AppendEventRequest) {
 	d.Known(obj, fieldsAppendEventRequest)
-	if v := obj.Get("external_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("external_id"); v.Present() {
 		if x, ok := d.String(v, "external_id"); ok {
 			m.ExternalId = x
 		}
 	}
-	if v := obj.Get("effective_at"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("effective_at"); v.Present() {
 		if x, ok := d.Timestamp(v, "effective_at"); ok {
 			m.EffectiveAt = x
 		}
 	}
-	if v := obj.Get("topic"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("topic"); v.Present() {
 		if x, ok := d.Enum(v, "topic", enumTopic); ok {
 			m.Topic = v1.Topic(x)
 		}
 	} else {
 		d.Missing("topic")
 	}
-	if v := obj.Get("subject"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("subject"); v.Present() {
 		if x, ok := d.String(v, "subject"); ok {
 			m.Subject = x
 		}
 	} else {
 		d.Missing("subject")
 	}
-	if v := obj.Get("sequence"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("sequence"); v.Present() {
 		if x, ok := d.Int32(v, "sequence"); ok {
 			m.Sequence = x
 		}
 	}
-	if v := obj.Get("replay"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("replay"); v.Present() {
 		if x, ok := d.Bool(v, "replay"); ok {
 			m.Replay = x
 		}
 	}
-	if v := obj.Get("weight"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("weight"); v.Present() {
 		if x, ok := d.Float64(v, "weight"); ok {
 			m.Weight = x
 		}
 	}
-	if v := obj.Get("offset"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("offset"); v.Present() {
 		if x, ok := d.Uint64(v, "offset"); ok {
 			m.Offset = x
 		}
 	}
-	if v := obj.Get("payload"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("payload"); v.Present() {
 		if x, ok := d.String(v, "payload"); ok {
 			m.Payload = x
 		}

@@ -143,7 +143,7 @@ var fieldsAudit = []string{"changeNote"}
 
 func decodeAudit(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Audit) {
 	d.Known(obj, fieldsAudit)
-	if v := obj.Get("changeNote"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("changeNote"); v.Present() {
 		if x, ok := d.String(v, "changeNote"); ok {
 			m.ChangeNote = x
 		}
@@ -154,7 +154,7 @@ var fieldsCreateTaskRequest = []string{"audit", "title", "parentId", "workflowSt
 
 func decodeCreateTaskRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateTaskRequest) {
 	d.Known(obj, fieldsCreateTaskRequest)
-	if v := obj.Get("audit"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("audit"); v.Present() {
 		if o, ok := d.Object(v, "audit"); ok {
 			x := new(v1.Audit)
 			d.Enter("audit")
@@ -163,7 +163,7 @@ func decodeCreateTaskRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 			m.Audit = x
 		}
 	}
-	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("title"); v.Present() {
 		if x, ok := d.String(v, "title"); ok {
 			d.MinLength("title", x, 1)
 			d.MaxLength("title", x, 200)
@@ -172,19 +172,19 @@ func decodeCreateTaskRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		d.Missing("title")
 	}
-	if v := obj.Get("parentId"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("parentId"); v.Present() {
 		if x, ok := d.String(v, "parentId"); ok {
 			m.ParentId = x
 		}
 	}
-	if v := obj.Get("workflowState"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("workflowState"); v.Present() {
 		if x, ok := d.Enum(v, "workflowState", enumWorkflowStateSnake); ok {
 			m.WorkflowState = v1.WorkflowState(x)
 		}
 	} else {
 		m.WorkflowState = v1.WorkflowState_WORKFLOW_STATE_TODO
 	}
-	if v := obj.Get("payload"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("payload"); v.Present() {
 		if ks, vs, ok := d.MapEntries(v, "payload"); ok {
 			m.Data = make(map[string]string, len(ks))
 			d.Enter("payload")
@@ -197,7 +197,7 @@ func decodeCreateTaskRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 			d.Leave()
 		}
 	}
-	if v := obj.Get("due"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("due"); v.Present() {
 		if x, ok := d.String(v, "due"); ok {
 			m.DueLabel = x
 		}
@@ -208,7 +208,7 @@ var fieldsArchiveTaskRequest = []string{"audit", "taskId", "operation", "archive
 
 func decodeArchiveTaskRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ArchiveTaskRequest) {
 	d.Known(obj, fieldsArchiveTaskRequest)
-	if v := obj.Get("audit"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("audit"); v.Present() {
 		if o, ok := d.Object(v, "audit"); ok {
 			x := new(v1.Audit)
 			d.Enter("audit")
@@ -217,26 +217,26 @@ func decodeArchiveTaskRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 			m.Audit = x
 		}
 	}
-	if v := obj.Get("taskId"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("taskId"); v.Present() {
 		if x, ok := d.String(v, "taskId"); ok {
 			m.TaskId = x
 		}
 	} else {
 		d.Missing("taskId")
 	}
-	if v := obj.Get("operation"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("operation"); v.Present() {
 		if x, ok := d.Enum(v, "operation", enumArchiveOperationSnake); ok {
 			m.Operation = v1.ArchiveOperation(x)
 		}
 	} else {
 		d.Missing("operation")
 	}
-	if v := obj.Get("archiveDate"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("archiveDate"); v.Present() {
 		if x, ok := d.Timestamp(v, "archiveDate"); ok {
 			m.ArchiveDate = x
 		}
 	}
-	if v := obj.Get("archiveDate"); v == nil || v.Kind == mcpwriteimpl.KindNull {
+	if v := obj.Get("archiveDate"); !v.Present() {
 		switch m.GetOperation() {
 		case v1.ArchiveOperation_ARCHIVE_OPERATION_ARCHIVE:
 			d.Add(&mcpwriteimpl.ErrorEntry{Code: mcpwriteimpl.CodeMissingRequired, Field: "archiveDate", Message: "archiveDate is required when operation is \"archive\"", Suggestions: &mcpwriteimpl.Suggestions{Hint: "send archiveDate, or set operation to another value"}})
@@ -248,7 +248,7 @@ var fieldsListTasksRequest = []string{"pageSize", "pageToken", "workflowState"}
 
 func decodeListTasksRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ListTasksRequest) {
 	d.Known(obj, fieldsListTasksRequest)
-	if v := obj.Get("pageSize"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("pageSize"); v.Present() {
 		if x, ok := d.Int32(v, "pageSize"); ok {
 			d.Minimum("pageSize", float64(x), 1)
 			d.Maximum("pageSize", float64(x), 100)
@@ -257,12 +257,12 @@ func decodeListTasksRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m
 	} else {
 		m.PageSize = 20
 	}
-	if v := obj.Get("pageToken"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("pageToken"); v.Present() {
 		if x, ok := d.String(v, "pageToken"); ok {
 			m.PageToken = x
 		}
 	}
-	if v := obj.Get("workflowState"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("workflowState"); v.Present() {
 		if x, ok := d.Enum(v, "workflowState", enumWorkflowStateSnake); ok {
 			m.WorkflowState = v1.WorkflowState(x)
 		}

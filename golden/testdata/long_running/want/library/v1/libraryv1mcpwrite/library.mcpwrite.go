@@ -158,12 +158,12 @@ var fieldsShelf = []string{"name", "theme"}
 
 func decodeShelf(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Shelf) {
 	d.Known(obj, fieldsShelf)
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			m.Name = x
 		}
 	}
-	if v := obj.Get("theme"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("theme"); v.Present() {
 		if x, ok := d.String(v, "theme"); ok {
 			m.Theme = x
 		}
@@ -174,7 +174,7 @@ var fieldsCreateShelfRequest = []string{"shelf"}
 
 func decodeCreateShelfRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateShelfRequest) {
 	d.Known(obj, fieldsCreateShelfRequest)
-	if v := obj.Get("shelf"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("shelf"); v.Present() {
 		if o, ok := d.Object(v, "shelf"); ok {
 			x := new(v1.Shelf)
 			d.Enter("shelf")
@@ -189,7 +189,7 @@ var fieldsDeleteShelfRequest = []string{"name"}
 
 func decodeDeleteShelfRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.DeleteShelfRequest) {
 	d.Known(obj, fieldsDeleteShelfRequest)
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			m.Name = x
 		}
@@ -200,12 +200,12 @@ var fieldsMergeShelvesRequest = []string{"name", "other_shelf"}
 
 func decodeMergeShelvesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.MergeShelvesRequest) {
 	d.Known(obj, fieldsMergeShelvesRequest)
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			m.Name = x
 		}
 	}
-	if v := obj.Get("other_shelf"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("other_shelf"); v.Present() {
 		if x, ok := d.String(v, "other_shelf"); ok {
 			m.OtherShelf = x
 		}

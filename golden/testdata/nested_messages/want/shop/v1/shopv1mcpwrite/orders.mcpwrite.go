@@ -110,14 +110,14 @@ var fieldsGeo = []string{"lat", "lng"}
 
 func decodeGeo(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Geo) {
 	d.Known(obj, fieldsGeo)
-	if v := obj.Get("lat"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("lat"); v.Present() {
 		if x, ok := d.Float64(v, "lat"); ok {
 			d.Minimum("lat", float64(x), -90)
 			d.Maximum("lat", float64(x), 90)
 			m.Lat = x
 		}
 	}
-	if v := obj.Get("lng"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("lng"); v.Present() {
 		if x, ok := d.Float64(v, "lng"); ok {
 			d.Minimum("lng", float64(x), -180)
 			d.Maximum("lng", float64(x), 180)
@@ -130,7 +130,7 @@ var fieldsAddress = []string{"street", "city", "geo"}
 
 func decodeAddress(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Address) {
 	d.Known(obj, fieldsAddress)
-	if v := obj.Get("street"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("street"); v.Present() {
 		if x, ok := d.String(v, "street"); ok {
 			d.MinLength("street", x, 1)
 			m.Street = x
@@ -138,14 +138,14 @@ func decodeAddress(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Addr
 	} else {
 		d.Missing("street")
 	}
-	if v := obj.Get("city"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("city"); v.Present() {
 		if x, ok := d.String(v, "city"); ok {
 			m.City = x
 		}
 	} else {
 		d.Missing("city")
 	}
-	if v := obj.Get("geo"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("geo"); v.Present() {
 		if o, ok := d.Object(v, "geo"); ok {
 			x := new(v1.Geo)
 			d.Enter("geo")
@@ -160,14 +160,14 @@ var fieldsCustomer = []string{"name", "billing", "shipping"}
 
 func decodeCustomer(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Customer) {
 	d.Known(obj, fieldsCustomer)
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			m.Name = x
 		}
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("billing"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("billing"); v.Present() {
 		if o, ok := d.Object(v, "billing"); ok {
 			x := new(v1.Address)
 			d.Enter("billing")
@@ -178,7 +178,7 @@ func decodeCustomer(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Cus
 	} else {
 		d.Missing("billing")
 	}
-	if v := obj.Get("shipping"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("shipping"); v.Present() {
 		if o, ok := d.Object(v, "shipping"); ok {
 			x := new(v1.Address)
 			d.Enter("shipping")
@@ -193,7 +193,7 @@ var fieldsPlaceOrderRequest = []string{"customer", "note"}
 
 func decodePlaceOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.PlaceOrderRequest) {
 	d.Known(obj, fieldsPlaceOrderRequest)
-	if v := obj.Get("customer"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("customer"); v.Present() {
 		if o, ok := d.Object(v, "customer"); ok {
 			x := new(v1.Customer)
 			d.Enter("customer")
@@ -204,7 +204,7 @@ func decodePlaceOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		d.Missing("customer")
 	}
-	if v := obj.Get("note"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("note"); v.Present() {
 		if x, ok := d.String(v, "note"); ok {
 			m.Note = x
 		}
@@ -215,14 +215,14 @@ var fieldsChangeAddressRequest = []string{"order_id", "address"}
 
 func decodeChangeAddressRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ChangeAddressRequest) {
 	d.Known(obj, fieldsChangeAddressRequest)
-	if v := obj.Get("order_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("order_id"); v.Present() {
 		if x, ok := d.String(v, "order_id"); ok {
 			m.OrderId = x
 		}
 	} else {
 		d.Missing("order_id")
 	}
-	if v := obj.Get("address"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("address"); v.Present() {
 		if o, ok := d.Object(v, "address"); ok {
 			x := new(v1.Address)
 			d.Enter("address")

@@ -89,12 +89,12 @@ var fieldsAttachment = []string{"url", "file_id"}
 
 func decodeAttachment(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Attachment) {
 	d.Known(obj, fieldsAttachment)
-	if v := obj.Get("url"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("url"); v.Present() {
 		if x, ok := d.String(v, "url"); ok {
 			m.Source = &v1.Attachment_Url{Url: x}
 		}
 	}
-	if v := obj.Get("file_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("file_id"); v.Present() {
 		if x, ok := d.String(v, "file_id"); ok {
 			m.Source = &v1.Attachment_FileId{FileId: x}
 		}
@@ -106,7 +106,7 @@ var fieldsAddCommentRequest = []string{"body", "task_id", "project_id", "markdow
 
 func decodeAddCommentRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.AddCommentRequest) {
 	d.Known(obj, fieldsAddCommentRequest)
-	if v := obj.Get("body"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("body"); v.Present() {
 		if x, ok := d.String(v, "body"); ok {
 			d.MinLength("body", x, 1)
 			m.Body = x
@@ -114,32 +114,32 @@ func decodeAddCommentRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		d.Missing("body")
 	}
-	if v := obj.Get("task_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("task_id"); v.Present() {
 		if x, ok := d.String(v, "task_id"); ok {
 			m.Subject = &v1.AddCommentRequest_TaskId{TaskId: x}
 		}
 	}
-	if v := obj.Get("project_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("project_id"); v.Present() {
 		if x, ok := d.String(v, "project_id"); ok {
 			m.Subject = &v1.AddCommentRequest_ProjectId{ProjectId: x}
 		}
 	}
-	if v := obj.Get("markdown_flavor"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("markdown_flavor"); v.Present() {
 		if x, ok := d.String(v, "markdown_flavor"); ok {
 			m.Format = &v1.AddCommentRequest_MarkdownFlavor{MarkdownFlavor: x}
 		}
 	}
-	if v := obj.Get("plain"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("plain"); v.Present() {
 		if x, ok := d.Bool(v, "plain"); ok {
 			m.Format = &v1.AddCommentRequest_Plain{Plain: x}
 		}
 	}
-	if v := obj.Get("author_name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("author_name"); v.Present() {
 		if x, ok := d.String(v, "author_name"); ok {
 			m.Author = &v1.AddCommentRequest_AuthorName{AuthorName: x}
 		}
 	}
-	if v := obj.Get("attachment"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("attachment"); v.Present() {
 		if o, ok := d.Object(v, "attachment"); ok {
 			x := new(v1.Attachment)
 			d.Enter("attachment")

@@ -150,28 +150,28 @@ var fieldsLinkPartsRequest = []string{"link", "from_kind", "to_kind", "note"}
 
 func decodeLinkPartsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.LinkPartsRequest) {
 	d.Known(obj, fieldsLinkPartsRequest)
-	if v := obj.Get("link"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("link"); v.Present() {
 		if x, ok := d.Enum(v, "link", enumLinkType); ok {
 			m.Link = v1.LinkType(x)
 		}
 	} else {
 		d.Missing("link")
 	}
-	if v := obj.Get("from_kind"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("from_kind"); v.Present() {
 		if x, ok := d.Enum(v, "from_kind", enumPartKind); ok {
 			m.FromKind = v1.PartKind(x)
 		}
 	} else {
 		d.Missing("from_kind")
 	}
-	if v := obj.Get("to_kind"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("to_kind"); v.Present() {
 		if x, ok := d.Enum(v, "to_kind", enumPartKind); ok {
 			m.ToKind = v1.PartKind(x)
 		}
 	} else {
 		d.Missing("to_kind")
 	}
-	if v := obj.Get("note"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("note"); v.Present() {
 		if x, ok := d.String(v, "note"); ok {
 			m.Note = x
 		}
@@ -182,21 +182,21 @@ var fieldsAttachToFrameRequest = []string{"link", "part_kind", "note"}
 
 func decodeAttachToFrameRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.AttachToFrameRequest) {
 	d.Known(obj, fieldsAttachToFrameRequest)
-	if v := obj.Get("link"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("link"); v.Present() {
 		if x, ok := d.Enum(v, "link", enumLinkType); ok {
 			m.Link = v1.LinkType(x)
 		}
 	} else {
 		d.Missing("link")
 	}
-	if v := obj.Get("part_kind"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("part_kind"); v.Present() {
 		if x, ok := d.Enum(v, "part_kind", enumPartKind); ok {
 			m.PartKind = v1.PartKind(x)
 		}
 	} else {
 		d.Missing("part_kind")
 	}
-	if v := obj.Get("note"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("note"); v.Present() {
 		if x, ok := d.String(v, "note"); ok {
 			m.Note = x
 		}

@@ -99,7 +99,7 @@ var fieldsBookEntryRequest = []string{"account", "side", "amount_cents", "quanti
 
 func decodeBookEntryRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.BookEntryRequest) {
 	d.Known(obj, fieldsBookEntryRequest)
-	if v := obj.Get("account"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("account"); v.Present() {
 		if x, ok := d.String(v, "account"); ok {
 			d.MinLength("account", x, 3)
 			m.Account = mcpwriteimpl.Ptr(x)
@@ -107,21 +107,21 @@ func decodeBookEntryRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m
 	} else {
 		d.Missing("account")
 	}
-	if v := obj.Get("side"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("side"); v.Present() {
 		if x, ok := d.Enum(v, "side", enumSide); ok {
 			m.Side = mcpwriteimpl.Ptr(v1.Side(x))
 		}
 	} else {
 		d.Missing("side")
 	}
-	if v := obj.Get("amount_cents"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("amount_cents"); v.Present() {
 		if x, ok := d.Int64(v, "amount_cents"); ok {
 			m.AmountCents = mcpwriteimpl.Ptr(x)
 		}
 	} else {
 		d.Missing("amount_cents")
 	}
-	if v := obj.Get("quantity"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("quantity"); v.Present() {
 		if x, ok := d.Int32(v, "quantity"); ok {
 			d.Minimum("quantity", float64(x), 1)
 			d.Maximum("quantity", float64(x), 1000)
@@ -130,31 +130,31 @@ func decodeBookEntryRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m
 	} else {
 		m.Quantity = mcpwriteimpl.Ptr(int32(1))
 	}
-	if v := obj.Get("provisional"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("provisional"); v.Present() {
 		if x, ok := d.Bool(v, "provisional"); ok {
 			m.Provisional = mcpwriteimpl.Ptr(x)
 		}
 	} else {
 		m.Provisional = mcpwriteimpl.Ptr(false)
 	}
-	if v := obj.Get("rate"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("rate"); v.Present() {
 		if x, ok := d.Float64(v, "rate"); ok {
 			d.Minimum("rate", float64(x), 0.5)
 			d.Maximum("rate", float64(x), 2.5)
 			m.Rate = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("memo"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("memo"); v.Present() {
 		if x, ok := d.String(v, "memo"); ok {
 			m.Memo = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("attachment"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("attachment"); v.Present() {
 		if x, ok := d.Bytes(v, "attachment"); ok {
 			m.Attachment = x
 		}
 	}
-	if v := obj.Get("tags"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("tags"); v.Present() {
 		if arr, ok := d.Array(v, "tags"); ok {
 			d.MaxItems("tags", len(arr), 5)
 			d.Enter("tags")

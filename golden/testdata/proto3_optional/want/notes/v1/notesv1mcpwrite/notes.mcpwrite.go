@@ -115,7 +115,7 @@ var fieldsCreateNoteRequest = []string{"text", "pinned", "color", "priority"}
 
 func decodeCreateNoteRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateNoteRequest) {
 	d.Known(obj, fieldsCreateNoteRequest)
-	if v := obj.Get("text"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("text"); v.Present() {
 		if x, ok := d.String(v, "text"); ok {
 			d.MaxLength("text", x, 2000)
 			m.Text = x
@@ -123,21 +123,21 @@ func decodeCreateNoteRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		d.Missing("text")
 	}
-	if v := obj.Get("pinned"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("pinned"); v.Present() {
 		if x, ok := d.Bool(v, "pinned"); ok {
 			m.Pinned = mcpwriteimpl.Ptr(x)
 		}
 	} else {
 		m.Pinned = mcpwriteimpl.Ptr(false)
 	}
-	if v := obj.Get("color"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("color"); v.Present() {
 		if x, ok := d.Enum(v, "color", enumColor); ok {
 			m.Color = mcpwriteimpl.Ptr(v1.Color(x))
 		}
 	} else {
 		m.Color = mcpwriteimpl.Ptr(v1.Color_COLOR_YELLOW)
 	}
-	if v := obj.Get("priority"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("priority"); v.Present() {
 		if x, ok := d.Int32(v, "priority"); ok {
 			d.Minimum("priority", float64(x), 1)
 			d.Maximum("priority", float64(x), 5)
@@ -150,29 +150,29 @@ var fieldsUpdateNoteRequest = []string{"id", "text", "pinned", "color", "updated
 
 func decodeUpdateNoteRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.UpdateNoteRequest) {
 	d.Known(obj, fieldsUpdateNoteRequest)
-	if v := obj.Get("id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("id"); v.Present() {
 		if x, ok := d.String(v, "id"); ok {
 			m.Id = x
 		}
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("text"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("text"); v.Present() {
 		if x, ok := d.String(v, "text"); ok {
 			m.Text = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("pinned"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("pinned"); v.Present() {
 		if x, ok := d.Bool(v, "pinned"); ok {
 			m.Pinned = mcpwriteimpl.Ptr(x)
 		}
 	}
-	if v := obj.Get("color"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("color"); v.Present() {
 		if x, ok := d.Enum(v, "color", enumColor); ok {
 			m.Color = mcpwriteimpl.Ptr(v1.Color(x))
 		}
 	}
-	if v := obj.Get("updated_at"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("updated_at"); v.Present() {
 		if x, ok := d.String(v, "updated_at"); ok {
 			m.UpdatedAt = mcpwriteimpl.Ptr(x)
 		}

@@ -128,7 +128,7 @@ var fieldsAddBookRequest = []string{"title"}
 
 func decodeAddBookRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.AddBookRequest) {
 	d.Known(obj, fieldsAddBookRequest)
-	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("title"); v.Present() {
 		if x, ok := d.String(v, "title"); ok {
 			d.MinLength("title", x, 1)
 			m.Title = x
@@ -142,7 +142,7 @@ var fieldsGetBookRequest = []string{"book_id"}
 
 func decodeGetBookRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.GetBookRequest) {
 	d.Known(obj, fieldsGetBookRequest)
-	if v := obj.Get("book_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("book_id"); v.Present() {
 		if x, ok := d.String(v, "book_id"); ok {
 			d.MinLength("book_id", x, 1)
 			m.BookId = x
@@ -156,7 +156,7 @@ var fieldsListBooksRequest = []string{"page_size", "page_token", "title_contains
 
 func decodeListBooksRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ListBooksRequest) {
 	d.Known(obj, fieldsListBooksRequest)
-	if v := obj.Get("page_size"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("page_size"); v.Present() {
 		if x, ok := d.Int32(v, "page_size"); ok {
 			d.Minimum("page_size", float64(x), 1)
 			d.Maximum("page_size", float64(x), 100)
@@ -165,12 +165,12 @@ func decodeListBooksRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m
 	} else {
 		m.PageSize = 50
 	}
-	if v := obj.Get("page_token"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("page_token"); v.Present() {
 		if x, ok := d.String(v, "page_token"); ok {
 			m.PageToken = x
 		}
 	}
-	if v := obj.Get("title_contains"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("title_contains"); v.Present() {
 		if x, ok := d.String(v, "title_contains"); ok {
 			m.TitleContains = x
 		}

@@ -151,17 +151,17 @@ var fieldsFilter = []string{"attribute", "equals", "all_of", "any_of", "not"}
 
 func decodeFilter(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Filter) {
 	d.Known(obj, fieldsFilter)
-	if v := obj.Get("attribute"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("attribute"); v.Present() {
 		if x, ok := d.String(v, "attribute"); ok {
 			m.Attribute = x
 		}
 	}
-	if v := obj.Get("equals"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("equals"); v.Present() {
 		if x, ok := d.String(v, "equals"); ok {
 			m.Equals = x
 		}
 	}
-	if v := obj.Get("all_of"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("all_of"); v.Present() {
 		if arr, ok := d.Array(v, "all_of"); ok {
 			d.Enter("all_of")
 			for i, ev := range arr {
@@ -176,7 +176,7 @@ func decodeFilter(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Filte
 			d.Leave()
 		}
 	}
-	if v := obj.Get("any_of"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("any_of"); v.Present() {
 		if arr, ok := d.Array(v, "any_of"); ok {
 			d.Enter("any_of")
 			for i, ev := range arr {
@@ -191,7 +191,7 @@ func decodeFilter(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Filte
 			d.Leave()
 		}
 	}
-	if v := obj.Get("not"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("not"); v.Present() {
 		if o, ok := d.Subtree(v, "not"); ok {
 			x := new(v1.Filter)
 			d.Enter("not")
@@ -206,14 +206,14 @@ var fieldsSaveSearchRequest = []string{"name", "filter"}
 
 func decodeSaveSearchRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.SaveSearchRequest) {
 	d.Known(obj, fieldsSaveSearchRequest)
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			m.Name = x
 		}
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("filter"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("filter"); v.Present() {
 		if o, ok := d.Subtree(v, "filter"); ok {
 			x := new(v1.Filter)
 			d.Enter("filter")
@@ -230,7 +230,7 @@ var fieldsCategory = []string{"title", "children"}
 
 func decodeCategory(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Category) {
 	d.Known(obj, fieldsCategory)
-	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("title"); v.Present() {
 		if x, ok := d.String(v, "title"); ok {
 			d.MinLength("title", x, 1)
 			m.Title = x
@@ -238,7 +238,7 @@ func decodeCategory(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Cat
 	} else {
 		d.Missing("title")
 	}
-	if v := obj.Get("children"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("children"); v.Present() {
 		if ks, vs, ok := d.MapEntries(v, "children"); ok {
 			m.Children = make(map[string]*v1.Category, len(ks))
 			d.Enter("children")
@@ -261,7 +261,7 @@ var fieldsCreateCategoryTreeRequest = []string{"root"}
 
 func decodeCreateCategoryTreeRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateCategoryTreeRequest) {
 	d.Known(obj, fieldsCreateCategoryTreeRequest)
-	if v := obj.Get("root"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("root"); v.Present() {
 		if o, ok := d.Subtree(v, "root"); ok {
 			x := new(v1.Category)
 			d.Enter("root")
@@ -278,12 +278,12 @@ var fieldsCustomHttpPattern = []string{"kind", "path"}
 
 func decodeCustomHttpPattern(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *annotations.CustomHttpPattern) {
 	d.Known(obj, fieldsCustomHttpPattern)
-	if v := obj.Get("kind"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("kind"); v.Present() {
 		if x, ok := d.String(v, "kind"); ok {
 			m.Kind = x
 		}
 	}
-	if v := obj.Get("path"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("path"); v.Present() {
 		if x, ok := d.String(v, "path"); ok {
 			m.Path = x
 		}
@@ -294,37 +294,37 @@ var fieldsHttpRule = []string{"selector", "get", "put", "post", "delete", "patch
 
 func decodeHttpRule(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *annotations.HttpRule) {
 	d.Known(obj, fieldsHttpRule)
-	if v := obj.Get("selector"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("selector"); v.Present() {
 		if x, ok := d.String(v, "selector"); ok {
 			m.Selector = x
 		}
 	}
-	if v := obj.Get("get"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("get"); v.Present() {
 		if x, ok := d.String(v, "get"); ok {
 			m.Pattern = &annotations.HttpRule_Get{Get: x}
 		}
 	}
-	if v := obj.Get("put"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("put"); v.Present() {
 		if x, ok := d.String(v, "put"); ok {
 			m.Pattern = &annotations.HttpRule_Put{Put: x}
 		}
 	}
-	if v := obj.Get("post"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("post"); v.Present() {
 		if x, ok := d.String(v, "post"); ok {
 			m.Pattern = &annotations.HttpRule_Post{Post: x}
 		}
 	}
-	if v := obj.Get("delete"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("delete"); v.Present() {
 		if x, ok := d.String(v, "delete"); ok {
 			m.Pattern = &annotations.HttpRule_Delete{Delete: x}
 		}
 	}
-	if v := obj.Get("patch"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("patch"); v.Present() {
 		if x, ok := d.String(v, "patch"); ok {
 			m.Pattern = &annotations.HttpRule_Patch{Patch: x}
 		}
 	}
-	if v := obj.Get("custom"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("custom"); v.Present() {
 		if o, ok := d.Object(v, "custom"); ok {
 			x := new(annotations.CustomHttpPattern)
 			d.Enter("custom")
@@ -333,17 +333,17 @@ func decodeHttpRule(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *annota
 			m.Pattern = &annotations.HttpRule_Custom{Custom: x}
 		}
 	}
-	if v := obj.Get("body"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("body"); v.Present() {
 		if x, ok := d.String(v, "body"); ok {
 			m.Body = x
 		}
 	}
-	if v := obj.Get("response_body"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("response_body"); v.Present() {
 		if x, ok := d.String(v, "response_body"); ok {
 			m.ResponseBody = x
 		}
 	}
-	if v := obj.Get("additional_bindings"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("additional_bindings"); v.Present() {
 		if arr, ok := d.Array(v, "additional_bindings"); ok {
 			d.Enter("additional_bindings")
 			for i, ev := range arr {
@@ -365,14 +365,14 @@ var fieldsPublishRouteRequest = []string{"route_id", "binding"}
 
 func decodePublishRouteRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.PublishRouteRequest) {
 	d.Known(obj, fieldsPublishRouteRequest)
-	if v := obj.Get("route_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("route_id"); v.Present() {
 		if x, ok := d.String(v, "route_id"); ok {
 			m.RouteId = x
 		}
 	} else {
 		d.Missing("route_id")
 	}
-	if v := obj.Get("binding"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("binding"); v.Present() {
 		if o, ok := d.Subtree(v, "binding"); ok {
 			x := new(annotations.HttpRule)
 			d.Enter("binding")
@@ -389,12 +389,12 @@ var fieldsCondition = []string{"expression", "rules"}
 
 func decodeCondition(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Condition) {
 	d.Known(obj, fieldsCondition)
-	if v := obj.Get("expression"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("expression"); v.Present() {
 		if x, ok := d.String(v, "expression"); ok {
 			m.Expression = x
 		}
 	}
-	if v := obj.Get("rules"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("rules"); v.Present() {
 		if arr, ok := d.Array(v, "rules"); ok {
 			d.Enter("rules")
 			for i, ev := range arr {
@@ -415,7 +415,7 @@ var fieldsRule = []string{"when", "target"}
 
 func decodeRule(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Rule) {
 	d.Known(obj, fieldsRule)
-	if v := obj.Get("when"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("when"); v.Present() {
 		if o, ok := d.Subtree(v, "when"); ok {
 			x := new(v1.Condition)
 			d.Enter("when")
@@ -424,7 +424,7 @@ func decodeRule(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Rule) {
 			m.When = x
 		}
 	}
-	if v := obj.Get("target"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("target"); v.Present() {
 		if x, ok := d.String(v, "target"); ok {
 			m.Target = x
 		}
@@ -437,14 +437,14 @@ var fieldsSetPolicyRequest = []string{"policy_id", "rules"}
 
 func decodeSetPolicyRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.SetPolicyRequest) {
 	d.Known(obj, fieldsSetPolicyRequest)
-	if v := obj.Get("policy_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("policy_id"); v.Present() {
 		if x, ok := d.String(v, "policy_id"); ok {
 			m.PolicyId = x
 		}
 	} else {
 		d.Missing("policy_id")
 	}
-	if v := obj.Get("rules"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("rules"); v.Present() {
 		if arr, ok := d.Array(v, "rules"); ok {
 			d.Enter("rules")
 			for i, ev := range arr {

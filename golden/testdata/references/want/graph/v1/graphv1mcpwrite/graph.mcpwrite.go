@@ -193,12 +193,12 @@ var fieldsLabel = []string{"text", "ownerName"}
 
 func decodeLabel(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Label) {
 	d.Known(obj, fieldsLabel)
-	if v := obj.Get("text"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("text"); v.Present() {
 		if x, ok := d.String(v, "text"); ok {
 			m.Text = x
 		}
 	}
-	if v := obj.Get("ownerName"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("ownerName"); v.Present() {
 		if x, ok := d.String(v, "ownerName"); ok {
 			m.Owner = x
 		}
@@ -209,21 +209,21 @@ var fieldsConnectRequest = []string{"from_id", "to_id", "label", "more_labels"}
 
 func decodeConnectRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ConnectRequest) {
 	d.Known(obj, fieldsConnectRequest)
-	if v := obj.Get("from_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("from_id"); v.Present() {
 		if x, ok := d.String(v, "from_id"); ok {
 			m.FromId = x
 		}
 	} else {
 		d.Missing("from_id")
 	}
-	if v := obj.Get("to_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("to_id"); v.Present() {
 		if x, ok := d.String(v, "to_id"); ok {
 			m.ToId = x
 		}
 	} else {
 		d.Missing("to_id")
 	}
-	if v := obj.Get("label"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("label"); v.Present() {
 		if o, ok := d.Object(v, "label"); ok {
 			x := new(v1.Label)
 			d.Enter("label")
@@ -232,7 +232,7 @@ func decodeConnectRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *
 			m.Label = x
 		}
 	}
-	if v := obj.Get("more_labels"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("more_labels"); v.Present() {
 		if arr, ok := d.Array(v, "more_labels"); ok {
 			d.Enter("more_labels")
 			for i, ev := range arr {

@@ -107,13 +107,13 @@ var fieldsTier = []string{"min_quantity", "price_cents"}
 
 func decodeTier(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Tier) {
 	d.Known(obj, fieldsTier)
-	if v := obj.Get("min_quantity"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("min_quantity"); v.Present() {
 		if x, ok := d.Int32(v, "min_quantity"); ok {
 			d.Minimum("min_quantity", float64(x), 1)
 			m.MinQuantity = x
 		}
 	}
-	if v := obj.Get("price_cents"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("price_cents"); v.Present() {
 		if x, ok := d.Int64(v, "price_cents"); ok {
 			m.PriceCents = x
 		}
@@ -124,19 +124,19 @@ var fieldsVariant = []string{"sku", "price_cents", "options"}
 
 func decodeVariant(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Variant) {
 	d.Known(obj, fieldsVariant)
-	if v := obj.Get("sku"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("sku"); v.Present() {
 		if x, ok := d.String(v, "sku"); ok {
 			m.Sku = x
 		}
 	} else {
 		d.Missing("sku")
 	}
-	if v := obj.Get("price_cents"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("price_cents"); v.Present() {
 		if x, ok := d.Int64(v, "price_cents"); ok {
 			m.PriceCents = x
 		}
 	}
-	if v := obj.Get("options"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("options"); v.Present() {
 		if ks, vs, ok := d.MapEntries(v, "options"); ok {
 			m.Options = make(map[string]string, len(ks))
 			d.Enter("options")
@@ -155,14 +155,14 @@ var fieldsPublishProductRequest = []string{"title", "labels", "tiers", "variants
 
 func decodePublishProductRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.PublishProductRequest) {
 	d.Known(obj, fieldsPublishProductRequest)
-	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("title"); v.Present() {
 		if x, ok := d.String(v, "title"); ok {
 			m.Title = x
 		}
 	} else {
 		d.Missing("title")
 	}
-	if v := obj.Get("labels"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("labels"); v.Present() {
 		if ks, vs, ok := d.MapEntries(v, "labels"); ok {
 			m.Labels = make(map[string]string, len(ks))
 			d.Enter("labels")
@@ -175,7 +175,7 @@ func decodePublishProductRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 			d.Leave()
 		}
 	}
-	if v := obj.Get("tiers"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("tiers"); v.Present() {
 		if ks, vs, ok := d.MapEntries(v, "tiers"); ok {
 			m.Tiers = make(map[int32]*v1.Tier, len(ks))
 			d.Enter("tiers")
@@ -195,7 +195,7 @@ func decodePublishProductRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 			d.Leave()
 		}
 	}
-	if v := obj.Get("variants"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("variants"); v.Present() {
 		if arr, ok := d.Array(v, "variants"); ok {
 			d.MinItems("variants", len(arr), 1)
 			d.MaxItems("variants", len(arr), 20)
@@ -212,7 +212,7 @@ func decodePublishProductRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 			d.Leave()
 		}
 	}
-	if v := obj.Get("keywords"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("keywords"); v.Present() {
 		if arr, ok := d.Array(v, "keywords"); ok {
 			d.MaxItems("keywords", len(arr), 10)
 			d.Enter("keywords")
@@ -226,7 +226,7 @@ func decodePublishProductRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 			d.Leave()
 		}
 	}
-	if v := obj.Get("channels"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("channels"); v.Present() {
 		if arr, ok := d.Array(v, "channels"); ok {
 			d.Enter("channels")
 			for i, ev := range arr {
@@ -239,7 +239,7 @@ func decodePublishProductRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 			d.Leave()
 		}
 	}
-	if v := obj.Get("channel_by_region"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("channel_by_region"); v.Present() {
 		if ks, vs, ok := d.MapEntries(v, "channel_by_region"); ok {
 			m.ChannelByRegion = make(map[string]v1.Channel, len(ks))
 			d.Enter("channel_by_region")
@@ -252,7 +252,7 @@ func decodePublishProductRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 			d.Leave()
 		}
 	}
-	if v := obj.Get("related_ids"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("related_ids"); v.Present() {
 		if arr, ok := d.Array(v, "related_ids"); ok {
 			d.Enter("related_ids")
 			for i, ev := range arr {
@@ -265,7 +265,7 @@ func decodePublishProductRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 			d.Leave()
 		}
 	}
-	if v := obj.Get("legacy_codes"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("legacy_codes"); v.Present() {
 		if ks, vs, ok := d.MapEntries(v, "legacy_codes"); ok {
 			m.LegacyCodes = make(map[int64]string, len(ks))
 			d.Enter("legacy_codes")
@@ -281,7 +281,7 @@ func decodePublishProductRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 			d.Leave()
 		}
 	}
-	if v := obj.Get("flags"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("flags"); v.Present() {
 		if ks, vs, ok := d.MapEntries(v, "flags"); ok {
 			m.Flags = make(map[bool]string, len(ks))
 			d.Enter("flags")

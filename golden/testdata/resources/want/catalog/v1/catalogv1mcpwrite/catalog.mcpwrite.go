@@ -223,7 +223,7 @@ var fieldsGetItemRequest = []string{"name"}
 
 func decodeGetItemRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.GetItemRequest) {
 	d.Known(obj, fieldsGetItemRequest)
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			m.Name = x
 		}
@@ -236,7 +236,7 @@ var fieldsGetPublisherRequest = []string{"name"}
 
 func decodeGetPublisherRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.GetPublisherRequest) {
 	d.Known(obj, fieldsGetPublisherRequest)
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			m.Name = x
 		}
@@ -249,7 +249,7 @@ var fieldsGetPriceRequest = []string{"name"}
 
 func decodeGetPriceRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.GetPriceRequest) {
 	d.Known(obj, fieldsGetPriceRequest)
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			m.Name = x
 		}
@@ -262,19 +262,19 @@ var fieldsListItemsRequest = []string{"parent", "page_size", "page_token"}
 
 func decodeListItemsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ListItemsRequest) {
 	d.Known(obj, fieldsListItemsRequest)
-	if v := obj.Get("parent"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("parent"); v.Present() {
 		if x, ok := d.String(v, "parent"); ok {
 			m.Parent = x
 		}
 	} else {
 		d.Missing("parent")
 	}
-	if v := obj.Get("page_size"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("page_size"); v.Present() {
 		if x, ok := d.Int32(v, "page_size"); ok {
 			m.PageSize = x
 		}
 	}
-	if v := obj.Get("page_token"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("page_token"); v.Present() {
 		if x, ok := d.String(v, "page_token"); ok {
 			m.PageToken = x
 		}
@@ -289,7 +289,7 @@ var ownedItem = map[string]string{
 
 func decodeItem(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Item) {
 	d.KnownOwned(obj, fieldsItem, ownedItem)
-	if v := obj.Get("label"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("label"); v.Present() {
 		if x, ok := d.String(v, "label"); ok {
 			m.Label = x
 		}
@@ -300,14 +300,14 @@ var fieldsCreateItemRequest = []string{"parent", "item"}
 
 func decodeCreateItemRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateItemRequest) {
 	d.Known(obj, fieldsCreateItemRequest)
-	if v := obj.Get("parent"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("parent"); v.Present() {
 		if x, ok := d.String(v, "parent"); ok {
 			m.Parent = x
 		}
 	} else {
 		d.Missing("parent")
 	}
-	if v := obj.Get("item"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("item"); v.Present() {
 		if o, ok := d.Object(v, "item"); ok {
 			x := new(v1.Item)
 			d.Enter("item")
@@ -324,7 +324,7 @@ var fieldsGetRecordRequest = []string{"name"}
 
 func decodeGetRecordRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.GetRecordRequest) {
 	d.Known(obj, fieldsGetRecordRequest)
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			m.Name = x
 		}

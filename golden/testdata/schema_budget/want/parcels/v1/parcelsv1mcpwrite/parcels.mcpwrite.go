@@ -106,12 +106,12 @@ var fieldsColour = []string{"ink", "shade"}
 
 func decodeColour(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Colour) {
 	d.Known(obj, fieldsColour)
-	if v := obj.Get("ink"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("ink"); v.Present() {
 		if x, ok := d.String(v, "ink"); ok {
 			m.Ink = x
 		}
 	}
-	if v := obj.Get("shade"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("shade"); v.Present() {
 		if x, ok := d.Int32(v, "shade"); ok {
 			m.Shade = x
 		}
@@ -122,12 +122,12 @@ var fieldsLabel = []string{"text", "colour"}
 
 func decodeLabel(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Label) {
 	d.Known(obj, fieldsLabel)
-	if v := obj.Get("text"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("text"); v.Present() {
 		if x, ok := d.String(v, "text"); ok {
 			m.Text = x
 		}
 	}
-	if v := obj.Get("colour"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("colour"); v.Present() {
 		if o, ok := d.Subtree(v, "colour"); ok {
 			x := new(v1.Colour)
 			d.Enter("colour")
@@ -142,12 +142,12 @@ var fieldsParcel = []string{"name", "label"}
 
 func decodeParcel(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Parcel) {
 	d.Known(obj, fieldsParcel)
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			m.Name = x
 		}
 	}
-	if v := obj.Get("label"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("label"); v.Present() {
 		if o, ok := d.Subtree(v, "label"); ok {
 			x := new(v1.Label)
 			d.Enter("label")
@@ -162,7 +162,7 @@ var fieldsCreateParcelRequest = []string{"parcel"}
 
 func decodeCreateParcelRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateParcelRequest) {
 	d.Known(obj, fieldsCreateParcelRequest)
-	if v := obj.Get("parcel"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("parcel"); v.Present() {
 		if o, ok := d.Object(v, "parcel"); ok {
 			x := new(v1.Parcel)
 			d.Enter("parcel")
@@ -179,7 +179,7 @@ var fieldsListDepotsRequest = []string{"region"}
 
 func decodeListDepotsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ListDepotsRequest) {
 	d.Known(obj, fieldsListDepotsRequest)
-	if v := obj.Get("region"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("region"); v.Present() {
 		if x, ok := d.String(v, "region"); ok {
 			m.Region = x
 		}

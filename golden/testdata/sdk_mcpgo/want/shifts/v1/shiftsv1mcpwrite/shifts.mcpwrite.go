@@ -155,7 +155,7 @@ var fieldsPlanShiftRequest = []string{"day"}
 
 func decodePlanShiftRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.PlanShiftRequest) {
 	d.Known(obj, fieldsPlanShiftRequest)
-	if v := obj.Get("day"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("day"); v.Present() {
 		if x, ok := d.String(v, "day"); ok {
 			m.Day = x
 		}
@@ -168,14 +168,14 @@ var fieldsSwapShiftRequest = []string{"shift_id", "colleague"}
 
 func decodeSwapShiftRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.SwapShiftRequest) {
 	d.Known(obj, fieldsSwapShiftRequest)
-	if v := obj.Get("shift_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("shift_id"); v.Present() {
 		if x, ok := d.String(v, "shift_id"); ok {
 			m.ShiftId = x
 		}
 	} else {
 		d.Missing("shift_id")
 	}
-	if v := obj.Get("colleague"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("colleague"); v.Present() {
 		if x, ok := d.String(v, "colleague"); ok {
 			m.Colleague = x
 		}

@@ -182,14 +182,14 @@ var fieldsAddContactRequest = []string{"name", "email_address"}
 
 func decodeAddContactRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.AddContactRequest) {
 	d.Known(obj, fieldsAddContactRequest)
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			m.Name = x
 		}
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("email_address"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("email_address"); v.Present() {
 		if x, ok := d.String(v, "email_address"); ok {
 			d.Pattern("email_address", x, patternAddContactRequestEmail)
 			m.Email = x
@@ -201,14 +201,14 @@ var fieldsRenameContactRequest = []string{"id", "name"}
 
 func decodeRenameContactRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.RenameContactRequest) {
 	d.Known(obj, fieldsRenameContactRequest)
-	if v := obj.Get("id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("id"); v.Present() {
 		if x, ok := d.String(v, "id"); ok {
 			m.Id = x
 		}
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("name"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
 			m.Name = x
 		}
@@ -221,14 +221,14 @@ var fieldsMergeContactsRequest = []string{"keep_id", "drop_id"}
 
 func decodeMergeContactsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.MergeContactsRequest) {
 	d.Known(obj, fieldsMergeContactsRequest)
-	if v := obj.Get("keep_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("keep_id"); v.Present() {
 		if x, ok := d.String(v, "keep_id"); ok {
 			m.KeepId = x
 		}
 	} else {
 		d.Missing("keep_id")
 	}
-	if v := obj.Get("drop_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("drop_id"); v.Present() {
 		if x, ok := d.String(v, "drop_id"); ok {
 			m.DropId = x
 		}
@@ -241,7 +241,7 @@ var fieldsPurgeRecordsRequest = []string{"older_than_days"}
 
 func decodePurgeRecordsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.PurgeRecordsRequest) {
 	d.Known(obj, fieldsPurgeRecordsRequest)
-	if v := obj.Get("older_than_days"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("older_than_days"); v.Present() {
 		if x, ok := d.Int32(v, "older_than_days"); ok {
 			d.Minimum("older_than_days", float64(x), 30)
 			m.OlderThanDays = x

@@ -90,14 +90,14 @@ var ownedNoteForUpdate = map[string]string{
 
 func decodeNoteForUpdate(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Note) {
 	d.KnownOwned(obj, fieldsNoteForUpdate, ownedNoteForUpdate)
-	if v := obj.Get("path"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("path"); v.Present() {
 		if x, ok := d.String(v, "path"); ok {
 			m.Path = x
 		}
 	} else {
 		d.Missing("path")
 	}
-	if v := obj.Get("text"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("text"); v.Present() {
 		if x, ok := d.String(v, "text"); ok {
 			m.Text = x
 		}
@@ -113,7 +113,7 @@ var maskOwnedUpdateNoteRequest = map[string]string{
 
 func decodeUpdateNoteRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.UpdateNoteRequest) {
 	d.Known(obj, fieldsUpdateNoteRequest)
-	if v := obj.Get("note"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("note"); v.Present() {
 		if o, ok := d.Object(v, "note"); ok {
 			x := new(v1.Note)
 			d.Enter("note")
@@ -124,7 +124,7 @@ func decodeUpdateNoteRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		d.Missing("note")
 	}
-	if v := obj.Get("update_mask"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("update_mask"); v.Present() {
 		if x, ok := d.FieldMask(v, "update_mask"); ok {
 			m.UpdateMask = x
 		}

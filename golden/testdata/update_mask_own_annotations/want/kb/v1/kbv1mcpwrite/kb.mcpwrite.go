@@ -90,7 +90,7 @@ var fieldsStewardship = []string{"team"}
 
 func decodeStewardship(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Stewardship) {
 	d.Known(obj, fieldsStewardship)
-	if v := obj.Get("team"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("team"); v.Present() {
 		if x, ok := d.String(v, "team"); ok {
 			m.Team = x
 		}
@@ -101,24 +101,24 @@ var fieldsArticleChangesForUpdate = []string{"article_id", "title", "body", "ste
 
 func decodeArticleChangesForUpdate(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ArticleChanges) {
 	d.Known(obj, fieldsArticleChangesForUpdate)
-	if v := obj.Get("article_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("article_id"); v.Present() {
 		if x, ok := d.String(v, "article_id"); ok {
 			m.ArticleId = x
 		}
 	} else {
 		d.Missing("article_id")
 	}
-	if v := obj.Get("title"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("title"); v.Present() {
 		if x, ok := d.String(v, "title"); ok {
 			m.Title = x
 		}
 	}
-	if v := obj.Get("body"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("body"); v.Present() {
 		if x, ok := d.String(v, "body"); ok {
 			m.Body = x
 		}
 	}
-	if v := obj.Get("stewardship"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("stewardship"); v.Present() {
 		if o, ok := d.Object(v, "stewardship"); ok {
 			x := new(v1.Stewardship)
 			d.Enter("stewardship")
@@ -140,7 +140,7 @@ var maskOwnedUpdateArticleRequest = map[string]string{
 
 func decodeUpdateArticleRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.UpdateArticleRequest) {
 	d.Known(obj, fieldsUpdateArticleRequest)
-	if v := obj.Get("article"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("article"); v.Present() {
 		if o, ok := d.Object(v, "article"); ok {
 			x := new(v1.ArticleChanges)
 			d.Enter("article")
@@ -149,7 +149,7 @@ func decodeUpdateArticleRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 			m.Article = x
 		}
 	}
-	if v := obj.Get("update_mask"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("update_mask"); v.Present() {
 		if x, ok := d.FieldMask(v, "update_mask"); ok {
 			m.UpdateMask = x
 		}

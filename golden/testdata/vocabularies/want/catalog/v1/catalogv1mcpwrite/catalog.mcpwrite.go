@@ -93,14 +93,14 @@ var fieldsLink = []string{"target_id", "target_type"}
 
 func decodeLink(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Link) {
 	d.Known(obj, fieldsLink)
-	if v := obj.Get("target_id"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("target_id"); v.Present() {
 		if x, ok := d.String(v, "target_id"); ok {
 			m.TargetId = x
 		}
 	} else {
 		d.Missing("target_id")
 	}
-	if v := obj.Get("target_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("target_type"); v.Present() {
 		if x, ok := d.Vocabulary(v, "target_type", "entity_type"); ok {
 			m.TargetType = x
 		}
@@ -111,14 +111,14 @@ var fieldsStoreEntityRequest = []string{"entity_type", "tags", "links"}
 
 func decodeStoreEntityRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.StoreEntityRequest) {
 	d.Known(obj, fieldsStoreEntityRequest)
-	if v := obj.Get("entity_type"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("entity_type"); v.Present() {
 		if x, ok := d.Vocabulary(v, "entity_type", "entity_type"); ok {
 			m.EntityType = x
 		}
 	} else {
 		d.Missing("entity_type")
 	}
-	if v := obj.Get("tags"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("tags"); v.Present() {
 		if arr, ok := d.Array(v, "tags"); ok {
 			d.MaxItems("tags", len(arr), 10)
 			d.Enter("tags")
@@ -132,7 +132,7 @@ func decodeStoreEntityRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 			d.Leave()
 		}
 	}
-	if v := obj.Get("links"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("links"); v.Present() {
 		if arr, ok := d.Array(v, "links"); ok {
 			d.Enter("links")
 			for i, ev := range arr {

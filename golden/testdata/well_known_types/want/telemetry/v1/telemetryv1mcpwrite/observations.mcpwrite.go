@@ -95,34 +95,34 @@ var fieldsRecordObservationRequest = []string{"observed_at", "window", "update_m
 
 func decodeRecordObservationRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.RecordObservationRequest) {
 	d.Known(obj, fieldsRecordObservationRequest)
-	if v := obj.Get("observed_at"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("observed_at"); v.Present() {
 		if x, ok := d.Timestamp(v, "observed_at"); ok {
 			m.ObservedAt = x
 		}
 	} else {
 		d.Missing("observed_at")
 	}
-	if v := obj.Get("window"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("window"); v.Present() {
 		if x, ok := d.Duration(v, "window"); ok {
 			m.Window = x
 		}
 	}
-	if v := obj.Get("update_mask"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("update_mask"); v.Present() {
 		if x, ok := d.FieldMask(v, "update_mask"); ok {
 			m.UpdateMask = x
 		}
 	}
-	if v := obj.Get("attributes"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("attributes"); v.Present() {
 		if x, ok := d.Struct(v, "attributes"); ok {
 			m.Attributes = x
 		}
 	}
-	if v := obj.Get("reading"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("reading"); v.Present() {
 		if x, ok := d.StructValue(v, "reading"); ok {
 			m.Reading = x
 		}
 	}
-	if v := obj.Get("samples"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("samples"); v.Present() {
 		if x, ok := d.ListValue(v, "samples"); ok {
 			m.Samples = x
 		}
@@ -131,52 +131,52 @@ func decodeRecordObservationRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.O
 			d.MaxItems("samples", len(l.GetValues()), 5)
 		}
 	}
-	if v := obj.Get("score"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("score"); v.Present() {
 		if x, ok := d.Float64(v, "score"); ok {
 			m.Score = wrapperspb.Double(x)
 		}
 	}
-	if v := obj.Get("ratio"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("ratio"); v.Present() {
 		if x, ok := d.Float32(v, "ratio"); ok {
 			m.Ratio = wrapperspb.Float(x)
 		}
 	}
-	if v := obj.Get("count"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("count"); v.Present() {
 		if x, ok := d.Int64(v, "count"); ok {
 			m.Count = wrapperspb.Int64(x)
 		}
 	}
-	if v := obj.Get("total"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("total"); v.Present() {
 		if x, ok := d.Uint64(v, "total"); ok {
 			m.Total = wrapperspb.UInt64(x)
 		}
 	}
-	if v := obj.Get("delta"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("delta"); v.Present() {
 		if x, ok := d.Int32(v, "delta"); ok {
 			m.Delta = wrapperspb.Int32(x)
 		}
 	}
-	if v := obj.Get("retries"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("retries"); v.Present() {
 		if x, ok := d.Uint32(v, "retries"); ok {
 			m.Retries = wrapperspb.UInt32(x)
 		}
 	}
-	if v := obj.Get("enabled"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("enabled"); v.Present() {
 		if x, ok := d.Bool(v, "enabled"); ok {
 			m.Enabled = wrapperspb.Bool(x)
 		}
 	}
-	if v := obj.Get("label"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("label"); v.Present() {
 		if x, ok := d.String(v, "label"); ok {
 			m.Label = wrapperspb.String(x)
 		}
 	}
-	if v := obj.Get("digest"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("digest"); v.Present() {
 		if x, ok := d.Bytes(v, "digest"); ok {
 			m.Digest = wrapperspb.Bytes(x)
 		}
 	}
-	if v := obj.Get("checkpoints"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("checkpoints"); v.Present() {
 		if arr, ok := d.Array(v, "checkpoints"); ok {
 			d.Enter("checkpoints")
 			for i, ev := range arr {
@@ -189,7 +189,7 @@ func decodeRecordObservationRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.O
 			d.Leave()
 		}
 	}
-	if v := obj.Get("labels"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("labels"); v.Present() {
 		if ks, vs, ok := d.MapEntries(v, "labels"); ok {
 			m.Labels = make(map[string]*structpb.Struct, len(ks))
 			d.Enter("labels")
@@ -202,7 +202,7 @@ func decodeRecordObservationRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.O
 			d.Leave()
 		}
 	}
-	if v := obj.Get("extras"); v != nil && v.Kind != mcpwriteimpl.KindNull {
+	if v := obj.Get("extras"); v.Present() {
 		if ks, vs, ok := d.MapEntries(v, "extras"); ok {
 			m.Extras = make(map[string]*structpb.Value, len(ks))
 			d.Enter("extras")
