@@ -337,16 +337,14 @@ func (e *emitter) toolBinding(sm *serviceModel, t *toolModel) (*jen.Statement, [
 			b.Return(e.pairCheckCall(t))
 		}))
 	case t.input.serverFilled:
-		// Source text, as the invoke function's.
-		enrich = local("enrich", jen.Id("func(c *"+e.im.qualified(rt("Call"))+", m *"+e.im.qualified(in)+") error { return "+
-			enrichRootText(sm, t.input)+" }"))
+		params := jen.Params(jen.Id("c").Op("*").Add(e.rt("Call")), jen.Id("m").Op("*").Add(e.q(in))).Error()
+		enrich = local("enrich", jen.Func().Add(params).Add(inline(jen.Return(e.enrichRoot(sm, t.input)))))
 	}
 	// A closure, not the method value h.X, so a nil h (a Service
-	// built for its Doc) is only dereferenced when a call comes. Every
-	// tool has one: written as source text, not built and rendered a
-	// node per token.
-	invoke := local("invoke", jen.Id("func(ctx "+e.im.qualified(contextPkg.Ident("Context"))+", m *"+e.im.qualified(in)+
-		") (*"+e.im.qualified(t.method.Output.GoIdent)+", error) { return h."+t.method.GoName+"(ctx, m) }"))
+	// built for its Doc) is only dereferenced when a call comes.
+	invoke := local("invoke", jen.Func().Params(jen.Id("ctx").Add(e.q(contextPkg.Ident("Context"))), jen.Id("m").Op("*").Add(e.q(in))).
+		Params(jen.Op("*").Add(e.q(t.method.Output.GoIdent)), jen.Error()).
+		Add(inline(jen.Return(jen.Id("h").Dot(t.method.GoName).Call(jen.Id("ctx"), jen.Id("m"))))))
 	call.Call(jen.Lit(t.name), decode, enrich, invoke)
 	if check := e.earlyCheckBinding(sm, t); check != nil {
 		call = e.rt("WithEarlyCheck").Call(call, local("earlyCheck", check))
@@ -371,15 +369,10 @@ func (e *emitter) toolBinding(sm *serviceModel, t *toolModel) (*jen.Statement, [
 // enrichRoot calls the enrich function of a tool's request m, with the
 // request's resolvers table (New<Service>'s variable) when it has one.
 func (e *emitter) enrichRoot(sm *serviceModel, m *messageModel) *jen.Statement {
-	return jen.Id(enrichRootText(sm, m))
-}
-
-// enrichRootText is enrichRoot's call as source text.
-func enrichRootText(sm *serviceModel, m *messageModel) string {
 	if m.hasResolvers {
-		return enrichName(sm, m) + "(c, " + resolversVarName(m) + ", m, m)"
+		return jen.Id(enrichName(sm, m)).Call(jen.Id("c"), jen.Id(resolversVarName(m)), jen.Id("m"), jen.Id("m"))
 	}
-	return enrichName(sm, m) + "(c, m)"
+	return jen.Id(enrichName(sm, m)).Call(jen.Id("c"), jen.Id("m"))
 }
 
 func (e *emitter) enumTable(t *enumTable) {

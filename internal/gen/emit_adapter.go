@@ -28,23 +28,25 @@ func (e *emitter) adapter(sm *serviceModel) {
 			}))
 	}
 	e.adapterCtor(sm, n, docComment("", n.ctor+" returns a "+handlerName(sm)+" that forwards every tool call to client (the enriched request, unchanged), each within the deadline of opts (runtime.WithBackendTimeout; default runtime.DefaultBackendTimeout)."))
-	// Each method is the same few lines but for the names: written as
-	// source text, not built and rendered a node per token.
-	outgoing := e.im.qualified(rt("OutgoingGRPCContext"))
 	for _, t := range sm.tools {
-		e.decl(e.adapterMethod(n, t).Block(jen.Id(forwardStartText + "\n" +
-			"res, err := a.client." + t.method.GoName + "(" + outgoing + "(ctx), in)\n" +
-			"if err != nil {\nreturn nil, a.forward.Err(ctx, err)\n}\n" +
-			"return res, nil")))
+		m := t.method
+		e.decl(e.adapterMethod(n, t).Block(
+			e.forwardStart(),
+			jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("a").Dot("client").Dot(m.GoName).Call(e.rt("OutgoingGRPCContext").Call(jen.Id("ctx")), jen.Id("in")),
+			jen.If(jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Nil(), jen.Id("a").Dot("forward").Dot("Err").Call(jen.Id("ctx"), jen.Err())),
+			),
+			jen.Return(jen.Id("res"), jen.Nil()),
+		))
 	}
 }
 
-// forwardStartText bounds a forwarded call by the adapter's deadline
-// (runtime.WithBackendTimeout), as source text.
-const forwardStartText = "ctx, cancel := a.forward.Start(ctx)\ndefer cancel()"
-
-// forwardStart is forwardStartText as a statement.
-func (e *emitter) forwardStart() jen.Code { return jen.Id(forwardStartText) }
+// forwardStart bounds a forwarded call by the adapter's deadline
+// (runtime.WithBackendTimeout).
+func (e *emitter) forwardStart() jen.Code {
+	return jen.List(jen.Id("ctx"), jen.Id("cancel")).Op(":=").Id("a").Dot("forward").Dot("Start").Call(jen.Id("ctx")).Line().
+		Defer().Id("cancel").Call()
+}
 
 // adapterCtor emits an adapter's constructor and type.
 func (e *emitter) adapterCtor(sm *serviceModel, n adapterNames, doc *jen.Statement) {
@@ -78,8 +80,10 @@ func (e *emitter) adapterCtor(sm *serviceModel, n adapterNames, doc *jen.Stateme
 // adapterMethod is the signature of an adapter's method for a tool.
 func (e *emitter) adapterMethod(n adapterNames, t *toolModel) *jen.Statement {
 	m := t.method
-	return jen.Id("func (a *" + n.impl + ") " + m.GoName + "(ctx " + e.im.qualified(contextPkg.Ident("Context")) +
-		", in *" + e.im.qualified(m.Input.GoIdent) + ") (*" + e.im.qualified(m.Output.GoIdent) + ", error)")
+	return jen.Func().Params(jen.Id("a").Op("*").Id(n.impl)).Id(m.GoName).Params(
+		jen.Id("ctx").Add(e.q(contextPkg.Ident("Context"))),
+		jen.Id("in").Op("*").Add(e.q(m.Input.GoIdent)),
+	).Params(jen.Op("*").Add(e.q(m.Output.GoIdent)), jen.Error())
 }
 
 // connectAdapter emits the adapter for connect-go clients: the client
