@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/domain"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/examples/archimate/server"
@@ -23,16 +24,7 @@ import (
 // separators, ambiguous), versions, renames, losses and cascades of
 // proposals, templates and their refusals, dry runs and invalid types.
 func TestRowsAnswerLikeTheInMemoryDomain(t *testing.T) {
-	db := newRowsDB(t, nil)
-	opts := func() []runtime.Option {
-		return []runtime.Option{runtime.WithClock(func() time.Time { return fixedNow }), runtime.WithRand(rand.NewChaCha8([32]byte{7}))}
-	}
-	mem, err := server.New(domain.New(), append(opts(), runtime.WithRequestContextFunc(runtime.StaticRequestContext(devRC)))...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	memCS := mcptest.Connect(t, mem, mcptest.Options{})
-	pgCS := db.session(t, nil, opts()...)
+	_, memCS, pgCS := inMemoryAndRows(t)
 
 	steps := []struct{ tool, args string }{
 		{"createElement", `{"type":"ApplicationComponent","name":"Order Service","properties":{"tier":"gold","owner":"ops"}}`},
@@ -104,16 +96,7 @@ func TestRowsAnswerLikeTheInMemoryDomain(t *testing.T) {
 // parent named like an element, a parent that exists, and the part of a
 // taken name.
 func TestKeyedCreatesAnswerLikeTheInMemoryDomain(t *testing.T) {
-	db := newRowsDB(t, nil)
-	opts := func() []runtime.Option {
-		return []runtime.Option{runtime.WithClock(func() time.Time { return fixedNow }), runtime.WithRand(rand.NewChaCha8([32]byte{7}))}
-	}
-	mem, err := server.New(domain.New(), append(opts(), runtime.WithRequestContextFunc(runtime.StaticRequestContext(devRC)))...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	memCS := mcptest.Connect(t, mem, mcptest.Options{})
-	pgCS := db.session(t, nil, opts()...)
+	db, memCS, pgCS := inMemoryAndRows(t)
 	var order string
 	for i, args := range []string{
 		`{"type":"ApplicationComponent","name":"Order Service","properties":{"tier":"gold"}}`,
@@ -139,4 +122,19 @@ func TestKeyedCreatesAnswerLikeTheInMemoryDomain(t *testing.T) {
 	if n := db.count(t, `SELECT count(*) FROM $P_elements`); n != 2 {
 		t.Fatalf("%d elements, want Order Service and its part db", n)
 	}
+}
+
+// inMemoryAndRows makes a database on rows and connects a session to the
+// in-memory domain and one to the repository on it, with the same clock
+// and the same random ids.
+func inMemoryAndRows(t *testing.T) (db *rowsDB, mem, rows *mcp.ClientSession) {
+	db = newRowsDB(t, nil)
+	opts := func() []runtime.Option {
+		return []runtime.Option{runtime.WithClock(func() time.Time { return fixedNow }), runtime.WithRand(rand.NewChaCha8([32]byte{7}))}
+	}
+	srv, err := server.New(domain.New(), append(opts(), runtime.WithRequestContextFunc(runtime.StaticRequestContext(devRC)))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db, mcptest.Connect(t, srv, mcptest.Options{}), db.session(t, nil, opts()...)
 }
