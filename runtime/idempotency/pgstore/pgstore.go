@@ -271,6 +271,18 @@ ON CONFLICT (tenant_id, tool, client_request_id) DO UPDATE
         THEN EXCLUDED.expires_at ELSE mcpwrite_idempotency_lost($2, $3) END
 RETURNING created_at`
 
+// completeNewSQL is completeOrLostSQL for a key whose record was not read
+// (QueueCompleteUnread): it writes the outcome where no record holds the
+// key or the record has expired, and fails with lostCode where a live one
+// holds it, in progress or completed, whatever its fingerprint.
+const completeNewSQL = `INSERT INTO %[1]s AS cur (tenant_id, tool, client_request_id, fingerprint, state, response_payload, is_error, created_at, lease_until, expires_at)
+VALUES ($1, $2, $3, $4, 2, $5, $6, $7, NULL, $8)
+ON CONFLICT (tenant_id, tool, client_request_id) DO UPDATE
+  SET fingerprint = EXCLUDED.fingerprint, state = 2, response_payload = EXCLUDED.response_payload, is_error = EXCLUDED.is_error,
+      created_at = EXCLUDED.created_at, lease_until = NULL,
+      expires_at = CASE WHEN cur.expires_at <= EXCLUDED.created_at THEN EXCLUDED.expires_at ELSE mcpwrite_idempotency_lost($2, $3) END
+RETURNING created_at`
+
 const releaseSQL = `DELETE FROM %[1]s WHERE tenant_id = $1 AND tool = $2 AND client_request_id = $3 AND state = 1 AND fingerprint = $4`
 
 const getSQL = `SELECT fingerprint, state, response_payload, is_error, created_at, lease_until, expires_at FROM %[1]s

@@ -211,6 +211,26 @@ func (p *PendingClaim) readReserve(br pgx.BatchResults) (idempotency.ClaimResult
 // arguments are args followed by the completion's, appended to args as
 // append does (in its spare capacity when it has room for the eight).
 func (t *TxStore) QueueCompleteWith(b *pgx.Batch, stmt string, args []any, k idempotency.Key, fingerprint string, response []byte, isError bool, now time.Time, ttl time.Duration) error {
+	return t.queueComplete(b, stmt, args, k, fingerprint, response, isError, now, ttl, false)
+}
+
+// QueueCompleteUnread is QueueCompleteWith for a transaction that took k's
+// lock (ReserveLock) in an earlier statement and did not read k's record:
+// a write that expects its key to be new sends its lock, its rows and its
+// outcome in one round trip. The outcome is written only where no live
+// record holds k (there is none, or it has expired). Where one does (a
+// call of k that completed, or one in progress, whatever its fingerprint
+// or lease), the statement fails, so that a commit queued after it on b
+// does not run, and reading its result gives idempotency.ErrClaimLost:
+// the caller rolls back and reserves k the usual way (QueueReserve or
+// ReserveLock and QueueReserved), which answers who holds it.
+func (t *TxStore) QueueCompleteUnread(b *pgx.Batch, stmt string, args []any, k idempotency.Key, fingerprint string, response []byte, isError bool, now time.Time, ttl time.Duration) error {
+	return t.queueComplete(b, stmt, args, k, fingerprint, response, isError, now, ttl, true)
+}
+
+// queueComplete is QueueCompleteWith, or QueueCompleteUnread when unread
+// is set.
+func (t *TxStore) queueComplete(b *pgx.Batch, stmt string, args []any, k idempotency.Key, fingerprint string, response []byte, isError bool, now time.Time, ttl time.Duration, unread bool) error {
 	s := t.s
 	if s.err != nil {
 		return s.err
@@ -222,7 +242,7 @@ func (t *TxStore) QueueCompleteWith(b *pgx.Batch, stmt string, args []any, k ide
 	}
 	n := len(args)
 	all := append(args, k.Tenant, k.Tool, k.Key, fingerprint, response, isError, now, expires)
-	b.Queue(s.completeWithSQL(stmt, n), all...).QueryRow(func(row pgx.Row) error {
+	b.Queue(s.completeWithSQL(stmt, n, unread), all...).QueryRow(func(row pgx.Row) error {
 		var created time.Time
 		err := row.Scan(&created)
 		var pe *pgconn.PgError
@@ -240,17 +260,19 @@ func (t *TxStore) QueueCompleteWith(b *pgx.Batch, stmt string, args []any, k ide
 // completeWithKey keys Store.completeWith: the statements of
 // QueueCompleteWith by the caller's statement and its number of parameters.
 type completeWithKey struct {
-	stmt string
-	n    int
+	stmt   string
+	n      int
+	unread bool
 }
 
 var paramRE = regexp.MustCompile(`\$([0-9]+)`)
 
 // completeWithSQL is stmt and completeOrLostSQL (its parameters numbered
 // after stmt's n) in one statement, which fails with lostCode when the key
-// is not ours.
-func (s *Store) completeWithSQL(stmt string, n int) string {
-	key := completeWithKey{stmt, n}
+// is not ours; with unread, completeNewSQL instead, which fails with it
+// when a live record holds the key.
+func (s *Store) completeWithSQL(stmt string, n int, unread bool) string {
+	key := completeWithKey{stmt, n, unread}
 	if v, ok := s.completeWith.Load(key); ok {
 		return v.(string)
 	}
@@ -258,7 +280,11 @@ func (s *Store) completeWithSQL(stmt string, n int) string {
 		i, _ := strconv.Atoi(m[1:])
 		return "$" + strconv.Itoa(i+n)
 	}
-	done := paramRE.ReplaceAllStringFunc(fmt.Sprintf(completeOrLostSQL, s.ident), shift)
+	done := completeOrLostSQL
+	if unread {
+		done = completeNewSQL
+	}
+	done = paramRE.ReplaceAllStringFunc(fmt.Sprintf(done, s.ident), shift)
 	ctes, main := splitWith(stmt)
 	q := "WITH " + ctes + "caller AS (" + main + ")\n" + done
 	s.completeWith.Store(key, q)
