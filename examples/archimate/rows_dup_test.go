@@ -20,31 +20,39 @@ const dupCalls = 4
 
 // N identical keyed calls (same tenant, tool and client_request_id), each
 // through a server instance of its own (no in-process cache in common),
-// run at once: the first holds its transaction open until every other one
-// waits for its key, then commits. Exactly one write happens (one element
-// or one new version, one outbox row, one completed key) and every caller
-// gets the same answer, the others as replays, never a constraint or
-// version error.
+// run at once. Where a write takes its key's lock before it writes (hold),
+// the first holds its transaction open until every other one waits for its
+// key, then commits; a create with no parent takes the lock with its write,
+// in one round trip, so the calls race for it as they come. Exactly one
+// write happens (one element or one new version, one outbox row, one
+// completed key) and every caller gets the same answer, the others as
+// replays, never a constraint or version error.
 func TestConcurrentIdenticalKeyedCallsWriteOnce(t *testing.T) {
 	db := newRowsDB(t, nil)
 	setup := db.session(t, nil)
 	id := createdIDOf(mustOK(t, setup, "createElement", `{"type":"Node","name":"base"}`))
 	for _, tc := range []struct {
-		tool, args string
-		check      func(t *testing.T)
+		name, tool, args string
+		hold             bool
+		check            func(t *testing.T)
 	}{
-		{"createElement", `{"type":"Node","name":"db-dup","client_request_id":"dup-create"}`, func(t *testing.T) {
+		{"createElement", "createElement", `{"type":"Node","name":"db-dup","client_request_id":"dup-create"}`, false, func(t *testing.T) {
 			if n := db.count(t, `SELECT count(*) FROM $P_elements WHERE name = 'db-dup'`); n != 1 {
 				t.Errorf("elements named db-dup = %d, want 1", n)
 			}
 		}},
-		{"updateElement", `{"id":"` + id + `","description":"once","client_request_id":"dup-update"}`, func(t *testing.T) {
+		{"createElement with a parent", "createElement", `{"type":"Node","name":"db-dup-part","parent_id":"` + id + `","client_request_id":"dup-create-part"}`, true, func(t *testing.T) {
+			if n := db.count(t, `SELECT count(*) FROM $P_elements WHERE name = 'db-dup-part' AND parent_id = $1`, id); n != 1 {
+				t.Errorf("elements named db-dup-part = %d, want 1", n)
+			}
+		}},
+		{"updateElement", "updateElement", `{"id":"` + id + `","description":"once","client_request_id":"dup-update"}`, true, func(t *testing.T) {
 			if n := db.count(t, `SELECT version FROM $P_elements WHERE id = $1`, id); n != 2 {
 				t.Errorf("version after the updates = %d, want 2 (one update)", n)
 			}
 		}},
 	} {
-		t.Run(tc.tool, func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) {
 			sessions := make([]*mcp.ClientSession, dupCalls)
 			for i := range sessions {
 				sessions[i] = db.session(t, nil)
@@ -53,7 +61,7 @@ func TestConcurrentIdenticalKeyedCallsWriteOnce(t *testing.T) {
 			keysBefore := db.count(t, `SELECT count(*) FROM $P_idem WHERE state = 2`)
 			var once sync.Once
 			db.repo.Fault = func(point string) {
-				if point == "inside-tx" {
+				if point == "inside-tx" && tc.hold {
 					once.Do(func() { waitForKeyWaiters(t, dupCalls-1) })
 				}
 			}

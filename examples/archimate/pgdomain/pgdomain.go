@@ -98,6 +98,10 @@ func writeOnce[Resp proto.Message](ctx context.Context, r *Repository, tool stri
 		return zero, explain(ctx, r, tx, tenant, before, apply, err)
 	}
 	b := &pgx.Batch{}
+	unread := fresh && !fp.reads()
+	if unread {
+		b.Queue(r.sql.reserveLock, r.idem.ReserveLockArgs(out.Key)...)
+	}
 	// mem is dropped after this: its own rows, not copies.
 	r.queueChanges(b, tenant, before, mem.TakeRows(tenant))
 	reqJSON, err := runtime.MarshalRecordJSON(req)
@@ -120,13 +124,20 @@ func writeOnce[Resp proto.Message](ctx context.Context, r *Repository, tool stri
 		if err != nil {
 			return zero, err
 		}
-		if err := r.idem.WithTx(tx).QueueCompleteWith(b, stmt, outbox, out.Key, out.Fingerprint, body, false, out.Now, out.TTL); err != nil {
+		complete := r.idem.WithTx(tx).QueueCompleteWith
+		if unread {
+			// The key's record was not read: the outcome is written only
+			// where no live record holds the key (else ErrClaimLost, and
+			// the write runs again reading it).
+			complete = r.idem.WithTx(tx).QueueCompleteUnread
+		}
+		if err := complete(b, stmt, outbox, out.Key, out.Fingerprint, body, false, out.Now, out.TTL); err != nil {
 			return zero, err
 		}
 	} else {
 		b.Queue(stmt, outbox...)
 	}
-	if err := r.finish(ctx, tx, b, req, resp, out, applying, fresh); err != nil {
+	if err := r.finish(ctx, tx, b, req, resp, out, applying, fresh, unread); err != nil {
 		return zero, err
 	}
 	r.fault("after-commit")
@@ -174,12 +185,22 @@ func (r *Repository) withLastChange(b *pgx.Batch, tenant, tool string, req, resp
 // finish sends the write's rows b and commits: in one round trip, or, for
 // a proposal's apply, with the apply's outcome recorded before the commit.
 // A fresh create refused by the store (its id or its name taken: a unique
-// index of its element; refusesFresh) is errNotFresh.
-func (r *Repository) finish(ctx context.Context, tx *pipeTx, b *pgx.Batch, req, resp proto.Message, out *runtime.Outcome, applying, fresh bool) error {
+// index of its element; refusesFresh; or, unread, its key held by a live
+// record) is errNotFresh, or, unread, the record that holds its key
+// (heldOr).
+func (r *Repository) finish(ctx context.Context, tx *pipeTx, b *pgx.Batch, req, resp proto.Message, out *runtime.Outcome, applying, fresh, unread bool) error {
 	if !applying {
 		r.fault("inside-tx")
 		if err := tx.sendAndCommit(ctx, b); err != nil {
-			if fresh && refusesFresh(err) {
+			if fresh && (refusesFresh(err) || errors.Is(err, idempotency.ErrClaimLost)) {
+				if unread {
+					// Refused by its key's live record, or by a unique
+					// index of its element, which a replay of the create
+					// meets too: the record that holds the key is answered
+					// as the reservation would have answered it; with none,
+					// the write runs again reading its footprint.
+					return r.heldOr(ctx, tx, out, errNotFresh)
+				}
 				return errNotFresh
 			}
 			return r.storeError(ctx, req, err)
@@ -220,8 +241,16 @@ func (r *Repository) claimAndLoad(ctx context.Context, tx pgx.Tx, tenant string,
 		return before, err
 	}
 	r.fault("before-claim")
+	if fresh && !fp.reads() {
+		// The key's lock goes out with the write (unread): nothing is
+		// read, so the points up to the lock come before anything is sent.
+		r.fault("before-read")
+		r.fault("after-claim")
+		r.fault("locked")
+		return domain.Rows{Born: map[string]uint64{}}, nil
+	}
 	query, args := r.sql.reserveLock, []any(nil)
-	read := !fresh || len(fp.ids) > 1
+	read := !fresh || fp.reads()
 	switch {
 	case fresh && read:
 		query, args = r.sql.readsReserving[readKey{0, fp.lock}], elementsArgsOf(tenant, footprint{ids: fp.ids[1:]}, 0)

@@ -35,6 +35,10 @@ type footprint struct {
 	fresh bool
 }
 
+// reads reports whether a fresh footprint reads a row when its own id
+// and names are not looked up: its other ids (a parent).
+func (f footprint) reads() bool { return len(f.ids) > 1 }
+
 // refFootprint is what resolving the references refs in model reads: the
 // elements with such an id, or such a name up to case and separators.
 func refFootprint(model string, refs ...string) footprint {
