@@ -54,6 +54,13 @@ func (f Forwarder) Timeout() time.Duration {
 // adapter's own deadline ended it.
 var errForwardDeadline = errors.New("the backend did not answer within the adapter's deadline")
 
+// deadlineGrain is the coarsest unit a call's deadline crosses the wire in:
+// Connect sends it in whole milliseconds (Connect-Timeout-Ms, rounded
+// down), gRPC in milliseconds beyond 100 s (grpc-timeout). A backend that
+// gives up at the deadline it was sent can so answer up to this much
+// before the adapter's own.
+const deadlineGrain = time.Millisecond
+
 // Start returns ctx bounded by the forwarding deadline (an earlier deadline
 // of ctx stays) and its cancel function.
 func (f Forwarder) Start(ctx context.Context) (context.Context, context.CancelFunc) {
@@ -66,11 +73,12 @@ func (f Forwarder) Err(ctx context.Context, err error) error {
 	if err == nil {
 		return nil
 	}
-	if d, ok := ctx.Deadline(); ok && ctx.Err() == nil && !time.Now().Before(d) {
-		// The deadline has passed but its timer has not fired yet: the
-		// backend, holding the same deadline, answered first (a server
-		// that gives up at the deadline with an error of its own). Wait
-		// for the timer, which is due, to learn whose deadline it was.
+	if d, ok := ctx.Deadline(); ok && ctx.Err() == nil && time.Until(d) <= deadlineGrain {
+		// The deadline is due (within the grain it crossed the wire in)
+		// but its timer has not fired yet: the backend, holding the same
+		// deadline, answered first (a server that gives up at the
+		// deadline with an error of its own). Wait for the timer, at most
+		// the grain, to learn whose deadline it was.
 		<-ctx.Done()
 	}
 	if errors.Is(context.Cause(ctx), errForwardDeadline) {

@@ -43,3 +43,29 @@ func TestForwarderDeadline(t *testing.T) {
 		t.Fatalf("the caller's deadline: %v, want the error unchanged", err)
 	}
 }
+
+// A backend that gives up at the deadline it was sent, rounded down to the
+// millisecond on the wire (Connect), answers up to a millisecond before
+// the adapter's own deadline: its error is the adapter's BackendTimeout.
+// An error that comes earlier stays the backend's.
+func TestForwarderDeadlineSentInWholeMilliseconds(t *testing.T) {
+	f := NewForwarder(WithForwardTimeout(50 * time.Millisecond))
+	cause := errors.New("unavailable: stalled")
+	ctx, cancel := f.Start(context.Background())
+	defer cancel()
+	d, _ := ctx.Deadline()
+	time.Sleep(time.Until(d.Add(-10 * time.Millisecond)))
+	for time.Until(d) > deadlineGrain/2 { // a sleep could overshoot the deadline
+	}
+	var bt *BackendTimeout
+	if err := f.Err(ctx, cause); !errors.As(err, &bt) || !errors.Is(err, cause) || time.Now().Before(d) {
+		t.Fatalf("an answer %s before the deadline: %v (at %s past it)", deadlineGrain/2, err, time.Since(d))
+	}
+	ctx, cancel = f.Start(context.Background())
+	defer cancel()
+	d, _ = ctx.Deadline()
+	time.Sleep(time.Until(d.Add(-20 * time.Millisecond)))
+	if err := f.Err(ctx, cause); err != cause || !time.Now().Before(d) {
+		t.Fatalf("an answer 20ms before the deadline: %v, want the error unchanged, at once", err)
+	}
+}
