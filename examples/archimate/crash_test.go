@@ -59,8 +59,9 @@ func startCrashServer(t *testing.T, bin, dsn, prefix, crashAt string) *crashServ
 	}
 }
 
-// callOnce opens a session and calls createElement with key.
-func (s *crashServer) callOnce(key string) (map[string]any, bool, error) {
+// callOnce opens a session and calls createElement with key (none: ""),
+// under parent (none: "").
+func (s *crashServer) callOnce(key, parent string) (map[string]any, bool, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	cs, err := mcptest.NewClient(s.t, &mcp.Implementation{Name: "crash-test", Version: "1"}, nil).Connect(ctx,
@@ -69,8 +70,14 @@ func (s *crashServer) callOnce(key string) (map[string]any, bool, error) {
 		return nil, false, err
 	}
 	defer cs.Close()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "createElement",
-		Arguments: json.RawMessage(`{"type":"Node","name":"db-` + key + `","description":"d","client_request_id":"` + key + `"}`)})
+	args := map[string]any{"type": "Node", "name": "db-" + key, "description": "d"}
+	if key != "" {
+		args["client_request_id"] = key
+	}
+	if parent != "" {
+		args["parent_id"] = parent
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "createElement", Arguments: args})
 	if err != nil {
 		return nil, false, err
 	}
@@ -89,7 +96,12 @@ const crashRounds = 3
 // outlives its 1 s lease; after it the retry of every key either replays the
 // committed answer or executes once, and the database (not the responses)
 // holds exactly three elements, three outbox rows and three completed keys,
-// among them both acknowledged elements: no duplicate, no loss.
+// among them both acknowledged elements: no duplicate, no loss. A create
+// with no parent reads nothing and sends its key's lock with its write, so
+// its points up to the lock come before anything is sent; the creates
+// under a parent (made first, without a key) hold the key's lock from
+// their first round trip, and are killed after it as well (after-claim,
+// a point that a write without a key does not pass).
 func TestKillNineAtEveryPointOfAKeyedWrite(t *testing.T) {
 	dsn := os.Getenv("MCPWRITE_TEST_POSTGRES_DSN")
 	if dsn == "" {
@@ -104,43 +116,60 @@ func TestKillNineAtEveryPointOfAKeyedWrite(t *testing.T) {
 	for _, tt := range []struct {
 		point      string
 		wantReplay bool // the write committed before the crash: the retry replays it
+		parent     bool // the creates are under a parent: the key's lock is held before the write
 	}{
-		{"before-claim", false},
-		{"after-claim", false},
-		{"inside-tx", false},
-		{"after-commit", true},
+		{"before-claim", false, false},
+		{"after-claim", false, false},
+		{"after-claim", false, true},
+		{"inside-tx", false, false},
+		{"after-commit", true, false},
 	} {
-		t.Run(tt.point, func(t *testing.T) {
+		name := tt.point
+		if tt.parent {
+			name += "/under-a-parent"
+		}
+		t.Run(name, func(t *testing.T) {
 			// The points are independent (each round has its own tables and
 			// processes) and mostly wait: on the processes' start, the
 			// kill and the lease.
 			t.Parallel()
 			for round := range crashRounds {
-				crashRound(t, pool, bin, dsn, tt.point, tt.wantReplay, round)
+				crashRound(t, pool, bin, dsn, tt.point, tt.wantReplay, tt.parent, round)
 			}
-			t.Logf("kill -9 %s: %d runs, 0 duplicates, 0 losses, 0 keys wedged past the lease (crashed key replayed: %v)", tt.point, crashRounds, tt.wantReplay)
+			t.Logf("kill -9 %s: %d runs, 0 duplicates, 0 losses, 0 keys wedged past the lease (crashed key replayed: %v)", name, crashRounds, tt.wantReplay)
 		})
 	}
 }
 
-func crashRound(t *testing.T, pool *pgxpool.Pool, bin, dsn, point string, wantReplay bool, round int) {
+func crashRound(t *testing.T, pool *pgxpool.Pool, bin, dsn, point string, wantReplay, underParent bool, round int) {
 	t.Helper()
 	ctx := context.Background()
 	prefix := fmt.Sprintf("crash_%s_%d_%d", strings.ReplaceAll(point, "-", "_"), round, time.Now().UnixNano()%1e9)
+	if underParent {
+		prefix += "_p"
+	}
 	t.Cleanup(func() {
 		_, _ = pool.Exec(context.Background(), fmt.Sprintf("DROP TABLE IF EXISTS %[1]s_relationships, %[1]s_properties, %[1]s_elements, %[1]s_state, %[1]s_outbox, %[1]s_schema_migrations, %[1]s_idem, %[1]s_proposals CASCADE", prefix))
 	})
 	keys := []string{"key-1", "key-2", "key-3"}
 	first := startCrashServer(t, bin, dsn, prefix, point+":3")
 	acked := map[string]string{} // key -> element id the client was told
+	parent, wantOutbox := "", 3
+	if underParent {
+		out, isErr, err := first.callOnce("", "")
+		if err != nil || isErr {
+			t.Fatalf("round %d: the parent: %v %v", round, out, err)
+		}
+		parent, wantOutbox = createdIDOf(out), 4
+	}
 	for _, k := range keys[:2] {
-		out, isErr, err := first.callOnce(k)
+		out, isErr, err := first.callOnce(k, parent)
 		if err != nil || isErr {
 			t.Fatalf("round %d: acknowledged call %s: %v %v", round, k, out, err)
 		}
 		acked[k] = createdIDOf(out)
 	}
-	if out, _, err := first.callOnce(keys[2]); err == nil {
+	if out, _, err := first.callOnce(keys[2], parent); err == nil {
 		t.Fatalf("round %d: the call returned %v, but the process was to be killed at %s", round, out, point)
 	}
 	if err := first.cmd.Wait(); err == nil || !strings.Contains(err.Error(), "killed") {
@@ -162,7 +191,7 @@ func crashRound(t *testing.T, pool *pgxpool.Pool, bin, dsn, point string, wantRe
 		var isErr bool
 		var err error
 		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-			out, isErr, err = second.callOnce(k)
+			out, isErr, err = second.callOnce(k, parent)
 			if err != nil {
 				t.Fatalf("round %d: retry %s: %v", round, k, err)
 			}
@@ -185,7 +214,7 @@ func crashRound(t *testing.T, pool *pgxpool.Pool, bin, dsn, point string, wantRe
 	}
 
 	// Counted from the database.
-	rows, err := pool.Query(ctx, fmt.Sprintf(`SELECT id FROM %s_elements WHERE tenant = 'tenant-dev'`, prefix))
+	rows, err := pool.Query(ctx, fmt.Sprintf(`SELECT id FROM %s_elements WHERE tenant = 'tenant-dev' AND id <> $1`, prefix), parent)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,9 +239,9 @@ func crashRound(t *testing.T, pool *pgxpool.Pool, bin, dsn, point string, wantRe
 	if err := pool.QueryRow(ctx, fmt.Sprintf(`SELECT count(*) FROM %s_idem WHERE state = 2`, prefix)).Scan(&completed); err != nil {
 		t.Fatal(err)
 	}
-	if len(ids) != 3 || len(stored) != 3 || lost != 0 || outbox != 3 || completed != 3 {
-		t.Fatalf("round %d, database after the crash at %s and the retries: %d elements (%d distinct), %d acknowledged lost, %d outbox rows, %d completed keys; want 3, 3, 0, 3, 3",
-			round, point, len(ids), len(stored), lost, outbox, completed)
+	if len(ids) != 3 || len(stored) != 3 || lost != 0 || outbox != wantOutbox || completed != 3 {
+		t.Fatalf("round %d, database after the crash at %s and the retries: %d elements (%d distinct), %d acknowledged lost, %d outbox rows, %d completed keys; want 3, 3, 0, %d, 3",
+			round, point, len(ids), len(stored), lost, outbox, completed, wantOutbox)
 	}
 }
 
