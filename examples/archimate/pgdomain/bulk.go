@@ -188,14 +188,16 @@ func replayItem(req *archimatev1.CreateElementsRequest, i int, fp string, rec *i
 }
 
 // rememberItems gives mem the batch's item keys already written, so a
-// validation of a retried batch answers as the write would.
+// validation of a retried batch answers as the write would: live as of
+// the call's time (domain.ItemTime, the server's clock), as the write
+// reads them, not the machine's.
 func (r *Repository) rememberItems(ctx context.Context, mem *domain.Repository, req *archimatev1.CreateElementsRequest) error {
 	for i, it := range req.GetElements() {
 		key, keyed := itemKey(req, i)
 		if !keyed {
 			continue
 		}
-		rec, err := r.idem.Get(ctx, key, time.Now())
+		rec, err := r.idem.Get(ctx, key, domain.ItemTime(req))
 		if errors.Is(err, idempotency.ErrNotFound) {
 			continue
 		}
