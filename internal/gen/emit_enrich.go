@@ -348,3 +348,13 @@ func (e *emitter) hashPart(f *protogen.Field) *jen.Statement {
 	}
 	return conv("FormatInt").Call(jen.Int64().Call(get()), jen.Lit(10))
 }
+
+// rootFill is the enrich or early check function fill of a tool's request
+// m as the tool takes it: the function itself, or bound to the request's
+// resolvers table (New<Service>'s variable) when it has one.
+func (e *emitter) rootFill(fill string, m *messageModel) *jen.Statement {
+	if m.hasResolvers {
+		return e.rt("BindResolvers").Call(jen.Id(resolversVarName(m)), jen.Id(fill))
+	}
+	return jen.Id(fill)
+}

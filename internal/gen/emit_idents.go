@@ -24,6 +24,8 @@ const (
 // itself (Register, Option, Reference, the version check); moving one to another package is a change of this table only,
 // since the emitters reach runtime identifiers through rt alone.
 var runtimeIdents = map[string]protogen.GoImportPath{
+	"Bind":                   implPkg,
+	"BindResolvers":          implPkg,
 	"Call":                   implPkg,
 	"CheckUpdateMask":        implPkg,
 	"CheckUpdateMaskOwned":   implPkg,
@@ -41,6 +43,7 @@ var runtimeIdents = map[string]protogen.GoImportPath{
 	"EnumValue":              implPkg,
 	"ErrorEntry":             implPkg,
 	"FormatRFC3339":          implPkg,
+	"ForwardGRPC":            implPkg,
 	"Forwarder":              implPkg,
 	"JoinResolverErrors":     implPkg,
 	"ResolverNotImplemented": implPkg,

@@ -149,3 +149,34 @@ type (
 
 // NewForwarder returns the Forwarder of an adapter built with opts.
 func NewForwarder(opts ...ForwardOption) Forwarder { return impl.NewForwarder(opts...) }
+
+// Bind is a tool's handler call: method, a method expression of the
+// generated <Service>Handler, called on h. h is only dereferenced when a
+// call comes, so a Service built for its Doc may have a nil handler.
+func Bind[H, Req, Res any](h H, method func(H, context.Context, Req) (Res, error)) func(context.Context, Req) (Res, error) {
+	return func(ctx context.Context, in Req) (Res, error) { return method(h, ctx, in) }
+}
+
+// BindResolvers is the enrichment (or early check) of a tool's request
+// whose fields resolvers fill: fill with the request's bound resolvers r,
+// the request being both the root the resolvers read and the message
+// filled.
+func BindResolvers[B, Req any](r B, fill func(*Call, B, Req, Req) error) func(*Call, Req) error {
+	return func(c *Call, m Req) error { return fill(c, r, m, m) }
+}
+
+// ForwardGRPC is a gRPC client adapter's method: call (the client's method)
+// with in, within the adapter's deadline f, the request context of ctx
+// sent as metadata; an error the deadline caused is a BackendTimeout.
+// Opt is grpc.CallOption, which the client's methods take and the call
+// passes none of.
+func ForwardGRPC[Req, Res, Opt any](ctx context.Context, f Forwarder, in Req, call func(context.Context, Req, ...Opt) (Res, error)) (Res, error) {
+	ctx, cancel := f.Start(ctx)
+	defer cancel()
+	res, err := call(callmeta.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		var zero Res
+		return zero, f.Err(ctx, err)
+	}
+	return res, nil
+}

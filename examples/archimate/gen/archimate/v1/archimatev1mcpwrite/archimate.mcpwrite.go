@@ -323,23 +323,11 @@ func NewArchitectureService(h ArchitectureServiceHandler) *mcpwriteimpl.Service 
 	createCapabilityStructureRequestResolvers := bindArchitectureServiceCreateCapabilityStructureRequestResolvers(h, typed)
 	addComponentToCapabilityRequestResolvers := bindArchitectureServiceAddComponentToCapabilityRequestResolvers(h, typed)
 	createElementsRequestResolvers := bindArchitectureServiceCreateElementsRequestResolvers(h, typed)
-	enrichCreateElement := func(c *mcpwriteimpl.Call, m *v1.CreateElementRequest) error {
-		return enrichArchitectureServiceCreateElementRequest(c, createElementRequestResolvers, m, m)
-	}
-	invokeCreateElement := func(ctx context.Context, m *v1.CreateElementRequest) (*v1.CreateElementResponse, error) {
-		return h.CreateElement(ctx, m)
-	}
-	earlyCheckCreateElement := func(c *mcpwriteimpl.Call, m *v1.CreateElementRequest) error {
-		return earlyCheckArchitectureServiceCreateElementRequest(c, createElementRequestResolvers, m, m)
-	}
 	enrichCreateRelationship := func(c *mcpwriteimpl.Call, m *v1.CreateRelationshipRequest) error {
 		if err := enrichArchitectureServiceCreateRelationshipRequest(c, createRelationshipRequestResolvers, m, m); err != nil {
 			return err
 		}
 		return pairsCreateRelationship.Check("type", int32(m.GetType()), int32(m.GetSourceType()), int32(m.GetTargetType()))
-	}
-	invokeCreateRelationship := func(ctx context.Context, m *v1.CreateRelationshipRequest) (*v1.CreateRelationshipResponse, error) {
-		return h.CreateRelationship(ctx, m)
 	}
 	earlyCheckCreateRelationship := func(c *mcpwriteimpl.Call, m *v1.CreateRelationshipRequest) error {
 		if err := earlyCheckArchitectureServiceCreateRelationshipRequest(c, createRelationshipRequestResolvers, m, m); err != nil {
@@ -347,69 +335,18 @@ func NewArchitectureService(h ArchitectureServiceHandler) *mcpwriteimpl.Service 
 		}
 		return pairsCreateRelationship.Check("type", int32(m.GetType()), int32(m.GetSourceType()), int32(m.GetTargetType()))
 	}
-	enrichUpdateElement := func(c *mcpwriteimpl.Call, m *v1.UpdateElementRequest) error {
-		return enrichArchitectureServiceUpdateElementRequest(c, updateElementRequestResolvers, m, m)
-	}
-	invokeUpdateElement := func(ctx context.Context, m *v1.UpdateElementRequest) (*v1.UpdateElementResponse, error) {
-		return h.UpdateElement(ctx, m)
-	}
-	earlyCheckUpdateElement := func(c *mcpwriteimpl.Call, m *v1.UpdateElementRequest) error {
-		return earlyCheckArchitectureServiceUpdateElementRequest(c, updateElementRequestResolvers, m, m)
-	}
-	enrichDeleteElement := func(c *mcpwriteimpl.Call, m *v1.DeleteElementRequest) error {
-		return enrichArchitectureServiceDeleteElementRequest(c, m)
-	}
-	invokeDeleteElement := func(ctx context.Context, m *v1.DeleteElementRequest) (*v1.DeleteElementResponse, error) {
-		return h.DeleteElement(ctx, m)
-	}
-	enrichCreateCapability := func(c *mcpwriteimpl.Call, m *v1.CreateCapabilityRequest) error {
-		return enrichArchitectureServiceCreateCapabilityRequest(c, createCapabilityRequestResolvers, m, m)
-	}
-	invokeCreateCapability := func(ctx context.Context, m *v1.CreateCapabilityRequest) (*v1.CreateCapabilityResponse, error) {
-		return h.CreateCapability(ctx, m)
-	}
-	earlyCheckCreateCapability := func(c *mcpwriteimpl.Call, m *v1.CreateCapabilityRequest) error {
-		return earlyCheckArchitectureServiceCreateCapabilityRequest(c, createCapabilityRequestResolvers, m, m)
-	}
-	enrichCreateCapabilityStructure := func(c *mcpwriteimpl.Call, m *v1.CreateCapabilityStructureRequest) error {
-		return enrichArchitectureServiceCreateCapabilityStructureRequest(c, createCapabilityStructureRequestResolvers, m, m)
-	}
-	invokeCreateCapabilityStructure := func(ctx context.Context, m *v1.CreateCapabilityStructureRequest) (*v1.CreateCapabilityStructureResponse, error) {
-		return h.CreateCapabilityStructure(ctx, m)
-	}
-	earlyCheckCreateCapabilityStructure := func(c *mcpwriteimpl.Call, m *v1.CreateCapabilityStructureRequest) error {
-		return earlyCheckArchitectureServiceCreateCapabilityStructureRequest(c, createCapabilityStructureRequestResolvers, m, m)
-	}
-	enrichAddComponentToCapability := func(c *mcpwriteimpl.Call, m *v1.AddComponentToCapabilityRequest) error {
-		return enrichArchitectureServiceAddComponentToCapabilityRequest(c, addComponentToCapabilityRequestResolvers, m, m)
-	}
-	invokeAddComponentToCapability := func(ctx context.Context, m *v1.AddComponentToCapabilityRequest) (*v1.AddComponentToCapabilityResponse, error) {
-		return h.AddComponentToCapability(ctx, m)
-	}
-	earlyCheckAddComponentToCapability := func(c *mcpwriteimpl.Call, m *v1.AddComponentToCapabilityRequest) error {
-		return earlyCheckArchitectureServiceAddComponentToCapabilityRequest(c, addComponentToCapabilityRequestResolvers, m, m)
-	}
-	enrichCreateElements := func(c *mcpwriteimpl.Call, m *v1.CreateElementsRequest) error {
-		return enrichArchitectureServiceCreateElementsRequest(c, createElementsRequestResolvers, m, m)
-	}
-	invokeCreateElements := func(ctx context.Context, m *v1.CreateElementsRequest) (*v1.CreateElementsResponse, error) {
-		return h.CreateElements(ctx, m)
-	}
-	earlyCheckCreateElements := func(c *mcpwriteimpl.Call, m *v1.CreateElementsRequest) error {
-		return earlyCheckArchitectureServiceCreateElementsRequest(c, createElementsRequestResolvers, m, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "archimate.v1.ArchitectureService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateElementRequest]("createElement", decodeCreateElementRequest, enrichCreateElement, invokeCreateElement), earlyCheckCreateElement),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateRelationshipRequest]("createRelationship", decodeCreateRelationshipRequest, enrichCreateRelationship, invokeCreateRelationship), earlyCheckCreateRelationship),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdateElementRequest]("updateElement", decodeUpdateElementRequest, enrichUpdateElement, invokeUpdateElement), earlyCheckUpdateElement),
-			mcpwriteimpl.NewTool[v1.DeleteElementRequest]("deleteElement", decodeDeleteElementRequest, enrichDeleteElement, invokeDeleteElement),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateCapabilityRequest]("createCapability", decodeCreateCapabilityRequest, enrichCreateCapability, invokeCreateCapability), earlyCheckCreateCapability),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateCapabilityStructureRequest]("createCapabilityStructure", decodeCreateCapabilityStructureRequest, enrichCreateCapabilityStructure, invokeCreateCapabilityStructure), earlyCheckCreateCapabilityStructure),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.AddComponentToCapabilityRequest]("addComponentToCapability", decodeAddComponentToCapabilityRequest, enrichAddComponentToCapability, invokeAddComponentToCapability), earlyCheckAddComponentToCapability),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateElementsRequest]("createElements", decodeCreateElementsRequest, enrichCreateElements, invokeCreateElements), earlyCheckCreateElements),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateElementRequest]("createElement", decodeCreateElementRequest, mcpwriteimpl.BindResolvers(createElementRequestResolvers, enrichArchitectureServiceCreateElementRequest), mcpwriteimpl.Bind(h, ArchitectureServiceHandler.CreateElement)), mcpwriteimpl.BindResolvers(createElementRequestResolvers, earlyCheckArchitectureServiceCreateElementRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateRelationshipRequest]("createRelationship", decodeCreateRelationshipRequest, enrichCreateRelationship, mcpwriteimpl.Bind(h, ArchitectureServiceHandler.CreateRelationship)), earlyCheckCreateRelationship),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdateElementRequest]("updateElement", decodeUpdateElementRequest, mcpwriteimpl.BindResolvers(updateElementRequestResolvers, enrichArchitectureServiceUpdateElementRequest), mcpwriteimpl.Bind(h, ArchitectureServiceHandler.UpdateElement)), mcpwriteimpl.BindResolvers(updateElementRequestResolvers, earlyCheckArchitectureServiceUpdateElementRequest)),
+			mcpwriteimpl.NewTool[v1.DeleteElementRequest]("deleteElement", decodeDeleteElementRequest, enrichArchitectureServiceDeleteElementRequest, mcpwriteimpl.Bind(h, ArchitectureServiceHandler.DeleteElement)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateCapabilityRequest]("createCapability", decodeCreateCapabilityRequest, mcpwriteimpl.BindResolvers(createCapabilityRequestResolvers, enrichArchitectureServiceCreateCapabilityRequest), mcpwriteimpl.Bind(h, ArchitectureServiceHandler.CreateCapability)), mcpwriteimpl.BindResolvers(createCapabilityRequestResolvers, earlyCheckArchitectureServiceCreateCapabilityRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateCapabilityStructureRequest]("createCapabilityStructure", decodeCreateCapabilityStructureRequest, mcpwriteimpl.BindResolvers(createCapabilityStructureRequestResolvers, enrichArchitectureServiceCreateCapabilityStructureRequest), mcpwriteimpl.Bind(h, ArchitectureServiceHandler.CreateCapabilityStructure)), mcpwriteimpl.BindResolvers(createCapabilityStructureRequestResolvers, earlyCheckArchitectureServiceCreateCapabilityStructureRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.AddComponentToCapabilityRequest]("addComponentToCapability", decodeAddComponentToCapabilityRequest, mcpwriteimpl.BindResolvers(addComponentToCapabilityRequestResolvers, enrichArchitectureServiceAddComponentToCapabilityRequest), mcpwriteimpl.Bind(h, ArchitectureServiceHandler.AddComponentToCapability)), mcpwriteimpl.BindResolvers(addComponentToCapabilityRequestResolvers, earlyCheckArchitectureServiceAddComponentToCapabilityRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateElementsRequest]("createElements", decodeCreateElementsRequest, mcpwriteimpl.BindResolvers(createElementsRequestResolvers, enrichArchitectureServiceCreateElementsRequest), mcpwriteimpl.Bind(h, ArchitectureServiceHandler.CreateElements)), mcpwriteimpl.BindResolvers(createElementsRequestResolvers, earlyCheckArchitectureServiceCreateElementsRequest)),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"archimate.v1.Criticality":      enumCriticality,
@@ -464,83 +401,35 @@ func (a *clientAdapterArchitectureService) resolvers() any {
 }
 
 func (a *clientAdapterArchitectureService) CreateElement(ctx context.Context, in *v1.CreateElementRequest) (*v1.CreateElementResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateElement(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateElement)
 }
 
 func (a *clientAdapterArchitectureService) CreateRelationship(ctx context.Context, in *v1.CreateRelationshipRequest) (*v1.CreateRelationshipResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateRelationship(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateRelationship)
 }
 
 func (a *clientAdapterArchitectureService) UpdateElement(ctx context.Context, in *v1.UpdateElementRequest) (*v1.UpdateElementResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.UpdateElement(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.UpdateElement)
 }
 
 func (a *clientAdapterArchitectureService) DeleteElement(ctx context.Context, in *v1.DeleteElementRequest) (*v1.DeleteElementResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.DeleteElement(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.DeleteElement)
 }
 
 func (a *clientAdapterArchitectureService) CreateCapability(ctx context.Context, in *v1.CreateCapabilityRequest) (*v1.CreateCapabilityResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateCapability(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateCapability)
 }
 
 func (a *clientAdapterArchitectureService) CreateCapabilityStructure(ctx context.Context, in *v1.CreateCapabilityStructureRequest) (*v1.CreateCapabilityStructureResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateCapabilityStructure(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateCapabilityStructure)
 }
 
 func (a *clientAdapterArchitectureService) AddComponentToCapability(ctx context.Context, in *v1.AddComponentToCapabilityRequest) (*v1.AddComponentToCapabilityResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.AddComponentToCapability(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.AddComponentToCapability)
 }
 
 func (a *clientAdapterArchitectureService) CreateElements(ctx context.Context, in *v1.CreateElementsRequest) (*v1.CreateElementsResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateElements(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateElements)
 }
 
 // ArchitectureServiceConnectClient is the part of the connect-go client of

@@ -366,163 +366,29 @@ func NewCrmService(h CrmServiceHandler) *mcpwriteimpl.Service {
 	linkPersonToOrgRequestResolvers := bindCrmServiceLinkPersonToOrgRequestResolvers(h, typed)
 	addNoteToPersonRequestResolvers := bindCrmServiceAddNoteToPersonRequestResolvers(h, typed)
 	mergePeopleRequestResolvers := bindCrmServiceMergePeopleRequestResolvers(h, typed)
-	enrichListPeople := func(c *mcpwriteimpl.Call, m *v1.ListPeopleRequest) error {
-		return enrichCrmServiceListPeopleRequest(c, m)
-	}
-	invokeListPeople := func(ctx context.Context, m *v1.ListPeopleRequest) (*v1.ListPeopleResponse, error) {
-		return h.ListPeople(ctx, m)
-	}
-	enrichGetPerson := func(c *mcpwriteimpl.Call, m *v1.GetPersonRequest) error {
-		return enrichCrmServiceGetPersonRequest(c, m)
-	}
-	invokeGetPerson := func(ctx context.Context, m *v1.GetPersonRequest) (*v1.GetPersonResponse, error) {
-		return h.GetPerson(ctx, m)
-	}
-	enrichCreatePerson := func(c *mcpwriteimpl.Call, m *v1.CreatePersonRequest) error {
-		return enrichCrmServiceCreatePersonRequest(c, m)
-	}
-	invokeCreatePerson := func(ctx context.Context, m *v1.CreatePersonRequest) (*v1.CreatePersonResponse, error) {
-		return h.CreatePerson(ctx, m)
-	}
-	enrichUpdatePerson := func(c *mcpwriteimpl.Call, m *v1.UpdatePersonRequest) error {
-		return enrichCrmServiceUpdatePersonRequest(c, updatePersonRequestResolvers, m, m)
-	}
-	invokeUpdatePerson := func(ctx context.Context, m *v1.UpdatePersonRequest) (*v1.UpdatePersonResponse, error) {
-		return h.UpdatePerson(ctx, m)
-	}
-	earlyCheckUpdatePerson := func(c *mcpwriteimpl.Call, m *v1.UpdatePersonRequest) error {
-		return earlyCheckCrmServiceUpdatePersonRequest(c, updatePersonRequestResolvers, m, m)
-	}
-	enrichDeletePerson := func(c *mcpwriteimpl.Call, m *v1.DeletePersonRequest) error {
-		return enrichCrmServiceDeletePersonRequest(c, deletePersonRequestResolvers, m, m)
-	}
-	invokeDeletePerson := func(ctx context.Context, m *v1.DeletePersonRequest) (*v1.DeletePersonResponse, error) {
-		return h.DeletePerson(ctx, m)
-	}
-	earlyCheckDeletePerson := func(c *mcpwriteimpl.Call, m *v1.DeletePersonRequest) error {
-		return earlyCheckCrmServiceDeletePersonRequest(c, deletePersonRequestResolvers, m, m)
-	}
-	enrichListOrgs := func(c *mcpwriteimpl.Call, m *v1.ListOrgsRequest) error { return enrichCrmServiceListOrgsRequest(c, m) }
-	invokeListOrgs := func(ctx context.Context, m *v1.ListOrgsRequest) (*v1.ListOrgsResponse, error) {
-		return h.ListOrgs(ctx, m)
-	}
-	enrichGetOrg := func(c *mcpwriteimpl.Call, m *v1.GetOrgRequest) error { return enrichCrmServiceGetOrgRequest(c, m) }
-	invokeGetOrg := func(ctx context.Context, m *v1.GetOrgRequest) (*v1.GetOrgResponse, error) { return h.GetOrg(ctx, m) }
-	enrichCreateOrg := func(c *mcpwriteimpl.Call, m *v1.CreateOrgRequest) error {
-		return enrichCrmServiceCreateOrgRequest(c, m)
-	}
-	invokeCreateOrg := func(ctx context.Context, m *v1.CreateOrgRequest) (*v1.CreateOrgResponse, error) {
-		return h.CreateOrg(ctx, m)
-	}
-	enrichUpdateOrg := func(c *mcpwriteimpl.Call, m *v1.UpdateOrgRequest) error {
-		return enrichCrmServiceUpdateOrgRequest(c, updateOrgRequestResolvers, m, m)
-	}
-	invokeUpdateOrg := func(ctx context.Context, m *v1.UpdateOrgRequest) (*v1.UpdateOrgResponse, error) {
-		return h.UpdateOrg(ctx, m)
-	}
-	earlyCheckUpdateOrg := func(c *mcpwriteimpl.Call, m *v1.UpdateOrgRequest) error {
-		return earlyCheckCrmServiceUpdateOrgRequest(c, updateOrgRequestResolvers, m, m)
-	}
-	enrichDeleteOrg := func(c *mcpwriteimpl.Call, m *v1.DeleteOrgRequest) error {
-		return enrichCrmServiceDeleteOrgRequest(c, deleteOrgRequestResolvers, m, m)
-	}
-	invokeDeleteOrg := func(ctx context.Context, m *v1.DeleteOrgRequest) (*v1.DeleteOrgResponse, error) {
-		return h.DeleteOrg(ctx, m)
-	}
-	earlyCheckDeleteOrg := func(c *mcpwriteimpl.Call, m *v1.DeleteOrgRequest) error {
-		return earlyCheckCrmServiceDeleteOrgRequest(c, deleteOrgRequestResolvers, m, m)
-	}
-	enrichListNotes := func(c *mcpwriteimpl.Call, m *v1.ListNotesRequest) error {
-		return enrichCrmServiceListNotesRequest(c, m)
-	}
-	invokeListNotes := func(ctx context.Context, m *v1.ListNotesRequest) (*v1.ListNotesResponse, error) {
-		return h.ListNotes(ctx, m)
-	}
-	enrichGetNote := func(c *mcpwriteimpl.Call, m *v1.GetNoteRequest) error { return enrichCrmServiceGetNoteRequest(c, m) }
-	invokeGetNote := func(ctx context.Context, m *v1.GetNoteRequest) (*v1.GetNoteResponse, error) { return h.GetNote(ctx, m) }
-	enrichCreateNote := func(c *mcpwriteimpl.Call, m *v1.CreateNoteRequest) error {
-		return enrichCrmServiceCreateNoteRequest(c, createNoteRequestResolvers, m, m)
-	}
-	invokeCreateNote := func(ctx context.Context, m *v1.CreateNoteRequest) (*v1.CreateNoteResponse, error) {
-		return h.CreateNote(ctx, m)
-	}
-	earlyCheckCreateNote := func(c *mcpwriteimpl.Call, m *v1.CreateNoteRequest) error {
-		return earlyCheckCrmServiceCreateNoteRequest(c, createNoteRequestResolvers, m, m)
-	}
-	enrichUpdateNote := func(c *mcpwriteimpl.Call, m *v1.UpdateNoteRequest) error {
-		return enrichCrmServiceUpdateNoteRequest(c, updateNoteRequestResolvers, m, m)
-	}
-	invokeUpdateNote := func(ctx context.Context, m *v1.UpdateNoteRequest) (*v1.UpdateNoteResponse, error) {
-		return h.UpdateNote(ctx, m)
-	}
-	earlyCheckUpdateNote := func(c *mcpwriteimpl.Call, m *v1.UpdateNoteRequest) error {
-		return earlyCheckCrmServiceUpdateNoteRequest(c, updateNoteRequestResolvers, m, m)
-	}
-	enrichDeleteNote := func(c *mcpwriteimpl.Call, m *v1.DeleteNoteRequest) error {
-		return enrichCrmServiceDeleteNoteRequest(c, deleteNoteRequestResolvers, m, m)
-	}
-	invokeDeleteNote := func(ctx context.Context, m *v1.DeleteNoteRequest) (*v1.DeleteNoteResponse, error) {
-		return h.DeleteNote(ctx, m)
-	}
-	earlyCheckDeleteNote := func(c *mcpwriteimpl.Call, m *v1.DeleteNoteRequest) error {
-		return earlyCheckCrmServiceDeleteNoteRequest(c, deleteNoteRequestResolvers, m, m)
-	}
-	enrichLinkPersonToOrg := func(c *mcpwriteimpl.Call, m *v1.LinkPersonToOrgRequest) error {
-		return enrichCrmServiceLinkPersonToOrgRequest(c, linkPersonToOrgRequestResolvers, m, m)
-	}
-	invokeLinkPersonToOrg := func(ctx context.Context, m *v1.LinkPersonToOrgRequest) (*v1.LinkPersonToOrgResponse, error) {
-		return h.LinkPersonToOrg(ctx, m)
-	}
-	earlyCheckLinkPersonToOrg := func(c *mcpwriteimpl.Call, m *v1.LinkPersonToOrgRequest) error {
-		return earlyCheckCrmServiceLinkPersonToOrgRequest(c, linkPersonToOrgRequestResolvers, m, m)
-	}
-	enrichAddNoteToPerson := func(c *mcpwriteimpl.Call, m *v1.AddNoteToPersonRequest) error {
-		return enrichCrmServiceAddNoteToPersonRequest(c, addNoteToPersonRequestResolvers, m, m)
-	}
-	invokeAddNoteToPerson := func(ctx context.Context, m *v1.AddNoteToPersonRequest) (*v1.AddNoteToPersonResponse, error) {
-		return h.AddNoteToPerson(ctx, m)
-	}
-	earlyCheckAddNoteToPerson := func(c *mcpwriteimpl.Call, m *v1.AddNoteToPersonRequest) error {
-		return earlyCheckCrmServiceAddNoteToPersonRequest(c, addNoteToPersonRequestResolvers, m, m)
-	}
-	enrichFindPeopleAtOrg := func(c *mcpwriteimpl.Call, m *v1.FindPeopleAtOrgRequest) error {
-		return enrichCrmServiceFindPeopleAtOrgRequest(c, m)
-	}
-	invokeFindPeopleAtOrg := func(ctx context.Context, m *v1.FindPeopleAtOrgRequest) (*v1.FindPeopleAtOrgResponse, error) {
-		return h.FindPeopleAtOrg(ctx, m)
-	}
-	enrichMergePeople := func(c *mcpwriteimpl.Call, m *v1.MergePeopleRequest) error {
-		return enrichCrmServiceMergePeopleRequest(c, mergePeopleRequestResolvers, m, m)
-	}
-	invokeMergePeople := func(ctx context.Context, m *v1.MergePeopleRequest) (*v1.MergePeopleResponse, error) {
-		return h.MergePeople(ctx, m)
-	}
-	earlyCheckMergePeople := func(c *mcpwriteimpl.Call, m *v1.MergePeopleRequest) error {
-		return earlyCheckCrmServiceMergePeopleRequest(c, mergePeopleRequestResolvers, m, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "crm.v1.CrmService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.ListPeopleRequest]("list_people", decodeListPeopleRequest, enrichListPeople, invokeListPeople),
-			mcpwriteimpl.NewTool[v1.GetPersonRequest]("get_person", decodeGetPersonRequest, enrichGetPerson, invokeGetPerson),
-			mcpwriteimpl.NewTool[v1.CreatePersonRequest]("create_person", decodeCreatePersonRequest, enrichCreatePerson, invokeCreatePerson),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdatePersonRequest]("update_person", decodeUpdatePersonRequest, enrichUpdatePerson, invokeUpdatePerson), earlyCheckUpdatePerson),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.DeletePersonRequest]("delete_person", decodeDeletePersonRequest, enrichDeletePerson, invokeDeletePerson), earlyCheckDeletePerson),
-			mcpwriteimpl.NewTool[v1.ListOrgsRequest]("list_orgs", decodeListOrgsRequest, enrichListOrgs, invokeListOrgs),
-			mcpwriteimpl.NewTool[v1.GetOrgRequest]("get_org", decodeGetOrgRequest, enrichGetOrg, invokeGetOrg),
-			mcpwriteimpl.NewTool[v1.CreateOrgRequest]("create_org", decodeCreateOrgRequest, enrichCreateOrg, invokeCreateOrg),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdateOrgRequest]("update_org", decodeUpdateOrgRequest, enrichUpdateOrg, invokeUpdateOrg), earlyCheckUpdateOrg),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.DeleteOrgRequest]("delete_org", decodeDeleteOrgRequest, enrichDeleteOrg, invokeDeleteOrg), earlyCheckDeleteOrg),
-			mcpwriteimpl.NewTool[v1.ListNotesRequest]("list_notes", decodeListNotesRequest, enrichListNotes, invokeListNotes),
-			mcpwriteimpl.NewTool[v1.GetNoteRequest]("get_note", decodeGetNoteRequest, enrichGetNote, invokeGetNote),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateNoteRequest]("create_note", decodeCreateNoteRequest, enrichCreateNote, invokeCreateNote), earlyCheckCreateNote),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdateNoteRequest]("update_note", decodeUpdateNoteRequest, enrichUpdateNote, invokeUpdateNote), earlyCheckUpdateNote),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.DeleteNoteRequest]("delete_note", decodeDeleteNoteRequest, enrichDeleteNote, invokeDeleteNote), earlyCheckDeleteNote),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.LinkPersonToOrgRequest]("link_person_to_org", decodeLinkPersonToOrgRequest, enrichLinkPersonToOrg, invokeLinkPersonToOrg), earlyCheckLinkPersonToOrg),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.AddNoteToPersonRequest]("add_note_to_person", decodeAddNoteToPersonRequest, enrichAddNoteToPerson, invokeAddNoteToPerson), earlyCheckAddNoteToPerson),
-			mcpwriteimpl.NewTool[v1.FindPeopleAtOrgRequest]("find_people_at_org", decodeFindPeopleAtOrgRequest, enrichFindPeopleAtOrg, invokeFindPeopleAtOrg),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.MergePeopleRequest]("merge_people", decodeMergePeopleRequest, enrichMergePeople, invokeMergePeople), earlyCheckMergePeople),
+			mcpwriteimpl.NewTool[v1.ListPeopleRequest]("list_people", decodeListPeopleRequest, enrichCrmServiceListPeopleRequest, mcpwriteimpl.Bind(h, CrmServiceHandler.ListPeople)),
+			mcpwriteimpl.NewTool[v1.GetPersonRequest]("get_person", decodeGetPersonRequest, enrichCrmServiceGetPersonRequest, mcpwriteimpl.Bind(h, CrmServiceHandler.GetPerson)),
+			mcpwriteimpl.NewTool[v1.CreatePersonRequest]("create_person", decodeCreatePersonRequest, enrichCrmServiceCreatePersonRequest, mcpwriteimpl.Bind(h, CrmServiceHandler.CreatePerson)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdatePersonRequest]("update_person", decodeUpdatePersonRequest, mcpwriteimpl.BindResolvers(updatePersonRequestResolvers, enrichCrmServiceUpdatePersonRequest), mcpwriteimpl.Bind(h, CrmServiceHandler.UpdatePerson)), mcpwriteimpl.BindResolvers(updatePersonRequestResolvers, earlyCheckCrmServiceUpdatePersonRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.DeletePersonRequest]("delete_person", decodeDeletePersonRequest, mcpwriteimpl.BindResolvers(deletePersonRequestResolvers, enrichCrmServiceDeletePersonRequest), mcpwriteimpl.Bind(h, CrmServiceHandler.DeletePerson)), mcpwriteimpl.BindResolvers(deletePersonRequestResolvers, earlyCheckCrmServiceDeletePersonRequest)),
+			mcpwriteimpl.NewTool[v1.ListOrgsRequest]("list_orgs", decodeListOrgsRequest, enrichCrmServiceListOrgsRequest, mcpwriteimpl.Bind(h, CrmServiceHandler.ListOrgs)),
+			mcpwriteimpl.NewTool[v1.GetOrgRequest]("get_org", decodeGetOrgRequest, enrichCrmServiceGetOrgRequest, mcpwriteimpl.Bind(h, CrmServiceHandler.GetOrg)),
+			mcpwriteimpl.NewTool[v1.CreateOrgRequest]("create_org", decodeCreateOrgRequest, enrichCrmServiceCreateOrgRequest, mcpwriteimpl.Bind(h, CrmServiceHandler.CreateOrg)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdateOrgRequest]("update_org", decodeUpdateOrgRequest, mcpwriteimpl.BindResolvers(updateOrgRequestResolvers, enrichCrmServiceUpdateOrgRequest), mcpwriteimpl.Bind(h, CrmServiceHandler.UpdateOrg)), mcpwriteimpl.BindResolvers(updateOrgRequestResolvers, earlyCheckCrmServiceUpdateOrgRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.DeleteOrgRequest]("delete_org", decodeDeleteOrgRequest, mcpwriteimpl.BindResolvers(deleteOrgRequestResolvers, enrichCrmServiceDeleteOrgRequest), mcpwriteimpl.Bind(h, CrmServiceHandler.DeleteOrg)), mcpwriteimpl.BindResolvers(deleteOrgRequestResolvers, earlyCheckCrmServiceDeleteOrgRequest)),
+			mcpwriteimpl.NewTool[v1.ListNotesRequest]("list_notes", decodeListNotesRequest, enrichCrmServiceListNotesRequest, mcpwriteimpl.Bind(h, CrmServiceHandler.ListNotes)),
+			mcpwriteimpl.NewTool[v1.GetNoteRequest]("get_note", decodeGetNoteRequest, enrichCrmServiceGetNoteRequest, mcpwriteimpl.Bind(h, CrmServiceHandler.GetNote)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateNoteRequest]("create_note", decodeCreateNoteRequest, mcpwriteimpl.BindResolvers(createNoteRequestResolvers, enrichCrmServiceCreateNoteRequest), mcpwriteimpl.Bind(h, CrmServiceHandler.CreateNote)), mcpwriteimpl.BindResolvers(createNoteRequestResolvers, earlyCheckCrmServiceCreateNoteRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdateNoteRequest]("update_note", decodeUpdateNoteRequest, mcpwriteimpl.BindResolvers(updateNoteRequestResolvers, enrichCrmServiceUpdateNoteRequest), mcpwriteimpl.Bind(h, CrmServiceHandler.UpdateNote)), mcpwriteimpl.BindResolvers(updateNoteRequestResolvers, earlyCheckCrmServiceUpdateNoteRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.DeleteNoteRequest]("delete_note", decodeDeleteNoteRequest, mcpwriteimpl.BindResolvers(deleteNoteRequestResolvers, enrichCrmServiceDeleteNoteRequest), mcpwriteimpl.Bind(h, CrmServiceHandler.DeleteNote)), mcpwriteimpl.BindResolvers(deleteNoteRequestResolvers, earlyCheckCrmServiceDeleteNoteRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.LinkPersonToOrgRequest]("link_person_to_org", decodeLinkPersonToOrgRequest, mcpwriteimpl.BindResolvers(linkPersonToOrgRequestResolvers, enrichCrmServiceLinkPersonToOrgRequest), mcpwriteimpl.Bind(h, CrmServiceHandler.LinkPersonToOrg)), mcpwriteimpl.BindResolvers(linkPersonToOrgRequestResolvers, earlyCheckCrmServiceLinkPersonToOrgRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.AddNoteToPersonRequest]("add_note_to_person", decodeAddNoteToPersonRequest, mcpwriteimpl.BindResolvers(addNoteToPersonRequestResolvers, enrichCrmServiceAddNoteToPersonRequest), mcpwriteimpl.Bind(h, CrmServiceHandler.AddNoteToPerson)), mcpwriteimpl.BindResolvers(addNoteToPersonRequestResolvers, earlyCheckCrmServiceAddNoteToPersonRequest)),
+			mcpwriteimpl.NewTool[v1.FindPeopleAtOrgRequest]("find_people_at_org", decodeFindPeopleAtOrgRequest, enrichCrmServiceFindPeopleAtOrgRequest, mcpwriteimpl.Bind(h, CrmServiceHandler.FindPeopleAtOrg)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.MergePeopleRequest]("merge_people", decodeMergePeopleRequest, mcpwriteimpl.BindResolvers(mergePeopleRequestResolvers, enrichCrmServiceMergePeopleRequest), mcpwriteimpl.Bind(h, CrmServiceHandler.MergePeople)), mcpwriteimpl.BindResolvers(mergePeopleRequestResolvers, earlyCheckCrmServiceMergePeopleRequest)),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"crm.v1.SubjectKind": enumSubjectKind,
@@ -583,193 +449,79 @@ func (a *clientAdapterCrmService) resolvers() any {
 }
 
 func (a *clientAdapterCrmService) ListPeople(ctx context.Context, in *v1.ListPeopleRequest) (*v1.ListPeopleResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ListPeople(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ListPeople)
 }
 
 func (a *clientAdapterCrmService) GetPerson(ctx context.Context, in *v1.GetPersonRequest) (*v1.GetPersonResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.GetPerson(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.GetPerson)
 }
 
 func (a *clientAdapterCrmService) CreatePerson(ctx context.Context, in *v1.CreatePersonRequest) (*v1.CreatePersonResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreatePerson(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreatePerson)
 }
 
 func (a *clientAdapterCrmService) UpdatePerson(ctx context.Context, in *v1.UpdatePersonRequest) (*v1.UpdatePersonResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.UpdatePerson(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.UpdatePerson)
 }
 
 func (a *clientAdapterCrmService) DeletePerson(ctx context.Context, in *v1.DeletePersonRequest) (*v1.DeletePersonResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.DeletePerson(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.DeletePerson)
 }
 
 func (a *clientAdapterCrmService) ListOrgs(ctx context.Context, in *v1.ListOrgsRequest) (*v1.ListOrgsResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ListOrgs(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ListOrgs)
 }
 
 func (a *clientAdapterCrmService) GetOrg(ctx context.Context, in *v1.GetOrgRequest) (*v1.GetOrgResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.GetOrg(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.GetOrg)
 }
 
 func (a *clientAdapterCrmService) CreateOrg(ctx context.Context, in *v1.CreateOrgRequest) (*v1.CreateOrgResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateOrg(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateOrg)
 }
 
 func (a *clientAdapterCrmService) UpdateOrg(ctx context.Context, in *v1.UpdateOrgRequest) (*v1.UpdateOrgResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.UpdateOrg(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.UpdateOrg)
 }
 
 func (a *clientAdapterCrmService) DeleteOrg(ctx context.Context, in *v1.DeleteOrgRequest) (*v1.DeleteOrgResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.DeleteOrg(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.DeleteOrg)
 }
 
 func (a *clientAdapterCrmService) ListNotes(ctx context.Context, in *v1.ListNotesRequest) (*v1.ListNotesResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ListNotes(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ListNotes)
 }
 
 func (a *clientAdapterCrmService) GetNote(ctx context.Context, in *v1.GetNoteRequest) (*v1.GetNoteResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.GetNote(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.GetNote)
 }
 
 func (a *clientAdapterCrmService) CreateNote(ctx context.Context, in *v1.CreateNoteRequest) (*v1.CreateNoteResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateNote(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateNote)
 }
 
 func (a *clientAdapterCrmService) UpdateNote(ctx context.Context, in *v1.UpdateNoteRequest) (*v1.UpdateNoteResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.UpdateNote(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.UpdateNote)
 }
 
 func (a *clientAdapterCrmService) DeleteNote(ctx context.Context, in *v1.DeleteNoteRequest) (*v1.DeleteNoteResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.DeleteNote(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.DeleteNote)
 }
 
 func (a *clientAdapterCrmService) LinkPersonToOrg(ctx context.Context, in *v1.LinkPersonToOrgRequest) (*v1.LinkPersonToOrgResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.LinkPersonToOrg(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.LinkPersonToOrg)
 }
 
 func (a *clientAdapterCrmService) AddNoteToPerson(ctx context.Context, in *v1.AddNoteToPersonRequest) (*v1.AddNoteToPersonResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.AddNoteToPerson(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.AddNoteToPerson)
 }
 
 func (a *clientAdapterCrmService) FindPeopleAtOrg(ctx context.Context, in *v1.FindPeopleAtOrgRequest) (*v1.FindPeopleAtOrgResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.FindPeopleAtOrg(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.FindPeopleAtOrg)
 }
 
 func (a *clientAdapterCrmService) MergePeople(ctx context.Context, in *v1.MergePeopleRequest) (*v1.MergePeopleResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.MergePeople(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.MergePeople)
 }
 
 var enumSubjectKind = mcpwriteimpl.NewEnumTable("crm.v1.SubjectKind", []mcpwriteimpl.EnumValue{

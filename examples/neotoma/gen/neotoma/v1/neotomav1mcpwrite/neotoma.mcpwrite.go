@@ -135,152 +135,31 @@ func NewMemoryService(h MemoryServiceHandler) *mcpwriteimpl.Service {
 		typed = a.resolvers()
 	}
 	mergeEntitiesRequestResolvers := bindMemoryServiceMergeEntitiesRequestResolvers(h, typed)
-	enrichStore := func(c *mcpwriteimpl.Call, m *v1.StoreRequest) error { return enrichMemoryServiceStoreRequest(c, m) }
-	invokeStore := func(ctx context.Context, m *v1.StoreRequest) (*v1.StoreResponse, error) { return h.Store(ctx, m) }
-	enrichReinterpret := func(c *mcpwriteimpl.Call, m *v1.ReinterpretRequest) error {
-		return enrichMemoryServiceReinterpretRequest(c, m)
-	}
-	invokeReinterpret := func(ctx context.Context, m *v1.ReinterpretRequest) (*v1.ReinterpretResponse, error) {
-		return h.Reinterpret(ctx, m)
-	}
-	enrichCorrect := func(c *mcpwriteimpl.Call, m *v1.CorrectRequest) error { return enrichMemoryServiceCorrectRequest(c, m) }
-	invokeCorrect := func(ctx context.Context, m *v1.CorrectRequest) (*v1.CorrectResponse, error) { return h.Correct(ctx, m) }
-	enrichMergeEntities := func(c *mcpwriteimpl.Call, m *v1.MergeEntitiesRequest) error {
-		return enrichMemoryServiceMergeEntitiesRequest(c, mergeEntitiesRequestResolvers, m, m)
-	}
-	invokeMergeEntities := func(ctx context.Context, m *v1.MergeEntitiesRequest) (*v1.MergeEntitiesResponse, error) {
-		return h.MergeEntities(ctx, m)
-	}
-	earlyCheckMergeEntities := func(c *mcpwriteimpl.Call, m *v1.MergeEntitiesRequest) error {
-		return earlyCheckMemoryServiceMergeEntitiesRequest(c, mergeEntitiesRequestResolvers, m, m)
-	}
-	enrichCreateRelationship := func(c *mcpwriteimpl.Call, m *v1.CreateRelationshipRequest) error {
-		return enrichMemoryServiceCreateRelationshipRequest(c, m)
-	}
-	invokeCreateRelationship := func(ctx context.Context, m *v1.CreateRelationshipRequest) (*v1.CreateRelationshipResponse, error) {
-		return h.CreateRelationship(ctx, m)
-	}
-	enrichRegisterSchema := func(c *mcpwriteimpl.Call, m *v1.RegisterSchemaRequest) error {
-		return enrichMemoryServiceRegisterSchemaRequest(c, m)
-	}
-	invokeRegisterSchema := func(ctx context.Context, m *v1.RegisterSchemaRequest) (*v1.RegisterSchemaResponse, error) {
-		return h.RegisterSchema(ctx, m)
-	}
-	enrichUpdateSchemaIncremental := func(c *mcpwriteimpl.Call, m *v1.UpdateSchemaIncrementalRequest) error {
-		return enrichMemoryServiceUpdateSchemaIncrementalRequest(c, m)
-	}
-	invokeUpdateSchemaIncremental := func(ctx context.Context, m *v1.UpdateSchemaIncrementalRequest) (*v1.UpdateSchemaIncrementalResponse, error) {
-		return h.UpdateSchemaIncremental(ctx, m)
-	}
-	enrichListEntityTypes := func(c *mcpwriteimpl.Call, m *v1.ListEntityTypesRequest) error {
-		return enrichMemoryServiceListEntityTypesRequest(c, m)
-	}
-	invokeListEntityTypes := func(ctx context.Context, m *v1.ListEntityTypesRequest) (*v1.ListEntityTypesResponse, error) {
-		return h.ListEntityTypes(ctx, m)
-	}
-	enrichRetrieveEntitySnapshot := func(c *mcpwriteimpl.Call, m *v1.RetrieveEntitySnapshotRequest) error {
-		return enrichMemoryServiceRetrieveEntitySnapshotRequest(c, m)
-	}
-	invokeRetrieveEntitySnapshot := func(ctx context.Context, m *v1.RetrieveEntitySnapshotRequest) (*v1.RetrieveEntitySnapshotResponse, error) {
-		return h.RetrieveEntitySnapshot(ctx, m)
-	}
-	enrichRetrieveEntities := func(c *mcpwriteimpl.Call, m *v1.RetrieveEntitiesRequest) error {
-		return enrichMemoryServiceRetrieveEntitiesRequest(c, m)
-	}
-	invokeRetrieveEntities := func(ctx context.Context, m *v1.RetrieveEntitiesRequest) (*v1.RetrieveEntitiesResponse, error) {
-		return h.RetrieveEntities(ctx, m)
-	}
-	enrichListObservations := func(c *mcpwriteimpl.Call, m *v1.ListObservationsRequest) error {
-		return enrichMemoryServiceListObservationsRequest(c, m)
-	}
-	invokeListObservations := func(ctx context.Context, m *v1.ListObservationsRequest) (*v1.ListObservationsResponse, error) {
-		return h.ListObservations(ctx, m)
-	}
-	enrichListRelationships := func(c *mcpwriteimpl.Call, m *v1.ListRelationshipsRequest) error {
-		return enrichMemoryServiceListRelationshipsRequest(c, m)
-	}
-	invokeListRelationships := func(ctx context.Context, m *v1.ListRelationshipsRequest) (*v1.ListRelationshipsResponse, error) {
-		return h.ListRelationships(ctx, m)
-	}
-	enrichRetrieveEntityByIdentifier := func(c *mcpwriteimpl.Call, m *v1.RetrieveEntityByIdentifierRequest) error {
-		return enrichMemoryServiceRetrieveEntityByIdentifierRequest(c, m)
-	}
-	invokeRetrieveEntityByIdentifier := func(ctx context.Context, m *v1.RetrieveEntityByIdentifierRequest) (*v1.RetrieveEntityByIdentifierResponse, error) {
-		return h.RetrieveEntityByIdentifier(ctx, m)
-	}
-	enrichRetrieveRelatedEntities := func(c *mcpwriteimpl.Call, m *v1.RetrieveRelatedEntitiesRequest) error {
-		return enrichMemoryServiceRetrieveRelatedEntitiesRequest(c, m)
-	}
-	invokeRetrieveRelatedEntities := func(ctx context.Context, m *v1.RetrieveRelatedEntitiesRequest) (*v1.RetrieveRelatedEntitiesResponse, error) {
-		return h.RetrieveRelatedEntities(ctx, m)
-	}
-	enrichRetrieveFieldProvenance := func(c *mcpwriteimpl.Call, m *v1.RetrieveFieldProvenanceRequest) error {
-		return enrichMemoryServiceRetrieveFieldProvenanceRequest(c, m)
-	}
-	invokeRetrieveFieldProvenance := func(ctx context.Context, m *v1.RetrieveFieldProvenanceRequest) (*v1.RetrieveFieldProvenanceResponse, error) {
-		return h.RetrieveFieldProvenance(ctx, m)
-	}
-	enrichRetrieveFileUrl := func(c *mcpwriteimpl.Call, m *v1.RetrieveFileUrlRequest) error {
-		return enrichMemoryServiceRetrieveFileUrlRequest(c, m)
-	}
-	invokeRetrieveFileUrl := func(ctx context.Context, m *v1.RetrieveFileUrlRequest) (*v1.RetrieveFileUrlResponse, error) {
-		return h.RetrieveFileUrl(ctx, m)
-	}
-	enrichGetRelationshipSnapshot := func(c *mcpwriteimpl.Call, m *v1.GetRelationshipSnapshotRequest) error {
-		return enrichMemoryServiceGetRelationshipSnapshotRequest(c, m)
-	}
-	invokeGetRelationshipSnapshot := func(ctx context.Context, m *v1.GetRelationshipSnapshotRequest) (*v1.GetRelationshipSnapshotResponse, error) {
-		return h.GetRelationshipSnapshot(ctx, m)
-	}
-	enrichAnalyzeSchemaCandidates := func(c *mcpwriteimpl.Call, m *v1.AnalyzeSchemaCandidatesRequest) error {
-		return enrichMemoryServiceAnalyzeSchemaCandidatesRequest(c, m)
-	}
-	invokeAnalyzeSchemaCandidates := func(ctx context.Context, m *v1.AnalyzeSchemaCandidatesRequest) (*v1.AnalyzeSchemaCandidatesResponse, error) {
-		return h.AnalyzeSchemaCandidates(ctx, m)
-	}
-	enrichRetrieveGraphNeighborhood := func(c *mcpwriteimpl.Call, m *v1.RetrieveGraphNeighborhoodRequest) error {
-		return enrichMemoryServiceRetrieveGraphNeighborhoodRequest(c, m)
-	}
-	invokeRetrieveGraphNeighborhood := func(ctx context.Context, m *v1.RetrieveGraphNeighborhoodRequest) (*v1.RetrieveGraphNeighborhoodResponse, error) {
-		return h.RetrieveGraphNeighborhood(ctx, m)
-	}
-	enrichListTimelineEvents := func(c *mcpwriteimpl.Call, m *v1.ListTimelineEventsRequest) error {
-		return enrichMemoryServiceListTimelineEventsRequest(c, m)
-	}
-	invokeListTimelineEvents := func(ctx context.Context, m *v1.ListTimelineEventsRequest) (*v1.ListTimelineEventsResponse, error) {
-		return h.ListTimelineEvents(ctx, m)
-	}
-	enrichGetSchemaRecommendations := func(c *mcpwriteimpl.Call, m *v1.GetSchemaRecommendationsRequest) error {
-		return enrichMemoryServiceGetSchemaRecommendationsRequest(c, m)
-	}
-	invokeGetSchemaRecommendations := func(ctx context.Context, m *v1.GetSchemaRecommendationsRequest) (*v1.GetSchemaRecommendationsResponse, error) {
-		return h.GetSchemaRecommendations(ctx, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "neotoma.v1.MemoryService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.StoreRequest]("store", decodeStoreRequest, enrichStore, invokeStore),
-			mcpwriteimpl.NewTool[v1.ReinterpretRequest]("reinterpret", decodeReinterpretRequest, enrichReinterpret, invokeReinterpret),
-			mcpwriteimpl.NewTool[v1.CorrectRequest]("correct", decodeCorrectRequest, enrichCorrect, invokeCorrect),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.MergeEntitiesRequest]("merge_entities", decodeMergeEntitiesRequest, enrichMergeEntities, invokeMergeEntities), earlyCheckMergeEntities),
-			mcpwriteimpl.NewTool[v1.CreateRelationshipRequest]("create_relationship", decodeCreateRelationshipRequest, enrichCreateRelationship, invokeCreateRelationship),
-			mcpwriteimpl.NewTool[v1.RegisterSchemaRequest]("register_schema", decodeRegisterSchemaRequest, enrichRegisterSchema, invokeRegisterSchema),
-			mcpwriteimpl.NewTool[v1.UpdateSchemaIncrementalRequest]("update_schema_incremental", decodeUpdateSchemaIncrementalRequest, enrichUpdateSchemaIncremental, invokeUpdateSchemaIncremental),
-			mcpwriteimpl.NewTool[v1.ListEntityTypesRequest]("list_entity_types", decodeListEntityTypesRequest, enrichListEntityTypes, invokeListEntityTypes),
-			mcpwriteimpl.NewTool[v1.RetrieveEntitySnapshotRequest]("retrieve_entity_snapshot", decodeRetrieveEntitySnapshotRequest, enrichRetrieveEntitySnapshot, invokeRetrieveEntitySnapshot),
-			mcpwriteimpl.NewTool[v1.RetrieveEntitiesRequest]("retrieve_entities", decodeRetrieveEntitiesRequest, enrichRetrieveEntities, invokeRetrieveEntities),
-			mcpwriteimpl.NewTool[v1.ListObservationsRequest]("list_observations", decodeListObservationsRequest, enrichListObservations, invokeListObservations),
-			mcpwriteimpl.NewTool[v1.ListRelationshipsRequest]("list_relationships", decodeListRelationshipsRequest, enrichListRelationships, invokeListRelationships),
-			mcpwriteimpl.NewTool[v1.RetrieveEntityByIdentifierRequest]("retrieve_entity_by_identifier", decodeRetrieveEntityByIdentifierRequest, enrichRetrieveEntityByIdentifier, invokeRetrieveEntityByIdentifier),
-			mcpwriteimpl.NewTool[v1.RetrieveRelatedEntitiesRequest]("retrieve_related_entities", decodeRetrieveRelatedEntitiesRequest, enrichRetrieveRelatedEntities, invokeRetrieveRelatedEntities),
-			mcpwriteimpl.NewTool[v1.RetrieveFieldProvenanceRequest]("retrieve_field_provenance", decodeRetrieveFieldProvenanceRequest, enrichRetrieveFieldProvenance, invokeRetrieveFieldProvenance),
-			mcpwriteimpl.NewTool[v1.RetrieveFileUrlRequest]("retrieve_file_url", decodeRetrieveFileUrlRequest, enrichRetrieveFileUrl, invokeRetrieveFileUrl),
-			mcpwriteimpl.NewTool[v1.GetRelationshipSnapshotRequest]("get_relationship_snapshot", decodeGetRelationshipSnapshotRequest, enrichGetRelationshipSnapshot, invokeGetRelationshipSnapshot),
-			mcpwriteimpl.NewTool[v1.AnalyzeSchemaCandidatesRequest]("analyze_schema_candidates", decodeAnalyzeSchemaCandidatesRequest, enrichAnalyzeSchemaCandidates, invokeAnalyzeSchemaCandidates),
-			mcpwriteimpl.NewTool[v1.RetrieveGraphNeighborhoodRequest]("retrieve_graph_neighborhood", decodeRetrieveGraphNeighborhoodRequest, enrichRetrieveGraphNeighborhood, invokeRetrieveGraphNeighborhood),
-			mcpwriteimpl.NewTool[v1.ListTimelineEventsRequest]("list_timeline_events", decodeListTimelineEventsRequest, enrichListTimelineEvents, invokeListTimelineEvents),
-			mcpwriteimpl.NewTool[v1.GetSchemaRecommendationsRequest]("get_schema_recommendations", decodeGetSchemaRecommendationsRequest, enrichGetSchemaRecommendations, invokeGetSchemaRecommendations),
+			mcpwriteimpl.NewTool[v1.StoreRequest]("store", decodeStoreRequest, enrichMemoryServiceStoreRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.Store)),
+			mcpwriteimpl.NewTool[v1.ReinterpretRequest]("reinterpret", decodeReinterpretRequest, enrichMemoryServiceReinterpretRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.Reinterpret)),
+			mcpwriteimpl.NewTool[v1.CorrectRequest]("correct", decodeCorrectRequest, enrichMemoryServiceCorrectRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.Correct)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.MergeEntitiesRequest]("merge_entities", decodeMergeEntitiesRequest, mcpwriteimpl.BindResolvers(mergeEntitiesRequestResolvers, enrichMemoryServiceMergeEntitiesRequest), mcpwriteimpl.Bind(h, MemoryServiceHandler.MergeEntities)), mcpwriteimpl.BindResolvers(mergeEntitiesRequestResolvers, earlyCheckMemoryServiceMergeEntitiesRequest)),
+			mcpwriteimpl.NewTool[v1.CreateRelationshipRequest]("create_relationship", decodeCreateRelationshipRequest, enrichMemoryServiceCreateRelationshipRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.CreateRelationship)),
+			mcpwriteimpl.NewTool[v1.RegisterSchemaRequest]("register_schema", decodeRegisterSchemaRequest, enrichMemoryServiceRegisterSchemaRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.RegisterSchema)),
+			mcpwriteimpl.NewTool[v1.UpdateSchemaIncrementalRequest]("update_schema_incremental", decodeUpdateSchemaIncrementalRequest, enrichMemoryServiceUpdateSchemaIncrementalRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.UpdateSchemaIncremental)),
+			mcpwriteimpl.NewTool[v1.ListEntityTypesRequest]("list_entity_types", decodeListEntityTypesRequest, enrichMemoryServiceListEntityTypesRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.ListEntityTypes)),
+			mcpwriteimpl.NewTool[v1.RetrieveEntitySnapshotRequest]("retrieve_entity_snapshot", decodeRetrieveEntitySnapshotRequest, enrichMemoryServiceRetrieveEntitySnapshotRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.RetrieveEntitySnapshot)),
+			mcpwriteimpl.NewTool[v1.RetrieveEntitiesRequest]("retrieve_entities", decodeRetrieveEntitiesRequest, enrichMemoryServiceRetrieveEntitiesRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.RetrieveEntities)),
+			mcpwriteimpl.NewTool[v1.ListObservationsRequest]("list_observations", decodeListObservationsRequest, enrichMemoryServiceListObservationsRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.ListObservations)),
+			mcpwriteimpl.NewTool[v1.ListRelationshipsRequest]("list_relationships", decodeListRelationshipsRequest, enrichMemoryServiceListRelationshipsRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.ListRelationships)),
+			mcpwriteimpl.NewTool[v1.RetrieveEntityByIdentifierRequest]("retrieve_entity_by_identifier", decodeRetrieveEntityByIdentifierRequest, enrichMemoryServiceRetrieveEntityByIdentifierRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.RetrieveEntityByIdentifier)),
+			mcpwriteimpl.NewTool[v1.RetrieveRelatedEntitiesRequest]("retrieve_related_entities", decodeRetrieveRelatedEntitiesRequest, enrichMemoryServiceRetrieveRelatedEntitiesRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.RetrieveRelatedEntities)),
+			mcpwriteimpl.NewTool[v1.RetrieveFieldProvenanceRequest]("retrieve_field_provenance", decodeRetrieveFieldProvenanceRequest, enrichMemoryServiceRetrieveFieldProvenanceRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.RetrieveFieldProvenance)),
+			mcpwriteimpl.NewTool[v1.RetrieveFileUrlRequest]("retrieve_file_url", decodeRetrieveFileUrlRequest, enrichMemoryServiceRetrieveFileUrlRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.RetrieveFileUrl)),
+			mcpwriteimpl.NewTool[v1.GetRelationshipSnapshotRequest]("get_relationship_snapshot", decodeGetRelationshipSnapshotRequest, enrichMemoryServiceGetRelationshipSnapshotRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.GetRelationshipSnapshot)),
+			mcpwriteimpl.NewTool[v1.AnalyzeSchemaCandidatesRequest]("analyze_schema_candidates", decodeAnalyzeSchemaCandidatesRequest, enrichMemoryServiceAnalyzeSchemaCandidatesRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.AnalyzeSchemaCandidates)),
+			mcpwriteimpl.NewTool[v1.RetrieveGraphNeighborhoodRequest]("retrieve_graph_neighborhood", decodeRetrieveGraphNeighborhoodRequest, enrichMemoryServiceRetrieveGraphNeighborhoodRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.RetrieveGraphNeighborhood)),
+			mcpwriteimpl.NewTool[v1.ListTimelineEventsRequest]("list_timeline_events", decodeListTimelineEventsRequest, enrichMemoryServiceListTimelineEventsRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.ListTimelineEvents)),
+			mcpwriteimpl.NewTool[v1.GetSchemaRecommendationsRequest]("get_schema_recommendations", decodeGetSchemaRecommendationsRequest, enrichMemoryServiceGetSchemaRecommendationsRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.GetSchemaRecommendations)),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"neotoma.v1.Direction":            enumDirectionSnake,
@@ -347,213 +226,87 @@ func (a *clientAdapterMemoryService) resolvers() any {
 }
 
 func (a *clientAdapterMemoryService) Store(ctx context.Context, in *v1.StoreRequest) (*v1.StoreResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.Store(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.Store)
 }
 
 func (a *clientAdapterMemoryService) Reinterpret(ctx context.Context, in *v1.ReinterpretRequest) (*v1.ReinterpretResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.Reinterpret(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.Reinterpret)
 }
 
 func (a *clientAdapterMemoryService) Correct(ctx context.Context, in *v1.CorrectRequest) (*v1.CorrectResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.Correct(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.Correct)
 }
 
 func (a *clientAdapterMemoryService) MergeEntities(ctx context.Context, in *v1.MergeEntitiesRequest) (*v1.MergeEntitiesResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.MergeEntities(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.MergeEntities)
 }
 
 func (a *clientAdapterMemoryService) CreateRelationship(ctx context.Context, in *v1.CreateRelationshipRequest) (*v1.CreateRelationshipResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateRelationship(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateRelationship)
 }
 
 func (a *clientAdapterMemoryService) RegisterSchema(ctx context.Context, in *v1.RegisterSchemaRequest) (*v1.RegisterSchemaResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.RegisterSchema(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.RegisterSchema)
 }
 
 func (a *clientAdapterMemoryService) UpdateSchemaIncremental(ctx context.Context, in *v1.UpdateSchemaIncrementalRequest) (*v1.UpdateSchemaIncrementalResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.UpdateSchemaIncremental(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.UpdateSchemaIncremental)
 }
 
 func (a *clientAdapterMemoryService) ListEntityTypes(ctx context.Context, in *v1.ListEntityTypesRequest) (*v1.ListEntityTypesResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ListEntityTypes(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ListEntityTypes)
 }
 
 func (a *clientAdapterMemoryService) RetrieveEntitySnapshot(ctx context.Context, in *v1.RetrieveEntitySnapshotRequest) (*v1.RetrieveEntitySnapshotResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.RetrieveEntitySnapshot(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.RetrieveEntitySnapshot)
 }
 
 func (a *clientAdapterMemoryService) RetrieveEntities(ctx context.Context, in *v1.RetrieveEntitiesRequest) (*v1.RetrieveEntitiesResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.RetrieveEntities(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.RetrieveEntities)
 }
 
 func (a *clientAdapterMemoryService) ListObservations(ctx context.Context, in *v1.ListObservationsRequest) (*v1.ListObservationsResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ListObservations(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ListObservations)
 }
 
 func (a *clientAdapterMemoryService) ListRelationships(ctx context.Context, in *v1.ListRelationshipsRequest) (*v1.ListRelationshipsResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ListRelationships(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ListRelationships)
 }
 
 func (a *clientAdapterMemoryService) RetrieveEntityByIdentifier(ctx context.Context, in *v1.RetrieveEntityByIdentifierRequest) (*v1.RetrieveEntityByIdentifierResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.RetrieveEntityByIdentifier(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.RetrieveEntityByIdentifier)
 }
 
 func (a *clientAdapterMemoryService) RetrieveRelatedEntities(ctx context.Context, in *v1.RetrieveRelatedEntitiesRequest) (*v1.RetrieveRelatedEntitiesResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.RetrieveRelatedEntities(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.RetrieveRelatedEntities)
 }
 
 func (a *clientAdapterMemoryService) RetrieveFieldProvenance(ctx context.Context, in *v1.RetrieveFieldProvenanceRequest) (*v1.RetrieveFieldProvenanceResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.RetrieveFieldProvenance(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.RetrieveFieldProvenance)
 }
 
 func (a *clientAdapterMemoryService) RetrieveFileUrl(ctx context.Context, in *v1.RetrieveFileUrlRequest) (*v1.RetrieveFileUrlResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.RetrieveFileUrl(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.RetrieveFileUrl)
 }
 
 func (a *clientAdapterMemoryService) GetRelationshipSnapshot(ctx context.Context, in *v1.GetRelationshipSnapshotRequest) (*v1.GetRelationshipSnapshotResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.GetRelationshipSnapshot(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.GetRelationshipSnapshot)
 }
 
 func (a *clientAdapterMemoryService) AnalyzeSchemaCandidates(ctx context.Context, in *v1.AnalyzeSchemaCandidatesRequest) (*v1.AnalyzeSchemaCandidatesResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.AnalyzeSchemaCandidates(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.AnalyzeSchemaCandidates)
 }
 
 func (a *clientAdapterMemoryService) RetrieveGraphNeighborhood(ctx context.Context, in *v1.RetrieveGraphNeighborhoodRequest) (*v1.RetrieveGraphNeighborhoodResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.RetrieveGraphNeighborhood(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.RetrieveGraphNeighborhood)
 }
 
 func (a *clientAdapterMemoryService) ListTimelineEvents(ctx context.Context, in *v1.ListTimelineEventsRequest) (*v1.ListTimelineEventsResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ListTimelineEvents(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ListTimelineEvents)
 }
 
 func (a *clientAdapterMemoryService) GetSchemaRecommendations(ctx context.Context, in *v1.GetSchemaRecommendationsRequest) (*v1.GetSchemaRecommendationsResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.GetSchemaRecommendations(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.GetSchemaRecommendations)
 }
 
 var enumDirectionSnake = mcpwriteimpl.NewEnumTable("neotoma.v1.Direction", []mcpwriteimpl.EnumValue{

@@ -111,15 +111,6 @@ func NewPurchasingService(h PurchasingServiceHandler) *mcpwriteimpl.Service {
 		typed = a.resolvers()
 	}
 	createPurchaseOrderRequestResolvers := bindPurchasingServiceCreatePurchaseOrderRequestResolvers(h, typed)
-	enrichCreatePurchaseOrder := func(c *mcpwriteimpl.Call, m *v1.CreatePurchaseOrderRequest) error {
-		return enrichPurchasingServiceCreatePurchaseOrderRequest(c, createPurchaseOrderRequestResolvers, m, m)
-	}
-	invokeCreatePurchaseOrder := func(ctx context.Context, m *v1.CreatePurchaseOrderRequest) (*v1.CreatePurchaseOrderResponse, error) {
-		return h.CreatePurchaseOrder(ctx, m)
-	}
-	earlyCheckCreatePurchaseOrder := func(c *mcpwriteimpl.Call, m *v1.CreatePurchaseOrderRequest) error {
-		return earlyCheckPurchasingServiceCreatePurchaseOrderRequest(c, createPurchaseOrderRequestResolvers, m, m)
-	}
 	overridableCreatePurchaseOrder := map[string]bool{
 		"currency": true,
 	}
@@ -136,12 +127,6 @@ func NewPurchasingService(h PurchasingServiceHandler) *mcpwriteimpl.Service {
 		"notes":                  "notes",
 		"confirm":                "confirm",
 	}
-	enrichReceivePurchaseOrder := func(c *mcpwriteimpl.Call, m *v1.ReceivePurchaseOrderRequest) error {
-		return enrichPurchasingServiceReceivePurchaseOrderRequest(c, m)
-	}
-	invokeReceivePurchaseOrder := func(ctx context.Context, m *v1.ReceivePurchaseOrderRequest) (*v1.ReceivePurchaseOrderResponse, error) {
-		return h.ReceivePurchaseOrder(ctx, m)
-	}
 	overridableReceivePurchaseOrder := map[string]bool{
 		"received_at": true,
 	}
@@ -153,12 +138,6 @@ func NewPurchasingService(h PurchasingServiceHandler) *mcpwriteimpl.Service {
 		"received_at":       "received_at",
 		"confirm":           "confirm",
 	}
-	enrichCreateManufacturingOrder := func(c *mcpwriteimpl.Call, m *v1.CreateManufacturingOrderRequest) error {
-		return enrichPurchasingServiceCreateManufacturingOrderRequest(c, m)
-	}
-	invokeCreateManufacturingOrder := func(ctx context.Context, m *v1.CreateManufacturingOrderRequest) (*v1.CreateManufacturingOrderResponse, error) {
-		return h.CreateManufacturingOrder(ctx, m)
-	}
 	pathsCreateManufacturingOrder := map[string]string{
 		"sku":                      "sku",
 		"planned_quantity":         "planned_quantity",
@@ -167,22 +146,10 @@ func NewPurchasingService(h PurchasingServiceHandler) *mcpwriteimpl.Service {
 		"additional_info":          "additional_info",
 		"confirm":                  "confirm",
 	}
-	enrichFulfillOrder := func(c *mcpwriteimpl.Call, m *v1.FulfillOrderRequest) error {
-		return enrichPurchasingServiceFulfillOrderRequest(c, m)
-	}
-	invokeFulfillOrder := func(ctx context.Context, m *v1.FulfillOrderRequest) (*v1.FulfillOrderResponse, error) {
-		return h.FulfillOrder(ctx, m)
-	}
 	pathsFulfillOrder := map[string]string{
 		"order_id":   "order_id",
 		"order_type": "order_type",
 		"confirm":    "confirm",
-	}
-	enrichVerifyOrderDocument := func(c *mcpwriteimpl.Call, m *v1.VerifyOrderDocumentRequest) error {
-		return enrichPurchasingServiceVerifyOrderDocumentRequest(c, m)
-	}
-	invokeVerifyOrderDocument := func(ctx context.Context, m *v1.VerifyOrderDocumentRequest) (*v1.VerifyOrderDocumentResponse, error) {
-		return h.VerifyOrderDocument(ctx, m)
 	}
 	pathsVerifyOrderDocument := map[string]string{
 		"purchase_order_id":         "purchase_order_id",
@@ -190,12 +157,6 @@ func NewPurchasingService(h PurchasingServiceHandler) *mcpwriteimpl.Service {
 		"document_items.sku":        "document_items.sku",
 		"document_items.quantity":   "document_items.quantity",
 		"document_items.unit_price": "document_items.unit_price",
-	}
-	enrichSearchItems := func(c *mcpwriteimpl.Call, m *v1.SearchItemsRequest) error {
-		return enrichPurchasingServiceSearchItemsRequest(c, m)
-	}
-	invokeSearchItems := func(ctx context.Context, m *v1.SearchItemsRequest) (*v1.SearchItemsResponse, error) {
-		return h.SearchItems(ctx, m)
 	}
 	pathsSearchItems := map[string]string{
 		"query": "query",
@@ -205,12 +166,12 @@ func NewPurchasingService(h PurchasingServiceHandler) *mcpwriteimpl.Service {
 		Name: "purchasing.v1.PurchasingService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreatePurchaseOrderRequest]("create_purchase_order", decodeCreatePurchaseOrderRequest, enrichCreatePurchaseOrder, invokeCreatePurchaseOrder), earlyCheckCreatePurchaseOrder).WithAgentPaths(pathsCreatePurchaseOrder, overridableCreatePurchaseOrder),
-			mcpwriteimpl.NewTool[v1.ReceivePurchaseOrderRequest]("receive_purchase_order", decodeReceivePurchaseOrderRequest, enrichReceivePurchaseOrder, invokeReceivePurchaseOrder).WithAgentPaths(pathsReceivePurchaseOrder, overridableReceivePurchaseOrder),
-			mcpwriteimpl.NewTool[v1.CreateManufacturingOrderRequest]("create_manufacturing_order", decodeCreateManufacturingOrderRequest, enrichCreateManufacturingOrder, invokeCreateManufacturingOrder).WithAgentPaths(pathsCreateManufacturingOrder, nil),
-			mcpwriteimpl.NewTool[v1.FulfillOrderRequest]("fulfill_order", decodeFulfillOrderRequest, enrichFulfillOrder, invokeFulfillOrder).WithAgentPaths(pathsFulfillOrder, nil),
-			mcpwriteimpl.NewTool[v1.VerifyOrderDocumentRequest]("verify_order_document", decodeVerifyOrderDocumentRequest, enrichVerifyOrderDocument, invokeVerifyOrderDocument).WithAgentPaths(pathsVerifyOrderDocument, nil),
-			mcpwriteimpl.NewTool[v1.SearchItemsRequest]("search_items", decodeSearchItemsRequest, enrichSearchItems, invokeSearchItems).WithAgentPaths(pathsSearchItems, nil),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreatePurchaseOrderRequest]("create_purchase_order", decodeCreatePurchaseOrderRequest, mcpwriteimpl.BindResolvers(createPurchaseOrderRequestResolvers, enrichPurchasingServiceCreatePurchaseOrderRequest), mcpwriteimpl.Bind(h, PurchasingServiceHandler.CreatePurchaseOrder)), mcpwriteimpl.BindResolvers(createPurchaseOrderRequestResolvers, earlyCheckPurchasingServiceCreatePurchaseOrderRequest)).WithAgentPaths(pathsCreatePurchaseOrder, overridableCreatePurchaseOrder),
+			mcpwriteimpl.NewTool[v1.ReceivePurchaseOrderRequest]("receive_purchase_order", decodeReceivePurchaseOrderRequest, enrichPurchasingServiceReceivePurchaseOrderRequest, mcpwriteimpl.Bind(h, PurchasingServiceHandler.ReceivePurchaseOrder)).WithAgentPaths(pathsReceivePurchaseOrder, overridableReceivePurchaseOrder),
+			mcpwriteimpl.NewTool[v1.CreateManufacturingOrderRequest]("create_manufacturing_order", decodeCreateManufacturingOrderRequest, enrichPurchasingServiceCreateManufacturingOrderRequest, mcpwriteimpl.Bind(h, PurchasingServiceHandler.CreateManufacturingOrder)).WithAgentPaths(pathsCreateManufacturingOrder, nil),
+			mcpwriteimpl.NewTool[v1.FulfillOrderRequest]("fulfill_order", decodeFulfillOrderRequest, enrichPurchasingServiceFulfillOrderRequest, mcpwriteimpl.Bind(h, PurchasingServiceHandler.FulfillOrder)).WithAgentPaths(pathsFulfillOrder, nil),
+			mcpwriteimpl.NewTool[v1.VerifyOrderDocumentRequest]("verify_order_document", decodeVerifyOrderDocumentRequest, enrichPurchasingServiceVerifyOrderDocumentRequest, mcpwriteimpl.Bind(h, PurchasingServiceHandler.VerifyOrderDocument)).WithAgentPaths(pathsVerifyOrderDocument, nil),
+			mcpwriteimpl.NewTool[v1.SearchItemsRequest]("search_items", decodeSearchItemsRequest, enrichPurchasingServiceSearchItemsRequest, mcpwriteimpl.Bind(h, PurchasingServiceHandler.SearchItems)).WithAgentPaths(pathsSearchItems, nil),
 		},
 		NewChecker: func() (mcpwriteimpl.RequestChecker, error) {
 			return pvcheck.New(
@@ -271,63 +232,27 @@ func (a *clientAdapterPurchasingService) resolvers() any {
 }
 
 func (a *clientAdapterPurchasingService) CreatePurchaseOrder(ctx context.Context, in *v1.CreatePurchaseOrderRequest) (*v1.CreatePurchaseOrderResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreatePurchaseOrder(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreatePurchaseOrder)
 }
 
 func (a *clientAdapterPurchasingService) ReceivePurchaseOrder(ctx context.Context, in *v1.ReceivePurchaseOrderRequest) (*v1.ReceivePurchaseOrderResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ReceivePurchaseOrder(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ReceivePurchaseOrder)
 }
 
 func (a *clientAdapterPurchasingService) CreateManufacturingOrder(ctx context.Context, in *v1.CreateManufacturingOrderRequest) (*v1.CreateManufacturingOrderResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateManufacturingOrder(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateManufacturingOrder)
 }
 
 func (a *clientAdapterPurchasingService) FulfillOrder(ctx context.Context, in *v1.FulfillOrderRequest) (*v1.FulfillOrderResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.FulfillOrder(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.FulfillOrder)
 }
 
 func (a *clientAdapterPurchasingService) VerifyOrderDocument(ctx context.Context, in *v1.VerifyOrderDocumentRequest) (*v1.VerifyOrderDocumentResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.VerifyOrderDocument(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.VerifyOrderDocument)
 }
 
 func (a *clientAdapterPurchasingService) SearchItems(ctx context.Context, in *v1.SearchItemsRequest) (*v1.SearchItemsResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.SearchItems(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.SearchItems)
 }
 
 var enumCurrency = mcpwriteimpl.NewEnumTable("purchasing.v1.Currency", []mcpwriteimpl.EnumValue{

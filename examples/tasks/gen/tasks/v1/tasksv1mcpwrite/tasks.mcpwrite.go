@@ -275,98 +275,19 @@ func NewTaskService(h TaskServiceHandler) *mcpwriteimpl.Service {
 	taskTransformRequestResolvers := bindTaskServiceTaskTransformRequestResolvers(h, typed)
 	parentCreateRequestResolvers := bindTaskServiceParentCreateRequestResolvers(h, typed)
 	parentOperationsRequestResolvers := bindTaskServiceParentOperationsRequestResolvers(h, typed)
-	enrichTaskList := func(c *mcpwriteimpl.Call, m *v1.TaskListRequest) error {
-		return enrichTaskServiceTaskListRequest(c, taskListRequestResolvers, m, m)
-	}
-	invokeTaskList := func(ctx context.Context, m *v1.TaskListRequest) (*v1.TaskListResponse, error) {
-		return h.TaskList(ctx, m)
-	}
-	earlyCheckTaskList := func(c *mcpwriteimpl.Call, m *v1.TaskListRequest) error {
-		return earlyCheckTaskServiceTaskListRequest(c, taskListRequestResolvers, m, m)
-	}
-	enrichTaskGet := func(c *mcpwriteimpl.Call, m *v1.TaskGetRequest) error {
-		return enrichTaskServiceTaskGetRequest(c, taskGetRequestResolvers, m, m)
-	}
-	invokeTaskGet := func(ctx context.Context, m *v1.TaskGetRequest) (*v1.TaskGetResponse, error) { return h.TaskGet(ctx, m) }
-	earlyCheckTaskGet := func(c *mcpwriteimpl.Call, m *v1.TaskGetRequest) error {
-		return earlyCheckTaskServiceTaskGetRequest(c, taskGetRequestResolvers, m, m)
-	}
-	enrichTaskCreate := func(c *mcpwriteimpl.Call, m *v1.TaskCreateRequest) error {
-		return enrichTaskServiceTaskCreateRequest(c, taskCreateRequestResolvers, m, m)
-	}
-	invokeTaskCreate := func(ctx context.Context, m *v1.TaskCreateRequest) (*v1.TaskCreateResponse, error) {
-		return h.TaskCreate(ctx, m)
-	}
-	earlyCheckTaskCreate := func(c *mcpwriteimpl.Call, m *v1.TaskCreateRequest) error {
-		return earlyCheckTaskServiceTaskCreateRequest(c, taskCreateRequestResolvers, m, m)
-	}
-	enrichTaskUpdate := func(c *mcpwriteimpl.Call, m *v1.TaskUpdateRequest) error {
-		return enrichTaskServiceTaskUpdateRequest(c, taskUpdateRequestResolvers, m, m)
-	}
-	invokeTaskUpdate := func(ctx context.Context, m *v1.TaskUpdateRequest) (*v1.TaskUpdateResponse, error) {
-		return h.TaskUpdate(ctx, m)
-	}
-	earlyCheckTaskUpdate := func(c *mcpwriteimpl.Call, m *v1.TaskUpdateRequest) error {
-		return earlyCheckTaskServiceTaskUpdateRequest(c, taskUpdateRequestResolvers, m, m)
-	}
-	enrichTaskDelete := func(c *mcpwriteimpl.Call, m *v1.TaskDeleteRequest) error {
-		return enrichTaskServiceTaskDeleteRequest(c, taskDeleteRequestResolvers, m, m)
-	}
-	invokeTaskDelete := func(ctx context.Context, m *v1.TaskDeleteRequest) (*v1.TaskDeleteResponse, error) {
-		return h.TaskDelete(ctx, m)
-	}
-	earlyCheckTaskDelete := func(c *mcpwriteimpl.Call, m *v1.TaskDeleteRequest) error {
-		return earlyCheckTaskServiceTaskDeleteRequest(c, taskDeleteRequestResolvers, m, m)
-	}
-	enrichTaskMove := func(c *mcpwriteimpl.Call, m *v1.TaskMoveRequest) error {
-		return enrichTaskServiceTaskMoveRequest(c, taskMoveRequestResolvers, m, m)
-	}
-	invokeTaskMove := func(ctx context.Context, m *v1.TaskMoveRequest) (*v1.TaskMoveResponse, error) {
-		return h.TaskMove(ctx, m)
-	}
-	earlyCheckTaskMove := func(c *mcpwriteimpl.Call, m *v1.TaskMoveRequest) error {
-		return earlyCheckTaskServiceTaskMoveRequest(c, taskMoveRequestResolvers, m, m)
-	}
-	enrichTaskTransform := func(c *mcpwriteimpl.Call, m *v1.TaskTransformRequest) error {
-		return enrichTaskServiceTaskTransformRequest(c, taskTransformRequestResolvers, m, m)
-	}
-	invokeTaskTransform := func(ctx context.Context, m *v1.TaskTransformRequest) (*v1.TaskTransformResponse, error) {
-		return h.TaskTransform(ctx, m)
-	}
-	earlyCheckTaskTransform := func(c *mcpwriteimpl.Call, m *v1.TaskTransformRequest) error {
-		return earlyCheckTaskServiceTaskTransformRequest(c, taskTransformRequestResolvers, m, m)
-	}
-	enrichParentCreate := func(c *mcpwriteimpl.Call, m *v1.ParentCreateRequest) error {
-		return enrichTaskServiceParentCreateRequest(c, parentCreateRequestResolvers, m, m)
-	}
-	invokeParentCreate := func(ctx context.Context, m *v1.ParentCreateRequest) (*v1.ParentCreateResponse, error) {
-		return h.ParentCreate(ctx, m)
-	}
-	earlyCheckParentCreate := func(c *mcpwriteimpl.Call, m *v1.ParentCreateRequest) error {
-		return earlyCheckTaskServiceParentCreateRequest(c, parentCreateRequestResolvers, m, m)
-	}
-	enrichParentOperations := func(c *mcpwriteimpl.Call, m *v1.ParentOperationsRequest) error {
-		return enrichTaskServiceParentOperationsRequest(c, parentOperationsRequestResolvers, m, m)
-	}
-	invokeParentOperations := func(ctx context.Context, m *v1.ParentOperationsRequest) (*v1.ParentOperationsResponse, error) {
-		return h.ParentOperations(ctx, m)
-	}
-	earlyCheckParentOperations := func(c *mcpwriteimpl.Call, m *v1.ParentOperationsRequest) error {
-		return earlyCheckTaskServiceParentOperationsRequest(c, parentOperationsRequestResolvers, m, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "tasks.v1.TaskService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskListRequest]("task_list", decodeTaskListRequest, enrichTaskList, invokeTaskList), earlyCheckTaskList),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskGetRequest]("task_get", decodeTaskGetRequest, enrichTaskGet, invokeTaskGet), earlyCheckTaskGet),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskCreateRequest]("task_create", decodeTaskCreateRequest, enrichTaskCreate, invokeTaskCreate), earlyCheckTaskCreate),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskUpdateRequest]("task_update", decodeTaskUpdateRequest, enrichTaskUpdate, invokeTaskUpdate), earlyCheckTaskUpdate),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskDeleteRequest]("task_delete", decodeTaskDeleteRequest, enrichTaskDelete, invokeTaskDelete), earlyCheckTaskDelete),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskMoveRequest]("task_move", decodeTaskMoveRequest, enrichTaskMove, invokeTaskMove), earlyCheckTaskMove),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskTransformRequest]("task_transform", decodeTaskTransformRequest, enrichTaskTransform, invokeTaskTransform), earlyCheckTaskTransform),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.ParentCreateRequest]("parent_create", decodeParentCreateRequest, enrichParentCreate, invokeParentCreate), earlyCheckParentCreate),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.ParentOperationsRequest]("parent_operations", decodeParentOperationsRequest, enrichParentOperations, invokeParentOperations), earlyCheckParentOperations),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskListRequest]("task_list", decodeTaskListRequest, mcpwriteimpl.BindResolvers(taskListRequestResolvers, enrichTaskServiceTaskListRequest), mcpwriteimpl.Bind(h, TaskServiceHandler.TaskList)), mcpwriteimpl.BindResolvers(taskListRequestResolvers, earlyCheckTaskServiceTaskListRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskGetRequest]("task_get", decodeTaskGetRequest, mcpwriteimpl.BindResolvers(taskGetRequestResolvers, enrichTaskServiceTaskGetRequest), mcpwriteimpl.Bind(h, TaskServiceHandler.TaskGet)), mcpwriteimpl.BindResolvers(taskGetRequestResolvers, earlyCheckTaskServiceTaskGetRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskCreateRequest]("task_create", decodeTaskCreateRequest, mcpwriteimpl.BindResolvers(taskCreateRequestResolvers, enrichTaskServiceTaskCreateRequest), mcpwriteimpl.Bind(h, TaskServiceHandler.TaskCreate)), mcpwriteimpl.BindResolvers(taskCreateRequestResolvers, earlyCheckTaskServiceTaskCreateRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskUpdateRequest]("task_update", decodeTaskUpdateRequest, mcpwriteimpl.BindResolvers(taskUpdateRequestResolvers, enrichTaskServiceTaskUpdateRequest), mcpwriteimpl.Bind(h, TaskServiceHandler.TaskUpdate)), mcpwriteimpl.BindResolvers(taskUpdateRequestResolvers, earlyCheckTaskServiceTaskUpdateRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskDeleteRequest]("task_delete", decodeTaskDeleteRequest, mcpwriteimpl.BindResolvers(taskDeleteRequestResolvers, enrichTaskServiceTaskDeleteRequest), mcpwriteimpl.Bind(h, TaskServiceHandler.TaskDelete)), mcpwriteimpl.BindResolvers(taskDeleteRequestResolvers, earlyCheckTaskServiceTaskDeleteRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskMoveRequest]("task_move", decodeTaskMoveRequest, mcpwriteimpl.BindResolvers(taskMoveRequestResolvers, enrichTaskServiceTaskMoveRequest), mcpwriteimpl.Bind(h, TaskServiceHandler.TaskMove)), mcpwriteimpl.BindResolvers(taskMoveRequestResolvers, earlyCheckTaskServiceTaskMoveRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskTransformRequest]("task_transform", decodeTaskTransformRequest, mcpwriteimpl.BindResolvers(taskTransformRequestResolvers, enrichTaskServiceTaskTransformRequest), mcpwriteimpl.Bind(h, TaskServiceHandler.TaskTransform)), mcpwriteimpl.BindResolvers(taskTransformRequestResolvers, earlyCheckTaskServiceTaskTransformRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.ParentCreateRequest]("parent_create", decodeParentCreateRequest, mcpwriteimpl.BindResolvers(parentCreateRequestResolvers, enrichTaskServiceParentCreateRequest), mcpwriteimpl.Bind(h, TaskServiceHandler.ParentCreate)), mcpwriteimpl.BindResolvers(parentCreateRequestResolvers, earlyCheckTaskServiceParentCreateRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.ParentOperationsRequest]("parent_operations", decodeParentOperationsRequest, mcpwriteimpl.BindResolvers(parentOperationsRequestResolvers, enrichTaskServiceParentOperationsRequest), mcpwriteimpl.Bind(h, TaskServiceHandler.ParentOperations)), mcpwriteimpl.BindResolvers(parentOperationsRequestResolvers, earlyCheckTaskServiceParentOperationsRequest)),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"tasks.v1.ParentOperation":    enumParentOperationSnake,
@@ -418,93 +339,39 @@ func (a *clientAdapterTaskService) resolvers() any {
 }
 
 func (a *clientAdapterTaskService) TaskList(ctx context.Context, in *v1.TaskListRequest) (*v1.TaskListResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.TaskList(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.TaskList)
 }
 
 func (a *clientAdapterTaskService) TaskGet(ctx context.Context, in *v1.TaskGetRequest) (*v1.TaskGetResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.TaskGet(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.TaskGet)
 }
 
 func (a *clientAdapterTaskService) TaskCreate(ctx context.Context, in *v1.TaskCreateRequest) (*v1.TaskCreateResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.TaskCreate(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.TaskCreate)
 }
 
 func (a *clientAdapterTaskService) TaskUpdate(ctx context.Context, in *v1.TaskUpdateRequest) (*v1.TaskUpdateResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.TaskUpdate(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.TaskUpdate)
 }
 
 func (a *clientAdapterTaskService) TaskDelete(ctx context.Context, in *v1.TaskDeleteRequest) (*v1.TaskDeleteResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.TaskDelete(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.TaskDelete)
 }
 
 func (a *clientAdapterTaskService) TaskMove(ctx context.Context, in *v1.TaskMoveRequest) (*v1.TaskMoveResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.TaskMove(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.TaskMove)
 }
 
 func (a *clientAdapterTaskService) TaskTransform(ctx context.Context, in *v1.TaskTransformRequest) (*v1.TaskTransformResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.TaskTransform(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.TaskTransform)
 }
 
 func (a *clientAdapterTaskService) ParentCreate(ctx context.Context, in *v1.ParentCreateRequest) (*v1.ParentCreateResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ParentCreate(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ParentCreate)
 }
 
 func (a *clientAdapterTaskService) ParentOperations(ctx context.Context, in *v1.ParentOperationsRequest) (*v1.ParentOperationsResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ParentOperations(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ParentOperations)
 }
 
 var enumParentOperationSnake = mcpwriteimpl.NewEnumTable("tasks.v1.ParentOperation", []mcpwriteimpl.EnumValue{

@@ -91,20 +91,11 @@ func NewLabelService(h LabelServiceHandler) *mcpwriteimpl.Service {
 		typed = a.resolvers()
 	}
 	labelNotesRequestResolvers := bindLabelServiceLabelNotesRequestResolvers(h, typed)
-	enrichLabelNotes := func(c *mcpwriteimpl.Call, m *v1.LabelNotesRequest) error {
-		return enrichLabelServiceLabelNotesRequest(c, labelNotesRequestResolvers, m, m)
-	}
-	invokeLabelNotes := func(ctx context.Context, m *v1.LabelNotesRequest) (*v1.LabelNotesResponse, error) {
-		return h.LabelNotes(ctx, m)
-	}
-	earlyCheckLabelNotes := func(c *mcpwriteimpl.Call, m *v1.LabelNotesRequest) error {
-		return earlyCheckLabelServiceLabelNotesRequest(c, labelNotesRequestResolvers, m, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "labels.v1.LabelService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.LabelNotesRequest]("label_notes", decodeLabelNotesRequest, enrichLabelNotes, invokeLabelNotes), earlyCheckLabelNotes),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.LabelNotesRequest]("label_notes", decodeLabelNotesRequest, mcpwriteimpl.BindResolvers(labelNotesRequestResolvers, enrichLabelServiceLabelNotesRequest), mcpwriteimpl.Bind(h, LabelServiceHandler.LabelNotes)), mcpwriteimpl.BindResolvers(labelNotesRequestResolvers, earlyCheckLabelServiceLabelNotesRequest)),
 		},
 	}
 }
@@ -140,13 +131,7 @@ func (a *clientAdapterLabelService) resolvers() any {
 }
 
 func (a *clientAdapterLabelService) LabelNotes(ctx context.Context, in *v1.LabelNotesRequest) (*v1.LabelNotesResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.LabelNotes(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.LabelNotes)
 }
 
 var fieldsLabel = []string{"owner", "text"}

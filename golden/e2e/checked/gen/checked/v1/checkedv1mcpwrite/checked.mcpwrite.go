@@ -45,12 +45,6 @@ func RegisterBookingServiceTools(s *mcp.Server, h BookingServiceHandler, opts ..
 // NewBookingService binds the generated tool code of checked.v1.BookingService
 // to h, for RegisterBookingServiceTools or runtime.NewPreparer.
 func NewBookingService(h BookingServiceHandler) *mcpwriteimpl.Service {
-	enrichBookRoom := func(c *mcpwriteimpl.Call, m *v1.BookRoomRequest) error {
-		return enrichBookingServiceBookRoomRequest(c, m)
-	}
-	invokeBookRoom := func(ctx context.Context, m *v1.BookRoomRequest) (*v1.BookRoomResponse, error) {
-		return h.BookRoom(ctx, m)
-	}
 	pathsBookRoom := map[string]string{
 		"email":         "email",
 		"room":          "room",
@@ -71,7 +65,7 @@ func NewBookingService(h BookingServiceHandler) *mcpwriteimpl.Service {
 		Name: "checked.v1.BookingService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.BookRoomRequest]("book_room", decodeBookRoomRequest, enrichBookRoom, invokeBookRoom).WithAgentPaths(pathsBookRoom, nil),
+			mcpwriteimpl.NewTool[v1.BookRoomRequest]("book_room", decodeBookRoomRequest, enrichBookingServiceBookRoomRequest, mcpwriteimpl.Bind(h, BookingServiceHandler.BookRoom)).WithAgentPaths(pathsBookRoom, nil),
 		},
 		NewChecker: func() (mcpwriteimpl.RequestChecker, error) {
 			return pvcheck.New(
@@ -102,13 +96,7 @@ type clientAdapterBookingService struct {
 }
 
 func (a *clientAdapterBookingService) BookRoom(ctx context.Context, in *v1.BookRoomRequest) (*v1.BookRoomResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.BookRoom(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.BookRoom)
 }
 
 var fieldsWindow = []string{"starts", "ends"}

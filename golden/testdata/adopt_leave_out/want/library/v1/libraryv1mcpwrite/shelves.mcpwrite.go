@@ -43,12 +43,11 @@ func RegisterShelfServiceTools(s *mcp.Server, h ShelfServiceHandler, opts ...run
 // NewShelfService binds the generated tool code of library.v1.ShelfService to
 // h, for RegisterShelfServiceTools or runtime.NewPreparer.
 func NewShelfService(h ShelfServiceHandler) *mcpwriteimpl.Service {
-	invokeCreateShelf := func(ctx context.Context, m *v1.CreateShelfRequest) (*v1.Shelf, error) { return h.CreateShelf(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "library.v1.ShelfService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.CreateShelfRequest]("create_shelf", decodeCreateShelfRequest, nil, invokeCreateShelf),
+			mcpwriteimpl.NewTool[v1.CreateShelfRequest]("create_shelf", decodeCreateShelfRequest, nil, mcpwriteimpl.Bind(h, ShelfServiceHandler.CreateShelf)),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"library.v1.Genre": enumGenre,
@@ -76,13 +75,7 @@ type clientAdapterShelfService struct {
 }
 
 func (a *clientAdapterShelfService) CreateShelf(ctx context.Context, in *v1.CreateShelfRequest) (*v1.Shelf, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateShelf(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateShelf)
 }
 
 var enumGenre = mcpwriteimpl.NewEnumTable("library.v1.Genre", []mcpwriteimpl.EnumValue{

@@ -92,20 +92,12 @@ func NewRoomService(h RoomServiceHandler) *mcpwriteimpl.Service {
 		typed = a.resolvers()
 	}
 	updateRoomRequestResolvers := bindRoomServiceUpdateRoomRequestResolvers(h, typed)
-	invokeCreateRoom := func(ctx context.Context, m *v1.CreateRoomRequest) (*v1.Room, error) { return h.CreateRoom(ctx, m) }
-	enrichUpdateRoom := func(c *mcpwriteimpl.Call, m *v1.UpdateRoomRequest) error {
-		return enrichRoomServiceUpdateRoomRequest(c, updateRoomRequestResolvers, m, m)
-	}
-	invokeUpdateRoom := func(ctx context.Context, m *v1.UpdateRoomRequest) (*v1.Room, error) { return h.UpdateRoom(ctx, m) }
-	earlyCheckUpdateRoom := func(c *mcpwriteimpl.Call, m *v1.UpdateRoomRequest) error {
-		return earlyCheckRoomServiceUpdateRoomRequest(c, updateRoomRequestResolvers, m, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "library.v1.RoomService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.CreateRoomRequest]("create_room", decodeCreateRoomRequest, nil, invokeCreateRoom),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdateRoomRequest]("update_room", decodeUpdateRoomRequest, enrichUpdateRoom, invokeUpdateRoom), earlyCheckUpdateRoom),
+			mcpwriteimpl.NewTool[v1.CreateRoomRequest]("create_room", decodeCreateRoomRequest, nil, mcpwriteimpl.Bind(h, RoomServiceHandler.CreateRoom)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdateRoomRequest]("update_room", decodeUpdateRoomRequest, mcpwriteimpl.BindResolvers(updateRoomRequestResolvers, enrichRoomServiceUpdateRoomRequest), mcpwriteimpl.Bind(h, RoomServiceHandler.UpdateRoom)), mcpwriteimpl.BindResolvers(updateRoomRequestResolvers, earlyCheckRoomServiceUpdateRoomRequest)),
 		},
 	}
 }
@@ -142,23 +134,11 @@ func (a *clientAdapterRoomService) resolvers() any {
 }
 
 func (a *clientAdapterRoomService) CreateRoom(ctx context.Context, in *v1.CreateRoomRequest) (*v1.Room, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateRoom(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateRoom)
 }
 
 func (a *clientAdapterRoomService) UpdateRoom(ctx context.Context, in *v1.UpdateRoomRequest) (*v1.Room, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.UpdateRoom(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.UpdateRoom)
 }
 
 var fieldsRoom = []string{"title"}

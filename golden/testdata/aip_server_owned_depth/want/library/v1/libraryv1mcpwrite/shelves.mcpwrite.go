@@ -47,16 +47,13 @@ func RegisterShelfServiceTools(s *mcp.Server, h ShelfServiceHandler, opts ...run
 // NewShelfService binds the generated tool code of library.v1.ShelfService to
 // h, for RegisterShelfServiceTools or runtime.NewPreparer.
 func NewShelfService(h ShelfServiceHandler) *mcpwriteimpl.Service {
-	invokeCreateShelf := func(ctx context.Context, m *v1.CreateShelfRequest) (*v1.Shelf, error) { return h.CreateShelf(ctx, m) }
-	invokeUpdateShelf := func(ctx context.Context, m *v1.UpdateShelfRequest) (*v1.Shelf, error) { return h.UpdateShelf(ctx, m) }
-	invokeCreateScan := func(ctx context.Context, m *v1.CreateScanRequest) (*v1.Scan, error) { return h.CreateScan(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "library.v1.ShelfService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.CreateShelfRequest]("create_shelf", decodeCreateShelfRequest, nil, invokeCreateShelf),
-			mcpwriteimpl.NewTool[v1.UpdateShelfRequest]("update_shelf", decodeUpdateShelfRequest, nil, invokeUpdateShelf),
-			mcpwriteimpl.NewTool[v1.CreateScanRequest]("create_scan", decodeCreateScanRequest, nil, invokeCreateScan),
+			mcpwriteimpl.NewTool[v1.CreateShelfRequest]("create_shelf", decodeCreateShelfRequest, nil, mcpwriteimpl.Bind(h, ShelfServiceHandler.CreateShelf)),
+			mcpwriteimpl.NewTool[v1.UpdateShelfRequest]("update_shelf", decodeUpdateShelfRequest, nil, mcpwriteimpl.Bind(h, ShelfServiceHandler.UpdateShelf)),
+			mcpwriteimpl.NewTool[v1.CreateScanRequest]("create_scan", decodeCreateScanRequest, nil, mcpwriteimpl.Bind(h, ShelfServiceHandler.CreateScan)),
 		},
 	}
 }
@@ -83,33 +80,15 @@ type clientAdapterShelfService struct {
 }
 
 func (a *clientAdapterShelfService) CreateShelf(ctx context.Context, in *v1.CreateShelfRequest) (*v1.Shelf, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateShelf(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateShelf)
 }
 
 func (a *clientAdapterShelfService) UpdateShelf(ctx context.Context, in *v1.UpdateShelfRequest) (*v1.Shelf, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.UpdateShelf(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.UpdateShelf)
 }
 
 func (a *clientAdapterShelfService) CreateScan(ctx context.Context, in *v1.CreateScanRequest) (*v1.Scan, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateScan(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateScan)
 }
 
 var fieldsLocation = []string{"aisle", "zone"}

@@ -59,30 +59,19 @@ func RegisterShelfServiceTools(s *mcp.Server, h ShelfServiceHandler, opts ...run
 // NewShelfService binds the generated tool code of library.v1.ShelfService to
 // h, for RegisterShelfServiceTools or runtime.NewPreparer.
 func NewShelfService(h ShelfServiceHandler) *mcpwriteimpl.Service {
-	invokeCreateShelf := func(ctx context.Context, m *v1.CreateShelfRequest) (*v1.Shelf, error) { return h.CreateShelf(ctx, m) }
-	invokeUpdateShelf := func(ctx context.Context, m *v1.UpdateShelfRequest) (*v1.Shelf, error) { return h.UpdateShelf(ctx, m) }
-	invokeDeleteShelf := func(ctx context.Context, m *v1.DeleteShelfRequest) (*v1.Shelf, error) { return h.DeleteShelf(ctx, m) }
-	invokeCreateLabel := func(ctx context.Context, m *v1.CreateLabelRequest) (*v1.Label, error) { return h.CreateLabel(ctx, m) }
-	invokeUpdateLabel := func(ctx context.Context, m *v1.UpdateLabelRequest) (*v1.Label, error) { return h.UpdateLabel(ctx, m) }
-	invokeDeleteLabel := func(ctx context.Context, m *v1.DeleteLabelRequest) (*v1.Label, error) { return h.DeleteLabel(ctx, m) }
-	invokeCreateBadge := func(ctx context.Context, m *v1.Badge) (*v1.Badge, error) { return h.CreateBadge(ctx, m) }
-	invokeUpdateShelfWhole := func(ctx context.Context, m *v1.ReplaceShelfRequest) (*v1.Shelf, error) {
-		return h.UpdateShelfWhole(ctx, m)
-	}
-	invokeReplaceSign := func(ctx context.Context, m *v1.ReplaceSignRequest) (*v1.Shelf, error) { return h.ReplaceSign(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "library.v1.ShelfService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.CreateShelfRequest]("create_shelf", decodeCreateShelfRequest, nil, invokeCreateShelf),
-			mcpwriteimpl.NewTool[v1.UpdateShelfRequest]("update_shelf", decodeUpdateShelfRequest, nil, invokeUpdateShelf),
-			mcpwriteimpl.NewTool[v1.DeleteShelfRequest]("delete_shelf", decodeDeleteShelfRequest, nil, invokeDeleteShelf),
-			mcpwriteimpl.NewTool[v1.CreateLabelRequest]("create_label", decodeCreateLabelRequest, nil, invokeCreateLabel),
-			mcpwriteimpl.NewTool[v1.UpdateLabelRequest]("update_label", decodeUpdateLabelRequest, nil, invokeUpdateLabel),
-			mcpwriteimpl.NewTool[v1.DeleteLabelRequest]("delete_label", decodeDeleteLabelRequest, nil, invokeDeleteLabel),
-			mcpwriteimpl.NewTool[v1.Badge]("create_badge", decodeBadge, nil, invokeCreateBadge),
-			mcpwriteimpl.NewTool[v1.ReplaceShelfRequest]("update_shelf_whole", decodeReplaceShelfRequest, nil, invokeUpdateShelfWhole),
-			mcpwriteimpl.NewTool[v1.ReplaceSignRequest]("replace_sign", decodeReplaceSignRequest, nil, invokeReplaceSign),
+			mcpwriteimpl.NewTool[v1.CreateShelfRequest]("create_shelf", decodeCreateShelfRequest, nil, mcpwriteimpl.Bind(h, ShelfServiceHandler.CreateShelf)),
+			mcpwriteimpl.NewTool[v1.UpdateShelfRequest]("update_shelf", decodeUpdateShelfRequest, nil, mcpwriteimpl.Bind(h, ShelfServiceHandler.UpdateShelf)),
+			mcpwriteimpl.NewTool[v1.DeleteShelfRequest]("delete_shelf", decodeDeleteShelfRequest, nil, mcpwriteimpl.Bind(h, ShelfServiceHandler.DeleteShelf)),
+			mcpwriteimpl.NewTool[v1.CreateLabelRequest]("create_label", decodeCreateLabelRequest, nil, mcpwriteimpl.Bind(h, ShelfServiceHandler.CreateLabel)),
+			mcpwriteimpl.NewTool[v1.UpdateLabelRequest]("update_label", decodeUpdateLabelRequest, nil, mcpwriteimpl.Bind(h, ShelfServiceHandler.UpdateLabel)),
+			mcpwriteimpl.NewTool[v1.DeleteLabelRequest]("delete_label", decodeDeleteLabelRequest, nil, mcpwriteimpl.Bind(h, ShelfServiceHandler.DeleteLabel)),
+			mcpwriteimpl.NewTool[v1.Badge]("create_badge", decodeBadge, nil, mcpwriteimpl.Bind(h, ShelfServiceHandler.CreateBadge)),
+			mcpwriteimpl.NewTool[v1.ReplaceShelfRequest]("update_shelf_whole", decodeReplaceShelfRequest, nil, mcpwriteimpl.Bind(h, ShelfServiceHandler.UpdateShelfWhole)),
+			mcpwriteimpl.NewTool[v1.ReplaceSignRequest]("replace_sign", decodeReplaceSignRequest, nil, mcpwriteimpl.Bind(h, ShelfServiceHandler.ReplaceSign)),
 		},
 	}
 }
@@ -115,93 +104,39 @@ type clientAdapterShelfService struct {
 }
 
 func (a *clientAdapterShelfService) CreateShelf(ctx context.Context, in *v1.CreateShelfRequest) (*v1.Shelf, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateShelf(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateShelf)
 }
 
 func (a *clientAdapterShelfService) UpdateShelf(ctx context.Context, in *v1.UpdateShelfRequest) (*v1.Shelf, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.UpdateShelf(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.UpdateShelf)
 }
 
 func (a *clientAdapterShelfService) DeleteShelf(ctx context.Context, in *v1.DeleteShelfRequest) (*v1.Shelf, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.DeleteShelf(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.DeleteShelf)
 }
 
 func (a *clientAdapterShelfService) CreateLabel(ctx context.Context, in *v1.CreateLabelRequest) (*v1.Label, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateLabel(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateLabel)
 }
 
 func (a *clientAdapterShelfService) UpdateLabel(ctx context.Context, in *v1.UpdateLabelRequest) (*v1.Label, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.UpdateLabel(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.UpdateLabel)
 }
 
 func (a *clientAdapterShelfService) DeleteLabel(ctx context.Context, in *v1.DeleteLabelRequest) (*v1.Label, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.DeleteLabel(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.DeleteLabel)
 }
 
 func (a *clientAdapterShelfService) CreateBadge(ctx context.Context, in *v1.Badge) (*v1.Badge, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateBadge(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateBadge)
 }
 
 func (a *clientAdapterShelfService) UpdateShelfWhole(ctx context.Context, in *v1.ReplaceShelfRequest) (*v1.Shelf, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.UpdateShelfWhole(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.UpdateShelfWhole)
 }
 
 func (a *clientAdapterShelfService) ReplaceSign(ctx context.Context, in *v1.ReplaceSignRequest) (*v1.Shelf, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ReplaceSign(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ReplaceSign)
 }
 
 var fieldsBay = []string{"code"}

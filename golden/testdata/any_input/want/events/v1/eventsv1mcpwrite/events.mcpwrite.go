@@ -45,18 +45,12 @@ func RegisterEventServiceTools(s *mcp.Server, h EventServiceHandler, opts ...run
 // NewEventService binds the generated tool code of events.v1.EventService to h,
 // for RegisterEventServiceTools or runtime.NewPreparer.
 func NewEventService(h EventServiceHandler) *mcpwriteimpl.Service {
-	invokeRecordEvent := func(ctx context.Context, m *v1.RecordEventRequest) (*v1.RecordEventResponse, error) {
-		return h.RecordEvent(ctx, m)
-	}
-	invokeAttachNotes := func(ctx context.Context, m *v1.AttachNotesRequest) (*v1.AttachNotesResponse, error) {
-		return h.AttachNotes(ctx, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "events.v1.EventService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.RecordEventRequest]("record_event", decodeRecordEventRequest, nil, invokeRecordEvent),
-			mcpwriteimpl.NewTool[v1.AttachNotesRequest]("attach_notes", decodeAttachNotesRequest, nil, invokeAttachNotes),
+			mcpwriteimpl.NewTool[v1.RecordEventRequest]("record_event", decodeRecordEventRequest, nil, mcpwriteimpl.Bind(h, EventServiceHandler.RecordEvent)),
+			mcpwriteimpl.NewTool[v1.AttachNotesRequest]("attach_notes", decodeAttachNotesRequest, nil, mcpwriteimpl.Bind(h, EventServiceHandler.AttachNotes)),
 		},
 	}
 }
@@ -82,23 +76,11 @@ type clientAdapterEventService struct {
 }
 
 func (a *clientAdapterEventService) RecordEvent(ctx context.Context, in *v1.RecordEventRequest) (*v1.RecordEventResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.RecordEvent(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.RecordEvent)
 }
 
 func (a *clientAdapterEventService) AttachNotes(ctx context.Context, in *v1.AttachNotesRequest) (*v1.AttachNotesResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.AttachNotes(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.AttachNotes)
 }
 
 var fieldsParcelLost = []string{"reason"}

@@ -88,20 +88,11 @@ func NewNoteService(h NoteServiceHandler) *mcpwriteimpl.Service {
 		typed = a.resolvers()
 	}
 	importNotesRequestResolvers := bindNoteServiceImportNotesRequestResolvers(h, typed)
-	enrichImportNotes := func(c *mcpwriteimpl.Call, m *v1.ImportNotesRequest) error {
-		return enrichNoteServiceImportNotesRequest(c, importNotesRequestResolvers, m, m)
-	}
-	invokeImportNotes := func(ctx context.Context, m *v1.ImportNotesRequest) (*v1.ImportNotesResponse, error) {
-		return h.ImportNotes(ctx, m)
-	}
-	earlyCheckImportNotes := func(c *mcpwriteimpl.Call, m *v1.ImportNotesRequest) error {
-		return earlyCheckNoteServiceImportNotesRequest(c, importNotesRequestResolvers, m, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "batch.v1.NoteService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.ImportNotesRequest]("import_notes", decodeImportNotesRequest, enrichImportNotes, invokeImportNotes), earlyCheckImportNotes),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.ImportNotesRequest]("import_notes", decodeImportNotesRequest, mcpwriteimpl.BindResolvers(importNotesRequestResolvers, enrichNoteServiceImportNotesRequest), mcpwriteimpl.Bind(h, NoteServiceHandler.ImportNotes)), mcpwriteimpl.BindResolvers(importNotesRequestResolvers, earlyCheckNoteServiceImportNotesRequest)),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"batch.v1.Area": enumArea,
@@ -141,13 +132,7 @@ func (a *clientAdapterNoteService) resolvers() any {
 }
 
 func (a *clientAdapterNoteService) ImportNotes(ctx context.Context, in *v1.ImportNotesRequest) (*v1.ImportNotesResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ImportNotes(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ImportNotes)
 }
 
 var enumArea = mcpwriteimpl.NewEnumTable("batch.v1.Area", []mcpwriteimpl.EnumValue{

@@ -45,12 +45,6 @@ func RegisterVendorServiceTools(s *mcp.Server, h VendorServiceHandler, opts ...r
 // NewVendorService binds the generated tool code of vendors.v1.VendorService to
 // h, for RegisterVendorServiceTools or runtime.NewPreparer.
 func NewVendorService(h VendorServiceHandler) *mcpwriteimpl.Service {
-	enrichRegisterVendor := func(c *mcpwriteimpl.Call, m *v1.RegisterVendorRequest) error {
-		return enrichVendorServiceRegisterVendorRequest(c, m)
-	}
-	invokeRegisterVendor := func(ctx context.Context, m *v1.RegisterVendorRequest) (*v1.RegisterVendorResponse, error) {
-		return h.RegisterVendor(ctx, m)
-	}
 	overridableRegisterVendor := map[string]bool{
 		"region": true,
 	}
@@ -82,7 +76,7 @@ func NewVendorService(h VendorServiceHandler) *mcpwriteimpl.Service {
 		Name: "vendors.v1.VendorService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.RegisterVendorRequest]("register_vendor", decodeRegisterVendorRequest, enrichRegisterVendor, invokeRegisterVendor).WithAgentPaths(pathsRegisterVendor, overridableRegisterVendor),
+			mcpwriteimpl.NewTool[v1.RegisterVendorRequest]("register_vendor", decodeRegisterVendorRequest, enrichVendorServiceRegisterVendorRequest, mcpwriteimpl.Bind(h, VendorServiceHandler.RegisterVendor)).WithAgentPaths(pathsRegisterVendor, overridableRegisterVendor),
 		},
 		NewChecker: func() (mcpwriteimpl.RequestChecker, error) {
 			return pvcheck.New(
@@ -116,13 +110,7 @@ type clientAdapterVendorService struct {
 }
 
 func (a *clientAdapterVendorService) RegisterVendor(ctx context.Context, in *v1.RegisterVendorRequest) (*v1.RegisterVendorResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.RegisterVendor(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.RegisterVendor)
 }
 
 var enumTier = mcpwriteimpl.NewEnumTable("vendors.v1.Tier", []mcpwriteimpl.EnumValue{

@@ -44,12 +44,6 @@ func RegisterFleetServiceTools(s *mcp.Server, h FleetServiceHandler, opts ...run
 // NewFleetService binds the generated tool code of fleet.v1.FleetService to h,
 // for RegisterFleetServiceTools or runtime.NewPreparer.
 func NewFleetService(h FleetServiceHandler) *mcpwriteimpl.Service {
-	enrichRegisterVehicle := func(c *mcpwriteimpl.Call, m *v1.RegisterVehicleRequest) error {
-		return enrichFleetServiceRegisterVehicleRequest(c, m)
-	}
-	invokeRegisterVehicle := func(ctx context.Context, m *v1.RegisterVehicleRequest) (*v1.RegisterVehicleResponse, error) {
-		return h.RegisterVehicle(ctx, m)
-	}
 	pathsRegisterVehicle := map[string]string{
 		"plate":       "plate",
 		"kind":        "kind",
@@ -61,7 +55,7 @@ func NewFleetService(h FleetServiceHandler) *mcpwriteimpl.Service {
 		Name: "fleet.v1.FleetService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.RegisterVehicleRequest]("register_vehicle", decodeRegisterVehicleRequest, enrichRegisterVehicle, invokeRegisterVehicle).WithAgentPaths(pathsRegisterVehicle, nil),
+			mcpwriteimpl.NewTool[v1.RegisterVehicleRequest]("register_vehicle", decodeRegisterVehicleRequest, enrichFleetServiceRegisterVehicleRequest, mcpwriteimpl.Bind(h, FleetServiceHandler.RegisterVehicle)).WithAgentPaths(pathsRegisterVehicle, nil),
 		},
 		NewChecker: func() (mcpwriteimpl.RequestChecker, error) {
 			return pvcheck.New(
@@ -94,13 +88,7 @@ type clientAdapterFleetService struct {
 }
 
 func (a *clientAdapterFleetService) RegisterVehicle(ctx context.Context, in *v1.RegisterVehicleRequest) (*v1.RegisterVehicleResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.RegisterVehicle(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.RegisterVehicle)
 }
 
 var enumVehicleKind = mcpwriteimpl.NewEnumTable("fleet.v1.VehicleKind", []mcpwriteimpl.EnumValue{

@@ -95,12 +95,6 @@ func NewDeviceService(h DeviceServiceHandler) *mcpwriteimpl.Service {
 		typed = a.resolvers()
 	}
 	setGraceRequestResolvers := bindDeviceServiceSetGraceRequestResolvers(h, typed)
-	enrichEnrolDevice := func(c *mcpwriteimpl.Call, m *v1.EnrolDeviceRequest) error {
-		return enrichDeviceServiceEnrolDeviceRequest(c, m)
-	}
-	invokeEnrolDevice := func(ctx context.Context, m *v1.EnrolDeviceRequest) (*v1.EnrolDeviceResponse, error) {
-		return h.EnrolDevice(ctx, m)
-	}
 	overridableEnrolDevice := map[string]bool{
 		"priority": true,
 		"ratio":    true,
@@ -126,15 +120,6 @@ func NewDeviceService(h DeviceServiceHandler) *mcpwriteimpl.Service {
 		"label":        "label",
 		"sensors":      "sensors",
 	}
-	enrichSetGrace := func(c *mcpwriteimpl.Call, m *v1.SetGraceRequest) error {
-		return enrichDeviceServiceSetGraceRequest(c, setGraceRequestResolvers, m, m)
-	}
-	invokeSetGrace := func(ctx context.Context, m *v1.SetGraceRequest) (*v1.SetGraceResponse, error) {
-		return h.SetGrace(ctx, m)
-	}
-	earlyCheckSetGrace := func(c *mcpwriteimpl.Call, m *v1.SetGraceRequest) error {
-		return earlyCheckDeviceServiceSetGraceRequest(c, setGraceRequestResolvers, m, m)
-	}
 	overridableSetGrace := map[string]bool{
 		"grace": true,
 	}
@@ -146,8 +131,8 @@ func NewDeviceService(h DeviceServiceHandler) *mcpwriteimpl.Service {
 		Name: "devices.v1.DeviceService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.EnrolDeviceRequest]("enrol_device", decodeEnrolDeviceRequest, enrichEnrolDevice, invokeEnrolDevice).WithAgentPaths(pathsEnrolDevice, overridableEnrolDevice),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.SetGraceRequest]("set_grace", decodeSetGraceRequest, enrichSetGrace, invokeSetGrace), earlyCheckSetGrace).WithAgentPaths(pathsSetGrace, overridableSetGrace),
+			mcpwriteimpl.NewTool[v1.EnrolDeviceRequest]("enrol_device", decodeEnrolDeviceRequest, enrichDeviceServiceEnrolDeviceRequest, mcpwriteimpl.Bind(h, DeviceServiceHandler.EnrolDevice)).WithAgentPaths(pathsEnrolDevice, overridableEnrolDevice),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.SetGraceRequest]("set_grace", decodeSetGraceRequest, mcpwriteimpl.BindResolvers(setGraceRequestResolvers, enrichDeviceServiceSetGraceRequest), mcpwriteimpl.Bind(h, DeviceServiceHandler.SetGrace)), mcpwriteimpl.BindResolvers(setGraceRequestResolvers, earlyCheckDeviceServiceSetGraceRequest)).WithAgentPaths(pathsSetGrace, overridableSetGrace),
 		},
 		NewChecker: func() (mcpwriteimpl.RequestChecker, error) {
 			return pvcheck.New(
@@ -191,23 +176,11 @@ func (a *clientAdapterDeviceService) resolvers() any {
 }
 
 func (a *clientAdapterDeviceService) EnrolDevice(ctx context.Context, in *v1.EnrolDeviceRequest) (*v1.EnrolDeviceResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.EnrolDevice(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.EnrolDevice)
 }
 
 func (a *clientAdapterDeviceService) SetGrace(ctx context.Context, in *v1.SetGraceRequest) (*v1.SetGraceResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.SetGrace(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.SetGrace)
 }
 
 var fieldsEnrolDeviceRequest = []string{"accept_terms", "archived", "fingerprint", "thumbnail", "tag", "keys", "priority", "ratio", "tier", "quota", "seen_at", "channel", "signal", "label", "sensors"}

@@ -43,14 +43,11 @@ func RegisterTaskServiceTools(s *mcp.Server, h TaskServiceHandler, opts ...runti
 // NewTaskService binds the generated tool code of tasks.v1.TaskService to h,
 // for RegisterTaskServiceTools or runtime.NewPreparer.
 func NewTaskService(h TaskServiceHandler) *mcpwriteimpl.Service {
-	invokeTransformTask := func(ctx context.Context, m *v1.TransformTaskRequest) (*v1.TransformTaskResponse, error) {
-		return h.TransformTask(ctx, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "tasks.v1.TaskService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.TransformTaskRequest]("transform_task", decodeTransformTaskRequest, nil, invokeTransformTask),
+			mcpwriteimpl.NewTool[v1.TransformTaskRequest]("transform_task", decodeTransformTaskRequest, nil, mcpwriteimpl.Bind(h, TaskServiceHandler.TransformTask)),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"tasks.v1.Operation": enumOperationSnake,
@@ -78,13 +75,7 @@ type clientAdapterTaskService struct {
 }
 
 func (a *clientAdapterTaskService) TransformTask(ctx context.Context, in *v1.TransformTaskRequest) (*v1.TransformTaskResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.TransformTask(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.TransformTask)
 }
 
 var enumOperationSnake = mcpwriteimpl.NewEnumTable("tasks.v1.Operation", []mcpwriteimpl.EnumValue{

@@ -93,20 +93,11 @@ func NewRelayService(h RelayServiceHandler) *mcpwriteimpl.Service {
 		typed = a.resolvers()
 	}
 	postMessageRequestResolvers := bindRelayServicePostMessageRequestResolvers(h, typed)
-	enrichPostMessage := func(c *mcpwriteimpl.Call, m *v1.PostMessageRequest) error {
-		return enrichRelayServicePostMessageRequest(c, postMessageRequestResolvers, m, m)
-	}
-	invokePostMessage := func(ctx context.Context, m *v1.PostMessageRequest) (*v1.PostMessageResponse, error) {
-		return h.PostMessage(ctx, m)
-	}
-	earlyCheckPostMessage := func(c *mcpwriteimpl.Call, m *v1.PostMessageRequest) error {
-		return earlyCheckRelayServicePostMessageRequest(c, postMessageRequestResolvers, m, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "relay.v1.RelayService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.PostMessageRequest]("post_message", decodePostMessageRequest, enrichPostMessage, invokePostMessage), earlyCheckPostMessage),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.PostMessageRequest]("post_message", decodePostMessageRequest, mcpwriteimpl.BindResolvers(postMessageRequestResolvers, enrichRelayServicePostMessageRequest), mcpwriteimpl.Bind(h, RelayServiceHandler.PostMessage)), mcpwriteimpl.BindResolvers(postMessageRequestResolvers, earlyCheckRelayServicePostMessageRequest)),
 		},
 	}
 }
@@ -142,13 +133,7 @@ func (a *clientAdapterRelayService) resolvers() any {
 }
 
 func (a *clientAdapterRelayService) PostMessage(ctx context.Context, in *v1.PostMessageRequest) (*v1.PostMessageResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.PostMessage(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.PostMessage)
 }
 
 // RelayServiceConnectClient is the part of the connect-go client of

@@ -137,30 +137,12 @@ func NewInvoiceService(h InvoiceServiceHandler) *mcpwriteimpl.Service {
 	}
 	issueInvoiceRequestResolvers := bindInvoiceServiceIssueInvoiceRequestResolvers(h, typed)
 	voidInvoiceRequestResolvers := bindInvoiceServiceVoidInvoiceRequestResolvers(h, typed)
-	enrichIssueInvoice := func(c *mcpwriteimpl.Call, m *v1.IssueInvoiceRequest) error {
-		return enrichInvoiceServiceIssueInvoiceRequest(c, issueInvoiceRequestResolvers, m, m)
-	}
-	invokeIssueInvoice := func(ctx context.Context, m *v1.IssueInvoiceRequest) (*v1.IssueInvoiceResponse, error) {
-		return h.IssueInvoice(ctx, m)
-	}
-	earlyCheckIssueInvoice := func(c *mcpwriteimpl.Call, m *v1.IssueInvoiceRequest) error {
-		return earlyCheckInvoiceServiceIssueInvoiceRequest(c, issueInvoiceRequestResolvers, m, m)
-	}
-	enrichVoidInvoice := func(c *mcpwriteimpl.Call, m *v1.VoidInvoiceRequest) error {
-		return enrichInvoiceServiceVoidInvoiceRequest(c, voidInvoiceRequestResolvers, m, m)
-	}
-	invokeVoidInvoice := func(ctx context.Context, m *v1.VoidInvoiceRequest) (*v1.VoidInvoiceResponse, error) {
-		return h.VoidInvoice(ctx, m)
-	}
-	earlyCheckVoidInvoice := func(c *mcpwriteimpl.Call, m *v1.VoidInvoiceRequest) error {
-		return earlyCheckInvoiceServiceVoidInvoiceRequest(c, voidInvoiceRequestResolvers, m, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "billing.v1.InvoiceService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.IssueInvoiceRequest]("issue_invoice", decodeIssueInvoiceRequest, enrichIssueInvoice, invokeIssueInvoice), earlyCheckIssueInvoice),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.VoidInvoiceRequest]("void_invoice", decodeVoidInvoiceRequest, enrichVoidInvoice, invokeVoidInvoice), earlyCheckVoidInvoice),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.IssueInvoiceRequest]("issue_invoice", decodeIssueInvoiceRequest, mcpwriteimpl.BindResolvers(issueInvoiceRequestResolvers, enrichInvoiceServiceIssueInvoiceRequest), mcpwriteimpl.Bind(h, InvoiceServiceHandler.IssueInvoice)), mcpwriteimpl.BindResolvers(issueInvoiceRequestResolvers, earlyCheckInvoiceServiceIssueInvoiceRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.VoidInvoiceRequest]("void_invoice", decodeVoidInvoiceRequest, mcpwriteimpl.BindResolvers(voidInvoiceRequestResolvers, enrichInvoiceServiceVoidInvoiceRequest), mcpwriteimpl.Bind(h, InvoiceServiceHandler.VoidInvoice)), mcpwriteimpl.BindResolvers(voidInvoiceRequestResolvers, earlyCheckInvoiceServiceVoidInvoiceRequest)),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"billing.v1.Currency": enumCurrency,
@@ -204,23 +186,11 @@ func (a *clientAdapterInvoiceService) resolvers() any {
 }
 
 func (a *clientAdapterInvoiceService) IssueInvoice(ctx context.Context, in *v1.IssueInvoiceRequest) (*v1.IssueInvoiceResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.IssueInvoice(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.IssueInvoice)
 }
 
 func (a *clientAdapterInvoiceService) VoidInvoice(ctx context.Context, in *v1.VoidInvoiceRequest) (*v1.VoidInvoiceResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.VoidInvoice(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.VoidInvoice)
 }
 
 var enumCurrency = mcpwriteimpl.NewEnumTable("billing.v1.Currency", []mcpwriteimpl.EnumValue{

@@ -92,20 +92,11 @@ func NewStockService(h StockServiceHandler) *mcpwriteimpl.Service {
 		typed = a.resolvers()
 	}
 	moveStockRequestResolvers := bindStockServiceMoveStockRequestResolvers(h, typed)
-	enrichMoveStock := func(c *mcpwriteimpl.Call, m *v1.MoveStockRequest) error {
-		return enrichStockServiceMoveStockRequest(c, moveStockRequestResolvers, m, m)
-	}
-	invokeMoveStock := func(ctx context.Context, m *v1.MoveStockRequest) (*v1.MoveStockResponse, error) {
-		return h.MoveStock(ctx, m)
-	}
-	earlyCheckMoveStock := func(c *mcpwriteimpl.Call, m *v1.MoveStockRequest) error {
-		return earlyCheckStockServiceMoveStockRequest(c, moveStockRequestResolvers, m, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "inventory.v1.StockService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.MoveStockRequest]("move_stock", decodeMoveStockRequest, enrichMoveStock, invokeMoveStock), earlyCheckMoveStock),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.MoveStockRequest]("move_stock", decodeMoveStockRequest, mcpwriteimpl.BindResolvers(moveStockRequestResolvers, enrichStockServiceMoveStockRequest), mcpwriteimpl.Bind(h, StockServiceHandler.MoveStock)), mcpwriteimpl.BindResolvers(moveStockRequestResolvers, earlyCheckStockServiceMoveStockRequest)),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"inventory.v1.Reason": enumReason,
@@ -145,13 +136,7 @@ func (a *clientAdapterStockService) resolvers() any {
 }
 
 func (a *clientAdapterStockService) MoveStock(ctx context.Context, in *v1.MoveStockRequest) (*v1.MoveStockResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.MoveStock(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.MoveStock)
 }
 
 var enumReason = mcpwriteimpl.NewEnumTable("inventory.v1.Reason", []mcpwriteimpl.EnumValue{

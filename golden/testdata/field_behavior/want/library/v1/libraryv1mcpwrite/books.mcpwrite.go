@@ -44,12 +44,11 @@ func RegisterLibraryServiceTools(s *mcp.Server, h LibraryServiceHandler, opts ..
 // NewLibraryService binds the generated tool code of library.v1.LibraryService
 // to h, for RegisterLibraryServiceTools or runtime.NewPreparer.
 func NewLibraryService(h LibraryServiceHandler) *mcpwriteimpl.Service {
-	invokeAddBook := func(ctx context.Context, m *v1.AddBookRequest) (*v1.Book, error) { return h.AddBook(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "library.v1.LibraryService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.AddBookRequest]("add_book", decodeAddBookRequest, nil, invokeAddBook),
+			mcpwriteimpl.NewTool[v1.AddBookRequest]("add_book", decodeAddBookRequest, nil, mcpwriteimpl.Bind(h, LibraryServiceHandler.AddBook)),
 		},
 	}
 }
@@ -75,13 +74,7 @@ type clientAdapterLibraryService struct {
 }
 
 func (a *clientAdapterLibraryService) AddBook(ctx context.Context, in *v1.AddBookRequest) (*v1.Book, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.AddBook(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.AddBook)
 }
 
 var fieldsBook = []string{"title", "isbn", "pages", "author"}

@@ -44,17 +44,11 @@ func RegisterEventServiceTools(s *mcp.Server, h EventServiceHandler, opts ...run
 // NewEventService binds the generated tool code of events.v1.EventService to h,
 // for RegisterEventServiceTools or runtime.NewPreparer.
 func NewEventService(h EventServiceHandler) *mcpwriteimpl.Service {
-	enrichAppendEvent := func(c *mcpwriteimpl.Call, m *v1.AppendEventRequest) error {
-		return enrichEventServiceAppendEventRequest(c, m)
-	}
-	invokeAppendEvent := func(ctx context.Context, m *v1.AppendEventRequest) (*v1.AppendEventResponse, error) {
-		return h.AppendEvent(ctx, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "events.v1.EventService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.AppendEventRequest]("append_event", decodeAppendEventRequest, enrichAppendEvent, invokeAppendEvent),
+			mcpwriteimpl.NewTool[v1.AppendEventRequest]("append_event", decodeAppendEventRequest, enrichEventServiceAppendEventRequest, mcpwriteimpl.Bind(h, EventServiceHandler.AppendEvent)),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"events.v1.Topic": enumTopic,
@@ -82,13 +76,7 @@ type clientAdapterEventService struct {
 }
 
 func (a *clientAdapterEventService) AppendEvent(ctx context.Context, in *v1.AppendEventRequest) (*v1.AppendEventResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.AppendEvent(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.AppendEvent)
 }
 
 var enumTopic = mcpwriteimpl.NewEnumTable("events.v1.Topic", []mcpwriteimpl.EnumValue{

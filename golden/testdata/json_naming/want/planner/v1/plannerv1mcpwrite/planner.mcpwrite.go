@@ -47,27 +47,13 @@ func RegisterPlannerServiceTools(s *mcp.Server, h PlannerServiceHandler, opts ..
 // NewPlannerService binds the generated tool code of planner.v1.PlannerService
 // to h, for RegisterPlannerServiceTools or runtime.NewPreparer.
 func NewPlannerService(h PlannerServiceHandler) *mcpwriteimpl.Service {
-	enrichCreateTask := func(c *mcpwriteimpl.Call, m *v1.CreateTaskRequest) error {
-		return enrichPlannerServiceCreateTaskRequest(c, m)
-	}
-	invokeCreateTask := func(ctx context.Context, m *v1.CreateTaskRequest) (*v1.Task, error) { return h.CreateTask(ctx, m) }
-	enrichArchiveTask := func(c *mcpwriteimpl.Call, m *v1.ArchiveTaskRequest) error {
-		return enrichPlannerServiceArchiveTaskRequest(c, m)
-	}
-	invokeArchiveTask := func(ctx context.Context, m *v1.ArchiveTaskRequest) (*v1.Task, error) { return h.ArchiveTask(ctx, m) }
-	enrichListTasks := func(c *mcpwriteimpl.Call, m *v1.ListTasksRequest) error {
-		return enrichPlannerServiceListTasksRequest(c, m)
-	}
-	invokeListTasks := func(ctx context.Context, m *v1.ListTasksRequest) (*v1.ListTasksResponse, error) {
-		return h.ListTasks(ctx, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "planner.v1.PlannerService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.CreateTaskRequest]("create_task", decodeCreateTaskRequest, enrichCreateTask, invokeCreateTask),
-			mcpwriteimpl.NewTool[v1.ArchiveTaskRequest]("archive_task", decodeArchiveTaskRequest, enrichArchiveTask, invokeArchiveTask),
-			mcpwriteimpl.NewTool[v1.ListTasksRequest]("list_tasks", decodeListTasksRequest, enrichListTasks, invokeListTasks),
+			mcpwriteimpl.NewTool[v1.CreateTaskRequest]("create_task", decodeCreateTaskRequest, enrichPlannerServiceCreateTaskRequest, mcpwriteimpl.Bind(h, PlannerServiceHandler.CreateTask)),
+			mcpwriteimpl.NewTool[v1.ArchiveTaskRequest]("archive_task", decodeArchiveTaskRequest, enrichPlannerServiceArchiveTaskRequest, mcpwriteimpl.Bind(h, PlannerServiceHandler.ArchiveTask)),
+			mcpwriteimpl.NewTool[v1.ListTasksRequest]("list_tasks", decodeListTasksRequest, enrichPlannerServiceListTasksRequest, mcpwriteimpl.Bind(h, PlannerServiceHandler.ListTasks)),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"planner.v1.ArchiveOperation": enumArchiveOperationSnake,
@@ -99,33 +85,15 @@ type clientAdapterPlannerService struct {
 }
 
 func (a *clientAdapterPlannerService) CreateTask(ctx context.Context, in *v1.CreateTaskRequest) (*v1.Task, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateTask(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateTask)
 }
 
 func (a *clientAdapterPlannerService) ArchiveTask(ctx context.Context, in *v1.ArchiveTaskRequest) (*v1.Task, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ArchiveTask(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ArchiveTask)
 }
 
 func (a *clientAdapterPlannerService) ListTasks(ctx context.Context, in *v1.ListTasksRequest) (*v1.ListTasksResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ListTasks(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ListTasks)
 }
 
 var enumArchiveOperationSnake = mcpwriteimpl.NewEnumTable("planner.v1.ArchiveOperation", []mcpwriteimpl.EnumValue{

@@ -44,24 +44,12 @@ func RegisterOrderServiceTools(s *mcp.Server, h OrderServiceHandler, opts ...run
 // NewOrderService binds the generated tool code of shop.v1.OrderService to h,
 // for RegisterOrderServiceTools or runtime.NewPreparer.
 func NewOrderService(h OrderServiceHandler) *mcpwriteimpl.Service {
-	enrichPlaceOrder := func(c *mcpwriteimpl.Call, m *v1.PlaceOrderRequest) error {
-		return enrichOrderServicePlaceOrderRequest(c, m)
-	}
-	invokePlaceOrder := func(ctx context.Context, m *v1.PlaceOrderRequest) (*v1.PlaceOrderResponse, error) {
-		return h.PlaceOrder(ctx, m)
-	}
-	enrichChangeAddress := func(c *mcpwriteimpl.Call, m *v1.ChangeAddressRequest) error {
-		return enrichOrderServiceChangeAddressRequest(c, m)
-	}
-	invokeChangeAddress := func(ctx context.Context, m *v1.ChangeAddressRequest) (*v1.ChangeAddressResponse, error) {
-		return h.ChangeAddress(ctx, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "shop.v1.OrderService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.PlaceOrderRequest]("place_order", decodePlaceOrderRequest, enrichPlaceOrder, invokePlaceOrder),
-			mcpwriteimpl.NewTool[v1.ChangeAddressRequest]("change_address", decodeChangeAddressRequest, enrichChangeAddress, invokeChangeAddress),
+			mcpwriteimpl.NewTool[v1.PlaceOrderRequest]("place_order", decodePlaceOrderRequest, enrichOrderServicePlaceOrderRequest, mcpwriteimpl.Bind(h, OrderServiceHandler.PlaceOrder)),
+			mcpwriteimpl.NewTool[v1.ChangeAddressRequest]("change_address", decodeChangeAddressRequest, enrichOrderServiceChangeAddressRequest, mcpwriteimpl.Bind(h, OrderServiceHandler.ChangeAddress)),
 		},
 	}
 }
@@ -87,23 +75,11 @@ type clientAdapterOrderService struct {
 }
 
 func (a *clientAdapterOrderService) PlaceOrder(ctx context.Context, in *v1.PlaceOrderRequest) (*v1.PlaceOrderResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.PlaceOrder(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.PlaceOrder)
 }
 
 func (a *clientAdapterOrderService) ChangeAddress(ctx context.Context, in *v1.ChangeAddressRequest) (*v1.ChangeAddressResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ChangeAddress(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ChangeAddress)
 }
 
 var fieldsGeo = []string{"lat", "lng"}

@@ -43,15 +43,11 @@ func RegisterTaskServiceTools(s *mcp.Server, h TaskServiceHandler, opts ...runti
 // NewTaskService binds the generated tool code of tasks.v1.TaskService to h,
 // for RegisterTaskServiceTools or runtime.NewPreparer.
 func NewTaskService(h TaskServiceHandler) *mcpwriteimpl.Service {
-	enrichAddComment := func(c *mcpwriteimpl.Call, m *v1.AddCommentRequest) error {
-		return enrichTaskServiceAddCommentRequest(c, m)
-	}
-	invokeAddComment := func(ctx context.Context, m *v1.AddCommentRequest) (*v1.Comment, error) { return h.AddComment(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "tasks.v1.TaskService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.AddCommentRequest]("add_comment", decodeAddCommentRequest, enrichAddComment, invokeAddComment),
+			mcpwriteimpl.NewTool[v1.AddCommentRequest]("add_comment", decodeAddCommentRequest, enrichTaskServiceAddCommentRequest, mcpwriteimpl.Bind(h, TaskServiceHandler.AddComment)),
 		},
 	}
 }
@@ -76,13 +72,7 @@ type clientAdapterTaskService struct {
 }
 
 func (a *clientAdapterTaskService) AddComment(ctx context.Context, in *v1.AddCommentRequest) (*v1.Comment, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.AddComment(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.AddComment)
 }
 
 var fieldsAttachment = []string{"url", "file_id"}

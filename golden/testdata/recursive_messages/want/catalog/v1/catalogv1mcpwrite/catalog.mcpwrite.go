@@ -51,35 +51,14 @@ func RegisterCatalogServiceTools(s *mcp.Server, h CatalogServiceHandler, opts ..
 // NewCatalogService binds the generated tool code of catalog.v1.CatalogService
 // to h, for RegisterCatalogServiceTools or runtime.NewPreparer.
 func NewCatalogService(h CatalogServiceHandler) *mcpwriteimpl.Service {
-	enrichSaveSearch := func(c *mcpwriteimpl.Call, m *v1.SaveSearchRequest) error {
-		return enrichCatalogServiceSaveSearchRequest(c, m)
-	}
-	invokeSaveSearch := func(ctx context.Context, m *v1.SaveSearchRequest) (*v1.SaveSearchResponse, error) {
-		return h.SaveSearch(ctx, m)
-	}
-	enrichCreateCategoryTree := func(c *mcpwriteimpl.Call, m *v1.CreateCategoryTreeRequest) error {
-		return enrichCatalogServiceCreateCategoryTreeRequest(c, m)
-	}
-	invokeCreateCategoryTree := func(ctx context.Context, m *v1.CreateCategoryTreeRequest) (*v1.CreateCategoryTreeResponse, error) {
-		return h.CreateCategoryTree(ctx, m)
-	}
-	invokePublishRoute := func(ctx context.Context, m *v1.PublishRouteRequest) (*v1.PublishRouteResponse, error) {
-		return h.PublishRoute(ctx, m)
-	}
-	enrichSetPolicy := func(c *mcpwriteimpl.Call, m *v1.SetPolicyRequest) error {
-		return enrichCatalogServiceSetPolicyRequest(c, m)
-	}
-	invokeSetPolicy := func(ctx context.Context, m *v1.SetPolicyRequest) (*v1.SetPolicyResponse, error) {
-		return h.SetPolicy(ctx, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "catalog.v1.CatalogService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.SaveSearchRequest]("save_search", decodeSaveSearchRequest, enrichSaveSearch, invokeSaveSearch),
-			mcpwriteimpl.NewTool[v1.CreateCategoryTreeRequest]("create_category_tree", decodeCreateCategoryTreeRequest, enrichCreateCategoryTree, invokeCreateCategoryTree),
-			mcpwriteimpl.NewTool[v1.PublishRouteRequest]("publish_route", decodePublishRouteRequest, nil, invokePublishRoute),
-			mcpwriteimpl.NewTool[v1.SetPolicyRequest]("set_policy", decodeSetPolicyRequest, enrichSetPolicy, invokeSetPolicy),
+			mcpwriteimpl.NewTool[v1.SaveSearchRequest]("save_search", decodeSaveSearchRequest, enrichCatalogServiceSaveSearchRequest, mcpwriteimpl.Bind(h, CatalogServiceHandler.SaveSearch)),
+			mcpwriteimpl.NewTool[v1.CreateCategoryTreeRequest]("create_category_tree", decodeCreateCategoryTreeRequest, enrichCatalogServiceCreateCategoryTreeRequest, mcpwriteimpl.Bind(h, CatalogServiceHandler.CreateCategoryTree)),
+			mcpwriteimpl.NewTool[v1.PublishRouteRequest]("publish_route", decodePublishRouteRequest, nil, mcpwriteimpl.Bind(h, CatalogServiceHandler.PublishRoute)),
+			mcpwriteimpl.NewTool[v1.SetPolicyRequest]("set_policy", decodeSetPolicyRequest, enrichCatalogServiceSetPolicyRequest, mcpwriteimpl.Bind(h, CatalogServiceHandler.SetPolicy)),
 		},
 	}
 }
@@ -108,43 +87,19 @@ type clientAdapterCatalogService struct {
 }
 
 func (a *clientAdapterCatalogService) SaveSearch(ctx context.Context, in *v1.SaveSearchRequest) (*v1.SaveSearchResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.SaveSearch(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.SaveSearch)
 }
 
 func (a *clientAdapterCatalogService) CreateCategoryTree(ctx context.Context, in *v1.CreateCategoryTreeRequest) (*v1.CreateCategoryTreeResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateCategoryTree(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateCategoryTree)
 }
 
 func (a *clientAdapterCatalogService) PublishRoute(ctx context.Context, in *v1.PublishRouteRequest) (*v1.PublishRouteResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.PublishRoute(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.PublishRoute)
 }
 
 func (a *clientAdapterCatalogService) SetPolicy(ctx context.Context, in *v1.SetPolicyRequest) (*v1.SetPolicyResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.SetPolicy(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.SetPolicy)
 }
 
 var fieldsFilter = []string{"attribute", "equals", "all_of", "any_of", "not"}

@@ -131,18 +131,11 @@ func NewGraphService(h GraphServiceHandler) *mcpwriteimpl.Service {
 		typed = a.resolvers()
 	}
 	connectRequestResolvers := bindGraphServiceConnectRequestResolvers(h, typed)
-	enrichConnect := func(c *mcpwriteimpl.Call, m *v1.ConnectRequest) error {
-		return enrichGraphServiceConnectRequest(c, connectRequestResolvers, m, m)
-	}
-	invokeConnect := func(ctx context.Context, m *v1.ConnectRequest) (*v1.Edge, error) { return h.Connect(ctx, m) }
-	earlyCheckConnect := func(c *mcpwriteimpl.Call, m *v1.ConnectRequest) error {
-		return earlyCheckGraphServiceConnectRequest(c, connectRequestResolvers, m, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "graph.v1.GraphService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.ConnectRequest]("connect", decodeConnectRequest, enrichConnect, invokeConnect), earlyCheckConnect),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.ConnectRequest]("connect", decodeConnectRequest, mcpwriteimpl.BindResolvers(connectRequestResolvers, enrichGraphServiceConnectRequest), mcpwriteimpl.Bind(h, GraphServiceHandler.Connect)), mcpwriteimpl.BindResolvers(connectRequestResolvers, earlyCheckGraphServiceConnectRequest)),
 		},
 	}
 }
@@ -180,13 +173,7 @@ func (a *clientAdapterGraphService) resolvers() any {
 }
 
 func (a *clientAdapterGraphService) Connect(ctx context.Context, in *v1.ConnectRequest) (*v1.Edge, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.Connect(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.Connect)
 }
 
 var fieldsLabel = []string{"text", "ownerName"}

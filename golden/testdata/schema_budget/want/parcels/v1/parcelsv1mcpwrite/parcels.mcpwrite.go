@@ -45,18 +45,12 @@ func RegisterParcelServiceTools(s *mcp.Server, h ParcelServiceHandler, opts ...r
 // NewParcelService binds the generated tool code of parcels.v1.ParcelService to
 // h, for RegisterParcelServiceTools or runtime.NewPreparer.
 func NewParcelService(h ParcelServiceHandler) *mcpwriteimpl.Service {
-	invokeCreateParcel := func(ctx context.Context, m *v1.CreateParcelRequest) (*v1.Parcel, error) {
-		return h.CreateParcel(ctx, m)
-	}
-	invokeListDepots := func(ctx context.Context, m *v1.ListDepotsRequest) (*v1.ListDepotsResponse, error) {
-		return h.ListDepots(ctx, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "parcels.v1.ParcelService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.CreateParcelRequest]("create_parcel", decodeCreateParcelRequest, nil, invokeCreateParcel),
-			mcpwriteimpl.NewTool[v1.ListDepotsRequest]("list_depots", decodeListDepotsRequest, nil, invokeListDepots),
+			mcpwriteimpl.NewTool[v1.CreateParcelRequest]("create_parcel", decodeCreateParcelRequest, nil, mcpwriteimpl.Bind(h, ParcelServiceHandler.CreateParcel)),
+			mcpwriteimpl.NewTool[v1.ListDepotsRequest]("list_depots", decodeListDepotsRequest, nil, mcpwriteimpl.Bind(h, ParcelServiceHandler.ListDepots)),
 		},
 	}
 }
@@ -83,23 +77,11 @@ type clientAdapterParcelService struct {
 }
 
 func (a *clientAdapterParcelService) CreateParcel(ctx context.Context, in *v1.CreateParcelRequest) (*v1.Parcel, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateParcel(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateParcel)
 }
 
 func (a *clientAdapterParcelService) ListDepots(ctx context.Context, in *v1.ListDepotsRequest) (*v1.ListDepotsResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ListDepots(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ListDepots)
 }
 
 var fieldsColour = []string{"ink", "shade"}

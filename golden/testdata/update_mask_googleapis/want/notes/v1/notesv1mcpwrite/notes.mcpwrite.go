@@ -43,13 +43,11 @@ func RegisterNotesTools(s *mcp.Server, h NotesHandler, opts ...runtime.Option) e
 // NewNotesService binds the generated tool code of notes.v1.Notes to h, for
 // RegisterNotesTools or runtime.NewPreparer.
 func NewNotesService(h NotesHandler) *mcpwriteimpl.Service {
-	enrichUpdateNote := func(c *mcpwriteimpl.Call, m *v1.UpdateNoteRequest) error { return enrichNotesUpdateNoteRequest(c, m) }
-	invokeUpdateNote := func(ctx context.Context, m *v1.UpdateNoteRequest) (*v1.Note, error) { return h.UpdateNote(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "notes.v1.Notes",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.UpdateNoteRequest]("update_note", decodeUpdateNoteRequest, enrichUpdateNote, invokeUpdateNote),
+			mcpwriteimpl.NewTool[v1.UpdateNoteRequest]("update_note", decodeUpdateNoteRequest, enrichNotesUpdateNoteRequest, mcpwriteimpl.Bind(h, NotesHandler.UpdateNote)),
 		},
 	}
 }
@@ -73,13 +71,7 @@ type clientAdapterNotes struct {
 }
 
 func (a *clientAdapterNotes) UpdateNote(ctx context.Context, in *v1.UpdateNoteRequest) (*v1.Note, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.UpdateNote(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.UpdateNote)
 }
 
 var fieldsNoteForUpdate = []string{"path", "text"}

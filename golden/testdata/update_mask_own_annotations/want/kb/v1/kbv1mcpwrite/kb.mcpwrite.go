@@ -42,17 +42,11 @@ func RegisterKnowledgeBaseTools(s *mcp.Server, h KnowledgeBaseHandler, opts ...r
 // NewKnowledgeBaseService binds the generated tool code of kb.v1.KnowledgeBase
 // to h, for RegisterKnowledgeBaseTools or runtime.NewPreparer.
 func NewKnowledgeBaseService(h KnowledgeBaseHandler) *mcpwriteimpl.Service {
-	enrichUpdateArticle := func(c *mcpwriteimpl.Call, m *v1.UpdateArticleRequest) error {
-		return enrichKnowledgeBaseUpdateArticleRequest(c, m)
-	}
-	invokeUpdateArticle := func(ctx context.Context, m *v1.UpdateArticleRequest) (*v1.ArticleChanges, error) {
-		return h.UpdateArticle(ctx, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "kb.v1.KnowledgeBase",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.UpdateArticleRequest]("update_article", decodeUpdateArticleRequest, enrichUpdateArticle, invokeUpdateArticle),
+			mcpwriteimpl.NewTool[v1.UpdateArticleRequest]("update_article", decodeUpdateArticleRequest, enrichKnowledgeBaseUpdateArticleRequest, mcpwriteimpl.Bind(h, KnowledgeBaseHandler.UpdateArticle)),
 		},
 	}
 }
@@ -77,13 +71,7 @@ type clientAdapterKnowledgeBase struct {
 }
 
 func (a *clientAdapterKnowledgeBase) UpdateArticle(ctx context.Context, in *v1.UpdateArticleRequest) (*v1.ArticleChanges, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.UpdateArticle(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.UpdateArticle)
 }
 
 var fieldsStewardship = []string{"team"}
