@@ -157,8 +157,13 @@ func (e *emitter) enrichChildren(g *jen.Group, sm *serviceModel, m *messageModel
 				run(g, true)
 			})
 			g.Add(leave)
+		case envelope(f) && !f.child.hasResolvers:
+			// A message of server fills only (meta) is created and filled,
+			// by the runtime's FillEnvelope.
+			g.If(jen.Err().Op(":=").Add(e.rt("FillEnvelope")).Call(jen.Id("c"), key, jen.Op("&").Add(field), jen.Id(fn)), jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Err()),
+			)
 		case envelope(f):
-			// A message of server fills only (meta) is created and filled.
 			g.If(field.Clone().Op("==").Nil()).Block(field.Clone().Op("=").New(e.q(f.child.proto.GoIdent)))
 			g.BlockFunc(func(g *jen.Group) {
 				g.Add(enter)

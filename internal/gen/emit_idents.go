@@ -25,6 +25,7 @@ const (
 // since the emitters reach runtime identifiers through rt alone.
 var runtimeIdents = map[string]protogen.GoImportPath{
 	"Bind":                   implPkg,
+	"BindResolver":           implPkg,
 	"BindResolvers":          implPkg,
 	"Call":                   implPkg,
 	"CheckUpdateMask":        implPkg,
@@ -42,6 +43,7 @@ var runtimeIdents = map[string]protogen.GoImportPath{
 	"EnumTable":              implPkg,
 	"EnumValue":              implPkg,
 	"ErrorEntry":             implPkg,
+	"FillEnvelope":           implPkg,
 	"FormatRFC3339":          implPkg,
 	"ForwardGRPC":            implPkg,
 	"Forwarder":              implPkg,

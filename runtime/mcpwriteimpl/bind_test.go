@@ -3,11 +3,14 @@ package mcpwriteimpl
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"testing"
 	"time"
 
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/callmeta"
 	"github.com/mcpwrite/protoc-gen-mcpwrite/runtime/internal/impl"
@@ -97,4 +100,78 @@ func TestForwardGRPC(t *testing.T) {
 	if res != nil || !errors.As(err, &bt) || err.Error() != "backend did not answer within 10ms: rpc error: code = DeadlineExceeded" {
 		t.Fatalf("ForwardGRPC past the deadline: %v, %v; want nil and a BackendTimeout", res, err)
 	}
+}
+
+type envelope struct{ tenant string }
+
+// FillEnvelope creates an absent envelope, keeps a present one, and names
+// the envelope's key in the path of its fill's errors, leaving it after.
+func TestFillEnvelope(t *testing.T) {
+	c := &Call{Ctx: context.Background()}
+	fill := func(c *Call, m *envelope) error {
+		v, err := c.ContextValue(ContextTenantID, "tenant_id")
+		m.tenant = v
+		return err
+	}
+	var m *envelope
+	err := FillEnvelope(c, "meta", &m, fill)
+	var entry *ErrorEntry
+	if m == nil || !errors.As(err, &entry) || entry.Field != "meta.tenant_id" {
+		t.Fatalf("absent envelope: %v, %v; want a new one and the error on meta.tenant_id", m, err)
+	}
+	if _, err := c.ContextValue(ContextTenantID, "tenant_id"); !errors.As(err, &entry) || entry.Field != "tenant_id" {
+		t.Fatalf("after the fill: %v, want the error on tenant_id (the envelope left)", err)
+	}
+	c = &Call{Ctx: context.Background(), RC: callmeta.RequestMetadata{TenantID: "t1"}, HasRC: true}
+	kept := &envelope{}
+	m = kept
+	if err := FillEnvelope(c, "meta", &m, fill); err != nil || m != kept || m.tenant != "t1" {
+		t.Fatalf("present envelope: %v, %+v; want it kept and filled", err, m)
+	}
+}
+
+type contractResolvers interface {
+	ResolveOwner(ctx context.Context, in proto.Message) (string, error)
+}
+
+type typedOwner interface {
+	ResolveOwnerForStringValue(ctx context.Context, in *wrapperspb.StringValue) (string, error)
+}
+
+type contractOnly struct{}
+
+func (contractOnly) ResolveOwner(_ context.Context, in proto.Message) (string, error) {
+	return fmt.Sprintf("contract %T", in), nil
+}
+
+type withTyped struct{ contractOnly }
+
+func (withTyped) ResolveOwnerForStringValue(_ context.Context, in *wrapperspb.StringValue) (string, error) {
+	return "typed " + in.GetValue(), nil
+}
+
+// BindResolver takes the typed method when the handler has it, else the
+// contract method, which a nil handler only reaches when called.
+func TestBindResolverPrefersTheTypedMethod(t *testing.T) {
+	in := wrapperspb.String("Ada")
+	for _, tc := range []struct {
+		h    contractResolvers
+		want string
+	}{
+		{withTyped{}, "typed Ada"},
+		{contractOnly{}, "contract *wrapperspb.StringValue"},
+	} {
+		r := BindResolver(any(tc.h), typedOwner.ResolveOwnerForStringValue, tc.h, contractResolvers.ResolveOwner)
+		if got, err := r(context.Background(), in); err != nil || got != tc.want {
+			t.Fatalf("%T: %q, %v; want %q", tc.h, got, err, tc.want)
+		}
+	}
+	var none contractResolvers
+	unbound := BindResolver(any(none), typedOwner.ResolveOwnerForStringValue, none, contractResolvers.ResolveOwner)
+	defer func() {
+		if recover() == nil {
+			t.Fatal("a resolver bound to a nil handler did not panic when called")
+		}
+	}()
+	_, _ = unbound(context.Background(), in)
 }

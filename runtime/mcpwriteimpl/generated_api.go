@@ -180,3 +180,28 @@ func ForwardGRPC[Req, Res, Opt any](ctx context.Context, f Forwarder, in Req, ca
 	}
 	return res, nil
 }
+
+// FillEnvelope fills a message of server fills only (a meta envelope) at
+// key: *field is created when absent, then filled by fill with key on the
+// path its errors name.
+func FillEnvelope[M any](c *Call, key string, field **M, fill func(*Call, *M) error) error {
+	if *field == nil {
+		*field = new(M)
+	}
+	c.Enter(key)
+	err := fill(c, *field)
+	c.Leave()
+	return err
+}
+
+// BindResolver is one value resolver of the request type R, bound once:
+// typedMethod (a method expression of the generated typed resolver
+// interface I) on typed when typed implements I, else contract (a method
+// expression of the generated <Service>Handler H) on h, dereferenced only
+// when called.
+func BindResolver[I, H any, R proto.Message, T any](typed any, typedMethod func(I, context.Context, R) (T, error), h H, contract func(H, context.Context, proto.Message) (T, error)) func(context.Context, R) (T, error) {
+	if t, ok := typed.(I); ok {
+		return func(ctx context.Context, in R) (T, error) { return typedMethod(t, ctx, in) }
+	}
+	return func(ctx context.Context, in R) (T, error) { return contract(h, ctx, in) }
+}

@@ -195,25 +195,13 @@ type boundResolversArchitectureService[R proto.Message] struct {
 
 func bindArchitectureServiceCreateElementRequestResolvers(h ArchitectureServiceHandler, typed any) *boundResolversArchitectureService[*v1.CreateElementRequest] {
 	b := &boundResolversArchitectureService[*v1.CreateElementRequest]{}
-	if t, ok := typed.(ArchitectureServiceResolveActiveModelForCreateElementRequest); ok {
-		b.ResolveActiveModel = t.ResolveActiveModelForCreateElementRequest
-	} else {
-		b.ResolveActiveModel = func(ctx context.Context, in *v1.CreateElementRequest) (string, error) {
-			return h.ResolveActiveModel(ctx, in)
-		}
-	}
+	b.ResolveActiveModel = mcpwriteimpl.BindResolver(typed, ArchitectureServiceResolveActiveModelForCreateElementRequest.ResolveActiveModelForCreateElementRequest, h, ArchitectureServiceHandler.ResolveActiveModel)
 	return b
 }
 
 func bindArchitectureServiceCreateRelationshipRequestResolvers(h ArchitectureServiceHandler, typed any) *boundResolversArchitectureService[*v1.CreateRelationshipRequest] {
 	b := &boundResolversArchitectureService[*v1.CreateRelationshipRequest]{}
-	if t, ok := typed.(ArchitectureServiceResolveActiveModelForCreateRelationshipRequest); ok {
-		b.ResolveActiveModel = t.ResolveActiveModelForCreateRelationshipRequest
-	} else {
-		b.ResolveActiveModel = func(ctx context.Context, in *v1.CreateRelationshipRequest) (string, error) {
-			return h.ResolveActiveModel(ctx, in)
-		}
-	}
+	b.ResolveActiveModel = mcpwriteimpl.BindResolver(typed, ArchitectureServiceResolveActiveModelForCreateRelationshipRequest.ResolveActiveModelForCreateRelationshipRequest, h, ArchitectureServiceHandler.ResolveActiveModel)
 	if t, ok := typed.(ArchitectureServiceResolveElementRefForCreateRelationshipRequest); ok {
 		b.ResolveElementRef = t.ResolveElementRefForCreateRelationshipRequest
 	} else {
@@ -221,80 +209,38 @@ func bindArchitectureServiceCreateRelationshipRequestResolvers(h ArchitectureSer
 			return h.ResolveElementRef(ctx, in, ref)
 		}
 	}
-	if t, ok := typed.(ArchitectureServiceResolveSourceElementTypeForCreateRelationshipRequest); ok {
-		b.ResolveSourceElementType = t.ResolveSourceElementTypeForCreateRelationshipRequest
-	} else {
-		b.ResolveSourceElementType = func(ctx context.Context, in *v1.CreateRelationshipRequest) (v1.ElementType, error) {
-			return h.ResolveSourceElementType(ctx, in)
-		}
-	}
-	if t, ok := typed.(ArchitectureServiceResolveTargetElementTypeForCreateRelationshipRequest); ok {
-		b.ResolveTargetElementType = t.ResolveTargetElementTypeForCreateRelationshipRequest
-	} else {
-		b.ResolveTargetElementType = func(ctx context.Context, in *v1.CreateRelationshipRequest) (v1.ElementType, error) {
-			return h.ResolveTargetElementType(ctx, in)
-		}
-	}
+	b.ResolveSourceElementType = mcpwriteimpl.BindResolver(typed, ArchitectureServiceResolveSourceElementTypeForCreateRelationshipRequest.ResolveSourceElementTypeForCreateRelationshipRequest, h, ArchitectureServiceHandler.ResolveSourceElementType)
+	b.ResolveTargetElementType = mcpwriteimpl.BindResolver(typed, ArchitectureServiceResolveTargetElementTypeForCreateRelationshipRequest.ResolveTargetElementTypeForCreateRelationshipRequest, h, ArchitectureServiceHandler.ResolveTargetElementType)
 	return b
 }
 
 func bindArchitectureServiceUpdateElementRequestResolvers(h ArchitectureServiceHandler, typed any) *boundResolversArchitectureService[*v1.UpdateElementRequest] {
 	b := &boundResolversArchitectureService[*v1.UpdateElementRequest]{}
-	if t, ok := typed.(ArchitectureServiceResolveCurrentVersionForUpdateElementRequest); ok {
-		b.ResolveCurrentVersion = t.ResolveCurrentVersionForUpdateElementRequest
-	} else {
-		b.ResolveCurrentVersion = func(ctx context.Context, in *v1.UpdateElementRequest) (int32, error) {
-			return h.ResolveCurrentVersion(ctx, in)
-		}
-	}
+	b.ResolveCurrentVersion = mcpwriteimpl.BindResolver(typed, ArchitectureServiceResolveCurrentVersionForUpdateElementRequest.ResolveCurrentVersionForUpdateElementRequest, h, ArchitectureServiceHandler.ResolveCurrentVersion)
 	return b
 }
 
 func bindArchitectureServiceCreateCapabilityRequestResolvers(h ArchitectureServiceHandler, typed any) *boundResolversArchitectureService[*v1.CreateCapabilityRequest] {
 	b := &boundResolversArchitectureService[*v1.CreateCapabilityRequest]{}
-	if t, ok := typed.(ArchitectureServiceResolveActiveModelForCreateCapabilityRequest); ok {
-		b.ResolveActiveModel = t.ResolveActiveModelForCreateCapabilityRequest
-	} else {
-		b.ResolveActiveModel = func(ctx context.Context, in *v1.CreateCapabilityRequest) (string, error) {
-			return h.ResolveActiveModel(ctx, in)
-		}
-	}
+	b.ResolveActiveModel = mcpwriteimpl.BindResolver(typed, ArchitectureServiceResolveActiveModelForCreateCapabilityRequest.ResolveActiveModelForCreateCapabilityRequest, h, ArchitectureServiceHandler.ResolveActiveModel)
 	return b
 }
 
 func bindArchitectureServiceCreateCapabilityStructureRequestResolvers(h ArchitectureServiceHandler, typed any) *boundResolversArchitectureService[*v1.CreateCapabilityStructureRequest] {
 	b := &boundResolversArchitectureService[*v1.CreateCapabilityStructureRequest]{}
-	if t, ok := typed.(ArchitectureServiceResolveActiveModelForCreateCapabilityStructureRequest); ok {
-		b.ResolveActiveModel = t.ResolveActiveModelForCreateCapabilityStructureRequest
-	} else {
-		b.ResolveActiveModel = func(ctx context.Context, in *v1.CreateCapabilityStructureRequest) (string, error) {
-			return h.ResolveActiveModel(ctx, in)
-		}
-	}
+	b.ResolveActiveModel = mcpwriteimpl.BindResolver(typed, ArchitectureServiceResolveActiveModelForCreateCapabilityStructureRequest.ResolveActiveModelForCreateCapabilityStructureRequest, h, ArchitectureServiceHandler.ResolveActiveModel)
 	return b
 }
 
 func bindArchitectureServiceAddComponentToCapabilityRequestResolvers(h ArchitectureServiceHandler, typed any) *boundResolversArchitectureService[*v1.AddComponentToCapabilityRequest] {
 	b := &boundResolversArchitectureService[*v1.AddComponentToCapabilityRequest]{}
-	if t, ok := typed.(ArchitectureServiceResolveActiveModelForAddComponentToCapabilityRequest); ok {
-		b.ResolveActiveModel = t.ResolveActiveModelForAddComponentToCapabilityRequest
-	} else {
-		b.ResolveActiveModel = func(ctx context.Context, in *v1.AddComponentToCapabilityRequest) (string, error) {
-			return h.ResolveActiveModel(ctx, in)
-		}
-	}
+	b.ResolveActiveModel = mcpwriteimpl.BindResolver(typed, ArchitectureServiceResolveActiveModelForAddComponentToCapabilityRequest.ResolveActiveModelForAddComponentToCapabilityRequest, h, ArchitectureServiceHandler.ResolveActiveModel)
 	return b
 }
 
 func bindArchitectureServiceCreateElementsRequestResolvers(h ArchitectureServiceHandler, typed any) *boundResolversArchitectureService[*v1.CreateElementsRequest] {
 	b := &boundResolversArchitectureService[*v1.CreateElementsRequest]{}
-	if t, ok := typed.(ArchitectureServiceResolveActiveModelForCreateElementsRequest); ok {
-		b.ResolveActiveModel = t.ResolveActiveModelForCreateElementsRequest
-	} else {
-		b.ResolveActiveModel = func(ctx context.Context, in *v1.CreateElementsRequest) (string, error) {
-			return h.ResolveActiveModel(ctx, in)
-		}
-	}
+	b.ResolveActiveModel = mcpwriteimpl.BindResolver(typed, ArchitectureServiceResolveActiveModelForCreateElementsRequest.ResolveActiveModelForCreateElementsRequest, h, ArchitectureServiceHandler.ResolveActiveModel)
 	return b
 }
 
@@ -1087,16 +1033,8 @@ func enrichArchitectureServiceCreateElementRequest[R proto.Message](c *mcpwritei
 	case v1.ElementType_ELEMENT_TYPE_NODE, v1.ElementType_ELEMENT_TYPE_DEVICE, v1.ElementType_ELEMENT_TYPE_SYSTEM_SOFTWARE:
 		m.Layer = v1.Layer_LAYER_TECHNOLOGY
 	}
-	if m.Meta == nil {
-		m.Meta = new(v1.MessageMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichArchitectureServiceMessageMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichArchitectureServiceMessageMeta); err != nil {
+		return err
 	}
 	if m.ModelId == "" {
 		v, err := h.ResolveActiveModel(c.Ctx, root)
@@ -1141,16 +1079,8 @@ func enrichArchitectureServiceMessageMeta(c *mcpwriteimpl.Call, m *v1.MessageMet
 
 func enrichArchitectureServiceCreateRelationshipRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversArchitectureService[R], root R, m *v1.CreateRelationshipRequest) error {
 	m.Id = "rel-" + c.RequestScopedID()
-	if m.Meta == nil {
-		m.Meta = new(v1.MessageMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichArchitectureServiceMessageMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichArchitectureServiceMessageMeta); err != nil {
+		return err
 	}
 	var errs []error
 	if ref := m.GetSourceId(); ref != "" {
@@ -1196,16 +1126,8 @@ func enrichArchitectureServiceCreateRelationshipRequest[R proto.Message](c *mcpw
 }
 
 func enrichArchitectureServiceUpdateElementRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversArchitectureService[R], root R, m *v1.UpdateElementRequest) error {
-	if m.Meta == nil {
-		m.Meta = new(v1.MessageMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichArchitectureServiceMessageMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichArchitectureServiceMessageMeta); err != nil {
+		return err
 	}
 	vExpectedVersion, err := h.ResolveCurrentVersion(c.Ctx, root)
 	if err != nil {
@@ -1216,16 +1138,8 @@ func enrichArchitectureServiceUpdateElementRequest[R proto.Message](c *mcpwritei
 }
 
 func enrichArchitectureServiceDeleteElementRequest(c *mcpwriteimpl.Call, m *v1.DeleteElementRequest) error {
-	if m.Meta == nil {
-		m.Meta = new(v1.MessageMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichArchitectureServiceMessageMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichArchitectureServiceMessageMeta); err != nil {
+		return err
 	}
 	return nil
 }
@@ -1245,16 +1159,8 @@ func enrichArchitectureServiceCreateCapabilityRequest[R proto.Message](c *mcpwri
 	case v1.ElementType_ELEMENT_TYPE_NODE, v1.ElementType_ELEMENT_TYPE_DEVICE, v1.ElementType_ELEMENT_TYPE_SYSTEM_SOFTWARE:
 		m.Layer = v1.Layer_LAYER_TECHNOLOGY
 	}
-	if m.Meta == nil {
-		m.Meta = new(v1.MessageMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichArchitectureServiceMessageMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichArchitectureServiceMessageMeta); err != nil {
+		return err
 	}
 	if m.ModelId == "" {
 		v, err := h.ResolveActiveModel(c.Ctx, root)
@@ -1268,16 +1174,8 @@ func enrichArchitectureServiceCreateCapabilityRequest[R proto.Message](c *mcpwri
 
 func enrichArchitectureServiceCreateCapabilityStructureRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversArchitectureService[R], root R, m *v1.CreateCapabilityStructureRequest) error {
 	m.Id = "cap-" + c.RequestScopedID()
-	if m.Meta == nil {
-		m.Meta = new(v1.MessageMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichArchitectureServiceMessageMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichArchitectureServiceMessageMeta); err != nil {
+		return err
 	}
 	if m.ModelId == "" {
 		v, err := h.ResolveActiveModel(c.Ctx, root)
@@ -1291,16 +1189,8 @@ func enrichArchitectureServiceCreateCapabilityStructureRequest[R proto.Message](
 
 func enrichArchitectureServiceAddComponentToCapabilityRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversArchitectureService[R], root R, m *v1.AddComponentToCapabilityRequest) error {
 	m.Id = "comp-" + c.RequestScopedID()
-	if m.Meta == nil {
-		m.Meta = new(v1.MessageMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichArchitectureServiceMessageMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichArchitectureServiceMessageMeta); err != nil {
+		return err
 	}
 	if m.ModelId == "" {
 		v, err := h.ResolveActiveModel(c.Ctx, root)
@@ -1313,16 +1203,8 @@ func enrichArchitectureServiceAddComponentToCapabilityRequest[R proto.Message](c
 }
 
 func enrichArchitectureServiceCreateElementsRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversArchitectureService[R], root R, m *v1.CreateElementsRequest) error {
-	if m.Meta == nil {
-		m.Meta = new(v1.MessageMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichArchitectureServiceMessageMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichArchitectureServiceMessageMeta); err != nil {
+		return err
 	}
 	c.Enter("elements")
 	for i, x := range m.Elements {

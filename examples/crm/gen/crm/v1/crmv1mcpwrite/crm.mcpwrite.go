@@ -212,131 +212,63 @@ type boundResolversCrmService[R proto.Message] struct {
 
 func bindCrmServiceUpdatePersonRequestResolvers(h CrmServiceHandler, typed any) *boundResolversCrmService[*v1.UpdatePersonRequest] {
 	b := &boundResolversCrmService[*v1.UpdatePersonRequest]{}
-	if t, ok := typed.(CrmServiceResolvePersonVersionForUpdatePersonRequest); ok {
-		b.ResolvePersonVersion = t.ResolvePersonVersionForUpdatePersonRequest
-	} else {
-		b.ResolvePersonVersion = func(ctx context.Context, in *v1.UpdatePersonRequest) (int32, error) {
-			return h.ResolvePersonVersion(ctx, in)
-		}
-	}
+	b.ResolvePersonVersion = mcpwriteimpl.BindResolver(typed, CrmServiceResolvePersonVersionForUpdatePersonRequest.ResolvePersonVersionForUpdatePersonRequest, h, CrmServiceHandler.ResolvePersonVersion)
 	return b
 }
 
 func bindCrmServiceDeletePersonRequestResolvers(h CrmServiceHandler, typed any) *boundResolversCrmService[*v1.DeletePersonRequest] {
 	b := &boundResolversCrmService[*v1.DeletePersonRequest]{}
-	if t, ok := typed.(CrmServiceResolvePersonVersionForDeletePersonRequest); ok {
-		b.ResolvePersonVersion = t.ResolvePersonVersionForDeletePersonRequest
-	} else {
-		b.ResolvePersonVersion = func(ctx context.Context, in *v1.DeletePersonRequest) (int32, error) {
-			return h.ResolvePersonVersion(ctx, in)
-		}
-	}
+	b.ResolvePersonVersion = mcpwriteimpl.BindResolver(typed, CrmServiceResolvePersonVersionForDeletePersonRequest.ResolvePersonVersionForDeletePersonRequest, h, CrmServiceHandler.ResolvePersonVersion)
 	return b
 }
 
 func bindCrmServiceUpdateOrgRequestResolvers(h CrmServiceHandler, typed any) *boundResolversCrmService[*v1.UpdateOrgRequest] {
 	b := &boundResolversCrmService[*v1.UpdateOrgRequest]{}
-	if t, ok := typed.(CrmServiceResolveOrgVersionForUpdateOrgRequest); ok {
-		b.ResolveOrgVersion = t.ResolveOrgVersionForUpdateOrgRequest
-	} else {
-		b.ResolveOrgVersion = func(ctx context.Context, in *v1.UpdateOrgRequest) (int32, error) { return h.ResolveOrgVersion(ctx, in) }
-	}
+	b.ResolveOrgVersion = mcpwriteimpl.BindResolver(typed, CrmServiceResolveOrgVersionForUpdateOrgRequest.ResolveOrgVersionForUpdateOrgRequest, h, CrmServiceHandler.ResolveOrgVersion)
 	return b
 }
 
 func bindCrmServiceDeleteOrgRequestResolvers(h CrmServiceHandler, typed any) *boundResolversCrmService[*v1.DeleteOrgRequest] {
 	b := &boundResolversCrmService[*v1.DeleteOrgRequest]{}
-	if t, ok := typed.(CrmServiceResolveOrgVersionForDeleteOrgRequest); ok {
-		b.ResolveOrgVersion = t.ResolveOrgVersionForDeleteOrgRequest
-	} else {
-		b.ResolveOrgVersion = func(ctx context.Context, in *v1.DeleteOrgRequest) (int32, error) { return h.ResolveOrgVersion(ctx, in) }
-	}
+	b.ResolveOrgVersion = mcpwriteimpl.BindResolver(typed, CrmServiceResolveOrgVersionForDeleteOrgRequest.ResolveOrgVersionForDeleteOrgRequest, h, CrmServiceHandler.ResolveOrgVersion)
 	return b
 }
 
 func bindCrmServiceCreateNoteRequestResolvers(h CrmServiceHandler, typed any) *boundResolversCrmService[*v1.CreateNoteRequest] {
 	b := &boundResolversCrmService[*v1.CreateNoteRequest]{}
-	if t, ok := typed.(CrmServiceResolveNoteSubjectForCreateNoteRequest); ok {
-		b.ResolveNoteSubject = t.ResolveNoteSubjectForCreateNoteRequest
-	} else {
-		b.ResolveNoteSubject = func(ctx context.Context, in *v1.CreateNoteRequest) (v1.SubjectKind, error) {
-			return h.ResolveNoteSubject(ctx, in)
-		}
-	}
+	b.ResolveNoteSubject = mcpwriteimpl.BindResolver(typed, CrmServiceResolveNoteSubjectForCreateNoteRequest.ResolveNoteSubjectForCreateNoteRequest, h, CrmServiceHandler.ResolveNoteSubject)
 	return b
 }
 
 func bindCrmServiceUpdateNoteRequestResolvers(h CrmServiceHandler, typed any) *boundResolversCrmService[*v1.UpdateNoteRequest] {
 	b := &boundResolversCrmService[*v1.UpdateNoteRequest]{}
-	if t, ok := typed.(CrmServiceResolveNoteVersionForUpdateNoteRequest); ok {
-		b.ResolveNoteVersion = t.ResolveNoteVersionForUpdateNoteRequest
-	} else {
-		b.ResolveNoteVersion = func(ctx context.Context, in *v1.UpdateNoteRequest) (int32, error) {
-			return h.ResolveNoteVersion(ctx, in)
-		}
-	}
+	b.ResolveNoteVersion = mcpwriteimpl.BindResolver(typed, CrmServiceResolveNoteVersionForUpdateNoteRequest.ResolveNoteVersionForUpdateNoteRequest, h, CrmServiceHandler.ResolveNoteVersion)
 	return b
 }
 
 func bindCrmServiceDeleteNoteRequestResolvers(h CrmServiceHandler, typed any) *boundResolversCrmService[*v1.DeleteNoteRequest] {
 	b := &boundResolversCrmService[*v1.DeleteNoteRequest]{}
-	if t, ok := typed.(CrmServiceResolveNoteVersionForDeleteNoteRequest); ok {
-		b.ResolveNoteVersion = t.ResolveNoteVersionForDeleteNoteRequest
-	} else {
-		b.ResolveNoteVersion = func(ctx context.Context, in *v1.DeleteNoteRequest) (int32, error) {
-			return h.ResolveNoteVersion(ctx, in)
-		}
-	}
+	b.ResolveNoteVersion = mcpwriteimpl.BindResolver(typed, CrmServiceResolveNoteVersionForDeleteNoteRequest.ResolveNoteVersionForDeleteNoteRequest, h, CrmServiceHandler.ResolveNoteVersion)
 	return b
 }
 
 func bindCrmServiceLinkPersonToOrgRequestResolvers(h CrmServiceHandler, typed any) *boundResolversCrmService[*v1.LinkPersonToOrgRequest] {
 	b := &boundResolversCrmService[*v1.LinkPersonToOrgRequest]{}
-	if t, ok := typed.(CrmServiceResolvePersonVersionForLinkPersonToOrgRequest); ok {
-		b.ResolvePersonVersion = t.ResolvePersonVersionForLinkPersonToOrgRequest
-	} else {
-		b.ResolvePersonVersion = func(ctx context.Context, in *v1.LinkPersonToOrgRequest) (int32, error) {
-			return h.ResolvePersonVersion(ctx, in)
-		}
-	}
-	if t, ok := typed.(CrmServiceResolveOrgVersionForLinkPersonToOrgRequest); ok {
-		b.ResolveOrgVersion = t.ResolveOrgVersionForLinkPersonToOrgRequest
-	} else {
-		b.ResolveOrgVersion = func(ctx context.Context, in *v1.LinkPersonToOrgRequest) (int32, error) {
-			return h.ResolveOrgVersion(ctx, in)
-		}
-	}
+	b.ResolvePersonVersion = mcpwriteimpl.BindResolver(typed, CrmServiceResolvePersonVersionForLinkPersonToOrgRequest.ResolvePersonVersionForLinkPersonToOrgRequest, h, CrmServiceHandler.ResolvePersonVersion)
+	b.ResolveOrgVersion = mcpwriteimpl.BindResolver(typed, CrmServiceResolveOrgVersionForLinkPersonToOrgRequest.ResolveOrgVersionForLinkPersonToOrgRequest, h, CrmServiceHandler.ResolveOrgVersion)
 	return b
 }
 
 func bindCrmServiceAddNoteToPersonRequestResolvers(h CrmServiceHandler, typed any) *boundResolversCrmService[*v1.AddNoteToPersonRequest] {
 	b := &boundResolversCrmService[*v1.AddNoteToPersonRequest]{}
-	if t, ok := typed.(CrmServiceResolveNoteSubjectForAddNoteToPersonRequest); ok {
-		b.ResolveNoteSubject = t.ResolveNoteSubjectForAddNoteToPersonRequest
-	} else {
-		b.ResolveNoteSubject = func(ctx context.Context, in *v1.AddNoteToPersonRequest) (v1.SubjectKind, error) {
-			return h.ResolveNoteSubject(ctx, in)
-		}
-	}
+	b.ResolveNoteSubject = mcpwriteimpl.BindResolver(typed, CrmServiceResolveNoteSubjectForAddNoteToPersonRequest.ResolveNoteSubjectForAddNoteToPersonRequest, h, CrmServiceHandler.ResolveNoteSubject)
 	return b
 }
 
 func bindCrmServiceMergePeopleRequestResolvers(h CrmServiceHandler, typed any) *boundResolversCrmService[*v1.MergePeopleRequest] {
 	b := &boundResolversCrmService[*v1.MergePeopleRequest]{}
-	if t, ok := typed.(CrmServiceResolvePersonVersionForMergePeopleRequest); ok {
-		b.ResolvePersonVersion = t.ResolvePersonVersionForMergePeopleRequest
-	} else {
-		b.ResolvePersonVersion = func(ctx context.Context, in *v1.MergePeopleRequest) (int32, error) {
-			return h.ResolvePersonVersion(ctx, in)
-		}
-	}
-	if t, ok := typed.(CrmServiceResolveSourcePersonVersionForMergePeopleRequest); ok {
-		b.ResolveSourcePersonVersion = t.ResolveSourcePersonVersionForMergePeopleRequest
-	} else {
-		b.ResolveSourcePersonVersion = func(ctx context.Context, in *v1.MergePeopleRequest) (int32, error) {
-			return h.ResolveSourcePersonVersion(ctx, in)
-		}
-	}
+	b.ResolvePersonVersion = mcpwriteimpl.BindResolver(typed, CrmServiceResolvePersonVersionForMergePeopleRequest.ResolvePersonVersionForMergePeopleRequest, h, CrmServiceHandler.ResolvePersonVersion)
+	b.ResolveSourcePersonVersion = mcpwriteimpl.BindResolver(typed, CrmServiceResolveSourcePersonVersionForMergePeopleRequest.ResolveSourcePersonVersionForMergePeopleRequest, h, CrmServiceHandler.ResolveSourcePersonVersion)
 	return b
 }
 

@@ -105,13 +105,7 @@ type boundResolversMemoryService[R proto.Message] struct {
 
 func bindMemoryServiceMergeEntitiesRequestResolvers(h MemoryServiceHandler, typed any) *boundResolversMemoryService[*v1.MergeEntitiesRequest] {
 	b := &boundResolversMemoryService[*v1.MergeEntitiesRequest]{}
-	if t, ok := typed.(MemoryServiceResolveObservationsToMoveForMergeEntitiesRequest); ok {
-		b.ResolveObservationsToMove = t.ResolveObservationsToMoveForMergeEntitiesRequest
-	} else {
-		b.ResolveObservationsToMove = func(ctx context.Context, in *v1.MergeEntitiesRequest) (int32, error) {
-			return h.ResolveObservationsToMove(ctx, in)
-		}
-	}
+	b.ResolveObservationsToMove = mcpwriteimpl.BindResolver(typed, MemoryServiceResolveObservationsToMoveForMergeEntitiesRequest.ResolveObservationsToMoveForMergeEntitiesRequest, h, MemoryServiceHandler.ResolveObservationsToMove)
 	return b
 }
 

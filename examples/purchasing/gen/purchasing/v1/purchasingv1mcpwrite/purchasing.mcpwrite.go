@@ -83,13 +83,7 @@ type boundResolversPurchasingService[R proto.Message] struct {
 
 func bindPurchasingServiceCreatePurchaseOrderRequestResolvers(h PurchasingServiceHandler, typed any) *boundResolversPurchasingService[*v1.CreatePurchaseOrderRequest] {
 	b := &boundResolversPurchasingService[*v1.CreatePurchaseOrderRequest]{}
-	if t, ok := typed.(PurchasingServiceResolveSupplierCurrencyForCreatePurchaseOrderRequest); ok {
-		b.ResolveSupplierCurrency = t.ResolveSupplierCurrencyForCreatePurchaseOrderRequest
-	} else {
-		b.ResolveSupplierCurrency = func(ctx context.Context, in *v1.CreatePurchaseOrderRequest) (v1.Currency, error) {
-			return h.ResolveSupplierCurrency(ctx, in)
-		}
-	}
+	b.ResolveSupplierCurrency = mcpwriteimpl.BindResolver(typed, PurchasingServiceResolveSupplierCurrencyForCreatePurchaseOrderRequest.ResolveSupplierCurrencyForCreatePurchaseOrderRequest, h, PurchasingServiceHandler.ResolveSupplierCurrency)
 	return b
 }
 
@@ -626,16 +620,8 @@ func decodeSearchItemsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 }
 
 func enrichPurchasingServiceCreatePurchaseOrderRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversPurchasingService[R], root R, m *v1.CreatePurchaseOrderRequest) error {
-	if m.Meta == nil {
-		m.Meta = new(v1.RequestMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichPurchasingServiceRequestMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichPurchasingServiceRequestMeta); err != nil {
+		return err
 	}
 	if m.Currency == 0 {
 		v, err := h.ResolveSupplierCurrency(c.Ctx, root)
@@ -676,76 +662,36 @@ func enrichPurchasingServiceReceivePurchaseOrderRequest(c *mcpwriteimpl.Call, m 
 	if m.ReceivedAt == nil {
 		m.ReceivedAt = c.NowTimestamp()
 	}
-	if m.Meta == nil {
-		m.Meta = new(v1.RequestMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichPurchasingServiceRequestMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichPurchasingServiceRequestMeta); err != nil {
+		return err
 	}
 	return nil
 }
 
 func enrichPurchasingServiceCreateManufacturingOrderRequest(c *mcpwriteimpl.Call, m *v1.CreateManufacturingOrderRequest) error {
-	if m.Meta == nil {
-		m.Meta = new(v1.RequestMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichPurchasingServiceRequestMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichPurchasingServiceRequestMeta); err != nil {
+		return err
 	}
 	return nil
 }
 
 func enrichPurchasingServiceFulfillOrderRequest(c *mcpwriteimpl.Call, m *v1.FulfillOrderRequest) error {
-	if m.Meta == nil {
-		m.Meta = new(v1.RequestMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichPurchasingServiceRequestMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichPurchasingServiceRequestMeta); err != nil {
+		return err
 	}
 	return nil
 }
 
 func enrichPurchasingServiceVerifyOrderDocumentRequest(c *mcpwriteimpl.Call, m *v1.VerifyOrderDocumentRequest) error {
-	if m.Meta == nil {
-		m.Meta = new(v1.RequestMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichPurchasingServiceRequestMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichPurchasingServiceRequestMeta); err != nil {
+		return err
 	}
 	return nil
 }
 
 func enrichPurchasingServiceSearchItemsRequest(c *mcpwriteimpl.Call, m *v1.SearchItemsRequest) error {
-	if m.Meta == nil {
-		m.Meta = new(v1.RequestMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichPurchasingServiceRequestMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichPurchasingServiceRequestMeta); err != nil {
+		return err
 	}
 	return nil
 }

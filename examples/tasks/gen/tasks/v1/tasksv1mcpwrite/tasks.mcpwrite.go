@@ -146,107 +146,55 @@ type boundResolversTaskService[R proto.Message] struct {
 
 func bindTaskServiceTaskListRequestResolvers(h TaskServiceHandler, typed any) *boundResolversTaskService[*v1.TaskListRequest] {
 	b := &boundResolversTaskService[*v1.TaskListRequest]{}
-	if t, ok := typed.(TaskServiceResolveProjectRootForTaskListRequest); ok {
-		b.ResolveProjectRoot = t.ResolveProjectRootForTaskListRequest
-	} else {
-		b.ResolveProjectRoot = func(ctx context.Context, in *v1.TaskListRequest) (string, error) {
-			return h.ResolveProjectRoot(ctx, in)
-		}
-	}
+	b.ResolveProjectRoot = mcpwriteimpl.BindResolver(typed, TaskServiceResolveProjectRootForTaskListRequest.ResolveProjectRootForTaskListRequest, h, TaskServiceHandler.ResolveProjectRoot)
 	return b
 }
 
 func bindTaskServiceTaskGetRequestResolvers(h TaskServiceHandler, typed any) *boundResolversTaskService[*v1.TaskGetRequest] {
 	b := &boundResolversTaskService[*v1.TaskGetRequest]{}
-	if t, ok := typed.(TaskServiceResolveProjectRootForTaskGetRequest); ok {
-		b.ResolveProjectRoot = t.ResolveProjectRootForTaskGetRequest
-	} else {
-		b.ResolveProjectRoot = func(ctx context.Context, in *v1.TaskGetRequest) (string, error) { return h.ResolveProjectRoot(ctx, in) }
-	}
+	b.ResolveProjectRoot = mcpwriteimpl.BindResolver(typed, TaskServiceResolveProjectRootForTaskGetRequest.ResolveProjectRootForTaskGetRequest, h, TaskServiceHandler.ResolveProjectRoot)
 	return b
 }
 
 func bindTaskServiceTaskCreateRequestResolvers(h TaskServiceHandler, typed any) *boundResolversTaskService[*v1.TaskCreateRequest] {
 	b := &boundResolversTaskService[*v1.TaskCreateRequest]{}
-	if t, ok := typed.(TaskServiceResolveProjectRootForTaskCreateRequest); ok {
-		b.ResolveProjectRoot = t.ResolveProjectRootForTaskCreateRequest
-	} else {
-		b.ResolveProjectRoot = func(ctx context.Context, in *v1.TaskCreateRequest) (string, error) {
-			return h.ResolveProjectRoot(ctx, in)
-		}
-	}
+	b.ResolveProjectRoot = mcpwriteimpl.BindResolver(typed, TaskServiceResolveProjectRootForTaskCreateRequest.ResolveProjectRootForTaskCreateRequest, h, TaskServiceHandler.ResolveProjectRoot)
 	return b
 }
 
 func bindTaskServiceTaskUpdateRequestResolvers(h TaskServiceHandler, typed any) *boundResolversTaskService[*v1.TaskUpdateRequest] {
 	b := &boundResolversTaskService[*v1.TaskUpdateRequest]{}
-	if t, ok := typed.(TaskServiceResolveProjectRootForTaskUpdateRequest); ok {
-		b.ResolveProjectRoot = t.ResolveProjectRootForTaskUpdateRequest
-	} else {
-		b.ResolveProjectRoot = func(ctx context.Context, in *v1.TaskUpdateRequest) (string, error) {
-			return h.ResolveProjectRoot(ctx, in)
-		}
-	}
+	b.ResolveProjectRoot = mcpwriteimpl.BindResolver(typed, TaskServiceResolveProjectRootForTaskUpdateRequest.ResolveProjectRootForTaskUpdateRequest, h, TaskServiceHandler.ResolveProjectRoot)
 	return b
 }
 
 func bindTaskServiceTaskDeleteRequestResolvers(h TaskServiceHandler, typed any) *boundResolversTaskService[*v1.TaskDeleteRequest] {
 	b := &boundResolversTaskService[*v1.TaskDeleteRequest]{}
-	if t, ok := typed.(TaskServiceResolveProjectRootForTaskDeleteRequest); ok {
-		b.ResolveProjectRoot = t.ResolveProjectRootForTaskDeleteRequest
-	} else {
-		b.ResolveProjectRoot = func(ctx context.Context, in *v1.TaskDeleteRequest) (string, error) {
-			return h.ResolveProjectRoot(ctx, in)
-		}
-	}
+	b.ResolveProjectRoot = mcpwriteimpl.BindResolver(typed, TaskServiceResolveProjectRootForTaskDeleteRequest.ResolveProjectRootForTaskDeleteRequest, h, TaskServiceHandler.ResolveProjectRoot)
 	return b
 }
 
 func bindTaskServiceTaskMoveRequestResolvers(h TaskServiceHandler, typed any) *boundResolversTaskService[*v1.TaskMoveRequest] {
 	b := &boundResolversTaskService[*v1.TaskMoveRequest]{}
-	if t, ok := typed.(TaskServiceResolveProjectRootForTaskMoveRequest); ok {
-		b.ResolveProjectRoot = t.ResolveProjectRootForTaskMoveRequest
-	} else {
-		b.ResolveProjectRoot = func(ctx context.Context, in *v1.TaskMoveRequest) (string, error) {
-			return h.ResolveProjectRoot(ctx, in)
-		}
-	}
+	b.ResolveProjectRoot = mcpwriteimpl.BindResolver(typed, TaskServiceResolveProjectRootForTaskMoveRequest.ResolveProjectRootForTaskMoveRequest, h, TaskServiceHandler.ResolveProjectRoot)
 	return b
 }
 
 func bindTaskServiceTaskTransformRequestResolvers(h TaskServiceHandler, typed any) *boundResolversTaskService[*v1.TaskTransformRequest] {
 	b := &boundResolversTaskService[*v1.TaskTransformRequest]{}
-	if t, ok := typed.(TaskServiceResolveProjectRootForTaskTransformRequest); ok {
-		b.ResolveProjectRoot = t.ResolveProjectRootForTaskTransformRequest
-	} else {
-		b.ResolveProjectRoot = func(ctx context.Context, in *v1.TaskTransformRequest) (string, error) {
-			return h.ResolveProjectRoot(ctx, in)
-		}
-	}
+	b.ResolveProjectRoot = mcpwriteimpl.BindResolver(typed, TaskServiceResolveProjectRootForTaskTransformRequest.ResolveProjectRootForTaskTransformRequest, h, TaskServiceHandler.ResolveProjectRoot)
 	return b
 }
 
 func bindTaskServiceParentCreateRequestResolvers(h TaskServiceHandler, typed any) *boundResolversTaskService[*v1.ParentCreateRequest] {
 	b := &boundResolversTaskService[*v1.ParentCreateRequest]{}
-	if t, ok := typed.(TaskServiceResolveProjectRootForParentCreateRequest); ok {
-		b.ResolveProjectRoot = t.ResolveProjectRootForParentCreateRequest
-	} else {
-		b.ResolveProjectRoot = func(ctx context.Context, in *v1.ParentCreateRequest) (string, error) {
-			return h.ResolveProjectRoot(ctx, in)
-		}
-	}
+	b.ResolveProjectRoot = mcpwriteimpl.BindResolver(typed, TaskServiceResolveProjectRootForParentCreateRequest.ResolveProjectRootForParentCreateRequest, h, TaskServiceHandler.ResolveProjectRoot)
 	return b
 }
 
 func bindTaskServiceParentOperationsRequestResolvers(h TaskServiceHandler, typed any) *boundResolversTaskService[*v1.ParentOperationsRequest] {
 	b := &boundResolversTaskService[*v1.ParentOperationsRequest]{}
-	if t, ok := typed.(TaskServiceResolveProjectRootForParentOperationsRequest); ok {
-		b.ResolveProjectRoot = t.ResolveProjectRootForParentOperationsRequest
-	} else {
-		b.ResolveProjectRoot = func(ctx context.Context, in *v1.ParentOperationsRequest) (string, error) {
-			return h.ResolveProjectRoot(ctx, in)
-		}
-	}
+	b.ResolveProjectRoot = mcpwriteimpl.BindResolver(typed, TaskServiceResolveProjectRootForParentOperationsRequest.ResolveProjectRootForParentOperationsRequest, h, TaskServiceHandler.ResolveProjectRoot)
 	return b
 }
 
@@ -1105,16 +1053,8 @@ func decodeParentOperationsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Ob
 }
 
 func enrichTaskServiceTaskListRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.TaskListRequest) error {
-	if m.Meta == nil {
-		m.Meta = new(v1.RequestMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichTaskServiceRequestMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichTaskServiceRequestMeta); err != nil {
+		return err
 	}
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)
@@ -1152,16 +1092,8 @@ func enrichTaskServiceRequestMeta(c *mcpwriteimpl.Call, m *v1.RequestMeta) error
 }
 
 func enrichTaskServiceTaskGetRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.TaskGetRequest) error {
-	if m.Meta == nil {
-		m.Meta = new(v1.RequestMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichTaskServiceRequestMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichTaskServiceRequestMeta); err != nil {
+		return err
 	}
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)
@@ -1175,16 +1107,8 @@ func enrichTaskServiceTaskGetRequest[R proto.Message](c *mcpwriteimpl.Call, h *b
 
 func enrichTaskServiceTaskCreateRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.TaskCreateRequest) error {
 	m.Id = "task-" + c.ULID()
-	if m.Meta == nil {
-		m.Meta = new(v1.RequestMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichTaskServiceRequestMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichTaskServiceRequestMeta); err != nil {
+		return err
 	}
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)
@@ -1197,16 +1121,8 @@ func enrichTaskServiceTaskCreateRequest[R proto.Message](c *mcpwriteimpl.Call, h
 }
 
 func enrichTaskServiceTaskUpdateRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.TaskUpdateRequest) error {
-	if m.Meta == nil {
-		m.Meta = new(v1.RequestMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichTaskServiceRequestMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichTaskServiceRequestMeta); err != nil {
+		return err
 	}
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)
@@ -1219,16 +1135,8 @@ func enrichTaskServiceTaskUpdateRequest[R proto.Message](c *mcpwriteimpl.Call, h
 }
 
 func enrichTaskServiceTaskDeleteRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.TaskDeleteRequest) error {
-	if m.Meta == nil {
-		m.Meta = new(v1.RequestMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichTaskServiceRequestMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichTaskServiceRequestMeta); err != nil {
+		return err
 	}
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)
@@ -1241,16 +1149,8 @@ func enrichTaskServiceTaskDeleteRequest[R proto.Message](c *mcpwriteimpl.Call, h
 }
 
 func enrichTaskServiceTaskMoveRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.TaskMoveRequest) error {
-	if m.Meta == nil {
-		m.Meta = new(v1.RequestMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichTaskServiceRequestMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichTaskServiceRequestMeta); err != nil {
+		return err
 	}
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)
@@ -1263,16 +1163,8 @@ func enrichTaskServiceTaskMoveRequest[R proto.Message](c *mcpwriteimpl.Call, h *
 }
 
 func enrichTaskServiceTaskTransformRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.TaskTransformRequest) error {
-	if m.Meta == nil {
-		m.Meta = new(v1.RequestMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichTaskServiceRequestMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichTaskServiceRequestMeta); err != nil {
+		return err
 	}
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)
@@ -1286,16 +1178,8 @@ func enrichTaskServiceTaskTransformRequest[R proto.Message](c *mcpwriteimpl.Call
 
 func enrichTaskServiceParentCreateRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.ParentCreateRequest) error {
 	m.Id = "task-" + c.ULID()
-	if m.Meta == nil {
-		m.Meta = new(v1.RequestMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichTaskServiceRequestMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichTaskServiceRequestMeta); err != nil {
+		return err
 	}
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)
@@ -1308,16 +1192,8 @@ func enrichTaskServiceParentCreateRequest[R proto.Message](c *mcpwriteimpl.Call,
 }
 
 func enrichTaskServiceParentOperationsRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.ParentOperationsRequest) error {
-	if m.Meta == nil {
-		m.Meta = new(v1.RequestMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichTaskServiceRequestMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichTaskServiceRequestMeta); err != nil {
+		return err
 	}
 	if m.RootDir == "" {
 		v, err := h.ResolveProjectRoot(c.Ctx, root)

@@ -63,11 +63,7 @@ type boundResolversNoteService[R proto.Message] struct {
 
 func bindNoteServiceImportNotesRequestResolvers(h NoteServiceHandler, typed any) *boundResolversNoteService[*v1.ImportNotesRequest] {
 	b := &boundResolversNoteService[*v1.ImportNotesRequest]{}
-	if t, ok := typed.(NoteServiceResolveFolderForImportNotesRequest); ok {
-		b.ResolveFolder = t.ResolveFolderForImportNotesRequest
-	} else {
-		b.ResolveFolder = func(ctx context.Context, in *v1.ImportNotesRequest) (string, error) { return h.ResolveFolder(ctx, in) }
-	}
+	b.ResolveFolder = mcpwriteimpl.BindResolver(typed, NoteServiceResolveFolderForImportNotesRequest.ResolveFolderForImportNotesRequest, h, NoteServiceHandler.ResolveFolder)
 	return b
 }
 

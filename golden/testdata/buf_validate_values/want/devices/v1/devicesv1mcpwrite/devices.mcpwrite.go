@@ -68,13 +68,7 @@ type boundResolversDeviceService[R proto.Message] struct {
 
 func bindDeviceServiceSetGraceRequestResolvers(h DeviceServiceHandler, typed any) *boundResolversDeviceService[*v1.SetGraceRequest] {
 	b := &boundResolversDeviceService[*v1.SetGraceRequest]{}
-	if t, ok := typed.(DeviceServiceResolveFleetGraceForSetGraceRequest); ok {
-		b.ResolveFleetGrace = t.ResolveFleetGraceForSetGraceRequest
-	} else {
-		b.ResolveFleetGrace = func(ctx context.Context, in *v1.SetGraceRequest) (*durationpb.Duration, error) {
-			return h.ResolveFleetGrace(ctx, in)
-		}
-	}
+	b.ResolveFleetGrace = mcpwriteimpl.BindResolver(typed, DeviceServiceResolveFleetGraceForSetGraceRequest.ResolveFleetGraceForSetGraceRequest, h, DeviceServiceHandler.ResolveFleetGrace)
 	return b
 }
 

@@ -66,13 +66,7 @@ type boundResolversRelayService[R proto.Message] struct {
 
 func bindRelayServicePostMessageRequestResolvers(h RelayServiceHandler, typed any) *boundResolversRelayService[*v1.PostMessageRequest] {
 	b := &boundResolversRelayService[*v1.PostMessageRequest]{}
-	if t, ok := typed.(RelayServiceResolveDefaultChannelForPostMessageRequest); ok {
-		b.ResolveDefaultChannel = t.ResolveDefaultChannelForPostMessageRequest
-	} else {
-		b.ResolveDefaultChannel = func(ctx context.Context, in *v1.PostMessageRequest) (string, error) {
-			return h.ResolveDefaultChannel(ctx, in)
-		}
-	}
+	b.ResolveDefaultChannel = mcpwriteimpl.BindResolver(typed, RelayServiceResolveDefaultChannelForPostMessageRequest.ResolveDefaultChannelForPostMessageRequest, h, RelayServiceHandler.ResolveDefaultChannel)
 	return b
 }
 

@@ -90,32 +90,14 @@ type boundResolversInvoiceService[R proto.Message] struct {
 
 func bindInvoiceServiceIssueInvoiceRequestResolvers(h InvoiceServiceHandler, typed any) *boundResolversInvoiceService[*v1.IssueInvoiceRequest] {
 	b := &boundResolversInvoiceService[*v1.IssueInvoiceRequest]{}
-	if t, ok := typed.(InvoiceServiceResolveDefaultLedgerForIssueInvoiceRequest); ok {
-		b.ResolveDefaultLedger = t.ResolveDefaultLedgerForIssueInvoiceRequest
-	} else {
-		b.ResolveDefaultLedger = func(ctx context.Context, in *v1.IssueInvoiceRequest) (string, error) {
-			return h.ResolveDefaultLedger(ctx, in)
-		}
-	}
-	if t, ok := typed.(InvoiceServiceResolveNextSequenceForIssueInvoiceRequest); ok {
-		b.ResolveNextSequence = t.ResolveNextSequenceForIssueInvoiceRequest
-	} else {
-		b.ResolveNextSequence = func(ctx context.Context, in *v1.IssueInvoiceRequest) (int64, error) {
-			return h.ResolveNextSequence(ctx, in)
-		}
-	}
+	b.ResolveDefaultLedger = mcpwriteimpl.BindResolver(typed, InvoiceServiceResolveDefaultLedgerForIssueInvoiceRequest.ResolveDefaultLedgerForIssueInvoiceRequest, h, InvoiceServiceHandler.ResolveDefaultLedger)
+	b.ResolveNextSequence = mcpwriteimpl.BindResolver(typed, InvoiceServiceResolveNextSequenceForIssueInvoiceRequest.ResolveNextSequenceForIssueInvoiceRequest, h, InvoiceServiceHandler.ResolveNextSequence)
 	return b
 }
 
 func bindInvoiceServiceVoidInvoiceRequestResolvers(h InvoiceServiceHandler, typed any) *boundResolversInvoiceService[*v1.VoidInvoiceRequest] {
 	b := &boundResolversInvoiceService[*v1.VoidInvoiceRequest]{}
-	if t, ok := typed.(InvoiceServiceResolveDefaultLedgerForVoidInvoiceRequest); ok {
-		b.ResolveDefaultLedger = t.ResolveDefaultLedgerForVoidInvoiceRequest
-	} else {
-		b.ResolveDefaultLedger = func(ctx context.Context, in *v1.VoidInvoiceRequest) (string, error) {
-			return h.ResolveDefaultLedger(ctx, in)
-		}
-	}
+	b.ResolveDefaultLedger = mcpwriteimpl.BindResolver(typed, InvoiceServiceResolveDefaultLedgerForVoidInvoiceRequest.ResolveDefaultLedgerForVoidInvoiceRequest, h, InvoiceServiceHandler.ResolveDefaultLedger)
 	return b
 }
 

@@ -65,13 +65,7 @@ type boundResolversStockService[R proto.Message] struct {
 
 func bindStockServiceMoveStockRequestResolvers(h StockServiceHandler, typed any) *boundResolversStockService[*v1.MoveStockRequest] {
 	b := &boundResolversStockService[*v1.MoveStockRequest]{}
-	if t, ok := typed.(StockServiceResolveHomeWarehouseForMoveStockRequest); ok {
-		b.ResolveHomeWarehouse = t.ResolveHomeWarehouseForMoveStockRequest
-	} else {
-		b.ResolveHomeWarehouse = func(ctx context.Context, in *v1.MoveStockRequest) (string, error) {
-			return h.ResolveHomeWarehouse(ctx, in)
-		}
-	}
+	b.ResolveHomeWarehouse = mcpwriteimpl.BindResolver(typed, StockServiceResolveHomeWarehouseForMoveStockRequest.ResolveHomeWarehouseForMoveStockRequest, h, StockServiceHandler.ResolveHomeWarehouse)
 	return b
 }
 

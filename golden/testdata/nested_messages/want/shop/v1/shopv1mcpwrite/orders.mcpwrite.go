@@ -213,16 +213,8 @@ func decodeChangeAddressRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 
 func enrichOrderServicePlaceOrderRequest(c *mcpwriteimpl.Call, m *v1.PlaceOrderRequest) error {
 	m.OrderId = c.UUIDv7()
-	if m.Meta == nil {
-		m.Meta = new(v1.Meta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichOrderServiceMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichOrderServiceMeta); err != nil {
+		return err
 	}
 	if x := m.GetCustomer(); x != nil {
 		c.Enter("customer")
@@ -243,16 +235,8 @@ func enrichOrderServiceMeta(c *mcpwriteimpl.Call, m *v1.Meta) error {
 	}
 	m.TenantId = vTenantId
 	m.OccurredAt = c.NowTimestamp()
-	if m.Audit == nil {
-		m.Audit = new(v1.Audit)
-	}
-	{
-		c.Enter("audit")
-		err := enrichOrderServiceAudit(c, m.Audit)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "audit", &m.Audit, enrichOrderServiceAudit); err != nil {
+		return err
 	}
 	return nil
 }
@@ -297,16 +281,8 @@ func enrichOrderServiceAddress(c *mcpwriteimpl.Call, m *v1.Address) error {
 }
 
 func enrichOrderServiceChangeAddressRequest(c *mcpwriteimpl.Call, m *v1.ChangeAddressRequest) error {
-	if m.Meta == nil {
-		m.Meta = new(v1.Meta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichOrderServiceMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichOrderServiceMeta); err != nil {
+		return err
 	}
 	if x := m.GetAddress(); x != nil {
 		c.Enter("address")

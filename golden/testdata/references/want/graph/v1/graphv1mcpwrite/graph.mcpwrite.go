@@ -99,11 +99,7 @@ func bindGraphServiceConnectRequestResolvers(h GraphServiceHandler, typed any) *
 			return h.ResolveNodeRef(ctx, in, ref)
 		}
 	}
-	if t, ok := typed.(GraphServiceResolveFromKindForConnectRequest); ok {
-		b.ResolveFromKind = t.ResolveFromKindForConnectRequest
-	} else {
-		b.ResolveFromKind = func(ctx context.Context, in *v1.ConnectRequest) (string, error) { return h.ResolveFromKind(ctx, in) }
-	}
+	b.ResolveFromKind = mcpwriteimpl.BindResolver(typed, GraphServiceResolveFromKindForConnectRequest.ResolveFromKindForConnectRequest, h, GraphServiceHandler.ResolveFromKind)
 	if t, ok := typed.(GraphServiceResolvePersonRefForConnectRequest); ok {
 		b.ResolvePersonRef = t.ResolvePersonRefForConnectRequest
 	} else {
