@@ -610,15 +610,11 @@ var fieldsCreateElementRequest = []string{"id", "model_id", "type", "name", "des
 
 func decodeCreateElementRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateElementRequest) {
 	d.Known(obj, fieldsCreateElementRequest)
-	if v := obj.Get("id"); v.Present() {
-		if x, ok := d.String(v, "id"); ok {
-			m.Id = x
-		}
+	if x, ok := d.String(obj.Get("id"), "id"); ok {
+		m.Id = x
 	}
-	if v := obj.Get("model_id"); v.Present() {
-		if x, ok := d.String(v, "model_id"); ok {
-			m.ModelId = x
-		}
+	if x, ok := d.String(obj.Get("model_id"), "model_id"); ok {
+		m.ModelId = x
 	}
 	if v := obj.Get("type"); v.Present() {
 		if x, ok := d.Enum(v, "type", enumElementType); ok {
@@ -636,11 +632,9 @@ func decodeCreateElementRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("description"); v.Present() {
-		if x, ok := d.String(v, "description"); ok {
-			d.MaxLength("description", x, 4000)
-			m.Description = x
-		}
+	if x, ok := d.String(obj.Get("description"), "description"); ok {
+		d.MaxLength("description", x, 4000)
+		m.Description = x
 	}
 	if v := obj.Get("properties"); v.Present() {
 		if ks, vs, ok := d.MapEntries(v, "properties"); ok {
@@ -655,10 +649,8 @@ func decodeCreateElementRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 			d.Leave()
 		}
 	}
-	if v := obj.Get("parent_id"); v.Present() {
-		if x, ok := d.String(v, "parent_id"); ok {
-			m.ParentId = x
-		}
+	if x, ok := d.String(obj.Get("parent_id"), "parent_id"); ok {
+		m.ParentId = x
 	}
 }
 
@@ -666,10 +658,8 @@ var fieldsCreateRelationshipRequest = []string{"model_id", "type", "source_id", 
 
 func decodeCreateRelationshipRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateRelationshipRequest) {
 	d.Known(obj, fieldsCreateRelationshipRequest)
-	if v := obj.Get("model_id"); v.Present() {
-		if x, ok := d.String(v, "model_id"); ok {
-			m.ModelId = x
-		}
+	if x, ok := d.String(obj.Get("model_id"), "model_id"); ok {
+		m.ModelId = x
 	}
 	if v := obj.Get("type"); v.Present() {
 		if x, ok := d.Enum(v, "type", enumRelationshipType); ok {
@@ -692,15 +682,11 @@ func decodeCreateRelationshipRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.
 	} else {
 		d.Missing("target_id")
 	}
-	if v := obj.Get("name"); v.Present() {
-		if x, ok := d.String(v, "name"); ok {
-			m.Name = x
-		}
+	if x, ok := d.String(obj.Get("name"), "name"); ok {
+		m.Name = x
 	}
-	if v := obj.Get("description"); v.Present() {
-		if x, ok := d.String(v, "description"); ok {
-			m.Description = x
-		}
+	if x, ok := d.String(obj.Get("description"), "description"); ok {
+		m.Description = x
 	}
 }
 
@@ -715,17 +701,13 @@ func decodeUpdateElementRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("name"); v.Present() {
-		if x, ok := d.String(v, "name"); ok {
-			d.MinLength("name", x, 1)
-			d.MaxLength("name", x, 200)
-			m.Name = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("name"), "name"); ok {
+		d.MinLength("name", x, 1)
+		d.MaxLength("name", x, 200)
+		m.Name = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("description"); v.Present() {
-		if x, ok := d.String(v, "description"); ok {
-			m.Description = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("description"), "description"); ok {
+		m.Description = mcpwriteimpl.Ptr(x)
 	}
 	if v := obj.Get("properties"); v.Present() {
 		if ks, vs, ok := d.MapEntries(v, "properties"); ok {
@@ -794,15 +776,11 @@ var fieldsCreateCapabilityRequest = []string{"id", "model_id", "name", "descript
 
 func decodeCreateCapabilityRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateCapabilityRequest) {
 	d.Known(obj, fieldsCreateCapabilityRequest)
-	if v := obj.Get("id"); v.Present() {
-		if x, ok := d.String(v, "id"); ok {
-			m.Id = x
-		}
+	if x, ok := d.String(obj.Get("id"), "id"); ok {
+		m.Id = x
 	}
-	if v := obj.Get("model_id"); v.Present() {
-		if x, ok := d.String(v, "model_id"); ok {
-			m.ModelId = x
-		}
+	if x, ok := d.String(obj.Get("model_id"), "model_id"); ok {
+		m.ModelId = x
 	}
 	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
@@ -813,10 +791,8 @@ func decodeCreateCapabilityRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Ob
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("description"); v.Present() {
-		if x, ok := d.String(v, "description"); ok {
-			m.Description = x
-		}
+	if x, ok := d.String(obj.Get("description"), "description"); ok {
+		m.Description = x
 	}
 	if v := obj.Get("profile"); v.Present() {
 		if o, ok := d.Object(v, "profile"); ok {
@@ -835,10 +811,8 @@ var fieldsCreateCapabilityStructureRequest = []string{"model_id", "name", "descr
 
 func decodeCreateCapabilityStructureRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateCapabilityStructureRequest) {
 	d.Known(obj, fieldsCreateCapabilityStructureRequest)
-	if v := obj.Get("model_id"); v.Present() {
-		if x, ok := d.String(v, "model_id"); ok {
-			m.ModelId = x
-		}
+	if x, ok := d.String(obj.Get("model_id"), "model_id"); ok {
+		m.ModelId = x
 	}
 	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
@@ -849,11 +823,9 @@ func decodeCreateCapabilityStructureRequest(d *mcpwriteimpl.Decoder, obj *mcpwri
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("description"); v.Present() {
-		if x, ok := d.String(v, "description"); ok {
-			d.MaxLength("description", x, 4000)
-			m.Description = x
-		}
+	if x, ok := d.String(obj.Get("description"), "description"); ok {
+		d.MaxLength("description", x, 4000)
+		m.Description = x
 	}
 	if v := obj.Get("value_streams"); v.Present() {
 		if arr, ok := d.Array(v, "value_streams"); ok {
@@ -889,10 +861,8 @@ var fieldsAddComponentToCapabilityRequest = []string{"model_id", "capability_id"
 
 func decodeAddComponentToCapabilityRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.AddComponentToCapabilityRequest) {
 	d.Known(obj, fieldsAddComponentToCapabilityRequest)
-	if v := obj.Get("model_id"); v.Present() {
-		if x, ok := d.String(v, "model_id"); ok {
-			m.ModelId = x
-		}
+	if x, ok := d.String(obj.Get("model_id"), "model_id"); ok {
+		m.ModelId = x
 	}
 	if v := obj.Get("capability_id"); v.Present() {
 		if x, ok := d.String(v, "capability_id"); ok {
@@ -910,11 +880,9 @@ func decodeAddComponentToCapabilityRequest(d *mcpwriteimpl.Decoder, obj *mcpwrit
 	} else {
 		d.Missing("component_name")
 	}
-	if v := obj.Get("component_description"); v.Present() {
-		if x, ok := d.String(v, "component_description"); ok {
-			d.MaxLength("component_description", x, 4000)
-			m.ComponentDescription = x
-		}
+	if x, ok := d.String(obj.Get("component_description"), "component_description"); ok {
+		d.MaxLength("component_description", x, 4000)
+		m.ComponentDescription = x
 	}
 	if v := obj.Get("services"); v.Present() {
 		if arr, ok := d.Array(v, "services"); ok {
@@ -952,11 +920,9 @@ func decodeElementItem(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("description"); v.Present() {
-		if x, ok := d.String(v, "description"); ok {
-			d.MaxLength("description", x, 4000)
-			m.Description = x
-		}
+	if x, ok := d.String(obj.Get("description"), "description"); ok {
+		d.MaxLength("description", x, 4000)
+		m.Description = x
 	}
 	if v := obj.Get("properties"); v.Present() {
 		if ks, vs, ok := d.MapEntries(v, "properties"); ok {
@@ -971,18 +937,14 @@ func decodeElementItem(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.
 			d.Leave()
 		}
 	}
-	if v := obj.Get("parent_id"); v.Present() {
-		if x, ok := d.String(v, "parent_id"); ok {
-			d.MaxLength("parent_id", x, 200)
-			m.ParentId = x
-		}
+	if x, ok := d.String(obj.Get("parent_id"), "parent_id"); ok {
+		d.MaxLength("parent_id", x, 200)
+		m.ParentId = x
 	}
-	if v := obj.Get("client_request_id"); v.Present() {
-		if x, ok := d.String(v, "client_request_id"); ok {
-			d.MaxLength("client_request_id", x, 255)
-			d.Pattern("client_request_id", x, patternElementItemClientRequestId)
-			m.ClientRequestId = x
-		}
+	if x, ok := d.String(obj.Get("client_request_id"), "client_request_id"); ok {
+		d.MaxLength("client_request_id", x, 255)
+		d.Pattern("client_request_id", x, patternElementItemClientRequestId)
+		m.ClientRequestId = x
 	}
 }
 
@@ -990,10 +952,8 @@ var fieldsCreateElementsRequest = []string{"model_id", "elements"}
 
 func decodeCreateElementsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateElementsRequest) {
 	d.Known(obj, fieldsCreateElementsRequest)
-	if v := obj.Get("model_id"); v.Present() {
-		if x, ok := d.String(v, "model_id"); ok {
-			m.ModelId = x
-		}
+	if x, ok := d.String(obj.Get("model_id"), "model_id"); ok {
+		m.ModelId = x
 	}
 	if v := obj.Get("elements"); v.Present() {
 		if arr, ok := d.Array(v, "elements"); ok {

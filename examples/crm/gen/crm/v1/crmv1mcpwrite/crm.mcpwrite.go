@@ -474,16 +474,12 @@ func decodeListPeopleRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		m.PageSize = 50
 	}
-	if v := obj.Get("page_token"); v.Present() {
-		if x, ok := d.String(v, "page_token"); ok {
-			m.PageToken = x
-		}
+	if x, ok := d.String(obj.Get("page_token"), "page_token"); ok {
+		m.PageToken = x
 	}
-	if v := obj.Get("query"); v.Present() {
-		if x, ok := d.String(v, "query"); ok {
-			d.MaxLength("query", x, 200)
-			m.Query = x
-		}
+	if x, ok := d.String(obj.Get("query"), "query"); ok {
+		d.MaxLength("query", x, 200)
+		m.Query = x
 	}
 }
 
@@ -514,35 +510,25 @@ func decodeCreatePersonRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object
 	} else {
 		d.Missing("first_name")
 	}
-	if v := obj.Get("last_name"); v.Present() {
-		if x, ok := d.String(v, "last_name"); ok {
-			d.MaxLength("last_name", x, 100)
-			m.LastName = x
-		}
+	if x, ok := d.String(obj.Get("last_name"), "last_name"); ok {
+		d.MaxLength("last_name", x, 100)
+		m.LastName = x
 	}
-	if v := obj.Get("email"); v.Present() {
-		if x, ok := d.String(v, "email"); ok {
-			d.MaxLength("email", x, 254)
-			d.Pattern("email", x, patternCreatePersonRequestEmail)
-			m.Email = x
-		}
+	if x, ok := d.String(obj.Get("email"), "email"); ok {
+		d.MaxLength("email", x, 254)
+		d.Pattern("email", x, patternCreatePersonRequestEmail)
+		m.Email = x
 	}
-	if v := obj.Get("phone"); v.Present() {
-		if x, ok := d.String(v, "phone"); ok {
-			d.Pattern("phone", x, patternCreatePersonRequestPhone)
-			m.Phone = x
-		}
+	if x, ok := d.String(obj.Get("phone"), "phone"); ok {
+		d.Pattern("phone", x, patternCreatePersonRequestPhone)
+		m.Phone = x
 	}
-	if v := obj.Get("title"); v.Present() {
-		if x, ok := d.String(v, "title"); ok {
-			d.MaxLength("title", x, 200)
-			m.Title = x
-		}
+	if x, ok := d.String(obj.Get("title"), "title"); ok {
+		d.MaxLength("title", x, 200)
+		m.Title = x
 	}
-	if v := obj.Get("org_id"); v.Present() {
-		if x, ok := d.String(v, "org_id"); ok {
-			m.OrgId = x
-		}
+	if x, ok := d.String(obj.Get("org_id"), "org_id"); ok {
+		m.OrgId = x
 	}
 }
 
@@ -558,37 +544,27 @@ func decodeUpdatePersonRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object
 	} else {
 		d.Missing("person_id")
 	}
-	if v := obj.Get("first_name"); v.Present() {
-		if x, ok := d.String(v, "first_name"); ok {
-			d.MinLength("first_name", x, 1)
-			d.MaxLength("first_name", x, 100)
-			m.FirstName = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("first_name"), "first_name"); ok {
+		d.MinLength("first_name", x, 1)
+		d.MaxLength("first_name", x, 100)
+		m.FirstName = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("last_name"); v.Present() {
-		if x, ok := d.String(v, "last_name"); ok {
-			d.MaxLength("last_name", x, 100)
-			m.LastName = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("last_name"), "last_name"); ok {
+		d.MaxLength("last_name", x, 100)
+		m.LastName = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("email"); v.Present() {
-		if x, ok := d.String(v, "email"); ok {
-			d.MaxLength("email", x, 254)
-			d.Pattern("email", x, patternUpdatePersonRequestEmail)
-			m.Email = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("email"), "email"); ok {
+		d.MaxLength("email", x, 254)
+		d.Pattern("email", x, patternUpdatePersonRequestEmail)
+		m.Email = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("phone"); v.Present() {
-		if x, ok := d.String(v, "phone"); ok {
-			d.Pattern("phone", x, patternUpdatePersonRequestPhone)
-			m.Phone = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("phone"), "phone"); ok {
+		d.Pattern("phone", x, patternUpdatePersonRequestPhone)
+		m.Phone = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("title"); v.Present() {
-		if x, ok := d.String(v, "title"); ok {
-			d.MaxLength("title", x, 200)
-			m.Title = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("title"), "title"); ok {
+		d.MaxLength("title", x, 200)
+		m.Title = mcpwriteimpl.Ptr(x)
 	}
 }
 
@@ -619,16 +595,12 @@ func decodeListOrgsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m 
 	} else {
 		m.PageSize = 50
 	}
-	if v := obj.Get("page_token"); v.Present() {
-		if x, ok := d.String(v, "page_token"); ok {
-			m.PageToken = x
-		}
+	if x, ok := d.String(obj.Get("page_token"), "page_token"); ok {
+		m.PageToken = x
 	}
-	if v := obj.Get("query"); v.Present() {
-		if x, ok := d.String(v, "query"); ok {
-			d.MaxLength("query", x, 200)
-			m.Query = x
-		}
+	if x, ok := d.String(obj.Get("query"), "query"); ok {
+		d.MaxLength("query", x, 200)
+		m.Query = x
 	}
 }
 
@@ -659,18 +631,14 @@ func decodeCreateOrgRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("domain"); v.Present() {
-		if x, ok := d.String(v, "domain"); ok {
-			d.MaxLength("domain", x, 253)
-			d.Pattern("domain", x, patternCreateOrgRequestDomain)
-			m.Domain = x
-		}
+	if x, ok := d.String(obj.Get("domain"), "domain"); ok {
+		d.MaxLength("domain", x, 253)
+		d.Pattern("domain", x, patternCreateOrgRequestDomain)
+		m.Domain = x
 	}
-	if v := obj.Get("industry"); v.Present() {
-		if x, ok := d.String(v, "industry"); ok {
-			d.MaxLength("industry", x, 100)
-			m.Industry = x
-		}
+	if x, ok := d.String(obj.Get("industry"), "industry"); ok {
+		d.MaxLength("industry", x, 100)
+		m.Industry = x
 	}
 }
 
@@ -686,25 +654,19 @@ func decodeUpdateOrgRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m
 	} else {
 		d.Missing("org_id")
 	}
-	if v := obj.Get("name"); v.Present() {
-		if x, ok := d.String(v, "name"); ok {
-			d.MinLength("name", x, 1)
-			d.MaxLength("name", x, 200)
-			m.Name = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("name"), "name"); ok {
+		d.MinLength("name", x, 1)
+		d.MaxLength("name", x, 200)
+		m.Name = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("domain"); v.Present() {
-		if x, ok := d.String(v, "domain"); ok {
-			d.MaxLength("domain", x, 253)
-			d.Pattern("domain", x, patternUpdateOrgRequestDomain)
-			m.Domain = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("domain"), "domain"); ok {
+		d.MaxLength("domain", x, 253)
+		d.Pattern("domain", x, patternUpdateOrgRequestDomain)
+		m.Domain = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("industry"); v.Present() {
-		if x, ok := d.String(v, "industry"); ok {
-			d.MaxLength("industry", x, 100)
-			m.Industry = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("industry"), "industry"); ok {
+		d.MaxLength("industry", x, 100)
+		m.Industry = mcpwriteimpl.Ptr(x)
 	}
 }
 
@@ -735,20 +697,14 @@ func decodeListNotesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m
 	} else {
 		m.PageSize = 50
 	}
-	if v := obj.Get("page_token"); v.Present() {
-		if x, ok := d.String(v, "page_token"); ok {
-			m.PageToken = x
-		}
+	if x, ok := d.String(obj.Get("page_token"), "page_token"); ok {
+		m.PageToken = x
 	}
-	if v := obj.Get("person_id"); v.Present() {
-		if x, ok := d.String(v, "person_id"); ok {
-			m.Subject = &v1.ListNotesRequest_PersonId{PersonId: x}
-		}
+	if x, ok := d.String(obj.Get("person_id"), "person_id"); ok {
+		m.Subject = &v1.ListNotesRequest_PersonId{PersonId: x}
 	}
-	if v := obj.Get("org_id"); v.Present() {
-		if x, ok := d.String(v, "org_id"); ok {
-			m.Subject = &v1.ListNotesRequest_OrgId{OrgId: x}
-		}
+	if x, ok := d.String(obj.Get("org_id"), "org_id"); ok {
+		m.Subject = &v1.ListNotesRequest_OrgId{OrgId: x}
 	}
 	d.OneOf(obj, false, "person_id", "org_id")
 }
@@ -780,15 +736,11 @@ func decodeCreateNoteRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		d.Missing("body")
 	}
-	if v := obj.Get("person_id"); v.Present() {
-		if x, ok := d.String(v, "person_id"); ok {
-			m.Subject = &v1.CreateNoteRequest_PersonId{PersonId: x}
-		}
+	if x, ok := d.String(obj.Get("person_id"), "person_id"); ok {
+		m.Subject = &v1.CreateNoteRequest_PersonId{PersonId: x}
 	}
-	if v := obj.Get("org_id"); v.Present() {
-		if x, ok := d.String(v, "org_id"); ok {
-			m.Subject = &v1.CreateNoteRequest_OrgId{OrgId: x}
-		}
+	if x, ok := d.String(obj.Get("org_id"), "org_id"); ok {
+		m.Subject = &v1.CreateNoteRequest_OrgId{OrgId: x}
 	}
 	d.OneOf(obj, true, "person_id", "org_id")
 }
@@ -879,18 +831,14 @@ var fieldsFindPeopleAtOrgRequest = []string{"org_id", "org_name"}
 
 func decodeFindPeopleAtOrgRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.FindPeopleAtOrgRequest) {
 	d.Known(obj, fieldsFindPeopleAtOrgRequest)
-	if v := obj.Get("org_id"); v.Present() {
-		if x, ok := d.String(v, "org_id"); ok {
-			d.MinLength("org_id", x, 1)
-			m.Org = &v1.FindPeopleAtOrgRequest_OrgId{OrgId: x}
-		}
+	if x, ok := d.String(obj.Get("org_id"), "org_id"); ok {
+		d.MinLength("org_id", x, 1)
+		m.Org = &v1.FindPeopleAtOrgRequest_OrgId{OrgId: x}
 	}
-	if v := obj.Get("org_name"); v.Present() {
-		if x, ok := d.String(v, "org_name"); ok {
-			d.MinLength("org_name", x, 1)
-			d.MaxLength("org_name", x, 200)
-			m.Org = &v1.FindPeopleAtOrgRequest_OrgName{OrgName: x}
-		}
+	if x, ok := d.String(obj.Get("org_name"), "org_name"); ok {
+		d.MinLength("org_name", x, 1)
+		d.MaxLength("org_name", x, 200)
+		m.Org = &v1.FindPeopleAtOrgRequest_OrgName{OrgName: x}
 	}
 	d.OneOf(obj, true, "org_id", "org_name")
 }

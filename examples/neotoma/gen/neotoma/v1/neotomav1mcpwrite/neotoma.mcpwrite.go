@@ -363,36 +363,26 @@ var fieldsInterpretationConfig = []string{"provider", "model_id", "temperature",
 
 func decodeInterpretationConfig(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.InterpretationConfig) {
 	d.Known(obj, fieldsInterpretationConfig)
-	if v := obj.Get("provider"); v.Present() {
-		if x, ok := d.String(v, "provider"); ok {
-			d.MaxLength("provider", x, 100)
-			m.Provider = x
-		}
+	if x, ok := d.String(obj.Get("provider"), "provider"); ok {
+		d.MaxLength("provider", x, 100)
+		m.Provider = x
 	}
-	if v := obj.Get("model_id"); v.Present() {
-		if x, ok := d.String(v, "model_id"); ok {
-			d.MaxLength("model_id", x, 200)
-			m.ModelId = x
-		}
+	if x, ok := d.String(obj.Get("model_id"), "model_id"); ok {
+		d.MaxLength("model_id", x, 200)
+		m.ModelId = x
 	}
-	if v := obj.Get("temperature"); v.Present() {
-		if x, ok := d.Float64(v, "temperature"); ok {
-			d.Minimum("temperature", float64(x), 0)
-			d.Maximum("temperature", float64(x), 2)
-			m.Temperature = x
-		}
+	if x, ok := d.Float64(obj.Get("temperature"), "temperature"); ok {
+		d.Minimum("temperature", float64(x), 0)
+		d.Maximum("temperature", float64(x), 2)
+		m.Temperature = x
 	}
-	if v := obj.Get("prompt_hash"); v.Present() {
-		if x, ok := d.String(v, "prompt_hash"); ok {
-			d.MaxLength("prompt_hash", x, 128)
-			m.PromptHash = x
-		}
+	if x, ok := d.String(obj.Get("prompt_hash"), "prompt_hash"); ok {
+		d.MaxLength("prompt_hash", x, 128)
+		m.PromptHash = x
 	}
-	if v := obj.Get("code_version"); v.Present() {
-		if x, ok := d.String(v, "code_version"); ok {
-			d.MaxLength("code_version", x, 100)
-			m.CodeVersion = x
-		}
+	if x, ok := d.String(obj.Get("code_version"), "code_version"); ok {
+		d.MaxLength("code_version", x, 100)
+		m.CodeVersion = x
 	}
 	if v := obj.Get("feature_flags"); v.Present() {
 		if ks, vs, ok := d.MapEntries(v, "feature_flags"); ok {
@@ -427,10 +417,8 @@ func decodeProvenance(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.P
 			d.Leave()
 		}
 	}
-	if v := obj.Get("extracted_at"); v.Present() {
-		if x, ok := d.Timestamp(v, "extracted_at"); ok {
-			m.ExtractedAt = x
-		}
+	if x, ok := d.Timestamp(obj.Get("extracted_at"), "extracted_at"); ok {
+		m.ExtractedAt = x
 	}
 	if v := obj.Get("extractor_version"); v.Present() {
 		if x, ok := d.String(v, "extractor_version"); ok {
@@ -441,11 +429,9 @@ func decodeProvenance(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.P
 	} else {
 		d.Missing("extractor_version")
 	}
-	if v := obj.Get("agent_id"); v.Present() {
-		if x, ok := d.String(v, "agent_id"); ok {
-			d.MaxLength("agent_id", x, 200)
-			m.AgentId = x
-		}
+	if x, ok := d.String(obj.Get("agent_id"), "agent_id"); ok {
+		d.MaxLength("agent_id", x, 200)
+		m.AgentId = x
 	}
 }
 
@@ -462,30 +448,22 @@ func decodeStoreRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1
 			d.MaxItems("entities", len(l.GetValues()), 100)
 		}
 	}
-	if v := obj.Get("file_content"); v.Present() {
-		if x, ok := d.Bytes(v, "file_content"); ok {
-			m.Material = &v1.StoreRequest_FileContent{FileContent: x}
-		}
+	if x, ok := d.Bytes(obj.Get("file_content"), "file_content"); ok {
+		m.Material = &v1.StoreRequest_FileContent{FileContent: x}
 	}
-	if v := obj.Get("file_path"); v.Present() {
-		if x, ok := d.String(v, "file_path"); ok {
-			d.MinLength("file_path", x, 1)
-			d.MaxLength("file_path", x, 4096)
-			m.Material = &v1.StoreRequest_FilePath{FilePath: x}
-		}
+	if x, ok := d.String(obj.Get("file_path"), "file_path"); ok {
+		d.MinLength("file_path", x, 1)
+		d.MaxLength("file_path", x, 4096)
+		m.Material = &v1.StoreRequest_FilePath{FilePath: x}
 	}
-	if v := obj.Get("mime_type"); v.Present() {
-		if x, ok := d.String(v, "mime_type"); ok {
-			d.MaxLength("mime_type", x, 255)
-			d.Pattern("mime_type", x, patternStoreRequestMimeType)
-			m.MimeType = x
-		}
+	if x, ok := d.String(obj.Get("mime_type"), "mime_type"); ok {
+		d.MaxLength("mime_type", x, 255)
+		d.Pattern("mime_type", x, patternStoreRequestMimeType)
+		m.MimeType = x
 	}
-	if v := obj.Get("original_filename"); v.Present() {
-		if x, ok := d.String(v, "original_filename"); ok {
-			d.MaxLength("original_filename", x, 255)
-			m.OriginalFilename = x
-		}
+	if x, ok := d.String(obj.Get("original_filename"), "original_filename"); ok {
+		d.MaxLength("original_filename", x, 255)
+		m.OriginalFilename = x
 	}
 	if v := obj.Get("interpret"); v.Present() {
 		if x, ok := d.Bool(v, "interpret"); ok {
@@ -494,14 +472,12 @@ func decodeStoreRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1
 	} else {
 		m.Interpret = true
 	}
-	if v := obj.Get("interpretation_config"); v.Present() {
-		if o, ok := d.Object(v, "interpretation_config"); ok {
-			x := new(v1.InterpretationConfig)
-			d.Enter("interpretation_config")
-			decodeInterpretationConfig(d, o, x)
-			d.Leave()
-			m.InterpretationConfig = x
-		}
+	if o, ok := d.Object(obj.Get("interpretation_config"), "interpretation_config"); ok {
+		x := new(v1.InterpretationConfig)
+		d.Enter("interpretation_config")
+		decodeInterpretationConfig(d, o, x)
+		d.Leave()
+		m.InterpretationConfig = x
 	}
 	if v := obj.Get("source_priority"); v.Present() {
 		if x, ok := d.Int32(v, "source_priority"); ok {
@@ -512,14 +488,12 @@ func decodeStoreRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1
 	} else {
 		m.SourcePriority = 100
 	}
-	if v := obj.Get("provenance"); v.Present() {
-		if o, ok := d.Object(v, "provenance"); ok {
-			x := new(v1.Provenance)
-			d.Enter("provenance")
-			decodeProvenance(d, o, x)
-			d.Leave()
-			m.Provenance = x
-		}
+	if o, ok := d.Object(obj.Get("provenance"), "provenance"); ok {
+		x := new(v1.Provenance)
+		d.Enter("provenance")
+		decodeProvenance(d, o, x)
+		d.Leave()
+		m.Provenance = x
 	}
 	d.OneOf(obj, true, "entities", "file_content", "file_path")
 }
@@ -609,11 +583,9 @@ func decodeMergeEntitiesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 	} else {
 		d.Missing("to_entity_id")
 	}
-	if v := obj.Get("merge_reason"); v.Present() {
-		if x, ok := d.String(v, "merge_reason"); ok {
-			d.MaxLength("merge_reason", x, 1000)
-			m.MergeReason = x
-		}
+	if x, ok := d.String(obj.Get("merge_reason"), "merge_reason"); ok {
+		d.MaxLength("merge_reason", x, 1000)
+		m.MergeReason = x
 	}
 }
 
@@ -662,27 +634,19 @@ func decodeFieldDefinition(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m 
 	} else {
 		d.Missing("type")
 	}
-	if v := obj.Get("required"); v.Present() {
-		if x, ok := d.Bool(v, "required"); ok {
-			m.Required = x
-		}
+	if x, ok := d.Bool(obj.Get("required"), "required"); ok {
+		m.Required = x
 	}
-	if v := obj.Get("validator"); v.Present() {
-		if x, ok := d.String(v, "validator"); ok {
-			d.MaxLength("validator", x, 100)
-			m.Validator = x
-		}
+	if x, ok := d.String(obj.Get("validator"), "validator"); ok {
+		d.MaxLength("validator", x, 100)
+		m.Validator = x
 	}
-	if v := obj.Get("preserveCase"); v.Present() {
-		if x, ok := d.Bool(v, "preserveCase"); ok {
-			m.PreserveCase = x
-		}
+	if x, ok := d.Bool(obj.Get("preserveCase"), "preserveCase"); ok {
+		m.PreserveCase = x
 	}
-	if v := obj.Get("description"); v.Present() {
-		if x, ok := d.String(v, "description"); ok {
-			d.MaxLength("description", x, 500)
-			m.Description = x
-		}
+	if x, ok := d.String(obj.Get("description"), "description"); ok {
+		d.MaxLength("description", x, 500)
+		m.Description = x
 	}
 }
 
@@ -720,10 +684,8 @@ func decodeMergePolicy(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.
 	} else {
 		d.Missing("strategy")
 	}
-	if v := obj.Get("tie_breaker"); v.Present() {
-		if x, ok := d.Enum(v, "tie_breaker", enumTieBreakerSnake); ok {
-			m.TieBreaker = v1.TieBreaker(x)
-		}
+	if x, ok := d.Enum(obj.Get("tie_breaker"), "tie_breaker", enumTieBreakerSnake); ok {
+		m.TieBreaker = v1.TieBreaker(x)
 	}
 }
 
@@ -830,15 +792,11 @@ func decodeFieldToAdd(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.F
 	} else {
 		d.Missing("field_type")
 	}
-	if v := obj.Get("required"); v.Present() {
-		if x, ok := d.Bool(v, "required"); ok {
-			m.Required = x
-		}
+	if x, ok := d.Bool(obj.Get("required"), "required"); ok {
+		m.Required = x
 	}
-	if v := obj.Get("reducer_strategy"); v.Present() {
-		if x, ok := d.Enum(v, "reducer_strategy", enumReducerStrategySnake); ok {
-			m.ReducerStrategy = v1.ReducerStrategy(x)
-		}
+	if x, ok := d.Enum(obj.Get("reducer_strategy"), "reducer_strategy", enumReducerStrategySnake); ok {
+		m.ReducerStrategy = v1.ReducerStrategy(x)
 	}
 }
 
@@ -874,12 +832,10 @@ func decodeUpdateSchemaIncrementalRequest(d *mcpwriteimpl.Decoder, obj *mcpwrite
 	} else {
 		d.Missing("fields_to_add")
 	}
-	if v := obj.Get("schema_version"); v.Present() {
-		if x, ok := d.String(v, "schema_version"); ok {
-			d.MaxLength("schema_version", x, 20)
-			d.Pattern("schema_version", x, patternUpdateSchemaIncrementalRequestSchemaVersion)
-			m.SchemaVersion = x
-		}
+	if x, ok := d.String(obj.Get("schema_version"), "schema_version"); ok {
+		d.MaxLength("schema_version", x, 20)
+		d.Pattern("schema_version", x, patternUpdateSchemaIncrementalRequestSchemaVersion)
+		m.SchemaVersion = x
 	}
 	if v := obj.Get("user_specific"); v.Present() {
 		if x, ok := d.Bool(v, "user_specific"); ok {
@@ -908,11 +864,9 @@ var fieldsListEntityTypesRequest = []string{"keyword"}
 
 func decodeListEntityTypesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ListEntityTypesRequest) {
 	d.Known(obj, fieldsListEntityTypesRequest)
-	if v := obj.Get("keyword"); v.Present() {
-		if x, ok := d.String(v, "keyword"); ok {
-			d.MaxLength("keyword", x, 100)
-			m.Keyword = x
-		}
+	if x, ok := d.String(obj.Get("keyword"), "keyword"); ok {
+		d.MaxLength("keyword", x, 100)
+		m.Keyword = x
 	}
 }
 
@@ -928,10 +882,8 @@ func decodeRetrieveEntitySnapshotRequest(d *mcpwriteimpl.Decoder, obj *mcpwritei
 	} else {
 		d.Missing("entity_id")
 	}
-	if v := obj.Get("at"); v.Present() {
-		if x, ok := d.Timestamp(v, "at"); ok {
-			m.At = x
-		}
+	if x, ok := d.Timestamp(obj.Get("at"), "at"); ok {
+		m.At = x
 	}
 }
 
@@ -939,11 +891,9 @@ var fieldsRetrieveEntitiesRequest = []string{"entity_type", "limit", "offset", "
 
 func decodeRetrieveEntitiesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.RetrieveEntitiesRequest) {
 	d.Known(obj, fieldsRetrieveEntitiesRequest)
-	if v := obj.Get("entity_type"); v.Present() {
-		if x, ok := d.Vocabulary(v, "entity_type", "entity_type"); ok {
-			d.MaxLength("entity_type", x, 64)
-			m.EntityType = x
-		}
+	if x, ok := d.Vocabulary(obj.Get("entity_type"), "entity_type", "entity_type"); ok {
+		d.MaxLength("entity_type", x, 64)
+		m.EntityType = x
 	}
 	if v := obj.Get("limit"); v.Present() {
 		if x, ok := d.Int32(v, "limit"); ok {
@@ -1028,10 +978,8 @@ func decodeListRelationshipsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.O
 	} else {
 		m.Direction = v1.Direction_DIRECTION_BOTH
 	}
-	if v := obj.Get("relationship_type"); v.Present() {
-		if x, ok := d.Enum(v, "relationship_type", enumRelationshipTypeSnake); ok {
-			m.RelationshipType = v1.RelationshipType(x)
-		}
+	if x, ok := d.Enum(obj.Get("relationship_type"), "relationship_type", enumRelationshipTypeSnake); ok {
+		m.RelationshipType = v1.RelationshipType(x)
 	}
 	if v := obj.Get("limit"); v.Present() {
 		if x, ok := d.Int32(v, "limit"); ok {
@@ -1065,11 +1013,9 @@ func decodeRetrieveEntityByIdentifierRequest(d *mcpwriteimpl.Decoder, obj *mcpwr
 	} else {
 		d.Missing("identifier")
 	}
-	if v := obj.Get("entity_type"); v.Present() {
-		if x, ok := d.Vocabulary(v, "entity_type", "entity_type"); ok {
-			d.MaxLength("entity_type", x, 64)
-			m.EntityType = x
-		}
+	if x, ok := d.Vocabulary(obj.Get("entity_type"), "entity_type", "entity_type"); ok {
+		d.MaxLength("entity_type", x, 64)
+		m.EntityType = x
 	}
 }
 
@@ -1203,11 +1149,9 @@ var fieldsAnalyzeSchemaCandidatesRequest = []string{"entity_type", "min_frequenc
 
 func decodeAnalyzeSchemaCandidatesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.AnalyzeSchemaCandidatesRequest) {
 	d.Known(obj, fieldsAnalyzeSchemaCandidatesRequest)
-	if v := obj.Get("entity_type"); v.Present() {
-		if x, ok := d.Vocabulary(v, "entity_type", "entity_type"); ok {
-			d.MaxLength("entity_type", x, 64)
-			m.EntityType = x
-		}
+	if x, ok := d.Vocabulary(obj.Get("entity_type"), "entity_type", "entity_type"); ok {
+		d.MaxLength("entity_type", x, 64)
+		m.EntityType = x
 	}
 	if v := obj.Get("min_frequency"); v.Present() {
 		if x, ok := d.Int32(v, "min_frequency"); ok {
@@ -1281,29 +1225,21 @@ var fieldsListTimelineEventsRequest = []string{"event_type", "after_date", "befo
 
 func decodeListTimelineEventsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ListTimelineEventsRequest) {
 	d.Known(obj, fieldsListTimelineEventsRequest)
-	if v := obj.Get("event_type"); v.Present() {
-		if x, ok := d.String(v, "event_type"); ok {
-			d.MaxLength("event_type", x, 100)
-			m.EventType = x
-		}
+	if x, ok := d.String(obj.Get("event_type"), "event_type"); ok {
+		d.MaxLength("event_type", x, 100)
+		m.EventType = x
 	}
-	if v := obj.Get("after_date"); v.Present() {
-		if x, ok := d.String(v, "after_date"); ok {
-			d.MaxLength("after_date", x, 40)
-			m.AfterDate = x
-		}
+	if x, ok := d.String(obj.Get("after_date"), "after_date"); ok {
+		d.MaxLength("after_date", x, 40)
+		m.AfterDate = x
 	}
-	if v := obj.Get("before_date"); v.Present() {
-		if x, ok := d.String(v, "before_date"); ok {
-			d.MaxLength("before_date", x, 40)
-			m.BeforeDate = x
-		}
+	if x, ok := d.String(obj.Get("before_date"), "before_date"); ok {
+		d.MaxLength("before_date", x, 40)
+		m.BeforeDate = x
 	}
-	if v := obj.Get("source_id"); v.Present() {
-		if x, ok := d.String(v, "source_id"); ok {
-			d.MaxLength("source_id", x, 100)
-			m.SourceId = x
-		}
+	if x, ok := d.String(obj.Get("source_id"), "source_id"); ok {
+		d.MaxLength("source_id", x, 100)
+		m.SourceId = x
 	}
 	if v := obj.Get("limit"); v.Present() {
 		if x, ok := d.Int32(v, "limit"); ok {

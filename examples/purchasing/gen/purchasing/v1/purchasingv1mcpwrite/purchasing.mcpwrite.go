@@ -369,27 +369,19 @@ func decodeCreatePurchaseOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl
 	} else {
 		d.Missing("items")
 	}
-	if v := obj.Get("currency"); v.Present() {
-		if x, ok := d.Enum(v, "currency", enumCurrency); ok {
-			m.Currency = v1.Currency(x)
-		}
+	if x, ok := d.Enum(obj.Get("currency"), "currency", enumCurrency); ok {
+		m.Currency = v1.Currency(x)
 	}
-	if v := obj.Get("expected_delivery_date"); v.Present() {
-		if x, ok := d.String(v, "expected_delivery_date"); ok {
-			d.Pattern("expected_delivery_date", x, patternCreatePurchaseOrderRequestExpectedDeliveryDate)
-			m.ExpectedDeliveryDate = x
-		}
+	if x, ok := d.String(obj.Get("expected_delivery_date"), "expected_delivery_date"); ok {
+		d.Pattern("expected_delivery_date", x, patternCreatePurchaseOrderRequestExpectedDeliveryDate)
+		m.ExpectedDeliveryDate = x
 	}
-	if v := obj.Get("notes"); v.Present() {
-		if x, ok := d.String(v, "notes"); ok {
-			d.MaxLength("notes", x, 2000)
-			m.Notes = x
-		}
+	if x, ok := d.String(obj.Get("notes"), "notes"); ok {
+		d.MaxLength("notes", x, 2000)
+		m.Notes = x
 	}
-	if v := obj.Get("confirm"); v.Present() {
-		if x, ok := d.Bool(v, "confirm"); ok {
-			m.Confirm = x
-		}
+	if x, ok := d.Bool(obj.Get("confirm"), "confirm"); ok {
+		m.Confirm = x
 	}
 }
 
@@ -446,15 +438,11 @@ func decodeReceivePurchaseOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimp
 	} else {
 		d.Missing("items")
 	}
-	if v := obj.Get("received_at"); v.Present() {
-		if x, ok := d.Timestamp(v, "received_at"); ok {
-			m.ReceivedAt = x
-		}
+	if x, ok := d.Timestamp(obj.Get("received_at"), "received_at"); ok {
+		m.ReceivedAt = x
 	}
-	if v := obj.Get("confirm"); v.Present() {
-		if x, ok := d.Bool(v, "confirm"); ok {
-			m.Confirm = x
-		}
+	if x, ok := d.Bool(obj.Get("confirm"), "confirm"); ok {
+		m.Confirm = x
 	}
 }
 
@@ -488,22 +476,16 @@ func decodeCreateManufacturingOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwrit
 	} else {
 		d.Missing("location_id")
 	}
-	if v := obj.Get("production_deadline_date"); v.Present() {
-		if x, ok := d.String(v, "production_deadline_date"); ok {
-			d.Pattern("production_deadline_date", x, patternCreateManufacturingOrderRequestProductionDeadlineDate)
-			m.ProductionDeadlineDate = x
-		}
+	if x, ok := d.String(obj.Get("production_deadline_date"), "production_deadline_date"); ok {
+		d.Pattern("production_deadline_date", x, patternCreateManufacturingOrderRequestProductionDeadlineDate)
+		m.ProductionDeadlineDate = x
 	}
-	if v := obj.Get("additional_info"); v.Present() {
-		if x, ok := d.String(v, "additional_info"); ok {
-			d.MaxLength("additional_info", x, 2000)
-			m.AdditionalInfo = x
-		}
+	if x, ok := d.String(obj.Get("additional_info"), "additional_info"); ok {
+		d.MaxLength("additional_info", x, 2000)
+		m.AdditionalInfo = x
 	}
-	if v := obj.Get("confirm"); v.Present() {
-		if x, ok := d.Bool(v, "confirm"); ok {
-			m.Confirm = x
-		}
+	if x, ok := d.Bool(obj.Get("confirm"), "confirm"); ok {
+		m.Confirm = x
 	}
 }
 
@@ -526,10 +508,8 @@ func decodeFulfillOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object
 	} else {
 		d.Missing("order_type")
 	}
-	if v := obj.Get("confirm"); v.Present() {
-		if x, ok := d.Bool(v, "confirm"); ok {
-			m.Confirm = x
-		}
+	if x, ok := d.Bool(obj.Get("confirm"), "confirm"); ok {
+		m.Confirm = x
 	}
 }
 
@@ -554,11 +534,9 @@ func decodeDocumentItem(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1
 	} else {
 		d.Missing("quantity")
 	}
-	if v := obj.Get("unit_price"); v.Present() {
-		if x, ok := d.Float64(v, "unit_price"); ok {
-			d.Minimum("unit_price", float64(x), 0)
-			m.UnitPrice = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.Float64(obj.Get("unit_price"), "unit_price"); ok {
+		d.Minimum("unit_price", float64(x), 0)
+		m.UnitPrice = mcpwriteimpl.Ptr(x)
 	}
 }
 

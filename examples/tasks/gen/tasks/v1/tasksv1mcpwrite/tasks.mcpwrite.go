@@ -369,20 +369,14 @@ var fieldsTaskListRequest = []string{"rootDir", "workflowState", "parentId"}
 
 func decodeTaskListRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TaskListRequest) {
 	d.Known(obj, fieldsTaskListRequest)
-	if v := obj.Get("rootDir"); v.Present() {
-		if x, ok := d.String(v, "rootDir"); ok {
-			m.RootDir = x
-		}
+	if x, ok := d.String(obj.Get("rootDir"), "rootDir"); ok {
+		m.RootDir = x
 	}
-	if v := obj.Get("workflowState"); v.Present() {
-		if x, ok := d.Enum(v, "workflowState", enumWorkflowStateSnake); ok {
-			m.WorkflowState = v1.WorkflowState(x)
-		}
+	if x, ok := d.Enum(obj.Get("workflowState"), "workflowState", enumWorkflowStateSnake); ok {
+		m.WorkflowState = v1.WorkflowState(x)
 	}
-	if v := obj.Get("parentId"); v.Present() {
-		if x, ok := d.String(v, "parentId"); ok {
-			m.ParentId = x
-		}
+	if x, ok := d.String(obj.Get("parentId"), "parentId"); ok {
+		m.ParentId = x
 	}
 }
 
@@ -390,10 +384,8 @@ var fieldsTaskGetRequest = []string{"rootDir", "id", "parentId"}
 
 func decodeTaskGetRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TaskGetRequest) {
 	d.Known(obj, fieldsTaskGetRequest)
-	if v := obj.Get("rootDir"); v.Present() {
-		if x, ok := d.String(v, "rootDir"); ok {
-			m.RootDir = x
-		}
+	if x, ok := d.String(obj.Get("rootDir"), "rootDir"); ok {
+		m.RootDir = x
 	}
 	if v := obj.Get("id"); v.Present() {
 		if x, ok := d.String(v, "id"); ok {
@@ -402,10 +394,8 @@ func decodeTaskGetRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("parentId"); v.Present() {
-		if x, ok := d.String(v, "parentId"); ok {
-			m.ParentId = x
-		}
+	if x, ok := d.String(obj.Get("parentId"), "parentId"); ok {
+		m.ParentId = x
 	}
 }
 
@@ -413,10 +403,8 @@ var fieldsTaskCreateRequest = []string{"rootDir", "title", "type", "area", "stat
 
 func decodeTaskCreateRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TaskCreateRequest) {
 	d.Known(obj, fieldsTaskCreateRequest)
-	if v := obj.Get("rootDir"); v.Present() {
-		if x, ok := d.String(v, "rootDir"); ok {
-			m.RootDir = x
-		}
+	if x, ok := d.String(obj.Get("rootDir"), "rootDir"); ok {
+		m.RootDir = x
 	}
 	if v := obj.Get("title"); v.Present() {
 		if x, ok := d.String(v, "title"); ok {
@@ -462,15 +450,11 @@ func decodeTaskCreateRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		m.WorkflowState = v1.WorkflowState_WORKFLOW_STATE_BACKLOG
 	}
-	if v := obj.Get("parentId"); v.Present() {
-		if x, ok := d.String(v, "parentId"); ok {
-			m.ParentId = x
-		}
+	if x, ok := d.String(obj.Get("parentId"), "parentId"); ok {
+		m.ParentId = x
 	}
-	if v := obj.Get("assignee"); v.Present() {
-		if x, ok := d.String(v, "assignee"); ok {
-			m.Assignee = x
-		}
+	if x, ok := d.String(obj.Get("assignee"), "assignee"); ok {
+		m.Assignee = x
 	}
 	if v := obj.Get("tags"); v.Present() {
 		if arr, ok := d.Array(v, "tags"); ok {
@@ -485,15 +469,11 @@ func decodeTaskCreateRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 			d.Leave()
 		}
 	}
-	if v := obj.Get("instruction"); v.Present() {
-		if x, ok := d.String(v, "instruction"); ok {
-			m.Instruction = x
-		}
+	if x, ok := d.String(obj.Get("instruction"), "instruction"); ok {
+		m.Instruction = x
 	}
-	if v := obj.Get("tasks"); v.Present() {
-		if x, ok := d.String(v, "tasks"); ok {
-			m.Tasks = x
-		}
+	if x, ok := d.String(obj.Get("tasks"), "tasks"); ok {
+		m.Tasks = x
 	}
 }
 
@@ -501,32 +481,22 @@ var fieldsTaskUpdates = []string{"title", "status", "priority", "area", "assigne
 
 func decodeTaskUpdates(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TaskUpdates) {
 	d.Known(obj, fieldsTaskUpdates)
-	if v := obj.Get("title"); v.Present() {
-		if x, ok := d.String(v, "title"); ok {
-			d.MinLength("title", x, 1)
-			d.MaxLength("title", x, 200)
-			m.Title = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("title"), "title"); ok {
+		d.MinLength("title", x, 1)
+		d.MaxLength("title", x, 200)
+		m.Title = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("status"); v.Present() {
-		if x, ok := d.Enum(v, "status", enumTaskStatusSnake); ok {
-			m.Status = v1.TaskStatus(x)
-		}
+	if x, ok := d.Enum(obj.Get("status"), "status", enumTaskStatusSnake); ok {
+		m.Status = v1.TaskStatus(x)
 	}
-	if v := obj.Get("priority"); v.Present() {
-		if x, ok := d.Enum(v, "priority", enumTaskPrioritySnake); ok {
-			m.Priority = v1.TaskPriority(x)
-		}
+	if x, ok := d.Enum(obj.Get("priority"), "priority", enumTaskPrioritySnake); ok {
+		m.Priority = v1.TaskPriority(x)
 	}
-	if v := obj.Get("area"); v.Present() {
-		if x, ok := d.String(v, "area"); ok {
-			m.Area = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("area"), "area"); ok {
+		m.Area = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("assignee"); v.Present() {
-		if x, ok := d.String(v, "assignee"); ok {
-			m.Assignee = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("assignee"), "assignee"); ok {
+		m.Assignee = mcpwriteimpl.Ptr(x)
 	}
 	if v := obj.Get("tags"); v.Present() {
 		if arr, ok := d.Array(v, "tags"); ok {
@@ -541,30 +511,20 @@ func decodeTaskUpdates(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.
 			d.Leave()
 		}
 	}
-	if v := obj.Get("instruction"); v.Present() {
-		if x, ok := d.String(v, "instruction"); ok {
-			m.Instruction = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("instruction"), "instruction"); ok {
+		m.Instruction = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("tasks"); v.Present() {
-		if x, ok := d.String(v, "tasks"); ok {
-			m.Tasks = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("tasks"), "tasks"); ok {
+		m.Tasks = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("deliverable"); v.Present() {
-		if x, ok := d.String(v, "deliverable"); ok {
-			m.Deliverable = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("deliverable"), "deliverable"); ok {
+		m.Deliverable = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("log"); v.Present() {
-		if x, ok := d.String(v, "log"); ok {
-			m.Log = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("log"), "log"); ok {
+		m.Log = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("addLogEntry"); v.Present() {
-		if x, ok := d.String(v, "addLogEntry"); ok {
-			m.AddLogEntry = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("addLogEntry"), "addLogEntry"); ok {
+		m.AddLogEntry = mcpwriteimpl.Ptr(x)
 	}
 }
 
@@ -572,10 +532,8 @@ var fieldsTaskUpdateRequest = []string{"rootDir", "id", "parentId", "updates"}
 
 func decodeTaskUpdateRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TaskUpdateRequest) {
 	d.Known(obj, fieldsTaskUpdateRequest)
-	if v := obj.Get("rootDir"); v.Present() {
-		if x, ok := d.String(v, "rootDir"); ok {
-			m.RootDir = x
-		}
+	if x, ok := d.String(obj.Get("rootDir"), "rootDir"); ok {
+		m.RootDir = x
 	}
 	if v := obj.Get("id"); v.Present() {
 		if x, ok := d.String(v, "id"); ok {
@@ -584,10 +542,8 @@ func decodeTaskUpdateRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("parentId"); v.Present() {
-		if x, ok := d.String(v, "parentId"); ok {
-			m.ParentId = x
-		}
+	if x, ok := d.String(obj.Get("parentId"), "parentId"); ok {
+		m.ParentId = x
 	}
 	if v := obj.Get("updates"); v.Present() {
 		if o, ok := d.Object(v, "updates"); ok {
@@ -606,10 +562,8 @@ var fieldsTaskDeleteRequest = []string{"rootDir", "id", "parentId", "cascade"}
 
 func decodeTaskDeleteRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TaskDeleteRequest) {
 	d.Known(obj, fieldsTaskDeleteRequest)
-	if v := obj.Get("rootDir"); v.Present() {
-		if x, ok := d.String(v, "rootDir"); ok {
-			m.RootDir = x
-		}
+	if x, ok := d.String(obj.Get("rootDir"), "rootDir"); ok {
+		m.RootDir = x
 	}
 	if v := obj.Get("id"); v.Present() {
 		if x, ok := d.String(v, "id"); ok {
@@ -618,10 +572,8 @@ func decodeTaskDeleteRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("parentId"); v.Present() {
-		if x, ok := d.String(v, "parentId"); ok {
-			m.ParentId = x
-		}
+	if x, ok := d.String(obj.Get("parentId"), "parentId"); ok {
+		m.ParentId = x
 	}
 	if v := obj.Get("cascade"); v.Present() {
 		if x, ok := d.Bool(v, "cascade"); ok {
@@ -636,10 +588,8 @@ var fieldsTaskMoveRequest = []string{"rootDir", "id", "parentId", "targetState",
 
 func decodeTaskMoveRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TaskMoveRequest) {
 	d.Known(obj, fieldsTaskMoveRequest)
-	if v := obj.Get("rootDir"); v.Present() {
-		if x, ok := d.String(v, "rootDir"); ok {
-			m.RootDir = x
-		}
+	if x, ok := d.String(obj.Get("rootDir"), "rootDir"); ok {
+		m.RootDir = x
 	}
 	if v := obj.Get("id"); v.Present() {
 		if x, ok := d.String(v, "id"); ok {
@@ -648,10 +598,8 @@ func decodeTaskMoveRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m 
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("parentId"); v.Present() {
-		if x, ok := d.String(v, "parentId"); ok {
-			m.ParentId = x
-		}
+	if x, ok := d.String(obj.Get("parentId"), "parentId"); ok {
+		m.ParentId = x
 	}
 	if v := obj.Get("targetState"); v.Present() {
 		if x, ok := d.Enum(v, "targetState", enumWorkflowStateSnake); ok {
@@ -660,11 +608,9 @@ func decodeTaskMoveRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m 
 	} else {
 		d.Missing("targetState")
 	}
-	if v := obj.Get("archiveDate"); v.Present() {
-		if x, ok := d.String(v, "archiveDate"); ok {
-			d.Pattern("archiveDate", x, patternTaskMoveRequestArchiveDate)
-			m.ArchiveDate = x
-		}
+	if x, ok := d.String(obj.Get("archiveDate"), "archiveDate"); ok {
+		d.Pattern("archiveDate", x, patternTaskMoveRequestArchiveDate)
+		m.ArchiveDate = x
 	}
 	if v := obj.Get("updateStatus"); v.Present() {
 		if x, ok := d.Bool(v, "updateStatus"); ok {
@@ -685,10 +631,8 @@ var fieldsTaskTransformRequest = []string{"rootDir", "id", "operation", "parentI
 
 func decodeTaskTransformRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TaskTransformRequest) {
 	d.Known(obj, fieldsTaskTransformRequest)
-	if v := obj.Get("rootDir"); v.Present() {
-		if x, ok := d.String(v, "rootDir"); ok {
-			m.RootDir = x
-		}
+	if x, ok := d.String(obj.Get("rootDir"), "rootDir"); ok {
+		m.RootDir = x
 	}
 	if v := obj.Get("id"); v.Present() {
 		if x, ok := d.String(v, "id"); ok {
@@ -704,17 +648,13 @@ func decodeTaskTransformRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 	} else {
 		d.Missing("operation")
 	}
-	if v := obj.Get("parentId"); v.Present() {
-		if x, ok := d.String(v, "parentId"); ok {
-			d.MinLength("parentId", x, 1)
-			m.ParentId = x
-		}
+	if x, ok := d.String(obj.Get("parentId"), "parentId"); ok {
+		d.MinLength("parentId", x, 1)
+		m.ParentId = x
 	}
-	if v := obj.Get("targetParentId"); v.Present() {
-		if x, ok := d.String(v, "targetParentId"); ok {
-			d.MinLength("targetParentId", x, 1)
-			m.TargetParentId = x
-		}
+	if x, ok := d.String(obj.Get("targetParentId"), "targetParentId"); ok {
+		d.MinLength("targetParentId", x, 1)
+		m.TargetParentId = x
 	}
 	if v := obj.Get("initialSubtasks"); v.Present() {
 		if arr, ok := d.Array(v, "initialSubtasks"); ok {
@@ -732,16 +672,12 @@ func decodeTaskTransformRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 			d.Leave()
 		}
 	}
-	if v := obj.Get("sequence"); v.Present() {
-		if x, ok := d.String(v, "sequence"); ok {
-			d.Pattern("sequence", x, patternTaskTransformRequestSequence)
-			m.Position = &v1.TaskTransformRequest_Sequence{Sequence: x}
-		}
+	if x, ok := d.String(obj.Get("sequence"), "sequence"); ok {
+		d.Pattern("sequence", x, patternTaskTransformRequestSequence)
+		m.Position = &v1.TaskTransformRequest_Sequence{Sequence: x}
 	}
-	if v := obj.Get("after"); v.Present() {
-		if x, ok := d.String(v, "after"); ok {
-			m.Position = &v1.TaskTransformRequest_After{After: x}
-		}
+	if x, ok := d.String(obj.Get("after"), "after"); ok {
+		m.Position = &v1.TaskTransformRequest_After{After: x}
 	}
 	d.OneOf(obj, false, "sequence", "after")
 	if v := obj.Get("parentId"); !v.Present() {
@@ -770,21 +706,15 @@ func decodeSubtaskSpec(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.
 	} else {
 		d.Missing("title")
 	}
-	if v := obj.Get("type"); v.Present() {
-		if x, ok := d.Enum(v, "type", enumTaskTypeSnake); ok {
-			m.Type = v1.TaskType(x)
-		}
+	if x, ok := d.Enum(obj.Get("type"), "type", enumTaskTypeSnake); ok {
+		m.Type = v1.TaskType(x)
 	}
-	if v := obj.Get("sequence"); v.Present() {
-		if x, ok := d.String(v, "sequence"); ok {
-			d.Pattern("sequence", x, patternSubtaskSpecSequence)
-			m.Position = &v1.SubtaskSpec_Sequence{Sequence: x}
-		}
+	if x, ok := d.String(obj.Get("sequence"), "sequence"); ok {
+		d.Pattern("sequence", x, patternSubtaskSpecSequence)
+		m.Position = &v1.SubtaskSpec_Sequence{Sequence: x}
 	}
-	if v := obj.Get("parallelWith"); v.Present() {
-		if x, ok := d.String(v, "parallelWith"); ok {
-			m.Position = &v1.SubtaskSpec_ParallelWith{ParallelWith: x}
-		}
+	if x, ok := d.String(obj.Get("parallelWith"), "parallelWith"); ok {
+		m.Position = &v1.SubtaskSpec_ParallelWith{ParallelWith: x}
 	}
 	d.OneOf(obj, false, "sequence", "parallelWith")
 }
@@ -793,10 +723,8 @@ var fieldsParentCreateRequest = []string{"rootDir", "title", "type", "area", "st
 
 func decodeParentCreateRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ParentCreateRequest) {
 	d.Known(obj, fieldsParentCreateRequest)
-	if v := obj.Get("rootDir"); v.Present() {
-		if x, ok := d.String(v, "rootDir"); ok {
-			m.RootDir = x
-		}
+	if x, ok := d.String(obj.Get("rootDir"), "rootDir"); ok {
+		m.RootDir = x
 	}
 	if v := obj.Get("title"); v.Present() {
 		if x, ok := d.String(v, "title"); ok {
@@ -842,10 +770,8 @@ func decodeParentCreateRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object
 	} else {
 		m.WorkflowState = v1.WorkflowState_WORKFLOW_STATE_BACKLOG
 	}
-	if v := obj.Get("overviewContent"); v.Present() {
-		if x, ok := d.String(v, "overviewContent"); ok {
-			m.OverviewContent = x
-		}
+	if x, ok := d.String(obj.Get("overviewContent"), "overviewContent"); ok {
+		m.OverviewContent = x
 	}
 	if v := obj.Get("subtasks"); v.Present() {
 		if arr, ok := d.Array(v, "subtasks"); ok {
@@ -863,10 +789,8 @@ func decodeParentCreateRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object
 			d.Leave()
 		}
 	}
-	if v := obj.Get("assignee"); v.Present() {
-		if x, ok := d.String(v, "assignee"); ok {
-			m.Assignee = x
-		}
+	if x, ok := d.String(obj.Get("assignee"), "assignee"); ok {
+		m.Assignee = x
 	}
 	if v := obj.Get("tags"); v.Present() {
 		if arr, ok := d.Array(v, "tags"); ok {
@@ -916,26 +840,18 @@ func decodeNewSubtask(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.N
 	} else {
 		d.Missing("title")
 	}
-	if v := obj.Get("type"); v.Present() {
-		if x, ok := d.Enum(v, "type", enumTaskTypeSnake); ok {
-			m.Type = v1.TaskType(x)
-		}
+	if x, ok := d.Enum(obj.Get("type"), "type", enumTaskTypeSnake); ok {
+		m.Type = v1.TaskType(x)
 	}
-	if v := obj.Get("after"); v.Present() {
-		if x, ok := d.String(v, "after"); ok {
-			m.Position = &v1.NewSubtask_After{After: x}
-		}
+	if x, ok := d.String(obj.Get("after"), "after"); ok {
+		m.Position = &v1.NewSubtask_After{After: x}
 	}
-	if v := obj.Get("sequence"); v.Present() {
-		if x, ok := d.String(v, "sequence"); ok {
-			d.Pattern("sequence", x, patternNewSubtaskSequence)
-			m.Position = &v1.NewSubtask_Sequence{Sequence: x}
-		}
+	if x, ok := d.String(obj.Get("sequence"), "sequence"); ok {
+		d.Pattern("sequence", x, patternNewSubtaskSequence)
+		m.Position = &v1.NewSubtask_Sequence{Sequence: x}
 	}
-	if v := obj.Get("template"); v.Present() {
-		if x, ok := d.String(v, "template"); ok {
-			m.Template = x
-		}
+	if x, ok := d.String(obj.Get("template"), "template"); ok {
+		m.Template = x
 	}
 	d.OneOf(obj, false, "after", "sequence")
 }
@@ -981,20 +897,16 @@ func decodeParentOperationData(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object
 			d.Leave()
 		}
 	}
-	if v := obj.Get("targetSequence"); v.Present() {
-		if x, ok := d.String(v, "targetSequence"); ok {
-			d.Pattern("targetSequence", x, patternParentOperationDataTargetSequence)
-			m.TargetSequence = x
-		}
+	if x, ok := d.String(obj.Get("targetSequence"), "targetSequence"); ok {
+		d.Pattern("targetSequence", x, patternParentOperationDataTargetSequence)
+		m.TargetSequence = x
 	}
-	if v := obj.Get("subtask"); v.Present() {
-		if o, ok := d.Object(v, "subtask"); ok {
-			x := new(v1.NewSubtask)
-			d.Enter("subtask")
-			decodeNewSubtask(d, o, x)
-			d.Leave()
-			m.Subtask = x
-		}
+	if o, ok := d.Object(obj.Get("subtask"), "subtask"); ok {
+		x := new(v1.NewSubtask)
+		d.Enter("subtask")
+		decodeNewSubtask(d, o, x)
+		d.Leave()
+		m.Subtask = x
 	}
 	if v := obj.Get("sequenceMap"); !v.Present() {
 		switch m.GetOperation() {
@@ -1020,10 +932,8 @@ var fieldsParentOperationsRequest = []string{"rootDir", "parentId", "operation",
 
 func decodeParentOperationsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ParentOperationsRequest) {
 	d.Known(obj, fieldsParentOperationsRequest)
-	if v := obj.Get("rootDir"); v.Present() {
-		if x, ok := d.String(v, "rootDir"); ok {
-			m.RootDir = x
-		}
+	if x, ok := d.String(obj.Get("rootDir"), "rootDir"); ok {
+		m.RootDir = x
 	}
 	if v := obj.Get("parentId"); v.Present() {
 		if x, ok := d.String(v, "parentId"); ok {

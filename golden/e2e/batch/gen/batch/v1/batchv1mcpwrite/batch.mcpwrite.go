@@ -160,11 +160,9 @@ func decodeNote(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Note) {
 	} else {
 		d.Missing("title")
 	}
-	if v := obj.Get("client_request_id"); v.Present() {
-		if x, ok := d.String(v, "client_request_id"); ok {
-			d.MaxLength("client_request_id", x, 64)
-			m.ClientRequestId = x
-		}
+	if x, ok := d.String(obj.Get("client_request_id"), "client_request_id"); ok {
+		d.MaxLength("client_request_id", x, 64)
+		m.ClientRequestId = x
 	}
 }
 

@@ -145,11 +145,9 @@ func decodeLabel(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Label)
 	} else {
 		d.Missing("owner")
 	}
-	if v := obj.Get("text"); v.Present() {
-		if x, ok := d.String(v, "text"); ok {
-			d.MaxLength("text", x, 10)
-			m.Text = x
-		}
+	if x, ok := d.String(obj.Get("text"), "text"); ok {
+		d.MaxLength("text", x, 10)
+		m.Text = x
 	}
 }
 
@@ -176,11 +174,9 @@ func decodeLabelNotesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		d.Missing("labels")
 	}
-	if v := obj.Get("title"); v.Present() {
-		if x, ok := d.String(v, "title"); ok {
-			d.MaxLength("title", x, 10)
-			m.Title = x
-		}
+	if x, ok := d.String(obj.Get("title"), "title"); ok {
+		d.MaxLength("title", x, 10)
+		m.Title = x
 	}
 }
 

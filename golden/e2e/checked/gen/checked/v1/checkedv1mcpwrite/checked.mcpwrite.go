@@ -103,15 +103,11 @@ var fieldsWindow = []string{"starts", "ends"}
 
 func decodeWindow(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Window) {
 	d.Known(obj, fieldsWindow)
-	if v := obj.Get("starts"); v.Present() {
-		if x, ok := d.Timestamp(v, "starts"); ok {
-			m.Starts = x
-		}
+	if x, ok := d.Timestamp(obj.Get("starts"), "starts"); ok {
+		m.Starts = x
 	}
-	if v := obj.Get("ends"); v.Present() {
-		if x, ok := d.Timestamp(v, "ends"); ok {
-			m.Ends = x
-		}
+	if x, ok := d.Timestamp(obj.Get("ends"), "ends"); ok {
+		m.Ends = x
 	}
 }
 
@@ -135,24 +131,18 @@ func decodeBookRoomRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m 
 	} else {
 		d.Missing("room")
 	}
-	if v := obj.Get("window"); v.Present() {
-		if o, ok := d.Object(v, "window"); ok {
-			x := new(v1.Window)
-			d.Enter("window")
-			decodeWindow(d, o, x)
-			d.Leave()
-			m.Window = x
-		}
+	if o, ok := d.Object(obj.Get("window"), "window"); ok {
+		x := new(v1.Window)
+		d.Enter("window")
+		decodeWindow(d, o, x)
+		d.Leave()
+		m.Window = x
 	}
-	if v := obj.Get("length"); v.Present() {
-		if x, ok := d.Duration(v, "length"); ok {
-			m.Length = x
-		}
+	if x, ok := d.Duration(obj.Get("length"), "length"); ok {
+		m.Length = x
 	}
-	if v := obj.Get("notify"); v.Present() {
-		if x, ok := d.FieldMask(v, "notify"); ok {
-			m.Notify = x
-		}
+	if x, ok := d.FieldMask(obj.Get("notify"), "notify"); ok {
+		m.Notify = x
 	}
 	if v := obj.Get("attrs"); v.Present() {
 		if x, ok := d.Struct(v, "attrs"); ok {
@@ -164,15 +154,11 @@ func decodeBookRoomRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m 
 			m.Budget = wrapperspb.Int64(x)
 		}
 	}
-	if v := obj.Get("seats"); v.Present() {
-		if x, ok := d.Int64(v, "seats"); ok {
-			m.Seats = x
-		}
+	if x, ok := d.Int64(obj.Get("seats"), "seats"); ok {
+		m.Seats = x
 	}
-	if v := obj.Get("badge"); v.Present() {
-		if x, ok := d.Bytes(v, "badge"); ok {
-			m.Badge = x
-		}
+	if x, ok := d.Bytes(obj.Get("badge"), "badge"); ok {
+		m.Badge = x
 	}
 	if v := obj.Get("color"); v.Present() {
 		if x, ok := d.String(v, "color"); ok {

@@ -87,10 +87,8 @@ var fieldsLabel = []string{"text"}
 
 func decodeLabel(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Label) {
 	d.Known(obj, fieldsLabel)
-	if v := obj.Get("text"); v.Present() {
-		if x, ok := d.String(v, "text"); ok {
-			m.Text = x
-		}
+	if x, ok := d.String(obj.Get("text"), "text"); ok {
+		m.Text = x
 	}
 }
 
@@ -98,24 +96,18 @@ var fieldsShelf = []string{"name", "genre", "label"}
 
 func decodeShelf(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Shelf) {
 	d.Known(obj, fieldsShelf)
-	if v := obj.Get("name"); v.Present() {
-		if x, ok := d.String(v, "name"); ok {
-			m.Name = x
-		}
+	if x, ok := d.String(obj.Get("name"), "name"); ok {
+		m.Name = x
 	}
-	if v := obj.Get("genre"); v.Present() {
-		if x, ok := d.Enum(v, "genre", enumGenre); ok {
-			m.Genre = v1.Genre(x)
-		}
+	if x, ok := d.Enum(obj.Get("genre"), "genre", enumGenre); ok {
+		m.Genre = v1.Genre(x)
 	}
-	if v := obj.Get("label"); v.Present() {
-		if o, ok := d.Object(v, "label"); ok {
-			x := new(v1.Label)
-			d.Enter("label")
-			decodeLabel(d, o, x)
-			d.Leave()
-			m.Label = x
-		}
+	if o, ok := d.Object(obj.Get("label"), "label"); ok {
+		x := new(v1.Label)
+		d.Enter("label")
+		decodeLabel(d, o, x)
+		d.Leave()
+		m.Label = x
 	}
 }
 
@@ -123,13 +115,11 @@ var fieldsCreateShelfRequest = []string{"shelf"}
 
 func decodeCreateShelfRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateShelfRequest) {
 	d.Known(obj, fieldsCreateShelfRequest)
-	if v := obj.Get("shelf"); v.Present() {
-		if o, ok := d.Object(v, "shelf"); ok {
-			x := new(v1.Shelf)
-			d.Enter("shelf")
-			decodeShelf(d, o, x)
-			d.Leave()
-			m.Shelf = x
-		}
+	if o, ok := d.Object(obj.Get("shelf"), "shelf"); ok {
+		x := new(v1.Shelf)
+		d.Enter("shelf")
+		decodeShelf(d, o, x)
+		d.Leave()
+		m.Shelf = x
 	}
 }

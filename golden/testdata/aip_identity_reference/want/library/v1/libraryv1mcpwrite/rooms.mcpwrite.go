@@ -149,10 +149,8 @@ var ownedRoom = map[string]string{
 
 func decodeRoom(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Room) {
 	d.KnownOwned(obj, fieldsRoom, ownedRoom)
-	if v := obj.Get("title"); v.Present() {
-		if x, ok := d.String(v, "title"); ok {
-			m.Title = x
-		}
+	if x, ok := d.String(obj.Get("title"), "title"); ok {
+		m.Title = x
 	}
 }
 
@@ -160,14 +158,12 @@ var fieldsCreateRoomRequest = []string{"room"}
 
 func decodeCreateRoomRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateRoomRequest) {
 	d.Known(obj, fieldsCreateRoomRequest)
-	if v := obj.Get("room"); v.Present() {
-		if o, ok := d.Object(v, "room"); ok {
-			x := new(v1.Room)
-			d.Enter("room")
-			decodeRoom(d, o, x)
-			d.Leave()
-			m.Room = x
-		}
+	if o, ok := d.Object(obj.Get("room"), "room"); ok {
+		x := new(v1.Room)
+		d.Enter("room")
+		decodeRoom(d, o, x)
+		d.Leave()
+		m.Room = x
 	}
 }
 
@@ -182,10 +178,8 @@ func decodeRoomForUpdate(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("title"); v.Present() {
-		if x, ok := d.String(v, "title"); ok {
-			m.Title = x
-		}
+	if x, ok := d.String(obj.Get("title"), "title"); ok {
+		m.Title = x
 	}
 }
 
@@ -193,19 +187,15 @@ var fieldsUpdateRoomRequest = []string{"room", "update_mask"}
 
 func decodeUpdateRoomRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.UpdateRoomRequest) {
 	d.Known(obj, fieldsUpdateRoomRequest)
-	if v := obj.Get("room"); v.Present() {
-		if o, ok := d.Object(v, "room"); ok {
-			x := new(v1.Room)
-			d.Enter("room")
-			decodeRoomForUpdate(d, o, x)
-			d.Leave()
-			m.Room = x
-		}
+	if o, ok := d.Object(obj.Get("room"), "room"); ok {
+		x := new(v1.Room)
+		d.Enter("room")
+		decodeRoomForUpdate(d, o, x)
+		d.Leave()
+		m.Room = x
 	}
-	if v := obj.Get("update_mask"); v.Present() {
-		if x, ok := d.FieldMask(v, "update_mask"); ok {
-			m.UpdateMask = x
-		}
+	if x, ok := d.FieldMask(obj.Get("update_mask"), "update_mask"); ok {
+		m.UpdateMask = x
 	}
 	m.UpdateMask = mcpwriteimpl.CheckUpdateMask(d, "update_mask", m.UpdateMask, m.GetRoom(), "name")
 }

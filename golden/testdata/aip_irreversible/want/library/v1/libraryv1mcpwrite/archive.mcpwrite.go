@@ -120,10 +120,8 @@ var fieldsCopyRequest = []string{"name"}
 
 func decodeCopyRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CopyRequest) {
 	d.Known(obj, fieldsCopyRequest)
-	if v := obj.Get("name"); v.Present() {
-		if x, ok := d.String(v, "name"); ok {
-			m.Name = x
-		}
+	if x, ok := d.String(obj.Get("name"), "name"); ok {
+		m.Name = x
 	}
 }
 
@@ -131,14 +129,10 @@ var fieldsSetIamPolicyRequest = []string{"resource", "policy"}
 
 func decodeSetIamPolicyRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.SetIamPolicyRequest) {
 	d.Known(obj, fieldsSetIamPolicyRequest)
-	if v := obj.Get("resource"); v.Present() {
-		if x, ok := d.String(v, "resource"); ok {
-			m.Resource = x
-		}
+	if x, ok := d.String(obj.Get("resource"), "resource"); ok {
+		m.Resource = x
 	}
-	if v := obj.Get("policy"); v.Present() {
-		if x, ok := d.String(v, "policy"); ok {
-			m.Policy = x
-		}
+	if x, ok := d.String(obj.Get("policy"), "policy"); ok {
+		m.Policy = x
 	}
 }

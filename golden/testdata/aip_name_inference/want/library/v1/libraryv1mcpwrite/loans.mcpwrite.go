@@ -147,9 +147,7 @@ var fieldsLoanRequest = []string{"name"}
 
 func decodeLoanRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.LoanRequest) {
 	d.Known(obj, fieldsLoanRequest)
-	if v := obj.Get("name"); v.Present() {
-		if x, ok := d.String(v, "name"); ok {
-			m.Name = x
-		}
+	if x, ok := d.String(obj.Get("name"), "name"); ok {
+		m.Name = x
 	}
 }

@@ -96,10 +96,8 @@ var fieldsGetTitleRequest = []string{"name"}
 
 func decodeGetTitleRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.GetTitleRequest) {
 	d.Known(obj, fieldsGetTitleRequest)
-	if v := obj.Get("name"); v.Present() {
-		if x, ok := d.String(v, "name"); ok {
-			m.Name = x
-		}
+	if x, ok := d.String(obj.Get("name"), "name"); ok {
+		m.Name = x
 	}
 }
 
@@ -107,14 +105,10 @@ var fieldsListTitlesRequest = []string{"page_size", "page_token"}
 
 func decodeListTitlesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ListTitlesRequest) {
 	d.Known(obj, fieldsListTitlesRequest)
-	if v := obj.Get("page_size"); v.Present() {
-		if x, ok := d.Int32(v, "page_size"); ok {
-			m.PageSize = x
-		}
+	if x, ok := d.Int32(obj.Get("page_size"), "page_size"); ok {
+		m.PageSize = x
 	}
-	if v := obj.Get("page_token"); v.Present() {
-		if x, ok := d.String(v, "page_token"); ok {
-			m.PageToken = x
-		}
+	if x, ok := d.String(obj.Get("page_token"), "page_token"); ok {
+		m.PageToken = x
 	}
 }

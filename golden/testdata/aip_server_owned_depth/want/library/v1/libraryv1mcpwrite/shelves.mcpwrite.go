@@ -100,15 +100,11 @@ var ownedLocation = map[string]string{
 
 func decodeLocation(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Location) {
 	d.KnownOwned(obj, fieldsLocation, ownedLocation)
-	if v := obj.Get("aisle"); v.Present() {
-		if x, ok := d.String(v, "aisle"); ok {
-			m.Aisle = x
-		}
+	if x, ok := d.String(obj.Get("aisle"), "aisle"); ok {
+		m.Aisle = x
 	}
-	if v := obj.Get("zone"); v.Present() {
-		if x, ok := d.String(v, "zone"); ok {
-			m.Zone = x
-		}
+	if x, ok := d.String(obj.Get("zone"), "zone"); ok {
+		m.Zone = x
 	}
 }
 
@@ -120,19 +116,15 @@ var ownedShelf = map[string]string{
 
 func decodeShelf(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Shelf) {
 	d.KnownOwned(obj, fieldsShelf, ownedShelf)
-	if v := obj.Get("title"); v.Present() {
-		if x, ok := d.String(v, "title"); ok {
-			m.Title = x
-		}
+	if x, ok := d.String(obj.Get("title"), "title"); ok {
+		m.Title = x
 	}
-	if v := obj.Get("location"); v.Present() {
-		if o, ok := d.Object(v, "location"); ok {
-			x := new(v1.Location)
-			d.Enter("location")
-			decodeLocation(d, o, x)
-			d.Leave()
-			m.Location = x
-		}
+	if o, ok := d.Object(obj.Get("location"), "location"); ok {
+		x := new(v1.Location)
+		d.Enter("location")
+		decodeLocation(d, o, x)
+		d.Leave()
+		m.Location = x
 	}
 }
 
@@ -163,10 +155,8 @@ var ownedLocationInUpdate = map[string]string{
 
 func decodeLocationInUpdate(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Location) {
 	d.KnownOwned(obj, fieldsLocationInUpdate, ownedLocationInUpdate)
-	if v := obj.Get("aisle"); v.Present() {
-		if x, ok := d.String(v, "aisle"); ok {
-			m.Aisle = x
-		}
+	if x, ok := d.String(obj.Get("aisle"), "aisle"); ok {
+		m.Aisle = x
 	}
 }
 
@@ -181,19 +171,15 @@ func decodeShelfForUpdate(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("title"); v.Present() {
-		if x, ok := d.String(v, "title"); ok {
-			m.Title = x
-		}
+	if x, ok := d.String(obj.Get("title"), "title"); ok {
+		m.Title = x
 	}
-	if v := obj.Get("location"); v.Present() {
-		if o, ok := d.Object(v, "location"); ok {
-			x := new(v1.Location)
-			d.Enter("location")
-			decodeLocationInUpdate(d, o, x)
-			d.Leave()
-			m.Location = x
-		}
+	if o, ok := d.Object(obj.Get("location"), "location"); ok {
+		x := new(v1.Location)
+		d.Enter("location")
+		decodeLocationInUpdate(d, o, x)
+		d.Leave()
+		m.Location = x
 	}
 }
 
@@ -212,10 +198,8 @@ func decodeUpdateShelfRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 	} else {
 		d.Missing("shelf")
 	}
-	if v := obj.Get("update_mask"); v.Present() {
-		if x, ok := d.FieldMask(v, "update_mask"); ok {
-			m.UpdateMask = x
-		}
+	if x, ok := d.FieldMask(obj.Get("update_mask"), "update_mask"); ok {
+		m.UpdateMask = x
 	}
 	m.UpdateMask = mcpwriteimpl.CheckUpdateMask(d, "update_mask", m.UpdateMask, m.GetShelf(), "name")
 }

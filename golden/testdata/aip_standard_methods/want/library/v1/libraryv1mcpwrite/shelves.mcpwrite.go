@@ -143,10 +143,8 @@ var fieldsBay = []string{"code"}
 
 func decodeBay(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Bay) {
 	d.Known(obj, fieldsBay)
-	if v := obj.Get("code"); v.Present() {
-		if x, ok := d.String(v, "code"); ok {
-			m.Code = x
-		}
+	if x, ok := d.String(obj.Get("code"), "code"); ok {
+		m.Code = x
 	}
 }
 
@@ -154,14 +152,12 @@ var fieldsAisle = []string{"bay"}
 
 func decodeAisle(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Aisle) {
 	d.Known(obj, fieldsAisle)
-	if v := obj.Get("bay"); v.Present() {
-		if o, ok := d.Object(v, "bay"); ok {
-			x := new(v1.Bay)
-			d.Enter("bay")
-			decodeBay(d, o, x)
-			d.Leave()
-			m.Bay = x
-		}
+	if o, ok := d.Object(obj.Get("bay"), "bay"); ok {
+		x := new(v1.Bay)
+		d.Enter("bay")
+		decodeBay(d, o, x)
+		d.Leave()
+		m.Bay = x
 	}
 }
 
@@ -169,19 +165,15 @@ var fieldsPlacement = []string{"aisle", "placed_at"}
 
 func decodePlacement(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Placement) {
 	d.Known(obj, fieldsPlacement)
-	if v := obj.Get("aisle"); v.Present() {
-		if o, ok := d.Object(v, "aisle"); ok {
-			x := new(v1.Aisle)
-			d.Enter("aisle")
-			decodeAisle(d, o, x)
-			d.Leave()
-			m.Aisle = x
-		}
+	if o, ok := d.Object(obj.Get("aisle"), "aisle"); ok {
+		x := new(v1.Aisle)
+		d.Enter("aisle")
+		decodeAisle(d, o, x)
+		d.Leave()
+		m.Aisle = x
 	}
-	if v := obj.Get("placed_at"); v.Present() {
-		if x, ok := d.Timestamp(v, "placed_at"); ok {
-			m.PlacedAt = x
-		}
+	if x, ok := d.Timestamp(obj.Get("placed_at"), "placed_at"); ok {
+		m.PlacedAt = x
 	}
 }
 
@@ -202,29 +194,21 @@ func decodeShelf(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Shelf)
 	} else {
 		d.Missing("theme")
 	}
-	if v := obj.Get("floor"); v.Present() {
-		if x, ok := d.Int32(v, "floor"); ok {
-			m.Floor = x
-		}
+	if x, ok := d.Int32(obj.Get("floor"), "floor"); ok {
+		m.Floor = x
 	}
-	if v := obj.Get("colour"); v.Present() {
-		if x, ok := d.String(v, "colour"); ok {
-			m.Colour = x
-		}
+	if x, ok := d.String(obj.Get("colour"), "colour"); ok {
+		m.Colour = x
 	}
-	if v := obj.Get("notes"); v.Present() {
-		if x, ok := d.String(v, "notes"); ok {
-			m.Notes = x
-		}
+	if x, ok := d.String(obj.Get("notes"), "notes"); ok {
+		m.Notes = x
 	}
-	if v := obj.Get("placement"); v.Present() {
-		if o, ok := d.Object(v, "placement"); ok {
-			x := new(v1.Placement)
-			d.Enter("placement")
-			decodePlacement(d, o, x)
-			d.Leave()
-			m.Placement = x
-		}
+	if o, ok := d.Object(obj.Get("placement"), "placement"); ok {
+		x := new(v1.Placement)
+		d.Enter("placement")
+		decodePlacement(d, o, x)
+		d.Leave()
+		m.Placement = x
 	}
 }
 
@@ -276,24 +260,18 @@ func decodeShelfForUpdate(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *
 	} else {
 		d.Missing("theme")
 	}
-	if v := obj.Get("colour"); v.Present() {
-		if x, ok := d.String(v, "colour"); ok {
-			m.Colour = x
-		}
+	if x, ok := d.String(obj.Get("colour"), "colour"); ok {
+		m.Colour = x
 	}
-	if v := obj.Get("notes"); v.Present() {
-		if x, ok := d.String(v, "notes"); ok {
-			m.Notes = x
-		}
+	if x, ok := d.String(obj.Get("notes"), "notes"); ok {
+		m.Notes = x
 	}
-	if v := obj.Get("placement"); v.Present() {
-		if o, ok := d.Object(v, "placement"); ok {
-			x := new(v1.Placement)
-			d.Enter("placement")
-			decodePlacement(d, o, x)
-			d.Leave()
-			m.Placement = x
-		}
+	if o, ok := d.Object(obj.Get("placement"), "placement"); ok {
+		x := new(v1.Placement)
+		d.Enter("placement")
+		decodePlacement(d, o, x)
+		d.Leave()
+		m.Placement = x
 	}
 }
 
@@ -312,10 +290,8 @@ func decodeUpdateShelfRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 	} else {
 		d.Missing("shelf")
 	}
-	if v := obj.Get("update_mask"); v.Present() {
-		if x, ok := d.FieldMask(v, "update_mask"); ok {
-			m.UpdateMask = x
-		}
+	if x, ok := d.FieldMask(obj.Get("update_mask"), "update_mask"); ok {
+		m.UpdateMask = x
 	}
 	m.UpdateMask = mcpwriteimpl.CheckUpdateMask(d, "update_mask", m.UpdateMask, m.GetShelf(), "name")
 }
@@ -341,10 +317,8 @@ var ownedLabel = map[string]string{
 
 func decodeLabel(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Label) {
 	d.KnownOwned(obj, fieldsLabel, ownedLabel)
-	if v := obj.Get("text"); v.Present() {
-		if x, ok := d.String(v, "text"); ok {
-			m.Text = x
-		}
+	if x, ok := d.String(obj.Get("text"), "text"); ok {
+		m.Text = x
 	}
 }
 
@@ -352,19 +326,15 @@ var fieldsCreateLabelRequest = []string{"parent", "label"}
 
 func decodeCreateLabelRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateLabelRequest) {
 	d.Known(obj, fieldsCreateLabelRequest)
-	if v := obj.Get("parent"); v.Present() {
-		if x, ok := d.String(v, "parent"); ok {
-			m.Parent = x
-		}
+	if x, ok := d.String(obj.Get("parent"), "parent"); ok {
+		m.Parent = x
 	}
-	if v := obj.Get("label"); v.Present() {
-		if o, ok := d.Object(v, "label"); ok {
-			x := new(v1.Label)
-			d.Enter("label")
-			decodeLabel(d, o, x)
-			d.Leave()
-			m.Label = x
-		}
+	if o, ok := d.Object(obj.Get("label"), "label"); ok {
+		x := new(v1.Label)
+		d.Enter("label")
+		decodeLabel(d, o, x)
+		d.Leave()
+		m.Label = x
 	}
 }
 
@@ -379,10 +349,8 @@ func decodeLabelForUpdate(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("text"); v.Present() {
-		if x, ok := d.String(v, "text"); ok {
-			m.Text = x
-		}
+	if x, ok := d.String(obj.Get("text"), "text"); ok {
+		m.Text = x
 	}
 }
 
@@ -390,19 +358,15 @@ var fieldsUpdateLabelRequest = []string{"label", "update_mask"}
 
 func decodeUpdateLabelRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.UpdateLabelRequest) {
 	d.Known(obj, fieldsUpdateLabelRequest)
-	if v := obj.Get("label"); v.Present() {
-		if o, ok := d.Object(v, "label"); ok {
-			x := new(v1.Label)
-			d.Enter("label")
-			decodeLabelForUpdate(d, o, x)
-			d.Leave()
-			m.Label = x
-		}
+	if o, ok := d.Object(obj.Get("label"), "label"); ok {
+		x := new(v1.Label)
+		d.Enter("label")
+		decodeLabelForUpdate(d, o, x)
+		d.Leave()
+		m.Label = x
 	}
-	if v := obj.Get("update_mask"); v.Present() {
-		if x, ok := d.FieldMask(v, "update_mask"); ok {
-			m.UpdateMask = x
-		}
+	if x, ok := d.FieldMask(obj.Get("update_mask"), "update_mask"); ok {
+		m.UpdateMask = x
 	}
 	m.UpdateMask = mcpwriteimpl.CheckUpdateMask(d, "update_mask", m.UpdateMask, m.GetLabel(), "name")
 }
@@ -411,10 +375,8 @@ var fieldsDeleteLabelRequest = []string{"name"}
 
 func decodeDeleteLabelRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.DeleteLabelRequest) {
 	d.Known(obj, fieldsDeleteLabelRequest)
-	if v := obj.Get("name"); v.Present() {
-		if x, ok := d.String(v, "name"); ok {
-			m.Name = x
-		}
+	if x, ok := d.String(obj.Get("name"), "name"); ok {
+		m.Name = x
 	}
 }
 
@@ -435,14 +397,12 @@ var fieldsReplaceShelfRequest = []string{"shelf"}
 
 func decodeReplaceShelfRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ReplaceShelfRequest) {
 	d.Known(obj, fieldsReplaceShelfRequest)
-	if v := obj.Get("shelf"); v.Present() {
-		if o, ok := d.Object(v, "shelf"); ok {
-			x := new(v1.Shelf)
-			d.Enter("shelf")
-			decodeShelfForUpdate(d, o, x)
-			d.Leave()
-			m.Shelf = x
-		}
+	if o, ok := d.Object(obj.Get("shelf"), "shelf"); ok {
+		x := new(v1.Shelf)
+		d.Enter("shelf")
+		decodeShelfForUpdate(d, o, x)
+		d.Leave()
+		m.Shelf = x
 	}
 }
 
@@ -450,14 +410,10 @@ var fieldsReplaceSignRequest = []string{"name", "sign"}
 
 func decodeReplaceSignRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ReplaceSignRequest) {
 	d.Known(obj, fieldsReplaceSignRequest)
-	if v := obj.Get("name"); v.Present() {
-		if x, ok := d.String(v, "name"); ok {
-			m.Name = x
-		}
+	if x, ok := d.String(obj.Get("name"), "name"); ok {
+		m.Name = x
 	}
-	if v := obj.Get("sign"); v.Present() {
-		if x, ok := d.String(v, "sign"); ok {
-			m.Sign = x
-		}
+	if x, ok := d.String(obj.Get("sign"), "sign"); ok {
+		m.Sign = x
 	}
 }

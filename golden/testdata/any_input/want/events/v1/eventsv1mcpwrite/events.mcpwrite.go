@@ -87,10 +87,8 @@ var fieldsParcelLost = []string{"reason"}
 
 func decodeParcelLost(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ParcelLost) {
 	d.Known(obj, fieldsParcelLost)
-	if v := obj.Get("reason"); v.Present() {
-		if x, ok := d.String(v, "reason"); ok {
-			m.Reason = x
-		}
+	if x, ok := d.String(obj.Get("reason"), "reason"); ok {
+		m.Reason = x
 	}
 }
 
@@ -98,15 +96,11 @@ var fieldsParcelScanned = []string{"depot", "weight_grams"}
 
 func decodeParcelScanned(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ParcelScanned) {
 	d.Known(obj, fieldsParcelScanned)
-	if v := obj.Get("depot"); v.Present() {
-		if x, ok := d.String(v, "depot"); ok {
-			m.Depot = x
-		}
+	if x, ok := d.String(obj.Get("depot"), "depot"); ok {
+		m.Depot = x
 	}
-	if v := obj.Get("weight_grams"); v.Present() {
-		if x, ok := d.Int32(v, "weight_grams"); ok {
-			m.WeightGrams = x
-		}
+	if x, ok := d.Int32(obj.Get("weight_grams"), "weight_grams"); ok {
+		m.WeightGrams = x
 	}
 }
 
@@ -114,10 +108,8 @@ var fieldsNote = []string{"text"}
 
 func decodeNote(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Note) {
 	d.Known(obj, fieldsNote)
-	if v := obj.Get("text"); v.Present() {
-		if x, ok := d.String(v, "text"); ok {
-			m.Text = x
-		}
+	if x, ok := d.String(obj.Get("text"), "text"); ok {
+		m.Text = x
 	}
 }
 
@@ -125,10 +117,8 @@ var fieldsRecordEventRequest = []string{"parcel_id", "payload", "remark"}
 
 func decodeRecordEventRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.RecordEventRequest) {
 	d.Known(obj, fieldsRecordEventRequest)
-	if v := obj.Get("parcel_id"); v.Present() {
-		if x, ok := d.String(v, "parcel_id"); ok {
-			m.ParcelId = x
-		}
+	if x, ok := d.String(obj.Get("parcel_id"), "parcel_id"); ok {
+		m.ParcelId = x
 	}
 	if v := obj.Get("payload"); v.Present() {
 		if url, o, ok := d.AnyObject(v, "payload", []string{"type.googleapis.com/events.v1.ParcelLost", "type.googleapis.com/events.v1.ParcelScanned"}); ok {
@@ -172,10 +162,8 @@ var fieldsAttachNotesRequest = []string{"parcel_id", "notes"}
 
 func decodeAttachNotesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.AttachNotesRequest) {
 	d.Known(obj, fieldsAttachNotesRequest)
-	if v := obj.Get("parcel_id"); v.Present() {
-		if x, ok := d.String(v, "parcel_id"); ok {
-			m.ParcelId = x
-		}
+	if x, ok := d.String(obj.Get("parcel_id"), "parcel_id"); ok {
+		m.ParcelId = x
 	}
 	if v := obj.Get("notes"); v.Present() {
 		if arr, ok := d.Array(v, "notes"); ok {

@@ -165,11 +165,9 @@ func decodeRegisterVendorRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 	} else {
 		d.Missing("country")
 	}
-	if v := obj.Get("code"); v.Present() {
-		if x, ok := d.String(v, "code"); ok {
-			d.StringNotIn("code", x, "ADMIN", "ROOT")
-			m.Code = x
-		}
+	if x, ok := d.String(obj.Get("code"), "code"); ok {
+		d.StringNotIn("code", x, "ADMIN", "ROOT")
+		m.Code = x
 	}
 	if v := obj.Get("callback_ip"); v.Present() {
 		if x, ok := d.String(v, "callback_ip"); ok {
@@ -179,18 +177,14 @@ func decodeRegisterVendorRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 	} else {
 		d.Missing("callback_ip")
 	}
-	if v := obj.Get("tier"); v.Present() {
-		if x, ok := d.Enum(v, "tier", enumTier); ok {
-			d.EnumIn("tier", x, enumTier, 1, 2)
-			m.Tier = v1.Tier(x)
-		}
+	if x, ok := d.Enum(obj.Get("tier"), "tier", enumTier); ok {
+		d.EnumIn("tier", x, enumTier, 1, 2)
+		m.Tier = v1.Tier(x)
 	}
-	if v := obj.Get("payment_days"); v.Present() {
-		if x, ok := d.Int32(v, "payment_days"); ok {
-			d.Minimum("payment_days", float64(x), 0)
-			d.Maximum("payment_days", float64(x), 120)
-			m.PaymentDays = x
-		}
+	if x, ok := d.Int32(obj.Get("payment_days"), "payment_days"); ok {
+		d.Minimum("payment_days", float64(x), 0)
+		d.Maximum("payment_days", float64(x), 120)
+		m.PaymentDays = x
 	}
 	if v := obj.Get("discount"); v.Present() {
 		if x, ok := d.Float64(v, "discount"); ok {
@@ -247,15 +241,11 @@ func decodeRegisterVendorRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 			d.Leave()
 		}
 	}
-	if v := obj.Get("note"); v.Present() {
-		if x, ok := d.String(v, "note"); ok {
-			m.Note = x
-		}
+	if x, ok := d.String(obj.Get("note"), "note"); ok {
+		m.Note = x
 	}
-	if v := obj.Get("region"); v.Present() {
-		if x, ok := d.String(v, "region"); ok {
-			m.Region = x
-		}
+	if x, ok := d.String(obj.Get("region"), "region"); ok {
+		m.Region = x
 	}
 	if v := obj.Get("reference"); v.Present() {
 		if x, ok := d.String(v, "reference"); ok {
@@ -283,31 +273,21 @@ func decodeRegisterVendorRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 			d.Leave()
 		}
 	}
-	if v := obj.Get("contact_name"); v.Present() {
-		if x, ok := d.String(v, "contact_name"); ok {
-			m.Contact = &v1.RegisterVendorRequest_ContactName{ContactName: x}
-		}
+	if x, ok := d.String(obj.Get("contact_name"), "contact_name"); ok {
+		m.Contact = &v1.RegisterVendorRequest_ContactName{ContactName: x}
 	}
-	if v := obj.Get("phone"); v.Present() {
-		if x, ok := d.String(v, "phone"); ok {
-			m.Phone = x
-		}
+	if x, ok := d.String(obj.Get("phone"), "phone"); ok {
+		m.Phone = x
 	}
-	if v := obj.Get("fax"); v.Present() {
-		if x, ok := d.String(v, "fax"); ok {
-			m.Fax = x
-		}
+	if x, ok := d.String(obj.Get("fax"), "fax"); ok {
+		m.Fax = x
 	}
-	if v := obj.Get("iban"); v.Present() {
-		if x, ok := d.String(v, "iban"); ok {
-			d.MinLength("iban", x, 15)
-			m.Payment = &v1.RegisterVendorRequest_Iban{Iban: x}
-		}
+	if x, ok := d.String(obj.Get("iban"), "iban"); ok {
+		d.MinLength("iban", x, 15)
+		m.Payment = &v1.RegisterVendorRequest_Iban{Iban: x}
 	}
-	if v := obj.Get("card_token"); v.Present() {
-		if x, ok := d.String(v, "card_token"); ok {
-			m.Payment = &v1.RegisterVendorRequest_CardToken{CardToken: x}
-		}
+	if x, ok := d.String(obj.Get("card_token"), "card_token"); ok {
+		m.Payment = &v1.RegisterVendorRequest_CardToken{CardToken: x}
 	}
 	d.OneOf(obj, true, "contact_name")
 	d.OneOf(obj, true, "iban", "card_token")

@@ -118,23 +118,17 @@ func decodeRegisterVehicleRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obj
 	} else {
 		d.Missing("kind")
 	}
-	if v := obj.Get("load_tonnes"); v.Present() {
-		if x, ok := d.Float32(v, "load_tonnes"); ok {
-			d.ExclusiveMaximum("load_tonnes", float64(x), 40)
-			d.Minimum("load_tonnes", float64(x), 0)
-			m.LoadTonnes = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.Float32(obj.Get("load_tonnes"), "load_tonnes"); ok {
+		d.ExclusiveMaximum("load_tonnes", float64(x), 40)
+		d.Minimum("load_tonnes", float64(x), 0)
+		m.LoadTonnes = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("depot_host"); v.Present() {
-		if x, ok := d.String(v, "depot_host"); ok {
-			d.Format("depot_host", x, "hostname")
-			m.DepotHost = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("depot_host"), "depot_host"); ok {
+		d.Format("depot_host", x, "hostname")
+		m.DepotHost = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("company"); v.Present() {
-		if x, ok := d.String(v, "company"); ok {
-			m.Owner = &v1.RegisterVehicleRequest_Company{Company: x}
-		}
+	if x, ok := d.String(obj.Get("company"), "company"); ok {
+		m.Owner = &v1.RegisterVehicleRequest_Company{Company: x}
 	}
 	d.OneOf(obj, true, "company")
 }

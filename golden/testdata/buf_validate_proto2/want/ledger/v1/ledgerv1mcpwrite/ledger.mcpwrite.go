@@ -113,11 +113,9 @@ func decodePostLineRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m 
 	} else {
 		d.Missing("amount_cents")
 	}
-	if v := obj.Get("reference"); v.Present() {
-		if x, ok := d.String(v, "reference"); ok {
-			d.Format("reference", x, "uuid")
-			m.Reference = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("reference"), "reference"); ok {
+		d.Format("reference", x, "uuid")
+		m.Reference = mcpwriteimpl.Ptr(x)
 	}
 	if v := obj.Get("cost_centers"); v.Present() {
 		if arr, ok := d.Array(v, "cost_centers"); ok {

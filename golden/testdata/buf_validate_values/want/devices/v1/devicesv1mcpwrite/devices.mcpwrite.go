@@ -188,10 +188,8 @@ func decodeEnrolDeviceRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 	} else {
 		d.Missing("accept_terms")
 	}
-	if v := obj.Get("archived"); v.Present() {
-		if x, ok := d.Bool(v, "archived"); ok {
-			m.Archived = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.Bool(obj.Get("archived"), "archived"); ok {
+		m.Archived = mcpwriteimpl.Ptr(x)
 	}
 	if v := obj.Get("fingerprint"); v.Present() {
 		if x, ok := d.Bytes(v, "fingerprint"); ok {
@@ -200,15 +198,11 @@ func decodeEnrolDeviceRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 	} else {
 		d.Missing("fingerprint")
 	}
-	if v := obj.Get("thumbnail"); v.Present() {
-		if x, ok := d.Bytes(v, "thumbnail"); ok {
-			m.Thumbnail = x
-		}
+	if x, ok := d.Bytes(obj.Get("thumbnail"), "thumbnail"); ok {
+		m.Thumbnail = x
 	}
-	if v := obj.Get("tag"); v.Present() {
-		if x, ok := d.Bytes(v, "tag"); ok {
-			m.Tag = x
-		}
+	if x, ok := d.Bytes(obj.Get("tag"), "tag"); ok {
+		m.Tag = x
 	}
 	if v := obj.Get("keys"); v.Present() {
 		if arr, ok := d.Array(v, "keys"); ok {
@@ -224,35 +218,23 @@ func decodeEnrolDeviceRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 			d.Leave()
 		}
 	}
-	if v := obj.Get("priority"); v.Present() {
-		if x, ok := d.Int32(v, "priority"); ok {
-			m.Priority = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.Int32(obj.Get("priority"), "priority"); ok {
+		m.Priority = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("ratio"); v.Present() {
-		if x, ok := d.Float64(v, "ratio"); ok {
-			m.Ratio = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.Float64(obj.Get("ratio"), "ratio"); ok {
+		m.Ratio = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("tier"); v.Present() {
-		if x, ok := d.Uint32(v, "tier"); ok {
-			m.Tier = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.Uint32(obj.Get("tier"), "tier"); ok {
+		m.Tier = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("quota"); v.Present() {
-		if x, ok := d.Int64(v, "quota"); ok {
-			m.Quota = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.Int64(obj.Get("quota"), "quota"); ok {
+		m.Quota = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("seen_at"); v.Present() {
-		if x, ok := d.Timestamp(v, "seen_at"); ok {
-			m.SeenAt = x
-		}
+	if x, ok := d.Timestamp(obj.Get("seen_at"), "seen_at"); ok {
+		m.SeenAt = x
 	}
-	if v := obj.Get("channel"); v.Present() {
-		if x, ok := d.Int32(v, "channel"); ok {
-			m.Channel = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.Int32(obj.Get("channel"), "channel"); ok {
+		m.Channel = mcpwriteimpl.Ptr(x)
 	}
 	if v := obj.Get("signal"); v.Present() {
 		if x, ok := d.Float32(v, "signal"); ok {
@@ -287,10 +269,8 @@ func decodeSetGraceRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m 
 	} else {
 		d.Missing("device_id")
 	}
-	if v := obj.Get("grace"); v.Present() {
-		if x, ok := d.Duration(v, "grace"); ok {
-			m.Grace = x
-		}
+	if x, ok := d.Duration(obj.Get("grace"), "grace"); ok {
+		m.Grace = x
 	}
 }
 

@@ -87,15 +87,11 @@ var fieldsLine = []string{"sku", "quantity"}
 
 func decodeLine(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Line) {
 	d.Known(obj, fieldsLine)
-	if v := obj.Get("sku"); v.Present() {
-		if x, ok := d.String(v, "sku"); ok {
-			m.Sku = x
-		}
+	if x, ok := d.String(obj.Get("sku"), "sku"); ok {
+		m.Sku = x
 	}
-	if v := obj.Get("quantity"); v.Present() {
-		if x, ok := d.Int32(v, "quantity"); ok {
-			m.Quantity = x
-		}
+	if x, ok := d.Int32(obj.Get("quantity"), "quantity"); ok {
+		m.Quantity = x
 	}
 }
 
@@ -125,10 +121,8 @@ func decodePlaceOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 			d.Leave()
 		}
 	}
-	if v := obj.Get("confirm"); v.Present() {
-		if x, ok := d.Bool(v, "confirm"); ok {
-			m.Confirm = x
-		}
+	if x, ok := d.Bool(obj.Get("confirm"), "confirm"); ok {
+		m.Confirm = x
 	}
 }
 

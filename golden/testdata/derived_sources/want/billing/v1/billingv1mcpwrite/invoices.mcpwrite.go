@@ -195,10 +195,8 @@ var fieldsOrigin = []string{"on_behalf_of"}
 
 func decodeOrigin(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Origin) {
 	d.Known(obj, fieldsOrigin)
-	if v := obj.Get("on_behalf_of"); v.Present() {
-		if x, ok := d.String(v, "on_behalf_of"); ok {
-			m.OnBehalfOf = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("on_behalf_of"), "on_behalf_of"); ok {
+		m.OnBehalfOf = mcpwriteimpl.Ptr(x)
 	}
 }
 
@@ -206,14 +204,12 @@ var fieldsIssueInvoiceRequest = []string{"origin", "currency", "ledger_id", "amo
 
 func decodeIssueInvoiceRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.IssueInvoiceRequest) {
 	d.Known(obj, fieldsIssueInvoiceRequest)
-	if v := obj.Get("origin"); v.Present() {
-		if o, ok := d.Object(v, "origin"); ok {
-			x := new(v1.Origin)
-			d.Enter("origin")
-			decodeOrigin(d, o, x)
-			d.Leave()
-			m.Origin = x
-		}
+	if o, ok := d.Object(obj.Get("origin"), "origin"); ok {
+		x := new(v1.Origin)
+		d.Enter("origin")
+		decodeOrigin(d, o, x)
+		d.Leave()
+		m.Origin = x
 	}
 	if v := obj.Get("currency"); v.Present() {
 		if x, ok := d.Enum(v, "currency", enumCurrency); ok {
@@ -222,10 +218,8 @@ func decodeIssueInvoiceRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object
 	} else {
 		d.Missing("currency")
 	}
-	if v := obj.Get("ledger_id"); v.Present() {
-		if x, ok := d.String(v, "ledger_id"); ok {
-			m.LedgerId = x
-		}
+	if x, ok := d.String(obj.Get("ledger_id"), "ledger_id"); ok {
+		m.LedgerId = x
 	}
 	if v := obj.Get("amount_cents"); v.Present() {
 		if x, ok := d.Int64(v, "amount_cents"); ok {
@@ -241,10 +235,8 @@ func decodeIssueInvoiceRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object
 	} else {
 		d.Missing("customer_id")
 	}
-	if v := obj.Get("override_kind"); v.Present() {
-		if x, ok := d.Enum(v, "override_kind", enumKind); ok {
-			m.OverrideKind = v1.Kind(x)
-		}
+	if x, ok := d.Enum(obj.Get("override_kind"), "override_kind", enumKind); ok {
+		m.OverrideKind = v1.Kind(x)
 	}
 }
 
@@ -252,14 +244,12 @@ var fieldsVoidInvoiceRequest = []string{"origin", "invoice_id"}
 
 func decodeVoidInvoiceRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.VoidInvoiceRequest) {
 	d.Known(obj, fieldsVoidInvoiceRequest)
-	if v := obj.Get("origin"); v.Present() {
-		if o, ok := d.Object(v, "origin"); ok {
-			x := new(v1.Origin)
-			d.Enter("origin")
-			decodeOrigin(d, o, x)
-			d.Leave()
-			m.Origin = x
-		}
+	if o, ok := d.Object(obj.Get("origin"), "origin"); ok {
+		x := new(v1.Origin)
+		d.Enter("origin")
+		decodeOrigin(d, o, x)
+		d.Leave()
+		m.Origin = x
 	}
 	if v := obj.Get("invoice_id"); v.Present() {
 		if x, ok := d.String(v, "invoice_id"); ok {

@@ -165,15 +165,11 @@ func decodeMoveStockRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m
 	} else {
 		d.Missing("reason")
 	}
-	if v := obj.Get("warehouse"); v.Present() {
-		if x, ok := d.String(v, "warehouse"); ok {
-			m.Warehouse = x
-		}
+	if x, ok := d.String(obj.Get("warehouse"), "warehouse"); ok {
+		m.Warehouse = x
 	}
-	if v := obj.Get("note"); v.Present() {
-		if x, ok := d.String(v, "note"); ok {
-			m.Note = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("note"), "note"); ok {
+		m.Note = mcpwriteimpl.Ptr(x)
 	}
 	if v := obj.Get("urgent"); v.Present() {
 		if x, ok := d.Bool(v, "urgent"); ok {

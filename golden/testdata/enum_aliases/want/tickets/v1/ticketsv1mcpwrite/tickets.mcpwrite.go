@@ -136,20 +136,14 @@ func decodeOpenTicketRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		m.Severity = v1.Severity_SEVERITY_LOW
 	}
-	if v := obj.Get("escalation"); v.Present() {
-		if x, ok := d.Enum(v, "escalation", enumSeverityKebab); ok {
-			m.EscalateAt = v1.Severity(x)
-		}
+	if x, ok := d.Enum(obj.Get("escalation"), "escalation", enumSeverityKebab); ok {
+		m.EscalateAt = v1.Severity(x)
 	}
-	if v := obj.Get("status"); v.Present() {
-		if x, ok := d.Enum(v, "status", enumStatusForStatus); ok {
-			m.Status = v11.Status(x)
-		}
+	if x, ok := d.Enum(obj.Get("status"), "status", enumStatusForStatus); ok {
+		m.Status = v11.Status(x)
 	}
-	if v := obj.Get("plain_status"); v.Present() {
-		if x, ok := d.Enum(v, "plain_status", enumStatus); ok {
-			m.PlainStatus = v11.Status(x)
-		}
+	if x, ok := d.Enum(obj.Get("plain_status"), "plain_status", enumStatus); ok {
+		m.PlainStatus = v11.Status(x)
 	}
 	if v := obj.Get("title"); v.Present() {
 		if x, ok := d.String(v, "title"); ok {

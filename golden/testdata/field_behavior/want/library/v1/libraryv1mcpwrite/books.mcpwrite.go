@@ -101,15 +101,11 @@ func decodeBook(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Book) {
 	} else {
 		d.Missing("isbn")
 	}
-	if v := obj.Get("pages"); v.Present() {
-		if x, ok := d.Int32(v, "pages"); ok {
-			m.Pages = x
-		}
+	if x, ok := d.Int32(obj.Get("pages"), "pages"); ok {
+		m.Pages = x
 	}
-	if v := obj.Get("author"); v.Present() {
-		if x, ok := d.String(v, "author"); ok {
-			m.Author = x
-		}
+	if x, ok := d.String(obj.Get("author"), "author"); ok {
+		m.Author = x
 	}
 }
 
@@ -132,10 +128,8 @@ func decodeAddBookRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *
 	} else {
 		d.Missing("book")
 	}
-	if v := obj.Get("request_id"); v.Present() {
-		if x, ok := d.String(v, "request_id"); ok {
-			m.RequestId = x
-		}
+	if x, ok := d.String(obj.Get("request_id"), "request_id"); ok {
+		m.RequestId = x
 	}
 }
 

@@ -111,10 +111,8 @@ var fieldsAudit = []string{"changeNote"}
 
 func decodeAudit(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Audit) {
 	d.Known(obj, fieldsAudit)
-	if v := obj.Get("changeNote"); v.Present() {
-		if x, ok := d.String(v, "changeNote"); ok {
-			m.ChangeNote = x
-		}
+	if x, ok := d.String(obj.Get("changeNote"), "changeNote"); ok {
+		m.ChangeNote = x
 	}
 }
 
@@ -122,14 +120,12 @@ var fieldsCreateTaskRequest = []string{"audit", "title", "parentId", "workflowSt
 
 func decodeCreateTaskRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateTaskRequest) {
 	d.Known(obj, fieldsCreateTaskRequest)
-	if v := obj.Get("audit"); v.Present() {
-		if o, ok := d.Object(v, "audit"); ok {
-			x := new(v1.Audit)
-			d.Enter("audit")
-			decodeAudit(d, o, x)
-			d.Leave()
-			m.Audit = x
-		}
+	if o, ok := d.Object(obj.Get("audit"), "audit"); ok {
+		x := new(v1.Audit)
+		d.Enter("audit")
+		decodeAudit(d, o, x)
+		d.Leave()
+		m.Audit = x
 	}
 	if v := obj.Get("title"); v.Present() {
 		if x, ok := d.String(v, "title"); ok {
@@ -140,10 +136,8 @@ func decodeCreateTaskRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		d.Missing("title")
 	}
-	if v := obj.Get("parentId"); v.Present() {
-		if x, ok := d.String(v, "parentId"); ok {
-			m.ParentId = x
-		}
+	if x, ok := d.String(obj.Get("parentId"), "parentId"); ok {
+		m.ParentId = x
 	}
 	if v := obj.Get("workflowState"); v.Present() {
 		if x, ok := d.Enum(v, "workflowState", enumWorkflowStateSnake); ok {
@@ -165,10 +159,8 @@ func decodeCreateTaskRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 			d.Leave()
 		}
 	}
-	if v := obj.Get("due"); v.Present() {
-		if x, ok := d.String(v, "due"); ok {
-			m.DueLabel = x
-		}
+	if x, ok := d.String(obj.Get("due"), "due"); ok {
+		m.DueLabel = x
 	}
 }
 
@@ -176,14 +168,12 @@ var fieldsArchiveTaskRequest = []string{"audit", "taskId", "operation", "archive
 
 func decodeArchiveTaskRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ArchiveTaskRequest) {
 	d.Known(obj, fieldsArchiveTaskRequest)
-	if v := obj.Get("audit"); v.Present() {
-		if o, ok := d.Object(v, "audit"); ok {
-			x := new(v1.Audit)
-			d.Enter("audit")
-			decodeAudit(d, o, x)
-			d.Leave()
-			m.Audit = x
-		}
+	if o, ok := d.Object(obj.Get("audit"), "audit"); ok {
+		x := new(v1.Audit)
+		d.Enter("audit")
+		decodeAudit(d, o, x)
+		d.Leave()
+		m.Audit = x
 	}
 	if v := obj.Get("taskId"); v.Present() {
 		if x, ok := d.String(v, "taskId"); ok {
@@ -199,10 +189,8 @@ func decodeArchiveTaskRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 	} else {
 		d.Missing("operation")
 	}
-	if v := obj.Get("archiveDate"); v.Present() {
-		if x, ok := d.Timestamp(v, "archiveDate"); ok {
-			m.ArchiveDate = x
-		}
+	if x, ok := d.Timestamp(obj.Get("archiveDate"), "archiveDate"); ok {
+		m.ArchiveDate = x
 	}
 	if v := obj.Get("archiveDate"); !v.Present() {
 		switch m.GetOperation() {
@@ -225,15 +213,11 @@ func decodeListTasksRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m
 	} else {
 		m.PageSize = 20
 	}
-	if v := obj.Get("pageToken"); v.Present() {
-		if x, ok := d.String(v, "pageToken"); ok {
-			m.PageToken = x
-		}
+	if x, ok := d.String(obj.Get("pageToken"), "pageToken"); ok {
+		m.PageToken = x
 	}
-	if v := obj.Get("workflowState"); v.Present() {
-		if x, ok := d.Enum(v, "workflowState", enumWorkflowStateSnake); ok {
-			m.WorkflowState = v1.WorkflowState(x)
-		}
+	if x, ok := d.Enum(obj.Get("workflowState"), "workflowState", enumWorkflowStateSnake); ok {
+		m.WorkflowState = v1.WorkflowState(x)
 	}
 }
 

@@ -131,15 +131,11 @@ var fieldsShelf = []string{"name", "theme"}
 
 func decodeShelf(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Shelf) {
 	d.Known(obj, fieldsShelf)
-	if v := obj.Get("name"); v.Present() {
-		if x, ok := d.String(v, "name"); ok {
-			m.Name = x
-		}
+	if x, ok := d.String(obj.Get("name"), "name"); ok {
+		m.Name = x
 	}
-	if v := obj.Get("theme"); v.Present() {
-		if x, ok := d.String(v, "theme"); ok {
-			m.Theme = x
-		}
+	if x, ok := d.String(obj.Get("theme"), "theme"); ok {
+		m.Theme = x
 	}
 }
 
@@ -147,14 +143,12 @@ var fieldsCreateShelfRequest = []string{"shelf"}
 
 func decodeCreateShelfRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateShelfRequest) {
 	d.Known(obj, fieldsCreateShelfRequest)
-	if v := obj.Get("shelf"); v.Present() {
-		if o, ok := d.Object(v, "shelf"); ok {
-			x := new(v1.Shelf)
-			d.Enter("shelf")
-			decodeShelf(d, o, x)
-			d.Leave()
-			m.Shelf = x
-		}
+	if o, ok := d.Object(obj.Get("shelf"), "shelf"); ok {
+		x := new(v1.Shelf)
+		d.Enter("shelf")
+		decodeShelf(d, o, x)
+		d.Leave()
+		m.Shelf = x
 	}
 }
 
@@ -162,10 +156,8 @@ var fieldsDeleteShelfRequest = []string{"name"}
 
 func decodeDeleteShelfRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.DeleteShelfRequest) {
 	d.Known(obj, fieldsDeleteShelfRequest)
-	if v := obj.Get("name"); v.Present() {
-		if x, ok := d.String(v, "name"); ok {
-			m.Name = x
-		}
+	if x, ok := d.String(obj.Get("name"), "name"); ok {
+		m.Name = x
 	}
 }
 
@@ -173,14 +165,10 @@ var fieldsMergeShelvesRequest = []string{"name", "other_shelf"}
 
 func decodeMergeShelvesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.MergeShelvesRequest) {
 	d.Known(obj, fieldsMergeShelvesRequest)
-	if v := obj.Get("name"); v.Present() {
-		if x, ok := d.String(v, "name"); ok {
-			m.Name = x
-		}
+	if x, ok := d.String(obj.Get("name"), "name"); ok {
+		m.Name = x
 	}
-	if v := obj.Get("other_shelf"); v.Present() {
-		if x, ok := d.String(v, "other_shelf"); ok {
-			m.OtherShelf = x
-		}
+	if x, ok := d.String(obj.Get("other_shelf"), "other_shelf"); ok {
+		m.OtherShelf = x
 	}
 }

@@ -86,19 +86,15 @@ var fieldsGeo = []string{"lat", "lng"}
 
 func decodeGeo(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Geo) {
 	d.Known(obj, fieldsGeo)
-	if v := obj.Get("lat"); v.Present() {
-		if x, ok := d.Float64(v, "lat"); ok {
-			d.Minimum("lat", float64(x), -90)
-			d.Maximum("lat", float64(x), 90)
-			m.Lat = x
-		}
+	if x, ok := d.Float64(obj.Get("lat"), "lat"); ok {
+		d.Minimum("lat", float64(x), -90)
+		d.Maximum("lat", float64(x), 90)
+		m.Lat = x
 	}
-	if v := obj.Get("lng"); v.Present() {
-		if x, ok := d.Float64(v, "lng"); ok {
-			d.Minimum("lng", float64(x), -180)
-			d.Maximum("lng", float64(x), 180)
-			m.Lng = x
-		}
+	if x, ok := d.Float64(obj.Get("lng"), "lng"); ok {
+		d.Minimum("lng", float64(x), -180)
+		d.Maximum("lng", float64(x), 180)
+		m.Lng = x
 	}
 }
 
@@ -121,14 +117,12 @@ func decodeAddress(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Addr
 	} else {
 		d.Missing("city")
 	}
-	if v := obj.Get("geo"); v.Present() {
-		if o, ok := d.Object(v, "geo"); ok {
-			x := new(v1.Geo)
-			d.Enter("geo")
-			decodeGeo(d, o, x)
-			d.Leave()
-			m.Geo = x
-		}
+	if o, ok := d.Object(obj.Get("geo"), "geo"); ok {
+		x := new(v1.Geo)
+		d.Enter("geo")
+		decodeGeo(d, o, x)
+		d.Leave()
+		m.Geo = x
 	}
 }
 
@@ -154,14 +148,12 @@ func decodeCustomer(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Cus
 	} else {
 		d.Missing("billing")
 	}
-	if v := obj.Get("shipping"); v.Present() {
-		if o, ok := d.Object(v, "shipping"); ok {
-			x := new(v1.Address)
-			d.Enter("shipping")
-			decodeAddress(d, o, x)
-			d.Leave()
-			m.Shipping = x
-		}
+	if o, ok := d.Object(obj.Get("shipping"), "shipping"); ok {
+		x := new(v1.Address)
+		d.Enter("shipping")
+		decodeAddress(d, o, x)
+		d.Leave()
+		m.Shipping = x
 	}
 }
 
@@ -180,10 +172,8 @@ func decodePlaceOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		d.Missing("customer")
 	}
-	if v := obj.Get("note"); v.Present() {
-		if x, ok := d.String(v, "note"); ok {
-			m.Note = x
-		}
+	if x, ok := d.String(obj.Get("note"), "note"); ok {
+		m.Note = x
 	}
 }
 

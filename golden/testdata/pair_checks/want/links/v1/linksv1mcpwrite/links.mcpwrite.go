@@ -153,10 +153,8 @@ func decodeLinkPartsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m
 	} else {
 		d.Missing("to_kind")
 	}
-	if v := obj.Get("note"); v.Present() {
-		if x, ok := d.String(v, "note"); ok {
-			m.Note = x
-		}
+	if x, ok := d.String(obj.Get("note"), "note"); ok {
+		m.Note = x
 	}
 }
 
@@ -178,10 +176,8 @@ func decodeAttachToFrameRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 	} else {
 		d.Missing("part_kind")
 	}
-	if v := obj.Get("note"); v.Present() {
-		if x, ok := d.String(v, "note"); ok {
-			m.Note = x
-		}
+	if x, ok := d.String(obj.Get("note"), "note"); ok {
+		m.Note = x
 	}
 }
 

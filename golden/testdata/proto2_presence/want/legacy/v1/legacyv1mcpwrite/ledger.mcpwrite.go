@@ -125,22 +125,16 @@ func decodeBookEntryRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m
 	} else {
 		m.Provisional = mcpwriteimpl.Ptr(false)
 	}
-	if v := obj.Get("rate"); v.Present() {
-		if x, ok := d.Float64(v, "rate"); ok {
-			d.Minimum("rate", float64(x), 0.5)
-			d.Maximum("rate", float64(x), 2.5)
-			m.Rate = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.Float64(obj.Get("rate"), "rate"); ok {
+		d.Minimum("rate", float64(x), 0.5)
+		d.Maximum("rate", float64(x), 2.5)
+		m.Rate = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("memo"); v.Present() {
-		if x, ok := d.String(v, "memo"); ok {
-			m.Memo = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("memo"), "memo"); ok {
+		m.Memo = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("attachment"); v.Present() {
-		if x, ok := d.Bytes(v, "attachment"); ok {
-			m.Attachment = x
-		}
+	if x, ok := d.Bytes(obj.Get("attachment"), "attachment"); ok {
+		m.Attachment = x
 	}
 	if v := obj.Get("tags"); v.Present() {
 		if arr, ok := d.Array(v, "tags"); ok {

@@ -117,12 +117,10 @@ func decodeCreateNoteRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		m.Color = mcpwriteimpl.Ptr(v1.Color_COLOR_YELLOW)
 	}
-	if v := obj.Get("priority"); v.Present() {
-		if x, ok := d.Int32(v, "priority"); ok {
-			d.Minimum("priority", float64(x), 1)
-			d.Maximum("priority", float64(x), 5)
-			m.Priority = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.Int32(obj.Get("priority"), "priority"); ok {
+		d.Minimum("priority", float64(x), 1)
+		d.Maximum("priority", float64(x), 5)
+		m.Priority = mcpwriteimpl.Ptr(x)
 	}
 }
 
@@ -137,25 +135,17 @@ func decodeUpdateNoteRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("text"); v.Present() {
-		if x, ok := d.String(v, "text"); ok {
-			m.Text = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("text"), "text"); ok {
+		m.Text = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("pinned"); v.Present() {
-		if x, ok := d.Bool(v, "pinned"); ok {
-			m.Pinned = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.Bool(obj.Get("pinned"), "pinned"); ok {
+		m.Pinned = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("color"); v.Present() {
-		if x, ok := d.Enum(v, "color", enumColor); ok {
-			m.Color = mcpwriteimpl.Ptr(v1.Color(x))
-		}
+	if x, ok := d.Enum(obj.Get("color"), "color", enumColor); ok {
+		m.Color = mcpwriteimpl.Ptr(v1.Color(x))
 	}
-	if v := obj.Get("updated_at"); v.Present() {
-		if x, ok := d.String(v, "updated_at"); ok {
-			m.UpdatedAt = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("updated_at"), "updated_at"); ok {
+		m.UpdatedAt = mcpwriteimpl.Ptr(x)
 	}
 }
 

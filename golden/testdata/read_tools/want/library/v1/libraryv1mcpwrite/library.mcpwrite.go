@@ -133,15 +133,11 @@ func decodeListBooksRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m
 	} else {
 		m.PageSize = 50
 	}
-	if v := obj.Get("page_token"); v.Present() {
-		if x, ok := d.String(v, "page_token"); ok {
-			m.PageToken = x
-		}
+	if x, ok := d.String(obj.Get("page_token"), "page_token"); ok {
+		m.PageToken = x
 	}
-	if v := obj.Get("title_contains"); v.Present() {
-		if x, ok := d.String(v, "title_contains"); ok {
-			m.TitleContains = x
-		}
+	if x, ok := d.String(obj.Get("title_contains"), "title_contains"); ok {
+		m.TitleContains = x
 	}
 }
 

@@ -176,15 +176,11 @@ var fieldsLabel = []string{"text", "ownerName"}
 
 func decodeLabel(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Label) {
 	d.Known(obj, fieldsLabel)
-	if v := obj.Get("text"); v.Present() {
-		if x, ok := d.String(v, "text"); ok {
-			m.Text = x
-		}
+	if x, ok := d.String(obj.Get("text"), "text"); ok {
+		m.Text = x
 	}
-	if v := obj.Get("ownerName"); v.Present() {
-		if x, ok := d.String(v, "ownerName"); ok {
-			m.Owner = x
-		}
+	if x, ok := d.String(obj.Get("ownerName"), "ownerName"); ok {
+		m.Owner = x
 	}
 }
 
@@ -206,14 +202,12 @@ func decodeConnectRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *
 	} else {
 		d.Missing("to_id")
 	}
-	if v := obj.Get("label"); v.Present() {
-		if o, ok := d.Object(v, "label"); ok {
-			x := new(v1.Label)
-			d.Enter("label")
-			decodeLabel(d, o, x)
-			d.Leave()
-			m.Label = x
-		}
+	if o, ok := d.Object(obj.Get("label"), "label"); ok {
+		x := new(v1.Label)
+		d.Enter("label")
+		decodeLabel(d, o, x)
+		d.Leave()
+		m.Label = x
 	}
 	if v := obj.Get("more_labels"); v.Present() {
 		if arr, ok := d.Array(v, "more_labels"); ok {

@@ -95,16 +95,12 @@ var fieldsTier = []string{"min_quantity", "price_cents"}
 
 func decodeTier(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Tier) {
 	d.Known(obj, fieldsTier)
-	if v := obj.Get("min_quantity"); v.Present() {
-		if x, ok := d.Int32(v, "min_quantity"); ok {
-			d.Minimum("min_quantity", float64(x), 1)
-			m.MinQuantity = x
-		}
+	if x, ok := d.Int32(obj.Get("min_quantity"), "min_quantity"); ok {
+		d.Minimum("min_quantity", float64(x), 1)
+		m.MinQuantity = x
 	}
-	if v := obj.Get("price_cents"); v.Present() {
-		if x, ok := d.Int64(v, "price_cents"); ok {
-			m.PriceCents = x
-		}
+	if x, ok := d.Int64(obj.Get("price_cents"), "price_cents"); ok {
+		m.PriceCents = x
 	}
 }
 
@@ -119,10 +115,8 @@ func decodeVariant(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Vari
 	} else {
 		d.Missing("sku")
 	}
-	if v := obj.Get("price_cents"); v.Present() {
-		if x, ok := d.Int64(v, "price_cents"); ok {
-			m.PriceCents = x
-		}
+	if x, ok := d.Int64(obj.Get("price_cents"), "price_cents"); ok {
+		m.PriceCents = x
 	}
 	if v := obj.Get("options"); v.Present() {
 		if ks, vs, ok := d.MapEntries(v, "options"); ok {

@@ -220,15 +220,11 @@ func decodeListItemsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m
 	} else {
 		d.Missing("parent")
 	}
-	if v := obj.Get("page_size"); v.Present() {
-		if x, ok := d.Int32(v, "page_size"); ok {
-			m.PageSize = x
-		}
+	if x, ok := d.Int32(obj.Get("page_size"), "page_size"); ok {
+		m.PageSize = x
 	}
-	if v := obj.Get("page_token"); v.Present() {
-		if x, ok := d.String(v, "page_token"); ok {
-			m.PageToken = x
-		}
+	if x, ok := d.String(obj.Get("page_token"), "page_token"); ok {
+		m.PageToken = x
 	}
 }
 
@@ -240,10 +236,8 @@ var ownedItem = map[string]string{
 
 func decodeItem(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Item) {
 	d.KnownOwned(obj, fieldsItem, ownedItem)
-	if v := obj.Get("label"); v.Present() {
-		if x, ok := d.String(v, "label"); ok {
-			m.Label = x
-		}
+	if x, ok := d.String(obj.Get("label"), "label"); ok {
+		m.Label = x
 	}
 }
 

@@ -152,11 +152,9 @@ func decodeAddContactRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("email_address"); v.Present() {
-		if x, ok := d.String(v, "email_address"); ok {
-			d.Pattern("email_address", x, patternAddContactRequestEmail)
-			m.Email = x
-		}
+	if x, ok := d.String(obj.Get("email_address"), "email_address"); ok {
+		d.Pattern("email_address", x, patternAddContactRequestEmail)
+		m.Email = x
 	}
 }
 

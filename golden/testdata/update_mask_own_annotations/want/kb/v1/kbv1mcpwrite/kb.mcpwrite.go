@@ -78,10 +78,8 @@ var fieldsStewardship = []string{"team"}
 
 func decodeStewardship(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Stewardship) {
 	d.Known(obj, fieldsStewardship)
-	if v := obj.Get("team"); v.Present() {
-		if x, ok := d.String(v, "team"); ok {
-			m.Team = x
-		}
+	if x, ok := d.String(obj.Get("team"), "team"); ok {
+		m.Team = x
 	}
 }
 
@@ -96,24 +94,18 @@ func decodeArticleChangesForUpdate(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Ob
 	} else {
 		d.Missing("article_id")
 	}
-	if v := obj.Get("title"); v.Present() {
-		if x, ok := d.String(v, "title"); ok {
-			m.Title = x
-		}
+	if x, ok := d.String(obj.Get("title"), "title"); ok {
+		m.Title = x
 	}
-	if v := obj.Get("body"); v.Present() {
-		if x, ok := d.String(v, "body"); ok {
-			m.Body = x
-		}
+	if x, ok := d.String(obj.Get("body"), "body"); ok {
+		m.Body = x
 	}
-	if v := obj.Get("stewardship"); v.Present() {
-		if o, ok := d.Object(v, "stewardship"); ok {
-			x := new(v1.Stewardship)
-			d.Enter("stewardship")
-			decodeStewardship(d, o, x)
-			d.Leave()
-			m.Stewardship = x
-		}
+	if o, ok := d.Object(obj.Get("stewardship"), "stewardship"); ok {
+		x := new(v1.Stewardship)
+		d.Enter("stewardship")
+		decodeStewardship(d, o, x)
+		d.Leave()
+		m.Stewardship = x
 	}
 }
 
@@ -128,19 +120,15 @@ var maskOwnedUpdateArticleRequest = map[string]string{
 
 func decodeUpdateArticleRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.UpdateArticleRequest) {
 	d.Known(obj, fieldsUpdateArticleRequest)
-	if v := obj.Get("article"); v.Present() {
-		if o, ok := d.Object(v, "article"); ok {
-			x := new(v1.ArticleChanges)
-			d.Enter("article")
-			decodeArticleChangesForUpdate(d, o, x)
-			d.Leave()
-			m.Article = x
-		}
+	if o, ok := d.Object(obj.Get("article"), "article"); ok {
+		x := new(v1.ArticleChanges)
+		d.Enter("article")
+		decodeArticleChangesForUpdate(d, o, x)
+		d.Leave()
+		m.Article = x
 	}
-	if v := obj.Get("update_mask"); v.Present() {
-		if x, ok := d.FieldMask(v, "update_mask"); ok {
-			m.UpdateMask = x
-		}
+	if x, ok := d.FieldMask(obj.Get("update_mask"), "update_mask"); ok {
+		m.UpdateMask = x
 	}
 	m.UpdateMask = mcpwriteimpl.CheckUpdateMaskOwned(d, "update_mask", m.UpdateMask, m.GetArticle(), "article_id", maskOwnedUpdateArticleRequest)
 }

@@ -90,10 +90,8 @@ func decodeLink(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Link) {
 	} else {
 		d.Missing("target_id")
 	}
-	if v := obj.Get("target_type"); v.Present() {
-		if x, ok := d.Vocabulary(v, "target_type", "entity_type"); ok {
-			m.TargetType = x
-		}
+	if x, ok := d.Vocabulary(obj.Get("target_type"), "target_type", "entity_type"); ok {
+		m.TargetType = x
 	}
 }
 

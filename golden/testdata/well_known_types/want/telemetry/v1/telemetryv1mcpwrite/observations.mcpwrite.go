@@ -90,15 +90,11 @@ func decodeRecordObservationRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.O
 	} else {
 		d.Missing("observed_at")
 	}
-	if v := obj.Get("window"); v.Present() {
-		if x, ok := d.Duration(v, "window"); ok {
-			m.Window = x
-		}
+	if x, ok := d.Duration(obj.Get("window"), "window"); ok {
+		m.Window = x
 	}
-	if v := obj.Get("update_mask"); v.Present() {
-		if x, ok := d.FieldMask(v, "update_mask"); ok {
-			m.UpdateMask = x
-		}
+	if x, ok := d.FieldMask(obj.Get("update_mask"), "update_mask"); ok {
+		m.UpdateMask = x
 	}
 	if v := obj.Get("attributes"); v.Present() {
 		if x, ok := d.Struct(v, "attributes"); ok {
