@@ -123,6 +123,10 @@ func (e *emitter) earlyValueResolvers(g *jen.Group, m *messageModel) {
 	}
 	for _, f := range values {
 		e.guard(g, f, func(g *jen.Group, v string) {
+			if resolve := e.resolveInto(f); resolve != nil {
+				g.If(jen.Err().Op(":=").Add(resolve), jen.Err().Op("!=").Nil()).Block(jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Err()))
+				return
+			}
 			g.List(jen.Id(v), jen.Err()).Op(":=").Id("h").Dot(f.resolver.method).Call(jen.Id("c").Dot("Ctx"), jen.Id("root"))
 			g.If(jen.Err().Op("!=").Nil()).Block(
 				jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Id("c").Dot("ResolverError").Call(jen.Lit(f.agentName), jen.Err())),

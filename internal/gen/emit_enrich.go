@@ -246,6 +246,14 @@ func (e *emitter) enrichResolvers(g *jen.Group, m *messageModel, nested bool) {
 			continue
 		}
 		e.guard(g, f, func(g *jen.Group, v string) {
+			if resolve := e.resolveInto(f); resolve != nil {
+				if collect {
+					g.If(jen.Err().Op(":=").Add(resolve), jen.Err().Op("!=").Nil()).Block(jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Err()))
+				} else {
+					g.If(jen.Err().Op(":=").Add(resolve), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+				}
+				return
+			}
 			g.List(jen.Id(v), jen.Err()).Op(":=").Id("h").Dot(f.resolver.method).Call(jen.Id("c").Dot("Ctx"), jen.Id("root"))
 			resolverErr := jen.Id("c").Dot("ResolverError").Call(jen.Lit(f.agentName), jen.Err())
 			if collect {
@@ -362,4 +370,14 @@ func (e *emitter) rootFill(fill string, m *messageModel) *jen.Statement {
 		return e.rt("BindResolvers").Call(jen.Id(resolversVarName(m)), jen.Id(fill))
 	}
 	return jen.Id(fill)
+}
+
+// resolveInto is the runtime's Resolve of f's value resolver into the
+// field, nil when f is a oneof member or has explicit presence (its
+// value is not assigned as it is).
+func (e *emitter) resolveInto(f *fieldModel) *jen.Statement {
+	if realOneof(f.proto) || isPtr(f.proto) {
+		return nil
+	}
+	return e.rt("Resolve").Call(jen.Id("c"), jen.Id("h").Dot(f.resolver.method), jen.Id("root"), jen.Lit(f.agentName), jen.Op("&").Id("m").Dot(f.proto.GoName))
 }

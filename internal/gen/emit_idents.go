@@ -48,6 +48,7 @@ var runtimeIdents = map[string]protogen.GoImportPath{
 	"ForwardGRPC":            implPkg,
 	"Forwarder":              implPkg,
 	"JoinResolverErrors":     implPkg,
+	"Resolve":                implPkg,
 	"ResolverNotImplemented": implPkg,
 	"KindNull":               implPkg,
 	"NewEnumTable":           implPkg,

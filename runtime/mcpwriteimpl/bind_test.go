@@ -175,3 +175,25 @@ func TestBindResolverPrefersTheTypedMethod(t *testing.T) {
 	}()
 	_, _ = unbound(context.Background(), in)
 }
+
+// Resolve sets the field to the resolver's answer for the request, or
+// leaves it and answers the resolver error of the field's key.
+func TestResolveSetsTheFieldOrNamesIt(t *testing.T) {
+	c := &Call{Ctx: context.Background()}
+	root := wrapperspb.String("req")
+	var seen proto.Message
+	ok := func(_ context.Context, in *wrapperspb.StringValue) (int32, error) {
+		seen = in
+		return 7, nil
+	}
+	field := int32(1)
+	if err := Resolve(c, ok, root, "version", &field); err != nil || field != 7 || seen != root {
+		t.Fatalf("Resolve: %v, field %d, resolver saw %v; want nil, 7, the request", err, field, seen)
+	}
+	failing := func(context.Context, *wrapperspb.StringValue) (int32, error) { return 9, errors.New("no version") }
+	err := Resolve(c, failing, root, "version", &field)
+	want := c.ResolverError("version", errors.New("no version"))
+	if field != 7 || err == nil || err.Error() != want.Error() {
+		t.Fatalf("failing Resolve: %v, field %d; want %v and the field unchanged", err, field, want)
+	}
+}

@@ -205,3 +205,15 @@ func BindResolver[I, H any, R proto.Message, T any](typed any, typedMethod func(
 	}
 	return func(ctx context.Context, in R) (T, error) { return contract(h, ctx, in) }
 }
+
+// Resolve sets *field to what the value resolver resolve answers for the
+// request root; its failure is answered as the resolver error of the
+// field at key, and *field is left as it was.
+func Resolve[R, T any](c *Call, resolve func(context.Context, R) (T, error), root R, key string, field *T) error {
+	v, err := resolve(c.Ctx, root)
+	if err != nil {
+		return c.ResolverError(key, err)
+	}
+	*field = v
+	return nil
+}

@@ -997,11 +997,9 @@ func enrichArchitectureServiceCreateElementRequest[R proto.Message](c *mcpwritei
 		return err
 	}
 	if m.ModelId == "" {
-		v, err := h.ResolveActiveModel(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("model_id", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveActiveModel, root, "model_id", &m.ModelId); err != nil {
+			return err
 		}
-		m.ModelId = v
 	}
 	return nil
 }
@@ -1063,24 +1061,15 @@ func enrichArchitectureServiceCreateRelationshipRequest[R proto.Message](c *mcpw
 		return mcpwriteimpl.JoinResolverErrors(errs...)
 	}
 	if m.ModelId == "" {
-		v, err := h.ResolveActiveModel(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("model_id", err))
-		} else {
-			m.ModelId = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveActiveModel, root, "model_id", &m.ModelId); err != nil {
+			errs = append(errs, err)
 		}
 	}
-	vSourceType, err := h.ResolveSourceElementType(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("source_type", err))
-	} else {
-		m.SourceType = vSourceType
+	if err := mcpwriteimpl.Resolve(c, h.ResolveSourceElementType, root, "source_type", &m.SourceType); err != nil {
+		errs = append(errs, err)
 	}
-	vTargetType, err := h.ResolveTargetElementType(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("target_type", err))
-	} else {
-		m.TargetType = vTargetType
+	if err := mcpwriteimpl.Resolve(c, h.ResolveTargetElementType, root, "target_type", &m.TargetType); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
@@ -1089,11 +1078,9 @@ func enrichArchitectureServiceUpdateElementRequest[R proto.Message](c *mcpwritei
 	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichArchitectureServiceMessageMeta); err != nil {
 		return err
 	}
-	vExpectedVersion, err := h.ResolveCurrentVersion(c.Ctx, root)
-	if err != nil {
-		return c.ResolverError("expected_version", err)
+	if err := mcpwriteimpl.Resolve(c, h.ResolveCurrentVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		return err
 	}
-	m.ExpectedVersion = vExpectedVersion
 	return nil
 }
 
@@ -1123,11 +1110,9 @@ func enrichArchitectureServiceCreateCapabilityRequest[R proto.Message](c *mcpwri
 		return err
 	}
 	if m.ModelId == "" {
-		v, err := h.ResolveActiveModel(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("model_id", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveActiveModel, root, "model_id", &m.ModelId); err != nil {
+			return err
 		}
-		m.ModelId = v
 	}
 	return nil
 }
@@ -1138,11 +1123,9 @@ func enrichArchitectureServiceCreateCapabilityStructureRequest[R proto.Message](
 		return err
 	}
 	if m.ModelId == "" {
-		v, err := h.ResolveActiveModel(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("model_id", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveActiveModel, root, "model_id", &m.ModelId); err != nil {
+			return err
 		}
-		m.ModelId = v
 	}
 	return nil
 }
@@ -1153,11 +1136,9 @@ func enrichArchitectureServiceAddComponentToCapabilityRequest[R proto.Message](c
 		return err
 	}
 	if m.ModelId == "" {
-		v, err := h.ResolveActiveModel(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("model_id", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveActiveModel, root, "model_id", &m.ModelId); err != nil {
+			return err
 		}
-		m.ModelId = v
 	}
 	return nil
 }
@@ -1178,11 +1159,9 @@ func enrichArchitectureServiceCreateElementsRequest[R proto.Message](c *mcpwrite
 	}
 	c.Leave()
 	if m.ModelId == "" {
-		v, err := h.ResolveActiveModel(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("model_id", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveActiveModel, root, "model_id", &m.ModelId); err != nil {
+			return err
 		}
-		m.ModelId = v
 	}
 	return nil
 }
@@ -1221,11 +1200,8 @@ func earlyCheckArchitectureServiceCreateElementRequest[R proto.Message](c *mcpwr
 		return err
 	}
 	if m.ModelId == "" {
-		v, err := h.ResolveActiveModel(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("model_id", err))
-		} else {
-			m.ModelId = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveActiveModel, root, "model_id", &m.ModelId); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
@@ -1288,24 +1264,15 @@ func earlyCheckArchitectureServiceCreateRelationshipRequest[R proto.Message](c *
 		return mcpwriteimpl.JoinResolverErrors(errs...)
 	}
 	if m.ModelId == "" {
-		v, err := h.ResolveActiveModel(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("model_id", err))
-		} else {
-			m.ModelId = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveActiveModel, root, "model_id", &m.ModelId); err != nil {
+			errs = append(errs, err)
 		}
 	}
-	vSourceType, err := h.ResolveSourceElementType(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("source_type", err))
-	} else {
-		m.SourceType = vSourceType
+	if err := mcpwriteimpl.Resolve(c, h.ResolveSourceElementType, root, "source_type", &m.SourceType); err != nil {
+		errs = append(errs, err)
 	}
-	vTargetType, err := h.ResolveTargetElementType(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("target_type", err))
-	} else {
-		m.TargetType = vTargetType
+	if err := mcpwriteimpl.Resolve(c, h.ResolveTargetElementType, root, "target_type", &m.TargetType); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
@@ -1318,11 +1285,8 @@ func earlyCheckArchitectureServiceUpdateElementRequest[R proto.Message](c *mcpwr
 	if err := earlyCheckArchitectureServiceMessageMeta(c, m.Meta); err != nil {
 		return err
 	}
-	vExpectedVersion, err := h.ResolveCurrentVersion(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("expected_version", err))
-	} else {
-		m.ExpectedVersion = vExpectedVersion
+	if err := mcpwriteimpl.Resolve(c, h.ResolveCurrentVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
@@ -1347,11 +1311,8 @@ func earlyCheckArchitectureServiceCreateCapabilityRequest[R proto.Message](c *mc
 		return err
 	}
 	if m.ModelId == "" {
-		v, err := h.ResolveActiveModel(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("model_id", err))
-		} else {
-			m.ModelId = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveActiveModel, root, "model_id", &m.ModelId); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
@@ -1366,11 +1327,8 @@ func earlyCheckArchitectureServiceCreateCapabilityStructureRequest[R proto.Messa
 		return err
 	}
 	if m.ModelId == "" {
-		v, err := h.ResolveActiveModel(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("model_id", err))
-		} else {
-			m.ModelId = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveActiveModel, root, "model_id", &m.ModelId); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
@@ -1385,11 +1343,8 @@ func earlyCheckArchitectureServiceAddComponentToCapabilityRequest[R proto.Messag
 		return err
 	}
 	if m.ModelId == "" {
-		v, err := h.ResolveActiveModel(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("model_id", err))
-		} else {
-			m.ModelId = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveActiveModel, root, "model_id", &m.ModelId); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
@@ -1404,11 +1359,8 @@ func earlyCheckArchitectureServiceCreateElementsRequest[R proto.Message](c *mcpw
 		return err
 	}
 	if m.ModelId == "" {
-		v, err := h.ResolveActiveModel(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("model_id", err))
-		} else {
-			m.ModelId = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveActiveModel, root, "model_id", &m.ModelId); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)

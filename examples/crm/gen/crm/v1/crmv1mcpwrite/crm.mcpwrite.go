@@ -899,11 +899,9 @@ func enrichCrmServiceUpdatePersonRequest[R proto.Message](c *mcpwriteimpl.Call, 
 		return err
 	}
 	m.UserId = vUserId
-	vExpectedVersion, err := h.ResolvePersonVersion(c.Ctx, root)
-	if err != nil {
-		return c.ResolverError("expected_version", err)
+	if err := mcpwriteimpl.Resolve(c, h.ResolvePersonVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		return err
 	}
-	m.ExpectedVersion = vExpectedVersion
 	return nil
 }
 
@@ -913,11 +911,9 @@ func enrichCrmServiceDeletePersonRequest[R proto.Message](c *mcpwriteimpl.Call, 
 		return err
 	}
 	m.UserId = vUserId
-	vExpectedVersion, err := h.ResolvePersonVersion(c.Ctx, root)
-	if err != nil {
-		return c.ResolverError("expected_version", err)
+	if err := mcpwriteimpl.Resolve(c, h.ResolvePersonVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		return err
 	}
-	m.ExpectedVersion = vExpectedVersion
 	return nil
 }
 
@@ -955,11 +951,9 @@ func enrichCrmServiceUpdateOrgRequest[R proto.Message](c *mcpwriteimpl.Call, h *
 		return err
 	}
 	m.UserId = vUserId
-	vExpectedVersion, err := h.ResolveOrgVersion(c.Ctx, root)
-	if err != nil {
-		return c.ResolverError("expected_version", err)
+	if err := mcpwriteimpl.Resolve(c, h.ResolveOrgVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		return err
 	}
-	m.ExpectedVersion = vExpectedVersion
 	return nil
 }
 
@@ -969,11 +963,9 @@ func enrichCrmServiceDeleteOrgRequest[R proto.Message](c *mcpwriteimpl.Call, h *
 		return err
 	}
 	m.UserId = vUserId
-	vExpectedVersion, err := h.ResolveOrgVersion(c.Ctx, root)
-	if err != nil {
-		return c.ResolverError("expected_version", err)
+	if err := mcpwriteimpl.Resolve(c, h.ResolveOrgVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		return err
 	}
-	m.ExpectedVersion = vExpectedVersion
 	return nil
 }
 
@@ -1002,11 +994,9 @@ func enrichCrmServiceCreateNoteRequest[R proto.Message](c *mcpwriteimpl.Call, h 
 	}
 	m.UserId = vUserId
 	m.Id = "note_" + c.UUIDv7()
-	vSubjectKind, err := h.ResolveNoteSubject(c.Ctx, root)
-	if err != nil {
-		return c.ResolverError("subject_kind", err)
+	if err := mcpwriteimpl.Resolve(c, h.ResolveNoteSubject, root, "subject_kind", &m.SubjectKind); err != nil {
+		return err
 	}
-	m.SubjectKind = vSubjectKind
 	return nil
 }
 
@@ -1016,11 +1006,9 @@ func enrichCrmServiceUpdateNoteRequest[R proto.Message](c *mcpwriteimpl.Call, h 
 		return err
 	}
 	m.UserId = vUserId
-	vExpectedVersion, err := h.ResolveNoteVersion(c.Ctx, root)
-	if err != nil {
-		return c.ResolverError("expected_version", err)
+	if err := mcpwriteimpl.Resolve(c, h.ResolveNoteVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		return err
 	}
-	m.ExpectedVersion = vExpectedVersion
 	return nil
 }
 
@@ -1030,11 +1018,9 @@ func enrichCrmServiceDeleteNoteRequest[R proto.Message](c *mcpwriteimpl.Call, h 
 		return err
 	}
 	m.UserId = vUserId
-	vExpectedVersion, err := h.ResolveNoteVersion(c.Ctx, root)
-	if err != nil {
-		return c.ResolverError("expected_version", err)
+	if err := mcpwriteimpl.Resolve(c, h.ResolveNoteVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		return err
 	}
-	m.ExpectedVersion = vExpectedVersion
 	return nil
 }
 
@@ -1045,17 +1031,11 @@ func enrichCrmServiceLinkPersonToOrgRequest[R proto.Message](c *mcpwriteimpl.Cal
 	}
 	m.UserId = vUserId
 	var errs []error
-	vExpectedVersion, err := h.ResolvePersonVersion(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("expected_version", err))
-	} else {
-		m.ExpectedVersion = vExpectedVersion
+	if err := mcpwriteimpl.Resolve(c, h.ResolvePersonVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		errs = append(errs, err)
 	}
-	vOrgVersion, err := h.ResolveOrgVersion(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("org_version", err))
-	} else {
-		m.OrgVersion = vOrgVersion
+	if err := mcpwriteimpl.Resolve(c, h.ResolveOrgVersion, root, "org_version", &m.OrgVersion); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
@@ -1067,11 +1047,9 @@ func enrichCrmServiceAddNoteToPersonRequest[R proto.Message](c *mcpwriteimpl.Cal
 	}
 	m.UserId = vUserId
 	m.Id = "note_" + c.UUIDv7()
-	vSubjectKind, err := h.ResolveNoteSubject(c.Ctx, root)
-	if err != nil {
-		return c.ResolverError("subject_kind", err)
+	if err := mcpwriteimpl.Resolve(c, h.ResolveNoteSubject, root, "subject_kind", &m.SubjectKind); err != nil {
+		return err
 	}
-	m.SubjectKind = vSubjectKind
 	return nil
 }
 
@@ -1091,17 +1069,11 @@ func enrichCrmServiceMergePeopleRequest[R proto.Message](c *mcpwriteimpl.Call, h
 	}
 	m.UserId = vUserId
 	var errs []error
-	vSourceVersion, err := h.ResolveSourcePersonVersion(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("source_version", err))
-	} else {
-		m.SourceVersion = vSourceVersion
+	if err := mcpwriteimpl.Resolve(c, h.ResolveSourcePersonVersion, root, "source_version", &m.SourceVersion); err != nil {
+		errs = append(errs, err)
 	}
-	vExpectedVersion, err := h.ResolvePersonVersion(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("expected_version", err))
-	} else {
-		m.ExpectedVersion = vExpectedVersion
+	if err := mcpwriteimpl.Resolve(c, h.ResolvePersonVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
@@ -1113,11 +1085,8 @@ func earlyCheckCrmServiceUpdatePersonRequest[R proto.Message](c *mcpwriteimpl.Ca
 	}
 	m.UserId = vUserId
 	var errs []error
-	vExpectedVersion, err := h.ResolvePersonVersion(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("expected_version", err))
-	} else {
-		m.ExpectedVersion = vExpectedVersion
+	if err := mcpwriteimpl.Resolve(c, h.ResolvePersonVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
@@ -1129,11 +1098,8 @@ func earlyCheckCrmServiceDeletePersonRequest[R proto.Message](c *mcpwriteimpl.Ca
 	}
 	m.UserId = vUserId
 	var errs []error
-	vExpectedVersion, err := h.ResolvePersonVersion(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("expected_version", err))
-	} else {
-		m.ExpectedVersion = vExpectedVersion
+	if err := mcpwriteimpl.Resolve(c, h.ResolvePersonVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
@@ -1145,11 +1111,8 @@ func earlyCheckCrmServiceUpdateOrgRequest[R proto.Message](c *mcpwriteimpl.Call,
 	}
 	m.UserId = vUserId
 	var errs []error
-	vExpectedVersion, err := h.ResolveOrgVersion(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("expected_version", err))
-	} else {
-		m.ExpectedVersion = vExpectedVersion
+	if err := mcpwriteimpl.Resolve(c, h.ResolveOrgVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
@@ -1161,11 +1124,8 @@ func earlyCheckCrmServiceDeleteOrgRequest[R proto.Message](c *mcpwriteimpl.Call,
 	}
 	m.UserId = vUserId
 	var errs []error
-	vExpectedVersion, err := h.ResolveOrgVersion(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("expected_version", err))
-	} else {
-		m.ExpectedVersion = vExpectedVersion
+	if err := mcpwriteimpl.Resolve(c, h.ResolveOrgVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
@@ -1177,11 +1137,8 @@ func earlyCheckCrmServiceCreateNoteRequest[R proto.Message](c *mcpwriteimpl.Call
 	}
 	m.UserId = vUserId
 	var errs []error
-	vSubjectKind, err := h.ResolveNoteSubject(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("subject_kind", err))
-	} else {
-		m.SubjectKind = vSubjectKind
+	if err := mcpwriteimpl.Resolve(c, h.ResolveNoteSubject, root, "subject_kind", &m.SubjectKind); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
@@ -1193,11 +1150,8 @@ func earlyCheckCrmServiceUpdateNoteRequest[R proto.Message](c *mcpwriteimpl.Call
 	}
 	m.UserId = vUserId
 	var errs []error
-	vExpectedVersion, err := h.ResolveNoteVersion(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("expected_version", err))
-	} else {
-		m.ExpectedVersion = vExpectedVersion
+	if err := mcpwriteimpl.Resolve(c, h.ResolveNoteVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
@@ -1209,11 +1163,8 @@ func earlyCheckCrmServiceDeleteNoteRequest[R proto.Message](c *mcpwriteimpl.Call
 	}
 	m.UserId = vUserId
 	var errs []error
-	vExpectedVersion, err := h.ResolveNoteVersion(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("expected_version", err))
-	} else {
-		m.ExpectedVersion = vExpectedVersion
+	if err := mcpwriteimpl.Resolve(c, h.ResolveNoteVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
@@ -1225,17 +1176,11 @@ func earlyCheckCrmServiceLinkPersonToOrgRequest[R proto.Message](c *mcpwriteimpl
 	}
 	m.UserId = vUserId
 	var errs []error
-	vExpectedVersion, err := h.ResolvePersonVersion(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("expected_version", err))
-	} else {
-		m.ExpectedVersion = vExpectedVersion
+	if err := mcpwriteimpl.Resolve(c, h.ResolvePersonVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		errs = append(errs, err)
 	}
-	vOrgVersion, err := h.ResolveOrgVersion(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("org_version", err))
-	} else {
-		m.OrgVersion = vOrgVersion
+	if err := mcpwriteimpl.Resolve(c, h.ResolveOrgVersion, root, "org_version", &m.OrgVersion); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
@@ -1247,11 +1192,8 @@ func earlyCheckCrmServiceAddNoteToPersonRequest[R proto.Message](c *mcpwriteimpl
 	}
 	m.UserId = vUserId
 	var errs []error
-	vSubjectKind, err := h.ResolveNoteSubject(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("subject_kind", err))
-	} else {
-		m.SubjectKind = vSubjectKind
+	if err := mcpwriteimpl.Resolve(c, h.ResolveNoteSubject, root, "subject_kind", &m.SubjectKind); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
@@ -1263,17 +1205,11 @@ func earlyCheckCrmServiceMergePeopleRequest[R proto.Message](c *mcpwriteimpl.Cal
 	}
 	m.UserId = vUserId
 	var errs []error
-	vSourceVersion, err := h.ResolveSourcePersonVersion(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("source_version", err))
-	} else {
-		m.SourceVersion = vSourceVersion
+	if err := mcpwriteimpl.Resolve(c, h.ResolveSourcePersonVersion, root, "source_version", &m.SourceVersion); err != nil {
+		errs = append(errs, err)
 	}
-	vExpectedVersion, err := h.ResolvePersonVersion(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("expected_version", err))
-	} else {
-		m.ExpectedVersion = vExpectedVersion
+	if err := mcpwriteimpl.Resolve(c, h.ResolvePersonVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }

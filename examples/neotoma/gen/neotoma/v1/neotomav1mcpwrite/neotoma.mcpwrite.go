@@ -1347,11 +1347,9 @@ func enrichMemoryServiceMergeEntitiesRequest[R proto.Message](c *mcpwriteimpl.Ca
 		return err
 	}
 	m.UserId = vUserId
-	vObservationsToMove, err := h.ResolveObservationsToMove(c.Ctx, root)
-	if err != nil {
-		return c.ResolverError("observations_to_move", err)
+	if err := mcpwriteimpl.Resolve(c, h.ResolveObservationsToMove, root, "observations_to_move", &m.ObservationsToMove); err != nil {
+		return err
 	}
-	m.ObservationsToMove = vObservationsToMove
 	return nil
 }
 
@@ -1519,11 +1517,8 @@ func earlyCheckMemoryServiceMergeEntitiesRequest[R proto.Message](c *mcpwriteimp
 	}
 	m.UserId = vUserId
 	var errs []error
-	vObservationsToMove, err := h.ResolveObservationsToMove(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("observations_to_move", err))
-	} else {
-		m.ObservationsToMove = vObservationsToMove
+	if err := mcpwriteimpl.Resolve(c, h.ResolveObservationsToMove, root, "observations_to_move", &m.ObservationsToMove); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }

@@ -602,11 +602,9 @@ func enrichPurchasingServiceCreatePurchaseOrderRequest[R proto.Message](c *mcpwr
 		return err
 	}
 	if m.Currency == 0 {
-		v, err := h.ResolveSupplierCurrency(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("currency", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveSupplierCurrency, root, "currency", &m.Currency); err != nil {
+			return err
 		}
-		m.Currency = v
 	}
 	return nil
 }
@@ -683,11 +681,8 @@ func earlyCheckPurchasingServiceCreatePurchaseOrderRequest[R proto.Message](c *m
 		return err
 	}
 	if m.Currency == 0 {
-		v, err := h.ResolveSupplierCurrency(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("currency", err))
-		} else {
-			m.Currency = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveSupplierCurrency, root, "currency", &m.Currency); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)

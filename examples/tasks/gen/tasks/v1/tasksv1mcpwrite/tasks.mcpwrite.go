@@ -967,11 +967,9 @@ func enrichTaskServiceTaskListRequest[R proto.Message](c *mcpwriteimpl.Call, h *
 		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("rootDir", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			return err
 		}
-		m.RootDir = v
 	}
 	return nil
 }
@@ -1006,11 +1004,9 @@ func enrichTaskServiceTaskGetRequest[R proto.Message](c *mcpwriteimpl.Call, h *b
 		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("rootDir", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			return err
 		}
-		m.RootDir = v
 	}
 	return nil
 }
@@ -1021,11 +1017,9 @@ func enrichTaskServiceTaskCreateRequest[R proto.Message](c *mcpwriteimpl.Call, h
 		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("rootDir", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			return err
 		}
-		m.RootDir = v
 	}
 	return nil
 }
@@ -1035,11 +1029,9 @@ func enrichTaskServiceTaskUpdateRequest[R proto.Message](c *mcpwriteimpl.Call, h
 		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("rootDir", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			return err
 		}
-		m.RootDir = v
 	}
 	return nil
 }
@@ -1049,11 +1041,9 @@ func enrichTaskServiceTaskDeleteRequest[R proto.Message](c *mcpwriteimpl.Call, h
 		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("rootDir", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			return err
 		}
-		m.RootDir = v
 	}
 	return nil
 }
@@ -1063,11 +1053,9 @@ func enrichTaskServiceTaskMoveRequest[R proto.Message](c *mcpwriteimpl.Call, h *
 		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("rootDir", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			return err
 		}
-		m.RootDir = v
 	}
 	return nil
 }
@@ -1077,11 +1065,9 @@ func enrichTaskServiceTaskTransformRequest[R proto.Message](c *mcpwriteimpl.Call
 		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("rootDir", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			return err
 		}
-		m.RootDir = v
 	}
 	return nil
 }
@@ -1092,11 +1078,9 @@ func enrichTaskServiceParentCreateRequest[R proto.Message](c *mcpwriteimpl.Call,
 		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("rootDir", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			return err
 		}
-		m.RootDir = v
 	}
 	return nil
 }
@@ -1106,11 +1090,9 @@ func enrichTaskServiceParentOperationsRequest[R proto.Message](c *mcpwriteimpl.C
 		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("rootDir", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			return err
 		}
-		m.RootDir = v
 	}
 	return nil
 }
@@ -1124,11 +1106,8 @@ func earlyCheckTaskServiceTaskListRequest[R proto.Message](c *mcpwriteimpl.Call,
 		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("rootDir", err))
-		} else {
-			m.RootDir = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
@@ -1167,11 +1146,8 @@ func earlyCheckTaskServiceTaskGetRequest[R proto.Message](c *mcpwriteimpl.Call, 
 		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("rootDir", err))
-		} else {
-			m.RootDir = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
@@ -1186,11 +1162,8 @@ func earlyCheckTaskServiceTaskCreateRequest[R proto.Message](c *mcpwriteimpl.Cal
 		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("rootDir", err))
-		} else {
-			m.RootDir = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
@@ -1205,11 +1178,8 @@ func earlyCheckTaskServiceTaskUpdateRequest[R proto.Message](c *mcpwriteimpl.Cal
 		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("rootDir", err))
-		} else {
-			m.RootDir = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
@@ -1224,11 +1194,8 @@ func earlyCheckTaskServiceTaskDeleteRequest[R proto.Message](c *mcpwriteimpl.Cal
 		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("rootDir", err))
-		} else {
-			m.RootDir = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
@@ -1243,11 +1210,8 @@ func earlyCheckTaskServiceTaskMoveRequest[R proto.Message](c *mcpwriteimpl.Call,
 		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("rootDir", err))
-		} else {
-			m.RootDir = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
@@ -1262,11 +1226,8 @@ func earlyCheckTaskServiceTaskTransformRequest[R proto.Message](c *mcpwriteimpl.
 		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("rootDir", err))
-		} else {
-			m.RootDir = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
@@ -1281,11 +1242,8 @@ func earlyCheckTaskServiceParentCreateRequest[R proto.Message](c *mcpwriteimpl.C
 		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("rootDir", err))
-		} else {
-			m.RootDir = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
@@ -1300,11 +1258,8 @@ func earlyCheckTaskServiceParentOperationsRequest[R proto.Message](c *mcpwriteim
 		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("rootDir", err))
-		} else {
-			m.RootDir = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)

@@ -267,11 +267,9 @@ func enrichNoteServiceNote[R proto.Message](c *mcpwriteimpl.Call, h *boundResolv
 		m.Area = v1.Area_AREA_THINKING
 	}
 	m.Fingerprint = c.ContentHash(m.GetTitle())
-	vFolder, err := h.ResolveFolder(c.Ctx, root)
-	if err != nil {
-		return c.ResolverError("folder", err)
+	if err := mcpwriteimpl.Resolve(c, h.ResolveFolder, root, "folder", &m.Folder); err != nil {
+		return err
 	}
-	m.Folder = vFolder
 	return nil
 }
 
@@ -305,11 +303,8 @@ func earlyCheckNoteServiceNote[R proto.Message](c *mcpwriteimpl.Call, h *boundRe
 		m.Area = v1.Area_AREA_THINKING
 	}
 	var errs []error
-	vFolder, err := h.ResolveFolder(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("folder", err))
-	} else {
-		m.Folder = vFolder
+	if err := mcpwriteimpl.Resolve(c, h.ResolveFolder, root, "folder", &m.Folder); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }

@@ -299,11 +299,9 @@ func enrichDeviceServiceEnrolDeviceRequest(c *mcpwriteimpl.Call, m *v1.EnrolDevi
 
 func enrichDeviceServiceSetGraceRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversDeviceService[R], root R, m *v1.SetGraceRequest) error {
 	if m.Grace == nil {
-		v, err := h.ResolveFleetGrace(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("grace", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveFleetGrace, root, "grace", &m.Grace); err != nil {
+			return err
 		}
-		m.Grace = v
 	}
 	return nil
 }
@@ -311,11 +309,8 @@ func enrichDeviceServiceSetGraceRequest[R proto.Message](c *mcpwriteimpl.Call, h
 func earlyCheckDeviceServiceSetGraceRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversDeviceService[R], root R, m *v1.SetGraceRequest) error {
 	var errs []error
 	if m.Grace == nil {
-		v, err := h.ResolveFleetGrace(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("grace", err))
-		} else {
-			m.Grace = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveFleetGrace, root, "grace", &m.Grace); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)

@@ -185,21 +185,16 @@ func decodePostMessageRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 
 func enrichRelayServicePostMessageRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversRelayService[R], root R, m *v1.PostMessageRequest) error {
 	m.Id = c.UUIDv7()
-	vChannelId, err := h.ResolveDefaultChannel(c.Ctx, root)
-	if err != nil {
-		return c.ResolverError("channel_id", err)
+	if err := mcpwriteimpl.Resolve(c, h.ResolveDefaultChannel, root, "channel_id", &m.ChannelId); err != nil {
+		return err
 	}
-	m.ChannelId = vChannelId
 	return nil
 }
 
 func earlyCheckRelayServicePostMessageRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversRelayService[R], root R, m *v1.PostMessageRequest) error {
 	var errs []error
-	vChannelId, err := h.ResolveDefaultChannel(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("channel_id", err))
-	} else {
-		m.ChannelId = vChannelId
+	if err := mcpwriteimpl.Resolve(c, h.ResolveDefaultChannel, root, "channel_id", &m.ChannelId); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }

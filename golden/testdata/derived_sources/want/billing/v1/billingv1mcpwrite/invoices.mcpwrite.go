@@ -287,18 +287,12 @@ func enrichInvoiceServiceIssueInvoiceRequest[R proto.Message](c *mcpwriteimpl.Ca
 	}
 	var errs []error
 	if m.LedgerId == "" {
-		v, err := h.ResolveDefaultLedger(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("ledger_id", err))
-		} else {
-			m.LedgerId = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveDefaultLedger, root, "ledger_id", &m.LedgerId); err != nil {
+			errs = append(errs, err)
 		}
 	}
-	vSequence, err := h.ResolveNextSequence(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("sequence", err))
-	} else {
-		m.Sequence = vSequence
+	if err := mcpwriteimpl.Resolve(c, h.ResolveNextSequence, root, "sequence", &m.Sequence); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
@@ -363,11 +357,9 @@ func enrichInvoiceServiceVoidInvoiceRequest[R proto.Message](c *mcpwriteimpl.Cal
 			return err
 		}
 	}
-	vLedgerId, err := h.ResolveDefaultLedger(c.Ctx, root)
-	if err != nil {
-		return c.ResolverError("ledger_id", err)
+	if err := mcpwriteimpl.Resolve(c, h.ResolveDefaultLedger, root, "ledger_id", &m.LedgerId); err != nil {
+		return err
 	}
-	m.LedgerId = vLedgerId
 	return nil
 }
 
@@ -389,29 +381,20 @@ func earlyCheckInvoiceServiceIssueInvoiceRequest[R proto.Message](c *mcpwriteimp
 	}
 	var errs []error
 	if m.LedgerId == "" {
-		v, err := h.ResolveDefaultLedger(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("ledger_id", err))
-		} else {
-			m.LedgerId = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveDefaultLedger, root, "ledger_id", &m.LedgerId); err != nil {
+			errs = append(errs, err)
 		}
 	}
-	vSequence, err := h.ResolveNextSequence(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("sequence", err))
-	} else {
-		m.Sequence = vSequence
+	if err := mcpwriteimpl.Resolve(c, h.ResolveNextSequence, root, "sequence", &m.Sequence); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
 
 func earlyCheckInvoiceServiceVoidInvoiceRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversInvoiceService[R], root R, m *v1.VoidInvoiceRequest) error {
 	var errs []error
-	vLedgerId, err := h.ResolveDefaultLedger(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("ledger_id", err))
-	} else {
-		m.LedgerId = vLedgerId
+	if err := mcpwriteimpl.Resolve(c, h.ResolveDefaultLedger, root, "ledger_id", &m.LedgerId); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }

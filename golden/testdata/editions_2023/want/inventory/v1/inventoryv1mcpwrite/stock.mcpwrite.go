@@ -184,11 +184,9 @@ func enrichStockServiceMoveStockRequest[R proto.Message](c *mcpwriteimpl.Call, h
 	m.MovementId = mcpwriteimpl.Ptr(c.UUIDv4())
 	m.MovedAt = mcpwriteimpl.Ptr(mcpwriteimpl.FormatRFC3339(c.Now()))
 	if m.Warehouse == "" {
-		v, err := h.ResolveHomeWarehouse(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("warehouse", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveHomeWarehouse, root, "warehouse", &m.Warehouse); err != nil {
+			return err
 		}
-		m.Warehouse = v
 	}
 	return nil
 }
@@ -196,11 +194,8 @@ func enrichStockServiceMoveStockRequest[R proto.Message](c *mcpwriteimpl.Call, h
 func earlyCheckStockServiceMoveStockRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversStockService[R], root R, m *v1.MoveStockRequest) error {
 	var errs []error
 	if m.Warehouse == "" {
-		v, err := h.ResolveHomeWarehouse(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("warehouse", err))
-		} else {
-			m.Warehouse = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveHomeWarehouse, root, "warehouse", &m.Warehouse); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)

@@ -264,11 +264,8 @@ func enrichGraphServiceConnectRequest[R proto.Message](c *mcpwriteimpl.Call, h *
 	if len(errs) > 0 {
 		return mcpwriteimpl.JoinResolverErrors(errs...)
 	}
-	vFromKind, err := h.ResolveFromKind(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("from_kind", err))
-	} else {
-		m.FromKind = vFromKind
+	if err := mcpwriteimpl.Resolve(c, h.ResolveFromKind, root, "from_kind", &m.FromKind); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
@@ -319,11 +316,8 @@ func earlyCheckGraphServiceConnectRequest[R proto.Message](c *mcpwriteimpl.Call,
 	if len(errs) > 0 {
 		return mcpwriteimpl.JoinResolverErrors(errs...)
 	}
-	vFromKind, err := h.ResolveFromKind(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("from_kind", err))
-	} else {
-		m.FromKind = vFromKind
+	if err := mcpwriteimpl.Resolve(c, h.ResolveFromKind, root, "from_kind", &m.FromKind); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
