@@ -337,17 +337,18 @@ func (e *emitter) toolBinding(sm *serviceModel, t *toolModel) (*jen.Statement, [
 			b.Return(e.pairCheckCall(t))
 		}))
 	case t.input.serverFilled:
-		params := jen.Params(jen.Id("c").Op("*").Add(e.rt("Call")), jen.Id("m").Op("*").Add(e.q(in))).Error()
-		enrich = local("enrich", jen.Func().Add(params).Add(inline(jen.Return(e.enrichRoot(sm, t.input)))))
+		enrich = e.rootFill(enrichName(sm, t.input), t.input)
 	}
-	// A closure, not the method value h.X, so a nil h (a Service
-	// built for its Doc) is only dereferenced when a call comes.
-	invoke := local("invoke", jen.Func().Params(jen.Id("ctx").Add(e.q(contextPkg.Ident("Context"))), jen.Id("m").Op("*").Add(e.q(in))).
-		Params(jen.Op("*").Add(e.q(t.method.Output.GoIdent)), jen.Error()).
-		Add(inline(jen.Return(jen.Id("h").Dot(t.method.GoName).Call(jen.Id("ctx"), jen.Id("m"))))))
+	// The method expression bound to h, not the method value h.X, so a
+	// nil h (a Service built for its Doc) is only dereferenced when a
+	// call comes.
+	invoke := e.rt("Bind").Call(jen.Id("h"), jen.Id(handlerName(sm)).Dot(t.method.GoName))
 	call.Call(jen.Lit(t.name), decode, enrich, invoke)
-	if check := e.earlyCheckBinding(sm, t); check != nil {
-		call = e.rt("WithEarlyCheck").Call(call, local("earlyCheck", check))
+	if check, literal := e.earlyCheckBinding(sm, t); check != nil {
+		if literal {
+			check = local("earlyCheck", check)
+		}
+		call = e.rt("WithEarlyCheck").Call(call, check)
 	}
 	if !importsValidate(sm) {
 		return call, locals

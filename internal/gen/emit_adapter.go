@@ -28,15 +28,11 @@ func (e *emitter) adapter(sm *serviceModel) {
 			}))
 	}
 	e.adapterCtor(sm, n, docComment("", n.ctor+" returns a "+handlerName(sm)+" that forwards every tool call to client (the enriched request, unchanged), each within the deadline of opts (runtime.WithBackendTimeout; default runtime.DefaultBackendTimeout)."))
+	// Each method is one call of mcpwriteimpl.ForwardGRPC: the deadline,
+	// the outgoing metadata and the error mapping are the runtime's.
 	for _, t := range sm.tools {
-		m := t.method
 		e.decl(e.adapterMethod(n, t).Block(
-			e.forwardStart(),
-			jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("a").Dot("client").Dot(m.GoName).Call(e.rt("OutgoingGRPCContext").Call(jen.Id("ctx")), jen.Id("in")),
-			jen.If(jen.Err().Op("!=").Nil()).Block(
-				jen.Return(jen.Nil(), jen.Id("a").Dot("forward").Dot("Err").Call(jen.Id("ctx"), jen.Err())),
-			),
-			jen.Return(jen.Id("res"), jen.Nil()),
+			jen.Return(e.rt("ForwardGRPC").Call(jen.Id("ctx"), jen.Id("a").Dot("forward"), jen.Id("in"), jen.Id("a").Dot("client").Dot(t.method.GoName))),
 		))
 	}
 }

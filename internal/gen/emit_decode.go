@@ -101,10 +101,40 @@ func (e *emitter) decodeField(g *jen.Group, f *fieldModel) {
 			e.listValueCounts(b, f, key)
 		}
 	}
+	absent := e.absent(f)
+	if absent == nil && readsAbsentAsNothing(f) {
+		// Nothing to do when the agent leaves the field out, and the read
+		// answers nothing for an absent or null value: no presence test.
+		src := "obj.Get(" + strconv.Quote(f.agentName) + ")"
+		e.readValue(g, f, pf, src, strconv.Quote(f.agentName), true, func(x jen.Code) jen.Code { return e.set(pf, x) })
+		return
+	}
 	stmt := g.Add(readField(f, "")).BlockFunc(body)
-	if absent := e.absent(f); absent != nil {
+	if absent != nil {
 		stmt.Else().Block(absent)
 	}
+}
+
+// readsAbsentAsNothing reports whether f's value is read by one if
+// statement whose decoder read answers (zero, false), reporting nothing,
+// for an absent or null value: a scalar, an enum, a nested message, a
+// Timestamp, Duration or FieldMask. Not lists, maps, wrappers, Any, or
+// Struct, Value and ListValue (null is a Value).
+func readsAbsentAsNothing(f *fieldModel) bool {
+	pf := f.proto
+	switch {
+	case pf.Desc.IsList() || pf.Desc.IsMap() || isAny(pf):
+		return false
+	case pf.Message == nil:
+		return true
+	case wrapperCtor[pf.Message.Desc.FullName()][0] != "":
+		return false
+	}
+	switch pf.Message.Desc.FullName() {
+	case "google.protobuf.Struct", "google.protobuf.Value", "google.protobuf.ListValue":
+		return false
+	}
+	return true
 }
 
 // readField is the head of the if statement on f's value v in obj, when

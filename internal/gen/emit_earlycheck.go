@@ -123,6 +123,10 @@ func (e *emitter) earlyValueResolvers(g *jen.Group, m *messageModel) {
 	}
 	for _, f := range values {
 		e.guard(g, f, func(g *jen.Group, v string) {
+			if resolve := e.resolveInto(f); resolve != nil {
+				g.If(jen.Err().Op(":=").Add(resolve), jen.Err().Op("!=").Nil()).Block(jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Err()))
+				return
+			}
 			g.List(jen.Id(v), jen.Err()).Op(":=").Id("h").Dot(f.resolver.method).Call(jen.Id("c").Dot("Ctx"), jen.Id("root"))
 			g.If(jen.Err().Op("!=").Nil()).Block(
 				jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Id("c").Dot("ResolverError").Call(jen.Lit(f.agentName), jen.Err())),
@@ -179,29 +183,29 @@ func earlyCheckRoot(t *toolModel) bool {
 }
 
 // earlyCheckBinding is the early check a tool's binding sets, nil when its
-// request has no resolver and the tool no pair check. The pair check runs
-// when the rest of the check found nothing: its source and target may be
-// resolved values.
-func (e *emitter) earlyCheckBinding(sm *serviceModel, t *toolModel) jen.Code {
+// request has no resolver and the tool no pair check: the early check
+// function of the request (rootFill), or, with a pair check, a function
+// literal (literal) that runs it when the rest of the check found
+// nothing: its source and target may be resolved values.
+func (e *emitter) earlyCheckBinding(sm *serviceModel, t *toolModel) (check jen.Code, literal bool) {
 	if !t.input.hasResolvers && t.pairCheck == nil {
-		return nil
+		return nil, false
 	}
 	in := t.method.Input.GoIdent
 	params := jen.Params(jen.Id("c").Op("*").Add(e.rt("Call")), jen.Id("m").Op("*").Add(e.q(in))).Error()
-	var check *jen.Statement
+	var root *jen.Statement
 	switch {
 	case !earlyCheckRoot(t):
-		return jen.Func().Add(params).Add(inline(jen.Return(e.pairCheckCall(t))))
+		return jen.Func().Add(params).Add(inline(jen.Return(e.pairCheckCall(t)))), true
+	case t.pairCheck == nil:
+		return e.rootFill(earlyCheckName(sm, t.input), t.input), false
 	case t.input.hasResolvers:
-		check = jen.Id(earlyCheckName(sm, t.input)).Call(jen.Id("c"), jen.Id(resolversVarName(t.input)), jen.Id("m"), jen.Id("m"))
+		root = jen.Id(earlyCheckName(sm, t.input)).Call(jen.Id("c"), jen.Id(resolversVarName(t.input)), jen.Id("m"), jen.Id("m"))
 	default:
-		check = jen.Id(earlyCheckName(sm, t.input)).Call(jen.Id("c"), jen.Id("m"))
-	}
-	if t.pairCheck == nil {
-		return jen.Func().Add(params).Add(inline(jen.Return(check)))
+		root = jen.Id(earlyCheckName(sm, t.input)).Call(jen.Id("c"), jen.Id("m"))
 	}
 	return jen.Func().Add(params).Block(
-		jen.If(jen.Err().Op(":=").Add(check), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.If(jen.Err().Op(":=").Add(root), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		jen.Return(e.pairCheckCall(t)),
-	)
+	), true
 }

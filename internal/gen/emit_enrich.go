@@ -157,8 +157,13 @@ func (e *emitter) enrichChildren(g *jen.Group, sm *serviceModel, m *messageModel
 				run(g, true)
 			})
 			g.Add(leave)
+		case envelope(f) && !f.child.hasResolvers:
+			// A message of server fills only (meta) is created and filled,
+			// by the runtime's FillEnvelope.
+			g.If(jen.Err().Op(":=").Add(e.rt("FillEnvelope")).Call(jen.Id("c"), key, jen.Op("&").Add(field), jen.Id(fn)), jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Err()),
+			)
 		case envelope(f):
-			// A message of server fills only (meta) is created and filled.
 			g.If(field.Clone().Op("==").Nil()).Block(field.Clone().Op("=").New(e.q(f.child.proto.GoIdent)))
 			g.BlockFunc(func(g *jen.Group) {
 				g.Add(enter)
@@ -241,6 +246,14 @@ func (e *emitter) enrichResolvers(g *jen.Group, m *messageModel, nested bool) {
 			continue
 		}
 		e.guard(g, f, func(g *jen.Group, v string) {
+			if resolve := e.resolveInto(f); resolve != nil {
+				if collect {
+					g.If(jen.Err().Op(":=").Add(resolve), jen.Err().Op("!=").Nil()).Block(jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Err()))
+				} else {
+					g.If(jen.Err().Op(":=").Add(resolve), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+				}
+				return
+			}
 			g.List(jen.Id(v), jen.Err()).Op(":=").Id("h").Dot(f.resolver.method).Call(jen.Id("c").Dot("Ctx"), jen.Id("root"))
 			resolverErr := jen.Id("c").Dot("ResolverError").Call(jen.Lit(f.agentName), jen.Err())
 			if collect {
@@ -347,4 +360,24 @@ func (e *emitter) hashPart(f *protogen.Field) *jen.Statement {
 		return conv("FormatUint").Call(jen.Uint64().Call(get()), jen.Lit(10))
 	}
 	return conv("FormatInt").Call(jen.Int64().Call(get()), jen.Lit(10))
+}
+
+// rootFill is the enrich or early check function fill of a tool's request
+// m as the tool takes it: the function itself, or bound to the request's
+// resolvers table (New<Service>'s variable) when it has one.
+func (e *emitter) rootFill(fill string, m *messageModel) *jen.Statement {
+	if m.hasResolvers {
+		return e.rt("BindResolvers").Call(jen.Id(resolversVarName(m)), jen.Id(fill))
+	}
+	return jen.Id(fill)
+}
+
+// resolveInto is the runtime's Resolve of f's value resolver into the
+// field, nil when f is a oneof member or has explicit presence (its
+// value is not assigned as it is).
+func (e *emitter) resolveInto(f *fieldModel) *jen.Statement {
+	if realOneof(f.proto) || isPtr(f.proto) {
+		return nil
+	}
+	return e.rt("Resolve").Call(jen.Id("c"), jen.Id("h").Dot(f.resolver.method), jen.Id("root"), jen.Lit(f.agentName), jen.Op("&").Id("m").Dot(f.proto.GoName))
 }

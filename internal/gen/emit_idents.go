@@ -24,6 +24,9 @@ const (
 // itself (Register, Option, Reference, the version check); moving one to another package is a change of this table only,
 // since the emitters reach runtime identifiers through rt alone.
 var runtimeIdents = map[string]protogen.GoImportPath{
+	"Bind":                   implPkg,
+	"BindResolver":           implPkg,
+	"BindResolvers":          implPkg,
 	"Call":                   implPkg,
 	"CheckUpdateMask":        implPkg,
 	"CheckUpdateMaskOwned":   implPkg,
@@ -40,9 +43,12 @@ var runtimeIdents = map[string]protogen.GoImportPath{
 	"EnumTable":              implPkg,
 	"EnumValue":              implPkg,
 	"ErrorEntry":             implPkg,
+	"FillEnvelope":           implPkg,
 	"FormatRFC3339":          implPkg,
+	"ForwardGRPC":            implPkg,
 	"Forwarder":              implPkg,
 	"JoinResolverErrors":     implPkg,
+	"Resolve":                implPkg,
 	"ResolverNotImplemented": implPkg,
 	"KindNull":               implPkg,
 	"NewEnumTable":           implPkg,

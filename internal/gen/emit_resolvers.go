@@ -212,6 +212,12 @@ func (e *emitter) bindResolvers(sm *serviceModel, rr requestResolvers, typed map
 				g.Add(contract)
 				continue
 			}
+			if !r.reference {
+				// A value resolver is bound by the runtime's BindResolver.
+				g.Id("b").Dot(r.method).Op("=").Add(e.rt("BindResolver")).Call(
+					jen.Id("typed"), jen.Id(typedResolverIface(sm, r, req)).Dot(method), jen.Id("h"), jen.Id(handlerName(sm)).Dot(r.method))
+				continue
+			}
 			g.If(jen.List(jen.Id("t"), jen.Id("ok")).Op(":=").Id("typed").Assert(jen.Id(typedResolverIface(sm, r, req))), jen.Id("ok")).Block(
 				jen.Id("b").Dot(r.method).Op("=").Id("t").Dot(method),
 			).Else().Block(contract)

@@ -106,7 +106,7 @@ message Label {
 		if got := len(tool.Full) > 0 && strings.Contains(string(tool.Full), `"colour"`); got != c.text {
 			t.Errorf("%q: complete schema for get_write_schema %v, want %v", c.param, got, c.text)
 		}
-		if got := strings.Contains(code, `d.Subtree(v, "label")`); got != c.text {
+		if got := strings.Contains(code, `d.Subtree(obj.Get("label"), "label")`); got != c.text {
 			t.Errorf("%q: decoder takes JSON text of label %v, want %v", c.param, got, c.text)
 		}
 	}

@@ -149,3 +149,71 @@ type (
 
 // NewForwarder returns the Forwarder of an adapter built with opts.
 func NewForwarder(opts ...ForwardOption) Forwarder { return impl.NewForwarder(opts...) }
+
+// Bind is a tool's handler call: method, a method expression of the
+// generated <Service>Handler, called on h. h is only dereferenced when a
+// call comes, so a Service built for its Doc may have a nil handler.
+func Bind[H, Req, Res any](h H, method func(H, context.Context, Req) (Res, error)) func(context.Context, Req) (Res, error) {
+	return func(ctx context.Context, in Req) (Res, error) { return method(h, ctx, in) }
+}
+
+// BindResolvers is the enrichment (or early check) of a tool's request
+// whose fields resolvers fill: fill with the request's bound resolvers r,
+// the request being both the root the resolvers read and the message
+// filled.
+func BindResolvers[B, Req any](r B, fill func(*Call, B, Req, Req) error) func(*Call, Req) error {
+	return func(c *Call, m Req) error { return fill(c, r, m, m) }
+}
+
+// ForwardGRPC is a gRPC client adapter's method: call (the client's method)
+// with in, within the adapter's deadline f, the request context of ctx
+// sent as metadata; an error the deadline caused is a BackendTimeout.
+// Opt is grpc.CallOption, which the client's methods take and the call
+// passes none of.
+func ForwardGRPC[Req, Res, Opt any](ctx context.Context, f Forwarder, in Req, call func(context.Context, Req, ...Opt) (Res, error)) (Res, error) {
+	ctx, cancel := f.Start(ctx)
+	defer cancel()
+	res, err := call(callmeta.OutgoingGRPCContext(ctx), in)
+	if err != nil {
+		var zero Res
+		return zero, f.Err(ctx, err)
+	}
+	return res, nil
+}
+
+// FillEnvelope fills a message of server fills only (a meta envelope) at
+// key: *field is created when absent, then filled by fill with key on the
+// path its errors name.
+func FillEnvelope[M any](c *Call, key string, field **M, fill func(*Call, *M) error) error {
+	if *field == nil {
+		*field = new(M)
+	}
+	c.Enter(key)
+	err := fill(c, *field)
+	c.Leave()
+	return err
+}
+
+// BindResolver is one value resolver of the request type R, bound once:
+// typedMethod (a method expression of the generated typed resolver
+// interface I) on typed when typed implements I, else contract (a method
+// expression of the generated <Service>Handler H) on h, dereferenced only
+// when called.
+func BindResolver[I, H any, R proto.Message, T any](typed any, typedMethod func(I, context.Context, R) (T, error), h H, contract func(H, context.Context, proto.Message) (T, error)) func(context.Context, R) (T, error) {
+	if t, ok := typed.(I); ok {
+		return func(ctx context.Context, in R) (T, error) { return typedMethod(t, ctx, in) }
+	}
+	return func(ctx context.Context, in R) (T, error) { return contract(h, ctx, in) }
+}
+
+// Resolve sets *field to what the value resolver resolve answers for the
+// request root; its failure is answered as the resolver error of the
+// field at key, and *field is left as it was.
+func Resolve[R, T any](c *Call, resolve func(context.Context, R) (T, error), root R, key string, field *T) error {
+	v, err := resolve(c.Ctx, root)
+	if err != nil {
+		return c.ResolverError(key, err)
+	}
+	*field = v
+	return nil
+}

@@ -148,7 +148,7 @@ var keptForOlderCode = map[string]bool{"KindNull": true}
 
 // wantNames is the number of names mcpwriteimpl exports; docs/architecture.md
 // states it (TestArchitectureStatesTheNameCount).
-const wantNames = 41
+const wantNames = 47
 
 // namedBySignatures reports the exported types that the signatures of the
 // names generated code uses name (NewPairTable returns a *PairTable,

@@ -195,25 +195,13 @@ type boundResolversArchitectureService[R proto.Message] struct {
 
 func bindArchitectureServiceCreateElementRequestResolvers(h ArchitectureServiceHandler, typed any) *boundResolversArchitectureService[*v1.CreateElementRequest] {
 	b := &boundResolversArchitectureService[*v1.CreateElementRequest]{}
-	if t, ok := typed.(ArchitectureServiceResolveActiveModelForCreateElementRequest); ok {
-		b.ResolveActiveModel = t.ResolveActiveModelForCreateElementRequest
-	} else {
-		b.ResolveActiveModel = func(ctx context.Context, in *v1.CreateElementRequest) (string, error) {
-			return h.ResolveActiveModel(ctx, in)
-		}
-	}
+	b.ResolveActiveModel = mcpwriteimpl.BindResolver(typed, ArchitectureServiceResolveActiveModelForCreateElementRequest.ResolveActiveModelForCreateElementRequest, h, ArchitectureServiceHandler.ResolveActiveModel)
 	return b
 }
 
 func bindArchitectureServiceCreateRelationshipRequestResolvers(h ArchitectureServiceHandler, typed any) *boundResolversArchitectureService[*v1.CreateRelationshipRequest] {
 	b := &boundResolversArchitectureService[*v1.CreateRelationshipRequest]{}
-	if t, ok := typed.(ArchitectureServiceResolveActiveModelForCreateRelationshipRequest); ok {
-		b.ResolveActiveModel = t.ResolveActiveModelForCreateRelationshipRequest
-	} else {
-		b.ResolveActiveModel = func(ctx context.Context, in *v1.CreateRelationshipRequest) (string, error) {
-			return h.ResolveActiveModel(ctx, in)
-		}
-	}
+	b.ResolveActiveModel = mcpwriteimpl.BindResolver(typed, ArchitectureServiceResolveActiveModelForCreateRelationshipRequest.ResolveActiveModelForCreateRelationshipRequest, h, ArchitectureServiceHandler.ResolveActiveModel)
 	if t, ok := typed.(ArchitectureServiceResolveElementRefForCreateRelationshipRequest); ok {
 		b.ResolveElementRef = t.ResolveElementRefForCreateRelationshipRequest
 	} else {
@@ -221,80 +209,38 @@ func bindArchitectureServiceCreateRelationshipRequestResolvers(h ArchitectureSer
 			return h.ResolveElementRef(ctx, in, ref)
 		}
 	}
-	if t, ok := typed.(ArchitectureServiceResolveSourceElementTypeForCreateRelationshipRequest); ok {
-		b.ResolveSourceElementType = t.ResolveSourceElementTypeForCreateRelationshipRequest
-	} else {
-		b.ResolveSourceElementType = func(ctx context.Context, in *v1.CreateRelationshipRequest) (v1.ElementType, error) {
-			return h.ResolveSourceElementType(ctx, in)
-		}
-	}
-	if t, ok := typed.(ArchitectureServiceResolveTargetElementTypeForCreateRelationshipRequest); ok {
-		b.ResolveTargetElementType = t.ResolveTargetElementTypeForCreateRelationshipRequest
-	} else {
-		b.ResolveTargetElementType = func(ctx context.Context, in *v1.CreateRelationshipRequest) (v1.ElementType, error) {
-			return h.ResolveTargetElementType(ctx, in)
-		}
-	}
+	b.ResolveSourceElementType = mcpwriteimpl.BindResolver(typed, ArchitectureServiceResolveSourceElementTypeForCreateRelationshipRequest.ResolveSourceElementTypeForCreateRelationshipRequest, h, ArchitectureServiceHandler.ResolveSourceElementType)
+	b.ResolveTargetElementType = mcpwriteimpl.BindResolver(typed, ArchitectureServiceResolveTargetElementTypeForCreateRelationshipRequest.ResolveTargetElementTypeForCreateRelationshipRequest, h, ArchitectureServiceHandler.ResolveTargetElementType)
 	return b
 }
 
 func bindArchitectureServiceUpdateElementRequestResolvers(h ArchitectureServiceHandler, typed any) *boundResolversArchitectureService[*v1.UpdateElementRequest] {
 	b := &boundResolversArchitectureService[*v1.UpdateElementRequest]{}
-	if t, ok := typed.(ArchitectureServiceResolveCurrentVersionForUpdateElementRequest); ok {
-		b.ResolveCurrentVersion = t.ResolveCurrentVersionForUpdateElementRequest
-	} else {
-		b.ResolveCurrentVersion = func(ctx context.Context, in *v1.UpdateElementRequest) (int32, error) {
-			return h.ResolveCurrentVersion(ctx, in)
-		}
-	}
+	b.ResolveCurrentVersion = mcpwriteimpl.BindResolver(typed, ArchitectureServiceResolveCurrentVersionForUpdateElementRequest.ResolveCurrentVersionForUpdateElementRequest, h, ArchitectureServiceHandler.ResolveCurrentVersion)
 	return b
 }
 
 func bindArchitectureServiceCreateCapabilityRequestResolvers(h ArchitectureServiceHandler, typed any) *boundResolversArchitectureService[*v1.CreateCapabilityRequest] {
 	b := &boundResolversArchitectureService[*v1.CreateCapabilityRequest]{}
-	if t, ok := typed.(ArchitectureServiceResolveActiveModelForCreateCapabilityRequest); ok {
-		b.ResolveActiveModel = t.ResolveActiveModelForCreateCapabilityRequest
-	} else {
-		b.ResolveActiveModel = func(ctx context.Context, in *v1.CreateCapabilityRequest) (string, error) {
-			return h.ResolveActiveModel(ctx, in)
-		}
-	}
+	b.ResolveActiveModel = mcpwriteimpl.BindResolver(typed, ArchitectureServiceResolveActiveModelForCreateCapabilityRequest.ResolveActiveModelForCreateCapabilityRequest, h, ArchitectureServiceHandler.ResolveActiveModel)
 	return b
 }
 
 func bindArchitectureServiceCreateCapabilityStructureRequestResolvers(h ArchitectureServiceHandler, typed any) *boundResolversArchitectureService[*v1.CreateCapabilityStructureRequest] {
 	b := &boundResolversArchitectureService[*v1.CreateCapabilityStructureRequest]{}
-	if t, ok := typed.(ArchitectureServiceResolveActiveModelForCreateCapabilityStructureRequest); ok {
-		b.ResolveActiveModel = t.ResolveActiveModelForCreateCapabilityStructureRequest
-	} else {
-		b.ResolveActiveModel = func(ctx context.Context, in *v1.CreateCapabilityStructureRequest) (string, error) {
-			return h.ResolveActiveModel(ctx, in)
-		}
-	}
+	b.ResolveActiveModel = mcpwriteimpl.BindResolver(typed, ArchitectureServiceResolveActiveModelForCreateCapabilityStructureRequest.ResolveActiveModelForCreateCapabilityStructureRequest, h, ArchitectureServiceHandler.ResolveActiveModel)
 	return b
 }
 
 func bindArchitectureServiceAddComponentToCapabilityRequestResolvers(h ArchitectureServiceHandler, typed any) *boundResolversArchitectureService[*v1.AddComponentToCapabilityRequest] {
 	b := &boundResolversArchitectureService[*v1.AddComponentToCapabilityRequest]{}
-	if t, ok := typed.(ArchitectureServiceResolveActiveModelForAddComponentToCapabilityRequest); ok {
-		b.ResolveActiveModel = t.ResolveActiveModelForAddComponentToCapabilityRequest
-	} else {
-		b.ResolveActiveModel = func(ctx context.Context, in *v1.AddComponentToCapabilityRequest) (string, error) {
-			return h.ResolveActiveModel(ctx, in)
-		}
-	}
+	b.ResolveActiveModel = mcpwriteimpl.BindResolver(typed, ArchitectureServiceResolveActiveModelForAddComponentToCapabilityRequest.ResolveActiveModelForAddComponentToCapabilityRequest, h, ArchitectureServiceHandler.ResolveActiveModel)
 	return b
 }
 
 func bindArchitectureServiceCreateElementsRequestResolvers(h ArchitectureServiceHandler, typed any) *boundResolversArchitectureService[*v1.CreateElementsRequest] {
 	b := &boundResolversArchitectureService[*v1.CreateElementsRequest]{}
-	if t, ok := typed.(ArchitectureServiceResolveActiveModelForCreateElementsRequest); ok {
-		b.ResolveActiveModel = t.ResolveActiveModelForCreateElementsRequest
-	} else {
-		b.ResolveActiveModel = func(ctx context.Context, in *v1.CreateElementsRequest) (string, error) {
-			return h.ResolveActiveModel(ctx, in)
-		}
-	}
+	b.ResolveActiveModel = mcpwriteimpl.BindResolver(typed, ArchitectureServiceResolveActiveModelForCreateElementsRequest.ResolveActiveModelForCreateElementsRequest, h, ArchitectureServiceHandler.ResolveActiveModel)
 	return b
 }
 
@@ -323,23 +269,11 @@ func NewArchitectureService(h ArchitectureServiceHandler) *mcpwriteimpl.Service 
 	createCapabilityStructureRequestResolvers := bindArchitectureServiceCreateCapabilityStructureRequestResolvers(h, typed)
 	addComponentToCapabilityRequestResolvers := bindArchitectureServiceAddComponentToCapabilityRequestResolvers(h, typed)
 	createElementsRequestResolvers := bindArchitectureServiceCreateElementsRequestResolvers(h, typed)
-	enrichCreateElement := func(c *mcpwriteimpl.Call, m *v1.CreateElementRequest) error {
-		return enrichArchitectureServiceCreateElementRequest(c, createElementRequestResolvers, m, m)
-	}
-	invokeCreateElement := func(ctx context.Context, m *v1.CreateElementRequest) (*v1.CreateElementResponse, error) {
-		return h.CreateElement(ctx, m)
-	}
-	earlyCheckCreateElement := func(c *mcpwriteimpl.Call, m *v1.CreateElementRequest) error {
-		return earlyCheckArchitectureServiceCreateElementRequest(c, createElementRequestResolvers, m, m)
-	}
 	enrichCreateRelationship := func(c *mcpwriteimpl.Call, m *v1.CreateRelationshipRequest) error {
 		if err := enrichArchitectureServiceCreateRelationshipRequest(c, createRelationshipRequestResolvers, m, m); err != nil {
 			return err
 		}
 		return pairsCreateRelationship.Check("type", int32(m.GetType()), int32(m.GetSourceType()), int32(m.GetTargetType()))
-	}
-	invokeCreateRelationship := func(ctx context.Context, m *v1.CreateRelationshipRequest) (*v1.CreateRelationshipResponse, error) {
-		return h.CreateRelationship(ctx, m)
 	}
 	earlyCheckCreateRelationship := func(c *mcpwriteimpl.Call, m *v1.CreateRelationshipRequest) error {
 		if err := earlyCheckArchitectureServiceCreateRelationshipRequest(c, createRelationshipRequestResolvers, m, m); err != nil {
@@ -347,69 +281,18 @@ func NewArchitectureService(h ArchitectureServiceHandler) *mcpwriteimpl.Service 
 		}
 		return pairsCreateRelationship.Check("type", int32(m.GetType()), int32(m.GetSourceType()), int32(m.GetTargetType()))
 	}
-	enrichUpdateElement := func(c *mcpwriteimpl.Call, m *v1.UpdateElementRequest) error {
-		return enrichArchitectureServiceUpdateElementRequest(c, updateElementRequestResolvers, m, m)
-	}
-	invokeUpdateElement := func(ctx context.Context, m *v1.UpdateElementRequest) (*v1.UpdateElementResponse, error) {
-		return h.UpdateElement(ctx, m)
-	}
-	earlyCheckUpdateElement := func(c *mcpwriteimpl.Call, m *v1.UpdateElementRequest) error {
-		return earlyCheckArchitectureServiceUpdateElementRequest(c, updateElementRequestResolvers, m, m)
-	}
-	enrichDeleteElement := func(c *mcpwriteimpl.Call, m *v1.DeleteElementRequest) error {
-		return enrichArchitectureServiceDeleteElementRequest(c, m)
-	}
-	invokeDeleteElement := func(ctx context.Context, m *v1.DeleteElementRequest) (*v1.DeleteElementResponse, error) {
-		return h.DeleteElement(ctx, m)
-	}
-	enrichCreateCapability := func(c *mcpwriteimpl.Call, m *v1.CreateCapabilityRequest) error {
-		return enrichArchitectureServiceCreateCapabilityRequest(c, createCapabilityRequestResolvers, m, m)
-	}
-	invokeCreateCapability := func(ctx context.Context, m *v1.CreateCapabilityRequest) (*v1.CreateCapabilityResponse, error) {
-		return h.CreateCapability(ctx, m)
-	}
-	earlyCheckCreateCapability := func(c *mcpwriteimpl.Call, m *v1.CreateCapabilityRequest) error {
-		return earlyCheckArchitectureServiceCreateCapabilityRequest(c, createCapabilityRequestResolvers, m, m)
-	}
-	enrichCreateCapabilityStructure := func(c *mcpwriteimpl.Call, m *v1.CreateCapabilityStructureRequest) error {
-		return enrichArchitectureServiceCreateCapabilityStructureRequest(c, createCapabilityStructureRequestResolvers, m, m)
-	}
-	invokeCreateCapabilityStructure := func(ctx context.Context, m *v1.CreateCapabilityStructureRequest) (*v1.CreateCapabilityStructureResponse, error) {
-		return h.CreateCapabilityStructure(ctx, m)
-	}
-	earlyCheckCreateCapabilityStructure := func(c *mcpwriteimpl.Call, m *v1.CreateCapabilityStructureRequest) error {
-		return earlyCheckArchitectureServiceCreateCapabilityStructureRequest(c, createCapabilityStructureRequestResolvers, m, m)
-	}
-	enrichAddComponentToCapability := func(c *mcpwriteimpl.Call, m *v1.AddComponentToCapabilityRequest) error {
-		return enrichArchitectureServiceAddComponentToCapabilityRequest(c, addComponentToCapabilityRequestResolvers, m, m)
-	}
-	invokeAddComponentToCapability := func(ctx context.Context, m *v1.AddComponentToCapabilityRequest) (*v1.AddComponentToCapabilityResponse, error) {
-		return h.AddComponentToCapability(ctx, m)
-	}
-	earlyCheckAddComponentToCapability := func(c *mcpwriteimpl.Call, m *v1.AddComponentToCapabilityRequest) error {
-		return earlyCheckArchitectureServiceAddComponentToCapabilityRequest(c, addComponentToCapabilityRequestResolvers, m, m)
-	}
-	enrichCreateElements := func(c *mcpwriteimpl.Call, m *v1.CreateElementsRequest) error {
-		return enrichArchitectureServiceCreateElementsRequest(c, createElementsRequestResolvers, m, m)
-	}
-	invokeCreateElements := func(ctx context.Context, m *v1.CreateElementsRequest) (*v1.CreateElementsResponse, error) {
-		return h.CreateElements(ctx, m)
-	}
-	earlyCheckCreateElements := func(c *mcpwriteimpl.Call, m *v1.CreateElementsRequest) error {
-		return earlyCheckArchitectureServiceCreateElementsRequest(c, createElementsRequestResolvers, m, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "archimate.v1.ArchitectureService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateElementRequest]("createElement", decodeCreateElementRequest, enrichCreateElement, invokeCreateElement), earlyCheckCreateElement),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateRelationshipRequest]("createRelationship", decodeCreateRelationshipRequest, enrichCreateRelationship, invokeCreateRelationship), earlyCheckCreateRelationship),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdateElementRequest]("updateElement", decodeUpdateElementRequest, enrichUpdateElement, invokeUpdateElement), earlyCheckUpdateElement),
-			mcpwriteimpl.NewTool[v1.DeleteElementRequest]("deleteElement", decodeDeleteElementRequest, enrichDeleteElement, invokeDeleteElement),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateCapabilityRequest]("createCapability", decodeCreateCapabilityRequest, enrichCreateCapability, invokeCreateCapability), earlyCheckCreateCapability),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateCapabilityStructureRequest]("createCapabilityStructure", decodeCreateCapabilityStructureRequest, enrichCreateCapabilityStructure, invokeCreateCapabilityStructure), earlyCheckCreateCapabilityStructure),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.AddComponentToCapabilityRequest]("addComponentToCapability", decodeAddComponentToCapabilityRequest, enrichAddComponentToCapability, invokeAddComponentToCapability), earlyCheckAddComponentToCapability),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateElementsRequest]("createElements", decodeCreateElementsRequest, enrichCreateElements, invokeCreateElements), earlyCheckCreateElements),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateElementRequest]("createElement", decodeCreateElementRequest, mcpwriteimpl.BindResolvers(createElementRequestResolvers, enrichArchitectureServiceCreateElementRequest), mcpwriteimpl.Bind(h, ArchitectureServiceHandler.CreateElement)), mcpwriteimpl.BindResolvers(createElementRequestResolvers, earlyCheckArchitectureServiceCreateElementRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateRelationshipRequest]("createRelationship", decodeCreateRelationshipRequest, enrichCreateRelationship, mcpwriteimpl.Bind(h, ArchitectureServiceHandler.CreateRelationship)), earlyCheckCreateRelationship),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdateElementRequest]("updateElement", decodeUpdateElementRequest, mcpwriteimpl.BindResolvers(updateElementRequestResolvers, enrichArchitectureServiceUpdateElementRequest), mcpwriteimpl.Bind(h, ArchitectureServiceHandler.UpdateElement)), mcpwriteimpl.BindResolvers(updateElementRequestResolvers, earlyCheckArchitectureServiceUpdateElementRequest)),
+			mcpwriteimpl.NewTool[v1.DeleteElementRequest]("deleteElement", decodeDeleteElementRequest, enrichArchitectureServiceDeleteElementRequest, mcpwriteimpl.Bind(h, ArchitectureServiceHandler.DeleteElement)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateCapabilityRequest]("createCapability", decodeCreateCapabilityRequest, mcpwriteimpl.BindResolvers(createCapabilityRequestResolvers, enrichArchitectureServiceCreateCapabilityRequest), mcpwriteimpl.Bind(h, ArchitectureServiceHandler.CreateCapability)), mcpwriteimpl.BindResolvers(createCapabilityRequestResolvers, earlyCheckArchitectureServiceCreateCapabilityRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateCapabilityStructureRequest]("createCapabilityStructure", decodeCreateCapabilityStructureRequest, mcpwriteimpl.BindResolvers(createCapabilityStructureRequestResolvers, enrichArchitectureServiceCreateCapabilityStructureRequest), mcpwriteimpl.Bind(h, ArchitectureServiceHandler.CreateCapabilityStructure)), mcpwriteimpl.BindResolvers(createCapabilityStructureRequestResolvers, earlyCheckArchitectureServiceCreateCapabilityStructureRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.AddComponentToCapabilityRequest]("addComponentToCapability", decodeAddComponentToCapabilityRequest, mcpwriteimpl.BindResolvers(addComponentToCapabilityRequestResolvers, enrichArchitectureServiceAddComponentToCapabilityRequest), mcpwriteimpl.Bind(h, ArchitectureServiceHandler.AddComponentToCapability)), mcpwriteimpl.BindResolvers(addComponentToCapabilityRequestResolvers, earlyCheckArchitectureServiceAddComponentToCapabilityRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateElementsRequest]("createElements", decodeCreateElementsRequest, mcpwriteimpl.BindResolvers(createElementsRequestResolvers, enrichArchitectureServiceCreateElementsRequest), mcpwriteimpl.Bind(h, ArchitectureServiceHandler.CreateElements)), mcpwriteimpl.BindResolvers(createElementsRequestResolvers, earlyCheckArchitectureServiceCreateElementsRequest)),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"archimate.v1.Criticality":      enumCriticality,
@@ -464,83 +347,35 @@ func (a *clientAdapterArchitectureService) resolvers() any {
 }
 
 func (a *clientAdapterArchitectureService) CreateElement(ctx context.Context, in *v1.CreateElementRequest) (*v1.CreateElementResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateElement(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateElement)
 }
 
 func (a *clientAdapterArchitectureService) CreateRelationship(ctx context.Context, in *v1.CreateRelationshipRequest) (*v1.CreateRelationshipResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateRelationship(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateRelationship)
 }
 
 func (a *clientAdapterArchitectureService) UpdateElement(ctx context.Context, in *v1.UpdateElementRequest) (*v1.UpdateElementResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.UpdateElement(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.UpdateElement)
 }
 
 func (a *clientAdapterArchitectureService) DeleteElement(ctx context.Context, in *v1.DeleteElementRequest) (*v1.DeleteElementResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.DeleteElement(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.DeleteElement)
 }
 
 func (a *clientAdapterArchitectureService) CreateCapability(ctx context.Context, in *v1.CreateCapabilityRequest) (*v1.CreateCapabilityResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateCapability(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateCapability)
 }
 
 func (a *clientAdapterArchitectureService) CreateCapabilityStructure(ctx context.Context, in *v1.CreateCapabilityStructureRequest) (*v1.CreateCapabilityStructureResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateCapabilityStructure(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateCapabilityStructure)
 }
 
 func (a *clientAdapterArchitectureService) AddComponentToCapability(ctx context.Context, in *v1.AddComponentToCapabilityRequest) (*v1.AddComponentToCapabilityResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.AddComponentToCapability(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.AddComponentToCapability)
 }
 
 func (a *clientAdapterArchitectureService) CreateElements(ctx context.Context, in *v1.CreateElementsRequest) (*v1.CreateElementsResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateElements(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateElements)
 }
 
 // ArchitectureServiceConnectClient is the part of the connect-go client of
@@ -775,15 +610,11 @@ var fieldsCreateElementRequest = []string{"id", "model_id", "type", "name", "des
 
 func decodeCreateElementRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateElementRequest) {
 	d.Known(obj, fieldsCreateElementRequest)
-	if v := obj.Get("id"); v.Present() {
-		if x, ok := d.String(v, "id"); ok {
-			m.Id = x
-		}
+	if x, ok := d.String(obj.Get("id"), "id"); ok {
+		m.Id = x
 	}
-	if v := obj.Get("model_id"); v.Present() {
-		if x, ok := d.String(v, "model_id"); ok {
-			m.ModelId = x
-		}
+	if x, ok := d.String(obj.Get("model_id"), "model_id"); ok {
+		m.ModelId = x
 	}
 	if v := obj.Get("type"); v.Present() {
 		if x, ok := d.Enum(v, "type", enumElementType); ok {
@@ -801,11 +632,9 @@ func decodeCreateElementRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("description"); v.Present() {
-		if x, ok := d.String(v, "description"); ok {
-			d.MaxLength("description", x, 4000)
-			m.Description = x
-		}
+	if x, ok := d.String(obj.Get("description"), "description"); ok {
+		d.MaxLength("description", x, 4000)
+		m.Description = x
 	}
 	if v := obj.Get("properties"); v.Present() {
 		if ks, vs, ok := d.MapEntries(v, "properties"); ok {
@@ -820,10 +649,8 @@ func decodeCreateElementRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 			d.Leave()
 		}
 	}
-	if v := obj.Get("parent_id"); v.Present() {
-		if x, ok := d.String(v, "parent_id"); ok {
-			m.ParentId = x
-		}
+	if x, ok := d.String(obj.Get("parent_id"), "parent_id"); ok {
+		m.ParentId = x
 	}
 }
 
@@ -831,10 +658,8 @@ var fieldsCreateRelationshipRequest = []string{"model_id", "type", "source_id", 
 
 func decodeCreateRelationshipRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateRelationshipRequest) {
 	d.Known(obj, fieldsCreateRelationshipRequest)
-	if v := obj.Get("model_id"); v.Present() {
-		if x, ok := d.String(v, "model_id"); ok {
-			m.ModelId = x
-		}
+	if x, ok := d.String(obj.Get("model_id"), "model_id"); ok {
+		m.ModelId = x
 	}
 	if v := obj.Get("type"); v.Present() {
 		if x, ok := d.Enum(v, "type", enumRelationshipType); ok {
@@ -857,15 +682,11 @@ func decodeCreateRelationshipRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.
 	} else {
 		d.Missing("target_id")
 	}
-	if v := obj.Get("name"); v.Present() {
-		if x, ok := d.String(v, "name"); ok {
-			m.Name = x
-		}
+	if x, ok := d.String(obj.Get("name"), "name"); ok {
+		m.Name = x
 	}
-	if v := obj.Get("description"); v.Present() {
-		if x, ok := d.String(v, "description"); ok {
-			m.Description = x
-		}
+	if x, ok := d.String(obj.Get("description"), "description"); ok {
+		m.Description = x
 	}
 }
 
@@ -880,17 +701,13 @@ func decodeUpdateElementRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("name"); v.Present() {
-		if x, ok := d.String(v, "name"); ok {
-			d.MinLength("name", x, 1)
-			d.MaxLength("name", x, 200)
-			m.Name = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("name"), "name"); ok {
+		d.MinLength("name", x, 1)
+		d.MaxLength("name", x, 200)
+		m.Name = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("description"); v.Present() {
-		if x, ok := d.String(v, "description"); ok {
-			m.Description = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("description"), "description"); ok {
+		m.Description = mcpwriteimpl.Ptr(x)
 	}
 	if v := obj.Get("properties"); v.Present() {
 		if ks, vs, ok := d.MapEntries(v, "properties"); ok {
@@ -959,15 +776,11 @@ var fieldsCreateCapabilityRequest = []string{"id", "model_id", "name", "descript
 
 func decodeCreateCapabilityRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateCapabilityRequest) {
 	d.Known(obj, fieldsCreateCapabilityRequest)
-	if v := obj.Get("id"); v.Present() {
-		if x, ok := d.String(v, "id"); ok {
-			m.Id = x
-		}
+	if x, ok := d.String(obj.Get("id"), "id"); ok {
+		m.Id = x
 	}
-	if v := obj.Get("model_id"); v.Present() {
-		if x, ok := d.String(v, "model_id"); ok {
-			m.ModelId = x
-		}
+	if x, ok := d.String(obj.Get("model_id"), "model_id"); ok {
+		m.ModelId = x
 	}
 	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
@@ -978,10 +791,8 @@ func decodeCreateCapabilityRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Ob
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("description"); v.Present() {
-		if x, ok := d.String(v, "description"); ok {
-			m.Description = x
-		}
+	if x, ok := d.String(obj.Get("description"), "description"); ok {
+		m.Description = x
 	}
 	if v := obj.Get("profile"); v.Present() {
 		if o, ok := d.Object(v, "profile"); ok {
@@ -1000,10 +811,8 @@ var fieldsCreateCapabilityStructureRequest = []string{"model_id", "name", "descr
 
 func decodeCreateCapabilityStructureRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateCapabilityStructureRequest) {
 	d.Known(obj, fieldsCreateCapabilityStructureRequest)
-	if v := obj.Get("model_id"); v.Present() {
-		if x, ok := d.String(v, "model_id"); ok {
-			m.ModelId = x
-		}
+	if x, ok := d.String(obj.Get("model_id"), "model_id"); ok {
+		m.ModelId = x
 	}
 	if v := obj.Get("name"); v.Present() {
 		if x, ok := d.String(v, "name"); ok {
@@ -1014,11 +823,9 @@ func decodeCreateCapabilityStructureRequest(d *mcpwriteimpl.Decoder, obj *mcpwri
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("description"); v.Present() {
-		if x, ok := d.String(v, "description"); ok {
-			d.MaxLength("description", x, 4000)
-			m.Description = x
-		}
+	if x, ok := d.String(obj.Get("description"), "description"); ok {
+		d.MaxLength("description", x, 4000)
+		m.Description = x
 	}
 	if v := obj.Get("value_streams"); v.Present() {
 		if arr, ok := d.Array(v, "value_streams"); ok {
@@ -1054,10 +861,8 @@ var fieldsAddComponentToCapabilityRequest = []string{"model_id", "capability_id"
 
 func decodeAddComponentToCapabilityRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.AddComponentToCapabilityRequest) {
 	d.Known(obj, fieldsAddComponentToCapabilityRequest)
-	if v := obj.Get("model_id"); v.Present() {
-		if x, ok := d.String(v, "model_id"); ok {
-			m.ModelId = x
-		}
+	if x, ok := d.String(obj.Get("model_id"), "model_id"); ok {
+		m.ModelId = x
 	}
 	if v := obj.Get("capability_id"); v.Present() {
 		if x, ok := d.String(v, "capability_id"); ok {
@@ -1075,11 +880,9 @@ func decodeAddComponentToCapabilityRequest(d *mcpwriteimpl.Decoder, obj *mcpwrit
 	} else {
 		d.Missing("component_name")
 	}
-	if v := obj.Get("component_description"); v.Present() {
-		if x, ok := d.String(v, "component_description"); ok {
-			d.MaxLength("component_description", x, 4000)
-			m.ComponentDescription = x
-		}
+	if x, ok := d.String(obj.Get("component_description"), "component_description"); ok {
+		d.MaxLength("component_description", x, 4000)
+		m.ComponentDescription = x
 	}
 	if v := obj.Get("services"); v.Present() {
 		if arr, ok := d.Array(v, "services"); ok {
@@ -1117,11 +920,9 @@ func decodeElementItem(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("description"); v.Present() {
-		if x, ok := d.String(v, "description"); ok {
-			d.MaxLength("description", x, 4000)
-			m.Description = x
-		}
+	if x, ok := d.String(obj.Get("description"), "description"); ok {
+		d.MaxLength("description", x, 4000)
+		m.Description = x
 	}
 	if v := obj.Get("properties"); v.Present() {
 		if ks, vs, ok := d.MapEntries(v, "properties"); ok {
@@ -1136,18 +937,14 @@ func decodeElementItem(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.
 			d.Leave()
 		}
 	}
-	if v := obj.Get("parent_id"); v.Present() {
-		if x, ok := d.String(v, "parent_id"); ok {
-			d.MaxLength("parent_id", x, 200)
-			m.ParentId = x
-		}
+	if x, ok := d.String(obj.Get("parent_id"), "parent_id"); ok {
+		d.MaxLength("parent_id", x, 200)
+		m.ParentId = x
 	}
-	if v := obj.Get("client_request_id"); v.Present() {
-		if x, ok := d.String(v, "client_request_id"); ok {
-			d.MaxLength("client_request_id", x, 255)
-			d.Pattern("client_request_id", x, patternElementItemClientRequestId)
-			m.ClientRequestId = x
-		}
+	if x, ok := d.String(obj.Get("client_request_id"), "client_request_id"); ok {
+		d.MaxLength("client_request_id", x, 255)
+		d.Pattern("client_request_id", x, patternElementItemClientRequestId)
+		m.ClientRequestId = x
 	}
 }
 
@@ -1155,10 +952,8 @@ var fieldsCreateElementsRequest = []string{"model_id", "elements"}
 
 func decodeCreateElementsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateElementsRequest) {
 	d.Known(obj, fieldsCreateElementsRequest)
-	if v := obj.Get("model_id"); v.Present() {
-		if x, ok := d.String(v, "model_id"); ok {
-			m.ModelId = x
-		}
+	if x, ok := d.String(obj.Get("model_id"), "model_id"); ok {
+		m.ModelId = x
 	}
 	if v := obj.Get("elements"); v.Present() {
 		if arr, ok := d.Array(v, "elements"); ok {
@@ -1198,23 +993,13 @@ func enrichArchitectureServiceCreateElementRequest[R proto.Message](c *mcpwritei
 	case v1.ElementType_ELEMENT_TYPE_NODE, v1.ElementType_ELEMENT_TYPE_DEVICE, v1.ElementType_ELEMENT_TYPE_SYSTEM_SOFTWARE:
 		m.Layer = v1.Layer_LAYER_TECHNOLOGY
 	}
-	if m.Meta == nil {
-		m.Meta = new(v1.MessageMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichArchitectureServiceMessageMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichArchitectureServiceMessageMeta); err != nil {
+		return err
 	}
 	if m.ModelId == "" {
-		v, err := h.ResolveActiveModel(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("model_id", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveActiveModel, root, "model_id", &m.ModelId); err != nil {
+			return err
 		}
-		m.ModelId = v
 	}
 	return nil
 }
@@ -1252,16 +1037,8 @@ func enrichArchitectureServiceMessageMeta(c *mcpwriteimpl.Call, m *v1.MessageMet
 
 func enrichArchitectureServiceCreateRelationshipRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversArchitectureService[R], root R, m *v1.CreateRelationshipRequest) error {
 	m.Id = "rel-" + c.RequestScopedID()
-	if m.Meta == nil {
-		m.Meta = new(v1.MessageMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichArchitectureServiceMessageMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichArchitectureServiceMessageMeta); err != nil {
+		return err
 	}
 	var errs []error
 	if ref := m.GetSourceId(); ref != "" {
@@ -1284,59 +1061,32 @@ func enrichArchitectureServiceCreateRelationshipRequest[R proto.Message](c *mcpw
 		return mcpwriteimpl.JoinResolverErrors(errs...)
 	}
 	if m.ModelId == "" {
-		v, err := h.ResolveActiveModel(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("model_id", err))
-		} else {
-			m.ModelId = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveActiveModel, root, "model_id", &m.ModelId); err != nil {
+			errs = append(errs, err)
 		}
 	}
-	vSourceType, err := h.ResolveSourceElementType(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("source_type", err))
-	} else {
-		m.SourceType = vSourceType
+	if err := mcpwriteimpl.Resolve(c, h.ResolveSourceElementType, root, "source_type", &m.SourceType); err != nil {
+		errs = append(errs, err)
 	}
-	vTargetType, err := h.ResolveTargetElementType(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("target_type", err))
-	} else {
-		m.TargetType = vTargetType
+	if err := mcpwriteimpl.Resolve(c, h.ResolveTargetElementType, root, "target_type", &m.TargetType); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
 
 func enrichArchitectureServiceUpdateElementRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversArchitectureService[R], root R, m *v1.UpdateElementRequest) error {
-	if m.Meta == nil {
-		m.Meta = new(v1.MessageMeta)
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichArchitectureServiceMessageMeta); err != nil {
+		return err
 	}
-	{
-		c.Enter("meta")
-		err := enrichArchitectureServiceMessageMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.Resolve(c, h.ResolveCurrentVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		return err
 	}
-	vExpectedVersion, err := h.ResolveCurrentVersion(c.Ctx, root)
-	if err != nil {
-		return c.ResolverError("expected_version", err)
-	}
-	m.ExpectedVersion = vExpectedVersion
 	return nil
 }
 
 func enrichArchitectureServiceDeleteElementRequest(c *mcpwriteimpl.Call, m *v1.DeleteElementRequest) error {
-	if m.Meta == nil {
-		m.Meta = new(v1.MessageMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichArchitectureServiceMessageMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichArchitectureServiceMessageMeta); err != nil {
+		return err
 	}
 	return nil
 }
@@ -1356,84 +1106,46 @@ func enrichArchitectureServiceCreateCapabilityRequest[R proto.Message](c *mcpwri
 	case v1.ElementType_ELEMENT_TYPE_NODE, v1.ElementType_ELEMENT_TYPE_DEVICE, v1.ElementType_ELEMENT_TYPE_SYSTEM_SOFTWARE:
 		m.Layer = v1.Layer_LAYER_TECHNOLOGY
 	}
-	if m.Meta == nil {
-		m.Meta = new(v1.MessageMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichArchitectureServiceMessageMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichArchitectureServiceMessageMeta); err != nil {
+		return err
 	}
 	if m.ModelId == "" {
-		v, err := h.ResolveActiveModel(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("model_id", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveActiveModel, root, "model_id", &m.ModelId); err != nil {
+			return err
 		}
-		m.ModelId = v
 	}
 	return nil
 }
 
 func enrichArchitectureServiceCreateCapabilityStructureRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversArchitectureService[R], root R, m *v1.CreateCapabilityStructureRequest) error {
 	m.Id = "cap-" + c.RequestScopedID()
-	if m.Meta == nil {
-		m.Meta = new(v1.MessageMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichArchitectureServiceMessageMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichArchitectureServiceMessageMeta); err != nil {
+		return err
 	}
 	if m.ModelId == "" {
-		v, err := h.ResolveActiveModel(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("model_id", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveActiveModel, root, "model_id", &m.ModelId); err != nil {
+			return err
 		}
-		m.ModelId = v
 	}
 	return nil
 }
 
 func enrichArchitectureServiceAddComponentToCapabilityRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversArchitectureService[R], root R, m *v1.AddComponentToCapabilityRequest) error {
 	m.Id = "comp-" + c.RequestScopedID()
-	if m.Meta == nil {
-		m.Meta = new(v1.MessageMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichArchitectureServiceMessageMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichArchitectureServiceMessageMeta); err != nil {
+		return err
 	}
 	if m.ModelId == "" {
-		v, err := h.ResolveActiveModel(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("model_id", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveActiveModel, root, "model_id", &m.ModelId); err != nil {
+			return err
 		}
-		m.ModelId = v
 	}
 	return nil
 }
 
 func enrichArchitectureServiceCreateElementsRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversArchitectureService[R], root R, m *v1.CreateElementsRequest) error {
-	if m.Meta == nil {
-		m.Meta = new(v1.MessageMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichArchitectureServiceMessageMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichArchitectureServiceMessageMeta); err != nil {
+		return err
 	}
 	c.Enter("elements")
 	for i, x := range m.Elements {
@@ -1447,11 +1159,9 @@ func enrichArchitectureServiceCreateElementsRequest[R proto.Message](c *mcpwrite
 	}
 	c.Leave()
 	if m.ModelId == "" {
-		v, err := h.ResolveActiveModel(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("model_id", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveActiveModel, root, "model_id", &m.ModelId); err != nil {
+			return err
 		}
-		m.ModelId = v
 	}
 	return nil
 }
@@ -1490,11 +1200,8 @@ func earlyCheckArchitectureServiceCreateElementRequest[R proto.Message](c *mcpwr
 		return err
 	}
 	if m.ModelId == "" {
-		v, err := h.ResolveActiveModel(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("model_id", err))
-		} else {
-			m.ModelId = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveActiveModel, root, "model_id", &m.ModelId); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
@@ -1557,24 +1264,15 @@ func earlyCheckArchitectureServiceCreateRelationshipRequest[R proto.Message](c *
 		return mcpwriteimpl.JoinResolverErrors(errs...)
 	}
 	if m.ModelId == "" {
-		v, err := h.ResolveActiveModel(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("model_id", err))
-		} else {
-			m.ModelId = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveActiveModel, root, "model_id", &m.ModelId); err != nil {
+			errs = append(errs, err)
 		}
 	}
-	vSourceType, err := h.ResolveSourceElementType(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("source_type", err))
-	} else {
-		m.SourceType = vSourceType
+	if err := mcpwriteimpl.Resolve(c, h.ResolveSourceElementType, root, "source_type", &m.SourceType); err != nil {
+		errs = append(errs, err)
 	}
-	vTargetType, err := h.ResolveTargetElementType(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("target_type", err))
-	} else {
-		m.TargetType = vTargetType
+	if err := mcpwriteimpl.Resolve(c, h.ResolveTargetElementType, root, "target_type", &m.TargetType); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
@@ -1587,11 +1285,8 @@ func earlyCheckArchitectureServiceUpdateElementRequest[R proto.Message](c *mcpwr
 	if err := earlyCheckArchitectureServiceMessageMeta(c, m.Meta); err != nil {
 		return err
 	}
-	vExpectedVersion, err := h.ResolveCurrentVersion(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("expected_version", err))
-	} else {
-		m.ExpectedVersion = vExpectedVersion
+	if err := mcpwriteimpl.Resolve(c, h.ResolveCurrentVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
@@ -1616,11 +1311,8 @@ func earlyCheckArchitectureServiceCreateCapabilityRequest[R proto.Message](c *mc
 		return err
 	}
 	if m.ModelId == "" {
-		v, err := h.ResolveActiveModel(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("model_id", err))
-		} else {
-			m.ModelId = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveActiveModel, root, "model_id", &m.ModelId); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
@@ -1635,11 +1327,8 @@ func earlyCheckArchitectureServiceCreateCapabilityStructureRequest[R proto.Messa
 		return err
 	}
 	if m.ModelId == "" {
-		v, err := h.ResolveActiveModel(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("model_id", err))
-		} else {
-			m.ModelId = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveActiveModel, root, "model_id", &m.ModelId); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
@@ -1654,11 +1343,8 @@ func earlyCheckArchitectureServiceAddComponentToCapabilityRequest[R proto.Messag
 		return err
 	}
 	if m.ModelId == "" {
-		v, err := h.ResolveActiveModel(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("model_id", err))
-		} else {
-			m.ModelId = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveActiveModel, root, "model_id", &m.ModelId); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
@@ -1673,11 +1359,8 @@ func earlyCheckArchitectureServiceCreateElementsRequest[R proto.Message](c *mcpw
 		return err
 	}
 	if m.ModelId == "" {
-		v, err := h.ResolveActiveModel(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("model_id", err))
-		} else {
-			m.ModelId = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveActiveModel, root, "model_id", &m.ModelId); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)

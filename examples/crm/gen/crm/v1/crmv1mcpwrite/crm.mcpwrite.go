@@ -212,131 +212,63 @@ type boundResolversCrmService[R proto.Message] struct {
 
 func bindCrmServiceUpdatePersonRequestResolvers(h CrmServiceHandler, typed any) *boundResolversCrmService[*v1.UpdatePersonRequest] {
 	b := &boundResolversCrmService[*v1.UpdatePersonRequest]{}
-	if t, ok := typed.(CrmServiceResolvePersonVersionForUpdatePersonRequest); ok {
-		b.ResolvePersonVersion = t.ResolvePersonVersionForUpdatePersonRequest
-	} else {
-		b.ResolvePersonVersion = func(ctx context.Context, in *v1.UpdatePersonRequest) (int32, error) {
-			return h.ResolvePersonVersion(ctx, in)
-		}
-	}
+	b.ResolvePersonVersion = mcpwriteimpl.BindResolver(typed, CrmServiceResolvePersonVersionForUpdatePersonRequest.ResolvePersonVersionForUpdatePersonRequest, h, CrmServiceHandler.ResolvePersonVersion)
 	return b
 }
 
 func bindCrmServiceDeletePersonRequestResolvers(h CrmServiceHandler, typed any) *boundResolversCrmService[*v1.DeletePersonRequest] {
 	b := &boundResolversCrmService[*v1.DeletePersonRequest]{}
-	if t, ok := typed.(CrmServiceResolvePersonVersionForDeletePersonRequest); ok {
-		b.ResolvePersonVersion = t.ResolvePersonVersionForDeletePersonRequest
-	} else {
-		b.ResolvePersonVersion = func(ctx context.Context, in *v1.DeletePersonRequest) (int32, error) {
-			return h.ResolvePersonVersion(ctx, in)
-		}
-	}
+	b.ResolvePersonVersion = mcpwriteimpl.BindResolver(typed, CrmServiceResolvePersonVersionForDeletePersonRequest.ResolvePersonVersionForDeletePersonRequest, h, CrmServiceHandler.ResolvePersonVersion)
 	return b
 }
 
 func bindCrmServiceUpdateOrgRequestResolvers(h CrmServiceHandler, typed any) *boundResolversCrmService[*v1.UpdateOrgRequest] {
 	b := &boundResolversCrmService[*v1.UpdateOrgRequest]{}
-	if t, ok := typed.(CrmServiceResolveOrgVersionForUpdateOrgRequest); ok {
-		b.ResolveOrgVersion = t.ResolveOrgVersionForUpdateOrgRequest
-	} else {
-		b.ResolveOrgVersion = func(ctx context.Context, in *v1.UpdateOrgRequest) (int32, error) { return h.ResolveOrgVersion(ctx, in) }
-	}
+	b.ResolveOrgVersion = mcpwriteimpl.BindResolver(typed, CrmServiceResolveOrgVersionForUpdateOrgRequest.ResolveOrgVersionForUpdateOrgRequest, h, CrmServiceHandler.ResolveOrgVersion)
 	return b
 }
 
 func bindCrmServiceDeleteOrgRequestResolvers(h CrmServiceHandler, typed any) *boundResolversCrmService[*v1.DeleteOrgRequest] {
 	b := &boundResolversCrmService[*v1.DeleteOrgRequest]{}
-	if t, ok := typed.(CrmServiceResolveOrgVersionForDeleteOrgRequest); ok {
-		b.ResolveOrgVersion = t.ResolveOrgVersionForDeleteOrgRequest
-	} else {
-		b.ResolveOrgVersion = func(ctx context.Context, in *v1.DeleteOrgRequest) (int32, error) { return h.ResolveOrgVersion(ctx, in) }
-	}
+	b.ResolveOrgVersion = mcpwriteimpl.BindResolver(typed, CrmServiceResolveOrgVersionForDeleteOrgRequest.ResolveOrgVersionForDeleteOrgRequest, h, CrmServiceHandler.ResolveOrgVersion)
 	return b
 }
 
 func bindCrmServiceCreateNoteRequestResolvers(h CrmServiceHandler, typed any) *boundResolversCrmService[*v1.CreateNoteRequest] {
 	b := &boundResolversCrmService[*v1.CreateNoteRequest]{}
-	if t, ok := typed.(CrmServiceResolveNoteSubjectForCreateNoteRequest); ok {
-		b.ResolveNoteSubject = t.ResolveNoteSubjectForCreateNoteRequest
-	} else {
-		b.ResolveNoteSubject = func(ctx context.Context, in *v1.CreateNoteRequest) (v1.SubjectKind, error) {
-			return h.ResolveNoteSubject(ctx, in)
-		}
-	}
+	b.ResolveNoteSubject = mcpwriteimpl.BindResolver(typed, CrmServiceResolveNoteSubjectForCreateNoteRequest.ResolveNoteSubjectForCreateNoteRequest, h, CrmServiceHandler.ResolveNoteSubject)
 	return b
 }
 
 func bindCrmServiceUpdateNoteRequestResolvers(h CrmServiceHandler, typed any) *boundResolversCrmService[*v1.UpdateNoteRequest] {
 	b := &boundResolversCrmService[*v1.UpdateNoteRequest]{}
-	if t, ok := typed.(CrmServiceResolveNoteVersionForUpdateNoteRequest); ok {
-		b.ResolveNoteVersion = t.ResolveNoteVersionForUpdateNoteRequest
-	} else {
-		b.ResolveNoteVersion = func(ctx context.Context, in *v1.UpdateNoteRequest) (int32, error) {
-			return h.ResolveNoteVersion(ctx, in)
-		}
-	}
+	b.ResolveNoteVersion = mcpwriteimpl.BindResolver(typed, CrmServiceResolveNoteVersionForUpdateNoteRequest.ResolveNoteVersionForUpdateNoteRequest, h, CrmServiceHandler.ResolveNoteVersion)
 	return b
 }
 
 func bindCrmServiceDeleteNoteRequestResolvers(h CrmServiceHandler, typed any) *boundResolversCrmService[*v1.DeleteNoteRequest] {
 	b := &boundResolversCrmService[*v1.DeleteNoteRequest]{}
-	if t, ok := typed.(CrmServiceResolveNoteVersionForDeleteNoteRequest); ok {
-		b.ResolveNoteVersion = t.ResolveNoteVersionForDeleteNoteRequest
-	} else {
-		b.ResolveNoteVersion = func(ctx context.Context, in *v1.DeleteNoteRequest) (int32, error) {
-			return h.ResolveNoteVersion(ctx, in)
-		}
-	}
+	b.ResolveNoteVersion = mcpwriteimpl.BindResolver(typed, CrmServiceResolveNoteVersionForDeleteNoteRequest.ResolveNoteVersionForDeleteNoteRequest, h, CrmServiceHandler.ResolveNoteVersion)
 	return b
 }
 
 func bindCrmServiceLinkPersonToOrgRequestResolvers(h CrmServiceHandler, typed any) *boundResolversCrmService[*v1.LinkPersonToOrgRequest] {
 	b := &boundResolversCrmService[*v1.LinkPersonToOrgRequest]{}
-	if t, ok := typed.(CrmServiceResolvePersonVersionForLinkPersonToOrgRequest); ok {
-		b.ResolvePersonVersion = t.ResolvePersonVersionForLinkPersonToOrgRequest
-	} else {
-		b.ResolvePersonVersion = func(ctx context.Context, in *v1.LinkPersonToOrgRequest) (int32, error) {
-			return h.ResolvePersonVersion(ctx, in)
-		}
-	}
-	if t, ok := typed.(CrmServiceResolveOrgVersionForLinkPersonToOrgRequest); ok {
-		b.ResolveOrgVersion = t.ResolveOrgVersionForLinkPersonToOrgRequest
-	} else {
-		b.ResolveOrgVersion = func(ctx context.Context, in *v1.LinkPersonToOrgRequest) (int32, error) {
-			return h.ResolveOrgVersion(ctx, in)
-		}
-	}
+	b.ResolvePersonVersion = mcpwriteimpl.BindResolver(typed, CrmServiceResolvePersonVersionForLinkPersonToOrgRequest.ResolvePersonVersionForLinkPersonToOrgRequest, h, CrmServiceHandler.ResolvePersonVersion)
+	b.ResolveOrgVersion = mcpwriteimpl.BindResolver(typed, CrmServiceResolveOrgVersionForLinkPersonToOrgRequest.ResolveOrgVersionForLinkPersonToOrgRequest, h, CrmServiceHandler.ResolveOrgVersion)
 	return b
 }
 
 func bindCrmServiceAddNoteToPersonRequestResolvers(h CrmServiceHandler, typed any) *boundResolversCrmService[*v1.AddNoteToPersonRequest] {
 	b := &boundResolversCrmService[*v1.AddNoteToPersonRequest]{}
-	if t, ok := typed.(CrmServiceResolveNoteSubjectForAddNoteToPersonRequest); ok {
-		b.ResolveNoteSubject = t.ResolveNoteSubjectForAddNoteToPersonRequest
-	} else {
-		b.ResolveNoteSubject = func(ctx context.Context, in *v1.AddNoteToPersonRequest) (v1.SubjectKind, error) {
-			return h.ResolveNoteSubject(ctx, in)
-		}
-	}
+	b.ResolveNoteSubject = mcpwriteimpl.BindResolver(typed, CrmServiceResolveNoteSubjectForAddNoteToPersonRequest.ResolveNoteSubjectForAddNoteToPersonRequest, h, CrmServiceHandler.ResolveNoteSubject)
 	return b
 }
 
 func bindCrmServiceMergePeopleRequestResolvers(h CrmServiceHandler, typed any) *boundResolversCrmService[*v1.MergePeopleRequest] {
 	b := &boundResolversCrmService[*v1.MergePeopleRequest]{}
-	if t, ok := typed.(CrmServiceResolvePersonVersionForMergePeopleRequest); ok {
-		b.ResolvePersonVersion = t.ResolvePersonVersionForMergePeopleRequest
-	} else {
-		b.ResolvePersonVersion = func(ctx context.Context, in *v1.MergePeopleRequest) (int32, error) {
-			return h.ResolvePersonVersion(ctx, in)
-		}
-	}
-	if t, ok := typed.(CrmServiceResolveSourcePersonVersionForMergePeopleRequest); ok {
-		b.ResolveSourcePersonVersion = t.ResolveSourcePersonVersionForMergePeopleRequest
-	} else {
-		b.ResolveSourcePersonVersion = func(ctx context.Context, in *v1.MergePeopleRequest) (int32, error) {
-			return h.ResolveSourcePersonVersion(ctx, in)
-		}
-	}
+	b.ResolvePersonVersion = mcpwriteimpl.BindResolver(typed, CrmServiceResolvePersonVersionForMergePeopleRequest.ResolvePersonVersionForMergePeopleRequest, h, CrmServiceHandler.ResolvePersonVersion)
+	b.ResolveSourcePersonVersion = mcpwriteimpl.BindResolver(typed, CrmServiceResolveSourcePersonVersionForMergePeopleRequest.ResolveSourcePersonVersionForMergePeopleRequest, h, CrmServiceHandler.ResolveSourcePersonVersion)
 	return b
 }
 
@@ -366,163 +298,29 @@ func NewCrmService(h CrmServiceHandler) *mcpwriteimpl.Service {
 	linkPersonToOrgRequestResolvers := bindCrmServiceLinkPersonToOrgRequestResolvers(h, typed)
 	addNoteToPersonRequestResolvers := bindCrmServiceAddNoteToPersonRequestResolvers(h, typed)
 	mergePeopleRequestResolvers := bindCrmServiceMergePeopleRequestResolvers(h, typed)
-	enrichListPeople := func(c *mcpwriteimpl.Call, m *v1.ListPeopleRequest) error {
-		return enrichCrmServiceListPeopleRequest(c, m)
-	}
-	invokeListPeople := func(ctx context.Context, m *v1.ListPeopleRequest) (*v1.ListPeopleResponse, error) {
-		return h.ListPeople(ctx, m)
-	}
-	enrichGetPerson := func(c *mcpwriteimpl.Call, m *v1.GetPersonRequest) error {
-		return enrichCrmServiceGetPersonRequest(c, m)
-	}
-	invokeGetPerson := func(ctx context.Context, m *v1.GetPersonRequest) (*v1.GetPersonResponse, error) {
-		return h.GetPerson(ctx, m)
-	}
-	enrichCreatePerson := func(c *mcpwriteimpl.Call, m *v1.CreatePersonRequest) error {
-		return enrichCrmServiceCreatePersonRequest(c, m)
-	}
-	invokeCreatePerson := func(ctx context.Context, m *v1.CreatePersonRequest) (*v1.CreatePersonResponse, error) {
-		return h.CreatePerson(ctx, m)
-	}
-	enrichUpdatePerson := func(c *mcpwriteimpl.Call, m *v1.UpdatePersonRequest) error {
-		return enrichCrmServiceUpdatePersonRequest(c, updatePersonRequestResolvers, m, m)
-	}
-	invokeUpdatePerson := func(ctx context.Context, m *v1.UpdatePersonRequest) (*v1.UpdatePersonResponse, error) {
-		return h.UpdatePerson(ctx, m)
-	}
-	earlyCheckUpdatePerson := func(c *mcpwriteimpl.Call, m *v1.UpdatePersonRequest) error {
-		return earlyCheckCrmServiceUpdatePersonRequest(c, updatePersonRequestResolvers, m, m)
-	}
-	enrichDeletePerson := func(c *mcpwriteimpl.Call, m *v1.DeletePersonRequest) error {
-		return enrichCrmServiceDeletePersonRequest(c, deletePersonRequestResolvers, m, m)
-	}
-	invokeDeletePerson := func(ctx context.Context, m *v1.DeletePersonRequest) (*v1.DeletePersonResponse, error) {
-		return h.DeletePerson(ctx, m)
-	}
-	earlyCheckDeletePerson := func(c *mcpwriteimpl.Call, m *v1.DeletePersonRequest) error {
-		return earlyCheckCrmServiceDeletePersonRequest(c, deletePersonRequestResolvers, m, m)
-	}
-	enrichListOrgs := func(c *mcpwriteimpl.Call, m *v1.ListOrgsRequest) error { return enrichCrmServiceListOrgsRequest(c, m) }
-	invokeListOrgs := func(ctx context.Context, m *v1.ListOrgsRequest) (*v1.ListOrgsResponse, error) {
-		return h.ListOrgs(ctx, m)
-	}
-	enrichGetOrg := func(c *mcpwriteimpl.Call, m *v1.GetOrgRequest) error { return enrichCrmServiceGetOrgRequest(c, m) }
-	invokeGetOrg := func(ctx context.Context, m *v1.GetOrgRequest) (*v1.GetOrgResponse, error) { return h.GetOrg(ctx, m) }
-	enrichCreateOrg := func(c *mcpwriteimpl.Call, m *v1.CreateOrgRequest) error {
-		return enrichCrmServiceCreateOrgRequest(c, m)
-	}
-	invokeCreateOrg := func(ctx context.Context, m *v1.CreateOrgRequest) (*v1.CreateOrgResponse, error) {
-		return h.CreateOrg(ctx, m)
-	}
-	enrichUpdateOrg := func(c *mcpwriteimpl.Call, m *v1.UpdateOrgRequest) error {
-		return enrichCrmServiceUpdateOrgRequest(c, updateOrgRequestResolvers, m, m)
-	}
-	invokeUpdateOrg := func(ctx context.Context, m *v1.UpdateOrgRequest) (*v1.UpdateOrgResponse, error) {
-		return h.UpdateOrg(ctx, m)
-	}
-	earlyCheckUpdateOrg := func(c *mcpwriteimpl.Call, m *v1.UpdateOrgRequest) error {
-		return earlyCheckCrmServiceUpdateOrgRequest(c, updateOrgRequestResolvers, m, m)
-	}
-	enrichDeleteOrg := func(c *mcpwriteimpl.Call, m *v1.DeleteOrgRequest) error {
-		return enrichCrmServiceDeleteOrgRequest(c, deleteOrgRequestResolvers, m, m)
-	}
-	invokeDeleteOrg := func(ctx context.Context, m *v1.DeleteOrgRequest) (*v1.DeleteOrgResponse, error) {
-		return h.DeleteOrg(ctx, m)
-	}
-	earlyCheckDeleteOrg := func(c *mcpwriteimpl.Call, m *v1.DeleteOrgRequest) error {
-		return earlyCheckCrmServiceDeleteOrgRequest(c, deleteOrgRequestResolvers, m, m)
-	}
-	enrichListNotes := func(c *mcpwriteimpl.Call, m *v1.ListNotesRequest) error {
-		return enrichCrmServiceListNotesRequest(c, m)
-	}
-	invokeListNotes := func(ctx context.Context, m *v1.ListNotesRequest) (*v1.ListNotesResponse, error) {
-		return h.ListNotes(ctx, m)
-	}
-	enrichGetNote := func(c *mcpwriteimpl.Call, m *v1.GetNoteRequest) error { return enrichCrmServiceGetNoteRequest(c, m) }
-	invokeGetNote := func(ctx context.Context, m *v1.GetNoteRequest) (*v1.GetNoteResponse, error) { return h.GetNote(ctx, m) }
-	enrichCreateNote := func(c *mcpwriteimpl.Call, m *v1.CreateNoteRequest) error {
-		return enrichCrmServiceCreateNoteRequest(c, createNoteRequestResolvers, m, m)
-	}
-	invokeCreateNote := func(ctx context.Context, m *v1.CreateNoteRequest) (*v1.CreateNoteResponse, error) {
-		return h.CreateNote(ctx, m)
-	}
-	earlyCheckCreateNote := func(c *mcpwriteimpl.Call, m *v1.CreateNoteRequest) error {
-		return earlyCheckCrmServiceCreateNoteRequest(c, createNoteRequestResolvers, m, m)
-	}
-	enrichUpdateNote := func(c *mcpwriteimpl.Call, m *v1.UpdateNoteRequest) error {
-		return enrichCrmServiceUpdateNoteRequest(c, updateNoteRequestResolvers, m, m)
-	}
-	invokeUpdateNote := func(ctx context.Context, m *v1.UpdateNoteRequest) (*v1.UpdateNoteResponse, error) {
-		return h.UpdateNote(ctx, m)
-	}
-	earlyCheckUpdateNote := func(c *mcpwriteimpl.Call, m *v1.UpdateNoteRequest) error {
-		return earlyCheckCrmServiceUpdateNoteRequest(c, updateNoteRequestResolvers, m, m)
-	}
-	enrichDeleteNote := func(c *mcpwriteimpl.Call, m *v1.DeleteNoteRequest) error {
-		return enrichCrmServiceDeleteNoteRequest(c, deleteNoteRequestResolvers, m, m)
-	}
-	invokeDeleteNote := func(ctx context.Context, m *v1.DeleteNoteRequest) (*v1.DeleteNoteResponse, error) {
-		return h.DeleteNote(ctx, m)
-	}
-	earlyCheckDeleteNote := func(c *mcpwriteimpl.Call, m *v1.DeleteNoteRequest) error {
-		return earlyCheckCrmServiceDeleteNoteRequest(c, deleteNoteRequestResolvers, m, m)
-	}
-	enrichLinkPersonToOrg := func(c *mcpwriteimpl.Call, m *v1.LinkPersonToOrgRequest) error {
-		return enrichCrmServiceLinkPersonToOrgRequest(c, linkPersonToOrgRequestResolvers, m, m)
-	}
-	invokeLinkPersonToOrg := func(ctx context.Context, m *v1.LinkPersonToOrgRequest) (*v1.LinkPersonToOrgResponse, error) {
-		return h.LinkPersonToOrg(ctx, m)
-	}
-	earlyCheckLinkPersonToOrg := func(c *mcpwriteimpl.Call, m *v1.LinkPersonToOrgRequest) error {
-		return earlyCheckCrmServiceLinkPersonToOrgRequest(c, linkPersonToOrgRequestResolvers, m, m)
-	}
-	enrichAddNoteToPerson := func(c *mcpwriteimpl.Call, m *v1.AddNoteToPersonRequest) error {
-		return enrichCrmServiceAddNoteToPersonRequest(c, addNoteToPersonRequestResolvers, m, m)
-	}
-	invokeAddNoteToPerson := func(ctx context.Context, m *v1.AddNoteToPersonRequest) (*v1.AddNoteToPersonResponse, error) {
-		return h.AddNoteToPerson(ctx, m)
-	}
-	earlyCheckAddNoteToPerson := func(c *mcpwriteimpl.Call, m *v1.AddNoteToPersonRequest) error {
-		return earlyCheckCrmServiceAddNoteToPersonRequest(c, addNoteToPersonRequestResolvers, m, m)
-	}
-	enrichFindPeopleAtOrg := func(c *mcpwriteimpl.Call, m *v1.FindPeopleAtOrgRequest) error {
-		return enrichCrmServiceFindPeopleAtOrgRequest(c, m)
-	}
-	invokeFindPeopleAtOrg := func(ctx context.Context, m *v1.FindPeopleAtOrgRequest) (*v1.FindPeopleAtOrgResponse, error) {
-		return h.FindPeopleAtOrg(ctx, m)
-	}
-	enrichMergePeople := func(c *mcpwriteimpl.Call, m *v1.MergePeopleRequest) error {
-		return enrichCrmServiceMergePeopleRequest(c, mergePeopleRequestResolvers, m, m)
-	}
-	invokeMergePeople := func(ctx context.Context, m *v1.MergePeopleRequest) (*v1.MergePeopleResponse, error) {
-		return h.MergePeople(ctx, m)
-	}
-	earlyCheckMergePeople := func(c *mcpwriteimpl.Call, m *v1.MergePeopleRequest) error {
-		return earlyCheckCrmServiceMergePeopleRequest(c, mergePeopleRequestResolvers, m, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "crm.v1.CrmService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.ListPeopleRequest]("list_people", decodeListPeopleRequest, enrichListPeople, invokeListPeople),
-			mcpwriteimpl.NewTool[v1.GetPersonRequest]("get_person", decodeGetPersonRequest, enrichGetPerson, invokeGetPerson),
-			mcpwriteimpl.NewTool[v1.CreatePersonRequest]("create_person", decodeCreatePersonRequest, enrichCreatePerson, invokeCreatePerson),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdatePersonRequest]("update_person", decodeUpdatePersonRequest, enrichUpdatePerson, invokeUpdatePerson), earlyCheckUpdatePerson),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.DeletePersonRequest]("delete_person", decodeDeletePersonRequest, enrichDeletePerson, invokeDeletePerson), earlyCheckDeletePerson),
-			mcpwriteimpl.NewTool[v1.ListOrgsRequest]("list_orgs", decodeListOrgsRequest, enrichListOrgs, invokeListOrgs),
-			mcpwriteimpl.NewTool[v1.GetOrgRequest]("get_org", decodeGetOrgRequest, enrichGetOrg, invokeGetOrg),
-			mcpwriteimpl.NewTool[v1.CreateOrgRequest]("create_org", decodeCreateOrgRequest, enrichCreateOrg, invokeCreateOrg),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdateOrgRequest]("update_org", decodeUpdateOrgRequest, enrichUpdateOrg, invokeUpdateOrg), earlyCheckUpdateOrg),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.DeleteOrgRequest]("delete_org", decodeDeleteOrgRequest, enrichDeleteOrg, invokeDeleteOrg), earlyCheckDeleteOrg),
-			mcpwriteimpl.NewTool[v1.ListNotesRequest]("list_notes", decodeListNotesRequest, enrichListNotes, invokeListNotes),
-			mcpwriteimpl.NewTool[v1.GetNoteRequest]("get_note", decodeGetNoteRequest, enrichGetNote, invokeGetNote),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateNoteRequest]("create_note", decodeCreateNoteRequest, enrichCreateNote, invokeCreateNote), earlyCheckCreateNote),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdateNoteRequest]("update_note", decodeUpdateNoteRequest, enrichUpdateNote, invokeUpdateNote), earlyCheckUpdateNote),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.DeleteNoteRequest]("delete_note", decodeDeleteNoteRequest, enrichDeleteNote, invokeDeleteNote), earlyCheckDeleteNote),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.LinkPersonToOrgRequest]("link_person_to_org", decodeLinkPersonToOrgRequest, enrichLinkPersonToOrg, invokeLinkPersonToOrg), earlyCheckLinkPersonToOrg),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.AddNoteToPersonRequest]("add_note_to_person", decodeAddNoteToPersonRequest, enrichAddNoteToPerson, invokeAddNoteToPerson), earlyCheckAddNoteToPerson),
-			mcpwriteimpl.NewTool[v1.FindPeopleAtOrgRequest]("find_people_at_org", decodeFindPeopleAtOrgRequest, enrichFindPeopleAtOrg, invokeFindPeopleAtOrg),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.MergePeopleRequest]("merge_people", decodeMergePeopleRequest, enrichMergePeople, invokeMergePeople), earlyCheckMergePeople),
+			mcpwriteimpl.NewTool[v1.ListPeopleRequest]("list_people", decodeListPeopleRequest, enrichCrmServiceListPeopleRequest, mcpwriteimpl.Bind(h, CrmServiceHandler.ListPeople)),
+			mcpwriteimpl.NewTool[v1.GetPersonRequest]("get_person", decodeGetPersonRequest, enrichCrmServiceGetPersonRequest, mcpwriteimpl.Bind(h, CrmServiceHandler.GetPerson)),
+			mcpwriteimpl.NewTool[v1.CreatePersonRequest]("create_person", decodeCreatePersonRequest, enrichCrmServiceCreatePersonRequest, mcpwriteimpl.Bind(h, CrmServiceHandler.CreatePerson)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdatePersonRequest]("update_person", decodeUpdatePersonRequest, mcpwriteimpl.BindResolvers(updatePersonRequestResolvers, enrichCrmServiceUpdatePersonRequest), mcpwriteimpl.Bind(h, CrmServiceHandler.UpdatePerson)), mcpwriteimpl.BindResolvers(updatePersonRequestResolvers, earlyCheckCrmServiceUpdatePersonRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.DeletePersonRequest]("delete_person", decodeDeletePersonRequest, mcpwriteimpl.BindResolvers(deletePersonRequestResolvers, enrichCrmServiceDeletePersonRequest), mcpwriteimpl.Bind(h, CrmServiceHandler.DeletePerson)), mcpwriteimpl.BindResolvers(deletePersonRequestResolvers, earlyCheckCrmServiceDeletePersonRequest)),
+			mcpwriteimpl.NewTool[v1.ListOrgsRequest]("list_orgs", decodeListOrgsRequest, enrichCrmServiceListOrgsRequest, mcpwriteimpl.Bind(h, CrmServiceHandler.ListOrgs)),
+			mcpwriteimpl.NewTool[v1.GetOrgRequest]("get_org", decodeGetOrgRequest, enrichCrmServiceGetOrgRequest, mcpwriteimpl.Bind(h, CrmServiceHandler.GetOrg)),
+			mcpwriteimpl.NewTool[v1.CreateOrgRequest]("create_org", decodeCreateOrgRequest, enrichCrmServiceCreateOrgRequest, mcpwriteimpl.Bind(h, CrmServiceHandler.CreateOrg)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdateOrgRequest]("update_org", decodeUpdateOrgRequest, mcpwriteimpl.BindResolvers(updateOrgRequestResolvers, enrichCrmServiceUpdateOrgRequest), mcpwriteimpl.Bind(h, CrmServiceHandler.UpdateOrg)), mcpwriteimpl.BindResolvers(updateOrgRequestResolvers, earlyCheckCrmServiceUpdateOrgRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.DeleteOrgRequest]("delete_org", decodeDeleteOrgRequest, mcpwriteimpl.BindResolvers(deleteOrgRequestResolvers, enrichCrmServiceDeleteOrgRequest), mcpwriteimpl.Bind(h, CrmServiceHandler.DeleteOrg)), mcpwriteimpl.BindResolvers(deleteOrgRequestResolvers, earlyCheckCrmServiceDeleteOrgRequest)),
+			mcpwriteimpl.NewTool[v1.ListNotesRequest]("list_notes", decodeListNotesRequest, enrichCrmServiceListNotesRequest, mcpwriteimpl.Bind(h, CrmServiceHandler.ListNotes)),
+			mcpwriteimpl.NewTool[v1.GetNoteRequest]("get_note", decodeGetNoteRequest, enrichCrmServiceGetNoteRequest, mcpwriteimpl.Bind(h, CrmServiceHandler.GetNote)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreateNoteRequest]("create_note", decodeCreateNoteRequest, mcpwriteimpl.BindResolvers(createNoteRequestResolvers, enrichCrmServiceCreateNoteRequest), mcpwriteimpl.Bind(h, CrmServiceHandler.CreateNote)), mcpwriteimpl.BindResolvers(createNoteRequestResolvers, earlyCheckCrmServiceCreateNoteRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdateNoteRequest]("update_note", decodeUpdateNoteRequest, mcpwriteimpl.BindResolvers(updateNoteRequestResolvers, enrichCrmServiceUpdateNoteRequest), mcpwriteimpl.Bind(h, CrmServiceHandler.UpdateNote)), mcpwriteimpl.BindResolvers(updateNoteRequestResolvers, earlyCheckCrmServiceUpdateNoteRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.DeleteNoteRequest]("delete_note", decodeDeleteNoteRequest, mcpwriteimpl.BindResolvers(deleteNoteRequestResolvers, enrichCrmServiceDeleteNoteRequest), mcpwriteimpl.Bind(h, CrmServiceHandler.DeleteNote)), mcpwriteimpl.BindResolvers(deleteNoteRequestResolvers, earlyCheckCrmServiceDeleteNoteRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.LinkPersonToOrgRequest]("link_person_to_org", decodeLinkPersonToOrgRequest, mcpwriteimpl.BindResolvers(linkPersonToOrgRequestResolvers, enrichCrmServiceLinkPersonToOrgRequest), mcpwriteimpl.Bind(h, CrmServiceHandler.LinkPersonToOrg)), mcpwriteimpl.BindResolvers(linkPersonToOrgRequestResolvers, earlyCheckCrmServiceLinkPersonToOrgRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.AddNoteToPersonRequest]("add_note_to_person", decodeAddNoteToPersonRequest, mcpwriteimpl.BindResolvers(addNoteToPersonRequestResolvers, enrichCrmServiceAddNoteToPersonRequest), mcpwriteimpl.Bind(h, CrmServiceHandler.AddNoteToPerson)), mcpwriteimpl.BindResolvers(addNoteToPersonRequestResolvers, earlyCheckCrmServiceAddNoteToPersonRequest)),
+			mcpwriteimpl.NewTool[v1.FindPeopleAtOrgRequest]("find_people_at_org", decodeFindPeopleAtOrgRequest, enrichCrmServiceFindPeopleAtOrgRequest, mcpwriteimpl.Bind(h, CrmServiceHandler.FindPeopleAtOrg)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.MergePeopleRequest]("merge_people", decodeMergePeopleRequest, mcpwriteimpl.BindResolvers(mergePeopleRequestResolvers, enrichCrmServiceMergePeopleRequest), mcpwriteimpl.Bind(h, CrmServiceHandler.MergePeople)), mcpwriteimpl.BindResolvers(mergePeopleRequestResolvers, earlyCheckCrmServiceMergePeopleRequest)),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"crm.v1.SubjectKind": enumSubjectKind,
@@ -583,193 +381,79 @@ func (a *clientAdapterCrmService) resolvers() any {
 }
 
 func (a *clientAdapterCrmService) ListPeople(ctx context.Context, in *v1.ListPeopleRequest) (*v1.ListPeopleResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ListPeople(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ListPeople)
 }
 
 func (a *clientAdapterCrmService) GetPerson(ctx context.Context, in *v1.GetPersonRequest) (*v1.GetPersonResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.GetPerson(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.GetPerson)
 }
 
 func (a *clientAdapterCrmService) CreatePerson(ctx context.Context, in *v1.CreatePersonRequest) (*v1.CreatePersonResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreatePerson(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreatePerson)
 }
 
 func (a *clientAdapterCrmService) UpdatePerson(ctx context.Context, in *v1.UpdatePersonRequest) (*v1.UpdatePersonResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.UpdatePerson(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.UpdatePerson)
 }
 
 func (a *clientAdapterCrmService) DeletePerson(ctx context.Context, in *v1.DeletePersonRequest) (*v1.DeletePersonResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.DeletePerson(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.DeletePerson)
 }
 
 func (a *clientAdapterCrmService) ListOrgs(ctx context.Context, in *v1.ListOrgsRequest) (*v1.ListOrgsResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ListOrgs(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ListOrgs)
 }
 
 func (a *clientAdapterCrmService) GetOrg(ctx context.Context, in *v1.GetOrgRequest) (*v1.GetOrgResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.GetOrg(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.GetOrg)
 }
 
 func (a *clientAdapterCrmService) CreateOrg(ctx context.Context, in *v1.CreateOrgRequest) (*v1.CreateOrgResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateOrg(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateOrg)
 }
 
 func (a *clientAdapterCrmService) UpdateOrg(ctx context.Context, in *v1.UpdateOrgRequest) (*v1.UpdateOrgResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.UpdateOrg(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.UpdateOrg)
 }
 
 func (a *clientAdapterCrmService) DeleteOrg(ctx context.Context, in *v1.DeleteOrgRequest) (*v1.DeleteOrgResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.DeleteOrg(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.DeleteOrg)
 }
 
 func (a *clientAdapterCrmService) ListNotes(ctx context.Context, in *v1.ListNotesRequest) (*v1.ListNotesResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ListNotes(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ListNotes)
 }
 
 func (a *clientAdapterCrmService) GetNote(ctx context.Context, in *v1.GetNoteRequest) (*v1.GetNoteResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.GetNote(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.GetNote)
 }
 
 func (a *clientAdapterCrmService) CreateNote(ctx context.Context, in *v1.CreateNoteRequest) (*v1.CreateNoteResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateNote(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateNote)
 }
 
 func (a *clientAdapterCrmService) UpdateNote(ctx context.Context, in *v1.UpdateNoteRequest) (*v1.UpdateNoteResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.UpdateNote(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.UpdateNote)
 }
 
 func (a *clientAdapterCrmService) DeleteNote(ctx context.Context, in *v1.DeleteNoteRequest) (*v1.DeleteNoteResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.DeleteNote(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.DeleteNote)
 }
 
 func (a *clientAdapterCrmService) LinkPersonToOrg(ctx context.Context, in *v1.LinkPersonToOrgRequest) (*v1.LinkPersonToOrgResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.LinkPersonToOrg(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.LinkPersonToOrg)
 }
 
 func (a *clientAdapterCrmService) AddNoteToPerson(ctx context.Context, in *v1.AddNoteToPersonRequest) (*v1.AddNoteToPersonResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.AddNoteToPerson(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.AddNoteToPerson)
 }
 
 func (a *clientAdapterCrmService) FindPeopleAtOrg(ctx context.Context, in *v1.FindPeopleAtOrgRequest) (*v1.FindPeopleAtOrgResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.FindPeopleAtOrg(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.FindPeopleAtOrg)
 }
 
 func (a *clientAdapterCrmService) MergePeople(ctx context.Context, in *v1.MergePeopleRequest) (*v1.MergePeopleResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.MergePeople(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.MergePeople)
 }
 
 var enumSubjectKind = mcpwriteimpl.NewEnumTable("crm.v1.SubjectKind", []mcpwriteimpl.EnumValue{
@@ -790,16 +474,12 @@ func decodeListPeopleRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		m.PageSize = 50
 	}
-	if v := obj.Get("page_token"); v.Present() {
-		if x, ok := d.String(v, "page_token"); ok {
-			m.PageToken = x
-		}
+	if x, ok := d.String(obj.Get("page_token"), "page_token"); ok {
+		m.PageToken = x
 	}
-	if v := obj.Get("query"); v.Present() {
-		if x, ok := d.String(v, "query"); ok {
-			d.MaxLength("query", x, 200)
-			m.Query = x
-		}
+	if x, ok := d.String(obj.Get("query"), "query"); ok {
+		d.MaxLength("query", x, 200)
+		m.Query = x
 	}
 }
 
@@ -830,35 +510,25 @@ func decodeCreatePersonRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object
 	} else {
 		d.Missing("first_name")
 	}
-	if v := obj.Get("last_name"); v.Present() {
-		if x, ok := d.String(v, "last_name"); ok {
-			d.MaxLength("last_name", x, 100)
-			m.LastName = x
-		}
+	if x, ok := d.String(obj.Get("last_name"), "last_name"); ok {
+		d.MaxLength("last_name", x, 100)
+		m.LastName = x
 	}
-	if v := obj.Get("email"); v.Present() {
-		if x, ok := d.String(v, "email"); ok {
-			d.MaxLength("email", x, 254)
-			d.Pattern("email", x, patternCreatePersonRequestEmail)
-			m.Email = x
-		}
+	if x, ok := d.String(obj.Get("email"), "email"); ok {
+		d.MaxLength("email", x, 254)
+		d.Pattern("email", x, patternCreatePersonRequestEmail)
+		m.Email = x
 	}
-	if v := obj.Get("phone"); v.Present() {
-		if x, ok := d.String(v, "phone"); ok {
-			d.Pattern("phone", x, patternCreatePersonRequestPhone)
-			m.Phone = x
-		}
+	if x, ok := d.String(obj.Get("phone"), "phone"); ok {
+		d.Pattern("phone", x, patternCreatePersonRequestPhone)
+		m.Phone = x
 	}
-	if v := obj.Get("title"); v.Present() {
-		if x, ok := d.String(v, "title"); ok {
-			d.MaxLength("title", x, 200)
-			m.Title = x
-		}
+	if x, ok := d.String(obj.Get("title"), "title"); ok {
+		d.MaxLength("title", x, 200)
+		m.Title = x
 	}
-	if v := obj.Get("org_id"); v.Present() {
-		if x, ok := d.String(v, "org_id"); ok {
-			m.OrgId = x
-		}
+	if x, ok := d.String(obj.Get("org_id"), "org_id"); ok {
+		m.OrgId = x
 	}
 }
 
@@ -874,37 +544,27 @@ func decodeUpdatePersonRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object
 	} else {
 		d.Missing("person_id")
 	}
-	if v := obj.Get("first_name"); v.Present() {
-		if x, ok := d.String(v, "first_name"); ok {
-			d.MinLength("first_name", x, 1)
-			d.MaxLength("first_name", x, 100)
-			m.FirstName = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("first_name"), "first_name"); ok {
+		d.MinLength("first_name", x, 1)
+		d.MaxLength("first_name", x, 100)
+		m.FirstName = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("last_name"); v.Present() {
-		if x, ok := d.String(v, "last_name"); ok {
-			d.MaxLength("last_name", x, 100)
-			m.LastName = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("last_name"), "last_name"); ok {
+		d.MaxLength("last_name", x, 100)
+		m.LastName = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("email"); v.Present() {
-		if x, ok := d.String(v, "email"); ok {
-			d.MaxLength("email", x, 254)
-			d.Pattern("email", x, patternUpdatePersonRequestEmail)
-			m.Email = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("email"), "email"); ok {
+		d.MaxLength("email", x, 254)
+		d.Pattern("email", x, patternUpdatePersonRequestEmail)
+		m.Email = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("phone"); v.Present() {
-		if x, ok := d.String(v, "phone"); ok {
-			d.Pattern("phone", x, patternUpdatePersonRequestPhone)
-			m.Phone = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("phone"), "phone"); ok {
+		d.Pattern("phone", x, patternUpdatePersonRequestPhone)
+		m.Phone = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("title"); v.Present() {
-		if x, ok := d.String(v, "title"); ok {
-			d.MaxLength("title", x, 200)
-			m.Title = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("title"), "title"); ok {
+		d.MaxLength("title", x, 200)
+		m.Title = mcpwriteimpl.Ptr(x)
 	}
 }
 
@@ -935,16 +595,12 @@ func decodeListOrgsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m 
 	} else {
 		m.PageSize = 50
 	}
-	if v := obj.Get("page_token"); v.Present() {
-		if x, ok := d.String(v, "page_token"); ok {
-			m.PageToken = x
-		}
+	if x, ok := d.String(obj.Get("page_token"), "page_token"); ok {
+		m.PageToken = x
 	}
-	if v := obj.Get("query"); v.Present() {
-		if x, ok := d.String(v, "query"); ok {
-			d.MaxLength("query", x, 200)
-			m.Query = x
-		}
+	if x, ok := d.String(obj.Get("query"), "query"); ok {
+		d.MaxLength("query", x, 200)
+		m.Query = x
 	}
 }
 
@@ -975,18 +631,14 @@ func decodeCreateOrgRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("domain"); v.Present() {
-		if x, ok := d.String(v, "domain"); ok {
-			d.MaxLength("domain", x, 253)
-			d.Pattern("domain", x, patternCreateOrgRequestDomain)
-			m.Domain = x
-		}
+	if x, ok := d.String(obj.Get("domain"), "domain"); ok {
+		d.MaxLength("domain", x, 253)
+		d.Pattern("domain", x, patternCreateOrgRequestDomain)
+		m.Domain = x
 	}
-	if v := obj.Get("industry"); v.Present() {
-		if x, ok := d.String(v, "industry"); ok {
-			d.MaxLength("industry", x, 100)
-			m.Industry = x
-		}
+	if x, ok := d.String(obj.Get("industry"), "industry"); ok {
+		d.MaxLength("industry", x, 100)
+		m.Industry = x
 	}
 }
 
@@ -1002,25 +654,19 @@ func decodeUpdateOrgRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m
 	} else {
 		d.Missing("org_id")
 	}
-	if v := obj.Get("name"); v.Present() {
-		if x, ok := d.String(v, "name"); ok {
-			d.MinLength("name", x, 1)
-			d.MaxLength("name", x, 200)
-			m.Name = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("name"), "name"); ok {
+		d.MinLength("name", x, 1)
+		d.MaxLength("name", x, 200)
+		m.Name = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("domain"); v.Present() {
-		if x, ok := d.String(v, "domain"); ok {
-			d.MaxLength("domain", x, 253)
-			d.Pattern("domain", x, patternUpdateOrgRequestDomain)
-			m.Domain = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("domain"), "domain"); ok {
+		d.MaxLength("domain", x, 253)
+		d.Pattern("domain", x, patternUpdateOrgRequestDomain)
+		m.Domain = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("industry"); v.Present() {
-		if x, ok := d.String(v, "industry"); ok {
-			d.MaxLength("industry", x, 100)
-			m.Industry = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("industry"), "industry"); ok {
+		d.MaxLength("industry", x, 100)
+		m.Industry = mcpwriteimpl.Ptr(x)
 	}
 }
 
@@ -1051,20 +697,14 @@ func decodeListNotesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m
 	} else {
 		m.PageSize = 50
 	}
-	if v := obj.Get("page_token"); v.Present() {
-		if x, ok := d.String(v, "page_token"); ok {
-			m.PageToken = x
-		}
+	if x, ok := d.String(obj.Get("page_token"), "page_token"); ok {
+		m.PageToken = x
 	}
-	if v := obj.Get("person_id"); v.Present() {
-		if x, ok := d.String(v, "person_id"); ok {
-			m.Subject = &v1.ListNotesRequest_PersonId{PersonId: x}
-		}
+	if x, ok := d.String(obj.Get("person_id"), "person_id"); ok {
+		m.Subject = &v1.ListNotesRequest_PersonId{PersonId: x}
 	}
-	if v := obj.Get("org_id"); v.Present() {
-		if x, ok := d.String(v, "org_id"); ok {
-			m.Subject = &v1.ListNotesRequest_OrgId{OrgId: x}
-		}
+	if x, ok := d.String(obj.Get("org_id"), "org_id"); ok {
+		m.Subject = &v1.ListNotesRequest_OrgId{OrgId: x}
 	}
 	d.OneOf(obj, false, "person_id", "org_id")
 }
@@ -1096,15 +736,11 @@ func decodeCreateNoteRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		d.Missing("body")
 	}
-	if v := obj.Get("person_id"); v.Present() {
-		if x, ok := d.String(v, "person_id"); ok {
-			m.Subject = &v1.CreateNoteRequest_PersonId{PersonId: x}
-		}
+	if x, ok := d.String(obj.Get("person_id"), "person_id"); ok {
+		m.Subject = &v1.CreateNoteRequest_PersonId{PersonId: x}
 	}
-	if v := obj.Get("org_id"); v.Present() {
-		if x, ok := d.String(v, "org_id"); ok {
-			m.Subject = &v1.CreateNoteRequest_OrgId{OrgId: x}
-		}
+	if x, ok := d.String(obj.Get("org_id"), "org_id"); ok {
+		m.Subject = &v1.CreateNoteRequest_OrgId{OrgId: x}
 	}
 	d.OneOf(obj, true, "person_id", "org_id")
 }
@@ -1195,18 +831,14 @@ var fieldsFindPeopleAtOrgRequest = []string{"org_id", "org_name"}
 
 func decodeFindPeopleAtOrgRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.FindPeopleAtOrgRequest) {
 	d.Known(obj, fieldsFindPeopleAtOrgRequest)
-	if v := obj.Get("org_id"); v.Present() {
-		if x, ok := d.String(v, "org_id"); ok {
-			d.MinLength("org_id", x, 1)
-			m.Org = &v1.FindPeopleAtOrgRequest_OrgId{OrgId: x}
-		}
+	if x, ok := d.String(obj.Get("org_id"), "org_id"); ok {
+		d.MinLength("org_id", x, 1)
+		m.Org = &v1.FindPeopleAtOrgRequest_OrgId{OrgId: x}
 	}
-	if v := obj.Get("org_name"); v.Present() {
-		if x, ok := d.String(v, "org_name"); ok {
-			d.MinLength("org_name", x, 1)
-			d.MaxLength("org_name", x, 200)
-			m.Org = &v1.FindPeopleAtOrgRequest_OrgName{OrgName: x}
-		}
+	if x, ok := d.String(obj.Get("org_name"), "org_name"); ok {
+		d.MinLength("org_name", x, 1)
+		d.MaxLength("org_name", x, 200)
+		m.Org = &v1.FindPeopleAtOrgRequest_OrgName{OrgName: x}
 	}
 	d.OneOf(obj, true, "org_id", "org_name")
 }
@@ -1267,11 +899,9 @@ func enrichCrmServiceUpdatePersonRequest[R proto.Message](c *mcpwriteimpl.Call, 
 		return err
 	}
 	m.UserId = vUserId
-	vExpectedVersion, err := h.ResolvePersonVersion(c.Ctx, root)
-	if err != nil {
-		return c.ResolverError("expected_version", err)
+	if err := mcpwriteimpl.Resolve(c, h.ResolvePersonVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		return err
 	}
-	m.ExpectedVersion = vExpectedVersion
 	return nil
 }
 
@@ -1281,11 +911,9 @@ func enrichCrmServiceDeletePersonRequest[R proto.Message](c *mcpwriteimpl.Call, 
 		return err
 	}
 	m.UserId = vUserId
-	vExpectedVersion, err := h.ResolvePersonVersion(c.Ctx, root)
-	if err != nil {
-		return c.ResolverError("expected_version", err)
+	if err := mcpwriteimpl.Resolve(c, h.ResolvePersonVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		return err
 	}
-	m.ExpectedVersion = vExpectedVersion
 	return nil
 }
 
@@ -1323,11 +951,9 @@ func enrichCrmServiceUpdateOrgRequest[R proto.Message](c *mcpwriteimpl.Call, h *
 		return err
 	}
 	m.UserId = vUserId
-	vExpectedVersion, err := h.ResolveOrgVersion(c.Ctx, root)
-	if err != nil {
-		return c.ResolverError("expected_version", err)
+	if err := mcpwriteimpl.Resolve(c, h.ResolveOrgVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		return err
 	}
-	m.ExpectedVersion = vExpectedVersion
 	return nil
 }
 
@@ -1337,11 +963,9 @@ func enrichCrmServiceDeleteOrgRequest[R proto.Message](c *mcpwriteimpl.Call, h *
 		return err
 	}
 	m.UserId = vUserId
-	vExpectedVersion, err := h.ResolveOrgVersion(c.Ctx, root)
-	if err != nil {
-		return c.ResolverError("expected_version", err)
+	if err := mcpwriteimpl.Resolve(c, h.ResolveOrgVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		return err
 	}
-	m.ExpectedVersion = vExpectedVersion
 	return nil
 }
 
@@ -1370,11 +994,9 @@ func enrichCrmServiceCreateNoteRequest[R proto.Message](c *mcpwriteimpl.Call, h 
 	}
 	m.UserId = vUserId
 	m.Id = "note_" + c.UUIDv7()
-	vSubjectKind, err := h.ResolveNoteSubject(c.Ctx, root)
-	if err != nil {
-		return c.ResolverError("subject_kind", err)
+	if err := mcpwriteimpl.Resolve(c, h.ResolveNoteSubject, root, "subject_kind", &m.SubjectKind); err != nil {
+		return err
 	}
-	m.SubjectKind = vSubjectKind
 	return nil
 }
 
@@ -1384,11 +1006,9 @@ func enrichCrmServiceUpdateNoteRequest[R proto.Message](c *mcpwriteimpl.Call, h 
 		return err
 	}
 	m.UserId = vUserId
-	vExpectedVersion, err := h.ResolveNoteVersion(c.Ctx, root)
-	if err != nil {
-		return c.ResolverError("expected_version", err)
+	if err := mcpwriteimpl.Resolve(c, h.ResolveNoteVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		return err
 	}
-	m.ExpectedVersion = vExpectedVersion
 	return nil
 }
 
@@ -1398,11 +1018,9 @@ func enrichCrmServiceDeleteNoteRequest[R proto.Message](c *mcpwriteimpl.Call, h 
 		return err
 	}
 	m.UserId = vUserId
-	vExpectedVersion, err := h.ResolveNoteVersion(c.Ctx, root)
-	if err != nil {
-		return c.ResolverError("expected_version", err)
+	if err := mcpwriteimpl.Resolve(c, h.ResolveNoteVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		return err
 	}
-	m.ExpectedVersion = vExpectedVersion
 	return nil
 }
 
@@ -1413,17 +1031,11 @@ func enrichCrmServiceLinkPersonToOrgRequest[R proto.Message](c *mcpwriteimpl.Cal
 	}
 	m.UserId = vUserId
 	var errs []error
-	vExpectedVersion, err := h.ResolvePersonVersion(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("expected_version", err))
-	} else {
-		m.ExpectedVersion = vExpectedVersion
+	if err := mcpwriteimpl.Resolve(c, h.ResolvePersonVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		errs = append(errs, err)
 	}
-	vOrgVersion, err := h.ResolveOrgVersion(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("org_version", err))
-	} else {
-		m.OrgVersion = vOrgVersion
+	if err := mcpwriteimpl.Resolve(c, h.ResolveOrgVersion, root, "org_version", &m.OrgVersion); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
@@ -1435,11 +1047,9 @@ func enrichCrmServiceAddNoteToPersonRequest[R proto.Message](c *mcpwriteimpl.Cal
 	}
 	m.UserId = vUserId
 	m.Id = "note_" + c.UUIDv7()
-	vSubjectKind, err := h.ResolveNoteSubject(c.Ctx, root)
-	if err != nil {
-		return c.ResolverError("subject_kind", err)
+	if err := mcpwriteimpl.Resolve(c, h.ResolveNoteSubject, root, "subject_kind", &m.SubjectKind); err != nil {
+		return err
 	}
-	m.SubjectKind = vSubjectKind
 	return nil
 }
 
@@ -1459,17 +1069,11 @@ func enrichCrmServiceMergePeopleRequest[R proto.Message](c *mcpwriteimpl.Call, h
 	}
 	m.UserId = vUserId
 	var errs []error
-	vSourceVersion, err := h.ResolveSourcePersonVersion(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("source_version", err))
-	} else {
-		m.SourceVersion = vSourceVersion
+	if err := mcpwriteimpl.Resolve(c, h.ResolveSourcePersonVersion, root, "source_version", &m.SourceVersion); err != nil {
+		errs = append(errs, err)
 	}
-	vExpectedVersion, err := h.ResolvePersonVersion(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("expected_version", err))
-	} else {
-		m.ExpectedVersion = vExpectedVersion
+	if err := mcpwriteimpl.Resolve(c, h.ResolvePersonVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
@@ -1481,11 +1085,8 @@ func earlyCheckCrmServiceUpdatePersonRequest[R proto.Message](c *mcpwriteimpl.Ca
 	}
 	m.UserId = vUserId
 	var errs []error
-	vExpectedVersion, err := h.ResolvePersonVersion(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("expected_version", err))
-	} else {
-		m.ExpectedVersion = vExpectedVersion
+	if err := mcpwriteimpl.Resolve(c, h.ResolvePersonVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
@@ -1497,11 +1098,8 @@ func earlyCheckCrmServiceDeletePersonRequest[R proto.Message](c *mcpwriteimpl.Ca
 	}
 	m.UserId = vUserId
 	var errs []error
-	vExpectedVersion, err := h.ResolvePersonVersion(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("expected_version", err))
-	} else {
-		m.ExpectedVersion = vExpectedVersion
+	if err := mcpwriteimpl.Resolve(c, h.ResolvePersonVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
@@ -1513,11 +1111,8 @@ func earlyCheckCrmServiceUpdateOrgRequest[R proto.Message](c *mcpwriteimpl.Call,
 	}
 	m.UserId = vUserId
 	var errs []error
-	vExpectedVersion, err := h.ResolveOrgVersion(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("expected_version", err))
-	} else {
-		m.ExpectedVersion = vExpectedVersion
+	if err := mcpwriteimpl.Resolve(c, h.ResolveOrgVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
@@ -1529,11 +1124,8 @@ func earlyCheckCrmServiceDeleteOrgRequest[R proto.Message](c *mcpwriteimpl.Call,
 	}
 	m.UserId = vUserId
 	var errs []error
-	vExpectedVersion, err := h.ResolveOrgVersion(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("expected_version", err))
-	} else {
-		m.ExpectedVersion = vExpectedVersion
+	if err := mcpwriteimpl.Resolve(c, h.ResolveOrgVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
@@ -1545,11 +1137,8 @@ func earlyCheckCrmServiceCreateNoteRequest[R proto.Message](c *mcpwriteimpl.Call
 	}
 	m.UserId = vUserId
 	var errs []error
-	vSubjectKind, err := h.ResolveNoteSubject(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("subject_kind", err))
-	} else {
-		m.SubjectKind = vSubjectKind
+	if err := mcpwriteimpl.Resolve(c, h.ResolveNoteSubject, root, "subject_kind", &m.SubjectKind); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
@@ -1561,11 +1150,8 @@ func earlyCheckCrmServiceUpdateNoteRequest[R proto.Message](c *mcpwriteimpl.Call
 	}
 	m.UserId = vUserId
 	var errs []error
-	vExpectedVersion, err := h.ResolveNoteVersion(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("expected_version", err))
-	} else {
-		m.ExpectedVersion = vExpectedVersion
+	if err := mcpwriteimpl.Resolve(c, h.ResolveNoteVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
@@ -1577,11 +1163,8 @@ func earlyCheckCrmServiceDeleteNoteRequest[R proto.Message](c *mcpwriteimpl.Call
 	}
 	m.UserId = vUserId
 	var errs []error
-	vExpectedVersion, err := h.ResolveNoteVersion(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("expected_version", err))
-	} else {
-		m.ExpectedVersion = vExpectedVersion
+	if err := mcpwriteimpl.Resolve(c, h.ResolveNoteVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
@@ -1593,17 +1176,11 @@ func earlyCheckCrmServiceLinkPersonToOrgRequest[R proto.Message](c *mcpwriteimpl
 	}
 	m.UserId = vUserId
 	var errs []error
-	vExpectedVersion, err := h.ResolvePersonVersion(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("expected_version", err))
-	} else {
-		m.ExpectedVersion = vExpectedVersion
+	if err := mcpwriteimpl.Resolve(c, h.ResolvePersonVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		errs = append(errs, err)
 	}
-	vOrgVersion, err := h.ResolveOrgVersion(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("org_version", err))
-	} else {
-		m.OrgVersion = vOrgVersion
+	if err := mcpwriteimpl.Resolve(c, h.ResolveOrgVersion, root, "org_version", &m.OrgVersion); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
@@ -1615,11 +1192,8 @@ func earlyCheckCrmServiceAddNoteToPersonRequest[R proto.Message](c *mcpwriteimpl
 	}
 	m.UserId = vUserId
 	var errs []error
-	vSubjectKind, err := h.ResolveNoteSubject(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("subject_kind", err))
-	} else {
-		m.SubjectKind = vSubjectKind
+	if err := mcpwriteimpl.Resolve(c, h.ResolveNoteSubject, root, "subject_kind", &m.SubjectKind); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
@@ -1631,17 +1205,11 @@ func earlyCheckCrmServiceMergePeopleRequest[R proto.Message](c *mcpwriteimpl.Cal
 	}
 	m.UserId = vUserId
 	var errs []error
-	vSourceVersion, err := h.ResolveSourcePersonVersion(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("source_version", err))
-	} else {
-		m.SourceVersion = vSourceVersion
+	if err := mcpwriteimpl.Resolve(c, h.ResolveSourcePersonVersion, root, "source_version", &m.SourceVersion); err != nil {
+		errs = append(errs, err)
 	}
-	vExpectedVersion, err := h.ResolvePersonVersion(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("expected_version", err))
-	} else {
-		m.ExpectedVersion = vExpectedVersion
+	if err := mcpwriteimpl.Resolve(c, h.ResolvePersonVersion, root, "expected_version", &m.ExpectedVersion); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }

@@ -105,13 +105,7 @@ type boundResolversMemoryService[R proto.Message] struct {
 
 func bindMemoryServiceMergeEntitiesRequestResolvers(h MemoryServiceHandler, typed any) *boundResolversMemoryService[*v1.MergeEntitiesRequest] {
 	b := &boundResolversMemoryService[*v1.MergeEntitiesRequest]{}
-	if t, ok := typed.(MemoryServiceResolveObservationsToMoveForMergeEntitiesRequest); ok {
-		b.ResolveObservationsToMove = t.ResolveObservationsToMoveForMergeEntitiesRequest
-	} else {
-		b.ResolveObservationsToMove = func(ctx context.Context, in *v1.MergeEntitiesRequest) (int32, error) {
-			return h.ResolveObservationsToMove(ctx, in)
-		}
-	}
+	b.ResolveObservationsToMove = mcpwriteimpl.BindResolver(typed, MemoryServiceResolveObservationsToMoveForMergeEntitiesRequest.ResolveObservationsToMoveForMergeEntitiesRequest, h, MemoryServiceHandler.ResolveObservationsToMove)
 	return b
 }
 
@@ -135,152 +129,31 @@ func NewMemoryService(h MemoryServiceHandler) *mcpwriteimpl.Service {
 		typed = a.resolvers()
 	}
 	mergeEntitiesRequestResolvers := bindMemoryServiceMergeEntitiesRequestResolvers(h, typed)
-	enrichStore := func(c *mcpwriteimpl.Call, m *v1.StoreRequest) error { return enrichMemoryServiceStoreRequest(c, m) }
-	invokeStore := func(ctx context.Context, m *v1.StoreRequest) (*v1.StoreResponse, error) { return h.Store(ctx, m) }
-	enrichReinterpret := func(c *mcpwriteimpl.Call, m *v1.ReinterpretRequest) error {
-		return enrichMemoryServiceReinterpretRequest(c, m)
-	}
-	invokeReinterpret := func(ctx context.Context, m *v1.ReinterpretRequest) (*v1.ReinterpretResponse, error) {
-		return h.Reinterpret(ctx, m)
-	}
-	enrichCorrect := func(c *mcpwriteimpl.Call, m *v1.CorrectRequest) error { return enrichMemoryServiceCorrectRequest(c, m) }
-	invokeCorrect := func(ctx context.Context, m *v1.CorrectRequest) (*v1.CorrectResponse, error) { return h.Correct(ctx, m) }
-	enrichMergeEntities := func(c *mcpwriteimpl.Call, m *v1.MergeEntitiesRequest) error {
-		return enrichMemoryServiceMergeEntitiesRequest(c, mergeEntitiesRequestResolvers, m, m)
-	}
-	invokeMergeEntities := func(ctx context.Context, m *v1.MergeEntitiesRequest) (*v1.MergeEntitiesResponse, error) {
-		return h.MergeEntities(ctx, m)
-	}
-	earlyCheckMergeEntities := func(c *mcpwriteimpl.Call, m *v1.MergeEntitiesRequest) error {
-		return earlyCheckMemoryServiceMergeEntitiesRequest(c, mergeEntitiesRequestResolvers, m, m)
-	}
-	enrichCreateRelationship := func(c *mcpwriteimpl.Call, m *v1.CreateRelationshipRequest) error {
-		return enrichMemoryServiceCreateRelationshipRequest(c, m)
-	}
-	invokeCreateRelationship := func(ctx context.Context, m *v1.CreateRelationshipRequest) (*v1.CreateRelationshipResponse, error) {
-		return h.CreateRelationship(ctx, m)
-	}
-	enrichRegisterSchema := func(c *mcpwriteimpl.Call, m *v1.RegisterSchemaRequest) error {
-		return enrichMemoryServiceRegisterSchemaRequest(c, m)
-	}
-	invokeRegisterSchema := func(ctx context.Context, m *v1.RegisterSchemaRequest) (*v1.RegisterSchemaResponse, error) {
-		return h.RegisterSchema(ctx, m)
-	}
-	enrichUpdateSchemaIncremental := func(c *mcpwriteimpl.Call, m *v1.UpdateSchemaIncrementalRequest) error {
-		return enrichMemoryServiceUpdateSchemaIncrementalRequest(c, m)
-	}
-	invokeUpdateSchemaIncremental := func(ctx context.Context, m *v1.UpdateSchemaIncrementalRequest) (*v1.UpdateSchemaIncrementalResponse, error) {
-		return h.UpdateSchemaIncremental(ctx, m)
-	}
-	enrichListEntityTypes := func(c *mcpwriteimpl.Call, m *v1.ListEntityTypesRequest) error {
-		return enrichMemoryServiceListEntityTypesRequest(c, m)
-	}
-	invokeListEntityTypes := func(ctx context.Context, m *v1.ListEntityTypesRequest) (*v1.ListEntityTypesResponse, error) {
-		return h.ListEntityTypes(ctx, m)
-	}
-	enrichRetrieveEntitySnapshot := func(c *mcpwriteimpl.Call, m *v1.RetrieveEntitySnapshotRequest) error {
-		return enrichMemoryServiceRetrieveEntitySnapshotRequest(c, m)
-	}
-	invokeRetrieveEntitySnapshot := func(ctx context.Context, m *v1.RetrieveEntitySnapshotRequest) (*v1.RetrieveEntitySnapshotResponse, error) {
-		return h.RetrieveEntitySnapshot(ctx, m)
-	}
-	enrichRetrieveEntities := func(c *mcpwriteimpl.Call, m *v1.RetrieveEntitiesRequest) error {
-		return enrichMemoryServiceRetrieveEntitiesRequest(c, m)
-	}
-	invokeRetrieveEntities := func(ctx context.Context, m *v1.RetrieveEntitiesRequest) (*v1.RetrieveEntitiesResponse, error) {
-		return h.RetrieveEntities(ctx, m)
-	}
-	enrichListObservations := func(c *mcpwriteimpl.Call, m *v1.ListObservationsRequest) error {
-		return enrichMemoryServiceListObservationsRequest(c, m)
-	}
-	invokeListObservations := func(ctx context.Context, m *v1.ListObservationsRequest) (*v1.ListObservationsResponse, error) {
-		return h.ListObservations(ctx, m)
-	}
-	enrichListRelationships := func(c *mcpwriteimpl.Call, m *v1.ListRelationshipsRequest) error {
-		return enrichMemoryServiceListRelationshipsRequest(c, m)
-	}
-	invokeListRelationships := func(ctx context.Context, m *v1.ListRelationshipsRequest) (*v1.ListRelationshipsResponse, error) {
-		return h.ListRelationships(ctx, m)
-	}
-	enrichRetrieveEntityByIdentifier := func(c *mcpwriteimpl.Call, m *v1.RetrieveEntityByIdentifierRequest) error {
-		return enrichMemoryServiceRetrieveEntityByIdentifierRequest(c, m)
-	}
-	invokeRetrieveEntityByIdentifier := func(ctx context.Context, m *v1.RetrieveEntityByIdentifierRequest) (*v1.RetrieveEntityByIdentifierResponse, error) {
-		return h.RetrieveEntityByIdentifier(ctx, m)
-	}
-	enrichRetrieveRelatedEntities := func(c *mcpwriteimpl.Call, m *v1.RetrieveRelatedEntitiesRequest) error {
-		return enrichMemoryServiceRetrieveRelatedEntitiesRequest(c, m)
-	}
-	invokeRetrieveRelatedEntities := func(ctx context.Context, m *v1.RetrieveRelatedEntitiesRequest) (*v1.RetrieveRelatedEntitiesResponse, error) {
-		return h.RetrieveRelatedEntities(ctx, m)
-	}
-	enrichRetrieveFieldProvenance := func(c *mcpwriteimpl.Call, m *v1.RetrieveFieldProvenanceRequest) error {
-		return enrichMemoryServiceRetrieveFieldProvenanceRequest(c, m)
-	}
-	invokeRetrieveFieldProvenance := func(ctx context.Context, m *v1.RetrieveFieldProvenanceRequest) (*v1.RetrieveFieldProvenanceResponse, error) {
-		return h.RetrieveFieldProvenance(ctx, m)
-	}
-	enrichRetrieveFileUrl := func(c *mcpwriteimpl.Call, m *v1.RetrieveFileUrlRequest) error {
-		return enrichMemoryServiceRetrieveFileUrlRequest(c, m)
-	}
-	invokeRetrieveFileUrl := func(ctx context.Context, m *v1.RetrieveFileUrlRequest) (*v1.RetrieveFileUrlResponse, error) {
-		return h.RetrieveFileUrl(ctx, m)
-	}
-	enrichGetRelationshipSnapshot := func(c *mcpwriteimpl.Call, m *v1.GetRelationshipSnapshotRequest) error {
-		return enrichMemoryServiceGetRelationshipSnapshotRequest(c, m)
-	}
-	invokeGetRelationshipSnapshot := func(ctx context.Context, m *v1.GetRelationshipSnapshotRequest) (*v1.GetRelationshipSnapshotResponse, error) {
-		return h.GetRelationshipSnapshot(ctx, m)
-	}
-	enrichAnalyzeSchemaCandidates := func(c *mcpwriteimpl.Call, m *v1.AnalyzeSchemaCandidatesRequest) error {
-		return enrichMemoryServiceAnalyzeSchemaCandidatesRequest(c, m)
-	}
-	invokeAnalyzeSchemaCandidates := func(ctx context.Context, m *v1.AnalyzeSchemaCandidatesRequest) (*v1.AnalyzeSchemaCandidatesResponse, error) {
-		return h.AnalyzeSchemaCandidates(ctx, m)
-	}
-	enrichRetrieveGraphNeighborhood := func(c *mcpwriteimpl.Call, m *v1.RetrieveGraphNeighborhoodRequest) error {
-		return enrichMemoryServiceRetrieveGraphNeighborhoodRequest(c, m)
-	}
-	invokeRetrieveGraphNeighborhood := func(ctx context.Context, m *v1.RetrieveGraphNeighborhoodRequest) (*v1.RetrieveGraphNeighborhoodResponse, error) {
-		return h.RetrieveGraphNeighborhood(ctx, m)
-	}
-	enrichListTimelineEvents := func(c *mcpwriteimpl.Call, m *v1.ListTimelineEventsRequest) error {
-		return enrichMemoryServiceListTimelineEventsRequest(c, m)
-	}
-	invokeListTimelineEvents := func(ctx context.Context, m *v1.ListTimelineEventsRequest) (*v1.ListTimelineEventsResponse, error) {
-		return h.ListTimelineEvents(ctx, m)
-	}
-	enrichGetSchemaRecommendations := func(c *mcpwriteimpl.Call, m *v1.GetSchemaRecommendationsRequest) error {
-		return enrichMemoryServiceGetSchemaRecommendationsRequest(c, m)
-	}
-	invokeGetSchemaRecommendations := func(ctx context.Context, m *v1.GetSchemaRecommendationsRequest) (*v1.GetSchemaRecommendationsResponse, error) {
-		return h.GetSchemaRecommendations(ctx, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "neotoma.v1.MemoryService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.StoreRequest]("store", decodeStoreRequest, enrichStore, invokeStore),
-			mcpwriteimpl.NewTool[v1.ReinterpretRequest]("reinterpret", decodeReinterpretRequest, enrichReinterpret, invokeReinterpret),
-			mcpwriteimpl.NewTool[v1.CorrectRequest]("correct", decodeCorrectRequest, enrichCorrect, invokeCorrect),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.MergeEntitiesRequest]("merge_entities", decodeMergeEntitiesRequest, enrichMergeEntities, invokeMergeEntities), earlyCheckMergeEntities),
-			mcpwriteimpl.NewTool[v1.CreateRelationshipRequest]("create_relationship", decodeCreateRelationshipRequest, enrichCreateRelationship, invokeCreateRelationship),
-			mcpwriteimpl.NewTool[v1.RegisterSchemaRequest]("register_schema", decodeRegisterSchemaRequest, enrichRegisterSchema, invokeRegisterSchema),
-			mcpwriteimpl.NewTool[v1.UpdateSchemaIncrementalRequest]("update_schema_incremental", decodeUpdateSchemaIncrementalRequest, enrichUpdateSchemaIncremental, invokeUpdateSchemaIncremental),
-			mcpwriteimpl.NewTool[v1.ListEntityTypesRequest]("list_entity_types", decodeListEntityTypesRequest, enrichListEntityTypes, invokeListEntityTypes),
-			mcpwriteimpl.NewTool[v1.RetrieveEntitySnapshotRequest]("retrieve_entity_snapshot", decodeRetrieveEntitySnapshotRequest, enrichRetrieveEntitySnapshot, invokeRetrieveEntitySnapshot),
-			mcpwriteimpl.NewTool[v1.RetrieveEntitiesRequest]("retrieve_entities", decodeRetrieveEntitiesRequest, enrichRetrieveEntities, invokeRetrieveEntities),
-			mcpwriteimpl.NewTool[v1.ListObservationsRequest]("list_observations", decodeListObservationsRequest, enrichListObservations, invokeListObservations),
-			mcpwriteimpl.NewTool[v1.ListRelationshipsRequest]("list_relationships", decodeListRelationshipsRequest, enrichListRelationships, invokeListRelationships),
-			mcpwriteimpl.NewTool[v1.RetrieveEntityByIdentifierRequest]("retrieve_entity_by_identifier", decodeRetrieveEntityByIdentifierRequest, enrichRetrieveEntityByIdentifier, invokeRetrieveEntityByIdentifier),
-			mcpwriteimpl.NewTool[v1.RetrieveRelatedEntitiesRequest]("retrieve_related_entities", decodeRetrieveRelatedEntitiesRequest, enrichRetrieveRelatedEntities, invokeRetrieveRelatedEntities),
-			mcpwriteimpl.NewTool[v1.RetrieveFieldProvenanceRequest]("retrieve_field_provenance", decodeRetrieveFieldProvenanceRequest, enrichRetrieveFieldProvenance, invokeRetrieveFieldProvenance),
-			mcpwriteimpl.NewTool[v1.RetrieveFileUrlRequest]("retrieve_file_url", decodeRetrieveFileUrlRequest, enrichRetrieveFileUrl, invokeRetrieveFileUrl),
-			mcpwriteimpl.NewTool[v1.GetRelationshipSnapshotRequest]("get_relationship_snapshot", decodeGetRelationshipSnapshotRequest, enrichGetRelationshipSnapshot, invokeGetRelationshipSnapshot),
-			mcpwriteimpl.NewTool[v1.AnalyzeSchemaCandidatesRequest]("analyze_schema_candidates", decodeAnalyzeSchemaCandidatesRequest, enrichAnalyzeSchemaCandidates, invokeAnalyzeSchemaCandidates),
-			mcpwriteimpl.NewTool[v1.RetrieveGraphNeighborhoodRequest]("retrieve_graph_neighborhood", decodeRetrieveGraphNeighborhoodRequest, enrichRetrieveGraphNeighborhood, invokeRetrieveGraphNeighborhood),
-			mcpwriteimpl.NewTool[v1.ListTimelineEventsRequest]("list_timeline_events", decodeListTimelineEventsRequest, enrichListTimelineEvents, invokeListTimelineEvents),
-			mcpwriteimpl.NewTool[v1.GetSchemaRecommendationsRequest]("get_schema_recommendations", decodeGetSchemaRecommendationsRequest, enrichGetSchemaRecommendations, invokeGetSchemaRecommendations),
+			mcpwriteimpl.NewTool[v1.StoreRequest]("store", decodeStoreRequest, enrichMemoryServiceStoreRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.Store)),
+			mcpwriteimpl.NewTool[v1.ReinterpretRequest]("reinterpret", decodeReinterpretRequest, enrichMemoryServiceReinterpretRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.Reinterpret)),
+			mcpwriteimpl.NewTool[v1.CorrectRequest]("correct", decodeCorrectRequest, enrichMemoryServiceCorrectRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.Correct)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.MergeEntitiesRequest]("merge_entities", decodeMergeEntitiesRequest, mcpwriteimpl.BindResolvers(mergeEntitiesRequestResolvers, enrichMemoryServiceMergeEntitiesRequest), mcpwriteimpl.Bind(h, MemoryServiceHandler.MergeEntities)), mcpwriteimpl.BindResolvers(mergeEntitiesRequestResolvers, earlyCheckMemoryServiceMergeEntitiesRequest)),
+			mcpwriteimpl.NewTool[v1.CreateRelationshipRequest]("create_relationship", decodeCreateRelationshipRequest, enrichMemoryServiceCreateRelationshipRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.CreateRelationship)),
+			mcpwriteimpl.NewTool[v1.RegisterSchemaRequest]("register_schema", decodeRegisterSchemaRequest, enrichMemoryServiceRegisterSchemaRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.RegisterSchema)),
+			mcpwriteimpl.NewTool[v1.UpdateSchemaIncrementalRequest]("update_schema_incremental", decodeUpdateSchemaIncrementalRequest, enrichMemoryServiceUpdateSchemaIncrementalRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.UpdateSchemaIncremental)),
+			mcpwriteimpl.NewTool[v1.ListEntityTypesRequest]("list_entity_types", decodeListEntityTypesRequest, enrichMemoryServiceListEntityTypesRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.ListEntityTypes)),
+			mcpwriteimpl.NewTool[v1.RetrieveEntitySnapshotRequest]("retrieve_entity_snapshot", decodeRetrieveEntitySnapshotRequest, enrichMemoryServiceRetrieveEntitySnapshotRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.RetrieveEntitySnapshot)),
+			mcpwriteimpl.NewTool[v1.RetrieveEntitiesRequest]("retrieve_entities", decodeRetrieveEntitiesRequest, enrichMemoryServiceRetrieveEntitiesRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.RetrieveEntities)),
+			mcpwriteimpl.NewTool[v1.ListObservationsRequest]("list_observations", decodeListObservationsRequest, enrichMemoryServiceListObservationsRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.ListObservations)),
+			mcpwriteimpl.NewTool[v1.ListRelationshipsRequest]("list_relationships", decodeListRelationshipsRequest, enrichMemoryServiceListRelationshipsRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.ListRelationships)),
+			mcpwriteimpl.NewTool[v1.RetrieveEntityByIdentifierRequest]("retrieve_entity_by_identifier", decodeRetrieveEntityByIdentifierRequest, enrichMemoryServiceRetrieveEntityByIdentifierRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.RetrieveEntityByIdentifier)),
+			mcpwriteimpl.NewTool[v1.RetrieveRelatedEntitiesRequest]("retrieve_related_entities", decodeRetrieveRelatedEntitiesRequest, enrichMemoryServiceRetrieveRelatedEntitiesRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.RetrieveRelatedEntities)),
+			mcpwriteimpl.NewTool[v1.RetrieveFieldProvenanceRequest]("retrieve_field_provenance", decodeRetrieveFieldProvenanceRequest, enrichMemoryServiceRetrieveFieldProvenanceRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.RetrieveFieldProvenance)),
+			mcpwriteimpl.NewTool[v1.RetrieveFileUrlRequest]("retrieve_file_url", decodeRetrieveFileUrlRequest, enrichMemoryServiceRetrieveFileUrlRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.RetrieveFileUrl)),
+			mcpwriteimpl.NewTool[v1.GetRelationshipSnapshotRequest]("get_relationship_snapshot", decodeGetRelationshipSnapshotRequest, enrichMemoryServiceGetRelationshipSnapshotRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.GetRelationshipSnapshot)),
+			mcpwriteimpl.NewTool[v1.AnalyzeSchemaCandidatesRequest]("analyze_schema_candidates", decodeAnalyzeSchemaCandidatesRequest, enrichMemoryServiceAnalyzeSchemaCandidatesRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.AnalyzeSchemaCandidates)),
+			mcpwriteimpl.NewTool[v1.RetrieveGraphNeighborhoodRequest]("retrieve_graph_neighborhood", decodeRetrieveGraphNeighborhoodRequest, enrichMemoryServiceRetrieveGraphNeighborhoodRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.RetrieveGraphNeighborhood)),
+			mcpwriteimpl.NewTool[v1.ListTimelineEventsRequest]("list_timeline_events", decodeListTimelineEventsRequest, enrichMemoryServiceListTimelineEventsRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.ListTimelineEvents)),
+			mcpwriteimpl.NewTool[v1.GetSchemaRecommendationsRequest]("get_schema_recommendations", decodeGetSchemaRecommendationsRequest, enrichMemoryServiceGetSchemaRecommendationsRequest, mcpwriteimpl.Bind(h, MemoryServiceHandler.GetSchemaRecommendations)),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"neotoma.v1.Direction":            enumDirectionSnake,
@@ -347,213 +220,87 @@ func (a *clientAdapterMemoryService) resolvers() any {
 }
 
 func (a *clientAdapterMemoryService) Store(ctx context.Context, in *v1.StoreRequest) (*v1.StoreResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.Store(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.Store)
 }
 
 func (a *clientAdapterMemoryService) Reinterpret(ctx context.Context, in *v1.ReinterpretRequest) (*v1.ReinterpretResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.Reinterpret(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.Reinterpret)
 }
 
 func (a *clientAdapterMemoryService) Correct(ctx context.Context, in *v1.CorrectRequest) (*v1.CorrectResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.Correct(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.Correct)
 }
 
 func (a *clientAdapterMemoryService) MergeEntities(ctx context.Context, in *v1.MergeEntitiesRequest) (*v1.MergeEntitiesResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.MergeEntities(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.MergeEntities)
 }
 
 func (a *clientAdapterMemoryService) CreateRelationship(ctx context.Context, in *v1.CreateRelationshipRequest) (*v1.CreateRelationshipResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateRelationship(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateRelationship)
 }
 
 func (a *clientAdapterMemoryService) RegisterSchema(ctx context.Context, in *v1.RegisterSchemaRequest) (*v1.RegisterSchemaResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.RegisterSchema(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.RegisterSchema)
 }
 
 func (a *clientAdapterMemoryService) UpdateSchemaIncremental(ctx context.Context, in *v1.UpdateSchemaIncrementalRequest) (*v1.UpdateSchemaIncrementalResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.UpdateSchemaIncremental(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.UpdateSchemaIncremental)
 }
 
 func (a *clientAdapterMemoryService) ListEntityTypes(ctx context.Context, in *v1.ListEntityTypesRequest) (*v1.ListEntityTypesResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ListEntityTypes(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ListEntityTypes)
 }
 
 func (a *clientAdapterMemoryService) RetrieveEntitySnapshot(ctx context.Context, in *v1.RetrieveEntitySnapshotRequest) (*v1.RetrieveEntitySnapshotResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.RetrieveEntitySnapshot(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.RetrieveEntitySnapshot)
 }
 
 func (a *clientAdapterMemoryService) RetrieveEntities(ctx context.Context, in *v1.RetrieveEntitiesRequest) (*v1.RetrieveEntitiesResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.RetrieveEntities(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.RetrieveEntities)
 }
 
 func (a *clientAdapterMemoryService) ListObservations(ctx context.Context, in *v1.ListObservationsRequest) (*v1.ListObservationsResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ListObservations(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ListObservations)
 }
 
 func (a *clientAdapterMemoryService) ListRelationships(ctx context.Context, in *v1.ListRelationshipsRequest) (*v1.ListRelationshipsResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ListRelationships(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ListRelationships)
 }
 
 func (a *clientAdapterMemoryService) RetrieveEntityByIdentifier(ctx context.Context, in *v1.RetrieveEntityByIdentifierRequest) (*v1.RetrieveEntityByIdentifierResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.RetrieveEntityByIdentifier(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.RetrieveEntityByIdentifier)
 }
 
 func (a *clientAdapterMemoryService) RetrieveRelatedEntities(ctx context.Context, in *v1.RetrieveRelatedEntitiesRequest) (*v1.RetrieveRelatedEntitiesResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.RetrieveRelatedEntities(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.RetrieveRelatedEntities)
 }
 
 func (a *clientAdapterMemoryService) RetrieveFieldProvenance(ctx context.Context, in *v1.RetrieveFieldProvenanceRequest) (*v1.RetrieveFieldProvenanceResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.RetrieveFieldProvenance(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.RetrieveFieldProvenance)
 }
 
 func (a *clientAdapterMemoryService) RetrieveFileUrl(ctx context.Context, in *v1.RetrieveFileUrlRequest) (*v1.RetrieveFileUrlResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.RetrieveFileUrl(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.RetrieveFileUrl)
 }
 
 func (a *clientAdapterMemoryService) GetRelationshipSnapshot(ctx context.Context, in *v1.GetRelationshipSnapshotRequest) (*v1.GetRelationshipSnapshotResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.GetRelationshipSnapshot(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.GetRelationshipSnapshot)
 }
 
 func (a *clientAdapterMemoryService) AnalyzeSchemaCandidates(ctx context.Context, in *v1.AnalyzeSchemaCandidatesRequest) (*v1.AnalyzeSchemaCandidatesResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.AnalyzeSchemaCandidates(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.AnalyzeSchemaCandidates)
 }
 
 func (a *clientAdapterMemoryService) RetrieveGraphNeighborhood(ctx context.Context, in *v1.RetrieveGraphNeighborhoodRequest) (*v1.RetrieveGraphNeighborhoodResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.RetrieveGraphNeighborhood(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.RetrieveGraphNeighborhood)
 }
 
 func (a *clientAdapterMemoryService) ListTimelineEvents(ctx context.Context, in *v1.ListTimelineEventsRequest) (*v1.ListTimelineEventsResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ListTimelineEvents(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ListTimelineEvents)
 }
 
 func (a *clientAdapterMemoryService) GetSchemaRecommendations(ctx context.Context, in *v1.GetSchemaRecommendationsRequest) (*v1.GetSchemaRecommendationsResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.GetSchemaRecommendations(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.GetSchemaRecommendations)
 }
 
 var enumDirectionSnake = mcpwriteimpl.NewEnumTable("neotoma.v1.Direction", []mcpwriteimpl.EnumValue{
@@ -616,36 +363,26 @@ var fieldsInterpretationConfig = []string{"provider", "model_id", "temperature",
 
 func decodeInterpretationConfig(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.InterpretationConfig) {
 	d.Known(obj, fieldsInterpretationConfig)
-	if v := obj.Get("provider"); v.Present() {
-		if x, ok := d.String(v, "provider"); ok {
-			d.MaxLength("provider", x, 100)
-			m.Provider = x
-		}
+	if x, ok := d.String(obj.Get("provider"), "provider"); ok {
+		d.MaxLength("provider", x, 100)
+		m.Provider = x
 	}
-	if v := obj.Get("model_id"); v.Present() {
-		if x, ok := d.String(v, "model_id"); ok {
-			d.MaxLength("model_id", x, 200)
-			m.ModelId = x
-		}
+	if x, ok := d.String(obj.Get("model_id"), "model_id"); ok {
+		d.MaxLength("model_id", x, 200)
+		m.ModelId = x
 	}
-	if v := obj.Get("temperature"); v.Present() {
-		if x, ok := d.Float64(v, "temperature"); ok {
-			d.Minimum("temperature", float64(x), 0)
-			d.Maximum("temperature", float64(x), 2)
-			m.Temperature = x
-		}
+	if x, ok := d.Float64(obj.Get("temperature"), "temperature"); ok {
+		d.Minimum("temperature", float64(x), 0)
+		d.Maximum("temperature", float64(x), 2)
+		m.Temperature = x
 	}
-	if v := obj.Get("prompt_hash"); v.Present() {
-		if x, ok := d.String(v, "prompt_hash"); ok {
-			d.MaxLength("prompt_hash", x, 128)
-			m.PromptHash = x
-		}
+	if x, ok := d.String(obj.Get("prompt_hash"), "prompt_hash"); ok {
+		d.MaxLength("prompt_hash", x, 128)
+		m.PromptHash = x
 	}
-	if v := obj.Get("code_version"); v.Present() {
-		if x, ok := d.String(v, "code_version"); ok {
-			d.MaxLength("code_version", x, 100)
-			m.CodeVersion = x
-		}
+	if x, ok := d.String(obj.Get("code_version"), "code_version"); ok {
+		d.MaxLength("code_version", x, 100)
+		m.CodeVersion = x
 	}
 	if v := obj.Get("feature_flags"); v.Present() {
 		if ks, vs, ok := d.MapEntries(v, "feature_flags"); ok {
@@ -680,10 +417,8 @@ func decodeProvenance(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.P
 			d.Leave()
 		}
 	}
-	if v := obj.Get("extracted_at"); v.Present() {
-		if x, ok := d.Timestamp(v, "extracted_at"); ok {
-			m.ExtractedAt = x
-		}
+	if x, ok := d.Timestamp(obj.Get("extracted_at"), "extracted_at"); ok {
+		m.ExtractedAt = x
 	}
 	if v := obj.Get("extractor_version"); v.Present() {
 		if x, ok := d.String(v, "extractor_version"); ok {
@@ -694,11 +429,9 @@ func decodeProvenance(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.P
 	} else {
 		d.Missing("extractor_version")
 	}
-	if v := obj.Get("agent_id"); v.Present() {
-		if x, ok := d.String(v, "agent_id"); ok {
-			d.MaxLength("agent_id", x, 200)
-			m.AgentId = x
-		}
+	if x, ok := d.String(obj.Get("agent_id"), "agent_id"); ok {
+		d.MaxLength("agent_id", x, 200)
+		m.AgentId = x
 	}
 }
 
@@ -715,30 +448,22 @@ func decodeStoreRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1
 			d.MaxItems("entities", len(l.GetValues()), 100)
 		}
 	}
-	if v := obj.Get("file_content"); v.Present() {
-		if x, ok := d.Bytes(v, "file_content"); ok {
-			m.Material = &v1.StoreRequest_FileContent{FileContent: x}
-		}
+	if x, ok := d.Bytes(obj.Get("file_content"), "file_content"); ok {
+		m.Material = &v1.StoreRequest_FileContent{FileContent: x}
 	}
-	if v := obj.Get("file_path"); v.Present() {
-		if x, ok := d.String(v, "file_path"); ok {
-			d.MinLength("file_path", x, 1)
-			d.MaxLength("file_path", x, 4096)
-			m.Material = &v1.StoreRequest_FilePath{FilePath: x}
-		}
+	if x, ok := d.String(obj.Get("file_path"), "file_path"); ok {
+		d.MinLength("file_path", x, 1)
+		d.MaxLength("file_path", x, 4096)
+		m.Material = &v1.StoreRequest_FilePath{FilePath: x}
 	}
-	if v := obj.Get("mime_type"); v.Present() {
-		if x, ok := d.String(v, "mime_type"); ok {
-			d.MaxLength("mime_type", x, 255)
-			d.Pattern("mime_type", x, patternStoreRequestMimeType)
-			m.MimeType = x
-		}
+	if x, ok := d.String(obj.Get("mime_type"), "mime_type"); ok {
+		d.MaxLength("mime_type", x, 255)
+		d.Pattern("mime_type", x, patternStoreRequestMimeType)
+		m.MimeType = x
 	}
-	if v := obj.Get("original_filename"); v.Present() {
-		if x, ok := d.String(v, "original_filename"); ok {
-			d.MaxLength("original_filename", x, 255)
-			m.OriginalFilename = x
-		}
+	if x, ok := d.String(obj.Get("original_filename"), "original_filename"); ok {
+		d.MaxLength("original_filename", x, 255)
+		m.OriginalFilename = x
 	}
 	if v := obj.Get("interpret"); v.Present() {
 		if x, ok := d.Bool(v, "interpret"); ok {
@@ -747,14 +472,12 @@ func decodeStoreRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1
 	} else {
 		m.Interpret = true
 	}
-	if v := obj.Get("interpretation_config"); v.Present() {
-		if o, ok := d.Object(v, "interpretation_config"); ok {
-			x := new(v1.InterpretationConfig)
-			d.Enter("interpretation_config")
-			decodeInterpretationConfig(d, o, x)
-			d.Leave()
-			m.InterpretationConfig = x
-		}
+	if o, ok := d.Object(obj.Get("interpretation_config"), "interpretation_config"); ok {
+		x := new(v1.InterpretationConfig)
+		d.Enter("interpretation_config")
+		decodeInterpretationConfig(d, o, x)
+		d.Leave()
+		m.InterpretationConfig = x
 	}
 	if v := obj.Get("source_priority"); v.Present() {
 		if x, ok := d.Int32(v, "source_priority"); ok {
@@ -765,14 +488,12 @@ func decodeStoreRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1
 	} else {
 		m.SourcePriority = 100
 	}
-	if v := obj.Get("provenance"); v.Present() {
-		if o, ok := d.Object(v, "provenance"); ok {
-			x := new(v1.Provenance)
-			d.Enter("provenance")
-			decodeProvenance(d, o, x)
-			d.Leave()
-			m.Provenance = x
-		}
+	if o, ok := d.Object(obj.Get("provenance"), "provenance"); ok {
+		x := new(v1.Provenance)
+		d.Enter("provenance")
+		decodeProvenance(d, o, x)
+		d.Leave()
+		m.Provenance = x
 	}
 	d.OneOf(obj, true, "entities", "file_content", "file_path")
 }
@@ -862,11 +583,9 @@ func decodeMergeEntitiesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 	} else {
 		d.Missing("to_entity_id")
 	}
-	if v := obj.Get("merge_reason"); v.Present() {
-		if x, ok := d.String(v, "merge_reason"); ok {
-			d.MaxLength("merge_reason", x, 1000)
-			m.MergeReason = x
-		}
+	if x, ok := d.String(obj.Get("merge_reason"), "merge_reason"); ok {
+		d.MaxLength("merge_reason", x, 1000)
+		m.MergeReason = x
 	}
 }
 
@@ -915,27 +634,19 @@ func decodeFieldDefinition(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m 
 	} else {
 		d.Missing("type")
 	}
-	if v := obj.Get("required"); v.Present() {
-		if x, ok := d.Bool(v, "required"); ok {
-			m.Required = x
-		}
+	if x, ok := d.Bool(obj.Get("required"), "required"); ok {
+		m.Required = x
 	}
-	if v := obj.Get("validator"); v.Present() {
-		if x, ok := d.String(v, "validator"); ok {
-			d.MaxLength("validator", x, 100)
-			m.Validator = x
-		}
+	if x, ok := d.String(obj.Get("validator"), "validator"); ok {
+		d.MaxLength("validator", x, 100)
+		m.Validator = x
 	}
-	if v := obj.Get("preserveCase"); v.Present() {
-		if x, ok := d.Bool(v, "preserveCase"); ok {
-			m.PreserveCase = x
-		}
+	if x, ok := d.Bool(obj.Get("preserveCase"), "preserveCase"); ok {
+		m.PreserveCase = x
 	}
-	if v := obj.Get("description"); v.Present() {
-		if x, ok := d.String(v, "description"); ok {
-			d.MaxLength("description", x, 500)
-			m.Description = x
-		}
+	if x, ok := d.String(obj.Get("description"), "description"); ok {
+		d.MaxLength("description", x, 500)
+		m.Description = x
 	}
 }
 
@@ -973,10 +684,8 @@ func decodeMergePolicy(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.
 	} else {
 		d.Missing("strategy")
 	}
-	if v := obj.Get("tie_breaker"); v.Present() {
-		if x, ok := d.Enum(v, "tie_breaker", enumTieBreakerSnake); ok {
-			m.TieBreaker = v1.TieBreaker(x)
-		}
+	if x, ok := d.Enum(obj.Get("tie_breaker"), "tie_breaker", enumTieBreakerSnake); ok {
+		m.TieBreaker = v1.TieBreaker(x)
 	}
 }
 
@@ -1083,15 +792,11 @@ func decodeFieldToAdd(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.F
 	} else {
 		d.Missing("field_type")
 	}
-	if v := obj.Get("required"); v.Present() {
-		if x, ok := d.Bool(v, "required"); ok {
-			m.Required = x
-		}
+	if x, ok := d.Bool(obj.Get("required"), "required"); ok {
+		m.Required = x
 	}
-	if v := obj.Get("reducer_strategy"); v.Present() {
-		if x, ok := d.Enum(v, "reducer_strategy", enumReducerStrategySnake); ok {
-			m.ReducerStrategy = v1.ReducerStrategy(x)
-		}
+	if x, ok := d.Enum(obj.Get("reducer_strategy"), "reducer_strategy", enumReducerStrategySnake); ok {
+		m.ReducerStrategy = v1.ReducerStrategy(x)
 	}
 }
 
@@ -1127,12 +832,10 @@ func decodeUpdateSchemaIncrementalRequest(d *mcpwriteimpl.Decoder, obj *mcpwrite
 	} else {
 		d.Missing("fields_to_add")
 	}
-	if v := obj.Get("schema_version"); v.Present() {
-		if x, ok := d.String(v, "schema_version"); ok {
-			d.MaxLength("schema_version", x, 20)
-			d.Pattern("schema_version", x, patternUpdateSchemaIncrementalRequestSchemaVersion)
-			m.SchemaVersion = x
-		}
+	if x, ok := d.String(obj.Get("schema_version"), "schema_version"); ok {
+		d.MaxLength("schema_version", x, 20)
+		d.Pattern("schema_version", x, patternUpdateSchemaIncrementalRequestSchemaVersion)
+		m.SchemaVersion = x
 	}
 	if v := obj.Get("user_specific"); v.Present() {
 		if x, ok := d.Bool(v, "user_specific"); ok {
@@ -1161,11 +864,9 @@ var fieldsListEntityTypesRequest = []string{"keyword"}
 
 func decodeListEntityTypesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ListEntityTypesRequest) {
 	d.Known(obj, fieldsListEntityTypesRequest)
-	if v := obj.Get("keyword"); v.Present() {
-		if x, ok := d.String(v, "keyword"); ok {
-			d.MaxLength("keyword", x, 100)
-			m.Keyword = x
-		}
+	if x, ok := d.String(obj.Get("keyword"), "keyword"); ok {
+		d.MaxLength("keyword", x, 100)
+		m.Keyword = x
 	}
 }
 
@@ -1181,10 +882,8 @@ func decodeRetrieveEntitySnapshotRequest(d *mcpwriteimpl.Decoder, obj *mcpwritei
 	} else {
 		d.Missing("entity_id")
 	}
-	if v := obj.Get("at"); v.Present() {
-		if x, ok := d.Timestamp(v, "at"); ok {
-			m.At = x
-		}
+	if x, ok := d.Timestamp(obj.Get("at"), "at"); ok {
+		m.At = x
 	}
 }
 
@@ -1192,11 +891,9 @@ var fieldsRetrieveEntitiesRequest = []string{"entity_type", "limit", "offset", "
 
 func decodeRetrieveEntitiesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.RetrieveEntitiesRequest) {
 	d.Known(obj, fieldsRetrieveEntitiesRequest)
-	if v := obj.Get("entity_type"); v.Present() {
-		if x, ok := d.Vocabulary(v, "entity_type", "entity_type"); ok {
-			d.MaxLength("entity_type", x, 64)
-			m.EntityType = x
-		}
+	if x, ok := d.Vocabulary(obj.Get("entity_type"), "entity_type", "entity_type"); ok {
+		d.MaxLength("entity_type", x, 64)
+		m.EntityType = x
 	}
 	if v := obj.Get("limit"); v.Present() {
 		if x, ok := d.Int32(v, "limit"); ok {
@@ -1281,10 +978,8 @@ func decodeListRelationshipsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.O
 	} else {
 		m.Direction = v1.Direction_DIRECTION_BOTH
 	}
-	if v := obj.Get("relationship_type"); v.Present() {
-		if x, ok := d.Enum(v, "relationship_type", enumRelationshipTypeSnake); ok {
-			m.RelationshipType = v1.RelationshipType(x)
-		}
+	if x, ok := d.Enum(obj.Get("relationship_type"), "relationship_type", enumRelationshipTypeSnake); ok {
+		m.RelationshipType = v1.RelationshipType(x)
 	}
 	if v := obj.Get("limit"); v.Present() {
 		if x, ok := d.Int32(v, "limit"); ok {
@@ -1318,11 +1013,9 @@ func decodeRetrieveEntityByIdentifierRequest(d *mcpwriteimpl.Decoder, obj *mcpwr
 	} else {
 		d.Missing("identifier")
 	}
-	if v := obj.Get("entity_type"); v.Present() {
-		if x, ok := d.Vocabulary(v, "entity_type", "entity_type"); ok {
-			d.MaxLength("entity_type", x, 64)
-			m.EntityType = x
-		}
+	if x, ok := d.Vocabulary(obj.Get("entity_type"), "entity_type", "entity_type"); ok {
+		d.MaxLength("entity_type", x, 64)
+		m.EntityType = x
 	}
 }
 
@@ -1456,11 +1149,9 @@ var fieldsAnalyzeSchemaCandidatesRequest = []string{"entity_type", "min_frequenc
 
 func decodeAnalyzeSchemaCandidatesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.AnalyzeSchemaCandidatesRequest) {
 	d.Known(obj, fieldsAnalyzeSchemaCandidatesRequest)
-	if v := obj.Get("entity_type"); v.Present() {
-		if x, ok := d.Vocabulary(v, "entity_type", "entity_type"); ok {
-			d.MaxLength("entity_type", x, 64)
-			m.EntityType = x
-		}
+	if x, ok := d.Vocabulary(obj.Get("entity_type"), "entity_type", "entity_type"); ok {
+		d.MaxLength("entity_type", x, 64)
+		m.EntityType = x
 	}
 	if v := obj.Get("min_frequency"); v.Present() {
 		if x, ok := d.Int32(v, "min_frequency"); ok {
@@ -1534,29 +1225,21 @@ var fieldsListTimelineEventsRequest = []string{"event_type", "after_date", "befo
 
 func decodeListTimelineEventsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ListTimelineEventsRequest) {
 	d.Known(obj, fieldsListTimelineEventsRequest)
-	if v := obj.Get("event_type"); v.Present() {
-		if x, ok := d.String(v, "event_type"); ok {
-			d.MaxLength("event_type", x, 100)
-			m.EventType = x
-		}
+	if x, ok := d.String(obj.Get("event_type"), "event_type"); ok {
+		d.MaxLength("event_type", x, 100)
+		m.EventType = x
 	}
-	if v := obj.Get("after_date"); v.Present() {
-		if x, ok := d.String(v, "after_date"); ok {
-			d.MaxLength("after_date", x, 40)
-			m.AfterDate = x
-		}
+	if x, ok := d.String(obj.Get("after_date"), "after_date"); ok {
+		d.MaxLength("after_date", x, 40)
+		m.AfterDate = x
 	}
-	if v := obj.Get("before_date"); v.Present() {
-		if x, ok := d.String(v, "before_date"); ok {
-			d.MaxLength("before_date", x, 40)
-			m.BeforeDate = x
-		}
+	if x, ok := d.String(obj.Get("before_date"), "before_date"); ok {
+		d.MaxLength("before_date", x, 40)
+		m.BeforeDate = x
 	}
-	if v := obj.Get("source_id"); v.Present() {
-		if x, ok := d.String(v, "source_id"); ok {
-			d.MaxLength("source_id", x, 100)
-			m.SourceId = x
-		}
+	if x, ok := d.String(obj.Get("source_id"), "source_id"); ok {
+		d.MaxLength("source_id", x, 100)
+		m.SourceId = x
 	}
 	if v := obj.Get("limit"); v.Present() {
 		if x, ok := d.Int32(v, "limit"); ok {
@@ -1664,11 +1347,9 @@ func enrichMemoryServiceMergeEntitiesRequest[R proto.Message](c *mcpwriteimpl.Ca
 		return err
 	}
 	m.UserId = vUserId
-	vObservationsToMove, err := h.ResolveObservationsToMove(c.Ctx, root)
-	if err != nil {
-		return c.ResolverError("observations_to_move", err)
+	if err := mcpwriteimpl.Resolve(c, h.ResolveObservationsToMove, root, "observations_to_move", &m.ObservationsToMove); err != nil {
+		return err
 	}
-	m.ObservationsToMove = vObservationsToMove
 	return nil
 }
 
@@ -1836,11 +1517,8 @@ func earlyCheckMemoryServiceMergeEntitiesRequest[R proto.Message](c *mcpwriteimp
 	}
 	m.UserId = vUserId
 	var errs []error
-	vObservationsToMove, err := h.ResolveObservationsToMove(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("observations_to_move", err))
-	} else {
-		m.ObservationsToMove = vObservationsToMove
+	if err := mcpwriteimpl.Resolve(c, h.ResolveObservationsToMove, root, "observations_to_move", &m.ObservationsToMove); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }

@@ -83,13 +83,7 @@ type boundResolversPurchasingService[R proto.Message] struct {
 
 func bindPurchasingServiceCreatePurchaseOrderRequestResolvers(h PurchasingServiceHandler, typed any) *boundResolversPurchasingService[*v1.CreatePurchaseOrderRequest] {
 	b := &boundResolversPurchasingService[*v1.CreatePurchaseOrderRequest]{}
-	if t, ok := typed.(PurchasingServiceResolveSupplierCurrencyForCreatePurchaseOrderRequest); ok {
-		b.ResolveSupplierCurrency = t.ResolveSupplierCurrencyForCreatePurchaseOrderRequest
-	} else {
-		b.ResolveSupplierCurrency = func(ctx context.Context, in *v1.CreatePurchaseOrderRequest) (v1.Currency, error) {
-			return h.ResolveSupplierCurrency(ctx, in)
-		}
-	}
+	b.ResolveSupplierCurrency = mcpwriteimpl.BindResolver(typed, PurchasingServiceResolveSupplierCurrencyForCreatePurchaseOrderRequest.ResolveSupplierCurrencyForCreatePurchaseOrderRequest, h, PurchasingServiceHandler.ResolveSupplierCurrency)
 	return b
 }
 
@@ -111,15 +105,6 @@ func NewPurchasingService(h PurchasingServiceHandler) *mcpwriteimpl.Service {
 		typed = a.resolvers()
 	}
 	createPurchaseOrderRequestResolvers := bindPurchasingServiceCreatePurchaseOrderRequestResolvers(h, typed)
-	enrichCreatePurchaseOrder := func(c *mcpwriteimpl.Call, m *v1.CreatePurchaseOrderRequest) error {
-		return enrichPurchasingServiceCreatePurchaseOrderRequest(c, createPurchaseOrderRequestResolvers, m, m)
-	}
-	invokeCreatePurchaseOrder := func(ctx context.Context, m *v1.CreatePurchaseOrderRequest) (*v1.CreatePurchaseOrderResponse, error) {
-		return h.CreatePurchaseOrder(ctx, m)
-	}
-	earlyCheckCreatePurchaseOrder := func(c *mcpwriteimpl.Call, m *v1.CreatePurchaseOrderRequest) error {
-		return earlyCheckPurchasingServiceCreatePurchaseOrderRequest(c, createPurchaseOrderRequestResolvers, m, m)
-	}
 	overridableCreatePurchaseOrder := map[string]bool{
 		"currency": true,
 	}
@@ -136,12 +121,6 @@ func NewPurchasingService(h PurchasingServiceHandler) *mcpwriteimpl.Service {
 		"notes":                  "notes",
 		"confirm":                "confirm",
 	}
-	enrichReceivePurchaseOrder := func(c *mcpwriteimpl.Call, m *v1.ReceivePurchaseOrderRequest) error {
-		return enrichPurchasingServiceReceivePurchaseOrderRequest(c, m)
-	}
-	invokeReceivePurchaseOrder := func(ctx context.Context, m *v1.ReceivePurchaseOrderRequest) (*v1.ReceivePurchaseOrderResponse, error) {
-		return h.ReceivePurchaseOrder(ctx, m)
-	}
 	overridableReceivePurchaseOrder := map[string]bool{
 		"received_at": true,
 	}
@@ -153,12 +132,6 @@ func NewPurchasingService(h PurchasingServiceHandler) *mcpwriteimpl.Service {
 		"received_at":       "received_at",
 		"confirm":           "confirm",
 	}
-	enrichCreateManufacturingOrder := func(c *mcpwriteimpl.Call, m *v1.CreateManufacturingOrderRequest) error {
-		return enrichPurchasingServiceCreateManufacturingOrderRequest(c, m)
-	}
-	invokeCreateManufacturingOrder := func(ctx context.Context, m *v1.CreateManufacturingOrderRequest) (*v1.CreateManufacturingOrderResponse, error) {
-		return h.CreateManufacturingOrder(ctx, m)
-	}
 	pathsCreateManufacturingOrder := map[string]string{
 		"sku":                      "sku",
 		"planned_quantity":         "planned_quantity",
@@ -167,22 +140,10 @@ func NewPurchasingService(h PurchasingServiceHandler) *mcpwriteimpl.Service {
 		"additional_info":          "additional_info",
 		"confirm":                  "confirm",
 	}
-	enrichFulfillOrder := func(c *mcpwriteimpl.Call, m *v1.FulfillOrderRequest) error {
-		return enrichPurchasingServiceFulfillOrderRequest(c, m)
-	}
-	invokeFulfillOrder := func(ctx context.Context, m *v1.FulfillOrderRequest) (*v1.FulfillOrderResponse, error) {
-		return h.FulfillOrder(ctx, m)
-	}
 	pathsFulfillOrder := map[string]string{
 		"order_id":   "order_id",
 		"order_type": "order_type",
 		"confirm":    "confirm",
-	}
-	enrichVerifyOrderDocument := func(c *mcpwriteimpl.Call, m *v1.VerifyOrderDocumentRequest) error {
-		return enrichPurchasingServiceVerifyOrderDocumentRequest(c, m)
-	}
-	invokeVerifyOrderDocument := func(ctx context.Context, m *v1.VerifyOrderDocumentRequest) (*v1.VerifyOrderDocumentResponse, error) {
-		return h.VerifyOrderDocument(ctx, m)
 	}
 	pathsVerifyOrderDocument := map[string]string{
 		"purchase_order_id":         "purchase_order_id",
@@ -190,12 +151,6 @@ func NewPurchasingService(h PurchasingServiceHandler) *mcpwriteimpl.Service {
 		"document_items.sku":        "document_items.sku",
 		"document_items.quantity":   "document_items.quantity",
 		"document_items.unit_price": "document_items.unit_price",
-	}
-	enrichSearchItems := func(c *mcpwriteimpl.Call, m *v1.SearchItemsRequest) error {
-		return enrichPurchasingServiceSearchItemsRequest(c, m)
-	}
-	invokeSearchItems := func(ctx context.Context, m *v1.SearchItemsRequest) (*v1.SearchItemsResponse, error) {
-		return h.SearchItems(ctx, m)
 	}
 	pathsSearchItems := map[string]string{
 		"query": "query",
@@ -205,12 +160,12 @@ func NewPurchasingService(h PurchasingServiceHandler) *mcpwriteimpl.Service {
 		Name: "purchasing.v1.PurchasingService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreatePurchaseOrderRequest]("create_purchase_order", decodeCreatePurchaseOrderRequest, enrichCreatePurchaseOrder, invokeCreatePurchaseOrder), earlyCheckCreatePurchaseOrder).WithAgentPaths(pathsCreatePurchaseOrder, overridableCreatePurchaseOrder),
-			mcpwriteimpl.NewTool[v1.ReceivePurchaseOrderRequest]("receive_purchase_order", decodeReceivePurchaseOrderRequest, enrichReceivePurchaseOrder, invokeReceivePurchaseOrder).WithAgentPaths(pathsReceivePurchaseOrder, overridableReceivePurchaseOrder),
-			mcpwriteimpl.NewTool[v1.CreateManufacturingOrderRequest]("create_manufacturing_order", decodeCreateManufacturingOrderRequest, enrichCreateManufacturingOrder, invokeCreateManufacturingOrder).WithAgentPaths(pathsCreateManufacturingOrder, nil),
-			mcpwriteimpl.NewTool[v1.FulfillOrderRequest]("fulfill_order", decodeFulfillOrderRequest, enrichFulfillOrder, invokeFulfillOrder).WithAgentPaths(pathsFulfillOrder, nil),
-			mcpwriteimpl.NewTool[v1.VerifyOrderDocumentRequest]("verify_order_document", decodeVerifyOrderDocumentRequest, enrichVerifyOrderDocument, invokeVerifyOrderDocument).WithAgentPaths(pathsVerifyOrderDocument, nil),
-			mcpwriteimpl.NewTool[v1.SearchItemsRequest]("search_items", decodeSearchItemsRequest, enrichSearchItems, invokeSearchItems).WithAgentPaths(pathsSearchItems, nil),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.CreatePurchaseOrderRequest]("create_purchase_order", decodeCreatePurchaseOrderRequest, mcpwriteimpl.BindResolvers(createPurchaseOrderRequestResolvers, enrichPurchasingServiceCreatePurchaseOrderRequest), mcpwriteimpl.Bind(h, PurchasingServiceHandler.CreatePurchaseOrder)), mcpwriteimpl.BindResolvers(createPurchaseOrderRequestResolvers, earlyCheckPurchasingServiceCreatePurchaseOrderRequest)).WithAgentPaths(pathsCreatePurchaseOrder, overridableCreatePurchaseOrder),
+			mcpwriteimpl.NewTool[v1.ReceivePurchaseOrderRequest]("receive_purchase_order", decodeReceivePurchaseOrderRequest, enrichPurchasingServiceReceivePurchaseOrderRequest, mcpwriteimpl.Bind(h, PurchasingServiceHandler.ReceivePurchaseOrder)).WithAgentPaths(pathsReceivePurchaseOrder, overridableReceivePurchaseOrder),
+			mcpwriteimpl.NewTool[v1.CreateManufacturingOrderRequest]("create_manufacturing_order", decodeCreateManufacturingOrderRequest, enrichPurchasingServiceCreateManufacturingOrderRequest, mcpwriteimpl.Bind(h, PurchasingServiceHandler.CreateManufacturingOrder)).WithAgentPaths(pathsCreateManufacturingOrder, nil),
+			mcpwriteimpl.NewTool[v1.FulfillOrderRequest]("fulfill_order", decodeFulfillOrderRequest, enrichPurchasingServiceFulfillOrderRequest, mcpwriteimpl.Bind(h, PurchasingServiceHandler.FulfillOrder)).WithAgentPaths(pathsFulfillOrder, nil),
+			mcpwriteimpl.NewTool[v1.VerifyOrderDocumentRequest]("verify_order_document", decodeVerifyOrderDocumentRequest, enrichPurchasingServiceVerifyOrderDocumentRequest, mcpwriteimpl.Bind(h, PurchasingServiceHandler.VerifyOrderDocument)).WithAgentPaths(pathsVerifyOrderDocument, nil),
+			mcpwriteimpl.NewTool[v1.SearchItemsRequest]("search_items", decodeSearchItemsRequest, enrichPurchasingServiceSearchItemsRequest, mcpwriteimpl.Bind(h, PurchasingServiceHandler.SearchItems)).WithAgentPaths(pathsSearchItems, nil),
 		},
 		NewChecker: func() (mcpwriteimpl.RequestChecker, error) {
 			return pvcheck.New(
@@ -271,63 +226,27 @@ func (a *clientAdapterPurchasingService) resolvers() any {
 }
 
 func (a *clientAdapterPurchasingService) CreatePurchaseOrder(ctx context.Context, in *v1.CreatePurchaseOrderRequest) (*v1.CreatePurchaseOrderResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreatePurchaseOrder(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreatePurchaseOrder)
 }
 
 func (a *clientAdapterPurchasingService) ReceivePurchaseOrder(ctx context.Context, in *v1.ReceivePurchaseOrderRequest) (*v1.ReceivePurchaseOrderResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ReceivePurchaseOrder(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ReceivePurchaseOrder)
 }
 
 func (a *clientAdapterPurchasingService) CreateManufacturingOrder(ctx context.Context, in *v1.CreateManufacturingOrderRequest) (*v1.CreateManufacturingOrderResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateManufacturingOrder(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateManufacturingOrder)
 }
 
 func (a *clientAdapterPurchasingService) FulfillOrder(ctx context.Context, in *v1.FulfillOrderRequest) (*v1.FulfillOrderResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.FulfillOrder(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.FulfillOrder)
 }
 
 func (a *clientAdapterPurchasingService) VerifyOrderDocument(ctx context.Context, in *v1.VerifyOrderDocumentRequest) (*v1.VerifyOrderDocumentResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.VerifyOrderDocument(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.VerifyOrderDocument)
 }
 
 func (a *clientAdapterPurchasingService) SearchItems(ctx context.Context, in *v1.SearchItemsRequest) (*v1.SearchItemsResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.SearchItems(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.SearchItems)
 }
 
 var enumCurrency = mcpwriteimpl.NewEnumTable("purchasing.v1.Currency", []mcpwriteimpl.EnumValue{
@@ -450,27 +369,19 @@ func decodeCreatePurchaseOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl
 	} else {
 		d.Missing("items")
 	}
-	if v := obj.Get("currency"); v.Present() {
-		if x, ok := d.Enum(v, "currency", enumCurrency); ok {
-			m.Currency = v1.Currency(x)
-		}
+	if x, ok := d.Enum(obj.Get("currency"), "currency", enumCurrency); ok {
+		m.Currency = v1.Currency(x)
 	}
-	if v := obj.Get("expected_delivery_date"); v.Present() {
-		if x, ok := d.String(v, "expected_delivery_date"); ok {
-			d.Pattern("expected_delivery_date", x, patternCreatePurchaseOrderRequestExpectedDeliveryDate)
-			m.ExpectedDeliveryDate = x
-		}
+	if x, ok := d.String(obj.Get("expected_delivery_date"), "expected_delivery_date"); ok {
+		d.Pattern("expected_delivery_date", x, patternCreatePurchaseOrderRequestExpectedDeliveryDate)
+		m.ExpectedDeliveryDate = x
 	}
-	if v := obj.Get("notes"); v.Present() {
-		if x, ok := d.String(v, "notes"); ok {
-			d.MaxLength("notes", x, 2000)
-			m.Notes = x
-		}
+	if x, ok := d.String(obj.Get("notes"), "notes"); ok {
+		d.MaxLength("notes", x, 2000)
+		m.Notes = x
 	}
-	if v := obj.Get("confirm"); v.Present() {
-		if x, ok := d.Bool(v, "confirm"); ok {
-			m.Confirm = x
-		}
+	if x, ok := d.Bool(obj.Get("confirm"), "confirm"); ok {
+		m.Confirm = x
 	}
 }
 
@@ -527,15 +438,11 @@ func decodeReceivePurchaseOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimp
 	} else {
 		d.Missing("items")
 	}
-	if v := obj.Get("received_at"); v.Present() {
-		if x, ok := d.Timestamp(v, "received_at"); ok {
-			m.ReceivedAt = x
-		}
+	if x, ok := d.Timestamp(obj.Get("received_at"), "received_at"); ok {
+		m.ReceivedAt = x
 	}
-	if v := obj.Get("confirm"); v.Present() {
-		if x, ok := d.Bool(v, "confirm"); ok {
-			m.Confirm = x
-		}
+	if x, ok := d.Bool(obj.Get("confirm"), "confirm"); ok {
+		m.Confirm = x
 	}
 }
 
@@ -569,22 +476,16 @@ func decodeCreateManufacturingOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwrit
 	} else {
 		d.Missing("location_id")
 	}
-	if v := obj.Get("production_deadline_date"); v.Present() {
-		if x, ok := d.String(v, "production_deadline_date"); ok {
-			d.Pattern("production_deadline_date", x, patternCreateManufacturingOrderRequestProductionDeadlineDate)
-			m.ProductionDeadlineDate = x
-		}
+	if x, ok := d.String(obj.Get("production_deadline_date"), "production_deadline_date"); ok {
+		d.Pattern("production_deadline_date", x, patternCreateManufacturingOrderRequestProductionDeadlineDate)
+		m.ProductionDeadlineDate = x
 	}
-	if v := obj.Get("additional_info"); v.Present() {
-		if x, ok := d.String(v, "additional_info"); ok {
-			d.MaxLength("additional_info", x, 2000)
-			m.AdditionalInfo = x
-		}
+	if x, ok := d.String(obj.Get("additional_info"), "additional_info"); ok {
+		d.MaxLength("additional_info", x, 2000)
+		m.AdditionalInfo = x
 	}
-	if v := obj.Get("confirm"); v.Present() {
-		if x, ok := d.Bool(v, "confirm"); ok {
-			m.Confirm = x
-		}
+	if x, ok := d.Bool(obj.Get("confirm"), "confirm"); ok {
+		m.Confirm = x
 	}
 }
 
@@ -607,10 +508,8 @@ func decodeFulfillOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object
 	} else {
 		d.Missing("order_type")
 	}
-	if v := obj.Get("confirm"); v.Present() {
-		if x, ok := d.Bool(v, "confirm"); ok {
-			m.Confirm = x
-		}
+	if x, ok := d.Bool(obj.Get("confirm"), "confirm"); ok {
+		m.Confirm = x
 	}
 }
 
@@ -635,11 +534,9 @@ func decodeDocumentItem(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1
 	} else {
 		d.Missing("quantity")
 	}
-	if v := obj.Get("unit_price"); v.Present() {
-		if x, ok := d.Float64(v, "unit_price"); ok {
-			d.Minimum("unit_price", float64(x), 0)
-			m.UnitPrice = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.Float64(obj.Get("unit_price"), "unit_price"); ok {
+		d.Minimum("unit_price", float64(x), 0)
+		m.UnitPrice = mcpwriteimpl.Ptr(x)
 	}
 }
 
@@ -701,23 +598,13 @@ func decodeSearchItemsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 }
 
 func enrichPurchasingServiceCreatePurchaseOrderRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversPurchasingService[R], root R, m *v1.CreatePurchaseOrderRequest) error {
-	if m.Meta == nil {
-		m.Meta = new(v1.RequestMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichPurchasingServiceRequestMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichPurchasingServiceRequestMeta); err != nil {
+		return err
 	}
 	if m.Currency == 0 {
-		v, err := h.ResolveSupplierCurrency(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("currency", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveSupplierCurrency, root, "currency", &m.Currency); err != nil {
+			return err
 		}
-		m.Currency = v
 	}
 	return nil
 }
@@ -751,76 +638,36 @@ func enrichPurchasingServiceReceivePurchaseOrderRequest(c *mcpwriteimpl.Call, m 
 	if m.ReceivedAt == nil {
 		m.ReceivedAt = c.NowTimestamp()
 	}
-	if m.Meta == nil {
-		m.Meta = new(v1.RequestMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichPurchasingServiceRequestMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichPurchasingServiceRequestMeta); err != nil {
+		return err
 	}
 	return nil
 }
 
 func enrichPurchasingServiceCreateManufacturingOrderRequest(c *mcpwriteimpl.Call, m *v1.CreateManufacturingOrderRequest) error {
-	if m.Meta == nil {
-		m.Meta = new(v1.RequestMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichPurchasingServiceRequestMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichPurchasingServiceRequestMeta); err != nil {
+		return err
 	}
 	return nil
 }
 
 func enrichPurchasingServiceFulfillOrderRequest(c *mcpwriteimpl.Call, m *v1.FulfillOrderRequest) error {
-	if m.Meta == nil {
-		m.Meta = new(v1.RequestMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichPurchasingServiceRequestMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichPurchasingServiceRequestMeta); err != nil {
+		return err
 	}
 	return nil
 }
 
 func enrichPurchasingServiceVerifyOrderDocumentRequest(c *mcpwriteimpl.Call, m *v1.VerifyOrderDocumentRequest) error {
-	if m.Meta == nil {
-		m.Meta = new(v1.RequestMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichPurchasingServiceRequestMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichPurchasingServiceRequestMeta); err != nil {
+		return err
 	}
 	return nil
 }
 
 func enrichPurchasingServiceSearchItemsRequest(c *mcpwriteimpl.Call, m *v1.SearchItemsRequest) error {
-	if m.Meta == nil {
-		m.Meta = new(v1.RequestMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichPurchasingServiceRequestMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichPurchasingServiceRequestMeta); err != nil {
+		return err
 	}
 	return nil
 }
@@ -834,11 +681,8 @@ func earlyCheckPurchasingServiceCreatePurchaseOrderRequest[R proto.Message](c *m
 		return err
 	}
 	if m.Currency == 0 {
-		v, err := h.ResolveSupplierCurrency(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("currency", err))
-		} else {
-			m.Currency = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveSupplierCurrency, root, "currency", &m.Currency); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)

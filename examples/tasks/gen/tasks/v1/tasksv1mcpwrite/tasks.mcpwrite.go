@@ -146,107 +146,55 @@ type boundResolversTaskService[R proto.Message] struct {
 
 func bindTaskServiceTaskListRequestResolvers(h TaskServiceHandler, typed any) *boundResolversTaskService[*v1.TaskListRequest] {
 	b := &boundResolversTaskService[*v1.TaskListRequest]{}
-	if t, ok := typed.(TaskServiceResolveProjectRootForTaskListRequest); ok {
-		b.ResolveProjectRoot = t.ResolveProjectRootForTaskListRequest
-	} else {
-		b.ResolveProjectRoot = func(ctx context.Context, in *v1.TaskListRequest) (string, error) {
-			return h.ResolveProjectRoot(ctx, in)
-		}
-	}
+	b.ResolveProjectRoot = mcpwriteimpl.BindResolver(typed, TaskServiceResolveProjectRootForTaskListRequest.ResolveProjectRootForTaskListRequest, h, TaskServiceHandler.ResolveProjectRoot)
 	return b
 }
 
 func bindTaskServiceTaskGetRequestResolvers(h TaskServiceHandler, typed any) *boundResolversTaskService[*v1.TaskGetRequest] {
 	b := &boundResolversTaskService[*v1.TaskGetRequest]{}
-	if t, ok := typed.(TaskServiceResolveProjectRootForTaskGetRequest); ok {
-		b.ResolveProjectRoot = t.ResolveProjectRootForTaskGetRequest
-	} else {
-		b.ResolveProjectRoot = func(ctx context.Context, in *v1.TaskGetRequest) (string, error) { return h.ResolveProjectRoot(ctx, in) }
-	}
+	b.ResolveProjectRoot = mcpwriteimpl.BindResolver(typed, TaskServiceResolveProjectRootForTaskGetRequest.ResolveProjectRootForTaskGetRequest, h, TaskServiceHandler.ResolveProjectRoot)
 	return b
 }
 
 func bindTaskServiceTaskCreateRequestResolvers(h TaskServiceHandler, typed any) *boundResolversTaskService[*v1.TaskCreateRequest] {
 	b := &boundResolversTaskService[*v1.TaskCreateRequest]{}
-	if t, ok := typed.(TaskServiceResolveProjectRootForTaskCreateRequest); ok {
-		b.ResolveProjectRoot = t.ResolveProjectRootForTaskCreateRequest
-	} else {
-		b.ResolveProjectRoot = func(ctx context.Context, in *v1.TaskCreateRequest) (string, error) {
-			return h.ResolveProjectRoot(ctx, in)
-		}
-	}
+	b.ResolveProjectRoot = mcpwriteimpl.BindResolver(typed, TaskServiceResolveProjectRootForTaskCreateRequest.ResolveProjectRootForTaskCreateRequest, h, TaskServiceHandler.ResolveProjectRoot)
 	return b
 }
 
 func bindTaskServiceTaskUpdateRequestResolvers(h TaskServiceHandler, typed any) *boundResolversTaskService[*v1.TaskUpdateRequest] {
 	b := &boundResolversTaskService[*v1.TaskUpdateRequest]{}
-	if t, ok := typed.(TaskServiceResolveProjectRootForTaskUpdateRequest); ok {
-		b.ResolveProjectRoot = t.ResolveProjectRootForTaskUpdateRequest
-	} else {
-		b.ResolveProjectRoot = func(ctx context.Context, in *v1.TaskUpdateRequest) (string, error) {
-			return h.ResolveProjectRoot(ctx, in)
-		}
-	}
+	b.ResolveProjectRoot = mcpwriteimpl.BindResolver(typed, TaskServiceResolveProjectRootForTaskUpdateRequest.ResolveProjectRootForTaskUpdateRequest, h, TaskServiceHandler.ResolveProjectRoot)
 	return b
 }
 
 func bindTaskServiceTaskDeleteRequestResolvers(h TaskServiceHandler, typed any) *boundResolversTaskService[*v1.TaskDeleteRequest] {
 	b := &boundResolversTaskService[*v1.TaskDeleteRequest]{}
-	if t, ok := typed.(TaskServiceResolveProjectRootForTaskDeleteRequest); ok {
-		b.ResolveProjectRoot = t.ResolveProjectRootForTaskDeleteRequest
-	} else {
-		b.ResolveProjectRoot = func(ctx context.Context, in *v1.TaskDeleteRequest) (string, error) {
-			return h.ResolveProjectRoot(ctx, in)
-		}
-	}
+	b.ResolveProjectRoot = mcpwriteimpl.BindResolver(typed, TaskServiceResolveProjectRootForTaskDeleteRequest.ResolveProjectRootForTaskDeleteRequest, h, TaskServiceHandler.ResolveProjectRoot)
 	return b
 }
 
 func bindTaskServiceTaskMoveRequestResolvers(h TaskServiceHandler, typed any) *boundResolversTaskService[*v1.TaskMoveRequest] {
 	b := &boundResolversTaskService[*v1.TaskMoveRequest]{}
-	if t, ok := typed.(TaskServiceResolveProjectRootForTaskMoveRequest); ok {
-		b.ResolveProjectRoot = t.ResolveProjectRootForTaskMoveRequest
-	} else {
-		b.ResolveProjectRoot = func(ctx context.Context, in *v1.TaskMoveRequest) (string, error) {
-			return h.ResolveProjectRoot(ctx, in)
-		}
-	}
+	b.ResolveProjectRoot = mcpwriteimpl.BindResolver(typed, TaskServiceResolveProjectRootForTaskMoveRequest.ResolveProjectRootForTaskMoveRequest, h, TaskServiceHandler.ResolveProjectRoot)
 	return b
 }
 
 func bindTaskServiceTaskTransformRequestResolvers(h TaskServiceHandler, typed any) *boundResolversTaskService[*v1.TaskTransformRequest] {
 	b := &boundResolversTaskService[*v1.TaskTransformRequest]{}
-	if t, ok := typed.(TaskServiceResolveProjectRootForTaskTransformRequest); ok {
-		b.ResolveProjectRoot = t.ResolveProjectRootForTaskTransformRequest
-	} else {
-		b.ResolveProjectRoot = func(ctx context.Context, in *v1.TaskTransformRequest) (string, error) {
-			return h.ResolveProjectRoot(ctx, in)
-		}
-	}
+	b.ResolveProjectRoot = mcpwriteimpl.BindResolver(typed, TaskServiceResolveProjectRootForTaskTransformRequest.ResolveProjectRootForTaskTransformRequest, h, TaskServiceHandler.ResolveProjectRoot)
 	return b
 }
 
 func bindTaskServiceParentCreateRequestResolvers(h TaskServiceHandler, typed any) *boundResolversTaskService[*v1.ParentCreateRequest] {
 	b := &boundResolversTaskService[*v1.ParentCreateRequest]{}
-	if t, ok := typed.(TaskServiceResolveProjectRootForParentCreateRequest); ok {
-		b.ResolveProjectRoot = t.ResolveProjectRootForParentCreateRequest
-	} else {
-		b.ResolveProjectRoot = func(ctx context.Context, in *v1.ParentCreateRequest) (string, error) {
-			return h.ResolveProjectRoot(ctx, in)
-		}
-	}
+	b.ResolveProjectRoot = mcpwriteimpl.BindResolver(typed, TaskServiceResolveProjectRootForParentCreateRequest.ResolveProjectRootForParentCreateRequest, h, TaskServiceHandler.ResolveProjectRoot)
 	return b
 }
 
 func bindTaskServiceParentOperationsRequestResolvers(h TaskServiceHandler, typed any) *boundResolversTaskService[*v1.ParentOperationsRequest] {
 	b := &boundResolversTaskService[*v1.ParentOperationsRequest]{}
-	if t, ok := typed.(TaskServiceResolveProjectRootForParentOperationsRequest); ok {
-		b.ResolveProjectRoot = t.ResolveProjectRootForParentOperationsRequest
-	} else {
-		b.ResolveProjectRoot = func(ctx context.Context, in *v1.ParentOperationsRequest) (string, error) {
-			return h.ResolveProjectRoot(ctx, in)
-		}
-	}
+	b.ResolveProjectRoot = mcpwriteimpl.BindResolver(typed, TaskServiceResolveProjectRootForParentOperationsRequest.ResolveProjectRootForParentOperationsRequest, h, TaskServiceHandler.ResolveProjectRoot)
 	return b
 }
 
@@ -275,98 +223,19 @@ func NewTaskService(h TaskServiceHandler) *mcpwriteimpl.Service {
 	taskTransformRequestResolvers := bindTaskServiceTaskTransformRequestResolvers(h, typed)
 	parentCreateRequestResolvers := bindTaskServiceParentCreateRequestResolvers(h, typed)
 	parentOperationsRequestResolvers := bindTaskServiceParentOperationsRequestResolvers(h, typed)
-	enrichTaskList := func(c *mcpwriteimpl.Call, m *v1.TaskListRequest) error {
-		return enrichTaskServiceTaskListRequest(c, taskListRequestResolvers, m, m)
-	}
-	invokeTaskList := func(ctx context.Context, m *v1.TaskListRequest) (*v1.TaskListResponse, error) {
-		return h.TaskList(ctx, m)
-	}
-	earlyCheckTaskList := func(c *mcpwriteimpl.Call, m *v1.TaskListRequest) error {
-		return earlyCheckTaskServiceTaskListRequest(c, taskListRequestResolvers, m, m)
-	}
-	enrichTaskGet := func(c *mcpwriteimpl.Call, m *v1.TaskGetRequest) error {
-		return enrichTaskServiceTaskGetRequest(c, taskGetRequestResolvers, m, m)
-	}
-	invokeTaskGet := func(ctx context.Context, m *v1.TaskGetRequest) (*v1.TaskGetResponse, error) { return h.TaskGet(ctx, m) }
-	earlyCheckTaskGet := func(c *mcpwriteimpl.Call, m *v1.TaskGetRequest) error {
-		return earlyCheckTaskServiceTaskGetRequest(c, taskGetRequestResolvers, m, m)
-	}
-	enrichTaskCreate := func(c *mcpwriteimpl.Call, m *v1.TaskCreateRequest) error {
-		return enrichTaskServiceTaskCreateRequest(c, taskCreateRequestResolvers, m, m)
-	}
-	invokeTaskCreate := func(ctx context.Context, m *v1.TaskCreateRequest) (*v1.TaskCreateResponse, error) {
-		return h.TaskCreate(ctx, m)
-	}
-	earlyCheckTaskCreate := func(c *mcpwriteimpl.Call, m *v1.TaskCreateRequest) error {
-		return earlyCheckTaskServiceTaskCreateRequest(c, taskCreateRequestResolvers, m, m)
-	}
-	enrichTaskUpdate := func(c *mcpwriteimpl.Call, m *v1.TaskUpdateRequest) error {
-		return enrichTaskServiceTaskUpdateRequest(c, taskUpdateRequestResolvers, m, m)
-	}
-	invokeTaskUpdate := func(ctx context.Context, m *v1.TaskUpdateRequest) (*v1.TaskUpdateResponse, error) {
-		return h.TaskUpdate(ctx, m)
-	}
-	earlyCheckTaskUpdate := func(c *mcpwriteimpl.Call, m *v1.TaskUpdateRequest) error {
-		return earlyCheckTaskServiceTaskUpdateRequest(c, taskUpdateRequestResolvers, m, m)
-	}
-	enrichTaskDelete := func(c *mcpwriteimpl.Call, m *v1.TaskDeleteRequest) error {
-		return enrichTaskServiceTaskDeleteRequest(c, taskDeleteRequestResolvers, m, m)
-	}
-	invokeTaskDelete := func(ctx context.Context, m *v1.TaskDeleteRequest) (*v1.TaskDeleteResponse, error) {
-		return h.TaskDelete(ctx, m)
-	}
-	earlyCheckTaskDelete := func(c *mcpwriteimpl.Call, m *v1.TaskDeleteRequest) error {
-		return earlyCheckTaskServiceTaskDeleteRequest(c, taskDeleteRequestResolvers, m, m)
-	}
-	enrichTaskMove := func(c *mcpwriteimpl.Call, m *v1.TaskMoveRequest) error {
-		return enrichTaskServiceTaskMoveRequest(c, taskMoveRequestResolvers, m, m)
-	}
-	invokeTaskMove := func(ctx context.Context, m *v1.TaskMoveRequest) (*v1.TaskMoveResponse, error) {
-		return h.TaskMove(ctx, m)
-	}
-	earlyCheckTaskMove := func(c *mcpwriteimpl.Call, m *v1.TaskMoveRequest) error {
-		return earlyCheckTaskServiceTaskMoveRequest(c, taskMoveRequestResolvers, m, m)
-	}
-	enrichTaskTransform := func(c *mcpwriteimpl.Call, m *v1.TaskTransformRequest) error {
-		return enrichTaskServiceTaskTransformRequest(c, taskTransformRequestResolvers, m, m)
-	}
-	invokeTaskTransform := func(ctx context.Context, m *v1.TaskTransformRequest) (*v1.TaskTransformResponse, error) {
-		return h.TaskTransform(ctx, m)
-	}
-	earlyCheckTaskTransform := func(c *mcpwriteimpl.Call, m *v1.TaskTransformRequest) error {
-		return earlyCheckTaskServiceTaskTransformRequest(c, taskTransformRequestResolvers, m, m)
-	}
-	enrichParentCreate := func(c *mcpwriteimpl.Call, m *v1.ParentCreateRequest) error {
-		return enrichTaskServiceParentCreateRequest(c, parentCreateRequestResolvers, m, m)
-	}
-	invokeParentCreate := func(ctx context.Context, m *v1.ParentCreateRequest) (*v1.ParentCreateResponse, error) {
-		return h.ParentCreate(ctx, m)
-	}
-	earlyCheckParentCreate := func(c *mcpwriteimpl.Call, m *v1.ParentCreateRequest) error {
-		return earlyCheckTaskServiceParentCreateRequest(c, parentCreateRequestResolvers, m, m)
-	}
-	enrichParentOperations := func(c *mcpwriteimpl.Call, m *v1.ParentOperationsRequest) error {
-		return enrichTaskServiceParentOperationsRequest(c, parentOperationsRequestResolvers, m, m)
-	}
-	invokeParentOperations := func(ctx context.Context, m *v1.ParentOperationsRequest) (*v1.ParentOperationsResponse, error) {
-		return h.ParentOperations(ctx, m)
-	}
-	earlyCheckParentOperations := func(c *mcpwriteimpl.Call, m *v1.ParentOperationsRequest) error {
-		return earlyCheckTaskServiceParentOperationsRequest(c, parentOperationsRequestResolvers, m, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "tasks.v1.TaskService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskListRequest]("task_list", decodeTaskListRequest, enrichTaskList, invokeTaskList), earlyCheckTaskList),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskGetRequest]("task_get", decodeTaskGetRequest, enrichTaskGet, invokeTaskGet), earlyCheckTaskGet),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskCreateRequest]("task_create", decodeTaskCreateRequest, enrichTaskCreate, invokeTaskCreate), earlyCheckTaskCreate),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskUpdateRequest]("task_update", decodeTaskUpdateRequest, enrichTaskUpdate, invokeTaskUpdate), earlyCheckTaskUpdate),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskDeleteRequest]("task_delete", decodeTaskDeleteRequest, enrichTaskDelete, invokeTaskDelete), earlyCheckTaskDelete),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskMoveRequest]("task_move", decodeTaskMoveRequest, enrichTaskMove, invokeTaskMove), earlyCheckTaskMove),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskTransformRequest]("task_transform", decodeTaskTransformRequest, enrichTaskTransform, invokeTaskTransform), earlyCheckTaskTransform),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.ParentCreateRequest]("parent_create", decodeParentCreateRequest, enrichParentCreate, invokeParentCreate), earlyCheckParentCreate),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.ParentOperationsRequest]("parent_operations", decodeParentOperationsRequest, enrichParentOperations, invokeParentOperations), earlyCheckParentOperations),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskListRequest]("task_list", decodeTaskListRequest, mcpwriteimpl.BindResolvers(taskListRequestResolvers, enrichTaskServiceTaskListRequest), mcpwriteimpl.Bind(h, TaskServiceHandler.TaskList)), mcpwriteimpl.BindResolvers(taskListRequestResolvers, earlyCheckTaskServiceTaskListRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskGetRequest]("task_get", decodeTaskGetRequest, mcpwriteimpl.BindResolvers(taskGetRequestResolvers, enrichTaskServiceTaskGetRequest), mcpwriteimpl.Bind(h, TaskServiceHandler.TaskGet)), mcpwriteimpl.BindResolvers(taskGetRequestResolvers, earlyCheckTaskServiceTaskGetRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskCreateRequest]("task_create", decodeTaskCreateRequest, mcpwriteimpl.BindResolvers(taskCreateRequestResolvers, enrichTaskServiceTaskCreateRequest), mcpwriteimpl.Bind(h, TaskServiceHandler.TaskCreate)), mcpwriteimpl.BindResolvers(taskCreateRequestResolvers, earlyCheckTaskServiceTaskCreateRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskUpdateRequest]("task_update", decodeTaskUpdateRequest, mcpwriteimpl.BindResolvers(taskUpdateRequestResolvers, enrichTaskServiceTaskUpdateRequest), mcpwriteimpl.Bind(h, TaskServiceHandler.TaskUpdate)), mcpwriteimpl.BindResolvers(taskUpdateRequestResolvers, earlyCheckTaskServiceTaskUpdateRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskDeleteRequest]("task_delete", decodeTaskDeleteRequest, mcpwriteimpl.BindResolvers(taskDeleteRequestResolvers, enrichTaskServiceTaskDeleteRequest), mcpwriteimpl.Bind(h, TaskServiceHandler.TaskDelete)), mcpwriteimpl.BindResolvers(taskDeleteRequestResolvers, earlyCheckTaskServiceTaskDeleteRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskMoveRequest]("task_move", decodeTaskMoveRequest, mcpwriteimpl.BindResolvers(taskMoveRequestResolvers, enrichTaskServiceTaskMoveRequest), mcpwriteimpl.Bind(h, TaskServiceHandler.TaskMove)), mcpwriteimpl.BindResolvers(taskMoveRequestResolvers, earlyCheckTaskServiceTaskMoveRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.TaskTransformRequest]("task_transform", decodeTaskTransformRequest, mcpwriteimpl.BindResolvers(taskTransformRequestResolvers, enrichTaskServiceTaskTransformRequest), mcpwriteimpl.Bind(h, TaskServiceHandler.TaskTransform)), mcpwriteimpl.BindResolvers(taskTransformRequestResolvers, earlyCheckTaskServiceTaskTransformRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.ParentCreateRequest]("parent_create", decodeParentCreateRequest, mcpwriteimpl.BindResolvers(parentCreateRequestResolvers, enrichTaskServiceParentCreateRequest), mcpwriteimpl.Bind(h, TaskServiceHandler.ParentCreate)), mcpwriteimpl.BindResolvers(parentCreateRequestResolvers, earlyCheckTaskServiceParentCreateRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.ParentOperationsRequest]("parent_operations", decodeParentOperationsRequest, mcpwriteimpl.BindResolvers(parentOperationsRequestResolvers, enrichTaskServiceParentOperationsRequest), mcpwriteimpl.Bind(h, TaskServiceHandler.ParentOperations)), mcpwriteimpl.BindResolvers(parentOperationsRequestResolvers, earlyCheckTaskServiceParentOperationsRequest)),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"tasks.v1.ParentOperation":    enumParentOperationSnake,
@@ -418,93 +287,39 @@ func (a *clientAdapterTaskService) resolvers() any {
 }
 
 func (a *clientAdapterTaskService) TaskList(ctx context.Context, in *v1.TaskListRequest) (*v1.TaskListResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.TaskList(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.TaskList)
 }
 
 func (a *clientAdapterTaskService) TaskGet(ctx context.Context, in *v1.TaskGetRequest) (*v1.TaskGetResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.TaskGet(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.TaskGet)
 }
 
 func (a *clientAdapterTaskService) TaskCreate(ctx context.Context, in *v1.TaskCreateRequest) (*v1.TaskCreateResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.TaskCreate(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.TaskCreate)
 }
 
 func (a *clientAdapterTaskService) TaskUpdate(ctx context.Context, in *v1.TaskUpdateRequest) (*v1.TaskUpdateResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.TaskUpdate(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.TaskUpdate)
 }
 
 func (a *clientAdapterTaskService) TaskDelete(ctx context.Context, in *v1.TaskDeleteRequest) (*v1.TaskDeleteResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.TaskDelete(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.TaskDelete)
 }
 
 func (a *clientAdapterTaskService) TaskMove(ctx context.Context, in *v1.TaskMoveRequest) (*v1.TaskMoveResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.TaskMove(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.TaskMove)
 }
 
 func (a *clientAdapterTaskService) TaskTransform(ctx context.Context, in *v1.TaskTransformRequest) (*v1.TaskTransformResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.TaskTransform(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.TaskTransform)
 }
 
 func (a *clientAdapterTaskService) ParentCreate(ctx context.Context, in *v1.ParentCreateRequest) (*v1.ParentCreateResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ParentCreate(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ParentCreate)
 }
 
 func (a *clientAdapterTaskService) ParentOperations(ctx context.Context, in *v1.ParentOperationsRequest) (*v1.ParentOperationsResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ParentOperations(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ParentOperations)
 }
 
 var enumParentOperationSnake = mcpwriteimpl.NewEnumTable("tasks.v1.ParentOperation", []mcpwriteimpl.EnumValue{
@@ -554,20 +369,14 @@ var fieldsTaskListRequest = []string{"rootDir", "workflowState", "parentId"}
 
 func decodeTaskListRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TaskListRequest) {
 	d.Known(obj, fieldsTaskListRequest)
-	if v := obj.Get("rootDir"); v.Present() {
-		if x, ok := d.String(v, "rootDir"); ok {
-			m.RootDir = x
-		}
+	if x, ok := d.String(obj.Get("rootDir"), "rootDir"); ok {
+		m.RootDir = x
 	}
-	if v := obj.Get("workflowState"); v.Present() {
-		if x, ok := d.Enum(v, "workflowState", enumWorkflowStateSnake); ok {
-			m.WorkflowState = v1.WorkflowState(x)
-		}
+	if x, ok := d.Enum(obj.Get("workflowState"), "workflowState", enumWorkflowStateSnake); ok {
+		m.WorkflowState = v1.WorkflowState(x)
 	}
-	if v := obj.Get("parentId"); v.Present() {
-		if x, ok := d.String(v, "parentId"); ok {
-			m.ParentId = x
-		}
+	if x, ok := d.String(obj.Get("parentId"), "parentId"); ok {
+		m.ParentId = x
 	}
 }
 
@@ -575,10 +384,8 @@ var fieldsTaskGetRequest = []string{"rootDir", "id", "parentId"}
 
 func decodeTaskGetRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TaskGetRequest) {
 	d.Known(obj, fieldsTaskGetRequest)
-	if v := obj.Get("rootDir"); v.Present() {
-		if x, ok := d.String(v, "rootDir"); ok {
-			m.RootDir = x
-		}
+	if x, ok := d.String(obj.Get("rootDir"), "rootDir"); ok {
+		m.RootDir = x
 	}
 	if v := obj.Get("id"); v.Present() {
 		if x, ok := d.String(v, "id"); ok {
@@ -587,10 +394,8 @@ func decodeTaskGetRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("parentId"); v.Present() {
-		if x, ok := d.String(v, "parentId"); ok {
-			m.ParentId = x
-		}
+	if x, ok := d.String(obj.Get("parentId"), "parentId"); ok {
+		m.ParentId = x
 	}
 }
 
@@ -598,10 +403,8 @@ var fieldsTaskCreateRequest = []string{"rootDir", "title", "type", "area", "stat
 
 func decodeTaskCreateRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TaskCreateRequest) {
 	d.Known(obj, fieldsTaskCreateRequest)
-	if v := obj.Get("rootDir"); v.Present() {
-		if x, ok := d.String(v, "rootDir"); ok {
-			m.RootDir = x
-		}
+	if x, ok := d.String(obj.Get("rootDir"), "rootDir"); ok {
+		m.RootDir = x
 	}
 	if v := obj.Get("title"); v.Present() {
 		if x, ok := d.String(v, "title"); ok {
@@ -647,15 +450,11 @@ func decodeTaskCreateRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		m.WorkflowState = v1.WorkflowState_WORKFLOW_STATE_BACKLOG
 	}
-	if v := obj.Get("parentId"); v.Present() {
-		if x, ok := d.String(v, "parentId"); ok {
-			m.ParentId = x
-		}
+	if x, ok := d.String(obj.Get("parentId"), "parentId"); ok {
+		m.ParentId = x
 	}
-	if v := obj.Get("assignee"); v.Present() {
-		if x, ok := d.String(v, "assignee"); ok {
-			m.Assignee = x
-		}
+	if x, ok := d.String(obj.Get("assignee"), "assignee"); ok {
+		m.Assignee = x
 	}
 	if v := obj.Get("tags"); v.Present() {
 		if arr, ok := d.Array(v, "tags"); ok {
@@ -670,15 +469,11 @@ func decodeTaskCreateRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 			d.Leave()
 		}
 	}
-	if v := obj.Get("instruction"); v.Present() {
-		if x, ok := d.String(v, "instruction"); ok {
-			m.Instruction = x
-		}
+	if x, ok := d.String(obj.Get("instruction"), "instruction"); ok {
+		m.Instruction = x
 	}
-	if v := obj.Get("tasks"); v.Present() {
-		if x, ok := d.String(v, "tasks"); ok {
-			m.Tasks = x
-		}
+	if x, ok := d.String(obj.Get("tasks"), "tasks"); ok {
+		m.Tasks = x
 	}
 }
 
@@ -686,32 +481,22 @@ var fieldsTaskUpdates = []string{"title", "status", "priority", "area", "assigne
 
 func decodeTaskUpdates(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TaskUpdates) {
 	d.Known(obj, fieldsTaskUpdates)
-	if v := obj.Get("title"); v.Present() {
-		if x, ok := d.String(v, "title"); ok {
-			d.MinLength("title", x, 1)
-			d.MaxLength("title", x, 200)
-			m.Title = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("title"), "title"); ok {
+		d.MinLength("title", x, 1)
+		d.MaxLength("title", x, 200)
+		m.Title = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("status"); v.Present() {
-		if x, ok := d.Enum(v, "status", enumTaskStatusSnake); ok {
-			m.Status = v1.TaskStatus(x)
-		}
+	if x, ok := d.Enum(obj.Get("status"), "status", enumTaskStatusSnake); ok {
+		m.Status = v1.TaskStatus(x)
 	}
-	if v := obj.Get("priority"); v.Present() {
-		if x, ok := d.Enum(v, "priority", enumTaskPrioritySnake); ok {
-			m.Priority = v1.TaskPriority(x)
-		}
+	if x, ok := d.Enum(obj.Get("priority"), "priority", enumTaskPrioritySnake); ok {
+		m.Priority = v1.TaskPriority(x)
 	}
-	if v := obj.Get("area"); v.Present() {
-		if x, ok := d.String(v, "area"); ok {
-			m.Area = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("area"), "area"); ok {
+		m.Area = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("assignee"); v.Present() {
-		if x, ok := d.String(v, "assignee"); ok {
-			m.Assignee = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("assignee"), "assignee"); ok {
+		m.Assignee = mcpwriteimpl.Ptr(x)
 	}
 	if v := obj.Get("tags"); v.Present() {
 		if arr, ok := d.Array(v, "tags"); ok {
@@ -726,30 +511,20 @@ func decodeTaskUpdates(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.
 			d.Leave()
 		}
 	}
-	if v := obj.Get("instruction"); v.Present() {
-		if x, ok := d.String(v, "instruction"); ok {
-			m.Instruction = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("instruction"), "instruction"); ok {
+		m.Instruction = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("tasks"); v.Present() {
-		if x, ok := d.String(v, "tasks"); ok {
-			m.Tasks = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("tasks"), "tasks"); ok {
+		m.Tasks = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("deliverable"); v.Present() {
-		if x, ok := d.String(v, "deliverable"); ok {
-			m.Deliverable = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("deliverable"), "deliverable"); ok {
+		m.Deliverable = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("log"); v.Present() {
-		if x, ok := d.String(v, "log"); ok {
-			m.Log = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("log"), "log"); ok {
+		m.Log = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("addLogEntry"); v.Present() {
-		if x, ok := d.String(v, "addLogEntry"); ok {
-			m.AddLogEntry = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("addLogEntry"), "addLogEntry"); ok {
+		m.AddLogEntry = mcpwriteimpl.Ptr(x)
 	}
 }
 
@@ -757,10 +532,8 @@ var fieldsTaskUpdateRequest = []string{"rootDir", "id", "parentId", "updates"}
 
 func decodeTaskUpdateRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TaskUpdateRequest) {
 	d.Known(obj, fieldsTaskUpdateRequest)
-	if v := obj.Get("rootDir"); v.Present() {
-		if x, ok := d.String(v, "rootDir"); ok {
-			m.RootDir = x
-		}
+	if x, ok := d.String(obj.Get("rootDir"), "rootDir"); ok {
+		m.RootDir = x
 	}
 	if v := obj.Get("id"); v.Present() {
 		if x, ok := d.String(v, "id"); ok {
@@ -769,10 +542,8 @@ func decodeTaskUpdateRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("parentId"); v.Present() {
-		if x, ok := d.String(v, "parentId"); ok {
-			m.ParentId = x
-		}
+	if x, ok := d.String(obj.Get("parentId"), "parentId"); ok {
+		m.ParentId = x
 	}
 	if v := obj.Get("updates"); v.Present() {
 		if o, ok := d.Object(v, "updates"); ok {
@@ -791,10 +562,8 @@ var fieldsTaskDeleteRequest = []string{"rootDir", "id", "parentId", "cascade"}
 
 func decodeTaskDeleteRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TaskDeleteRequest) {
 	d.Known(obj, fieldsTaskDeleteRequest)
-	if v := obj.Get("rootDir"); v.Present() {
-		if x, ok := d.String(v, "rootDir"); ok {
-			m.RootDir = x
-		}
+	if x, ok := d.String(obj.Get("rootDir"), "rootDir"); ok {
+		m.RootDir = x
 	}
 	if v := obj.Get("id"); v.Present() {
 		if x, ok := d.String(v, "id"); ok {
@@ -803,10 +572,8 @@ func decodeTaskDeleteRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("parentId"); v.Present() {
-		if x, ok := d.String(v, "parentId"); ok {
-			m.ParentId = x
-		}
+	if x, ok := d.String(obj.Get("parentId"), "parentId"); ok {
+		m.ParentId = x
 	}
 	if v := obj.Get("cascade"); v.Present() {
 		if x, ok := d.Bool(v, "cascade"); ok {
@@ -821,10 +588,8 @@ var fieldsTaskMoveRequest = []string{"rootDir", "id", "parentId", "targetState",
 
 func decodeTaskMoveRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TaskMoveRequest) {
 	d.Known(obj, fieldsTaskMoveRequest)
-	if v := obj.Get("rootDir"); v.Present() {
-		if x, ok := d.String(v, "rootDir"); ok {
-			m.RootDir = x
-		}
+	if x, ok := d.String(obj.Get("rootDir"), "rootDir"); ok {
+		m.RootDir = x
 	}
 	if v := obj.Get("id"); v.Present() {
 		if x, ok := d.String(v, "id"); ok {
@@ -833,10 +598,8 @@ func decodeTaskMoveRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m 
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("parentId"); v.Present() {
-		if x, ok := d.String(v, "parentId"); ok {
-			m.ParentId = x
-		}
+	if x, ok := d.String(obj.Get("parentId"), "parentId"); ok {
+		m.ParentId = x
 	}
 	if v := obj.Get("targetState"); v.Present() {
 		if x, ok := d.Enum(v, "targetState", enumWorkflowStateSnake); ok {
@@ -845,11 +608,9 @@ func decodeTaskMoveRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m 
 	} else {
 		d.Missing("targetState")
 	}
-	if v := obj.Get("archiveDate"); v.Present() {
-		if x, ok := d.String(v, "archiveDate"); ok {
-			d.Pattern("archiveDate", x, patternTaskMoveRequestArchiveDate)
-			m.ArchiveDate = x
-		}
+	if x, ok := d.String(obj.Get("archiveDate"), "archiveDate"); ok {
+		d.Pattern("archiveDate", x, patternTaskMoveRequestArchiveDate)
+		m.ArchiveDate = x
 	}
 	if v := obj.Get("updateStatus"); v.Present() {
 		if x, ok := d.Bool(v, "updateStatus"); ok {
@@ -870,10 +631,8 @@ var fieldsTaskTransformRequest = []string{"rootDir", "id", "operation", "parentI
 
 func decodeTaskTransformRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.TaskTransformRequest) {
 	d.Known(obj, fieldsTaskTransformRequest)
-	if v := obj.Get("rootDir"); v.Present() {
-		if x, ok := d.String(v, "rootDir"); ok {
-			m.RootDir = x
-		}
+	if x, ok := d.String(obj.Get("rootDir"), "rootDir"); ok {
+		m.RootDir = x
 	}
 	if v := obj.Get("id"); v.Present() {
 		if x, ok := d.String(v, "id"); ok {
@@ -889,17 +648,13 @@ func decodeTaskTransformRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 	} else {
 		d.Missing("operation")
 	}
-	if v := obj.Get("parentId"); v.Present() {
-		if x, ok := d.String(v, "parentId"); ok {
-			d.MinLength("parentId", x, 1)
-			m.ParentId = x
-		}
+	if x, ok := d.String(obj.Get("parentId"), "parentId"); ok {
+		d.MinLength("parentId", x, 1)
+		m.ParentId = x
 	}
-	if v := obj.Get("targetParentId"); v.Present() {
-		if x, ok := d.String(v, "targetParentId"); ok {
-			d.MinLength("targetParentId", x, 1)
-			m.TargetParentId = x
-		}
+	if x, ok := d.String(obj.Get("targetParentId"), "targetParentId"); ok {
+		d.MinLength("targetParentId", x, 1)
+		m.TargetParentId = x
 	}
 	if v := obj.Get("initialSubtasks"); v.Present() {
 		if arr, ok := d.Array(v, "initialSubtasks"); ok {
@@ -917,16 +672,12 @@ func decodeTaskTransformRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 			d.Leave()
 		}
 	}
-	if v := obj.Get("sequence"); v.Present() {
-		if x, ok := d.String(v, "sequence"); ok {
-			d.Pattern("sequence", x, patternTaskTransformRequestSequence)
-			m.Position = &v1.TaskTransformRequest_Sequence{Sequence: x}
-		}
+	if x, ok := d.String(obj.Get("sequence"), "sequence"); ok {
+		d.Pattern("sequence", x, patternTaskTransformRequestSequence)
+		m.Position = &v1.TaskTransformRequest_Sequence{Sequence: x}
 	}
-	if v := obj.Get("after"); v.Present() {
-		if x, ok := d.String(v, "after"); ok {
-			m.Position = &v1.TaskTransformRequest_After{After: x}
-		}
+	if x, ok := d.String(obj.Get("after"), "after"); ok {
+		m.Position = &v1.TaskTransformRequest_After{After: x}
 	}
 	d.OneOf(obj, false, "sequence", "after")
 	if v := obj.Get("parentId"); !v.Present() {
@@ -955,21 +706,15 @@ func decodeSubtaskSpec(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.
 	} else {
 		d.Missing("title")
 	}
-	if v := obj.Get("type"); v.Present() {
-		if x, ok := d.Enum(v, "type", enumTaskTypeSnake); ok {
-			m.Type = v1.TaskType(x)
-		}
+	if x, ok := d.Enum(obj.Get("type"), "type", enumTaskTypeSnake); ok {
+		m.Type = v1.TaskType(x)
 	}
-	if v := obj.Get("sequence"); v.Present() {
-		if x, ok := d.String(v, "sequence"); ok {
-			d.Pattern("sequence", x, patternSubtaskSpecSequence)
-			m.Position = &v1.SubtaskSpec_Sequence{Sequence: x}
-		}
+	if x, ok := d.String(obj.Get("sequence"), "sequence"); ok {
+		d.Pattern("sequence", x, patternSubtaskSpecSequence)
+		m.Position = &v1.SubtaskSpec_Sequence{Sequence: x}
 	}
-	if v := obj.Get("parallelWith"); v.Present() {
-		if x, ok := d.String(v, "parallelWith"); ok {
-			m.Position = &v1.SubtaskSpec_ParallelWith{ParallelWith: x}
-		}
+	if x, ok := d.String(obj.Get("parallelWith"), "parallelWith"); ok {
+		m.Position = &v1.SubtaskSpec_ParallelWith{ParallelWith: x}
 	}
 	d.OneOf(obj, false, "sequence", "parallelWith")
 }
@@ -978,10 +723,8 @@ var fieldsParentCreateRequest = []string{"rootDir", "title", "type", "area", "st
 
 func decodeParentCreateRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ParentCreateRequest) {
 	d.Known(obj, fieldsParentCreateRequest)
-	if v := obj.Get("rootDir"); v.Present() {
-		if x, ok := d.String(v, "rootDir"); ok {
-			m.RootDir = x
-		}
+	if x, ok := d.String(obj.Get("rootDir"), "rootDir"); ok {
+		m.RootDir = x
 	}
 	if v := obj.Get("title"); v.Present() {
 		if x, ok := d.String(v, "title"); ok {
@@ -1027,10 +770,8 @@ func decodeParentCreateRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object
 	} else {
 		m.WorkflowState = v1.WorkflowState_WORKFLOW_STATE_BACKLOG
 	}
-	if v := obj.Get("overviewContent"); v.Present() {
-		if x, ok := d.String(v, "overviewContent"); ok {
-			m.OverviewContent = x
-		}
+	if x, ok := d.String(obj.Get("overviewContent"), "overviewContent"); ok {
+		m.OverviewContent = x
 	}
 	if v := obj.Get("subtasks"); v.Present() {
 		if arr, ok := d.Array(v, "subtasks"); ok {
@@ -1048,10 +789,8 @@ func decodeParentCreateRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object
 			d.Leave()
 		}
 	}
-	if v := obj.Get("assignee"); v.Present() {
-		if x, ok := d.String(v, "assignee"); ok {
-			m.Assignee = x
-		}
+	if x, ok := d.String(obj.Get("assignee"), "assignee"); ok {
+		m.Assignee = x
 	}
 	if v := obj.Get("tags"); v.Present() {
 		if arr, ok := d.Array(v, "tags"); ok {
@@ -1101,26 +840,18 @@ func decodeNewSubtask(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.N
 	} else {
 		d.Missing("title")
 	}
-	if v := obj.Get("type"); v.Present() {
-		if x, ok := d.Enum(v, "type", enumTaskTypeSnake); ok {
-			m.Type = v1.TaskType(x)
-		}
+	if x, ok := d.Enum(obj.Get("type"), "type", enumTaskTypeSnake); ok {
+		m.Type = v1.TaskType(x)
 	}
-	if v := obj.Get("after"); v.Present() {
-		if x, ok := d.String(v, "after"); ok {
-			m.Position = &v1.NewSubtask_After{After: x}
-		}
+	if x, ok := d.String(obj.Get("after"), "after"); ok {
+		m.Position = &v1.NewSubtask_After{After: x}
 	}
-	if v := obj.Get("sequence"); v.Present() {
-		if x, ok := d.String(v, "sequence"); ok {
-			d.Pattern("sequence", x, patternNewSubtaskSequence)
-			m.Position = &v1.NewSubtask_Sequence{Sequence: x}
-		}
+	if x, ok := d.String(obj.Get("sequence"), "sequence"); ok {
+		d.Pattern("sequence", x, patternNewSubtaskSequence)
+		m.Position = &v1.NewSubtask_Sequence{Sequence: x}
 	}
-	if v := obj.Get("template"); v.Present() {
-		if x, ok := d.String(v, "template"); ok {
-			m.Template = x
-		}
+	if x, ok := d.String(obj.Get("template"), "template"); ok {
+		m.Template = x
 	}
 	d.OneOf(obj, false, "after", "sequence")
 }
@@ -1166,20 +897,16 @@ func decodeParentOperationData(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object
 			d.Leave()
 		}
 	}
-	if v := obj.Get("targetSequence"); v.Present() {
-		if x, ok := d.String(v, "targetSequence"); ok {
-			d.Pattern("targetSequence", x, patternParentOperationDataTargetSequence)
-			m.TargetSequence = x
-		}
+	if x, ok := d.String(obj.Get("targetSequence"), "targetSequence"); ok {
+		d.Pattern("targetSequence", x, patternParentOperationDataTargetSequence)
+		m.TargetSequence = x
 	}
-	if v := obj.Get("subtask"); v.Present() {
-		if o, ok := d.Object(v, "subtask"); ok {
-			x := new(v1.NewSubtask)
-			d.Enter("subtask")
-			decodeNewSubtask(d, o, x)
-			d.Leave()
-			m.Subtask = x
-		}
+	if o, ok := d.Object(obj.Get("subtask"), "subtask"); ok {
+		x := new(v1.NewSubtask)
+		d.Enter("subtask")
+		decodeNewSubtask(d, o, x)
+		d.Leave()
+		m.Subtask = x
 	}
 	if v := obj.Get("sequenceMap"); !v.Present() {
 		switch m.GetOperation() {
@@ -1205,10 +932,8 @@ var fieldsParentOperationsRequest = []string{"rootDir", "parentId", "operation",
 
 func decodeParentOperationsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ParentOperationsRequest) {
 	d.Known(obj, fieldsParentOperationsRequest)
-	if v := obj.Get("rootDir"); v.Present() {
-		if x, ok := d.String(v, "rootDir"); ok {
-			m.RootDir = x
-		}
+	if x, ok := d.String(obj.Get("rootDir"), "rootDir"); ok {
+		m.RootDir = x
 	}
 	if v := obj.Get("parentId"); v.Present() {
 		if x, ok := d.String(v, "parentId"); ok {
@@ -1238,23 +963,13 @@ func decodeParentOperationsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Ob
 }
 
 func enrichTaskServiceTaskListRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.TaskListRequest) error {
-	if m.Meta == nil {
-		m.Meta = new(v1.RequestMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichTaskServiceRequestMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichTaskServiceRequestMeta); err != nil {
+		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("rootDir", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			return err
 		}
-		m.RootDir = v
 	}
 	return nil
 }
@@ -1285,179 +1000,99 @@ func enrichTaskServiceRequestMeta(c *mcpwriteimpl.Call, m *v1.RequestMeta) error
 }
 
 func enrichTaskServiceTaskGetRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.TaskGetRequest) error {
-	if m.Meta == nil {
-		m.Meta = new(v1.RequestMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichTaskServiceRequestMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichTaskServiceRequestMeta); err != nil {
+		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("rootDir", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			return err
 		}
-		m.RootDir = v
 	}
 	return nil
 }
 
 func enrichTaskServiceTaskCreateRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.TaskCreateRequest) error {
 	m.Id = "task-" + c.ULID()
-	if m.Meta == nil {
-		m.Meta = new(v1.RequestMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichTaskServiceRequestMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichTaskServiceRequestMeta); err != nil {
+		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("rootDir", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			return err
 		}
-		m.RootDir = v
 	}
 	return nil
 }
 
 func enrichTaskServiceTaskUpdateRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.TaskUpdateRequest) error {
-	if m.Meta == nil {
-		m.Meta = new(v1.RequestMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichTaskServiceRequestMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichTaskServiceRequestMeta); err != nil {
+		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("rootDir", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			return err
 		}
-		m.RootDir = v
 	}
 	return nil
 }
 
 func enrichTaskServiceTaskDeleteRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.TaskDeleteRequest) error {
-	if m.Meta == nil {
-		m.Meta = new(v1.RequestMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichTaskServiceRequestMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichTaskServiceRequestMeta); err != nil {
+		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("rootDir", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			return err
 		}
-		m.RootDir = v
 	}
 	return nil
 }
 
 func enrichTaskServiceTaskMoveRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.TaskMoveRequest) error {
-	if m.Meta == nil {
-		m.Meta = new(v1.RequestMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichTaskServiceRequestMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichTaskServiceRequestMeta); err != nil {
+		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("rootDir", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			return err
 		}
-		m.RootDir = v
 	}
 	return nil
 }
 
 func enrichTaskServiceTaskTransformRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.TaskTransformRequest) error {
-	if m.Meta == nil {
-		m.Meta = new(v1.RequestMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichTaskServiceRequestMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichTaskServiceRequestMeta); err != nil {
+		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("rootDir", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			return err
 		}
-		m.RootDir = v
 	}
 	return nil
 }
 
 func enrichTaskServiceParentCreateRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.ParentCreateRequest) error {
 	m.Id = "task-" + c.ULID()
-	if m.Meta == nil {
-		m.Meta = new(v1.RequestMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichTaskServiceRequestMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichTaskServiceRequestMeta); err != nil {
+		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("rootDir", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			return err
 		}
-		m.RootDir = v
 	}
 	return nil
 }
 
 func enrichTaskServiceParentOperationsRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversTaskService[R], root R, m *v1.ParentOperationsRequest) error {
-	if m.Meta == nil {
-		m.Meta = new(v1.RequestMeta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichTaskServiceRequestMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichTaskServiceRequestMeta); err != nil {
+		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("rootDir", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			return err
 		}
-		m.RootDir = v
 	}
 	return nil
 }
@@ -1471,11 +1106,8 @@ func earlyCheckTaskServiceTaskListRequest[R proto.Message](c *mcpwriteimpl.Call,
 		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("rootDir", err))
-		} else {
-			m.RootDir = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
@@ -1514,11 +1146,8 @@ func earlyCheckTaskServiceTaskGetRequest[R proto.Message](c *mcpwriteimpl.Call, 
 		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("rootDir", err))
-		} else {
-			m.RootDir = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
@@ -1533,11 +1162,8 @@ func earlyCheckTaskServiceTaskCreateRequest[R proto.Message](c *mcpwriteimpl.Cal
 		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("rootDir", err))
-		} else {
-			m.RootDir = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
@@ -1552,11 +1178,8 @@ func earlyCheckTaskServiceTaskUpdateRequest[R proto.Message](c *mcpwriteimpl.Cal
 		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("rootDir", err))
-		} else {
-			m.RootDir = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
@@ -1571,11 +1194,8 @@ func earlyCheckTaskServiceTaskDeleteRequest[R proto.Message](c *mcpwriteimpl.Cal
 		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("rootDir", err))
-		} else {
-			m.RootDir = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
@@ -1590,11 +1210,8 @@ func earlyCheckTaskServiceTaskMoveRequest[R proto.Message](c *mcpwriteimpl.Call,
 		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("rootDir", err))
-		} else {
-			m.RootDir = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
@@ -1609,11 +1226,8 @@ func earlyCheckTaskServiceTaskTransformRequest[R proto.Message](c *mcpwriteimpl.
 		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("rootDir", err))
-		} else {
-			m.RootDir = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
@@ -1628,11 +1242,8 @@ func earlyCheckTaskServiceParentCreateRequest[R proto.Message](c *mcpwriteimpl.C
 		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("rootDir", err))
-		} else {
-			m.RootDir = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
@@ -1647,11 +1258,8 @@ func earlyCheckTaskServiceParentOperationsRequest[R proto.Message](c *mcpwriteim
 		return err
 	}
 	if m.RootDir == "" {
-		v, err := h.ResolveProjectRoot(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("rootDir", err))
-		} else {
-			m.RootDir = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveProjectRoot, root, "rootDir", &m.RootDir); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)

@@ -91,20 +91,11 @@ func NewLabelService(h LabelServiceHandler) *mcpwriteimpl.Service {
 		typed = a.resolvers()
 	}
 	labelNotesRequestResolvers := bindLabelServiceLabelNotesRequestResolvers(h, typed)
-	enrichLabelNotes := func(c *mcpwriteimpl.Call, m *v1.LabelNotesRequest) error {
-		return enrichLabelServiceLabelNotesRequest(c, labelNotesRequestResolvers, m, m)
-	}
-	invokeLabelNotes := func(ctx context.Context, m *v1.LabelNotesRequest) (*v1.LabelNotesResponse, error) {
-		return h.LabelNotes(ctx, m)
-	}
-	earlyCheckLabelNotes := func(c *mcpwriteimpl.Call, m *v1.LabelNotesRequest) error {
-		return earlyCheckLabelServiceLabelNotesRequest(c, labelNotesRequestResolvers, m, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "labels.v1.LabelService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.LabelNotesRequest]("label_notes", decodeLabelNotesRequest, enrichLabelNotes, invokeLabelNotes), earlyCheckLabelNotes),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.LabelNotesRequest]("label_notes", decodeLabelNotesRequest, mcpwriteimpl.BindResolvers(labelNotesRequestResolvers, enrichLabelServiceLabelNotesRequest), mcpwriteimpl.Bind(h, LabelServiceHandler.LabelNotes)), mcpwriteimpl.BindResolvers(labelNotesRequestResolvers, earlyCheckLabelServiceLabelNotesRequest)),
 		},
 	}
 }
@@ -140,13 +131,7 @@ func (a *clientAdapterLabelService) resolvers() any {
 }
 
 func (a *clientAdapterLabelService) LabelNotes(ctx context.Context, in *v1.LabelNotesRequest) (*v1.LabelNotesResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.LabelNotes(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.LabelNotes)
 }
 
 var fieldsLabel = []string{"owner", "text"}
@@ -160,11 +145,9 @@ func decodeLabel(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Label)
 	} else {
 		d.Missing("owner")
 	}
-	if v := obj.Get("text"); v.Present() {
-		if x, ok := d.String(v, "text"); ok {
-			d.MaxLength("text", x, 10)
-			m.Text = x
-		}
+	if x, ok := d.String(obj.Get("text"), "text"); ok {
+		d.MaxLength("text", x, 10)
+		m.Text = x
 	}
 }
 
@@ -191,11 +174,9 @@ func decodeLabelNotesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		d.Missing("labels")
 	}
-	if v := obj.Get("title"); v.Present() {
-		if x, ok := d.String(v, "title"); ok {
-			d.MaxLength("title", x, 10)
-			m.Title = x
-		}
+	if x, ok := d.String(obj.Get("title"), "title"); ok {
+		d.MaxLength("title", x, 10)
+		m.Title = x
 	}
 }
 

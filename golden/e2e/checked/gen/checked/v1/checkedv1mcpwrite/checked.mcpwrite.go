@@ -45,12 +45,6 @@ func RegisterBookingServiceTools(s *mcp.Server, h BookingServiceHandler, opts ..
 // NewBookingService binds the generated tool code of checked.v1.BookingService
 // to h, for RegisterBookingServiceTools or runtime.NewPreparer.
 func NewBookingService(h BookingServiceHandler) *mcpwriteimpl.Service {
-	enrichBookRoom := func(c *mcpwriteimpl.Call, m *v1.BookRoomRequest) error {
-		return enrichBookingServiceBookRoomRequest(c, m)
-	}
-	invokeBookRoom := func(ctx context.Context, m *v1.BookRoomRequest) (*v1.BookRoomResponse, error) {
-		return h.BookRoom(ctx, m)
-	}
 	pathsBookRoom := map[string]string{
 		"email":         "email",
 		"room":          "room",
@@ -71,7 +65,7 @@ func NewBookingService(h BookingServiceHandler) *mcpwriteimpl.Service {
 		Name: "checked.v1.BookingService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.BookRoomRequest]("book_room", decodeBookRoomRequest, enrichBookRoom, invokeBookRoom).WithAgentPaths(pathsBookRoom, nil),
+			mcpwriteimpl.NewTool[v1.BookRoomRequest]("book_room", decodeBookRoomRequest, enrichBookingServiceBookRoomRequest, mcpwriteimpl.Bind(h, BookingServiceHandler.BookRoom)).WithAgentPaths(pathsBookRoom, nil),
 		},
 		NewChecker: func() (mcpwriteimpl.RequestChecker, error) {
 			return pvcheck.New(
@@ -102,28 +96,18 @@ type clientAdapterBookingService struct {
 }
 
 func (a *clientAdapterBookingService) BookRoom(ctx context.Context, in *v1.BookRoomRequest) (*v1.BookRoomResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.BookRoom(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.BookRoom)
 }
 
 var fieldsWindow = []string{"starts", "ends"}
 
 func decodeWindow(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Window) {
 	d.Known(obj, fieldsWindow)
-	if v := obj.Get("starts"); v.Present() {
-		if x, ok := d.Timestamp(v, "starts"); ok {
-			m.Starts = x
-		}
+	if x, ok := d.Timestamp(obj.Get("starts"), "starts"); ok {
+		m.Starts = x
 	}
-	if v := obj.Get("ends"); v.Present() {
-		if x, ok := d.Timestamp(v, "ends"); ok {
-			m.Ends = x
-		}
+	if x, ok := d.Timestamp(obj.Get("ends"), "ends"); ok {
+		m.Ends = x
 	}
 }
 
@@ -147,24 +131,18 @@ func decodeBookRoomRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m 
 	} else {
 		d.Missing("room")
 	}
-	if v := obj.Get("window"); v.Present() {
-		if o, ok := d.Object(v, "window"); ok {
-			x := new(v1.Window)
-			d.Enter("window")
-			decodeWindow(d, o, x)
-			d.Leave()
-			m.Window = x
-		}
+	if o, ok := d.Object(obj.Get("window"), "window"); ok {
+		x := new(v1.Window)
+		d.Enter("window")
+		decodeWindow(d, o, x)
+		d.Leave()
+		m.Window = x
 	}
-	if v := obj.Get("length"); v.Present() {
-		if x, ok := d.Duration(v, "length"); ok {
-			m.Length = x
-		}
+	if x, ok := d.Duration(obj.Get("length"), "length"); ok {
+		m.Length = x
 	}
-	if v := obj.Get("notify"); v.Present() {
-		if x, ok := d.FieldMask(v, "notify"); ok {
-			m.Notify = x
-		}
+	if x, ok := d.FieldMask(obj.Get("notify"), "notify"); ok {
+		m.Notify = x
 	}
 	if v := obj.Get("attrs"); v.Present() {
 		if x, ok := d.Struct(v, "attrs"); ok {
@@ -176,15 +154,11 @@ func decodeBookRoomRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m 
 			m.Budget = wrapperspb.Int64(x)
 		}
 	}
-	if v := obj.Get("seats"); v.Present() {
-		if x, ok := d.Int64(v, "seats"); ok {
-			m.Seats = x
-		}
+	if x, ok := d.Int64(obj.Get("seats"), "seats"); ok {
+		m.Seats = x
 	}
-	if v := obj.Get("badge"); v.Present() {
-		if x, ok := d.Bytes(v, "badge"); ok {
-			m.Badge = x
-		}
+	if x, ok := d.Bytes(obj.Get("badge"), "badge"); ok {
+		m.Badge = x
 	}
 	if v := obj.Get("color"); v.Present() {
 		if x, ok := d.String(v, "color"); ok {

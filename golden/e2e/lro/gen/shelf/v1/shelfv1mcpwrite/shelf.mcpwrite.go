@@ -46,21 +46,12 @@ func RegisterShelfServiceTools(s *mcp.Server, h ShelfServiceHandler, opts ...run
 // NewShelfService binds the generated tool code of shelf.v1.ShelfService to h,
 // for RegisterShelfServiceTools or runtime.NewPreparer.
 func NewShelfService(h ShelfServiceHandler) *mcpwriteimpl.Service {
-	enrichCreateShelf := func(c *mcpwriteimpl.Call, m *v1.CreateShelfRequest) error {
-		return enrichShelfServiceCreateShelfRequest(c, m)
-	}
-	invokeCreateShelf := func(ctx context.Context, m *v1.CreateShelfRequest) (*longrunning.Operation, error) {
-		return h.CreateShelf(ctx, m)
-	}
-	invokeRepaintShelf := func(ctx context.Context, m *v1.RepaintShelfRequest) (*longrunning.Operation, error) {
-		return h.RepaintShelf(ctx, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "shelf.v1.ShelfService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.CreateShelfRequest]("create_shelf", decodeCreateShelfRequest, enrichCreateShelf, invokeCreateShelf),
-			mcpwriteimpl.NewTool[v1.RepaintShelfRequest]("repaint_shelf", decodeRepaintShelfRequest, nil, invokeRepaintShelf),
+			mcpwriteimpl.NewTool[v1.CreateShelfRequest]("create_shelf", decodeCreateShelfRequest, enrichShelfServiceCreateShelfRequest, mcpwriteimpl.Bind(h, ShelfServiceHandler.CreateShelf)),
+			mcpwriteimpl.NewTool[v1.RepaintShelfRequest]("repaint_shelf", decodeRepaintShelfRequest, nil, mcpwriteimpl.Bind(h, ShelfServiceHandler.RepaintShelf)),
 		},
 		Operations: mcpwriteimpl.OperationsOf[*longrunning.Operation, longrunning.GetOperationRequest](h),
 	}
@@ -87,23 +78,11 @@ type clientAdapterShelfService struct {
 }
 
 func (a *clientAdapterShelfService) CreateShelf(ctx context.Context, in *v1.CreateShelfRequest) (*longrunning.Operation, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateShelf(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateShelf)
 }
 
 func (a *clientAdapterShelfService) RepaintShelf(ctx context.Context, in *v1.RepaintShelfRequest) (*longrunning.Operation, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.RepaintShelf(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.RepaintShelf)
 }
 
 // ShelfServiceOperations is what a ShelfServiceHandler also implements so

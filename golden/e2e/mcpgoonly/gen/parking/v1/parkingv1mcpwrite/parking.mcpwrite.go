@@ -45,17 +45,11 @@ func RegisterParkingServiceTools(s *server.MCPServer, h ParkingServiceHandler, o
 // NewParkingService binds the generated tool code of parking.v1.ParkingService
 // to h, for RegisterParkingServiceTools or runtime.NewPreparer.
 func NewParkingService(h ParkingServiceHandler) *mcpwriteimpl.Service {
-	enrichReserveSpot := func(c *mcpwriteimpl.Call, m *v1.ReserveSpotRequest) error {
-		return enrichParkingServiceReserveSpotRequest(c, m)
-	}
-	invokeReserveSpot := func(ctx context.Context, m *v1.ReserveSpotRequest) (*v1.ReserveSpotResponse, error) {
-		return h.ReserveSpot(ctx, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "parking.v1.ParkingService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.ReserveSpotRequest]("reserve_spot", decodeReserveSpotRequest, enrichReserveSpot, invokeReserveSpot),
+			mcpwriteimpl.NewTool[v1.ReserveSpotRequest]("reserve_spot", decodeReserveSpotRequest, enrichParkingServiceReserveSpotRequest, mcpwriteimpl.Bind(h, ParkingServiceHandler.ReserveSpot)),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"parking.v1.Level": enumLevel,
@@ -84,13 +78,7 @@ type clientAdapterParkingService struct {
 }
 
 func (a *clientAdapterParkingService) ReserveSpot(ctx context.Context, in *v1.ReserveSpotRequest) (*v1.ReserveSpotResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ReserveSpot(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ReserveSpot)
 }
 
 var enumLevel = mcpwriteimpl.NewEnumTable("parking.v1.Level", []mcpwriteimpl.EnumValue{

@@ -43,17 +43,11 @@ func RegisterOutlineServiceTools(s *mcp.Server, h OutlineServiceHandler, opts ..
 // NewOutlineService binds the generated tool code of outline.v1.OutlineService
 // to h, for RegisterOutlineServiceTools or runtime.NewPreparer.
 func NewOutlineService(h OutlineServiceHandler) *mcpwriteimpl.Service {
-	enrichCreateOutline := func(c *mcpwriteimpl.Call, m *v1.CreateOutlineRequest) error {
-		return enrichOutlineServiceCreateOutlineRequest(c, m)
-	}
-	invokeCreateOutline := func(ctx context.Context, m *v1.CreateOutlineRequest) (*v1.CreateOutlineResponse, error) {
-		return h.CreateOutline(ctx, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "outline.v1.OutlineService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.CreateOutlineRequest]("create_outline", decodeCreateOutlineRequest, enrichCreateOutline, invokeCreateOutline),
+			mcpwriteimpl.NewTool[v1.CreateOutlineRequest]("create_outline", decodeCreateOutlineRequest, enrichOutlineServiceCreateOutlineRequest, mcpwriteimpl.Bind(h, OutlineServiceHandler.CreateOutline)),
 		},
 	}
 }
@@ -79,13 +73,7 @@ type clientAdapterOutlineService struct {
 }
 
 func (a *clientAdapterOutlineService) CreateOutline(ctx context.Context, in *v1.CreateOutlineRequest) (*v1.CreateOutlineResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateOutline(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateOutline)
 }
 
 var fieldsSection = []string{"title", "sections"}

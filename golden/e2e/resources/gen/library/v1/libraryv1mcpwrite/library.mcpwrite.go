@@ -54,23 +54,13 @@ func RegisterBookServiceTools(s *mcp.Server, h BookServiceHandler, opts ...runti
 // NewBookService binds the generated tool code of library.v1.BookService to h,
 // for RegisterBookServiceTools or runtime.NewPreparer.
 func NewBookService(h BookServiceHandler) *mcpwriteimpl.Service {
-	enrichGetBook := func(c *mcpwriteimpl.Call, m *v1.GetBookRequest) error { return enrichBookServiceGetBookRequest(c, m) }
-	invokeGetBook := func(ctx context.Context, m *v1.GetBookRequest) (*v1.Book, error) { return h.GetBook(ctx, m) }
-	enrichGetShelf := func(c *mcpwriteimpl.Call, m *v1.GetShelfRequest) error { return enrichBookServiceGetShelfRequest(c, m) }
-	invokeGetShelf := func(ctx context.Context, m *v1.GetShelfRequest) (*v1.Shelf, error) { return h.GetShelf(ctx, m) }
-	enrichCountBooks := func(c *mcpwriteimpl.Call, m *v1.CountBooksRequest) error {
-		return enrichBookServiceCountBooksRequest(c, m)
-	}
-	invokeCountBooks := func(ctx context.Context, m *v1.CountBooksRequest) (*v1.CountBooksResponse, error) {
-		return h.CountBooks(ctx, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "library.v1.BookService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.GetBookRequest]("get_book", decodeGetBookRequest, enrichGetBook, invokeGetBook),
-			mcpwriteimpl.NewTool[v1.GetShelfRequest]("get_shelf", decodeGetShelfRequest, enrichGetShelf, invokeGetShelf),
-			mcpwriteimpl.NewTool[v1.CountBooksRequest]("count_books", decodeCountBooksRequest, enrichCountBooks, invokeCountBooks),
+			mcpwriteimpl.NewTool[v1.GetBookRequest]("get_book", decodeGetBookRequest, enrichBookServiceGetBookRequest, mcpwriteimpl.Bind(h, BookServiceHandler.GetBook)),
+			mcpwriteimpl.NewTool[v1.GetShelfRequest]("get_shelf", decodeGetShelfRequest, enrichBookServiceGetShelfRequest, mcpwriteimpl.Bind(h, BookServiceHandler.GetShelf)),
+			mcpwriteimpl.NewTool[v1.CountBooksRequest]("count_books", decodeCountBooksRequest, enrichBookServiceCountBooksRequest, mcpwriteimpl.Bind(h, BookServiceHandler.CountBooks)),
 		},
 	}
 }
@@ -97,33 +87,15 @@ type clientAdapterBookService struct {
 }
 
 func (a *clientAdapterBookService) GetBook(ctx context.Context, in *v1.GetBookRequest) (*v1.Book, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.GetBook(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.GetBook)
 }
 
 func (a *clientAdapterBookService) GetShelf(ctx context.Context, in *v1.GetShelfRequest) (*v1.Shelf, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.GetShelf(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.GetShelf)
 }
 
 func (a *clientAdapterBookService) CountBooks(ctx context.Context, in *v1.CountBooksRequest) (*v1.CountBooksResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CountBooks(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CountBooks)
 }
 
 var fieldsGetBookRequest = []string{"name"}

@@ -43,12 +43,11 @@ func RegisterShelfServiceTools(s *mcp.Server, h ShelfServiceHandler, opts ...run
 // NewShelfService binds the generated tool code of library.v1.ShelfService to
 // h, for RegisterShelfServiceTools or runtime.NewPreparer.
 func NewShelfService(h ShelfServiceHandler) *mcpwriteimpl.Service {
-	invokeCreateShelf := func(ctx context.Context, m *v1.CreateShelfRequest) (*v1.Shelf, error) { return h.CreateShelf(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "library.v1.ShelfService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.CreateShelfRequest]("create_shelf", decodeCreateShelfRequest, nil, invokeCreateShelf),
+			mcpwriteimpl.NewTool[v1.CreateShelfRequest]("create_shelf", decodeCreateShelfRequest, nil, mcpwriteimpl.Bind(h, ShelfServiceHandler.CreateShelf)),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"library.v1.Genre": enumGenre,
@@ -76,13 +75,7 @@ type clientAdapterShelfService struct {
 }
 
 func (a *clientAdapterShelfService) CreateShelf(ctx context.Context, in *v1.CreateShelfRequest) (*v1.Shelf, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateShelf(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateShelf)
 }
 
 var enumGenre = mcpwriteimpl.NewEnumTable("library.v1.Genre", []mcpwriteimpl.EnumValue{
@@ -94,10 +87,8 @@ var fieldsLabel = []string{"text"}
 
 func decodeLabel(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Label) {
 	d.Known(obj, fieldsLabel)
-	if v := obj.Get("text"); v.Present() {
-		if x, ok := d.String(v, "text"); ok {
-			m.Text = x
-		}
+	if x, ok := d.String(obj.Get("text"), "text"); ok {
+		m.Text = x
 	}
 }
 
@@ -105,24 +96,18 @@ var fieldsShelf = []string{"name", "genre", "label"}
 
 func decodeShelf(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Shelf) {
 	d.Known(obj, fieldsShelf)
-	if v := obj.Get("name"); v.Present() {
-		if x, ok := d.String(v, "name"); ok {
-			m.Name = x
-		}
+	if x, ok := d.String(obj.Get("name"), "name"); ok {
+		m.Name = x
 	}
-	if v := obj.Get("genre"); v.Present() {
-		if x, ok := d.Enum(v, "genre", enumGenre); ok {
-			m.Genre = v1.Genre(x)
-		}
+	if x, ok := d.Enum(obj.Get("genre"), "genre", enumGenre); ok {
+		m.Genre = v1.Genre(x)
 	}
-	if v := obj.Get("label"); v.Present() {
-		if o, ok := d.Object(v, "label"); ok {
-			x := new(v1.Label)
-			d.Enter("label")
-			decodeLabel(d, o, x)
-			d.Leave()
-			m.Label = x
-		}
+	if o, ok := d.Object(obj.Get("label"), "label"); ok {
+		x := new(v1.Label)
+		d.Enter("label")
+		decodeLabel(d, o, x)
+		d.Leave()
+		m.Label = x
 	}
 }
 
@@ -130,13 +115,11 @@ var fieldsCreateShelfRequest = []string{"shelf"}
 
 func decodeCreateShelfRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateShelfRequest) {
 	d.Known(obj, fieldsCreateShelfRequest)
-	if v := obj.Get("shelf"); v.Present() {
-		if o, ok := d.Object(v, "shelf"); ok {
-			x := new(v1.Shelf)
-			d.Enter("shelf")
-			decodeShelf(d, o, x)
-			d.Leave()
-			m.Shelf = x
-		}
+	if o, ok := d.Object(obj.Get("shelf"), "shelf"); ok {
+		x := new(v1.Shelf)
+		d.Enter("shelf")
+		decodeShelf(d, o, x)
+		d.Leave()
+		m.Shelf = x
 	}
 }

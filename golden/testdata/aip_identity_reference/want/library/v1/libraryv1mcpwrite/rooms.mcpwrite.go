@@ -92,20 +92,12 @@ func NewRoomService(h RoomServiceHandler) *mcpwriteimpl.Service {
 		typed = a.resolvers()
 	}
 	updateRoomRequestResolvers := bindRoomServiceUpdateRoomRequestResolvers(h, typed)
-	invokeCreateRoom := func(ctx context.Context, m *v1.CreateRoomRequest) (*v1.Room, error) { return h.CreateRoom(ctx, m) }
-	enrichUpdateRoom := func(c *mcpwriteimpl.Call, m *v1.UpdateRoomRequest) error {
-		return enrichRoomServiceUpdateRoomRequest(c, updateRoomRequestResolvers, m, m)
-	}
-	invokeUpdateRoom := func(ctx context.Context, m *v1.UpdateRoomRequest) (*v1.Room, error) { return h.UpdateRoom(ctx, m) }
-	earlyCheckUpdateRoom := func(c *mcpwriteimpl.Call, m *v1.UpdateRoomRequest) error {
-		return earlyCheckRoomServiceUpdateRoomRequest(c, updateRoomRequestResolvers, m, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "library.v1.RoomService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.CreateRoomRequest]("create_room", decodeCreateRoomRequest, nil, invokeCreateRoom),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdateRoomRequest]("update_room", decodeUpdateRoomRequest, enrichUpdateRoom, invokeUpdateRoom), earlyCheckUpdateRoom),
+			mcpwriteimpl.NewTool[v1.CreateRoomRequest]("create_room", decodeCreateRoomRequest, nil, mcpwriteimpl.Bind(h, RoomServiceHandler.CreateRoom)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.UpdateRoomRequest]("update_room", decodeUpdateRoomRequest, mcpwriteimpl.BindResolvers(updateRoomRequestResolvers, enrichRoomServiceUpdateRoomRequest), mcpwriteimpl.Bind(h, RoomServiceHandler.UpdateRoom)), mcpwriteimpl.BindResolvers(updateRoomRequestResolvers, earlyCheckRoomServiceUpdateRoomRequest)),
 		},
 	}
 }
@@ -142,23 +134,11 @@ func (a *clientAdapterRoomService) resolvers() any {
 }
 
 func (a *clientAdapterRoomService) CreateRoom(ctx context.Context, in *v1.CreateRoomRequest) (*v1.Room, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateRoom(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateRoom)
 }
 
 func (a *clientAdapterRoomService) UpdateRoom(ctx context.Context, in *v1.UpdateRoomRequest) (*v1.Room, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.UpdateRoom(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.UpdateRoom)
 }
 
 var fieldsRoom = []string{"title"}
@@ -169,10 +149,8 @@ var ownedRoom = map[string]string{
 
 func decodeRoom(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Room) {
 	d.KnownOwned(obj, fieldsRoom, ownedRoom)
-	if v := obj.Get("title"); v.Present() {
-		if x, ok := d.String(v, "title"); ok {
-			m.Title = x
-		}
+	if x, ok := d.String(obj.Get("title"), "title"); ok {
+		m.Title = x
 	}
 }
 
@@ -180,14 +158,12 @@ var fieldsCreateRoomRequest = []string{"room"}
 
 func decodeCreateRoomRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateRoomRequest) {
 	d.Known(obj, fieldsCreateRoomRequest)
-	if v := obj.Get("room"); v.Present() {
-		if o, ok := d.Object(v, "room"); ok {
-			x := new(v1.Room)
-			d.Enter("room")
-			decodeRoom(d, o, x)
-			d.Leave()
-			m.Room = x
-		}
+	if o, ok := d.Object(obj.Get("room"), "room"); ok {
+		x := new(v1.Room)
+		d.Enter("room")
+		decodeRoom(d, o, x)
+		d.Leave()
+		m.Room = x
 	}
 }
 
@@ -202,10 +178,8 @@ func decodeRoomForUpdate(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("title"); v.Present() {
-		if x, ok := d.String(v, "title"); ok {
-			m.Title = x
-		}
+	if x, ok := d.String(obj.Get("title"), "title"); ok {
+		m.Title = x
 	}
 }
 
@@ -213,19 +187,15 @@ var fieldsUpdateRoomRequest = []string{"room", "update_mask"}
 
 func decodeUpdateRoomRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.UpdateRoomRequest) {
 	d.Known(obj, fieldsUpdateRoomRequest)
-	if v := obj.Get("room"); v.Present() {
-		if o, ok := d.Object(v, "room"); ok {
-			x := new(v1.Room)
-			d.Enter("room")
-			decodeRoomForUpdate(d, o, x)
-			d.Leave()
-			m.Room = x
-		}
+	if o, ok := d.Object(obj.Get("room"), "room"); ok {
+		x := new(v1.Room)
+		d.Enter("room")
+		decodeRoomForUpdate(d, o, x)
+		d.Leave()
+		m.Room = x
 	}
-	if v := obj.Get("update_mask"); v.Present() {
-		if x, ok := d.FieldMask(v, "update_mask"); ok {
-			m.UpdateMask = x
-		}
+	if x, ok := d.FieldMask(obj.Get("update_mask"), "update_mask"); ok {
+		m.UpdateMask = x
 	}
 	m.UpdateMask = mcpwriteimpl.CheckUpdateMask(d, "update_mask", m.UpdateMask, m.GetRoom(), "name")
 }

@@ -53,22 +53,16 @@ func RegisterArchiveServiceTools(s *mcp.Server, h ArchiveServiceHandler, opts ..
 // NewArchiveService binds the generated tool code of library.v1.ArchiveService
 // to h, for RegisterArchiveServiceTools or runtime.NewPreparer.
 func NewArchiveService(h ArchiveServiceHandler) *mcpwriteimpl.Service {
-	invokeRemoveCopy := func(ctx context.Context, m *v1.CopyRequest) (*v1.Copy, error) { return h.RemoveCopy(ctx, m) }
-	invokeDestroyScan := func(ctx context.Context, m *v1.CopyRequest) (*v1.Copy, error) { return h.DestroyScan(ctx, m) }
-	invokePurgeCopies := func(ctx context.Context, m *v1.CopyRequest) (*v1.Copy, error) { return h.PurgeCopies(ctx, m) }
-	invokeSetIamPolicy := func(ctx context.Context, m *v1.SetIamPolicyRequest) (*v1.Copy, error) { return h.SetIamPolicy(ctx, m) }
-	invokeRestoreCopy := func(ctx context.Context, m *v1.CopyRequest) (*v1.Copy, error) { return h.RestoreCopy(ctx, m) }
-	invokeDestroyDraft := func(ctx context.Context, m *v1.CopyRequest) (*v1.Copy, error) { return h.DestroyDraft(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "library.v1.ArchiveService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.CopyRequest]("remove_copy", decodeCopyRequest, nil, invokeRemoveCopy),
-			mcpwriteimpl.NewTool[v1.CopyRequest]("destroy_scan", decodeCopyRequest, nil, invokeDestroyScan),
-			mcpwriteimpl.NewTool[v1.CopyRequest]("purge_copies", decodeCopyRequest, nil, invokePurgeCopies),
-			mcpwriteimpl.NewTool[v1.SetIamPolicyRequest]("set_iam_policy", decodeSetIamPolicyRequest, nil, invokeSetIamPolicy),
-			mcpwriteimpl.NewTool[v1.CopyRequest]("restore_copy", decodeCopyRequest, nil, invokeRestoreCopy),
-			mcpwriteimpl.NewTool[v1.CopyRequest]("destroy_draft", decodeCopyRequest, nil, invokeDestroyDraft),
+			mcpwriteimpl.NewTool[v1.CopyRequest]("remove_copy", decodeCopyRequest, nil, mcpwriteimpl.Bind(h, ArchiveServiceHandler.RemoveCopy)),
+			mcpwriteimpl.NewTool[v1.CopyRequest]("destroy_scan", decodeCopyRequest, nil, mcpwriteimpl.Bind(h, ArchiveServiceHandler.DestroyScan)),
+			mcpwriteimpl.NewTool[v1.CopyRequest]("purge_copies", decodeCopyRequest, nil, mcpwriteimpl.Bind(h, ArchiveServiceHandler.PurgeCopies)),
+			mcpwriteimpl.NewTool[v1.SetIamPolicyRequest]("set_iam_policy", decodeSetIamPolicyRequest, nil, mcpwriteimpl.Bind(h, ArchiveServiceHandler.SetIamPolicy)),
+			mcpwriteimpl.NewTool[v1.CopyRequest]("restore_copy", decodeCopyRequest, nil, mcpwriteimpl.Bind(h, ArchiveServiceHandler.RestoreCopy)),
+			mcpwriteimpl.NewTool[v1.CopyRequest]("destroy_draft", decodeCopyRequest, nil, mcpwriteimpl.Bind(h, ArchiveServiceHandler.DestroyDraft)),
 		},
 	}
 }
@@ -99,73 +93,35 @@ type clientAdapterArchiveService struct {
 }
 
 func (a *clientAdapterArchiveService) RemoveCopy(ctx context.Context, in *v1.CopyRequest) (*v1.Copy, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.RemoveCopy(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.RemoveCopy)
 }
 
 func (a *clientAdapterArchiveService) DestroyScan(ctx context.Context, in *v1.CopyRequest) (*v1.Copy, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.DestroyScan(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.DestroyScan)
 }
 
 func (a *clientAdapterArchiveService) PurgeCopies(ctx context.Context, in *v1.CopyRequest) (*v1.Copy, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.PurgeCopies(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.PurgeCopies)
 }
 
 func (a *clientAdapterArchiveService) SetIamPolicy(ctx context.Context, in *v1.SetIamPolicyRequest) (*v1.Copy, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.SetIamPolicy(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.SetIamPolicy)
 }
 
 func (a *clientAdapterArchiveService) RestoreCopy(ctx context.Context, in *v1.CopyRequest) (*v1.Copy, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.RestoreCopy(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.RestoreCopy)
 }
 
 func (a *clientAdapterArchiveService) DestroyDraft(ctx context.Context, in *v1.CopyRequest) (*v1.Copy, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.DestroyDraft(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.DestroyDraft)
 }
 
 var fieldsCopyRequest = []string{"name"}
 
 func decodeCopyRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CopyRequest) {
 	d.Known(obj, fieldsCopyRequest)
-	if v := obj.Get("name"); v.Present() {
-		if x, ok := d.String(v, "name"); ok {
-			m.Name = x
-		}
+	if x, ok := d.String(obj.Get("name"), "name"); ok {
+		m.Name = x
 	}
 }
 
@@ -173,14 +129,10 @@ var fieldsSetIamPolicyRequest = []string{"resource", "policy"}
 
 func decodeSetIamPolicyRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.SetIamPolicyRequest) {
 	d.Known(obj, fieldsSetIamPolicyRequest)
-	if v := obj.Get("resource"); v.Present() {
-		if x, ok := d.String(v, "resource"); ok {
-			m.Resource = x
-		}
+	if x, ok := d.String(obj.Get("resource"), "resource"); ok {
+		m.Resource = x
 	}
-	if v := obj.Get("policy"); v.Present() {
-		if x, ok := d.String(v, "policy"); ok {
-			m.Policy = x
-		}
+	if x, ok := d.String(obj.Get("policy"), "policy"); ok {
+		m.Policy = x
 	}
 }

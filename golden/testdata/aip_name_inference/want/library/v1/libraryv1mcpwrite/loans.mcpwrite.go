@@ -45,14 +45,12 @@ func RegisterLoanServiceTools(s *mcp.Server, h LoanServiceHandler, opts ...runti
 // NewLoanService binds the generated tool code of library.v1.LoanService to h,
 // for RegisterLoanServiceTools or runtime.NewPreparer.
 func NewLoanService(h LoanServiceHandler) *mcpwriteimpl.Service {
-	invokeGetLoan := func(ctx context.Context, m *v1.LoanRequest) (*v1.Loan, error) { return h.GetLoan(ctx, m) }
-	invokeListLoans := func(ctx context.Context, m *v1.LoanRequest) (*v1.Loan, error) { return h.ListLoans(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "library.v1.LoanService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.LoanRequest]("get_loan", decodeLoanRequest, nil, invokeGetLoan),
-			mcpwriteimpl.NewTool[v1.LoanRequest]("list_loans", decodeLoanRequest, nil, invokeListLoans),
+			mcpwriteimpl.NewTool[v1.LoanRequest]("get_loan", decodeLoanRequest, nil, mcpwriteimpl.Bind(h, LoanServiceHandler.GetLoan)),
+			mcpwriteimpl.NewTool[v1.LoanRequest]("list_loans", decodeLoanRequest, nil, mcpwriteimpl.Bind(h, LoanServiceHandler.ListLoans)),
 		},
 	}
 }
@@ -78,23 +76,11 @@ type clientAdapterLoanService struct {
 }
 
 func (a *clientAdapterLoanService) GetLoan(ctx context.Context, in *v1.LoanRequest) (*v1.Loan, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.GetLoan(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.GetLoan)
 }
 
 func (a *clientAdapterLoanService) ListLoans(ctx context.Context, in *v1.LoanRequest) (*v1.Loan, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ListLoans(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ListLoans)
 }
 
 // LoanReadServiceHandler is what the library.v1.LoanReadService tools call: the
@@ -118,14 +104,12 @@ func RegisterLoanReadServiceTools(s *mcp.Server, h LoanReadServiceHandler, opts 
 // library.v1.LoanReadService to h, for RegisterLoanReadServiceTools or
 // runtime.NewPreparer.
 func NewLoanReadService(h LoanReadServiceHandler) *mcpwriteimpl.Service {
-	invokeGetLoan := func(ctx context.Context, m *v1.LoanRequest) (*v1.Loan, error) { return h.GetLoan(ctx, m) }
-	invokeSearchLoans := func(ctx context.Context, m *v1.LoanRequest) (*v1.Loan, error) { return h.SearchLoans(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "library.v1.LoanReadService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.LoanRequest]("r_get_loan", decodeLoanRequest, nil, invokeGetLoan),
-			mcpwriteimpl.NewTool[v1.LoanRequest]("r_search_loans", decodeLoanRequest, nil, invokeSearchLoans),
+			mcpwriteimpl.NewTool[v1.LoanRequest]("r_get_loan", decodeLoanRequest, nil, mcpwriteimpl.Bind(h, LoanReadServiceHandler.GetLoan)),
+			mcpwriteimpl.NewTool[v1.LoanRequest]("r_search_loans", decodeLoanRequest, nil, mcpwriteimpl.Bind(h, LoanReadServiceHandler.SearchLoans)),
 		},
 	}
 }
@@ -152,32 +136,18 @@ type clientAdapterLoanReadService struct {
 }
 
 func (a *clientAdapterLoanReadService) GetLoan(ctx context.Context, in *v1.LoanRequest) (*v1.Loan, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.GetLoan(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.GetLoan)
 }
 
 func (a *clientAdapterLoanReadService) SearchLoans(ctx context.Context, in *v1.LoanRequest) (*v1.Loan, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.SearchLoans(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.SearchLoans)
 }
 
 var fieldsLoanRequest = []string{"name"}
 
 func decodeLoanRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.LoanRequest) {
 	d.Known(obj, fieldsLoanRequest)
-	if v := obj.Get("name"); v.Present() {
-		if x, ok := d.String(v, "name"); ok {
-			m.Name = x
-		}
+	if x, ok := d.String(obj.Get("name"), "name"); ok {
+		m.Name = x
 	}
 }

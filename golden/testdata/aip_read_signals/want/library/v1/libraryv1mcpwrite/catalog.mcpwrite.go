@@ -47,18 +47,13 @@ func RegisterCatalogServiceTools(s *mcp.Server, h CatalogServiceHandler, opts ..
 // NewCatalogService binds the generated tool code of library.v1.CatalogService
 // to h, for RegisterCatalogServiceTools or runtime.NewPreparer.
 func NewCatalogService(h CatalogServiceHandler) *mcpwriteimpl.Service {
-	invokeGetTitle := func(ctx context.Context, m *v1.GetTitleRequest) (*v1.Title, error) { return h.GetTitle(ctx, m) }
-	invokeListTitles := func(ctx context.Context, m *v1.ListTitlesRequest) (*v1.ListTitlesResponse, error) {
-		return h.ListTitles(ctx, m)
-	}
-	invokeTouchTitle := func(ctx context.Context, m *v1.GetTitleRequest) (*v1.Title, error) { return h.TouchTitle(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "library.v1.CatalogService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.GetTitleRequest]("get_title", decodeGetTitleRequest, nil, invokeGetTitle),
-			mcpwriteimpl.NewTool[v1.ListTitlesRequest]("list_titles", decodeListTitlesRequest, nil, invokeListTitles),
-			mcpwriteimpl.NewTool[v1.GetTitleRequest]("touch_title", decodeGetTitleRequest, nil, invokeTouchTitle),
+			mcpwriteimpl.NewTool[v1.GetTitleRequest]("get_title", decodeGetTitleRequest, nil, mcpwriteimpl.Bind(h, CatalogServiceHandler.GetTitle)),
+			mcpwriteimpl.NewTool[v1.ListTitlesRequest]("list_titles", decodeListTitlesRequest, nil, mcpwriteimpl.Bind(h, CatalogServiceHandler.ListTitles)),
+			mcpwriteimpl.NewTool[v1.GetTitleRequest]("touch_title", decodeGetTitleRequest, nil, mcpwriteimpl.Bind(h, CatalogServiceHandler.TouchTitle)),
 		},
 	}
 }
@@ -86,43 +81,23 @@ type clientAdapterCatalogService struct {
 }
 
 func (a *clientAdapterCatalogService) GetTitle(ctx context.Context, in *v1.GetTitleRequest) (*v1.Title, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.GetTitle(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.GetTitle)
 }
 
 func (a *clientAdapterCatalogService) ListTitles(ctx context.Context, in *v1.ListTitlesRequest) (*v1.ListTitlesResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ListTitles(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ListTitles)
 }
 
 func (a *clientAdapterCatalogService) TouchTitle(ctx context.Context, in *v1.GetTitleRequest) (*v1.Title, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.TouchTitle(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.TouchTitle)
 }
 
 var fieldsGetTitleRequest = []string{"name"}
 
 func decodeGetTitleRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.GetTitleRequest) {
 	d.Known(obj, fieldsGetTitleRequest)
-	if v := obj.Get("name"); v.Present() {
-		if x, ok := d.String(v, "name"); ok {
-			m.Name = x
-		}
+	if x, ok := d.String(obj.Get("name"), "name"); ok {
+		m.Name = x
 	}
 }
 
@@ -130,14 +105,10 @@ var fieldsListTitlesRequest = []string{"page_size", "page_token"}
 
 func decodeListTitlesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ListTitlesRequest) {
 	d.Known(obj, fieldsListTitlesRequest)
-	if v := obj.Get("page_size"); v.Present() {
-		if x, ok := d.Int32(v, "page_size"); ok {
-			m.PageSize = x
-		}
+	if x, ok := d.Int32(obj.Get("page_size"), "page_size"); ok {
+		m.PageSize = x
 	}
-	if v := obj.Get("page_token"); v.Present() {
-		if x, ok := d.String(v, "page_token"); ok {
-			m.PageToken = x
-		}
+	if x, ok := d.String(obj.Get("page_token"), "page_token"); ok {
+		m.PageToken = x
 	}
 }

@@ -47,16 +47,13 @@ func RegisterShelfServiceTools(s *mcp.Server, h ShelfServiceHandler, opts ...run
 // NewShelfService binds the generated tool code of library.v1.ShelfService to
 // h, for RegisterShelfServiceTools or runtime.NewPreparer.
 func NewShelfService(h ShelfServiceHandler) *mcpwriteimpl.Service {
-	invokeCreateShelf := func(ctx context.Context, m *v1.CreateShelfRequest) (*v1.Shelf, error) { return h.CreateShelf(ctx, m) }
-	invokeUpdateShelf := func(ctx context.Context, m *v1.UpdateShelfRequest) (*v1.Shelf, error) { return h.UpdateShelf(ctx, m) }
-	invokeCreateScan := func(ctx context.Context, m *v1.CreateScanRequest) (*v1.Scan, error) { return h.CreateScan(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "library.v1.ShelfService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.CreateShelfRequest]("create_shelf", decodeCreateShelfRequest, nil, invokeCreateShelf),
-			mcpwriteimpl.NewTool[v1.UpdateShelfRequest]("update_shelf", decodeUpdateShelfRequest, nil, invokeUpdateShelf),
-			mcpwriteimpl.NewTool[v1.CreateScanRequest]("create_scan", decodeCreateScanRequest, nil, invokeCreateScan),
+			mcpwriteimpl.NewTool[v1.CreateShelfRequest]("create_shelf", decodeCreateShelfRequest, nil, mcpwriteimpl.Bind(h, ShelfServiceHandler.CreateShelf)),
+			mcpwriteimpl.NewTool[v1.UpdateShelfRequest]("update_shelf", decodeUpdateShelfRequest, nil, mcpwriteimpl.Bind(h, ShelfServiceHandler.UpdateShelf)),
+			mcpwriteimpl.NewTool[v1.CreateScanRequest]("create_scan", decodeCreateScanRequest, nil, mcpwriteimpl.Bind(h, ShelfServiceHandler.CreateScan)),
 		},
 	}
 }
@@ -83,33 +80,15 @@ type clientAdapterShelfService struct {
 }
 
 func (a *clientAdapterShelfService) CreateShelf(ctx context.Context, in *v1.CreateShelfRequest) (*v1.Shelf, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateShelf(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateShelf)
 }
 
 func (a *clientAdapterShelfService) UpdateShelf(ctx context.Context, in *v1.UpdateShelfRequest) (*v1.Shelf, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.UpdateShelf(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.UpdateShelf)
 }
 
 func (a *clientAdapterShelfService) CreateScan(ctx context.Context, in *v1.CreateScanRequest) (*v1.Scan, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateScan(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateScan)
 }
 
 var fieldsLocation = []string{"aisle", "zone"}
@@ -121,15 +100,11 @@ var ownedLocation = map[string]string{
 
 func decodeLocation(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Location) {
 	d.KnownOwned(obj, fieldsLocation, ownedLocation)
-	if v := obj.Get("aisle"); v.Present() {
-		if x, ok := d.String(v, "aisle"); ok {
-			m.Aisle = x
-		}
+	if x, ok := d.String(obj.Get("aisle"), "aisle"); ok {
+		m.Aisle = x
 	}
-	if v := obj.Get("zone"); v.Present() {
-		if x, ok := d.String(v, "zone"); ok {
-			m.Zone = x
-		}
+	if x, ok := d.String(obj.Get("zone"), "zone"); ok {
+		m.Zone = x
 	}
 }
 
@@ -141,19 +116,15 @@ var ownedShelf = map[string]string{
 
 func decodeShelf(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Shelf) {
 	d.KnownOwned(obj, fieldsShelf, ownedShelf)
-	if v := obj.Get("title"); v.Present() {
-		if x, ok := d.String(v, "title"); ok {
-			m.Title = x
-		}
+	if x, ok := d.String(obj.Get("title"), "title"); ok {
+		m.Title = x
 	}
-	if v := obj.Get("location"); v.Present() {
-		if o, ok := d.Object(v, "location"); ok {
-			x := new(v1.Location)
-			d.Enter("location")
-			decodeLocation(d, o, x)
-			d.Leave()
-			m.Location = x
-		}
+	if o, ok := d.Object(obj.Get("location"), "location"); ok {
+		x := new(v1.Location)
+		d.Enter("location")
+		decodeLocation(d, o, x)
+		d.Leave()
+		m.Location = x
 	}
 }
 
@@ -184,10 +155,8 @@ var ownedLocationInUpdate = map[string]string{
 
 func decodeLocationInUpdate(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Location) {
 	d.KnownOwned(obj, fieldsLocationInUpdate, ownedLocationInUpdate)
-	if v := obj.Get("aisle"); v.Present() {
-		if x, ok := d.String(v, "aisle"); ok {
-			m.Aisle = x
-		}
+	if x, ok := d.String(obj.Get("aisle"), "aisle"); ok {
+		m.Aisle = x
 	}
 }
 
@@ -202,19 +171,15 @@ func decodeShelfForUpdate(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("title"); v.Present() {
-		if x, ok := d.String(v, "title"); ok {
-			m.Title = x
-		}
+	if x, ok := d.String(obj.Get("title"), "title"); ok {
+		m.Title = x
 	}
-	if v := obj.Get("location"); v.Present() {
-		if o, ok := d.Object(v, "location"); ok {
-			x := new(v1.Location)
-			d.Enter("location")
-			decodeLocationInUpdate(d, o, x)
-			d.Leave()
-			m.Location = x
-		}
+	if o, ok := d.Object(obj.Get("location"), "location"); ok {
+		x := new(v1.Location)
+		d.Enter("location")
+		decodeLocationInUpdate(d, o, x)
+		d.Leave()
+		m.Location = x
 	}
 }
 
@@ -233,10 +198,8 @@ func decodeUpdateShelfRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 	} else {
 		d.Missing("shelf")
 	}
-	if v := obj.Get("update_mask"); v.Present() {
-		if x, ok := d.FieldMask(v, "update_mask"); ok {
-			m.UpdateMask = x
-		}
+	if x, ok := d.FieldMask(obj.Get("update_mask"), "update_mask"); ok {
+		m.UpdateMask = x
 	}
 	m.UpdateMask = mcpwriteimpl.CheckUpdateMask(d, "update_mask", m.UpdateMask, m.GetShelf(), "name")
 }

@@ -59,30 +59,19 @@ func RegisterShelfServiceTools(s *mcp.Server, h ShelfServiceHandler, opts ...run
 // NewShelfService binds the generated tool code of library.v1.ShelfService to
 // h, for RegisterShelfServiceTools or runtime.NewPreparer.
 func NewShelfService(h ShelfServiceHandler) *mcpwriteimpl.Service {
-	invokeCreateShelf := func(ctx context.Context, m *v1.CreateShelfRequest) (*v1.Shelf, error) { return h.CreateShelf(ctx, m) }
-	invokeUpdateShelf := func(ctx context.Context, m *v1.UpdateShelfRequest) (*v1.Shelf, error) { return h.UpdateShelf(ctx, m) }
-	invokeDeleteShelf := func(ctx context.Context, m *v1.DeleteShelfRequest) (*v1.Shelf, error) { return h.DeleteShelf(ctx, m) }
-	invokeCreateLabel := func(ctx context.Context, m *v1.CreateLabelRequest) (*v1.Label, error) { return h.CreateLabel(ctx, m) }
-	invokeUpdateLabel := func(ctx context.Context, m *v1.UpdateLabelRequest) (*v1.Label, error) { return h.UpdateLabel(ctx, m) }
-	invokeDeleteLabel := func(ctx context.Context, m *v1.DeleteLabelRequest) (*v1.Label, error) { return h.DeleteLabel(ctx, m) }
-	invokeCreateBadge := func(ctx context.Context, m *v1.Badge) (*v1.Badge, error) { return h.CreateBadge(ctx, m) }
-	invokeUpdateShelfWhole := func(ctx context.Context, m *v1.ReplaceShelfRequest) (*v1.Shelf, error) {
-		return h.UpdateShelfWhole(ctx, m)
-	}
-	invokeReplaceSign := func(ctx context.Context, m *v1.ReplaceSignRequest) (*v1.Shelf, error) { return h.ReplaceSign(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "library.v1.ShelfService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.CreateShelfRequest]("create_shelf", decodeCreateShelfRequest, nil, invokeCreateShelf),
-			mcpwriteimpl.NewTool[v1.UpdateShelfRequest]("update_shelf", decodeUpdateShelfRequest, nil, invokeUpdateShelf),
-			mcpwriteimpl.NewTool[v1.DeleteShelfRequest]("delete_shelf", decodeDeleteShelfRequest, nil, invokeDeleteShelf),
-			mcpwriteimpl.NewTool[v1.CreateLabelRequest]("create_label", decodeCreateLabelRequest, nil, invokeCreateLabel),
-			mcpwriteimpl.NewTool[v1.UpdateLabelRequest]("update_label", decodeUpdateLabelRequest, nil, invokeUpdateLabel),
-			mcpwriteimpl.NewTool[v1.DeleteLabelRequest]("delete_label", decodeDeleteLabelRequest, nil, invokeDeleteLabel),
-			mcpwriteimpl.NewTool[v1.Badge]("create_badge", decodeBadge, nil, invokeCreateBadge),
-			mcpwriteimpl.NewTool[v1.ReplaceShelfRequest]("update_shelf_whole", decodeReplaceShelfRequest, nil, invokeUpdateShelfWhole),
-			mcpwriteimpl.NewTool[v1.ReplaceSignRequest]("replace_sign", decodeReplaceSignRequest, nil, invokeReplaceSign),
+			mcpwriteimpl.NewTool[v1.CreateShelfRequest]("create_shelf", decodeCreateShelfRequest, nil, mcpwriteimpl.Bind(h, ShelfServiceHandler.CreateShelf)),
+			mcpwriteimpl.NewTool[v1.UpdateShelfRequest]("update_shelf", decodeUpdateShelfRequest, nil, mcpwriteimpl.Bind(h, ShelfServiceHandler.UpdateShelf)),
+			mcpwriteimpl.NewTool[v1.DeleteShelfRequest]("delete_shelf", decodeDeleteShelfRequest, nil, mcpwriteimpl.Bind(h, ShelfServiceHandler.DeleteShelf)),
+			mcpwriteimpl.NewTool[v1.CreateLabelRequest]("create_label", decodeCreateLabelRequest, nil, mcpwriteimpl.Bind(h, ShelfServiceHandler.CreateLabel)),
+			mcpwriteimpl.NewTool[v1.UpdateLabelRequest]("update_label", decodeUpdateLabelRequest, nil, mcpwriteimpl.Bind(h, ShelfServiceHandler.UpdateLabel)),
+			mcpwriteimpl.NewTool[v1.DeleteLabelRequest]("delete_label", decodeDeleteLabelRequest, nil, mcpwriteimpl.Bind(h, ShelfServiceHandler.DeleteLabel)),
+			mcpwriteimpl.NewTool[v1.Badge]("create_badge", decodeBadge, nil, mcpwriteimpl.Bind(h, ShelfServiceHandler.CreateBadge)),
+			mcpwriteimpl.NewTool[v1.ReplaceShelfRequest]("update_shelf_whole", decodeReplaceShelfRequest, nil, mcpwriteimpl.Bind(h, ShelfServiceHandler.UpdateShelfWhole)),
+			mcpwriteimpl.NewTool[v1.ReplaceSignRequest]("replace_sign", decodeReplaceSignRequest, nil, mcpwriteimpl.Bind(h, ShelfServiceHandler.ReplaceSign)),
 		},
 	}
 }
@@ -115,103 +104,47 @@ type clientAdapterShelfService struct {
 }
 
 func (a *clientAdapterShelfService) CreateShelf(ctx context.Context, in *v1.CreateShelfRequest) (*v1.Shelf, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateShelf(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateShelf)
 }
 
 func (a *clientAdapterShelfService) UpdateShelf(ctx context.Context, in *v1.UpdateShelfRequest) (*v1.Shelf, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.UpdateShelf(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.UpdateShelf)
 }
 
 func (a *clientAdapterShelfService) DeleteShelf(ctx context.Context, in *v1.DeleteShelfRequest) (*v1.Shelf, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.DeleteShelf(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.DeleteShelf)
 }
 
 func (a *clientAdapterShelfService) CreateLabel(ctx context.Context, in *v1.CreateLabelRequest) (*v1.Label, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateLabel(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateLabel)
 }
 
 func (a *clientAdapterShelfService) UpdateLabel(ctx context.Context, in *v1.UpdateLabelRequest) (*v1.Label, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.UpdateLabel(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.UpdateLabel)
 }
 
 func (a *clientAdapterShelfService) DeleteLabel(ctx context.Context, in *v1.DeleteLabelRequest) (*v1.Label, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.DeleteLabel(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.DeleteLabel)
 }
 
 func (a *clientAdapterShelfService) CreateBadge(ctx context.Context, in *v1.Badge) (*v1.Badge, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateBadge(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateBadge)
 }
 
 func (a *clientAdapterShelfService) UpdateShelfWhole(ctx context.Context, in *v1.ReplaceShelfRequest) (*v1.Shelf, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.UpdateShelfWhole(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.UpdateShelfWhole)
 }
 
 func (a *clientAdapterShelfService) ReplaceSign(ctx context.Context, in *v1.ReplaceSignRequest) (*v1.Shelf, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ReplaceSign(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ReplaceSign)
 }
 
 var fieldsBay = []string{"code"}
 
 func decodeBay(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Bay) {
 	d.Known(obj, fieldsBay)
-	if v := obj.Get("code"); v.Present() {
-		if x, ok := d.String(v, "code"); ok {
-			m.Code = x
-		}
+	if x, ok := d.String(obj.Get("code"), "code"); ok {
+		m.Code = x
 	}
 }
 
@@ -219,14 +152,12 @@ var fieldsAisle = []string{"bay"}
 
 func decodeAisle(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Aisle) {
 	d.Known(obj, fieldsAisle)
-	if v := obj.Get("bay"); v.Present() {
-		if o, ok := d.Object(v, "bay"); ok {
-			x := new(v1.Bay)
-			d.Enter("bay")
-			decodeBay(d, o, x)
-			d.Leave()
-			m.Bay = x
-		}
+	if o, ok := d.Object(obj.Get("bay"), "bay"); ok {
+		x := new(v1.Bay)
+		d.Enter("bay")
+		decodeBay(d, o, x)
+		d.Leave()
+		m.Bay = x
 	}
 }
 
@@ -234,19 +165,15 @@ var fieldsPlacement = []string{"aisle", "placed_at"}
 
 func decodePlacement(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Placement) {
 	d.Known(obj, fieldsPlacement)
-	if v := obj.Get("aisle"); v.Present() {
-		if o, ok := d.Object(v, "aisle"); ok {
-			x := new(v1.Aisle)
-			d.Enter("aisle")
-			decodeAisle(d, o, x)
-			d.Leave()
-			m.Aisle = x
-		}
+	if o, ok := d.Object(obj.Get("aisle"), "aisle"); ok {
+		x := new(v1.Aisle)
+		d.Enter("aisle")
+		decodeAisle(d, o, x)
+		d.Leave()
+		m.Aisle = x
 	}
-	if v := obj.Get("placed_at"); v.Present() {
-		if x, ok := d.Timestamp(v, "placed_at"); ok {
-			m.PlacedAt = x
-		}
+	if x, ok := d.Timestamp(obj.Get("placed_at"), "placed_at"); ok {
+		m.PlacedAt = x
 	}
 }
 
@@ -267,29 +194,21 @@ func decodeShelf(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Shelf)
 	} else {
 		d.Missing("theme")
 	}
-	if v := obj.Get("floor"); v.Present() {
-		if x, ok := d.Int32(v, "floor"); ok {
-			m.Floor = x
-		}
+	if x, ok := d.Int32(obj.Get("floor"), "floor"); ok {
+		m.Floor = x
 	}
-	if v := obj.Get("colour"); v.Present() {
-		if x, ok := d.String(v, "colour"); ok {
-			m.Colour = x
-		}
+	if x, ok := d.String(obj.Get("colour"), "colour"); ok {
+		m.Colour = x
 	}
-	if v := obj.Get("notes"); v.Present() {
-		if x, ok := d.String(v, "notes"); ok {
-			m.Notes = x
-		}
+	if x, ok := d.String(obj.Get("notes"), "notes"); ok {
+		m.Notes = x
 	}
-	if v := obj.Get("placement"); v.Present() {
-		if o, ok := d.Object(v, "placement"); ok {
-			x := new(v1.Placement)
-			d.Enter("placement")
-			decodePlacement(d, o, x)
-			d.Leave()
-			m.Placement = x
-		}
+	if o, ok := d.Object(obj.Get("placement"), "placement"); ok {
+		x := new(v1.Placement)
+		d.Enter("placement")
+		decodePlacement(d, o, x)
+		d.Leave()
+		m.Placement = x
 	}
 }
 
@@ -341,24 +260,18 @@ func decodeShelfForUpdate(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *
 	} else {
 		d.Missing("theme")
 	}
-	if v := obj.Get("colour"); v.Present() {
-		if x, ok := d.String(v, "colour"); ok {
-			m.Colour = x
-		}
+	if x, ok := d.String(obj.Get("colour"), "colour"); ok {
+		m.Colour = x
 	}
-	if v := obj.Get("notes"); v.Present() {
-		if x, ok := d.String(v, "notes"); ok {
-			m.Notes = x
-		}
+	if x, ok := d.String(obj.Get("notes"), "notes"); ok {
+		m.Notes = x
 	}
-	if v := obj.Get("placement"); v.Present() {
-		if o, ok := d.Object(v, "placement"); ok {
-			x := new(v1.Placement)
-			d.Enter("placement")
-			decodePlacement(d, o, x)
-			d.Leave()
-			m.Placement = x
-		}
+	if o, ok := d.Object(obj.Get("placement"), "placement"); ok {
+		x := new(v1.Placement)
+		d.Enter("placement")
+		decodePlacement(d, o, x)
+		d.Leave()
+		m.Placement = x
 	}
 }
 
@@ -377,10 +290,8 @@ func decodeUpdateShelfRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 	} else {
 		d.Missing("shelf")
 	}
-	if v := obj.Get("update_mask"); v.Present() {
-		if x, ok := d.FieldMask(v, "update_mask"); ok {
-			m.UpdateMask = x
-		}
+	if x, ok := d.FieldMask(obj.Get("update_mask"), "update_mask"); ok {
+		m.UpdateMask = x
 	}
 	m.UpdateMask = mcpwriteimpl.CheckUpdateMask(d, "update_mask", m.UpdateMask, m.GetShelf(), "name")
 }
@@ -406,10 +317,8 @@ var ownedLabel = map[string]string{
 
 func decodeLabel(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Label) {
 	d.KnownOwned(obj, fieldsLabel, ownedLabel)
-	if v := obj.Get("text"); v.Present() {
-		if x, ok := d.String(v, "text"); ok {
-			m.Text = x
-		}
+	if x, ok := d.String(obj.Get("text"), "text"); ok {
+		m.Text = x
 	}
 }
 
@@ -417,19 +326,15 @@ var fieldsCreateLabelRequest = []string{"parent", "label"}
 
 func decodeCreateLabelRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateLabelRequest) {
 	d.Known(obj, fieldsCreateLabelRequest)
-	if v := obj.Get("parent"); v.Present() {
-		if x, ok := d.String(v, "parent"); ok {
-			m.Parent = x
-		}
+	if x, ok := d.String(obj.Get("parent"), "parent"); ok {
+		m.Parent = x
 	}
-	if v := obj.Get("label"); v.Present() {
-		if o, ok := d.Object(v, "label"); ok {
-			x := new(v1.Label)
-			d.Enter("label")
-			decodeLabel(d, o, x)
-			d.Leave()
-			m.Label = x
-		}
+	if o, ok := d.Object(obj.Get("label"), "label"); ok {
+		x := new(v1.Label)
+		d.Enter("label")
+		decodeLabel(d, o, x)
+		d.Leave()
+		m.Label = x
 	}
 }
 
@@ -444,10 +349,8 @@ func decodeLabelForUpdate(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("text"); v.Present() {
-		if x, ok := d.String(v, "text"); ok {
-			m.Text = x
-		}
+	if x, ok := d.String(obj.Get("text"), "text"); ok {
+		m.Text = x
 	}
 }
 
@@ -455,19 +358,15 @@ var fieldsUpdateLabelRequest = []string{"label", "update_mask"}
 
 func decodeUpdateLabelRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.UpdateLabelRequest) {
 	d.Known(obj, fieldsUpdateLabelRequest)
-	if v := obj.Get("label"); v.Present() {
-		if o, ok := d.Object(v, "label"); ok {
-			x := new(v1.Label)
-			d.Enter("label")
-			decodeLabelForUpdate(d, o, x)
-			d.Leave()
-			m.Label = x
-		}
+	if o, ok := d.Object(obj.Get("label"), "label"); ok {
+		x := new(v1.Label)
+		d.Enter("label")
+		decodeLabelForUpdate(d, o, x)
+		d.Leave()
+		m.Label = x
 	}
-	if v := obj.Get("update_mask"); v.Present() {
-		if x, ok := d.FieldMask(v, "update_mask"); ok {
-			m.UpdateMask = x
-		}
+	if x, ok := d.FieldMask(obj.Get("update_mask"), "update_mask"); ok {
+		m.UpdateMask = x
 	}
 	m.UpdateMask = mcpwriteimpl.CheckUpdateMask(d, "update_mask", m.UpdateMask, m.GetLabel(), "name")
 }
@@ -476,10 +375,8 @@ var fieldsDeleteLabelRequest = []string{"name"}
 
 func decodeDeleteLabelRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.DeleteLabelRequest) {
 	d.Known(obj, fieldsDeleteLabelRequest)
-	if v := obj.Get("name"); v.Present() {
-		if x, ok := d.String(v, "name"); ok {
-			m.Name = x
-		}
+	if x, ok := d.String(obj.Get("name"), "name"); ok {
+		m.Name = x
 	}
 }
 
@@ -500,14 +397,12 @@ var fieldsReplaceShelfRequest = []string{"shelf"}
 
 func decodeReplaceShelfRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ReplaceShelfRequest) {
 	d.Known(obj, fieldsReplaceShelfRequest)
-	if v := obj.Get("shelf"); v.Present() {
-		if o, ok := d.Object(v, "shelf"); ok {
-			x := new(v1.Shelf)
-			d.Enter("shelf")
-			decodeShelfForUpdate(d, o, x)
-			d.Leave()
-			m.Shelf = x
-		}
+	if o, ok := d.Object(obj.Get("shelf"), "shelf"); ok {
+		x := new(v1.Shelf)
+		d.Enter("shelf")
+		decodeShelfForUpdate(d, o, x)
+		d.Leave()
+		m.Shelf = x
 	}
 }
 
@@ -515,14 +410,10 @@ var fieldsReplaceSignRequest = []string{"name", "sign"}
 
 func decodeReplaceSignRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ReplaceSignRequest) {
 	d.Known(obj, fieldsReplaceSignRequest)
-	if v := obj.Get("name"); v.Present() {
-		if x, ok := d.String(v, "name"); ok {
-			m.Name = x
-		}
+	if x, ok := d.String(obj.Get("name"), "name"); ok {
+		m.Name = x
 	}
-	if v := obj.Get("sign"); v.Present() {
-		if x, ok := d.String(v, "sign"); ok {
-			m.Sign = x
-		}
+	if x, ok := d.String(obj.Get("sign"), "sign"); ok {
+		m.Sign = x
 	}
 }

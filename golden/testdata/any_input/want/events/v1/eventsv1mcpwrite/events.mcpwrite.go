@@ -45,18 +45,12 @@ func RegisterEventServiceTools(s *mcp.Server, h EventServiceHandler, opts ...run
 // NewEventService binds the generated tool code of events.v1.EventService to h,
 // for RegisterEventServiceTools or runtime.NewPreparer.
 func NewEventService(h EventServiceHandler) *mcpwriteimpl.Service {
-	invokeRecordEvent := func(ctx context.Context, m *v1.RecordEventRequest) (*v1.RecordEventResponse, error) {
-		return h.RecordEvent(ctx, m)
-	}
-	invokeAttachNotes := func(ctx context.Context, m *v1.AttachNotesRequest) (*v1.AttachNotesResponse, error) {
-		return h.AttachNotes(ctx, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "events.v1.EventService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.RecordEventRequest]("record_event", decodeRecordEventRequest, nil, invokeRecordEvent),
-			mcpwriteimpl.NewTool[v1.AttachNotesRequest]("attach_notes", decodeAttachNotesRequest, nil, invokeAttachNotes),
+			mcpwriteimpl.NewTool[v1.RecordEventRequest]("record_event", decodeRecordEventRequest, nil, mcpwriteimpl.Bind(h, EventServiceHandler.RecordEvent)),
+			mcpwriteimpl.NewTool[v1.AttachNotesRequest]("attach_notes", decodeAttachNotesRequest, nil, mcpwriteimpl.Bind(h, EventServiceHandler.AttachNotes)),
 		},
 	}
 }
@@ -82,33 +76,19 @@ type clientAdapterEventService struct {
 }
 
 func (a *clientAdapterEventService) RecordEvent(ctx context.Context, in *v1.RecordEventRequest) (*v1.RecordEventResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.RecordEvent(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.RecordEvent)
 }
 
 func (a *clientAdapterEventService) AttachNotes(ctx context.Context, in *v1.AttachNotesRequest) (*v1.AttachNotesResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.AttachNotes(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.AttachNotes)
 }
 
 var fieldsParcelLost = []string{"reason"}
 
 func decodeParcelLost(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ParcelLost) {
 	d.Known(obj, fieldsParcelLost)
-	if v := obj.Get("reason"); v.Present() {
-		if x, ok := d.String(v, "reason"); ok {
-			m.Reason = x
-		}
+	if x, ok := d.String(obj.Get("reason"), "reason"); ok {
+		m.Reason = x
 	}
 }
 
@@ -116,15 +96,11 @@ var fieldsParcelScanned = []string{"depot", "weight_grams"}
 
 func decodeParcelScanned(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ParcelScanned) {
 	d.Known(obj, fieldsParcelScanned)
-	if v := obj.Get("depot"); v.Present() {
-		if x, ok := d.String(v, "depot"); ok {
-			m.Depot = x
-		}
+	if x, ok := d.String(obj.Get("depot"), "depot"); ok {
+		m.Depot = x
 	}
-	if v := obj.Get("weight_grams"); v.Present() {
-		if x, ok := d.Int32(v, "weight_grams"); ok {
-			m.WeightGrams = x
-		}
+	if x, ok := d.Int32(obj.Get("weight_grams"), "weight_grams"); ok {
+		m.WeightGrams = x
 	}
 }
 
@@ -132,10 +108,8 @@ var fieldsNote = []string{"text"}
 
 func decodeNote(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Note) {
 	d.Known(obj, fieldsNote)
-	if v := obj.Get("text"); v.Present() {
-		if x, ok := d.String(v, "text"); ok {
-			m.Text = x
-		}
+	if x, ok := d.String(obj.Get("text"), "text"); ok {
+		m.Text = x
 	}
 }
 
@@ -143,10 +117,8 @@ var fieldsRecordEventRequest = []string{"parcel_id", "payload", "remark"}
 
 func decodeRecordEventRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.RecordEventRequest) {
 	d.Known(obj, fieldsRecordEventRequest)
-	if v := obj.Get("parcel_id"); v.Present() {
-		if x, ok := d.String(v, "parcel_id"); ok {
-			m.ParcelId = x
-		}
+	if x, ok := d.String(obj.Get("parcel_id"), "parcel_id"); ok {
+		m.ParcelId = x
 	}
 	if v := obj.Get("payload"); v.Present() {
 		if url, o, ok := d.AnyObject(v, "payload", []string{"type.googleapis.com/events.v1.ParcelLost", "type.googleapis.com/events.v1.ParcelScanned"}); ok {
@@ -190,10 +162,8 @@ var fieldsAttachNotesRequest = []string{"parcel_id", "notes"}
 
 func decodeAttachNotesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.AttachNotesRequest) {
 	d.Known(obj, fieldsAttachNotesRequest)
-	if v := obj.Get("parcel_id"); v.Present() {
-		if x, ok := d.String(v, "parcel_id"); ok {
-			m.ParcelId = x
-		}
+	if x, ok := d.String(obj.Get("parcel_id"), "parcel_id"); ok {
+		m.ParcelId = x
 	}
 	if v := obj.Get("notes"); v.Present() {
 		if arr, ok := d.Array(v, "notes"); ok {

@@ -63,11 +63,7 @@ type boundResolversNoteService[R proto.Message] struct {
 
 func bindNoteServiceImportNotesRequestResolvers(h NoteServiceHandler, typed any) *boundResolversNoteService[*v1.ImportNotesRequest] {
 	b := &boundResolversNoteService[*v1.ImportNotesRequest]{}
-	if t, ok := typed.(NoteServiceResolveFolderForImportNotesRequest); ok {
-		b.ResolveFolder = t.ResolveFolderForImportNotesRequest
-	} else {
-		b.ResolveFolder = func(ctx context.Context, in *v1.ImportNotesRequest) (string, error) { return h.ResolveFolder(ctx, in) }
-	}
+	b.ResolveFolder = mcpwriteimpl.BindResolver(typed, NoteServiceResolveFolderForImportNotesRequest.ResolveFolderForImportNotesRequest, h, NoteServiceHandler.ResolveFolder)
 	return b
 }
 
@@ -88,20 +84,11 @@ func NewNoteService(h NoteServiceHandler) *mcpwriteimpl.Service {
 		typed = a.resolvers()
 	}
 	importNotesRequestResolvers := bindNoteServiceImportNotesRequestResolvers(h, typed)
-	enrichImportNotes := func(c *mcpwriteimpl.Call, m *v1.ImportNotesRequest) error {
-		return enrichNoteServiceImportNotesRequest(c, importNotesRequestResolvers, m, m)
-	}
-	invokeImportNotes := func(ctx context.Context, m *v1.ImportNotesRequest) (*v1.ImportNotesResponse, error) {
-		return h.ImportNotes(ctx, m)
-	}
-	earlyCheckImportNotes := func(c *mcpwriteimpl.Call, m *v1.ImportNotesRequest) error {
-		return earlyCheckNoteServiceImportNotesRequest(c, importNotesRequestResolvers, m, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "batch.v1.NoteService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.ImportNotesRequest]("import_notes", decodeImportNotesRequest, enrichImportNotes, invokeImportNotes), earlyCheckImportNotes),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.ImportNotesRequest]("import_notes", decodeImportNotesRequest, mcpwriteimpl.BindResolvers(importNotesRequestResolvers, enrichNoteServiceImportNotesRequest), mcpwriteimpl.Bind(h, NoteServiceHandler.ImportNotes)), mcpwriteimpl.BindResolvers(importNotesRequestResolvers, earlyCheckNoteServiceImportNotesRequest)),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"batch.v1.Area": enumArea,
@@ -141,13 +128,7 @@ func (a *clientAdapterNoteService) resolvers() any {
 }
 
 func (a *clientAdapterNoteService) ImportNotes(ctx context.Context, in *v1.ImportNotesRequest) (*v1.ImportNotesResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ImportNotes(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ImportNotes)
 }
 
 var enumArea = mcpwriteimpl.NewEnumTable("batch.v1.Area", []mcpwriteimpl.EnumValue{
@@ -179,11 +160,9 @@ func decodeNote(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Note) {
 	} else {
 		d.Missing("title")
 	}
-	if v := obj.Get("client_request_id"); v.Present() {
-		if x, ok := d.String(v, "client_request_id"); ok {
-			d.MaxLength("client_request_id", x, 64)
-			m.ClientRequestId = x
-		}
+	if x, ok := d.String(obj.Get("client_request_id"), "client_request_id"); ok {
+		d.MaxLength("client_request_id", x, 64)
+		m.ClientRequestId = x
 	}
 }
 
@@ -288,11 +267,9 @@ func enrichNoteServiceNote[R proto.Message](c *mcpwriteimpl.Call, h *boundResolv
 		m.Area = v1.Area_AREA_THINKING
 	}
 	m.Fingerprint = c.ContentHash(m.GetTitle())
-	vFolder, err := h.ResolveFolder(c.Ctx, root)
-	if err != nil {
-		return c.ResolverError("folder", err)
+	if err := mcpwriteimpl.Resolve(c, h.ResolveFolder, root, "folder", &m.Folder); err != nil {
+		return err
 	}
-	m.Folder = vFolder
 	return nil
 }
 
@@ -326,11 +303,8 @@ func earlyCheckNoteServiceNote[R proto.Message](c *mcpwriteimpl.Call, h *boundRe
 		m.Area = v1.Area_AREA_THINKING
 	}
 	var errs []error
-	vFolder, err := h.ResolveFolder(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("folder", err))
-	} else {
-		m.Folder = vFolder
+	if err := mcpwriteimpl.Resolve(c, h.ResolveFolder, root, "folder", &m.Folder); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }

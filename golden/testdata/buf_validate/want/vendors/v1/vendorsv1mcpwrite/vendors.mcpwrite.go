@@ -45,12 +45,6 @@ func RegisterVendorServiceTools(s *mcp.Server, h VendorServiceHandler, opts ...r
 // NewVendorService binds the generated tool code of vendors.v1.VendorService to
 // h, for RegisterVendorServiceTools or runtime.NewPreparer.
 func NewVendorService(h VendorServiceHandler) *mcpwriteimpl.Service {
-	enrichRegisterVendor := func(c *mcpwriteimpl.Call, m *v1.RegisterVendorRequest) error {
-		return enrichVendorServiceRegisterVendorRequest(c, m)
-	}
-	invokeRegisterVendor := func(ctx context.Context, m *v1.RegisterVendorRequest) (*v1.RegisterVendorResponse, error) {
-		return h.RegisterVendor(ctx, m)
-	}
 	overridableRegisterVendor := map[string]bool{
 		"region": true,
 	}
@@ -82,7 +76,7 @@ func NewVendorService(h VendorServiceHandler) *mcpwriteimpl.Service {
 		Name: "vendors.v1.VendorService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.RegisterVendorRequest]("register_vendor", decodeRegisterVendorRequest, enrichRegisterVendor, invokeRegisterVendor).WithAgentPaths(pathsRegisterVendor, overridableRegisterVendor),
+			mcpwriteimpl.NewTool[v1.RegisterVendorRequest]("register_vendor", decodeRegisterVendorRequest, enrichVendorServiceRegisterVendorRequest, mcpwriteimpl.Bind(h, VendorServiceHandler.RegisterVendor)).WithAgentPaths(pathsRegisterVendor, overridableRegisterVendor),
 		},
 		NewChecker: func() (mcpwriteimpl.RequestChecker, error) {
 			return pvcheck.New(
@@ -116,13 +110,7 @@ type clientAdapterVendorService struct {
 }
 
 func (a *clientAdapterVendorService) RegisterVendor(ctx context.Context, in *v1.RegisterVendorRequest) (*v1.RegisterVendorResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.RegisterVendor(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.RegisterVendor)
 }
 
 var enumTier = mcpwriteimpl.NewEnumTable("vendors.v1.Tier", []mcpwriteimpl.EnumValue{
@@ -177,11 +165,9 @@ func decodeRegisterVendorRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 	} else {
 		d.Missing("country")
 	}
-	if v := obj.Get("code"); v.Present() {
-		if x, ok := d.String(v, "code"); ok {
-			d.StringNotIn("code", x, "ADMIN", "ROOT")
-			m.Code = x
-		}
+	if x, ok := d.String(obj.Get("code"), "code"); ok {
+		d.StringNotIn("code", x, "ADMIN", "ROOT")
+		m.Code = x
 	}
 	if v := obj.Get("callback_ip"); v.Present() {
 		if x, ok := d.String(v, "callback_ip"); ok {
@@ -191,18 +177,14 @@ func decodeRegisterVendorRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 	} else {
 		d.Missing("callback_ip")
 	}
-	if v := obj.Get("tier"); v.Present() {
-		if x, ok := d.Enum(v, "tier", enumTier); ok {
-			d.EnumIn("tier", x, enumTier, 1, 2)
-			m.Tier = v1.Tier(x)
-		}
+	if x, ok := d.Enum(obj.Get("tier"), "tier", enumTier); ok {
+		d.EnumIn("tier", x, enumTier, 1, 2)
+		m.Tier = v1.Tier(x)
 	}
-	if v := obj.Get("payment_days"); v.Present() {
-		if x, ok := d.Int32(v, "payment_days"); ok {
-			d.Minimum("payment_days", float64(x), 0)
-			d.Maximum("payment_days", float64(x), 120)
-			m.PaymentDays = x
-		}
+	if x, ok := d.Int32(obj.Get("payment_days"), "payment_days"); ok {
+		d.Minimum("payment_days", float64(x), 0)
+		d.Maximum("payment_days", float64(x), 120)
+		m.PaymentDays = x
 	}
 	if v := obj.Get("discount"); v.Present() {
 		if x, ok := d.Float64(v, "discount"); ok {
@@ -259,15 +241,11 @@ func decodeRegisterVendorRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 			d.Leave()
 		}
 	}
-	if v := obj.Get("note"); v.Present() {
-		if x, ok := d.String(v, "note"); ok {
-			m.Note = x
-		}
+	if x, ok := d.String(obj.Get("note"), "note"); ok {
+		m.Note = x
 	}
-	if v := obj.Get("region"); v.Present() {
-		if x, ok := d.String(v, "region"); ok {
-			m.Region = x
-		}
+	if x, ok := d.String(obj.Get("region"), "region"); ok {
+		m.Region = x
 	}
 	if v := obj.Get("reference"); v.Present() {
 		if x, ok := d.String(v, "reference"); ok {
@@ -295,31 +273,21 @@ func decodeRegisterVendorRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obje
 			d.Leave()
 		}
 	}
-	if v := obj.Get("contact_name"); v.Present() {
-		if x, ok := d.String(v, "contact_name"); ok {
-			m.Contact = &v1.RegisterVendorRequest_ContactName{ContactName: x}
-		}
+	if x, ok := d.String(obj.Get("contact_name"), "contact_name"); ok {
+		m.Contact = &v1.RegisterVendorRequest_ContactName{ContactName: x}
 	}
-	if v := obj.Get("phone"); v.Present() {
-		if x, ok := d.String(v, "phone"); ok {
-			m.Phone = x
-		}
+	if x, ok := d.String(obj.Get("phone"), "phone"); ok {
+		m.Phone = x
 	}
-	if v := obj.Get("fax"); v.Present() {
-		if x, ok := d.String(v, "fax"); ok {
-			m.Fax = x
-		}
+	if x, ok := d.String(obj.Get("fax"), "fax"); ok {
+		m.Fax = x
 	}
-	if v := obj.Get("iban"); v.Present() {
-		if x, ok := d.String(v, "iban"); ok {
-			d.MinLength("iban", x, 15)
-			m.Payment = &v1.RegisterVendorRequest_Iban{Iban: x}
-		}
+	if x, ok := d.String(obj.Get("iban"), "iban"); ok {
+		d.MinLength("iban", x, 15)
+		m.Payment = &v1.RegisterVendorRequest_Iban{Iban: x}
 	}
-	if v := obj.Get("card_token"); v.Present() {
-		if x, ok := d.String(v, "card_token"); ok {
-			m.Payment = &v1.RegisterVendorRequest_CardToken{CardToken: x}
-		}
+	if x, ok := d.String(obj.Get("card_token"), "card_token"); ok {
+		m.Payment = &v1.RegisterVendorRequest_CardToken{CardToken: x}
 	}
 	d.OneOf(obj, true, "contact_name")
 	d.OneOf(obj, true, "iban", "card_token")

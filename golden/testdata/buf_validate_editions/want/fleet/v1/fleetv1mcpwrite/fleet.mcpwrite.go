@@ -44,12 +44,6 @@ func RegisterFleetServiceTools(s *mcp.Server, h FleetServiceHandler, opts ...run
 // NewFleetService binds the generated tool code of fleet.v1.FleetService to h,
 // for RegisterFleetServiceTools or runtime.NewPreparer.
 func NewFleetService(h FleetServiceHandler) *mcpwriteimpl.Service {
-	enrichRegisterVehicle := func(c *mcpwriteimpl.Call, m *v1.RegisterVehicleRequest) error {
-		return enrichFleetServiceRegisterVehicleRequest(c, m)
-	}
-	invokeRegisterVehicle := func(ctx context.Context, m *v1.RegisterVehicleRequest) (*v1.RegisterVehicleResponse, error) {
-		return h.RegisterVehicle(ctx, m)
-	}
 	pathsRegisterVehicle := map[string]string{
 		"plate":       "plate",
 		"kind":        "kind",
@@ -61,7 +55,7 @@ func NewFleetService(h FleetServiceHandler) *mcpwriteimpl.Service {
 		Name: "fleet.v1.FleetService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.RegisterVehicleRequest]("register_vehicle", decodeRegisterVehicleRequest, enrichRegisterVehicle, invokeRegisterVehicle).WithAgentPaths(pathsRegisterVehicle, nil),
+			mcpwriteimpl.NewTool[v1.RegisterVehicleRequest]("register_vehicle", decodeRegisterVehicleRequest, enrichFleetServiceRegisterVehicleRequest, mcpwriteimpl.Bind(h, FleetServiceHandler.RegisterVehicle)).WithAgentPaths(pathsRegisterVehicle, nil),
 		},
 		NewChecker: func() (mcpwriteimpl.RequestChecker, error) {
 			return pvcheck.New(
@@ -94,13 +88,7 @@ type clientAdapterFleetService struct {
 }
 
 func (a *clientAdapterFleetService) RegisterVehicle(ctx context.Context, in *v1.RegisterVehicleRequest) (*v1.RegisterVehicleResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.RegisterVehicle(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.RegisterVehicle)
 }
 
 var enumVehicleKind = mcpwriteimpl.NewEnumTable("fleet.v1.VehicleKind", []mcpwriteimpl.EnumValue{
@@ -130,23 +118,17 @@ func decodeRegisterVehicleRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Obj
 	} else {
 		d.Missing("kind")
 	}
-	if v := obj.Get("load_tonnes"); v.Present() {
-		if x, ok := d.Float32(v, "load_tonnes"); ok {
-			d.ExclusiveMaximum("load_tonnes", float64(x), 40)
-			d.Minimum("load_tonnes", float64(x), 0)
-			m.LoadTonnes = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.Float32(obj.Get("load_tonnes"), "load_tonnes"); ok {
+		d.ExclusiveMaximum("load_tonnes", float64(x), 40)
+		d.Minimum("load_tonnes", float64(x), 0)
+		m.LoadTonnes = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("depot_host"); v.Present() {
-		if x, ok := d.String(v, "depot_host"); ok {
-			d.Format("depot_host", x, "hostname")
-			m.DepotHost = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("depot_host"), "depot_host"); ok {
+		d.Format("depot_host", x, "hostname")
+		m.DepotHost = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("company"); v.Present() {
-		if x, ok := d.String(v, "company"); ok {
-			m.Owner = &v1.RegisterVehicleRequest_Company{Company: x}
-		}
+	if x, ok := d.String(obj.Get("company"), "company"); ok {
+		m.Owner = &v1.RegisterVehicleRequest_Company{Company: x}
 	}
 	d.OneOf(obj, true, "company")
 }

@@ -45,12 +45,6 @@ func RegisterJournalServiceTools(s *mcp.Server, h JournalServiceHandler, opts ..
 // NewJournalService binds the generated tool code of ledger.v1.JournalService
 // to h, for RegisterJournalServiceTools or runtime.NewPreparer.
 func NewJournalService(h JournalServiceHandler) *mcpwriteimpl.Service {
-	enrichPostLine := func(c *mcpwriteimpl.Call, m *v1.PostLineRequest) error {
-		return enrichJournalServicePostLineRequest(c, m)
-	}
-	invokePostLine := func(ctx context.Context, m *v1.PostLineRequest) (*v1.PostLineResponse, error) {
-		return h.PostLine(ctx, m)
-	}
 	pathsPostLine := map[string]string{
 		"account":      "account",
 		"amount_cents": "amount_cents",
@@ -61,7 +55,7 @@ func NewJournalService(h JournalServiceHandler) *mcpwriteimpl.Service {
 		Name: "ledger.v1.JournalService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.PostLineRequest]("post_line", decodePostLineRequest, enrichPostLine, invokePostLine).WithAgentPaths(pathsPostLine, nil),
+			mcpwriteimpl.NewTool[v1.PostLineRequest]("post_line", decodePostLineRequest, enrichJournalServicePostLineRequest, mcpwriteimpl.Bind(h, JournalServiceHandler.PostLine)).WithAgentPaths(pathsPostLine, nil),
 		},
 		NewChecker: func() (mcpwriteimpl.RequestChecker, error) {
 			return pvcheck.New(
@@ -92,13 +86,7 @@ type clientAdapterJournalService struct {
 }
 
 func (a *clientAdapterJournalService) PostLine(ctx context.Context, in *v1.PostLineRequest) (*v1.PostLineResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.PostLine(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.PostLine)
 }
 
 var fieldsPostLineRequest = []string{"account", "amount_cents", "reference", "cost_centers"}
@@ -125,11 +113,9 @@ func decodePostLineRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m 
 	} else {
 		d.Missing("amount_cents")
 	}
-	if v := obj.Get("reference"); v.Present() {
-		if x, ok := d.String(v, "reference"); ok {
-			d.Format("reference", x, "uuid")
-			m.Reference = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("reference"), "reference"); ok {
+		d.Format("reference", x, "uuid")
+		m.Reference = mcpwriteimpl.Ptr(x)
 	}
 	if v := obj.Get("cost_centers"); v.Present() {
 		if arr, ok := d.Array(v, "cost_centers"); ok {

@@ -68,13 +68,7 @@ type boundResolversDeviceService[R proto.Message] struct {
 
 func bindDeviceServiceSetGraceRequestResolvers(h DeviceServiceHandler, typed any) *boundResolversDeviceService[*v1.SetGraceRequest] {
 	b := &boundResolversDeviceService[*v1.SetGraceRequest]{}
-	if t, ok := typed.(DeviceServiceResolveFleetGraceForSetGraceRequest); ok {
-		b.ResolveFleetGrace = t.ResolveFleetGraceForSetGraceRequest
-	} else {
-		b.ResolveFleetGrace = func(ctx context.Context, in *v1.SetGraceRequest) (*durationpb.Duration, error) {
-			return h.ResolveFleetGrace(ctx, in)
-		}
-	}
+	b.ResolveFleetGrace = mcpwriteimpl.BindResolver(typed, DeviceServiceResolveFleetGraceForSetGraceRequest.ResolveFleetGraceForSetGraceRequest, h, DeviceServiceHandler.ResolveFleetGrace)
 	return b
 }
 
@@ -95,12 +89,6 @@ func NewDeviceService(h DeviceServiceHandler) *mcpwriteimpl.Service {
 		typed = a.resolvers()
 	}
 	setGraceRequestResolvers := bindDeviceServiceSetGraceRequestResolvers(h, typed)
-	enrichEnrolDevice := func(c *mcpwriteimpl.Call, m *v1.EnrolDeviceRequest) error {
-		return enrichDeviceServiceEnrolDeviceRequest(c, m)
-	}
-	invokeEnrolDevice := func(ctx context.Context, m *v1.EnrolDeviceRequest) (*v1.EnrolDeviceResponse, error) {
-		return h.EnrolDevice(ctx, m)
-	}
 	overridableEnrolDevice := map[string]bool{
 		"priority": true,
 		"ratio":    true,
@@ -126,15 +114,6 @@ func NewDeviceService(h DeviceServiceHandler) *mcpwriteimpl.Service {
 		"label":        "label",
 		"sensors":      "sensors",
 	}
-	enrichSetGrace := func(c *mcpwriteimpl.Call, m *v1.SetGraceRequest) error {
-		return enrichDeviceServiceSetGraceRequest(c, setGraceRequestResolvers, m, m)
-	}
-	invokeSetGrace := func(ctx context.Context, m *v1.SetGraceRequest) (*v1.SetGraceResponse, error) {
-		return h.SetGrace(ctx, m)
-	}
-	earlyCheckSetGrace := func(c *mcpwriteimpl.Call, m *v1.SetGraceRequest) error {
-		return earlyCheckDeviceServiceSetGraceRequest(c, setGraceRequestResolvers, m, m)
-	}
 	overridableSetGrace := map[string]bool{
 		"grace": true,
 	}
@@ -146,8 +125,8 @@ func NewDeviceService(h DeviceServiceHandler) *mcpwriteimpl.Service {
 		Name: "devices.v1.DeviceService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.EnrolDeviceRequest]("enrol_device", decodeEnrolDeviceRequest, enrichEnrolDevice, invokeEnrolDevice).WithAgentPaths(pathsEnrolDevice, overridableEnrolDevice),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.SetGraceRequest]("set_grace", decodeSetGraceRequest, enrichSetGrace, invokeSetGrace), earlyCheckSetGrace).WithAgentPaths(pathsSetGrace, overridableSetGrace),
+			mcpwriteimpl.NewTool[v1.EnrolDeviceRequest]("enrol_device", decodeEnrolDeviceRequest, enrichDeviceServiceEnrolDeviceRequest, mcpwriteimpl.Bind(h, DeviceServiceHandler.EnrolDevice)).WithAgentPaths(pathsEnrolDevice, overridableEnrolDevice),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.SetGraceRequest]("set_grace", decodeSetGraceRequest, mcpwriteimpl.BindResolvers(setGraceRequestResolvers, enrichDeviceServiceSetGraceRequest), mcpwriteimpl.Bind(h, DeviceServiceHandler.SetGrace)), mcpwriteimpl.BindResolvers(setGraceRequestResolvers, earlyCheckDeviceServiceSetGraceRequest)).WithAgentPaths(pathsSetGrace, overridableSetGrace),
 		},
 		NewChecker: func() (mcpwriteimpl.RequestChecker, error) {
 			return pvcheck.New(
@@ -191,23 +170,11 @@ func (a *clientAdapterDeviceService) resolvers() any {
 }
 
 func (a *clientAdapterDeviceService) EnrolDevice(ctx context.Context, in *v1.EnrolDeviceRequest) (*v1.EnrolDeviceResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.EnrolDevice(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.EnrolDevice)
 }
 
 func (a *clientAdapterDeviceService) SetGrace(ctx context.Context, in *v1.SetGraceRequest) (*v1.SetGraceResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.SetGrace(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.SetGrace)
 }
 
 var fieldsEnrolDeviceRequest = []string{"accept_terms", "archived", "fingerprint", "thumbnail", "tag", "keys", "priority", "ratio", "tier", "quota", "seen_at", "channel", "signal", "label", "sensors"}
@@ -221,10 +188,8 @@ func decodeEnrolDeviceRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 	} else {
 		d.Missing("accept_terms")
 	}
-	if v := obj.Get("archived"); v.Present() {
-		if x, ok := d.Bool(v, "archived"); ok {
-			m.Archived = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.Bool(obj.Get("archived"), "archived"); ok {
+		m.Archived = mcpwriteimpl.Ptr(x)
 	}
 	if v := obj.Get("fingerprint"); v.Present() {
 		if x, ok := d.Bytes(v, "fingerprint"); ok {
@@ -233,15 +198,11 @@ func decodeEnrolDeviceRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 	} else {
 		d.Missing("fingerprint")
 	}
-	if v := obj.Get("thumbnail"); v.Present() {
-		if x, ok := d.Bytes(v, "thumbnail"); ok {
-			m.Thumbnail = x
-		}
+	if x, ok := d.Bytes(obj.Get("thumbnail"), "thumbnail"); ok {
+		m.Thumbnail = x
 	}
-	if v := obj.Get("tag"); v.Present() {
-		if x, ok := d.Bytes(v, "tag"); ok {
-			m.Tag = x
-		}
+	if x, ok := d.Bytes(obj.Get("tag"), "tag"); ok {
+		m.Tag = x
 	}
 	if v := obj.Get("keys"); v.Present() {
 		if arr, ok := d.Array(v, "keys"); ok {
@@ -257,35 +218,23 @@ func decodeEnrolDeviceRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 			d.Leave()
 		}
 	}
-	if v := obj.Get("priority"); v.Present() {
-		if x, ok := d.Int32(v, "priority"); ok {
-			m.Priority = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.Int32(obj.Get("priority"), "priority"); ok {
+		m.Priority = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("ratio"); v.Present() {
-		if x, ok := d.Float64(v, "ratio"); ok {
-			m.Ratio = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.Float64(obj.Get("ratio"), "ratio"); ok {
+		m.Ratio = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("tier"); v.Present() {
-		if x, ok := d.Uint32(v, "tier"); ok {
-			m.Tier = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.Uint32(obj.Get("tier"), "tier"); ok {
+		m.Tier = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("quota"); v.Present() {
-		if x, ok := d.Int64(v, "quota"); ok {
-			m.Quota = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.Int64(obj.Get("quota"), "quota"); ok {
+		m.Quota = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("seen_at"); v.Present() {
-		if x, ok := d.Timestamp(v, "seen_at"); ok {
-			m.SeenAt = x
-		}
+	if x, ok := d.Timestamp(obj.Get("seen_at"), "seen_at"); ok {
+		m.SeenAt = x
 	}
-	if v := obj.Get("channel"); v.Present() {
-		if x, ok := d.Int32(v, "channel"); ok {
-			m.Channel = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.Int32(obj.Get("channel"), "channel"); ok {
+		m.Channel = mcpwriteimpl.Ptr(x)
 	}
 	if v := obj.Get("signal"); v.Present() {
 		if x, ok := d.Float32(v, "signal"); ok {
@@ -320,10 +269,8 @@ func decodeSetGraceRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m 
 	} else {
 		d.Missing("device_id")
 	}
-	if v := obj.Get("grace"); v.Present() {
-		if x, ok := d.Duration(v, "grace"); ok {
-			m.Grace = x
-		}
+	if x, ok := d.Duration(obj.Get("grace"), "grace"); ok {
+		m.Grace = x
 	}
 }
 
@@ -352,11 +299,9 @@ func enrichDeviceServiceEnrolDeviceRequest(c *mcpwriteimpl.Call, m *v1.EnrolDevi
 
 func enrichDeviceServiceSetGraceRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversDeviceService[R], root R, m *v1.SetGraceRequest) error {
 	if m.Grace == nil {
-		v, err := h.ResolveFleetGrace(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("grace", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveFleetGrace, root, "grace", &m.Grace); err != nil {
+			return err
 		}
-		m.Grace = v
 	}
 	return nil
 }
@@ -364,11 +309,8 @@ func enrichDeviceServiceSetGraceRequest[R proto.Message](c *mcpwriteimpl.Call, h
 func earlyCheckDeviceServiceSetGraceRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversDeviceService[R], root R, m *v1.SetGraceRequest) error {
 	var errs []error
 	if m.Grace == nil {
-		v, err := h.ResolveFleetGrace(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("grace", err))
-		} else {
-			m.Grace = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveFleetGrace, root, "grace", &m.Grace); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)

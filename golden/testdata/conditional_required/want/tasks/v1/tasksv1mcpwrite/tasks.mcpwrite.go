@@ -43,14 +43,11 @@ func RegisterTaskServiceTools(s *mcp.Server, h TaskServiceHandler, opts ...runti
 // NewTaskService binds the generated tool code of tasks.v1.TaskService to h,
 // for RegisterTaskServiceTools or runtime.NewPreparer.
 func NewTaskService(h TaskServiceHandler) *mcpwriteimpl.Service {
-	invokeTransformTask := func(ctx context.Context, m *v1.TransformTaskRequest) (*v1.TransformTaskResponse, error) {
-		return h.TransformTask(ctx, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "tasks.v1.TaskService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.TransformTaskRequest]("transform_task", decodeTransformTaskRequest, nil, invokeTransformTask),
+			mcpwriteimpl.NewTool[v1.TransformTaskRequest]("transform_task", decodeTransformTaskRequest, nil, mcpwriteimpl.Bind(h, TaskServiceHandler.TransformTask)),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"tasks.v1.Operation": enumOperationSnake,
@@ -78,13 +75,7 @@ type clientAdapterTaskService struct {
 }
 
 func (a *clientAdapterTaskService) TransformTask(ctx context.Context, in *v1.TransformTaskRequest) (*v1.TransformTaskResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.TransformTask(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.TransformTask)
 }
 
 var enumOperationSnake = mcpwriteimpl.NewEnumTable("tasks.v1.Operation", []mcpwriteimpl.EnumValue{
@@ -97,15 +88,11 @@ var fieldsSchedule = []string{"recurring", "cadence"}
 
 func decodeSchedule(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Schedule) {
 	d.Known(obj, fieldsSchedule)
-	if v := obj.Get("recurring"); v.Present() {
-		if x, ok := d.Bool(v, "recurring"); ok {
-			m.Recurring = x
-		}
+	if x, ok := d.Bool(obj.Get("recurring"), "recurring"); ok {
+		m.Recurring = x
 	}
-	if v := obj.Get("cadence"); v.Present() {
-		if x, ok := d.String(v, "cadence"); ok {
-			m.Cadence = x
-		}
+	if x, ok := d.String(obj.Get("cadence"), "cadence"); ok {
+		m.Cadence = x
 	}
 	if v := obj.Get("cadence"); !v.Present() {
 		switch m.GetRecurring() {
@@ -133,54 +120,36 @@ func decodeTransformTaskRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 	} else {
 		m.Operation = v1.Operation_OPERATION_PROMOTE
 	}
-	if v := obj.Get("parent_id"); v.Present() {
-		if x, ok := d.String(v, "parent_id"); ok {
-			m.ParentId = x
-		}
+	if x, ok := d.String(obj.Get("parent_id"), "parent_id"); ok {
+		m.ParentId = x
 	}
-	if v := obj.Get("targetParent"); v.Present() {
-		if x, ok := d.String(v, "targetParent"); ok {
-			m.TargetParentId = x
-		}
+	if x, ok := d.String(obj.Get("targetParent"), "targetParent"); ok {
+		m.TargetParentId = x
 	}
-	if v := obj.Get("reason"); v.Present() {
-		if x, ok := d.String(v, "reason"); ok {
-			m.Reason = x
-		}
+	if x, ok := d.String(obj.Get("reason"), "reason"); ok {
+		m.Reason = x
 	}
-	if v := obj.Get("blocked"); v.Present() {
-		if x, ok := d.Bool(v, "blocked"); ok {
-			m.Blocked = x
-		}
+	if x, ok := d.Bool(obj.Get("blocked"), "blocked"); ok {
+		m.Blocked = x
 	}
-	if v := obj.Get("kind"); v.Present() {
-		if x, ok := d.String(v, "kind"); ok {
-			m.Kind = x
-		}
+	if x, ok := d.String(obj.Get("kind"), "kind"); ok {
+		m.Kind = x
 	}
-	if v := obj.Get("version"); v.Present() {
-		if x, ok := d.String(v, "version"); ok {
-			m.Version = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("version"), "version"); ok {
+		m.Version = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("priority"); v.Present() {
-		if x, ok := d.Int32(v, "priority"); ok {
-			m.Priority = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.Int32(obj.Get("priority"), "priority"); ok {
+		m.Priority = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("escalation"); v.Present() {
-		if x, ok := d.String(v, "escalation"); ok {
-			m.Escalation = x
-		}
+	if x, ok := d.String(obj.Get("escalation"), "escalation"); ok {
+		m.Escalation = x
 	}
-	if v := obj.Get("schedule"); v.Present() {
-		if o, ok := d.Object(v, "schedule"); ok {
-			x := new(v1.Schedule)
-			d.Enter("schedule")
-			decodeSchedule(d, o, x)
-			d.Leave()
-			m.Schedule = x
-		}
+	if o, ok := d.Object(obj.Get("schedule"), "schedule"); ok {
+		x := new(v1.Schedule)
+		d.Enter("schedule")
+		decodeSchedule(d, o, x)
+		d.Leave()
+		m.Schedule = x
 	}
 	if v := obj.Get("parent_id"); !v.Present() {
 		switch m.GetOperation() {

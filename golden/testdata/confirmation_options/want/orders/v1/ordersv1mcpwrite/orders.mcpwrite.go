@@ -45,17 +45,12 @@ func RegisterOrderServiceTools(s *mcp.Server, h OrderServiceHandler, opts ...run
 // NewOrderService binds the generated tool code of orders.v1.OrderService to h,
 // for RegisterOrderServiceTools or runtime.NewPreparer.
 func NewOrderService(h OrderServiceHandler) *mcpwriteimpl.Service {
-	enrichPlaceOrder := func(c *mcpwriteimpl.Call, m *v1.PlaceOrderRequest) error {
-		return enrichOrderServicePlaceOrderRequest(c, m)
-	}
-	invokePlaceOrder := func(ctx context.Context, m *v1.PlaceOrderRequest) (*v1.Order, error) { return h.PlaceOrder(ctx, m) }
-	invokeCancelOrder := func(ctx context.Context, m *v1.CancelOrderRequest) (*v1.Order, error) { return h.CancelOrder(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "orders.v1.OrderService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.PlaceOrderRequest]("place_order", decodePlaceOrderRequest, enrichPlaceOrder, invokePlaceOrder),
-			mcpwriteimpl.NewTool[v1.CancelOrderRequest]("cancel_order", decodeCancelOrderRequest, nil, invokeCancelOrder),
+			mcpwriteimpl.NewTool[v1.PlaceOrderRequest]("place_order", decodePlaceOrderRequest, enrichOrderServicePlaceOrderRequest, mcpwriteimpl.Bind(h, OrderServiceHandler.PlaceOrder)),
+			mcpwriteimpl.NewTool[v1.CancelOrderRequest]("cancel_order", decodeCancelOrderRequest, nil, mcpwriteimpl.Bind(h, OrderServiceHandler.CancelOrder)),
 		},
 	}
 }
@@ -81,38 +76,22 @@ type clientAdapterOrderService struct {
 }
 
 func (a *clientAdapterOrderService) PlaceOrder(ctx context.Context, in *v1.PlaceOrderRequest) (*v1.Order, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.PlaceOrder(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.PlaceOrder)
 }
 
 func (a *clientAdapterOrderService) CancelOrder(ctx context.Context, in *v1.CancelOrderRequest) (*v1.Order, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CancelOrder(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CancelOrder)
 }
 
 var fieldsLine = []string{"sku", "quantity"}
 
 func decodeLine(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Line) {
 	d.Known(obj, fieldsLine)
-	if v := obj.Get("sku"); v.Present() {
-		if x, ok := d.String(v, "sku"); ok {
-			m.Sku = x
-		}
+	if x, ok := d.String(obj.Get("sku"), "sku"); ok {
+		m.Sku = x
 	}
-	if v := obj.Get("quantity"); v.Present() {
-		if x, ok := d.Int32(v, "quantity"); ok {
-			m.Quantity = x
-		}
+	if x, ok := d.Int32(obj.Get("quantity"), "quantity"); ok {
+		m.Quantity = x
 	}
 }
 
@@ -142,10 +121,8 @@ func decodePlaceOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 			d.Leave()
 		}
 	}
-	if v := obj.Get("confirm"); v.Present() {
-		if x, ok := d.Bool(v, "confirm"); ok {
-			m.Confirm = x
-		}
+	if x, ok := d.Bool(obj.Get("confirm"), "confirm"); ok {
+		m.Confirm = x
 	}
 }
 

@@ -66,13 +66,7 @@ type boundResolversRelayService[R proto.Message] struct {
 
 func bindRelayServicePostMessageRequestResolvers(h RelayServiceHandler, typed any) *boundResolversRelayService[*v1.PostMessageRequest] {
 	b := &boundResolversRelayService[*v1.PostMessageRequest]{}
-	if t, ok := typed.(RelayServiceResolveDefaultChannelForPostMessageRequest); ok {
-		b.ResolveDefaultChannel = t.ResolveDefaultChannelForPostMessageRequest
-	} else {
-		b.ResolveDefaultChannel = func(ctx context.Context, in *v1.PostMessageRequest) (string, error) {
-			return h.ResolveDefaultChannel(ctx, in)
-		}
-	}
+	b.ResolveDefaultChannel = mcpwriteimpl.BindResolver(typed, RelayServiceResolveDefaultChannelForPostMessageRequest.ResolveDefaultChannelForPostMessageRequest, h, RelayServiceHandler.ResolveDefaultChannel)
 	return b
 }
 
@@ -93,20 +87,11 @@ func NewRelayService(h RelayServiceHandler) *mcpwriteimpl.Service {
 		typed = a.resolvers()
 	}
 	postMessageRequestResolvers := bindRelayServicePostMessageRequestResolvers(h, typed)
-	enrichPostMessage := func(c *mcpwriteimpl.Call, m *v1.PostMessageRequest) error {
-		return enrichRelayServicePostMessageRequest(c, postMessageRequestResolvers, m, m)
-	}
-	invokePostMessage := func(ctx context.Context, m *v1.PostMessageRequest) (*v1.PostMessageResponse, error) {
-		return h.PostMessage(ctx, m)
-	}
-	earlyCheckPostMessage := func(c *mcpwriteimpl.Call, m *v1.PostMessageRequest) error {
-		return earlyCheckRelayServicePostMessageRequest(c, postMessageRequestResolvers, m, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "relay.v1.RelayService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.PostMessageRequest]("post_message", decodePostMessageRequest, enrichPostMessage, invokePostMessage), earlyCheckPostMessage),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.PostMessageRequest]("post_message", decodePostMessageRequest, mcpwriteimpl.BindResolvers(postMessageRequestResolvers, enrichRelayServicePostMessageRequest), mcpwriteimpl.Bind(h, RelayServiceHandler.PostMessage)), mcpwriteimpl.BindResolvers(postMessageRequestResolvers, earlyCheckRelayServicePostMessageRequest)),
 		},
 	}
 }
@@ -142,13 +127,7 @@ func (a *clientAdapterRelayService) resolvers() any {
 }
 
 func (a *clientAdapterRelayService) PostMessage(ctx context.Context, in *v1.PostMessageRequest) (*v1.PostMessageResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.PostMessage(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.PostMessage)
 }
 
 // RelayServiceConnectClient is the part of the connect-go client of
@@ -206,21 +185,16 @@ func decodePostMessageRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 
 func enrichRelayServicePostMessageRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversRelayService[R], root R, m *v1.PostMessageRequest) error {
 	m.Id = c.UUIDv7()
-	vChannelId, err := h.ResolveDefaultChannel(c.Ctx, root)
-	if err != nil {
-		return c.ResolverError("channel_id", err)
+	if err := mcpwriteimpl.Resolve(c, h.ResolveDefaultChannel, root, "channel_id", &m.ChannelId); err != nil {
+		return err
 	}
-	m.ChannelId = vChannelId
 	return nil
 }
 
 func earlyCheckRelayServicePostMessageRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversRelayService[R], root R, m *v1.PostMessageRequest) error {
 	var errs []error
-	vChannelId, err := h.ResolveDefaultChannel(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("channel_id", err))
-	} else {
-		m.ChannelId = vChannelId
+	if err := mcpwriteimpl.Resolve(c, h.ResolveDefaultChannel, root, "channel_id", &m.ChannelId); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }

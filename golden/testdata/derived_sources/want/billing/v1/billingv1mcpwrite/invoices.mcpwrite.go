@@ -90,32 +90,14 @@ type boundResolversInvoiceService[R proto.Message] struct {
 
 func bindInvoiceServiceIssueInvoiceRequestResolvers(h InvoiceServiceHandler, typed any) *boundResolversInvoiceService[*v1.IssueInvoiceRequest] {
 	b := &boundResolversInvoiceService[*v1.IssueInvoiceRequest]{}
-	if t, ok := typed.(InvoiceServiceResolveDefaultLedgerForIssueInvoiceRequest); ok {
-		b.ResolveDefaultLedger = t.ResolveDefaultLedgerForIssueInvoiceRequest
-	} else {
-		b.ResolveDefaultLedger = func(ctx context.Context, in *v1.IssueInvoiceRequest) (string, error) {
-			return h.ResolveDefaultLedger(ctx, in)
-		}
-	}
-	if t, ok := typed.(InvoiceServiceResolveNextSequenceForIssueInvoiceRequest); ok {
-		b.ResolveNextSequence = t.ResolveNextSequenceForIssueInvoiceRequest
-	} else {
-		b.ResolveNextSequence = func(ctx context.Context, in *v1.IssueInvoiceRequest) (int64, error) {
-			return h.ResolveNextSequence(ctx, in)
-		}
-	}
+	b.ResolveDefaultLedger = mcpwriteimpl.BindResolver(typed, InvoiceServiceResolveDefaultLedgerForIssueInvoiceRequest.ResolveDefaultLedgerForIssueInvoiceRequest, h, InvoiceServiceHandler.ResolveDefaultLedger)
+	b.ResolveNextSequence = mcpwriteimpl.BindResolver(typed, InvoiceServiceResolveNextSequenceForIssueInvoiceRequest.ResolveNextSequenceForIssueInvoiceRequest, h, InvoiceServiceHandler.ResolveNextSequence)
 	return b
 }
 
 func bindInvoiceServiceVoidInvoiceRequestResolvers(h InvoiceServiceHandler, typed any) *boundResolversInvoiceService[*v1.VoidInvoiceRequest] {
 	b := &boundResolversInvoiceService[*v1.VoidInvoiceRequest]{}
-	if t, ok := typed.(InvoiceServiceResolveDefaultLedgerForVoidInvoiceRequest); ok {
-		b.ResolveDefaultLedger = t.ResolveDefaultLedgerForVoidInvoiceRequest
-	} else {
-		b.ResolveDefaultLedger = func(ctx context.Context, in *v1.VoidInvoiceRequest) (string, error) {
-			return h.ResolveDefaultLedger(ctx, in)
-		}
-	}
+	b.ResolveDefaultLedger = mcpwriteimpl.BindResolver(typed, InvoiceServiceResolveDefaultLedgerForVoidInvoiceRequest.ResolveDefaultLedgerForVoidInvoiceRequest, h, InvoiceServiceHandler.ResolveDefaultLedger)
 	return b
 }
 
@@ -137,30 +119,12 @@ func NewInvoiceService(h InvoiceServiceHandler) *mcpwriteimpl.Service {
 	}
 	issueInvoiceRequestResolvers := bindInvoiceServiceIssueInvoiceRequestResolvers(h, typed)
 	voidInvoiceRequestResolvers := bindInvoiceServiceVoidInvoiceRequestResolvers(h, typed)
-	enrichIssueInvoice := func(c *mcpwriteimpl.Call, m *v1.IssueInvoiceRequest) error {
-		return enrichInvoiceServiceIssueInvoiceRequest(c, issueInvoiceRequestResolvers, m, m)
-	}
-	invokeIssueInvoice := func(ctx context.Context, m *v1.IssueInvoiceRequest) (*v1.IssueInvoiceResponse, error) {
-		return h.IssueInvoice(ctx, m)
-	}
-	earlyCheckIssueInvoice := func(c *mcpwriteimpl.Call, m *v1.IssueInvoiceRequest) error {
-		return earlyCheckInvoiceServiceIssueInvoiceRequest(c, issueInvoiceRequestResolvers, m, m)
-	}
-	enrichVoidInvoice := func(c *mcpwriteimpl.Call, m *v1.VoidInvoiceRequest) error {
-		return enrichInvoiceServiceVoidInvoiceRequest(c, voidInvoiceRequestResolvers, m, m)
-	}
-	invokeVoidInvoice := func(ctx context.Context, m *v1.VoidInvoiceRequest) (*v1.VoidInvoiceResponse, error) {
-		return h.VoidInvoice(ctx, m)
-	}
-	earlyCheckVoidInvoice := func(c *mcpwriteimpl.Call, m *v1.VoidInvoiceRequest) error {
-		return earlyCheckInvoiceServiceVoidInvoiceRequest(c, voidInvoiceRequestResolvers, m, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "billing.v1.InvoiceService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.IssueInvoiceRequest]("issue_invoice", decodeIssueInvoiceRequest, enrichIssueInvoice, invokeIssueInvoice), earlyCheckIssueInvoice),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.VoidInvoiceRequest]("void_invoice", decodeVoidInvoiceRequest, enrichVoidInvoice, invokeVoidInvoice), earlyCheckVoidInvoice),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.IssueInvoiceRequest]("issue_invoice", decodeIssueInvoiceRequest, mcpwriteimpl.BindResolvers(issueInvoiceRequestResolvers, enrichInvoiceServiceIssueInvoiceRequest), mcpwriteimpl.Bind(h, InvoiceServiceHandler.IssueInvoice)), mcpwriteimpl.BindResolvers(issueInvoiceRequestResolvers, earlyCheckInvoiceServiceIssueInvoiceRequest)),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.VoidInvoiceRequest]("void_invoice", decodeVoidInvoiceRequest, mcpwriteimpl.BindResolvers(voidInvoiceRequestResolvers, enrichInvoiceServiceVoidInvoiceRequest), mcpwriteimpl.Bind(h, InvoiceServiceHandler.VoidInvoice)), mcpwriteimpl.BindResolvers(voidInvoiceRequestResolvers, earlyCheckInvoiceServiceVoidInvoiceRequest)),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"billing.v1.Currency": enumCurrency,
@@ -204,23 +168,11 @@ func (a *clientAdapterInvoiceService) resolvers() any {
 }
 
 func (a *clientAdapterInvoiceService) IssueInvoice(ctx context.Context, in *v1.IssueInvoiceRequest) (*v1.IssueInvoiceResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.IssueInvoice(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.IssueInvoice)
 }
 
 func (a *clientAdapterInvoiceService) VoidInvoice(ctx context.Context, in *v1.VoidInvoiceRequest) (*v1.VoidInvoiceResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.VoidInvoice(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.VoidInvoice)
 }
 
 var enumCurrency = mcpwriteimpl.NewEnumTable("billing.v1.Currency", []mcpwriteimpl.EnumValue{
@@ -243,10 +195,8 @@ var fieldsOrigin = []string{"on_behalf_of"}
 
 func decodeOrigin(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Origin) {
 	d.Known(obj, fieldsOrigin)
-	if v := obj.Get("on_behalf_of"); v.Present() {
-		if x, ok := d.String(v, "on_behalf_of"); ok {
-			m.OnBehalfOf = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("on_behalf_of"), "on_behalf_of"); ok {
+		m.OnBehalfOf = mcpwriteimpl.Ptr(x)
 	}
 }
 
@@ -254,14 +204,12 @@ var fieldsIssueInvoiceRequest = []string{"origin", "currency", "ledger_id", "amo
 
 func decodeIssueInvoiceRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.IssueInvoiceRequest) {
 	d.Known(obj, fieldsIssueInvoiceRequest)
-	if v := obj.Get("origin"); v.Present() {
-		if o, ok := d.Object(v, "origin"); ok {
-			x := new(v1.Origin)
-			d.Enter("origin")
-			decodeOrigin(d, o, x)
-			d.Leave()
-			m.Origin = x
-		}
+	if o, ok := d.Object(obj.Get("origin"), "origin"); ok {
+		x := new(v1.Origin)
+		d.Enter("origin")
+		decodeOrigin(d, o, x)
+		d.Leave()
+		m.Origin = x
 	}
 	if v := obj.Get("currency"); v.Present() {
 		if x, ok := d.Enum(v, "currency", enumCurrency); ok {
@@ -270,10 +218,8 @@ func decodeIssueInvoiceRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object
 	} else {
 		d.Missing("currency")
 	}
-	if v := obj.Get("ledger_id"); v.Present() {
-		if x, ok := d.String(v, "ledger_id"); ok {
-			m.LedgerId = x
-		}
+	if x, ok := d.String(obj.Get("ledger_id"), "ledger_id"); ok {
+		m.LedgerId = x
 	}
 	if v := obj.Get("amount_cents"); v.Present() {
 		if x, ok := d.Int64(v, "amount_cents"); ok {
@@ -289,10 +235,8 @@ func decodeIssueInvoiceRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object
 	} else {
 		d.Missing("customer_id")
 	}
-	if v := obj.Get("override_kind"); v.Present() {
-		if x, ok := d.Enum(v, "override_kind", enumKind); ok {
-			m.OverrideKind = v1.Kind(x)
-		}
+	if x, ok := d.Enum(obj.Get("override_kind"), "override_kind", enumKind); ok {
+		m.OverrideKind = v1.Kind(x)
 	}
 }
 
@@ -300,14 +244,12 @@ var fieldsVoidInvoiceRequest = []string{"origin", "invoice_id"}
 
 func decodeVoidInvoiceRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.VoidInvoiceRequest) {
 	d.Known(obj, fieldsVoidInvoiceRequest)
-	if v := obj.Get("origin"); v.Present() {
-		if o, ok := d.Object(v, "origin"); ok {
-			x := new(v1.Origin)
-			d.Enter("origin")
-			decodeOrigin(d, o, x)
-			d.Leave()
-			m.Origin = x
-		}
+	if o, ok := d.Object(obj.Get("origin"), "origin"); ok {
+		x := new(v1.Origin)
+		d.Enter("origin")
+		decodeOrigin(d, o, x)
+		d.Leave()
+		m.Origin = x
 	}
 	if v := obj.Get("invoice_id"); v.Present() {
 		if x, ok := d.String(v, "invoice_id"); ok {
@@ -345,18 +287,12 @@ func enrichInvoiceServiceIssueInvoiceRequest[R proto.Message](c *mcpwriteimpl.Ca
 	}
 	var errs []error
 	if m.LedgerId == "" {
-		v, err := h.ResolveDefaultLedger(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("ledger_id", err))
-		} else {
-			m.LedgerId = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveDefaultLedger, root, "ledger_id", &m.LedgerId); err != nil {
+			errs = append(errs, err)
 		}
 	}
-	vSequence, err := h.ResolveNextSequence(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("sequence", err))
-	} else {
-		m.Sequence = vSequence
+	if err := mcpwriteimpl.Resolve(c, h.ResolveNextSequence, root, "sequence", &m.Sequence); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
@@ -421,11 +357,9 @@ func enrichInvoiceServiceVoidInvoiceRequest[R proto.Message](c *mcpwriteimpl.Cal
 			return err
 		}
 	}
-	vLedgerId, err := h.ResolveDefaultLedger(c.Ctx, root)
-	if err != nil {
-		return c.ResolverError("ledger_id", err)
+	if err := mcpwriteimpl.Resolve(c, h.ResolveDefaultLedger, root, "ledger_id", &m.LedgerId); err != nil {
+		return err
 	}
-	m.LedgerId = vLedgerId
 	return nil
 }
 
@@ -447,29 +381,20 @@ func earlyCheckInvoiceServiceIssueInvoiceRequest[R proto.Message](c *mcpwriteimp
 	}
 	var errs []error
 	if m.LedgerId == "" {
-		v, err := h.ResolveDefaultLedger(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("ledger_id", err))
-		} else {
-			m.LedgerId = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveDefaultLedger, root, "ledger_id", &m.LedgerId); err != nil {
+			errs = append(errs, err)
 		}
 	}
-	vSequence, err := h.ResolveNextSequence(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("sequence", err))
-	} else {
-		m.Sequence = vSequence
+	if err := mcpwriteimpl.Resolve(c, h.ResolveNextSequence, root, "sequence", &m.Sequence); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
 
 func earlyCheckInvoiceServiceVoidInvoiceRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversInvoiceService[R], root R, m *v1.VoidInvoiceRequest) error {
 	var errs []error
-	vLedgerId, err := h.ResolveDefaultLedger(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("ledger_id", err))
-	} else {
-		m.LedgerId = vLedgerId
+	if err := mcpwriteimpl.Resolve(c, h.ResolveDefaultLedger, root, "ledger_id", &m.LedgerId); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }

@@ -65,13 +65,7 @@ type boundResolversStockService[R proto.Message] struct {
 
 func bindStockServiceMoveStockRequestResolvers(h StockServiceHandler, typed any) *boundResolversStockService[*v1.MoveStockRequest] {
 	b := &boundResolversStockService[*v1.MoveStockRequest]{}
-	if t, ok := typed.(StockServiceResolveHomeWarehouseForMoveStockRequest); ok {
-		b.ResolveHomeWarehouse = t.ResolveHomeWarehouseForMoveStockRequest
-	} else {
-		b.ResolveHomeWarehouse = func(ctx context.Context, in *v1.MoveStockRequest) (string, error) {
-			return h.ResolveHomeWarehouse(ctx, in)
-		}
-	}
+	b.ResolveHomeWarehouse = mcpwriteimpl.BindResolver(typed, StockServiceResolveHomeWarehouseForMoveStockRequest.ResolveHomeWarehouseForMoveStockRequest, h, StockServiceHandler.ResolveHomeWarehouse)
 	return b
 }
 
@@ -92,20 +86,11 @@ func NewStockService(h StockServiceHandler) *mcpwriteimpl.Service {
 		typed = a.resolvers()
 	}
 	moveStockRequestResolvers := bindStockServiceMoveStockRequestResolvers(h, typed)
-	enrichMoveStock := func(c *mcpwriteimpl.Call, m *v1.MoveStockRequest) error {
-		return enrichStockServiceMoveStockRequest(c, moveStockRequestResolvers, m, m)
-	}
-	invokeMoveStock := func(ctx context.Context, m *v1.MoveStockRequest) (*v1.MoveStockResponse, error) {
-		return h.MoveStock(ctx, m)
-	}
-	earlyCheckMoveStock := func(c *mcpwriteimpl.Call, m *v1.MoveStockRequest) error {
-		return earlyCheckStockServiceMoveStockRequest(c, moveStockRequestResolvers, m, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "inventory.v1.StockService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.MoveStockRequest]("move_stock", decodeMoveStockRequest, enrichMoveStock, invokeMoveStock), earlyCheckMoveStock),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.MoveStockRequest]("move_stock", decodeMoveStockRequest, mcpwriteimpl.BindResolvers(moveStockRequestResolvers, enrichStockServiceMoveStockRequest), mcpwriteimpl.Bind(h, StockServiceHandler.MoveStock)), mcpwriteimpl.BindResolvers(moveStockRequestResolvers, earlyCheckStockServiceMoveStockRequest)),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"inventory.v1.Reason": enumReason,
@@ -145,13 +130,7 @@ func (a *clientAdapterStockService) resolvers() any {
 }
 
 func (a *clientAdapterStockService) MoveStock(ctx context.Context, in *v1.MoveStockRequest) (*v1.MoveStockResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.MoveStock(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.MoveStock)
 }
 
 var enumReason = mcpwriteimpl.NewEnumTable("inventory.v1.Reason", []mcpwriteimpl.EnumValue{
@@ -186,15 +165,11 @@ func decodeMoveStockRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m
 	} else {
 		d.Missing("reason")
 	}
-	if v := obj.Get("warehouse"); v.Present() {
-		if x, ok := d.String(v, "warehouse"); ok {
-			m.Warehouse = x
-		}
+	if x, ok := d.String(obj.Get("warehouse"), "warehouse"); ok {
+		m.Warehouse = x
 	}
-	if v := obj.Get("note"); v.Present() {
-		if x, ok := d.String(v, "note"); ok {
-			m.Note = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("note"), "note"); ok {
+		m.Note = mcpwriteimpl.Ptr(x)
 	}
 	if v := obj.Get("urgent"); v.Present() {
 		if x, ok := d.Bool(v, "urgent"); ok {
@@ -209,11 +184,9 @@ func enrichStockServiceMoveStockRequest[R proto.Message](c *mcpwriteimpl.Call, h
 	m.MovementId = mcpwriteimpl.Ptr(c.UUIDv4())
 	m.MovedAt = mcpwriteimpl.Ptr(mcpwriteimpl.FormatRFC3339(c.Now()))
 	if m.Warehouse == "" {
-		v, err := h.ResolveHomeWarehouse(c.Ctx, root)
-		if err != nil {
-			return c.ResolverError("warehouse", err)
+		if err := mcpwriteimpl.Resolve(c, h.ResolveHomeWarehouse, root, "warehouse", &m.Warehouse); err != nil {
+			return err
 		}
-		m.Warehouse = v
 	}
 	return nil
 }
@@ -221,11 +194,8 @@ func enrichStockServiceMoveStockRequest[R proto.Message](c *mcpwriteimpl.Call, h
 func earlyCheckStockServiceMoveStockRequest[R proto.Message](c *mcpwriteimpl.Call, h *boundResolversStockService[R], root R, m *v1.MoveStockRequest) error {
 	var errs []error
 	if m.Warehouse == "" {
-		v, err := h.ResolveHomeWarehouse(c.Ctx, root)
-		if err != nil {
-			errs = append(errs, c.ResolverError("warehouse", err))
-		} else {
-			m.Warehouse = v
+		if err := mcpwriteimpl.Resolve(c, h.ResolveHomeWarehouse, root, "warehouse", &m.Warehouse); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)

@@ -44,17 +44,11 @@ func RegisterTicketServiceTools(s *mcp.Server, h TicketServiceHandler, opts ...r
 // NewTicketService binds the generated tool code of tickets.v1.TicketService to
 // h, for RegisterTicketServiceTools or runtime.NewPreparer.
 func NewTicketService(h TicketServiceHandler) *mcpwriteimpl.Service {
-	enrichOpenTicket := func(c *mcpwriteimpl.Call, m *v1.OpenTicketRequest) error {
-		return enrichTicketServiceOpenTicketRequest(c, m)
-	}
-	invokeOpenTicket := func(ctx context.Context, m *v1.OpenTicketRequest) (*v1.OpenTicketResponse, error) {
-		return h.OpenTicket(ctx, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "tickets.v1.TicketService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.OpenTicketRequest]("open_ticket", decodeOpenTicketRequest, enrichOpenTicket, invokeOpenTicket),
+			mcpwriteimpl.NewTool[v1.OpenTicketRequest]("open_ticket", decodeOpenTicketRequest, enrichTicketServiceOpenTicketRequest, mcpwriteimpl.Bind(h, TicketServiceHandler.OpenTicket)),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"thirdparty.v1.Status": enumStatusForStatus,
@@ -86,13 +80,7 @@ type clientAdapterTicketService struct {
 }
 
 func (a *clientAdapterTicketService) OpenTicket(ctx context.Context, in *v1.OpenTicketRequest) (*v1.OpenTicketResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.OpenTicket(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.OpenTicket)
 }
 
 var enumCategory = mcpwriteimpl.NewEnumTable("tickets.v1.Category", []mcpwriteimpl.EnumValue{
@@ -148,20 +136,14 @@ func decodeOpenTicketRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		m.Severity = v1.Severity_SEVERITY_LOW
 	}
-	if v := obj.Get("escalation"); v.Present() {
-		if x, ok := d.Enum(v, "escalation", enumSeverityKebab); ok {
-			m.EscalateAt = v1.Severity(x)
-		}
+	if x, ok := d.Enum(obj.Get("escalation"), "escalation", enumSeverityKebab); ok {
+		m.EscalateAt = v1.Severity(x)
 	}
-	if v := obj.Get("status"); v.Present() {
-		if x, ok := d.Enum(v, "status", enumStatusForStatus); ok {
-			m.Status = v11.Status(x)
-		}
+	if x, ok := d.Enum(obj.Get("status"), "status", enumStatusForStatus); ok {
+		m.Status = v11.Status(x)
 	}
-	if v := obj.Get("plain_status"); v.Present() {
-		if x, ok := d.Enum(v, "plain_status", enumStatus); ok {
-			m.PlainStatus = v11.Status(x)
-		}
+	if x, ok := d.Enum(obj.Get("plain_status"), "plain_status", enumStatus); ok {
+		m.PlainStatus = v11.Status(x)
 	}
 	if v := obj.Get("title"); v.Present() {
 		if x, ok := d.String(v, "title"); ok {

@@ -44,12 +44,11 @@ func RegisterLibraryServiceTools(s *mcp.Server, h LibraryServiceHandler, opts ..
 // NewLibraryService binds the generated tool code of library.v1.LibraryService
 // to h, for RegisterLibraryServiceTools or runtime.NewPreparer.
 func NewLibraryService(h LibraryServiceHandler) *mcpwriteimpl.Service {
-	invokeAddBook := func(ctx context.Context, m *v1.AddBookRequest) (*v1.Book, error) { return h.AddBook(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "library.v1.LibraryService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.AddBookRequest]("add_book", decodeAddBookRequest, nil, invokeAddBook),
+			mcpwriteimpl.NewTool[v1.AddBookRequest]("add_book", decodeAddBookRequest, nil, mcpwriteimpl.Bind(h, LibraryServiceHandler.AddBook)),
 		},
 	}
 }
@@ -75,13 +74,7 @@ type clientAdapterLibraryService struct {
 }
 
 func (a *clientAdapterLibraryService) AddBook(ctx context.Context, in *v1.AddBookRequest) (*v1.Book, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.AddBook(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.AddBook)
 }
 
 var fieldsBook = []string{"title", "isbn", "pages", "author"}
@@ -108,15 +101,11 @@ func decodeBook(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Book) {
 	} else {
 		d.Missing("isbn")
 	}
-	if v := obj.Get("pages"); v.Present() {
-		if x, ok := d.Int32(v, "pages"); ok {
-			m.Pages = x
-		}
+	if x, ok := d.Int32(obj.Get("pages"), "pages"); ok {
+		m.Pages = x
 	}
-	if v := obj.Get("author"); v.Present() {
-		if x, ok := d.String(v, "author"); ok {
-			m.Author = x
-		}
+	if x, ok := d.String(obj.Get("author"), "author"); ok {
+		m.Author = x
 	}
 }
 
@@ -139,10 +128,8 @@ func decodeAddBookRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *
 	} else {
 		d.Missing("book")
 	}
-	if v := obj.Get("request_id"); v.Present() {
-		if x, ok := d.String(v, "request_id"); ok {
-			m.RequestId = x
-		}
+	if x, ok := d.String(obj.Get("request_id"), "request_id"); ok {
+		m.RequestId = x
 	}
 }
 

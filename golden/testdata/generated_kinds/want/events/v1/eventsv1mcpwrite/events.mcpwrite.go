@@ -44,17 +44,11 @@ func RegisterEventServiceTools(s *mcp.Server, h EventServiceHandler, opts ...run
 // NewEventService binds the generated tool code of events.v1.EventService to h,
 // for RegisterEventServiceTools or runtime.NewPreparer.
 func NewEventService(h EventServiceHandler) *mcpwriteimpl.Service {
-	enrichAppendEvent := func(c *mcpwriteimpl.Call, m *v1.AppendEventRequest) error {
-		return enrichEventServiceAppendEventRequest(c, m)
-	}
-	invokeAppendEvent := func(ctx context.Context, m *v1.AppendEventRequest) (*v1.AppendEventResponse, error) {
-		return h.AppendEvent(ctx, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "events.v1.EventService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.AppendEventRequest]("append_event", decodeAppendEventRequest, enrichAppendEvent, invokeAppendEvent),
+			mcpwriteimpl.NewTool[v1.AppendEventRequest]("append_event", decodeAppendEventRequest, enrichEventServiceAppendEventRequest, mcpwriteimpl.Bind(h, EventServiceHandler.AppendEvent)),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"events.v1.Topic": enumTopic,
@@ -82,13 +76,7 @@ type clientAdapterEventService struct {
 }
 
 func (a *clientAdapterEventService) AppendEvent(ctx context.Context, in *v1.AppendEventRequest) (*v1.AppendEventResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.AppendEvent(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.AppendEvent)
 }
 
 var enumTopic = mcpwriteimpl.NewEnumTable("events.v1.Topic", []mcpwriteimpl.EnumValue{
@@ -100,15 +88,11 @@ var fieldsAppendEventRequest = []string{"external_id", "effective_at", "topic", 
 
 func decodeAppendEventRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.AppendEventRequest) {
 	d.Known(obj, fieldsAppendEventRequest)
-	if v := obj.Get("external_id"); v.Present() {
-		if x, ok := d.String(v, "external_id"); ok {
-			m.ExternalId = x
-		}
+	if x, ok := d.String(obj.Get("external_id"), "external_id"); ok {
+		m.ExternalId = x
 	}
-	if v := obj.Get("effective_at"); v.Present() {
-		if x, ok := d.Timestamp(v, "effective_at"); ok {
-			m.EffectiveAt = x
-		}
+	if x, ok := d.Timestamp(obj.Get("effective_at"), "effective_at"); ok {
+		m.EffectiveAt = x
 	}
 	if v := obj.Get("topic"); v.Present() {
 		if x, ok := d.Enum(v, "topic", enumTopic); ok {
@@ -124,30 +108,20 @@ func decodeAppendEventRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 	} else {
 		d.Missing("subject")
 	}
-	if v := obj.Get("sequence"); v.Present() {
-		if x, ok := d.Int32(v, "sequence"); ok {
-			m.Sequence = x
-		}
+	if x, ok := d.Int32(obj.Get("sequence"), "sequence"); ok {
+		m.Sequence = x
 	}
-	if v := obj.Get("replay"); v.Present() {
-		if x, ok := d.Bool(v, "replay"); ok {
-			m.Replay = x
-		}
+	if x, ok := d.Bool(obj.Get("replay"), "replay"); ok {
+		m.Replay = x
 	}
-	if v := obj.Get("weight"); v.Present() {
-		if x, ok := d.Float64(v, "weight"); ok {
-			m.Weight = x
-		}
+	if x, ok := d.Float64(obj.Get("weight"), "weight"); ok {
+		m.Weight = x
 	}
-	if v := obj.Get("offset"); v.Present() {
-		if x, ok := d.Uint64(v, "offset"); ok {
-			m.Offset = x
-		}
+	if x, ok := d.Uint64(obj.Get("offset"), "offset"); ok {
+		m.Offset = x
 	}
-	if v := obj.Get("payload"); v.Present() {
-		if x, ok := d.String(v, "payload"); ok {
-			m.Payload = x
-		}
+	if x, ok := d.String(obj.Get("payload"), "payload"); ok {
+		m.Payload = x
 	}
 }
 

@@ -47,27 +47,13 @@ func RegisterPlannerServiceTools(s *mcp.Server, h PlannerServiceHandler, opts ..
 // NewPlannerService binds the generated tool code of planner.v1.PlannerService
 // to h, for RegisterPlannerServiceTools or runtime.NewPreparer.
 func NewPlannerService(h PlannerServiceHandler) *mcpwriteimpl.Service {
-	enrichCreateTask := func(c *mcpwriteimpl.Call, m *v1.CreateTaskRequest) error {
-		return enrichPlannerServiceCreateTaskRequest(c, m)
-	}
-	invokeCreateTask := func(ctx context.Context, m *v1.CreateTaskRequest) (*v1.Task, error) { return h.CreateTask(ctx, m) }
-	enrichArchiveTask := func(c *mcpwriteimpl.Call, m *v1.ArchiveTaskRequest) error {
-		return enrichPlannerServiceArchiveTaskRequest(c, m)
-	}
-	invokeArchiveTask := func(ctx context.Context, m *v1.ArchiveTaskRequest) (*v1.Task, error) { return h.ArchiveTask(ctx, m) }
-	enrichListTasks := func(c *mcpwriteimpl.Call, m *v1.ListTasksRequest) error {
-		return enrichPlannerServiceListTasksRequest(c, m)
-	}
-	invokeListTasks := func(ctx context.Context, m *v1.ListTasksRequest) (*v1.ListTasksResponse, error) {
-		return h.ListTasks(ctx, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "planner.v1.PlannerService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.CreateTaskRequest]("create_task", decodeCreateTaskRequest, enrichCreateTask, invokeCreateTask),
-			mcpwriteimpl.NewTool[v1.ArchiveTaskRequest]("archive_task", decodeArchiveTaskRequest, enrichArchiveTask, invokeArchiveTask),
-			mcpwriteimpl.NewTool[v1.ListTasksRequest]("list_tasks", decodeListTasksRequest, enrichListTasks, invokeListTasks),
+			mcpwriteimpl.NewTool[v1.CreateTaskRequest]("create_task", decodeCreateTaskRequest, enrichPlannerServiceCreateTaskRequest, mcpwriteimpl.Bind(h, PlannerServiceHandler.CreateTask)),
+			mcpwriteimpl.NewTool[v1.ArchiveTaskRequest]("archive_task", decodeArchiveTaskRequest, enrichPlannerServiceArchiveTaskRequest, mcpwriteimpl.Bind(h, PlannerServiceHandler.ArchiveTask)),
+			mcpwriteimpl.NewTool[v1.ListTasksRequest]("list_tasks", decodeListTasksRequest, enrichPlannerServiceListTasksRequest, mcpwriteimpl.Bind(h, PlannerServiceHandler.ListTasks)),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"planner.v1.ArchiveOperation": enumArchiveOperationSnake,
@@ -99,33 +85,15 @@ type clientAdapterPlannerService struct {
 }
 
 func (a *clientAdapterPlannerService) CreateTask(ctx context.Context, in *v1.CreateTaskRequest) (*v1.Task, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateTask(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateTask)
 }
 
 func (a *clientAdapterPlannerService) ArchiveTask(ctx context.Context, in *v1.ArchiveTaskRequest) (*v1.Task, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ArchiveTask(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ArchiveTask)
 }
 
 func (a *clientAdapterPlannerService) ListTasks(ctx context.Context, in *v1.ListTasksRequest) (*v1.ListTasksResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ListTasks(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ListTasks)
 }
 
 var enumArchiveOperationSnake = mcpwriteimpl.NewEnumTable("planner.v1.ArchiveOperation", []mcpwriteimpl.EnumValue{
@@ -143,10 +111,8 @@ var fieldsAudit = []string{"changeNote"}
 
 func decodeAudit(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Audit) {
 	d.Known(obj, fieldsAudit)
-	if v := obj.Get("changeNote"); v.Present() {
-		if x, ok := d.String(v, "changeNote"); ok {
-			m.ChangeNote = x
-		}
+	if x, ok := d.String(obj.Get("changeNote"), "changeNote"); ok {
+		m.ChangeNote = x
 	}
 }
 
@@ -154,14 +120,12 @@ var fieldsCreateTaskRequest = []string{"audit", "title", "parentId", "workflowSt
 
 func decodeCreateTaskRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateTaskRequest) {
 	d.Known(obj, fieldsCreateTaskRequest)
-	if v := obj.Get("audit"); v.Present() {
-		if o, ok := d.Object(v, "audit"); ok {
-			x := new(v1.Audit)
-			d.Enter("audit")
-			decodeAudit(d, o, x)
-			d.Leave()
-			m.Audit = x
-		}
+	if o, ok := d.Object(obj.Get("audit"), "audit"); ok {
+		x := new(v1.Audit)
+		d.Enter("audit")
+		decodeAudit(d, o, x)
+		d.Leave()
+		m.Audit = x
 	}
 	if v := obj.Get("title"); v.Present() {
 		if x, ok := d.String(v, "title"); ok {
@@ -172,10 +136,8 @@ func decodeCreateTaskRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		d.Missing("title")
 	}
-	if v := obj.Get("parentId"); v.Present() {
-		if x, ok := d.String(v, "parentId"); ok {
-			m.ParentId = x
-		}
+	if x, ok := d.String(obj.Get("parentId"), "parentId"); ok {
+		m.ParentId = x
 	}
 	if v := obj.Get("workflowState"); v.Present() {
 		if x, ok := d.Enum(v, "workflowState", enumWorkflowStateSnake); ok {
@@ -197,10 +159,8 @@ func decodeCreateTaskRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 			d.Leave()
 		}
 	}
-	if v := obj.Get("due"); v.Present() {
-		if x, ok := d.String(v, "due"); ok {
-			m.DueLabel = x
-		}
+	if x, ok := d.String(obj.Get("due"), "due"); ok {
+		m.DueLabel = x
 	}
 }
 
@@ -208,14 +168,12 @@ var fieldsArchiveTaskRequest = []string{"audit", "taskId", "operation", "archive
 
 func decodeArchiveTaskRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ArchiveTaskRequest) {
 	d.Known(obj, fieldsArchiveTaskRequest)
-	if v := obj.Get("audit"); v.Present() {
-		if o, ok := d.Object(v, "audit"); ok {
-			x := new(v1.Audit)
-			d.Enter("audit")
-			decodeAudit(d, o, x)
-			d.Leave()
-			m.Audit = x
-		}
+	if o, ok := d.Object(obj.Get("audit"), "audit"); ok {
+		x := new(v1.Audit)
+		d.Enter("audit")
+		decodeAudit(d, o, x)
+		d.Leave()
+		m.Audit = x
 	}
 	if v := obj.Get("taskId"); v.Present() {
 		if x, ok := d.String(v, "taskId"); ok {
@@ -231,10 +189,8 @@ func decodeArchiveTaskRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object,
 	} else {
 		d.Missing("operation")
 	}
-	if v := obj.Get("archiveDate"); v.Present() {
-		if x, ok := d.Timestamp(v, "archiveDate"); ok {
-			m.ArchiveDate = x
-		}
+	if x, ok := d.Timestamp(obj.Get("archiveDate"), "archiveDate"); ok {
+		m.ArchiveDate = x
 	}
 	if v := obj.Get("archiveDate"); !v.Present() {
 		switch m.GetOperation() {
@@ -257,15 +213,11 @@ func decodeListTasksRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m
 	} else {
 		m.PageSize = 20
 	}
-	if v := obj.Get("pageToken"); v.Present() {
-		if x, ok := d.String(v, "pageToken"); ok {
-			m.PageToken = x
-		}
+	if x, ok := d.String(obj.Get("pageToken"), "pageToken"); ok {
+		m.PageToken = x
 	}
-	if v := obj.Get("workflowState"); v.Present() {
-		if x, ok := d.Enum(v, "workflowState", enumWorkflowStateSnake); ok {
-			m.WorkflowState = v1.WorkflowState(x)
-		}
+	if x, ok := d.Enum(obj.Get("workflowState"), "workflowState", enumWorkflowStateSnake); ok {
+		m.WorkflowState = v1.WorkflowState(x)
 	}
 }
 

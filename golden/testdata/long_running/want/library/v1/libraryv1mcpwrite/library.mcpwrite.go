@@ -48,22 +48,13 @@ func RegisterLibraryServiceTools(s *mcp.Server, h LibraryServiceHandler, opts ..
 // NewLibraryService binds the generated tool code of library.v1.LibraryService
 // to h, for RegisterLibraryServiceTools or runtime.NewPreparer.
 func NewLibraryService(h LibraryServiceHandler) *mcpwriteimpl.Service {
-	invokeCreateShelf := func(ctx context.Context, m *v1.CreateShelfRequest) (*longrunning.Operation, error) {
-		return h.CreateShelf(ctx, m)
-	}
-	invokeDeleteShelf := func(ctx context.Context, m *v1.DeleteShelfRequest) (*longrunning.Operation, error) {
-		return h.DeleteShelf(ctx, m)
-	}
-	invokeMergeShelves := func(ctx context.Context, m *v1.MergeShelvesRequest) (*longrunning.Operation, error) {
-		return h.MergeShelves(ctx, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "library.v1.LibraryService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.CreateShelfRequest]("create_shelf", decodeCreateShelfRequest, nil, invokeCreateShelf),
-			mcpwriteimpl.NewTool[v1.DeleteShelfRequest]("delete_shelf", decodeDeleteShelfRequest, nil, invokeDeleteShelf),
-			mcpwriteimpl.NewTool[v1.MergeShelvesRequest]("merge_shelves", decodeMergeShelvesRequest, nil, invokeMergeShelves),
+			mcpwriteimpl.NewTool[v1.CreateShelfRequest]("create_shelf", decodeCreateShelfRequest, nil, mcpwriteimpl.Bind(h, LibraryServiceHandler.CreateShelf)),
+			mcpwriteimpl.NewTool[v1.DeleteShelfRequest]("delete_shelf", decodeDeleteShelfRequest, nil, mcpwriteimpl.Bind(h, LibraryServiceHandler.DeleteShelf)),
+			mcpwriteimpl.NewTool[v1.MergeShelvesRequest]("merge_shelves", decodeMergeShelvesRequest, nil, mcpwriteimpl.Bind(h, LibraryServiceHandler.MergeShelves)),
 		},
 		Operations: mcpwriteimpl.OperationsOf[*longrunning.Operation, longrunning.GetOperationRequest](h),
 	}
@@ -92,33 +83,15 @@ type clientAdapterLibraryService struct {
 }
 
 func (a *clientAdapterLibraryService) CreateShelf(ctx context.Context, in *v1.CreateShelfRequest) (*longrunning.Operation, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateShelf(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateShelf)
 }
 
 func (a *clientAdapterLibraryService) DeleteShelf(ctx context.Context, in *v1.DeleteShelfRequest) (*longrunning.Operation, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.DeleteShelf(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.DeleteShelf)
 }
 
 func (a *clientAdapterLibraryService) MergeShelves(ctx context.Context, in *v1.MergeShelvesRequest) (*longrunning.Operation, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.MergeShelves(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.MergeShelves)
 }
 
 // LibraryServiceOperations is what a LibraryServiceHandler also implements so
@@ -158,15 +131,11 @@ var fieldsShelf = []string{"name", "theme"}
 
 func decodeShelf(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Shelf) {
 	d.Known(obj, fieldsShelf)
-	if v := obj.Get("name"); v.Present() {
-		if x, ok := d.String(v, "name"); ok {
-			m.Name = x
-		}
+	if x, ok := d.String(obj.Get("name"), "name"); ok {
+		m.Name = x
 	}
-	if v := obj.Get("theme"); v.Present() {
-		if x, ok := d.String(v, "theme"); ok {
-			m.Theme = x
-		}
+	if x, ok := d.String(obj.Get("theme"), "theme"); ok {
+		m.Theme = x
 	}
 }
 
@@ -174,14 +143,12 @@ var fieldsCreateShelfRequest = []string{"shelf"}
 
 func decodeCreateShelfRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.CreateShelfRequest) {
 	d.Known(obj, fieldsCreateShelfRequest)
-	if v := obj.Get("shelf"); v.Present() {
-		if o, ok := d.Object(v, "shelf"); ok {
-			x := new(v1.Shelf)
-			d.Enter("shelf")
-			decodeShelf(d, o, x)
-			d.Leave()
-			m.Shelf = x
-		}
+	if o, ok := d.Object(obj.Get("shelf"), "shelf"); ok {
+		x := new(v1.Shelf)
+		d.Enter("shelf")
+		decodeShelf(d, o, x)
+		d.Leave()
+		m.Shelf = x
 	}
 }
 
@@ -189,10 +156,8 @@ var fieldsDeleteShelfRequest = []string{"name"}
 
 func decodeDeleteShelfRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.DeleteShelfRequest) {
 	d.Known(obj, fieldsDeleteShelfRequest)
-	if v := obj.Get("name"); v.Present() {
-		if x, ok := d.String(v, "name"); ok {
-			m.Name = x
-		}
+	if x, ok := d.String(obj.Get("name"), "name"); ok {
+		m.Name = x
 	}
 }
 
@@ -200,14 +165,10 @@ var fieldsMergeShelvesRequest = []string{"name", "other_shelf"}
 
 func decodeMergeShelvesRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.MergeShelvesRequest) {
 	d.Known(obj, fieldsMergeShelvesRequest)
-	if v := obj.Get("name"); v.Present() {
-		if x, ok := d.String(v, "name"); ok {
-			m.Name = x
-		}
+	if x, ok := d.String(obj.Get("name"), "name"); ok {
+		m.Name = x
 	}
-	if v := obj.Get("other_shelf"); v.Present() {
-		if x, ok := d.String(v, "other_shelf"); ok {
-			m.OtherShelf = x
-		}
+	if x, ok := d.String(obj.Get("other_shelf"), "other_shelf"); ok {
+		m.OtherShelf = x
 	}
 }

@@ -44,24 +44,12 @@ func RegisterOrderServiceTools(s *mcp.Server, h OrderServiceHandler, opts ...run
 // NewOrderService binds the generated tool code of shop.v1.OrderService to h,
 // for RegisterOrderServiceTools or runtime.NewPreparer.
 func NewOrderService(h OrderServiceHandler) *mcpwriteimpl.Service {
-	enrichPlaceOrder := func(c *mcpwriteimpl.Call, m *v1.PlaceOrderRequest) error {
-		return enrichOrderServicePlaceOrderRequest(c, m)
-	}
-	invokePlaceOrder := func(ctx context.Context, m *v1.PlaceOrderRequest) (*v1.PlaceOrderResponse, error) {
-		return h.PlaceOrder(ctx, m)
-	}
-	enrichChangeAddress := func(c *mcpwriteimpl.Call, m *v1.ChangeAddressRequest) error {
-		return enrichOrderServiceChangeAddressRequest(c, m)
-	}
-	invokeChangeAddress := func(ctx context.Context, m *v1.ChangeAddressRequest) (*v1.ChangeAddressResponse, error) {
-		return h.ChangeAddress(ctx, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "shop.v1.OrderService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.PlaceOrderRequest]("place_order", decodePlaceOrderRequest, enrichPlaceOrder, invokePlaceOrder),
-			mcpwriteimpl.NewTool[v1.ChangeAddressRequest]("change_address", decodeChangeAddressRequest, enrichChangeAddress, invokeChangeAddress),
+			mcpwriteimpl.NewTool[v1.PlaceOrderRequest]("place_order", decodePlaceOrderRequest, enrichOrderServicePlaceOrderRequest, mcpwriteimpl.Bind(h, OrderServiceHandler.PlaceOrder)),
+			mcpwriteimpl.NewTool[v1.ChangeAddressRequest]("change_address", decodeChangeAddressRequest, enrichOrderServiceChangeAddressRequest, mcpwriteimpl.Bind(h, OrderServiceHandler.ChangeAddress)),
 		},
 	}
 }
@@ -87,42 +75,26 @@ type clientAdapterOrderService struct {
 }
 
 func (a *clientAdapterOrderService) PlaceOrder(ctx context.Context, in *v1.PlaceOrderRequest) (*v1.PlaceOrderResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.PlaceOrder(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.PlaceOrder)
 }
 
 func (a *clientAdapterOrderService) ChangeAddress(ctx context.Context, in *v1.ChangeAddressRequest) (*v1.ChangeAddressResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ChangeAddress(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ChangeAddress)
 }
 
 var fieldsGeo = []string{"lat", "lng"}
 
 func decodeGeo(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Geo) {
 	d.Known(obj, fieldsGeo)
-	if v := obj.Get("lat"); v.Present() {
-		if x, ok := d.Float64(v, "lat"); ok {
-			d.Minimum("lat", float64(x), -90)
-			d.Maximum("lat", float64(x), 90)
-			m.Lat = x
-		}
+	if x, ok := d.Float64(obj.Get("lat"), "lat"); ok {
+		d.Minimum("lat", float64(x), -90)
+		d.Maximum("lat", float64(x), 90)
+		m.Lat = x
 	}
-	if v := obj.Get("lng"); v.Present() {
-		if x, ok := d.Float64(v, "lng"); ok {
-			d.Minimum("lng", float64(x), -180)
-			d.Maximum("lng", float64(x), 180)
-			m.Lng = x
-		}
+	if x, ok := d.Float64(obj.Get("lng"), "lng"); ok {
+		d.Minimum("lng", float64(x), -180)
+		d.Maximum("lng", float64(x), 180)
+		m.Lng = x
 	}
 }
 
@@ -145,14 +117,12 @@ func decodeAddress(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Addr
 	} else {
 		d.Missing("city")
 	}
-	if v := obj.Get("geo"); v.Present() {
-		if o, ok := d.Object(v, "geo"); ok {
-			x := new(v1.Geo)
-			d.Enter("geo")
-			decodeGeo(d, o, x)
-			d.Leave()
-			m.Geo = x
-		}
+	if o, ok := d.Object(obj.Get("geo"), "geo"); ok {
+		x := new(v1.Geo)
+		d.Enter("geo")
+		decodeGeo(d, o, x)
+		d.Leave()
+		m.Geo = x
 	}
 }
 
@@ -178,14 +148,12 @@ func decodeCustomer(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Cus
 	} else {
 		d.Missing("billing")
 	}
-	if v := obj.Get("shipping"); v.Present() {
-		if o, ok := d.Object(v, "shipping"); ok {
-			x := new(v1.Address)
-			d.Enter("shipping")
-			decodeAddress(d, o, x)
-			d.Leave()
-			m.Shipping = x
-		}
+	if o, ok := d.Object(obj.Get("shipping"), "shipping"); ok {
+		x := new(v1.Address)
+		d.Enter("shipping")
+		decodeAddress(d, o, x)
+		d.Leave()
+		m.Shipping = x
 	}
 }
 
@@ -204,10 +172,8 @@ func decodePlaceOrderRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		d.Missing("customer")
 	}
-	if v := obj.Get("note"); v.Present() {
-		if x, ok := d.String(v, "note"); ok {
-			m.Note = x
-		}
+	if x, ok := d.String(obj.Get("note"), "note"); ok {
+		m.Note = x
 	}
 }
 
@@ -237,16 +203,8 @@ func decodeChangeAddressRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 
 func enrichOrderServicePlaceOrderRequest(c *mcpwriteimpl.Call, m *v1.PlaceOrderRequest) error {
 	m.OrderId = c.UUIDv7()
-	if m.Meta == nil {
-		m.Meta = new(v1.Meta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichOrderServiceMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichOrderServiceMeta); err != nil {
+		return err
 	}
 	if x := m.GetCustomer(); x != nil {
 		c.Enter("customer")
@@ -267,16 +225,8 @@ func enrichOrderServiceMeta(c *mcpwriteimpl.Call, m *v1.Meta) error {
 	}
 	m.TenantId = vTenantId
 	m.OccurredAt = c.NowTimestamp()
-	if m.Audit == nil {
-		m.Audit = new(v1.Audit)
-	}
-	{
-		c.Enter("audit")
-		err := enrichOrderServiceAudit(c, m.Audit)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "audit", &m.Audit, enrichOrderServiceAudit); err != nil {
+		return err
 	}
 	return nil
 }
@@ -321,16 +271,8 @@ func enrichOrderServiceAddress(c *mcpwriteimpl.Call, m *v1.Address) error {
 }
 
 func enrichOrderServiceChangeAddressRequest(c *mcpwriteimpl.Call, m *v1.ChangeAddressRequest) error {
-	if m.Meta == nil {
-		m.Meta = new(v1.Meta)
-	}
-	{
-		c.Enter("meta")
-		err := enrichOrderServiceMeta(c, m.Meta)
-		c.Leave()
-		if err != nil {
-			return err
-		}
+	if err := mcpwriteimpl.FillEnvelope(c, "meta", &m.Meta, enrichOrderServiceMeta); err != nil {
+		return err
 	}
 	if x := m.GetAddress(); x != nil {
 		c.Enter("address")

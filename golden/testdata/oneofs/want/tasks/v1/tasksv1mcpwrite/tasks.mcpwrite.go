@@ -43,15 +43,11 @@ func RegisterTaskServiceTools(s *mcp.Server, h TaskServiceHandler, opts ...runti
 // NewTaskService binds the generated tool code of tasks.v1.TaskService to h,
 // for RegisterTaskServiceTools or runtime.NewPreparer.
 func NewTaskService(h TaskServiceHandler) *mcpwriteimpl.Service {
-	enrichAddComment := func(c *mcpwriteimpl.Call, m *v1.AddCommentRequest) error {
-		return enrichTaskServiceAddCommentRequest(c, m)
-	}
-	invokeAddComment := func(ctx context.Context, m *v1.AddCommentRequest) (*v1.Comment, error) { return h.AddComment(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "tasks.v1.TaskService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.AddCommentRequest]("add_comment", decodeAddCommentRequest, enrichAddComment, invokeAddComment),
+			mcpwriteimpl.NewTool[v1.AddCommentRequest]("add_comment", decodeAddCommentRequest, enrichTaskServiceAddCommentRequest, mcpwriteimpl.Bind(h, TaskServiceHandler.AddComment)),
 		},
 	}
 }
@@ -76,28 +72,18 @@ type clientAdapterTaskService struct {
 }
 
 func (a *clientAdapterTaskService) AddComment(ctx context.Context, in *v1.AddCommentRequest) (*v1.Comment, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.AddComment(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.AddComment)
 }
 
 var fieldsAttachment = []string{"url", "file_id"}
 
 func decodeAttachment(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Attachment) {
 	d.Known(obj, fieldsAttachment)
-	if v := obj.Get("url"); v.Present() {
-		if x, ok := d.String(v, "url"); ok {
-			m.Source = &v1.Attachment_Url{Url: x}
-		}
+	if x, ok := d.String(obj.Get("url"), "url"); ok {
+		m.Source = &v1.Attachment_Url{Url: x}
 	}
-	if v := obj.Get("file_id"); v.Present() {
-		if x, ok := d.String(v, "file_id"); ok {
-			m.Source = &v1.Attachment_FileId{FileId: x}
-		}
+	if x, ok := d.String(obj.Get("file_id"), "file_id"); ok {
+		m.Source = &v1.Attachment_FileId{FileId: x}
 	}
 	d.OneOf(obj, true, "url", "file_id")
 }
@@ -114,39 +100,27 @@ func decodeAddCommentRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		d.Missing("body")
 	}
-	if v := obj.Get("task_id"); v.Present() {
-		if x, ok := d.String(v, "task_id"); ok {
-			m.Subject = &v1.AddCommentRequest_TaskId{TaskId: x}
-		}
+	if x, ok := d.String(obj.Get("task_id"), "task_id"); ok {
+		m.Subject = &v1.AddCommentRequest_TaskId{TaskId: x}
 	}
-	if v := obj.Get("project_id"); v.Present() {
-		if x, ok := d.String(v, "project_id"); ok {
-			m.Subject = &v1.AddCommentRequest_ProjectId{ProjectId: x}
-		}
+	if x, ok := d.String(obj.Get("project_id"), "project_id"); ok {
+		m.Subject = &v1.AddCommentRequest_ProjectId{ProjectId: x}
 	}
-	if v := obj.Get("markdown_flavor"); v.Present() {
-		if x, ok := d.String(v, "markdown_flavor"); ok {
-			m.Format = &v1.AddCommentRequest_MarkdownFlavor{MarkdownFlavor: x}
-		}
+	if x, ok := d.String(obj.Get("markdown_flavor"), "markdown_flavor"); ok {
+		m.Format = &v1.AddCommentRequest_MarkdownFlavor{MarkdownFlavor: x}
 	}
-	if v := obj.Get("plain"); v.Present() {
-		if x, ok := d.Bool(v, "plain"); ok {
-			m.Format = &v1.AddCommentRequest_Plain{Plain: x}
-		}
+	if x, ok := d.Bool(obj.Get("plain"), "plain"); ok {
+		m.Format = &v1.AddCommentRequest_Plain{Plain: x}
 	}
-	if v := obj.Get("author_name"); v.Present() {
-		if x, ok := d.String(v, "author_name"); ok {
-			m.Author = &v1.AddCommentRequest_AuthorName{AuthorName: x}
-		}
+	if x, ok := d.String(obj.Get("author_name"), "author_name"); ok {
+		m.Author = &v1.AddCommentRequest_AuthorName{AuthorName: x}
 	}
-	if v := obj.Get("attachment"); v.Present() {
-		if o, ok := d.Object(v, "attachment"); ok {
-			x := new(v1.Attachment)
-			d.Enter("attachment")
-			decodeAttachment(d, o, x)
-			d.Leave()
-			m.Attachment = x
-		}
+	if o, ok := d.Object(obj.Get("attachment"), "attachment"); ok {
+		x := new(v1.Attachment)
+		d.Enter("attachment")
+		decodeAttachment(d, o, x)
+		d.Leave()
+		m.Attachment = x
 	}
 	d.OneOf(obj, true, "task_id", "project_id")
 	d.OneOf(obj, false, "markdown_flavor", "plain")

@@ -48,9 +48,6 @@ func NewLinkService(h LinkServiceHandler) *mcpwriteimpl.Service {
 	enrichLinkParts := func(c *mcpwriteimpl.Call, m *v1.LinkPartsRequest) error {
 		return pairsLinkParts.Check("link", int32(m.GetLink()), int32(m.GetFromKind()), int32(m.GetToKind()))
 	}
-	invokeLinkParts := func(ctx context.Context, m *v1.LinkPartsRequest) (*v1.LinkPartsResponse, error) {
-		return h.LinkParts(ctx, m)
-	}
 	earlyCheckLinkParts := func(c *mcpwriteimpl.Call, m *v1.LinkPartsRequest) error {
 		return pairsLinkParts.Check("link", int32(m.GetLink()), int32(m.GetFromKind()), int32(m.GetToKind()))
 	}
@@ -59,9 +56,6 @@ func NewLinkService(h LinkServiceHandler) *mcpwriteimpl.Service {
 			return err
 		}
 		return pairsAttachToFrame.Check("link", int32(m.GetLink()), int32(m.GetPartKind()), int32(m.GetFrameKind()))
-	}
-	invokeAttachToFrame := func(ctx context.Context, m *v1.AttachToFrameRequest) (*v1.AttachToFrameResponse, error) {
-		return h.AttachToFrame(ctx, m)
 	}
 	earlyCheckAttachToFrame := func(c *mcpwriteimpl.Call, m *v1.AttachToFrameRequest) error {
 		if err := earlyCheckLinkServiceAttachToFrameRequest(c, m); err != nil {
@@ -73,8 +67,8 @@ func NewLinkService(h LinkServiceHandler) *mcpwriteimpl.Service {
 		Name: "links.v1.LinkService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.LinkPartsRequest]("link_parts", decodeLinkPartsRequest, enrichLinkParts, invokeLinkParts), earlyCheckLinkParts),
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.AttachToFrameRequest]("attach_to_frame", decodeAttachToFrameRequest, enrichAttachToFrame, invokeAttachToFrame), earlyCheckAttachToFrame),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.LinkPartsRequest]("link_parts", decodeLinkPartsRequest, enrichLinkParts, mcpwriteimpl.Bind(h, LinkServiceHandler.LinkParts)), earlyCheckLinkParts),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.AttachToFrameRequest]("attach_to_frame", decodeAttachToFrameRequest, enrichAttachToFrame, mcpwriteimpl.Bind(h, LinkServiceHandler.AttachToFrame)), earlyCheckAttachToFrame),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"links.v1.LinkType": enumLinkType,
@@ -104,23 +98,11 @@ type clientAdapterLinkService struct {
 }
 
 func (a *clientAdapterLinkService) LinkParts(ctx context.Context, in *v1.LinkPartsRequest) (*v1.LinkPartsResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.LinkParts(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.LinkParts)
 }
 
 func (a *clientAdapterLinkService) AttachToFrame(ctx context.Context, in *v1.AttachToFrameRequest) (*v1.AttachToFrameResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.AttachToFrame(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.AttachToFrame)
 }
 
 var enumLinkType = mcpwriteimpl.NewEnumTable("links.v1.LinkType", []mcpwriteimpl.EnumValue{
@@ -171,10 +153,8 @@ func decodeLinkPartsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m
 	} else {
 		d.Missing("to_kind")
 	}
-	if v := obj.Get("note"); v.Present() {
-		if x, ok := d.String(v, "note"); ok {
-			m.Note = x
-		}
+	if x, ok := d.String(obj.Get("note"), "note"); ok {
+		m.Note = x
 	}
 }
 
@@ -196,10 +176,8 @@ func decodeAttachToFrameRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Objec
 	} else {
 		d.Missing("part_kind")
 	}
-	if v := obj.Get("note"); v.Present() {
-		if x, ok := d.String(v, "note"); ok {
-			m.Note = x
-		}
+	if x, ok := d.String(obj.Get("note"), "note"); ok {
+		m.Note = x
 	}
 }
 

@@ -43,17 +43,11 @@ func RegisterLedgerServiceTools(s *mcp.Server, h LedgerServiceHandler, opts ...r
 // NewLedgerService binds the generated tool code of legacy.v1.LedgerService to
 // h, for RegisterLedgerServiceTools or runtime.NewPreparer.
 func NewLedgerService(h LedgerServiceHandler) *mcpwriteimpl.Service {
-	enrichBookEntry := func(c *mcpwriteimpl.Call, m *v1.BookEntryRequest) error {
-		return enrichLedgerServiceBookEntryRequest(c, m)
-	}
-	invokeBookEntry := func(ctx context.Context, m *v1.BookEntryRequest) (*v1.BookEntryResponse, error) {
-		return h.BookEntry(ctx, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "legacy.v1.LedgerService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.BookEntryRequest]("book_entry", decodeBookEntryRequest, enrichBookEntry, invokeBookEntry),
+			mcpwriteimpl.NewTool[v1.BookEntryRequest]("book_entry", decodeBookEntryRequest, enrichLedgerServiceBookEntryRequest, mcpwriteimpl.Bind(h, LedgerServiceHandler.BookEntry)),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"legacy.v1.Side": enumSide,
@@ -81,13 +75,7 @@ type clientAdapterLedgerService struct {
 }
 
 func (a *clientAdapterLedgerService) BookEntry(ctx context.Context, in *v1.BookEntryRequest) (*v1.BookEntryResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.BookEntry(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.BookEntry)
 }
 
 var enumSide = mcpwriteimpl.NewEnumTable("legacy.v1.Side", []mcpwriteimpl.EnumValue{
@@ -137,22 +125,16 @@ func decodeBookEntryRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m
 	} else {
 		m.Provisional = mcpwriteimpl.Ptr(false)
 	}
-	if v := obj.Get("rate"); v.Present() {
-		if x, ok := d.Float64(v, "rate"); ok {
-			d.Minimum("rate", float64(x), 0.5)
-			d.Maximum("rate", float64(x), 2.5)
-			m.Rate = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.Float64(obj.Get("rate"), "rate"); ok {
+		d.Minimum("rate", float64(x), 0.5)
+		d.Maximum("rate", float64(x), 2.5)
+		m.Rate = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("memo"); v.Present() {
-		if x, ok := d.String(v, "memo"); ok {
-			m.Memo = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("memo"), "memo"); ok {
+		m.Memo = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("attachment"); v.Present() {
-		if x, ok := d.Bytes(v, "attachment"); ok {
-			m.Attachment = x
-		}
+	if x, ok := d.Bytes(obj.Get("attachment"), "attachment"); ok {
+		m.Attachment = x
 	}
 	if v := obj.Get("tags"); v.Present() {
 		if arr, ok := d.Array(v, "tags"); ok {

@@ -45,20 +45,12 @@ func RegisterNoteServiceTools(s *mcp.Server, h NoteServiceHandler, opts ...runti
 // NewNoteService binds the generated tool code of notes.v1.NoteService to h,
 // for RegisterNoteServiceTools or runtime.NewPreparer.
 func NewNoteService(h NoteServiceHandler) *mcpwriteimpl.Service {
-	enrichCreateNote := func(c *mcpwriteimpl.Call, m *v1.CreateNoteRequest) error {
-		return enrichNoteServiceCreateNoteRequest(c, m)
-	}
-	invokeCreateNote := func(ctx context.Context, m *v1.CreateNoteRequest) (*v1.Note, error) { return h.CreateNote(ctx, m) }
-	enrichUpdateNote := func(c *mcpwriteimpl.Call, m *v1.UpdateNoteRequest) error {
-		return enrichNoteServiceUpdateNoteRequest(c, m)
-	}
-	invokeUpdateNote := func(ctx context.Context, m *v1.UpdateNoteRequest) (*v1.Note, error) { return h.UpdateNote(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "notes.v1.NoteService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.CreateNoteRequest]("createNote", decodeCreateNoteRequest, enrichCreateNote, invokeCreateNote),
-			mcpwriteimpl.NewTool[v1.UpdateNoteRequest]("updateNote", decodeUpdateNoteRequest, enrichUpdateNote, invokeUpdateNote),
+			mcpwriteimpl.NewTool[v1.CreateNoteRequest]("createNote", decodeCreateNoteRequest, enrichNoteServiceCreateNoteRequest, mcpwriteimpl.Bind(h, NoteServiceHandler.CreateNote)),
+			mcpwriteimpl.NewTool[v1.UpdateNoteRequest]("updateNote", decodeUpdateNoteRequest, enrichNoteServiceUpdateNoteRequest, mcpwriteimpl.Bind(h, NoteServiceHandler.UpdateNote)),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"notes.v1.Color": enumColor,
@@ -87,23 +79,11 @@ type clientAdapterNoteService struct {
 }
 
 func (a *clientAdapterNoteService) CreateNote(ctx context.Context, in *v1.CreateNoteRequest) (*v1.Note, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateNote(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateNote)
 }
 
 func (a *clientAdapterNoteService) UpdateNote(ctx context.Context, in *v1.UpdateNoteRequest) (*v1.Note, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.UpdateNote(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.UpdateNote)
 }
 
 var enumColor = mcpwriteimpl.NewEnumTable("notes.v1.Color", []mcpwriteimpl.EnumValue{
@@ -137,12 +117,10 @@ func decodeCreateNoteRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		m.Color = mcpwriteimpl.Ptr(v1.Color_COLOR_YELLOW)
 	}
-	if v := obj.Get("priority"); v.Present() {
-		if x, ok := d.Int32(v, "priority"); ok {
-			d.Minimum("priority", float64(x), 1)
-			d.Maximum("priority", float64(x), 5)
-			m.Priority = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.Int32(obj.Get("priority"), "priority"); ok {
+		d.Minimum("priority", float64(x), 1)
+		d.Maximum("priority", float64(x), 5)
+		m.Priority = mcpwriteimpl.Ptr(x)
 	}
 }
 
@@ -157,25 +135,17 @@ func decodeUpdateNoteRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		d.Missing("id")
 	}
-	if v := obj.Get("text"); v.Present() {
-		if x, ok := d.String(v, "text"); ok {
-			m.Text = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("text"), "text"); ok {
+		m.Text = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("pinned"); v.Present() {
-		if x, ok := d.Bool(v, "pinned"); ok {
-			m.Pinned = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.Bool(obj.Get("pinned"), "pinned"); ok {
+		m.Pinned = mcpwriteimpl.Ptr(x)
 	}
-	if v := obj.Get("color"); v.Present() {
-		if x, ok := d.Enum(v, "color", enumColor); ok {
-			m.Color = mcpwriteimpl.Ptr(v1.Color(x))
-		}
+	if x, ok := d.Enum(obj.Get("color"), "color", enumColor); ok {
+		m.Color = mcpwriteimpl.Ptr(v1.Color(x))
 	}
-	if v := obj.Get("updated_at"); v.Present() {
-		if x, ok := d.String(v, "updated_at"); ok {
-			m.UpdatedAt = mcpwriteimpl.Ptr(x)
-		}
+	if x, ok := d.String(obj.Get("updated_at"), "updated_at"); ok {
+		m.UpdatedAt = mcpwriteimpl.Ptr(x)
 	}
 }
 

@@ -47,27 +47,13 @@ func RegisterLibraryServiceTools(s *mcp.Server, h LibraryServiceHandler, opts ..
 // NewLibraryService binds the generated tool code of library.v1.LibraryService
 // to h, for RegisterLibraryServiceTools or runtime.NewPreparer.
 func NewLibraryService(h LibraryServiceHandler) *mcpwriteimpl.Service {
-	enrichAddBook := func(c *mcpwriteimpl.Call, m *v1.AddBookRequest) error {
-		return enrichLibraryServiceAddBookRequest(c, m)
-	}
-	invokeAddBook := func(ctx context.Context, m *v1.AddBookRequest) (*v1.Book, error) { return h.AddBook(ctx, m) }
-	enrichGetBook := func(c *mcpwriteimpl.Call, m *v1.GetBookRequest) error {
-		return enrichLibraryServiceGetBookRequest(c, m)
-	}
-	invokeGetBook := func(ctx context.Context, m *v1.GetBookRequest) (*v1.GetBookResponse, error) { return h.GetBook(ctx, m) }
-	enrichListBooks := func(c *mcpwriteimpl.Call, m *v1.ListBooksRequest) error {
-		return enrichLibraryServiceListBooksRequest(c, m)
-	}
-	invokeListBooks := func(ctx context.Context, m *v1.ListBooksRequest) (*v1.ListBooksResponse, error) {
-		return h.ListBooks(ctx, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "library.v1.LibraryService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.AddBookRequest]("add_book", decodeAddBookRequest, enrichAddBook, invokeAddBook),
-			mcpwriteimpl.NewTool[v1.GetBookRequest]("get_book", decodeGetBookRequest, enrichGetBook, invokeGetBook),
-			mcpwriteimpl.NewTool[v1.ListBooksRequest]("list_books", decodeListBooksRequest, enrichListBooks, invokeListBooks),
+			mcpwriteimpl.NewTool[v1.AddBookRequest]("add_book", decodeAddBookRequest, enrichLibraryServiceAddBookRequest, mcpwriteimpl.Bind(h, LibraryServiceHandler.AddBook)),
+			mcpwriteimpl.NewTool[v1.GetBookRequest]("get_book", decodeGetBookRequest, enrichLibraryServiceGetBookRequest, mcpwriteimpl.Bind(h, LibraryServiceHandler.GetBook)),
+			mcpwriteimpl.NewTool[v1.ListBooksRequest]("list_books", decodeListBooksRequest, enrichLibraryServiceListBooksRequest, mcpwriteimpl.Bind(h, LibraryServiceHandler.ListBooks)),
 		},
 	}
 }
@@ -95,33 +81,15 @@ type clientAdapterLibraryService struct {
 }
 
 func (a *clientAdapterLibraryService) AddBook(ctx context.Context, in *v1.AddBookRequest) (*v1.Book, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.AddBook(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.AddBook)
 }
 
 func (a *clientAdapterLibraryService) GetBook(ctx context.Context, in *v1.GetBookRequest) (*v1.GetBookResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.GetBook(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.GetBook)
 }
 
 func (a *clientAdapterLibraryService) ListBooks(ctx context.Context, in *v1.ListBooksRequest) (*v1.ListBooksResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ListBooks(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ListBooks)
 }
 
 var fieldsAddBookRequest = []string{"title"}
@@ -165,15 +133,11 @@ func decodeListBooksRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m
 	} else {
 		m.PageSize = 50
 	}
-	if v := obj.Get("page_token"); v.Present() {
-		if x, ok := d.String(v, "page_token"); ok {
-			m.PageToken = x
-		}
+	if x, ok := d.String(obj.Get("page_token"), "page_token"); ok {
+		m.PageToken = x
 	}
-	if v := obj.Get("title_contains"); v.Present() {
-		if x, ok := d.String(v, "title_contains"); ok {
-			m.TitleContains = x
-		}
+	if x, ok := d.String(obj.Get("title_contains"), "title_contains"); ok {
+		m.TitleContains = x
 	}
 }
 

@@ -51,35 +51,14 @@ func RegisterCatalogServiceTools(s *mcp.Server, h CatalogServiceHandler, opts ..
 // NewCatalogService binds the generated tool code of catalog.v1.CatalogService
 // to h, for RegisterCatalogServiceTools or runtime.NewPreparer.
 func NewCatalogService(h CatalogServiceHandler) *mcpwriteimpl.Service {
-	enrichSaveSearch := func(c *mcpwriteimpl.Call, m *v1.SaveSearchRequest) error {
-		return enrichCatalogServiceSaveSearchRequest(c, m)
-	}
-	invokeSaveSearch := func(ctx context.Context, m *v1.SaveSearchRequest) (*v1.SaveSearchResponse, error) {
-		return h.SaveSearch(ctx, m)
-	}
-	enrichCreateCategoryTree := func(c *mcpwriteimpl.Call, m *v1.CreateCategoryTreeRequest) error {
-		return enrichCatalogServiceCreateCategoryTreeRequest(c, m)
-	}
-	invokeCreateCategoryTree := func(ctx context.Context, m *v1.CreateCategoryTreeRequest) (*v1.CreateCategoryTreeResponse, error) {
-		return h.CreateCategoryTree(ctx, m)
-	}
-	invokePublishRoute := func(ctx context.Context, m *v1.PublishRouteRequest) (*v1.PublishRouteResponse, error) {
-		return h.PublishRoute(ctx, m)
-	}
-	enrichSetPolicy := func(c *mcpwriteimpl.Call, m *v1.SetPolicyRequest) error {
-		return enrichCatalogServiceSetPolicyRequest(c, m)
-	}
-	invokeSetPolicy := func(ctx context.Context, m *v1.SetPolicyRequest) (*v1.SetPolicyResponse, error) {
-		return h.SetPolicy(ctx, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "catalog.v1.CatalogService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.SaveSearchRequest]("save_search", decodeSaveSearchRequest, enrichSaveSearch, invokeSaveSearch),
-			mcpwriteimpl.NewTool[v1.CreateCategoryTreeRequest]("create_category_tree", decodeCreateCategoryTreeRequest, enrichCreateCategoryTree, invokeCreateCategoryTree),
-			mcpwriteimpl.NewTool[v1.PublishRouteRequest]("publish_route", decodePublishRouteRequest, nil, invokePublishRoute),
-			mcpwriteimpl.NewTool[v1.SetPolicyRequest]("set_policy", decodeSetPolicyRequest, enrichSetPolicy, invokeSetPolicy),
+			mcpwriteimpl.NewTool[v1.SaveSearchRequest]("save_search", decodeSaveSearchRequest, enrichCatalogServiceSaveSearchRequest, mcpwriteimpl.Bind(h, CatalogServiceHandler.SaveSearch)),
+			mcpwriteimpl.NewTool[v1.CreateCategoryTreeRequest]("create_category_tree", decodeCreateCategoryTreeRequest, enrichCatalogServiceCreateCategoryTreeRequest, mcpwriteimpl.Bind(h, CatalogServiceHandler.CreateCategoryTree)),
+			mcpwriteimpl.NewTool[v1.PublishRouteRequest]("publish_route", decodePublishRouteRequest, nil, mcpwriteimpl.Bind(h, CatalogServiceHandler.PublishRoute)),
+			mcpwriteimpl.NewTool[v1.SetPolicyRequest]("set_policy", decodeSetPolicyRequest, enrichCatalogServiceSetPolicyRequest, mcpwriteimpl.Bind(h, CatalogServiceHandler.SetPolicy)),
 		},
 	}
 }
@@ -108,58 +87,30 @@ type clientAdapterCatalogService struct {
 }
 
 func (a *clientAdapterCatalogService) SaveSearch(ctx context.Context, in *v1.SaveSearchRequest) (*v1.SaveSearchResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.SaveSearch(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.SaveSearch)
 }
 
 func (a *clientAdapterCatalogService) CreateCategoryTree(ctx context.Context, in *v1.CreateCategoryTreeRequest) (*v1.CreateCategoryTreeResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateCategoryTree(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateCategoryTree)
 }
 
 func (a *clientAdapterCatalogService) PublishRoute(ctx context.Context, in *v1.PublishRouteRequest) (*v1.PublishRouteResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.PublishRoute(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.PublishRoute)
 }
 
 func (a *clientAdapterCatalogService) SetPolicy(ctx context.Context, in *v1.SetPolicyRequest) (*v1.SetPolicyResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.SetPolicy(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.SetPolicy)
 }
 
 var fieldsFilter = []string{"attribute", "equals", "all_of", "any_of", "not"}
 
 func decodeFilter(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Filter) {
 	d.Known(obj, fieldsFilter)
-	if v := obj.Get("attribute"); v.Present() {
-		if x, ok := d.String(v, "attribute"); ok {
-			m.Attribute = x
-		}
+	if x, ok := d.String(obj.Get("attribute"), "attribute"); ok {
+		m.Attribute = x
 	}
-	if v := obj.Get("equals"); v.Present() {
-		if x, ok := d.String(v, "equals"); ok {
-			m.Equals = x
-		}
+	if x, ok := d.String(obj.Get("equals"), "equals"); ok {
+		m.Equals = x
 	}
 	if v := obj.Get("all_of"); v.Present() {
 		if arr, ok := d.Array(v, "all_of"); ok {
@@ -191,14 +142,12 @@ func decodeFilter(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Filte
 			d.Leave()
 		}
 	}
-	if v := obj.Get("not"); v.Present() {
-		if o, ok := d.Subtree(v, "not"); ok {
-			x := new(v1.Filter)
-			d.Enter("not")
-			decodeFilter(d, o, x)
-			d.Leave()
-			m.Not = x
-		}
+	if o, ok := d.Subtree(obj.Get("not"), "not"); ok {
+		x := new(v1.Filter)
+		d.Enter("not")
+		decodeFilter(d, o, x)
+		d.Leave()
+		m.Not = x
 	}
 }
 
@@ -278,15 +227,11 @@ var fieldsCustomHttpPattern = []string{"kind", "path"}
 
 func decodeCustomHttpPattern(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *annotations.CustomHttpPattern) {
 	d.Known(obj, fieldsCustomHttpPattern)
-	if v := obj.Get("kind"); v.Present() {
-		if x, ok := d.String(v, "kind"); ok {
-			m.Kind = x
-		}
+	if x, ok := d.String(obj.Get("kind"), "kind"); ok {
+		m.Kind = x
 	}
-	if v := obj.Get("path"); v.Present() {
-		if x, ok := d.String(v, "path"); ok {
-			m.Path = x
-		}
+	if x, ok := d.String(obj.Get("path"), "path"); ok {
+		m.Path = x
 	}
 }
 
@@ -294,54 +239,36 @@ var fieldsHttpRule = []string{"selector", "get", "put", "post", "delete", "patch
 
 func decodeHttpRule(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *annotations.HttpRule) {
 	d.Known(obj, fieldsHttpRule)
-	if v := obj.Get("selector"); v.Present() {
-		if x, ok := d.String(v, "selector"); ok {
-			m.Selector = x
-		}
+	if x, ok := d.String(obj.Get("selector"), "selector"); ok {
+		m.Selector = x
 	}
-	if v := obj.Get("get"); v.Present() {
-		if x, ok := d.String(v, "get"); ok {
-			m.Pattern = &annotations.HttpRule_Get{Get: x}
-		}
+	if x, ok := d.String(obj.Get("get"), "get"); ok {
+		m.Pattern = &annotations.HttpRule_Get{Get: x}
 	}
-	if v := obj.Get("put"); v.Present() {
-		if x, ok := d.String(v, "put"); ok {
-			m.Pattern = &annotations.HttpRule_Put{Put: x}
-		}
+	if x, ok := d.String(obj.Get("put"), "put"); ok {
+		m.Pattern = &annotations.HttpRule_Put{Put: x}
 	}
-	if v := obj.Get("post"); v.Present() {
-		if x, ok := d.String(v, "post"); ok {
-			m.Pattern = &annotations.HttpRule_Post{Post: x}
-		}
+	if x, ok := d.String(obj.Get("post"), "post"); ok {
+		m.Pattern = &annotations.HttpRule_Post{Post: x}
 	}
-	if v := obj.Get("delete"); v.Present() {
-		if x, ok := d.String(v, "delete"); ok {
-			m.Pattern = &annotations.HttpRule_Delete{Delete: x}
-		}
+	if x, ok := d.String(obj.Get("delete"), "delete"); ok {
+		m.Pattern = &annotations.HttpRule_Delete{Delete: x}
 	}
-	if v := obj.Get("patch"); v.Present() {
-		if x, ok := d.String(v, "patch"); ok {
-			m.Pattern = &annotations.HttpRule_Patch{Patch: x}
-		}
+	if x, ok := d.String(obj.Get("patch"), "patch"); ok {
+		m.Pattern = &annotations.HttpRule_Patch{Patch: x}
 	}
-	if v := obj.Get("custom"); v.Present() {
-		if o, ok := d.Object(v, "custom"); ok {
-			x := new(annotations.CustomHttpPattern)
-			d.Enter("custom")
-			decodeCustomHttpPattern(d, o, x)
-			d.Leave()
-			m.Pattern = &annotations.HttpRule_Custom{Custom: x}
-		}
+	if o, ok := d.Object(obj.Get("custom"), "custom"); ok {
+		x := new(annotations.CustomHttpPattern)
+		d.Enter("custom")
+		decodeCustomHttpPattern(d, o, x)
+		d.Leave()
+		m.Pattern = &annotations.HttpRule_Custom{Custom: x}
 	}
-	if v := obj.Get("body"); v.Present() {
-		if x, ok := d.String(v, "body"); ok {
-			m.Body = x
-		}
+	if x, ok := d.String(obj.Get("body"), "body"); ok {
+		m.Body = x
 	}
-	if v := obj.Get("response_body"); v.Present() {
-		if x, ok := d.String(v, "response_body"); ok {
-			m.ResponseBody = x
-		}
+	if x, ok := d.String(obj.Get("response_body"), "response_body"); ok {
+		m.ResponseBody = x
 	}
 	if v := obj.Get("additional_bindings"); v.Present() {
 		if arr, ok := d.Array(v, "additional_bindings"); ok {
@@ -389,10 +316,8 @@ var fieldsCondition = []string{"expression", "rules"}
 
 func decodeCondition(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Condition) {
 	d.Known(obj, fieldsCondition)
-	if v := obj.Get("expression"); v.Present() {
-		if x, ok := d.String(v, "expression"); ok {
-			m.Expression = x
-		}
+	if x, ok := d.String(obj.Get("expression"), "expression"); ok {
+		m.Expression = x
 	}
 	if v := obj.Get("rules"); v.Present() {
 		if arr, ok := d.Array(v, "rules"); ok {
@@ -415,14 +340,12 @@ var fieldsRule = []string{"when", "target"}
 
 func decodeRule(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Rule) {
 	d.Known(obj, fieldsRule)
-	if v := obj.Get("when"); v.Present() {
-		if o, ok := d.Subtree(v, "when"); ok {
-			x := new(v1.Condition)
-			d.Enter("when")
-			decodeCondition(d, o, x)
-			d.Leave()
-			m.When = x
-		}
+	if o, ok := d.Subtree(obj.Get("when"), "when"); ok {
+		x := new(v1.Condition)
+		d.Enter("when")
+		decodeCondition(d, o, x)
+		d.Leave()
+		m.When = x
 	}
 	if v := obj.Get("target"); v.Present() {
 		if x, ok := d.String(v, "target"); ok {

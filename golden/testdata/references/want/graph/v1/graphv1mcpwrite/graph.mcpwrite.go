@@ -99,11 +99,7 @@ func bindGraphServiceConnectRequestResolvers(h GraphServiceHandler, typed any) *
 			return h.ResolveNodeRef(ctx, in, ref)
 		}
 	}
-	if t, ok := typed.(GraphServiceResolveFromKindForConnectRequest); ok {
-		b.ResolveFromKind = t.ResolveFromKindForConnectRequest
-	} else {
-		b.ResolveFromKind = func(ctx context.Context, in *v1.ConnectRequest) (string, error) { return h.ResolveFromKind(ctx, in) }
-	}
+	b.ResolveFromKind = mcpwriteimpl.BindResolver(typed, GraphServiceResolveFromKindForConnectRequest.ResolveFromKindForConnectRequest, h, GraphServiceHandler.ResolveFromKind)
 	if t, ok := typed.(GraphServiceResolvePersonRefForConnectRequest); ok {
 		b.ResolvePersonRef = t.ResolvePersonRefForConnectRequest
 	} else {
@@ -131,18 +127,11 @@ func NewGraphService(h GraphServiceHandler) *mcpwriteimpl.Service {
 		typed = a.resolvers()
 	}
 	connectRequestResolvers := bindGraphServiceConnectRequestResolvers(h, typed)
-	enrichConnect := func(c *mcpwriteimpl.Call, m *v1.ConnectRequest) error {
-		return enrichGraphServiceConnectRequest(c, connectRequestResolvers, m, m)
-	}
-	invokeConnect := func(ctx context.Context, m *v1.ConnectRequest) (*v1.Edge, error) { return h.Connect(ctx, m) }
-	earlyCheckConnect := func(c *mcpwriteimpl.Call, m *v1.ConnectRequest) error {
-		return earlyCheckGraphServiceConnectRequest(c, connectRequestResolvers, m, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "graph.v1.GraphService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.ConnectRequest]("connect", decodeConnectRequest, enrichConnect, invokeConnect), earlyCheckConnect),
+			mcpwriteimpl.WithEarlyCheck(mcpwriteimpl.NewTool[v1.ConnectRequest]("connect", decodeConnectRequest, mcpwriteimpl.BindResolvers(connectRequestResolvers, enrichGraphServiceConnectRequest), mcpwriteimpl.Bind(h, GraphServiceHandler.Connect)), mcpwriteimpl.BindResolvers(connectRequestResolvers, earlyCheckGraphServiceConnectRequest)),
 		},
 	}
 }
@@ -180,28 +169,18 @@ func (a *clientAdapterGraphService) resolvers() any {
 }
 
 func (a *clientAdapterGraphService) Connect(ctx context.Context, in *v1.ConnectRequest) (*v1.Edge, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.Connect(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.Connect)
 }
 
 var fieldsLabel = []string{"text", "ownerName"}
 
 func decodeLabel(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Label) {
 	d.Known(obj, fieldsLabel)
-	if v := obj.Get("text"); v.Present() {
-		if x, ok := d.String(v, "text"); ok {
-			m.Text = x
-		}
+	if x, ok := d.String(obj.Get("text"), "text"); ok {
+		m.Text = x
 	}
-	if v := obj.Get("ownerName"); v.Present() {
-		if x, ok := d.String(v, "ownerName"); ok {
-			m.Owner = x
-		}
+	if x, ok := d.String(obj.Get("ownerName"), "ownerName"); ok {
+		m.Owner = x
 	}
 }
 
@@ -223,14 +202,12 @@ func decodeConnectRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *
 	} else {
 		d.Missing("to_id")
 	}
-	if v := obj.Get("label"); v.Present() {
-		if o, ok := d.Object(v, "label"); ok {
-			x := new(v1.Label)
-			d.Enter("label")
-			decodeLabel(d, o, x)
-			d.Leave()
-			m.Label = x
-		}
+	if o, ok := d.Object(obj.Get("label"), "label"); ok {
+		x := new(v1.Label)
+		d.Enter("label")
+		decodeLabel(d, o, x)
+		d.Leave()
+		m.Label = x
 	}
 	if v := obj.Get("more_labels"); v.Present() {
 		if arr, ok := d.Array(v, "more_labels"); ok {
@@ -287,11 +264,8 @@ func enrichGraphServiceConnectRequest[R proto.Message](c *mcpwriteimpl.Call, h *
 	if len(errs) > 0 {
 		return mcpwriteimpl.JoinResolverErrors(errs...)
 	}
-	vFromKind, err := h.ResolveFromKind(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("from_kind", err))
-	} else {
-		m.FromKind = vFromKind
+	if err := mcpwriteimpl.Resolve(c, h.ResolveFromKind, root, "from_kind", &m.FromKind); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }
@@ -342,11 +316,8 @@ func earlyCheckGraphServiceConnectRequest[R proto.Message](c *mcpwriteimpl.Call,
 	if len(errs) > 0 {
 		return mcpwriteimpl.JoinResolverErrors(errs...)
 	}
-	vFromKind, err := h.ResolveFromKind(c.Ctx, root)
-	if err != nil {
-		errs = append(errs, c.ResolverError("from_kind", err))
-	} else {
-		m.FromKind = vFromKind
+	if err := mcpwriteimpl.Resolve(c, h.ResolveFromKind, root, "from_kind", &m.FromKind); err != nil {
+		errs = append(errs, err)
 	}
 	return mcpwriteimpl.JoinResolverErrors(errs...)
 }

@@ -43,17 +43,11 @@ func RegisterCatalogServiceTools(s *mcp.Server, h CatalogServiceHandler, opts ..
 // NewCatalogService binds the generated tool code of catalog.v1.CatalogService
 // to h, for RegisterCatalogServiceTools or runtime.NewPreparer.
 func NewCatalogService(h CatalogServiceHandler) *mcpwriteimpl.Service {
-	enrichPublishProduct := func(c *mcpwriteimpl.Call, m *v1.PublishProductRequest) error {
-		return enrichCatalogServicePublishProductRequest(c, m)
-	}
-	invokePublishProduct := func(ctx context.Context, m *v1.PublishProductRequest) (*v1.PublishProductResponse, error) {
-		return h.PublishProduct(ctx, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "catalog.v1.CatalogService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.PublishProductRequest]("publish_product", decodePublishProductRequest, enrichPublishProduct, invokePublishProduct),
+			mcpwriteimpl.NewTool[v1.PublishProductRequest]("publish_product", decodePublishProductRequest, enrichCatalogServicePublishProductRequest, mcpwriteimpl.Bind(h, CatalogServiceHandler.PublishProduct)),
 		},
 		Enums: map[string]*mcpwriteimpl.EnumTable{
 			"catalog.v1.Channel": enumChannelKebab,
@@ -82,13 +76,7 @@ type clientAdapterCatalogService struct {
 }
 
 func (a *clientAdapterCatalogService) PublishProduct(ctx context.Context, in *v1.PublishProductRequest) (*v1.PublishProductResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.PublishProduct(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.PublishProduct)
 }
 
 var enumChannel = mcpwriteimpl.NewEnumTable("catalog.v1.Channel", []mcpwriteimpl.EnumValue{
@@ -107,16 +95,12 @@ var fieldsTier = []string{"min_quantity", "price_cents"}
 
 func decodeTier(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Tier) {
 	d.Known(obj, fieldsTier)
-	if v := obj.Get("min_quantity"); v.Present() {
-		if x, ok := d.Int32(v, "min_quantity"); ok {
-			d.Minimum("min_quantity", float64(x), 1)
-			m.MinQuantity = x
-		}
+	if x, ok := d.Int32(obj.Get("min_quantity"), "min_quantity"); ok {
+		d.Minimum("min_quantity", float64(x), 1)
+		m.MinQuantity = x
 	}
-	if v := obj.Get("price_cents"); v.Present() {
-		if x, ok := d.Int64(v, "price_cents"); ok {
-			m.PriceCents = x
-		}
+	if x, ok := d.Int64(obj.Get("price_cents"), "price_cents"); ok {
+		m.PriceCents = x
 	}
 }
 
@@ -131,10 +115,8 @@ func decodeVariant(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Vari
 	} else {
 		d.Missing("sku")
 	}
-	if v := obj.Get("price_cents"); v.Present() {
-		if x, ok := d.Int64(v, "price_cents"); ok {
-			m.PriceCents = x
-		}
+	if x, ok := d.Int64(obj.Get("price_cents"), "price_cents"); ok {
+		m.PriceCents = x
 	}
 	if v := obj.Get("options"); v.Present() {
 		if ks, vs, ok := d.MapEntries(v, "options"); ok {

@@ -58,27 +58,15 @@ func RegisterCatalogServiceTools(s *mcp.Server, h CatalogServiceHandler, opts ..
 // NewCatalogService binds the generated tool code of catalog.v1.CatalogService
 // to h, for RegisterCatalogServiceTools or runtime.NewPreparer.
 func NewCatalogService(h CatalogServiceHandler) *mcpwriteimpl.Service {
-	enrichGetItem := func(c *mcpwriteimpl.Call, m *v1.GetItemRequest) error {
-		return enrichCatalogServiceGetItemRequest(c, m)
-	}
-	invokeGetItem := func(ctx context.Context, m *v1.GetItemRequest) (*v1.Item, error) { return h.GetItem(ctx, m) }
-	invokeGetPublisher := func(ctx context.Context, m *v1.GetPublisherRequest) (*v1.Publisher, error) {
-		return h.GetPublisher(ctx, m)
-	}
-	invokeGetPrice := func(ctx context.Context, m *v1.GetPriceRequest) (*v1.Price, error) { return h.GetPrice(ctx, m) }
-	invokeListItems := func(ctx context.Context, m *v1.ListItemsRequest) (*v1.ListItemsResponse, error) {
-		return h.ListItems(ctx, m)
-	}
-	invokeCreateItem := func(ctx context.Context, m *v1.CreateItemRequest) (*v1.Item, error) { return h.CreateItem(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "catalog.v1.CatalogService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.GetItemRequest]("get_item", decodeGetItemRequest, enrichGetItem, invokeGetItem),
-			mcpwriteimpl.NewTool[v1.GetPublisherRequest]("get_publisher", decodeGetPublisherRequest, nil, invokeGetPublisher),
-			mcpwriteimpl.NewTool[v1.GetPriceRequest]("get_price", decodeGetPriceRequest, nil, invokeGetPrice),
-			mcpwriteimpl.NewTool[v1.ListItemsRequest]("list_items", decodeListItemsRequest, nil, invokeListItems),
-			mcpwriteimpl.NewTool[v1.CreateItemRequest]("create_item", decodeCreateItemRequest, nil, invokeCreateItem),
+			mcpwriteimpl.NewTool[v1.GetItemRequest]("get_item", decodeGetItemRequest, enrichCatalogServiceGetItemRequest, mcpwriteimpl.Bind(h, CatalogServiceHandler.GetItem)),
+			mcpwriteimpl.NewTool[v1.GetPublisherRequest]("get_publisher", decodeGetPublisherRequest, nil, mcpwriteimpl.Bind(h, CatalogServiceHandler.GetPublisher)),
+			mcpwriteimpl.NewTool[v1.GetPriceRequest]("get_price", decodeGetPriceRequest, nil, mcpwriteimpl.Bind(h, CatalogServiceHandler.GetPrice)),
+			mcpwriteimpl.NewTool[v1.ListItemsRequest]("list_items", decodeListItemsRequest, nil, mcpwriteimpl.Bind(h, CatalogServiceHandler.ListItems)),
+			mcpwriteimpl.NewTool[v1.CreateItemRequest]("create_item", decodeCreateItemRequest, nil, mcpwriteimpl.Bind(h, CatalogServiceHandler.CreateItem)),
 		},
 	}
 }
@@ -108,53 +96,23 @@ type clientAdapterCatalogService struct {
 }
 
 func (a *clientAdapterCatalogService) GetItem(ctx context.Context, in *v1.GetItemRequest) (*v1.Item, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.GetItem(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.GetItem)
 }
 
 func (a *clientAdapterCatalogService) GetPublisher(ctx context.Context, in *v1.GetPublisherRequest) (*v1.Publisher, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.GetPublisher(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.GetPublisher)
 }
 
 func (a *clientAdapterCatalogService) GetPrice(ctx context.Context, in *v1.GetPriceRequest) (*v1.Price, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.GetPrice(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.GetPrice)
 }
 
 func (a *clientAdapterCatalogService) ListItems(ctx context.Context, in *v1.ListItemsRequest) (*v1.ListItemsResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ListItems(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ListItems)
 }
 
 func (a *clientAdapterCatalogService) CreateItem(ctx context.Context, in *v1.CreateItemRequest) (*v1.Item, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateItem(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateItem)
 }
 
 // ArchiveServiceHandler is what the catalog.v1.ArchiveService tools call: the
@@ -179,12 +137,11 @@ func RegisterArchiveServiceTools(s *mcp.Server, h ArchiveServiceHandler, opts ..
 // NewArchiveService binds the generated tool code of catalog.v1.ArchiveService
 // to h, for RegisterArchiveServiceTools or runtime.NewPreparer.
 func NewArchiveService(h ArchiveServiceHandler) *mcpwriteimpl.Service {
-	invokeGetRecord := func(ctx context.Context, m *v1.GetRecordRequest) (*v1.Record, error) { return h.GetRecord(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "catalog.v1.ArchiveService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.GetRecordRequest]("get_record", decodeGetRecordRequest, nil, invokeGetRecord),
+			mcpwriteimpl.NewTool[v1.GetRecordRequest]("get_record", decodeGetRecordRequest, nil, mcpwriteimpl.Bind(h, ArchiveServiceHandler.GetRecord)),
 		},
 	}
 }
@@ -210,13 +167,7 @@ type clientAdapterArchiveService struct {
 }
 
 func (a *clientAdapterArchiveService) GetRecord(ctx context.Context, in *v1.GetRecordRequest) (*v1.Record, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.GetRecord(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.GetRecord)
 }
 
 var fieldsGetItemRequest = []string{"name"}
@@ -269,15 +220,11 @@ func decodeListItemsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m
 	} else {
 		d.Missing("parent")
 	}
-	if v := obj.Get("page_size"); v.Present() {
-		if x, ok := d.Int32(v, "page_size"); ok {
-			m.PageSize = x
-		}
+	if x, ok := d.Int32(obj.Get("page_size"), "page_size"); ok {
+		m.PageSize = x
 	}
-	if v := obj.Get("page_token"); v.Present() {
-		if x, ok := d.String(v, "page_token"); ok {
-			m.PageToken = x
-		}
+	if x, ok := d.String(obj.Get("page_token"), "page_token"); ok {
+		m.PageToken = x
 	}
 }
 
@@ -289,10 +236,8 @@ var ownedItem = map[string]string{
 
 func decodeItem(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Item) {
 	d.KnownOwned(obj, fieldsItem, ownedItem)
-	if v := obj.Get("label"); v.Present() {
-		if x, ok := d.String(v, "label"); ok {
-			m.Label = x
-		}
+	if x, ok := d.String(obj.Get("label"), "label"); ok {
+		m.Label = x
 	}
 }
 

@@ -45,18 +45,12 @@ func RegisterParcelServiceTools(s *mcp.Server, h ParcelServiceHandler, opts ...r
 // NewParcelService binds the generated tool code of parcels.v1.ParcelService to
 // h, for RegisterParcelServiceTools or runtime.NewPreparer.
 func NewParcelService(h ParcelServiceHandler) *mcpwriteimpl.Service {
-	invokeCreateParcel := func(ctx context.Context, m *v1.CreateParcelRequest) (*v1.Parcel, error) {
-		return h.CreateParcel(ctx, m)
-	}
-	invokeListDepots := func(ctx context.Context, m *v1.ListDepotsRequest) (*v1.ListDepotsResponse, error) {
-		return h.ListDepots(ctx, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "parcels.v1.ParcelService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.CreateParcelRequest]("create_parcel", decodeCreateParcelRequest, nil, invokeCreateParcel),
-			mcpwriteimpl.NewTool[v1.ListDepotsRequest]("list_depots", decodeListDepotsRequest, nil, invokeListDepots),
+			mcpwriteimpl.NewTool[v1.CreateParcelRequest]("create_parcel", decodeCreateParcelRequest, nil, mcpwriteimpl.Bind(h, ParcelServiceHandler.CreateParcel)),
+			mcpwriteimpl.NewTool[v1.ListDepotsRequest]("list_depots", decodeListDepotsRequest, nil, mcpwriteimpl.Bind(h, ParcelServiceHandler.ListDepots)),
 		},
 	}
 }
@@ -83,38 +77,22 @@ type clientAdapterParcelService struct {
 }
 
 func (a *clientAdapterParcelService) CreateParcel(ctx context.Context, in *v1.CreateParcelRequest) (*v1.Parcel, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.CreateParcel(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.CreateParcel)
 }
 
 func (a *clientAdapterParcelService) ListDepots(ctx context.Context, in *v1.ListDepotsRequest) (*v1.ListDepotsResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.ListDepots(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.ListDepots)
 }
 
 var fieldsColour = []string{"ink", "shade"}
 
 func decodeColour(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Colour) {
 	d.Known(obj, fieldsColour)
-	if v := obj.Get("ink"); v.Present() {
-		if x, ok := d.String(v, "ink"); ok {
-			m.Ink = x
-		}
+	if x, ok := d.String(obj.Get("ink"), "ink"); ok {
+		m.Ink = x
 	}
-	if v := obj.Get("shade"); v.Present() {
-		if x, ok := d.Int32(v, "shade"); ok {
-			m.Shade = x
-		}
+	if x, ok := d.Int32(obj.Get("shade"), "shade"); ok {
+		m.Shade = x
 	}
 }
 
@@ -122,19 +100,15 @@ var fieldsLabel = []string{"text", "colour"}
 
 func decodeLabel(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Label) {
 	d.Known(obj, fieldsLabel)
-	if v := obj.Get("text"); v.Present() {
-		if x, ok := d.String(v, "text"); ok {
-			m.Text = x
-		}
+	if x, ok := d.String(obj.Get("text"), "text"); ok {
+		m.Text = x
 	}
-	if v := obj.Get("colour"); v.Present() {
-		if o, ok := d.Subtree(v, "colour"); ok {
-			x := new(v1.Colour)
-			d.Enter("colour")
-			decodeColour(d, o, x)
-			d.Leave()
-			m.Colour = x
-		}
+	if o, ok := d.Subtree(obj.Get("colour"), "colour"); ok {
+		x := new(v1.Colour)
+		d.Enter("colour")
+		decodeColour(d, o, x)
+		d.Leave()
+		m.Colour = x
 	}
 }
 
@@ -142,19 +116,15 @@ var fieldsParcel = []string{"name", "label"}
 
 func decodeParcel(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Parcel) {
 	d.Known(obj, fieldsParcel)
-	if v := obj.Get("name"); v.Present() {
-		if x, ok := d.String(v, "name"); ok {
-			m.Name = x
-		}
+	if x, ok := d.String(obj.Get("name"), "name"); ok {
+		m.Name = x
 	}
-	if v := obj.Get("label"); v.Present() {
-		if o, ok := d.Subtree(v, "label"); ok {
-			x := new(v1.Label)
-			d.Enter("label")
-			decodeLabel(d, o, x)
-			d.Leave()
-			m.Label = x
-		}
+	if o, ok := d.Subtree(obj.Get("label"), "label"); ok {
+		x := new(v1.Label)
+		d.Enter("label")
+		decodeLabel(d, o, x)
+		d.Leave()
+		m.Label = x
 	}
 }
 
@@ -179,9 +149,7 @@ var fieldsListDepotsRequest = []string{"region"}
 
 func decodeListDepotsRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.ListDepotsRequest) {
 	d.Known(obj, fieldsListDepotsRequest)
-	if v := obj.Get("region"); v.Present() {
-		if x, ok := d.String(v, "region"); ok {
-			m.Region = x
-		}
+	if x, ok := d.String(obj.Get("region"), "region"); ok {
+		m.Region = x
 	}
 }

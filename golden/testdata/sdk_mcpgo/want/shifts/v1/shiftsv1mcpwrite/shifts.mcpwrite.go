@@ -44,17 +44,11 @@ func RegisterShiftServiceTools(s *server.MCPServer, h ShiftServiceHandler, opts 
 // NewShiftService binds the generated tool code of shifts.v1.ShiftService to h,
 // for RegisterShiftServiceTools or runtime.NewPreparer.
 func NewShiftService(h ShiftServiceHandler) *mcpwriteimpl.Service {
-	enrichPlanShift := func(c *mcpwriteimpl.Call, m *v1.PlanShiftRequest) error {
-		return enrichShiftServicePlanShiftRequest(c, m)
-	}
-	invokePlanShift := func(ctx context.Context, m *v1.PlanShiftRequest) (*v1.PlanShiftResponse, error) {
-		return h.PlanShift(ctx, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "shifts.v1.ShiftService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.PlanShiftRequest]("plan_shift", decodePlanShiftRequest, enrichPlanShift, invokePlanShift),
+			mcpwriteimpl.NewTool[v1.PlanShiftRequest]("plan_shift", decodePlanShiftRequest, enrichShiftServicePlanShiftRequest, mcpwriteimpl.Bind(h, ShiftServiceHandler.PlanShift)),
 		},
 	}
 }
@@ -79,13 +73,7 @@ type clientAdapterShiftService struct {
 }
 
 func (a *clientAdapterShiftService) PlanShift(ctx context.Context, in *v1.PlanShiftRequest) (*v1.PlanShiftResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.PlanShift(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.PlanShift)
 }
 
 // SwapServiceHandler is what the shifts.v1.SwapService tools call: the exposed
@@ -107,17 +95,11 @@ func RegisterSwapServiceTools(s *server.MCPServer, h SwapServiceHandler, opts ..
 // NewSwapService binds the generated tool code of shifts.v1.SwapService to h,
 // for RegisterSwapServiceTools or runtime.NewPreparer.
 func NewSwapService(h SwapServiceHandler) *mcpwriteimpl.Service {
-	enrichSwapShift := func(c *mcpwriteimpl.Call, m *v1.SwapShiftRequest) error {
-		return enrichSwapServiceSwapShiftRequest(c, m)
-	}
-	invokeSwapShift := func(ctx context.Context, m *v1.SwapShiftRequest) (*v1.SwapShiftResponse, error) {
-		return h.SwapShift(ctx, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "shifts.v1.SwapService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.SwapShiftRequest]("swap_shift", decodeSwapShiftRequest, enrichSwapShift, invokeSwapShift),
+			mcpwriteimpl.NewTool[v1.SwapShiftRequest]("swap_shift", decodeSwapShiftRequest, enrichSwapServiceSwapShiftRequest, mcpwriteimpl.Bind(h, SwapServiceHandler.SwapShift)),
 		},
 	}
 }
@@ -142,13 +124,7 @@ type clientAdapterSwapService struct {
 }
 
 func (a *clientAdapterSwapService) SwapShift(ctx context.Context, in *v1.SwapShiftRequest) (*v1.SwapShiftResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.SwapShift(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.SwapShift)
 }
 
 var fieldsPlanShiftRequest = []string{"day"}

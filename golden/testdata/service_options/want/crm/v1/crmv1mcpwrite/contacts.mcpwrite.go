@@ -47,23 +47,13 @@ func RegisterContactServiceTools(s *mcp.Server, h ContactServiceHandler, opts ..
 // NewContactService binds the generated tool code of crm.v1.ContactService to
 // h, for RegisterContactServiceTools or runtime.NewPreparer.
 func NewContactService(h ContactServiceHandler) *mcpwriteimpl.Service {
-	enrichAddContact := func(c *mcpwriteimpl.Call, m *v1.AddContactRequest) error {
-		return enrichContactServiceAddContactRequest(c, m)
-	}
-	invokeAddContact := func(ctx context.Context, m *v1.AddContactRequest) (*v1.Contact, error) { return h.AddContact(ctx, m) }
-	invokeRenameContact := func(ctx context.Context, m *v1.RenameContactRequest) (*v1.Contact, error) {
-		return h.RenameContact(ctx, m)
-	}
-	invokeMergeContacts := func(ctx context.Context, m *v1.MergeContactsRequest) (*v1.Contact, error) {
-		return h.MergeContacts(ctx, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "crm.v1.ContactService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.AddContactRequest]("crm_AddContact", decodeAddContactRequest, enrichAddContact, invokeAddContact),
-			mcpwriteimpl.NewTool[v1.RenameContactRequest]("crm_rename", decodeRenameContactRequest, nil, invokeRenameContact),
-			mcpwriteimpl.NewTool[v1.MergeContactsRequest]("crm_MergeContacts", decodeMergeContactsRequest, nil, invokeMergeContacts),
+			mcpwriteimpl.NewTool[v1.AddContactRequest]("crm_AddContact", decodeAddContactRequest, enrichContactServiceAddContactRequest, mcpwriteimpl.Bind(h, ContactServiceHandler.AddContact)),
+			mcpwriteimpl.NewTool[v1.RenameContactRequest]("crm_rename", decodeRenameContactRequest, nil, mcpwriteimpl.Bind(h, ContactServiceHandler.RenameContact)),
+			mcpwriteimpl.NewTool[v1.MergeContactsRequest]("crm_MergeContacts", decodeMergeContactsRequest, nil, mcpwriteimpl.Bind(h, ContactServiceHandler.MergeContacts)),
 		},
 	}
 }
@@ -90,33 +80,15 @@ type clientAdapterContactService struct {
 }
 
 func (a *clientAdapterContactService) AddContact(ctx context.Context, in *v1.AddContactRequest) (*v1.Contact, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.AddContact(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.AddContact)
 }
 
 func (a *clientAdapterContactService) RenameContact(ctx context.Context, in *v1.RenameContactRequest) (*v1.Contact, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.RenameContact(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.RenameContact)
 }
 
 func (a *clientAdapterContactService) MergeContacts(ctx context.Context, in *v1.MergeContactsRequest) (*v1.Contact, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.MergeContacts(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.MergeContacts)
 }
 
 // AuditServiceHandler is what the crm.v1.AuditService tools call: the exposed
@@ -137,14 +109,11 @@ func RegisterAuditServiceTools(s *mcp.Server, h AuditServiceHandler, opts ...run
 // NewAuditService binds the generated tool code of crm.v1.AuditService to h,
 // for RegisterAuditServiceTools or runtime.NewPreparer.
 func NewAuditService(h AuditServiceHandler) *mcpwriteimpl.Service {
-	invokePurgeRecords := func(ctx context.Context, m *v1.PurgeRecordsRequest) (*v1.PurgeRecordsResponse, error) {
-		return h.PurgeRecords(ctx, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "crm.v1.AuditService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.PurgeRecordsRequest]("purgeRecords", decodePurgeRecordsRequest, nil, invokePurgeRecords),
+			mcpwriteimpl.NewTool[v1.PurgeRecordsRequest]("purgeRecords", decodePurgeRecordsRequest, nil, mcpwriteimpl.Bind(h, AuditServiceHandler.PurgeRecords)),
 		},
 	}
 }
@@ -169,13 +138,7 @@ type clientAdapterAuditService struct {
 }
 
 func (a *clientAdapterAuditService) PurgeRecords(ctx context.Context, in *v1.PurgeRecordsRequest) (*v1.PurgeRecordsResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.PurgeRecords(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.PurgeRecords)
 }
 
 var fieldsAddContactRequest = []string{"name", "email_address"}
@@ -189,11 +152,9 @@ func decodeAddContactRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		d.Missing("name")
 	}
-	if v := obj.Get("email_address"); v.Present() {
-		if x, ok := d.String(v, "email_address"); ok {
-			d.Pattern("email_address", x, patternAddContactRequestEmail)
-			m.Email = x
-		}
+	if x, ok := d.String(obj.Get("email_address"), "email_address"); ok {
+		d.Pattern("email_address", x, patternAddContactRequestEmail)
+		m.Email = x
 	}
 }
 

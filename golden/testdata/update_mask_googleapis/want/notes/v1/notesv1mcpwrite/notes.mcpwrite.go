@@ -43,13 +43,11 @@ func RegisterNotesTools(s *mcp.Server, h NotesHandler, opts ...runtime.Option) e
 // NewNotesService binds the generated tool code of notes.v1.Notes to h, for
 // RegisterNotesTools or runtime.NewPreparer.
 func NewNotesService(h NotesHandler) *mcpwriteimpl.Service {
-	enrichUpdateNote := func(c *mcpwriteimpl.Call, m *v1.UpdateNoteRequest) error { return enrichNotesUpdateNoteRequest(c, m) }
-	invokeUpdateNote := func(ctx context.Context, m *v1.UpdateNoteRequest) (*v1.Note, error) { return h.UpdateNote(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "notes.v1.Notes",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.UpdateNoteRequest]("update_note", decodeUpdateNoteRequest, enrichUpdateNote, invokeUpdateNote),
+			mcpwriteimpl.NewTool[v1.UpdateNoteRequest]("update_note", decodeUpdateNoteRequest, enrichNotesUpdateNoteRequest, mcpwriteimpl.Bind(h, NotesHandler.UpdateNote)),
 		},
 	}
 }
@@ -73,13 +71,7 @@ type clientAdapterNotes struct {
 }
 
 func (a *clientAdapterNotes) UpdateNote(ctx context.Context, in *v1.UpdateNoteRequest) (*v1.Note, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.UpdateNote(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.UpdateNote)
 }
 
 var fieldsNoteForUpdate = []string{"path", "text"}
@@ -97,10 +89,8 @@ func decodeNoteForUpdate(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v
 	} else {
 		d.Missing("path")
 	}
-	if v := obj.Get("text"); v.Present() {
-		if x, ok := d.String(v, "text"); ok {
-			m.Text = x
-		}
+	if x, ok := d.String(obj.Get("text"), "text"); ok {
+		m.Text = x
 	}
 }
 
@@ -124,10 +114,8 @@ func decodeUpdateNoteRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, 
 	} else {
 		d.Missing("note")
 	}
-	if v := obj.Get("update_mask"); v.Present() {
-		if x, ok := d.FieldMask(v, "update_mask"); ok {
-			m.UpdateMask = x
-		}
+	if x, ok := d.FieldMask(obj.Get("update_mask"), "update_mask"); ok {
+		m.UpdateMask = x
 	}
 	m.UpdateMask = mcpwriteimpl.CheckUpdateMaskOwned(d, "update_mask", m.UpdateMask, m.GetNote(), "path", maskOwnedUpdateNoteRequest)
 }

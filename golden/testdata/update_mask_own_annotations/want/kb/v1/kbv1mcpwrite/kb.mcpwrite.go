@@ -42,17 +42,11 @@ func RegisterKnowledgeBaseTools(s *mcp.Server, h KnowledgeBaseHandler, opts ...r
 // NewKnowledgeBaseService binds the generated tool code of kb.v1.KnowledgeBase
 // to h, for RegisterKnowledgeBaseTools or runtime.NewPreparer.
 func NewKnowledgeBaseService(h KnowledgeBaseHandler) *mcpwriteimpl.Service {
-	enrichUpdateArticle := func(c *mcpwriteimpl.Call, m *v1.UpdateArticleRequest) error {
-		return enrichKnowledgeBaseUpdateArticleRequest(c, m)
-	}
-	invokeUpdateArticle := func(ctx context.Context, m *v1.UpdateArticleRequest) (*v1.ArticleChanges, error) {
-		return h.UpdateArticle(ctx, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "kb.v1.KnowledgeBase",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.UpdateArticleRequest]("update_article", decodeUpdateArticleRequest, enrichUpdateArticle, invokeUpdateArticle),
+			mcpwriteimpl.NewTool[v1.UpdateArticleRequest]("update_article", decodeUpdateArticleRequest, enrichKnowledgeBaseUpdateArticleRequest, mcpwriteimpl.Bind(h, KnowledgeBaseHandler.UpdateArticle)),
 		},
 	}
 }
@@ -77,23 +71,15 @@ type clientAdapterKnowledgeBase struct {
 }
 
 func (a *clientAdapterKnowledgeBase) UpdateArticle(ctx context.Context, in *v1.UpdateArticleRequest) (*v1.ArticleChanges, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.UpdateArticle(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.UpdateArticle)
 }
 
 var fieldsStewardship = []string{"team"}
 
 func decodeStewardship(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Stewardship) {
 	d.Known(obj, fieldsStewardship)
-	if v := obj.Get("team"); v.Present() {
-		if x, ok := d.String(v, "team"); ok {
-			m.Team = x
-		}
+	if x, ok := d.String(obj.Get("team"), "team"); ok {
+		m.Team = x
 	}
 }
 
@@ -108,24 +94,18 @@ func decodeArticleChangesForUpdate(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Ob
 	} else {
 		d.Missing("article_id")
 	}
-	if v := obj.Get("title"); v.Present() {
-		if x, ok := d.String(v, "title"); ok {
-			m.Title = x
-		}
+	if x, ok := d.String(obj.Get("title"), "title"); ok {
+		m.Title = x
 	}
-	if v := obj.Get("body"); v.Present() {
-		if x, ok := d.String(v, "body"); ok {
-			m.Body = x
-		}
+	if x, ok := d.String(obj.Get("body"), "body"); ok {
+		m.Body = x
 	}
-	if v := obj.Get("stewardship"); v.Present() {
-		if o, ok := d.Object(v, "stewardship"); ok {
-			x := new(v1.Stewardship)
-			d.Enter("stewardship")
-			decodeStewardship(d, o, x)
-			d.Leave()
-			m.Stewardship = x
-		}
+	if o, ok := d.Object(obj.Get("stewardship"), "stewardship"); ok {
+		x := new(v1.Stewardship)
+		d.Enter("stewardship")
+		decodeStewardship(d, o, x)
+		d.Leave()
+		m.Stewardship = x
 	}
 }
 
@@ -140,19 +120,15 @@ var maskOwnedUpdateArticleRequest = map[string]string{
 
 func decodeUpdateArticleRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.UpdateArticleRequest) {
 	d.Known(obj, fieldsUpdateArticleRequest)
-	if v := obj.Get("article"); v.Present() {
-		if o, ok := d.Object(v, "article"); ok {
-			x := new(v1.ArticleChanges)
-			d.Enter("article")
-			decodeArticleChangesForUpdate(d, o, x)
-			d.Leave()
-			m.Article = x
-		}
+	if o, ok := d.Object(obj.Get("article"), "article"); ok {
+		x := new(v1.ArticleChanges)
+		d.Enter("article")
+		decodeArticleChangesForUpdate(d, o, x)
+		d.Leave()
+		m.Article = x
 	}
-	if v := obj.Get("update_mask"); v.Present() {
-		if x, ok := d.FieldMask(v, "update_mask"); ok {
-			m.UpdateMask = x
-		}
+	if x, ok := d.FieldMask(obj.Get("update_mask"), "update_mask"); ok {
+		m.UpdateMask = x
 	}
 	m.UpdateMask = mcpwriteimpl.CheckUpdateMaskOwned(d, "update_mask", m.UpdateMask, m.GetArticle(), "article_id", maskOwnedUpdateArticleRequest)
 }

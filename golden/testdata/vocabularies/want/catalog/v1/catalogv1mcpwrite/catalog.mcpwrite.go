@@ -46,15 +46,11 @@ func RegisterCatalogServiceTools(s *mcp.Server, h CatalogServiceHandler, opts ..
 // NewCatalogService binds the generated tool code of catalog.v1.CatalogService
 // to h, for RegisterCatalogServiceTools or runtime.NewPreparer.
 func NewCatalogService(h CatalogServiceHandler) *mcpwriteimpl.Service {
-	enrichStoreEntity := func(c *mcpwriteimpl.Call, m *v1.StoreEntityRequest) error {
-		return enrichCatalogServiceStoreEntityRequest(c, m)
-	}
-	invokeStoreEntity := func(ctx context.Context, m *v1.StoreEntityRequest) (*v1.Entity, error) { return h.StoreEntity(ctx, m) }
 	return &mcpwriteimpl.Service{
 		Name: "catalog.v1.CatalogService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.StoreEntityRequest]("store_entity", decodeStoreEntityRequest, enrichStoreEntity, invokeStoreEntity),
+			mcpwriteimpl.NewTool[v1.StoreEntityRequest]("store_entity", decodeStoreEntityRequest, enrichCatalogServiceStoreEntityRequest, mcpwriteimpl.Bind(h, CatalogServiceHandler.StoreEntity)),
 		},
 	}
 }
@@ -80,13 +76,7 @@ type clientAdapterCatalogService struct {
 }
 
 func (a *clientAdapterCatalogService) StoreEntity(ctx context.Context, in *v1.StoreEntityRequest) (*v1.Entity, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.StoreEntity(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.StoreEntity)
 }
 
 var fieldsLink = []string{"target_id", "target_type"}
@@ -100,10 +90,8 @@ func decodeLink(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.Object, m *v1.Link) {
 	} else {
 		d.Missing("target_id")
 	}
-	if v := obj.Get("target_type"); v.Present() {
-		if x, ok := d.Vocabulary(v, "target_type", "entity_type"); ok {
-			m.TargetType = x
-		}
+	if x, ok := d.Vocabulary(obj.Get("target_type"), "target_type", "entity_type"); ok {
+		m.TargetType = x
 	}
 }
 

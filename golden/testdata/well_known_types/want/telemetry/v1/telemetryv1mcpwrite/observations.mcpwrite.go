@@ -46,17 +46,11 @@ func RegisterObservationServiceTools(s *mcp.Server, h ObservationServiceHandler,
 // telemetry.v1.ObservationService to h, for RegisterObservationServiceTools or
 // runtime.NewPreparer.
 func NewObservationService(h ObservationServiceHandler) *mcpwriteimpl.Service {
-	enrichRecordObservation := func(c *mcpwriteimpl.Call, m *v1.RecordObservationRequest) error {
-		return enrichObservationServiceRecordObservationRequest(c, m)
-	}
-	invokeRecordObservation := func(ctx context.Context, m *v1.RecordObservationRequest) (*v1.RecordObservationResponse, error) {
-		return h.RecordObservation(ctx, m)
-	}
 	return &mcpwriteimpl.Service{
 		Name: "telemetry.v1.ObservationService",
 		Doc:  writeSchema,
 		Tools: []*mcpwriteimpl.Tool{
-			mcpwriteimpl.NewTool[v1.RecordObservationRequest]("record_observation", decodeRecordObservationRequest, enrichRecordObservation, invokeRecordObservation),
+			mcpwriteimpl.NewTool[v1.RecordObservationRequest]("record_observation", decodeRecordObservationRequest, enrichObservationServiceRecordObservationRequest, mcpwriteimpl.Bind(h, ObservationServiceHandler.RecordObservation)),
 		},
 	}
 }
@@ -82,13 +76,7 @@ type clientAdapterObservationService struct {
 }
 
 func (a *clientAdapterObservationService) RecordObservation(ctx context.Context, in *v1.RecordObservationRequest) (*v1.RecordObservationResponse, error) {
-	ctx, cancel := a.forward.Start(ctx)
-	defer cancel()
-	res, err := a.client.RecordObservation(mcpwriteimpl.OutgoingGRPCContext(ctx), in)
-	if err != nil {
-		return nil, a.forward.Err(ctx, err)
-	}
-	return res, nil
+	return mcpwriteimpl.ForwardGRPC(ctx, a.forward, in, a.client.RecordObservation)
 }
 
 var fieldsRecordObservationRequest = []string{"observed_at", "window", "update_mask", "attributes", "reading", "samples", "score", "ratio", "count", "total", "delta", "retries", "enabled", "label", "digest", "checkpoints", "labels", "extras"}
@@ -102,15 +90,11 @@ func decodeRecordObservationRequest(d *mcpwriteimpl.Decoder, obj *mcpwriteimpl.O
 	} else {
 		d.Missing("observed_at")
 	}
-	if v := obj.Get("window"); v.Present() {
-		if x, ok := d.Duration(v, "window"); ok {
-			m.Window = x
-		}
+	if x, ok := d.Duration(obj.Get("window"), "window"); ok {
+		m.Window = x
 	}
-	if v := obj.Get("update_mask"); v.Present() {
-		if x, ok := d.FieldMask(v, "update_mask"); ok {
-			m.UpdateMask = x
-		}
+	if x, ok := d.FieldMask(obj.Get("update_mask"), "update_mask"); ok {
+		m.UpdateMask = x
 	}
 	if v := obj.Get("attributes"); v.Present() {
 		if x, ok := d.Struct(v, "attributes"); ok {
