@@ -2,8 +2,6 @@ package gen
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"strings"
 
@@ -232,8 +230,7 @@ func appendVersioned(dst []byte, s *schemadoc.Service) []byte {
 	// strings, which JSON has nowhere else.
 	var escaped bytes.Buffer
 	json.HTMLEscape(&escaped, raw)
-	sum := sha256.Sum256(escaped.Bytes())
-	s.SchemaVersion = "sha256:" + hex.EncodeToString(sum[:8])
+	s.SchemaVersion = schemadoc.VersionOf(escaped.Bytes())
 	head := append([]byte(`{"name":`), mustJSON(s.Name)...)
 	if !bytes.HasPrefix(raw, head) || len(raw) == len(head) || raw[len(head)] != ',' {
 		panic("gen: a service entry does not start with its name") // schemadoc.Service's first field

@@ -74,7 +74,14 @@ func Version(s Service) string {
 	if err != nil {
 		return ""
 	}
-	sum := sha256.Sum256(b)
+	return VersionOf(b)
+}
+
+// VersionOf is Version of the service entry whose JSON, as json.Marshal
+// writes it with SchemaVersion left empty, is entry: for a writer that
+// has the entry's bytes already (the plugin encodes each entry once).
+func VersionOf(entry []byte) string {
+	sum := sha256.Sum256(entry)
 	return "sha256:" + hex.EncodeToString(sum[:8])
 }
 
