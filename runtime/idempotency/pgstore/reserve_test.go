@@ -3,6 +3,7 @@ package pgstore_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -57,6 +58,26 @@ func sideTable(t *testing.T, e env, s *pgstore.Store) string {
 	return side
 }
 
+// holdKey begins the first of two transactions on one key and runs take in
+// it (the key's reservation or write); it answers the transaction, still
+// open, and its backend's pid, which the second waits for.
+func holdKey(t *testing.T, e env, take func(pgx.Tx) error) (pgx.Tx, int32) {
+	t.Helper()
+	ctx := context.Background()
+	first, err := e.pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := take(first); err != nil {
+		t.Fatalf("the first transaction: %v", err)
+	}
+	var holder int32
+	if err := first.QueryRow(ctx, "SELECT pg_backend_pid()").Scan(&holder); err != nil {
+		t.Fatal(err)
+	}
+	return first, holder
+}
+
 // waitForReserveWaiter waits until a reservation waits for the
 // transaction of the backend holder.
 func waitForReserveWaiter(t *testing.T, e env, holder int32) {
@@ -87,17 +108,12 @@ func TestReservedKeyWaitsForTheFirstTransaction(t *testing.T) {
 	now := idempotency.TruncateTime(time.Now())
 	for _, commit := range []bool{true, false} {
 		k := idempotency.Key{Tenant: "t", Tool: "x", Key: map[bool]string{true: "committed", false: "rolled-back"}[commit]}
-		first, err := e.pool.Begin(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res, err := reserveIn(ctx, first, s, k, now); err != nil || !res.Claimed {
-			t.Fatalf("first reservation = %+v, %v; want the key", res, err)
-		}
-		var holder int32
-		if err := first.QueryRow(ctx, "SELECT pg_backend_pid()").Scan(&holder); err != nil {
-			t.Fatal(err)
-		}
+		first, holder := holdKey(t, e, func(tx pgx.Tx) error {
+			if res, err := reserveIn(ctx, tx, s, k, now); err != nil || !res.Claimed {
+				return fmt.Errorf("reservation = %+v, %v; want the key", res, err)
+			}
+			return nil
+		})
 		type result struct {
 			res idempotency.ClaimResult
 			err error

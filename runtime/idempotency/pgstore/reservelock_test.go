@@ -3,6 +3,7 @@ package pgstore_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -59,17 +60,12 @@ func TestReserveLockAndQueueReserveWaitForEachOther(t *testing.T) {
 	}{{"function then lock", reserveIn, reserveByLock}, {"lock then function", reserveByLock, reserveIn}, {"lock then lock", reserveByLock, reserveByLock}} {
 		for _, commit := range []bool{true, false} {
 			k := idempotency.Key{Tenant: "t", Tool: "x", Key: order.name + map[bool]string{true: " committed", false: " rolled back"}[commit]}
-			first, err := e.pool.Begin(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res, err := order.first(ctx, first, s, k, now); err != nil || !res.Claimed {
-				t.Fatalf("%s: first reservation = %+v, %v; want the key", k.Key, res, err)
-			}
-			var holder int32
-			if err := first.QueryRow(ctx, "SELECT pg_backend_pid()").Scan(&holder); err != nil {
-				t.Fatal(err)
-			}
+			first, holder := holdKey(t, e, func(tx pgx.Tx) error {
+				if res, err := order.first(ctx, tx, s, k, now); err != nil || !res.Claimed {
+					return fmt.Errorf("%s: reservation = %+v, %v; want the key", k.Key, res, err)
+				}
+				return nil
+			})
 			type result struct {
 				res idempotency.ClaimResult
 				err error

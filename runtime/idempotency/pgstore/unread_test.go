@@ -107,23 +107,14 @@ func TestCompleteUnreadWaitsForTheKeysLock(t *testing.T) {
 	now := idempotency.TruncateTime(time.Now())
 	for _, commit := range []bool{true, false} {
 		k := idempotency.Key{Tenant: "t", Tool: "x", Key: map[bool]string{true: "committed", false: "rolled back"}[commit]}
-		first, err := e.pool.Begin(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := completeUnread(ctx, first, s, side, k, "fp", k.Key+": first", now); err != nil {
-			t.Fatal(err)
-		}
-		var holder int32
-		if err := first.QueryRow(ctx, "SELECT pg_backend_pid()").Scan(&holder); err != nil {
-			t.Fatal(err)
-		}
+		first, holder := holdKey(t, e, func(tx pgx.Tx) error { return completeUnread(ctx, tx, s, side, k, "fp", k.Key+": first", now) })
 		second := make(chan error, 1)
 		go func() {
 			second <- pgx.BeginFunc(ctx, e.pool, func(tx pgx.Tx) error { return completeUnread(ctx, tx, s, side, k, "fp", k.Key+": second", now) })
 		}()
 		waitForReserveWaiter(t, e, holder)
 		want := k.Key + ": second"
+		var err error
 		if commit {
 			want = k.Key + ": first"
 			err = first.Commit(ctx)
