@@ -229,10 +229,11 @@ func (r *Repository) finish(ctx context.Context, tx *pipeTx, b *pgx.Batch, req, 
 // granted, so it sees what a concurrent call of the key committed) go in
 // one round trip. With fresh set (a keyed create whose own id and name
 // are not looked up: footprint.fresh) only its other ids are read (its
-// parent, by id alone), or, with none, the key's lock is a statement of
-// its own (sqlText.reserveLock) and the rows answered are none. A claim that needs more (a per-tenant quota) is
-// made on its own first, and the rows read after it. A key held by another
-// call is an *idempotency.HeldError.
+// parent, by id alone), or, with none, nothing is sent: the key's lock
+// goes out with the write (writeOnce, unread) and the rows answered are
+// none. A claim that needs more (a per-tenant quota) is made on its own
+// first, and the rows read after it. A key held by another call is an
+// *idempotency.HeldError.
 func (r *Repository) claimAndLoad(ctx context.Context, tx pgx.Tx, tenant string, fp footprint, claim, fresh bool, out *runtime.Outcome) (domain.Rows, error) {
 	if !claim {
 		r.fault("before-read")
@@ -249,12 +250,11 @@ func (r *Repository) claimAndLoad(ctx context.Context, tx pgx.Tx, tenant string,
 		r.fault("locked")
 		return domain.Rows{Born: map[string]uint64{}}, nil
 	}
-	query, args := r.sql.reserveLock, []any(nil)
-	read := !fresh || fp.reads()
-	switch {
-	case fresh && read:
+	var query string
+	var args []any
+	if fresh {
 		query, args = r.sql.readsReserving[readKey{0, fp.lock}], elementsArgsOf(tenant, footprint{ids: fp.ids[1:]}, 0)
-	case !fresh:
+	} else {
 		var ok bool
 		if query, ok = r.sql.readsReserving[readKey{shapeOf(fp), fp.lock}]; !ok {
 			return r.claimThenLoad(ctx, tx, tenant, fp, out, true)
@@ -266,14 +266,10 @@ func (r *Repository) claimAndLoad(ctx context.Context, tx pgx.Tx, tenant string,
 	pending := r.idem.WithTx(tx).QueueReserved(b, out.Key, out.Now)
 	r.fault("before-read")
 	br := tx.SendBatch(ctx, b)
-	before, err := domain.Rows{Born: map[string]uint64{}}, error(nil)
-	if !read {
-		_, err = br.Exec()
-	} else {
-		var rows pgx.Rows
-		if rows, err = br.Query(); err == nil {
-			before, err = scanElements(rows)
-		}
+	var before domain.Rows
+	rows, err := br.Query()
+	if err == nil {
+		before, err = scanElements(rows)
 	}
 	if err != nil {
 		_ = br.Close()
@@ -295,9 +291,10 @@ func (r *Repository) claimAndLoad(ctx context.Context, tx pgx.Tx, tenant string,
 	return before, err
 }
 
-// heldOr answers err, the failure of a keyed write's first read (which
-// takes the key's lock, so the key's record was not read): a request the
-// store refuses (a NUL in a name) fails there every time, so when a live
+// heldOr answers err, the failure of a keyed write's statement sent before
+// the key's record was read: its first read (which takes the key's lock;
+// a request the store refuses, a NUL in a name, fails there every time) or
+// the refused write of a create that reads nothing (unread). When a live
 // record holds the key it is answered, as the reservation would have
 // answered it (a replay, a reused key, a call in flight), else err. The
 // transaction is rolled back first, its connection released, and the
